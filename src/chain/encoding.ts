@@ -1,0 +1,83 @@
+/** @module æternity API encoding: `<prefix>_<base58 or base64 of bytes ++ checksum>`. Pure. */
+import { createHash } from 'node:crypto';
+import bs58 from 'bs58';
+import { blake2b } from '@noble/hashes/blake2b';
+
+/** Prefixes whose payload is Base64; every other prefix is Base58 (node aeser_api_encoder). */
+const BASE64_PREFIXES = new Set(['tx', 'cb', 'ba', 'ov', 'or', 'st', 'pi', 'ss', 'cs', 'ck', 'cv']);
+
+/** Fixed payload sizes; prefixes not listed accept any size. `nm` is not enforced by the node. */
+const SIZES: Readonly<Record<string, number>> = {
+  ak: 32, ok: 32, ct: 32, ch: 32, cm: 32, oq: 32, kh: 32, mh: 32, bf: 32, bx: 32, bs: 32, th: 32,
+  pp: 32, sg: 64, st: 32,
+};
+
+export type Prefix =
+  | 'ak' | 'ok' | 'ct' | 'ch' | 'nm' | 'cm' | 'oq' | 'kh' | 'mh' | 'bf' | 'bx' | 'bs' | 'th' | 'sg'
+  | 'pp' | 'sk' | 'tx' | 'cb' | 'ba' | 'ov' | 'or' | 'st' | 'pi' | 'ss' | 'cs' | 'ck' | 'cv';
+
+/** DecodeError says why an encoded string is not a valid id of the expected kind. */
+export class DecodeError extends Error {
+  override readonly name = 'DecodeError';
+}
+
+function checksum(bytes: Uint8Array): Buffer {
+  const once = createHash('sha256').update(bytes).digest();
+  return createHash('sha256').update(once).digest().subarray(0, 4);
+}
+
+/** hash is the node's object hash: blake2b with a 32-byte digest. */
+export function hash(bytes: Uint8Array): Uint8Array {
+  return blake2b(bytes, { dkLen: 32 });
+}
+
+/** encode prefixes and checksums bytes the way the node prints them. */
+export function encode(prefix: Prefix, bytes: Uint8Array): string {
+  const payload = Buffer.concat([bytes, checksum(bytes)]);
+  return `${prefix}_${BASE64_PREFIXES.has(prefix) ? payload.toString('base64') : bs58.encode(payload)}`;
+}
+
+/**
+ * decode returns the bytes of an encoded string, checking the prefix (one of `allowed`, when
+ * given), the checksum and, for fixed-size kinds, the length.
+ */
+export function decode(encoded: string, allowed?: readonly Prefix[]): { prefix: Prefix; bytes: Buffer } {
+  const match = /^([a-z]{2})_(.+)$/s.exec(encoded);
+  if (!match) throw new DecodeError(`not an encoded id: ${JSON.stringify(encoded.slice(0, 80))}`);
+  const prefix = match[1] as Prefix;
+  if (allowed && !allowed.includes(prefix)) {
+    throw new DecodeError(`expected a ${allowed.map((p) => `${p}_`).join(' or ')} id, got ${prefix}_`);
+  }
+  let payload: Buffer;
+  try {
+    payload = BASE64_PREFIXES.has(prefix) ? Buffer.from(match[2]!, 'base64') : Buffer.from(bs58.decode(match[2]!));
+  } catch {
+    throw new DecodeError(`invalid ${prefix}_ encoding`);
+  }
+  if (payload.length < 4) throw new DecodeError(`invalid ${prefix}_ encoding`);
+  const bytes = payload.subarray(0, payload.length - 4);
+  if (!checksum(bytes).equals(payload.subarray(payload.length - 4))) {
+    throw new DecodeError(`invalid ${prefix}_ checksum`);
+  }
+  const size = SIZES[prefix];
+  if (size !== undefined && bytes.length !== size) {
+    throw new DecodeError(`invalid ${prefix}_ length: ${bytes.length} bytes, expected ${size}`);
+  }
+  return { prefix, bytes };
+}
+
+/** isEncoded is true when `encoded` decodes as one of the allowed prefixes. */
+export function isEncoded(encoded: unknown, allowed: readonly Prefix[]): encoded is string {
+  if (typeof encoded !== 'string') return false;
+  try {
+    decode(encoded, allowed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** reprefix moves the same 32 bytes to another kind (an account's oracle id is `ak_X` → `ok_X`). */
+export function reprefix(encoded: string, prefix: Prefix): string {
+  return encode(prefix, decode(encoded).bytes);
+}

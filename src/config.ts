@@ -1,0 +1,214 @@
+/** @module Configuration: the environment read once into one frozen, typed object. Pure. */
+import { AppError, ErrorCode } from './errors.ts';
+
+export interface Config {
+  /** External HTTP API of the node (port 3013). */
+  readonly nodeUrl: string;
+  /** Internal HTTP API of the node (port 3113); forwarded by the server only when set. */
+  readonly nodeInternalUrl: string | undefined;
+  /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
+  readonly compilerUrl: string | undefined;
+  readonly databaseUrl: string;
+  /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
+  readonly databaseSchema: string;
+  readonly databasePoolSize: number;
+  readonly pidFile: string | undefined;
+  readonly logDir: string | undefined;
+  readonly logLevel: LogLevel;
+  /** Human-readable logs instead of JSON lines. */
+  readonly logPretty: boolean;
+  /** `/middleware/status` answers 503 when the newest stored block is older than this many seconds. */
+  readonly statusMaxBlockAge: number;
+  readonly websocket: { readonly host: string; readonly port: number };
+  readonly websocketMaxConnections: number;
+  /** Bytes buffered for one websocket client before it is closed as too slow. */
+  readonly websocketMaxBufferedBytes: number;
+  /** HTTP API and /metrics. */
+  readonly port: number;
+  /** Generations re-checked against the node at every poll; blocks deeper are final for caching. */
+  readonly forkWindow: number;
+  /** Generations written in one database transaction. */
+  readonly batchSize: number;
+  /** Concurrent requests to the node while catching up. */
+  readonly fetchConcurrency: number;
+  readonly pollIntervalMs: number;
+  readonly nodeTimeoutMs: number;
+  /** CORS allowed origins; `*` allows any origin. */
+  readonly corsOrigins: readonly string[];
+}
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** Defaults, one per variable; README's configuration table lists the same. */
+export const DEFAULTS = {
+  NODE_URL: 'http://localhost:3013',
+  DATABASE_URL: 'postgres://postgres@localhost:5432/middleware',
+  DATABASE_SCHEMA: 'public',
+  DATABASE_POOL_SIZE: 10,
+  LOG_LEVEL: 'info',
+  STATUS_MAX_BLOCK_AGE: 900,
+  WEBSOCKET_ADDRESS: '0.0.0.0:3020',
+  WEBSOCKET_MAX_CONNECTIONS: 20000,
+  WEBSOCKET_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
+  PORT: 8080,
+  FORK_WINDOW: 30,
+  BATCH_SIZE: 50,
+  FETCH_CONCURRENCY: 8,
+  POLL_INTERVAL_MS: 2000,
+  NODE_TIMEOUT_MS: 10000,
+  CORS_ORIGINS: '*',
+} as const;
+
+/** ConfigError lists every bad variable at once, each line naming the variable. */
+export class ConfigError extends AppError {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(ErrorCode.CONFIG_INVALID, 500, `invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.problems = problems;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** loadConfig reads the variables from `env` (never from process.env itself) and validates all of them. */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const read = new Reader(env, problems);
+  const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
+  const config: Config = {
+    nodeUrl: read.url('NODE_URL', DEFAULTS.NODE_URL),
+    nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
+    compilerUrl: read.optionalUrl('COMPILER_URL'),
+    databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
+    databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
+    pidFile: read.optional('PID_FILE'),
+    logDir: read.optional('LOG_DIR'),
+    logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
+    logPretty: read.boolean('LOG_PRETTY', false),
+    statusMaxBlockAge: read.integer('STATUS_MAX_BLOCK_AGE', DEFAULTS.STATUS_MAX_BLOCK_AGE, 1, 10 ** 9),
+    websocket: ws,
+    websocketMaxConnections: read.integer('WEBSOCKET_MAX_CONNECTIONS', DEFAULTS.WEBSOCKET_MAX_CONNECTIONS, 1, 10 ** 7),
+    websocketMaxBufferedBytes: read.integer('WEBSOCKET_MAX_BUFFERED_BYTES', DEFAULTS.WEBSOCKET_MAX_BUFFERED_BYTES, 1024, 2 ** 31),
+    port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
+    forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
+    batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
+    fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
+    pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
+    nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
+    corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** redactUrl hides the password of a connection URL for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparsable url>';
+  }
+}
+
+class Reader {
+  readonly #env: Env;
+  readonly #problems: string[];
+
+  constructor(env: Env, problems: string[]) {
+    this.#env = env;
+    this.#problems = problems;
+  }
+
+  optional(name: string): string | undefined {
+    const value = this.#env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  #fail<T>(name: string, message: string, fallback: T): T {
+    this.#problems.push(`${name}: ${message}`);
+    return fallback;
+  }
+
+  url(name: string, fallback: string): string {
+    return this.optionalUrl(name) ?? fallback;
+  }
+
+  optionalUrl(name: string): string | undefined {
+    const value = this.optional(name);
+    if (value === undefined) return undefined;
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        return this.#fail(name, `expected an http(s) URL, got ${JSON.stringify(value)}`, undefined);
+      }
+      return value.replace(/\/+$/, '');
+    } catch {
+      return this.#fail(name, `not a URL: ${JSON.stringify(value)}`, undefined);
+    }
+  }
+
+  databaseUrl(name: string, fallback: string): string {
+    const value = this.optional(name) ?? fallback;
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+        return this.#fail(name, 'expected a postgres:// or postgresql:// URL', fallback);
+      }
+      return value;
+    } catch {
+      return this.#fail(name, 'not a PostgreSQL connection URL', fallback);
+    }
+  }
+
+  identifier(name: string, fallback: string): string {
+    const value = this.optional(name) ?? fallback;
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) {
+      return this.#fail(name, `expected a lower-case SQL identifier (a-z, 0-9, _), got ${JSON.stringify(value)}`, fallback);
+    }
+    return value;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.optional(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value)) return this.#fail(name, `expected an integer, got ${JSON.stringify(value)}`, fallback);
+    const n = Number(value);
+    if (n < min || n > max) return this.#fail(name, `expected ${min}..${max}, got ${n}`, fallback);
+    return n;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.optional(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['1', 'true', 'yes'].includes(value)) return true;
+    if (['0', 'false', 'no'].includes(value)) return false;
+    return this.#fail(name, `expected true or false, got ${JSON.stringify(value)}`, fallback);
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const value = this.optional(name) ?? fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      return this.#fail(name, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`, fallback);
+    }
+    return value as T;
+  }
+
+  list(name: string, fallback: string): string[] {
+    return (this.optional(name) ?? fallback).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  }
+
+  address(name: string, fallback: string): { host: string; port: number } {
+    const value = this.optional(name) ?? fallback;
+    const match = /^(?:(\[[0-9a-fA-F:]+\]|[^:[\]]+):)?(\d+)$/.exec(value);
+    const port = match ? Number(match[2]) : NaN;
+    if (!match || port > 65535) {
+      const [host, p] = fallback.split(':');
+      return this.#fail(name, `expected host:port, got ${JSON.stringify(value)}`, { host: host!, port: Number(p) });
+    }
+    return { host: (match[1] ?? '0.0.0.0').replace(/^\[|\]$/g, ''), port };
+  }
+}

@@ -1,0 +1,45 @@
+/** @module The error registry: every error a client or an operator can see has a stable code. */
+
+/** ErrorCode lists every code; docs/errors.md documents each one (a test checks both ways). */
+export const ErrorCode = {
+  CONFIG_INVALID: 'MDW_CONFIG_INVALID',
+  CLI_BAD_HEIGHTS: 'MDW_CLI_BAD_HEIGHTS',
+  API_BAD_REQUEST: 'MDW_API_BAD_REQUEST',
+  API_NOT_FOUND: 'MDW_API_NOT_FOUND',
+  API_PAYLOAD_TOO_LARGE: 'MDW_API_PAYLOAD_TOO_LARGE',
+  NODE_UNREACHABLE: 'MDW_NODE_UNREACHABLE',
+  NODE_TIMEOUT: 'MDW_NODE_TIMEOUT',
+  NODE_BAD_RESPONSE: 'MDW_NODE_BAD_RESPONSE',
+  DB_UNAVAILABLE: 'MDW_DB_UNAVAILABLE',
+  DB_CONFLICT: 'MDW_DB_CONFLICT',
+  SERVICE_UNAVAILABLE: 'MDW_SERVICE_UNAVAILABLE',
+  INTERNAL: 'MDW_INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** AppError carries a stable code and an HTTP status; 4xx messages are shown to clients, 5xx are not. */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, status: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.status = status;
+  }
+
+  get expose(): boolean {
+    return this.status < 500;
+  }
+}
+
+/** badRequest is the 400 every handler throws for a client mistake. */
+export function badRequest(message: string): AppError {
+  return new AppError(ErrorCode.API_BAD_REQUEST, 400, message);
+}
+
+/** notFound is the 404 for an unknown object. */
+export function notFound(message: string): AppError {
+  return new AppError(ErrorCode.API_NOT_FOUND, 404, message);
+}

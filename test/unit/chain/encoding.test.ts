@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
+import { decode, DecodeError, encode, hash, isEncoded, reprefix } from '../../../src/chain/encoding.ts';
+import { randomBytes } from 'node:crypto';
+
+describe('chain/encoding', () => {
+  it('encodes like aepp-sdk for base58 and base64 prefixes', () => {
+    for (let i = 0; i < 20; i++) {
+      const bytes = randomBytes(32);
+      expect(encode('ak', bytes)).to.equal(sdkEncode(bytes, Encoding.AccountAddress));
+      expect(encode('th', bytes)).to.equal(sdkEncode(bytes, Encoding.TxHash));
+      const any = randomBytes(i * 7);
+      expect(encode('cb', any)).to.equal(sdkEncode(any, Encoding.ContractBytearray));
+    }
+  });
+
+  it('encodes the empty byte array as the node does', () => {
+    expect(encode('ba', new Uint8Array())).to.equal('ba_Xfbg4g==');
+    expect(encode('or', new Uint8Array())).to.equal('or_Xfbg4g==');
+  });
+
+  it('round-trips and checks prefix, checksum and length', () => {
+    const id = encode('ak', randomBytes(32));
+    expect(decode(id, ['ak']).bytes).to.have.length(32);
+    expect(() => decode(id, ['ok'])).to.throw(DecodeError, /expected a ok_ id/);
+    const broken = id.slice(0, -2) + (id.endsWith('a') ? 'bb' : 'aa');
+    expect(() => decode(broken)).to.throw(DecodeError);
+    expect(() => decode(encode('ak', randomBytes(31)))).to.throw(DecodeError, /length/);
+    expect(() => decode('nonsense')).to.throw(DecodeError, /not an encoded id/);
+    expect(isEncoded(id, ['ak', 'ct'])).to.equal(true);
+    expect(isEncoded(42, ['ak'])).to.equal(false);
+  });
+
+  it('moves an account key to its oracle id with the same payload', () => {
+    const ak = encode('ak', randomBytes(32));
+    expect(reprefix(ak, 'ok').slice(3)).to.equal(ak.slice(3));
+  });
+
+  it('hashes with blake2b-256 as aepp-sdk does', async () => {
+    const { hash: sdkHash } = await import('@aeternity/aepp-sdk');
+    const bytes = randomBytes(100);
+    expect(Buffer.from(hash(bytes)).toString('hex')).to.equal(Buffer.from(sdkHash(bytes)).toString('hex'));
+  });
+});

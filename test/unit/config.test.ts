@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { ConfigError, DEFAULTS, loadConfig, redactUrl } from '../../src/config.ts';
+
+describe('loadConfig(env)', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const cfg = loadConfig({});
+    expect(cfg.nodeUrl).to.equal(DEFAULTS.NODE_URL);
+    expect(cfg.statusMaxBlockAge).to.equal(900);
+    expect(cfg.websocket).to.deep.equal({ host: '0.0.0.0', port: 3020 });
+    expect(cfg.port).to.equal(8080);
+    expect(cfg.forkWindow).to.equal(30);
+    expect(cfg.compilerUrl).to.equal(undefined);
+    expect(cfg.nodeInternalUrl).to.equal(undefined);
+    expect(Object.isFrozen(cfg)).to.equal(true);
+  });
+
+  it('reads every variable of the seed', () => {
+    const cfg = loadConfig({
+      NODE_URL: 'http://node:3013/', COMPILER_URL: 'http://compiler:3080', PID_FILE: '/run/mdw.pid',
+      LOG_DIR: '/var/log/mdw', DATABASE_URL: 'postgresql://u:p@db/mdw', STATUS_MAX_BLOCK_AGE: '60',
+      WEBSOCKET_ADDRESS: '127.0.0.1:4000', NODE_INTERNAL_URL: 'http://node:3113', DATABASE_SCHEMA: 'mdw_g2',
+    });
+    expect(cfg.nodeUrl).to.equal('http://node:3013');
+    expect(cfg.compilerUrl).to.equal('http://compiler:3080');
+    expect(cfg.pidFile).to.equal('/run/mdw.pid');
+    expect(cfg.logDir).to.equal('/var/log/mdw');
+    expect(cfg.statusMaxBlockAge).to.equal(60);
+    expect(cfg.websocket).to.deep.equal({ host: '127.0.0.1', port: 4000 });
+    expect(cfg.databaseSchema).to.equal('mdw_g2');
+  });
+
+  it('accepts a bare port and an IPv6 host for WEBSOCKET_ADDRESS', () => {
+    expect(loadConfig({ WEBSOCKET_ADDRESS: '3021' }).websocket).to.deep.equal({ host: '0.0.0.0', port: 3021 });
+    expect(loadConfig({ WEBSOCKET_ADDRESS: '[::1]:3021' }).websocket).to.deep.equal({ host: '::1', port: 3021 });
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['NODE_URL', 'not a url', /NODE_URL: not a URL/],
+    ['NODE_URL', 'ftp://x', /NODE_URL: expected an http\(s\) URL/],
+    ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL: expected a postgres/],
+    ['STATUS_MAX_BLOCK_AGE', 'ten', /STATUS_MAX_BLOCK_AGE: expected an integer/],
+    ['STATUS_MAX_BLOCK_AGE', '0', /STATUS_MAX_BLOCK_AGE: expected 1\.\./],
+    ['WEBSOCKET_ADDRESS', 'host:port', /WEBSOCKET_ADDRESS: expected host:port/],
+    ['WEBSOCKET_ADDRESS', '0.0.0.0:70000', /WEBSOCKET_ADDRESS/],
+    ['PORT', '-1', /PORT: expected an integer/],
+    ['DATABASE_SCHEMA', 'Robert"; DROP', /DATABASE_SCHEMA: expected a lower-case SQL identifier/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL: expected one of/],
+  ];
+  for (const [name, value, message] of bad) {
+    it(`rejects ${name}=${JSON.stringify(value)} naming the variable`, () => {
+      expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, message);
+    });
+  }
+
+  it('reports every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', FORK_WINDOW: 'y' });
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as ConfigError).problems).to.have.length(2);
+    }
+  });
+
+  it('redacts passwords of URLs for logs', () => {
+    expect(redactUrl('postgres://u:secret@db/x')).to.equal('postgres://u:***@db/x');
+  });
+});
