@@ -1,0 +1,100 @@
+/** @module The Kubernetes port: the only surface the operator uses to talk to an API server (real or fake). */
+import type { CoreV1Event, V1ObjectMeta } from '@kubernetes/client-node';
+
+/** ObjectRef names one object; namespace is absent for cluster-scoped kinds. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** KubeObject is any Kubernetes object: typed metadata, everything else free-form. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: V1ObjectMeta;
+  [k: string]: unknown;
+}
+
+/** WatchEvent is one line of a watch stream (ERROR lines are turned into onDone(KubeError)). */
+export type WatchEvent<T> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
+  | { type: 'BOOKMARK'; object: T };
+
+/** DeleteOptions selects the cascade; the default, like the API server's, is Background. */
+export interface DeleteOptions {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+}
+
+/** WatchHandle stops a running watch; onDone is then called once without an error. */
+export interface WatchHandle {
+  stop(): void;
+}
+
+/** KubeClient is the port: every read and write of the operator and the admin CLI goes through it. */
+export interface KubeClient {
+  /** get reads one object; undefined when it does not exist (404). */
+  get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined>;
+  /** list reads every object of a kind (in a namespace, or all when namespace is undefined). */
+  list<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace?: string,
+    labelSelector?: string,
+  ): Promise<{ items: T[]; resourceVersion: string }>;
+  /** watch streams changes after resourceVersion; 410 Gone (and any other end) arrives through onDone(err). */
+  watch<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    resourceVersion: string,
+    onEvent: (e: WatchEvent<T>) => void,
+    onDone: (err?: KubeError) => void,
+  ): Promise<WatchHandle>;
+  /** apply is server-side apply with force under fieldManager; it creates or updates. */
+  apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T>;
+  /** create fails with KubeError 409 AlreadyExists when the name is taken. */
+  create<T extends KubeObject>(obj: T): Promise<T>;
+  /** replace is an optimistic PUT: a stale metadata.resourceVersion gives KubeError 409 Conflict. */
+  replace<T extends KubeObject>(obj: T): Promise<T>;
+  /** patchStatus merge-patches the status subresource only; resourceVersion, when given, is a precondition. */
+  patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T>;
+  /** patchMerge applies a JSON merge patch (RFC 7386) to the main resource. */
+  patchMerge<T extends KubeObject>(ref: ObjectRef, patch: unknown): Promise<T>;
+  /** delete removes an object (or marks it when finalizers remain); false when it was absent. */
+  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<boolean>;
+  /** createEvent records a core/v1 Event (in event.metadata.namespace). */
+  createEvent(event: CoreV1Event): Promise<void>;
+}
+
+/** KubeError is an API failure with its HTTP status and the API server's reason. */
+export class KubeError extends Error {
+  override readonly name = 'KubeError';
+  readonly status: number;
+  /** reason: 'NotFound' | 'Conflict' | 'AlreadyExists' | 'Gone' | 'Invalid' | 'Forbidden' | 'Timeout' | … */
+  readonly reason: string;
+
+  constructor(status: number, reason: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+/** isKubeError tells whether err is a KubeError with the given status (any status when omitted). */
+export function isKubeError(err: unknown, status?: number): err is KubeError {
+  return err instanceof KubeError && (status === undefined || err.status === status);
+}
+
+/** refOf gives the ObjectRef that names obj. */
+export function refOf(obj: KubeObject): ObjectRef {
+  const ref: ObjectRef = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '' };
+  if (obj.metadata.namespace !== undefined) ref.namespace = obj.metadata.namespace;
+  return ref;
+}
+
+/** describeRef is the human form of a ref for messages and logs: kind namespace/name. */
+export function describeRef(ref: ObjectRef): string {
+  return `${ref.kind} ${ref.namespace === undefined ? '' : `${ref.namespace}/`}${ref.name}`;
+}
