@@ -1,0 +1,120 @@
+/** @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Umzug, type UmzugStorage } from 'umzug';
+import type { Logger } from '../log.ts';
+import { createPool, quoteIdent, type PoolClient } from './pool.ts';
+
+/** Where the ordered SQL files live (shipped with the package). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+/** Table, inside the target schema, that records the applied migrations. */
+const STATE_TABLE = 'mdw_migrations';
+
+export interface MigrateOptions {
+  readonly databaseUrl: string;
+  readonly schema: string;
+  /** Only for tests: another directory of SQL files. */
+  readonly dir?: string;
+}
+
+interface SqlMigration {
+  readonly name: string;
+  readonly sql: string;
+}
+
+function readMigrations(dir: string): SqlMigration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.sql$/, ''), sql: readFileSync(join(dir, f), 'utf8') }));
+}
+
+function storageOn(client: PoolClient): UmzugStorage {
+  return {
+    async logMigration({ name }) {
+      await client.query(`INSERT INTO ${STATE_TABLE} (name) VALUES ($1)`, [name]);
+    },
+    async unlogMigration({ name }) {
+      await client.query(`DELETE FROM ${STATE_TABLE} WHERE name = $1`, [name]);
+    },
+    async executed() {
+      const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${STATE_TABLE} ORDER BY name`);
+      return rows.map((r) => r.name);
+    },
+  };
+}
+
+/**
+ * withLockedSchema runs fn on one dedicated connection that holds the schema's advisory lock,
+ * after making sure (when `create`) the schema and the state table exist. Two starters serialise here.
+ */
+async function withLockedSchema<T>(opts: MigrateOptions, log: Logger, create: boolean, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const pool = createPool({ databaseUrl: opts.databaseUrl, schema: opts.schema, max: 1, applicationName: 'mdw-migrate' }, log);
+  try {
+    const client = await pool.connect();
+    try {
+      // The lock is session-level and taken before any DDL, so concurrent CREATE SCHEMA cannot race.
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_migrate:${opts.schema}`]);
+      try {
+        if (create) {
+          await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(opts.schema)}`);
+          await client.query(`CREATE TABLE IF NOT EXISTS ${STATE_TABLE} (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+        }
+        return await fn(client);
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`mdw_migrate:${opts.schema}`]).catch(() => {});
+      }
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: Logger): Umzug {
+  return new Umzug({
+    migrations: migrations.map((m) => ({ name: m.name, up: async () => { await client.query(m.sql); } })),
+    storage: storageOn(client),
+    logger: {
+      info: (msg) => log.debug({ migration: msg }, 'migration event'),
+      warn: (msg) => log.warn({ migration: msg }, 'migration warning'),
+      error: (msg) => log.error({ migration: msg }, 'migration error'),
+      debug: () => {},
+    },
+  });
+}
+
+/**
+ * migrate creates the schema if needed and applies every pending migration in one transaction
+ * (all or nothing), returning the names applied by this call.
+ */
+export async function migrate(opts: MigrateOptions, log: Logger): Promise<string[]> {
+  const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);
+  return withLockedSchema(opts, log, true, async (client) => {
+    await client.query('BEGIN');
+    try {
+      const applied = await umzugOn(client, migrations, log).up();
+      await client.query('COMMIT');
+      const names = applied.map((m) => m.name);
+      if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
+      return names;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  });
+}
+
+/** migrationStatus lists every known migration and whether the schema has it. */
+export async function migrationStatus(opts: MigrateOptions, log: Logger): Promise<{ name: string; applied: boolean }[]> {
+  const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);
+  return withLockedSchema(opts, log, false, async (client) => {
+    // Status never creates anything: a missing schema simply has nothing applied.
+    const { rows } = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${quoteIdent(opts.schema)}.${STATE_TABLE}`]);
+    const executed = new Set(rows[0]?.t ? await storageOn(client).executed({ context: {} }) : []);
+    return migrations.map((m) => ({ name: m.name, applied: executed.has(m.name) }));
+  });
+}
