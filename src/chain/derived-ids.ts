@@ -1,0 +1,69 @@
+/** @module Ids the chain derives from transaction fields (node aect/aeo/aesc/aens hashing). Pure. */
+import { domainToASCII } from 'node:url';
+import { decode, encode, hash, reprefix } from './encoding.ts';
+
+/** Big-endian bytes of a non-negative integer; `width` pads to a fixed size, else minimal (0 → one 0 byte). */
+function uintBytes(value: bigint, width?: number): Buffer {
+  if (value < 0n) throw new RangeError(`negative integer ${value}`);
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  const bytes = Buffer.from(hex, 'hex');
+  if (width === undefined) return bytes;
+  if (bytes.length > width) throw new RangeError(`integer ${value} does not fit in ${width} bytes`);
+  return Buffer.concat([Buffer.alloc(width - bytes.length), bytes]);
+}
+
+/** contractId is blake2b(owner ‖ nonce as minimal bytes) (aect_contracts:compute_contract_pubkey). */
+export function contractId(ownerId: string, nonce: bigint): string {
+  return encode('ct', hash(Buffer.concat([decode(ownerId, ['ak']).bytes, uintBytes(nonce)])));
+}
+
+/** oracleId is the registering account's key with the ok_ prefix. */
+export function oracleId(accountId: string): string {
+  return reprefix(accountId, 'ok');
+}
+
+/** oracleQueryId is blake2b(sender ‖ nonce as 32 bytes ‖ oracle) (aeo_query:id). */
+export function oracleQueryId(senderId: string, nonce: bigint, oracle: string): string {
+  const sender = decode(senderId, ['ak']).bytes;
+  return encode('oq', hash(Buffer.concat([sender, uintBytes(nonce, 32), decode(oracle, ['ok']).bytes])));
+}
+
+/** channelId is blake2b(initiator ‖ nonce as 32 bytes ‖ responder) (aesc_channels:pubkey). */
+export function channelId(initiatorId: string, nonce: bigint, responderId: string): string {
+  const initiator = decode(initiatorId, ['ak']).bytes;
+  return encode('ch', hash(Buffer.concat([initiator, uintBytes(nonce, 32), decode(responderId, ['ak']).bytes])));
+}
+
+/** asciiName is the lower-case IDNA (punycode) form the node hashes; names are case-insensitive. */
+export function asciiName(name: string): string {
+  const lower = name.toLowerCase();
+  return domainToASCII(lower) || lower;
+}
+
+/** Pre-Lima `.test` names use a recursive hash over the labels, left to right (aens_hash:pre_lima_name_hash). */
+function preLimaNameHash(name: string): Uint8Array {
+  let h: Uint8Array = new Uint8Array(32);
+  for (const label of asciiName(name).split('.')) h = hash(Buffer.concat([h, hash(Buffer.from(label))]));
+  return h;
+}
+
+function nameHashBytes(name: string): Uint8Array {
+  return isPreLimaName(name) ? preLimaNameHash(name) : hash(Buffer.from(asciiName(name)));
+}
+
+/** isPreLimaName is true for `.test` names, the only registrar before Lima. */
+export function isPreLimaName(name: string): boolean {
+  return /\.test$/i.test(name);
+}
+
+/** nameId is the nm_ hash of a name (`.chain`: blake2b of the ASCII name; `.test`: the pre-Lima recursion). */
+export function nameId(name: string): string {
+  return encode('nm', nameHashBytes(name));
+}
+
+/** commitmentId is the cm_ id a NamePreclaimTx commits to: hash(name form ‖ salt as 32 bytes). */
+export function commitmentId(name: string, salt: bigint): string {
+  const namePart = isPreLimaName(name) ? preLimaNameHash(name) : Buffer.from(asciiName(name));
+  return encode('cm', hash(Buffer.concat([namePart, uintBytes(salt, 32)])));
+}

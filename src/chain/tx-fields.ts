@@ -1,0 +1,82 @@
+/**
+ * @module Which ids a transaction references and which it creates, inner transactions of
+ * GAMetaTx and PayingForTx included. Pure.
+ *
+ * Every id-bearing field of every tx type is named `<x>_id` or `<x>_ids` (node for_client/1 of all
+ * 25 types), plus the name pointers; reading fields by that rule covers the types of later protocols
+ * without a table that would silently miss one.
+ */
+import { isJsonObject, toBigInt, type Json } from './json.ts';
+import { channelId, contractId, nameId, oracleId, oracleQueryId } from './derived-ids.ts';
+
+/** Prefixes of ids that name an account or a chain object (cm_ commitments are kept too: they are searchable). */
+const ID_PREFIX = /^(ak|ok|ct|ch|nm|oq|cm)_[1-9A-HJ-NP-Za-km-z]+$/;
+
+type TxObject = { [key: string]: Json };
+
+function addId(ids: Map<string, string[]>, id: Json | undefined, field: string): void {
+  if (typeof id !== 'string' || !ID_PREFIX.test(id)) return;
+  const fields = ids.get(id);
+  if (!fields) ids.set(id, [field]);
+  else if (!fields.includes(field)) fields.push(field);
+}
+
+/** innerTx returns the tx object wrapped by a GAMetaTx or PayingForTx (`tx.tx.tx`), if any. */
+export function innerTx(tx: TxObject): TxObject | undefined {
+  if (tx.type !== 'GAMetaTx' && tx.type !== 'PayingForTx') return undefined;
+  const signed = tx.tx;
+  return isJsonObject(signed) && isJsonObject(signed.tx) ? signed.tx : undefined;
+}
+
+function collect(ids: Map<string, string[]>, tx: TxObject, prefix: string): void {
+  for (const [key, value] of Object.entries(tx)) {
+    if (key.endsWith('_id')) addId(ids, value, prefix + key);
+    else if (key.endsWith('_ids')) {
+      // delegate_ids: a list, or {initiator: [...], responder: [...]} on newer nodes
+      const lists = Array.isArray(value) ? [value] : isJsonObject(value) ? Object.values(value) : [];
+      for (const list of lists) if (Array.isArray(list)) for (const id of list) addId(ids, id, prefix + key);
+    } else if (key === 'pointers' && Array.isArray(value)) {
+      for (const p of value) if (isJsonObject(p)) addId(ids, p.id, `${prefix}pointers`);
+    }
+  }
+  for (const [field, id] of Object.entries(createdIds(tx))) addId(ids, id, prefix + field);
+  const inner = innerTx(tx);
+  if (inner) collect(ids, inner, `${prefix}tx.`);
+}
+
+/** referencedIds maps each id a tx mentions or creates to the fields it appears in (inner fields as `tx.<field>`). */
+export function referencedIds(tx: TxObject): Map<string, string[]> {
+  const ids = new Map<string, string[]>();
+  collect(ids, tx, '');
+  return ids;
+}
+
+/**
+ * createdIds are the ids a tx brings into existence, keyed by the field name the API uses for
+ * them (no tx type carries such a field itself, so the names cannot collide).
+ */
+export function createdIds(tx: TxObject): Record<string, string> {
+  try {
+    switch (tx.type) {
+      case 'ContractCreateTx':
+      case 'GAAttachTx':
+        return { contract_id: contractId(String(tx.owner_id), toBigInt(tx.nonce)) };
+      case 'OracleRegisterTx':
+        return { oracle_id: oracleId(String(tx.account_id)) };
+      case 'OracleQueryTx':
+        // a query sent to a name (nm_) cannot be derived without resolving the name's pointer
+        return String(tx.oracle_id).startsWith('ok_')
+          ? { query_id: oracleQueryId(String(tx.sender_id), toBigInt(tx.nonce), String(tx.oracle_id)) }
+          : {};
+      case 'ChannelCreateTx':
+        return { channel_id: channelId(String(tx.initiator_id), toBigInt(tx.nonce), String(tx.responder_id)) };
+      case 'NameClaimTx':
+        return { name_id: nameId(String(tx.name)) };
+      default:
+        return {};
+    }
+  } catch {
+    // A malformed field is the node's data as sent; the tx is stored, only the derived id is absent.
+    return {};
+  }
+}

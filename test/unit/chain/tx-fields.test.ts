@@ -1,0 +1,62 @@
+/** @module Which ids each tx type references and creates, inner transactions included. */
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { buildContractId, produceNameId } from '@aeternity/aepp-sdk';
+import { encode } from '../../../src/chain/encoding.ts';
+import { createdIds, innerTx, referencedIds } from '../../../src/chain/tx-fields.ts';
+import { channelId, oracleId } from '../../../src/chain/derived-ids.ts';
+
+const ak = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`;
+
+describe('chain/tx-fields', () => {
+  it('lists sender and recipient of a SpendTx', () => {
+    const [s, r] = [ak(), ak()];
+    const ids = referencedIds({ type: 'SpendTx', sender_id: s, recipient_id: r, amount: 1, fee: 2, nonce: 1, payload: 'ba_Xfbg4g==' });
+    expect(Object.fromEntries(ids)).to.deep.equal({ [s]: ['sender_id'], [r]: ['recipient_id'] });
+  });
+
+  it('records one row per id with every field it appears in (a self-spend)', () => {
+    const s = ak();
+    const ids = referencedIds({ type: 'SpendTx', sender_id: s, recipient_id: s, amount: 1 });
+    expect(ids.get(s)).to.deep.equal(['sender_id', 'recipient_id']);
+  });
+
+  it('adds the created contract id (checked against aepp-sdk)', () => {
+    const owner = ak();
+    const tx = { type: 'ContractCreateTx', owner_id: owner, nonce: 7, code: 'cb_Xfbg4g==' };
+    expect(createdIds(tx)).to.deep.equal({ contract_id: buildContractId(owner, 7) });
+    expect(referencedIds(tx).get(buildContractId(owner, 7))).to.deep.equal(['contract_id']);
+  });
+
+  it('adds oracle, channel and name ids created by their txs', () => {
+    const [a, b] = [ak(), ak()];
+    expect(createdIds({ type: 'OracleRegisterTx', account_id: a, nonce: 1 })).to.deep.equal({ oracle_id: oracleId(a) });
+    expect(createdIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 3 })).to.deep.equal({ channel_id: channelId(a, 3n, b) });
+    expect(createdIds({ type: 'NameClaimTx', account_id: a, name: 'Hello.chain', nonce: 3 })).to.deep.equal({ name_id: produceNameId('hello.chain') });
+  });
+
+  it('reads delegate lists in both shapes and name pointers', () => {
+    const [a, b, c, d] = [ak(), ak(), ak(), ak()];
+    const old = referencedIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 1, delegate_ids: [c] });
+    expect(old.get(c)).to.deep.equal(['delegate_ids']);
+    const newer = referencedIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 1, delegate_ids: { initiator: [c], responder: [d] } });
+    expect(newer.get(d)).to.deep.equal(['delegate_ids']);
+    const update = referencedIds({ type: 'NameUpdateTx', account_id: a, name_id: produceNameId('x1234567890123.chain'), pointers: [{ key: 'account_pubkey', id: b }] });
+    expect(update.get(b)).to.deep.equal(['pointers']);
+  });
+
+  it('walks inner txs of GAMetaTx and PayingForTx with tx. prefixed fields', () => {
+    const [ga, payer, s, r] = [ak(), ak(), ak(), ak()];
+    const spend = { type: 'SpendTx', sender_id: s, recipient_id: r, amount: 1 };
+    const meta = { type: 'GAMetaTx', ga_id: ga, tx: { tx: spend, signatures: [] } };
+    expect(innerTx(meta)).to.deep.equal(spend);
+    expect(Object.fromEntries(referencedIds(meta))).to.deep.equal({ [ga]: ['ga_id'], [s]: ['tx.sender_id'], [r]: ['tx.recipient_id'] });
+    const pf = { type: 'PayingForTx', payer_id: payer, tx: { tx: meta, signatures: [] } };
+    expect(referencedIds(pf).get(r)).to.deep.equal(['tx.tx.recipient_id']);
+  });
+
+  it('ignores values that are not ids and tolerates malformed fields', () => {
+    expect(referencedIds({ type: 'SpendTx', sender_id: 'none', recipient_id: 42 }).size).to.equal(0);
+    expect(createdIds({ type: 'ContractCreateTx', owner_id: 'garbage', nonce: 1 })).to.deep.equal({});
+  });
+});
