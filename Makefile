@@ -42,7 +42,7 @@ lint: node_modules/.installed
 	npx eslint .
 
 unit: node_modules/.installed
-	npx mocha
+	npx mocha 'test/**/*.test.ts'
 
 ## bench: benchmarks; each prints its numbers and writes bench/results/*.json
 bench: node_modules/.installed
