@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import {
+  availableCondition, derivePhase, findCondition, pausedCondition, setCondition, setConditions, statusChanged, syncedCondition,
+  type Condition, type ConditionUpdate,
+} from '../../../src/operator/controller/status.ts';
+
+const t0 = new Date('2026-11-21T00:00:00Z');
+const t1 = new Date('2026-11-21T00:05:00Z');
+
+describe('setCondition', () => {
+  const ready: ConditionUpdate = { type: 'Available', status: 'True', reason: 'AllPodsReady', message: '2/2 server pods available' };
+
+  it('appends a new condition stamped with the time and the observed generation', () => {
+    expect(setCondition([], ready, { now: t0, observedGeneration: 3 })).to.deep.equal([
+      { ...ready, lastTransitionTime: t0.toISOString(), observedGeneration: 3 },
+    ]);
+  });
+
+  it('keeps lastTransitionTime while the status is unchanged, even when reason, message and generation change', () => {
+    const first = setCondition([], ready, { now: t0, observedGeneration: 3 });
+    const second = setCondition(first, { ...ready, reason: 'Other', message: 'm' }, { now: t1, observedGeneration: 4 });
+    expect(second[0]).to.deep.include({ lastTransitionTime: t0.toISOString(), observedGeneration: 4, reason: 'Other', message: 'm' });
+  });
+
+  it('moves lastTransitionTime when the status changes', () => {
+    const first = setCondition([], ready, { now: t0, observedGeneration: 3 });
+    const second = setCondition(first, { ...ready, status: 'Degraded' }, { now: t1, observedGeneration: 3 });
+    expect(second[0]?.lastTransitionTime).to.equal(t1.toISOString());
+  });
+
+  it('replaces in place, leaves other conditions and never mutates its input', () => {
+    const first = setConditions([], [ready, pausedCondition(false)], { now: t0, observedGeneration: 1 });
+    const frozen = structuredClone(first);
+    const second = setCondition(first, { ...ready, status: 'False' }, { now: t1, observedGeneration: 1 });
+    expect(first).to.deep.equal(frozen);
+    expect(second.map((c) => c.type)).to.deep.equal(['Available', 'ReconciliationPaused']);
+    expect(findCondition(second, 'ReconciliationPaused')).to.deep.equal(first[1]);
+  });
+
+  it('gives a list equal to the old one when nothing changed (so no status write follows)', () => {
+    const first = setConditions([], [ready, pausedCondition(true)], { now: t0, observedGeneration: 2 });
+    const again = setConditions(first, [ready, pausedCondition(true)], { now: t1, observedGeneration: 2 });
+    expect(statusChanged({ conditions: first }, { conditions: again })).to.equal(false);
+  });
+});
+
+describe('availableCondition', () => {
+  const cases: [string, Parameters<typeof availableCondition>[0], string, string][] = [
+    ['no Deployment yet', undefined, 'False', 'DeploymentNotFound'],
+    ['scaled to zero', { desired: 0, available: 0 }, 'False', 'ScaledToZero'],
+    ['no pod available', { desired: 3, available: 0 }, 'False', 'NoPodReady'],
+    ['some pods available', { desired: 3, available: 2 }, 'Degraded', 'SomePodsNotReady'],
+    ['every pod available', { desired: 3, available: 3 }, 'True', 'AllPodsReady'],
+    ['more available than desired during a scale-down', { desired: 2, available: 3 }, 'True', 'AllPodsReady'],
+  ];
+  for (const [name, counts, status, reason] of cases) {
+    it(`is ${status}/${reason} when ${name}`, () => expect(availableCondition(counts)).to.deep.include({ type: 'Available', status, reason }));
+  }
+  it('says the counts in its message', () => expect(availableCondition({ desired: 3, available: 2 }).message).to.equal('2/3 server pods available'));
+});
+
+describe('syncedCondition', () => {
+  const cases: [string, Parameters<typeof syncedCondition>[0], string, string][] = [
+    ['nothing was probed', undefined, 'Unknown', 'NotProbed'],
+    ['the endpoint is unreachable', { reachable: false, synced: false, error: 'timed out' }, 'False', 'StatusUnreachable'],
+    ['the middleware is behind', { reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 }, 'False', 'CatchingUp'],
+    ['the middleware is at the head', { reachable: true, synced: true, height: 90, nodeHeight: 90, lag: 0 }, 'True', 'CaughtUp'],
+  ];
+  for (const [name, probe, status, reason] of cases) {
+    it(`is ${status}/${reason} when ${name}`, () => expect(syncedCondition(probe)).to.deep.include({ type: 'Synced', status, reason }));
+  }
+  it('puts the heights into the message', () =>
+    expect(syncedCondition({ reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 }).message).to.equal('height 5, node height 90, lag 85'));
+});
+
+describe('pausedCondition', () => {
+  it('is True/PausedBySpec when spec.paused', () => expect(pausedCondition(true)).to.deep.include({ status: 'True', reason: 'PausedBySpec' }));
+  it('is False/ReconciliationActive otherwise', () => expect(pausedCondition(false)).to.deep.include({ status: 'False', reason: 'ReconciliationActive' }));
+});
+
+describe('derivePhase', () => {
+  const c = (type: string, status: Condition['status'], reason = 'R'): Condition =>
+    ({ type, status, reason, message: '', lastTransitionTime: t0.toISOString(), observedGeneration: 1 });
+  const healthy = [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'True'), c('ReconciliationPaused', 'False')];
+  const cases: [string, Condition[], boolean, string][] = [
+    ['a deletion is under way', healthy, true, 'Deleting'],
+    ['the spec is invalid', [c('Reconciled', 'False', 'InvalidSpec')], false, 'Invalid'],
+    ['reconciliation is paused', [...healthy.slice(0, 3), c('ReconciliationPaused', 'True')], false, 'Paused'],
+    ['nothing was reconciled yet', [], false, 'Pending'],
+    ['migrations are not applied', [c('Reconciled', 'True'), c('MigrationsApplied', 'False')], false, 'Migrating'],
+    ['servers are not available yet', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False')], false, 'Deploying'],
+    ['some servers are down', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'Degraded')], false, 'Degraded'],
+    ['Degraded is True', [...healthy, c('Degraded', 'True')], false, 'Degraded'],
+    ['a reload runs', [...healthy, c('Reindexing', 'True')], false, 'Reindexing'],
+    ['everything is fine', healthy, false, 'Running'],
+  ];
+  for (const [name, conditions, deleting, phase] of cases) {
+    it(`is ${phase} when ${name}`, () => expect(derivePhase(conditions, deleting)).to.equal(phase));
+  }
+});
+
+describe('statusChanged', () => {
+  it('ignores key order and undefined members', () =>
+    expect(statusChanged({ a: 1, b: { c: 2 }, d: undefined }, { b: { c: 2 }, a: 1 })).to.equal(false));
+  it('sees a changed value', () => expect(statusChanged({ a: 1 }, { a: 2 })).to.equal(true));
+});
