@@ -1,0 +1,46 @@
+/** @module `mdw migrate`: apply migrations and exit (the operator's migration Job), or show/drop them. */
+import { Command, Flags } from '@oclif/core';
+import pg from 'pg';
+import { createLogger } from '../../log.ts';
+import { migrate, migrationStatus } from '../../db/migrator.ts';
+import { quoteIdent } from '../../db/pool.ts';
+import { configFromEnv } from '../env.ts';
+
+export default class Migrate extends Command {
+  static override summary = 'Apply database migrations to the schema and exit.';
+  static override examples = ['mdw migrate', 'mdw migrate --status', 'mdw migrate --schema mdw_g2', 'mdw migrate --drop --schema mdw_g1'];
+  static override flags = {
+    status: Flags.boolean({ description: 'list migrations and whether each is applied; change nothing' }),
+    schema: Flags.string({ description: 'schema to migrate (overrides DATABASE_SCHEMA)' }),
+    drop: Flags.boolean({ description: 'drop the schema and everything in it (retiring a blue/green data generation)', exclusive: ['status'] }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Migrate);
+    const cfg = configFromEnv({ DATABASE_SCHEMA: flags.schema });
+    const { log, flush } = createLogger(cfg, 'migrate');
+    const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
+    if (flags.drop) {
+      if (cfg.databaseSchema === 'public') this.error('refusing to drop the public schema', { exit: 2 });
+      await dropSchema(cfg.databaseUrl, cfg.databaseSchema);
+      this.log(`dropped schema ${cfg.databaseSchema}`);
+    } else if (flags.status) {
+      for (const m of await migrationStatus(target, log)) this.log(`${m.applied ? 'applied' : 'pending'}  ${m.name}`);
+    } else {
+      const applied = await migrate(target, log);
+      this.log(applied.length === 0 ? `schema ${cfg.databaseSchema} is up to date` : `applied ${applied.join(', ')}`);
+    }
+    flush();
+  }
+}
+
+/** dropSchema is idempotent: dropping a schema that is already gone succeeds. */
+async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

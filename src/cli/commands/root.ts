@@ -1,0 +1,86 @@
+/** @module `mdw [-p] [-s] [-H list] [-v] [-d]`: the seed's flags, roles combined in one process. */
+import { Command, Flags } from '@oclif/core';
+import { Registry } from 'prom-client';
+import { createLogger } from '../../log.ts';
+import type { Role } from '../../roles.ts';
+import { parseHeights } from '../../indexer/heights.ts';
+import { reloadHeights } from '../../indexer/reload.ts';
+import { verifyChain } from '../../indexer/verify.ts';
+import { startPopulator } from '../../indexer/populator.ts';
+import { startServer } from '../../api/server.ts';
+import { startOpsServer } from '../../ops-server.ts';
+import { configFromEnv } from '../env.ts';
+import { daemonize, withoutDaemonFlag } from '../daemonize.ts';
+import { runUntilSignal, stopAll } from '../lifecycle.ts';
+import { VERSION } from '../version.ts';
+
+export default class Root extends Command {
+  static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
+  static override description = 'Roles combine: `mdw -p -s` populates and serves in one process. Configuration comes from the environment (see README).';
+  static override examples = ['mdw -p -s', 'mdw -s', 'mdw -H 1,3-4,6,100-200', 'mdw -v', 'mdw -v -H 100-200 --full', 'mdw -d -p'];
+  static override flags = {
+    populate: Flags.boolean({ char: 'p', description: 'populate the database and follow the chain' }),
+    server: Flags.boolean({ char: 's', description: 'serve the HTTP API and the websocket' }),
+    heights: Flags.string({ char: 'H', description: 'add or replace heights: 1,3-4,6,100-200' }),
+    verify: Flags.boolean({ char: 'v', description: 'check the database against the node; exits 1 on a difference' }),
+    full: Flags.boolean({ description: 'with -v: compare the full stored JSON too', dependsOn: ['verify'] }),
+    schema: Flags.string({ description: 'database schema to use (overrides DATABASE_SCHEMA; -H into a new schema is the blue/green reload)' }),
+    daemonize: Flags.boolean({ char: 'd', description: 'detach, write the pid to PID_FILE, log to LOG_DIR' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Root);
+    if (!flags.populate && !flags.server && !flags.verify && flags.heights === undefined) {
+      this.error('nothing to do: give at least one of -p, -s, -H or -v (see mdw --help)', { exit: 2 });
+    }
+    const heights = flags.heights === undefined ? undefined : this.heightsOrExit(flags.heights);
+    const cfg = configFromEnv({ DATABASE_SCHEMA: flags.schema });
+    if (flags.daemonize) {
+      const pid = daemonize({ args: withoutDaemonFlag(this.argv), pidFile: cfg.pidFile, logDir: cfg.logDir });
+      this.log(`started in the background, pid ${pid}${cfg.pidFile ? ` (written to ${cfg.pidFile})` : ''}`);
+      return;
+    }
+    const logger = createLogger(cfg, roleName(flags));
+    const { log } = logger;
+    log.info({ version: VERSION, schema: cfg.databaseSchema, node: cfg.nodeUrl }, 'starting');
+
+    if (heights !== undefined && !flags.verify) {
+      const { reloaded } = await reloadHeights({ cfg, log }, heights);
+      log.info({ reloaded }, 'heights reloaded');
+    }
+    if (flags.verify) {
+      const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
+      this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
+      logger.flush();
+      if (report.differences > 0) this.exit(1);
+    }
+    if (!flags.populate && !flags.server) return;
+
+    const registry = new Registry();
+    const roles: Role[] = [];
+    try {
+      if (flags.populate) roles.push(await startPopulator({ cfg, log, registry }));
+      if (flags.server) roles.push(await startServer({ cfg, log, registry, version: VERSION }));
+      else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
+    } catch (err) {
+      await stopAll(roles, log);
+      throw err;
+    }
+    await runUntilSignal(roles, logger);
+  }
+
+  heightsOrExit(list: string): number[] {
+    try {
+      return parseHeights(list);
+    } catch (err) {
+      this.error(`invalid -H/--heights: ${(err as Error).message}`, { exit: 2 });
+    }
+  }
+}
+
+function roleName(flags: { populate: boolean; server: boolean; verify: boolean }): string {
+  if (flags.populate && flags.server) return 'mdw';
+  if (flags.populate) return 'populator';
+  if (flags.server) return 'server';
+  return flags.verify ? 'verify' : 'reload';
+}

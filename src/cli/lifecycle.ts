@@ -1,0 +1,51 @@
+/** @module Process lifecycle: stop every role cleanly on SIGTERM/SIGINT, reopen logs on SIGHUP. */
+import type { Logger, LoggerHandle } from '../log.ts';
+import type { Role } from '../roles.ts';
+
+/**
+ * runUntilSignal keeps the roles running until SIGTERM or SIGINT, then stops them in reverse
+ * start order (servers before the populator's pool, say) and resolves. A second signal while
+ * stopping exits at once with status 130, for a person pressing Ctrl-C twice.
+ */
+export function runUntilSignal(roles: readonly Role[], logger: LoggerHandle, proc: NodeJS.Process = process): Promise<void> {
+  const { log } = logger;
+  const onHup = () => {
+    logger.reopen();
+    log.info('log file reopened');
+  };
+  proc.on('SIGHUP', onHup);
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        log.warn({ signal }, 'second signal, exiting now');
+        logger.flush();
+        proc.exit(130);
+      }
+      stopping = true;
+      log.info({ signal }, 'stopping');
+      void stopAll(roles, log).then(() => {
+        proc.off('SIGHUP', onHup);
+        proc.off('SIGTERM', onSignal);
+        proc.off('SIGINT', onSignal);
+        log.info('stopped');
+        logger.flush();
+        resolve();
+      });
+    };
+    proc.on('SIGTERM', onSignal);
+    proc.on('SIGINT', onSignal);
+  });
+}
+
+/** stopAll stops roles in reverse order; one role failing to stop does not keep the others running. */
+export async function stopAll(roles: readonly Role[], log: Logger): Promise<void> {
+  for (const role of [...roles].reverse()) {
+    try {
+      await role.stop();
+      log.info({ role: role.name }, 'role stopped');
+    } catch (err) {
+      log.error({ role: role.name, err }, 'role failed to stop cleanly');
+    }
+  }
+}

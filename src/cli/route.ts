@@ -1,0 +1,13 @@
+/** @module Argument routing for the mdw binary. Pure. */
+
+/**
+ * routeArgv maps `mdw -p -s` (the seed's form, no subcommand) to the hidden `run` command,
+ * `-V` to `--version`, and leaves subcommands, `--help` and `--version` to oclif.
+ */
+export function routeArgv(args: readonly string[], commands: readonly string[]): string[] {
+  const first = args[0];
+  if (first === undefined || first === '--help' || first === '-h') return ['run', '--help'];
+  if (first === '-V' || first === '--version') return ['--version'];
+  if (commands.includes(first)) return [...args];
+  return ['run', ...args];
+}

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+function mdw(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [MDW, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30000 });
+  return { status: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe('mdw (the binary)', () => {
+  it('prints its version with -V and --version', () => {
+    expect(mdw(['-V']).out).to.contain(version);
+    expect(mdw(['--version']).out).to.contain(version);
+  });
+
+  it('prints help listing the seed flags and the subcommands', () => {
+    const { out, status } = mdw(['--help']);
+    expect(status).to.equal(0);
+    for (const flag of ['--populate', '--server', '--heights', '--verify', '--daemonize', 'migrate', 'devnode']) expect(out).to.contain(flag);
+  });
+
+  it('rejects a malformed -H list with exit code 2 before any work', () => {
+    for (const list of ['1,3-', 'a', '5-3', '1,,2', '-1']) {
+      const { status, err } = mdw(['-H', list], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+      expect(status, list).to.equal(2);
+      expect(err).to.match(/heights/i);
+    }
+  });
+
+  it('names the bad environment variable and exits 2', () => {
+    const { status, err } = mdw(['-s'], { STATUS_MAX_BLOCK_AGE: 'soon' });
+    expect(status).to.equal(2);
+    expect(err).to.contain('STATUS_MAX_BLOCK_AGE');
+  });
+
+  it('refuses to run without a role', () => {
+    const { status, err } = mdw(['-d']);
+    expect(status).to.equal(2);
+    expect(err).to.contain('nothing to do');
+  });
+});

@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { routeArgv } from '../../../src/cli/route.ts';
+import { withoutDaemonFlag } from '../../../src/cli/daemonize.ts';
+import { parseAccountFlag } from '../../../src/cli/account-flag.ts';
+
+describe('routeArgv(args, commands)', () => {
+  const commands = ['run', 'migrate', 'devnode', 'dev'];
+  const cases: Array<[string[], string[]]> = [
+    [['-p', '-s'], ['run', '-p', '-s']],
+    [['-H1,3-4'], ['run', '-H1,3-4']],
+    [['-V'], ['--version']],
+    [['--version'], ['--version']],
+    [[], ['run', '--help']],
+    [['--help'], ['run', '--help']],
+    [['migrate', '--status'], ['migrate', '--status']],
+    [['devnode', '--no-mine'], ['devnode', '--no-mine']],
+  ];
+  for (const [args, expected] of cases) {
+    it(`routes ${JSON.stringify(args)} to ${JSON.stringify(expected)}`, () => expect(routeArgv(args, commands)).to.deep.equal(expected));
+  }
+});
+
+describe('withoutDaemonFlag(args)', () => {
+  it('removes -d and --daemonize, also inside combined short flags', () => {
+    expect(withoutDaemonFlag(['-d', '-p'])).to.deep.equal(['-p']);
+    expect(withoutDaemonFlag(['--daemonize', '-s'])).to.deep.equal(['-s']);
+    expect(withoutDaemonFlag(['-dps'])).to.deep.equal(['-ps']);
+    expect(withoutDaemonFlag(['-H', '1-3', '-d'])).to.deep.equal(['-H', '1-3']);
+  });
+});
+
+describe('parseAccountFlag(value)', () => {
+  it('reads SECRET:BALANCE with balances beyond 2^53', () => {
+    expect(parseAccountFlag('sk_abc:100000000000000000000')).to.deep.equal({ secretKey: 'sk_abc', balance: 100000000000000000000n });
+  });
+  it('rejects a missing or non-integer balance', () => {
+    expect(() => parseAccountFlag('sk_abc')).to.throw(/SECRET:BALANCE/);
+    expect(() => parseAccountFlag('sk_abc:1e5')).to.throw(/SECRET:BALANCE/);
+    expect(() => parseAccountFlag(':5')).to.throw(/SECRET:BALANCE/);
+  });
+});
