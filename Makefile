@@ -46,7 +46,7 @@ unit: node_modules/.installed
 
 ## bench: benchmarks; each prints its numbers and writes bench/results/*.json
 bench: node_modules/.installed
-	node bench/run.ts
+	ONLY=$(ONLY) node bench/run.ts
 
 ## build: compiles src/ into dist/ (what the container image runs)
 build: node_modules/.installed
