@@ -1,0 +1,149 @@
+/** @module Defaults of the Middleware spec: one table used by resolveSpec and by the generated CRD schema. Pure. */
+import type { V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
+import type {
+  IngressSpec, LogLevel, MiddlewareSpec, PullPolicy, ReloadStrategy, SecretKeyRef, ServiceType,
+} from './middleware-types.ts';
+import { PATTERNS } from './patterns.ts';
+
+/** SPEC_DEFAULTS: every default of the spec, in one place (the CRD schema's `default:` values come from here). */
+export const SPEC_DEFAULTS = {
+  /** Generation g lives in PostgreSQL schema `<schemaPrefix><g>`, e.g. mdw_g1. */
+  schemaPrefix: 'mdw_g',
+  imagePullPolicy: 'IfNotPresent' as PullPolicy,
+  serverReplicas: 2,
+  httpServiceType: 'ClusterIP' as ServiceType,
+  httpPort: 80,
+  websocketPort: 3020,
+  pdbEnabled: true,
+  pdbMaxUnavailable: 1,
+  autoscalingMinReplicas: 2,
+  autoscalingTargetCPU: 80,
+  serviceMonitorEnabled: false,
+  serviceMonitorInterval: '30s',
+  /** Same as FORK_WINDOW's default in src/config.ts. */
+  forkWindow: 30,
+  /** Same as STATUS_MAX_BLOCK_AGE's default in src/config.ts. */
+  statusMaxBlockAge: 900,
+  logLevel: 'info' as LogLevel,
+  paused: false,
+  reloadStrategy: 'BlueGreen' as ReloadStrategy,
+  autoPromote: true,
+  /** Keep the previous generation six hours for a rollback (graph-node reaps after 6–8 h). */
+  retainPrevious: '6h',
+  syncedWithinBlocks: 3,
+  stableWindowSeconds: 60,
+} as const;
+
+/** ResolvedReload is spec.reload with its defaults filled in. */
+export type ResolvedReload = {
+  id: string;
+  heights: string | undefined;
+  strategy: ReloadStrategy;
+  autoPromote: boolean;
+  retainPrevious: string;
+  /** retainPrevious in seconds. */
+  retainPreviousSeconds: number;
+};
+
+/** ResolvedSpec is the spec with every default applied: what the builders and the controller read. */
+export type ResolvedSpec = {
+  nodeUrls: readonly string[];
+  nodeInternalUrl: string | undefined;
+  compilerUrl: string | undefined;
+  database: { urlSecretRef: SecretKeyRef; schemaPrefix: string };
+  image: string | undefined;
+  imagePullPolicy: PullPolicy;
+  imagePullSecrets: readonly V1LocalObjectReference[];
+  server: {
+    replicas: number;
+    resources: V1ResourceRequirements | undefined;
+    http: { type: ServiceType; port: number };
+    websocket: { port: number };
+    ingress: IngressSpec | undefined;
+    pdb: { enabled: boolean; minAvailable: number | undefined; maxUnavailable: number | undefined };
+    autoscaling: { minReplicas: number; maxReplicas: number; targetCPUUtilizationPercentage: number } | undefined;
+  };
+  populator: { resources: V1ResourceRequirements | undefined };
+  metrics: { serviceMonitor: { enabled: boolean; interval: string } };
+  forkWindow: number;
+  statusMaxBlockAge: number;
+  logLevel: LogLevel;
+  paused: boolean;
+  reload: ResolvedReload | undefined;
+  promotion: { syncedWithinBlocks: number; stableWindowSeconds: number };
+};
+
+/** resolveSpec fills in every default; call it on a spec that validateMiddleware accepted. */
+export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
+  const D = SPEC_DEFAULTS;
+  const server = spec.server ?? {};
+  const pdb = server.pdb ?? {};
+  const hasMin = pdb.minAvailable !== undefined;
+  return {
+    nodeUrls: [...spec.nodeUrls],
+    nodeInternalUrl: spec.nodeInternalUrl,
+    compilerUrl: spec.compilerUrl,
+    database: {
+      urlSecretRef: { ...spec.database.urlSecretRef },
+      schemaPrefix: spec.database.schemaPrefix ?? D.schemaPrefix,
+    },
+    image: spec.image,
+    imagePullPolicy: spec.imagePullPolicy ?? D.imagePullPolicy,
+    imagePullSecrets: spec.imagePullSecrets ?? [],
+    server: {
+      replicas: server.replicas ?? D.serverReplicas,
+      resources: server.resources,
+      http: { type: server.http?.type ?? D.httpServiceType, port: server.http?.port ?? D.httpPort },
+      websocket: { port: server.websocket?.port ?? D.websocketPort },
+      ingress: server.ingress,
+      pdb: {
+        enabled: pdb.enabled ?? D.pdbEnabled,
+        minAvailable: pdb.minAvailable,
+        // The default budget applies only when the user chose neither form.
+        maxUnavailable: pdb.maxUnavailable ?? (hasMin ? undefined : D.pdbMaxUnavailable),
+      },
+      autoscaling: server.autoscaling && {
+        minReplicas: server.autoscaling.minReplicas ?? D.autoscalingMinReplicas,
+        maxReplicas: server.autoscaling.maxReplicas,
+        targetCPUUtilizationPercentage: server.autoscaling.targetCPUUtilizationPercentage ?? D.autoscalingTargetCPU,
+      },
+    },
+    populator: { resources: spec.populator?.resources },
+    metrics: {
+      serviceMonitor: {
+        enabled: spec.metrics?.serviceMonitor?.enabled ?? D.serviceMonitorEnabled,
+        interval: spec.metrics?.serviceMonitor?.interval ?? D.serviceMonitorInterval,
+      },
+    },
+    forkWindow: spec.forkWindow ?? D.forkWindow,
+    statusMaxBlockAge: spec.statusMaxBlockAge ?? D.statusMaxBlockAge,
+    logLevel: spec.logLevel ?? D.logLevel,
+    paused: spec.paused ?? D.paused,
+    reload: spec.reload && resolveReload(spec.reload),
+    promotion: {
+      syncedWithinBlocks: spec.promotion?.syncedWithinBlocks ?? D.syncedWithinBlocks,
+      stableWindowSeconds: spec.promotion?.stableWindowSeconds ?? D.stableWindowSeconds,
+    },
+  };
+}
+
+/** parseDurationSeconds turns "1h30m" into 5400; undefined when the text is not a duration. */
+export function parseDurationSeconds(text: string): number | undefined {
+  if (!new RegExp(PATTERNS.duration).test(text)) return undefined;
+  const unit: Record<string, number> = { s: 1, m: 60, h: 3600 };
+  let total = 0;
+  for (const [, amount, u] of text.matchAll(/([0-9]+)([smh])/g)) total += Number(amount) * (unit[u ?? 's'] ?? 1);
+  return total;
+}
+
+function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedReload {
+  const retainPrevious = reload.retainPrevious ?? SPEC_DEFAULTS.retainPrevious;
+  return {
+    id: reload.id,
+    heights: reload.heights,
+    strategy: reload.strategy ?? SPEC_DEFAULTS.reloadStrategy,
+    autoPromote: reload.autoPromote ?? SPEC_DEFAULTS.autoPromote,
+    retainPrevious,
+    retainPreviousSeconds: parseDurationSeconds(retainPrevious) ?? 0,
+  };
+}

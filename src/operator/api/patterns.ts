@@ -1,0 +1,46 @@
+/** @module Patterns and bounds of the Middleware spec, shared by validateMiddleware and the generated CRD schema. */
+
+/** PATTERNS: regular expressions (ECMA and RE2 compatible) each string field must match. */
+export const PATTERNS = {
+  /** An http(s) URL without whitespace. */
+  httpUrl: '^https?://[^\\s/?#]+[^\\s]*$',
+  /** The instance name: a DNS-1035 label, because the stable Service carries it. */
+  instanceName: '^[a-z]([-a-z0-9]*[a-z0-9])?$',
+  /** A DNS-1123 subdomain (Secret names). */
+  resourceName: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$',
+  /** A key of a Secret's data. */
+  secretKey: '^[-._a-zA-Z0-9]+$',
+  /** A lower-case SQL identifier prefix; the generation number is appended. */
+  schemaPrefix: '^[a-z_][a-z0-9_]*$',
+  /** A reload id: label-value syntax, so it can be copied into labels and Events. */
+  reloadId: '^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$',
+  /** A height list as `mdw -H` takes it: "1,3-4,6,100-200". */
+  heights: '^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$',
+  /** A host name for the Ingress, optionally a leading wildcard. */
+  host: '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+  /** An absolute HTTP path. */
+  path: '^/[^\\s]*$',
+  /** A duration: "90s", "30m", "1h30m", "0s". */
+  duration: '^([0-9]+(s|m|h))+$',
+} as const;
+
+/** BOUNDS: inclusive numeric ranges and lengths of the spec's fields. */
+export const BOUNDS = {
+  instanceNameLength: 63,
+  resourceNameLength: 253,
+  /** 63 (PostgreSQL identifiers) minus room for a ten-digit generation. */
+  schemaPrefixLength: 53,
+  reloadIdLength: 63,
+  heightsLength: 4096,
+  urlLength: 2048,
+  nodeUrls: { min: 1, max: 16 },
+  replicas: { min: 0, max: 1000 },
+  autoscalingReplicas: { min: 1, max: 1000 },
+  cpuPercent: { min: 1, max: 1000 },
+  port: { min: 1, max: 65535 },
+  pdbCount: { min: 0, max: 1000 },
+  forkWindow: { min: 1, max: 100000 },
+  statusMaxBlockAge: { min: 1, max: 1_000_000_000 },
+  syncedWithinBlocks: { min: 0, max: 100000 },
+  stableWindowSeconds: { min: 0, max: 604800 },
+} as const;
