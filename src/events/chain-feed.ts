@@ -1,0 +1,152 @@
+/** @module Turns the populator's notifications into chain events, each block sent once, in chain order. */
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../log.ts';
+import type { Pool } from '../db/pool.ts';
+import type { ChainNotification } from './notification.ts';
+import { readBlockHashes, readChainEvents, readTopHeight, type ChainEvent } from './events-source.ts';
+
+/**
+ * FeedState is the work left: heights next..wanted were never read; recheckFrom..next-1 were,
+ * but the populator rewrote some of them (a fork, a reload, a grown top generation).
+ */
+export interface FeedState {
+  readonly next: number;
+  readonly wanted: number;
+  readonly recheckFrom?: number;
+}
+
+export interface ChainFeedOptions {
+  readonly pool: Pool;
+  readonly log: Logger;
+  /** Receives each batch of new events in chain order; `noticedAt` is performance.now() of the notification. */
+  readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => void;
+  /** Heights whose sent blocks are remembered; a rewrite deeper than this is not sent again. */
+  readonly memoryHeights: number;
+  readonly chunkHeights?: number;
+  readonly retryMs?: number;
+}
+
+const DEFAULT_CHUNK_HEIGHTS = 10;
+const DEFAULT_RETRY_MS = 1000;
+
+/** noteNotification adds a committed range to the work; rewritten heights below `next` are rechecked. */
+export function noteNotification(state: FeedState, n: ChainNotification, memoryHeights: number): FeedState {
+  const wanted = Math.max(state.wanted, n.to);
+  const lowest = Math.max(Math.min(n.from, n.rollbackFrom ?? n.from), state.next - memoryHeights, 0);
+  if (lowest >= state.next) return { ...state, wanted };
+  return { next: state.next, wanted, recheckFrom: Math.min(state.recheckFrom ?? lowest, lowest) };
+}
+
+/** takeChunk picks the next heights to read: rechecks first, then heights never read. */
+export function takeChunk(state: FeedState, chunkHeights: number): { from: number; to: number } | undefined {
+  const from = state.recheckFrom ?? state.next;
+  if (from > state.wanted) return undefined;
+  return { from, to: Math.min(from + chunkHeights - 1, state.wanted) };
+}
+
+/**
+ * completeChunk is the state once heights from..to were sent. `state` is the current one: it may
+ * have moved on (more notifications) while the chunk was read.
+ */
+export function completeChunk(state: FeedState, from: number, to: number): FeedState {
+  const next = Math.max(state.next, to + 1);
+  if (state.recheckFrom === undefined) return { next, wanted: state.wanted };
+  // A notification that arrived meanwhile asked for a recheck lower than this chunk: keep it.
+  if (state.recheckFrom < from) return { next, wanted: state.wanted, recheckFrom: state.recheckFrom };
+  return to + 1 < next ? { next, wanted: state.wanted, recheckFrom: to + 1 } : { next, wanted: state.wanted };
+}
+
+/**
+ * ChainFeed reads the rows of notified heights after their commit and delivers the blocks not yet
+ * sent, so duplicates, forks and reloads give each client every new block exactly once.
+ */
+export class ChainFeed {
+  readonly #options: ChainFeedOptions;
+  readonly #sent = new Map<number, Set<string>>();
+  #state: FeedState = { next: 0, wanted: -1 };
+  // Arrival times of notifications not fully delivered yet, oldest first (for the latency metric).
+  #noticed: { to: number; at: number }[] = [];
+  #draining: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(options: ChainFeedOptions) {
+    this.#options = options;
+  }
+
+  /** start begins after the stored top: clients get what is committed from now on. */
+  async start(): Promise<void> {
+    const top = await readTopHeight(this.#options.pool);
+    this.#state = { next: top + 1, wanted: top };
+    const hashes = await readBlockHashes(this.#options.pool, top - this.#options.memoryHeights + 1, top);
+    for (const [height, list] of hashes) this.#sent.set(height, new Set(list));
+  }
+
+  /** notify queues the heights of one populator notification. */
+  notify(n: ChainNotification, at = performance.now()): void {
+    this.#state = noteNotification(this.#state, n, this.#options.memoryHeights);
+    this.#noticed.push({ to: n.to, at });
+    this.#kick();
+  }
+
+  /**
+   * catchUp delivers what was committed without a notification reaching us (before LISTEN was
+   * active, or while its connection was down); with `recheck`, recent heights are re-read too,
+   * in case a fork replaced them meanwhile.
+   */
+  async catchUp(recheck: boolean): Promise<void> {
+    const at = performance.now();
+    const top = await readTopHeight(this.#options.pool);
+    const next = this.#state.next;
+    const from = recheck ? Math.max(0, next - this.#options.memoryHeights) : next;
+    if (top >= from) this.notify({ from, to: top }, at);
+  }
+
+  /** stop lets the batch being sent finish, and sends nothing more. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#draining;
+  }
+
+  #kick(): void {
+    this.#draining ??= this.#drain().finally(() => {
+      this.#draining = undefined;
+    });
+  }
+
+  async #drain(): Promise<void> {
+    const { chunkHeights = DEFAULT_CHUNK_HEIGHTS, retryMs = DEFAULT_RETRY_MS, log } = this.#options;
+    for (let chunk = takeChunk(this.#state, chunkHeights); chunk && !this.#stopped; chunk = takeChunk(this.#state, chunkHeights)) {
+      try {
+        const events = await readChainEvents(this.#options.pool, chunk.from, chunk.to);
+        if (this.#stopped) return;
+        this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
+        this.#state = completeChunk(this.#state, chunk.from, chunk.to);
+        this.#noticed = this.#noticed.filter((n) => n.to > chunk!.to);
+        this.#forgetBelow(this.#state.next - this.#options.memoryHeights);
+      } catch (err) {
+        log.error({ err: (err as Error).message, from: chunk.from, to: chunk.to }, 'reading chain events failed; retrying');
+        await sleep(retryMs);
+      }
+    }
+  }
+
+  /** #unsent keeps the events of blocks not sent before and remembers those blocks. */
+  #unsent(events: readonly ChainEvent[]): ChainEvent[] {
+    const fresh = new Set<string>();
+    for (const e of events) {
+      if (e.type !== 'transaction' && !this.#sent.get(e.height)?.has(e.block)) fresh.add(e.block);
+    }
+    for (const e of events) {
+      if (!fresh.has(e.block)) continue;
+      let set = this.#sent.get(e.height);
+      if (!set) this.#sent.set(e.height, (set = new Set()));
+      set.add(e.block);
+    }
+    return events.filter((e) => fresh.has(e.block));
+  }
+
+  #forgetBelow(height: number): void {
+    for (const h of this.#sent.keys()) if (h < height) this.#sent.delete(h);
+  }
+}

@@ -1,0 +1,181 @@
+/** @module The websocket hub: client subscriptions, and fan-out of chain events in chain order. */
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../log.ts';
+import type { ChainEvent } from './events-source.ts';
+import type { WebsocketMetrics } from './metrics.ts';
+import { formatError, formatEvent, formatSubscriptions, parseClientMessage, subscriptionName, type Kind, type Spelling, type StreamKind } from './protocol.ts';
+import { Subscriptions, type Change } from './subscriptions.ts';
+
+/** Peer is the part of a websocket the hub uses (ws's WebSocket satisfies it). */
+export interface Peer {
+  send(data: string): void;
+  readonly bufferedAmount: number;
+  close(code: number, reason: string): void;
+}
+
+export interface HubOptions {
+  /** A client whose unsent bytes exceed this is closed instead of buffering more. */
+  readonly maxBufferedBytes: number;
+  readonly metrics: WebsocketMetrics;
+  readonly log: Logger;
+}
+
+/** Close code for a client that cannot keep up: "try again later" (RFC 6455 registry). */
+export const CLOSE_TOO_SLOW = 1013;
+
+interface Client {
+  readonly peer: Peer;
+  readonly subscriptions: Subscriptions;
+  closing: boolean;
+}
+
+/**
+ * Hub keeps every client's subscriptions with an index per kind and per object target, and sends
+ * each event to its subscribers. Events are sent one after the other, so each client receives
+ * them in chain order. Each payload is framed once per spelling, however many clients get it.
+ */
+export class Hub {
+  readonly #options: HubOptions;
+  readonly #clients = new Map<Peer, Client>();
+  readonly #byKind = new Map<StreamKind, Set<Client>>();
+  readonly #byTarget = new Map<string, Set<Client>>();
+
+  constructor(options: HubOptions) {
+    this.#options = options;
+  }
+
+  /** size is the number of connected clients. */
+  get size(): number {
+    return this.#clients.size;
+  }
+
+  /** add registers a newly connected client with no subscriptions. */
+  add(peer: Peer): void {
+    this.#clients.set(peer, { peer, subscriptions: new Subscriptions(), closing: false });
+  }
+
+  /** remove forgets a closed client and every subscription it held. */
+  remove(peer: Peer): void {
+    const client = this.#clients.get(peer);
+    if (!client) return;
+    this.#clients.delete(peer);
+    for (const kind of client.subscriptions.kinds()) this.#byKind.get(kind)?.delete(client);
+    for (const target of client.subscriptions.targets()) this.#unindexTarget(target, client);
+  }
+
+  /** receive handles one client message and answers it: the subscription list, or an error. */
+  receive(peer: Peer, data: string | Uint8Array): void {
+    const client = this.#clients.get(peer);
+    if (!client) return;
+    const parsed = parseClientMessage(data);
+    const result = parsed.ok ? client.subscriptions.apply(parsed.request) : parsed;
+    this.#options.metrics.messagesReceived.inc({ result: result.ok ? 'ok' : 'error' });
+    if (!result.ok) {
+      this.#send(client, formatError(result.error));
+      return;
+    }
+    this.#index(client, result.change);
+    this.#send(client, formatSubscriptions(client.subscriptions.names()));
+  }
+
+  /** hasSubscribers is true when some client subscribed to `kind`. */
+  hasSubscribers(kind: StreamKind): boolean {
+    return (this.#byKind.get(kind)?.size ?? 0) > 0;
+  }
+
+  /**
+   * publish sends chain events, in the given (chain) order, to their subscribers. `noticedAt`
+   * (performance.now()) is when the populator's notification arrived, for the latency metric.
+   */
+  publish(events: readonly ChainEvent[], noticedAt: number): void {
+    for (const event of events) {
+      let delivered = 0;
+      if (event.type !== 'transaction') {
+        delivered += this.#fanOut(event.type === 'key_block' ? 'key_blocks' : 'micro_blocks', event.payload);
+      } else {
+        delivered += this.#fanOut('transactions', event.payload);
+        // An included transaction is a tx_update too: the node's shape with its block fields set.
+        delivered += this.#fanOut('tx_update', event.payload);
+        delivered += this.#fanOutObjects(event.ids, event.payload);
+      }
+      if (delivered > 0) this.#options.metrics.deliveryLatency.observe((performance.now() - noticedAt) / 1000);
+    }
+  }
+
+  /** publishPending sends mempool transactions (GenericSignedTx, block_height -1) to tx_update subscribers. */
+  publishPending(payloads: readonly string[]): void {
+    for (const payload of payloads) this.#fanOut('tx_update', payload);
+  }
+
+  #fanOut(kind: StreamKind, payload: string): number {
+    const subscribers = this.#byKind.get(kind);
+    if (!subscribers || subscribers.size === 0) return 0;
+    const frames = frameCache(kind, payload);
+    let sent = 0;
+    for (const client of subscribers) {
+      if (this.#send(client, frames(client.subscriptions.spellingOf(kind) ?? 'snake'))) sent += 1;
+    }
+    this.#options.metrics.messagesSent.inc({ subscription: kind }, sent);
+    return sent;
+  }
+
+  #fanOutObjects(ids: readonly string[], payload: string): number {
+    // One message per client however many of its targets the transaction references.
+    const recipients = new Map<Client, Spelling>();
+    for (const id of ids) {
+      for (const client of this.#byTarget.get(id) ?? []) {
+        if (!recipients.has(client)) recipients.set(client, client.subscriptions.targetSpelling(id) ?? 'snake');
+      }
+    }
+    if (recipients.size === 0) return 0;
+    const frames = frameCache('object', payload);
+    let sent = 0;
+    for (const [client, spelling] of recipients) if (this.#send(client, frames(spelling))) sent += 1;
+    this.#options.metrics.messagesSent.inc({ subscription: 'object' }, sent);
+    return sent;
+  }
+
+  /** #send is false when the client is (now) being closed and got nothing. */
+  #send(client: Client, frame: string): boolean {
+    if (client.closing) return false;
+    const { maxBufferedBytes, metrics, log } = this.#options;
+    if (client.peer.bufferedAmount > maxBufferedBytes) {
+      // Stop here: buffering more for a reader that does not keep up would grow without bound.
+      client.closing = true;
+      metrics.slowClientsClosed.inc();
+      log.info({ bufferedBytes: client.peer.bufferedAmount }, 'closing slow websocket client');
+      client.peer.close(CLOSE_TOO_SLOW, `too slow: more than ${maxBufferedBytes} bytes unsent; reconnect`);
+      return false;
+    }
+    client.peer.send(frame);
+    return true;
+  }
+
+  #index(client: Client, change: Change): void {
+    if (change.type === 'none') return;
+    if (change.kind === 'object') {
+      if (change.type === 'added') getOrCreate(this.#byTarget, change.target).add(client);
+      else this.#unindexTarget(change.target, client);
+      return;
+    }
+    if (change.type === 'added') getOrCreate(this.#byKind, change.kind).add(client);
+    else this.#byKind.get(change.kind)?.delete(client);
+  }
+
+  #unindexTarget(target: string, client: Client): void {
+    const set = this.#byTarget.get(target);
+    set?.delete(client);
+    if (set?.size === 0) this.#byTarget.delete(target);
+  }
+}
+
+function frameCache(kind: Kind, payload: string): (spelling: Spelling) => string {
+  const frames: Partial<Record<Spelling, string>> = {};
+  return (spelling) => (frames[spelling] ??= formatEvent(payload, subscriptionName(kind, spelling)));
+}
+
+function getOrCreate<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}

@@ -1,0 +1,152 @@
+/** @module The websocket role of a server process: sockets, heartbeat and limits around the hub. */
+import type { AddressInfo } from 'node:net';
+import type prom from 'prom-client';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Pool } from '../db/pool.ts';
+import type { Role } from '../roles.ts';
+import { ChainFeed } from './chain-feed.ts';
+import { Hub } from './hub.ts';
+import { NotificationListener } from './listener.ts';
+import { createWebsocketMetrics } from './metrics.ts';
+import { decodeNotification, notifyChannel } from './notification.ts';
+import { PendingTxPoller } from './tx-update.ts';
+
+export interface WebsocketServerDeps {
+  readonly cfg: Config;
+  readonly log: Logger;
+  readonly pool: Pool;
+  readonly registry: prom.Registry;
+  /** Ping period; a client that has not answered the previous ping is terminated. */
+  readonly heartbeatIntervalMs?: number;
+}
+
+/** Close code when the server is full: "try again later" (RFC 6455 registry). */
+export const CLOSE_TOO_MANY_CONNECTIONS = 1013;
+/** Close code on shutdown: "going away". */
+export const CLOSE_SHUTDOWN = 1001;
+
+const DEFAULT_HEARTBEAT_MS = 30_000;
+// Client messages are tiny; a bigger frame is closed by ws with 1009 before it is buffered.
+const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+// Forks deeper than this are not re-sent; the fork window bounds them in practice.
+const MIN_MEMORY_HEIGHTS = 100;
+
+/**
+ * startWebsocketServer listens on cfg.websocket and sends every client the chain events it
+ * subscribed to, read from the database after each populator NOTIFY. Every server process does
+ * this for its own clients, so any number of servers fed by one populator all deliver events.
+ */
+export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<Role & { url: string }> {
+  const { cfg, pool, registry } = deps;
+  const log = deps.log.child({ component: 'websocket' });
+  const metrics = createWebsocketMetrics(registry);
+  const hub = new Hub({ maxBufferedBytes: cfg.websocketMaxBufferedBytes, metrics, log });
+  const feed = new ChainFeed({
+    pool,
+    log,
+    deliver: (events, noticedAt) => hub.publish(events, noticedAt),
+    memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
+  });
+  await feed.start();
+  const listener = new NotificationListener({
+    pool,
+    channel: notifyChannel(cfg.databaseSchema),
+    log,
+    onNotification: (payload) => {
+      const notification = decodeNotification(payload);
+      if (notification) feed.notify(notification);
+      else log.warn({ payload: payload.slice(0, 200) }, 'ignoring a notification that is not ours');
+    },
+    onReconnected: () => {
+      metrics.listenerReconnects.inc();
+      feed.catchUp(true).catch((err: unknown) => log.error({ err: (err as Error).message }, 'catching up after reconnect failed'));
+    },
+  });
+  await listener.start();
+  // Heights committed between reading the top and LISTEN becoming active.
+  await feed.catchUp(false);
+
+  const poller = cfg.nodeInternalUrl === undefined ? undefined : new PendingTxPoller({
+    nodeInternalUrl: cfg.nodeInternalUrl,
+    intervalMs: cfg.pollIntervalMs,
+    timeoutMs: cfg.nodeTimeoutMs,
+    log,
+    metrics,
+    isWanted: () => hub.hasSubscribers('tx_update'),
+    publish: (payloads) => hub.publishPending(payloads),
+  });
+  poller?.start();
+
+  const wss = new WebSocketServer({ host: cfg.websocket.host, port: cfg.websocket.port, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      wss.once('listening', resolve);
+      wss.once('error', reject);
+    });
+  } catch (err) {
+    await Promise.all([listener.stop(), feed.stop(), poller?.stop()]);
+    throw err;
+  }
+  wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
+  const alive = new Map<WebSocket, boolean>();
+  wss.on('connection', (ws) => {
+    if (hub.size >= cfg.websocketMaxConnections) {
+      metrics.connectionsRefused.inc();
+      ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
+      return;
+    }
+    hub.add(ws);
+    alive.set(ws, true);
+    metrics.connections.inc();
+    ws.on('pong', () => alive.set(ws, true));
+    ws.on('message', (data, isBinary) => hub.receive(ws, isBinary ? toBytes(data) : toBytes(data).toString('utf8')));
+    ws.on('error', (err) => log.debug({ err: err.message }, 'websocket client error'));
+    ws.on('close', () => {
+      hub.remove(ws);
+      alive.delete(ws);
+      metrics.connections.dec();
+    });
+  });
+  const heartbeat = setInterval(() => {
+    for (const [ws, answered] of alive) {
+      if (!answered) {
+        metrics.deadPeersTerminated.inc();
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, deps.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const url = `ws://${formatHost(cfg.websocket.host)}:${(wss.address() as AddressInfo).port}`;
+  log.info({ url, maxConnections: cfg.websocketMaxConnections, pendingPolling: poller !== undefined }, 'websocket server listening');
+  return {
+    name: 'websocket',
+    url,
+    async stop() {
+      clearInterval(heartbeat);
+      await Promise.all([listener.stop(), feed.stop(), poller?.stop()]);
+      for (const ws of alive.keys()) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
+      await new Promise<void>((resolve) => {
+        wss.close(() => resolve());
+        // Peers that do not finish the closing handshake must not hold the shutdown.
+        setTimeout(() => {
+          for (const ws of alive.keys()) ws.terminate();
+        }, 2000).unref();
+      });
+    },
+  };
+}
+
+function toBytes(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
