@@ -66,14 +66,20 @@ export const Phase = {
 } as const;
 export type Phase = (typeof Phase)[keyof typeof Phase];
 
-/** ReloadState: where a requested reload stands (status.reload.state). */
+/** ReloadState: where a requested reload stands (status.reload.state); the controller's state machine owns the transitions. */
 export const ReloadState = {
   Migrating: 'Migrating',
   CatchingUp: 'CatchingUp',
   AwaitingPromotion: 'AwaitingPromotion',
   Promoted: 'Promoted',
+  /** InPlace: a Job runs `mdw -H <heights>` against the active schema. */
+  Reloading: 'Reloading',
+  /** A retired generation's workloads are deleted and its schema dropped. */
+  CleaningUp: 'CleaningUp',
   Completed: 'Completed',
+  RolledBack: 'RolledBack',
   Failed: 'Failed',
+  Aborted: 'Aborted',
 } as const;
 export type ReloadState = (typeof ReloadState)[keyof typeof ReloadState];
 
@@ -164,6 +170,15 @@ export type ReloadStatus = {
   lag?: number;
   completedAt?: string;
   message?: string;
+  /** The generation that served when the reload started. */
+  fromGeneration?: number;
+  /** The heights handed to `-H`. */
+  heights?: string;
+  promotedAt?: string;
+  /** The generation being cleaned up (workloads deleted, schema dropped). */
+  cleanupGeneration?: number;
+  /** The terminal state the clean-up ends in. */
+  outcome?: ReloadState;
 };
 
 /** MiddlewareStatus is written by the operator through the status subresource only. */
