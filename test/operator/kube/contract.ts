@@ -212,7 +212,7 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
 }
 
 /** eventually retries an assertion until it passes or timeoutMs passes (real clusters act asynchronously). */
-export async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
+export async function eventually(check: () => Promise<unknown>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
