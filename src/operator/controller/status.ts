@@ -1,19 +1,7 @@
 /** @module Status math of a Middleware (pure): conditions with stable transition times, Available and Synced from observations, the phase. */
 import { isDeepStrictEqual } from 'node:util';
+import { ConditionType, Phase, type ConditionStatus, type MiddlewareCondition } from '../api/middleware-types.ts';
 import type { ProbeResult } from './status-probe.ts';
-
-/** ConditionStatus follows metav1.Condition, plus Degraded for Available (as prometheus-operator does). */
-export type ConditionStatus = 'True' | 'False' | 'Unknown' | 'Degraded';
-
-/** Condition is the metav1.Condition shape, each carrying the spec generation it was computed from. */
-export interface Condition {
-  type: string;
-  status: ConditionStatus;
-  reason: string;
-  message: string;
-  lastTransitionTime: string;
-  observedGeneration: number;
-}
 
 /** ConditionUpdate is a condition as a reconcile step computes it, before times and generations are stamped. */
 export interface ConditionUpdate {
@@ -23,32 +11,6 @@ export interface ConditionUpdate {
   readonly message: string;
 }
 
-/** ConditionType lists every condition the operator reports on a Middleware. */
-export const ConditionType = {
-  Reconciled: 'Reconciled',
-  Available: 'Available',
-  MigrationsApplied: 'MigrationsApplied',
-  Synced: 'Synced',
-  Reindexing: 'Reindexing',
-  Degraded: 'Degraded',
-  ReconciliationPaused: 'ReconciliationPaused',
-} as const;
-export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
-
-/** Phase is the one-word summary for humans (`kubectl get`); machines read the conditions. */
-export const Phase = {
-  Pending: 'Pending',
-  Invalid: 'Invalid',
-  Paused: 'Paused',
-  Migrating: 'Migrating',
-  Deploying: 'Deploying',
-  Running: 'Running',
-  Degraded: 'Degraded',
-  Reindexing: 'Reindexing',
-  Deleting: 'Deleting',
-} as const;
-export type Phase = (typeof Phase)[keyof typeof Phase];
-
 /** DeploymentCounts is the slice of a Deployment's spec and status that decides availability. */
 export interface DeploymentCounts {
   readonly desired: number;
@@ -56,7 +18,7 @@ export interface DeploymentCounts {
 }
 
 /** findCondition returns the condition of the given type, if present. */
-export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+export function findCondition(conditions: readonly MiddlewareCondition[] | undefined, type: string): MiddlewareCondition | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -66,15 +28,15 @@ export function findCondition(conditions: readonly Condition[] | undefined, type
  * appended, existing ones keep their place, so an unchanged list compares equal to the old one.
  */
 export function setCondition(
-  conditions: readonly Condition[] | undefined,
+  conditions: readonly MiddlewareCondition[] | undefined,
   update: ConditionUpdate,
   stamp: { readonly now: Date; readonly observedGeneration: number },
-): Condition[] {
+): MiddlewareCondition[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === update.type);
   const previous = index >= 0 ? list[index] : undefined;
   const lastTransitionTime = previous !== undefined && previous.status === update.status ? previous.lastTransitionTime : stamp.now.toISOString();
-  const next: Condition = { ...update, lastTransitionTime, observedGeneration: stamp.observedGeneration };
+  const next: MiddlewareCondition = { ...update, lastTransitionTime, observedGeneration: stamp.observedGeneration };
   if (index >= 0) list[index] = next;
   else list.push(next);
   return list;
@@ -82,21 +44,23 @@ export function setCondition(
 
 /** setConditions applies several updates in order with one stamp. */
 export function setConditions(
-  conditions: readonly Condition[] | undefined,
+  conditions: readonly MiddlewareCondition[] | undefined,
   updates: readonly ConditionUpdate[],
   stamp: { readonly now: Date; readonly observedGeneration: number },
-): Condition[] {
-  return updates.reduce<Condition[]>((list, update) => setCondition(list, update, stamp), [...(conditions ?? [])]);
+): MiddlewareCondition[] {
+  return updates.reduce<MiddlewareCondition[]>((list, update) => setCondition(list, update, stamp), [...(conditions ?? [])]);
 }
 
 /** isConditionTrue is true when the condition exists with status True. */
-export function isConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
+export function isConditionTrue(conditions: readonly MiddlewareCondition[] | undefined, type: string): boolean {
   return findCondition(conditions, type)?.status === 'True';
 }
 
 /**
- * availableCondition maps a server Deployment's counts to Available: True when every desired pod is
- * available, Degraded when some are, False when none are or the Deployment does not exist yet.
+ * availableCondition maps a server Deployment's counts to Available: True while at least one pod
+ * serves (reason SomePodsNotReady when not all do: see degradedCondition), False when none does.
+ * metav1.Condition allows only True/False/Unknown, so prometheus-operator's "Degraded" value of
+ * Available is expressed here as Available=True plus Degraded=True.
  */
 export function availableCondition(counts: DeploymentCounts | undefined): ConditionUpdate {
   const type = ConditionType.Available;
@@ -104,8 +68,27 @@ export function availableCondition(counts: DeploymentCounts | undefined): Condit
   if (counts.desired === 0) return { type, status: 'False', reason: 'ScaledToZero', message: 'spec.server.replicas is 0' };
   const pods = `${counts.available}/${counts.desired} server pods available`;
   if (counts.available <= 0) return { type, status: 'False', reason: 'NoPodReady', message: pods };
-  if (counts.available < counts.desired) return { type, status: 'Degraded', reason: 'SomePodsNotReady', message: pods };
+  if (counts.available < counts.desired) return { type, status: 'True', reason: 'SomePodsNotReady', message: pods };
   return { type, status: 'True', reason: 'AllPodsReady', message: pods };
+}
+
+/** Problem is one thing wrong with a Middleware, reported through Degraded. */
+export interface Problem {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** degradedCondition is True with the first problem's reason (all messages joined), False when there is none. */
+export function degradedCondition(problems: readonly Problem[]): ConditionUpdate {
+  const type = ConditionType.Degraded;
+  const first = problems[0];
+  if (first === undefined) return { type, status: 'False', reason: 'NoProblems', message: 'nothing is degraded' };
+  return { type, status: 'True', reason: first.reason, message: problems.map((p) => p.message).join('; ') };
+}
+
+/** availabilityProblem turns a partial Available into a Degraded problem, if it is one. */
+export function availabilityProblem(available: ConditionUpdate): Problem | undefined {
+  return available.status === 'True' && available.reason === 'SomePodsNotReady' ? { reason: available.reason, message: available.message } : undefined;
 }
 
 /** syncedCondition maps the active generation's status probe to Synced; unreachable is never synced. */
@@ -126,19 +109,18 @@ export function pausedCondition(paused: boolean): ConditionUpdate {
 }
 
 /** derivePhase condenses the conditions into one word, the most pressing state first. */
-export function derivePhase(conditions: readonly Condition[] | undefined, deleting: boolean): Phase {
-  if (deleting) return Phase.Deleting;
+export function derivePhase(conditions: readonly MiddlewareCondition[] | undefined): Phase {
   const status = (type: string): ConditionStatus | undefined => findCondition(conditions, type)?.status;
   const reconciled = findCondition(conditions, ConditionType.Reconciled);
   if (reconciled?.status === 'False' && reconciled.reason === 'InvalidSpec') return Phase.Invalid;
   if (status(ConditionType.ReconciliationPaused) === 'True') return Phase.Paused;
   if (reconciled === undefined) return Phase.Pending;
   if (status(ConditionType.MigrationsApplied) !== 'True') return Phase.Migrating;
-  const available = status(ConditionType.Available);
-  if (available === 'Degraded' || status(ConditionType.Degraded) === 'True') return Phase.Degraded;
-  if (available !== 'True') return Phase.Deploying;
+  if (status(ConditionType.Available) !== 'True') return Phase.Pending;
+  if (status(ConditionType.Degraded) === 'True') return Phase.Degraded;
   if (status(ConditionType.Reindexing) === 'True') return Phase.Reindexing;
-  return Phase.Running;
+  if (status(ConditionType.Synced) !== 'True') return Phase.Syncing;
+  return Phase.Available;
 }
 
 /** statusChanged tells whether writing `next` would change anything (order of keys aside). */

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import type { MiddlewareCondition } from '../../../src/operator/api/middleware-types.ts';
 import {
-  availableCondition, derivePhase, findCondition, pausedCondition, setCondition, setConditions, statusChanged, syncedCondition,
-  type Condition, type ConditionUpdate,
+  availabilityProblem, availableCondition, degradedCondition, derivePhase, findCondition, pausedCondition, setCondition, setConditions,
+  statusChanged, syncedCondition, type ConditionUpdate,
 } from '../../../src/operator/controller/status.ts';
 
 const t0 = new Date('2026-11-21T00:00:00Z');
@@ -24,7 +25,7 @@ describe('setCondition', () => {
 
   it('moves lastTransitionTime when the status changes', () => {
     const first = setCondition([], ready, { now: t0, observedGeneration: 3 });
-    const second = setCondition(first, { ...ready, status: 'Degraded' }, { now: t1, observedGeneration: 3 });
+    const second = setCondition(first, { ...ready, status: 'False' }, { now: t1, observedGeneration: 3 });
     expect(second[0]?.lastTransitionTime).to.equal(t1.toISOString());
   });
 
@@ -49,7 +50,7 @@ describe('availableCondition', () => {
     ['no Deployment yet', undefined, 'False', 'DeploymentNotFound'],
     ['scaled to zero', { desired: 0, available: 0 }, 'False', 'ScaledToZero'],
     ['no pod available', { desired: 3, available: 0 }, 'False', 'NoPodReady'],
-    ['some pods available', { desired: 3, available: 2 }, 'Degraded', 'SomePodsNotReady'],
+    ['some pods available', { desired: 3, available: 2 }, 'True', 'SomePodsNotReady'],
     ['every pod available', { desired: 3, available: 3 }, 'True', 'AllPodsReady'],
     ['more available than desired during a scale-down', { desired: 2, available: 3 }, 'True', 'AllPodsReady'],
   ];
@@ -57,6 +58,18 @@ describe('availableCondition', () => {
     it(`is ${status}/${reason} when ${name}`, () => expect(availableCondition(counts)).to.deep.include({ type: 'Available', status, reason }));
   }
   it('says the counts in its message', () => expect(availableCondition({ desired: 3, available: 2 }).message).to.equal('2/3 server pods available'));
+});
+
+describe('degradedCondition and availabilityProblem', () => {
+  it('is False/NoProblems without problems', () => expect(degradedCondition([])).to.deep.include({ type: 'Degraded', status: 'False', reason: 'NoProblems' }));
+  it('is True with the first reason and every message', () =>
+    expect(degradedCondition([{ reason: 'A', message: 'a' }, { reason: 'B', message: 'b' }])).to.deep.include({ status: 'True', reason: 'A', message: 'a; b' }));
+  it('turns a partially available server set into a problem', () =>
+    expect(availabilityProblem(availableCondition({ desired: 3, available: 1 }))).to.deep.equal({ reason: 'SomePodsNotReady', message: '1/3 server pods available' }));
+  it('sees no problem when every pod, or none, is available', () => {
+    expect(availabilityProblem(availableCondition({ desired: 3, available: 3 }))).to.equal(undefined);
+    expect(availabilityProblem(availableCondition({ desired: 3, available: 0 }))).to.equal(undefined);
+  });
 });
 
 describe('syncedCondition', () => {
@@ -79,23 +92,22 @@ describe('pausedCondition', () => {
 });
 
 describe('derivePhase', () => {
-  const c = (type: string, status: Condition['status'], reason = 'R'): Condition =>
+  const c = (type: MiddlewareCondition['type'], status: MiddlewareCondition['status'], reason = 'R'): MiddlewareCondition =>
     ({ type, status, reason, message: '', lastTransitionTime: t0.toISOString(), observedGeneration: 1 });
-  const healthy = [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'True'), c('ReconciliationPaused', 'False')];
-  const cases: [string, Condition[], boolean, string][] = [
-    ['a deletion is under way', healthy, true, 'Deleting'],
-    ['the spec is invalid', [c('Reconciled', 'False', 'InvalidSpec')], false, 'Invalid'],
-    ['reconciliation is paused', [...healthy.slice(0, 3), c('ReconciliationPaused', 'True')], false, 'Paused'],
-    ['nothing was reconciled yet', [], false, 'Pending'],
-    ['migrations are not applied', [c('Reconciled', 'True'), c('MigrationsApplied', 'False')], false, 'Migrating'],
-    ['servers are not available yet', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False')], false, 'Deploying'],
-    ['some servers are down', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'Degraded')], false, 'Degraded'],
-    ['Degraded is True', [...healthy, c('Degraded', 'True')], false, 'Degraded'],
-    ['a reload runs', [...healthy, c('Reindexing', 'True')], false, 'Reindexing'],
-    ['everything is fine', healthy, false, 'Running'],
+  const healthy = [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'True'), c('Synced', 'True'), c('ReconciliationPaused', 'False')];
+  const cases: [string, MiddlewareCondition[], string][] = [
+    ['the spec is invalid', [c('Reconciled', 'False', 'InvalidSpec')], 'Invalid'],
+    ['reconciliation is paused', [...healthy.slice(0, 4), c('ReconciliationPaused', 'True')], 'Paused'],
+    ['nothing was reconciled yet', [], 'Pending'],
+    ['migrations are not applied', [c('Reconciled', 'True'), c('MigrationsApplied', 'False')], 'Migrating'],
+    ['servers are not available yet', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False')], 'Pending'],
+    ['Degraded is True', [...healthy, c('Degraded', 'True')], 'Degraded'],
+    ['a reload runs', [...healthy, c('Reindexing', 'True')], 'Reindexing'],
+    ['the active generation is behind the node', [...healthy.slice(0, 3), c('Synced', 'False')], 'Syncing'],
+    ['everything is fine', healthy, 'Available'],
   ];
-  for (const [name, conditions, deleting, phase] of cases) {
-    it(`is ${phase} when ${name}`, () => expect(derivePhase(conditions, deleting)).to.equal(phase));
+  for (const [name, conditions, phase] of cases) {
+    it(`is ${phase} when ${name}`, () => expect(derivePhase(conditions)).to.equal(phase));
   }
 });
 

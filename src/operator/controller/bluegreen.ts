@@ -1,0 +1,275 @@
+/**
+ * @module The reload state machine (pure): blue/green data generations and in-place reloads. All
+ * progress lives in the returned state, which the reconciler stores in `.status`, so an operator
+ * that crashed (or lost its Lease) resumes from the status alone.
+ */
+import { GROUP, ReloadState, type MiddlewareStatus, type ReloadStatus, type ReloadStrategy } from '../api/middleware-types.ts';
+import type { ProbeResult } from './status-probe.ts';
+
+// BlueGreen: Migrating → CatchingUp → (AwaitingPromotion) → Promoted (the rollback window) →
+// CleaningUp → Completed | RolledBack | Failed | Aborted. InPlace: Reloading → Completed | Failed.
+
+/** ReloadOutcome is the terminal state a clean-up ends in. */
+export type ReloadOutcome = 'Completed' | 'RolledBack' | 'Failed' | 'Aborted';
+
+/** ROLLBACK_ANNOTATION on a Middleware, set to a reload id, switches back to the generation that reload replaced. */
+export const ROLLBACK_ANNOTATION = `${GROUP}/rollback`;
+
+/** ReloadRequest is the slice of the resolved `spec.reload` the state machine reads. */
+export interface ReloadRequest {
+  readonly id: string;
+  readonly strategy: ReloadStrategy;
+  readonly heights: string | undefined;
+  /** false: wait in AwaitingPromotion until a user sets it to true. */
+  readonly autoPromote: boolean;
+}
+
+/** ReloadProgress is `status.reload` as the state machine writes it: always with its origin and a message. */
+export type ReloadProgress = ReloadStatus & {
+  fromGeneration: number;
+  message: string;
+  outcome?: ReloadOutcome;
+};
+
+/** GenerationState is the blue/green part of `.status`: which generation serves, builds, is retained. */
+export type GenerationState = Pick<MiddlewareStatus, 'pendingGeneration' | 'previousGeneration' | 'previousExpiresAt'> & {
+  activeGeneration: number;
+  reload?: ReloadProgress;
+};
+
+/** JobState condenses a Job's status. */
+export type JobState = 'Absent' | 'Running' | 'Succeeded' | 'Failed';
+
+/** ReloadObservation is what the reconciler saw in the cluster for the generations in play. */
+export interface ReloadObservation {
+  /** Migration Job of the reload's generation. */
+  readonly pendingMigration: JobState;
+  /** Whether the pending generation's servers are available. */
+  readonly pendingServersAvailable: boolean;
+  /** `/middleware/status` of the pending generation, through its preview Service. */
+  readonly pendingProbe?: ProbeResult;
+  /** InPlace `-H` Job of the reload. */
+  readonly reloadJob: JobState;
+  /** Drop Job of `reload.cleanupGeneration`. */
+  readonly cleanupJob: JobState;
+  /** Reload id named by the rollback annotation. */
+  readonly rollbackId?: string;
+}
+
+/** ReloadSettings are the gate and window parameters (spec.promotion and spec.reload.retainPrevious). */
+export interface ReloadSettings {
+  /** K: the new generation may trail the node by at most this many blocks. */
+  readonly maxLagBlocks: number;
+  /** How long it must stay within K blocks before it may be promoted. */
+  readonly stableWindowMs: number;
+  /** How long the previous generation is kept after a promotion. */
+  readonly retainPreviousMs: number;
+}
+
+/** ReloadEvent is an Event the reconciler records on the Middleware for a transition. */
+export interface ReloadEvent {
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** ReloadStep is the outcome of one advance: the next state, its events, and when to look again. */
+export interface ReloadStep {
+  readonly state: GenerationState;
+  readonly events: readonly ReloadEvent[];
+  /** Set when progress depends on time, or on a Job or probe nobody watches for us. */
+  readonly requeueAfterMs?: number;
+}
+
+/** GenerationPlan says which children of one generation must exist. */
+export interface GenerationPlan {
+  readonly generation: number;
+  /** Populator and server Deployments (besides the migration Job, which every listed generation has). */
+  readonly workloads: boolean;
+  /** Preview Service: the pending generation before promotion. */
+  readonly preview: boolean;
+}
+
+/** DesiredLayout is every generation-scoped child the state asks for; any other generation of the Middleware goes. */
+export interface DesiredLayout {
+  readonly generations: readonly GenerationPlan[];
+  /** The generation the stable HTTP and websocket Services select. */
+  readonly stableGeneration: number;
+  /** Generation whose schema a drop Job removes, once its workloads are gone. */
+  readonly cleanupGeneration?: number;
+  /** InPlace `-H` Job. */
+  readonly reloadJob?: { readonly id: string; readonly generation: number; readonly heights: string };
+}
+
+const POLL_MS = 10_000;
+const TERMINAL: ReadonlySet<ReloadState> = new Set([ReloadState.Completed, ReloadState.RolledBack, ReloadState.Failed, ReloadState.Aborted]);
+const BEFORE_PROMOTION: ReadonlySet<ReloadState> = new Set([ReloadState.Migrating, ReloadState.CatchingUp, ReloadState.AwaitingPromotion]);
+
+/** isReloadBusy is true while a reload has not reached a terminal state. */
+export function isReloadBusy(state: GenerationState): boolean {
+  return state.reload !== undefined && !TERMINAL.has(state.reload.state);
+}
+
+/**
+ * advanceReload makes at most one transition. It is idempotent: with the same inputs it returns
+ * the same state, so a reconciler that crashed after any write simply calls it again. A new
+ * request waits until the current reload is terminal; withdrawing or replacing the request before
+ * promotion aborts the reload (its generation is dropped).
+ */
+export function advanceReload(
+  state: GenerationState,
+  request: ReloadRequest | undefined,
+  seen: ReloadObservation,
+  now: Date,
+  settings: ReloadSettings,
+): ReloadStep {
+  const reload = state.reload;
+  if (reload === undefined || TERMINAL.has(reload.state)) {
+    return request !== undefined && request.id !== reload?.id ? start(state, request, now) : { state, events: [] };
+  }
+  if (BEFORE_PROMOTION.has(reload.state) && request?.id !== reload.id) {
+    return cleanUp(state, reload, reload.generation, 'Aborted',
+      { type: 'Warning', reason: 'ReloadAborted', message: `reload ${reload.id} was withdrawn before promotion; dropping generation ${reload.generation}` });
+  }
+  switch (reload.state) {
+    case ReloadState.Reloading:
+      return finishInPlace(state, reload, seen.reloadJob, now);
+    case ReloadState.Migrating:
+      return migrate(state, reload, seen.pendingMigration);
+    case ReloadState.CatchingUp:
+    case ReloadState.AwaitingPromotion:
+      return catchUp(state, reload, request?.autoPromote === true, seen, now, settings);
+    case ReloadState.Promoted:
+      return retain(state, reload, seen, now);
+    default: // CleaningUp
+      return finishCleanUp(state, reload, seen.cleanupJob, now);
+  }
+}
+
+/** desiredLayout lists the generation-scoped children the state calls for. */
+export function desiredLayout(state: GenerationState): DesiredLayout {
+  const generations: GenerationPlan[] = [{ generation: state.activeGeneration, workloads: true, preview: false }];
+  const reload = state.reload;
+  if (state.pendingGeneration !== undefined) {
+    const building = reload?.state !== ReloadState.Migrating;
+    generations.push({ generation: state.pendingGeneration, workloads: building, preview: building });
+  }
+  if (state.previousGeneration !== undefined) generations.push({ generation: state.previousGeneration, workloads: true, preview: false });
+  return {
+    generations,
+    stableGeneration: state.activeGeneration,
+    ...(reload?.state === ReloadState.CleaningUp && reload.cleanupGeneration !== undefined ? { cleanupGeneration: reload.cleanupGeneration } : {}),
+    ...(reload?.state === ReloadState.Reloading ? { reloadJob: { id: reload.id, generation: reload.generation, heights: reload.heights ?? '' } } : {}),
+  };
+}
+
+/** nextGenerationNumber is one above every generation this Middleware has used, so a schema name is never reused. */
+export function nextGenerationNumber(state: GenerationState): number {
+  return Math.max(state.activeGeneration, state.pendingGeneration ?? 0, state.previousGeneration ?? 0, state.reload?.generation ?? 0) + 1;
+}
+
+function start(state: GenerationState, request: ReloadRequest, now: Date): ReloadStep {
+  const base = { id: request.id, strategy: request.strategy, fromGeneration: state.activeGeneration, startedAt: now.toISOString(), ...(request.heights === undefined ? {} : { heights: request.heights }) };
+  const { pendingGeneration: _p, previousGeneration: _q, previousExpiresAt: _r, ...rest } = state;
+  if (request.strategy === 'InPlace') {
+    const message = `reloading heights ${request.heights ?? ''} in generation ${state.activeGeneration}`;
+    const reload: ReloadProgress = { ...base, state: ReloadState.Reloading, generation: state.activeGeneration, message };
+    return { state: { ...rest, reload }, events: [{ type: 'Normal', reason: 'ReloadStarted', message: `reload ${request.id}: ${message}` }], requeueAfterMs: POLL_MS };
+  }
+  const generation = nextGenerationNumber(state);
+  const reload: ReloadProgress = { ...base, state: ReloadState.Migrating, generation, message: `migrating the schema of generation ${generation}` };
+  return {
+    state: { ...rest, pendingGeneration: generation, reload },
+    events: [{ type: 'Normal', reason: 'ReloadStarted', message: `reload ${request.id}: building generation ${generation} beside generation ${state.activeGeneration}` }],
+    requeueAfterMs: POLL_MS,
+  };
+}
+
+function finishInPlace(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {
+  if (job === 'Succeeded') return terminal(state, reload, 'Completed', now, { type: 'Normal', reason: 'ReloadCompleted', message: `heights ${reload.heights ?? ''} reloaded in generation ${reload.generation}` });
+  if (job === 'Failed') return terminal(state, reload, 'Failed', now, { type: 'Warning', reason: 'ReloadFailed', message: `the reload Job of ${reload.id} failed; generation ${reload.generation} keeps serving` });
+  return { state, events: [], requeueAfterMs: POLL_MS };
+}
+
+function migrate(state: GenerationState, reload: ReloadProgress, migration: JobState): ReloadStep {
+  if (migration === 'Failed') {
+    return cleanUp(state, reload, reload.generation, 'Failed',
+      { type: 'Warning', reason: 'MigrationFailed', message: `the migration Job of generation ${reload.generation} failed; dropping the generation` });
+  }
+  if (migration !== 'Succeeded') return { state, events: [], requeueAfterMs: POLL_MS };
+  const next: ReloadProgress = { ...reload, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is loading the chain` };
+  return { state: { ...state, reload: next }, events: [{ type: 'Normal', reason: 'MigrationsApplied', message: `schema of generation ${reload.generation} migrated; starting its populator and preview servers` }], requeueAfterMs: POLL_MS };
+}
+
+// The catch-up gate: within K blocks, through servers that answer, for the whole stable window.
+function catchUp(state: GenerationState, reload: ReloadProgress, approved: boolean, seen: ReloadObservation, now: Date, settings: ReloadSettings): ReloadStep {
+  const probe = seen.pendingProbe;
+  const heights = probe?.reachable ? { height: probe.height, nodeHeight: probe.nodeHeight, lag: probe.lag } : {};
+  const progress = probe?.reachable ? `height ${probe.height ?? '?'} of ${probe.nodeHeight ?? '?'} (lag ${probe.lag ?? '?'})` : 'status not reachable yet';
+  const within = seen.pendingServersAvailable && probe?.reachable === true && probe.lag !== undefined && probe.lag <= settings.maxLagBlocks;
+  const { syncedSince: _reset, height: _h, nodeHeight: _n, lag: _l, ...base } = reload;
+  const measured = withoutUndefined({ ...base, ...heights });
+  if (!within) {
+    const next: ReloadProgress = { ...measured, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is catching up: ${progress}` };
+    return { state: { ...state, reload: next }, events: [], requeueAfterMs: POLL_MS };
+  }
+  const since = reload.syncedSince ?? now.toISOString();
+  const waited = now.getTime() - Date.parse(since);
+  if (waited < settings.stableWindowMs) {
+    const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is within ${settings.maxLagBlocks} blocks since ${since}: ${progress}` };
+    return { state: { ...state, reload: next }, events: [], requeueAfterMs: Math.min(POLL_MS, settings.stableWindowMs - waited) };
+  }
+  if (approved) return promote(state, { ...measured, syncedSince: since }, now, settings);
+  const message = `generation ${reload.generation} caught up (${progress}); promote it with \`mdw reload --promote\` (sets spec.reload.autoPromote)`;
+  const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.AwaitingPromotion, message };
+  const first = reload.state !== ReloadState.AwaitingPromotion;
+  return { state: { ...state, reload: next }, events: first ? [{ type: 'Normal', reason: 'AwaitingPromotion', message }] : [], requeueAfterMs: POLL_MS };
+}
+
+function promote(state: GenerationState, reload: ReloadProgress, now: Date, settings: ReloadSettings): ReloadStep {
+  const previousExpiresAt = new Date(now.getTime() + settings.retainPreviousMs).toISOString();
+  const message = `stable Services switched from generation ${reload.fromGeneration} to ${reload.generation}; generation ${reload.fromGeneration} is kept until ${previousExpiresAt}`;
+  const next: ReloadProgress = { ...reload, state: ReloadState.Promoted, promotedAt: now.toISOString(), message };
+  return {
+    state: { activeGeneration: reload.generation, previousGeneration: reload.fromGeneration, previousExpiresAt, reload: next },
+    events: [{ type: 'Normal', reason: 'Promoted', message }],
+    requeueAfterMs: Math.min(POLL_MS, settings.retainPreviousMs),
+  };
+}
+
+function retain(state: GenerationState, reload: ReloadProgress, seen: ReloadObservation, now: Date): ReloadStep {
+  if (seen.rollbackId === reload.id) {
+    return cleanUp({ activeGeneration: reload.fromGeneration }, reload, reload.generation, 'RolledBack',
+      { type: 'Normal', reason: 'RolledBack', message: `stable Services switched back to generation ${reload.fromGeneration}; dropping generation ${reload.generation}` });
+  }
+  const left = Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
+  if (left > 0) return { state, events: [], requeueAfterMs: left };
+  return cleanUp(state, reload, reload.fromGeneration, 'Completed',
+    { type: 'Normal', reason: 'RetentionExpired', message: `rollback window over; dropping generation ${reload.fromGeneration}` });
+}
+
+function cleanUp(state: GenerationState, reload: ReloadProgress, generation: number, outcome: ReloadOutcome, event: ReloadEvent): ReloadStep {
+  const next: ReloadProgress = { ...reload, state: ReloadState.CleaningUp, cleanupGeneration: generation, outcome, message: event.message };
+  return { state: { activeGeneration: state.activeGeneration, reload: next }, events: [event], requeueAfterMs: 0 };
+}
+
+function finishCleanUp(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {
+  if (job === 'Failed') {
+    const message = `dropping generation ${reload.cleanupGeneration ?? '?'} failed; retrying`;
+    const events: ReloadEvent[] = reload.message === message ? [] : [{ type: 'Warning', reason: 'CleanupFailed', message }];
+    return { state: { ...state, reload: { ...reload, message } }, events, requeueAfterMs: POLL_MS };
+  }
+  if (job !== 'Succeeded') return { state, events: [], requeueAfterMs: POLL_MS };
+  const outcome = reload.outcome ?? 'Completed';
+  const message = `generation ${reload.cleanupGeneration ?? '?'} dropped; reload ${reload.id} ${outcome === 'RolledBack' ? 'rolled back' : outcome.toLowerCase()}`;
+  return terminal(state, reload, outcome, now, { type: outcome === 'Failed' || outcome === 'Aborted' ? 'Warning' : 'Normal', reason: 'GenerationDropped', message });
+}
+
+function terminal(state: GenerationState, reload: ReloadProgress, outcome: ReloadOutcome, now: Date, event: ReloadEvent): ReloadStep {
+  const { cleanupGeneration: _done, ...rest } = reload;
+  return { state: { ...state, reload: { ...rest, state: outcome, completedAt: now.toISOString(), message: event.message } }, events: [event] };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

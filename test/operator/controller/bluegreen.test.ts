@@ -1,0 +1,280 @@
+import { expect } from 'chai';
+import {
+  advanceReload, desiredLayout, isReloadBusy, nextGenerationNumber,
+  type GenerationState, type ReloadObservation, type ReloadProgress, type ReloadRequest, type ReloadSettings,
+} from '../../../src/operator/controller/bluegreen.ts';
+
+const now = new Date('2026-11-21T01:00:00Z');
+const later = (ms: number): Date => new Date(now.getTime() + ms);
+const settings: ReloadSettings = { maxLagBlocks: 3, stableWindowMs: 60_000, retainPreviousMs: 3_600_000 };
+const blueGreen: ReloadRequest = { id: 'r1', strategy: 'BlueGreen', heights: undefined, autoPromote: true };
+const manual: ReloadRequest = { ...blueGreen, autoPromote: false };
+const inPlace: ReloadRequest = { id: 'r1', strategy: 'InPlace', heights: '10-20', autoPromote: true };
+const quiet: ReloadObservation = { pendingMigration: 'Absent', pendingServersAvailable: false, reloadJob: 'Absent', cleanupJob: 'Absent' };
+const caughtUp: ReloadObservation = { ...quiet, pendingMigration: 'Succeeded', pendingServersAvailable: true, pendingProbe: { reachable: true, synced: true, height: 99, nodeHeight: 100, lag: 1 } };
+
+const idle: GenerationState = { activeGeneration: 1 };
+function reloading(fields: Partial<ReloadProgress>, state: Partial<GenerationState> = {}): GenerationState {
+  const reload: ReloadProgress = { id: 'r1', strategy: 'BlueGreen', state: 'Migrating', generation: 2, fromGeneration: 1, startedAt: now.toISOString(), message: 'm', ...fields };
+  return { activeGeneration: 1, pendingGeneration: 2, ...state, reload };
+}
+
+describe('advanceReload', () => {
+  describe('when idle', () => {
+    it('does nothing without a request', () => expect(advanceReload(idle, undefined, quiet, now, settings)).to.deep.equal({ state: idle, events: [] }));
+
+    it('starts a BlueGreen reload by migrating generation N+1', () => {
+      const step = advanceReload(idle, blueGreen, quiet, now, settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
+      expect(step.state.reload).to.deep.include({ id: 'r1', state: 'Migrating', generation: 2, fromGeneration: 1, startedAt: now.toISOString() });
+      expect(step.events).to.deep.equal([{ type: 'Normal', reason: 'ReloadStarted', message: 'reload r1: building generation 2 beside generation 1' }]);
+      expect(step.requeueAfterMs).to.be.greaterThan(0);
+    });
+
+    it('starts an InPlace reload against the active generation without a new one', () => {
+      const step = advanceReload(idle, inPlace, quiet, now, settings);
+      expect(step.state.pendingGeneration).to.equal(undefined);
+      expect(step.state.reload).to.deep.include({ state: 'Reloading', generation: 1, heights: '10-20' });
+    });
+
+    it('does not restart a finished reload with the same id', () => {
+      const done = reloading({ state: 'Completed' }, { activeGeneration: 2, pendingGeneration: undefined });
+      expect(advanceReload(done, blueGreen, quiet, now, settings)).to.deep.equal({ state: done, events: [] });
+    });
+
+    it('starts a new id after a rollback on a generation number never used before', () => {
+      const rolledBack = reloading({ state: 'RolledBack', generation: 2 }, { activeGeneration: 1, pendingGeneration: undefined });
+      const step = advanceReload(rolledBack, { ...blueGreen, id: 'r2' }, quiet, now, settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 3 });
+    });
+  });
+
+  describe('InPlace (Reloading)', () => {
+    const running = reloading({ strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '10-20' }, { pendingGeneration: undefined });
+    it('waits while the Job runs', () => expect(advanceReload(running, inPlace, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(running));
+    it('completes when the Job succeeded', () => {
+      const step = advanceReload(running, inPlace, { ...quiet, reloadJob: 'Succeeded' }, now, settings);
+      expect(step.state.reload).to.deep.include({ state: 'Completed', completedAt: now.toISOString() });
+      expect(step.events[0]?.reason).to.equal('ReloadCompleted');
+    });
+    it('fails with a Warning when the Job failed, the generation still serving', () => {
+      const step = advanceReload(running, inPlace, { ...quiet, reloadJob: 'Failed' }, now, settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1 });
+      expect(step.state.reload?.state).to.equal('Failed');
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadFailed' });
+    });
+    it('keeps running when the request is withdrawn (a running -H is not cancelled)', () =>
+      expect(advanceReload(running, undefined, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(running));
+  });
+
+  describe('Migrating', () => {
+    const migrating = reloading({ state: 'Migrating' });
+    for (const job of ['Absent', 'Running'] as const) {
+      it(`waits while the migration Job is ${job}`, () =>
+        expect(advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: job }, now, settings).state).to.deep.equal(migrating));
+    }
+    it('moves on to CatchingUp once the migration Job succeeded', () => {
+      const step = advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: 'Succeeded' }, now, settings);
+      expect(step.state.reload?.state).to.equal('CatchingUp');
+      expect(step.events[0]?.reason).to.equal('MigrationsApplied');
+    });
+    it('drops the new generation when its migration failed', () => {
+      const step = advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: 'Failed' }, now, settings);
+      expect(step.state).to.deep.equal({ activeGeneration: 1, reload: { ...migrating.reload, state: 'CleaningUp', cleanupGeneration: 2, outcome: 'Failed', message: step.events[0]?.message } });
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'MigrationFailed' });
+    });
+  });
+
+  describe('CatchingUp', () => {
+    const catching = reloading({ state: 'CatchingUp' });
+    it('reports the heights while the generation is behind, without a stable-window start', () => {
+      const behind = { ...caughtUp, pendingProbe: { reachable: true, synced: false, height: 40, nodeHeight: 100, lag: 60 } };
+      const step = advanceReload(catching, blueGreen, behind, now, settings);
+      expect(step.state.reload).to.deep.include({ state: 'CatchingUp', height: 40, nodeHeight: 100, lag: 60 });
+      expect(step.state.reload?.syncedSince).to.equal(undefined);
+    });
+    it('does not count an unreachable status endpoint as caught up', () => {
+      const step = advanceReload(catching, blueGreen, { ...caughtUp, pendingProbe: { reachable: false, synced: false, error: 'timed out' } }, now, settings);
+      expect(step.state.reload?.syncedSince).to.equal(undefined);
+      expect(step.state.reload?.message).to.contain('status not reachable yet');
+    });
+    it('does not count a generation whose servers are not available', () =>
+      expect(advanceReload(catching, blueGreen, { ...caughtUp, pendingServersAvailable: false }, now, settings).state.reload?.syncedSince).to.equal(undefined));
+    it('starts the stable window when within K blocks', () => {
+      const step = advanceReload(catching, blueGreen, caughtUp, now, settings);
+      expect(step.state.reload).to.deep.include({ state: 'CatchingUp', syncedSince: now.toISOString(), lag: 1 });
+      expect(step.requeueAfterMs).to.be.within(1, 60_000);
+    });
+    it('restarts the stable window when the lag grows beyond K again', () => {
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const behind = { ...caughtUp, pendingProbe: { reachable: true, synced: false, height: 90, nodeHeight: 100, lag: 10 } };
+      expect(advanceReload(windowOpen, blueGreen, behind, later(30_000), settings).state.reload?.syncedSince).to.equal(undefined);
+    });
+    it('keeps waiting inside the window', () => {
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const step = advanceReload(windowOpen, blueGreen, caughtUp, later(59_000), settings);
+      expect(step.state.reload?.state).to.equal('CatchingUp');
+      expect(step.requeueAfterMs).to.equal(1000);
+    });
+    it('promotes after the stable window with autoPromote: N+1 active, N retained', () => {
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const step = advanceReload(windowOpen, blueGreen, caughtUp, later(60_000), settings);
+      expect(step.state).to.deep.include({ activeGeneration: 2, previousGeneration: 1, previousExpiresAt: later(60_000 + 3_600_000).toISOString() });
+      expect(step.state.pendingGeneration).to.equal(undefined);
+      expect(step.state.reload).to.deep.include({ state: 'Promoted', promotedAt: later(60_000).toISOString() });
+      expect(step.events.map((e) => e.reason)).to.deep.equal(['Promoted']);
+    });
+    it('waits for approval without autoPromote, announcing it once', () => {
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const first = advanceReload(windowOpen, manual, caughtUp, later(60_000), settings);
+      expect(first.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
+      expect(first.state.reload?.state).to.equal('AwaitingPromotion');
+      expect(first.events.map((e) => e.reason)).to.deep.equal(['AwaitingPromotion']);
+      const second = advanceReload(first.state, manual, caughtUp, later(70_000), settings);
+      expect(second.state).to.deep.equal(first.state);
+      expect(second.events).to.deep.equal([]);
+    });
+    it('promotes an awaiting generation once autoPromote is set', () => {
+      const awaiting = reloading({ state: 'AwaitingPromotion', syncedSince: now.toISOString() });
+      expect(advanceReload(awaiting, blueGreen, caughtUp, later(90_000), settings).state.reload?.state).to.equal('Promoted');
+    });
+  });
+
+  describe('withdrawing the request', () => {
+    for (const state of ['Migrating', 'CatchingUp', 'AwaitingPromotion'] as const) {
+      it(`aborts a reload in ${state} and drops its generation`, () => {
+        const step = advanceReload(reloading({ state }), undefined, caughtUp, now, settings);
+        expect(step.state).to.deep.include({ activeGeneration: 1 });
+        expect(step.state.pendingGeneration).to.equal(undefined);
+        expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'Aborted' });
+        expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadAborted' });
+      });
+    }
+    it('aborts a reload whose request was replaced by a new id, which then starts after the clean-up', () => {
+      const step = advanceReload(reloading({ state: 'CatchingUp' }), { ...blueGreen, id: 'r2' }, caughtUp, now, settings);
+      expect(step.state.reload).to.deep.include({ id: 'r1', state: 'CleaningUp', outcome: 'Aborted' });
+    });
+    it('does not undo a promotion', () => {
+      const promoted = reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1, previousExpiresAt: later(1000).toISOString() });
+      expect(advanceReload(promoted, undefined, quiet, now, settings).state).to.deep.equal(promoted);
+    });
+  });
+
+  describe('Promoted (the rollback window)', () => {
+    const promoted = reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1, previousExpiresAt: later(3_600_000).toISOString() });
+    it('keeps the previous generation until the window ends, requeueing for that moment', () => {
+      const step = advanceReload(promoted, blueGreen, quiet, later(600_000), settings);
+      expect(step.state).to.deep.equal(promoted);
+      expect(step.requeueAfterMs).to.equal(3_000_000);
+    });
+    it('drops the previous generation when the window is over', () => {
+      const step = advanceReload(promoted, blueGreen, quiet, later(3_600_000), settings);
+      expect(step.state).to.deep.include({ activeGeneration: 2 });
+      expect(step.state.previousGeneration).to.equal(undefined);
+      expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 1, outcome: 'Completed' });
+    });
+    it('rolls back on the rollback annotation naming this reload: N active again, N+1 dropped', () => {
+      const step = advanceReload(promoted, blueGreen, { ...quiet, rollbackId: 'r1' }, later(600_000), settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1 });
+      expect(step.state.previousGeneration).to.equal(undefined);
+      expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'RolledBack' });
+      expect(step.events[0]?.reason).to.equal('RolledBack');
+    });
+    it('ignores a rollback annotation naming another reload', () =>
+      expect(advanceReload(promoted, blueGreen, { ...quiet, rollbackId: 'r0' }, later(600_000), settings).state).to.deep.equal(promoted));
+  });
+
+  describe('CleaningUp', () => {
+    const cleaning = reloading({ state: 'CleaningUp', cleanupGeneration: 1, outcome: 'Completed' }, { activeGeneration: 2, pendingGeneration: undefined });
+    for (const job of ['Absent', 'Running'] as const) {
+      it(`waits while the drop Job is ${job}`, () => expect(advanceReload(cleaning, blueGreen, { ...quiet, cleanupJob: job }, now, settings).state).to.deep.equal(cleaning));
+    }
+    it('warns once and keeps the state while the drop Job fails', () => {
+      const first = advanceReload(cleaning, blueGreen, { ...quiet, cleanupJob: 'Failed' }, now, settings);
+      expect(first.state.reload?.state).to.equal('CleaningUp');
+      expect(first.events.map((e) => e.reason)).to.deep.equal(['CleanupFailed']);
+      expect(advanceReload(first.state, blueGreen, { ...quiet, cleanupJob: 'Failed' }, now, settings).events).to.deep.equal([]);
+    });
+    for (const outcome of ['Completed', 'RolledBack', 'Failed', 'Aborted'] as const) {
+      it(`ends in ${outcome} once the schema is dropped`, () => {
+        const step = advanceReload({ ...cleaning, reload: { ...cleaning.reload!, outcome } }, blueGreen, { ...quiet, cleanupJob: 'Succeeded' }, now, settings);
+        expect(step.state.reload).to.deep.include({ state: outcome, completedAt: now.toISOString() });
+        expect(step.state.reload?.cleanupGeneration).to.equal(undefined);
+        expect(isReloadBusy(step.state)).to.equal(false);
+      });
+    }
+  });
+});
+
+describe('desiredLayout', () => {
+  const cases: [string, GenerationState, ReturnType<typeof desiredLayout>][] = [
+    ['idle', idle, { generations: [{ generation: 1, workloads: true, preview: false }], stableGeneration: 1 }],
+    ['migrating N+1: only its migration Job', reloading({ state: 'Migrating' }),
+      { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: false, preview: false }], stableGeneration: 1 }],
+    ['catching up: N+1 workloads behind a preview Service', reloading({ state: 'CatchingUp' }),
+      { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: true, preview: true }], stableGeneration: 1 }],
+    ['promoted: stable on N+1, N retained', reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1 }),
+      { generations: [{ generation: 2, workloads: true, preview: false }, { generation: 1, workloads: true, preview: false }], stableGeneration: 2 }],
+    ['cleaning up N', reloading({ state: 'CleaningUp', cleanupGeneration: 1 }, { activeGeneration: 2, pendingGeneration: undefined }),
+      { generations: [{ generation: 2, workloads: true, preview: false }], stableGeneration: 2, cleanupGeneration: 1 }],
+    ['reloading in place', reloading({ strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '5' }, { pendingGeneration: undefined }),
+      { generations: [{ generation: 1, workloads: true, preview: false }], stableGeneration: 1, reloadJob: { id: 'r1', generation: 1, heights: '5' } }],
+  ];
+  for (const [name, state, layout] of cases) it(`asks for the right children when ${name}`, () => expect(desiredLayout(state)).to.deep.equal(layout));
+});
+
+describe('nextGenerationNumber', () => {
+  it('is one above every generation in use or last built', () => {
+    expect(nextGenerationNumber(idle)).to.equal(2);
+    expect(nextGenerationNumber(reloading({ state: 'RolledBack', generation: 7 }, { pendingGeneration: undefined }))).to.equal(8);
+  });
+});
+
+describe('a whole BlueGreen reload against a simulated cluster', () => {
+  // The cluster model: a Job the layout asks for completes on the next look; servers are
+  // available once their workloads exist; the status probe says "caught up" from then on.
+  function observe(state: GenerationState, rollbackId?: string): ReloadObservation {
+    const layout = desiredLayout(state);
+    const pending = layout.generations.find((g) => g.generation === state.reload?.generation);
+    return {
+      pendingMigration: pending ? 'Succeeded' : 'Absent',
+      pendingServersAvailable: pending?.workloads ?? false,
+      ...(pending?.preview ? { pendingProbe: { reachable: true, synced: true, height: 100, nodeHeight: 100, lag: 0 } } : {}),
+      reloadJob: layout.reloadJob ? 'Succeeded' : 'Absent',
+      cleanupJob: layout.cleanupGeneration === undefined ? 'Absent' : 'Succeeded',
+      ...(rollbackId === undefined ? {} : { rollbackId }),
+    };
+  }
+  function run(request: ReloadRequest, rollbackAt?: string): { trail: string[]; end: GenerationState } {
+    let state: GenerationState = idle;
+    let clock = now.getTime();
+    const trail: string[] = [];
+    for (let i = 0; i < 50 && (trail.length === 0 || isReloadBusy(state)); i++) {
+      // The status is persisted as JSON; the next step must work from that alone.
+      state = JSON.parse(JSON.stringify(state)) as GenerationState;
+      const step = advanceReload(state, request, observe(state, state.reload?.state === rollbackAt ? request.id : undefined), new Date(clock), settings);
+      if (step.state.reload?.state !== state.reload?.state) trail.push(step.state.reload?.state ?? 'none');
+      state = step.state;
+      clock += step.requeueAfterMs ?? 1000;
+    }
+    return { trail, end: state };
+  }
+
+  it('goes Migrating → CatchingUp → Promoted → CleaningUp → Completed, ending on generation 2 alone', () => {
+    const { trail, end } = run(blueGreen);
+    expect(trail).to.deep.equal(['Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'Completed']);
+    expect(desiredLayout(end)).to.deep.equal({ generations: [{ generation: 2, workloads: true, preview: false }], stableGeneration: 2 });
+  });
+
+  it('rolls back inside the window, ending on generation 1 alone', () => {
+    const { trail, end } = run(blueGreen, 'Promoted');
+    expect(trail).to.deep.equal(['Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'RolledBack']);
+    expect(desiredLayout(end)).to.deep.equal({ generations: [{ generation: 1, workloads: true, preview: false }], stableGeneration: 1 });
+  });
+
+  it('runs an InPlace reload as Reloading → Completed on generation 1', () => {
+    const { trail, end } = run(inPlace);
+    expect(trail).to.deep.equal(['Reloading', 'Completed']);
+    expect(end.activeGeneration).to.equal(1);
+  });
+});
