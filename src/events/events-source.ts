@@ -39,16 +39,21 @@ interface IdRow { height: number; micro_index: number; tx_index: number; account
 export function readChainEvents(pool: Pool, from: number, to: number): Promise<ChainEvent[]> {
   return withTransaction(pool, async (db) => {
     const range = [from, to];
-    const [keyBlocks, microBlocks, transactions, ids] = await Promise.all([
-      db.query<KeyBlockRow>('SELECT height, hash, data FROM key_blocks WHERE height BETWEEN $1 AND $2', range),
-      db.query<MicroBlockRow>('SELECT height, micro_index, hash, header FROM micro_blocks WHERE height BETWEEN $1 AND $2', range),
-      db.query<TransactionRow>(
-        `SELECT hash, height, micro_block_hash, micro_index, tx_index, signatures, tx
-           FROM transactions WHERE height BETWEEN $1 AND $2`,
-        range,
-      ),
-      db.query<IdRow>('SELECT height, micro_index, tx_index, account FROM account_transactions WHERE height BETWEEN $1 AND $2', range),
-    ]);
+    // One client runs one query at a time, so these go one after the other.
+    const keyBlocks = await db.query<KeyBlockRow>('SELECT height, hash, data FROM key_blocks WHERE height BETWEEN $1 AND $2', range);
+    const microBlocks = await db.query<MicroBlockRow>(
+      'SELECT height, micro_index, hash, header FROM micro_blocks WHERE height BETWEEN $1 AND $2',
+      range,
+    );
+    const transactions = await db.query<TransactionRow>(
+      `SELECT hash, height, micro_block_hash, micro_index, tx_index, signatures, tx
+         FROM transactions WHERE height BETWEEN $1 AND $2`,
+      range,
+    );
+    const ids = await db.query<IdRow>(
+      'SELECT height, micro_index, tx_index, account FROM account_transactions WHERE height BETWEEN $1 AND $2',
+      range,
+    );
     return inChainOrder(keyBlocks.rows, microBlocks.rows, transactions.rows, ids.rows);
   }, 'ISOLATION LEVEL REPEATABLE READ READ ONLY');
 }
