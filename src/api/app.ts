@@ -1,0 +1,87 @@
+/** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
+import Koa from 'koa';
+import cors from '@koa/cors';
+import compress from 'koa-compress';
+import type prom from 'prom-client';
+import type { Config } from '../config.ts';
+import type { Pool } from '../db/pool.ts';
+import { ping } from '../db/queries/stats.ts';
+import { notFound } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { createApiMetrics } from './metrics.ts';
+import { cacheHeaders } from './middleware/cache-headers.ts';
+import { errorBoundary } from './middleware/error-boundary.ts';
+import { requestMetrics } from './middleware/request-metrics.ts';
+import { createNodeProxy } from './proxy.ts';
+import { apiRouters } from './routes.ts';
+
+/** What the app needs; the pool's search_path is the data generation's schema. */
+export interface AppDeps {
+  readonly cfg: Config;
+  readonly log: Logger;
+  readonly pool: Pool;
+  readonly registry: prom.Registry;
+  readonly version: string;
+}
+
+/** READY_TIMEOUT_MS bounds the database ping of /readyz. */
+const READY_TIMEOUT_MS = 2000;
+
+/** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
+export function createApp(deps: AppDeps): Koa {
+  const { cfg, log, pool, registry } = deps;
+  const metrics = createApiMetrics(registry);
+  metrics.watch(pool);
+  const forward = createNodeProxy({ nodeUrl: cfg.nodeUrl, nodeInternalUrl: cfg.nodeInternalUrl, timeoutMs: cfg.nodeTimeoutMs, metrics, log });
+  const app = new Koa();
+  app.proxy = true;
+  app.silent = true;
+
+  app.use(requestMetrics(metrics));
+  app.use(errorBoundary(log));
+  app.use(cors({ origin: corsOrigin(cfg.corsOrigins), credentials: true, allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'] }));
+  app.use(compress({ threshold: 1024 }));
+  app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
+  app.use(operations(deps));
+  for (const router of apiRouters({ cfg, log, pool, metrics, forward, version: deps.version })) app.use(router.routes());
+  app.use(async function forwardRest(ctx) {
+    if (ctx.path === '/middleware' || ctx.path.startsWith('/middleware/')) throw notFound('Not found');
+    await forward(ctx);
+  });
+  return app;
+}
+
+/** operations serves /healthz (the process answers), /readyz (the database answers) and /metrics. */
+function operations(deps: AppDeps): Koa.Middleware {
+  return async function operations(ctx, next) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/healthz') {
+      ctx.body = { alive: true };
+    } else if (ctx.path === '/readyz') {
+      const ready = await withTimeout(ping(deps.pool), READY_TIMEOUT_MS).then(() => true, () => false);
+      ctx.status = ready ? 200 : 503;
+      ctx.body = ready ? { ready: true } : { ready: false, reason: 'database unreachable' };
+    } else if (ctx.path === '/metrics') {
+      ctx.type = deps.registry.contentType;
+      ctx.body = await deps.registry.metrics();
+    } else {
+      return next();
+    }
+    ctx.set('Cache-Control', 'no-store');
+  };
+}
+
+/** corsOrigin echoes an allowed Origin (any, with `*`, as the original did). */
+function corsOrigin(allowed: readonly string[]): (ctx: Koa.Context) => string {
+  const any = allowed.includes('*');
+  return (ctx) => {
+    const origin = ctx.get('Origin');
+    return any || allowed.includes(origin) ? origin : '';
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

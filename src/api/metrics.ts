@@ -1,0 +1,79 @@
+/** @module Prometheus metrics of the HTTP API: requests, cache answers, node calls, database pool, sync progress. */
+import prom from 'prom-client';
+import type { Pool } from '../db/pool.ts';
+import { syncState } from '../db/queries/stats.ts';
+
+/** ApiMetrics is what the API middleware and handlers record into. */
+export interface ApiMetrics {
+  readonly requests: prom.Counter<'method' | 'route' | 'status'>;
+  readonly duration: prom.Histogram<'method' | 'route'>;
+  /** answers of the cached /v2 routes: `hit` from the database, `forward` to the node */
+  readonly cacheAnswers: prom.Counter<'result'>;
+  readonly nodeDuration: prom.Histogram<'outcome'>;
+  readonly nodeErrors: prom.Counter<'kind'>;
+  /** watch adds the pool gauges and the sync gauges (read from the database at scrape time) */
+  watch(pool: Pool): void;
+}
+
+/** createApiMetrics registers the API's metrics in the given registry (never the default one). */
+export function createApiMetrics(registry: prom.Registry): ApiMetrics {
+  const registers = [registry];
+  const pools: Pool[] = [];
+  const poolGauge = new prom.Gauge({
+    name: 'mdw_api_db_pool_connections', help: 'Database pool connections by state (total, idle, waiting requests).',
+    labelNames: ['state'] as const, registers,
+    collect() {
+      for (const [state, n] of [['total', 0], ['idle', 0], ['waiting', 0]] as const) this.set({ state }, n);
+      for (const p of pools) {
+        this.inc({ state: 'total' }, p.totalCount);
+        this.inc({ state: 'idle' }, p.idleCount);
+        this.inc({ state: 'waiting' }, p.waitingCount);
+      }
+    },
+  });
+  const syncGauge = new prom.Gauge({
+    name: 'mdw_api_sync_height', help: 'Heights as this server sees them: the database top, the node height, and the lag.',
+    labelNames: ['kind'] as const, registers,
+    async collect() {
+      const pool = pools[0];
+      if (!pool) return;
+      try {
+        const s = await syncState(pool);
+        if (s.topHeight !== undefined) this.set({ kind: 'database' }, s.topHeight);
+        if (s.nodeHeight !== undefined) this.set({ kind: 'node' }, s.nodeHeight);
+        if (s.topHeight !== undefined && s.nodeHeight !== undefined) this.set({ kind: 'lag' }, Math.max(0, s.nodeHeight - s.topHeight));
+      } catch {
+        // The database is down: /readyz reports it; the gauge keeps its last values.
+      }
+    },
+  });
+  void poolGauge;
+  void syncGauge;
+  return {
+    requests: new prom.Counter({
+      name: 'mdw_api_http_requests_total', help: 'HTTP requests by method, route and status.',
+      labelNames: ['method', 'route', 'status'] as const, registers,
+    }),
+    duration: new prom.Histogram({
+      name: 'mdw_api_http_request_duration_seconds', help: 'HTTP request duration by method and route.',
+      labelNames: ['method', 'route'] as const, registers,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    }),
+    cacheAnswers: new prom.Counter({
+      name: 'mdw_api_cache_answers_total', help: 'Cached node routes answered from the database (hit) or forwarded to the node (forward).',
+      labelNames: ['result'] as const, registers,
+    }),
+    nodeDuration: new prom.Histogram({
+      name: 'mdw_api_node_request_duration_seconds', help: 'Forwarded node requests by outcome.',
+      labelNames: ['outcome'] as const, registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    }),
+    nodeErrors: new prom.Counter({
+      name: 'mdw_api_node_errors_total', help: 'Forwarded node requests that failed, by kind (unreachable, timeout).',
+      labelNames: ['kind'] as const, registers,
+    }),
+    watch(pool) {
+      pools.push(pool);
+    },
+  };
+}

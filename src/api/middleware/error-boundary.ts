@@ -1,0 +1,41 @@
+/** @module The one HTTP error boundary: every failure becomes JSON `{reason, code}` with the right status. */
+import type Koa from 'koa';
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+
+/** errorBoundary turns thrown errors into `{reason, code}`; 5xx bodies never carry internals. */
+export function errorBoundary(log: Logger): Koa.Middleware {
+  return async function errorBoundary(ctx, next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'Not found');
+      }
+    } catch (err) {
+      const e = toAppError(err);
+      if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
+      else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
+      ctx.status = e.status;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { reason: e.expose ? e.message : 'Internal Server Error', code: e.code };
+    }
+  };
+}
+
+/** toAppError classifies what a handler or a Koa helper threw (bodyparser and Koa throw http-errors). */
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = status === 413 ? ErrorCode.API_PAYLOAD_TOO_LARGE : status === 404 ? ErrorCode.API_NOT_FOUND : ErrorCode.API_BAD_REQUEST;
+    return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
+  }
+  if (isDatabaseDown(err)) return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
+  return new AppError(ErrorCode.INTERNAL, 500, 'unhandled', { cause: err });
+}
+
+function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  const message = (err as Error)?.message ?? '';
+  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || /timeout exceeded when trying to connect|Connection terminated/.test(message);
+}

@@ -1,0 +1,34 @@
+/** @module What route modules share: their dependencies and the way they write JSON answers. */
+import type Koa from 'koa';
+import { stringifyJson } from '../chain/json.ts';
+import type { Config } from '../config.ts';
+import type { Pool } from '../db/pool.ts';
+import type { Logger } from '../log.ts';
+import type { ApiMetrics } from './metrics.ts';
+import type { ForwardToNode } from './proxy.ts';
+
+/** RouteDeps is handed to every route module. */
+export interface RouteDeps {
+  readonly cfg: Config;
+  readonly log: Logger;
+  readonly pool: Pool;
+  readonly metrics: ApiMetrics;
+  readonly forward: ForwardToNode;
+  readonly version: string;
+}
+
+/**
+ * sendJson writes a JSON answer with exact integers. `aboutHeight` is the newest height the answer
+ * depends on; the cache-headers middleware makes answers about final blocks cacheable.
+ */
+export function sendJson(ctx: Koa.Context, value: unknown, aboutHeight?: number, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = stringifyJson(value);
+  if (aboutHeight !== undefined) ctx.state.aboutHeight = aboutHeight;
+}
+
+/** nodeError answers exactly as the node does for the same mistake (`{"reason": ...}`, no code). */
+export function nodeError(ctx: Koa.Context, status: number, reason: string): void {
+  sendJson(ctx, { reason }, undefined, status);
+}

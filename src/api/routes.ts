@@ -1,0 +1,19 @@
+/** @module Every router the API serves, in matching order (fixed paths before parameterised ones). */
+import type Router from '@koa/router';
+import type { RouteDeps } from './respond.ts';
+import { chainRoutes } from './routes/chain.ts';
+import { channelRoutes } from './routes/channels.ts';
+import { contractRoutes } from './routes/contracts.ts';
+import { nameRoutes } from './routes/names.ts';
+import { openApiRoutes } from './routes/openapi.ts';
+import { oracleRoutes } from './routes/oracles.ts';
+import { transactionRoutes } from './routes/transactions.ts';
+import { v2Routes } from './routes/v2.ts';
+
+/** apiRouters builds the routers of the cached node queries and the middleware queries. */
+export function apiRouters(deps: RouteDeps): Router[] {
+  return [
+    v2Routes(deps), chainRoutes(deps), transactionRoutes(deps), nameRoutes(deps), oracleRoutes(deps),
+    contractRoutes(deps), channelRoutes(deps), openApiRoutes(deps.version),
+  ];
+}

@@ -1,0 +1,84 @@
+/** @module Middleware queries about the chain itself: generations, time → height, sizes, rewards, status. */
+import Router from '@koa/router';
+import { isJsonObject } from '../../chain/json.ts';
+import { firstHeightAtOrAfter, keyBlockAt, keyBlocksBetween, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
+import { decodeErrorsSince, feesAt, sizeUpTo, syncState } from '../../db/queries/stats.ts';
+import { transactionsBetween } from '../../db/queries/transactions.ts';
+import { notFound } from '../../errors.ts';
+import { parseHeight, parseInteger, parsePaging } from '../params.ts';
+import { sendJson, type RouteDeps } from '../respond.ts';
+import { generationsReport } from '../shapes.ts';
+import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';
+
+/** GENERATIONS_PAGING: generations (not joined rows, the original's bug) per page of /generations. */
+export const GENERATIONS_PAGING = { limit: 100, maxLimit: 100 } as const;
+const MAX_MILLIS = 8.64e15;
+
+/** chainRoutes registers generations, height/at, size, reward and status. */
+export function chainRoutes(deps: RouteDeps): Router {
+  const { pool, cfg } = deps;
+  const router = new Router({ prefix: '/middleware' });
+
+  router.get('/generations/:from/:to', async (ctx) => {
+    const from = parseHeight(ctx.params.from, 'from');
+    const to = parseHeight(ctx.params.to, 'to');
+    const { limit, offset } = parsePaging(ctx.query, GENERATIONS_PAGING);
+    const kbs = from > to ? [] : await keyBlocksBetween(pool, from, to, limit, offset);
+    if (kbs.length === 0) return sendJson(ctx, generationsReport([], [], []));
+    const lo = kbs[kbs.length - 1]!.height;
+    const hi = kbs[0]!.height;
+    const [micro, txs] = await Promise.all([microBlocksBetween(pool, lo, hi), transactionsBetween(pool, lo, hi)]);
+    sendJson(ctx, generationsReport(kbs, micro, txs), hi + 1);
+  });
+
+  router.get('/height/at/:millis', async (ctx) => {
+    const millis = parseInteger(ctx.params.millis, 'millis', 0, MAX_MILLIS);
+    const height = await firstHeightAtOrAfter(pool, millis);
+    if (height === undefined) throw notFound('no key block at or after that time');
+    sendJson(ctx, { height });
+  });
+
+  router.get('/size/current', async (ctx) => {
+    const top = await topHeight(pool);
+    if (top === undefined) throw notFound('the database holds no blocks yet');
+    sendJson(ctx, { size: await sizeUpTo(pool, top) });
+  });
+
+  router.get('/size/height/:height', async (ctx) => {
+    const height = parseHeight(ctx.params.height, 'height');
+    const top = await topHeight(pool);
+    if (top === undefined || height > top) throw notFound(`height ${height} is not in the database`);
+    sendJson(ctx, { size: await sizeUpTo(pool, height) }, height);
+  });
+
+  router.get('/reward/height/:height', async (ctx) => {
+    const height = parseHeight(ctx.params.height, 'height');
+    const kb = await keyBlockAt(pool, height);
+    if (!kb) throw notFound(`height ${height} is not in the database`);
+    const [previous, current] = await Promise.all([height > 0 ? feesAt(pool, height - 1) : '0', feesAt(pool, height)]);
+    const beneficiary = isJsonObject(kb.data) ? kb.data.beneficiary ?? null : null;
+    // The coinbase table of the network is not part of this code base (see docs/api.md): null, never a guess.
+    sendJson(ctx, { height, beneficiary, fees: feeShare(previous, current), coinbase: null, total: null }, height);
+  });
+
+  router.get('/status', async (ctx) => {
+    const state = await syncState(pool);
+    const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
+    const { ok, body } = statusReport({
+      state, nowMs: Date.now(), maxBlockAge: cfg.statusMaxBlockAge,
+      heartbeatTimeout: heartbeatTimeoutSeconds(cfg.pollIntervalMs), version: deps.version, decodeErrors,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    sendJson(ctx, body, undefined, ok ? 200 : 503);
+  });
+
+  return router;
+}
+
+/** feeShare is the beneficiary's fee income: 60 % of the previous generation's fees plus 40 % of its own, exact. */
+export function feeShare(previousFees: string, ownFees: string): string {
+  const tenths = 6n * BigInt(previousFees.split('.')[0]!) + 4n * BigInt(ownFees.split('.')[0]!);
+  const whole = tenths / 10n;
+  const rest = tenths % 10n;
+  return rest === 0n ? whole.toString() : `${whole}.${rest}`;
+}

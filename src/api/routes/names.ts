@@ -1,0 +1,48 @@
+/** @module Middleware queries over names: all, active, search, reverse lookup. */
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { topHeight } from '../../db/queries/blocks.ts';
+import { names, type NameFilter } from '../../db/queries/names.ts';
+import { parseFlag, parseId, parsePaging, parseText } from '../params.ts';
+import { sendJson, type RouteDeps } from '../respond.ts';
+
+const POINTER_PREFIXES = ['ak', 'ct', 'ok', 'ch'] as const;
+/** MAX_NAME_LENGTH: an AENS name is at most 253 characters. */
+const MAX_NAME_LENGTH = 253;
+
+/** nameRoutes registers the /middleware/names paths (fixed paths before the `:name` search). */
+export function nameRoutes(deps: RouteDeps): Router {
+  const { pool } = deps;
+  const router = new Router({ prefix: '/middleware/names' });
+  const owner = (ctx: Koa.Context): string | undefined =>
+    ctx.query.owner === undefined ? undefined : parseId(ctx.query.owner, ['ak'], 'owner');
+
+  router.get('/', async (ctx) => {
+    const o = owner(ctx);
+    const filter: NameFilter = { owner: o, order: o ? 'expires' : 'created' };
+    sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+  });
+
+  router.get('/active', async (ctx) => {
+    const o = owner(ctx);
+    const top = await topHeight(pool);
+    if (top === undefined) return sendJson(ctx, []);
+    const filter: NameFilter = { owner: o, activeAt: top, order: o ? 'expires' : 'created', reverse: parseFlag(ctx.query.reverse) };
+    sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+  });
+
+  router.get('/reverse/:account', async (ctx) => {
+    const account = parseId(ctx.params.account, POINTER_PREFIXES, 'account');
+    const top = await topHeight(pool);
+    if (top === undefined) return sendJson(ctx, []);
+    const filter: NameFilter = { pointingAt: account, activeAt: top, order: 'name' };
+    sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+  });
+
+  router.get('/:name', async (ctx) => {
+    const text = parseText(ctx.params.name, 'name', MAX_NAME_LENGTH).toLowerCase();
+    sendJson(ctx, await names(pool, { contains: text, order: 'expires' }, parsePaging(ctx.query)));
+  });
+
+  return router;
+}

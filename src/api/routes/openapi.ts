@@ -1,0 +1,12 @@
+/** @module Serves the OpenAPI document of our API at /middleware/api. */
+import Router from '@koa/router';
+import { openApiDocument } from '../openapi.ts';
+
+/** openApiRoutes registers GET /middleware/api. */
+export function openApiRoutes(version: string): Router {
+  const router = new Router();
+  router.get('/middleware/api', (ctx) => {
+    ctx.body = openApiDocument(version);
+  });
+  return router;
+}

@@ -1,0 +1,59 @@
+/** @module Middleware queries over transactions: per account, between two accounts, per height interval, daily rates. */
+import Router from '@koa/router';
+import type { Prefix } from '../../chain/encoding.ts';
+import {
+  countTransactionsOfAccount, spendRates, transactionsFromTo, transactionsInInterval, transactionsOfAccount,
+} from '../../db/queries/transactions.ts';
+import { badRequest } from '../../errors.ts';
+import { parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';
+import { sendJson, type RouteDeps } from '../respond.ts';
+import { accountTx, signedTxList } from '../shapes.ts';
+
+/** ACCOUNT_PREFIXES: every kind of id a transaction can reference, so each has a transaction list. */
+export const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'];
+const RECIPIENT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'nm'];
+/** MAX_RATE_DAYS bounds one /transactions/rate request. */
+export const MAX_RATE_DAYS = 400;
+const DAY_MS = 86_400_000;
+
+/** transactionRoutes registers the /middleware/transactions paths. */
+export function transactionRoutes(deps: RouteDeps): Router {
+  const { pool } = deps;
+  const router = new Router({ prefix: '/middleware/transactions' });
+
+  router.get('/account/:account/count', async (ctx) => {
+    const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');
+    sendJson(ctx, { count: await countTransactionsOfAccount(pool, account, parseTxType(ctx.query)) });
+  });
+
+  router.get('/account/:sender/to/:receiver', async (ctx) => {
+    const sender = parseId(ctx.params.sender, ['ak'], 'sender');
+    const receiver = parseId(ctx.params.receiver, RECIPIENT_PREFIXES, 'receiver');
+    sendJson(ctx, signedTxList(await transactionsFromTo(pool, sender, receiver, parsePaging(ctx.query))));
+  });
+
+  router.get('/account/:account', async (ctx) => {
+    const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');
+    const rows = await transactionsOfAccount(pool, account, parseTxType(ctx.query), parsePaging(ctx.query));
+    sendJson(ctx, rows.map(accountTx));
+  });
+
+  router.get('/interval/:from/:to', async (ctx) => {
+    const from = parseHeight(ctx.params.from, 'from');
+    const to = parseHeight(ctx.params.to, 'to');
+    if (from > to) throw badRequest('from must not be above to');
+    const rows = await transactionsInInterval(pool, from, to, parseTxType(ctx.query), parsePaging(ctx.query));
+    sendJson(ctx, signedTxList(rows), to);
+  });
+
+  router.get('/rate/:from/:to', async (ctx) => {
+    const from = parseDate(ctx.params.from, 'from');
+    const to = parseDate(ctx.params.to, 'to');
+    if (to < from) throw badRequest('from must not be after to');
+    if ((to - from) / DAY_MS > MAX_RATE_DAYS) throw badRequest(`at most ${MAX_RATE_DAYS} days per request`);
+    // Both bounds are exclusive, as in the original: the days strictly between from and to.
+    sendJson(ctx, await spendRates(pool, from + DAY_MS, to));
+  });
+
+  return router;
+}

@@ -1,0 +1,115 @@
+/** @module Cached node queries: the node's paths and bodies answered from the database, forwarded on a miss. */
+import type Koa from 'koa';
+import Router from '@koa/router';
+import { isEncoded, type Prefix } from '../../chain/encoding.ts';
+import { keyBlockAt, keyBlockByHash, microBlockByHash, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
+import { transactionByHash, transactionsInMicroBlock } from '../../db/queries/transactions.ts';
+import { nodeError, sendJson, type RouteDeps } from '../respond.ts';
+import { generation, signedTx, signedTxList } from '../shapes.ts';
+
+const MAX_STORED_HEIGHT = 2 ** 31 - 1;
+
+/** v2Routes registers the cached /v2 paths of the seed. */
+export function v2Routes(deps: RouteDeps): Router {
+  const { pool, metrics } = deps;
+  const router = new Router({ prefix: '/v2' });
+
+  /** hit records a database answer; miss forwards to the node (which answers what it knows, e.g. pending txs). */
+  const miss = async (ctx: Koa.Context): Promise<void> => {
+    metrics.cacheAnswers.inc({ result: 'forward' });
+    await deps.forward(ctx);
+  };
+  const hit = (ctx: Koa.Context, value: unknown, height?: number): void => {
+    metrics.cacheAnswers.inc({ result: 'hit' });
+    sendJson(ctx, value, height);
+  };
+
+  const generationAt = async (ctx: Koa.Context, height: number | undefined): Promise<void> => {
+    const kb = height === undefined ? undefined : await keyBlockAt(pool, height);
+    if (!kb) return miss(ctx);
+    // A generation at the top may still grow: it is final only when its successor is final.
+    hit(ctx, generation(kb, await microBlocksBetween(pool, kb.height, kb.height)), kb.height + 1);
+  };
+
+  router.get('/generations/current', async (ctx) => generationAt(ctx, await topHeight(pool)));
+
+  router.get('/generations/height/:height', async (ctx) => {
+    const height = heightParam(ctx);
+    if (height !== null) await generationAt(ctx, height);
+  });
+
+  router.get('/key-blocks/current/height', async (ctx) => {
+    const top = await topHeight(pool);
+    if (top === undefined) return miss(ctx);
+    hit(ctx, { height: top });
+  });
+
+  router.get('/key-blocks/hash/:hash', async (ctx) => {
+    if (!hashParam(ctx, ['kh'])) return;
+    const kb = await keyBlockByHash(pool, ctx.params.hash!);
+    if (!kb) return miss(ctx);
+    hit(ctx, kb.data, kb.height);
+  });
+
+  router.get('/key-blocks/height/:height', async (ctx) => {
+    const height = heightParam(ctx);
+    if (height === null) return;
+    const kb = height === undefined ? undefined : await keyBlockAt(pool, height);
+    if (!kb) return miss(ctx);
+    hit(ctx, kb.data, kb.height);
+  });
+
+  router.get('/micro-blocks/hash/:hash/header', async (ctx) => {
+    if (!hashParam(ctx, ['mh'])) return;
+    const mb = await microBlockByHash(pool, ctx.params.hash!);
+    if (!mb) return miss(ctx);
+    hit(ctx, mb.header, mb.height);
+  });
+
+  router.get('/micro-blocks/hash/:hash/transactions', async (ctx) => {
+    if (!hashParam(ctx, ['mh'])) return;
+    const mb = await microBlockByHash(pool, ctx.params.hash!);
+    if (!mb) return miss(ctx);
+    hit(ctx, signedTxList(await transactionsInMicroBlock(pool, mb.hash)), mb.height);
+  });
+
+  router.get('/micro-blocks/hash/:hash/transactions/count', async (ctx) => {
+    if (!hashParam(ctx, ['mh'])) return;
+    const mb = await microBlockByHash(pool, ctx.params.hash!);
+    if (!mb) return miss(ctx);
+    hit(ctx, { count: mb.txCount }, mb.height);
+  });
+
+  router.get('/transactions/:hash', async (ctx) => {
+    if (!hashParam(ctx, ['th'])) return;
+    const tx = await transactionByHash(pool, ctx.params.hash!);
+    if (!tx) return miss(ctx);
+    hit(ctx, signedTx(tx), tx.height);
+  });
+
+  return router;
+}
+
+/** hashParam answers the node's 400 `Invalid hash` for a malformed hash and returns false. */
+function hashParam(ctx: Koa.Context, prefixes: readonly Prefix[]): boolean {
+  if (isEncoded(ctx.params.hash, prefixes)) return true;
+  nodeError(ctx, 400, 'Invalid hash');
+  return false;
+}
+
+/**
+ * heightParam reads a height as the node validates it: not an integer → the node's 400
+ * validation_error; a height beyond what the database can hold → undefined (the node answers it).
+ */
+function heightParam(ctx: Koa.Context): number | undefined | null {
+  const text = ctx.params.height ?? '';
+  if (!/^-?\d+$/.test(text) || text.startsWith('-')) {
+    sendJson(ctx, {
+      reason: 'validation_error', parameter: 'height',
+      info: { error: /^-\d+$/.test(text) ? 'not_in_range' : 'wrong_type', data: text },
+    }, undefined, 400);
+    return null;
+  }
+  const n = Number(text);
+  return n <= MAX_STORED_HEIGHT ? n : undefined;
+}

@@ -1,0 +1,63 @@
+/** @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on cfg.websocket. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type prom from 'prom-client';
+import type { Config } from '../config.ts';
+import { createPool, poolOptions } from '../db/pool.ts';
+import { startWebsocketServer } from '../events/ws-server.ts';
+import type { Logger } from '../log.ts';
+import type { Role } from '../roles.ts';
+import { createApp } from './app.ts';
+
+/** What the server role needs; it creates its own pool. */
+export interface ServerDeps {
+  readonly cfg: Config;
+  readonly log: Logger;
+  readonly registry: prom.Registry;
+  readonly version: string;
+}
+
+/**
+ * startServer listens for HTTP on cfg.port and starts the websocket server. stop() stops
+ * accepting, lets in-flight requests finish, closes websockets (going away), then ends the pool.
+ */
+export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
+  const { cfg, log, registry } = deps;
+  const pool = createPool(poolOptions(cfg, 'mdw-server'), log);
+  const server = createServer(createApp({ ...deps, pool }).callback());
+  server.keepAliveTimeout = 65_000;
+  let ws: (Role & { url: string }) | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(cfg.port, resolve);
+    });
+    ws = await startWebsocketServer({ cfg, log, pool, registry });
+  } catch (err) {
+    await closeHttp(server);
+    await pool.end();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  log.info({ port }, 'http api listening');
+  const websocket = ws;
+  return {
+    name: 'server',
+    httpUrl: `http://127.0.0.1:${port}`,
+    wsUrl: websocket.url,
+    async stop() {
+      await Promise.all([closeHttp(server), websocket.stop()]);
+      await pool.end();
+      log.info('http api stopped');
+    },
+  };
+}
+
+/** closeHttp stops accepting and resolves once in-flight requests have been answered. */
+function closeHttp(server: import('node:http').Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

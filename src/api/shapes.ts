@@ -1,0 +1,59 @@
+/** @module Response shapes of the original middleware and the node, built from stored rows. Pure. */
+import { isJsonObject, type Json } from '../chain/json.ts';
+import type { KeyBlockRow, MicroBlockRow } from '../db/queries/blocks.ts';
+import type { TransactionRow } from '../db/queries/transactions.ts';
+
+/** signedTx is the node's GenericSignedTx (the original's "JT"): signatures omitted when the node omits them. */
+export function signedTx(t: TransactionRow): Record<string, Json> {
+  const out: Record<string, Json> = { block_height: t.height, block_hash: t.microBlockHash, hash: t.hash };
+  if (t.signatures !== null) out.signatures = t.signatures;
+  out.tx = t.tx;
+  return out;
+}
+
+/** signedTxList wraps transactions as `{"transactions": [...]}` (the node's GenericTxs). */
+export function signedTxList(ts: readonly TransactionRow[]): { transactions: Json[] } {
+  return { transactions: ts.map(signedTx) };
+}
+
+/** accountTx is the original's account-list entry: the transaction plus its micro block time; signatures always present. */
+export function accountTx(t: TransactionRow): Record<string, Json> {
+  return {
+    time: t.microTimeMs, block_height: t.height, block_hash: t.microBlockHash, hash: t.hash,
+    signatures: t.signatures, tx: t.tx,
+  };
+}
+
+/** generation is the node's Generation: the key block and its micro block hashes in chain order. */
+export function generation(kb: KeyBlockRow, micro: readonly MicroBlockRow[]): Record<string, Json> {
+  return { key_block: kb.data, micro_blocks: micro.map((m) => m.hash) };
+}
+
+/**
+ * generationsReport is the original's `/middleware/generations` body: generations keyed by height,
+ * micro blocks keyed by hash, transactions keyed by hash. The key block nonce is an exact string,
+ * as the original sent it.
+ */
+export function generationsReport(kbs: readonly KeyBlockRow[], micro: readonly MicroBlockRow[], txs: readonly TransactionRow[]): Json {
+  const txsByBlock = new Map<string, Record<string, Json>>();
+  for (const t of txs) {
+    const bucket = txsByBlock.get(t.microBlockHash) ?? {};
+    bucket[t.hash] = signedTx(t);
+    txsByBlock.set(t.microBlockHash, bucket);
+  }
+  const microByHeight = new Map<number, Record<string, Json>>();
+  for (const m of micro) {
+    const bucket = microByHeight.get(m.height) ?? {};
+    const header = isJsonObject(m.header) ? { ...m.header } : {};
+    delete header.height;
+    bucket[m.hash] = { ...header, transactions: txsByBlock.get(m.hash) ?? {} };
+    microByHeight.set(m.height, bucket);
+  }
+  const data: Record<string, Json> = {};
+  for (const kb of kbs) {
+    const block = isJsonObject(kb.data) ? { ...kb.data } : {};
+    if (block.nonce !== undefined && block.nonce !== null) block.nonce = String(block.nonce);
+    data[String(kb.height)] = { ...block, micro_blocks: microByHeight.get(kb.height) ?? {} };
+  }
+  return { total_transactions: txs.length, total_micro_blocks: micro.length, data };
+}

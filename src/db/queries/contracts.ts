@@ -1,0 +1,69 @@
+/** @module Read-side SQL for contracts and their decoded calls. */
+import type { Json } from '../../chain/json.ts';
+import type { Queryable } from '../pool.ts';
+import { toTransaction, type TransactionRow, type Window } from './transactions.ts';
+
+/** A contract with its creating transaction. */
+export interface ContractRow {
+  readonly contractId: string;
+  readonly createTxHash: string;
+  readonly height: number;
+}
+
+/** A decoded call or constructor run. */
+export interface ContractCallRow {
+  readonly txHash: string;
+  readonly contractId: string;
+  readonly callerId: string;
+  readonly function: string | null;
+  readonly arguments: Json;
+  readonly callInfo: Json;
+  readonly result: Json;
+  readonly decodeError: string | null;
+}
+
+/** allContracts pages every contract, newest first. */
+export async function allContracts(db: Queryable, w: Window): Promise<ContractRow[]> {
+  const { rows } = await db.query(
+    `SELECT contract_id, create_tx_hash, height FROM contracts ORDER BY height DESC, contract_id LIMIT $1 OFFSET $2`,
+    [w.limit, w.offset],
+  );
+  return rows.map((r) => ({ contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height }));
+}
+
+/** contractById returns one contract. */
+export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
+  const { rows } = await db.query(
+    'SELECT contract_id, create_tx_hash, height FROM contracts WHERE contract_id = $1',
+    [contractId],
+  );
+  const r = rows[0];
+  return r && { contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height };
+}
+
+/** contractCalls pages a contract's calls (the constructor run included), oldest first. */
+export async function contractCalls(db: Queryable, contractId: string, w: Window): Promise<ContractCallRow[]> {
+  const { rows } = await db.query(
+    `SELECT tx_hash, contract_id, caller_id, function, arguments, call_info, result, decode_error
+       FROM contract_calls WHERE contract_id = $1
+      ORDER BY height, micro_index, tx_index LIMIT $2 OFFSET $3`,
+    [contractId, w.limit, w.offset],
+  );
+  return rows.map((r) => ({
+    txHash: r.tx_hash, contractId: r.contract_id, callerId: r.caller_id, function: r.function,
+    arguments: r.arguments, callInfo: r.call_info, result: r.result, decodeError: r.decode_error,
+  }));
+}
+
+/** contractTransactions pages the create transaction and every call of a contract, in chain order. */
+export async function contractTransactions(db: Queryable, contractId: string, w: Window): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `SELECT t.hash, t.height, t.micro_block_hash, t.micro_time_ms, t.tx_type, t.signatures, t.tx
+       FROM transactions t
+      WHERE t.hash IN (SELECT create_tx_hash FROM contracts WHERE contract_id = $1
+                       UNION SELECT tx_hash FROM contract_calls WHERE contract_id = $1)
+      ORDER BY t.height, t.micro_index, t.tx_index LIMIT $2 OFFSET $3`,
+    [contractId, w.limit, w.offset],
+  );
+  return rows.map(toTransaction);
+}

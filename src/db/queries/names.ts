@@ -1,0 +1,73 @@
+/** @module Read-side SQL for names: the state of a name is its latest event, so forks and reloads roll it back. */
+import type { Json } from '../../chain/json.ts';
+import type { Queryable } from '../pool.ts';
+import type { Window } from './transactions.ts';
+
+/** A name's current state in the original middleware's field names. */
+export interface NameRow {
+  readonly name: string;
+  readonly name_hash: string;
+  readonly tx_hash: string;
+  readonly created_at_height: number;
+  readonly auction_end_height: number;
+  readonly owner: string;
+  readonly expires_at: number | null;
+  readonly pointers: Json;
+}
+
+/** Which names a listing selects. */
+export interface NameFilter {
+  /** only names whose current owner is this account */
+  readonly owner?: string | undefined;
+  /** only names active at this height (auction over, not expired, not revoked) */
+  readonly activeAt?: number | undefined;
+  /** only names containing this text (lower case) */
+  readonly contains?: string | undefined;
+  /** only names currently pointing at this id, unexpired at `activeAt` */
+  readonly pointingAt?: string | undefined;
+  /** newest claim first (default), latest expiry first, or by name */
+  readonly order?: 'created' | 'expires' | 'name';
+  readonly reverse?: boolean;
+}
+
+// Current state per name: the latest event (owner, expiry, pointers) and the claim that started
+// the current registration (plain name, created height, claim tx, and the end of its auction).
+const NAME_STATE = `
+  WITH latest AS (
+    SELECT DISTINCT ON (name_hash) name_hash, kind, owner, expires_at, pointers
+      FROM name_events WHERE ($1::text IS NULL OR name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1))
+     ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC),
+  claims AS (
+    SELECT DISTINCT ON (name_hash) name_hash, name, tx_hash, height
+      FROM name_events WHERE kind = 'claim' AND name IS NOT NULL
+       AND ($1::text IS NULL OR name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1))
+     ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC),
+  state AS (
+    SELECT c.name, c.name_hash, c.tx_hash, c.height AS created_at_height,
+           coalesce((SELECT max(e.auction_end) FROM name_events e
+                      WHERE e.name_hash = c.name_hash AND e.height >= c.height AND e.kind IN ('claim', 'bid')),
+                    c.height) AS auction_end_height,
+           l.owner, l.expires_at, l.pointers, l.kind
+      FROM claims c JOIN latest l USING (name_hash))
+  SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
+    FROM state
+   WHERE ($2::text IS NULL OR owner = $2)
+     AND ($3::int IS NULL OR (auction_end_height <= $3 AND expires_at >= $3 AND kind <> 'revoke'))
+     AND ($4::text IS NULL OR strpos(name, $4) > 0)
+     AND ($1::text IS NULL OR pointers @> jsonb_build_array(jsonb_build_object('id', $1::text)))`;
+
+const ORDERS = {
+  created: ['created_at_height DESC, name', 'created_at_height ASC, name DESC'],
+  expires: ['expires_at DESC NULLS LAST, name', 'expires_at ASC NULLS FIRST, name DESC'],
+  name: ['name', 'name DESC'],
+} as const;
+
+/** names pages the current state of names matching the filter. */
+export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
+  const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
+  const { rows } = await db.query<NameRow>(
+    `${NAME_STATE} ORDER BY ${order} LIMIT $5 OFFSET $6`,
+    [filter.pointingAt ?? null, filter.owner ?? null, filter.activeAt ?? null, filter.contains ?? null, w.limit, w.offset],
+  );
+  return rows;
+}

@@ -1,0 +1,62 @@
+/** @module Read-side SQL for chain statistics: sizes, fees, and the populator's sync state. */
+import type { Queryable } from '../pool.ts';
+
+/** The populator's one sync_state row, with the newest stored block's time. */
+export interface SyncState {
+  readonly topHeight: number | undefined;
+  readonly topTimeMs: number | undefined;
+  readonly nodeHeight: number | undefined;
+  readonly heartbeatAt: Date | undefined;
+  readonly status: string;
+  readonly lastError: string | undefined;
+}
+
+/** syncState reads the populator's progress and the newest stored key block. */
+export async function syncState(db: Queryable): Promise<SyncState> {
+  const { rows } = await db.query(
+    `SELECT k.height AS top_height, k.time_ms AS top_time_ms, s.node_height, s.heartbeat_at, s.status, s.last_error
+       FROM sync_state s
+       LEFT JOIN LATERAL (SELECT height, time_ms FROM key_blocks ORDER BY height DESC LIMIT 1) k ON true`,
+  );
+  const r = rows[0] as Record<string, unknown> | undefined;
+  return {
+    topHeight: (r?.top_height as number | null) ?? undefined,
+    topTimeMs: r?.top_time_ms == null ? undefined : Number(r.top_time_ms),
+    nodeHeight: (r?.node_height as number | null) ?? undefined,
+    heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
+    status: (r?.status as string | undefined) ?? 'idle',
+    lastError: (r?.last_error as string | null) ?? undefined,
+  };
+}
+
+/** sizeUpTo sums the byte size of every transaction at or below a height. */
+export async function sizeUpTo(db: Queryable, height: number): Promise<number> {
+  const { rows } = await db.query<{ size: string | null }>(
+    'SELECT sum(size) AS size FROM transactions WHERE height <= $1',
+    [height],
+  );
+  return Number(rows[0]?.size ?? 0);
+}
+
+/** feesAt sums the fees of the transactions of one generation, as an exact decimal string. */
+export async function feesAt(db: Queryable, height: number): Promise<string> {
+  const { rows } = await db.query<{ fees: string }>(
+    'SELECT coalesce(sum(fee), 0)::text AS fees FROM transactions WHERE height = $1',
+    [height],
+  );
+  return rows[0]?.fees ?? '0';
+}
+
+/** decodeErrorsSince counts contract calls above a height whose decoding failed. */
+export async function decodeErrorsSince(db: Queryable, height: number): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM contract_calls WHERE height > $1 AND decode_error IS NOT NULL',
+    [height],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** ping checks that the database answers. */
+export async function ping(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}

@@ -1,0 +1,153 @@
+/** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
+import type { Json } from '../../chain/json.ts';
+import type { Queryable } from '../pool.ts';
+
+/** A stored transaction with its place in the chain. */
+export interface TransactionRow {
+  readonly hash: string;
+  readonly height: number;
+  readonly microBlockHash: string;
+  readonly microTimeMs: number;
+  readonly txType: string;
+  readonly signatures: string[] | null;
+  readonly tx: Json;
+}
+
+/** Paging window of a list query. */
+export interface Window {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+const COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
+const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
+
+/** transactionByHash returns one mined transaction. */
+export async function transactionByHash(db: Queryable, hash: string): Promise<TransactionRow | undefined> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM transactions t WHERE t.hash = $1`, [hash]);
+  return rows[0] && toTransaction(rows[0]);
+}
+
+/** transactionsByHashes returns the given transactions in chain order (oldest first). */
+export async function transactionsByHashes(db: Queryable, hashes: readonly string[]): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM transactions t WHERE t.hash = ANY($1::text[]) ORDER BY t.height, t.micro_index, t.tx_index`,
+    [hashes],
+  );
+  return rows.map(toTransaction);
+}
+
+/** transactionsInMicroBlock returns a micro block's transactions in block order. */
+export async function transactionsInMicroBlock(db: Queryable, microBlockHash: string): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM transactions t WHERE t.micro_block_hash = $1 ORDER BY t.tx_index`,
+    [microBlockHash],
+  );
+  return rows.map(toTransaction);
+}
+
+/** transactionsBetween returns every transaction of heights from..to in chain order (bounded by the caller's range). */
+export async function transactionsBetween(db: Queryable, from: number, to: number): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM transactions t WHERE t.height BETWEEN $1 AND $2 ORDER BY t.height, t.micro_index, t.tx_index`,
+    [from, to],
+  );
+  return rows.map(toTransaction);
+}
+
+/** transactionsInInterval pages the transactions of heights from..to, newest first, optionally of one type. */
+export async function transactionsInInterval(
+  db: Queryable, from: number, to: number, txType: string | undefined, w: Window,
+): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM transactions t
+      WHERE t.height BETWEEN $1 AND $2 AND ($3::text IS NULL OR t.tx_type = $3)
+      ${NEWEST_FIRST} LIMIT $4 OFFSET $5`,
+    [from, to, txType ?? null, w.limit, w.offset],
+  );
+  return rows.map(toTransaction);
+}
+
+/**
+ * transactionsOfAccount pages every transaction referencing the id, newest first. The page is
+ * chosen on the narrow account_transactions index alone; only the rows returned touch the
+ * transactions table.
+ */
+export async function transactionsOfAccount(
+  db: Queryable, account: string, txType: string | undefined, w: Window,
+): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `WITH page AS (
+       SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
+        WHERE a.account = $1 AND ($2::text IS NULL OR a.tx_type = $2)
+        ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $3 OFFSET $4)
+     SELECT ${COLUMNS} FROM page p
+       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
+     ${NEWEST_FIRST}`,
+    [account, txType ?? null, w.limit, w.offset],
+  );
+  return rows.map(toTransaction);
+}
+
+/** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
+export async function countTransactionsOfAccount(db: Queryable, account: string, txType: string | undefined): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND ($2::text IS NULL OR tx_type = $2)',
+    [account, txType ?? null],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** transactionsFromTo pages transactions whose sender is `sender` and recipient is `recipient`, newest first. */
+export async function transactionsFromTo(db: Queryable, sender: string, recipient: string, w: Window): Promise<TransactionRow[]> {
+  const { rows } = await db.query(
+    `WITH page AS (
+       SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
+         JOIN account_transactions r ON r.account = $2 AND r.height = s.height
+          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields && ARRAY['recipient_id', 'tx.recipient_id']
+        WHERE s.account = $1 AND s.fields && ARRAY['sender_id', 'tx.sender_id']
+        ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
+     SELECT ${COLUMNS} FROM page p
+       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
+     ${NEWEST_FIRST}`,
+    [sender, recipient, w.limit, w.offset],
+  );
+  return rows.map(toTransaction);
+}
+
+/** A day of spend activity. */
+export interface SpendRate {
+  readonly date: string;
+  readonly count: number;
+  readonly amount: string;
+}
+
+/** spendRates counts SpendTx and sums their amounts per UTC day of the micro block time, fromMs ≤ time < toMs. */
+export async function spendRates(db: Queryable, fromMs: number, toMs: number): Promise<SpendRate[]> {
+  const { rows } = await db.query<{ date: string; count: string; amount: string }>(
+    `WITH bounds AS (
+       SELECT coalesce((SELECT max(height) FROM key_blocks WHERE time_ms <= $1), 0) AS lo,
+              coalesce((SELECT min(height) FROM key_blocks WHERE time_ms >= $2), 2147483647) AS hi)
+     SELECT to_char(to_timestamp(t.micro_time_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
+            count(*) AS count, sum((t.tx->>'amount')::numeric)::text AS amount
+       FROM transactions t, bounds b
+      WHERE t.tx_type = 'SpendTx' AND t.height BETWEEN b.lo AND b.hi
+        AND t.micro_time_ms >= $1 AND t.micro_time_ms < $2
+      GROUP BY 1 ORDER BY 1`,
+    [fromMs, toMs],
+  );
+  return rows.map((r) => ({ date: r.date, count: Number(r.count), amount: r.amount }));
+}
+
+/** toTransaction maps a row selected with the standard columns. */
+export function toTransaction(r: Record<string, unknown>): TransactionRow {
+  return {
+    hash: r.hash as string,
+    height: r.height as number,
+    microBlockHash: r.micro_block_hash as string,
+    microTimeMs: Number(r.micro_time_ms),
+    txType: r.tx_type as string,
+    signatures: r.signatures as string[] | null,
+    tx: r.tx as Json,
+  };
+}

@@ -1,0 +1,92 @@
+/** @module API test harness: a migrated test database with the fixture chain, the Koa app over it, and a fake node. */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import prom from 'prom-client';
+import supertest from 'supertest';
+import { createApp } from '../../../src/api/app.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/migrator.ts';
+import { createLogger } from '../../../src/log.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { buildFixture, type ChainFixture } from './fixture.ts';
+
+/** silentLog is a logger that writes nothing. */
+export const silentLog = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
+
+/** A request as the fake node saw it. */
+export interface SeenRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** FakeNode answers with `respond` (default: 200 echo of the request) and records every request. */
+export interface FakeNode {
+  readonly url: string;
+  readonly seen: SeenRequest[];
+  respond: (req: SeenRequest) => { status: number; body: string; headers?: Record<string, string> } | 'hang';
+  close(): Promise<void>;
+}
+
+/** startFakeNode listens on a free port. */
+export async function startFakeNode(): Promise<FakeNode> {
+  const node: FakeNode = {
+    url: '', seen: [], close: async () => {},
+    respond: (req) => ({ status: 200, body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }) }),
+  };
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      node.seen.push(seen);
+      const answer = node.respond(seen);
+      if (answer === 'hang') return void hanging.add(res);
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(node, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => {
+      for (const res of hanging) res.destroy();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  });
+}
+
+/** An API under test. */
+export interface ApiUnderTest {
+  readonly request: ReturnType<typeof supertest>;
+  readonly pool: Pool;
+  readonly fixture: ChainFixture;
+  readonly node: FakeNode;
+  readonly registry: prom.Registry;
+  close(): Promise<void>;
+}
+
+/** startApi builds the database, the fixture (unless `empty`) and the app; `env` overrides configuration. */
+export async function startApi(opts: { env?: Record<string, string>; empty?: boolean; fixture?: Parameters<typeof buildFixture>[1] } = {}): Promise<ApiUnderTest> {
+  const db = await createTestDatabase();
+  await migrate({ databaseUrl: db.url, schema: 'public' }, silentLog);
+  const node = await startFakeNode();
+  const cfg = loadConfig({ DATABASE_URL: db.url, NODE_URL: node.url, NODE_TIMEOUT_MS: '1000', ...opts.env });
+  const pool = createPool({ databaseUrl: db.url, schema: 'public', max: 5 }, silentLog);
+  const fixture = opts.empty ? undefined : await buildFixture(pool, opts.fixture);
+  const registry = new prom.Registry();
+  const app = createApp({ cfg, log: silentLog, pool, registry, version: '9.9.9-test' });
+  return {
+    request: supertest(app.callback()),
+    pool, node, registry,
+    fixture: fixture!,
+    async close() {
+      await node.close();
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
