@@ -1,0 +1,42 @@
+/** @module Builds the Jobs of a data generation: migrate its schema, reload heights in place, drop the schema. Pure. */
+import type { V1Job } from '@kubernetes/client-node';
+import type { Built, BuildContext, Component as ComponentType } from './meta.ts';
+import { ANNOTATION_SCHEMA, Component, childMeta, childName, generationSuffix, labelsFor, schemaName } from './meta.ts';
+import { middlewareContainer, podTemplate } from './pod.ts';
+import { hashInputs, withInputHash } from './hash.ts';
+
+/** JOB_BACKOFF_LIMIT: retries before a Job is Failed (migrations take an advisory lock, so retries are safe). */
+export const JOB_BACKOFF_LIMIT = 4;
+
+/**
+ * buildMigrationJob runs `mdw migrate` for the generation's schema. A Job's pod template is immutable, so the
+ * name carries a hash of its inputs: a new image or database gives a new Job, and the old one is deleted.
+ */
+export function buildMigrationJob(ctx: BuildContext, generation: number): Built<V1Job> {
+  return buildJob(ctx, generation, Component.migration, ['migrate']);
+}
+
+/** buildReloadJob runs `mdw -H <heights>` against the generation's schema (the InPlace reload named reloadId). */
+export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: string, heights: string): Built<V1Job> {
+  return buildJob(ctx, generation, Component.reload, ['-H', heights], reloadId);
+}
+
+/** buildDropSchemaJob runs `mdw migrate --drop` for a retired generation; dropping an absent schema succeeds. */
+export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built<V1Job> {
+  return buildJob(ctx, generation, Component.dropSchema, ['migrate', '--drop']);
+}
+
+function buildJob(ctx: BuildContext, generation: number, component: ComponentType, args: string[], discriminator?: string): Built<V1Job> {
+  const labels = labelsFor(ctx.mw, component, generation);
+  const container = middlewareContainer(ctx, { args, generation });
+  const template = podTemplate(ctx, labels, container, { restartPolicy: 'Never' });
+  const inputs = hashInputs({ template, discriminator }, 8);
+  const verb = component === Component.migration ? 'migrate' : component;
+  const name = childName(ctx.mw, verb, generationSuffix(generation), inputs);
+  return withInputHash({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { ...childMeta(ctx, name, labels), annotations: { [ANNOTATION_SCHEMA]: schemaName(ctx.spec, generation) } },
+    spec: { backoffLimit: JOB_BACKOFF_LIMIT, template },
+  });
+}

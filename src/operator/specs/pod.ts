@@ -1,0 +1,115 @@
+/** @module The pod template every middleware container shares: env, security context, /tmp volume, ports. Pure. */
+import type {
+  V1Container, V1EnvVar, V1PodSecurityContext, V1PodSpec, V1PodTemplateSpec, V1Probe, V1ResourceRequirements, V1SecurityContext,
+} from '@kubernetes/client-node';
+import type { BuildContext } from './meta.ts';
+import { schemaName, serviceAccountName } from './meta.ts';
+
+/** HTTP_PORT is the container's PORT: the HTTP API, /healthz, /readyz and /metrics. */
+export const HTTP_PORT = 8080;
+/** WEBSOCKET_PORT is the container's websocket listener (WEBSOCKET_ADDRESS). */
+export const WEBSOCKET_PORT = 3020;
+/** PORT_NAME names container and Service ports; Services and probes refer to these names. */
+export const PORT_NAME = { http: 'http', websocket: 'websocket' } as const;
+/** RUN_AS_USER is the uid of the image's non-root user (the node image's `node`, 1000). */
+export const RUN_AS_USER = 1000;
+/** MAIN_CONTAINER is the container name in every operand pod. */
+export const MAIN_CONTAINER = 'mdw';
+
+/** ContainerOptions: what differs between roles. */
+export interface ContainerOptions {
+  readonly args: readonly string[];
+  readonly generation: number;
+  readonly resources?: V1ResourceRequirements | undefined;
+  readonly extraEnv?: readonly V1EnvVar[];
+  readonly ports?: boolean;
+  readonly readinessProbe?: V1Probe;
+  readonly livenessProbe?: V1Probe;
+}
+
+/** middlewareEnv is the environment src/config.ts reads, for one data generation. */
+export function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
+  const { spec } = ctx;
+  const env: V1EnvVar[] = [{ name: 'NODE_URL', value: spec.nodeUrls[0] ?? '' }];
+  if (spec.nodeUrls.length > 1) env.push({ name: 'NODE_URLS', value: spec.nodeUrls.join(',') });
+  if (spec.nodeInternalUrl !== undefined) env.push({ name: 'NODE_INTERNAL_URL', value: spec.nodeInternalUrl });
+  if (spec.compilerUrl !== undefined) env.push({ name: 'COMPILER_URL', value: spec.compilerUrl });
+  env.push(
+    { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: spec.database.urlSecretRef.name, key: spec.database.urlSecretRef.key } } },
+    { name: 'DATABASE_SCHEMA', value: schemaName(spec, generation) },
+    { name: 'PORT', value: String(HTTP_PORT) },
+    { name: 'WEBSOCKET_ADDRESS', value: `0.0.0.0:${WEBSOCKET_PORT}` },
+    { name: 'FORK_WINDOW', value: String(spec.forkWindow) },
+    { name: 'STATUS_MAX_BLOCK_AGE', value: String(spec.statusMaxBlockAge) },
+    { name: 'LOG_LEVEL', value: spec.logLevel },
+  );
+  return env;
+}
+
+/** downwardEnv exposes the pod's own name and namespace (the writer Lease's holder identity and namespace). */
+export function downwardEnv(): V1EnvVar[] {
+  return [
+    { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+    { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+  ];
+}
+
+/** podSecurityContext: non-root, RuntimeDefault seccomp. */
+export function podSecurityContext(): V1PodSecurityContext {
+  return { runAsNonRoot: true, runAsUser: RUN_AS_USER, runAsGroup: RUN_AS_USER, seccompProfile: { type: 'RuntimeDefault' } };
+}
+
+/** containerSecurityContext: read-only root, no privilege escalation, every capability dropped. */
+export function containerSecurityContext(): V1SecurityContext {
+  return {
+    runAsNonRoot: true,
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  };
+}
+
+/** middlewareContainer is the one container of an operand pod. */
+export function middlewareContainer(ctx: BuildContext, o: ContainerOptions): V1Container {
+  const container: V1Container = {
+    name: MAIN_CONTAINER,
+    image: ctx.image,
+    imagePullPolicy: ctx.spec.imagePullPolicy,
+    args: [...o.args],
+    env: [...middlewareEnv(ctx, o.generation), ...(o.extraEnv ?? [])],
+    securityContext: containerSecurityContext(),
+    // The root filesystem is read-only; /tmp is the one writable place.
+    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+  };
+  if (o.ports) {
+    container.ports = [
+      { name: PORT_NAME.http, containerPort: HTTP_PORT, protocol: 'TCP' },
+      { name: PORT_NAME.websocket, containerPort: WEBSOCKET_PORT, protocol: 'TCP' },
+    ];
+  }
+  if (o.resources) container.resources = o.resources;
+  if (o.readinessProbe) container.readinessProbe = o.readinessProbe;
+  if (o.livenessProbe) container.livenessProbe = o.livenessProbe;
+  return container;
+}
+
+/** podTemplate wraps the container with labels, the ServiceAccount, security context and the /tmp emptyDir. */
+export function podTemplate(ctx: BuildContext, labels: Record<string, string>, container: V1Container,
+  opts: { restartPolicy?: 'Always' | 'Never'; kubeApiAccess?: boolean } = {}): V1PodTemplateSpec {
+  const spec: V1PodSpec = {
+    serviceAccountName: serviceAccountName(ctx.mw),
+    // Only the populator talks to the API server (its writer Lease); the others get no token.
+    automountServiceAccountToken: opts.kubeApiAccess ?? false,
+    securityContext: podSecurityContext(),
+    containers: [container],
+    volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '256Mi' } }],
+  };
+  if (opts.restartPolicy) spec.restartPolicy = opts.restartPolicy;
+  if (ctx.spec.imagePullSecrets.length > 0) spec.imagePullSecrets = ctx.spec.imagePullSecrets.map((s) => ({ name: s.name }));
+  return { metadata: { labels }, spec };
+}
+
+/** httpProbe checks an HTTP path on the http port. */
+export function httpProbe(path: string, periodSeconds: number, failureThreshold: number): V1Probe {
+  return { httpGet: { path, port: PORT_NAME.http }, periodSeconds, failureThreshold, timeoutSeconds: 2 };
+}

@@ -1,0 +1,43 @@
+/** @module Builds the populator Deployment (`mdw -p`) of one data generation: the schema's only writer. Pure. */
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { Built, BuildContext } from './meta.ts';
+import { Component, childMeta, childName, generationSuffix, labelsFor, selectorFor, writerLeaseName } from './meta.ts';
+import { downwardEnv, middlewareContainer, podTemplate } from './pod.ts';
+import { withInputHash } from './hash.ts';
+
+/** PopulatorOptions: `heights` makes the populator reload those heights (`-H`) before it follows the chain. */
+export interface PopulatorOptions {
+  readonly heights?: string | undefined;
+}
+
+/** populatorDeploymentName is `<name>-populator-g<N>`. */
+export function populatorDeploymentName(ctx: BuildContext, generation: number): string {
+  return childName(ctx.mw, Component.populator, generationSuffix(generation));
+}
+
+/**
+ * buildPopulatorDeployment runs exactly one populator with strategy Recreate, so a rollout stops the old writer
+ * before the new one starts; WRITER_LEASE_NAME names the Lease it must hold while writing (two never write one schema).
+ */
+export function buildPopulatorDeployment(ctx: BuildContext, generation: number, opts: PopulatorOptions = {}): Built<V1Deployment> {
+  const labels = labelsFor(ctx.mw, Component.populator, generation);
+  const args = opts.heights === undefined ? ['-p'] : ['-p', '-H', opts.heights];
+  const container = middlewareContainer(ctx, {
+    args,
+    generation,
+    resources: ctx.spec.populator.resources,
+    ports: true,
+    extraEnv: [{ name: 'WRITER_LEASE_NAME', value: writerLeaseName(ctx.mw, generation) }, ...downwardEnv()],
+  });
+  return withInputHash({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: childMeta(ctx, populatorDeploymentName(ctx, generation), labels),
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: selectorFor(ctx.mw, Component.populator, generation) },
+      strategy: { type: 'Recreate' },
+      template: podTemplate(ctx, labels, container, { kubeApiAccess: true }),
+    },
+  });
+}

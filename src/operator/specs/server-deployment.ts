@@ -1,0 +1,38 @@
+/** @module Builds the server Deployment (`mdw -s`) of one data generation. Pure: no I/O, clock or env. */
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { Built, BuildContext } from './meta.ts';
+import { Component, childMeta, childName, generationSuffix, labelsFor, selectorFor } from './meta.ts';
+import { httpProbe, middlewareContainer, podTemplate } from './pod.ts';
+import { withInputHash } from './hash.ts';
+
+/** serverDeploymentName is `<name>-server-g<N>`. */
+export function serverDeploymentName(ctx: BuildContext, generation: number): string {
+  return childName(ctx.mw, Component.server, generationSuffix(generation));
+}
+
+/**
+ * buildServerDeployment runs `replicas` read-only servers of a generation (default: spec.server.replicas, which the
+ * HPA owns through the scale subresource when autoscaling is on). Rolling update without lowering capacity.
+ */
+export function buildServerDeployment(ctx: BuildContext, generation: number, replicas = ctx.spec.server.replicas): Built<V1Deployment> {
+  const labels = labelsFor(ctx.mw, Component.server, generation);
+  const container = middlewareContainer(ctx, {
+    args: ['-s'],
+    generation,
+    resources: ctx.spec.server.resources,
+    ports: true,
+    readinessProbe: httpProbe('/readyz', 5, 3),
+    livenessProbe: httpProbe('/healthz', 10, 6),
+  });
+  return withInputHash({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: childMeta(ctx, serverDeploymentName(ctx, generation), labels),
+    spec: {
+      replicas,
+      selector: { matchLabels: selectorFor(ctx.mw, Component.server, generation) },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      template: podTemplate(ctx, labels, container),
+    },
+  });
+}
