@@ -97,6 +97,7 @@ CREATE TABLE contract_calls (
   decode_error text
 );
 CREATE INDEX contract_calls_contract ON contract_calls (contract_id, height, micro_index, tx_index);
+CREATE INDEX contract_calls_height ON contract_calls (height);
 
 -- Channel life: one row per channel transaction; a channel is active while it has no closing event.
 CREATE TABLE channel_events (
@@ -126,7 +127,8 @@ CREATE TABLE name_events (
   kind        text    NOT NULL,
   -- owner after this event
   owner       text    NOT NULL,
-  -- height at which the name expires after this event (null while in auction)
+  -- height at which the name expires after this event; while in auction, the auction end plus the
+  -- claim lifetime (the expiry if the current bid wins); null when unknown (claim not stored)
   expires_at  integer,
   -- height at which its auction ends, for claims that open or extend an auction
   auction_end integer,
@@ -149,6 +151,7 @@ CREATE TABLE name_pointers (
   PRIMARY KEY (name_hash, height, micro_index, tx_index, key)
 );
 CREATE INDEX name_pointers_id ON name_pointers (id);
+CREATE INDEX name_pointers_height ON name_pointers (height);
 
 -- Oracles: registration and every extension, so expiry rolls back with the heights.
 CREATE TABLE oracle_events (
@@ -186,6 +189,7 @@ CREATE TABLE oracle_queries (
   response_ttl jsonb   NOT NULL
 );
 CREATE INDEX oracle_queries_oracle ON oracle_queries (oracle_id, height, micro_index, tx_index);
+CREATE INDEX oracle_queries_height ON oracle_queries (height);
 
 CREATE TABLE oracle_responses (
   query_id    text    PRIMARY KEY,
@@ -195,6 +199,7 @@ CREATE TABLE oracle_responses (
   tx_hash     text    NOT NULL,
   response    text    NOT NULL
 );
+CREATE INDEX oracle_responses_height ON oracle_responses (height);
 
 -- One row: what the populator has loaded and when it was last alive.
 CREATE TABLE sync_state (

@@ -1,0 +1,141 @@
+/**
+ * @module Contract call decoding: function, arguments and return value of ContractCreateTx and
+ * ContractCallTx, through the compiler's HTTP API when configured, else in-process for FATE.
+ * A failure is recorded on the call; it never aborts a block. Runs outside any database transaction.
+ */
+import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../chain/json.ts';
+import { innerTx } from '../chain/tx-fields.ts';
+import { contractId } from '../chain/derived-ids.ts';
+import type { DecodedCall, JsonObject } from './rows.ts';
+
+/** CodeSource finds the bytecode of a deployed contract (undefined when unknown). */
+export type CodeSource = (contractId: string) => Promise<string | undefined>;
+
+export interface DecoderOptions {
+  readonly compilerUrl?: string;
+  readonly timeoutMs: number;
+}
+
+/** ABI 3 is FATE; older eras print the version as a hex string, which Number() reads too. */
+function isFate(abiVersion: Json | undefined): boolean {
+  return Number(abiVersion) === 3;
+}
+
+/** toJsonValue turns decoded FATE values (bigint, Map, bytes, records) into JSON, keeping big integers exact. */
+export function toJsonValue(value: unknown): Json {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : BigInt(value);
+  if (value instanceof Uint8Array) return `0x${Buffer.from(value).toString('hex')}`;
+  if (value instanceof Map) return [...value].map(([key, val]) => ({ key: toJsonValue(key), val: toJsonValue(val) }));
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v)]));
+  return String(value);
+}
+
+function message(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+}
+
+/** The contract tx a signed tx carries (itself, or inside GAMetaTx/PayingForTx). */
+export function contractTx(tx: JsonObject): JsonObject | undefined {
+  for (let t: JsonObject | undefined = tx; t; t = innerTx(t)) {
+    if (t.type === 'ContractCallTx' || t.type === 'ContractCreateTx') return t;
+  }
+  return undefined;
+}
+
+/** The encoder as its JavaScript implements it (its .d.ts lists a funName parameter decodeResult does not take). */
+interface BytecodeEncoder {
+  decodeCall(data: string): { functionName: string; args: unknown[] };
+  decodeResult(data: string, resultType: string): unknown;
+}
+
+/** ContractDecoder decodes calls, caching one in-process encoder per bytecode. */
+export class ContractDecoder {
+  readonly #opts: DecoderOptions;
+  readonly #encoders = new Map<string, BytecodeEncoder>();
+
+  constructor(opts: DecoderOptions) {
+    this.#opts = opts;
+  }
+
+  /** decode never throws: every failure becomes `decodeError`. */
+  async decode(tx: JsonObject, callInfo: JsonObject | undefined, codeOf: CodeSource): Promise<DecodedCall> {
+    try {
+      const isCreate = tx.type === 'ContractCreateTx';
+      const code = isCreate ? String(tx.code) : await codeOf(String(tx.contract_id));
+      if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
+      const calldata = String(tx.call_data);
+      if (this.#opts.compilerUrl) return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+      if (!isFate(tx.abi_version)) return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
+      return this.#inProcess(code, calldata, callInfo);
+    } catch (err) {
+      return { function: null, arguments: null, result: null, decodeError: message(err) };
+    }
+  }
+
+  #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {
+    let encoder = this.#encoders.get(code);
+    if (!encoder) {
+      encoder = new BytecodeContractCallEncoder(code as `cb_${string}`) as unknown as BytecodeEncoder;
+      if (this.#encoders.size > 500) this.#encoders.clear();
+      this.#encoders.set(code, encoder);
+    }
+    const call = encoder.decodeCall(calldata);
+    let result: Json = null;
+    let decodeError: string | null = null;
+    const returnValue = callInfo?.return_value;
+    if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
+      try {
+        result = toJsonValue(encoder.decodeResult(returnValue, String(callInfo?.return_type ?? 'ok')));
+      } catch (err) {
+        decodeError = `return value: ${message(err)}`;
+      }
+    }
+    return { function: call.functionName, arguments: toJsonValue(call.args), result, decodeError };
+  }
+
+  async #post(path: string, body: Json): Promise<Json> {
+    const res = await fetch(`${this.#opts.compilerUrl}${path}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: stringifyJson(body), signal: AbortSignal.timeout(this.#opts.timeoutMs),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`compiler ${path}: ${res.status} ${text.slice(0, 200)}`);
+    return parseJson(text);
+  }
+
+  async #viaCompiler(code: string, calldata: string, abiVersion: Json | undefined, callInfo: JsonObject | undefined): Promise<DecodedCall> {
+    const backend = isFate(abiVersion) ? 'fate' : 'aevm';
+    const decoded = await this.#post('/decode-calldata/bytecode', { calldata, bytecode: code, backend });
+    if (!isJsonObject(decoded) || typeof decoded.function !== 'string') throw new Error('compiler sent no function');
+    let result: Json = null;
+    let decodeError: string | null = null;
+    if (callInfo?.return_type === 'ok' && typeof callInfo.return_value === 'string') {
+      try {
+        const r = await this.#post('/decode-call-result/bytecode', { bytecode: code, function: decoded.function, 'call-result': 'ok', 'call-value': callInfo.return_value, backend });
+        result = isJsonObject(r) && 'result' in r ? r.result! : r;
+      } catch (err) {
+        decodeError = `return value: ${message(err)}`;
+      }
+    }
+    return { function: decoded.function, arguments: decoded.arguments ?? null, result, decodeError };
+  }
+}
+
+/** createdContractCode maps contracts created by these txs to their code (calls in the same batch need it). */
+export function createdContractCode(txs: readonly JsonObject[]): Map<string, string> {
+  const codes = new Map<string, string>();
+  for (const signed of txs) {
+    const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
+    if (tx?.type === 'ContractCreateTx' && typeof tx.code === 'string') {
+      try {
+        codes.set(contractId(String(tx.owner_id), toBigInt(tx.nonce)), tx.code);
+      } catch {
+        // malformed owner or nonce: the call decoder will say the code is unknown
+      }
+    }
+  }
+  return codes;
+}

@@ -1,0 +1,90 @@
+/**
+ * @module Fork detection: compare the stored top K key hashes and the top generation's micro
+ * blocks with the node's; find how far down a reorg reaches by walking parent links.
+ */
+import type { Queryable } from '../db/pool.ts';
+import type { NodeClient } from '../node/client.ts';
+import { NodeError } from '../node/errors.ts';
+import { mapLimit, microBlockHashes } from './fetch.ts';
+import type { FetchedGeneration } from './rows.ts';
+
+/** StoredHash is a stored key block's height and hash. */
+export interface StoredHash {
+  readonly height: number;
+  readonly hash: string;
+}
+
+/**
+ * lowestMismatch is the lowest height (of a descending-or-any-order list) whose stored hash differs
+ * from the node's (null: the node has no block there). Pure.
+ */
+export function lowestMismatch(stored: readonly StoredHash[], nodeHashes: readonly (string | null)[]): number | undefined {
+  let lowest: number | undefined;
+  stored.forEach((s, i) => {
+    if (nodeHashes[i] !== s.hash && (lowest === undefined || s.height < lowest)) lowest = s.height;
+  });
+  return lowest;
+}
+
+/**
+ * linkBreak says where a generation does not follow the one stored (or fetched) below it: its
+ * prev_key_hash must be the previous key hash and its prev_hash the previous generation's last
+ * micro block (the key hash when it has none). Returns the previous height when broken. Pure.
+ */
+export function linkBreak(gen: FetchedGeneration, prev: { height: number; keyHash: string; lastMicroHash: string | null }): number | undefined {
+  if (prev.height !== gen.height - 1) return undefined;
+  const kb = gen.keyBlock;
+  return kb.prev_key_hash === prev.keyHash && kb.prev_hash === (prev.lastMicroHash ?? prev.keyHash) ? undefined : prev.height;
+}
+
+async function nodeKeyHash(node: NodeClient, height: number): Promise<string | null> {
+  try {
+    return String((await node.keyBlock(height)).hash);
+  } catch (err) {
+    if (err instanceof NodeError && err.notFound) return null;
+    throw err;
+  }
+}
+
+/** storedLink is what a generation at `height + 1` must point back to. */
+export async function storedLink(db: Queryable, height: number): Promise<{ height: number; keyHash: string; lastMicroHash: string | null } | undefined> {
+  const { rows } = await db.query<{ hash: string; last_micro: string | null }>(
+    `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
+       FROM key_blocks k WHERE k.height = $1`, [height]);
+  return rows[0] ? { height, keyHash: rows[0].hash, lastMicroHash: rows[0].last_micro } : undefined;
+}
+
+/**
+ * agreeingBelow walks down from `height` until a stored key hash equals the node's; returns that
+ * height (-1 when none agrees). The matched height is reloaded too, to refresh its micro blocks.
+ */
+export async function agreeingBelow(db: Queryable, node: NodeClient, height: number): Promise<number> {
+  for (let h = height; h >= 0; h--) {
+    const { rows } = await db.query<{ hash: string }>('SELECT hash FROM key_blocks WHERE height = $1', [h]);
+    if (rows.length === 0) return h; // a gap: nothing stored to disagree with below here
+    if ((await nodeKeyHash(node, h)) === rows[0]!.hash) return h;
+  }
+  return -1;
+}
+
+/**
+ * findRollbackHeight returns the height from which stored data must be deleted and reloaded,
+ * or undefined when the top `window` generations agree with the node.
+ */
+export async function findRollbackHeight(db: Queryable, node: NodeClient, window: number, concurrency: number): Promise<number | undefined> {
+  const { rows: stored } = await db.query<StoredHash>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1', [window]);
+  if (stored.length === 0) return undefined;
+  const nodeHashes = await mapLimit(stored, concurrency, (s) => nodeKeyHash(node, s.height));
+  const mismatch = lowestMismatch(stored, nodeHashes);
+  if (mismatch !== undefined) {
+    const bottom = stored.at(-1)!;
+    // the whole window differs: the reorg may be deeper than K, follow it down
+    if (mismatch === bottom.height && bottom.height > 0) return Math.max(0, await agreeingBelow(db, node, bottom.height - 1));
+    return mismatch;
+  }
+  const top = stored[0]!;
+  const { rows } = await db.query<{ hash: string }>('SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index', [top.height]);
+  const nodeMicro = microBlockHashes(await node.generation(top.height), top.height);
+  const storedMicro = rows.map((r) => r.hash);
+  return nodeMicro.length === storedMicro.length && nodeMicro.every((h, i) => h === storedMicro[i]) ? undefined : top.height;
+}

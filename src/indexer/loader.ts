@@ -1,0 +1,97 @@
+/**
+ * @module Loader: one batch of whole heights from the node into the database, atomically.
+ * Fetch and contract decoding happen first; then one transaction deletes what is replaced,
+ * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
+ */
+import { isJsonObject } from '../chain/json.ts';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { encodeNotification, notifyChannel } from '../events/notification.ts';
+import type { Logger } from '../log.ts';
+import type { NodeClient } from '../node/client.ts';
+import { NodeError } from '../node/errors.ts';
+import { ErrorCode } from '../errors.ts';
+import { contractTx, createdContractCode, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
+import { decodeCalls, fetchGenerations } from './fetch.ts';
+import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
+import type { IndexerMetrics } from './metrics.ts';
+import { transformGeneration } from './transform.ts';
+import { deleteFrom, deleteHeights, recordTop, writeGenerations } from './writer.ts';
+
+export interface LoaderDeps {
+  readonly pool: Pool;
+  readonly node: NodeClient;
+  readonly decoder: ContractDecoder;
+  readonly schema: string;
+  readonly concurrency: number;
+  readonly log: Logger;
+  readonly metrics?: IndexerMetrics;
+}
+
+/** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
+export type BatchResult =
+  | { readonly kind: 'written'; readonly from: number; readonly to: number; readonly transactions: number }
+  | { readonly kind: 'relink'; readonly rollbackFrom: number };
+
+export interface BatchOptions {
+  /** Delete every height from here up in the same transaction (a fork). */
+  readonly rollbackFrom?: number;
+  /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
+  readonly replace?: boolean;
+}
+
+/** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
+function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<string, string>): CodeSource {
+  return async (id) => {
+    const local = batchCodes.get(id);
+    if (local) return local;
+    const { rows } = await db.query<{ tx: { [k: string]: never } }>(
+      'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1', [id]);
+    const create = rows[0] && isJsonObject(rows[0].tx) ? contractTx(rows[0].tx) : undefined;
+    if (create && typeof create.code === 'string') return create.code;
+    return node.contractCode(id).catch(() => undefined);
+  };
+}
+
+/** loadBatch loads the given ascending heights in one transaction (or reports a broken link). */
+export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
+  const started = process.hrtime.bigint();
+  let gens = await fetchGenerations(deps.node, heights, deps.concurrency);
+  if (!opts.replace) {
+    const first = gens[0]!;
+    const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
+    if (below && linkBreak(first, below) !== undefined) {
+      return { kind: 'relink', rollbackFrom: Math.max(0, await agreeingBelow(deps.pool, deps.node, first.height - 1)) };
+    }
+    for (let i = 1; i < gens.length; i++) {
+      const prev = gens[i - 1]!;
+      const lastMicro = prev.microBlocks.at(-1)?.header.hash;
+      if (linkBreak(gens[i]!, { height: prev.height, keyHash: String(prev.keyBlock.hash), lastMicroHash: typeof lastMicro === 'string' ? lastMicro : null }) !== undefined) {
+        throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`, { path: '/generations', transient: true });
+      }
+    }
+  }
+  const batchCodes = createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
+  gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), gens);
+  const rows = gens.map(transformGeneration);
+  const from = heights[0]!;
+  const to = heights.at(-1)!;
+  const transactions = await withTransaction(deps.pool, async (client) => {
+    if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
+    if (opts.replace) await deleteHeights(client, heights);
+    const count = await writeGenerations(client, rows);
+    await recordTop(client);
+    const notification = opts.rollbackFrom === undefined ? { from, to } : { from, to, rollbackFrom: opts.rollbackFrom };
+    // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
+    await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
+    return count;
+  });
+  const m = deps.metrics;
+  if (m) {
+    m.batches.inc();
+    m.generations.inc(heights.length);
+    m.transactions.inc(transactions);
+    m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    if (opts.rollbackFrom !== undefined) m.rollbacks.inc();
+  }
+  return { kind: 'written', from, to, transactions };
+}

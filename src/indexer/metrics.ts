@@ -1,0 +1,33 @@
+/** @module The populator's Prometheus metrics, registered on the registry the caller gives. */
+import prom from 'prom-client';
+
+export interface IndexerMetrics {
+  readonly syncHeight: prom.Gauge;
+  readonly nodeHeight: prom.Gauge;
+  readonly lag: prom.Gauge;
+  readonly batches: prom.Counter;
+  readonly transactions: prom.Counter;
+  readonly generations: prom.Counter;
+  readonly batchSeconds: prom.Histogram;
+  readonly nodeErrors: prom.Counter<'code'>;
+  readonly rollbacks: prom.Counter;
+}
+
+/** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
+export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
+  const registers = [registry];
+  return {
+    syncHeight: new prom.Gauge({ name: 'mdw_sync_height', help: 'Highest height stored in the database', registers }),
+    nodeHeight: new prom.Gauge({ name: 'mdw_node_height', help: 'Top height reported by the node', registers }),
+    lag: new prom.Gauge({ name: 'mdw_sync_lag_blocks', help: 'Node top minus stored top', registers }),
+    batches: new prom.Counter({ name: 'mdw_indexer_batches_total', help: 'Batches committed', registers }),
+    transactions: new prom.Counter({ name: 'mdw_indexer_transactions_total', help: 'Transactions written', registers }),
+    generations: new prom.Counter({ name: 'mdw_indexer_generations_total', help: 'Generations written', registers }),
+    batchSeconds: new prom.Histogram({
+      name: 'mdw_indexer_batch_duration_seconds', help: 'Time to fetch, decode and commit one batch', registers,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    }),
+    nodeErrors: new prom.Counter({ name: 'mdw_node_request_errors_total', help: 'Failed node requests (each attempt)', labelNames: ['code'], registers }),
+    rollbacks: new prom.Counter({ name: 'mdw_indexer_rollbacks_total', help: 'Forks handled by deleting heights', registers }),
+  };
+}

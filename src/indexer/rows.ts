@@ -1,0 +1,94 @@
+/** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
+import type { Json } from '../chain/json.ts';
+
+export type JsonObject = { [key: string]: Json };
+
+/** A micro block as fetched: its header and its signed txs in block order. */
+export interface FetchedMicroBlock {
+  readonly header: JsonObject;
+  readonly transactions: readonly JsonObject[];
+}
+
+/** DecodedCall is what contract decoding produced for one tx (or why it could not). */
+export interface DecodedCall {
+  readonly function: string | null;
+  readonly arguments: Json | null;
+  readonly result: Json | null;
+  readonly decodeError: string | null;
+}
+
+/** Everything the node says about one height, fetched before any database work. */
+export interface FetchedGeneration {
+  readonly height: number;
+  readonly keyBlock: JsonObject;
+  readonly microBlocks: readonly FetchedMicroBlock[];
+  /** `call_info` (or `ga_info`) per contract tx hash. */
+  readonly callInfos: ReadonlyMap<string, JsonObject>;
+  /** decoded calls per contract tx hash (filled outside the database transaction). */
+  readonly decodedCalls: ReadonlyMap<string, DecodedCall>;
+}
+
+/** Position of a tx in the chain: the keyset order every list uses. */
+export interface TxPosition {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly txHash: string;
+}
+
+export interface KeyBlockRow {
+  height: number; hash: string; prevHash: string; prevKeyHash: string; beneficiary: string; miner: string; timeMs: bigint; data: JsonObject;
+}
+export interface MicroBlockRow { hash: string; height: number; microIndex: number; timeMs: bigint; txCount: number; header: JsonObject }
+export interface TransactionRow extends TxPosition {
+  microBlockHash: string; microTimeMs: bigint; txType: string; fee: string; signatures: string[] | null; size: number; tx: JsonObject;
+}
+export interface AccountTxRow extends TxPosition { account: string; txType: string; fields: string[] }
+export interface ContractRow { contractId: string; height: number; createTxHash: string; ownerId: string; vmVersion: string; abiVersion: string }
+export interface ContractCallRow extends TxPosition {
+  contractId: string; callerId: string; function: string | null; arguments: Json | null; callInfo: JsonObject | null; result: Json | null; decodeError: string | null;
+}
+export interface ChannelEventRow extends TxPosition { channelId: string; txType: string; closes: boolean }
+export interface NamePointerRow extends TxPosition { nameHash: string; key: string; id: string }
+export interface OracleQueryRow extends TxPosition {
+  queryId: string; oracleId: string; senderId: string; senderNonce: string; query: string; fee: string; expiresAt: number; responseTtl: Json;
+}
+export interface OracleResponseRow extends TxPosition { queryId: string; response: string }
+
+/** A name transaction before the name's prior state is known (see name-state.ts). */
+export type NameAction = TxPosition & { protocol: number; nameHash: string; account: string } & (
+  | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
+  | { kind: 'update'; nameTtl: number; pointers: { key: string; id: string }[] }
+  | { kind: 'transfer'; recipient: string }
+  | { kind: 'revoke' }
+);
+
+export interface NameEventRow extends TxPosition {
+  nameHash: string; name: string | null; kind: string; owner: string; expiresAt: number | null; auctionEnd: number | null; nameFee: string | null; pointers: Json;
+}
+
+/** An oracle transaction before the oracle's prior expiry is known. */
+export type OracleAction = TxPosition & { oracleId: string } & (
+  | { kind: 'register'; ttl: { type: string; value: number }; queryFee: string; queryFormat: string; responseFormat: string; abiVersion: string }
+  | { kind: 'extend'; ttl: { type: string; value: number } }
+);
+
+export interface OracleEventRow extends TxPosition {
+  oracleId: string; kind: string; expiresAt: number; queryFee: string | null; queryFormat: string | null; responseFormat: string | null; abiVersion: string | null;
+}
+
+/** Rows of one generation; name and oracle events are resolved at write time against prior state. */
+export interface GenerationRows {
+  readonly keyBlock: KeyBlockRow;
+  readonly microBlocks: MicroBlockRow[];
+  readonly transactions: TransactionRow[];
+  readonly accountTxs: AccountTxRow[];
+  readonly contracts: ContractRow[];
+  readonly contractCalls: ContractCallRow[];
+  readonly channelEvents: ChannelEventRow[];
+  readonly nameActions: NameAction[];
+  readonly namePointers: NamePointerRow[];
+  readonly oracleActions: OracleAction[];
+  readonly oracleQueries: OracleQueryRow[];
+  readonly oracleResponses: OracleResponseRow[];
+}

@@ -1,0 +1,44 @@
+/** @module The sync_state row that /middleware/status reads: progress, heartbeat and last error. */
+import type { Queryable } from '../db/pool.ts';
+
+/** SyncStatus values written to sync_state.status. */
+export const SyncStatus = {
+  STARTING: 'starting',
+  CATCHING_UP: 'catching_up',
+  SYNCED: 'synced',
+  NODE_UNAVAILABLE: 'node_unavailable',
+  RELOADING: 'reloading',
+  STOPPED: 'stopped',
+} as const;
+export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];
+
+/** heartbeat records a poll: the node's height (when known), the status and the last error (null clears it). */
+export async function heartbeat(db: Queryable, status: SyncStatus, nodeHeight: number | null, lastError: string | null): Promise<void> {
+  await db.query(
+    `UPDATE sync_state SET status = $1, node_height = COALESCE($2, node_height), last_error = $3, heartbeat_at = now()`,
+    [status, nodeHeight, lastError]);
+}
+
+/** storedTop is the highest stored height and its hash (undefined when empty). */
+export async function storedTop(db: Queryable): Promise<{ height: number; hash: string } | undefined> {
+  const { rows } = await db.query<{ height: number; hash: string }>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1');
+  return rows[0];
+}
+
+/** missingHeights lists heights in [from, to] that have no key block, ascending, at most `limit`. */
+export async function missingHeights(db: Queryable, from: number, to: number, limit: number): Promise<number[]> {
+  if (to < from) return [];
+  const { rows } = await db.query<{ h: number }>(
+    `SELECT h FROM generate_series($1::int, $2::int) AS h
+      WHERE NOT EXISTS (SELECT 1 FROM key_blocks k WHERE k.height = h) ORDER BY h LIMIT $3`, [from, to, limit]);
+  return rows.map((r) => r.h);
+}
+
+/** lowestMissing is the first height without a key block (0 on an empty database). */
+export async function lowestMissing(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ h: number }>(
+    `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM key_blocks WHERE height = 0) THEN 0
+            ELSE (SELECT min(k.height) + 1 FROM key_blocks k
+                   WHERE NOT EXISTS (SELECT 1 FROM key_blocks n WHERE n.height = k.height + 1)) END AS h`);
+  return rows[0]!.h;
+}

@@ -1,0 +1,142 @@
+/** @module NodeClient: the node's HTTP API with timeouts, capped exponential backoff and lossless JSON. */
+import { isJsonObject, parseJson, type Json } from '../chain/json.ts';
+import type { Logger } from '../log.ts';
+import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
+
+export type JsonObject = { [key: string]: Json };
+
+export interface NodeClientOptions {
+  /** Base URL of the node's external API, without `/v2`. */
+  readonly url: string;
+  readonly timeoutMs: number;
+  /** Attempts per request for transient failures (1 = no retry). */
+  readonly attempts?: number;
+  readonly backoffInitialMs?: number;
+  readonly backoffMaxMs?: number;
+  /** Aborts waits and requests when the owner stops. */
+  readonly signal?: AbortSignal;
+  /** Called on every failed attempt (for metrics). */
+  readonly onError?: (err: NodeError) => void;
+}
+
+/** backoffDelay is the wait before retry `attempt` (1-based): doubling from `initial`, capped at `max`. */
+export function backoffDelay(attempt: number, initial: number, max: number): number {
+  return Math.min(max, initial * 2 ** Math.max(0, attempt - 1));
+}
+
+/** sleep waits `ms`, ending early (without error) when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** NodeClient reads chain data from one node; every answer is parsed without losing digits. */
+export class NodeClient {
+  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError'>> & Pick<NodeClientOptions, 'signal' | 'onError'>;
+  readonly #log: Logger;
+
+  constructor(opts: NodeClientOptions, log: Logger) {
+    this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...opts, url: opts.url.replace(/\/+$/, '') };
+    this.#log = log;
+  }
+
+  /** get fetches `/v2<path>` and returns the parsed body, retrying transient failures. */
+  async get(path: string): Promise<Json> {
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      try {
+        return await this.#once(path);
+      } catch (err) {
+        const error = err instanceof NodeError ? err : unreachable(path, err);
+        this.#opts.onError?.(error);
+        if (!error.transient || attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error;
+        const delay = backoffDelay(attempt, this.#opts.backoffInitialMs, this.#opts.backoffMaxMs);
+        this.#log.debug({ path, attempt, delay, err: error.message }, 'node request retry');
+        await sleep(delay, this.#opts.signal);
+      }
+    }
+  }
+
+  async #once(path: string): Promise<Json> {
+    const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
+    const signal = this.#opts.signal ? AbortSignal.any([timeout, this.#opts.signal]) : timeout;
+    let text: string;
+    let status: number;
+    try {
+      const res = await fetch(`${this.#opts.url}/v2${path}`, { signal, headers: { accept: 'application/json' } });
+      status = res.status;
+      text = await res.text();
+    } catch (err) {
+      if (timeout.aborted) throw timedOut(path, this.#opts.timeoutMs);
+      throw unreachable(path, err);
+    }
+    let body: Json;
+    try {
+      body = parseJson(text);
+    } catch {
+      throw badResponse(path, `node answered ${path} with malformed JSON (status ${status})`, status >= 400 ? status : undefined);
+    }
+    if (status >= 400) {
+      const reason = isJsonObject(body) && typeof body.reason === 'string' ? body.reason : `status ${status}`;
+      throw badResponse(path, `node answered ${path}: ${status} ${reason}`, status);
+    }
+    return body;
+  }
+
+  async #object(path: string): Promise<JsonObject> {
+    const body = await this.get(path);
+    if (!isJsonObject(body)) throw badResponse(path, `node answered ${path} with a non-object`);
+    return body;
+  }
+
+  /** topHeight is the height of the node's current generation. */
+  async topHeight(): Promise<number> {
+    const body = await this.#object('/key-blocks/current/height');
+    if (typeof body.height !== 'number') throw badResponse('/key-blocks/current/height', 'node sent no height');
+    return body.height;
+  }
+
+  /** generation is `{key_block, micro_blocks}` at a height. */
+  generation(height: number): Promise<JsonObject> {
+    return this.#object(`/generations/height/${height}`);
+  }
+
+  keyBlock(height: number): Promise<JsonObject> {
+    return this.#object(`/key-blocks/height/${height}`);
+  }
+
+  microBlockHeader(hash: string): Promise<JsonObject> {
+    return this.#object(`/micro-blocks/hash/${encodeURIComponent(hash)}/header`);
+  }
+
+  /** microBlockTransactions lists the signed txs of a micro block in block order. */
+  async microBlockTransactions(hash: string): Promise<JsonObject[]> {
+    const path = `/micro-blocks/hash/${encodeURIComponent(hash)}/transactions`;
+    const body = await this.#object(path);
+    if (!Array.isArray(body.transactions) || !body.transactions.every(isJsonObject)) {
+      throw badResponse(path, 'node sent no transactions list');
+    }
+    return body.transactions as JsonObject[];
+  }
+
+  /** transactionInfo is the call info of a contract tx (`{call_info}`, `{ga_info}` or `{tx_info}`). */
+  transactionInfo(hash: string): Promise<JsonObject> {
+    return this.#object(`/transactions/${encodeURIComponent(hash)}/info`);
+  }
+
+  /** contractCode is the deployed bytecode (`cb_…`). */
+  async contractCode(id: string): Promise<string> {
+    const body = await this.#object(`/contracts/${encodeURIComponent(id)}/code`);
+    if (typeof body.bytecode !== 'string') throw badResponse(`/contracts/${id}/code`, 'node sent no bytecode');
+    return body.bytecode;
+  }
+}
