@@ -1,0 +1,230 @@
+/** @module KubeClient over @kubernetes/client-node 2 (undici fetch): generic objects, SSA, merge patches, watches. */
+import {
+  ApiException,
+  CoreV1Api,
+  HttpMethod,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  Watch,
+} from '@kubernetes/client-node';
+import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
+import { KubeError } from './client.ts';
+import type { DeleteOptions, KubeClient, KubeObject, ObjectRef, WatchEvent, WatchHandle } from './client.ts';
+
+/** KubeConfigOptions choose where the cluster credentials come from. */
+export interface KubeConfigOptions {
+  /** path of a kubeconfig file (the CLI passes $KUBECONFIG); absent: the client's default search, then in-cluster. */
+  kubeconfig?: string;
+  /** force the in-cluster service account (token, CA and namespace from /var/run/secrets/kubernetes.io). */
+  inCluster?: boolean;
+  /** kubeconfig context to use instead of the current one. */
+  context?: string;
+}
+
+/** loadKubeConfig loads credentials in-cluster or from a kubeconfig file. */
+export function loadKubeConfig(opts: KubeConfigOptions = {}): KubeConfig {
+  const kc = new KubeConfig();
+  if (opts.inCluster === true) kc.loadFromCluster();
+  else if (opts.kubeconfig !== undefined && opts.kubeconfig !== '') kc.loadFromFile(opts.kubeconfig);
+  else kc.loadFromDefault();
+  if (opts.context !== undefined) kc.setCurrentContext(opts.context);
+  return kc;
+}
+
+/** createKubeClient builds the real KubeClient for a loaded KubeConfig. */
+export function createKubeClient(kc: KubeConfig): KubeClient {
+  return new RealKubeClient(kc);
+}
+
+/** ObjectApi adds raw merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
+class ObjectApi extends KubernetesObjectApi {
+  static forConfig(kc: KubeConfig): ObjectApi {
+    const api = kc.makeApiClient(ObjectApi);
+    api.setDefaultNamespace(kc);
+    return api;
+  }
+
+  /** collectionPath is the URL path of a kind's collection (all namespaces when namespace is undefined). */
+  async collectionPath(apiVersion: string, kind: string, namespace: string | undefined): Promise<string> {
+    return this.specUriPath({ apiVersion, kind, metadata: namespace === undefined ? {} : { namespace } }, 'list');
+  }
+
+  /** mergePatch sends body verbatim as application/merge-patch+json (nulls delete), optionally to /status. */
+  async mergePatch(ref: ObjectRef, body: unknown, subresource?: 'status'): Promise<KubeObject> {
+    const path = await this.specUriPath(specOf(ref), 'patch');
+    const ctx = this.configuration.baseServer.makeRequestContext(
+      subresource === undefined ? path : `${path}/${subresource}`, HttpMethod.PATCH);
+    ctx.setHeaderParam('Accept', 'application/json');
+    ctx.setHeaderParam('Content-Type', PatchStrategy.MergePatch);
+    ctx.setBody(JSON.stringify(body));
+    return this.requestPromise<KubeObject & KubernetesObject>(ctx);
+  }
+}
+
+/** RealKubeClient maps the port onto the API server; every failure becomes a KubeError. */
+class RealKubeClient implements KubeClient {
+  readonly #objects: ObjectApi;
+  readonly #watch: Watch;
+  readonly #core: CoreV1Api;
+
+  constructor(kc: KubeConfig) {
+    this.#objects = ObjectApi.forConfig(kc);
+    this.#watch = new Watch(kc);
+    this.#core = kc.makeApiClient(CoreV1Api);
+  }
+
+  async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    try {
+      return reviveMetadata(await this.#objects.read<KubeObject>(specOf(ref))) as T;
+    } catch (err) {
+      if (statusOf(err) === 404) return undefined;
+      throw toKubeError(err, 'get');
+    }
+  }
+
+  async list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, labelSelector?: string):
+    Promise<{ items: T[]; resourceVersion: string }> {
+    const res = await this.#objects.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined,
+      labelSelector).catch((err: unknown) => { throw toKubeError(err, 'list'); });
+    // list items carry no apiVersion/kind on the wire; callers expect whole objects
+    const items = res.items.map((i) => reviveMetadata({ ...(i as KubeObject), apiVersion, kind }) as T);
+    return { items, resourceVersion: res.metadata?.resourceVersion ?? '' };
+  }
+
+  async watch<T extends KubeObject>(apiVersion: string, kind: string, namespace: string | undefined,
+    resourceVersion: string, onEvent: (e: WatchEvent<T>) => void, onDone: (err?: KubeError) => void,
+  ): Promise<WatchHandle> {
+    const path = await this.#objects.collectionPath(apiVersion, kind, namespace)
+      .catch((err: unknown) => { throw toKubeError(err, 'watch'); });
+    const state: { finished: boolean; abort?: AbortController } = { finished: false };
+    const finish = (err?: KubeError): void => {
+      if (state.finished) return;
+      state.finished = true;
+      state.abort?.abort();
+      onDone(err);
+    };
+    state.abort = await this.#watch.watch(path, { resourceVersion, allowWatchBookmarks: true },
+      (type: string, obj: unknown) => {
+        if (state.finished) return;
+        if (type === 'ERROR') finish(statusToError(obj));
+        else if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') {
+          onEvent({ type, object: reviveMetadata(obj as KubeObject) as T });
+        }
+      },
+      (err: unknown) => finish(watchEndError(err)));
+    if (state.finished) state.abort.abort();
+    return { stop: () => finish() };
+  }
+
+  async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
+    const body = { ...obj, metadata: { ...obj.metadata } };
+    return this.#objects.patch(body, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply)
+      .then((o) => reviveMetadata(o as KubeObject) as T, (err: unknown) => { throw toKubeError(err, 'apply'); });
+  }
+
+  async create<T extends KubeObject>(obj: T): Promise<T> {
+    return this.#objects.create({ ...obj, metadata: { ...obj.metadata } })
+      .then((o) => reviveMetadata(o as KubeObject) as T, (err: unknown) => { throw toKubeError(err, 'create'); });
+  }
+
+  async replace<T extends KubeObject>(obj: T): Promise<T> {
+    return this.#objects.replace({ ...obj, metadata: { ...obj.metadata } })
+      .then((o) => reviveMetadata(o as KubeObject) as T, (err: unknown) => { throw toKubeError(err, 'replace'); });
+  }
+
+  async patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T> {
+    const body = resourceVersion === undefined ? { status } : { metadata: { resourceVersion }, status };
+    return this.#objects.mergePatch(ref, body, 'status')
+      .then((o) => reviveMetadata(o) as T, (err: unknown) => { throw toKubeError(err, 'patch status'); });
+  }
+
+  async patchMerge<T extends KubeObject>(ref: ObjectRef, patch: unknown): Promise<T> {
+    return this.#objects.mergePatch(ref, patch)
+      .then((o) => reviveMetadata(o) as T, (err: unknown) => { throw toKubeError(err, 'patch'); });
+  }
+
+  async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<boolean> {
+    try {
+      await this.#objects.delete(specOf(ref), undefined, undefined, undefined, undefined, opts.propagationPolicy);
+      return true;
+    } catch (err) {
+      if (statusOf(err) === 404) return false;
+      throw toKubeError(err, 'delete');
+    }
+  }
+
+  async createEvent(event: CoreV1Event): Promise<void> {
+    const namespace = event.metadata.namespace ?? event.involvedObject.namespace ?? 'default';
+    await this.#core.createNamespacedEvent({ namespace, body: event })
+      .catch((err: unknown) => { throw toKubeError(err, 'create event'); });
+  }
+}
+
+const REASONS: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound',
+  405: 'MethodNotAllowed', 409: 'Conflict', 410: 'Gone', 415: 'UnsupportedMediaType', 422: 'Invalid',
+  429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+
+function specOf(ref: ObjectRef): { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } } {
+  const metadata = ref.namespace === undefined ? { name: ref.name } : { name: ref.name, namespace: ref.namespace };
+  return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
+}
+
+function statusOf(err: unknown): number | undefined {
+  return err instanceof ApiException ? err.code : undefined;
+}
+
+/** toKubeError keeps the API server's Status reason and message (409 Conflict vs AlreadyExists, 410 Expired …). */
+function toKubeError(err: unknown, action: string): KubeError {
+  if (err instanceof KubeError) return err;
+  if (err instanceof ApiException) {
+    const body = parseBody(err.body);
+    const status = err.code;
+    const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : REASONS[status] ?? 'Unknown';
+    const message = typeof body.message === 'string' ? body.message : `HTTP ${status}`;
+    return new KubeError(status, reason, `${action}: ${message}`, { cause: err });
+  }
+  return new KubeError(0, 'NetworkError', `${action}: ${err instanceof Error ? err.message : String(err)}`,
+    { cause: err });
+}
+
+function parseBody(body: unknown): Record<string, unknown> {
+  if (typeof body === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+}
+
+/** statusToError turns an in-stream ERROR event (a v1 Status) into a KubeError; 410 says "relist". */
+function statusToError(obj: unknown): KubeError {
+  const s = parseBody(obj);
+  const code = typeof s.code === 'number' ? s.code : 500;
+  const reason = code === 410 ? 'Gone' : typeof s.reason === 'string' ? s.reason : REASONS[code] ?? 'Unknown';
+  return new KubeError(code, reason, typeof s.message === 'string' ? s.message : `watch error ${code}`);
+}
+
+/** watchEndError maps the end of a watch: a clean close or the client's inactivity timeout is a normal end. */
+function watchEndError(err: unknown): KubeError | undefined {
+  if (err === null || err === undefined) return undefined;
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return undefined;
+  const statusCode = (err as { statusCode?: unknown }).statusCode;
+  if (typeof statusCode === 'number') {
+    return new KubeError(statusCode, REASONS[statusCode] ?? 'Unknown', `watch: HTTP ${statusCode}`, { cause: err });
+  }
+  return new KubeError(0, 'NetworkError', `watch: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
+
+/** reviveMetadata makes metadata timestamps Dates whatever path the object came by (typed read, list, watch). */
+function reviveMetadata(obj: KubeObject): KubeObject {
+  const m = obj.metadata as Record<string, unknown> | undefined;
+  if (m === undefined) return obj;
+  for (const k of ['creationTimestamp', 'deletionTimestamp']) {
+    if (typeof m[k] === 'string') m[k] = new Date(m[k]);
+  }
+  return obj;
+}
