@@ -107,7 +107,7 @@ describe('createKubeClient (HTTP level)', () => {
   it('apply is a PATCH with application/apply-patch+yaml, fieldManager and force=true', async () => {
     on('PATCH', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, { apiVersion: 'apps/v1', kind: 'Deployment',
       metadata: { name: 'd', namespace: 'ns1', resourceVersion: '9' } });
-    const obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns1' },
+    const obj: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns1' },
       spec: { replicas: 3 } };
     const out = await kube.apply(obj, 'mdw-operator');
     const req = seen[0];
