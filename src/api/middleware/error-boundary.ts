@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 
-/** errorBoundary turns thrown errors into `{reason, code}`; 5xx bodies never carry internals. */
+/** errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. */
 export function errorBoundary(log: Logger): Koa.Middleware {
   return async function errorBoundary(ctx, next) {
     try {
@@ -17,7 +17,8 @@ export function errorBoundary(log: Logger): Koa.Middleware {
       else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { reason: e.expose ? e.message : 'Internal Server Error', code: e.code };
+      // Upstream and availability errors carry messages written for clients; only bugs are hidden.
+      ctx.body = { reason: e.code === ErrorCode.INTERNAL ? 'Internal Server Error' : e.message, code: e.code };
     }
   };
 }

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { freePort } from '../../support/postgres.ts';
+import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
+
+describe('forwarding to the node', () => {
+  let api: ApiUnderTest;
+  let internal: FakeNode;
+  before(async () => {
+    internal = await startFakeNode();
+    api = await startApi({ empty: true, env: { NODE_INTERNAL_URL: internal.url, NODE_TIMEOUT_MS: '300' } });
+  });
+  after(async () => {
+    await api.close();
+    await internal.close();
+  });
+  beforeEach(() => {
+    api.node.seen.length = 0;
+    internal.seen.length = 0;
+    api.node.respond = (req) => ({ status: 200, body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }) });
+  });
+
+  it('forwards method, path and query string, and returns the node status, headers and body', async () => {
+    api.node.respond = () => ({ status: 404, body: '{"reason":"Account not found"}', headers: { 'x-node': 'yes' } });
+    const res = await api.request.get('/v2/accounts/ak_x?int-as-string=true&a=%20b').expect(404);
+    expect(res.body).to.deep.equal({ reason: 'Account not found' });
+    expect(res.headers['x-node']).to.equal('yes');
+    expect(api.node.seen.map((r) => [r.method, r.url])).to.deep.equal([['GET', '/v2/accounts/ak_x?int-as-string=true&a=%20b']]);
+  });
+
+  it('forwards a POST body as sent (big integers untouched) and the node status (not always 200)', async () => {
+    const body = '{"tx":"tx_abc","fee":123456789012345678901234567890}';
+    api.node.respond = () => ({ status: 400, body: '{"reason":"Invalid tx"}' });
+    await api.request.post('/v2/transactions').set('content-type', 'application/json').send(body).expect(400, { reason: 'Invalid tx' });
+    expect(api.node.seen[0]).to.include({ method: 'POST', url: '/v2/transactions', body });
+  });
+
+  it('forwards end-to-end headers but drops hop-by-hop ones', async () => {
+    await api.request.get('/v2/status').set('x-request-id', 'r1').set('proxy-authorization', 'secret').set('te', 'trailers').expect(200);
+    const headers = api.node.seen[0]!.headers;
+    expect(headers['x-request-id']).to.equal('r1');
+    expect(headers).to.not.have.property('proxy-authorization');
+    expect(headers).to.not.have.property('te');
+    expect(headers.host).to.equal(new URL(api.node.url).host);
+  });
+
+  it("forwards /api (the node's own document)", async () => {
+    await api.request.get('/api').expect(200);
+    expect(api.node.seen[0]!.url).to.equal('/api');
+  });
+
+  it('sends the internal API (debug builders, POST key-blocks) to NODE_INTERNAL_URL only', async () => {
+    await api.request.post('/v2/debug/transactions/spend').send({ sender_id: 'ak_x' }).expect(200);
+    await api.request.post('/v2/key-blocks').send({ height: 1 }).expect(200);
+    await api.request.get('/v2/key-blocks/pending').expect(200);
+    expect(internal.seen.map((r) => r.url)).to.deep.equal(['/v2/debug/transactions/spend', '/v2/key-blocks']);
+    expect(api.node.seen.map((r) => r.url)).to.deep.equal(['/v2/key-blocks/pending']);
+  });
+
+  it('answers 504 {"reason"} when the node does not answer within NODE_TIMEOUT_MS', async () => {
+    api.node.respond = () => 'hang';
+    const started = Date.now();
+    const res = await api.request.get('/v2/status').expect(504);
+    expect(Date.now() - started).to.be.below(3000);
+    expect(res.body).to.include({ code: 'MDW_NODE_TIMEOUT' });
+    expect(res.body.reason).to.match(/300 ms/);
+  });
+});
+
+describe('forwarding with the node down and the internal API off', () => {
+  let api: ApiUnderTest;
+  before(async () => {
+    api = await startApi({ empty: true, env: { NODE_URL: `http://127.0.0.1:${await freePort()}` } });
+  });
+  after(async () => { await api.close(); });
+
+  it('answers 502 {"reason"} when the node refuses the connection', async () => {
+    const res = await api.request.get('/v2/status').expect(502);
+    expect(res.body).to.deep.equal({ reason: 'the node is unreachable', code: 'MDW_NODE_UNREACHABLE' });
+    await api.request.post('/v2/transactions').send({ tx: 'tx_x' }).expect(502);
+  });
+
+  it('falls back to the node for an empty database and reports the node as down', async () => {
+    await api.request.get('/v2/generations/current').expect(502);
+    await api.request.get('/v2/key-blocks/current/height').expect(502);
+  });
+
+  it('refuses the internal API by default (a security decision, see docs/api.md)', async () => {
+    const res = await api.request.post('/v2/debug/names/claim').send({}).expect(404);
+    expect(res.body.reason).to.match(/NODE_INTERNAL_URL/);
+    await api.request.post('/v2/key-blocks').send({}).expect(404);
+    await api.request.get('/v2/debug/accounts/beneficiary').expect(404);
+  });
+});
