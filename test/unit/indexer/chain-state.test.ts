@@ -1,0 +1,54 @@
+/** @module Name and oracle state folds: claims, auctions, bids, updates, transfers, revokes, extends. */
+import { expect } from 'chai';
+import { foldNameActions, foldOracleActions, type NameState } from '../../../src/indexer/chain-state.ts';
+import type { NameAction, OracleAction } from '../../../src/indexer/rows.ts';
+
+const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
+
+describe('foldNameActions(prior, actions)', () => {
+  it('opens an auction for a short Lima+ name, extends it on a bid, and gives the winner the name', () => {
+    const actions: NameAction[] = [
+      { ...at(100), protocol: 5, nameHash: 'nm_a', account: 'ak_1', kind: 'claim', name: 'Abcd.chain', nameFee: '10', salt: 5n },
+      { ...at(200), protocol: 5, nameHash: 'nm_a', account: 'ak_2', kind: 'claim', name: 'abcd.chain', nameFee: '11', salt: 0n },
+    ];
+    const [claim, bid] = foldNameActions(new Map(), actions);
+    expect(claim).to.include({ kind: 'claim', name: 'abcd.chain', owner: 'ak_1', auctionEnd: 100 + 29760, expiresAt: 100 + 29760 + 180000 });
+    expect(bid).to.include({ kind: 'bid', owner: 'ak_2', auctionEnd: 200 + 29760, expiresAt: 200 + 29760 + 180000, nameFee: '11' });
+  });
+
+  it('claims long names at once and updates, transfers and revokes them from the prior state', () => {
+    const prior = new Map<string, NameState>([['nm_b', { name: 'averyveryverylongname.chain', kind: 'claim', owner: 'ak_1', expiresAt: 5000, auctionEnd: null, nameFee: '1', pointers: [] }]]);
+    const actions: NameAction[] = [
+      { ...at(300), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'update', nameTtl: 1000, pointers: [{ key: 'account_pubkey', id: 'ak_9' }] },
+      { ...at(300, 1), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'transfer', recipient: 'ak_3' },
+      { ...at(400), protocol: 5, nameHash: 'nm_b', account: 'ak_3', kind: 'revoke' },
+    ];
+    const [update, transfer, revoke] = foldNameActions(prior, actions);
+    expect(update).to.deep.include({ name: 'averyveryverylongname.chain', owner: 'ak_1', expiresAt: 1300, pointers: [{ key: 'account_pubkey', id: 'ak_9' }] });
+    expect(transfer).to.deep.include({ owner: 'ak_3', expiresAt: 1300, pointers: [{ key: 'account_pubkey', id: 'ak_9' }] });
+    expect(revoke).to.deep.include({ kind: 'revoke', owner: 'ak_3', expiresAt: 400, pointers: [] });
+    expect(prior.get('nm_b')!.owner).to.equal('ak_1');
+    const [fresh] = foldNameActions(new Map(), [{ ...at(10), protocol: 3, nameHash: 'nm_c', account: 'ak_1', kind: 'claim', name: 'abc.test', nameFee: null, salt: 1n }]);
+    expect(fresh).to.include({ auctionEnd: null, expiresAt: 50010 });
+  });
+
+  it('treats a claim after an auction ended as a new claim', () => {
+    const prior = new Map<string, NameState>([['nm_a', { name: 'short.chain', kind: 'bid', owner: 'ak_2', expiresAt: 9, auctionEnd: 50, nameFee: '11', pointers: [] }]]);
+    const [claim] = foldNameActions(prior, [{ ...at(60), protocol: 5, nameHash: 'nm_a', account: 'ak_4', kind: 'claim', name: 'short.chain', nameFee: '12', salt: 0n }]);
+    expect(claim).to.include({ kind: 'claim', owner: 'ak_4' });
+  });
+});
+
+describe('foldOracleActions(prior, actions)', () => {
+  it('sets expiry from a delta or absolute register TTL and adds extensions to the current expiry', () => {
+    const actions: OracleAction[] = [
+      { ...at(10), oracleId: 'ok_1', kind: 'register', ttl: { type: 'delta', value: 100 }, queryFee: '5', queryFormat: 'q', responseFormat: 'r', abiVersion: '0' },
+      { ...at(20), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
+      { ...at(20, 1), oracleId: 'ok_2', kind: 'register', ttl: { type: 'block', value: 999 }, queryFee: '5', queryFormat: 'q', responseFormat: 'r', abiVersion: '0' },
+      { ...at(30), oracleId: 'ok_3', kind: 'extend', ttl: { type: 'delta', value: 5 } },
+    ];
+    const rows = foldOracleActions(new Map([['ok_3', { expiresAt: 700 }]]), actions);
+    expect(rows.map((r) => r.expiresAt)).to.deep.equal([110, 160, 999, 705]);
+    expect(rows[1]).to.include({ kind: 'extend', queryFee: null });
+  });
+});
