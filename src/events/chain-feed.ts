@@ -20,7 +20,7 @@ export interface ChainFeedOptions {
   readonly pool: Pool;
   readonly log: Logger;
   /** Receives each batch of new events in chain order; `noticedAt` is performance.now() of the notification. */
-  readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => void;
+  readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => Promise<void>;
   /** Heights whose sent blocks are remembered; a rewrite deeper than this is not sent again. */
   readonly memoryHeights: number;
   readonly chunkHeights?: number;
@@ -120,7 +120,7 @@ export class ChainFeed {
       try {
         const events = await readChainEvents(this.#options.pool, chunk.from, chunk.to);
         if (this.#stopped) return;
-        this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
+        await this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
         this.#state = completeChunk(this.#state, chunk.from, chunk.to);
         this.#noticed = this.#noticed.filter((n) => n.to > chunk!.to);
         this.#forgetBelow(this.#state.next - this.#options.memoryHeights);

@@ -1,5 +1,6 @@
 /** @module The websocket hub: client subscriptions, and fan-out of chain events in chain order. */
 import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
 import type { WebsocketMetrics } from './metrics.ts';
@@ -86,9 +87,12 @@ export class Hub {
   /**
    * publish sends chain events, in the given (chain) order, to their subscribers. `noticedAt`
    * (performance.now()) is when the populator's notification arrived, for the latency metric.
+   * It yields to the event loop after each event so sockets flush before the buffer check: a
+   * reading client never looks slow because of one burst.
    */
-  publish(events: readonly ChainEvent[], noticedAt: number): void {
-    for (const event of events) {
+  async publish(events: readonly ChainEvent[], noticedAt: number): Promise<void> {
+    for (const [i, event] of events.entries()) {
+      if (i > 0) await nextTurn();
       let delivered = 0;
       if (event.type !== 'transaction') {
         delivered += this.#fanOut(event.type === 'key_block' ? 'key_blocks' : 'micro_blocks', event.payload);

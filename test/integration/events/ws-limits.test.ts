@@ -1,0 +1,112 @@
+/** @module Websocket limits: slow clients are closed, the connection cap holds, dead peers are dropped. */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/migrator.ts';
+import { CLOSE_TOO_SLOW } from '../../../src/events/hub.ts';
+import { CLOSE_TOO_MANY_CONNECTIONS, startWebsocketServer } from '../../../src/events/ws-server.ts';
+import type { Role } from '../../../src/roles.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { notify, spendTx, writeHeight, type TxSpec } from './chain-writer.ts';
+import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
+
+const SCHEMA = 'mdw_ws_limits';
+const MAX_BUFFERED = 64 * 1024;
+
+describe('websocket limits (real PostgreSQL, real sockets)', () => {
+  const log = silentLogger();
+  let db: { url: string; drop(): Promise<void> };
+  let pool: Pool;
+  let server: Role & { url: string };
+  let registry: prom.Registry;
+  const clients: TestClient[] = [];
+  let height = 0;
+
+  async function client(options = {}): Promise<TestClient> {
+    const c = await openClient(server.url, options);
+    clients.push(c);
+    return c;
+  }
+
+  async function metric(name: string): Promise<number> {
+    const values = (await registry.getSingleMetric(name)?.get())?.values ?? [];
+    return values.reduce((sum, v) => sum + v.value, 0);
+  }
+
+  before(async () => {
+    db = await createTestDatabase();
+    await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
+    pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+    registry = new prom.Registry();
+    const cfg = testConfig(db.url, SCHEMA, { WEBSOCKET_MAX_CONNECTIONS: '4', WEBSOCKET_MAX_BUFFERED_BYTES: String(MAX_BUFFERED) });
+    server = await startWebsocketServer({ cfg, log, pool, registry });
+  });
+
+  after(async () => {
+    for (const c of clients) c.ws.terminate();
+    await server?.stop();
+    await pool?.end();
+    await db?.drop();
+  });
+
+  it('closes a client that stops reading with 1013 and a reason, while a reading client gets everything', async function () {
+    this.timeout(60_000);
+    const slow = await client();
+    const fast = await client();
+    await slow.request({ op: 'subscribe', payload: 'transactions' });
+    await fast.request({ op: 'subscribe', payload: 'transactions' });
+    // The slow client stops reading: the server's unsent bytes grow past the kernel's buffers.
+    (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const [a, b] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
+    const heavy: TxSpec[] = Array.from({ length: 40 }, () => spendTx(a, b, 20_000));
+    const heights = 12;
+    for (let i = 0; i < heights; i += 1) {
+      height += 1;
+      await writeHeight(pool, height, [heavy]);
+      await notify(pool, SCHEMA, { from: height, to: height });
+    }
+    let received = 0;
+    while (received < heights * heavy.length) {
+      const message = await fast.next(20_000);
+      expect(message).to.deep.include({ subscription: 'transactions' });
+      received += 1;
+    }
+    expect(await metric('mdw_ws_slow_clients_closed_total')).to.equal(1);
+    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    const closed = await slow.closed;
+    expect(closed.code).to.equal(CLOSE_TOO_SLOW);
+    expect(closed.reason).to.match(/too slow/);
+  });
+
+  it('refuses connections beyond the maximum with 1013, and accepts again once one closes', async () => {
+    const open = await Promise.all(Array.from({ length: 4 }, () => client()));
+    const refused = await client();
+    expect((await refused.closed).code).to.equal(CLOSE_TOO_MANY_CONNECTIONS);
+    expect(await metric('mdw_ws_connections_refused_total')).to.be.at.least(1);
+    open[0]!.ws.close();
+    await open[0]!.closed;
+    const accepted = await client();
+    expect(await accepted.request({ op: 'subscribe', payload: 'key_blocks' })).to.deep.equal(['key_blocks']);
+    for (const c of [...open, accepted]) c.ws.close();
+    await Promise.all([...open, accepted].map((c) => c.closed));
+  });
+
+  it('terminates a peer that does not answer pings, and keeps one that does', async () => {
+    const ownRegistry = new prom.Registry();
+    const pinging = await startWebsocketServer({ cfg: testConfig(db.url, SCHEMA), log, pool, registry: ownRegistry, heartbeatIntervalMs: 100 });
+    try {
+      const deaf = await openClient(pinging.url, { autoPong: false });
+      const healthy = await openClient(pinging.url);
+      clients.push(deaf, healthy);
+      const closed = await deaf.closed;
+      expect(closed.code).to.equal(1006);
+      const terminated = await ownRegistry.getSingleMetric('mdw_ws_dead_peers_terminated_total')?.get();
+      expect(terminated?.values[0]?.value).to.equal(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await healthy.request({ op: 'subscribe', payload: 'micro_blocks' })).to.deep.equal(['micro_blocks']);
+    } finally {
+      await pinging.stop();
+    }
+  });
+});
