@@ -106,7 +106,7 @@ export function podTemplate(ctx: BuildContext, labels: Record<string, string>, c
   };
   if (opts.restartPolicy) spec.restartPolicy = opts.restartPolicy;
   if (ctx.spec.imagePullSecrets.length > 0) spec.imagePullSecrets = ctx.spec.imagePullSecrets.map((s) => ({ name: s.name }));
-  return { metadata: { labels }, spec };
+  return { metadata: { labels: { ...labels } }, spec };
 }
 
 /** httpProbe checks an HTTP path on the http port. */

@@ -1,0 +1,141 @@
+/** @module Behaviour of the builders that users rely on: commands, env, scaling, switching, security. */
+import { expect } from 'chai';
+import type { V1PodTemplateSpec } from '@kubernetes/client-node';
+import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
+import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
+import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
+import { buildPreviewService, buildStableService, selectedGeneration } from '../../../src/operator/specs/services.ts';
+import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
+import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
+import { buildIngress } from '../../../src/operator/specs/ingress.ts';
+import { createBuildContext } from '../../../src/operator/specs/meta.ts';
+import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
+
+const envOf = (t: V1PodTemplateSpec | undefined) =>
+  Object.fromEntries((t?.spec?.containers[0]?.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
+const argsOf = (t: V1PodTemplateSpec | undefined) => t?.spec?.containers[0]?.args;
+
+describe('server Deployment', () => {
+  it('runs `mdw -s` with spec.server.replicas (default 2), or the replicas the caller gives', () => {
+    const ctx = contextOf(aMiddleware());
+    expect(argsOf(buildServerDeployment(ctx, 1).spec?.template)).to.deep.equal(['-s']);
+    expect(buildServerDeployment(ctx, 1).spec?.replicas).to.equal(2);
+    expect(buildServerDeployment(contextOf(aMiddleware({ server: { replicas: 0 } })), 1).spec?.replicas).to.equal(0);
+    expect(buildServerDeployment(ctx, 1, 5).spec?.replicas).to.equal(5);
+  });
+  it('reads the schema of its own generation and rolls without losing capacity', () => {
+    const d = buildServerDeployment(contextOf(aMiddleware()), 3);
+    expect(envOf(d.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g3');
+    expect(d.spec?.strategy?.rollingUpdate).to.deep.equal({ maxUnavailable: 0, maxSurge: 1 });
+    expect(d.spec?.template.spec?.containers[0]?.readinessProbe?.httpGet?.path).to.equal('/readyz');
+  });
+  it('uses the operator image unless the spec names one', () => {
+    expect(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0]?.image).to.equal('ghcr.io/aeternity/mdw:0.1.0');
+    expect(buildServerDeployment(createBuildContext(aMiddleware({ image: 'my/mdw:2' }), 'x'), 1)
+      .spec?.template.spec?.containers[0]?.image).to.equal('my/mdw:2');
+  });
+});
+
+describe('populator Deployment', () => {
+  const ctx = contextOf(aMiddleware());
+  it('is one writer, recreated (never two at once), holding its generation\'s Lease', () => {
+    const d = buildPopulatorDeployment(ctx, 2);
+    expect(d.spec?.replicas).to.equal(1);
+    expect(d.spec?.strategy?.type).to.equal('Recreate');
+    expect(envOf(d.spec?.template).WRITER_LEASE_NAME).to.equal('mainnet-writer-g2');
+    expect(d.spec?.template.spec?.automountServiceAccountToken).to.equal(true);
+  });
+  it('runs `mdw -p`, with `-H <heights>` first when a reload asks for heights', () => {
+    expect(argsOf(buildPopulatorDeployment(ctx, 2).spec?.template)).to.deep.equal(['-p']);
+    expect(argsOf(buildPopulatorDeployment(ctx, 2, { heights: '1,5-9' }).spec?.template)).to.deep.equal(['-p', '-H', '1,5-9']);
+  });
+});
+
+describe('Jobs', () => {
+  it('migrate the generation schema under a name that changes with the inputs only', () => {
+    const a = buildMigrationJob(contextOf(aMiddleware()), 4);
+    const again = buildMigrationJob(contextOf(aMiddleware()), 4);
+    const newImage = buildMigrationJob(createBuildContext(aMiddleware(), 'ghcr.io/aeternity/mdw:0.2.0'), 4);
+    expect(argsOf(a.spec?.template)).to.deep.equal(['migrate']);
+    expect(envOf(a.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g4');
+    expect(a.metadata.name).to.match(/^mainnet-migrate-g4-[0-9a-f]{8}$/);
+    expect(again.metadata.name).to.equal(a.metadata.name);
+    expect(newImage.metadata.name).not.to.equal(a.metadata.name);
+  });
+  it('reload heights in place and drop a retired schema', () => {
+    const ctx = contextOf(aMiddleware());
+    expect(argsOf(buildReloadJob(ctx, 1, 'r1', '10-20').spec?.template)).to.deep.equal(['-H', '10-20']);
+    expect(buildReloadJob(ctx, 1, 'r1', '10-20').metadata.name).not.to.equal(buildReloadJob(ctx, 1, 'r2', '10-20').metadata.name);
+    const drop = buildDropSchemaJob(ctx, 1);
+    expect(argsOf(drop.spec?.template)).to.deep.equal(['migrate', '--drop']);
+    expect(envOf(drop.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g1');
+    expect(drop.spec?.template.spec?.restartPolicy).to.equal('Never');
+  });
+});
+
+describe('Services', () => {
+  const ctx = contextOf(aMiddleware());
+  it('switch generations through the stable Service selector alone', () => {
+    const blue = buildStableService(ctx, 1);
+    const green = buildStableService(ctx, 2);
+    expect(selectedGeneration(blue)).to.equal(1);
+    expect(selectedGeneration(green)).to.equal(2);
+    expect({ ...green.spec, selector: undefined }).to.deep.equal({ ...blue.spec, selector: undefined });
+    expect(green.metadata.name).to.equal('mainnet');
+  });
+  it('expose HTTP and websocket ports; the preview is in-cluster only', () => {
+    const full = contextOf(aFullMiddleware());
+    expect(buildStableService(full, 1).spec?.ports?.map((p) => [p.name, p.port])).to.deep.equal([['http', 8080], ['websocket', 3021]]);
+    expect(buildStableService(full, 1).spec?.type).to.equal('LoadBalancer');
+    expect(buildPreviewService(full, 2).spec?.type).to.equal('ClusterIP');
+    expect(buildPreviewService(full, 2).metadata.name).to.equal('mainnet-preview');
+  });
+});
+
+describe('PDB, HPA and Ingress', () => {
+  const cases = [
+    { spec: {}, expected: { maxUnavailable: 1 } },
+    { spec: { server: { pdb: { minAvailable: 2 } } }, expected: { minAvailable: 2 } },
+    { spec: { server: { pdb: { maxUnavailable: 0 } } }, expected: { maxUnavailable: 0 } },
+  ];
+  for (const c of cases) {
+    it(`PDB budget for ${JSON.stringify(c.spec)}`, () => {
+      const { selector: _, ...budget } = buildServerPdb(contextOf(aMiddleware(c.spec)), 1)?.spec ?? {};
+      expect(budget).to.deep.equal(c.expected);
+    });
+  }
+  it('no PDB when disabled, no HPA or Ingress unless asked', () => {
+    const ctx = contextOf(aMiddleware({ server: { pdb: { enabled: false } } }));
+    expect(buildServerPdb(ctx, 1)).to.equal(undefined);
+    expect(buildServerHpa(ctx)).to.equal(undefined);
+    expect(buildIngress(ctx)).to.equal(undefined);
+  });
+  it('the HPA scales the Middleware itself (its scale subresource), so it survives a switch', () => {
+    const hpa = buildServerHpa(contextOf(aFullMiddleware()));
+    expect(hpa?.spec?.scaleTargetRef).to.deep.equal({ apiVersion: 'middleware.aeternity.io/v1alpha1', kind: 'Middleware', name: 'mainnet' });
+    expect([hpa?.spec?.minReplicas, hpa?.spec?.maxReplicas]).to.deep.equal([2, 6]);
+  });
+  it('the Ingress routes the websocket path to the websocket port and the rest to HTTP, with TLS', () => {
+    const ingress = buildIngress(contextOf(aFullMiddleware()));
+    const paths = ingress?.spec?.rules?.[0]?.http?.paths.map((p) => [p.path, p.backend.service?.port?.name]);
+    expect(paths).to.deep.equal([['/websocket', 'websocket'], ['/', 'http']]);
+    expect(ingress?.spec?.tls?.[0]?.secretName).to.equal('mdw-tls');
+    expect(ingress?.metadata.annotations).to.include({ 'cert-manager.io/cluster-issuer': 'letsencrypt' });
+  });
+});
+
+describe('pod security', () => {
+  it('every pod is non-root, seccomp RuntimeDefault, read-only root, no capabilities, with a /tmp emptyDir', () => {
+    const ctx = contextOf(aMiddleware());
+    const templates = [buildServerDeployment(ctx, 1).spec?.template, buildPopulatorDeployment(ctx, 1).spec?.template,
+      buildMigrationJob(ctx, 1).spec?.template, buildDropSchemaJob(ctx, 1).spec?.template];
+    for (const t of templates) {
+      expect(t?.spec?.securityContext).to.include({ runAsNonRoot: true });
+      expect(t?.spec?.securityContext?.seccompProfile?.type).to.equal('RuntimeDefault');
+      const c = t?.spec?.containers[0];
+      expect(c?.securityContext).to.deep.include({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expect(c?.volumeMounts).to.deep.equal([{ name: 'tmp', mountPath: '/tmp' }]);
+      expect(t?.spec?.volumes?.[0]?.emptyDir).to.not.equal(undefined);
+    }
+  });
+});
