@@ -1,0 +1,65 @@
+/** @module A fault-injecting HTTP proxy for node tests: outages, 5xx storms, slow and malformed answers. */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Fault mode: pass through, drop connections, answer 503, delay, or cut the JSON short. */
+export type Fault = 'none' | 'down' | '5xx' | 'slow' | 'malformed';
+
+export interface FaultProxy {
+  readonly url: string;
+  /** fault applies to every request from now on; `rate` (0..1) is the share of requests hit. */
+  set(fault: Fault, rate?: number): void;
+  /** requests seen, and how many got a fault. */
+  readonly stats: { requests: number; faulted: number };
+  close(): Promise<void>;
+}
+
+/** startFaultProxy forwards to `target` (an http://host:port URL) and injects the current fault. */
+export async function startFaultProxy(target: string, opts: { slowMs?: number; seed?: number } = {}): Promise<FaultProxy> {
+  const upstream = new URL(target);
+  let fault: Fault = 'none';
+  let rate = 1;
+  let seed = opts.seed ?? 1;
+  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const stats = { requests: 0, faulted: 0 };
+  const server: Server = createServer((req, res) => {
+    stats.requests++;
+    const hit = fault !== 'none' && random() < rate;
+    if (hit) stats.faulted++;
+    if (hit && fault === 'down') return req.socket.destroy();
+    if (hit && fault === '5xx') {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      return res.end('{"reason":"Temporary overload"}');
+    }
+    const forward = (): void => {
+      const up = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (upRes) => {
+        const chunks: Buffer[] = [];
+        upRes.on('data', (c: Buffer) => chunks.push(c));
+        upRes.on('end', () => {
+          let body = Buffer.concat(chunks);
+          if (hit && fault === 'malformed') body = body.subarray(0, Math.floor(body.length / 2));
+          const headers = { ...upRes.headers, 'content-length': String(body.length) };
+          res.writeHead(upRes.statusCode ?? 502, headers);
+          res.end(body);
+        });
+      });
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    };
+    if (hit && fault === 'slow') setTimeout(forward, opts.slowMs ?? 2000);
+    else forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    set(f, r = 1) {
+      fault = f;
+      rate = r;
+    },
+    stats,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
