@@ -1,0 +1,73 @@
+/** @module Fork planning and verify's comparison: pure parts. */
+import { expect } from 'chai';
+import { linkBreak, lowestMismatch } from '../../../src/indexer/forks.ts';
+import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/verify.ts';
+import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
+
+function fetched(height: number, prevKey: string, prev: string, micro: { hash: string; txs: string[] }[] = []): FetchedGeneration {
+  return {
+    height, keyBlock: { hash: `kh_${height}`, height, prev_key_hash: prevKey, prev_hash: prev, nonce: 2n ** 64n - 1n },
+    microBlocks: micro.map((m) => ({ header: { hash: m.hash }, transactions: m.txs.map((t) => ({ hash: t, tx: { type: 'SpendTx', fee: 1 }, signatures: ['sg_1'] })) })),
+    callInfos: new Map(), decodedCalls: new Map(),
+  };
+}
+
+describe('lowestMismatch(stored, node)', () => {
+  it('finds the lowest differing height, treating a missing node block as a difference', () => {
+    const stored = [{ height: 12, hash: 'c' }, { height: 11, hash: 'b' }, { height: 10, hash: 'a' }];
+    expect(lowestMismatch(stored, ['c', 'b', 'a'])).to.equal(undefined);
+    expect(lowestMismatch(stored, ['x', 'y', 'a'])).to.equal(11);
+    expect(lowestMismatch(stored, [null, 'b', 'a'])).to.equal(12);
+  });
+});
+
+describe('linkBreak(gen, prev)', () => {
+  const prev = { height: 9, keyHash: 'kh_9', lastMicroHash: 'mh_2' };
+  it('accepts a generation that points at the previous key block and its last micro block', () => {
+    expect(linkBreak(fetched(10, 'kh_9', 'mh_2'), prev)).to.equal(undefined);
+    expect(linkBreak(fetched(10, 'kh_9', 'kh_9'), { ...prev, lastMicroHash: null })).to.equal(undefined);
+  });
+  it('reports the previous height when the key block or the micro-block tail differs', () => {
+    expect(linkBreak(fetched(10, 'kh_X', 'mh_2'), prev)).to.equal(9);
+    expect(linkBreak(fetched(10, 'kh_9', 'mh_1'), prev)).to.equal(9);
+  });
+  it('ignores generations that are not adjacent', () => {
+    expect(linkBreak(fetched(12, 'kh_X', 'mh_1'), prev)).to.equal(undefined);
+  });
+});
+
+describe('compareGeneration(db, node, full)', () => {
+  const node = fetched(10, 'kh_9', 'mh_b', [{ hash: 'mh_a', txs: ['th_1', 'th_2'] }, { hash: 'mh_b', txs: [] }]);
+  const stored = (): StoredGeneration => ({
+    height: 10, keyBlock: { ...node.keyBlock },
+    microBlocks: node.microBlocks.map((m) => ({ hash: String(m.header.hash), header: m.header, txs: m.transactions.map((t) => ({ hash: String(t.hash), tx: t.tx as never, signatures: ['sg_1'] })) })),
+  });
+
+  it('reports nothing for an equal height, whatever the key order', () => {
+    const db = stored();
+    db.keyBlock = { nonce: 2n ** 64n - 1n, prev_hash: 'mh_b', prev_key_hash: 'kh_9', height: 10, hash: 'kh_10' };
+    expect(compareGeneration(db, node, true)).to.deep.equal([]);
+  });
+
+  it('reports each difference on its own line', () => {
+    const db = stored();
+    (db as { keyBlock: object }).keyBlock = { ...db.keyBlock, hash: 'kh_other' };
+    (db.microBlocks[0]!.txs as unknown[]).pop();
+    expect(compareGeneration(db, node, false)).to.deep.equal([
+      'height 10: key block hash differs: db kh_other node kh_10',
+      'height 10: micro block mh_a transaction count differs: db 1 node 2',
+      'height 10: micro block mh_a transaction 1 differs: db (none) node th_2',
+    ]);
+  });
+
+  it('with full, reports a changed stored object', () => {
+    const db = stored();
+    (db.microBlocks[0]!.txs[0] as { tx: object }).tx = { type: 'SpendTx', fee: 2 };
+    expect(compareGeneration(db, node, false)).to.deep.equal([]);
+    expect(compareGeneration(db, node, true)).to.deep.equal(['height 10: transaction th_1 content differs']);
+  });
+
+  it('canonicalises big integers exactly', () => {
+    expect(canonical({ b: 2n ** 70n, a: [1] })).to.equal('{"a":[1],"b":1180591620717411303424}');
+  });
+});
