@@ -1,5 +1,5 @@
 /** @module Forwarding to the node: method, path, query, body and end-to-end headers pass through; failures become 502/504. */
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import koaProxies from 'koa-proxies';
 import { AppError, ErrorCode } from '../errors.ts';
@@ -33,7 +33,7 @@ export function isInternalPath(method: string, path: string): boolean {
 /** createNodeProxy builds the forwarder used by the catch-all and by cached routes on a miss. */
 export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
   const events = {
-    proxyReq(proxyReq: import('node:http').ClientRequest, req: IncomingMessage) {
+    proxyReq(proxyReq: ClientRequest, req: IncomingMessage) {
       for (const h of HOP_BY_HOP) proxyReq.removeHeader(h);
       proxyReq.on('timeout', () => { failure(req).timedOut = true; });
     },

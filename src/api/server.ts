@@ -1,5 +1,5 @@
 /** @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on cfg.websocket. */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
@@ -54,7 +54,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
 }
 
 /** closeHttp stops accepting and resolves once in-flight requests have been answered. */
-function closeHttp(server: import('node:http').Server): Promise<void> {
+function closeHttp(server: Server): Promise<void> {
   return new Promise<void>((resolve) => {
     if (!server.listening) return resolve();
     server.close(() => resolve());

@@ -163,7 +163,7 @@ async function insertTx(db: Queryable, t: Tx, microHash: string, microTime: numb
       break;
     case 'NameClaimTx':
       await at(`INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at, auction_end, name_fee)
-                VALUES ($1, $2, $3, $4, $5, $6, 'claim', $7, $8, $3, $9)`, [NAME_HASH, NAME, ...pos, t.hash, tx.account_id, t.height + 180000, String(tx.name_fee)]);
+                VALUES ($1, $2, $3, $4, $5, $6, 'claim', $7, $8, NULL, $9)`, [NAME_HASH, NAME, ...pos, t.hash, tx.account_id, t.height + 180000, String(tx.name_fee)]);
       break;
     case 'NameUpdateTx':
       await at(`INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at, pointers)

@@ -1,5 +1,5 @@
 /** @module API test harness: a migrated test database with the fixture chain, the Koa app over it, and a fake node. */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import prom from 'prom-client';
 import supertest from 'supertest';
@@ -36,7 +36,7 @@ export async function startFakeNode(): Promise<FakeNode> {
     url: '', seen: [], close: async () => {},
     respond: (req) => ({ status: 200, body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }) }),
   };
-  const hanging = new Set<import('node:http').ServerResponse>();
+  const hanging = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
