@@ -46,10 +46,10 @@ export function contractTx(tx: JsonObject): JsonObject | undefined {
   return undefined;
 }
 
-/** The encoder as its JavaScript implements it (its .d.ts lists a funName parameter decodeResult does not take). */
+/** The encoder's methods used here, with plain string parameters. */
 interface BytecodeEncoder {
   decodeCall(data: string): { functionName: string; args: unknown[] };
-  decodeResult(data: string, resultType: string): unknown;
+  decodeResult(funName: string, data: string, resultType: string): unknown;
 }
 
 /** ContractDecoder decodes calls, caching one in-process encoder per bytecode. */
@@ -89,7 +89,7 @@ export class ContractDecoder {
     const returnValue = callInfo?.return_value;
     if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
       try {
-        result = toJsonValue(encoder.decodeResult(returnValue, String(callInfo?.return_type ?? 'ok')));
+        result = toJsonValue(encoder.decodeResult(call.functionName, returnValue, String(callInfo?.return_type ?? 'ok')));
       } catch (err) {
         decodeError = `return value: ${message(err)}`;
       }

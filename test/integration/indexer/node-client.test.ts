@@ -13,13 +13,14 @@ const log = pino({ level: 'silent' });
 describe('NodeClient', () => {
   let server: Server;
   let url: string;
-  let script: ((path: string) => { status: number; body: string; delayMs?: number })[] = [];
+  type Step = (path: string) => { status: number; body: string; delayMs?: number };
+  let script: Step[] = [];
   let requests = 0;
 
   before(async () => {
     server = createServer((req, res) => {
       requests++;
-      const step = script.shift() ?? (() => ({ status: 200, body: '{"height":1}' }));
+      const step: Step = script.shift() ?? (() => ({ status: 200, body: '{"height":1}' }));
       const { status, body, delayMs } = step(req.url ?? '');
       setTimeout(() => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(body); }, delayMs ?? 0);
     });

@@ -44,7 +44,7 @@ describe('compareGeneration(db, node, full)', () => {
   });
 
   it('reports nothing for an equal height, whatever the key order', () => {
-    const db = stored();
+    const db: { -readonly [K in keyof StoredGeneration]: StoredGeneration[K] } = stored();
     db.keyBlock = { nonce: 2n ** 64n - 1n, prev_hash: 'mh_b', prev_key_hash: 'kh_9', height: 10, hash: 'kh_10' };
     expect(compareGeneration(db, node, true)).to.deep.equal([]);
   });

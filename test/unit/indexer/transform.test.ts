@@ -8,7 +8,8 @@ import { transformGeneration } from '../../../src/indexer/transform.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
 
 const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg' | 'bs' | 'bx'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
-const [alice, bob] = [id('ak'), id('ak')] as `ak_${string}`[];
+const alice = id('ak') as `ak_${string}`;
+const bob = id('ak') as `ak_${string}`;
 
 function signed(tx: JsonObject, extra: JsonObject = {}): JsonObject {
   return { tx, hash: id('th'), signatures: [id('sg')], block_height: 10, block_hash: 'mh_x', ...extra };
