@@ -1,0 +1,99 @@
+/** @module Key and micro block headers: the node's binary layout (node-api.md §6.2), hashes and JSON. Pure. */
+import { decode, encode, hash } from '../chain/encoding.ts';
+import type { Json } from '../chain/json.ts';
+import { jsonInt } from './tx-codec.ts';
+
+/** PROTOCOL_VERSION is the consensus protocol the devnode claims (Iris). */
+export const PROTOCOL_VERSION = 5;
+
+/** KeyHeader is a key block; `nonce` and `pow` are absent on a pending candidate. */
+export interface KeyHeader {
+  readonly height: number;
+  readonly prevHash: string;
+  readonly prevKeyHash: string;
+  readonly stateHash: string;
+  readonly miner: string;
+  readonly beneficiary: string;
+  readonly target: number;
+  readonly pow?: readonly number[];
+  readonly nonce?: bigint;
+  readonly time: number;
+  readonly version: number;
+  readonly info: string;
+}
+
+/** MicroHeader is a micro block header without its hash. */
+export interface MicroHeader {
+  readonly height: number;
+  readonly prevHash: string;
+  readonly prevKeyHash: string;
+  readonly stateHash: string;
+  readonly txsHash: string;
+  readonly time: number;
+  readonly version: number;
+  readonly signature?: string;
+}
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0);
+  return b;
+}
+
+function u64(n: bigint | number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(n));
+  return b;
+}
+
+/** keyHeaderBytes is `aec_headers:serialize_to_binary/1` of a key header (pow and nonce zero when absent). */
+export function keyHeaderBytes(h: KeyHeader): Uint8Array {
+  const info = decode(h.info, ['cb']).bytes;
+  const flags = (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
+  const pow = Buffer.alloc(42 * 4);
+  (h.pow ?? []).forEach((p, i) => pow.writeUInt32BE(p >>> 0, i * 4));
+  return Buffer.concat([
+    u32(h.version), u32(flags), u64(h.height),
+    decode(h.prevHash).bytes, decode(h.prevKeyHash).bytes, decode(h.stateHash).bytes,
+    decode(h.miner).bytes, decode(h.beneficiary).bytes, u32(h.target), pow, u64(h.nonce ?? 0n), u64(h.time), info,
+  ]);
+}
+
+/** keyBlockHash is the `kh_` of a key header. */
+export function keyBlockHash(h: KeyHeader): string {
+  return encode('kh', hash(keyHeaderBytes(h)));
+}
+
+/** microHeaderBytes is the binary micro header; without a signature it is the bytes the miner signs. */
+export function microHeaderBytes(h: MicroHeader): Uint8Array {
+  return Buffer.concat([
+    u32(h.version), u32(0), u64(h.height),
+    decode(h.prevHash).bytes, decode(h.prevKeyHash).bytes, decode(h.stateHash).bytes, decode(h.txsHash).bytes,
+    u64(h.time), h.signature ? decode(h.signature, ['sg']).bytes : Buffer.alloc(0),
+  ]);
+}
+
+/** microBlockHash is the `mh_` of a signed micro header. */
+export function microBlockHash(h: MicroHeader): string {
+  return encode('mh', hash(microHeaderBytes(h)));
+}
+
+/** keyBlockJson is the node's KeyBlock object; a candidate (no nonce) has neither `nonce` nor `pow`. */
+export function keyBlockJson(h: KeyHeader, hashValue: string): { [k: string]: Json } {
+  const json: { [k: string]: Json } = {
+    hash: hashValue, height: h.height, prev_hash: h.prevHash, prev_key_hash: h.prevKeyHash,
+    state_hash: h.stateHash, miner: h.miner, beneficiary: h.beneficiary, target: h.target,
+    time: h.time, version: h.version, info: h.info,
+  };
+  if (h.nonce !== undefined) json.nonce = jsonInt(h.nonce);
+  if (h.pow !== undefined) json.pow = [...h.pow];
+  return json;
+}
+
+/** microHeaderJson is the node's MicroBlockHeader object. */
+export function microHeaderJson(h: MicroHeader, hashValue: string): { [k: string]: Json } {
+  return {
+    hash: hashValue, height: h.height, pof_hash: 'no_fraud', prev_hash: h.prevHash, prev_key_hash: h.prevKeyHash,
+    state_hash: h.stateHash, txs_hash: h.txsHash, signature: h.signature ?? '', time: h.time, version: h.version,
+  };
+}

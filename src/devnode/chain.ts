@@ -1,0 +1,287 @@
+/** @module The devnode's chain: blocks, transactions, mempool, mining and forks over the world state. */
+import { randomBytes } from 'node:crypto';
+import { decode, encode, hash } from '../chain/encoding.ts';
+import type { Json } from '../chain/json.ts';
+import { KEY_BLOCK_REWARD } from './fees.ts';
+import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type KeyHeader, type MicroHeader } from './blocks.ts';
+import { signBytes, verifySignature, type KeyPair } from './keys.ts';
+import { TxRejected, applyTx, signers } from './rules.ts';
+import { commitState, newState, type WorldState } from './state.ts';
+import { decodeSignedTx, decodeTx, txHash, type TxFields } from './tx-codec.ts';
+
+/** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
+export interface TxRecord {
+  readonly hash: string;
+  readonly signedBytes: Uint8Array;
+  readonly tx: TxFields;
+  readonly signatures: readonly string[];
+  blockHash: string | undefined;
+  blockHeight: number;
+  callInfo?: { [k: string]: Json };
+  json?: string;
+}
+
+/** MicroBlock is a micro block with its transactions. */
+export interface MicroBlock { readonly kind: 'micro'; readonly header: MicroHeader; readonly hash: string; readonly txs: readonly TxRecord[]; json?: string; txsJson?: string }
+
+/** KeyBlock is a key block and the micro blocks of its generation. */
+export interface KeyBlock { readonly kind: 'key'; readonly header: KeyHeader; readonly hash: string; readonly micro: MicroBlock[]; json?: string; generationJson?: string }
+
+/** ChainOptions fixes what the chain is made of; `clock` and `random` make mining deterministic when given. */
+export interface ChainOptions {
+  readonly networkId: string;
+  readonly miner: KeyPair;
+  readonly beneficiary: string;
+  readonly genesisAccounts: readonly { readonly address: string; readonly balance: bigint }[];
+  readonly genesisTime: number;
+  readonly clock?: () => number;
+}
+
+/** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
+export interface KeyBlockFields { nonce?: bigint; pow?: readonly number[]; time?: number; beneficiary?: string; miner?: string; info?: string }
+
+const EMPTY_CB = encode('cb', new Uint8Array(0));
+const TARGET = 0x2100ffff;
+const ZERO32 = new Uint8Array(32);
+
+function randomNonce(): bigint {
+  return randomBytes(8).readBigUInt64BE();
+}
+
+function randomPow(): number[] {
+  const bytes = randomBytes(42 * 4);
+  return Array.from({ length: 42 }, (_, i) => bytes.readUInt32BE(i * 4));
+}
+
+/** Chain holds the blocks and the committed state; `pending` is the state with the mempool applied. */
+export class Chain {
+  readonly options: ChainOptions;
+  readonly keyBlocks: KeyBlock[] = [];
+  readonly blocks = new Map<string, KeyBlock | MicroBlock>();
+  readonly txs = new Map<string, TxRecord>();
+  mempool: TxRecord[] = [];
+  state: WorldState = newState();
+  pending: WorldState = newState(this.state);
+  #queryExpiry = new Map<number, string[]>();
+
+  constructor(options: ChainOptions) {
+    this.options = options;
+    this.#seedGenesis(this.state);
+    const genesis: KeyHeader = {
+      height: 0, prevHash: encode('kh', ZERO32), prevKeyHash: encode('kh', ZERO32), stateHash: encode('bs', hash(Buffer.from(options.networkId))),
+      miner: options.miner.address, beneficiary: options.beneficiary, target: TARGET, pow: new Array(42).fill(0), nonce: 0n,
+      time: options.genesisTime, version: PROTOCOL_VERSION, info: EMPTY_CB,
+    };
+    this.#pushKeyBlock(genesis);
+  }
+
+  /** height is the height of the top generation. */
+  get height(): number {
+    return this.keyBlocks.length - 1;
+  }
+
+  /** top is the newest key block. */
+  get top(): KeyBlock {
+    return this.keyBlocks[this.keyBlocks.length - 1]!;
+  }
+
+  /** topHash is the hash of the newest block, key or micro. */
+  get topHash(): string {
+    return this.top.micro.at(-1)?.hash ?? this.top.hash;
+  }
+
+  #topTime(): number {
+    return this.top.micro.at(-1)?.header.time ?? this.top.header.time;
+  }
+
+  #now(): number {
+    return Math.max(this.options.clock?.() ?? Date.now(), this.#topTime() + 1);
+  }
+
+  #seedGenesis(state: WorldState): void {
+    for (const a of this.options.genesisAccounts) state.accounts.set(a.address, { balance: a.balance, nonce: 0 });
+  }
+
+  /**
+   * submit checks a signed transaction (encoding, signatures, the seed's rules against the
+   * pending state) and puts it in the mempool. Throws TxRejected or a codec error.
+   */
+  submit(signedBytes: Uint8Array, verify = true): TxRecord {
+    const { signatures, txBytes } = decodeSignedTx(signedBytes);
+    const tx = decodeTx(txBytes);
+    if (verify) this.#verifySignatures(tx, txBytes, signatures);
+    return this.admit(signedBytes, tx, signatures);
+  }
+
+  /** admit puts an already decoded (and, by the caller, trusted) signed transaction in the mempool. */
+  admit(signedBytes: Uint8Array, tx: TxFields, signatures: readonly Uint8Array[]): TxRecord {
+    const hashValue = txHash(signedBytes);
+    if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
+    const layer = newState(this.pending);
+    applyTx(layer, tx, { height: this.height, txHash: hashValue });
+    commitState(layer);
+    const record: TxRecord = { hash: hashValue, signedBytes, tx, signatures: signatures.map((s) => encode('sg', s)), blockHash: undefined, blockHeight: -1 };
+    this.txs.set(hashValue, record);
+    this.mempool.push(record);
+    return record;
+  }
+
+  #verifySignatures(tx: TxFields, txBytes: Uint8Array, signatures: readonly Uint8Array[]): void {
+    const network = Buffer.from(this.options.networkId, 'utf8');
+    const messages = [Buffer.concat([network, txBytes]), Buffer.concat([network, hash(txBytes)])];
+    for (const signer of signers(tx, this.pending)) {
+      const key = decode(signer).bytes;
+      const ok = signatures.some((s) => messages.some((m) => verifySignature(key, m, s)));
+      if (!ok) throw new TxRejected(`invalid signature: no valid signature by ${signer} for network ${this.options.networkId}`);
+    }
+  }
+
+  /** #include applies a transaction to the committed state; false (and no change) when it is no longer valid. */
+  #include(state: WorldState, record: TxRecord, height: number): boolean {
+    const layer = newState(state);
+    try {
+      const effect = applyTx(layer, record.tx, { height, txHash: record.hash });
+      commitState(layer);
+      record.callInfo = effect.callInfo;
+      if (effect.query) {
+        const list = this.#queryExpiry.get(effect.query.expires + 1) ?? [];
+        list.push(effect.query.id);
+        this.#queryExpiry.set(effect.query.expires + 1, list);
+      }
+      return true;
+    } catch (err) {
+      if (err instanceof TxRejected) return false;
+      throw err;
+    }
+  }
+
+  /** #keyBlockEffects pays the beneficiary and refunds the queries that expired unanswered. */
+  #keyBlockEffects(state: WorldState, header: KeyHeader): void {
+    if (header.height === 0) return;
+    const account = state.accounts.get(header.beneficiary) ?? { balance: 0n, nonce: 0 };
+    state.accounts.set(header.beneficiary, { ...account, balance: account.balance + KEY_BLOCK_REWARD });
+    for (const id of this.#queryExpiry.get(header.height) ?? []) {
+      const q = state.queries.get(id);
+      if (!q || q.response !== undefined) continue;
+      const sender = state.accounts.get(q.senderId) ?? { balance: 0n, nonce: 0 };
+      state.accounts.set(q.senderId, { ...sender, balance: sender.balance + q.fee });
+      state.queries.delete(id);
+    }
+  }
+
+  #pushKeyBlock(header: KeyHeader): KeyBlock {
+    const block: KeyBlock = { kind: 'key', header, hash: keyBlockHash(header), micro: [] };
+    this.keyBlocks.push(block);
+    this.blocks.set(block.hash, block);
+    this.#keyBlockEffects(this.state, header);
+    this.pending = newState(this.state);
+    return block;
+  }
+
+  /** mineMicroBlock puts the mempool in a micro block (none when the mempool is empty). */
+  mineMicroBlock(time?: number): MicroBlock | undefined {
+    if (this.mempool.length === 0) return undefined;
+    const records = this.mempool;
+    this.mempool = [];
+    const height = this.height;
+    const included = records.filter((r) => this.#include(this.state, r, height) || (this.txs.delete(r.hash), false));
+    this.pending = newState(this.state);
+    if (included.length === 0) return undefined;
+    return this.#sealMicroBlock(included, time ?? this.#now());
+  }
+
+  #sealMicroBlock(txs: TxRecord[], time: number): MicroBlock {
+    const key = this.top;
+    const prev = key.micro.at(-1);
+    const txsHash = encode('bx', hash(Buffer.concat(txs.map((t) => decode(t.hash).bytes))));
+    const prevState = decode((prev ?? key).header.stateHash).bytes;
+    const unsigned: MicroHeader = {
+      height: key.header.height, prevHash: prev?.hash ?? key.hash, prevKeyHash: key.hash,
+      stateHash: encode('bs', hash(Buffer.concat([prevState, decode(txsHash).bytes]))), txsHash, time, version: PROTOCOL_VERSION,
+    };
+    const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
+    const block: MicroBlock = { kind: 'micro', header, hash: microBlockHash(header), txs };
+    for (const t of txs) {
+      t.blockHash = block.hash;
+      t.blockHeight = header.height;
+      t.json = undefined;
+    }
+    key.micro.push(block);
+    key.generationJson = undefined;
+    this.blocks.set(block.hash, block);
+    return block;
+  }
+
+  /** candidate is the next key block without `nonce` and `pow` (the pool manager's pending block). */
+  candidate(fields: KeyBlockFields = {}): KeyHeader {
+    const prev = this.top.micro.at(-1) ?? this.top;
+    return {
+      height: this.height + 1, prevHash: prev.hash, prevKeyHash: this.top.hash,
+      stateHash: encode('bs', hash(Buffer.concat([decode(prev.header.stateHash).bytes, Buffer.from('key')]))),
+      miner: fields.miner ?? this.options.miner.address, beneficiary: fields.beneficiary ?? this.options.beneficiary,
+      target: TARGET, time: fields.time ?? this.#now(), version: PROTOCOL_VERSION, info: fields.info ?? EMPTY_CB,
+    };
+  }
+
+  /** mineKeyBlock first seals the mempool in a micro block, then adds the next key block. */
+  mineKeyBlock(fields: KeyBlockFields = {}): KeyBlock {
+    this.mineMicroBlock();
+    const header = { ...this.candidate(fields), nonce: fields.nonce ?? randomNonce(), pow: fields.pow ?? randomPow() };
+    return this.#pushKeyBlock(header);
+  }
+
+  /** acceptKeyBlock adds a key block mined elsewhere; it must extend the current top block. */
+  acceptKeyBlock(header: KeyHeader): KeyBlock {
+    if (header.height !== this.height + 1 || header.prevHash !== this.topHash || header.prevKeyHash !== this.top.hash) {
+      throw new TxRejected('block does not extend the current top');
+    }
+    return this.#pushKeyBlock(header);
+  }
+
+  /**
+   * fork replaces the top `depth` generations by new ones at the same heights: each new key
+   * block's nonce is derived from the block it replaces (so forks are deterministic) and the
+   * transactions of each old generation go into one micro block of the new one.
+   */
+  fork(depth: number): void {
+    if (!Number.isInteger(depth) || depth < 1 || depth > this.height) throw new RangeError(`fork depth must be 1..${this.height}`);
+    const base = this.height - depth;
+    const removed = this.keyBlocks.splice(base + 1);
+    const mempool = this.mempool;
+    this.mempool = [];
+    for (const kb of removed) {
+      this.blocks.delete(kb.hash);
+      for (const mb of kb.micro) this.blocks.delete(mb.hash);
+    }
+    this.#replay();
+    for (const old of removed) {
+      const seed = hash(Buffer.concat([decode(old.hash).bytes, Buffer.from('fork')]));
+      const nonce = Buffer.from(seed).readBigUInt64BE(0);
+      const pow = Array.from({ length: 42 }, (_, i) => Buffer.from(hash(Buffer.concat([seed, Uint8Array.of(i)]))).readUInt32BE(0));
+      this.#pushKeyBlock({ ...this.candidate({ time: old.header.time + 1, beneficiary: old.header.beneficiary }), nonce, pow });
+      const txs = old.micro.flatMap((m) => m.txs).filter((r) => this.#include(this.state, r, this.height) || (this.txs.delete(r.hash), false));
+      if (txs.length > 0) this.#sealMicroBlock(txs, (old.micro.at(-1)?.header.time ?? old.header.time) + 2);
+    }
+    this.pending = newState(this.state);
+    for (const r of mempool) {
+      this.txs.delete(r.hash);
+      try {
+        this.submit(r.signedBytes, false);
+      } catch (err) {
+        if (!(err instanceof TxRejected)) throw err;
+      }
+    }
+  }
+
+  /** #replay rebuilds the committed state from genesis through the kept blocks. */
+  #replay(): void {
+    this.state = newState();
+    this.#queryExpiry = new Map();
+    this.#seedGenesis(this.state);
+    for (const kb of this.keyBlocks) {
+      this.#keyBlockEffects(this.state, kb.header);
+      for (const mb of kb.micro) for (const r of mb.txs) this.#include(this.state, r, kb.header.height);
+    }
+    this.pending = newState(this.state);
+  }
+}

@@ -1,0 +1,127 @@
+/** @module startDevnode: the chain, its two HTTP listeners and the mining timers, as one Role. */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../log.ts';
+import { Chain } from './chain.ts';
+import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
+import { generateChain } from './generator.ts';
+import { close, createJsonServer, listen, type Route } from './http.ts';
+import { internalRoutes } from './internal-api.ts';
+import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+
+/** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
+export interface DevnodeOptions {
+  /** listen address; default 127.0.0.1 */
+  host?: string;
+  /** external API port; default 3013; 0 = any free port */
+  port?: number;
+  /** internal API port; default 3113; 0 = any free port */
+  internalPort?: number;
+  /** network id signatures must be made for; default ae_devnet */
+  networkId?: string;
+  /** mine a key block this often; 0/undefined = only on demand */
+  keyBlockIntervalMs?: number;
+  /** put pending transactions in a micro block this often; default 1000; 0 = on demand */
+  microBlockIntervalMs?: number;
+  /** default true; false = pool-manager mode (GET /v2/key-blocks/pending + POST /v2/key-blocks) */
+  mine?: boolean;
+  /** sk_… or hex secret of the beneficiary (also the miner key); generated when absent */
+  beneficiarySecret?: string;
+  /** accounts prefunded at genesis; three are generated when absent */
+  accounts?: { secretKey: string; balance: bigint }[];
+  /** start from a generated chain (see generateChain) */
+  generate?: { generations: number; microBlocksPerGeneration?: number; txsPerMicroBlock?: number; seed: string };
+}
+
+/** Devnode is a running development node. */
+export interface Devnode {
+  readonly name: 'devnode';
+  readonly externalUrl: string;
+  readonly internalUrl: string;
+  /** the prefunded accounts a developer can sign with */
+  readonly accounts: readonly { publicKey: string; secretKey: string }[];
+  /** the chain itself, for tests that need to look inside */
+  readonly chain: Chain;
+  /** mine one generation's key block now (pending transactions go in a micro block first) */
+  mineKeyBlock(): Promise<void>;
+  /** put pending transactions in a micro block now */
+  mineMicroBlock(): Promise<void>;
+  /** replace the top `depth` generations with different ones at the same heights */
+  fork(depth: number): Promise<void>;
+  height(): number;
+  stop(): Promise<void>;
+}
+
+/** DEFAULT_ACCOUNT_BALANCE funds each generated developer account (10^24 aettos = one million AE). */
+export const DEFAULT_ACCOUNT_BALANCE = 10n ** 24n;
+const VERSION = '0.1.0';
+
+function makeChain(opts: DevnodeOptions, miner: KeyPair, accounts: readonly { pair: KeyPair; balance: bigint }[]): Chain {
+  const networkId = opts.networkId ?? 'ae_devnet';
+  const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
+  if (opts.generate) {
+    return generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts }).chain;
+  }
+  return new Chain({ networkId, miner, beneficiary: miner.address, genesisAccounts, genesisTime: Date.now() });
+}
+
+/** startDevnode builds the chain (generated or from genesis), listens on both ports and starts the timers. */
+export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<Devnode> {
+  const miner = opts.beneficiarySecret ? parseSecretKey(opts.beneficiarySecret) : keyPairFromSeed(randomBytes(32));
+  const accounts = opts.accounts
+    ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
+    : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
+  const started = Date.now();
+  const chain = makeChain(opts, miner, accounts);
+  const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
+  const external = externalRoutes(chain, info);
+  const internal = internalRoutes(chain);
+  const withApi = (routes: Route[]): Route[] => [...routes, { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) }];
+  const externalServer = createJsonServer(withApi(external), log);
+  const internalServer = createJsonServer(withApi(internal), log);
+  const host = opts.host ?? '127.0.0.1';
+  const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
+  const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {
+    await close(externalServer);
+    throw err;
+  });
+
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number | undefined, fn: () => void): void => {
+    if (ms && ms > 0) timers.push(setInterval(fn, ms));
+  };
+  every(opts.microBlockIntervalMs ?? 1000, () => {
+    const block = chain.mineMicroBlock();
+    if (block) log.debug({ hash: block.hash, height: block.header.height, txs: block.txs.length }, 'micro block');
+  });
+  if (info.mine) {
+    every(opts.keyBlockIntervalMs, () => {
+      const block = chain.mineKeyBlock();
+      log.debug({ hash: block.hash, height: block.header.height }, 'key block');
+    });
+  }
+  log.info({ externalUrl, internalUrl, height: chain.height, mine: info.mine, networkId: chain.options.networkId }, 'devnode started');
+
+  return {
+    name: 'devnode',
+    externalUrl,
+    internalUrl,
+    chain,
+    accounts: accounts.map((a) => ({ publicKey: a.pair.address, secretKey: a.pair.secretKey })),
+    mineKeyBlock: async () => {
+      chain.mineKeyBlock();
+    },
+    mineMicroBlock: async () => {
+      chain.mineMicroBlock();
+    },
+    fork: async (depth) => {
+      chain.fork(depth);
+      log.info({ depth, height: chain.height, top: chain.top.hash }, 'devnode fork');
+    },
+    height: () => chain.height,
+    stop: async () => {
+      for (const t of timers) clearInterval(t);
+      await Promise.all([close(externalServer), close(internalServer)]);
+      log.info('devnode stopped');
+    },
+  };
+}

@@ -1,0 +1,216 @@
+/** @module The node's external API (port 3013) over the devnode chain: blocks, transactions, accounts, oracles, names. */
+import { isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
+import { stringifyJson } from '../chain/json.ts';
+import { keyBlockHash, keyBlockJson } from './blocks.ts';
+import type { Chain, KeyBlock, MicroBlock } from './chain.ts';
+import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
+import { nameHash, nameValidationError } from './ids.ts';
+import { NAME_REVOKE_PROTECTION } from './fees.ts';
+import { nonceAccount } from './rules.ts';
+import { submitEncodedTx } from './submit.ts';
+import * as view from './views.ts';
+
+/** DevnodeInfo is what the status endpoint and the mining mode need besides the chain. */
+export interface DevnodeInfo { readonly mine: boolean; readonly startedAt: number; readonly version: string }
+
+function height(req: RouteRequest): number {
+  const text = req.params[0]!;
+  if (!/^\d+$/.test(text)) throw validationError('height', 'wrong_type', text);
+  return Number(text);
+}
+
+function hashParam(req: RouteRequest, prefixes: Prefix[], reason = 'Invalid hash'): string {
+  const value = req.params[0]!;
+  if (!isEncoded(value, prefixes)) throw new HttpError(400, reason);
+  return value;
+}
+
+function keyBlock(chain: Chain, req: RouteRequest, notFound = 'Block not found'): KeyBlock {
+  const block = chain.blocks.get(hashParam(req, ['kh']));
+  if (!block || block.kind !== 'key') throw new HttpError(404, notFound);
+  return block;
+}
+
+function microBlock(chain: Chain, req: RouteRequest, reason = 'Invalid hash'): MicroBlock {
+  const block = chain.blocks.get(hashParam(req, ['mh'], reason));
+  if (!block || block.kind !== 'micro') throw new HttpError(404, 'Block not found');
+  return block;
+}
+
+function publicKey(req: RouteRequest, prefixes: Prefix[]): string {
+  const value = req.params[0]!;
+  if (!isEncoded(value, prefixes)) throw new HttpError(400, 'Invalid public key');
+  return value;
+}
+
+function statusBody(chain: Chain, info: DevnodeInfo): Reply {
+  return ok({
+    genesis_key_block_hash: chain.keyBlocks[0]!.hash, solutions: 0, difficulty: 1, hashrate: 0, syncing: false,
+    sync_progress: 100, listening: true, protocols: [{ version: 5, effective_at_height: 0 }],
+    node_version: `devnode-${info.version}`, node_revision: 'devnode (not a real æternity node)', peer_count: 0,
+    peer_connections: { inbound: 0, outbound: 0 }, pending_transactions_count: chain.mempool.length,
+    network_id: chain.options.networkId, peer_pubkey: reprefix(chain.options.miner.address, 'pp'),
+    top_key_block_hash: chain.top.hash, top_block_height: chain.height, uptime: `${Math.floor((Date.now() - info.startedAt) / 1000)}s`,
+  });
+}
+
+function nameBody(chain: Chain, name: string): Reply {
+  const invalid = nameValidationError(name);
+  if (invalid) throw new HttpError(400, `Name validation failed with a reason: ${invalid}`);
+  const entry = chain.state.names.get(nameHash(name));
+  if (!entry) throw new HttpError(404, 'Name not found');
+  if (entry.revokedAt !== undefined) {
+    if (entry.revokedAt + NAME_REVOKE_PROTECTION > chain.height) throw new HttpError(404, 'Name revoked');
+    throw new HttpError(404, 'Name not found');
+  }
+  if (entry.expires <= chain.height) throw new HttpError(404, 'Name not found');
+  return ok(view.nameJson(entry));
+}
+
+function queriesBody(chain: Chain, req: RouteRequest): Reply {
+  const id = publicKey(req, ['ok']);
+  const oracle = chain.state.oracles.get(id);
+  const type = req.query.get('type') ?? 'all';
+  const limitText = req.query.get('limit') ?? '20';
+  if (!['open', 'closed', 'all'].includes(type)) throw validationError('type', 'not_in_enum', type);
+  if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) throw validationError('limit', 'not_in_range', limitText);
+  let queries = (oracle?.queryIds ?? []).map((q) => chain.state.queries.get(q)).filter((q) => q !== undefined);
+  const from = req.query.get('from');
+  if (from) queries = queries.slice(Math.max(0, queries.findIndex((q) => q.id === from)));
+  if (type !== 'all') queries = queries.filter((q) => (q.response === undefined) === (type === 'open'));
+  return ok({ oracle_queries: queries.slice(0, Number(limitText)).map(view.queryJson) });
+}
+
+function txInfoBody(chain: Chain, req: RouteRequest): Reply {
+  const record = chain.txs.get(hashParam(req, ['th']));
+  if (!record) throw new HttpError(404, 'Transaction not found');
+  if (record.blockHeight < 0) throw new HttpError(404, 'Tx not mined');
+  if (!record.callInfo) throw new HttpError(400, 'Tx has no info');
+  return ok({ call_info: record.callInfo });
+}
+
+/** externalRoutes are the node's external endpoints the devnode serves. */
+export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
+  const generation = (kb: KeyBlock | undefined, reason: string): Reply => {
+    if (!kb) throw new HttpError(404, reason);
+    return ok(view.generationBody(kb));
+  };
+  return [
+    { method: 'GET', path: '/v2/status', handler: () => statusBody(chain, info) },
+    { method: 'GET', path: '/v2/key-blocks/current', handler: () => ok(view.keyBlockBody(chain.top)) },
+    { method: 'GET', path: '/v2/key-blocks/current/hash', handler: () => ok({ hash: chain.top.hash }) },
+    { method: 'GET', path: '/v2/key-blocks/current/height', handler: () => ok({ height: chain.height }) },
+    { method: 'GET', path: '/v2/key-blocks/pending', handler: () => {
+        const candidate = chain.candidate();
+        return ok(stringifyJson(keyBlockJson(candidate, keyBlockHash(candidate))));
+      },
+    },
+    { method: 'GET', path: '/v2/key-blocks/hash/:hash', handler: (req) => ok(view.keyBlockBody(keyBlock(chain, req, 'Block not fond'))) },
+    {
+      method: 'GET', path: '/v2/key-blocks/height/:height', handler: (req) => {
+        const kb = chain.keyBlocks[height(req)];
+        if (!kb) throw new HttpError(404, 'Block not found');
+        return ok(view.keyBlockBody(kb));
+      },
+    },
+    { method: 'GET', path: '/v2/micro-blocks/hash/:hash/header', handler: (req) => ok(view.microHeaderBody(microBlock(chain, req))) },
+    { method: 'GET', path: '/v2/micro-blocks/hash/:hash/transactions', handler: (req) => ok(view.microTxsBody(microBlock(chain, req))) },
+    { method: 'GET', path: '/v2/micro-blocks/hash/:hash/transactions/count', handler: (req) => ok({ count: microBlock(chain, req).txs.length }) },
+    {
+      method: 'GET', path: '/v2/micro-blocks/hash/:hash/transactions/index/:index', handler: (req) => {
+        const index = req.params[1]!;
+        if (!/^\d+$/.test(index)) throw new HttpError(400, 'Invalid hash or index');
+        const tx = microBlock(chain, req, 'Invalid hash or index').txs[Number(index) - 1];
+        if (!tx) throw new HttpError(404, 'Block not found');
+        return ok(view.txJson(tx));
+      },
+    },
+    { method: 'GET', path: '/v2/generations/current', handler: () => generation(chain.top, 'Block not found') },
+    {
+      method: 'GET', path: '/v2/generations/hash/:hash', handler: (req) => {
+        const block = chain.blocks.get(hashParam(req, ['kh']));
+        if (!block || block.kind !== 'key') throw new HttpError(400, 'Hash not on main chain');
+        return generation(block, 'Block not found');
+      },
+    },
+    { method: 'GET', path: '/v2/generations/height/:height', handler: (req) => generation(chain.keyBlocks[height(req)], 'Chain too short') },
+    {
+      method: 'GET', path: '/v2/blocks/top', handler: () => {
+        const micro = chain.top.micro.at(-1);
+        return ok(micro ? `{"micro_block":${view.microHeaderBody(micro)}}` : `{"key_block":${view.keyBlockBody(chain.top)}}`);
+      },
+    },
+    {
+      method: 'GET', path: '/v2/transactions/:hash', handler: (req) => {
+        const record = chain.txs.get(hashParam(req, ['th']));
+        if (!record) throw new HttpError(404, 'Transaction not found');
+        return ok(view.txJson(record));
+      },
+    },
+    { method: 'GET', path: '/v2/transactions/:hash/info', handler: (req) => txInfoBody(chain, req) },
+    { method: 'POST', path: '/v2/transactions', handler: (req) => ok({ tx_hash: submitEncodedTx(chain, req.body).hash }) },
+    {
+      method: 'GET', path: '/v2/accounts/:id', handler: (req) => {
+        const id = publicKey(req, ['ak', 'ct']);
+        const account = chain.state.accounts.get(reprefix(id, 'ak'));
+        if (!account) throw new HttpError(404, 'Account not found');
+        return ok(view.accountJson(id, account));
+      },
+    },
+    {
+      method: 'GET', path: '/v2/accounts/:id/transactions/pending', handler: (req) => {
+        const id = publicKey(req, ['ak']);
+        if (!chain.pending.accounts.get(id)) throw new HttpError(404, 'Account not found');
+        return ok(view.txListJson(chain.mempool.filter((r) => nonceAccount(r.tx) === id)));
+      },
+    },
+    {
+      method: 'GET', path: '/v2/oracles/:id', handler: (req) => {
+        const oracle = chain.state.oracles.get(publicKey(req, ['ok']));
+        if (!oracle || oracle.expires <= chain.height) throw new HttpError(404, 'Oracle not found');
+        return ok(view.oracleJson(oracle));
+      },
+    },
+    { method: 'GET', path: '/v2/oracles/:id/queries', handler: (req) => queriesBody(chain, req) },
+    {
+      method: 'GET', path: '/v2/oracles/:id/queries/:query', handler: (req) => {
+        const [oracleId, queryId] = req.params;
+        if (!isEncoded(oracleId, ['ok']) || !isEncoded(queryId, ['oq'])) throw new HttpError(400, 'Invalid public key or query ID');
+        const query = chain.state.queries.get(queryId);
+        if (!query || query.oracleId !== oracleId) throw new HttpError(404, 'Query not found');
+        return ok(view.queryJson(query));
+      },
+    },
+    { method: 'GET', path: '/v2/names/:name', handler: (req) => nameBody(chain, req.params[0]!) },
+    {
+      method: 'GET', path: '/v2/contracts/:id', handler: (req) => {
+        const contract = chain.state.contracts.get(publicKey(req, ['ct']));
+        if (!contract) throw new HttpError(404, 'Contract not found');
+        return ok(view.contractJson(contract));
+      },
+    },
+    {
+      method: 'GET', path: '/v2/contracts/:id/code', handler: (req) => {
+        const contract = chain.state.contracts.get(publicKey(req, ['ct']));
+        if (!contract) throw new HttpError(404, 'Contract not found');
+        return ok({ bytecode: contract.code });
+      },
+    },
+    {
+      method: 'GET', path: '/v2/channels/:id', handler: (req) => {
+        const channel = chain.state.channels.get(publicKey(req, ['ch']));
+        if (!channel) throw new HttpError(404, 'Channel not found');
+        return ok(view.channelJson(channel));
+      },
+    },
+    { method: 'GET', path: '/v2/peers/pubkey', handler: () => ok({ pubkey: reprefix(chain.options.miner.address, 'pp') }) },
+  ];
+}
+
+/** apiDoc is the small document `GET /api` returns: the devnode lists its paths instead of the full swagger. */
+export function apiDoc(routes: readonly Route[], info: DevnodeInfo): Reply {
+  return ok({
+    swagger: '2.0', info: { title: 'æternity devnode (development node, not a real æternity node)', version: info.version },
+    basePath: '/v2', paths: Object.fromEntries(routes.map((r) => [r.path.replace(/^\/v2/, '').replace(/:([a-z_]+)/g, '{$1}'), { [r.method.toLowerCase()]: {} }])),
+  });
+}

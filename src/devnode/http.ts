@@ -1,0 +1,127 @@
+/** @module A small JSON router on node:http for the devnode's two listeners: lossless bodies, `{reason}` errors. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
+import type { Logger } from '../log.ts';
+
+/** Reply is a status and a JSON body already serialised. */
+export interface Reply { readonly status: number; readonly body: string }
+
+/** RouteRequest is what a handler sees: path parameters, query string and the parsed body. */
+export interface RouteRequest { readonly params: readonly string[]; readonly query: URLSearchParams; readonly body: Json | undefined }
+
+/** Route binds a method and a path pattern (`:name` segments) to a handler. */
+export interface Route { readonly method: 'GET' | 'POST'; readonly path: string; readonly handler: (req: RouteRequest) => Reply | Promise<Reply> }
+
+/** HttpError is a client error with the node's `{reason, …}` body. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly status: number;
+  readonly body: { [k: string]: Json };
+
+  constructor(status: number, reason: string, extra: { [k: string]: Json } = {}) {
+    super(reason);
+    this.status = status;
+    this.body = { reason, ...extra };
+  }
+}
+
+/** ok is a 200 reply of a JSON value. */
+export function ok(value: unknown): Reply {
+  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(value) };
+}
+
+/** validationError is the node's swagger-layer 400 (`reason: validation_error`). */
+export function validationError(parameter: string, error: string, data?: Json): HttpError {
+  return new HttpError(400, 'validation_error', { parameter, info: data === undefined ? { error } : { error, data } });
+}
+
+const MAX_BODY = 1 << 20;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new HttpError(413, 'body_too_big'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function compile(routes: readonly Route[]) {
+  return routes.map((r) => ({
+    ...r,
+    regex: new RegExp(`^${r.path.replace(/:[a-z_]+/g, '([^/]+)')}$`),
+  }));
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.body) });
+  res.end(reply.body);
+}
+
+/** createJsonServer answers every request with JSON; unexpected errors are logged and become 500 `{reason}`. */
+export function createJsonServer(routes: readonly Route[], log: Logger): Server {
+  const table = compile(routes);
+  return createServer((req, res) => {
+    void (async () => {
+      try {
+        const url = new URL(req.url ?? '/', 'http://devnode');
+        const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
+        let pathMatched = false;
+        for (const route of table) {
+          const m = route.regex.exec(path);
+          if (!m) continue;
+          pathMatched = true;
+          if (route.method !== req.method) continue;
+          let body: Json | undefined;
+          if (req.method === 'POST') {
+            const text = await readBody(req);
+            if (text.trim() !== '') {
+              try {
+                body = parseJson(text);
+              } catch (err) {
+                throw validationError('body', 'invalid_body', (err as Error).message);
+              }
+            }
+          }
+          const params = m.slice(1).map((p) => decodeURIComponent(p));
+          send(res, await route.handler({ params, query: url.searchParams, body }));
+          return;
+        }
+        send(res, pathMatched ? { status: 405, body: '{"reason":"Method not allowed"}' } : { status: 404, body: '{"reason":"Not found"}' });
+      } catch (err) {
+        if (err instanceof HttpError) {
+          send(res, { status: err.status, body: stringifyJson(err.body) });
+          return;
+        }
+        log.error({ err, url: req.url }, 'devnode request failed');
+        send(res, { status: 500, body: '{"reason":"Internal error"}' });
+      }
+    })();
+  });
+}
+
+/** listen starts a server and resolves with its URL. */
+export function listen(server: Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      resolve(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`);
+    });
+  });
+}
+
+/** close stops accepting connections and drops idle keep-alive sockets. */
+export function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,137 @@
+/** @module The devnode's world state (accounts, oracles, names, contracts, channels) as layered maps. */
+
+/** LayeredMap reads through to its parent and writes to itself, so a mempool view costs nothing to drop. */
+export class LayeredMap<V> {
+  readonly #own = new Map<string, V | undefined>();
+  readonly #parent: LayeredMap<V> | undefined;
+
+  constructor(parent?: LayeredMap<V>) {
+    this.#parent = parent;
+  }
+
+  /** get returns the newest value of a key (undefined when absent or deleted). */
+  get(key: string): V | undefined {
+    if (this.#own.has(key)) return this.#own.get(key);
+    return this.#parent?.get(key);
+  }
+
+  /** set records a value in this layer. */
+  set(key: string, value: V): void {
+    this.#own.set(key, value);
+  }
+
+  /** delete hides a key in this layer (and everything above it). */
+  delete(key: string): void {
+    this.#own.set(key, undefined);
+  }
+
+  /** commit moves this layer's writes into its parent. */
+  commit(): void {
+    const parent = this.#parent;
+    if (!parent) return;
+    for (const [k, v] of this.#own) parent.#own.set(k, v);
+    this.#own.clear();
+  }
+
+  /** entries lists every live value, newest layer first (for small maps and tests). */
+  *entries(seen = new Set<string>()): Generator<[string, V]> {
+    for (const [k, v] of this.#own) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      if (v !== undefined) yield [k, v];
+    }
+    if (this.#parent) yield* this.#parent.entries(seen);
+  }
+}
+
+/** Account is a balance and the nonce of the last transaction it signed. */
+export interface Account { readonly balance: bigint; readonly nonce: number }
+
+/** Oracle is a registered oracle; `expires` is the absolute height the node shows as `ttl`. */
+export interface Oracle {
+  readonly id: string;
+  readonly queryFormat: string;
+  readonly responseFormat: string;
+  readonly queryFee: bigint;
+  readonly expires: number;
+  readonly abiVersion: number;
+  readonly queryIds: readonly string[];
+}
+
+/** OracleQuery is a question; `response` stays undefined until the oracle answers. */
+export interface OracleQuery {
+  readonly id: string;
+  readonly senderId: string;
+  readonly senderNonce: number;
+  readonly oracleId: string;
+  readonly query: string;
+  readonly response?: string;
+  readonly fee: bigint;
+  readonly expires: number;
+  readonly responseTtl: number;
+}
+
+/** Commitment is a name preclaim waiting for its claim. */
+export interface Commitment { readonly owner: string; readonly height: number }
+
+/** NameEntry is a claimed (or revoked) name. */
+export interface NameEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly owner: string;
+  readonly expires: number;
+  readonly pointers: readonly { key: string; id: string }[];
+  readonly revokedAt?: number;
+}
+
+/** ContractEntry is a created contract (the devnode does not run contract code). */
+export interface ContractEntry {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly vmVersion: number;
+  readonly abiVersion: number;
+  readonly deposit: bigint;
+  readonly code: string;
+}
+
+/** ChannelEntry is an open state channel. */
+export interface ChannelEntry {
+  readonly id: string;
+  readonly initiatorId: string;
+  readonly responderId: string;
+  readonly initiatorAmount: bigint;
+  readonly responderAmount: bigint;
+  readonly channelReserve: bigint;
+  readonly lockPeriod: number;
+  readonly delegateIds: readonly string[];
+  readonly stateHash: string;
+}
+
+/** WorldState groups the maps, keyed by the encoded id (accounts by `ak_`, names by `nm_`). */
+export interface WorldState {
+  readonly accounts: LayeredMap<Account>;
+  readonly oracles: LayeredMap<Oracle>;
+  readonly queries: LayeredMap<OracleQuery>;
+  readonly commitments: LayeredMap<Commitment>;
+  readonly names: LayeredMap<NameEntry>;
+  readonly contracts: LayeredMap<ContractEntry>;
+  readonly channels: LayeredMap<ChannelEntry>;
+}
+
+/** commitState moves a layer's writes into the state it was made over. */
+export function commitState(layer: WorldState): void {
+  for (const map of Object.values(layer) as LayeredMap<unknown>[]) map.commit();
+}
+
+/** newState makes an empty state, or a writable view over `parent`. */
+export function newState(parent?: WorldState): WorldState {
+  return {
+    accounts: new LayeredMap(parent?.accounts),
+    oracles: new LayeredMap(parent?.oracles),
+    queries: new LayeredMap(parent?.queries),
+    commitments: new LayeredMap(parent?.commitments),
+    names: new LayeredMap(parent?.names),
+    contracts: new LayeredMap(parent?.contracts),
+    channels: new LayeredMap(parent?.channels),
+  };
+}

@@ -1,0 +1,92 @@
+/** @module The node's JSON bodies for the devnode's chain objects, serialised once and cached where they cannot change. */
+import { encode } from '../chain/encoding.ts';
+import { stringifyJson, type Json } from '../chain/json.ts';
+import { keyBlockJson, microHeaderJson } from './blocks.ts';
+import type { KeyBlock, MicroBlock, TxRecord } from './chain.ts';
+import type { Account, ChannelEntry, ContractEntry, NameEntry, Oracle, OracleQuery } from './state.ts';
+import { jsonInt } from './tx-codec.ts';
+
+const EMPTY_OR = encode('or', new Uint8Array(0));
+
+/** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending). */
+export function txJson(r: TxRecord): string {
+  r.json ??= stringifyJson({
+    tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures: r.signatures,
+  });
+  return r.json;
+}
+
+/** txListJson is a GenericTxs body. */
+export function txListJson(txs: readonly TxRecord[]): string {
+  return `{"transactions":[${txs.map(txJson).join(',')}]}`;
+}
+
+/** keyBlockBody is a KeyBlock body. */
+export function keyBlockBody(kb: KeyBlock): string {
+  kb.json ??= stringifyJson(keyBlockJson(kb.header, kb.hash));
+  return kb.json;
+}
+
+/** generationBody is a Generation body: the key block and its micro block hashes. */
+export function generationBody(kb: KeyBlock): string {
+  kb.generationJson ??= `{"key_block":${keyBlockBody(kb)},"micro_blocks":${JSON.stringify(kb.micro.map((m) => m.hash))}}`;
+  return kb.generationJson;
+}
+
+/** microHeaderBody is a MicroBlockHeader body. */
+export function microHeaderBody(mb: MicroBlock): string {
+  mb.json ??= stringifyJson(microHeaderJson(mb.header, mb.hash));
+  return mb.json;
+}
+
+/** microTxsBody is the transactions of a micro block. */
+export function microTxsBody(mb: MicroBlock): string {
+  mb.txsJson ??= txListJson(mb.txs);
+  return mb.txsJson;
+}
+
+/** accountJson is an Account object. */
+export function accountJson(id: string, a: Account): { [k: string]: Json } {
+  return { id, balance: jsonInt(a.balance), nonce: a.nonce, payable: true, kind: 'basic' };
+}
+
+/** oracleJson is a RegisteredOracle; `expires` repeats `ttl` under the seed's name. */
+export function oracleJson(o: Oracle): { [k: string]: Json } {
+  return {
+    id: o.id, query_format: o.queryFormat, response_format: o.responseFormat, query_fee: jsonInt(o.queryFee),
+    ttl: o.expires, expires: o.expires, abi_version: o.abiVersion,
+  };
+}
+
+/** queryJson is an OracleQuery; `query_id` and `expires` repeat `id` and `ttl` under the seed's names. */
+export function queryJson(q: OracleQuery): { [k: string]: Json } {
+  return {
+    id: q.id, query_id: q.id, sender_id: q.senderId, sender_nonce: q.senderNonce, oracle_id: q.oracleId,
+    query: encode('ov', Buffer.from(q.query, 'utf8')),
+    response: q.response === undefined ? EMPTY_OR : encode('or', Buffer.from(q.response, 'utf8')),
+    ttl: q.expires, expires: q.expires, response_ttl: { type: 'delta', value: q.responseTtl }, fee: jsonInt(q.fee),
+  };
+}
+
+/** nameJson is a NameEntry (with the v5.11+ `owner`). */
+export function nameJson(n: NameEntry): { [k: string]: Json } {
+  return { id: n.id, ttl: n.expires, owner: n.owner, pointers: n.pointers.map((p) => ({ key: p.key, id: p.id })) };
+}
+
+/** contractJson is a ContractObject. */
+export function contractJson(c: ContractEntry): { [k: string]: Json } {
+  return {
+    id: c.id, owner_id: c.ownerId, vm_version: c.vmVersion, abi_version: c.abiVersion, active: true, referrer_ids: [],
+    deposit: jsonInt(c.deposit),
+  };
+}
+
+/** channelJson is a Channel object. */
+export function channelJson(c: ChannelEntry): { [k: string]: Json } {
+  return {
+    id: c.id, initiator_id: c.initiatorId, responder_id: c.responderId,
+    channel_amount: jsonInt(c.initiatorAmount + c.responderAmount), initiator_amount: jsonInt(c.initiatorAmount),
+    responder_amount: jsonInt(c.responderAmount), channel_reserve: jsonInt(c.channelReserve), delegate_ids: [...c.delegateIds],
+    state_hash: c.stateHash, round: 1, solo_round: 0, lock_period: c.lockPeriod, locked_until: 0,
+  };
+}
