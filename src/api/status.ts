@@ -34,9 +34,13 @@ export function statusReport(i: StatusInputs): { ok: boolean; body: Record<strin
   const blockFresh = blockAge !== null && blockAge <= i.maxBlockAge;
   const populatorAlive = heartbeatAge !== null && heartbeatAge <= i.heartbeatTimeout;
   const ok = blockFresh && populatorAlive;
+  const reason = !populatorAlive
+    ? 'the populator is stuck: no heartbeat'
+    : `the newest block is ${blockAge ?? 'not yet'} seconds old (maximum ${i.maxBlockAge})`;
   return {
     ok,
     body: {
+      ...(ok ? {} : { reason }),
       OK: ok,
       height: state.topHeight ?? null,
       node_height: state.nodeHeight ?? null,

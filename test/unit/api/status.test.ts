@@ -14,10 +14,12 @@ describe('statusReport', () => {
     expect(body).to.deep.include({ OK: true, height: 100, node_height: 101, lag: 1, synced: true, seconds_since_last_block: 30, queue_length: 1, version: '1.2.3', errors_last_500_blocks: 2 });
   });
   it('is not OK when the newest block is older than the maximum age', () => {
-    expect(report({}, 29).ok).to.equal(false);
+    const { ok, body } = report({}, 29);
+    expect(ok).to.equal(false);
+    expect(body.reason).to.equal('the newest block is 30 seconds old (maximum 29)');
   });
   it('is not OK when the heartbeat is stale or missing (populator stuck or never ran)', () => {
-    expect(report({ heartbeatAt: new Date(now - 61_000) }).ok).to.equal(false);
+    expect(report({ heartbeatAt: new Date(now - 61_000) }).body).to.include({ OK: false, reason: 'the populator is stuck: no heartbeat' });
     expect(report({ heartbeatAt: undefined }).ok).to.equal(false);
   });
   it('is synced only within the lag bound and not while reloading', () => {
