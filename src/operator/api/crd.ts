@@ -60,7 +60,7 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
 
 /** renderCrdYaml is the checked-in form of the CRD (crds/…yaml and the chart's template body). */
 export function renderCrdYaml(): string {
-  return stringify(buildCrd(), { lineWidth: 0 });
+  return stringify(buildCrd(), { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 /** middlewareOpenApiSchema is the openAPIV3Schema of the stored version (for validators and tests). */

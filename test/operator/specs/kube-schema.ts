@@ -28,7 +28,8 @@ export async function kubeSchemaProblems(obj: Obj): Promise<string[]> {
   }
   const typeName = serializerType(apiVersion, kind);
   if (typeName !== undefined) {
-    const known = ObjectSerializer.serialize(obj, typeName, '') as unknown;
+    // A round trip through the client's typed models keeps exactly the fields the Kubernetes types declare.
+    const known = ObjectSerializer.serialize(ObjectSerializer.deserialize(obj, typeName, ''), typeName, '') as unknown;
     for (const path of droppedPaths(obj, known, '')) problems.push(`${kind}: unknown field ${path}`);
   }
   return problems;

@@ -1,0 +1,53 @@
+/** @module `mdw manifests`: the CRD, RBAC and operator Deployment as multi-document YAML for `kubectl apply`. Pure. */
+import { stringify } from 'yaml';
+import type { KubeObject } from '../kube/client.ts';
+import { buildCrd, renderCrdYaml } from '../api/crd.ts';
+import { buildOperatorRbac, leaderElectionRules, operatorRules } from './rbac.ts';
+import { buildOperatorDeployment, buildOperatorMetricsService, operatorLabels } from './operator-deployment.ts';
+import type { OperatorDeploymentOptions } from './operator-deployment.ts';
+
+/** ManifestOptions: the operator's namespace and image, plus optional replicas, watched namespace, log level. */
+export interface ManifestOptions extends OperatorDeploymentOptions {
+  /** Emit a Namespace object first (default true). */
+  readonly createNamespace?: boolean;
+}
+
+/** buildManifests lists every object of an operator install, in apply order. */
+export function buildManifests(opts: ManifestOptions): KubeObject[] {
+  const objects: KubeObject[] = [];
+  if (opts.createNamespace ?? true) objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: opts.namespace } });
+  objects.push(buildCrd());
+  objects.push(...buildOperatorRbac({ namespace: opts.namespace, watchNamespace: opts.watchNamespace, labels: operatorLabels() }));
+  objects.push(buildOperatorMetricsService(opts.namespace), buildOperatorDeployment(opts));
+  return objects;
+}
+
+/** renderManifests renders buildManifests as YAML documents separated by `---`. */
+export function renderManifests(opts: ManifestOptions): string {
+  return buildManifests(opts).map(toYaml).join('---\n');
+}
+
+/** renderChartCrdTemplate is the chart's CRD template: the same CRD, kept on uninstall, behind `crds.create`. */
+export function renderChartCrdTemplate(): string {
+  const crd = buildCrd();
+  crd.metadata.annotations = { ...crd.metadata.annotations, 'helm.sh/resource-policy': 'keep' };
+  return `{{- if .Values.crds.create }}\n${GENERATED_HEADER}${toYaml(crd)}{{- end }}\n`;
+}
+
+/** renderChartRulesTemplate defines the chart's `mdw-operator.rules` and `mdw-operator.leaderRules` helpers from the same lists. */
+export function renderChartRulesTemplate(): string {
+  const define = (name: string, rules: unknown) => `{{- define "${name}" -}}\n${toYaml(rules)}{{- end }}\n`;
+  return `${GENERATED_HEADER}${define('mdw-operator.rules', operatorRules())}${define('mdw-operator.leaderRules', leaderElectionRules())}`;
+}
+
+/** renderCrdFile is the checked-in crds/ file: the CRD with the generated-file header. */
+export function renderCrdFile(): string {
+  return `${GENERATED_HEADER}${renderCrdYaml()}`;
+}
+
+/** GENERATED_HEADER marks files written by the golden tests (UPDATE_GOLDEN=1). */
+export const GENERATED_HEADER = '# Generated from src/operator (crd.ts, rbac.ts): do not edit; regenerate with UPDATE_GOLDEN=1.\n';
+
+function toYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
