@@ -1,0 +1,85 @@
+/** @module The populator against a devnode: full sync equals the node, following, forks of depth 1, 5 and K+3. */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { verifyChain } from '../../../src/indexer/verify.ts';
+import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+
+describe('populator (devnode + PostgreSQL)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let populator: Populator | undefined;
+  let registry: prom.Registry;
+
+  before(async () => {
+    h = await startHarness(40, 'populator-test');
+    registry = new prom.Registry();
+    populator = await startPopulator({ cfg: h.config(), log: silent, registry });
+    await populator.synced();
+  });
+  after(async () => {
+    await populator?.stop();
+    await h.close();
+  });
+
+  async function verifyClean(): Promise<void> {
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+    expect(lines).to.deep.equal([]);
+    expect(report.differences).to.equal(0);
+    expect(report.checked).to.equal(h.devnode.height() + 1);
+  }
+
+  async function rollbackCount(): Promise<number> {
+    return (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_indexer_rollbacks_total')?.values[0]?.value ?? 0;
+  }
+
+  async function converged(): Promise<void> {
+    await waitFor('the populator to reach the node top', async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash);
+  }
+
+  it('loads every height so that a full verify is clean, and reports progress', async () => {
+    await verifyClean();
+    const [state] = await h.query<{ top_height: number; status: string; node_height: number }>('mdw', 'SELECT top_height, status, node_height FROM sync_state');
+    expect(state).to.include({ top_height: h.devnode.height(), status: 'synced', node_height: h.devnode.height() });
+    const metrics = await registry.getMetricsAsJSON();
+    const value = (name: string): number | undefined => metrics.find((m) => m.name === name)?.values[0]?.value;
+    expect(value('mdw_sync_height')).to.equal(h.devnode.height());
+    expect(value('mdw_sync_lag_blocks')).to.equal(0);
+    const [counts] = await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM transactions');
+    expect(counts!.n).to.be.greaterThan(100);
+    for (const table of ['name_events', 'name_pointers', 'oracle_events', 'oracle_queries', 'oracle_responses', 'contracts', 'contract_calls', 'channel_events']) {
+      const [row] = await h.query<{ n: number }>('mdw', `SELECT count(*)::int AS n FROM ${table}`);
+      expect(row!.n, table).to.be.greaterThan(0);
+    }
+    const functions = await h.query<{ f: string }>('mdw', 'SELECT DISTINCT function AS f FROM contract_calls ORDER BY 1');
+    expect(functions.map((r) => r.f)).to.include.members(['init', 'set']);
+  });
+
+  it('follows new micro blocks and key blocks', async () => {
+    await h.devnode.mineKeyBlock();
+    await h.devnode.mineKeyBlock();
+    await converged();
+    await verifyClean();
+  });
+
+  for (const depth of [1, 5, 8]) {
+    it(`converges after a fork of depth ${depth} (window K = 5), rolling names and oracles back`, async () => {
+      const replaced = (await h.query<{ hash: string }>('mdw', 'SELECT hash FROM key_blocks WHERE height > $1', [h.devnode.height() - depth])).map((r) => r.hash);
+      const rollbacks = await rollbackCount();
+      await h.devnode.fork(depth);
+      await converged();
+      expect(await rollbackCount()).to.equal(rollbacks + 1);
+      const left = await h.query('mdw', 'SELECT hash FROM key_blocks WHERE hash = ANY($1)', [replaced]);
+      expect(left, 'replaced key blocks still stored').to.deep.equal([]);
+      await verifyClean();
+      // derived state equals a fresh load of the same chain into another schema
+      await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: `fresh_${depth}` }), log: silent }, Array.from({ length: h.devnode.height() + 1 }, (_, i) => i));
+      for (const [table, order] of [['name_events', 'name_hash, height, micro_index, tx_index'], ['oracle_events', 'oracle_id, height, micro_index, tx_index'], ['oracle_queries', 'query_id'], ['contracts', 'contract_id'], ['channel_events', 'channel_id, height, micro_index, tx_index'], ['account_transactions', 'account, height, micro_index, tx_index']] as const) {
+        const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
+        expect(await h.query('mdw', sql), table).to.deep.equal(await h.query(`fresh_${depth}`, sql));
+      }
+    });
+  }
+});

@@ -1,0 +1,58 @@
+/** @module Test harness for the indexer: a devnode, a database, a config pointing at both, waiting helpers. */
+import pino from 'pino';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../../../src/config.ts';
+import { startDevnode, type Devnode } from '../../../../src/devnode/index.ts';
+import { createTestDatabase } from '../../../support/postgres.ts';
+
+export const silent = pino({ level: 'silent' });
+
+export interface Harness {
+  readonly devnode: Devnode;
+  readonly db: { url: string; drop(): Promise<void> };
+  config(overrides?: Record<string, string>): Config;
+  /** query runs one statement on the given schema. */
+  query<T extends pg.QueryResultRow>(schema: string, sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** startHarness starts a generated devnode (mining only on demand) and creates a fresh database. */
+export async function startHarness(generations: number, seed: string): Promise<Harness> {
+  const devnode = await startDevnode({
+    port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0,
+    generate: { generations, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed },
+  }, silent);
+  const db = await createTestDatabase();
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  return {
+    devnode, db,
+    config: (overrides = {}) => loadConfig({
+      NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw', POLL_INTERVAL_MS: '50', BATCH_SIZE: '10',
+      FORK_WINDOW: '5', NODE_TIMEOUT_MS: '2000', FETCH_CONCURRENCY: '4', ...overrides,
+    }),
+    async query<T extends pg.QueryResultRow>(schema: string, sql: string, params: unknown[] = []) {
+      await client.query(`SET search_path TO "${schema}"`);
+      return (await client.query<T>(sql, params)).rows;
+    },
+    async close() {
+      await client.end();
+      await devnode.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** waitFor polls `check` until it returns true, failing after `timeoutMs` with `what` in the message. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** storedTopHash is the hash of the highest stored key block in `schema` (undefined when empty). */
+export async function storedTopHash(h: Harness, schema: string): Promise<{ height: number; hash: string } | undefined> {
+  return (await h.query<{ height: number; hash: string }>(schema, 'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1'))[0];
+}
