@@ -3,7 +3,7 @@
  * needed) so `@aeternity/aepp-calldata`'s BytecodeContractCallEncoder can name functions and
  * decode calldata. Functions: `init()`, `set(int): int`, `get(): int`, `note(string): string`.
  */
-import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import { encode, hash } from '../chain/encoding.ts';
 import { intToBytes, rlpEncode } from './rlp.ts';
 
@@ -65,6 +65,25 @@ export const FATE_ABI_VERSION = 3;
 const encoder = new BytecodeContractCallEncoder(DEVNODE_CONTRACT_BYTECODE);
 
 /** contractCallData encodes a call of the devnode contract (`cb_…`). */
-export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: readonly unknown[]): string {
-  return encoder.encodeCall(fn, [...args]);
+export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: readonly unknown[]): `cb_${string}` {
+  return encoder.encodeCall(fn, [...args]) as `cb_${string}`;
+}
+
+const values = new ContractByteArrayEncoder();
+const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name: 'int' }, note: { name: 'string' } };
+
+/**
+ * devnodeCallResult "runs" the devnode contract: `set(x)` and `note(s)` return their argument,
+ * `get()` returns 42 and `init()` unit. Undefined when the calldata is not a call of it.
+ */
+export function devnodeCallResult(callData: string): string | undefined {
+  try {
+    const { functionName, args } = encoder.decodeCall(callData as `cb_${string}`) as { functionName: string; args: unknown[] };
+    if (functionName === 'init') return encode('cb', Uint8Array.of(EMPTY_TUPLE));
+    if (functionName === 'get') return values.encodeWithType(42n, { name: 'int' });
+    const type = RETURN_TYPES[functionName];
+    return type ? values.encodeWithType(args[0], type) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@ import { encode, reprefix } from '../chain/encoding.ts';
 import { toBigInt, type Json } from '../chain/json.ts';
 import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
+import { DEVNODE_CONTRACT_BYTECODE, devnodeCallResult } from './fate-contract.ts';
 import type { TxFields } from './tx-codec.ts';
 import type { Account, WorldState } from './state.ts';
 
@@ -92,11 +93,16 @@ function activeName(state: WorldState, tx: TxFields, height: number) {
   return entry;
 }
 
-function callInfo(tx: TxFields, ctx: ApplyContext, contract: string, caller: string): { [k: string]: Json } {
+/**
+ * callInfo is the call record of a contract create or call. The devnode runs no contract code:
+ * calls of its own contract (fate-contract.ts) get that contract's results, others return unit.
+ */
+function callInfo(tx: TxFields, ctx: ApplyContext, contract: string, caller: string, code: string): { [k: string]: Json } {
   const gasUsed = Math.min(num(tx.gas), 1000);
+  const result = code === DEVNODE_CONTRACT_BYTECODE ? devnodeCallResult(str(tx.call_data)) : FATE_UNIT;
   return {
-    caller_id: caller, caller_nonce: num(tx.nonce), height: ctx.height, contract_id: contract,
-    gas_price: tx.gas_price ?? 0, gas_used: gasUsed, log: [], return_value: FATE_UNIT, return_type: 'ok',
+    caller_id: caller, caller_nonce: num(tx.nonce), height: ctx.height, contract_id: contract, gas_price: tx.gas_price ?? 0,
+    gas_used: gasUsed, log: [], return_value: result ?? FATE_UNIT, return_type: result === undefined ? 'revert' : 'ok',
   };
 }
 
@@ -216,16 +222,17 @@ const APPLY: Record<string, Apply> = {
       id, ownerId: owner, vmVersion: num(tx.vm_version), abiVersion: num(tx.abi_version), deposit: int(tx.deposit), code: str(tx.code),
     });
     credit(state, reprefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, owner) };
+    return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
   },
   ContractCallTx(state, tx, ctx) {
     const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.height);
-    if (!state.contracts.get(id)) throw new TxRejected(`contract ${id} not found`);
+    const contract = state.contracts.get(id);
+    if (!contract) throw new TxRejected(`contract ${id} not found`);
     const caller = str(tx.caller_id);
     const gasUsed = BigInt(Math.min(num(tx.gas), 1000));
     debit(state, caller, int(tx.fee) + int(tx.amount) + gasUsed * int(tx.gas_price));
     credit(state, reprefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, caller) };
+    return { callInfo: callInfo(tx, ctx, id, caller, contract.code) };
   },
   ChannelCreateTx(state, tx) {
     const initiator = str(tx.initiator_id);
