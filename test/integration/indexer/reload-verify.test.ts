@@ -1,0 +1,83 @@
+/** @module -H reloads (sparse, range, into a new schema, atomic for readers) and -v reports (clean, corrupted rows). */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { verifyChain } from '../../../src/indexer/verify.ts';
+import { startPopulator } from '../../../src/indexer/populator.ts';
+import { AppError, ErrorCode } from '../../../src/errors.ts';
+import { startHarness, silent, type Harness } from './support/harness.ts';
+
+describe('reload (-H) and verify (-v)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  const all = (): number[] => Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+
+  before(async () => { h = await startHarness(30, 'reload-test'); });
+  after(async () => { await h.close(); });
+
+  async function verify(schema: string, opts: { heights?: number[]; full?: boolean }): Promise<{ lines: string[]; checked: number; differences: number }> {
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config({ DATABASE_SCHEMA: schema }), log: silent, out: (l) => lines.push(l) }, opts);
+    return { lines, ...report };
+  }
+
+  it('reloads sparse heights into a new schema, and verify checks exactly those', async () => {
+    const { reloaded } = await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: 'sparse' }), log: silent }, [3, 7, 8, 9, 20]);
+    expect(reloaded).to.equal(5);
+    expect((await h.query<{ height: number }>('sparse', 'SELECT height FROM key_blocks ORDER BY height')).map((r) => r.height)).to.deep.equal([3, 7, 8, 9, 20]);
+    expect(await verify('sparse', { full: true })).to.deep.equal({ lines: [], checked: 5, differences: 0 });
+    const listed = await verify('sparse', { heights: [3, 4] });
+    expect(listed).to.deep.equal({ lines: ['height 4: not in the database'], checked: 2, differences: 1 });
+  });
+
+  it('fills the gaps of a sparse database when populating', async () => {
+    const populator = await startPopulator({ cfg: h.config({ DATABASE_SCHEMA: 'sparse' }), log: silent, registry: new prom.Registry() });
+    try {
+      await populator.synced();
+    } finally {
+      await populator.stop();
+    }
+    expect(await verify('sparse', { full: true })).to.deep.equal({ lines: [], checked: h.devnode.height() + 1, differences: 0 });
+  });
+
+  it('detects a corrupted row, reports it on its own line, and a range reload repairs it', async () => {
+    await reloadHeights({ cfg: h.config(), log: silent }, all());
+    const [victim] = await h.query<{ hash: string; height: number }>('mdw', 'SELECT hash, height FROM transactions ORDER BY height DESC, tx_index LIMIT 1');
+    await h.query('mdw', `UPDATE transactions SET tx = jsonb_set(tx, '{fee}', '1') WHERE hash = $1`, [victim!.hash]);
+    expect((await verify('mdw', {})).differences).to.equal(0);
+    const full = await verify('mdw', { full: true });
+    expect(full.differences).to.equal(1);
+    expect(full.lines).to.deep.equal([`height ${victim!.height}: transaction ${victim!.hash} content differs`]);
+    await h.query('mdw', 'DELETE FROM transactions WHERE hash = $1', [victim!.hash]);
+    const counted = await verify('mdw', { heights: [victim!.height] });
+    expect(counted.differences).to.be.greaterThan(0);
+    expect(counted.lines.join('\n')).to.contain('transaction count differs');
+    await reloadHeights({ cfg: h.config(), log: silent }, [victim!.height - 1, victim!.height]);
+    expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
+  });
+
+  it('keeps every height visible to readers while it is being reloaded', async () => {
+    const expected = h.devnode.height() + 1;
+    let reloading = true;
+    const seen: number[] = [];
+    const reader = (async () => {
+      while (reloading) seen.push((await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM key_blocks'))[0]!.n);
+    })();
+    await reloadHeights({ cfg: h.config({ BATCH_SIZE: '3' }), log: silent }, all());
+    reloading = false;
+    await reader;
+    expect(seen.length).to.be.greaterThan(3);
+    expect(seen.every((n) => n === expected)).to.equal(true);
+  });
+
+  it('refuses heights the node does not have with a clear error', async () => {
+    try {
+      await reloadHeights({ cfg: h.config(), log: silent }, [h.devnode.height() + 5]);
+      expect.fail('expected a failure');
+    } catch (err) {
+      expect(err).to.be.instanceOf(AppError);
+      expect((err as AppError).code).to.equal(ErrorCode.CLI_BAD_HEIGHTS);
+      expect((err as AppError).message).to.match(/node has no generation/);
+    }
+  });
+});
