@@ -1,0 +1,99 @@
+/** @module Writing a Middleware's children: apply when the input hash moved, delete, list, and read Job and Deployment states. */
+import type { V1Deployment, V1Job } from '@kubernetes/client-node';
+import type { Middleware } from '../api/middleware-types.ts';
+import { isKubeError, refOf, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import { isUpToDate } from '../specs/hash.ts';
+import { LABEL_GENERATION, LABEL_INSTANCE, LABEL_MANAGED_BY, MANAGED_BY, formatSelector, labelValue } from '../specs/meta.ts';
+import type { JobState } from './bluegreen.ts';
+import type { DeploymentCounts } from './status.ts';
+
+/** ManagedKind is one kind the operator creates children of (listed when pruning). */
+export interface ManagedKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/** MANAGED_KINDS lists every kind of child, so pruning and deletion find all of them. */
+export const MANAGED_KINDS: readonly ManagedKind[] = [
+  { apiVersion: 'apps/v1', kind: 'Deployment' },
+  { apiVersion: 'batch/v1', kind: 'Job' },
+  { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget' },
+  { apiVersion: 'v1', kind: 'Service' },
+  { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
+  { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor' },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
+  { apiVersion: 'v1', kind: 'ServiceAccount' },
+];
+
+/** applyChild writes desired unless the live object already carries its input hash; true when it wrote. */
+export async function applyChild(kube: KubeClient, desired: KubeObject, fieldManager: string): Promise<boolean> {
+  const current = await kube.get(refOf(desired));
+  if (isUpToDate(current, desired)) return false;
+  await kube.apply(desired, fieldManager);
+  return true;
+}
+
+/** deleteChild deletes obj (foreground for workloads, so their pods are gone before the object is); true when it existed. */
+export async function deleteChild(kube: KubeClient, obj: KubeObject | ObjectRef): Promise<boolean> {
+  const ref = 'metadata' in obj ? refOf(obj) : obj;
+  if ('metadata' in obj && obj.metadata.deletionTimestamp !== undefined) return false;
+  const foreground = ref.kind === 'Deployment' || ref.kind === 'Job';
+  return kube.delete(ref, { propagationPolicy: foreground ? 'Foreground' : 'Background' });
+}
+
+/** listChildren lists every child of the Middleware (by instance label and owner uid) across MANAGED_KINDS. */
+export async function listChildren(kube: KubeClient, mw: Middleware): Promise<KubeObject[]> {
+  const selector = formatSelector({ [LABEL_INSTANCE]: labelValue(mw.metadata.name ?? ''), [LABEL_MANAGED_BY]: MANAGED_BY });
+  const lists = await Promise.all(MANAGED_KINDS.map(async ({ apiVersion, kind }) => {
+    try {
+      return (await kube.list(apiVersion, kind, mw.metadata.namespace, selector)).items;
+    } catch (err) {
+      // An optional kind whose CRD is not installed (ServiceMonitor without prometheus-operator) has no children.
+      if (isKubeError(err, 404)) return [];
+      throw new Error(`while listing ${kind} children`, { cause: err });
+    }
+  }));
+  return lists.flat().filter((o) => isOwnedBy(o, mw));
+}
+
+/** isOwnedBy is true when obj's controlling owner is this very Middleware (same uid). */
+export function isOwnedBy(obj: KubeObject, mw: Middleware): boolean {
+  return (obj.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === mw.metadata.uid);
+}
+
+/** generationOf reads the generation label of a child (undefined for instance-wide children). */
+export function generationOf(obj: KubeObject): number | undefined {
+  const value = obj.metadata.labels?.[LABEL_GENERATION];
+  return value === undefined ? undefined : Number(value);
+}
+
+/** jobState condenses a Job's conditions (Complete / Failed) into a JobState. */
+export function jobState(job: V1Job | undefined): JobState {
+  if (job === undefined) return 'Absent';
+  const conditions = job.status?.conditions ?? [];
+  if (conditions.some((c) => (c.type === 'Complete' || c.type === 'SuccessCriteriaMet') && c.status === 'True')) return 'Succeeded';
+  if (conditions.some((c) => (c.type === 'Failed' || c.type === 'FailureTarget') && c.status === 'True')) return 'Failed';
+  return 'Running';
+}
+
+/** jobFailure is the Failed condition's message of a Job, for Events. */
+export function jobFailure(job: V1Job | undefined): string {
+  const failed = job?.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True');
+  return failed?.message ?? failed?.reason ?? 'the Job failed';
+}
+
+/** deploymentCounts reads desired (spec) and available (status) replicas of a Deployment. */
+export function deploymentCounts(deployment: V1Deployment | undefined): DeploymentCounts | undefined {
+  if (deployment === undefined) return undefined;
+  return { desired: deployment.spec?.replicas ?? 1, available: deployment.status?.availableReplicas ?? 0 };
+}
+
+/** isDeploymentAvailable: the controller has seen the latest spec and every desired replica (at least one) is available. */
+export function isDeploymentAvailable(deployment: V1Deployment | undefined): boolean {
+  const counts = deploymentCounts(deployment);
+  const observed = deployment?.status?.observedGeneration ?? -1;
+  const current = observed >= (deployment?.metadata?.generation ?? 0);
+  return counts !== undefined && current && counts.desired > 0 && counts.available >= counts.desired;
+}

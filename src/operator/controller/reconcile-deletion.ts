@@ -1,0 +1,76 @@
+/**
+ * @module Deletion of a Middleware: Kubernetes garbage-collects the children, but the schemas of its
+ * generations live in PostgreSQL, so a finalizer holds the object until drop Jobs removed them.
+ */
+import type { Middleware } from '../api/middleware-types.ts';
+import { GROUP } from '../api/middleware-types.ts';
+import type { KubeClient, ObjectRef } from '../kube/client.ts';
+import { Component, LABEL_COMPONENT } from '../specs/meta.ts';
+import type { JobState } from './bluegreen.ts';
+import { deleteChild, generationOf } from './reconcile-children.ts';
+import { reconcileDropJob, type PassContext } from './reconcile-generation.ts';
+import type { EventRecorder } from './reconcile-events.ts';
+
+/** FINALIZER guards the generations' schemas: removed only after every one of them was dropped. */
+export const FINALIZER = `${GROUP}/drop-generations`;
+
+/** DeletionResult: done when the finalizer is gone; otherwise look again later. */
+export interface DeletionResult {
+  readonly done: boolean;
+  readonly requeueAfterMs?: number;
+}
+
+const WAIT_MS = 5000;
+
+/** hasFinalizer is true when the Middleware carries the operator's finalizer. */
+export function hasFinalizer(mw: Middleware): boolean {
+  return (mw.metadata.finalizers ?? []).includes(FINALIZER);
+}
+
+/** addFinalizer adds the finalizer (a precondition on resourceVersion keeps other finalizers intact); returns the updated object. */
+export async function addFinalizer(kube: KubeClient, ref: ObjectRef, mw: Middleware): Promise<Middleware> {
+  const finalizers = [...(mw.metadata.finalizers ?? []), FINALIZER];
+  return kube.patchMerge<Middleware>(ref, { metadata: { finalizers, resourceVersion: mw.metadata.resourceVersion } });
+}
+
+/** removeFinalizer drops the operator's finalizer, keeping any other (resourceVersion precondition). */
+export async function removeFinalizer(kube: KubeClient, ref: ObjectRef, mw: Middleware): Promise<void> {
+  const finalizers = (mw.metadata.finalizers ?? []).filter((f) => f !== FINALIZER);
+  await kube.patchMerge(ref, { metadata: { finalizers, resourceVersion: mw.metadata.resourceVersion } });
+}
+
+/** knownGenerations lists every generation whose schema may exist: from the status and from live children. */
+export function knownGenerations(mw: Middleware, pass: Pick<PassContext, 'children'>): number[] {
+  const s = mw.status;
+  const candidates = [s?.activeGeneration, s?.pendingGeneration, s?.previousGeneration, s?.reload?.generation, s?.reload?.cleanupGeneration,
+    ...pass.children.map(generationOf)];
+  return [...new Set(candidates.filter((g): g is number => g !== undefined))].sort((a, b) => a - b);
+}
+
+/**
+ * finalizeDeletion stops every workload, then drops each known generation's schema with a Job,
+ * and removes the finalizer once all drops succeeded. Every step is idempotent: a crash anywhere
+ * repeats only what is not done yet.
+ */
+export async function finalizeDeletion(pass: PassContext, ref: ObjectRef, mw: Middleware, recordEvent: EventRecorder): Promise<DeletionResult> {
+  if (!hasFinalizer(mw)) return { done: true };
+  const workloads = pass.children.filter((c) => c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] !== Component.dropSchema));
+  let deleted = 0;
+  for (const child of workloads) if (await deleteChild(pass.kube, child)) deleted++;
+  pass.writes += deleted;
+  if (workloads.length > 0) {
+    if (deleted > 0) await recordEvent(mw, 'Normal', 'StoppingWorkloads', `deleting ${deleted} workloads before dropping the schemas`);
+    return { done: false, requeueAfterMs: WAIT_MS };
+  }
+  const generations = knownGenerations(mw, pass);
+  const states: JobState[] = [];
+  for (const generation of generations) states.push(await reconcileDropJob(pass, generation));
+  if (states.some((s) => s !== 'Succeeded')) {
+    if (pass.writes > 0) await recordEvent(mw, 'Normal', 'DroppingGenerations', `dropping the schemas of generations ${generations.join(', ')}`);
+    return { done: false, requeueAfterMs: WAIT_MS };
+  }
+  await removeFinalizer(pass.kube, ref, mw);
+  pass.writes++;
+  await recordEvent(mw, 'Normal', 'Finalized', generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop');
+  return { done: true };
+}

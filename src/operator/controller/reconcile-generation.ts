@@ -1,0 +1,129 @@
+/** @module Reconciles one data generation: migration Job first, then (once it succeeded) populator and server Deployments and the PDB. */
+import type { V1Deployment, V1Job } from '@kubernetes/client-node';
+import { refOf, type KubeClient, type KubeObject } from '../kube/client.ts';
+import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
+import type { BuildContext } from '../specs/meta.ts';
+import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
+import { buildServerDeployment } from '../specs/server-deployment.ts';
+import { buildServerPdb } from '../specs/server-pdb.ts';
+import type { DesiredLayout, GenerationPlan, JobState } from './bluegreen.ts';
+import { applyChild, deleteChild, generationOf, jobState } from './reconcile-children.ts';
+
+/** ChildSet tracks the children a pass wants to keep; everything else of the Middleware is pruned. */
+export class ChildSet {
+  readonly #keys = new Set<string>();
+  readonly #gated = new Set<number>();
+
+  /** keep marks obj as desired. */
+  keep(obj: KubeObject): void {
+    this.#keys.add(keyOf(obj));
+  }
+
+  /** keepWorkloadsOf keeps a generation's live Deployments and PDB as they are (its migration runs). */
+  keepWorkloadsOf(generation: number): void {
+    this.#gated.add(generation);
+  }
+
+  /** wants is true for a live child this pass keeps. */
+  wants(obj: KubeObject): boolean {
+    if (this.#keys.has(keyOf(obj))) return true;
+    const generation = generationOf(obj);
+    return generation !== undefined && this.#gated.has(generation) && (obj.kind === 'Deployment' || obj.kind === 'PodDisruptionBudget');
+  }
+}
+
+/** PassContext is what every step of one reconcile pass shares. */
+export interface PassContext {
+  readonly kube: KubeClient;
+  readonly fieldManager: string;
+  readonly build: BuildContext;
+  /** Live children listed at the start of the pass. */
+  readonly children: readonly KubeObject[];
+  readonly keep: ChildSet;
+  /** Counts writes of the pass (for logs and the "second pass writes nothing" property). */
+  writes: number;
+}
+
+/** GenerationReport is what a generation's reconcile saw: its migration and its live workloads. */
+export interface GenerationReport {
+  readonly generation: number;
+  readonly migration: JobState;
+  readonly migrationJob: V1Job | undefined;
+  readonly populator: V1Deployment | undefined;
+  readonly server: V1Deployment | undefined;
+}
+
+/** liveChild finds the live child with desired's kind and name. */
+export function liveChild<T extends KubeObject>(pass: PassContext, desired: KubeObject): T | undefined {
+  return pass.children.find((c) => c.kind === desired.kind && c.metadata.name === desired.metadata.name) as T | undefined;
+}
+
+/** reconcileGeneration converges one generation in order: the migration Job, and only after it succeeded, the workloads. */
+export async function reconcileGeneration(pass: PassContext, plan: GenerationPlan): Promise<GenerationReport> {
+  const { build } = pass;
+  const migrationJob = buildMigrationJob(build, plan.generation);
+  const liveJob = liveChild<V1Job & KubeObject>(pass, migrationJob);
+  pass.keep.keep(migrationJob);
+  // A Job's template is immutable and its name carries its input hash: absent means "run it".
+  if (liveJob === undefined) await writeChild(pass, migrationJob);
+  const migration = jobState(liveJob);
+  const populatorDesired = buildPopulatorDeployment(build, plan.generation);
+  const serverDesired = buildServerDeployment(build, plan.generation);
+  const report = {
+    generation: plan.generation,
+    migration,
+    migrationJob: liveJob,
+    populator: liveChild<V1Deployment & KubeObject>(pass, populatorDesired),
+    server: liveChild<V1Deployment & KubeObject>(pass, serverDesired),
+  };
+  if (!plan.workloads) return report;
+  if (migration !== 'Succeeded') {
+    // New code may need the new schema: leave running workloads alone until the migration is done.
+    pass.keep.keepWorkloadsOf(plan.generation);
+    return report;
+  }
+  const pdb = buildServerPdb(build, plan.generation);
+  for (const desired of [populatorDesired, serverDesired, ...(pdb ? [pdb] : [])]) {
+    pass.keep.keep(desired);
+    await writeChild(pass, desired);
+  }
+  return report;
+}
+
+/** reconcileReloadJob keeps the InPlace `-H` Job of the layout and reports its state. */
+export async function reconcileReloadJob(pass: PassContext, reloadJob: NonNullable<DesiredLayout['reloadJob']>): Promise<JobState> {
+  const desired = buildReloadJob(pass.build, reloadJob.generation, reloadJob.id, reloadJob.heights);
+  pass.keep.keep(desired);
+  const live = liveChild<V1Job & KubeObject>(pass, desired);
+  if (live === undefined) await writeChild(pass, desired);
+  return jobState(live);
+}
+
+/**
+ * reconcileDropJob drops a retired generation's schema with a Job, but only once none of that
+ * generation's Deployments exist any more (no writer may be left). A failed Job is deleted, so the
+ * next pass runs it again.
+ */
+export async function reconcileDropJob(pass: PassContext, generation: number): Promise<JobState> {
+  const desired = buildDropSchemaJob(pass.build, generation);
+  const live = liveChild<V1Job & KubeObject>(pass, desired);
+  const state = jobState(live);
+  if (state === 'Failed') {
+    if (live !== undefined && (await deleteChild(pass.kube, live))) pass.writes++;
+    return state;
+  }
+  pass.keep.keep(desired);
+  const workloadsLeft = pass.children.some((c) => c.kind === 'Deployment' && generationOf(c) === generation);
+  if (live === undefined && !workloadsLeft) await writeChild(pass, desired);
+  return state;
+}
+
+/** writeChild applies desired when its input hash moved, counting the write. */
+export async function writeChild(pass: PassContext, desired: KubeObject): Promise<void> {
+  if (await applyChild(pass.kube, desired, pass.fieldManager)) pass.writes++;
+}
+
+function keyOf(obj: KubeObject): string {
+  const ref = refOf(obj);
+  return `${ref.kind}/${ref.name}`;
+}

@@ -1,0 +1,50 @@
+/** @module Reconciles the instance-wide children: identity, the stable and preview Services, autoscaler, Ingress, ServiceMonitor. */
+import type { V1Service } from '@kubernetes/client-node';
+import type { KubeObject } from '../kube/client.ts';
+import { buildIngress } from '../specs/ingress.ts';
+import { buildServerHpa } from '../specs/server-hpa.ts';
+import { buildServiceAccount, buildWorkloadRole, buildWorkloadRoleBinding } from '../specs/service-account.ts';
+import { buildServiceMonitor } from '../specs/service-monitor.ts';
+import { buildPreviewService, buildStableService, selectedGeneration } from '../specs/services.ts';
+import { liveChild, writeChild, type PassContext } from './reconcile-generation.ts';
+import type { DesiredLayout } from './bluegreen.ts';
+
+/** reconcileIdentity applies the operands' ServiceAccount and the Role that lets populators hold their writer Leases. */
+export async function reconcileIdentity(pass: PassContext, layout: DesiredLayout): Promise<void> {
+  const writers = layout.generations.filter((g) => g.workloads).map((g) => g.generation);
+  await writeAll(pass, [buildServiceAccount(pass.build), buildWorkloadRole(pass.build, writers), buildWorkloadRoleBinding(pass.build)]);
+}
+
+/** ServiceReport says which generation the stable Service selected before this pass and whether the pass moved it. */
+export interface ServiceReport {
+  readonly selectedBefore: number | undefined;
+  readonly switched: boolean;
+}
+
+/**
+ * reconcileServices points the stable Service at the layout's stable generation (the blue/green
+ * switch is this one write) and keeps a preview Service for a pending generation with servers.
+ */
+export async function reconcileServices(pass: PassContext, layout: DesiredLayout): Promise<ServiceReport> {
+  const stable = buildStableService(pass.build, layout.stableGeneration);
+  const selectedBefore = selectedGeneration(liveChild<V1Service & KubeObject>(pass, stable));
+  const preview = layout.generations.find((g) => g.preview);
+  const before = pass.writes;
+  await writeAll(pass, [stable]);
+  const switched = pass.writes > before && selectedBefore !== undefined && selectedBefore !== layout.stableGeneration;
+  if (preview !== undefined) await writeAll(pass, [buildPreviewService(pass.build, preview.generation)]);
+  return { selectedBefore, switched };
+}
+
+/** reconcileExtras applies the optional autoscaler, Ingress and ServiceMonitor (absent ones are pruned later). */
+export async function reconcileExtras(pass: PassContext): Promise<void> {
+  const extras = [buildServerHpa(pass.build), buildIngress(pass.build), buildServiceMonitor(pass.build)];
+  await writeAll(pass, extras.filter((o): o is NonNullable<typeof o> => o !== undefined));
+}
+
+async function writeAll(pass: PassContext, objects: readonly KubeObject[]): Promise<void> {
+  for (const desired of objects) {
+    pass.keep.keep(desired);
+    await writeChild(pass, desired);
+  }
+}

@@ -1,0 +1,42 @@
+/** @module What the reload state machine needs to know, read from the listed children and the preview Service. */
+import type { V1Deployment, V1Job } from '@kubernetes/client-node';
+import { ReloadState } from '../api/middleware-types.ts';
+import type { KubeObject } from '../kube/client.ts';
+import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
+import { buildServerDeployment } from '../specs/server-deployment.ts';
+import { previewServiceName, stableServiceName } from '../specs/services.ts';
+import { ROLLBACK_ANNOTATION, type GenerationState, type JobState, type ReloadObservation } from './bluegreen.ts';
+import { isDeploymentAvailable, jobState } from './reconcile-children.ts';
+import { liveChild, type PassContext } from './reconcile-generation.ts';
+import type { ProbeTarget, StatusProbe } from './status-probe.ts';
+
+/** observeReload gathers the Jobs, servers and preview status of the generations the reload involves. */
+export async function observeReload(pass: PassContext, state: GenerationState, probe: StatusProbe): Promise<ReloadObservation> {
+  const { build } = pass;
+  const reload = state.reload;
+  const pending = state.pendingGeneration;
+  const job = (desired: KubeObject): JobState => jobState(liveChild<V1Job & KubeObject>(pass, desired));
+  const pendingServer = pending === undefined ? undefined : liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, pending));
+  const pendingServersAvailable = isDeploymentAvailable(pendingServer);
+  const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
+  const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
+  const rollbackId = build.mw.metadata.annotations?.[ROLLBACK_ANNOTATION];
+  return {
+    pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
+    pendingServersAvailable,
+    ...(pendingProbe === undefined ? {} : { pendingProbe }),
+    reloadJob: reload?.state === ReloadState.Reloading ? job(buildReloadJob(build, reload.generation, reload.id, reload.heights ?? '')) : 'Absent',
+    cleanupJob: reload?.cleanupGeneration === undefined ? 'Absent' : job(buildDropSchemaJob(build, reload.cleanupGeneration)),
+    ...(rollbackId === undefined ? {} : { rollbackId }),
+  };
+}
+
+/** stableTarget is the stable Service's status endpoint (the active generation). */
+export function stableTarget(pass: PassContext): ProbeTarget {
+  return { namespace: pass.build.mw.metadata.namespace ?? 'default', service: stableServiceName(pass.build), port: pass.build.spec.server.http.port };
+}
+
+/** previewTarget is the preview Service's status endpoint (the pending generation). */
+export function previewTarget(pass: PassContext): ProbeTarget {
+  return { namespace: pass.build.mw.metadata.namespace ?? 'default', service: previewServiceName(pass.build), port: pass.build.spec.server.http.port };
+}

@@ -1,0 +1,129 @@
+/** @module The Middleware's next status from what a pass saw (pure), and the merge patch that writes it. */
+import type { Middleware, MiddlewareStatus } from '../api/middleware-types.ts';
+import { ConditionType, ReloadState } from '../api/middleware-types.ts';
+import { Component, formatSelector, selectorFor } from '../specs/meta.ts';
+import type { GenerationState, ReloadProgress } from './bluegreen.ts';
+import { deploymentCounts, isDeploymentAvailable, jobFailure } from './reconcile-children.ts';
+import type { GenerationReport } from './reconcile-generation.ts';
+import {
+  availabilityProblem, availableCondition, degradedCondition, derivePhase, pausedCondition, setConditions, syncedCondition,
+  type ConditionUpdate, type Problem,
+} from './status.ts';
+import type { ProbeResult } from './status-probe.ts';
+
+/** FIRST_GENERATION is the generation a new Middleware starts with (schema `<prefix>1`). */
+export const FIRST_GENERATION = 1;
+
+/** PassOutcome is what one reconcile pass saw, the input of the next status. */
+export interface PassOutcome {
+  readonly mw: Middleware;
+  readonly state: GenerationState;
+  readonly active: GenerationReport;
+  /** `/middleware/status` of the active generation through the stable Service, when its servers are available. */
+  readonly activeProbe: ProbeResult | undefined;
+  readonly now: Date;
+}
+
+const REINDEXING: ReadonlySet<string> = new Set([ReloadState.Migrating, ReloadState.CatchingUp, ReloadState.AwaitingPromotion, ReloadState.Reloading]);
+
+/** generationStateOf reads the blue/green state from a status (a new Middleware starts on the first generation). */
+export function generationStateOf(status: MiddlewareStatus | undefined): GenerationState {
+  const state: GenerationState = { activeGeneration: status?.activeGeneration ?? FIRST_GENERATION };
+  if (status?.pendingGeneration !== undefined) state.pendingGeneration = status.pendingGeneration;
+  if (status?.previousGeneration !== undefined) state.previousGeneration = status.previousGeneration;
+  if (status?.previousExpiresAt !== undefined) state.previousExpiresAt = status.previousExpiresAt;
+  if (status?.reload !== undefined) {
+    state.reload = { ...status.reload, fromGeneration: status.reload.fromGeneration ?? state.activeGeneration, message: status.reload.message ?? '' } as ReloadProgress;
+  }
+  return state;
+}
+
+/** withGenerationState replaces the blue/green fields of status with state's. */
+export function withGenerationState(status: MiddlewareStatus | undefined, state: GenerationState): MiddlewareStatus {
+  const { pendingGeneration: _p, previousGeneration: _q, previousExpiresAt: _r, reload: _s, ...rest } = status ?? {};
+  return { ...rest, ...state };
+}
+
+/** reconciledStatus is the status after a full pass: every condition, the phase, generations, heights and scale fields. */
+export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
+  const { mw, state, active, activeProbe, now } = outcome;
+  const available = availableCondition(deploymentCounts(active.server));
+  const problems = [
+    availabilityProblem(available),
+    active.migration === 'Failed' ? { reason: 'MigrationFailed', message: `migration of generation ${active.generation} failed: ${jobFailure(active.migrationJob)}` } : undefined,
+    active.populator !== undefined && active.migration === 'Succeeded' && !isDeploymentAvailable(active.populator)
+      ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` } : undefined,
+    state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
+  ].filter((p): p is Problem => p !== undefined);
+  const updates: ConditionUpdate[] = [
+    reconciledCondition(active),
+    migrationsCondition(active),
+    available,
+    syncedCondition(available.status === 'True' ? activeProbe : undefined),
+    reindexingCondition(state.reload),
+    degradedCondition(problems),
+    pausedCondition(false),
+  ];
+  const conditions = setConditions(mw.status?.conditions, updates, { now, observedGeneration: mw.metadata.generation ?? 0 });
+  const probe = activeProbe?.reachable ? activeProbe : undefined;
+  const { height: _h, nodeHeight: _n, lag: _l, ...previous } = mw.status ?? {};
+  return {
+    ...withGenerationState(previous, state),
+    observedGeneration: mw.metadata.generation ?? 0,
+    phase: derivePhase(conditions),
+    conditions,
+    ...(probe?.height === undefined ? {} : { height: probe.height }),
+    ...(probe?.nodeHeight === undefined ? {} : { nodeHeight: probe.nodeHeight }),
+    ...(probe?.lag === undefined ? {} : { lag: probe.lag }),
+    replicas: active.server?.status?.replicas ?? 0,
+    readyReplicas: active.server?.status?.readyReplicas ?? 0,
+    selector: formatSelector(selectorFor(mw, Component.server, state.activeGeneration)),
+  };
+}
+
+/** invalidStatus reports a spec the operator refuses: Reconciled=False/InvalidSpec; nothing else changes. */
+export function invalidStatus(mw: Middleware, message: string, now: Date): MiddlewareStatus {
+  const update: ConditionUpdate = { type: ConditionType.Reconciled, status: 'False', reason: 'InvalidSpec', message };
+  const conditions = setConditions(mw.status?.conditions, [update], { now, observedGeneration: mw.metadata.generation ?? 0 });
+  return { ...mw.status, observedGeneration: mw.metadata.generation ?? 0, conditions, phase: derivePhase(conditions) };
+}
+
+/** pausedStatus reports spec.paused; observedGeneration stays (the new spec was not acted on), as Strimzi does. */
+export function pausedStatus(mw: Middleware, now: Date): MiddlewareStatus {
+  const conditions = setConditions(mw.status?.conditions, [pausedCondition(true)], { now, observedGeneration: mw.metadata.generation ?? 0 });
+  return { ...mw.status, conditions, phase: derivePhase(conditions) };
+}
+
+/** statusPatch is the JSON merge patch turning current into next: removed members become null. */
+export function statusPatch(current: unknown, next: unknown): unknown {
+  if (!isRecord(current) || !isRecord(next)) return next === undefined ? null : next;
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(current)) if (next[key] === undefined && current[key] !== undefined) patch[key] = null;
+  for (const [key, value] of Object.entries(next)) {
+    if (value === undefined) continue;
+    patch[key] = isRecord(value) && isRecord(current[key]) ? statusPatch(current[key], value) : value;
+  }
+  return patch;
+}
+
+function reconciledCondition(active: GenerationReport): ConditionUpdate {
+  if (active.migration === 'Succeeded') return { type: ConditionType.Reconciled, status: 'True', reason: 'ReconcileSucceeded', message: 'every child is applied' };
+  return { type: ConditionType.Reconciled, status: 'False', reason: 'WaitingForMigrations', message: `workloads of generation ${active.generation} wait for its migration Job` };
+}
+
+function migrationsCondition(active: GenerationReport): ConditionUpdate {
+  const type = ConditionType.MigrationsApplied;
+  if (active.migration === 'Succeeded') return { type, status: 'True', reason: 'MigrationsSucceeded', message: `schema of generation ${active.generation} is migrated` };
+  if (active.migration === 'Failed') return { type, status: 'False', reason: 'MigrationFailed', message: jobFailure(active.migrationJob) };
+  return { type, status: 'False', reason: 'MigrationsRunning', message: `the migration Job of generation ${active.generation} is running` };
+}
+
+function reindexingCondition(reload: ReloadProgress | undefined): ConditionUpdate {
+  const type = ConditionType.Reindexing;
+  if (reload === undefined) return { type, status: 'False', reason: 'NoReload', message: 'no reload was requested' };
+  return { type, status: REINDEXING.has(reload.state) ? 'True' : 'False', reason: reload.state, message: reload.message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,216 @@
+/**
+ * @module The level-triggered reconcile of one Middleware: read it, validate, advance the reload
+ * state machine (persisting each transition first), converge every child in order (migration →
+ * populator → servers → Services and extras), prune the rest, and write the status only when it
+ * changed. "Look again later" is a return value; a thrown error means backoff.
+ */
+import type { Logger } from '../../log.ts';
+import { API_VERSION, KIND, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
+import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
+import { formatProblems, validateMiddleware } from '../api/validation.ts';
+import { isKubeError, type KubeClient, type ObjectRef } from '../kube/client.ts';
+import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
+import { advanceReload, desiredLayout, type GenerationState, type ReloadRequest, type ReloadSettings } from './bluegreen.ts';
+import { deleteChild, isDeploymentAvailable, listChildren } from './reconcile-children.ts';
+import { addFinalizer, finalizeDeletion, hasFinalizer, knownGenerations, removeFinalizer } from './reconcile-deletion.ts';
+import { conditionEvents } from './reconcile-condition-events.ts';
+import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
+import { ChildSet, reconcileDropJob, reconcileGeneration, reconcileReloadJob, type PassContext } from './reconcile-generation.ts';
+import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
+import { observeReload, stableTarget } from './reconcile-observe.ts';
+import { generationStateOf, invalidStatus, pausedStatus, reconciledStatus, statusPatch, withGenerationState } from './reconcile-status.ts';
+import { setConditions, statusChanged } from './status.ts';
+import type { StatusProbe } from './status-probe.ts';
+
+/** ReconcileResult asks the work queue to look at the key again after a delay (no error, no backoff). */
+export interface ReconcileResult {
+  requeueAfterMs?: number;
+}
+
+/** Reconciler reconciles the Middleware named by a `namespace/name` key. */
+export type Reconciler = (key: string) => Promise<ReconcileResult>;
+
+/** ReconcilerMetrics: optional counters the reconciler feeds (the runtime counts reconciles itself). */
+export interface ReconcilerMetrics {
+  /** Status writes by result (`success` | `error`). */
+  readonly statusUpdates?: { inc(labels: { result: string }): void };
+}
+
+/** ReconcilerDeps is everything the reconciler uses: no globals, an injectable clock and status probe. */
+export interface ReconcilerDeps {
+  readonly kube: KubeClient;
+  readonly log: Logger;
+  readonly metrics?: ReconcilerMetrics;
+  readonly probe: StatusProbe;
+  readonly clock: () => Date;
+  readonly config: {
+    /** The image operands run when spec.image is unset (the operator's own image). */
+    readonly image: string;
+    /** Server-side-apply field manager (default: mdw-operator). */
+    readonly fieldManager?: string;
+  };
+}
+
+const WAIT_MS = 15_000;
+const NOT_SYNCED_MS = 30_000;
+
+/** createReconciler returns the reconcile function the work queue calls, one key at a time. */
+export function createReconciler(deps: ReconcilerDeps): Reconciler {
+  const log = deps.log.child({ component: 'reconcile' });
+  const recordEvent = createEventRecorder(deps.kube, deps.clock, (err) => log.warn({ err }, 'event not recorded'));
+  return async function reconcile(key) {
+    const ref = middlewareRef(key);
+    const mw = await deps.kube.get<Middleware>(ref);
+    if (mw === undefined) return {};
+    try {
+      return await reconcileMiddleware(deps, recordEvent, ref, mw);
+    } catch (err) {
+      // A stale resourceVersion is ordinary optimistic concurrency (or a lost Lease): retry quietly.
+      if (!isKubeError(err, 409)) await reportFailure(deps, recordEvent, ref, mw, err);
+      throw err;
+    }
+  };
+}
+
+/** middlewareRef turns a `namespace/name` key into the Middleware's ref. */
+export function middlewareRef(key: string): ObjectRef {
+  const slash = key.indexOf('/');
+  return slash < 0
+    ? { apiVersion: API_VERSION, kind: KIND, name: key }
+    : { apiVersion: API_VERSION, kind: KIND, namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+async function reconcileMiddleware(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, initial: Middleware): Promise<ReconcileResult> {
+  const { kube, clock } = deps;
+  let mw = initial;
+  const now = clock();
+  const problems = validateMiddleware(mw);
+  if (mw.metadata.deletionTimestamp !== undefined) return reconcileDeletion(deps, recordEvent, ref, mw, problems.length === 0);
+  if (problems.length > 0) {
+    const message = formatProblems(problems);
+    if (await writeStatus(deps, ref, mw, invalidStatus(mw, message, now))) await recordEvent(mw, 'Warning', 'InvalidSpec', message);
+    return {};
+  }
+  if (!hasFinalizer(mw)) mw = await addFinalizer(kube, ref, mw);
+  const spec = resolveSpec(mw.spec);
+  if (spec.paused) {
+    if (await writeStatus(deps, ref, mw, pausedStatus(mw, now))) await recordEvent(mw, 'Normal', 'ReconciliationPaused', 'spec.paused is true: children are left as they are');
+    return {};
+  }
+  const pass = await startPass(deps, mw, spec);
+
+  // The transition is persisted before anything acts on it, so a crash never runs ahead of the status.
+  const before = generationStateOf(mw.status);
+  const seen = await observeReload(pass, before, deps.probe);
+  const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
+  if (statusChanged(before, step.state)) mw = (await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state))) ?? mw;
+  for (const event of step.events) await recordEvent(mw, event.type, event.reason, event.message);
+  const state: GenerationState = step.state;
+
+  const layout = desiredLayout(state);
+  await reconcileIdentity(pass, layout);
+  const reports = [];
+  for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
+  const services = await reconcileServices(pass, layout);
+  if (services.switched) await recordEvent(mw, 'Normal', 'Switched', `the stable Services now select generation ${layout.stableGeneration} (was ${services.selectedBefore})`);
+  await reconcileExtras(pass);
+  if (layout.reloadJob !== undefined) await reconcileReloadJob(pass, layout.reloadJob);
+  if (layout.cleanupGeneration !== undefined) await reconcileDropJob(pass, layout.cleanupGeneration);
+  await prune(pass);
+  if (pass.writes > 0) await recordEvent(mw, 'Normal', 'ChildrenApplied', `${pass.writes} child objects created, updated or deleted`);
+
+  const active = reports[0]!;
+  const activeProbe = (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
+  const next = reconciledStatus({ mw, state, active, activeProbe, now });
+  const previous = mw.status;
+  if (await writeStatus(deps, ref, mw, next)) {
+    for (const event of conditionEvents(previous?.conditions, next.conditions)) await recordEvent(mw, event.type, event.reason, event.message);
+  }
+  deps.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
+  return requeueOf(step.requeueAfterMs, isDeploymentAvailable(active.server) && active.migration === 'Succeeded', activeProbe?.synced === true);
+}
+
+async function reconcileDeletion(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, valid: boolean): Promise<ReconcileResult> {
+  if (!hasFinalizer(mw)) return {};
+  if (!valid) {
+    // Without a valid spec no drop Job can be built; with nothing to drop the finalizer may simply go.
+    if (knownGenerations(mw, { children: await listChildren(deps.kube, mw) }).length === 0) {
+      await removeFinalizer(deps.kube, ref, mw);
+      return {};
+    }
+    await recordEvent(mw, 'Warning', 'CleanupBlocked', 'the spec is invalid, so the schemas cannot be dropped: fix the spec, or remove the finalizer to keep the schemas');
+    return { requeueAfterMs: 60_000 };
+  }
+  const pass = await startPass(deps, mw, resolveSpec(mw.spec));
+  const result = await finalizeDeletion(pass, ref, mw, recordEvent);
+  return result.done ? {} : { requeueAfterMs: result.requeueAfterMs ?? WAIT_MS };
+}
+
+async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpec): Promise<PassContext> {
+  const build: BuildContext = { mw, spec, image: spec.image ?? deps.config.image };
+  return { kube: deps.kube, fieldManager: fieldManagerOf(deps), build, children: await listChildren(deps.kube, mw), keep: new ChildSet(), writes: 0 };
+}
+
+async function prune(pass: PassContext): Promise<void> {
+  for (const child of pass.children) {
+    if (!pass.keep.wants(child) && (await deleteChild(pass.kube, child))) pass.writes++;
+  }
+}
+
+/** writeStatus merge-patches the status when it changed, with the object's resourceVersion as precondition. */
+async function writeStatus(deps: ReconcilerDeps, ref: ObjectRef, mw: Middleware, next: MiddlewareStatus): Promise<Middleware | undefined> {
+  if (!statusChanged(mw.status, next)) return undefined;
+  try {
+    const updated = await deps.kube.patchStatus<Middleware>(ref, statusPatch(mw.status, next), mw.metadata.resourceVersion);
+    deps.metrics?.statusUpdates?.inc({ result: 'success' });
+    mw.metadata.resourceVersion = updated.metadata.resourceVersion;
+    mw.status = updated.status;
+    return updated;
+  } catch (err) {
+    deps.metrics?.statusUpdates?.inc({ result: 'error' });
+    throw err;
+  }
+}
+
+async function reportFailure(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, err: unknown): Promise<void> {
+  const message = describeError(err);
+  deps.log.warn({ err, name: mw.metadata.name, namespace: mw.metadata.namespace }, 'reconcile failed');
+  await recordEvent(mw, 'Warning', 'ReconcileError', message);
+  try {
+    const fresh = await deps.kube.get<Middleware>(ref);
+    if (fresh === undefined) return;
+    const update = { type: 'Reconciled' as const, status: 'False' as const, reason: 'ReconcileError', message };
+    const conditions = setConditions(fresh.status?.conditions, [update], { now: deps.clock(), observedGeneration: fresh.metadata.generation ?? 0 });
+    await writeStatus(deps, ref, fresh, { ...fresh.status, conditions });
+  } catch (statusErr) {
+    deps.log.warn({ err: statusErr }, 'failure not written to status');
+  }
+}
+
+function reloadRequestOf(spec: ResolvedSpec): ReloadRequest | undefined {
+  const reload = spec.reload;
+  return reload && { id: reload.id, strategy: reload.strategy, heights: reload.heights, autoPromote: reload.autoPromote };
+}
+
+function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
+  return {
+    maxLagBlocks: spec.promotion.syncedWithinBlocks,
+    stableWindowMs: spec.promotion.stableWindowSeconds * 1000,
+    retainPreviousMs: (spec.reload?.retainPreviousSeconds ?? 0) * 1000,
+  };
+}
+
+function requeueOf(machine: number | undefined, available: boolean, synced: boolean): ReconcileResult {
+  const waits = [machine, available ? undefined : WAIT_MS, synced ? undefined : NOT_SYNCED_MS].filter((n): n is number => n !== undefined);
+  return waits.length === 0 ? {} : { requeueAfterMs: Math.min(...waits) };
+}
+
+function fieldManagerOf(deps: ReconcilerDeps): string {
+  return deps.config.fieldManager ?? FIELD_MANAGER;
+}
+
+function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err.message}${cause}`;
+}
