@@ -1,0 +1,108 @@
+/** @module The Helm chart: lint, render with default and full values, validate every object, schema-guard the values. */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import type { V1ClusterRole, V1Container, V1Deployment } from '@kubernetes/client-node';
+import type { KubeObject } from '../../../src/operator/kube/client.ts';
+import { buildCrd } from '../../../src/operator/api/crd.ts';
+import { buildOperatorDeployment } from '../../../src/operator/specs/operator-deployment.ts';
+import { operatorRules } from '../../../src/operator/specs/rbac.ts';
+import { kubeSchemaProblems } from '../specs/kube-schema.ts';
+import { CHART, helm, renderChart } from './helm.ts';
+
+const FULL_VALUES = fileURLToPath(new URL('full-values.yaml', import.meta.url));
+const byKind = (objects: KubeObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const containerOf = (objects: KubeObject[]) => (byKind(objects, 'Deployment')[0] as V1Deployment).spec?.template.spec?.containers[0] as V1Container;
+
+describe('Helm chart aeternity-middleware-operator', function () {
+  this.timeout(60_000);
+  let defaults: KubeObject[] = [];
+  let full: KubeObject[] = [];
+
+  before(async () => {
+    [defaults, full] = await Promise.all([
+      renderChart('mdw', 'mdw-system'),
+      renderChart('mdw', 'mdw-system', '--values', FULL_VALUES),
+    ]);
+  });
+
+  it('passes helm lint with default and with full values', async () => {
+    expect(await helm('lint', CHART, '--strict')).to.match(/0 chart\(s\) failed/);
+    expect(await helm('lint', CHART, '--strict', '--values', FULL_VALUES)).to.match(/0 chart\(s\) failed/);
+  });
+
+  it('renders with defaults: CRD, ServiceAccount, RBAC, metrics Service and a 2-replica operator', () => {
+    expect(defaults.map((o) => o.kind).sort()).to.deep.equal([
+      'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'Deployment', 'Role', 'RoleBinding', 'Service', 'ServiceAccount',
+    ]);
+    expect((byKind(defaults, 'Deployment')[0] as V1Deployment).spec?.replicas).to.equal(2);
+  });
+
+  it('renders every object valid against the Kubernetes schemas, for both value files', async () => {
+    for (const obj of [...defaults, ...full]) expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
+  });
+
+  it('ships the generated CRD, kept on uninstall, only while crds.create is true', () => {
+    const crd = byKind(defaults, 'CustomResourceDefinition')[0];
+    const generated = buildCrd();
+    expect(crd?.metadata.annotations).to.deep.equal({ 'helm.sh/resource-policy': 'keep' });
+    expect(crd?.spec).to.deep.equal(generated.spec);
+    expect(byKind(full, 'CustomResourceDefinition')).to.have.length(0);
+  });
+
+  it('grants exactly the generated rules; a Role in watchNamespace when one is set', () => {
+    expect((byKind(defaults, 'ClusterRole')[0] as V1ClusterRole).rules).to.deep.equal(operatorRules());
+    const roles = byKind(full, 'Role').map((r) => r.metadata.namespace);
+    expect(roles).to.have.members(['chain', 'mdw-system']);
+    expect(byKind(full, 'ClusterRole')).to.have.length(0);
+  });
+
+  it('keeps helm.sh/chart and the version out of selectors, and sets no default resources', () => {
+    for (const objects of [defaults, full]) {
+      const deployment = byKind(objects, 'Deployment')[0] as V1Deployment;
+      const service = byKind(objects, 'Service')[0] as { spec: { selector: Record<string, string> } };
+      for (const selector of [deployment.spec?.selector.matchLabels ?? {}, service.spec.selector]) {
+        expect(Object.keys(selector)).to.have.members(['app.kubernetes.io/name', 'app.kubernetes.io/instance']);
+      }
+      expect(deployment.metadata?.labels).to.have.property('helm.sh/chart');
+    }
+    expect(containerOf(defaults).resources).to.equal(undefined);
+    expect(containerOf(full).resources).to.deep.equal({ requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } });
+  });
+
+  it('runs the same container as `mdw manifests` (args, env, ports, probes, security)', () => {
+    const chart = containerOf(defaults);
+    const manifest = buildOperatorDeployment({ namespace: 'mdw-system', image: chart.image ?? '' }).spec?.template.spec?.containers[0];
+    const pick = (c: V1Container | undefined) => ({
+      args: c?.args, env: c?.env?.map((e) => e.name), ports: c?.ports, liveness: c?.livenessProbe, readiness: c?.readinessProbe,
+      security: c?.securityContext, mounts: c?.volumeMounts,
+    });
+    expect(pick(chart)).to.deep.equal(pick(manifest));
+    expect(chart.image).to.equal('ghcr.io/aeternity/mdw:0.1.0');
+  });
+
+  it('applies the full values: digest image, watch namespace, ServiceMonitor, overrides', () => {
+    const container = containerOf(full);
+    expect(container.image).to.match(/^registry\.example\.com\/aeternity\/mdw@sha256:/);
+    expect(container.env?.find((e) => e.name === 'WATCH_NAMESPACE')?.value).to.equal('chain');
+    expect(byKind(full, 'ServiceMonitor')).to.have.length(1);
+    expect((byKind(full, 'Deployment')[0] as V1Deployment).spec?.replicas).to.equal(3);
+    expect(byKind(full, 'ServiceAccount')[0]?.metadata.name).to.equal('mdw-operator-sa');
+  });
+
+  it('values.schema.json accepts both value files and rejects bad values (in helm and in ajv)', async () => {
+    const schema = JSON.parse(readFileSync(`${CHART}/values.schema.json`, 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, allowUnionTypes: true }).compile(schema);
+    const values = parse(readFileSync(`${CHART}/values.yaml`, 'utf8')) as unknown;
+    expect(validate(values), JSON.stringify(validate.errors)).to.equal(true);
+    expect(validate(parse(readFileSync(FULL_VALUES, 'utf8'))), JSON.stringify(validate.errors)).to.equal(true);
+    expect(validate({ ...(values as object), replicaCount: 'two' })).to.equal(false);
+    expect(validate({ ...(values as object), logLevel: 'loud' })).to.equal(false);
+    expect(validate({ ...(values as object), surprise: true })).to.equal(false);
+    let error = '';
+    await renderChart('mdw', 'mdw-system', '--set', 'replicaCount=two').catch((err: Error) => { error = err.message; });
+    expect(error).to.match(/replicaCount/).and.match(/schema/i);
+  });
+});
