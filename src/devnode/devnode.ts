@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import { Chain } from './chain.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
-import { generateChain } from './generator.ts';
+import { deriveKey, generateChain } from './generator.ts';
 import { close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
@@ -24,7 +24,7 @@ export interface DevnodeOptions {
   microBlockIntervalMs?: number;
   /** default true; false = pool-manager mode (GET /v2/key-blocks/pending + POST /v2/key-blocks) */
   mine?: boolean;
-  /** sk_… or hex secret of the beneficiary (also the miner key); generated when absent */
+  /** sk_… or hex secret of the beneficiary (also the miner key); generated (derived from the seed with `generate`) when absent */
   beneficiarySecret?: string;
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
@@ -66,7 +66,9 @@ function makeChain(opts: DevnodeOptions, miner: KeyPair, accounts: readonly { pa
 
 /** startDevnode builds the chain (generated or from genesis), listens on both ports and starts the timers. */
 export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<Devnode> {
-  const miner = opts.beneficiarySecret ? parseSecretKey(opts.beneficiarySecret) : keyPairFromSeed(randomBytes(32));
+  const miner = opts.beneficiarySecret
+    ? parseSecretKey(opts.beneficiarySecret)
+    : opts.generate ? deriveKey(opts.generate.seed, 'miner') : keyPairFromSeed(randomBytes(32));
   const accounts = opts.accounts
     ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
     : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));

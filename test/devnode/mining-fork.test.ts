@@ -1,0 +1,97 @@
+/** @module Mining modes (on demand, pool manager), fork injection and big integers over HTTP. */
+import { expect } from 'chai';
+import { encode } from '../../src/chain/encoding.ts';
+import { startTestNode, type TestNode } from './harness.ts';
+
+const UINT64_MAX = 2n ** 64n - 1n;
+
+describe('devnode mining and forks over HTTP', () => {
+  let t: TestNode | undefined;
+  afterEach(async () => {
+    await t?.node.stop();
+    t = undefined;
+  });
+
+  it('serves the pool-manager flow: a candidate without nonce and pow, then a completed block', async () => {
+    t = await startTestNode({ mine: false });
+    const candidate = await t.get('/v2/key-blocks/pending');
+    expect(candidate.status).to.equal(200);
+    expect(candidate.body).to.not.have.any.keys('nonce', 'pow');
+    expect(candidate.body).to.include({ height: 1, prev_key_hash: (await t.get('/v2/key-blocks/current/hash')).body.hash });
+
+    const pow = Array.from({ length: 42 }, (_, i) => i * 1000);
+    const missingPow = await t.postInternal('/v2/key-blocks', { ...candidate.body, nonce: 1 });
+    expect(missingPow).to.include({ status: 400 }).and.to.have.deep.property('body', { reason: 'Invalid block' });
+    const stale = await t.postInternal('/v2/key-blocks', { ...candidate.body, height: 5, nonce: 1, pow });
+    expect(stale).to.include({ status: 400 }).and.to.have.deep.property('body', { reason: 'Block rejected' });
+
+    const accepted = await t.postInternal('/v2/key-blocks', { ...candidate.body, nonce: UINT64_MAX, pow });
+    expect(accepted).to.include({ status: 200 }).and.to.have.deep.property('body', {});
+    const top = await t.get('/v2/key-blocks/current');
+    expect(top.body).to.include({ height: 1, nonce: UINT64_MAX });
+    expect(top.text).to.include('"nonce":18446744073709551615');
+    expect(top.body.pow).to.deep.equal(pow);
+    expect((await t.get('/v2/status')).body).to.include({ top_block_height: 1, top_key_block_hash: top.body.hash });
+  });
+
+  it('says it is a devnode in /v2/status', async () => {
+    t = await startTestNode();
+    const status = await t.get('/v2/status');
+    expect(status.body.node_version).to.match(/^devnode-/);
+    expect(status.body).to.include({ network_id: 'ae_devnet', syncing: false, top_block_height: 0 });
+  });
+
+  it('keeps amounts beyond 2^53 exact through submit, state and JSON', async () => {
+    t = await startTestNode();
+    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const amount = 2n ** 70n + 12345n;
+    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount, fee: 1, payload: 'hi' }, from);
+    expect(spend.status, spend.text).to.equal(200);
+    await t.node.mineKeyBlock();
+    const tx = await t.get(`/v2/transactions/${spend.body.tx_hash}`);
+    expect(tx.text).to.include(`"amount":${amount}`);
+    expect(tx.body.tx.payload).to.equal(encode('ba', Buffer.from('hi')));
+    expect(tx.body.block_height).to.equal(0);
+    expect((await t.get(`/v2/accounts/${to.address}`)).text).to.include(`"balance":${10n ** 25n + amount}`);
+  });
+
+  it('replaces the top generations on POST /v2/debug/dev/fork, keeping the transactions', async () => {
+    t = await startTestNode({ generate: { generations: 12, seed: 'fork-test' } });
+    const before = await Promise.all(Array.from({ length: 13 }, (_, h) => t!.get(`/v2/generations/height/${h}`)));
+    const movedMicro = before[11]!.body.micro_blocks[0];
+    const movedTxs = (await t.get(`/v2/micro-blocks/hash/${movedMicro}/transactions`)).body.transactions;
+
+    const fork = await t.postInternal('/v2/debug/dev/fork', { depth: 3 });
+    expect(fork.status, fork.text).to.equal(200);
+    const after = await Promise.all(Array.from({ length: 13 }, (_, h) => t!.get(`/v2/generations/height/${h}`)));
+    for (let h = 0; h <= 9; h++) expect(after[h]!.body.key_block.hash).to.equal(before[h]!.body.key_block.hash);
+    for (let h = 10; h <= 12; h++) {
+      expect(after[h]!.body.key_block.hash).to.not.equal(before[h]!.body.key_block.hash);
+      expect(after[h]!.body.key_block.height).to.equal(h);
+    }
+    expect(after[10]!.body.key_block.prev_key_hash).to.equal(after[9]!.body.key_block.hash);
+    expect((await t.get(`/v2/micro-blocks/hash/${movedMicro}/header`)).body).to.deep.equal({ reason: 'Block not found' });
+    const moved = await t.get(`/v2/transactions/${movedTxs[0].hash}`);
+    expect(moved.body.block_height).to.equal(11);
+    expect(moved.body.block_hash).to.equal(after[11]!.body.micro_blocks[0]);
+    expect(t.node.height()).to.equal(12);
+
+    const twin = await startTestNode({ generate: { generations: 12, seed: 'fork-test' } });
+    try {
+      await twin.postInternal('/v2/debug/dev/fork', { depth: 3 });
+      expect((await twin.get('/v2/generations/height/12')).body).to.deep.equal(after[12]!.body);
+    } finally {
+      await twin.node.stop();
+    }
+  });
+
+  it('rejects fork depths it cannot do with a 400 reason', async () => {
+    t = await startTestNode();
+    await t.node.mineKeyBlock();
+    for (const body of [{ depth: 0 }, { depth: 2 }, { depth: 'x' }, {}]) {
+      const res = await t.postInternal('/v2/debug/dev/fork', body);
+      expect(res.status).to.equal(400);
+      expect(res.body.reason).to.equal('validation_error');
+    }
+  });
+});
