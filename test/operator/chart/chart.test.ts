@@ -62,7 +62,7 @@ describe('Helm chart aeternity-middleware-operator', function () {
   it('keeps helm.sh/chart and the version out of selectors, and sets no default resources', () => {
     for (const objects of [defaults, full]) {
       const deployment = byKind(objects, 'Deployment')[0] as V1Deployment;
-      const service = byKind(objects, 'Service')[0] as { spec: { selector: Record<string, string> } };
+      const service = byKind(objects, 'Service')[0] as unknown as { spec: { selector: Record<string, string> } };
       for (const selector of [deployment.spec?.selector.matchLabels ?? {}, service.spec.selector]) {
         expect(Object.keys(selector)).to.have.members(['app.kubernetes.io/name', 'app.kubernetes.io/instance']);
       }
