@@ -9,7 +9,8 @@ import { Subscriptions, type Change } from './subscriptions.ts';
 
 /** Peer is the part of a websocket the hub uses (ws's WebSocket satisfies it). */
 export interface Peer {
-  send(data: string): void;
+  /** send writes one text frame; event frames come as one shared Buffer for every client. */
+  send(data: string | Buffer, options: { binary: boolean }): void;
   readonly bufferedAmount: number;
   close(code: number, reason: string): void;
 }
@@ -20,6 +21,9 @@ export interface HubOptions {
   readonly metrics: WebsocketMetrics;
   readonly log: Logger;
 }
+
+// A Buffer is sent as binary unless told otherwise; events are JSON text.
+const TEXT_FRAME = { binary: false } as const;
 
 /** Close code for a client that cannot keep up: "try again later" (RFC 6455 registry). */
 export const CLOSE_TOO_SLOW = 1013;
@@ -140,7 +144,7 @@ export class Hub {
   }
 
   /** #send is false when the client is (now) being closed and got nothing. */
-  #send(client: Client, frame: string): boolean {
+  #send(client: Client, frame: string | Buffer): boolean {
     if (client.closing) return false;
     const { maxBufferedBytes, metrics, log } = this.#options;
     if (client.peer.bufferedAmount > maxBufferedBytes) {
@@ -151,7 +155,7 @@ export class Hub {
       client.peer.close(CLOSE_TOO_SLOW, `too slow: more than ${maxBufferedBytes} bytes unsent; reconnect`);
       return false;
     }
-    client.peer.send(frame);
+    client.peer.send(frame, TEXT_FRAME);
     return true;
   }
 
@@ -173,9 +177,10 @@ export class Hub {
   }
 }
 
-function frameCache(kind: Kind, payload: string): (spelling: Spelling) => string {
-  const frames: Partial<Record<Spelling, string>> = {};
-  return (spelling) => (frames[spelling] ??= formatEvent(payload, subscriptionName(kind, spelling)));
+/** frameCache encodes an event's frame once per spelling; every client's socket writes the same bytes. */
+function frameCache(kind: Kind, payload: string): (spelling: Spelling) => Buffer {
+  const frames: Partial<Record<Spelling, Buffer>> = {};
+  return (spelling) => (frames[spelling] ??= Buffer.from(formatEvent(payload, subscriptionName(kind, spelling))));
 }
 
 function getOrCreate<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {

@@ -4,13 +4,21 @@ import { createPool } from '../../../src/db/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { silentLogger, testConfig } from './ws-client.ts';
 
-// Started by the test with DATABASE_URL and DATABASE_SCHEMA; prints its url, stops on SIGTERM.
-const databaseUrl = process.env.DATABASE_URL ?? '';
-const schema = process.env.DATABASE_SCHEMA ?? '';
-const log = silentLogger();
-const pool = createPool({ databaseUrl, schema, max: 3 }, log);
-const server = await startWebsocketServer({ cfg: testConfig(databaseUrl, schema), log, pool, registry: new prom.Registry() });
-process.stdout.write(`${server.url}\n`);
-process.once('SIGTERM', () => {
-  void server.stop().then(() => pool.end()).then(() => process.exit(0));
-});
+// Started by a test or the benchmark with DATABASE_URL and DATABASE_SCHEMA; prints its url, stops on SIGTERM.
+async function main(databaseUrl: string, schema: string): Promise<void> {
+  const log = silentLogger();
+  const pool = createPool({ databaseUrl, schema, max: 3 }, log);
+  const server = await startWebsocketServer({ cfg: testConfig(databaseUrl, schema), log, pool, registry: new prom.Registry() });
+  process.stdout.write(`${server.url}\n`);
+  process.once('SIGTERM', () => {
+    void server.stop().then(() => pool.end()).then(() => process.exit(0));
+  });
+}
+
+// Only when run as a program (mocha given this directory imports it too).
+if (process.argv[1] === import.meta.filename) {
+  main(process.env.DATABASE_URL ?? '', process.env.DATABASE_SCHEMA ?? '').catch((err: unknown) => {
+    process.stderr.write(`${String(err)}\n`);
+    process.exit(1);
+  });
+}
