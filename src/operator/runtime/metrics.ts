@@ -13,6 +13,8 @@ export interface OperatorMetrics {
   readonly watchRelists: prom.Counter<'kind'>;
   readonly managedResources: prom.Gauge<'kind'>;
   readonly leader: prom.Gauge;
+  /** fed by the reconciler (createReconciler's metrics.statusUpdates). */
+  readonly statusUpdates: prom.Counter<'result'>;
 }
 
 /** ReconcileResult labels mdw_operator_reconcile_total: done, requeued on purpose, or failed. */
@@ -42,5 +44,7 @@ export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics 
       help: 'Objects in the informer caches: Middlewares and the children they own', labelNames: ['kind'], registers }),
     leader: new prom.Gauge({ name: 'mdw_operator_leader', help: '1 while this replica holds the leader Lease',
       registers }),
+    statusUpdates: new prom.Counter({ name: 'mdw_operator_status_update_total',
+      help: 'Middleware status writes by result', labelNames: ['result'], registers }),
   };
 }
