@@ -27,12 +27,11 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'v1', kind: 'ServiceAccount' },
 ];
 
-/** applyChild writes desired unless the live object already carries its input hash; true when it wrote. */
-export async function applyChild(kube: KubeClient, desired: KubeObject, fieldManager: string): Promise<boolean> {
-  const current = await kube.get(refOf(desired));
-  if (isUpToDate(current, desired)) return false;
-  await kube.apply(desired, fieldManager);
-  return true;
+/** applyChild writes desired unless the live object already carries its input hash; it returns the live object after. */
+export async function applyChild<T extends KubeObject>(kube: KubeClient, desired: T, fieldManager: string): Promise<{ live: T; wrote: boolean }> {
+  const current = await kube.get<T>(refOf(desired));
+  if (current !== undefined && isUpToDate(current, desired)) return { live: current, wrote: false };
+  return { live: await kube.apply(desired, fieldManager), wrote: true };
 }
 
 /** deleteChild deletes obj (foreground for workloads, so their pods are gone before the object is); true when it existed. */

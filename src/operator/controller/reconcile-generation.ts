@@ -83,11 +83,11 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
     return report;
   }
   const pdb = buildServerPdb(build, plan.generation);
-  for (const desired of [populatorDesired, serverDesired, ...(pdb ? [pdb] : [])]) {
-    pass.keep.keep(desired);
-    await writeChild(pass, desired);
-  }
-  return report;
+  for (const desired of [populatorDesired, serverDesired, ...(pdb ? [pdb] : [])]) pass.keep.keep(desired);
+  const populator = await writeChild(pass, populatorDesired);
+  const server = await writeChild(pass, serverDesired);
+  if (pdb) await writeChild(pass, pdb);
+  return { ...report, populator, server };
 }
 
 /** reconcileReloadJob keeps the InPlace `-H` Job of the layout and reports its state. */
@@ -118,9 +118,11 @@ export async function reconcileDropJob(pass: PassContext, generation: number): P
   return state;
 }
 
-/** writeChild applies desired when its input hash moved, counting the write. */
-export async function writeChild(pass: PassContext, desired: KubeObject): Promise<void> {
-  if (await applyChild(pass.kube, desired, pass.fieldManager)) pass.writes++;
+/** writeChild applies desired when its input hash moved, counting the write; it returns the live object. */
+export async function writeChild<T extends KubeObject>(pass: PassContext, desired: T): Promise<T> {
+  const { live, wrote } = await applyChild(pass.kube, desired, pass.fieldManager);
+  if (wrote) pass.writes++;
+  return live;
 }
 
 function keyOf(obj: KubeObject): string {

@@ -1,0 +1,236 @@
+import { expect } from 'chai';
+import type { V1Deployment, V1Service } from '@kubernetes/client-node';
+import { FINALIZER } from '../../../src/operator/controller/reconcile-deletion.ts';
+import { KubeError } from '../../../src/operator/kube/client.ts';
+import { LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
+import { Harness, IMAGE, MW_REF } from './harness.ts';
+
+const SERVER = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'chain', name: 'mainnet-server-g1' };
+const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
+
+describe('operator lifecycle on the fake API server', () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = new Harness();
+  });
+
+  async function runningMiddleware(): Promise<void> {
+    await h.apply();
+    h.probe.set('mainnet', 100, 0);
+    await h.settle();
+  }
+
+  it('takes the example from `kubectl apply` to Available: migration first, then populator and servers', async () => {
+    // By applying the example Middleware, as `kubectl apply -f examples/middleware.yaml` does.
+    await h.apply();
+
+    // By reconciling once: the finalizer guards the schemas, and the migration Job is the only workload.
+    await h.pass();
+    expect(h.middleware().metadata.finalizers).to.include(FINALIZER);
+    expect(h.names('Job')).to.have.length(1);
+    expect(h.names('Job')[0]).to.match(/^mainnet-migrate-g1-/);
+    expect(h.names('Deployment')).to.deep.equal([]);
+    expect(h.middleware().status?.phase).to.equal('Migrating');
+    expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'MigrationsRunning' });
+
+    // By playing the Job controller: the migration completes, and the next pass starts the workloads.
+    h.completeJobs();
+    await h.pass();
+    expect(h.names('Deployment')).to.deep.equal(['mainnet-populator-g1', 'mainnet-server-g1']);
+    const server = h.kube.peek<Built<V1Deployment>>(SERVER)!;
+    expect(server.spec?.replicas).to.equal(2);
+    expect(server.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
+    expect(server.metadata.ownerReferences?.[0]).to.deep.include({ kind: 'Middleware', name: 'mainnet', controller: true, uid: h.middleware().metadata.uid });
+    expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'True' });
+    expect(h.condition('Available')).to.deep.include({ status: 'False', reason: 'NoPodReady' });
+
+    // By playing the Deployment controller: every pod is ready, and the status endpoint reports the head.
+    h.readyDeployments();
+    h.probe.set('mainnet', 100, 0);
+    await h.pass();
+    const mw = h.middleware();
+    expect(mw.status).to.deep.include({ phase: 'Available', activeGeneration: 1, observedGeneration: 1, height: 100, nodeHeight: 100, lag: 0, replicas: 2, readyReplicas: 2 });
+    expect(h.condition('Available')).to.deep.include({ status: 'True', reason: 'AllPodsReady' });
+    expect(h.condition('Synced')).to.deep.include({ status: 'True', reason: 'CaughtUp' });
+    expect(mw.status?.conditions?.every((c) => c.observedGeneration === 1)).to.equal(true);
+    expect(h.kube.peek<Built<V1Service>>(STABLE)?.spec?.selector?.[LABEL_GENERATION]).to.equal('1');
+    expect(h.eventReasons()).to.include.members(['ChildrenApplied', 'MigrationsSucceeded', 'AllPodsReady', 'CaughtUp']);
+  });
+
+  it('writes nothing on a second pass over an unchanged Middleware', async () => {
+    await runningMiddleware();
+    h.kube.clearRecords();
+    const result = await h.pass();
+    expect(h.kube.writes).to.deep.equal([]);
+    expect(h.kube.events).to.deep.equal([]);
+    expect(result).to.deep.equal({});
+  });
+
+  it('keeps lastTransitionTime across passes while a condition holds', async () => {
+    await runningMiddleware();
+    const before = h.condition('Available') as { lastTransitionTime?: string };
+    h.clock.advance(600_000);
+    await h.pass();
+    expect((h.condition('Available') as { lastTransitionTime?: string }).lastTransitionTime).to.equal(before.lastTransitionTime);
+  });
+
+  it('follows the scale subresource: spec.server.replicas moves the server Deployment and status.replicas', async () => {
+    await runningMiddleware();
+    // By scaling as `kubectl scale middleware/mainnet --replicas=5` does (the scale subresource writes spec.server.replicas).
+    h.kube.userPatch(MW_REF, { spec: { server: { replicas: 5 } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.replicas).to.equal(5);
+    expect(h.condition('Available')).to.deep.include({ status: 'True', reason: 'SomePodsNotReady' });
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'SomePodsNotReady' });
+
+    // By letting the new pods become ready.
+    h.readyDeployments();
+    await h.pass();
+    expect(h.middleware().status).to.deep.include({ replicas: 5, readyReplicas: 5, observedGeneration: 2, phase: 'Available' });
+    expect(h.middleware().status?.selector).to.contain(`${LABEL_GENERATION}=1`);
+  });
+
+  it('reports an invalid spec with a condition and a Warning Event, touching no child and never throwing', async () => {
+    await runningMiddleware();
+    const deploymentsBefore = h.deployments();
+    // By breaking the spec (an API server without the CRD schema would let this through).
+    h.kube.userPatch(MW_REF, { spec: { nodeUrls: [], server: { replicas: -1 } } });
+    h.kube.clearRecords();
+    expect(await h.pass()).to.deep.equal({});
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'InvalidSpec' });
+    expect(h.middleware().status?.phase).to.equal('Invalid');
+    expect(h.kube.writes.map((w) => w.verb)).to.deep.equal(['patchStatus']);
+    expect(h.kube.events.map((e) => [e.type, e.reason])).to.deep.equal([['Warning', 'InvalidSpec']]);
+    expect(h.kube.events[0]?.message).to.contain('spec.nodeUrls').and.to.contain('spec.server.replicas');
+    expect(h.deployments()).to.deep.equal(deploymentsBefore);
+
+    // By reconciling again: the same problem is neither rewritten nor announced twice.
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes).to.deep.equal([]);
+    expect(h.kube.events).to.deep.equal([]);
+
+    // By fixing the spec: the operator picks up where it was.
+    h.kube.userPatch(MW_REF, { spec: { nodeUrls: ['http://ae-node.chain.svc:3013'], server: { replicas: 2 } } });
+    await h.pass();
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'True' });
+    expect(h.middleware().status?.phase).to.equal('Available');
+  });
+
+  it('adds no finalizer and creates nothing for a Middleware that was never valid', async () => {
+    const mw = (await import('./harness.ts')).exampleMiddleware();
+    mw.spec.database.urlSecretRef.key = '';
+    await h.apply(mw);
+    await h.pass();
+    expect(h.middleware().metadata.finalizers ?? []).to.deep.equal([]);
+    expect(h.kube.writes.map((w) => w.verb)).to.deep.equal(['create', 'patchStatus']);
+  });
+
+  it('leaves children alone while spec.paused, reporting ReconciliationPaused', async () => {
+    await runningMiddleware();
+    h.kube.userPatch(MW_REF, { spec: { paused: true, server: { replicas: 4 } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.condition('ReconciliationPaused')).to.deep.include({ status: 'True', reason: 'PausedBySpec' });
+    expect(h.middleware().status).to.deep.include({ phase: 'Paused', observedGeneration: 1 });
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.replicas).to.equal(2);
+    expect(h.kube.writes.map((w) => w.verb)).to.deep.equal(['patchStatus']);
+
+    // By resuming: the pending change is applied.
+    h.kube.userPatch(MW_REF, { spec: { paused: false } });
+    await h.pass();
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.replicas).to.equal(4);
+    expect(h.condition('ReconciliationPaused')).to.deep.include({ status: 'False' });
+  });
+
+  it('reruns migrations on a new image before rolling the workloads onto it', async () => {
+    await runningMiddleware();
+    const oldJob = h.names('Job')[0];
+    h.kube.userPatch(MW_REF, { spec: { image: 'ghcr.io/aeternity/mdw:1.1.0' } });
+    await h.pass();
+    // The old Job is gone, the new one runs, and the servers still run the old image.
+    expect(h.names('Job')).to.have.length(1).and.not.include(oldJob);
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
+    expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'MigrationsRunning' });
+    h.completeJobs();
+    await h.pass();
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal('ghcr.io/aeternity/mdw:1.1.0');
+  });
+
+  it('reports a failed migration as MigrationsApplied=False and Degraded, without starting workloads', async () => {
+    await h.apply();
+    await h.pass();
+    h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: h.names('Job')[0]! }, 'relation "x" does not exist');
+    await h.pass();
+    expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'MigrationFailed' });
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'MigrationFailed' });
+    expect(h.deployments()).to.deep.equal([]);
+    expect(h.kube.events.some((e) => e.type === 'Warning' && e.reason === 'MigrationFailed')).to.equal(true);
+  });
+
+  it('turns an API failure into a thrown error, a Warning Event and Reconciled=False, then recovers', async () => {
+    await h.apply();
+    await h.pass();
+    h.completeJobs();
+    h.kube.failOn({ verb: 'apply', kind: 'Deployment', error: new KubeError(500, 'InternalError', 'etcd timeout') });
+    let thrown: unknown;
+    try {
+      await h.pass();
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).to.be.instanceOf(KubeError);
+    expect(h.kube.events.some((e) => e.type === 'Warning' && e.reason === 'ReconcileError' && e.message?.includes('etcd timeout'))).to.equal(true);
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'ReconcileError' });
+    h.probe.set('mainnet', 100, 0);
+    await h.settle();
+    expect(h.middleware().status?.phase).to.equal('Available');
+  });
+
+  it('deletes with finalizer clean-up: workloads stop, every schema is dropped, then the object goes', async () => {
+    await runningMiddleware();
+    // By deleting the Middleware: the finalizer keeps it, marked for deletion.
+    await h.kube.delete(MW_REF);
+    expect(h.middleware().metadata.deletionTimestamp).to.not.equal(undefined);
+
+    // By reconciling: the workloads go first, so no populator writes while its schema is dropped.
+    await h.pass();
+    expect(h.deployments()).to.deep.equal([]);
+    expect(h.jobs().filter((j) => j.metadata.name.startsWith('mainnet-drop'))).to.deep.equal([]);
+
+    // By reconciling again: a drop Job per generation.
+    await h.pass();
+    const drops = h.names('Job');
+    expect(drops).to.have.length(1);
+    expect(drops[0]).to.match(/^mainnet-drop-schema-g1-/);
+    expect(h.jobs()[0]?.spec?.template.spec?.containers[0]?.args).to.deep.equal(['migrate', '--drop']);
+    expect(h.kube.peek(MW_REF)).to.not.equal(undefined);
+
+    // By completing the drop: the finalizer is removed and the object and its children disappear.
+    h.completeJobs();
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    expect(h.kube.objectsOf('v1', 'Service', 'chain')).to.deep.equal([]);
+    expect(h.eventReasons()).to.include.members(['StoppingWorkloads', 'DroppingGenerations', 'Finalized']);
+
+    // By reconciling the gone key: nothing happens.
+    expect(await h.pass()).to.deep.equal({});
+  });
+
+  it('retries a failed schema drop before letting the object go', async () => {
+    await runningMiddleware();
+    await h.kube.delete(MW_REF);
+    await h.pass();
+    await h.pass();
+    h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: h.names('Job')[0]! });
+    await h.pass(); // the failed Job is deleted
+    expect(h.kube.peek(MW_REF)).to.not.equal(undefined);
+    await h.pass(); // and created again
+    expect(h.names('Job')).to.have.length(1);
+    h.completeJobs();
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+  });
+});
