@@ -28,6 +28,14 @@ export function sendJson(ctx: Koa.Context, value: unknown, aboutHeight?: number,
   if (aboutHeight !== undefined) ctx.state.aboutHeight = aboutHeight;
 }
 
+/** sendJsonText writes JSON that is already text (PostgreSQL serialised it exactly). */
+export function sendJsonText(ctx: Koa.Context, json: string, aboutHeight?: number): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = json;
+  if (aboutHeight !== undefined) ctx.state.aboutHeight = aboutHeight;
+}
+
 /** nodeError answers exactly as the node does for the same mistake (`{"reason": ...}`, no code). */
 export function nodeError(ctx: Koa.Context, status: number, reason: string): void {
   sendJson(ctx, { reason }, undefined, status);

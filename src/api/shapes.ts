@@ -24,11 +24,6 @@ export function accountTx(t: TransactionRow): Record<string, Json> {
   };
 }
 
-/** generation is the node's Generation: the key block and its micro block hashes in chain order. */
-export function generation(kb: KeyBlockRow, micro: readonly MicroBlockRow[]): Record<string, Json> {
-  return { key_block: kb.data, micro_blocks: micro.map((m) => m.hash) };
-}
-
 /**
  * generationsReport is the original's `/middleware/generations` body: generations keyed by height,
  * micro blocks keyed by hash, transactions keyed by hash. The key block nonce is an exact string,

@@ -12,13 +12,26 @@ export function isFinal(height: number, top: number | undefined, forkWindow: num
   return top !== undefined && top - height >= forkWindow;
 }
 
-/** cacheHeaders marks final answers cacheable with an ETag (answering 304 to a matching If-None-Match); others `no-cache`. */
+/** TOP_MEMO_MS: how long the top height is reused for finality checks. */
+const TOP_MEMO_MS = 1000;
+
+/**
+ * cacheHeaders marks final answers cacheable with an ETag (answering 304 to a matching
+ * If-None-Match); others `no-cache`. The top is re-read at most once a second: a top a second
+ * old can only under-state finality (the chain grows; a fork is never deeper than the window).
+ */
 export function cacheHeaders(opts: { db: Queryable; forkWindow: number }): Koa.Middleware {
+  let memo: { top: number | undefined; at: number } | undefined;
+  const currentTop = async (): Promise<number | undefined> => {
+    const now = Date.now();
+    if (!memo || now - memo.at > TOP_MEMO_MS) memo = { top: await topHeight(opts.db), at: now };
+    return memo.top;
+  };
   return async function cacheHeaders(ctx, next) {
     await next();
     if (ctx.state.forwarded || ctx.status !== 200 || ctx.body === undefined) return;
     const height = ctx.state.aboutHeight as number | undefined;
-    if (height === undefined || !isFinal(height, await topHeight(opts.db), opts.forkWindow)) {
+    if (height === undefined || !isFinal(height, await currentTop(), opts.forkWindow)) {
       ctx.set('Cache-Control', 'no-cache');
       return;
     }

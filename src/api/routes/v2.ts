@@ -2,33 +2,32 @@
 import type Koa from 'koa';
 import Router from '@koa/router';
 import { isEncoded, type Prefix } from '../../chain/encoding.ts';
-import { keyBlockAt, keyBlockByHash, microBlockByHash, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
-import { transactionByHash, transactionsInMicroBlock } from '../../db/queries/transactions.ts';
-import { nodeError, sendJson, type RouteDeps } from '../respond.ts';
-import { generation, signedTx, signedTxList } from '../shapes.ts';
+import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../db/queries/blocks.ts';
+import { microBlockTransactionsJson, transactionJson } from '../../db/queries/transactions.ts';
+import { nodeError, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 const MAX_STORED_HEIGHT = 2 ** 31 - 1;
 
-/** v2Routes registers the cached /v2 paths of the seed. */
+/** v2Routes registers the cached /v2 paths of the seed; bodies come out of PostgreSQL as JSON text, exact and unparsed. */
 export function v2Routes(deps: RouteDeps): Router {
   const { pool, metrics } = deps;
   const router = new Router({ prefix: '/v2' });
 
-  /** hit records a database answer; miss forwards to the node (which answers what it knows, e.g. pending txs). */
+  /** miss forwards to the node (which answers what it knows, e.g. pending transactions, or its own error). */
   const miss = async (ctx: Koa.Context): Promise<void> => {
     metrics.cacheAnswers.inc({ result: 'forward' });
     await deps.forward(ctx);
   };
-  const hit = (ctx: Koa.Context, value: unknown, height?: number): void => {
+  const hit = (ctx: Koa.Context, json: string, aboutHeight?: number): void => {
     metrics.cacheAnswers.inc({ result: 'hit' });
-    sendJson(ctx, value, height);
+    sendJsonText(ctx, json, aboutHeight);
   };
 
   const generationAt = async (ctx: Koa.Context, height: number | undefined): Promise<void> => {
-    const kb = height === undefined ? undefined : await keyBlockAt(pool, height);
-    if (!kb) return miss(ctx);
-    // A generation at the top may still grow: it is final only when its successor is final.
-    hit(ctx, generation(kb, await microBlocksBetween(pool, kb.height, kb.height)), kb.height + 1);
+    const gen = height === undefined ? undefined : await generationJson(pool, height);
+    if (!gen) return miss(ctx);
+    // A generation may still grow while it is the top: it is final once its successor is.
+    hit(ctx, gen.json, gen.height + 1);
   };
 
   router.get('/generations/current', async (ctx) => generationAt(ctx, await topHeight(pool)));
@@ -41,50 +40,50 @@ export function v2Routes(deps: RouteDeps): Router {
   router.get('/key-blocks/current/height', async (ctx) => {
     const top = await topHeight(pool);
     if (top === undefined) return miss(ctx);
-    hit(ctx, { height: top });
+    hit(ctx, JSON.stringify({ height: top }));
   });
 
   router.get('/key-blocks/hash/:hash', async (ctx) => {
     if (!hashParam(ctx, ['kh'])) return;
-    const kb = await keyBlockByHash(pool, ctx.params.hash!);
+    const kb = await keyBlockJson(pool, { hash: ctx.params.hash! });
     if (!kb) return miss(ctx);
-    hit(ctx, kb.data, kb.height);
+    hit(ctx, kb.json, kb.height);
   });
 
   router.get('/key-blocks/height/:height', async (ctx) => {
     const height = heightParam(ctx);
     if (height === null) return;
-    const kb = height === undefined ? undefined : await keyBlockAt(pool, height);
+    const kb = height === undefined ? undefined : await keyBlockJson(pool, { height });
     if (!kb) return miss(ctx);
-    hit(ctx, kb.data, kb.height);
+    hit(ctx, kb.json, kb.height);
   });
 
   router.get('/micro-blocks/hash/:hash/header', async (ctx) => {
     if (!hashParam(ctx, ['mh'])) return;
-    const mb = await microBlockByHash(pool, ctx.params.hash!);
+    const mb = await microBlockHeaderJson(pool, ctx.params.hash!);
     if (!mb) return miss(ctx);
-    hit(ctx, mb.header, mb.height);
+    hit(ctx, mb.json, mb.height);
   });
 
   router.get('/micro-blocks/hash/:hash/transactions', async (ctx) => {
     if (!hashParam(ctx, ['mh'])) return;
-    const mb = await microBlockByHash(pool, ctx.params.hash!);
+    const mb = await microBlockHeaderJson(pool, ctx.params.hash!);
     if (!mb) return miss(ctx);
-    hit(ctx, signedTxList(await transactionsInMicroBlock(pool, mb.hash)), mb.height);
+    hit(ctx, await microBlockTransactionsJson(pool, ctx.params.hash!), mb.height);
   });
 
   router.get('/micro-blocks/hash/:hash/transactions/count', async (ctx) => {
     if (!hashParam(ctx, ['mh'])) return;
-    const mb = await microBlockByHash(pool, ctx.params.hash!);
+    const mb = await microBlockHeaderJson(pool, ctx.params.hash!);
     if (!mb) return miss(ctx);
-    hit(ctx, { count: mb.txCount }, mb.height);
+    hit(ctx, JSON.stringify({ count: mb.txCount }), mb.height);
   });
 
   router.get('/transactions/:hash', async (ctx) => {
     if (!hashParam(ctx, ['th'])) return;
-    const tx = await transactionByHash(pool, ctx.params.hash!);
+    const tx = await transactionJson(pool, ctx.params.hash!);
     if (!tx) return miss(ctx);
-    hit(ctx, signedTx(tx), tx.height);
+    hit(ctx, tx.json, tx.height);
   });
 
   return router;

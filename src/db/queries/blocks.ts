@@ -34,10 +34,38 @@ export async function keyBlockAt(db: Queryable, height: number): Promise<KeyBloc
   return rows[0] && toKeyBlock(rows[0]);
 }
 
-/** keyBlockByHash returns the key block with that hash. */
-export async function keyBlockByHash(db: Queryable, hash: string): Promise<KeyBlockRow | undefined> {
-  const { rows } = await db.query(`SELECT ${KEY_BLOCK_COLUMNS} FROM key_blocks WHERE hash = $1`, [hash]);
-  return rows[0] && toKeyBlock(rows[0]);
+/** A node object as stored, already serialised by PostgreSQL (exact integers, no parse on the hot path). */
+export interface StoredJson {
+  readonly height: number;
+  readonly json: string;
+}
+
+/** keyBlockJson returns the node's KeyBlock at a height, or with a hash, as JSON text. */
+export async function keyBlockJson(db: Queryable, by: { height: number } | { hash: string }): Promise<StoredJson | undefined> {
+  const { rows } = 'height' in by
+    ? await db.query<StoredJson>('SELECT height, data::text AS json FROM key_blocks WHERE height = $1', [by.height])
+    : await db.query<StoredJson>('SELECT height, data::text AS json FROM key_blocks WHERE hash = $1', [by.hash]);
+  return rows[0];
+}
+
+/** generationJson returns the node's Generation (key block and micro block hashes in chain order) as JSON text. */
+export async function generationJson(db: Queryable, height: number): Promise<StoredJson | undefined> {
+  const { rows } = await db.query<StoredJson>(
+    `SELECT k.height, json_build_object('key_block', k.data,
+              'micro_blocks', ARRAY(SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index))::text AS json
+       FROM key_blocks k WHERE k.height = $1`,
+    [height],
+  );
+  return rows[0];
+}
+
+/** microBlockHeaderJson returns the node's MicroBlockHeader as JSON text, with its height and transaction count. */
+export async function microBlockHeaderJson(db: Queryable, hash: string): Promise<(StoredJson & { txCount: number }) | undefined> {
+  const { rows } = await db.query<StoredJson & { txCount: number }>(
+    'SELECT height, tx_count AS "txCount", header::text AS json FROM micro_blocks WHERE hash = $1',
+    [hash],
+  );
+  return rows[0];
 }
 
 /** keyBlocksBetween returns key blocks of from..to (inclusive), newest first, paged. */
@@ -56,12 +84,6 @@ export async function microBlocksBetween(db: Queryable, from: number, to: number
     [from, to],
   );
   return rows.map(toMicroBlock);
-}
-
-/** microBlockByHash returns one micro block header. */
-export async function microBlockByHash(db: Queryable, hash: string): Promise<MicroBlockRow | undefined> {
-  const { rows } = await db.query(`SELECT ${MICRO_BLOCK_COLUMNS} FROM micro_blocks WHERE hash = $1`, [hash]);
-  return rows[0] && toMicroBlock(rows[0]);
 }
 
 /** firstHeightAtOrAfter is the first key block whose time is at or after `millis`. */

@@ -22,6 +22,27 @@ export interface Window {
 const COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
+// The node's GenericSignedTx built by PostgreSQL: `signatures` is omitted where the node omits it (GAMetaTx).
+const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
+  THEN jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash, 'tx', t.tx)
+  ELSE jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx) END`;
+
+/** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text. */
+export async function transactionJson(db: Queryable, hash: string): Promise<{ height: number; json: string } | undefined> {
+  const { rows } = await db.query<{ height: number; json: string }>(`SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`, [hash]);
+  return rows[0];
+}
+
+/** microBlockTransactionsJson returns `{"transactions": [...]}` of a micro block, in block order, as JSON text. */
+export async function microBlockTransactionsJson(db: Queryable, microBlockHash: string): Promise<string> {
+  const { rows } = await db.query<{ json: string }>(
+    `SELECT jsonb_build_object('transactions', coalesce(jsonb_agg((${SIGNED_TX_JSON}) ORDER BY t.tx_index), '[]'::jsonb))::text AS json
+       FROM transactions t WHERE t.micro_block_hash = $1`,
+    [microBlockHash],
+  );
+  return rows[0]!.json;
+}
+
 /** transactionByHash returns one mined transaction. */
 export async function transactionByHash(db: Queryable, hash: string): Promise<TransactionRow | undefined> {
   const { rows } = await db.query(`SELECT ${COLUMNS} FROM transactions t WHERE t.hash = $1`, [hash]);
@@ -33,15 +54,6 @@ export async function transactionsByHashes(db: Queryable, hashes: readonly strin
   const { rows } = await db.query(
     `SELECT ${COLUMNS} FROM transactions t WHERE t.hash = ANY($1::text[]) ORDER BY t.height, t.micro_index, t.tx_index`,
     [hashes],
-  );
-  return rows.map(toTransaction);
-}
-
-/** transactionsInMicroBlock returns a micro block's transactions in block order. */
-export async function transactionsInMicroBlock(db: Queryable, microBlockHash: string): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM transactions t WHERE t.micro_block_hash = $1 ORDER BY t.tx_index`,
-    [microBlockHash],
   );
   return rows.map(toTransaction);
 }
@@ -76,25 +88,28 @@ export async function transactionsInInterval(
 export async function transactionsOfAccount(
   db: Queryable, account: string, txType: string | undefined, w: Window,
 ): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
-    `WITH page AS (
-       SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
-        WHERE a.account = $1 AND ($2::text IS NULL OR a.tx_type = $2)
-        ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $3 OFFSET $4)
-     SELECT ${COLUMNS} FROM page p
-       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
-     ${NEWEST_FIRST}`,
-    [account, txType ?? null, w.limit, w.offset],
-  );
+  // Two statements, so each skips its rows on an index alone (index-only scan): the primary key
+  // without a type, account_transactions_type with one. `$2 IS NULL OR` would force heap reads.
+  const { rows } = txType === undefined
+    ? await db.query(`${accountPage('')} ${NEWEST_FIRST}`, [account, w.limit, w.offset])
+    : await db.query(`${accountPage('AND a.tx_type = $4')} ${NEWEST_FIRST}`, [account, w.limit, w.offset, txType]);
   return rows.map(toTransaction);
+}
+
+function accountPage(typeCondition: '' | 'AND a.tx_type = $4'): string {
+  return `WITH page AS (
+       SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
+        WHERE a.account = $1 ${typeCondition}
+        ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $2 OFFSET $3)
+     SELECT ${COLUMNS} FROM page p
+       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index`;
 }
 
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
 export async function countTransactionsOfAccount(db: Queryable, account: string, txType: string | undefined): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    'SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND ($2::text IS NULL OR tx_type = $2)',
-    [account, txType ?? null],
-  );
+  const { rows } = txType === undefined
+    ? await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1', [account])
+    : await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND tx_type = $2', [account, txType]);
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -17,7 +17,7 @@ describe('cached /v2 node queries', () => {
   it('serves a key block by height equal to the node object, nonce to the digit', async () => {
     const res = await api.request.get('/v2/key-blocks/height/5').expect(200).expect('content-type', /application\/json/);
     expect(body(res)).to.deep.equal(api.fixture.keyBlocks.get(5));
-    expect(res.text).to.contain(`"nonce":${BIG.nonce + 5n}`);
+    expect(res.text).to.match(new RegExp(`"nonce": ?${BIG.nonce + 5n}[,}]`));
     expect(api.node.seen).to.have.length(0);
   });
 
@@ -52,7 +52,7 @@ describe('cached /v2 node queries', () => {
     const t = api.fixture.tx('spend-1');
     const res = await api.request.get(`/v2/transactions/${t.hash}`).expect(200);
     expect(body(res)).to.deep.equal({ block_height: 1, block_hash: api.fixture.microHash(1), hash: t.hash, signatures: t.signatures, tx: t.tx });
-    expect(res.text).to.contain(`"amount":${BIG.amount}`).and.contain(`"fee":${BIG.fee}`);
+    expect(res.text).to.match(new RegExp(`"amount": ?${BIG.amount}[,}]`)).and.match(new RegExp(`"fee": ?${BIG.fee}[,}]`));
   });
 
   it('omits signatures for a GAMetaTx, as the node does', async () => {
