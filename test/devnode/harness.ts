@@ -1,10 +1,11 @@
 /** @module Test harness: a devnode on free ports, JSON fetch helpers and sdk signing. */
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import pino from 'pino';
-import { parseJson, stringifyJson, type Json } from '../../src/chain/json.ts';
+import { parseJson, stringifyJson } from '../../src/chain/json.ts';
 import { startDevnode, type Devnode, type DevnodeOptions } from '../../src/devnode/index.ts';
 
 /** Reply is a status and a losslessly parsed body (plus its raw text, for digit-exact checks). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies field by field
 export interface Reply { status: number; body: any; text: string }
 
 /** TestNode is a running devnode with helpers bound to its ports. */
@@ -58,11 +59,4 @@ export async function startTestNode(opts: DevnodeOptions = {}): Promise<TestNode
     },
   };
   return t;
-}
-
-/** field reads a nested value for terse assertions. */
-export function field(value: Json, ...path: (string | number)[]): Json {
-  let v: any = value;
-  for (const p of path) v = v?.[p];
-  return v as Json;
 }

@@ -1,0 +1,106 @@
+/** @module What the devnode refuses over HTTP, and the reasons it gives (never a 500). */
+import { expect } from 'chai';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { encode } from '../../src/chain/encoding.ts';
+import { startTestNode, type TestNode } from './harness.ts';
+
+describe('devnode rejections over HTTP', () => {
+  let t: TestNode;
+  beforeEach(async () => {
+    t = await startTestNode({ beneficiarySecret: MemoryAccount.generate().secretKey });
+  });
+  afterEach(() => t.node.stop());
+
+  it('refuses a transaction from an account without balance until a key block pays the beneficiary', async () => {
+    const beneficiary = (await t.getInternal('/v2/debug/accounts/beneficiary')).body.pub_key;
+    const signer = new MemoryAccount(t.node.chain.options.miner.secretKey as `sk_${string}`);
+    expect(signer.address).to.equal(beneficiary);
+    const [to] = t.accounts as [MemoryAccount];
+    const noAccount = await t.postInternal('/v2/debug/transactions/spend', { sender_id: beneficiary, recipient_id: to.address, amount: 1, fee: 1 });
+    expect(noAccount).to.include({ status: 404 }).and.to.have.deep.property('body', { reason: 'Account of sender_id not found' });
+    const early = await t.submit('transactions/spend', { sender_id: beneficiary, recipient_id: to.address, amount: 1, fee: 1, nonce: 1 }, signer);
+    expect(early.status).to.equal(400);
+    expect(early.body.reason).to.match(/^Invalid tx: insufficient balance/);
+    await t.node.mineKeyBlock();
+    const later = await t.submit('transactions/spend', { sender_id: beneficiary, recipient_id: to.address, amount: 1, fee: 1 }, signer);
+    expect(later.status, later.text).to.equal(200);
+  });
+
+  it('refuses spending more than the balance, a wrong nonce and a signature for another network', async () => {
+    const [from, to] = t.accounts as [MemoryAccount, MemoryAccount];
+    const tooMuch = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 10n ** 26n, fee: 1 }, from);
+    expect(tooMuch.body.reason).to.match(/^Invalid tx: insufficient balance/);
+    const badNonce = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1, nonce: 5 }, from);
+    expect(badNonce.body.reason).to.match(/^Invalid tx: nonce 5 is not the next nonce/);
+    const built = await t.postInternal('/v2/debug/transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1 });
+    const otherNetwork = await from.signTransaction(built.body.tx, { networkId: 'ae_mainnet' });
+    const wrongSig = await t.post('/v2/transactions', { tx: otherNetwork });
+    expect(wrongSig.status).to.equal(400);
+    expect(wrongSig.body.reason).to.match(/^Invalid tx: invalid signature/);
+    const zeroFee = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 0 }, from);
+    expect(zeroFee.body.reason).to.match(/^Invalid tx: fee too low/);
+  });
+
+  it('answers malformed POST /v2/transactions bodies with 400 and a reason', async () => {
+    const cases: [unknown, RegExp][] = [
+      ['{not json', /validation_error/],
+      [[], /validation_error/],
+      [{}, /validation_error/],
+      [{ tx: 42 }, /validation_error/],
+      [{ tx: 'nonsense' }, /^Invalid api encoding$/],
+      [{ tx: encode('tx', Buffer.from('garbage bytes')) }, /^Invalid tx: /],
+      [{ tx: encode('tx', Uint8Array.of(0xc0)) }, /^Invalid tx: /],
+    ];
+    for (const [body, reason] of cases) {
+      const res = await t.post('/v2/transactions', body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body.reason).to.match(reason);
+    }
+  });
+
+  it('answers malformed builder bodies with 400 and the node reasons', async () => {
+    const [from, to] = t.accounts as [MemoryAccount, MemoryAccount];
+    const spend = '/v2/debug/transactions/spend';
+    expect((await t.postInternal(spend, { sender_id: from.address, amount: 1, fee: 1 })).body)
+      .to.deep.equal({ reason: 'validation_error', parameter: 'recipient_id', info: { error: 'missing_required_property' } });
+    expect((await t.postInternal(spend, { sender_id: 'ak_bad', recipient_id: to.address, amount: 1, fee: 1 })).body).to.deep.equal({ reason: 'Invalid hash: sender_id' });
+    expect((await t.postInternal(spend, { sender_id: from.address, recipient_id: to.address, amount: -1, fee: 1 })).body.info).to.deep.equal({ error: 'wrong_type', data: -1 });
+    expect((await t.postInternal(spend, 'null')).status).to.equal(400);
+    const ttl = await t.postInternal('/v2/debug/oracles/extend', { oracle_id: from.address.replace('ak_', 'ok_'), oracle_ttl: { type: 'block', value: 5 }, fee: 1 });
+    expect(ttl.body).to.deep.equal({ reason: 'Invalid TTL type for key oracle_ttl' });
+    const pointers = await t.postInternal('/v2/debug/names/update', {
+      account_id: from.address, name_id: encode('nm', Buffer.alloc(32)), name_ttl: 1, client_ttl: 1, fee: 1, pointers: [{ key: 'x' }],
+    });
+    expect(pointers.body).to.deep.equal({ reason: 'Invalid pointers' });
+    expect((await t.getInternal('/v2/debug/names/commitment-id?name=a.chain&salt=x')).status).to.equal(400);
+    expect((await t.get('/v2/key-blocks/hash/kh_nope')).body).to.deep.equal({ reason: 'Invalid hash' });
+    expect((await t.get(`/v2/key-blocks/hash/${encode('kh', Buffer.alloc(32))}`)).body).to.deep.equal({ reason: 'Block not fond' });
+    expect((await t.get('/v2/no/such/path')).status).to.equal(404);
+  });
+
+  it('answers /transactions/{th}/info for pending, plain and contract transactions', async () => {
+    const [owner] = t.accounts as [MemoryAccount];
+    const { DEVNODE_CONTRACT_BYTECODE, contractCallData } = await import('../../src/devnode/index.ts');
+    const built = await t.postInternal('/v2/debug/contracts/create', {
+      owner_id: owner.address, code: DEVNODE_CONTRACT_BYTECODE, vm_version: 7, abi_version: 3, deposit: 0, amount: 0, gas: 1000, gas_price: 1000000000,
+      fee: 1, call_data: contractCallData('init', []),
+    });
+    expect(built.status, built.text).to.equal(200);
+    const create = await t.post('/v2/transactions', { tx: await owner.signTransaction(built.body.tx, { networkId: 'ae_devnet' }) });
+    expect((await t.get(`/v2/transactions/${create.body.tx_hash}/info`)).body).to.deep.equal({ reason: 'Tx not mined' });
+    expect((await t.get(`/v2/transactions/${create.body.tx_hash}`)).body).to.include({ block_height: -1, block_hash: 'none' });
+    await t.node.mineKeyBlock();
+    const call = await t.submit('contracts/call', {
+      caller_id: owner.address, contract_id: built.body.contract_id, abi_version: 3, amount: 0, gas: 1000, gas_price: 1000000000, fee: 1,
+      call_data: contractCallData('set', [2n ** 60n]),
+    }, owner);
+    expect(call.status, call.text).to.equal(200);
+    await t.node.mineKeyBlock();
+    const info = await t.get(`/v2/transactions/${call.body.tx_hash}/info`);
+    expect(info.body.call_info).to.include({ contract_id: built.body.contract_id, caller_id: owner.address, return_type: 'ok' });
+    expect((await t.get(`/v2/contracts/${built.body.contract_id}`)).body).to.include({ owner_id: owner.address, vm_version: 7 });
+    const spend = await t.submit('transactions/spend', { sender_id: owner.address, recipient_id: owner.address, amount: 1, fee: 1 }, owner);
+    await t.node.mineKeyBlock();
+    expect((await t.get(`/v2/transactions/${spend.body.tx_hash}/info`)).body).to.deep.equal({ reason: 'Tx has no info' });
+  });
+});
