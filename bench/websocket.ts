@@ -3,6 +3,7 @@
  * the populator's COMMIT to delivery at every client (p50/p99), and the server's RSS.
  *
  *   node bench/websocket.ts [--clients 10000] [--processes 2] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
+ *                           [--server-node-options=--max-semi-space-size=4]
  *
  * Three kinds of process: this one (database, populator double, measurements), one server
  * (test/integration/events/server-process.ts: only the server's modules), and client processes (`clients`). Baseline in the same run: a bare LISTEN connection's
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '20' },
       txs: { type: 'string', default: '2' },
       out: { type: 'string', default: 'bench/results/websocket.json' },
+      // V8 flags for the server process only, e.g. "--max-semi-space-size=4" (a smaller young generation).
+      'server-node-options': { type: 'string', default: '' },
     },
   });
   const total = Number(values.clients);
@@ -130,7 +133,7 @@ async function main(): Promise<void> {
 
   // The server runs alone in its process (the same entry the multi-process tests use), so its RSS is its own.
   const server = spawn(process.execPath, [SERVER_ENTRY], {
-    env: { ...process.env, DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA },
+    env: { ...process.env, DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_OPTIONS: values['server-node-options'] },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [line] = (await once(server.stdout!, 'data')) as [Buffer];
@@ -200,7 +203,9 @@ async function main(): Promise<void> {
   const result = {
     benchmark: 'websocket',
     date: new Date().toISOString(),
-    command: `node bench/websocket.ts --clients ${total} --processes ${processes} --rounds ${rounds} --txs ${txs}`,
+    command: `node bench/websocket.ts --clients ${total} --processes ${processes} --rounds ${rounds} --txs ${txs}`
+      + (values['server-node-options'] ? ` --server-node-options=${values['server-node-options']}` : ''),
+    serverNodeOptions: values['server-node-options'],
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
     clients: total,
     clientProcesses: processes,

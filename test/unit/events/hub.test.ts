@@ -1,0 +1,113 @@
+/** @module Tests of the hub's fan-out with in-memory peers: routing, spelling, one object message, slow peers. */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
+import type { ChainEvent } from '../../../src/events/events-source.ts';
+import { CLOSE_TOO_SLOW, Hub, type Peer } from '../../../src/events/hub.ts';
+import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
+import { createLogger } from '../../../src/log.ts';
+
+class FakePeer implements Peer {
+  readonly frames: string[] = [];
+  bufferedAmount = 0;
+  closedWith: { code: number; reason: string } | undefined;
+  send(data: string | Buffer, options: { binary: boolean }): void {
+    expect(options.binary).to.equal(false);
+    this.frames.push(data.toString());
+  }
+  close(code: number, reason: string): void {
+    this.closedWith = { code, reason };
+  }
+  messages(): unknown[] {
+    return this.frames.map((f) => JSON.parse(f));
+  }
+}
+
+const log = createLogger({ logDir: undefined, logLevel: 'silent', logPretty: false }).log;
+const account = MemoryAccount.generate().address;
+const oracle = encode(Buffer.alloc(32, 3), Encoding.OracleAddress);
+
+const keyBlock: ChainEvent = { type: 'key_block', height: 5, block: 'kh_1', payload: '{"height":5}' };
+const microBlock: ChainEvent = { type: 'micro_block', height: 5, block: 'mh_1', payload: '{"hash":"mh_1"}' };
+const tx: ChainEvent = { type: 'transaction', height: 5, block: 'mh_1', payload: '{"hash":"th_1"}', ids: [account, oracle] };
+
+function setup(maxBufferedBytes = 1000): { hub: Hub; registry: prom.Registry } {
+  const registry = new prom.Registry();
+  return { hub: new Hub({ maxBufferedBytes, metrics: createWebsocketMetrics(registry), log }), registry };
+}
+
+function connect(hub: Hub, ...messages: object[]): FakePeer {
+  const peer = new FakePeer();
+  hub.add(peer);
+  for (const m of messages) hub.receive(peer, JSON.stringify(m));
+  peer.frames.length = 0;
+  return peer;
+}
+
+describe('Hub', () => {
+  it('routes each event kind to its subscribers only, in order', async () => {
+    const { hub } = setup();
+    const blocks = connect(hub, { op: 'subscribe', payload: 'key_blocks' }, { op: 'subscribe', payload: 'micro_blocks' });
+    const txs = connect(hub, { op: 'subscribe', payload: 'transactions' });
+    const nobody = connect(hub);
+    await hub.publish([keyBlock, microBlock, tx], 0);
+    expect(blocks.messages()).to.deep.equal([
+      { payload: { height: 5 }, subscription: 'key_blocks' },
+      { payload: { hash: 'mh_1' }, subscription: 'micro_blocks' },
+    ]);
+    expect(txs.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'transactions' }]);
+    expect(nobody.frames).to.deep.equal([]);
+  });
+
+  it('sends an included transaction to tx_update subscribers too', async () => {
+    const { hub } = setup();
+    const updates = connect(hub, { op: 'Subscribe', payload: 'TxUpdate' });
+    await hub.publish([keyBlock, tx], 0);
+    expect(updates.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'TxUpdate' }]);
+    hub.publishPending(['{"hash":"th_2","block_height":-1}']);
+    expect(updates.messages()[1]).to.deep.equal({ payload: { hash: 'th_2', block_height: -1 }, subscription: 'TxUpdate' });
+  });
+
+  it('sends one object message per transaction to a client holding several matching targets', async () => {
+    const { hub } = setup();
+    const both = connect(hub, { op: 'Subscribe', payload: 'Object', target: oracle }, { op: 'Subscribe', payload: 'Object', target: account });
+    await hub.publish([tx], 0);
+    expect(both.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'Object' }]);
+  });
+
+  it('stops routing to a client after unsubscribe and after remove', async () => {
+    const { hub } = setup();
+    const peer = connect(hub, { op: 'subscribe', payload: 'object', target: account }, { op: 'subscribe', payload: 'key_blocks' });
+    hub.receive(peer, JSON.stringify({ op: 'unsubscribe', payload: 'object', target: account }));
+    expect(peer.messages()).to.deep.equal([['key_blocks']]);
+    await hub.publish([tx], 0);
+    expect(peer.frames).to.have.length(1);
+    hub.remove(peer);
+    expect(hub.size).to.equal(0);
+    expect(hub.hasSubscribers('key_blocks')).to.equal(false);
+  });
+
+  it('closes a peer whose unsent bytes exceed the limit, and sends it nothing more', async () => {
+    const { hub, registry } = setup(1000);
+    const slow = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
+    const fast = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
+    slow.bufferedAmount = 1001;
+    await hub.publish([keyBlock, keyBlock], 0);
+    expect(slow.frames).to.deep.equal([]);
+    expect(slow.closedWith?.code).to.equal(CLOSE_TOO_SLOW);
+    expect(slow.closedWith?.reason).to.match(/too slow/);
+    expect(Buffer.byteLength(slow.closedWith!.reason)).to.be.at.most(123);
+    expect(fast.frames).to.have.length(2);
+    const closed = await registry.getSingleMetric('mdw_ws_slow_clients_closed_total')?.get();
+    expect(closed?.values[0]?.value).to.equal(1);
+  });
+
+  it('answers errors without changing subscriptions', () => {
+    const { hub } = setup();
+    const peer = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
+    hub.receive(peer, '{"op":"subscribe","payload":"nope"}');
+    hub.receive(peer, JSON.stringify({ op: 'subscribe', payload: 'micro_blocks' }));
+    expect(peer.messages()[0]).to.have.property('error');
+    expect(peer.messages()[1]).to.deep.equal(['key_blocks', 'micro_blocks']);
+  });
+});
