@@ -7,7 +7,8 @@ import type { Middleware } from '../../../src/operator/api/middleware-types.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
 import { createReconciler, type ReconcileResult, type Reconciler } from '../../../src/operator/controller/reconcile.ts';
 import type { ProbeResult, ProbeTarget } from '../../../src/operator/controller/status-probe.ts';
-import { refOf, type ObjectRef } from '../../../src/operator/kube/client.ts';
+import type { CoreV1Event } from '@kubernetes/client-node';
+import { refOf, type DeleteOptions, type KubeClient, type KubeObject, type ObjectRef, type WatchEvent, type WatchHandle, KubeError } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
 
@@ -51,8 +52,8 @@ export class Harness {
   reconcile: Reconciler = this.newReconciler();
 
   /** newReconciler is a fresh operator process: no memory but what the cluster holds (a crash and restart). */
-  newReconciler(): Reconciler {
-    return createReconciler({ kube: this.kube, log: pino({ level: 'silent' }), probe: this.probe.probe, clock: this.clock.now, config: { image: IMAGE } });
+  newReconciler(kube: KubeClient = this.kube): Reconciler {
+    return createReconciler({ kube, log: pino({ level: 'silent' }), probe: this.probe.probe, clock: this.clock.now, config: { image: IMAGE } });
   }
 
   /** crash replaces the reconciler by a fresh one. */
@@ -130,4 +131,67 @@ export class Harness {
   eventReasons(): string[] {
     return this.kube.events.map((e) => e.reason ?? '');
   }
+}
+
+/** WriteHook runs before each write through an InterceptingKube; throwing from it makes the write fail. */
+export type WriteHook = (verb: string, ref: ObjectRef) => Promise<void> | void;
+
+/**
+ * InterceptingKube wraps a client and calls a hook before every write: to crash an operator at its
+ * n-th write (the process dies: every later call fails too), or to let another replica run first.
+ */
+export class InterceptingKube implements KubeClient {
+  readonly #inner: KubeClient;
+  readonly #hook: WriteHook;
+  constructor(inner: KubeClient, hook: WriteHook) {
+    this.#inner = inner;
+    this.#hook = hook;
+  }
+  get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    return this.#inner.get(ref);
+  }
+  list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, labelSelector?: string): Promise<{ items: T[]; resourceVersion: string }> {
+    return this.#inner.list(apiVersion, kind, namespace, labelSelector);
+  }
+  watch<T extends KubeObject>(apiVersion: string, kind: string, namespace: string | undefined, rv: string, onEvent: (e: WatchEvent<T>) => void, onDone: (err?: KubeError) => void): Promise<WatchHandle> {
+    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone);
+  }
+  async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
+    await this.#hook('apply', refOf(obj));
+    return this.#inner.apply(obj, fieldManager);
+  }
+  async create<T extends KubeObject>(obj: T): Promise<T> {
+    await this.#hook('create', refOf(obj));
+    return this.#inner.create(obj);
+  }
+  async replace<T extends KubeObject>(obj: T): Promise<T> {
+    await this.#hook('replace', refOf(obj));
+    return this.#inner.replace(obj);
+  }
+  async patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T> {
+    await this.#hook('patchStatus', ref);
+    return this.#inner.patchStatus(ref, status, resourceVersion);
+  }
+  async patchMerge<T extends KubeObject>(ref: ObjectRef, patch: unknown): Promise<T> {
+    await this.#hook('patchMerge', ref);
+    return this.#inner.patchMerge(ref, patch);
+  }
+  async delete(ref: ObjectRef, opts?: DeleteOptions): Promise<boolean> {
+    await this.#hook('delete', ref);
+    return this.#inner.delete(ref, opts);
+  }
+  async createEvent(event: CoreV1Event): Promise<void> {
+    await this.#hook('createEvent', { apiVersion: 'v1', kind: 'Event', name: event.metadata.name ?? '' });
+    return this.#inner.createEvent(event);
+  }
+}
+
+/** crashingAt returns a hook that kills the process at write number n (1-based) of its life: that write and every later one fail. */
+export function crashingAt(n: number): WriteHook & { readonly crashed: () => boolean } {
+  let count = 0;
+  const hook = (): void => {
+    count++;
+    if (count >= n) throw new KubeError(503, 'ServiceUnavailable', 'operator crashed');
+  };
+  return Object.assign(hook, { crashed: () => count >= n });
 }

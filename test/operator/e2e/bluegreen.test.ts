@@ -1,0 +1,301 @@
+import { expect } from 'chai';
+import type { V1Service } from '@kubernetes/client-node';
+import type { Middleware, ReloadSpec } from '../../../src/operator/api/middleware-types.ts';
+import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.ts';
+import type { Reconciler } from '../../../src/operator/controller/reconcile.ts';
+import { isKubeError } from '../../../src/operator/kube/client.ts';
+import { LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
+import { Harness, InterceptingKube, KEY, MW_REF, crashingAt } from './harness.ts';
+
+const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
+const PREVIEW = { ...STABLE, name: 'mainnet-preview' };
+const TERMINAL = ['Completed', 'RolledBack', 'Failed', 'Aborted'];
+
+/** A serving Middleware on generation 1, before any reload. */
+async function serving(): Promise<Harness> {
+  const h = new Harness();
+  await h.apply();
+  h.probe.set('mainnet', 100, 0);
+  await h.settle();
+  return h;
+}
+
+function requestReload(h: Harness, reload: ReloadSpec): void {
+  h.kube.userPatch(MW_REF, { spec: { reload } });
+}
+
+function stableGeneration(h: Harness): string | undefined {
+  return h.kube.peek<Built<V1Service>>(STABLE)?.spec?.selector?.[LABEL_GENERATION];
+}
+
+function reloadState(h: Harness): string | undefined {
+  return h.middleware().status?.reload?.state;
+}
+
+/** The end state a scenario is judged by: children, the switch, and the status' generation bookkeeping. */
+function snapshot(h: Harness): unknown {
+  const s = h.middleware().status;
+  return {
+    deployments: h.names('Deployment'),
+    jobs: h.names('Job'),
+    services: h.kube.objectsOf<Built<V1Service>>('v1', 'Service', 'chain').map((svc) => `${svc.metadata.name}->${svc.spec?.selector?.[LABEL_GENERATION]}`),
+    status: { active: s?.activeGeneration, pending: s?.pendingGeneration, previous: s?.previousGeneration, reload: s?.reload?.state, generation: s?.reload?.generation, phase: s?.phase },
+    finalizers: h.middleware().metadata.finalizers,
+  };
+}
+
+/**
+ * drive plays the cluster around the operator until the reload is over and a pass writes nothing:
+ * after each pass, Jobs complete, Deployments become ready, both Services report the chain head,
+ * and the clock jumps to the requeue the operator asked for. `reconcile` picks the operator for
+ * each pass (a fresh one after a crash).
+ */
+async function drive(h: Harness, reconcile: (i: number) => Reconciler, onPass?: (i: number) => void): Promise<number> {
+  h.probe.set('mainnet-preview', 100, 0);
+  for (let i = 0; i < 200; i++) {
+    h.kube.clearRecords();
+    let requeue = 1000;
+    try {
+      requeue = (await reconcile(i)(KEY)).requeueAfterMs ?? 1000;
+    } catch (err) {
+      if (!isKubeError(err)) throw err;
+    }
+    onPass?.(i);
+    const wrote = h.kube.writes.length > 0;
+    h.completeJobs();
+    h.readyDeployments();
+    if (!wrote && TERMINAL.includes(reloadState(h) ?? '')) return i;
+    h.clock.advance(Math.min(Math.max(requeue, 1000), 3_600_000));
+  }
+  throw new Error(`the reload did not finish: ${JSON.stringify(snapshot(h))}`);
+}
+
+const RELOAD: ReloadSpec = { id: 'reindex-1', strategy: 'BlueGreen', autoPromote: true, retainPrevious: '1h' };
+
+describe('blue/green reload on the fake API server', () => {
+  it('builds generation 2 beside 1, switches the stable Service in one write, keeps 1 for the window, then drops it', async () => {
+    const h = await serving();
+    // By requesting a reload, as `mdw reload mainnet --strategy BlueGreen` does.
+    requestReload(h, RELOAD);
+    await h.pass();
+    expect(reloadState(h)).to.equal('Migrating');
+    expect(h.middleware().status).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
+    expect(h.names('Job').filter((n) => n.startsWith('mainnet-migrate-g2-'))).to.have.length(1);
+    expect(h.generationsOf('Deployment')).to.deep.equal([1]);
+    expect(h.condition('Reindexing')).to.deep.include({ status: 'True', reason: 'Migrating' });
+
+    // By completing generation 2's migration: its populator, servers and preview Service start.
+    h.completeJobs();
+    await h.pass();
+    await h.pass();
+    expect(reloadState(h)).to.equal('CatchingUp');
+    expect(h.names('Deployment')).to.include.members(['mainnet-populator-g2', 'mainnet-server-g2']);
+    expect(h.kube.peek<Built<V1Service>>(PREVIEW)?.spec?.selector?.[LABEL_GENERATION]).to.equal('2');
+    expect(stableGeneration(h)).to.equal('1');
+
+    // By letting generation 2 load the chain: far behind, it is not promoted.
+    h.readyDeployments();
+    h.probe.set('mainnet-preview', 40, 60);
+    await h.pass();
+    expect(h.middleware().status?.reload).to.deep.include({ state: 'CatchingUp', height: 40, lag: 60 });
+    expect(h.middleware().status?.reload?.syncedSince).to.equal(undefined);
+
+    // By catching up: the stable window opens, and after it the switch happens.
+    h.probe.set('mainnet-preview', 100, 1);
+    await h.pass();
+    expect(h.middleware().status?.reload?.syncedSince).to.equal(h.clock.now().toISOString());
+    h.clock.advance(59_000);
+    await h.pass();
+    expect(stableGeneration(h)).to.equal('1');
+    h.clock.advance(1_000);
+    h.kube.clearRecords();
+    await h.pass();
+    expect(stableGeneration(h)).to.equal('2');
+    expect(h.kube.writes.filter((w) => w.ref.kind === 'Service' && w.ref.name === 'mainnet')).to.have.length(1);
+    expect(h.middleware().status).to.deep.include({ activeGeneration: 2, previousGeneration: 1 });
+    expect(h.middleware().status?.pendingGeneration).to.equal(undefined);
+    expect(h.kube.peek(PREVIEW)).to.equal(undefined);
+    expect(h.eventReasons()).to.include.members(['Promoted', 'Switched']);
+
+    // By waiting inside the rollback window: generation 1 keeps running.
+    h.clock.advance(30 * 60_000);
+    await h.pass();
+    expect(h.generationsOf('Deployment')).to.deep.equal([1, 2]);
+
+    // By passing the window: generation 1's workloads go first, then a Job drops its schema.
+    h.clock.advance(30 * 60_000);
+    await h.pass();
+    expect(reloadState(h)).to.equal('CleaningUp');
+    expect(h.generationsOf('Deployment')).to.deep.equal([2]);
+    await h.pass();
+    const drop = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-drop-schema-g1-'));
+    expect(drop?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'DATABASE_SCHEMA')?.value).to.equal('mdw_g1');
+
+    // By completing the drop: the reload is Completed and only generation 2 is left.
+    h.completeJobs();
+    await h.pass();
+    await h.pass();
+    expect(reloadState(h)).to.equal('Completed');
+    expect(h.generationsOf('Deployment')).to.deep.equal([2]);
+    expect(h.generationsOf('Job')).to.deep.equal([2]);
+    expect(h.condition('Reindexing')).to.deep.include({ status: 'False', reason: 'Completed' });
+    expect(h.middleware().status?.phase).to.equal('Available');
+
+    // By reconciling once more: nothing to write.
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes).to.deep.equal([]);
+  });
+
+  describe('crash at every step', () => {
+    // The reference: the same reload with an operator that never fails.
+    let reference: unknown;
+    let writesInRun = 0;
+    before(async () => {
+      const h = await serving();
+      requestReload(h, RELOAD);
+      let count = 0;
+      await drive(h, () => h.newReconciler(new InterceptingKube(h.kube, () => { count++; })));
+      reference = snapshot(h);
+      writesInRun = count;
+    });
+
+    it('has a reference run that ends on generation 2 alone', () => {
+      expect(reference).to.deep.include({ deployments: ['mainnet-populator-g2', 'mainnet-server-g2'], services: ['mainnet->2'] });
+      expect(writesInRun).to.be.greaterThan(10);
+    });
+
+    it('converges to the same end state when the operator dies at any one of its writes and a fresh one takes over', async () => {
+      for (let n = 1; n <= writesInRun; n++) {
+        const h = await serving();
+        requestReload(h, RELOAD);
+        const crash = crashingAt(n);
+        const dying = h.newReconciler(new InterceptingKube(h.kube, crash));
+        let fresh: Reconciler | undefined;
+        // Until it crashes the first operator runs; then a new process with no memory continues.
+        await drive(h, () => (crash.crashed() ? (fresh ??= h.newReconciler()) : dying));
+        expect(crash.crashed(), `the operator reached write ${n}`).to.equal(true);
+        expect(snapshot(h), `crash at write ${n}`).to.deep.equal(reference);
+      }
+    });
+
+    it('converges when every single pass is made by a brand-new operator process', async () => {
+      const h = await serving();
+      requestReload(h, RELOAD);
+      await drive(h, () => h.newReconciler());
+      expect(snapshot(h)).to.deep.equal(reference);
+    });
+  });
+
+  it('survives a leader change mid-reload: the old leader\'s stale status write is refused and the new one resumes', async () => {
+    const h = await serving();
+    requestReload(h, RELOAD);
+    await h.pass();
+    h.completeJobs();
+    const newLeader = h.newReconciler();
+    let handedOver = false;
+    // The old leader read the Middleware, then lost its Lease; before its first status write the new leader runs.
+    const oldLeader = h.newReconciler(new InterceptingKube(h.kube, async (verb, ref) => {
+      if (!handedOver && verb === 'patchStatus' && ref.kind === 'Middleware') {
+        handedOver = true;
+        await newLeader(KEY);
+      }
+    }));
+    let refused: unknown;
+    try {
+      await oldLeader(KEY);
+    } catch (err) {
+      refused = err;
+    }
+    expect(handedOver).to.equal(true);
+    expect(isKubeError(refused, 409)).to.equal(true);
+    expect(reloadState(h)).to.equal('CatchingUp');
+    await drive(h, () => newLeader);
+    expect(reloadState(h)).to.equal('Completed');
+    expect(stableGeneration(h)).to.equal('2');
+  });
+
+  it('rolls back inside the window: one write points the stable Service at 1 again, and 2 is dropped', async () => {
+    const h = await serving();
+    requestReload(h, RELOAD);
+    const reasons: string[] = [];
+    await drive(h, () => h.reconcile, () => {
+      reasons.push(...h.eventReasons());
+      if (reloadState(h) === 'Promoted' && h.middleware().metadata.annotations?.[ROLLBACK_ANNOTATION] === undefined) {
+        expect(stableGeneration(h)).to.equal('2');
+        // By asking for a rollback, as `mdw reload mainnet --rollback` does.
+        h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'reindex-1' } } });
+      }
+    });
+    expect(reloadState(h)).to.equal('RolledBack');
+    expect(stableGeneration(h)).to.equal('1');
+    expect(h.middleware().status).to.deep.include({ activeGeneration: 1 });
+    expect(h.generationsOf('Deployment')).to.deep.equal([1]);
+    expect(h.names('Job').some((n) => n.includes('-g2-'))).to.equal(false);
+    expect(reasons).to.include.members(['Promoted', 'RolledBack', 'GenerationDropped']);
+  });
+
+  it('waits for approval when autoPromote is false, and promotes once it is set', async () => {
+    const h = await serving();
+    requestReload(h, { ...RELOAD, autoPromote: false });
+    h.probe.set('mainnet-preview', 100, 0);
+    for (let i = 0; i < 12 && reloadState(h) !== 'AwaitingPromotion'; i++) {
+      await h.pass();
+      h.completeJobs();
+      h.readyDeployments();
+      h.clock.advance(30_000);
+    }
+    expect(reloadState(h)).to.equal('AwaitingPromotion');
+    h.clock.advance(24 * 3_600_000);
+    await h.pass();
+    expect(stableGeneration(h)).to.equal('1');
+    expect(h.middleware().status?.phase).to.equal('Reindexing');
+    // By approving, as `mdw reload mainnet --promote` does.
+    h.kube.userPatch(MW_REF, { spec: { reload: { autoPromote: true } } });
+    await h.pass();
+    expect(reloadState(h)).to.equal('Promoted');
+    expect(stableGeneration(h)).to.equal('2');
+  });
+
+  it('drops generation 2 and keeps serving 1 when its migration fails', async () => {
+    const h = await serving();
+    requestReload(h, RELOAD);
+    await h.pass();
+    const job = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-migrate-g2-'))!;
+    h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: job.metadata.name });
+    await drive(h, () => h.reconcile);
+    expect(reloadState(h)).to.equal('Failed');
+    expect(stableGeneration(h)).to.equal('1');
+    expect(h.generationsOf('Deployment')).to.deep.equal([1]);
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'ReloadFailed' });
+  });
+
+  it('reloads heights in place with a `-H` Job on the active generation', async () => {
+    const h = await serving();
+    requestReload(h, { id: 'fix-1', strategy: 'InPlace', heights: '10-20,35' });
+    await h.pass();
+    expect(reloadState(h)).to.equal('Reloading');
+    const job = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-reload-g1-'))!;
+    expect(job.spec?.template.spec?.containers[0]?.args).to.deep.equal(['-H', '10-20,35']);
+    expect(h.condition('Reindexing')).to.deep.include({ status: 'True', reason: 'Reloading' });
+    h.completeJobs();
+    await h.pass();
+    await h.pass();
+    expect(reloadState(h)).to.equal('Completed');
+    expect(h.jobs().some((j) => j.metadata.name.startsWith('mainnet-reload-'))).to.equal(false);
+    expect(h.middleware().status).to.deep.include({ activeGeneration: 1 });
+  });
+
+  it('aborts a reload withdrawn before promotion and drops its generation', async () => {
+    const h = await serving();
+    requestReload(h, RELOAD);
+    await h.pass();
+    h.completeJobs();
+    await h.pass();
+    h.kube.userPatch(MW_REF, { spec: { reload: null } });
+    await drive(h, () => h.reconcile);
+    expect(reloadState(h)).to.equal('Aborted');
+    expect(h.generationsOf('Deployment')).to.deep.equal([1]);
+    expect((h.middleware() as Middleware).status?.pendingGeneration).to.equal(undefined);
+  });
+});
