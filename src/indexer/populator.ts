@@ -8,6 +8,8 @@ import { migrate } from '../db/migrator.ts';
 import { createPool, poolOptions, type PoolClient } from '../db/pool.ts';
 import type { Logger } from '../log.ts';
 import { backoffDelay, NodeClient, sleep } from '../node/client.ts';
+import type { NodeError } from '../node/errors.ts';
+import { AppError } from '../errors.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { findRollbackHeight } from './forks.ts';
@@ -19,7 +21,7 @@ import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;
 const PROGRESS_LOG_MS = 10_000;
-const MAX_ERROR_BACKOFF_MS = 30_000;
+const MAX_ERROR_BACKOFF_MS = 5_000;
 
 export interface PopulatorDeps {
   readonly cfg: Config;
@@ -41,9 +43,11 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const pool = createPool({ ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) }, log);
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
-  const node = new NodeClient({
-    url: cfg.nodeUrl, timeoutMs: cfg.nodeTimeoutMs, signal: abort.signal, onError: (e) => metrics.nodeErrors.inc({ code: e.code }),
-  }, log);
+  const clientOptions = { url: cfg.nodeUrl, timeoutMs: cfg.nodeTimeoutMs, signal: abort.signal, onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }) };
+  // a batch is redone whole when one request gives up, so its requests retry generously; the poll
+  // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
+  const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
+  const poll = new NodeClient({ ...clientOptions, attempts: 1 }, log);
   const loader: LoaderDeps = {
     pool, node, decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
     schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, log, metrics,
@@ -69,7 +73,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
           progress = { at: Date.now(), height: next };
           log.info({ from: next, schema: cfg.databaseSchema }, 'populator started');
         }
-        const nodeTop = await node.topHeight();
+        const nodeTop = await poll.topHeight();
         metrics.nodeHeight.set(nodeTop);
         if (caughtUp && rollbackFrom === undefined) {
           rollbackFrom = await findRollbackHeight(pool, node, cfg.forkWindow, cfg.fetchConcurrency);
@@ -123,9 +127,10 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         if (abort.signal.aborted) break;
         failures++;
         const message = err instanceof Error ? err.message : String(err);
-        // log once per state change, not once per retry
-        if (message !== lastError) log.warn({ err: message }, 'populator step failed; retrying');
-        lastError = message;
+        // log once per state change (a new kind of failure), not once per retry
+        const kind = err instanceof AppError ? err.code : err instanceof Error ? err.name : 'error';
+        if (kind !== lastError) log.warn({ err: message, kind }, 'populator step failed; retrying');
+        lastError = kind;
         await heartbeat(pool, SyncStatus.NODE_UNAVAILABLE, null, message).catch(() => {});
         await sleep(backoffDelay(failures, Math.min(cfg.pollIntervalMs, 1000), MAX_ERROR_BACKOFF_MS), abort.signal);
       }
