@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# One image for every role of mdw (populator, server, migrate, operator, …): the role is the argument,
+#   docker run <image> -p -s        docker run <image> operator        docker run <image> migrate
+# It writes nothing outside /tmp, so it runs with readOnlyRootFilesystem and an emptyDir on /tmp.
+# test/operator/image/dockerfile.test.ts rehearses these steps without a container engine.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# Stage 1: compile the TypeScript sources to dist/ with the full (dev) dependency set.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npx tsc -p tsconfig.build.json
+
+# Stage 2: production dependencies, the compiled output, the migrations; nothing else.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production HOME=/tmp
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# oclif reads its command list from package.json: in the image it is the compiled one.
+RUN npm pkg set oclif.commands.target=./dist/cli/commands.js
+COPY bin ./bin
+COPY migrations ./migrations
+COPY --from=build /build/dist ./dist
+# The node image's unprivileged user, by number so runAsNonRoot can verify it.
+USER 1000:1000
+EXPOSE 8080 3020
+ENTRYPOINT ["node", "/app/bin/mdw.js"]

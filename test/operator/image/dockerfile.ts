@@ -1,0 +1,68 @@
+/** @module Test helper: a small Dockerfile parser (stages, instructions, ARG defaults) and .dockerignore matcher. */
+
+/** Instruction is one Dockerfile line (continuations joined), e.g. { op: 'COPY', args: '--from=build /a ./b' }. */
+export interface Instruction {
+  readonly op: string;
+  readonly args: string;
+}
+
+/** Stage is one FROM and the instructions under it. */
+export interface Stage {
+  readonly image: string;
+  readonly name: string | undefined;
+  readonly instructions: Instruction[];
+}
+
+/** parseDockerfile splits a Dockerfile into global ARG defaults and stages, resolving ${ARG} in FROM. */
+export function parseDockerfile(text: string): { args: Record<string, string>; stages: Stage[] } {
+  const args: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const line of logicalLines(text)) {
+    const match = /^(\w+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const op = (match[1] ?? '').toUpperCase();
+    const rest = match[2] ?? '';
+    if (op === 'FROM') {
+      const [image = '', as, name] = rest.split(/\s+/);
+      stages.push({ image: image.replace(/\$\{(\w+)\}/g, (_, v: string) => args[v] ?? ''), name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
+    } else if (op === 'ARG' && stages.length === 0) {
+      const [key = '', value = ''] = rest.split('=');
+      args[key] = value;
+    } else {
+      stages.at(-1)?.instructions.push({ op, args: rest });
+    }
+  }
+  return { args, stages };
+}
+
+/** copySources are the build-context paths of a COPY (none for COPY --from=…). */
+export function copySources(instruction: Instruction): { from: string | undefined; sources: string[]; dest: string } {
+  const words = instruction.args.split(/\s+/);
+  const from = words.find((w) => w.startsWith('--from='))?.slice('--from='.length);
+  const paths = words.filter((w) => !w.startsWith('--'));
+  return { from, sources: paths.slice(0, -1), dest: paths.at(-1) ?? '.' };
+}
+
+/** isIgnored tells whether a top-level path is excluded by .dockerignore patterns (exact names and trailing *). */
+export function isIgnored(path: string, dockerignore: string): boolean {
+  const top = path.replace(/^\.\//, '').split('/')[0] ?? '';
+  return dockerignore.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).some((pattern) => {
+    const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+    return regex.test(top);
+  });
+}
+
+function logicalLines(text: string): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#') || line === '') continue;
+    current += line.endsWith('\\') ? `${line.slice(0, -1)} ` : line;
+    if (!line.endsWith('\\')) {
+      lines.push(current);
+      current = '';
+    }
+  }
+  return lines;
+}
