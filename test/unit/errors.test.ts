@@ -4,7 +4,7 @@ import { AppError, ErrorCode } from '../../src/errors.ts';
 
 describe('errors registry', () => {
   const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-  const documented = new Set([...doc.matchAll(/`(MDW_[A-Z_]+)`/g)].map((m) => m[1]));
+  const documented = new Set([...doc.matchAll(/`(MDW_[A-Z_]+)`/g)].map((m) => m[1]!));
   const registered = new Set<string>(Object.values(ErrorCode));
 
   it('documents every registered code in docs/errors.md', () => {
