@@ -166,7 +166,7 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
 
   // starts and stops never overlap: a new session begins only after the previous one has fully stopped
   const change = (fn: () => Promise<void>): Promise<void> => {
-    sessionChange = sessionChange.then(fn, fn);
+    sessionChange = sessionChange.then(fn).catch((err: unknown) => log.error({ err }, 'operator session change failed'));
     return sessionChange;
   };
 
