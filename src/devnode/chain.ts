@@ -7,11 +7,12 @@ import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type 
 import { signBytes, verifySignature, type KeyPair } from './keys.ts';
 import { TxRejected, applyTx, signers } from './rules.ts';
 import { commitState, newState, type WorldState } from './state.ts';
-import { decodeSignedTx, decodeTx, txHash, type TxFields } from './tx-codec.ts';
+import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
 export interface TxRecord {
   readonly hash: string;
+  readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
   readonly tx: TxFields;
   readonly signatures: readonly string[];
@@ -115,12 +116,13 @@ export class Chain {
 
   /** admit puts an already decoded (and, by the caller, trusted) signed transaction in the mempool. */
   admit(signedBytes: Uint8Array, tx: TxFields, signatures: readonly Uint8Array[]): TxRecord {
-    const hashValue = txHash(signedBytes);
+    const hashBytes = hash(signedBytes);
+    const hashValue = encode('th', hashBytes);
     if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
     const layer = newState(this.pending);
     applyTx(layer, tx, { height: this.height, txHash: hashValue });
     commitState(layer);
-    const record: TxRecord = { hash: hashValue, signedBytes, tx, signatures: signatures.map((s) => encode('sg', s)), blockHash: undefined, blockHeight: -1 };
+    const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, signatures: signatures.map((s) => encode('sg', s)), blockHash: undefined, blockHeight: -1 };
     this.txs.set(hashValue, record);
     this.mempool.push(record);
     return record;
@@ -193,11 +195,12 @@ export class Chain {
   #sealMicroBlock(txs: TxRecord[], time: number): MicroBlock {
     const key = this.top;
     const prev = key.micro.at(-1);
-    const txsHash = encode('bx', hash(Buffer.concat(txs.map((t) => decode(t.hash).bytes))));
+    const txsHashBytes = hash(Buffer.concat(txs.map((t) => t.hashBytes)));
+    const txsHash = encode('bx', txsHashBytes);
     const prevState = decode((prev ?? key).header.stateHash).bytes;
     const unsigned: MicroHeader = {
       height: key.header.height, prevHash: prev?.hash ?? key.hash, prevKeyHash: key.hash,
-      stateHash: encode('bs', hash(Buffer.concat([prevState, decode(txsHash).bytes]))), txsHash, time, version: PROTOCOL_VERSION,
+      stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))), txsHash, time, version: PROTOCOL_VERSION,
     };
     const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
     const block: MicroBlock = { kind: 'micro', header, hash: microBlockHash(header), txs };

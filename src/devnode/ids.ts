@@ -1,5 +1,6 @@
 /** @module Ids the node derives from transactions (node-api.md §6.3). Pure. */
-import { decode, encode, hash } from '../chain/encoding.ts';
+import { encode, hash } from '../chain/encoding.ts';
+import { idBytes } from './id-cache.ts';
 import { intToBytes } from './rlp.ts';
 
 function uint256(value: bigint | number): Buffer {
@@ -10,17 +11,17 @@ function uint256(value: bigint | number): Buffer {
 
 /** oracleQueryId is blake2b(sender ‖ nonce as 32 bytes ‖ oracle) as `oq_`. */
 export function oracleQueryId(senderId: string, nonce: bigint | number, oracleId: string): string {
-  return encode('oq', hash(Buffer.concat([decode(senderId).bytes, uint256(nonce), decode(oracleId).bytes])));
+  return encode('oq', hash(Buffer.concat([idBytes(senderId), uint256(nonce), idBytes(oracleId)])));
 }
 
 /** contractId is blake2b(owner ‖ nonce in minimal bytes) as `ct_`. */
 export function contractId(ownerId: string, nonce: bigint | number): string {
-  return encode('ct', hash(Buffer.concat([decode(ownerId).bytes, intToBytes(nonce)])));
+  return encode('ct', hash(Buffer.concat([idBytes(ownerId), intToBytes(nonce)])));
 }
 
 /** channelId is blake2b(initiator ‖ nonce as 32 bytes ‖ responder) as `ch_`. */
 export function channelId(initiatorId: string, nonce: bigint | number, responderId: string): string {
-  return encode('ch', hash(Buffer.concat([decode(initiatorId).bytes, uint256(nonce), decode(responderId).bytes])));
+  return encode('ch', hash(Buffer.concat([idBytes(initiatorId), uint256(nonce), idBytes(responderId)])));
 }
 
 /** NAME_PATTERN is what the devnode's registrar accepts: one lower-case label under `.chain`. */

@@ -92,6 +92,12 @@ export function rlpDecode(bytes: Uint8Array): RlpItem {
 
 /** intToBytes is the node's unsigned big-endian integer with no leading zeros; 0 is one 0x00 byte. */
 export function intToBytes(value: bigint | number): Uint8Array {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < 2 ** 32) {
+    if (value < 256) return Uint8Array.of(value);
+    if (value < 65536) return Uint8Array.of(value >>> 8, value & 0xff);
+    if (value < 2 ** 24) return Uint8Array.of(value >>> 16, (value >>> 8) & 0xff, value & 0xff);
+    return Uint8Array.of(value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
+  }
   let v = BigInt(value);
   if (v < 0n) throw new RangeError('negative integers have no serialisation');
   if (v === 0n) return Uint8Array.of(0);

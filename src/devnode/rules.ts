@@ -1,5 +1,6 @@
 /** @module Validation and effects of each transaction type on the world state (the seed's rules). */
-import { encode, reprefix } from '../chain/encoding.ts';
+import { encode } from '../chain/encoding.ts';
+import { withPrefix } from './id-cache.ts';
 import { toBigInt, type Json } from '../chain/json.ts';
 import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
@@ -26,7 +27,7 @@ const num = (v: Json | undefined): number => Number(int(v));
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 const ttlValue = (v: Json | undefined): number => (v !== null && typeof v === 'object' && !Array.isArray(v) ? num(v.value) : 0);
 const ttlIsBlock = (v: Json | undefined): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && v.type === 'block';
-const asAccount = (id: string): string => (id.startsWith('ak_') ? id : reprefix(id, 'ak'));
+const asAccount = (id: string): string => withPrefix(id, 'ak');
 
 /** nonceAccount is the account whose nonce a transaction uses and who pays its fee. */
 export function nonceAccount(tx: TxFields): string {
@@ -115,7 +116,7 @@ const APPLY: Record<string, Apply> = {
     credit(state, asAccount(recipient), int(tx.amount));
   },
   OracleRegisterTx(state, tx, ctx) {
-    const id = reprefix(str(tx.account_id), 'ok');
+    const id = withPrefix(str(tx.account_id), 'ok');
     const existing = state.oracles.get(id);
     if (existing && existing.expires > ctx.height) throw new TxRejected(`account ${str(tx.account_id)} is already an oracle`);
     const ttl = ttlValue(tx.oracle_ttl);
@@ -136,7 +137,7 @@ const APPLY: Record<string, Apply> = {
   },
   OracleQueryTx(state, tx, ctx) {
     const oracleId = resolveName(state, str(tx.oracle_id), 'oracle_pubkey', ctx.height);
-    const oracle = state.oracles.get(oracleId.startsWith('ok_') ? oracleId : reprefix(oracleId, 'ok'));
+    const oracle = state.oracles.get(withPrefix(oracleId, 'ok'));
     if (!oracle || oracle.expires <= ctx.height) throw new TxRejected(`oracle ${oracleId} not found`);
     if (int(tx.query_fee) < oracle.queryFee) {
       throw new TxRejected(`query_fee_too_low: query fee ${int(tx.query_fee)} is below the oracle's query fee ${oracle.queryFee}`);
@@ -221,7 +222,7 @@ const APPLY: Record<string, Apply> = {
     state.contracts.set(id, {
       id, ownerId: owner, vmVersion: num(tx.vm_version), abiVersion: num(tx.abi_version), deposit: int(tx.deposit), code: str(tx.code),
     });
-    credit(state, reprefix(id, 'ak'), int(tx.amount));
+    credit(state, withPrefix(id, 'ak'), int(tx.amount));
     return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
   },
   ContractCallTx(state, tx, ctx) {
@@ -231,7 +232,7 @@ const APPLY: Record<string, Apply> = {
     const caller = str(tx.caller_id);
     const gasUsed = BigInt(Math.min(num(tx.gas), 1000));
     debit(state, caller, int(tx.fee) + int(tx.amount) + gasUsed * int(tx.gas_price));
-    credit(state, reprefix(id, 'ak'), int(tx.amount));
+    credit(state, withPrefix(id, 'ak'), int(tx.amount));
     return { callInfo: callInfo(tx, ctx, id, caller, contract.code) };
   },
   ChannelCreateTx(state, tx) {

@@ -2,40 +2,46 @@
 
 /** LayeredMap reads through to its parent and writes to itself, so a mempool view costs nothing to drop. */
 export class LayeredMap<V> {
-  readonly #own = new Map<string, V | undefined>();
+  #own: Map<string, V | undefined> | undefined;
   readonly #parent: LayeredMap<V> | undefined;
 
   constructor(parent?: LayeredMap<V>) {
     this.#parent = parent;
   }
 
+  #writable(): Map<string, V | undefined> {
+    this.#own ??= new Map();
+    return this.#own;
+  }
+
   /** get returns the newest value of a key (undefined when absent or deleted). */
   get(key: string): V | undefined {
-    if (this.#own.has(key)) return this.#own.get(key);
+    if (this.#own?.has(key)) return this.#own.get(key);
     return this.#parent?.get(key);
   }
 
   /** set records a value in this layer. */
   set(key: string, value: V): void {
-    this.#own.set(key, value);
+    this.#writable().set(key, value);
   }
 
   /** delete hides a key in this layer (and everything above it). */
   delete(key: string): void {
-    this.#own.set(key, undefined);
+    this.#writable().set(key, undefined);
   }
 
   /** commit moves this layer's writes into its parent. */
   commit(): void {
     const parent = this.#parent;
-    if (!parent) return;
-    for (const [k, v] of this.#own) parent.#own.set(k, v);
-    this.#own.clear();
+    if (!parent || !this.#own) return;
+    const target = parent.#writable();
+    for (const [k, v] of this.#own) target.set(k, v);
+    this.#own = undefined;
   }
 
   /** entries lists every live value, newest layer first (for small maps and tests). */
   *entries(seen = new Set<string>()): Generator<[string, V]> {
-    for (const [k, v] of this.#own) {
+    for (const [k, v] of this.#own ?? []) {
       if (seen.has(k)) continue;
       seen.add(k);
       if (v !== undefined) yield [k, v];

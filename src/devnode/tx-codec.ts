@@ -1,6 +1,7 @@
 /** @module Transactions between the node's JSON (`tx` object of GenericSignedTx) and their signed binary form. Pure. */
 import { decode, encode, hash, type Prefix } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
+import { idBytes as cachedIdBytes } from './id-cache.ts';
 import { bytesToInt, intToBytes, rlpDecode, rlpEncode, type RlpItem } from './rlp.ts';
 import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from './tx-schema.ts';
 
@@ -21,27 +22,23 @@ export function jsonInt(value: bigint): number | bigint {
   return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
-function asInt(value: Json | undefined, name: string): bigint {
-  if (value === undefined) return 0n;
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+/** asInt reads a non-negative integer field (absent = 0), keeping safe integers as numbers. */
+function asInt(value: Json | undefined, name: string): number | bigint {
+  if (value === undefined) return 0;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === 'bigint' && value >= 0n) return value;
   if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
-  throw new TxCodecError(`${name} must be an integer`);
+  throw new TxCodecError(`${name} must be a non-negative integer`);
 }
 
-const ID_PREFIXES = Object.keys(ID_TAGS) as Prefix[];
-const idCache = new Map<string, Uint8Array>();
-
-/** idBytes is the 33-byte binary id; ids repeat a lot (accounts), so decoded ones are remembered. */
+/** idBytes is the 33-byte binary id: the tag of the id's prefix, then its 32 bytes. */
 function idBytes(value: Json | undefined, name: string): Uint8Array {
   if (typeof value !== 'string') throw new TxCodecError(`${name} must be an encoded id`);
-  const cached = idCache.get(value);
-  if (cached) return cached;
-  const { prefix, bytes } = decode(value, ID_PREFIXES);
-  const out = Buffer.concat([Uint8Array.of(ID_TAGS[prefix as IdPrefix]), bytes]);
-  if (idCache.size >= 100_000) idCache.clear();
-  idCache.set(value, out);
-  return out;
+  const tag = ID_TAGS[value.slice(0, 2) as IdPrefix];
+  if (tag === undefined || value[2] !== '_') throw new TxCodecError(`${name} must be an ak_, nm_, cm_, ok_, ct_ or ch_ id`);
+  const bytes = cachedIdBytes(value);
+  if (bytes.length !== 32) throw new TxCodecError(`${name} must have 32 bytes`);
+  return Buffer.concat([Uint8Array.of(tag), bytes]);
 }
 
 function idJson(bytes: RlpItem, name: string): string {
@@ -67,11 +64,11 @@ function encodedBytes(value: Json | undefined, prefix: Prefix, name: string): Ui
   return decode(value, [prefix]).bytes;
 }
 
-function ttlOf(value: Json | undefined, name: string): [bigint, bigint] {
+function ttlOf(value: Json | undefined, name: string): [number, number | bigint] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TxCodecError(`${name} must be {type, value}`);
   const type = TTL_TYPES.indexOf(value.type as (typeof TTL_TYPES)[number]);
   if (type < 0) throw new TxCodecError(`${name}.type must be delta or block`);
-  return [BigInt(type), asInt(value.value, `${name}.value`)];
+  return [type, asInt(value.value, `${name}.value`)];
 }
 
 function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]): void {
@@ -83,7 +80,7 @@ function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]
     case 'str': out.push(Buffer.from(typeof value === 'string' ? value : '', 'utf8')); break;
     case 'oq': out.push(encodedBytes(value, 'oq', name)); break;
     case 'ttl': { const [t, v] = ttlOf(value, name); out.push(intToBytes(t), intToBytes(v)); break; }
-    case 'ctVersion': out.push(intToBytes((asInt(tx.vm_version, 'vm_version') << 16n) | asInt(tx.abi_version, 'abi_version'))); break;
+    case 'ctVersion': out.push(intToBytes((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')))); break;
     case 'ids': out.push((Array.isArray(value) ? value : []).map((id) => idBytes(id, name))); break;
     case 'delegates': {
       const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
