@@ -53,8 +53,3 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
 {{- end }}
-
-{{/* The Lease the replicas elect a leader on; the leader-election Role names it (src/operator/specs/rbac.ts). */}}
-{{- define "mdw-operator.leaderLease" -}}
-mdw-operator-leader
-{{- end }}

@@ -161,3 +161,6 @@
     - get
     - update
 {{- end }}
+{{- define "mdw-operator.leaderLease" -}}
+mdw-operator-leader
+{{- end }}

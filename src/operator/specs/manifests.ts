@@ -2,7 +2,7 @@
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
 import { buildCrd, renderCrdYaml } from '../api/crd.ts';
-import { buildOperatorRbac, leaderElectionRules, operatorRules } from './rbac.ts';
+import { LEADER_LEASE_NAME, buildOperatorRbac, leaderElectionRules, operatorRules } from './rbac.ts';
 import { buildOperatorDeployment, buildOperatorMetricsService, operatorLabels } from './operator-deployment.ts';
 import type { OperatorDeploymentOptions } from './operator-deployment.ts';
 
@@ -34,10 +34,11 @@ export function renderChartCrdTemplate(): string {
   return `{{- if .Values.crds.create }}\n${GENERATED_HEADER}${toYaml(crd)}{{- end }}\n`;
 }
 
-/** renderChartRulesTemplate defines the chart's `mdw-operator.rules` and `mdw-operator.leaderRules` helpers from the same lists. */
+/** renderChartRulesTemplate defines the chart's `mdw-operator.rules`, `.leaderRules` and `.leaderLease` helpers from rbac.ts. */
 export function renderChartRulesTemplate(): string {
   const define = (name: string, rules: unknown) => `{{- define "${name}" -}}\n${toYaml(rules)}{{- end }}\n`;
-  return `${GENERATED_HEADER}${define('mdw-operator.rules', operatorRules())}${define('mdw-operator.leaderRules', leaderElectionRules())}`;
+  const lease = `{{- define "mdw-operator.leaderLease" -}}\n${LEADER_LEASE_NAME}\n{{- end }}\n`;
+  return `${GENERATED_HEADER}${define('mdw-operator.rules', operatorRules())}${define('mdw-operator.leaderRules', leaderElectionRules())}${lease}`;
 }
 
 /** renderCrdFile is the checked-in crds/ file: the CRD with the generated-file header. */

@@ -76,7 +76,7 @@ describe('Helm chart aeternity-middleware-operator', function () {
     const chart = containerOf(defaults);
     const manifest = buildOperatorDeployment({ namespace: 'mdw-system', image: chart.image ?? '' }).spec?.template.spec?.containers[0];
     const pick = (c: V1Container | undefined) => ({
-      args: c?.args, env: c?.env?.map((e) => e.name), ports: c?.ports, liveness: c?.livenessProbe, readiness: c?.readinessProbe,
+      args: c?.args, env: c?.env, ports: c?.ports, liveness: c?.livenessProbe, readiness: c?.readinessProbe,
       security: c?.securityContext, mounts: c?.volumeMounts,
     });
     expect(pick(chart)).to.deep.equal(pick(manifest));
