@@ -13,6 +13,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -43,6 +44,10 @@ function summary(values: number[]): { n: number; p50: number; p99: number; max: 
   const sorted = [...values].sort((a, b) => a - b);
   const round = (x: number): number => Math.round(x * 100) / 100;
   return { n: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN) };
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
 }
 
 function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const txs = Number(values.txs);
   const started = Date.now();
+  const loadAtStart = loadavg()[0]!;
   const db = await createTestDatabase();
   await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
   const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 3 }, log);
@@ -206,13 +212,14 @@ async function main(): Promise<void> {
     command: `node bench/websocket.ts --clients ${total} --processes ${processes} --rounds ${rounds} --txs ${txs}`
       + (values['server-node-options'] ? ` --server-node-options=${values['server-node-options']}` : ''),
     serverNodeOptions: values['server-node-options'],
-    machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    // Other work on the machine competes for the same cores: latencies are only comparable at similar load.
+    machine: { cpus: cpus().length, node: process.version, loadAverage1m: { start: round1(loadAtStart), end: round1(loadavg()[0]!) } },
     clients: total,
     clientProcesses: processes,
     rounds,
     txsPerHeight: txs,
     subscriptions: txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'],
-    connectSeconds: Math.round(connectSeconds * 10) / 10,
+    connectSeconds: round1(connectSeconds),
     deliveredKeyBlocks: first.length,
     expectedKeyBlocks: total * rounds,
     commitToKeyBlockMs: summary(first),
