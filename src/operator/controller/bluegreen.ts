@@ -219,14 +219,14 @@ function catchUp(state: GenerationState, reload: ReloadProgress, approved: boole
     const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is within ${settings.maxLagBlocks} blocks since ${since}: ${progress}` };
     return { state: { ...state, reload: next }, events: [], requeueAfterMs: Math.min(POLL_MS, settings.stableWindowMs - waited) };
   }
-  if (approved) return promote(state, { ...measured, syncedSince: since }, now, settings);
+  if (approved) return promote({ ...measured, syncedSince: since }, now, settings);
   const message = `generation ${reload.generation} caught up (${progress}); promote it with \`mdw reload --promote\` (sets spec.reload.autoPromote)`;
   const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.AwaitingPromotion, message };
   const first = reload.state !== ReloadState.AwaitingPromotion;
   return { state: { ...state, reload: next }, events: first ? [{ type: 'Normal', reason: 'AwaitingPromotion', message }] : [], requeueAfterMs: POLL_MS };
 }
 
-function promote(state: GenerationState, reload: ReloadProgress, now: Date, settings: ReloadSettings): ReloadStep {
+function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): ReloadStep {
   const previousExpiresAt = new Date(now.getTime() + settings.retainPreviousMs).toISOString();
   const message = `stable Services switched from generation ${reload.fromGeneration} to ${reload.generation}; generation ${reload.fromGeneration} is kept until ${previousExpiresAt}`;
   const next: ReloadProgress = { ...reload, state: ReloadState.Promoted, promotedAt: now.toISOString(), message };
