@@ -7,10 +7,12 @@ import type { WebsocketMetrics } from './metrics.ts';
 import { formatError, formatEvent, formatSubscriptions, parseClientMessage, subscriptionName, type Kind, type Spelling, type StreamKind } from './protocol.ts';
 import { Subscriptions, type Change } from './subscriptions.ts';
 
-/** Peer is the part of a websocket the hub uses (ws's WebSocket satisfies it). */
+/** Peer is one connected client as the hub sees it (ws-server adapts a ws WebSocket). */
 export interface Peer {
-  /** send writes one text frame; event frames come as one shared Buffer for every client. */
-  send(data: string | Buffer, options: { binary: boolean }): void;
+  /** send writes one text frame (answers to the client's messages). */
+  send(data: string): void;
+  /** sendFrames writes several text frames, in order, with as few system calls as possible. */
+  sendFrames(frames: readonly Buffer[]): void;
   readonly bufferedAmount: number;
   close(code: number, reason: string): void;
 }
@@ -22,11 +24,11 @@ export interface HubOptions {
   readonly log: Logger;
 }
 
-// A Buffer is sent as binary unless told otherwise; events are JSON text.
-const TEXT_FRAME = { binary: false } as const;
-
 /** Close code for a client that cannot keep up: "try again later" (RFC 6455 registry). */
 export const CLOSE_TOO_SLOW = 1013;
+
+/** Outbox gathers, per client, the frames of one height (and which kinds they were, for metrics). */
+type Outbox = Map<Client, { frames: Buffer[]; kinds: Kind[] }>;
 
 interface Client {
   readonly peer: Peer;
@@ -91,43 +93,43 @@ export class Hub {
   /**
    * publish sends chain events, in the given (chain) order, to their subscribers. `noticedAt`
    * (performance.now()) is when the populator's notification arrived, for the latency metric.
-   * It yields to the event loop after each event so sockets flush before the buffer check: a
-   * reading client never looks slow because of one burst.
+   * Each client gets one write per height holding all its messages of that height; between
+   * heights the loop yields so sockets flush before the next buffer check (a reading client never
+   * looks slow because of one burst).
    */
   async publish(events: readonly ChainEvent[], noticedAt: number): Promise<void> {
-    for (const [i, event] of events.entries()) {
+    for (const [i, group] of groupByHeight(events).entries()) {
       if (i > 0) await nextTurn();
-      let delivered = 0;
-      if (event.type !== 'transaction') {
-        delivered += this.#fanOut(event.type === 'key_block' ? 'key_blocks' : 'micro_blocks', event.payload);
-      } else {
-        delivered += this.#fanOut('transactions', event.payload);
-        // An included transaction is a tx_update too: the node's shape with its block fields set.
-        delivered += this.#fanOut('tx_update', event.payload);
-        delivered += this.#fanOutObjects(event.ids, event.payload);
+      const outbox: Outbox = new Map();
+      for (const event of group) {
+        if (event.type !== 'transaction') {
+          this.#collect(event.type === 'key_block' ? 'key_blocks' : 'micro_blocks', event.payload, outbox);
+        } else {
+          this.#collect('transactions', event.payload, outbox);
+          // An included transaction is a tx_update too: the node's shape with its block fields set.
+          this.#collect('tx_update', event.payload, outbox);
+          this.#collectObjects(event.ids, event.payload, outbox);
+        }
       }
-      if (delivered > 0) this.#options.metrics.deliveryLatency.observe((performance.now() - noticedAt) / 1000);
+      if (this.#flush(outbox) > 0) this.#options.metrics.deliveryLatency.observe((performance.now() - noticedAt) / 1000);
     }
   }
 
   /** publishPending sends mempool transactions (GenericSignedTx, block_height -1) to tx_update subscribers. */
   publishPending(payloads: readonly string[]): void {
-    for (const payload of payloads) this.#fanOut('tx_update', payload);
+    const outbox: Outbox = new Map();
+    for (const payload of payloads) this.#collect('tx_update', payload, outbox);
+    this.#flush(outbox);
   }
 
-  #fanOut(kind: StreamKind, payload: string): number {
+  #collect(kind: StreamKind, payload: string, outbox: Outbox): void {
     const subscribers = this.#byKind.get(kind);
-    if (!subscribers || subscribers.size === 0) return 0;
+    if (!subscribers || subscribers.size === 0) return;
     const frames = frameCache(kind, payload);
-    let sent = 0;
-    for (const client of subscribers) {
-      if (this.#send(client, frames(client.subscriptions.spellingOf(kind) ?? 'snake'))) sent += 1;
-    }
-    this.#options.metrics.messagesSent.inc({ subscription: kind }, sent);
-    return sent;
+    for (const client of subscribers) post(outbox, client, kind, frames(client.subscriptions.spellingOf(kind) ?? 'snake'));
   }
 
-  #fanOutObjects(ids: readonly string[], payload: string): number {
+  #collectObjects(ids: readonly string[], payload: string, outbox: Outbox): void {
     // One message per client however many of its targets the transaction references.
     const recipients = new Map<Client, Spelling>();
     for (const id of ids) {
@@ -135,16 +137,31 @@ export class Hub {
         if (!recipients.has(client)) recipients.set(client, client.subscriptions.targetSpelling(id) ?? 'snake');
       }
     }
-    if (recipients.size === 0) return 0;
+    if (recipients.size === 0) return;
     const frames = frameCache('object', payload);
-    let sent = 0;
-    for (const [client, spelling] of recipients) if (this.#send(client, frames(spelling))) sent += 1;
-    this.#options.metrics.messagesSent.inc({ subscription: 'object' }, sent);
-    return sent;
+    for (const [client, spelling] of recipients) post(outbox, client, 'object', frames(spelling));
   }
 
-  /** #send is false when the client is (now) being closed and got nothing. */
-  #send(client: Client, frame: string | Buffer): boolean {
+  /** #flush writes each client's frames and returns how many clients got them. */
+  #flush(outbox: Outbox): number {
+    const counts: Partial<Record<Kind, number>> = {};
+    let clients = 0;
+    for (const [client, mail] of outbox) {
+      if (!this.#admit(client)) continue;
+      client.peer.sendFrames(mail.frames);
+      clients += 1;
+      for (const kind of mail.kinds) counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    for (const [kind, n] of Object.entries(counts)) this.#options.metrics.messagesSent.inc({ subscription: kind }, n);
+    return clients;
+  }
+
+  #send(client: Client, text: string): void {
+    if (this.#admit(client)) client.peer.send(text);
+  }
+
+  /** #admit is false when the client is (now) being closed for not keeping up: it gets nothing more. */
+  #admit(client: Client): boolean {
     if (client.closing) return false;
     const { maxBufferedBytes, metrics, log } = this.#options;
     if (client.peer.bufferedAmount > maxBufferedBytes) {
@@ -155,7 +172,6 @@ export class Hub {
       client.peer.close(CLOSE_TOO_SLOW, `too slow: more than ${maxBufferedBytes} bytes unsent; reconnect`);
       return false;
     }
-    client.peer.send(frame, TEXT_FRAME);
     return true;
   }
 
@@ -181,6 +197,26 @@ export class Hub {
 function frameCache(kind: Kind, payload: string): (spelling: Spelling) => Buffer {
   const frames: Partial<Record<Spelling, Buffer>> = {};
   return (spelling) => (frames[spelling] ??= Buffer.from(formatEvent(payload, subscriptionName(kind, spelling))));
+}
+
+function post(outbox: Outbox, client: Client, kind: Kind, frame: Buffer): void {
+  const mail = outbox.get(client);
+  if (mail) {
+    mail.frames.push(frame);
+    mail.kinds.push(kind);
+  } else {
+    outbox.set(client, { frames: [frame], kinds: [kind] });
+  }
+}
+
+function groupByHeight(events: readonly ChainEvent[]): ChainEvent[][] {
+  const groups: ChainEvent[][] = [];
+  for (const event of events) {
+    const last = groups.at(-1);
+    if (last && last[0]!.height === event.height) last.push(event);
+    else groups.push([event]);
+  }
+  return groups;
 }
 
 function getOrCreate<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {

@@ -1,5 +1,6 @@
 /** @module The websocket role of a server process: sockets, heartbeat and limits around the hub. */
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Config } from '../config.ts';
@@ -7,7 +8,7 @@ import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
 import { ChainFeed } from './chain-feed.ts';
-import { Hub } from './hub.ts';
+import { Hub, type Peer } from './hub.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from './notification.ts';
@@ -28,6 +29,8 @@ export const CLOSE_TOO_MANY_CONNECTIONS = 1013;
 export const CLOSE_SHUTDOWN = 1001;
 
 const DEFAULT_HEARTBEAT_MS = 30_000;
+// ws sends a Buffer as a binary frame unless told otherwise; events are JSON text.
+const TEXT_FRAME = { binary: false } as const;
 // Client messages are tiny; a bigger frame is closed by ws with 1009 before it is buffered.
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 // Forks deeper than this are not re-sent; the fork window bounds them in practice.
@@ -91,20 +94,21 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
   }
   wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
   const alive = new Map<WebSocket, boolean>();
-  wss.on('connection', (ws) => {
+  wss.on('connection', (ws, req) => {
     if (hub.size >= cfg.websocketMaxConnections) {
       metrics.connectionsRefused.inc();
       ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
       return;
     }
-    hub.add(ws);
+    const peer = peerOf(ws, req.socket);
+    hub.add(peer);
     alive.set(ws, true);
     metrics.connections.inc();
     ws.on('pong', () => alive.set(ws, true));
-    ws.on('message', (data, isBinary) => hub.receive(ws, isBinary ? toBytes(data) : toBytes(data).toString('utf8')));
+    ws.on('message', (data, isBinary) => hub.receive(peer, isBinary ? toBytes(data) : toBytes(data).toString('utf8')));
     ws.on('error', (err) => log.debug({ err: err.message }, 'websocket client error'));
     ws.on('close', () => {
-      hub.remove(ws);
+      hub.remove(peer);
       alive.delete(ws);
       metrics.connections.dec();
     });
@@ -139,6 +143,25 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
         }, 2000).unref();
       });
     },
+  };
+}
+
+/**
+ * peerOf adapts a connection for the hub. `socket` is the TCP socket the upgrade came on, which ws
+ * writes to: corking it around a batch turns one height's messages into a single write.
+ */
+function peerOf(ws: WebSocket, socket: Duplex): Peer {
+  return {
+    send: (text) => ws.send(text),
+    sendFrames(frames) {
+      socket.cork();
+      for (const frame of frames) ws.send(frame, TEXT_FRAME);
+      socket.uncork();
+    },
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    close: (code, reason) => ws.close(code, reason),
   };
 }
 

@@ -11,9 +11,13 @@ class FakePeer implements Peer {
   readonly frames: string[] = [];
   bufferedAmount = 0;
   closedWith: { code: number; reason: string } | undefined;
-  send(data: string | Buffer, options: { binary: boolean }): void {
-    expect(options.binary).to.equal(false);
-    this.frames.push(data.toString());
+  writes = 0;
+  send(data: string): void {
+    this.frames.push(data);
+  }
+  sendFrames(frames: readonly Buffer[]): void {
+    this.writes += 1;
+    for (const f of frames) this.frames.push(f.toString());
   }
   close(code: number, reason: string): void {
     this.closedWith = { code, reason };
@@ -57,6 +61,17 @@ describe('Hub', () => {
     ]);
     expect(txs.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'transactions' }]);
     expect(nobody.frames).to.deep.equal([]);
+    // One write per client for the whole height.
+    expect([blocks.writes, txs.writes]).to.deep.equal([1, 1]);
+  });
+
+  it('writes each height separately, in chain order', async () => {
+    const { hub } = setup();
+    const peer = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
+    const next: ChainEvent = { type: 'key_block', height: 6, block: 'kh_2', payload: '{"height":6}' };
+    await hub.publish([keyBlock, next], 0);
+    expect(peer.messages().map((m) => (m as { payload: { height: number } }).payload.height)).to.deep.equal([5, 6]);
+    expect(peer.writes).to.equal(2);
   });
 
   it('sends an included transaction to tx_update subscribers too', async () => {
@@ -92,7 +107,8 @@ describe('Hub', () => {
     const slow = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
     const fast = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
     slow.bufferedAmount = 1001;
-    await hub.publish([keyBlock, keyBlock], 0);
+    const next: ChainEvent = { type: 'key_block', height: 6, block: 'kh_2', payload: '{"height":6}' };
+    await hub.publish([keyBlock, next], 0);
     expect(slow.frames).to.deep.equal([]);
     expect(slow.closedWith?.code).to.equal(CLOSE_TOO_SLOW);
     expect(slow.closedWith?.reason).to.match(/too slow/);
