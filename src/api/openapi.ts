@@ -2,7 +2,7 @@
 import { GENERATIONS_PAGING } from './routes/chain.ts';
 import { PAGING_DEFAULTS } from './params.ts';
 
-type Param = 'limit' | 'page' | 'txtype' | 'owner' | 'reverse' | `path:${string}`;
+type Param = 'limit' | 'page' | 'cursor' | 'txtype' | 'owner' | 'reverse' | `path:${string}`;
 
 /** An operation: method, OpenAPI path, summary and the parameters it accepts. */
 export interface Operation {
@@ -34,7 +34,7 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/middleware/status', summary: 'Sync state; 503 when the newest block is too old or the populator is stuck', params: [] },
   { method: 'get', path: '/middleware/transactions/account/{account}/count', summary: 'Number of transactions referencing an id', params: ['path:account', 'txtype'] },
   { method: 'get', path: '/middleware/transactions/account/{sender}/to/{receiver}', summary: 'Transactions from sender to receiver, newest first', params: ['path:sender', 'path:receiver', ...PAGED] },
-  { method: 'get', path: '/middleware/transactions/account/{account}', summary: 'Transactions referencing an id in any field, newest first', params: ['path:account', 'txtype', ...PAGED] },
+  { method: 'get', path: '/middleware/transactions/account/{account}', summary: 'Transactions referencing an id in any field, newest first', params: ['path:account', 'txtype', 'cursor', ...PAGED] },
   { method: 'get', path: '/middleware/transactions/interval/{from}/{to}', summary: 'Transactions of heights from..to, newest first', params: ['path:from', 'path:to', 'txtype', ...PAGED] },
   { method: 'get', path: '/middleware/transactions/rate/{from}/{to}', summary: 'SpendTx count and amount per UTC day strictly between two YYYYMMDD dates', params: ['path:from', 'path:to'] },
   { method: 'get', path: '/middleware/names', summary: 'All names (current state)', params: ['owner', ...PAGED] },
@@ -104,6 +104,8 @@ function parameter(p: Param): Record<string, unknown> {
       return { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PAGING_DEFAULTS.maxLimit, default: PAGING_DEFAULTS.limit }, description: `generations: at most ${GENERATIONS_PAGING.maxLimit}` };
     case 'page':
       return { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } };
+    case 'cursor':
+      return { name: 'cursor', in: 'query', schema: { type: 'string', pattern: '^\\d+-\\d+-\\d+$' }, description: 'keyset position from the X-Next-Cursor header of the previous page (not with page)' };
     case 'txtype':
       return { name: 'txtype', in: 'query', schema: { type: 'string' }, description: 'transaction type, e.g. SpendTx (any case); tx_type is accepted too' };
     case 'owner':

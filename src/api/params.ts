@@ -63,6 +63,29 @@ export function parsePaging(query: Record<string, QueryValue>, defaults: { limit
   return { limit, page, offset };
 }
 
+/** A keyset position as clients send it: `<height>-<micro index>-<tx index>` of the last row they have. */
+export interface CursorParam {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+}
+
+/** parseCursor reads the optional `cursor` (keyset paging); it cannot be combined with `page`. */
+export function parseCursor(query: Record<string, QueryValue>): CursorParam | undefined {
+  if (query.cursor === undefined) return undefined;
+  if (query.page !== undefined) throw badRequest('give either page or cursor, not both');
+  const text = single(query.cursor, 'cursor') ?? '';
+  const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})$/.exec(text);
+  const parts = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [];
+  if (parts.length !== 3 || parts.some((n) => n > MAX_HEIGHT)) throw badRequest('cursor must be <height>-<micro index>-<tx index> as given in X-Next-Cursor');
+  return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
+}
+
+/** formatCursor is the inverse of parseCursor. */
+export function formatCursor(c: CursorParam): string {
+  return `${c.height}-${c.microIndex}-${c.txIndex}`;
+}
+
 /** parseTxType reads the optional tx-type filter (`txtype`, or the guide's `tx_type`). */
 export function parseTxType(query: Record<string, QueryValue>): string | undefined {
   const raw = query.txtype ?? query.tx_type;

@@ -5,7 +5,7 @@ import {
   countTransactionsOfAccount, spendRates, transactionsFromTo, transactionsInInterval, transactionsOfAccount,
 } from '../../db/queries/transactions.ts';
 import { badRequest } from '../../errors.ts';
-import { parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';
+import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';
 import { sendJson, type RouteDeps } from '../respond.ts';
 import { accountTx, signedTxList } from '../shapes.ts';
 
@@ -34,7 +34,18 @@ export function transactionRoutes(deps: RouteDeps): Router {
 
   router.get('/account/:account', async (ctx) => {
     const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');
-    const rows = await transactionsOfAccount(pool, account, parseTxType(ctx.query), parsePaging(ctx.query));
+    const cursor = parseCursor(ctx.query);
+    const paging = parsePaging(ctx.query);
+    const rows = await transactionsOfAccount(pool, account, parseTxType(ctx.query), paging, cursor);
+    const last = rows.at(-1);
+    if (last && rows.length === paging.limit) {
+      // Keyset continuation: constant cost however deep the client reads (page costs grow with depth).
+      const next = formatCursor(last);
+      const query = new URLSearchParams({ ...ctx.query as Record<string, string>, cursor: next });
+      query.delete('page');
+      ctx.set('X-Next-Cursor', next);
+      ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
+    }
     sendJson(ctx, rows.map(accountTx));
   });
 

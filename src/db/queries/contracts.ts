@@ -1,7 +1,7 @@
 /** @module Read-side SQL for contracts and their decoded calls. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import { toTransaction, type TransactionRow, type Window } from './transactions.ts';
+import { toTransaction, TX_COLUMNS, type TransactionRow, type Window } from './transactions.ts';
 
 /** A contract with its creating transaction. */
 export interface ContractRow {
@@ -58,7 +58,7 @@ export async function contractCalls(db: Queryable, contractId: string, w: Window
 /** contractTransactions pages the create transaction and every call of a contract, in chain order. */
 export async function contractTransactions(db: Queryable, contractId: string, w: Window): Promise<TransactionRow[]> {
   const { rows } = await db.query(
-    `SELECT t.hash, t.height, t.micro_block_hash, t.micro_time_ms, t.tx_type, t.signatures, t.tx
+    `SELECT ${TX_COLUMNS}
        FROM transactions t
       WHERE t.hash IN (SELECT create_tx_hash FROM contracts WHERE contract_id = $1
                        UNION SELECT tx_hash FROM contract_calls WHERE contract_id = $1)

@@ -7,6 +7,8 @@ export interface TransactionRow {
   readonly hash: string;
   readonly height: number;
   readonly microBlockHash: string;
+  readonly microIndex: number;
+  readonly txIndex: number;
   readonly microTimeMs: number;
   readonly txType: string;
   readonly signatures: string[] | null;
@@ -19,7 +21,16 @@ export interface Window {
   readonly offset: number;
 }
 
-const COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
+/** A keyset position: the list continues strictly below (older than) this transaction. */
+export interface Cursor {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+}
+
+/** TX_COLUMNS selects what toTransaction maps, from a `transactions t`. */
+export const TX_COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
+const COLUMNS = TX_COLUMNS;
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
 // The node's GenericSignedTx built by PostgreSQL: `signatures` is omitted where the node omits it (GAMetaTx).
@@ -86,23 +97,33 @@ export async function transactionsInInterval(
  * transactions table.
  */
 export async function transactionsOfAccount(
-  db: Queryable, account: string, txType: string | undefined, w: Window,
+  db: Queryable, account: string, txType: string | undefined, w: Window, after?: Cursor,
 ): Promise<TransactionRow[]> {
-  // Two statements, so each skips its rows on an index alone (index-only scan): the primary key
-  // without a type, account_transactions_type with one. `$2 IS NULL OR` would force heap reads.
-  const { rows } = txType === undefined
-    ? await db.query(`${accountPage('')} ${NEWEST_FIRST}`, [account, w.limit, w.offset])
-    : await db.query(`${accountPage('AND a.tx_type = $4')} ${NEWEST_FIRST}`, [account, w.limit, w.offset, txType]);
-  return rows.map(toTransaction);
-}
-
-function accountPage(typeCondition: '' | 'AND a.tx_type = $4'): string {
-  return `WITH page AS (
+  // One statement per shape, so each reads its rows on an index alone (index-only scan): the
+  // primary key without a type, account_transactions_type with one; `$n IS NULL OR` would force
+  // heap reads. With a cursor the page starts by an index seek (keyset), without one by OFFSET.
+  // Only fixed fragments and placeholder numbers are put together here; every value is a parameter.
+  const values: unknown[] = [account, w.limit, after === undefined ? w.offset : 0];
+  let conditions = '';
+  if (txType !== undefined) {
+    values.push(txType);
+    conditions += ` AND a.tx_type = $${values.length}`;
+  }
+  if (after !== undefined) {
+    values.push(after.height, after.microIndex, after.txIndex);
+    conditions += ` AND (a.height, a.micro_index, a.tx_index) < ($${values.length - 2}, $${values.length - 1}, $${values.length})`;
+  }
+  const { rows } = await db.query(
+    `WITH page AS (
        SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
-        WHERE a.account = $1 ${typeCondition}
+        WHERE a.account = $1${conditions}
         ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $2 OFFSET $3)
      SELECT ${COLUMNS} FROM page p
-       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index`;
+       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
+     ${NEWEST_FIRST}`,
+    values,
+  );
+  return rows.map(toTransaction);
 }
 
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
@@ -160,6 +181,8 @@ export function toTransaction(r: Record<string, unknown>): TransactionRow {
     hash: r.hash as string,
     height: r.height as number,
     microBlockHash: r.micro_block_hash as string,
+    microIndex: r.micro_index as number,
+    txIndex: r.tx_index as number,
     microTimeMs: Number(r.micro_time_ms),
     txType: r.tx_type as string,
     signatures: r.signatures as string[] | null,

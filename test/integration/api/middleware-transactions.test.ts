@@ -47,6 +47,22 @@ describe('middleware transaction queries', () => {
       expect(beyond.body).to.deep.equal([]);
     });
 
+    it('continues by keyset cursor (X-Next-Cursor, Link) through the same rows as pages, with a type filter too', async () => {
+      const all = (await api.request.get(`/middleware/transactions/account/${CAROL}?limit=1000`).expect(200)).body as AccountTx[];
+      const seen: string[] = [];
+      let next: string | undefined = `/middleware/transactions/account/${CAROL}?limit=7&txtype=SpendTx`;
+      while (next) {
+        const res = await api.request.get(next).expect(200);
+        seen.push(...(res.body as AccountTx[]).map((t) => t.hash));
+        const link = res.headers.link as string | undefined;
+        next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined;
+        if (next) expect(next).to.contain(`cursor=${res.headers['x-next-cursor']}`).and.contain('txtype=SpendTx');
+      }
+      expect(seen).to.deep.equal(all.filter((t) => t.tx.type === 'SpendTx').map((t) => t.hash));
+      await api.request.get(`/middleware/transactions/account/${CAROL}?cursor=1-2`).expect(400);
+      await api.request.get(`/middleware/transactions/account/${CAROL}?cursor=1-0-0&page=2`).expect(400);
+    });
+
     it('filters by tx type (txtype, or tx_type, any case)', async () => {
       const spends = (await api.request.get(`/middleware/transactions/account/${BOB}?txtype=SpendTx`).expect(200)).body as AccountTx[];
       expect(spends.map((t) => t.hash)).to.deep.equal([id('th', 'spend-2'), id('th', 'spend-1')]);

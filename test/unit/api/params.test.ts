@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
-import { parseDate, parseFlag, parseHeight, parseId, parsePaging, parseTxType, PAGING_DEFAULTS } from '../../../src/api/params.ts';
+import { formatCursor, parseCursor, parseDate, parseFlag, parseHeight, parseId, parsePaging, parseTxType, PAGING_DEFAULTS } from '../../../src/api/params.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { AppError } from '../../../src/errors.ts';
 
@@ -75,6 +75,20 @@ describe('api params', () => {
     it('rejects impossible days and other formats', () => {
       rejects(() => parseDate('20190230', 'from'), /calendar/);
       rejects(() => parseDate('2019-01-02', 'from'), /YYYYMMDD/);
+    });
+  });
+
+  describe('parseCursor', () => {
+    it('reads <height>-<micro>-<tx> and formats it back', () => {
+      const c = parseCursor({ cursor: '12-0-3' });
+      expect(c).to.deep.equal({ height: 12, microIndex: 0, txIndex: 3 });
+      expect(formatCursor(c!)).to.equal('12-0-3');
+      expect(parseCursor({})).to.equal(undefined);
+    });
+    it('rejects malformed cursors and a cursor with a page', () => {
+      rejects(() => parseCursor({ cursor: '12-0' }), /cursor must be/);
+      rejects(() => parseCursor({ cursor: "1-1-1' OR 1=1" }), /cursor must be/);
+      rejects(() => parseCursor({ cursor: '1-1-1', page: '2' }), /either page or cursor/);
     });
   });
 

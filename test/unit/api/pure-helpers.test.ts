@@ -32,7 +32,7 @@ describe('feeShare', () => {
 });
 
 describe('shapes', () => {
-  const row = { hash: 'th_1', height: 3, microBlockHash: 'mh_1', microTimeMs: 5, txType: 'SpendTx', signatures: null, tx: { type: 'SpendTx', fee: 2n ** 70n } };
+  const row = { hash: 'th_1', height: 3, microBlockHash: 'mh_1', microIndex: 0, txIndex: 0, microTimeMs: 5, txType: 'SpendTx', signatures: null, tx: { type: 'SpendTx', fee: 2n ** 70n } };
   it('signedTx omits signatures when the node omits them', () => {
     expect(signedTx(row)).to.deep.equal({ block_height: 3, block_hash: 'mh_1', hash: 'th_1', tx: row.tx });
     expect(signedTx({ ...row, signatures: ['sg_1'] })).to.have.property('signatures').deep.equal(['sg_1']);
