@@ -3,10 +3,18 @@ import Root from './commands/root.ts';
 import Migrate from './commands/migrate.ts';
 import Devnode from './commands/devnode.ts';
 import Dev from './commands/dev.ts';
+import Operator from './commands/operator.ts';
+import Manifests from './commands/manifests.ts';
+import Reload from './commands/reload.ts';
+import Status from './commands/status.ts';
 
 export const COMMANDS = {
   run: Root,
   migrate: Migrate,
   devnode: Devnode,
   dev: Dev,
+  operator: Operator,
+  manifests: Manifests,
+  reload: Reload,
+  status: Status,
 };

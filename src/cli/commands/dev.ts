@@ -1,16 +1,11 @@
 /** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode + populator + server on one laptop. */
 import { Command, Flags } from '@oclif/core';
 import { Registry } from 'prom-client';
-import { startDevnode } from '../../devnode/index.ts';
-import { startPopulator } from '../../indexer/populator.ts';
-import { startServer } from '../../api/server.ts';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { configFromEnv } from '../env.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
-import { startEmbeddedPostgres } from '../dev/embedded-postgres.ts';
-import { startTraffic } from '../dev/traffic.ts';
 
 export default class Dev extends Command {
   static override summary = 'Run everything locally: embedded PostgreSQL, a devnode with traffic, the populator and the server.';
@@ -25,6 +20,11 @@ export default class Dev extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
+    const { startDevnode } = await import('../../devnode/index.ts');
+    const { startPopulator } = await import('../../indexer/populator.ts');
+    const { startServer } = await import('../../api/server.ts');
+    const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
+    const { startTraffic } = await import('../dev/traffic.ts');
     const roles: Role[] = [];
     const base = configFromEnv();
     const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');

@@ -1,6 +1,5 @@
 /** @module `mdw devnode`: a development æternity node (not a real node; it says so in /v2/status). */
 import { Command, Flags } from '@oclif/core';
-import { startDevnode } from '../../devnode/index.ts';
 import { createLogger } from '../../log.ts';
 import { runUntilSignal } from '../lifecycle.ts';
 import { parseAccountFlag } from '../account-flag.ts';
@@ -37,6 +36,7 @@ export default class Devnode extends Command {
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
+    const { startDevnode } = await import('../../devnode/index.ts');
     const node = await startDevnode({
       host: flags.host,
       port: flags.port,

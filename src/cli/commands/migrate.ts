@@ -2,7 +2,6 @@
 import { Command, Flags } from '@oclif/core';
 import pg from 'pg';
 import { createLogger } from '../../log.ts';
-import { migrate, migrationStatus } from '../../db/migrator.ts';
 import { quoteIdent } from '../../db/pool.ts';
 import { configFromEnv } from '../env.ts';
 
@@ -19,6 +18,7 @@ export default class Migrate extends Command {
     const { flags } = await this.parse(Migrate);
     const cfg = configFromEnv({ DATABASE_SCHEMA: flags.schema });
     const { log, flush } = createLogger(cfg, 'migrate');
+    const { migrate, migrationStatus } = await import('../../db/migrator.ts');
     const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
     if (flags.drop) {
       if (cfg.databaseSchema === 'public') this.error('refusing to drop the public schema', { exit: 2 });

@@ -1,13 +1,12 @@
-/** @module `mdw [-p] [-s] [-H list] [-v] [-d]`: the seed's flags, roles combined in one process. */
+/**
+ * @module `mdw [-p] [-s] [-H list] [-v] [-d]`: the seed's flags, roles combined in one process.
+ * Role modules are imported when used, so `mdw -V` and `mdw --help` start fast.
+ */
 import { Command, Flags } from '@oclif/core';
 import { Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
-import { reloadHeights } from '../../indexer/reload.ts';
-import { verifyChain } from '../../indexer/verify.ts';
-import { startPopulator } from '../../indexer/populator.ts';
-import { startServer } from '../../api/server.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { daemonize, withoutDaemonFlag } from '../daemonize.ts';
@@ -16,7 +15,12 @@ import { VERSION } from '../version.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
-  static override description = 'Roles combine: `mdw -p -s` populates and serves in one process. Configuration comes from the environment (see README).';
+  static override description = [
+    'Roles combine: `mdw -p -s` populates and serves in one process. Configuration comes from the environment (see README). `mdw run` is the same command.',
+    '',
+    'Other commands (each with --help): mdw migrate, mdw devnode, mdw dev, mdw operator, mdw manifests, mdw reload, mdw status. Version: mdw -V.',
+  ].join('\n');
+  static override usage = ['[-p] [-s] [-H <heights>] [-v [--full]] [-d] [--schema <name>]'];
   static override examples = ['mdw -p -s', 'mdw -s', 'mdw -H 1,3-4,6,100-200', 'mdw -v', 'mdw -v -H 100-200 --full', 'mdw -d -p'];
   static override flags = {
     populate: Flags.boolean({ char: 'p', description: 'populate the database and follow the chain' }),
@@ -45,10 +49,12 @@ export default class Root extends Command {
     log.info({ version: VERSION, schema: cfg.databaseSchema, node: cfg.nodeUrl }, 'starting');
 
     if (heights !== undefined && !flags.verify) {
+      const { reloadHeights } = await import('../../indexer/reload.ts');
       const { reloaded } = await reloadHeights({ cfg, log }, heights);
       log.info({ reloaded }, 'heights reloaded');
     }
     if (flags.verify) {
+      const { verifyChain } = await import('../../indexer/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
       this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
       logger.flush();
@@ -59,8 +65,14 @@ export default class Root extends Command {
     const registry = new Registry();
     const roles: Role[] = [];
     try {
-      if (flags.populate) roles.push(await startPopulator({ cfg, log, registry }));
-      if (flags.server) roles.push(await startServer({ cfg, log, registry, version: VERSION }));
+      if (flags.populate) {
+        const { startPopulator } = await import('../../indexer/populator.ts');
+        roles.push(await startPopulator({ cfg, log, registry }));
+      }
+      if (flags.server) {
+        const { startServer } = await import('../../api/server.ts');
+        roles.push(await startServer({ cfg, log, registry, version: VERSION }));
+      }
       else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
     } catch (err) {
       await stopAll(roles, log);

@@ -1,0 +1,18 @@
+/** @module Flags shared by the admin commands that talk to a cluster. */
+import { Flags } from '@oclif/core';
+import type { KubeClient } from '../operator/kube/client.ts';
+
+export const kubeFlags = {
+  namespace: Flags.string({ char: 'n', description: 'namespace of the Middleware', default: 'default' }),
+  kubeconfig: Flags.string({ description: 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)' }),
+  context: Flags.string({ description: 'kubeconfig context' }),
+};
+
+/** kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). */
+export async function kubeClientFor(flags: { kubeconfig?: string | undefined; context?: string | undefined }): Promise<KubeClient> {
+  const { createKubeClient, loadKubeConfig } = await import('../operator/kube/real-client.ts');
+  return createKubeClient(loadKubeConfig({
+    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : process.env.KUBECONFIG ? { kubeconfig: process.env.KUBECONFIG } : {}),
+    ...(flags.context ? { context: flags.context } : {}),
+  }));
+}
