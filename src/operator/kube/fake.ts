@@ -327,6 +327,9 @@ export class FakeKube implements KubeClient {
     if ((obj.metadata.finalizers ?? []).length > 0) {
       const marked = structuredClone(obj);
       marked.metadata.deletionTimestamp = this.#now();
+      marked.metadata.deletionGracePeriodSeconds = 0;
+      // the API server bumps generation when it marks an object (apiserver registry store.go markAsDeleting)
+      marked.metadata.generation = (obj.metadata.generation ?? 0) + 1;
       this.#commit('MODIFIED', this.#key(this.#ref(obj)), marked);
       return;
     }

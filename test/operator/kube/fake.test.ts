@@ -128,6 +128,7 @@ describe('FakeKube', () => {
       await kube.create(aDeployment('d', mw));
       await kube.delete(mwRef);
       expect(kube.objectsOf('apps/v1', 'Deployment', NS)).to.have.length(1);
+      expect(kube.peek(mwRef)?.metadata.generation, 'marking bumps generation').to.equal(2);
       const err = await kube.patchMerge(mwRef, { metadata: { finalizers: ['x/y', 'x/z'] } }).catch((e: unknown) => e);
       expect(err, 'no new finalizers while deleting').to.be.instanceOf(KubeError).and.include({ status: 422 });
       expect(await kube.delete(mwRef), 'a second delete is accepted').to.equal(true);
