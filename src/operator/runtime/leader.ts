@@ -153,9 +153,10 @@ export function createLeaderElector(opts: LeaderElectorOptions): LeaderElector {
       if (leading) {
         leading = false;
         await runCallback(opts.onStoppedLeading, 'stopped leading');
-        await release();
       }
       await transitions;
+      // also when an acquisition raced with stop: release() only clears a Lease we hold
+      await release();
     },
     isLeader: () => leading,
   };
