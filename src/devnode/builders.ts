@@ -1,11 +1,12 @@
 /** @module The internal port's transaction builders: a JSON body to an unsigned `{tx}`, with the node's 400/404 reasons. */
 import { getMinimumNameFee } from '@aeternity/aepp-sdk';
-import { decode, encode, isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
+import { decode, isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
 import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
 import type { Chain } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { contractId, nameValidationError } from './ids.ts';
 import { encodeTx, jsonInt, type TxFields } from './tx-codec.ts';
+import { encodeFlat } from './id-cache.ts';
 
 type Body = { [k: string]: Json };
 
@@ -81,12 +82,12 @@ function common(chain: Chain, b: Body, signerKey: string, signer: string): Body 
 }
 
 function unsigned(tx: TxFields, extra: Body = {}): Reply {
-  return ok({ tx: encode('tx', encodeTx(tx)), ...extra });
+  return ok({ tx: encodeFlat('tx', encodeTx(tx)), ...extra });
 }
 
 function spend(chain: Chain, b: Body): Reply {
   const sender = idField(b, 'sender_id', ['ak']);
-  const payload = typeof b.payload === 'string' && isEncoded(b.payload, ['ba']) ? b.payload : encode('ba', Buffer.from(textField(b, 'payload', ''), 'utf8'));
+  const payload = typeof b.payload === 'string' && isEncoded(b.payload, ['ba']) ? b.payload : encodeFlat('ba', Buffer.from(textField(b, 'payload', ''), 'utf8'));
   return unsigned({
     type: 'SpendTx', version: 1, sender_id: sender, recipient_id: idField(b, 'recipient_id', ['ak', 'ok', 'ct', 'nm']),
     amount: intField(b, 'amount'), payload, ...common(chain, b, 'sender_id', sender),

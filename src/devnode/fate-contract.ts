@@ -4,8 +4,9 @@
  * decode calldata. Functions: `init()`, `set(int): int`, `get(): int`, `note(string): string`.
  */
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { encode, hash } from '../chain/encoding.ts';
+import { hash } from '../chain/encoding.ts';
 import { intToBytes, rlpEncode } from './rlp.ts';
+import { encodeFlat, flat } from './id-cache.ts';
 
 const TYPE_INTEGER = 0x07;
 const TYPE_STRING = 0x77;
@@ -52,7 +53,7 @@ function buildBytecode(): string {
   const contract = rlpEncode([
     intToBytes(70), intToBytes(3), hash(Buffer.from('devnode contract')), [], byteCode, Buffer.from('devnode', 'utf8'), Uint8Array.of(0),
   ]);
-  return encode('cb', contract);
+  return encodeFlat('cb', contract);
 }
 
 /** DEVNODE_CONTRACT_BYTECODE is the `code` of every generated ContractCreateTx. */
@@ -66,7 +67,7 @@ const encoder = new BytecodeContractCallEncoder(DEVNODE_CONTRACT_BYTECODE);
 
 /** contractCallData encodes a call of the devnode contract (`cb_…`). */
 export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: readonly unknown[]): `cb_${string}` {
-  return encoder.encodeCall(fn, [...args]) as `cb_${string}`;
+  return flat(encoder.encodeCall(fn, [...args])) as `cb_${string}`;
 }
 
 const values = new ContractByteArrayEncoder();
@@ -79,7 +80,7 @@ const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name
 export function devnodeCallResult(callData: string): string | undefined {
   try {
     const { functionName, args } = encoder.decodeCall(callData as `cb_${string}`) as { functionName: string; args: unknown[] };
-    if (functionName === 'init') return encode('cb', Uint8Array.of(EMPTY_TUPLE));
+    if (functionName === 'init') return encodeFlat('cb', Uint8Array.of(EMPTY_TUPLE));
     if (functionName === 'get') return values.encodeWithType(42n, { name: 'int' });
     const type = RETURN_TYPES[functionName];
     return type ? values.encodeWithType(args[0], type) : undefined;

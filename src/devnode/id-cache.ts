@@ -20,5 +20,19 @@ export function idBytes(id: string): Uint8Array {
 export function withPrefix(id: string, prefix: Prefix): string {
   if (id.startsWith(`${prefix}_`)) return id;
   const key = `${prefix}:${id}`;
-  return reprefixCache.get(key) ?? remember(reprefixCache, key, encode(prefix, idBytes(id)));
+  return reprefixCache.get(key) ?? remember(reprefixCache, key, encodeFlat(prefix, idBytes(id)));
+}
+
+/**
+ * flat copies a string into one flat V8 string. Base58/Base64 encoders build their output a
+ * character at a time, which V8 keeps as a rope of ~40 nodes (≈1.5 KB per id); the devnode
+ * stores hundreds of thousands of ids, so it flattens what it keeps.
+ */
+export function flat(text: string): string {
+  return Buffer.from(text, 'latin1').toString('latin1');
+}
+
+/** encodeFlat is `encode` with a flat result, for ids the devnode stores. */
+export function encodeFlat(prefix: Prefix, bytes: Uint8Array): string {
+  return flat(encode(prefix, bytes));
 }

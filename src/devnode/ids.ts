@@ -1,6 +1,6 @@
 /** @module Ids the node derives from transactions (node-api.md §6.3). Pure. */
-import { encode, hash } from '../chain/encoding.ts';
-import { idBytes } from './id-cache.ts';
+import { hash } from '../chain/encoding.ts';
+import { encodeFlat, idBytes } from './id-cache.ts';
 import { intToBytes } from './rlp.ts';
 
 function uint256(value: bigint | number): Buffer {
@@ -11,17 +11,17 @@ function uint256(value: bigint | number): Buffer {
 
 /** oracleQueryId is blake2b(sender ‖ nonce as 32 bytes ‖ oracle) as `oq_`. */
 export function oracleQueryId(senderId: string, nonce: bigint | number, oracleId: string): string {
-  return encode('oq', hash(Buffer.concat([idBytes(senderId), uint256(nonce), idBytes(oracleId)])));
+  return encodeFlat('oq', hash(Buffer.concat([idBytes(senderId), uint256(nonce), idBytes(oracleId)])));
 }
 
 /** contractId is blake2b(owner ‖ nonce in minimal bytes) as `ct_`. */
 export function contractId(ownerId: string, nonce: bigint | number): string {
-  return encode('ct', hash(Buffer.concat([idBytes(ownerId), intToBytes(nonce)])));
+  return encodeFlat('ct', hash(Buffer.concat([idBytes(ownerId), intToBytes(nonce)])));
 }
 
 /** channelId is blake2b(initiator ‖ nonce as 32 bytes ‖ responder) as `ch_`. */
 export function channelId(initiatorId: string, nonce: bigint | number, responderId: string): string {
-  return encode('ch', hash(Buffer.concat([idBytes(initiatorId), uint256(nonce), idBytes(responderId)])));
+  return encodeFlat('ch', hash(Buffer.concat([idBytes(initiatorId), uint256(nonce), idBytes(responderId)])));
 }
 
 /** NAME_PATTERN is what the devnode's registrar accepts: one lower-case label under `.chain`. */
@@ -40,10 +40,10 @@ export function nameValidationError(name: string): string | undefined {
 
 /** nameHash is the `.chain` name id: blake2b of the lower-case name, as `nm_`. */
 export function nameHash(name: string): string {
-  return encode('nm', hash(Buffer.from(name.toLowerCase(), 'utf8')));
+  return encodeFlat('nm', hash(Buffer.from(name.toLowerCase(), 'utf8')));
 }
 
 /** commitmentId is blake2b(name ‖ salt as 32 bytes) as `cm_`. */
 export function commitmentId(name: string, salt: bigint | number): string {
-  return encode('cm', hash(Buffer.concat([Buffer.from(name.toLowerCase(), 'utf8'), uint256(salt)])));
+  return encodeFlat('cm', hash(Buffer.concat([Buffer.from(name.toLowerCase(), 'utf8'), uint256(salt)])));
 }

@@ -1,6 +1,5 @@
 /** @module Validation and effects of each transaction type on the world state (the seed's rules). */
-import { encode } from '../chain/encoding.ts';
-import { withPrefix } from './id-cache.ts';
+import { encodeFlat, withPrefix } from './id-cache.ts';
 import { toBigInt, type Json } from '../chain/json.ts';
 import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
@@ -20,7 +19,7 @@ export interface ApplyContext { readonly height: number; readonly txHash: string
 export interface TxEffect { readonly callInfo?: { [k: string]: Json }; readonly query?: { readonly id: string; readonly expires: number } }
 
 /** FATE_UNIT is the encoded FATE unit value, the return value the devnode records for every call. */
-export const FATE_UNIT = encode('cb', Uint8Array.of(0x3f));
+export const FATE_UNIT = encodeFlat('cb', Uint8Array.of(0x3f));
 
 const int = (v: Json | undefined): bigint => (v === undefined ? 0n : toBigInt(v));
 const num = (v: Json | undefined): number => Number(int(v));

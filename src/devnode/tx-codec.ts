@@ -1,7 +1,7 @@
 /** @module Transactions between the node's JSON (`tx` object of GenericSignedTx) and their signed binary form. Pure. */
-import { decode, encode, hash, type Prefix } from '../chain/encoding.ts';
+import { decode, hash, type Prefix } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
-import { idBytes as cachedIdBytes } from './id-cache.ts';
+import { encodeFlat, idBytes as cachedIdBytes } from './id-cache.ts';
 import { bytesToInt, intToBytes, rlpDecode, rlpEncode, type RlpItem } from './rlp.ts';
 import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from './tx-schema.ts';
 
@@ -45,7 +45,7 @@ function idJson(bytes: RlpItem, name: string): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== 33) throw new TxCodecError(`${name} is not an id`);
   const prefix = PREFIX_BY_TAG.get(bytes[0]!);
   if (!prefix) throw new TxCodecError(`${name} has an unknown id tag ${bytes[0]}`);
-  return encode(prefix, bytes.subarray(1));
+  return encodeFlat(prefix, bytes.subarray(1));
 }
 
 function blob(item: RlpItem | undefined, name: string): Uint8Array {
@@ -112,9 +112,9 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
   switch (kind) {
     case 'id': tx[name] = idJson(blob(item, name), name); return at + 1;
     case 'int': tx[name] = jsonInt(bytesToInt(blob(item, name))); return at + 1;
-    case 'ba': case 'cb': case 'st': tx[name] = encode(kind, blob(item, name)); return at + 1;
+    case 'ba': case 'cb': case 'st': tx[name] = encodeFlat(kind, blob(item, name)); return at + 1;
     case 'str': tx[name] = utf8.decode(blob(item, name)); return at + 1;
-    case 'oq': tx[name] = encode('oq', blob(item, name)); return at + 1;
+    case 'oq': tx[name] = encodeFlat('oq', blob(item, name)); return at + 1;
     case 'ttl': {
       const type = TTL_TYPES[Number(bytesToInt(blob(item, name)))];
       if (!type) throw new TxCodecError(`${name} has an unknown ttl type`);
@@ -173,5 +173,5 @@ export function decodeSignedTx(bytes: Uint8Array): { signatures: Uint8Array[]; t
 
 /** txHash is the `th_` of a signed transaction: blake2b of its bytes. */
 export function txHash(signedBytes: Uint8Array): string {
-  return encode('th', hash(signedBytes));
+  return encodeFlat('th', hash(signedBytes));
 }

@@ -8,17 +8,19 @@ import { jsonInt } from './tx-codec.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
-/** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending). */
+function renderTx(r: TxRecord): string {
+  return stringifyJson({ tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures: r.signatures });
+}
+
+/** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending), cached on the record. */
 export function txJson(r: TxRecord): string {
-  r.json ??= stringifyJson({
-    tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures: r.signatures,
-  });
+  r.json ??= renderTx(r);
   return r.json;
 }
 
-/** txListJson is a GenericTxs body. */
+/** txListJson is a GenericTxs body; it does not cache each transaction (the micro block caches the list). */
 export function txListJson(txs: readonly TxRecord[]): string {
-  return `{"transactions":[${txs.map(txJson).join(',')}]}`;
+  return `{"transactions":[${txs.map((r) => r.json ?? renderTx(r)).join(',')}]}`;
 }
 
 /** keyBlockBody is a KeyBlock body. */
