@@ -88,6 +88,8 @@ export interface GenerationPlan {
   readonly workloads: boolean;
   /** Preview Service: the pending generation before promotion. */
   readonly preview: boolean;
+  /** Heights its populator reloads (`-p -H`) while it is being built (a BlueGreen reload with heights). */
+  readonly heights?: string;
 }
 
 /** DesiredLayout is every generation-scoped child the state asks for; any other generation of the Middleware goes. */
@@ -152,7 +154,9 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
   const reload = state.reload;
   if (state.pendingGeneration !== undefined) {
     const building = reload?.state !== ReloadState.Migrating;
-    generations.push({ generation: state.pendingGeneration, workloads: building, preview: building });
+    // Once promoted the generation only follows the head: `-H` then goes, so a pod restart never re-runs it.
+    const heights = reload?.heights === undefined ? {} : { heights: reload.heights };
+    generations.push({ generation: state.pendingGeneration, workloads: building, preview: building, ...heights });
   }
   if (state.previousGeneration !== undefined) generations.push({ generation: state.previousGeneration, workloads: true, preview: false });
   return {

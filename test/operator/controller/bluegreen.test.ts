@@ -213,6 +213,8 @@ describe('desiredLayout', () => {
       { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: false, preview: false }], stableGeneration: 1 }],
     ['catching up: N+1 workloads behind a preview Service', reloading({ state: 'CatchingUp' }),
       { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: true, preview: true }], stableGeneration: 1 }],
+    ['catching up with heights: N+1 populator gets them', reloading({ state: 'CatchingUp', heights: '0-99' }),
+      { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: true, preview: true, heights: '0-99' }], stableGeneration: 1 }],
     ['promoted: stable on N+1, N retained', reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1 }),
       { generations: [{ generation: 2, workloads: true, preview: false }, { generation: 1, workloads: true, preview: false }], stableGeneration: 2 }],
     ['cleaning up N', reloading({ state: 'CleaningUp', cleanupGeneration: 1 }, { activeGeneration: 2, pendingGeneration: undefined }),

@@ -270,6 +270,17 @@ describe('blue/green reload on the fake API server', () => {
     expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'ReloadFailed' });
   });
 
+  it('passes BlueGreen heights to the new populator until promotion, then only follows the head', async () => {
+    const h = await serving();
+    requestReload(h, { ...RELOAD, heights: '0-100' });
+    const argsOf = () => h.deployments().find((d) => d.metadata.name === 'mainnet-populator-g2')?.spec?.template.spec?.containers[0]?.args;
+    const seen: unknown[] = [];
+    await drive(h, () => h.reconcile, () => seen.push(`${reloadState(h)} ${JSON.stringify(argsOf())}`));
+    expect(seen).to.include('CatchingUp ["-p","-H","0-100"]');
+    expect(seen).to.include('Promoted ["-p"]');
+    expect(argsOf()).to.deep.equal(['-p']);
+  });
+
   it('reloads heights in place with a `-H` Job on the active generation', async () => {
     const h = await serving();
     requestReload(h, { id: 'fix-1', strategy: 'InPlace', heights: '10-20,35' });
