@@ -16,7 +16,10 @@ export function buildMigrationJob(ctx: BuildContext, generation: number): Built<
   return buildJob(ctx, generation, Component.migration, ['migrate']);
 }
 
-/** buildReloadJob runs `mdw -H <heights>` against the generation's schema (the InPlace reload named reloadId). */
+/**
+ * buildReloadJob runs `mdw -H <heights>` against the generation's schema (the InPlace reload named reloadId). The
+ * generation's populator writes the same schema: the caller stops it (or `-H` must take the writer Lease) meanwhile.
+ */
 export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: string, heights: string): Built<V1Job> {
   return buildJob(ctx, generation, Component.reload, ['-H', heights], reloadId);
 }
@@ -37,6 +40,8 @@ function buildJob(ctx: BuildContext, generation: number, component: ComponentTyp
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { ...childMeta(ctx, name, labels), annotations: { [ANNOTATION_SCHEMA]: schemaName(ctx.spec, generation) } },
+    // No ttlSecondsAfterFinished: the finished Job is the record that its step ran; a Job that vanished would be
+    // created again and re-run. Jobs go with their generation (or with the Middleware, as owned children).
     spec: { backoffLimit: JOB_BACKOFF_LIMIT, template },
   });
 }
