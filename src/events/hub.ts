@@ -38,8 +38,9 @@ interface Client {
 
 /**
  * Hub keeps every client's subscriptions with an index per kind and per object target, and sends
- * each event to its subscribers. Events are sent one after the other, so each client receives
- * them in chain order. Each payload is framed once per spelling, however many clients get it.
+ * each event to its subscribers. Heights are sent one after the other and a height's messages in
+ * chain order, so each client receives events in chain order. Each payload is framed once per
+ * spelling, however many clients get it.
  */
 export class Hub {
   readonly #options: HubOptions;

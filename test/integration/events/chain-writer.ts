@@ -108,3 +108,27 @@ export async function deleteFrom(pool: Pool, height: number): Promise<void> {
 export async function notify(pool: Pool, schema: string, n: ChainNotification): Promise<void> {
   await pool.query('SELECT pg_notify($1, $2)', [notifyChannel(schema), encodeNotification(n)]);
 }
+
+/** TestPopulator writes heights one after the other, each committed then notified. */
+export interface TestPopulator {
+  /** commit writes the next height with the given micro blocks and sends its notification. */
+  commit(micros?: readonly (readonly TxSpec[])[]): Promise<WrittenHeight>;
+  /** height is the last height written. */
+  readonly height: number;
+}
+
+/** createPopulator starts writing at `firstHeight`. */
+export function createPopulator(pool: Pool, schema: string, firstHeight: number): TestPopulator {
+  let height = firstHeight - 1;
+  return {
+    async commit(micros = []) {
+      height += 1;
+      const written = await writeHeight(pool, height, micros);
+      await notify(pool, schema, { from: height, to: height });
+      return written;
+    },
+    get height() {
+      return height;
+    },
+  };
+}

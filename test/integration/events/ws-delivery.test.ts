@@ -8,7 +8,7 @@ import { migrate } from '../../../src/db/migrator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
-import { BIG_NONCE, deleteFrom, notify, randomId, spendTx, writeHeight } from './chain-writer.ts';
+import { BIG_NONCE, createPopulator, deleteFrom, notify, randomId, spendTx, writeHeight, type TestPopulator, type TxSpec, type WrittenHeight } from './chain-writer.ts';
 import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_delivery';
@@ -19,7 +19,7 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
   let pool: Pool;
   let server: Role & { url: string };
   const clients: TestClient[] = [];
-  let height = 10;
+  let populator: TestPopulator;
 
   async function client(): Promise<TestClient> {
     const c = await openClient(server.url);
@@ -31,7 +31,8 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     db = await createTestDatabase();
     await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
     pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
-    await writeHeight(pool, height, []);
+    populator = createPopulator(pool, SCHEMA, 10);
+    await populator.commit();
     server = await startWebsocketServer({ cfg: testConfig(db.url, SCHEMA), log, pool, registry: new prom.Registry() });
   });
 
@@ -42,12 +43,7 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     await db?.drop();
   });
 
-  async function commitHeight(micros: Parameters<typeof writeHeight>[2]): Promise<Awaited<ReturnType<typeof writeHeight>>> {
-    height += 1;
-    const written = await writeHeight(pool, height, micros);
-    await notify(pool, SCHEMA, { from: height, to: height });
-    return written;
-  }
+  const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> => populator.commit(micros);
 
   it('answers subscribe and unsubscribe with the current list (rules 1 and 2)', async () => {
     const c = await client();
@@ -148,6 +144,7 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     const first = await commitHeight([]);
     expect(await c.next()).to.deep.include({ payload: first.keyBlock });
     // A duplicate notification of the same heights sends nothing again.
+    const height = populator.height;
     await notify(pool, SCHEMA, { from: height, to: height });
     await c.nothingFor(300);
     // The populator replaces the top height by another block.

@@ -8,7 +8,7 @@ import { CLOSE_TOO_SLOW } from '../../../src/events/hub.ts';
 import { CLOSE_TOO_MANY_CONNECTIONS, startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
-import { notify, spendTx, writeHeight, type TxSpec } from './chain-writer.ts';
+import { createPopulator, spendTx, type TxSpec } from './chain-writer.ts';
 import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_limits';
@@ -21,7 +21,6 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
   let server: Role & { url: string };
   let registry: prom.Registry;
   const clients: TestClient[] = [];
-  let height = 0;
 
   async function client(options = {}): Promise<TestClient> {
     const c = await openClient(server.url, options);
@@ -61,11 +60,8 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
     const [a, b] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
     const heavy: TxSpec[] = Array.from({ length: 40 }, () => spendTx(a, b, 20_000));
     const heights = 12;
-    for (let i = 0; i < heights; i += 1) {
-      height += 1;
-      await writeHeight(pool, height, [heavy]);
-      await notify(pool, SCHEMA, { from: height, to: height });
-    }
+    const populator = createPopulator(pool, SCHEMA, 1);
+    for (let i = 0; i < heights; i += 1) await populator.commit([heavy]);
     let received = 0;
     while (received < heights * heavy.length) {
       const message = await fast.next(20_000);

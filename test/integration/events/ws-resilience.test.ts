@@ -13,7 +13,7 @@ import { migrate } from '../../../src/db/migrator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { PENDING_PATH } from '../../../src/events/tx-update.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
-import { notify, randomId, spendTx, writeHeight } from './chain-writer.ts';
+import { createPopulator, randomId, spendTx, type TestPopulator, type TxSpec, type WrittenHeight } from './chain-writer.ts';
 import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_resilience';
@@ -24,14 +24,8 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
   let db: { url: string; drop(): Promise<void> };
   let pool: Pool;
   const clients: TestClient[] = [];
-  let height = 0;
-
-  async function commitHeight(micros: Parameters<typeof writeHeight>[2] = []): Promise<Awaited<ReturnType<typeof writeHeight>>> {
-    height += 1;
-    const written = await writeHeight(pool, height, micros);
-    await notify(pool, SCHEMA, { from: height, to: height });
-    return written;
-  }
+  let populator: TestPopulator;
+  const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> => populator.commit(micros);
 
   async function client(url: string): Promise<TestClient> {
     const c = await openClient(url);
@@ -43,6 +37,7 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
     db = await createTestDatabase();
     await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
     pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+    populator = createPopulator(pool, SCHEMA, 1);
     await commitHeight();
   });
 
@@ -119,7 +114,7 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
       const included = await commitHeight([[{ ...spend, hash }]]);
       const inclusion = await updates.next();
       expect(inclusion).to.deep.equal({ payload: included.micros[0]!.txs[0]!.signed, subscription: 'TxUpdate' });
-      expect(stringifyJson((inclusion as { payload: { block_height: Json } }).payload.block_height)).to.equal(String(height));
+      expect(stringifyJson((inclusion as { payload: { block_height: Json } }).payload.block_height)).to.equal(String(populator.height));
       expect(await others.next()).to.deep.include({ subscription: 'transactions' });
     } finally {
       await server.stop();
