@@ -5,7 +5,10 @@ import { buildCrd, CRD_FILE, middlewareOpenApiSchema } from '../../../src/operat
 import type { JsonSchema } from '../../../src/operator/api/crd-schema.ts';
 import { renderChartCrdTemplate, renderChartRulesTemplate, renderCrdFile } from '../../../src/operator/specs/manifests.ts';
 import { expectGoldenText } from '../specs/golden.ts';
-import { kubeSchemaProblems } from '../specs/kube-schema.ts';
+import { kubeSchemaProblems, middlewareSchemaProblems } from '../specs/kube-schema.ts';
+import { ConditionType } from '../../../src/operator/api/middleware-types.ts';
+import type { MiddlewareStatus } from '../../../src/operator/api/middleware-types.ts';
+import { aMiddleware } from '../specs/fixtures.ts';
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const CHART = 'charts/aeternity-middleware-operator';
@@ -54,6 +57,40 @@ describe('Middleware CRD', () => {
       }
     });
     expect(problems).to.deep.equal([]);
+  });
+
+  it('writes CEL rules that only name fields of the schema node they sit on', () => {
+    const problems: string[] = [];
+    walk(middlewareOpenApiSchema(), '', (node, path) => {
+      for (const { rule } of (node['x-kubernetes-validations'] ?? []) as { rule: string }[]) {
+        for (const [, chain] of rule.matchAll(/\b(?:self|oldSelf)((?:\.[A-Za-z_]\w*)+)/g)) {
+          const fields = (chain ?? '').split('.').slice(1).filter((f) => !['size', 'matches'].includes(f));
+          if (fields[0] === 'metadata' && ['name', 'generateName'].includes(fields[1] ?? '')) continue;
+          let at: JsonSchema | undefined = node;
+          for (const field of fields) at = (at?.properties as Record<string, JsonSchema> | undefined)?.[field];
+          if (!at) problems.push(`${path}: ${rule} names ${fields.join('.')}`);
+        }
+      }
+    });
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('accepts a status with every field the types declare (types and schema agree)', () => {
+    const status: Required<MiddlewareStatus> = {
+      observedGeneration: 4, phase: 'Reindexing', activeGeneration: 1, pendingGeneration: 2, previousGeneration: 0,
+      previousExpiresAt: '2026-11-21T06:00:00Z', height: 900000, nodeHeight: 900002, lag: 2, replicas: 2, readyReplicas: 2,
+      selector: 'app.kubernetes.io/instance=mainnet',
+      conditions: Object.values(ConditionType).map((type) => ({
+        type, status: 'True', reason: 'Ok', message: '', observedGeneration: 4, lastTransitionTime: '2026-11-21T00:00:00Z',
+      })),
+      reload: {
+        id: 'r1', strategy: 'BlueGreen', generation: 2, state: 'CatchingUp', startedAt: '2026-11-21T00:00:00Z',
+        syncedSince: '2026-11-21T01:00:00Z', height: 10, nodeHeight: 12, lag: 2, completedAt: '2026-11-21T02:00:00Z', message: 'm',
+        fromGeneration: 1, heights: '0-12', promotedAt: '2026-11-21T01:30:00Z', cleanupGeneration: 1, outcome: 'Completed',
+      },
+    };
+    expect(middlewareSchemaProblems({ ...aMiddleware(), status })).to.deep.equal([]);
+    expect(middlewareSchemaProblems({ ...aMiddleware(), status: { ...status, phase: 'Sleeping' } })).not.to.deep.equal([]);
   });
 
   it('declares CEL rules for immutability and mutual exclusion, and keys conditions by type', () => {
