@@ -6,7 +6,7 @@ import { KEY_BLOCK_REWARD } from './fees.ts';
 import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type KeyHeader, type MicroHeader } from './blocks.ts';
 import { signBytes, verifySignature, type KeyPair } from './keys.ts';
 import { TxRejected, applyTx, signers } from './rules.ts';
-import { commitState, newState, type WorldState } from './state.ts';
+import { newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
 import { encodeFlat } from './id-cache.ts';
 
@@ -120,9 +120,7 @@ export class Chain {
     const hashBytes = hash(signedBytes);
     const hashValue = encodeFlat('th', hashBytes);
     if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
-    const layer = newState(this.pending);
-    applyTx(layer, tx, { height: this.height, txHash: hashValue });
-    commitState(layer);
+    applyTx(this.pending, tx, { height: this.height, txHash: hashValue });
     const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, signatures: signatures.map((s) => encodeFlat('sg', s)), blockHash: undefined, blockHeight: -1 };
     this.txs.set(hashValue, record);
     this.mempool.push(record);
@@ -141,10 +139,8 @@ export class Chain {
 
   /** #include applies a transaction to the committed state; false (and no change) when it is no longer valid. */
   #include(state: WorldState, record: TxRecord, height: number): boolean {
-    const layer = newState(state);
     try {
-      const effect = applyTx(layer, record.tx, { height, txHash: record.hash });
-      commitState(layer);
+      const effect = applyTx(state, record.tx, { height, txHash: record.hash });
       record.callInfo = effect.callInfo;
       if (effect.query) {
         const list = this.#queryExpiry.get(effect.query.expires + 1) ?? [];

@@ -5,7 +5,7 @@ import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
 import { DEVNODE_CONTRACT_BYTECODE, devnodeCallResult } from './fate-contract.ts';
 import type { TxFields } from './tx-codec.ts';
-import type { Account, WorldState } from './state.ts';
+import { commitState, newState, type Account, type WorldState } from './state.ts';
 
 /** TxRejected carries the reason the node gives for refusing a transaction. */
 export class TxRejected extends Error {
@@ -265,8 +265,8 @@ const APPLY: Record<string, Apply> = {
 
 /**
  * applyTx checks a transaction against the state at `ctx.height` and, when it is valid, applies
- * its effects; a rejection leaves `state` untouched only when `state` is a throw-away layer, so
- * callers apply to a fresh layer first (see chain.ts).
+ * its effects. It is all or nothing: the work happens on a layer that is committed to `state`
+ * only when every check passed, so a rejection (TxRejected) leaves `state` as it was.
  */
 export function applyTx(state: WorldState, tx: TxFields, ctx: ApplyContext): TxEffect {
   const apply = APPLY[String(tx.type)];
@@ -275,6 +275,9 @@ export function applyTx(state: WorldState, tx: TxFields, ctx: ApplyContext): TxE
   if (ttl !== 0 && ttl < ctx.height) throw new TxRejected(`ttl ${ttl} has expired (height ${ctx.height})`);
   const minFee = minimumFee(tx, state);
   if (int(tx.fee) < minFee) throw new TxRejected(`fee too low: ${int(tx.fee)} is below the minimum fee ${minFee}`);
-  bumpNonce(state, nonceAccount(tx), num(tx.nonce));
-  return apply(state, tx, ctx) ?? {};
+  const layer = newState(state);
+  bumpNonce(layer, nonceAccount(tx), num(tx.nonce));
+  const effect = apply(layer, tx, ctx) ?? {};
+  commitState(layer);
+  return effect;
 }
