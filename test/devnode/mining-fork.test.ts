@@ -34,6 +34,27 @@ describe('devnode mining and forks over HTTP', () => {
     expect((await t.get('/v2/status')).body).to.include({ top_block_height: 1, top_key_block_hash: top.body.hash });
   });
 
+  it('mines on its own: pending transactions land in a micro block, key blocks follow the interval', async () => {
+    t = await startTestNode({ keyBlockIntervalMs: 40, microBlockIntervalMs: 10 });
+    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1 }, from);
+    expect(spend.status, spend.text).to.equal(200);
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && (t.node.height() < 3 || (await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.block_height < 0)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(t.node.height()).to.be.at.least(3);
+    const mined = await t.get(`/v2/transactions/${spend.body.tx_hash}`);
+    expect(mined.body.block_hash).to.match(/^mh_/);
+    expect((await t.get(`/v2/micro-blocks/hash/${mined.body.block_hash}/transactions/count`)).body).to.deep.equal({ count: 1 });
+  });
+
+  it('does not mine key blocks in pool-manager mode even with an interval', async () => {
+    t = await startTestNode({ mine: false, keyBlockIntervalMs: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(t.node.height()).to.equal(0);
+  });
+
   it('says it is a devnode in /v2/status', async () => {
     t = await startTestNode();
     const status = await t.get('/v2/status');
