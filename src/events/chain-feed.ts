@@ -21,6 +21,8 @@ export interface ChainFeedOptions {
   readonly log: Logger;
   /** Receives each batch of new events in chain order; `noticedAt` is performance.now() of the notification. */
   readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => Promise<void>;
+  /** False while no client subscribed to anything: events are then not read at all. */
+  readonly hasListeners: () => boolean;
   /** Heights whose sent blocks are remembered; a rewrite deeper than this is not sent again. */
   readonly memoryHeights: number;
   readonly chunkHeights?: number;
@@ -78,8 +80,7 @@ export class ChainFeed {
   async start(): Promise<void> {
     const top = await readTopHeight(this.#options.pool);
     this.#state = { next: top + 1, wanted: top };
-    const hashes = await readBlockHashes(this.#options.pool, top - this.#options.memoryHeights + 1, top);
-    for (const [height, list] of hashes) this.#sent.set(height, new Set(list));
+    this.#remember(await readBlockHashes(this.#options.pool, top - this.#options.memoryHeights + 1, top));
   }
 
   /** notify queues the heights of one populator notification. */
@@ -118,9 +119,14 @@ export class ChainFeed {
     const { chunkHeights = DEFAULT_CHUNK_HEIGHTS, retryMs = DEFAULT_RETRY_MS, log } = this.#options;
     for (let chunk = takeChunk(this.#state, chunkHeights); chunk && !this.#stopped; chunk = takeChunk(this.#state, chunkHeights)) {
       try {
-        const events = await readChainEvents(this.#options.pool, chunk.from, chunk.to);
-        if (this.#stopped) return;
-        await this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
+        if (this.#options.hasListeners()) {
+          const events = await readChainEvents(this.#options.pool, chunk.from, chunk.to);
+          if (this.#stopped) return;
+          await this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
+        } else {
+          // Nobody to send to (a server during the populator's backfill): only note the blocks.
+          this.#remember(await readBlockHashes(this.#options.pool, chunk.from, chunk.to));
+        }
         this.#state = completeChunk(this.#state, chunk.from, chunk.to);
         this.#noticed = this.#noticed.filter((n) => n.to > chunk!.to);
         this.#forgetBelow(this.#state.next - this.#options.memoryHeights);
@@ -144,6 +150,14 @@ export class ChainFeed {
       set.add(e.block);
     }
     return events.filter((e) => fresh.has(e.block));
+  }
+
+  #remember(hashes: Map<number, string[]>): void {
+    for (const [height, list] of hashes) {
+      const set = this.#sent.get(height);
+      if (set) for (const hash of list) set.add(hash);
+      else this.#sent.set(height, new Set(list));
+    }
   }
 
   #forgetBelow(height: number): void {

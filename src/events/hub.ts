@@ -86,6 +86,13 @@ export class Hub {
     this.#send(client, formatSubscriptions(client.subscriptions.names()));
   }
 
+  /** hasAnySubscription is true when some client subscribed to something. */
+  hasAnySubscription(): boolean {
+    if (this.#byTarget.size > 0) return true;
+    for (const set of this.#byKind.values()) if (set.size > 0) return true;
+    return false;
+  }
+
   /** hasSubscribers is true when some client subscribed to `kind`. */
   hasSubscribers(kind: StreamKind): boolean {
     return (this.#byKind.get(kind)?.size ?? 0) > 0;

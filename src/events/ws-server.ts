@@ -50,6 +50,7 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     pool,
     log,
     deliver: (events, noticedAt) => hub.publish(events, noticedAt),
+    hasListeners: () => hub.hasAnySubscription(),
     memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
   });
   await feed.start();

@@ -97,9 +97,11 @@ describe('Hub', () => {
     expect(peer.messages()).to.deep.equal([['key_blocks']]);
     await hub.publish([tx], 0);
     expect(peer.frames).to.have.length(1);
+    expect(hub.hasAnySubscription()).to.equal(true);
     hub.remove(peer);
     expect(hub.size).to.equal(0);
     expect(hub.hasSubscribers('key_blocks')).to.equal(false);
+    expect(hub.hasAnySubscription()).to.equal(false);
   });
 
   it('closes a peer whose unsent bytes exceed the limit, and sends it nothing more', async () => {
