@@ -103,7 +103,7 @@ async function reconcileMiddleware(deps: ReconcilerDeps, recordEvent: EventRecor
   const before = generationStateOf(mw.status);
   const seen = await observeReload(pass, before, deps.probe);
   const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
-  if (statusChanged(before, step.state)) mw = (await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state))) ?? mw;
+  if (statusChanged(before, step.state)) await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state));
   for (const event of step.events) await recordEvent(mw, event.type, event.reason, event.message);
   const state: GenerationState = step.state;
 
@@ -157,15 +157,18 @@ async function prune(pass: PassContext): Promise<void> {
   }
 }
 
-/** writeStatus merge-patches the status when it changed, with the object's resourceVersion as precondition. */
-async function writeStatus(deps: ReconcilerDeps, ref: ObjectRef, mw: Middleware, next: MiddlewareStatus): Promise<Middleware | undefined> {
-  if (!statusChanged(mw.status, next)) return undefined;
+/**
+ * writeStatus merge-patches the status when it changed, with the object's resourceVersion as
+ * precondition (a former leader's stale write fails with 409); mw then holds the written status.
+ */
+async function writeStatus(deps: ReconcilerDeps, ref: ObjectRef, mw: Middleware, next: MiddlewareStatus): Promise<boolean> {
+  if (!statusChanged(mw.status, next)) return false;
   try {
     const updated = await deps.kube.patchStatus<Middleware>(ref, statusPatch(mw.status, next), mw.metadata.resourceVersion);
     deps.metrics?.statusUpdates?.inc({ result: 'success' });
     mw.metadata.resourceVersion = updated.metadata.resourceVersion;
     mw.status = updated.status;
-    return updated;
+    return true;
   } catch (err) {
     deps.metrics?.statusUpdates?.inc({ result: 'error' });
     throw err;

@@ -219,6 +219,23 @@ describe('operator lifecycle on the fake API server', () => {
     expect(await h.pass()).to.deep.equal({});
   });
 
+  it('drops every generation when deleted in the middle of a blue/green reload', async () => {
+    await runningMiddleware();
+    h.kube.userPatch(MW_REF, { spec: { reload: { id: 'r1', strategy: 'BlueGreen' } } });
+    await h.pass();
+    h.completeJobs();
+    await h.pass();
+    expect(h.generationsOf('Deployment')).to.deep.equal([1, 2]);
+    // By deleting while generation 2 is being built.
+    await h.kube.delete(MW_REF);
+    await h.pass();
+    await h.pass();
+    expect(h.names('Job').map((n) => n.replace(/-[0-9a-f]{8}$/, ''))).to.deep.equal(['mainnet-drop-schema-g1', 'mainnet-drop-schema-g2']);
+    h.completeJobs();
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+  });
+
   it('retries a failed schema drop before letting the object go', async () => {
     await runningMiddleware();
     await h.kube.delete(MW_REF);
