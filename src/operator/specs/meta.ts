@@ -109,11 +109,14 @@ export function labelsFor(mw: Middleware, component: Component, generation?: num
   return { ...selectorFor(mw, component, generation), [LABEL_PART_OF]: APP_NAME, [LABEL_MANAGED_BY]: MANAGED_BY };
 }
 
+/** instanceSelector matches every object of one Middleware, whatever its component or generation. */
+export function instanceSelector(mw: Middleware): Record<string, string> {
+  return { [LABEL_NAME]: APP_NAME, [LABEL_INSTANCE]: labelValue(instanceName(mw)) };
+}
+
 /** instanceLabels are the labels of children that belong to the whole instance, not one component. */
 export function instanceLabels(mw: Middleware): Record<string, string> {
-  return {
-    [LABEL_NAME]: APP_NAME, [LABEL_INSTANCE]: labelValue(instanceName(mw)), [LABEL_PART_OF]: APP_NAME, [LABEL_MANAGED_BY]: MANAGED_BY,
-  };
+  return { ...instanceSelector(mw), [LABEL_PART_OF]: APP_NAME, [LABEL_MANAGED_BY]: MANAGED_BY };
 }
 
 /** formatSelector renders labels as a selector string ("a=b,c=d"), e.g. for status.selector and list calls. */

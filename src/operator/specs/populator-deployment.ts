@@ -2,7 +2,7 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { Built, BuildContext } from './meta.ts';
 import { Component, childMeta, childName, generationSuffix, labelsFor, selectorFor, writerLeaseName } from './meta.ts';
-import { downwardEnv, middlewareContainer, podTemplate } from './pod.ts';
+import { downwardEnv, httpProbe, middlewareContainer, podTemplate } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
 /** PopulatorOptions: `heights` makes the populator reload those heights (`-H`) before it follows the chain. */
@@ -27,6 +27,8 @@ export function buildPopulatorDeployment(ctx: BuildContext, generation: number, 
     generation,
     resources: ctx.spec.populator.resources,
     ports: true,
+    // /healthz answers while the event loop runs; readiness is not used (no Service sends it traffic).
+    livenessProbe: httpProbe('/healthz', 10, 6),
     extraEnv: [{ name: 'WRITER_LEASE_NAME', value: writerLeaseName(ctx.mw, generation) }, ...downwardEnv()],
   });
   return withInputHash({

@@ -1,6 +1,6 @@
 /** @module Builds the optional ServiceMonitor (monitoring.coreos.com/v1) that scrapes the servers' /metrics. Pure. */
 import type { Built, BuildContext } from './meta.ts';
-import { Component, childMeta, childName, labelsFor, selectorFor } from './meta.ts';
+import { childMeta, childName, instanceLabels, instanceSelector } from './meta.ts';
 import { PORT_NAME } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
@@ -14,8 +14,8 @@ export type ServiceMonitor = {
 };
 
 /**
- * buildServiceMonitor selects both the stable and the preview Service, so the active and the pending generation are
- * scraped; undefined unless spec.metrics.serviceMonitor.enabled.
+ * buildServiceMonitor selects every Service of the instance (stable, preview, populator), so the active and the
+ * pending generation's servers and the populators are scraped; undefined unless spec.metrics.serviceMonitor.enabled.
  */
 export function buildServiceMonitor(ctx: BuildContext): Built<ServiceMonitor> | undefined {
   const monitor = ctx.spec.metrics.serviceMonitor;
@@ -23,9 +23,9 @@ export function buildServiceMonitor(ctx: BuildContext): Built<ServiceMonitor> | 
   return withInputHash({
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
-    metadata: childMeta(ctx, childName(ctx.mw), labelsFor(ctx.mw, Component.server)),
+    metadata: childMeta(ctx, childName(ctx.mw), instanceLabels(ctx.mw)),
     spec: {
-      selector: { matchLabels: selectorFor(ctx.mw, Component.server) },
+      selector: { matchLabels: instanceSelector(ctx.mw) },
       namespaceSelector: { matchNames: [ctx.mw.metadata.namespace ?? 'default'] },
       endpoints: [{ port: PORT_NAME.http, path: '/metrics', interval: monitor.interval }],
     },

@@ -2,11 +2,11 @@
 import type { V1Service } from '@kubernetes/client-node';
 import type { Built, BuildContext } from './meta.ts';
 import { Component, LABEL_GENERATION, LABEL_SERVICE_ROLE, childMeta, childName, labelsFor, selectorFor } from './meta.ts';
-import { PORT_NAME } from './pod.ts';
+import { HTTP_PORT, PORT_NAME } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
-/** ServiceRole: stable serves clients (the active generation); preview exposes the pending one for checks. */
-export const ServiceRole = { stable: 'stable', preview: 'preview' } as const;
+/** ServiceRole: stable serves clients (the active generation); preview exposes the pending one; metrics the populators. */
+export const ServiceRole = { stable: 'stable', preview: 'preview', metrics: 'metrics' } as const;
 export type ServiceRole = (typeof ServiceRole)[keyof typeof ServiceRole];
 
 /** stableServiceName is the Middleware's own name: what clients and the Ingress address. */
@@ -27,6 +27,29 @@ export function buildStableService(ctx: BuildContext, activeGeneration: number):
 /** buildPreviewService selects the servers of the pending generation; always ClusterIP (in-cluster checks only). */
 export function buildPreviewService(ctx: BuildContext, pendingGeneration: number): Built<V1Service> {
   return buildService(ctx, previewServiceName(ctx), ServiceRole.preview, pendingGeneration, 'ClusterIP');
+}
+
+/** populatorServiceName is `<name>-populator`. */
+export function populatorServiceName(ctx: BuildContext): string {
+  return childName(ctx.mw, Component.populator);
+}
+
+/**
+ * buildPopulatorService is a headless Service over the populators of every generation, so their /metrics (sync
+ * height, lag) can be scraped per pod; it carries no client traffic.
+ */
+export function buildPopulatorService(ctx: BuildContext): Built<V1Service> {
+  const labels = { ...labelsFor(ctx.mw, Component.populator), [LABEL_SERVICE_ROLE]: ServiceRole.metrics };
+  return withInputHash({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: childMeta(ctx, populatorServiceName(ctx), labels),
+    spec: {
+      clusterIP: 'None',
+      selector: selectorFor(ctx.mw, Component.populator),
+      ports: [{ name: PORT_NAME.http, port: HTTP_PORT, targetPort: PORT_NAME.http, protocol: 'TCP' }],
+    },
+  });
 }
 
 /** selectedGeneration reads which generation a Service built here selects (undefined when it selects none). */

@@ -6,7 +6,7 @@ import type { BuildContext } from '../../../src/operator/specs/meta.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
 import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
-import { buildPreviewService, buildStableService } from '../../../src/operator/specs/services.ts';
+import { buildPopulatorService, buildPreviewService, buildStableService } from '../../../src/operator/specs/services.ts';
 import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
@@ -25,7 +25,7 @@ function everyChild(ctx: BuildContext): KubeObject[] {
     buildMigrationJob(ctx, 1), buildPopulatorDeployment(ctx, 1), buildServerDeployment(ctx, 1), buildServerPdb(ctx, 1),
     buildMigrationJob(ctx, 2), buildPopulatorDeployment(ctx, 2, { heights: '0-1000' }), buildServerDeployment(ctx, 2),
     buildReloadJob(ctx, 1, 'fix-42', '10-20,30'), buildDropSchemaJob(ctx, 1),
-    buildStableService(ctx, 1), buildPreviewService(ctx, 2), buildServerHpa(ctx), buildIngress(ctx), buildServiceMonitor(ctx),
+    buildStableService(ctx, 1), buildPreviewService(ctx, 2), buildPopulatorService(ctx), buildServerHpa(ctx), buildIngress(ctx), buildServiceMonitor(ctx),
   ];
   return objects.filter((o): o is KubeObject => o !== undefined);
 }

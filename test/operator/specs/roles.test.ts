@@ -4,11 +4,12 @@ import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
 import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
-import { buildPreviewService, buildStableService, selectedGeneration } from '../../../src/operator/specs/services.ts';
+import { buildPopulatorService, buildPreviewService, buildStableService, selectedGeneration } from '../../../src/operator/specs/services.ts';
+import { buildServiceMonitor } from '../../../src/operator/specs/service-monitor.ts';
 import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
-import { createBuildContext } from '../../../src/operator/specs/meta.ts';
+import { createBuildContext, selectorFor } from '../../../src/operator/specs/meta.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 
 const envOf = (t: V1PodTemplateSpec | undefined) =>
@@ -89,6 +90,21 @@ describe('Services', () => {
     expect(buildStableService(full, 1).spec?.type).to.equal('LoadBalancer');
     expect(buildPreviewService(full, 2).spec?.type).to.equal('ClusterIP');
     expect(buildPreviewService(full, 2).metadata.name).to.equal('mainnet-preview');
+  });
+});
+
+describe('metrics', () => {
+  it('a headless Service reaches the populators of every generation, and the ServiceMonitor scrapes all Services', () => {
+    const ctx = contextOf(aFullMiddleware());
+    const populators = buildPopulatorService(ctx);
+    expect(populators.spec?.clusterIP).to.equal('None');
+    expect(populators.spec?.selector).to.deep.equal(selectorFor(ctx.mw, 'populator'));
+    const monitor = buildServiceMonitor(ctx);
+    for (const service of [populators, buildStableService(ctx, 1), buildPreviewService(ctx, 2)]) {
+      expect(service.metadata.labels).to.include(monitor?.spec.selector.matchLabels);
+      expect(service.spec?.ports?.map((p) => p.name)).to.include(monitor?.spec.endpoints[0]?.port);
+    }
+    expect(monitor?.spec.endpoints[0]).to.deep.include({ path: '/metrics', interval: '15s' });
   });
 });
 
