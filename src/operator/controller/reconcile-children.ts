@@ -27,9 +27,8 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'v1', kind: 'ServiceAccount' },
 ];
 
-/** applyChild writes desired unless the live object already carries its input hash; it returns the live object after. */
-export async function applyChild<T extends KubeObject>(kube: KubeClient, desired: T, fieldManager: string): Promise<{ live: T; wrote: boolean }> {
-  const current = await kube.get<T>(refOf(desired));
+/** applyChild writes desired unless current (the live object) already carries its input hash; it returns the live object after. */
+export async function applyChild<T extends KubeObject>(kube: KubeClient, desired: T, current: T | undefined, fieldManager: string): Promise<{ live: T; wrote: boolean }> {
   if (current !== undefined && isUpToDate(current, desired)) return { live: current, wrote: false };
   return { live: await kube.apply(desired, fieldManager), wrote: true };
 }

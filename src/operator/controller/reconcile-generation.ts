@@ -118,9 +118,9 @@ export async function reconcileDropJob(pass: PassContext, generation: number): P
   return state;
 }
 
-/** writeChild applies desired when its input hash moved, counting the write; it returns the live object. */
+/** writeChild applies desired when its input hash differs from the listed child's, counting the write; it returns the live object. */
 export async function writeChild<T extends KubeObject>(pass: PassContext, desired: T): Promise<T> {
-  const { live, wrote } = await applyChild(pass.kube, desired, pass.fieldManager);
+  const { live, wrote } = await applyChild(pass.kube, desired, liveChild<T>(pass, desired), pass.fieldManager);
   if (wrote) pass.writes++;
   return live;
 }
