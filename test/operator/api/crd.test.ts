@@ -1,5 +1,6 @@
 /** @module The generated CRD: checked-in copies, Kubernetes schema, structural-schema rules, subresources, columns. */
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildCrd, CRD_FILE, middlewareOpenApiSchema } from '../../../src/operator/api/crd.ts';
 import type { JsonSchema } from '../../../src/operator/api/crd-schema.ts';
@@ -57,6 +58,12 @@ describe('Middleware CRD', () => {
       }
     });
     expect(problems).to.deep.equal([]);
+  });
+
+  it('is documented: docs/operator-crd.md names every spec field', () => {
+    const docs = readFileSync(repo('docs/operator-crd.md'), 'utf8');
+    const spec = (middlewareOpenApiSchema().properties as Record<string, JsonSchema>).spec as { properties: Record<string, unknown> };
+    for (const field of Object.keys(spec.properties)) expect(docs, field).to.include(`\`${field}`);
   });
 
   it('writes CEL rules that only name fields of the schema node they sit on', () => {
