@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { encode } from '../../src/chain/encoding.ts';
+import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../src/devnode/index.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 describe('devnode rejections over HTTP', () => {
@@ -80,7 +81,6 @@ describe('devnode rejections over HTTP', () => {
 
   it('answers /transactions/{th}/info for pending, plain and contract transactions', async () => {
     const [owner] = t.accounts as [MemoryAccount];
-    const { DEVNODE_CONTRACT_BYTECODE, contractCallData } = await import('../../src/devnode/index.ts');
     const built = await t.postInternal('/v2/debug/contracts/create', {
       owner_id: owner.address, code: DEVNODE_CONTRACT_BYTECODE, vm_version: 7, abi_version: 3, deposit: 0, amount: 0, gas: 1000, gas_price: 1000000000,
       fee: 1, call_data: contractCallData('init', []),
