@@ -14,6 +14,7 @@ import { contractTx, createdContractCode, type CodeSource, type ContractDecoder 
 import { decodeCalls, fetchGenerations } from './fetch.ts';
 import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
+import type { FetchedGeneration } from './rows.ts';
 import { transformGeneration } from './transform.ts';
 import { deleteFrom, deleteHeights, recordTop, writeGenerations } from './writer.ts';
 
@@ -37,6 +38,8 @@ export interface BatchOptions {
   readonly rollbackFrom?: number;
   /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
   readonly replace?: boolean;
+  /** The batch's generations, already being fetched (the populator fetches ahead while it writes). */
+  readonly prefetched?: Promise<FetchedGeneration[]>;
 }
 
 /** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
@@ -55,7 +58,7 @@ function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<str
 /** loadBatch loads the given ascending heights in one transaction (or reports a broken link). */
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  let gens = await fetchGenerations(deps.node, heights, deps.concurrency);
+  let gens = await (opts.prefetched ?? fetchGenerations(deps.node, heights, deps.concurrency));
   if (!opts.replace) {
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;

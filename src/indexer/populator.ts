@@ -15,6 +15,8 @@ import { ContractDecoder } from './contract-decoder.ts';
 import { findRollbackHeight } from './forks.ts';
 import { contiguousRuns } from './heights.ts';
 import { loadBatch, type LoaderDeps } from './loader.ts';
+import { fetchGenerations } from './fetch.ts';
+import type { FetchedGeneration } from './rows.ts';
 import { createIndexerMetrics } from './metrics.ts';
 import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from './sync-state.ts';
 
@@ -66,6 +68,12 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     let failures = 0;
     let lastError: string | undefined;
     let progress = { at: Date.now(), height: 0 };
+    let ahead: { from: number; count: number; generations: Promise<FetchedGeneration[]> } | undefined;
+    const fetchAhead = (from: number, count: number): NonNullable<typeof ahead> => {
+      const generations = fetchGenerations(node, Array.from({ length: count }, (_, i) => from + i), cfg.fetchConcurrency);
+      generations.catch(() => {}); // a failed or unused prefetch is dropped; the batch fetches again
+      return { from, count, generations };
+    };
     while (!abort.signal.aborted) {
       try {
         if (next === undefined) {
@@ -105,7 +113,13 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
           continue;
         }
         await heartbeat(pool, caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
-        const result = await loadBatch(loader, heights, { rollbackFrom });
+        const pending = ahead;
+        const prefetched = pending && pending.from === heights[0] && pending.count === heights.length ? pending.generations : undefined;
+        ahead = undefined;
+        const after = heights.at(-1)! + 1;
+        // fetch the next batch while this one is decoded and written: the node, not the database, is the slow side
+        if (rollbackFrom === undefined && after <= nodeTop) ahead = fetchAhead(after, Math.min(cfg.batchSize, nodeTop - after + 1));
+        const result = await loadBatch(loader, heights, { rollbackFrom, prefetched });
         if (result.kind === 'relink') {
           log.warn({ from: result.rollbackFrom }, 'parent link broken: rolling back');
           rollbackFrom = result.rollbackFrom;

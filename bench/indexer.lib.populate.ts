@@ -1,0 +1,26 @@
+/**
+ * @module Child process of bench/indexer.ts: one populator from an empty schema to the node's top,
+ * alone in its process so its RSS is its own. Prints one JSON line: seconds, RSS samples, peak RSS.
+ */
+import prom from 'prom-client';
+import pino from 'pino';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.ts';
+import { startPopulator } from '../src/indexer/populator.ts';
+
+const cfg = loadConfig(process.env);
+const top = Number(process.env.BENCH_TOP);
+const registry = new prom.Registry();
+const started = performance.now();
+const samples: { height: number; rssMiB: number }[] = [];
+const populator = await startPopulator({ cfg, log: pino({ level: 'warn' }), registry });
+const timer = setInterval(() => {
+  void registry.getSingleMetric('mdw_sync_height')?.get().then((m) => {
+    samples.push({ height: m.values[0]?.value ?? 0, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) });
+  });
+}, 500);
+await populator.synced();
+const seconds = (performance.now() - started) / 1000;
+clearInterval(timer);
+await populator.stop();
+process.stdout.write(`${JSON.stringify({ seconds, top, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`);

@@ -1,0 +1,121 @@
+/**
+ * @module Indexer benchmark, three rates over the same devnode chain in one run:
+ * (a) fetch: everything the populator fetches from the devnode (lossless parse, nothing written);
+ * (b) COPY: PostgreSQL bulk-loading the same rows (server-side COPY into the same indexed tables);
+ * (c) populator end to end (own process: fetch, decode, transform, batched INSERTs, commits).
+ * Reports tx/s, generations/s, (c) ÷ min(a, b), and the populator's RSS along the chain.
+ *
+ *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation)
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { migrate } from '../src/db/migrator.ts';
+import { createPool, quoteIdent } from '../src/db/pool.ts';
+import { startDevnode } from '../src/devnode/index.ts';
+import { NodeClient } from '../src/node/client.ts';
+import { fetchGenerations } from '../src/indexer/fetch.ts';
+import { transformGeneration } from '../src/indexer/transform.ts';
+import { resolveRows } from '../src/indexer/writer.ts';
+import { TABLES } from '../src/indexer/tables.ts';
+import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+
+const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
+const log = pino({ level: 'warn' });
+
+/** COPY text format: backslash, tab, newline and carriage return escaped; \N is NULL. */
+function copyField(value: string | number | boolean | null): string {
+  if (value === null) return '\\N';
+  const text = typeof value === 'boolean' ? (value ? 't' : 'f') : String(value);
+  return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** Arrays travel as space-joined words to the INSERT; COPY needs an array literal. */
+function copyValue(pgType: string, value: string | number | boolean | null): string {
+  return copyField(pgType === 'text[]' && typeof value === 'string' ? `{${value.split(' ').filter(Boolean).join(',')}}` : value);
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const devnode = await startDevnode({ port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0, generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 5, seed: 'bench' } }, log);
+  const top = devnode.height();
+  console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const db = await createTestDatabase();
+  const cfg = loadConfig({ NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated' });
+
+  // (a) fetch everything the populator fetches, with its batch size and concurrency; transform untimed
+  const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: cfg.nodeTimeoutMs }, log);
+  const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-copy-'));
+  chmodSync(dir, 0o755);
+  const files = new Map(TABLES.map((t) => [t.table, [] as string[]]));
+  const noPriorState = { query: async () => ({ rows: [] }) } as never;
+  let fetchSeconds = 0;
+  let txs = 0;
+  for (let from = 0; from <= top; from += cfg.batchSize) {
+    const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
+    const started = performance.now();
+    const gens = await fetchGenerations(node, heights, cfg.fetchConcurrency);
+    fetchSeconds += (performance.now() - started) / 1000;
+    const resolved = await resolveRows(noPriorState, gens.map(transformGeneration));
+    txs += resolved.transactions.length;
+    for (const spec of TABLES) {
+      const lines = files.get(spec.table)!;
+      for (const row of spec.rows(resolved)) lines.push(spec.columns.map(([, type, value]) => copyValue(type, value(row))).join('\t'));
+    }
+  }
+  const fetchRate = { seconds: fetchSeconds, txPerSecond: txs / fetchSeconds, generationsPerSecond: (top + 1) / fetchSeconds };
+  console.log(`(a) fetch:     ${fetchRate.txPerSecond.toFixed(0)} tx/s, ${fetchRate.generationsPerSecond.toFixed(0)} generations/s (${txs} txs)`);
+
+  // (b) server-side COPY of the same rows into a migrated schema (same tables and indexes)
+  await migrate({ databaseUrl: db.url, schema: 'copy_baseline' }, log);
+  const pool = createPool({ databaseUrl: db.url, schema: 'copy_baseline', max: 1 }, log);
+  let copySeconds = 0;
+  for (const spec of TABLES) {
+    const file = join(dir, `${spec.table}.tsv`);
+    writeFileSync(file, files.get(spec.table)!.join('\n') + (files.get(spec.table)!.length ? '\n' : ''), { mode: 0o644 });
+    const columns = spec.columns.map(([name]) => quoteIdent(name)).join(', ');
+    const started = performance.now();
+    await pool.query(`COPY ${quoteIdent(spec.table)} (${columns}) FROM '${file.replace(/'/g, "''")}'`);
+    copySeconds += (performance.now() - started) / 1000;
+  }
+  await pool.end();
+  files.clear();
+  rmSync(dir, { recursive: true, force: true });
+  const copyRate = { seconds: copySeconds, txPerSecond: txs / copySeconds, generationsPerSecond: (top + 1) / copySeconds };
+  console.log(`(b) COPY:      ${copyRate.txPerSecond.toFixed(0)} tx/s, ${copyRate.generationsPerSecond.toFixed(0)} generations/s`);
+
+  // (c) the populator, alone in a child process
+  const child = spawn(process.execPath, [new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
+    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`populator child exited with ${code}`);
+  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number }[] };
+  const populateRate = { seconds: populated.seconds, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
+  const quarter = (q: number): number | undefined => populated.samples.find((s) => s.height >= (top * q) / 4)?.rssMiB;
+  const rssAlongChain = { '25%': quarter(1), '50%': quarter(2), '75%': quarter(3), '100%': populated.samples.at(-1)?.rssMiB };
+  const ratio = populateRate.txPerSecond / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond);
+  console.log(`(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB`);
+  console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
+
+  const summary = {
+    benchmark: 'indexer', date: new Date().toISOString(), command: 'node bench/indexer.ts', generations: top + 1, transactions: txs,
+    batchSize: cfg.batchSize, fetchConcurrency: cfg.fetchConcurrency,
+    note: 'test PostgreSQL (embedded, fsync=off, synchronous_commit=off); devnode in the benchmark process; machine shared',
+    fetch: fetchRate, copy: copyRate, populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain }, ratio,
+  };
+  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+  await devnode.stop();
+  await db.drop();
+  await stopTestServer();
+}
+
+await main();
