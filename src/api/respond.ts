@@ -36,6 +36,12 @@ export function sendJsonText(ctx: Koa.Context, json: string, aboutHeight?: numbe
   if (aboutHeight !== undefined) ctx.state.aboutHeight = aboutHeight;
 }
 
+/** jsonArrayText joins JSON texts into an array, optionally wrapped as `{"<key>": [...]}`. */
+export function jsonArrayText(items: readonly { json: string }[], key?: string): string {
+  const array = `[${items.map((i) => i.json).join(',')}]`;
+  return key === undefined ? array : `{${JSON.stringify(key)}:${array}}`;
+}
+
 /** nodeError answers exactly as the node does for the same mistake (`{"reason": ...}`, no code). */
 export function nodeError(ctx: Koa.Context, status: number, reason: string): void {
   sendJson(ctx, { reason }, undefined, status);

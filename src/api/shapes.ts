@@ -11,19 +11,6 @@ export function signedTx(t: TransactionRow): Record<string, Json> {
   return out;
 }
 
-/** signedTxList wraps transactions as `{"transactions": [...]}` (the node's GenericTxs). */
-export function signedTxList(ts: readonly TransactionRow[]): { transactions: Json[] } {
-  return { transactions: ts.map(signedTx) };
-}
-
-/** accountTx is the original's account-list entry: the transaction plus its micro block time; signatures always present. */
-export function accountTx(t: TransactionRow): Record<string, Json> {
-  return {
-    time: t.microTimeMs, block_height: t.height, block_hash: t.microBlockHash, hash: t.hash,
-    signatures: t.signatures, tx: t.tx,
-  };
-}
-
 /**
  * generationsReport is the original's `/middleware/generations` body: generations keyed by height,
  * micro blocks keyed by hash, transactions keyed by hash. The key block nonce is an exact string,

@@ -2,8 +2,7 @@
 import Router from '@koa/router';
 import { activeChannels, channelTransactions } from '../../db/queries/channels.ts';
 import { parseId, parsePaging } from '../params.ts';
-import { sendJson, type RouteDeps } from '../respond.ts';
-import { signedTxList } from '../shapes.ts';
+import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** channelRoutes registers channels/active and channels/transactions/address/<ch>. */
 export function channelRoutes(deps: RouteDeps): Router {
@@ -16,7 +15,7 @@ export function channelRoutes(deps: RouteDeps): Router {
 
   router.get('/transactions/address/:address', async (ctx) => {
     const channelId = parseId(ctx.params.address, ['ch'], 'address');
-    sendJson(ctx, signedTxList(await channelTransactions(pool, channelId, parsePaging(ctx.query))));
+    sendJsonText(ctx, jsonArrayText(await channelTransactions(pool, channelId, parsePaging(ctx.query)), 'transactions'));
   });
 
   return router;

@@ -8,8 +8,7 @@ import { transactionByHash } from '../../db/queries/transactions.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { createCompilerClient } from '../compiler.ts';
 import { parseId, parsePaging, parseText } from '../params.ts';
-import { sendJson, type RouteDeps } from '../respond.ts';
-import { signedTxList } from '../shapes.ts';
+import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** MAX_SOURCE_BYTES bounds a verification request body. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
@@ -49,7 +48,7 @@ export function contractRoutes(deps: RouteDeps): Router {
 
   router.get('/contracts/transactions/address/:address', async (ctx) => {
     const contractId = parseId(ctx.params.address, ['ct'], 'address');
-    sendJson(ctx, signedTxList(await contractTransactions(pool, contractId, parsePaging(ctx.query))));
+    sendJsonText(ctx, jsonArrayText(await contractTransactions(pool, contractId, parsePaging(ctx.query)), 'transactions'));
   });
 
   router.post('/contracts/verify', bodyParser({ enableTypes: ['json'], jsonLimit: MAX_SOURCE_BYTES }), async (ctx) => {

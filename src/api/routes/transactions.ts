@@ -6,8 +6,7 @@ import {
 } from '../../db/queries/transactions.ts';
 import { badRequest } from '../../errors.ts';
 import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';
-import { sendJson, type RouteDeps } from '../respond.ts';
-import { accountTx, signedTxList } from '../shapes.ts';
+import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** ACCOUNT_PREFIXES: every kind of id a transaction can reference, so each has a transaction list. */
 export const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'];
@@ -29,7 +28,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
   router.get('/account/:sender/to/:receiver', async (ctx) => {
     const sender = parseId(ctx.params.sender, ['ak'], 'sender');
     const receiver = parseId(ctx.params.receiver, RECIPIENT_PREFIXES, 'receiver');
-    sendJson(ctx, signedTxList(await transactionsFromTo(pool, sender, receiver, parsePaging(ctx.query))));
+    sendJsonText(ctx, jsonArrayText(await transactionsFromTo(pool, sender, receiver, parsePaging(ctx.query)), 'transactions'));
   });
 
   router.get('/account/:account', async (ctx) => {
@@ -46,7 +45,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
       ctx.set('X-Next-Cursor', next);
       ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
     }
-    sendJson(ctx, rows.map(accountTx));
+    sendJsonText(ctx, jsonArrayText(rows));
   });
 
   router.get('/interval/:from/:to', async (ctx) => {
@@ -54,7 +53,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
     const to = parseHeight(ctx.params.to, 'to');
     if (from > to) throw badRequest('from must not be above to');
     const rows = await transactionsInInterval(pool, from, to, parseTxType(ctx.query), parsePaging(ctx.query));
-    sendJson(ctx, signedTxList(rows), to);
+    sendJsonText(ctx, jsonArrayText(rows, 'transactions'), to);
   });
 
   router.get('/rate/:from/:to', async (ctx) => {

@@ -1,6 +1,6 @@
 /** @module Read-side SQL for state channels. */
 import type { Queryable } from '../pool.ts';
-import { toTransaction, TX_COLUMNS, type TransactionRow, type Window } from './transactions.ts';
+import { SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
 
 /** activeChannels pages the ids of channels that have no closing transaction, in id order. */
 export async function activeChannels(db: Queryable, w: Window): Promise<string[]> {
@@ -13,13 +13,13 @@ export async function activeChannels(db: Queryable, w: Window): Promise<string[]
 }
 
 /** channelTransactions pages a channel's on-chain transactions in chain order. */
-export async function channelTransactions(db: Queryable, channelId: string, w: Window): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${TX_COLUMNS}
+export async function channelTransactions(db: Queryable, channelId: string, w: Window): Promise<TxJson[]> {
+  const { rows } = await db.query<TxJson>(
+    `SELECT ${SIGNED_TX_JSON_COLUMNS}
        FROM channel_events e JOIN transactions t ON t.hash = e.tx_hash
       WHERE e.channel_id = $1
       ORDER BY e.height, e.micro_index, e.tx_index LIMIT $2 OFFSET $3`,
     [channelId, w.limit, w.offset],
   );
-  return rows.map(toTransaction);
+  return rows;
 }

@@ -1,7 +1,7 @@
 /** @module Read-side SQL for contracts and their decoded calls. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import { toTransaction, TX_COLUMNS, type TransactionRow, type Window } from './transactions.ts';
+import { SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
 
 /** A contract with its creating transaction. */
 export interface ContractRow {
@@ -56,14 +56,14 @@ export async function contractCalls(db: Queryable, contractId: string, w: Window
 }
 
 /** contractTransactions pages the create transaction and every call of a contract, in chain order. */
-export async function contractTransactions(db: Queryable, contractId: string, w: Window): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${TX_COLUMNS}
+export async function contractTransactions(db: Queryable, contractId: string, w: Window): Promise<TxJson[]> {
+  const { rows } = await db.query<TxJson>(
+    `SELECT ${SIGNED_TX_JSON_COLUMNS}
        FROM transactions t
       WHERE t.hash IN (SELECT create_tx_hash FROM contracts WHERE contract_id = $1
                        UNION SELECT tx_hash FROM contract_calls WHERE contract_id = $1)
       ORDER BY t.height, t.micro_index, t.tx_index LIMIT $2 OFFSET $3`,
     [contractId, w.limit, w.offset],
   );
-  return rows.map(toTransaction);
+  return rows;
 }

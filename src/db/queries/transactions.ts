@@ -28,15 +28,28 @@ export interface Cursor {
   readonly txIndex: number;
 }
 
-/** TX_COLUMNS selects what toTransaction maps, from a `transactions t`. */
-export const TX_COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
-const COLUMNS = TX_COLUMNS;
+/** A list entry serialised by PostgreSQL (exact integers, never parsed here), with its chain position. */
+export interface TxJson {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly json: string;
+}
+
+const COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
 // The node's GenericSignedTx built by PostgreSQL: `signatures` is omitted where the node omits it (GAMetaTx).
 const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
   THEN jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash, 'tx', t.tx)
   ELSE jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx) END`;
+// The original's account-list entry: the transaction plus its micro block time; `signatures` always present.
+const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', t.micro_block_hash,
+  'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx)`;
+
+/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`. */
+export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${SIGNED_TX_JSON})::text AS json`;
+const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${ACCOUNT_TX_JSON})::text AS json`;
 
 /** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text. */
 export async function transactionJson(db: Queryable, hash: string): Promise<{ height: number; json: string } | undefined> {
@@ -60,15 +73,6 @@ export async function transactionByHash(db: Queryable, hash: string): Promise<Tr
   return rows[0] && toTransaction(rows[0]);
 }
 
-/** transactionsByHashes returns the given transactions in chain order (oldest first). */
-export async function transactionsByHashes(db: Queryable, hashes: readonly string[]): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM transactions t WHERE t.hash = ANY($1::text[]) ORDER BY t.height, t.micro_index, t.tx_index`,
-    [hashes],
-  );
-  return rows.map(toTransaction);
-}
-
 /** transactionsBetween returns every transaction of heights from..to in chain order (bounded by the caller's range). */
 export async function transactionsBetween(db: Queryable, from: number, to: number): Promise<TransactionRow[]> {
   const { rows } = await db.query(
@@ -81,14 +85,14 @@ export async function transactionsBetween(db: Queryable, from: number, to: numbe
 /** transactionsInInterval pages the transactions of heights from..to, newest first, optionally of one type. */
 export async function transactionsInInterval(
   db: Queryable, from: number, to: number, txType: string | undefined, w: Window,
-): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM transactions t
+): Promise<TxJson[]> {
+  const { rows } = await db.query<TxJson>(
+    `SELECT ${SIGNED_TX_JSON_COLUMNS} FROM transactions t
       WHERE t.height BETWEEN $1 AND $2 AND ($3::text IS NULL OR t.tx_type = $3)
       ${NEWEST_FIRST} LIMIT $4 OFFSET $5`,
     [from, to, txType ?? null, w.limit, w.offset],
   );
-  return rows.map(toTransaction);
+  return rows;
 }
 
 /**
@@ -98,7 +102,7 @@ export async function transactionsInInterval(
  */
 export async function transactionsOfAccount(
   db: Queryable, account: string, txType: string | undefined, w: Window, after?: Cursor,
-): Promise<TransactionRow[]> {
+): Promise<TxJson[]> {
   // One statement per shape, so each reads its rows on an index alone (index-only scan): the
   // primary key without a type, account_transactions_type with one; `$n IS NULL OR` would force
   // heap reads. With a cursor the page starts by an index seek (keyset), without one by OFFSET.
@@ -113,17 +117,17 @@ export async function transactionsOfAccount(
     values.push(after.height, after.microIndex, after.txIndex);
     conditions += ` AND (a.height, a.micro_index, a.tx_index) < ($${values.length - 2}, $${values.length - 1}, $${values.length})`;
   }
-  const { rows } = await db.query(
+  const { rows } = await db.query<TxJson>(
     `WITH page AS (
        SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
         WHERE a.account = $1${conditions}
         ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $2 OFFSET $3)
-     SELECT ${COLUMNS} FROM page p
+     SELECT ${ACCOUNT_TX_JSON_COLUMNS} FROM page p
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
      ${NEWEST_FIRST}`,
     values,
   );
-  return rows.map(toTransaction);
+  return rows;
 }
 
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
@@ -135,20 +139,20 @@ export async function countTransactionsOfAccount(db: Queryable, account: string,
 }
 
 /** transactionsFromTo pages transactions whose sender is `sender` and recipient is `recipient`, newest first. */
-export async function transactionsFromTo(db: Queryable, sender: string, recipient: string, w: Window): Promise<TransactionRow[]> {
-  const { rows } = await db.query(
+export async function transactionsFromTo(db: Queryable, sender: string, recipient: string, w: Window): Promise<TxJson[]> {
+  const { rows } = await db.query<TxJson>(
     `WITH page AS (
        SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
          JOIN account_transactions r ON r.account = $2 AND r.height = s.height
           AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields && ARRAY['recipient_id', 'tx.recipient_id']
         WHERE s.account = $1 AND s.fields && ARRAY['sender_id', 'tx.sender_id']
         ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
-     SELECT ${COLUMNS} FROM page p
+     SELECT ${SIGNED_TX_JSON_COLUMNS} FROM page p
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
      ${NEWEST_FIRST}`,
     [sender, recipient, w.limit, w.offset],
   );
-  return rows.map(toTransaction);
+  return rows;
 }
 
 /** A day of spend activity. */
@@ -175,8 +179,7 @@ export async function spendRates(db: Queryable, fromMs: number, toMs: number): P
   return rows.map((r) => ({ date: r.date, count: Number(r.count), amount: r.amount }));
 }
 
-/** toTransaction maps a row selected with the standard columns. */
-export function toTransaction(r: Record<string, unknown>): TransactionRow {
+function toTransaction(r: Record<string, unknown>): TransactionRow {
   return {
     hash: r.hash as string,
     height: r.height as number,
