@@ -10,12 +10,12 @@ import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
 import { isKubeError, type KubeClient, type ObjectRef } from '../kube/client.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
-import { advanceReload, desiredLayout, type GenerationState, type ReloadRequest, type ReloadSettings } from './bluegreen.ts';
+import { advanceReload, desiredLayout, type DesiredLayout, type ReloadRequest, type ReloadSettings, type ReloadStep } from './bluegreen.ts';
 import { deleteChild, isDeploymentAvailable, listChildren } from './reconcile-children.ts';
 import { addFinalizer, finalizeDeletion, hasFinalizer, knownGenerations, removeFinalizer } from './reconcile-deletion.ts';
 import { conditionEvents } from './reconcile-condition-events.ts';
 import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
-import { ChildSet, reconcileDropJob, reconcileGeneration, reconcileReloadJob, type PassContext } from './reconcile-generation.ts';
+import { ChildSet, reconcileDropJob, reconcileGeneration, reconcileReloadJob, type GenerationReport, type PassContext } from './reconcile-generation.ts';
 import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
 import { observeReload, stableTarget } from './reconcile-observe.ts';
 import { generationStateOf, invalidStatus, pausedStatus, reconciledStatus, statusPatch, withGenerationState } from './reconcile-status.ts';
@@ -98,18 +98,33 @@ async function reconcileMiddleware(deps: ReconcilerDeps, recordEvent: EventRecor
     return {};
   }
   const pass = await startPass(deps, mw, spec);
+  const step = await advanceAndPersist(deps, recordEvent, ref, mw, pass, spec, now);
+  const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
+  const activeProbe = (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
+  const next = reconciledStatus({ mw, state: step.state, active, activeProbe, now });
+  const previous = mw.status;
+  if (await writeStatus(deps, ref, mw, next)) {
+    for (const event of conditionEvents(previous?.conditions, next.conditions)) await recordEvent(mw, event.type, event.reason, event.message);
+  }
+  deps.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
+  return requeueOf(step.requeueAfterMs, isDeploymentAvailable(active.server) && active.migration === 'Succeeded', activeProbe?.synced === true);
+}
 
-  // The transition is persisted before anything acts on it, so a crash never runs ahead of the status.
+/** advanceAndPersist makes the reload state machine's one transition and writes it before anything acts on it, so a crash never runs ahead of the status. */
+async function advanceAndPersist(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, pass: PassContext, spec: ResolvedSpec, now: Date): Promise<ReloadStep> {
   const before = generationStateOf(mw.status);
   const seen = await observeReload(pass, before, deps.probe);
   const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
   if (statusChanged(before, step.state)) await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state));
   for (const event of step.events) await recordEvent(mw, event.type, event.reason, event.message);
-  const state: GenerationState = step.state;
+  return step;
+}
 
-  const layout = desiredLayout(state);
+/** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */
+async function convergeChildren(pass: PassContext, layout: DesiredLayout, recordEvent: EventRecorder): Promise<GenerationReport> {
+  const mw = pass.build.mw;
   await reconcileIdentity(pass, layout);
-  const reports = [];
+  const reports: GenerationReport[] = [];
   for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
   const services = await reconcileServices(pass, layout);
   if (services.switched) await recordEvent(mw, 'Normal', 'Switched', `the stable Services now select generation ${layout.stableGeneration} (was ${services.selectedBefore})`);
@@ -118,16 +133,8 @@ async function reconcileMiddleware(deps: ReconcilerDeps, recordEvent: EventRecor
   if (layout.cleanupGeneration !== undefined) await reconcileDropJob(pass, layout.cleanupGeneration);
   await prune(pass);
   if (pass.writes > 0) await recordEvent(mw, 'Normal', 'ChildrenApplied', `${pass.writes} child objects created, updated or deleted`);
-
-  const active = reports[0]!;
-  const activeProbe = (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
-  const next = reconciledStatus({ mw, state, active, activeProbe, now });
-  const previous = mw.status;
-  if (await writeStatus(deps, ref, mw, next)) {
-    for (const event of conditionEvents(previous?.conditions, next.conditions)) await recordEvent(mw, event.type, event.reason, event.message);
-  }
-  deps.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
-  return requeueOf(step.requeueAfterMs, isDeploymentAvailable(active.server) && active.migration === 'Succeeded', activeProbe?.synced === true);
+  // desiredLayout always lists the active generation first.
+  return reports[0]!;
 }
 
 async function reconcileDeletion(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, valid: boolean): Promise<ReconcileResult> {
