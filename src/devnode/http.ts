@@ -59,6 +59,22 @@ function compile(routes: readonly Route[]) {
   }));
 }
 
+function parseUrl(raw: string | undefined): URL {
+  try {
+    return new URL(raw ?? '/', 'http://devnode');
+  } catch {
+    throw new HttpError(400, 'Invalid request path');
+  }
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, 'Invalid request path');
+  }
+}
+
 function send(res: ServerResponse, reply: Reply): void {
   res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.body) });
   res.end(reply.body);
@@ -70,7 +86,7 @@ export function createJsonServer(routes: readonly Route[], log: Logger): Server 
   return createServer((req, res) => {
     void (async () => {
       try {
-        const url = new URL(req.url ?? '/', 'http://devnode');
+        const url = parseUrl(req.url);
         const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
         let pathMatched = false;
         for (const route of table) {
@@ -89,7 +105,7 @@ export function createJsonServer(routes: readonly Route[], log: Logger): Server 
               }
             }
           }
-          const params = m.slice(1).map((p) => decodeURIComponent(p));
+          const params = m.slice(1).map(decodeParam);
           send(res, await route.handler({ params, query: url.searchParams, body }));
           return;
         }

@@ -77,6 +77,8 @@ describe('devnode rejections over HTTP', () => {
     expect((await t.get('/v2/key-blocks/hash/kh_nope')).body).to.deep.equal({ reason: 'Invalid hash' });
     expect((await t.get(`/v2/key-blocks/hash/${encode('kh', Buffer.alloc(32))}`)).body).to.deep.equal({ reason: 'Block not fond' });
     expect((await t.get('/v2/no/such/path')).status).to.equal(404);
+    expect((await t.get('/v2/names/%E0%A4%A')).body).to.deep.equal({ reason: 'Invalid request path' });
+    expect((await t.post('/v2/key-blocks/current', {})).status).to.equal(405);
   });
 
   it('answers /transactions/{th}/info for pending, plain and contract transactions', async () => {
