@@ -55,6 +55,19 @@ function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<str
   };
 }
 
+/**
+ * rollbackOnly deletes heights from `height` up when the node has nothing to put there (its chain
+ * became shorter). The notification's `to` is below its `from`: nothing was written.
+ */
+export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics'>, height: number): Promise<void> {
+  await withTransaction(deps.pool, async (client) => {
+    await deleteFrom(client, height);
+    await recordTop(client);
+    await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification({ from: height, to: height - 1, rollbackFrom: height })]);
+  });
+  deps.metrics?.rollbacks.inc();
+}
+
 /** loadBatch loads the given ascending heights in one transaction (or reports a broken link). */
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();

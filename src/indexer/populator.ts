@@ -14,7 +14,7 @@ import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { findRollbackHeight } from './forks.ts';
 import { contiguousRuns } from './heights.ts';
-import { loadBatch, type LoaderDeps } from './loader.ts';
+import { loadBatch, rollbackOnly, type LoaderDeps } from './loader.ts';
 import { fetchGenerations } from './fetch.ts';
 import type { FetchedGeneration } from './rows.ts';
 import { createIndexerMetrics } from './metrics.ts';
@@ -100,6 +100,13 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
             continue;
           }
         }
+        if (heights.length === 0 && rollbackFrom !== undefined) {
+          log.warn({ from: rollbackFrom, nodeTop }, 'node chain is shorter than the stored one: deleting');
+          await rollbackOnly(loader, rollbackFrom);
+          next = rollbackFrom;
+          rollbackFrom = undefined;
+          continue;
+        }
         if (heights.length === 0) {
           if (!caughtUp) log.info({ height: nodeTop }, 'caught up with the node');
           caughtUp = true;
@@ -108,7 +115,9 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
           if (lastError !== undefined) log.info('node reachable again');
           lastError = undefined;
           failures = 0;
-          metrics.lag.set(Math.max(0, nodeTop - ((await storedTop(pool))?.height ?? -1)));
+          const top = (await storedTop(pool))?.height ?? -1;
+          metrics.syncHeight.set(top);
+          metrics.lag.set(Math.max(0, nodeTop - top));
           await sleep(cfg.pollIntervalMs, abort.signal);
           continue;
         }

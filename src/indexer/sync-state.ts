@@ -3,7 +3,6 @@ import type { Queryable } from '../db/pool.ts';
 
 /** SyncStatus values written to sync_state.status. */
 export const SyncStatus = {
-  STARTING: 'starting',
   CATCHING_UP: 'catching_up',
   SYNCED: 'synced',
   NODE_UNAVAILABLE: 'node_unavailable',

@@ -82,4 +82,13 @@ describe('populator (devnode + PostgreSQL)', function () {
       }
     });
   }
+
+  it('deletes stored heights the node no longer has (a shorter chain)', async () => {
+    const top = h.devnode.height();
+    await h.query('mdw', `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+                          SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`, [top]);
+    await waitFor('the extra height to be deleted', async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0);
+    await converged();
+    await verifyClean();
+  });
 });
