@@ -54,6 +54,8 @@ export interface ReloadObservation {
   readonly cleanupJob: JobState;
   /** Reload id named by the rollback annotation. */
   readonly rollbackId?: string;
+  /** The Middleware was never reconciled: its first generation is about to load the whole chain anyway. */
+  readonly firstReconcile?: boolean;
 }
 
 /** ReloadSettings are the gate and window parameters (spec.promotion and spec.reload.retainPrevious). */
@@ -127,7 +129,8 @@ export function advanceReload(
 ): ReloadStep {
   const reload = state.reload;
   if (reload === undefined || TERMINAL.has(reload.state)) {
-    return request !== undefined && request.id !== reload?.id ? start(state, request, now) : { state, events: [] };
+    if (request === undefined || request.id === reload?.id) return { state, events: [] };
+    return seen.firstReconcile === true ? skip(state, request, now) : start(state, request, now);
   }
   if (BEFORE_PROMOTION.has(reload.state) && request?.id !== reload.id) {
     return cleanUp(state, reload, reload.generation, 'Aborted',
@@ -187,6 +190,18 @@ function start(state: GenerationState, request: ReloadRequest, now: Date): Reloa
     events: [{ type: 'Normal', reason: 'ReloadStarted', message: `reload ${request.id}: building generation ${generation} beside generation ${state.activeGeneration}` }],
     requeueAfterMs: POLL_MS,
   };
+}
+
+// A request already in the spec of a new Middleware (a GitOps re-apply, a copied manifest) would
+// only load the chain twice: it is recorded as done without building anything.
+function skip(state: GenerationState, request: ReloadRequest, now: Date): ReloadStep {
+  const message = `reload ${request.id} was in the spec before the first generation existed, which loads the whole chain anyway: nothing to do`;
+  const at = now.toISOString();
+  const reload: ReloadProgress = {
+    id: request.id, strategy: request.strategy, state: ReloadState.Completed, generation: state.activeGeneration, fromGeneration: state.activeGeneration,
+    startedAt: at, completedAt: at, message, ...(request.heights === undefined ? {} : { heights: request.heights }),
+  };
+  return { state: { ...state, reload }, events: [{ type: 'Normal', reason: 'ReloadSkipped', message }] };
 }
 
 function finishInPlace(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {

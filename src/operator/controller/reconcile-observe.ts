@@ -28,6 +28,7 @@ export async function observeReload(pass: PassContext, state: GenerationState, p
     reloadJob: reload?.state === ReloadState.Reloading ? job(buildReloadJob(build, reload.generation, reload.id, reload.heights ?? '')) : 'Absent',
     cleanupJob: reload?.cleanupGeneration === undefined ? 'Absent' : job(buildDropSchemaJob(build, reload.cleanupGeneration)),
     ...(rollbackId === undefined ? {} : { rollbackId }),
+    ...(build.mw.status?.activeGeneration === undefined ? { firstReconcile: true } : {}),
   };
 }
 

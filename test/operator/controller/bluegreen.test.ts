@@ -31,6 +31,14 @@ describe('advanceReload', () => {
       expect(step.requeueAfterMs).to.be.greaterThan(0);
     });
 
+    it('records a request found on the very first reconcile as done, building nothing', () => {
+      const step = advanceReload(idle, blueGreen, { ...quiet, firstReconcile: true }, now, settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1 });
+      expect(step.state.pendingGeneration).to.equal(undefined);
+      expect(step.state.reload).to.deep.include({ id: 'r1', state: 'Completed', generation: 1, completedAt: now.toISOString() });
+      expect(step.events.map((e) => e.reason)).to.deep.equal(['ReloadSkipped']);
+    });
+
     it('starts an InPlace reload against the active generation without a new one', () => {
       const step = advanceReload(idle, inPlace, quiet, now, settings);
       expect(step.state.pendingGeneration).to.equal(undefined);

@@ -119,6 +119,17 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.middleware().status?.phase).to.equal('Available');
   });
 
+  it('does not reload a new Middleware whose manifest already carries spec.reload (a GitOps re-apply)', async () => {
+    const mw = (await import('./harness.ts')).exampleMiddleware();
+    mw.spec.reload = { id: 'reindex-7', strategy: 'BlueGreen' };
+    await h.apply(mw);
+    h.probe.set('mainnet', 100, 0);
+    await h.settle();
+    expect(h.middleware().status).to.deep.include({ activeGeneration: 1, phase: 'Available' });
+    expect(h.middleware().status?.reload).to.deep.include({ id: 'reindex-7', state: 'Completed' });
+    expect(h.generationsOf('Deployment')).to.deep.equal([1]);
+  });
+
   it('adds no finalizer and creates nothing for a Middleware that was never valid', async () => {
     const mw = (await import('./harness.ts')).exampleMiddleware();
     mw.spec.database.urlSecretRef.key = '';
