@@ -281,6 +281,25 @@ describe('blue/green reload on the fake API server', () => {
     expect(argsOf()).to.deep.equal(['-p']);
   });
 
+  it('retries a failed schema drop of the retired generation until it succeeds', async () => {
+    const h = await serving();
+    requestReload(h, { ...RELOAD, retainPrevious: '0s' });
+    let failedOnce = false;
+    const reasons: string[] = [];
+    await drive(h, () => h.reconcile, () => {
+      reasons.push(...h.eventReasons());
+      const drop = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-drop-schema-g1-'));
+      if (drop !== undefined && !failedOnce) {
+        failedOnce = true;
+        h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: drop.metadata.name }, 'permission denied for schema mdw_g1');
+      }
+    });
+    expect(failedOnce).to.equal(true);
+    expect(reasons).to.include.members(['CleanupFailed', 'GenerationDropped']);
+    expect(reloadState(h)).to.equal('Completed');
+    expect(h.generationsOf('Deployment')).to.deep.equal([2]);
+  });
+
   it('reloads heights in place with a `-H` Job on the active generation', async () => {
     const h = await serving();
     requestReload(h, { id: 'fix-1', strategy: 'InPlace', heights: '10-20,35' });
