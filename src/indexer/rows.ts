@@ -77,18 +77,29 @@ export interface OracleEventRow extends TxPosition {
   oracleId: string; kind: string; expiresAt: number; queryFee: string | null; queryFormat: string | null; responseFormat: string | null; abiVersion: string | null;
 }
 
-/** Rows of one generation; name and oracle events are resolved at write time against prior state. */
-export interface GenerationRows {
-  readonly keyBlock: KeyBlockRow;
+/** Rows every table takes as they come from the transform. */
+interface DirectRows {
   readonly microBlocks: MicroBlockRow[];
   readonly transactions: TransactionRow[];
   readonly accountTxs: AccountTxRow[];
   readonly contracts: ContractRow[];
   readonly contractCalls: ContractCallRow[];
   readonly channelEvents: ChannelEventRow[];
-  readonly nameActions: NameAction[];
   readonly namePointers: NamePointerRow[];
-  readonly oracleActions: OracleAction[];
   readonly oracleQueries: OracleQueryRow[];
   readonly oracleResponses: OracleResponseRow[];
+}
+
+/** Rows of one generation; name and oracle events are resolved at write time against prior state. */
+export interface GenerationRows extends DirectRows {
+  readonly keyBlock: KeyBlockRow;
+  readonly nameActions: NameAction[];
+  readonly oracleActions: OracleAction[];
+}
+
+/** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */
+export interface ResolvedRows extends DirectRows {
+  readonly keyBlocks: KeyBlockRow[];
+  readonly nameEvents: NameEventRow[];
+  readonly oracleEvents: OracleEventRow[];
 }

@@ -5,27 +5,11 @@
 import { stringifyJson } from '../chain/json.ts';
 import type {
   AccountTxRow, ChannelEventRow, ContractCallRow, ContractRow, KeyBlockRow, MicroBlockRow, NameEventRow, NamePointerRow,
-  OracleEventRow, OracleQueryRow, OracleResponseRow, TransactionRow,
+  OracleEventRow, OracleQueryRow, OracleResponseRow, ResolvedRows, TransactionRow,
 } from './rows.ts';
 
 /** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL). */
 export type Column<R> = readonly [name: string, pgType: string, value: (row: R) => string | number | boolean | null];
-
-/** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */
-export interface ResolvedRows {
-  readonly keyBlocks: KeyBlockRow[];
-  readonly microBlocks: MicroBlockRow[];
-  readonly transactions: TransactionRow[];
-  readonly accountTxs: AccountTxRow[];
-  readonly contracts: ContractRow[];
-  readonly contractCalls: ContractCallRow[];
-  readonly channelEvents: ChannelEventRow[];
-  readonly nameEvents: NameEventRow[];
-  readonly namePointers: NamePointerRow[];
-  readonly oracleEvents: OracleEventRow[];
-  readonly oracleQueries: OracleQueryRow[];
-  readonly oracleResponses: OracleResponseRow[];
-}
 
 /** TableSpec ties a table to the rows it takes from a batch. */
 export interface TableSpec<R> {

@@ -4,8 +4,8 @@
  */
 import { quoteIdent, type Queryable } from '../db/pool.ts';
 import { foldNameActions, foldOracleActions, type NameState, type OracleState } from './chain-state.ts';
-import type { GenerationRows } from './rows.ts';
-import { TABLES, type ResolvedRows } from './tables.ts';
+import type { GenerationRows, ResolvedRows } from './rows.ts';
+import { TABLES } from './tables.ts';
 
 /** insertMany inserts column-wise arrays with one statement; table and column names are constants (tables.ts). */
 async function insertMany(db: Queryable, table: string, columns: readonly (readonly [string, string])[], values: unknown[][]): Promise<void> {
