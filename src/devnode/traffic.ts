@@ -268,8 +268,8 @@ export class Traffic {
     const responder = this.#rng.pick(this.#accounts);
     if (initiator === responder) return undefined;
     const nonce = this.#nonce(initiator);
-    const ia = BigInt(this.#rng.int(1000, 1_000_000));
-    const ra = BigInt(this.#rng.int(1000, 1_000_000));
+    const ia = BigInt(this.#rng.int(100_000, 1_000_000_000));
+    const ra = BigInt(this.#rng.int(100_000, 1_000_000_000));
     this.#channels.push({ id: channelId(initiator.address, nonce, responder.address), initiator, responder, total: ia + ra });
     return {
       tx: {

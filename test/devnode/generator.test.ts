@@ -33,6 +33,14 @@ describe('devnode chain generator', () => {
     expect(chain.txs.size).to.equal(1500);
   });
 
+  it('refuses none of its own transactions for other seeds and shapes either', () => {
+    for (const seed of ['a', 'b']) {
+      const g = generateChain({ generations: 300, microBlocksPerGeneration: 3, txsPerMicroBlock: 4, seed });
+      expect(g.rejected, seed).to.equal(0);
+      expect(g.chain.txs.size).to.equal(3600);
+    }
+  });
+
   it('links blocks: prev_hash is the previous block, prev_key_hash the generation key block', () => {
     for (let h = 1; h <= chain.height; h++) {
       const kb = chain.keyBlocks[h]!;
