@@ -26,7 +26,7 @@ export interface SeenRequest {
 export interface FakeNode {
   readonly url: string;
   readonly seen: SeenRequest[];
-  respond: (req: SeenRequest) => { status: number; body: string; headers?: Record<string, string> } | 'hang';
+  respond: (req: SeenRequest) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
   close(): Promise<void>;
 }
 
@@ -45,7 +45,9 @@ export async function startFakeNode(): Promise<FakeNode> {
       node.seen.push(seen);
       const answer = node.respond(seen);
       if (answer === 'hang') return void hanging.add(res);
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+      const send = (): void => void res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
