@@ -5,6 +5,7 @@ import { startOpsServer } from '../../ops-server.ts';
 import type { Role } from '../../roles.ts';
 import { API_VERSION, KIND } from '../api/middleware-types.ts';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { LEADER_LEASE_NAME } from '../specs/rbac.ts';
 import { ownedHandlers, primaryHandlers } from './handlers.ts';
 import { createInformer } from './informer.ts';
 import type { Informer, InformerHandlers } from './informer.ts';
@@ -38,7 +39,7 @@ export interface RunOperatorOptions {
   reconcile: (key: string) => Promise<{ requeueAfterMs?: number }>;
   /** watch one namespace, or all namespaces when undefined. */
   namespace?: string;
-  /** the leader Lease; its namespace defaults to `namespace`, else "default". */
+  /** the leader Lease (default LEADER_LEASE_NAME, which RBAC names); its namespace defaults to `namespace`, else "default". */
   leaseName?: string;
   leaseNamespace?: string;
   /** false: act as leader at once (single replica, tests). Default: elect with the default timings. */
@@ -73,9 +74,6 @@ export const DEFAULT_OWNED_KINDS: readonly KindRef[] = [
   { apiVersion: 'batch/v1', kind: 'Job' },
   { apiVersion: 'v1', kind: 'Service' },
 ];
-
-/** DEFAULT_LEASE_NAME is the leader-election Lease (RBAC restricts leases to this resourceName). */
-export const DEFAULT_LEASE_NAME = 'mdw-operator-leader';
 
 interface Session {
   queue: WorkQueue;
@@ -177,7 +175,7 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
   } else {
     const timings = typeof opts.leaderElection === 'object' ? opts.leaderElection : {};
     elector = createLeaderElector({ kube: opts.kube, log, identity: opts.identity, ...timings,
-      name: opts.leaseName ?? DEFAULT_LEASE_NAME, namespace: opts.leaseNamespace ?? opts.namespace ?? 'default',
+      name: opts.leaseName ?? LEADER_LEASE_NAME, namespace: opts.leaseNamespace ?? opts.namespace ?? 'default',
       onStartedLeading: () => {
         metrics.leader.set(1);
         void change(startSession);
