@@ -91,4 +91,16 @@ describe('populator (devnode + PostgreSQL)', function () {
     await converged();
     await verifyClean();
   });
+
+  it('lets a second populator of the same schema wait for the writer lock, and stops it cleanly while waiting', async () => {
+    const second = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
+    await h.devnode.mineKeyBlock();
+    await converged();
+    await verifyClean();
+    let synced = false;
+    void second.synced().then(() => { synced = true; });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(synced, 'the second populator never got the lock').to.equal(false);
+    await second.stop();
+  });
 });
