@@ -4,7 +4,8 @@
  */
 import { Command, Flags } from '@oclif/core';
 import { Registry } from 'prom-client';
-import { createLogger } from '../../log.ts';
+import { hostname } from 'node:os';
+import { createLogger, type Logger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
@@ -67,7 +68,8 @@ export default class Root extends Command {
     try {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
-        roles.push(await startPopulator({ cfg, log, registry }));
+        const populate = () => startPopulator({ cfg, log, registry });
+        roles.push(await (process.env.WRITER_LEASE_NAME ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log) : populate()));
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
@@ -88,6 +90,24 @@ export default class Root extends Command {
       this.error(`invalid -H/--heights: ${(err as Error).message}`, { exit: 2 });
     }
   }
+}
+
+/**
+ * underWriterLease starts the populator only while this pod holds the Lease (on Kubernetes, where
+ * the operator sets WRITER_LEASE_NAME, POD_NAME and POD_NAMESPACE). Losing it stops the process with
+ * status 1, so the Deployment restarts the pod and it contends again.
+ */
+async function underWriterLease(name: string, start: () => Promise<Role>, log: Logger): Promise<Role> {
+  const { holdWriterLease } = await import('../writer-lease.ts');
+  const { kubeClientFor } = await import('../kube-flags.ts');
+  return holdWriterLease({
+    kube: await kubeClientFor({}), namespace: process.env.POD_NAMESPACE ?? 'default', name,
+    identity: process.env.POD_NAME ?? hostname(), log, start,
+    onLost: () => {
+      process.exitCode = 1;
+      process.kill(process.pid, 'SIGTERM');
+    },
+  });
 }
 
 function roleName(flags: { populate: boolean; server: boolean; verify: boolean }): string {
