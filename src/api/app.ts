@@ -34,7 +34,6 @@ export function createApp(deps: AppDeps): Koa {
   metrics.watch(pool);
   const forward = createNodeProxy({ nodeUrl: cfg.nodeUrl, nodeInternalUrl: cfg.nodeInternalUrl, timeoutMs: cfg.nodeTimeoutMs, metrics, log });
   const app = new Koa();
-  app.proxy = true;
   app.silent = true;
 
   app.use(requestMetrics(metrics));

@@ -19,7 +19,7 @@ export interface ApiMetrics {
 export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   const registers = [registry];
   const pools: Pool[] = [];
-  const poolGauge = new prom.Gauge({
+  new prom.Gauge({
     name: 'mdw_api_db_pool_connections', help: 'Database pool connections by state (total, idle, waiting requests).',
     labelNames: ['state'] as const, registers,
     collect() {
@@ -31,7 +31,7 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       }
     },
   });
-  const syncGauge = new prom.Gauge({
+  new prom.Gauge({
     name: 'mdw_api_sync_height', help: 'Heights as this server sees them: the database top, the node height, and the lag.',
     labelNames: ['kind'] as const, registers,
     async collect() {
@@ -47,8 +47,6 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       }
     },
   });
-  void poolGauge;
-  void syncGauge;
   return {
     requests: new prom.Counter({
       name: 'mdw_api_http_requests_total', help: 'HTTP requests by method, route and status.',

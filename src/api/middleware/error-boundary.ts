@@ -8,7 +8,8 @@ export function errorBoundary(log: Logger): Koa.Middleware {
   return async function errorBoundary(ctx, next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
+      // A forwarded answer (even a node 404) was already streamed to the client as it is.
+      if (ctx.status === 404 && ctx.body === undefined && !ctx.state.forwarded) {
         throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'Not found');
       }
     } catch (err) {

@@ -16,6 +16,10 @@ describe('operations: health, metrics, CORS, compression', () => {
   it('is alive and ready while the database answers', async () => {
     await api.request.get('/healthz').expect(200, { alive: true });
     await api.request.get('/readyz').expect(200, { ready: true });
+    for (const path of ['/healthz', '/readyz', '/metrics', '/middleware/status']) {
+      const res = await api.request.get(path);
+      expect(res.headers['cache-control'], path).to.equal('no-store');
+    }
   });
 
   it('exports request counts by route template, durations, cache hits vs forwards, pool and sync gauges', async () => {
