@@ -38,7 +38,11 @@ export function createApp(deps: AppDeps): Koa {
 
   app.use(requestMetrics(metrics));
   app.use(errorBoundary(log));
-  app.use(cors({ origin: corsOrigin(cfg.corsOrigins), credentials: true, allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'] }));
+  app.use(cors({
+    origin: corsOrigin(cfg.corsOrigins), credentials: true, allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    // Browser clients page with the cursor and revalidate with the ETag.
+    exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
+  }));
   app.use(compress({ threshold: 1024 }));
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));

@@ -42,6 +42,7 @@ describe('operations: health, metrics, CORS, compression', () => {
     const ok = await api.request.get('/middleware/status').set('Origin', 'https://wallet.example');
     expect(ok.headers['access-control-allow-origin']).to.equal('https://wallet.example');
     expect(ok.headers['access-control-allow-credentials']).to.equal('true');
+    expect(ok.headers['access-control-expose-headers']).to.contain('X-Next-Cursor');
     const foreign = await api.request.get('/middleware/status').set('Origin', 'https://evil.example');
     expect(foreign.headers['access-control-allow-origin']).to.equal(undefined);
     const preflight = await api.request.options('/middleware/contracts/verify')
