@@ -40,7 +40,7 @@ export async function requestReload(kube: KubeClient, opts: ReloadRequestOptions
   const state = generationStateOf(mw.status);
   if (isReloadBusy(state) && opts.force !== true) {
     throw new AppError(ErrorCode.OPERATOR_CONFLICT, 409,
-      `reload ${state.reload?.id ?? ''} is ${state.reload?.state ?? ''}; wait until it ends, or pass --force to replace it (a reload not yet promoted is aborted)`);
+      `reload ${state.reload?.id ?? ''} is ${state.reload?.state ?? ''}; wait until it ends, or pass --force to replace it (a reload not yet promoted is aborted; a promoted one first finishes its rollback window)`);
   }
   const id = opts.id ?? defaultReloadId(opts.now ?? new Date());
   const reload: ReloadSpec = {
