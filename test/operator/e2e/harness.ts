@@ -121,7 +121,7 @@ export class Harness {
 
   generationsOf(kind: 'Deployment' | 'Job'): number[] {
     const items = kind === 'Deployment' ? this.deployments() : this.jobs();
-    return [...new Set(items.map((o) => Number(o.metadata.labels?.[LABEL_GENERATION])))].sort();
+    return [...new Set(items.map((o) => Number(o.metadata.labels?.[LABEL_GENERATION])))].sort((a, b) => a - b);
   }
 
   condition(type: string): { status: string; reason: string } | undefined {
