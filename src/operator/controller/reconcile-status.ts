@@ -6,7 +6,7 @@ import type { GenerationState, ReloadProgress } from './bluegreen.ts';
 import { deploymentCounts, isDeploymentAvailable, jobFailure } from './reconcile-children.ts';
 import type { GenerationReport } from './reconcile-generation.ts';
 import {
-  availabilityProblem, availableCondition, degradedCondition, derivePhase, pausedCondition, setConditions, syncedCondition,
+  availabilityProblem, availableCondition, degradedCondition, derivePhase, findCondition, pausedCondition, setConditions, syncedCondition,
   type ConditionUpdate, type Problem,
 } from './status.ts';
 import type { ProbeResult } from './status-probe.ts';
@@ -48,10 +48,13 @@ export function withGenerationState(status: MiddlewareStatus | undefined, state:
 export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
   const { mw, state, active, activeProbe, now } = outcome;
   const available = availableCondition(deploymentCounts(active.server));
+  // Pods still starting are not a problem; losing what served is (and stays one until it is back).
+  const served = wasServing(mw.status);
   const problems = [
     availabilityProblem(available),
+    served && available.reason === 'NoPodReady' ? { reason: 'NoPodReady', message: `no server of generation ${active.generation} is available` } : undefined,
     active.migration === 'Failed' ? { reason: 'MigrationFailed', message: `migration of generation ${active.generation} failed: ${jobFailure(active.migrationJob)}` } : undefined,
-    active.populator !== undefined && active.migration === 'Succeeded' && !isDeploymentAvailable(active.populator)
+    served && active.populator !== undefined && active.migration === 'Succeeded' && !isDeploymentAvailable(active.populator)
       ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` } : undefined,
     state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
   ].filter((p): p is Problem => p !== undefined);
@@ -104,6 +107,12 @@ export function statusPatch(current: unknown, next: unknown): unknown {
     patch[key] = isRecord(value) && isRecord(current[key]) ? statusPatch(current[key], value) : value;
   }
   return patch;
+}
+
+function wasServing(status: MiddlewareStatus | undefined): boolean {
+  const degraded = findCondition(status?.conditions, ConditionType.Degraded);
+  return findCondition(status?.conditions, ConditionType.Available)?.status === 'True'
+    || (degraded?.status === 'True' && (degraded.reason === 'NoPodReady' || degraded.reason === 'PopulatorNotReady'));
 }
 
 function reconciledCondition(active: GenerationReport): ConditionUpdate {

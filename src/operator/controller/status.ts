@@ -115,9 +115,9 @@ export function derivePhase(conditions: readonly MiddlewareCondition[] | undefin
   if (reconciled?.status === 'False' && reconciled.reason === 'InvalidSpec') return Phase.Invalid;
   if (status(ConditionType.ReconciliationPaused) === 'True') return Phase.Paused;
   if (reconciled === undefined) return Phase.Pending;
+  if (status(ConditionType.Degraded) === 'True') return Phase.Degraded;
   if (status(ConditionType.MigrationsApplied) !== 'True') return Phase.Migrating;
   if (status(ConditionType.Available) !== 'True') return Phase.Pending;
-  if (status(ConditionType.Degraded) === 'True') return Phase.Degraded;
   if (status(ConditionType.Reindexing) === 'True') return Phase.Reindexing;
   if (status(ConditionType.Synced) !== 'True') return Phase.Syncing;
   return Phase.Available;

@@ -102,6 +102,8 @@ describe('derivePhase', () => {
     ['migrations are not applied', [c('Reconciled', 'True'), c('MigrationsApplied', 'False')], 'Migrating'],
     ['servers are not available yet', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False')], 'Pending'],
     ['Degraded is True', [...healthy, c('Degraded', 'True')], 'Degraded'],
+    ['a migration failed (Degraded before Migrating)', [c('Reconciled', 'False'), c('MigrationsApplied', 'False'), c('Degraded', 'True', 'MigrationFailed')], 'Degraded'],
+    ['every server is gone after serving (Degraded before Pending)', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False'), c('Degraded', 'True', 'NoPodReady')], 'Degraded'],
     ['a reload runs', [...healthy, c('Reindexing', 'True')], 'Reindexing'],
     ['the active generation is behind the node', [...healthy.slice(0, 3), c('Synced', 'False')], 'Syncing'],
     ['everything is fine', healthy, 'Available'],

@@ -92,6 +92,31 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.middleware().status?.selector).to.contain(`${LABEL_GENERATION}=1`);
   });
 
+  it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {
+    await h.apply();
+    h.probe.set('mainnet', 100, 0);
+    const reasons: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await h.pass();
+      reasons.push(...h.eventReasons());
+      expect(h.condition('Degraded')).to.deep.include({ status: 'False' });
+      h.completeJobs();
+      h.readyDeployments();
+    }
+    expect(reasons.filter((r) => r === 'NoPodReady')).to.deep.equal([]);
+    // By losing every server pod.
+    h.kube.markDeploymentReady(SERVER, 0);
+    await h.pass();
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'NoPodReady' });
+    expect(h.middleware().status?.phase).to.equal('Degraded');
+    await h.pass();
+    expect(h.middleware().status?.phase).to.equal('Degraded');
+    // By getting them back.
+    h.kube.markDeploymentReady(SERVER);
+    await h.pass();
+    expect(h.middleware().status?.phase).to.equal('Available');
+  });
+
   it('reports an invalid spec with a condition and a Warning Event, touching no child and never throwing', async () => {
     await runningMiddleware();
     const deploymentsBefore = h.deployments();
@@ -177,6 +202,7 @@ describe('operator lifecycle on the fake API server', () => {
     await h.pass();
     expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'MigrationFailed' });
     expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'MigrationFailed' });
+    expect(h.middleware().status?.phase).to.equal('Degraded');
     expect(h.deployments()).to.deep.equal([]);
     expect(h.kube.events.some((e) => e.type === 'Warning' && e.reason === 'MigrationFailed')).to.equal(true);
   });
