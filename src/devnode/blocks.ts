@@ -1,8 +1,8 @@
 /** @module Key and micro block headers: the node's binary layout (node-api.md §6.2), hashes and JSON. Pure. */
-import { decode, hash } from '../chain/encoding.ts';
+import { hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { jsonInt } from './tx-codec.ts';
-import { encodeFlat } from './id-cache.ts';
+import { encodeFlat, idBytes } from './id-cache.ts';
 
 /** PROTOCOL_VERSION is the consensus protocol the devnode claims (Iris). */
 export const PROTOCOL_VERSION = 5;
@@ -49,14 +49,14 @@ function u64(n: bigint | number): Buffer {
 
 /** keyHeaderBytes is `aec_headers:serialize_to_binary/1` of a key header (pow and nonce zero when absent). */
 export function keyHeaderBytes(h: KeyHeader): Uint8Array {
-  const info = decode(h.info, ['cb']).bytes;
+  const info = idBytes(h.info);
   const flags = (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
   const pow = Buffer.alloc(42 * 4);
   (h.pow ?? []).forEach((p, i) => pow.writeUInt32BE(p >>> 0, i * 4));
   return Buffer.concat([
     u32(h.version), u32(flags), u64(h.height),
-    decode(h.prevHash).bytes, decode(h.prevKeyHash).bytes, decode(h.stateHash).bytes,
-    decode(h.miner).bytes, decode(h.beneficiary).bytes, u32(h.target), pow, u64(h.nonce ?? 0n), u64(h.time), info,
+    idBytes(h.prevHash), idBytes(h.prevKeyHash), idBytes(h.stateHash),
+    idBytes(h.miner), idBytes(h.beneficiary), u32(h.target), pow, u64(h.nonce ?? 0n), u64(h.time), info,
   ]);
 }
 
@@ -69,8 +69,8 @@ export function keyBlockHash(h: KeyHeader): string {
 export function microHeaderBytes(h: MicroHeader): Uint8Array {
   return Buffer.concat([
     u32(h.version), u32(0), u64(h.height),
-    decode(h.prevHash).bytes, decode(h.prevKeyHash).bytes, decode(h.stateHash).bytes, decode(h.txsHash).bytes,
-    u64(h.time), h.signature ? decode(h.signature, ['sg']).bytes : Buffer.alloc(0),
+    idBytes(h.prevHash), idBytes(h.prevKeyHash), idBytes(h.stateHash), idBytes(h.txsHash),
+    u64(h.time), h.signature ? idBytes(h.signature) : Buffer.alloc(0),
   ]);
 }
 

@@ -6,9 +6,9 @@ import { KEY_BLOCK_REWARD } from './fees.ts';
 import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type KeyHeader, type MicroHeader } from './blocks.ts';
 import { signBytes, verifySignature, type KeyPair } from './keys.ts';
 import { TxRejected, applyTx, signers } from './rules.ts';
-import { newState, type WorldState } from './state.ts';
+import { commitState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
-import { encodeFlat } from './id-cache.ts';
+import { encodeFlat, idBytes } from './id-cache.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
 export interface TxRecord {
@@ -16,7 +16,6 @@ export interface TxRecord {
   readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
   readonly tx: TxFields;
-  readonly signatures: readonly string[];
   blockHash: string | undefined;
   blockHeight: number;
   callInfo?: { [k: string]: Json };
@@ -65,6 +64,8 @@ export class Chain {
   state: WorldState = newState();
   pending: WorldState = newState(this.state);
   #queryExpiry = new Map<number, string[]>();
+  /** queries asked by mempool transactions, indexed for refunds when their micro block is sealed */
+  #pendingQueries: { id: string; expires: number }[] = [];
 
   constructor(options: ChainOptions) {
     this.options = options;
@@ -112,19 +113,51 @@ export class Chain {
     const { signatures, txBytes } = decodeSignedTx(signedBytes);
     const tx = decodeTx(txBytes);
     if (verify) this.#verifySignatures(tx, txBytes, signatures);
-    return this.admit(signedBytes, tx, signatures);
+    return this.admit(signedBytes, tx);
   }
 
   /** admit puts an already decoded (and, by the caller, trusted) signed transaction in the mempool. */
-  admit(signedBytes: Uint8Array, tx: TxFields, signatures: readonly Uint8Array[]): TxRecord {
+  admit(signedBytes: Uint8Array, tx: TxFields): TxRecord {
     const hashBytes = hash(signedBytes);
     const hashValue = encodeFlat('th', hashBytes);
     if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
-    applyTx(this.pending, tx, { height: this.height, txHash: hashValue });
-    const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, signatures: signatures.map((s) => encodeFlat('sg', s)), blockHash: undefined, blockHeight: -1 };
+    const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, blockHash: undefined, blockHeight: -1 };
+    this.#applyPending(record);
     this.txs.set(hashValue, record);
-    this.mempool.push(record);
     return record;
+  }
+
+  /**
+   * #applyPending applies a transaction to `pending` (the committed state plus the mempool, at
+   * the current height) and queues it. Sealing a micro block then commits `pending` as it is.
+   */
+  #applyPending(record: TxRecord): void {
+    const effect = applyTx(this.pending, record.tx, { height: this.height, txHash: record.hash });
+    record.callInfo = effect.callInfo;
+    if (effect.query) this.#pendingQueries.push(effect.query);
+    this.mempool.push(record);
+  }
+
+  /** #resetPending rebuilds `pending` over a changed state, dropping mempool transactions no longer valid. */
+  #resetPending(): void {
+    const waiting = this.mempool;
+    this.mempool = [];
+    this.#pendingQueries = [];
+    this.pending = newState(this.state);
+    for (const record of waiting) {
+      try {
+        this.#applyPending(record);
+      } catch (err) {
+        if (!(err instanceof TxRejected)) throw err;
+        this.txs.delete(record.hash);
+      }
+    }
+  }
+
+  #indexQuery(query: { id: string; expires: number }): void {
+    const list = this.#queryExpiry.get(query.expires + 1) ?? [];
+    list.push(query.id);
+    this.#queryExpiry.set(query.expires + 1, list);
   }
 
   #verifySignatures(tx: TxFields, txBytes: Uint8Array, signatures: readonly Uint8Array[]): void {
@@ -142,11 +175,7 @@ export class Chain {
     try {
       const effect = applyTx(state, record.tx, { height, txHash: record.hash });
       record.callInfo = effect.callInfo;
-      if (effect.query) {
-        const list = this.#queryExpiry.get(effect.query.expires + 1) ?? [];
-        list.push(effect.query.id);
-        this.#queryExpiry.set(effect.query.expires + 1, list);
-      }
+      if (effect.query) this.#indexQuery(effect.query);
       return true;
     } catch (err) {
       if (err instanceof TxRejected) return false;
@@ -173,7 +202,7 @@ export class Chain {
     this.keyBlocks.push(block);
     this.blocks.set(block.hash, block);
     this.#keyBlockEffects(this.state, header);
-    this.pending = newState(this.state);
+    this.#resetPending();
     return block;
   }
 
@@ -181,12 +210,12 @@ export class Chain {
   mineMicroBlock(time?: number): MicroBlock | undefined {
     if (this.mempool.length === 0) return undefined;
     const records = this.mempool;
+    commitState(this.pending);
+    for (const query of this.#pendingQueries) this.#indexQuery(query);
     this.mempool = [];
-    const height = this.height;
-    const included = records.filter((r) => this.#include(this.state, r, height) || (this.txs.delete(r.hash), false));
+    this.#pendingQueries = [];
     this.pending = newState(this.state);
-    if (included.length === 0) return undefined;
-    return this.#sealMicroBlock(included, time ?? this.#now());
+    return this.#sealMicroBlock(records, time ?? this.#now());
   }
 
   #sealMicroBlock(txs: TxRecord[], time: number): MicroBlock {
@@ -194,7 +223,7 @@ export class Chain {
     const prev = key.micro.at(-1);
     const txsHashBytes = hash(Buffer.concat(txs.map((t) => t.hashBytes)));
     const txsHash = encodeFlat('bx', txsHashBytes);
-    const prevState = decode((prev ?? key).header.stateHash).bytes;
+    const prevState = idBytes((prev ?? key).header.stateHash);
     const unsigned: MicroHeader = {
       height: key.header.height, prevHash: prev?.hash ?? key.hash, prevKeyHash: key.hash,
       stateHash: encodeFlat('bs', hash(Buffer.concat([prevState, txsHashBytes]))), txsHash, time, version: PROTOCOL_VERSION,
@@ -217,7 +246,7 @@ export class Chain {
     const prev = this.top.micro.at(-1) ?? this.top;
     return {
       height: this.height + 1, prevHash: prev.hash, prevKeyHash: this.top.hash,
-      stateHash: encodeFlat('bs', hash(Buffer.concat([decode(prev.header.stateHash).bytes, Buffer.from('key')]))),
+      stateHash: encodeFlat('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
       miner: fields.miner ?? this.options.miner.address, beneficiary: fields.beneficiary ?? this.options.beneficiary,
       target: TARGET, time: fields.time ?? this.#now(), version: PROTOCOL_VERSION, info: fields.info ?? EMPTY_CB,
     };
@@ -262,15 +291,8 @@ export class Chain {
       const txs = old.micro.flatMap((m) => m.txs).filter((r) => this.#include(this.state, r, this.height) || (this.txs.delete(r.hash), false));
       if (txs.length > 0) this.#sealMicroBlock(txs, (old.micro.at(-1)?.header.time ?? old.header.time) + 2);
     }
-    this.pending = newState(this.state);
-    for (const r of mempool) {
-      this.txs.delete(r.hash);
-      try {
-        this.submit(r.signedBytes, false);
-      } catch (err) {
-        if (!(err instanceof TxRejected)) throw err;
-      }
-    }
+    this.mempool = mempool;
+    this.#resetPending();
   }
 
   /** #replay rebuilds the committed state from genesis through the kept blocks. */
@@ -278,10 +300,10 @@ export class Chain {
     this.state = newState();
     this.#queryExpiry = new Map();
     this.#seedGenesis(this.state);
+    this.#resetPending();
     for (const kb of this.keyBlocks) {
       this.#keyBlockEffects(this.state, kb.header);
       for (const mb of kb.micro) for (const r of mb.txs) this.#include(this.state, r, kb.header.height);
     }
-    this.pending = newState(this.state);
   }
 }

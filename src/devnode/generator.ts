@@ -59,9 +59,9 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     for (let m = 0; m < micro; m++) {
       for (let t = 0; t < perMicro; t++) {
         const built = traffic.next(h);
-        const { signedBytes, signatures } = traffic.sign(built);
+        const signedBytes = traffic.sign(built);
         try {
-          chain.admit(signedBytes, built.tx, signatures);
+          chain.admit(signedBytes, built.tx);
         } catch (err) {
           if (!(err instanceof TxRejected)) throw err;
           rejected++;

@@ -61,11 +61,11 @@ export class Traffic {
   }
 
   /** sign serialises and signs a built transaction for the chain's network. */
-  sign(built: BuiltTx): { signedBytes: Uint8Array; signatures: Uint8Array[] } {
+  sign(built: BuiltTx): Uint8Array {
     const txBytes = encodeTx(built.tx);
     const message = Buffer.concat([Buffer.from(this.#chain.options.networkId, 'utf8'), txBytes]);
     const signatures = built.signers.map((k) => signBytes(k, message));
-    return { signedBytes: encodeSignedTx(signatures, txBytes), signatures };
+    return encodeSignedTx(signatures, txBytes);
   }
 
   #oracleId(k: KeyPair): string {

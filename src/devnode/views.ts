@@ -3,13 +3,15 @@ import { encode } from '../chain/encoding.ts';
 import { stringifyJson, type Json } from '../chain/json.ts';
 import { keyBlockJson, microHeaderJson } from './blocks.ts';
 import type { KeyBlock, MicroBlock, TxRecord } from './chain.ts';
+import { decodeSignedTx } from './tx-codec.ts';
 import type { Account, ChannelEntry, ContractEntry, NameEntry, Oracle, OracleQuery } from './state.ts';
 import { jsonInt } from './tx-codec.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
 function renderTx(r: TxRecord): string {
-  return stringifyJson({ tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures: r.signatures });
+  const signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
+  return stringifyJson({ tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures });
 }
 
 /** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending), cached on the record. */
