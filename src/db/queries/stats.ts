@@ -47,10 +47,14 @@ export async function feesAt(db: Queryable, height: number): Promise<string> {
   return rows[0]?.fees ?? '0';
 }
 
-/** decodeErrorsSince counts contract calls above a height whose decoding failed. */
+/**
+ * decodeErrorsSince counts contract calls above a height whose decoding failed. It walks the
+ * transactions of those heights (indexed by height), never the whole contract_calls table.
+ */
 export async function decodeErrorsSince(db: Queryable, height: number): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
-    'SELECT count(*) AS n FROM contract_calls WHERE height > $1 AND decode_error IS NOT NULL',
+    `SELECT count(*) AS n FROM transactions t JOIN contract_calls c ON c.tx_hash = t.hash
+      WHERE t.height > $1 AND c.decode_error IS NOT NULL`,
     [height],
   );
   return Number(rows[0]?.n ?? 0);

@@ -95,6 +95,9 @@ describe('middleware status', () => {
       expect(res.body).to.include({ OK: true, height: TOP, node_height: TOP + 1, lag: 1, synced: true, queue_length: 1, version: '9.9.9-test' });
       expect(res.body.seconds_since_last_block).to.be.within(9, 12);
       expect(res.body.populator).to.include({ status: 'following', alive: true });
+      expect(res.body.errors_last_500_blocks).to.equal(0);
+      await api.pool.query("UPDATE contract_calls SET decode_error = 'bad calldata'");
+      expect((await api.request.get('/middleware/status').expect(200)).body.errors_last_500_blocks).to.equal(2);
     } finally {
       await api.close();
     }
