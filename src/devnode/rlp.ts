@@ -8,16 +8,12 @@ export class RlpError extends Error {
   override readonly name = 'RlpError';
 }
 
-function lengthBytes(n: number): Uint8Array {
-  const out: number[] = [];
-  for (let v = n; v > 0; v = Math.floor(v / 256)) out.unshift(v % 256);
-  return Uint8Array.from(out);
-}
-
 function header(short: number, long: number, length: number): Uint8Array {
   if (length < 56) return Uint8Array.of(short + length);
-  const len = lengthBytes(length);
-  return Uint8Array.from([long + len.length, ...len]);
+  if (length < 0x100) return Uint8Array.of(long + 1, length);
+  if (length < 0x10000) return Uint8Array.of(long + 2, length >>> 8, length & 0xff);
+  if (length < 0x1000000) return Uint8Array.of(long + 3, length >>> 16, (length >>> 8) & 0xff, length & 0xff);
+  return Uint8Array.of(long + 4, length >>> 24, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff);
 }
 
 function encodeInto(item: RlpItem, out: Uint8Array[]): number {

@@ -34,12 +34,17 @@ export class Traffic {
   #nameCounter = 0;
   readonly #oracleIds = new Map<KeyPair, string>();
   readonly #makers: readonly [number, Maker][];
+  /** call data is encoded once (FATE encoding is slow) and drawn from this pool */
+  readonly #callData: readonly string[];
 
   constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[]) {
     this.#chain = chain;
     this.#rng = rng;
     this.#accounts = accounts;
     for (const k of accounts) this.#oracleIds.set(k, reprefix(k.address, 'ok'));
+    this.#callData = Array.from({ length: 64 }, (_, i) => (i % 4 === 0
+      ? contractCallData('get', [])
+      : i % 4 === 1 ? contractCallData('note', [`note ${rng.uint32()}`]) : contractCallData('set', [rng.bigint(80)])));
     this.#makers = [
       [30, (h) => this.#spend(h)], [3, (h) => this.#oracleRegister(h)], [3, (h) => this.#oracleExtend(h)],
       [10, (h) => this.#oracleQuery(h)], [9, (h) => this.#oracleRespond(h)], [8, (h) => this.#namePreclaim(h)],
@@ -252,8 +257,7 @@ export class Traffic {
   #contractCall(): BuiltTx | undefined {
     if (this.#contracts.length === 0) return undefined;
     const caller = this.#rng.pick(this.#accounts);
-    const roll = this.#rng.int(0, 2);
-    const callData = roll === 0 ? contractCallData('set', [this.#rng.bigint(80)]) : roll === 1 ? contractCallData('get', []) : contractCallData('note', [`note ${this.#rng.uint32()}`]);
+    const callData = this.#rng.pick(this.#callData);
     return {
       tx: {
         type: 'ContractCallTx', version: 1, caller_id: caller.address, nonce: this.#nonce(caller), contract_id: this.#rng.pick(this.#contracts),
