@@ -59,8 +59,9 @@ function buildBytecode(): string {
 /** DEVNODE_CONTRACT_BYTECODE is the `code` of every generated ContractCreateTx. */
 export const DEVNODE_CONTRACT_BYTECODE = buildBytecode() as `cb_${string}`;
 
-/** FATE_VM_VERSION and FATE_ABI_VERSION are the versions of the generated contracts (FATE_2, FATE ABI). */
+/** FATE_VM_VERSION is the vm_version of the generated contracts (FATE_2). */
 export const FATE_VM_VERSION = 7;
+/** FATE_ABI_VERSION is the abi_version of the generated contracts (FATE). */
 export const FATE_ABI_VERSION = 3;
 
 const encoder = new BytecodeContractCallEncoder(DEVNODE_CONTRACT_BYTECODE);

@@ -60,6 +60,10 @@ describe('devnode mining and forks over HTTP', () => {
     const status = await t.get('/v2/status');
     expect(status.body.node_version).to.match(/^devnode-/);
     expect(status.body).to.include({ network_id: 'ae_devnet', syncing: false, top_block_height: 0 });
+    const api = await t.get('/api');
+    expect(api.body.info.title).to.match(/devnode/);
+    expect(api.body.paths).to.have.property('/generations/height/{height}');
+    expect((await t.getInternal('/api')).body.paths).to.have.property('/debug/dev/fork');
   });
 
   it('keeps amounts beyond 2^53 exact through submit, state and JSON', async () => {
