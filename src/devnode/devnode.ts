@@ -89,7 +89,14 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
 
   const timers: NodeJS.Timeout[] = [];
   const every = (ms: number | undefined, fn: () => void): void => {
-    if (ms && ms > 0) timers.push(setInterval(fn, ms));
+    if (!ms || ms <= 0) return;
+    timers.push(setInterval(() => {
+      try {
+        fn();
+      } catch (err) {
+        log.error({ err }, 'devnode mining failed');
+      }
+    }, ms));
   };
   every(opts.microBlockIntervalMs ?? 1000, () => {
     const block = chain.mineMicroBlock();
