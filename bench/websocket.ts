@@ -5,22 +5,26 @@
  *   node bench/websocket.ts [--clients 10000] [--processes 2] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
  *                           [--server-node-options=--max-semi-space-size=4]
  *
- * Three kinds of process: this one (database, populator double, measurements), one server
- * (test/integration/events/server-process.ts: only the server's modules), and client processes (`clients`). Baseline in the same run: a bare LISTEN connection's
- * COMMIT → notification time, the floor any NOTIFY-driven delivery stands on.
+ * Processes: this one (database, populator double, measurements), the server under test
+ * (test/integration/events/server-process.ts: only the server's modules, so its RSS is its own),
+ * and client processes (`clients` mode). Baselines measured in the same run, on the same machine:
+ * - a bare `ws` server broadcasting frames of the same sizes when told over IPC (`bare` mode):
+ *   what 10k sockets cost on this machine without database, hub or anything of ours;
+ * - a bare LISTEN connection: COMMIT → notification, the floor any NOTIFY-driven delivery stands on.
  * Database: TEST_DATABASE_URL when set, else an embedded PostgreSQL.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { createLogger } from '../src/log.ts';
-import { createPool } from '../src/db/pool.ts';
+import { createPool, type Pool } from '../src/db/pool.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { notifyChannel } from '../src/events/notification.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
@@ -30,24 +34,29 @@ const SCHEMA = 'mdw_bench_ws';
 const SERVER_ENTRY = new URL('../test/integration/events/server-process.ts', import.meta.url).pathname;
 const log = createLogger({ logDir: undefined, logLevel: 'warn', logPretty: false }).log;
 
+interface Options { total: number; processes: number; rounds: number; txs: number }
+interface ClientReport { first: Record<number, number[]>; last: Record<number, number[]> }
+interface ServerUnderTest {
+  readonly url: string;
+  readonly pid: number;
+  /** trigger makes height h happen and returns the reference time latencies are measured from. */
+  trigger(height: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
 function clock(): number {
   return performance.timeOrigin + performance.now();
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
 }
 
 function summary(values: number[]): { n: number; p50: number; p99: number; max: number } {
   const sorted = [...values].sort((a, b) => a - b);
-  const round = (x: number): number => Math.round(x * 100) / 100;
-  return { n: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN) };
-}
-
-function round1(x: number): number {
-  return Math.round(x * 10) / 10;
+  const at = (p: number): number => round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN);
+  return { n: sorted.length, p50: at(50), p99: at(99), max: round1(sorted.at(-1) ?? NaN) };
 }
 
 function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
@@ -56,14 +65,18 @@ function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
 }
 
-// ---- client process -------------------------------------------------------------------------
-interface ClientReport { first: Record<number, number[]>; last: Record<number, number[]> }
-
+// ---- client process: `clients <url> <count> <txs>` ------------------------------------------------
 async function clients(url: string, count: number, txs: number): Promise<void> {
   const kinds = txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'];
   const report: ClientReport = { first: {}, last: {} };
   const complete = new Map<number, number>();
   const sockets: WebSocket[] = [];
+  const done = (height: number, now: number): void => {
+    (report.last[height] ??= []).push(now);
+    const n = (complete.get(height) ?? 0) + 1;
+    complete.set(height, n);
+    if (n === count) process.send!({ type: 'done', height });
+  };
   const openOne = (): Promise<void> => new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     const txsSeen = new Map<number, number>();
@@ -74,9 +87,7 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
       if (text.startsWith('[')) {
         answers += 1;
         if (answers === kinds.length) resolve();
-        return;
-      }
-      if (text.endsWith('"subscription":"key_blocks"}')) {
+      } else if (text.endsWith('"subscription":"key_blocks"}')) {
         const height = Number(/"height":(\d+)/.exec(text)?.[1]);
         (report.first[height] ??= []).push(now);
         if (txs === 0) done(height, now);
@@ -93,12 +104,6 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
     ws.once('error', reject);
     sockets.push(ws);
   });
-  const done = (height: number, now: number): void => {
-    (report.last[height] ??= []).push(now);
-    const n = (complete.get(height) ?? 0) + 1;
-    complete.set(height, n);
-    if (n === count) process.send!({ type: 'done', height });
-  };
   // Connect in small waves so the server's accept backlog never overflows.
   for (let opened = 0; opened < count; opened += 200) {
     await Promise.all(Array.from({ length: Math.min(200, count - opened) }, openOne));
@@ -113,7 +118,136 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
   });
 }
 
-// ---- coordinator ----------------------------------------------------------------------------
+// ---- baseline server: `bare <txs>` ----------------------------------------------------------------
+async function bare(txs: number): Promise<void> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(wss, 'listening');
+  wss.on('connection', (ws) => ws.on('message', () => ws.send('[]')));
+  const account = MemoryAccount.generate().address;
+  process.send!({ type: 'url', url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}` });
+  process.on('message', (m: { type: string; height?: number }) => {
+    if (m.type === 'stop') process.exit(0);
+    if (m.type !== 'broadcast') return;
+    // Frames of the sizes the middleware sends (a key block, SpendTx as GenericSignedTx).
+    const keyBlock = JSON.stringify({
+      payload: { beneficiary: account, hash: randomId(Encoding.KeyBlockHash), height: m.height, info: 'cb_AAAAAfy4hFE=', miner: account,
+        nonce: '18446744073709551557', pow: Array.from({ length: 42 }, (_, i) => i * 1000), prev_hash: randomId(Encoding.KeyBlockHash),
+        prev_key_hash: randomId(Encoding.KeyBlockHash), state_hash: randomId(Encoding.BlockStateHash), target: 522133279, time: Date.now(), version: 5 },
+      subscription: 'key_blocks',
+    });
+    const tx = JSON.stringify({
+      payload: { block_hash: randomId(Encoding.MicroBlockHash), block_height: m.height, hash: randomId(Encoding.TxHash),
+        signatures: [randomId(Encoding.Signature, 64)], tx: spendTx(account, account).tx },
+      subscription: 'transactions',
+    }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    for (const ws of wss.clients) {
+      ws.send(keyBlock);
+      for (let i = 0; i < txs; i += 1) ws.send(tx);
+    }
+  });
+}
+
+// ---- coordinator ----------------------------------------------------------------------------------
+async function startBare(txs: number): Promise<ServerUnderTest> {
+  const child = fork(import.meta.filename, ['bare', String(txs)], { stdio: 'inherit' });
+  const [{ url }] = (await once(child, 'message')) as [{ url: string }];
+  return {
+    url,
+    pid: child.pid!,
+    async trigger(height) {
+      const at = clock();
+      child.send({ type: 'broadcast', height });
+      return at;
+    },
+    async stop() {
+      child.send({ type: 'stop' });
+      await once(child, 'exit');
+    },
+  };
+}
+
+async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nodeOptions: string): Promise<ServerUnderTest> {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: SCHEMA, NODE_OPTIONS: nodeOptions },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const [a, b] = [MemoryAccount.generate().address, randomId(Encoding.AccountAddress)];
+  return {
+    url: line.toString().trim(),
+    pid: child.pid!,
+    async trigger(height) {
+      await writeHeight(pool, height, txs > 0 ? [Array.from({ length: txs }, () => spendTx(a, b))] : []);
+      const committedAt = clock();
+      await notify(pool, SCHEMA, { from: height, to: height });
+      return committedAt;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** runPhase connects the clients to one server, makes `rounds` heights happen and measures each delivery. */
+async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: number): Promise<Record<string, unknown>> {
+  const perProcess = Math.ceil(opts.total / opts.processes);
+  const doneHeights = new Map<number, number>();
+  let onDone: (() => void) | undefined;
+  const connectStart = performance.now();
+  const procs: ChildProcess[] = [];
+  for (let i = 0; i < opts.processes; i += 1) {
+    const count = Math.min(perProcess, opts.total - i * perProcess);
+    const child = fork(import.meta.filename, ['clients', server.url, String(count), String(opts.txs)], { stdio: 'inherit' });
+    child.on('message', (m: { type: string; height?: number }) => {
+      if (m.type !== 'done') return;
+      doneHeights.set(m.height!, (doneHeights.get(m.height!) ?? 0) + 1);
+      onDone?.();
+    });
+    procs.push(child);
+  }
+  await Promise.all(procs.map((c) => new Promise<void>((resolve) => c.on('message', (m: { type: string }) => m.type === 'ready' && resolve()))));
+  const connectSeconds = (performance.now() - connectStart) / 1000;
+  const idle = rssOf(server.pid);
+  const loadStart = loadavg()[0]!;
+  const startedAt = new Map<number, number>();
+  for (let height = firstHeight; height < firstHeight + opts.rounds; height += 1) {
+    const allDone = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 30_000);
+      onDone = () => {
+        if ((doneHeights.get(height) ?? 0) === opts.processes) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    });
+    startedAt.set(height, await server.trigger(height));
+    onDone?.();
+    await allDone;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const loaded = rssOf(server.pid);
+  const reports = await Promise.all(procs.map(async (c) => {
+    c.send({ type: 'report' });
+    for (;;) {
+      const [m] = (await once(c, 'message')) as [{ type: string; report?: ClientReport }];
+      if (m.type === 'report') return m.report!;
+    }
+  }));
+  await Promise.all(procs.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+  const latencies = (pick: (r: ClientReport) => Record<number, number[]>): number[] =>
+    reports.flatMap((r) => Object.entries(pick(r)).flatMap(([h, times]) => times.map((t) => t - startedAt.get(Number(h))!)));
+  const first = latencies((r) => r.first);
+  return {
+    connectSeconds: round1(connectSeconds),
+    delivered: `${first.length}/${opts.total * opts.rounds} key blocks`,
+    keyBlockMs: summary(first),
+    lastEventOfHeightMs: summary(latencies((r) => r.last)),
+    serverRss: { idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
+    loadAverage1m: { start: round1(loadStart), end: round1(loadavg()[0]!) },
+  };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -122,110 +256,64 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '20' },
       txs: { type: 'string', default: '2' },
       out: { type: 'string', default: 'bench/results/websocket.json' },
-      // V8 flags for the server process only, e.g. "--max-semi-space-size=4" (a smaller young generation).
+      // V8 flags for the middleware server process only, e.g. "--max-semi-space-size=4".
       'server-node-options': { type: 'string', default: '' },
     },
   });
-  const total = Number(values.clients);
-  const processes = Number(values.processes);
-  const rounds = Number(values.rounds);
-  const txs = Number(values.txs);
+  const opts: Options = { total: Number(values.clients), processes: Number(values.processes), rounds: Number(values.rounds), txs: Number(values.txs) };
+  const nodeOptions = values['server-node-options']!;
   const started = Date.now();
-  const loadAtStart = loadavg()[0]!;
   const db = await createTestDatabase();
   await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
   const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 3 }, log);
   await writeHeight(pool, 0, []);
 
-  // The server runs alone in its process (the same entry the multi-process tests use), so its RSS is its own.
-  const server = spawn(process.execPath, [SERVER_ENTRY], {
-    env: { ...process.env, DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_OPTIONS: values['server-node-options'] },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(server.stdout!, 'data')) as [Buffer];
-  const url = line.toString().trim();
-
-  const perProcess = Math.ceil(total / processes);
-  const clientProcs: ChildProcess[] = [];
-  const doneHeights = new Map<number, number>();
-  let onDone: (() => void) | undefined;
-  const connectStart = performance.now();
-  for (let i = 0; i < processes; i += 1) {
-    const count = Math.min(perProcess, total - i * perProcess);
-    const child = fork(import.meta.filename, ['clients', url, String(count), String(txs)], { stdio: 'inherit' });
-    child.on('message', (m: { type: string; height?: number }) => {
-      if (m.type !== 'done') return;
-      doneHeights.set(m.height!, (doneHeights.get(m.height!) ?? 0) + 1);
-      onDone?.();
-    });
-    clientProcs.push(child);
-  }
-  await Promise.all(clientProcs.map((c) => new Promise<void>((resolve) => c.on('message', (m: { type: string }) => m.type === 'ready' && resolve()))));
-  const connectSeconds = (performance.now() - connectStart) / 1000;
-  const idle = rssOf(server.pid!);
-
-  // Baseline: a bare LISTEN connection, COMMIT → notification.
+  // Baseline 1: COMMIT → LISTEN notification on a bare connection, during the middleware phase.
   const listenClient = await pool.connect();
   const notifiedAt = new Map<number, number>();
   listenClient.on('notification', (msg) => notifiedAt.set(JSON.parse(msg.payload!).to, clock()));
   await listenClient.query(`LISTEN "${notifyChannel(SCHEMA)}"`);
 
+  const bareServer = await startBare(opts.txs);
+  const bareResult = await runPhase(bareServer, opts, 1);
+  await bareServer.stop();
+  // Its process also loads this whole benchmark (SDK included): its RSS says nothing about ws.
+  delete bareResult.serverRss;
+
   const committedAt = new Map<number, number>();
-  const [a, b] = [MemoryAccount.generate().address, randomId(Encoding.AccountAddress)];
-  for (let height = 1; height <= rounds; height += 1) {
-    const micro = Array.from({ length: txs }, () => spendTx(a, b));
-    await writeHeight(pool, height, txs > 0 ? [micro] : []);
-    committedAt.set(height, clock());
-    await notify(pool, SCHEMA, { from: height, to: height });
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 30_000);
-      onDone = () => {
-        if ((doneHeights.get(height) ?? 0) === processes) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      onDone();
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const loaded = rssOf(server.pid!);
+  const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions);
+  const recording: ServerUnderTest = {
+    ...middleware,
+    trigger: async (h) => {
+      const at = await middleware.trigger(h);
+      committedAt.set(h, at);
+      return at;
+    },
+  };
+  const mdwResult = await runPhase(recording, opts, 1);
+  await middleware.stop();
+  const listen = [...notifiedAt].filter(([h]) => committedAt.has(h)).map(([h, t]) => t - committedAt.get(h)!);
 
-  const reports = await Promise.all(clientProcs.map(async (c) => {
-    c.send({ type: 'report' });
-    for (;;) {
-      const [m] = (await once(c, 'message')) as [{ type: string; report?: ClientReport }];
-      if (m.type === 'report') return m.report!;
-    }
-  }));
-  const first: number[] = [];
-  const last: number[] = [];
-  for (const r of reports) {
-    for (const [h, times] of Object.entries(r.first)) for (const t of times) first.push(t - committedAt.get(Number(h))!);
-    for (const [h, times] of Object.entries(r.last)) for (const t of times) last.push(t - committedAt.get(Number(h))!);
-  }
-  const baseline = [...notifiedAt].filter(([h]) => committedAt.has(h)).map(([h, t]) => t - committedAt.get(h)!);
-
+  const ratio = (key: 'keyBlockMs' | 'lastEventOfHeightMs', p: 'p50' | 'p99'): number =>
+    round1((mdwResult[key] as { p50: number; p99: number })[p] / (bareResult[key] as { p50: number; p99: number })[p]);
   const result = {
     benchmark: 'websocket',
     date: new Date().toISOString(),
-    command: `node bench/websocket.ts --clients ${total} --processes ${processes} --rounds ${rounds} --txs ${txs}`
-      + (values['server-node-options'] ? ` --server-node-options=${values['server-node-options']}` : ''),
-    serverNodeOptions: values['server-node-options'],
-    // Other work on the machine competes for the same cores: latencies are only comparable at similar load.
-    machine: { cpus: cpus().length, node: process.version, loadAverage1m: { start: round1(loadAtStart), end: round1(loadavg()[0]!) } },
-    clients: total,
-    clientProcesses: processes,
-    rounds,
-    txsPerHeight: txs,
-    subscriptions: txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'],
-    connectSeconds: round1(connectSeconds),
-    deliveredKeyBlocks: first.length,
-    expectedKeyBlocks: total * rounds,
-    commitToKeyBlockMs: summary(first),
-    commitToLastEventOfHeightMs: summary(last),
-    baselineCommitToListenNotificationMs: summary(baseline),
-    serverRss: { idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
+    command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --rounds ${opts.rounds} --txs ${opts.txs}`
+      + (nodeOptions ? ` --server-node-options=${nodeOptions}` : ''),
+    // Other work on the machine competes for the same cores: compare phases of one run, not runs.
+    machine: { cpus: cpus().length, node: process.version },
+    clients: opts.total,
+    subscriptions: opts.txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'],
+    txsPerHeight: opts.txs,
+    middleware: mdwResult,
+    baselineBareWs: bareResult,
+    baselineCommitToListenMs: summary(listen),
+    middlewareOverBareWs: {
+      keyBlockP50: ratio('keyBlockMs', 'p50'),
+      keyBlockP99: ratio('keyBlockMs', 'p99'),
+      lastEventP99: ratio('lastEventOfHeightMs', 'p99'),
+    },
     targets: { p99Ms: 200, rssMb: 250 },
     wallSeconds: Math.round((Date.now() - started) / 1000),
   };
@@ -234,9 +322,6 @@ async function main(): Promise<void> {
   writeFileSync(values.out!, `${JSON.stringify(result, null, 2)}\n`);
 
   listenClient.release();
-  server.kill('SIGTERM');
-  await once(server, 'exit');
-  await Promise.all(clientProcs.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
   await pool.end();
   await db.drop();
   await stopTestServer();
@@ -244,4 +329,5 @@ async function main(): Promise<void> {
 
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'clients') await clients(args[0]!, Number(args[1]), Number(args[2]));
+else if (mode === 'bare') await bare(Number(args[0]));
 else await main();
