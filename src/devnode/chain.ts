@@ -4,7 +4,7 @@ import { decode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { KEY_BLOCK_REWARD } from './fees.ts';
 import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type KeyHeader, type MicroHeader } from './blocks.ts';
-import { signBytes, verifySignature, type KeyPair } from './keys.ts';
+import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { TxRejected, applyTx, signers } from './rules.ts';
 import { commitState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
@@ -28,14 +28,13 @@ export interface MicroBlock { readonly kind: 'micro'; readonly header: MicroHead
 /** KeyBlock is a key block and the micro blocks of its generation. */
 export interface KeyBlock { readonly kind: 'key'; readonly header: KeyHeader; readonly hash: string; readonly micro: MicroBlock[]; json?: string; generationJson?: string }
 
-/** ChainOptions fixes what the chain is made of; `clock` and `random` make mining deterministic when given. */
+/** ChainOptions fixes what the chain is made of: its network, miner key, beneficiary and genesis. */
 export interface ChainOptions {
   readonly networkId: string;
   readonly miner: KeyPair;
   readonly beneficiary: string;
   readonly genesisAccounts: readonly { readonly address: string; readonly balance: bigint }[];
   readonly genesisTime: number;
-  readonly clock?: () => number;
 }
 
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
@@ -98,7 +97,7 @@ export class Chain {
   }
 
   #now(): number {
-    return Math.max(this.options.clock?.() ?? Date.now(), this.#topTime() + 1);
+    return Math.max(Date.now(), this.#topTime() + 1);
   }
 
   #seedGenesis(state: WorldState): void {
@@ -112,7 +111,10 @@ export class Chain {
   submit(signedBytes: Uint8Array, verify = true): TxRecord {
     const { signatures, txBytes } = decodeSignedTx(signedBytes);
     const tx = decodeTx(txBytes);
-    if (verify) this.#verifySignatures(tx, txBytes, signatures);
+    if (verify) {
+      const missing = unsignedBy(this.options.networkId, signers(tx, this.pending), txBytes, signatures);
+      if (missing) throw new TxRejected(`invalid signature: no valid signature by ${missing} for network ${this.options.networkId}`);
+    }
     return this.admit(signedBytes, tx);
   }
 
@@ -158,16 +160,6 @@ export class Chain {
     const list = this.#queryExpiry.get(query.expires + 1) ?? [];
     list.push(query.id);
     this.#queryExpiry.set(query.expires + 1, list);
-  }
-
-  #verifySignatures(tx: TxFields, txBytes: Uint8Array, signatures: readonly Uint8Array[]): void {
-    const network = Buffer.from(this.options.networkId, 'utf8');
-    const messages = [Buffer.concat([network, txBytes]), Buffer.concat([network, hash(txBytes)])];
-    for (const signer of signers(tx, this.pending)) {
-      const key = decode(signer).bytes;
-      const ok = signatures.some((s) => messages.some((m) => verifySignature(key, m, s)));
-      if (!ok) throw new TxRejected(`invalid signature: no valid signature by ${signer} for network ${this.options.networkId}`);
-    }
   }
 
   /** #include applies a transaction to the committed state; false (and no change) when it is no longer valid. */

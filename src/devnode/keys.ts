@@ -1,7 +1,7 @@
 /** @module Ed25519 account keys with Node's native crypto (fast signing), in the node's ak_/sk_ encodings. */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { decode } from '../chain/encoding.ts';
-import { encodeFlat } from './id-cache.ts';
+import { decode, hash } from '../chain/encoding.ts';
+import { encodeFlat, idBytes } from './id-cache.ts';
 
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -54,4 +54,18 @@ export function verifySignature(publicKey: Uint8Array, message: Uint8Array, sign
     publicKeyCache.set(cacheKey, key);
   }
   return verify(null, message, key, signature);
+}
+
+/**
+ * unsignedBy returns the first signer without a valid signature (undefined when all signed).
+ * The node accepts a signature over `networkId ++ txBytes` and, from Lima, over
+ * `networkId ++ blake2b(txBytes)` (what the sdk signs); both are accepted here.
+ */
+export function unsignedBy(networkId: string, signerIds: readonly string[], txBytes: Uint8Array, signatures: readonly Uint8Array[]): string | undefined {
+  const network = Buffer.from(networkId, 'utf8');
+  const messages = [Buffer.concat([network, txBytes]), Buffer.concat([network, hash(txBytes)])];
+  return signerIds.find((id) => {
+    const key = idBytes(id);
+    return !signatures.some((s) => messages.some((m) => verifySignature(key, m, s)));
+  });
 }
