@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { unpackTx } from '@aeternity/aepp-sdk';
 import { decode, encode, hash } from '../../src/chain/encoding.ts';
-import { generateChain, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/index.ts';
+import { generateChain, DEVNODE_CONTRACT_BYTECODE, type Chain, type GeneratedChain } from '../../src/devnode/index.ts';
 import { decodeSignedTx, decodeTx } from '../../src/devnode/tx-codec.ts';
 import { verifySignature } from '../../src/devnode/keys.ts';
 
@@ -14,8 +14,12 @@ const ALL_TYPES = [
 ];
 
 describe('devnode chain generator', () => {
-  const generated = generateChain({ generations: 150, seed: 'generator-test' });
-  const { chain } = generated;
+  let generated: GeneratedChain;
+  let chain: Chain;
+  before(() => {
+    generated = generateChain({ generations: 150, seed: 'generator-test' });
+    chain = generated.chain;
+  });
 
   it('is deterministic: the same seed gives the same hashes, another seed different ones', () => {
     const again = generateChain({ generations: 150, seed: 'generator-test' }).chain;

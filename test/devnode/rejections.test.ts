@@ -1,7 +1,7 @@
 /** @module What the devnode refuses over HTTP, and the reasons it gives (never a 500). */
 import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
-import { encode } from '../../src/chain/encoding.ts';
+import { decode, encode } from '../../src/chain/encoding.ts';
 import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../src/devnode/index.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
@@ -104,5 +104,39 @@ describe('devnode rejections over HTTP', () => {
     const spend = await t.submit('transactions/spend', { sender_id: owner.address, recipient_id: owner.address, amount: 1, fee: 1 }, owner);
     await t.node.mineKeyBlock();
     expect((await t.get(`/v2/transactions/${spend.body.tx_hash}/info`)).body).to.deep.equal({ reason: 'Tx has no info' });
+  });
+});
+
+describe('devnode POST /v2/transactions with corrupted transactions', () => {
+  let t: TestNode;
+  before(async () => {
+    t = await startTestNode();
+  });
+  after(() => t.node.stop());
+
+  it('answers every random or bit-flipped transaction with 200 or 400, never a 500', async () => {
+    const [from, to] = t.accounts as [MemoryAccount, MemoryAccount];
+    const signed = Buffer.from(decode(await t.signed('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1 }, from)).bytes);
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const statuses = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      const bytes = Buffer.from(signed);
+      if (i % 3 === 0) {
+        for (let j = 0; j < bytes.length; j++) bytes[j] = next(256);
+      } else {
+        for (let flips = 1 + next(3); flips > 0; flips--) {
+          const at = next(bytes.length);
+          bytes[at] = bytes[at]! ^ (1 << next(8));
+        }
+      }
+      const res = await t.post('/v2/transactions', { tx: encode('tx', bytes) });
+      statuses.add(res.status);
+      if (res.status !== 200) expect(res.body.reason, res.text).to.match(/^Invalid tx: /);
+    }
+    expect([...statuses].every((s) => s === 200 || s === 400), [...statuses].join()).to.equal(true);
   });
 });
