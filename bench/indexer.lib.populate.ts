@@ -12,11 +12,14 @@ const cfg = loadConfig(process.env);
 const top = Number(process.env.BENCH_TOP);
 const registry = new prom.Registry();
 const started = performance.now();
-const samples: { height: number; rssMiB: number }[] = [];
+const samples: { height: number; rssMiB: number; heapMiB: number }[] = [];
 const populator = await startPopulator({ cfg, log: pino({ level: 'warn' }), registry });
 const timer = setInterval(() => {
   void registry.getSingleMetric('mdw_sync_height')?.get().then((m) => {
-    samples.push({ height: m.values[0]?.value ?? 0, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) });
+    // with --expose-gc the sample is the live heap, not the garbage not yet collected
+    (globalThis as { gc?: () => void }).gc?.();
+    const mem = process.memoryUsage();
+    samples.push({ height: m.values[0]?.value ?? 0, rssMiB: Math.round(mem.rss / 2 ** 20), heapMiB: Math.round(mem.heapUsed / 2 ** 20) });
   });
 }, 500);
 await populator.synced();

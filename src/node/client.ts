@@ -67,17 +67,25 @@ export class NodeClient {
   }
 
   async #once(path: string): Promise<Json> {
-    const timeout = AbortSignal.timeout(this.#opts.timeoutMs);
-    const signal = this.#opts.signal ? AbortSignal.any([timeout, this.#opts.signal]) : timeout;
+    // one controller per request, unlinked from the owner's signal afterwards: AbortSignal.any on a
+    // long-lived signal keeps every request's signal reachable, which grows the heap along the chain
+    const controller = new AbortController();
+    let timedOutNow = false;
+    const timer = setTimeout(() => { timedOutNow = true; controller.abort(); }, this.#opts.timeoutMs);
+    const stop = (): void => controller.abort();
+    this.#opts.signal?.addEventListener('abort', stop, { once: true });
     let text: string;
     let status: number;
     try {
-      const res = await fetch(`${this.#opts.url}/v2${path}`, { signal, headers: { accept: 'application/json' } });
+      const res = await fetch(`${this.#opts.url}/v2${path}`, { signal: controller.signal, headers: { accept: 'application/json' } });
       status = res.status;
       text = await res.text();
     } catch (err) {
-      if (timeout.aborted) throw timedOut(path, this.#opts.timeoutMs);
+      if (timedOutNow) throw timedOut(path, this.#opts.timeoutMs);
       throw unreachable(path, err);
+    } finally {
+      clearTimeout(timer);
+      this.#opts.signal?.removeEventListener('abort', stop);
     }
     let body: Json;
     try {
