@@ -140,3 +140,38 @@ describe('devnode POST /v2/transactions with corrupted transactions', () => {
     expect([...statuses].every((s) => s === 200 || s === 400), [...statuses].join()).to.equal(true);
   });
 });
+
+describe('devnode builders with wrongly typed fields', () => {
+  let t: TestNode;
+  before(async () => {
+    t = await startTestNode();
+  });
+  after(() => t.node.stop());
+
+  it('answer 4xx with a reason for every builder and every wrongly typed field, never a 500', async () => {
+    const [a] = t.accounts as [MemoryAccount];
+    const valid: Record<string, unknown> = {
+      sender_id: a.address, recipient_id: a.address, account_id: a.address, oracle_id: a.address.replace('ak_', 'ok_'), owner_id: a.address,
+      caller_id: a.address, initiator_id: a.address, responder_id: a.address, from_id: a.address, amount: 1, fee: 1, ttl: 0, query_fee: 1,
+      query_format: 'q', response_format: 'r', oracle_ttl: { type: 'delta', value: 5 }, query_ttl: { type: 'delta', value: 5 },
+      response_ttl: { type: 'delta', value: 5 }, query: 'q', response: 'r', name: 'a.chain', name_salt: 1, name_ttl: 5, client_ttl: 5,
+      name_id: encode('nm', Buffer.alloc(32)), commitment_id: encode('cm', Buffer.alloc(32)), query_id: encode('oq', Buffer.alloc(32)),
+      pointers: [], code: 'cb_Xfbg4g==', call_data: 'cb_Xfbg4g==', vm_version: 7, abi_version: 3, deposit: 0, gas: 1, gas_price: 1,
+      contract_id: encode('ct', Buffer.alloc(32)), channel_id: encode('ch', Buffer.alloc(32)), initiator_amount: 1, responder_amount: 1,
+      channel_reserve: 1, lock_period: 1, state_hash: encode('st', Buffer.alloc(32)), initiator_amount_final: 1, responder_amount_final: 1,
+    };
+    const wrong: unknown[] = [null, 1.5, -3, [], { type: 'delta' }, 2n ** 300n];
+    const builders = ['transactions/spend', 'oracles/register', 'oracles/oracle', 'oracles/extend', 'oracles/query', 'oracles/respond',
+      'names/preclaim', 'names/claim', 'names/update', 'names/transfer', 'names/revoke', 'contracts/create', 'contracts/call',
+      'channels/create', 'channels/close/mutual'];
+    for (const builder of builders) {
+      for (const key of Object.keys(valid)) {
+        for (const value of wrong) {
+          const res = await t.postInternal(`/v2/debug/${builder}`, { ...valid, [key]: value });
+          expect(res.status, `${builder} ${key}=${String(value)}: ${res.text}`).to.be.below(500);
+          if (res.status !== 200) expect(res.body.reason, res.text).to.be.a('string');
+        }
+      }
+    }
+  });
+});
