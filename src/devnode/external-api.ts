@@ -158,6 +158,13 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
       },
     },
     {
+      method: 'GET', path: '/v2/accounts/:id/next-nonce', handler: (req) => {
+        const account = chain.pending.accounts.get(publicKey(req, ['ak']));
+        if (!account) throw new HttpError(404, 'Account not found');
+        return ok({ next_nonce: account.nonce + 1 });
+      },
+    },
+    {
       method: 'GET', path: '/v2/accounts/:id/transactions/pending', handler: (req) => {
         const id = publicKey(req, ['ak']);
         if (!chain.pending.accounts.get(id)) throw new HttpError(404, 'Account not found');

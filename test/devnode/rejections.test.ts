@@ -31,6 +31,7 @@ describe('devnode rejections over HTTP', () => {
     const [from, to] = t.accounts as [MemoryAccount, MemoryAccount];
     const tooMuch = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 10n ** 26n, fee: 1 }, from);
     expect(tooMuch.body.reason).to.match(/^Invalid tx: insufficient balance/);
+    expect((await t.get(`/v2/accounts/${from.address}/next-nonce`)).body).to.deep.equal({ next_nonce: 1 });
     const badNonce = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1, nonce: 5 }, from);
     expect(badNonce.body.reason).to.match(/^Invalid tx: nonce 5 is not the next nonce/);
     const built = await t.postInternal('/v2/debug/transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1 });
