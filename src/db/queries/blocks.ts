@@ -24,7 +24,7 @@ const MICRO_BLOCK_COLUMNS = 'hash, height, micro_index, tx_count, header';
 
 /** topHeight is the highest stored key block (undefined for an empty database). */
 export async function topHeight(db: Queryable): Promise<number | undefined> {
-  const { rows } = await db.query<{ h: number | null }>('SELECT max(height) AS h FROM key_blocks');
+  const { rows } = await db.query<{ h: number | null }>({ name: 'mdw_top_height', text: 'SELECT max(height) AS h FROM key_blocks' });
   return rows[0]?.h ?? undefined;
 }
 
@@ -33,6 +33,8 @@ export async function keyBlockAt(db: Queryable, height: number): Promise<KeyBloc
   const { rows } = await db.query(`SELECT ${KEY_BLOCK_COLUMNS} FROM key_blocks WHERE height = $1`, [height]);
   return rows[0] && toKeyBlock(rows[0]);
 }
+
+// The hot read paths use named statements: each connection parses and plans them once.
 
 /** A node object as stored, already serialised by PostgreSQL (exact integers, no parse on the hot path). */
 export interface StoredJson {
@@ -43,28 +45,30 @@ export interface StoredJson {
 /** keyBlockJson returns the node's KeyBlock at a height, or with a hash, as JSON text. */
 export async function keyBlockJson(db: Queryable, by: { height: number } | { hash: string }): Promise<StoredJson | undefined> {
   const { rows } = 'height' in by
-    ? await db.query<StoredJson>('SELECT height, data::text AS json FROM key_blocks WHERE height = $1', [by.height])
-    : await db.query<StoredJson>('SELECT height, data::text AS json FROM key_blocks WHERE hash = $1', [by.hash]);
+    ? await db.query<StoredJson>({ name: 'mdw_key_block_by_height', text: 'SELECT height, data::text AS json FROM key_blocks WHERE height = $1', values: [by.height] })
+    : await db.query<StoredJson>({ name: 'mdw_key_block_by_hash', text: 'SELECT height, data::text AS json FROM key_blocks WHERE hash = $1', values: [by.hash] });
   return rows[0];
 }
 
 /** generationJson returns the node's Generation (key block and micro block hashes in chain order) as JSON text. */
 export async function generationJson(db: Queryable, height: number): Promise<StoredJson | undefined> {
-  const { rows } = await db.query<StoredJson>(
-    `SELECT k.height, json_build_object('key_block', k.data,
+  const { rows } = await db.query<StoredJson>({
+    name: 'mdw_generation',
+    text: `SELECT k.height, json_build_object('key_block', k.data,
               'micro_blocks', ARRAY(SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index))::text AS json
        FROM key_blocks k WHERE k.height = $1`,
-    [height],
-  );
+    values: [height],
+  });
   return rows[0];
 }
 
 /** microBlockHeaderJson returns the node's MicroBlockHeader as JSON text, with its height and transaction count. */
 export async function microBlockHeaderJson(db: Queryable, hash: string): Promise<(StoredJson & { txCount: number }) | undefined> {
-  const { rows } = await db.query<StoredJson & { txCount: number }>(
-    'SELECT height, tx_count AS "txCount", header::text AS json FROM micro_blocks WHERE hash = $1',
-    [hash],
-  );
+  const { rows } = await db.query<StoredJson & { txCount: number }>({
+    name: 'mdw_micro_block_header',
+    text: 'SELECT height, tx_count AS "txCount", header::text AS json FROM micro_blocks WHERE hash = $1',
+    values: [hash],
+  });
   return rows[0];
 }
 

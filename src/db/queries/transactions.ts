@@ -53,17 +53,20 @@ const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_i
 
 /** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text. */
 export async function transactionJson(db: Queryable, hash: string): Promise<{ height: number; json: string } | undefined> {
-  const { rows } = await db.query<{ height: number; json: string }>(`SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`, [hash]);
+  const { rows } = await db.query<{ height: number; json: string }>({
+    name: 'mdw_transaction_json', text: `SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`, values: [hash],
+  });
   return rows[0];
 }
 
 /** microBlockTransactionsJson returns `{"transactions": [...]}` of a micro block, in block order, as JSON text. */
 export async function microBlockTransactionsJson(db: Queryable, microBlockHash: string): Promise<string> {
-  const { rows } = await db.query<{ json: string }>(
-    `SELECT jsonb_build_object('transactions', coalesce(jsonb_agg((${SIGNED_TX_JSON}) ORDER BY t.tx_index), '[]'::jsonb))::text AS json
+  const { rows } = await db.query<{ json: string }>({
+    name: 'mdw_micro_block_transactions',
+    text: `SELECT jsonb_build_object('transactions', coalesce(jsonb_agg((${SIGNED_TX_JSON}) ORDER BY t.tx_index), '[]'::jsonb))::text AS json
        FROM transactions t WHERE t.micro_block_hash = $1`,
-    [microBlockHash],
-  );
+    values: [microBlockHash],
+  });
   return rows[0]!.json;
 }
 
@@ -117,8 +120,10 @@ export async function transactionsOfAccount(
     values.push(after.height, after.microIndex, after.txIndex);
     conditions += ` AND (a.height, a.micro_index, a.tx_index) < ($${values.length - 2}, $${values.length - 1}, $${values.length})`;
   }
-  const { rows } = await db.query<TxJson>(
-    `WITH page AS (
+  const { rows } = await db.query<TxJson>({
+    // one named statement per shape (type filter, cursor)
+    name: `mdw_account_page${txType === undefined ? '' : '_typed'}${after === undefined ? '' : '_after'}`,
+    text: `WITH page AS (
        SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
         WHERE a.account = $1${conditions}
         ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $2 OFFSET $3)
@@ -126,7 +131,7 @@ export async function transactionsOfAccount(
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
      ${NEWEST_FIRST}`,
     values,
-  );
+  });
   return rows;
 }
 
