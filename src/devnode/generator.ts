@@ -1,10 +1,11 @@
 /** @module Deterministic chains for tests and benchmarks: N generations × M micro blocks of mixed, valid, signed transactions. */
 import { hash } from '../chain/encoding.ts';
 import { Chain } from './chain.ts';
-import { keyPairFromSeed, type KeyPair } from './keys.ts';
+import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
-import { Traffic } from './traffic.ts';
+import { Traffic, type BuiltTx } from './traffic.ts';
+import { encodeSignedTx, encodeTx } from './tx-codec.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {
@@ -40,6 +41,13 @@ export function deriveKey(seed: string, label: string): KeyPair {
   return keyPairFromSeed(hash(Buffer.from(`devnode:${seed}:${label}`, 'utf8')));
 }
 
+/** signBuilt serialises a built transaction and signs it (`networkId ++ txBytes`) by each signer. */
+export function signBuilt(networkId: string, built: BuiltTx): Uint8Array {
+  const txBytes = encodeTx(built.tx);
+  const message = Buffer.concat([Buffer.from(networkId, 'utf8'), txBytes]);
+  return encodeSignedTx(built.signers.map((k) => signBytes(k, message)), txBytes);
+}
+
 /** generateChain builds the chain in memory; key block nonces are full 64-bit values. */
 export function generateChain(opts: GenerateOptions): GeneratedChain {
   const rng = new Random(opts.seed);
@@ -59,7 +67,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     for (let m = 0; m < micro; m++) {
       for (let t = 0; t < perMicro; t++) {
         const built = traffic.next(h);
-        const signedBytes = traffic.sign(built);
+        const signedBytes = signBuilt(chain.options.networkId, built);
         try {
           chain.admit(signedBytes, built.tx);
         } catch (err) {

@@ -5,9 +5,9 @@ import type { Chain } from './chain.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from './ids.ts';
-import { signBytes, type KeyPair } from './keys.ts';
+import type { KeyPair } from './keys.ts';
 import type { Random } from './random.ts';
-import { encodeSignedTx, encodeTx, jsonInt, type TxFields } from './tx-codec.ts';
+import { jsonInt, type TxFields } from './tx-codec.ts';
 import { encodeFlat } from './id-cache.ts';
 
 /** BuiltTx is a transaction and the key pairs that must sign it. */
@@ -54,8 +54,17 @@ export class Traffic {
     ];
   }
 
-  /** next builds one transaction valid at `height` (a spend when the chosen type has nothing to act on). */
+  /**
+   * next builds one transaction valid at `height` (a spend when the chosen type has nothing to
+   * act on); about a third carry a `ttl` (tx expiry height), as wallets set one.
+   */
   next(height: number): BuiltTx {
+    const built = this.#choose(height);
+    if (this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
+    return built;
+  }
+
+  #choose(height: number): BuiltTx {
     const total = this.#makers.reduce((s, [w]) => s + w, 0);
     let roll = this.#rng.int(1, total);
     for (const [weight, make] of this.#makers) {
@@ -63,14 +72,6 @@ export class Traffic {
       if (roll <= 0) return make(height) ?? this.#spend(height);
     }
     return this.#spend(height);
-  }
-
-  /** sign serialises and signs a built transaction for the chain's network. */
-  sign(built: BuiltTx): Uint8Array {
-    const txBytes = encodeTx(built.tx);
-    const message = Buffer.concat([Buffer.from(this.#chain.options.networkId, 'utf8'), txBytes]);
-    const signatures = built.signers.map((k) => signBytes(k, message));
-    return encodeSignedTx(signatures, txBytes);
   }
 
   #oracleId(k: KeyPair): string {
