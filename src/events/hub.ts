@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
+import { encodeTextFrame } from './frame.ts';
 import type { WebsocketMetrics } from './metrics.ts';
 import { formatError, formatEvent, formatSubscriptions, parseClientMessage, subscriptionName, type Kind, type Spelling, type StreamKind } from './protocol.ts';
 import { Subscriptions, type Change } from './subscriptions.ts';
@@ -11,7 +12,7 @@ import { Subscriptions, type Change } from './subscriptions.ts';
 export interface Peer {
   /** send writes one text frame (answers to the client's messages). */
   send(data: string): void;
-  /** sendFrames writes several text frames, in order, with as few system calls as possible. */
+  /** sendFrames writes encoded text frames (encodeTextFrame), in order, with as few system calls as possible. */
   sendFrames(frames: readonly Buffer[]): void;
   readonly bufferedAmount: number;
   close(code: number, reason: string): void;
@@ -204,7 +205,7 @@ export class Hub {
 /** frameCache encodes an event's frame once per spelling; every client's socket writes the same bytes. */
 function frameCache(kind: Kind, payload: string): (spelling: Spelling) => Buffer {
   const frames: Partial<Record<Spelling, Buffer>> = {};
-  return (spelling) => (frames[spelling] ??= Buffer.from(formatEvent(payload, subscriptionName(kind, spelling))));
+  return (spelling) => (frames[spelling] ??= encodeTextFrame(formatEvent(payload, subscriptionName(kind, spelling))));
 }
 
 function post(outbox: Outbox, client: Client, kind: Kind, frame: Buffer): void {

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
@@ -29,8 +29,6 @@ export const CLOSE_TOO_MANY_CONNECTIONS = 1013;
 export const CLOSE_SHUTDOWN = 1001;
 
 const DEFAULT_HEARTBEAT_MS = 30_000;
-// ws sends a Buffer as a binary frame unless told otherwise; events are JSON text.
-const TEXT_FRAME = { binary: false } as const;
 // Client messages are tiny; a bigger frame is closed by ws with 1009 before it is buffered.
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 // Forks deeper than this are not re-sent; the fork window bounds them in practice.
@@ -83,7 +81,13 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
   });
   poller?.start();
 
-  const wss = new WebSocketServer({ host: cfg.websocket.host, port: cfg.websocket.port, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    host: cfg.websocket.host,
+    port: cfg.websocket.port,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // peerOf writes pre-encoded frames to the socket, which needs uncompressed messages.
+    perMessageDeflate: false,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       wss.once('listening', resolve);
@@ -148,15 +152,22 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
 }
 
 /**
- * peerOf adapts a connection for the hub. `socket` is the TCP socket the upgrade came on, which ws
- * writes to: corking it around a batch turns one height's messages into a single write.
+ * peerOf adapts a connection for the hub. Event frames arrive encoded once for all clients and
+ * go straight to the TCP socket the upgrade came on (the one ws writes to; no compression is
+ * negotiated, so ws keeps no queue of its own): one write per client, nothing allocated per frame.
  */
 function peerOf(ws: WebSocket, socket: Duplex): Peer {
   return {
     send: (text) => ws.send(text),
     sendFrames(frames) {
+      // After a close frame (ours or the client's) no data frame may follow.
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (frames.length === 1) {
+        socket.write(frames[0]!);
+        return;
+      }
       socket.cork();
-      for (const frame of frames) ws.send(frame, TEXT_FRAME);
+      for (const frame of frames) socket.write(frame);
       socket.uncork();
     },
     get bufferedAmount() {

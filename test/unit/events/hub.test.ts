@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import type { ChainEvent } from '../../../src/events/events-source.ts';
+import { decodeTextFrame } from '../../../src/events/frame.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from '../../../src/events/hub.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createLogger } from '../../../src/log.ts';
@@ -17,7 +18,7 @@ class FakePeer implements Peer {
   }
   sendFrames(frames: readonly Buffer[]): void {
     this.writes += 1;
-    for (const f of frames) this.frames.push(f.toString());
+    for (const f of frames) this.frames.push(decodeTextFrame(f));
   }
   close(code: number, reason: string): void {
     this.closedWith = { code, reason };

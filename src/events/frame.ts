@@ -1,0 +1,38 @@
+/**
+ * @module Websocket text frames encoded once per event (RFC 6455 §5.2, server to client: FIN set,
+ * unmasked), so fanning out to thousands of clients costs one socket write each and no per-client
+ * framing. Pure.
+ */
+
+const FIN_TEXT = 0x81;
+
+/** encodeTextFrame returns the complete wire frame carrying `text` as one text message. */
+export function encodeTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text, 'utf8');
+  const length = payload.length;
+  let header: Buffer;
+  if (length < 126) {
+    header = Buffer.from([FIN_TEXT, length]);
+  } else if (length < 0x10000) {
+    header = Buffer.alloc(4);
+    header[0] = FIN_TEXT;
+    header[1] = 126;
+    header.writeUInt16BE(length, 2);
+  } else {
+    header = Buffer.alloc(10);
+    header[0] = FIN_TEXT;
+    header[1] = 127;
+    header.writeBigUInt64BE(BigInt(length), 2);
+  }
+  return Buffer.concat([header, payload]);
+}
+
+/** decodeTextFrame reads back one unmasked text frame (for tests and diagnostics). */
+export function decodeTextFrame(frame: Buffer): string {
+  if (frame[0] !== FIN_TEXT) throw new Error('not a single unfragmented text frame');
+  const marker = frame[1]! & 0x7f;
+  const offset = marker < 126 ? 2 : marker === 126 ? 4 : 10;
+  const length = marker < 126 ? marker : marker === 126 ? frame.readUInt16BE(2) : Number(frame.readBigUInt64BE(2));
+  if (frame.length !== offset + length) throw new Error(`frame length ${frame.length} does not match its header (${offset}+${length})`);
+  return frame.subarray(offset).toString('utf8');
+}
