@@ -68,6 +68,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     let failures = 0;
     let lastError: string | undefined;
     let progress = { at: Date.now(), height: 0 };
+    let known = { top: -1, at: 0 };
     let ahead: { from: number; count: number; generations: Promise<FetchedGeneration[]> } | undefined;
     const fetchAhead = (from: number, count: number): NonNullable<typeof ahead> => {
       const generations = fetchGenerations(node, Array.from({ length: count }, (_, i) => from + i), cfg.fetchConcurrency);
@@ -81,7 +82,11 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
           progress = { at: Date.now(), height: next };
           log.info({ from: next, schema: cfg.databaseSchema }, 'populator started');
         }
-        const nodeTop = await poll.topHeight();
+        // while far behind, the known top is good enough for a poll interval: one request less per batch
+        if (caughtUp || next + cfg.batchSize > known.top || Date.now() - known.at >= cfg.pollIntervalMs) {
+          known = { top: await poll.topHeight(), at: Date.now() };
+        }
+        const nodeTop = known.top;
         metrics.nodeHeight.set(nodeTop);
         if (caughtUp && rollbackFrom === undefined) {
           rollbackFrom = await findRollbackHeight(pool, node, cfg.forkWindow, cfg.fetchConcurrency);
