@@ -12,6 +12,8 @@ import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { contiguousRuns } from './heights.ts';
 import { loadBatch } from './loader.ts';
+import { fetchGenerations } from './fetch.ts';
+import type { FetchedGeneration } from './rows.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
 
 /** reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema. */
@@ -30,20 +32,31 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let reloaded = 0;
-    for (const [from, to] of contiguousRuns(heights)) {
-      for (let start = from; start <= to; start += cfg.batchSize) {
-        const chunk = Array.from({ length: Math.min(cfg.batchSize, to - start + 1) }, (_, i) => start + i);
-        try {
-          await loadBatch(loader, chunk, { replace: true });
-        } catch (err) {
-          if (err instanceof NodeError && err.notFound) {
-            throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${chunk[0]}-${chunk.at(-1)} (${err.message})`);
-          }
-          throw err;
+    const chunks = contiguousRuns(heights).flatMap(([from, to]) =>
+      Array.from({ length: Math.ceil((to - from + 1) / cfg.batchSize) }, (_, c) => {
+        const start = from + c * cfg.batchSize;
+        return Array.from({ length: Math.min(cfg.batchSize, to - start + 1) }, (_, i) => start + i);
+      }));
+    const fetchChunk = (chunk: number[] | undefined): Promise<FetchedGeneration[]> | undefined => {
+      const fetching = chunk && fetchGenerations(node, chunk, cfg.fetchConcurrency);
+      fetching?.catch(() => {}); // surfaced when the chunk is loaded
+      return fetching;
+    };
+    let prefetched = fetchChunk(chunks[0]);
+    for (const [index, chunk] of chunks.entries()) {
+      // fetch the next chunk while this one is written
+      const current = prefetched;
+      prefetched = fetchChunk(chunks[index + 1]);
+      try {
+        await loadBatch(loader, chunk, { replace: true, prefetched: current });
+      } catch (err) {
+        if (err instanceof NodeError && err.notFound) {
+          throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${chunk[0]}-${chunk.at(-1)} (${err.message})`);
         }
-        reloaded += chunk.length;
-        log.info({ from: chunk[0], to: chunk.at(-1), reloaded, total: heights.length }, 'heights reloaded');
+        throw err;
       }
+      reloaded += chunk.length;
+      log.info({ from: chunk[0], to: chunk.at(-1), reloaded, total: heights.length }, 'heights reloaded');
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
     return { reloaded };
