@@ -34,6 +34,22 @@ describe('devnode mining and forks over HTTP', () => {
     expect((await t.get('/v2/status')).body).to.include({ top_block_height: 1, top_key_block_hash: top.body.hash });
   });
 
+  it('keeps pending transactions across a pool-mined key block and a fork', async () => {
+    t = await startTestNode({ mine: false });
+    await t.node.mineKeyBlock();
+    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const candidate = (await t.get('/v2/key-blocks/pending')).body;
+    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 5, fee: 1 }, from);
+    expect(spend.status, spend.text).to.equal(200);
+    const pow = Array.from({ length: 42 }, () => 7);
+    expect((await t.postInternal('/v2/key-blocks', { ...candidate, nonce: 3, pow })).status).to.equal(200);
+    expect((await t.getInternal('/v2/debug/transactions/pending')).body.transactions.map((x: { hash: string }) => x.hash)).to.deep.equal([spend.body.tx_hash]);
+    await t.node.fork(1);
+    expect((await t.getInternal('/v2/debug/transactions/pending')).body.transactions).to.have.length(1);
+    await t.node.mineMicroBlock();
+    expect((await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.block_height).to.equal(2);
+  });
+
   it('mines on its own: pending transactions land in a micro block, key blocks follow the interval', async () => {
     t = await startTestNode({ keyBlockIntervalMs: 40, microBlockIntervalMs: 10 });
     const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];

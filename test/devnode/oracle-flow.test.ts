@@ -71,6 +71,26 @@ describe('devnode oracle flow over HTTP', () => {
     expect(await t.get(`/v2/oracles/${oracleId}`)).to.include({ status: 404 }).and.to.have.deep.property('body', { reason: 'Oracle not found' });
   });
 
+  it('refunds the query fee when a query expires unanswered', async () => {
+    const [operator, asker] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const oracleId = operator.address.replace('ak_', 'ok_');
+    await t.submit('oracles/register', {
+      account_id: operator.address, query_format: 'q', response_format: 'r', query_fee: 1000, oracle_ttl: { type: 'delta', value: 100 }, fee: 2,
+    }, operator);
+    await t.node.mineKeyBlock();
+    const before = (await t.get(`/v2/accounts/${asker.address}`)).body.balance as bigint;
+    const query = await t.submit('oracles/query', {
+      sender_id: asker.address, oracle_id: oracleId, query: 'q', query_fee: 1000,
+      query_ttl: { type: 'delta', value: 2 }, response_ttl: { type: 'delta', value: 5 }, fee: 2,
+    }, asker);
+    expect(query.status, query.text).to.equal(200);
+    await t.node.mineKeyBlock();
+    expect((await t.get(`/v2/accounts/${asker.address}`)).body.balance).to.equal(before - 1002n);
+    for (let i = 0; i < 3; i++) await t.node.mineKeyBlock();
+    expect((await t.get(`/v2/accounts/${asker.address}`)).body.balance).to.equal(before - 2n);
+    expect((await t.get(`/v2/oracles/${oracleId}/queries`)).body.oracle_queries).to.deep.equal([]);
+  });
+
   it('refuses fees below the seed minimum and query fees below the oracle fee', async () => {
     const [operator, asker] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
     const oracleId = operator.address.replace('ak_', 'ok_');
