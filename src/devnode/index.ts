@@ -1,6 +1,13 @@
-/** @module The devnode: an æternity-compatible development node (not a real node; it says so in /v2/status). */
+/**
+ * @module The devnode: an æternity-compatible development node (not a real node; /v2/status says
+ * `node_version: devnode-…`). External port: the node's /v2 chain, transaction, account, oracle,
+ * name, contract and channel reads, POST /v2/transactions, GET /v2/key-blocks/pending. Internal
+ * port: POST /v2/key-blocks (shape checked, proof of work NOT verified), the /v2/debug builders,
+ * GET /v2/debug/transactions/pending, and the devnode's own controls POST /v2/debug/dev/fork
+ * `{"depth": d}` and POST /v2/debug/dev/mine `{"key_blocks": n}` (0 = seal the mempool only).
+ */
 export { startDevnode, DEFAULT_ACCOUNT_BALANCE, type Devnode, type DevnodeOptions } from './devnode.ts';
-export { generateChain, deriveKey, GENESIS_TIME, GENERATED_BALANCE, type GenerateOptions, type GeneratedChain } from './generator.ts';
+export { generateChain, deriveKey, signBuilt, GENESIS_TIME, GENERATED_BALANCE, type GenerateOptions, type GeneratedChain } from './generator.ts';
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
 export { DEVNODE_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';

@@ -126,6 +126,16 @@ describe('devnode mining and forks over HTTP', () => {
     }
   });
 
+  it('mines on request through POST /v2/debug/dev/mine', async () => {
+    t = await startTestNode();
+    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 5, fee: 1 }, from);
+    expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 0 })).body).to.include({ height: 0 });
+    expect((await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.block_height).to.equal(0);
+    expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 3 })).body).to.include({ height: 3 });
+    expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: -1 })).status).to.equal(400);
+  });
+
   it('rejects fork depths it cannot do with a 400 reason', async () => {
     t = await startTestNode();
     await t.node.mineKeyBlock();
