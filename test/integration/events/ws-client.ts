@@ -3,6 +3,9 @@ import WebSocket from 'ws';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createLogger, type Logger } from '../../../src/log.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/migrator.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
 
 export interface TestClient {
   readonly ws: WebSocket;
@@ -78,4 +81,38 @@ export function testConfig(databaseUrl: string, schema: string, env: Record<stri
 /** silentLogger keeps test output clean (LOG_LEVEL=debug in the environment shows the server's logs). */
 export function silentLogger(): Logger {
   return createLogger({ logDir: undefined, logLevel: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'silent', logPretty: false }).log;
+}
+
+/** EventsFixture is what each websocket test file needs: a fresh migrated database, a pool, and its clients. */
+export interface EventsFixture {
+  readonly databaseUrl: string;
+  readonly pool: Pool;
+  readonly log: Logger;
+  /** open connects a client that close() terminates. */
+  open(url: string, options?: WebSocket.ClientOptions): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+/** createEventsFixture makes a database with the chain schema migrated into `schema`. */
+export async function createEventsFixture(schema: string): Promise<EventsFixture> {
+  const log = silentLogger();
+  const db = await createTestDatabase();
+  await migrate({ databaseUrl: db.url, schema }, log);
+  const pool = createPool({ databaseUrl: db.url, schema, max: 4 }, log);
+  const clients: TestClient[] = [];
+  return {
+    databaseUrl: db.url,
+    pool,
+    log,
+    async open(url, options) {
+      const client = await openClient(url, options);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const c of clients) c.ws.terminate();
+      await pool.end();
+      await db.drop();
+    },
+  };
 }

@@ -3,44 +3,30 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { migrate } from '../../../src/db/migrator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
 import { BIG_NONCE, createPopulator, deleteFrom, notify, randomId, spendTx, writeHeight, type TestPopulator, type TxSpec, type WrittenHeight } from './chain-writer.ts';
-import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
+import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_delivery';
 
 describe('websocket delivery (real PostgreSQL, real sockets)', () => {
-  const log = silentLogger();
-  let db: { url: string; drop(): Promise<void> };
-  let pool: Pool;
+  let fixture: EventsFixture;
   let server: Role & { url: string };
-  const clients: TestClient[] = [];
   let populator: TestPopulator;
-
-  async function client(): Promise<TestClient> {
-    const c = await openClient(server.url);
-    clients.push(c);
-    return c;
-  }
+  const client = (): Promise<TestClient> => fixture.open(server.url);
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
-    pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+    fixture = await createEventsFixture(SCHEMA);
+    const { databaseUrl, pool, log } = fixture;
     populator = createPopulator(pool, SCHEMA, 10);
     await populator.commit();
-    server = await startWebsocketServer({ cfg: testConfig(db.url, SCHEMA), log, pool, registry: new prom.Registry() });
+    server = await startWebsocketServer({ cfg: testConfig(databaseUrl, SCHEMA), log, pool, registry: new prom.Registry() });
   });
 
   after(async () => {
-    for (const c of clients) c.ws.terminate();
     await server?.stop();
-    await pool?.end();
-    await db?.drop();
+    await fixture?.close();
   });
 
   const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> => populator.commit(micros);
@@ -145,12 +131,12 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     expect(await c.next()).to.deep.include({ payload: first.keyBlock });
     // A duplicate notification of the same heights sends nothing again.
     const height = populator.height;
-    await notify(pool, SCHEMA, { from: height, to: height });
+    await notify(fixture.pool, SCHEMA, { from: height, to: height });
     await c.nothingFor(300);
     // The populator replaces the top height by another block.
-    await deleteFrom(pool, height);
-    const replaced = await writeHeight(pool, height, []);
-    await notify(pool, SCHEMA, { from: height, to: height, rollbackFrom: height });
+    await deleteFrom(fixture.pool, height);
+    const replaced = await writeHeight(fixture.pool, height, []);
+    await notify(fixture.pool, SCHEMA, { from: height, to: height, rollbackFrom: height });
     expect(await c.next()).to.deep.equal({ payload: replaced.keyBlock, subscription: 'key_blocks' });
     expect(stringifyJson(replaced.keyBlock.hash)).not.to.equal(stringifyJson(first.keyBlock.hash));
   });

@@ -2,31 +2,20 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { migrate } from '../../../src/db/migrator.ts';
 import { CLOSE_TOO_SLOW } from '../../../src/events/hub.ts';
 import { CLOSE_TOO_MANY_CONNECTIONS, startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
 import { createPopulator, spendTx, type TxSpec } from './chain-writer.ts';
-import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
+import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_limits';
 const MAX_BUFFERED = 64 * 1024;
 
 describe('websocket limits (real PostgreSQL, real sockets)', () => {
-  const log = silentLogger();
-  let db: { url: string; drop(): Promise<void> };
-  let pool: Pool;
+  let fixture: EventsFixture;
   let server: Role & { url: string };
   let registry: prom.Registry;
-  const clients: TestClient[] = [];
-
-  async function client(options = {}): Promise<TestClient> {
-    const c = await openClient(server.url, options);
-    clients.push(c);
-    return c;
-  }
+  const client = (): Promise<TestClient> => fixture.open(server.url);
 
   async function metric(name: string): Promise<number> {
     const values = (await registry.getSingleMetric(name)?.get())?.values ?? [];
@@ -34,19 +23,15 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
-    pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+    fixture = await createEventsFixture(SCHEMA);
     registry = new prom.Registry();
-    const cfg = testConfig(db.url, SCHEMA, { WEBSOCKET_MAX_CONNECTIONS: '4', WEBSOCKET_MAX_BUFFERED_BYTES: String(MAX_BUFFERED) });
-    server = await startWebsocketServer({ cfg, log, pool, registry });
+    const cfg = testConfig(fixture.databaseUrl, SCHEMA, { WEBSOCKET_MAX_CONNECTIONS: '4', WEBSOCKET_MAX_BUFFERED_BYTES: String(MAX_BUFFERED) });
+    server = await startWebsocketServer({ cfg, log: fixture.log, pool: fixture.pool, registry });
   });
 
   after(async () => {
-    for (const c of clients) c.ws.terminate();
     await server?.stop();
-    await pool?.end();
-    await db?.drop();
+    await fixture?.close();
   });
 
   it('closes a client that stops reading with 1013 and a reason, while a reading client gets everything', async function () {
@@ -60,7 +45,7 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
     const [a, b] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
     const heavy: TxSpec[] = Array.from({ length: 40 }, () => spendTx(a, b, 20_000));
     const heights = 12;
-    const populator = createPopulator(pool, SCHEMA, 1);
+    const populator = createPopulator(fixture.pool, SCHEMA, 1);
     for (let i = 0; i < heights; i += 1) await populator.commit([heavy]);
     let received = 0;
     while (received < heights * heavy.length) {
@@ -90,11 +75,16 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
 
   it('terminates a peer that does not answer pings, and keeps one that does', async () => {
     const ownRegistry = new prom.Registry();
-    const pinging = await startWebsocketServer({ cfg: testConfig(db.url, SCHEMA), log, pool, registry: ownRegistry, heartbeatIntervalMs: 100 });
+    const pinging = await startWebsocketServer({
+      cfg: testConfig(fixture.databaseUrl, SCHEMA),
+      log: fixture.log,
+      pool: fixture.pool,
+      registry: ownRegistry,
+      heartbeatIntervalMs: 100,
+    });
     try {
-      const deaf = await openClient(pinging.url, { autoPong: false });
-      const healthy = await openClient(pinging.url);
-      clients.push(deaf, healthy);
+      const deaf = await fixture.open(pinging.url, { autoPong: false });
+      const healthy = await fixture.open(pinging.url);
       const closed = await deaf.closed;
       expect(closed.code).to.equal(1006);
       const terminated = await ownRegistry.getSingleMetric('mdw_ws_dead_peers_terminated_total')?.get();

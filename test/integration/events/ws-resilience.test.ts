@@ -8,48 +8,34 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { migrate } from '../../../src/db/migrator.ts';
+import { createPool } from '../../../src/db/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { PENDING_PATH } from '../../../src/events/tx-update.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
 import { createPopulator, randomId, spendTx, type TestPopulator, type TxSpec, type WrittenHeight } from './chain-writer.ts';
-import { openClient, silentLogger, testConfig, type TestClient } from './ws-client.ts';
+import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_resilience';
 const SERVER_SCRIPT = fileURLToPath(new URL('./server-process.ts', import.meta.url));
 
 describe('websocket resilience (real PostgreSQL, real sockets)', () => {
-  const log = silentLogger();
-  let db: { url: string; drop(): Promise<void> };
-  let pool: Pool;
-  const clients: TestClient[] = [];
+  let fixture: EventsFixture;
   let populator: TestPopulator;
   const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> => populator.commit(micros);
-
-  async function client(url: string): Promise<TestClient> {
-    const c = await openClient(url);
-    clients.push(c);
-    return c;
-  }
+  const client = (url: string): Promise<TestClient> => fixture.open(url);
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
-    pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
-    populator = createPopulator(pool, SCHEMA, 1);
+    fixture = await createEventsFixture(SCHEMA);
+    populator = createPopulator(fixture.pool, SCHEMA, 1);
     await commitHeight();
   });
 
   after(async () => {
-    for (const c of clients) c.ws.terminate();
-    await pool?.end();
-    await db?.drop();
+    await fixture?.close();
   });
 
   it('delivers every event from two server processes fed by one populator', async function () {
     this.timeout(60_000);
-    const processes = await Promise.all([startServerProcess(db.url), startServerProcess(db.url)]);
+    const processes = await Promise.all([startServerProcess(fixture.databaseUrl), startServerProcess(fixture.databaseUrl)]);
     try {
       const watchers = await Promise.all(processes.map((p) => client(p.url)));
       for (const w of watchers) {
@@ -71,12 +57,12 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
 
   it('survives pg_terminate_backend of its LISTEN connection and delivers what was committed meanwhile', async () => {
     const registry = new prom.Registry();
-    const ownPool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 3, applicationName: 'mdw-ws-terminated' }, log);
-    const server = await startWebsocketServer({ cfg: testConfig(db.url, SCHEMA), log, pool: ownPool, registry });
+    const ownPool = createPool({ databaseUrl: fixture.databaseUrl, schema: SCHEMA, max: 3, applicationName: 'mdw-ws-terminated' }, fixture.log);
+    const server = await startWebsocketServer({ cfg: testConfig(fixture.databaseUrl, SCHEMA), log: fixture.log, pool: ownPool, registry });
     try {
       const c = await client(server.url);
       await c.request({ op: 'subscribe', payload: 'key_blocks' });
-      const { rows } = await pool.query<{ terminated: boolean }>(
+      const { rows } = await fixture.pool.query<{ terminated: boolean }>(
         `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
           WHERE application_name = 'mdw-ws-terminated' AND query LIKE 'LISTEN%'`,
       );
@@ -101,8 +87,8 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
     const pending: Json = { block_hash: 'none', block_height: -1, hash, signatures: ['sg_1'], tx: spend.tx };
     const node = await startFakeNode(() => ({ transactions: [pending] }));
     const internalUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
-    const cfg = testConfig(db.url, SCHEMA, { NODE_INTERNAL_URL: internalUrl, POLL_INTERVAL_MS: '50' });
-    const server = await startWebsocketServer({ cfg, log, pool, registry: new prom.Registry() });
+    const cfg = testConfig(fixture.databaseUrl, SCHEMA, { NODE_INTERNAL_URL: internalUrl, POLL_INTERVAL_MS: '50' });
+    const server = await startWebsocketServer({ cfg, log: fixture.log, pool: fixture.pool, registry: new prom.Registry() });
     try {
       const updates = await client(server.url);
       expect(await updates.request({ op: 'Subscribe', payload: 'TxUpdate' })).to.deep.equal(['TxUpdate']);
@@ -123,7 +109,7 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
   });
 
   it('reports inclusions on tx_update when the node internal API is not configured', async () => {
-    const server = await startWebsocketServer({ cfg: testConfig(db.url, SCHEMA), log, pool, registry: new prom.Registry() });
+    const server = await startWebsocketServer({ cfg: testConfig(fixture.databaseUrl, SCHEMA), log: fixture.log, pool: fixture.pool, registry: new prom.Registry() });
     try {
       const updates = await client(server.url);
       await updates.request({ op: 'subscribe', payload: 'tx_update' });
