@@ -5,7 +5,7 @@ import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
 import type { Chain } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { contractId, nameValidationError } from './ids.ts';
-import { encodeTx, jsonInt, type TxFields } from './tx-codec.ts';
+import { encodeTx, jsonInt, TxCodecError, type TxFields } from './tx-codec.ts';
 import { encodeFlat } from './id-cache.ts';
 
 type Body = { [k: string]: Json };
@@ -53,11 +53,14 @@ function ttlField(b: Body, key: string, deltaOnly: boolean): { type: string; val
   const value = required(b, key);
   if (!isJsonObject(value) || value.value === undefined) throw new HttpError(400, `Broken TTL for key ${key}`);
   if (value.type !== 'delta' && (deltaOnly || value.type !== 'block')) throw new HttpError(400, `Invalid TTL type for key ${key}`);
+  let ttl: bigint;
   try {
-    return { type: value.type, value: jsonInt(toBigInt(value.value)) };
+    ttl = toBigInt(value.value);
   } catch {
     throw new HttpError(400, `Broken TTL for key ${key}`);
   }
+  if (ttl < 0n) throw new HttpError(400, `Broken TTL for key ${key}`);
+  return { type: value.type, value: jsonInt(ttl) };
 }
 
 function pointersField(b: Body): Json[] {
@@ -81,8 +84,14 @@ function common(chain: Chain, b: Body, signerKey: string, signer: string): Body 
   return { fee: intField(b, 'fee'), ttl: intField(b, 'ttl', 0n), nonce };
 }
 
+/** unsigned serialises the built transaction; what the field checks let through but RLP cannot hold is a 400. */
 function unsigned(tx: TxFields, extra: Body = {}): Reply {
-  return ok({ tx: encodeFlat('tx', encodeTx(tx)), ...extra });
+  try {
+    return ok({ tx: encodeFlat('tx', encodeTx(tx)), ...extra });
+  } catch (err) {
+    if (err instanceof TxCodecError || err instanceof RangeError) throw new HttpError(400, `Invalid transaction: ${err.message}`);
+    throw err;
+  }
 }
 
 function spend(chain: Chain, b: Body): Reply {

@@ -70,6 +70,8 @@ describe('devnode rejections over HTTP', () => {
     expect((await t.postInternal(spend, 'null')).status).to.equal(400);
     const ttl = await t.postInternal('/v2/debug/oracles/extend', { oracle_id: from.address.replace('ak_', 'ok_'), oracle_ttl: { type: 'block', value: 5 }, fee: 1 });
     expect(ttl.body).to.deep.equal({ reason: 'Invalid TTL type for key oracle_ttl' });
+    const negative = await t.postInternal('/v2/debug/oracles/extend', { oracle_id: from.address.replace('ak_', 'ok_'), oracle_ttl: { type: 'delta', value: -5 }, fee: 1 });
+    expect(negative.body).to.deep.equal({ reason: 'Broken TTL for key oracle_ttl' });
     const pointers = await t.postInternal('/v2/debug/names/update', {
       account_id: from.address, name_id: encode('nm', Buffer.alloc(32)), name_ttl: 1, client_ttl: 1, fee: 1, pointers: [{ key: 'x' }],
     });
@@ -161,7 +163,7 @@ describe('devnode builders with wrongly typed fields', () => {
       contract_id: encode('ct', Buffer.alloc(32)), channel_id: encode('ch', Buffer.alloc(32)), initiator_amount: 1, responder_amount: 1,
       channel_reserve: 1, lock_period: 1, state_hash: encode('st', Buffer.alloc(32)), initiator_amount_final: 1, responder_amount_final: 1,
     };
-    const wrong: unknown[] = [null, 1.5, -3, [], { type: 'delta' }, 2n ** 300n];
+    const wrong: unknown[] = [null, 1.5, -3, [], { type: 'delta' }, { type: 'block', value: -1 }, 2n ** 300n, 'cb_Xfbg4g=='];
     const builders = ['transactions/spend', 'oracles/register', 'oracles/oracle', 'oracles/extend', 'oracles/query', 'oracles/respond',
       'names/preclaim', 'names/claim', 'names/update', 'names/transfer', 'names/revoke', 'contracts/create', 'contracts/call',
       'channels/create', 'channels/close/mutual'];
