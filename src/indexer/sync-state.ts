@@ -6,6 +6,8 @@ export const SyncStatus = {
   CATCHING_UP: 'catching_up',
   SYNCED: 'synced',
   NODE_UNAVAILABLE: 'node_unavailable',
+  /** a failure other than the node's (the database, a bug): retried the same way */
+  ERROR: 'error',
   RELOADING: 'reloading',
   STOPPED: 'stopped',
 } as const;

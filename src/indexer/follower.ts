@@ -1,0 +1,154 @@
+/**
+ * @module Follower: one step of the populator at a time. Each step polls the node (at most once
+ * per poll interval while far behind), checks for forks once caught up, then loads the next batch
+ * of missing heights, rolls back, or reports that there is nothing to do.
+ */
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { NodeClient } from '../node/client.ts';
+import { fetchGenerations } from './fetch.ts';
+import { findRollbackHeight } from './forks.ts';
+import { contiguousRuns } from './heights.ts';
+import { loadBatch, rollbackOnly, type LoaderDeps } from './loader.ts';
+import type { IndexerMetrics } from './metrics.ts';
+import type { FetchedGeneration } from './rows.ts';
+import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from './sync-state.ts';
+
+/** How far above the next height one look-up for missing heights reaches, in batches. */
+const LOOKAHEAD_BATCHES = 20;
+const PROGRESS_LOG_MS = 10_000;
+
+export interface FollowerDeps {
+  readonly cfg: Pick<Config, 'batchSize' | 'fetchConcurrency' | 'forkWindow' | 'pollIntervalMs' | 'databaseSchema'>;
+  readonly log: Logger;
+  readonly loader: LoaderDeps & { readonly metrics: IndexerMetrics };
+  /** the client for the top-height poll (no retries of its own) */
+  readonly poll: NodeClient;
+}
+
+/** What a step did: loaded or deleted heights ('busy'), or found the database equal to the node ('idle'). */
+export type StepResult = 'busy' | 'idle';
+
+/** Follower keeps the populator's state between steps: next height, pending rollback, prefetch. */
+export class Follower {
+  readonly #deps: FollowerDeps;
+  #next: number | undefined;
+  #rollbackFrom: number | undefined;
+  #caughtUp = false;
+  #known = { top: -1, at: 0 };
+  #ahead: { from: number; count: number; generations: Promise<FetchedGeneration[]> } | undefined;
+  #progress = { at: 0, height: 0 };
+
+  constructor(deps: FollowerDeps) {
+    this.#deps = deps;
+  }
+
+  /** caughtUp is true once the database has reached the node's top. */
+  get caughtUp(): boolean {
+    return this.#caughtUp;
+  }
+
+  /** step does one unit of work; errors propagate (the caller backs off and retries). */
+  async step(): Promise<StepResult> {
+    const { cfg, loader, log } = this.#deps;
+    if (this.#next === undefined) {
+      this.#next = await lowestMissing(loader.pool);
+      this.#progress = { at: Date.now(), height: this.#next };
+      log.info({ from: this.#next, schema: cfg.databaseSchema }, 'populator started');
+    }
+    const nodeTop = await this.#nodeTop(this.#next);
+    if (this.#caughtUp && this.#rollbackFrom === undefined) {
+      this.#rollbackFrom = await findRollbackHeight(loader.pool, loader.node, cfg.forkWindow, cfg.fetchConcurrency);
+      if (this.#rollbackFrom !== undefined) log.warn({ from: this.#rollbackFrom }, 'fork detected');
+    }
+    const heights = await this.#nextHeights(this.#next, nodeTop);
+    if (heights === 'skip') return 'busy';
+    if (heights.length > 0) return this.#load(heights, nodeTop);
+    if (this.#rollbackFrom !== undefined) {
+      log.warn({ from: this.#rollbackFrom, nodeTop }, 'node chain is shorter than the stored one: deleting');
+      await rollbackOnly(loader, this.#rollbackFrom);
+      this.#next = this.#rollbackFrom;
+      this.#rollbackFrom = undefined;
+      return 'busy';
+    }
+    return this.#idle(nodeTop);
+  }
+
+  /** While far behind, the known top is good enough for a poll interval: one request less per batch. */
+  async #nodeTop(next: number): Promise<number> {
+    const { cfg, poll, loader } = this.#deps;
+    if (this.#caughtUp || next + cfg.batchSize > this.#known.top || Date.now() - this.#known.at >= cfg.pollIntervalMs) {
+      this.#known = { top: await poll.topHeight(), at: Date.now() };
+    }
+    loader.metrics.nodeHeight.set(this.#known.top);
+    return this.#known.top;
+  }
+
+  /** The next batch: from a pending rollback, else the first run of missing heights ('skip': a stored stretch). */
+  async #nextHeights(next: number, nodeTop: number): Promise<number[] | 'skip'> {
+    const { cfg, loader } = this.#deps;
+    if (this.#rollbackFrom !== undefined) {
+      const count = Math.max(0, Math.min(cfg.batchSize, nodeTop - this.#rollbackFrom + 1));
+      return Array.from({ length: count }, (_, i) => this.#rollbackFrom! + i);
+    }
+    const reach = next + cfg.batchSize * LOOKAHEAD_BATCHES;
+    const missing = await missingHeights(loader.pool, next, Math.min(nodeTop, reach), cfg.batchSize);
+    const run = contiguousRuns(missing)[0];
+    if (!run && nodeTop > reach) {
+      this.#next = reach;
+      return 'skip';
+    }
+    return run ? missing.filter((h) => h <= run[1]) : [];
+  }
+
+  async #load(heights: number[], nodeTop: number): Promise<StepResult> {
+    const { cfg, loader, log } = this.#deps;
+    await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
+    const pending = this.#ahead;
+    const prefetched = pending && pending.from === heights[0] && pending.count === heights.length ? pending.generations : undefined;
+    this.#ahead = undefined;
+    const after = heights.at(-1)! + 1;
+    // fetch the next batch while this one is decoded and written: the node, not the database, is the slow side
+    if (this.#rollbackFrom === undefined && after <= nodeTop) this.#fetchAhead(after, Math.min(cfg.batchSize, nodeTop - after + 1));
+    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prefetched });
+    if (result.kind === 'relink') {
+      log.warn({ from: result.rollbackFrom }, 'parent link broken: rolling back');
+      this.#rollbackFrom = result.rollbackFrom;
+      return 'busy';
+    }
+    this.#rollbackFrom = undefined;
+    this.#next = result.to + 1;
+    loader.metrics.syncHeight.set(result.to);
+    loader.metrics.lag.set(Math.max(0, nodeTop - result.to));
+    this.#logProgress(result.to, nodeTop);
+    return 'busy';
+  }
+
+  #fetchAhead(from: number, count: number): void {
+    const { loader, cfg } = this.#deps;
+    const generations = fetchGenerations(loader.node, Array.from({ length: count }, (_, i) => from + i), cfg.fetchConcurrency);
+    generations.catch(() => {}); // a failed or unused prefetch is dropped; the batch fetches again
+    this.#ahead = { from, count, generations };
+  }
+
+  async #idle(nodeTop: number): Promise<StepResult> {
+    const { loader, log } = this.#deps;
+    if (!this.#caughtUp) log.info({ height: nodeTop }, 'caught up with the node');
+    this.#caughtUp = true;
+    await heartbeat(loader.pool, SyncStatus.SYNCED, nodeTop, null);
+    const top = (await storedTop(loader.pool))?.height ?? -1;
+    loader.metrics.syncHeight.set(top);
+    loader.metrics.lag.set(Math.max(0, nodeTop - top));
+    return 'idle';
+  }
+
+  /** Height, node top, generations/s and ETA while catching up, every PROGRESS_LOG_MS. */
+  #logProgress(height: number, nodeTop: number): void {
+    const elapsed = Date.now() - this.#progress.at;
+    if (elapsed < PROGRESS_LOG_MS) return;
+    const rate = ((height - this.#progress.height) * 1000) / elapsed;
+    const etaSeconds = rate > 0 ? Math.round((nodeTop - height) / rate) : null;
+    this.#deps.log.info({ height, nodeTop, generationsPerSecond: Math.round(rate * 10) / 10, etaSeconds }, 'catching up');
+    this.#progress = { at: Date.now(), height };
+  }
+}
