@@ -16,6 +16,11 @@ export interface TableSpec<R> {
   readonly table: string;
   readonly columns: readonly Column<R>[];
   readonly rows: (batch: ResolvedRows) => readonly R[];
+  /**
+   * Keyed by a derived id, where the chain may repeat a key (a GA inner ContractCreateTx has
+   * nonce 0): the first row stays, and a strange tx never blocks the sync.
+   */
+  readonly firstWins?: boolean;
 }
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifyJson(v));
@@ -23,8 +28,8 @@ const pos = <R extends { height: number; microIndex: number; txIndex: number }>(
   ['height', 'int', (r) => r.height], ['micro_index', 'int', (r) => r.microIndex], ['tx_index', 'int', (r) => r.txIndex],
 ];
 
-function spec<R>(table: string, rows: (b: ResolvedRows) => readonly R[], columns: Column<R>[]): TableSpec<R> {
-  return { table, rows, columns };
+function spec<R>(table: string, rows: (b: ResolvedRows) => readonly R[], columns: Column<R>[], firstWins = false): TableSpec<R> {
+  return { table, rows, columns, firstWins };
 }
 
 /** TABLES in insertion order (key blocks first: every other table references them). */
@@ -50,7 +55,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
   spec<ContractRow>('contracts', (b) => b.contracts, [
     ['contract_id', 'text', (r) => r.contractId], ['height', 'int', (r) => r.height], ['create_tx_hash', 'text', (r) => r.createTxHash],
     ['owner_id', 'text', (r) => r.ownerId], ['vm_version', 'text', (r) => r.vmVersion], ['abi_version', 'text', (r) => r.abiVersion],
-  ]),
+  ], true),
   spec<ContractCallRow>('contract_calls', (b) => b.contractCalls, [
     ['tx_hash', 'text', (r) => r.txHash], ...pos<ContractCallRow>(), ['contract_id', 'text', (r) => r.contractId], ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function], ['arguments', 'jsonb', (r) => json(r.arguments)], ['call_info', 'jsonb', (r) => json(r.callInfo)],
@@ -77,8 +82,8 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['query_id', 'text', (r) => r.queryId], ['oracle_id', 'text', (r) => r.oracleId], ...pos<OracleQueryRow>(), ['tx_hash', 'text', (r) => r.txHash],
     ['sender_id', 'text', (r) => r.senderId], ['sender_nonce', 'numeric', (r) => r.senderNonce], ['query', 'text', (r) => r.query],
     ['fee', 'numeric', (r) => r.fee], ['expires_at', 'int', (r) => r.expiresAt], ['response_ttl', 'jsonb', (r) => json(r.responseTtl)],
-  ]),
+  ], true),
   spec<OracleResponseRow>('oracle_responses', (b) => b.oracleResponses, [
     ['query_id', 'text', (r) => r.queryId], ...pos<OracleResponseRow>(), ['tx_hash', 'text', (r) => r.txHash], ['response', 'text', (r) => r.response],
-  ]),
+  ], true),
 ] as unknown as readonly TableSpec<unknown>[];

@@ -8,14 +8,14 @@ import type { GenerationRows, ResolvedRows } from './rows.ts';
 import { TABLES } from './tables.ts';
 
 /** insertMany inserts column-wise arrays with one statement; table and column names are constants (tables.ts). */
-async function insertMany(db: Queryable, table: string, columns: readonly (readonly [string, string])[], values: unknown[][]): Promise<void> {
+async function insertMany(db: Queryable, table: string, columns: readonly (readonly [string, string])[], values: unknown[][], firstWins: boolean): Promise<void> {
   if (values[0]!.length === 0) return;
   const names = columns.map(([n]) => quoteIdent(n)).join(', ');
   // text[] values travel as space-joined text: signatures and field names never contain spaces
   const sources = columns.map(([, t], i) => (t === 'text[]' ? `string_to_array(c${i}, ' ')` : `c${i}`)).join(', ');
   const unnest = columns.map(([, t], i) => `$${i + 1}::${t === 'text[]' ? 'text' : t}[]`).join(', ');
   const aliases = columns.map((_, i) => `c${i}`).join(', ');
-  await db.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases})`, values);
+  await db.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases})${firstWins ? ' ON CONFLICT DO NOTHING' : ''}`, values);
 }
 
 /** deleteFrom removes every height ≥ `height` (the cascade removes everything that belongs to them). */
@@ -69,7 +69,7 @@ export async function writeGenerations(db: Queryable, gens: readonly GenerationR
   const resolved = await resolveRows(db, gens);
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
-    await insertMany(db, spec.table, spec.columns.map(([name, type]) => [name, type] as const), spec.columns.map(([, , value]) => rows.map(value)));
+    await insertMany(db, spec.table, spec.columns.map(([name, type]) => [name, type] as const), spec.columns.map(([, , value]) => rows.map(value)), spec.firstWins ?? false);
   }
   return resolved.transactions.length;
 }

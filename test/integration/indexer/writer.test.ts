@@ -77,4 +77,14 @@ describe('indexer writer', () => {
     expect(await count('oracle_events')).to.equal(0);
     expect(await count('micro_blocks')).to.equal(1);
   });
+
+  it('keeps the first of two creates that derive the same contract id (GA inner txs have nonce 0)', async () => {
+    const create = { type: 'ContractCreateTx', owner_id: alice, nonce: 0, code: 'cb_Xfbg4g==', vm_version: 7, abi_version: 3, fee: 0, call_data: 'cb_Xfbg4g==' };
+    const meta = (n: number): JsonObject => ({ type: 'GAMetaTx', ga_id: alice, auth_data: 'cb_Xfbg4g==', abi_version: 3, fee: n, gas: 1, gas_price: 1, tx: { tx: create, signatures: [] } });
+    await withTransaction(pool, (c) => writeGenerations(c, [gen(2, [meta(1)])].map(transformGeneration)));
+    await withTransaction(pool, (c) => writeGenerations(c, [gen(3, [meta(2)])].map(transformGeneration)));
+    const rows = await pool.query<{ height: number }>('SELECT height FROM contracts WHERE owner_id = $1', [alice]);
+    expect(rows.rows).to.deep.equal([{ height: 2 }]);
+    expect(await count('contract_calls')).to.equal(2);
+  });
 });
