@@ -44,11 +44,14 @@ export function signers(tx: TxFields, state: WorldState): string[] {
   return [nonceAccount(tx)];
 }
 
-/** minimumFee is the seed's minimum for a transaction (oracle fees grow with their TTL). */
-export function minimumFee(tx: TxFields, state: WorldState): bigint {
+/** ttlBlocks is a TTL as a number of blocks from `height` (a `block` TTL is an absolute height). */
+const ttlBlocks = (v: Json | undefined, height: number): number => (ttlIsBlock(v) ? ttlValue(v) - height : ttlValue(v));
+
+/** minimumFee is the seed's minimum for a transaction at `height` (oracle fees grow with their TTL). */
+export function minimumFee(tx: TxFields, state: WorldState, height: number): bigint {
   switch (tx.type) {
-    case 'OracleRegisterTx': return ttlFee(ttlValue(tx.oracle_ttl));
-    case 'OracleQueryTx': return ttlFee(ttlValue(tx.query_ttl));
+    case 'OracleRegisterTx': return ttlFee(ttlBlocks(tx.oracle_ttl, height));
+    case 'OracleQueryTx': return ttlFee(ttlBlocks(tx.query_ttl, height));
     case 'OracleRespondTx': return ttlFee(state.queries.get(str(tx.query_id))?.responseTtl ?? ttlValue(tx.response_ttl));
     default: return MIN_FEE;
   }
@@ -273,7 +276,7 @@ export function applyTx(state: WorldState, tx: TxFields, ctx: ApplyContext): TxE
   if (!apply) throw new TxRejected(`unsupported transaction type ${String(tx.type)}`);
   const ttl = num(tx.ttl);
   if (ttl !== 0 && ttl < ctx.height) throw new TxRejected(`ttl ${ttl} has expired (height ${ctx.height})`);
-  const minFee = minimumFee(tx, state);
+  const minFee = minimumFee(tx, state, ctx.height);
   if (int(tx.fee) < minFee) throw new TxRejected(`fee too low: ${int(tx.fee)} is below the minimum fee ${minFee}`);
   const layer = newState(state);
   bumpNonce(layer, nonceAccount(tx), num(tx.nonce));

@@ -34,8 +34,9 @@ describe('devnode rules', () => {
   it('computes the seed minimum oracle fee: 1 plus 1 per started 1000 blocks', () => {
     expect([0, 50, 1000, 1001, 4500].map(ttlFee)).to.deep.equal([1n, 2n, 2n, 3n, 6n]);
     const s = world();
-    expect(minimumFee(register(4500, 0), s)).to.equal(6n);
-    expect(minimumFee({ type: 'SpendTx' }, s)).to.equal(1n);
+    expect(minimumFee(register(4500, 0), s, 10)).to.equal(6n);
+    expect(minimumFee({ ...register(0, 0), oracle_ttl: { type: 'block', value: 2010 } }, s, 10)).to.equal(3n);
+    expect(minimumFee({ type: 'SpendTx' }, s, 10)).to.equal(1n);
   });
 
   it('refuses a fee below the minimum, a wrong nonce, an expired ttl and a missing account', () => {
