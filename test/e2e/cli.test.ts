@@ -42,3 +42,21 @@ describe('mdw (the binary)', () => {
     expect(err).to.contain('nothing to do');
   });
 });
+
+describe('mdw devnode (the binary)', () => {
+  it('starts without --generate, prints its URLs and accounts, and stops on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [MDW, 'devnode', '--port', '0', '--internal-port', '0', '--key-block-interval', '0'], { env: { PATH: process.env.PATH ?? '' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    const until = Date.now() + 20000;
+    while (!/ak_\w+\s+sk_\w+/.test(out) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    const url = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
+    expect(url, out).to.be.a('string');
+    const status = (await (await fetch(`${url}/v2/status`)).json()) as { node_version: string };
+    expect(status.node_version).to.match(/devnode/);
+    child.kill('SIGTERM');
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).to.equal(0);
+  });
+});

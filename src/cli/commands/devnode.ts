@@ -23,7 +23,7 @@ export default class Devnode extends Command {
     beneficiary: Flags.string({ description: 'secret key (sk_… or hex) of the beneficiary; generated when absent' }),
     account: Flags.string({ description: 'prefunded account SECRET:BALANCE (repeatable)', multiple: true }),
     generate: Flags.integer({ description: 'start with a generated chain of N generations', min: 1 }),
-    seed: Flags.string({ description: 'seed of the generated chain', default: 'devnode', dependsOn: ['generate'] }),
+    seed: Flags.string({ description: 'seed of the generated chain (with --generate)', default: 'devnode' }),
     'network-id': Flags.string({ description: 'network id signatures are made for', default: 'ae_devnet' }),
   };
 
