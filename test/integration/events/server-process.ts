@@ -2,13 +2,17 @@
 import prom from 'prom-client';
 import { createPool } from '../../../src/db/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import { silentLogger, testConfig } from './ws-client.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createLogger } from '../../../src/log.ts';
 
 // Started by a test or the benchmark with DATABASE_URL and DATABASE_SCHEMA; prints its url, stops on SIGTERM.
 async function main(databaseUrl: string, schema: string): Promise<void> {
-  const log = silentLogger();
+  // Only the server's own modules are loaded here, so the benchmark's RSS reading is the server's;
+  // logs stay off because stdout carries the url.
+  const cfg = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WEBSOCKET_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' });
+  const { log } = createLogger(cfg);
   const pool = createPool({ databaseUrl, schema, max: 3 }, log);
-  const server = await startWebsocketServer({ cfg: testConfig(databaseUrl, schema), log, pool, registry: new prom.Registry() });
+  const server = await startWebsocketServer({ cfg, log, pool, registry: new prom.Registry() });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => {
     void server.stop().then(() => pool.end()).then(() => process.exit(0));
