@@ -9,6 +9,7 @@ import { parseHeight, parseInteger, parsePaging } from '../params.ts';
 import { sendJson, type RouteDeps } from '../respond.ts';
 import { generationsReport } from '../shapes.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';
+import { coinbaseAt } from '../../chain/coinbase.ts';
 
 /** GENERATIONS_PAGING: generations (not joined rows, the original's bug) per page of /generations. */
 export const GENERATIONS_PAGING = { limit: 100, maxLimit: 100 } as const;
@@ -57,8 +58,9 @@ export function chainRoutes(deps: RouteDeps): Router {
     if (!kb) throw notFound(`height ${height} is not in the database`);
     const [previous, current] = await Promise.all([height > 0 ? feesAt(pool, height - 1) : '0', feesAt(pool, height)]);
     const beneficiary = isJsonObject(kb.data) ? kb.data.beneficiary ?? null : null;
-    // The coinbase table of the network is not part of this code base (see docs/api.md): null, never a guess.
-    sendJson(ctx, { height, beneficiary, fees: feeShare(previous, current), coinbase: null, total: null }, height);
+    const fees = feeShare(previous, current);
+    const coinbase = coinbaseAt(height);
+    sendJson(ctx, { height, beneficiary, coinbase: coinbase.toString(), fees, total: addToDecimal(coinbase, fees) }, height);
   });
 
   router.get('/status', async (ctx) => {
@@ -73,6 +75,13 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   return router;
+}
+
+/** addToDecimal adds an integer to a non-negative decimal string such as "10848.4", exactly. */
+export function addToDecimal(whole: bigint, decimal: string): string {
+  const [int, frac] = decimal.split('.');
+  const sum = (whole + BigInt(int!)).toString();
+  return frac === undefined ? sum : `${sum}.${frac}`;
 }
 
 /** feeShare is the beneficiary's fee income: 60 % of the previous generation's fees plus 40 % of its own, exact. */

@@ -80,6 +80,10 @@ describe('middleware chain queries', () => {
       const tenths = 6n * BIG.fee + 4n * 110000n;
       const expected = tenths % 10n === 0n ? String(tenths / 10n) : `${tenths / 10n}.${tenths % 10n}`;
       expect(res.body).to.include({ height: 2, beneficiary: api.fixture.keyBlocks.get(2)!.beneficiary, fees: expected });
+      // 1 AE at height 2 (heights 1-3 in the node's coinbase table); total = coinbase + fees to the last digit
+      expect(res.body.coinbase).to.equal('1000000000000000000');
+      const [int, frac] = expected.split('.');
+      expect(res.body.total).to.equal(`${10n ** 18n + BigInt(int!)}${frac === undefined ? '' : `.${frac}`}`);
     });
     it('answers 404 for a height not stored', async () => {
       await api.request.get(`/middleware/reward/height/${TOP + 1}`).expect(404);
