@@ -3,7 +3,7 @@
  * the populator's COMMIT to delivery at every client (p50/p99), and the server's RSS.
  *
  *   node bench/websocket.ts [--clients 10000] [--processes 2] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
- *                           [--server-node-options=--max-semi-space-size=4]
+ *                           [--server-node-options=--max-semi-space-size=4] [--server-entry <compiled server-process.js>]
  *
  * Processes: this one (database, populator double, measurements), the server under test
  * (test/integration/events/server-process.ts: only the server's modules, so its RSS is its own),
@@ -166,8 +166,8 @@ async function startBare(txs: number): Promise<ServerUnderTest> {
   };
 }
 
-async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nodeOptions: string): Promise<ServerUnderTest> {
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nodeOptions: string, entry: string): Promise<ServerUnderTest> {
+  const child = spawn(process.execPath, [entry], {
     env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: SCHEMA, NODE_OPTIONS: nodeOptions },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -258,6 +258,8 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'bench/results/websocket.json' },
       // V8 flags for the middleware server process only, e.g. "--max-semi-space-size=4".
       'server-node-options': { type: 'string', default: '' },
+      // The server's entry; a compiled .js (tsc --outDir) measures RSS without type stripping's share.
+      'server-entry': { type: 'string', default: SERVER_ENTRY },
     },
   });
   const opts: Options = { total: Number(values.clients), processes: Number(values.processes), rounds: Number(values.rounds), txs: Number(values.txs) };
@@ -281,7 +283,8 @@ async function main(): Promise<void> {
   delete bareResult.serverRss;
 
   const committedAt = new Map<number, number>();
-  const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions);
+  const entry = values['server-entry']!;
+  const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, entry);
   const recording: ServerUnderTest = {
     ...middleware,
     trigger: async (h) => {
@@ -300,7 +303,7 @@ async function main(): Promise<void> {
     benchmark: 'websocket',
     date: new Date().toISOString(),
     command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --rounds ${opts.rounds} --txs ${opts.txs}`
-      + (nodeOptions ? ` --server-node-options=${nodeOptions}` : ''),
+      + (nodeOptions ? ` --server-node-options=${nodeOptions}` : '') + (entry === SERVER_ENTRY ? '' : ` --server-entry ${entry}`),
     // Other work on the machine competes for the same cores: compare phases of one run, not runs.
     machine: { cpus: cpus().length, node: process.version },
     clients: opts.total,
