@@ -42,6 +42,8 @@ export interface KeyBlockRow {
 export interface MicroBlockRow { hash: string; height: number; microIndex: number; timeMs: bigint; txCount: number; header: JsonObject }
 export interface TransactionRow extends TxPosition {
   microBlockHash: string; microTimeMs: bigint; txType: string; fee: string; signatures: string[] | null; size: number; tx: JsonObject;
+  /** `tx` as compact JSON, made once for the size and the jsonb column */
+  txJson: string;
 }
 export interface AccountTxRow extends TxPosition { account: string; txType: string; fields: string[] }
 export interface ContractRow { contractId: string; height: number; createTxHash: string; ownerId: string; vmVersion: string; abiVersion: string }

@@ -46,7 +46,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
   spec<TransactionRow>('transactions', (b) => b.transactions, [
     ['hash', 'text', (r) => r.txHash], ...pos<TransactionRow>(), ['micro_block_hash', 'text', (r) => r.microBlockHash],
     ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()], ['tx_type', 'text', (r) => r.txType], ['fee', 'numeric', (r) => r.fee],
-    ['signatures', 'text[]', (r) => (r.signatures === null ? null : r.signatures.join(' '))], ['size', 'int', (r) => r.size], ['tx', 'jsonb', (r) => json(r.tx)],
+    ['signatures', 'text[]', (r) => (r.signatures === null ? null : r.signatures.join(' '))], ['size', 'int', (r) => r.size], ['tx', 'jsonb', (r) => r.txJson],
   ]),
   spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, [
     ['account', 'text', (r) => r.account], ...pos<AccountTxRow>(), ['tx_hash', 'text', (r) => r.txHash], ['tx_type', 'text', (r) => r.txType],

@@ -1,5 +1,5 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
-import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
+import { isJsonObject, stringifyJson, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
 import { createdIds, innerTx, referencedIds } from '../chain/tx-fields.ts';
 import { contractId, nameId, oracleQueryId } from '../chain/derived-ids.ts';
 import { signedTxSize } from '../chain/tx-size.ts';
@@ -57,10 +57,11 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       if (!isJsonObject(tx)) throw new TypeError(`transaction ${String(signed.hash)} has no tx object`);
       const pos: TxPosition = { height, microIndex, txIndex, txHash: str(signed.hash) };
       const txType = str(tx.type);
+      const txJson = stringifyJson(tx);
       rows.transactions.push({
         ...pos, microBlockHash: mbHash, microTimeMs, txType, fee: intText(tx.fee),
         signatures: Array.isArray(signed.signatures) ? signed.signatures.map((s) => str(s)) : null,
-        size: signedTxSize(signed), tx,
+        size: signedTxSize(signed, txJson), tx, txJson,
       });
       for (const [account, fields] of referencedIds(tx)) rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const effective of effectiveTxs(tx)) addDomainRows(rows, gen, pos, effective, protocol);
