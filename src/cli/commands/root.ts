@@ -10,6 +10,7 @@ import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
+import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
@@ -73,6 +74,7 @@ export default class Root extends Command {
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
+        await ensureSchema(cfg, log);
         roles.push(await startServer({ cfg, log, registry, version: VERSION }));
       }
       else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
