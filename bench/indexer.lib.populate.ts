@@ -21,7 +21,7 @@ const timer = setInterval(() => {
     const mem = process.memoryUsage();
     samples.push({ height: m.values[0]?.value ?? 0, rssMiB: Math.round(mem.rss / 2 ** 20), heapMiB: Math.round(mem.heapUsed / 2 ** 20) });
   });
-}, 500);
+}, 1000);
 await populator.synced();
 const seconds = (performance.now() - started) / 1000;
 clearInterval(timer);

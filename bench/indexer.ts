@@ -22,22 +22,11 @@ import { fetchGenerations } from '../src/indexer/fetch.ts';
 import { transformGeneration } from '../src/indexer/transform.ts';
 import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
+import { copyText } from '../src/indexer/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 const log = pino({ level: 'warn' });
-
-/** COPY text format: backslash, tab, newline and carriage return escaped; \N is NULL. */
-function copyField(value: string | number | boolean | null): string {
-  if (value === null) return '\\N';
-  const text = typeof value === 'boolean' ? (value ? 't' : 'f') : String(value);
-  return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-/** Arrays travel as space-joined words to the INSERT; COPY needs an array literal. */
-function copyValue(pgType: string, value: string | number | boolean | null): string {
-  return copyField(pgType === 'text[]' && typeof value === 'string' ? `{${value.split(' ').filter(Boolean).join(',')}}` : value);
-}
 
 async function main(): Promise<void> {
   const t0 = performance.now();
@@ -64,7 +53,7 @@ async function main(): Promise<void> {
     txs += resolved.transactions.length;
     for (const spec of TABLES) {
       const lines = files.get(spec.table)!;
-      for (const row of spec.rows(resolved)) lines.push(spec.columns.map(([, type, value]) => copyValue(type, value(row))).join('\t'));
+      for (const row of spec.rows(resolved)) lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
     }
   }
   const fetchRate = { seconds: fetchSeconds, txPerSecond: txs / fetchSeconds, generationsPerSecond: (top + 1) / fetchSeconds };
@@ -89,7 +78,7 @@ async function main(): Promise<void> {
   console.log(`(b) COPY:      ${copyRate.txPerSecond.toFixed(0)} tx/s, ${copyRate.generationsPerSecond.toFixed(0)} generations/s`);
 
   // (c) the populator, alone in a child process
-  const child = spawn(process.execPath, [new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
+  const child = spawn(process.execPath, ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
     env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -97,13 +86,17 @@ async function main(): Promise<void> {
   child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
-  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number }[] };
+  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number; heapMiB: number }[] };
   const populateRate = { seconds: populated.seconds, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
-  const quarter = (q: number): number | undefined => populated.samples.find((s) => s.height >= (top * q) / 4)?.rssMiB;
-  const rssAlongChain = { '25%': quarter(1), '50%': quarter(2), '75%': quarter(3), '100%': populated.samples.at(-1)?.rssMiB };
+  const quarter = (q: number): { rssMiB: number; heapMiB: number } | undefined => {
+    const s = q === 4 ? populated.samples.at(-1) : populated.samples.find((x) => x.height >= (top * q) / 4);
+    return s && { rssMiB: s.rssMiB, heapMiB: s.heapMiB };
+  };
+  // RSS and live heap (after a forced GC) at a quarter, half, three quarters and the end of the chain
+  const rssAlongChain = { '25%': quarter(1), '50%': quarter(2), '75%': quarter(3), '100%': quarter(4) };
   const ratio = populateRate.txPerSecond / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond);
   console.log(`(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB`);
-  console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
+  console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
 
   const summary = {
     benchmark: 'indexer', date: new Date().toISOString(), command: 'node bench/indexer.ts', generations: top + 1, transactions: txs,

@@ -6,12 +6,10 @@
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
-import { fetchGenerations } from './fetch.ts';
 import { findRollbackHeight } from './forks.ts';
 import { contiguousRuns } from './heights.ts';
-import { loadBatch, rollbackOnly, type LoaderDeps } from './loader.ts';
+import { loadBatch, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from './metrics.ts';
-import type { FetchedGeneration } from './rows.ts';
 import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from './sync-state.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
@@ -36,7 +34,7 @@ export class Follower {
   #rollbackFrom: number | undefined;
   #caughtUp = false;
   #known = { top: -1, at: 0 };
-  #ahead: { from: number; count: number; generations: Promise<FetchedGeneration[]> } | undefined;
+  #ahead: { from: number; count: number; batch: Promise<PreparedBatch> } | undefined;
   #progress = { at: 0, height: 0 };
 
   constructor(deps: FollowerDeps) {
@@ -105,12 +103,12 @@ export class Follower {
     const { cfg, loader, log } = this.#deps;
     await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
     const pending = this.#ahead;
-    const prefetched = pending && pending.from === heights[0] && pending.count === heights.length ? pending.generations : undefined;
+    const prepared = pending && pending.from === heights[0] && pending.count === heights.length ? pending.batch : undefined;
     this.#ahead = undefined;
     const after = heights.at(-1)! + 1;
-    // fetch the next batch while this one is decoded and written: the node, not the database, is the slow side
-    if (this.#rollbackFrom === undefined && after <= nodeTop) this.#fetchAhead(after, Math.min(cfg.batchSize, nodeTop - after + 1));
-    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prefetched });
+    // prepare the next batch (fetch, decode, transform) while this one is written
+    if (this.#rollbackFrom === undefined && after <= nodeTop) this.#prepareAhead(after, Math.min(cfg.batchSize, nodeTop - after + 1));
+    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prepared });
     if (result.kind === 'relink') {
       log.warn({ from: result.rollbackFrom }, 'parent link broken: rolling back');
       this.#rollbackFrom = result.rollbackFrom;
@@ -124,11 +122,10 @@ export class Follower {
     return 'busy';
   }
 
-  #fetchAhead(from: number, count: number): void {
-    const { loader, cfg } = this.#deps;
-    const generations = fetchGenerations(loader.node, Array.from({ length: count }, (_, i) => from + i), cfg.fetchConcurrency);
-    generations.catch(() => {}); // a failed or unused prefetch is dropped; the batch fetches again
-    this.#ahead = { from, count, generations };
+  #prepareAhead(from: number, count: number): void {
+    const batch = prepareBatch(this.#deps.loader, Array.from({ length: count }, (_, i) => from + i), true);
+    batch.catch(() => {}); // a failed or unused batch is dropped; the step prepares it again
+    this.#ahead = { from, count, batch };
   }
 
   async #idle(nodeTop: number): Promise<StepResult> {

@@ -14,7 +14,7 @@ import { contractTx, createdContractCode, type CodeSource, type ContractDecoder 
 import { decodeCalls, fetchGenerations } from './fetch.ts';
 import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
-import type { FetchedGeneration } from './rows.ts';
+import type { FetchedGeneration, GenerationRows } from './rows.ts';
 import { transformGeneration } from './transform.ts';
 import { deleteFrom, deleteHeights, recordTop, writeGenerations } from './writer.ts';
 
@@ -38,8 +38,8 @@ export interface BatchOptions {
   readonly rollbackFrom?: number;
   /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
   readonly replace?: boolean;
-  /** The batch's generations, already being fetched (the populator fetches ahead while it writes). */
-  readonly prefetched?: Promise<FetchedGeneration[]>;
+  /** The batch, already being prepared (the populator prepares ahead while it writes). */
+  readonly prepared?: Promise<PreparedBatch>;
 }
 
 /** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
@@ -68,27 +68,42 @@ export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'm
   deps.metrics?.rollbacks.inc();
 }
 
+/** A batch ready to write: fetched, checked link by link among itself, decoded and transformed. */
+export interface PreparedBatch {
+  readonly gens: readonly FetchedGeneration[];
+  readonly rows: readonly GenerationRows[];
+}
+
+/**
+ * prepareBatch does everything before the database transaction. It needs no earlier batch to be
+ * committed (a contract created just before is found through the node), so the populator runs it
+ * for the next batch while the current one is written.
+ */
+export async function prepareBatch(deps: LoaderDeps, heights: readonly number[], checkLinks: boolean): Promise<PreparedBatch> {
+  let gens = await fetchGenerations(deps.node, heights, deps.concurrency);
+  for (let i = 1; checkLinks && i < gens.length; i++) {
+    const prev = gens[i - 1]!;
+    const lastMicro = prev.microBlocks.at(-1)?.header.hash;
+    if (linkBreak(gens[i]!, { height: prev.height, keyHash: String(prev.keyBlock.hash), lastMicroHash: typeof lastMicro === 'string' ? lastMicro : null }) !== undefined) {
+      throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`, { path: '/generations', transient: true });
+    }
+  }
+  const batchCodes = createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
+  gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), gens);
+  return { gens, rows: gens.map(transformGeneration) };
+}
+
 /** loadBatch loads the given ascending heights in one transaction (or reports a broken link). */
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  let gens = await (opts.prefetched ?? fetchGenerations(deps.node, heights, deps.concurrency));
+  const { gens, rows } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace) {
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
     if (below && linkBreak(first, below) !== undefined) {
       return { kind: 'relink', rollbackFrom: Math.max(0, await agreeingBelow(deps.pool, deps.node, first.height - 1)) };
     }
-    for (let i = 1; i < gens.length; i++) {
-      const prev = gens[i - 1]!;
-      const lastMicro = prev.microBlocks.at(-1)?.header.hash;
-      if (linkBreak(gens[i]!, { height: prev.height, keyHash: String(prev.keyBlock.hash), lastMicroHash: typeof lastMicro === 'string' ? lastMicro : null }) !== undefined) {
-        throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`, { path: '/generations', transient: true });
-      }
-    }
   }
-  const batchCodes = createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), gens);
-  const rows = gens.map(transformGeneration);
   const from = heights[0]!;
   const to = heights.at(-1)!;
   const transactions = await withTransaction(deps.pool, async (client) => {

@@ -11,9 +11,7 @@ import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { contiguousRuns } from './heights.ts';
-import { loadBatch } from './loader.ts';
-import { fetchGenerations } from './fetch.ts';
-import type { FetchedGeneration } from './rows.ts';
+import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
 
 /** reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema. */
@@ -37,18 +35,18 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
         const start = from + c * cfg.batchSize;
         return Array.from({ length: Math.min(cfg.batchSize, to - start + 1) }, (_, i) => start + i);
       }));
-    const fetchChunk = (chunk: number[] | undefined): Promise<FetchedGeneration[]> | undefined => {
-      const fetching = chunk && fetchGenerations(node, chunk, cfg.fetchConcurrency);
-      fetching?.catch(() => {}); // surfaced when the chunk is loaded
-      return fetching;
+    const prepare = (chunk: number[] | undefined): Promise<PreparedBatch> | undefined => {
+      const preparing = chunk && prepareBatch(loader, chunk, false);
+      preparing?.catch(() => {}); // surfaced when the chunk is loaded
+      return preparing;
     };
-    let prefetched = fetchChunk(chunks[0]);
+    let prepared = prepare(chunks[0]);
     for (const [index, chunk] of chunks.entries()) {
-      // fetch the next chunk while this one is written
-      const current = prefetched;
-      prefetched = fetchChunk(chunks[index + 1]);
+      // prepare the next chunk while this one is written
+      const current = prepared;
+      prepared = prepare(chunks[index + 1]);
       try {
-        await loadBatch(loader, chunk, { replace: true, prefetched: current });
+        await loadBatch(loader, chunk, { replace: true, prepared: current });
       } catch (err) {
         if (err instanceof NodeError && err.notFound) {
           throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${chunk[0]}-${chunk.at(-1)} (${err.message})`);

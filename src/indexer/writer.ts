@@ -1,21 +1,29 @@
 /**
- * @module Writer: the rows of whole heights in one database transaction, as multi-row INSERTs
- * over unnest()ed arrays (one statement per table per batch), and the sync state beside them.
+ * @module Writer: the rows of whole heights in one database transaction, one COPY (or, where a key
+ * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
  */
 import { quoteIdent, type Queryable } from '../db/pool.ts';
 import { foldNameActions, foldOracleActions, type NameState, type OracleState } from './chain-state.ts';
 import type { GenerationRows, ResolvedRows } from './rows.ts';
-import { TABLES } from './tables.ts';
+import { TABLES, type TableSpec } from './tables.ts';
+import { copyIn, copyText } from './copy-in.ts';
 
-/** insertMany inserts column-wise arrays with one statement; table and column names are constants (tables.ts). */
-async function insertMany(db: Queryable, table: string, columns: readonly (readonly [string, string])[], values: unknown[][], firstWins: boolean): Promise<void> {
+/** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key; names are constants (tables.ts). */
+async function insertMany(db: Queryable, table: string, columns: readonly (readonly [string, string])[], values: unknown[][]): Promise<void> {
   if (values[0]!.length === 0) return;
   const names = columns.map(([n]) => quoteIdent(n)).join(', ');
   // text[] values travel as space-joined text: signatures and field names never contain spaces
   const sources = columns.map(([, t], i) => (t === 'text[]' ? `string_to_array(c${i}, ' ')` : `c${i}`)).join(', ');
   const unnest = columns.map(([, t], i) => `$${i + 1}::${t === 'text[]' ? 'text' : t}[]`).join(', ');
   const aliases = columns.map((_, i) => `c${i}`).join(', ');
-  await db.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases})${firstWins ? ' ON CONFLICT DO NOTHING' : ''}`, values);
+  await db.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases}) ON CONFLICT DO NOTHING`, values);
+}
+
+/** copyMany loads all rows of one table with COPY … FROM STDIN, PostgreSQL's bulk path. */
+async function copyMany<R>(db: Queryable, spec: TableSpec<R>, rows: readonly R[]): Promise<void> {
+  if (rows.length === 0) return;
+  const lines = rows.map((row) => spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
+  await copyIn(db, `COPY ${quoteIdent(spec.table)} (${spec.columns.map(([name]) => quoteIdent(name)).join(', ')}) FROM STDIN`, lines);
 }
 
 /** deleteFrom removes every height ≥ `height` (the cascade removes everything that belongs to them). */
@@ -69,7 +77,9 @@ export async function writeGenerations(db: Queryable, gens: readonly GenerationR
   const resolved = await resolveRows(db, gens);
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
-    await insertMany(db, spec.table, spec.columns.map(([name, type]) => [name, type] as const), spec.columns.map(([, , value]) => rows.map(value)), spec.firstWins ?? false);
+    // COPY cannot skip a repeated key, so the few tables keyed by a derived id take an INSERT
+    if (spec.firstWins) await insertMany(db, spec.table, spec.columns.map(([name, type]) => [name, type] as const), spec.columns.map(([, , value]) => rows.map(value)));
+    else await copyMany(db, spec, rows);
   }
   return resolved.transactions.length;
 }

@@ -87,4 +87,14 @@ describe('indexer writer', () => {
     expect(rows.rows).to.deep.equal([{ height: 2 }]);
     expect(await count('contract_calls')).to.equal(2);
   });
+
+  it('rolls a failed COPY back with its transaction and leaves the connection usable', async () => {
+    const before = await count('transactions');
+    const again = gen(4, [{ type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 1, fee: 1, nonce: 9 }]);
+    await withTransaction(pool, (c) => writeGenerations(c, [again].map(transformGeneration)));
+    let failure: unknown;
+    await withTransaction(pool, (c) => writeGenerations(c, [again].map(transformGeneration))).catch((err: unknown) => { failure = err; });
+    expect(String(failure)).to.match(/duplicate key/);
+    expect(await count('transactions')).to.equal(before + 1);
+  });
 });

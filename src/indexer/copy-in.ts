@@ -1,0 +1,72 @@
+/**
+ * @module COPY … FROM STDIN over a node-postgres client, without another package: a "submittable"
+ * (the interface pg-cursor and pg-copy-streams use) that streams prepared chunks once the server
+ * asks for them. Plus the COPY text format of a value.
+ */
+import type { Queryable } from '../db/pool.ts';
+
+/** The part of pg's connection a COPY needs (pg/lib/connection.js). */
+interface CopyConnection {
+  query(text: string): void;
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+}
+
+/** CopyIn is submitted through client.query(); pg calls these handlers as the protocol proceeds. */
+class CopyIn {
+  readonly text: string;
+  readonly #chunks: readonly Buffer[];
+  readonly #done: (err?: Error) => void;
+
+  constructor(text: string, chunks: readonly Buffer[], done: (err?: Error) => void) {
+    this.text = text;
+    this.#chunks = chunks;
+    this.#done = done;
+  }
+
+  submit(connection: CopyConnection): void {
+    connection.query(this.text);
+  }
+
+  handleCopyInResponse(connection: CopyConnection): void {
+    for (const chunk of this.#chunks) connection.sendCopyFromChunk(chunk);
+    connection.endCopyFrom();
+  }
+
+  handleError(err: Error): void {
+    // pg drops the active query after an error, so ReadyForQuery will not reach this object
+    this.#done(err);
+  }
+
+  handleReadyForQuery(): void {
+    this.#done();
+  }
+
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleCopyData(): void {}
+  handlePortalSuspended(): void {}
+}
+
+/** copyIn runs `COPY … FROM STDIN` (text format) with the given lines, on one client (not a pool). */
+export function copyIn(client: Queryable, sql: string, lines: readonly string[]): Promise<void> {
+  const chunks: Buffer[] = [];
+  // about 1 MiB per CopyData message
+  for (let i = 0; i < lines.length; i += 1000) chunks.push(Buffer.from(`${lines.slice(i, i + 1000).join('\n')}\n`, 'utf8'));
+  return new Promise<void>((resolve, reject) => {
+    const submittable = new CopyIn(sql, chunks, (err) => (err ? reject(err) : resolve()));
+    (client as unknown as { query(q: CopyIn): unknown }).query(submittable);
+  });
+}
+
+/**
+ * copyText is a value in COPY's text format: \N for NULL, backslash, tab and line breaks escaped.
+ * text[] values arrive as space-joined words (signatures, field names: no commas, quotes or braces).
+ */
+export function copyText(pgType: string, value: string | number | boolean | null): string {
+  if (value === null) return '\\N';
+  const text = typeof value === 'boolean' ? (value ? 't' : 'f') : pgType === 'text[]' ? `{${String(value).split(' ').filter(Boolean).join(',')}}` : String(value);
+  return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
+}
