@@ -56,7 +56,7 @@ export default class Dev extends Command {
         '',
         'æternity middleware dev environment is up:',
         `  API            ${server.httpUrl}/middleware/status   (node queries: ${server.httpUrl}/v2/generations/current)`,
-        `  websocket      ${server.wsUrl}`,
+        `  websocket      ${server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:')}`,
         `  metrics        ${server.httpUrl}/metrics`,
         `  OpenAPI        ${server.httpUrl}/middleware/api`,
         `  devnode        ${devnode.externalUrl} (internal ${devnode.internalUrl})`,
