@@ -26,4 +26,5 @@ await populator.synced();
 const seconds = (performance.now() - started) / 1000;
 clearInterval(timer);
 await populator.stop();
-process.stdout.write(`${JSON.stringify({ seconds, top, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`);
+const cpu = process.cpuUsage();
+process.stdout.write(`${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, top, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`);

@@ -86,8 +86,8 @@ async function main(): Promise<void> {
   child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
-  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number; heapMiB: number }[] };
-  const populateRate = { seconds: populated.seconds, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
+  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number; heapMiB: number }[] };
+  const populateRate = { seconds: populated.seconds, cpuSeconds: populated.cpuSeconds, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
   const quarter = (q: number): { rssMiB: number; heapMiB: number } | undefined => {
     const s = q === 4 ? populated.samples.at(-1) : populated.samples.find((x) => x.height >= (top * q) / 4);
     return s && { rssMiB: s.rssMiB, heapMiB: s.heapMiB };
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   // RSS and live heap (after a forced GC) at a quarter, half, three quarters and the end of the chain
   const rssAlongChain = { '25%': quarter(1), '50%': quarter(2), '75%': quarter(3), '100%': quarter(4) };
   const ratio = populateRate.txPerSecond / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond);
-  console.log(`(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB`);
+  console.log(`(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB, CPU ${(100 * populated.cpuSeconds / populated.seconds).toFixed(0)} % of one core`);
   console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
 
   const summary = {

@@ -2,6 +2,7 @@
 import { isJsonObject, parseJson, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
+import { httpGet, HttpGetError } from './http-get.ts';
 
 export type JsonObject = { [key: string]: Json };
 
@@ -75,25 +76,13 @@ export class NodeClient {
   }
 
   async #once(path: string): Promise<Json> {
-    // one controller per request, unlinked from the owner's signal afterwards: AbortSignal.any on a
-    // long-lived signal keeps every request's signal reachable, which grows the heap along the chain
-    const controller = new AbortController();
-    let timedOutNow = false;
-    const timer = setTimeout(() => { timedOutNow = true; controller.abort(); }, this.#opts.timeoutMs);
-    const stop = (): void => controller.abort();
-    this.#opts.signal?.addEventListener('abort', stop, { once: true });
     let text: string;
     let status: number;
     try {
-      const res = await fetch(`${this.#opts.url}/v2${path}`, { signal: controller.signal, headers: { accept: 'application/json' } });
-      status = res.status;
-      text = await res.text();
+      ({ status, text } = await httpGet(new URL(`${this.#opts.url}/v2${path}`), this.#opts.timeoutMs, this.#opts.signal));
     } catch (err) {
-      if (timedOutNow) throw timedOut(path, this.#opts.timeoutMs);
+      if (err instanceof HttpGetError && err.timedOut) throw timedOut(path, this.#opts.timeoutMs);
       throw unreachable(path, err);
-    } finally {
-      clearTimeout(timer);
-      this.#opts.signal?.removeEventListener('abort', stop);
     }
     let body: Json;
     try {
