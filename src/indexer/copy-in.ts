@@ -50,11 +50,15 @@ class CopyIn {
   handlePortalSuspended(): void {}
 }
 
-/** copyIn runs `COPY … FROM STDIN` (text format) with the given lines, on one client (not a pool). */
-export function copyIn(client: Queryable, sql: string, lines: readonly string[]): Promise<void> {
+/** copyChunks turns COPY text lines into the CopyData payloads (a thousand lines each). */
+export function copyChunks(lines: readonly string[]): Buffer[] {
   const chunks: Buffer[] = [];
-  // about 1 MiB per CopyData message
   for (let i = 0; i < lines.length; i += 1000) chunks.push(Buffer.from(`${lines.slice(i, i + 1000).join('\n')}\n`, 'utf8'));
+  return chunks;
+}
+
+/** copyIn runs `COPY … FROM STDIN` (text format) with the given payloads, on one client (not a pool). */
+export function copyIn(client: Queryable, sql: string, chunks: readonly Buffer[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const submittable = new CopyIn(sql, chunks, (err) => (err ? reject(err) : resolve()));
     (client as unknown as { query(q: CopyIn): unknown }).query(submittable);

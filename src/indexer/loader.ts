@@ -16,7 +16,7 @@ import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
 import { transformGeneration } from './transform.ts';
-import { deleteFrom, deleteHeights, recordTop, writeGenerations } from './writer.ts';
+import { deleteFrom, deleteHeights, encodeRows, recordTop, writeGenerations, type EncodedRows } from './writer.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -72,6 +72,7 @@ export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'm
 export interface PreparedBatch {
   readonly gens: readonly FetchedGeneration[];
   readonly rows: readonly GenerationRows[];
+  readonly encoded: EncodedRows;
 }
 
 /**
@@ -90,13 +91,14 @@ export async function prepareBatch(deps: LoaderDeps, heights: readonly number[],
   }
   const batchCodes = createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
   gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), gens);
-  return { gens, rows: gens.map(transformGeneration) };
+  const rows = gens.map(transformGeneration);
+  return { gens, rows, encoded: encodeRows(rows) };
 }
 
 /** loadBatch loads the given ascending heights in one transaction (or reports a broken link). */
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
+  const { gens, rows, encoded } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace) {
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
@@ -109,7 +111,7 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     if (opts.replace) await deleteHeights(client, heights);
-    const count = await writeGenerations(client, rows);
+    const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
     const notification = opts.rollbackFrom === undefined ? { from, to } : { from, to, rollbackFrom: opts.rollbackFrom };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.

@@ -21,6 +21,8 @@ export interface TableSpec<R> {
    * nonce 0): the first row stays, and a strange tx never blocks the sync.
    */
   readonly firstWins?: boolean;
+  /** Rows that need the stored state before the batch (name and oracle events): made inside the transaction. */
+  readonly needsState?: boolean;
 }
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifyJson(v));
@@ -28,8 +30,8 @@ const pos = <R extends { height: number; microIndex: number; txIndex: number }>(
   ['height', 'int', (r) => r.height], ['micro_index', 'int', (r) => r.microIndex], ['tx_index', 'int', (r) => r.txIndex],
 ];
 
-function spec<R>(table: string, rows: (b: ResolvedRows) => readonly R[], columns: Column<R>[], firstWins = false): TableSpec<R> {
-  return { table, rows, columns, firstWins };
+function spec<R>(table: string, rows: (b: ResolvedRows) => readonly R[], columns: Column<R>[], kind?: 'firstWins' | 'needsState'): TableSpec<R> {
+  return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
 /** TABLES in insertion order (key blocks first: every other table references them). */
@@ -55,7 +57,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
   spec<ContractRow>('contracts', (b) => b.contracts, [
     ['contract_id', 'text', (r) => r.contractId], ['height', 'int', (r) => r.height], ['create_tx_hash', 'text', (r) => r.createTxHash],
     ['owner_id', 'text', (r) => r.ownerId], ['vm_version', 'text', (r) => r.vmVersion], ['abi_version', 'text', (r) => r.abiVersion],
-  ], true),
+  ], 'firstWins'),
   spec<ContractCallRow>('contract_calls', (b) => b.contractCalls, [
     ['tx_hash', 'text', (r) => r.txHash], ...pos<ContractCallRow>(), ['contract_id', 'text', (r) => r.contractId], ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function], ['arguments', 'jsonb', (r) => json(r.arguments)], ['call_info', 'jsonb', (r) => json(r.callInfo)],
@@ -69,7 +71,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['name_hash', 'text', (r) => r.nameHash], ['name', 'text', (r) => r.name], ...pos<NameEventRow>(), ['tx_hash', 'text', (r) => r.txHash],
     ['kind', 'text', (r) => r.kind], ['owner', 'text', (r) => r.owner], ['expires_at', 'int', (r) => r.expiresAt], ['auction_end', 'int', (r) => r.auctionEnd],
     ['name_fee', 'numeric', (r) => r.nameFee], ['pointers', 'jsonb', (r) => json(r.pointers)],
-  ]),
+  ], 'needsState'),
   spec<NamePointerRow>('name_pointers', (b) => b.namePointers, [
     ['name_hash', 'text', (r) => r.nameHash], ...pos<NamePointerRow>(), ['key', 'text', (r) => r.key], ['id', 'text', (r) => r.id],
   ]),
@@ -77,13 +79,13 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['oracle_id', 'text', (r) => r.oracleId], ...pos<OracleEventRow>(), ['tx_hash', 'text', (r) => r.txHash], ['kind', 'text', (r) => r.kind],
     ['expires_at', 'int', (r) => r.expiresAt], ['query_fee', 'numeric', (r) => r.queryFee], ['query_format', 'text', (r) => r.queryFormat],
     ['response_format', 'text', (r) => r.responseFormat], ['abi_version', 'text', (r) => r.abiVersion],
-  ]),
+  ], 'needsState'),
   spec<OracleQueryRow>('oracle_queries', (b) => b.oracleQueries, [
     ['query_id', 'text', (r) => r.queryId], ['oracle_id', 'text', (r) => r.oracleId], ...pos<OracleQueryRow>(), ['tx_hash', 'text', (r) => r.txHash],
     ['sender_id', 'text', (r) => r.senderId], ['sender_nonce', 'numeric', (r) => r.senderNonce], ['query', 'text', (r) => r.query],
     ['fee', 'numeric', (r) => r.fee], ['expires_at', 'int', (r) => r.expiresAt], ['response_ttl', 'jsonb', (r) => json(r.responseTtl)],
-  ], true),
+  ], 'firstWins'),
   spec<OracleResponseRow>('oracle_responses', (b) => b.oracleResponses, [
     ['query_id', 'text', (r) => r.queryId], ...pos<OracleResponseRow>(), ['tx_hash', 'text', (r) => r.txHash], ['response', 'text', (r) => r.response],
-  ], true),
+  ], 'firstWins'),
 ] as unknown as readonly TableSpec<unknown>[];

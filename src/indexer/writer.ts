@@ -4,9 +4,9 @@
  */
 import { quoteIdent, type Queryable } from '../db/pool.ts';
 import { foldNameActions, foldOracleActions, type NameState, type OracleState } from './chain-state.ts';
-import type { GenerationRows, ResolvedRows } from './rows.ts';
+import type { GenerationRows, NameEventRow, OracleEventRow, ResolvedRows } from './rows.ts';
 import { TABLES, type TableSpec } from './tables.ts';
-import { copyIn, copyText } from './copy-in.ts';
+import { copyChunks, copyIn, copyText } from './copy-in.ts';
 
 /** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key; names are constants (tables.ts). */
 async function insertMany(db: Queryable, table: string, columns: readonly (readonly [string, string])[], values: unknown[][]): Promise<void> {
@@ -19,11 +19,28 @@ async function insertMany(db: Queryable, table: string, columns: readonly (reado
   await db.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases}) ON CONFLICT DO NOTHING`, values);
 }
 
-/** copyMany loads all rows of one table with COPY … FROM STDIN, PostgreSQL's bulk path. */
-async function copyMany<R>(db: Queryable, spec: TableSpec<R>, rows: readonly R[]): Promise<void> {
-  if (rows.length === 0) return;
-  const lines = rows.map((row) => spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
-  await copyIn(db, `COPY ${quoteIdent(spec.table)} (${spec.columns.map(([name]) => quoteIdent(name)).join(', ')}) FROM STDIN`, lines);
+/** copyLines encodes the rows of one table as COPY text lines. */
+function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
+  return rows.map((row) => spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
+}
+
+/** copyMany loads encoded rows of one table with COPY … FROM STDIN, PostgreSQL's bulk path. */
+async function copyMany<R>(db: Queryable, spec: TableSpec<R>, chunks: readonly Buffer[]): Promise<void> {
+  if (chunks.length === 0) return;
+  await copyIn(db, `COPY ${quoteIdent(spec.table)} (${spec.columns.map(([name]) => quoteIdent(name)).join(', ')}) FROM STDIN`, chunks);
+}
+
+/** EncodedRows are the COPY payloads of the tables that need no stored state, made before the transaction. */
+export type EncodedRows = ReadonlyMap<string, Buffer[]>;
+
+/** encodeRows prepares the COPY payloads of a batch; the populator does it while the previous batch is written. */
+export function encodeRows(gens: readonly GenerationRows[]): EncodedRows {
+  const direct = flatten(gens, [], []);
+  const encoded = new Map<string, Buffer[]>();
+  for (const spec of TABLES) {
+    if (!spec.firstWins && !spec.needsState) encoded.set(spec.table, copyChunks(copyLines(spec, spec.rows(direct))));
+  }
+  return encoded;
 }
 
 /** deleteFrom removes every height ≥ `height` (the cascade removes everything that belongs to them). */
@@ -55,31 +72,38 @@ async function priorOracleStates(db: Queryable, ids: string[], before: number): 
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
 }
 
-/** resolveRows flattens generations (ascending) and resolves name and oracle events against the stored state before them. */
-export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]): Promise<ResolvedRows> {
+function flatten(gens: readonly GenerationRows[], nameEvents: NameEventRow[], oracleEvents: OracleEventRow[]): ResolvedRows {
   const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
     gens.flatMap((g) => g[k] as unknown[]) as never;
-  const from = gens[0]!.keyBlock.height;
-  const nameActions = all('nameActions');
-  const oracleActions = all('oracleActions');
   return {
     keyBlocks: gens.map((g) => g.keyBlock), microBlocks: all('microBlocks'), transactions: all('transactions'), accountTxs: all('accountTxs'),
     contracts: all('contracts'), contractCalls: all('contractCalls'), channelEvents: all('channelEvents'), namePointers: all('namePointers'),
-    oracleQueries: all('oracleQueries'), oracleResponses: all('oracleResponses'),
-    nameEvents: foldNameActions(await priorNameStates(db, [...new Set(nameActions.map((a) => a.nameHash))], from), nameActions),
-    oracleEvents: foldOracleActions(await priorOracleStates(db, [...new Set(oracleActions.map((a) => a.oracleId))], from), oracleActions),
+    oracleQueries: all('oracleQueries'), oracleResponses: all('oracleResponses'), nameEvents, oracleEvents,
   };
 }
 
-/** writeGenerations inserts the rows of several heights (ascending); the caller owns the transaction. Returns the tx count. */
-export async function writeGenerations(db: Queryable, gens: readonly GenerationRows[]): Promise<number> {
+/** resolveRows flattens generations (ascending) and resolves name and oracle events against the stored state before them. */
+export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]): Promise<ResolvedRows> {
+  const from = gens[0]!.keyBlock.height;
+  const nameActions = gens.flatMap((g) => g.nameActions);
+  const oracleActions = gens.flatMap((g) => g.oracleActions);
+  const nameEvents = foldNameActions(await priorNameStates(db, [...new Set(nameActions.map((a) => a.nameHash))], from), nameActions);
+  const oracleEvents = foldOracleActions(await priorOracleStates(db, [...new Set(oracleActions.map((a) => a.oracleId))], from), oracleActions);
+  return flatten(gens, nameEvents, oracleEvents);
+}
+
+/**
+ * writeGenerations inserts the rows of several heights (ascending); the caller owns the
+ * transaction. `encoded` (from encodeRows) saves encoding inside it. Returns the tx count.
+ */
+export async function writeGenerations(db: Queryable, gens: readonly GenerationRows[], encoded?: EncodedRows): Promise<number> {
   if (gens.length === 0) return 0;
   const resolved = await resolveRows(db, gens);
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
     // COPY cannot skip a repeated key, so the few tables keyed by a derived id take an INSERT
     if (spec.firstWins) await insertMany(db, spec.table, spec.columns.map(([name, type]) => [name, type] as const), spec.columns.map(([, , value]) => rows.map(value)));
-    else await copyMany(db, spec, rows);
+    else await copyMany(db, spec, encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)));
   }
   return resolved.transactions.length;
 }
