@@ -5,7 +5,8 @@
  * (c) populator end to end (own process: fetch, decode, transform, batched INSERTs, commits).
  * Reports tx/s, generations/s, (c) ÷ min(a, b), and the populator's RSS along the chain.
  *
- *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation)
+ *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
+ *                            BATCH_SIZE=… for the populator, default the configuration's 50)
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
 
   // (c) the populator, alone in a child process
   const child = spawn(process.execPath, ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
-    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn' },
+    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...(process.env.BATCH_SIZE ? { BATCH_SIZE: process.env.BATCH_SIZE } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
