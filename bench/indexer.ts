@@ -2,7 +2,7 @@
  * @module Indexer benchmark, three rates over the same devnode chain in one run:
  * (a) fetch: everything the populator fetches from the devnode (lossless parse, nothing written);
  * (b) COPY: PostgreSQL bulk-loading the same rows (server-side COPY into the same indexed tables);
- * (c) populator end to end (own process: fetch, decode, transform, batched INSERTs, commits).
+ * (c) populator end to end (own process: fetch, decode, transform, one COPY per table per batch, commits).
  * Reports tx/s, generations/s, (c) ÷ min(a, b), and the populator's RSS along the chain.
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
