@@ -4,6 +4,8 @@ import { AppError, ErrorCode } from './errors.ts';
 export interface Config {
   /** External HTTP API of the node (port 3013). */
   readonly nodeUrl: string;
+  /** Every node the indexer may read from, nodeUrl first (failover order); the server's proxy uses nodeUrl only. */
+  readonly nodeUrls: readonly string[];
   /** Internal HTTP API of the node (port 3113); forwarded by the server only when set. */
   readonly nodeInternalUrl: string | undefined;
   /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
@@ -76,8 +78,12 @@ export function loadConfig(env: Env): Config {
   const problems: string[] = [];
   const read = new Reader(env, problems);
   const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
+  const extraNodes = read.urlList('NODE_URLS');
+  const nodeUrl = read.url('NODE_URL', extraNodes[0] ?? DEFAULTS.NODE_URL);
   const config: Config = {
-    nodeUrl: read.url('NODE_URL', DEFAULTS.NODE_URL),
+    nodeUrl,
+    // NODE_URL is always first; NODE_URLS adds the others (a repeat of NODE_URL is dropped)
+    nodeUrls: [...new Set([nodeUrl, ...extraNodes])],
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
@@ -139,7 +145,10 @@ class Reader {
 
   optionalUrl(name: string): string | undefined {
     const value = this.optional(name);
-    if (value === undefined) return undefined;
+    return value === undefined ? undefined : this.#parseUrl(name, value);
+  }
+
+  #parseUrl(name: string, value: string): string | undefined {
     try {
       const parsed = new URL(value);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
@@ -149,6 +158,14 @@ class Reader {
     } catch {
       return this.#fail(name, `not a URL: ${JSON.stringify(value)}`, undefined);
     }
+  }
+
+  /** urlList reads comma-separated http(s) URLs, each validated like a single one. */
+  urlList(name: string): string[] {
+    return (this.optional(name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '').flatMap((value) => {
+      const url = this.#parseUrl(name, value);
+      return url === undefined ? [] : [url];
+    });
   }
 
   databaseUrl(name: string, fallback: string): string {

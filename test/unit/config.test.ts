@@ -5,6 +5,7 @@ describe('loadConfig(env)', () => {
   it('applies the documented defaults to an empty environment', () => {
     const cfg = loadConfig({});
     expect(cfg.nodeUrl).to.equal(DEFAULTS.NODE_URL);
+    expect(cfg.nodeUrls).to.deep.equal([DEFAULTS.NODE_URL]);
     expect(cfg.statusMaxBlockAge).to.equal(900);
     expect(cfg.websocket).to.deep.equal({ host: '0.0.0.0', port: 3020 });
     expect(cfg.port).to.equal(8080);
@@ -34,7 +35,18 @@ describe('loadConfig(env)', () => {
     expect(loadConfig({ WEBSOCKET_ADDRESS: '[::1]:3021' }).websocket).to.deep.equal({ host: '::1', port: 3021 });
   });
 
+  it('NODE_URLS adds failover nodes after NODE_URL, which is always first (prepended when missing, a repeat dropped)', () => {
+    expect(loadConfig({ NODE_URL: 'http://a:3013', NODE_URLS: 'http://a:3013/, http://b:3013' }).nodeUrls).to.deep.equal(['http://a:3013', 'http://b:3013']);
+    expect(loadConfig({ NODE_URL: 'http://a:3013', NODE_URLS: 'http://b:3013,http://c:3013' }).nodeUrls)
+      .to.deep.equal(['http://a:3013', 'http://b:3013', 'http://c:3013']);
+    const onlyList = loadConfig({ NODE_URLS: 'http://b:3013,http://c:3013' });
+    expect(onlyList.nodeUrl).to.equal('http://b:3013');
+    expect(onlyList.nodeUrls).to.deep.equal(['http://b:3013', 'http://c:3013']);
+  });
+
   const bad: Array<[string, string, RegExp]> = [
+    ['NODE_URLS', 'http://a:3013,not a url', /NODE_URLS: not a URL: "not a url"/],
+    ['NODE_URLS', 'http://a:3013,ftp://x', /NODE_URLS: expected an http\(s\) URL/],
     ['NODE_URL', 'not a url', /NODE_URL: not a URL/],
     ['NODE_URL', 'ftp://x', /NODE_URL: expected an http\(s\) URL/],
     ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL: expected a postgres/],
