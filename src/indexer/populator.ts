@@ -10,6 +10,7 @@ import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { backoffDelay, NodeClient, sleep } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
+import { NodeRotation } from '../node/rotation.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
@@ -38,7 +39,8 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const pool = createPool({ ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) }, log);
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
-  const clientOptions = { url: cfg.nodeUrl, timeoutMs: cfg.nodeTimeoutMs, signal: abort.signal, onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }) };
+  // one rotation for both clients: the poll and the fetches stay on the same node
+  const clientOptions = { url: new NodeRotation(cfg.nodeUrls), timeoutMs: cfg.nodeTimeoutMs, signal: abort.signal, onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }) };
   // a batch is redone whole when one request gives up, so its requests retry generously; the poll
   // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
   const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);

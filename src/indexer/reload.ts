@@ -23,7 +23,7 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
   try {
     // the populator's single-writer lock: a reload into a schema being populated waits its turn
     await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]);
-    const node = new NodeClient({ url: cfg.nodeUrl, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
     const loader = {
       pool, node, decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
       schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, log,

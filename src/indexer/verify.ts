@@ -85,7 +85,7 @@ export async function verifyChain(
 ): Promise<{ checked: number; differences: number }> {
   const { cfg, log, out } = deps;
   const pool = createPool({ ...poolOptions(cfg, 'mdw-verify'), max: 4 }, log);
-  const node = new NodeClient({ url: cfg.nodeUrl, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+  const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   let checked = 0;
   let differences = 0;
   const report = (lines: string[]): void => {

@@ -3,12 +3,16 @@ import { isJsonObject, parseJson, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
 import { httpGet, HttpGetError } from './http-get.ts';
+import { failsOver, NodeRotation } from './rotation.ts';
 
 export type JsonObject = { [key: string]: Json };
 
 export interface NodeClientOptions {
-  /** Base URL of the node's external API, without `/v2`. */
-  readonly url: string;
+  /**
+   * Base URL of the node's external API, without `/v2`; with several, a request that fails over
+   * (see failsOver) goes to the next node. A shared NodeRotation keeps clients on the same node.
+   */
+  readonly url: string | readonly string[] | NodeRotation;
   readonly timeoutMs: number;
   /** Attempts per request for transient failures (1 = no retry). */
   readonly attempts?: number;
@@ -47,39 +51,52 @@ export function parseNodeJson(text: string): Json {
   return /\d{16}/.test(text) ? parseJson(text) : (JSON.parse(text) as Json);
 }
 
-/** NodeClient reads chain data from one node; every answer is parsed without losing digits. */
+/** NodeClient reads chain data from one node or fails over among several; every answer is parsed without losing digits. */
 export class NodeClient {
-  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError'>> & Pick<NodeClientOptions, 'signal' | 'onError'>;
+  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'url'>> & Pick<NodeClientOptions, 'signal' | 'onError'>;
+  readonly #nodes: NodeRotation;
   readonly #log: Logger;
 
   constructor(opts: NodeClientOptions, log: Logger) {
-    this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...opts, url: opts.url.replace(/\/+$/, '') };
+    const { url, ...rest } = opts;
+    this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
+    this.#nodes = url instanceof NodeRotation ? url : new NodeRotation(typeof url === 'string' ? [url] : url);
     this.#log = log;
   }
 
-  /** get fetches `/v2<path>` and returns the parsed body, retrying transient failures. */
+  /**
+   * get fetches `/v2<path>` and returns the parsed body. An attempt asks each node in turn until
+   * one answers; when all fail transiently it backs off and tries again, up to `attempts` rounds.
+   */
   async get(path: string): Promise<Json> {
     let attempt = 0;
     for (;;) {
       attempt++;
-      try {
-        return await this.#once(path);
-      } catch (err) {
-        const error = err instanceof NodeError ? err : unreachable(path, err);
-        this.#opts.onError?.(error);
-        if (!error.transient || attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error;
-        const delay = backoffDelay(attempt, this.#opts.backoffInitialMs, this.#opts.backoffMaxMs);
-        this.#log.debug({ path, attempt, delay, err: error.message }, 'node request retry');
-        await sleep(delay, this.#opts.signal);
+      let error: NodeError | undefined;
+      for (const index of this.#nodes.order()) {
+        try {
+          const body = await this.#once(this.#nodes.urls[index]!, path);
+          this.#nodes.answered(index);
+          return body;
+        } catch (err) {
+          error = err instanceof NodeError ? err : unreachable(path, err);
+          this.#opts.onError?.(error);
+          if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
+          if (this.#nodes.urls.length > 1) this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
+        }
       }
+      if (attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error!;
+      const delay = backoffDelay(attempt, this.#opts.backoffInitialMs, this.#opts.backoffMaxMs);
+      this.#log.debug({ path, attempt, delay, err: error!.message }, 'node request retry');
+      await sleep(delay, this.#opts.signal);
     }
   }
 
-  async #once(path: string): Promise<Json> {
+  async #once(base: string, path: string): Promise<Json> {
     let text: string;
     let status: number;
     try {
-      ({ status, text } = await httpGet(new URL(`${this.#opts.url}/v2${path}`), this.#opts.timeoutMs, this.#opts.signal));
+      ({ status, text } = await httpGet(new URL(`${base}/v2${path}`), this.#opts.timeoutMs, this.#opts.signal));
     } catch (err) {
       if (err instanceof HttpGetError && err.timedOut) throw timedOut(path, this.#opts.timeoutMs);
       throw unreachable(path, err);
