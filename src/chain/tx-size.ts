@@ -1,12 +1,37 @@
-/** @module The byte size of a signed transaction as the node serialises it. Pure. */
+/** @module The byte size of a signed transaction as the node serialises it. Pure, except for counting fallbacks. */
 import { decode } from './encoding.ts';
 import type { Json } from './json.ts';
+import { signedTxBytes } from './tx-serialize.ts';
+
+/** SizeFallbackListener hears of the first signed tx of a type whose size had to come from its JSON. */
+export type SizeFallbackListener = (txType: string, reason: string) => void;
+
+const fallbacks = new Map<string, number>();
+let listener: SizeFallbackListener | undefined;
+
+/** onSizeFallback sets who hears of fallbacks (the indexer's logger); each type is told once per process. */
+export function onSizeFallback(fn: SizeFallbackListener | undefined): void {
+  listener = fn;
+}
+
+/** sizeFallbackCounts is how many signed txs of each type were measured by their JSON so far. */
+export function sizeFallbackCounts(): ReadonlyMap<string, number> {
+  return fallbacks;
+}
+
+function fellBack(signed: { [key: string]: Json }, reason: string): void {
+  const tx = signed.tx;
+  const type = tx !== null && typeof tx === 'object' && !Array.isArray(tx) ? String(tx.type) : 'unknown';
+  const seen = fallbacks.get(type) ?? 0;
+  fallbacks.set(type, seen + 1);
+  if (seen === 0) listener?.(type, reason);
+}
 
 /**
- * signedTxSize is the length of the signed tx binary when the node sends it (`encoded_tx`, newer
- * nodes). Older nodes do not; then the size of the compact JSON stands in until the RLP serialiser
- * (today in src/devnode/tx-codec.ts) moves under src/chain. `txJson` is that compact JSON of
- * `signed.tx`, which the caller has made anyway.
+ * signedTxSize is the length of the signed tx binary: the node's `encoded_tx` when sent (newer
+ * nodes), else the RLP serialisation of the JSON. Only for a layout the serialiser does not know
+ * (or a malformed tx) does the size of the compact JSON `txJson` of `signed.tx` stand in; those
+ * are counted (sizeFallbackCounts).
  */
 export function signedTxSize(signed: { [key: string]: Json }, txJson: string): number {
   if (typeof signed.encoded_tx === 'string') {
@@ -16,5 +41,10 @@ export function signedTxSize(signed: { [key: string]: Json }, txJson: string): n
       // fall through: a malformed encoding is measured like a missing one
     }
   }
-  return Buffer.byteLength(txJson);
+  try {
+    return signedTxBytes(signed).length;
+  } catch (err) {
+    fellBack(signed, err instanceof Error ? err.message : String(err));
+    return Buffer.byteLength(txJson);
+  }
 }

@@ -1,0 +1,113 @@
+/** @module Recursive length prefix encoding (the node's binary serialisation), with the node's integer rules. Pure. */
+
+/** RlpItem is a byte string or a list of items. */
+export type RlpItem = Uint8Array | RlpItem[];
+
+/** RlpError says why bytes are not one well-formed RLP item. */
+export class RlpError extends Error {
+  override readonly name = 'RlpError';
+}
+
+function header(short: number, long: number, length: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(short + length);
+  if (length < 0x100) return Uint8Array.of(long + 1, length);
+  if (length < 0x10000) return Uint8Array.of(long + 2, length >>> 8, length & 0xff);
+  if (length < 0x1000000) return Uint8Array.of(long + 3, length >>> 16, (length >>> 8) & 0xff, length & 0xff);
+  return Uint8Array.of(long + 4, length >>> 24, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff);
+}
+
+function encodeInto(item: RlpItem, out: Uint8Array[]): number {
+  if (item instanceof Uint8Array) {
+    if (item.length === 1 && item[0]! < 0x80) {
+      out.push(item);
+      return 1;
+    }
+    const h = header(0x80, 0xb7, item.length);
+    out.push(h, item);
+    return h.length + item.length;
+  }
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (const child of item) length += encodeInto(child, parts);
+  const h = header(0xc0, 0xf7, length);
+  out.push(h, ...parts);
+  return h.length + length;
+}
+
+/** rlpEncode serialises an item tree. */
+export function rlpEncode(item: RlpItem): Uint8Array {
+  const parts: Uint8Array[] = [];
+  encodeInto(item, parts);
+  return Buffer.concat(parts);
+}
+
+function readLength(bytes: Uint8Array, at: number, size: number): number {
+  if (at + size > bytes.length) throw new RlpError('truncated length');
+  if (size > 0 && bytes[at] === 0) throw new RlpError('length with leading zero');
+  let n = 0;
+  for (let i = 0; i < size; i++) n = n * 256 + bytes[at + i]!;
+  return n;
+}
+
+function decodeAt(bytes: Uint8Array, at: number): [RlpItem, number] {
+  if (at >= bytes.length) throw new RlpError('truncated item');
+  const first = bytes[at]!;
+  if (first < 0x80) return [bytes.subarray(at, at + 1), at + 1];
+  let start: number;
+  let length: number;
+  const isList = first >= 0xc0;
+  const base = isList ? 0xc0 : 0x80;
+  if (first - base < 56) {
+    start = at + 1;
+    length = first - base;
+  } else {
+    const size = first - base - 55;
+    length = readLength(bytes, at + 1, size);
+    start = at + 1 + size;
+  }
+  const end = start + length;
+  if (end > bytes.length) throw new RlpError('item longer than its input');
+  if (!isList) return [bytes.subarray(start, end), end];
+  const items: RlpItem[] = [];
+  let pos = start;
+  while (pos < end) {
+    const [child, next] = decodeAt(bytes, pos);
+    items.push(child);
+    pos = next;
+  }
+  if (pos !== end) throw new RlpError('list content overruns its length');
+  return [items, end];
+}
+
+/** rlpDecode parses exactly one item spanning all of `bytes`. */
+export function rlpDecode(bytes: Uint8Array): RlpItem {
+  const [item, end] = decodeAt(bytes, 0);
+  if (end !== bytes.length) throw new RlpError('trailing bytes after the item');
+  return item;
+}
+
+/** intToBytes is the node's unsigned big-endian integer with no leading zeros; 0 is one 0x00 byte. */
+export function intToBytes(value: bigint | number): Uint8Array {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < 2 ** 32) {
+    if (value < 256) return Uint8Array.of(value);
+    if (value < 65536) return Uint8Array.of(value >>> 8, value & 0xff);
+    if (value < 2 ** 24) return Uint8Array.of(value >>> 16, (value >>> 8) & 0xff, value & 0xff);
+    return Uint8Array.of(value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
+  }
+  let v = BigInt(value);
+  if (v < 0n) throw new RangeError('negative integers have no serialisation');
+  if (v === 0n) return Uint8Array.of(0);
+  const out: number[] = [];
+  while (v > 0n) {
+    out.unshift(Number(v & 0xffn));
+    v >>= 8n;
+  }
+  return Uint8Array.from(out);
+}
+
+/** bytesToInt reads an unsigned big-endian integer (empty bytes read as 0). */
+export function bytesToInt(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}

@@ -1,0 +1,130 @@
+/**
+ * @module Transactions from the node's JSON (the `tx` object of GenericSignedTx) to their binary
+ * form: `rlp([tag, version, fields…])`, signed `rlp([11, 1, [signatures], tx_bytes])`, and the `th_`
+ * hash. The one serialiser the devnode and the indexer share. Pure.
+ */
+import { decode, hash, type Prefix } from './encoding.ts';
+import type { Json } from './json.ts';
+import { encodeFlat, idBytes as cachedIdBytes } from './id-cache.ts';
+import { intToBytes, rlpEncode, type RlpItem } from './rlp.ts';
+import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from './tx-schema.ts';
+
+/** TxFields is a transaction as the node shows it: `type`, `version` and the type's fields. */
+export type TxFields = { [key: string]: Json };
+
+/** TxCodecError says why a transaction cannot be serialised or parsed. */
+export class TxCodecError extends Error {
+  override readonly name = 'TxCodecError';
+}
+
+/** TTL_TYPES are the ttl kinds in the order of their binary code (0 delta, 1 block). */
+export const TTL_TYPES = ['delta', 'block'] as const;
+
+/** asInt reads a non-negative integer field (absent = 0); node < 4.0 printed versions as hex strings ("0x0004"). */
+function asInt(value: Json | undefined, name: string): number | bigint {
+  if (value === undefined) return 0;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === 'bigint' && value >= 0n) return value;
+  if (typeof value === 'string' && /^(\d+|0x[0-9a-fA-F]+)$/.test(value)) return BigInt(value);
+  throw new TxCodecError(`${name} must be a non-negative integer`);
+}
+
+/** idBytes is the 33-byte binary id: the tag of the id's prefix, then its 32 bytes. */
+function idBytes(value: Json | undefined, name: string): Uint8Array {
+  if (typeof value !== 'string') throw new TxCodecError(`${name} must be an encoded id`);
+  const tag = ID_TAGS[value.slice(0, 2) as IdPrefix];
+  if (tag === undefined || value[2] !== '_') throw new TxCodecError(`${name} must be an ak_, nm_, cm_, ok_, ct_ or ch_ id`);
+  const bytes = cachedIdBytes(value);
+  if (bytes.length !== 32) throw new TxCodecError(`${name} must have 32 bytes`);
+  return Buffer.concat([Uint8Array.of(tag), bytes]);
+}
+
+/** encodedBytes reads a `prefix_` field; a SpendTx payload of node < 3.0 is raw text, not `ba_`. */
+function encodedBytes(value: Json | undefined, prefix: Prefix, name: string): Uint8Array {
+  if (value === undefined || value === '') return new Uint8Array(0);
+  if (typeof value !== 'string') throw new TxCodecError(`${name} must be a ${prefix}_ string`);
+  if (prefix === 'ba' && !value.startsWith('ba_')) return Buffer.from(value, 'utf8');
+  return decode(value, [prefix]).bytes;
+}
+
+/** hexBytes reads a `0x…` field (GAAttachTx `auth_fun`). */
+function hexBytes(value: Json | undefined, name: string): Uint8Array {
+  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) throw new TxCodecError(`${name} must be a 0x hex string`);
+  return Buffer.from(value.slice(2), 'hex');
+}
+
+function ttlOf(value: Json | undefined, name: string): [number, number | bigint] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TxCodecError(`${name} must be {type, value}`);
+  const type = TTL_TYPES.indexOf(value.type as (typeof TTL_TYPES)[number]);
+  if (type < 0) throw new TxCodecError(`${name}.type must be delta or block`);
+  return [type, asInt(value.value, `${name}.value`)];
+}
+
+function idList(value: Json | undefined, name: string): Uint8Array[] {
+  return (Array.isArray(value) ? value : []).map((id) => idBytes(id, name));
+}
+
+function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]): void {
+  const value = tx[name];
+  switch (kind) {
+    case 'id': out.push(idBytes(value, name)); break;
+    case 'int': out.push(intToBytes(asInt(value, name))); break;
+    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': out.push(encodedBytes(value, kind, name)); break;
+    case 'str': out.push(Buffer.from(typeof value === 'string' ? value : '', 'utf8')); break;
+    case 'hex': out.push(hexBytes(value, name)); break;
+    case 'oq': out.push(encodedBytes(value, 'oq', name)); break;
+    case 'ttl': { const [t, v] = ttlOf(value, name); out.push(intToBytes(t), intToBytes(v)); break; }
+    case 'ctVersion': out.push(intToBytes((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')))); break;
+    case 'ids': out.push(idList(value, name)); break;
+    case 'delegates': {
+      const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+      out.push(idList(d.initiator, name), idList(d.responder, name));
+      break;
+    }
+    case 'pointers': {
+      if (!Array.isArray(value)) throw new TxCodecError('pointers must be a list');
+      out.push(value.map((p) => {
+        if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string') throw new TxCodecError('a pointer is {key, id}');
+        return [Buffer.from(p.key, 'utf8'), idBytes(p.id, 'pointer id')];
+      }));
+      break;
+    }
+    case 'signedTx': out.push(signedTxBytes(value, name)); break;
+  }
+}
+
+/** encodeTx serialises an unsigned transaction: `rlp([tag, version, fields…])`. */
+export function encodeTx(tx: TxFields): Uint8Array {
+  const schema = schemaFor(String(tx.type), typeof tx.version === 'number' ? tx.version : undefined);
+  if (!schema) throw new TxCodecError(`unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`);
+  const items: RlpItem[] = [intToBytes(schema.tag), intToBytes(schema.version)];
+  for (const [name, kind] of schema.fields) encodeField(tx, name, kind, items);
+  return rlpEncode(items);
+}
+
+/** encodeSignedTx wraps transaction bytes with their signatures (sorted, as the node keeps them). */
+export function encodeSignedTx(signatures: readonly Uint8Array[], txBytes: Uint8Array): Uint8Array {
+  const sorted = [...signatures].sort((a, b) => Buffer.compare(a, b));
+  return rlpEncode([intToBytes(SIGNED_TX_TAG), intToBytes(1), sorted, txBytes]);
+}
+
+/**
+ * signedTxBytes serialises a signed transaction given as the node's JSON `{tx, signatures}`
+ * (a GenericSignedTx, or the inner tx of GAMetaTx and PayingForTx); `signatures` absent = none.
+ */
+export function signedTxBytes(signed: Json | undefined, name = 'signed transaction'): Uint8Array {
+  if (signed === null || typeof signed !== 'object' || Array.isArray(signed)) throw new TxCodecError(`${name} must be {tx, signatures}`);
+  const tx = signed.tx;
+  if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) throw new TxCodecError(`${name} has no tx object`);
+  const signatures = signed.signatures ?? [];
+  if (!Array.isArray(signatures)) throw new TxCodecError(`${name}.signatures must be a list`);
+  return encodeSignedTx(signatures.map((s) => {
+    if (typeof s !== 'string') throw new TxCodecError('a signature must be an sg_ string');
+    return decode(s, ['sg']).bytes;
+  }), encodeTx(tx));
+}
+
+/** txHash is the `th_` of a signed transaction: blake2b of its bytes. */
+export function txHash(signedBytes: Uint8Array): string {
+  return encodeFlat('th', hash(signedBytes));
+}
