@@ -37,6 +37,8 @@ export interface Config {
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
+  /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
+  readonly apiCacheMaxBytes: number;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -60,6 +62,7 @@ export const DEFAULTS = {
   POLL_INTERVAL_MS: 2000,
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
+  API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -104,6 +107,7 @@ export function loadConfig(env: Env): Config {
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
+    apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -12,7 +12,9 @@ import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
+import { responseCache } from './middleware/response-cache.ts';
 import { createNodeProxy } from './proxy.ts';
+import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
@@ -22,6 +24,8 @@ export interface AppDeps {
   readonly pool: Pool;
   readonly registry: prom.Registry;
   readonly version: string;
+  /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
+  readonly responseCache?: ResponseCache;
 }
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
@@ -44,6 +48,10 @@ export function createApp(deps: AppDeps): Koa {
     exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
   }));
   app.use(compress({ threshold: 1024 }));
+  if (deps.responseCache) {
+    metrics.watchCache(deps.responseCache);
+    app.use(responseCache(deps.responseCache));
+  }
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
   for (const router of apiRouters({ cfg, log, pool, metrics, forward, version: deps.version })) app.use(router.routes());

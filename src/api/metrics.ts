@@ -2,6 +2,7 @@
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
 import { syncState } from '../db/queries/stats.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 /** ApiMetrics is what the API middleware and handlers record into. */
 export interface ApiMetrics {
@@ -13,6 +14,8 @@ export interface ApiMetrics {
   readonly nodeErrors: prom.Counter<'kind'>;
   /** watch adds the pool gauges and the sync gauges (read from the database at scrape time) */
   watch(pool: Pool): void;
+  /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
+  watchCache(cache: ResponseCache): void;
 }
 
 /** createApiMetrics registers the API's metrics in the given registry (never the default one). */
@@ -47,6 +50,29 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       }
     },
   });
+  const caches: ResponseCache[] = [];
+  new prom.Counter({
+    name: 'mdw_api_response_cache_events_total',
+    help: 'In-memory cache of final /v2 answers: hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
+    labelNames: ['event'] as const, registers,
+    collect() {
+      this.reset();
+      for (const s of caches.map((c) => c.stats())) {
+        this.inc({ event: 'hit' }, s.hits);
+        this.inc({ event: 'miss' }, s.misses);
+        this.inc({ event: 'eviction' }, s.evictions);
+        this.inc({ event: 'invalidation' }, s.invalidations);
+      }
+    },
+  });
+  new prom.Gauge({
+    name: 'mdw_api_response_cache_size', help: 'In-memory cache of final /v2 answers: entries and bytes held.',
+    labelNames: ['unit'] as const, registers,
+    collect() {
+      this.set({ unit: 'entries' }, caches.reduce((n, c) => n + c.stats().entries, 0));
+      this.set({ unit: 'bytes' }, caches.reduce((n, c) => n + c.stats().bytes, 0));
+    },
+  });
   return {
     requests: new prom.Counter({
       name: 'mdw_api_http_requests_total', help: 'HTTP requests by method, route and status.',
@@ -72,6 +98,9 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     }),
     watch(pool) {
       pools.push(pool);
+    },
+    watchCache(cache) {
+      caches.push(cache);
     },
   };
 }

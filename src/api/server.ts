@@ -8,6 +8,8 @@ import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
+import { startCacheInvalidation } from './cache-invalidation.ts';
+import { ResponseCache } from './response-cache.ts';
 
 /** What the server role needs; it creates its own pool. */
 export interface ServerDeps {
@@ -24,10 +26,14 @@ export interface ServerDeps {
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   const pool = createPool(poolOptions(cfg, 'mdw-server'), log);
-  const server = createServer(createApp({ ...deps, pool }).callback());
+  const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
+  const server = createServer(createApp({ ...deps, pool, responseCache }).callback());
   server.keepAliveTimeout = 65_000;
   let ws: (Role & { url: string }) | undefined;
+  let invalidation: Role | undefined;
   try {
+    // Listening for rollbacks before the first request, so no answer is cached unguarded.
+    if (responseCache) invalidation = await startCacheInvalidation({ pool, schema: cfg.databaseSchema, log, cache: responseCache });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(cfg.port, resolve);
@@ -35,6 +41,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     ws = await startWebsocketServer({ cfg, log, pool, registry });
   } catch (err) {
     await closeHttp(server);
+    await invalidation?.stop();
     await pool.end();
     throw err;
   }
@@ -47,6 +54,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     wsUrl: websocket.url,
     async stop() {
       await Promise.all([closeHttp(server), websocket.stop()]);
+      await invalidation?.stop();
       await pool.end();
       log.info('http api stopped');
     },

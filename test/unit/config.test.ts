@@ -12,6 +12,7 @@ describe('loadConfig(env)', () => {
     expect(cfg.forkWindow).to.equal(30);
     expect(cfg.compilerUrl).to.equal(undefined);
     expect(cfg.nodeInternalUrl).to.equal(undefined);
+    expect(cfg.apiCacheMaxBytes).to.equal(64 * 1024 * 1024);
     expect(Object.isFrozen(cfg)).to.equal(true);
   });
 
@@ -44,7 +45,14 @@ describe('loadConfig(env)', () => {
     expect(onlyList.nodeUrls).to.deep.equal(['http://b:3013', 'http://c:3013']);
   });
 
+  it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
+    expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
+    expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);
+  });
+
   const bad: Array<[string, string, RegExp]> = [
+    ['API_CACHE_MAX_BYTES', '-1', /API_CACHE_MAX_BYTES: expected an integer/],
+    ['API_CACHE_MAX_BYTES', '64MiB', /API_CACHE_MAX_BYTES: expected an integer/],
     ['NODE_URLS', 'http://a:3013,not a url', /NODE_URLS: not a URL: "not a url"/],
     ['NODE_URLS', 'http://a:3013,ftp://x', /NODE_URLS: expected an http\(s\) URL/],
     ['NODE_URL', 'not a url', /NODE_URL: not a URL/],

@@ -18,29 +18,31 @@ export function v2Routes(deps: RouteDeps): Router {
     metrics.cacheAnswers.inc({ result: 'forward' });
     await deps.forward(ctx);
   };
-  const hit = (ctx: Koa.Context, json: string, aboutHeight?: number): void => {
+  /** hit answers from the database; answers about a height (not "current") are offered to the response cache. */
+  const hit = (ctx: Koa.Context, json: string, aboutHeight?: number, current = false): void => {
     metrics.cacheAnswers.inc({ result: 'hit' });
     sendJsonText(ctx, json, aboutHeight);
+    if (!current && aboutHeight !== undefined) ctx.state.cacheableJson = json;
   };
 
-  const generationAt = async (ctx: Koa.Context, height: number | undefined): Promise<void> => {
+  const generationAt = async (ctx: Koa.Context, height: number | undefined, current: boolean): Promise<void> => {
     const gen = height === undefined ? undefined : await generationJson(pool, height);
     if (!gen) return miss(ctx);
     // A generation may still grow while it is the top: it is final once its successor is.
-    hit(ctx, gen.json, gen.height + 1);
+    hit(ctx, gen.json, gen.height + 1, current);
   };
 
-  router.get('/generations/current', async (ctx) => generationAt(ctx, await topHeight(pool)));
+  router.get('/generations/current', async (ctx) => generationAt(ctx, await topHeight(pool), true));
 
   router.get('/generations/height/:height', async (ctx) => {
     const height = heightParam(ctx);
-    if (height !== null) await generationAt(ctx, height);
+    if (height !== null) await generationAt(ctx, height, false);
   });
 
   router.get('/key-blocks/current/height', async (ctx) => {
     const top = await topHeight(pool);
     if (top === undefined) return miss(ctx);
-    hit(ctx, JSON.stringify({ height: top }));
+    hit(ctx, JSON.stringify({ height: top }), undefined, true);
   });
 
   router.get('/key-blocks/hash/:hash', async (ctx) => {

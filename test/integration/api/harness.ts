@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
+import type { ResponseCache } from '../../../src/api/response-cache.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { migrate } from '../../../src/db/migrator.ts';
@@ -72,7 +73,9 @@ export interface ApiUnderTest {
 }
 
 /** startApi builds the database, the fixture (unless `empty`) and the app; `env` overrides configuration. */
-export async function startApi(opts: { env?: Record<string, string>; empty?: boolean; fixture?: Parameters<typeof buildFixture>[1] } = {}): Promise<ApiUnderTest> {
+export async function startApi(opts: {
+  env?: Record<string, string>; empty?: boolean; fixture?: Parameters<typeof buildFixture>[1]; responseCache?: ResponseCache;
+} = {}): Promise<ApiUnderTest> {
   const db = await createTestDatabase();
   await migrate({ databaseUrl: db.url, schema: 'public' }, silentLog);
   const node = await startFakeNode();
@@ -80,7 +83,7 @@ export async function startApi(opts: { env?: Record<string, string>; empty?: boo
   const pool = createPool({ databaseUrl: db.url, schema: 'public', max: 5 }, silentLog);
   const fixture = opts.empty ? undefined : await buildFixture(pool, opts.fixture);
   const registry = new prom.Registry();
-  const app = createApp({ cfg, log: silentLog, pool, registry, version: '9.9.9-test' });
+  const app = createApp({ cfg, log: silentLog, pool, registry, version: '9.9.9-test', responseCache: opts.responseCache });
   return {
     request: supertest(app.callback()),
     pool, node, registry,

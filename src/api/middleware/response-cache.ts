@@ -1,0 +1,41 @@
+/** @module Answers final /v2 reads from memory; stores the ones the routes and cache-headers mark cacheable and final. */
+import type Koa from 'koa';
+import type { ResponseCache } from '../response-cache.ts';
+import { IMMUTABLE } from './cache-headers.ts';
+
+/**
+ * responseCache sits outside cacheHeaders: a stored answer is one cacheHeaders judged final
+ * (Cache-Control immutable, with its ETag), and a memory hit repeats exactly those headers.
+ * Routes offer their body as `ctx.state.cacheableJson`; "current" answers never do.
+ */
+export function responseCache(cache: ResponseCache): Koa.Middleware {
+  return async function responseCache(ctx, next) {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/v2/')) return next();
+    const key = ctx.path;
+    const cached = cache.get(key);
+    if (cached) {
+      if (cached.route !== undefined) (ctx as { _matchedRoute?: string })._matchedRoute = cached.route;
+      ctx.state.aboutHeight = cached.height;
+      ctx.set('Cache-Control', IMMUTABLE);
+      ctx.set('ETag', cached.etag);
+      ctx.status = 200;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.type = 'application/json';
+      ctx.body = cached.body;
+      return;
+    }
+    const ticket = cache.ticket();
+    await next();
+    const json: unknown = ctx.state.cacheableJson;
+    if (typeof json !== 'string') return;
+    cache.recordMiss();
+    const height = ctx.state.aboutHeight as number | undefined;
+    const etag = ctx.response.get('ETag');
+    if (height === undefined || ctx.response.get('Cache-Control') !== IMMUTABLE || !etag) return;
+    const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+    cache.set(key, { body: Buffer.from(json), etag, height, route: typeof matched === 'string' ? matched : undefined }, ticket);
+  };
+}

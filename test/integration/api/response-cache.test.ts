@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { startCacheInvalidation } from '../../../src/api/cache-invalidation.ts';
+import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
+import type { Role } from '../../../src/roles.ts';
+import { TOP } from './fixture.ts';
+import { silentLog, startApi, type ApiUnderTest } from './harness.ts';
+
+/** Heights up to TOP - FORK_WINDOW (30 by default) are final. */
+const FINAL = 10;
+const RECENT = TOP - 5;
+
+describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)', () => {
+  let api: ApiUnderTest;
+  let cache: ResponseCache;
+  let invalidation: Role;
+  beforeEach(async () => {
+    cache = new ResponseCache({ maxBytes: 1024 * 1024 });
+    api = await startApi({ responseCache: cache });
+    invalidation = await startCacheInvalidation({ pool: api.pool, schema: 'public', log: silentLog, cache });
+  });
+  afterEach(async () => {
+    await invalidation.stop();
+    await api.close();
+  });
+
+  /** rewrite changes a stored key block the way a rollback and re-insert would, without telling anyone. */
+  const rewrite = (height: number, info: string): Promise<unknown> =>
+    api.pool.query(`UPDATE key_blocks SET data = jsonb_set(data, '{info}', to_jsonb($2::text)) WHERE height = $1`, [height, info]);
+  const notify = (n: ChainNotification): Promise<unknown> => api.pool.query('SELECT pg_notify($1, $2)', [notifyChannel('public'), encodeNotification(n)]);
+  const info = async (path: string): Promise<string> => (JSON.parse((await api.request.get(path).expect(200)).text) as { info: string }).info;
+  /** eventually polls until `read` returns `want` (a notification arrives asynchronously). */
+  const eventually = async (read: () => Promise<string>, want: string): Promise<void> => {
+    for (let i = 0; i < 100; i++) {
+      if (await read() === want) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(await read()).to.equal(want);
+  };
+
+  it('answers a final block again from memory with the identical body and headers', async () => {
+    const first = await api.request.get(`/v2/key-blocks/height/${FINAL}`).expect(200);
+    await rewrite(FINAL, 'cb_changed'); // not announced: only a memory answer still shows the old row
+    const second = await api.request.get(`/v2/key-blocks/height/${FINAL}`).expect(200);
+    expect(second.text).to.equal(first.text);
+    for (const header of ['etag', 'cache-control', 'content-type']) expect(second.headers[header]).to.equal(first.headers[header]);
+    await api.request.get(`/v2/key-blocks/height/${FINAL}`).set('If-None-Match', first.headers.etag as string).expect(304);
+    expect(cache.stats()).to.include({ entries: 1, misses: 1, hits: 2 });
+    const metrics = await api.registry.metrics();
+    expect(metrics).to.match(/mdw_api_response_cache_events_total\{event="hit"\} 2/);
+    expect(metrics).to.match(/mdw_api_http_requests_total\{method="GET",route="\/v2\/key-blocks\/height\/:height",status="200"\} 2/);
+  });
+
+  it('a rollback notification drops the heights from there up; the next answer is the new row', async () => {
+    const below = FINAL - 1;
+    const oldAbove = await info(`/v2/key-blocks/height/${FINAL}`);
+    const oldBelow = await info(`/v2/key-blocks/height/${below}`);
+    await info(`/v2/generations/height/${FINAL}`);
+    await rewrite(FINAL, 'cb_forked');
+    await rewrite(below, 'cb_unannounced');
+    expect(await info(`/v2/key-blocks/height/${FINAL}`)).to.equal(oldAbove);
+    await notify({ from: FINAL, to: TOP, rollbackFrom: FINAL });
+    await eventually(() => info(`/v2/key-blocks/height/${FINAL}`), 'cb_forked');
+    expect((JSON.parse((await api.request.get(`/v2/generations/height/${FINAL}`).expect(200)).text) as { key_block: { info: string } }).key_block.info)
+      .to.equal('cb_forked');
+    // Below the rollback nothing was invalidated: the memory answer stands.
+    expect(await info(`/v2/key-blocks/height/${below}`)).to.equal(oldBelow);
+  });
+
+  it('a notification writing from below a cached height drops it too', async () => {
+    await info(`/v2/key-blocks/height/${FINAL}`);
+    await rewrite(FINAL, 'cb_rewritten');
+    await notify({ from: FINAL - 2, to: TOP });
+    await eventually(() => info(`/v2/key-blocks/height/${FINAL}`), 'cb_rewritten');
+  });
+
+  it('never caches answers within the fork window or about "current"', async () => {
+    await info(`/v2/key-blocks/height/${RECENT}`);
+    await api.request.get('/v2/generations/current').expect(200);
+    await api.request.get('/v2/key-blocks/current/height').expect(200);
+    await rewrite(RECENT, 'cb_recent');
+    await rewrite(TOP, 'cb_top');
+    expect(await info(`/v2/key-blocks/height/${RECENT}`)).to.equal('cb_recent');
+    const current = JSON.parse((await api.request.get('/v2/generations/current').expect(200)).text) as { key_block: { info: string } };
+    expect(current.key_block.info).to.equal('cb_top');
+    expect(cache.stats().entries).to.equal(0);
+  });
+
+  it('clears everything once the LISTEN connection comes back after being lost', async () => {
+    await info(`/v2/key-blocks/height/${FINAL}`);
+    await rewrite(FINAL, 'cb_missed');
+    await api.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+    await eventually(async () => String(cache.stats().entries), '0');
+    expect(await info(`/v2/key-blocks/height/${FINAL}`)).to.equal('cb_missed');
+  });
+});
+
+describe('response cache bounds', () => {
+  it('holds no more bytes than configured while serving many final blocks', async () => {
+    const cache = new ResponseCache({ maxBytes: 4096 });
+    const api = await startApi({ responseCache: cache });
+    try {
+      for (let h = 0; h <= FINAL; h++) {
+        await api.request.get(`/v2/key-blocks/height/${h}`).expect(200);
+        expect(cache.stats().bytes).to.be.at.most(4096);
+      }
+      const { entries, evictions } = cache.stats();
+      expect(entries).to.be.greaterThan(0);
+      expect(evictions).to.equal(FINAL + 1 - entries);
+    } finally {
+      await api.close();
+    }
+  });
+});
