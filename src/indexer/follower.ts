@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
-import { findRollbackHeight } from './forks.ts';
+import { checkForks } from './forks.ts';
 import { contiguousRuns } from './heights.ts';
 import { loadBatch, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from './metrics.ts';
@@ -32,6 +32,8 @@ export class Follower {
   readonly #deps: FollowerDeps;
   #next: number | undefined;
   #rollbackFrom: number | undefined;
+  /** the pending reload at #rollbackFrom is the top generation having grown, not a fork */
+  #grown = false;
   #caughtUp = false;
   #known = { top: -1, at: 0 };
   #ahead: { from: number; count: number; batch: Promise<PreparedBatch> } | undefined;
@@ -56,17 +58,25 @@ export class Follower {
     }
     const nodeTop = await this.#nodeTop(this.#next);
     if (this.#caughtUp && this.#rollbackFrom === undefined) {
-      this.#rollbackFrom = await findRollbackHeight(loader.pool, loader.node, cfg.forkWindow, cfg.fetchConcurrency);
-      if (this.#rollbackFrom !== undefined) log.warn({ from: this.#rollbackFrom }, 'fork detected');
+      const found = await checkForks(loader.pool, loader.node, cfg.forkWindow, cfg.fetchConcurrency);
+      if (found?.kind === 'fork') this.#forkFrom(found.from, 'fork detected');
+      if (found?.kind === 'grew') {
+        // new micro blocks in the top generation: reload it, announced as new data, not as a fork
+        log.debug({ height: found.height }, 'top generation grew');
+        this.#rollbackFrom = found.height;
+        this.#grown = true;
+      }
     }
     const heights = await this.#nextHeights(this.#next, nodeTop);
     if (heights === 'skip') return 'busy';
     if (heights.length > 0) return this.#load(heights, nodeTop);
     if (this.#rollbackFrom !== undefined) {
       log.warn({ from: this.#rollbackFrom, nodeTop }, 'node chain is shorter than the stored one: deleting');
+      if (this.#grown) loader.metrics.forks.inc(); // it was more than growth after all
       await rollbackOnly(loader, this.#rollbackFrom);
       this.#next = this.#rollbackFrom;
       this.#rollbackFrom = undefined;
+      this.#grown = false;
       return 'busy';
     }
     return this.#idle(nodeTop);
@@ -100,7 +110,7 @@ export class Follower {
   }
 
   async #load(heights: number[], nodeTop: number): Promise<StepResult> {
-    const { cfg, loader, log } = this.#deps;
+    const { cfg, loader } = this.#deps;
     await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
     const pending = this.#ahead;
     const prepared = pending && pending.from === heights[0] && pending.count === heights.length ? pending.batch : undefined;
@@ -108,18 +118,26 @@ export class Follower {
     const after = heights.at(-1)! + 1;
     // prepare the next batch (fetch, decode, transform) while this one is written
     if (this.#rollbackFrom === undefined && after <= nodeTop) this.#prepareAhead(after, Math.min(cfg.batchSize, nodeTop - after + 1));
-    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prepared });
+    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, grown: this.#grown, prepared });
     if (result.kind === 'relink') {
-      log.warn({ from: result.rollbackFrom }, 'parent link broken: rolling back');
-      this.#rollbackFrom = result.rollbackFrom;
+      this.#forkFrom(result.rollbackFrom, 'parent link broken: rolling back');
       return 'busy';
     }
     this.#rollbackFrom = undefined;
+    this.#grown = false;
     this.#next = result.to + 1;
     loader.metrics.syncHeight.set(result.to);
     loader.metrics.lag.set(Math.max(0, nodeTop - result.to));
     this.#logProgress(result.to, nodeTop);
     return 'busy';
+  }
+
+  /** A real fork: stored blocks the node replaced, reloaded from `from` up. */
+  #forkFrom(from: number, message: string): void {
+    this.#deps.log.warn({ from }, message);
+    this.#deps.loader.metrics.forks.inc();
+    this.#rollbackFrom = from;
+    this.#grown = false;
   }
 
   #prepareAhead(from: number, count: number): void {

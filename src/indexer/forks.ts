@@ -67,11 +67,28 @@ export async function agreeingBelow(db: Queryable, node: NodeClient, height: num
   return -1;
 }
 
+/** How the node's micro blocks of the stored top generation relate to the stored ones. */
+export type TopChange = 'same' | 'grew' | 'forked';
+
 /**
- * findRollbackHeight returns the height from which stored data must be deleted and reloaded,
- * or undefined when the top `window` generations agree with the node.
+ * classifyTopMicroBlocks: 'grew' when the stored list is a strict prefix of the node's (the
+ * generation only gained micro blocks), 'forked' when a stored hash is not at its position on the
+ * node any more (replaced or dropped). Pure.
  */
-export async function findRollbackHeight(db: Queryable, node: NodeClient, window: number, concurrency: number): Promise<number | undefined> {
+export function classifyTopMicroBlocks(stored: readonly string[], node: readonly string[]): TopChange {
+  if (stored.length > node.length || stored.some((h, i) => h !== node[i])) return 'forked';
+  return stored.length === node.length ? 'same' : 'grew';
+}
+
+/** What the poll-time check found: a fork to roll back from, or a top generation that only grew. */
+export type ForkCheck = { readonly kind: 'fork'; readonly from: number } | { readonly kind: 'grew'; readonly height: number };
+
+/**
+ * checkForks compares the top `window` stored generations with the node: a key hash mismatch or
+ * a changed micro block is a fork (from the lowest affected height); new micro blocks at the top
+ * are growth. Undefined when everything agrees.
+ */
+export async function checkForks(db: Queryable, node: NodeClient, window: number, concurrency: number): Promise<ForkCheck | undefined> {
   const { rows: stored } = await db.query<StoredHash>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1', [window]);
   if (stored.length === 0) return undefined;
   const nodeHashes = await mapLimit(stored, concurrency, (s) => nodeKeyHash(node, s.height));
@@ -79,12 +96,12 @@ export async function findRollbackHeight(db: Queryable, node: NodeClient, window
   if (mismatch !== undefined) {
     const bottom = stored.at(-1)!;
     // the whole window differs: the reorg may be deeper than K, follow it down
-    if (mismatch === bottom.height && bottom.height > 0) return Math.max(0, await agreeingBelow(db, node, bottom.height - 1));
-    return mismatch;
+    if (mismatch === bottom.height && bottom.height > 0) return { kind: 'fork', from: Math.max(0, await agreeingBelow(db, node, bottom.height - 1)) };
+    return { kind: 'fork', from: mismatch };
   }
   const top = stored[0]!;
   const { rows } = await db.query<{ hash: string }>('SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index', [top.height]);
-  const nodeMicro = microBlockHashes(await node.generation(top.height), top.height);
-  const storedMicro = rows.map((r) => r.hash);
-  return nodeMicro.length === storedMicro.length && nodeMicro.every((h, i) => h === storedMicro[i]) ? undefined : top.height;
+  const change = classifyTopMicroBlocks(rows.map((r) => r.hash), microBlockHashes(await node.generation(top.height), top.height));
+  if (change === 'same') return undefined;
+  return change === 'grew' ? { kind: 'grew', height: top.height } : { kind: 'fork', from: top.height };
 }

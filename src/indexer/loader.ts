@@ -36,6 +36,11 @@ export type BatchResult =
 export interface BatchOptions {
   /** Delete every height from here up in the same transaction (a fork). */
   readonly rollbackFrom?: number;
+  /**
+   * The generation at rollbackFrom only gained micro blocks: it is replaced the same way, but
+   * announced as plain new data (no rollbackFrom in the NOTIFY) and not counted as a rollback.
+   */
+  readonly grown?: boolean;
   /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
   readonly replace?: boolean;
   /** The batch, already being prepared (the populator prepares ahead while it writes). */
@@ -108,12 +113,13 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   }
   const from = heights[0]!;
   const to = heights.at(-1)!;
+  const rolledBack = opts.rollbackFrom !== undefined && !opts.grown;
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     if (opts.replace) await deleteHeights(client, heights);
     const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
-    const notification = opts.rollbackFrom === undefined ? { from, to } : { from, to, rollbackFrom: opts.rollbackFrom };
+    const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
     return count;
@@ -124,7 +130,7 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
     m.generations.inc(heights.length);
     m.transactions.inc(transactions);
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    if (opts.rollbackFrom !== undefined) m.rollbacks.inc();
+    if (rolledBack) m.rollbacks.inc();
   }
   return { kind: 'written', from, to, transactions };
 }

@@ -11,6 +11,8 @@ export interface IndexerMetrics {
   readonly batchSeconds: prom.Histogram;
   readonly nodeErrors: prom.Counter<'code'>;
   readonly rollbacks: prom.Counter;
+  /** real forks only: growth of the top generation is not one */
+  readonly forks: prom.Counter;
 }
 
 /** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
@@ -29,5 +31,6 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
     }),
     nodeErrors: new prom.Counter({ name: 'mdw_node_request_errors_total', help: 'Failed node requests (each attempt)', labelNames: ['code'], registers }),
     rollbacks: new prom.Counter({ name: 'mdw_indexer_rollbacks_total', help: 'Forks handled by deleting heights', registers }),
+    forks: new prom.Counter({ name: 'mdw_sync_forks_total', help: 'Forks detected (stored blocks the node replaced); new micro blocks at the top are not counted', registers }),
   };
 }

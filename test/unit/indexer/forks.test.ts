@@ -1,6 +1,6 @@
 /** @module Fork planning and verify's comparison: pure parts. */
 import { expect } from 'chai';
-import { linkBreak, lowestMismatch } from '../../../src/indexer/forks.ts';
+import { classifyTopMicroBlocks, linkBreak, lowestMismatch } from '../../../src/indexer/forks.ts';
 import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/verify.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
 
@@ -18,6 +18,24 @@ describe('lowestMismatch(stored, node)', () => {
     expect(lowestMismatch(stored, ['c', 'b', 'a'])).to.equal(undefined);
     expect(lowestMismatch(stored, ['x', 'y', 'a'])).to.equal(11);
     expect(lowestMismatch(stored, [null, 'b', 'a'])).to.equal(12);
+  });
+});
+
+describe('classifyTopMicroBlocks(stored, node)', () => {
+  it('calls equal lists the same, including an empty generation', () => {
+    expect(classifyTopMicroBlocks([], [])).to.equal('same');
+    expect(classifyTopMicroBlocks(['mh_1', 'mh_2'], ['mh_1', 'mh_2'])).to.equal('same');
+  });
+  it('calls new micro blocks after every stored one growth, not a fork', () => {
+    expect(classifyTopMicroBlocks([], ['mh_1'])).to.equal('grew');
+    expect(classifyTopMicroBlocks(['mh_1'], ['mh_1', 'mh_2', 'mh_3'])).to.equal('grew');
+  });
+  it('calls a stored micro block that is replaced, dropped or moved a fork', () => {
+    expect(classifyTopMicroBlocks(['mh_1', 'mh_2'], ['mh_1', 'mh_x'])).to.equal('forked');
+    expect(classifyTopMicroBlocks(['mh_1', 'mh_2'], ['mh_1', 'mh_x', 'mh_2'])).to.equal('forked');
+    expect(classifyTopMicroBlocks(['mh_1', 'mh_2'], ['mh_1'])).to.equal('forked');
+    expect(classifyTopMicroBlocks(['mh_1'], [])).to.equal('forked');
+    expect(classifyTopMicroBlocks(['mh_1', 'mh_2'], ['mh_2', 'mh_1'])).to.equal('forked');
   });
 });
 

@@ -1,0 +1,100 @@
+/** @module New micro blocks in the top generation are growth, not a fork: no fork counted or announced; a real fork still is. */
+import { expect } from 'chai';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import pg from 'pg';
+import prom from 'prom-client';
+import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { verifyChain } from '../../../src/indexer/verify.ts';
+import { startHarness, silent, waitFor, type Harness } from './support/harness.ts';
+
+describe('populator: top generation growth versus forks (devnode + PostgreSQL)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let populator: Populator | undefined;
+  let registry: prom.Registry;
+  let listener: pg.Client;
+  const notifications: ChainNotification[] = [];
+
+  before(async () => {
+    h = await startHarness(6, 'growth-test');
+    registry = new prom.Registry();
+    populator = await startPopulator({ cfg: h.config(), log: silent, registry });
+    await populator.synced();
+    listener = new pg.Client({ connectionString: h.db.url });
+    await listener.connect();
+    listener.on('notification', (n) => {
+      const decoded = n.payload === undefined ? undefined : decodeNotification(n.payload);
+      if (decoded) notifications.push(decoded);
+    });
+    await listener.query(`LISTEN "${notifyChannel('mdw')}"`);
+  });
+  after(async () => {
+    await listener?.end();
+    await populator?.stop();
+    await h.close();
+  });
+
+  async function metric(name: string): Promise<number> {
+    return (await registry.getMetricsAsJSON()).find((m) => m.name === name)?.values[0]?.value ?? 0;
+  }
+
+  /** addMicroBlock signs a spend with the sdk, posts it and seals it in a micro block of the top generation. */
+  async function addMicroBlock(): Promise<void> {
+    const [from, to] = h.devnode.accounts;
+    const post = async (url: string, body: unknown): Promise<{ tx: string }> => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      return (await res.json()) as { tx: string };
+    };
+    const built = await post(`${h.devnode.internalUrl}/v2/debug/transactions/spend`, { sender_id: from!.publicKey, recipient_id: to!.publicKey, amount: 1, fee: 2e13 });
+    const signed = await new MemoryAccount(from!.secretKey as `sk_${string}`).signTransaction(built.tx as `tx_${string}`, { networkId: 'ae_devnet' });
+    await post(`${h.devnode.externalUrl}/v2/transactions`, { tx: signed });
+    await h.devnode.mineMicroBlock();
+  }
+
+  /** stored is true once the database holds the node's top key block and its last micro block. */
+  async function converged(): Promise<void> {
+    await waitFor('the populator to store the node top generation', async () => {
+      const top = h.devnode.chain.top;
+      const rows = await h.query<{ hash: string; last: string | null }>('mdw',
+        `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last
+           FROM key_blocks k ORDER BY k.height DESC LIMIT 1`);
+      return rows[0]?.hash === top.hash && rows[0].last === (top.micro.at(-1)?.hash ?? null);
+    });
+  }
+
+  async function verifyClean(): Promise<void> {
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+    expect(lines).to.deep.equal([]);
+    expect(report.differences).to.equal(0);
+    expect(report.checked).to.equal(h.devnode.height() + 1);
+  }
+
+  it('loads micro blocks added to the top generation without counting or announcing a fork', async () => {
+    for (let round = 0; round < 2; round++) {
+      if (round > 0) await h.devnode.mineKeyBlock();
+      for (let i = 0; i < 3; i++) {
+        await addMicroBlock();
+        await converged();
+      }
+    }
+    expect(h.devnode.chain.top.micro).to.have.length(3);
+    expect(await metric('mdw_sync_forks_total')).to.equal(0);
+    expect(await metric('mdw_indexer_rollbacks_total')).to.equal(0);
+    await verifyClean();
+    expect(notifications.length, 'one notification per load').to.be.greaterThan(0);
+    expect(notifications.filter((n) => n.rollbackFrom !== undefined)).to.deep.equal([]);
+  });
+
+  it('still counts, announces and converges after a real fork of depth 1', async () => {
+    notifications.length = 0;
+    await h.devnode.fork(1);
+    await converged();
+    expect(await metric('mdw_sync_forks_total')).to.equal(1);
+    expect(await metric('mdw_indexer_rollbacks_total')).to.equal(1);
+    expect(notifications.some((n) => n.rollbackFrom === h.devnode.height())).to.equal(true);
+    await verifyClean();
+  });
+});
