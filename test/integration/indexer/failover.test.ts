@@ -1,0 +1,70 @@
+/** @module Two devnodes serving the same generated chain; the populator's node stops mid-sync and it finishes on the other. */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { ErrorCode } from '../../../src/errors.ts';
+import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { verifyChain } from '../../../src/indexer/verify.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+
+const GENERATIONS = 40;
+const SEED = 'failover-test';
+
+describe('populator with two nodes (NODE_URLS failover)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let second: Devnode;
+  let first: FaultProxy;
+  let other: FaultProxy;
+  let populator: Populator | undefined;
+  const registry = new prom.Registry();
+
+  before(async () => {
+    // the harness's devnode is the first node; the second generates the same chain from the same seed
+    h = await startHarness(GENERATIONS, SEED);
+    second = await startDevnode({
+      port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0, accounts: [],
+      generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
+    }, silent);
+    // the first node answers slowly, so stopping it lands in the middle of the sync
+    first = await startFaultProxy(h.devnode.externalUrl, { slowMs: 15 });
+    first.set('slow');
+    other = await startFaultProxy(second.externalUrl);
+  });
+  after(async () => {
+    await populator?.stop();
+    await first.close();
+    await other.close();
+    await second.stop();
+    await h.close();
+  });
+
+  it('both nodes serve the same chain (same seed), so either may answer', async () => {
+    const top = async (url: string): Promise<unknown> => (await (await fetch(`${url}/v2/key-blocks/height/${GENERATIONS}`)).json() as { hash: unknown }).hash;
+    expect(await top(second.externalUrl)).to.equal(await top(h.devnode.externalUrl));
+  });
+
+  it('completes the sync on the second node when the first stops mid-sync, and verifies clean', async () => {
+    const cfg = h.config({ NODE_URL: first.url, NODE_URLS: `${first.url},${other.url}`, BATCH_SIZE: '2', FETCH_CONCURRENCY: '2' });
+    expect(cfg.nodeUrls).to.deep.equal([first.url, other.url]);
+    populator = await startPopulator({ cfg, log: silent, registry });
+    await waitFor('the first heights to be stored', async () => ((await storedTopHash(h, 'mdw'))?.height ?? -1) >= 5);
+    const storedWhenStopped = (await storedTopHash(h, 'mdw'))!.height;
+    await first.close();
+    expect(storedWhenStopped, 'the first node stopped mid-sync').to.be.below(GENERATIONS);
+    expect(other.stats.requests, 'the second node idle while the first answered').to.equal(0);
+    await populator.synced();
+    expect((await storedTopHash(h, 'mdw'))?.hash).to.equal(second.chain.top.hash);
+    expect(other.stats.requests).to.be.greaterThan(0);
+    const errors = (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_node_request_errors_total');
+    expect(errors?.values.some((v) => v.labels.code === ErrorCode.NODE_UNREACHABLE && v.value > 0), 'failed requests to the first node').to.equal(true);
+
+    // verify reads through the same list: the first node is gone, the second answers
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+    expect(lines).to.deep.equal([]);
+    expect(report.differences).to.equal(0);
+    expect(report.checked).to.equal(GENERATIONS + 1);
+  });
+});
