@@ -23,11 +23,12 @@ function fateString(value: string | Uint8Array): Uint8Array {
   return Buffer.concat([Uint8Array.of((bytes.length << 2) | 0b01), bytes]);
 }
 
-function tupleType(types: number[]): Uint8Array {
+function tupleType(types: readonly number[]): Uint8Array {
   return Uint8Array.of(TYPE_TUPLE, types.length, ...types);
 }
 
-interface FateFunction { readonly name: string; readonly args: number[]; readonly ret: number[]; readonly body: number[] }
+/** FateFunction is one function of hand-made FATE code: argument types, return type and body as raw bytes. */
+export interface FateFunction { readonly name: string; readonly args: readonly number[]; readonly ret: readonly number[]; readonly body: readonly number[] }
 
 /** The functions: `ret` is a type (one byte) or an empty tuple type; `body` one RETURNR instruction. */
 const FUNCTIONS: readonly FateFunction[] = [
@@ -39,8 +40,9 @@ const FUNCTIONS: readonly FateFunction[] = [
 
 const functionId = (name: string): Buffer => Buffer.from(hash(Buffer.from(name, 'utf8'))).subarray(0, 4);
 
-function buildBytecode(): string {
-  const sorted = [...FUNCTIONS].sort((a, b) => Buffer.compare(functionId(a.name), functionId(b.name)));
+/** fateBytecode serialises FATE contract code (`cb_…`) with these functions; `source` is hashed into its source-hash field. */
+export function fateBytecode(functions: readonly FateFunction[], source: string): string {
+  const sorted = [...functions].sort((a, b) => Buffer.compare(functionId(a.name), functionId(b.name)));
   const code = Buffer.concat(sorted.map((f) => Buffer.concat([
     Uint8Array.of(0xfe), functionId(f.name), Uint8Array.of(0x00), tupleType(f.args), Uint8Array.of(...f.ret), Uint8Array.of(...f.body),
   ])));
@@ -51,13 +53,13 @@ function buildBytecode(): string {
   const annotations = Buffer.concat([Uint8Array.of(MAP), rlpEncode(intToBytes(0))]);
   const byteCode = Buffer.concat([rlpEncode(code), rlpEncode(symbols), rlpEncode(annotations)]);
   const contract = rlpEncode([
-    intToBytes(70), intToBytes(3), hash(Buffer.from('devnode contract')), [], byteCode, Buffer.from('devnode', 'utf8'), Uint8Array.of(0),
+    intToBytes(70), intToBytes(3), hash(Buffer.from(source)), [], byteCode, Buffer.from('devnode', 'utf8'), Uint8Array.of(0),
   ]);
   return encodeFlat('cb', contract);
 }
 
 /** DEVNODE_CONTRACT_BYTECODE is the `code` of every generated ContractCreateTx. */
-export const DEVNODE_CONTRACT_BYTECODE = buildBytecode() as `cb_${string}`;
+export const DEVNODE_CONTRACT_BYTECODE = fateBytecode(FUNCTIONS, 'devnode contract') as `cb_${string}`;
 
 /** FATE_VM_VERSION is the vm_version of the generated contracts (FATE_2). */
 export const FATE_VM_VERSION = 7;
@@ -72,6 +74,9 @@ export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: read
 }
 
 const values = new ContractByteArrayEncoder();
+
+/** FATE_UNIT is the encoded FATE unit value (the empty tuple). */
+export const FATE_UNIT = encodeFlat('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
 const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name: 'int' }, note: { name: 'string' } };
 
 /**
@@ -81,11 +86,57 @@ const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name
 export function devnodeCallResult(callData: string): string | undefined {
   try {
     const { functionName, args } = encoder.decodeCall(callData as `cb_${string}`) as { functionName: string; args: unknown[] };
-    if (functionName === 'init') return encodeFlat('cb', Uint8Array.of(EMPTY_TUPLE));
+    if (functionName === 'init') return FATE_UNIT;
     if (functionName === 'get') return values.encodeWithType(42n, { name: 'int' });
     const type = RETURN_TYPES[functionName];
     return type ? values.encodeWithType(args[0], type) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** CallResult is what a contract call record says about the outcome: `return_type` and `return_value`. */
+export interface CallResult { readonly returnType: 'ok' | 'revert'; readonly returnValue: string }
+
+const foreignEncoders = new Map<string, BytecodeContractCallEncoder>();
+
+/** foreignEncoder is the (lazily parsing) encoder of other code, kept for the next call. */
+function foreignEncoder(code: string): BytecodeContractCallEncoder {
+  let found = foreignEncoders.get(code);
+  if (!found) {
+    found = new BytecodeContractCallEncoder(code as `cb_${string}`);
+    if (foreignEncoders.size >= 100) foreignEncoders.clear();
+    foreignEncoders.set(code, found);
+  }
+  return found;
+}
+
+/** revert is a reverted call whose value is, as on the node, the FATE string of the reason. */
+function revert(reason: string): CallResult {
+  return { returnType: 'revert', returnValue: values.encodeWithType(`devnode: ${reason}`, { name: 'string' }) };
+}
+
+const UNIT_RESULT: CallResult = { returnType: 'ok', returnValue: FATE_UNIT };
+
+/**
+ * contractCallResult is the outcome the devnode records for a create (`isCreate`) or call of `code`.
+ * The devnode runs no contract code: its own contract gets that contract's results
+ * (devnodeCallResult). Other code is deployed with unit (deploys must succeed); a call of it
+ * returns unit when the function's declared type is unit and reverts otherwise (other types, AEVM
+ * code, bad calldata), so that no recorded value contradicts the function's type.
+ */
+export function contractCallResult(code: string, callData: string, isCreate: boolean): CallResult {
+  if (code === DEVNODE_CONTRACT_BYTECODE) {
+    const value = devnodeCallResult(callData);
+    return value === undefined ? revert('calldata does not call the devnode contract') : { returnType: 'ok', returnValue: value };
+  }
+  if (isCreate) return UNIT_RESULT;
+  try {
+    const encoder = foreignEncoder(code);
+    const { functionName } = encoder.decodeCall(callData as `cb_${string}`) as { functionName: string };
+    encoder.decodeResult(functionName, FATE_UNIT);
+    return UNIT_RESULT;
+  } catch {
+    return revert('no contract code is run; only calls of FATE functions returning unit succeed');
   }
 }

@@ -1,9 +1,9 @@
 /** @module Validation and effects of each transaction type on the world state (the seed's rules). */
-import { encodeFlat, withPrefix } from './id-cache.ts';
+import { withPrefix } from './id-cache.ts';
 import { toBigInt, type Json } from '../chain/json.ts';
 import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
-import { DEVNODE_CONTRACT_BYTECODE, devnodeCallResult } from './fate-contract.ts';
+import { contractCallResult } from './fate-contract.ts';
 import type { TxFields } from './tx-codec.ts';
 import { commitState, newState, type Account, type WorldState } from './state.ts';
 
@@ -17,9 +17,6 @@ export interface ApplyContext { readonly height: number; readonly txHash: string
 
 /** TxEffect is what inclusion produced besides state: the call record of contract transactions. */
 export interface TxEffect { readonly callInfo?: { [k: string]: Json }; readonly query?: { readonly id: string; readonly expires: number } }
-
-/** FATE_UNIT is the encoded FATE unit value, the return value the devnode records for every call. */
-export const FATE_UNIT = encodeFlat('cb', Uint8Array.of(0x3f));
 
 const int = (v: Json | undefined): bigint => (v === undefined ? 0n : toBigInt(v));
 const num = (v: Json | undefined): number => Number(int(v));
@@ -96,16 +93,13 @@ function activeName(state: WorldState, tx: TxFields, height: number) {
   return entry;
 }
 
-/**
- * callInfo is the call record of a contract create or call. The devnode runs no contract code:
- * calls of its own contract (fate-contract.ts) get that contract's results, others return unit.
- */
+/** callInfo is the call record of a contract create or call (the outcome from fate-contract.ts: the devnode runs no code). */
 function callInfo(tx: TxFields, ctx: ApplyContext, contract: string, caller: string, code: string): { [k: string]: Json } {
   const gasUsed = Math.min(num(tx.gas), 1000);
-  const result = code === DEVNODE_CONTRACT_BYTECODE ? devnodeCallResult(str(tx.call_data)) : FATE_UNIT;
+  const result = contractCallResult(code, str(tx.call_data), tx.type === 'ContractCreateTx');
   return {
     caller_id: caller, caller_nonce: num(tx.nonce), height: ctx.height, contract_id: contract, gas_price: tx.gas_price ?? 0,
-    gas_used: gasUsed, log: [], return_value: result ?? FATE_UNIT, return_type: result === undefined ? 'revert' : 'ok',
+    gas_used: gasUsed, log: [], return_value: result.returnValue, return_type: result.returnType,
   };
 }
 
