@@ -48,7 +48,8 @@ class Script {
   #preclaimHeight: number | undefined;
   #claimed = false;
   readonly #salt = 7_000_000 + Math.floor(Math.random() * 1_000_000);
-  readonly #name = `dev${Date.now().toString(36)}.chain`;
+  // 13 characters or more before .chain: shorter names go to auction on the real chain (the devnode has none).
+  readonly #name = `devtraffic${Date.now().toString(36)}.chain`;
 
   constructor(opts: TrafficOptions, alice: { publicKey: string; secretKey: string }, bob: { publicKey: string; secretKey: string }) {
     this.#opts = opts;
