@@ -1,10 +1,12 @@
 /**
  * @module Verify (-v): compare stored heights with the node (key block, micro-block list,
- * transaction hashes and counts; with `full`, every stored JSON object) and report each difference.
+ * transaction hashes and counts; with `full`, every stored JSON object, and that each stored tx of
+ * a known layout serialises to its hash) and report each difference.
  * It only reads and always terminates.
  */
 import type { Config } from '../config.ts';
 import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
+import { signedTxBytes, txHash } from '../chain/tx-serialize.ts';
 import { createPool, poolOptions, type Queryable } from '../db/pool.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
@@ -59,10 +61,21 @@ export function compareGeneration(db: StoredGeneration, node: FetchedGeneration,
         if (canonical(dt.tx) !== canonical(nt.tx)) out.push(`${h}: transaction ${dt.hash} content differs`);
         const nodeSigs = Array.isArray(nt.signatures) ? nt.signatures.map(String) : null;
         if (canonical(dt.signatures) !== canonical(nodeSigs)) out.push(`${h}: transaction ${dt.hash} signatures differ`);
+        const rehashed = serialisedHash(dt.tx, dt.signatures);
+        if (rehashed !== undefined && rehashed !== dt.hash) out.push(`${h}: transaction ${dt.hash} serialises to ${rehashed}`);
       }
     }
   }
   return out;
+}
+
+/** serialisedHash is the th_ of a stored tx re-serialised; undefined for a layout the serialiser does not know. */
+function serialisedHash(tx: JsonObject, signatures: string[] | null): string | undefined {
+  try {
+    return txHash(signedTxBytes({ tx, signatures }));
+  } catch {
+    return undefined;
+  }
 }
 
 /** loadStored reads one stored height (undefined when it is not stored). */

@@ -1,9 +1,11 @@
-/** @module A generated devnode chain indexed end to end: contract calls decode, and tx sizes/hashes match the signed bytes. */
+/** @module A generated devnode chain indexed end to end: contract calls decode, tx sizes and hashes match the signed bytes, verify re-hashes. */
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { buildTxHash } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { compareGeneration, loadStored, verifyChain } from '../../../src/indexer/verify.ts';
+import type { Queryable } from '../../../src/db/pool.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 
 describe('devnode chain through the populator (contract calls and tx sizes)', function () {
@@ -44,5 +46,24 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
       'SpendTx', 'OracleRegisterTx', 'OracleExtendTx', 'OracleQueryTx', 'OracleRespondTx', 'NamePreclaimTx', 'NameClaimTx', 'NameUpdateTx', 'NameTransferTx', 'NameRevokeTx',
       'ContractCreateTx', 'ContractCallTx', 'ChannelCreateTx', 'ChannelCloseMutualTx',
     ]);
+  });
+
+  it('verify --full re-serialises each stored transaction and reports one whose content does not hash to its hash', async () => {
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+    expect([report.differences, lines]).to.deep.equal([0, []]);
+    const [spend] = await h.query<{ height: number; hash: string }>('mdw', "SELECT height, hash FROM transactions WHERE tx_type = 'SpendTx' LIMIT 1");
+    const db = { query: async (sql: string, params: unknown[]) => ({ rows: await h.query('mdw', sql, params) }) } as unknown as Queryable;
+    const stored = (await loadStored(db, spend!.height))!;
+    const tx = stored.microBlocks.flatMap((m) => m.txs).find((t) => t.hash === spend!.hash)!;
+    (tx.tx as { amount: unknown }).amount = 1;
+    // the node agrees with the altered content, so only the hash check can see it
+    const node = {
+      height: stored.height, keyBlock: stored.keyBlock, callInfos: new Map(), decodedCalls: new Map(),
+      microBlocks: stored.microBlocks.map((m) => ({ header: m.header, transactions: m.txs.map((t) => ({ hash: t.hash, tx: t.tx, signatures: t.signatures })) })),
+    };
+    const diffs = compareGeneration(stored, node, true);
+    expect(diffs).to.have.length(1);
+    expect(diffs[0]).to.match(new RegExp(`^height ${spend!.height}: transaction ${spend!.hash} serialises to th_`));
   });
 });
