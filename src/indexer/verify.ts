@@ -58,11 +58,14 @@ export function compareGeneration(db: StoredGeneration, node: FetchedGeneration,
       } else if (full) {
         const nt = nm.transactions[j]!;
         const dt = dm.txs[j]!;
-        if (canonical(dt.tx) !== canonical(nt.tx)) out.push(`${h}: transaction ${dt.hash} content differs`);
         const nodeSigs = Array.isArray(nt.signatures) ? nt.signatures.map(String) : null;
+        if (canonical(dt.tx) !== canonical(nt.tx)) out.push(`${h}: transaction ${dt.hash} content differs`);
+        else if (canonical(dt.signatures) === canonical(nodeSigs)) {
+          // stored and node agree: the content must still hash to the hash both give it
+          const rehashed = serialisedHash(dt.tx, dt.signatures);
+          if (rehashed !== undefined && rehashed !== dt.hash) out.push(`${h}: transaction ${dt.hash} serialises to ${rehashed}`);
+        }
         if (canonical(dt.signatures) !== canonical(nodeSigs)) out.push(`${h}: transaction ${dt.hash} signatures differ`);
-        const rehashed = serialisedHash(dt.tx, dt.signatures);
-        if (rehashed !== undefined && rehashed !== dt.hash) out.push(`${h}: transaction ${dt.hash} serialises to ${rehashed}`);
       }
     }
   }
