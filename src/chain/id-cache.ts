@@ -10,6 +10,7 @@ import { decode, type Prefix } from './encoding.ts';
 const MAX_ENTRIES = 100_000;
 const bytesCache = new Map<string, Uint8Array>();
 const reprefixCache = new Map<string, string>();
+const taggedCache = new Map<string, Uint8Array>();
 const BASE64_PREFIXES = new Set<Prefix>(['tx', 'cb', 'ba', 'ov', 'or', 'st', 'pi', 'ss', 'cs', 'ck', 'cv']);
 const ALPHABET = Buffer.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 'latin1');
 const LIMB = 58 ** 5;
@@ -52,6 +53,11 @@ export function encodeFlat(prefix: Prefix, bytes: Uint8Array): string {
 /** idBytes is the payload of an encoded id (checked by `decode` the first time it is seen). */
 export function idBytes(id: string): Uint8Array {
   return bytesCache.get(id) ?? remember(bytesCache, id, decode(id).bytes);
+}
+
+/** taggedIdBytes is the node's binary id, `tag` then the id's payload (the caller picks the tag of its prefix). */
+export function taggedIdBytes(id: string, tag: number): Uint8Array {
+  return taggedCache.get(id) ?? remember(taggedCache, id, Buffer.concat([Uint8Array.of(tag), idBytes(id)]));
 }
 
 /** withPrefix is the same 32 bytes under another prefix (`ak_X` → `ok_X`). */

@@ -41,6 +41,11 @@ export function rlpEncode(item: RlpItem): Uint8Array {
   return Buffer.concat(parts);
 }
 
+/** rlpLength is the encoded size of a byte string (or, with `list`, a list) whose content is `length` bytes, longer than one byte. */
+export function rlpLength(length: number, list = false): number {
+  return header(list ? 0xc0 : 0x80, list ? 0xf7 : 0xb7, length).length + length;
+}
+
 function readLength(bytes: Uint8Array, at: number, size: number): number {
   if (at + size > bytes.length) throw new RlpError('truncated length');
   if (size > 0 && bytes[at] === 0) throw new RlpError('length with leading zero');

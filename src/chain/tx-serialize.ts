@@ -5,8 +5,8 @@
  */
 import { decode, hash, type Prefix } from './encoding.ts';
 import type { Json } from './json.ts';
-import { encodeFlat, idBytes as cachedIdBytes } from './id-cache.ts';
-import { intToBytes, rlpEncode, type RlpItem } from './rlp.ts';
+import { encodeFlat, idBytes as cachedIdBytes, taggedIdBytes } from './id-cache.ts';
+import { intToBytes, rlpEncode, rlpLength, type RlpItem } from './rlp.ts';
 import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from './tx-schema.ts';
 
 /** TxFields is a transaction as the node shows it: `type`, `version` and the type's fields. */
@@ -34,9 +34,8 @@ function idBytes(value: Json | undefined, name: string): Uint8Array {
   if (typeof value !== 'string') throw new TxCodecError(`${name} must be an encoded id`);
   const tag = ID_TAGS[value.slice(0, 2) as IdPrefix];
   if (tag === undefined || value[2] !== '_') throw new TxCodecError(`${name} must be an ak_, nm_, cm_, ok_, ct_ or ch_ id`);
-  const bytes = cachedIdBytes(value);
-  if (bytes.length !== 32) throw new TxCodecError(`${name} must have 32 bytes`);
-  return Buffer.concat([Uint8Array.of(tag), bytes]);
+  if (cachedIdBytes(value).length !== 32) throw new TxCodecError(`${name} must have 32 bytes`);
+  return taggedIdBytes(value, tag);
 }
 
 /** encodedBytes reads a `prefix_` field; a SpendTx payload of node < 3.0 is raw text, not `ba_`. */
@@ -122,6 +121,24 @@ export function signedTxBytes(signed: Json | undefined, name = 'signed transacti
     if (typeof s !== 'string') throw new TxCodecError('a signature must be an sg_ string');
     return decode(s, ['sg']).bytes;
   }), encodeTx(tx));
+}
+
+/** SIGNATURE_ITEM_LENGTH is the RLP size of one 64-byte ed25519 signature. */
+const SIGNATURE_ITEM_LENGTH = rlpLength(64);
+
+/**
+ * signedTxLength is `signedTxBytes(signed).length` without decoding the signatures (the costly
+ * part: Base58 and checksums): each `sg_` string counts as the 64 bytes every signature has.
+ */
+export function signedTxLength(signed: { readonly tx?: Json; readonly signatures?: Json }): number {
+  const tx = signed.tx;
+  if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) throw new TxCodecError('signed transaction has no tx object');
+  const signatures = signed.signatures ?? [];
+  if (!Array.isArray(signatures) || signatures.some((s) => typeof s !== 'string' || !s.startsWith('sg_'))) {
+    throw new TxCodecError('signed transaction signatures must be a list of sg_ strings');
+  }
+  // [tag 11, version 1, [signatures], tx bytes]: tag and version are one byte each
+  return rlpLength(2 + rlpLength(signatures.length * SIGNATURE_ITEM_LENGTH, true) + rlpLength(encodeTx(tx).length), true);
 }
 
 /** txHash is the `th_` of a signed transaction: blake2b of its bytes. */

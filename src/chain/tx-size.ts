@@ -1,7 +1,7 @@
 /** @module The byte size of a signed transaction as the node serialises it. Pure, except for counting fallbacks. */
 import { decode } from './encoding.ts';
 import type { Json } from './json.ts';
-import { signedTxBytes } from './tx-serialize.ts';
+import { signedTxLength } from './tx-serialize.ts';
 
 /** SizeFallbackListener hears of the first signed tx of a type whose size had to come from its JSON. */
 export type SizeFallbackListener = (txType: string, reason: string) => void;
@@ -42,7 +42,7 @@ export function signedTxSize(signed: { [key: string]: Json }, txJson: string): n
     }
   }
   try {
-    return signedTxBytes(signed).length;
+    return signedTxLength(signed);
   } catch (err) {
     fellBack(signed, err instanceof Error ? err.message : String(err));
     return Buffer.byteLength(txJson);

@@ -160,7 +160,16 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
   }
 
   it('hashes real mainnet transactions of older eras to the hash the node gave them', () => {
-    for (const signed of MAINNET) expect(txHash(signedTxBytes(signed)), String((signed.tx as JsonObject).type)).to.equal(signed.hash);
+    for (const signed of MAINNET) {
+      const bytes = signedTxBytes(signed);
+      expect(txHash(bytes), String((signed.tx as JsonObject).type)).to.equal(signed.hash);
+      expect(signedTxSize(signed, stringifyJson(signed.tx!))).to.equal(bytes.length);
+    }
+  });
+
+  it('sizes a signed tx without signatures (an outer GAMetaTx) as the sdk does', () => {
+    const { json, sdk } = CASES.GAMetaTx!;
+    expect(signedTxSize({ tx: json }, stringifyJson(json))).to.equal(sdkDecode(sdkSigned(sdk as SdkParams, [])).length);
   });
 
   it('measures by encoded_tx when the node sends it', () => {
