@@ -92,6 +92,8 @@ export interface GenerationPlan {
   readonly preview: boolean;
   /** Heights its populator reloads (`-p -H`) while it is being built (a BlueGreen reload with heights). */
   readonly heights?: string;
+  /** Its populator is scaled to zero: an InPlace `-H` Job writes the schema (one writer at a time). */
+  readonly populatorStopped?: boolean;
 }
 
 /** DesiredLayout is every generation-scoped child the state asks for; any other generation of the Middleware goes. */
@@ -153,8 +155,9 @@ export function advanceReload(
 
 /** desiredLayout lists the generation-scoped children the state calls for. */
 export function desiredLayout(state: GenerationState): DesiredLayout {
-  const generations: GenerationPlan[] = [{ generation: state.activeGeneration, workloads: true, preview: false }];
   const reload = state.reload;
+  const reloadingInPlace = reload?.state === ReloadState.Reloading;
+  const generations: GenerationPlan[] = [{ generation: state.activeGeneration, workloads: true, preview: false, ...(reloadingInPlace ? { populatorStopped: true } : {}) }];
   if (state.pendingGeneration !== undefined) {
     const building = reload?.state !== ReloadState.Migrating;
     // Once promoted the generation only follows the head: `-H` then goes, so a pod restart never re-runs it.

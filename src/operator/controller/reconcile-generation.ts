@@ -67,7 +67,7 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
   // A Job's template is immutable and its name carries its input hash: absent means "run it".
   if (liveJob === undefined) await writeChild(pass, migrationJob);
   const migration = jobState(liveJob);
-  const populatorDesired = buildPopulatorDeployment(build, plan.generation, { heights: plan.heights });
+  const populatorDesired = buildPopulatorDeployment(build, plan.generation, { heights: plan.heights, stopped: plan.populatorStopped });
   const serverDesired = buildServerDeployment(build, plan.generation);
   const report = {
     generation: plan.generation,

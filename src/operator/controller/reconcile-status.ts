@@ -54,7 +54,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     availabilityProblem(available),
     served && available.reason === 'NoPodReady' ? { reason: 'NoPodReady', message: `no server of generation ${active.generation} is available` } : undefined,
     active.migration === 'Failed' ? { reason: 'MigrationFailed', message: `migration of generation ${active.generation} failed: ${jobFailure(active.migrationJob)}` } : undefined,
-    served && active.populator !== undefined && active.migration === 'Succeeded' && !isDeploymentAvailable(active.populator)
+    served && active.populator !== undefined && active.populator.spec?.replicas !== 0 && active.migration === 'Succeeded' && !isDeploymentAvailable(active.populator)
       ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` } : undefined,
     state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
   ].filter((p): p is Problem => p !== undefined);

@@ -5,9 +5,13 @@ import { Component, childMeta, childName, generationSuffix, labelsFor, selectorF
 import { downwardEnv, httpProbe, middlewareContainer, podTemplate } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
-/** PopulatorOptions: `heights` makes the populator reload those heights (`-H`) before it follows the chain. */
+/**
+ * PopulatorOptions: `heights` makes the populator reload those heights (`-H`) before it follows the
+ * chain; `stopped` scales it to zero, so an in-place `-H` Job can take the schema's single-writer lock.
+ */
 export interface PopulatorOptions {
   readonly heights?: string | undefined;
+  readonly stopped?: boolean | undefined;
 }
 
 /** populatorDeploymentName is `<name>-populator-g<N>`. */
@@ -36,7 +40,7 @@ export function buildPopulatorDeployment(ctx: BuildContext, generation: number, 
     kind: 'Deployment',
     metadata: childMeta(ctx, populatorDeploymentName(ctx, generation), labels),
     spec: {
-      replicas: 1,
+      replicas: opts.stopped === true ? 0 : 1,
       selector: { matchLabels: selectorFor(ctx.mw, Component.populator, generation) },
       strategy: { type: 'Recreate' },
       template: podTemplate(ctx, labels, container, { kubeApiAccess: true }),

@@ -228,7 +228,7 @@ describe('desiredLayout', () => {
     ['cleaning up N', reloading({ state: 'CleaningUp', cleanupGeneration: 1 }, { activeGeneration: 2, pendingGeneration: undefined }),
       { generations: [{ generation: 2, workloads: true, preview: false }], stableGeneration: 2, cleanupGeneration: 1 }],
     ['reloading in place', reloading({ strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '5' }, { pendingGeneration: undefined }),
-      { generations: [{ generation: 1, workloads: true, preview: false }], stableGeneration: 1, reloadJob: { id: 'r1', generation: 1, heights: '5' } }],
+      { generations: [{ generation: 1, workloads: true, preview: false, populatorStopped: true }], stableGeneration: 1, reloadJob: { id: 'r1', generation: 1, heights: '5' } }],
   ];
   for (const [name, state, layout] of cases) it(`asks for the right children when ${name}`, () => expect(desiredLayout(state)).to.deep.equal(layout));
 });

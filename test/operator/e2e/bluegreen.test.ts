@@ -308,12 +308,17 @@ describe('blue/green reload on the fake API server', () => {
     const job = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-reload-g1-'))!;
     expect(job.spec?.template.spec?.containers[0]?.args).to.deep.equal(['-H', '10-20,35']);
     expect(h.condition('Reindexing')).to.deep.include({ status: 'True', reason: 'Reloading' });
+    // one writer per schema: the populator steps aside while the Job reloads, and is not reported as a problem
+    const populator = () => h.deployments().find((d) => d.metadata.name.startsWith('mainnet-populator-g1'))!;
+    expect(populator().spec?.replicas).to.equal(0);
+    expect(h.condition('Degraded')?.status).to.not.equal('True');
     h.completeJobs();
     await h.pass();
     await h.pass();
     expect(reloadState(h)).to.equal('Completed');
     expect(h.jobs().some((j) => j.metadata.name.startsWith('mainnet-reload-'))).to.equal(false);
     expect(h.middleware().status).to.deep.include({ activeGeneration: 1 });
+    expect(populator().spec?.replicas).to.equal(1);
   });
 
   it('aborts a reload withdrawn before promotion and drops its generation', async () => {
