@@ -7,6 +7,8 @@
  * ratios measured in the same run are the numbers to compare, not the absolute rates.
  * BENCH_GENERATIONS (default 20000: about two minutes to generate and load) sets the chain length; BENCH_ACCOUNT_TXS (default 100000) the
  * size of the synthetic heavy account; BENCH_REQUESTS (default 3000) requests per scenario.
+ * Plain mdw scenarios read the database (uniform over the chain, no response cache); `_memory`
+ * ones ask an app with the response cache for a warmed hot set of final heights and transactions.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,7 @@ import Koa from 'koa';
 import prom from 'prom-client';
 import { Pool as HttpPool } from 'undici';
 import { createApp } from '../src/api/app.ts';
+import { ResponseCache } from '../src/api/response-cache.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
 import { startDevnode } from '../src/devnode/index.ts';
@@ -29,6 +32,10 @@ const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONCURRENCY = 16;
+/** final heights and transactions read repeatedly by the `_memory` scenarios */
+const HOT_SET = 1000;
+/** bare Koa and memory answers get this many times BENCH_REQUESTS */
+const FAST_REQUESTS_FACTOR = 5;
 const PAGE_LIMIT = 100;
 const SCHEMA = 'mdw_bench';
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
@@ -54,25 +61,46 @@ async function main(): Promise<void> {
   await addHeavyAccount(pool, heavy, top);
 
   const api = await listen(createApp({ cfg, log, pool, registry: new prom.Registry(), version: 'bench' }).callback());
+  // The same app with the in-memory cache of final answers, as the server role runs it (the chain
+  // does not change here, so no invalidation listener is needed).
+  const responseCache = new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes });
+  const memoryApi = await listen(createApp({ cfg, log, pool, registry: new prom.Registry(), version: 'bench', responseCache }).callback());
   const bare = new Koa();
   bare.use((ctx) => { ctx.body = { height: top }; });
   const baseline = await listen(bare.callback());
   const randomHeight = (): number => 1 + Math.floor(Math.random() * top);
   const randomTx = (): string => txHashes[Math.floor(Math.random() * txHashes.length)]!;
+  // A hot set of final heights and transactions, each read once before measuring (memory hits).
+  const finalTop = top - cfg.forkWindow - 1;
+  const hotHeights = Array.from({ length: Math.min(HOT_SET, finalTop) }, (_, i) => 1 + Math.floor((i * finalTop) / Math.min(HOT_SET, finalTop)));
+  const hotTxs = (await pool.query<{ hash: string }>('SELECT hash FROM transactions WHERE height <= $1 AND hash NOT LIKE $2 ORDER BY random() LIMIT $3', [finalTop, 'th_bench%', HOT_SET])).rows.map((r) => r.hash);
+  const hotHeight = (): number => hotHeights[Math.floor(Math.random() * hotHeights.length)]!;
+  const hotTx = (): string => hotTxs[Math.floor(Math.random() * hotTxs.length)]!;
+  for (const h of hotHeights) await (await fetch(`${memoryApi.url}/v2/generations/height/${h}`)).text();
+  for (const t of hotTxs) await (await fetch(`${memoryApi.url}/v2/transactions/${t}`)).text();
+  // Memory answers and bare Koa take well under a millisecond: they get more requests, after an
+  // unmeasured warm-up of both, so the JIT and connection setup do not decide their ratio.
+  const fast = FAST_REQUESTS_FACTOR * REQUESTS;
+  await load(baseline.url, () => '/', fast, CONCURRENCY);
+  await load(memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, fast, CONCURRENCY);
   const deepPage = Math.floor(ACCOUNT_TXS / PAGE_LIMIT) - 1;
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
 
   const results: Record<string, Result> = {};
-  const run = async (name: string, base: string, path: () => string, concurrency = CONCURRENCY): Promise<void> => {
+  const run = async (name: string, base: string, path: () => string, concurrency = CONCURRENCY, total = REQUESTS): Promise<void> => {
     // Sequential runs measure latency; a quarter of the requests is plenty for a p99.
-    results[name] = await load(base, path, concurrency === 1 ? Math.ceil(REQUESTS / 4) : REQUESTS, concurrency);
+    results[name] = await load(base, path, concurrency === 1 ? Math.ceil(total / 4) : total, concurrency);
     const r = results[name];
     console.log(`${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms`);
   };
-  await run('bare_koa', baseline.url, () => '/');
+  await run('bare_koa', baseline.url, () => '/', CONCURRENCY, fast);
   await run('mdw_generation_by_height', api.url, () => `/v2/generations/height/${randomHeight()}`);
+  await run('mdw_generation_by_height_memory', memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, CONCURRENCY, fast);
   await run('devnode_generation_by_height', devnode.externalUrl, () => `/v2/generations/height/${randomHeight()}`);
   await run('mdw_transaction_by_hash', api.url, () => `/v2/transactions/${randomTx()}`);
+  await run('mdw_transaction_by_hash_memory', memoryApi.url, () => `/v2/transactions/${hotTx()}`, CONCURRENCY, fast);
+  await run('mdw_key_block_by_height_memory', memoryApi.url, () => `/v2/key-blocks/height/${hotHeight()}`, CONCURRENCY, fast);
+  await run('bare_koa_again', baseline.url, () => '/', CONCURRENCY, fast);
   await run('devnode_transaction_by_hash', devnode.externalUrl, () => `/v2/transactions/${randomTx()}`);
   await run('mdw_account_first_page', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
   await run('mdw_account_deep_page', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`);
@@ -84,11 +112,17 @@ async function main(): Promise<void> {
   const ratio = (a: string, b: string): number => Number((results[a]!.perSecond / results[b]!.perSecond).toFixed(3));
   const summary = {
     date: new Date().toISOString(),
-    setup: { generations: GENERATIONS, top, accountTxs: ACCOUNT_TXS, deepPage, pageLimit: PAGE_LIMIT, requestsPerScenario: REQUESTS, concurrency: CONCURRENCY, generatedMs: Math.round(generatedMs), loadedMs: Math.round(loadedMs) },
+    setup: { generations: GENERATIONS, top, hotSet: HOT_SET, responseCache: responseCache.stats(), accountTxs: ACCOUNT_TXS, deepPage, pageLimit: PAGE_LIMIT, requestsPerScenario: REQUESTS, fastRequestsPerScenario: fast, concurrency: CONCURRENCY, generatedMs: Math.round(generatedMs), loadedMs: Math.round(loadedMs) },
     results,
     ratios: {
       generation_vs_bare_koa: ratio('mdw_generation_by_height', 'bare_koa'),
       transaction_vs_bare_koa: ratio('mdw_transaction_by_hash', 'bare_koa'),
+      generation_memory_vs_bare_koa: ratio('mdw_generation_by_height_memory', 'bare_koa'),
+      transaction_memory_vs_bare_koa: ratio('mdw_transaction_by_hash_memory', 'bare_koa'),
+      key_block_memory_vs_bare_koa: ratio('mdw_key_block_by_height_memory', 'bare_koa'),
+      generation_memory_vs_bare_koa_again: ratio('mdw_generation_by_height_memory', 'bare_koa_again'),
+      transaction_memory_vs_bare_koa_again: ratio('mdw_transaction_by_hash_memory', 'bare_koa_again'),
+      key_block_memory_vs_bare_koa_again: ratio('mdw_key_block_by_height_memory', 'bare_koa_again'),
       generation_vs_devnode: ratio('mdw_generation_by_height', 'devnode_generation_by_height'),
       transaction_vs_devnode: ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash'),
     },
@@ -97,7 +131,7 @@ async function main(): Promise<void> {
   };
   console.log(JSON.stringify(summary.ratios));
   writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
-  await Promise.all([api.close(), baseline.close()]);
+  await Promise.all([api.close(), memoryApi.close(), baseline.close()]);
   await pool.end();
   await devnode.stop();
   await db.drop();

@@ -25,6 +25,9 @@ export function responseCache(cache: ResponseCache): Koa.Middleware {
       }
       ctx.type = 'application/json';
       ctx.body = cached.body;
+      // Without Accept-Encoding koa-compress would negotiate (for bodies over 1 KiB) only to send
+      // identity; skipping it answers the same bytes, a third faster for a 1.1 KiB generation.
+      if (ctx.get('Accept-Encoding') === '') ctx.compress = false;
       return;
     }
     const ticket = cache.ticket();
@@ -36,6 +39,16 @@ export function responseCache(cache: ResponseCache): Koa.Middleware {
     const etag = ctx.response.get('ETag');
     if (height === undefined || ctx.response.get('Cache-Control') !== IMMUTABLE || !etag) return;
     const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-    cache.set(key, { body: Buffer.from(json), etag, height, route: typeof matched === 'string' ? matched : undefined }, ticket);
+    cache.set(key, { body: ownBuffer(json), etag, height, route: typeof matched === 'string' ? matched : undefined }, ticket);
   };
+}
+
+/**
+ * ownBuffer copies text into a buffer of its own: Buffer.from slices small buffers out of a shared
+ * 8 KiB pool, and a long-lived slice would keep the whole slab alive beyond the cache's byte count.
+ */
+function ownBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
 }

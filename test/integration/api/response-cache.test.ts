@@ -51,6 +51,19 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     expect(metrics).to.match(/mdw_api_http_requests_total\{method="GET",route="\/v2\/key-blocks\/height\/:height",status="200"\} 2/);
   });
 
+  it('compresses a memory answer over 1 KiB when the client accepts it, as the database answer was', async () => {
+    const path = `/v2/micro-blocks/hash/${api.fixture.microHash(4)}/transactions`;
+    const fromDatabase = await api.request.get(path).set('Accept-Encoding', 'gzip').expect(200);
+    expect(fromDatabase.text.length).to.be.greaterThan(1024);
+    for (const encoding of ['gzip', '']) {
+      const fromMemory = await api.request.get(path).set('Accept-Encoding', encoding).expect(200);
+      expect(fromMemory.headers['content-encoding']).to.equal(encoding === '' ? undefined : encoding);
+      expect(fromMemory.text).to.equal(fromDatabase.text);
+    }
+    expect(fromDatabase.headers['content-encoding']).to.equal('gzip');
+    expect(cache.stats()).to.include({ hits: 2, misses: 1 });
+  });
+
   it('a rollback notification drops the heights from there up; the next answer is the new row', async () => {
     const below = FINAL - 1;
     const oldAbove = await info(`/v2/key-blocks/height/${FINAL}`);
