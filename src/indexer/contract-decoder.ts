@@ -3,7 +3,7 @@
  * ContractCallTx, through the compiler's HTTP API when configured, else in-process for FATE.
  * A failure is recorded on the call; it never aborts a block. Runs outside any database transaction.
  */
-import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
 import { contractId } from '../chain/derived-ids.ts';
@@ -52,6 +52,9 @@ interface BytecodeEncoder {
   decodeResult(funName: string, data: string, resultType: string): unknown;
 }
 
+/** A revert carries the contract's reason as a FATE string, whatever the function returns. */
+const REVERT_DECODER = new ContractByteArrayEncoder();
+
 /** ContractDecoder decodes calls, caching one in-process encoder per bytecode. */
 export class ContractDecoder {
   readonly #opts: DecoderOptions;
@@ -89,7 +92,11 @@ export class ContractDecoder {
     const returnValue = callInfo?.return_value;
     if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
       try {
-        result = toJsonValue(encoder.decodeResult(call.functionName, returnValue, String(callInfo?.return_type ?? 'ok')));
+        result = toJsonValue(callInfo?.return_type === 'revert'
+          ? REVERT_DECODER.decodeWithType(returnValue, { name: 'string' })
+          // aepp-calldata's public decodeResult(data, resultType) forwards its arguments to an inner
+          // (funName, data, resultType): passing the name first lines them up, for 'ok' results only.
+          : encoder.decodeResult(call.functionName, returnValue, 'ok'));
       } catch (err) {
         decodeError = `return value: ${message(err)}`;
       }

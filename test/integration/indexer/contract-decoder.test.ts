@@ -22,6 +22,16 @@ describe('ContractDecoder', () => {
     expect(init).to.include({ function: 'init', decodeError: null });
   });
 
+  it('decodes a revert as the reason string, not as the function\'s return type', async () => {
+    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [1n]) };
+    // a FATE short string: one byte (length << 2 | 1), then the bytes
+    const reason = Buffer.from('not allowed');
+    const value = encode('cb', Uint8Array.from([(reason.length << 2) | 1, ...reason]));
+    const result = await decoder.decode(tx, { return_type: 'revert', return_value: value }, codeOf);
+    expect(result).to.deep.equal({ function: 'set', arguments: [1n], result: 'not allowed', decodeError: null });
+  });
+
   it('records why a call could not be decoded instead of throwing', async () => {
     const decoder = new ContractDecoder({ timeoutMs: 1000 });
     const unknown = await decoder.decode({ type: 'ContractCallTx', contract_id: 'ct_unknown', abi_version: 3, call_data: 'cb_Xfbg4g==' }, undefined, codeOf);
