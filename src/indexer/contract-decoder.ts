@@ -93,7 +93,7 @@ export class ContractDecoder {
     if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
       try {
         result = toJsonValue(callInfo?.return_type === 'revert'
-          ? REVERT_DECODER.decodeWithType(returnValue, { name: 'string' })
+          ? REVERT_DECODER.decodeWithType(returnValue as `cb_${string}`, { name: 'string' })
           // aepp-calldata's public decodeResult(data, resultType) forwards its arguments to an inner
           // (funName, data, resultType): passing the name first lines them up, for 'ok' results only.
           : encoder.decodeResult(call.functionName, returnValue, 'ok'));
