@@ -16,6 +16,7 @@ import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
 import { createIndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
+import { onSizeFallback } from '../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
 
@@ -39,6 +40,8 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const pool = createPool({ ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) }, log);
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
+  // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
+  onSizeFallback((txType, reason) => log.warn({ txType, reason }, 'transaction size taken from its json'));
   // one rotation for both clients: the poll and the fetches stay on the same node
   const clientOptions = { url: new NodeRotation(cfg.nodeUrls), timeoutMs: cfg.nodeTimeoutMs, signal: abort.signal, onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }) };
   // a batch is redone whole when one request gives up, so its requests retry generously; the poll

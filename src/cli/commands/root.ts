@@ -48,7 +48,7 @@ export default class Root extends Command {
     }
     const logger = createLogger(cfg, roleName(flags));
     const { log } = logger;
-    log.info({ version: VERSION, schema: cfg.databaseSchema, node: cfg.nodeUrl }, 'starting');
+    log.info({ version: VERSION, schema: cfg.databaseSchema, nodes: cfg.nodeUrls }, 'starting');
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
