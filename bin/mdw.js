@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The mdw binary: the compiled CLI in the image, the TypeScript sources in a checkout.
+// The mdw binary: the TypeScript sources in a checkout (Node 24 strips types), the compiled CLI
+// where there are none (the image ships dist/ only, and points oclif's command list at it).
 import { existsSync } from 'node:fs';
 
-const compiled = new URL('../dist/cli/run.js', import.meta.url);
-await import(existsSync(compiled) ? compiled.href : new URL('../src/cli/run.ts', import.meta.url).href);
+const source = new URL('../src/cli/run.ts', import.meta.url);
+await import(existsSync(source) ? source.href : new URL('../dist/cli/run.js', import.meta.url).href);
