@@ -1,7 +1,6 @@
-/** @module Keeps the response cache true to the database: drops rolled-back heights on the populator's NOTIFY, everything after a lost LISTEN. */
-import type { Pool } from '../db/pool.ts';
-import { NotificationListener } from '../events/listener.ts';
-import { decodeNotification, notifyChannel, type ChainNotification } from '../events/notification.ts';
+/** @module Keeps the response cache true to the database: drops rolled-back heights on the populator's NOTIFY, and keeps nothing while the LISTEN connection is lost. */
+import type { NotificationListener } from '../events/listener.ts';
+import { decodeNotification, type ChainNotification } from '../events/notification.ts';
 import type { Logger } from '../log.ts';
 import type { Role } from '../roles.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -12,17 +11,15 @@ export function invalidatedFrom(n: ChainNotification): number {
 }
 
 /**
- * startCacheInvalidation LISTENs on the schema's channel with its own connection (the websocket
- * server's listener feeds its chain feed; sharing it would tie the HTTP cache to the websocket
- * role's lifetime). It resolves once LISTEN is active, so nothing is cached unguarded.
+ * startCacheInvalidation subscribes the cache to the process's shared listener, which must have
+ * been started (LISTEN active) before the first request, so nothing is cached unguarded. While
+ * the connection is lost a rollback could go unheard: the cache is suspended (emptied, storing
+ * nothing) until LISTEN is active again.
  */
-export async function startCacheInvalidation(opts: { pool: Pool; schema: string; log: Logger; cache: ResponseCache }): Promise<Role> {
+export function startCacheInvalidation(opts: { listener: NotificationListener; log: Logger; cache: ResponseCache }): Role {
   const { cache } = opts;
   const log = opts.log.child({ component: 'response-cache' });
-  const listener = new NotificationListener({
-    pool: opts.pool,
-    channel: notifyChannel(opts.schema),
-    log,
+  const unsubscribe = opts.listener.subscribe({
     onNotification: (payload) => {
       const notification = decodeNotification(payload);
       if (!notification) return;
@@ -30,11 +27,20 @@ export async function startCacheInvalidation(opts: { pool: Pool; schema: string;
       cache.invalidateFrom(invalidatedFrom(notification));
       if (notification.rollbackFrom !== undefined) log.info({ rollbackFrom: notification.rollbackFrom }, 'response cache invalidated by a rollback');
     },
+    onLost: () => {
+      cache.suspend();
+      log.warn('response cache suspended while the listen connection is lost');
+    },
     onReconnected: () => {
-      cache.clear();
-      log.info('response cache cleared after a lost listen connection');
+      cache.resume();
+      log.info('response cache resumed after the listen connection came back');
     },
   });
-  await listener.start();
-  return { name: 'response-cache-invalidation', stop: () => listener.stop() };
+  return {
+    name: 'response-cache-invalidation',
+    stop: () => {
+      unsubscribe();
+      return Promise.resolve();
+    },
+  };
 }

@@ -48,6 +48,8 @@ export class ResponseCache {
   #misses = 0;
   #evictions = 0;
   #invalidations = 0;
+  /** true while rollbacks may go unheard: nothing is kept then */
+  #suspended = false;
 
   constructor(opts: { maxBytes: number; maxEntries?: number }) {
     this.maxBytes = opts.maxBytes;
@@ -74,9 +76,9 @@ export class ResponseCache {
     return this.#seq;
   }
 
-  /** set stores an answer read after `ticket` unless it is too big or was invalidated meanwhile; true when stored. */
+  /** set stores an answer read after `ticket` unless it is too big, was invalidated meanwhile or the cache is suspended; true when stored. */
   set(key: string, answer: CachedAnswer, ticket: number): boolean {
-    if (!this.#stillValid(answer.height, ticket)) return false;
+    if (this.#suspended || !this.#stillValid(answer.height, ticket)) return false;
     const size = answer.body.length + Buffer.byteLength(key) + ENTRY_OVERHEAD_BYTES;
     if (size > this.maxBytes) return false;
     this.#remove(key);
@@ -110,6 +112,21 @@ export class ResponseCache {
     this.#invalidations += this.#entries.size;
     this.#entries.clear();
     this.#bytes = 0;
+  }
+
+  /**
+   * suspend clears the cache and refuses every store until `resume`: while the LISTEN connection
+   * is lost a rollback would go unheard, so no answer may be served from memory.
+   */
+  suspend(): void {
+    this.#suspended = true;
+    this.clear();
+  }
+
+  /** resume clears again (reads in flight while suspended may predate a missed rollback) and stores again. */
+  resume(): void {
+    this.clear();
+    this.#suspended = false;
   }
 
   /** stats reports counters and size for metrics. */

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { createPool, poolOptions } from '../db/pool.ts';
+import { NotificationListener } from '../events/listener.ts';
+import { notifyChannel } from '../events/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import type { Role } from '../roles.ts';
@@ -20,12 +22,14 @@ export interface ServerDeps {
 }
 
 /**
- * startServer listens for HTTP on cfg.port and starts the websocket server. stop() stops
- * accepting, lets in-flight requests finish, closes websockets (going away), then ends the pool.
+ * startServer listens for HTTP on cfg.port and starts the websocket server. One LISTEN connection
+ * feeds both the websocket server and the response cache's invalidation. stop() stops accepting,
+ * lets in-flight requests finish, closes websockets (going away), then the listener, then the pool.
  */
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   const pool = createPool(poolOptions(cfg, 'mdw-server'), log);
+  const listener = new NotificationListener({ pool, channel: notifyChannel(cfg.databaseSchema), log: log.child({ component: 'listener' }) });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
   const server = createServer(createApp({ ...deps, pool, responseCache }).callback());
   server.keepAliveTimeout = 65_000;
@@ -33,15 +37,17 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   let invalidation: Role | undefined;
   try {
     // Listening for rollbacks before the first request, so no answer is cached unguarded.
-    if (responseCache) invalidation = await startCacheInvalidation({ pool, schema: cfg.databaseSchema, log, cache: responseCache });
+    await listener.start();
+    if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(cfg.port, resolve);
     });
-    ws = await startWebsocketServer({ cfg, log, pool, registry });
+    ws = await startWebsocketServer({ cfg, log, pool, registry, listener });
   } catch (err) {
     await closeHttp(server);
     await invalidation?.stop();
+    await listener.stop();
     await pool.end();
     throw err;
   }
@@ -55,6 +61,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     async stop() {
       await Promise.all([closeHttp(server), websocket.stop()]);
       await invalidation?.stop();
+      // Last of the three: both users are done with it.
+      await listener.stop();
       await pool.end();
       log.info('http api stopped');
     },

@@ -1,33 +1,44 @@
-/** @module A dedicated database connection that LISTENs for the populator and reconnects with backoff. */
+/** @module One dedicated database connection that LISTENs for the populator, fans out to its subscribers and reconnects with backoff. */
 import type { Logger } from '../log.ts';
 import { quoteIdent, type Pool, type PoolClient } from '../db/pool.ts';
+
+/** NotificationSubscriber is one user of the shared LISTEN connection; every callback is optional. */
+export interface NotificationSubscriber {
+  /** Called with each notification's payload, in arrival order. */
+  readonly onNotification?: (payload: string) => void;
+  /** Called as soon as the connection is found dead: notifications are being missed from now on. */
+  readonly onLost?: () => void;
+  /** Called once LISTEN is active again after a lost connection: notifications may have been missed. */
+  readonly onReconnected?: () => void;
+}
 
 export interface ListenerOptions {
   readonly pool: Pool;
   readonly channel: string;
   readonly log: Logger;
-  /** Called with each notification's payload, in arrival order. */
-  readonly onNotification: (payload: string) => void;
-  /** Called once LISTEN is active again after a lost connection: notifications may have been missed. */
-  readonly onReconnected: () => void;
   readonly initialRetryMs?: number;
   readonly maxRetryMs?: number;
   /** How often the idle connection is checked, so a silently dropped one is noticed. */
   readonly checkIntervalMs?: number;
+  /** How long a check may take before the connection counts as dead. */
+  readonly checkTimeoutMs?: number;
 }
 
 const DEFAULT_INITIAL_RETRY_MS = 100;
 const DEFAULT_MAX_RETRY_MS = 5000;
-const DEFAULT_CHECK_INTERVAL_MS = 30_000;
-const CHECK_TIMEOUT_MS = 10_000;
+// A silently dead connection is noticed within interval + timeout (15 s) at one tiny query per 10 s.
+const DEFAULT_CHECK_INTERVAL_MS = 10_000;
+const DEFAULT_CHECK_TIMEOUT_MS = 5000;
 
 /**
- * NotificationListener holds one pool client for LISTEN. When the connection dies (database
- * restart, pg_terminate_backend) it is destroyed and a new one is opened, retrying with a
- * doubling delay, then `onReconnected` lets the caller catch up on what it missed.
+ * NotificationListener holds one pool client for LISTEN, shared by every user in the process.
+ * When the connection dies (database restart, pg_terminate_backend, a check that gets no answer)
+ * subscribers hear `onLost` at once; a new connection is opened, retrying with a doubling delay,
+ * then `onReconnected` lets each subscriber catch up on what it missed.
  */
 export class NotificationListener {
   readonly #options: ListenerOptions;
+  readonly #subscribers = new Set<NotificationSubscriber>();
   #client: PoolClient | undefined;
   #stopped = false;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -39,6 +50,12 @@ export class NotificationListener {
     this.#retryMs = options.initialRetryMs ?? DEFAULT_INITIAL_RETRY_MS;
   }
 
+  /** subscribe adds a user of the notifications and returns the function that removes it. */
+  subscribe(subscriber: NotificationSubscriber): () => void {
+    this.#subscribers.add(subscriber);
+    return () => this.#subscribers.delete(subscriber);
+  }
+
   /** start opens the connection and LISTENs; it rejects when the database cannot be reached now. */
   async start(): Promise<void> {
     await this.#connect();
@@ -47,7 +64,7 @@ export class NotificationListener {
     this.#checkTimer.unref();
   }
 
-  /** stop closes the connection and cancels any pending reconnect. */
+  /** stop closes the connection and cancels any pending reconnect; stop its subscribers first. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
@@ -61,12 +78,12 @@ export class NotificationListener {
   }
 
   async #connect(): Promise<void> {
-    const { pool, channel, onNotification } = this.#options;
+    const { pool, channel } = this.#options;
     const client = await pool.connect();
     client.on('error', (err) => this.#lost(client, err));
     client.on('end', () => this.#lost(client, undefined));
-    client.on('notification', (msg) => {
-      if (msg.channel === channel && msg.payload !== undefined) onNotification(msg.payload);
+    client.on('notification', ({ channel: from, payload }) => {
+      if (from === channel && payload !== undefined) this.#emit('notification', (s) => s.onNotification?.(payload));
     });
     try {
       await client.query(`LISTEN ${quoteIdent(channel)}`);
@@ -83,6 +100,7 @@ export class NotificationListener {
     client.release(true);
     if (this.#stopped) return;
     this.#options.log.warn({ err: err?.message }, 'database listen connection lost; reconnecting');
+    this.#emit('lost', (s) => s.onLost?.());
     this.#scheduleReconnect();
   }
 
@@ -94,7 +112,7 @@ export class NotificationListener {
         () => {
           this.#retryMs = this.#options.initialRetryMs ?? DEFAULT_INITIAL_RETRY_MS;
           this.#options.log.info({ channel: this.#options.channel }, 'database listen connection restored');
-          this.#options.onReconnected();
+          this.#emit('reconnected', (s) => s.onReconnected?.());
         },
         (err: unknown) => {
           if (this.#stopped) return;
@@ -105,12 +123,27 @@ export class NotificationListener {
     }, delay);
   }
 
+  /** #emit calls every subscriber; one that throws is logged and does not keep the others from hearing. */
+  #emit(event: string, call: (subscriber: NotificationSubscriber) => void): void {
+    for (const subscriber of [...this.#subscribers]) {
+      try {
+        call(subscriber);
+      } catch (err) {
+        this.#options.log.error({ err: (err as Error).message, event }, 'listen subscriber failed');
+      }
+    }
+  }
+
   #check(): void {
     const client = this.#client;
     if (!client) return;
     // A half-open TCP connection never answers; treat a check that takes too long as a lost one.
-    const timeout = setTimeout(() => this.#lost(client, new Error('listen connection check timed out')), CHECK_TIMEOUT_MS);
-    client.query('SELECT 1').then(
+    const timeout = setTimeout(
+      () => this.#lost(client, new Error('listen connection check timed out')),
+      this.#options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+    );
+    // Repeating LISTEN is a no-op that keeps it the backend's last statement in pg_stat_activity.
+    client.query(`LISTEN ${quoteIdent(this.#options.channel)}`).then(
       () => clearTimeout(timeout),
       (err: unknown) => {
         clearTimeout(timeout);

@@ -21,6 +21,11 @@ export interface WebsocketServerDeps {
   readonly registry: prom.Registry;
   /** Ping period; a client that has not answered the previous ping is terminated. */
   readonly heartbeatIntervalMs?: number;
+  /**
+   * The process's started listener on the schema's channel, shared with other users (the API
+   * cache); its owner stops it after this server. Without one the server LISTENs on its own.
+   */
+  readonly listener?: NotificationListener;
 }
 
 /** Close code when the server is full: "try again later" (RFC 6455 registry). */
@@ -52,10 +57,9 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
   });
   await feed.start();
-  const listener = new NotificationListener({
-    pool,
-    channel: notifyChannel(cfg.databaseSchema),
-    log,
+  const ownsListener = deps.listener === undefined;
+  const listener = deps.listener ?? new NotificationListener({ pool, channel: notifyChannel(cfg.databaseSchema), log });
+  const unsubscribe = listener.subscribe({
     onNotification: (payload) => {
       const notification = decodeNotification(payload);
       if (notification) feed.notify(notification);
@@ -66,8 +70,12 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
       feed.catchUp(true).catch((err: unknown) => log.error({ err: (err as Error).message }, 'catching up after reconnect failed'));
     },
   });
-  await listener.start();
-  // Heights committed between reading the top and LISTEN becoming active.
+  const stopListening = async (): Promise<void> => {
+    unsubscribe();
+    if (ownsListener) await listener.stop();
+  };
+  if (ownsListener) await listener.start();
+  // Heights committed between reading the top and hearing the listener's notifications.
   await feed.catchUp(false);
 
   const poller = cfg.nodeInternalUrl === undefined ? undefined : new PendingTxPoller({
@@ -94,7 +102,7 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
       wss.once('error', reject);
     });
   } catch (err) {
-    await Promise.all([listener.stop(), feed.stop(), poller?.stop()]);
+    await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
     throw err;
   }
   wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
@@ -138,7 +146,7 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     url,
     async stop() {
       clearInterval(heartbeat);
-      await Promise.all([listener.stop(), feed.stop(), poller?.stop()]);
+      await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
       for (const ws of alive.keys()) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
       await new Promise<void>((resolve) => {
         wss.close(() => resolve());

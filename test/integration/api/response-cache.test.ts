@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startCacheInvalidation } from '../../../src/api/cache-invalidation.ts';
 import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { NotificationListener } from '../../../src/events/listener.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
 import type { Role } from '../../../src/roles.ts';
 import { TOP } from './fixture.ts';
@@ -14,13 +15,17 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
   let api: ApiUnderTest;
   let cache: ResponseCache;
   let invalidation: Role;
+  let listener: NotificationListener;
   beforeEach(async () => {
     cache = new ResponseCache({ maxBytes: 1024 * 1024 });
     api = await startApi({ responseCache: cache });
-    invalidation = await startCacheInvalidation({ pool: api.pool, schema: 'public', log: silentLog, cache });
+    listener = new NotificationListener({ pool: api.pool, channel: notifyChannel('public'), log: silentLog });
+    await listener.start();
+    invalidation = startCacheInvalidation({ listener, log: silentLog, cache });
   });
   afterEach(async () => {
     await invalidation.stop();
+    await listener.stop();
     await api.close();
   });
 

@@ -75,6 +75,22 @@ describe('ResponseCache', () => {
     for (let i = 0; i < 100; i++) cache.invalidateFrom(1000 + i);
     expect(cache.set('/v2/k/1', answer(1), ticket)).to.equal(false);
   });
+
+  it('while suspended is empty and stores nothing; after resume it refuses reads begun while suspended and stores new ones', () => {
+    const cache = new ResponseCache({ maxBytes: 10_000 });
+    cache.set('/v2/a', answer(1), cache.ticket());
+    const beforeLost = cache.ticket();
+    cache.suspend();
+    expect(cache.get('/v2/a')).to.equal(undefined);
+    expect(cache.set('/v2/a', answer(1), cache.ticket())).to.equal(false);
+    const whileLost = cache.ticket();
+    cache.resume();
+    expect(cache.set('/v2/a', answer(1), beforeLost)).to.equal(false);
+    expect(cache.set('/v2/a', answer(1), whileLost)).to.equal(false);
+    expect(cache.stats()).to.include({ entries: 0, invalidations: 1 });
+    expect(cache.set('/v2/a', answer(1), cache.ticket())).to.equal(true);
+    expect(cache.get('/v2/a')).to.not.equal(undefined);
+  });
 });
 
 describe('invalidatedFrom(notification)', () => {
