@@ -43,6 +43,8 @@ export class NotificationListener {
   #stopped = false;
   #retryTimer: NodeJS.Timeout | undefined;
   #checkTimer: NodeJS.Timeout | undefined;
+  /** the client whose check has not answered yet (a new client is checked regardless) */
+  #checking: PoolClient | undefined;
   #retryMs: number;
 
   constructor(options: ListenerOptions) {
@@ -136,7 +138,9 @@ export class NotificationListener {
 
   #check(): void {
     const client = this.#client;
-    if (!client) return;
+    // One check at a time: a slow answer is judged by its own timeout.
+    if (!client || this.#checking === client) return;
+    this.#checking = client;
     // A half-open TCP connection never answers; treat a check that takes too long as a lost one.
     const timeout = setTimeout(
       () => this.#lost(client, new Error('listen connection check timed out')),
@@ -149,6 +153,8 @@ export class NotificationListener {
         clearTimeout(timeout);
         this.#lost(client, err as Error);
       },
-    );
+    ).finally(() => {
+      if (this.#checking === client) this.#checking = undefined;
+    });
   }
 }

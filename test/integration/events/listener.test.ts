@@ -1,0 +1,135 @@
+/** @module NotificationListener on a real PostgreSQL: fan-out to subscribers, and a connection that dies silently. */
+import { once } from 'node:events';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { NotificationListener } from '../../../src/events/listener.ts';
+import { notifyChannel } from '../../../src/events/notification.ts';
+import { createEventsFixture, type EventsFixture } from './ws-client.ts';
+
+const SCHEMA = 'mdw_listener';
+const CHANNEL = notifyChannel(SCHEMA);
+
+/** FreezableProxy forwards TCP to the database; freeze() stops forwarding on every connection opened so far, without closing it. */
+interface FreezableProxy {
+  readonly url: string;
+  freeze(): void;
+  close(): Promise<void>;
+}
+
+async function startProxy(databaseUrl: string): Promise<FreezableProxy> {
+  const target = new URL(databaseUrl);
+  const pairs: [Socket, Socket][] = [];
+  const server: Server = createServer((downstream) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    pairs.push([downstream, upstream]);
+    downstream.pipe(upstream);
+    upstream.pipe(downstream);
+    const end = (): void => {
+      downstream.destroy();
+      upstream.destroy();
+    };
+    downstream.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const proxied = new URL(databaseUrl);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return {
+    url: proxied.toString(),
+    freeze() {
+      // Like a dropped NAT entry: nothing arrives any more, and nobody is told.
+      for (const [downstream, upstream] of pairs) {
+        downstream.unpipe(upstream);
+        upstream.unpipe(downstream);
+        downstream.pause();
+        upstream.pause();
+      }
+    },
+    async close() {
+      for (const [downstream, upstream] of pairs) {
+        downstream.destroy();
+        upstream.destroy();
+      }
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+describe('NotificationListener (real PostgreSQL)', () => {
+  let fixture: EventsFixture;
+  before(async () => {
+    fixture = await createEventsFixture(SCHEMA);
+  });
+  after(async () => {
+    await fixture?.close();
+  });
+
+  const send = (payload: string): Promise<unknown> => fixture.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+  /** until polls `done` (events arrive asynchronously) and fails after a few seconds. */
+  const until = async (done: () => boolean, what: string): Promise<void> => {
+    for (let i = 0; i < 250 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(done(), what).to.equal(true);
+  };
+
+  it('hands each notification to every subscriber, in order, even when one of them throws; unsubscribed ones hear nothing', async () => {
+    const listener = new NotificationListener({ pool: fixture.pool, channel: CHANNEL, log: fixture.log });
+    await listener.start();
+    try {
+      const first: string[] = [];
+      const second: string[] = [];
+      const gone: string[] = [];
+      listener.subscribe({ onNotification: (p) => { first.push(p); throw new Error('subscriber bug'); } });
+      listener.subscribe({ onNotification: (p) => second.push(p) });
+      const unsubscribe = listener.subscribe({ onNotification: (p) => gone.push(p) });
+      await send('a');
+      await until(() => gone.length === 1, 'the third subscriber heard the first notification');
+      unsubscribe();
+      await send('b');
+      await until(() => second.length === 2, 'the second subscriber heard both');
+      expect(first).to.deep.equal(['a', 'b']);
+      expect(second).to.deep.equal(['a', 'b']);
+      expect(gone).to.deep.equal(['a']);
+    } finally {
+      await listener.stop();
+    }
+  });
+
+  it('notices a connection that stops answering without closing: reports it lost, reconnects, and hears notifications again', async () => {
+    const proxy = await startProxy(fixture.databaseUrl);
+    const pool: Pool = createPool({ databaseUrl: proxy.url, schema: SCHEMA, max: 2 }, fixture.log);
+    const listener = new NotificationListener({
+      pool, channel: CHANNEL, log: fixture.log, checkIntervalMs: 100, checkTimeoutMs: 300, initialRetryMs: 50,
+    });
+    const events: string[] = [];
+    listener.subscribe({
+      onNotification: (p) => events.push(`notification ${p}`),
+      onLost: () => events.push('lost'),
+      onReconnected: () => events.push('reconnected'),
+    });
+    await listener.start();
+    try {
+      await send('before');
+      await until(() => events.length === 1, 'the notification arrived through the proxy');
+      proxy.freeze();
+      await send('while frozen');
+      await until(() => events.includes('reconnected'), 'the listener reconnected');
+      await send('after');
+      await until(() => events.includes('notification after'), 'the notification after the reconnect arrived');
+      // The new connection is watched as well.
+      proxy.freeze();
+      await until(() => events.filter((e) => e === 'reconnected').length === 2, 'the listener reconnected again');
+      await send('again');
+      await until(() => events.includes('notification again'), 'the notification after the second reconnect arrived');
+      expect(events).to.deep.equal(['notification before', 'lost', 'reconnected', 'notification after', 'lost', 'reconnected', 'notification again']);
+    } finally {
+      await listener.stop();
+      await pool.end();
+      await proxy.close();
+    }
+  });
+});
