@@ -29,6 +29,10 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     options: `-c search_path=${quoteIdent(opts.schema)}`,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
+    // TCP keepalive lets the kernel notice a connection that died without a FIN (a node or NAT
+    // restart), so the long-lived LISTEN connection learns it is lost sooner.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // Without a listener an idle client's error (database restart) would crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'idle database connection lost'));
