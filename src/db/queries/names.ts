@@ -1,4 +1,4 @@
-/** @module Read-side SQL for names: the state of a name is its latest event, so forks and reloads roll it back. */
+/** @module Read-side SQL for names: pages of the name_state table (a name's latest event and current claim). */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import type { Window } from './transactions.ts';
@@ -30,31 +30,16 @@ export interface NameFilter {
   readonly reverse?: boolean;
 }
 
-// Current state per name: the latest event (owner, expiry, pointers) and the claim that started
-// the current registration (plain name, created height, claim tx, and the end of its auction).
+// Current state per name, kept by migration 0002 (name_state_refresh over name_events, run by
+// triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back.
 const NAME_STATE = `
-  WITH latest AS (
-    SELECT DISTINCT ON (name_hash) name_hash, kind, owner, expires_at, pointers
-      FROM name_events WHERE ($1::text IS NULL OR name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1))
-     ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC),
-  claims AS (
-    SELECT DISTINCT ON (name_hash) name_hash, name, tx_hash, height
-      FROM name_events WHERE kind = 'claim' AND name IS NOT NULL
-       AND ($1::text IS NULL OR name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1))
-     ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC),
-  state AS (
-    SELECT c.name, c.name_hash, c.tx_hash, c.height AS created_at_height,
-           coalesce((SELECT max(e.auction_end) FROM name_events e
-                      WHERE e.name_hash = c.name_hash AND e.height >= c.height AND e.kind IN ('claim', 'bid')),
-                    c.height) AS auction_end_height,
-           l.owner, l.expires_at, l.pointers, l.kind
-      FROM claims c JOIN latest l USING (name_hash))
   SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
-    FROM state
+    FROM name_state
    WHERE ($2::text IS NULL OR owner = $2)
      AND ($3::int IS NULL OR (auction_end_height <= $3 AND expires_at >= $3 AND kind <> 'revoke'))
      AND ($4::text IS NULL OR strpos(name, $4) > 0)
-     AND ($1::text IS NULL OR pointers @> jsonb_build_array(jsonb_build_object('id', $1::text)))`;
+     AND ($1::text IS NULL OR (name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1)
+                               AND pointers @> jsonb_build_array(jsonb_build_object('id', $1::text))))`;
 
 const ORDERS = {
   created: ['created_at_height DESC, name', 'created_at_height ASC, name DESC'],

@@ -76,7 +76,7 @@ describe('populator (devnode + PostgreSQL)', function () {
       await verifyClean();
       // derived state equals a fresh load of the same chain into another schema
       await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: `fresh_${depth}` }), log: silent }, Array.from({ length: h.devnode.height() + 1 }, (_, i) => i));
-      for (const [table, order] of [['name_events', 'name_hash, height, micro_index, tx_index'], ['oracle_events', 'oracle_id, height, micro_index, tx_index'], ['oracle_queries', 'query_id'], ['contracts', 'contract_id'], ['channel_events', 'channel_id, height, micro_index, tx_index'], ['account_transactions', 'account, height, micro_index, tx_index']] as const) {
+      for (const [table, order] of [['name_events', 'name_hash, height, micro_index, tx_index'], ['oracle_events', 'oracle_id, height, micro_index, tx_index'], ['oracle_queries', 'query_id'], ['contracts', 'contract_id'], ['channel_events', 'channel_id, height, micro_index, tx_index'], ['account_transactions', 'account, height, micro_index, tx_index'], ['name_state', 'name_hash']] as const) {
         const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
         expect(await h.query('mdw', sql), table).to.deep.equal(await h.query(`fresh_${depth}`, sql));
       }

@@ -1,0 +1,120 @@
+/** @module name_state stays exactly what the per-request DISTINCT ON over name_events computed: after a sync, a fork, a -H reload, a shorter chain, and as a migration backfill. */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+
+// The oracle: the names API's state query before name_state existed, over the whole table.
+const OLD_NAME_STATE = `
+  WITH latest AS (
+    SELECT DISTINCT ON (name_hash) name_hash, kind, owner, expires_at, pointers
+      FROM name_events ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC),
+  claims AS (
+    SELECT DISTINCT ON (name_hash) name_hash, name, tx_hash, height
+      FROM name_events WHERE kind = 'claim' AND name IS NOT NULL
+     ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC)
+  SELECT c.name_hash, c.name, c.tx_hash, c.height AS created_at_height,
+         coalesce((SELECT max(e.auction_end) FROM name_events e
+                    WHERE e.name_hash = c.name_hash AND e.height >= c.height AND e.kind IN ('claim', 'bid')),
+                  c.height) AS auction_end_height,
+         l.owner, l.expires_at, l.pointers, l.kind
+    FROM claims c JOIN latest l USING (name_hash) ORDER BY name_hash`;
+const STORED = `SELECT name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers, kind
+                  FROM name_state ORDER BY name_hash`;
+const BOGUS_OWNER = 'ak_bogusOwnerWrittenByTheTest';
+
+describe('name_state (devnode + PostgreSQL)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let populator: Populator | undefined;
+
+  before(async () => {
+    h = await startHarness(40, 'name-state-test');
+    populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
+    await populator.synced();
+  });
+  after(async () => {
+    await populator?.stop();
+    await h.close();
+  });
+
+  async function expectExact(schema = 'mdw'): Promise<void> {
+    const stored = await h.query(schema, STORED);
+    expect(stored.length, 'names in name_state').to.be.greaterThan(0);
+    expect(stored).to.deep.equal(await h.query(schema, OLD_NAME_STATE));
+  }
+
+  async function converged(): Promise<void> {
+    await waitFor('the populator to reach the node top', async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash);
+  }
+
+  /**
+   * addBogusClaim stores, at `height`, the claim of a name the chain never has: only the deletion of
+   * that height can take it out of name_state again (no later insert recomputes its hash).
+   */
+  async function addBogusClaim(height: number): Promise<void> {
+    await h.query('mdw', `INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at)
+                          VALUES ('nm_bogus', 'bogus.chain', $1, 99, 99, 'th_bogus', 'claim', $2, $1 + 1000)`, [height, BOGUS_OWNER]);
+    expect(await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER]), 'the insert is reflected').to.have.length(1);
+  }
+
+  it('equals the old per-request computation after a sync, with claims, updates and transfers seen', async () => {
+    const kinds = (await h.query<{ kind: string }>('mdw', 'SELECT DISTINCT kind FROM name_events')).map((r) => r.kind);
+    expect(kinds).to.include.members(['claim', 'update']);
+    await expectExact();
+  });
+
+  it('equals it after a fork that replaced heights holding name events', async () => {
+    const depth = 8;
+    const [replaced] = await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM name_events WHERE height > $1', [h.devnode.height() - depth]);
+    expect(replaced!.n, 'name events in the forked heights').to.be.greaterThan(0);
+    await addBogusClaim(h.devnode.height());
+    await h.devnode.fork(depth);
+    await converged();
+    expect(await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([]);
+    await expectExact();
+  });
+
+  it('equals it after the node chain became shorter', async () => {
+    const top = h.devnode.height();
+    await h.query('mdw', 'BEGIN'); // the populator must not delete the extra height before its event is in
+    await h.query('mdw', `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+                          SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`, [top]);
+    await addBogusClaim(top + 1);
+    await h.query('mdw', 'COMMIT');
+    await waitFor('the extra height to be deleted', async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0);
+    await converged();
+    expect(await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([]);
+    await expectExact();
+  });
+
+  it('equals it after a -H reload replaced heights (an event the node does not have disappears)', async () => {
+    await populator?.stop(); // a reload waits for the populator's writer lock
+    populator = undefined;
+    const top = h.devnode.height();
+    await addBogusClaim(top);
+    await reloadHeights({ cfg: h.config(), log: silent }, [top - 1, top]);
+    expect(await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([]);
+    await expectExact();
+  });
+
+  it('is backfilled by the migration from the name events of an existing database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mdw-migrations-'));
+    try {
+      copyFileSync(join(MIGRATIONS_DIR, '0001_chain.sql'), join(dir, '0001_chain.sql'));
+      await migrate({ databaseUrl: h.db.url, schema: 'before_0002', dir }, silent);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+    await h.query('before_0002', 'INSERT INTO key_blocks SELECT * FROM mdw.key_blocks');
+    await h.query('before_0002', 'INSERT INTO name_events SELECT * FROM mdw.name_events');
+    expect(await migrate({ databaseUrl: h.db.url, schema: 'before_0002' }, silent)).to.deep.equal(['0002_name_state']);
+    await expectExact('before_0002');
+    expect(await h.query('before_0002', STORED)).to.deep.equal(await h.query('mdw', STORED));
+  });
+});
