@@ -38,8 +38,15 @@ const NAME_STATE = `
    WHERE ($2::text IS NULL OR owner = $2)
      AND ($3::int IS NULL OR (auction_end_height <= $3 AND expires_at >= $3 AND kind <> 'revoke'))
      AND ($4::text IS NULL OR strpos(name, $4) > 0)
-     AND ($1::text IS NULL OR (name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1)
-                               AND pointers @> jsonb_build_array(jsonb_build_object('id', $1::text))))`;
+     AND `;
+
+// Names currently pointing at $1. A sub-select under an OR stays a filter over every name, so the
+// listing picks this condition, or its neutral form, as a whole: then the lookup is a join.
+const POINTING_AT = [
+  '$1::text IS NULL',
+  `name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1)
+     AND pointers @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
+] as const;
 
 const ORDERS = {
   created: ['created_at_height DESC, name', 'created_at_height ASC, name DESC'],
@@ -51,7 +58,7 @@ const ORDERS = {
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
   const { rows } = await db.query<NameRow>(
-    `${NAME_STATE} ORDER BY ${order} LIMIT $5 OFFSET $6`,
+    `${NAME_STATE}${POINTING_AT[filter.pointingAt === undefined ? 0 : 1]} ORDER BY ${order} LIMIT $5 OFFSET $6`,
     [filter.pointingAt ?? null, filter.owner ?? null, filter.activeAt ?? null, filter.contains ?? null, w.limit, w.offset],
   );
   return rows;
