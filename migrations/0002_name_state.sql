@@ -79,5 +79,14 @@ CREATE TRIGGER name_state_on_delete AFTER DELETE ON name_events
 CREATE TRIGGER name_state_on_update AFTER UPDATE ON name_events
   REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE PROCEDURE name_state_after_events();
 
+-- Both functions work on this schema's tables whatever the caller's search_path (a session of another
+-- schema writing here by qualified name must not refresh its own name_state).
+DO $$
+BEGIN
+  EXECUTE format('ALTER FUNCTION name_state_refresh(text[]) SET search_path = %I', current_schema());
+  EXECUTE format('ALTER FUNCTION name_state_after_events() SET search_path = %I', current_schema());
+END
+$$;
+
 -- Backfill an existing database.
 SELECT name_state_refresh(ARRAY(SELECT DISTINCT name_hash FROM name_events));

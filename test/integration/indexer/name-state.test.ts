@@ -116,5 +116,12 @@ describe('name_state (devnode + PostgreSQL)', function () {
     expect(await migrate({ databaseUrl: h.db.url, schema: 'before_0002' }, silent)).to.deep.equal(['0002_name_state']);
     await expectExact('before_0002');
     expect(await h.query('before_0002', STORED)).to.deep.equal(await h.query('mdw', STORED));
+    // a session of another schema writing here by qualified name refreshes this schema's state only
+    await h.query('mdw', `INSERT INTO before_0002.name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner)
+                          VALUES ('nm_elsewhere', 'elsewhere.chain', 1, 99, 99, 'th_elsewhere', 'claim', $1)`, [BOGUS_OWNER]);
+    expect(await h.query('before_0002', 'SELECT name FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([{ name: 'elsewhere.chain' }]);
+    expect(await h.query('mdw', 'SELECT name FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([]);
+    await h.query('mdw', `DELETE FROM before_0002.name_events WHERE name_hash = 'nm_elsewhere'`);
+    await expectExact('before_0002');
   });
 });
