@@ -5,8 +5,7 @@ import pg from 'pg';
 import prom from 'prom-client';
 import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
-import { startHarness, silent, waitFor, type Harness } from './support/harness.ts';
+import { startHarness, silent, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
 describe('populator: top generation growth versus forks (devnode + PostgreSQL)', function () {
   this.timeout(60_000);
@@ -64,14 +63,6 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     });
   }
 
-  async function verifyClean(): Promise<void> {
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
-    expect(lines).to.deep.equal([]);
-    expect(report.differences).to.equal(0);
-    expect(report.checked).to.equal(h.devnode.height() + 1);
-  }
-
   it('loads micro blocks added to the top generation without counting or announcing a fork', async () => {
     for (let round = 0; round < 2; round++) {
       if (round > 0) await h.devnode.mineKeyBlock();
@@ -83,7 +74,7 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     expect(h.devnode.chain.top.micro).to.have.length(3);
     expect(await metric('mdw_sync_forks_total')).to.equal(0);
     expect(await metric('mdw_indexer_rollbacks_total')).to.equal(0);
-    await verifyClean();
+    await verifyClean(h);
     expect(notifications.length, 'one notification per load').to.be.greaterThan(0);
     expect(notifications.filter((n) => n.rollbackFrom !== undefined)).to.deep.equal([]);
   });
@@ -95,6 +86,6 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     expect(await metric('mdw_sync_forks_total')).to.equal(1);
     expect(await metric('mdw_indexer_rollbacks_total')).to.equal(1);
     expect(notifications.some((n) => n.rollbackFrom === h.devnode.height())).to.equal(true);
-    await verifyClean();
+    await verifyClean(h);
   });
 });

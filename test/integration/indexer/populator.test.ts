@@ -2,9 +2,8 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
 import { reloadHeights } from '../../../src/indexer/reload.ts';
-import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
 describe('populator (devnode + PostgreSQL)', function () {
   this.timeout(60_000);
@@ -23,14 +22,6 @@ describe('populator (devnode + PostgreSQL)', function () {
     await h.close();
   });
 
-  async function verifyClean(): Promise<void> {
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
-    expect(lines).to.deep.equal([]);
-    expect(report.differences).to.equal(0);
-    expect(report.checked).to.equal(h.devnode.height() + 1);
-  }
-
   async function rollbackCount(): Promise<number> {
     return (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_indexer_rollbacks_total')?.values[0]?.value ?? 0;
   }
@@ -40,7 +31,7 @@ describe('populator (devnode + PostgreSQL)', function () {
   }
 
   it('loads every height so that a full verify is clean, and reports progress', async () => {
-    await verifyClean();
+    await verifyClean(h);
     const [state] = await h.query<{ top_height: number; status: string; node_height: number }>('mdw', 'SELECT top_height, status, node_height FROM sync_state');
     expect(state).to.include({ top_height: h.devnode.height(), status: 'synced', node_height: h.devnode.height() });
     const metrics = await registry.getMetricsAsJSON();
@@ -61,7 +52,7 @@ describe('populator (devnode + PostgreSQL)', function () {
     await h.devnode.mineKeyBlock();
     await h.devnode.mineKeyBlock();
     await converged();
-    await verifyClean();
+    await verifyClean(h);
   });
 
   for (const depth of [1, 5, 8]) {
@@ -73,7 +64,7 @@ describe('populator (devnode + PostgreSQL)', function () {
       expect(await rollbackCount()).to.equal(rollbacks + 1);
       const left = await h.query('mdw', 'SELECT hash FROM key_blocks WHERE hash = ANY($1)', [replaced]);
       expect(left, 'replaced key blocks still stored').to.deep.equal([]);
-      await verifyClean();
+      await verifyClean(h);
       // derived state equals a fresh load of the same chain into another schema
       await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: `fresh_${depth}` }), log: silent }, Array.from({ length: h.devnode.height() + 1 }, (_, i) => i));
       for (const [table, order] of [['name_events', 'name_hash, height, micro_index, tx_index'], ['oracle_events', 'oracle_id, height, micro_index, tx_index'], ['oracle_queries', 'query_id'], ['contracts', 'contract_id'], ['channel_events', 'channel_id, height, micro_index, tx_index'], ['account_transactions', 'account, height, micro_index, tx_index'], ['name_state', 'name_hash']] as const) {
@@ -89,14 +80,14 @@ describe('populator (devnode + PostgreSQL)', function () {
                           SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`, [top]);
     await waitFor('the extra height to be deleted', async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0);
     await converged();
-    await verifyClean();
+    await verifyClean(h);
   });
 
   it('lets a second populator of the same schema wait for the writer lock, and stops it cleanly while waiting', async () => {
     const second = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     await h.devnode.mineKeyBlock();
     await converged();
-    await verifyClean();
+    await verifyClean(h);
     let synced = false;
     void second.synced().then(() => { synced = true; });
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,9 +1,11 @@
 /** @module Test harness for the indexer: a devnode, a database, a config pointing at both, waiting helpers. */
+import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../../../src/config.ts';
 import { startDevnode, type Devnode } from '../../../../src/devnode/index.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
+import { verifyChain } from '../../../../src/indexer/verify.ts';
 
 export const silent = pino({ level: 'silent' });
 
@@ -55,4 +57,13 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
 /** storedTopHash is the hash of the highest stored key block in `schema` (undefined when empty). */
 export async function storedTopHash(h: Harness, schema: string): Promise<{ height: number; hash: string } | undefined> {
   return (await h.query<{ height: number; hash: string }>(schema, 'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1'))[0];
+}
+
+/** verifyClean checks every stored height against the node, full JSON included: no difference at all. */
+export async function verifyClean(h: Harness): Promise<void> {
+  const lines: string[] = [];
+  const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+  expect(lines).to.deep.equal([]);
+  expect(report.differences).to.equal(0);
+  expect(report.checked).to.equal(h.devnode.height() + 1);
 }
