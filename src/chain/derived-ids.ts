@@ -3,7 +3,8 @@ import { domainToASCII } from 'node:url';
 import { decode, encode, hash, reprefix } from './encoding.ts';
 
 /** Big-endian bytes of a non-negative integer; `width` pads to a fixed size, else minimal (0 → one 0 byte). */
-function uintBytes(value: bigint, width?: number): Buffer {
+function uintBytes(integer: bigint | number, width?: number): Buffer {
+  const value = BigInt(integer);
   if (value < 0n) throw new RangeError(`negative integer ${value}`);
   let hex = value.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
@@ -14,7 +15,7 @@ function uintBytes(value: bigint, width?: number): Buffer {
 }
 
 /** contractId is blake2b(owner ‖ nonce as minimal bytes) (aect_contracts:compute_contract_pubkey). */
-export function contractId(ownerId: string, nonce: bigint): string {
+export function contractId(ownerId: string, nonce: bigint | number): string {
   return encode('ct', hash(Buffer.concat([decode(ownerId, ['ak']).bytes, uintBytes(nonce)])));
 }
 
@@ -24,13 +25,13 @@ export function oracleId(accountId: string): string {
 }
 
 /** oracleQueryId is blake2b(sender ‖ nonce as 32 bytes ‖ oracle) (aeo_query:id). */
-export function oracleQueryId(senderId: string, nonce: bigint, oracle: string): string {
+export function oracleQueryId(senderId: string, nonce: bigint | number, oracle: string): string {
   const sender = decode(senderId, ['ak']).bytes;
   return encode('oq', hash(Buffer.concat([sender, uintBytes(nonce, 32), decode(oracle, ['ok']).bytes])));
 }
 
 /** channelId is blake2b(initiator ‖ nonce as 32 bytes ‖ responder) (aesc_channels:pubkey). */
-export function channelId(initiatorId: string, nonce: bigint, responderId: string): string {
+export function channelId(initiatorId: string, nonce: bigint | number, responderId: string): string {
   const initiator = decode(initiatorId, ['ak']).bytes;
   return encode('ch', hash(Buffer.concat([initiator, uintBytes(nonce, 32), decode(responderId, ['ak']).bytes])));
 }
@@ -63,7 +64,7 @@ export function nameId(name: string): string {
 }
 
 /** commitmentId is the cm_ id a NamePreclaimTx commits to: hash(name form ‖ salt as 32 bytes). */
-export function commitmentId(name: string, salt: bigint): string {
+export function commitmentId(name: string, salt: bigint | number): string {
   const namePart = isPreLimaName(name) ? preLimaNameHash(name) : Buffer.from(asciiName(name));
   return encode('cm', hash(Buffer.concat([namePart, uintBytes(salt, 32)])));
 }

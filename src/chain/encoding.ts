@@ -1,5 +1,5 @@
 /** @module æternity API encoding: `<prefix>_<base58 or base64 of bytes ++ checksum>`. Pure. */
-import { createHash } from 'node:crypto';
+import { hash as nodeHash } from 'node:crypto';
 import bs58 from 'bs58';
 import { blake2b } from '@noble/hashes/blake2b';
 
@@ -22,8 +22,7 @@ export class DecodeError extends Error {
 }
 
 function checksum(bytes: Uint8Array): Buffer {
-  const once = createHash('sha256').update(bytes).digest();
-  return createHash('sha256').update(once).digest().subarray(0, 4);
+  return nodeHash('sha256', nodeHash('sha256', bytes, 'buffer'), 'buffer').subarray(0, 4);
 }
 
 /** hash is the node's object hash: blake2b with a 32-byte digest. */
@@ -31,10 +30,39 @@ export function hash(bytes: Uint8Array): Uint8Array {
   return blake2b(bytes, { dkLen: 32 });
 }
 
-/** encode prefixes and checksums bytes the way the node prints them. */
+/**
+ * encode prefixes and checksums bytes the way the node prints them. The result is one flat string:
+ * ids are stored by the million (devnode chains, caches), and a string built a character at a time
+ * stays a V8 rope of ~1.5 KB.
+ */
 export function encode(prefix: Prefix, bytes: Uint8Array): string {
   const payload = Buffer.concat([bytes, checksum(bytes)]);
-  return `${prefix}_${BASE64_PREFIXES.has(prefix) ? payload.toString('base64') : bs58.encode(payload)}`;
+  return `${prefix}_${BASE64_PREFIXES.has(prefix) ? payload.toString('base64') : base58(payload)}`;
+}
+
+const ALPHABET = Buffer.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 'latin1');
+const LIMB = 58 ** 5;
+
+/** base58 encodes bytes in the Bitcoin alphabet (leading zero bytes become '1's), on base-58^5 limbs. */
+export function base58(bytes: Uint8Array): string {
+  let zeros = 0;
+  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
+  const limbs: number[] = [];
+  for (let i = zeros; i < bytes.length; i++) {
+    let carry = bytes[i]!;
+    for (let j = 0; j < limbs.length; j++) {
+      const v = limbs[j]! * 256 + carry;
+      carry = Math.floor(v / LIMB);
+      limbs[j] = v - carry * LIMB;
+    }
+    for (; carry > 0; carry = Math.floor(carry / LIMB)) limbs.push(carry % LIMB);
+  }
+  const out = Buffer.alloc(zeros + limbs.length * 5, ALPHABET[0]);
+  let end = out.length;
+  limbs.forEach((limb, j) => {
+    for (let k = 0, v = limb; k < 5 && (v > 0 || j < limbs.length - 1); k++, v = Math.floor(v / 58)) out[--end] = ALPHABET[v % 58]!;
+  });
+  return out.toString('latin1', end - zeros);
 }
 
 /**

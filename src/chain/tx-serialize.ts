@@ -3,9 +3,9 @@
  * form: `rlp([tag, version, fields…])`, signed `rlp([11, 1, [signatures], tx_bytes])`, and the `th_`
  * hash. The one serialiser the devnode and the indexer share. Pure.
  */
-import { decode, hash, type Prefix } from './encoding.ts';
+import { encode, decode, hash, type Prefix } from './encoding.ts';
 import type { Json } from './json.ts';
-import { encodeFlat, idBytes as cachedIdBytes, taggedIdBytes } from './id-cache.ts';
+import { idBytes as cachedIdBytes, taggedIdBytes } from './id-cache.ts';
 import { intToBytes, rlpEncode, rlpLength, type RlpItem } from './rlp.ts';
 import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from './tx-schema.ts';
 
@@ -143,5 +143,5 @@ export function signedTxLength(signed: { readonly tx?: Json; readonly signatures
 
 /** txHash is the `th_` of a signed transaction: blake2b of its bytes. */
 export function txHash(signedBytes: Uint8Array): string {
-  return encodeFlat('th', hash(signedBytes));
+  return encode('th', hash(signedBytes));
 }

@@ -1,8 +1,8 @@
 /** @module Key and micro block headers: the node's binary layout (node-api.md §6.2), hashes and JSON. Pure. */
-import { hash } from '../chain/encoding.ts';
+import { encode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { jsonInt } from './tx-codec.ts';
-import { encodeFlat, idBytes } from './id-cache.ts';
+import { idBytes } from '../chain/id-cache.ts';
 
 /** PROTOCOL_VERSION is the consensus protocol the devnode claims (Iris). */
 export const PROTOCOL_VERSION = 5;
@@ -62,7 +62,7 @@ export function keyHeaderBytes(h: KeyHeader): Uint8Array {
 
 /** keyBlockHash is the `kh_` of a key header. */
 export function keyBlockHash(h: KeyHeader): string {
-  return encodeFlat('kh', hash(keyHeaderBytes(h)));
+  return encode('kh', hash(keyHeaderBytes(h)));
 }
 
 /** microHeaderBytes is the binary micro header; without a signature it is the bytes the miner signs. */
@@ -76,7 +76,7 @@ export function microHeaderBytes(h: MicroHeader): Uint8Array {
 
 /** microBlockHash is the `mh_` of a signed micro header. */
 export function microBlockHash(h: MicroHeader): string {
-  return encodeFlat('mh', hash(microHeaderBytes(h)));
+  return encode('mh', hash(microHeaderBytes(h)));
 }
 
 /** keyBlockJson is the node's KeyBlock object; a candidate (no nonce) has neither `nonce` nor `pow`. */

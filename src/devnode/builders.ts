@@ -1,12 +1,11 @@
 /** @module The internal port's transaction builders: a JSON body to an unsigned `{tx}`, with the node's 400/404 reasons. */
 import { getMinimumNameFee } from '@aeternity/aepp-sdk';
-import { decode, isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
+import { encode, decode, isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
 import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
 import type { Chain } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { contractId, nameValidationError } from './ids.ts';
 import { encodeTx, jsonInt, TxCodecError, type TxFields } from './tx-codec.ts';
-import { encodeFlat } from './id-cache.ts';
 
 type Body = { [k: string]: Json };
 
@@ -87,7 +86,7 @@ function common(chain: Chain, b: Body, signerKey: string, signer: string): Body 
 /** unsigned serialises the built transaction; what the field checks let through but RLP cannot hold is a 400. */
 function unsigned(tx: TxFields, extra: Body = {}): Reply {
   try {
-    return ok({ tx: encodeFlat('tx', encodeTx(tx)), ...extra });
+    return ok({ tx: encode('tx', encodeTx(tx)), ...extra });
   } catch (err) {
     if (err instanceof TxCodecError || err instanceof RangeError) throw new HttpError(400, `Invalid transaction: ${err.message}`);
     throw err;
@@ -96,7 +95,7 @@ function unsigned(tx: TxFields, extra: Body = {}): Reply {
 
 function spend(chain: Chain, b: Body): Reply {
   const sender = idField(b, 'sender_id', ['ak']);
-  const payload = typeof b.payload === 'string' && isEncoded(b.payload, ['ba']) ? b.payload : encodeFlat('ba', Buffer.from(textField(b, 'payload', ''), 'utf8'));
+  const payload = typeof b.payload === 'string' && isEncoded(b.payload, ['ba']) ? b.payload : encode('ba', Buffer.from(textField(b, 'payload', ''), 'utf8'));
   return unsigned({
     type: 'SpendTx', version: 1, sender_id: sender, recipient_id: idField(b, 'recipient_id', ['ak', 'ok', 'ct', 'nm']),
     amount: intField(b, 'amount'), payload, ...common(chain, b, 'sender_id', sender),

@@ -1,6 +1,6 @@
 /** @module The devnode's chain: blocks, transactions, mempool, mining and forks over the world state. */
 import { randomBytes } from 'node:crypto';
-import { decode, hash } from '../chain/encoding.ts';
+import { encode, decode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { KEY_BLOCK_REWARD } from './fees.ts';
 import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type KeyHeader, type MicroHeader } from './blocks.ts';
@@ -8,7 +8,7 @@ import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { TxRejected, applyTx, signers } from './rules.ts';
 import { commitState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
-import { encodeFlat, idBytes } from './id-cache.ts';
+import { idBytes } from '../chain/id-cache.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
 export interface TxRecord {
@@ -40,7 +40,7 @@ export interface ChainOptions {
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
 export interface KeyBlockFields { nonce?: bigint; pow?: readonly number[]; time?: number; beneficiary?: string; miner?: string; info?: string }
 
-const EMPTY_CB = encodeFlat('cb', new Uint8Array(0));
+const EMPTY_CB = encode('cb', new Uint8Array(0));
 const TARGET = 0x2100ffff;
 const ZERO32 = new Uint8Array(32);
 
@@ -70,7 +70,7 @@ export class Chain {
     this.options = options;
     this.#seedGenesis(this.state);
     const genesis: KeyHeader = {
-      height: 0, prevHash: encodeFlat('kh', ZERO32), prevKeyHash: encodeFlat('kh', ZERO32), stateHash: encodeFlat('bs', hash(Buffer.from(options.networkId))),
+      height: 0, prevHash: encode('kh', ZERO32), prevKeyHash: encode('kh', ZERO32), stateHash: encode('bs', hash(Buffer.from(options.networkId))),
       miner: options.miner.address, beneficiary: options.beneficiary, target: TARGET, pow: new Array(42).fill(0), nonce: 0n,
       time: options.genesisTime, version: PROTOCOL_VERSION, info: EMPTY_CB,
     };
@@ -121,7 +121,7 @@ export class Chain {
   /** admit puts an already decoded (and, by the caller, trusted) signed transaction in the mempool. */
   admit(signedBytes: Uint8Array, tx: TxFields): TxRecord {
     const hashBytes = hash(signedBytes);
-    const hashValue = encodeFlat('th', hashBytes);
+    const hashValue = encode('th', hashBytes);
     if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
     const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, blockHash: undefined, blockHeight: -1 };
     this.#applyPending(record);
@@ -214,13 +214,13 @@ export class Chain {
     const key = this.top;
     const prev = key.micro.at(-1);
     const txsHashBytes = hash(Buffer.concat(txs.map((t) => t.hashBytes)));
-    const txsHash = encodeFlat('bx', txsHashBytes);
+    const txsHash = encode('bx', txsHashBytes);
     const prevState = idBytes((prev ?? key).header.stateHash);
     const unsigned: MicroHeader = {
       height: key.header.height, prevHash: prev?.hash ?? key.hash, prevKeyHash: key.hash,
-      stateHash: encodeFlat('bs', hash(Buffer.concat([prevState, txsHashBytes]))), txsHash, time, version: PROTOCOL_VERSION,
+      stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))), txsHash, time, version: PROTOCOL_VERSION,
     };
-    const header = { ...unsigned, signature: encodeFlat('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
+    const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
     const block: MicroBlock = { kind: 'micro', header, hash: microBlockHash(header), txs };
     for (const t of txs) {
       t.blockHash = block.hash;
@@ -238,7 +238,7 @@ export class Chain {
     const prev = this.top.micro.at(-1) ?? this.top;
     return {
       height: this.height + 1, prevHash: prev.hash, prevKeyHash: this.top.hash,
-      stateHash: encodeFlat('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
+      stateHash: encode('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
       miner: fields.miner ?? this.options.miner.address, beneficiary: fields.beneficiary ?? this.options.beneficiary,
       target: TARGET, time: fields.time ?? this.#now(), version: PROTOCOL_VERSION, info: fields.info ?? EMPTY_CB,
     };

@@ -4,9 +4,9 @@
  * decode calldata. Functions: `init()`, `set(int): int`, `get(): int`, `note(string): string`.
  */
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { hash } from '../chain/encoding.ts';
-import { intToBytes, rlpEncode } from './rlp.ts';
-import { encodeFlat, flat } from './id-cache.ts';
+import { encode, hash } from '../chain/encoding.ts';
+import { intToBytes, rlpEncode } from '../chain/rlp.ts';
+import { flat } from '../chain/id-cache.ts';
 
 const TYPE_INTEGER = 0x07;
 const TYPE_STRING = 0x77;
@@ -55,7 +55,7 @@ export function fateBytecode(functions: readonly FateFunction[], source: string)
   const contract = rlpEncode([
     intToBytes(70), intToBytes(3), hash(Buffer.from(source)), [], byteCode, Buffer.from('devnode', 'utf8'), Uint8Array.of(0),
   ]);
-  return encodeFlat('cb', contract);
+  return encode('cb', contract);
 }
 
 /** DEVNODE_CONTRACT_BYTECODE is the `code` of every generated ContractCreateTx. */
@@ -76,7 +76,7 @@ export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: read
 const values = new ContractByteArrayEncoder();
 
 /** FATE_UNIT is the encoded FATE unit value (the empty tuple). */
-export const FATE_UNIT = encodeFlat('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
+export const FATE_UNIT = encode('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
 const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name: 'int' }, note: { name: 'string' } };
 
 /**

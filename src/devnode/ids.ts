@@ -1,28 +1,5 @@
-/** @module Ids the node derives from transactions (node-api.md §6.3). Pure. */
-import { hash } from '../chain/encoding.ts';
-import { encodeFlat, idBytes } from './id-cache.ts';
-import { intToBytes } from './rlp.ts';
-
-function uint256(value: bigint | number): Buffer {
-  const hex = BigInt(value).toString(16);
-  if (hex.length > 64) throw new RangeError('integer does not fit 32 bytes');
-  return Buffer.from(hex.padStart(64, '0'), 'hex');
-}
-
-/** oracleQueryId is blake2b(sender ‖ nonce as 32 bytes ‖ oracle) as `oq_`. */
-export function oracleQueryId(senderId: string, nonce: bigint | number, oracleId: string): string {
-  return encodeFlat('oq', hash(Buffer.concat([idBytes(senderId), uint256(nonce), idBytes(oracleId)])));
-}
-
-/** contractId is blake2b(owner ‖ nonce in minimal bytes) as `ct_`. */
-export function contractId(ownerId: string, nonce: bigint | number): string {
-  return encodeFlat('ct', hash(Buffer.concat([idBytes(ownerId), intToBytes(nonce)])));
-}
-
-/** channelId is blake2b(initiator ‖ nonce as 32 bytes ‖ responder) as `ch_`. */
-export function channelId(initiatorId: string, nonce: bigint | number, responderId: string): string {
-  return encodeFlat('ch', hash(Buffer.concat([idBytes(initiatorId), uint256(nonce), idBytes(responderId)])));
-}
+/** @module The devnode's registrar rule; the ids themselves are the chain's (src/chain/derived-ids.ts). Pure. */
+export { channelId, commitmentId, contractId, nameId as nameHash, oracleQueryId } from '../chain/derived-ids.ts';
 
 /** NAME_PATTERN is what the devnode's registrar accepts: one lower-case label under `.chain`. */
 const NAME_PATTERN = /^[a-z0-9-]{1,63}\.chain$/;
@@ -36,14 +13,4 @@ export function nameValidationError(name: string): string | undefined {
   if (parts[1] !== 'chain') return 'registrar_unknown';
   if (!NAME_PATTERN.test(lower)) return 'invalid_name';
   return undefined;
-}
-
-/** nameHash is the `.chain` name id: blake2b of the lower-case name, as `nm_`. */
-export function nameHash(name: string): string {
-  return encodeFlat('nm', hash(Buffer.from(name.toLowerCase(), 'utf8')));
-}
-
-/** commitmentId is blake2b(name ‖ salt as 32 bytes) as `cm_`. */
-export function commitmentId(name: string, salt: bigint | number): string {
-  return encodeFlat('cm', hash(Buffer.concat([Buffer.from(name.toLowerCase(), 'utf8'), uint256(salt)])));
 }

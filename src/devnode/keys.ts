@@ -1,7 +1,7 @@
 /** @module Ed25519 account keys with Node's native crypto (fast signing), in the node's ak_/sk_ encodings. */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { decode, hash } from '../chain/encoding.ts';
-import { encodeFlat, idBytes } from './id-cache.ts';
+import { encode, decode, hash } from '../chain/encoding.ts';
+import { idBytes } from '../chain/id-cache.ts';
 
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -20,7 +20,7 @@ export function keyPairFromSeed(seed: Uint8Array): KeyPair {
   const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
   const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
   const publicKey = new Uint8Array(spki.subarray(spki.length - 32));
-  return { publicKey, address: encodeFlat('ak', publicKey), secretKey: encodeFlat('sk', seed), privateKey };
+  return { publicKey, address: encode('ak', publicKey), secretKey: encode('sk', seed), privateKey };
 }
 
 /**

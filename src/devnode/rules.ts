@@ -1,5 +1,5 @@
 /** @module Validation and effects of each transaction type on the world state (the seed's rules). */
-import { withPrefix } from './id-cache.ts';
+import { withPrefix } from '../chain/id-cache.ts';
 import { toBigInt, type Json } from '../chain/json.ts';
 import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';

@@ -3,7 +3,7 @@ import { decode, DecodeError } from '../chain/encoding.ts';
 import { isJsonObject, type Json } from '../chain/json.ts';
 import type { Chain, TxRecord } from './chain.ts';
 import { HttpError, validationError } from './http.ts';
-import { RlpError } from './rlp.ts';
+import { RlpError } from '../chain/rlp.ts';
 import { TxRejected } from './rules.ts';
 import { TxCodecError } from './tx-codec.ts';
 

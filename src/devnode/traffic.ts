@@ -1,6 +1,6 @@
 /** @module The generator's transaction mix: one valid transaction of a random type, signed, from the current state. */
 import { getMinimumNameFee } from '@aeternity/aepp-sdk';
-import { reprefix } from '../chain/encoding.ts';
+import { encode, reprefix } from '../chain/encoding.ts';
 import type { Chain } from './chain.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { ttlFee } from './fees.ts';
@@ -8,7 +8,6 @@ import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from './
 import type { KeyPair } from './keys.ts';
 import type { Random } from './random.ts';
 import { jsonInt, type TxFields } from './tx-codec.ts';
-import { encodeFlat } from './id-cache.ts';
 
 /** BuiltTx is a transaction and the key pairs that must sign it. */
 export interface BuiltTx { readonly tx: TxFields; readonly signers: readonly KeyPair[] }
@@ -97,7 +96,7 @@ export class Traffic {
     if (named && this.#chain.pending.names.get(named.id)?.pointers.some((p) => p.key === 'account_pubkey')) recipient = named.id;
     const payload = this.#rng.chance(0.3) ? `payment ${this.#rng.uint32()}` : '';
     return {
-      tx: { type: 'SpendTx', version: 1, sender_id: sender.address, recipient_id: recipient, amount: this.#amount(), fee: this.#fee(), nonce: this.#nonce(sender), payload: encodeFlat('ba', Buffer.from(payload)) },
+      tx: { type: 'SpendTx', version: 1, sender_id: sender.address, recipient_id: recipient, amount: this.#amount(), fee: this.#fee(), nonce: this.#nonce(sender), payload: encode('ba', Buffer.from(payload)) },
       signers: [sender],
     };
   }
@@ -280,7 +279,7 @@ export class Traffic {
       tx: {
         type: 'ChannelCreateTx', version: 1, initiator_id: initiator.address, initiator_amount: Number(ia), responder_id: responder.address,
         responder_amount: Number(ra), channel_reserve: 500, lock_period: 10, fee: this.#fee(), delegate_ids: [],
-        state_hash: encodeFlat('st', this.#rng.bytes(32)), nonce,
+        state_hash: encode('st', this.#rng.bytes(32)), nonce,
       },
       signers: [initiator, responder],
     };

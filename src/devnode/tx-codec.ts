@@ -3,7 +3,7 @@
  * binary form: parsing here (the devnode reads what clients post), serialising in
  * chain/tx-serialize.ts (shared with the indexer), re-exported so the devnode has one codec.
  */
-import { encodeFlat } from '../chain/id-cache.ts';
+import { encode } from '../chain/encoding.ts';
 import { bytesToInt, rlpDecode, type RlpItem } from '../chain/rlp.ts';
 import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from '../chain/tx-schema.ts';
 import { TTL_TYPES, TxCodecError, type TxFields } from '../chain/tx-serialize.ts';
@@ -22,7 +22,7 @@ function idJson(bytes: RlpItem, name: string): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== 33) throw new TxCodecError(`${name} is not an id`);
   const prefix = PREFIX_BY_TAG.get(bytes[0]!);
   if (!prefix) throw new TxCodecError(`${name} has an unknown id tag ${bytes[0]}`);
-  return encodeFlat(prefix, bytes.subarray(1));
+  return encode(prefix, bytes.subarray(1));
 }
 
 function blob(item: RlpItem | undefined, name: string): Uint8Array {
@@ -40,12 +40,12 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
   switch (kind) {
     case 'id': tx[name] = idJson(blob(item, name), name); return at + 1;
     case 'int': tx[name] = jsonInt(bytesToInt(blob(item, name))); return at + 1;
-    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': case 'oq': tx[name] = encodeFlat(kind, blob(item, name)); return at + 1;
+    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': case 'oq': tx[name] = encode(kind, blob(item, name)); return at + 1;
     case 'str': tx[name] = utf8.decode(blob(item, name)); return at + 1;
     case 'hex': tx[name] = `0x${Buffer.from(blob(item, name)).toString('hex')}`; return at + 1;
     case 'signedTx': {
       const { signatures, txBytes } = decodeSignedTx(blob(item, name));
-      tx[name] = { tx: decodeTx(txBytes), signatures: signatures.map((s) => encodeFlat('sg', s)) };
+      tx[name] = { tx: decodeTx(txBytes), signatures: signatures.map((s) => encode('sg', s)) };
       return at + 1;
     }
     case 'ttl': {

@@ -1,16 +1,16 @@
 /** @module The node's JSON bodies for the devnode's chain objects, serialised once and cached where they cannot change. */
+import { encode } from '../chain/encoding.ts';
 import { stringifyJson, type Json } from '../chain/json.ts';
 import { keyBlockJson, microHeaderJson } from './blocks.ts';
 import type { KeyBlock, MicroBlock, TxRecord } from './chain.ts';
-import { encodeFlat } from './id-cache.ts';
 import { decodeSignedTx } from './tx-codec.ts';
 import type { Account, ChannelEntry, ContractEntry, NameEntry, Oracle, OracleQuery } from './state.ts';
 import { jsonInt } from './tx-codec.ts';
 
-const EMPTY_OR = encodeFlat('or', new Uint8Array(0));
+const EMPTY_OR = encode('or', new Uint8Array(0));
 
 function renderTx(r: TxRecord): string {
-  const signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encodeFlat('sg', s));
+  const signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
   return stringifyJson({ tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures });
 }
 
@@ -66,8 +66,8 @@ export function oracleJson(o: Oracle): { [k: string]: Json } {
 export function queryJson(q: OracleQuery): { [k: string]: Json } {
   return {
     id: q.id, query_id: q.id, sender_id: q.senderId, sender_nonce: q.senderNonce, oracle_id: q.oracleId,
-    query: encodeFlat('ov', Buffer.from(q.query, 'utf8')),
-    response: q.response === undefined ? EMPTY_OR : encodeFlat('or', Buffer.from(q.response, 'utf8')),
+    query: encode('ov', Buffer.from(q.query, 'utf8')),
+    response: q.response === undefined ? EMPTY_OR : encode('or', Buffer.from(q.response, 'utf8')),
     ttl: q.expires, expires: q.expires, response_ttl: { type: 'delta', value: q.responseTtl }, fee: jsonInt(q.fee),
   };
 }

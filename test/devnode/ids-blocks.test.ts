@@ -6,9 +6,7 @@ import { keyBlockHash, microBlockHash, keyBlockJson } from '../../src/devnode/bl
 import { commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from '../../src/devnode/ids.ts';
 import { DEVNODE_CONTRACT_BYTECODE, contractCallData, devnodeCallResult } from '../../src/devnode/fate-contract.ts';
 import { parseSecretKey, signBytes, verifySignature } from '../../src/devnode/keys.ts';
-import { randomBytes } from 'node:crypto';
-import { decode, encode } from '../../src/chain/encoding.ts';
-import { base58, encodeFlat } from '../../src/devnode/id-cache.ts';
+import { decode } from '../../src/chain/encoding.ts';
 
 /** Mainnet key block 38263 (its nonce is beyond 2^63), as the node served it. */
 const KEY_BLOCK_38263 = {
@@ -31,16 +29,6 @@ const MICRO_654915 = {
 describe('devnode ids, keys and block hashes', () => {
   const owner = MemoryAccount.generate();
   const other = MemoryAccount.generate();
-
-  it('encodes ids exactly as chain/encoding.ts does (fast Base58, flat strings)', () => {
-    for (let i = 0; i < 2000; i++) {
-      const bytes = randomBytes(i % 70);
-      if (i % 5 === 0 && bytes.length > 2) bytes.fill(0, 0, 1 + (i % 3));
-      for (const prefix of ['ak', 'th', 'sg', 'tx', 'cb'] as const) expect(encodeFlat(prefix, bytes)).to.equal(encode(prefix, bytes));
-    }
-    expect(base58(new Uint8Array(0))).to.equal('');
-    expect(base58(Uint8Array.of(0, 0, 1))).to.equal('112');
-  });
 
   it('derives oracle query ids as the sdk does', () => {
     const ok = owner.address.replace('ak_', 'ok_');

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { MemoryAccount, Tag, buildTx, buildTxHash, unpackTx, decode as sdkDecode, encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { encode } from '../../src/chain/encoding.ts';
 import { decodeSignedTx, decodeTx, encodeTx, txHash, TxCodecError } from '../../src/devnode/tx-codec.ts';
-import { RlpError, rlpDecode, rlpEncode, intToBytes } from '../../src/devnode/rlp.ts';
+import { RlpError, rlpDecode, rlpEncode, intToBytes } from '../../src/chain/rlp.ts';
 import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../src/devnode/fate-contract.ts';
 
 const a = MemoryAccount.generate();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
-import { decode, DecodeError, encode, hash, isEncoded, reprefix } from '../../../src/chain/encoding.ts';
+import bs58 from 'bs58';
+import { base58, decode, DecodeError, encode, hash, isEncoded, reprefix } from '../../../src/chain/encoding.ts';
 import { randomBytes } from 'node:crypto';
 
 describe('chain/encoding', () => {
@@ -12,6 +13,16 @@ describe('chain/encoding', () => {
       const any = randomBytes(i * 7);
       expect(encode('cb', any)).to.equal(sdkEncode(any, Encoding.ContractBytearray));
     }
+  });
+
+  it('encodes Base58 like the bs58 library, leading zero bytes included', () => {
+    for (let i = 0; i < 2000; i++) {
+      const bytes = randomBytes(i % 70);
+      if (i % 5 === 0 && bytes.length > 2) bytes.fill(0, 0, 1 + (i % 3));
+      expect(base58(bytes)).to.equal(bs58.encode(bytes));
+    }
+    expect(base58(new Uint8Array(0))).to.equal('');
+    expect(base58(Uint8Array.of(0, 0, 1))).to.equal('112');
   });
 
   it('encodes the empty byte array as the node does', () => {
