@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { daemonize } from '../../src/cli/daemonize.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('daemonize(opts)', () => {
   it('starts a detached process in its own session and writes its pid to PID_FILE', async () => {
@@ -18,18 +19,10 @@ describe('daemonize(opts)', () => {
       // field 6 of /proc/<pid>/stat is the session id: a detached child leads its own session
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       expect(Number(stat[3])).to.equal(pid);
-      await waitFor(() => existsSync(join(logDir, 'daemon.out')) && readFileSync(join(logDir, 'daemon.out'), 'utf8').includes('child says hi -p -s'));
+      await waitFor('the daemon\'s first log line', () => existsSync(join(logDir, 'daemon.out')) && readFileSync(join(logDir, 'daemon.out'), 'utf8').includes('child says hi -p -s'), 5000);
     } finally {
       process.kill(pid, 'SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     }
   });
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -46,13 +46,7 @@ export async function startHarness(generations: number, seed: string): Promise<H
 }
 
 /** waitFor polls `check` until it returns true, failing after `timeoutMs` with `what` in the message. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor } from '../../../support/wait.ts';
 
 /** storedTopHash is the hash of the highest stored key block in `schema` (undefined when empty). */
 export async function storedTopHash(h: Harness, schema: string): Promise<{ height: number; hash: string } | undefined> {
