@@ -3,34 +3,47 @@
  * devnode chain by the real populator, with a bare Koa endpoint and the devnode's own answers
  * measured in the same run as baselines. Prints the numbers and writes bench/results/api.json.
  *
- * Everything (devnode, API, bare Koa, load generator) shares one process and the machine, so the
- * ratios measured in the same run are the numbers to compare, not the absolute rates.
- * BENCH_GENERATIONS (default 20000: about two minutes to generate and load) sets the chain length; BENCH_ACCOUNT_TXS (default 100000) the
- * size of the synthetic heavy account; BENCH_REQUESTS (default 3000) requests per scenario.
- * Plain mdw scenarios read the database (uniform over the chain, no response cache); `_memory`
- * ones ask an app with the response cache for a warmed hot set of final heights and transactions.
+ *   node bench/api.ts      (BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers)
+ *
+ * Processes, as in production: the servers under test are `mdw -s` (bin/mdw.js, the real server
+ * role with its own pool, LISTEN connection and websocket server), one without the response cache
+ * (API_CACHE_MAX_BYTES=0: every read goes to the database) and one with it (64 MiB); the bare Koa
+ * baseline is a child process of its own with the same Node flags; the devnode (`mdw devnode
+ * --generate`, hundreds of MB of heap) runs in its own process too. This process generates the
+ * load (undici) and, before measuring, runs the populator and the SQL setup. So the servers' p99
+ * holds neither the devnode's garbage collections nor the load generator's work; the machine is
+ * still shared (load generator and servers compete for the cores), so compare ratios measured in
+ * the same run, not absolute rates.
+ * BENCH_GENERATIONS (default 20000: a few minutes to generate and load) sets the chain length;
+ * BENCH_ACCOUNT_TXS (default 100000) the size of the synthetic heavy account; BENCH_REQUESTS
+ * (default 3000) requests per database scenario (five times as many for the sub-millisecond ones).
+ * Plain mdw scenarios read the database (uniform over the chain); `_memory` ones ask the server
+ * with the response cache for a warmed hot set of final heights and transactions; `_gzip` ones
+ * send `Accept-Encoding: gzip, deflate, br` as browsers do.
  */
-import { createServer, type Server } from 'node:http';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Koa from 'koa';
 import prom from 'prom-client';
 import { Pool as HttpPool } from 'undici';
-import { createApp } from '../src/api/app.ts';
-import { ResponseCache } from '../src/api/response-cache.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
-import { startDevnode } from '../src/devnode/index.ts';
 import { startPopulator } from '../src/indexer/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
-import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
+/** Node flags of both the servers under test and the bare Koa baseline (e.g. --cpu-prof). */
+const SERVER_NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
 const CONCURRENCY = 16;
 /** final heights and transactions read repeatedly by the `_memory` scenarios */
 const HOT_SET = 1000;
@@ -38,36 +51,35 @@ const HOT_SET = 1000;
 const FAST_REQUESTS_FACTOR = 5;
 const PAGE_LIMIT = 100;
 const SCHEMA = 'mdw_bench';
+const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
+const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
-interface Result { readonly requests: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number }
+interface Result { readonly requests: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly load1: number }
+interface Child { readonly url: string; stop(): Promise<void> }
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const devnode = await startDevnode({ port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: GENERATIONS, seed: 'bench-api' } }, log);
+  const devnode = await startDevnodeProcess();
   const generatedMs = performance.now() - t0;
   const db = await createTestDatabase();
-  const cfg = loadConfig({ DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_URL: devnode.externalUrl, POLL_INTERVAL_MS: '200', DATABASE_POOL_SIZE: '20' });
+  const env = { DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_URL: devnode.url, POLL_INTERVAL_MS: '200', DATABASE_POOL_SIZE: '20' };
+  const cfg = loadConfig(env);
   const t1 = performance.now();
   const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
   await populator.synced();
   await populator.stop();
   const loadedMs = performance.now() - t1;
   console.log(`chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded by the populator in ${(loadedMs / 1000).toFixed(1)} s`);
-  const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 20 }, log);
-  const top = devnode.height();
+  const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+  const top = (await pool.query<{ h: number }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h;
   const txHashes = (await pool.query<{ hash: string }>('SELECT hash FROM transactions ORDER BY random() LIMIT 1000')).rows.map((r) => r.hash);
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
 
-  const api = await listen(createApp({ cfg, log, pool, registry: new prom.Registry(), version: 'bench' }).callback());
-  // The same app with the in-memory cache of final answers, as the server role runs it (the chain
-  // does not change here, so no invalidation listener is needed).
-  const responseCache = new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes });
-  const memoryApi = await listen(createApp({ cfg, log, pool, registry: new prom.Registry(), version: 'bench', responseCache }).callback());
-  const bare = new Koa();
-  bare.use((ctx) => { ctx.body = { height: top }; });
-  const baseline = await listen(bare.callback());
+  const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' });
+  const memoryApi = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: String(64 * 1024 * 1024) });
+  const baseline = await startBareKoa(top);
   const randomHeight = (): number => 1 + Math.floor(Math.random() * top);
   const randomTx = (): string => txHashes[Math.floor(Math.random() * txHashes.length)]!;
   // A hot set of final heights and transactions, each read once before measuring (memory hits).
@@ -76,66 +88,137 @@ async function main(): Promise<void> {
   const hotTxs = (await pool.query<{ hash: string }>('SELECT hash FROM transactions WHERE height <= $1 AND hash NOT LIKE $2 ORDER BY random() LIMIT $3', [finalTop, 'th_bench%', HOT_SET])).rows.map((r) => r.hash);
   const hotHeight = (): number => hotHeights[Math.floor(Math.random() * hotHeights.length)]!;
   const hotTx = (): string => hotTxs[Math.floor(Math.random() * hotTxs.length)]!;
-  for (const h of hotHeights) await (await fetch(`${memoryApi.url}/v2/generations/height/${h}`)).text();
+  for (const h of hotHeights) {
+    await (await fetch(`${memoryApi.url}/v2/generations/height/${h}`)).text();
+    await (await fetch(`${memoryApi.url}/v2/key-blocks/height/${h}`)).text();
+  }
   for (const t of hotTxs) await (await fetch(`${memoryApi.url}/v2/transactions/${t}`)).text();
   // Memory answers and bare Koa take well under a millisecond: they get more requests, after an
   // unmeasured warm-up of both, so the JIT and connection setup do not decide their ratio.
   const fast = FAST_REQUESTS_FACTOR * REQUESTS;
   await load(baseline.url, () => '/', fast, CONCURRENCY);
   await load(memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, fast, CONCURRENCY);
+  await load(memoryApi.url, () => `/v2/transactions/${hotTx()}`, fast, CONCURRENCY, GZIP);
   const deepPage = Math.floor(ACCOUNT_TXS / PAGE_LIMIT) - 1;
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
 
   const results: Record<string, Result> = {};
-  const run = async (name: string, base: string, path: () => string, concurrency = CONCURRENCY, total = REQUESTS): Promise<void> => {
+  const run = async (name: string, base: string, path: () => string, opts: { concurrency?: number; total?: number; headers?: Record<string, string> } = {}): Promise<void> => {
+    const concurrency = opts.concurrency ?? CONCURRENCY;
+    const total = opts.total ?? REQUESTS;
     // Sequential runs measure latency; a quarter of the requests is plenty for a p99.
-    results[name] = await load(base, path, concurrency === 1 ? Math.ceil(total / 4) : total, concurrency);
+    results[name] = await load(base, path, concurrency === 1 ? Math.ceil(total / 4) : total, concurrency, opts.headers);
     const r = results[name];
-    console.log(`${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms`);
+    console.log(`${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   load ${r.load1.toFixed(1)}`);
   };
-  await run('bare_koa', baseline.url, () => '/', CONCURRENCY, fast);
+  await run('bare_koa', baseline.url, () => '/', { total: fast });
   await run('mdw_generation_by_height', api.url, () => `/v2/generations/height/${randomHeight()}`);
-  await run('mdw_generation_by_height_memory', memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, CONCURRENCY, fast);
-  await run('devnode_generation_by_height', devnode.externalUrl, () => `/v2/generations/height/${randomHeight()}`);
+  await run('mdw_generation_by_height_memory', memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, { total: fast });
+  await run('devnode_generation_by_height', devnode.url, () => `/v2/generations/height/${randomHeight()}`);
   await run('mdw_transaction_by_hash', api.url, () => `/v2/transactions/${randomTx()}`);
-  await run('mdw_transaction_by_hash_memory', memoryApi.url, () => `/v2/transactions/${hotTx()}`, CONCURRENCY, fast);
-  await run('mdw_key_block_by_height_memory', memoryApi.url, () => `/v2/key-blocks/height/${hotHeight()}`, CONCURRENCY, fast);
-  await run('bare_koa_again', baseline.url, () => '/', CONCURRENCY, fast);
-  await run('devnode_transaction_by_hash', devnode.externalUrl, () => `/v2/transactions/${randomTx()}`);
+  await run('mdw_transaction_by_hash_memory', memoryApi.url, () => `/v2/transactions/${hotTx()}`, { total: fast });
+  await run('mdw_key_block_by_height_memory', memoryApi.url, () => `/v2/key-blocks/height/${hotHeight()}`, { total: fast });
+  await run('mdw_generation_by_height_memory_gzip', memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, { total: fast, headers: GZIP });
+  await run('mdw_transaction_by_hash_memory_gzip', memoryApi.url, () => `/v2/transactions/${hotTx()}`, { total: fast, headers: GZIP });
+  await run('bare_koa_again', baseline.url, () => '/', { total: fast });
+  await run('devnode_transaction_by_hash', devnode.url, () => `/v2/transactions/${randomTx()}`);
   await run('mdw_account_first_page', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
   await run('mdw_account_deep_page', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`);
-  await run('mdw_account_first_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`, 1);
-  await run('mdw_account_deep_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, 1);
+  await run('mdw_account_first_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`, { concurrency: 1 });
+  await run('mdw_account_deep_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, { concurrency: 1 });
+  await run('mdw_account_middle_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${Math.floor(deepPage / 2)}`, { concurrency: 1 });
   await run('mdw_account_deep_cursor', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`);
-  await run('mdw_account_deep_cursor_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`, 1);
+  await run('mdw_account_deep_cursor_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`, { concurrency: 1 });
 
   const ratio = (a: string, b: string): number => Number((results[a]!.perSecond / results[b]!.perSecond).toFixed(3));
+  const vsBare = (name: string): [string, number][] => [[`${name}_vs_bare_koa`, ratio(`mdw_${name}`, 'bare_koa')], [`${name}_vs_bare_koa_again`, ratio(`mdw_${name}`, 'bare_koa_again')]];
   const summary = {
     date: new Date().toISOString(),
-    setup: { generations: GENERATIONS, top, hotSet: HOT_SET, responseCache: responseCache.stats(), accountTxs: ACCOUNT_TXS, deepPage, pageLimit: PAGE_LIMIT, requestsPerScenario: REQUESTS, fastRequestsPerScenario: fast, concurrency: CONCURRENCY, generatedMs: Math.round(generatedMs), loadedMs: Math.round(loadedMs) },
+    setup: { generations: GENERATIONS, top, hotSet: HOT_SET, accountTxs: ACCOUNT_TXS, deepPage, pageLimit: PAGE_LIMIT, requestsPerScenario: REQUESTS, fastRequestsPerScenario: fast, concurrency: CONCURRENCY, serverNodeOptions: SERVER_NODE_OPTIONS, generatedMs: Math.round(generatedMs), loadedMs: Math.round(loadedMs) },
     results,
-    ratios: {
-      generation_vs_bare_koa: ratio('mdw_generation_by_height', 'bare_koa'),
-      transaction_vs_bare_koa: ratio('mdw_transaction_by_hash', 'bare_koa'),
-      generation_memory_vs_bare_koa: ratio('mdw_generation_by_height_memory', 'bare_koa'),
-      transaction_memory_vs_bare_koa: ratio('mdw_transaction_by_hash_memory', 'bare_koa'),
-      key_block_memory_vs_bare_koa: ratio('mdw_key_block_by_height_memory', 'bare_koa'),
-      generation_memory_vs_bare_koa_again: ratio('mdw_generation_by_height_memory', 'bare_koa_again'),
-      transaction_memory_vs_bare_koa_again: ratio('mdw_transaction_by_hash_memory', 'bare_koa_again'),
-      key_block_memory_vs_bare_koa_again: ratio('mdw_key_block_by_height_memory', 'bare_koa_again'),
-      generation_vs_devnode: ratio('mdw_generation_by_height', 'devnode_generation_by_height'),
-      transaction_vs_devnode: ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash'),
-    },
+    ratios: Object.fromEntries([
+      ...['generation_by_height', 'transaction_by_hash', 'generation_by_height_memory', 'transaction_by_hash_memory', 'key_block_by_height_memory',
+        'generation_by_height_memory_gzip', 'transaction_by_hash_memory_gzip'].flatMap(vsBare),
+      ['generation_vs_devnode', ratio('mdw_generation_by_height', 'devnode_generation_by_height')],
+      ['transaction_vs_devnode', ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash')],
+    ]),
     targets: { cachedReadsAtLeastHalfOfBareKoa: 0.5, deepPageP99Ms: 20 },
     machine: { cpus: availableParallelism(), note: 'shared by other jobs while measuring; compare ratios, not absolutes' },
   };
   console.log(JSON.stringify(summary.ratios));
   writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
-  await Promise.all([api.close(), memoryApi.close(), baseline.close()]);
+  await Promise.all([api.stop(), memoryApi.stop(), baseline.stop(), devnode.stop()]);
   await pool.end();
-  await devnode.stop();
   await db.drop();
   await stopTestServer();
+}
+
+/** startDevnodeProcess runs `mdw devnode --generate` (mining only on demand, so the chain stays put) and waits for its URL. */
+async function startDevnodeProcess(): Promise<Child> {
+  const [port, internalPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [MDW, 'devnode', '--generate', String(GENERATIONS), '--seed', 'bench-api', '--port', String(port),
+    '--internal-port', String(internalPort), '--key-block-interval', '0', '--micro-block-interval', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`devnode exited with ${code}`)));
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /devnode external API: (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+  });
+  child.removeAllListeners('exit');
+  child.stdout!.resume();
+  return { url, stop: () => stopChild(child) };
+}
+
+/** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
+async function startMdwServer(env: Record<string, string>): Promise<Child> {
+  const [port, wsPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [MDW, '-s'], {
+    env: { ...process.env, ...env, PORT: String(port), WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`, LOG_LEVEL: 'warn', NODE_OPTIONS: SERVER_NODE_OPTIONS },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child);
+  return { url, stop: () => stopChild(child) };
+}
+
+/** startBareKoa forks this script in `bare` mode: a Koa app with one JSON endpoint, in a process of its own with the servers' Node flags. */
+async function startBareKoa(top: number): Promise<Child> {
+  const child = fork(import.meta.filename, ['bare', String(top)], { stdio: 'inherit', execArgv: [], env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS } });
+  const [{ url }] = (await once(child, 'message')) as [{ url: string }];
+  return { url, stop: () => stopChild(child) };
+}
+
+/** serveBareKoa is the `bare` mode: answers `{height}` on every path until SIGTERM. */
+async function serveBareKoa(top: number): Promise<void> {
+  const bare = new Koa();
+  bare.use((ctx) => { ctx.body = { height: top }; });
+  const server = createServer(bare.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  process.once('SIGTERM', () => { server.close(); server.closeAllConnections(); process.disconnect(); });
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} not ready`);
+}
+
+/** stopChild sends SIGTERM (the servers stop gracefully, writing CPU profiles when asked) and waits for the exit. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** addHeavyAccount gives one account `ACCOUNT_TXS` spends spread over the stored heights (synthetic rows, real layout). */
@@ -169,28 +252,19 @@ async function cursorAt(pool: ReturnType<typeof createPool>, account: string, sk
   return rows[0]!.c;
 }
 
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
-  };
-}
-
 /** load sends `total` GETs with `concurrency` in flight over keep-alive connections and reports rate and latency. */
-async function load(base: string, path: () => string, total: number, concurrency: number): Promise<Result> {
+async function load(base: string, path: () => string, total: number, concurrency: number, headers: Record<string, string> = {}): Promise<Result> {
   const client = new HttpPool(base, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
   let sent = 0;
-  const warm = await client.request({ method: 'GET', path: path() });
+  const warm = await client.request({ method: 'GET', path: path(), headers });
   await warm.body.text();
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (sent < total) {
       sent++;
       const t = performance.now();
-      const res = await client.request({ method: 'GET', path: path() });
+      const res = await client.request({ method: 'GET', path: path(), headers });
       await res.body.text();
       if (res.statusCode !== 200) throw new Error(`${base}: status ${res.statusCode}`);
       latencies.push(performance.now() - t);
@@ -200,7 +274,8 @@ async function load(base: string, path: () => string, total: number, concurrency
   await client.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number): number => Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(3));
-  return { requests: latencies.length, perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)), p50Ms: at(0.5), p99Ms: at(0.99) };
+  return { requests: latencies.length, perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)), p50Ms: at(0.5), p99Ms: at(0.99), load1: Number(loadavg()[0]!.toFixed(2)) };
 }
 
-await main();
+if (process.argv[2] === 'bare') await serveBareKoa(Number(process.argv[3]));
+else await main();
