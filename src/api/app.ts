@@ -8,6 +8,7 @@ import type { Pool } from '../db/pool.ts';
 import { ping } from '../db/queries/stats.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
@@ -47,7 +48,7 @@ export function createApp(deps: AppDeps): Koa {
     // Browser clients page with the cursor and revalidate with the ETag.
     exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
   }));
-  app.use(compress({ threshold: 1024 }));
+  app.use(compress({ threshold: COMPRESS_THRESHOLD }));
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);
     app.use(responseCache(deps.responseCache));

@@ -10,6 +10,12 @@ export interface CachedAnswer {
   readonly route: string | undefined;
 }
 
+/** StoredAnswer is an entry: the answer, its encoded bodies made so far, and the bytes it counts for. */
+interface StoredAnswer extends CachedAnswer {
+  size: number;
+  encoded?: Map<string, Buffer>;
+}
+
 /** ResponseCacheStats are monotonic counters plus the current size. */
 export interface ResponseCacheStats {
   readonly entries: number;
@@ -37,7 +43,7 @@ const RECENT_INVALIDATIONS = 32;
 export class ResponseCache {
   readonly maxBytes: number;
   readonly maxEntries: number;
-  readonly #entries = new Map<string, CachedAnswer & { size: number }>();
+  readonly #entries = new Map<string, StoredAnswer>();
   /** invalidations after ticket `seq - n` for the last n of them, oldest first */
   readonly #recent: { seq: number; fromHeight: number }[] = [];
   #seq = 0;
@@ -66,6 +72,24 @@ export class ResponseCache {
     return entry;
   }
 
+  /**
+   * encodedBody returns the body of the answer stored under `key` in a content encoding, made by
+   * `encode` on first use and kept with the entry (its bytes count against the bound); an answer
+   * no longer stored is encoded without being kept.
+   */
+  encodedBody(key: string, answer: CachedAnswer, encoding: string, encode: (body: Buffer) => Buffer): Buffer {
+    const entry = this.#entries.get(key);
+    const known = entry === answer ? entry.encoded?.get(encoding) : undefined;
+    if (known) return known;
+    const body = encode(answer.body);
+    if (entry !== answer) return body;
+    (entry.encoded ??= new Map()).set(encoding, body);
+    entry.size += body.length;
+    this.#bytes += body.length;
+    this.#evictOverBounds();
+    return body;
+  }
+
   /** recordMiss counts an answer of a cacheable route that had to be read from the database. */
   recordMiss(): void {
     this.#misses++;
@@ -85,11 +109,7 @@ export class ResponseCache {
     this.#entries.set(key, { ...answer, size });
     this.#bytes += size;
     this.#maxHeight = Math.max(this.#maxHeight, answer.height);
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes && this.#entries.size <= this.maxEntries) break;
-      this.#remove(oldest, entry);
-      this.#evictions++;
-    }
+    this.#evictOverBounds();
     return true;
   }
 
@@ -135,6 +155,15 @@ export class ResponseCache {
       entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses,
       evictions: this.#evictions, invalidations: this.#invalidations,
     };
+  }
+
+  /** #evictOverBounds drops least recently used entries until both bounds hold. */
+  #evictOverBounds(): void {
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes && this.#entries.size <= this.maxEntries) break;
+      this.#remove(oldest, entry);
+      this.#evictions++;
+    }
   }
 
   #stillValid(height: number, ticket: number): boolean {

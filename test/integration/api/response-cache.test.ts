@@ -1,3 +1,4 @@
+import { zstdDecompressSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startCacheInvalidation } from '../../../src/api/cache-invalidation.ts';
 import { ResponseCache } from '../../../src/api/response-cache.ts';
@@ -67,6 +68,40 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     }
     expect(fromDatabase.headers['content-encoding']).to.equal('gzip');
     expect(cache.stats()).to.include({ hits: 2, misses: 1 });
+  });
+
+  it('a memory answer is encoded as koa-compress encodes the database answer, for every Accept-Encoding', async () => {
+    const path = `/v2/micro-blocks/hash/${api.fixture.microHash(4)}/transactions`;
+    /** raw reads the body as sent: supertest decodes gzip, deflate and br itself, so zstd is decoded here. */
+    const raw = async (acceptEncoding: string | undefined, method: 'get' | 'head' = 'get') => {
+      const req = api.request[method](path);
+      if (acceptEncoding !== undefined) req.set('Accept-Encoding', acceptEncoding);
+      const res = await req.buffer(true).parse((stream, done) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => done(null, Buffer.concat(chunks)));
+      }).expect(200);
+      const body = res.body as Buffer;
+      const encoding = res.headers['content-encoding'] as string | undefined;
+      return { encoding, text: (encoding === 'zstd' ? zstdDecompressSync(body) : body).toString(), vary: res.headers.vary as string };
+    };
+    const identity = (await raw(undefined)).text;
+    expect(identity.length).to.be.greaterThan(1024);
+    const accepts = [undefined, '', 'gzip', 'gzip, deflate, br', 'gzip, deflate, br, zstd', 'deflate', 'br', 'identity', 'x-unknown',
+      'GZIP', 'br;q=0.5, gzip', 'gzip;q=0', '*', 'deflate, gzip;q=0.9'];
+    for (const accept of accepts) {
+      cache.clear();
+      const fromDatabase = await raw(accept);
+      const fromMemory = await raw(accept);
+      const again = await raw(accept);
+      expect(fromMemory.encoding, `Accept-Encoding ${accept}`).to.equal(fromDatabase.encoding);
+      expect(fromMemory.text, `Accept-Encoding ${accept}`).to.equal(identity);
+      expect(again.text).to.equal(identity);
+      expect(fromMemory.vary).to.equal(fromDatabase.vary);
+    }
+    const head = await raw('gzip', 'head');
+    expect(head.encoding).to.equal(undefined);
+    expect(cache.stats().hits).to.equal(2 * accepts.length + 1);
   });
 
   it('a rollback notification drops the heights from there up; the next answer is the new row', async () => {

@@ -93,6 +93,45 @@ describe('ResponseCache', () => {
   });
 });
 
+describe('ResponseCache.encodedBody', () => {
+  const double = (body: Buffer): Buffer => Buffer.concat([body, body]);
+
+  it('encodes once per encoding, keeps it with the entry and counts its bytes', () => {
+    const cache = new ResponseCache({ maxBytes: 10_000 });
+    cache.set('/a', answer(5, 100), cache.ticket());
+    const before = cache.stats().bytes;
+    let calls = 0;
+    const encode = (body: Buffer): Buffer => { calls++; return double(body); };
+    const first = cache.encodedBody('/a', cache.get('/a')!, 'gzip', encode);
+    const again = cache.encodedBody('/a', cache.get('/a')!, 'gzip', encode);
+    expect(again).to.equal(first);
+    expect(first.length).to.equal(200);
+    expect(calls).to.equal(1);
+    expect(cache.stats().bytes).to.equal(before + 200);
+    cache.encodedBody('/a', cache.get('/a')!, 'br', encode);
+    expect(calls).to.equal(2);
+  });
+
+  it('stays within its bound when encoded bodies grow an entry, dropping the oldest', () => {
+    const cache = new ResponseCache({ maxBytes: 700 });
+    cache.set('/old', answer(1, 100), cache.ticket());
+    cache.set('/new', answer(2, 100), cache.ticket());
+    cache.encodedBody('/new', cache.get('/new')!, 'gzip', (b) => Buffer.concat([b, b, b]));
+    expect(cache.stats().bytes).to.be.at.most(700);
+    expect(cache.get('/old')).to.equal(undefined);
+    expect(cache.get('/new')).to.not.equal(undefined);
+  });
+
+  it('encodes an answer no longer stored without keeping it', () => {
+    const cache = new ResponseCache({ maxBytes: 10_000 });
+    cache.set('/a', answer(5, 100), cache.ticket());
+    const held = cache.get('/a')!;
+    cache.invalidateFrom(5);
+    expect(cache.encodedBody('/a', held, 'gzip', double).length).to.equal(200);
+    expect(cache.stats()).to.include({ entries: 0, bytes: 0 });
+  });
+});
+
 describe('invalidatedFrom(notification)', () => {
   it('is the rollback height when there is one, else the first written height', () => {
     expect(invalidatedFrom({ from: 50, to: 60, rollbackFrom: 40 })).to.equal(40);
