@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Koa {
   }
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  for (const router of apiRouters({ cfg, log, pool, metrics, forward, version: deps.version })) app.use(router.routes());
+  for (const router of apiRouters({ cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache })) app.use(router.routes());
   app.use(async function forwardRest(ctx) {
     if (ctx.path === '/middleware' || ctx.path.startsWith('/middleware/')) throw notFound('Not found');
     await forward(ctx);

@@ -6,6 +6,7 @@ import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../log.ts';
 import type { ApiMetrics } from './metrics.ts';
 import type { ForwardToNode } from './proxy.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 /** RouteDeps is handed to every route module. */
 export interface RouteDeps {
@@ -15,6 +16,8 @@ export interface RouteDeps {
   readonly metrics: ApiMetrics;
   readonly forward: ForwardToNode;
   readonly version: string;
+  /** the response cache of final answers, when the server keeps one (it also keeps final counts) */
+  readonly responseCache?: ResponseCache;
 }
 
 /**

@@ -1,10 +1,9 @@
 /** @module Middleware queries over transactions: per account, between two accounts, per height interval, daily rates. */
 import Router from '@koa/router';
 import type { Prefix } from '../../chain/encoding.ts';
-import {
-  countTransactionsOfAccount, spendRates, transactionsFromTo, transactionsInInterval, transactionsOfAccount,
-} from '../../db/queries/transactions.ts';
+import { countTransactionsOfAccount, spendRates, transactionsFromTo, transactionsInInterval } from '../../db/queries/transactions.ts';
 import { badRequest } from '../../errors.ts';
+import { accountTransactionsPage } from '../account-pages.ts';
 import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
@@ -18,6 +17,7 @@ const DAY_MS = 86_400_000;
 /** transactionRoutes registers the /middleware/transactions paths. */
 export function transactionRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
+  const pages = { db: pool, forkWindow: deps.cfg.forkWindow, cache: deps.responseCache };
   const router = new Router({ prefix: '/middleware/transactions' });
 
   router.get('/account/:account/count', async (ctx) => {
@@ -35,7 +35,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
     const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');
     const cursor = parseCursor(ctx.query);
     const paging = parsePaging(ctx.query);
-    const rows = await transactionsOfAccount(pool, account, parseTxType(ctx.query), paging, cursor);
+    const rows = await accountTransactionsPage(pages, account, parseTxType(ctx.query), paging, cursor);
     const last = rows.at(-1);
     if (last && rows.length === paging.limit) {
       // Keyset continuation: constant cost however deep the client reads (page costs grow with depth).

@@ -135,6 +135,62 @@ export async function transactionsOfAccount(
   return rows;
 }
 
+/** The number of an account's transactions at heights up to `height` (final heights: it does not change). */
+export interface FinalCount {
+  readonly height: number;
+  readonly count: number;
+}
+
+/**
+ * finalCountOfAccount counts the account's transactions (optionally of one type) at heights at
+ * least `forkWindow` below the top, on an index alone; undefined while the chain is shorter.
+ */
+export async function finalCountOfAccount(db: Queryable, account: string, txType: string | undefined, forkWindow: number): Promise<FinalCount | undefined> {
+  const typed = txType === undefined ? '' : ' AND a.tx_type = $3';
+  const { rows } = await db.query<{ height: number | null; count: string }>({
+    name: `mdw_account_final_count${txType === undefined ? '' : '_typed'}`,
+    text: `WITH f AS (SELECT max(height) - $2 AS height FROM key_blocks)
+     SELECT f.height, (SELECT count(*) FROM account_transactions a WHERE a.account = $1 AND a.height <= f.height${typed}) AS count FROM f`,
+    values: txType === undefined ? [account, forkWindow] : [account, forkWindow, txType],
+  });
+  const row = rows[0];
+  return row?.height === null || row === undefined || row.height < 0 ? undefined : { height: row.height, count: Number(row.count) };
+}
+
+/**
+ * transactionsOfAccountFromOldest returns the same page as `transactionsOfAccount` (newest first,
+ * `w.offset` rows skipped from the newest), found by scanning from the oldest end: the rows above
+ * the final count's height are counted in the same statement (same snapshot), so the total, and
+ * the position from the oldest end, is exact. For pages in the older half of a long list, it skips
+ * fewer index entries than the offset would.
+ */
+export async function transactionsOfAccountFromOldest(
+  db: Queryable, account: string, txType: string | undefined, w: Window, final: FinalCount,
+): Promise<TxJson[]> {
+  const typed = txType === undefined ? '' : ' AND a.tx_type = $6';
+  const values: unknown[] = [account, final.height, final.count, w.offset, w.limit];
+  if (txType !== undefined) values.push(txType);
+  const { rows } = await db.query<TxJson>({
+    name: `mdw_account_page_from_oldest${txType === undefined ? '' : '_typed'}`,
+    // total = $3 + newer; the page is rows [total - offset - limit, total - offset) counted from the
+    // oldest. The planner cannot size a LIMIT computed from a sub-select (it guesses thousands of rows
+    // and hashes all of transactions): the LATERAL lookup, kept apart by OFFSET 0, is one index probe per row.
+    text: `WITH newer AS (SELECT count(*) AS n FROM account_transactions a WHERE a.account = $1 AND a.height > $2${typed}),
+     page AS (
+       SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
+        WHERE a.account = $1${typed}
+        ORDER BY a.height, a.micro_index, a.tx_index
+        LIMIT greatest(0, least($5, $3 + (SELECT n FROM newer) - $4))
+       OFFSET greatest(0, $3 + (SELECT n FROM newer) - $4 - $5))
+     SELECT ${ACCOUNT_TX_JSON_COLUMNS} FROM page p
+       CROSS JOIN LATERAL (SELECT * FROM transactions t
+        WHERE t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index OFFSET 0) t
+     ${NEWEST_FIRST}`,
+    values,
+  });
+  return rows;
+}
+
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
 export async function countTransactionsOfAccount(db: Queryable, account: string, txType: string | undefined): Promise<number> {
   const { rows } = txType === undefined

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/account-pages.ts';
+import { jsonArrayText } from '../../../src/api/respond.ts';
+import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { transactionsOfAccount } from '../../../src/db/queries/transactions.ts';
+import { id, TOP } from './fixture.ts';
+import { startApi, type ApiUnderTest } from './harness.ts';
+
+const HEAVY = id('ak', 'heavy');
+/** enough rows that pages from FROM_OLDEST_MIN_OFFSET on lie in the older half */
+const ROWS = 2600;
+/** rows spread over heights 1..SPREAD: those up to TOP - FORK_WINDOW (30) are final, the others newer */
+const SPREAD = 50;
+
+describe('account transaction pages read from the oldest end (real PostgreSQL)', () => {
+  let api: ApiUnderTest;
+  let cache: ResponseCache;
+  before(async () => {
+    cache = new ResponseCache({ maxBytes: 1024 * 1024 });
+    api = await startApi({ responseCache: cache });
+    await addRows(0, ROWS);
+  });
+  after(async () => { await api.close(); });
+
+  /** addRows gives HEAVY rows number from..to-1: every third a ContractCallTx, in positions no fixture transaction uses. */
+  const addRows = async (from: number, to: number, heightOf = (i: number) => 1 + (i % SPREAD)): Promise<void> => {
+    const rows = Array.from({ length: to - from }, (_, k) => from + k);
+    for (const i of rows) {
+      const type = i % 3 === 0 ? 'ContractCallTx' : 'SpendTx';
+      await api.pool.query(
+        `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
+         VALUES ($1, $2, 'mh_heavy', 1000, $3, 0, $4, 1, ARRAY['sg_heavy'], 100, jsonb_build_object('type', $4::text, 'nonce', $3::int))`,
+        [`th_heavy${i}`, heightOf(i), i, type],
+      );
+      await api.pool.query(
+        `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_hash, tx_type, fields)
+         VALUES ($1, $2, 1000, $3, $4, $5, ARRAY['sender_id'])`,
+        [HEAVY, heightOf(i), i, `th_heavy${i}`, type],
+      );
+    }
+  };
+  /** expectPagesEqualScan checks pages through the API against the plain scan from the newest end. */
+  const expectPagesEqualScan = async (limit: number, pages: number[], txType?: string): Promise<void> => {
+    for (const page of pages) {
+      const query = `limit=${limit}&page=${page}${txType ? `&txtype=${txType}` : ''}`;
+      const res = await api.request.get(`/middleware/transactions/account/${HEAVY}?${query}`).expect(200);
+      const scanned = await transactionsOfAccount(api.pool, HEAVY, txType, { limit, offset: (page - 1) * limit });
+      expect(res.text, query).to.equal(jsonArrayText(scanned));
+    }
+  };
+  const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it('every page, the last partial one and those beyond the end equal the scan from the newest end', async () => {
+    await expectPagesEqualScan(100, range(1, Math.ceil(ROWS / 100) + 2));
+    await expectPagesEqualScan(7, [143, 144, 250, 371, 372, 373, 400]);
+    // The deep pages did go through the kept count: it is in the cache.
+    expect(cache.stats().entries).to.equal(1);
+  });
+
+  it('the pages of one transaction type equal the scan too', async () => {
+    await expectPagesEqualScan(30, range(1, Math.ceil(ROWS / 3 / 30) + 1), 'ContractCallTx');
+    await expectPagesEqualScan(100, range(10, 18), 'SpendTx');
+  });
+
+  it('the whole list read page by page is the full list, newest first, without gaps or repeats', async () => {
+    const pages: string[] = [];
+    for (let page = 1; page <= Math.ceil(ROWS / 1000); page++) {
+      pages.push((await api.request.get(`/middleware/transactions/account/${HEAVY}?limit=1000&page=${page}`).expect(200)).text);
+    }
+    const hashes = pages.flatMap((p) => (JSON.parse(p) as { hash: string }[]).map((t) => t.hash));
+    expect(hashes).to.have.length(ROWS);
+    expect(new Set(hashes).size).to.equal(ROWS);
+    const position = (h: string): number => { const i = Number(h.slice('th_heavy'.length)); return (1 + (i % SPREAD)) * 1e6 + i; };
+    expect(hashes.map(position)).to.deep.equal(hashes.map(position).sort((a, b) => b - a));
+  });
+
+  it('rows added above the final heights after the count was kept are counted with each page', async () => {
+    await expectPagesEqualScan(100, [20]); // keeps the count
+    await addRows(ROWS, ROWS + 150, () => TOP - 1);
+    await expectPagesEqualScan(100, range(14, 29));
+    await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = $2', [HEAVY, TOP - 1]);
+  });
+
+  it('a rollback below the final heights drops the kept count, so pages stay exact', async () => {
+    await expectPagesEqualScan(100, [20]);
+    await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = 3 AND tx_index % 2 = 0', [HEAVY]);
+    cache.invalidateFrom(3); // what the invalidation does on the populator's rollback notification
+    expect(cache.stats().entries).to.equal(0);
+    await expectPagesEqualScan(100, range(12, 27));
+  });
+
+  it('pages before FROM_OLDEST_MIN_OFFSET and cursor pages never need the count', async () => {
+    cache.clear();
+    await expectPagesEqualScan(FROM_OLDEST_MIN_OFFSET / 10, [1, 10]);
+    expect(cache.stats().entries).to.equal(0);
+  });
+});
