@@ -19,13 +19,17 @@
  * (default 3000) requests per database scenario (five times as many for the sub-millisecond ones).
  * Plain mdw scenarios read the database (uniform over the chain); `_memory` ones ask the server
  * with the response cache for a warmed hot set of final heights and transactions; `_gzip` ones
- * send `Accept-Encoding: gzip, deflate, br` as browsers do.
+ * send `Accept-Encoding: gzip, deflate, br` as browsers do. Account pages are asked of the server
+ * with the response cache (the default configuration: it keeps the counts deep pages need), and the
+ * deep page once more of the one without. Each scenario also reports the answering process's CPU
+ * time per request (from /proc; for mdw without PostgreSQL's share), which other jobs on the
+ * machine disturb far less than rates.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,8 +59,12 @@ const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
 const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
-interface Result { readonly requests: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly load1: number }
-interface Child { readonly url: string; stop(): Promise<void> }
+interface Result {
+  readonly requests: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly load1: number;
+  /** CPU time (user + system) the answering process spent per request: a count the other jobs on the machine disturb little */
+  readonly serverCpuUsPerRequest?: number;
+}
+interface Child { readonly url: string; readonly pid: number; stop(): Promise<void> }
 
 async function main(): Promise<void> {
   const t0 = performance.now();
@@ -103,32 +111,36 @@ async function main(): Promise<void> {
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
 
   const results: Record<string, Result> = {};
-  const run = async (name: string, base: string, path: () => string, opts: { concurrency?: number; total?: number; headers?: Record<string, string> } = {}): Promise<void> => {
+  const run = async (name: string, server: Child, path: () => string, opts: { concurrency?: number; total?: number; headers?: Record<string, string> } = {}): Promise<void> => {
     const concurrency = opts.concurrency ?? CONCURRENCY;
     const total = opts.total ?? REQUESTS;
+    const cpuBefore = cpuMicros(server.pid);
     // Sequential runs measure latency; a quarter of the requests is plenty for a p99.
-    results[name] = await load(base, path, concurrency === 1 ? Math.ceil(total / 4) : total, concurrency, opts.headers);
-    const r = results[name];
-    console.log(`${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   load ${r.load1.toFixed(1)}`);
+    const measured = await load(server.url, path, concurrency === 1 ? Math.ceil(total / 4) : total, concurrency, opts.headers);
+    // The warm-up request of load() is counted too: one in thousands.
+    const r = { ...measured, serverCpuUsPerRequest: Number(((cpuMicros(server.pid) - cpuBefore) / (measured.requests + 1)).toFixed(1)) };
+    results[name] = r;
+    console.log(`${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`);
   };
-  await run('bare_koa', baseline.url, () => '/', { total: fast });
-  await run('mdw_generation_by_height', api.url, () => `/v2/generations/height/${randomHeight()}`);
-  await run('mdw_generation_by_height_memory', memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, { total: fast });
-  await run('devnode_generation_by_height', devnode.url, () => `/v2/generations/height/${randomHeight()}`);
-  await run('mdw_transaction_by_hash', api.url, () => `/v2/transactions/${randomTx()}`);
-  await run('mdw_transaction_by_hash_memory', memoryApi.url, () => `/v2/transactions/${hotTx()}`, { total: fast });
-  await run('mdw_key_block_by_height_memory', memoryApi.url, () => `/v2/key-blocks/height/${hotHeight()}`, { total: fast });
-  await run('mdw_generation_by_height_memory_gzip', memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, { total: fast, headers: GZIP });
-  await run('mdw_transaction_by_hash_memory_gzip', memoryApi.url, () => `/v2/transactions/${hotTx()}`, { total: fast, headers: GZIP });
-  await run('bare_koa_again', baseline.url, () => '/', { total: fast });
-  await run('devnode_transaction_by_hash', devnode.url, () => `/v2/transactions/${randomTx()}`);
-  await run('mdw_account_first_page', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
-  await run('mdw_account_deep_page', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`);
-  await run('mdw_account_first_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`, { concurrency: 1 });
-  await run('mdw_account_deep_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, { concurrency: 1 });
-  await run('mdw_account_middle_page_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${Math.floor(deepPage / 2)}`, { concurrency: 1 });
-  await run('mdw_account_deep_cursor', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`);
-  await run('mdw_account_deep_cursor_sequential', api.url, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`, { concurrency: 1 });
+  await run('bare_koa', baseline, () => '/', { total: fast });
+  await run('mdw_generation_by_height', api, () => `/v2/generations/height/${randomHeight()}`);
+  await run('mdw_generation_by_height_memory', memoryApi, () => `/v2/generations/height/${hotHeight()}`, { total: fast });
+  await run('devnode_generation_by_height', devnode, () => `/v2/generations/height/${randomHeight()}`);
+  await run('mdw_transaction_by_hash', api, () => `/v2/transactions/${randomTx()}`);
+  await run('mdw_transaction_by_hash_memory', memoryApi, () => `/v2/transactions/${hotTx()}`, { total: fast });
+  await run('mdw_key_block_by_height_memory', memoryApi, () => `/v2/key-blocks/height/${hotHeight()}`, { total: fast });
+  await run('mdw_generation_by_height_memory_gzip', memoryApi, () => `/v2/generations/height/${hotHeight()}`, { total: fast, headers: GZIP });
+  await run('mdw_transaction_by_hash_memory_gzip', memoryApi, () => `/v2/transactions/${hotTx()}`, { total: fast, headers: GZIP });
+  await run('bare_koa_again', baseline, () => '/', { total: fast });
+  await run('devnode_transaction_by_hash', devnode, () => `/v2/transactions/${randomTx()}`);
+  await run('mdw_account_first_page', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
+  await run('mdw_account_deep_page', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`);
+  await run('mdw_account_first_page_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`, { concurrency: 1 });
+  await run('mdw_account_deep_page_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, { concurrency: 1 });
+  await run('mdw_account_middle_page_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${Math.floor(deepPage / 2)}`, { concurrency: 1 });
+  await run('mdw_account_deep_page_sequential_without_cache', api, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, { concurrency: 1 });
+  await run('mdw_account_deep_cursor', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`);
+  await run('mdw_account_deep_cursor_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`, { concurrency: 1 });
 
   const ratio = (a: string, b: string): number => Number((results[a]!.perSecond / results[b]!.perSecond).toFixed(3));
   const vsBare = (name: string): [string, number][] => [[`${name}_vs_bare_koa`, ratio(`mdw_${name}`, 'bare_koa')], [`${name}_vs_bare_koa_again`, ratio(`mdw_${name}`, 'bare_koa_again')]];
@@ -170,7 +182,7 @@ async function startDevnodeProcess(): Promise<Child> {
   });
   child.removeAllListeners('exit');
   child.stdout!.resume();
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
@@ -182,14 +194,14 @@ async function startMdwServer(env: Record<string, string>): Promise<Child> {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /** startBareKoa forks this script in `bare` mode: a Koa app with one JSON endpoint, in a process of its own with the servers' Node flags. */
 async function startBareKoa(top: number): Promise<Child> {
   const child = fork(import.meta.filename, ['bare', String(top)], { stdio: 'inherit', execArgv: [], env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS } });
   const [{ url }] = (await once(child, 'message')) as [{ url: string }];
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /** serveBareKoa is the `bare` mode: answers `{height}` on every path until SIGTERM. */
@@ -201,6 +213,13 @@ async function serveBareKoa(top: number): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   process.once('SIGTERM', () => { server.close(); server.closeAllConnections(); process.disconnect(); });
+}
+
+/** cpuMicros is the user + system CPU time a process has used so far (Linux /proc, clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
