@@ -3,22 +3,25 @@
  * the populator's COMMIT to delivery at every client (p50/p99), and the server's RSS.
  *
  *   node bench/websocket.ts [--clients 10000] [--processes 2] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
- *                           [--server-node-options=--max-semi-space-size=4] [--server-entry <compiled server-process.js>]
+ *                           [--compiled] [--server-node-options=--max-semi-space-size=4]
  *
- * Processes: this one (database, populator double, measurements), the server under test
- * (test/integration/events/server-process.ts: only the server's modules, so its RSS is its own),
- * and client processes (`clients` mode). Baselines measured in the same run, on the same machine:
+ * The server under test is what a pod runs: `mdw -s` (HTTP API and websocket in one process, with
+ * NODE_ENV=production), so its RSS is what a production user would see. `--compiled` runs it as the
+ * image does: the sources compiled to dist/ (tsc -p tsconfig.build.json) in a temporary copy of the
+ * image's layout, without type stripping's share of memory. Other processes: this one (database,
+ * populator double, measurements) and client processes (`clients` mode). Baselines measured in the
+ * same run, on the same machine:
  * - a bare `ws` server broadcasting frames of the same sizes when told over IPC (`bare` mode):
  *   what 10k sockets cost on this machine without database, hub or anything of ours;
  * - a bare LISTEN connection: COMMIT → notification, the floor any NOTIFY-driven delivery stands on.
  * Database: TEST_DATABASE_URL when set, else an embedded PostgreSQL.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg } from 'node:os';
-import { dirname } from 'node:path';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -27,11 +30,12 @@ import { createLogger } from '../src/log.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { notifyChannel } from '../src/events/notification.ts';
-import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
+import { waitFor } from '../test/support/wait.ts';
 import { notify, randomId, spendTx, writeHeight } from '../test/integration/events/chain-writer.ts';
 
 const SCHEMA = 'mdw_bench_ws';
-const SERVER_ENTRY = new URL('../test/integration/events/server-process.ts', import.meta.url).pathname;
+const ROOT = new URL('..', import.meta.url).pathname;
 const log = createLogger({ logDir: undefined, logLevel: 'warn', logPretty: false }).log;
 
 interface Options { total: number; processes: number; rounds: number; txs: number }
@@ -166,15 +170,20 @@ async function startBare(txs: number): Promise<ServerUnderTest> {
   };
 }
 
-async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nodeOptions: string, entry: string): Promise<ServerUnderTest> {
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_SCHEMA: SCHEMA, NODE_OPTIONS: nodeOptions },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** startMiddleware runs `mdw -s` (bin: the checkout's, or a compiled image layout's) and waits until it is ready. */
+async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nodeOptions: string, bin: string): Promise<ServerUnderTest> {
+  const [port, wsPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [bin, '-s'], {
+    env: {
+      ...process.env, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl, DATABASE_SCHEMA: SCHEMA, PORT: String(port), WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  await waitFor('mdw -s ready', async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, 60_000, 200);
   const [a, b] = [MemoryAccount.generate().address, randomId(Encoding.AccountAddress)];
   return {
-    url: line.toString().trim(),
+    url: `ws://127.0.0.1:${wsPort}`,
     pid: child.pid!,
     async trigger(height) {
       await writeHeight(pool, height, txs > 0 ? [Array.from({ length: txs }, () => spendTx(a, b))] : []);
@@ -189,9 +198,28 @@ async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nod
   };
 }
 
+/**
+ * buildImageLayout compiles the sources as the Dockerfile does and lays them out as in the image
+ * (bin/, dist/, migrations/, package.json pointing oclif at dist/); returns its directory.
+ */
+function buildImageLayout(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-image-'));
+  // tsc exits non-zero on a type error but still emits, as the image build would not: check the output.
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(dir, 'dist')], { stdio: 'inherit' });
+  if (!existsSync(join(dir, 'dist/cli/run.js'))) throw new Error('tsc produced no dist/cli/run.js');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { oclif: { commands: { target: string } } };
+  pkg.oclif.commands.target = './dist/cli/commands.js';
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'migrations'), join(dir, 'migrations'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
 /** runPhase connects the clients to one server, makes `rounds` heights happen and measures each delivery. */
 async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: number): Promise<Record<string, unknown>> {
   const perProcess = Math.ceil(opts.total / opts.processes);
+  const noClients = rssOf(server.pid);
   const doneHeights = new Map<number, number>();
   let onDone: (() => void) | undefined;
   const connectStart = performance.now();
@@ -243,7 +271,7 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
     delivered: `${first.length}/${opts.total * opts.rounds} key blocks`,
     keyBlockMs: summary(first),
     lastEventOfHeightMs: summary(latencies((r) => r.last)),
-    serverRss: { idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
+    serverRss: { noClientsMb: noClients.rssMb, idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
     loadAverage1m: { start: round1(loadStart), end: round1(loadavg()[0]!) },
   };
 }
@@ -256,10 +284,10 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '20' },
       txs: { type: 'string', default: '2' },
       out: { type: 'string', default: 'bench/results/websocket.json' },
-      // V8 flags for the middleware server process only, e.g. "--max-semi-space-size=4".
+      // NODE_OPTIONS of the middleware server process only, e.g. "--max-semi-space-size=4".
       'server-node-options': { type: 'string', default: '' },
-      // The server's entry; a compiled .js (tsc --outDir) measures RSS without type stripping's share.
-      'server-entry': { type: 'string', default: SERVER_ENTRY },
+      // Run the server compiled, as the image does (no type stripping).
+      compiled: { type: 'boolean', default: false },
     },
   });
   const opts: Options = { total: Number(values.clients), processes: Number(values.processes), rounds: Number(values.rounds), txs: Number(values.txs) };
@@ -283,8 +311,8 @@ async function main(): Promise<void> {
   delete bareResult.serverRss;
 
   const committedAt = new Map<number, number>();
-  const entry = values['server-entry']!;
-  const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, entry);
+  const image = values.compiled ? buildImageLayout() : undefined;
+  const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, join(image ?? ROOT, 'bin/mdw.js'));
   const recording: ServerUnderTest = {
     ...middleware,
     trigger: async (h) => {
@@ -295,6 +323,7 @@ async function main(): Promise<void> {
   };
   const mdwResult = await runPhase(recording, opts, 1);
   await middleware.stop();
+  if (image) rmSync(image, { recursive: true, force: true });
   const listen = [...notifiedAt].filter(([h]) => committedAt.has(h)).map(([h, t]) => t - committedAt.get(h)!);
 
   const ratio = (key: 'keyBlockMs' | 'lastEventOfHeightMs', p: 'p50' | 'p99'): number =>
@@ -303,7 +332,7 @@ async function main(): Promise<void> {
     benchmark: 'websocket',
     date: new Date().toISOString(),
     command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --rounds ${opts.rounds} --txs ${opts.txs}`
-      + (nodeOptions ? ` --server-node-options=${nodeOptions}` : '') + (entry === SERVER_ENTRY ? '' : ` --server-entry ${entry}`),
+      + (values.compiled ? ' --compiled' : '') + (nodeOptions ? ` --server-node-options=${nodeOptions}` : ''),
     // Other work on the machine competes for the same cores: compare phases of one run, not runs.
     machine: { cpus: cpus().length, node: process.version },
     clients: opts.total,

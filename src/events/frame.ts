@@ -29,10 +29,27 @@ export function encodeTextFrame(text: string): Buffer {
 
 /** decodeTextFrame reads back one unmasked text frame (for tests and diagnostics). */
 export function decodeTextFrame(frame: Buffer): string {
-  if (frame[0] !== FIN_TEXT) throw new Error('not a single unfragmented text frame');
-  const marker = frame[1]! & 0x7f;
-  const offset = marker < 126 ? 2 : marker === 126 ? 4 : 10;
-  const length = marker < 126 ? marker : marker === 126 ? frame.readUInt16BE(2) : Number(frame.readBigUInt64BE(2));
-  if (frame.length !== offset + length) throw new Error(`frame length ${frame.length} does not match its header (${offset}+${length})`);
-  return frame.subarray(offset).toString('utf8');
+  const { text, end } = readTextFrame(frame, 0);
+  if (end !== frame.length) throw new Error(`frame length ${frame.length} does not match its header (${end})`);
+  return text;
+}
+
+/** decodeTextFrames reads back consecutive unmasked text frames written as one buffer (for tests and diagnostics). */
+export function decodeTextFrames(bytes: Buffer): string[] {
+  const texts: string[] = [];
+  for (let offset = 0; offset < bytes.length;) {
+    const { text, end } = readTextFrame(bytes, offset);
+    texts.push(text);
+    offset = end;
+  }
+  return texts;
+}
+
+function readTextFrame(bytes: Buffer, start: number): { text: string; end: number } {
+  if (bytes[start] !== FIN_TEXT) throw new Error('not a single unfragmented text frame');
+  const marker = bytes[start + 1]! & 0x7f;
+  const offset = start + (marker < 126 ? 2 : marker === 126 ? 4 : 10);
+  const length = marker < 126 ? marker : marker === 126 ? bytes.readUInt16BE(start + 2) : Number(bytes.readBigUInt64BE(start + 2));
+  if (offset + length > bytes.length) throw new Error(`frame at ${start} does not match its header (${offset - start}+${length} bytes, ${bytes.length - start} left)`);
+  return { text: bytes.toString('utf8', offset, offset + length), end: offset + length };
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
 import { encodeTextFrame } from './frame.ts';
 import type { WebsocketMetrics } from './metrics.ts';
+import { Outbox, type Mail } from './outbox.ts';
 import { formatError, formatEvent, formatSubscriptions, parseClientMessage, subscriptionName, type Kind, type Spelling, type StreamKind } from './protocol.ts';
 import { Subscriptions, type Change } from './subscriptions.ts';
 
@@ -12,8 +13,8 @@ import { Subscriptions, type Change } from './subscriptions.ts';
 export interface Peer {
   /** send writes one text frame (answers to the client's messages). */
   send(data: string): void;
-  /** sendFrames writes encoded text frames (encodeTextFrame), in order, with as few system calls as possible. */
-  sendFrames(frames: readonly Buffer[]): void;
+  /** sendEncoded writes bytes holding whole encoded text frames (encodeTextFrame), in one write. */
+  sendEncoded(bytes: Buffer): void;
   readonly bufferedAmount: number;
   close(code: number, reason: string): void;
 }
@@ -28,9 +29,6 @@ export interface HubOptions {
 /** Close code for a client that cannot keep up: "try again later" (RFC 6455 registry). */
 export const CLOSE_TOO_SLOW = 1013;
 
-/** Outbox gathers, per client, the frames of one height (and which kinds they were, for metrics). */
-type Outbox = Map<Client, { frames: Buffer[]; kinds: Kind[] }>;
-
 interface Client {
   readonly peer: Peer;
   readonly subscriptions: Subscriptions;
@@ -41,7 +39,7 @@ interface Client {
  * Hub keeps every client's subscriptions with an index per kind and per object target, and sends
  * each event to its subscribers. Heights are sent one after the other and a height's messages in
  * chain order, so each client receives events in chain order. Each payload is framed once per
- * spelling, however many clients get it.
+ * spelling, however many clients get it, and clients with the same subscriptions share one buffer.
  */
 export class Hub {
   readonly #options: HubOptions;
@@ -109,7 +107,7 @@ export class Hub {
   async publish(events: readonly ChainEvent[], noticedAt: number): Promise<void> {
     for (const [i, group] of groupByHeight(events).entries()) {
       if (i > 0) await nextTurn();
-      const outbox: Outbox = new Map();
+      const outbox = new Outbox<Client>();
       for (const event of group) {
         if (event.type !== 'transaction') {
           this.#collect(event.type === 'key_block' ? 'key_blocks' : 'micro_blocks', event.payload, outbox);
@@ -126,19 +124,19 @@ export class Hub {
 
   /** publishPending sends mempool transactions (GenericSignedTx, block_height -1) to tx_update subscribers. */
   publishPending(payloads: readonly string[]): void {
-    const outbox: Outbox = new Map();
+    const outbox = new Outbox<Client>();
     for (const payload of payloads) this.#collect('tx_update', payload, outbox);
     this.#flush(outbox);
   }
 
-  #collect(kind: StreamKind, payload: string, outbox: Outbox): void {
+  #collect(kind: StreamKind, payload: string, outbox: Outbox<Client>): void {
     const subscribers = this.#byKind.get(kind);
     if (!subscribers || subscribers.size === 0) return;
     const frames = frameCache(kind, payload);
-    for (const client of subscribers) post(outbox, client, kind, frames(client.subscriptions.spellingOf(kind) ?? 'snake'));
+    for (const client of subscribers) outbox.post(client, kind, frames(client.subscriptions.spellingOf(kind) ?? 'snake'));
   }
 
-  #collectObjects(ids: readonly string[], payload: string, outbox: Outbox): void {
+  #collectObjects(ids: readonly string[], payload: string, outbox: Outbox<Client>): void {
     // One message per client however many of its targets the transaction references.
     const recipients = new Map<Client, Spelling>();
     for (const id of ids) {
@@ -148,19 +146,21 @@ export class Hub {
     }
     if (recipients.size === 0) return;
     const frames = frameCache('object', payload);
-    for (const [client, spelling] of recipients) post(outbox, client, 'object', frames(spelling));
+    for (const [client, spelling] of recipients) outbox.post(client, 'object', frames(spelling));
   }
 
-  /** #flush writes each client's frames and returns how many clients got them. */
-  #flush(outbox: Outbox): number {
-    const counts: Partial<Record<Kind, number>> = {};
+  /** #flush writes each client's mail and returns how many clients got theirs. */
+  #flush(outbox: Outbox<Client>): number {
+    const recipients = new Map<Mail, number>();
     let clients = 0;
-    for (const [client, mail] of outbox) {
+    for (const [client, mail] of outbox.entries()) {
       if (!this.#admit(client)) continue;
-      client.peer.sendFrames(mail.frames);
+      client.peer.sendEncoded(mail.bytes);
       clients += 1;
-      for (const kind of mail.kinds) counts[kind] = (counts[kind] ?? 0) + 1;
+      recipients.set(mail, (recipients.get(mail) ?? 0) + 1);
     }
+    const counts: Partial<Record<Kind, number>> = {};
+    for (const [mail, n] of recipients) for (const kind of mail.kinds) counts[kind] = (counts[kind] ?? 0) + n;
     for (const [kind, n] of Object.entries(counts)) this.#options.metrics.messagesSent.inc({ subscription: kind }, n);
     return clients;
   }
@@ -206,16 +206,6 @@ export class Hub {
 function frameCache(kind: Kind, payload: string): (spelling: Spelling) => Buffer {
   const frames: Partial<Record<Spelling, Buffer>> = {};
   return (spelling) => (frames[spelling] ??= encodeTextFrame(formatEvent(payload, subscriptionName(kind, spelling))));
-}
-
-function post(outbox: Outbox, client: Client, kind: Kind, frame: Buffer): void {
-  const mail = outbox.get(client);
-  if (mail) {
-    mail.frames.push(frame);
-    mail.kinds.push(kind);
-  } else {
-    outbox.set(client, { frames: [frame], kinds: [kind] });
-  }
 }
 
 function groupByHeight(events: readonly ChainEvent[]): ChainEvent[][] {

@@ -20,8 +20,9 @@ const NONE: Change = { type: 'none' };
  */
 export class Subscriptions {
   readonly #kinds = new Map<StreamKind, Spelling>();
-  // Insertion order is subscription order, which is the order the list shows targets in.
-  readonly #targets = new Map<string, Spelling>();
+  // Insertion order is subscription order, which is the order the list shows targets in. Created
+  // on the first object subscription: most clients hold none, and an empty Map costs ~200 bytes each.
+  #targets: Map<string, Spelling> | undefined;
 
   /** apply performs a subscribe or unsubscribe; subscribing twice or dropping the unknown is a no-op. */
   apply(request: ClientRequest): ApplyResult {
@@ -41,7 +42,7 @@ export class Subscriptions {
       const spelling = this.#kinds.get(kind);
       return spelling === undefined ? [] : [subscriptionName(kind, spelling)];
     });
-    return [...kinds, ...this.#targets.keys()];
+    return [...kinds, ...this.targets()];
   }
 
   /** spellingOf is the spelling of a stream subscription, or undefined when not subscribed. */
@@ -51,7 +52,7 @@ export class Subscriptions {
 
   /** targetSpelling is the spelling an object subscription was made in, or undefined. */
   targetSpelling(target: string): Spelling | undefined {
-    return this.#targets.get(target);
+    return this.#targets?.get(target);
   }
 
   /** kinds lists the subscribed stream kinds. */
@@ -61,15 +62,16 @@ export class Subscriptions {
 
   /** targets lists the object targets. */
   targets(): string[] {
-    return [...this.#targets.keys()];
+    return this.#targets ? [...this.#targets.keys()] : [];
   }
 
   #applyObject(request: ClientRequest, target: string): ApplyResult {
-    const had = this.#targets.has(target);
+    const had = this.#targets?.has(target) === true;
     if (request.op === 'unsubscribe') {
-      this.#targets.delete(target);
+      this.#targets?.delete(target);
       return { ok: true, change: had ? { type: 'removed', kind: 'object', target } : NONE };
     }
+    this.#targets ??= new Map();
     if (!had && this.#targets.size >= MAX_OBJECT_SUBSCRIPTIONS) {
       return { ok: false, error: `too many object subscriptions: at most ${MAX_OBJECT_SUBSCRIPTIONS} per connection` };
     }

@@ -93,8 +93,10 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     host: cfg.websocket.host,
     port: cfg.websocket.port,
     maxPayload: MAX_CLIENT_MESSAGE_BYTES,
-    // peerOf writes pre-encoded frames to the socket, which needs uncompressed messages.
+    // Connection writes pre-encoded frames to the socket, which needs uncompressed messages.
     perMessageDeflate: false,
+    // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
+    clientTracking: false,
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -106,34 +108,49 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     throw err;
   }
   wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
-  const alive = new Map<WebSocket, boolean>();
+  const connections = new Map<WebSocket, Connection>();
+  // One set of listeners for every socket (`this` is the WebSocket): nothing allocated per client.
+  function onPong(this: WebSocket): void {
+    const connection = connections.get(this);
+    if (connection) connection.alive = true;
+  }
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+    const connection = connections.get(this);
+    if (connection) hub.receive(connection, isBinary ? toBytes(data) : toBytes(data).toString('utf8'));
+  }
+  function onError(err: Error): void {
+    log.debug({ err: err.message }, 'websocket client error');
+  }
+  function onClose(this: WebSocket): void {
+    const connection = connections.get(this);
+    if (!connection) return;
+    connections.delete(this);
+    hub.remove(connection);
+    metrics.connections.dec();
+  }
   wss.on('connection', (ws, req) => {
     if (hub.size >= cfg.websocketMaxConnections) {
       metrics.connectionsRefused.inc();
       ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
       return;
     }
-    const peer = peerOf(ws, req.socket);
-    hub.add(peer);
-    alive.set(ws, true);
+    const connection = new Connection(ws, req.socket);
+    connections.set(ws, connection);
+    hub.add(connection);
     metrics.connections.inc();
-    ws.on('pong', () => alive.set(ws, true));
-    ws.on('message', (data, isBinary) => hub.receive(peer, isBinary ? toBytes(data) : toBytes(data).toString('utf8')));
-    ws.on('error', (err) => log.debug({ err: err.message }, 'websocket client error'));
-    ws.on('close', () => {
-      hub.remove(peer);
-      alive.delete(ws);
-      metrics.connections.dec();
-    });
+    ws.on('pong', onPong);
+    ws.on('message', onMessage);
+    ws.on('error', onError);
+    ws.on('close', onClose);
   });
   const heartbeat = setInterval(() => {
-    for (const [ws, answered] of alive) {
-      if (!answered) {
+    for (const [ws, connection] of connections) {
+      if (!connection.alive) {
         metrics.deadPeersTerminated.inc();
         ws.terminate();
         continue;
       }
-      alive.set(ws, false);
+      connection.alive = false;
       ws.ping();
     }
   }, deps.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS);
@@ -147,12 +164,12 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     async stop() {
       clearInterval(heartbeat);
       await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
-      for (const ws of alive.keys()) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
+      for (const ws of connections.keys()) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
       await new Promise<void>((resolve) => {
         wss.close(() => resolve());
         // Peers that do not finish the closing handshake must not hold the shutdown.
         setTimeout(() => {
-          for (const ws of alive.keys()) ws.terminate();
+          for (const ws of connections.keys()) ws.terminate();
         }, 2000).unref();
       });
     },
@@ -160,29 +177,37 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
 }
 
 /**
- * peerOf adapts a connection for the hub. Event frames arrive encoded once for all clients and
- * go straight to the TCP socket the upgrade came on (the one ws writes to; no compression is
- * negotiated, so ws keeps no queue of its own): one write per client, nothing allocated per frame.
+ * Connection adapts a client socket for the hub. Event frames arrive encoded once for all clients
+ * and go straight to the TCP socket the upgrade came on (the one ws writes to; no compression is
+ * negotiated, so ws keeps no queue of its own): one write per client, nothing copied per client.
  */
-function peerOf(ws: WebSocket, socket: Duplex): Peer {
-  return {
-    send: (text) => ws.send(text),
-    sendFrames(frames) {
-      // After a close frame (ours or the client's) no data frame may follow.
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (frames.length === 1) {
-        socket.write(frames[0]!);
-        return;
-      }
-      socket.cork();
-      for (const frame of frames) socket.write(frame);
-      socket.uncork();
-    },
-    get bufferedAmount() {
-      return ws.bufferedAmount;
-    },
-    close: (code, reason) => ws.close(code, reason),
-  };
+class Connection implements Peer {
+  /** alive is false from a ping until its pong: the heartbeat terminates a client still false at the next ping. */
+  alive = true;
+  readonly #ws: WebSocket;
+  readonly #socket: Duplex;
+
+  constructor(ws: WebSocket, socket: Duplex) {
+    this.#ws = ws;
+    this.#socket = socket;
+  }
+
+  send(text: string): void {
+    this.#ws.send(text);
+  }
+
+  sendEncoded(bytes: Buffer): void {
+    // After a close frame (ours or the client's) no data frame may follow.
+    if (this.#ws.readyState === WebSocket.OPEN) this.#socket.write(bytes);
+  }
+
+  get bufferedAmount(): number {
+    return this.#ws.bufferedAmount;
+  }
+
+  close(code: number, reason: string): void {
+    this.#ws.close(code, reason);
+  }
 }
 
 function toBytes(data: RawData): Buffer {

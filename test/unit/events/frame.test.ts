@@ -1,7 +1,7 @@
 /** @module Tests of the pre-encoded websocket text frames against the ws library's own encoder. */
 import { expect } from 'chai';
 import * as wsModule from 'ws';
-import { decodeTextFrame, encodeTextFrame } from '../../../src/events/frame.ts';
+import { decodeTextFrame, decodeTextFrames, encodeTextFrame } from '../../../src/events/frame.ts';
 
 // ws's own encoder (exported at run time, not in its typings) is the reference our frames must equal.
 const { Sender } = wsModule as unknown as { Sender: { frame(data: Buffer, options: object): Buffer[] } };
@@ -27,5 +27,12 @@ describe('encodeTextFrame', () => {
 
   it('refuses to decode a frame whose length disagrees with its header', () => {
     expect(() => decodeTextFrame(encodeTextFrame('abc').subarray(0, 4))).to.throw(/does not match/);
+  });
+
+  it('reads back consecutive frames joined in one buffer, and refuses a truncated last one', () => {
+    const texts = ['a', 'x'.repeat(300), '', 'y'.repeat(70_000)];
+    const joined = Buffer.concat(texts.map(encodeTextFrame));
+    expect(decodeTextFrames(joined)).to.deep.equal(texts);
+    expect(() => decodeTextFrames(joined.subarray(0, joined.length - 1))).to.throw(/does not match/);
   });
 });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import type { ChainEvent } from '../../../src/events/events-source.ts';
-import { decodeTextFrame } from '../../../src/events/frame.ts';
+import { decodeTextFrames } from '../../../src/events/frame.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from '../../../src/events/hub.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createLogger } from '../../../src/log.ts';
@@ -12,13 +12,13 @@ class FakePeer implements Peer {
   readonly frames: string[] = [];
   bufferedAmount = 0;
   closedWith: { code: number; reason: string } | undefined;
-  writes = 0;
+  readonly writes: Buffer[] = [];
   send(data: string): void {
     this.frames.push(data);
   }
-  sendFrames(frames: readonly Buffer[]): void {
-    this.writes += 1;
-    for (const f of frames) this.frames.push(decodeTextFrame(f));
+  sendEncoded(bytes: Buffer): void {
+    this.writes.push(bytes);
+    this.frames.push(...decodeTextFrames(bytes));
   }
   close(code: number, reason: string): void {
     this.closedWith = { code, reason };
@@ -63,7 +63,7 @@ describe('Hub', () => {
     expect(txs.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'transactions' }]);
     expect(nobody.frames).to.deep.equal([]);
     // One write per client for the whole height.
-    expect([blocks.writes, txs.writes]).to.deep.equal([1, 1]);
+    expect([blocks.writes.length, txs.writes.length]).to.deep.equal([1, 1]);
   });
 
   it('writes each height separately, in chain order', async () => {
@@ -72,7 +72,32 @@ describe('Hub', () => {
     const next: ChainEvent = { type: 'key_block', height: 6, block: 'kh_2', payload: '{"height":6}' };
     await hub.publish([keyBlock, next], 0);
     expect(peer.messages().map((m) => (m as { payload: { height: number } }).payload.height)).to.deep.equal([5, 6]);
-    expect(peer.writes).to.equal(2);
+    expect(peer.writes).to.have.length(2);
+  });
+
+  it('writes the same buffer to clients with the same subscriptions, and a spelling of their own to others', async () => {
+    const { hub, registry } = setup();
+    const subscribe = (payload: string, op = 'subscribe'): object => ({ op, payload });
+    const a = connect(hub, subscribe('key_blocks'), subscribe('transactions'));
+    const b = connect(hub, subscribe('transactions'), subscribe('key_blocks'));
+    const original = connect(hub, subscribe('KeyBlocks', 'Subscribe'), subscribe('Transactions', 'Subscribe'));
+    const blocksOnly = connect(hub, subscribe('key_blocks'));
+    await hub.publish([keyBlock, microBlock, tx], 0);
+    expect(a.writes).to.have.length(1);
+    expect(b.writes[0]).to.equal(a.writes[0]);
+    expect(a.messages()).to.deep.equal([
+      { payload: { height: 5 }, subscription: 'key_blocks' },
+      { payload: { hash: 'th_1' }, subscription: 'transactions' },
+    ]);
+    expect(original.writes[0]).to.not.equal(a.writes[0]);
+    expect(original.messages()).to.deep.equal([
+      { payload: { height: 5 }, subscription: 'KeyBlocks' },
+      { payload: { hash: 'th_1' }, subscription: 'Transactions' },
+    ]);
+    expect(blocksOnly.messages()).to.deep.equal([{ payload: { height: 5 }, subscription: 'key_blocks' }]);
+    const sent = await registry.getSingleMetric('mdw_ws_messages_sent_total')?.get();
+    const bySubscription = Object.fromEntries((sent?.values ?? []).map((v) => [v.labels.subscription, v.value]));
+    expect(bySubscription).to.deep.equal({ key_blocks: 4, transactions: 3 });
   });
 
   it('sends an included transaction to tx_update subscribers too', async () => {
