@@ -6,7 +6,8 @@
  * Reports tx/s, generations/s, (c) ÷ min(a, b), and the populator's RSS along the chain.
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
- *                            BATCH_SIZE=… for the populator, default the configuration's 50)
+ *                            BATCH_SIZE=… for the populator, default the configuration's 50;
+ *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process)
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/indexer/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { postmasterPid, treeCpuSeconds } from './process-cpu.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 const log = pino({ level: 'warn' });
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
   console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const db = await createTestDatabase();
   const cfg = loadConfig({ NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated' });
+  const postgresCpu = await postgresCpuReader(db.url);
+  const ownCpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
   // (a) fetch everything the populator fetches, with its batch size and concurrency; transform untimed
   const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: cfg.nodeTimeoutMs }, log);
@@ -45,6 +49,7 @@ async function main(): Promise<void> {
   const noPriorState = { query: async () => ({ rows: [] }) } as never;
   let fetchSeconds = 0;
   let txs = 0;
+  const fetchCpu0 = ownCpu();
   for (let from = 0; from <= top; from += cfg.batchSize) {
     const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
     const started = performance.now();
@@ -57,13 +62,15 @@ async function main(): Promise<void> {
       for (const row of spec.rows(resolved)) lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
     }
   }
-  const fetchRate = { seconds: fetchSeconds, txPerSecond: txs / fetchSeconds, generationsPerSecond: (top + 1) / fetchSeconds };
+  // the CPU of the whole loop (fetch, and the untimed transform and encoding) of devnode and client
+  const fetchRate = { seconds: fetchSeconds, txPerSecond: txs / fetchSeconds, generationsPerSecond: (top + 1) / fetchSeconds, loopCpuSeconds: ownCpu() - fetchCpu0 };
   console.log(`(a) fetch:     ${fetchRate.txPerSecond.toFixed(0)} tx/s, ${fetchRate.generationsPerSecond.toFixed(0)} generations/s (${txs} txs)`);
 
   // (b) server-side COPY of the same rows into a migrated schema (same tables and indexes)
   await migrate({ databaseUrl: db.url, schema: 'copy_baseline' }, log);
   const pool = createPool({ databaseUrl: db.url, schema: 'copy_baseline', max: 1 }, log);
   let copySeconds = 0;
+  const copyCpu0 = postgresCpu();
   for (const spec of TABLES) {
     const file = join(dir, `${spec.table}.tsv`);
     writeFileSync(file, files.get(spec.table)!.join('\n') + (files.get(spec.table)!.length ? '\n' : ''), { mode: 0o644 });
@@ -75,20 +82,23 @@ async function main(): Promise<void> {
   await pool.end();
   files.clear();
   rmSync(dir, { recursive: true, force: true });
-  const copyRate = { seconds: copySeconds, txPerSecond: txs / copySeconds, generationsPerSecond: (top + 1) / copySeconds };
+  const copyRate = { seconds: copySeconds, txPerSecond: txs / copySeconds, generationsPerSecond: (top + 1) / copySeconds, postgresCpuSeconds: postgresCpu() - copyCpu0 };
   console.log(`(b) COPY:      ${copyRate.txPerSecond.toFixed(0)} tx/s, ${copyRate.generationsPerSecond.toFixed(0)} generations/s`);
 
   // (c) the populator, alone in a child process
-  const child = spawn(process.execPath, ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
+  const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
     env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...(process.env.BATCH_SIZE ? { BATCH_SIZE: process.env.BATCH_SIZE } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const populateCpu0 = { postgres: postgresCpu(), devnode: ownCpu() };
   let out = '';
   child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
+  const cpuOfRun = { postgres: postgresCpu() - populateCpu0.postgres, devnode: ownCpu() - populateCpu0.devnode };
   const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number; heapMiB: number }[] };
-  const populateRate = { seconds: populated.seconds, cpuSeconds: populated.cpuSeconds, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
+  const populateRate = { seconds: populated.seconds, cpuSeconds: populated.cpuSeconds, postgresCpuSeconds: cpuOfRun.postgres, devnodeCpuSeconds: cpuOfRun.devnode, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
   const quarter = (q: number): { rssMiB: number; heapMiB: number } | undefined => {
     const s = q === 4 ? populated.samples.at(-1) : populated.samples.find((x) => x.height >= (top * q) / 4);
     return s && { rssMiB: s.rssMiB, heapMiB: s.heapMiB };
@@ -97,6 +107,8 @@ async function main(): Promise<void> {
   const rssAlongChain = { '25%': quarter(1), '50%': quarter(2), '75%': quarter(3), '100%': quarter(4) };
   const ratio = populateRate.txPerSecond / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond);
   console.log(`(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB, CPU ${(100 * populated.cpuSeconds / populated.seconds).toFixed(0)} % of one core`);
+  const perTx = (seconds: number): string => `${((1e6 * seconds) / txs).toFixed(0)} µs`;
+  console.log(`CPU per tx: (a) devnode + fetching client ${perTx(fetchRate.loopCpuSeconds)} (whole loop), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`);
   console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
 
   const summary = {
@@ -110,6 +122,15 @@ async function main(): Promise<void> {
   await devnode.stop();
   await db.drop();
   await stopTestServer();
+}
+
+/** postgresCpuReader reads the CPU seconds of the whole PostgreSQL server (postmaster and backends). */
+async function postgresCpuReader(url: string): Promise<() => number> {
+  const pool = createPool({ databaseUrl: url, schema: 'public', max: 1 }, log);
+  const { rows } = await pool.query<{ data_directory: string }>('SHOW data_directory');
+  await pool.end();
+  const pid = postmasterPid(rows[0]!.data_directory);
+  return () => treeCpuSeconds(pid);
 }
 
 await main();

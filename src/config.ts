@@ -31,6 +31,8 @@ export interface Config {
   readonly forkWindow: number;
   /** Generations written in one database transaction. */
   readonly batchSize: number;
+  /** a batch stops taking generations once it holds this many transactions */
+  readonly batchTransactions: number;
   /** Concurrent requests to the node while catching up. */
   readonly fetchConcurrency: number;
   readonly pollIntervalMs: number;
@@ -57,7 +59,8 @@ export const DEFAULTS = {
   WEBSOCKET_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
   PORT: 8080,
   FORK_WINDOW: 30,
-  BATCH_SIZE: 50,
+  BATCH_SIZE: 500,
+  BATCH_TRANSACTIONS: 2000,
   FETCH_CONCURRENCY: 8,
   POLL_INTERVAL_MS: 2000,
   NODE_TIMEOUT_MS: 10000,
@@ -103,6 +106,7 @@ export function loadConfig(env: Env): Config {
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
+    batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),

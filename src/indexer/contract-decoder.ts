@@ -55,10 +55,19 @@ interface BytecodeEncoder {
 /** A revert carries the contract's reason as a FATE string, whatever the function returns. */
 const REVERT_DECODER = new ContractByteArrayEncoder();
 
-/** ContractDecoder decodes calls, caching one in-process encoder per bytecode. */
+/** The bytecode remembered by contract id: enough for the contracts a busy era calls, in a few MiB. */
+const CODE_CACHE_CHARS = 32 * 2 ** 20;
+
+/**
+ * ContractDecoder decodes calls, remembering each called contract's bytecode (so a call costs no
+ * lookup) and one in-process encoder per bytecode.
+ */
 export class ContractDecoder {
   readonly #opts: DecoderOptions;
   readonly #encoders = new Map<string, BytecodeEncoder>();
+  /** least recently used first */
+  readonly #codeById = new Map<string, string>();
+  #codeChars = 0;
 
   constructor(opts: DecoderOptions) {
     this.#opts = opts;
@@ -68,7 +77,7 @@ export class ContractDecoder {
   async decode(tx: JsonObject, callInfo: JsonObject | undefined, codeOf: CodeSource): Promise<DecodedCall> {
     try {
       const isCreate = tx.type === 'ContractCreateTx';
-      const code = isCreate ? String(tx.code) : await codeOf(String(tx.contract_id));
+      const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), codeOf);
       if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
       const calldata = String(tx.call_data);
       if (this.#opts.compilerUrl) return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
@@ -77,6 +86,34 @@ export class ContractDecoder {
     } catch (err) {
       return { function: null, arguments: null, result: null, decodeError: message(err) };
     }
+  }
+
+  /**
+   * forgetCode drops the remembered bytecode. Call it when heights are deleted: a fork may create
+   * a different contract under the same id (same owner and nonce).
+   */
+  forgetCode(): void {
+    this.#codeById.clear();
+    this.#codeChars = 0;
+  }
+
+  async #code(id: string, codeOf: CodeSource): Promise<string | undefined> {
+    const known = this.#codeById.get(id);
+    if (known !== undefined) {
+      this.#codeById.delete(id);
+      this.#codeById.set(id, known);
+      return known;
+    }
+    const code = await codeOf(id);
+    if (code === undefined) return undefined;
+    this.#codeById.set(id, code);
+    this.#codeChars += code.length;
+    for (const [oldest, old] of this.#codeById) {
+      if (this.#codeChars <= CODE_CACHE_CHARS) break;
+      this.#codeById.delete(oldest);
+      this.#codeChars -= old.length;
+    }
+    return code;
   }
 
   #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {

@@ -5,17 +5,22 @@ import { badResponse } from '../node/errors.ts';
 import { contractTx, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
 import type { DecodedCall, FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
 
-/** mapLimit runs fn over items with at most `limit` in flight and returns results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * mapLimit runs fn over items with at most `limit` in flight and returns results in input order.
+ * Once `more()` turns false no further item is started: the results are those of the leading
+ * items started.
+ */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>, more = (): boolean => true): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && more()) {
       const i = next++;
       results[i] = await fn(items[i]!, i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  results.length = next;
   return results;
 }
 
@@ -49,9 +54,18 @@ export async function fetchGeneration(node: NodeClient, height: number, withCall
   return { height, keyBlock, microBlocks, callInfos, decodedCalls: new Map() };
 }
 
-/** fetchGenerations loads heights with bounded concurrency, in order. */
-export function fetchGenerations(node: NodeClient, heights: readonly number[], concurrency: number): Promise<FetchedGeneration[]> {
-  return mapLimit(heights, concurrency, (h) => fetchGeneration(node, h));
+/**
+ * fetchGenerations loads heights with bounded concurrency, in order. With `maxTransactions` it
+ * starts no further height once the generations fetched hold that many transactions, and returns
+ * the leading heights it fetched (at least one): a batch's memory follows its transactions.
+ */
+export function fetchGenerations(node: NodeClient, heights: readonly number[], concurrency: number, maxTransactions = Infinity): Promise<FetchedGeneration[]> {
+  let transactions = 0;
+  return mapLimit(heights, concurrency, async (h) => {
+    const gen = await fetchGeneration(node, h);
+    for (const mb of gen.microBlocks) transactions += mb.transactions.length;
+    return gen;
+  }, () => transactions < maxTransactions);
 }
 
 /** decodeCalls fills `decodedCalls` of each generation (outside the database transaction). */

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
 import { checkForks } from './forks.ts';
-import { contiguousRuns } from './heights.ts';
+import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from './sync-state.ts';
@@ -96,8 +96,7 @@ export class Follower {
   async #nextHeights(next: number, nodeTop: number): Promise<number[] | 'skip'> {
     const { cfg, loader } = this.#deps;
     if (this.#rollbackFrom !== undefined) {
-      const count = Math.max(0, Math.min(cfg.batchSize, nodeTop - this.#rollbackFrom + 1));
-      return Array.from({ length: count }, (_, i) => this.#rollbackFrom! + i);
+      return heightRange(this.#rollbackFrom, Math.min(cfg.batchSize, nodeTop - this.#rollbackFrom + 1));
     }
     const reach = next + cfg.batchSize * LOOKAHEAD_BATCHES;
     const missing = await missingHeights(loader.pool, next, Math.min(nodeTop, reach), cfg.batchSize);
@@ -113,11 +112,15 @@ export class Follower {
     const { cfg, loader } = this.#deps;
     await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
     const pending = this.#ahead;
-    const prepared = pending && pending.from === heights[0] && pending.count === heights.length ? pending.batch : undefined;
+    // the batch prepared ahead asked for heights that are all still missing
+    const prepared = pending && pending.from === heights[0] && pending.count <= heights.length ? pending.batch : this.#prepare(heights);
     this.#ahead = undefined;
-    const after = heights.at(-1)! + 1;
-    // prepare the next batch (fetch, decode, transform) while this one is written
-    if (this.#rollbackFrom === undefined && after <= nodeTop) this.#prepareAhead(after, Math.min(cfg.batchSize, nodeTop - after + 1));
+    if (this.#rollbackFrom === undefined) {
+      // prepare the next batch (fetch, decode, transform) while this one is written
+      const after = (await prepared).gens.at(-1)!.height + 1;
+      const count = Math.min(cfg.batchSize, nodeTop - after + 1);
+      if (count > 0) this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count)) };
+    }
     const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, grown: this.#grown, prepared });
     if (result.kind === 'relink') {
       this.#forkFrom(result.rollbackFrom, 'parent link broken: rolling back');
@@ -140,10 +143,10 @@ export class Follower {
     this.#grown = false;
   }
 
-  #prepareAhead(from: number, count: number): void {
-    const batch = prepareBatch(this.#deps.loader, Array.from({ length: count }, (_, i) => from + i), true);
+  #prepare(heights: readonly number[]): Promise<PreparedBatch> {
+    const batch = prepareBatch(this.#deps.loader, heights, true);
     batch.catch(() => {}); // a failed or unused batch is dropped; the step prepares it again
-    this.#ahead = { from, count, batch };
+    return batch;
   }
 
   async #idle(nodeTop: number): Promise<StepResult> {

@@ -35,6 +35,11 @@ export function parseHeights(list: string): number[] {
   return [...seen].sort((a, b) => a - b);
 }
 
+/** heightRange is `count` consecutive heights from `from`. */
+export function heightRange(from: number, count: number): number[] {
+  return Array.from({ length: Math.max(0, count) }, (_, i) => from + i);
+}
+
 /** contiguousRuns groups sorted heights into inclusive [from, to] runs (for batching and NOTIFY). */
 export function contiguousRuns(heights: readonly number[]): [number, number][] {
   const runs: [number, number][] = [];

@@ -24,6 +24,8 @@ export interface LoaderDeps {
   readonly decoder: ContractDecoder;
   readonly schema: string;
   readonly concurrency: number;
+  /** a batch takes no further generation once it holds this many transactions (no limit when absent) */
+  readonly batchTransactions?: number;
   readonly log: Logger;
   readonly metrics?: IndexerMetrics;
 }
@@ -64,7 +66,8 @@ function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<str
  * rollbackOnly deletes heights from `height` up when the node has nothing to put there (its chain
  * became shorter). The notification's `to` is below its `from`: nothing was written.
  */
-export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics'>, height: number): Promise<void> {
+export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics' | 'decoder'>, height: number): Promise<void> {
+  deps.decoder.forgetCode();
   await withTransaction(deps.pool, async (client) => {
     await deleteFrom(client, height);
     await recordTop(client);
@@ -73,7 +76,7 @@ export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'm
   deps.metrics?.rollbacks.inc();
 }
 
-/** A batch ready to write: fetched, checked link by link among itself, decoded and transformed. */
+/** A batch ready to write: fetched, checked link by link among itself, decoded and transformed; its heights are `gens`'. */
 export interface PreparedBatch {
   readonly gens: readonly FetchedGeneration[];
   readonly rows: readonly GenerationRows[];
@@ -81,12 +84,13 @@ export interface PreparedBatch {
 }
 
 /**
- * prepareBatch does everything before the database transaction. It needs no earlier batch to be
+ * prepareBatch does everything before the database transaction, for the leading heights that fit
+ * `batchTransactions` (at least one). It needs no earlier batch to be
  * committed (a contract created just before is found through the node), so the populator runs it
  * for the next batch while the current one is written.
  */
 export async function prepareBatch(deps: LoaderDeps, heights: readonly number[], checkLinks: boolean): Promise<PreparedBatch> {
-  let gens = await fetchGenerations(deps.node, heights, deps.concurrency);
+  let gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
   for (let i = 1; checkLinks && i < gens.length; i++) {
     const prev = gens[i - 1]!;
     const lastMicro = prev.microBlocks.at(-1)?.header.hash;
@@ -100,7 +104,10 @@ export async function prepareBatch(deps: LoaderDeps, heights: readonly number[],
   return { gens, rows, encoded: encodeRows(rows) };
 }
 
-/** loadBatch loads the given ascending heights in one transaction (or reports a broken link). */
+/**
+ * loadBatch loads the given ascending heights, or the leading ones that fit `batchTransactions`
+ * (the result's from/to say which), in one transaction; or reports a broken link.
+ */
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();
   const { gens, rows, encoded } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
@@ -111,12 +118,14 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
       return { kind: 'relink', rollbackFrom: Math.max(0, await agreeingBelow(deps.pool, deps.node, first.height - 1)) };
     }
   }
-  const from = heights[0]!;
-  const to = heights.at(-1)!;
+  const loaded = gens.map((g) => g.height);
+  const from = loaded[0]!;
+  const to = loaded.at(-1)!;
   const rolledBack = opts.rollbackFrom !== undefined && !opts.grown;
+  if (rolledBack || opts.replace) deps.decoder.forgetCode();
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
-    if (opts.replace) await deleteHeights(client, heights);
+    if (opts.replace) await deleteHeights(client, loaded);
     const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
@@ -127,7 +136,7 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const m = deps.metrics;
   if (m) {
     m.batches.inc();
-    m.generations.inc(heights.length);
+    m.generations.inc(loaded.length);
     m.transactions.inc(transactions);
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (rolledBack) m.rollbacks.inc();

@@ -51,7 +51,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     cfg, log, poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
     loader: {
       pool, node, decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
-      schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, log, metrics,
+      schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, batchTransactions: cfg.batchTransactions, log, metrics,
     },
   });
   let markSynced!: () => void;

@@ -1,5 +1,5 @@
 /**
- * @module Reload (-H): delete and re-load listed heights, each run of heights in one transaction,
+ * @module Reload (-H): delete and re-load listed heights, each batch of them in one transaction,
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
 import type { Config } from '../config.ts';
@@ -10,7 +10,7 @@ import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
-import { contiguousRuns } from './heights.ts';
+import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
 
@@ -26,35 +26,36 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
     const loader = {
       pool, node, decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
-      schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, log,
+      schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, batchTransactions: cfg.batchTransactions, log,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let reloaded = 0;
-    const chunks = contiguousRuns(heights).flatMap(([from, to]) =>
-      Array.from({ length: Math.ceil((to - from + 1) / cfg.batchSize) }, (_, c) => {
-        const start = from + c * cfg.batchSize;
-        return Array.from({ length: Math.min(cfg.batchSize, to - start + 1) }, (_, i) => start + i);
-      }));
-    const prepare = (chunk: number[] | undefined): Promise<PreparedBatch> | undefined => {
-      const preparing = chunk && prepareBatch(loader, chunk, false);
-      preparing?.catch(() => {}); // surfaced when the chunk is loaded
+    // a batch up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached
+    const prepare = (from: number, to: number): Promise<PreparedBatch> => {
+      const preparing = prepareBatch(loader, heightRange(from, Math.min(cfg.batchSize, to - from + 1)), false);
+      preparing.catch(() => {}); // surfaced when the batch is loaded
       return preparing;
     };
-    let prepared = prepare(chunks[0]);
-    for (const [index, chunk] of chunks.entries()) {
-      // prepare the next chunk while this one is written
-      const current = prepared;
-      prepared = prepare(chunks[index + 1]);
-      try {
-        await loadBatch(loader, chunk, { replace: true, prepared: current });
-      } catch (err) {
-        if (err instanceof NodeError && err.notFound) {
-          throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${chunk[0]}-${chunk.at(-1)} (${err.message})`);
+    for (const [from, to] of contiguousRuns(heights)) {
+      let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
+      while (prepared) {
+        const current = prepared;
+        let batch: PreparedBatch;
+        try {
+          batch = await current;
+        } catch (err) {
+          if (err instanceof NodeError && err.notFound) {
+            throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${from}-${to} (${err.message})`);
+          }
+          throw err;
         }
-        throw err;
+        const last = batch.gens.at(-1)!.height;
+        // prepare the next batch while this one is written
+        prepared = last < to ? prepare(last + 1, to) : undefined;
+        await loadBatch(loader, batch.gens.map((g) => g.height), { replace: true, prepared: current });
+        reloaded += batch.gens.length;
+        log.info({ from: batch.gens[0]!.height, to: last, reloaded, total: heights.length }, 'heights reloaded');
       }
-      reloaded += chunk.length;
-      log.info({ from: chunk[0], to: chunk.at(-1), reloaded, total: heights.length }, 'heights reloaded');
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
     return { reloaded };

@@ -43,6 +43,21 @@ describe('ContractDecoder', () => {
     expect(aevm.decodeError).to.match(/COMPILER_URL/);
   });
 
+  it('looks a called contract\'s code up once, and again after forgetCode (a fork may change it)', async () => {
+    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const lookups: string[] = [];
+    const counting = async (id: string): Promise<string | undefined> => { lookups.push(id); return codeOf(id); };
+    const call = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [7n]) };
+    for (let i = 0; i < 3; i++) expect(await decoder.decode(call, undefined, counting)).to.include({ function: 'set', decodeError: null });
+    // an unknown contract is asked again: it may be created later
+    await decoder.decode({ ...call, contract_id: 'ct_unknown' }, undefined, counting);
+    await decoder.decode({ ...call, contract_id: 'ct_unknown' }, undefined, counting);
+    expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown']);
+    decoder.forgetCode();
+    await decoder.decode(call, undefined, counting);
+    expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown', ct]);
+  });
+
   describe('with a compiler', () => {
     let server: Server;
     let url: string;

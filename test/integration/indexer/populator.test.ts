@@ -14,7 +14,8 @@ describe('populator (devnode + PostgreSQL)', function () {
   before(async () => {
     h = await startHarness(40, 'populator-test');
     registry = new prom.Registry();
-    populator = await startPopulator({ cfg: h.config(), log: silent, registry });
+    // batches end at BATCH_SIZE (10) generations or, sooner, at 15 transactions
+    populator = await startPopulator({ cfg: h.config({ BATCH_TRANSACTIONS: '15' }), log: silent, registry });
     await populator.synced();
   });
   after(async () => {
@@ -40,6 +41,10 @@ describe('populator (devnode + PostgreSQL)', function () {
     expect(value('mdw_sync_lag_blocks')).to.equal(0);
     const [counts] = await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM transactions');
     expect(counts!.n).to.be.greaterThan(100);
+    // every height and transaction counted once although batches were cut short by their transactions
+    expect(value('mdw_indexer_generations_total')).to.equal(h.devnode.height() + 1);
+    expect(value('mdw_indexer_transactions_total')).to.equal(counts!.n);
+    expect(value('mdw_indexer_batches_total')).to.be.greaterThan(Math.ceil((h.devnode.height() + 1) / 10));
     for (const table of ['name_events', 'name_pointers', 'oracle_events', 'oracle_queries', 'oracle_responses', 'contracts', 'contract_calls', 'channel_events']) {
       const [row] = await h.query<{ n: number }>('mdw', `SELECT count(*)::int AS n FROM ${table}`);
       expect(row!.n, table).to.be.greaterThan(0);

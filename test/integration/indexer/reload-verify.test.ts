@@ -63,11 +63,14 @@ describe('reload (-H) and verify (-v)', function () {
     const reader = (async () => {
       while (reloading) seen.push((await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM key_blocks'))[0]!.n);
     })();
-    await reloadHeights({ cfg: h.config({ BATCH_SIZE: '3' }), log: silent }, all());
+    // batches of at most 3 heights, cut sooner at 4 transactions
+    const { reloaded } = await reloadHeights({ cfg: h.config({ BATCH_SIZE: '3', BATCH_TRANSACTIONS: '4' }), log: silent }, all());
     reloading = false;
     await reader;
+    expect(reloaded).to.equal(expected);
     expect(seen.length).to.be.greaterThan(3);
     expect(seen.every((n) => n === expected)).to.equal(true);
+    expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
   });
 
   it('refuses heights the node does not have with a clear error', async () => {

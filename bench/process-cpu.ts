@@ -1,0 +1,49 @@
+/**
+ * @module CPU seconds spent by a process tree so far (Linux /proc): the process, its live
+ * descendants and the children it has reaped. Used to see where a run's CPU went, e.g. how much
+ * PostgreSQL (the postmaster and its backends) spent while the populator loaded the chain.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100;
+
+interface Stat { readonly ppid: number; readonly own: number; readonly reaped: number }
+
+function stat(pid: number): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // fields after the parenthesised command name, which may itself contain spaces
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** treeCpuSeconds sums user and system time of `root`, its live descendants and its reaped children. */
+export function treeCpuSeconds(root: number): number {
+  const stats = new Map<number, Stat>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const s = stat(Number(entry));
+    if (s) stats.set(Number(entry), s);
+  }
+  const rootStat = stats.get(root);
+  if (!rootStat) return 0;
+  let ticks = rootStat.own + rootStat.reaped;
+  const pending = [root];
+  while (pending.length > 0) {
+    const parent = pending.pop()!;
+    for (const [pid, s] of stats) {
+      if (s.ppid !== parent) continue;
+      ticks += s.own + s.reaped;
+      pending.push(pid);
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** postmasterPid reads the server's pid from postmaster.pid in its data directory (a local server). */
+export function postmasterPid(dataDirectory: string): number {
+  return Number(readFileSync(`${dataDirectory}/postmaster.pid`, 'utf8').split('\n')[0]);
+}
