@@ -3,10 +3,11 @@
  * the populator's COMMIT to delivery at every client (p50/p99), and the server's RSS.
  *
  *   node bench/websocket.ts [--clients 10000] [--processes 2] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
- *                           [--compiled] [--server-node-options=--max-semi-space-size=4]
+ *                           [--compiled] [--server-node-options=<NODE_OPTIONS of the server>]
  *
  * The server under test is what a pod runs: `mdw -s` (HTTP API and websocket in one process, with
- * NODE_ENV=production), so its RSS is what a production user would see. `--compiled` runs it as the
+ * NODE_ENV=production and the NODE_OPTIONS the operator gives server pods, SERVER_NODE_OPTIONS;
+ * `--server-node-options=` runs it with V8's defaults), so its RSS is what a production user sees. `--compiled` runs it as the
  * image does: the sources compiled to dist/ (tsc -p tsconfig.build.json) in a temporary copy of the
  * image's layout, without type stripping's share of memory. Other processes: this one (database,
  * populator double, measurements) and client processes (`clients` mode). Baselines measured in the
@@ -30,6 +31,7 @@ import { createLogger } from '../src/log.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { notifyChannel } from '../src/events/notification.ts';
+import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { notify, randomId, spendTx, writeHeight } from '../test/integration/events/chain-writer.ts';
@@ -266,11 +268,14 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
   const latencies = (pick: (r: ClientReport) => Record<number, number[]>): number[] =>
     reports.flatMap((r) => Object.entries(pick(r)).flatMap(([h, times]) => times.map((t) => t - startedAt.get(Number(h))!)));
   const first = latencies((r) => r.first);
+  // One slow height (a GC pause, a burst of other work on the machine) shows here, not only in p99.
+  const perHeight = [...startedAt.keys()].map((h) => summary(reports.flatMap((r) => (r.first[h] ?? []).map((t) => t - startedAt.get(h)!))));
   return {
     connectSeconds: round1(connectSeconds),
     delivered: `${first.length}/${opts.total * opts.rounds} key blocks`,
     keyBlockMs: summary(first),
     lastEventOfHeightMs: summary(latencies((r) => r.last)),
+    keyBlockMsPerHeight: { p50: perHeight.map((x) => x.p50), max: perHeight.map((x) => x.max) },
     serverRss: { noClientsMb: noClients.rssMb, idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
     loadAverage1m: { start: round1(loadStart), end: round1(loadavg()[0]!) },
   };
@@ -284,8 +289,8 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '20' },
       txs: { type: 'string', default: '2' },
       out: { type: 'string', default: 'bench/results/websocket.json' },
-      // NODE_OPTIONS of the middleware server process only, e.g. "--max-semi-space-size=4".
-      'server-node-options': { type: 'string', default: '' },
+      // NODE_OPTIONS of the middleware server process only.
+      'server-node-options': { type: 'string', default: SERVER_NODE_OPTIONS },
       // Run the server compiled, as the image does (no type stripping).
       compiled: { type: 'boolean', default: false },
     },
@@ -332,7 +337,7 @@ async function main(): Promise<void> {
     benchmark: 'websocket',
     date: new Date().toISOString(),
     command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --rounds ${opts.rounds} --txs ${opts.txs}`
-      + (values.compiled ? ' --compiled' : '') + (nodeOptions ? ` --server-node-options=${nodeOptions}` : ''),
+      + (values.compiled ? ' --compiled' : '') + ` --server-node-options=${nodeOptions}`,
     // Other work on the machine competes for the same cores: compare phases of one run, not runs.
     machine: { cpus: cpus().length, node: process.version },
     clients: opts.total,

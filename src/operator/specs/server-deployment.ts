@@ -5,6 +5,14 @@ import { Component, childMeta, childName, generationSuffix, labelsFor, selectorF
 import { httpProbe, middlewareContainer, podTemplate } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
+/**
+ * SERVER_NODE_OPTIONS are the V8 settings of server pods. V8 sizes the young generation from the
+ * machine's memory (tens of MiB per semi-space on a server), and a server accepting thousands of
+ * websocket clients keeps it committed: 8 MiB keeps one with 10k clients tens of MB smaller
+ * (docs/benchmarks.md, Websocket; bench/websocket.ts runs the server with this value).
+ */
+export const SERVER_NODE_OPTIONS = '--max-semi-space-size=8';
+
 /** serverDeploymentName is `<name>-server-g<N>`. */
 export function serverDeploymentName(ctx: BuildContext, generation: number): string {
   return childName(ctx.mw, Component.server, generationSuffix(generation));
@@ -20,6 +28,7 @@ export function buildServerDeployment(ctx: BuildContext, generation: number, rep
     args: ['-s'],
     generation,
     resources: ctx.spec.server.resources,
+    extraEnv: [{ name: 'NODE_OPTIONS', value: SERVER_NODE_OPTIONS }],
     ports: true,
     readinessProbe: httpProbe('/readyz', 5, 3),
     livenessProbe: httpProbe('/healthz', 10, 6),

@@ -30,6 +30,10 @@ describe('server Deployment', () => {
     expect(d.spec?.strategy?.rollingUpdate).to.deep.equal({ maxUnavailable: 0, maxSurge: 1 });
     expect(d.spec?.template.spec?.containers[0]?.readinessProbe?.httpGet?.path).to.equal('/readyz');
   });
+  it('caps V8\'s young generation (many websocket clients), which the populator keeps at its default', () => {
+    expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal('--max-semi-space-size=8');
+    expect(envOf(buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(undefined);
+  });
   it('uses the operator image unless the spec names one', () => {
     expect(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0]?.image).to.equal('ghcr.io/aeternity/mdw:0.1.0');
     expect(buildServerDeployment(createBuildContext(aMiddleware({ image: 'my/mdw:2' }), 'x'), 1)
