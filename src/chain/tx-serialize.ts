@@ -123,12 +123,85 @@ export function signedTxBytes(signed: Json | undefined, name = 'signed transacti
   }), encodeTx(tx));
 }
 
+/** byteStringLength is the RLP size of a byte string of `n` bytes whose first byte is `first`. */
+function byteStringLength(n: number, first: number): number {
+  return n === 1 && first < 0x80 ? 1 : rlpLength(n);
+}
+
+function intLength(value: number | bigint): number {
+  const bytes = intToBytes(value);
+  return byteStringLength(bytes.length, bytes[0]!);
+}
+
+/**
+ * encodedLength is the RLP size of a Base64 `prefix_` field, read off the length of its text:
+ * no decoding and no checksum (the costly part for contract code). Anything else is decoded.
+ */
+function encodedLength(value: Json | undefined, prefix: Prefix, name: string): number {
+  if (typeof value === 'string' && value.startsWith(`${prefix}_`) && prefix !== 'oq') {
+    const text = value.slice(3);
+    const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+    // less the 4 checksum bytes; a one-byte payload's size depends on its value, so it is decoded
+    const n = Math.floor(((text.length - pad) * 3) / 4) - 4;
+    if (n !== 1 && n >= 0 && text.length % 4 !== 1) return rlpLength(n);
+  }
+  const bytes = encodedBytes(value, prefix, name);
+  return byteStringLength(bytes.length, bytes[0] ?? 0);
+}
+
+function listLength(items: readonly number[]): number {
+  return rlpLength(items.reduce((sum, n) => sum + n, 0), true);
+}
+
+/** fieldLength is the RLP size of what encodeField writes for one field. */
+function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
+  const value = tx[name];
+  switch (kind) {
+    case 'id': return rlpLength(idBytes(value, name).length);
+    case 'int': return intLength(asInt(value, name));
+    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': case 'oq': return encodedLength(value, kind, name);
+    case 'str': {
+      const text = typeof value === 'string' ? value : '';
+      return byteStringLength(Buffer.byteLength(text, 'utf8'), text.charCodeAt(0));
+    }
+    case 'hex': {
+      const bytes = hexBytes(value, name);
+      return byteStringLength(bytes.length, bytes[0] ?? 0);
+    }
+    case 'ttl': return ttlOf(value, name).reduce((sum: number, v) => sum + intLength(v), 0);
+    case 'ctVersion': return intLength((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')));
+    case 'ids': return listLength(idList(value, name).map((id) => rlpLength(id.length)));
+    case 'delegates': {
+      const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+      return listLength(idList(d.initiator, name).map((id) => rlpLength(id.length))) + listLength(idList(d.responder, name).map((id) => rlpLength(id.length)));
+    }
+    case 'pointers': {
+      if (!Array.isArray(value)) throw new TxCodecError('pointers must be a list');
+      return listLength(value.map((p) => {
+        if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string') throw new TxCodecError('a pointer is {key, id}');
+        return listLength([byteStringLength(Buffer.byteLength(p.key, 'utf8'), p.key.charCodeAt(0)), rlpLength(idBytes(p.id, 'pointer id').length)]);
+      }));
+    }
+    case 'signedTx': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TxCodecError(`${name} must be {tx, signatures}`);
+      return rlpLength(signedTxLength(value));
+    }
+  }
+}
+
+/** txLength is `encodeTx(tx).length`, computed without building the bytes. */
+export function txLength(tx: TxFields): number {
+  const schema = schemaFor(String(tx.type), typeof tx.version === 'number' ? tx.version : undefined);
+  if (!schema) throw new TxCodecError(`unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`);
+  return listLength([intLength(schema.tag), intLength(schema.version), ...schema.fields.map(([name, kind]) => fieldLength(tx, name, kind))]);
+}
+
 /** SIGNATURE_ITEM_LENGTH is the RLP size of one 64-byte ed25519 signature. */
 const SIGNATURE_ITEM_LENGTH = rlpLength(64);
 
 /**
- * signedTxLength is `signedTxBytes(signed).length` without decoding the signatures (the costly
- * part: Base58 and checksums): each `sg_` string counts as the 64 bytes every signature has.
+ * signedTxLength is `signedTxBytes(signed).length` without building the bytes or decoding the
+ * signatures (Base58 and checksums): each `sg_` string counts as the 64 bytes every signature has.
  */
 export function signedTxLength(signed: { readonly tx?: Json; readonly signatures?: Json }): number {
   const tx = signed.tx;
@@ -138,7 +211,7 @@ export function signedTxLength(signed: { readonly tx?: Json; readonly signatures
     throw new TxCodecError('signed transaction signatures must be a list of sg_ strings');
   }
   // [tag 11, version 1, [signatures], tx bytes]: tag and version are one byte each
-  return rlpLength(2 + rlpLength(signatures.length * SIGNATURE_ITEM_LENGTH, true) + rlpLength(encodeTx(tx).length), true);
+  return rlpLength(2 + rlpLength(signatures.length * SIGNATURE_ITEM_LENGTH, true) + rlpLength(txLength(tx)), true);
 }
 
 /** txHash is the `th_` of a signed transaction: blake2b of its bytes. */

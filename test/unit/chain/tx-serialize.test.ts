@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { EntryTag, MemoryAccount, Tag, buildTx, buildTxHash, decode as sdkDecode, encode as sdkEncode, Encoding, packEntry } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { signedTxBytes, txHash, TxCodecError } from '../../../src/chain/tx-serialize.ts';
+import { encodeTx, signedTxBytes, txHash, txLength, TxCodecError } from '../../../src/chain/tx-serialize.ts';
 import { onSizeFallback, signedTxSize, sizeFallbackCounts } from '../../../src/chain/tx-size.ts';
 import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../../src/devnode/fate-contract.ts';
 
@@ -158,6 +158,21 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
       expect(txHash(signedTxBytes(signed))).to.equal(buildTxHash(oracle));
     });
   }
+
+  it('measures without serialising: every payload length, one-byte payloads by their value, raw text', () => {
+    const spend = CASES.SpendTx!.json;
+    const payloads = [undefined, '', 'plain text of node < 3.0', 'é', 'x', encode('ba', Uint8Array.of(0x7f)), encode('ba', Uint8Array.of(0x80)),
+      ...[0, 2, 3, 4, 55, 56, 57, 255, 256, 70_000].map((n) => encode('ba', Buffer.alloc(n, 0xab)))];
+    for (const payload of payloads) {
+      const tx = { ...spend, payload: payload ?? null };
+      if (payload === undefined) delete (tx as { payload?: Json }).payload;
+      expect(txLength(tx), String(payload).slice(0, 20)).to.equal(encodeTx(tx).length);
+    }
+    const call = CASES.ContractCallTx!.json;
+    for (const calldata of [encode('cb', Uint8Array.of(1)), encode('cb', Buffer.alloc(2)), encode('cb', Buffer.alloc(100_000, 7))]) {
+      expect(txLength({ ...call, call_data: calldata })).to.equal(encodeTx({ ...call, call_data: calldata }).length);
+    }
+  });
 
   it('hashes real mainnet transactions of older eras to the hash the node gave them', () => {
     for (const signed of MAINNET) {
