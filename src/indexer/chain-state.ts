@@ -2,9 +2,11 @@
  * @module Name and oracle state as events: each action plus the state before it gives the state
  * after it. Pure; the writer supplies the prior state from the database.
  */
-import type { Json } from '../chain/json.ts';
+import { withPrefix } from '../chain/id-cache.ts';
+import { oracleQueryId } from '../chain/derived-ids.ts';
+import { isJsonObject, type Json } from '../chain/json.ts';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../chain/aens.ts';
-import type { NameAction, NameEventRow, OracleAction, OracleEventRow } from './rows.ts';
+import type { NameAction, NameEventRow, NameOracleQuery, OracleAction, OracleEventRow, OracleQueryRow, TxPosition } from './rows.ts';
 
 /** NameState is a name after its latest event. */
 export interface NameState {
@@ -78,5 +80,28 @@ export function foldOracleActions(prior: ReadonlyMap<string, OracleState>, actio
       queryFee: register?.queryFee ?? null, queryFormat: register?.queryFormat ?? null,
       responseFormat: register?.responseFormat ?? null, abiVersion: register?.abiVersion ?? null,
     };
+  });
+}
+
+function isBefore(a: TxPosition, b: TxPosition): boolean {
+  return a.height !== b.height ? a.height < b.height : a.microIndex !== b.microIndex ? a.microIndex < b.microIndex : a.txIndex < b.txIndex;
+}
+
+/** The oracle a name's pointers name under `oracle_pubkey`, as an ok_ id. */
+function pointedOracle(pointers: Json | undefined): string | undefined {
+  const pointer = Array.isArray(pointers) ? pointers.find((p) => isJsonObject(p) && p.key === 'oracle_pubkey') : undefined;
+  return isJsonObject(pointer) && typeof pointer.id === 'string' ? withPrefix(pointer.id, 'ok') : undefined;
+}
+
+/**
+ * resolveNameQueries turns queries sent to a name into oracle queries, as the node does: the oracle
+ * is the name's `oracle_pubkey` pointer after the name's latest event before the query (`events`,
+ * in chain order, else `prior`). A name without that pointer yields no query (the node refuses one).
+ */
+export function resolveNameQueries(prior: ReadonlyMap<string, NameState>, events: readonly NameEventRow[], queries: readonly NameOracleQuery[]): OracleQueryRow[] {
+  return queries.flatMap(({ nameHash, ...query }) => {
+    const latest = events.findLast((e) => e.nameHash === nameHash && isBefore(e, query));
+    const oracleId = pointedOracle(latest ? latest.pointers : prior.get(nameHash)?.pointers);
+    return oracleId ? [{ ...query, oracleId, queryId: oracleQueryId(query.senderId, BigInt(query.senderNonce), oracleId) }] : [];
   });
 }

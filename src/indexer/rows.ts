@@ -55,6 +55,8 @@ export interface NamePointerRow extends TxPosition { nameHash: string; key: stri
 export interface OracleQueryRow extends TxPosition {
   queryId: string; oracleId: string; senderId: string; senderNonce: string; query: string; fee: string; expiresAt: number; responseTtl: Json;
 }
+/** A query sent to a name (nm_): its oracle is the name's `oracle_pubkey` pointer at that moment, known at write time. */
+export type NameOracleQuery = Omit<OracleQueryRow, 'queryId' | 'oracleId'> & { nameHash: string };
 export interface OracleResponseRow extends TxPosition { queryId: string; response: string }
 
 /** A name transaction before the name's prior state is known (see name-state.ts). */
@@ -97,6 +99,7 @@ export interface GenerationRows extends DirectRows {
   readonly keyBlock: KeyBlockRow;
   readonly nameActions: NameAction[];
   readonly oracleActions: OracleAction[];
+  readonly nameOracleQueries: NameOracleQuery[];
 }
 
 /** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */

@@ -46,7 +46,7 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       beneficiary: str(kb.beneficiary), miner: str(kb.miner), timeMs: toBigInt(kb.time), data: kb,
     },
     microBlocks: [], transactions: [], accountTxs: [], contracts: [], contractCalls: [], channelEvents: [],
-    nameActions: [], namePointers: [], oracleActions: [], oracleQueries: [], oracleResponses: [],
+    nameActions: [], namePointers: [], oracleActions: [], oracleQueries: [], oracleResponses: [], nameOracleQueries: [],
   };
   gen.microBlocks.forEach((mb, microIndex) => {
     const mbHash = str(mb.header.hash);
@@ -127,12 +127,13 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
       break;
     case 'OracleQueryTx': {
       const oracle = str(tx.oracle_id);
-      if (!oracle.startsWith('ok_')) break; // a query to a name: the oracle behind it is resolved by the node only
-      rows.oracleQueries.push({
-        ...pos, queryId: oracleQueryId(str(tx.sender_id), toBigInt(tx.nonce), oracle), oracleId: oracle, senderId: str(tx.sender_id),
-        senderNonce: intText(tx.nonce), query: String(tx.query ?? ''), fee: intText(tx.query_fee),
+      const query = {
+        ...pos, senderId: str(tx.sender_id), senderNonce: intText(tx.nonce), query: String(tx.query ?? ''), fee: intText(tx.query_fee),
         expiresAt: ttlHeight(tx.query_ttl, height), responseTtl: tx.response_ttl ?? null,
-      });
+      };
+      // a query to a name reaches the oracle the name points at, which the writer resolves
+      if (oracle.startsWith('nm_')) rows.nameOracleQueries.push({ ...query, nameHash: oracle });
+      else rows.oracleQueries.push({ ...query, queryId: oracleQueryId(query.senderId, toBigInt(tx.nonce), oracle), oracleId: oracle });
       break;
     }
     case 'OracleRespondTx':

@@ -3,8 +3,8 @@
  * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
  */
 import { quoteIdent, type Queryable } from '../db/pool.ts';
-import { foldNameActions, foldOracleActions, type NameState, type OracleState } from './chain-state.ts';
-import type { GenerationRows, NameEventRow, OracleEventRow, ResolvedRows } from './rows.ts';
+import { foldNameActions, foldOracleActions, resolveNameQueries, type NameState, type OracleState } from './chain-state.ts';
+import type { GenerationRows, NameEventRow, OracleEventRow, OracleQueryRow, ResolvedRows } from './rows.ts';
 import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyIn, copyText } from './copy-in.ts';
 
@@ -72,13 +72,13 @@ async function priorOracleStates(db: Queryable, ids: string[], before: number): 
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
 }
 
-function flatten(gens: readonly GenerationRows[], nameEvents: NameEventRow[], oracleEvents: OracleEventRow[]): ResolvedRows {
+function flatten(gens: readonly GenerationRows[], nameEvents: NameEventRow[], oracleEvents: OracleEventRow[], nameQueries: OracleQueryRow[] = []): ResolvedRows {
   const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
     gens.flatMap((g) => g[k] as unknown[]) as never;
   return {
     keyBlocks: gens.map((g) => g.keyBlock), microBlocks: all('microBlocks'), transactions: all('transactions'), accountTxs: all('accountTxs'),
     contracts: all('contracts'), contractCalls: all('contractCalls'), channelEvents: all('channelEvents'), namePointers: all('namePointers'),
-    oracleQueries: all('oracleQueries'), oracleResponses: all('oracleResponses'), nameEvents, oracleEvents,
+    oracleQueries: [...all('oracleQueries'), ...nameQueries], oracleResponses: all('oracleResponses'), nameEvents, oracleEvents,
   };
 }
 
@@ -87,9 +87,11 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
   const from = gens[0]!.keyBlock.height;
   const nameActions = gens.flatMap((g) => g.nameActions);
   const oracleActions = gens.flatMap((g) => g.oracleActions);
-  const nameEvents = foldNameActions(await priorNameStates(db, [...new Set(nameActions.map((a) => a.nameHash))], from), nameActions);
+  const nameQueries = gens.flatMap((g) => g.nameOracleQueries);
+  const priorNames = await priorNameStates(db, [...new Set([...nameActions, ...nameQueries].map((a) => a.nameHash))], from);
+  const nameEvents = foldNameActions(priorNames, nameActions);
   const oracleEvents = foldOracleActions(await priorOracleStates(db, [...new Set(oracleActions.map((a) => a.oracleId))], from), oracleActions);
-  return flatten(gens, nameEvents, oracleEvents);
+  return flatten(gens, nameEvents, oracleEvents, resolveNameQueries(priorNames, nameEvents, nameQueries));
 }
 
 /**

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { produceNameId } from '@aeternity/aepp-sdk';
+import { oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
 import { migrate } from '../../../src/db/migrator.ts';
@@ -86,6 +86,19 @@ describe('indexer writer', () => {
     const rows = await pool.query<{ height: number }>('SELECT height FROM contracts WHERE owner_id = $1', [alice]);
     expect(rows.rows).to.deep.equal([{ height: 2 }]);
     expect(await count('contract_calls')).to.equal(2);
+  });
+
+  it('sends a query addressed to a name to the oracle the name points at, from stored and same-batch state', async () => {
+    const ok = (ak: string): string => `ok_${ak.slice(3)}`;
+    const point = (nonce: number, to: string): JsonObject => ({ type: 'NameUpdateTx', account_id: alice, nonce, name_id: nameHash, name_ttl: 100, pointers: [{ key: 'oracle_pubkey', id: ok(to) }], client_ttl: 1, fee: 1 });
+    const ask = (nonce: number): JsonObject => ({ type: 'OracleQueryTx', sender_id: alice, nonce, oracle_id: nameHash, query: 'q?', query_fee: 5, query_ttl: { type: 'delta', value: 10 }, response_ttl: { type: 'delta', value: 5 }, fee: 1 });
+    await withTransaction(pool, (c) => writeGenerations(c, [gen(10, [point(20, bob)])].map(transformGeneration)));
+    await withTransaction(pool, (c) => writeGenerations(c, [gen(11, [ask(21)]), gen(12, [point(22, alice), ask(23)])].map(transformGeneration)));
+    const rows = await pool.query<{ query_id: string; oracle_id: string; height: number }>('SELECT query_id, oracle_id, height FROM oracle_queries WHERE sender_id = $1 ORDER BY height', [alice]);
+    expect(rows.rows).to.deep.equal([
+      { query_id: oracleQueryId(alice as `ak_${string}`, 21, ok(bob) as `ok_${string}`), oracle_id: ok(bob), height: 11 },
+      { query_id: oracleQueryId(alice as `ak_${string}`, 23, ok(alice) as `ok_${string}`), oracle_id: ok(alice), height: 12 },
+    ]);
   });
 
   it('rolls a failed COPY back with its transaction and leaves the connection usable', async () => {

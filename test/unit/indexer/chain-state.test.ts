@@ -1,7 +1,8 @@
-/** @module Name and oracle state folds: claims, auctions, bids, updates, transfers, revokes, extends. */
+/** @module Name and oracle state folds: claims, auctions, bids, updates, transfers, revokes, extends; queries sent to names. */
 import { expect } from 'chai';
-import { foldNameActions, foldOracleActions, type NameState } from '../../../src/indexer/chain-state.ts';
-import type { NameAction, OracleAction } from '../../../src/indexer/rows.ts';
+import { MemoryAccount, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
+import { foldNameActions, foldOracleActions, resolveNameQueries, type NameState } from '../../../src/indexer/chain-state.ts';
+import type { NameAction, NameOracleQuery, OracleAction } from '../../../src/indexer/rows.ts';
 
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
 
@@ -50,5 +51,37 @@ describe('foldOracleActions(prior, actions)', () => {
     const rows = foldOracleActions(new Map([['ok_3', { expiresAt: 700 }]]), actions);
     expect(rows.map((r) => r.expiresAt)).to.deep.equal([110, 160, 999, 705]);
     expect(rows[1]).to.include({ kind: 'extend', queryFee: null });
+  });
+});
+
+describe('resolveNameQueries(prior, events, queries)', () => {
+  const sender = MemoryAccount.generate().address;
+  const [first, second] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
+  const oracle = (ak: string): `ok_${string}` => `ok_${ak.slice(3)}`;
+  const nameHash = produceNameId('oracles.chain');
+  const query = (height: number, txIndex: number, nonce: number): NameOracleQuery => ({
+    ...at(height, txIndex), nameHash, senderId: sender, senderNonce: String(nonce), query: 'q', fee: '1', expiresAt: height + 10, responseTtl: null,
+  });
+  const pointing = (id: string): NameState => ({ name: 'oracles.chain', kind: 'update', owner: sender, expiresAt: 9000, auctionEnd: null, nameFee: null, pointers: [{ key: 'oracle_pubkey', id }] });
+
+  it('sends each query to the oracle the name pointed at just before it, with the sdk\'s query id', () => {
+    const prior = new Map([[nameHash, pointing(first)]]);
+    const events = foldNameActions(prior, [
+      { ...at(20, 1), protocol: 5, nameHash, account: sender, kind: 'update', nameTtl: 100, pointers: [{ key: 'oracle_pubkey', id: oracle(second) }] },
+    ]);
+    const rows = resolveNameQueries(prior, events, [query(20, 0, 7), query(20, 2, 8), query(21, 0, 9)]);
+    expect(rows.map((r) => r.oracleId)).to.deep.equal([oracle(first), oracle(second), oracle(second)]);
+    expect(rows.map((r) => r.queryId)).to.deep.equal([
+      oracleQueryId(sender, 7, oracle(first)), oracleQueryId(sender, 8, oracle(second)), oracleQueryId(sender, 9, oracle(second)),
+    ]);
+    expect(rows[0]).to.include({ height: 20, txIndex: 0, senderId: sender, senderNonce: '7', query: 'q' }).and.not.have.property('nameHash');
+  });
+
+  it('resolves nothing for a name without an oracle_pubkey pointer, or one revoked before the query', () => {
+    const prior = new Map([[nameHash, { ...pointing(first), pointers: [{ key: 'account_pubkey', id: first }] }]]);
+    expect(resolveNameQueries(prior, [], [query(30, 0, 1)])).to.deep.equal([]);
+    const revoked = foldNameActions(new Map([[nameHash, pointing(first)]]), [{ ...at(30), protocol: 5, nameHash, account: sender, kind: 'revoke' }]);
+    expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal([]);
+    expect(resolveNameQueries(new Map(), [], [query(30, 0, 1)])).to.deep.equal([]);
   });
 });
