@@ -2,15 +2,17 @@
  * @module Websocket benchmark: N subscribed clients (default 10 000) on one server process, time from
  * the populator's COMMIT to delivery at every client (p50/p99), and the server's RSS.
  *
- *   node bench/websocket.ts [--clients 10000] [--processes 2] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
- *                           [--compiled] [--server-node-options=<NODE_OPTIONS of the server>]
+ *   node bench/websocket.ts [--clients 10000] [--processes 2] [--warmup 1] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
+ *                           [--source] [--server-node-options=<NODE_OPTIONS of the server>]
  *
- * The server under test is what a pod runs: `mdw -s` (HTTP API and websocket in one process, with
- * NODE_ENV=production and the NODE_OPTIONS the operator gives server pods, SERVER_NODE_OPTIONS;
- * `--server-node-options=` runs it with V8's defaults), so its RSS is what a production user sees. `--compiled` runs it as the
- * image does: the sources compiled to dist/ (tsc -p tsconfig.build.json) in a temporary copy of the
- * image's layout, without type stripping's share of memory. Other processes: this one (database,
- * populator double, measurements) and client processes (`clients` mode). Baselines measured in the
+ * The server under test is what a pod runs: `mdw -s` (HTTP API and websocket in one process) as the
+ * image runs it: the sources compiled to dist/ (tsc -p tsconfig.build.json) in a temporary copy of
+ * the image's layout, NODE_ENV=production, and the NODE_OPTIONS the operator gives server pods
+ * (SERVER_NODE_OPTIONS), so its RSS is what a production user sees. `--source` runs the checkout's
+ * sources instead (type stripping adds ~30 MB); `--server-node-options=` runs with V8's defaults.
+ * The 10k clients share the server's cores, unlike real ones: their CPU per height is reported
+ * (clientCpuMsPerHeight), as it is part of the latency measured here. Other processes: this one
+ * (database, populator double, measurements) and client processes (`clients` mode). Baselines measured in the
  * same run, on the same machine:
  * - a bare `ws` server broadcasting frames of the same sizes when told over IPC (`bare` mode):
  *   what 10k sockets cost on this machine without database, hub or anything of ours;
@@ -40,8 +42,8 @@ const SCHEMA = 'mdw_bench_ws';
 const ROOT = new URL('..', import.meta.url).pathname;
 const log = createLogger({ logDir: undefined, logLevel: 'warn', logPretty: false }).log;
 
-interface Options { total: number; processes: number; rounds: number; txs: number }
-interface ClientReport { first: Record<number, number[]>; last: Record<number, number[]> }
+interface Options { total: number; processes: number; warmup: number; rounds: number; txs: number }
+interface ClientReport { first: Record<number, number[]>; last: Record<number, number[]>; cpuMs: number }
 interface ServerUnderTest {
   readonly url: string;
   readonly pid: number;
@@ -74,7 +76,7 @@ function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
 // ---- client process: `clients <url> <count> <txs>` ------------------------------------------------
 async function clients(url: string, count: number, txs: number): Promise<void> {
   const kinds = txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'];
-  const report: ClientReport = { first: {}, last: {} };
+  const report: ClientReport = { first: {}, last: {}, cpuMs: 0 };
   const complete = new Map<number, number>();
   const sockets: WebSocket[] = [];
   const done = (height: number, now: number): void => {
@@ -84,21 +86,22 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
     if (n === count) process.send!({ type: 'done', height });
   };
   const openOne = (): Promise<void> => new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
+    // These clients share the server's cores, unlike real ones: they read bytes, without decoding
+    // or validating text, so their own work disturbs the server (and the baseline) less.
+    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
     const txsSeen = new Map<number, number>();
     let answers = 0;
     ws.on('message', (data: Buffer) => {
       const now = clock();
-      const text = data.toString();
-      if (text.startsWith('[')) {
+      if (data[0] === OPEN_BRACKET) {
         answers += 1;
         if (answers === kinds.length) resolve();
-      } else if (text.endsWith('"subscription":"key_blocks"}')) {
-        const height = Number(/"height":(\d+)/.exec(text)?.[1]);
+      } else if (data.includes(KEY_BLOCKS_END, data.length - KEY_BLOCKS_END.length)) {
+        const height = integerAfter(data, HEIGHT);
         (report.first[height] ??= []).push(now);
         if (txs === 0) done(height, now);
       } else {
-        const height = Number(/"block_height":(\d+)/.exec(text)?.[1]);
+        const height = integerAfter(data, BLOCK_HEIGHT);
         const seen = (txsSeen.get(height) ?? 0) + 1;
         txsSeen.set(height, seen);
         if (seen === txs) done(height, now);
@@ -114,14 +117,31 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
   for (let opened = 0; opened < count; opened += 200) {
     await Promise.all(Array.from({ length: Math.min(200, count - opened) }, openOne));
   }
+  const cpuAtReady = process.cpuUsage();
   process.send!({ type: 'ready' });
   process.on('message', (m: { type: string }) => {
     if (m.type !== 'report') return;
+    const cpu = process.cpuUsage(cpuAtReady);
+    report.cpuMs = (cpu.user + cpu.system) / 1000;
     process.send!({ type: 'report', report }, () => {
       for (const ws of sockets) ws.terminate();
       process.exit(0);
     });
   });
+}
+
+const OPEN_BRACKET = '['.charCodeAt(0);
+const KEY_BLOCKS_END = Buffer.from('"subscription":"key_blocks"}');
+const HEIGHT = Buffer.from('"height":');
+const BLOCK_HEIGHT = Buffer.from('"block_height":');
+
+/** integerAfter reads the decimal digits following the first `key` in `data` (NaN when absent). */
+function integerAfter(data: Buffer, key: Buffer): number {
+  const at = data.indexOf(key);
+  if (at < 0) return NaN;
+  let value = 0;
+  for (let i = at + key.length; i < data.length && data[i]! >= 0x30 && data[i]! <= 0x39; i += 1) value = value * 10 + data[i]! - 0x30;
+  return value;
 }
 
 // ---- baseline server: `bare <txs>` ----------------------------------------------------------------
@@ -218,7 +238,11 @@ function buildImageLayout(): string {
   return dir;
 }
 
-/** runPhase connects the clients to one server, makes `rounds` heights happen and measures each delivery. */
+/**
+ * runPhase connects the clients to one server, makes `warmup` + `rounds` heights happen and measures
+ * each delivery of the `rounds` last: a server in production has delivered heights before, and the
+ * first one after start (cold JIT in server and clients alike) is slower.
+ */
 async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: number): Promise<Record<string, unknown>> {
   const perProcess = Math.ceil(opts.total / opts.processes);
   const noClients = rssOf(server.pid);
@@ -241,7 +265,7 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
   const idle = rssOf(server.pid);
   const loadStart = loadavg()[0]!;
   const startedAt = new Map<number, number>();
-  for (let height = firstHeight; height < firstHeight + opts.rounds; height += 1) {
+  for (let height = firstHeight; height < firstHeight + opts.warmup + opts.rounds; height += 1) {
     const allDone = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 30_000);
       onDone = () => {
@@ -251,7 +275,8 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
         }
       };
     });
-    startedAt.set(height, await server.trigger(height));
+    const at = await server.trigger(height);
+    if (height >= firstHeight + opts.warmup) startedAt.set(height, at);
     onDone?.();
     await allDone;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -265,17 +290,20 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
     }
   }));
   await Promise.all(procs.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
-  const latencies = (pick: (r: ClientReport) => Record<number, number[]>): number[] =>
-    reports.flatMap((r) => Object.entries(pick(r)).flatMap(([h, times]) => times.map((t) => t - startedAt.get(Number(h))!)));
+  const latenciesOf = (pick: (r: ClientReport) => Record<number, number[]>, h: number): number[] =>
+    reports.flatMap((r) => (pick(r)[h] ?? []).map((t) => t - startedAt.get(h)!));
+  const latencies = (pick: (r: ClientReport) => Record<number, number[]>): number[] => [...startedAt.keys()].flatMap((h) => latenciesOf(pick, h));
   const first = latencies((r) => r.first);
   // One slow height (a GC pause, a burst of other work on the machine) shows here, not only in p99.
-  const perHeight = [...startedAt.keys()].map((h) => summary(reports.flatMap((r) => (r.first[h] ?? []).map((t) => t - startedAt.get(h)!))));
+  const perHeight = [...startedAt.keys()].map((h) => summary(latenciesOf((r) => r.first, h)));
   return {
     connectSeconds: round1(connectSeconds),
     delivered: `${first.length}/${opts.total * opts.rounds} key blocks`,
     keyBlockMs: summary(first),
     lastEventOfHeightMs: summary(latencies((r) => r.last)),
     keyBlockMsPerHeight: { p50: perHeight.map((x) => x.p50), max: perHeight.map((x) => x.max) },
+    // CPU the client processes spent per height (theirs, not the server's: it competes for the same cores).
+    clientCpuMsPerHeight: round1(reports.reduce((sum, r) => sum + r.cpuMs, 0) / (opts.warmup + opts.rounds)),
     serverRss: { noClientsMb: noClients.rssMb, idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
     loadAverage1m: { start: round1(loadStart), end: round1(loadavg()[0]!) },
   };
@@ -287,15 +315,16 @@ async function main(): Promise<void> {
       clients: { type: 'string', default: '10000' },
       processes: { type: 'string', default: '2' },
       rounds: { type: 'string', default: '20' },
+      warmup: { type: 'string', default: '1' },
       txs: { type: 'string', default: '2' },
       out: { type: 'string', default: 'bench/results/websocket.json' },
       // NODE_OPTIONS of the middleware server process only.
       'server-node-options': { type: 'string', default: SERVER_NODE_OPTIONS },
-      // Run the server compiled, as the image does (no type stripping).
-      compiled: { type: 'boolean', default: false },
+      // Run the server from the checkout's sources instead of compiled as in the image.
+      source: { type: 'boolean', default: false },
     },
   });
-  const opts: Options = { total: Number(values.clients), processes: Number(values.processes), rounds: Number(values.rounds), txs: Number(values.txs) };
+  const opts: Options = { total: Number(values.clients), processes: Number(values.processes), warmup: Number(values.warmup), rounds: Number(values.rounds), txs: Number(values.txs) };
   const nodeOptions = values['server-node-options']!;
   const started = Date.now();
   const db = await createTestDatabase();
@@ -316,7 +345,7 @@ async function main(): Promise<void> {
   delete bareResult.serverRss;
 
   const committedAt = new Map<number, number>();
-  const image = values.compiled ? buildImageLayout() : undefined;
+  const image = values.source ? undefined : buildImageLayout();
   const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, join(image ?? ROOT, 'bin/mdw.js'));
   const recording: ServerUnderTest = {
     ...middleware,
@@ -336,8 +365,8 @@ async function main(): Promise<void> {
   const result = {
     benchmark: 'websocket',
     date: new Date().toISOString(),
-    command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --rounds ${opts.rounds} --txs ${opts.txs}`
-      + (values.compiled ? ' --compiled' : '') + ` --server-node-options=${nodeOptions}`,
+    command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --warmup ${opts.warmup} --rounds ${opts.rounds} --txs ${opts.txs}`
+      + (values.source ? ' --source' : '') + ` --server-node-options=${nodeOptions}`,
     // Other work on the machine competes for the same cores: compare phases of one run, not runs.
     machine: { cpus: cpus().length, node: process.version },
     clients: opts.total,
