@@ -6,7 +6,7 @@
  * Reports tx/s, generations/s, (c) ÷ min(a, b), and the populator's RSS along the chain.
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
- *                            BATCH_SIZE=… for the populator, default the configuration's 50;
+ *                            BATCH_SIZE, BATCH_TRANSACTIONS and FETCH_CONCURRENCY tune the populator (and the fetch of (a));
  *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process)
  */
 import { spawn } from 'node:child_process';
@@ -29,6 +29,8 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 import { postmasterPid, treeCpuSeconds } from './process-cpu.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
+/** the populator's tuning variables, passed on when set */
+const TUNING = Object.fromEntries(['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
 const log = pino({ level: 'warn' });
 
 async function main(): Promise<void> {
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
   const top = devnode.height();
   console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const db = await createTestDatabase();
-  const cfg = loadConfig({ NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated' });
+  const cfg = loadConfig({ ...TUNING, NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated' });
   const postgresCpu = await postgresCpuReader(db.url);
   const ownCpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
   // (c) the populator, alone in a child process
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
-    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...(process.env.BATCH_SIZE ? { BATCH_SIZE: process.env.BATCH_SIZE } : {}) },
+    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...TUNING },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const populateCpu0 = { postgres: postgresCpu(), devnode: ownCpu() };
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
 
   const summary = {
     benchmark: 'indexer', date: new Date().toISOString(), command: 'node bench/indexer.ts', generations: top + 1, transactions: txs,
-    batchSize: cfg.batchSize, fetchConcurrency: cfg.fetchConcurrency,
+    batchSize: cfg.batchSize, batchTransactions: cfg.batchTransactions, fetchConcurrency: cfg.fetchConcurrency,
     note: 'test PostgreSQL (embedded, fsync=off, synchronous_commit=off); devnode in the benchmark process; machine shared',
     fetch: fetchRate, copy: copyRate, populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain }, ratio,
   };

@@ -56,7 +56,7 @@ interface BytecodeEncoder {
 const REVERT_DECODER = new ContractByteArrayEncoder();
 
 /** The bytecode remembered by contract id: enough for the contracts a busy era calls, in a few MiB. */
-const CODE_CACHE_CHARS = 32 * 2 ** 20;
+const CODE_CACHE_CHARS = 8 * 2 ** 20;
 
 /**
  * ContractDecoder decodes calls, remembering each called contract's bytecode (so a call costs no
