@@ -33,14 +33,17 @@ export function microBlockHashes(generation: JsonObject, height: number): string
   return list as string[];
 }
 
-/** fetchGeneration loads the key block, each micro block's header and txs, and the call info of contract txs. */
-export async function fetchGeneration(node: NodeClient, height: number, withCallInfo = true): Promise<FetchedGeneration> {
+/**
+ * fetchGeneration loads the key block, each micro block's header and txs from `firstMicroIndex`
+ * on (all by default), and the call info of contract txs.
+ */
+export async function fetchGeneration(node: NodeClient, height: number, withCallInfo = true, firstMicroIndex = 0): Promise<FetchedGeneration> {
   const generation = await node.generation(height);
   const keyBlock = generation.key_block;
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
     throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
   }
-  const microBlocks: FetchedMicroBlock[] = await mapLimit(microBlockHashes(generation, height), 4, async (hash) => {
+  const microBlocks: FetchedMicroBlock[] = await mapLimit(microBlockHashes(generation, height).slice(firstMicroIndex), 4, async (hash) => {
     const [header, transactions] = await Promise.all([node.microBlockHeader(hash), node.microBlockTransactions(hash)]);
     return { header, transactions };
   });
@@ -51,7 +54,7 @@ export async function fetchGeneration(node: NodeClient, height: number, withCall
     const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(info.ga_info) ? info.ga_info : undefined;
     if (callInfo) callInfos.set(String(signed.hash), callInfo);
   });
-  return { height, keyBlock, microBlocks, callInfos, decodedCalls: new Map() };
+  return { height, keyBlock, firstMicroIndex, microBlocks, callInfos, decodedCalls: new Map() };
 }
 
 /**

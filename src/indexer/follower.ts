@@ -8,7 +8,7 @@ import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
 import { checkForks } from './forks.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
-import { loadBatch, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
+import { loadBatch, prepareAppend, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from './sync-state.ts';
 
@@ -32,8 +32,6 @@ export class Follower {
   readonly #deps: FollowerDeps;
   #next: number | undefined;
   #rollbackFrom: number | undefined;
-  /** the pending reload at #rollbackFrom is the top generation having grown, not a fork */
-  #grown = false;
   #caughtUp = false;
   #known = { top: -1, at: 0 };
   #ahead: { from: number; count: number; batch: Promise<PreparedBatch> } | undefined;
@@ -61,10 +59,9 @@ export class Follower {
       const found = await checkForks(loader.pool, loader.node, cfg.forkWindow, cfg.fetchConcurrency);
       if (found?.kind === 'fork') this.#forkFrom(found.from, 'fork detected');
       if (found?.kind === 'grew') {
-        // new micro blocks in the top generation: reload it, announced as new data, not as a fork
-        log.debug({ height: found.height }, 'top generation grew');
-        this.#rollbackFrom = found.height;
-        this.#grown = true;
+        // new micro blocks in the top generation: added after the stored ones, announced as new data
+        log.debug({ height: found.height, stored: found.stored }, 'top generation grew');
+        await loadBatch(loader, [found.height], { prepared: prepareAppend(loader, found.height, found.stored) });
       }
     }
     const heights = await this.#nextHeights(this.#next, nodeTop);
@@ -72,11 +69,9 @@ export class Follower {
     if (heights.length > 0) return this.#load(heights, nodeTop);
     if (this.#rollbackFrom !== undefined) {
       log.warn({ from: this.#rollbackFrom, nodeTop }, 'node chain is shorter than the stored one: deleting');
-      if (this.#grown) loader.metrics.forks.inc(); // it was more than growth after all
       await rollbackOnly(loader, this.#rollbackFrom);
       this.#next = this.#rollbackFrom;
       this.#rollbackFrom = undefined;
-      this.#grown = false;
       return 'busy';
     }
     return this.#idle(nodeTop);
@@ -121,13 +116,12 @@ export class Follower {
       const count = Math.min(cfg.batchSize, nodeTop - after + 1);
       if (count > 0) this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count)) };
     }
-    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, grown: this.#grown, prepared });
+    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prepared });
     if (result.kind === 'relink') {
       this.#forkFrom(result.rollbackFrom, 'parent link broken: rolling back');
       return 'busy';
     }
     this.#rollbackFrom = undefined;
-    this.#grown = false;
     this.#next = result.to + 1;
     loader.metrics.syncHeight.set(result.to);
     loader.metrics.lag.set(Math.max(0, nodeTop - result.to));
@@ -140,7 +134,6 @@ export class Follower {
     this.#deps.log.warn({ from }, message);
     this.#deps.loader.metrics.forks.inc();
     this.#rollbackFrom = from;
-    this.#grown = false;
   }
 
   #prepare(heights: readonly number[]): Promise<PreparedBatch> {

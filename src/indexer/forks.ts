@@ -81,7 +81,7 @@ export function classifyTopMicroBlocks(stored: readonly string[], node: readonly
 }
 
 /** What the poll-time check found: a fork to roll back from, or a top generation that only grew. */
-export type ForkCheck = { readonly kind: 'fork'; readonly from: number } | { readonly kind: 'grew'; readonly height: number };
+export type ForkCheck = { readonly kind: 'fork'; readonly from: number } | { readonly kind: 'grew'; readonly height: number; readonly stored: number };
 
 /**
  * checkForks compares the top `window` stored generations with the node: a key hash mismatch or
@@ -103,5 +103,5 @@ export async function checkForks(db: Queryable, node: NodeClient, window: number
   const { rows } = await db.query<{ hash: string }>('SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index', [top.height]);
   const change = classifyTopMicroBlocks(rows.map((r) => r.hash), microBlockHashes(await node.generation(top.height), top.height));
   if (change === 'same') return undefined;
-  return change === 'grew' ? { kind: 'grew', height: top.height } : { kind: 'fork', from: top.height };
+  return change === 'grew' ? { kind: 'grew', height: top.height, stored: rows.length } : { kind: 'fork', from: top.height };
 }

@@ -11,7 +11,7 @@ import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
 import { contractTx, createdContractCode, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import { decodeCalls, fetchGenerations } from './fetch.ts';
+import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
 import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
@@ -38,11 +38,6 @@ export type BatchResult =
 export interface BatchOptions {
   /** Delete every height from here up in the same transaction (a fork). */
   readonly rollbackFrom?: number;
-  /**
-   * The generation at rollbackFrom only gained micro blocks: it is replaced the same way, but
-   * announced as plain new data (no rollbackFrom in the NOTIFY) and not counted as a rollback.
-   */
-  readonly grown?: boolean;
   /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
   readonly replace?: boolean;
   /** The batch, already being prepared (the populator prepares ahead while it writes). */
@@ -90,7 +85,7 @@ export interface PreparedBatch {
  * for the next batch while the current one is written.
  */
 export async function prepareBatch(deps: LoaderDeps, heights: readonly number[], checkLinks: boolean): Promise<PreparedBatch> {
-  let gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
+  const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
   for (let i = 1; checkLinks && i < gens.length; i++) {
     const prev = gens[i - 1]!;
     const lastMicro = prev.microBlocks.at(-1)?.header.hash;
@@ -98,8 +93,27 @@ export async function prepareBatch(deps: LoaderDeps, heights: readonly number[],
       throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`, { path: '/generations', transient: true });
     }
   }
-  const batchCodes = createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), gens);
+  return decodeAndTransform(deps, gens);
+}
+
+/**
+ * prepareAppend prepares the micro blocks the node added to the stored generation at `height`
+ * after its first `stored` ones, for loadBatch to add without rewriting the generation. They must
+ * follow the stored blocks; if not, the chain moved, and a transient error lets the next poll look again.
+ */
+export async function prepareAppend(deps: LoaderDeps, height: number, stored: number): Promise<PreparedBatch> {
+  const link = await storedLink(deps.pool, height);
+  const gen = await fetchGeneration(deps.node, height, true, stored);
+  const first = gen.microBlocks[0]?.header;
+  if (!link || gen.keyBlock.hash !== link.keyHash || first === undefined || first.prev_hash !== (link.lastMicroHash ?? link.keyHash)) {
+    throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while adding micro blocks at height ${height}`, { path: '/generations', transient: true });
+  }
+  return decodeAndTransform(deps, [gen]);
+}
+
+async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
+  const batchCodes = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
+  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), fetched);
   const rows = gens.map(transformGeneration);
   return { gens, rows, encoded: encodeRows(rows) };
 }
@@ -121,7 +135,7 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const loaded = gens.map((g) => g.height);
   const from = loaded[0]!;
   const to = loaded.at(-1)!;
-  const rolledBack = opts.rollbackFrom !== undefined && !opts.grown;
+  const rolledBack = opts.rollbackFrom !== undefined;
   if (rolledBack || opts.replace) deps.decoder.forgetCode();
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
@@ -136,7 +150,7 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const m = deps.metrics;
   if (m) {
     m.batches.inc();
-    m.generations.inc(loaded.length);
+    m.generations.inc(gens.filter((g) => !g.firstMicroIndex).length);
     m.transactions.inc(transactions);
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (rolledBack) m.rollbacks.inc();

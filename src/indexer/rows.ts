@@ -21,6 +21,11 @@ export interface DecodedCall {
 export interface FetchedGeneration {
   readonly height: number;
   readonly keyBlock: JsonObject;
+  /**
+   * Index of the first of `microBlocks` in the generation: above 0 when only the micro blocks
+   * added to a stored generation were fetched (then the key block is stored already).
+   */
+  readonly firstMicroIndex?: number;
   readonly microBlocks: readonly FetchedMicroBlock[];
   /** `call_info` (or `ga_info`) per contract tx hash. */
   readonly callInfos: ReadonlyMap<string, JsonObject>;
@@ -97,6 +102,8 @@ interface DirectRows {
 /** Rows of one generation; name and oracle events are resolved at write time against prior state. */
 export interface GenerationRows extends DirectRows {
   readonly keyBlock: KeyBlockRow;
+  /** the rows continue a stored generation from this micro block on: its key block is not written again */
+  readonly firstMicroIndex: number;
   readonly nameActions: NameAction[];
   readonly oracleActions: OracleAction[];
   readonly nameOracleQueries: NameOracleQuery[];

@@ -45,10 +45,11 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       height, hash: str(kb.hash), prevHash: str(kb.prev_hash), prevKeyHash: str(kb.prev_key_hash),
       beneficiary: str(kb.beneficiary), miner: str(kb.miner), timeMs: toBigInt(kb.time), data: kb,
     },
-    microBlocks: [], transactions: [], accountTxs: [], contracts: [], contractCalls: [], channelEvents: [],
+    firstMicroIndex: gen.firstMicroIndex ?? 0, microBlocks: [], transactions: [], accountTxs: [], contracts: [], contractCalls: [], channelEvents: [],
     nameActions: [], namePointers: [], oracleActions: [], oracleQueries: [], oracleResponses: [], nameOracleQueries: [],
   };
-  gen.microBlocks.forEach((mb, microIndex) => {
+  gen.microBlocks.forEach((mb, i) => {
+    const microIndex = rows.firstMicroIndex + i;
     const mbHash = str(mb.header.hash);
     const microTimeMs = toBigInt(mb.header.time);
     rows.microBlocks.push({ hash: mbHash, height, microIndex, timeMs: microTimeMs, txCount: mb.transactions.length, header: mb.header });

@@ -55,20 +55,24 @@ export async function deleteHeights(db: Queryable, heights: readonly number[]): 
   return rowCount ?? 0;
 }
 
-async function priorNameStates(db: Queryable, hashes: string[], before: number): Promise<Map<string, NameState>> {
+/** Where a batch starts: events before it are the prior state. */
+interface BatchStart { readonly height: number; readonly microIndex: number }
+
+async function priorNameStates(db: Queryable, hashes: string[], before: BatchStart): Promise<Map<string, NameState>> {
   if (hashes.length === 0) return new Map();
   const { rows } = await db.query<{ name_hash: string; name: string | null; kind: string; owner: string; expires_at: number | null; auction_end: number | null; name_fee: string | null; pointers: NameState['pointers'] }>(
     `SELECT DISTINCT ON (name_hash) name_hash, name, kind, owner, expires_at, auction_end, name_fee, pointers
-       FROM name_events WHERE name_hash = ANY($1::text[]) AND height < $2
-      ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC`, [hashes, before]);
+       FROM name_events WHERE name_hash = ANY($1::text[]) AND (height, micro_index) < ($2, $3)
+      ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC`, [hashes, before.height, before.microIndex]);
   return new Map(rows.map((r) => [r.name_hash, { name: r.name, kind: r.kind, owner: r.owner, expiresAt: r.expires_at, auctionEnd: r.auction_end, nameFee: r.name_fee, pointers: r.pointers }]));
 }
 
-async function priorOracleStates(db: Queryable, ids: string[], before: number): Promise<Map<string, OracleState>> {
+async function priorOracleStates(db: Queryable, ids: string[], before: BatchStart): Promise<Map<string, OracleState>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ oracle_id: string; expires_at: number }>(
     `SELECT DISTINCT ON (oracle_id) oracle_id, expires_at FROM oracle_events
-      WHERE oracle_id = ANY($1::text[]) AND height < $2 ORDER BY oracle_id, height DESC, micro_index DESC, tx_index DESC`, [ids, before]);
+      WHERE oracle_id = ANY($1::text[]) AND (height, micro_index) < ($2, $3)
+      ORDER BY oracle_id, height DESC, micro_index DESC, tx_index DESC`, [ids, before.height, before.microIndex]);
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
 }
 
@@ -76,7 +80,7 @@ function flatten(gens: readonly GenerationRows[], nameEvents: NameEventRow[], or
   const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
     gens.flatMap((g) => g[k] as unknown[]) as never;
   return {
-    keyBlocks: gens.map((g) => g.keyBlock), microBlocks: all('microBlocks'), transactions: all('transactions'), accountTxs: all('accountTxs'),
+    keyBlocks: gens.filter((g) => g.firstMicroIndex === 0).map((g) => g.keyBlock), microBlocks: all('microBlocks'), transactions: all('transactions'), accountTxs: all('accountTxs'),
     contracts: all('contracts'), contractCalls: all('contractCalls'), channelEvents: all('channelEvents'), namePointers: all('namePointers'),
     oracleQueries: [...all('oracleQueries'), ...nameQueries], oracleResponses: all('oracleResponses'), nameEvents, oracleEvents,
   };
@@ -84,7 +88,7 @@ function flatten(gens: readonly GenerationRows[], nameEvents: NameEventRow[], or
 
 /** resolveRows flattens generations (ascending) and resolves name and oracle events against the stored state before them. */
 export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]): Promise<ResolvedRows> {
-  const from = gens[0]!.keyBlock.height;
+  const from = { height: gens[0]!.keyBlock.height, microIndex: gens[0]!.firstMicroIndex };
   const nameActions = gens.flatMap((g) => g.nameActions);
   const oracleActions = gens.flatMap((g) => g.oracleActions);
   const nameQueries = gens.flatMap((g) => g.nameOracleQueries);

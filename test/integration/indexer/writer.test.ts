@@ -101,6 +101,19 @@ describe('indexer writer', () => {
     ]);
   });
 
+  it('adds micro blocks to a stored generation, deriving their name events from the earlier micro blocks of the same height', async () => {
+    const claim = { type: 'NameClaimTx', account_id: alice, nonce: 30, name: 'averyveryverylongname.chain', name_salt: 9, name_fee: 7, fee: 1 };
+    const update = { type: 'NameUpdateTx', account_id: alice, nonce: 31, name_id: nameHash, name_ttl: 50, pointers: [], client_ttl: 1, fee: 1 };
+    const full = gen(30, [claim]);
+    await withTransaction(pool, (c) => writeGenerations(c, [transformGeneration(full)]));
+    const added = gen(30, [update]);
+    await withTransaction(pool, (c) => writeGenerations(c, [transformGeneration({ ...added, keyBlock: full.keyBlock, firstMicroIndex: 1 })]));
+    const events = await pool.query<{ kind: string; micro_index: number; name: string; expires_at: number }>(
+      'SELECT kind, micro_index, name, expires_at FROM name_events WHERE name_hash = $1 AND height = 30 ORDER BY micro_index', [nameHash]);
+    expect(events.rows).to.deep.equal([{ kind: 'claim', micro_index: 0, name: 'averyveryverylongname.chain', expires_at: 180030 }, { kind: 'update', micro_index: 1, name: 'averyveryverylongname.chain', expires_at: 80 }]);
+    expect((await pool.query('SELECT 1 FROM key_blocks WHERE height = 30')).rowCount).to.equal(1);
+  });
+
   it('rolls a failed COPY back with its transaction and leaves the connection usable', async () => {
     const before = await count('transactions');
     const again = gen(4, [{ type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 1, fee: 1, nonce: 9 }]);
