@@ -202,7 +202,11 @@ async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nod
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitFor('mdw -s ready', async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, 60_000, 200);
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`mdw -s exited with ${String(code)} before it was ready`);
+  });
+  await Promise.race([exited, waitFor('mdw -s ready', async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, 60_000, 200)]);
+  exited.catch(() => {});
   const [a, b] = [MemoryAccount.generate().address, randomId(Encoding.AccountAddress)];
   return {
     url: `ws://127.0.0.1:${wsPort}`,
@@ -346,18 +350,22 @@ async function main(): Promise<void> {
 
   const committedAt = new Map<number, number>();
   const image = values.source ? undefined : buildImageLayout();
-  const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, join(image ?? ROOT, 'bin/mdw.js'));
-  const recording: ServerUnderTest = {
-    ...middleware,
-    trigger: async (h) => {
-      const at = await middleware.trigger(h);
-      committedAt.set(h, at);
-      return at;
-    },
-  };
-  const mdwResult = await runPhase(recording, opts, 1);
-  await middleware.stop();
-  if (image) rmSync(image, { recursive: true, force: true });
+  let mdwResult: Record<string, unknown>;
+  try {
+    const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, join(image ?? ROOT, 'bin/mdw.js'));
+    const recording: ServerUnderTest = {
+      ...middleware,
+      trigger: async (h) => {
+        const at = await middleware.trigger(h);
+        committedAt.set(h, at);
+        return at;
+      },
+    };
+    mdwResult = await runPhase(recording, opts, 1);
+    await middleware.stop();
+  } finally {
+    if (image) rmSync(image, { recursive: true, force: true });
+  }
   const listen = [...notifiedAt].filter(([h]) => committedAt.has(h)).map(([h, t]) => t - committedAt.get(h)!);
 
   const ratio = (key: 'keyBlockMs' | 'lastEventOfHeightMs', p: 'p50' | 'p99'): number =>
