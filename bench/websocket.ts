@@ -67,6 +67,13 @@ function summary(values: number[]): { n: number; p50: number; p99: number; max: 
   return { n: sorted.length, p50: at(50), p99: at(99), max: round1(sorted.at(-1) ?? NaN) };
 }
 
+/** cpuMsOf is the CPU time (user + system) process `pid` has used so far. */
+function cpuMsOf(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 Hz).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
@@ -269,6 +276,7 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
   const idle = rssOf(server.pid);
   const loadStart = loadavg()[0]!;
   const startedAt = new Map<number, number>();
+  let serverCpuAtStart = 0;
   for (let height = firstHeight; height < firstHeight + opts.warmup + opts.rounds; height += 1) {
     const allDone = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 30_000);
@@ -279,6 +287,7 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
         }
       };
     });
+    if (height === firstHeight + opts.warmup) serverCpuAtStart = cpuMsOf(server.pid);
     const at = await server.trigger(height);
     if (height >= firstHeight + opts.warmup) startedAt.set(height, at);
     onDone?.();
@@ -286,6 +295,7 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const loaded = rssOf(server.pid);
+  const serverCpuMs = cpuMsOf(server.pid) - serverCpuAtStart;
   const reports = await Promise.all(procs.map(async (c) => {
     c.send({ type: 'report' });
     for (;;) {
@@ -306,6 +316,8 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
     keyBlockMs: summary(first),
     lastEventOfHeightMs: summary(latencies((r) => r.last)),
     keyBlockMsPerHeight: { p50: perHeight.map((x) => x.p50), max: perHeight.map((x) => x.max) },
+    // CPU the server spent per measured height: what other work on the machine disturbs least.
+    serverCpuMsPerHeight: round1(serverCpuMs / opts.rounds),
     // CPU the client processes spent per height (theirs, not the server's: it competes for the same cores).
     clientCpuMsPerHeight: round1(reports.reduce((sum, r) => sum + r.cpuMs, 0) / (opts.warmup + opts.rounds)),
     serverRss: { noClientsMb: noClients.rssMb, idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
