@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: cfg.nodeTimeoutMs }, log);
   const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-copy-'));
   chmodSync(dir, 0o755);
-  const files = new Map(TABLES.map((t) => [t.table, [] as string[]]));
+  // one file per table: the COPY baseline takes each table's main rows (not the few reached through names)
+  const tables = TABLES.filter((t, i) => TABLES.findIndex((u) => u.table === t.table) === i);
+  const files = new Map(tables.map((t) => [t.table, [] as string[]]));
   const noPriorState = { query: async () => ({ rows: [] }) } as never;
   let fetchSeconds = 0;
   let txs = 0;
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
     fetchSeconds += (performance.now() - started) / 1000;
     const resolved = await resolveRows(noPriorState, gens.map(transformGeneration));
     txs += resolved.transactions.length;
-    for (const spec of TABLES) {
+    for (const spec of tables) {
       const lines = files.get(spec.table)!;
       for (const row of spec.rows(resolved)) lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
     }
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
   const pool = createPool({ databaseUrl: db.url, schema: 'copy_baseline', max: 1 }, log);
   let copySeconds = 0;
   const copyCpu0 = postgresCpu();
-  for (const spec of TABLES) {
+  for (const spec of tables) {
     const file = join(dir, `${spec.table}.tsv`);
     writeFileSync(file, files.get(spec.table)!.join('\n') + (files.get(spec.table)!.length ? '\n' : ''), { mode: 0o644 });
     const columns = spec.columns.map(([name]) => quoteIdent(name)).join(', ');

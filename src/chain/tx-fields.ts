@@ -80,3 +80,33 @@ export function createdIds(tx: TxObject): Record<string, string> {
     return {};
   }
 }
+
+/** The pointer the node resolves a name (nm_) through, per tx type and field, and the prefix of what it finds. */
+const NAME_TARGETS: Readonly<Record<string, Readonly<Record<string, readonly [key: string, prefix: 'ak' | 'ok' | 'ct']>>>> = {
+  SpendTx: { recipient_id: ['account_pubkey', 'ak'] },
+  NameTransferTx: { recipient_id: ['account_pubkey', 'ak'] },
+  OracleQueryTx: { oracle_id: ['oracle_pubkey', 'ok'] },
+  ContractCallTx: { contract_id: ['contract_pubkey', 'ct'] },
+};
+
+/** A name a tx addresses where the node expects an account, oracle or contract. */
+export interface NameReference {
+  readonly nameHash: string;
+  /** the field it stands in (inner fields as `tx.<field>`) */
+  readonly field: string;
+  /** the pointer key the node resolves it through */
+  readonly key: string;
+  /** the prefix of the id it resolves to */
+  readonly prefix: 'ak' | 'ok' | 'ct';
+}
+
+/** nameReferences lists the names a tx (and its inner txs) sends to: a recipient, an oracle or a contract given as nm_. */
+export function nameReferences(tx: TxObject, prefix = ''): NameReference[] {
+  const targets = NAME_TARGETS[String(tx.type)] ?? {};
+  const refs = Object.entries(targets).flatMap(([field, [key, target]]) => {
+    const value = tx[field];
+    return typeof value === 'string' && value.startsWith('nm_') ? [{ nameHash: value, field: prefix + field, key, prefix: target }] : [];
+  });
+  const inner = innerTx(tx);
+  return inner ? [...refs, ...nameReferences(inner, `${prefix}tx.`)] : refs;
+}

@@ -6,7 +6,7 @@ import { withPrefix } from '../chain/id-cache.ts';
 import { oracleQueryId } from '../chain/derived-ids.ts';
 import { isJsonObject, type Json } from '../chain/json.ts';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../chain/aens.ts';
-import type { NameAction, NameEventRow, NameOracleQuery, OracleAction, OracleEventRow, OracleQueryRow, TxPosition } from './rows.ts';
+import type { AccountTxRow, NameAction, NameEventRow, NameOracleQuery, NameReferenceRow, OracleAction, OracleEventRow, OracleQueryRow, TxPosition } from './rows.ts';
 
 /** NameState is a name after its latest event. */
 export interface NameState {
@@ -87,10 +87,15 @@ function isBefore(a: TxPosition, b: TxPosition): boolean {
   return a.height !== b.height ? a.height < b.height : a.microIndex !== b.microIndex ? a.microIndex < b.microIndex : a.txIndex < b.txIndex;
 }
 
-/** The oracle a name's pointers name under `oracle_pubkey`, as an ok_ id. */
-function pointedOracle(pointers: Json | undefined): string | undefined {
-  const pointer = Array.isArray(pointers) ? pointers.find((p) => isJsonObject(p) && p.key === 'oracle_pubkey') : undefined;
-  return isJsonObject(pointer) && typeof pointer.id === 'string' ? withPrefix(pointer.id, 'ok') : undefined;
+/**
+ * pointerAt is the id a name pointed at under `key` just before `at`: after the name's latest event
+ * before it among `events` (chain order), else in `prior`.
+ */
+function pointerAt(prior: ReadonlyMap<string, NameState>, events: readonly NameEventRow[], nameHash: string, at: TxPosition, key: string): string | undefined {
+  const latest = events.findLast((e) => e.nameHash === nameHash && isBefore(e, at));
+  const pointers = latest ? latest.pointers : prior.get(nameHash)?.pointers;
+  const pointer = Array.isArray(pointers) ? pointers.find((p) => isJsonObject(p) && p.key === key) : undefined;
+  return isJsonObject(pointer) && typeof pointer.id === 'string' ? pointer.id : undefined;
 }
 
 /**
@@ -100,8 +105,26 @@ function pointedOracle(pointers: Json | undefined): string | undefined {
  */
 export function resolveNameQueries(prior: ReadonlyMap<string, NameState>, events: readonly NameEventRow[], queries: readonly NameOracleQuery[]): OracleQueryRow[] {
   return queries.flatMap(({ nameHash, ...query }) => {
-    const latest = events.findLast((e) => e.nameHash === nameHash && isBefore(e, query));
-    const oracleId = pointedOracle(latest ? latest.pointers : prior.get(nameHash)?.pointers);
+    const pointed = pointerAt(prior, events, nameHash, query, 'oracle_pubkey');
+    const oracleId = pointed && withPrefix(pointed, 'ok');
     return oracleId ? [{ ...query, oracleId, queryId: oracleQueryId(query.senderId, BigInt(query.senderNonce), oracleId) }] : [];
   });
+}
+
+/**
+ * resolveNameReferences lists each tx under the account, oracle or contract its names (nm_)
+ * pointed at when it was made, as the node resolved them; a name without the pointer adds nothing.
+ */
+export function resolveNameReferences(prior: ReadonlyMap<string, NameState>, events: readonly NameEventRow[], refs: readonly NameReferenceRow[]): AccountTxRow[] {
+  const rows = new Map<string, AccountTxRow>();
+  for (const ref of refs) {
+    const pointed = pointerAt(prior, events, ref.nameHash, ref, ref.key);
+    if (!pointed) continue;
+    const account = withPrefix(pointed, ref.prefix);
+    const key = `${account} ${ref.txHash}`;
+    const row = rows.get(key);
+    if (row) row.fields.push(ref.field);
+    else rows.set(key, { height: ref.height, microIndex: ref.microIndex, txIndex: ref.txIndex, txHash: ref.txHash, account, txType: ref.txType, fields: [ref.field] });
+  }
+  return [...rows.values()];
 }

@@ -34,16 +34,16 @@ export function microBlockHashes(generation: JsonObject, height: number): string
 }
 
 /**
- * fetchGeneration loads the key block, each micro block's header and txs from `firstMicroIndex`
- * on (all by default), and the call info of contract txs.
+ * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`,
+ * only those from that index on), and the call info of contract txs.
  */
-export async function fetchGeneration(node: NodeClient, height: number, withCallInfo = true, firstMicroIndex = 0): Promise<FetchedGeneration> {
+export async function fetchGeneration(node: NodeClient, height: number, withCallInfo = true, continuesAt?: number): Promise<FetchedGeneration> {
   const generation = await node.generation(height);
   const keyBlock = generation.key_block;
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
     throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
   }
-  const microBlocks: FetchedMicroBlock[] = await mapLimit(microBlockHashes(generation, height).slice(firstMicroIndex), 4, async (hash) => {
+  const microBlocks: FetchedMicroBlock[] = await mapLimit(microBlockHashes(generation, height).slice(continuesAt ?? 0), 4, async (hash) => {
     const [header, transactions] = await Promise.all([node.microBlockHeader(hash), node.microBlockTransactions(hash)]);
     return { header, transactions };
   });
@@ -54,7 +54,7 @@ export async function fetchGeneration(node: NodeClient, height: number, withCall
     const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(info.ga_info) ? info.ga_info : undefined;
     if (callInfo) callInfos.set(String(signed.hash), callInfo);
   });
-  return { height, keyBlock, firstMicroIndex, microBlocks, callInfos, decodedCalls: new Map() };
+  return { height, keyBlock, continuesAt, microBlocks, callInfos, decodedCalls: new Map() };
 }
 
 /**

@@ -150,7 +150,7 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const m = deps.metrics;
   if (m) {
     m.batches.inc();
-    m.generations.inc(gens.filter((g) => !g.firstMicroIndex).length);
+    m.generations.inc(gens.filter((g) => g.continuesAt === undefined).length);
     m.transactions.inc(transactions);
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (rolledBack) m.rollbacks.inc();

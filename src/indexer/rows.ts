@@ -1,5 +1,6 @@
 /** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
 import type { Json } from '../chain/json.ts';
+import type { NameReference } from '../chain/tx-fields.ts';
 
 export type JsonObject = { [key: string]: Json };
 
@@ -22,10 +23,10 @@ export interface FetchedGeneration {
   readonly height: number;
   readonly keyBlock: JsonObject;
   /**
-   * Index of the first of `microBlocks` in the generation: above 0 when only the micro blocks
-   * added to a stored generation were fetched (then the key block is stored already).
+   * Set when the generation is stored already up to this micro index and `microBlocks` are the
+   * ones the node added after it: the key block is not written again. Undefined: the whole generation.
    */
-  readonly firstMicroIndex?: number;
+  readonly continuesAt?: number;
   readonly microBlocks: readonly FetchedMicroBlock[];
   /** `call_info` (or `ga_info`) per contract tx hash. */
   readonly callInfos: ReadonlyMap<string, JsonObject>;
@@ -51,6 +52,8 @@ export interface TransactionRow extends TxPosition {
   txJson: string;
 }
 export interface AccountTxRow extends TxPosition { account: string; txType: string; fields: string[] }
+/** A name a tx sends to: the account, oracle or contract behind it is known at write time. */
+export type NameReferenceRow = TxPosition & NameReference & { txType: string };
 export interface ContractRow { contractId: string; height: number; createTxHash: string; ownerId: string; vmVersion: string; abiVersion: string }
 export interface ContractCallRow extends TxPosition {
   contractId: string; callerId: string; function: string | null; arguments: Json | null; callInfo: JsonObject | null; result: Json | null; decodeError: string | null;
@@ -102,16 +105,19 @@ interface DirectRows {
 /** Rows of one generation; name and oracle events are resolved at write time against prior state. */
 export interface GenerationRows extends DirectRows {
   readonly keyBlock: KeyBlockRow;
-  /** the rows continue a stored generation from this micro block on: its key block is not written again */
-  readonly firstMicroIndex: number;
+  /** the rows continue a stored generation from this micro index on (FetchedGeneration.continuesAt) */
+  readonly continuesAt: number | undefined;
   readonly nameActions: NameAction[];
   readonly oracleActions: OracleAction[];
   readonly nameOracleQueries: NameOracleQuery[];
+  readonly nameReferences: NameReferenceRow[];
 }
 
 /** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */
 export interface ResolvedRows extends DirectRows {
   readonly keyBlocks: KeyBlockRow[];
+  /** the accounts, oracles and contracts txs reached through names (nameReferences resolved) */
+  readonly nameAccountTxs: AccountTxRow[];
   readonly nameEvents: NameEventRow[];
   readonly oracleEvents: OracleEventRow[];
 }

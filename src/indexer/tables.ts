@@ -34,6 +34,11 @@ function spec<R>(table: string, rows: (b: ResolvedRows) => readonly R[], columns
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
+const accountTxColumns: Column<AccountTxRow>[] = [
+  ['account', 'text', (r) => r.account], ...pos<AccountTxRow>(), ['tx_hash', 'text', (r) => r.txHash], ['tx_type', 'text', (r) => r.txType],
+  ['fields', 'text[]', (r) => r.fields.join(' ')],
+];
+
 /** TABLES in insertion order (key blocks first: every other table references them). */
 export const TABLES: readonly TableSpec<unknown>[] = [
   spec<KeyBlockRow>('key_blocks', (b) => b.keyBlocks, [
@@ -50,14 +55,13 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()], ['tx_type', 'text', (r) => r.txType], ['fee', 'numeric', (r) => r.fee],
     ['signatures', 'text[]', (r) => (r.signatures === null ? null : r.signatures.join(' '))], ['size', 'int', (r) => r.size], ['tx', 'jsonb', (r) => r.txJson],
   ]),
-  spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, [
-    ['account', 'text', (r) => r.account], ...pos<AccountTxRow>(), ['tx_hash', 'text', (r) => r.txHash], ['tx_type', 'text', (r) => r.txType],
-    ['fields', 'text[]', (r) => r.fields.join(' ')],
-  ]),
+  spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns),
   spec<ContractRow>('contracts', (b) => b.contracts, [
     ['contract_id', 'text', (r) => r.contractId], ['height', 'int', (r) => r.height], ['create_tx_hash', 'text', (r) => r.createTxHash],
     ['owner_id', 'text', (r) => r.ownerId], ['vm_version', 'text', (r) => r.vmVersion], ['abi_version', 'text', (r) => r.abiVersion],
   ], 'firstWins'),
+  // the accounts reached through names; a tx that also names the account itself keeps that row
+  spec<AccountTxRow>('account_transactions', (b) => b.nameAccountTxs, accountTxColumns, 'firstWins'),
   spec<ContractCallRow>('contract_calls', (b) => b.contractCalls, [
     ['tx_hash', 'text', (r) => r.txHash], ...pos<ContractCallRow>(), ['contract_id', 'text', (r) => r.contractId], ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function], ['arguments', 'jsonb', (r) => json(r.arguments)], ['call_info', 'jsonb', (r) => json(r.callInfo)],

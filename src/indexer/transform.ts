@@ -1,6 +1,6 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
 import { isJsonObject, stringifyJson, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
-import { createdIds, innerTx, referencedIds } from '../chain/tx-fields.ts';
+import { createdIds, innerTx, nameReferences, referencedIds } from '../chain/tx-fields.ts';
 import { contractId, nameId, oracleQueryId } from '../chain/derived-ids.ts';
 import { signedTxSize } from '../chain/tx-size.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
@@ -45,11 +45,11 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       height, hash: str(kb.hash), prevHash: str(kb.prev_hash), prevKeyHash: str(kb.prev_key_hash),
       beneficiary: str(kb.beneficiary), miner: str(kb.miner), timeMs: toBigInt(kb.time), data: kb,
     },
-    firstMicroIndex: gen.firstMicroIndex ?? 0, microBlocks: [], transactions: [], accountTxs: [], contracts: [], contractCalls: [], channelEvents: [],
-    nameActions: [], namePointers: [], oracleActions: [], oracleQueries: [], oracleResponses: [], nameOracleQueries: [],
+    continuesAt: gen.continuesAt, microBlocks: [], transactions: [], accountTxs: [], contracts: [], contractCalls: [], channelEvents: [],
+    nameActions: [], namePointers: [], oracleActions: [], oracleQueries: [], oracleResponses: [], nameOracleQueries: [], nameReferences: [],
   };
   gen.microBlocks.forEach((mb, i) => {
-    const microIndex = rows.firstMicroIndex + i;
+    const microIndex = (gen.continuesAt ?? 0) + i;
     const mbHash = str(mb.header.hash);
     const microTimeMs = toBigInt(mb.header.time);
     rows.microBlocks.push({ hash: mbHash, height, microIndex, timeMs: microTimeMs, txCount: mb.transactions.length, header: mb.header });
@@ -65,6 +65,7 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
         size: signedTxSize(signed, txJson), tx, txJson,
       });
       for (const [account, fields] of referencedIds(tx)) rows.accountTxs.push({ ...pos, account, txType, fields });
+      for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
       for (const effective of effectiveTxs(tx)) addDomainRows(rows, gen, pos, effective, protocol);
     });
   });

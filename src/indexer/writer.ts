@@ -3,8 +3,8 @@
  * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
  */
 import { quoteIdent, type Queryable } from '../db/pool.ts';
-import { foldNameActions, foldOracleActions, resolveNameQueries, type NameState, type OracleState } from './chain-state.ts';
-import type { GenerationRows, NameEventRow, OracleEventRow, OracleQueryRow, ResolvedRows } from './rows.ts';
+import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences, type NameState, type OracleState } from './chain-state.ts';
+import type { AccountTxRow, GenerationRows, NameEventRow, OracleEventRow, OracleQueryRow, ResolvedRows } from './rows.ts';
 import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyIn, copyText } from './copy-in.ts';
 
@@ -35,7 +35,7 @@ export type EncodedRows = ReadonlyMap<string, Buffer[]>;
 
 /** encodeRows prepares the COPY payloads of a batch; the populator does it while the previous batch is written. */
 export function encodeRows(gens: readonly GenerationRows[]): EncodedRows {
-  const direct = flatten(gens, [], []);
+  const direct = flatten(gens, NO_STATE_ROWS);
   const encoded = new Map<string, Buffer[]>();
   for (const spec of TABLES) {
     if (!spec.firstWins && !spec.needsState) encoded.set(spec.table, copyChunks(copyLines(spec, spec.rows(direct))));
@@ -76,26 +76,41 @@ async function priorOracleStates(db: Queryable, ids: string[], before: BatchStar
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
 }
 
-function flatten(gens: readonly GenerationRows[], nameEvents: NameEventRow[], oracleEvents: OracleEventRow[], nameQueries: OracleQueryRow[] = []): ResolvedRows {
+/** Rows that exist only once the stored state before a batch is known. */
+interface StateRows {
+  readonly nameEvents: NameEventRow[];
+  readonly oracleEvents: OracleEventRow[];
+  readonly nameQueries: OracleQueryRow[];
+  readonly nameAccountTxs: AccountTxRow[];
+}
+
+const NO_STATE_ROWS: StateRows = { nameEvents: [], oracleEvents: [], nameQueries: [], nameAccountTxs: [] };
+
+function flatten(gens: readonly GenerationRows[], { nameEvents, oracleEvents, nameQueries, nameAccountTxs }: StateRows): ResolvedRows {
   const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
     gens.flatMap((g) => g[k] as unknown[]) as never;
   return {
-    keyBlocks: gens.filter((g) => g.firstMicroIndex === 0).map((g) => g.keyBlock), microBlocks: all('microBlocks'), transactions: all('transactions'), accountTxs: all('accountTxs'),
+    keyBlocks: gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock), microBlocks: all('microBlocks'), transactions: all('transactions'), accountTxs: all('accountTxs'),
     contracts: all('contracts'), contractCalls: all('contractCalls'), channelEvents: all('channelEvents'), namePointers: all('namePointers'),
-    oracleQueries: [...all('oracleQueries'), ...nameQueries], oracleResponses: all('oracleResponses'), nameEvents, oracleEvents,
+    oracleQueries: [...all('oracleQueries'), ...nameQueries], oracleResponses: all('oracleResponses'), nameEvents, oracleEvents, nameAccountTxs,
   };
 }
 
 /** resolveRows flattens generations (ascending) and resolves name and oracle events against the stored state before them. */
 export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]): Promise<ResolvedRows> {
-  const from = { height: gens[0]!.keyBlock.height, microIndex: gens[0]!.firstMicroIndex };
+  const from = { height: gens[0]!.keyBlock.height, microIndex: gens[0]!.continuesAt ?? 0 };
   const nameActions = gens.flatMap((g) => g.nameActions);
   const oracleActions = gens.flatMap((g) => g.oracleActions);
   const nameQueries = gens.flatMap((g) => g.nameOracleQueries);
-  const priorNames = await priorNameStates(db, [...new Set([...nameActions, ...nameQueries].map((a) => a.nameHash))], from);
+  const nameRefs = gens.flatMap((g) => g.nameReferences);
+  const priorNames = await priorNameStates(db, [...new Set([...nameActions, ...nameQueries, ...nameRefs].map((a) => a.nameHash))], from);
   const nameEvents = foldNameActions(priorNames, nameActions);
   const oracleEvents = foldOracleActions(await priorOracleStates(db, [...new Set(oracleActions.map((a) => a.oracleId))], from), oracleActions);
-  return flatten(gens, nameEvents, oracleEvents, resolveNameQueries(priorNames, nameEvents, nameQueries));
+  return flatten(gens, {
+    nameEvents, oracleEvents,
+    nameQueries: resolveNameQueries(priorNames, nameEvents, nameQueries),
+    nameAccountTxs: resolveNameReferences(priorNames, nameEvents, nameRefs),
+  });
 }
 
 /**

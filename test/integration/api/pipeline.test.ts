@@ -3,7 +3,7 @@ import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { referencedIds } from '../../../src/chain/tx-fields.ts';
+import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
@@ -77,13 +77,31 @@ describe('cached /v2 answers built by the real pipeline (devnode â†’ populator â
     expect(metrics).to.match(/result="hit"\} [1-9]/);
   });
 
-  it('lists per account exactly the transactions that reference it, newest first', async () => {
+  it('lists per account exactly the transactions that reference it or a name pointing at it, newest first', async () => {
     const byAccount = new Map<string, string[]>();
+    // the pointers of each name as the chain goes (an update replaces them, a claim or revoke clears them)
+    const pointers = new Map<string, Map<string, string>>();
+    const follow = (tx: { [k: string]: Json }): void => {
+      if (tx.type === 'NameUpdateTx' && Array.isArray(tx.pointers)) {
+        pointers.set(String(tx.name_id), new Map(tx.pointers.map((p) => { const { key, id } = p as { key: string; id: string }; return [key, id]; })));
+      }
+      if (tx.type === 'NameRevokeTx') pointers.delete(String(tx.name_id));
+      const inner = innerTx(tx);
+      if (inner) follow(inner);
+    };
     for (let h = 0; h <= devnode.height(); h++) {
       const { micro_blocks: micro } = (await nodeGet(`/v2/generations/height/${h}`)).json as Generation;
       for (const mh of micro) {
         const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as { transactions: { hash: string; tx: { [k: string]: Json } }[] };
-        for (const t of transactions) for (const account of referencedIds(t.tx).keys()) byAccount.set(account, [t.hash, ...(byAccount.get(account) ?? [])]);
+        for (const t of transactions) {
+          const accounts = new Set(referencedIds(t.tx).keys());
+          for (const ref of nameReferences(t.tx)) {
+            const id = pointers.get(ref.nameHash)?.get(ref.key);
+            if (id) accounts.add(`${ref.prefix}_${id.slice(3)}`);
+          }
+          for (const account of accounts) byAccount.set(account, [t.hash, ...(byAccount.get(account) ?? [])]);
+          follow(t.tx);
+        }
       }
     }
     const accounts = [...byAccount.keys()].filter((a) => a.startsWith('ak_')).slice(0, 5);

@@ -81,20 +81,21 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
 
   it('adds the new micro blocks after the stored ones without rewriting them', async () => {
     await h.devnode.mineKeyBlock();
-    await addMicroBlock();
-    await converged();
+    await converged(); // stored without micro blocks: the first one is added to it, as every later one
     // xmin is the transaction that wrote a row: a rewritten row would get a new one
     const written = async (): Promise<string[]> => (await h.query<{ row: string }>('mdw',
       `SELECT m.hash || ':' || m.xmin::text AS row FROM micro_blocks m WHERE m.height = $1
        UNION ALL SELECT t.hash || ':' || t.xmin::text FROM transactions t WHERE t.height = $1
        UNION ALL SELECT k.hash || ':' || k.xmin::text FROM key_blocks k WHERE k.height = $1 ORDER BY 1`, [h.devnode.height()])).map((r) => r.row);
-    const before = await written();
     const generations = await metric('mdw_indexer_generations_total');
-    await addMicroBlock();
-    await converged();
-    const after = await written();
-    expect(after).to.include.members(before);
-    expect(after.length).to.equal(before.length + 2); // one micro block and its transaction
+    for (let i = 0; i < 2; i++) {
+      const before = await written();
+      await addMicroBlock();
+      await converged();
+      const after = await written();
+      expect(after).to.include.members(before);
+      expect(after.length).to.equal(before.length + 2); // one micro block and its transaction
+    }
     expect(await metric('mdw_indexer_generations_total'), 'no new generation counted').to.equal(generations);
     expect(await metric('mdw_sync_forks_total')).to.equal(0);
     await verifyClean(h);

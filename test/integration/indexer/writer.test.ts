@@ -101,13 +101,23 @@ describe('indexer writer', () => {
     ]);
   });
 
+  it('lists a spend to a name under the account the name pointed at, beside the account\'s own rows', async () => {
+    const point = { type: 'NameUpdateTx', account_id: alice, nonce: 40, name_id: nameHash, name_ttl: 100, pointers: [{ key: 'account_pubkey', id: bob }], client_ttl: 1, fee: 1 };
+    const toName = { type: 'SpendTx', sender_id: alice, recipient_id: nameHash, amount: 3, fee: 1, nonce: 41, payload: 'ba_Xfbg4g==' };
+    // bob pays his own name: his sender row stays, the reference adds nothing and breaks nothing
+    const selfToName = { type: 'SpendTx', sender_id: bob, recipient_id: nameHash, amount: 4, fee: 1, nonce: 1, payload: 'ba_Xfbg4g==' };
+    await withTransaction(pool, (c) => writeGenerations(c, [gen(40, [point, toName, selfToName])].map(transformGeneration)));
+    const rows = await pool.query<{ tx_index: number; fields: string[] }>('SELECT tx_index, fields FROM account_transactions WHERE account = $1 AND height = 40 ORDER BY tx_index', [bob]);
+    expect(rows.rows).to.deep.equal([{ tx_index: 0, fields: ['pointers'] }, { tx_index: 1, fields: ['recipient_id'] }, { tx_index: 2, fields: ['sender_id'] }]);
+  });
+
   it('adds micro blocks to a stored generation, deriving their name events from the earlier micro blocks of the same height', async () => {
     const claim = { type: 'NameClaimTx', account_id: alice, nonce: 30, name: 'averyveryverylongname.chain', name_salt: 9, name_fee: 7, fee: 1 };
     const update = { type: 'NameUpdateTx', account_id: alice, nonce: 31, name_id: nameHash, name_ttl: 50, pointers: [], client_ttl: 1, fee: 1 };
     const full = gen(30, [claim]);
     await withTransaction(pool, (c) => writeGenerations(c, [transformGeneration(full)]));
     const added = gen(30, [update]);
-    await withTransaction(pool, (c) => writeGenerations(c, [transformGeneration({ ...added, keyBlock: full.keyBlock, firstMicroIndex: 1 })]));
+    await withTransaction(pool, (c) => writeGenerations(c, [transformGeneration({ ...added, keyBlock: full.keyBlock, continuesAt: 1 })]));
     const events = await pool.query<{ kind: string; micro_index: number; name: string; expires_at: number }>(
       'SELECT kind, micro_index, name, expires_at FROM name_events WHERE name_hash = $1 AND height = 30 ORDER BY micro_index', [nameHash]);
     expect(events.rows).to.deep.equal([{ kind: 'claim', micro_index: 0, name: 'averyveryverylongname.chain', expires_at: 180030 }, { kind: 'update', micro_index: 1, name: 'averyveryverylongname.chain', expires_at: 80 }]);

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { buildContractId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
-import { createdIds, innerTx, referencedIds } from '../../../src/chain/tx-fields.ts';
+import { createdIds, innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
 import { channelId, oracleId } from '../../../src/chain/derived-ids.ts';
 
 const ak = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`;
@@ -53,6 +53,19 @@ describe('chain/tx-fields', () => {
     expect(Object.fromEntries(referencedIds(meta))).to.deep.equal({ [ga]: ['ga_id'], [s]: ['tx.sender_id'], [r]: ['tx.recipient_id'] });
     const pf = { type: 'PayingForTx', payer_id: payer, tx: { tx: meta, signatures: [] } };
     expect(referencedIds(pf).get(r)).to.deep.equal(['tx.tx.recipient_id']);
+  });
+
+  it('lists the names a tx sends to, with the pointer the node resolves each through', () => {
+    const name = produceNameId('receiver.chain');
+    expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: name })).to.deep.equal([{ nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' }]);
+    expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: ak() })).to.deep.equal([]);
+    expect(nameReferences({ type: 'NameTransferTx', name_id: name, recipient_id: name })).to.deep.equal([{ nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' }]);
+    expect(nameReferences({ type: 'OracleQueryTx', oracle_id: name })).to.deep.equal([{ nameHash: name, field: 'oracle_id', key: 'oracle_pubkey', prefix: 'ok' }]);
+    const call = { type: 'ContractCallTx', caller_id: ak(), contract_id: name };
+    const pf = { type: 'PayingForTx', payer_id: ak(), tx: { tx: { type: 'GAMetaTx', ga_id: ak(), tx: { tx: call, signatures: [] } }, signatures: [] } };
+    expect(nameReferences(pf)).to.deep.equal([{ nameHash: name, field: 'tx.tx.contract_id', key: 'contract_pubkey', prefix: 'ct' }]);
+    // a name in a field the node does not resolve (the name a NameUpdateTx updates) is not a reference
+    expect(nameReferences({ type: 'NameUpdateTx', name_id: name })).to.deep.equal([]);
   });
 
   it('ignores values that are not ids and tolerates malformed fields', () => {

@@ -1,8 +1,8 @@
 /** @module Name and oracle state folds: claims, auctions, bids, updates, transfers, revokes, extends; queries sent to names. */
 import { expect } from 'chai';
 import { MemoryAccount, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
-import { foldNameActions, foldOracleActions, resolveNameQueries, type NameState } from '../../../src/indexer/chain-state.ts';
-import type { NameAction, NameOracleQuery, OracleAction } from '../../../src/indexer/rows.ts';
+import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences, type NameState } from '../../../src/indexer/chain-state.ts';
+import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from '../../../src/indexer/rows.ts';
 
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
 
@@ -83,5 +83,35 @@ describe('resolveNameQueries(prior, events, queries)', () => {
     const revoked = foldNameActions(new Map([[nameHash, pointing(first)]]), [{ ...at(30), protocol: 5, nameHash, account: sender, kind: 'revoke' }]);
     expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal([]);
     expect(resolveNameQueries(new Map(), [], [query(30, 0, 1)])).to.deep.equal([]);
+  });
+});
+
+describe('resolveNameReferences(prior, events, refs)', () => {
+  const owner = MemoryAccount.generate().address;
+  const [first, second] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
+  const nameHash = produceNameId('wallet.chain');
+  const ref = (height: number, txIndex: number, field: string, key: string, prefix: 'ak' | 'ok' | 'ct'): NameReferenceRow =>
+    ({ ...at(height, txIndex), nameHash, field, key, prefix, txType: 'SpendTx' });
+  const pointers = (entries: [string, string][]): NameState =>
+    ({ name: 'wallet.chain', kind: 'update', owner, expiresAt: 9000, auctionEnd: null, nameFee: null, pointers: entries.map(([key, id]) => ({ key, id })) });
+
+  it('lists each tx under what the name pointed at just before it, in the prefix the field expects', () => {
+    const prior = new Map([[nameHash, pointers([['account_pubkey', first], ['contract_pubkey', `ct_${first.slice(3)}`]])]]);
+    const events = foldNameActions(prior, [
+      { ...at(50, 1), protocol: 5, nameHash, account: owner, kind: 'update', nameTtl: 100, pointers: [{ key: 'account_pubkey', id: second }] },
+    ]);
+    const rows = resolveNameReferences(prior, events, [
+      ref(50, 0, 'recipient_id', 'account_pubkey', 'ak'), ref(50, 2, 'recipient_id', 'account_pubkey', 'ak'),
+      ref(50, 0, 'tx.contract_id', 'contract_pubkey', 'ct'), ref(50, 2, 'oracle_id', 'oracle_pubkey', 'ok'),
+    ]);
+    expect(rows.map((r) => [r.txHash, r.account, r.fields])).to.deep.equal([
+      ['th_50_0', first, ['recipient_id']], ['th_50_2', second, ['recipient_id']], ['th_50_0', `ct_${first.slice(3)}`, ['tx.contract_id']],
+    ]);
+  });
+
+  it('merges two references of one tx to the same account into one row', () => {
+    const prior = new Map([[nameHash, pointers([['account_pubkey', first], ['oracle_pubkey', first]])]]);
+    const rows = resolveNameReferences(prior, [], [ref(60, 0, 'recipient_id', 'account_pubkey', 'ak'), ref(60, 0, 'tx.recipient_id', 'account_pubkey', 'ak')]);
+    expect(rows).to.deep.equal([{ ...at(60, 0), account: first, txType: 'SpendTx', fields: ['recipient_id', 'tx.recipient_id'] }]);
   });
 });
