@@ -41,18 +41,21 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
 
+  const compressor = compress({ threshold: COMPRESS_THRESHOLD });
   app.use(requestMetrics(metrics));
-  app.use(errorBoundary(log));
+  // CORS headers go on every answer, errors included (the error boundary is inside).
   app.use(cors({
     origin: corsOrigin(cfg.corsOrigins), credentials: true, allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     // Browser clients page with the cursor and revalidate with the ETag.
     exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
   }));
-  app.use(compress({ threshold: COMPRESS_THRESHOLD }));
+  // Memory hits are answered here, before the rest of the chain (see responseCache).
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);
-    app.use(responseCache(deps.responseCache));
+    app.use(responseCache(deps.responseCache, compressor));
   }
+  app.use(errorBoundary(log));
+  app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
   for (const router of apiRouters({ cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache })) app.use(router.routes());

@@ -8,8 +8,11 @@ import { IMMUTABLE } from './cache-headers.ts';
  * responseCache sits outside cacheHeaders: a stored answer is one cacheHeaders judged final
  * (Cache-Control immutable, with its ETag), and a memory hit repeats exactly those headers.
  * Routes offer their body as `ctx.state.cacheableJson`; "current" answers never do.
+ * It also sits outside the error boundary and `compress` (the app's koa-compress, handed in), so a
+ * memory hit passes nothing it does not need: it adds the `Vary: Accept-Encoding` that `compress`
+ * adds, and for an Accept-Encoding it does not read itself it runs `compress` on the stored body.
  */
-export function responseCache(cache: ResponseCache): Koa.Middleware {
+export function responseCache(cache: ResponseCache, compress: Koa.Middleware): Koa.Middleware {
   return async function responseCache(ctx, next) {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/v2/')) return next();
     const key = ctx.path;
@@ -19,13 +22,14 @@ export function responseCache(cache: ResponseCache): Koa.Middleware {
       ctx.state.aboutHeight = cached.height;
       ctx.set('Cache-Control', IMMUTABLE);
       ctx.set('ETag', cached.etag);
+      ctx.vary('Accept-Encoding');
       ctx.status = 200;
       if (ctx.fresh) {
         ctx.status = 304;
         return;
       }
       ctx.type = 'application/json';
-      answerStored(ctx, cache, key, cached);
+      if (!answerStored(ctx, cache, key, cached)) await compress(ctx, async () => {});
       return;
     }
     const ticket = cache.ticket();
@@ -45,21 +49,22 @@ export function responseCache(cache: ResponseCache): Koa.Middleware {
  * answerStored sets the body of a memory hit. When the encoding koa-compress would choose is plain
  * to see (no Accept-Encoding, or a list of tokens as browsers send), the body goes out in it
  * without koa-compress: compressed once and kept with the entry, where koa-compress would stream
- * it through zlib on every request. Other Accept-Encoding values are left to koa-compress.
+ * it through zlib on every request. False when the choice is left to koa-compress (other
+ * Accept-Encoding values, HEAD).
  */
-function answerStored(ctx: Koa.Context, cache: ResponseCache, key: string, cached: CachedAnswer): void {
+function answerStored(ctx: Koa.Context, cache: ResponseCache, key: string, cached: CachedAnswer): boolean {
   const encoding = ctx.method === 'GET' ? plainEncoding(ctx.get('Accept-Encoding')) : undefined;
   if (encoding === undefined) {
     ctx.body = cached.body;
-    return;
+    return false;
   }
-  ctx.compress = false;
   if (encoding === 'identity' || cached.body.length < COMPRESS_THRESHOLD) {
     ctx.body = cached.body;
-    return;
+    return true;
   }
   ctx.set('Content-Encoding', encoding);
   ctx.body = cache.encodedBody(key, cached, encoding, (body) => encodeBody(encoding, body));
+  return true;
 }
 
 /**

@@ -104,6 +104,22 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     expect(cache.stats().hits).to.equal(2 * accepts.length + 1);
   });
 
+  it('a memory answer carries the CORS and Vary headers of the database answer, a 304 too', async () => {
+    const path = `/v2/generations/height/${FINAL}`;
+    const origin = 'https://explorer.example';
+    const fromDatabase = await api.request.get(path).set('Origin', origin).expect(200);
+    const fromMemory = await api.request.get(path).set('Origin', origin).expect(200);
+    for (const header of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary', 'etag', 'cache-control', 'content-type']) {
+      expect(fromMemory.headers[header], header).to.equal(fromDatabase.headers[header]);
+    }
+    expect(fromMemory.headers['access-control-allow-origin']).to.equal(origin);
+    expect(fromMemory.headers.vary).to.equal('Origin, Accept-Encoding');
+    const notModified = await api.request.get(path).set('Origin', origin).set('If-None-Match', fromDatabase.headers.etag as string).expect(304);
+    expect(notModified.headers.vary).to.equal('Origin, Accept-Encoding');
+    expect(notModified.headers['access-control-allow-origin']).to.equal(origin);
+    expect(cache.stats()).to.include({ hits: 2, misses: 1 });
+  });
+
   it('a rollback notification drops the heights from there up; the next answer is the new row', async () => {
     const below = FINAL - 1;
     const oldAbove = await info(`/v2/key-blocks/height/${FINAL}`);
