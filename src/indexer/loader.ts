@@ -32,7 +32,11 @@ export interface LoaderDeps {
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
 export type BatchResult =
-  | { readonly kind: 'written'; readonly from: number; readonly to: number; readonly transactions: number }
+  | {
+    readonly kind: 'written'; readonly from: number; readonly to: number; readonly transactions: number;
+    /** with `replace`: the heights stored before whose blocks the node has replaced */
+    readonly replaced: readonly number[];
+  }
   | { readonly kind: 'relink'; readonly rollbackFrom: number };
 
 export interface BatchOptions {
@@ -42,6 +46,19 @@ export interface BatchOptions {
   readonly replace?: boolean;
   /** The batch, already being prepared (the populator prepares ahead while it writes). */
   readonly prepared?: Promise<PreparedBatch>;
+}
+
+/** replacedHeights are the heights among `gens` stored with other blocks (key block or micro blocks) than the node's. */
+async function replacedHeights(db: Queryable, gens: readonly FetchedGeneration[]): Promise<number[]> {
+  const { rows } = await db.query<{ height: number; hashes: string }>(
+    `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
+       FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
+      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`, [gens.map((g) => g.height)]);
+  const stored = new Map(rows.map((r) => [r.height, r.hashes]));
+  return gens.filter((g) => {
+    const before = stored.get(g.height);
+    return before !== undefined && before !== [g.keyBlock.hash, ...g.microBlocks.map((m) => m.header.hash)].join(' ');
+  }).map((g) => g.height);
 }
 
 /** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
@@ -137,9 +154,13 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const to = loaded.at(-1)!;
   const rolledBack = opts.rollbackFrom !== undefined;
   if (rolledBack || opts.replace) deps.decoder.forgetCode();
+  let replaced: number[] = [];
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
-    if (opts.replace) await deleteHeights(client, loaded);
+    if (opts.replace) {
+      replaced = await replacedHeights(client, gens);
+      await deleteHeights(client, loaded);
+    }
     const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
@@ -155,5 +176,5 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (rolledBack) m.rollbacks.inc();
   }
-  return { kind: 'written', from, to, transactions };
+  return { kind: 'written', from, to, transactions, replaced };
 }

@@ -14,8 +14,13 @@ import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
 
-/** reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema. */
-export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights: readonly number[]): Promise<{ reloaded: number }> {
+/**
+ * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
+ * When the node has other blocks at a stored height, the name and oracle state of every stored
+ * height above derives from stale data: those are reloaded too, in chain order, and counted in
+ * `rederived`.
+ */
+export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights: readonly number[]): Promise<{ reloaded: number; rederived: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
   const pool = createPool({ ...poolOptions(cfg, 'mdw-reload'), max: 4 }, log);
@@ -29,36 +34,55 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
       schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, batchTransactions: cfg.batchTransactions, log,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
-    let reloaded = 0;
+    let lowestReplaced: number | undefined;
     // a batch up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached
     const prepare = (from: number, to: number): Promise<PreparedBatch> => {
       const preparing = prepareBatch(loader, heightRange(from, Math.min(cfg.batchSize, to - from + 1)), false);
       preparing.catch(() => {}); // surfaced when the batch is loaded
       return preparing;
     };
-    for (const [from, to] of contiguousRuns(heights)) {
-      let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
-      while (prepared) {
-        const current = prepared;
-        let batch: PreparedBatch;
-        try {
-          batch = await current;
-        } catch (err) {
-          if (err instanceof NodeError && err.notFound) {
-            throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${from}-${to} (${err.message})`);
+    const reload = async (list: readonly number[], message: string): Promise<number> => {
+      let done = 0;
+      for (const [from, to] of contiguousRuns(list)) {
+        let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
+        while (prepared) {
+          const current = prepared;
+          let batch: PreparedBatch;
+          try {
+            batch = await current;
+          } catch (err) {
+            if (err instanceof NodeError && err.notFound) {
+              throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${from}-${to} (${err.message})`);
+            }
+            throw err;
           }
-          throw err;
+          const last = batch.gens.at(-1)!.height;
+          // prepare the next batch while this one is written
+          prepared = last < to ? prepare(last + 1, to) : undefined;
+          const result = await loadBatch(loader, batch.gens.map((g) => g.height), { replace: true, prepared: current });
+          if (result.kind === 'written' && result.replaced.length > 0) lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
+          done += batch.gens.length;
+          log.info({ from: batch.gens[0]!.height, to: last, done, total: list.length }, message);
         }
-        const last = batch.gens.at(-1)!.height;
-        // prepare the next batch while this one is written
-        prepared = last < to ? prepare(last + 1, to) : undefined;
-        await loadBatch(loader, batch.gens.map((g) => g.height), { replace: true, prepared: current });
-        reloaded += batch.gens.length;
-        log.info({ from: batch.gens[0]!.height, to: last, reloaded, total: heights.length }, 'heights reloaded');
+      }
+      return done;
+    };
+    const reloaded = await reload(heights, 'heights reloaded');
+    let rederived = 0;
+    if (lowestReplaced !== undefined) {
+      // heights reloaded in order right after the replaced one derive from fresh state; from the
+      // first stored height above it that was not reloaded, everything stored derives from stale state
+      const stored = (await pool.query<{ height: number }>('SELECT height FROM key_blocks WHERE height > $1 ORDER BY height', [lowestReplaced])).rows.map((r) => r.height);
+      const listed = new Set(heights);
+      const firstStale = stored.findIndex((h) => !listed.has(h));
+      const above = firstStale < 0 ? [] : stored.slice(firstStale);
+      if (above.length > 0) {
+        log.warn({ replacedFrom: lowestReplaced, heights: above.length }, 'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it');
+        rederived = await reload(above, 'heights above a replaced one reloaded');
       }
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
-    return { reloaded };
+    return { reloaded, rederived };
   } finally {
     await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]).catch(() => {});
     lock.release();

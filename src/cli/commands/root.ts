@@ -52,8 +52,8 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded } = await reloadHeights({ cfg, log }, heights);
-      log.info({ reloaded }, 'heights reloaded');
+      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights);
+      log.info({ reloaded, rederived }, 'heights reloaded');
     }
     if (flags.verify) {
       const { verifyChain } = await import('../../indexer/verify.ts');

@@ -1,4 +1,4 @@
-/** @module -H reloads (sparse, range, into a new schema, atomic for readers) and -v reports (clean, corrupted rows). */
+/** @module -H reloads (sparse, range, into a new schema, atomic for readers, following replaced heights) and -v reports (clean, corrupted rows). */
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { reloadHeights } from '../../../src/indexer/reload.ts';
@@ -82,5 +82,18 @@ describe('reload (-H) and verify (-v)', function () {
       expect((err as AppError).code).to.equal(ErrorCode.CLI_BAD_HEIGHTS);
       expect((err as AppError).message).to.match(/node has no generation/);
     }
+  });
+
+  it('reloads every stored height above a height the node replaced, and only then', async () => {
+    expect(await reloadHeights({ cfg: h.config(), log: silent }, [5, 6])).to.deep.equal({ reloaded: 2, rederived: 0 });
+    await h.devnode.fork(3);
+    const top = h.devnode.height();
+    // only the lowest replaced height is listed: the two stored above it are stale and follow
+    expect(await reloadHeights({ cfg: h.config(), log: silent }, [top - 2])).to.deep.equal({ reloaded: 1, rederived: 2 });
+    expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
+    // listed in full and in order, nothing is left to follow
+    await h.devnode.fork(3);
+    expect(await reloadHeights({ cfg: h.config(), log: silent }, [top - 2, top - 1, top])).to.deep.equal({ reloaded: 3, rederived: 0 });
+    expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
   });
 });
