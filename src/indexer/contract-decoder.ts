@@ -55,8 +55,46 @@ interface BytecodeEncoder {
 /** A revert carries the contract's reason as a FATE string, whatever the function returns. */
 const REVERT_DECODER = new ContractByteArrayEncoder();
 
-/** The bytecode remembered by contract id: enough for the contracts a busy era calls, in a few MiB. */
+/** Bytecode remembered by contract id, in characters: the contracts a busy era calls, in a few MiB. */
 const CODE_CACHE_CHARS = 8 * 2 ** 20;
+/** Encoders kept, by the characters of their bytecode (an encoder holds its code parsed, a few times larger). */
+const ENCODER_CACHE_CHARS = 4 * 2 ** 20;
+
+/** WeightedLru drops the least recently used entries once their weights add up to more than `limit`. */
+class WeightedLru<V> {
+  readonly #limit: number;
+  readonly #entries = new Map<string, { value: V; weight: number }>();
+  #total = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get(key: string): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: V, weight: number): void {
+    this.#total -= this.#entries.get(key)?.weight ?? 0;
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, weight });
+    this.#total += weight;
+    for (const [oldest, { weight: w }] of this.#entries) {
+      if (this.#total <= this.#limit || oldest === key) break;
+      this.#entries.delete(oldest);
+      this.#total -= w;
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#total = 0;
+  }
+}
 
 /**
  * ContractDecoder decodes calls, remembering each called contract's bytecode (so a call costs no
@@ -64,10 +102,8 @@ const CODE_CACHE_CHARS = 8 * 2 ** 20;
  */
 export class ContractDecoder {
   readonly #opts: DecoderOptions;
-  readonly #encoders = new Map<string, BytecodeEncoder>();
-  /** least recently used first */
-  readonly #codeById = new Map<string, string>();
-  #codeChars = 0;
+  readonly #encoders = new WeightedLru<BytecodeEncoder>(ENCODER_CACHE_CHARS);
+  readonly #codeById = new WeightedLru<string>(CODE_CACHE_CHARS);
 
   constructor(opts: DecoderOptions) {
     this.#opts = opts;
@@ -94,25 +130,13 @@ export class ContractDecoder {
    */
   forgetCode(): void {
     this.#codeById.clear();
-    this.#codeChars = 0;
   }
 
   async #code(id: string, codeOf: CodeSource): Promise<string | undefined> {
     const known = this.#codeById.get(id);
-    if (known !== undefined) {
-      this.#codeById.delete(id);
-      this.#codeById.set(id, known);
-      return known;
-    }
+    if (known !== undefined) return known;
     const code = await codeOf(id);
-    if (code === undefined) return undefined;
-    this.#codeById.set(id, code);
-    this.#codeChars += code.length;
-    for (const [oldest, old] of this.#codeById) {
-      if (this.#codeChars <= CODE_CACHE_CHARS) break;
-      this.#codeById.delete(oldest);
-      this.#codeChars -= old.length;
-    }
+    if (code !== undefined) this.#codeById.set(id, code, code.length);
     return code;
   }
 
@@ -120,8 +144,7 @@ export class ContractDecoder {
     let encoder = this.#encoders.get(code);
     if (!encoder) {
       encoder = new BytecodeContractCallEncoder(code as `cb_${string}`) as unknown as BytecodeEncoder;
-      if (this.#encoders.size > 500) this.#encoders.clear();
-      this.#encoders.set(code, encoder);
+      this.#encoders.set(code, encoder, code.length);
     }
     const call = encoder.decodeCall(calldata);
     let result: Json = null;

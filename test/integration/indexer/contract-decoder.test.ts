@@ -58,6 +58,16 @@ describe('ContractDecoder', () => {
     expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown', ct]);
   });
 
+  it('keeps remembered code within its bound, the least recently used going first', async () => {
+    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const lookups: string[] = [];
+    // three contracts of 3 Mi characters each pass the 8 Mi bound: the oldest is forgotten
+    const huge = async (id: string): Promise<string> => { lookups.push(id); return `cb_${id.slice(-1).repeat(3 * 2 ** 20)}`; };
+    const call = (id: string): { [k: string]: string | number } => ({ type: 'ContractCallTx', contract_id: id, abi_version: 3, call_data: 'cb_Xfbg4g==' });
+    for (const id of ['ct_a', 'ct_b', 'ct_a', 'ct_c', 'ct_a', 'ct_b']) await decoder.decode(call(id), undefined, huge);
+    expect(lookups).to.deep.equal(['ct_a', 'ct_b', 'ct_c', 'ct_b']);
+  });
+
   describe('with a compiler', () => {
     let server: Server;
     let url: string;
