@@ -135,53 +135,81 @@ export async function transactionsOfAccount(
   return rows;
 }
 
-/** The number of an account's transactions at heights up to `height` (final heights: it does not change). */
-export interface FinalCount {
+/** ANCHOR_EVERY: every how many rows of an account's final list a position is kept. */
+export const ANCHOR_EVERY = 5000;
+
+/**
+ * An account's transactions at heights up to `height` (final heights: they do not change): how
+ * many, and the positions of rows number ANCHOR_EVERY, 2 × ANCHOR_EVERY, … counted from the oldest
+ * (from 0), one array per position column.
+ */
+export interface FinalRows {
   readonly height: number;
   readonly count: number;
+  readonly anchorHeights: readonly number[];
+  readonly anchorMicroIndexes: readonly number[];
+  readonly anchorTxIndexes: readonly number[];
 }
 
 /**
- * finalCountOfAccount counts the account's transactions (optionally of one type) at heights at
- * least `forkWindow` below the top, on an index alone; undefined while the chain is shorter.
+ * finalRowsOfAccount counts the account's transactions (optionally of one type) at heights at
+ * least `forkWindow` below the top and takes every ANCHOR_EVERY-th position, in one pass over the
+ * index; undefined while the chain is shorter than the fork window.
  */
-export async function finalCountOfAccount(db: Queryable, account: string, txType: string | undefined, forkWindow: number): Promise<FinalCount | undefined> {
-  const typed = txType === undefined ? '' : ' AND a.tx_type = $3';
-  const { rows } = await db.query<{ height: number | null; count: string }>({
-    name: `mdw_account_final_count${txType === undefined ? '' : '_typed'}`,
-    text: `WITH f AS (SELECT max(height) - $2 AS height FROM key_blocks)
-     SELECT f.height, (SELECT count(*) FROM account_transactions a WHERE a.account = $1 AND a.height <= f.height${typed}) AS count FROM f`,
-    values: txType === undefined ? [account, forkWindow] : [account, forkWindow, txType],
+export async function finalRowsOfAccount(db: Queryable, account: string, txType: string | undefined, forkWindow: number): Promise<FinalRows | undefined> {
+  const { rows: tops } = await db.query<{ height: number | null }>({
+    name: 'mdw_final_height', text: 'SELECT max(height) - $1 AS height FROM key_blocks', values: [forkWindow],
   });
-  const row = rows[0];
-  return row?.height === null || row === undefined || row.height < 0 ? undefined : { height: row.height, count: Number(row.count) };
+  const height = tops[0]?.height;
+  if (height === null || height === undefined || height < 0) return undefined;
+  const typed = txType === undefined ? '' : ' AND a.tx_type = $4';
+  const anchor = 'FILTER (WHERE x.i > 0 AND x.i % $3 = 0)';
+  const { rows } = await db.query<{ count: string; heights: number[] | null; micro: number[] | null; tx: number[] | null }>({
+    name: `mdw_account_final_rows${txType === undefined ? '' : '_typed'}`,
+    text: `SELECT count(*) AS count, array_agg(x.height ORDER BY x.i) ${anchor} AS heights,
+            array_agg(x.micro_index ORDER BY x.i) ${anchor} AS micro, array_agg(x.tx_index ORDER BY x.i) ${anchor} AS tx
+       FROM (SELECT a.height, a.micro_index, a.tx_index, row_number() OVER (ORDER BY a.height, a.micro_index, a.tx_index) - 1 AS i
+               FROM account_transactions a WHERE a.account = $1 AND a.height <= $2${typed}) x`,
+    values: txType === undefined ? [account, height, ANCHOR_EVERY] : [account, height, ANCHOR_EVERY, txType],
+  });
+  const row = rows[0]!;
+  return {
+    height, count: Number(row.count), anchorHeights: row.heights ?? [], anchorMicroIndexes: row.micro ?? [], anchorTxIndexes: row.tx ?? [],
+  };
 }
 
 /**
  * transactionsOfAccountFromOldest returns the same page as `transactionsOfAccount` (newest first,
- * `w.offset` rows skipped from the newest), found by scanning from the oldest end: the rows above
- * the final count's height are counted in the same statement (same snapshot), so the total, and
- * the position from the oldest end, is exact. For pages in the older half of a long list, it skips
- * fewer index entries than the offset would.
+ * `w.offset` rows skipped from the newest), found from the oldest end: the rows above the final
+ * height are counted in the same statement (same snapshot), so the total, and the position of the
+ * page from the oldest end, is exact; the scan starts at the kept position just before the page,
+ * so it skips fewer than ANCHOR_EVERY index entries wherever the page is.
  */
 export async function transactionsOfAccountFromOldest(
-  db: Queryable, account: string, txType: string | undefined, w: Window, final: FinalCount,
+  db: Queryable, account: string, txType: string | undefined, w: Window, final: FinalRows,
 ): Promise<TxJson[]> {
-  const typed = txType === undefined ? '' : ' AND a.tx_type = $6';
-  const values: unknown[] = [account, final.height, final.count, w.offset, w.limit];
+  const typed = txType === undefined ? '' : ' AND a.tx_type = $10';
+  const values: unknown[] = [
+    account, final.height, final.count, w.offset, w.limit, final.anchorHeights, final.anchorMicroIndexes, final.anchorTxIndexes, ANCHOR_EVERY,
+  ];
   if (txType !== undefined) values.push(txType);
   const { rows } = await db.query<TxJson>({
     name: `mdw_account_page_from_oldest${txType === undefined ? '' : '_typed'}`,
-    // total = $3 + newer; the page is rows [total - offset - limit, total - offset) counted from the
-    // oldest. The planner cannot size a LIMIT computed from a sub-select (it guesses thousands of rows
-    // and hashes all of transactions): the LATERAL lookup, kept apart by OFFSET 0, is one index probe per row.
+    // total = $3 + newer; the page is rows [skip, skip + take) counted from the oldest, skip =
+    // total - offset - limit; the scan starts at kept position k = skip / $9 (row k × $9; none for
+    // k = 0). The planner cannot size a LIMIT computed from a sub-select (it guesses thousands of
+    // rows and hashes all of transactions): the LATERAL lookup, kept apart by OFFSET 0, is one
+    // index probe per row.
     text: `WITH newer AS (SELECT count(*) AS n FROM account_transactions a WHERE a.account = $1 AND a.height > $2${typed}),
+     pos AS (SELECT greatest(0, $3 + n - $4 - $5) AS skip, greatest(0, least($5, $3 + n - $4)) AS take FROM newer),
+     start AS (SELECT p.skip, p.take, least(p.skip / $9, cardinality($6::int[]))::int AS k FROM pos p),
      page AS (
        SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
         WHERE a.account = $1${typed}
+          AND (a.height, a.micro_index, a.tx_index) >= ((SELECT coalesce(($6::int[])[k], -1) FROM start),
+               (SELECT coalesce(($7::int[])[k], -1) FROM start), (SELECT coalesce(($8::int[])[k], -1) FROM start))
         ORDER BY a.height, a.micro_index, a.tx_index
-        LIMIT greatest(0, least($5, $3 + (SELECT n FROM newer) - $4))
-       OFFSET greatest(0, $3 + (SELECT n FROM newer) - $4 - $5))
+        LIMIT (SELECT take FROM start) OFFSET (SELECT skip - k * $9 FROM start))
      SELECT ${ACCOUNT_TX_JSON_COLUMNS} FROM page p
        CROSS JOIN LATERAL (SELECT * FROM transactions t
         WHERE t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index OFFSET 0) t

@@ -2,17 +2,17 @@ import { expect } from 'chai';
 import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/account-pages.ts';
 import { jsonArrayText } from '../../../src/api/respond.ts';
 import { ResponseCache } from '../../../src/api/response-cache.ts';
-import { transactionsOfAccount } from '../../../src/db/queries/transactions.ts';
+import { ANCHOR_EVERY, finalRowsOfAccount, transactionsOfAccount } from '../../../src/db/queries/transactions.ts';
 import { id, TOP } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 const HEAVY = id('ak', 'heavy');
-/** enough rows that pages from FROM_OLDEST_MIN_OFFSET on lie in the older half */
-const ROWS = 2600;
+/** enough rows for a few kept positions (one every ANCHOR_EVERY) */
+const ROWS = 2 * ANCHOR_EVERY + 2600;
 /** rows spread over heights 1..SPREAD: those up to TOP - FORK_WINDOW (30) are final, the others newer */
 const SPREAD = 50;
 
-describe('account transaction pages read from the oldest end (real PostgreSQL)', () => {
+describe('account transaction pages read from the oldest end, from kept positions (real PostgreSQL)', () => {
   let api: ApiUnderTest;
   let cache: ResponseCache;
   before(async () => {
@@ -23,21 +23,20 @@ describe('account transaction pages read from the oldest end (real PostgreSQL)',
   after(async () => { await api.close(); });
 
   /** addRows gives HEAVY rows number from..to-1: every third a ContractCallTx, in positions no fixture transaction uses. */
-  const addRows = async (from: number, to: number, heightOf = (i: number) => 1 + (i % SPREAD)): Promise<void> => {
-    const rows = Array.from({ length: to - from }, (_, k) => from + k);
-    for (const i of rows) {
-      const type = i % 3 === 0 ? 'ContractCallTx' : 'SpendTx';
-      await api.pool.query(
-        `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-         VALUES ($1, $2, 'mh_heavy', 1000, $3, 0, $4, 1, ARRAY['sg_heavy'], 100, jsonb_build_object('type', $4::text, 'nonce', $3::int))`,
-        [`th_heavy${i}`, heightOf(i), i, type],
-      );
-      await api.pool.query(
-        `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_hash, tx_type, fields)
-         VALUES ($1, $2, 1000, $3, $4, $5, ARRAY['sender_id'])`,
-        [HEAVY, heightOf(i), i, `th_heavy${i}`, type],
-      );
-    }
+  const addRows = async (from: number, to: number, height?: number): Promise<void> => {
+    const heightOf = height === undefined ? `1 + i % ${SPREAD}` : String(height);
+    const type = "CASE WHEN i % 3 = 0 THEN 'ContractCallTx' ELSE 'SpendTx' END";
+    await api.pool.query(
+      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
+       SELECT 'th_heavy' || i, ${heightOf}, 'mh_heavy', 1000, i, 0, ${type}, 1, ARRAY['sg_heavy'], 100, jsonb_build_object('type', ${type}, 'nonce', i)
+         FROM generate_series($1::int, $2::int - 1) AS i`,
+      [from, to],
+    );
+    await api.pool.query(
+      `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_hash, tx_type, fields)
+       SELECT $3, ${heightOf}, 1000, i, 'th_heavy' || i, ${type}, ARRAY['sender_id'] FROM generate_series($1::int, $2::int - 1) AS i`,
+      [from, to, HEAVY],
+    );
   };
   /** expectPagesEqualScan checks pages through the API against the plain scan from the newest end. */
   const expectPagesEqualScan = async (limit: number, pages: number[], txType?: string): Promise<void> => {
@@ -52,14 +51,30 @@ describe('account transaction pages read from the oldest end (real PostgreSQL)',
 
   it('every page, the last partial one and those beyond the end equal the scan from the newest end', async () => {
     await expectPagesEqualScan(100, range(1, Math.ceil(ROWS / 100) + 2));
-    await expectPagesEqualScan(7, [143, 144, 250, 371, 372, 373, 400]);
+    // limit 7: the page's start from the oldest end crosses kept positions near pages 371 and 1086
+    await expectPagesEqualScan(7, [143, 144, 370, 371, 372, 373, 1084, 1085, 1086, 1087, 1088, 1799, 1800, 1801]);
     // The deep pages did go through the kept count: it is in the cache.
     expect(cache.stats().entries).to.equal(1);
   });
 
+  it('keeps the final count and every ANCHOR_EVERY-th position from the oldest end', async () => {
+    const final = (await finalRowsOfAccount(api.pool, HEAVY, undefined, 30))!;
+    const { rows } = await api.pool.query<{ height: number; micro_index: number; tx_index: number }>(
+      'SELECT height, micro_index, tx_index FROM account_transactions WHERE account = $1 AND height <= $2 ORDER BY height, micro_index, tx_index',
+      [HEAVY, final.height],
+    );
+    expect(final.height).to.equal(TOP - 30);
+    expect(final.count).to.equal(rows.length);
+    const kept = rows.filter((_, i) => i > 0 && i % ANCHOR_EVERY === 0);
+    expect(kept).to.have.length.greaterThan(0);
+    expect(final.anchorHeights).to.deep.equal(kept.map((r) => r.height));
+    expect(final.anchorMicroIndexes).to.deep.equal(kept.map((r) => r.micro_index));
+    expect(final.anchorTxIndexes).to.deep.equal(kept.map((r) => r.tx_index));
+  });
+
   it('the pages of one transaction type equal the scan too', async () => {
-    await expectPagesEqualScan(30, range(1, Math.ceil(ROWS / 3 / 30) + 1), 'ContractCallTx');
-    await expectPagesEqualScan(100, range(10, 18), 'SpendTx');
+    await expectPagesEqualScan(30, range(30, Math.ceil(ROWS / 3 / 30) + 1), 'ContractCallTx');
+    await expectPagesEqualScan(100, range(10, Math.ceil((ROWS * 2) / 3 / 100) + 1), 'SpendTx');
   });
 
   it('the whole list read page by page is the full list, newest first, without gaps or repeats', async () => {
@@ -74,19 +89,19 @@ describe('account transaction pages read from the oldest end (real PostgreSQL)',
     expect(hashes.map(position)).to.deep.equal(hashes.map(position).sort((a, b) => b - a));
   });
 
-  it('rows added above the final heights after the count was kept are counted with each page', async () => {
+  it('rows added above the final heights after the count and positions were kept are counted with each page', async () => {
     await expectPagesEqualScan(100, [20]); // keeps the count
-    await addRows(ROWS, ROWS + 150, () => TOP - 1);
-    await expectPagesEqualScan(100, range(14, 29));
+    await addRows(ROWS, ROWS + 150, TOP - 1);
+    await expectPagesEqualScan(100, [...range(20, 35), ...range(70, 85), 128, 129]);
     await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = $2', [HEAVY, TOP - 1]);
   });
 
-  it('a rollback below the final heights drops the kept count, so pages stay exact', async () => {
+  it('a rollback below the final heights drops the kept count and positions, so pages stay exact', async () => {
     await expectPagesEqualScan(100, [20]);
     await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = 3 AND tx_index % 2 = 0', [HEAVY]);
     cache.invalidateFrom(3); // what the invalidation does on the populator's rollback notification
     expect(cache.stats().entries).to.equal(0);
-    await expectPagesEqualScan(100, range(12, 27));
+    await expectPagesEqualScan(100, [...range(20, 35), ...range(70, 85), 126, 127]);
   });
 
   it('pages before FROM_OLDEST_MIN_OFFSET and cursor pages never need the count', async () => {
