@@ -70,6 +70,7 @@ interface Result {
 interface Child { readonly url: string; readonly pid: number; stop(): Promise<void> }
 
 async function main(): Promise<void> {
+  killChildrenOnExit();
   const t0 = performance.now();
   const devnode = await startDevnodeProcess();
   const generatedMs = performance.now() - t0;
@@ -186,22 +187,40 @@ async function main(): Promise<void> {
   await stopTestServer();
 }
 
+/** Child processes still running: killed when the bench process ends early (an error, Ctrl-C, a closed pipe). */
+const running = new Set<ChildProcess>();
+
+/** killChildrenOnExit makes an early end of the bench process take its children along. */
+function killChildrenOnExit(): void {
+  process.once('exit', () => { for (const child of running) child.kill('SIGKILL'); });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
+}
+
+/** track remembers a child until it exits. */
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** startDevnodeProcess runs `mdw devnode --generate` (mining only on demand, so the chain stays put) and waits for its URL. */
 async function startDevnodeProcess(): Promise<Child> {
   const [port, internalPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [MDW, 'devnode', '--generate', String(GENERATIONS), '--seed', 'bench-api', '--port', String(port),
-    '--internal-port', String(internalPort), '--key-block-interval', '0', '--micro-block-interval', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = track(spawn(process.execPath, [MDW, 'devnode', '--generate', String(GENERATIONS), '--seed', 'bench-api', '--port', String(port),
+    '--internal-port', String(internalPort), '--key-block-interval', '0', '--micro-block-interval', '0'], { stdio: ['ignore', 'pipe', 'inherit'] }));
   let output = '';
   child.stdout!.setEncoding('utf8');
+  let exited: ((code: number | null) => void) | undefined;
   const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`devnode exited with ${code}`)));
+    exited = (code) => reject(new Error(`devnode exited with ${code}`));
+    child.once('exit', exited);
     child.stdout!.on('data', (chunk: string) => {
       output += chunk;
       const match = /devnode external API: (\S+)/.exec(output);
       if (match) resolve(match[1]!);
     });
   });
-  child.removeAllListeners('exit');
+  child.off('exit', exited!);
   child.stdout!.resume();
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
@@ -209,10 +228,10 @@ async function startDevnodeProcess(): Promise<Child> {
 /** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
 async function startMdwServer(env: Record<string, string>): Promise<Child> {
   const [port, wsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [MDW, '-s'], {
+  const child = track(spawn(process.execPath, [MDW, '-s'], {
     env: { ...process.env, ...env, PORT: String(port), WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`, LOG_LEVEL: 'warn', NODE_OPTIONS: SERVER_NODE_OPTIONS },
     stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  }));
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
   return { url, pid: child.pid!, stop: () => stopChild(child) };
@@ -220,7 +239,7 @@ async function startMdwServer(env: Record<string, string>): Promise<Child> {
 
 /** startBareKoa forks this script in `bare` mode: a Koa app with one JSON endpoint, in a process of its own with the servers' Node flags. */
 async function startBareKoa(top: number): Promise<Child> {
-  const child = fork(import.meta.filename, ['bare', String(top)], { stdio: 'inherit', execArgv: [], env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS } });
+  const child = track(fork(import.meta.filename, ['bare', String(top)], { stdio: 'inherit', execArgv: [], env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS } }));
   const [{ url }] = (await once(child, 'message')) as [{ url: string }];
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
