@@ -16,7 +16,9 @@ RUN npx tsc -p tsconfig.build.json
 
 # Stage 2: production dependencies, the compiled output, the migrations; nothing else.
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production HOME=/tmp
+# A fixed mmap threshold: glibc otherwise raises it after large buffers are freed, and the
+# populator's batch buffers then fragment the heap (RSS grew 306 → 410 MiB over 300k txs, flat with this).
+ENV NODE_ENV=production HOME=/tmp MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force

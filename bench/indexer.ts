@@ -92,7 +92,9 @@ async function main(): Promise<void> {
   // (c) the populator, alone in a child process
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
-    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...TUNING },
+    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...TUNING,
+      // as the image sets it (Dockerfile): without it glibc's moving mmap threshold lets RSS creep up
+      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const populateCpu0 = { postgres: postgresCpu(), devnode: ownCpu() };

@@ -29,13 +29,19 @@ function asInt(value: Json | undefined, name: string): number | bigint {
   throw new TxCodecError(`${name} must be a non-negative integer`);
 }
 
-/** idBytes is the 33-byte binary id: the tag of the id's prefix, then its 32 bytes. */
-function idBytes(value: Json | undefined, name: string): Uint8Array {
+/** idTag is the binary tag of an id's prefix. */
+function idTag(value: Json | undefined, name: string): number {
   if (typeof value !== 'string') throw new TxCodecError(`${name} must be an encoded id`);
   const tag = ID_TAGS[value.slice(0, 2) as IdPrefix];
   if (tag === undefined || value[2] !== '_') throw new TxCodecError(`${name} must be an ak_, nm_, cm_, ok_, ct_ or ch_ id`);
-  if (cachedIdBytes(value).length !== 32) throw new TxCodecError(`${name} must have 32 bytes`);
-  return taggedIdBytes(value, tag);
+  return tag;
+}
+
+/** idBytes is the 33-byte binary id: the tag of the id's prefix, then its 32 bytes. */
+function idBytes(value: Json | undefined, name: string): Uint8Array {
+  const tag = idTag(value, name);
+  if (cachedIdBytes(value as string).length !== 32) throw new TxCodecError(`${name} must have 32 bytes`);
+  return taggedIdBytes(value as string, tag);
 }
 
 /** encodedBytes reads a `prefix_` field; a SpendTx payload of node < 3.0 is raw text, not `ba_`. */
@@ -149,15 +155,31 @@ function encodedLength(value: Json | undefined, prefix: Prefix, name: string): n
   return byteStringLength(bytes.length, bytes[0] ?? 0);
 }
 
+/** ID_ITEM_LENGTH is the RLP size of a 33-byte binary id. */
+const ID_ITEM_LENGTH = rlpLength(33);
+
+/**
+ * idItemLength is the RLP size of an id, from its prefix alone: measuring decodes no id (and so
+ * remembers none: the indexer sees every account of the chain once or more).
+ */
+function idItemLength(value: Json | undefined, name: string): number {
+  idTag(value, name);
+  return ID_ITEM_LENGTH;
+}
+
 function listLength(items: readonly number[]): number {
   return rlpLength(items.reduce((sum, n) => sum + n, 0), true);
+}
+
+function idListLength(value: Json | undefined, name: string): number {
+  return listLength((Array.isArray(value) ? value : []).map((id) => idItemLength(id, name)));
 }
 
 /** fieldLength is the RLP size of what encodeField writes for one field. */
 function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
   const value = tx[name];
   switch (kind) {
-    case 'id': return rlpLength(idBytes(value, name).length);
+    case 'id': return idItemLength(value, name);
     case 'int': return intLength(asInt(value, name));
     case 'ba': case 'cb': case 'st': case 'pi': case 'tx': case 'oq': return encodedLength(value, kind, name);
     case 'str': {
@@ -170,16 +192,16 @@ function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
     }
     case 'ttl': return ttlOf(value, name).reduce((sum: number, v) => sum + intLength(v), 0);
     case 'ctVersion': return intLength((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')));
-    case 'ids': return listLength(idList(value, name).map((id) => rlpLength(id.length)));
+    case 'ids': return idListLength(value, name);
     case 'delegates': {
       const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-      return listLength(idList(d.initiator, name).map((id) => rlpLength(id.length))) + listLength(idList(d.responder, name).map((id) => rlpLength(id.length)));
+      return idListLength(d.initiator, name) + idListLength(d.responder, name);
     }
     case 'pointers': {
       if (!Array.isArray(value)) throw new TxCodecError('pointers must be a list');
       return listLength(value.map((p) => {
         if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string') throw new TxCodecError('a pointer is {key, id}');
-        return listLength([byteStringLength(Buffer.byteLength(p.key, 'utf8'), p.key.charCodeAt(0)), rlpLength(idBytes(p.id, 'pointer id').length)]);
+        return listLength([byteStringLength(Buffer.byteLength(p.key, 'utf8'), p.key.charCodeAt(0)), idItemLength(p.id, 'pointer id')]);
       }));
     }
     case 'signedTx': {
