@@ -111,8 +111,16 @@ async function main(): Promise<void> {
   await load(baseline.url, () => '/', fast, CONCURRENCY);
   await load(memoryApi.url, () => `/v2/generations/height/${hotHeight()}`, fast, CONCURRENCY);
   await load(memoryApi.url, () => `/v2/transactions/${hotTx()}`, fast, CONCURRENCY, GZIP);
+  // Database answers get an unmeasured warm-up too: the JIT, and the named statements every pooled
+  // connection prepares on first use (a cold server spent twice the CPU per answer).
+  await load(api.url, () => `/v2/generations/height/${randomHeight()}`, REQUESTS, CONCURRENCY);
+  await load(api.url, () => `/v2/transactions/${randomTx()}`, REQUESTS, CONCURRENCY);
   const deepPage = Math.floor(ACCOUNT_TXS / PAGE_LIMIT) - 1;
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
+  // and so do account pages, at every depth (the first deep page also takes the kept positions)
+  const anyPage = (): string => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${1 + Math.floor(Math.random() * deepPage)}`;
+  await load(memoryApi.url, anyPage, Math.ceil(REQUESTS / 4), CONCURRENCY);
+  await load(api.url, anyPage, Math.ceil(REQUESTS / 20), CONCURRENCY);
 
   const results: Record<string, Result> = {};
   const ratio = (a: string, b: string): number => Number((results[a]!.perSecond / results[b]!.perSecond).toFixed(3));
