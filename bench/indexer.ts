@@ -26,7 +26,7 @@ import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/indexer/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { postmasterPid, treeCpuSeconds } from './process-cpu.ts';
+import { postmasterPid, treeCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 /** the populator's tuning variables, passed on when set */
