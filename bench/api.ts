@@ -21,10 +21,11 @@
  * Plain mdw scenarios read the database (uniform over the chain); `_memory` ones ask the server
  * with the response cache for a warmed hot set of final heights and transactions; `_gzip` ones
  * send `Accept-Encoding: gzip, deflate, br` as browsers do. Account pages are asked of the server
- * with the response cache (the default configuration: it keeps the counts deep pages need), and the
- * deep page once more of the one without. Each scenario also reports the answering process's CPU
- * time per request (from /proc; for mdw without PostgreSQL's share), which other jobs on the
- * machine disturb far less than rates.
+ * with the response cache (the default configuration: it keeps the counts and positions deep pages
+ * need), and the deep page once more of the one without. Every kind of request gets an unmeasured
+ * warm-up first. Each scenario also reports the answering process's CPU time per request (from
+ * /proc; for mdw without PostgreSQL's share), which other jobs on the machine disturb far less
+ * than rates.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
