@@ -31,7 +31,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,6 +44,7 @@ import { startPopulator } from '../src/indexer/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
+import { processCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
@@ -282,11 +283,9 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : Number(((sorted[mid - 1]! + sorted[mid]!) / 2).toFixed(3));
 }
 
-/** cpuMicros is the user + system CPU time a process has used so far (Linux /proc, clock ticks of 10 ms). */
+/** cpuMicros is the user + system CPU time a process has used so far (clock ticks of 10 ms). */
 function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  return processCpuSeconds(pid) * 1e6;
 }
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {

@@ -1,7 +1,7 @@
 /**
- * @module CPU seconds spent by a process tree so far (Linux /proc): the process, its live
- * descendants and the children it has reaped. Used to see where a run's CPU went, e.g. how much
- * PostgreSQL (the postmaster and its backends) spent while the populator loaded the chain.
+ * @module CPU seconds spent so far (Linux /proc) by a process, or by a process tree: the process,
+ * its live descendants and the children it has reaped. Used to see where a run's CPU went, e.g. how
+ * much PostgreSQL (the postmaster and its backends) spent while the populator loaded the chain.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -18,6 +18,13 @@ function stat(pid: number): Stat | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** processCpuSeconds is the user and system time process `pid` itself has used so far. */
+export function processCpuSeconds(pid: number): number {
+  const s = stat(pid);
+  if (!s) throw new Error(`no process ${pid}`);
+  return s.own / TICKS_PER_SECOND;
 }
 
 /** treeCpuSeconds sums user and system time of `root`, its live descendants and its reaped children. */

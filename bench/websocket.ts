@@ -37,6 +37,7 @@ import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts'
 import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
 import { waitFor } from '../test/support/wait.ts';
 import { notify, randomId, spendTx, writeHeight } from '../test/integration/events/chain-writer.ts';
+import { processCpuSeconds } from './process-cpu.lib.ts';
 
 const SCHEMA = 'mdw_bench_ws';
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -69,9 +70,7 @@ function summary(values: number[]): { n: number; p50: number; p99: number; max: 
 
 /** cpuMsOf is the CPU time (user + system) process `pid` has used so far. */
 function cpuMsOf(pid: number): number {
-  // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 Hz).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return processCpuSeconds(pid) * 1000;
 }
 
 function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
