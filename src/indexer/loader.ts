@@ -1,5 +1,6 @@
 /**
- * @module Loader: one batch of whole heights from the node into the database, atomically.
+ * @module Loader: one batch of whole heights (or the micro blocks the node added to the stored top
+ * generation) from the node into the database, atomically.
  * Fetch and contract decoding happen first; then one transaction deletes what is replaced,
  * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
@@ -97,9 +98,9 @@ export interface PreparedBatch {
 
 /**
  * prepareBatch does everything before the database transaction, for the leading heights that fit
- * `batchTransactions` (at least one). It needs no earlier batch to be
- * committed (a contract created just before is found through the node), so the populator runs it
- * for the next batch while the current one is written.
+ * `batchTransactions` (at least one). It needs no earlier batch to be committed (a contract created
+ * just before is found through the node), so the populator runs it for the next batch while the
+ * current one is written.
  */
 export async function prepareBatch(deps: LoaderDeps, heights: readonly number[], checkLinks: boolean): Promise<PreparedBatch> {
   const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
