@@ -1,6 +1,6 @@
 /**
- * @module Which ids a transaction references and which it creates, inner transactions of
- * GAMetaTx and PayingForTx included. Pure.
+ * @module Which ids a transaction references, which it creates and which names it sends to,
+ * inner transactions of GAMetaTx and PayingForTx included. Pure.
  *
  * Every id-bearing field of every tx type is named `<x>_id` or `<x>_ids` (node for_client/1 of all
  * 25 types), plus the name pointers; reading fields by that rule covers the types of later protocols

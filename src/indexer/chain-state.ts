@@ -1,6 +1,7 @@
 /**
  * @module Name and oracle state as events: each action plus the state before it gives the state
- * after it. Pure; the writer supplies the prior state from the database.
+ * after it; and what a name pointed at when a transaction was sent to it. Pure; the writer
+ * supplies the prior state from the database.
  */
 import { withPrefix } from '../chain/id-cache.ts';
 import { oracleQueryId } from '../chain/derived-ids.ts';
