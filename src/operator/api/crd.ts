@@ -111,7 +111,12 @@ function specSchema(): JsonSchema {
       max: 64, listType: 'map', mapKeys: ['name'],
     }),
     server: serverSchema(),
-    populator: obj({ resources: resources('Populator container resources.') }, { default: {} }),
+    populator: obj({
+      resources: resources('Populator container resources.'),
+      batchTransactions: int(B.batchTransactions, {
+        description: 'BATCH_TRANSACTIONS: a batch takes no further generation once it holds this many transactions (lower it for a small memory limit).',
+      }),
+    }, { default: {} }),
     metrics: obj({
       serviceMonitor: obj({
         enabled: bool({ default: D.serviceMonitorEnabled, description: 'Create a monitoring.coreos.com/v1 ServiceMonitor.' }),

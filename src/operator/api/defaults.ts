@@ -63,7 +63,7 @@ export type ResolvedSpec = {
     pdb: { enabled: boolean; minAvailable: number | undefined; maxUnavailable: number | undefined };
     autoscaling: { minReplicas: number; maxReplicas: number; targetCPUUtilizationPercentage: number } | undefined;
   };
-  populator: { resources: V1ResourceRequirements | undefined };
+  populator: { resources: V1ResourceRequirements | undefined; batchTransactions: number | undefined };
   metrics: { serviceMonitor: { enabled: boolean; interval: string } };
   forkWindow: number;
   statusMaxBlockAge: number;
@@ -108,7 +108,7 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
         targetCPUUtilizationPercentage: server.autoscaling.targetCPUUtilizationPercentage ?? D.autoscalingTargetCPU,
       },
     },
-    populator: { resources: spec.populator?.resources },
+    populator: { resources: spec.populator?.resources, batchTransactions: spec.populator?.batchTransactions },
     metrics: {
       serviceMonitor: {
         enabled: spec.metrics?.serviceMonitor?.enabled ?? D.serviceMonitorEnabled,

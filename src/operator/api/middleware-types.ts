@@ -135,7 +135,7 @@ export type MiddlewareSpec = {
     pdb?: PdbSpec;
     autoscaling?: AutoscalingSpec;
   };
-  populator?: { resources?: V1ResourceRequirements };
+  populator?: { resources?: V1ResourceRequirements; batchTransactions?: number };
   metrics?: { serviceMonitor?: { enabled?: boolean; interval?: string } };
   forkWindow?: number;
   statusMaxBlockAge?: number;

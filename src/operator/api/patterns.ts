@@ -40,6 +40,7 @@ export const BOUNDS = {
   port: { min: 1, max: 65535 },
   pdbCount: { min: 0, max: 1000 },
   forkWindow: { min: 1, max: 100000 },
+  batchTransactions: { min: 1, max: 1_000_000 },
   statusMaxBlockAge: { min: 1, max: 1_000_000_000 },
   syncedWithinBlocks: { min: 0, max: 100000 },
   stableWindowSeconds: { min: 0, max: 604800 },

@@ -80,7 +80,10 @@ function checkSpec(c: Checker, spec: Obj): void {
   const server = c.object(spec, 'server', 'spec.server');
   if (server) checkServer(c, server);
   const populator = c.object(spec, 'populator', 'spec.populator');
-  if (populator) c.object(populator, 'resources', 'spec.populator.resources');
+  if (populator) {
+    c.object(populator, 'resources', 'spec.populator.resources');
+    c.integer(populator, 'batchTransactions', 'spec.populator.batchTransactions', BOUNDS.batchTransactions);
+  }
   const monitor = c.object(c.object(spec, 'metrics', 'spec.metrics') ?? {}, 'serviceMonitor', 'spec.metrics.serviceMonitor');
   if (monitor) {
     c.boolean(monitor, 'enabled', 'spec.metrics.serviceMonitor.enabled');

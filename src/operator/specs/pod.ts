@@ -34,6 +34,8 @@ export function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[]
   if (spec.nodeUrls.length > 1) env.push({ name: 'NODE_URLS', value: spec.nodeUrls.join(',') });
   if (spec.nodeInternalUrl !== undefined) env.push({ name: 'NODE_INTERNAL_URL', value: spec.nodeInternalUrl });
   if (spec.compilerUrl !== undefined) env.push({ name: 'COMPILER_URL', value: spec.compilerUrl });
+  // read by whatever loads the chain (populator, -H Jobs); unset: the middleware's own default
+  if (spec.populator.batchTransactions !== undefined) env.push({ name: 'BATCH_TRANSACTIONS', value: String(spec.populator.batchTransactions) });
   env.push(
     { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: spec.database.urlSecretRef.name, key: spec.database.urlSecretRef.key } } },
     { name: 'DATABASE_SCHEMA', value: schemaName(spec, generation) },

@@ -41,6 +41,8 @@ describe('validateMiddleware', () => {
     { name: 'an ingress without host', mw: withSpec({ server: { ingress: { className: 'nginx' } } }), path: 'spec.server.ingress.host' },
     { name: 'a bad log level', mw: withSpec({ logLevel: 'verbose' }), path: 'spec.logLevel' },
     { name: 'fork window 0', mw: withSpec({ forkWindow: 0 }), path: 'spec.forkWindow' },
+    { name: 'batches of 0 transactions', mw: withSpec({ populator: { batchTransactions: 0 } }), path: 'spec.populator.batchTransactions' },
+    { name: 'batches of 10^7 transactions', mw: withSpec({ populator: { batchTransactions: 10_000_000 } }), path: 'spec.populator.batchTransactions' },
     { name: 'paused as a string', mw: withSpec({ paused: 'yes' }), path: 'spec.paused' },
     { name: 'a bad interval', mw: withSpec({ metrics: { serviceMonitor: { interval: '30 seconds' } } }), path: 'spec.metrics.serviceMonitor.interval' },
     { name: 'a reload without id', mw: withSpec({ reload: { strategy: 'BlueGreen' } }), path: 'spec.reload.id' },

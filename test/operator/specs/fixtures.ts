@@ -42,7 +42,7 @@ export function aFullMiddleware(): Middleware {
       pdb: { minAvailable: 2 },
       autoscaling: { minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70 },
     },
-    populator: { resources: { requests: { cpu: '1', memory: '2Gi' } } },
+    populator: { resources: { requests: { cpu: '1', memory: '2Gi' } }, batchTransactions: 1000 },
     metrics: { serviceMonitor: { enabled: true, interval: '15s' } },
     forkWindow: 50,
     statusMaxBlockAge: 600,
