@@ -7,12 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const dir = new URL('.', import.meta.url);
-const only = process.env.ONLY?.split(',').filter(Boolean);
-const names = readdirSync(dir)
+// the Makefile always passes ONLY, empty when every benchmark is wanted
+const only = (process.env.ONLY ?? '').split(',').filter(Boolean);
+const all = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.includes('.lib.'))
   .map((f) => f.slice(0, -3))
-  .filter((n) => !only || only.includes(n))
   .sort();
+const unknown = only.filter((n) => !all.includes(n));
+if (unknown.length > 0) {
+  console.error(`no benchmark named ${unknown.join(', ')} (there are: ${all.join(', ')})`);
+  process.exit(2);
+}
+const names = only.length > 0 ? all.filter((n) => only.includes(n)) : all;
 
 let failed = 0;
 for (const name of names) {
