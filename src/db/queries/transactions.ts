@@ -1,6 +1,7 @@
 /** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
+import { topHeight } from './blocks.ts';
 
 /** A stored transaction with its place in the chain. */
 export interface TransactionRow {
@@ -157,11 +158,9 @@ export interface FinalRows {
  * index; undefined while the chain is shorter than the fork window.
  */
 export async function finalRowsOfAccount(db: Queryable, account: string, txType: string | undefined, forkWindow: number): Promise<FinalRows | undefined> {
-  const { rows: tops } = await db.query<{ height: number | null }>({
-    name: 'mdw_final_height', text: 'SELECT max(height) - $1 AS height FROM key_blocks', values: [forkWindow],
-  });
-  const height = tops[0]?.height;
-  if (height === null || height === undefined || height < 0) return undefined;
+  const top = await topHeight(db);
+  if (top === undefined || top - forkWindow < 0) return undefined;
+  const height = top - forkWindow;
   const typed = txType === undefined ? '' : ' AND a.tx_type = $4';
   const anchor = 'FILTER (WHERE x.i > 0 AND x.i % $3 = 0)';
   const { rows } = await db.query<{ count: string; heights: number[] | null; micro: number[] | null; tx: number[] | null }>({
