@@ -39,7 +39,7 @@ const accountTxColumns: Column<AccountTxRow>[] = [
   ['fields', 'text[]', (r) => r.fields.join(' ')],
 ];
 
-/** TABLES in insertion order (key blocks first: every other table references them). */
+/** TABLES in insertion order: key blocks first, then the rows that belong to their heights. */
 export const TABLES: readonly TableSpec<unknown>[] = [
   spec<KeyBlockRow>('key_blocks', (b) => b.keyBlocks, [
     ['height', 'int', (r) => r.height], ['hash', 'text', (r) => r.hash], ['prev_hash', 'text', (r) => r.prevHash],

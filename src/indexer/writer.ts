@@ -43,7 +43,7 @@ export function encodeRows(gens: readonly GenerationRows[]): EncodedRows {
   return encoded;
 }
 
-/** deleteFrom removes every height ≥ `height` (the cascade removes everything that belongs to them). */
+/** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
 export async function deleteFrom(db: Queryable, height: number): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
   return rowCount ?? 0;

@@ -99,7 +99,7 @@ export async function writeHeight(pool: Pool, height: number, micros: readonly (
   return written;
 }
 
-/** deleteFrom removes heights >= height (their rows cascade), as the populator does on a fork. */
+/** deleteFrom removes heights >= height (key_blocks' delete trigger takes their rows), as the populator does on a fork. */
 export async function deleteFrom(pool: Pool, height: number): Promise<void> {
   await pool.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
 }

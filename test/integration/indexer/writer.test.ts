@@ -9,6 +9,7 @@ import { migrate } from '../../../src/db/migrator.ts';
 import { createPool, withTransaction, type Pool } from '../../../src/db/pool.ts';
 import { transformGeneration } from '../../../src/indexer/transform.ts';
 import { deleteFrom, recordTop, writeGenerations } from '../../../src/indexer/writer.ts';
+import { TABLES } from '../../../src/indexer/tables.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 
@@ -76,6 +77,25 @@ describe('indexer writer', () => {
     expect(await count('contract_calls')).to.equal(0);
     expect(await count('oracle_events')).to.equal(0);
     expect(await count('micro_blocks')).to.equal(1);
+  });
+
+  it('leaves no row of a deleted height in any table (the delete on key_blocks reaches every table)', async () => {
+    const spend = { type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 1, fee: 1, nonce: 30, payload: 'ba_Xfbg4g==' };
+    const claim = { type: 'NameClaimTx', account_id: alice, nonce: 31, name: 'deleted-with-its-height.chain', name_salt: 7, name_fee: 1, fee: 1 };
+    const oracle = { type: 'OracleRegisterTx', account_id: alice, nonce: 32, query_format: 'q', response_format: 'r', query_fee: 1, oracle_ttl: { type: 'delta', value: 10 }, fee: 1, abi_version: 0 };
+    const query = { type: 'OracleQueryTx', sender_id: bob, nonce: 2, oracle_id: `ok_${alice.slice(3)}`, query: 'q?', query_fee: 1, query_ttl: { type: 'delta', value: 10 }, response_ttl: { type: 'delta', value: 5 }, fee: 1 };
+    const channel = { type: 'ChannelCreateTx', initiator_id: alice, initiator_amount: 1, responder_id: bob, responder_amount: 1, channel_reserve: 0, lock_period: 1, state_hash: encode('st', randomBytes(32)), nonce: 33, fee: 1, delegate_ids: { initiator: [], responder: [] } };
+    const update = { type: 'NameUpdateTx', account_id: alice, nonce: 34, name_id: produceNameId('deleted-with-its-height.chain'), name_ttl: 100, pointers: [{ key: 'account_pubkey', id: bob }], client_ttl: 1, fee: 1 };
+    const contract = { type: 'ContractCreateTx', owner_id: alice, nonce: 35, code: 'cb_Xfbg4g==', vm_version: 7, abi_version: 3, fee: 1, call_data: 'cb_Xfbg4g==' };
+    const response = { type: 'OracleResponseTx', oracle_id: `ok_${alice.slice(3)}`, nonce: 36, query_id: oracleQueryId(bob as `ak_${string}`, 2, `ok_${alice.slice(3)}`), response: 'r!', response_ttl: { type: 'delta', value: 5 }, fee: 1 };
+    await withTransaction(pool, (c) => writeGenerations(c, [gen(20, [spend, claim, contract]), gen(21, [oracle, channel, update]), gen(22, [query]), gen(23, [response])].map(transformGeneration)));
+    const tables = [...new Set(TABLES.map((t) => t.table))];
+    const atOrAbove = async (table: string, height: number): Promise<number> => Number((await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE height >= $1`, [height])).rows[0].n);
+    expect((await Promise.all(tables.map((t) => atOrAbove(t, 20)))).filter((n) => n > 0)).to.have.length(tables.length);
+    await withTransaction(pool, (c) => deleteFrom(c, 20));
+    expect(Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await atOrAbove(t, 20)])))).to.deep.equal(Object.fromEntries(tables.map((t) => [t, 0])));
+    const state = await pool.query('SELECT 1 FROM name_state WHERE name = $1', ['deleted-with-its-height.chain']);
+    expect(state.rows).to.deep.equal([]);
   });
 
   it('keeps the first of two creates that derive the same contract id (GA inner txs have nonce 0)', async () => {
