@@ -125,6 +125,14 @@ export class ContractDecoder {
   }
 
   /**
+   * rememberCode keeps the code of contracts whose creation is committed, so their first call
+   * costs no lookup.
+   */
+  rememberCode(codes: ReadonlyMap<string, string>): void {
+    for (const [id, code] of codes) this.#codeById.set(id, code, code.length);
+  }
+
+  /**
    * forgetCode drops the remembered bytecode. Call it when heights are deleted: a fork may create
    * a different contract under the same id (same owner and nonce).
    */

@@ -4,6 +4,7 @@
  * Fetch and contract decoding happen first; then one transaction deletes what is replaced,
  * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isJsonObject } from '../chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { encodeNotification, notifyChannel } from '../events/notification.ts';
@@ -60,6 +61,10 @@ async function replacedHeights(db: Queryable, gens: readonly FetchedGeneration[]
     const before = stored.get(g.height);
     return before !== undefined && before !== [g.keyBlock.hash, ...g.microBlocks.map((m) => m.header.hash)].join(' ');
   }).map((g) => g.height);
+}
+
+function createdCode(gens: readonly FetchedGeneration[]): Map<string, string> {
+  return createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
 }
 
 /** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
@@ -130,10 +135,15 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 }
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
-  const batchCodes = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, batchCodes), fetched);
-  const rows = gens.map(transformGeneration);
-  return { gens, rows, encoded: encodeRows(rows) };
+  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, createdCode(fetched)), fetched);
+  // a turn of the event loop after each generation: this runs while the previous batch is written,
+  // whose next statement waits for the socket events a long synchronous stretch would hold back
+  const rows: GenerationRows[] = [];
+  for (const g of gens) {
+    rows.push(transformGeneration(g));
+    await nextTurn();
+  }
+  return { gens, rows, encoded: await encodeRows(rows) };
 }
 
 /**
@@ -169,6 +179,8 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
     await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
     return count;
   });
+  // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
+  deps.decoder.rememberCode(createdCode(gens));
   const m = deps.metrics;
   if (m) {
     m.batches.inc();

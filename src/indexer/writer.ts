@@ -2,6 +2,7 @@
  * @module Writer: the rows of whole heights in one database transaction, one COPY (or, where a key
  * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { quoteIdent, type Queryable } from '../db/pool.ts';
 import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences, type NameState, type OracleState } from './chain-state.ts';
 import type { AccountTxRow, GenerationRows, NameEventRow, OracleEventRow, OracleQueryRow, ResolvedRows } from './rows.ts';
@@ -30,15 +31,27 @@ async function copyMany<R>(db: Queryable, spec: TableSpec<R>, chunks: readonly B
   await copyIn(db, `COPY ${quoteIdent(spec.table)} (${spec.columns.map(([name]) => quoteIdent(name)).join(', ')}) FROM STDIN`, chunks);
 }
 
+const ENCODE_TURN = 500;
+
 /** EncodedRows are the COPY payloads of the tables that need no stored state, made before the transaction. */
 export type EncodedRows = ReadonlyMap<string, Buffer[]>;
 
-/** encodeRows prepares the COPY payloads of a batch; the populator does it while the previous batch is written. */
-export function encodeRows(gens: readonly GenerationRows[]): EncodedRows {
+/**
+ * encodeRows prepares the COPY payloads of a batch; the populator does it while the previous batch
+ * is written, so it gives the event loop a turn every ENCODE_TURN rows (that write's statements wait on it).
+ */
+export async function encodeRows(gens: readonly GenerationRows[]): Promise<EncodedRows> {
   const direct = flatten(gens, NO_STATE_ROWS);
   const encoded = new Map<string, Buffer[]>();
   for (const spec of TABLES) {
-    if (!spec.firstWins && !spec.needsState) encoded.set(spec.table, copyChunks(copyLines(spec, spec.rows(direct))));
+    if (spec.firstWins || spec.needsState) continue;
+    const rows = spec.rows(direct);
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < rows.length; i += ENCODE_TURN) {
+      chunks.push(...copyChunks(copyLines(spec, rows.slice(i, i + ENCODE_TURN))));
+      await nextTurn();
+    }
+    encoded.set(spec.table, chunks);
   }
   return encoded;
 }

@@ -58,6 +58,19 @@ describe('ContractDecoder', () => {
     expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown', ct]);
   });
 
+  it('asks for no code the loader told it of, until forgetCode', async () => {
+    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const lookups: string[] = [];
+    const counting = async (id: string): Promise<string | undefined> => { lookups.push(id); return codeOf(id); };
+    decoder.rememberCode(new Map([[ct, DEVNODE_CONTRACT_BYTECODE]]));
+    const call = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [7n]) };
+    expect(await decoder.decode(call, undefined, counting)).to.include({ function: 'set', decodeError: null });
+    expect(lookups).to.deep.equal([]);
+    decoder.forgetCode();
+    await decoder.decode(call, undefined, counting);
+    expect(lookups).to.deep.equal([ct]);
+  });
+
   it('keeps remembered code within its bound, the least recently used going first', async () => {
     const decoder = new ContractDecoder({ timeoutMs: 1000 });
     const lookups: string[] = [];
