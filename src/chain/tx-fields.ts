@@ -28,7 +28,10 @@ export function innerTx(tx: TxObject): TxObject | undefined {
   return isJsonObject(signed) && isJsonObject(signed.tx) ? signed.tx : undefined;
 }
 
-function collect(ids: Map<string, string[]>, tx: TxObject, prefix: string): void {
+/** CreatedIdsOf gives createdIds of a tx (a caller that needs them too passes the ones it computed). */
+export type CreatedIdsOf = (tx: TxObject) => Record<string, string>;
+
+function collect(ids: Map<string, string[]>, tx: TxObject, prefix: string, created: CreatedIdsOf): void {
   for (const [key, value] of Object.entries(tx)) {
     if (key.endsWith('_id')) addId(ids, value, prefix + key);
     else if (key.endsWith('_ids')) {
@@ -39,15 +42,15 @@ function collect(ids: Map<string, string[]>, tx: TxObject, prefix: string): void
       for (const p of value) if (isJsonObject(p)) addId(ids, p.id, `${prefix}pointers`);
     }
   }
-  for (const [field, id] of Object.entries(createdIds(tx))) addId(ids, id, prefix + field);
+  for (const [field, id] of Object.entries(created(tx))) addId(ids, id, prefix + field);
   const inner = innerTx(tx);
-  if (inner) collect(ids, inner, `${prefix}tx.`);
+  if (inner) collect(ids, inner, `${prefix}tx.`, created);
 }
 
 /** referencedIds maps each id a tx mentions or creates to the fields it appears in (inner fields as `tx.<field>`). */
-export function referencedIds(tx: TxObject): Map<string, string[]> {
+export function referencedIds(tx: TxObject, created: CreatedIdsOf = createdIds): Map<string, string[]> {
   const ids = new Map<string, string[]>();
-  collect(ids, tx, '');
+  collect(ids, tx, '', created);
   return ids;
 }
 

@@ -1,7 +1,6 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
 import { isJsonObject, stringifyJson, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
 import { createdIds, innerTx, nameReferences, referencedIds } from '../chain/tx-fields.ts';
-import { contractId, nameId, oracleQueryId } from '../chain/derived-ids.ts';
 import { signedTxSize } from '../chain/tx-size.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 
@@ -64,15 +63,19 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
         signatures: Array.isArray(signed.signatures) ? signed.signatures.map((s) => str(s)) : null,
         size: signedTxSize(signed, txJson), tx, txJson,
       });
-      for (const [account, fields] of referencedIds(tx)) rows.accountTxs.push({ ...pos, account, txType, fields });
+      // derived ids (hashes of decoded ids) are computed once for the account rows and the domain rows
+      const created = new Map(effectiveTxs(tx).map((t) => [t, createdIds(t)]));
+      const createdOf = (t: JsonObject): Record<string, string> => created.get(t) ?? createdIds(t);
+      for (const [account, fields] of referencedIds(tx, createdOf)) rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
-      for (const effective of effectiveTxs(tx)) addDomainRows(rows, gen, pos, effective, protocol);
+      for (const [effective, ids] of created) addDomainRows(rows, gen, pos, effective, ids, protocol);
     });
   });
   return rows;
 }
 
-function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosition, tx: JsonObject, protocol: number): void {
+/** addDomainRows adds the rows of one effective tx; `created` is its createdIds (a missing one means a malformed field: no row). */
+function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosition, tx: JsonObject, created: Record<string, string>, protocol: number): void {
   const type = String(tx.type);
   const height = pos.height;
   const callInfo = gen.callInfos.get(pos.txHash) ?? null;
@@ -87,7 +90,8 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
   switch (type) {
     case 'ContractCreateTx':
     case 'GAAttachTx': {
-      const id = contractId(str(tx.owner_id), toBigInt(tx.nonce));
+      const id = created.contract_id;
+      if (id === undefined) break;
       rows.contracts.push({ contractId: id, height, createTxHash: pos.txHash, ownerId: str(tx.owner_id), vmVersion: String(tx.vm_version), abiVersion: String(tx.abi_version) });
       if (type === 'ContractCreateTx') call(id, str(tx.owner_id));
       break;
@@ -98,7 +102,8 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
     case 'NameClaimTx': {
       const name = str(tx.name);
       const nameFee = tx.name_fee === undefined ? null : intText(tx.name_fee);
-      rows.nameActions.push({ ...pos, protocol, nameHash: nameId(name), account: str(tx.account_id), kind: 'claim', name, nameFee, salt: toBigInt(tx.name_salt) });
+      if (created.name_id === undefined) break;
+      rows.nameActions.push({ ...pos, protocol, nameHash: created.name_id, account: str(tx.account_id), kind: 'claim', name, nameFee, salt: toBigInt(tx.name_salt) });
       break;
     }
     case 'NameUpdateTx': {
@@ -118,7 +123,7 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
       break;
     case 'OracleRegisterTx':
       rows.oracleActions.push({
-        ...pos, oracleId: createdIds(tx).oracle_id ?? str(tx.account_id), kind: 'register', ttl: ttlObject(tx.oracle_ttl),
+        ...pos, oracleId: created.oracle_id ?? str(tx.account_id), kind: 'register', ttl: ttlObject(tx.oracle_ttl),
         queryFee: intText(tx.query_fee), queryFormat: String(tx.query_format ?? ''), responseFormat: String(tx.response_format ?? ''),
         // node 1.x printed vm_version here; keep whichever the node sent
         abiVersion: String(tx.abi_version ?? tx.vm_version ?? 0),
@@ -135,7 +140,7 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
       };
       // a query to a name reaches the oracle the name points at, which the writer resolves
       if (oracle.startsWith('nm_')) rows.nameOracleQueries.push({ ...query, nameHash: oracle });
-      else rows.oracleQueries.push({ ...query, queryId: oracleQueryId(query.senderId, toBigInt(tx.nonce), oracle), oracleId: oracle });
+      else if (created.query_id !== undefined) rows.oracleQueries.push({ ...query, queryId: created.query_id, oracleId: oracle });
       break;
     }
     case 'OracleRespondTx':
@@ -144,7 +149,7 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
       break;
     default:
       if (type.startsWith('Channel')) {
-        const channel = type === 'ChannelCreateTx' ? createdIds(tx).channel_id : tx.channel_id;
+        const channel = type === 'ChannelCreateTx' ? created.channel_id : tx.channel_id;
         if (typeof channel === 'string') rows.channelEvents.push({ ...pos, channelId: channel, txType: type, closes: CLOSING_CHANNEL_TXS.has(type) });
       }
   }
