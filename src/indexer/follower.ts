@@ -10,7 +10,7 @@ import { checkForks } from './forks.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareAppend, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from './metrics.ts';
-import { heartbeat, lowestMissing, missingHeights, storedTop, SyncStatus } from './sync-state.ts';
+import { heartbeat, lowestMissing, missingHeights, rederiveMark, storedTop, SyncStatus } from './sync-state.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;
@@ -32,6 +32,8 @@ export class Follower {
   readonly #deps: FollowerDeps;
   #next: number | undefined;
   #rollbackFrom: number | undefined;
+  /** sync_state.rederive_from: stored heights from here up are reloaded in order */
+  #rederiveFrom: number | undefined;
   #caughtUp = false;
   #known = { top: -1, at: 0 };
   #ahead: { from: number; count: number; batch: Promise<PreparedBatch> } | undefined;
@@ -50,9 +52,10 @@ export class Follower {
   async step(): Promise<StepResult> {
     const { cfg, loader, log } = this.#deps;
     if (this.#next === undefined) {
-      this.#next = await lowestMissing(loader.pool);
+      this.#rederiveFrom = await rederiveMark(loader.pool);
+      this.#next = Math.min(await lowestMissing(loader.pool), this.#rederiveFrom ?? Infinity);
       this.#progress = { at: Date.now(), height: this.#next };
-      log.info({ from: this.#next, schema: cfg.databaseSchema }, 'populator started');
+      log.info({ from: this.#next, rederiveFrom: this.#rederiveFrom, schema: cfg.databaseSchema }, 'populator started');
     }
     const nodeTop = await this.#nodeTop(this.#next);
     if (this.#caughtUp && this.#rollbackFrom === undefined) {
@@ -93,6 +96,8 @@ export class Follower {
     if (this.#rollbackFrom !== undefined) {
       return heightRange(this.#rollbackFrom, Math.min(cfg.batchSize, nodeTop - this.#rollbackFrom + 1));
     }
+    // re-deriving: every height from the mark up, stored or not, in chain order
+    if (this.#rederiving(next)) return heightRange(next, Math.min(cfg.batchSize, nodeTop - next + 1));
     const reach = next + cfg.batchSize * LOOKAHEAD_BATCHES;
     const missing = await missingHeights(loader.pool, next, Math.min(nodeTop, reach), cfg.batchSize);
     const run = contiguousRuns(missing)[0];
@@ -116,17 +121,28 @@ export class Follower {
       const count = Math.min(cfg.batchSize, nodeTop - after + 1);
       if (count > 0) this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count)) };
     }
-    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prepared });
+    const rederive = this.#rollbackFrom === undefined && this.#rederiving(heights[0]!);
+    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prepared, ...(rederive ? { replace: true, rederive } : {}) });
     if (result.kind === 'relink') {
       this.#forkFrom(result.rollbackFrom, 'parent link broken: rolling back');
       return 'busy';
     }
     this.#rollbackFrom = undefined;
+    if (result.rederiveFrom !== undefined) {
+      if (result.rederiveFrom !== null && this.#rederiveFrom === undefined) {
+        this.#deps.log.warn({ from: result.rederiveFrom }, 'name or oracle events were added below stored heights: reloading the stored heights above in order');
+      }
+      this.#rederiveFrom = result.rederiveFrom ?? undefined;
+    }
     this.#next = result.to + 1;
     loader.metrics.syncHeight.set(result.to);
     loader.metrics.lag.set(Math.max(0, nodeTop - result.to));
     this.#logProgress(result.to, nodeTop);
     return 'busy';
+  }
+
+  #rederiving(height: number): boolean {
+    return this.#rederiveFrom !== undefined && height >= this.#rederiveFrom;
   }
 
   /** A real fork: stored blocks the node replaced, reloaded from `from` up. */

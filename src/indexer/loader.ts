@@ -38,6 +38,8 @@ export type BatchResult =
     readonly kind: 'written'; readonly from: number; readonly to: number; readonly transactions: number;
     /** with `replace`: the heights stored before whose blocks the node has replaced */
     readonly replaced: readonly number[];
+    /** sync_state.rederive_from after the batch when the batch set, moved or cleared (null) it */
+    readonly rederiveFrom?: number | null;
   }
   | { readonly kind: 'relink'; readonly rollbackFrom: number };
 
@@ -46,21 +48,54 @@ export interface BatchOptions {
   readonly rollbackFrom?: number;
   /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
   readonly replace?: boolean;
+  /**
+   * The batch re-derives stored heights from sync_state.rederive_from on (with `replace`, but the
+   * parent link below is checked): the mark moves above it, or is cleared when nothing is stored above.
+   */
+  readonly rederive?: boolean;
   /** The batch, already being prepared (the populator prepares ahead while it writes). */
   readonly prepared?: Promise<PreparedBatch>;
 }
 
-/** replacedHeights are the heights among `gens` stored with other blocks (key block or micro blocks) than the node's. */
-async function replacedHeights(db: Queryable, gens: readonly FetchedGeneration[]): Promise<number[]> {
+/**
+ * storedBefore sorts the heights of `gens` by what was stored there: other blocks (key block or
+ * micro blocks) than the node's (`replaced`), or nothing (`added`).
+ */
+async function storedBefore(db: Queryable, gens: readonly FetchedGeneration[]): Promise<{ replaced: number[]; added: number[] }> {
   const { rows } = await db.query<{ height: number; hashes: string }>(
     `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
        FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
       WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`, [gens.map((g) => g.height)]);
   const stored = new Map(rows.map((r) => [r.height, r.hashes]));
-  return gens.filter((g) => {
+  const replaced = gens.filter((g) => {
     const before = stored.get(g.height);
     return before !== undefined && before !== [g.keyBlock.hash, ...g.microBlocks.map((m) => m.header.hash)].join(' ');
   }).map((g) => g.height);
+  return { replaced, added: gens.filter((g) => !stored.has(g.height)).map((g) => g.height) };
+}
+
+/** changesState is true when generations hold name or oracle events: the derived rows of every later height depend on them. */
+function changesState(rows: readonly GenerationRows[]): boolean {
+  return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
+}
+
+/**
+ * markStaleAbove lowers sync_state.rederive_from to just above `top` when heights are stored above
+ * it: they derived their name and oracle state without the events just written below them.
+ */
+async function markStaleAbove(db: Queryable, top: number): Promise<number | undefined> {
+  const { rows } = await db.query<{ rederive_from: number }>(
+    `UPDATE sync_state SET rederive_from = least(rederive_from, $1::int + 1)
+      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`, [top]);
+  return rows[0]?.rederive_from;
+}
+
+/** moveMark sets sync_state.rederive_from above a re-derived `top`, or clears it when nothing is stored above. */
+async function moveMark(db: Queryable, top: number): Promise<number | null> {
+  const { rows } = await db.query<{ rederive_from: number | null }>(
+    `UPDATE sync_state SET rederive_from = CASE WHEN EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) THEN $1::int + 1 END
+      RETURNING rederive_from`, [top]);
+  return rows[0]!.rederive_from;
 }
 
 function createdCode(gens: readonly FetchedGeneration[]): Map<string, string> {
@@ -153,7 +188,7 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();
   const { gens, rows, encoded } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
-  if (!opts.replace) {
+  if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
     if (below && linkBreak(first, below) !== undefined) {
@@ -166,14 +201,20 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
   const rolledBack = opts.rollbackFrom !== undefined;
   if (rolledBack || opts.replace) deps.decoder.forgetCode();
   let replaced: number[] = [];
+  let rederiveFrom: number | null | undefined;
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
+    // the heights this batch adds to the stored ones (a reload may also fill gaps)
+    let added: readonly number[] = loaded;
     if (opts.replace) {
-      replaced = await replacedHeights(client, gens);
+      ({ replaced, added } = await storedBefore(client, gens));
       await deleteHeights(client, loaded);
     }
     const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
+    const addedSet = new Set(added);
+    if (opts.rederive) rederiveFrom = await moveMark(client, to);
+    else if (changesState(rows.filter((r) => addedSet.has(r.keyBlock.height)))) rederiveFrom = await markStaleAbove(client, to);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
@@ -189,5 +230,5 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     if (rolledBack) m.rollbacks.inc();
   }
-  return { kind: 'written', from, to, transactions, replaced };
+  return { kind: 'written', from, to, transactions, replaced, rederiveFrom };
 }

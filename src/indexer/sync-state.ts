@@ -43,3 +43,9 @@ export async function lowestMissing(db: Queryable): Promise<number> {
                    WHERE NOT EXISTS (SELECT 1 FROM key_blocks n WHERE n.height = k.height + 1)) END AS h`);
   return rows[0]!.h;
 }
+
+/** rederiveMark is sync_state.rederive_from: where stored heights stop deriving from the whole chain below (see migration 0005). */
+export async function rederiveMark(db: Queryable): Promise<number | undefined> {
+  const { rows } = await db.query<{ rederive_from: number | null }>('SELECT rederive_from FROM sync_state');
+  return rows[0]?.rederive_from ?? undefined;
+}
