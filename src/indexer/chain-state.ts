@@ -103,13 +103,20 @@ function pointerAt(prior: ReadonlyMap<string, NameState>, events: readonly NameE
  * resolveNameQueries turns queries sent to a name into oracle queries, as the node does: the oracle
  * is the name's `oracle_pubkey` pointer after the name's latest event before the query (`events`,
  * in chain order, else `prior`). A name without that pointer yields no query (the node refuses one).
+ * Each query comes with the account row of its query id.
  */
-export function resolveNameQueries(prior: ReadonlyMap<string, NameState>, events: readonly NameEventRow[], queries: readonly NameOracleQuery[]): OracleQueryRow[] {
-  return queries.flatMap(({ nameHash, ...query }) => {
+export function resolveNameQueries(prior: ReadonlyMap<string, NameState>, events: readonly NameEventRow[], queries: readonly NameOracleQuery[]): { queries: OracleQueryRow[]; accountTxs: AccountTxRow[] } {
+  const resolved = { queries: [] as OracleQueryRow[], accountTxs: [] as AccountTxRow[] };
+  for (const { nameHash, txType, queryField, ...query } of queries) {
     const pointed = pointerAt(prior, events, nameHash, query, 'oracle_pubkey');
-    const oracleId = pointed && withPrefix(pointed, 'ok');
-    return oracleId ? [{ ...query, oracleId, queryId: oracleQueryId(query.senderId, BigInt(query.senderNonce), oracleId) }] : [];
-  });
+    if (!pointed) continue;
+    const oracleId = withPrefix(pointed, 'ok');
+    const queryId = oracleQueryId(query.senderId, BigInt(query.senderNonce), oracleId);
+    resolved.queries.push({ ...query, oracleId, queryId });
+    // the query id is listed like the one of a query sent to an oracle directly (createdIds)
+    resolved.accountTxs.push({ height: query.height, microIndex: query.microIndex, txIndex: query.txIndex, txHash: query.txHash, account: queryId, txType, fields: [queryField] });
+  }
+  return resolved;
 }
 
 /**

@@ -63,8 +63,12 @@ export interface NamePointerRow extends TxPosition { nameHash: string; key: stri
 export interface OracleQueryRow extends TxPosition {
   queryId: string; oracleId: string; senderId: string; senderNonce: string; query: string; fee: string; expiresAt: number; responseTtl: Json;
 }
-/** A query sent to a name (nm_): its oracle is the name's `oracle_pubkey` pointer at that moment, known at write time. */
-export type NameOracleQuery = Omit<OracleQueryRow, 'queryId' | 'oracleId'> & { nameHash: string };
+/**
+ * A query sent to a name (nm_): its oracle is the name's `oracle_pubkey` pointer at that moment,
+ * known at write time, and so is its query id. `txType` (the outer tx's) and `queryField` (`query_id`,
+ * `tx.query_id` inside a GAMetaTx or PayingForTx) make the query id's account row.
+ */
+export type NameOracleQuery = Omit<OracleQueryRow, 'queryId' | 'oracleId'> & { nameHash: string; txType: string; queryField: string };
 export interface OracleResponseRow extends TxPosition { queryId: string; response: string }
 
 /** A name transaction before the name's prior state is known (see name-state.ts). */

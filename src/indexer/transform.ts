@@ -68,14 +68,18 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       const createdOf = (t: JsonObject): Record<string, string> => created.get(t) ?? createdIds(t);
       for (const [account, fields] of referencedIds(tx, createdOf)) rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
-      for (const [effective, ids] of created) addDomainRows(rows, gen, pos, effective, ids, protocol);
+      [...created].forEach(([effective, ids], depth) => addDomainRows(rows, gen, { ...pos, txType, prefix: 'tx.'.repeat(depth) }, effective, ids, protocol));
     });
   });
   return rows;
 }
 
+/** Where an effective tx sits: its outer tx's position and type, and its fields' prefix (`tx.` per wrapper). */
+interface EffectiveAt extends TxPosition { readonly txType: string; readonly prefix: string }
+
 /** addDomainRows adds the rows of one effective tx; `created` is its createdIds (a missing one means a malformed field: no row). */
-function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosition, tx: JsonObject, created: Record<string, string>, protocol: number): void {
+function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: EffectiveAt, tx: JsonObject, created: Record<string, string>, protocol: number): void {
+  const { txType: outerType, prefix, ...pos } = at;
   const type = String(tx.type);
   const height = pos.height;
   const callInfo = gen.callInfos.get(pos.txHash) ?? null;
@@ -139,7 +143,7 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, pos: TxPosi
         expiresAt: ttlHeight(tx.query_ttl, height), responseTtl: tx.response_ttl ?? null,
       };
       // a query to a name reaches the oracle the name points at, which the writer resolves
-      if (oracle.startsWith('nm_')) rows.nameOracleQueries.push({ ...query, nameHash: oracle });
+      if (oracle.startsWith('nm_')) rows.nameOracleQueries.push({ ...query, nameHash: oracle, txType: outerType, queryField: `${prefix}query_id` });
       else if (created.query_id !== undefined) rows.oracleQueries.push({ ...query, queryId: created.query_id, oracleId: oracle });
       break;
     }

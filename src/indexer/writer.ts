@@ -119,10 +119,10 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
   const priorNames = await priorNameStates(db, [...new Set([...nameActions, ...nameQueries, ...nameRefs].map((a) => a.nameHash))], from);
   const nameEvents = foldNameActions(priorNames, nameActions);
   const oracleEvents = foldOracleActions(await priorOracleStates(db, [...new Set(oracleActions.map((a) => a.oracleId))], from), oracleActions);
+  const queries = resolveNameQueries(priorNames, nameEvents, nameQueries);
   return flatten(gens, {
-    nameEvents, oracleEvents,
-    nameQueries: resolveNameQueries(priorNames, nameEvents, nameQueries),
-    nameAccountTxs: resolveNameReferences(priorNames, nameEvents, nameRefs),
+    nameEvents, oracleEvents, nameQueries: queries.queries,
+    nameAccountTxs: [...resolveNameReferences(priorNames, nameEvents, nameRefs), ...queries.accountTxs],
   });
 }
 

@@ -119,6 +119,10 @@ describe('indexer writer', () => {
       { query_id: oracleQueryId(alice as `ak_${string}`, 21, ok(bob) as `ok_${string}`), oracle_id: ok(bob), height: 11 },
       { query_id: oracleQueryId(alice as `ak_${string}`, 23, ok(alice) as `ok_${string}`), oracle_id: ok(alice), height: 12 },
     ]);
+    // the query ids are listed like those of queries sent to an oracle directly
+    const listed = await pool.query<{ account: string; tx_type: string; fields: string[] }>(
+      'SELECT account, tx_type, fields FROM account_transactions WHERE account = ANY($1) ORDER BY height', [rows.rows.map((r) => r.query_id)]);
+    expect(listed.rows).to.deep.equal(rows.rows.map((r) => ({ account: r.query_id, tx_type: 'OracleQueryTx', fields: ['query_id'] })));
   });
 
   it('lists a spend to a name under the account the name pointed at, beside the account\'s own rows', async () => {

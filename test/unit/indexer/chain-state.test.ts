@@ -61,6 +61,7 @@ describe('resolveNameQueries(prior, events, queries)', () => {
   const nameHash = produceNameId('oracles.chain');
   const query = (height: number, txIndex: number, nonce: number): NameOracleQuery => ({
     ...at(height, txIndex), nameHash, senderId: sender, senderNonce: String(nonce), query: 'q', fee: '1', expiresAt: height + 10, responseTtl: null,
+    txType: 'OracleQueryTx', queryField: 'query_id',
   });
   const pointing = (id: string): NameState => ({ name: 'oracles.chain', kind: 'update', owner: sender, expiresAt: 9000, auctionEnd: null, nameFee: null, pointers: [{ key: 'oracle_pubkey', id }] });
 
@@ -69,20 +70,21 @@ describe('resolveNameQueries(prior, events, queries)', () => {
     const events = foldNameActions(prior, [
       { ...at(20, 1), protocol: 5, nameHash, account: sender, kind: 'update', nameTtl: 100, pointers: [{ key: 'oracle_pubkey', id: oracle(second) }] },
     ]);
-    const rows = resolveNameQueries(prior, events, [query(20, 0, 7), query(20, 2, 8), query(21, 0, 9)]);
+    const { queries: rows, accountTxs } = resolveNameQueries(prior, events, [query(20, 0, 7), query(20, 2, 8), query(21, 0, 9)]);
     expect(rows.map((r) => r.oracleId)).to.deep.equal([oracle(first), oracle(second), oracle(second)]);
     expect(rows.map((r) => r.queryId)).to.deep.equal([
       oracleQueryId(sender, 7, oracle(first)), oracleQueryId(sender, 8, oracle(second)), oracleQueryId(sender, 9, oracle(second)),
     ]);
-    expect(rows[0]).to.include({ height: 20, txIndex: 0, senderId: sender, senderNonce: '7', query: 'q' }).and.not.have.property('nameHash');
+    expect(rows[0]).to.include({ height: 20, txIndex: 0, senderId: sender, senderNonce: '7', query: 'q' }).and.not.have.any.keys('nameHash', 'txType', 'queryField');
+    expect(accountTxs.map((r) => [r.account, r.txIndex, r.txType, r.fields])).to.deep.equal(rows.map((r) => [r.queryId, r.txIndex, 'OracleQueryTx', ['query_id']]));
   });
 
   it('resolves nothing for a name without an oracle_pubkey pointer, or one revoked before the query', () => {
     const prior = new Map([[nameHash, { ...pointing(first), pointers: [{ key: 'account_pubkey', id: first }] }]]);
-    expect(resolveNameQueries(prior, [], [query(30, 0, 1)])).to.deep.equal([]);
+    expect(resolveNameQueries(prior, [], [query(30, 0, 1)])).to.deep.equal({ queries: [], accountTxs: [] });
     const revoked = foldNameActions(new Map([[nameHash, pointing(first)]]), [{ ...at(30), protocol: 5, nameHash, account: sender, kind: 'revoke' }]);
-    expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal([]);
-    expect(resolveNameQueries(new Map(), [], [query(30, 0, 1)])).to.deep.equal([]);
+    expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal({ queries: [], accountTxs: [] });
+    expect(resolveNameQueries(new Map(), [], [query(30, 0, 1)])).to.deep.equal({ queries: [], accountTxs: [] });
   });
 });
 
