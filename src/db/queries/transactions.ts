@@ -65,7 +65,7 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
   const { rows } = await db.query<{ json: string }>({
     name: 'mdw_micro_block_transactions',
     text: `SELECT jsonb_build_object('transactions', coalesce(jsonb_agg((${SIGNED_TX_JSON}) ORDER BY t.tx_index), '[]'::jsonb))::text AS json
-       FROM transactions t WHERE t.micro_block_hash = $1`,
+       FROM micro_blocks m JOIN transactions t ON t.height = m.height AND t.micro_index = m.micro_index WHERE m.hash = $1`,
     values: [microBlockHash],
   });
   return rows[0]!.json;

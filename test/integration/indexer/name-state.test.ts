@@ -113,7 +113,7 @@ describe('name_state (devnode + PostgreSQL)', function () {
     }
     await h.query('before_0002', 'INSERT INTO key_blocks SELECT * FROM mdw.key_blocks');
     await h.query('before_0002', 'INSERT INTO name_events SELECT * FROM mdw.name_events');
-    expect(await migrate({ databaseUrl: h.db.url, schema: 'before_0002' }, silent)).to.deep.equal(['0002_name_state', '0003_statement_cascade', '0004_name_state_by_index', '0005_rederive_mark']);
+    expect(await migrate({ databaseUrl: h.db.url, schema: 'before_0002' }, silent)).to.deep.equal(['0002_name_state', '0003_statement_cascade', '0004_name_state_by_index', '0005_rederive_mark', '0006_transactions_by_position']);
     await expectExact('before_0002');
     expect(await h.query('before_0002', STORED)).to.deep.equal(await h.query('mdw', STORED));
     // a session of another schema writing here by qualified name refreshes this schema's state only
