@@ -74,18 +74,22 @@ interface BatchStart { readonly height: number; readonly microIndex: number }
 async function priorNameStates(db: Queryable, hashes: string[], before: BatchStart): Promise<Map<string, NameState>> {
   if (hashes.length === 0) return new Map();
   const { rows } = await db.query<{ name_hash: string; name: string | null; kind: string; owner: string; expires_at: number | null; auction_end: number | null; name_fee: string | null; pointers: NameState['pointers'] }>(
-    `SELECT DISTINCT ON (name_hash) name_hash, name, kind, owner, expires_at, auction_end, name_fee, pointers
-       FROM name_events WHERE name_hash = ANY($1::text[]) AND (height, micro_index) < ($2, $3)
-      ORDER BY name_hash, height DESC, micro_index DESC, tx_index DESC`, [hashes, before.height, before.microIndex]);
+    `SELECT h.name_hash, e.name, e.kind, e.owner, e.expires_at, e.auction_end, e.name_fee, e.pointers
+       FROM unnest($1::text[]) AS h(name_hash)
+       CROSS JOIN LATERAL (
+         SELECT * FROM name_events e WHERE e.name_hash = h.name_hash AND (e.height, e.micro_index) < ($2, $3)
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`, [hashes, before.height, before.microIndex]);
   return new Map(rows.map((r) => [r.name_hash, { name: r.name, kind: r.kind, owner: r.owner, expiresAt: r.expires_at, auctionEnd: r.auction_end, nameFee: r.name_fee, pointers: r.pointers }]));
 }
 
 async function priorOracleStates(db: Queryable, ids: string[], before: BatchStart): Promise<Map<string, OracleState>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ oracle_id: string; expires_at: number }>(
-    `SELECT DISTINCT ON (oracle_id) oracle_id, expires_at FROM oracle_events
-      WHERE oracle_id = ANY($1::text[]) AND (height, micro_index) < ($2, $3)
-      ORDER BY oracle_id, height DESC, micro_index DESC, tx_index DESC`, [ids, before.height, before.microIndex]);
+    `SELECT o.oracle_id, e.expires_at
+       FROM unnest($1::text[]) AS o(oracle_id)
+       CROSS JOIN LATERAL (
+         SELECT expires_at FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND (e.height, e.micro_index) < ($2, $3)
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`, [ids, before.height, before.microIndex]);
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
 }
 
