@@ -17,6 +17,7 @@ import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
 import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
+import { markStaleAbove, moveMark } from './sync-state.ts';
 import { transformGeneration } from './transform.ts';
 import { deleteFrom, deleteHeights, encodeRows, recordTop, writeGenerations, type EncodedRows } from './writer.ts';
 
@@ -77,25 +78,6 @@ async function storedBefore(db: Queryable, gens: readonly FetchedGeneration[]): 
 /** changesState is true when generations hold name or oracle events: the derived rows of every later height depend on them. */
 function changesState(rows: readonly GenerationRows[]): boolean {
   return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
-}
-
-/**
- * markStaleAbove lowers sync_state.rederive_from to just above `top` when heights are stored above
- * it: they derived their name and oracle state without the events just written below them.
- */
-async function markStaleAbove(db: Queryable, top: number): Promise<number | undefined> {
-  const { rows } = await db.query<{ rederive_from: number }>(
-    `UPDATE sync_state SET rederive_from = least(rederive_from, $1::int + 1)
-      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`, [top]);
-  return rows[0]?.rederive_from;
-}
-
-/** moveMark sets sync_state.rederive_from above a re-derived `top`, or clears it when nothing is stored above. */
-async function moveMark(db: Queryable, top: number): Promise<number | null> {
-  const { rows } = await db.query<{ rederive_from: number | null }>(
-    `UPDATE sync_state SET rederive_from = CASE WHEN EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) THEN $1::int + 1 END
-      RETURNING rederive_from`, [top]);
-  return rows[0]!.rederive_from;
 }
 
 function createdCode(gens: readonly FetchedGeneration[]): Map<string, string> {

@@ -1,4 +1,4 @@
-/** @module The sync_state row that /middleware/status reads: progress, heartbeat and last error. */
+/** @module The sync_state row: progress, heartbeat and last error (read by /middleware/status), and the re-derive mark. */
 import type { Queryable } from '../db/pool.ts';
 
 /** SyncStatus values written to sync_state.status. */
@@ -48,4 +48,23 @@ export async function lowestMissing(db: Queryable): Promise<number> {
 export async function rederiveMark(db: Queryable): Promise<number | undefined> {
   const { rows } = await db.query<{ rederive_from: number | null }>('SELECT rederive_from FROM sync_state');
   return rows[0]?.rederive_from ?? undefined;
+}
+
+/**
+ * markStaleAbove lowers sync_state.rederive_from to just above `top` when heights are stored above
+ * it: they derived their name and oracle state without the events just written below them.
+ */
+export async function markStaleAbove(db: Queryable, top: number): Promise<number | undefined> {
+  const { rows } = await db.query<{ rederive_from: number }>(
+    `UPDATE sync_state SET rederive_from = least(rederive_from, $1::int + 1)
+      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`, [top]);
+  return rows[0]?.rederive_from;
+}
+
+/** moveMark sets sync_state.rederive_from above a re-derived `top`, or clears it when nothing is stored above. */
+export async function moveMark(db: Queryable, top: number): Promise<number | null> {
+  const { rows } = await db.query<{ rederive_from: number | null }>(
+    `UPDATE sync_state SET rederive_from = CASE WHEN EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) THEN $1::int + 1 END
+      RETURNING rederive_from`, [top]);
+  return rows[0]!.rederive_from;
 }
