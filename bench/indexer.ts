@@ -3,7 +3,8 @@
  * (a) fetch: everything the populator fetches from the devnode (lossless parse, nothing written);
  * (b) COPY: PostgreSQL bulk-loading the same rows (server-side COPY into the same indexed tables);
  * (c) populator end to end (own process: fetch, decode, transform, one COPY per table per batch, commits).
- * Reports tx/s, generations/s, (c) ÷ min(a, b), and the populator's RSS along the chain.
+ * Reports tx/s, generations/s, (c) ÷ min(a, b), the bound the cores put on (c) (the three parties'
+ * CPU per transaction on the machine's cores), and the populator's RSS along the chain.
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
  *                            BATCH_SIZE, BATCH_TRANSACTIONS and FETCH_CONCURRENCY tune the populator (and the fetch of (a));
@@ -11,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
@@ -116,12 +117,17 @@ async function main(): Promise<void> {
   const perTx = (seconds: number): string => `${((1e6 * seconds) / txs).toFixed(0)} µs`;
   console.log(`CPU per tx: (a) devnode + fetching client ${perTx(fetchRate.loopCpuSeconds)} (whole loop), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`);
   console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
+  // in (c) the populator, PostgreSQL and the devnode share the machine's cores: their CPU per transaction bounds (c)
+  const cores = availableParallelism();
+  const cpuPerTx = (populateRate.cpuSeconds + cpuOfRun.postgres + cpuOfRun.devnode) / txs;
+  const coresBound = { cores, cpuMicrosPerTx: 1e6 * cpuPerTx, txPerSecond: cores / cpuPerTx, ratio: cores / cpuPerTx / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond), used: populateRate.txPerSecond * cpuPerTx / cores };
+  console.log(`(c) on ${cores} cores: ${coresBound.cpuMicrosPerTx.toFixed(0)} µs of CPU per tx in all bound it to ${coresBound.txPerSecond.toFixed(0)} tx/s, ${coresBound.ratio.toFixed(2)} of min(a, b); the run kept ${(100 * coresBound.used).toFixed(0)} % of the cores busy`);
 
   const summary = {
     benchmark: 'indexer', date: new Date().toISOString(), command: 'node bench/indexer.ts', generations: top + 1, transactions: txs,
     batchSize: cfg.batchSize, batchTransactions: cfg.batchTransactions, fetchConcurrency: cfg.fetchConcurrency,
     note: 'test PostgreSQL (embedded, fsync=off, synchronous_commit=off); devnode in the benchmark process; machine shared',
-    fetch: fetchRate, copy: copyRate, populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain }, ratio,
+    fetch: fetchRate, copy: copyRate, populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain }, ratio, coresBound,
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
