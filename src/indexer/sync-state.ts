@@ -26,13 +26,17 @@ export async function storedTop(db: Queryable): Promise<{ height: number; hash: 
   return rows[0];
 }
 
-/** missingHeights lists heights in [from, to] that have no key block, ascending, at most `limit`. */
+/**
+ * missingHeights lists heights in [from, to] that have no key block, ascending, at most `limit`.
+ * It reads the stored heights of the range (none while catching up) rather than probing each height.
+ */
 export async function missingHeights(db: Queryable, from: number, to: number, limit: number): Promise<number[]> {
   if (to < from) return [];
-  const { rows } = await db.query<{ h: number }>(
-    `SELECT h FROM generate_series($1::int, $2::int) AS h
-      WHERE NOT EXISTS (SELECT 1 FROM key_blocks k WHERE k.height = h) ORDER BY h LIMIT $3`, [from, to, limit]);
-  return rows.map((r) => r.h);
+  const { rows } = await db.query<{ height: number }>('SELECT height FROM key_blocks WHERE height BETWEEN $1 AND $2', [from, to]);
+  const stored = new Set(rows.map((r) => r.height));
+  const missing: number[] = [];
+  for (let h = from; h <= to && missing.length < limit; h++) if (!stored.has(h)) missing.push(h);
+  return missing;
 }
 
 /** lowestMissing is the first height without a key block (0 on an empty database). */
