@@ -80,10 +80,6 @@ function changesState(rows: readonly GenerationRows[]): boolean {
   return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
 }
 
-function createdCode(gens: readonly FetchedGeneration[]): Map<string, string> {
-  return createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-}
-
 /** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
 function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<string, string>): CodeSource {
   return async (id) => {
@@ -116,6 +112,8 @@ export interface PreparedBatch {
   readonly gens: readonly FetchedGeneration[];
   readonly rows: readonly GenerationRows[];
   readonly encoded: EncodedRows;
+  /** the code of the contracts the batch creates, by contract id */
+  readonly createdCode: ReadonlyMap<string, string>;
 }
 
 /**
@@ -152,7 +150,8 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 }
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
-  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, createdCode(fetched)), fetched);
+  const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
+  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, createdCode), fetched);
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];
@@ -160,7 +159,7 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
     rows.push(transformGeneration(g));
     await nextTurn();
   }
-  return { gens, rows, encoded: await encodeRows(rows) };
+  return { gens, rows, encoded: await encodeRows(rows), createdCode };
 }
 
 /**
@@ -169,7 +168,7 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
  */
 export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows, encoded } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
+  const { gens, rows, encoded, createdCode } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
@@ -194,16 +193,15 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
     }
     const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
-    const addedSet = new Set(added);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
-    else if (changesState(rows.filter((r) => addedSet.has(r.keyBlock.height)))) rederiveFrom = await markStaleAbove(client, to);
+    else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height)))) rederiveFrom = await markStaleAbove(client, to);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
     return count;
   });
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
-  deps.decoder.rememberCode(createdCode(gens));
+  deps.decoder.rememberCode(createdCode);
   const m = deps.metrics;
   if (m) {
     m.batches.inc();

@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import pino from 'pino';
+import { migrate } from '../../src/db/migrator.ts';
+import { createPool, type Pool } from '../../src/db/pool.ts';
+
+const silent = pino({ level: 'silent' });
 
 interface Server {
   readonly url: string;
@@ -23,6 +28,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
     url: dbUrl,
     drop: () => admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => admin(url, `DROP DATABASE IF EXISTS ${name}`)),
   };
+}
+
+/** createMigratedDatabase is createTestDatabase with the chain schema migrated into `schema` and a pool on it. */
+export async function createMigratedDatabase(schema: string, poolMax?: number): Promise<{ url: string; pool: Pool; drop(): Promise<void> }> {
+  const db = await createTestDatabase();
+  await migrate({ databaseUrl: db.url, schema }, silent);
+  const pool = createPool({ databaseUrl: db.url, schema, ...(poolMax ? { max: poolMax } : {}) }, silent);
+  return { url: db.url, pool, drop: async () => { await pool.end(); await db.drop(); } };
 }
 
 /** stopTestServer stops the embedded server, if this run started one (mocha global teardown). */

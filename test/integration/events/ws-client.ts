@@ -3,9 +3,8 @@ import WebSocket from 'ws';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createLogger, type Logger } from '../../../src/log.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
+import type { Pool } from '../../../src/db/pool.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 
 export interface TestClient {
   readonly ws: WebSocket;
@@ -96,9 +95,8 @@ export interface EventsFixture {
 /** createEventsFixture makes a database with the chain schema migrated into `schema`. */
 export async function createEventsFixture(schema: string): Promise<EventsFixture> {
   const log = silentLogger();
-  const db = await createTestDatabase();
-  await migrate({ databaseUrl: db.url, schema }, log);
-  const pool = createPool({ databaseUrl: db.url, schema, max: 4 }, log);
+  const db = await createMigratedDatabase(schema, 4);
+  const pool = db.pool;
   const clients: TestClient[] = [];
   return {
     databaseUrl: db.url,
@@ -111,7 +109,6 @@ export async function createEventsFixture(schema: string): Promise<EventsFixture
     },
     async close() {
       for (const c of clients) c.ws.terminate();
-      await pool.end();
       await db.drop();
     },
   };

@@ -1,22 +1,17 @@
 /** @module sync_state helpers on a real PostgreSQL: which heights are missing, and the re-derive mark. */
 import { expect } from 'chai';
-import pino from 'pino';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/pool.ts';
 import { lowestMissing, markStaleAbove, missingHeights, moveMark, rederiveMark } from '../../../src/indexer/sync-state.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
-
-const log = pino({ level: 'silent' });
+import { createMigratedDatabase } from '../../support/postgres.ts';
 
 describe('sync state (PostgreSQL)', () => {
-  let db: { url: string; drop(): Promise<void> };
+  let db: { pool: Pool; drop(): Promise<void> };
   let pool: Pool;
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, log);
-    pool = createPool({ databaseUrl: db.url, schema: 'mdw' }, log);
+    db = await createMigratedDatabase('mdw');
+    pool = db.pool;
   });
-  after(async () => { await pool.end(); await db.drop(); });
+  after(() => db.drop());
 
   const store = (heights: number[]): Promise<unknown> => pool.query(
     `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)

@@ -1,19 +1,16 @@
 /** @module Writer on a real PostgreSQL: exact numbers, every table filled, cascade rollback, state from prior heights. */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, withTransaction, type Pool } from '../../../src/db/pool.ts';
+import { withTransaction, type Pool } from '../../../src/db/pool.ts';
 import { transformGeneration } from '../../../src/indexer/transform.ts';
 import { deleteFrom, recordTop, writeGenerations } from '../../../src/indexer/writer.ts';
 import { TABLES } from '../../../src/indexer/tables.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 
-const log = pino({ level: 'silent' });
 const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
 const alice = id('ak');
 const bob = id('ak');
@@ -30,14 +27,13 @@ function gen(height: number, txs: JsonObject[]): FetchedGeneration {
 }
 
 describe('indexer writer', () => {
-  let db: { url: string; drop(): Promise<void> };
+  let db: { pool: Pool; drop(): Promise<void> };
   let pool: Pool;
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, log);
-    pool = createPool({ databaseUrl: db.url, schema: 'mdw' }, log);
+    db = await createMigratedDatabase('mdw');
+    pool = db.pool;
   });
-  after(async () => { await pool.end(); await db.drop(); });
+  after(() => db.drop());
 
   const count = async (table: string): Promise<number> => Number((await pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
 
