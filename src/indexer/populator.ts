@@ -8,7 +8,8 @@ import { migrate } from '../db/migrator.ts';
 import { createPool, poolOptions, type PoolClient } from '../db/pool.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { backoffDelay, NodeClient, sleep } from '../node/client.ts';
+import { NodeClient } from '../node/client.ts';
+import { backoffDelay, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
 import { NodeRotation } from '../node/rotation.ts';
 import type { Role } from '../roles.ts';
@@ -82,7 +83,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         failing = kind;
         const status = err instanceof NodeError ? SyncStatus.NODE_UNAVAILABLE : SyncStatus.ERROR;
         await heartbeat(pool, status, null, message).catch(() => {});
-        await sleep(backoffDelay(failures, Math.min(cfg.pollIntervalMs, 1000), MAX_ERROR_BACKOFF_MS), abort.signal);
+        await sleep(backoffDelay(failures, { initialMs: Math.min(cfg.pollIntervalMs, 1000), maxMs: MAX_ERROR_BACKOFF_MS, jitter: 0.2 }), abort.signal);
       }
     }
   }

@@ -2,6 +2,7 @@
 import { isJsonObject, parseJson, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
+import { backoffDelay, sleep } from '../retry.ts';
 import { httpGet, HttpGetError } from './http-get.ts';
 import { failsOver, NodeRotation } from './rotation.ts';
 
@@ -22,25 +23,6 @@ export interface NodeClientOptions {
   readonly signal?: AbortSignal;
   /** Called on every failed attempt (for metrics). */
   readonly onError?: (err: NodeError) => void;
-}
-
-/** backoffDelay is the wait before retry `attempt` (1-based): doubling from `initial`, capped at `max`. */
-export function backoffDelay(attempt: number, initial: number, max: number): number {
-  return Math.min(max, initial * 2 ** Math.max(0, attempt - 1));
-}
-
-/** sleep waits `ms`, ending early (without error) when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -86,7 +68,7 @@ export class NodeClient {
         }
       }
       if (attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error!;
-      const delay = backoffDelay(attempt, this.#opts.backoffInitialMs, this.#opts.backoffMaxMs);
+      const delay = backoffDelay(attempt, { initialMs: this.#opts.backoffInitialMs, maxMs: this.#opts.backoffMaxMs, jitter: 0.2 });
       this.#log.debug({ path, attempt, delay, err: error!.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }

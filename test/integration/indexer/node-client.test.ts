@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { backoffDelay, NodeClient, parseNodeJson } from '../../../src/node/client.ts';
+import { NodeClient, parseNodeJson } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { ErrorCode } from '../../../src/errors.ts';
 import { freePort } from '../../support/postgres.ts';
@@ -90,9 +90,5 @@ describe('NodeClient', () => {
     expect(parseNodeJson('{"a":999999999999999,"b":"x"}')).to.deep.equal({ a: 999999999999999, b: 'x' });
     expect(parseNodeJson('{"a":9007199254740993}')).to.deep.equal({ a: 9007199254740993n });
     expect(parseNodeJson('{"a":-18446744073709551615,"f":1.5}')).to.deep.equal({ a: -18446744073709551615n, f: 1.5 });
-  });
-
-  it('backs off exponentially up to a cap', () => {
-    expect([1, 2, 3, 4, 10].map((a) => backoffDelay(a, 100, 500))).to.deep.equal([100, 200, 400, 500, 500]);
   });
 });

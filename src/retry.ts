@@ -1,0 +1,91 @@
+/**
+ * @module The one retry helper: capped exponential backoff with jitter and a wait that an `AbortSignal` cuts short.
+ * Every loop that retries (node requests, the populator, LISTEN reconnects, the operator's watches and queue)
+ * takes its delays from here.
+ */
+
+export interface BackoffOptions {
+  /** Delay before the first retry. */
+  readonly initialMs: number;
+  /** Ceiling of every delay. */
+  readonly maxMs: number;
+  /**
+   * Fraction of each delay drawn at random, 0 to 1 (default 0): 0.2 spreads a 1000 ms delay over 800–1200 ms, so
+   * many clients that lost the same dependency do not all come back in the same millisecond.
+   */
+  readonly jitter?: number;
+}
+
+/** backoffDelay is the wait before retry `attempt` (1-based): doubling from `initialMs`, capped at `maxMs`. */
+export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number = Math.random): number {
+  const base = Math.min(options.maxMs, options.initialMs * 2 ** Math.max(0, attempt - 1));
+  const jitter = Math.min(1, Math.max(0, options.jitter ?? 0));
+  if (jitter === 0) return base;
+  return Math.round(Math.min(options.maxMs, base * (1 - jitter + 2 * jitter * random())));
+}
+
+/** Backoff counts failures in a row and hands out the next delay; `reset` after a success. */
+export class Backoff {
+  readonly #options: BackoffOptions;
+  #failures = 0;
+
+  constructor(options: BackoffOptions) {
+    this.#options = options;
+  }
+
+  /** Failures since the last reset. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** next counts one more failure and returns the delay before the next try. */
+  next(): number {
+    this.#failures += 1;
+    return backoffDelay(this.#failures, this.#options);
+  }
+
+  reset(): void {
+    this.#failures = 0;
+  }
+}
+
+/** sleep waits `ms`, ending early (without error) when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export interface RetryOptions extends BackoffOptions {
+  /** Tries in all, the first included. */
+  readonly attempts: number;
+  /** Stops retrying (the last error is thrown) once aborted; waits end early too. */
+  readonly signal?: AbortSignal;
+  /** Whether an error is worth another try (default: every error). */
+  readonly retryable?: (err: unknown) => boolean;
+  /** Called before each wait, with the failed attempt's number (1-based), its error and the delay chosen. */
+  readonly onRetry?: (attempt: number, err: unknown, delayMs: number) => void;
+}
+
+/** retry runs `fn` until it resolves, an error is not retryable, `attempts` are spent or `signal` aborts. */
+export async function retry<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (err) {
+      const last = attempt >= options.attempts || options.signal?.aborted === true;
+      if (last || !(options.retryable?.(err) ?? true)) throw err;
+      const delay = backoffDelay(attempt, options);
+      options.onRetry?.(attempt, err, delay);
+      await sleep(delay, options.signal);
+      if (options.signal?.aborted) throw err;
+    }
+  }
+}
