@@ -38,8 +38,10 @@ test: typecheck lint unit
 typecheck: node_modules/.installed
 	npx tsc --noEmit
 
+## lint: ESLint, and Prettier's check of the code's format (`npx prettier --write .` fixes it)
 lint: node_modules/.installed
 	npx eslint .
+	npx prettier --check --log-level warn .
 
 unit: node_modules/.installed
 	npx mocha 'test/**/*.test.ts'

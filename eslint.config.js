@@ -3,7 +3,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.tools/', '.data/', '.tmp/', '.scratch*', 'bench/results/', 'charts/', 'crds/', 'coverage/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      '.tools/',
+      '.data/',
+      '.tmp/',
+      '.scratch*',
+      'bench/results/',
+      'charts/',
+      'crds/',
+      'coverage/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -65,11 +65,19 @@ const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 interface Result {
-  readonly requests: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly load1: number;
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly load1: number;
   /** CPU time (user + system) the answering process spent per request: a count the other jobs on the machine disturb little */
   readonly serverCpuUsPerRequest?: number;
 }
-interface Child { readonly url: string; readonly pid: number; stop(): Promise<void> }
+interface Child {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
 
 async function main(): Promise<void> {
   killChildrenOnExit();
@@ -77,17 +85,27 @@ async function main(): Promise<void> {
   const devnode = await startDevnodeProcess();
   const generatedMs = performance.now() - t0;
   const db = await createTestDatabase();
-  const env = { DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_URL: devnode.url, POLL_INTERVAL_MS: '200', DATABASE_POOL_SIZE: '20' };
+  const env = {
+    DATABASE_URL: db.url,
+    DATABASE_SCHEMA: SCHEMA,
+    NODE_URL: devnode.url,
+    POLL_INTERVAL_MS: '200',
+    DATABASE_POOL_SIZE: '20',
+  };
   const cfg = loadConfig(env);
   const t1 = performance.now();
   const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
   await populator.synced();
   await populator.stop();
   const loadedMs = performance.now() - t1;
-  console.log(`chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded by the populator in ${(loadedMs / 1000).toFixed(1)} s`);
+  console.log(
+    `chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded by the populator in ${(loadedMs / 1000).toFixed(1)} s`,
+  );
   const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
   const top = (await pool.query<{ h: number }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h;
-  const txHashes = (await pool.query<{ hash: string }>('SELECT hash FROM transactions ORDER BY random() LIMIT 1000')).rows.map((r) => r.hash);
+  const txHashes = (
+    await pool.query<{ hash: string }>('SELECT hash FROM transactions ORDER BY random() LIMIT 1000')
+  ).rows.map((r) => r.hash);
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
 
@@ -98,8 +116,16 @@ async function main(): Promise<void> {
   const randomTx = (): string => txHashes[Math.floor(Math.random() * txHashes.length)]!;
   // A hot set of final heights and transactions, each read once before measuring (memory hits).
   const finalTop = top - cfg.forkWindow - 1;
-  const hotHeights = Array.from({ length: Math.min(HOT_SET, finalTop) }, (_, i) => 1 + Math.floor((i * finalTop) / Math.min(HOT_SET, finalTop)));
-  const hotTxs = (await pool.query<{ hash: string }>('SELECT hash FROM transactions WHERE height <= $1 AND hash NOT LIKE $2 ORDER BY random() LIMIT $3', [finalTop, 'th_bench%', HOT_SET])).rows.map((r) => r.hash);
+  const hotHeights = Array.from(
+    { length: Math.min(HOT_SET, finalTop) },
+    (_, i) => 1 + Math.floor((i * finalTop) / Math.min(HOT_SET, finalTop)),
+  );
+  const hotTxs = (
+    await pool.query<{ hash: string }>(
+      'SELECT hash FROM transactions WHERE height <= $1 AND hash NOT LIKE $2 ORDER BY random() LIMIT $3',
+      [finalTop, 'th_bench%', HOT_SET],
+    )
+  ).rows.map((r) => r.hash);
   const hotHeight = (): number => hotHeights[Math.floor(Math.random() * hotHeights.length)]!;
   const hotTx = (): string => hotTxs[Math.floor(Math.random() * hotTxs.length)]!;
   for (const h of hotHeights) {
@@ -120,22 +146,39 @@ async function main(): Promise<void> {
   const deepPage = Math.floor(ACCOUNT_TXS / PAGE_LIMIT) - 1;
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
   // and so do account pages, at every depth (the first deep page also takes the kept positions)
-  const anyPage = (): string => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${1 + Math.floor(Math.random() * deepPage)}`;
+  const anyPage = (): string =>
+    `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${1 + Math.floor(Math.random() * deepPage)}`;
   await load(memoryApi.url, anyPage, Math.ceil(REQUESTS / 4), CONCURRENCY);
   await load(api.url, anyPage, Math.ceil(REQUESTS / 20), CONCURRENCY);
 
   const results: Record<string, Result> = {};
   const ratio = (a: string, b: string): number => Number((results[a]!.perSecond / results[b]!.perSecond).toFixed(3));
-  const run = async (name: string, server: Child, path: () => string, opts: { concurrency?: number; total?: number; headers?: Record<string, string> } = {}): Promise<void> => {
+  const run = async (
+    name: string,
+    server: Child,
+    path: () => string,
+    opts: { concurrency?: number; total?: number; headers?: Record<string, string> } = {},
+  ): Promise<void> => {
     const concurrency = opts.concurrency ?? CONCURRENCY;
     const total = opts.total ?? REQUESTS;
     const cpuBefore = cpuMicros(server.pid);
     // Sequential runs measure latency; a quarter of the requests is plenty for a p99.
-    const measured = await load(server.url, path, concurrency === 1 ? Math.ceil(total / 4) : total, concurrency, opts.headers);
+    const measured = await load(
+      server.url,
+      path,
+      concurrency === 1 ? Math.ceil(total / 4) : total,
+      concurrency,
+      opts.headers,
+    );
     // The warm-up request of load() is counted too: one in thousands.
-    const r = { ...measured, serverCpuUsPerRequest: Number(((cpuMicros(server.pid) - cpuBefore) / (measured.requests + 1)).toFixed(1)) };
+    const r = {
+      ...measured,
+      serverCpuUsPerRequest: Number(((cpuMicros(server.pid) - cpuBefore) / (measured.requests + 1)).toFixed(1)),
+    };
     results[name] = r;
-    console.log(`${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`);
+    console.log(
+      `${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`,
+    );
   };
   // Memory answers against bare Koa in interleaved rounds, each ratio against the bare Koa of its
   // own round: other jobs on the machine come and go within seconds, and a round takes a few.
@@ -163,23 +206,74 @@ async function main(): Promise<void> {
   await run('mdw_transaction_by_hash', api, () => `/v2/transactions/${randomTx()}`);
   await run('devnode_transaction_by_hash', devnode, () => `/v2/transactions/${randomTx()}`);
   await run('mdw_account_first_page', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
-  await run('mdw_account_deep_page', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`);
-  await run('mdw_account_first_page_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`, { concurrency: 1 });
-  await run('mdw_account_deep_page_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, { concurrency: 1 });
-  await run('mdw_account_middle_page_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${Math.floor(deepPage / 2)}`, { concurrency: 1 });
-  await run('mdw_account_deep_page_sequential_without_cache', api, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`, { concurrency: 1 });
-  await run('mdw_account_deep_cursor', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`);
-  await run('mdw_account_deep_cursor_sequential', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`, { concurrency: 1 });
+  await run(
+    'mdw_account_deep_page',
+    memoryApi,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`,
+  );
+  await run(
+    'mdw_account_first_page_sequential',
+    memoryApi,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`,
+    { concurrency: 1 },
+  );
+  await run(
+    'mdw_account_deep_page_sequential',
+    memoryApi,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`,
+    { concurrency: 1 },
+  );
+  await run(
+    'mdw_account_middle_page_sequential',
+    memoryApi,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${Math.floor(deepPage / 2)}`,
+    { concurrency: 1 },
+  );
+  await run(
+    'mdw_account_deep_page_sequential_without_cache',
+    api,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&page=${deepPage}`,
+    { concurrency: 1 },
+  );
+  await run(
+    'mdw_account_deep_cursor',
+    memoryApi,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`,
+  );
+  await run(
+    'mdw_account_deep_cursor_sequential',
+    memoryApi,
+    () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}&cursor=${deepCursor}`,
+    { concurrency: 1 },
+  );
 
   const bareMedian = median(bareRates);
   const vsBare = (name: string): number => Number((results[name]!.perSecond / bareMedian).toFixed(3));
   const summary = {
     date: new Date().toISOString(),
-    setup: { generations: GENERATIONS, top, hotSet: HOT_SET, accountTxs: ACCOUNT_TXS, deepPage, pageLimit: PAGE_LIMIT, requestsPerScenario: REQUESTS, fastRequestsPerScenario: fast, concurrency: CONCURRENCY, serverNodeOptions: SERVER_NODE_OPTIONS, generatedMs: Math.round(generatedMs), loadedMs: Math.round(loadedMs) },
+    setup: {
+      generations: GENERATIONS,
+      top,
+      hotSet: HOT_SET,
+      accountTxs: ACCOUNT_TXS,
+      deepPage,
+      pageLimit: PAGE_LIMIT,
+      requestsPerScenario: REQUESTS,
+      fastRequestsPerScenario: fast,
+      concurrency: CONCURRENCY,
+      serverNodeOptions: SERVER_NODE_OPTIONS,
+      generatedMs: Math.round(generatedMs),
+      loadedMs: Math.round(loadedMs),
+    },
     results,
     ratios: {
       // per memory scenario: its rate ÷ bare Koa's of the same round, median and range over the rounds
-      ...Object.fromEntries(Object.entries(memoryRatios).map(([name, rs]) => [`${name}_vs_bare_koa`, { median: median(rs), min: Math.min(...rs), max: Math.max(...rs), rounds: rs }])),
+      ...Object.fromEntries(
+        Object.entries(memoryRatios).map(([name, rs]) => [
+          `${name}_vs_bare_koa`,
+          { median: median(rs), min: Math.min(...rs), max: Math.max(...rs), rounds: rs },
+        ]),
+      ),
       // database answers ÷ the median bare Koa rate
       mdw_generation_by_height_vs_bare_koa: vsBare('mdw_generation_by_height'),
       mdw_transaction_by_hash_vs_bare_koa: vsBare('mdw_transaction_by_hash'),
@@ -187,7 +281,10 @@ async function main(): Promise<void> {
       transaction_vs_devnode: ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash'),
     },
     targets: { cachedReadsAtLeastHalfOfBareKoa: 0.5, deepPageP99Ms: 20 },
-    machine: { cpus: availableParallelism(), note: 'shared by other jobs while measuring; compare ratios, not absolutes' },
+    machine: {
+      cpus: availableParallelism(),
+      note: 'shared by other jobs while measuring; compare ratios, not absolutes',
+    },
   };
   console.log(JSON.stringify(summary.ratios));
   writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
@@ -202,7 +299,9 @@ const running = new Set<ChildProcess>();
 
 /** killChildrenOnExit makes an early end of the bench process take its children along. */
 function killChildrenOnExit(): void {
-  process.once('exit', () => { for (const child of running) child.kill('SIGKILL'); });
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
 }
 
@@ -216,8 +315,28 @@ function track(child: ChildProcess): ChildProcess {
 /** startDevnodeProcess runs `mdw devnode --generate` (mining only on demand, so the chain stays put) and waits for its URL. */
 async function startDevnodeProcess(): Promise<Child> {
   const [port, internalPort] = [await freePort(), await freePort()];
-  const child = track(spawn(process.execPath, [MDW, 'devnode', '--generate', String(GENERATIONS), '--seed', 'bench-api', '--port', String(port),
-    '--internal-port', String(internalPort), '--key-block-interval', '0', '--micro-block-interval', '0'], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(
+      process.execPath,
+      [
+        MDW,
+        'devnode',
+        '--generate',
+        String(GENERATIONS),
+        '--seed',
+        'bench-api',
+        '--port',
+        String(port),
+        '--internal-port',
+        String(internalPort),
+        '--key-block-interval',
+        '0',
+        '--micro-block-interval',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    ),
+  );
   let output = '';
   child.stdout!.setEncoding('utf8');
   let exited: ((code: number | null) => void) | undefined;
@@ -238,10 +357,19 @@ async function startDevnodeProcess(): Promise<Child> {
 /** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
 async function startMdwServer(env: Record<string, string>): Promise<Child> {
   const [port, wsPort] = [await freePort(), await freePort()];
-  const child = track(spawn(process.execPath, [MDW, '-s'], {
-    env: { ...process.env, ...env, PORT: String(port), WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`, LOG_LEVEL: 'warn', NODE_OPTIONS: SERVER_NODE_OPTIONS },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  }));
+  const child = track(
+    spawn(process.execPath, [MDW, '-s'], {
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+        LOG_LEVEL: 'warn',
+        NODE_OPTIONS: SERVER_NODE_OPTIONS,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
   return { url, pid: child.pid!, stop: () => stopChild(child) };
@@ -249,7 +377,13 @@ async function startMdwServer(env: Record<string, string>): Promise<Child> {
 
 /** startBareKoa forks this script in `bare` mode: a Koa app with one JSON endpoint, in a process of its own with the servers' Node flags. */
 async function startBareKoa(top: number): Promise<Child> {
-  const child = track(fork(import.meta.filename, ['bare', String(top)], { stdio: 'inherit', execArgv: [], env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS } }));
+  const child = track(
+    fork(import.meta.filename, ['bare', String(top)], {
+      stdio: 'inherit',
+      execArgv: [],
+      env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS },
+    }),
+  );
   const [{ url }] = (await once(child, 'message')) as [{ url: string }];
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
@@ -274,7 +408,11 @@ async function serveBareKoa(top: number): Promise<void> {
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-  process.once('SIGTERM', () => { server.close(); server.closeAllConnections(); process.disconnect(); });
+  process.once('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    process.disconnect();
+  });
 }
 
 function median(values: readonly number[]): number {
@@ -291,7 +429,10 @@ function cpuMicros(pid: number): number {
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(100);
   }
@@ -338,28 +479,43 @@ async function cursorAt(pool: ReturnType<typeof createPool>, account: string, sk
 }
 
 /** load sends `total` GETs with `concurrency` in flight over keep-alive connections and reports rate and latency. */
-async function load(base: string, path: () => string, total: number, concurrency: number, headers: Record<string, string> = {}): Promise<Result> {
+async function load(
+  base: string,
+  path: () => string,
+  total: number,
+  concurrency: number,
+  headers: Record<string, string> = {},
+): Promise<Result> {
   const client = new HttpPool(base, { connections: concurrency, pipelining: 1 });
   const latencies: number[] = [];
   let sent = 0;
   const warm = await client.request({ method: 'GET', path: path(), headers });
   await warm.body.text();
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (sent < total) {
-      sent++;
-      const t = performance.now();
-      const res = await client.request({ method: 'GET', path: path(), headers });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`${base}: status ${res.statusCode}`);
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (sent < total) {
+        sent++;
+        const t = performance.now();
+        const res = await client.request({ method: 'GET', path: path(), headers });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`${base}: status ${res.statusCode}`);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   const elapsed = performance.now() - started;
   await client.close();
   latencies.sort((a, b) => a - b);
-  const at = (q: number): number => Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(3));
-  return { requests: latencies.length, perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)), p50Ms: at(0.5), p99Ms: at(0.99), load1: Number(loadavg()[0]!.toFixed(2)) };
+  const at = (q: number): number =>
+    Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(3));
+  return {
+    requests: latencies.length,
+    perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    load1: Number(loadavg()[0]!.toFixed(2)),
+  };
 }
 
 if (process.argv[2] === 'bare') await serveBareKoa(Number(process.argv[3]));

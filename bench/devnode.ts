@@ -30,26 +30,31 @@ async function getJson(pool: Pool, path: string): Promise<{ text: string; bytes:
 }
 
 /** fetchChain walks heights 1..top with `CLIENTS` workers, like an indexer: generation, then each micro block's txs. */
-async function fetchChain(origin: string, top: number): Promise<{ seconds: number; requests: number; txs: number; bytes: number }> {
+async function fetchChain(
+  origin: string,
+  top: number,
+): Promise<{ seconds: number; requests: number; txs: number; bytes: number }> {
   const pool = new Pool(origin, { connections: CLIENTS, pipelining: 1 });
   let next = 1;
   let requests = 0;
   let txs = 0;
   let bytes = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    for (let h = next++; h <= top; h = next++) {
-      const generation = await getJson(pool, `/v2/generations/height/${h}`);
-      requests++;
-      bytes += generation.bytes;
-      for (const mh of (JSON.parse(generation.text) as { micro_blocks: string[] }).micro_blocks) {
-        const body = await getJson(pool, `/v2/micro-blocks/hash/${mh}/transactions`);
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let h = next++; h <= top; h = next++) {
+        const generation = await getJson(pool, `/v2/generations/height/${h}`);
         requests++;
-        bytes += body.bytes;
-        txs += (JSON.parse(body.text) as { transactions: unknown[] }).transactions.length;
+        bytes += generation.bytes;
+        for (const mh of (JSON.parse(generation.text) as { micro_blocks: string[] }).micro_blocks) {
+          const body = await getJson(pool, `/v2/micro-blocks/hash/${mh}/transactions`);
+          requests++;
+          bytes += body.bytes;
+          txs += (JSON.parse(body.text) as { transactions: unknown[] }).transactions.length;
+        }
       }
-    }
-  }));
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
   return { seconds, requests, txs, bytes };
@@ -63,12 +68,17 @@ async function bareHttpRate(bodyBytes: number, requests: number): Promise<number
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { connections: CLIENTS, pipelining: 1 });
+  const pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+    connections: CLIENTS,
+    pipelining: 1,
+  });
   let left = requests;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (left-- > 0) await getJson(pool, '/');
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (left-- > 0) await getJson(pool, '/');
+    }),
+  );
   const rate = requests / ((performance.now() - started) / 1000);
   await pool.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -84,31 +94,56 @@ function signingBaseline(count: number): number {
 }
 
 const startedGeneration = performance.now();
-const node = await startDevnode({ port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: GENERATIONS, seed: 'bench' } }, log);
+const node = await startDevnode(
+  { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: GENERATIONS, seed: 'bench' } },
+  log,
+);
 const generationSeconds = (performance.now() - startedGeneration) / 1000;
 const txCount = node.chain.txs.size;
 const rssAfterGeneration = process.memoryUsage().rss;
-console.log(`generated ${GENERATIONS} generations, ${txCount} txs in ${generationSeconds.toFixed(1)} s (${Math.round(txCount / generationSeconds)} tx/s), RSS ${(rssAfterGeneration / 2 ** 20).toFixed(0)} MiB`);
+console.log(
+  `generated ${GENERATIONS} generations, ${txCount} txs in ${generationSeconds.toFixed(1)} s (${Math.round(txCount / generationSeconds)} tx/s), RSS ${(rssAfterGeneration / 2 ** 20).toFixed(0)} MiB`,
+);
 const signSeconds = signingBaseline(txCount);
-console.log(`baseline: ${txCount} ed25519 signatures alone take ${signSeconds.toFixed(1)} s (generation = ${(generationSeconds / signSeconds).toFixed(1)}× that)`);
+console.log(
+  `baseline: ${txCount} ed25519 signatures alone take ${signSeconds.toFixed(1)} s (generation = ${(generationSeconds / signSeconds).toFixed(1)}× that)`,
+);
 
 const cold = await fetchChain(node.externalUrl, node.height());
 const warm = await fetchChain(node.externalUrl, node.height());
-for (const [label, r] of [['cold', cold], ['warm', warm]] as const) {
-  console.log(`serve ${label}: ${r.requests} requests, ${r.txs} txs in ${r.seconds.toFixed(1)} s = ${Math.round(r.requests / r.seconds)} req/s, ${Math.round(r.txs / r.seconds)} tx/s, ${(r.bytes / r.seconds / 2 ** 20).toFixed(1)} MiB/s (${CLIENTS} keep-alive clients)`);
+for (const [label, r] of [
+  ['cold', cold],
+  ['warm', warm],
+] as const) {
+  console.log(
+    `serve ${label}: ${r.requests} requests, ${r.txs} txs in ${r.seconds.toFixed(1)} s = ${Math.round(r.requests / r.seconds)} req/s, ${Math.round(r.txs / r.seconds)} tx/s, ${(r.bytes / r.seconds / 2 ** 20).toFixed(1)} MiB/s (${CLIENTS} keep-alive clients)`,
+  );
 }
 const averageBody = Math.round(warm.bytes / warm.requests);
 const bare = await bareHttpRate(averageBody, Math.min(warm.requests, 20_000));
-console.log(`baseline: bare node:http with a constant ${averageBody}-byte body: ${Math.round(bare)} req/s (warm devnode = ${(warm.requests / warm.seconds / bare * 100).toFixed(0)}% of it)`);
+console.log(
+  `baseline: bare node:http with a constant ${averageBody}-byte body: ${Math.round(bare)} req/s (warm devnode = ${((warm.requests / warm.seconds / bare) * 100).toFixed(0)}% of it)`,
+);
 await node.stop();
 
 const result = {
-  benchmark: 'devnode', date: new Date().toISOString(), command: 'node bench/devnode.ts', generations: GENERATIONS, clients: CLIENTS,
-  generation: { seconds: generationSeconds, txs: txCount, txPerSecond: txCount / generationSeconds, rssMiB: rssAfterGeneration / 2 ** 20, signingBaselineSeconds: signSeconds },
+  benchmark: 'devnode',
+  date: new Date().toISOString(),
+  command: 'node bench/devnode.ts',
+  generations: GENERATIONS,
+  clients: CLIENTS,
+  generation: {
+    seconds: generationSeconds,
+    txs: txCount,
+    txPerSecond: txCount / generationSeconds,
+    rssMiB: rssAfterGeneration / 2 ** 20,
+    signingBaselineSeconds: signSeconds,
+  },
   serving: {
     cold: { ...cold, requestsPerSecond: cold.requests / cold.seconds, txPerSecond: cold.txs / cold.seconds },
     warm: { ...warm, requestsPerSecond: warm.requests / warm.seconds, txPerSecond: warm.txs / warm.seconds },
-    bareHttpRequestsPerSecond: bare, averageBodyBytes: averageBody,
+    bareHttpRequestsPerSecond: bare,
+    averageBodyBytes: averageBody,
   },
 };
 mkdirSync(new URL('results/', import.meta.url), { recursive: true });

@@ -15,16 +15,25 @@ const started = performance.now();
 const samples: { height: number; rssMiB: number; heapMiB: number }[] = [];
 const populator = await startPopulator({ cfg, log: pino({ level: 'warn' }), registry });
 const timer = setInterval(() => {
-  void registry.getSingleMetric('mdw_sync_height')?.get().then((m) => {
-    // with --expose-gc the sample is the live heap, not the garbage not yet collected
-    (globalThis as { gc?: () => void }).gc?.();
-    const mem = process.memoryUsage();
-    samples.push({ height: m.values[0]?.value ?? 0, rssMiB: Math.round(mem.rss / 2 ** 20), heapMiB: Math.round(mem.heapUsed / 2 ** 20) });
-  });
+  void registry
+    .getSingleMetric('mdw_sync_height')
+    ?.get()
+    .then((m) => {
+      // with --expose-gc the sample is the live heap, not the garbage not yet collected
+      (globalThis as { gc?: () => void }).gc?.();
+      const mem = process.memoryUsage();
+      samples.push({
+        height: m.values[0]?.value ?? 0,
+        rssMiB: Math.round(mem.rss / 2 ** 20),
+        heapMiB: Math.round(mem.heapUsed / 2 ** 20),
+      });
+    });
 }, 1000);
 await populator.synced();
 const seconds = (performance.now() - started) / 1000;
 clearInterval(timer);
 await populator.stop();
 const cpu = process.cpuUsage();
-process.stdout.write(`${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, top, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, top, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`,
+);

@@ -31,18 +31,39 @@ import { postmasterPid, treeCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 /** the populator's tuning variables, passed on when set */
-const TUNING = Object.fromEntries(['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+const TUNING = Object.fromEntries(
+  ['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) =>
+    process.env[k] ? [[k, process.env[k]!]] : [],
+  ),
+);
 const log = pino({ level: 'warn' });
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const devnode = await startDevnode({ port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0, generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 5, seed: 'bench' } }, log);
+  const devnode = await startDevnode(
+    {
+      port: 0,
+      internalPort: 0,
+      mine: false,
+      microBlockIntervalMs: 0,
+      generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 5, seed: 'bench' },
+    },
+    log,
+  );
   const top = devnode.height();
   console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const db = await createTestDatabase();
-  const cfg = loadConfig({ ...TUNING, NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated' });
+  const cfg = loadConfig({
+    ...TUNING,
+    NODE_URL: devnode.externalUrl,
+    DATABASE_URL: db.url,
+    DATABASE_SCHEMA: 'populated',
+  });
   const postgresCpu = await postgresCpuReader(db.url);
-  const ownCpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+  const ownCpu = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
 
   // (a) fetch everything the populator fetches, with its batch size and concurrency; transform untimed
   const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: cfg.nodeTimeoutMs }, log);
@@ -64,12 +85,20 @@ async function main(): Promise<void> {
     txs += resolved.transactions.length;
     for (const spec of tables) {
       const lines = files.get(spec.table)!;
-      for (const row of spec.rows(resolved)) lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
+      for (const row of spec.rows(resolved))
+        lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
     }
   }
   // the CPU of the whole loop (fetch, and the untimed transform and encoding) of devnode and client
-  const fetchRate = { seconds: fetchSeconds, txPerSecond: txs / fetchSeconds, generationsPerSecond: (top + 1) / fetchSeconds, loopCpuSeconds: ownCpu() - fetchCpu0 };
-  console.log(`(a) fetch:     ${fetchRate.txPerSecond.toFixed(0)} tx/s, ${fetchRate.generationsPerSecond.toFixed(0)} generations/s (${txs} txs)`);
+  const fetchRate = {
+    seconds: fetchSeconds,
+    txPerSecond: txs / fetchSeconds,
+    generationsPerSecond: (top + 1) / fetchSeconds,
+    loopCpuSeconds: ownCpu() - fetchCpu0,
+  };
+  console.log(
+    `(a) fetch:     ${fetchRate.txPerSecond.toFixed(0)} tx/s, ${fetchRate.generationsPerSecond.toFixed(0)} generations/s (${txs} txs)`,
+  );
 
   // (b) server-side COPY of the same rows into a migrated schema (same tables and indexes)
   await migrate({ databaseUrl: db.url, schema: 'copy_baseline' }, log);
@@ -78,7 +107,9 @@ async function main(): Promise<void> {
   const copyCpu0 = postgresCpu();
   for (const spec of tables) {
     const file = join(dir, `${spec.table}.tsv`);
-    writeFileSync(file, files.get(spec.table)!.join('\n') + (files.get(spec.table)!.length ? '\n' : ''), { mode: 0o644 });
+    writeFileSync(file, files.get(spec.table)!.join('\n') + (files.get(spec.table)!.length ? '\n' : ''), {
+      mode: 0o644,
+    });
     const columns = spec.columns.map(([name]) => quoteIdent(name)).join(', ');
     const started = performance.now();
     await pool.query(`COPY ${quoteIdent(spec.table)} (${columns}) FROM '${file.replace(/'/g, "''")}'`);
@@ -87,25 +118,57 @@ async function main(): Promise<void> {
   await pool.end();
   files.clear();
   rmSync(dir, { recursive: true, force: true });
-  const copyRate = { seconds: copySeconds, txPerSecond: txs / copySeconds, generationsPerSecond: (top + 1) / copySeconds, postgresCpuSeconds: postgresCpu() - copyCpu0 };
-  console.log(`(b) COPY:      ${copyRate.txPerSecond.toFixed(0)} tx/s, ${copyRate.generationsPerSecond.toFixed(0)} generations/s`);
+  const copyRate = {
+    seconds: copySeconds,
+    txPerSecond: txs / copySeconds,
+    generationsPerSecond: (top + 1) / copySeconds,
+    postgresCpuSeconds: postgresCpu() - copyCpu0,
+  };
+  console.log(
+    `(b) COPY:      ${copyRate.txPerSecond.toFixed(0)} tx/s, ${copyRate.generationsPerSecond.toFixed(0)} generations/s`,
+  );
 
   // (c) the populator, alone in a child process
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
-    env: { NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'populated', BENCH_TOP: String(top), LOG_LEVEL: 'warn', ...TUNING,
-      // as the image sets it (Dockerfile): without it glibc's moving mmap threshold lets RSS creep up
-      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+    {
+      env: {
+        NODE_URL: devnode.externalUrl,
+        DATABASE_URL: db.url,
+        DATABASE_SCHEMA: 'populated',
+        BENCH_TOP: String(top),
+        LOG_LEVEL: 'warn',
+        ...TUNING,
+        // as the image sets it (Dockerfile): without it glibc's moving mmap threshold lets RSS creep up
+        MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const populateCpu0 = { postgres: postgresCpu(), devnode: ownCpu() };
   let out = '';
-  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
   const cpuOfRun = { postgres: postgresCpu() - populateCpu0.postgres, devnode: ownCpu() - populateCpu0.devnode };
-  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds: number; peakRssMiB: number; samples: { height: number; rssMiB: number; heapMiB: number }[] };
-  const populateRate = { seconds: populated.seconds, cpuSeconds: populated.cpuSeconds, postgresCpuSeconds: cpuOfRun.postgres, devnodeCpuSeconds: cpuOfRun.devnode, txPerSecond: txs / populated.seconds, generationsPerSecond: (top + 1) / populated.seconds };
+  const populated = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    seconds: number;
+    cpuSeconds: number;
+    peakRssMiB: number;
+    samples: { height: number; rssMiB: number; heapMiB: number }[];
+  };
+  const populateRate = {
+    seconds: populated.seconds,
+    cpuSeconds: populated.cpuSeconds,
+    postgresCpuSeconds: cpuOfRun.postgres,
+    devnodeCpuSeconds: cpuOfRun.devnode,
+    txPerSecond: txs / populated.seconds,
+    generationsPerSecond: (top + 1) / populated.seconds,
+  };
   const quarter = (q: number): { rssMiB: number; heapMiB: number } | undefined => {
     const s = q === 4 ? populated.samples.at(-1) : populated.samples.find((x) => x.height >= (top * q) / 4);
     return s && { rssMiB: s.rssMiB, heapMiB: s.heapMiB };
@@ -113,21 +176,45 @@ async function main(): Promise<void> {
   // RSS and live heap (after a forced GC) at a quarter, half, three quarters and the end of the chain
   const rssAlongChain = { '25%': quarter(1), '50%': quarter(2), '75%': quarter(3), '100%': quarter(4) };
   const ratio = populateRate.txPerSecond / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond);
-  console.log(`(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB, CPU ${(100 * populated.cpuSeconds / populated.seconds).toFixed(0)} % of one core`);
+  console.log(
+    `(c) populator: ${populateRate.txPerSecond.toFixed(0)} tx/s, ${populateRate.generationsPerSecond.toFixed(0)} generations/s, peak RSS ${populated.peakRssMiB} MiB, CPU ${((100 * populated.cpuSeconds) / populated.seconds).toFixed(0)} % of one core`,
+  );
   const perTx = (seconds: number): string => `${((1e6 * seconds) / txs).toFixed(0)} µs`;
-  console.log(`CPU per tx: (a) devnode + fetching client ${perTx(fetchRate.loopCpuSeconds)} (whole loop), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`);
-  console.log(`(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`);
+  console.log(
+    `CPU per tx: (a) devnode + fetching client ${perTx(fetchRate.loopCpuSeconds)} (whole loop), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`,
+  );
+  console.log(
+    `(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`,
+  );
   // in (c) the populator, PostgreSQL and the devnode share the machine's cores: their CPU per transaction bounds (c)
   const cores = availableParallelism();
   const cpuPerTx = (populateRate.cpuSeconds + cpuOfRun.postgres + cpuOfRun.devnode) / txs;
-  const coresBound = { cores, cpuMicrosPerTx: 1e6 * cpuPerTx, txPerSecond: cores / cpuPerTx, ratio: cores / cpuPerTx / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond), used: populateRate.txPerSecond * cpuPerTx / cores };
-  console.log(`(c) on ${cores} cores: ${coresBound.cpuMicrosPerTx.toFixed(0)} µs of CPU per tx in all bound it to ${coresBound.txPerSecond.toFixed(0)} tx/s, ${coresBound.ratio.toFixed(2)} of min(a, b); the run kept ${(100 * coresBound.used).toFixed(0)} % of the cores busy`);
+  const coresBound = {
+    cores,
+    cpuMicrosPerTx: 1e6 * cpuPerTx,
+    txPerSecond: cores / cpuPerTx,
+    ratio: cores / cpuPerTx / Math.min(fetchRate.txPerSecond, copyRate.txPerSecond),
+    used: (populateRate.txPerSecond * cpuPerTx) / cores,
+  };
+  console.log(
+    `(c) on ${cores} cores: ${coresBound.cpuMicrosPerTx.toFixed(0)} µs of CPU per tx in all bound it to ${coresBound.txPerSecond.toFixed(0)} tx/s, ${coresBound.ratio.toFixed(2)} of min(a, b); the run kept ${(100 * coresBound.used).toFixed(0)} % of the cores busy`,
+  );
 
   const summary = {
-    benchmark: 'indexer', date: new Date().toISOString(), command: 'node bench/indexer.ts', generations: top + 1, transactions: txs,
-    batchSize: cfg.batchSize, batchTransactions: cfg.batchTransactions, fetchConcurrency: cfg.fetchConcurrency,
+    benchmark: 'indexer',
+    date: new Date().toISOString(),
+    command: 'node bench/indexer.ts',
+    generations: top + 1,
+    transactions: txs,
+    batchSize: cfg.batchSize,
+    batchTransactions: cfg.batchTransactions,
+    fetchConcurrency: cfg.fetchConcurrency,
     note: 'test PostgreSQL (embedded, fsync=off, synchronous_commit=off); devnode in the benchmark process; machine shared',
-    fetch: fetchRate, copy: copyRate, populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain }, ratio, coresBound,
+    fetch: fetchRate,
+    copy: copyRate,
+    populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain },
+    ratio,
+    coresBound,
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);

@@ -7,7 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
 
-interface Stat { readonly ppid: number; readonly own: number; readonly reaped: number }
+interface Stat {
+  readonly ppid: number;
+  readonly own: number;
+  readonly reaped: number;
+}
 
 function stat(pid: number): Stat | undefined {
   try {

@@ -23,7 +23,9 @@ const names = only.length > 0 ? all.filter((n) => only.includes(n)) : all;
 let failed = 0;
 for (const name of names) {
   console.log(`\n=== bench/${name}.ts`);
-  const result = spawnSync(process.execPath, ['--expose-gc', new URL(`${name}.ts`, dir).pathname], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--expose-gc', new URL(`${name}.ts`, dir).pathname], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     failed += 1;
     console.log(`bench/${name}.ts failed with status ${result.status}`);

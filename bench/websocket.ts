@@ -43,8 +43,18 @@ const SCHEMA = 'mdw_bench_ws';
 const ROOT = new URL('..', import.meta.url).pathname;
 const log = createLogger({ logDir: undefined, logLevel: 'warn', logPretty: false }).log;
 
-interface Options { total: number; processes: number; warmup: number; rounds: number; txs: number }
-interface ClientReport { first: Record<number, number[]>; last: Record<number, number[]>; cpuMs: number }
+interface Options {
+  total: number;
+  processes: number;
+  warmup: number;
+  rounds: number;
+  txs: number;
+}
+interface ClientReport {
+  first: Record<number, number[]>;
+  last: Record<number, number[]>;
+  cpuMs: number;
+}
 interface ServerUnderTest {
   readonly url: string;
   readonly pid: number;
@@ -64,7 +74,8 @@ function round1(x: number): number {
 
 function summary(values: number[]): { n: number; p50: number; p99: number; max: number } {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (p: number): number => round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN);
+  const at = (p: number): number =>
+    round1(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN);
   return { n: sorted.length, p50: at(50), p99: at(99), max: round1(sorted.at(-1) ?? NaN) };
 }
 
@@ -91,34 +102,35 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
     complete.set(height, n);
     if (n === count) process.send!({ type: 'done', height });
   };
-  const openOne = (): Promise<void> => new Promise((resolve, reject) => {
-    // These clients share the server's cores, unlike real ones: they read bytes, without decoding
-    // or validating text, so their own work disturbs the server (and the baseline) less.
-    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
-    const txsSeen = new Map<number, number>();
-    let answers = 0;
-    ws.on('message', (data: Buffer) => {
-      const now = clock();
-      if (data[0] === OPEN_BRACKET) {
-        answers += 1;
-        if (answers === kinds.length) resolve();
-      } else if (data.includes(KEY_BLOCKS_END, data.length - KEY_BLOCKS_END.length)) {
-        const height = integerAfter(data, HEIGHT);
-        (report.first[height] ??= []).push(now);
-        if (txs === 0) done(height, now);
-      } else {
-        const height = integerAfter(data, BLOCK_HEIGHT);
-        const seen = (txsSeen.get(height) ?? 0) + 1;
-        txsSeen.set(height, seen);
-        if (seen === txs) done(height, now);
-      }
+  const openOne = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      // These clients share the server's cores, unlike real ones: they read bytes, without decoding
+      // or validating text, so their own work disturbs the server (and the baseline) less.
+      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
+      const txsSeen = new Map<number, number>();
+      let answers = 0;
+      ws.on('message', (data: Buffer) => {
+        const now = clock();
+        if (data[0] === OPEN_BRACKET) {
+          answers += 1;
+          if (answers === kinds.length) resolve();
+        } else if (data.includes(KEY_BLOCKS_END, data.length - KEY_BLOCKS_END.length)) {
+          const height = integerAfter(data, HEIGHT);
+          (report.first[height] ??= []).push(now);
+          if (txs === 0) done(height, now);
+        } else {
+          const height = integerAfter(data, BLOCK_HEIGHT);
+          const seen = (txsSeen.get(height) ?? 0) + 1;
+          txsSeen.set(height, seen);
+          if (seen === txs) done(height, now);
+        }
+      });
+      ws.once('open', () => {
+        for (const payload of kinds) ws.send(JSON.stringify({ op: 'subscribe', payload }));
+      });
+      ws.once('error', reject);
+      sockets.push(ws);
     });
-    ws.once('open', () => {
-      for (const payload of kinds) ws.send(JSON.stringify({ op: 'subscribe', payload }));
-    });
-    ws.once('error', reject);
-    sockets.push(ws);
-  });
   // Connect in small waves so the server's accept backlog never overflows.
   for (let opened = 0; opened < count; opened += 200) {
     await Promise.all(Array.from({ length: Math.min(200, count - opened) }, openOne));
@@ -146,7 +158,8 @@ function integerAfter(data: Buffer, key: Buffer): number {
   const at = data.indexOf(key);
   if (at < 0) return NaN;
   let value = 0;
-  for (let i = at + key.length; i < data.length && data[i]! >= 0x30 && data[i]! <= 0x39; i += 1) value = value * 10 + data[i]! - 0x30;
+  for (let i = at + key.length; i < data.length && data[i]! >= 0x30 && data[i]! <= 0x39; i += 1)
+    value = value * 10 + data[i]! - 0x30;
   return value;
 }
 
@@ -162,16 +175,36 @@ async function bare(txs: number): Promise<void> {
     if (m.type !== 'broadcast') return;
     // Frames of the sizes the middleware sends (a key block, SpendTx as GenericSignedTx).
     const keyBlock = JSON.stringify({
-      payload: { beneficiary: account, hash: randomId(Encoding.KeyBlockHash), height: m.height, info: 'cb_AAAAAfy4hFE=', miner: account,
-        nonce: '18446744073709551557', pow: Array.from({ length: 42 }, (_, i) => i * 1000), prev_hash: randomId(Encoding.KeyBlockHash),
-        prev_key_hash: randomId(Encoding.KeyBlockHash), state_hash: randomId(Encoding.BlockStateHash), target: 522133279, time: Date.now(), version: 5 },
+      payload: {
+        beneficiary: account,
+        hash: randomId(Encoding.KeyBlockHash),
+        height: m.height,
+        info: 'cb_AAAAAfy4hFE=',
+        miner: account,
+        nonce: '18446744073709551557',
+        pow: Array.from({ length: 42 }, (_, i) => i * 1000),
+        prev_hash: randomId(Encoding.KeyBlockHash),
+        prev_key_hash: randomId(Encoding.KeyBlockHash),
+        state_hash: randomId(Encoding.BlockStateHash),
+        target: 522133279,
+        time: Date.now(),
+        version: 5,
+      },
       subscription: 'key_blocks',
     });
-    const tx = JSON.stringify({
-      payload: { block_hash: randomId(Encoding.MicroBlockHash), block_height: m.height, hash: randomId(Encoding.TxHash),
-        signatures: [randomId(Encoding.Signature, 64)], tx: spendTx(account, account).tx },
-      subscription: 'transactions',
-    }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const tx = JSON.stringify(
+      {
+        payload: {
+          block_hash: randomId(Encoding.MicroBlockHash),
+          block_height: m.height,
+          hash: randomId(Encoding.TxHash),
+          signatures: [randomId(Encoding.Signature, 64)],
+          tx: spendTx(account, account).tx,
+        },
+        subscription: 'transactions',
+      },
+      (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+    );
     for (const ws of wss.clients) {
       ws.send(keyBlock);
       for (let i = 0; i < txs; i += 1) ws.send(tx);
@@ -199,19 +232,39 @@ async function startBare(txs: number): Promise<ServerUnderTest> {
 }
 
 /** startMiddleware runs `mdw -s` (bin: the checkout's, or a compiled image layout's) and waits until it is ready. */
-async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nodeOptions: string, bin: string): Promise<ServerUnderTest> {
+async function startMiddleware(
+  pool: Pool,
+  databaseUrl: string,
+  txs: number,
+  nodeOptions: string,
+  bin: string,
+): Promise<ServerUnderTest> {
   const [port, wsPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [bin, '-s'], {
     env: {
-      ...process.env, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions, LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl, DATABASE_SCHEMA: SCHEMA, PORT: String(port), WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+      ...process.env,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: nodeOptions,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      DATABASE_SCHEMA: SCHEMA,
+      PORT: String(port),
+      WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`mdw -s exited with ${String(code)} before it was ready`);
   });
-  await Promise.race([exited, waitFor('mdw -s ready', async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, 60_000, 200)]);
+  await Promise.race([
+    exited,
+    waitFor(
+      'mdw -s ready',
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true,
+      60_000,
+      200,
+    ),
+  ]);
   exited.catch(() => {});
   const [a, b] = [MemoryAccount.generate().address, randomId(Encoding.AccountAddress)];
   return {
@@ -237,9 +290,21 @@ async function startMiddleware(pool: Pool, databaseUrl: string, txs: number, nod
 function buildImageLayout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-image-'));
   // tsc exits non-zero on a type error but still emits, as the image build would not: check the output.
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(dir, 'dist')], { stdio: 'inherit' });
+  spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      join(dir, 'dist'),
+    ],
+    { stdio: 'inherit' },
+  );
   if (!existsSync(join(dir, 'dist/cli/run.js'))) throw new Error('tsc produced no dist/cli/run.js');
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { oclif: { commands: { target: string } } };
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    oclif: { commands: { target: string } };
+  };
   pkg.oclif.commands.target = './dist/cli/commands.js';
   writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
   cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
@@ -262,7 +327,9 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
   const procs: ChildProcess[] = [];
   for (let i = 0; i < opts.processes; i += 1) {
     const count = Math.min(perProcess, opts.total - i * perProcess);
-    const child = fork(import.meta.filename, ['clients', server.url, String(count), String(opts.txs)], { stdio: 'inherit' });
+    const child = fork(import.meta.filename, ['clients', server.url, String(count), String(opts.txs)], {
+      stdio: 'inherit',
+    });
     child.on('message', (m: { type: string; height?: number }) => {
       if (m.type !== 'done') return;
       doneHeights.set(m.height!, (doneHeights.get(m.height!) ?? 0) + 1);
@@ -270,7 +337,11 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
     });
     procs.push(child);
   }
-  await Promise.all(procs.map((c) => new Promise<void>((resolve) => c.on('message', (m: { type: string }) => m.type === 'ready' && resolve()))));
+  await Promise.all(
+    procs.map(
+      (c) => new Promise<void>((resolve) => c.on('message', (m: { type: string }) => m.type === 'ready' && resolve())),
+    ),
+  );
   const connectSeconds = (performance.now() - connectStart) / 1000;
   const idle = rssOf(server.pid);
   const loadStart = loadavg()[0]!;
@@ -295,17 +366,20 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
   }
   const loaded = rssOf(server.pid);
   const serverCpuMs = cpuMsOf(server.pid) - serverCpuAtStart;
-  const reports = await Promise.all(procs.map(async (c) => {
-    c.send({ type: 'report' });
-    for (;;) {
-      const [m] = (await once(c, 'message')) as [{ type: string; report?: ClientReport }];
-      if (m.type === 'report') return m.report!;
-    }
-  }));
+  const reports = await Promise.all(
+    procs.map(async (c) => {
+      c.send({ type: 'report' });
+      for (;;) {
+        const [m] = (await once(c, 'message')) as [{ type: string; report?: ClientReport }];
+        if (m.type === 'report') return m.report!;
+      }
+    }),
+  );
   await Promise.all(procs.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
   const latenciesOf = (pick: (r: ClientReport) => Record<number, number[]>, h: number): number[] =>
     reports.flatMap((r) => (pick(r)[h] ?? []).map((t) => t - startedAt.get(h)!));
-  const latencies = (pick: (r: ClientReport) => Record<number, number[]>): number[] => [...startedAt.keys()].flatMap((h) => latenciesOf(pick, h));
+  const latencies = (pick: (r: ClientReport) => Record<number, number[]>): number[] =>
+    [...startedAt.keys()].flatMap((h) => latenciesOf(pick, h));
   const first = latencies((r) => r.first);
   // One slow height (a GC pause, a burst of other work on the machine) shows here, not only in p99.
   const perHeight = [...startedAt.keys()].map((h) => summary(latenciesOf((r) => r.first, h)));
@@ -319,7 +393,12 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
     serverCpuMsPerHeight: round1(serverCpuMs / opts.rounds),
     // CPU the client processes spent per height (theirs, not the server's: it competes for the same cores).
     clientCpuMsPerHeight: round1(reports.reduce((sum, r) => sum + r.cpuMs, 0) / (opts.warmup + opts.rounds)),
-    serverRss: { noClientsMb: noClients.rssMb, idleWithClientsMb: idle.rssMb, afterRoundsMb: loaded.rssMb, peakMb: loaded.peakRssMb },
+    serverRss: {
+      noClientsMb: noClients.rssMb,
+      idleWithClientsMb: idle.rssMb,
+      afterRoundsMb: loaded.rssMb,
+      peakMb: loaded.peakRssMb,
+    },
     loadAverage1m: { start: round1(loadStart), end: round1(loadavg()[0]!) },
   };
 }
@@ -339,7 +418,13 @@ async function main(): Promise<void> {
       source: { type: 'boolean', default: false },
     },
   });
-  const opts: Options = { total: Number(values.clients), processes: Number(values.processes), warmup: Number(values.warmup), rounds: Number(values.rounds), txs: Number(values.txs) };
+  const opts: Options = {
+    total: Number(values.clients),
+    processes: Number(values.processes),
+    warmup: Number(values.warmup),
+    rounds: Number(values.rounds),
+    txs: Number(values.txs),
+  };
   const nodeOptions = values['server-node-options']!;
   const started = Date.now();
   const db = await createTestDatabase();
@@ -384,8 +469,10 @@ async function main(): Promise<void> {
   const result = {
     benchmark: 'websocket',
     date: new Date().toISOString(),
-    command: `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --warmup ${opts.warmup} --rounds ${opts.rounds} --txs ${opts.txs}`
-      + (values.source ? ' --source' : '') + ` --server-node-options=${nodeOptions}`,
+    command:
+      `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --warmup ${opts.warmup} --rounds ${opts.rounds} --txs ${opts.txs}` +
+      (values.source ? ' --source' : '') +
+      ` --server-node-options=${nodeOptions}`,
     // Other work on the machine competes for the same cores: compare phases of one run, not runs.
     machine: { cpus: cpus().length, node: process.version },
     clients: opts.total,

@@ -102,7 +102,12 @@ export function loadConfig(env: Env): Config {
     statusMaxBlockAge: read.integer('STATUS_MAX_BLOCK_AGE', DEFAULTS.STATUS_MAX_BLOCK_AGE, 1, 10 ** 9),
     websocket: ws,
     websocketMaxConnections: read.integer('WEBSOCKET_MAX_CONNECTIONS', DEFAULTS.WEBSOCKET_MAX_CONNECTIONS, 1, 10 ** 7),
-    websocketMaxBufferedBytes: read.integer('WEBSOCKET_MAX_BUFFERED_BYTES', DEFAULTS.WEBSOCKET_MAX_BUFFERED_BYTES, 1024, 2 ** 31),
+    websocketMaxBufferedBytes: read.integer(
+      'WEBSOCKET_MAX_BUFFERED_BYTES',
+      DEFAULTS.WEBSOCKET_MAX_BUFFERED_BYTES,
+      1024,
+      2 ** 31,
+    ),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
@@ -170,10 +175,14 @@ class Reader {
 
   /** urlList reads comma-separated http(s) URLs, each validated like a single one. */
   urlList(name: string): string[] {
-    return (this.optional(name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '').flatMap((value) => {
-      const url = this.#parseUrl(name, value);
-      return url === undefined ? [] : [url];
-    });
+    return (this.optional(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .flatMap((value) => {
+        const url = this.#parseUrl(name, value);
+        return url === undefined ? [] : [url];
+      });
   }
 
   databaseUrl(name: string, fallback: string): string {
@@ -192,7 +201,11 @@ class Reader {
   identifier(name: string, fallback: string): string {
     const value = this.optional(name) ?? fallback;
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) {
-      return this.#fail(name, `expected a lower-case SQL identifier (a-z, 0-9, _), got ${JSON.stringify(value)}`, fallback);
+      return this.#fail(
+        name,
+        `expected a lower-case SQL identifier (a-z, 0-9, _), got ${JSON.stringify(value)}`,
+        fallback,
+      );
     }
     return value;
   }
@@ -223,7 +236,10 @@ class Reader {
   }
 
   list(name: string, fallback: string): string[] {
-    return (this.optional(name) ?? fallback).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    return (this.optional(name) ?? fallback)
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   }
 
   address(name: string, fallback: string): { host: string; port: number } {

@@ -30,7 +30,10 @@ export function createLogger(cfg: Pick<Config, 'logDir' | 'logLevel' | 'logPrett
     return { log, reopen: () => destination.reopen(), flush: () => destination.flushSync() };
   }
   if (cfg.logPretty) {
-    const log = pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,role' } } });
+    const log = pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,role' } },
+    });
     return { log, reopen: () => {}, flush: () => {} };
   }
   const destination = pino.destination({ dest: 1, sync: true });

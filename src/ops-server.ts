@@ -6,7 +6,12 @@ import type { Logger } from './log.ts';
 import type { Role } from './roles.ts';
 
 /** startOpsServer serves the registry's metrics and liveness/readiness probes on `port` (0 = any). */
-export async function startOpsServer(opts: { port: number; host?: string; registry: Registry; log: Logger }): Promise<Role & { url: string }> {
+export async function startOpsServer(opts: {
+  port: number;
+  host?: string;
+  registry: Registry;
+  log: Logger;
+}): Promise<Role & { url: string }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {

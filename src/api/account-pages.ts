@@ -1,8 +1,13 @@
 /** @module Pages of an account's transaction list: deep pages found from the oldest end, with the account's final count and positions kept in the response cache. */
 import type { Queryable } from '../db/pool.ts';
 import {
-  finalRowsOfAccount, transactionsOfAccount, transactionsOfAccountFromOldest,
-  type Cursor, type FinalRows, type TxJson, type Window,
+  finalRowsOfAccount,
+  transactionsOfAccount,
+  transactionsOfAccountFromOldest,
+  type Cursor,
+  type FinalRows,
+  type TxJson,
+  type Window,
 } from '../db/queries/transactions.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -28,7 +33,11 @@ export interface AccountPageDeps {
  * order either way.
  */
 export async function accountTransactionsPage(
-  deps: AccountPageDeps, account: string, txType: string | undefined, w: Window, after?: Cursor,
+  deps: AccountPageDeps,
+  account: string,
+  txType: string | undefined,
+  w: Window,
+  after?: Cursor,
 ): Promise<TxJson[]> {
   if (after !== undefined || deps.cache === undefined || w.offset < FROM_OLDEST_MIN_OFFSET) {
     return transactionsOfAccount(deps.db, account, txType, w, after);
@@ -39,7 +48,12 @@ export async function accountTransactionsPage(
 }
 
 /** finalRows reads the kept count and positions of the account's final rows, or takes them and keeps them. */
-async function finalRows(deps: AccountPageDeps, cache: ResponseCache, account: string, txType: string | undefined): Promise<FinalRows | undefined> {
+async function finalRows(
+  deps: AccountPageDeps,
+  cache: ResponseCache,
+  account: string,
+  txType: string | undefined,
+): Promise<FinalRows | undefined> {
   // A space never occurs in a request path, the other keys of the cache.
   const key = `final-rows ${account} ${txType ?? ''}`;
   const kept = cache.get(key);

@@ -37,18 +37,28 @@ export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
   const metrics = createApiMetrics(registry);
   metrics.watch(pool);
-  const forward = createNodeProxy({ nodeUrl: cfg.nodeUrl, nodeInternalUrl: cfg.nodeInternalUrl, timeoutMs: cfg.nodeTimeoutMs, metrics, log });
+  const forward = createNodeProxy({
+    nodeUrl: cfg.nodeUrl,
+    nodeInternalUrl: cfg.nodeInternalUrl,
+    timeoutMs: cfg.nodeTimeoutMs,
+    metrics,
+    log,
+  });
   const app = new Koa();
   app.silent = true;
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
   app.use(requestMetrics(metrics));
   // CORS headers go on every answer, errors included (the error boundary is inside).
-  app.use(cors({
-    origin: corsOrigin(cfg.corsOrigins), credentials: true, allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    // Browser clients page with the cursor and revalidate with the ETag.
-    exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
-  }));
+  app.use(
+    cors({
+      origin: corsOrigin(cfg.corsOrigins),
+      credentials: true,
+      allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+      // Browser clients page with the cursor and revalidate with the ETag.
+      exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
+    }),
+  );
   // Memory hits are answered here, before the rest of the chain (see responseCache).
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);
@@ -58,7 +68,16 @@ export function createApp(deps: AppDeps): Koa {
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  for (const router of apiRouters({ cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache })) app.use(router.routes());
+  for (const router of apiRouters({
+    cfg,
+    log,
+    pool,
+    metrics,
+    forward,
+    version: deps.version,
+    responseCache: deps.responseCache,
+  }))
+    app.use(router.routes());
   app.use(async function forwardRest(ctx) {
     if (ctx.path === '/middleware' || ctx.path.startsWith('/middleware/')) throw notFound('Not found');
     await forward(ctx);
@@ -73,7 +92,10 @@ function operations(deps: AppDeps): Koa.Middleware {
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const ready = await withTimeout(ping(deps.pool), READY_TIMEOUT_MS).then(() => true, () => false);
+      const ready = await withTimeout(ping(deps.pool), READY_TIMEOUT_MS).then(
+        () => true,
+        () => false,
+      );
       ctx.status = ready ? 200 : 503;
       ctx.body = ready ? { ready: true } : { ready: false, reason: 'database unreachable' };
     } else if (ctx.path === '/metrics') {
@@ -97,6 +119,8 @@ function corsOrigin(allowed: readonly string[]): (ctx: Koa.Context) => string {
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

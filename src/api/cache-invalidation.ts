@@ -16,7 +16,11 @@ export function invalidatedFrom(n: ChainNotification): number {
  * the connection is lost a rollback could go unheard: the cache is suspended (emptied, storing
  * nothing) until LISTEN is active again.
  */
-export function startCacheInvalidation(opts: { listener: NotificationListener; log: Logger; cache: ResponseCache }): Role {
+export function startCacheInvalidation(opts: {
+  listener: NotificationListener;
+  log: Logger;
+  cache: ResponseCache;
+}): Role {
   const { cache } = opts;
   const log = opts.log.child({ component: 'response-cache' });
   const unsubscribe = opts.listener.subscribe({
@@ -25,7 +29,8 @@ export function startCacheInvalidation(opts: { listener: NotificationListener; l
       if (!notification) return;
       // A plain commit writes above the top, where nothing is cached; this only costs a scan on rollbacks.
       cache.invalidateFrom(invalidatedFrom(notification));
-      if (notification.rollbackFrom !== undefined) log.info({ rollbackFrom: notification.rollbackFrom }, 'response cache invalidated by a rollback');
+      if (notification.rollbackFrom !== undefined)
+        log.info({ rollbackFrom: notification.rollbackFrom }, 'response cache invalidated by a rollback');
     },
     onLost: () => {
       cache.suspend();

@@ -22,7 +22,9 @@ export function createCompilerClient(url: string, timeoutMs: number): CompilerCl
     try {
       return { status: res.status, body: JSON.parse(text) };
     } catch (err) {
-      throw new AppError(ErrorCode.COMPILER_UNAVAILABLE, 502, 'the compiler answered something that is not JSON', { cause: err });
+      throw new AppError(ErrorCode.COMPILER_UNAVAILABLE, 502, 'the compiler answered something that is not JSON', {
+        cause: err,
+      });
     }
   };
   return {

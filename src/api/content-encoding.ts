@@ -21,16 +21,23 @@ const PLAIN_TOKENS = /^\s*[A-Za-z-]+(?:\s*,\s*[A-Za-z-]+)*\s*$/;
 export function plainEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
   if (acceptEncoding === undefined || acceptEncoding === '') return 'identity';
   if (!PLAIN_TOKENS.test(acceptEncoding)) return undefined;
-  const listed = acceptEncoding.toLowerCase().split(',').map((t) => t.trim());
+  const listed = acceptEncoding
+    .toLowerCase()
+    .split(',')
+    .map((t) => t.trim());
   return PREFERENCE.find((e) => listed.includes(e)) ?? 'identity';
 }
 
 /** encodeBody compresses a whole body with koa-compress's settings for that encoding (brotli at quality 4). */
 export function encodeBody(encoding: Exclude<ContentEncoding, 'identity'>, body: Buffer): Buffer {
   switch (encoding) {
-    case 'zstd': return zstdCompressSync(body);
-    case 'br': return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
-    case 'gzip': return gzipSync(body);
-    case 'deflate': return deflateSync(body);
+    case 'zstd':
+      return zstdCompressSync(body);
+    case 'br':
+      return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    case 'gzip':
+      return gzipSync(body);
+    case 'deflate':
+      return deflateSync(body);
   }
 }

@@ -23,10 +23,17 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   const registers = [registry];
   const pools: Pool[] = [];
   new prom.Gauge({
-    name: 'mdw_api_db_pool_connections', help: 'Database pool connections by state (total, idle, waiting requests).',
-    labelNames: ['state'] as const, registers,
+    name: 'mdw_api_db_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting requests).',
+    labelNames: ['state'] as const,
+    registers,
     collect() {
-      for (const [state, n] of [['total', 0], ['idle', 0], ['waiting', 0]] as const) this.set({ state }, n);
+      for (const [state, n] of [
+        ['total', 0],
+        ['idle', 0],
+        ['waiting', 0],
+      ] as const)
+        this.set({ state }, n);
       for (const p of pools) {
         this.inc({ state: 'total' }, p.totalCount);
         this.inc({ state: 'idle' }, p.idleCount);
@@ -35,8 +42,10 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     },
   });
   new prom.Gauge({
-    name: 'mdw_api_sync_height', help: 'Heights as this server sees them: the database top, the node height, and the lag.',
-    labelNames: ['kind'] as const, registers,
+    name: 'mdw_api_sync_height',
+    help: 'Heights as this server sees them: the database top, the node height, and the lag.',
+    labelNames: ['kind'] as const,
+    registers,
     async collect() {
       const pool = pools[0];
       if (!pool) return;
@@ -44,7 +53,8 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
         const s = await syncState(pool);
         if (s.topHeight !== undefined) this.set({ kind: 'database' }, s.topHeight);
         if (s.nodeHeight !== undefined) this.set({ kind: 'node' }, s.nodeHeight);
-        if (s.topHeight !== undefined && s.nodeHeight !== undefined) this.set({ kind: 'lag' }, Math.max(0, s.nodeHeight - s.topHeight));
+        if (s.topHeight !== undefined && s.nodeHeight !== undefined)
+          this.set({ kind: 'lag' }, Math.max(0, s.nodeHeight - s.topHeight));
       } catch {
         // The database is down: /readyz reports it; the gauge keeps its last values.
       }
@@ -54,7 +64,8 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   new prom.Counter({
     name: 'mdw_api_response_cache_events_total',
     help: 'In-memory cache of final /v2 answers: hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
-    labelNames: ['event'] as const, registers,
+    labelNames: ['event'] as const,
+    registers,
     collect() {
       this.reset();
       for (const s of caches.map((c) => c.stats())) {
@@ -66,35 +77,53 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     },
   });
   new prom.Gauge({
-    name: 'mdw_api_response_cache_size', help: 'In-memory cache of final /v2 answers: entries and bytes held.',
-    labelNames: ['unit'] as const, registers,
+    name: 'mdw_api_response_cache_size',
+    help: 'In-memory cache of final /v2 answers: entries and bytes held.',
+    labelNames: ['unit'] as const,
+    registers,
     collect() {
-      this.set({ unit: 'entries' }, caches.reduce((n, c) => n + c.stats().entries, 0));
-      this.set({ unit: 'bytes' }, caches.reduce((n, c) => n + c.stats().bytes, 0));
+      this.set(
+        { unit: 'entries' },
+        caches.reduce((n, c) => n + c.stats().entries, 0),
+      );
+      this.set(
+        { unit: 'bytes' },
+        caches.reduce((n, c) => n + c.stats().bytes, 0),
+      );
     },
   });
   return {
     requests: new prom.Counter({
-      name: 'mdw_api_http_requests_total', help: 'HTTP requests by method, route and status.',
-      labelNames: ['method', 'route', 'status'] as const, registers,
+      name: 'mdw_api_http_requests_total',
+      help: 'HTTP requests by method, route and status.',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers,
     }),
     duration: new prom.Histogram({
-      name: 'mdw_api_http_request_duration_seconds', help: 'HTTP request duration by method and route.',
-      labelNames: ['method', 'route'] as const, registers,
+      name: 'mdw_api_http_request_duration_seconds',
+      help: 'HTTP request duration by method and route.',
+      labelNames: ['method', 'route'] as const,
+      registers,
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     }),
     cacheAnswers: new prom.Counter({
-      name: 'mdw_api_cache_answers_total', help: 'Cached node routes answered from the database (hit) or forwarded to the node (forward).',
-      labelNames: ['result'] as const, registers,
+      name: 'mdw_api_cache_answers_total',
+      help: 'Cached node routes answered from the database (hit) or forwarded to the node (forward).',
+      labelNames: ['result'] as const,
+      registers,
     }),
     nodeDuration: new prom.Histogram({
-      name: 'mdw_api_node_request_duration_seconds', help: 'Forwarded node requests by outcome.',
-      labelNames: ['outcome'] as const, registers,
+      name: 'mdw_api_node_request_duration_seconds',
+      help: 'Forwarded node requests by outcome.',
+      labelNames: ['outcome'] as const,
+      registers,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     }),
     nodeErrors: new prom.Counter({
-      name: 'mdw_api_node_errors_total', help: 'Forwarded node requests that failed, by kind (unreachable, timeout).',
-      labelNames: ['kind'] as const, registers,
+      name: 'mdw_api_node_errors_total',
+      help: 'Forwarded node requests that failed, by kind (unreachable, timeout).',
+      labelNames: ['kind'] as const,
+      registers,
     }),
     watch(pool) {
       pools.push(pool);

@@ -17,39 +17,193 @@ const PAGED = ['limit', 'page'] as const;
 
 /** OPERATIONS lists every route the server answers itself; everything else is forwarded to the node. */
 export const OPERATIONS: readonly Operation[] = [
-  { method: 'get', path: '/v2/generations/current', summary: 'Generation at the database top (node shape)', params: [], cached: true },
-  { method: 'get', path: '/v2/generations/height/{height}', summary: 'Generation at a height (node shape)', params: ['path:height'], cached: true },
-  { method: 'get', path: '/v2/key-blocks/current/height', summary: 'Height of the database top', params: [], cached: true },
-  { method: 'get', path: '/v2/key-blocks/hash/{hash}', summary: 'Key block by hash (node shape)', params: ['path:hash'], cached: true },
-  { method: 'get', path: '/v2/key-blocks/height/{height}', summary: 'Key block by height (node shape)', params: ['path:height'], cached: true },
-  { method: 'get', path: '/v2/micro-blocks/hash/{hash}/header', summary: 'Micro block header (node shape)', params: ['path:hash'], cached: true },
-  { method: 'get', path: '/v2/micro-blocks/hash/{hash}/transactions', summary: 'Transactions of a micro block (node shape)', params: ['path:hash'], cached: true },
-  { method: 'get', path: '/v2/micro-blocks/hash/{hash}/transactions/count', summary: 'Transaction count of a micro block', params: ['path:hash'], cached: true },
-  { method: 'get', path: '/v2/transactions/{hash}', summary: 'Transaction by hash (node shape; pending ones come from the node)', params: ['path:hash'], cached: true },
-  { method: 'get', path: '/middleware/generations/{from}/{to}', summary: 'Generations from..to with micro blocks and transactions, newest first', params: ['path:from', 'path:to', ...PAGED] },
-  { method: 'get', path: '/middleware/height/at/{millis}', summary: 'First key block at or after a time (ms since epoch)', params: ['path:millis'] },
+  {
+    method: 'get',
+    path: '/v2/generations/current',
+    summary: 'Generation at the database top (node shape)',
+    params: [],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/generations/height/{height}',
+    summary: 'Generation at a height (node shape)',
+    params: ['path:height'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/key-blocks/current/height',
+    summary: 'Height of the database top',
+    params: [],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/key-blocks/hash/{hash}',
+    summary: 'Key block by hash (node shape)',
+    params: ['path:hash'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/key-blocks/height/{height}',
+    summary: 'Key block by height (node shape)',
+    params: ['path:height'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/micro-blocks/hash/{hash}/header',
+    summary: 'Micro block header (node shape)',
+    params: ['path:hash'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/micro-blocks/hash/{hash}/transactions',
+    summary: 'Transactions of a micro block (node shape)',
+    params: ['path:hash'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/micro-blocks/hash/{hash}/transactions/count',
+    summary: 'Transaction count of a micro block',
+    params: ['path:hash'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/v2/transactions/{hash}',
+    summary: 'Transaction by hash (node shape; pending ones come from the node)',
+    params: ['path:hash'],
+    cached: true,
+  },
+  {
+    method: 'get',
+    path: '/middleware/generations/{from}/{to}',
+    summary: 'Generations from..to with micro blocks and transactions, newest first',
+    params: ['path:from', 'path:to', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/height/at/{millis}',
+    summary: 'First key block at or after a time (ms since epoch)',
+    params: ['path:millis'],
+  },
   { method: 'get', path: '/middleware/size/current', summary: 'Summed transaction size up to the top', params: [] },
-  { method: 'get', path: '/middleware/size/height/{height}', summary: 'Summed transaction size up to a height', params: ['path:height'] },
-  { method: 'get', path: '/middleware/reward/height/{height}', summary: 'Beneficiary and fee share of a key block', params: ['path:height'] },
-  { method: 'get', path: '/middleware/status', summary: 'Sync state; 503 when the newest block is too old or the populator is stuck', params: [] },
-  { method: 'get', path: '/middleware/transactions/account/{account}/count', summary: 'Number of transactions referencing an id', params: ['path:account', 'txtype'] },
-  { method: 'get', path: '/middleware/transactions/account/{sender}/to/{receiver}', summary: 'Transactions from sender to receiver, newest first', params: ['path:sender', 'path:receiver', ...PAGED] },
-  { method: 'get', path: '/middleware/transactions/account/{account}', summary: 'Transactions referencing an id in any field, newest first', params: ['path:account', 'txtype', 'cursor', ...PAGED] },
-  { method: 'get', path: '/middleware/transactions/interval/{from}/{to}', summary: 'Transactions of heights from..to, newest first', params: ['path:from', 'path:to', 'txtype', ...PAGED] },
-  { method: 'get', path: '/middleware/transactions/rate/{from}/{to}', summary: 'SpendTx count and amount per UTC day strictly between two YYYYMMDD dates', params: ['path:from', 'path:to'] },
+  {
+    method: 'get',
+    path: '/middleware/size/height/{height}',
+    summary: 'Summed transaction size up to a height',
+    params: ['path:height'],
+  },
+  {
+    method: 'get',
+    path: '/middleware/reward/height/{height}',
+    summary: 'Beneficiary and fee share of a key block',
+    params: ['path:height'],
+  },
+  {
+    method: 'get',
+    path: '/middleware/status',
+    summary: 'Sync state; 503 when the newest block is too old or the populator is stuck',
+    params: [],
+  },
+  {
+    method: 'get',
+    path: '/middleware/transactions/account/{account}/count',
+    summary: 'Number of transactions referencing an id',
+    params: ['path:account', 'txtype'],
+  },
+  {
+    method: 'get',
+    path: '/middleware/transactions/account/{sender}/to/{receiver}',
+    summary: 'Transactions from sender to receiver, newest first',
+    params: ['path:sender', 'path:receiver', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/transactions/account/{account}',
+    summary: 'Transactions referencing an id in any field, newest first',
+    params: ['path:account', 'txtype', 'cursor', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/transactions/interval/{from}/{to}',
+    summary: 'Transactions of heights from..to, newest first',
+    params: ['path:from', 'path:to', 'txtype', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/transactions/rate/{from}/{to}',
+    summary: 'SpendTx count and amount per UTC day strictly between two YYYYMMDD dates',
+    params: ['path:from', 'path:to'],
+  },
   { method: 'get', path: '/middleware/names', summary: 'All names (current state)', params: ['owner', ...PAGED] },
-  { method: 'get', path: '/middleware/names/active', summary: 'Names active at the top', params: ['owner', 'reverse', ...PAGED] },
-  { method: 'get', path: '/middleware/names/reverse/{account}', summary: 'Active names pointing at an id', params: ['path:account', ...PAGED] },
-  { method: 'get', path: '/middleware/names/{name}', summary: 'Names containing the text', params: ['path:name', ...PAGED] },
-  { method: 'get', path: '/middleware/oracles/list', summary: 'Oracle registrations, newest first', params: [...PAGED] },
-  { method: 'get', path: '/middleware/oracles/{oracle_id}', summary: 'Queries of an oracle with their responses (null while open)', params: ['path:oracle_id', ...PAGED] },
+  {
+    method: 'get',
+    path: '/middleware/names/active',
+    summary: 'Names active at the top',
+    params: ['owner', 'reverse', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/reverse/{account}',
+    summary: 'Active names pointing at an id',
+    params: ['path:account', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/{name}',
+    summary: 'Names containing the text',
+    params: ['path:name', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/oracles/list',
+    summary: 'Oracle registrations, newest first',
+    params: [...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/oracles/{oracle_id}',
+    summary: 'Queries of an oracle with their responses (null while open)',
+    params: ['path:oracle_id', ...PAGED],
+  },
   { method: 'get', path: '/middleware/compilers', summary: 'Versions of the configured Sophia compiler', params: [] },
   { method: 'get', path: '/middleware/contracts/all', summary: 'Contracts, newest first', params: [...PAGED] },
-  { method: 'get', path: '/middleware/contracts/calls/address/{address}', summary: 'Decoded calls of a contract with return type and value', params: ['path:address', ...PAGED] },
-  { method: 'get', path: '/middleware/contracts/transactions/address/{address}', summary: 'Create transaction and calls of a contract', params: ['path:address', ...PAGED] },
-  { method: 'post', path: '/middleware/contracts/verify', summary: 'Compile a source and compare it with the contract\'s create bytecode', params: [] },
-  { method: 'get', path: '/middleware/channels/active', summary: 'Ids of channels without a closing transaction', params: [...PAGED] },
-  { method: 'get', path: '/middleware/channels/transactions/address/{address}', summary: 'On-chain transactions of a channel', params: ['path:address', ...PAGED] },
+  {
+    method: 'get',
+    path: '/middleware/contracts/calls/address/{address}',
+    summary: 'Decoded calls of a contract with return type and value',
+    params: ['path:address', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/contracts/transactions/address/{address}',
+    summary: 'Create transaction and calls of a contract',
+    params: ['path:address', ...PAGED],
+  },
+  {
+    method: 'post',
+    path: '/middleware/contracts/verify',
+    summary: "Compile a source and compare it with the contract's create bytecode",
+    params: [],
+  },
+  {
+    method: 'get',
+    path: '/middleware/channels/active',
+    summary: 'Ids of channels without a closing transaction',
+    params: [...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/channels/transactions/address/{address}',
+    summary: 'On-chain transactions of a channel',
+    params: ['path:address', ...PAGED],
+  },
   { method: 'get', path: '/middleware/api', summary: 'This document', params: [] },
 ];
 
@@ -66,7 +220,9 @@ export function openApiDocument(version: string): Record<string, unknown> {
         200: { description: 'OK' },
         400: { $ref: '#/components/responses/Error' },
         404: { $ref: '#/components/responses/Error' },
-        ...(op.cached ? { 502: { $ref: '#/components/responses/Error' }, 504: { $ref: '#/components/responses/Error' } } : {}),
+        ...(op.cached
+          ? { 502: { $ref: '#/components/responses/Error' }, 504: { $ref: '#/components/responses/Error' } }
+          : {}),
       },
     };
   }
@@ -78,7 +234,15 @@ export function openApiDocument(version: string): Record<string, unknown> {
       responses: {
         Error: {
           description: 'Error',
-          content: { 'application/json': { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string' }, code: { type: 'string' } } } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['reason'],
+                properties: { reason: { type: 'string' }, code: { type: 'string' } },
+              },
+            },
+          },
         },
       },
     },
@@ -90,7 +254,8 @@ const verifyBody = {
   content: {
     'application/json': {
       schema: {
-        type: 'object', required: ['contract_id', 'source', 'compiler'],
+        type: 'object',
+        required: ['contract_id', 'source', 'compiler'],
         properties: { contract_id: { type: 'string' }, source: { type: 'string' }, compiler: { type: 'string' } },
       },
     },
@@ -101,13 +266,28 @@ function parameter(p: Param): Record<string, unknown> {
   if (p.startsWith('path:')) return { name: p.slice(5), in: 'path', required: true, schema: { type: 'string' } };
   switch (p) {
     case 'limit':
-      return { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PAGING_DEFAULTS.maxLimit, default: PAGING_DEFAULTS.limit }, description: `generations: at most ${GENERATIONS_PAGING.maxLimit}` };
+      return {
+        name: 'limit',
+        in: 'query',
+        schema: { type: 'integer', minimum: 1, maximum: PAGING_DEFAULTS.maxLimit, default: PAGING_DEFAULTS.limit },
+        description: `generations: at most ${GENERATIONS_PAGING.maxLimit}`,
+      };
     case 'page':
       return { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } };
     case 'cursor':
-      return { name: 'cursor', in: 'query', schema: { type: 'string', pattern: '^\\d+-\\d+-\\d+$' }, description: 'keyset position from the X-Next-Cursor header of the previous page (not with page)' };
+      return {
+        name: 'cursor',
+        in: 'query',
+        schema: { type: 'string', pattern: '^\\d+-\\d+-\\d+$' },
+        description: 'keyset position from the X-Next-Cursor header of the previous page (not with page)',
+      };
     case 'txtype':
-      return { name: 'txtype', in: 'query', schema: { type: 'string' }, description: 'transaction type, e.g. SpendTx (any case); tx_type is accepted too' };
+      return {
+        name: 'txtype',
+        in: 'query',
+        schema: { type: 'string' },
+        description: 'transaction type, e.g. SpendTx (any case); tx_type is accepted too',
+      };
     case 'owner':
       return { name: 'owner', in: 'query', schema: { type: 'string' }, description: 'ak_ account' };
     default:

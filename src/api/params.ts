@@ -19,11 +19,31 @@ const MAX_HEIGHT = 2 ** 31 - 1;
 
 /** TX_TYPES are the outer transaction types the node prints; the tx-type filter accepts these (any case). */
 export const TX_TYPES = [
-  'SpendTx', 'OracleRegisterTx', 'OracleExtendTx', 'OracleQueryTx', 'OracleRespondTx', 'OracleResponseTx',
-  'NamePreclaimTx', 'NameClaimTx', 'NameUpdateTx', 'NameTransferTx', 'NameRevokeTx',
-  'ContractCreateTx', 'ContractCallTx', 'ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx',
-  'ChannelCloseMutualTx', 'ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSettleTx', 'ChannelSnapshotSoloTx',
-  'ChannelForceProgressTx', 'GAAttachTx', 'GAMetaTx', 'PayingForTx',
+  'SpendTx',
+  'OracleRegisterTx',
+  'OracleExtendTx',
+  'OracleQueryTx',
+  'OracleRespondTx',
+  'OracleResponseTx',
+  'NamePreclaimTx',
+  'NameClaimTx',
+  'NameUpdateTx',
+  'NameTransferTx',
+  'NameRevokeTx',
+  'ContractCreateTx',
+  'ContractCallTx',
+  'ChannelCreateTx',
+  'ChannelDepositTx',
+  'ChannelWithdrawTx',
+  'ChannelCloseMutualTx',
+  'ChannelCloseSoloTx',
+  'ChannelSlashTx',
+  'ChannelSettleTx',
+  'ChannelSnapshotSoloTx',
+  'ChannelForceProgressTx',
+  'GAAttachTx',
+  'GAMetaTx',
+  'PayingForTx',
 ] as const;
 const TX_TYPES_BY_LOWER = new Map<string, string>(TX_TYPES.map((t) => [t.toLowerCase(), t]));
 
@@ -55,11 +75,15 @@ export function parseInteger(value: QueryValue, name: string, min: number, max: 
 }
 
 /** parsePaging reads `limit` (default and maximum in PAGING_DEFAULTS) and `page` (from 1). */
-export function parsePaging(query: Record<string, QueryValue>, defaults: { limit: number; maxLimit: number } = PAGING_DEFAULTS): Paging {
+export function parsePaging(
+  query: Record<string, QueryValue>,
+  defaults: { limit: number; maxLimit: number } = PAGING_DEFAULTS,
+): Paging {
   const limit = query.limit === undefined ? defaults.limit : parseInteger(query.limit, 'limit', 1, defaults.maxLimit);
   const page = query.page === undefined ? 1 : parseInteger(query.page, 'page', 1, MAX_HEIGHT);
   const offset = (page - 1) * limit;
-  if (offset > PAGING_DEFAULTS.maxOffset) throw badRequest(`page too deep: at most ${PAGING_DEFAULTS.maxOffset} rows can be skipped`);
+  if (offset > PAGING_DEFAULTS.maxOffset)
+    throw badRequest(`page too deep: at most ${PAGING_DEFAULTS.maxOffset} rows can be skipped`);
   return { limit, page, offset };
 }
 
@@ -77,7 +101,8 @@ export function parseCursor(query: Record<string, QueryValue>): CursorParam | un
   const text = single(query.cursor, 'cursor') ?? '';
   const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})$/.exec(text);
   const parts = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [];
-  if (parts.length !== 3 || parts.some((n) => n > MAX_HEIGHT)) throw badRequest('cursor must be <height>-<micro index>-<tx index> as given in X-Next-Cursor');
+  if (parts.length !== 3 || parts.some((n) => n > MAX_HEIGHT))
+    throw badRequest('cursor must be <height>-<micro index>-<tx index> as given in X-Next-Cursor');
   return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
 }
 
@@ -92,7 +117,8 @@ export function parseTxType(query: Record<string, QueryValue>): string | undefin
   if (raw === undefined) return undefined;
   const text = single(raw, 'txtype') ?? '';
   const type = TX_TYPES_BY_LOWER.get(text.toLowerCase()) ?? TX_TYPES_BY_LOWER.get(`${text.toLowerCase()}tx`);
-  if (type === undefined) throw badRequest(`unknown txtype ${JSON.stringify(text.slice(0, 40))}; expected one of ${TX_TYPES.join(', ')}`);
+  if (type === undefined)
+    throw badRequest(`unknown txtype ${JSON.stringify(text.slice(0, 40))}; expected one of ${TX_TYPES.join(', ')}`);
   return type;
 }
 
@@ -113,7 +139,7 @@ export function parseDate(value: QueryValue, name: string): number {
 /** parseFlag is true when the flag is present with any value but false/0 (the original treated presence as true). */
 export function parseFlag(value: QueryValue): boolean {
   if (value === undefined) return false;
-  const text = Array.isArray(value) ? value[0] ?? '' : value;
+  const text = Array.isArray(value) ? (value[0] ?? '') : value;
   return !['false', '0'].includes(text.toLowerCase());
 }
 

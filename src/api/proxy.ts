@@ -21,13 +21,23 @@ export type ForwardToNode = (ctx: Koa.Context) => Promise<void>;
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are never forwarded; http-proxy
 // itself manages `connection` and `transfer-encoding` for the two legs.
-const HOP_BY_HOP = ['keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade'];
+const HOP_BY_HOP = [
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+];
 const FAILURE = Symbol('mdw.proxy.failure');
 type Tagged = IncomingMessage & { [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean } };
 
 /** isInternalPath is true for the node's internal-port API: debug builders and key block submission. */
 export function isInternalPath(method: string, path: string): boolean {
-  return path === '/v2/debug' || path.startsWith('/v2/debug/') || (method === 'POST' && /^\/v2\/key-blocks\/?$/.test(path));
+  return (
+    path === '/v2/debug' || path.startsWith('/v2/debug/') || (method === 'POST' && /^\/v2\/key-blocks\/?$/.test(path))
+  );
 }
 
 /** createNodeProxy builds the forwarder used by the catch-all and by cached routes on a miss. */
@@ -35,7 +45,9 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
   const events = {
     proxyReq(proxyReq: ClientRequest, req: IncomingMessage) {
       for (const h of HOP_BY_HOP) proxyReq.removeHeader(h);
-      proxyReq.on('timeout', () => { failure(req).timedOut = true; });
+      proxyReq.on('timeout', () => {
+        failure(req).timedOut = true;
+      });
     },
     proxyRes(proxyRes: IncomingMessage) {
       for (const h of HOP_BY_HOP) delete proxyRes.headers[h];
@@ -44,16 +56,24 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       failure(req).error = error;
     },
   };
-  const toNode = koaProxies('/', (_params, ctx) => ({
-    target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
-    changeOrigin: true,
-    proxyTimeout: opts.timeoutMs,
-    events,
-  } as koaProxies.IBaseKoaProxiesOptions));
+  const toNode = koaProxies(
+    '/',
+    (_params, ctx) =>
+      ({
+        target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
+        changeOrigin: true,
+        proxyTimeout: opts.timeoutMs,
+        events,
+      }) as koaProxies.IBaseKoaProxiesOptions,
+  );
 
   return async function forwardToNode(ctx) {
     if (isInternalPath(ctx.method, ctx.path) && opts.nodeInternalUrl === undefined) {
-      throw new AppError(ErrorCode.API_NOT_FOUND, 404, "the node's internal API is not forwarded by this middleware (NODE_INTERNAL_URL is unset)");
+      throw new AppError(
+        ErrorCode.API_NOT_FOUND,
+        404,
+        "the node's internal API is not forwarded by this middleware (NODE_INTERNAL_URL is unset)",
+      );
     }
     const end = opts.metrics.nodeDuration.startTimer();
     ctx.state.forwarded = true;
@@ -73,7 +93,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       ctx.respond = false;
       return;
     }
-    if (failed.timedOut) throw new AppError(ErrorCode.NODE_TIMEOUT, 504, `the node did not answer within ${opts.timeoutMs} ms`);
+    if (failed.timedOut)
+      throw new AppError(ErrorCode.NODE_TIMEOUT, 504, `the node did not answer within ${opts.timeoutMs} ms`);
     throw new AppError(ErrorCode.NODE_UNREACHABLE, 502, 'the node is unreachable');
   };
 }

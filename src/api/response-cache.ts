@@ -152,8 +152,12 @@ export class ResponseCache {
   /** stats reports counters and size for metrics. */
   stats(): ResponseCacheStats {
     return {
-      entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses,
-      evictions: this.#evictions, invalidations: this.#invalidations,
+      entries: this.#entries.size,
+      bytes: this.#bytes,
+      hits: this.#hits,
+      misses: this.#misses,
+      evictions: this.#evictions,
+      invalidations: this.#invalidations,
     };
   }
 

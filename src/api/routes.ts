@@ -13,7 +13,13 @@ import { v2Routes } from './routes/v2.ts';
 /** apiRouters builds the routers of the cached node queries and the middleware queries. */
 export function apiRouters(deps: RouteDeps): Router[] {
   return [
-    v2Routes(deps), chainRoutes(deps), transactionRoutes(deps), nameRoutes(deps), oracleRoutes(deps),
-    contractRoutes(deps), channelRoutes(deps), openApiRoutes(deps.version),
+    v2Routes(deps),
+    chainRoutes(deps),
+    transactionRoutes(deps),
+    nameRoutes(deps),
+    oracleRoutes(deps),
+    contractRoutes(deps),
+    channelRoutes(deps),
+    openApiRoutes(deps.version),
   ];
 }

@@ -29,7 +29,11 @@ export interface ServerDeps {
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   const pool = createPool(poolOptions(cfg, 'mdw-server'), log);
-  const listener = new NotificationListener({ pool, channel: notifyChannel(cfg.databaseSchema), log: log.child({ component: 'listener' }) });
+  const listener = new NotificationListener({
+    pool,
+    channel: notifyChannel(cfg.databaseSchema),
+    log: log.child({ component: 'listener' }),
+  });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
   const server = createServer(createApp({ ...deps, pool, responseCache }).callback());
   server.keepAliveTimeout = 65_000;

@@ -16,7 +16,11 @@ export function signedTx(t: TransactionRow): Record<string, Json> {
  * micro blocks keyed by hash, transactions keyed by hash. The key block nonce is an exact string,
  * as the original sent it.
  */
-export function generationsReport(kbs: readonly KeyBlockRow[], micro: readonly MicroBlockRow[], txs: readonly TransactionRow[]): Json {
+export function generationsReport(
+  kbs: readonly KeyBlockRow[],
+  micro: readonly MicroBlockRow[],
+  txs: readonly TransactionRow[],
+): Json {
   const txsByBlock = new Map<string, Record<string, Json>>();
   for (const t of txs) {
     const bucket = txsByBlock.get(t.microBlockHash) ?? {};

@@ -29,8 +29,12 @@ export function heartbeatTimeoutSeconds(pollIntervalMs: number): number {
 export function statusReport(i: StatusInputs): { ok: boolean; body: Record<string, unknown> } {
   const { state } = i;
   const blockAge = state.topTimeMs === undefined ? null : Math.max(0, Math.floor((i.nowMs - state.topTimeMs) / 1000));
-  const heartbeatAge = state.heartbeatAt === undefined ? null : Math.max(0, Math.floor((i.nowMs - state.heartbeatAt.getTime()) / 1000));
-  const lag = state.topHeight !== undefined && state.nodeHeight !== undefined ? Math.max(0, state.nodeHeight - state.topHeight) : null;
+  const heartbeatAge =
+    state.heartbeatAt === undefined ? null : Math.max(0, Math.floor((i.nowMs - state.heartbeatAt.getTime()) / 1000));
+  const lag =
+    state.topHeight !== undefined && state.nodeHeight !== undefined
+      ? Math.max(0, state.nodeHeight - state.topHeight)
+      : null;
   const blockFresh = blockAge !== null && blockAge <= i.maxBlockAge;
   const populatorAlive = heartbeatAge !== null && heartbeatAge <= i.heartbeatTimeout;
   const ok = blockFresh && populatorAlive;

@@ -8,13 +8,51 @@ const BASE64_PREFIXES = new Set(['tx', 'cb', 'ba', 'ov', 'or', 'st', 'pi', 'ss',
 
 /** Fixed payload sizes; prefixes not listed accept any size. `nm` is not enforced by the node. */
 const SIZES: Readonly<Record<string, number>> = {
-  ak: 32, ok: 32, ct: 32, ch: 32, cm: 32, oq: 32, kh: 32, mh: 32, bf: 32, bx: 32, bs: 32, th: 32,
-  pp: 32, sg: 64, st: 32,
+  ak: 32,
+  ok: 32,
+  ct: 32,
+  ch: 32,
+  cm: 32,
+  oq: 32,
+  kh: 32,
+  mh: 32,
+  bf: 32,
+  bx: 32,
+  bs: 32,
+  th: 32,
+  pp: 32,
+  sg: 64,
+  st: 32,
 };
 
 export type Prefix =
-  | 'ak' | 'ok' | 'ct' | 'ch' | 'nm' | 'cm' | 'oq' | 'kh' | 'mh' | 'bf' | 'bx' | 'bs' | 'th' | 'sg'
-  | 'pp' | 'sk' | 'tx' | 'cb' | 'ba' | 'ov' | 'or' | 'st' | 'pi' | 'ss' | 'cs' | 'ck' | 'cv';
+  | 'ak'
+  | 'ok'
+  | 'ct'
+  | 'ch'
+  | 'nm'
+  | 'cm'
+  | 'oq'
+  | 'kh'
+  | 'mh'
+  | 'bf'
+  | 'bx'
+  | 'bs'
+  | 'th'
+  | 'sg'
+  | 'pp'
+  | 'sk'
+  | 'tx'
+  | 'cb'
+  | 'ba'
+  | 'ov'
+  | 'or'
+  | 'st'
+  | 'pi'
+  | 'ss'
+  | 'cs'
+  | 'ck'
+  | 'cv';
 
 /** DecodeError says why an encoded string is not a valid id of the expected kind. */
 export class DecodeError extends Error {
@@ -60,7 +98,8 @@ export function base58(bytes: Uint8Array): string {
   const out = Buffer.alloc(zeros + limbs.length * 5, ALPHABET[0]);
   let end = out.length;
   limbs.forEach((limb, j) => {
-    for (let k = 0, v = limb; k < 5 && (v > 0 || j < limbs.length - 1); k++, v = Math.floor(v / 58)) out[--end] = ALPHABET[v % 58]!;
+    for (let k = 0, v = limb; k < 5 && (v > 0 || j < limbs.length - 1); k++, v = Math.floor(v / 58))
+      out[--end] = ALPHABET[v % 58]!;
   });
   return out.toString('latin1', end - zeros);
 }

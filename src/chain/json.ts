@@ -24,9 +24,13 @@ export function parseJson(text: string): Json {
 
 /** stringifyJson writes bigints as bare JSON integers (never as strings, never rounded). */
 export function stringifyJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, function replace(_key, v: unknown) {
-    return typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v;
-  }, space);
+  return JSON.stringify(
+    value,
+    function replace(_key, v: unknown) {
+      return typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v;
+    },
+    space,
+  );
 }
 
 /** toBigInt reads an integer field that may be a number, a bigint or a decimal string. */

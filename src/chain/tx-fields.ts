@@ -85,7 +85,9 @@ export function createdIds(tx: TxObject): Record<string, string> {
 }
 
 /** The pointer the node resolves a name (nm_) through, per tx type and field, and the prefix of what it finds. */
-const NAME_TARGETS: Readonly<Record<string, Readonly<Record<string, readonly [key: string, prefix: 'ak' | 'ok' | 'ct']>>>> = {
+const NAME_TARGETS: Readonly<
+  Record<string, Readonly<Record<string, readonly [key: string, prefix: 'ak' | 'ok' | 'ct']>>>
+> = {
   SpendTx: { recipient_id: ['account_pubkey', 'ak'] },
   NameTransferTx: { recipient_id: ['account_pubkey', 'ak'] },
   OracleQueryTx: { oracle_id: ['oracle_pubkey', 'ok'] },
@@ -108,7 +110,9 @@ export function nameReferences(tx: TxObject, prefix = ''): NameReference[] {
   const targets = NAME_TARGETS[String(tx.type)] ?? {};
   const refs = Object.entries(targets).flatMap(([field, [key, target]]) => {
     const value = tx[field];
-    return typeof value === 'string' && value.startsWith('nm_') ? [{ nameHash: value, field: prefix + field, key, prefix: target }] : [];
+    return typeof value === 'string' && value.startsWith('nm_')
+      ? [{ nameHash: value, field: prefix + field, key, prefix: target }]
+      : [];
   });
   const inner = innerTx(tx);
   return inner ? [...refs, ...nameReferences(inner, `${prefix}tx.`)] : refs;

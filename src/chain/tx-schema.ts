@@ -8,7 +8,23 @@
  * `ctVersion` one RLP integer shown as `vm_version` + `abi_version`, `ids` a list of ids and
  * `delegates` two id lists shown as `{initiator, responder}`.
  */
-export type FieldKind = 'id' | 'int' | 'ba' | 'cb' | 'st' | 'pi' | 'tx' | 'str' | 'hex' | 'signedTx' | 'ttl' | 'oq' | 'pointers' | 'ctVersion' | 'ids' | 'delegates';
+export type FieldKind =
+  | 'id'
+  | 'int'
+  | 'ba'
+  | 'cb'
+  | 'st'
+  | 'pi'
+  | 'tx'
+  | 'str'
+  | 'hex'
+  | 'signedTx'
+  | 'ttl'
+  | 'oq'
+  | 'pointers'
+  | 'ctVersion'
+  | 'ids'
+  | 'delegates';
 
 /** TxSchema is one (type, version) layout. */
 export interface TxSchema {
@@ -18,8 +34,15 @@ export interface TxSchema {
   readonly fields: readonly (readonly [name: string, kind: FieldKind])[];
 }
 
-const ttlFields = [['fee', 'int'], ['ttl', 'int']] as const;
-const channelTail = [['ttl', 'int'], ['fee', 'int'], ['nonce', 'int']] as const;
+const ttlFields = [
+  ['fee', 'int'],
+  ['ttl', 'int'],
+] as const;
+const channelTail = [
+  ['ttl', 'int'],
+  ['fee', 'int'],
+  ['nonce', 'int'],
+] as const;
 
 /**
  * TX_SCHEMAS lists each supported layout (node aeser field order, node-api.md §5); a type named
@@ -27,32 +50,317 @@ const channelTail = [['ttl', 'int'], ['fee', 'int'], ['nonce', 'int']] as const;
  * the node serialises from a nested structure).
  */
 export const TX_SCHEMAS: readonly TxSchema[] = [
-  { type: 'SpendTx', tag: 12, version: 1, fields: [['sender_id', 'id'], ['recipient_id', 'id'], ['amount', 'int'], ['fee', 'int'], ['ttl', 'int'], ['nonce', 'int'], ['payload', 'ba']] },
-  { type: 'OracleRegisterTx', tag: 22, version: 1, fields: [['account_id', 'id'], ['nonce', 'int'], ['query_format', 'str'], ['response_format', 'str'], ['query_fee', 'int'], ['oracle_ttl', 'ttl'], ...ttlFields, ['abi_version', 'int']] },
-  { type: 'OracleExtendTx', tag: 25, version: 1, fields: [['oracle_id', 'id'], ['nonce', 'int'], ['oracle_ttl', 'ttl'], ...ttlFields] },
-  { type: 'OracleQueryTx', tag: 23, version: 1, fields: [['sender_id', 'id'], ['nonce', 'int'], ['oracle_id', 'id'], ['query', 'str'], ['query_fee', 'int'], ['query_ttl', 'ttl'], ['response_ttl', 'ttl'], ...ttlFields] },
-  { type: 'OracleRespondTx', tag: 24, version: 1, fields: [['oracle_id', 'id'], ['nonce', 'int'], ['query_id', 'oq'], ['response', 'str'], ['response_ttl', 'ttl'], ...ttlFields] },
-  { type: 'NamePreclaimTx', tag: 33, version: 1, fields: [['account_id', 'id'], ['nonce', 'int'], ['commitment_id', 'id'], ...ttlFields] },
-  { type: 'NameClaimTx', tag: 32, version: 2, fields: [['account_id', 'id'], ['nonce', 'int'], ['name', 'str'], ['name_salt', 'int'], ['name_fee', 'int'], ...ttlFields] },
-  { type: 'NameClaimTx', tag: 32, version: 1, fields: [['account_id', 'id'], ['nonce', 'int'], ['name', 'str'], ['name_salt', 'int'], ...ttlFields] },
-  { type: 'NameUpdateTx', tag: 34, version: 1, fields: [['account_id', 'id'], ['nonce', 'int'], ['name_id', 'id'], ['name_ttl', 'int'], ['pointers', 'pointers'], ['client_ttl', 'int'], ...ttlFields] },
-  { type: 'NameTransferTx', tag: 36, version: 1, fields: [['account_id', 'id'], ['nonce', 'int'], ['name_id', 'id'], ['recipient_id', 'id'], ...ttlFields] },
-  { type: 'NameRevokeTx', tag: 35, version: 1, fields: [['account_id', 'id'], ['nonce', 'int'], ['name_id', 'id'], ...ttlFields] },
-  { type: 'ContractCreateTx', tag: 42, version: 1, fields: [['owner_id', 'id'], ['nonce', 'int'], ['code', 'cb'], ['ct_version', 'ctVersion'], ...ttlFields, ['deposit', 'int'], ['amount', 'int'], ['gas', 'int'], ['gas_price', 'int'], ['call_data', 'cb']] },
-  { type: 'ContractCallTx', tag: 43, version: 1, fields: [['caller_id', 'id'], ['nonce', 'int'], ['contract_id', 'id'], ['abi_version', 'int'], ...ttlFields, ['amount', 'int'], ['gas', 'int'], ['gas_price', 'int'], ['call_data', 'cb']] },
-  { type: 'ChannelCreateTx', tag: 50, version: 1, fields: [['initiator_id', 'id'], ['initiator_amount', 'int'], ['responder_id', 'id'], ['responder_amount', 'int'], ['channel_reserve', 'int'], ['lock_period', 'int'], ['ttl', 'int'], ['fee', 'int'], ['delegate_ids', 'ids'], ['state_hash', 'st'], ['nonce', 'int']] },
-  { type: 'ChannelCreateTx', tag: 50, version: 2, fields: [['initiator_id', 'id'], ['initiator_amount', 'int'], ['responder_id', 'id'], ['responder_amount', 'int'], ['channel_reserve', 'int'], ['lock_period', 'int'], ['ttl', 'int'], ['fee', 'int'], ['delegate_ids', 'delegates'], ['state_hash', 'st'], ['nonce', 'int']] },
-  { type: 'ChannelCloseMutualTx', tag: 53, version: 1, fields: [['channel_id', 'id'], ['from_id', 'id'], ['initiator_amount_final', 'int'], ['responder_amount_final', 'int'], ...channelTail] },
-  { type: 'ChannelDepositTx', tag: 51, version: 1, fields: [['channel_id', 'id'], ['from_id', 'id'], ['amount', 'int'], ['ttl', 'int'], ['fee', 'int'], ['state_hash', 'st'], ['round', 'int'], ['nonce', 'int']] },
-  { type: 'ChannelWithdrawTx', tag: 52, version: 1, fields: [['channel_id', 'id'], ['to_id', 'id'], ['amount', 'int'], ['ttl', 'int'], ['fee', 'int'], ['state_hash', 'st'], ['round', 'int'], ['nonce', 'int']] },
-  { type: 'ChannelCloseSoloTx', tag: 54, version: 1, fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ['poi', 'pi'], ...channelTail] },
-  { type: 'ChannelSlashTx', tag: 55, version: 1, fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ['poi', 'pi'], ...channelTail] },
-  { type: 'ChannelSettleTx', tag: 56, version: 1, fields: [['channel_id', 'id'], ['from_id', 'id'], ['initiator_amount_final', 'int'], ['responder_amount_final', 'int'], ...channelTail] },
-  { type: 'ChannelSnapshotSoloTx', tag: 59, version: 1, fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ...channelTail] },
-  { type: 'GAAttachTx', tag: 80, version: 1, fields: [['owner_id', 'id'], ['nonce', 'int'], ['code', 'cb'], ['auth_fun', 'hex'], ['ct_version', 'ctVersion'], ...ttlFields, ['gas', 'int'], ['gas_price', 'int'], ['call_data', 'cb']] },
-  { type: 'GAMetaTx', tag: 81, version: 2, fields: [['ga_id', 'id'], ['auth_data', 'cb'], ['abi_version', 'int'], ['fee', 'int'], ['gas', 'int'], ['gas_price', 'int'], ['tx', 'signedTx']] },
-  { type: 'GAMetaTx', tag: 81, version: 1, fields: [['ga_id', 'id'], ['auth_data', 'cb'], ['abi_version', 'int'], ['fee', 'int'], ['gas', 'int'], ['gas_price', 'int'], ['ttl', 'int'], ['tx', 'signedTx']] },
-  { type: 'PayingForTx', tag: 82, version: 1, fields: [['payer_id', 'id'], ['nonce', 'int'], ['fee', 'int'], ['tx', 'signedTx']] },
+  {
+    type: 'SpendTx',
+    tag: 12,
+    version: 1,
+    fields: [
+      ['sender_id', 'id'],
+      ['recipient_id', 'id'],
+      ['amount', 'int'],
+      ['fee', 'int'],
+      ['ttl', 'int'],
+      ['nonce', 'int'],
+      ['payload', 'ba'],
+    ],
+  },
+  {
+    type: 'OracleRegisterTx',
+    tag: 22,
+    version: 1,
+    fields: [
+      ['account_id', 'id'],
+      ['nonce', 'int'],
+      ['query_format', 'str'],
+      ['response_format', 'str'],
+      ['query_fee', 'int'],
+      ['oracle_ttl', 'ttl'],
+      ...ttlFields,
+      ['abi_version', 'int'],
+    ],
+  },
+  {
+    type: 'OracleExtendTx',
+    tag: 25,
+    version: 1,
+    fields: [['oracle_id', 'id'], ['nonce', 'int'], ['oracle_ttl', 'ttl'], ...ttlFields],
+  },
+  {
+    type: 'OracleQueryTx',
+    tag: 23,
+    version: 1,
+    fields: [
+      ['sender_id', 'id'],
+      ['nonce', 'int'],
+      ['oracle_id', 'id'],
+      ['query', 'str'],
+      ['query_fee', 'int'],
+      ['query_ttl', 'ttl'],
+      ['response_ttl', 'ttl'],
+      ...ttlFields,
+    ],
+  },
+  {
+    type: 'OracleRespondTx',
+    tag: 24,
+    version: 1,
+    fields: [
+      ['oracle_id', 'id'],
+      ['nonce', 'int'],
+      ['query_id', 'oq'],
+      ['response', 'str'],
+      ['response_ttl', 'ttl'],
+      ...ttlFields,
+    ],
+  },
+  {
+    type: 'NamePreclaimTx',
+    tag: 33,
+    version: 1,
+    fields: [['account_id', 'id'], ['nonce', 'int'], ['commitment_id', 'id'], ...ttlFields],
+  },
+  {
+    type: 'NameClaimTx',
+    tag: 32,
+    version: 2,
+    fields: [
+      ['account_id', 'id'],
+      ['nonce', 'int'],
+      ['name', 'str'],
+      ['name_salt', 'int'],
+      ['name_fee', 'int'],
+      ...ttlFields,
+    ],
+  },
+  {
+    type: 'NameClaimTx',
+    tag: 32,
+    version: 1,
+    fields: [['account_id', 'id'], ['nonce', 'int'], ['name', 'str'], ['name_salt', 'int'], ...ttlFields],
+  },
+  {
+    type: 'NameUpdateTx',
+    tag: 34,
+    version: 1,
+    fields: [
+      ['account_id', 'id'],
+      ['nonce', 'int'],
+      ['name_id', 'id'],
+      ['name_ttl', 'int'],
+      ['pointers', 'pointers'],
+      ['client_ttl', 'int'],
+      ...ttlFields,
+    ],
+  },
+  {
+    type: 'NameTransferTx',
+    tag: 36,
+    version: 1,
+    fields: [['account_id', 'id'], ['nonce', 'int'], ['name_id', 'id'], ['recipient_id', 'id'], ...ttlFields],
+  },
+  {
+    type: 'NameRevokeTx',
+    tag: 35,
+    version: 1,
+    fields: [['account_id', 'id'], ['nonce', 'int'], ['name_id', 'id'], ...ttlFields],
+  },
+  {
+    type: 'ContractCreateTx',
+    tag: 42,
+    version: 1,
+    fields: [
+      ['owner_id', 'id'],
+      ['nonce', 'int'],
+      ['code', 'cb'],
+      ['ct_version', 'ctVersion'],
+      ...ttlFields,
+      ['deposit', 'int'],
+      ['amount', 'int'],
+      ['gas', 'int'],
+      ['gas_price', 'int'],
+      ['call_data', 'cb'],
+    ],
+  },
+  {
+    type: 'ContractCallTx',
+    tag: 43,
+    version: 1,
+    fields: [
+      ['caller_id', 'id'],
+      ['nonce', 'int'],
+      ['contract_id', 'id'],
+      ['abi_version', 'int'],
+      ...ttlFields,
+      ['amount', 'int'],
+      ['gas', 'int'],
+      ['gas_price', 'int'],
+      ['call_data', 'cb'],
+    ],
+  },
+  {
+    type: 'ChannelCreateTx',
+    tag: 50,
+    version: 1,
+    fields: [
+      ['initiator_id', 'id'],
+      ['initiator_amount', 'int'],
+      ['responder_id', 'id'],
+      ['responder_amount', 'int'],
+      ['channel_reserve', 'int'],
+      ['lock_period', 'int'],
+      ['ttl', 'int'],
+      ['fee', 'int'],
+      ['delegate_ids', 'ids'],
+      ['state_hash', 'st'],
+      ['nonce', 'int'],
+    ],
+  },
+  {
+    type: 'ChannelCreateTx',
+    tag: 50,
+    version: 2,
+    fields: [
+      ['initiator_id', 'id'],
+      ['initiator_amount', 'int'],
+      ['responder_id', 'id'],
+      ['responder_amount', 'int'],
+      ['channel_reserve', 'int'],
+      ['lock_period', 'int'],
+      ['ttl', 'int'],
+      ['fee', 'int'],
+      ['delegate_ids', 'delegates'],
+      ['state_hash', 'st'],
+      ['nonce', 'int'],
+    ],
+  },
+  {
+    type: 'ChannelCloseMutualTx',
+    tag: 53,
+    version: 1,
+    fields: [
+      ['channel_id', 'id'],
+      ['from_id', 'id'],
+      ['initiator_amount_final', 'int'],
+      ['responder_amount_final', 'int'],
+      ...channelTail,
+    ],
+  },
+  {
+    type: 'ChannelDepositTx',
+    tag: 51,
+    version: 1,
+    fields: [
+      ['channel_id', 'id'],
+      ['from_id', 'id'],
+      ['amount', 'int'],
+      ['ttl', 'int'],
+      ['fee', 'int'],
+      ['state_hash', 'st'],
+      ['round', 'int'],
+      ['nonce', 'int'],
+    ],
+  },
+  {
+    type: 'ChannelWithdrawTx',
+    tag: 52,
+    version: 1,
+    fields: [
+      ['channel_id', 'id'],
+      ['to_id', 'id'],
+      ['amount', 'int'],
+      ['ttl', 'int'],
+      ['fee', 'int'],
+      ['state_hash', 'st'],
+      ['round', 'int'],
+      ['nonce', 'int'],
+    ],
+  },
+  {
+    type: 'ChannelCloseSoloTx',
+    tag: 54,
+    version: 1,
+    fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ['poi', 'pi'], ...channelTail],
+  },
+  {
+    type: 'ChannelSlashTx',
+    tag: 55,
+    version: 1,
+    fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ['poi', 'pi'], ...channelTail],
+  },
+  {
+    type: 'ChannelSettleTx',
+    tag: 56,
+    version: 1,
+    fields: [
+      ['channel_id', 'id'],
+      ['from_id', 'id'],
+      ['initiator_amount_final', 'int'],
+      ['responder_amount_final', 'int'],
+      ...channelTail,
+    ],
+  },
+  {
+    type: 'ChannelSnapshotSoloTx',
+    tag: 59,
+    version: 1,
+    fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ...channelTail],
+  },
+  {
+    type: 'GAAttachTx',
+    tag: 80,
+    version: 1,
+    fields: [
+      ['owner_id', 'id'],
+      ['nonce', 'int'],
+      ['code', 'cb'],
+      ['auth_fun', 'hex'],
+      ['ct_version', 'ctVersion'],
+      ...ttlFields,
+      ['gas', 'int'],
+      ['gas_price', 'int'],
+      ['call_data', 'cb'],
+    ],
+  },
+  {
+    type: 'GAMetaTx',
+    tag: 81,
+    version: 2,
+    fields: [
+      ['ga_id', 'id'],
+      ['auth_data', 'cb'],
+      ['abi_version', 'int'],
+      ['fee', 'int'],
+      ['gas', 'int'],
+      ['gas_price', 'int'],
+      ['tx', 'signedTx'],
+    ],
+  },
+  {
+    type: 'GAMetaTx',
+    tag: 81,
+    version: 1,
+    fields: [
+      ['ga_id', 'id'],
+      ['auth_data', 'cb'],
+      ['abi_version', 'int'],
+      ['fee', 'int'],
+      ['gas', 'int'],
+      ['gas_price', 'int'],
+      ['ttl', 'int'],
+      ['tx', 'signedTx'],
+    ],
+  },
+  {
+    type: 'PayingForTx',
+    tag: 82,
+    version: 1,
+    fields: [
+      ['payer_id', 'id'],
+      ['nonce', 'int'],
+      ['fee', 'int'],
+      ['tx', 'signedTx'],
+    ],
+  },
 ];
 
 /** SIGNED_TX_TAG is the tag of the signed-transaction wrapper `[11, 1, [signatures], tx]`. */
@@ -66,7 +374,9 @@ export type IdPrefix = keyof typeof ID_TAGS;
 
 /** schemaFor finds the layout of a type name (its first listed version) or of a tag and version. */
 export function schemaFor(typeOrTag: string | number, version?: number): TxSchema | undefined {
-  const matches = TX_SCHEMAS.filter((s) => (typeof typeOrTag === 'string' ? s.type === typeOrTag : s.tag === typeOrTag));
+  const matches = TX_SCHEMAS.filter((s) =>
+    typeof typeOrTag === 'string' ? s.type === typeOrTag : s.tag === typeOrTag,
+  );
   if (version !== undefined) return matches.find((s) => s.version === version);
   return matches[0];
 }

@@ -33,7 +33,8 @@ function asInt(value: Json | undefined, name: string): number | bigint {
 function idTag(value: Json | undefined, name: string): number {
   if (typeof value !== 'string') throw new TxCodecError(`${name} must be an encoded id`);
   const tag = ID_TAGS[value.slice(0, 2) as IdPrefix];
-  if (tag === undefined || value[2] !== '_') throw new TxCodecError(`${name} must be an ak_, nm_, cm_, ok_, ct_ or ch_ id`);
+  if (tag === undefined || value[2] !== '_')
+    throw new TxCodecError(`${name} must be an ak_, nm_, cm_, ok_, ct_ or ch_ id`);
   return tag;
 }
 
@@ -54,12 +55,14 @@ function encodedBytes(value: Json | undefined, prefix: Prefix, name: string): Ui
 
 /** hexBytes reads a `0x…` field (GAAttachTx `auth_fun`). */
 function hexBytes(value: Json | undefined, name: string): Uint8Array {
-  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) throw new TxCodecError(`${name} must be a 0x hex string`);
+  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value))
+    throw new TxCodecError(`${name} must be a 0x hex string`);
   return Buffer.from(value.slice(2), 'hex');
 }
 
 function ttlOf(value: Json | undefined, name: string): [number, number | bigint] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TxCodecError(`${name} must be {type, value}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new TxCodecError(`${name} must be {type, value}`);
   const type = TTL_TYPES.indexOf(value.type as (typeof TTL_TYPES)[number]);
   if (type < 0) throw new TxCodecError(`${name}.type must be delta or block`);
   return [type, asInt(value.value, `${name}.value`)];
@@ -72,15 +75,41 @@ function idList(value: Json | undefined, name: string): Uint8Array[] {
 function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]): void {
   const value = tx[name];
   switch (kind) {
-    case 'id': out.push(idBytes(value, name)); break;
-    case 'int': out.push(intToBytes(asInt(value, name))); break;
-    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': out.push(encodedBytes(value, kind, name)); break;
-    case 'str': out.push(Buffer.from(typeof value === 'string' ? value : '', 'utf8')); break;
-    case 'hex': out.push(hexBytes(value, name)); break;
-    case 'oq': out.push(encodedBytes(value, 'oq', name)); break;
-    case 'ttl': { const [t, v] = ttlOf(value, name); out.push(intToBytes(t), intToBytes(v)); break; }
-    case 'ctVersion': out.push(intToBytes((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')))); break;
-    case 'ids': out.push(idList(value, name)); break;
+    case 'id':
+      out.push(idBytes(value, name));
+      break;
+    case 'int':
+      out.push(intToBytes(asInt(value, name)));
+      break;
+    case 'ba':
+    case 'cb':
+    case 'st':
+    case 'pi':
+    case 'tx':
+      out.push(encodedBytes(value, kind, name));
+      break;
+    case 'str':
+      out.push(Buffer.from(typeof value === 'string' ? value : '', 'utf8'));
+      break;
+    case 'hex':
+      out.push(hexBytes(value, name));
+      break;
+    case 'oq':
+      out.push(encodedBytes(value, 'oq', name));
+      break;
+    case 'ttl': {
+      const [t, v] = ttlOf(value, name);
+      out.push(intToBytes(t), intToBytes(v));
+      break;
+    }
+    case 'ctVersion':
+      out.push(
+        intToBytes((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version'))),
+      );
+      break;
+    case 'ids':
+      out.push(idList(value, name));
+      break;
     case 'delegates': {
       const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
       out.push(idList(d.initiator, name), idList(d.responder, name));
@@ -88,20 +117,28 @@ function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]
     }
     case 'pointers': {
       if (!Array.isArray(value)) throw new TxCodecError('pointers must be a list');
-      out.push(value.map((p) => {
-        if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string') throw new TxCodecError('a pointer is {key, id}');
-        return [Buffer.from(p.key, 'utf8'), idBytes(p.id, 'pointer id')];
-      }));
+      out.push(
+        value.map((p) => {
+          if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string')
+            throw new TxCodecError('a pointer is {key, id}');
+          return [Buffer.from(p.key, 'utf8'), idBytes(p.id, 'pointer id')];
+        }),
+      );
       break;
     }
-    case 'signedTx': out.push(signedTxBytes(value, name)); break;
+    case 'signedTx':
+      out.push(signedTxBytes(value, name));
+      break;
   }
 }
 
 /** encodeTx serialises an unsigned transaction: `rlp([tag, version, fields…])`. */
 export function encodeTx(tx: TxFields): Uint8Array {
   const schema = schemaFor(String(tx.type), typeof tx.version === 'number' ? tx.version : undefined);
-  if (!schema) throw new TxCodecError(`unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`);
+  if (!schema)
+    throw new TxCodecError(
+      `unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`,
+    );
   const items: RlpItem[] = [intToBytes(schema.tag), intToBytes(schema.version)];
   for (const [name, kind] of schema.fields) encodeField(tx, name, kind, items);
   return rlpEncode(items);
@@ -118,15 +155,19 @@ export function encodeSignedTx(signatures: readonly Uint8Array[], txBytes: Uint8
  * (a GenericSignedTx, or the inner tx of GAMetaTx and PayingForTx); `signatures` absent = none.
  */
 export function signedTxBytes(signed: Json | undefined, name = 'signed transaction'): Uint8Array {
-  if (signed === null || typeof signed !== 'object' || Array.isArray(signed)) throw new TxCodecError(`${name} must be {tx, signatures}`);
+  if (signed === null || typeof signed !== 'object' || Array.isArray(signed))
+    throw new TxCodecError(`${name} must be {tx, signatures}`);
   const tx = signed.tx;
   if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) throw new TxCodecError(`${name} has no tx object`);
   const signatures = signed.signatures ?? [];
   if (!Array.isArray(signatures)) throw new TxCodecError(`${name}.signatures must be a list`);
-  return encodeSignedTx(signatures.map((s) => {
-    if (typeof s !== 'string') throw new TxCodecError('a signature must be an sg_ string');
-    return decode(s, ['sg']).bytes;
-  }), encodeTx(tx));
+  return encodeSignedTx(
+    signatures.map((s) => {
+      if (typeof s !== 'string') throw new TxCodecError('a signature must be an sg_ string');
+      return decode(s, ['sg']).bytes;
+    }),
+    encodeTx(tx),
+  );
 }
 
 /** byteStringLength is the RLP size of a byte string of `n` bytes whose first byte is `first`. */
@@ -168,7 +209,10 @@ function idItemLength(value: Json | undefined, name: string): number {
 }
 
 function listLength(items: readonly number[]): number {
-  return rlpLength(items.reduce((sum, n) => sum + n, 0), true);
+  return rlpLength(
+    items.reduce((sum, n) => sum + n, 0),
+    true,
+  );
 }
 
 function idListLength(value: Json | undefined, name: string): number {
@@ -179,9 +223,17 @@ function idListLength(value: Json | undefined, name: string): number {
 function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
   const value = tx[name];
   switch (kind) {
-    case 'id': return idItemLength(value, name);
-    case 'int': return intLength(asInt(value, name));
-    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': case 'oq': return encodedLength(value, kind, name);
+    case 'id':
+      return idItemLength(value, name);
+    case 'int':
+      return intLength(asInt(value, name));
+    case 'ba':
+    case 'cb':
+    case 'st':
+    case 'pi':
+    case 'tx':
+    case 'oq':
+      return encodedLength(value, kind, name);
     case 'str': {
       const text = typeof value === 'string' ? value : '';
       return byteStringLength(Buffer.byteLength(text, 'utf8'), text.charCodeAt(0));
@@ -190,22 +242,34 @@ function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
       const bytes = hexBytes(value, name);
       return byteStringLength(bytes.length, bytes[0] ?? 0);
     }
-    case 'ttl': return ttlOf(value, name).reduce((sum: number, v) => sum + intLength(v), 0);
-    case 'ctVersion': return intLength((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')));
-    case 'ids': return idListLength(value, name);
+    case 'ttl':
+      return ttlOf(value, name).reduce((sum: number, v) => sum + intLength(v), 0);
+    case 'ctVersion':
+      return intLength(
+        (BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version')),
+      );
+    case 'ids':
+      return idListLength(value, name);
     case 'delegates': {
       const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
       return idListLength(d.initiator, name) + idListLength(d.responder, name);
     }
     case 'pointers': {
       if (!Array.isArray(value)) throw new TxCodecError('pointers must be a list');
-      return listLength(value.map((p) => {
-        if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string') throw new TxCodecError('a pointer is {key, id}');
-        return listLength([byteStringLength(Buffer.byteLength(p.key, 'utf8'), p.key.charCodeAt(0)), idItemLength(p.id, 'pointer id')]);
-      }));
+      return listLength(
+        value.map((p) => {
+          if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string')
+            throw new TxCodecError('a pointer is {key, id}');
+          return listLength([
+            byteStringLength(Buffer.byteLength(p.key, 'utf8'), p.key.charCodeAt(0)),
+            idItemLength(p.id, 'pointer id'),
+          ]);
+        }),
+      );
     }
     case 'signedTx': {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TxCodecError(`${name} must be {tx, signatures}`);
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        throw new TxCodecError(`${name} must be {tx, signatures}`);
       return rlpLength(signedTxLength(value));
     }
   }
@@ -214,8 +278,15 @@ function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
 /** txLength is `encodeTx(tx).length`, computed without building the bytes. */
 export function txLength(tx: TxFields): number {
   const schema = schemaFor(String(tx.type), typeof tx.version === 'number' ? tx.version : undefined);
-  if (!schema) throw new TxCodecError(`unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`);
-  return listLength([intLength(schema.tag), intLength(schema.version), ...schema.fields.map(([name, kind]) => fieldLength(tx, name, kind))]);
+  if (!schema)
+    throw new TxCodecError(
+      `unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`,
+    );
+  return listLength([
+    intLength(schema.tag),
+    intLength(schema.version),
+    ...schema.fields.map(([name, kind]) => fieldLength(tx, name, kind)),
+  ]);
 }
 
 /** SIGNATURE_ITEM_LENGTH is the RLP size of one 64-byte ed25519 signature. */
@@ -227,7 +298,8 @@ const SIGNATURE_ITEM_LENGTH = rlpLength(64);
  */
 export function signedTxLength(signed: { readonly tx?: Json; readonly signatures?: Json }): number {
   const tx = signed.tx;
-  if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) throw new TxCodecError('signed transaction has no tx object');
+  if (tx === null || typeof tx !== 'object' || Array.isArray(tx))
+    throw new TxCodecError('signed transaction has no tx object');
   const signatures = signed.signatures ?? [];
   if (!Array.isArray(signatures) || signatures.some((s) => typeof s !== 'string' || !s.startsWith('sg_'))) {
     throw new TxCodecError('signed transaction signatures must be a list of sg_ strings');

@@ -9,10 +9,19 @@ export const kubeFlags = {
 };
 
 /** kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). */
-export async function kubeClientFor(flags: { kubeconfig?: string | undefined; context?: string | undefined }): Promise<KubeClient> {
+export async function kubeClientFor(flags: {
+  kubeconfig?: string | undefined;
+  context?: string | undefined;
+}): Promise<KubeClient> {
   const { createKubeClient, loadKubeConfig } = await import('../operator/kube/real-client.ts');
-  return createKubeClient(loadKubeConfig({
-    ...(flags.kubeconfig ? { kubeconfig: flags.kubeconfig } : process.env.KUBECONFIG ? { kubeconfig: process.env.KUBECONFIG } : {}),
-    ...(flags.context ? { context: flags.context } : {}),
-  }));
+  return createKubeClient(
+    loadKubeConfig({
+      ...(flags.kubeconfig
+        ? { kubeconfig: flags.kubeconfig }
+        : process.env.KUBECONFIG
+          ? { kubeconfig: process.env.KUBECONFIG }
+          : {}),
+      ...(flags.context ? { context: flags.context } : {}),
+    }),
+  );
 }

@@ -7,7 +7,11 @@ import type { Role } from '../roles.ts';
  * start order (servers before the populator's pool, say) and resolves. A second signal while
  * stopping exits at once with status 130, for a person pressing Ctrl-C twice.
  */
-export function runUntilSignal(roles: readonly Role[], logger: LoggerHandle, proc: NodeJS.Process = process): Promise<void> {
+export function runUntilSignal(
+  roles: readonly Role[],
+  logger: LoggerHandle,
+  proc: NodeJS.Process = process,
+): Promise<void> {
   const { log } = logger;
   const onHup = () => {
     logger.reopen();

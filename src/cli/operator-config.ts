@@ -21,7 +21,8 @@ export function loadOperatorConfig(env: Readonly<Record<string, string | undefin
   const image = env.MIDDLEWARE_IMAGE?.trim();
   if (!image) problems.push('MIDDLEWARE_IMAGE: required (the image the middleware pods run)');
   const port = Number(env.PORT ?? '8080');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT: expected 0..65535, got ${JSON.stringify(env.PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT: expected 0..65535, got ${JSON.stringify(env.PORT)}`);
   if (problems.length > 0) throw new Error(`invalid operator configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze({
     image: image!,

@@ -28,7 +28,11 @@ export function holdWriterLease(opts: WriterLeaseOptions): Promise<Role> {
   let stopping = false;
   return new Promise((resolve, reject) => {
     const elector = createLeaderElector({
-      kube: opts.kube, namespace: opts.namespace, name: opts.name, identity: opts.identity, log: opts.log,
+      kube: opts.kube,
+      namespace: opts.namespace,
+      name: opts.name,
+      identity: opts.identity,
+      log: opts.log,
       ...opts.timings,
       onStartedLeading: async () => {
         try {

@@ -50,8 +50,16 @@ function storageOn(client: PoolClient): UmzugStorage {
  * withLockedSchema runs fn on one dedicated connection that holds the schema's advisory lock,
  * after making sure (when `create`) the schema and the state table exist. Two starters serialise here.
  */
-async function withLockedSchema<T>(opts: MigrateOptions, log: Logger, create: boolean, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  const pool = createPool({ databaseUrl: opts.databaseUrl, schema: opts.schema, max: 1, applicationName: 'mdw-migrate' }, log);
+async function withLockedSchema<T>(
+  opts: MigrateOptions,
+  log: Logger,
+  create: boolean,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const pool = createPool(
+    { databaseUrl: opts.databaseUrl, schema: opts.schema, max: 1, applicationName: 'mdw-migrate' },
+    log,
+  );
   try {
     const client = await pool.connect();
     try {
@@ -60,7 +68,9 @@ async function withLockedSchema<T>(opts: MigrateOptions, log: Logger, create: bo
       try {
         if (create) {
           await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(opts.schema)}`);
-          await client.query(`CREATE TABLE IF NOT EXISTS ${STATE_TABLE} (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+          await client.query(
+            `CREATE TABLE IF NOT EXISTS ${STATE_TABLE} (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+          );
         }
         return await fn(client);
       } finally {
@@ -76,7 +86,12 @@ async function withLockedSchema<T>(opts: MigrateOptions, log: Logger, create: bo
 
 function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: Logger): Umzug {
   return new Umzug({
-    migrations: migrations.map((m) => ({ name: m.name, up: async () => { await client.query(m.sql); } })),
+    migrations: migrations.map((m) => ({
+      name: m.name,
+      up: async () => {
+        await client.query(m.sql);
+      },
+    })),
     storage: storageOn(client),
     logger: {
       info: (msg) => log.debug({ migration: msg }, 'migration event'),
@@ -109,11 +124,16 @@ export async function migrate(opts: MigrateOptions, log: Logger): Promise<string
 }
 
 /** migrationStatus lists every known migration and whether the schema has it. */
-export async function migrationStatus(opts: MigrateOptions, log: Logger): Promise<{ name: string; applied: boolean }[]> {
+export async function migrationStatus(
+  opts: MigrateOptions,
+  log: Logger,
+): Promise<{ name: string; applied: boolean }[]> {
   const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);
   return withLockedSchema(opts, log, false, async (client) => {
     // Status never creates anything: a missing schema simply has nothing applied.
-    const { rows } = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${quoteIdent(opts.schema)}.${STATE_TABLE}`]);
+    const { rows } = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [
+      `${quoteIdent(opts.schema)}.${STATE_TABLE}`,
+    ]);
     const executed = new Set(rows[0]?.t ? await storageOn(client).executed({ context: {} }) : []);
     return migrations.map((m) => ({ name: m.name, applied: executed.has(m.name) }));
   });

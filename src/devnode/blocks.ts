@@ -54,9 +54,19 @@ export function keyHeaderBytes(h: KeyHeader): Uint8Array {
   const pow = Buffer.alloc(42 * 4);
   (h.pow ?? []).forEach((p, i) => pow.writeUInt32BE(p >>> 0, i * 4));
   return Buffer.concat([
-    u32(h.version), u32(flags), u64(h.height),
-    idBytes(h.prevHash), idBytes(h.prevKeyHash), idBytes(h.stateHash),
-    idBytes(h.miner), idBytes(h.beneficiary), u32(h.target), pow, u64(h.nonce ?? 0n), u64(h.time), info,
+    u32(h.version),
+    u32(flags),
+    u64(h.height),
+    idBytes(h.prevHash),
+    idBytes(h.prevKeyHash),
+    idBytes(h.stateHash),
+    idBytes(h.miner),
+    idBytes(h.beneficiary),
+    u32(h.target),
+    pow,
+    u64(h.nonce ?? 0n),
+    u64(h.time),
+    info,
   ]);
 }
 
@@ -68,9 +78,15 @@ export function keyBlockHash(h: KeyHeader): string {
 /** microHeaderBytes is the binary micro header; without a signature it is the bytes the miner signs. */
 export function microHeaderBytes(h: MicroHeader): Uint8Array {
   return Buffer.concat([
-    u32(h.version), u32(0), u64(h.height),
-    idBytes(h.prevHash), idBytes(h.prevKeyHash), idBytes(h.stateHash), idBytes(h.txsHash),
-    u64(h.time), h.signature ? idBytes(h.signature) : Buffer.alloc(0),
+    u32(h.version),
+    u32(0),
+    u64(h.height),
+    idBytes(h.prevHash),
+    idBytes(h.prevKeyHash),
+    idBytes(h.stateHash),
+    idBytes(h.txsHash),
+    u64(h.time),
+    h.signature ? idBytes(h.signature) : Buffer.alloc(0),
   ]);
 }
 
@@ -82,9 +98,17 @@ export function microBlockHash(h: MicroHeader): string {
 /** keyBlockJson is the node's KeyBlock object; a candidate (no nonce) has neither `nonce` nor `pow`. */
 export function keyBlockJson(h: KeyHeader, hashValue: string): { [k: string]: Json } {
   const json: { [k: string]: Json } = {
-    hash: hashValue, height: h.height, prev_hash: h.prevHash, prev_key_hash: h.prevKeyHash,
-    state_hash: h.stateHash, miner: h.miner, beneficiary: h.beneficiary, target: h.target,
-    time: h.time, version: h.version, info: h.info,
+    hash: hashValue,
+    height: h.height,
+    prev_hash: h.prevHash,
+    prev_key_hash: h.prevKeyHash,
+    state_hash: h.stateHash,
+    miner: h.miner,
+    beneficiary: h.beneficiary,
+    target: h.target,
+    time: h.time,
+    version: h.version,
+    info: h.info,
   };
   if (h.nonce !== undefined) json.nonce = jsonInt(h.nonce);
   if (h.pow !== undefined) json.pow = [...h.pow];
@@ -94,7 +118,15 @@ export function keyBlockJson(h: KeyHeader, hashValue: string): { [k: string]: Js
 /** microHeaderJson is the node's MicroBlockHeader object. */
 export function microHeaderJson(h: MicroHeader, hashValue: string): { [k: string]: Json } {
   return {
-    hash: hashValue, height: h.height, pof_hash: 'no_fraud', prev_hash: h.prevHash, prev_key_hash: h.prevKeyHash,
-    state_hash: h.stateHash, txs_hash: h.txsHash, signature: h.signature ?? '', time: h.time, version: h.version,
+    hash: hashValue,
+    height: h.height,
+    pof_hash: 'no_fraud',
+    prev_hash: h.prevHash,
+    prev_key_hash: h.prevKeyHash,
+    state_hash: h.stateHash,
+    txs_hash: h.txsHash,
+    signature: h.signature ?? '',
+    time: h.time,
+    version: h.version,
   };
 }

@@ -51,7 +51,8 @@ function textField(b: Body, key: string, fallback?: string): string {
 function ttlField(b: Body, key: string, deltaOnly: boolean): { type: string; value: number | bigint } {
   const value = required(b, key);
   if (!isJsonObject(value) || value.value === undefined) throw new HttpError(400, `Broken TTL for key ${key}`);
-  if (value.type !== 'delta' && (deltaOnly || value.type !== 'block')) throw new HttpError(400, `Invalid TTL type for key ${key}`);
+  if (value.type !== 'delta' && (deltaOnly || value.type !== 'block'))
+    throw new HttpError(400, `Invalid TTL type for key ${key}`);
   let ttl: bigint;
   try {
     ttl = toBigInt(value.value);
@@ -66,7 +67,8 @@ function pointersField(b: Body): Json[] {
   const value = required(b, 'pointers');
   if (!Array.isArray(value)) throw new HttpError(400, 'Invalid pointers');
   return value.map((p) => {
-    if (!isJsonObject(p) || typeof p.key !== 'string' || !isEncoded(p.id, ['ak', 'ok', 'ct', 'ch'])) throw new HttpError(400, 'Invalid pointers');
+    if (!isJsonObject(p) || typeof p.key !== 'string' || !isEncoded(p.id, ['ak', 'ok', 'ct', 'ch']))
+      throw new HttpError(400, 'Invalid pointers');
     return { key: p.key, id: p.id };
   });
 }
@@ -88,41 +90,70 @@ function unsigned(tx: TxFields, extra: Body = {}): Reply {
   try {
     return ok({ tx: encode('tx', encodeTx(tx)), ...extra });
   } catch (err) {
-    if (err instanceof TxCodecError || err instanceof RangeError) throw new HttpError(400, `Invalid transaction: ${err.message}`);
+    if (err instanceof TxCodecError || err instanceof RangeError)
+      throw new HttpError(400, `Invalid transaction: ${err.message}`);
     throw err;
   }
 }
 
 function spend(chain: Chain, b: Body): Reply {
   const sender = idField(b, 'sender_id', ['ak']);
-  const payload = typeof b.payload === 'string' && isEncoded(b.payload, ['ba']) ? b.payload : encode('ba', Buffer.from(textField(b, 'payload', ''), 'utf8'));
+  const payload =
+    typeof b.payload === 'string' && isEncoded(b.payload, ['ba'])
+      ? b.payload
+      : encode('ba', Buffer.from(textField(b, 'payload', ''), 'utf8'));
   return unsigned({
-    type: 'SpendTx', version: 1, sender_id: sender, recipient_id: idField(b, 'recipient_id', ['ak', 'ok', 'ct', 'nm']),
-    amount: intField(b, 'amount'), payload, ...common(chain, b, 'sender_id', sender),
+    type: 'SpendTx',
+    version: 1,
+    sender_id: sender,
+    recipient_id: idField(b, 'recipient_id', ['ak', 'ok', 'ct', 'nm']),
+    amount: intField(b, 'amount'),
+    payload,
+    ...common(chain, b, 'sender_id', sender),
   });
 }
 
 function oracleRegister(chain: Chain, b: Body): Reply {
   const account = idField(b, 'account_id', ['ak']);
   return unsigned({
-    type: 'OracleRegisterTx', version: 1, account_id: account, query_format: textField(b, 'query_format'),
-    response_format: textField(b, 'response_format'), query_fee: intField(b, 'query_fee'), oracle_ttl: ttlField(b, 'oracle_ttl', false),
-    abi_version: intField(b, 'abi_version', 0n), ...common(chain, b, 'account_id', account),
+    type: 'OracleRegisterTx',
+    version: 1,
+    account_id: account,
+    query_format: textField(b, 'query_format'),
+    response_format: textField(b, 'response_format'),
+    query_fee: intField(b, 'query_fee'),
+    oracle_ttl: ttlField(b, 'oracle_ttl', false),
+    abi_version: intField(b, 'abi_version', 0n),
+    ...common(chain, b, 'account_id', account),
   });
 }
 
 function oracleExtend(chain: Chain, b: Body): Reply {
   const oracle = idField(b, 'oracle_id', ['ok']);
-  return unsigned({ type: 'OracleExtendTx', version: 1, oracle_id: oracle, oracle_ttl: ttlField(b, 'oracle_ttl', true), ...common(chain, b, 'oracle_id', oracle) });
+  return unsigned({
+    type: 'OracleExtendTx',
+    version: 1,
+    oracle_id: oracle,
+    oracle_ttl: ttlField(b, 'oracle_ttl', true),
+    ...common(chain, b, 'oracle_id', oracle),
+  });
 }
 
 function oracleQuery(chain: Chain, b: Body): Reply {
   const sender = idField(b, 'sender_id', ['ak']);
   const oracle = idField(b, 'oracle_id', ['ok', 'nm']);
-  if (oracle.startsWith('ok_') && !chain.pending.oracles.get(oracle)) throw new HttpError(404, 'Oracle address for key oracle_id not found');
+  if (oracle.startsWith('ok_') && !chain.pending.oracles.get(oracle))
+    throw new HttpError(404, 'Oracle address for key oracle_id not found');
   return unsigned({
-    type: 'OracleQueryTx', version: 1, sender_id: sender, oracle_id: oracle, query: textField(b, 'query'), query_fee: intField(b, 'query_fee'),
-    query_ttl: ttlField(b, 'query_ttl', false), response_ttl: ttlField(b, 'response_ttl', true), ...common(chain, b, 'sender_id', sender),
+    type: 'OracleQueryTx',
+    version: 1,
+    sender_id: sender,
+    oracle_id: oracle,
+    query: textField(b, 'query'),
+    query_fee: intField(b, 'query_fee'),
+    query_ttl: ttlField(b, 'query_ttl', false),
+    response_ttl: ttlField(b, 'response_ttl', true),
+    ...common(chain, b, 'sender_id', sender),
   });
 }
 
@@ -133,14 +164,25 @@ function oracleRespond(chain: Chain, b: Body): Reply {
   if (!query) throw new HttpError(404, 'Oracle query for key query_id not found');
   const oracle = b.oracle_id === undefined ? query.oracleId : idField(b, 'oracle_id', ['ok']);
   return unsigned({
-    type: 'OracleRespondTx', version: 1, oracle_id: oracle, query_id: queryId, response: textField(b, 'response'),
-    response_ttl: ttlField(b, 'response_ttl', true), ...common(chain, b, 'oracle_id', oracle),
+    type: 'OracleRespondTx',
+    version: 1,
+    oracle_id: oracle,
+    query_id: queryId,
+    response: textField(b, 'response'),
+    response_ttl: ttlField(b, 'response_ttl', true),
+    ...common(chain, b, 'oracle_id', oracle),
   });
 }
 
 function namePreclaim(chain: Chain, b: Body): Reply {
   const account = idField(b, 'account_id', ['ak']);
-  return unsigned({ type: 'NamePreclaimTx', version: 1, account_id: account, commitment_id: idField(b, 'commitment_id', ['cm']), ...common(chain, b, 'account_id', account) });
+  return unsigned({
+    type: 'NamePreclaimTx',
+    version: 1,
+    account_id: account,
+    commitment_id: idField(b, 'commitment_id', ['cm']),
+    ...common(chain, b, 'account_id', account),
+  });
 }
 
 /** plainName accepts `foo.chain` or the seed's `nm_`-encoded name bytes. */
@@ -157,47 +199,87 @@ function nameClaim(chain: Chain, b: Body): Reply {
   const account = idField(b, 'account_id', ['ak']);
   const name = plainName(b);
   return unsigned({
-    type: 'NameClaimTx', version: 2, account_id: account, name, name_salt: intField(b, 'name_salt'),
-    name_fee: intField(b, 'name_fee', BigInt(getMinimumNameFee(name as `${string}.chain`).toString())), ...common(chain, b, 'account_id', account),
+    type: 'NameClaimTx',
+    version: 2,
+    account_id: account,
+    name,
+    name_salt: intField(b, 'name_salt'),
+    name_fee: intField(b, 'name_fee', BigInt(getMinimumNameFee(name as `${string}.chain`).toString())),
+    ...common(chain, b, 'account_id', account),
   });
 }
 
 function nameUpdate(chain: Chain, b: Body): Reply {
   const account = idField(b, 'account_id', ['ak']);
   return unsigned({
-    type: 'NameUpdateTx', version: 1, account_id: account, name_id: idField(b, 'name_id', ['nm']), name_ttl: intField(b, 'name_ttl'),
-    pointers: pointersField(b), client_ttl: intField(b, 'client_ttl', 0n), ...common(chain, b, 'account_id', account),
+    type: 'NameUpdateTx',
+    version: 1,
+    account_id: account,
+    name_id: idField(b, 'name_id', ['nm']),
+    name_ttl: intField(b, 'name_ttl'),
+    pointers: pointersField(b),
+    client_ttl: intField(b, 'client_ttl', 0n),
+    ...common(chain, b, 'account_id', account),
   });
 }
 
 function nameTransfer(chain: Chain, b: Body): Reply {
   const account = idField(b, 'account_id', ['ak']);
   return unsigned({
-    type: 'NameTransferTx', version: 1, account_id: account, name_id: idField(b, 'name_id', ['nm']),
-    recipient_id: idField(b, 'recipient_id', ['ak', 'nm']), ...common(chain, b, 'account_id', account),
+    type: 'NameTransferTx',
+    version: 1,
+    account_id: account,
+    name_id: idField(b, 'name_id', ['nm']),
+    recipient_id: idField(b, 'recipient_id', ['ak', 'nm']),
+    ...common(chain, b, 'account_id', account),
   });
 }
 
 function nameRevoke(chain: Chain, b: Body): Reply {
   const account = idField(b, 'account_id', ['ak']);
-  return unsigned({ type: 'NameRevokeTx', version: 1, account_id: account, name_id: idField(b, 'name_id', ['nm']), ...common(chain, b, 'account_id', account) });
+  return unsigned({
+    type: 'NameRevokeTx',
+    version: 1,
+    account_id: account,
+    name_id: idField(b, 'name_id', ['nm']),
+    ...common(chain, b, 'account_id', account),
+  });
 }
 
 function contractCreate(chain: Chain, b: Body): Reply {
   const owner = idField(b, 'owner_id', ['ak']);
   const fields = common(chain, b, 'owner_id', owner);
-  return unsigned({
-    type: 'ContractCreateTx', version: 1, owner_id: owner, code: idField(b, 'code', ['cb']), vm_version: intField(b, 'vm_version'),
-    abi_version: intField(b, 'abi_version'), deposit: intField(b, 'deposit'), amount: intField(b, 'amount'), gas: intField(b, 'gas'),
-    gas_price: intField(b, 'gas_price'), call_data: idField(b, 'call_data', ['cb']), ...fields,
-  }, { contract_id: contractId(owner, toBigInt(fields.nonce!)) });
+  return unsigned(
+    {
+      type: 'ContractCreateTx',
+      version: 1,
+      owner_id: owner,
+      code: idField(b, 'code', ['cb']),
+      vm_version: intField(b, 'vm_version'),
+      abi_version: intField(b, 'abi_version'),
+      deposit: intField(b, 'deposit'),
+      amount: intField(b, 'amount'),
+      gas: intField(b, 'gas'),
+      gas_price: intField(b, 'gas_price'),
+      call_data: idField(b, 'call_data', ['cb']),
+      ...fields,
+    },
+    { contract_id: contractId(owner, toBigInt(fields.nonce!)) },
+  );
 }
 
 function contractCall(chain: Chain, b: Body): Reply {
   const caller = idField(b, 'caller_id', ['ak']);
   return unsigned({
-    type: 'ContractCallTx', version: 1, caller_id: caller, contract_id: idField(b, 'contract_id', ['ct', 'nm']), abi_version: intField(b, 'abi_version'),
-    amount: intField(b, 'amount'), gas: intField(b, 'gas'), gas_price: intField(b, 'gas_price'), call_data: idField(b, 'call_data', ['cb']),
+    type: 'ContractCallTx',
+    version: 1,
+    caller_id: caller,
+    contract_id: idField(b, 'contract_id', ['ct', 'nm']),
+    abi_version: intField(b, 'abi_version'),
+    amount: intField(b, 'amount'),
+    gas: intField(b, 'gas'),
+    gas_price: intField(b, 'gas_price'),
+    call_data: idField(b, 'call_data', ['cb']),
     ...common(chain, b, 'caller_id', caller),
   });
 }
@@ -205,18 +287,29 @@ function contractCall(chain: Chain, b: Body): Reply {
 function channelCreate(chain: Chain, b: Body): Reply {
   const initiator = idField(b, 'initiator_id', ['ak']);
   return unsigned({
-    type: 'ChannelCreateTx', version: 2, initiator_id: initiator, initiator_amount: intField(b, 'initiator_amount'),
-    responder_id: idField(b, 'responder_id', ['ak']), responder_amount: intField(b, 'responder_amount'),
-    channel_reserve: intField(b, 'channel_reserve'), lock_period: intField(b, 'lock_period'), delegate_ids: { initiator: [], responder: [] },
-    state_hash: idField(b, 'state_hash', ['st']), ...common(chain, b, 'initiator_id', initiator),
+    type: 'ChannelCreateTx',
+    version: 2,
+    initiator_id: initiator,
+    initiator_amount: intField(b, 'initiator_amount'),
+    responder_id: idField(b, 'responder_id', ['ak']),
+    responder_amount: intField(b, 'responder_amount'),
+    channel_reserve: intField(b, 'channel_reserve'),
+    lock_period: intField(b, 'lock_period'),
+    delegate_ids: { initiator: [], responder: [] },
+    state_hash: idField(b, 'state_hash', ['st']),
+    ...common(chain, b, 'initiator_id', initiator),
   });
 }
 
 function channelCloseMutual(chain: Chain, b: Body): Reply {
   const from = idField(b, 'from_id', ['ak']);
   return unsigned({
-    type: 'ChannelCloseMutualTx', version: 1, channel_id: idField(b, 'channel_id', ['ch']), from_id: from,
-    initiator_amount_final: intField(b, 'initiator_amount_final'), responder_amount_final: intField(b, 'responder_amount_final'),
+    type: 'ChannelCloseMutualTx',
+    version: 1,
+    channel_id: idField(b, 'channel_id', ['ch']),
+    from_id: from,
+    initiator_amount_final: intField(b, 'initiator_amount_final'),
+    responder_amount_final: intField(b, 'responder_amount_final'),
     ...common(chain, b, 'from_id', from),
   });
 }
@@ -241,5 +334,9 @@ const BUILDERS: readonly [string, (chain: Chain, b: Body) => Reply][] = [
 
 /** builderRoutes are the POST builders of the internal port (both register paths: the seed's and the node's). */
 export function builderRoutes(chain: Chain): Route[] {
-  return BUILDERS.map(([path, build]) => ({ method: 'POST' as const, path, handler: (req: RouteRequest) => build(chain, body(req)) }));
+  return BUILDERS.map(([path, build]) => ({
+    method: 'POST' as const,
+    path,
+    handler: (req: RouteRequest) => build(chain, body(req)),
+  }));
 }

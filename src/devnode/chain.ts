@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { encode, decode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { KEY_BLOCK_REWARD } from './fees.ts';
-import { PROTOCOL_VERSION, keyBlockHash, microBlockHash, microHeaderBytes, type KeyHeader, type MicroHeader } from './blocks.ts';
+import {
+  PROTOCOL_VERSION,
+  keyBlockHash,
+  microBlockHash,
+  microHeaderBytes,
+  type KeyHeader,
+  type MicroHeader,
+} from './blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { TxRejected, applyTx, signers } from './rules.ts';
 import { commitState, newState, type WorldState } from './state.ts';
@@ -23,10 +30,24 @@ export interface TxRecord {
 }
 
 /** MicroBlock is a micro block with its transactions. */
-export interface MicroBlock { readonly kind: 'micro'; readonly header: MicroHeader; readonly hash: string; readonly txs: readonly TxRecord[]; json?: string; txsJson?: string }
+export interface MicroBlock {
+  readonly kind: 'micro';
+  readonly header: MicroHeader;
+  readonly hash: string;
+  readonly txs: readonly TxRecord[];
+  json?: string;
+  txsJson?: string;
+}
 
 /** KeyBlock is a key block and the micro blocks of its generation. */
-export interface KeyBlock { readonly kind: 'key'; readonly header: KeyHeader; readonly hash: string; readonly micro: MicroBlock[]; json?: string; generationJson?: string }
+export interface KeyBlock {
+  readonly kind: 'key';
+  readonly header: KeyHeader;
+  readonly hash: string;
+  readonly micro: MicroBlock[];
+  json?: string;
+  generationJson?: string;
+}
 
 /** ChainOptions fixes what the chain is made of: its network, miner key, beneficiary and genesis. */
 export interface ChainOptions {
@@ -38,7 +59,14 @@ export interface ChainOptions {
 }
 
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
-export interface KeyBlockFields { nonce?: bigint; pow?: readonly number[]; time?: number; beneficiary?: string; miner?: string; info?: string }
+export interface KeyBlockFields {
+  nonce?: bigint;
+  pow?: readonly number[];
+  time?: number;
+  beneficiary?: string;
+  miner?: string;
+  info?: string;
+}
 
 const EMPTY_CB = encode('cb', new Uint8Array(0));
 const TARGET = 0x2100ffff;
@@ -70,9 +98,18 @@ export class Chain {
     this.options = options;
     this.#seedGenesis(this.state);
     const genesis: KeyHeader = {
-      height: 0, prevHash: encode('kh', ZERO32), prevKeyHash: encode('kh', ZERO32), stateHash: encode('bs', hash(Buffer.from(options.networkId))),
-      miner: options.miner.address, beneficiary: options.beneficiary, target: TARGET, pow: new Array(42).fill(0), nonce: 0n,
-      time: options.genesisTime, version: PROTOCOL_VERSION, info: EMPTY_CB,
+      height: 0,
+      prevHash: encode('kh', ZERO32),
+      prevKeyHash: encode('kh', ZERO32),
+      stateHash: encode('bs', hash(Buffer.from(options.networkId))),
+      miner: options.miner.address,
+      beneficiary: options.beneficiary,
+      target: TARGET,
+      pow: new Array(42).fill(0),
+      nonce: 0n,
+      time: options.genesisTime,
+      version: PROTOCOL_VERSION,
+      info: EMPTY_CB,
     };
     this.#pushKeyBlock(genesis);
   }
@@ -113,7 +150,10 @@ export class Chain {
     const tx = decodeTx(txBytes);
     if (verify) {
       const missing = unsignedBy(this.options.networkId, signers(tx, this.pending), txBytes, signatures);
-      if (missing) throw new TxRejected(`invalid signature: no valid signature by ${missing} for network ${this.options.networkId}`);
+      if (missing)
+        throw new TxRejected(
+          `invalid signature: no valid signature by ${missing} for network ${this.options.networkId}`,
+        );
     }
     return this.admit(signedBytes, tx);
   }
@@ -217,8 +257,13 @@ export class Chain {
     const txsHash = encode('bx', txsHashBytes);
     const prevState = idBytes((prev ?? key).header.stateHash);
     const unsigned: MicroHeader = {
-      height: key.header.height, prevHash: prev?.hash ?? key.hash, prevKeyHash: key.hash,
-      stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))), txsHash, time, version: PROTOCOL_VERSION,
+      height: key.header.height,
+      prevHash: prev?.hash ?? key.hash,
+      prevKeyHash: key.hash,
+      stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))),
+      txsHash,
+      time,
+      version: PROTOCOL_VERSION,
     };
     const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
     const block: MicroBlock = { kind: 'micro', header, hash: microBlockHash(header), txs };
@@ -237,10 +282,16 @@ export class Chain {
   candidate(fields: KeyBlockFields = {}): KeyHeader {
     const prev = this.top.micro.at(-1) ?? this.top;
     return {
-      height: this.height + 1, prevHash: prev.hash, prevKeyHash: this.top.hash,
+      height: this.height + 1,
+      prevHash: prev.hash,
+      prevKeyHash: this.top.hash,
       stateHash: encode('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
-      miner: fields.miner ?? this.options.miner.address, beneficiary: fields.beneficiary ?? this.options.beneficiary,
-      target: TARGET, time: fields.time ?? this.#now(), version: PROTOCOL_VERSION, info: fields.info ?? EMPTY_CB,
+      miner: fields.miner ?? this.options.miner.address,
+      beneficiary: fields.beneficiary ?? this.options.beneficiary,
+      target: TARGET,
+      time: fields.time ?? this.#now(),
+      version: PROTOCOL_VERSION,
+      info: fields.info ?? EMPTY_CB,
     };
   }
 
@@ -265,7 +316,8 @@ export class Chain {
    * transactions of each old generation go into one micro block of the new one.
    */
   fork(depth: number): void {
-    if (!Number.isInteger(depth) || depth < 1 || depth > this.height) throw new RangeError(`fork depth must be 1..${this.height}`);
+    if (!Number.isInteger(depth) || depth < 1 || depth > this.height)
+      throw new RangeError(`fork depth must be 1..${this.height}`);
     const base = this.height - depth;
     const removed = this.keyBlocks.splice(base + 1);
     const mempool = this.mempool;
@@ -278,9 +330,17 @@ export class Chain {
     for (const old of removed) {
       const seed = hash(Buffer.concat([decode(old.hash).bytes, Buffer.from('fork')]));
       const nonce = Buffer.from(seed).readBigUInt64BE(0);
-      const pow = Array.from({ length: 42 }, (_, i) => Buffer.from(hash(Buffer.concat([seed, Uint8Array.of(i)]))).readUInt32BE(0));
-      this.#pushKeyBlock({ ...this.candidate({ time: old.header.time + 1, beneficiary: old.header.beneficiary }), nonce, pow });
-      const txs = old.micro.flatMap((m) => m.txs).filter((r) => this.#include(this.state, r, this.height) || (this.txs.delete(r.hash), false));
+      const pow = Array.from({ length: 42 }, (_, i) =>
+        Buffer.from(hash(Buffer.concat([seed, Uint8Array.of(i)]))).readUInt32BE(0),
+      );
+      this.#pushKeyBlock({
+        ...this.candidate({ time: old.header.time + 1, beneficiary: old.header.beneficiary }),
+        nonce,
+        pow,
+      });
+      const txs = old.micro
+        .flatMap((m) => m.txs)
+        .filter((r) => this.#include(this.state, r, this.height) || (this.txs.delete(r.hash), false));
       if (txs.length > 0) this.#sealMicroBlock(txs, (old.micro.at(-1)?.header.time ?? old.header.time) + 2);
     }
     this.mempool = mempool;

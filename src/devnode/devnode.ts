@@ -55,7 +55,11 @@ export interface Devnode {
 export const DEFAULT_ACCOUNT_BALANCE = 10n ** 24n;
 const VERSION = '0.1.0';
 
-function makeChain(opts: DevnodeOptions, miner: KeyPair, accounts: readonly { pair: KeyPair; balance: bigint }[]): Chain {
+function makeChain(
+  opts: DevnodeOptions,
+  miner: KeyPair,
+  accounts: readonly { pair: KeyPair; balance: bigint }[],
+): Chain {
   const networkId = opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
@@ -68,7 +72,9 @@ function makeChain(opts: DevnodeOptions, miner: KeyPair, accounts: readonly { pa
 export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<Devnode> {
   const miner = opts.beneficiarySecret
     ? parseSecretKey(opts.beneficiarySecret)
-    : opts.generate ? deriveKey(opts.generate.seed, 'miner') : keyPairFromSeed(randomBytes(32));
+    : opts.generate
+      ? deriveKey(opts.generate.seed, 'miner')
+      : keyPairFromSeed(randomBytes(32));
   const accounts = opts.accounts
     ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
     : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
@@ -77,7 +83,10 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
   const external = externalRoutes(chain, info);
   const internal = internalRoutes(chain);
-  const withApi = (routes: Route[]): Route[] => [...routes, { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) }];
+  const withApi = (routes: Route[]): Route[] => [
+    ...routes,
+    { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
+  ];
   const externalServer = createJsonServer(withApi(external), log);
   const internalServer = createJsonServer(withApi(internal), log);
   const host = opts.host ?? '127.0.0.1';
@@ -90,13 +99,15 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const timers: NodeJS.Timeout[] = [];
   const every = (ms: number | undefined, fn: () => void): void => {
     if (!ms || ms <= 0) return;
-    timers.push(setInterval(() => {
-      try {
-        fn();
-      } catch (err) {
-        log.error({ err }, 'devnode mining failed');
-      }
-    }, ms));
+    timers.push(
+      setInterval(() => {
+        try {
+          fn();
+        } catch (err) {
+          log.error({ err }, 'devnode mining failed');
+        }
+      }, ms),
+    );
   };
   every(opts.microBlockIntervalMs ?? 1000, () => {
     const block = chain.mineMicroBlock();
@@ -108,7 +119,10 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
       log.debug({ hash: block.hash, height: block.header.height }, 'key block');
     });
   }
-  log.info({ externalUrl, internalUrl, height: chain.height, mine: info.mine, networkId: chain.options.networkId }, 'devnode started');
+  log.info(
+    { externalUrl, internalUrl, height: chain.height, mine: info.mine, networkId: chain.options.networkId },
+    'devnode started',
+  );
 
   return {
     name: 'devnode',

@@ -11,7 +11,11 @@ import { submitEncodedTx } from './submit.ts';
 import * as view from './views.ts';
 
 /** DevnodeInfo is what the status endpoint and the mining mode need besides the chain. */
-export interface DevnodeInfo { readonly mine: boolean; readonly startedAt: number; readonly version: string }
+export interface DevnodeInfo {
+  readonly mine: boolean;
+  readonly startedAt: number;
+  readonly version: string;
+}
 
 function height(req: RouteRequest): number {
   const text = req.params[0]!;
@@ -45,12 +49,24 @@ function publicKey(req: RouteRequest, prefixes: Prefix[]): string {
 
 function statusBody(chain: Chain, info: DevnodeInfo): Reply {
   return ok({
-    genesis_key_block_hash: chain.keyBlocks[0]!.hash, solutions: 0, difficulty: 1, hashrate: 0, syncing: false,
-    sync_progress: 100, listening: true, protocols: [{ version: 5, effective_at_height: 0 }],
-    node_version: `devnode-${info.version}`, node_revision: 'devnode (not a real æternity node)', peer_count: 0,
-    peer_connections: { inbound: 0, outbound: 0 }, pending_transactions_count: chain.mempool.length,
-    network_id: chain.options.networkId, peer_pubkey: reprefix(chain.options.miner.address, 'pp'),
-    top_key_block_hash: chain.top.hash, top_block_height: chain.height, uptime: `${Math.floor((Date.now() - info.startedAt) / 1000)}s`,
+    genesis_key_block_hash: chain.keyBlocks[0]!.hash,
+    solutions: 0,
+    difficulty: 1,
+    hashrate: 0,
+    syncing: false,
+    sync_progress: 100,
+    listening: true,
+    protocols: [{ version: 5, effective_at_height: 0 }],
+    node_version: `devnode-${info.version}`,
+    node_revision: 'devnode (not a real æternity node)',
+    peer_count: 0,
+    peer_connections: { inbound: 0, outbound: 0 },
+    pending_transactions_count: chain.mempool.length,
+    network_id: chain.options.networkId,
+    peer_pubkey: reprefix(chain.options.miner.address, 'pp'),
+    top_key_block_hash: chain.top.hash,
+    top_block_height: chain.height,
+    uptime: `${Math.floor((Date.now() - info.startedAt) / 1000)}s`,
   });
 }
 
@@ -73,10 +89,17 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
   const type = req.query.get('type') ?? 'all';
   const limitText = req.query.get('limit') ?? '20';
   if (!['open', 'closed', 'all'].includes(type)) throw validationError('type', 'not_in_enum', type);
-  if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) throw validationError('limit', 'not_in_range', limitText);
+  if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000)
+    throw validationError('limit', 'not_in_range', limitText);
   let queries = (oracle?.queryIds ?? []).map((q) => chain.state.queries.get(q)).filter((q) => q !== undefined);
   const from = req.query.get('from');
-  if (from) queries = queries.slice(Math.max(0, queries.findIndex((q) => q.id === from)));
+  if (from)
+    queries = queries.slice(
+      Math.max(
+        0,
+        queries.findIndex((q) => q.id === from),
+      ),
+    );
   if (type !== 'all') queries = queries.filter((q) => (q.response === undefined) === (type === 'open'));
   return ok({ oracle_queries: queries.slice(0, Number(limitText)).map(view.queryJson) });
 }
@@ -100,24 +123,47 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     { method: 'GET', path: '/v2/key-blocks/current', handler: () => ok(view.keyBlockBody(chain.top)) },
     { method: 'GET', path: '/v2/key-blocks/current/hash', handler: () => ok({ hash: chain.top.hash }) },
     { method: 'GET', path: '/v2/key-blocks/current/height', handler: () => ok({ height: chain.height }) },
-    { method: 'GET', path: '/v2/key-blocks/pending', handler: () => {
+    {
+      method: 'GET',
+      path: '/v2/key-blocks/pending',
+      handler: () => {
         const candidate = chain.candidate();
         return ok(stringifyJson(keyBlockJson(candidate, keyBlockHash(candidate))));
       },
     },
-    { method: 'GET', path: '/v2/key-blocks/hash/:hash', handler: (req) => ok(view.keyBlockBody(keyBlock(chain, req, 'Block not fond'))) },
     {
-      method: 'GET', path: '/v2/key-blocks/height/:height', handler: (req) => {
+      method: 'GET',
+      path: '/v2/key-blocks/hash/:hash',
+      handler: (req) => ok(view.keyBlockBody(keyBlock(chain, req, 'Block not fond'))),
+    },
+    {
+      method: 'GET',
+      path: '/v2/key-blocks/height/:height',
+      handler: (req) => {
         const kb = chain.keyBlocks[height(req)];
         if (!kb) throw new HttpError(404, 'Block not found');
         return ok(view.keyBlockBody(kb));
       },
     },
-    { method: 'GET', path: '/v2/micro-blocks/hash/:hash/header', handler: (req) => ok(view.microHeaderBody(microBlock(chain, req))) },
-    { method: 'GET', path: '/v2/micro-blocks/hash/:hash/transactions', handler: (req) => ok(view.microTxsBody(microBlock(chain, req))) },
-    { method: 'GET', path: '/v2/micro-blocks/hash/:hash/transactions/count', handler: (req) => ok({ count: microBlock(chain, req).txs.length }) },
     {
-      method: 'GET', path: '/v2/micro-blocks/hash/:hash/transactions/index/:index', handler: (req) => {
+      method: 'GET',
+      path: '/v2/micro-blocks/hash/:hash/header',
+      handler: (req) => ok(view.microHeaderBody(microBlock(chain, req))),
+    },
+    {
+      method: 'GET',
+      path: '/v2/micro-blocks/hash/:hash/transactions',
+      handler: (req) => ok(view.microTxsBody(microBlock(chain, req))),
+    },
+    {
+      method: 'GET',
+      path: '/v2/micro-blocks/hash/:hash/transactions/count',
+      handler: (req) => ok({ count: microBlock(chain, req).txs.length }),
+    },
+    {
+      method: 'GET',
+      path: '/v2/micro-blocks/hash/:hash/transactions/index/:index',
+      handler: (req) => {
         const index = req.params[1]!;
         if (!/^\d+$/.test(index)) throw new HttpError(400, 'Invalid hash or index');
         const tx = microBlock(chain, req, 'Invalid hash or index').txs[Number(index) - 1];
@@ -127,30 +173,48 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     { method: 'GET', path: '/v2/generations/current', handler: () => generation(chain.top, 'Block not found') },
     {
-      method: 'GET', path: '/v2/generations/hash/:hash', handler: (req) => {
+      method: 'GET',
+      path: '/v2/generations/hash/:hash',
+      handler: (req) => {
         const block = chain.blocks.get(hashParam(req, ['kh']));
         if (!block || block.kind !== 'key') throw new HttpError(400, 'Hash not on main chain');
         return generation(block, 'Block not found');
       },
     },
-    { method: 'GET', path: '/v2/generations/height/:height', handler: (req) => generation(chain.keyBlocks[height(req)], 'Chain too short') },
     {
-      method: 'GET', path: '/v2/blocks/top', handler: () => {
+      method: 'GET',
+      path: '/v2/generations/height/:height',
+      handler: (req) => generation(chain.keyBlocks[height(req)], 'Chain too short'),
+    },
+    {
+      method: 'GET',
+      path: '/v2/blocks/top',
+      handler: () => {
         const micro = chain.top.micro.at(-1);
-        return ok(micro ? `{"micro_block":${view.microHeaderBody(micro)}}` : `{"key_block":${view.keyBlockBody(chain.top)}}`);
+        return ok(
+          micro ? `{"micro_block":${view.microHeaderBody(micro)}}` : `{"key_block":${view.keyBlockBody(chain.top)}}`,
+        );
       },
     },
     {
-      method: 'GET', path: '/v2/transactions/:hash', handler: (req) => {
+      method: 'GET',
+      path: '/v2/transactions/:hash',
+      handler: (req) => {
         const record = chain.txs.get(hashParam(req, ['th']));
         if (!record) throw new HttpError(404, 'Transaction not found');
         return ok(view.txJson(record));
       },
     },
     { method: 'GET', path: '/v2/transactions/:hash/info', handler: (req) => txInfoBody(chain, req) },
-    { method: 'POST', path: '/v2/transactions', handler: (req) => ok({ tx_hash: submitEncodedTx(chain, req.body).hash }) },
     {
-      method: 'GET', path: '/v2/accounts/:id', handler: (req) => {
+      method: 'POST',
+      path: '/v2/transactions',
+      handler: (req) => ok({ tx_hash: submitEncodedTx(chain, req.body).hash }),
+    },
+    {
+      method: 'GET',
+      path: '/v2/accounts/:id',
+      handler: (req) => {
         const id = publicKey(req, ['ak', 'ct']);
         const account = chain.state.accounts.get(reprefix(id, 'ak'));
         if (!account) throw new HttpError(404, 'Account not found');
@@ -158,21 +222,27 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
       },
     },
     {
-      method: 'GET', path: '/v2/accounts/:id/next-nonce', handler: (req) => {
+      method: 'GET',
+      path: '/v2/accounts/:id/next-nonce',
+      handler: (req) => {
         const account = chain.pending.accounts.get(publicKey(req, ['ak']));
         if (!account) throw new HttpError(404, 'Account not found');
         return ok({ next_nonce: account.nonce + 1 });
       },
     },
     {
-      method: 'GET', path: '/v2/accounts/:id/transactions/pending', handler: (req) => {
+      method: 'GET',
+      path: '/v2/accounts/:id/transactions/pending',
+      handler: (req) => {
         const id = publicKey(req, ['ak']);
         if (!chain.pending.accounts.get(id)) throw new HttpError(404, 'Account not found');
         return ok(view.txListJson(chain.mempool.filter((r) => nonceAccount(r.tx) === id)));
       },
     },
     {
-      method: 'GET', path: '/v2/oracles/:id', handler: (req) => {
+      method: 'GET',
+      path: '/v2/oracles/:id',
+      handler: (req) => {
         const oracle = chain.state.oracles.get(publicKey(req, ['ok']));
         if (!oracle || oracle.expires <= chain.height) throw new HttpError(404, 'Oracle not found');
         return ok(view.oracleJson(oracle));
@@ -180,9 +250,12 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     { method: 'GET', path: '/v2/oracles/:id/queries', handler: (req) => queriesBody(chain, req) },
     {
-      method: 'GET', path: '/v2/oracles/:id/queries/:query', handler: (req) => {
+      method: 'GET',
+      path: '/v2/oracles/:id/queries/:query',
+      handler: (req) => {
         const [oracleId, queryId] = req.params;
-        if (!isEncoded(oracleId, ['ok']) || !isEncoded(queryId, ['oq'])) throw new HttpError(400, 'Invalid public key or query ID');
+        if (!isEncoded(oracleId, ['ok']) || !isEncoded(queryId, ['oq']))
+          throw new HttpError(400, 'Invalid public key or query ID');
         const query = chain.state.queries.get(queryId);
         if (!query || query.oracleId !== oracleId) throw new HttpError(404, 'Query not found');
         return ok(view.queryJson(query));
@@ -190,34 +263,48 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     { method: 'GET', path: '/v2/names/:name', handler: (req) => nameBody(chain, req.params[0]!) },
     {
-      method: 'GET', path: '/v2/contracts/:id', handler: (req) => {
+      method: 'GET',
+      path: '/v2/contracts/:id',
+      handler: (req) => {
         const contract = chain.state.contracts.get(publicKey(req, ['ct']));
         if (!contract) throw new HttpError(404, 'Contract not found');
         return ok(view.contractJson(contract));
       },
     },
     {
-      method: 'GET', path: '/v2/contracts/:id/code', handler: (req) => {
+      method: 'GET',
+      path: '/v2/contracts/:id/code',
+      handler: (req) => {
         const contract = chain.state.contracts.get(publicKey(req, ['ct']));
         if (!contract) throw new HttpError(404, 'Contract not found');
         return ok({ bytecode: contract.code });
       },
     },
     {
-      method: 'GET', path: '/v2/channels/:id', handler: (req) => {
+      method: 'GET',
+      path: '/v2/channels/:id',
+      handler: (req) => {
         const channel = chain.state.channels.get(publicKey(req, ['ch']));
         if (!channel) throw new HttpError(404, 'Channel not found');
         return ok(view.channelJson(channel));
       },
     },
-    { method: 'GET', path: '/v2/peers/pubkey', handler: () => ok({ pubkey: reprefix(chain.options.miner.address, 'pp') }) },
+    {
+      method: 'GET',
+      path: '/v2/peers/pubkey',
+      handler: () => ok({ pubkey: reprefix(chain.options.miner.address, 'pp') }),
+    },
   ];
 }
 
 /** apiDoc is the small document `GET /api` returns: the devnode lists its paths instead of the full swagger. */
 export function apiDoc(routes: readonly Route[], info: DevnodeInfo): Reply {
   return ok({
-    swagger: '2.0', info: { title: 'æternity devnode (development node, not a real æternity node)', version: info.version },
-    basePath: '/v2', paths: Object.fromEntries(routes.map((r) => [r.path.replace(/^\/v2/, '').replace(/:([a-z_]+)/g, '{$1}'), { [r.method.toLowerCase()]: {} }])),
+    swagger: '2.0',
+    info: { title: 'æternity devnode (development node, not a real æternity node)', version: info.version },
+    basePath: '/v2',
+    paths: Object.fromEntries(
+      routes.map((r) => [r.path.replace(/^\/v2/, '').replace(/:([a-z_]+)/g, '{$1}'), { [r.method.toLowerCase()]: {} }]),
+    ),
   });
 }

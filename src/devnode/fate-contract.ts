@@ -28,7 +28,12 @@ function tupleType(types: readonly number[]): Uint8Array {
 }
 
 /** FateFunction is one function of hand-made FATE code: argument types, return type and body as raw bytes. */
-export interface FateFunction { readonly name: string; readonly args: readonly number[]; readonly ret: readonly number[]; readonly body: readonly number[] }
+export interface FateFunction {
+  readonly name: string;
+  readonly args: readonly number[];
+  readonly ret: readonly number[];
+  readonly body: readonly number[];
+}
 
 /** The functions: `ret` is a type (one byte) or an empty tuple type; `body` one RETURNR instruction. */
 const FUNCTIONS: readonly FateFunction[] = [
@@ -43,17 +48,33 @@ const functionId = (name: string): Buffer => Buffer.from(hash(Buffer.from(name, 
 /** fateBytecode serialises FATE contract code (`cb_…`) with these functions; `source` is hashed into its source-hash field. */
 export function fateBytecode(functions: readonly FateFunction[], source: string): string {
   const sorted = [...functions].sort((a, b) => Buffer.compare(functionId(a.name), functionId(b.name)));
-  const code = Buffer.concat(sorted.map((f) => Buffer.concat([
-    Uint8Array.of(0xfe), functionId(f.name), Uint8Array.of(0x00), tupleType(f.args), Uint8Array.of(...f.ret), Uint8Array.of(...f.body),
-  ])));
+  const code = Buffer.concat(
+    sorted.map((f) =>
+      Buffer.concat([
+        Uint8Array.of(0xfe),
+        functionId(f.name),
+        Uint8Array.of(0x00),
+        tupleType(f.args),
+        Uint8Array.of(...f.ret),
+        Uint8Array.of(...f.body),
+      ]),
+    ),
+  );
   const symbols = Buffer.concat([
-    Uint8Array.of(MAP), rlpEncode(intToBytes(sorted.length)),
+    Uint8Array.of(MAP),
+    rlpEncode(intToBytes(sorted.length)),
     ...sorted.map((f) => Buffer.concat([fateString(functionId(f.name)), fateString(f.name)])),
   ]);
   const annotations = Buffer.concat([Uint8Array.of(MAP), rlpEncode(intToBytes(0))]);
   const byteCode = Buffer.concat([rlpEncode(code), rlpEncode(symbols), rlpEncode(annotations)]);
   const contract = rlpEncode([
-    intToBytes(70), intToBytes(3), hash(Buffer.from(source)), [], byteCode, Buffer.from('devnode', 'utf8'), Uint8Array.of(0),
+    intToBytes(70),
+    intToBytes(3),
+    hash(Buffer.from(source)),
+    [],
+    byteCode,
+    Buffer.from('devnode', 'utf8'),
+    Uint8Array.of(0),
   ]);
   return encode('cb', contract);
 }
@@ -85,7 +106,10 @@ const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name
  */
 export function devnodeCallResult(callData: string): string | undefined {
   try {
-    const { functionName, args } = encoder.decodeCall(callData as `cb_${string}`) as { functionName: string; args: unknown[] };
+    const { functionName, args } = encoder.decodeCall(callData as `cb_${string}`) as {
+      functionName: string;
+      args: unknown[];
+    };
     if (functionName === 'init') return FATE_UNIT;
     if (functionName === 'get') return values.encodeWithType(42n, { name: 'int' });
     const type = RETURN_TYPES[functionName];
@@ -96,7 +120,10 @@ export function devnodeCallResult(callData: string): string | undefined {
 }
 
 /** CallResult is what a contract call record says about the outcome: `return_type` and `return_value`. */
-export interface CallResult { readonly returnType: 'ok' | 'revert'; readonly returnValue: string }
+export interface CallResult {
+  readonly returnType: 'ok' | 'revert';
+  readonly returnValue: string;
+}
 
 const foreignEncoders = new Map<string, BytecodeContractCallEncoder>();
 
@@ -128,7 +155,9 @@ const UNIT_RESULT: CallResult = { returnType: 'ok', returnValue: FATE_UNIT };
 export function contractCallResult(code: string, callData: string, isCreate: boolean): CallResult {
   if (code === DEVNODE_CONTRACT_BYTECODE) {
     const value = devnodeCallResult(callData);
-    return value === undefined ? revert('calldata does not call the devnode contract') : { returnType: 'ok', returnValue: value };
+    return value === undefined
+      ? revert('calldata does not call the devnode contract')
+      : { returnType: 'ok', returnValue: value };
   }
   if (isCreate) return UNIT_RESULT;
   try {

@@ -45,7 +45,10 @@ export function deriveKey(seed: string, label: string): KeyPair {
 export function signBuilt(networkId: string, built: BuiltTx): Uint8Array {
   const txBytes = encodeTx(built.tx);
   const message = Buffer.concat([Buffer.from(networkId, 'utf8'), txBytes]);
-  return encodeSignedTx(built.signers.map((k) => signBytes(k, message)), txBytes);
+  return encodeSignedTx(
+    built.signers.map((k) => signBytes(k, message)),
+    txBytes,
+  );
 }
 
 /** generateChain builds the chain in memory; key block nonces are full 64-bit values. */
@@ -56,8 +59,14 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const accounts = Array.from({ length: opts.accountCount ?? 64 }, (_, i) => deriveKey(opts.seed, `account${i}`));
   const miner = opts.miner ?? deriveKey(opts.seed, 'miner');
   const chain = new Chain({
-    networkId: opts.networkId ?? 'ae_devnet', miner, beneficiary: miner.address, genesisTime: GENESIS_TIME,
-    genesisAccounts: [...accounts.map((k) => ({ address: k.address, balance: GENERATED_BALANCE })), ...(opts.extraAccounts ?? [])],
+    networkId: opts.networkId ?? 'ae_devnet',
+    miner,
+    beneficiary: miner.address,
+    genesisTime: GENESIS_TIME,
+    genesisAccounts: [
+      ...accounts.map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
+      ...(opts.extraAccounts ?? []),
+    ],
   });
   const traffic = new Traffic(chain, rng, accounts);
   let rejected = 0;

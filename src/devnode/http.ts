@@ -5,13 +5,24 @@ import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 
 /** Reply is a status and a JSON body already serialised. */
-export interface Reply { readonly status: number; readonly body: string }
+export interface Reply {
+  readonly status: number;
+  readonly body: string;
+}
 
 /** RouteRequest is what a handler sees: path parameters, query string and the parsed body. */
-export interface RouteRequest { readonly params: readonly string[]; readonly query: URLSearchParams; readonly body: Json | undefined }
+export interface RouteRequest {
+  readonly params: readonly string[];
+  readonly query: URLSearchParams;
+  readonly body: Json | undefined;
+}
 
 /** Route binds a method and a path pattern (`:name` segments) to a handler. */
-export interface Route { readonly method: 'GET' | 'POST'; readonly path: string; readonly handler: (req: RouteRequest) => Reply | Promise<Reply> }
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
+}
 
 /** HttpError is a client error with the node's `{reason, …}` body. */
 export class HttpError extends Error {
@@ -109,7 +120,12 @@ export function createJsonServer(routes: readonly Route[], log: Logger): Server 
           send(res, await route.handler({ params, query: url.searchParams, body }));
           return;
         }
-        send(res, pathMatched ? { status: 405, body: '{"reason":"Method not allowed"}' } : { status: 404, body: '{"reason":"Not found"}' });
+        send(
+          res,
+          pathMatched
+            ? { status: 405, body: '{"reason":"Method not allowed"}' }
+            : { status: 404, body: '{"reason":"Not found"}' },
+        );
       } catch (err) {
         if (err instanceof HttpError) {
           send(res, { status: err.status, body: stringifyJson(err.body) });

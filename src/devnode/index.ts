@@ -7,7 +7,15 @@
  * `{"depth": d}` and POST /v2/debug/dev/mine `{"key_blocks": n}` (0 = seal the mempool only).
  */
 export { startDevnode, DEFAULT_ACCOUNT_BALANCE, type Devnode, type DevnodeOptions } from './devnode.ts';
-export { generateChain, deriveKey, signBuilt, GENESIS_TIME, GENERATED_BALANCE, type GenerateOptions, type GeneratedChain } from './generator.ts';
+export {
+  generateChain,
+  deriveKey,
+  signBuilt,
+  GENESIS_TIME,
+  GENERATED_BALANCE,
+  type GenerateOptions,
+  type GeneratedChain,
+} from './generator.ts';
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
 export { DEVNODE_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';

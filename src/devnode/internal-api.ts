@@ -26,15 +26,31 @@ export function parseMinedKeyBlock(value: Json | undefined): KeyHeader | undefin
   if (!isJsonObject(value)) return undefined;
   const v = value;
   const hashes = ['prev_hash', 'prev_key_hash', 'state_hash', 'miner', 'beneficiary'] as const;
-  const prefixes = { prev_hash: ['kh', 'mh'], prev_key_hash: ['kh'], state_hash: ['bs'], miner: ['ak'], beneficiary: ['ak'] } as const;
+  const prefixes = {
+    prev_hash: ['kh', 'mh'],
+    prev_key_hash: ['kh'],
+    state_hash: ['bs'],
+    miner: ['ak'],
+    beneficiary: ['ak'],
+  } as const;
   if (hashes.some((k) => !isEncoded(v[k], [...prefixes[k]]))) return undefined;
   if (!isEncoded(v.info, ['cb']) || !isUInt(v.nonce, UINT64_MAX) || !isUInt(v.height, UINT64_MAX)) return undefined;
-  if (!isUInt(v.time, UINT64_MAX) || !isUInt(v.target, 0xffffffffn) || !isUInt(v.version, 0xffffffffn)) return undefined;
+  if (!isUInt(v.time, UINT64_MAX) || !isUInt(v.target, 0xffffffffn) || !isUInt(v.version, 0xffffffffn))
+    return undefined;
   if (!Array.isArray(v.pow) || v.pow.length !== 42 || v.pow.some((p) => !isUInt(p, 0xffffffffn))) return undefined;
   return {
-    height: Number(v.height), prevHash: v.prev_hash as string, prevKeyHash: v.prev_key_hash as string, stateHash: v.state_hash as string,
-    miner: v.miner as string, beneficiary: v.beneficiary as string, target: Number(v.target), pow: v.pow.map(Number),
-    nonce: toBigInt(v.nonce), time: Number(v.time), version: Number(v.version), info: v.info as string,
+    height: Number(v.height),
+    prevHash: v.prev_hash as string,
+    prevKeyHash: v.prev_key_hash as string,
+    stateHash: v.state_hash as string,
+    miner: v.miner as string,
+    beneficiary: v.beneficiary as string,
+    target: Number(v.target),
+    pow: v.pow.map(Number),
+    nonce: toBigInt(v.nonce),
+    time: Number(v.time),
+    version: Number(v.version),
+    info: v.info as string,
   };
 }
 
@@ -53,7 +69,9 @@ function commitment(req: RouteRequest) {
 export function internalRoutes(chain: Chain): Route[] {
   return [
     {
-      method: 'POST', path: '/v2/key-blocks', handler: (req) => {
+      method: 'POST',
+      path: '/v2/key-blocks',
+      handler: (req) => {
         const header = parseMinedKeyBlock(req.body);
         if (!header) throw new HttpError(400, 'Invalid block');
         try {
@@ -66,11 +84,17 @@ export function internalRoutes(chain: Chain): Route[] {
       },
     },
     { method: 'GET', path: '/v2/debug/transactions/pending', handler: () => ok(txListJson(chain.mempool)) },
-    { method: 'GET', path: '/v2/debug/accounts/beneficiary', handler: () => ok({ pub_key: chain.options.beneficiary }) },
+    {
+      method: 'GET',
+      path: '/v2/debug/accounts/beneficiary',
+      handler: () => ok({ pub_key: chain.options.beneficiary }),
+    },
     { method: 'GET', path: '/v2/debug/accounts/node', handler: () => ok({ pub_key: chain.options.miner.address }) },
     { method: 'GET', path: '/v2/debug/names/commitment-id', handler: commitment },
     {
-      method: 'POST', path: '/v2/debug/dev/fork', handler: (req) => {
+      method: 'POST',
+      path: '/v2/debug/dev/fork',
+      handler: (req) => {
         const depth = isJsonObject(req.body) ? req.body.depth : undefined;
         if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1 || depth > chain.height) {
           throw validationError('depth', 'not_in_range', depth ?? null);
@@ -80,9 +104,12 @@ export function internalRoutes(chain: Chain): Route[] {
       },
     },
     {
-      method: 'POST', path: '/v2/debug/dev/mine', handler: (req) => {
+      method: 'POST',
+      path: '/v2/debug/dev/mine',
+      handler: (req) => {
         const count = isJsonObject(req.body) && req.body.key_blocks !== undefined ? req.body.key_blocks : 1;
-        if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) throw validationError('key_blocks', 'not_in_range', count);
+        if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000)
+          throw validationError('key_blocks', 'not_in_range', count);
         if (count === 0) chain.mineMicroBlock();
         for (let i = 0; i < count; i++) chain.mineKeyBlock();
         return ok({ height: chain.height, top_key_block_hash: chain.top.hash });

@@ -61,7 +61,12 @@ export function verifySignature(publicKey: Uint8Array, message: Uint8Array, sign
  * The node accepts a signature over `networkId ++ txBytes` and, from Lima, over
  * `networkId ++ blake2b(txBytes)` (what the sdk signs); both are accepted here.
  */
-export function unsignedBy(networkId: string, signerIds: readonly string[], txBytes: Uint8Array, signatures: readonly Uint8Array[]): string | undefined {
+export function unsignedBy(
+  networkId: string,
+  signerIds: readonly string[],
+  txBytes: Uint8Array,
+  signatures: readonly Uint8Array[],
+): string | undefined {
   const network = Buffer.from(networkId, 'utf8');
   const messages = [Buffer.concat([network, txBytes]), Buffer.concat([network, hash(txBytes)])];
   return signerIds.find((id) => {

@@ -13,21 +13,30 @@ export class TxRejected extends Error {
 }
 
 /** ApplyContext is where a transaction lands: the generation height and the tx hash. */
-export interface ApplyContext { readonly height: number; readonly txHash: string }
+export interface ApplyContext {
+  readonly height: number;
+  readonly txHash: string;
+}
 
 /** TxEffect is what inclusion produced besides state: the call record of contract transactions. */
-export interface TxEffect { readonly callInfo?: { [k: string]: Json }; readonly query?: { readonly id: string; readonly expires: number } }
+export interface TxEffect {
+  readonly callInfo?: { [k: string]: Json };
+  readonly query?: { readonly id: string; readonly expires: number };
+}
 
 const int = (v: Json | undefined): bigint => (v === undefined ? 0n : toBigInt(v));
 const num = (v: Json | undefined): number => Number(int(v));
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
-const ttlValue = (v: Json | undefined): number => (v !== null && typeof v === 'object' && !Array.isArray(v) ? num(v.value) : 0);
-const ttlIsBlock = (v: Json | undefined): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && v.type === 'block';
+const ttlValue = (v: Json | undefined): number =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? num(v.value) : 0;
+const ttlIsBlock = (v: Json | undefined): boolean =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && v.type === 'block';
 const asAccount = (id: string): string => withPrefix(id, 'ak');
 
 /** nonceAccount is the account whose nonce a transaction uses and who pays its fee. */
 export function nonceAccount(tx: TxFields): string {
-  const id = tx.sender_id ?? tx.account_id ?? tx.owner_id ?? tx.caller_id ?? tx.initiator_id ?? tx.from_id ?? tx.oracle_id;
+  const id =
+    tx.sender_id ?? tx.account_id ?? tx.owner_id ?? tx.caller_id ?? tx.initiator_id ?? tx.from_id ?? tx.oracle_id;
   return asAccount(str(id));
 }
 
@@ -47,10 +56,14 @@ const ttlBlocks = (v: Json | undefined, height: number): number => (ttlIsBlock(v
 /** minimumFee is the seed's minimum for a transaction at `height` (oracle fees grow with their TTL). */
 export function minimumFee(tx: TxFields, state: WorldState, height: number): bigint {
   switch (tx.type) {
-    case 'OracleRegisterTx': return ttlFee(ttlBlocks(tx.oracle_ttl, height));
-    case 'OracleQueryTx': return ttlFee(ttlBlocks(tx.query_ttl, height));
-    case 'OracleRespondTx': return ttlFee(state.queries.get(str(tx.query_id))?.responseTtl ?? ttlValue(tx.response_ttl));
-    default: return MIN_FEE;
+    case 'OracleRegisterTx':
+      return ttlFee(ttlBlocks(tx.oracle_ttl, height));
+    case 'OracleQueryTx':
+      return ttlFee(ttlBlocks(tx.query_ttl, height));
+    case 'OracleRespondTx':
+      return ttlFee(state.queries.get(str(tx.query_id))?.responseTtl ?? ttlValue(tx.response_ttl));
+    default:
+      return MIN_FEE;
   }
 }
 
@@ -88,18 +101,33 @@ function resolveName(state: WorldState, id: string, key: string, height: number)
 
 function activeName(state: WorldState, tx: TxFields, height: number) {
   const entry = state.names.get(str(tx.name_id));
-  if (!entry || entry.revokedAt !== undefined || entry.expires <= height) throw new TxRejected(`name ${str(tx.name_id)} not found`);
-  if (entry.owner !== str(tx.account_id)) throw new TxRejected(`name ${str(tx.name_id)} is not owned by ${str(tx.account_id)}`);
+  if (!entry || entry.revokedAt !== undefined || entry.expires <= height)
+    throw new TxRejected(`name ${str(tx.name_id)} not found`);
+  if (entry.owner !== str(tx.account_id))
+    throw new TxRejected(`name ${str(tx.name_id)} is not owned by ${str(tx.account_id)}`);
   return entry;
 }
 
 /** callInfo is the call record of a contract create or call (the outcome from fate-contract.ts: the devnode runs no code). */
-function callInfo(tx: TxFields, ctx: ApplyContext, contract: string, caller: string, code: string): { [k: string]: Json } {
+function callInfo(
+  tx: TxFields,
+  ctx: ApplyContext,
+  contract: string,
+  caller: string,
+  code: string,
+): { [k: string]: Json } {
   const gasUsed = Math.min(num(tx.gas), 1000);
   const result = contractCallResult(code, str(tx.call_data), tx.type === 'ContractCreateTx');
   return {
-    caller_id: caller, caller_nonce: num(tx.nonce), height: ctx.height, contract_id: contract, gas_price: tx.gas_price ?? 0,
-    gas_used: gasUsed, log: [], return_value: result.returnValue, return_type: result.returnType,
+    caller_id: caller,
+    caller_nonce: num(tx.nonce),
+    height: ctx.height,
+    contract_id: contract,
+    gas_price: tx.gas_price ?? 0,
+    gas_used: gasUsed,
+    log: [],
+    return_value: result.returnValue,
+    return_type: result.returnType,
   };
 }
 
@@ -114,20 +142,27 @@ const APPLY: Record<string, Apply> = {
   OracleRegisterTx(state, tx, ctx) {
     const id = withPrefix(str(tx.account_id), 'ok');
     const existing = state.oracles.get(id);
-    if (existing && existing.expires > ctx.height) throw new TxRejected(`account ${str(tx.account_id)} is already an oracle`);
+    if (existing && existing.expires > ctx.height)
+      throw new TxRejected(`account ${str(tx.account_id)} is already an oracle`);
     const ttl = ttlValue(tx.oracle_ttl);
     const expires = ttlIsBlock(tx.oracle_ttl) ? ttl : ctx.height + ttl;
     if (expires <= ctx.height) throw new TxRejected('oracle_ttl is in the past');
     debit(state, nonceAccount(tx), int(tx.fee));
     state.oracles.set(id, {
-      id, queryFormat: str(tx.query_format), responseFormat: str(tx.response_format), queryFee: int(tx.query_fee),
-      expires, abiVersion: num(tx.abi_version), queryIds: [],
+      id,
+      queryFormat: str(tx.query_format),
+      responseFormat: str(tx.response_format),
+      queryFee: int(tx.query_fee),
+      expires,
+      abiVersion: num(tx.abi_version),
+      queryIds: [],
     });
   },
   OracleExtendTx(state, tx, ctx) {
     const oracle = state.oracles.get(str(tx.oracle_id));
     if (!oracle || oracle.expires <= ctx.height) throw new TxRejected(`oracle ${str(tx.oracle_id)} not found`);
-    if (ttlIsBlock(tx.oracle_ttl) || ttlValue(tx.oracle_ttl) <= 0) throw new TxRejected('oracle_ttl of an extend must be a positive delta');
+    if (ttlIsBlock(tx.oracle_ttl) || ttlValue(tx.oracle_ttl) <= 0)
+      throw new TxRejected('oracle_ttl of an extend must be a positive delta');
     debit(state, nonceAccount(tx), int(tx.fee));
     state.oracles.set(oracle.id, { ...oracle, expires: oracle.expires + ttlValue(tx.oracle_ttl) });
   },
@@ -136,7 +171,9 @@ const APPLY: Record<string, Apply> = {
     const oracle = state.oracles.get(withPrefix(oracleId, 'ok'));
     if (!oracle || oracle.expires <= ctx.height) throw new TxRejected(`oracle ${oracleId} not found`);
     if (int(tx.query_fee) < oracle.queryFee) {
-      throw new TxRejected(`query_fee_too_low: query fee ${int(tx.query_fee)} is below the oracle's query fee ${oracle.queryFee}`);
+      throw new TxRejected(
+        `query_fee_too_low: query fee ${int(tx.query_fee)} is below the oracle's query fee ${oracle.queryFee}`,
+      );
     }
     const qttl = ttlValue(tx.query_ttl);
     const expires = ttlIsBlock(tx.query_ttl) ? qttl : ctx.height + qttl;
@@ -146,15 +183,22 @@ const APPLY: Record<string, Apply> = {
     debit(state, sender, int(tx.fee) + int(tx.query_fee));
     const id = oracleQueryId(sender, num(tx.nonce), oracle.id);
     state.queries.set(id, {
-      id, senderId: sender, senderNonce: num(tx.nonce), oracleId: oracle.id, query: str(tx.query),
-      fee: int(tx.query_fee), expires, responseTtl,
+      id,
+      senderId: sender,
+      senderNonce: num(tx.nonce),
+      oracleId: oracle.id,
+      query: str(tx.query),
+      fee: int(tx.query_fee),
+      expires,
+      responseTtl,
     });
     state.oracles.set(oracle.id, { ...oracle, queryIds: [...oracle.queryIds, id] });
     return { query: { id, expires } };
   },
   OracleRespondTx(state, tx, ctx) {
     const query = state.queries.get(str(tx.query_id));
-    if (!query || query.oracleId !== str(tx.oracle_id)) throw new TxRejected(`query ${str(tx.query_id)} not found for ${str(tx.oracle_id)}`);
+    if (!query || query.oracleId !== str(tx.oracle_id))
+      throw new TxRejected(`query ${str(tx.query_id)} not found for ${str(tx.oracle_id)}`);
     if (query.response !== undefined) throw new TxRejected(`query ${query.id} is already answered`);
     if (query.expires < ctx.height) throw new TxRejected(`query ${query.id} has expired`);
     if (ttlValue(tx.response_ttl) !== query.responseTtl) throw new TxRejected('oracle_response_has_wrong_response_ttl');
@@ -165,7 +209,8 @@ const APPLY: Record<string, Apply> = {
   NamePreclaimTx(state, tx, ctx) {
     const id = str(tx.commitment_id);
     const existing = state.commitments.get(id);
-    if (existing && existing.height + COMMITMENT_EXPIRATION >= ctx.height) throw new TxRejected(`commitment ${id} already exists`);
+    if (existing && existing.height + COMMITMENT_EXPIRATION >= ctx.height)
+      throw new TxRejected(`commitment ${id} already exists`);
     debit(state, nonceAccount(tx), int(tx.fee));
     state.commitments.set(id, { owner: str(tx.account_id), height: ctx.height });
   },
@@ -175,23 +220,38 @@ const APPLY: Record<string, Apply> = {
     if (invalid) throw new TxRejected(`name validation failed: ${invalid}`);
     const cm = commitmentId(name, int(tx.name_salt));
     const commitment = state.commitments.get(cm);
-    if (!commitment || commitment.owner !== str(tx.account_id)) throw new TxRejected(`name_not_preclaimed: no commitment ${cm} by ${str(tx.account_id)}`);
+    if (!commitment || commitment.owner !== str(tx.account_id))
+      throw new TxRejected(`name_not_preclaimed: no commitment ${cm} by ${str(tx.account_id)}`);
     if (commitment.height >= ctx.height) {
-      throw new TxRejected('commitment_delta_too_small: a claim is not accepted in the same generation as its preclaim');
+      throw new TxRejected(
+        'commitment_delta_too_small: a claim is not accepted in the same generation as its preclaim',
+      );
     }
     const id = nameHash(name);
     const existing = state.names.get(id);
-    if (existing && (existing.revokedAt === undefined ? existing.expires > ctx.height : existing.revokedAt + NAME_REVOKE_PROTECTION > ctx.height)) {
+    if (
+      existing &&
+      (existing.revokedAt === undefined
+        ? existing.expires > ctx.height
+        : existing.revokedAt + NAME_REVOKE_PROTECTION > ctx.height)
+    ) {
       throw new TxRejected(`name_already_taken: ${name}`);
     }
     debit(state, nonceAccount(tx), int(tx.fee) + int(tx.name_fee));
     state.commitments.delete(cm);
-    state.names.set(id, { id, name, owner: str(tx.account_id), expires: ctx.height + NAME_CLAIM_MAX_EXPIRATION, pointers: [] });
+    state.names.set(id, {
+      id,
+      name,
+      owner: str(tx.account_id),
+      expires: ctx.height + NAME_CLAIM_MAX_EXPIRATION,
+      pointers: [],
+    });
   },
   NameUpdateTx(state, tx, ctx) {
     const entry = activeName(state, tx, ctx.height);
     const nameTtl = num(tx.name_ttl);
-    if (nameTtl > NAME_CLAIM_MAX_EXPIRATION) throw new TxRejected(`name_ttl ${nameTtl} exceeds ${NAME_CLAIM_MAX_EXPIRATION}`);
+    if (nameTtl > NAME_CLAIM_MAX_EXPIRATION)
+      throw new TxRejected(`name_ttl ${nameTtl} exceeds ${NAME_CLAIM_MAX_EXPIRATION}`);
     debit(state, nonceAccount(tx), int(tx.fee));
     const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).map((p) => {
       const o = p as { key: string; id: string };
@@ -216,7 +276,12 @@ const APPLY: Record<string, Apply> = {
     debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + gasUsed * int(tx.gas_price));
     const id = contractId(owner, num(tx.nonce));
     state.contracts.set(id, {
-      id, ownerId: owner, vmVersion: num(tx.vm_version), abiVersion: num(tx.abi_version), deposit: int(tx.deposit), code: str(tx.code),
+      id,
+      ownerId: owner,
+      vmVersion: num(tx.vm_version),
+      abiVersion: num(tx.abi_version),
+      deposit: int(tx.deposit),
+      code: str(tx.code),
     });
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
     return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
@@ -238,18 +303,27 @@ const APPLY: Record<string, Apply> = {
     debit(state, responder, int(tx.responder_amount));
     const id = channelId(initiator, num(tx.nonce), responder);
     const d = tx.delegate_ids;
-    const delegateIds = (Array.isArray(d) ? d : d && typeof d === 'object' ? [...(d.initiator as Json[]), ...(d.responder as Json[])] : []).map(str);
+    const delegateIds = (
+      Array.isArray(d) ? d : d && typeof d === 'object' ? [...(d.initiator as Json[]), ...(d.responder as Json[])] : []
+    ).map(str);
     state.channels.set(id, {
-      id, initiatorId: initiator, responderId: responder, initiatorAmount: int(tx.initiator_amount),
-      responderAmount: int(tx.responder_amount), channelReserve: int(tx.channel_reserve), lockPeriod: num(tx.lock_period),
-      delegateIds, stateHash: str(tx.state_hash),
+      id,
+      initiatorId: initiator,
+      responderId: responder,
+      initiatorAmount: int(tx.initiator_amount),
+      responderAmount: int(tx.responder_amount),
+      channelReserve: int(tx.channel_reserve),
+      lockPeriod: num(tx.lock_period),
+      delegateIds,
+      stateHash: str(tx.state_hash),
     });
   },
   ChannelCloseMutualTx(state, tx) {
     const channel = state.channels.get(str(tx.channel_id));
     if (!channel) throw new TxRejected(`channel ${str(tx.channel_id)} not found`);
     const from = str(tx.from_id);
-    if (from !== channel.initiatorId && from !== channel.responderId) throw new TxRejected(`${from} is not a channel party`);
+    if (from !== channel.initiatorId && from !== channel.responderId)
+      throw new TxRejected(`${from} is not a channel party`);
     const finals = int(tx.initiator_amount_final) + int(tx.responder_amount_final) + int(tx.fee);
     if (finals !== channel.initiatorAmount + channel.responderAmount) {
       throw new TxRejected('wrong_amounts: final amounts plus fee must equal the channel amount');

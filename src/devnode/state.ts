@@ -51,7 +51,10 @@ export class LayeredMap<V> {
 }
 
 /** Account is a balance and the nonce of the last transaction it signed. */
-export interface Account { readonly balance: bigint; readonly nonce: number }
+export interface Account {
+  readonly balance: bigint;
+  readonly nonce: number;
+}
 
 /** Oracle is a registered oracle; `expires` is the absolute height the node shows as `ttl`. */
 export interface Oracle {
@@ -78,7 +81,10 @@ export interface OracleQuery {
 }
 
 /** Commitment is a name preclaim waiting for its claim. */
-export interface Commitment { readonly owner: string; readonly height: number }
+export interface Commitment {
+  readonly owner: string;
+  readonly height: number;
+}
 
 /** NameEntry is a claimed (or revoked) name. */
 export interface NameEntry {

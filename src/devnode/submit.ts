@@ -25,7 +25,12 @@ export function submitEncodedTx(chain: Chain, body: Json | undefined): TxRecord 
   try {
     return chain.submit(bytes);
   } catch (err) {
-    if (err instanceof TxRejected || err instanceof TxCodecError || err instanceof RlpError || err instanceof DecodeError) {
+    if (
+      err instanceof TxRejected ||
+      err instanceof TxCodecError ||
+      err instanceof RlpError ||
+      err instanceof DecodeError
+    ) {
       throw new HttpError(400, `Invalid tx: ${err.message}`);
     }
     throw err;

@@ -38,11 +38,26 @@ function list(item: RlpItem | undefined, name: string): RlpItem[] {
 function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind, tx: TxFields): number {
   const item = items[at];
   switch (kind) {
-    case 'id': tx[name] = idJson(blob(item, name), name); return at + 1;
-    case 'int': tx[name] = jsonInt(bytesToInt(blob(item, name))); return at + 1;
-    case 'ba': case 'cb': case 'st': case 'pi': case 'tx': case 'oq': tx[name] = encode(kind, blob(item, name)); return at + 1;
-    case 'str': tx[name] = utf8.decode(blob(item, name)); return at + 1;
-    case 'hex': tx[name] = `0x${Buffer.from(blob(item, name)).toString('hex')}`; return at + 1;
+    case 'id':
+      tx[name] = idJson(blob(item, name), name);
+      return at + 1;
+    case 'int':
+      tx[name] = jsonInt(bytesToInt(blob(item, name)));
+      return at + 1;
+    case 'ba':
+    case 'cb':
+    case 'st':
+    case 'pi':
+    case 'tx':
+    case 'oq':
+      tx[name] = encode(kind, blob(item, name));
+      return at + 1;
+    case 'str':
+      tx[name] = utf8.decode(blob(item, name));
+      return at + 1;
+    case 'hex':
+      tx[name] = `0x${Buffer.from(blob(item, name)).toString('hex')}`;
+      return at + 1;
     case 'signedTx': {
       const { signatures, txBytes } = decodeSignedTx(blob(item, name));
       tx[name] = { tx: decodeTx(txBytes), signatures: signatures.map((s) => encode('sg', s)) };
@@ -60,9 +75,14 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
       tx.abi_version = Number(v & 0xffffn);
       return at + 1;
     }
-    case 'ids': tx[name] = list(item, name).map((id) => idJson(id, name)); return at + 1;
+    case 'ids':
+      tx[name] = list(item, name).map((id) => idJson(id, name));
+      return at + 1;
     case 'delegates':
-      tx[name] = { initiator: list(item, name).map((id) => idJson(id, name)), responder: list(items[at + 1], name).map((id) => idJson(id, name)) };
+      tx[name] = {
+        initiator: list(item, name).map((id) => idJson(id, name)),
+        responder: list(items[at + 1], name).map((id) => idJson(id, name)),
+      };
       return at + 2;
     case 'pointers':
       tx[name] = list(item, name).map((p) => {

@@ -11,7 +11,13 @@ const EMPTY_OR = encode('or', new Uint8Array(0));
 
 function renderTx(r: TxRecord): string {
   const signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
-  return stringifyJson({ tx: r.tx, block_height: r.blockHeight, block_hash: r.blockHash ?? 'none', hash: r.hash, signatures });
+  return stringifyJson({
+    tx: r.tx,
+    block_height: r.blockHeight,
+    block_hash: r.blockHash ?? 'none',
+    hash: r.hash,
+    signatures,
+  });
 }
 
 /** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending), cached on the record. */
@@ -57,18 +63,30 @@ export function accountJson(id: string, a: Account): { [k: string]: Json } {
 /** oracleJson is a RegisteredOracle; `expires` repeats `ttl` under the seed's name. */
 export function oracleJson(o: Oracle): { [k: string]: Json } {
   return {
-    id: o.id, query_format: o.queryFormat, response_format: o.responseFormat, query_fee: jsonInt(o.queryFee),
-    ttl: o.expires, expires: o.expires, abi_version: o.abiVersion,
+    id: o.id,
+    query_format: o.queryFormat,
+    response_format: o.responseFormat,
+    query_fee: jsonInt(o.queryFee),
+    ttl: o.expires,
+    expires: o.expires,
+    abi_version: o.abiVersion,
   };
 }
 
 /** queryJson is an OracleQuery; `query_id` and `expires` repeat `id` and `ttl` under the seed's names. */
 export function queryJson(q: OracleQuery): { [k: string]: Json } {
   return {
-    id: q.id, query_id: q.id, sender_id: q.senderId, sender_nonce: q.senderNonce, oracle_id: q.oracleId,
+    id: q.id,
+    query_id: q.id,
+    sender_id: q.senderId,
+    sender_nonce: q.senderNonce,
+    oracle_id: q.oracleId,
     query: encode('ov', Buffer.from(q.query, 'utf8')),
     response: q.response === undefined ? EMPTY_OR : encode('or', Buffer.from(q.response, 'utf8')),
-    ttl: q.expires, expires: q.expires, response_ttl: { type: 'delta', value: q.responseTtl }, fee: jsonInt(q.fee),
+    ttl: q.expires,
+    expires: q.expires,
+    response_ttl: { type: 'delta', value: q.responseTtl },
+    fee: jsonInt(q.fee),
   };
 }
 
@@ -80,7 +98,12 @@ export function nameJson(n: NameEntry): { [k: string]: Json } {
 /** contractJson is a ContractObject. */
 export function contractJson(c: ContractEntry): { [k: string]: Json } {
   return {
-    id: c.id, owner_id: c.ownerId, vm_version: c.vmVersion, abi_version: c.abiVersion, active: true, referrer_ids: [],
+    id: c.id,
+    owner_id: c.ownerId,
+    vm_version: c.vmVersion,
+    abi_version: c.abiVersion,
+    active: true,
+    referrer_ids: [],
     deposit: jsonInt(c.deposit),
   };
 }
@@ -88,9 +111,18 @@ export function contractJson(c: ContractEntry): { [k: string]: Json } {
 /** channelJson is a Channel object. */
 export function channelJson(c: ChannelEntry): { [k: string]: Json } {
   return {
-    id: c.id, initiator_id: c.initiatorId, responder_id: c.responderId,
-    channel_amount: jsonInt(c.initiatorAmount + c.responderAmount), initiator_amount: jsonInt(c.initiatorAmount),
-    responder_amount: jsonInt(c.responderAmount), channel_reserve: jsonInt(c.channelReserve), delegate_ids: [...c.delegateIds],
-    state_hash: c.stateHash, round: 1, solo_round: 0, lock_period: c.lockPeriod, locked_until: 0,
+    id: c.id,
+    initiator_id: c.initiatorId,
+    responder_id: c.responderId,
+    channel_amount: jsonInt(c.initiatorAmount + c.responderAmount),
+    initiator_amount: jsonInt(c.initiatorAmount),
+    responder_amount: jsonInt(c.responderAmount),
+    channel_reserve: jsonInt(c.channelReserve),
+    delegate_ids: [...c.delegateIds],
+    state_hash: c.stateHash,
+    round: 1,
+    solo_round: 0,
+    lock_period: c.lockPeriod,
+    locked_until: 0,
   };
 }

@@ -117,7 +117,11 @@ export class ChainFeed {
 
   async #drain(): Promise<void> {
     const { chunkHeights = DEFAULT_CHUNK_HEIGHTS, retryMs = DEFAULT_RETRY_MS, log } = this.#options;
-    for (let chunk = takeChunk(this.#state, chunkHeights); chunk && !this.#stopped; chunk = takeChunk(this.#state, chunkHeights)) {
+    for (
+      let chunk = takeChunk(this.#state, chunkHeights);
+      chunk && !this.#stopped;
+      chunk = takeChunk(this.#state, chunkHeights)
+    ) {
       try {
         if (this.#options.hasListeners()) {
           const events = await readChainEvents(this.#options.pool, chunk.from, chunk.to);
@@ -131,7 +135,10 @@ export class ChainFeed {
         this.#noticed = this.#noticed.filter((n) => n.to > chunk!.to);
         this.#forgetBelow(this.#state.next - this.#options.memoryHeights);
       } catch (err) {
-        log.error({ err: (err as Error).message, from: chunk.from, to: chunk.to }, 'reading chain events failed; retrying');
+        log.error(
+          { err: (err as Error).message, from: chunk.from, to: chunk.to },
+          'reading chain events failed; retrying',
+        );
         await sleep(retryMs);
       }
     }

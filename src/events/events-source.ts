@@ -7,19 +7,33 @@ import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
  * (exact integers), so fan-out to thousands of clients costs no further JSON work.
  */
 export type ChainEvent =
-  | { readonly type: 'key_block' | 'micro_block'; readonly height: number; readonly block: string; readonly payload: string }
   | {
-    readonly type: 'transaction';
-    readonly height: number;
-    /** The micro block holding the transaction. */
-    readonly block: string;
-    readonly payload: string;
-    /** Every id the transaction references or creates (its account_transactions rows). */
-    readonly ids: readonly string[];
-  };
+      readonly type: 'key_block' | 'micro_block';
+      readonly height: number;
+      readonly block: string;
+      readonly payload: string;
+    }
+  | {
+      readonly type: 'transaction';
+      readonly height: number;
+      /** The micro block holding the transaction. */
+      readonly block: string;
+      readonly payload: string;
+      /** Every id the transaction references or creates (its account_transactions rows). */
+      readonly ids: readonly string[];
+    };
 
-interface KeyBlockRow { height: number; hash: string; data: Json }
-interface MicroBlockRow { height: number; micro_index: number; hash: string; header: Json }
+interface KeyBlockRow {
+  height: number;
+  hash: string;
+  data: Json;
+}
+interface MicroBlockRow {
+  height: number;
+  micro_index: number;
+  hash: string;
+  header: Json;
+}
 interface TransactionRow {
   hash: string;
   height: number;
@@ -29,7 +43,12 @@ interface TransactionRow {
   signatures: string[] | null;
   tx: Json;
 }
-interface IdRow { height: number; micro_index: number; tx_index: number; account: string }
+interface IdRow {
+  height: number;
+  micro_index: number;
+  tx_index: number;
+  account: string;
+}
 
 /**
  * readChainEvents returns the events of heights from..to (inclusive), in chain order: each key
@@ -37,25 +56,32 @@ interface IdRow { height: number; micro_index: number; tx_index: number; account
  * repeatable-read snapshot, so a concurrent fork cannot mix two chains in one answer.
  */
 export function readChainEvents(pool: Pool, from: number, to: number): Promise<ChainEvent[]> {
-  return withTransaction(pool, async (db) => {
-    const range = [from, to];
-    // One client runs one query at a time, so these go one after the other.
-    const keyBlocks = await db.query<KeyBlockRow>('SELECT height, hash, data FROM key_blocks WHERE height BETWEEN $1 AND $2', range);
-    const microBlocks = await db.query<MicroBlockRow>(
-      'SELECT height, micro_index, hash, header FROM micro_blocks WHERE height BETWEEN $1 AND $2',
-      range,
-    );
-    const transactions = await db.query<TransactionRow>(
-      `SELECT hash, height, micro_block_hash, micro_index, tx_index, signatures, tx
+  return withTransaction(
+    pool,
+    async (db) => {
+      const range = [from, to];
+      // One client runs one query at a time, so these go one after the other.
+      const keyBlocks = await db.query<KeyBlockRow>(
+        'SELECT height, hash, data FROM key_blocks WHERE height BETWEEN $1 AND $2',
+        range,
+      );
+      const microBlocks = await db.query<MicroBlockRow>(
+        'SELECT height, micro_index, hash, header FROM micro_blocks WHERE height BETWEEN $1 AND $2',
+        range,
+      );
+      const transactions = await db.query<TransactionRow>(
+        `SELECT hash, height, micro_block_hash, micro_index, tx_index, signatures, tx
          FROM transactions WHERE height BETWEEN $1 AND $2`,
-      range,
-    );
-    const ids = await db.query<IdRow>(
-      'SELECT height, micro_index, tx_index, account FROM account_transactions WHERE height BETWEEN $1 AND $2',
-      range,
-    );
-    return inChainOrder(keyBlocks.rows, microBlocks.rows, transactions.rows, ids.rows);
-  }, 'ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        range,
+      );
+      const ids = await db.query<IdRow>(
+        'SELECT height, micro_index, tx_index, account FROM account_transactions WHERE height BETWEEN $1 AND $2',
+        range,
+      );
+      return inChainOrder(keyBlocks.rows, microBlocks.rows, transactions.rows, ids.rows);
+    },
+    'ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  );
 }
 
 /** readTopHeight is the highest stored key block height, or -1 for an empty chain. */
@@ -77,15 +103,26 @@ export async function readBlockHashes(db: Queryable, from: number, to: number): 
 }
 
 /** signedTxPayload is a stored transaction as the node serves it (GenericSignedTx). */
-export function signedTxPayload(row: Pick<TransactionRow, 'hash' | 'height' | 'micro_block_hash' | 'signatures' | 'tx'>): string {
-  const signed: Record<string, unknown> = { block_hash: row.micro_block_hash, block_height: row.height, hash: row.hash };
+export function signedTxPayload(
+  row: Pick<TransactionRow, 'hash' | 'height' | 'micro_block_hash' | 'signatures' | 'tx'>,
+): string {
+  const signed: Record<string, unknown> = {
+    block_hash: row.micro_block_hash,
+    block_height: row.height,
+    hash: row.hash,
+  };
   // GAMetaTx is printed by the node without signatures; stored as null.
   if (row.signatures !== null) signed.signatures = row.signatures;
   signed.tx = row.tx;
   return stringifyJson(signed);
 }
 
-function inChainOrder(keyBlocks: KeyBlockRow[], microBlocks: MicroBlockRow[], txs: TransactionRow[], ids: IdRow[]): ChainEvent[] {
+function inChainOrder(
+  keyBlocks: KeyBlockRow[],
+  microBlocks: MicroBlockRow[],
+  txs: TransactionRow[],
+  ids: IdRow[],
+): ChainEvent[] {
   const idsByTx = new Map<string, string[]>();
   for (const r of ids) {
     const key = position(r.height, r.micro_index, r.tx_index);
@@ -104,7 +141,13 @@ function inChainOrder(keyBlocks: KeyBlockRow[], microBlocks: MicroBlockRow[], tx
       const blockTxs = (txsByMicro.get(`${mb.height}:${mb.micro_index}`) ?? []).sort((a, b) => a.tx_index - b.tx_index);
       for (const t of blockTxs) {
         const txIds = idsByTx.get(position(t.height, t.micro_index, t.tx_index)) ?? [];
-        events.push({ type: 'transaction', height: t.height, block: t.micro_block_hash, payload: signedTxPayload(t), ids: txIds });
+        events.push({
+          type: 'transaction',
+          height: t.height,
+          block: t.micro_block_hash,
+          payload: signedTxPayload(t),
+          ids: txIds,
+        });
       }
     }
   }

@@ -49,7 +49,11 @@ function readTextFrame(bytes: Buffer, start: number): { text: string; end: numbe
   if (bytes[start] !== FIN_TEXT) throw new Error('not a single unfragmented text frame');
   const marker = bytes[start + 1]! & 0x7f;
   const offset = start + (marker < 126 ? 2 : marker === 126 ? 4 : 10);
-  const length = marker < 126 ? marker : marker === 126 ? bytes.readUInt16BE(start + 2) : Number(bytes.readBigUInt64BE(start + 2));
-  if (offset + length > bytes.length) throw new Error(`frame at ${start} does not match its header (${offset - start}+${length} bytes, ${bytes.length - start} left)`);
+  const length =
+    marker < 126 ? marker : marker === 126 ? bytes.readUInt16BE(start + 2) : Number(bytes.readBigUInt64BE(start + 2));
+  if (offset + length > bytes.length)
+    throw new Error(
+      `frame at ${start} does not match its header (${offset - start}+${length} bytes, ${bytes.length - start} left)`,
+    );
   return { text: bytes.toString('utf8', offset, offset + length), end: offset + length };
 }

@@ -6,7 +6,16 @@ import type { ChainEvent } from './events-source.ts';
 import { encodeTextFrame } from './frame.ts';
 import type { WebsocketMetrics } from './metrics.ts';
 import { Outbox, type Mail } from './outbox.ts';
-import { formatError, formatEvent, formatSubscriptions, parseClientMessage, subscriptionName, type Kind, type Spelling, type StreamKind } from './protocol.ts';
+import {
+  formatError,
+  formatEvent,
+  formatSubscriptions,
+  parseClientMessage,
+  subscriptionName,
+  type Kind,
+  type Spelling,
+  type StreamKind,
+} from './protocol.ts';
 import { Subscriptions, type Change } from './subscriptions.ts';
 
 /** Peer is one connected client as the hub sees it (ws-server adapts a ws WebSocket). */
@@ -118,7 +127,8 @@ export class Hub {
           this.#collectObjects(event.ids, event.payload, outbox);
         }
       }
-      if (this.#flush(outbox) > 0) this.#options.metrics.deliveryLatency.observe((performance.now() - noticedAt) / 1000);
+      if (this.#flush(outbox) > 0)
+        this.#options.metrics.deliveryLatency.observe((performance.now() - noticedAt) / 1000);
     }
   }
 
@@ -133,7 +143,8 @@ export class Hub {
     const subscribers = this.#byKind.get(kind);
     if (!subscribers || subscribers.size === 0) return;
     const frames = frameCache(kind, payload);
-    for (const client of subscribers) outbox.post(client, kind, frames(client.subscriptions.spellingOf(kind) ?? 'snake'));
+    for (const client of subscribers)
+      outbox.post(client, kind, frames(client.subscriptions.spellingOf(kind) ?? 'snake'));
   }
 
   #collectObjects(ids: readonly string[], payload: string, outbox: Outbox<Client>): void {

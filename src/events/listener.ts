@@ -118,7 +118,10 @@ export class NotificationListener {
         },
         (err: unknown) => {
           if (this.#stopped) return;
-          this.#options.log.warn({ err: (err as Error).message, retryMs: this.#retryMs }, 'database listen reconnect failed');
+          this.#options.log.warn(
+            { err: (err as Error).message, retryMs: this.#retryMs },
+            'database listen reconnect failed',
+          );
           this.#scheduleReconnect();
         },
       );
@@ -147,14 +150,17 @@ export class NotificationListener {
       this.#options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
     );
     // Repeating LISTEN is a no-op that keeps it the backend's last statement in pg_stat_activity.
-    client.query(`LISTEN ${quoteIdent(this.#options.channel)}`).then(
-      () => clearTimeout(timeout),
-      (err: unknown) => {
-        clearTimeout(timeout);
-        this.#lost(client, err as Error);
-      },
-    ).finally(() => {
-      if (this.#checking === client) this.#checking = undefined;
-    });
+    client
+      .query(`LISTEN ${quoteIdent(this.#options.channel)}`)
+      .then(
+        () => clearTimeout(timeout),
+        (err: unknown) => {
+          clearTimeout(timeout);
+          this.#lost(client, err as Error);
+        },
+      )
+      .finally(() => {
+        if (this.#checking === client) this.#checking = undefined;
+      });
   }
 }

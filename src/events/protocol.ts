@@ -23,7 +23,8 @@ export interface ClientRequest {
   readonly target?: string;
 }
 
-export type ParseResult = { readonly ok: true; readonly request: ClientRequest } | { readonly ok: false; readonly error: string };
+export type ParseResult =
+  { readonly ok: true; readonly request: ClientRequest } | { readonly ok: false; readonly error: string };
 
 /** Kinds in the order the subscription list shows them. */
 export const STREAM_KINDS: readonly StreamKind[] = ['key_blocks', 'micro_blocks', 'transactions', 'tx_update'];
@@ -47,10 +48,12 @@ const OPS: ReadonlyMap<string, Op> = new Map([
 ]);
 
 const PAYLOADS: ReadonlyMap<string, { kind: Kind; spelling: Spelling }> = new Map(
-  (Object.entries(PASCAL_NAMES) as [Kind, string][]).flatMap(([kind, pascal]): [string, { kind: Kind; spelling: Spelling }][] => [
-    [kind, { kind, spelling: 'snake' }],
-    [pascal, { kind, spelling: 'pascal' }],
-  ]),
+  (Object.entries(PASCAL_NAMES) as [Kind, string][]).flatMap(
+    ([kind, pascal]): [string, { kind: Kind; spelling: Spelling }][] => [
+      [kind, { kind, spelling: 'snake' }],
+      [pascal, { kind, spelling: 'pascal' }],
+    ],
+  ),
 );
 
 // Client messages are a few hundred bytes; anything much longer is not a subscription.

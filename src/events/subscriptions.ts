@@ -10,7 +10,8 @@ export type Change =
   | { readonly type: 'added' | 'removed'; readonly kind: StreamKind }
   | { readonly type: 'added' | 'removed'; readonly kind: 'object'; readonly target: string };
 
-export type ApplyResult = { readonly ok: true; readonly change: Change } | { readonly ok: false; readonly error: string };
+export type ApplyResult =
+  { readonly ok: true; readonly change: Change } | { readonly ok: false; readonly error: string };
 
 const NONE: Change = { type: 'none' };
 

@@ -88,7 +88,8 @@ export class PendingTxPoller {
       if (fresh.length > 0 && !this.#stopped) this.#options.publish(fresh);
     } catch (err) {
       this.#options.metrics.pendingPollErrors.inc();
-      if (!this.#failing) this.#options.log.warn({ err: (err as Error).message }, 'polling the node pending list failed');
+      if (!this.#failing)
+        this.#options.log.warn({ err: (err as Error).message }, 'polling the node pending list failed');
       this.#failing = true;
     }
   }

@@ -67,7 +67,9 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
     },
     onReconnected: () => {
       metrics.listenerReconnects.inc();
-      feed.catchUp(true).catch((err: unknown) => log.error({ err: (err as Error).message }, 'catching up after reconnect failed'));
+      feed
+        .catchUp(true)
+        .catch((err: unknown) => log.error({ err: (err as Error).message }, 'catching up after reconnect failed'));
     },
   });
   const stopListening = async (): Promise<void> => {
@@ -78,15 +80,18 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
   // Heights committed between reading the top and hearing the listener's notifications.
   await feed.catchUp(false);
 
-  const poller = cfg.nodeInternalUrl === undefined ? undefined : new PendingTxPoller({
-    nodeInternalUrl: cfg.nodeInternalUrl,
-    intervalMs: cfg.pollIntervalMs,
-    timeoutMs: cfg.nodeTimeoutMs,
-    log,
-    metrics,
-    isWanted: () => hub.hasSubscribers('tx_update'),
-    publish: (payloads) => hub.publishPending(payloads),
-  });
+  const poller =
+    cfg.nodeInternalUrl === undefined
+      ? undefined
+      : new PendingTxPoller({
+          nodeInternalUrl: cfg.nodeInternalUrl,
+          intervalMs: cfg.pollIntervalMs,
+          timeoutMs: cfg.nodeTimeoutMs,
+          log,
+          metrics,
+          isWanted: () => hub.hasSubscribers('tx_update'),
+          publish: (payloads) => hub.publishPending(payloads),
+        });
   poller?.start();
 
   const wss = new WebSocketServer({
@@ -157,7 +162,10 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
   heartbeat.unref();
 
   const url = `ws://${formatHost(cfg.websocket.host)}:${(wss.address() as AddressInfo).port}`;
-  log.info({ url, maxConnections: cfg.websocketMaxConnections, pendingPolling: poller !== undefined }, 'websocket server listening');
+  log.info(
+    { url, maxConnections: cfg.websocketMaxConnections, pendingPolling: poller !== undefined },
+    'websocket server listening',
+  );
   return {
     name: 'websocket',
     url,

@@ -117,7 +117,8 @@ export class ContractDecoder {
       if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
       const calldata = String(tx.call_data);
       if (this.#opts.compilerUrl) return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
-      if (!isFate(tx.abi_version)) return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
+      if (!isFate(tx.abi_version))
+        return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
       return this.#inProcess(code, calldata, callInfo);
     } catch (err) {
       return { function: null, arguments: null, result: null, decodeError: message(err) };
@@ -160,11 +161,13 @@ export class ContractDecoder {
     const returnValue = callInfo?.return_value;
     if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
       try {
-        result = toJsonValue(callInfo?.return_type === 'revert'
-          ? REVERT_DECODER.decodeWithType(returnValue as `cb_${string}`, { name: 'string' })
-          // aepp-calldata's public decodeResult(data, resultType) forwards its arguments to an inner
-          // (funName, data, resultType): passing the name first lines them up, for 'ok' results only.
-          : encoder.decodeResult(call.functionName, returnValue, 'ok'));
+        result = toJsonValue(
+          callInfo?.return_type === 'revert'
+            ? REVERT_DECODER.decodeWithType(returnValue as `cb_${string}`, { name: 'string' })
+            : // aepp-calldata's public decodeResult(data, resultType) forwards its arguments to an inner
+              // (funName, data, resultType): passing the name first lines them up, for 'ok' results only.
+              encoder.decodeResult(call.functionName, returnValue, 'ok'),
+        );
       } catch (err) {
         decodeError = `return value: ${message(err)}`;
       }
@@ -174,14 +177,22 @@ export class ContractDecoder {
 
   async #post(path: string, body: Json): Promise<Json> {
     const res = await fetch(`${this.#opts.compilerUrl}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: stringifyJson(body), signal: AbortSignal.timeout(this.#opts.timeoutMs),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stringifyJson(body),
+      signal: AbortSignal.timeout(this.#opts.timeoutMs),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`compiler ${path}: ${res.status} ${text.slice(0, 200)}`);
     return parseJson(text);
   }
 
-  async #viaCompiler(code: string, calldata: string, abiVersion: Json | undefined, callInfo: JsonObject | undefined): Promise<DecodedCall> {
+  async #viaCompiler(
+    code: string,
+    calldata: string,
+    abiVersion: Json | undefined,
+    callInfo: JsonObject | undefined,
+  ): Promise<DecodedCall> {
     const backend = isFate(abiVersion) ? 'fate' : 'aevm';
     const decoded = await this.#post('/decode-calldata/bytecode', { calldata, bytecode: code, backend });
     if (!isJsonObject(decoded) || typeof decoded.function !== 'string') throw new Error('compiler sent no function');
@@ -189,7 +200,13 @@ export class ContractDecoder {
     let decodeError: string | null = null;
     if (callInfo?.return_type === 'ok' && typeof callInfo.return_value === 'string') {
       try {
-        const r = await this.#post('/decode-call-result/bytecode', { bytecode: code, function: decoded.function, 'call-result': 'ok', 'call-value': callInfo.return_value, backend });
+        const r = await this.#post('/decode-call-result/bytecode', {
+          bytecode: code,
+          function: decoded.function,
+          'call-result': 'ok',
+          'call-value': callInfo.return_value,
+          backend,
+        });
         result = isJsonObject(r) && 'result' in r ? r.result! : r;
       } catch (err) {
         decodeError = `return value: ${message(err)}`;

@@ -53,7 +53,8 @@ class CopyIn {
 /** copyChunks turns COPY text lines into the CopyData payloads (a thousand lines each). */
 export function copyChunks(lines: readonly string[]): Buffer[] {
   const chunks: Buffer[] = [];
-  for (let i = 0; i < lines.length; i += 1000) chunks.push(Buffer.from(`${lines.slice(i, i + 1000).join('\n')}\n`, 'utf8'));
+  for (let i = 0; i < lines.length; i += 1000)
+    chunks.push(Buffer.from(`${lines.slice(i, i + 1000).join('\n')}\n`, 'utf8'));
   return chunks;
 }
 
@@ -71,6 +72,15 @@ export function copyIn(client: Queryable, sql: string, chunks: readonly Buffer[]
  */
 export function copyText(pgType: string, value: string | number | boolean | null): string {
   if (value === null) return '\\N';
-  const text = typeof value === 'boolean' ? (value ? 't' : 'f') : pgType === 'text[]' ? `{${String(value).split(' ').filter(Boolean).join(',')}}` : String(value);
-  return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
+  const text =
+    typeof value === 'boolean'
+      ? value
+        ? 't'
+        : 'f'
+      : pgType === 'text[]'
+        ? `{${String(value).split(' ').filter(Boolean).join(',')}}`
+        : String(value);
+  return /[\\\t\n\r]/.test(text)
+    ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : text;
 }

@@ -10,7 +10,12 @@ import type { DecodedCall, FetchedGeneration, FetchedMicroBlock, JsonObject } fr
  * Once `more()` turns false no further item is started: the results are those of the leading
  * items started.
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>, more = (): boolean => true): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+  more = (): boolean => true,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -37,21 +42,39 @@ export function microBlockHashes(generation: JsonObject, height: number): string
  * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`,
  * only those from that index on), and the call info of contract txs.
  */
-export async function fetchGeneration(node: NodeClient, height: number, withCallInfo = true, continuesAt?: number): Promise<FetchedGeneration> {
+export async function fetchGeneration(
+  node: NodeClient,
+  height: number,
+  withCallInfo = true,
+  continuesAt?: number,
+): Promise<FetchedGeneration> {
   const generation = await node.generation(height);
   const keyBlock = generation.key_block;
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
     throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
   }
-  const microBlocks: FetchedMicroBlock[] = await mapLimit(microBlockHashes(generation, height).slice(continuesAt ?? 0), 4, async (hash) => {
-    const [header, transactions] = await Promise.all([node.microBlockHeader(hash), node.microBlockTransactions(hash)]);
-    return { header, transactions };
-  });
+  const microBlocks: FetchedMicroBlock[] = await mapLimit(
+    microBlockHashes(generation, height).slice(continuesAt ?? 0),
+    4,
+    async (hash) => {
+      const [header, transactions] = await Promise.all([
+        node.microBlockHeader(hash),
+        node.microBlockTransactions(hash),
+      ]);
+      return { header, transactions };
+    },
+  );
   const callInfos = new Map<string, JsonObject>();
-  const contractTxs = withCallInfo ? microBlocks.flatMap((mb) => mb.transactions).filter((s) => isJsonObject(s.tx) && contractTx(s.tx)) : [];
+  const contractTxs = withCallInfo
+    ? microBlocks.flatMap((mb) => mb.transactions).filter((s) => isJsonObject(s.tx) && contractTx(s.tx))
+    : [];
   await mapLimit(contractTxs, 4, async (signed) => {
     const info = await node.transactionInfo(String(signed.hash));
-    const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    const callInfo = isJsonObject(info.call_info)
+      ? info.call_info
+      : isJsonObject(info.ga_info)
+        ? info.ga_info
+        : undefined;
     if (callInfo) callInfos.set(String(signed.hash), callInfo);
   });
   return { height, keyBlock, continuesAt, microBlocks, callInfos, decodedCalls: new Map() };
@@ -62,25 +85,42 @@ export async function fetchGeneration(node: NodeClient, height: number, withCall
  * starts no further height once the generations fetched hold that many transactions, and returns
  * the leading heights it fetched (at least one): a batch's memory follows its transactions.
  */
-export function fetchGenerations(node: NodeClient, heights: readonly number[], concurrency: number, maxTransactions = Infinity): Promise<FetchedGeneration[]> {
+export function fetchGenerations(
+  node: NodeClient,
+  heights: readonly number[],
+  concurrency: number,
+  maxTransactions = Infinity,
+): Promise<FetchedGeneration[]> {
   let transactions = 0;
-  return mapLimit(heights, concurrency, async (h) => {
-    const gen = await fetchGeneration(node, h);
-    for (const mb of gen.microBlocks) transactions += mb.transactions.length;
-    return gen;
-  }, () => transactions < maxTransactions);
+  return mapLimit(
+    heights,
+    concurrency,
+    async (h) => {
+      const gen = await fetchGeneration(node, h);
+      for (const mb of gen.microBlocks) transactions += mb.transactions.length;
+      return gen;
+    },
+    () => transactions < maxTransactions,
+  );
 }
 
 /** decodeCalls fills `decodedCalls` of each generation (outside the database transaction). */
-export async function decodeCalls(decoder: ContractDecoder, codeOf: CodeSource, gens: readonly FetchedGeneration[]): Promise<FetchedGeneration[]> {
-  return Promise.all(gens.map(async (gen) => {
-    const decoded = new Map<string, DecodedCall>();
-    for (const mb of gen.microBlocks) {
-      for (const signed of mb.transactions) {
-        const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
-        if (tx) decoded.set(String(signed.hash), await decoder.decode(tx, gen.callInfos.get(String(signed.hash)), codeOf));
+export async function decodeCalls(
+  decoder: ContractDecoder,
+  codeOf: CodeSource,
+  gens: readonly FetchedGeneration[],
+): Promise<FetchedGeneration[]> {
+  return Promise.all(
+    gens.map(async (gen) => {
+      const decoded = new Map<string, DecodedCall>();
+      for (const mb of gen.microBlocks) {
+        for (const signed of mb.transactions) {
+          const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
+          if (tx)
+            decoded.set(String(signed.hash), await decoder.decode(tx, gen.callInfos.get(String(signed.hash)), codeOf));
+        }
       }
-    }
-    return { ...gen, decodedCalls: decoded };
-  }));
+      return { ...gen, decodedCalls: decoded };
+    }),
+  );
 }

@@ -113,7 +113,10 @@ export class Follower {
     await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
     const pending = this.#ahead;
     // the batch prepared ahead asked for heights that are all still missing
-    const prepared = pending && pending.from === heights[0] && pending.count <= heights.length ? pending.batch : this.#prepare(heights);
+    const prepared =
+      pending && pending.from === heights[0] && pending.count <= heights.length
+        ? pending.batch
+        : this.#prepare(heights);
     this.#ahead = undefined;
     if (this.#rollbackFrom === undefined) {
       // prepare the next batch (fetch, decode, transform) while this one is written
@@ -122,7 +125,11 @@ export class Follower {
       if (count > 0) this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count)) };
     }
     const rederive = this.#rollbackFrom === undefined && this.#rederiving(heights[0]!);
-    const result = await loadBatch(loader, heights, { rollbackFrom: this.#rollbackFrom, prepared, ...(rederive ? { replace: true, rederive } : {}) });
+    const result = await loadBatch(loader, heights, {
+      rollbackFrom: this.#rollbackFrom,
+      prepared,
+      ...(rederive ? { replace: true, rederive } : {}),
+    });
     if (result.kind === 'relink') {
       this.#forkFrom(result.rollbackFrom, 'parent link broken: rolling back');
       return 'busy';
@@ -130,7 +137,10 @@ export class Follower {
     this.#rollbackFrom = undefined;
     if (result.rederiveFrom !== undefined) {
       if (result.rederiveFrom !== null && this.#rederiveFrom === undefined) {
-        this.#deps.log.warn({ from: result.rederiveFrom }, 'name or oracle events were added below stored heights: reloading the stored heights above in order');
+        this.#deps.log.warn(
+          { from: result.rederiveFrom },
+          'name or oracle events were added below stored heights: reloading the stored heights above in order',
+        );
       }
       this.#rederiveFrom = result.rederiveFrom ?? undefined;
     }
@@ -175,7 +185,10 @@ export class Follower {
     if (elapsed < PROGRESS_LOG_MS) return;
     const rate = ((height - this.#progress.height) * 1000) / elapsed;
     const etaSeconds = rate > 0 ? Math.round((nodeTop - height) / rate) : null;
-    this.#deps.log.info({ height, nodeTop, generationsPerSecond: Math.round(rate * 10) / 10, etaSeconds }, 'catching up');
+    this.#deps.log.info(
+      { height, nodeTop, generationsPerSecond: Math.round(rate * 10) / 10, etaSeconds },
+      'catching up',
+    );
     this.#progress = { at: Date.now(), height };
   }
 }

@@ -18,7 +18,10 @@ export interface StoredHash {
  * lowestMismatch is the lowest height (of a descending-or-any-order list) whose stored hash differs
  * from the node's (null: the node has no block there). Pure.
  */
-export function lowestMismatch(stored: readonly StoredHash[], nodeHashes: readonly (string | null)[]): number | undefined {
+export function lowestMismatch(
+  stored: readonly StoredHash[],
+  nodeHashes: readonly (string | null)[],
+): number | undefined {
   let lowest: number | undefined;
   stored.forEach((s, i) => {
     if (nodeHashes[i] !== s.hash && (lowest === undefined || s.height < lowest)) lowest = s.height;
@@ -31,10 +34,15 @@ export function lowestMismatch(stored: readonly StoredHash[], nodeHashes: readon
  * prev_key_hash must be the previous key hash and its prev_hash the previous generation's last
  * micro block (the key hash when it has none). Returns the previous height when broken. Pure.
  */
-export function linkBreak(gen: FetchedGeneration, prev: { height: number; keyHash: string; lastMicroHash: string | null }): number | undefined {
+export function linkBreak(
+  gen: FetchedGeneration,
+  prev: { height: number; keyHash: string; lastMicroHash: string | null },
+): number | undefined {
   if (prev.height !== gen.height - 1) return undefined;
   const kb = gen.keyBlock;
-  return kb.prev_key_hash === prev.keyHash && kb.prev_hash === (prev.lastMicroHash ?? prev.keyHash) ? undefined : prev.height;
+  return kb.prev_key_hash === prev.keyHash && kb.prev_hash === (prev.lastMicroHash ?? prev.keyHash)
+    ? undefined
+    : prev.height;
 }
 
 async function nodeKeyHash(node: NodeClient, height: number): Promise<string | null> {
@@ -47,10 +55,15 @@ async function nodeKeyHash(node: NodeClient, height: number): Promise<string | n
 }
 
 /** storedLink is what a generation at `height + 1` must point back to. */
-export async function storedLink(db: Queryable, height: number): Promise<{ height: number; keyHash: string; lastMicroHash: string | null } | undefined> {
+export async function storedLink(
+  db: Queryable,
+  height: number,
+): Promise<{ height: number; keyHash: string; lastMicroHash: string | null } | undefined> {
   const { rows } = await db.query<{ hash: string; last_micro: string | null }>(
     `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
-       FROM key_blocks k WHERE k.height = $1`, [height]);
+       FROM key_blocks k WHERE k.height = $1`,
+    [height],
+  );
   return rows[0] ? { height, keyHash: rows[0].hash, lastMicroHash: rows[0].last_micro } : undefined;
 }
 
@@ -81,27 +94,46 @@ export function classifyTopMicroBlocks(stored: readonly string[], node: readonly
 }
 
 /** What the poll-time check found: a fork to roll back from, or a top generation that only grew. */
-export type ForkCheck = { readonly kind: 'fork'; readonly from: number } | { readonly kind: 'grew'; readonly height: number; readonly stored: number };
+export type ForkCheck =
+  | { readonly kind: 'fork'; readonly from: number }
+  | { readonly kind: 'grew'; readonly height: number; readonly stored: number };
 
 /**
  * checkForks compares the top `window` stored generations with the node: a key hash mismatch or
  * a changed micro block is a fork (from the lowest affected height); new micro blocks at the top
  * are growth. Undefined when everything agrees.
  */
-export async function checkForks(db: Queryable, node: NodeClient, window: number, concurrency: number): Promise<ForkCheck | undefined> {
-  const { rows: stored } = await db.query<StoredHash>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1', [window]);
+export async function checkForks(
+  db: Queryable,
+  node: NodeClient,
+  window: number,
+  concurrency: number,
+): Promise<ForkCheck | undefined> {
+  const { rows: stored } = await db.query<StoredHash>(
+    'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1',
+    [window],
+  );
   if (stored.length === 0) return undefined;
   const nodeHashes = await mapLimit(stored, concurrency, (s) => nodeKeyHash(node, s.height));
   const mismatch = lowestMismatch(stored, nodeHashes);
   if (mismatch !== undefined) {
     const bottom = stored.at(-1)!;
     // the whole window differs: the reorg may be deeper than K, follow it down
-    if (mismatch === bottom.height && bottom.height > 0) return { kind: 'fork', from: Math.max(0, await agreeingBelow(db, node, bottom.height - 1)) };
+    if (mismatch === bottom.height && bottom.height > 0)
+      return { kind: 'fork', from: Math.max(0, await agreeingBelow(db, node, bottom.height - 1)) };
     return { kind: 'fork', from: mismatch };
   }
   const top = stored[0]!;
-  const { rows } = await db.query<{ hash: string }>('SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index', [top.height]);
-  const change = classifyTopMicroBlocks(rows.map((r) => r.hash), microBlockHashes(await node.generation(top.height), top.height));
+  const { rows } = await db.query<{ hash: string }>(
+    'SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index',
+    [top.height],
+  );
+  const change = classifyTopMicroBlocks(
+    rows.map((r) => r.hash),
+    microBlockHashes(await node.generation(top.height), top.height),
+  );
   if (change === 'same') return undefined;
-  return change === 'grew' ? { kind: 'grew', height: top.height, stored: rows.length } : { kind: 'fork', from: top.height };
+  return change === 'grew'
+    ? { kind: 'grew', height: top.height, stored: rows.length }
+    : { kind: 'fork', from: top.height };
 }

@@ -9,7 +9,8 @@ function bad(message: string): AppError {
 }
 
 function parseHeight(text: string, item: string): number {
-  if (!/^\d+$/.test(text)) throw bad(`invalid height ${JSON.stringify(item)}: expected N or N-M with non-negative integers`);
+  if (!/^\d+$/.test(text))
+    throw bad(`invalid height ${JSON.stringify(item)}: expected N or N-M with non-negative integers`);
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n > 2 ** 31 - 1) throw bad(`height ${text} is out of range`);
   return n;
@@ -24,7 +25,9 @@ export function parseHeights(list: string): number[] {
   for (const item of items) {
     if (item === '') throw bad(`empty item in height list ${JSON.stringify(list)}`);
     const dash = /^(\d+)\s*-\s*(\d+)$/.exec(item);
-    const [from, to] = dash ? [parseHeight(dash[1]!, item), parseHeight(dash[2]!, item)] : [parseHeight(item, item), parseHeight(item, item)];
+    const [from, to] = dash
+      ? [parseHeight(dash[1]!, item), parseHeight(dash[2]!, item)]
+      : [parseHeight(item, item), parseHeight(item, item)];
     if (from > to) throw bad(`invalid range ${JSON.stringify(item)}: start is above end`);
     total += to - from + 1;
     if (total > MAX_HEIGHTS) throw bad(`height list expands to more than ${MAX_HEIGHTS} heights`);

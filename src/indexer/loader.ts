@@ -36,12 +36,15 @@ export interface LoaderDeps {
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
 export type BatchResult =
   | {
-    readonly kind: 'written'; readonly from: number; readonly to: number; readonly transactions: number;
-    /** with `replace`: the heights stored before whose blocks the node has replaced */
-    readonly replaced: readonly number[];
-    /** sync_state.rederive_from after the batch when the batch set, moved or cleared (null) it */
-    readonly rederiveFrom?: number | null;
-  }
+      readonly kind: 'written';
+      readonly from: number;
+      readonly to: number;
+      readonly transactions: number;
+      /** with `replace`: the heights stored before whose blocks the node has replaced */
+      readonly replaced: readonly number[];
+      /** sync_state.rederive_from after the batch when the batch set, moved or cleared (null) it */
+      readonly rederiveFrom?: number | null;
+    }
   | { readonly kind: 'relink'; readonly rollbackFrom: number };
 
 export interface BatchOptions {
@@ -62,16 +65,23 @@ export interface BatchOptions {
  * storedBefore sorts the heights of `gens` by what was stored there: other blocks (key block or
  * micro blocks) than the node's (`replaced`), or nothing (`added`).
  */
-async function storedBefore(db: Queryable, gens: readonly FetchedGeneration[]): Promise<{ replaced: number[]; added: number[] }> {
+async function storedBefore(
+  db: Queryable,
+  gens: readonly FetchedGeneration[],
+): Promise<{ replaced: number[]; added: number[] }> {
   const { rows } = await db.query<{ height: number; hashes: string }>(
     `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
        FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
-      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`, [gens.map((g) => g.height)]);
+      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`,
+    [gens.map((g) => g.height)],
+  );
   const stored = new Map(rows.map((r) => [r.height, r.hashes]));
-  const replaced = gens.filter((g) => {
-    const before = stored.get(g.height);
-    return before !== undefined && before !== [g.keyBlock.hash, ...g.microBlocks.map((m) => m.header.hash)].join(' ');
-  }).map((g) => g.height);
+  const replaced = gens
+    .filter((g) => {
+      const before = stored.get(g.height);
+      return before !== undefined && before !== [g.keyBlock.hash, ...g.microBlocks.map((m) => m.header.hash)].join(' ');
+    })
+    .map((g) => g.height);
   return { replaced, added: gens.filter((g) => !stored.has(g.height)).map((g) => g.height) };
 }
 
@@ -86,7 +96,9 @@ function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<str
     const local = batchCodes.get(id);
     if (local) return local;
     const { rows } = await db.query<{ tx: { [k: string]: never } }>(
-      'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1', [id]);
+      'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
+      [id],
+    );
     const create = rows[0] && isJsonObject(rows[0].tx) ? contractTx(rows[0].tx) : undefined;
     if (create && typeof create.code === 'string') return create.code;
     return node.contractCode(id).catch(() => undefined);
@@ -97,12 +109,18 @@ function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<str
  * rollbackOnly deletes heights from `height` up when the node has nothing to put there (its chain
  * became shorter). The notification's `to` is below its `from`: nothing was written.
  */
-export async function rollbackOnly(deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics' | 'decoder'>, height: number): Promise<void> {
+export async function rollbackOnly(
+  deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics' | 'decoder'>,
+  height: number,
+): Promise<void> {
   deps.decoder.forgetCode();
   await withTransaction(deps.pool, async (client) => {
     await deleteFrom(client, height);
     await recordTop(client);
-    await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification({ from: height, to: height - 1, rollbackFrom: height })]);
+    await client.query('SELECT pg_notify($1, $2)', [
+      notifyChannel(deps.schema),
+      encodeNotification({ from: height, to: height - 1, rollbackFrom: height }),
+    ]);
   });
   deps.metrics?.rollbacks.inc();
 }
@@ -122,13 +140,27 @@ export interface PreparedBatch {
  * just before is found through the node), so the populator runs it for the next batch while the
  * current one is written.
  */
-export async function prepareBatch(deps: LoaderDeps, heights: readonly number[], checkLinks: boolean): Promise<PreparedBatch> {
+export async function prepareBatch(
+  deps: LoaderDeps,
+  heights: readonly number[],
+  checkLinks: boolean,
+): Promise<PreparedBatch> {
   const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
   for (let i = 1; checkLinks && i < gens.length; i++) {
     const prev = gens[i - 1]!;
     const lastMicro = prev.microBlocks.at(-1)?.header.hash;
-    if (linkBreak(gens[i]!, { height: prev.height, keyHash: String(prev.keyBlock.hash), lastMicroHash: typeof lastMicro === 'string' ? lastMicro : null }) !== undefined) {
-      throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`, { path: '/generations', transient: true });
+    if (
+      linkBreak(gens[i]!, {
+        height: prev.height,
+        keyHash: String(prev.keyBlock.hash),
+        lastMicroHash: typeof lastMicro === 'string' ? lastMicro : null,
+      }) !== undefined
+    ) {
+      throw new NodeError(
+        ErrorCode.NODE_BAD_RESPONSE,
+        `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`,
+        { path: '/generations', transient: true },
+      );
     }
   }
   return decodeAndTransform(deps, gens);
@@ -143,8 +175,16 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
   const link = await storedLink(deps.pool, height);
   const gen = await fetchGeneration(deps.node, height, true, stored);
   const first = gen.microBlocks[0]?.header;
-  if (!link || gen.keyBlock.hash !== link.keyHash || first === undefined || first.prev_hash !== (link.lastMicroHash ?? link.keyHash)) {
-    throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while adding micro blocks at height ${height}`, { path: '/generations', transient: true });
+  if (
+    !link ||
+    gen.keyBlock.hash !== link.keyHash ||
+    first === undefined ||
+    first.prev_hash !== (link.lastMicroHash ?? link.keyHash)
+  ) {
+    throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while adding micro blocks at height ${height}`, {
+      path: '/generations',
+      transient: true,
+    });
   }
   return decodeAndTransform(deps, [gen]);
 }
@@ -166,7 +206,11 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
  * loadBatch loads the given ascending heights, or the leading ones that fit `batchTransactions`
  * (the result's from/to say which), in one transaction; or reports a broken link.
  */
-export async function loadBatch(deps: LoaderDeps, heights: readonly number[], opts: BatchOptions = {}): Promise<BatchResult> {
+export async function loadBatch(
+  deps: LoaderDeps,
+  heights: readonly number[],
+  opts: BatchOptions = {},
+): Promise<BatchResult> {
   const started = process.hrtime.bigint();
   const { gens, rows, encoded, createdCode } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
@@ -194,7 +238,8 @@ export async function loadBatch(deps: LoaderDeps, heights: readonly number[], op
     const count = await writeGenerations(client, rows, encoded);
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
-    else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height)))) rederiveFrom = await markStaleAbove(client, to);
+    else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
+      rederiveFrom = await markStaleAbove(client, to);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);

@@ -26,11 +26,26 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
     transactions: new prom.Counter({ name: 'mdw_indexer_transactions_total', help: 'Transactions written', registers }),
     generations: new prom.Counter({ name: 'mdw_indexer_generations_total', help: 'Generations written', registers }),
     batchSeconds: new prom.Histogram({
-      name: 'mdw_indexer_batch_duration_seconds', help: 'Time to fetch, decode and commit one batch', registers,
+      name: 'mdw_indexer_batch_duration_seconds',
+      help: 'Time to fetch, decode and commit one batch',
+      registers,
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     }),
-    nodeErrors: new prom.Counter({ name: 'mdw_node_request_errors_total', help: 'Failed node requests (each attempt)', labelNames: ['code'], registers }),
-    rollbacks: new prom.Counter({ name: 'mdw_indexer_rollbacks_total', help: 'Forks handled by deleting heights', registers }),
-    forks: new prom.Counter({ name: 'mdw_sync_forks_total', help: 'Forks detected (stored blocks the node replaced); new micro blocks at the top are not counted', registers }),
+    nodeErrors: new prom.Counter({
+      name: 'mdw_node_request_errors_total',
+      help: 'Failed node requests (each attempt)',
+      labelNames: ['code'],
+      registers,
+    }),
+    rollbacks: new prom.Counter({
+      name: 'mdw_indexer_rollbacks_total',
+      help: 'Forks handled by deleting heights',
+      registers,
+    }),
+    forks: new prom.Counter({
+      name: 'mdw_sync_forks_total',
+      help: 'Forks detected (stored blocks the node replaced); new micro blocks at the top are not counted',
+      registers,
+    }),
   };
 }

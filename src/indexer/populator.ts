@@ -38,25 +38,43 @@ async function writerLock(client: PoolClient, schema: string): Promise<void> {
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) }, log);
+  const pool = createPool(
+    { ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) },
+    log,
+  );
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
   // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
   onSizeFallback((txType, reason) => log.warn({ txType, reason }, 'transaction size taken from its json'));
   // one rotation for both clients: the poll and the fetches stay on the same node
-  const clientOptions = { url: new NodeRotation(cfg.nodeUrls), timeoutMs: cfg.nodeTimeoutMs, signal: abort.signal, onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }) };
+  const clientOptions = {
+    url: new NodeRotation(cfg.nodeUrls),
+    timeoutMs: cfg.nodeTimeoutMs,
+    signal: abort.signal,
+    onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
+  };
   // a batch is redone whole when one request gives up, so its requests retry generously; the poll
   // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
   const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
   const follower = new Follower({
-    cfg, log, poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
+    cfg,
+    log,
+    poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
     loader: {
-      pool, node, decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
-      schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, batchTransactions: cfg.batchTransactions, log, metrics,
+      pool,
+      node,
+      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
+      schema: cfg.databaseSchema,
+      concurrency: cfg.fetchConcurrency,
+      batchTransactions: cfg.batchTransactions,
+      log,
+      metrics,
     },
   });
   let markSynced!: () => void;
-  const synced = new Promise<void>((resolve) => { markSynced = resolve; });
+  const synced = new Promise<void>((resolve) => {
+    markSynced = resolve;
+  });
   const lockClient = await pool.connect();
   let locked = false;
 
@@ -83,13 +101,21 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         failing = kind;
         const status = err instanceof NodeError ? SyncStatus.NODE_UNAVAILABLE : SyncStatus.ERROR;
         await heartbeat(pool, status, null, message).catch(() => {});
-        await sleep(backoffDelay(failures, { initialMs: Math.min(cfg.pollIntervalMs, 1000), maxMs: MAX_ERROR_BACKOFF_MS, jitter: 0.2 }), abort.signal);
+        await sleep(
+          backoffDelay(failures, {
+            initialMs: Math.min(cfg.pollIntervalMs, 1000),
+            maxMs: MAX_ERROR_BACKOFF_MS,
+            jitter: 0.2,
+          }),
+          abort.signal,
+        );
       }
     }
   }
 
   const running = run().catch((err: unknown) => {
-    if (!abort.signal.aborted) log.error({ err: err instanceof Error ? err.message : String(err) }, 'populator stopped by an error');
+    if (!abort.signal.aborted)
+      log.error({ err: err instanceof Error ? err.message : String(err) }, 'populator stopped by an error');
   });
 
   return {

@@ -20,7 +20,10 @@ import { heartbeat, SyncStatus } from './sync-state.ts';
  * height above derives from stale data: those are reloaded too, in chain order, and counted in
  * `rederived`.
  */
-export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights: readonly number[]): Promise<{ reloaded: number; rederived: number }> {
+export async function reloadHeights(
+  deps: { cfg: Config; log: Logger },
+  heights: readonly number[],
+): Promise<{ reloaded: number; rederived: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
   const pool = createPool({ ...poolOptions(cfg, 'mdw-reload'), max: 4 }, log);
@@ -30,8 +33,13 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
     await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]);
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
     const loader = {
-      pool, node, decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
-      schema: cfg.databaseSchema, concurrency: cfg.fetchConcurrency, batchTransactions: cfg.batchTransactions, log,
+      pool,
+      node,
+      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
+      schema: cfg.databaseSchema,
+      concurrency: cfg.fetchConcurrency,
+      batchTransactions: cfg.batchTransactions,
+      log,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;
@@ -52,15 +60,24 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
             batch = await current;
           } catch (err) {
             if (err instanceof NodeError && err.notFound) {
-              throw new AppError(ErrorCode.CLI_BAD_HEIGHTS, 400, `the node has no generation in ${from}-${to} (${err.message})`);
+              throw new AppError(
+                ErrorCode.CLI_BAD_HEIGHTS,
+                400,
+                `the node has no generation in ${from}-${to} (${err.message})`,
+              );
             }
             throw err;
           }
           const last = batch.gens.at(-1)!.height;
           // prepare the next batch while this one is written
           prepared = last < to ? prepare(last + 1, to) : undefined;
-          const result = await loadBatch(loader, batch.gens.map((g) => g.height), { replace: true, prepared: current });
-          if (result.kind === 'written' && result.replaced.length > 0) lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
+          const result = await loadBatch(
+            loader,
+            batch.gens.map((g) => g.height),
+            { replace: true, prepared: current },
+          );
+          if (result.kind === 'written' && result.replaced.length > 0)
+            lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
           done += batch.gens.length;
           log.info({ from: batch.gens[0]!.height, to: last, done, total: list.length }, message);
         }
@@ -72,12 +89,19 @@ export async function reloadHeights(deps: { cfg: Config; log: Logger }, heights:
     if (lowestReplaced !== undefined) {
       // heights reloaded in order right after the replaced one derive from fresh state; from the
       // first stored height above it that was not reloaded, everything stored derives from stale state
-      const stored = (await pool.query<{ height: number }>('SELECT height FROM key_blocks WHERE height > $1 ORDER BY height', [lowestReplaced])).rows.map((r) => r.height);
+      const stored = (
+        await pool.query<{ height: number }>('SELECT height FROM key_blocks WHERE height > $1 ORDER BY height', [
+          lowestReplaced,
+        ])
+      ).rows.map((r) => r.height);
       const listed = new Set(heights);
       const firstStale = stored.findIndex((h) => !listed.has(h));
       const above = firstStale < 0 ? [] : stored.slice(firstStale);
       if (above.length > 0) {
-        log.warn({ replacedFrom: lowestReplaced, heights: above.length }, 'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it');
+        log.warn(
+          { replacedFrom: lowestReplaced, heights: above.length },
+          'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it',
+        );
         rederived = await reload(above, 'heights above a replaced one reloaded');
       }
     }

@@ -43,54 +43,133 @@ export interface TxPosition {
 }
 
 export interface KeyBlockRow {
-  height: number; hash: string; prevHash: string; prevKeyHash: string; beneficiary: string; miner: string; timeMs: bigint; data: JsonObject;
+  height: number;
+  hash: string;
+  prevHash: string;
+  prevKeyHash: string;
+  beneficiary: string;
+  miner: string;
+  timeMs: bigint;
+  data: JsonObject;
 }
-export interface MicroBlockRow { hash: string; height: number; microIndex: number; timeMs: bigint; txCount: number; header: JsonObject }
+export interface MicroBlockRow {
+  hash: string;
+  height: number;
+  microIndex: number;
+  timeMs: bigint;
+  txCount: number;
+  header: JsonObject;
+}
 export interface TransactionRow extends TxPosition {
-  microBlockHash: string; microTimeMs: bigint; txType: string; fee: string; signatures: string[] | null; size: number; tx: JsonObject;
+  microBlockHash: string;
+  microTimeMs: bigint;
+  txType: string;
+  fee: string;
+  signatures: string[] | null;
+  size: number;
+  tx: JsonObject;
   /** `tx` as compact JSON, made once for the size and the jsonb column */
   txJson: string;
 }
-export interface AccountTxRow extends TxPosition { account: string; txType: string; fields: string[] }
+export interface AccountTxRow extends TxPosition {
+  account: string;
+  txType: string;
+  fields: string[];
+}
 /** A name a tx sends to: the account, oracle or contract behind it is known at write time. */
 export type NameReferenceRow = TxPosition & NameReference & { txType: string };
-export interface ContractRow { contractId: string; height: number; createTxHash: string; ownerId: string; vmVersion: string; abiVersion: string }
-export interface ContractCallRow extends TxPosition {
-  contractId: string; callerId: string; function: string | null; arguments: Json | null; callInfo: JsonObject | null; result: Json | null; decodeError: string | null;
+export interface ContractRow {
+  contractId: string;
+  height: number;
+  createTxHash: string;
+  ownerId: string;
+  vmVersion: string;
+  abiVersion: string;
 }
-export interface ChannelEventRow extends TxPosition { channelId: string; txType: string; closes: boolean }
-export interface NamePointerRow extends TxPosition { nameHash: string; key: string; id: string }
+export interface ContractCallRow extends TxPosition {
+  contractId: string;
+  callerId: string;
+  function: string | null;
+  arguments: Json | null;
+  callInfo: JsonObject | null;
+  result: Json | null;
+  decodeError: string | null;
+}
+export interface ChannelEventRow extends TxPosition {
+  channelId: string;
+  txType: string;
+  closes: boolean;
+}
+export interface NamePointerRow extends TxPosition {
+  nameHash: string;
+  key: string;
+  id: string;
+}
 export interface OracleQueryRow extends TxPosition {
-  queryId: string; oracleId: string; senderId: string; senderNonce: string; query: string; fee: string; expiresAt: number; responseTtl: Json;
+  queryId: string;
+  oracleId: string;
+  senderId: string;
+  senderNonce: string;
+  query: string;
+  fee: string;
+  expiresAt: number;
+  responseTtl: Json;
 }
 /**
  * A query sent to a name (nm_): its oracle is the name's `oracle_pubkey` pointer at that moment,
  * known at write time, and so is its query id. `txType` (the outer tx's) and `queryField` (`query_id`,
  * `tx.query_id` inside a GAMetaTx or PayingForTx) make the query id's account row.
  */
-export type NameOracleQuery = Omit<OracleQueryRow, 'queryId' | 'oracleId'> & { nameHash: string; txType: string; queryField: string };
-export interface OracleResponseRow extends TxPosition { queryId: string; response: string }
+export type NameOracleQuery = Omit<OracleQueryRow, 'queryId' | 'oracleId'> & {
+  nameHash: string;
+  txType: string;
+  queryField: string;
+};
+export interface OracleResponseRow extends TxPosition {
+  queryId: string;
+  response: string;
+}
 
 /** A name transaction before the name's prior state is known (see name-state.ts). */
 export type NameAction = TxPosition & { protocol: number; nameHash: string; account: string } & (
-  | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
-  | { kind: 'update'; nameTtl: number; pointers: { key: string; id: string }[] }
-  | { kind: 'transfer'; recipient: string }
-  | { kind: 'revoke' }
-);
+    | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
+    | { kind: 'update'; nameTtl: number; pointers: { key: string; id: string }[] }
+    | { kind: 'transfer'; recipient: string }
+    | { kind: 'revoke' }
+  );
 
 export interface NameEventRow extends TxPosition {
-  nameHash: string; name: string | null; kind: string; owner: string; expiresAt: number | null; auctionEnd: number | null; nameFee: string | null; pointers: Json;
+  nameHash: string;
+  name: string | null;
+  kind: string;
+  owner: string;
+  expiresAt: number | null;
+  auctionEnd: number | null;
+  nameFee: string | null;
+  pointers: Json;
 }
 
 /** An oracle transaction before the oracle's prior expiry is known. */
 export type OracleAction = TxPosition & { oracleId: string } & (
-  | { kind: 'register'; ttl: { type: string; value: number }; queryFee: string; queryFormat: string; responseFormat: string; abiVersion: string }
-  | { kind: 'extend'; ttl: { type: string; value: number } }
-);
+    | {
+        kind: 'register';
+        ttl: { type: string; value: number };
+        queryFee: string;
+        queryFormat: string;
+        responseFormat: string;
+        abiVersion: string;
+      }
+    | { kind: 'extend'; ttl: { type: string; value: number } }
+  );
 
 export interface OracleEventRow extends TxPosition {
-  oracleId: string; kind: string; expiresAt: number; queryFee: string | null; queryFormat: string | null; responseFormat: string | null; abiVersion: string | null;
+  oracleId: string;
+  kind: string;
+  expiresAt: number;
+  queryFee: string | null;
+  queryFormat: string | null;
+  responseFormat: string | null;
+  abiVersion: string | null;
 }
 
 /** Rows every table takes as they come from the transform. */

@@ -14,15 +14,23 @@ export const SyncStatus = {
 export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];
 
 /** heartbeat records a poll: the node's height (when known), the status and the last error (null clears it). */
-export async function heartbeat(db: Queryable, status: SyncStatus, nodeHeight: number | null, lastError: string | null): Promise<void> {
+export async function heartbeat(
+  db: Queryable,
+  status: SyncStatus,
+  nodeHeight: number | null,
+  lastError: string | null,
+): Promise<void> {
   await db.query(
     `UPDATE sync_state SET status = $1, node_height = COALESCE($2, node_height), last_error = $3, heartbeat_at = now()`,
-    [status, nodeHeight, lastError]);
+    [status, nodeHeight, lastError],
+  );
 }
 
 /** storedTop is the highest stored height and its hash (undefined when empty). */
 export async function storedTop(db: Queryable): Promise<{ height: number; hash: string } | undefined> {
-  const { rows } = await db.query<{ height: number; hash: string }>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1');
+  const { rows } = await db.query<{ height: number; hash: string }>(
+    'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1',
+  );
   return rows[0];
 }
 
@@ -32,7 +40,10 @@ export async function storedTop(db: Queryable): Promise<{ height: number; hash: 
  */
 export async function missingHeights(db: Queryable, from: number, to: number, limit: number): Promise<number[]> {
   if (to < from) return [];
-  const { rows } = await db.query<{ height: number }>('SELECT height FROM key_blocks WHERE height BETWEEN $1 AND $2', [from, to]);
+  const { rows } = await db.query<{ height: number }>('SELECT height FROM key_blocks WHERE height BETWEEN $1 AND $2', [
+    from,
+    to,
+  ]);
   const stored = new Set(rows.map((r) => r.height));
   const missing: number[] = [];
   for (let h = from; h <= to && missing.length < limit; h++) if (!stored.has(h)) missing.push(h);
@@ -44,7 +55,8 @@ export async function lowestMissing(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ h: number }>(
     `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM key_blocks WHERE height = 0) THEN 0
             ELSE (SELECT min(k.height) + 1 FROM key_blocks k
-                   WHERE NOT EXISTS (SELECT 1 FROM key_blocks n WHERE n.height = k.height + 1)) END AS h`);
+                   WHERE NOT EXISTS (SELECT 1 FROM key_blocks n WHERE n.height = k.height + 1)) END AS h`,
+  );
   return rows[0]!.h;
 }
 
@@ -61,7 +73,9 @@ export async function rederiveMark(db: Queryable): Promise<number | undefined> {
 export async function markStaleAbove(db: Queryable, top: number): Promise<number | undefined> {
   const { rows } = await db.query<{ rederive_from: number }>(
     `UPDATE sync_state SET rederive_from = least(rederive_from, $1::int + 1)
-      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`, [top]);
+      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`,
+    [top],
+  );
   return rows[0]?.rederive_from;
 }
 
@@ -69,6 +83,8 @@ export async function markStaleAbove(db: Queryable, top: number): Promise<number
 export async function moveMark(db: Queryable, top: number): Promise<number | null> {
   const { rows } = await db.query<{ rederive_from: number | null }>(
     `UPDATE sync_state SET rederive_from = CASE WHEN EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) THEN $1::int + 1 END
-      RETURNING rederive_from`, [top]);
+      RETURNING rederive_from`,
+    [top],
+  );
   return rows[0]!.rederive_from;
 }

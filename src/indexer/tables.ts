@@ -4,8 +4,19 @@
  */
 import { stringifyJson } from '../chain/json.ts';
 import type {
-  AccountTxRow, ChannelEventRow, ContractCallRow, ContractRow, KeyBlockRow, MicroBlockRow, NameEventRow, NamePointerRow,
-  OracleEventRow, OracleQueryRow, OracleResponseRow, ResolvedRows, TransactionRow,
+  AccountTxRow,
+  ChannelEventRow,
+  ContractCallRow,
+  ContractRow,
+  KeyBlockRow,
+  MicroBlockRow,
+  NameEventRow,
+  NamePointerRow,
+  OracleEventRow,
+  OracleQueryRow,
+  OracleResponseRow,
+  ResolvedRows,
+  TransactionRow,
 } from './rows.ts';
 
 /** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL). */
@@ -27,69 +38,158 @@ export interface TableSpec<R> {
 
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifyJson(v));
 const pos = <R extends { height: number; microIndex: number; txIndex: number }>(): Column<R>[] => [
-  ['height', 'int', (r) => r.height], ['micro_index', 'int', (r) => r.microIndex], ['tx_index', 'int', (r) => r.txIndex],
+  ['height', 'int', (r) => r.height],
+  ['micro_index', 'int', (r) => r.microIndex],
+  ['tx_index', 'int', (r) => r.txIndex],
 ];
 
-function spec<R>(table: string, rows: (b: ResolvedRows) => readonly R[], columns: Column<R>[], kind?: 'firstWins' | 'needsState'): TableSpec<R> {
+function spec<R>(
+  table: string,
+  rows: (b: ResolvedRows) => readonly R[],
+  columns: Column<R>[],
+  kind?: 'firstWins' | 'needsState',
+): TableSpec<R> {
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
 const accountTxColumns: Column<AccountTxRow>[] = [
-  ['account', 'text', (r) => r.account], ...pos<AccountTxRow>(), ['tx_hash', 'text', (r) => r.txHash], ['tx_type', 'text', (r) => r.txType],
+  ['account', 'text', (r) => r.account],
+  ...pos<AccountTxRow>(),
+  ['tx_hash', 'text', (r) => r.txHash],
+  ['tx_type', 'text', (r) => r.txType],
   ['fields', 'text[]', (r) => r.fields.join(' ')],
 ];
 
 /** TABLES in insertion order: key blocks first, then the rows that belong to their heights. */
 export const TABLES: readonly TableSpec<unknown>[] = [
   spec<KeyBlockRow>('key_blocks', (b) => b.keyBlocks, [
-    ['height', 'int', (r) => r.height], ['hash', 'text', (r) => r.hash], ['prev_hash', 'text', (r) => r.prevHash],
-    ['prev_key_hash', 'text', (r) => r.prevKeyHash], ['beneficiary', 'text', (r) => r.beneficiary], ['miner', 'text', (r) => r.miner],
-    ['time_ms', 'bigint', (r) => r.timeMs.toString()], ['data', 'jsonb', (r) => json(r.data)],
+    ['height', 'int', (r) => r.height],
+    ['hash', 'text', (r) => r.hash],
+    ['prev_hash', 'text', (r) => r.prevHash],
+    ['prev_key_hash', 'text', (r) => r.prevKeyHash],
+    ['beneficiary', 'text', (r) => r.beneficiary],
+    ['miner', 'text', (r) => r.miner],
+    ['time_ms', 'bigint', (r) => r.timeMs.toString()],
+    ['data', 'jsonb', (r) => json(r.data)],
   ]),
   spec<MicroBlockRow>('micro_blocks', (b) => b.microBlocks, [
-    ['hash', 'text', (r) => r.hash], ['height', 'int', (r) => r.height], ['micro_index', 'int', (r) => r.microIndex],
-    ['time_ms', 'bigint', (r) => r.timeMs.toString()], ['tx_count', 'int', (r) => r.txCount], ['header', 'jsonb', (r) => json(r.header)],
+    ['hash', 'text', (r) => r.hash],
+    ['height', 'int', (r) => r.height],
+    ['micro_index', 'int', (r) => r.microIndex],
+    ['time_ms', 'bigint', (r) => r.timeMs.toString()],
+    ['tx_count', 'int', (r) => r.txCount],
+    ['header', 'jsonb', (r) => json(r.header)],
   ]),
   spec<TransactionRow>('transactions', (b) => b.transactions, [
-    ['hash', 'text', (r) => r.txHash], ...pos<TransactionRow>(), ['micro_block_hash', 'text', (r) => r.microBlockHash],
-    ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()], ['tx_type', 'text', (r) => r.txType], ['fee', 'numeric', (r) => r.fee],
-    ['signatures', 'text[]', (r) => (r.signatures === null ? null : r.signatures.join(' '))], ['size', 'int', (r) => r.size], ['tx', 'jsonb', (r) => r.txJson],
+    ['hash', 'text', (r) => r.txHash],
+    ...pos<TransactionRow>(),
+    ['micro_block_hash', 'text', (r) => r.microBlockHash],
+    ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()],
+    ['tx_type', 'text', (r) => r.txType],
+    ['fee', 'numeric', (r) => r.fee],
+    ['signatures', 'text[]', (r) => (r.signatures === null ? null : r.signatures.join(' '))],
+    ['size', 'int', (r) => r.size],
+    ['tx', 'jsonb', (r) => r.txJson],
   ]),
   spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns),
-  spec<ContractRow>('contracts', (b) => b.contracts, [
-    ['contract_id', 'text', (r) => r.contractId], ['height', 'int', (r) => r.height], ['create_tx_hash', 'text', (r) => r.createTxHash],
-    ['owner_id', 'text', (r) => r.ownerId], ['vm_version', 'text', (r) => r.vmVersion], ['abi_version', 'text', (r) => r.abiVersion],
-  ], 'firstWins'),
+  spec<ContractRow>(
+    'contracts',
+    (b) => b.contracts,
+    [
+      ['contract_id', 'text', (r) => r.contractId],
+      ['height', 'int', (r) => r.height],
+      ['create_tx_hash', 'text', (r) => r.createTxHash],
+      ['owner_id', 'text', (r) => r.ownerId],
+      ['vm_version', 'text', (r) => r.vmVersion],
+      ['abi_version', 'text', (r) => r.abiVersion],
+    ],
+    'firstWins',
+  ),
   // the accounts reached through names; a tx that also names the account itself keeps that row
   spec<AccountTxRow>('account_transactions', (b) => b.nameAccountTxs, accountTxColumns, 'firstWins'),
   spec<ContractCallRow>('contract_calls', (b) => b.contractCalls, [
-    ['tx_hash', 'text', (r) => r.txHash], ...pos<ContractCallRow>(), ['contract_id', 'text', (r) => r.contractId], ['caller_id', 'text', (r) => r.callerId],
-    ['function', 'text', (r) => r.function], ['arguments', 'jsonb', (r) => json(r.arguments)], ['call_info', 'jsonb', (r) => json(r.callInfo)],
-    ['result', 'jsonb', (r) => json(r.result)], ['decode_error', 'text', (r) => r.decodeError],
+    ['tx_hash', 'text', (r) => r.txHash],
+    ...pos<ContractCallRow>(),
+    ['contract_id', 'text', (r) => r.contractId],
+    ['caller_id', 'text', (r) => r.callerId],
+    ['function', 'text', (r) => r.function],
+    ['arguments', 'jsonb', (r) => json(r.arguments)],
+    ['call_info', 'jsonb', (r) => json(r.callInfo)],
+    ['result', 'jsonb', (r) => json(r.result)],
+    ['decode_error', 'text', (r) => r.decodeError],
   ]),
   spec<ChannelEventRow>('channel_events', (b) => b.channelEvents, [
-    ['channel_id', 'text', (r) => r.channelId], ...pos<ChannelEventRow>(), ['tx_hash', 'text', (r) => r.txHash], ['tx_type', 'text', (r) => r.txType],
+    ['channel_id', 'text', (r) => r.channelId],
+    ...pos<ChannelEventRow>(),
+    ['tx_hash', 'text', (r) => r.txHash],
+    ['tx_type', 'text', (r) => r.txType],
     ['closes', 'boolean', (r) => r.closes],
   ]),
-  spec<NameEventRow>('name_events', (b) => b.nameEvents, [
-    ['name_hash', 'text', (r) => r.nameHash], ['name', 'text', (r) => r.name], ...pos<NameEventRow>(), ['tx_hash', 'text', (r) => r.txHash],
-    ['kind', 'text', (r) => r.kind], ['owner', 'text', (r) => r.owner], ['expires_at', 'int', (r) => r.expiresAt], ['auction_end', 'int', (r) => r.auctionEnd],
-    ['name_fee', 'numeric', (r) => r.nameFee], ['pointers', 'jsonb', (r) => json(r.pointers)],
-  ], 'needsState'),
+  spec<NameEventRow>(
+    'name_events',
+    (b) => b.nameEvents,
+    [
+      ['name_hash', 'text', (r) => r.nameHash],
+      ['name', 'text', (r) => r.name],
+      ...pos<NameEventRow>(),
+      ['tx_hash', 'text', (r) => r.txHash],
+      ['kind', 'text', (r) => r.kind],
+      ['owner', 'text', (r) => r.owner],
+      ['expires_at', 'int', (r) => r.expiresAt],
+      ['auction_end', 'int', (r) => r.auctionEnd],
+      ['name_fee', 'numeric', (r) => r.nameFee],
+      ['pointers', 'jsonb', (r) => json(r.pointers)],
+    ],
+    'needsState',
+  ),
   spec<NamePointerRow>('name_pointers', (b) => b.namePointers, [
-    ['name_hash', 'text', (r) => r.nameHash], ...pos<NamePointerRow>(), ['key', 'text', (r) => r.key], ['id', 'text', (r) => r.id],
+    ['name_hash', 'text', (r) => r.nameHash],
+    ...pos<NamePointerRow>(),
+    ['key', 'text', (r) => r.key],
+    ['id', 'text', (r) => r.id],
   ]),
-  spec<OracleEventRow>('oracle_events', (b) => b.oracleEvents, [
-    ['oracle_id', 'text', (r) => r.oracleId], ...pos<OracleEventRow>(), ['tx_hash', 'text', (r) => r.txHash], ['kind', 'text', (r) => r.kind],
-    ['expires_at', 'int', (r) => r.expiresAt], ['query_fee', 'numeric', (r) => r.queryFee], ['query_format', 'text', (r) => r.queryFormat],
-    ['response_format', 'text', (r) => r.responseFormat], ['abi_version', 'text', (r) => r.abiVersion],
-  ], 'needsState'),
-  spec<OracleQueryRow>('oracle_queries', (b) => b.oracleQueries, [
-    ['query_id', 'text', (r) => r.queryId], ['oracle_id', 'text', (r) => r.oracleId], ...pos<OracleQueryRow>(), ['tx_hash', 'text', (r) => r.txHash],
-    ['sender_id', 'text', (r) => r.senderId], ['sender_nonce', 'numeric', (r) => r.senderNonce], ['query', 'text', (r) => r.query],
-    ['fee', 'numeric', (r) => r.fee], ['expires_at', 'int', (r) => r.expiresAt], ['response_ttl', 'jsonb', (r) => json(r.responseTtl)],
-  ], 'firstWins'),
-  spec<OracleResponseRow>('oracle_responses', (b) => b.oracleResponses, [
-    ['query_id', 'text', (r) => r.queryId], ...pos<OracleResponseRow>(), ['tx_hash', 'text', (r) => r.txHash], ['response', 'text', (r) => r.response],
-  ], 'firstWins'),
+  spec<OracleEventRow>(
+    'oracle_events',
+    (b) => b.oracleEvents,
+    [
+      ['oracle_id', 'text', (r) => r.oracleId],
+      ...pos<OracleEventRow>(),
+      ['tx_hash', 'text', (r) => r.txHash],
+      ['kind', 'text', (r) => r.kind],
+      ['expires_at', 'int', (r) => r.expiresAt],
+      ['query_fee', 'numeric', (r) => r.queryFee],
+      ['query_format', 'text', (r) => r.queryFormat],
+      ['response_format', 'text', (r) => r.responseFormat],
+      ['abi_version', 'text', (r) => r.abiVersion],
+    ],
+    'needsState',
+  ),
+  spec<OracleQueryRow>(
+    'oracle_queries',
+    (b) => b.oracleQueries,
+    [
+      ['query_id', 'text', (r) => r.queryId],
+      ['oracle_id', 'text', (r) => r.oracleId],
+      ...pos<OracleQueryRow>(),
+      ['tx_hash', 'text', (r) => r.txHash],
+      ['sender_id', 'text', (r) => r.senderId],
+      ['sender_nonce', 'numeric', (r) => r.senderNonce],
+      ['query', 'text', (r) => r.query],
+      ['fee', 'numeric', (r) => r.fee],
+      ['expires_at', 'int', (r) => r.expiresAt],
+      ['response_ttl', 'jsonb', (r) => json(r.responseTtl)],
+    ],
+    'firstWins',
+  ),
+  spec<OracleResponseRow>(
+    'oracle_responses',
+    (b) => b.oracleResponses,
+    [
+      ['query_id', 'text', (r) => r.queryId],
+      ...pos<OracleResponseRow>(),
+      ['tx_hash', 'text', (r) => r.txHash],
+      ['response', 'text', (r) => r.response],
+    ],
+    'firstWins',
+  ),
 ] as unknown as readonly TableSpec<unknown>[];

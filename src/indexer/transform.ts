@@ -41,17 +41,42 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
   const protocol = typeof kb.version === 'number' ? kb.version : 1;
   const rows: GenerationRows = {
     keyBlock: {
-      height, hash: str(kb.hash), prevHash: str(kb.prev_hash), prevKeyHash: str(kb.prev_key_hash),
-      beneficiary: str(kb.beneficiary), miner: str(kb.miner), timeMs: toBigInt(kb.time), data: kb,
+      height,
+      hash: str(kb.hash),
+      prevHash: str(kb.prev_hash),
+      prevKeyHash: str(kb.prev_key_hash),
+      beneficiary: str(kb.beneficiary),
+      miner: str(kb.miner),
+      timeMs: toBigInt(kb.time),
+      data: kb,
     },
-    continuesAt: gen.continuesAt, microBlocks: [], transactions: [], accountTxs: [], contracts: [], contractCalls: [], channelEvents: [],
-    nameActions: [], namePointers: [], oracleActions: [], oracleQueries: [], oracleResponses: [], nameOracleQueries: [], nameReferences: [],
+    continuesAt: gen.continuesAt,
+    microBlocks: [],
+    transactions: [],
+    accountTxs: [],
+    contracts: [],
+    contractCalls: [],
+    channelEvents: [],
+    nameActions: [],
+    namePointers: [],
+    oracleActions: [],
+    oracleQueries: [],
+    oracleResponses: [],
+    nameOracleQueries: [],
+    nameReferences: [],
   };
   gen.microBlocks.forEach((mb, i) => {
     const microIndex = (gen.continuesAt ?? 0) + i;
     const mbHash = str(mb.header.hash);
     const microTimeMs = toBigInt(mb.header.time);
-    rows.microBlocks.push({ hash: mbHash, height, microIndex, timeMs: microTimeMs, txCount: mb.transactions.length, header: mb.header });
+    rows.microBlocks.push({
+      hash: mbHash,
+      height,
+      microIndex,
+      timeMs: microTimeMs,
+      txCount: mb.transactions.length,
+      header: mb.header,
+    });
     mb.transactions.forEach((signed, txIndex) => {
       const tx = signed.tx;
       if (!isJsonObject(tx)) throw new TypeError(`transaction ${String(signed.hash)} has no tx object`);
@@ -59,26 +84,45 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       const txType = str(tx.type);
       const txJson = stringifyJson(tx);
       rows.transactions.push({
-        ...pos, microBlockHash: mbHash, microTimeMs, txType, fee: intText(tx.fee),
+        ...pos,
+        microBlockHash: mbHash,
+        microTimeMs,
+        txType,
+        fee: intText(tx.fee),
         signatures: Array.isArray(signed.signatures) ? signed.signatures.map((s) => str(s)) : null,
-        size: signedTxSize(signed, txJson), tx, txJson,
+        size: signedTxSize(signed, txJson),
+        tx,
+        txJson,
       });
       // derived ids (hashes of decoded ids) are computed once for the account rows and the domain rows
       const created = new Map(effectiveTxs(tx).map((t) => [t, createdIds(t)]));
       const createdOf = (t: JsonObject): Record<string, string> => created.get(t) ?? createdIds(t);
-      for (const [account, fields] of referencedIds(tx, createdOf)) rows.accountTxs.push({ ...pos, account, txType, fields });
+      for (const [account, fields] of referencedIds(tx, createdOf))
+        rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
-      [...created].forEach(([effective, ids], depth) => addDomainRows(rows, gen, { ...pos, txType, prefix: 'tx.'.repeat(depth) }, effective, ids, protocol));
+      [...created].forEach(([effective, ids], depth) =>
+        addDomainRows(rows, gen, { ...pos, txType, prefix: 'tx.'.repeat(depth) }, effective, ids, protocol),
+      );
     });
   });
   return rows;
 }
 
 /** Where an effective tx sits: its outer tx's position and type, and its fields' prefix (`tx.` per wrapper). */
-interface EffectiveAt extends TxPosition { readonly txType: string; readonly prefix: string }
+interface EffectiveAt extends TxPosition {
+  readonly txType: string;
+  readonly prefix: string;
+}
 
 /** addDomainRows adds the rows of one effective tx; `created` is its createdIds (a missing one means a malformed field: no row). */
-function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: EffectiveAt, tx: JsonObject, created: Record<string, string>, protocol: number): void {
+function addDomainRows(
+  rows: GenerationRows,
+  gen: FetchedGeneration,
+  at: EffectiveAt,
+  tx: JsonObject,
+  created: Record<string, string>,
+  protocol: number,
+): void {
   const { txType: outerType, prefix, ...pos } = at;
   const type = String(tx.type);
   const height = pos.height;
@@ -86,8 +130,13 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: Effecti
   const decoded = gen.decodedCalls.get(pos.txHash);
   const call = (contract: string, caller: string): void => {
     rows.contractCalls.push({
-      ...pos, contractId: contract, callerId: caller, callInfo,
-      function: decoded?.function ?? null, arguments: decoded?.arguments ?? null, result: decoded?.result ?? null,
+      ...pos,
+      contractId: contract,
+      callerId: caller,
+      callInfo,
+      function: decoded?.function ?? null,
+      arguments: decoded?.arguments ?? null,
+      result: decoded?.result ?? null,
       decodeError: decoded?.decodeError ?? (decoded ? null : 'not decoded'),
     });
   };
@@ -96,7 +145,14 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: Effecti
     case 'GAAttachTx': {
       const id = created.contract_id;
       if (id === undefined) break;
-      rows.contracts.push({ contractId: id, height, createTxHash: pos.txHash, ownerId: str(tx.owner_id), vmVersion: String(tx.vm_version), abiVersion: String(tx.abi_version) });
+      rows.contracts.push({
+        contractId: id,
+        height,
+        createTxHash: pos.txHash,
+        ownerId: str(tx.owner_id),
+        vmVersion: String(tx.vm_version),
+        abiVersion: String(tx.abi_version),
+      });
       if (type === 'ContractCreateTx') call(id, str(tx.owner_id));
       break;
     }
@@ -107,28 +163,65 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: Effecti
       const name = str(tx.name);
       const nameFee = tx.name_fee === undefined ? null : intText(tx.name_fee);
       if (created.name_id === undefined) break;
-      rows.nameActions.push({ ...pos, protocol, nameHash: created.name_id, account: str(tx.account_id), kind: 'claim', name, nameFee, salt: toBigInt(tx.name_salt) });
+      rows.nameActions.push({
+        ...pos,
+        protocol,
+        nameHash: created.name_id,
+        account: str(tx.account_id),
+        kind: 'claim',
+        name,
+        nameFee,
+        salt: toBigInt(tx.name_salt),
+      });
       break;
     }
     case 'NameUpdateTx': {
-      const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).filter(isJsonObject).map((p) => ({ key: String(p.key), id: String(p.id) }));
+      const pointers = (Array.isArray(tx.pointers) ? tx.pointers : [])
+        .filter(isJsonObject)
+        .map((p) => ({ key: String(p.key), id: String(p.id) }));
       const nameHash = str(tx.name_id);
-      rows.nameActions.push({ ...pos, protocol, nameHash, account: str(tx.account_id), kind: 'update', nameTtl: toSafeNumber(tx.name_ttl), pointers });
+      rows.nameActions.push({
+        ...pos,
+        protocol,
+        nameHash,
+        account: str(tx.account_id),
+        kind: 'update',
+        nameTtl: toSafeNumber(tx.name_ttl),
+        pointers,
+      });
       // a key repeated in one update keeps its last id, as the node does
       const byKey = new Map(pointers.map((p) => [p.key, p.id]));
       for (const [key, id] of byKey) rows.namePointers.push({ ...pos, nameHash, key, id });
       break;
     }
     case 'NameTransferTx':
-      rows.nameActions.push({ ...pos, protocol, nameHash: str(tx.name_id), account: str(tx.account_id), kind: 'transfer', recipient: str(tx.recipient_id) });
+      rows.nameActions.push({
+        ...pos,
+        protocol,
+        nameHash: str(tx.name_id),
+        account: str(tx.account_id),
+        kind: 'transfer',
+        recipient: str(tx.recipient_id),
+      });
       break;
     case 'NameRevokeTx':
-      rows.nameActions.push({ ...pos, protocol, nameHash: str(tx.name_id), account: str(tx.account_id), kind: 'revoke' });
+      rows.nameActions.push({
+        ...pos,
+        protocol,
+        nameHash: str(tx.name_id),
+        account: str(tx.account_id),
+        kind: 'revoke',
+      });
       break;
     case 'OracleRegisterTx':
       rows.oracleActions.push({
-        ...pos, oracleId: created.oracle_id ?? str(tx.account_id), kind: 'register', ttl: ttlObject(tx.oracle_ttl),
-        queryFee: intText(tx.query_fee), queryFormat: String(tx.query_format ?? ''), responseFormat: String(tx.response_format ?? ''),
+        ...pos,
+        oracleId: created.oracle_id ?? str(tx.account_id),
+        kind: 'register',
+        ttl: ttlObject(tx.oracle_ttl),
+        queryFee: intText(tx.query_fee),
+        queryFormat: String(tx.query_format ?? ''),
+        responseFormat: String(tx.response_format ?? ''),
         // node 1.x printed vm_version here; keep whichever the node sent
         abiVersion: String(tx.abi_version ?? tx.vm_version ?? 0),
       });
@@ -139,12 +232,19 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: Effecti
     case 'OracleQueryTx': {
       const oracle = str(tx.oracle_id);
       const query = {
-        ...pos, senderId: str(tx.sender_id), senderNonce: intText(tx.nonce), query: String(tx.query ?? ''), fee: intText(tx.query_fee),
-        expiresAt: ttlHeight(tx.query_ttl, height), responseTtl: tx.response_ttl ?? null,
+        ...pos,
+        senderId: str(tx.sender_id),
+        senderNonce: intText(tx.nonce),
+        query: String(tx.query ?? ''),
+        fee: intText(tx.query_fee),
+        expiresAt: ttlHeight(tx.query_ttl, height),
+        responseTtl: tx.response_ttl ?? null,
       };
       // a query to a name reaches the oracle the name points at, which the writer resolves
-      if (oracle.startsWith('nm_')) rows.nameOracleQueries.push({ ...query, nameHash: oracle, txType: outerType, queryField: `${prefix}query_id` });
-      else if (created.query_id !== undefined) rows.oracleQueries.push({ ...query, queryId: created.query_id, oracleId: oracle });
+      if (oracle.startsWith('nm_'))
+        rows.nameOracleQueries.push({ ...query, nameHash: oracle, txType: outerType, queryField: `${prefix}query_id` });
+      else if (created.query_id !== undefined)
+        rows.oracleQueries.push({ ...query, queryId: created.query_id, oracleId: oracle });
       break;
     }
     case 'OracleRespondTx':
@@ -154,7 +254,8 @@ function addDomainRows(rows: GenerationRows, gen: FetchedGeneration, at: Effecti
     default:
       if (type.startsWith('Channel')) {
         const channel = type === 'ChannelCreateTx' ? created.channel_id : tx.channel_id;
-        if (typeof channel === 'string') rows.channelEvents.push({ ...pos, channelId: channel, txType: type, closes: CLOSING_CHANNEL_TXS.has(type) });
+        if (typeof channel === 'string')
+          rows.channelEvents.push({ ...pos, channelId: channel, txType: type, closes: CLOSING_CHANNEL_TXS.has(type) });
       }
   }
 }

@@ -18,13 +18,25 @@ import type { FetchedGeneration, JsonObject } from './rows.ts';
 export interface StoredGeneration {
   readonly height: number;
   readonly keyBlock: JsonObject;
-  readonly microBlocks: readonly { hash: string; header: JsonObject; txs: readonly { hash: string; tx: JsonObject; signatures: string[] | null }[] }[];
+  readonly microBlocks: readonly {
+    hash: string;
+    header: JsonObject;
+    txs: readonly { hash: string; tx: JsonObject; signatures: string[] | null }[];
+  }[];
 }
 
 /** canonical is JSON with sorted keys, so objects compare by content whatever their key order. */
 export function canonical(value: Json | undefined): string {
   const sort = (v: Json | undefined): Json | undefined =>
-    Array.isArray(v) ? v.map((x) => sort(x) as Json) : isJsonObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k]) as Json])) : v;
+    Array.isArray(v)
+      ? v.map((x) => sort(x) as Json)
+      : isJsonObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort(v[k]) as Json]),
+          )
+        : v;
   return stringifyJson(sort(value)) ?? 'undefined';
 }
 
@@ -32,11 +44,14 @@ export function canonical(value: Json | undefined): string {
 export function compareGeneration(db: StoredGeneration, node: FetchedGeneration, full: boolean): string[] {
   const h = `height ${db.height}`;
   const out: string[] = [];
-  if (db.keyBlock.hash !== node.keyBlock.hash) out.push(`${h}: key block hash differs: db ${String(db.keyBlock.hash)} node ${String(node.keyBlock.hash)}`);
-  else if (full && canonical(db.keyBlock) !== canonical(node.keyBlock)) out.push(`${h}: key block ${String(db.keyBlock.hash)} content differs`);
+  if (db.keyBlock.hash !== node.keyBlock.hash)
+    out.push(`${h}: key block hash differs: db ${String(db.keyBlock.hash)} node ${String(node.keyBlock.hash)}`);
+  else if (full && canonical(db.keyBlock) !== canonical(node.keyBlock))
+    out.push(`${h}: key block ${String(db.keyBlock.hash)} content differs`);
   const dbMicro = db.microBlocks.map((m) => m.hash);
   const nodeMicro = node.microBlocks.map((m) => String(m.header.hash));
-  if (dbMicro.length !== nodeMicro.length) out.push(`${h}: micro block count differs: db ${dbMicro.length} node ${nodeMicro.length}`);
+  if (dbMicro.length !== nodeMicro.length)
+    out.push(`${h}: micro block count differs: db ${dbMicro.length} node ${nodeMicro.length}`);
   for (let i = 0; i < Math.max(dbMicro.length, nodeMicro.length); i++) {
     const dm = db.microBlocks[i];
     const nm = node.microBlocks[i];
@@ -51,10 +66,13 @@ export function compareGeneration(db: StoredGeneration, node: FetchedGeneration,
     if (full && canonical(dm.header) !== canonical(nm.header)) out.push(`${h}: micro block ${dm.hash} header differs`);
     const dbTx = dm.txs.map((t) => t.hash);
     const nodeTx = nm.transactions.map((t) => String(t.hash));
-    if (dbTx.length !== nodeTx.length) out.push(`${h}: micro block ${dm.hash} transaction count differs: db ${dbTx.length} node ${nodeTx.length}`);
+    if (dbTx.length !== nodeTx.length)
+      out.push(`${h}: micro block ${dm.hash} transaction count differs: db ${dbTx.length} node ${nodeTx.length}`);
     for (let j = 0; j < Math.max(dbTx.length, nodeTx.length); j++) {
       if (dbTx[j] !== nodeTx[j]) {
-        out.push(`${h}: micro block ${dm.hash} transaction ${j} differs: db ${dbTx[j] ?? '(none)'} node ${nodeTx[j] ?? '(none)'}`);
+        out.push(
+          `${h}: micro block ${dm.hash} transaction ${j} differs: db ${dbTx[j] ?? '(none)'} node ${nodeTx[j] ?? '(none)'}`,
+        );
       } else if (full) {
         const nt = nm.transactions[j]!;
         const dt = dm.txs[j]!;
@@ -63,9 +81,11 @@ export function compareGeneration(db: StoredGeneration, node: FetchedGeneration,
         else if (canonical(dt.signatures) === canonical(nodeSigs)) {
           // stored and node agree: the content must still hash to the hash both give it
           const rehashed = serialisedHash(dt.tx, dt.signatures);
-          if (rehashed !== undefined && rehashed !== dt.hash) out.push(`${h}: transaction ${dt.hash} serialises to ${rehashed}`);
+          if (rehashed !== undefined && rehashed !== dt.hash)
+            out.push(`${h}: transaction ${dt.hash} serialises to ${rehashed}`);
         }
-        if (canonical(dt.signatures) !== canonical(nodeSigs)) out.push(`${h}: transaction ${dt.hash} signatures differ`);
+        if (canonical(dt.signatures) !== canonical(nodeSigs))
+          out.push(`${h}: transaction ${dt.hash} signatures differ`);
       }
     }
   }
@@ -85,12 +105,22 @@ function serialisedHash(tx: JsonObject, signatures: string[] | null): string | u
 export async function loadStored(db: Queryable, height: number): Promise<StoredGeneration | undefined> {
   const kb = await db.query<{ data: JsonObject }>('SELECT data FROM key_blocks WHERE height = $1', [height]);
   if (kb.rows.length === 0) return undefined;
-  const mbs = await db.query<{ hash: string; header: JsonObject }>('SELECT hash, header FROM micro_blocks WHERE height = $1 ORDER BY micro_index', [height]);
+  const mbs = await db.query<{ hash: string; header: JsonObject }>(
+    'SELECT hash, header FROM micro_blocks WHERE height = $1 ORDER BY micro_index',
+    [height],
+  );
   const txs = await db.query<{ hash: string; micro_block_hash: string; tx: JsonObject; signatures: string[] | null }>(
-    'SELECT hash, micro_block_hash, tx, signatures FROM transactions WHERE height = $1 ORDER BY micro_index, tx_index', [height]);
+    'SELECT hash, micro_block_hash, tx, signatures FROM transactions WHERE height = $1 ORDER BY micro_index, tx_index',
+    [height],
+  );
   return {
-    height, keyBlock: kb.rows[0]!.data,
-    microBlocks: mbs.rows.map((m) => ({ hash: m.hash, header: m.header, txs: txs.rows.filter((t) => t.micro_block_hash === m.hash) })),
+    height,
+    keyBlock: kb.rows[0]!.data,
+    microBlocks: mbs.rows.map((m) => ({
+      hash: m.hash,
+      header: m.header,
+      txs: txs.rows.filter((t) => t.micro_block_hash === m.hash),
+    })),
   };
 }
 
@@ -126,7 +156,10 @@ export async function verifyChain(
       if (opts.heights) {
         chunk = opts.heights.slice(checked, checked + 200);
       } else {
-        const { rows } = await pool.query<{ height: number }>('SELECT height FROM key_blocks WHERE height > $1 ORDER BY height LIMIT 200', [after]);
+        const { rows } = await pool.query<{ height: number }>(
+          'SELECT height FROM key_blocks WHERE height > $1 ORDER BY height LIMIT 200',
+          [after],
+        );
         chunk = rows.map((r) => r.height);
       }
       if (chunk.length === 0) break;

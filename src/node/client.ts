@@ -35,7 +35,8 @@ export function parseNodeJson(text: string): Json {
 
 /** NodeClient reads chain data from one node or fails over among several; every answer is parsed without losing digits. */
 export class NodeClient {
-  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'url'>> & Pick<NodeClientOptions, 'signal' | 'onError'>;
+  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'url'>> &
+    Pick<NodeClientOptions, 'signal' | 'onError'>;
   readonly #nodes: NodeRotation;
   readonly #log: Logger;
 
@@ -64,11 +65,16 @@ export class NodeClient {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
-          if (this.#nodes.urls.length > 1) this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
+          if (this.#nodes.urls.length > 1)
+            this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
         }
       }
       if (attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error!;
-      const delay = backoffDelay(attempt, { initialMs: this.#opts.backoffInitialMs, maxMs: this.#opts.backoffMaxMs, jitter: 0.2 });
+      const delay = backoffDelay(attempt, {
+        initialMs: this.#opts.backoffInitialMs,
+        maxMs: this.#opts.backoffMaxMs,
+        jitter: 0.2,
+      });
       this.#log.debug({ path, attempt, delay, err: error!.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }
@@ -87,7 +93,11 @@ export class NodeClient {
     try {
       body = parseNodeJson(text);
     } catch {
-      throw badResponse(path, `node answered ${path} with malformed JSON (status ${status})`, status >= 400 ? status : undefined);
+      throw badResponse(
+        path,
+        `node answered ${path} with malformed JSON (status ${status})`,
+        status >= 400 ? status : undefined,
+      );
     }
     if (status >= 400) {
       const reason = isJsonObject(body) && typeof body.reason === 'string' ? body.reason : `status ${status}`;

@@ -8,8 +8,14 @@ export class NodeError extends AppError {
   readonly transient: boolean;
   readonly path: string;
 
-  constructor(code: ErrorCode, message: string, opts: { path: string; nodeStatus?: number; transient: boolean; cause?: unknown }) {
-    super(code, code === ErrorCode.NODE_TIMEOUT ? 504 : code === ErrorCode.NODE_UNREACHABLE ? 503 : 502, message, { cause: opts.cause });
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { path: string; nodeStatus?: number; transient: boolean; cause?: unknown },
+  ) {
+    super(code, code === ErrorCode.NODE_TIMEOUT ? 504 : code === ErrorCode.NODE_UNREACHABLE ? 503 : 502, message, {
+      cause: opts.cause,
+    });
     this.nodeStatus = opts.nodeStatus;
     this.transient = opts.transient;
     this.path = opts.path;
@@ -23,13 +29,17 @@ export class NodeError extends AppError {
 
 /** unreachable: the connection failed (refused, reset, DNS). */
 export function unreachable(path: string, cause: unknown): NodeError {
-  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+  const reason =
+    cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
   return new NodeError(ErrorCode.NODE_UNREACHABLE, `node unreachable: ${reason}`, { path, transient: true, cause });
 }
 
 /** timedOut: no complete answer within the configured time. */
 export function timedOut(path: string, timeoutMs: number): NodeError {
-  return new NodeError(ErrorCode.NODE_TIMEOUT, `node did not answer ${path} within ${timeoutMs} ms`, { path, transient: true });
+  return new NodeError(ErrorCode.NODE_TIMEOUT, `node did not answer ${path} within ${timeoutMs} ms`, {
+    path,
+    transient: true,
+  });
 }
 
 /** badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient. */

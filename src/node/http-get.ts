@@ -28,12 +28,18 @@ export function httpGet(url: URL, timeoutMs: number, signal?: AbortSignal): Prom
       if (err) reject(err);
       else resolve(value!);
     };
-    const req = lib.get(url, { agent: url.protocol === 'https:' ? AGENTS.https : AGENTS.http, headers: { accept: 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (err) => finish(new HttpGetError(err.message, false, { cause: err })));
-    });
+    const req = lib.get(
+      url,
+      { agent: url.protocol === 'https:' ? AGENTS.https : AGENTS.http, headers: { accept: 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          finish(undefined, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', (err) => finish(new HttpGetError(err.message, false, { cause: err })));
+      },
+    );
     const timer = setTimeout(() => {
       finish(new HttpGetError(`no answer within ${timeoutMs} ms`, true));
       req.destroy();

@@ -39,18 +39,25 @@ export async function requestReload(kube: KubeClient, opts: ReloadRequestOptions
   const mw = await getMiddleware(kube, opts);
   const state = generationStateOf(mw.status);
   if (isReloadBusy(state) && opts.force !== true) {
-    throw new AppError(ErrorCode.OPERATOR_CONFLICT, 409,
-      `reload ${state.reload?.id ?? ''} is ${state.reload?.state ?? ''}; wait until it ends, or pass --force to replace it (a reload not yet promoted is aborted; a promoted one first finishes its rollback window)`);
+    throw new AppError(
+      ErrorCode.OPERATOR_CONFLICT,
+      409,
+      `reload ${state.reload?.id ?? ''} is ${state.reload?.state ?? ''}; wait until it ends, or pass --force to replace it (a reload not yet promoted is aborted; a promoted one first finishes its rollback window)`,
+    );
   }
   const id = opts.id ?? defaultReloadId(opts.now ?? new Date());
   const reload: ReloadSpec = {
-    id, strategy: opts.strategy,
+    id,
+    strategy: opts.strategy,
     ...(opts.heights === undefined ? {} : { heights: opts.heights }),
     ...(opts.autoPromote === undefined ? {} : { autoPromote: opts.autoPromote }),
     ...(opts.retainPrevious === undefined ? {} : { retainPrevious: opts.retainPrevious }),
   };
-  const problems = validateMiddleware({ ...mw, spec: { ...mw.spec, reload } }).filter((p) => p.path.startsWith('spec.reload'));
-  if (problems.length > 0) throw new AppError(ErrorCode.OPERATOR_BAD_REQUEST, 400, `invalid reload request:\n${formatProblems(problems)}`);
+  const problems = validateMiddleware({ ...mw, spec: { ...mw.spec, reload } }).filter((p) =>
+    p.path.startsWith('spec.reload'),
+  );
+  if (problems.length > 0)
+    throw new AppError(ErrorCode.OPERATOR_BAD_REQUEST, 400, `invalid reload request:\n${formatProblems(problems)}`);
   // Members the new request leaves out are nulled, so nothing of an older request survives the merge.
   const patch = { heights: null, autoPromote: null, retainPrevious: null, ...reload };
   await kube.patchMerge(refOf(opts), { spec: { reload: patch } });
@@ -63,19 +70,29 @@ export async function promoteReload(kube: KubeClient, target: MiddlewareName): P
   const reload = mw.status?.reload;
   const waiting: readonly string[] = [ReloadState.AwaitingPromotion, ReloadState.CatchingUp, ReloadState.Migrating];
   if (reload === undefined || !waiting.includes(reload.state) || mw.spec.reload?.id !== reload.id) {
-    throw new AppError(ErrorCode.OPERATOR_CONFLICT, 409, `no reload of ${target.namespace}/${target.name} awaits promotion${reload ? ` (reload ${reload.id} is ${reload.state})` : ''}`);
+    throw new AppError(
+      ErrorCode.OPERATOR_CONFLICT,
+      409,
+      `no reload of ${target.namespace}/${target.name} awaits promotion${reload ? ` (reload ${reload.id} is ${reload.state})` : ''}`,
+    );
   }
   await kube.patchMerge(refOf(target), { spec: { reload: { autoPromote: true } } });
   return { id: reload.id };
 }
 
 /** rollbackReload switches back to the generation a promoted reload replaced, while it is still retained. */
-export async function rollbackReload(kube: KubeClient, target: MiddlewareName): Promise<{ id: string; generation: number }> {
+export async function rollbackReload(
+  kube: KubeClient,
+  target: MiddlewareName,
+): Promise<{ id: string; generation: number }> {
   const mw = await getMiddleware(kube, target);
   const reload = mw.status?.reload;
   if (reload?.state !== ReloadState.Promoted || mw.status?.previousGeneration === undefined) {
-    throw new AppError(ErrorCode.OPERATOR_CONFLICT, 409,
-      `nothing to roll back on ${target.namespace}/${target.name}: a rollback needs a promoted reload whose previous generation is still retained${reload ? ` (reload ${reload.id} is ${reload.state})` : ''}`);
+    throw new AppError(
+      ErrorCode.OPERATOR_CONFLICT,
+      409,
+      `nothing to roll back on ${target.namespace}/${target.name}: a rollback needs a promoted reload whose previous generation is still retained${reload ? ` (reload ${reload.id} is ${reload.state})` : ''}`,
+    );
   }
   await kube.patchMerge(refOf(target), { metadata: { annotations: { [ROLLBACK_ANNOTATION]: reload.id } } });
   return { id: reload.id, generation: mw.status.previousGeneration };
@@ -89,7 +106,8 @@ export async function describeStatus(kube: KubeClient, target: MiddlewareName): 
 /** formatStatus is describeStatus without the read (pure). */
 export function formatStatus(mw: Middleware): string {
   const s = mw.status ?? {};
-  const schema = (g: number | undefined) => (g === undefined ? '-' : `${g} (schema ${mw.spec.database.schemaPrefix ?? 'mdw_g'}${g})`);
+  const schema = (g: number | undefined) =>
+    g === undefined ? '-' : `${g} (schema ${mw.spec.database.schemaPrefix ?? 'mdw_g'}${g})`;
   const lines = [
     `Middleware ${mw.metadata.namespace ?? ''}/${mw.metadata.name ?? ''}`,
     `  Phase:        ${s.phase ?? 'Unknown'} (observed generation ${s.observedGeneration ?? '-'} of ${mw.metadata.generation ?? '-'})`,
@@ -100,11 +118,15 @@ export function formatStatus(mw: Middleware): string {
     `  Servers:      ${s.readyReplicas ?? 0}/${mw.spec.server?.replicas ?? s.replicas ?? '-'} ready`,
   ];
   if (mw.spec.paused === true) lines.push('  Paused:       yes (spec.paused)');
-  if (mw.metadata.deletionTimestamp !== undefined) lines.push(`  Deleting:     since ${String(mw.metadata.deletionTimestamp)}`);
+  if (mw.metadata.deletionTimestamp !== undefined)
+    lines.push(`  Deleting:     since ${String(mw.metadata.deletionTimestamp)}`);
   if (s.reload !== undefined) {
     const r = s.reload;
-    lines.push(`  Reload:       ${r.id} (${r.strategy}) ${r.state}, generation ${r.generation}${r.fromGeneration === undefined ? '' : ` from ${r.fromGeneration}`}`);
-    if (r.startedAt) lines.push(`                started ${r.startedAt}${r.completedAt ? `, ended ${r.completedAt}` : ''}`);
+    lines.push(
+      `  Reload:       ${r.id} (${r.strategy}) ${r.state}, generation ${r.generation}${r.fromGeneration === undefined ? '' : ` from ${r.fromGeneration}`}`,
+    );
+    if (r.startedAt)
+      lines.push(`                started ${r.startedAt}${r.completedAt ? `, ended ${r.completedAt}` : ''}`);
     if (r.message) lines.push(`                ${r.message}`);
   }
   lines.push('  Conditions:', ...formatConditions(s.conditions ?? []));
@@ -113,14 +135,24 @@ export function formatStatus(mw: Middleware): string {
 
 function formatConditions(conditions: readonly MiddlewareCondition[]): string[] {
   if (conditions.length === 0) return ['    (none yet)'];
-  const rows = [['TYPE', 'STATUS', 'REASON', 'SINCE', 'MESSAGE'], ...conditions.map((c) => [c.type, c.status, c.reason, c.lastTransitionTime, c.message])];
+  const rows = [
+    ['TYPE', 'STATUS', 'REASON', 'SINCE', 'MESSAGE'],
+    ...conditions.map((c) => [c.type, c.status, c.reason, c.lastTransitionTime, c.message]),
+  ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => `    ${r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')}`.trimEnd());
+  return rows.map((r) =>
+    `    ${r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i] ?? 0) : cell)).join('  ')}`.trimEnd(),
+  );
 }
 
 async function getMiddleware(kube: KubeClient, target: MiddlewareName): Promise<Middleware> {
   const mw = await kube.get<Middleware>(refOf(target));
-  if (mw === undefined) throw new AppError(ErrorCode.OPERATOR_NOT_FOUND, 404, `no Middleware ${target.name} in namespace ${target.namespace}`);
+  if (mw === undefined)
+    throw new AppError(
+      ErrorCode.OPERATOR_NOT_FOUND,
+      404,
+      `no Middleware ${target.name} in namespace ${target.namespace}`,
+    );
   return mw;
 }
 
@@ -129,5 +161,10 @@ function refOf(target: MiddlewareName): ObjectRef {
 }
 
 function defaultReloadId(now: Date): string {
-  return `reload-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'z').replace('T', '-').toLowerCase()}`;
+  return `reload-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'z')
+    .replace('T', '-')
+    .toLowerCase()}`;
 }

@@ -1,7 +1,12 @@
 /** @module The call outcome the devnode records: every return value decodes with the called function's declared type. */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { contractCallData, contractCallResult, DEVNODE_CONTRACT_BYTECODE, fateBytecode } from '../../src/devnode/fate-contract.ts';
+import {
+  contractCallData,
+  contractCallResult,
+  DEVNODE_CONTRACT_BYTECODE,
+  fateBytecode,
+} from '../../src/devnode/fate-contract.ts';
 
 /** FATE bytes: RETURNR with an immediate operand; types integer, empty tuple (unit). */
 const RETURNR_IMMEDIATE = [0x01, 0b11];
@@ -10,10 +15,13 @@ const UNIT_TYPE = [0x37, 0];
 const UNIT = 0x3f;
 
 /** A contract the devnode did not write: `ping(): unit` and `count(): int`. */
-const FOREIGN = fateBytecode([
-  { name: 'ping', args: [], ret: UNIT_TYPE, body: [...RETURNR_IMMEDIATE, UNIT] },
-  { name: 'count', args: [], ret: [INTEGER], body: [...RETURNR_IMMEDIATE, 7 << 1] },
-], 'foreign contract') as `cb_${string}`;
+const FOREIGN = fateBytecode(
+  [
+    { name: 'ping', args: [], ret: UNIT_TYPE, body: [...RETURNR_IMMEDIATE, UNIT] },
+    { name: 'count', args: [], ret: [INTEGER], body: [...RETURNR_IMMEDIATE, 7 << 1] },
+  ],
+  'foreign contract',
+) as `cb_${string}`;
 
 const values = new ContractByteArrayEncoder();
 
@@ -24,7 +32,10 @@ const revertReason = (value: string): unknown => values.decodeWithType(value as 
 function decoded(code: `cb_${string}`, fn: string, args: unknown[] = []): { type: string; value: unknown } {
   const encoder = new BytecodeContractCallEncoder(code);
   const result = contractCallResult(code, encoder.encodeCall(fn, args), fn === 'init');
-  const value = result.returnType === 'ok' ? encoder.decodeResult(fn, result.returnValue as `cb_${string}`) : revertReason(result.returnValue);
+  const value =
+    result.returnType === 'ok'
+      ? encoder.decodeResult(fn, result.returnValue as `cb_${string}`)
+      : revertReason(result.returnValue);
   return { type: result.returnType, value };
 }
 
@@ -38,7 +49,9 @@ describe('devnode contract call outcomes', () => {
 
   it('lets a function of other code returning unit succeed and reverts one returning a value, with a FATE string reason', () => {
     expect(decoded(FOREIGN, 'ping')).to.deep.equal({ type: 'ok', value: [] });
-    expect(contractCallResult(FOREIGN, 'cb_Xfbg4g==', true), 'a deploy of other code succeeds').to.include({ returnType: 'ok' });
+    expect(contractCallResult(FOREIGN, 'cb_Xfbg4g==', true), 'a deploy of other code succeeds').to.include({
+      returnType: 'ok',
+    });
     const count = decoded(FOREIGN, 'count');
     expect(count.type).to.equal('revert');
     expect(count.value).to.match(/^devnode: no contract code is run/);

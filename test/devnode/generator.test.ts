@@ -9,8 +9,20 @@ import { verifySignature } from '../../src/devnode/keys.ts';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const ALL_TYPES = [
-  'SpendTx', 'OracleRegisterTx', 'OracleExtendTx', 'OracleQueryTx', 'OracleRespondTx', 'NamePreclaimTx', 'NameClaimTx', 'NameUpdateTx',
-  'NameTransferTx', 'NameRevokeTx', 'ContractCreateTx', 'ContractCallTx', 'ChannelCreateTx', 'ChannelCloseMutualTx',
+  'SpendTx',
+  'OracleRegisterTx',
+  'OracleExtendTx',
+  'OracleQueryTx',
+  'OracleRespondTx',
+  'NamePreclaimTx',
+  'NameClaimTx',
+  'NameUpdateTx',
+  'NameTransferTx',
+  'NameRevokeTx',
+  'ContractCreateTx',
+  'ContractCallTx',
+  'ChannelCreateTx',
+  'ChannelCloseMutualTx',
 ];
 
 describe('devnode chain generator', () => {
@@ -33,7 +45,9 @@ describe('devnode chain generator', () => {
   it('builds N generations of M micro blocks of valid transactions', () => {
     expect(chain.height).to.equal(150);
     expect(generated.rejected).to.equal(0);
-    expect(chain.keyBlocks.slice(1).every((k) => k.micro.length === 2 && k.micro.every((m) => m.txs.length === 5))).to.equal(true);
+    expect(
+      chain.keyBlocks.slice(1).every((k) => k.micro.length === 2 && k.micro.every((m) => m.txs.length === 5)),
+    ).to.equal(true);
     expect(chain.txs.size).to.equal(1500);
   });
 
@@ -72,9 +86,20 @@ describe('devnode chain generator', () => {
       const { signatures, txBytes } = decodeSignedTx(r.signedBytes);
       expect(decodeTx(txBytes)).to.deep.equal(r.tx);
       expect(r.hash).to.equal(encode('th', hash(r.signedBytes)));
-      const signer = String(r.tx.sender_id ?? r.tx.account_id ?? r.tx.owner_id ?? r.tx.caller_id ?? r.tx.initiator_id ?? r.tx.from_id ?? r.tx.oracle_id);
+      const signer = String(
+        r.tx.sender_id ??
+          r.tx.account_id ??
+          r.tx.owner_id ??
+          r.tx.caller_id ??
+          r.tx.initiator_id ??
+          r.tx.from_id ??
+          r.tx.oracle_id,
+      );
       const key = decode(signer).bytes;
-      expect(signatures.some((s) => verifySignature(key, Buffer.concat([network, txBytes]), s)), r.hash).to.equal(true);
+      expect(
+        signatures.some((s) => verifySignature(key, Buffer.concat([network, txBytes]), s)),
+        r.hash,
+      ).to.equal(true);
     }
     const someCall = [...chain.txs.values()].find((r) => r.tx.type === 'ContractCallTx')!;
     expect(unpackTx(encode('tx', someCall.signedBytes) as `tx_${string}`)).to.have.property('tag');
@@ -88,7 +113,9 @@ describe('devnode chain generator', () => {
       const decoded = encoder.decodeCall(r.tx.call_data as `cb_${string}`) as { functionName: string };
       expect(['set', 'get', 'note']).to.include(decoded.functionName);
       expect(r.callInfo).to.include({ return_type: 'ok' });
-      expect(encoder.decodeResult(decoded.functionName, r.callInfo!.return_value as `cb_${string}`)).to.not.equal(undefined);
+      expect(encoder.decodeResult(decoded.functionName, r.callInfo!.return_value as `cb_${string}`)).to.not.equal(
+        undefined,
+      );
     }
   });
 });

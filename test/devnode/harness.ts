@@ -5,8 +5,12 @@ import { parseJson, stringifyJson } from '../../src/chain/json.ts';
 import { startDevnode, type Devnode, type DevnodeOptions } from '../../src/devnode/index.ts';
 
 /** Reply is a status and a losslessly parsed body (plus its raw text, for digit-exact checks). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies field by field
-export interface Reply { status: number; body: any; text: string }
+export interface Reply {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies field by field
+  body: any;
+  text: string;
+}
 
 /** TestNode is a running devnode with helpers bound to its ports. */
 export interface TestNode {
@@ -28,9 +32,12 @@ async function call(url: string, init?: RequestInit): Promise<Reply> {
   return { status: res.status, body: text === '' ? undefined : parseJson(text), text };
 }
 
-const post = (url: string, body: unknown): Promise<Reply> => call(url, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : stringifyJson(body),
-});
+const post = (url: string, body: unknown): Promise<Reply> =>
+  call(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : stringifyJson(body),
+  });
 
 /** FUNDS is what each test account starts with (beyond 2^53). */
 export const FUNDS = 10n ** 25n;
@@ -38,10 +45,17 @@ export const FUNDS = 10n ** 25n;
 /** startTestNode starts a devnode with three sdk accounts and no timers (mining on demand). */
 export async function startTestNode(opts: DevnodeOptions = {}): Promise<TestNode> {
   const accounts = [MemoryAccount.generate(), MemoryAccount.generate(), MemoryAccount.generate()];
-  const node = await startDevnode({
-    port: 0, internalPort: 0, microBlockIntervalMs: 0, keyBlockIntervalMs: 0,
-    accounts: accounts.map((a) => ({ secretKey: a.secretKey, balance: FUNDS })), ...opts,
-  }, pino({ level: 'silent' }));
+  const node = await startDevnode(
+    {
+      port: 0,
+      internalPort: 0,
+      microBlockIntervalMs: 0,
+      keyBlockIntervalMs: 0,
+      accounts: accounts.map((a) => ({ secretKey: a.secretKey, balance: FUNDS })),
+      ...opts,
+    },
+    pino({ level: 'silent' }),
+  );
   const t: TestNode = {
     node,
     accounts,

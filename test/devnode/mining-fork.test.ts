@@ -17,7 +17,10 @@ describe('devnode mining and forks over HTTP', () => {
     const candidate = await t.get('/v2/key-blocks/pending');
     expect(candidate.status).to.equal(200);
     expect(candidate.body).to.not.have.any.keys('nonce', 'pow');
-    expect(candidate.body).to.include({ height: 1, prev_key_hash: (await t.get('/v2/key-blocks/current/hash')).body.hash });
+    expect(candidate.body).to.include({
+      height: 1,
+      prev_key_hash: (await t.get('/v2/key-blocks/current/hash')).body.hash,
+    });
 
     const pow = Array.from({ length: 42 }, (_, i) => i * 1000);
     const missingPow = await t.postInternal('/v2/key-blocks', { ...candidate.body, nonce: 1 });
@@ -37,13 +40,19 @@ describe('devnode mining and forks over HTTP', () => {
   it('keeps pending transactions across a pool-mined key block and a fork', async () => {
     t = await startTestNode({ mine: false });
     await t.node.mineKeyBlock();
-    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const [from, to] = t.accounts as [(typeof t.accounts)[0], (typeof t.accounts)[0]];
     const candidate = (await t.get('/v2/key-blocks/pending')).body;
-    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 5, fee: 1 }, from);
+    const spend = await t.submit(
+      'transactions/spend',
+      { sender_id: from.address, recipient_id: to.address, amount: 5, fee: 1 },
+      from,
+    );
     expect(spend.status, spend.text).to.equal(200);
     const pow = Array.from({ length: 42 }, () => 7);
     expect((await t.postInternal('/v2/key-blocks', { ...candidate, nonce: 3, pow })).status).to.equal(200);
-    expect((await t.getInternal('/v2/debug/transactions/pending')).body.transactions.map((x: { hash: string }) => x.hash)).to.deep.equal([spend.body.tx_hash]);
+    expect(
+      (await t.getInternal('/v2/debug/transactions/pending')).body.transactions.map((x: { hash: string }) => x.hash),
+    ).to.deep.equal([spend.body.tx_hash]);
     await t.node.fork(1);
     expect((await t.getInternal('/v2/debug/transactions/pending')).body.transactions).to.have.length(1);
     await t.node.mineMicroBlock();
@@ -52,17 +61,26 @@ describe('devnode mining and forks over HTTP', () => {
 
   it('mines on its own: pending transactions land in a micro block, key blocks follow the interval', async () => {
     t = await startTestNode({ keyBlockIntervalMs: 40, microBlockIntervalMs: 10 });
-    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
-    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1 }, from);
+    const [from, to] = t.accounts as [(typeof t.accounts)[0], (typeof t.accounts)[0]];
+    const spend = await t.submit(
+      'transactions/spend',
+      { sender_id: from.address, recipient_id: to.address, amount: 1, fee: 1 },
+      from,
+    );
     expect(spend.status, spend.text).to.equal(200);
     const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (t.node.height() < 3 || (await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.block_height < 0)) {
+    while (
+      Date.now() < deadline &&
+      (t.node.height() < 3 || (await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.block_height < 0)
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(t.node.height()).to.be.at.least(3);
     const mined = await t.get(`/v2/transactions/${spend.body.tx_hash}`);
     expect(mined.body.block_hash).to.match(/^mh_/);
-    expect((await t.get(`/v2/micro-blocks/hash/${mined.body.block_hash}/transactions/count`)).body).to.deep.equal({ count: 1 });
+    expect((await t.get(`/v2/micro-blocks/hash/${mined.body.block_hash}/transactions/count`)).body).to.deep.equal({
+      count: 1,
+    });
   });
 
   it('does not mine key blocks in pool-manager mode even with an interval', async () => {
@@ -84,9 +102,13 @@ describe('devnode mining and forks over HTTP', () => {
 
   it('keeps amounts beyond 2^53 exact through submit, state and JSON', async () => {
     t = await startTestNode();
-    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
+    const [from, to] = t.accounts as [(typeof t.accounts)[0], (typeof t.accounts)[0]];
     const amount = 2n ** 70n + 12345n;
-    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount, fee: 1, payload: 'hi' }, from);
+    const spend = await t.submit(
+      'transactions/spend',
+      { sender_id: from.address, recipient_id: to.address, amount, fee: 1, payload: 'hi' },
+      from,
+    );
     expect(spend.status, spend.text).to.equal(200);
     await t.node.mineKeyBlock();
     const tx = await t.get(`/v2/transactions/${spend.body.tx_hash}`);
@@ -111,7 +133,9 @@ describe('devnode mining and forks over HTTP', () => {
       expect(after[h]!.body.key_block.height).to.equal(h);
     }
     expect(after[10]!.body.key_block.prev_key_hash).to.equal(after[9]!.body.key_block.hash);
-    expect((await t.get(`/v2/micro-blocks/hash/${movedMicro}/header`)).body).to.deep.equal({ reason: 'Block not found' });
+    expect((await t.get(`/v2/micro-blocks/hash/${movedMicro}/header`)).body).to.deep.equal({
+      reason: 'Block not found',
+    });
     const moved = await t.get(`/v2/transactions/${movedTxs[0].hash}`);
     expect(moved.body.block_height).to.equal(11);
     expect(moved.body.block_hash).to.equal(after[11]!.body.micro_blocks[0]);
@@ -128,8 +152,12 @@ describe('devnode mining and forks over HTTP', () => {
 
   it('mines on request through POST /v2/debug/dev/mine', async () => {
     t = await startTestNode();
-    const [from, to] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0]];
-    const spend = await t.submit('transactions/spend', { sender_id: from.address, recipient_id: to.address, amount: 5, fee: 1 }, from);
+    const [from, to] = t.accounts as [(typeof t.accounts)[0], (typeof t.accounts)[0]];
+    const spend = await t.submit(
+      'transactions/spend',
+      { sender_id: from.address, recipient_id: to.address, amount: 5, fee: 1 },
+      from,
+    );
     expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 0 })).body).to.include({ height: 0 });
     expect((await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.block_height).to.equal(0);
     expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 3 })).body).to.include({ height: 3 });

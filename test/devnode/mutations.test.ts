@@ -8,8 +8,19 @@ import { TxCodecError, type TxFields } from '../../src/devnode/tx-codec.ts';
 import { generationBody, microTxsBody } from '../../src/devnode/views.ts';
 
 const ODD_VALUES = [
-  0, 1, 2 ** 53 - 1, 2n ** 64n, 2n ** 300n, 'x', '', encode('ak', Buffer.alloc(32)), encode('nm', Buffer.alloc(32)),
-  { type: 'block', value: 0 }, { type: 'delta', value: 2n ** 80n }, [], [{ key: 'account_pubkey', id: encode('ct', Buffer.alloc(32)) }],
+  0,
+  1,
+  2 ** 53 - 1,
+  2n ** 64n,
+  2n ** 300n,
+  'x',
+  '',
+  encode('ak', Buffer.alloc(32)),
+  encode('nm', Buffer.alloc(32)),
+  { type: 'block', value: 0 },
+  { type: 'delta', value: 2n ** 80n },
+  [],
+  [{ key: 'account_pubkey', id: encode('ct', Buffer.alloc(32)) }],
 ];
 
 describe('devnode with mutated transactions', () => {
@@ -24,7 +35,9 @@ describe('devnode with mutated transactions', () => {
       const fields = Object.keys(record.tx).filter((k) => k !== 'type' && k !== 'version');
       const field = fields[(i * 7) % fields.length]!;
       const tx: TxFields = { ...record.tx, [field]: ODD_VALUES[(i * 13) % ODD_VALUES.length] as TxFields[string] };
-      const signerId = String(tx.sender_id ?? tx.account_id ?? tx.owner_id ?? tx.caller_id ?? tx.initiator_id ?? tx.from_id ?? tx.oracle_id).replace('ok_', 'ak_');
+      const signerId = String(
+        tx.sender_id ?? tx.account_id ?? tx.owner_id ?? tx.caller_id ?? tx.initiator_id ?? tx.from_id ?? tx.oracle_id,
+      ).replace('ok_', 'ak_');
       const signer = keys.get(signerId) ?? g.accounts[0]!;
       if (field !== 'nonce') tx.nonce = (chain.pending.accounts.get(signer.address)?.nonce ?? 0) + 1;
       let outcome = 'accepted';
@@ -32,7 +45,13 @@ describe('devnode with mutated transactions', () => {
         chain.submit(signBuilt('ae_devnet', { tx, signers: [signer, g.accounts[1]!] }));
         if (i % 50 === 0) chain.mineKeyBlock();
       } catch (err) {
-        if (!(err instanceof TxRejected || err instanceof TxCodecError || err instanceof DecodeError || err instanceof RlpError)) throw err;
+        if (!(
+          err instanceof TxRejected ||
+          err instanceof TxCodecError ||
+          err instanceof DecodeError ||
+          err instanceof RlpError
+        ))
+          throw err;
         outcome = (err as Error).name;
       }
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);

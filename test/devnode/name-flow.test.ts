@@ -12,15 +12,25 @@ describe('devnode naming flow over HTTP', () => {
   afterEach(() => t.node.stop());
 
   it('claims one generation after the preclaim, then updates, receives, transfers and revokes', async () => {
-    const [owner, friend, payer] = t.accounts as [typeof t.accounts[0], typeof t.accounts[0], typeof t.accounts[0]];
+    const [owner, friend, payer] = t.accounts as [
+      (typeof t.accounts)[0],
+      (typeof t.accounts)[0],
+      (typeof t.accounts)[0],
+    ];
     const name = 'devnodeflow.chain';
     const nameId = produceNameId(name);
-    expect(await t.get(`/v2/names/${name}`)).to.include({ status: 404 }).and.to.have.deep.property('body', { reason: 'Name not found' });
+    expect(await t.get(`/v2/names/${name}`))
+      .to.include({ status: 404 })
+      .and.to.have.deep.property('body', { reason: 'Name not found' });
 
     const salt = 2n ** 120n + 7n;
     const commitment = await t.getInternal(`/v2/debug/names/commitment-id?name=${name}&salt=${salt}`);
     expect(commitment.status).to.equal(200);
-    const preclaim = await t.submit('names/preclaim', { account_id: owner.address, commitment_id: commitment.body.commitment_id, fee: 1 }, owner);
+    const preclaim = await t.submit(
+      'names/preclaim',
+      { account_id: owner.address, commitment_id: commitment.body.commitment_id, fee: 1 },
+      owner,
+    );
     expect(preclaim.status, preclaim.text).to.equal(200);
     await t.node.mineMicroBlock();
 
@@ -37,10 +47,18 @@ describe('devnode naming flow over HTTP', () => {
     const claimed = await t.get(`/v2/names/${name}`);
     expect(claimed.body).to.deep.equal({ id: nameId, ttl: claimedAt + 50000, owner: owner.address, pointers: [] });
 
-    const update = await t.submit('names/update', {
-      account_id: owner.address, name_id: nameId, name_ttl: 1000, client_ttl: 60, fee: 1,
-      pointers: [{ key: 'account_pubkey', id: friend.address }],
-    }, owner);
+    const update = await t.submit(
+      'names/update',
+      {
+        account_id: owner.address,
+        name_id: nameId,
+        name_ttl: 1000,
+        client_ttl: 60,
+        fee: 1,
+        pointers: [{ key: 'account_pubkey', id: friend.address }],
+      },
+      owner,
+    );
     expect(update.status, update.text).to.equal(200);
     const updatedAt = t.node.height();
     await t.node.mineKeyBlock();
@@ -48,13 +66,21 @@ describe('devnode naming flow over HTTP', () => {
     expect(updated.body).to.include({ ttl: updatedAt + 1000 });
     expect(updated.body.pointers).to.deep.equal([{ key: 'account_pubkey', id: friend.address }]);
 
-    const spend = await t.submit('transactions/spend', { sender_id: payer.address, recipient_id: nameId, amount: 777, fee: 1 }, payer);
+    const spend = await t.submit(
+      'transactions/spend',
+      { sender_id: payer.address, recipient_id: nameId, amount: 777, fee: 1 },
+      payer,
+    );
     expect(spend.status, spend.text).to.equal(200);
     await t.node.mineKeyBlock();
     expect((await t.get(`/v2/accounts/${friend.address}`)).body.balance).to.equal(FUNDS + 777n);
     expect((await t.get(`/v2/transactions/${spend.body.tx_hash}`)).body.tx.recipient_id).to.equal(nameId);
 
-    const transfer = await t.submit('names/transfer', { account_id: owner.address, name_id: nameId, recipient_id: friend.address, fee: 1 }, owner);
+    const transfer = await t.submit(
+      'names/transfer',
+      { account_id: owner.address, name_id: nameId, recipient_id: friend.address, fee: 1 },
+      owner,
+    );
     expect(transfer.status, transfer.text).to.equal(200);
     await t.node.mineKeyBlock();
     expect((await t.get(`/v2/names/${name}`)).body.owner).to.equal(friend.address);
@@ -64,16 +90,32 @@ describe('devnode naming flow over HTTP', () => {
     const revoke = await t.submit('names/revoke', { account_id: friend.address, name_id: nameId, fee: 1 }, friend);
     expect(revoke.status, revoke.text).to.equal(200);
     await t.node.mineKeyBlock();
-    expect(await t.get(`/v2/names/${name}`)).to.include({ status: 404 }).and.to.have.deep.property('body', { reason: 'Name revoked' });
+    expect(await t.get(`/v2/names/${name}`))
+      .to.include({ status: 404 })
+      .and.to.have.deep.property('body', { reason: 'Name revoked' });
   });
 
   it('accepts the seed claim form with an nm_-encoded name and rejects invalid names', async () => {
-    const [owner] = t.accounts as [typeof t.accounts[0]];
+    const [owner] = t.accounts as [(typeof t.accounts)[0]];
     const encodedName = encode('nm', Buffer.from('seedform.chain'));
-    const built = await t.postInternal('/v2/debug/names/claim', { account_id: owner.address, name: encodedName, name_salt: 5, fee: 1 });
+    const built = await t.postInternal('/v2/debug/names/claim', {
+      account_id: owner.address,
+      name: encodedName,
+      name_salt: 5,
+      fee: 1,
+    });
     expect(built.status, built.text).to.equal(200);
-    const bad = await t.postInternal('/v2/debug/names/claim', { account_id: owner.address, name: 'x.test', name_salt: 5, fee: 1 });
-    expect(bad).to.include({ status: 400 }).and.to.have.deep.property('body', { reason: 'Name validation failed with a reason: registrar_unknown' });
-    expect((await t.get('/v2/names/nope')).body).to.deep.equal({ reason: 'Name validation failed with a reason: no_registrar' });
+    const bad = await t.postInternal('/v2/debug/names/claim', {
+      account_id: owner.address,
+      name: 'x.test',
+      name_salt: 5,
+      fee: 1,
+    });
+    expect(bad)
+      .to.include({ status: 400 })
+      .and.to.have.deep.property('body', { reason: 'Name validation failed with a reason: registrar_unknown' });
+    expect((await t.get('/v2/names/nope')).body).to.deep.equal({
+      reason: 'Name validation failed with a reason: no_registrar',
+    });
   });
 });

@@ -23,11 +23,22 @@ function nextNonce(s: WorldState, id: string): number {
 }
 
 function apply(s: WorldState, tx: TxFields, height: number) {
-  return applyTx(s, { nonce: nextNonce(s, String(tx.sender_id ?? tx.account_id ?? tx.oracle_id ?? '').replace('ok_', 'ak_')), ...tx }, { height, txHash: 'th_test' });
+  return applyTx(
+    s,
+    { nonce: nextNonce(s, String(tx.sender_id ?? tx.account_id ?? tx.oracle_id ?? '').replace('ok_', 'ak_')), ...tx },
+    { height, txHash: 'th_test' },
+  );
 }
 
 const register = (ttl: number, fee: number, queryFee = 10): TxFields => ({
-  type: 'OracleRegisterTx', account_id: alice, query_format: 'q', response_format: 'r', query_fee: queryFee, oracle_ttl: { type: 'delta', value: ttl }, fee, abi_version: 0,
+  type: 'OracleRegisterTx',
+  account_id: alice,
+  query_format: 'q',
+  response_format: 'r',
+  query_fee: queryFee,
+  oracle_ttl: { type: 'delta', value: ttl },
+  fee,
+  abi_version: 0,
 });
 
 describe('devnode rules', () => {
@@ -42,16 +53,27 @@ describe('devnode rules', () => {
   it('refuses a fee below the minimum, a wrong nonce, an expired ttl and a missing account', () => {
     const s = world();
     expect(() => apply(s, register(4500, 5), 1)).to.throw(TxRejected, /fee too low/);
-    expect(() => applyTx(s, { ...register(50, 2), nonce: 2 }, { height: 1, txHash: '' })).to.throw(TxRejected, /not the next nonce/);
+    expect(() => applyTx(s, { ...register(50, 2), nonce: 2 }, { height: 1, txHash: '' })).to.throw(
+      TxRejected,
+      /not the next nonce/,
+    );
     expect(() => apply(s, { ...register(50, 2), ttl: 3 }, 4)).to.throw(TxRejected, /ttl 3 has expired/);
     const stranger = encode('ak', Buffer.alloc(32, 9));
-    expect(() => applyTx(s, { type: 'SpendTx', sender_id: stranger, recipient_id: bob, amount: 1, fee: 1, nonce: 1 }, { height: 1, txHash: '' }))
-      .to.throw(TxRejected, /insufficient balance/);
+    expect(() =>
+      applyTx(
+        s,
+        { type: 'SpendTx', sender_id: stranger, recipient_id: bob, amount: 1, fee: 1, nonce: 1 },
+        { height: 1, txHash: '' },
+      ),
+    ).to.throw(TxRejected, /insufficient balance/);
   });
 
   it('refuses spends beyond the balance (fee included) and credits the recipient otherwise', () => {
     const s = world();
-    expect(() => apply(s, { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 1000, fee: 1 }, 1)).to.throw(TxRejected, /insufficient balance/);
+    expect(() => apply(s, { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 1000, fee: 1 }, 1)).to.throw(
+      TxRejected,
+      /insufficient balance/,
+    );
     apply(s, { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 999, fee: 1 }, 1);
     expect(s.accounts.get(bob)).to.deep.equal({ balance: 0n, nonce: 1 });
     expect(s.accounts.get(alice)!.balance).to.equal(10n ** 20n + 999n);
@@ -69,8 +91,14 @@ describe('devnode rules', () => {
     const s = world();
     apply(s, register(100, 2, 50), 1);
     const query = (queryFee: number, qttl: number): TxFields => ({
-      type: 'OracleQueryTx', sender_id: bob, oracle_id: aliceOracle, query: 'q', query_fee: queryFee,
-      query_ttl: { type: 'delta', value: qttl }, response_ttl: { type: 'delta', value: 10 }, fee: 2,
+      type: 'OracleQueryTx',
+      sender_id: bob,
+      oracle_id: aliceOracle,
+      query: 'q',
+      query_fee: queryFee,
+      query_ttl: { type: 'delta', value: qttl },
+      response_ttl: { type: 'delta', value: 10 },
+      fee: 2,
     });
     expect(() => apply(s, query(49, 10), 2)).to.throw(TxRejected, /query_fee_too_low/);
     expect(() => apply(s, query(50, 95), 2)).to.throw(TxRejected, /too_long_ttl/);
@@ -78,7 +106,14 @@ describe('devnode rules', () => {
     const id = oracleQueryId(bob, 1, aliceOracle);
     expect(effect.query).to.deep.equal({ id, expires: 12 });
     expect(s.accounts.get(bob)!.balance).to.equal(1000n - 52n);
-    const respond = (rttl: number): TxFields => ({ type: 'OracleRespondTx', oracle_id: aliceOracle, query_id: id, response: 'a', response_ttl: { type: 'delta', value: rttl }, fee: 2 });
+    const respond = (rttl: number): TxFields => ({
+      type: 'OracleRespondTx',
+      oracle_id: aliceOracle,
+      query_id: id,
+      response: 'a',
+      response_ttl: { type: 'delta', value: rttl },
+      fee: 2,
+    });
     expect(() => apply(s, respond(11), 3)).to.throw(TxRejected, /wrong_response_ttl/);
     apply(s, respond(10), 3);
     expect(s.queries.get(id)!.response).to.equal('a');
@@ -94,20 +129,58 @@ describe('devnode rules', () => {
     apply(s, claim, 11);
     const id = nameHash(name);
     expect(s.names.get(id)).to.include({ owner: alice, expires: 11 + NAME_CLAIM_MAX_EXPIRATION });
-    expect(() => apply(newState(s), { type: 'NameUpdateTx', account_id: alice, name_id: id, name_ttl: 50001, pointers: [], client_ttl: 0, fee: 1 }, 12))
-      .to.throw(TxRejected, /exceeds 50000/);
-    apply(s, { type: 'NameUpdateTx', account_id: alice, name_id: id, name_ttl: 300, pointers: [{ key: 'account_pubkey', id: bob }], client_ttl: 0, fee: 1 }, 20);
+    expect(() =>
+      apply(
+        newState(s),
+        { type: 'NameUpdateTx', account_id: alice, name_id: id, name_ttl: 50001, pointers: [], client_ttl: 0, fee: 1 },
+        12,
+      ),
+    ).to.throw(TxRejected, /exceeds 50000/);
+    apply(
+      s,
+      {
+        type: 'NameUpdateTx',
+        account_id: alice,
+        name_id: id,
+        name_ttl: 300,
+        pointers: [{ key: 'account_pubkey', id: bob }],
+        client_ttl: 0,
+        fee: 1,
+      },
+      20,
+    );
     expect(s.names.get(id)!.expires).to.equal(320);
-    expect(() => apply(newState(s), { type: 'NameRevokeTx', account_id: bob, name_id: id, fee: 1 }, 21)).to.throw(TxRejected, /not owned/);
+    expect(() => apply(newState(s), { type: 'NameRevokeTx', account_id: bob, name_id: id, fee: 1 }, 21)).to.throw(
+      TxRejected,
+      /not owned/,
+    );
   });
 
   it('resolves a spend to a name through its account_pubkey pointer and refuses names without one', () => {
     const s = world();
     apply(s, { type: 'NamePreclaimTx', account_id: alice, commitment_id: commitmentId('pay.chain', 1), fee: 1 }, 1);
     apply(s, { type: 'NameClaimTx', account_id: alice, name: 'pay.chain', name_salt: 1, name_fee: 0, fee: 1 }, 2);
-    const spend: TxFields = { type: 'SpendTx', sender_id: alice, recipient_id: nameHash('pay.chain'), amount: 5, fee: 1 };
+    const spend: TxFields = {
+      type: 'SpendTx',
+      sender_id: alice,
+      recipient_id: nameHash('pay.chain'),
+      amount: 5,
+      fee: 1,
+    };
     expect(() => apply(newState(s), spend, 3)).to.throw(TxRejected, /no account_pubkey pointer/);
-    apply(s, { type: 'NameUpdateTx', account_id: alice, name_id: nameHash('pay.chain'), name_ttl: 100, pointers: [{ key: 'account_pubkey', id: bob }], client_ttl: 0, fee: 1 }, 3);
+    apply(
+      s,
+      {
+        type: 'NameUpdateTx',
+        account_id: alice,
+        name_id: nameHash('pay.chain'),
+        name_ttl: 100,
+        pointers: [{ key: 'account_pubkey', id: bob }],
+        client_ttl: 0,
+        fee: 1,
+      },
+      3,
+    );
     apply(s, spend, 4);
     expect(s.accounts.get(bob)!.balance).to.equal(1005n);
   });
@@ -115,7 +188,9 @@ describe('devnode rules', () => {
   it('leaves the state untouched below a layer that a rejected transaction wrote to', () => {
     const s = world();
     const layer = newState(s);
-    expect(() => apply(layer, { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 5000, fee: 1 }, 1)).to.throw(TxRejected);
+    expect(() =>
+      apply(layer, { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 5000, fee: 1 }, 1),
+    ).to.throw(TxRejected);
     expect(s.accounts.get(bob)).to.deep.equal({ balance: 1000n, nonce: 0 });
     const ok = newState(s);
     apply(ok, { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 5, fee: 1 }, 1);
@@ -125,9 +200,33 @@ describe('devnode rules', () => {
 
   it('closes a channel only when the final amounts plus fee equal the channel amount', () => {
     const s = world();
-    apply(s, { type: 'ChannelCreateTx', initiator_id: alice, responder_id: bob, initiator_amount: 100, responder_amount: 100, channel_reserve: 1, lock_period: 1, fee: 1, delegate_ids: [], state_hash: encode('st', Buffer.alloc(32)), sender_id: alice }, 1);
+    apply(
+      s,
+      {
+        type: 'ChannelCreateTx',
+        initiator_id: alice,
+        responder_id: bob,
+        initiator_amount: 100,
+        responder_amount: 100,
+        channel_reserve: 1,
+        lock_period: 1,
+        fee: 1,
+        delegate_ids: [],
+        state_hash: encode('st', Buffer.alloc(32)),
+        sender_id: alice,
+      },
+      1,
+    );
     const channelId = [...s.channels.entries()][0]![0];
-    const close = (i: number): TxFields => ({ type: 'ChannelCloseMutualTx', channel_id: channelId, from_id: alice, initiator_amount_final: i, responder_amount_final: 100, fee: 1, sender_id: alice });
+    const close = (i: number): TxFields => ({
+      type: 'ChannelCloseMutualTx',
+      channel_id: channelId,
+      from_id: alice,
+      initiator_amount_final: i,
+      responder_amount_final: 100,
+      fee: 1,
+      sender_id: alice,
+    });
     expect(() => apply(newState(s), close(100), 2)).to.throw(TxRejected, /wrong_amounts/);
     apply(s, close(99), 2);
     expect(s.channels.get(channelId)).to.equal(undefined);

@@ -3,10 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 function mdw(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [MDW, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30000 });
+  const result = spawnSync(process.execPath, [MDW, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 30000,
+  });
   return { status: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -19,7 +25,8 @@ describe('mdw (the binary)', () => {
   it('prints help listing the seed flags and the subcommands', () => {
     const { out, status } = mdw(['--help']);
     expect(status).to.equal(0);
-    for (const flag of ['--populate', '--server', '--heights', '--verify', '--daemonize', 'migrate', 'devnode']) expect(out).to.contain(flag);
+    for (const flag of ['--populate', '--server', '--heights', '--verify', '--daemonize', 'migrate', 'devnode'])
+      expect(out).to.contain(flag);
   });
 
   it('rejects a malformed -H list with exit code 2 before any work', () => {
@@ -46,9 +53,15 @@ describe('mdw (the binary)', () => {
 describe('mdw devnode (the binary)', () => {
   it('starts without --generate, prints its URLs and accounts, and stops on SIGTERM', async () => {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [MDW, 'devnode', '--port', '0', '--internal-port', '0', '--key-block-interval', '0'], { env: { PATH: process.env.PATH ?? '' } });
+    const child = spawn(
+      process.execPath,
+      [MDW, 'devnode', '--port', '0', '--internal-port', '0', '--key-block-interval', '0'],
+      { env: { PATH: process.env.PATH ?? '' } },
+    );
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     const until = Date.now() + 20000;
     while (!/ak_\w+\s+sk_\w+/.test(out) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     const url = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];

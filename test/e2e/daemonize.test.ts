@@ -9,7 +9,10 @@ describe('daemonize(opts)', () => {
   it('starts a detached process in its own session and writes its pid to PID_FILE', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mdw-daemon-'));
     const script = join(dir, 'child.mjs');
-    writeFileSync(script, "console.log('child says hi', process.argv.slice(2).join(' ')); setTimeout(() => {}, 30000);\n");
+    writeFileSync(
+      script,
+      "console.log('child says hi', process.argv.slice(2).join(' ')); setTimeout(() => {}, 30000);\n",
+    );
     const pidFile = join(dir, 'run', 'mdw.pid');
     const logDir = join(dir, 'logs');
     const pid = daemonize({ entry: script, args: ['-p', '-s'], pidFile, logDir });
@@ -19,7 +22,13 @@ describe('daemonize(opts)', () => {
       // field 6 of /proc/<pid>/stat is the session id: a detached child leads its own session
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       expect(Number(stat[3])).to.equal(pid);
-      await waitFor('the daemon\'s first log line', () => existsSync(join(logDir, 'daemon.out')) && readFileSync(join(logDir, 'daemon.out'), 'utf8').includes('child says hi -p -s'), 5000);
+      await waitFor(
+        "the daemon's first log line",
+        () =>
+          existsSync(join(logDir, 'daemon.out')) &&
+          readFileSync(join(logDir, 'daemon.out'), 'utf8').includes('child says hi -p -s'),
+        5000,
+      );
     } finally {
       process.kill(pid, 'SIGTERM');
       rmSync(dir, { recursive: true, force: true });

@@ -16,12 +16,21 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
   let port: number;
 
   before(async () => {
-    devnode = await startDevnode({ port: 0, internalPort: 0, generate: { generations: 40, seed: 'e2e-roles' } }, pino({ level: 'silent' }));
+    devnode = await startDevnode(
+      { port: 0, internalPort: 0, generate: { generations: 40, seed: 'e2e-roles' } },
+      pino({ level: 'silent' }),
+    );
     db = await createTestDatabase();
     port = await freePort();
     env = {
-      PATH: process.env.PATH ?? '', NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw_e2e',
-      PORT: String(port), WEBSOCKET_ADDRESS: `127.0.0.1:${await freePort()}`, POLL_INTERVAL_MS: '200', LOG_LEVEL: 'warn',
+      PATH: process.env.PATH ?? '',
+      NODE_URL: devnode.externalUrl,
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_e2e',
+      PORT: String(port),
+      WEBSOCKET_ADDRESS: `127.0.0.1:${await freePort()}`,
+      POLL_INTERVAL_MS: '200',
+      LOG_LEVEL: 'warn',
       STATUS_MAX_BLOCK_AGE: String(10 ** 9),
     };
   });
@@ -34,11 +43,16 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
   it('populates and serves in one process, answers like the node, and stops cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [MDW, '-p', '-s'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      await waitFor('the server to report the node\'s top as synced', async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/middleware/status`).catch(() => undefined);
-        const body = res?.ok ? ((await res.json()) as { height: number; synced: boolean }) : undefined;
-        return body?.synced === true && body.height === devnode.height();
-      }, 60_000, 200);
+      await waitFor(
+        "the server to report the node's top as synced",
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/middleware/status`).catch(() => undefined);
+          const body = res?.ok ? ((await res.json()) as { height: number; synced: boolean }) : undefined;
+          return body?.synced === true && body.height === devnode.height();
+        },
+        60_000,
+        200,
+      );
       const [ours, theirs] = await Promise.all([
         fetch(`http://127.0.0.1:${port}/v2/generations/height/7`).then((r) => r.json()),
         fetch(`${devnode.externalUrl}/v2/generations/height/7`).then((r) => r.json()),
@@ -56,7 +70,8 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
     await client.connect();
     // lose one transaction row of the lowest height that has any
     const { rows } = await client.query<{ height: number }>(
-      'DELETE FROM mdw_e2e.transactions WHERE hash = (SELECT hash FROM mdw_e2e.transactions ORDER BY height, micro_index, tx_index LIMIT 1) RETURNING height');
+      'DELETE FROM mdw_e2e.transactions WHERE hash = (SELECT hash FROM mdw_e2e.transactions ORDER BY height, micro_index, tx_index LIMIT 1) RETURNING height',
+    );
     await client.end();
     const { height } = rows[0]!;
     const broken = await mdw(['-v']);
@@ -70,12 +85,18 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
   async function mdw(args: string[]): Promise<{ status: number | null; out: string }> {
     const child = spawn(process.execPath, [MDW, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     return { status: await exitCode(child), out };
   }
 });
 
 function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  return new Promise((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 }

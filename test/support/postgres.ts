@@ -26,16 +26,29 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   const dbUrl = withDatabase(url, name);
   return {
     url: dbUrl,
-    drop: () => admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => admin(url, `DROP DATABASE IF EXISTS ${name}`)),
+    drop: () =>
+      admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() =>
+        admin(url, `DROP DATABASE IF EXISTS ${name}`),
+      ),
   };
 }
 
 /** createMigratedDatabase is createTestDatabase with the chain schema migrated into `schema` and a pool on it. */
-export async function createMigratedDatabase(schema: string, poolMax?: number): Promise<{ url: string; pool: Pool; drop(): Promise<void> }> {
+export async function createMigratedDatabase(
+  schema: string,
+  poolMax?: number,
+): Promise<{ url: string; pool: Pool; drop(): Promise<void> }> {
   const db = await createTestDatabase();
   await migrate({ databaseUrl: db.url, schema }, silent);
   const pool = createPool({ databaseUrl: db.url, schema, ...(poolMax ? { max: poolMax } : {}) }, silent);
-  return { url: db.url, pool, drop: async () => { await pool.end(); await db.drop(); } };
+  return {
+    url: db.url,
+    pool,
+    drop: async () => {
+      await pool.end();
+      await db.drop();
+    },
+  };
 }
 
 /** stopTestServer stops the embedded server, if this run started one (mocha global teardown). */
@@ -62,7 +75,16 @@ async function startServer(): Promise<Server> {
     port,
     persistent: false,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: () => {},
     onError: () => {},
   });

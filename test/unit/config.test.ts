@@ -18,9 +18,15 @@ describe('loadConfig(env)', () => {
 
   it('reads every variable of the seed', () => {
     const cfg = loadConfig({
-      NODE_URL: 'http://node:3013/', COMPILER_URL: 'http://compiler:3080', PID_FILE: '/run/mdw.pid',
-      LOG_DIR: '/var/log/mdw', DATABASE_URL: 'postgresql://u:p@db/mdw', STATUS_MAX_BLOCK_AGE: '60',
-      WEBSOCKET_ADDRESS: '127.0.0.1:4000', NODE_INTERNAL_URL: 'http://node:3113', DATABASE_SCHEMA: 'mdw_g2',
+      NODE_URL: 'http://node:3013/',
+      COMPILER_URL: 'http://compiler:3080',
+      PID_FILE: '/run/mdw.pid',
+      LOG_DIR: '/var/log/mdw',
+      DATABASE_URL: 'postgresql://u:p@db/mdw',
+      STATUS_MAX_BLOCK_AGE: '60',
+      WEBSOCKET_ADDRESS: '127.0.0.1:4000',
+      NODE_INTERNAL_URL: 'http://node:3113',
+      DATABASE_SCHEMA: 'mdw_g2',
     });
     expect(cfg.nodeUrl).to.equal('http://node:3013');
     expect(cfg.compilerUrl).to.equal('http://compiler:3080');
@@ -37,9 +43,14 @@ describe('loadConfig(env)', () => {
   });
 
   it('NODE_URLS adds failover nodes after NODE_URL, which is always first (prepended when missing, a repeat dropped)', () => {
-    expect(loadConfig({ NODE_URL: 'http://a:3013', NODE_URLS: 'http://a:3013/, http://b:3013' }).nodeUrls).to.deep.equal(['http://a:3013', 'http://b:3013']);
-    expect(loadConfig({ NODE_URL: 'http://a:3013', NODE_URLS: 'http://b:3013,http://c:3013' }).nodeUrls)
-      .to.deep.equal(['http://a:3013', 'http://b:3013', 'http://c:3013']);
+    expect(
+      loadConfig({ NODE_URL: 'http://a:3013', NODE_URLS: 'http://a:3013/, http://b:3013' }).nodeUrls,
+    ).to.deep.equal(['http://a:3013', 'http://b:3013']);
+    expect(loadConfig({ NODE_URL: 'http://a:3013', NODE_URLS: 'http://b:3013,http://c:3013' }).nodeUrls).to.deep.equal([
+      'http://a:3013',
+      'http://b:3013',
+      'http://c:3013',
+    ]);
     const onlyList = loadConfig({ NODE_URLS: 'http://b:3013,http://c:3013' });
     expect(onlyList.nodeUrl).to.equal('http://b:3013');
     expect(onlyList.nodeUrls).to.deep.equal(['http://b:3013', 'http://c:3013']);

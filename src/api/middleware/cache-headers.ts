@@ -29,7 +29,8 @@ export function cacheHeaders(opts: { db: Queryable; forkWindow: number }): Koa.M
   };
   return async function cacheHeaders(ctx, next) {
     await next();
-    if (ctx.state.forwarded || ctx.status !== 200 || ctx.body === undefined || ctx.response.get('Cache-Control')) return;
+    if (ctx.state.forwarded || ctx.status !== 200 || ctx.body === undefined || ctx.response.get('Cache-Control'))
+      return;
     const height = ctx.state.aboutHeight as number | undefined;
     if (height === undefined || !isFinal(height, await currentTop(), opts.forkWindow)) {
       ctx.set('Cache-Control', 'no-cache');

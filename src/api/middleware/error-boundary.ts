@@ -29,7 +29,12 @@ function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const status = (err as { status?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const code = status === 413 ? ErrorCode.API_PAYLOAD_TOO_LARGE : status === 404 ? ErrorCode.API_NOT_FOUND : ErrorCode.API_BAD_REQUEST;
+    const code =
+      status === 413
+        ? ErrorCode.API_PAYLOAD_TOO_LARGE
+        : status === 404
+          ? ErrorCode.API_NOT_FOUND
+          : ErrorCode.API_BAD_REQUEST;
     return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
   }
   if (isDatabaseDown(err)) return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
@@ -39,5 +44,10 @@ function toAppError(err: unknown): AppError {
 function isDatabaseDown(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   const message = (err as Error)?.message ?? '';
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || /timeout exceeded when trying to connect|Connection terminated/.test(message);
+  return (
+    code === 'ECONNREFUSED' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    /timeout exceeded when trying to connect|Connection terminated/.test(message)
+  );
 }

@@ -41,7 +41,11 @@ export function responseCache(cache: ResponseCache, compress: Koa.Middleware): K
     const etag = ctx.response.get('ETag');
     if (height === undefined || ctx.response.get('Cache-Control') !== IMMUTABLE || !etag) return;
     const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-    cache.set(key, { body: ownBuffer(json), etag, height, route: typeof matched === 'string' ? matched : undefined }, ticket);
+    cache.set(
+      key,
+      { body: ownBuffer(json), etag, height, route: typeof matched === 'string' ? matched : undefined },
+      ticket,
+    );
   };
 }
 

@@ -1,7 +1,13 @@
 /** @module Middleware queries about the chain itself: generations, time → height, sizes, rewards, status. */
 import Router from '@koa/router';
 import { isJsonObject } from '../../chain/json.ts';
-import { firstHeightAtOrAfter, keyBlockAt, keyBlocksBetween, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
+import {
+  firstHeightAtOrAfter,
+  keyBlockAt,
+  keyBlocksBetween,
+  microBlocksBetween,
+  topHeight,
+} from '../../db/queries/blocks.ts';
 import { decodeErrorsSince, feesAt, sizeUpTo, syncState } from '../../db/queries/stats.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
@@ -57,18 +63,26 @@ export function chainRoutes(deps: RouteDeps): Router {
     const kb = await keyBlockAt(pool, height);
     if (!kb) throw notFound(`height ${height} is not in the database`);
     const [previous, current] = await Promise.all([height > 0 ? feesAt(pool, height - 1) : '0', feesAt(pool, height)]);
-    const beneficiary = isJsonObject(kb.data) ? kb.data.beneficiary ?? null : null;
+    const beneficiary = isJsonObject(kb.data) ? (kb.data.beneficiary ?? null) : null;
     const fees = feeShare(previous, current);
     const coinbase = coinbaseAt(height);
-    sendJson(ctx, { height, beneficiary, coinbase: coinbase.toString(), fees, total: addToDecimal(coinbase, fees) }, height);
+    sendJson(
+      ctx,
+      { height, beneficiary, coinbase: coinbase.toString(), fees, total: addToDecimal(coinbase, fees) },
+      height,
+    );
   });
 
   router.get('/status', async (ctx) => {
     const state = await syncState(pool);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
-      state, nowMs: Date.now(), maxBlockAge: cfg.statusMaxBlockAge,
-      heartbeatTimeout: heartbeatTimeoutSeconds(cfg.pollIntervalMs), version: deps.version, decodeErrors,
+      state,
+      nowMs: Date.now(),
+      maxBlockAge: cfg.statusMaxBlockAge,
+      heartbeatTimeout: heartbeatTimeoutSeconds(cfg.pollIntervalMs),
+      version: deps.version,
+      decodeErrors,
     });
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, body, undefined, ok ? 200 : 503);

@@ -15,7 +15,10 @@ export function channelRoutes(deps: RouteDeps): Router {
 
   router.get('/transactions/address/:address', async (ctx) => {
     const channelId = parseId(ctx.params.address, ['ch'], 'address');
-    sendJsonText(ctx, jsonArrayText(await channelTransactions(pool, channelId, parsePaging(ctx.query)), 'transactions'));
+    sendJsonText(
+      ctx,
+      jsonArrayText(await channelTransactions(pool, channelId, parsePaging(ctx.query)), 'transactions'),
+    );
   });
 
   return router;

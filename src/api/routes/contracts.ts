@@ -26,29 +26,38 @@ export function contractRoutes(deps: RouteDeps): Router {
 
   router.get('/contracts/all', async (ctx) => {
     const rows = await allContracts(pool, parsePaging(ctx.query));
-    sendJson(ctx, rows.map((c) => ({ contract_id: c.contractId, transaction_hash: c.createTxHash, block_height: c.height })));
+    sendJson(
+      ctx,
+      rows.map((c) => ({ contract_id: c.contractId, transaction_hash: c.createTxHash, block_height: c.height })),
+    );
   });
 
   router.get('/contracts/calls/address/:address', async (ctx) => {
     const contractId = parseId(ctx.params.address, ['ct'], 'address');
     const rows = await contractCalls(pool, contractId, parsePaging(ctx.query));
-    sendJson(ctx, rows.map((c) => ({
-      transaction_id: c.txHash,
-      contract_id: c.contractId,
-      caller_id: c.callerId,
-      function: c.function,
-      arguments: { function: c.function, arguments: c.arguments },
-      callinfo: c.callInfo,
-      result: c.result,
-      return_type: isJsonObject(c.callInfo) ? c.callInfo.return_type ?? null : null,
-      return_value: c.result,
-      decode_error: c.decodeError,
-    })));
+    sendJson(
+      ctx,
+      rows.map((c) => ({
+        transaction_id: c.txHash,
+        contract_id: c.contractId,
+        caller_id: c.callerId,
+        function: c.function,
+        arguments: { function: c.function, arguments: c.arguments },
+        callinfo: c.callInfo,
+        result: c.result,
+        return_type: isJsonObject(c.callInfo) ? (c.callInfo.return_type ?? null) : null,
+        return_value: c.result,
+        decode_error: c.decodeError,
+      })),
+    );
   });
 
   router.get('/contracts/transactions/address/:address', async (ctx) => {
     const contractId = parseId(ctx.params.address, ['ct'], 'address');
-    sendJsonText(ctx, jsonArrayText(await contractTransactions(pool, contractId, parsePaging(ctx.query)), 'transactions'));
+    sendJsonText(
+      ctx,
+      jsonArrayText(await contractTransactions(pool, contractId, parsePaging(ctx.query)), 'transactions'),
+    );
   });
 
   router.post('/contracts/verify', bodyParser({ enableTypes: ['json'], jsonLimit: MAX_SOURCE_BYTES }), async (ctx) => {

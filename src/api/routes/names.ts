@@ -27,7 +27,12 @@ export function nameRoutes(deps: RouteDeps): Router {
     const o = owner(ctx);
     const top = await topHeight(pool);
     if (top === undefined) return sendJson(ctx, []);
-    const filter: NameFilter = { owner: o, activeAt: top, order: o ? 'expires' : 'created', reverse: parseFlag(ctx.query.reverse) };
+    const filter: NameFilter = {
+      owner: o,
+      activeAt: top,
+      order: o ? 'expires' : 'created',
+      reverse: parseFlag(ctx.query.reverse),
+    };
     sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
   });
 

@@ -13,20 +13,30 @@ export function oracleRoutes(deps: RouteDeps): Router {
 
   router.get('/list', async (ctx) => {
     const rows = await oracles(pool, parsePaging(ctx.query));
-    sendJson(ctx, rows.map((o) => ({
-      oracle_id: o.oracleId, transaction_hash: o.txHash, block_height: o.height, expires_at: o.expiresAt, tx: o.tx,
-    })));
+    sendJson(
+      ctx,
+      rows.map((o) => ({
+        oracle_id: o.oracleId,
+        transaction_hash: o.txHash,
+        block_height: o.height,
+        expires_at: o.expiresAt,
+        tx: o.tx,
+      })),
+    );
   });
 
   router.get('/:oracleId', async (ctx) => {
     const oracleId = parseId(ctx.params.oracleId, ['ok'], 'oracle_id');
     if (!(await oracleExists(pool, oracleId))) throw notFound(`oracle ${oracleId} is not known`);
     const rows = await oracleQueries(pool, oracleId, parsePaging(ctx.query));
-    sendJson(ctx, rows.map((q) => ({
-      query_id: q.queryId,
-      request: withOrigin(q.request.tx, q.request.hash, q.request.timeMs),
-      response: q.response && withOrigin(q.response.tx, q.response.hash, q.response.timeMs),
-    })));
+    sendJson(
+      ctx,
+      rows.map((q) => ({
+        query_id: q.queryId,
+        request: withOrigin(q.request.tx, q.request.hash, q.request.timeMs),
+        response: q.response && withOrigin(q.response.tx, q.response.hash, q.response.timeMs),
+      })),
+    );
   });
 
   return router;

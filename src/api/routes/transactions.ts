@@ -1,7 +1,12 @@
 /** @module Middleware queries over transactions: per account, between two accounts, per height interval, daily rates. */
 import Router from '@koa/router';
 import type { Prefix } from '../../chain/encoding.ts';
-import { countTransactionsOfAccount, spendRates, transactionsFromTo, transactionsInInterval } from '../../db/queries/transactions.ts';
+import {
+  countTransactionsOfAccount,
+  spendRates,
+  transactionsFromTo,
+  transactionsInInterval,
+} from '../../db/queries/transactions.ts';
 import { badRequest } from '../../errors.ts';
 import { accountTransactionsPage } from '../account-pages.ts';
 import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';
@@ -28,7 +33,10 @@ export function transactionRoutes(deps: RouteDeps): Router {
   router.get('/account/:sender/to/:receiver', async (ctx) => {
     const sender = parseId(ctx.params.sender, ['ak'], 'sender');
     const receiver = parseId(ctx.params.receiver, RECIPIENT_PREFIXES, 'receiver');
-    sendJsonText(ctx, jsonArrayText(await transactionsFromTo(pool, sender, receiver, parsePaging(ctx.query)), 'transactions'));
+    sendJsonText(
+      ctx,
+      jsonArrayText(await transactionsFromTo(pool, sender, receiver, parsePaging(ctx.query)), 'transactions'),
+    );
   });
 
   router.get('/account/:account', async (ctx) => {
@@ -40,7 +48,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
     if (last && rows.length === paging.limit) {
       // Keyset continuation: constant cost however deep the client reads (page costs grow with depth).
       const next = formatCursor(last);
-      const query = new URLSearchParams({ ...ctx.query as Record<string, string>, cursor: next });
+      const query = new URLSearchParams({ ...(ctx.query as Record<string, string>), cursor: next });
       query.delete('page');
       ctx.set('X-Next-Cursor', next);
       ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);

@@ -105,10 +105,16 @@ function hashParam(ctx: Koa.Context, prefixes: readonly Prefix[]): boolean {
 function heightParam(ctx: Koa.Context): number | undefined | null {
   const text = ctx.params.height ?? '';
   if (!/^-?\d+$/.test(text) || text.startsWith('-')) {
-    sendJson(ctx, {
-      reason: 'validation_error', parameter: 'height',
-      info: { error: /^-\d+$/.test(text) ? 'not_in_range' : 'wrong_type', data: text },
-    }, undefined, 400);
+    sendJson(
+      ctx,
+      {
+        reason: 'validation_error',
+        parameter: 'height',
+        info: { error: /^-\d+$/.test(text) ? 'not_in_range' : 'wrong_type', data: text },
+      },
+      undefined,
+      400,
+    );
     return null;
   }
   const n = Number(text);

@@ -8,14 +8,24 @@ import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 
 export default class Dev extends Command {
-  static override summary = 'Run everything locally: embedded PostgreSQL, a devnode with traffic, the populator and the server.';
-  static override description = 'Data is kept under .data/ between runs (delete it to start over). Set DATABASE_URL to use your own PostgreSQL instead. Ctrl-C stops everything.';
+  static override summary =
+    'Run everything locally: embedded PostgreSQL, a devnode with traffic, the populator and the server.';
+  static override description =
+    'Data is kept under .data/ between runs (delete it to start over). Set DATABASE_URL to use your own PostgreSQL instead. Ctrl-C stops everything.';
   static override flags = {
     'data-dir': Flags.string({ description: 'where the embedded PostgreSQL keeps its data', default: '.data' }),
     'pg-port': Flags.integer({ description: 'port of the embedded PostgreSQL', default: 54320 }),
     'key-block-interval': Flags.integer({ description: 'devnode key block interval (ms)', default: 15000, min: 100 }),
-    'micro-block-interval': Flags.integer({ description: 'devnode micro block interval (ms)', default: 3000, min: 100 }),
-    traffic: Flags.boolean({ description: 'post a little traffic (spends, an oracle round trip, a name claim)', default: true, allowNo: true }),
+    'micro-block-interval': Flags.integer({
+      description: 'devnode micro block interval (ms)',
+      default: 3000,
+      min: 100,
+    }),
+    traffic: Flags.boolean({
+      description: 'post a little traffic (spends, an oracle round trip, a name claim)',
+      default: true,
+      allowNo: true,
+    }),
   };
 
   async run(): Promise<void> {
@@ -32,38 +42,59 @@ export default class Dev extends Command {
     try {
       let databaseUrl = process.env.DATABASE_URL;
       if (!databaseUrl) {
-        const db = await startEmbeddedPostgres({ dataDir: flags['data-dir'], port: flags['pg-port'], database: 'middleware' });
+        const db = await startEmbeddedPostgres({
+          dataDir: flags['data-dir'],
+          port: flags['pg-port'],
+          database: 'middleware',
+        });
         roles.push(db);
         databaseUrl = db.url;
       }
-      const devnode = await startDevnode({
-        port: 3013, internalPort: 3113,
-        keyBlockIntervalMs: flags['key-block-interval'], microBlockIntervalMs: flags['micro-block-interval'],
-      }, log.child({ component: 'devnode' }));
+      const devnode = await startDevnode(
+        {
+          port: 3013,
+          internalPort: 3113,
+          keyBlockIntervalMs: flags['key-block-interval'],
+          microBlockIntervalMs: flags['micro-block-interval'],
+        },
+        log.child({ component: 'devnode' }),
+      );
       roles.push(devnode);
-      const cfg = configFromEnv({ DATABASE_URL: databaseUrl, NODE_URL: devnode.externalUrl, NODE_INTERNAL_URL: devnode.internalUrl });
+      const cfg = configFromEnv({
+        DATABASE_URL: databaseUrl,
+        NODE_URL: devnode.externalUrl,
+        NODE_INTERNAL_URL: devnode.internalUrl,
+      });
       const registry = new Registry();
       roles.push(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
       const server = await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION });
       roles.push(server);
       if (flags.traffic) {
-        roles.push(startTraffic({
-          externalUrl: devnode.externalUrl, internalUrl: devnode.internalUrl, networkId: 'ae_devnet',
-          accounts: devnode.accounts, intervalMs: 2000, log: log.child({ component: 'traffic' }),
-        }));
+        roles.push(
+          startTraffic({
+            externalUrl: devnode.externalUrl,
+            internalUrl: devnode.internalUrl,
+            networkId: 'ae_devnet',
+            accounts: devnode.accounts,
+            intervalMs: 2000,
+            log: log.child({ component: 'traffic' }),
+          }),
+        );
       }
-      this.log([
-        '',
-        'æternity middleware dev environment is up:',
-        `  API            ${server.httpUrl}/middleware/status   (node queries: ${server.httpUrl}/v2/generations/current)`,
-        `  websocket      ${server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:')}`,
-        `  metrics        ${server.httpUrl}/metrics`,
-        `  OpenAPI        ${server.httpUrl}/middleware/api`,
-        `  devnode        ${devnode.externalUrl} (internal ${devnode.internalUrl})`,
-        `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
-        'Ctrl-C stops everything.',
-        '',
-      ].join('\n'));
+      this.log(
+        [
+          '',
+          'æternity middleware dev environment is up:',
+          `  API            ${server.httpUrl}/middleware/status   (node queries: ${server.httpUrl}/v2/generations/current)`,
+          `  websocket      ${server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:')}`,
+          `  metrics        ${server.httpUrl}/metrics`,
+          `  OpenAPI        ${server.httpUrl}/middleware/api`,
+          `  devnode        ${devnode.externalUrl} (internal ${devnode.internalUrl})`,
+          `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
+          'Ctrl-C stops everything.',
+          '',
+        ].join('\n'),
+      );
     } catch (err) {
       await stopAll(roles, log);
       throw err;

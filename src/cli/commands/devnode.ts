@@ -6,7 +6,8 @@ import { parseAccountFlag } from '../account-flag.ts';
 
 export default class Devnode extends Command {
   static override summary = 'Run a development æternity node with the node HTTP API (external and internal ports).';
-  static override description = 'Accounts not given are generated and their secret keys printed, so you can sign with them. --no-mine is the pool-manager mode: no mining, but GET /v2/key-blocks/pending gives a candidate and POST /v2/key-blocks (internal port) accepts a completed block.';
+  static override description =
+    'Accounts not given are generated and their secret keys printed, so you can sign with them. --no-mine is the pool-manager mode: no mining, but GET /v2/key-blocks/pending gives a candidate and POST /v2/key-blocks (internal port) accepts a completed block.';
   static override examples = [
     'mdw devnode',
     'mdw devnode --key-block-interval 5000 --micro-block-interval 1000',
@@ -15,11 +16,28 @@ export default class Devnode extends Command {
   ];
   static override flags = {
     port: Flags.integer({ description: 'external API port', default: 3013, min: 0, max: 65535 }),
-    'internal-port': Flags.integer({ description: 'internal API port (debug builders, POST /v2/key-blocks)', default: 3113, min: 0, max: 65535 }),
+    'internal-port': Flags.integer({
+      description: 'internal API port (debug builders, POST /v2/key-blocks)',
+      default: 3113,
+      min: 0,
+      max: 65535,
+    }),
     host: Flags.string({ description: 'listen address', default: '127.0.0.1' }),
-    'key-block-interval': Flags.integer({ description: 'mine a key block every MS milliseconds (0: only on demand)', default: 10000, min: 0 }),
-    'micro-block-interval': Flags.integer({ description: 'put pending transactions in a micro block every MS milliseconds', default: 1000, min: 0 }),
-    mine: Flags.boolean({ description: 'mine automatically; --no-mine is the pool-manager mode', default: true, allowNo: true }),
+    'key-block-interval': Flags.integer({
+      description: 'mine a key block every MS milliseconds (0: only on demand)',
+      default: 10000,
+      min: 0,
+    }),
+    'micro-block-interval': Flags.integer({
+      description: 'put pending transactions in a micro block every MS milliseconds',
+      default: 1000,
+      min: 0,
+    }),
+    mine: Flags.boolean({
+      description: 'mine automatically; --no-mine is the pool-manager mode',
+      default: true,
+      allowNo: true,
+    }),
     beneficiary: Flags.string({ description: 'secret key (sk_… or hex) of the beneficiary; generated when absent' }),
     account: Flags.string({ description: 'prefunded account SECRET:BALANCE (repeatable)', multiple: true }),
     generate: Flags.integer({ description: 'start with a generated chain of N generations', min: 1 }),
@@ -29,7 +47,10 @@ export default class Devnode extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Devnode);
-    const logger = createLogger({ logDir: undefined, logLevel: 'info', logPretty: process.stdout.isTTY === true }, 'devnode');
+    const logger = createLogger(
+      { logDir: undefined, logLevel: 'info', logPretty: process.stdout.isTTY === true },
+      'devnode',
+    );
     let accounts;
     try {
       accounts = (flags.account ?? []).map(parseAccountFlag);
@@ -37,18 +58,21 @@ export default class Devnode extends Command {
       this.error((err as Error).message, { exit: 2 });
     }
     const { startDevnode } = await import('../../devnode/index.ts');
-    const node = await startDevnode({
-      host: flags.host,
-      port: flags.port,
-      internalPort: flags['internal-port'],
-      keyBlockIntervalMs: flags['key-block-interval'],
-      microBlockIntervalMs: flags['micro-block-interval'],
-      mine: flags.mine,
-      networkId: flags['network-id'],
-      ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
-      ...(accounts.length > 0 ? { accounts } : {}),
-      ...(flags.generate ? { generate: { generations: flags.generate, seed: flags.seed } } : {}),
-    }, logger.log);
+    const node = await startDevnode(
+      {
+        host: flags.host,
+        port: flags.port,
+        internalPort: flags['internal-port'],
+        keyBlockIntervalMs: flags['key-block-interval'],
+        microBlockIntervalMs: flags['micro-block-interval'],
+        mine: flags.mine,
+        networkId: flags['network-id'],
+        ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
+        ...(accounts.length > 0 ? { accounts } : {}),
+        ...(flags.generate ? { generate: { generations: flags.generate, seed: flags.seed } } : {}),
+      },
+      logger.log,
+    );
     this.log(`devnode external API: ${node.externalUrl}  internal API: ${node.internalUrl}`);
     if (accounts.length === 0) {
       this.log('prefunded accounts (public key, secret key):');

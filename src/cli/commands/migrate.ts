@@ -7,11 +7,19 @@ import { configFromEnv } from '../env.ts';
 
 export default class Migrate extends Command {
   static override summary = 'Apply database migrations to the schema and exit.';
-  static override examples = ['mdw migrate', 'mdw migrate --status', 'mdw migrate --schema mdw_g2', 'mdw migrate --drop --schema mdw_g1'];
+  static override examples = [
+    'mdw migrate',
+    'mdw migrate --status',
+    'mdw migrate --schema mdw_g2',
+    'mdw migrate --drop --schema mdw_g1',
+  ];
   static override flags = {
     status: Flags.boolean({ description: 'list migrations and whether each is applied; change nothing' }),
     schema: Flags.string({ description: 'schema to migrate (overrides DATABASE_SCHEMA)' }),
-    drop: Flags.boolean({ description: 'drop the schema and everything in it (retiring a blue/green data generation)', exclusive: ['status'] }),
+    drop: Flags.boolean({
+      description: 'drop the schema and everything in it (retiring a blue/green data generation)',
+      exclusive: ['status'],
+    }),
   };
 
   async run(): Promise<void> {

@@ -9,7 +9,8 @@ import { runUntilSignal } from '../lifecycle.ts';
 
 export default class Operator extends Command {
   static override summary = 'Run the Kubernetes operator that reconciles Middleware resources.';
-  static override description = 'Configured by the environment the chart sets: MIDDLEWARE_IMAGE (required), WATCH_NAMESPACE, POD_NAME, POD_NAMESPACE, LEADER_LEASE_NAME, PORT (/metrics, /healthz), LOG_LEVEL. Replicas elect a leader on a Lease; only the leader reconciles.';
+  static override description =
+    'Configured by the environment the chart sets: MIDDLEWARE_IMAGE (required), WATCH_NAMESPACE, POD_NAME, POD_NAMESPACE, LEADER_LEASE_NAME, PORT (/metrics, /healthz), LOG_LEVEL. Replicas elect a leader on a Lease; only the leader reconciles.';
 
   async run(): Promise<void> {
     let cfg;
@@ -22,16 +23,31 @@ export default class Operator extends Command {
     const { createOperatorMetrics } = await import('../../operator/runtime/metrics.ts');
     const { createReconciler } = await import('../../operator/controller/reconcile.ts');
     const { createStatusProbe } = await import('../../operator/controller/status-probe.ts');
-    const logger = createLogger({ logDir: undefined, logLevel: cfg.logLevel as LogLevel, logPretty: false }, 'operator');
+    const logger = createLogger(
+      { logDir: undefined, logLevel: cfg.logLevel as LogLevel, logPretty: false },
+      'operator',
+    );
     const kube = await kubeClientFor({});
     const registry = new Registry();
     const metrics = createOperatorMetrics(registry);
     const reconcile = createReconciler({
-      kube, log: logger.log, metrics, probe: createStatusProbe(), clock: () => new Date(), config: { image: cfg.image },
+      kube,
+      log: logger.log,
+      metrics,
+      probe: createStatusProbe(),
+      clock: () => new Date(),
+      config: { image: cfg.image },
     });
     const role = await runOperator({
-      kube, log: logger.log, registry, metrics, identity: cfg.identity, reconcile,
-      namespace: cfg.watchNamespace, leaseNamespace: cfg.leaseNamespace, metricsPort: cfg.port,
+      kube,
+      log: logger.log,
+      registry,
+      metrics,
+      identity: cfg.identity,
+      reconcile,
+      namespace: cfg.watchNamespace,
+      leaseNamespace: cfg.leaseNamespace,
+      metricsPort: cfg.port,
       ...(cfg.leaseName ? { leaseName: cfg.leaseName } : {}),
     });
     await runUntilSignal([role], logger);

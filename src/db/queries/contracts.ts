@@ -33,10 +33,9 @@ export async function allContracts(db: Queryable, w: Window): Promise<ContractRo
 
 /** contractById returns one contract. */
 export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
-  const { rows } = await db.query(
-    'SELECT contract_id, create_tx_hash, height FROM contracts WHERE contract_id = $1',
-    [contractId],
-  );
+  const { rows } = await db.query('SELECT contract_id, create_tx_hash, height FROM contracts WHERE contract_id = $1', [
+    contractId,
+  ]);
   const r = rows[0];
   return r && { contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height };
 }
@@ -50,8 +49,14 @@ export async function contractCalls(db: Queryable, contractId: string, w: Window
     [contractId, w.limit, w.offset],
   );
   return rows.map((r) => ({
-    txHash: r.tx_hash, contractId: r.contract_id, callerId: r.caller_id, function: r.function,
-    arguments: r.arguments, callInfo: r.call_info, result: r.result, decodeError: r.decode_error,
+    txHash: r.tx_hash,
+    contractId: r.contract_id,
+    callerId: r.caller_id,
+    function: r.function,
+    arguments: r.arguments,
+    callInfo: r.call_info,
+    result: r.result,
+    decodeError: r.decode_error,
   }));
 }
 

@@ -59,7 +59,14 @@ export async function names(db: Queryable, filter: NameFilter, w: Window): Promi
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
   const { rows } = await db.query<NameRow>(
     `${NAME_STATE}${POINTING_AT[filter.pointingAt === undefined ? 0 : 1]} ORDER BY ${order} LIMIT $5 OFFSET $6`,
-    [filter.pointingAt ?? null, filter.owner ?? null, filter.activeAt ?? null, filter.contains ?? null, w.limit, w.offset],
+    [
+      filter.pointingAt ?? null,
+      filter.owner ?? null,
+      filter.activeAt ?? null,
+      filter.contains ?? null,
+      w.limit,
+      w.offset,
+    ],
   );
   return rows;
 }

@@ -30,7 +30,13 @@ export async function oracles(db: Queryable, w: Window): Promise<OracleRow[]> {
       ORDER BY r.height DESC, r.micro_index DESC, r.tx_index DESC LIMIT $1 OFFSET $2`,
     [w.limit, w.offset],
   );
-  return rows.map((r) => ({ oracleId: r.oracle_id, txHash: r.tx_hash, height: r.height, expiresAt: r.expires_at, tx: r.tx }));
+  return rows.map((r) => ({
+    oracleId: r.oracle_id,
+    txHash: r.tx_hash,
+    height: r.height,
+    expiresAt: r.expires_at,
+    tx: r.tx,
+  }));
 }
 
 /** oracleExists is true when the oracle was ever registered. */

@@ -37,7 +37,8 @@ export interface TxJson {
   readonly json: string;
 }
 
-const COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
+const COLUMNS =
+  't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
 // The node's GenericSignedTx built by PostgreSQL: `signatures` is omitted where the node omits it (GAMetaTx).
@@ -53,9 +54,14 @@ export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", 
 const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${ACCOUNT_TX_JSON})::text AS json`;
 
 /** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text. */
-export async function transactionJson(db: Queryable, hash: string): Promise<{ height: number; json: string } | undefined> {
+export async function transactionJson(
+  db: Queryable,
+  hash: string,
+): Promise<{ height: number; json: string } | undefined> {
   const { rows } = await db.query<{ height: number; json: string }>({
-    name: 'mdw_transaction_json', text: `SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`, values: [hash],
+    name: 'mdw_transaction_json',
+    text: `SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`,
+    values: [hash],
   });
   return rows[0];
 }
@@ -88,7 +94,11 @@ export async function transactionsBetween(db: Queryable, from: number, to: numbe
 
 /** transactionsInInterval pages the transactions of heights from..to, newest first, optionally of one type. */
 export async function transactionsInInterval(
-  db: Queryable, from: number, to: number, txType: string | undefined, w: Window,
+  db: Queryable,
+  from: number,
+  to: number,
+  txType: string | undefined,
+  w: Window,
 ): Promise<TxJson[]> {
   const { rows } = await db.query<TxJson>(
     `SELECT ${SIGNED_TX_JSON_COLUMNS} FROM transactions t
@@ -105,7 +115,11 @@ export async function transactionsInInterval(
  * transactions table.
  */
 export async function transactionsOfAccount(
-  db: Queryable, account: string, txType: string | undefined, w: Window, after?: Cursor,
+  db: Queryable,
+  account: string,
+  txType: string | undefined,
+  w: Window,
+  after?: Cursor,
 ): Promise<TxJson[]> {
   // One statement per shape, so each reads its rows on an index alone (index-only scan): the
   // primary key without a type, account_transactions_type with one; `$n IS NULL OR` would force
@@ -157,13 +171,23 @@ export interface FinalRows {
  * least `forkWindow` below the top and takes every ANCHOR_EVERY-th position, in one pass over the
  * index; undefined while the chain is shorter than the fork window.
  */
-export async function finalRowsOfAccount(db: Queryable, account: string, txType: string | undefined, forkWindow: number): Promise<FinalRows | undefined> {
+export async function finalRowsOfAccount(
+  db: Queryable,
+  account: string,
+  txType: string | undefined,
+  forkWindow: number,
+): Promise<FinalRows | undefined> {
   const top = await topHeight(db);
   if (top === undefined || top - forkWindow < 0) return undefined;
   const height = top - forkWindow;
   const typed = txType === undefined ? '' : ' AND a.tx_type = $4';
   const anchor = 'FILTER (WHERE x.i > 0 AND x.i % $3 = 0)';
-  const { rows } = await db.query<{ count: string; heights: number[] | null; micro: number[] | null; tx: number[] | null }>({
+  const { rows } = await db.query<{
+    count: string;
+    heights: number[] | null;
+    micro: number[] | null;
+    tx: number[] | null;
+  }>({
     name: `mdw_account_final_rows${txType === undefined ? '' : '_typed'}`,
     text: `SELECT count(*) AS count, array_agg(x.height ORDER BY x.i) ${anchor} AS heights,
             array_agg(x.micro_index ORDER BY x.i) ${anchor} AS micro, array_agg(x.tx_index ORDER BY x.i) ${anchor} AS tx
@@ -173,7 +197,11 @@ export async function finalRowsOfAccount(db: Queryable, account: string, txType:
   });
   const row = rows[0]!;
   return {
-    height, count: Number(row.count), anchorHeights: row.heights ?? [], anchorMicroIndexes: row.micro ?? [], anchorTxIndexes: row.tx ?? [],
+    height,
+    count: Number(row.count),
+    anchorHeights: row.heights ?? [],
+    anchorMicroIndexes: row.micro ?? [],
+    anchorTxIndexes: row.tx ?? [],
   };
 }
 
@@ -185,11 +213,23 @@ export async function finalRowsOfAccount(db: Queryable, account: string, txType:
  * so it skips fewer than ANCHOR_EVERY index entries wherever the page is.
  */
 export async function transactionsOfAccountFromOldest(
-  db: Queryable, account: string, txType: string | undefined, w: Window, final: FinalRows,
+  db: Queryable,
+  account: string,
+  txType: string | undefined,
+  w: Window,
+  final: FinalRows,
 ): Promise<TxJson[]> {
   const typed = txType === undefined ? '' : ' AND a.tx_type = $10';
   const values: unknown[] = [
-    account, final.height, final.count, w.offset, w.limit, final.anchorHeights, final.anchorMicroIndexes, final.anchorTxIndexes, ANCHOR_EVERY,
+    account,
+    final.height,
+    final.count,
+    w.offset,
+    w.limit,
+    final.anchorHeights,
+    final.anchorMicroIndexes,
+    final.anchorTxIndexes,
+    ANCHOR_EVERY,
   ];
   if (txType !== undefined) values.push(txType);
   const { rows } = await db.query<TxJson>({
@@ -219,15 +259,28 @@ export async function transactionsOfAccountFromOldest(
 }
 
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
-export async function countTransactionsOfAccount(db: Queryable, account: string, txType: string | undefined): Promise<number> {
-  const { rows } = txType === undefined
-    ? await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1', [account])
-    : await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND tx_type = $2', [account, txType]);
+export async function countTransactionsOfAccount(
+  db: Queryable,
+  account: string,
+  txType: string | undefined,
+): Promise<number> {
+  const { rows } =
+    txType === undefined
+      ? await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1', [account])
+      : await db.query<{ n: string }>(
+          'SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND tx_type = $2',
+          [account, txType],
+        );
   return Number(rows[0]?.n ?? 0);
 }
 
 /** transactionsFromTo pages transactions whose sender is `sender` and recipient is `recipient`, newest first. */
-export async function transactionsFromTo(db: Queryable, sender: string, recipient: string, w: Window): Promise<TxJson[]> {
+export async function transactionsFromTo(
+  db: Queryable,
+  sender: string,
+  recipient: string,
+  w: Window,
+): Promise<TxJson[]> {
   const { rows } = await db.query<TxJson>(
     `WITH page AS (
        SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s

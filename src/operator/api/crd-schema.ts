@@ -14,7 +14,13 @@ type Common = { description?: string; default?: unknown; rules?: readonly Rule[]
 
 /** str is a string schema with optional pattern, enum and length bounds. */
 export function str(
-  o: Common & { pattern?: string; enum?: readonly string[]; maxLength?: number; minLength?: number; format?: string } = {},
+  o: Common & {
+    pattern?: string;
+    enum?: readonly string[];
+    maxLength?: number;
+    minLength?: number;
+    format?: string;
+  } = {},
 ): JsonSchema {
   const { rules, ...rest } = o;
   return withRules({ type: 'string', ...rest, ...(rest.enum ? { enum: [...rest.enum] } : {}) }, rules);
@@ -33,7 +39,10 @@ export function bool(o: Common = {}): JsonSchema {
 }
 
 /** obj is an object schema with named properties; `required` lists the mandatory ones. */
-export function obj(properties: Record<string, JsonSchema>, o: Common & { required?: readonly string[] } = {}): JsonSchema {
+export function obj(
+  properties: Record<string, JsonSchema>,
+  o: Common & { required?: readonly string[] } = {},
+): JsonSchema {
   const { rules, required, ...rest } = o;
   const schema: JsonSchema = { type: 'object', ...rest, properties };
   if (required && required.length > 0) schema.required = [...required];
@@ -46,7 +55,10 @@ export function map(values: JsonSchema, o: Common = {}): JsonSchema {
 }
 
 /** arr is a list schema; listType `set` forbids duplicates, `map` keys items by mapKeys. */
-export function arr(items: JsonSchema, o: Common & { min?: number; max: number; listType?: 'atomic' | 'set' | 'map'; mapKeys?: readonly string[] }): JsonSchema {
+export function arr(
+  items: JsonSchema,
+  o: Common & { min?: number; max: number; listType?: 'atomic' | 'set' | 'map'; mapKeys?: readonly string[] },
+): JsonSchema {
   const { rules, min, max, listType, mapKeys, ...rest } = o;
   const schema: JsonSchema = { type: 'array', ...rest, items, maxItems: max };
   if (min !== undefined) schema.minItems = min;

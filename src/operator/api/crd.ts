@@ -6,11 +6,26 @@ import { SPEC_DEFAULTS as D } from './defaults.ts';
 import { arr, bool, int, map, obj, resources, str } from './crd-schema.ts';
 import type { JsonSchema } from './crd-schema.ts';
 import {
-  ConditionStatus, ConditionType, GROUP, LogLevel, NAMES, Phase, PullPolicy, ReloadState, ReloadStrategy, ServiceType, VERSION,
+  ConditionStatus,
+  ConditionType,
+  GROUP,
+  LogLevel,
+  NAMES,
+  Phase,
+  PullPolicy,
+  ReloadState,
+  ReloadStrategy,
+  ServiceType,
+  VERSION,
 } from './middleware-types.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
 import {
-  AUTOSCALING_BOUNDS, IMMUTABLE_PREFIX, INPLACE_NEEDS_HEIGHTS, PDB_EXCLUSIVE, RELOAD_NEEDS_NEW_ID, REPLICAS_WITHIN_AUTOSCALING,
+  AUTOSCALING_BOUNDS,
+  IMMUTABLE_PREFIX,
+  INPLACE_NEEDS_HEIGHTS,
+  PDB_EXCLUSIVE,
+  RELOAD_NEEDS_NEW_ID,
+  REPLICAS_WITHIN_AUTOSCALING,
 } from './validation.ts';
 
 /** CRD_NAME is `<plural>.<group>`, the CRD object's name. */
@@ -29,31 +44,43 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
       group: GROUP,
       names: { ...NAMES, shortNames: [...NAMES.shortNames], categories: [...NAMES.categories] },
       scope: 'Namespaced',
-      versions: [{
-        name: VERSION,
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: rootSchema() },
-        subresources: {
-          status: {},
-          scale: {
-            specReplicasPath: '.spec.server.replicas',
-            statusReplicasPath: '.status.replicas',
-            labelSelectorPath: '.status.selector',
+      versions: [
+        {
+          name: VERSION,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: rootSchema() },
+          subresources: {
+            status: {},
+            scale: {
+              specReplicasPath: '.spec.server.replicas',
+              statusReplicasPath: '.status.replicas',
+              labelSelectorPath: '.status.selector',
+            },
           },
+          additionalPrinterColumns: [
+            { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status' },
+            { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+            {
+              name: 'Active',
+              type: 'integer',
+              jsonPath: '.status.activeGeneration',
+              description: 'Serving data generation',
+            },
+            { name: 'Pending', type: 'integer', jsonPath: '.status.pendingGeneration', priority: 1 },
+            { name: 'Height', type: 'integer', jsonPath: '.status.height' },
+            { name: 'Lag', type: 'integer', jsonPath: '.status.lag' },
+            { name: 'Replicas', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready servers' },
+            {
+              name: 'Reconciled',
+              type: 'string',
+              jsonPath: '.status.conditions[?(@.type=="Reconciled")].status',
+              priority: 1,
+            },
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
         },
-        additionalPrinterColumns: [
-          { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Available")].status' },
-          { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-          { name: 'Active', type: 'integer', jsonPath: '.status.activeGeneration', description: 'Serving data generation' },
-          { name: 'Pending', type: 'integer', jsonPath: '.status.pendingGeneration', priority: 1 },
-          { name: 'Height', type: 'integer', jsonPath: '.status.height' },
-          { name: 'Lag', type: 'integer', jsonPath: '.status.lag' },
-          { name: 'Replicas', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready servers' },
-          { name: 'Reconciled', type: 'string', jsonPath: '.status.conditions[?(@.type=="Reconciled")].status', priority: 1 },
-          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-        ],
-      }],
+      ],
     },
   };
 }
@@ -69,137 +96,223 @@ export function middlewareOpenApiSchema(): JsonSchema {
 }
 
 function rootSchema(): JsonSchema {
-  return obj({
-    apiVersion: str(),
-    kind: str(),
-    metadata: { type: 'object' },
-    spec: specSchema(),
-    status: statusSchema(),
-  }, {
-    description: 'Middleware runs an æternity middleware: a populator, servers and blue/green data generations.',
-    required: ['spec'],
-    rules: [{
-      rule: `self.metadata.name.size() <= ${B.instanceNameLength} && self.metadata.name.matches('${P.instanceName}')`,
-      message: `metadata.name must be a DNS-1035 label of at most ${B.instanceNameLength} characters (it names the Service)`,
-    }],
-  });
+  return obj(
+    {
+      apiVersion: str(),
+      kind: str(),
+      metadata: { type: 'object' },
+      spec: specSchema(),
+      status: statusSchema(),
+    },
+    {
+      description: 'Middleware runs an æternity middleware: a populator, servers and blue/green data generations.',
+      required: ['spec'],
+      rules: [
+        {
+          rule: `self.metadata.name.size() <= ${B.instanceNameLength} && self.metadata.name.matches('${P.instanceName}')`,
+          message: `metadata.name must be a DNS-1035 label of at most ${B.instanceNameLength} characters (it names the Service)`,
+        },
+      ],
+    },
+  );
 }
 
 function specSchema(): JsonSchema {
   const url = (description: string) => str({ pattern: P.httpUrl, maxLength: B.urlLength, description });
   const name = (description: string) => str({ pattern: P.resourceName, maxLength: B.resourceNameLength, description });
-  return obj({
-    nodeUrls: arr(url('Node external API URL.'), {
-      min: B.nodeUrls.min, max: B.nodeUrls.max, listType: 'set',
-      description: 'Node external API URLs (port 3013); the first is the primary.',
-    }),
-    nodeInternalUrl: url('Node internal API URL (port 3113); forwarded by the servers when set.'),
-    compilerUrl: url('Sophia compiler URL; contract calls are decoded in-process when unset.'),
-    database: obj({
-      urlSecretRef: obj({ name: name('Secret name.'), key: str({ pattern: P.secretKey, maxLength: B.resourceNameLength }) }, {
-        required: ['name', 'key'], description: 'Secret key holding DATABASE_URL.',
+  return obj(
+    {
+      nodeUrls: arr(url('Node external API URL.'), {
+        min: B.nodeUrls.min,
+        max: B.nodeUrls.max,
+        listType: 'set',
+        description: 'Node external API URLs (port 3013); the first is the primary.',
       }),
-      schemaPrefix: str({
-        pattern: P.schemaPrefix, maxLength: B.schemaPrefixLength, default: D.schemaPrefix,
-        description: 'Generation g lives in schema <schemaPrefix><g>. Immutable.',
-        rules: [{ rule: 'self == oldSelf', message: IMMUTABLE_PREFIX }],
+      nodeInternalUrl: url('Node internal API URL (port 3113); forwarded by the servers when set.'),
+      compilerUrl: url('Sophia compiler URL; contract calls are decoded in-process when unset.'),
+      database: obj(
+        {
+          urlSecretRef: obj(
+            { name: name('Secret name.'), key: str({ pattern: P.secretKey, maxLength: B.resourceNameLength }) },
+            {
+              required: ['name', 'key'],
+              description: 'Secret key holding DATABASE_URL.',
+            },
+          ),
+          schemaPrefix: str({
+            pattern: P.schemaPrefix,
+            maxLength: B.schemaPrefixLength,
+            default: D.schemaPrefix,
+            description: 'Generation g lives in schema <schemaPrefix><g>. Immutable.',
+            rules: [{ rule: 'self == oldSelf', message: IMMUTABLE_PREFIX }],
+          }),
+        },
+        { required: ['urlSecretRef'] },
+      ),
+      image: str({ maxLength: 1024, description: "Middleware image; default: the operator's own image." }),
+      imagePullPolicy: str({ enum: Object.values(PullPolicy), default: D.imagePullPolicy }),
+      imagePullSecrets: arr(obj({ name: name('Secret name.') }, { required: ['name'] }), {
+        max: 64,
+        listType: 'map',
+        mapKeys: ['name'],
       }),
-    }, { required: ['urlSecretRef'] }),
-    image: str({ maxLength: 1024, description: "Middleware image; default: the operator's own image." }),
-    imagePullPolicy: str({ enum: Object.values(PullPolicy), default: D.imagePullPolicy }),
-    imagePullSecrets: arr(obj({ name: name('Secret name.') }, { required: ['name'] }), {
-      max: 64, listType: 'map', mapKeys: ['name'],
-    }),
-    server: serverSchema(),
-    populator: obj({
-      resources: resources('Populator container resources.'),
-      batchTransactions: int(B.batchTransactions, {
-        description: 'BATCH_TRANSACTIONS: a batch takes no further generation once it holds this many transactions (lower it for a small memory limit).',
+      server: serverSchema(),
+      populator: obj(
+        {
+          resources: resources('Populator container resources.'),
+          batchTransactions: int(B.batchTransactions, {
+            description:
+              'BATCH_TRANSACTIONS: a batch takes no further generation once it holds this many transactions (lower it for a small memory limit).',
+          }),
+        },
+        { default: {} },
+      ),
+      metrics: obj(
+        {
+          serviceMonitor: obj(
+            {
+              enabled: bool({
+                default: D.serviceMonitorEnabled,
+                description: 'Create a monitoring.coreos.com/v1 ServiceMonitor.',
+              }),
+              interval: str({ pattern: P.duration, maxLength: 32, default: D.serviceMonitorInterval }),
+            },
+            { default: {} },
+          ),
+        },
+        { default: {} },
+      ),
+      forkWindow: int(B.forkWindow, {
+        default: D.forkWindow,
+        description: 'FORK_WINDOW: generations re-checked at every poll.',
       }),
-    }, { default: {} }),
-    metrics: obj({
-      serviceMonitor: obj({
-        enabled: bool({ default: D.serviceMonitorEnabled, description: 'Create a monitoring.coreos.com/v1 ServiceMonitor.' }),
-        interval: str({ pattern: P.duration, maxLength: 32, default: D.serviceMonitorInterval }),
-      }, { default: {} }),
-    }, { default: {} }),
-    forkWindow: int(B.forkWindow, { default: D.forkWindow, description: 'FORK_WINDOW: generations re-checked at every poll.' }),
-    statusMaxBlockAge: int(B.statusMaxBlockAge, {
-      default: D.statusMaxBlockAge, description: 'STATUS_MAX_BLOCK_AGE: seconds before /middleware/status turns 503.',
-    }),
-    logLevel: str({ enum: Object.values(LogLevel), default: D.logLevel }),
-    paused: bool({ default: D.paused, description: 'Stop reconciling (ReconciliationPaused condition).' }),
-    reload: reloadSchema(),
-    promotion: obj({
-      syncedWithinBlocks: int(B.syncedWithinBlocks, { default: D.syncedWithinBlocks, description: 'K: max lag of a synced generation.' }),
-      stableWindowSeconds: int(B.stableWindowSeconds, { default: D.stableWindowSeconds, description: 'How long it must stay synced.' }),
-    }, { default: {} }),
-  }, { required: ['nodeUrls', 'database'] });
+      statusMaxBlockAge: int(B.statusMaxBlockAge, {
+        default: D.statusMaxBlockAge,
+        description: 'STATUS_MAX_BLOCK_AGE: seconds before /middleware/status turns 503.',
+      }),
+      logLevel: str({ enum: Object.values(LogLevel), default: D.logLevel }),
+      paused: bool({ default: D.paused, description: 'Stop reconciling (ReconciliationPaused condition).' }),
+      reload: reloadSchema(),
+      promotion: obj(
+        {
+          syncedWithinBlocks: int(B.syncedWithinBlocks, {
+            default: D.syncedWithinBlocks,
+            description: 'K: max lag of a synced generation.',
+          }),
+          stableWindowSeconds: int(B.stableWindowSeconds, {
+            default: D.stableWindowSeconds,
+            description: 'How long it must stay synced.',
+          }),
+        },
+        { default: {} },
+      ),
+    },
+    { required: ['nodeUrls', 'database'] },
+  );
 }
 
 function serverSchema(): JsonSchema {
-  return obj({
-    replicas: int(B.replicas, { default: D.serverReplicas, description: 'Servers per generation (the scale subresource).' }),
-    resources: resources('Server container resources.'),
-    http: obj({
-      type: str({ enum: Object.values(ServiceType), default: D.httpServiceType }),
-      port: int(B.port, { default: D.httpPort }),
-    }, { default: {} }),
-    websocket: obj({ port: int(B.port, { default: D.websocketPort }) }, { default: {} }),
-    ingress: obj({
-      className: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
-      host: str({ pattern: P.host, maxLength: B.resourceNameLength }),
-      tlsSecretName: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
-      annotations: map(str()),
-      websocketPath: str({ pattern: P.path, maxLength: 1024, description: 'Path prefix routed to the websocket port.' }),
-    }, { required: ['host'] }),
-    pdb: obj({
-      enabled: bool({ default: D.pdbEnabled }),
-      minAvailable: int(B.pdbCount),
-      maxUnavailable: int(B.pdbCount, { description: `Default ${D.pdbMaxUnavailable} when minAvailable is unset too.` }),
-    }, {
+  return obj(
+    {
+      replicas: int(B.replicas, {
+        default: D.serverReplicas,
+        description: 'Servers per generation (the scale subresource).',
+      }),
+      resources: resources('Server container resources.'),
+      http: obj(
+        {
+          type: str({ enum: Object.values(ServiceType), default: D.httpServiceType }),
+          port: int(B.port, { default: D.httpPort }),
+        },
+        { default: {} },
+      ),
+      websocket: obj({ port: int(B.port, { default: D.websocketPort }) }, { default: {} }),
+      ingress: obj(
+        {
+          className: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
+          host: str({ pattern: P.host, maxLength: B.resourceNameLength }),
+          tlsSecretName: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
+          annotations: map(str()),
+          websocketPath: str({
+            pattern: P.path,
+            maxLength: 1024,
+            description: 'Path prefix routed to the websocket port.',
+          }),
+        },
+        { required: ['host'] },
+      ),
+      pdb: obj(
+        {
+          enabled: bool({ default: D.pdbEnabled }),
+          minAvailable: int(B.pdbCount),
+          maxUnavailable: int(B.pdbCount, {
+            description: `Default ${D.pdbMaxUnavailable} when minAvailable is unset too.`,
+          }),
+        },
+        {
+          default: {},
+          rules: [{ rule: '!(has(self.minAvailable) && has(self.maxUnavailable))', message: PDB_EXCLUSIVE }],
+        },
+      ),
+      autoscaling: obj(
+        {
+          minReplicas: int(B.autoscalingReplicas, { default: D.autoscalingMinReplicas }),
+          maxReplicas: int(B.autoscalingReplicas),
+          targetCPUUtilizationPercentage: int(B.cpuPercent, { default: D.autoscalingTargetCPU }),
+        },
+        {
+          required: ['maxReplicas'],
+          description: 'A HorizontalPodAutoscaler that scales this Middleware through its scale subresource.',
+          rules: [{ rule: 'self.minReplicas <= self.maxReplicas', message: AUTOSCALING_BOUNDS }],
+        },
+      ),
+    },
+    {
       default: {},
-      rules: [{ rule: '!(has(self.minAvailable) && has(self.maxUnavailable))', message: PDB_EXCLUSIVE }],
-    }),
-    autoscaling: obj({
-      minReplicas: int(B.autoscalingReplicas, { default: D.autoscalingMinReplicas }),
-      maxReplicas: int(B.autoscalingReplicas),
-      targetCPUUtilizationPercentage: int(B.cpuPercent, { default: D.autoscalingTargetCPU }),
-    }, {
-      required: ['maxReplicas'],
-      description: 'A HorizontalPodAutoscaler that scales this Middleware through its scale subresource.',
-      rules: [{ rule: 'self.minReplicas <= self.maxReplicas', message: AUTOSCALING_BOUNDS }],
-    }),
-  }, {
-    default: {},
-    rules: [{
-      rule: '!has(self.autoscaling) || (self.replicas >= self.autoscaling.minReplicas && self.replicas <= self.autoscaling.maxReplicas)',
-      message: REPLICAS_WITHIN_AUTOSCALING,
-    }],
-  });
+      rules: [
+        {
+          rule: '!has(self.autoscaling) || (self.replicas >= self.autoscaling.minReplicas && self.replicas <= self.autoscaling.maxReplicas)',
+          message: REPLICAS_WITHIN_AUTOSCALING,
+        },
+      ],
+    },
+  );
 }
 
 function reloadSchema(): JsonSchema {
-  return obj({
-    id: str({ pattern: P.reloadId, maxLength: B.reloadIdLength, description: 'Change it to request a new reload.' }),
-    heights: str({ pattern: P.heights, maxLength: B.heightsLength, description: 'Heights for `mdw -H` ("1,3-4,6").' }),
-    strategy: str({ enum: Object.values(ReloadStrategy), default: D.reloadStrategy }),
-    autoPromote: bool({ default: D.autoPromote, description: 'false: wait for approval (set true) before switching.' }),
-    retainPrevious: str({
-      pattern: P.duration, maxLength: 32, default: D.retainPrevious,
-      description: 'How long the previous generation is kept for rollback after a switch ("30m", "6h", "0s").',
-    }),
-  }, {
-    required: ['id'],
-    rules: [
-      { rule: "self.strategy != 'InPlace' || has(self.heights)", message: INPLACE_NEEDS_HEIGHTS },
-      {
-        rule: 'self.id != oldSelf.id || (self.strategy == oldSelf.strategy && has(self.heights) == has(oldSelf.heights)'
-          + ' && (!has(self.heights) || self.heights == oldSelf.heights))',
-        message: RELOAD_NEEDS_NEW_ID,
-      },
-    ],
-  });
+  return obj(
+    {
+      id: str({ pattern: P.reloadId, maxLength: B.reloadIdLength, description: 'Change it to request a new reload.' }),
+      heights: str({
+        pattern: P.heights,
+        maxLength: B.heightsLength,
+        description: 'Heights for `mdw -H` ("1,3-4,6").',
+      }),
+      strategy: str({ enum: Object.values(ReloadStrategy), default: D.reloadStrategy }),
+      autoPromote: bool({
+        default: D.autoPromote,
+        description: 'false: wait for approval (set true) before switching.',
+      }),
+      retainPrevious: str({
+        pattern: P.duration,
+        maxLength: 32,
+        default: D.retainPrevious,
+        description: 'How long the previous generation is kept for rollback after a switch ("30m", "6h", "0s").',
+      }),
+    },
+    {
+      required: ['id'],
+      rules: [
+        { rule: "self.strategy != 'InPlace' || has(self.heights)", message: INPLACE_NEEDS_HEIGHTS },
+        {
+          rule:
+            'self.id != oldSelf.id || (self.strategy == oldSelf.strategy && has(self.heights) == has(oldSelf.heights)' +
+            ' && (!has(self.heights) || self.heights == oldSelf.heights))',
+          message: RELOAD_NEEDS_NEW_ID,
+        },
+      ],
+    },
+  );
 }
 
 function statusSchema(): JsonSchema {
@@ -211,16 +324,24 @@ function statusSchema(): JsonSchema {
   return obj({
     observedGeneration: count(),
     phase: str({ enum: Object.values(Phase) }),
-    conditions: arr(obj({
-      type: str({ enum: Object.values(ConditionType) }),
-      status: str({ enum: Object.values(ConditionStatus) }),
-      reason: str({ maxLength: 1024 }),
-      message: str({ maxLength: 32768 }),
-      observedGeneration: count(),
-      lastTransitionTime: time(),
-    }, { required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'] }), {
-      max: 16, listType: 'map', mapKeys: ['type'],
-    }),
+    conditions: arr(
+      obj(
+        {
+          type: str({ enum: Object.values(ConditionType) }),
+          status: str({ enum: Object.values(ConditionStatus) }),
+          reason: str({ maxLength: 1024 }),
+          message: str({ maxLength: 32768 }),
+          observedGeneration: count(),
+          lastTransitionTime: time(),
+        },
+        { required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'] },
+      ),
+      {
+        max: 16,
+        listType: 'map',
+        mapKeys: ['type'],
+      },
+    ),
     activeGeneration: generation('Data generation behind the stable Service.'),
     pendingGeneration: generation('Data generation being built behind the preview Service.'),
     previousGeneration: generation('Generation kept for rollback until previousExpiresAt.'),
@@ -231,23 +352,26 @@ function statusSchema(): JsonSchema {
     replicas: count(),
     readyReplicas: count(),
     selector: str({ maxLength: 4096 }),
-    reload: obj({
-      id: str({ maxLength: B.reloadIdLength }),
-      strategy: str({ enum: Object.values(ReloadStrategy) }),
-      generation: generation('Generation built or reloaded.'),
-      state: str({ enum: Object.values(ReloadState) }),
-      startedAt: time(),
-      syncedSince: time(),
-      height: count(),
-      nodeHeight: count(),
-      lag: lag(),
-      completedAt: time(),
-      message: str({ maxLength: 32768 }),
-      fromGeneration: generation('Generation that served when the reload started.'),
-      heights: str({ maxLength: B.heightsLength }),
-      promotedAt: time(),
-      cleanupGeneration: generation('Generation being cleaned up.'),
-      outcome: str({ enum: Object.values(ReloadState) }),
-    }, { required: ['id', 'strategy', 'generation', 'state'] }),
+    reload: obj(
+      {
+        id: str({ maxLength: B.reloadIdLength }),
+        strategy: str({ enum: Object.values(ReloadStrategy) }),
+        generation: generation('Generation built or reloaded.'),
+        state: str({ enum: Object.values(ReloadState) }),
+        startedAt: time(),
+        syncedSince: time(),
+        height: count(),
+        nodeHeight: count(),
+        lag: lag(),
+        completedAt: time(),
+        message: str({ maxLength: 32768 }),
+        fromGeneration: generation('Generation that served when the reload started.'),
+        heights: str({ maxLength: B.heightsLength }),
+        promotedAt: time(),
+        cleanupGeneration: generation('Generation being cleaned up.'),
+        outcome: str({ enum: Object.values(ReloadState) }),
+      },
+      { required: ['id', 'strategy', 'generation', 'state'] },
+    ),
   });
 }

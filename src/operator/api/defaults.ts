@@ -1,7 +1,13 @@
 /** @module Defaults of the Middleware spec: one table used by resolveSpec and by the generated CRD schema. Pure. */
 import type { V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
 import type {
-  IngressSpec, LogLevel, MiddlewareSpec, PullPolicy, ReloadStrategy, SecretKeyRef, ServiceType,
+  IngressSpec,
+  LogLevel,
+  MiddlewareSpec,
+  PullPolicy,
+  ReloadStrategy,
+  SecretKeyRef,
+  ServiceType,
 } from './middleware-types.ts';
 import { PATTERNS } from './patterns.ts';
 

@@ -33,7 +33,13 @@ export type ServiceType = (typeof ServiceType)[keyof typeof ServiceType];
 
 /** LogLevel: the LOG_LEVEL values the middleware accepts (src/config.ts). */
 export const LogLevel = {
-  trace: 'trace', debug: 'debug', info: 'info', warn: 'warn', error: 'error', fatal: 'fatal', silent: 'silent',
+  trace: 'trace',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warn',
+  error: 'error',
+  fatal: 'fatal',
+  silent: 'silent',
 } as const;
 export type LogLevel = (typeof LogLevel)[keyof typeof LogLevel];
 

@@ -75,7 +75,8 @@ function checkSpec(c: Checker, spec: Obj): void {
   const secrets = c.array(spec, 'imagePullSecrets', 'spec.imagePullSecrets', { min: 0, max: 64 });
   secrets?.forEach((_, i) => {
     const s = c.object(secrets, i, `spec.imagePullSecrets[${i}]`, true);
-    if (s) c.string(s, 'name', `spec.imagePullSecrets[${i}].name`, PATTERNS.resourceName, BOUNDS.resourceNameLength, true);
+    if (s)
+      c.string(s, 'name', `spec.imagePullSecrets[${i}].name`, PATTERNS.resourceName, BOUNDS.resourceNameLength, true);
   });
   const server = c.object(spec, 'server', 'spec.server');
   if (server) checkServer(c, server);
@@ -84,7 +85,11 @@ function checkSpec(c: Checker, spec: Obj): void {
     c.object(populator, 'resources', 'spec.populator.resources');
     c.integer(populator, 'batchTransactions', 'spec.populator.batchTransactions', BOUNDS.batchTransactions);
   }
-  const monitor = c.object(c.object(spec, 'metrics', 'spec.metrics') ?? {}, 'serviceMonitor', 'spec.metrics.serviceMonitor');
+  const monitor = c.object(
+    c.object(spec, 'metrics', 'spec.metrics') ?? {},
+    'serviceMonitor',
+    'spec.metrics.serviceMonitor',
+  );
   if (monitor) {
     c.boolean(monitor, 'enabled', 'spec.metrics.serviceMonitor.enabled');
     c.string(monitor, 'interval', 'spec.metrics.serviceMonitor.interval', PATTERNS.duration, 32);
@@ -116,7 +121,13 @@ function checkServer(c: Checker, server: Obj): void {
   if (ingress) {
     c.string(ingress, 'className', 'spec.server.ingress.className', PATTERNS.resourceName, BOUNDS.resourceNameLength);
     c.string(ingress, 'host', 'spec.server.ingress.host', PATTERNS.host, BOUNDS.resourceNameLength, true);
-    c.string(ingress, 'tlsSecretName', 'spec.server.ingress.tlsSecretName', PATTERNS.resourceName, BOUNDS.resourceNameLength);
+    c.string(
+      ingress,
+      'tlsSecretName',
+      'spec.server.ingress.tlsSecretName',
+      PATTERNS.resourceName,
+      BOUNDS.resourceNameLength,
+    );
     c.stringMap(ingress, 'annotations', 'spec.server.ingress.annotations');
     c.string(ingress, 'websocketPath', 'spec.server.ingress.websocketPath', PATTERNS.path, 1024);
   }
@@ -130,7 +141,9 @@ function checkServer(c: Checker, server: Obj): void {
   const hpa = c.object(server, 'autoscaling', 'spec.server.autoscaling');
   if (hpa) {
     const path = 'spec.server.autoscaling';
-    const min = c.integer(hpa, 'minReplicas', `${path}.minReplicas`, BOUNDS.autoscalingReplicas) ?? SPEC_DEFAULTS.autoscalingMinReplicas;
+    const min =
+      c.integer(hpa, 'minReplicas', `${path}.minReplicas`, BOUNDS.autoscalingReplicas) ??
+      SPEC_DEFAULTS.autoscalingMinReplicas;
     const max = c.integer(hpa, 'maxReplicas', `${path}.maxReplicas`, BOUNDS.autoscalingReplicas, true);
     c.integer(hpa, 'targetCPUUtilizationPercentage', `${path}.targetCPUUtilizationPercentage`, BOUNDS.cpuPercent);
     if (max !== undefined && min > max) c.fail(path, AUTOSCALING_BOUNDS);
@@ -179,8 +192,14 @@ class Checker {
     return v;
   }
 
-  string(parent: Obj | unknown[], key: string | number, path: string, pattern: string | undefined, maxLength: number,
-    required = false): string | undefined {
+  string(
+    parent: Obj | unknown[],
+    key: string | number,
+    path: string,
+    pattern: string | undefined,
+    maxLength: number,
+    required = false,
+  ): string | undefined {
     const v = this.#get(parent, key, path, required);
     if (v === undefined) return undefined;
     if (typeof v !== 'string') return this.#bad(path, 'must be a string');
@@ -213,7 +232,8 @@ class Checker {
 
   stringMap(parent: Obj, key: string, path: string): void {
     const map = this.object(parent, key, path);
-    for (const [k, v] of Object.entries(map ?? {})) if (typeof v !== 'string') this.fail(`${path}.${k}`, 'must be a string');
+    for (const [k, v] of Object.entries(map ?? {}))
+      if (typeof v !== 'string') this.fail(`${path}.${k}`, 'must be a string');
   }
 
   #bad(path: string, message: string): undefined {

@@ -3,7 +3,13 @@
  * progress lives in the returned state, which the reconciler stores in `.status`, so an operator
  * that crashed (or lost its Lease) resumes from the status alone.
  */
-import { GROUP, ReloadState, type MiddlewareStatus, type ReloadStatus, type ReloadStrategy } from '../api/middleware-types.ts';
+import {
+  GROUP,
+  ReloadState,
+  type MiddlewareStatus,
+  type ReloadStatus,
+  type ReloadStrategy,
+} from '../api/middleware-types.ts';
 import type { ProbeResult } from './status-probe.ts';
 
 // BlueGreen: Migrating → CatchingUp → (AwaitingPromotion) → Promoted (the rollback window) →
@@ -32,7 +38,10 @@ export type ReloadProgress = ReloadStatus & {
 };
 
 /** GenerationState is the blue/green part of `.status`: which generation serves, builds, is retained. */
-export type GenerationState = Pick<MiddlewareStatus, 'pendingGeneration' | 'previousGeneration' | 'previousExpiresAt'> & {
+export type GenerationState = Pick<
+  MiddlewareStatus,
+  'pendingGeneration' | 'previousGeneration' | 'previousExpiresAt'
+> & {
   activeGeneration: number;
   reload?: ReloadProgress;
 };
@@ -108,8 +117,17 @@ export interface DesiredLayout {
 }
 
 const POLL_MS = 10_000;
-const TERMINAL: ReadonlySet<ReloadState> = new Set([ReloadState.Completed, ReloadState.RolledBack, ReloadState.Failed, ReloadState.Aborted]);
-const BEFORE_PROMOTION: ReadonlySet<ReloadState> = new Set([ReloadState.Migrating, ReloadState.CatchingUp, ReloadState.AwaitingPromotion]);
+const TERMINAL: ReadonlySet<ReloadState> = new Set([
+  ReloadState.Completed,
+  ReloadState.RolledBack,
+  ReloadState.Failed,
+  ReloadState.Aborted,
+]);
+const BEFORE_PROMOTION: ReadonlySet<ReloadState> = new Set([
+  ReloadState.Migrating,
+  ReloadState.CatchingUp,
+  ReloadState.AwaitingPromotion,
+]);
 
 /** isReloadBusy is true while a reload has not reached a terminal state. */
 export function isReloadBusy(state: GenerationState): boolean {
@@ -135,8 +153,11 @@ export function advanceReload(
     return seen.firstReconcile === true ? skip(state, request, now) : start(state, request, now);
   }
   if (BEFORE_PROMOTION.has(reload.state) && request?.id !== reload.id) {
-    return cleanUp(state, reload, reload.generation, 'Aborted',
-      { type: 'Warning', reason: 'ReloadAborted', message: `reload ${reload.id} was withdrawn before promotion; dropping generation ${reload.generation}` });
+    return cleanUp(state, reload, reload.generation, 'Aborted', {
+      type: 'Warning',
+      reason: 'ReloadAborted',
+      message: `reload ${reload.id} was withdrawn before promotion; dropping generation ${reload.generation}`,
+    });
   }
   switch (reload.state) {
     case ReloadState.Reloading:
@@ -157,40 +178,85 @@ export function advanceReload(
 export function desiredLayout(state: GenerationState): DesiredLayout {
   const reload = state.reload;
   const reloadingInPlace = reload?.state === ReloadState.Reloading;
-  const generations: GenerationPlan[] = [{ generation: state.activeGeneration, workloads: true, preview: false, ...(reloadingInPlace ? { populatorStopped: true } : {}) }];
+  const generations: GenerationPlan[] = [
+    {
+      generation: state.activeGeneration,
+      workloads: true,
+      preview: false,
+      ...(reloadingInPlace ? { populatorStopped: true } : {}),
+    },
+  ];
   if (state.pendingGeneration !== undefined) {
     const building = reload?.state !== ReloadState.Migrating;
     // Once promoted the generation only follows the head: `-H` then goes, so a pod restart never re-runs it.
     const heights = reload?.heights === undefined ? {} : { heights: reload.heights };
     generations.push({ generation: state.pendingGeneration, workloads: building, preview: building, ...heights });
   }
-  if (state.previousGeneration !== undefined) generations.push({ generation: state.previousGeneration, workloads: true, preview: false });
+  if (state.previousGeneration !== undefined)
+    generations.push({ generation: state.previousGeneration, workloads: true, preview: false });
   return {
     generations,
     stableGeneration: state.activeGeneration,
-    ...(reload?.state === ReloadState.CleaningUp && reload.cleanupGeneration !== undefined ? { cleanupGeneration: reload.cleanupGeneration } : {}),
-    ...(reload?.state === ReloadState.Reloading ? { reloadJob: { id: reload.id, generation: reload.generation, heights: reload.heights ?? '' } } : {}),
+    ...(reload?.state === ReloadState.CleaningUp && reload.cleanupGeneration !== undefined
+      ? { cleanupGeneration: reload.cleanupGeneration }
+      : {}),
+    ...(reload?.state === ReloadState.Reloading
+      ? { reloadJob: { id: reload.id, generation: reload.generation, heights: reload.heights ?? '' } }
+      : {}),
   };
 }
 
 /** nextGenerationNumber is one above every generation this Middleware has used, so a schema name is never reused. */
 export function nextGenerationNumber(state: GenerationState): number {
-  return Math.max(state.activeGeneration, state.pendingGeneration ?? 0, state.previousGeneration ?? 0, state.reload?.generation ?? 0) + 1;
+  return (
+    Math.max(
+      state.activeGeneration,
+      state.pendingGeneration ?? 0,
+      state.previousGeneration ?? 0,
+      state.reload?.generation ?? 0,
+    ) + 1
+  );
 }
 
 function start(state: GenerationState, request: ReloadRequest, now: Date): ReloadStep {
-  const base = { id: request.id, strategy: request.strategy, fromGeneration: state.activeGeneration, startedAt: now.toISOString(), ...(request.heights === undefined ? {} : { heights: request.heights }) };
+  const base = {
+    id: request.id,
+    strategy: request.strategy,
+    fromGeneration: state.activeGeneration,
+    startedAt: now.toISOString(),
+    ...(request.heights === undefined ? {} : { heights: request.heights }),
+  };
   const { pendingGeneration: _p, previousGeneration: _q, previousExpiresAt: _r, ...rest } = state;
   if (request.strategy === 'InPlace') {
     const message = `reloading heights ${request.heights ?? ''} in generation ${state.activeGeneration}`;
-    const reload: ReloadProgress = { ...base, state: ReloadState.Reloading, generation: state.activeGeneration, message };
-    return { state: { ...rest, reload }, events: [{ type: 'Normal', reason: 'ReloadStarted', message: `reload ${request.id}: ${message}` }], requeueAfterMs: POLL_MS };
+    const reload: ReloadProgress = {
+      ...base,
+      state: ReloadState.Reloading,
+      generation: state.activeGeneration,
+      message,
+    };
+    return {
+      state: { ...rest, reload },
+      events: [{ type: 'Normal', reason: 'ReloadStarted', message: `reload ${request.id}: ${message}` }],
+      requeueAfterMs: POLL_MS,
+    };
   }
   const generation = nextGenerationNumber(state);
-  const reload: ReloadProgress = { ...base, state: ReloadState.Migrating, generation, message: `migrating the schema of generation ${generation}` };
+  const reload: ReloadProgress = {
+    ...base,
+    state: ReloadState.Migrating,
+    generation,
+    message: `migrating the schema of generation ${generation}`,
+  };
   return {
     state: { ...rest, pendingGeneration: generation, reload },
-    events: [{ type: 'Normal', reason: 'ReloadStarted', message: `reload ${request.id}: building generation ${generation} beside generation ${state.activeGeneration}` }],
+    events: [
+      {
+        type: 'Normal',
+        reason: 'ReloadStarted',
+        message: `reload ${request.id}: building generation ${generation} beside generation ${state.activeGeneration}`,
+      },
+    ],
     requeueAfterMs: POLL_MS,
   };
 }
@@ -201,51 +267,115 @@ function skip(state: GenerationState, request: ReloadRequest, now: Date): Reload
   const message = `reload ${request.id} was in the spec before the first generation existed, which loads the whole chain anyway: nothing to do`;
   const at = now.toISOString();
   const reload: ReloadProgress = {
-    id: request.id, strategy: request.strategy, state: ReloadState.Completed, generation: state.activeGeneration, fromGeneration: state.activeGeneration,
-    startedAt: at, completedAt: at, message, ...(request.heights === undefined ? {} : { heights: request.heights }),
+    id: request.id,
+    strategy: request.strategy,
+    state: ReloadState.Completed,
+    generation: state.activeGeneration,
+    fromGeneration: state.activeGeneration,
+    startedAt: at,
+    completedAt: at,
+    message,
+    ...(request.heights === undefined ? {} : { heights: request.heights }),
   };
   return { state: { ...state, reload }, events: [{ type: 'Normal', reason: 'ReloadSkipped', message }] };
 }
 
 function finishInPlace(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {
-  if (job === 'Succeeded') return terminal(state, reload, 'Completed', now, { type: 'Normal', reason: 'ReloadCompleted', message: `heights ${reload.heights ?? ''} reloaded in generation ${reload.generation}` });
-  if (job === 'Failed') return terminal(state, reload, 'Failed', now, { type: 'Warning', reason: 'ReloadFailed', message: `the reload Job of ${reload.id} failed; generation ${reload.generation} keeps serving` });
+  if (job === 'Succeeded')
+    return terminal(state, reload, 'Completed', now, {
+      type: 'Normal',
+      reason: 'ReloadCompleted',
+      message: `heights ${reload.heights ?? ''} reloaded in generation ${reload.generation}`,
+    });
+  if (job === 'Failed')
+    return terminal(state, reload, 'Failed', now, {
+      type: 'Warning',
+      reason: 'ReloadFailed',
+      message: `the reload Job of ${reload.id} failed; generation ${reload.generation} keeps serving`,
+    });
   return { state, events: [], requeueAfterMs: POLL_MS };
 }
 
 function migrate(state: GenerationState, reload: ReloadProgress, migration: JobState): ReloadStep {
   if (migration === 'Failed') {
-    return cleanUp(state, reload, reload.generation, 'Failed',
-      { type: 'Warning', reason: 'MigrationFailed', message: `the migration Job of generation ${reload.generation} failed; dropping the generation` });
+    return cleanUp(state, reload, reload.generation, 'Failed', {
+      type: 'Warning',
+      reason: 'MigrationFailed',
+      message: `the migration Job of generation ${reload.generation} failed; dropping the generation`,
+    });
   }
   if (migration !== 'Succeeded') return { state, events: [], requeueAfterMs: POLL_MS };
-  const next: ReloadProgress = { ...reload, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is loading the chain` };
-  return { state: { ...state, reload: next }, events: [{ type: 'Normal', reason: 'MigrationsApplied', message: `schema of generation ${reload.generation} migrated; starting its populator and preview servers` }], requeueAfterMs: POLL_MS };
+  const next: ReloadProgress = {
+    ...reload,
+    state: ReloadState.CatchingUp,
+    message: `generation ${reload.generation} is loading the chain`,
+  };
+  return {
+    state: { ...state, reload: next },
+    events: [
+      {
+        type: 'Normal',
+        reason: 'MigrationsApplied',
+        message: `schema of generation ${reload.generation} migrated; starting its populator and preview servers`,
+      },
+    ],
+    requeueAfterMs: POLL_MS,
+  };
 }
 
 // The catch-up gate: within K blocks, through servers that answer, for the whole stable window.
-function catchUp(state: GenerationState, reload: ReloadProgress, approved: boolean, seen: ReloadObservation, now: Date, settings: ReloadSettings): ReloadStep {
+function catchUp(
+  state: GenerationState,
+  reload: ReloadProgress,
+  approved: boolean,
+  seen: ReloadObservation,
+  now: Date,
+  settings: ReloadSettings,
+): ReloadStep {
   const probe = seen.pendingProbe;
   const heights = probe?.reachable ? { height: probe.height, nodeHeight: probe.nodeHeight, lag: probe.lag } : {};
-  const progress = probe?.reachable ? `height ${probe.height ?? '?'} of ${probe.nodeHeight ?? '?'} (lag ${probe.lag ?? '?'})` : 'status not reachable yet';
-  const within = seen.pendingServersAvailable && probe?.reachable === true && probe.lag !== undefined && probe.lag <= settings.maxLagBlocks;
+  const progress = probe?.reachable
+    ? `height ${probe.height ?? '?'} of ${probe.nodeHeight ?? '?'} (lag ${probe.lag ?? '?'})`
+    : 'status not reachable yet';
+  const within =
+    seen.pendingServersAvailable &&
+    probe?.reachable === true &&
+    probe.lag !== undefined &&
+    probe.lag <= settings.maxLagBlocks;
   const { syncedSince: _reset, height: _h, nodeHeight: _n, lag: _l, ...base } = reload;
   const measured = withoutUndefined({ ...base, ...heights });
   if (!within) {
-    const next: ReloadProgress = { ...measured, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is catching up: ${progress}` };
+    const next: ReloadProgress = {
+      ...measured,
+      state: ReloadState.CatchingUp,
+      message: `generation ${reload.generation} is catching up: ${progress}`,
+    };
     return { state: { ...state, reload: next }, events: [], requeueAfterMs: POLL_MS };
   }
   const since = reload.syncedSince ?? now.toISOString();
   const waited = now.getTime() - Date.parse(since);
   if (waited < settings.stableWindowMs) {
-    const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.CatchingUp, message: `generation ${reload.generation} is within ${settings.maxLagBlocks} blocks since ${since}: ${progress}` };
-    return { state: { ...state, reload: next }, events: [], requeueAfterMs: Math.min(POLL_MS, settings.stableWindowMs - waited) };
+    const next: ReloadProgress = {
+      ...measured,
+      syncedSince: since,
+      state: ReloadState.CatchingUp,
+      message: `generation ${reload.generation} is within ${settings.maxLagBlocks} blocks since ${since}: ${progress}`,
+    };
+    return {
+      state: { ...state, reload: next },
+      events: [],
+      requeueAfterMs: Math.min(POLL_MS, settings.stableWindowMs - waited),
+    };
   }
   if (approved) return promote({ ...measured, syncedSince: since }, now, settings);
   const message = `generation ${reload.generation} caught up (${progress}); promote it with \`mdw reload --promote\` (sets spec.reload.autoPromote)`;
   const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.AwaitingPromotion, message };
   const first = reload.state !== ReloadState.AwaitingPromotion;
-  return { state: { ...state, reload: next }, events: first ? [{ type: 'Normal', reason: 'AwaitingPromotion', message }] : [], requeueAfterMs: POLL_MS };
+  return {
+    state: { ...state, reload: next },
+    events: first ? [{ type: 'Normal', reason: 'AwaitingPromotion', message }] : [],
+    requeueAfterMs: POLL_MS,
+  };
 }
 
 function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): ReloadStep {
@@ -253,7 +383,12 @@ function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): R
   const message = `stable Services switched from generation ${reload.fromGeneration} to ${reload.generation}; generation ${reload.fromGeneration} is kept until ${previousExpiresAt}`;
   const next: ReloadProgress = { ...reload, state: ReloadState.Promoted, promotedAt: now.toISOString(), message };
   return {
-    state: { activeGeneration: reload.generation, previousGeneration: reload.fromGeneration, previousExpiresAt, reload: next },
+    state: {
+      activeGeneration: reload.generation,
+      previousGeneration: reload.fromGeneration,
+      previousExpiresAt,
+      reload: next,
+    },
     events: [{ type: 'Normal', reason: 'Promoted', message }],
     requeueAfterMs: Math.min(POLL_MS, settings.retainPreviousMs),
   };
@@ -261,35 +396,67 @@ function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): R
 
 function retain(state: GenerationState, reload: ReloadProgress, seen: ReloadObservation, now: Date): ReloadStep {
   if (seen.rollbackId === reload.id) {
-    return cleanUp({ activeGeneration: reload.fromGeneration }, reload, reload.generation, 'RolledBack',
-      { type: 'Normal', reason: 'RolledBack', message: `stable Services switched back to generation ${reload.fromGeneration}; dropping generation ${reload.generation}` });
+    return cleanUp({ activeGeneration: reload.fromGeneration }, reload, reload.generation, 'RolledBack', {
+      type: 'Normal',
+      reason: 'RolledBack',
+      message: `stable Services switched back to generation ${reload.fromGeneration}; dropping generation ${reload.generation}`,
+    });
   }
   const left = Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
   if (left > 0) return { state, events: [], requeueAfterMs: left };
-  return cleanUp(state, reload, reload.fromGeneration, 'Completed',
-    { type: 'Normal', reason: 'RetentionExpired', message: `rollback window over; dropping generation ${reload.fromGeneration}` });
+  return cleanUp(state, reload, reload.fromGeneration, 'Completed', {
+    type: 'Normal',
+    reason: 'RetentionExpired',
+    message: `rollback window over; dropping generation ${reload.fromGeneration}`,
+  });
 }
 
-function cleanUp(state: GenerationState, reload: ReloadProgress, generation: number, outcome: ReloadOutcome, event: ReloadEvent): ReloadStep {
-  const next: ReloadProgress = { ...reload, state: ReloadState.CleaningUp, cleanupGeneration: generation, outcome, message: event.message };
+function cleanUp(
+  state: GenerationState,
+  reload: ReloadProgress,
+  generation: number,
+  outcome: ReloadOutcome,
+  event: ReloadEvent,
+): ReloadStep {
+  const next: ReloadProgress = {
+    ...reload,
+    state: ReloadState.CleaningUp,
+    cleanupGeneration: generation,
+    outcome,
+    message: event.message,
+  };
   return { state: { activeGeneration: state.activeGeneration, reload: next }, events: [event], requeueAfterMs: 0 };
 }
 
 function finishCleanUp(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {
   if (job === 'Failed') {
     const message = `dropping generation ${reload.cleanupGeneration ?? '?'} failed; retrying`;
-    const events: ReloadEvent[] = reload.message === message ? [] : [{ type: 'Warning', reason: 'CleanupFailed', message }];
+    const events: ReloadEvent[] =
+      reload.message === message ? [] : [{ type: 'Warning', reason: 'CleanupFailed', message }];
     return { state: { ...state, reload: { ...reload, message } }, events, requeueAfterMs: POLL_MS };
   }
   if (job !== 'Succeeded') return { state, events: [], requeueAfterMs: POLL_MS };
   const outcome = reload.outcome ?? 'Completed';
   const message = `generation ${reload.cleanupGeneration ?? '?'} dropped; reload ${reload.id} ${outcome === 'RolledBack' ? 'rolled back' : outcome.toLowerCase()}`;
-  return terminal(state, reload, outcome, now, { type: outcome === 'Failed' || outcome === 'Aborted' ? 'Warning' : 'Normal', reason: 'GenerationDropped', message });
+  return terminal(state, reload, outcome, now, {
+    type: outcome === 'Failed' || outcome === 'Aborted' ? 'Warning' : 'Normal',
+    reason: 'GenerationDropped',
+    message,
+  });
 }
 
-function terminal(state: GenerationState, reload: ReloadProgress, outcome: ReloadOutcome, now: Date, event: ReloadEvent): ReloadStep {
+function terminal(
+  state: GenerationState,
+  reload: ReloadProgress,
+  outcome: ReloadOutcome,
+  now: Date,
+  event: ReloadEvent,
+): ReloadStep {
   const { cleanupGeneration: _done, ...rest } = reload;
-  return { state: { ...state, reload: { ...rest, state: outcome, completedAt: now.toISOString(), message: event.message } }, events: [event] };
+  return {
+    state: { ...state, reload: { ...rest, state: outcome, completedAt: now.toISOString(), message: event.message } },
+    events: [event],
+  };
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -3,7 +3,14 @@ import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
 import { isKubeError, refOf, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
 import { isUpToDate } from '../specs/hash.ts';
-import { LABEL_GENERATION, LABEL_INSTANCE, LABEL_MANAGED_BY, MANAGED_BY, formatSelector, labelValue } from '../specs/meta.ts';
+import {
+  LABEL_GENERATION,
+  LABEL_INSTANCE,
+  LABEL_MANAGED_BY,
+  MANAGED_BY,
+  formatSelector,
+  labelValue,
+} from '../specs/meta.ts';
 import type { JobState } from './bluegreen.ts';
 import type { DeploymentCounts } from './status.ts';
 
@@ -28,7 +35,12 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
 ];
 
 /** applyChild writes desired unless current (the live object) already carries its input hash; it returns the live object after. */
-export async function applyChild<T extends KubeObject>(kube: KubeClient, desired: T, current: T | undefined, fieldManager: string): Promise<{ live: T; wrote: boolean }> {
+export async function applyChild<T extends KubeObject>(
+  kube: KubeClient,
+  desired: T,
+  current: T | undefined,
+  fieldManager: string,
+): Promise<{ live: T; wrote: boolean }> {
   if (current !== undefined && isUpToDate(current, desired)) return { live: current, wrote: false };
   return { live: await kube.apply(desired, fieldManager), wrote: true };
 }
@@ -43,16 +55,21 @@ export async function deleteChild(kube: KubeClient, obj: KubeObject | ObjectRef)
 
 /** listChildren lists every child of the Middleware (by instance label and owner uid) across MANAGED_KINDS. */
 export async function listChildren(kube: KubeClient, mw: Middleware): Promise<KubeObject[]> {
-  const selector = formatSelector({ [LABEL_INSTANCE]: labelValue(mw.metadata.name ?? ''), [LABEL_MANAGED_BY]: MANAGED_BY });
-  const lists = await Promise.all(MANAGED_KINDS.map(async ({ apiVersion, kind }) => {
-    try {
-      return (await kube.list(apiVersion, kind, mw.metadata.namespace, selector)).items;
-    } catch (err) {
-      // An optional kind whose CRD is not installed (ServiceMonitor without prometheus-operator) has no children.
-      if (isKubeError(err, 404)) return [];
-      throw new Error(`while listing ${kind} children`, { cause: err });
-    }
-  }));
+  const selector = formatSelector({
+    [LABEL_INSTANCE]: labelValue(mw.metadata.name ?? ''),
+    [LABEL_MANAGED_BY]: MANAGED_BY,
+  });
+  const lists = await Promise.all(
+    MANAGED_KINDS.map(async ({ apiVersion, kind }) => {
+      try {
+        return (await kube.list(apiVersion, kind, mw.metadata.namespace, selector)).items;
+      } catch (err) {
+        // An optional kind whose CRD is not installed (ServiceMonitor without prometheus-operator) has no children.
+        if (isKubeError(err, 404)) return [];
+        throw new Error(`while listing ${kind} children`, { cause: err });
+      }
+    }),
+  );
   return lists.flat().filter((o) => isOwnedBy(o, mw));
 }
 
@@ -71,8 +88,10 @@ export function generationOf(obj: KubeObject): number | undefined {
 export function jobState(job: V1Job | undefined): JobState {
   if (job === undefined) return 'Absent';
   const conditions = job.status?.conditions ?? [];
-  if (conditions.some((c) => (c.type === 'Complete' || c.type === 'SuccessCriteriaMet') && c.status === 'True')) return 'Succeeded';
-  if (conditions.some((c) => (c.type === 'Failed' || c.type === 'FailureTarget') && c.status === 'True')) return 'Failed';
+  if (conditions.some((c) => (c.type === 'Complete' || c.type === 'SuccessCriteriaMet') && c.status === 'True'))
+    return 'Succeeded';
+  if (conditions.some((c) => (c.type === 'Failed' || c.type === 'FailureTarget') && c.status === 'True'))
+    return 'Failed';
   return 'Running';
 }
 

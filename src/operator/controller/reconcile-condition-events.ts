@@ -6,7 +6,10 @@ import type { ReloadEvent } from './bluegreen.ts';
 const ANNOUNCED = new Set(['Available', 'MigrationsApplied', 'Synced', 'Degraded']);
 
 /** conditionEvents lists an Event per announced condition whose status differs from before; bad news is a Warning. */
-export function conditionEvents(before: readonly MiddlewareCondition[] | undefined, after: readonly MiddlewareCondition[] | undefined): ReloadEvent[] {
+export function conditionEvents(
+  before: readonly MiddlewareCondition[] | undefined,
+  after: readonly MiddlewareCondition[] | undefined,
+): ReloadEvent[] {
   const events: ReloadEvent[] = [];
   for (const condition of after ?? []) {
     if (!ANNOUNCED.has(condition.type)) continue;
@@ -16,7 +19,11 @@ export function conditionEvents(before: readonly MiddlewareCondition[] | undefin
     if (old === undefined && condition.status !== 'True' && condition.type !== 'Degraded') continue;
     if (old === undefined && condition.type === 'Degraded' && condition.status === 'False') continue;
     const bad = condition.type === 'Degraded' ? condition.status === 'True' : condition.status === 'False';
-    events.push({ type: bad ? 'Warning' : 'Normal', reason: condition.reason, message: `${condition.type} is ${condition.status}: ${condition.message}` });
+    events.push({
+      type: bad ? 'Warning' : 'Normal',
+      reason: condition.reason,
+      message: `${condition.type} is ${condition.status}: ${condition.message}`,
+    });
   }
   return events;
 }

@@ -42,8 +42,14 @@ export async function removeFinalizer(kube: KubeClient, ref: ObjectRef, mw: Midd
 /** knownGenerations lists every generation whose schema may exist: from the status and from live children. */
 export function knownGenerations(mw: Middleware, pass: Pick<PassContext, 'children'>): number[] {
   const s = mw.status;
-  const candidates = [s?.activeGeneration, s?.pendingGeneration, s?.previousGeneration, s?.reload?.generation, s?.reload?.cleanupGeneration,
-    ...pass.children.map(generationOf)];
+  const candidates = [
+    s?.activeGeneration,
+    s?.pendingGeneration,
+    s?.previousGeneration,
+    s?.reload?.generation,
+    s?.reload?.cleanupGeneration,
+    ...pass.children.map(generationOf),
+  ];
   return [...new Set(candidates.filter((g): g is number => g !== undefined))].sort((a, b) => a - b);
 }
 
@@ -52,25 +58,45 @@ export function knownGenerations(mw: Middleware, pass: Pick<PassContext, 'childr
  * and removes the finalizer once all drops succeeded. Every step is idempotent: a crash anywhere
  * repeats only what is not done yet.
  */
-export async function finalizeDeletion(pass: PassContext, ref: ObjectRef, mw: Middleware, recordEvent: EventRecorder): Promise<DeletionResult> {
+export async function finalizeDeletion(
+  pass: PassContext,
+  ref: ObjectRef,
+  mw: Middleware,
+  recordEvent: EventRecorder,
+): Promise<DeletionResult> {
   if (!hasFinalizer(mw)) return { done: true };
-  const workloads = pass.children.filter((c) => c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] !== Component.dropSchema));
+  const workloads = pass.children.filter(
+    (c) =>
+      c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] !== Component.dropSchema),
+  );
   let deleted = 0;
   for (const child of workloads) if (await deleteChild(pass.kube, child)) deleted++;
   pass.writes += deleted;
   if (workloads.length > 0) {
-    if (deleted > 0) await recordEvent(mw, 'Normal', 'StoppingWorkloads', `deleting ${deleted} workloads before dropping the schemas`);
+    if (deleted > 0)
+      await recordEvent(mw, 'Normal', 'StoppingWorkloads', `deleting ${deleted} workloads before dropping the schemas`);
     return { done: false, requeueAfterMs: WAIT_MS };
   }
   const generations = knownGenerations(mw, pass);
   const states: JobState[] = [];
   for (const generation of generations) states.push(await reconcileDropJob(pass, generation));
   if (states.some((s) => s !== 'Succeeded')) {
-    if (pass.writes > 0) await recordEvent(mw, 'Normal', 'DroppingGenerations', `dropping the schemas of generations ${generations.join(', ')}`);
+    if (pass.writes > 0)
+      await recordEvent(
+        mw,
+        'Normal',
+        'DroppingGenerations',
+        `dropping the schemas of generations ${generations.join(', ')}`,
+      );
     return { done: false, requeueAfterMs: WAIT_MS };
   }
   await removeFinalizer(pass.kube, ref, mw);
   pass.writes++;
-  await recordEvent(mw, 'Normal', 'Finalized', generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop');
+  await recordEvent(
+    mw,
+    'Normal',
+    'Finalized',
+    generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop',
+  );
   return { done: true };
 }

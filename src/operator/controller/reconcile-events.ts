@@ -12,7 +12,11 @@ export type EventType = 'Normal' | 'Warning';
 export type EventRecorder = (mw: Middleware, type: EventType, reason: string, message: string) => Promise<void>;
 
 /** createEventRecorder records Events through kube, stamped by clock, under the operator's component name. */
-export function createEventRecorder(kube: KubeClient, clock: () => Date, onError: (err: unknown) => void = () => {}): EventRecorder {
+export function createEventRecorder(
+  kube: KubeClient,
+  clock: () => Date,
+  onError: (err: unknown) => void = () => {},
+): EventRecorder {
   return async function recordEvent(mw, type, reason, message) {
     const at = clock();
     const name = mw.metadata.name ?? 'middleware';
@@ -20,9 +24,17 @@ export function createEventRecorder(kube: KubeClient, clock: () => Date, onError
       apiVersion: 'v1',
       kind: 'Event',
       // Unique like client-go's `<object>.<hex>` names.
-      metadata: { name: `${name}.${at.getTime().toString(16)}${randomBytes(3).toString('hex')}`, namespace: mw.metadata.namespace },
+      metadata: {
+        name: `${name}.${at.getTime().toString(16)}${randomBytes(3).toString('hex')}`,
+        namespace: mw.metadata.namespace,
+      },
       involvedObject: {
-        apiVersion: mw.apiVersion, kind: mw.kind, name, namespace: mw.metadata.namespace, uid: mw.metadata.uid, resourceVersion: mw.metadata.resourceVersion,
+        apiVersion: mw.apiVersion,
+        kind: mw.kind,
+        name,
+        namespace: mw.metadata.namespace,
+        uid: mw.metadata.uid,
+        resourceVersion: mw.metadata.resourceVersion,
       },
       type,
       reason,

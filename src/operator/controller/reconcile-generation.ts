@@ -28,7 +28,11 @@ export class ChildSet {
   wants(obj: KubeObject): boolean {
     if (this.#keys.has(keyOf(obj))) return true;
     const generation = generationOf(obj);
-    return generation !== undefined && this.#gated.has(generation) && (obj.kind === 'Deployment' || obj.kind === 'PodDisruptionBudget');
+    return (
+      generation !== undefined &&
+      this.#gated.has(generation) &&
+      (obj.kind === 'Deployment' || obj.kind === 'PodDisruptionBudget')
+    );
   }
 }
 
@@ -55,7 +59,8 @@ export interface GenerationReport {
 
 /** liveChild finds the live child with desired's kind and name. */
 export function liveChild<T extends KubeObject>(pass: PassContext, desired: KubeObject): T | undefined {
-  return pass.children.find((c) => c.kind === desired.kind && c.metadata.name === desired.metadata.name) as T | undefined;
+  return pass.children.find((c) => c.kind === desired.kind && c.metadata.name === desired.metadata.name) as
+    T | undefined;
 }
 
 /** reconcileGeneration converges one generation in order: the migration Job, and only after it succeeded, the workloads. */
@@ -67,7 +72,10 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
   // A Job's template is immutable and its name carries its input hash: absent means "run it".
   if (liveJob === undefined) await writeChild(pass, migrationJob);
   const migration = jobState(liveJob);
-  const populatorDesired = buildPopulatorDeployment(build, plan.generation, { heights: plan.heights, stopped: plan.populatorStopped });
+  const populatorDesired = buildPopulatorDeployment(build, plan.generation, {
+    heights: plan.heights,
+    stopped: plan.populatorStopped,
+  });
   const serverDesired = buildServerDeployment(build, plan.generation);
   const report = {
     generation: plan.generation,
@@ -91,7 +99,10 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
 }
 
 /** reconcileReloadJob keeps the InPlace `-H` Job of the layout and reports its state. */
-export async function reconcileReloadJob(pass: PassContext, reloadJob: NonNullable<DesiredLayout['reloadJob']>): Promise<JobState> {
+export async function reconcileReloadJob(
+  pass: PassContext,
+  reloadJob: NonNullable<DesiredLayout['reloadJob']>,
+): Promise<JobState> {
   const desired = buildReloadJob(pass.build, reloadJob.generation, reloadJob.id, reloadJob.heights);
   pass.keep.keep(desired);
   const live = liveChild<V1Job & KubeObject>(pass, desired);

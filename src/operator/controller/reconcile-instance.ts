@@ -12,7 +12,11 @@ import type { DesiredLayout } from './bluegreen.ts';
 /** reconcileIdentity applies the operands' ServiceAccount and the Role that lets populators hold their writer Leases. */
 export async function reconcileIdentity(pass: PassContext, layout: DesiredLayout): Promise<void> {
   const writers = layout.generations.filter((g) => g.workloads).map((g) => g.generation);
-  await writeAll(pass, [buildServiceAccount(pass.build), buildWorkloadRole(pass.build, writers), buildWorkloadRoleBinding(pass.build)]);
+  await writeAll(pass, [
+    buildServiceAccount(pass.build),
+    buildWorkloadRole(pass.build, writers),
+    buildWorkloadRoleBinding(pass.build),
+  ]);
 }
 
 /** ServiceReport says which generation the stable Service selected before this pass and whether the pass moved it. */
@@ -39,7 +43,10 @@ export async function reconcileServices(pass: PassContext, layout: DesiredLayout
 /** reconcileExtras applies the optional autoscaler, Ingress and ServiceMonitor (absent ones are pruned later). */
 export async function reconcileExtras(pass: PassContext): Promise<void> {
   const extras = [buildServerHpa(pass.build), buildIngress(pass.build), buildServiceMonitor(pass.build)];
-  await writeAll(pass, extras.filter((o): o is NonNullable<typeof o> => o !== undefined));
+  await writeAll(
+    pass,
+    extras.filter((o): o is NonNullable<typeof o> => o !== undefined),
+  );
 }
 
 async function writeAll(pass: PassContext, objects: readonly KubeObject[]): Promise<void> {

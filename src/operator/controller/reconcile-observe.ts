@@ -11,12 +11,19 @@ import { liveChild, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
 
 /** observeReload gathers the Jobs, servers and preview status of the generations the reload involves. */
-export async function observeReload(pass: PassContext, state: GenerationState, probe: StatusProbe): Promise<ReloadObservation> {
+export async function observeReload(
+  pass: PassContext,
+  state: GenerationState,
+  probe: StatusProbe,
+): Promise<ReloadObservation> {
   const { build } = pass;
   const reload = state.reload;
   const pending = state.pendingGeneration;
   const job = (desired: KubeObject): JobState => jobState(liveChild<V1Job & KubeObject>(pass, desired));
-  const pendingServer = pending === undefined ? undefined : liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, pending));
+  const pendingServer =
+    pending === undefined
+      ? undefined
+      : liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, pending));
   const pendingServersAvailable = isDeploymentAvailable(pendingServer);
   const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
   const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
@@ -25,8 +32,12 @@ export async function observeReload(pass: PassContext, state: GenerationState, p
     pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
     pendingServersAvailable,
     ...(pendingProbe === undefined ? {} : { pendingProbe }),
-    reloadJob: reload?.state === ReloadState.Reloading ? job(buildReloadJob(build, reload.generation, reload.id, reload.heights ?? '')) : 'Absent',
-    cleanupJob: reload?.cleanupGeneration === undefined ? 'Absent' : job(buildDropSchemaJob(build, reload.cleanupGeneration)),
+    reloadJob:
+      reload?.state === ReloadState.Reloading
+        ? job(buildReloadJob(build, reload.generation, reload.id, reload.heights ?? ''))
+        : 'Absent',
+    cleanupJob:
+      reload?.cleanupGeneration === undefined ? 'Absent' : job(buildDropSchemaJob(build, reload.cleanupGeneration)),
     ...(rollbackId === undefined ? {} : { rollbackId }),
     ...(build.mw.status?.activeGeneration === undefined ? { firstReconcile: true } : {}),
   };
@@ -34,10 +45,18 @@ export async function observeReload(pass: PassContext, state: GenerationState, p
 
 /** stableTarget is the stable Service's status endpoint (the active generation). */
 export function stableTarget(pass: PassContext): ProbeTarget {
-  return { namespace: pass.build.mw.metadata.namespace ?? 'default', service: stableServiceName(pass.build), port: pass.build.spec.server.http.port };
+  return {
+    namespace: pass.build.mw.metadata.namespace ?? 'default',
+    service: stableServiceName(pass.build),
+    port: pass.build.spec.server.http.port,
+  };
 }
 
 /** previewTarget is the preview Service's status endpoint (the pending generation). */
 export function previewTarget(pass: PassContext): ProbeTarget {
-  return { namespace: pass.build.mw.metadata.namespace ?? 'default', service: previewServiceName(pass.build), port: pass.build.spec.server.http.port };
+  return {
+    namespace: pass.build.mw.metadata.namespace ?? 'default',
+    service: previewServiceName(pass.build),
+    port: pass.build.spec.server.http.port,
+  };
 }

@@ -6,8 +6,16 @@ import type { GenerationState, ReloadProgress } from './bluegreen.ts';
 import { deploymentCounts, isDeploymentAvailable, jobFailure } from './reconcile-children.ts';
 import type { GenerationReport } from './reconcile-generation.ts';
 import {
-  availabilityProblem, availableCondition, degradedCondition, derivePhase, findCondition, pausedCondition, setConditions, syncedCondition,
-  type ConditionUpdate, type Problem,
+  availabilityProblem,
+  availableCondition,
+  degradedCondition,
+  derivePhase,
+  findCondition,
+  pausedCondition,
+  setConditions,
+  syncedCondition,
+  type ConditionUpdate,
+  type Problem,
 } from './status.ts';
 import type { ProbeResult } from './status-probe.ts';
 
@@ -24,7 +32,12 @@ export interface PassOutcome {
   readonly now: Date;
 }
 
-const REINDEXING: ReadonlySet<string> = new Set([ReloadState.Migrating, ReloadState.CatchingUp, ReloadState.AwaitingPromotion, ReloadState.Reloading]);
+const REINDEXING: ReadonlySet<string> = new Set([
+  ReloadState.Migrating,
+  ReloadState.CatchingUp,
+  ReloadState.AwaitingPromotion,
+  ReloadState.Reloading,
+]);
 
 /** generationStateOf reads the blue/green state from a status (a new Middleware starts on the first generation). */
 export function generationStateOf(status: MiddlewareStatus | undefined): GenerationState {
@@ -33,7 +46,11 @@ export function generationStateOf(status: MiddlewareStatus | undefined): Generat
   if (status?.previousGeneration !== undefined) state.previousGeneration = status.previousGeneration;
   if (status?.previousExpiresAt !== undefined) state.previousExpiresAt = status.previousExpiresAt;
   if (status?.reload !== undefined) {
-    state.reload = { ...status.reload, fromGeneration: status.reload.fromGeneration ?? state.activeGeneration, message: status.reload.message ?? '' } as ReloadProgress;
+    state.reload = {
+      ...status.reload,
+      fromGeneration: status.reload.fromGeneration ?? state.activeGeneration,
+      message: status.reload.message ?? '',
+    } as ReloadProgress;
   }
   return state;
 }
@@ -52,10 +69,22 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
   const served = wasServing(mw.status);
   const problems = [
     availabilityProblem(available),
-    served && available.reason === 'NoPodReady' ? { reason: 'NoPodReady', message: `no server of generation ${active.generation} is available` } : undefined,
-    active.migration === 'Failed' ? { reason: 'MigrationFailed', message: `migration of generation ${active.generation} failed: ${jobFailure(active.migrationJob)}` } : undefined,
-    served && active.populator !== undefined && active.populator.spec?.replicas !== 0 && active.migration === 'Succeeded' && !isDeploymentAvailable(active.populator)
-      ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` } : undefined,
+    served && available.reason === 'NoPodReady'
+      ? { reason: 'NoPodReady', message: `no server of generation ${active.generation} is available` }
+      : undefined,
+    active.migration === 'Failed'
+      ? {
+          reason: 'MigrationFailed',
+          message: `migration of generation ${active.generation} failed: ${jobFailure(active.migrationJob)}`,
+        }
+      : undefined,
+    served &&
+    active.populator !== undefined &&
+    active.populator.spec?.replicas !== 0 &&
+    active.migration === 'Succeeded' &&
+    !isDeploymentAvailable(active.populator)
+      ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` }
+      : undefined,
     state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
   ].filter((p): p is Problem => p !== undefined);
   const updates: ConditionUpdate[] = [
@@ -67,7 +96,10 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     degradedCondition(problems),
     pausedCondition(false),
   ];
-  const conditions = setConditions(mw.status?.conditions, updates, { now, observedGeneration: mw.metadata.generation ?? 0 });
+  const conditions = setConditions(mw.status?.conditions, updates, {
+    now,
+    observedGeneration: mw.metadata.generation ?? 0,
+  });
   const probe = activeProbe?.reachable ? activeProbe : undefined;
   const { height: _h, nodeHeight: _n, lag: _l, ...previous } = mw.status ?? {};
   return {
@@ -87,13 +119,19 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
 /** invalidStatus reports a spec the operator refuses: Reconciled=False/InvalidSpec; nothing else changes. */
 export function invalidStatus(mw: Middleware, message: string, now: Date): MiddlewareStatus {
   const update: ConditionUpdate = { type: ConditionType.Reconciled, status: 'False', reason: 'InvalidSpec', message };
-  const conditions = setConditions(mw.status?.conditions, [update], { now, observedGeneration: mw.metadata.generation ?? 0 });
+  const conditions = setConditions(mw.status?.conditions, [update], {
+    now,
+    observedGeneration: mw.metadata.generation ?? 0,
+  });
   return { ...mw.status, observedGeneration: mw.metadata.generation ?? 0, conditions, phase: derivePhase(conditions) };
 }
 
 /** pausedStatus reports spec.paused; observedGeneration stays (the new spec was not acted on), as Strimzi does. */
 export function pausedStatus(mw: Middleware, now: Date): MiddlewareStatus {
-  const conditions = setConditions(mw.status?.conditions, [pausedCondition(true)], { now, observedGeneration: mw.metadata.generation ?? 0 });
+  const conditions = setConditions(mw.status?.conditions, [pausedCondition(true)], {
+    now,
+    observedGeneration: mw.metadata.generation ?? 0,
+  });
   return { ...mw.status, conditions, phase: derivePhase(conditions) };
 }
 
@@ -111,26 +149,56 @@ export function statusPatch(current: unknown, next: unknown): unknown {
 
 function wasServing(status: MiddlewareStatus | undefined): boolean {
   const degraded = findCondition(status?.conditions, ConditionType.Degraded);
-  return findCondition(status?.conditions, ConditionType.Available)?.status === 'True'
-    || (degraded?.status === 'True' && (degraded.reason === 'NoPodReady' || degraded.reason === 'PopulatorNotReady'));
+  return (
+    findCondition(status?.conditions, ConditionType.Available)?.status === 'True' ||
+    (degraded?.status === 'True' && (degraded.reason === 'NoPodReady' || degraded.reason === 'PopulatorNotReady'))
+  );
 }
 
 function reconciledCondition(active: GenerationReport): ConditionUpdate {
-  if (active.migration === 'Succeeded') return { type: ConditionType.Reconciled, status: 'True', reason: 'ReconcileSucceeded', message: 'every child is applied' };
-  return { type: ConditionType.Reconciled, status: 'False', reason: 'WaitingForMigrations', message: `workloads of generation ${active.generation} wait for its migration Job` };
+  if (active.migration === 'Succeeded')
+    return {
+      type: ConditionType.Reconciled,
+      status: 'True',
+      reason: 'ReconcileSucceeded',
+      message: 'every child is applied',
+    };
+  return {
+    type: ConditionType.Reconciled,
+    status: 'False',
+    reason: 'WaitingForMigrations',
+    message: `workloads of generation ${active.generation} wait for its migration Job`,
+  };
 }
 
 function migrationsCondition(active: GenerationReport): ConditionUpdate {
   const type = ConditionType.MigrationsApplied;
-  if (active.migration === 'Succeeded') return { type, status: 'True', reason: 'MigrationsSucceeded', message: `schema of generation ${active.generation} is migrated` };
-  if (active.migration === 'Failed') return { type, status: 'False', reason: 'MigrationFailed', message: jobFailure(active.migrationJob) };
-  return { type, status: 'False', reason: 'MigrationsRunning', message: `the migration Job of generation ${active.generation} is running` };
+  if (active.migration === 'Succeeded')
+    return {
+      type,
+      status: 'True',
+      reason: 'MigrationsSucceeded',
+      message: `schema of generation ${active.generation} is migrated`,
+    };
+  if (active.migration === 'Failed')
+    return { type, status: 'False', reason: 'MigrationFailed', message: jobFailure(active.migrationJob) };
+  return {
+    type,
+    status: 'False',
+    reason: 'MigrationsRunning',
+    message: `the migration Job of generation ${active.generation} is running`,
+  };
 }
 
 function reindexingCondition(reload: ReloadProgress | undefined): ConditionUpdate {
   const type = ConditionType.Reindexing;
   if (reload === undefined) return { type, status: 'False', reason: 'NoReload', message: 'no reload was requested' };
-  return { type, status: REINDEXING.has(reload.state) ? 'True' : 'False', reason: reload.state, message: reload.message };
+  return {
+    type,
+    status: REINDEXING.has(reload.state) ? 'True' : 'False',
+    reason: reload.state,
+    message: reload.message,
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -10,15 +10,42 @@ import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
 import { isKubeError, type KubeClient, type ObjectRef } from '../kube/client.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
-import { advanceReload, desiredLayout, type DesiredLayout, type ReloadRequest, type ReloadSettings, type ReloadStep } from './bluegreen.ts';
+import {
+  advanceReload,
+  desiredLayout,
+  type DesiredLayout,
+  type ReloadRequest,
+  type ReloadSettings,
+  type ReloadStep,
+} from './bluegreen.ts';
 import { deleteChild, isDeploymentAvailable, listChildren } from './reconcile-children.ts';
-import { addFinalizer, finalizeDeletion, hasFinalizer, knownGenerations, removeFinalizer } from './reconcile-deletion.ts';
+import {
+  addFinalizer,
+  finalizeDeletion,
+  hasFinalizer,
+  knownGenerations,
+  removeFinalizer,
+} from './reconcile-deletion.ts';
 import { conditionEvents } from './reconcile-condition-events.ts';
 import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
-import { ChildSet, reconcileDropJob, reconcileGeneration, reconcileReloadJob, type GenerationReport, type PassContext } from './reconcile-generation.ts';
+import {
+  ChildSet,
+  reconcileDropJob,
+  reconcileGeneration,
+  reconcileReloadJob,
+  type GenerationReport,
+  type PassContext,
+} from './reconcile-generation.ts';
 import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
 import { observeReload, stableTarget } from './reconcile-observe.ts';
-import { generationStateOf, invalidStatus, pausedStatus, reconciledStatus, statusPatch, withGenerationState } from './reconcile-status.ts';
+import {
+  generationStateOf,
+  invalidStatus,
+  pausedStatus,
+  reconciledStatus,
+  statusPatch,
+  withGenerationState,
+} from './reconcile-status.ts';
 import { setConditions, statusChanged } from './status.ts';
 import type { StatusProbe } from './status-probe.ts';
 
@@ -80,38 +107,60 @@ export function middlewareRef(key: string): ObjectRef {
     : { apiVersion: API_VERSION, kind: KIND, namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
-async function reconcileMiddleware(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, initial: Middleware): Promise<ReconcileResult> {
+async function reconcileMiddleware(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  ref: ObjectRef,
+  initial: Middleware,
+): Promise<ReconcileResult> {
   const { kube, clock } = deps;
   let mw = initial;
   const now = clock();
   const problems = validateMiddleware(mw);
-  if (mw.metadata.deletionTimestamp !== undefined) return reconcileDeletion(deps, recordEvent, ref, mw, problems.length === 0);
+  if (mw.metadata.deletionTimestamp !== undefined)
+    return reconcileDeletion(deps, recordEvent, ref, mw, problems.length === 0);
   if (problems.length > 0) {
     const message = formatProblems(problems);
-    if (await writeStatus(deps, ref, mw, invalidStatus(mw, message, now))) await recordEvent(mw, 'Warning', 'InvalidSpec', message);
+    if (await writeStatus(deps, ref, mw, invalidStatus(mw, message, now)))
+      await recordEvent(mw, 'Warning', 'InvalidSpec', message);
     return {};
   }
   if (!hasFinalizer(mw)) mw = await addFinalizer(kube, ref, mw);
   const spec = resolveSpec(mw.spec);
   if (spec.paused) {
-    if (await writeStatus(deps, ref, mw, pausedStatus(mw, now))) await recordEvent(mw, 'Normal', 'ReconciliationPaused', 'spec.paused is true: children are left as they are');
+    if (await writeStatus(deps, ref, mw, pausedStatus(mw, now)))
+      await recordEvent(mw, 'Normal', 'ReconciliationPaused', 'spec.paused is true: children are left as they are');
     return {};
   }
   const pass = await startPass(deps, mw, spec);
   const step = await advanceAndPersist(deps, recordEvent, ref, mw, pass, spec, now);
   const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
-  const activeProbe = (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
+  const activeProbe =
+    (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
   const next = reconciledStatus({ mw, state: step.state, active, activeProbe, now });
   const previous = mw.status;
   if (await writeStatus(deps, ref, mw, next)) {
-    for (const event of conditionEvents(previous?.conditions, next.conditions)) await recordEvent(mw, event.type, event.reason, event.message);
+    for (const event of conditionEvents(previous?.conditions, next.conditions))
+      await recordEvent(mw, event.type, event.reason, event.message);
   }
   deps.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
-  return requeueOf(step.requeueAfterMs, isDeploymentAvailable(active.server) && active.migration === 'Succeeded', activeProbe?.synced === true);
+  return requeueOf(
+    step.requeueAfterMs,
+    isDeploymentAvailable(active.server) && active.migration === 'Succeeded',
+    activeProbe?.synced === true,
+  );
 }
 
 /** advanceAndPersist makes the reload state machine's one transition and writes it before anything acts on it, so a crash never runs ahead of the status. */
-async function advanceAndPersist(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, pass: PassContext, spec: ResolvedSpec, now: Date): Promise<ReloadStep> {
+async function advanceAndPersist(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  ref: ObjectRef,
+  mw: Middleware,
+  pass: PassContext,
+  spec: ResolvedSpec,
+  now: Date,
+): Promise<ReloadStep> {
   const before = generationStateOf(mw.status);
   const seen = await observeReload(pass, before, deps.probe);
   const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
@@ -121,23 +170,40 @@ async function advanceAndPersist(deps: ReconcilerDeps, recordEvent: EventRecorde
 }
 
 /** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */
-async function convergeChildren(pass: PassContext, layout: DesiredLayout, recordEvent: EventRecorder): Promise<GenerationReport> {
+async function convergeChildren(
+  pass: PassContext,
+  layout: DesiredLayout,
+  recordEvent: EventRecorder,
+): Promise<GenerationReport> {
   const mw = pass.build.mw;
   await reconcileIdentity(pass, layout);
   const reports: GenerationReport[] = [];
   for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
   const services = await reconcileServices(pass, layout);
-  if (services.switched) await recordEvent(mw, 'Normal', 'Switched', `the stable Services now select generation ${layout.stableGeneration} (was ${services.selectedBefore})`);
+  if (services.switched)
+    await recordEvent(
+      mw,
+      'Normal',
+      'Switched',
+      `the stable Services now select generation ${layout.stableGeneration} (was ${services.selectedBefore})`,
+    );
   await reconcileExtras(pass);
   if (layout.reloadJob !== undefined) await reconcileReloadJob(pass, layout.reloadJob);
   if (layout.cleanupGeneration !== undefined) await reconcileDropJob(pass, layout.cleanupGeneration);
   await prune(pass);
-  if (pass.writes > 0) await recordEvent(mw, 'Normal', 'ChildrenApplied', `${pass.writes} child objects created, updated or deleted`);
+  if (pass.writes > 0)
+    await recordEvent(mw, 'Normal', 'ChildrenApplied', `${pass.writes} child objects created, updated or deleted`);
   // desiredLayout always lists the active generation first.
   return reports[0]!;
 }
 
-async function reconcileDeletion(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, valid: boolean): Promise<ReconcileResult> {
+async function reconcileDeletion(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  ref: ObjectRef,
+  mw: Middleware,
+  valid: boolean,
+): Promise<ReconcileResult> {
   if (!hasFinalizer(mw)) return {};
   if (!valid) {
     // Without a valid spec no drop Job can be built; with nothing to drop the finalizer may simply go.
@@ -145,7 +211,12 @@ async function reconcileDeletion(deps: ReconcilerDeps, recordEvent: EventRecorde
       await removeFinalizer(deps.kube, ref, mw);
       return {};
     }
-    await recordEvent(mw, 'Warning', 'CleanupBlocked', 'the spec is invalid, so the schemas cannot be dropped: fix the spec, or remove the finalizer to keep the schemas');
+    await recordEvent(
+      mw,
+      'Warning',
+      'CleanupBlocked',
+      'the spec is invalid, so the schemas cannot be dropped: fix the spec, or remove the finalizer to keep the schemas',
+    );
     return { requeueAfterMs: 60_000 };
   }
   const pass = await startPass(deps, mw, resolveSpec(mw.spec));
@@ -155,7 +226,14 @@ async function reconcileDeletion(deps: ReconcilerDeps, recordEvent: EventRecorde
 
 async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpec): Promise<PassContext> {
   const build: BuildContext = { mw, spec, image: spec.image ?? deps.config.image };
-  return { kube: deps.kube, fieldManager: fieldManagerOf(deps), build, children: await listChildren(deps.kube, mw), keep: new ChildSet(), writes: 0 };
+  return {
+    kube: deps.kube,
+    fieldManager: fieldManagerOf(deps),
+    build,
+    children: await listChildren(deps.kube, mw),
+    keep: new ChildSet(),
+    writes: 0,
+  };
 }
 
 async function prune(pass: PassContext): Promise<void> {
@@ -168,10 +246,19 @@ async function prune(pass: PassContext): Promise<void> {
  * writeStatus merge-patches the status when it changed, with the object's resourceVersion as
  * precondition (a former leader's stale write fails with 409); mw then holds the written status.
  */
-async function writeStatus(deps: ReconcilerDeps, ref: ObjectRef, mw: Middleware, next: MiddlewareStatus): Promise<boolean> {
+async function writeStatus(
+  deps: ReconcilerDeps,
+  ref: ObjectRef,
+  mw: Middleware,
+  next: MiddlewareStatus,
+): Promise<boolean> {
   if (!statusChanged(mw.status, next)) return false;
   try {
-    const updated = await deps.kube.patchStatus<Middleware>(ref, statusPatch(mw.status, next), mw.metadata.resourceVersion);
+    const updated = await deps.kube.patchStatus<Middleware>(
+      ref,
+      statusPatch(mw.status, next),
+      mw.metadata.resourceVersion,
+    );
     deps.metrics?.statusUpdates?.inc({ result: 'success' });
     mw.metadata.resourceVersion = updated.metadata.resourceVersion;
     mw.status = updated.status;
@@ -182,7 +269,13 @@ async function writeStatus(deps: ReconcilerDeps, ref: ObjectRef, mw: Middleware,
   }
 }
 
-async function reportFailure(deps: ReconcilerDeps, recordEvent: EventRecorder, ref: ObjectRef, mw: Middleware, err: unknown): Promise<void> {
+async function reportFailure(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  ref: ObjectRef,
+  mw: Middleware,
+  err: unknown,
+): Promise<void> {
   const message = describeError(err);
   deps.log.warn({ err, name: mw.metadata.name, namespace: mw.metadata.namespace }, 'reconcile failed');
   await recordEvent(mw, 'Warning', 'ReconcileError', message);
@@ -190,7 +283,10 @@ async function reportFailure(deps: ReconcilerDeps, recordEvent: EventRecorder, r
     const fresh = await deps.kube.get<Middleware>(ref);
     if (fresh === undefined) return;
     const update = { type: 'Reconciled' as const, status: 'False' as const, reason: 'ReconcileError', message };
-    const conditions = setConditions(fresh.status?.conditions, [update], { now: deps.clock(), observedGeneration: fresh.metadata.generation ?? 0 });
+    const conditions = setConditions(fresh.status?.conditions, [update], {
+      now: deps.clock(),
+      observedGeneration: fresh.metadata.generation ?? 0,
+    });
     await writeStatus(deps, ref, fresh, { ...fresh.status, conditions });
   } catch (statusErr) {
     deps.log.warn({ err: statusErr }, 'failure not written to status');
@@ -199,7 +295,9 @@ async function reportFailure(deps: ReconcilerDeps, recordEvent: EventRecorder, r
 
 function reloadRequestOf(spec: ResolvedSpec): ReloadRequest | undefined {
   const reload = spec.reload;
-  return reload && { id: reload.id, strategy: reload.strategy, heights: reload.heights, autoPromote: reload.autoPromote };
+  return (
+    reload && { id: reload.id, strategy: reload.strategy, heights: reload.heights, autoPromote: reload.autoPromote }
+  );
 }
 
 function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
@@ -211,7 +309,9 @@ function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
 }
 
 function requeueOf(machine: number | undefined, available: boolean, synced: boolean): ReconcileResult {
-  const waits = [machine, available ? undefined : WAIT_MS, synced ? undefined : NOT_SYNCED_MS].filter((n): n is number => n !== undefined);
+  const waits = [machine, available ? undefined : WAIT_MS, synced ? undefined : NOT_SYNCED_MS].filter(
+    (n): n is number => n !== undefined,
+  );
   return waits.length === 0 ? {} : { requeueAfterMs: Math.min(...waits) };
 }
 

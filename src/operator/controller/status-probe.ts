@@ -26,7 +26,10 @@ export interface ProbeResult {
 export type StatusProbe = (target: ProbeTarget) => Promise<ProbeResult>;
 
 /** FetchLike is the slice of the WHATWG fetch the probe needs, injectable for tests. */
-export type FetchLike = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<{
+export type FetchLike = (
+  url: string,
+  init: { signal: AbortSignal; headers: Record<string, string> },
+) => Promise<{
   status: number;
   text(): Promise<string>;
 }>;
@@ -53,7 +56,10 @@ export function createStatusProbe(options: StatusProbeOptions = {}): StatusProbe
   return async function probeStatus(target) {
     const url = statusUrl(target, options.serviceDomain);
     try {
-      const response = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+      const response = await fetchFn(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { accept: 'application/json' },
+      });
       const body = await response.text();
       return parseStatusBody(response.status, body);
     } catch (err) {
@@ -80,7 +86,9 @@ export function parseStatusBody(httpStatus: number, body: string): ProbeResult {
   if (!isJsonObject(json)) return { reachable: true, synced: false, error: 'status body is not a JSON object' };
   const height = optionalHeight(json.height);
   const nodeHeight = optionalHeight(json.node_height);
-  const lag = optionalHeight(json.lag) ?? (height !== undefined && nodeHeight !== undefined ? Math.max(0, nodeHeight - height) : undefined);
+  const lag =
+    optionalHeight(json.lag) ??
+    (height !== undefined && nodeHeight !== undefined ? Math.max(0, nodeHeight - height) : undefined);
   const synced = httpStatus === 200 && json.synced === true;
   return {
     reachable: true,

@@ -18,7 +18,10 @@ export interface DeploymentCounts {
 }
 
 /** findCondition returns the condition of the given type, if present. */
-export function findCondition(conditions: readonly MiddlewareCondition[] | undefined, type: string): MiddlewareCondition | undefined {
+export function findCondition(
+  conditions: readonly MiddlewareCondition[] | undefined,
+  type: string,
+): MiddlewareCondition | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -35,7 +38,8 @@ export function setCondition(
   const list = [...(conditions ?? [])];
   const index = list.findIndex((c) => c.type === update.type);
   const previous = index >= 0 ? list[index] : undefined;
-  const lastTransitionTime = previous !== undefined && previous.status === update.status ? previous.lastTransitionTime : stamp.now.toISOString();
+  const lastTransitionTime =
+    previous !== undefined && previous.status === update.status ? previous.lastTransitionTime : stamp.now.toISOString();
   const next: MiddlewareCondition = { ...update, lastTransitionTime, observedGeneration: stamp.observedGeneration };
   if (index >= 0) list[index] = next;
   else list.push(next);
@@ -48,7 +52,10 @@ export function setConditions(
   updates: readonly ConditionUpdate[],
   stamp: { readonly now: Date; readonly observedGeneration: number },
 ): MiddlewareCondition[] {
-  return updates.reduce<MiddlewareCondition[]>((list, update) => setCondition(list, update, stamp), [...(conditions ?? [])]);
+  return updates.reduce<MiddlewareCondition[]>(
+    (list, update) => setCondition(list, update, stamp),
+    [...(conditions ?? [])],
+  );
 }
 
 /** isConditionTrue is true when the condition exists with status True. */
@@ -64,8 +71,10 @@ export function isConditionTrue(conditions: readonly MiddlewareCondition[] | und
  */
 export function availableCondition(counts: DeploymentCounts | undefined): ConditionUpdate {
   const type = ConditionType.Available;
-  if (counts === undefined) return { type, status: 'False', reason: 'DeploymentNotFound', message: 'the server Deployment does not exist yet' };
-  if (counts.desired === 0) return { type, status: 'False', reason: 'ScaledToZero', message: 'spec.server.replicas is 0' };
+  if (counts === undefined)
+    return { type, status: 'False', reason: 'DeploymentNotFound', message: 'the server Deployment does not exist yet' };
+  if (counts.desired === 0)
+    return { type, status: 'False', reason: 'ScaledToZero', message: 'spec.server.replicas is 0' };
   const pods = `${counts.available}/${counts.desired} server pods available`;
   if (counts.available <= 0) return { type, status: 'False', reason: 'NoPodReady', message: pods };
   if (counts.available < counts.desired) return { type, status: 'True', reason: 'SomePodsNotReady', message: pods };
@@ -88,24 +97,48 @@ export function degradedCondition(problems: readonly Problem[]): ConditionUpdate
 
 /** availabilityProblem turns a partial Available into a Degraded problem, if it is one. */
 export function availabilityProblem(available: ConditionUpdate): Problem | undefined {
-  return available.status === 'True' && available.reason === 'SomePodsNotReady' ? { reason: available.reason, message: available.message } : undefined;
+  return available.status === 'True' && available.reason === 'SomePodsNotReady'
+    ? { reason: available.reason, message: available.message }
+    : undefined;
 }
 
 /** syncedCondition maps the active generation's status probe to Synced; unreachable is never synced. */
 export function syncedCondition(probe: ProbeResult | undefined): ConditionUpdate {
   const type = ConditionType.Synced;
-  if (probe === undefined) return { type, status: 'Unknown', reason: 'NotProbed', message: 'no server is available to ask' };
-  if (!probe.reachable) return { type, status: 'False', reason: 'StatusUnreachable', message: probe.error ?? 'status endpoint unreachable' };
+  if (probe === undefined)
+    return { type, status: 'Unknown', reason: 'NotProbed', message: 'no server is available to ask' };
+  if (!probe.reachable)
+    return {
+      type,
+      status: 'False',
+      reason: 'StatusUnreachable',
+      message: probe.error ?? 'status endpoint unreachable',
+    };
   const heights = `height ${probe.height ?? '?'}, node height ${probe.nodeHeight ?? '?'}, lag ${probe.lag ?? '?'}`;
   if (probe.synced) return { type, status: 'True', reason: 'CaughtUp', message: heights };
-  return { type, status: 'False', reason: 'CatchingUp', message: probe.error === undefined ? heights : `${heights} (${probe.error})` };
+  return {
+    type,
+    status: 'False',
+    reason: 'CatchingUp',
+    message: probe.error === undefined ? heights : `${heights} (${probe.error})`,
+  };
 }
 
 /** pausedCondition reports spec.paused as ReconciliationPaused (Strimzi's convention). */
 export function pausedCondition(paused: boolean): ConditionUpdate {
   return paused
-    ? { type: ConditionType.ReconciliationPaused, status: 'True', reason: 'PausedBySpec', message: 'spec.paused is true: children are left as they are' }
-    : { type: ConditionType.ReconciliationPaused, status: 'False', reason: 'ReconciliationActive', message: 'the operator reconciles this resource' };
+    ? {
+        type: ConditionType.ReconciliationPaused,
+        status: 'True',
+        reason: 'PausedBySpec',
+        message: 'spec.paused is true: children are left as they are',
+      }
+    : {
+        type: ConditionType.ReconciliationPaused,
+        status: 'False',
+        reason: 'ReconciliationActive',
+        message: 'the operator reconciles this resource',
+      };
 }
 
 /** derivePhase condenses the conditions into one word, the most pressing state first. */
@@ -130,5 +163,5 @@ export function statusChanged(current: unknown, next: unknown): boolean {
 
 // Drops undefined members so `{a: undefined}` equals `{}`, as it does once serialised.
 function normalise(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value)) as unknown;
+  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
 }

@@ -18,9 +18,7 @@ export interface KubeObject {
 }
 
 /** WatchEvent is one line of a watch stream (ERROR lines are turned into onDone(KubeError)). */
-export type WatchEvent<T> =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
-  | { type: 'BOOKMARK'; object: T };
+export type WatchEvent<T> = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T } | { type: 'BOOKMARK'; object: T };
 
 /** DeleteOptions selects the cascade; the default, like the API server's, is Background. */
 export interface DeleteOptions {

@@ -12,13 +12,36 @@ export type Part = 'main' | 'status';
 /** PropagationPolicy is the delete cascade. */
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
-const CLUSTER_SCOPED = new Set(['Namespace', 'Node', 'PersistentVolume', 'CustomResourceDefinition', 'ClusterRole',
-  'ClusterRoleBinding', 'StorageClass', 'PriorityClass', 'APIService', 'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration']);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'CustomResourceDefinition',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'StorageClass',
+  'PriorityClass',
+  'APIService',
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+]);
 
 /** DEFAULT_KINDS_WITHOUT_STATUS are the kinds whose status (if any) is an ordinary field, not a subresource. */
-export const DEFAULT_KINDS_WITHOUT_STATUS = ['ConfigMap', 'Secret', 'ServiceAccount', 'Role', 'RoleBinding',
-  'ClusterRole', 'ClusterRoleBinding', 'Lease', 'Event', 'Endpoints', 'EndpointSlice', 'StorageClass', 'PriorityClass'];
+export const DEFAULT_KINDS_WITHOUT_STATUS = [
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Role',
+  'RoleBinding',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'Lease',
+  'Event',
+  'Endpoints',
+  'EndpointSlice',
+  'StorageClass',
+  'PriorityClass',
+];
 
 /** FakeStore holds the objects and applies every write the way the API server would; it records nothing. */
 export class FakeStore {
@@ -124,16 +147,24 @@ export class FakeStore {
    * goes away is removed.
    */
   update(live: KubeObject, proposed: KubeObject, part: Part): KubeObject {
-    const next: KubeObject = part === 'status'
-      ? { ...structuredClone(live), status: structuredClone(proposed.status) }
-      : this.#keepStatus(live, proposed);
+    const next: KubeObject =
+      part === 'status'
+        ? { ...structuredClone(live), status: structuredClone(proposed.status) }
+        : this.#keepStatus(live, proposed);
     next.apiVersion = live.apiVersion;
     next.kind = live.kind;
     const m = live.metadata;
-    next.metadata = { ...next.metadata, name: m.name, namespace: m.namespace, uid: m.uid,
-      creationTimestamp: m.creationTimestamp, deletionTimestamp: m.deletionTimestamp,
-      deletionGracePeriodSeconds: m.deletionGracePeriodSeconds, generation: m.generation,
-      resourceVersion: m.resourceVersion };
+    next.metadata = {
+      ...next.metadata,
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      creationTimestamp: m.creationTimestamp,
+      deletionTimestamp: m.deletionTimestamp,
+      deletionGracePeriodSeconds: m.deletionGracePeriodSeconds,
+      generation: m.generation,
+      resourceVersion: m.resourceVersion,
+    };
     for (const k of ['namespace', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
       if (next.metadata[k] === undefined) delete next.metadata[k];
     }
@@ -179,16 +210,26 @@ export class FakeStore {
   precondition(live: KubeObject, resourceVersion: unknown): void {
     if (resourceVersion === undefined || resourceVersion === '') return;
     if (String(resourceVersion) !== live.metadata.resourceVersion) {
-      throw new KubeError(409, 'Conflict', `Operation cannot be fulfilled on ${describeRef(this.refOf(live))}: ` +
-        'the object has been modified; please apply your changes to the latest version and try again');
+      throw new KubeError(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on ${describeRef(this.refOf(live))}: ` +
+          'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
   }
 
   /** refOf names an object or normalizes a ref: namespaced kinds default to "default", cluster kinds lose it. */
   refOf(obj: KubeObject | ObjectRef): ObjectRef {
-    const r = 'metadata' in obj
-      ? { apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }
-      : obj;
+    const r =
+      'metadata' in obj
+        ? {
+            apiVersion: obj.apiVersion,
+            kind: obj.kind,
+            namespace: obj.metadata.namespace,
+            name: obj.metadata.name ?? '',
+          }
+        : obj;
     if (CLUSTER_SCOPED.has(r.kind)) return { apiVersion: r.apiVersion, kind: r.kind, name: r.name };
     return { apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? 'default', name: r.name };
   }
@@ -202,7 +243,8 @@ export class FakeStore {
   #remove(obj: KubeObject): void {
     const key = this.key(this.refOf(obj));
     if (!this.#objects.has(key)) return;
-    for (const managedKey of this.#applied.keys()) if (managedKey.startsWith(`${key}|`)) this.#applied.delete(managedKey);
+    for (const managedKey of this.#applied.keys())
+      if (managedKey.startsWith(`${key}|`)) this.#applied.delete(managedKey);
     this.#commit('DELETED', key, structuredClone(obj));
     this.#collect(obj.metadata.uid ?? '', 'Background');
   }
@@ -218,8 +260,9 @@ export class FakeStore {
   }
 
   #dependents(ownerUid: string): KubeObject[] {
-    return [...this.#objects.values()]
-      .filter((o) => (o.metadata.ownerReferences ?? []).some((r) => r.uid === ownerUid));
+    return [...this.#objects.values()].filter((o) =>
+      (o.metadata.ownerReferences ?? []).some((r) => r.uid === ownerUid),
+    );
   }
 
   #commit(type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, obj: KubeObject): void {
@@ -227,8 +270,14 @@ export class FakeStore {
     obj.metadata.resourceVersion = String(this.#rv);
     if (type === 'DELETED') this.#objects.delete(key);
     else this.#objects.set(key, obj);
-    this.hub.record({ rv: this.#rv, group: groupOf(obj.apiVersion), kind: obj.kind,
-      namespace: obj.metadata.namespace, type, object: structuredClone(obj) });
+    this.hub.record({
+      rv: this.#rv,
+      group: groupOf(obj.apiVersion),
+      kind: obj.kind,
+      namespace: obj.metadata.namespace,
+      type,
+      object: structuredClone(obj),
+    });
   }
 
   #keepStatus(live: KubeObject, proposed: KubeObject): KubeObject {

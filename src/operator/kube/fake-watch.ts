@@ -67,15 +67,26 @@ export class WatchHub {
     onEvent: (e: WatchEvent<KubeObject>) => void,
     onDone: (err?: KubeError) => void,
   ): { stop(): void } {
-    const s: Stream = { filter, onEvent, onDone, pending: [], stalled: false, closed: false, doneErr: undefined,
-      ending: false, stopped: false, scheduled: false };
+    const s: Stream = {
+      filter,
+      onEvent,
+      onDone,
+      pending: [],
+      stalled: false,
+      closed: false,
+      doneErr: undefined,
+      ending: false,
+      stopped: false,
+      scheduled: false,
+    };
     this.#streams.add(s);
     if (typeof from === 'number') {
       if (from < this.#compactedThrough) {
         this.#end(s, new KubeError(410, 'Gone', `too old resource version: ${from} (${this.#compactedThrough})`));
       } else {
         for (const ev of this.#history) {
-          if (ev.rv > from && matches(filter, ev)) this.#enqueue(s, { type: ev.type, object: structuredClone(ev.object) });
+          if (ev.rv > from && matches(filter, ev))
+            this.#enqueue(s, { type: ev.type, object: structuredClone(ev.object) });
         }
       }
     } else {

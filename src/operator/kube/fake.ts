@@ -7,8 +7,8 @@ import { isPlainObject, mergePatch } from './merge.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
 
 /** FakeVerb names every KubeClient call the fake can record or fail. */
-export type FakeVerb = 'get' | 'list' | 'watch' | 'apply' | 'create' | 'replace' | 'patchStatus' | 'patchMerge'
-  | 'delete' | 'createEvent';
+export type FakeVerb =
+  'get' | 'list' | 'watch' | 'apply' | 'create' | 'replace' | 'patchStatus' | 'patchMerge' | 'delete' | 'createEvent';
 
 /** FakeWrite is one recorded write call; changed is false when the API server would persist nothing. */
 export interface FakeWrite {
@@ -54,16 +54,25 @@ export class FakeKube implements KubeClient {
     return this.peek<T>(ref);
   }
 
-  async list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, labelSelector?: string):
-    Promise<{ items: T[]; resourceVersion: string }> {
+  async list<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace?: string,
+    labelSelector?: string,
+  ): Promise<{ items: T[]; resourceVersion: string }> {
     this.#check('list', { apiVersion, kind, name: '' });
     const reqs = parseLabelSelector(labelSelector);
     const items = this.objectsOf<T>(apiVersion, kind, namespace).filter((o) => matchesLabels(o.metadata.labels, reqs));
     return { items, resourceVersion: this.resourceVersion };
   }
 
-  async watch<T extends KubeObject>(apiVersion: string, kind: string, namespace: string | undefined,
-    resourceVersion: string, onEvent: (e: WatchEvent<T>) => void, onDone: (err?: KubeError) => void,
+  async watch<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    resourceVersion: string,
+    onEvent: (e: WatchEvent<T>) => void,
+    onDone: (err?: KubeError) => void,
   ): Promise<WatchHandle> {
     this.#check('watch', { apiVersion, kind, name: '' });
     const scoped = this.#store.isClusterScoped(kind) ? undefined : namespace;
@@ -72,8 +81,12 @@ export class FakeKube implements KubeClient {
     if (typeof from === 'number' && !Number.isSafeInteger(from)) {
       throw new KubeError(400, 'BadRequest', `invalid resourceVersion "${resourceVersion}"`);
     }
-    return this.#store.hub.open({ group: groupOf(apiVersion), kind, namespace: scoped }, from,
-      onEvent as (e: WatchEvent<KubeObject>) => void, onDone);
+    return this.#store.hub.open(
+      { group: groupOf(apiVersion), kind, namespace: scoped },
+      from,
+      onEvent as (e: WatchEvent<KubeObject>) => void,
+      onDone,
+    );
   }
 
   async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
@@ -111,8 +124,9 @@ export class FakeKube implements KubeClient {
     const live = this.#store.mustFind(ref);
     if (!isPlainObject(patch)) throw new KubeError(400, 'BadRequest', 'a merge patch must be a JSON object');
     this.#store.precondition(live, (patch.metadata as Record<string, unknown> | undefined)?.resourceVersion);
-    return this.#recorded('patchMerge', ref, live,
-      () => this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main')) as T;
+    return this.#recorded('patchMerge', ref, live, () =>
+      this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main'),
+    ) as T;
   }
 
   async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<boolean> {
@@ -126,8 +140,12 @@ export class FakeKube implements KubeClient {
   }
 
   async createEvent(event: CoreV1Event): Promise<void> {
-    this.#check('createEvent', { apiVersion: 'v1', kind: 'Event', namespace: event.metadata.namespace,
-      name: event.metadata.name ?? '' });
+    this.#check('createEvent', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      namespace: event.metadata.namespace,
+      name: event.metadata.name ?? '',
+    });
     if (event.involvedObject.name === undefined || event.reason === undefined) {
       throw new KubeError(422, 'Invalid', 'an Event needs involvedObject.name and reason');
     }
@@ -172,15 +190,33 @@ export class FakeKube implements KubeClient {
   /** completeJob marks a Job as succeeded, as the Job controller does. */
   completeJob(ref: ObjectRef): KubeObject {
     const at = this.#now();
-    return this.setStatus(ref, { succeeded: 1, active: 0, startTime: at, completionTime: at,
-      conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: at, lastProbeTime: at }] });
+    return this.setStatus(ref, {
+      succeeded: 1,
+      active: 0,
+      startTime: at,
+      completionTime: at,
+      conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: at, lastProbeTime: at }],
+    });
   }
 
   /** failJob marks a Job as failed, as the Job controller does after its backoff limit. */
   failJob(ref: ObjectRef, message = 'BackoffLimitExceeded'): KubeObject {
     const at = this.#now();
-    return this.setStatus(ref, { failed: 1, active: 0, startTime: at, conditions: [{ type: 'Failed', status: 'True',
-      reason: 'BackoffLimitExceeded', message, lastTransitionTime: at, lastProbeTime: at }] });
+    return this.setStatus(ref, {
+      failed: 1,
+      active: 0,
+      startTime: at,
+      conditions: [
+        {
+          type: 'Failed',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message,
+          lastTransitionTime: at,
+          lastProbeTime: at,
+        },
+      ],
+    });
   }
 
   /** markDeploymentReady makes a Deployment report `ready` (default: spec.replicas) ready, available replicas. */
@@ -188,9 +224,20 @@ export class FakeKube implements KubeClient {
     const live = this.#store.mustFind(ref);
     const replicas = ((live.spec ?? {}) as { replicas?: number }).replicas ?? 1;
     const n = ready ?? replicas;
-    return this.setStatus(ref, { observedGeneration: live.metadata.generation, replicas, updatedReplicas: replicas,
-      readyReplicas: n, availableReplicas: n, conditions: [{ type: 'Available', status: n >= replicas ? 'True' : 'False',
-        reason: n >= replicas ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable' }] });
+    return this.setStatus(ref, {
+      observedGeneration: live.metadata.generation,
+      replicas,
+      updatedReplicas: replicas,
+      readyReplicas: n,
+      availableReplicas: n,
+      conditions: [
+        {
+          type: 'Available',
+          status: n >= replicas ? 'True' : 'False',
+          reason: n >= replicas ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+        },
+      ],
+    });
   }
 
   /** failOn makes matching calls throw rule.error (once by default): a crash or an API error at that step. */
@@ -231,8 +278,12 @@ export class FakeKube implements KubeClient {
   }
 
   #check(verb: FakeVerb, ref: ObjectRef): void {
-    const rule = this.#failures.find((r) => (r.verb === undefined || r.verb === verb)
-      && (r.kind === undefined || r.kind === ref.kind) && (r.name === undefined || r.name === ref.name));
+    const rule = this.#failures.find(
+      (r) =>
+        (r.verb === undefined || r.verb === verb) &&
+        (r.kind === undefined || r.kind === ref.kind) &&
+        (r.name === undefined || r.name === ref.name),
+    );
     if (rule === undefined) return;
     rule.times -= 1;
     if (rule.times <= 0) this.#failures = this.#failures.filter((r) => r !== rule);

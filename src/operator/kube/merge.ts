@@ -34,8 +34,13 @@ export function applyMerge(live: PlainObject, previous: PlainObject | undefined,
   const appliedMeta = (applied.metadata ?? {}) as PlainObject;
   const meta = (merged.metadata ?? {}) as PlainObject;
   setOrDelete(meta, 'finalizers', mergeSet(liveMeta.finalizers, prevMeta.finalizers, appliedMeta.finalizers, String));
-  setOrDelete(meta, 'ownerReferences', mergeSet(liveMeta.ownerReferences, prevMeta.ownerReferences,
-    appliedMeta.ownerReferences, (r) => String((r as PlainObject).uid)));
+  setOrDelete(
+    meta,
+    'ownerReferences',
+    mergeSet(liveMeta.ownerReferences, prevMeta.ownerReferences, appliedMeta.ownerReferences, (r) =>
+      String((r as PlainObject).uid),
+    ),
+  );
   merged.metadata = meta;
   return merged;
 }
@@ -77,7 +82,11 @@ function mergeApplied(live: unknown, applied: unknown): unknown {
 function mergeSet(live: unknown, previous: unknown, applied: unknown, keyOf: (v: unknown) => string): unknown[] {
   const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
   const appliedKeys = new Set(asList(applied).map(keyOf));
-  const dropped = new Set(asList(previous).map(keyOf).filter((k) => !appliedKeys.has(k)));
+  const dropped = new Set(
+    asList(previous)
+      .map(keyOf)
+      .filter((k) => !appliedKeys.has(k)),
+  );
   const kept = asList(live).filter((v) => !dropped.has(keyOf(v)) && !appliedKeys.has(keyOf(v)));
   return [...kept, ...asList(applied).map((v) => structuredClone(v))];
 }

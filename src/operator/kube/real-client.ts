@@ -54,7 +54,9 @@ class ObjectApi extends KubernetesObjectApi {
   async mergePatch(ref: ObjectRef, body: unknown, subresource?: 'status'): Promise<KubeObject> {
     const path = await this.specUriPath(specOf(ref), 'patch');
     const ctx = this.configuration.baseServer.makeRequestContext(
-      subresource === undefined ? path : `${path}/${subresource}`, HttpMethod.PATCH);
+      subresource === undefined ? path : `${path}/${subresource}`,
+      HttpMethod.PATCH,
+    );
     ctx.setHeaderParam('Accept', 'application/json');
     ctx.setHeaderParam('Content-Type', PatchStrategy.MergePatch);
     ctx.setBody(JSON.stringify(body));
@@ -83,20 +85,33 @@ class RealKubeClient implements KubeClient {
     }
   }
 
-  async list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, labelSelector?: string):
-    Promise<{ items: T[]; resourceVersion: string }> {
-    const res = await this.#objects.list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined,
-      labelSelector).catch((err: unknown) => { throw toKubeError(err, 'list'); });
+  async list<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace?: string,
+    labelSelector?: string,
+  ): Promise<{ items: T[]; resourceVersion: string }> {
+    const res = await this.#objects
+      .list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector)
+      .catch((err: unknown) => {
+        throw toKubeError(err, 'list');
+      });
     // list items carry no apiVersion/kind on the wire; callers expect whole objects
     const items = res.items.map((i) => reviveMetadata({ ...(i as KubeObject), apiVersion, kind }) as T);
     return { items, resourceVersion: res.metadata?.resourceVersion ?? '' };
   }
 
-  async watch<T extends KubeObject>(apiVersion: string, kind: string, namespace: string | undefined,
-    resourceVersion: string, onEvent: (e: WatchEvent<T>) => void, onDone: (err?: KubeError) => void,
+  async watch<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    resourceVersion: string,
+    onEvent: (e: WatchEvent<T>) => void,
+    onDone: (err?: KubeError) => void,
   ): Promise<WatchHandle> {
-    const path = await this.#objects.collectionPath(apiVersion, kind, namespace)
-      .catch((err: unknown) => { throw toKubeError(err, 'watch'); });
+    const path = await this.#objects.collectionPath(apiVersion, kind, namespace).catch((err: unknown) => {
+      throw toKubeError(err, 'watch');
+    });
     const state: { finished: boolean; abort?: AbortController } = { finished: false };
     const finish = (err?: KubeError): void => {
       if (state.finished) return;
@@ -104,7 +119,9 @@ class RealKubeClient implements KubeClient {
       state.abort?.abort();
       onDone(err);
     };
-    state.abort = await this.#watch.watch(path, { resourceVersion, allowWatchBookmarks: true },
+    state.abort = await this.#watch.watch(
+      path,
+      { resourceVersion, allowWatchBookmarks: true },
       (type: string, obj: unknown) => {
         if (state.finished) return;
         if (type === 'ERROR') finish(statusToError(obj));
@@ -112,36 +129,57 @@ class RealKubeClient implements KubeClient {
           onEvent({ type, object: reviveMetadata(obj as KubeObject) as T });
         }
       },
-      (err: unknown) => finish(watchEndError(err)));
+      (err: unknown) => finish(watchEndError(err)),
+    );
     if (state.finished) state.abort.abort();
     return { stop: () => finish() };
   }
 
   async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
     const body = { ...obj, metadata: { ...obj.metadata } };
-    return this.#objects.patch(body, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply)
-      .then((o) => reviveMetadata(o as KubeObject) as T, (err: unknown) => { throw toKubeError(err, 'apply'); });
+    return this.#objects.patch(body, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply).then(
+      (o) => reviveMetadata(o as KubeObject) as T,
+      (err: unknown) => {
+        throw toKubeError(err, 'apply');
+      },
+    );
   }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
-    return this.#objects.create({ ...obj, metadata: { ...obj.metadata } })
-      .then((o) => reviveMetadata(o as KubeObject) as T, (err: unknown) => { throw toKubeError(err, 'create'); });
+    return this.#objects.create({ ...obj, metadata: { ...obj.metadata } }).then(
+      (o) => reviveMetadata(o as KubeObject) as T,
+      (err: unknown) => {
+        throw toKubeError(err, 'create');
+      },
+    );
   }
 
   async replace<T extends KubeObject>(obj: T): Promise<T> {
-    return this.#objects.replace({ ...obj, metadata: { ...obj.metadata } })
-      .then((o) => reviveMetadata(o as KubeObject) as T, (err: unknown) => { throw toKubeError(err, 'replace'); });
+    return this.#objects.replace({ ...obj, metadata: { ...obj.metadata } }).then(
+      (o) => reviveMetadata(o as KubeObject) as T,
+      (err: unknown) => {
+        throw toKubeError(err, 'replace');
+      },
+    );
   }
 
   async patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T> {
     const body = resourceVersion === undefined ? { status } : { metadata: { resourceVersion }, status };
-    return this.#objects.mergePatch(ref, body, 'status')
-      .then((o) => reviveMetadata(o) as T, (err: unknown) => { throw toKubeError(err, 'patch status'); });
+    return this.#objects.mergePatch(ref, body, 'status').then(
+      (o) => reviveMetadata(o) as T,
+      (err: unknown) => {
+        throw toKubeError(err, 'patch status');
+      },
+    );
   }
 
   async patchMerge<T extends KubeObject>(ref: ObjectRef, patch: unknown): Promise<T> {
-    return this.#objects.mergePatch(ref, patch)
-      .then((o) => reviveMetadata(o) as T, (err: unknown) => { throw toKubeError(err, 'patch'); });
+    return this.#objects.mergePatch(ref, patch).then(
+      (o) => reviveMetadata(o) as T,
+      (err: unknown) => {
+        throw toKubeError(err, 'patch');
+      },
+    );
   }
 
   async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<boolean> {
@@ -156,14 +194,27 @@ class RealKubeClient implements KubeClient {
 
   async createEvent(event: CoreV1Event): Promise<void> {
     const namespace = event.metadata.namespace ?? event.involvedObject.namespace ?? 'default';
-    await this.#core.createNamespacedEvent({ namespace, body: event })
-      .catch((err: unknown) => { throw toKubeError(err, 'create event'); });
+    await this.#core.createNamespacedEvent({ namespace, body: event }).catch((err: unknown) => {
+      throw toKubeError(err, 'create event');
+    });
   }
 }
 
-const REASONS: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound',
-  405: 'MethodNotAllowed', 409: 'Conflict', 410: 'Gone', 415: 'UnsupportedMediaType', 422: 'Invalid',
-  429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+const REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
 
 function specOf(ref: ObjectRef): { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } } {
   const metadata = ref.namespace === undefined ? { name: ref.name } : { name: ref.name, namespace: ref.namespace };
@@ -180,12 +231,13 @@ function toKubeError(err: unknown, action: string): KubeError {
   if (err instanceof ApiException) {
     const body = parseBody(err.body);
     const status = err.code;
-    const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : REASONS[status] ?? 'Unknown';
+    const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : (REASONS[status] ?? 'Unknown');
     const message = typeof body.message === 'string' ? body.message : `HTTP ${status}`;
     return new KubeError(status, reason, `${action}: ${message}`, { cause: err });
   }
-  return new KubeError(0, 'NetworkError', `${action}: ${err instanceof Error ? err.message : String(err)}`,
-    { cause: err });
+  return new KubeError(0, 'NetworkError', `${action}: ${err instanceof Error ? err.message : String(err)}`, {
+    cause: err,
+  });
 }
 
 function parseBody(body: unknown): Record<string, unknown> {
@@ -204,7 +256,7 @@ function parseBody(body: unknown): Record<string, unknown> {
 function statusToError(obj: unknown): KubeError {
   const s = parseBody(obj);
   const code = typeof s.code === 'number' ? s.code : 500;
-  const reason = code === 410 ? 'Gone' : typeof s.reason === 'string' ? s.reason : REASONS[code] ?? 'Unknown';
+  const reason = code === 410 ? 'Gone' : typeof s.reason === 'string' ? s.reason : (REASONS[code] ?? 'Unknown');
   return new KubeError(code, reason, typeof s.message === 'string' ? s.message : `watch error ${code}`);
 }
 

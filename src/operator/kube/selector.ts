@@ -55,7 +55,10 @@ const KEY = /^(!?)([\w./-]+)$/;
 function parseClause(clause: string): Requirement {
   const set = SET_CLAUSE.exec(clause);
   if (set) {
-    const values = (set[3] ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const values = (set[3] ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
     return { key: set[1] ?? '', op: set[2] === 'in' ? 'in' : 'notin', values };
   }
   const eq = EQ_CLAUSE.exec(clause);

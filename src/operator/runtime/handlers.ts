@@ -10,11 +10,13 @@ import type { InformerHandlers } from './informer.ts';
 export function hasStateChanged(old: KubeObject, obj: KubeObject): boolean {
   const a = old.metadata;
   const b = obj.metadata;
-  return a.generation !== b.generation
-    || !sameJson(a.labels, b.labels)
-    || !sameJson(a.annotations, b.annotations)
-    || !sameJson(a.finalizers, b.finalizers)
-    || (a.deletionTimestamp === undefined) !== (b.deletionTimestamp === undefined);
+  return (
+    a.generation !== b.generation ||
+    !sameJson(a.labels, b.labels) ||
+    !sameJson(a.annotations, b.annotations) ||
+    !sameJson(a.finalizers, b.finalizers) ||
+    (a.deletionTimestamp === undefined) !== (b.deletionTimestamp === undefined)
+  );
 }
 
 /** primaryHandlers enqueue a Middleware's own key on add, delete, resync and state-changing updates. */
@@ -33,8 +35,10 @@ export function primaryHandlers<T extends KubeObject>(enqueue: (key: string) => 
  * ownedHandlers enqueue the key of the controlling owner of kind ownerKind on any change of a child (status changes
  * of children, like a Job completing or a Deployment becoming ready, are exactly what reconcile waits for).
  */
-export function ownedHandlers<T extends KubeObject>(ownerKind: string, enqueue: (key: string) => void):
-  InformerHandlers<T> {
+export function ownedHandlers<T extends KubeObject>(
+  ownerKind: string,
+  enqueue: (key: string) => void,
+): InformerHandlers<T> {
   const toOwner = (obj: T): void => {
     const owner = (obj.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === ownerKind);
     if (owner === undefined) return;

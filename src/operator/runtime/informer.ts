@@ -68,8 +68,12 @@ export function createInformer<T extends KubeObject>(opts: InformerOptions<T>): 
 
   async function relist(): Promise<void> {
     opts.onRelist?.();
-    const { items, resourceVersion: rv } = await opts.kube.list<T>(opts.apiVersion, opts.kind, opts.namespace,
-      opts.labelSelector);
+    const { items, resourceVersion: rv } = await opts.kube.list<T>(
+      opts.apiVersion,
+      opts.kind,
+      opts.namespace,
+      opts.labelSelector,
+    );
     if (stopped) return;
     const seen = new Set<string>();
     for (const obj of items) {
@@ -163,9 +167,12 @@ export function createInformer<T extends KubeObject>(opts: InformerOptions<T>): 
           for (const obj of cache.values()) opts.handlers.onResync?.(obj);
         }, resyncPeriodMs);
       }
-      watchdogTimer = setInterval(() => {
-        if (handle !== undefined && Date.now() - lastActivity > watchTimeoutMs) restart('stalled', 0, false);
-      }, Math.max(10, Math.min(watchTimeoutMs / 4, 30_000)));
+      watchdogTimer = setInterval(
+        () => {
+          if (handle !== undefined && Date.now() - lastActivity > watchTimeoutMs) restart('stalled', 0, false);
+        },
+        Math.max(10, Math.min(watchTimeoutMs / 4, 30_000)),
+      );
     },
     stop() {
       stopped = true;

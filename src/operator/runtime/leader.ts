@@ -41,8 +41,12 @@ export function createLeaderElector(opts: LeaderElectorOptions): LeaderElector {
   const renewDeadlineMs = opts.renewDeadlineMs ?? 10_000;
   const retryPeriodMs = opts.retryPeriodMs ?? 2_000;
   const log = opts.log.child({ component: 'leader-election', lease: `${opts.namespace}/${opts.name}` });
-  const ref: ObjectRef = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: opts.namespace,
-    name: opts.name };
+  const ref: ObjectRef = {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    namespace: opts.namespace,
+    name: opts.name,
+  };
   let leading = false;
   let stopped = true;
   let lastRenewMs = 0;
@@ -62,8 +66,12 @@ export function createLeaderElector(opts: LeaderElectorOptions): LeaderElector {
     const now = new Date();
     const lease = await opts.kube.get<LeaseObject>(ref);
     if (lease === undefined) {
-      await opts.kube.create<LeaseObject>({ apiVersion: ref.apiVersion, kind: ref.kind,
-        metadata: { name: opts.name, namespace: opts.namespace }, spec: leaseSpec(now, undefined) });
+      await opts.kube.create<LeaseObject>({
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { name: opts.name, namespace: opts.namespace },
+        spec: leaseSpec(now, undefined),
+      });
       return 'acquired';
     }
     const spec = lease.spec ?? {};
@@ -77,7 +85,8 @@ export function createLeaderElector(opts: LeaderElectorOptions): LeaderElector {
       observedHolder = holder;
       if (holder !== '') opts.onNewLeader?.(holder);
     }
-    if (holder !== '' && holder !== opts.identity && observedAtMs + leaseDurationMs > Date.now()) return 'held-by-other';
+    if (holder !== '' && holder !== opts.identity && observedAtMs + leaseDurationMs > Date.now())
+      return 'held-by-other';
     await opts.kube.replace<LeaseObject>({ ...lease, spec: leaseSpec(now, spec) });
     return 'acquired';
   }
@@ -130,8 +139,10 @@ export function createLeaderElector(opts: LeaderElectorOptions): LeaderElector {
       const lease = await opts.kube.get<LeaseObject>(ref);
       if (lease?.spec?.holderIdentity !== opts.identity) return;
       const now = new Date();
-      await opts.kube.replace<LeaseObject>({ ...lease, spec: { ...lease.spec, holderIdentity: '',
-        leaseDurationSeconds: 1, renewTime: now, acquireTime: now } });
+      await opts.kube.replace<LeaseObject>({
+        ...lease,
+        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
+      });
       log.info({}, 'released lease');
     } catch (err) {
       log.warn({ err }, 'lease release failed');

@@ -85,8 +85,10 @@ interface Session {
 export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRole> {
   const log = opts.log.child({ component: 'operator' });
   const metrics = opts.metrics ?? createOperatorMetrics(opts.registry);
-  const ops = opts.metricsPort === undefined ? undefined
-    : await startOpsServer({ port: opts.metricsPort, host: opts.metricsHost, registry: opts.registry, log });
+  const ops =
+    opts.metricsPort === undefined
+      ? undefined
+      : await startOpsServer({ port: opts.metricsPort, host: opts.metricsHost, registry: opts.registry, log });
   let session: Session | undefined;
   let sessionChange: Promise<void> = Promise.resolve();
 
@@ -108,8 +110,13 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
 
   function informerFor(ref: KindRef, handlers: InformerHandlers<KubeObject>, owned: boolean): Informer<KubeObject> {
     const informer: Informer<KubeObject> = createInformer({
-      kube: opts.kube, apiVersion: ref.apiVersion, kind: ref.kind, namespace: opts.namespace, log,
-      resyncPeriodMs: owned ? 0 : opts.resyncPeriodMs, watchTimeoutMs: opts.watchTimeoutMs,
+      kube: opts.kube,
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      namespace: opts.namespace,
+      log,
+      resyncPeriodMs: owned ? 0 : opts.resyncPeriodMs,
+      watchTimeoutMs: opts.watchTimeoutMs,
       handlers: countManaged(handlers, () => {
         const objs = informer.list();
         metrics.managedResources.set({ kind: ref.kind }, owned ? objs.filter(isOwnedByMiddleware).length : objs.length);
@@ -121,10 +128,15 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
   }
 
   async function startSession(): Promise<void> {
-    const queue = createWorkQueue({ ...opts.queue, process: timedReconcile, concurrency: opts.concurrency,
-      onDepth: (d) => metrics.queueDepth.set(d), onAdd: () => metrics.queueAdds.inc(),
+    const queue = createWorkQueue({
+      ...opts.queue,
+      process: timedReconcile,
+      concurrency: opts.concurrency,
+      onDepth: (d) => metrics.queueDepth.set(d),
+      onAdd: () => metrics.queueAdds.inc(),
       onRetry: () => metrics.queueRetries.inc(),
-      onError: (key, err, failures, delayMs) => log.warn({ key, err, failures, delayMs }, 'reconcile failed') });
+      onError: (key, err, failures, delayMs) => log.warn({ key, err, failures, delayMs }, 'reconcile failed'),
+    });
     const enqueue = (key: string): void => queue.add(key);
     // children first, so their caches are filled when the first Middleware keys arrive
     const informers = [
@@ -164,7 +176,9 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
 
   // starts and stops never overlap: a new session begins only after the previous one has fully stopped
   const change = (fn: () => Promise<void>): Promise<void> => {
-    sessionChange = sessionChange.then(fn).catch((err: unknown) => log.error({ err }, 'operator session change failed'));
+    sessionChange = sessionChange
+      .then(fn)
+      .catch((err: unknown) => log.error({ err }, 'operator session change failed'));
     return sessionChange;
   };
 
@@ -174,8 +188,13 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
     void change(startSession);
   } else {
     const timings = typeof opts.leaderElection === 'object' ? opts.leaderElection : {};
-    elector = createLeaderElector({ kube: opts.kube, log, identity: opts.identity, ...timings,
-      name: opts.leaseName ?? LEADER_LEASE_NAME, namespace: opts.leaseNamespace ?? opts.namespace ?? 'default',
+    elector = createLeaderElector({
+      kube: opts.kube,
+      log,
+      identity: opts.identity,
+      ...timings,
+      name: opts.leaseName ?? LEADER_LEASE_NAME,
+      namespace: opts.leaseNamespace ?? opts.namespace ?? 'default',
       onStartedLeading: () => {
         metrics.leader.set(1);
         void change(startSession);
@@ -184,7 +203,8 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
         metrics.leader.set(0);
         if (session !== undefined) session.stopped = true; // ends a start still retrying
         await change(stopSession);
-      } });
+      },
+    });
     elector.start();
   }
 
@@ -211,9 +231,18 @@ function isOwnedByMiddleware(obj: KubeObject): boolean {
 
 function countManaged<T extends KubeObject>(h: InformerHandlers<T>, update: () => void): InformerHandlers<T> {
   return {
-    onAdd: (o) => { h.onAdd?.(o); update(); },
-    onUpdate: (old, o) => { h.onUpdate?.(old, o); update(); },
-    onDelete: (o) => { h.onDelete?.(o); update(); },
+    onAdd: (o) => {
+      h.onAdd?.(o);
+      update();
+    },
+    onUpdate: (old, o) => {
+      h.onUpdate?.(old, o);
+      update();
+    },
+    onDelete: (o) => {
+      h.onDelete?.(o);
+      update();
+    },
     onResync: (o) => h.onResync?.(o),
   };
 }

@@ -24,27 +24,62 @@ export const ReconcileResult = { SUCCESS: 'success', REQUEUE: 'requeue', ERROR: 
 export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics {
   const registers = [registry];
   return {
-    reconcileTotal: new prom.Counter({ name: 'mdw_operator_reconcile_total', help: 'Reconciles by result',
-      labelNames: ['result'], registers }),
-    reconcileErrors: new prom.Counter({ name: 'mdw_operator_reconcile_errors_total',
-      help: 'Reconciles that threw (requeued with backoff)', registers }),
-    reconcileDuration: new prom.Histogram({ name: 'mdw_operator_reconcile_duration_seconds',
-      help: 'Time of one reconcile of one Middleware', registers,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] }),
+    reconcileTotal: new prom.Counter({
+      name: 'mdw_operator_reconcile_total',
+      help: 'Reconciles by result',
+      labelNames: ['result'],
+      registers,
+    }),
+    reconcileErrors: new prom.Counter({
+      name: 'mdw_operator_reconcile_errors_total',
+      help: 'Reconciles that threw (requeued with backoff)',
+      registers,
+    }),
+    reconcileDuration: new prom.Histogram({
+      name: 'mdw_operator_reconcile_duration_seconds',
+      help: 'Time of one reconcile of one Middleware',
+      registers,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    }),
     queueDepth: new prom.Gauge({ name: 'mdw_operator_workqueue_depth', help: 'Keys waiting for a worker', registers }),
-    queueAdds: new prom.Counter({ name: 'mdw_operator_workqueue_adds_total', help: 'Keys added to the work queue',
-      registers }),
-    queueRetries: new prom.Counter({ name: 'mdw_operator_workqueue_retries_total',
-      help: 'Keys requeued with backoff after an error', registers }),
-    watchRestarts: new prom.Counter({ name: 'mdw_operator_watch_restarts_total',
-      help: 'Watches restarted (reason: closed, error, gone, stalled)', labelNames: ['kind', 'reason'], registers }),
-    watchRelists: new prom.Counter({ name: 'mdw_operator_watch_relists_total',
-      help: 'Full lists made to (re)fill an informer cache', labelNames: ['kind'], registers }),
-    managedResources: new prom.Gauge({ name: 'mdw_operator_managed_resources',
-      help: 'Objects in the informer caches: Middlewares and the children they own', labelNames: ['kind'], registers }),
-    leader: new prom.Gauge({ name: 'mdw_operator_leader', help: '1 while this replica holds the leader Lease',
-      registers }),
-    statusUpdates: new prom.Counter({ name: 'mdw_operator_status_update_total',
-      help: 'Middleware status writes by result', labelNames: ['result'], registers }),
+    queueAdds: new prom.Counter({
+      name: 'mdw_operator_workqueue_adds_total',
+      help: 'Keys added to the work queue',
+      registers,
+    }),
+    queueRetries: new prom.Counter({
+      name: 'mdw_operator_workqueue_retries_total',
+      help: 'Keys requeued with backoff after an error',
+      registers,
+    }),
+    watchRestarts: new prom.Counter({
+      name: 'mdw_operator_watch_restarts_total',
+      help: 'Watches restarted (reason: closed, error, gone, stalled)',
+      labelNames: ['kind', 'reason'],
+      registers,
+    }),
+    watchRelists: new prom.Counter({
+      name: 'mdw_operator_watch_relists_total',
+      help: 'Full lists made to (re)fill an informer cache',
+      labelNames: ['kind'],
+      registers,
+    }),
+    managedResources: new prom.Gauge({
+      name: 'mdw_operator_managed_resources',
+      help: 'Objects in the informer caches: Middlewares and the children they own',
+      labelNames: ['kind'],
+      registers,
+    }),
+    leader: new prom.Gauge({
+      name: 'mdw_operator_leader',
+      help: '1 while this replica holds the leader Lease',
+      registers,
+    }),
+    statusUpdates: new prom.Counter({
+      name: 'mdw_operator_status_update_total',
+      help: 'Middleware status writes by result',
+      labelNames: ['result'],
+      registers,
+    }),
   };
 }

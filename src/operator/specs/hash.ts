@@ -13,7 +13,10 @@ export function withInputHash<T extends KubeObject>(obj: T): T {
   const annotations = { ...obj.metadata.annotations };
   delete annotations[ANNOTATION_INPUT_HASH];
   const bare = { ...obj, metadata: { ...obj.metadata, annotations } };
-  return { ...obj, metadata: { ...obj.metadata, annotations: { ...annotations, [ANNOTATION_INPUT_HASH]: hashInputs(bare) } } };
+  return {
+    ...obj,
+    metadata: { ...obj.metadata, annotations: { ...annotations, [ANNOTATION_INPUT_HASH]: hashInputs(bare) } },
+  };
 }
 
 /** inputHashOf reads the annotation (undefined for an absent object or one written by someone else). */

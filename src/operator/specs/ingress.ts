@@ -25,7 +25,9 @@ export function buildIngress(ctx: BuildContext): Built<V1Ingress> | undefined {
     spec: {
       ...(ingress.className !== undefined ? { ingressClassName: ingress.className } : {}),
       rules: [{ host: ingress.host, http: { paths } }],
-      ...(ingress.tlsSecretName !== undefined ? { tls: [{ hosts: [ingress.host], secretName: ingress.tlsSecretName }] } : {}),
+      ...(ingress.tlsSecretName !== undefined
+        ? { tls: [{ hosts: [ingress.host], secretName: ingress.tlsSecretName }] }
+        : {}),
     },
   });
 }

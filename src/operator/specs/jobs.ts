@@ -29,7 +29,13 @@ export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built
   return buildJob(ctx, generation, Component.dropSchema, ['migrate', '--drop']);
 }
 
-function buildJob(ctx: BuildContext, generation: number, component: ComponentType, args: string[], discriminator?: string): Built<V1Job> {
+function buildJob(
+  ctx: BuildContext,
+  generation: number,
+  component: ComponentType,
+  args: string[],
+  discriminator?: string,
+): Built<V1Job> {
   const labels = labelsFor(ctx.mw, component, generation);
   const container = middlewareContainer(ctx, { args, generation });
   const template = podTemplate(ctx, labels, container, { restartPolicy: 'Never' });
@@ -39,7 +45,10 @@ function buildJob(ctx: BuildContext, generation: number, component: ComponentTyp
   return withInputHash({
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { ...childMeta(ctx, name, labels), annotations: { [ANNOTATION_SCHEMA]: schemaName(ctx.spec, generation) } },
+    metadata: {
+      ...childMeta(ctx, name, labels),
+      annotations: { [ANNOTATION_SCHEMA]: schemaName(ctx.spec, generation) },
+    },
     // No ttlSecondsAfterFinished: the finished Job is the record that its step ran; a Job that vanished would be
     // created again and re-run. Jobs go with their generation (or with the Middleware, as owned children).
     spec: { backoffLimit: JOB_BACKOFF_LIMIT, template },

@@ -15,9 +15,12 @@ export interface ManifestOptions extends OperatorDeploymentOptions {
 /** buildManifests lists every object of an operator install, in apply order. */
 export function buildManifests(opts: ManifestOptions): KubeObject[] {
   const objects: KubeObject[] = [];
-  if (opts.createNamespace ?? true) objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: opts.namespace } });
+  if (opts.createNamespace ?? true)
+    objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: opts.namespace } });
   objects.push(buildCrd());
-  objects.push(...buildOperatorRbac({ namespace: opts.namespace, watchNamespace: opts.watchNamespace, labels: operatorLabels() }));
+  objects.push(
+    ...buildOperatorRbac({ namespace: opts.namespace, watchNamespace: opts.watchNamespace, labels: operatorLabels() }),
+  );
   objects.push(buildOperatorMetricsService(opts.namespace), buildOperatorDeployment(opts));
   return objects;
 }
@@ -47,7 +50,8 @@ export function renderCrdFile(): string {
 }
 
 /** GENERATED_HEADER marks files written by the golden tests (UPDATE_GOLDEN=1). */
-export const GENERATED_HEADER = '# Generated from src/operator (crd.ts, rbac.ts): do not edit; regenerate with UPDATE_GOLDEN=1.\n';
+export const GENERATED_HEADER =
+  '# Generated from src/operator (crd.ts, rbac.ts): do not edit; regenerate with UPDATE_GOLDEN=1.\n';
 
 function toYaml(value: unknown): string {
   return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });

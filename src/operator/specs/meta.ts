@@ -121,7 +121,10 @@ export function instanceLabels(mw: Middleware): Record<string, string> {
 
 /** formatSelector renders labels as a selector string ("a=b,c=d"), e.g. for status.selector and list calls. */
 export function formatSelector(labels: Readonly<Record<string, string>>): string {
-  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join(',');
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join(',');
 }
 
 /** serverPodSelector is status.selector: the string form of the active generation's server pod labels (scale subresource). */
@@ -132,7 +135,12 @@ export function serverPodSelector(mw: Middleware, activeGeneration: number): str
 /** ownerRefTo makes the Middleware the controlling owner, so deleting it garbage-collects the child. */
 export function ownerRefTo(mw: Middleware): V1OwnerReference {
   return {
-    apiVersion: API_VERSION, kind: KIND, name: instanceName(mw), uid: mw.metadata.uid ?? '', controller: true, blockOwnerDeletion: true,
+    apiVersion: API_VERSION,
+    kind: KIND,
+    name: instanceName(mw),
+    uid: mw.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
   };
 }
 

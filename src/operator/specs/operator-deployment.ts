@@ -27,7 +27,12 @@ export function operatorSelector(): Record<string, string> {
 
 /** operatorLabels: selector plus descriptive labels. */
 export function operatorLabels(): Record<string, string> {
-  return { ...operatorSelector(), [LABEL_COMPONENT]: 'operator', [LABEL_PART_OF]: APP_NAME, [LABEL_MANAGED_BY]: 'mdw-manifests' };
+  return {
+    ...operatorSelector(),
+    [LABEL_COMPONENT]: 'operator',
+    [LABEL_PART_OF]: APP_NAME,
+    [LABEL_MANAGED_BY]: 'mdw-manifests',
+  };
 }
 
 /** operatorEnv is the environment `mdw operator` reads. */
@@ -60,24 +65,32 @@ export function buildOperatorDeployment(o: OperatorDeploymentOptions): Built<V1D
           securityContext: podSecurityContext(),
           affinity: {
             podAntiAffinity: {
-              preferredDuringSchedulingIgnoredDuringExecution: [{
-                weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: operatorSelector() } },
-              }],
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                {
+                  weight: 100,
+                  podAffinityTerm: {
+                    topologyKey: 'kubernetes.io/hostname',
+                    labelSelector: { matchLabels: operatorSelector() },
+                  },
+                },
+              ],
             },
           },
-          containers: [{
-            name: 'operator',
-            image: o.image,
-            imagePullPolicy: o.imagePullPolicy ?? 'IfNotPresent',
-            args: ['operator'],
-            env: operatorEnv(o),
-            ports: [{ name: 'http', containerPort: OPERATOR_PORT, protocol: 'TCP' }],
-            livenessProbe: httpProbe('/healthz', 10, 3),
-            readinessProbe: httpProbe('/readyz', 10, 3),
-            securityContext: containerSecurityContext(),
-            volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
-            ...(o.resources ? { resources: o.resources } : {}),
-          }],
+          containers: [
+            {
+              name: 'operator',
+              image: o.image,
+              imagePullPolicy: o.imagePullPolicy ?? 'IfNotPresent',
+              args: ['operator'],
+              env: operatorEnv(o),
+              ports: [{ name: 'http', containerPort: OPERATOR_PORT, protocol: 'TCP' }],
+              livenessProbe: httpProbe('/healthz', 10, 3),
+              readinessProbe: httpProbe('/readyz', 10, 3),
+              securityContext: containerSecurityContext(),
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+              ...(o.resources ? { resources: o.resources } : {}),
+            },
+          ],
           volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } }],
         },
       },
@@ -91,6 +104,9 @@ export function buildOperatorMetricsService(namespace: string): Built<V1Service>
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: `${OPERATOR_NAME}-metrics`, namespace, labels: operatorLabels() },
-    spec: { selector: operatorSelector(), ports: [{ name: 'http', port: OPERATOR_PORT, targetPort: 'http', protocol: 'TCP' }] },
+    spec: {
+      selector: operatorSelector(),
+      ports: [{ name: 'http', port: OPERATOR_PORT, targetPort: 'http', protocol: 'TCP' }],
+    },
   };
 }

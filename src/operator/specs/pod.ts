@@ -1,6 +1,13 @@
 /** @module The pod template every middleware container shares: env, security context, /tmp volume, ports. Pure. */
 import type {
-  V1Container, V1EnvVar, V1PodSecurityContext, V1PodSpec, V1PodTemplateSpec, V1Probe, V1ResourceRequirements, V1SecurityContext,
+  V1Container,
+  V1EnvVar,
+  V1PodSecurityContext,
+  V1PodSpec,
+  V1PodTemplateSpec,
+  V1Probe,
+  V1ResourceRequirements,
+  V1SecurityContext,
 } from '@kubernetes/client-node';
 import type { BuildContext } from './meta.ts';
 import { schemaName, serviceAccountName } from './meta.ts';
@@ -35,9 +42,13 @@ export function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[]
   if (spec.nodeInternalUrl !== undefined) env.push({ name: 'NODE_INTERNAL_URL', value: spec.nodeInternalUrl });
   if (spec.compilerUrl !== undefined) env.push({ name: 'COMPILER_URL', value: spec.compilerUrl });
   // read by whatever loads the chain (populator, -H Jobs); unset: the middleware's own default
-  if (spec.populator.batchTransactions !== undefined) env.push({ name: 'BATCH_TRANSACTIONS', value: String(spec.populator.batchTransactions) });
+  if (spec.populator.batchTransactions !== undefined)
+    env.push({ name: 'BATCH_TRANSACTIONS', value: String(spec.populator.batchTransactions) });
   env.push(
-    { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: spec.database.urlSecretRef.name, key: spec.database.urlSecretRef.key } } },
+    {
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: spec.database.urlSecretRef.name, key: spec.database.urlSecretRef.key } },
+    },
     { name: 'DATABASE_SCHEMA', value: schemaName(spec, generation) },
     { name: 'PORT', value: String(HTTP_PORT) },
     { name: 'WEBSOCKET_ADDRESS', value: `0.0.0.0:${WEBSOCKET_PORT}` },
@@ -58,7 +69,12 @@ export function downwardEnv(): V1EnvVar[] {
 
 /** podSecurityContext: non-root, RuntimeDefault seccomp. */
 export function podSecurityContext(): V1PodSecurityContext {
-  return { runAsNonRoot: true, runAsUser: RUN_AS_USER, runAsGroup: RUN_AS_USER, seccompProfile: { type: 'RuntimeDefault' } };
+  return {
+    runAsNonRoot: true,
+    runAsUser: RUN_AS_USER,
+    runAsGroup: RUN_AS_USER,
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
 }
 
 /** containerSecurityContext: read-only root, no privilege escalation, every capability dropped. */
@@ -96,8 +112,12 @@ export function middlewareContainer(ctx: BuildContext, o: ContainerOptions): V1C
 }
 
 /** podTemplate wraps the container with labels, the ServiceAccount, security context and the /tmp emptyDir. */
-export function podTemplate(ctx: BuildContext, labels: Record<string, string>, container: V1Container,
-  opts: { restartPolicy?: 'Always' | 'Never'; kubeApiAccess?: boolean } = {}): V1PodTemplateSpec {
+export function podTemplate(
+  ctx: BuildContext,
+  labels: Record<string, string>,
+  container: V1Container,
+  opts: { restartPolicy?: 'Always' | 'Never'; kubeApiAccess?: boolean } = {},
+): V1PodTemplateSpec {
   const spec: V1PodSpec = {
     serviceAccountName: serviceAccountName(ctx.mw),
     // Only the populator talks to the API server (its writer Lease); the others get no token.
@@ -107,7 +127,8 @@ export function podTemplate(ctx: BuildContext, labels: Record<string, string>, c
     volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '256Mi' } }],
   };
   if (opts.restartPolicy) spec.restartPolicy = opts.restartPolicy;
-  if (ctx.spec.imagePullSecrets.length > 0) spec.imagePullSecrets = ctx.spec.imagePullSecrets.map((s) => ({ name: s.name }));
+  if (ctx.spec.imagePullSecrets.length > 0)
+    spec.imagePullSecrets = ctx.spec.imagePullSecrets.map((s) => ({ name: s.name }));
   return { metadata: { labels: { ...labels } }, spec };
 }
 

@@ -23,7 +23,11 @@ export function populatorDeploymentName(ctx: BuildContext, generation: number): 
  * buildPopulatorDeployment runs exactly one populator with strategy Recreate, so a rollout stops the old writer
  * before the new one starts; WRITER_LEASE_NAME names the Lease it must hold while writing (two never write one schema).
  */
-export function buildPopulatorDeployment(ctx: BuildContext, generation: number, opts: PopulatorOptions = {}): Built<V1Deployment> {
+export function buildPopulatorDeployment(
+  ctx: BuildContext,
+  generation: number,
+  opts: PopulatorOptions = {},
+): Built<V1Deployment> {
   const labels = labelsFor(ctx.mw, Component.populator, generation);
   const args = opts.heights === undefined ? ['-p'] : ['-p', '-H', opts.heights];
   const container = middlewareContainer(ctx, {

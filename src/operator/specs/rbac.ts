@@ -1,6 +1,11 @@
 /** @module Least-privilege RBAC of the operator, generated from one list of the verbs it uses on each resource. Pure. */
 import type {
-  V1ClusterRole, V1ClusterRoleBinding, V1PolicyRule, V1Role, V1RoleBinding, V1ServiceAccount,
+  V1ClusterRole,
+  V1ClusterRoleBinding,
+  V1PolicyRule,
+  V1Role,
+  V1RoleBinding,
+  V1ServiceAccount,
 } from '@kubernetes/client-node';
 import { GROUP, NAMES } from '../api/middleware-types.ts';
 import type { Built } from './meta.ts';
@@ -18,22 +23,62 @@ const CHILD_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delet
 
 /** OPERATOR_PERMISSIONS: the ONE list every RBAC object (manifests, Helm chart) is generated from. */
 export const OPERATOR_PERMISSIONS: readonly Permission[] = [
-  { apiGroup: GROUP, resource: NAMES.plural, verbs: ['get', 'list', 'watch', 'update', 'patch'], why: 'watch Middlewares; finalizers and approval annotations by patch' },
-  { apiGroup: GROUP, resource: `${NAMES.plural}/status`, verbs: ['get', 'update', 'patch'], why: 'status written through the subresource only' },
+  {
+    apiGroup: GROUP,
+    resource: NAMES.plural,
+    verbs: ['get', 'list', 'watch', 'update', 'patch'],
+    why: 'watch Middlewares; finalizers and approval annotations by patch',
+  },
+  {
+    apiGroup: GROUP,
+    resource: `${NAMES.plural}/status`,
+    verbs: ['get', 'update', 'patch'],
+    why: 'status written through the subresource only',
+  },
   { apiGroup: GROUP, resource: `${NAMES.plural}/scale`, verbs: ['get'], why: 'read the replicas the autoscaler set' },
-  { apiGroup: GROUP, resource: `${NAMES.plural}/finalizers`, verbs: ['update'], why: 'blockOwnerDeletion on owned children' },
+  {
+    apiGroup: GROUP,
+    resource: `${NAMES.plural}/finalizers`,
+    verbs: ['update'],
+    why: 'blockOwnerDeletion on owned children',
+  },
   { apiGroup: 'apps', resource: 'deployments', verbs: CHILD_VERBS, why: 'populator and server Deployments' },
   { apiGroup: 'batch', resource: 'jobs', verbs: CHILD_VERBS, why: 'migration, in-place reload and schema drop Jobs' },
   { apiGroup: '', resource: 'services', verbs: CHILD_VERBS, why: 'stable and preview Services' },
   { apiGroup: '', resource: 'serviceaccounts', verbs: CHILD_VERBS, why: 'the operand ServiceAccount' },
-  { apiGroup: 'rbac.authorization.k8s.io', resource: 'roles', verbs: CHILD_VERBS, why: 'the Role letting populators hold their writer Leases' },
-  { apiGroup: 'rbac.authorization.k8s.io', resource: 'rolebindings', verbs: CHILD_VERBS, why: 'binding that Role to the operand ServiceAccount' },
+  {
+    apiGroup: 'rbac.authorization.k8s.io',
+    resource: 'roles',
+    verbs: CHILD_VERBS,
+    why: 'the Role letting populators hold their writer Leases',
+  },
+  {
+    apiGroup: 'rbac.authorization.k8s.io',
+    resource: 'rolebindings',
+    verbs: CHILD_VERBS,
+    why: 'binding that Role to the operand ServiceAccount',
+  },
   { apiGroup: 'policy', resource: 'poddisruptionbudgets', verbs: CHILD_VERBS, why: 'server PodDisruptionBudgets' },
-  { apiGroup: 'autoscaling', resource: 'horizontalpodautoscalers', verbs: CHILD_VERBS, why: 'optional server autoscaler' },
+  {
+    apiGroup: 'autoscaling',
+    resource: 'horizontalpodautoscalers',
+    verbs: CHILD_VERBS,
+    why: 'optional server autoscaler',
+  },
   { apiGroup: 'networking.k8s.io', resource: 'ingresses', verbs: CHILD_VERBS, why: 'optional Ingress' },
-  { apiGroup: 'monitoring.coreos.com', resource: 'servicemonitors', verbs: CHILD_VERBS, why: 'optional ServiceMonitor' },
+  {
+    apiGroup: 'monitoring.coreos.com',
+    resource: 'servicemonitors',
+    verbs: CHILD_VERBS,
+    why: 'optional ServiceMonitor',
+  },
   // RBAC forbids granting what one does not hold: the workload Role grants these on writer Leases.
-  { apiGroup: 'coordination.k8s.io', resource: 'leases', verbs: ['get', 'create', 'update'], why: 'writer Leases (granted on to populators)' },
+  {
+    apiGroup: 'coordination.k8s.io',
+    resource: 'leases',
+    verbs: ['get', 'create', 'update'],
+    why: 'writer Leases (granted on to populators)',
+  },
   { apiGroup: '', resource: 'events', verbs: ['create', 'patch'], why: 'Events on Middlewares' },
 ];
 
@@ -65,7 +110,12 @@ export function operatorRules(): V1PolicyRule[] {
 export function leaderElectionRules(): V1PolicyRule[] {
   return [
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: [LEADER_LEASE_NAME], verbs: ['get', 'update'] },
+    {
+      apiGroups: ['coordination.k8s.io'],
+      resources: ['leases'],
+      resourceNames: [LEADER_LEASE_NAME],
+      verbs: ['get', 'update'],
+    },
   ];
 }
 
@@ -73,25 +123,40 @@ export function leaderElectionRules(): V1PolicyRule[] {
  * buildOperatorRbac returns the ServiceAccount, the operand role (ClusterRole, or a Role in watchNamespace), its
  * binding, and the leader-election Role and binding in the operator's namespace.
  */
-export function buildOperatorRbac(opts: OperatorRbacOptions): Built<V1ServiceAccount | V1ClusterRole | V1ClusterRoleBinding | V1Role | V1RoleBinding>[] {
+export function buildOperatorRbac(
+  opts: OperatorRbacOptions,
+): Built<V1ServiceAccount | V1ClusterRole | V1ClusterRoleBinding | V1Role | V1RoleBinding>[] {
   const labels = { ...opts.labels };
   const subject = { kind: 'ServiceAccount', name: OPERATOR_NAME, namespace: opts.namespace };
   const rbac = 'rbac.authorization.k8s.io/v1';
   const leaderName = `${OPERATOR_NAME}-leader-election`;
   const scoped = opts.watchNamespace !== undefined;
   const roleKind = scoped ? 'Role' : 'ClusterRole';
-  const roleMeta = scoped ? { name: OPERATOR_NAME, namespace: opts.watchNamespace, labels } : { name: OPERATOR_NAME, labels };
+  const roleMeta = scoped
+    ? { name: OPERATOR_NAME, namespace: opts.watchNamespace, labels }
+    : { name: OPERATOR_NAME, labels };
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: OPERATOR_NAME, namespace: opts.namespace, labels } },
     { apiVersion: rbac, kind: roleKind, metadata: roleMeta, rules: operatorRules() },
     {
-      apiVersion: rbac, kind: `${roleKind}Binding`, metadata: { ...roleMeta, labels: { ...labels } },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: OPERATOR_NAME }, subjects: [subject],
+      apiVersion: rbac,
+      kind: `${roleKind}Binding`,
+      metadata: { ...roleMeta, labels: { ...labels } },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: OPERATOR_NAME },
+      subjects: [subject],
     },
-    { apiVersion: rbac, kind: 'Role', metadata: { name: leaderName, namespace: opts.namespace, labels: { ...labels } }, rules: leaderElectionRules() },
     {
-      apiVersion: rbac, kind: 'RoleBinding', metadata: { name: leaderName, namespace: opts.namespace, labels: { ...labels } },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: leaderName }, subjects: [subject],
+      apiVersion: rbac,
+      kind: 'Role',
+      metadata: { name: leaderName, namespace: opts.namespace, labels: { ...labels } },
+      rules: leaderElectionRules(),
+    },
+    {
+      apiVersion: rbac,
+      kind: 'RoleBinding',
+      metadata: { name: leaderName, namespace: opts.namespace, labels: { ...labels } },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: leaderName },
+      subjects: [subject],
     },
   ];
 }

@@ -22,7 +22,11 @@ export function serverDeploymentName(ctx: BuildContext, generation: number): str
  * buildServerDeployment runs `replicas` read-only servers of a generation (default: spec.server.replicas, which the
  * HPA owns through the scale subresource when autoscaling is on). Rolling update without lowering capacity.
  */
-export function buildServerDeployment(ctx: BuildContext, generation: number, replicas = ctx.spec.server.replicas): Built<V1Deployment> {
+export function buildServerDeployment(
+  ctx: BuildContext,
+  generation: number,
+  replicas = ctx.spec.server.replicas,
+): Built<V1Deployment> {
   const labels = labelsFor(ctx.mw, Component.server, generation);
   const container = middlewareContainer(ctx, {
     args: ['-s'],

@@ -20,10 +20,15 @@ export function buildServerHpa(ctx: BuildContext): Built<V2HorizontalPodAutoscal
       scaleTargetRef: { apiVersion: API_VERSION, kind: KIND, name: ctx.mw.metadata.name ?? '' },
       minReplicas: scaling.minReplicas,
       maxReplicas: scaling.maxReplicas,
-      metrics: [{
-        type: 'Resource',
-        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: scaling.targetCPUUtilizationPercentage } },
-      }],
+      metrics: [
+        {
+          type: 'Resource',
+          resource: {
+            name: 'cpu',
+            target: { type: 'Utilization', averageUtilization: scaling.targetCPUUtilizationPercentage },
+          },
+        },
+      ],
     },
   });
 }

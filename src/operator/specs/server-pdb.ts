@@ -9,7 +9,8 @@ import { withInputHash } from './hash.ts';
 export function buildServerPdb(ctx: BuildContext, generation: number): Built<V1PodDisruptionBudget> | undefined {
   const { pdb } = ctx.spec.server;
   if (!pdb.enabled) return undefined;
-  const budget = pdb.minAvailable !== undefined ? { minAvailable: pdb.minAvailable } : { maxUnavailable: pdb.maxUnavailable ?? 1 };
+  const budget =
+    pdb.minAvailable !== undefined ? { minAvailable: pdb.minAvailable } : { maxUnavailable: pdb.maxUnavailable ?? 1 };
   return withInputHash({
     apiVersion: 'policy/v1',
     kind: 'PodDisruptionBudget',

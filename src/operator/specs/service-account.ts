@@ -27,7 +27,14 @@ export function buildWorkloadRole(ctx: BuildContext, generations: readonly numbe
     rules: [
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
       ...(names.length > 0
-        ? [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: names, verbs: ['get', 'update'] }]
+        ? [
+            {
+              apiGroups: ['coordination.k8s.io'],
+              resources: ['leases'],
+              resourceNames: names,
+              verbs: ['get', 'update'],
+            },
+          ]
         : []),
     ],
   });

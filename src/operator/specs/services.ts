@@ -1,7 +1,15 @@
 /** @module Builds the stable and preview Services: the blue/green switch is the stable Service's selector. Pure. */
 import type { V1Service } from '@kubernetes/client-node';
 import type { Built, BuildContext } from './meta.ts';
-import { Component, LABEL_GENERATION, LABEL_SERVICE_ROLE, childMeta, childName, labelsFor, selectorFor } from './meta.ts';
+import {
+  Component,
+  LABEL_GENERATION,
+  LABEL_SERVICE_ROLE,
+  childMeta,
+  childName,
+  labelsFor,
+  selectorFor,
+} from './meta.ts';
 import { HTTP_PORT, PORT_NAME } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
@@ -58,7 +66,13 @@ export function selectedGeneration(service: V1Service | undefined): number | und
   return value === undefined ? undefined : Number(value);
 }
 
-function buildService(ctx: BuildContext, name: string, role: ServiceRole, generation: number, type: string): Built<V1Service> {
+function buildService(
+  ctx: BuildContext,
+  name: string,
+  role: ServiceRole,
+  generation: number,
+  type: string,
+): Built<V1Service> {
   const labels = { ...labelsFor(ctx.mw, Component.server), [LABEL_SERVICE_ROLE]: role };
   return withInputHash({
     apiVersion: 'v1',
@@ -69,7 +83,12 @@ function buildService(ctx: BuildContext, name: string, role: ServiceRole, genera
       selector: selectorFor(ctx.mw, Component.server, generation),
       ports: [
         { name: PORT_NAME.http, port: ctx.spec.server.http.port, targetPort: PORT_NAME.http, protocol: 'TCP' },
-        { name: PORT_NAME.websocket, port: ctx.spec.server.websocket.port, targetPort: PORT_NAME.websocket, protocol: 'TCP' },
+        {
+          name: PORT_NAME.websocket,
+          port: ctx.spec.server.websocket.port,
+          targetPort: PORT_NAME.websocket,
+          protocol: 'TCP',
+        },
       ],
     },
   });

@@ -20,7 +20,9 @@ describe('account transaction pages read from the oldest end, from kept position
     api = await startApi({ responseCache: cache });
     await addRows(0, ROWS);
   });
-  after(async () => { await api.close(); });
+  after(async () => {
+    await api.close();
+  });
 
   /** addRows gives HEAVY rows number from..to-1: every third a ContractCallTx, in positions no fixture transaction uses. */
   const addRows = async (from: number, to: number, height?: number): Promise<void> => {
@@ -80,12 +82,17 @@ describe('account transaction pages read from the oldest end, from kept position
   it('the whole list read page by page is the full list, newest first, without gaps or repeats', async () => {
     const pages: string[] = [];
     for (let page = 1; page <= Math.ceil(ROWS / 1000); page++) {
-      pages.push((await api.request.get(`/middleware/transactions/account/${HEAVY}?limit=1000&page=${page}`).expect(200)).text);
+      pages.push(
+        (await api.request.get(`/middleware/transactions/account/${HEAVY}?limit=1000&page=${page}`).expect(200)).text,
+      );
     }
     const hashes = pages.flatMap((p) => (JSON.parse(p) as { hash: string }[]).map((t) => t.hash));
     expect(hashes).to.have.length(ROWS);
     expect(new Set(hashes).size).to.equal(ROWS);
-    const position = (h: string): number => { const i = Number(h.slice('th_heavy'.length)); return (1 + (i % SPREAD)) * 1e6 + i; };
+    const position = (h: string): number => {
+      const i = Number(h.slice('th_heavy'.length));
+      return (1 + (i % SPREAD)) * 1e6 + i;
+    };
     expect(hashes.map(position)).to.deep.equal(hashes.map(position).sort((a, b) => b - a));
   });
 
@@ -98,7 +105,9 @@ describe('account transaction pages read from the oldest end, from kept position
 
   it('a rollback below the final heights drops the kept count and positions, so pages stay exact', async () => {
     await expectPagesEqualScan(100, [20]);
-    await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = 3 AND tx_index % 2 = 0', [HEAVY]);
+    await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = 3 AND tx_index % 2 = 0', [
+      HEAVY,
+    ]);
     cache.invalidateFrom(3); // what the invalidation does on the populator's rollback notification
     expect(cache.stats().entries).to.equal(0);
     await expectPagesEqualScan(100, [...range(20, 35), ...range(70, 85), 126, 127]);

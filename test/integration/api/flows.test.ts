@@ -28,8 +28,13 @@ async function startStack(devnode: Parameters<typeof startTestNode>[0] = {}): Pr
   const t = await startTestNode(devnode);
   const db = await createTestDatabase();
   const cfg = loadConfig({
-    DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw_flow', NODE_URL: t.node.externalUrl, NODE_INTERNAL_URL: t.node.internalUrl,
-    PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0', POLL_INTERVAL_MS: '100',
+    DATABASE_URL: db.url,
+    DATABASE_SCHEMA: 'mdw_flow',
+    NODE_URL: t.node.externalUrl,
+    NODE_INTERNAL_URL: t.node.internalUrl,
+    PORT: '0',
+    WEBSOCKET_ADDRESS: '127.0.0.1:0',
+    POLL_INTERVAL_MS: '100',
   });
   const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
@@ -42,7 +47,9 @@ async function startStack(devnode: Parameters<typeof startTestNode>[0] = {}): Pr
   const post = (path: string, body: unknown): Promise<Reply> =>
     mw(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stringifyJson(body) });
   return {
-    t, mw, post,
+    t,
+    mw,
+    post,
     async submit(builder, body, signer) {
       const built = await post(`/v2/debug/${builder}`, body);
       expect(built.status, built.text).to.equal(200);
@@ -67,27 +74,53 @@ async function startStack(devnode: Parameters<typeof startTestNode>[0] = {}): Pr
   };
 }
 
-describe('the seed flows with the middleware as the client\'s node URL (devnode → populator → server)', function () {
+describe("the seed flows with the middleware as the client's node URL (devnode → populator → server)", function () {
   this.timeout(120_000);
   let s: Stack;
-  before(async () => { s = await startStack(); });
-  after(async () => { await s?.stop(); });
+  before(async () => {
+    s = await startStack();
+  });
+  after(async () => {
+    await s?.stop();
+  });
 
   it('runs the oracle flow and then lists the query with its response', async () => {
     const [operator, asker] = s.t.accounts as [MemoryAccount, MemoryAccount];
     const oracleId = operator.address.replace('ak_', 'ok_');
-    const register = await s.submit('oracles/register', {
-      account_id: operator.address, query_format: 'string', response_format: 'string', query_fee: 30, oracle_ttl: { type: 'delta', value: 50 }, fee: 2,
-    }, operator);
+    const register = await s.submit(
+      'oracles/register',
+      {
+        account_id: operator.address,
+        query_format: 'string',
+        response_format: 'string',
+        query_fee: 30,
+        oracle_ttl: { type: 'delta', value: 50 },
+        fee: 2,
+      },
+      operator,
+    );
     await s.t.node.mineKeyBlock();
     expect((await s.mw(`/v2/oracles/${oracleId}`)).body).to.include({ id: oracleId, query_fee: 30 });
-    const query = await s.submit('oracles/query', {
-      sender_id: asker.address, oracle_id: oracleId, query: 'how high?', query_fee: 30,
-      query_ttl: { type: 'delta', value: 10 }, response_ttl: { type: 'delta', value: 10 }, fee: 2,
-    }, asker);
+    const query = await s.submit(
+      'oracles/query',
+      {
+        sender_id: asker.address,
+        oracle_id: oracleId,
+        query: 'how high?',
+        query_fee: 30,
+        query_ttl: { type: 'delta', value: 10 },
+        response_ttl: { type: 'delta', value: 10 },
+        fee: 2,
+      },
+      asker,
+    );
     await s.t.node.mineKeyBlock();
     const [open] = (await s.mw(`/v2/oracles/${oracleId}/queries`)).body.oracle_queries;
-    const respond = await s.submit('oracles/respond', { query_id: open.id, response: 'very', response_ttl: { type: 'delta', value: 10 }, fee: 2 }, operator);
+    const respond = await s.submit(
+      'oracles/respond',
+      { query_id: open.id, response: 'very', response_ttl: { type: 'delta', value: 10 }, fee: 2 },
+      operator,
+    );
     await s.t.node.mineKeyBlock();
     await s.caughtUp();
 
@@ -107,21 +140,38 @@ describe('the seed flows with the middleware as the client\'s node URL (devnode 
   it('runs the naming flow and then finds the name by its pointer', async () => {
     const [owner, friend] = s.t.accounts as [MemoryAccount, MemoryAccount];
     const name = 'middlewareflow.chain';
-    expect(await s.mw(`/v2/names/${name}`)).to.include({ status: 404 }).and.to.have.deep.property('body', { reason: 'Name not found' });
+    expect(await s.mw(`/v2/names/${name}`))
+      .to.include({ status: 404 })
+      .and.to.have.deep.property('body', { reason: 'Name not found' });
     const salt = 2n ** 120n + 7n;
     const commitment = await s.mw(`/v2/debug/names/commitment-id?name=${name}&salt=${salt}`);
     expect(commitment.status).to.equal(200);
-    await s.submit('names/preclaim', { account_id: owner.address, commitment_id: commitment.body.commitment_id, fee: 1 }, owner);
+    await s.submit(
+      'names/preclaim',
+      { account_id: owner.address, commitment_id: commitment.body.commitment_id, fee: 1 },
+      owner,
+    );
     await s.t.node.mineKeyBlock();
     await s.submit('names/claim', { account_id: owner.address, name, name_salt: salt, fee: 1 }, owner);
     await s.t.node.mineKeyBlock();
     const claimed = await s.mw(`/v2/names/${name}`);
     expect(claimed.status).to.equal(200);
-    await s.submit('names/update', {
-      account_id: owner.address, name_id: claimed.body.id, name_ttl: 1000, client_ttl: 60, fee: 1, pointers: [{ key: 'account_pubkey', id: friend.address }],
-    }, owner);
+    await s.submit(
+      'names/update',
+      {
+        account_id: owner.address,
+        name_id: claimed.body.id,
+        name_ttl: 1000,
+        client_ttl: 60,
+        fee: 1,
+        pointers: [{ key: 'account_pubkey', id: friend.address }],
+      },
+      owner,
+    );
     await s.t.node.mineKeyBlock();
-    expect((await s.mw(`/v2/names/${name}`)).body.pointers).to.deep.equal([{ key: 'account_pubkey', id: friend.address }]);
+    expect((await s.mw(`/v2/names/${name}`)).body.pointers).to.deep.equal([
+      { key: 'account_pubkey', id: friend.address },
+    ]);
     await s.caughtUp();
 
     const reverse = await s.mw(`/middleware/names/reverse/${friend.address}`);
@@ -135,8 +185,12 @@ describe('the seed flows with the middleware as the client\'s node URL (devnode 
 describe('the seed mining flow (pool manager) through the middleware', function () {
   this.timeout(120_000);
   let s: Stack;
-  before(async () => { s = await startStack({ mine: false }); });
-  after(async () => { await s?.stop(); });
+  before(async () => {
+    s = await startStack({ mine: false });
+  });
+  after(async () => {
+    await s?.stop();
+  });
 
   it('fetches a candidate, submits the mined block through the middleware, then serves it with its exact nonce', async () => {
     const candidate = await s.mw('/v2/key-blocks/pending');

@@ -16,7 +16,10 @@ describe('forwarding to the node', () => {
   beforeEach(() => {
     api.node.seen.length = 0;
     internal.seen.length = 0;
-    api.node.respond = (req) => ({ status: 200, body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }) });
+    api.node.respond = (req) => ({
+      status: 200,
+      body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }),
+    });
   });
 
   it('forwards method, path and query string, and returns the node status, headers and body', async () => {
@@ -24,18 +27,29 @@ describe('forwarding to the node', () => {
     const res = await api.request.get('/v2/accounts/ak_x?int-as-string=true&a=%20b').expect(404);
     expect(res.body).to.deep.equal({ reason: 'Account not found' });
     expect(res.headers['x-node']).to.equal('yes');
-    expect(api.node.seen.map((r) => [r.method, r.url])).to.deep.equal([['GET', '/v2/accounts/ak_x?int-as-string=true&a=%20b']]);
+    expect(api.node.seen.map((r) => [r.method, r.url])).to.deep.equal([
+      ['GET', '/v2/accounts/ak_x?int-as-string=true&a=%20b'],
+    ]);
   });
 
   it('forwards a POST body as sent (big integers untouched) and the node status (not always 200)', async () => {
     const body = '{"tx":"tx_abc","fee":123456789012345678901234567890}';
     api.node.respond = () => ({ status: 400, body: '{"reason":"Invalid tx"}' });
-    await api.request.post('/v2/transactions').set('content-type', 'application/json').send(body).expect(400, { reason: 'Invalid tx' });
+    await api.request
+      .post('/v2/transactions')
+      .set('content-type', 'application/json')
+      .send(body)
+      .expect(400, { reason: 'Invalid tx' });
     expect(api.node.seen[0]).to.include({ method: 'POST', url: '/v2/transactions', body });
   });
 
   it('forwards end-to-end headers but drops hop-by-hop ones', async () => {
-    await api.request.get('/v2/status').set('x-request-id', 'r1').set('proxy-authorization', 'secret').set('te', 'trailers').expect(200);
+    await api.request
+      .get('/v2/status')
+      .set('x-request-id', 'r1')
+      .set('proxy-authorization', 'secret')
+      .set('te', 'trailers')
+      .expect(200);
     const headers = api.node.seen[0]!.headers;
     expect(headers['x-request-id']).to.equal('r1');
     expect(headers).to.not.have.property('proxy-authorization');
@@ -71,7 +85,9 @@ describe('forwarding with the node down and the internal API off', () => {
   before(async () => {
     api = await startApi({ empty: true, env: { NODE_URL: `http://127.0.0.1:${await freePort()}` } });
   });
-  after(async () => { await api.close(); });
+  after(async () => {
+    await api.close();
+  });
 
   it('answers 502 {"reason"} when the node refuses the connection', async () => {
     const res = await api.request.get('/v2/status').expect(502);

@@ -15,22 +15,74 @@ function prng(seed: number): () => number {
 }
 
 const NASTY = [
-  "' OR '1'='1", "'; DROP TABLE transactions; --", '1 OR 1=1', '%', '_', '%25', '\\', '"', 'null', 'undefined', '[]', '{}',
-  '-1', '0', '1', '1e309', '9'.repeat(40), '-9223372036854775809', '0x10', '1.5', ' 1', 'NaN', 'Infinity', '∞', '😀', 'ak_',
-  'ak_1', 'ak_' + '1'.repeat(60), 'x'.repeat(3000), '..', '%2e%2e', '%00', '20190231', '99999999', '20191301',
+  "' OR '1'='1",
+  "'; DROP TABLE transactions; --",
+  '1 OR 1=1',
+  '%',
+  '_',
+  '%25',
+  '\\',
+  '"',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  '-1',
+  '0',
+  '1',
+  '1e309',
+  '9'.repeat(40),
+  '-9223372036854775809',
+  '0x10',
+  '1.5',
+  ' 1',
+  'NaN',
+  'Infinity',
+  '∞',
+  '😀',
+  'ak_',
+  'ak_1',
+  'ak_' + '1'.repeat(60),
+  'x'.repeat(3000),
+  '..',
+  '%2e%2e',
+  '%00',
+  '20190231',
+  '99999999',
+  '20191301',
 ];
 
 describe('API fuzz pass', function () {
   this.timeout(120_000);
   let api: ApiUnderTest;
-  before(async () => { api = await startApi({ fixture: { newestBlockAgeMs: 1000 } }); });
-  after(async () => { await api.close(); });
+  before(async () => {
+    api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+  });
+  after(async () => {
+    await api.close();
+  });
 
   it('never answers 5xx nor drops the connection for random paths, queries and bodies', async () => {
     const random = prng(20261121);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-    const valid = [ALICE, CONTRACT, ORACLE, id('ch', 'c'), id('kh', 'k3'), id('mh', 'm4'), id('th', 'spend-1'), id('oq', 'q'), id('nm', 'n'), 'alice.chain', '3', '20190101'];
-    const value = (): string => encodeURIComponent(random() < 0.35 ? pick(valid) : random() < 0.5 ? pick(NASTY) : String(Math.floor(random() * 2 ** 40) - 2 ** 20));
+    const valid = [
+      ALICE,
+      CONTRACT,
+      ORACLE,
+      id('ch', 'c'),
+      id('kh', 'k3'),
+      id('mh', 'm4'),
+      id('th', 'spend-1'),
+      id('oq', 'q'),
+      id('nm', 'n'),
+      'alice.chain',
+      '3',
+      '20190101',
+    ];
+    const value = (): string =>
+      encodeURIComponent(
+        random() < 0.35 ? pick(valid) : random() < 0.5 ? pick(NASTY) : String(Math.floor(random() * 2 ** 40) - 2 ** 20),
+      );
     const queryParams = ['limit', 'page', 'txtype', 'tx_type', 'owner', 'reverse', 'int-as-string'];
     const failures: string[] = [];
     for (let i = 0; i < 1200; i++) {
@@ -40,8 +92,19 @@ describe('API fuzz pass', function () {
       const url = query ? `${path}?${query}` : path;
       let res;
       if (op.method === 'post') {
-        const body = pick([{}, [], { contract_id: value(), source: value(), compiler: value() }, { contract_id: CONTRACT, source: 1, compiler: null }, 'null', '{"a":', pick(NASTY)]);
-        res = await api.request.post(url).set('content-type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+        const body = pick([
+          {},
+          [],
+          { contract_id: value(), source: value(), compiler: value() },
+          { contract_id: CONTRACT, source: 1, compiler: null },
+          'null',
+          '{"a":',
+          pick(NASTY),
+        ]);
+        res = await api.request
+          .post(url)
+          .set('content-type', 'application/json')
+          .send(typeof body === 'string' ? body : JSON.stringify(body));
       } else {
         res = await api.request.get(url);
       }

@@ -27,26 +27,39 @@ export interface SeenRequest {
 export interface FakeNode {
   readonly url: string;
   readonly seen: SeenRequest[];
-  respond: (req: SeenRequest) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
+  respond: (
+    req: SeenRequest,
+  ) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
   close(): Promise<void>;
 }
 
 /** startFakeNode listens on a free port. */
 export async function startFakeNode(): Promise<FakeNode> {
   const node: FakeNode = {
-    url: '', seen: [], close: async () => {},
-    respond: (req) => ({ status: 200, body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }) }),
+    url: '',
+    seen: [],
+    close: async () => {},
+    respond: (req) => ({
+      status: 200,
+      body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }),
+    }),
   };
   const hanging = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       node.seen.push(seen);
       const answer = node.respond(seen);
       if (answer === 'hang') return void hanging.add(res);
-      const send = (): void => void res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
+      const send = (): void =>
+        void res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body);
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();
     });
@@ -54,11 +67,12 @@ export async function startFakeNode(): Promise<FakeNode> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(node, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   });
 }
 
@@ -73,9 +87,14 @@ export interface ApiUnderTest {
 }
 
 /** startApi builds the database, the fixture (unless `empty`) and the app; `env` overrides configuration. */
-export async function startApi(opts: {
-  env?: Record<string, string>; empty?: boolean; fixture?: Parameters<typeof buildFixture>[1]; responseCache?: ResponseCache;
-} = {}): Promise<ApiUnderTest> {
+export async function startApi(
+  opts: {
+    env?: Record<string, string>;
+    empty?: boolean;
+    fixture?: Parameters<typeof buildFixture>[1];
+    responseCache?: ResponseCache;
+  } = {},
+): Promise<ApiUnderTest> {
   const db = await createTestDatabase();
   await migrate({ databaseUrl: db.url, schema: 'public' }, silentLog);
   const node = await startFakeNode();
@@ -83,10 +102,19 @@ export async function startApi(opts: {
   const pool = createPool({ databaseUrl: db.url, schema: 'public', max: 5 }, silentLog);
   const fixture = opts.empty ? undefined : await buildFixture(pool, opts.fixture);
   const registry = new prom.Registry();
-  const app = createApp({ cfg, log: silentLog, pool, registry, version: '9.9.9-test', responseCache: opts.responseCache });
+  const app = createApp({
+    cfg,
+    log: silentLog,
+    pool,
+    registry,
+    version: '9.9.9-test',
+    responseCache: opts.responseCache,
+  });
   return {
     request: supertest(app.callback()),
-    pool, node, registry,
+    pool,
+    node,
+    registry,
     fixture: fixture!,
     async close() {
       await node.close();

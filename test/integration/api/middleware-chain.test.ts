@@ -5,20 +5,31 @@ import { startApi, type ApiUnderTest } from './harness.ts';
 
 describe('middleware chain queries', () => {
   let api: ApiUnderTest;
-  before(async () => { api = await startApi(); });
-  after(async () => { await api.close(); });
+  before(async () => {
+    api = await startApi();
+  });
+  after(async () => {
+    await api.close();
+  });
 
   describe('generations/<from>/<to>', () => {
     it('returns the inclusive range keyed by height, micro blocks by hash, transactions by hash, nonce as an exact string', async () => {
       const res = await api.request.get('/middleware/generations/3/5').expect(200);
-      const report = parseJson(res.text) as { total_transactions: number; total_micro_blocks: number; data: Record<string, Record<string, unknown>> };
+      const report = parseJson(res.text) as {
+        total_transactions: number;
+        total_micro_blocks: number;
+        data: Record<string, Record<string, unknown>>;
+      };
       expect(Object.keys(report.data)).to.deep.equal(['3', '4', '5']);
       expect(report.total_micro_blocks).to.equal(3);
       expect(report.total_transactions).to.equal(5);
       const g4 = report.data['4']!;
       expect(g4.nonce).to.equal(String(BIG.nonce + 4n));
       expect(g4.hash).to.equal(api.fixture.keyHash(4));
-      const micro = g4.micro_blocks as Record<string, { transactions: Record<string, { block_height: number }>; height?: number }>;
+      const micro = g4.micro_blocks as Record<
+        string,
+        { transactions: Record<string, { block_height: number }>; height?: number }
+      >;
       const mb = micro[api.fixture.microHash(4)]!;
       expect(mb).to.not.have.property('height');
       expect(Object.keys(mb.transactions)).to.have.length(3);
@@ -28,7 +39,9 @@ describe('middleware chain queries', () => {
     it('gives an empty generation {} micro blocks and an inverted range empty data', async () => {
       const res = await api.request.get(`/middleware/generations/${EMPTY_HEIGHT}/${EMPTY_HEIGHT}`).expect(200);
       expect(res.body.data[String(EMPTY_HEIGHT)].micro_blocks).to.deep.equal({});
-      await api.request.get('/middleware/generations/5/3').expect(200, { total_transactions: 0, total_micro_blocks: 0, data: {} });
+      await api.request
+        .get('/middleware/generations/5/3')
+        .expect(200, { total_transactions: 0, total_micro_blocks: 0, data: {} });
     });
 
     it('pages whole generations (newest first), never cutting one in half', async () => {
@@ -40,7 +53,13 @@ describe('middleware chain queries', () => {
     });
 
     it('rejects non-integer bounds and bad paging with 400', async () => {
-      for (const path of ['/middleware/generations/a/3', '/middleware/generations/1/3?limit=0', '/middleware/generations/1/3?limit=101', '/middleware/generations/1/3?page=0', '/middleware/generations/-1/3']) {
+      for (const path of [
+        '/middleware/generations/a/3',
+        '/middleware/generations/1/3?limit=0',
+        '/middleware/generations/1/3?limit=101',
+        '/middleware/generations/1/3?page=0',
+        '/middleware/generations/-1/3',
+      ]) {
         const res = await api.request.get(path).expect(400);
         expect(res.body.reason).to.be.a('string').and.not.equal('');
       }
@@ -79,7 +98,11 @@ describe('middleware chain queries', () => {
       // F(1) = BIG.fee; F(2) = 20000 + 90000
       const tenths = 6n * BIG.fee + 4n * 110000n;
       const expected = tenths % 10n === 0n ? String(tenths / 10n) : `${tenths / 10n}.${tenths % 10n}`;
-      expect(res.body).to.include({ height: 2, beneficiary: api.fixture.keyBlocks.get(2)!.beneficiary, fees: expected });
+      expect(res.body).to.include({
+        height: 2,
+        beneficiary: api.fixture.keyBlocks.get(2)!.beneficiary,
+        fees: expected,
+      });
       // 1 AE at height 2 (heights 1-3 in the node's coinbase table); total = coinbase + fees to the last digit
       expect(res.body.coinbase).to.equal('1000000000000000000');
       const [int, frac] = expected.split('.');
@@ -96,7 +119,15 @@ describe('middleware status', () => {
     const api = await startApi({ fixture: { newestBlockAgeMs: 10_000 } });
     try {
       const res = await api.request.get('/middleware/status').expect(200);
-      expect(res.body).to.include({ OK: true, height: TOP, node_height: TOP + 1, lag: 1, synced: true, queue_length: 1, version: '9.9.9-test' });
+      expect(res.body).to.include({
+        OK: true,
+        height: TOP,
+        node_height: TOP + 1,
+        lag: 1,
+        synced: true,
+        queue_length: 1,
+        version: '9.9.9-test',
+      });
       expect(res.body.seconds_since_last_block).to.be.within(9, 12);
       expect(res.body.populator).to.include({ status: 'following', alive: true });
       expect(res.body.errors_last_500_blocks).to.equal(0);

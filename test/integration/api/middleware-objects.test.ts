@@ -1,7 +1,19 @@
 import { expect } from 'chai';
 import { parseJson } from '../../../src/chain/json.ts';
 import {
-  ALICE, BIG, BOB, CAROL, CHANNEL_CLOSED, CHANNEL_OPEN, CONTRACT, id, NAME, NAME_HASH, ORACLE, QUERY_ANSWERED, QUERY_OPEN,
+  ALICE,
+  BIG,
+  BOB,
+  CAROL,
+  CHANNEL_CLOSED,
+  CHANNEL_OPEN,
+  CONTRACT,
+  id,
+  NAME,
+  NAME_HASH,
+  ORACLE,
+  QUERY_ANSWERED,
+  QUERY_OPEN,
 } from './fixture.ts';
 import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
 
@@ -19,8 +31,14 @@ describe('middleware object queries', () => {
 
   describe('names', () => {
     const expected = (): Record<string, unknown> => ({
-      name: NAME, name_hash: NAME_HASH, tx_hash: id('th', 'claim'), created_at_height: 6, auction_end_height: 6,
-      owner: ALICE, expires_at: 7 + 50000, pointers: [{ key: 'account_pubkey', id: BOB }],
+      name: NAME,
+      name_hash: NAME_HASH,
+      tx_hash: id('th', 'claim'),
+      created_at_height: 6,
+      auction_end_height: 6,
+      owner: ALICE,
+      expires_at: 7 + 50000,
+      pointers: [{ key: 'account_pubkey', id: BOB }],
     });
     it('lists all names in the original shape, state from the latest event', async () => {
       await api.request.get('/middleware/names').expect(200, [expected()]);
@@ -46,16 +64,34 @@ describe('middleware object queries', () => {
 
   describe('oracles', () => {
     it('lists registrations with their expiry and transaction', async () => {
-      const list = parseJson((await api.request.get('/middleware/oracles/list').expect(200)).text) as Record<string, unknown>[];
-      expect(list).to.deep.equal([{
-        oracle_id: ORACLE, transaction_hash: id('th', 'register'), block_height: 4, expires_at: 504, tx: api.fixture.tx('register').tx,
-      }]);
+      const list = parseJson((await api.request.get('/middleware/oracles/list').expect(200)).text) as Record<
+        string,
+        unknown
+      >[];
+      expect(list).to.deep.equal([
+        {
+          oracle_id: ORACLE,
+          transaction_hash: id('th', 'register'),
+          block_height: 4,
+          expires_at: 504,
+          tx: api.fixture.tx('register').tx,
+        },
+      ]);
     });
     it("lists an oracle's queries with their responses, open queries with null", async () => {
       const res = await api.request.get(`/middleware/oracles/${ORACLE}`).expect(200);
-      const queries = parseJson(res.text) as { query_id: string; request: Record<string, unknown>; response: Record<string, unknown> | null }[];
+      const queries = parseJson(res.text) as {
+        query_id: string;
+        request: Record<string, unknown>;
+        response: Record<string, unknown> | null;
+      }[];
       expect(queries.map((q) => q.query_id)).to.deep.equal([QUERY_ANSWERED, QUERY_OPEN]);
-      expect(queries[0]!.request).to.include({ hash: id('th', 'query-1'), timestamp: api.fixture.timeOf(4) + 3000, query: 'how much?', query_fee: BIG.fee });
+      expect(queries[0]!.request).to.include({
+        hash: id('th', 'query-1'),
+        timestamp: api.fixture.timeOf(4) + 3000,
+        query: 'how much?',
+        query_fee: BIG.fee,
+      });
       expect(queries[0]!.response).to.include({ hash: id('th', 'respond'), response: '42', type: 'OracleRespondTx' });
       expect(queries[1]!.response).to.equal(null);
       const page2 = await api.request.get(`/middleware/oracles/${ORACLE}?limit=1&page=2`).expect(200);
@@ -70,14 +106,19 @@ describe('middleware object queries', () => {
 
   describe('contracts', () => {
     it('lists contracts', async () => {
-      await api.request.get('/middleware/contracts/all').expect(200, [{ contract_id: CONTRACT, transaction_hash: id('th', 'create'), block_height: 2 }]);
+      await api.request
+        .get('/middleware/contracts/all')
+        .expect(200, [{ contract_id: CONTRACT, transaction_hash: id('th', 'create'), block_height: 2 }]);
     });
     it('lists decoded calls with arguments, call info, return type and value (exact integers)', async () => {
       const res = await api.request.get(`/middleware/contracts/calls/address/${CONTRACT}`).expect(200);
       const calls = parseJson(res.text) as Record<string, unknown>[];
       expect(calls.map((c) => c.transaction_id)).to.deep.equal([id('th', 'create'), id('th', 'call')]);
       expect(calls[1]).to.deep.include({
-        contract_id: CONTRACT, caller_id: BOB, function: 'payout', return_type: 'ok',
+        contract_id: CONTRACT,
+        caller_id: BOB,
+        function: 'payout',
+        return_type: 'ok',
         arguments: { function: 'payout', arguments: [{ type: 'int', value: BIG.amount }] },
         return_value: { type: 'int', value: BIG.amount },
       });
@@ -85,12 +126,16 @@ describe('middleware object queries', () => {
     });
     it('lists the create transaction first, then calls', async () => {
       const res = await api.request.get(`/middleware/contracts/transactions/address/${CONTRACT}`).expect(200);
-      expect(res.body.transactions.map((t: { hash: string }) => t.hash)).to.deep.equal([id('th', 'create'), id('th', 'call')]);
+      expect(res.body.transactions.map((t: { hash: string }) => t.hash)).to.deep.equal([
+        id('th', 'create'),
+        id('th', 'call'),
+      ]);
       await api.request.get('/middleware/contracts/transactions/address/xyz').expect(400);
       await api.request.get('/middleware/contracts/calls/address/xyz').expect(400);
     });
     it('reports the compiler version', async () => {
-      compiler.respond = (req) => req.url === '/version' ? { status: 200, body: '{"version":"4.2.0"}' } : { status: 404, body: '{}' };
+      compiler.respond = (req) =>
+        req.url === '/version' ? { status: 200, body: '{"version":"4.2.0"}' } : { status: 404, body: '{}' };
       await api.request.get('/middleware/compilers').expect(200, { compilers: ['4.2.0'] });
     });
     it('verifies a source against the create bytecode', async () => {
@@ -98,19 +143,36 @@ describe('middleware object queries', () => {
       let compiled = code;
       compiler.respond = (req) => {
         if (req.url === '/version') return { status: 200, body: '{"version":"4.2.0"}' };
-        if (req.url === '/compile' && JSON.parse(req.body).code === 'contract C =') return { status: 200, body: JSON.stringify({ bytecode: compiled }) };
+        if (req.url === '/compile' && JSON.parse(req.body).code === 'contract C =')
+          return { status: 200, body: JSON.stringify({ bytecode: compiled }) };
         return { status: 400, body: '[{"type":"parse_error","message":"bad"}]' };
       };
       const body = { contract_id: CONTRACT, source: 'contract C =', compiler: '4.2.0' };
       await api.request.post('/middleware/contracts/verify').send(body).expect(200, { verified: true });
       compiled = 'cb_other';
       await api.request.post('/middleware/contracts/verify').send(body).expect(200, { verified: false });
-      await api.request.post('/middleware/contracts/verify').send({ ...body, source: 'garbage' }).expect(200, { error: 'unable to compile the contract' });
-      await api.request.post('/middleware/contracts/verify').send({ ...body, compiler: '1.0.0' }).expect(200, { error: 'invalid compiler version' });
-      await api.request.post('/middleware/contracts/verify').send({ ...body, contract_id: id('ct', 'none') }).expect(404);
-      await api.request.post('/middleware/contracts/verify').send({ ...body, contract_id: 'ct_bad' }).expect(400);
+      await api.request
+        .post('/middleware/contracts/verify')
+        .send({ ...body, source: 'garbage' })
+        .expect(200, { error: 'unable to compile the contract' });
+      await api.request
+        .post('/middleware/contracts/verify')
+        .send({ ...body, compiler: '1.0.0' })
+        .expect(200, { error: 'invalid compiler version' });
+      await api.request
+        .post('/middleware/contracts/verify')
+        .send({ ...body, contract_id: id('ct', 'none') })
+        .expect(404);
+      await api.request
+        .post('/middleware/contracts/verify')
+        .send({ ...body, contract_id: 'ct_bad' })
+        .expect(400);
       await api.request.post('/middleware/contracts/verify').send({ source: 1 }).expect(400);
-      await api.request.post('/middleware/contracts/verify').set('content-type', 'application/json').send('{"broken').expect(400);
+      await api.request
+        .post('/middleware/contracts/verify')
+        .set('content-type', 'application/json')
+        .send('{"broken')
+        .expect(400);
     });
     it('answers 502 with a reason when the compiler is down', async () => {
       await compiler.close();
@@ -125,7 +187,10 @@ describe('middleware object queries', () => {
     });
     it("lists a channel's transactions in chain order", async () => {
       const res = await api.request.get(`/middleware/channels/transactions/address/${CHANNEL_CLOSED}`).expect(200);
-      expect(res.body.transactions.map((t: { hash: string }) => t.hash)).to.deep.equal([id('th', 'channel-1'), id('th', 'channel-close')]);
+      expect(res.body.transactions.map((t: { hash: string }) => t.hash)).to.deep.equal([
+        id('th', 'channel-1'),
+        id('th', 'channel-close'),
+      ]);
       await api.request.get(`/middleware/channels/transactions/address/${ALICE}`).expect(400);
     });
   });

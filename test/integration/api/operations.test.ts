@@ -10,8 +10,12 @@ import { silentLog, startApi, type ApiUnderTest } from './harness.ts';
 
 describe('operations: health, metrics, CORS, compression', () => {
   let api: ApiUnderTest;
-  before(async () => { api = await startApi({ env: { CORS_ORIGINS: 'https://explorer.example,https://wallet.example' } }); });
-  after(async () => { await api.close(); });
+  before(async () => {
+    api = await startApi({ env: { CORS_ORIGINS: 'https://explorer.example,https://wallet.example' } });
+  });
+  after(async () => {
+    await api.close();
+  });
 
   it('is alive and ready while the database answers', async () => {
     await api.request.get('/healthz').expect(200, { alive: true });
@@ -27,9 +31,15 @@ describe('operations: health, metrics, CORS, compression', () => {
     await api.request.get(`/middleware/transactions/account/${ALICE}/count`).expect(200);
     await api.request.get('/v2/key-blocks/height/999').expect(200);
     const text = (await api.request.get('/metrics').expect(200)).text;
-    expect(text).to.match(/mdw_api_http_requests_total\{method="GET",route="\/v2\/key-blocks\/height\/:height",status="200"\} 2/);
-    expect(text).to.match(/mdw_api_http_requests_total\{method="GET",route="\/middleware\/transactions\/account\/:account\/count",status="200"\} 1/);
-    expect(text).to.match(/mdw_api_http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/v2\/key-blocks\/height\/:height"\} 2/);
+    expect(text).to.match(
+      /mdw_api_http_requests_total\{method="GET",route="\/v2\/key-blocks\/height\/:height",status="200"\} 2/,
+    );
+    expect(text).to.match(
+      /mdw_api_http_requests_total\{method="GET",route="\/middleware\/transactions\/account\/:account\/count",status="200"\} 1/,
+    );
+    expect(text).to.match(
+      /mdw_api_http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/v2\/key-blocks\/height\/:height"\} 2/,
+    );
     expect(text).to.match(/mdw_api_cache_answers_total\{result="hit"\} 1/);
     expect(text).to.match(/mdw_api_cache_answers_total\{result="forward"\} 1/);
     expect(text).to.match(/mdw_api_node_request_duration_seconds_count\{outcome="answered"\} 1/);
@@ -45,13 +55,19 @@ describe('operations: health, metrics, CORS, compression', () => {
     expect(ok.headers['access-control-expose-headers']).to.contain('X-Next-Cursor');
     const foreign = await api.request.get('/middleware/status').set('Origin', 'https://evil.example');
     expect(foreign.headers['access-control-allow-origin']).to.equal(undefined);
-    const preflight = await api.request.options('/middleware/contracts/verify')
-      .set('Origin', 'https://explorer.example').set('Access-Control-Request-Method', 'POST').expect(204);
+    const preflight = await api.request
+      .options('/middleware/contracts/verify')
+      .set('Origin', 'https://explorer.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(204);
     expect(preflight.headers['access-control-allow-methods']).to.contain('POST');
   });
 
   it('compresses large answers when the client accepts it', async () => {
-    const res = await api.request.get(`/middleware/transactions/account/${CAROL}`).set('Accept-Encoding', 'gzip').expect(200);
+    const res = await api.request
+      .get(`/middleware/transactions/account/${CAROL}`)
+      .set('Accept-Encoding', 'gzip')
+      .expect(200);
     expect(res.headers['content-encoding']).to.equal('gzip');
     expect(res.body).to.be.an('array').with.length.above(10);
     const plain = await api.request.get('/middleware/status').set('Accept-Encoding', 'identity');
@@ -68,7 +84,9 @@ describe('operations with the database down', () => {
     const url = `postgres://postgres@127.0.0.1:${await freePort()}/none`;
     const cfg = loadConfig({ DATABASE_URL: url, NODE_URL: `http://127.0.0.1:${await freePort()}` });
     const pool = createPool({ databaseUrl: url, schema: 'public', max: 2 }, silentLog);
-    const request = supertest(createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' }).callback());
+    const request = supertest(
+      createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' }).callback(),
+    );
     try {
       await request.get('/healthz').expect(200);
       await request.get('/readyz').expect(503, { ready: false, reason: 'database unreachable' });

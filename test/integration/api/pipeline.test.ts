@@ -31,10 +31,18 @@ describe('cached /v2 answers built by the real pipeline (devnode â†’ populator â
   };
 
   before(async () => {
-    devnode = await startDevnode({ port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'api-pipeline' } }, silentLog);
+    devnode = await startDevnode(
+      { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'api-pipeline' } },
+      silentLog,
+    );
     const db = await createTestDatabase();
     drop = db.drop;
-    const cfg = loadConfig({ DATABASE_URL: db.url, NODE_URL: devnode.externalUrl, POLL_INTERVAL_MS: '100', DATABASE_SCHEMA: 'mdw_g1' });
+    const cfg = loadConfig({
+      DATABASE_URL: db.url,
+      NODE_URL: devnode.externalUrl,
+      POLL_INTERVAL_MS: '100',
+      DATABASE_SCHEMA: 'mdw_g1',
+    });
     populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
     await populator.synced();
     pool = createPool({ databaseUrl: db.url, schema: 'mdw_g1', max: 4 }, silentLog);
@@ -63,7 +71,9 @@ describe('cached /v2 answers built by the real pipeline (devnode â†’ populator â
           const path = `/v2/micro-blocks/hash/${mh}/${suffix}`;
           expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
         }
-        const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as { transactions: { hash: string }[] };
+        const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as {
+          transactions: { hash: string }[];
+        };
         for (const t of transactions) {
           expect(await apiGet(`/v2/transactions/${t.hash}`)).to.deep.equal(await nodeGet(`/v2/transactions/${t.hash}`));
           txCount++;
@@ -83,7 +93,15 @@ describe('cached /v2 answers built by the real pipeline (devnode â†’ populator â
     const pointers = new Map<string, Map<string, string>>();
     const follow = (tx: { [k: string]: Json }): void => {
       if (tx.type === 'NameUpdateTx' && Array.isArray(tx.pointers)) {
-        pointers.set(String(tx.name_id), new Map(tx.pointers.map((p) => { const { key, id } = p as { key: string; id: string }; return [key, id]; })));
+        pointers.set(
+          String(tx.name_id),
+          new Map(
+            tx.pointers.map((p) => {
+              const { key, id } = p as { key: string; id: string };
+              return [key, id];
+            }),
+          ),
+        );
       }
       if (tx.type === 'NameRevokeTx') pointers.delete(String(tx.name_id));
       const inner = innerTx(tx);
@@ -92,7 +110,9 @@ describe('cached /v2 answers built by the real pipeline (devnode â†’ populator â
     for (let h = 0; h <= devnode.height(); h++) {
       const { micro_blocks: micro } = (await nodeGet(`/v2/generations/height/${h}`)).json as Generation;
       for (const mh of micro) {
-        const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as { transactions: { hash: string; tx: { [k: string]: Json } }[] };
+        const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as {
+          transactions: { hash: string; tx: { [k: string]: Json } }[];
+        };
         for (const t of transactions) {
           const accounts = new Set(referencedIds(t.tx).keys());
           for (const ref of nameReferences(t.tx)) {
@@ -109,8 +129,13 @@ describe('cached /v2 answers built by the real pipeline (devnode â†’ populator â
     for (const account of accounts) {
       const expected = byAccount.get(account)!;
       await request.get(`/middleware/transactions/account/${account}/count`).expect(200, { count: expected.length });
-      const listed = (await request.get(`/middleware/transactions/account/${account}?limit=1000`).expect(200)).body as { hash: string }[];
-      expect(listed.map((t) => t.hash), account).to.deep.equal(expected);
+      const listed = (await request.get(`/middleware/transactions/account/${account}?limit=1000`).expect(200)).body as {
+        hash: string;
+      }[];
+      expect(
+        listed.map((t) => t.hash),
+        account,
+      ).to.deep.equal(expected);
     }
   });
 });

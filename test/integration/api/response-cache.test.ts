@@ -32,13 +32,18 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
 
   /** rewrite changes a stored key block the way a rollback and re-insert would, without telling anyone. */
   const rewrite = (height: number, info: string): Promise<unknown> =>
-    api.pool.query(`UPDATE key_blocks SET data = jsonb_set(data, '{info}', to_jsonb($2::text)) WHERE height = $1`, [height, info]);
-  const notify = (n: ChainNotification): Promise<unknown> => api.pool.query('SELECT pg_notify($1, $2)', [notifyChannel('public'), encodeNotification(n)]);
-  const info = async (path: string): Promise<string> => (JSON.parse((await api.request.get(path).expect(200)).text) as { info: string }).info;
+    api.pool.query(`UPDATE key_blocks SET data = jsonb_set(data, '{info}', to_jsonb($2::text)) WHERE height = $1`, [
+      height,
+      info,
+    ]);
+  const notify = (n: ChainNotification): Promise<unknown> =>
+    api.pool.query('SELECT pg_notify($1, $2)', [notifyChannel('public'), encodeNotification(n)]);
+  const info = async (path: string): Promise<string> =>
+    (JSON.parse((await api.request.get(path).expect(200)).text) as { info: string }).info;
   /** eventually polls until `read` returns `want` (a notification arrives asynchronously). */
   const eventually = async (read: () => Promise<string>, want: string): Promise<void> => {
     for (let i = 0; i < 100; i++) {
-      if (await read() === want) return;
+      if ((await read()) === want) return;
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(await read()).to.equal(want);
@@ -49,12 +54,18 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     await rewrite(FINAL, 'cb_changed'); // not announced: only a memory answer still shows the old row
     const second = await api.request.get(`/v2/key-blocks/height/${FINAL}`).expect(200);
     expect(second.text).to.equal(first.text);
-    for (const header of ['etag', 'cache-control', 'content-type']) expect(second.headers[header]).to.equal(first.headers[header]);
-    await api.request.get(`/v2/key-blocks/height/${FINAL}`).set('If-None-Match', first.headers.etag as string).expect(304);
+    for (const header of ['etag', 'cache-control', 'content-type'])
+      expect(second.headers[header]).to.equal(first.headers[header]);
+    await api.request
+      .get(`/v2/key-blocks/height/${FINAL}`)
+      .set('If-None-Match', first.headers.etag as string)
+      .expect(304);
     expect(cache.stats()).to.include({ entries: 1, misses: 1, hits: 2 });
     const metrics = await api.registry.metrics();
     expect(metrics).to.match(/mdw_api_response_cache_events_total\{event="hit"\} 2/);
-    expect(metrics).to.match(/mdw_api_http_requests_total\{method="GET",route="\/v2\/key-blocks\/height\/:height",status="200"\} 2/);
+    expect(metrics).to.match(
+      /mdw_api_http_requests_total\{method="GET",route="\/v2\/key-blocks\/height\/:height",status="200"\} 2/,
+    );
   });
 
   it('compresses a memory answer over 1 KiB when the client accepts it, as the database answer was', async () => {
@@ -76,19 +87,40 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     const raw = async (acceptEncoding: string | undefined, method: 'get' | 'head' = 'get') => {
       const req = api.request[method](path);
       if (acceptEncoding !== undefined) req.set('Accept-Encoding', acceptEncoding);
-      const res = await req.buffer(true).parse((stream, done) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => done(null, Buffer.concat(chunks)));
-      }).expect(200);
+      const res = await req
+        .buffer(true)
+        .parse((stream, done) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
       const body = res.body as Buffer;
       const encoding = res.headers['content-encoding'] as string | undefined;
-      return { encoding, text: (encoding === 'zstd' ? zstdDecompressSync(body) : body).toString(), vary: res.headers.vary as string };
+      return {
+        encoding,
+        text: (encoding === 'zstd' ? zstdDecompressSync(body) : body).toString(),
+        vary: res.headers.vary as string,
+      };
     };
     const identity = (await raw(undefined)).text;
     expect(identity.length).to.be.greaterThan(1024);
-    const accepts = [undefined, '', 'gzip', 'gzip, deflate, br', 'gzip, deflate, br, zstd', 'deflate', 'br', 'identity', 'x-unknown',
-      'GZIP', 'br;q=0.5, gzip', 'gzip;q=0', '*', 'deflate, gzip;q=0.9'];
+    const accepts = [
+      undefined,
+      '',
+      'gzip',
+      'gzip, deflate, br',
+      'gzip, deflate, br, zstd',
+      'deflate',
+      'br',
+      'identity',
+      'x-unknown',
+      'GZIP',
+      'br;q=0.5, gzip',
+      'gzip;q=0',
+      '*',
+      'deflate, gzip;q=0.9',
+    ];
     for (const accept of accepts) {
       cache.clear();
       const fromDatabase = await raw(accept);
@@ -109,12 +141,24 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     const origin = 'https://explorer.example';
     const fromDatabase = await api.request.get(path).set('Origin', origin).expect(200);
     const fromMemory = await api.request.get(path).set('Origin', origin).expect(200);
-    for (const header of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary', 'etag', 'cache-control', 'content-type']) {
+    for (const header of [
+      'access-control-allow-origin',
+      'access-control-allow-credentials',
+      'access-control-expose-headers',
+      'vary',
+      'etag',
+      'cache-control',
+      'content-type',
+    ]) {
       expect(fromMemory.headers[header], header).to.equal(fromDatabase.headers[header]);
     }
     expect(fromMemory.headers['access-control-allow-origin']).to.equal(origin);
     expect(fromMemory.headers.vary).to.equal('Origin, Accept-Encoding');
-    const notModified = await api.request.get(path).set('Origin', origin).set('If-None-Match', fromDatabase.headers.etag as string).expect(304);
+    const notModified = await api.request
+      .get(path)
+      .set('Origin', origin)
+      .set('If-None-Match', fromDatabase.headers.etag as string)
+      .expect(304);
     expect(notModified.headers.vary).to.equal('Origin, Accept-Encoding');
     expect(notModified.headers['access-control-allow-origin']).to.equal(origin);
     expect(cache.stats()).to.include({ hits: 2, misses: 1 });
@@ -130,8 +174,13 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     expect(await info(`/v2/key-blocks/height/${FINAL}`)).to.equal(oldAbove);
     await notify({ from: FINAL, to: TOP, rollbackFrom: FINAL });
     await eventually(() => info(`/v2/key-blocks/height/${FINAL}`), 'cb_forked');
-    expect((JSON.parse((await api.request.get(`/v2/generations/height/${FINAL}`).expect(200)).text) as { key_block: { info: string } }).key_block.info)
-      .to.equal('cb_forked');
+    expect(
+      (
+        JSON.parse((await api.request.get(`/v2/generations/height/${FINAL}`).expect(200)).text) as {
+          key_block: { info: string };
+        }
+      ).key_block.info,
+    ).to.equal('cb_forked');
     // Below the rollback nothing was invalidated: the memory answer stands.
     expect(await info(`/v2/key-blocks/height/${below}`)).to.equal(oldBelow);
   });
@@ -150,7 +199,9 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     await rewrite(RECENT, 'cb_recent');
     await rewrite(TOP, 'cb_top');
     expect(await info(`/v2/key-blocks/height/${RECENT}`)).to.equal('cb_recent');
-    const current = JSON.parse((await api.request.get('/v2/generations/current').expect(200)).text) as { key_block: { info: string } };
+    const current = JSON.parse((await api.request.get('/v2/generations/current').expect(200)).text) as {
+      key_block: { info: string };
+    };
     expect(current.key_block.info).to.equal('cb_top');
     expect(cache.stats().entries).to.equal(0);
   });
@@ -158,7 +209,9 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
   it('clears everything once the LISTEN connection comes back after being lost', async () => {
     await info(`/v2/key-blocks/height/${FINAL}`);
     await rewrite(FINAL, 'cb_missed');
-    await api.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+    await api.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`,
+    );
     await eventually(async () => String(cache.stats().entries), '0');
     expect(await info(`/v2/key-blocks/height/${FINAL}`)).to.equal('cb_missed');
   });

@@ -35,7 +35,10 @@ describe('startServer', () => {
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({ slow: true });
     await stopping;
-    const refused = await fetch(`${server.httpUrl}/healthz`).then(() => false, () => true);
+    const refused = await fetch(`${server.httpUrl}/healthz`).then(
+      () => false,
+      () => true,
+    );
     expect(refused).to.equal(true);
   });
 });

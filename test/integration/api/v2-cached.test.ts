@@ -10,12 +10,21 @@ function body(res: { text: string }): unknown {
 
 describe('cached /v2 node queries', () => {
   let api: ApiUnderTest;
-  before(async () => { api = await startApi(); });
-  after(async () => { await api.close(); });
-  beforeEach(() => { api.node.seen.length = 0; });
+  before(async () => {
+    api = await startApi();
+  });
+  after(async () => {
+    await api.close();
+  });
+  beforeEach(() => {
+    api.node.seen.length = 0;
+  });
 
   it('serves a key block by height equal to the node object, nonce to the digit', async () => {
-    const res = await api.request.get('/v2/key-blocks/height/5').expect(200).expect('content-type', /application\/json/);
+    const res = await api.request
+      .get('/v2/key-blocks/height/5')
+      .expect(200)
+      .expect('content-type', /application\/json/);
     expect(body(res)).to.deep.equal(api.fixture.keyBlocks.get(5));
     expect(res.text).to.match(new RegExp(`"nonce": ?${BIG.nonce + 5n}[,}]`));
     expect(api.node.seen).to.have.length(0);
@@ -28,7 +37,10 @@ describe('cached /v2 node queries', () => {
 
   it('serves a generation with its micro block hashes, and an empty one with []', async () => {
     const res = await api.request.get('/v2/generations/height/4').expect(200);
-    expect(body(res)).to.deep.equal({ key_block: api.fixture.keyBlocks.get(4), micro_blocks: [api.fixture.microHash(4)] });
+    expect(body(res)).to.deep.equal({
+      key_block: api.fixture.keyBlocks.get(4),
+      micro_blocks: [api.fixture.microHash(4)],
+    });
     const empty = await api.request.get(`/v2/generations/height/${EMPTY_HEIGHT}`).expect(200);
     expect(body(empty)).to.deep.equal({ key_block: api.fixture.keyBlocks.get(EMPTY_HEIGHT), micro_blocks: [] });
   });
@@ -42,17 +54,33 @@ describe('cached /v2 node queries', () => {
 
   it('serves micro block header, transactions in block order and their count', async () => {
     const mh = api.fixture.microHash(4);
-    expect(body(await api.request.get(`/v2/micro-blocks/hash/${mh}/header`).expect(200))).to.deep.equal(api.fixture.microBlocks.get(4));
-    const txs = body(await api.request.get(`/v2/micro-blocks/hash/${mh}/transactions`).expect(200)) as { transactions: { hash: string }[] };
-    expect(txs.transactions.map((t) => t.hash)).to.deep.equal([id('th', 'register'), id('th', 'query-1'), id('th', 'query-2')]);
+    expect(body(await api.request.get(`/v2/micro-blocks/hash/${mh}/header`).expect(200))).to.deep.equal(
+      api.fixture.microBlocks.get(4),
+    );
+    const txs = body(await api.request.get(`/v2/micro-blocks/hash/${mh}/transactions`).expect(200)) as {
+      transactions: { hash: string }[];
+    };
+    expect(txs.transactions.map((t) => t.hash)).to.deep.equal([
+      id('th', 'register'),
+      id('th', 'query-1'),
+      id('th', 'query-2'),
+    ]);
     await api.request.get(`/v2/micro-blocks/hash/${mh}/transactions/count`).expect(200, { count: 3 });
   });
 
   it('serves a transaction in the node GenericSignedTx shape with exact integers', async () => {
     const t = api.fixture.tx('spend-1');
     const res = await api.request.get(`/v2/transactions/${t.hash}`).expect(200);
-    expect(body(res)).to.deep.equal({ block_height: 1, block_hash: api.fixture.microHash(1), hash: t.hash, signatures: t.signatures, tx: t.tx });
-    expect(res.text).to.match(new RegExp(`"amount": ?${BIG.amount}[,}]`)).and.match(new RegExp(`"fee": ?${BIG.fee}[,}]`));
+    expect(body(res)).to.deep.equal({
+      block_height: 1,
+      block_hash: api.fixture.microHash(1),
+      hash: t.hash,
+      signatures: t.signatures,
+      tx: t.tx,
+    });
+    expect(res.text)
+      .to.match(new RegExp(`"amount": ?${BIG.amount}[,}]`))
+      .and.match(new RegExp(`"fee": ?${BIG.fee}[,}]`));
   });
 
   it('omits signatures for a GAMetaTx, as the node does', async () => {
@@ -61,7 +89,13 @@ describe('cached /v2 node queries', () => {
   });
 
   it('forwards what is not stored and returns the node status and body (e.g. a pending transaction)', async () => {
-    const pending = { block_height: -1, block_hash: 'none', hash: id('th', 'pending'), signatures: [id('sg', 'p')], tx: { type: 'SpendTx', fee: BIG.fee } };
+    const pending = {
+      block_height: -1,
+      block_hash: 'none',
+      hash: id('th', 'pending'),
+      signatures: [id('sg', 'p')],
+      tx: { type: 'SpendTx', fee: BIG.fee },
+    };
     api.node.respond = () => ({ status: 200, body: stringifyJson(pending) });
     const res = await api.request.get(`/v2/transactions/${pending.hash}?int-as-string=false`).expect(200);
     expect(body(res)).to.deep.equal(pending);
@@ -77,9 +111,15 @@ describe('cached /v2 node queries', () => {
   it("answers the node's own errors for malformed hashes and heights without asking it", async () => {
     await api.request.get('/v2/transactions/th_notvalid').expect(400, { reason: 'Invalid hash' });
     await api.request.get(`/v2/key-blocks/hash/${id('mh', 'x')}`).expect(400, { reason: 'Invalid hash' });
-    await api.request.get(`/v2/micro-blocks/hash/${id('kh', 'x')}/transactions`).expect(400, { reason: 'Invalid hash' });
+    await api.request
+      .get(`/v2/micro-blocks/hash/${id('kh', 'x')}/transactions`)
+      .expect(400, { reason: 'Invalid hash' });
     const bad = await api.request.get('/v2/key-blocks/height/abc').expect(400);
-    expect(bad.body).to.deep.equal({ reason: 'validation_error', parameter: 'height', info: { error: 'wrong_type', data: 'abc' } });
+    expect(bad.body).to.deep.equal({
+      reason: 'validation_error',
+      parameter: 'height',
+      info: { error: 'wrong_type', data: 'abc' },
+    });
     const negative = await api.request.get('/v2/generations/height/-1').expect(400);
     expect(negative.body.info.error).to.equal('not_in_range');
     expect(api.node.seen).to.have.length(0);

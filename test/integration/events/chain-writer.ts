@@ -39,19 +39,42 @@ export function randomId(encoding: Encoding, size = 32): string {
 export function spendTx(sender: string, recipient: string, payloadBytes = 0): TxSpec {
   const payload = encode(Buffer.alloc(payloadBytes, 1), Encoding.Bytearray);
   return {
-    tx: { type: 'SpendTx', version: 1, sender_id: sender, recipient_id: recipient, amount: 123456789012345678901234567890n, fee: 20000, nonce: 1, payload },
+    tx: {
+      type: 'SpendTx',
+      version: 1,
+      sender_id: sender,
+      recipient_id: recipient,
+      amount: 123456789012345678901234567890n,
+      fee: 20000,
+      nonce: 1,
+      payload,
+    },
     ids: [sender, recipient],
   };
 }
 
 /** writeHeight writes one generation (key block, micro blocks with their transactions) in one transaction. */
-export async function writeHeight(pool: Pool, height: number, micros: readonly (readonly TxSpec[])[]): Promise<WrittenHeight> {
+export async function writeHeight(
+  pool: Pool,
+  height: number,
+  micros: readonly (readonly TxSpec[])[],
+): Promise<WrittenHeight> {
   const time = 1_700_000_000_000 + height * 180_000;
   const keyHash = randomId(Encoding.KeyBlockHash);
   const keyBlock: Record<string, Json> = {
-    beneficiary: miner, hash: keyHash, height, info: 'cb_AAAAAfy4hFE=', miner, nonce: BIG_NONCE,
-    pow: Array.from({ length: 42 }, (_, i) => i * 1000), prev_hash: randomId(Encoding.KeyBlockHash),
-    prev_key_hash: randomId(Encoding.KeyBlockHash), state_hash: randomId(Encoding.BlockStateHash), target: 522133279, time, version: 5,
+    beneficiary: miner,
+    hash: keyHash,
+    height,
+    info: 'cb_AAAAAfy4hFE=',
+    miner,
+    nonce: BIG_NONCE,
+    pow: Array.from({ length: 42 }, (_, i) => i * 1000),
+    prev_hash: randomId(Encoding.KeyBlockHash),
+    prev_key_hash: randomId(Encoding.KeyBlockHash),
+    state_hash: randomId(Encoding.BlockStateHash),
+    target: 522133279,
+    time,
+    version: 5,
   };
   const written: WrittenHeight = { keyBlock, micros: [] };
   await withTransaction(pool, async (db) => {
@@ -64,9 +87,16 @@ export async function writeHeight(pool: Pool, height: number, micros: readonly (
       const microHash = randomId(Encoding.MicroBlockHash);
       const microTime = time + (microIndex + 1) * 3000;
       const header: Record<string, Json> = {
-        hash: microHash, height, pof_hash: 'no_fraud', prev_hash: keyHash, prev_key_hash: keyHash,
-        signature: randomId(Encoding.Signature, 64), state_hash: randomId(Encoding.BlockStateHash), time: microTime,
-        txs_hash: randomId(Encoding.BlockTxHash), version: 5,
+        hash: microHash,
+        height,
+        pof_hash: 'no_fraud',
+        prev_hash: keyHash,
+        prev_key_hash: keyHash,
+        signature: randomId(Encoding.Signature, 64),
+        state_hash: randomId(Encoding.BlockStateHash),
+        time: microTime,
+        txs_hash: randomId(Encoding.BlockTxHash),
+        version: 5,
       };
       await db.query(
         'INSERT INTO micro_blocks (hash, height, micro_index, time_ms, tx_count, header) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
@@ -79,7 +109,19 @@ export async function writeHeight(pool: Pool, height: number, micros: readonly (
         await db.query(
           `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)`,
-          [hash, height, microHash, microIndex, txIndex, microTime, spec.tx.type, '20000', signatures, 200, stringifyJson(spec.tx)],
+          [
+            hash,
+            height,
+            microHash,
+            microIndex,
+            txIndex,
+            microTime,
+            spec.tx.type,
+            '20000',
+            signatures,
+            200,
+            stringifyJson(spec.tx),
+          ],
         );
         for (const id of new Set(spec.ids)) {
           await db.query(

@@ -69,7 +69,8 @@ describe('NotificationListener (real PostgreSQL)', () => {
     await fixture?.close();
   });
 
-  const send = (payload: string): Promise<unknown> => fixture.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+  const send = (payload: string): Promise<unknown> =>
+    fixture.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
   /** until polls `done` (events arrive asynchronously) and fails after a few seconds. */
   const until = async (done: () => boolean, what: string): Promise<void> => {
     for (let i = 0; i < 250 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
@@ -83,7 +84,12 @@ describe('NotificationListener (real PostgreSQL)', () => {
       const first: string[] = [];
       const second: string[] = [];
       const gone: string[] = [];
-      listener.subscribe({ onNotification: (p) => { first.push(p); throw new Error('subscriber bug'); } });
+      listener.subscribe({
+        onNotification: (p) => {
+          first.push(p);
+          throw new Error('subscriber bug');
+        },
+      });
       listener.subscribe({ onNotification: (p) => second.push(p) });
       const unsubscribe = listener.subscribe({ onNotification: (p) => gone.push(p) });
       await send('a');
@@ -103,7 +109,12 @@ describe('NotificationListener (real PostgreSQL)', () => {
     const proxy = await startProxy(fixture.databaseUrl);
     const pool: Pool = createPool({ databaseUrl: proxy.url, schema: SCHEMA, max: 2 }, fixture.log);
     const listener = new NotificationListener({
-      pool, channel: CHANNEL, log: fixture.log, checkIntervalMs: 100, checkTimeoutMs: 300, initialRetryMs: 50,
+      pool,
+      channel: CHANNEL,
+      log: fixture.log,
+      checkIntervalMs: 100,
+      checkTimeoutMs: 300,
+      initialRetryMs: 50,
     });
     const events: string[] = [];
     listener.subscribe({
@@ -125,7 +136,15 @@ describe('NotificationListener (real PostgreSQL)', () => {
       await until(() => events.filter((e) => e === 'reconnected').length === 2, 'the listener reconnected again');
       await send('again');
       await until(() => events.includes('notification again'), 'the notification after the second reconnect arrived');
-      expect(events).to.deep.equal(['notification before', 'lost', 'reconnected', 'notification after', 'lost', 'reconnected', 'notification again']);
+      expect(events).to.deep.equal([
+        'notification before',
+        'lost',
+        'reconnected',
+        'notification after',
+        'lost',
+        'reconnected',
+        'notification again',
+      ]);
     } finally {
       await listener.stop();
       await pool.end();

@@ -9,13 +9,21 @@ import { createLogger } from '../../../src/log.ts';
 async function main(databaseUrl: string, schema: string): Promise<void> {
   // Only the server's own modules are loaded here, so the benchmark's RSS reading is the server's;
   // logs stay off because stdout carries the url.
-  const cfg = loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WEBSOCKET_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent' });
+  const cfg = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    WEBSOCKET_ADDRESS: '127.0.0.1:0',
+    LOG_LEVEL: 'silent',
+  });
   const { log } = createLogger(cfg);
   const pool = createPool({ databaseUrl, schema, max: 3 }, log);
   const server = await startWebsocketServer({ cfg, log, pool, registry: new prom.Registry() });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => {
-    void server.stop().then(() => pool.end()).then(() => process.exit(0));
+    void server
+      .stop()
+      .then(() => pool.end())
+      .then(() => process.exit(0));
   });
 }
 

@@ -34,7 +34,10 @@ describe('one shared LISTEN connection per server process (real PostgreSQL)', ()
 
   /** rewrite changes a stored key block's info without telling anyone, as a missed rollback would. */
   const rewrite = (height: number, info: string): Promise<unknown> =>
-    fixture.pool.query(`UPDATE key_blocks SET data = jsonb_set(data, '{info}', to_jsonb($2::text)) WHERE height = $1`, [height, info]);
+    fixture.pool.query(`UPDATE key_blocks SET data = jsonb_set(data, '{info}', to_jsonb($2::text)) WHERE height = $1`, [
+      height,
+      info,
+    ]);
   const listenBackends = async (applicationName: string): Promise<number> => {
     const { rows } = await fixture.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity
@@ -46,7 +49,12 @@ describe('one shared LISTEN connection per server process (real PostgreSQL)', ()
 
   it('startServer holds exactly one LISTEN backend, which feeds both the websocket and the cache invalidation', async function () {
     this.timeout(20_000);
-    const server = await startServer({ cfg: testConfig(fixture.databaseUrl, SCHEMA, ENV), log: fixture.log, registry: new prom.Registry(), version: 't' });
+    const server = await startServer({
+      cfg: testConfig(fixture.databaseUrl, SCHEMA, ENV),
+      log: fixture.log,
+      registry: new prom.Registry(),
+      version: 't',
+    });
     try {
       expect(await listenBackends('mdw-server')).to.equal(1);
       const c = await fixture.open(server.wsUrl);
@@ -80,7 +88,10 @@ describe('one shared LISTEN connection per server process (real PostgreSQL)', ()
     beforeEach(async () => {
       const cfg = testConfig(fixture.databaseUrl, SCHEMA, ENV);
       const log = fixture.log;
-      pool = createPool({ databaseUrl: fixture.databaseUrl, schema: SCHEMA, max: 4, applicationName: 'mdw-shared-outage' }, log);
+      pool = createPool(
+        { databaseUrl: fixture.databaseUrl, schema: SCHEMA, max: 4, applicationName: 'mdw-shared-outage' },
+        log,
+      );
       // A slow first retry leaves a window in which the connection is known lost and not back yet.
       listener = new NotificationListener({ pool, channel: notifyChannel(SCHEMA), log, initialRetryMs: RETRY_MS });
       await listener.start();
@@ -88,7 +99,9 @@ describe('one shared LISTEN connection per server process (real PostgreSQL)', ()
       const invalidation = startCacheInvalidation({ listener, log, cache });
       const ws = await startWebsocketServer({ cfg, log, pool, registry: new prom.Registry(), listener });
       wsUrl = ws.url;
-      request = supertest(createApp({ cfg, log, pool, registry: new prom.Registry(), version: 't', responseCache: cache }).callback());
+      request = supertest(
+        createApp({ cfg, log, pool, registry: new prom.Registry(), version: 't', responseCache: cache }).callback(),
+      );
       stopAll = async () => {
         await ws.stop();
         await invalidation.stop();

@@ -74,12 +74,22 @@ export async function openClient(url: string, options: WebSocket.ClientOptions =
 
 /** testConfig is a configuration for a server on a free loopback port, on the given database. */
 export function testConfig(databaseUrl: string, schema: string, env: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema, WEBSOCKET_ADDRESS: '127.0.0.1:0', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    WEBSOCKET_ADDRESS: '127.0.0.1:0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 /** silentLogger keeps test output clean (LOG_LEVEL=debug in the environment shows the server's logs). */
 export function silentLogger(): Logger {
-  return createLogger({ logDir: undefined, logLevel: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'silent', logPretty: false }).log;
+  return createLogger({
+    logDir: undefined,
+    logLevel: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'silent',
+    logPretty: false,
+  }).log;
 }
 
 /** EventsFixture is what each websocket test file needs: a fresh migrated database, a pool, and its clients. */

@@ -5,7 +5,18 @@ import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
-import { BIG_NONCE, createPopulator, deleteFrom, notify, randomId, spendTx, writeHeight, type TestPopulator, type TxSpec, type WrittenHeight } from './chain-writer.ts';
+import {
+  BIG_NONCE,
+  createPopulator,
+  deleteFrom,
+  notify,
+  randomId,
+  spendTx,
+  writeHeight,
+  type TestPopulator,
+  type TxSpec,
+  type WrittenHeight,
+} from './chain-writer.ts';
 import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_delivery';
@@ -21,7 +32,12 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     const { databaseUrl, pool, log } = fixture;
     populator = createPopulator(pool, SCHEMA, 10);
     await populator.commit();
-    server = await startWebsocketServer({ cfg: testConfig(databaseUrl, SCHEMA), log, pool, registry: new prom.Registry() });
+    server = await startWebsocketServer({
+      cfg: testConfig(databaseUrl, SCHEMA),
+      log,
+      pool,
+      registry: new prom.Registry(),
+    });
   });
 
   after(async () => {
@@ -29,7 +45,8 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     await fixture?.close();
   });
 
-  const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> => populator.commit(micros);
+  const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> =>
+    populator.commit(micros);
 
   it('answers subscribe and unsubscribe with the current list (rules 1 and 2)', async () => {
     const c = await client();
@@ -83,8 +100,14 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     await bystander.request({ op: 'subscribe', payload: 'object', target: other });
     await bystander.request({ op: 'subscribe', payload: 'key_blocks' });
     // The create tx does not carry the contract id; account_transactions records it as created.
-    const create = { tx: { type: 'ContractCreateTx', version: 1, owner_id: owner, nonce: 1, fee: 1, code: 'cb_AAAA' }, ids: [owner, contract] };
-    const call = { tx: { type: 'ContractCallTx', version: 1, caller_id: owner, contract_id: contract, nonce: 2, fee: 1 }, ids: [owner, contract] };
+    const create = {
+      tx: { type: 'ContractCreateTx', version: 1, owner_id: owner, nonce: 1, fee: 1, code: 'cb_AAAA' },
+      ids: [owner, contract],
+    };
+    const call = {
+      tx: { type: 'ContractCallTx', version: 1, caller_id: owner, contract_id: contract, nonce: 2, fee: 1 },
+      ids: [owner, contract],
+    };
     const written = await commitHeight([[create, spendTx(owner, owner)], [call]]);
     expect(await watcher.next()).to.deep.equal({ payload: written.micros[0]!.txs[0]!.signed, subscription: 'object' });
     expect(await watcher.next()).to.deep.equal({ payload: written.micros[1]!.txs[0]!.signed, subscription: 'object' });
@@ -117,7 +140,9 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     for (const message of bad) {
       const answer = await c.request(message);
       expect(Object.keys(answer as object)).to.deep.equal(['error']);
-      expect((answer as { error: string }).error).to.be.a('string').with.length.above(10);
+      expect((answer as { error: string }).error)
+        .to.be.a('string')
+        .with.length.above(10);
     }
     expect(await c.request({ op: 'subscribe', payload: 'key_blocks' })).to.deep.equal(['key_blocks']);
     const written = await commitHeight([]);

@@ -25,7 +25,10 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
   before(async () => {
     fixture = await createEventsFixture(SCHEMA);
     registry = new prom.Registry();
-    const cfg = testConfig(fixture.databaseUrl, SCHEMA, { WEBSOCKET_MAX_CONNECTIONS: '4', WEBSOCKET_MAX_BUFFERED_BYTES: String(MAX_BUFFERED) });
+    const cfg = testConfig(fixture.databaseUrl, SCHEMA, {
+      WEBSOCKET_MAX_CONNECTIONS: '4',
+      WEBSOCKET_MAX_BUFFERED_BYTES: String(MAX_BUFFERED),
+    });
     server = await startWebsocketServer({ cfg, log: fixture.log, pool: fixture.pool, registry });
   });
 

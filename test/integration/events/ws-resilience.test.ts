@@ -11,7 +11,14 @@ import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { PENDING_PATH } from '../../../src/events/tx-update.ts';
-import { createPopulator, randomId, spendTx, type TestPopulator, type TxSpec, type WrittenHeight } from './chain-writer.ts';
+import {
+  createPopulator,
+  randomId,
+  spendTx,
+  type TestPopulator,
+  type TxSpec,
+  type WrittenHeight,
+} from './chain-writer.ts';
 import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_resilience';
@@ -20,7 +27,8 @@ const SERVER_SCRIPT = fileURLToPath(new URL('./server-process.ts', import.meta.u
 describe('websocket resilience (real PostgreSQL, real sockets)', () => {
   let fixture: EventsFixture;
   let populator: TestPopulator;
-  const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> => populator.commit(micros);
+  const commitHeight = (micros: readonly (readonly TxSpec[])[] = []): Promise<WrittenHeight> =>
+    populator.commit(micros);
   const client = (url: string): Promise<TestClient> => fixture.open(url);
 
   before(async () => {
@@ -35,7 +43,10 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
 
   it('delivers every event from two server processes fed by one populator', async function () {
     this.timeout(60_000);
-    const processes = await Promise.all([startServerProcess(fixture.databaseUrl), startServerProcess(fixture.databaseUrl)]);
+    const processes = await Promise.all([
+      startServerProcess(fixture.databaseUrl),
+      startServerProcess(fixture.databaseUrl),
+    ]);
     try {
       const watchers = await Promise.all(processes.map((p) => client(p.url)));
       for (const w of watchers) {
@@ -47,7 +58,10 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
       const second = await commitHeight([]);
       for (const w of watchers) {
         expect(await w.next()).to.deep.equal({ payload: first.keyBlock, subscription: 'key_blocks' });
-        expect(await w.next()).to.deep.equal({ payload: first.micros[0]!.txs[0]!.signed, subscription: 'transactions' });
+        expect(await w.next()).to.deep.equal({
+          payload: first.micros[0]!.txs[0]!.signed,
+          subscription: 'transactions',
+        });
         expect(await w.next()).to.deep.equal({ payload: second.keyBlock, subscription: 'key_blocks' });
       }
     } finally {
@@ -57,8 +71,16 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
 
   it('survives pg_terminate_backend of its LISTEN connection and delivers what was committed meanwhile', async () => {
     const registry = new prom.Registry();
-    const ownPool = createPool({ databaseUrl: fixture.databaseUrl, schema: SCHEMA, max: 3, applicationName: 'mdw-ws-terminated' }, fixture.log);
-    const server = await startWebsocketServer({ cfg: testConfig(fixture.databaseUrl, SCHEMA), log: fixture.log, pool: ownPool, registry });
+    const ownPool = createPool(
+      { databaseUrl: fixture.databaseUrl, schema: SCHEMA, max: 3, applicationName: 'mdw-ws-terminated' },
+      fixture.log,
+    );
+    const server = await startWebsocketServer({
+      cfg: testConfig(fixture.databaseUrl, SCHEMA),
+      log: fixture.log,
+      pool: ownPool,
+      registry,
+    });
     try {
       const c = await client(server.url);
       await c.request({ op: 'subscribe', payload: 'key_blocks' });
@@ -88,7 +110,12 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
     const node = await startFakeNode(() => ({ transactions: [pending] }));
     const internalUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
     const cfg = testConfig(fixture.databaseUrl, SCHEMA, { NODE_INTERNAL_URL: internalUrl, POLL_INTERVAL_MS: '50' });
-    const server = await startWebsocketServer({ cfg, log: fixture.log, pool: fixture.pool, registry: new prom.Registry() });
+    const server = await startWebsocketServer({
+      cfg,
+      log: fixture.log,
+      pool: fixture.pool,
+      registry: new prom.Registry(),
+    });
     try {
       const updates = await client(server.url);
       expect(await updates.request({ op: 'Subscribe', payload: 'TxUpdate' })).to.deep.equal(['TxUpdate']);
@@ -100,7 +127,9 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
       const included = await commitHeight([[{ ...spend, hash }]]);
       const inclusion = await updates.next();
       expect(inclusion).to.deep.equal({ payload: included.micros[0]!.txs[0]!.signed, subscription: 'TxUpdate' });
-      expect(stringifyJson((inclusion as { payload: { block_height: Json } }).payload.block_height)).to.equal(String(populator.height));
+      expect(stringifyJson((inclusion as { payload: { block_height: Json } }).payload.block_height)).to.equal(
+        String(populator.height),
+      );
       expect(await others.next()).to.deep.include({ subscription: 'transactions' });
     } finally {
       await server.stop();
@@ -109,12 +138,22 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
   });
 
   it('reports inclusions on tx_update when the node internal API is not configured', async () => {
-    const server = await startWebsocketServer({ cfg: testConfig(fixture.databaseUrl, SCHEMA), log: fixture.log, pool: fixture.pool, registry: new prom.Registry() });
+    const server = await startWebsocketServer({
+      cfg: testConfig(fixture.databaseUrl, SCHEMA),
+      log: fixture.log,
+      pool: fixture.pool,
+      registry: new prom.Registry(),
+    });
     try {
       const updates = await client(server.url);
       await updates.request({ op: 'subscribe', payload: 'tx_update' });
-      const written = await commitHeight([[spendTx(MemoryAccount.generate().address, MemoryAccount.generate().address)]]);
-      expect(await updates.next()).to.deep.equal({ payload: written.micros[0]!.txs[0]!.signed, subscription: 'tx_update' });
+      const written = await commitHeight([
+        [spendTx(MemoryAccount.generate().address, MemoryAccount.generate().address)],
+      ]);
+      expect(await updates.next()).to.deep.equal({
+        payload: written.micros[0]!.txs[0]!.signed,
+        subscription: 'tx_update',
+      });
     } finally {
       await server.stop();
     }

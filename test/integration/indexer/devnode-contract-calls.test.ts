@@ -24,18 +24,26 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
   });
 
   it('stores every contract call with its function and return value and no decode_error', async () => {
-    const calls = await h.query<{ function: string | null; result: unknown; decode_error: string | null }>('mdw', 'SELECT function, result, decode_error FROM contract_calls');
+    const calls = await h.query<{ function: string | null; result: unknown; decode_error: string | null }>(
+      'mdw',
+      'SELECT function, result, decode_error FROM contract_calls',
+    );
     expect(calls.length).to.be.greaterThan(5);
     expect(calls.filter((c) => c.decode_error !== null)).to.deep.equal([]);
     expect(new Set(calls.map((c) => c.function))).to.include.members(['init', 'set', 'get', 'note']);
     const byFunction = new Map(calls.map((c) => [c.function, c.result]));
     expect(byFunction.get('get')).to.equal(42);
     expect(byFunction.get('init')).to.equal(null);
-    expect(byFunction.get('note')).to.be.a('string').and.match(/^note /);
+    expect(byFunction.get('note'))
+      .to.be.a('string')
+      .and.match(/^note /);
   });
 
   it('stores the byte size of each signed transaction (v5 nodes send no encoded_tx), whose blake2b is the th_ hash', async () => {
-    const rows = await h.query<{ hash: string; tx_type: string; size: number }>('mdw', 'SELECT hash, tx_type, size FROM transactions');
+    const rows = await h.query<{ hash: string; tx_type: string; size: number }>(
+      'mdw',
+      'SELECT hash, tx_type, size FROM transactions',
+    );
     expect(rows.length).to.equal(h.devnode.chain.txs.size);
     for (const row of rows) {
       const signedBytes = h.devnode.chain.txs.get(row.hash)!.signedBytes;
@@ -43,8 +51,20 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
       expect(buildTxHash(encode('tx', signedBytes) as `tx_${string}`)).to.equal(row.hash);
     }
     expect(new Set(rows.map((r) => r.tx_type))).to.include.members([
-      'SpendTx', 'OracleRegisterTx', 'OracleExtendTx', 'OracleQueryTx', 'OracleRespondTx', 'NamePreclaimTx', 'NameClaimTx', 'NameUpdateTx', 'NameTransferTx', 'NameRevokeTx',
-      'ContractCreateTx', 'ContractCallTx', 'ChannelCreateTx', 'ChannelCloseMutualTx',
+      'SpendTx',
+      'OracleRegisterTx',
+      'OracleExtendTx',
+      'OracleQueryTx',
+      'OracleRespondTx',
+      'NamePreclaimTx',
+      'NameClaimTx',
+      'NameUpdateTx',
+      'NameTransferTx',
+      'NameRevokeTx',
+      'ContractCreateTx',
+      'ContractCallTx',
+      'ChannelCreateTx',
+      'ChannelCloseMutualTx',
     ]);
   });
 
@@ -52,15 +72,26 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
     const lines: string[] = [];
     const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
     expect([report.differences, lines]).to.deep.equal([0, []]);
-    const [spend] = await h.query<{ height: number; hash: string }>('mdw', "SELECT height, hash FROM transactions WHERE tx_type = 'SpendTx' LIMIT 1");
-    const db = { query: async (sql: string, params: unknown[]) => ({ rows: await h.query('mdw', sql, params) }) } as unknown as Queryable;
+    const [spend] = await h.query<{ height: number; hash: string }>(
+      'mdw',
+      "SELECT height, hash FROM transactions WHERE tx_type = 'SpendTx' LIMIT 1",
+    );
+    const db = {
+      query: async (sql: string, params: unknown[]) => ({ rows: await h.query('mdw', sql, params) }),
+    } as unknown as Queryable;
     const stored = (await loadStored(db, spend!.height))!;
     const tx = stored.microBlocks.flatMap((m) => m.txs).find((t) => t.hash === spend!.hash)!;
     (tx.tx as { amount: unknown }).amount = 1;
     // the node agrees with the altered content, so only the hash check can see it
     const node = {
-      height: stored.height, keyBlock: stored.keyBlock, callInfos: new Map(), decodedCalls: new Map(),
-      microBlocks: stored.microBlocks.map((m) => ({ header: m.header, transactions: m.txs.map((t) => ({ hash: t.hash, tx: t.tx, signatures: t.signatures })) })),
+      height: stored.height,
+      keyBlock: stored.keyBlock,
+      callInfos: new Map(),
+      decodedCalls: new Map(),
+      microBlocks: stored.microBlocks.map((m) => ({
+        header: m.header,
+        transactions: m.txs.map((t) => ({ hash: t.hash, tx: t.tx, signatures: t.signatures })),
+      })),
     };
     const diffs = compareGeneration(stored, node, true);
     expect(diffs).to.have.length(1);

@@ -23,10 +23,17 @@ describe('populator with two nodes (NODE_URLS failover)', function () {
   before(async () => {
     // the harness's devnode is the first node; the second generates the same chain from the same seed
     h = await startHarness(GENERATIONS, SEED);
-    second = await startDevnode({
-      port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0, accounts: [],
-      generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
-    }, silent);
+    second = await startDevnode(
+      {
+        port: 0,
+        internalPort: 0,
+        mine: false,
+        microBlockIntervalMs: 0,
+        accounts: [],
+        generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
+      },
+      silent,
+    );
     // the first node answers slowly, so stopping it lands in the middle of the sync
     first = await startFaultProxy(h.devnode.externalUrl, { slowMs: 15 });
     first.set('slow');
@@ -41,12 +48,18 @@ describe('populator with two nodes (NODE_URLS failover)', function () {
   });
 
   it('both nodes serve the same chain (same seed), so either may answer', async () => {
-    const top = async (url: string): Promise<unknown> => (await (await fetch(`${url}/v2/key-blocks/height/${GENERATIONS}`)).json() as { hash: unknown }).hash;
+    const top = async (url: string): Promise<unknown> =>
+      ((await (await fetch(`${url}/v2/key-blocks/height/${GENERATIONS}`)).json()) as { hash: unknown }).hash;
     expect(await top(second.externalUrl)).to.equal(await top(h.devnode.externalUrl));
   });
 
   it('completes the sync on the second node when the first stops mid-sync, and verifies clean', async () => {
-    const cfg = h.config({ NODE_URL: first.url, NODE_URLS: `${first.url},${other.url}`, BATCH_SIZE: '2', FETCH_CONCURRENCY: '2' });
+    const cfg = h.config({
+      NODE_URL: first.url,
+      NODE_URLS: `${first.url},${other.url}`,
+      BATCH_SIZE: '2',
+      FETCH_CONCURRENCY: '2',
+    });
     expect(cfg.nodeUrls).to.deep.equal([first.url, other.url]);
     populator = await startPopulator({ cfg, log: silent, registry });
     await waitFor('the first heights to be stored', async () => ((await storedTopHash(h, 'mdw'))?.height ?? -1) >= 5);
@@ -60,7 +73,10 @@ describe('populator with two nodes (NODE_URLS failover)', function () {
     expect((await storedTopHash(h, 'mdw'))?.hash).to.equal(second.chain.top.hash);
     expect(other.stats.requests).to.be.greaterThan(0);
     const errors = (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_node_request_errors_total');
-    expect(errors?.values.some((v) => v.labels.code === ErrorCode.NODE_UNREACHABLE && v.value > 0), 'failed requests to the first node').to.equal(true);
+    expect(
+      errors?.values.some((v) => v.labels.code === ErrorCode.NODE_UNREACHABLE && v.value > 0),
+      'failed requests to the first node',
+    ).to.equal(true);
 
     // verify reads through the same list: the first node is gone, the second answers
     const lines: string[] = [];

@@ -23,11 +23,17 @@ describe('populator under node faults', function () {
   });
 
   async function status(): Promise<{ status: string; last_error: string | null }> {
-    return (await h.query<{ status: string; last_error: string | null }>('mdw', 'SELECT status, last_error FROM sync_state'))[0]!;
+    return (
+      await h.query<{ status: string; last_error: string | null }>('mdw', 'SELECT status, last_error FROM sync_state')
+    )[0]!;
   }
 
   async function convergedAndClean(): Promise<void> {
-    await waitFor('convergence', async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash, 40_000);
+    await waitFor(
+      'convergence',
+      async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash,
+      40_000,
+    );
     const lines: string[] = [];
     const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
     expect(lines).to.deep.equal([]);
@@ -36,7 +42,11 @@ describe('populator under node faults', function () {
 
   it('syncs through a storm of 503s', async () => {
     proxy.set('5xx', 0.3);
-    populator = await startPopulator({ cfg: h.config({ NODE_URL: proxy.url, NODE_TIMEOUT_MS: '500', POLL_INTERVAL_MS: '30' }), log: silent, registry: new prom.Registry() });
+    populator = await startPopulator({
+      cfg: h.config({ NODE_URL: proxy.url, NODE_TIMEOUT_MS: '500', POLL_INTERVAL_MS: '30' }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
     await populator.synced();
     expect(proxy.stats.faulted).to.be.greaterThan(10);
     await convergedAndClean();

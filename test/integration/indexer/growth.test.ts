@@ -42,12 +42,24 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
   async function addMicroBlock(): Promise<void> {
     const [from, to] = h.devnode.accounts;
     const post = async (url: string, body: unknown): Promise<{ tx: string }> => {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status, await res.clone().text()).to.equal(200);
       return (await res.json()) as { tx: string };
     };
-    const built = await post(`${h.devnode.internalUrl}/v2/debug/transactions/spend`, { sender_id: from!.publicKey, recipient_id: to!.publicKey, amount: 1, fee: 2e13 });
-    const signed = await new MemoryAccount(from!.secretKey as `sk_${string}`).signTransaction(built.tx as `tx_${string}`, { networkId: 'ae_devnet' });
+    const built = await post(`${h.devnode.internalUrl}/v2/debug/transactions/spend`, {
+      sender_id: from!.publicKey,
+      recipient_id: to!.publicKey,
+      amount: 1,
+      fee: 2e13,
+    });
+    const signed = await new MemoryAccount(from!.secretKey as `sk_${string}`).signTransaction(
+      built.tx as `tx_${string}`,
+      { networkId: 'ae_devnet' },
+    );
     await post(`${h.devnode.externalUrl}/v2/transactions`, { tx: signed });
     await h.devnode.mineMicroBlock();
   }
@@ -56,9 +68,11 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
   async function converged(): Promise<void> {
     await waitFor('the populator to store the node top generation', async () => {
       const top = h.devnode.chain.top;
-      const rows = await h.query<{ hash: string; last: string | null }>('mdw',
+      const rows = await h.query<{ hash: string; last: string | null }>(
+        'mdw',
         `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last
-           FROM key_blocks k ORDER BY k.height DESC LIMIT 1`);
+           FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
+      );
       return rows[0]?.hash === top.hash && rows[0].last === (top.micro.at(-1)?.hash ?? null);
     });
   }
@@ -83,10 +97,16 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     await h.devnode.mineKeyBlock();
     await converged(); // stored without micro blocks: the first one is added to it, as every later one
     // xmin is the transaction that wrote a row: a rewritten row would get a new one
-    const written = async (): Promise<string[]> => (await h.query<{ row: string }>('mdw',
-      `SELECT m.hash || ':' || m.xmin::text AS row FROM micro_blocks m WHERE m.height = $1
+    const written = async (): Promise<string[]> =>
+      (
+        await h.query<{ row: string }>(
+          'mdw',
+          `SELECT m.hash || ':' || m.xmin::text AS row FROM micro_blocks m WHERE m.height = $1
        UNION ALL SELECT t.hash || ':' || t.xmin::text FROM transactions t WHERE t.height = $1
-       UNION ALL SELECT k.hash || ':' || k.xmin::text FROM key_blocks k WHERE k.height = $1 ORDER BY 1`, [h.devnode.height()])).map((r) => r.row);
+       UNION ALL SELECT k.hash || ':' || k.xmin::text FROM key_blocks k WHERE k.height = $1 ORDER BY 1`,
+          [h.devnode.height()],
+        )
+      ).map((r) => r.row);
     const generations = await metric('mdw_indexer_generations_total');
     for (let i = 0; i < 2; i++) {
       const before = await written();

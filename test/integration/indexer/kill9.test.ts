@@ -12,11 +12,23 @@ const CHILD = fileURLToPath(new URL('./support/populate-child.ts', import.meta.u
 describe('populator killed with SIGKILL', function () {
   this.timeout(90_000);
   let h: Harness;
-  before(async () => { h = await startHarness(200, 'kill9-test'); });
-  after(async () => { await h.close(); });
+  before(async () => {
+    h = await startHarness(200, 'kill9-test');
+  });
+  after(async () => {
+    await h.close();
+  });
 
   function spawnPopulator(): ChildProcess {
-    const env = { NODE_URL: h.devnode.externalUrl, DATABASE_URL: h.db.url, DATABASE_SCHEMA: 'mdw', BATCH_SIZE: '5', FETCH_CONCURRENCY: '1', POLL_INTERVAL_MS: '50', LOG_LEVEL: 'silent' };
+    const env = {
+      NODE_URL: h.devnode.externalUrl,
+      DATABASE_URL: h.db.url,
+      DATABASE_SCHEMA: 'mdw',
+      BATCH_SIZE: '5',
+      FETCH_CONCURRENCY: '1',
+      POLL_INTERVAL_MS: '50',
+      LOG_LEVEL: 'silent',
+    };
     return spawn(process.execPath, [CHILD], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   }
 
@@ -31,12 +43,19 @@ describe('populator killed with SIGKILL', function () {
     for (let round = 0; round < 3; round++) {
       const child = spawnPopulator();
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      await waitFor('the child to load more heights', async () => ((await storedTopHash(h, 'mdw').catch(() => undefined))?.height ?? -1) >= previous + 10, 30_000);
+      await waitFor(
+        'the child to load more heights',
+        async () => ((await storedTopHash(h, 'mdw').catch(() => undefined))?.height ?? -1) >= previous + 10,
+        30_000,
+      );
       // let it get into the middle of the next batch
       await new Promise((resolve) => setTimeout(resolve, 5 + round * 11));
       child.kill('SIGKILL');
       await exited;
-      const [{ n, top }] = await h.query<{ n: number; top: number }>('mdw', 'SELECT count(*)::int AS n, max(height) AS top FROM key_blocks') as [{ n: number; top: number }];
+      const [{ n, top }] = (await h.query<{ n: number; top: number }>(
+        'mdw',
+        'SELECT count(*)::int AS n, max(height) AS top FROM key_blocks',
+      )) as [{ n: number; top: number }];
       expect(n, 'heights are contiguous from 0').to.equal(top + 1);
       expect(top).to.be.lessThan(h.devnode.height());
       const stored = await verifyStored(false);

@@ -9,14 +9,21 @@ const log = pino({ level: 'silent' });
 
 describe('migrate / migrationStatus', () => {
   let db: { url: string; drop(): Promise<void> };
-  before(async () => { db = await createTestDatabase(); });
-  after(async () => { await db.drop(); });
+  before(async () => {
+    db = await createTestDatabase();
+  });
+  after(async () => {
+    await db.drop();
+  });
 
   async function tables(schema: string): Promise<string[]> {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ t: string }>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
+      const { rows } = await client.query<{ t: string }>(
+        'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+        [schema],
+      );
       return rows.map((r) => r.t);
     } finally {
       await client.end();

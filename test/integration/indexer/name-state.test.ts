@@ -50,7 +50,10 @@ describe('name_state (devnode + PostgreSQL)', function () {
   }
 
   async function converged(): Promise<void> {
-    await waitFor('the populator to reach the node top', async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash);
+    await waitFor(
+      'the populator to reach the node top',
+      async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash,
+    );
   }
 
   /**
@@ -58,9 +61,16 @@ describe('name_state (devnode + PostgreSQL)', function () {
    * that height can take it out of name_state again (no later insert recomputes its hash).
    */
   async function addBogusClaim(height: number): Promise<void> {
-    await h.query('mdw', `INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at)
-                          VALUES ('nm_bogus', 'bogus.chain', $1, 99, 99, 'th_bogus', 'claim', $2, $1 + 1000)`, [height, BOGUS_OWNER]);
-    expect(await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER]), 'the insert is reflected').to.have.length(1);
+    await h.query(
+      'mdw',
+      `INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at)
+                          VALUES ('nm_bogus', 'bogus.chain', $1, 99, 99, 'th_bogus', 'claim', $2, $1 + 1000)`,
+      [height, BOGUS_OWNER],
+    );
+    expect(
+      await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER]),
+      'the insert is reflected',
+    ).to.have.length(1);
   }
 
   it('equals the old per-request computation after a sync, with claims, updates and transfers seen', async () => {
@@ -71,7 +81,11 @@ describe('name_state (devnode + PostgreSQL)', function () {
 
   it('equals it after a fork that replaced heights holding name events', async () => {
     const depth = 8;
-    const [replaced] = await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM name_events WHERE height > $1', [h.devnode.height() - depth]);
+    const [replaced] = await h.query<{ n: number }>(
+      'mdw',
+      'SELECT count(*)::int AS n FROM name_events WHERE height > $1',
+      [h.devnode.height() - depth],
+    );
     expect(replaced!.n, 'name events in the forked heights').to.be.greaterThan(0);
     await addBogusClaim(h.devnode.height());
     await h.devnode.fork(depth);
@@ -83,11 +97,18 @@ describe('name_state (devnode + PostgreSQL)', function () {
   it('equals it after the node chain became shorter', async () => {
     const top = h.devnode.height();
     await h.query('mdw', 'BEGIN'); // the populator must not delete the extra height before its event is in
-    await h.query('mdw', `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
-                          SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`, [top]);
+    await h.query(
+      'mdw',
+      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+                          SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`,
+      [top],
+    );
     await addBogusClaim(top + 1);
     await h.query('mdw', 'COMMIT');
-    await waitFor('the extra height to be deleted', async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0);
+    await waitFor(
+      'the extra height to be deleted',
+      async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0,
+    );
     await converged();
     expect(await h.query('mdw', 'SELECT 1 FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([]);
     await expectExact();
@@ -113,13 +134,25 @@ describe('name_state (devnode + PostgreSQL)', function () {
     }
     await h.query('before_0002', 'INSERT INTO key_blocks SELECT * FROM mdw.key_blocks');
     await h.query('before_0002', 'INSERT INTO name_events SELECT * FROM mdw.name_events');
-    expect(await migrate({ databaseUrl: h.db.url, schema: 'before_0002' }, silent)).to.deep.equal(['0002_name_state', '0003_statement_cascade', '0004_name_state_by_index', '0005_rederive_mark', '0006_transactions_by_position']);
+    expect(await migrate({ databaseUrl: h.db.url, schema: 'before_0002' }, silent)).to.deep.equal([
+      '0002_name_state',
+      '0003_statement_cascade',
+      '0004_name_state_by_index',
+      '0005_rederive_mark',
+      '0006_transactions_by_position',
+    ]);
     await expectExact('before_0002');
     expect(await h.query('before_0002', STORED)).to.deep.equal(await h.query('mdw', STORED));
     // a session of another schema writing here by qualified name refreshes this schema's state only
-    await h.query('mdw', `INSERT INTO before_0002.name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner)
-                          VALUES ('nm_elsewhere', 'elsewhere.chain', 1, 99, 99, 'th_elsewhere', 'claim', $1)`, [BOGUS_OWNER]);
-    expect(await h.query('before_0002', 'SELECT name FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([{ name: 'elsewhere.chain' }]);
+    await h.query(
+      'mdw',
+      `INSERT INTO before_0002.name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner)
+                          VALUES ('nm_elsewhere', 'elsewhere.chain', 1, 99, 99, 'th_elsewhere', 'claim', $1)`,
+      [BOGUS_OWNER],
+    );
+    expect(await h.query('before_0002', 'SELECT name FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([
+      { name: 'elsewhere.chain' },
+    ]);
     expect(await h.query('mdw', 'SELECT name FROM name_state WHERE owner = $1', [BOGUS_OWNER])).to.deep.equal([]);
     await h.query('mdw', `DELETE FROM before_0002.name_events WHERE name_hash = 'nm_elsewhere'`);
     await expectExact('before_0002');

@@ -22,13 +22,22 @@ describe('NodeClient', () => {
       requests++;
       const step: Step = script.shift() ?? (() => ({ status: 200, body: '{"height":1}' }));
       const { status, body, delayMs } = step(req.url ?? '');
-      setTimeout(() => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(body); }, delayMs ?? 0);
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(body);
+      }, delayMs ?? 0);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  after(() => { server.closeAllConnections(); server.close(); });
-  beforeEach(() => { script = []; requests = 0; });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  beforeEach(() => {
+    script = [];
+    requests = 0;
+  });
 
   const client = (extra: Partial<ConstructorParameters<typeof NodeClient>[0]> = {}): NodeClient =>
     new NodeClient({ url, timeoutMs: 300, attempts: 4, backoffInitialMs: 5, backoffMaxMs: 20, ...extra }, log);
@@ -44,13 +53,19 @@ describe('NodeClient', () => {
   }
 
   it('parses big integers exactly', async () => {
-    script = [() => ({ status: 200, body: '{"key_block":{"height":3,"nonce":15041902164601590529},"micro_blocks":[]}' })];
+    script = [
+      () => ({ status: 200, body: '{"key_block":{"height":3,"nonce":15041902164601590529},"micro_blocks":[]}' }),
+    ];
     const gen = await client().generation(3);
     expect((gen.key_block as { nonce: bigint }).nonce).to.equal(15041902164601590529n);
   });
 
   it('retries 5xx and malformed JSON, then succeeds', async () => {
-    script = [() => ({ status: 503, body: '{"reason":"Temporary overload"}' }), () => ({ status: 200, body: '{"height":' }), () => ({ status: 200, body: '{"height":7}' })];
+    script = [
+      () => ({ status: 503, body: '{"reason":"Temporary overload"}' }),
+      () => ({ status: 200, body: '{"height":' }),
+      () => ({ status: 200, body: '{"height":7}' }),
+    ];
     const errors: string[] = [];
     expect(await client({ onError: (e) => errors.push(e.code) }).topHeight()).to.equal(7);
     expect(requests).to.equal(3);
@@ -82,7 +97,12 @@ describe('NodeClient', () => {
 
   it('reports a refused connection as NODE_UNREACHABLE', async () => {
     const port = await freePort();
-    const err = await failure(new NodeClient({ url: `http://127.0.0.1:${port}`, timeoutMs: 300, attempts: 2, backoffInitialMs: 1 }, log).topHeight());
+    const err = await failure(
+      new NodeClient(
+        { url: `http://127.0.0.1:${port}`, timeoutMs: 300, attempts: 2, backoffInitialMs: 1 },
+        log,
+      ).topHeight(),
+    );
     expect(err.code).to.equal(ErrorCode.NODE_UNREACHABLE);
   });
 

@@ -24,16 +24,24 @@ describe('populator (devnode + PostgreSQL)', function () {
   });
 
   async function rollbackCount(): Promise<number> {
-    return (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_indexer_rollbacks_total')?.values[0]?.value ?? 0;
+    return (
+      (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_indexer_rollbacks_total')?.values[0]?.value ?? 0
+    );
   }
 
   async function converged(): Promise<void> {
-    await waitFor('the populator to reach the node top', async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash);
+    await waitFor(
+      'the populator to reach the node top',
+      async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash,
+    );
   }
 
   it('loads every height so that a full verify is clean, and reports progress', async () => {
     await verifyClean(h);
-    const [state] = await h.query<{ top_height: number; status: string; node_height: number }>('mdw', 'SELECT top_height, status, node_height FROM sync_state');
+    const [state] = await h.query<{ top_height: number; status: string; node_height: number }>(
+      'mdw',
+      'SELECT top_height, status, node_height FROM sync_state',
+    );
     expect(state).to.include({ top_height: h.devnode.height(), status: 'synced', node_height: h.devnode.height() });
     const metrics = await registry.getMetricsAsJSON();
     const value = (name: string): number | undefined => metrics.find((m) => m.name === name)?.values[0]?.value;
@@ -45,11 +53,23 @@ describe('populator (devnode + PostgreSQL)', function () {
     expect(value('mdw_indexer_generations_total')).to.equal(h.devnode.height() + 1);
     expect(value('mdw_indexer_transactions_total')).to.equal(counts!.n);
     expect(value('mdw_indexer_batches_total')).to.be.greaterThan(Math.ceil((h.devnode.height() + 1) / 10));
-    for (const table of ['name_events', 'name_pointers', 'oracle_events', 'oracle_queries', 'oracle_responses', 'contracts', 'contract_calls', 'channel_events']) {
+    for (const table of [
+      'name_events',
+      'name_pointers',
+      'oracle_events',
+      'oracle_queries',
+      'oracle_responses',
+      'contracts',
+      'contract_calls',
+      'channel_events',
+    ]) {
       const [row] = await h.query<{ n: number }>('mdw', `SELECT count(*)::int AS n FROM ${table}`);
       expect(row!.n, table).to.be.greaterThan(0);
     }
-    const functions = await h.query<{ f: string }>('mdw', 'SELECT DISTINCT function AS f FROM contract_calls ORDER BY 1');
+    const functions = await h.query<{ f: string }>(
+      'mdw',
+      'SELECT DISTINCT function AS f FROM contract_calls ORDER BY 1',
+    );
     expect(functions.map((r) => r.f)).to.include.members(['init', 'set']);
   });
 
@@ -62,7 +82,11 @@ describe('populator (devnode + PostgreSQL)', function () {
 
   for (const depth of [1, 5, 8]) {
     it(`converges after a fork of depth ${depth} (window K = 5), rolling names and oracles back`, async () => {
-      const replaced = (await h.query<{ hash: string }>('mdw', 'SELECT hash FROM key_blocks WHERE height > $1', [h.devnode.height() - depth])).map((r) => r.hash);
+      const replaced = (
+        await h.query<{ hash: string }>('mdw', 'SELECT hash FROM key_blocks WHERE height > $1', [
+          h.devnode.height() - depth,
+        ])
+      ).map((r) => r.hash);
       const rollbacks = await rollbackCount();
       await h.devnode.fork(depth);
       await converged();
@@ -71,8 +95,19 @@ describe('populator (devnode + PostgreSQL)', function () {
       expect(left, 'replaced key blocks still stored').to.deep.equal([]);
       await verifyClean(h);
       // derived state equals a fresh load of the same chain into another schema
-      await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: `fresh_${depth}` }), log: silent }, Array.from({ length: h.devnode.height() + 1 }, (_, i) => i));
-      for (const [table, order] of [['name_events', 'name_hash, height, micro_index, tx_index'], ['oracle_events', 'oracle_id, height, micro_index, tx_index'], ['oracle_queries', 'query_id'], ['contracts', 'contract_id'], ['channel_events', 'channel_id, height, micro_index, tx_index'], ['account_transactions', 'account, height, micro_index, tx_index'], ['name_state', 'name_hash']] as const) {
+      await reloadHeights(
+        { cfg: h.config({ DATABASE_SCHEMA: `fresh_${depth}` }), log: silent },
+        Array.from({ length: h.devnode.height() + 1 }, (_, i) => i),
+      );
+      for (const [table, order] of [
+        ['name_events', 'name_hash, height, micro_index, tx_index'],
+        ['oracle_events', 'oracle_id, height, micro_index, tx_index'],
+        ['oracle_queries', 'query_id'],
+        ['contracts', 'contract_id'],
+        ['channel_events', 'channel_id, height, micro_index, tx_index'],
+        ['account_transactions', 'account, height, micro_index, tx_index'],
+        ['name_state', 'name_hash'],
+      ] as const) {
         const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
         expect(await h.query('mdw', sql), table).to.deep.equal(await h.query(`fresh_${depth}`, sql));
       }
@@ -81,9 +116,16 @@ describe('populator (devnode + PostgreSQL)', function () {
 
   it('deletes stored heights the node no longer has (a shorter chain)', async () => {
     const top = h.devnode.height();
-    await h.query('mdw', `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
-                          SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`, [top]);
-    await waitFor('the extra height to be deleted', async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0);
+    await h.query(
+      'mdw',
+      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+                          SELECT height + 1, 'kh_gone', hash, hash, beneficiary, miner, time_ms, data FROM key_blocks WHERE height = $1`,
+      [top],
+    );
+    await waitFor(
+      'the extra height to be deleted',
+      async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0,
+    );
     await converged();
     await verifyClean(h);
   });
@@ -94,7 +136,9 @@ describe('populator (devnode + PostgreSQL)', function () {
     await converged();
     await verifyClean(h);
     let synced = false;
-    void second.synced().then(() => { synced = true; });
+    void second.synced().then(() => {
+      synced = true;
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(synced, 'the second populator never got the lock').to.equal(false);
     await second.stop();

@@ -12,37 +12,65 @@ describe('reload (-H) and verify (-v)', function () {
   let h: Harness;
   const all = (): number[] => Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
 
-  before(async () => { h = await startHarness(30, 'reload-test'); });
-  after(async () => { await h.close(); });
+  before(async () => {
+    h = await startHarness(30, 'reload-test');
+  });
+  after(async () => {
+    await h.close();
+  });
 
-  async function verify(schema: string, opts: { heights?: number[]; full?: boolean }): Promise<{ lines: string[]; checked: number; differences: number }> {
+  async function verify(
+    schema: string,
+    opts: { heights?: number[]; full?: boolean },
+  ): Promise<{ lines: string[]; checked: number; differences: number }> {
     const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config({ DATABASE_SCHEMA: schema }), log: silent, out: (l) => lines.push(l) }, opts);
+    const report = await verifyChain(
+      { cfg: h.config({ DATABASE_SCHEMA: schema }), log: silent, out: (l) => lines.push(l) },
+      opts,
+    );
     return { lines, ...report };
   }
 
   it('reloads sparse heights into a new schema, and verify checks exactly those', async () => {
-    const { reloaded } = await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: 'sparse' }), log: silent }, [3, 7, 8, 9, 20]);
+    const { reloaded } = await reloadHeights(
+      { cfg: h.config({ DATABASE_SCHEMA: 'sparse' }), log: silent },
+      [3, 7, 8, 9, 20],
+    );
     expect(reloaded).to.equal(5);
-    expect((await h.query<{ height: number }>('sparse', 'SELECT height FROM key_blocks ORDER BY height')).map((r) => r.height)).to.deep.equal([3, 7, 8, 9, 20]);
+    expect(
+      (await h.query<{ height: number }>('sparse', 'SELECT height FROM key_blocks ORDER BY height')).map(
+        (r) => r.height,
+      ),
+    ).to.deep.equal([3, 7, 8, 9, 20]);
     expect(await verify('sparse', { full: true })).to.deep.equal({ lines: [], checked: 5, differences: 0 });
     const listed = await verify('sparse', { heights: [3, 4] });
     expect(listed).to.deep.equal({ lines: ['height 4: not in the database'], checked: 2, differences: 1 });
   });
 
   it('fills the gaps of a sparse database when populating', async () => {
-    const populator = await startPopulator({ cfg: h.config({ DATABASE_SCHEMA: 'sparse' }), log: silent, registry: new prom.Registry() });
+    const populator = await startPopulator({
+      cfg: h.config({ DATABASE_SCHEMA: 'sparse' }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
     try {
       await populator.synced();
     } finally {
       await populator.stop();
     }
-    expect(await verify('sparse', { full: true })).to.deep.equal({ lines: [], checked: h.devnode.height() + 1, differences: 0 });
+    expect(await verify('sparse', { full: true })).to.deep.equal({
+      lines: [],
+      checked: h.devnode.height() + 1,
+      differences: 0,
+    });
   });
 
   it('detects a corrupted row, reports it on its own line, and a range reload repairs it', async () => {
     await reloadHeights({ cfg: h.config(), log: silent }, all());
-    const [victim] = await h.query<{ hash: string; height: number }>('mdw', 'SELECT hash, height FROM transactions ORDER BY height DESC, tx_index LIMIT 1');
+    const [victim] = await h.query<{ hash: string; height: number }>(
+      'mdw',
+      'SELECT hash, height FROM transactions ORDER BY height DESC, tx_index LIMIT 1',
+    );
     await h.query('mdw', `UPDATE transactions SET tx = jsonb_set(tx, '{fee}', '1') WHERE hash = $1`, [victim!.hash]);
     expect((await verify('mdw', {})).differences).to.equal(0);
     const full = await verify('mdw', { full: true });
@@ -61,10 +89,14 @@ describe('reload (-H) and verify (-v)', function () {
     let reloading = true;
     const seen: number[] = [];
     const reader = (async () => {
-      while (reloading) seen.push((await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM key_blocks'))[0]!.n);
+      while (reloading)
+        seen.push((await h.query<{ n: number }>('mdw', 'SELECT count(*)::int AS n FROM key_blocks'))[0]!.n);
     })();
     // batches of at most 3 heights, cut sooner at 4 transactions
-    const { reloaded } = await reloadHeights({ cfg: h.config({ BATCH_SIZE: '3', BATCH_TRANSACTIONS: '4' }), log: silent }, all());
+    const { reloaded } = await reloadHeights(
+      { cfg: h.config({ BATCH_SIZE: '3', BATCH_TRANSACTIONS: '4' }), log: silent },
+      all(),
+    );
     reloading = false;
     await reader;
     expect(reloaded).to.equal(expected);
@@ -89,11 +121,17 @@ describe('reload (-H) and verify (-v)', function () {
     await h.devnode.fork(3);
     const top = h.devnode.height();
     // only the lowest replaced height is listed: the two stored above it are stale and follow
-    expect(await reloadHeights({ cfg: h.config(), log: silent }, [top - 2])).to.deep.equal({ reloaded: 1, rederived: 2 });
+    expect(await reloadHeights({ cfg: h.config(), log: silent }, [top - 2])).to.deep.equal({
+      reloaded: 1,
+      rederived: 2,
+    });
     expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
     // listed in full and in order, nothing is left to follow
     await h.devnode.fork(3);
-    expect(await reloadHeights({ cfg: h.config(), log: silent }, [top - 2, top - 1, top])).to.deep.equal({ reloaded: 3, rederived: 0 });
+    expect(await reloadHeights({ cfg: h.config(), log: silent }, [top - 2, top - 1, top])).to.deep.equal({
+      reloaded: 3,
+      rederived: 0,
+    });
     expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
   });
 });

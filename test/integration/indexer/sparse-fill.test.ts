@@ -21,7 +21,9 @@ const DERIVED = [
 describe('populator filling a sparse database (devnode + PostgreSQL)', function () {
   this.timeout(90_000);
   let h: Harness;
-  before(async () => { h = await startHarness(40, 'sparse-fill-test'); });
+  before(async () => {
+    h = await startHarness(40, 'sparse-fill-test');
+  });
   after(() => h.close());
 
   const derived = async (schema: string): Promise<unknown[][]> => {
@@ -30,7 +32,11 @@ describe('populator filling a sparse database (devnode + PostgreSQL)', function 
     return tables;
   };
   const sync = async (schema: string): Promise<void> => {
-    const populator = await startPopulator({ cfg: h.config({ DATABASE_SCHEMA: schema }), log: silent, registry: new prom.Registry() });
+    const populator = await startPopulator({
+      cfg: h.config({ DATABASE_SCHEMA: schema }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
     await populator.synced();
     await populator.stop();
   };
@@ -40,9 +46,14 @@ describe('populator filling a sparse database (devnode + PostgreSQL)', function 
     const top = h.devnode.height();
     // the upper half first: its name and oracle events derive from an empty past
     await reloadHeights({ cfg: h.config({ DATABASE_SCHEMA: 'sparse' }), log: silent }, heightRange(20, top - 19));
-    expect(await derived('sparse'), 'the sparse schema starts with other derived rows').to.not.deep.equal(await derived('mdw'));
+    expect(await derived('sparse'), 'the sparse schema starts with other derived rows').to.not.deep.equal(
+      await derived('mdw'),
+    );
     await sync('sparse');
-    const [rederive] = await h.query<{ rederive_from: number | null }>('sparse', 'SELECT rederive_from FROM sync_state');
+    const [rederive] = await h.query<{ rederive_from: number | null }>(
+      'sparse',
+      'SELECT rederive_from FROM sync_state',
+    );
     expect(rederive).to.deep.equal({ rederive_from: null });
     expect(await derived('sparse')).to.deep.equal(await derived('mdw'));
   });

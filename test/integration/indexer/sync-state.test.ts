@@ -1,7 +1,13 @@
 /** @module sync_state helpers on a real PostgreSQL: which heights are missing, and the re-derive mark. */
 import { expect } from 'chai';
 import type { Pool } from '../../../src/db/pool.ts';
-import { lowestMissing, markStaleAbove, missingHeights, moveMark, rederiveMark } from '../../../src/indexer/sync-state.ts';
+import {
+  lowestMissing,
+  markStaleAbove,
+  missingHeights,
+  moveMark,
+  rederiveMark,
+} from '../../../src/indexer/sync-state.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
 describe('sync state (PostgreSQL)', () => {
@@ -13,9 +19,12 @@ describe('sync state (PostgreSQL)', () => {
   });
   after(() => db.drop());
 
-  const store = (heights: number[]): Promise<unknown> => pool.query(
-    `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
-     SELECT h, 'kh_' || h, 'kh_p', 'kh_p', 'ak_b', 'ak_m', 0, '{}' FROM unnest($1::int[]) AS h`, [heights]);
+  const store = (heights: number[]): Promise<unknown> =>
+    pool.query(
+      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+     SELECT h, 'kh_' || h, 'kh_p', 'kh_p', 'ak_b', 'ak_m', 0, '{}' FROM unnest($1::int[]) AS h`,
+      [heights],
+    );
 
   it('lists the missing heights of a range in order, at most `limit`', async () => {
     expect(await missingHeights(pool, 0, 9, 4)).to.deep.equal([0, 1, 2, 3]);

@@ -4,7 +4,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildCrd, CRD_FILE, middlewareOpenApiSchema } from '../../../src/operator/api/crd.ts';
 import type { JsonSchema } from '../../../src/operator/api/crd-schema.ts';
-import { renderChartCrdTemplate, renderChartRulesTemplate, renderCrdFile } from '../../../src/operator/specs/manifests.ts';
+import {
+  renderChartCrdTemplate,
+  renderChartRulesTemplate,
+  renderCrdFile,
+} from '../../../src/operator/specs/manifests.ts';
 import { expectGoldenText } from '../specs/golden.ts';
 import { kubeSchemaProblems, middlewareSchemaProblems } from '../specs/kube-schema.ts';
 import { ConditionType } from '../../../src/operator/api/middleware-types.ts';
@@ -38,7 +42,9 @@ describe('Middleware CRD', () => {
   it('has status and scale subresources, scale at .spec.server.replicas with a selector', () => {
     expect(version?.subresources?.status).to.deep.equal({});
     expect(version?.subresources?.scale).to.deep.equal({
-      specReplicasPath: '.spec.server.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector',
+      specReplicasPath: '.spec.server.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.status.selector',
     });
   });
 
@@ -51,9 +57,15 @@ describe('Middleware CRD', () => {
     const problems: string[] = [];
     walk(middlewareOpenApiSchema(), '', (node, path) => {
       if (node.type === undefined && node['x-kubernetes-int-or-string'] !== true) problems.push(`${path}: no type`);
-      if (node.default !== undefined && node.type === 'integer' && typeof node.default !== 'number') problems.push(`${path}: bad default`);
-      if (node.default !== undefined && Array.isArray(node.enum) && !node.enum.includes(node.default)) problems.push(`${path}: default not in enum`);
-      if (typeof node.default === 'string' && typeof node.pattern === 'string' && !new RegExp(node.pattern).test(node.default)) {
+      if (node.default !== undefined && node.type === 'integer' && typeof node.default !== 'number')
+        problems.push(`${path}: bad default`);
+      if (node.default !== undefined && Array.isArray(node.enum) && !node.enum.includes(node.default))
+        problems.push(`${path}: default not in enum`);
+      if (
+        typeof node.default === 'string' &&
+        typeof node.pattern === 'string' &&
+        !new RegExp(node.pattern).test(node.default)
+      ) {
         problems.push(`${path}: default does not match pattern`);
       }
     });
@@ -62,7 +74,9 @@ describe('Middleware CRD', () => {
 
   it('is documented: docs/operator-crd.md names every spec field', () => {
     const docs = readFileSync(repo('docs/operator-crd.md'), 'utf8');
-    const spec = (middlewareOpenApiSchema().properties as Record<string, JsonSchema>).spec as { properties: Record<string, unknown> };
+    const spec = (middlewareOpenApiSchema().properties as Record<string, JsonSchema>).spec as {
+      properties: Record<string, unknown>;
+    };
     for (const field of Object.keys(spec.properties)) expect(docs, field).to.include(`\`${field}`);
   });
 
@@ -71,7 +85,10 @@ describe('Middleware CRD', () => {
     walk(middlewareOpenApiSchema(), '', (node, path) => {
       for (const { rule } of (node['x-kubernetes-validations'] ?? []) as { rule: string }[]) {
         for (const [, chain] of rule.matchAll(/\b(?:self|oldSelf)((?:\.[A-Za-z_]\w*)+)/g)) {
-          const fields = (chain ?? '').split('.').slice(1).filter((f) => !['size', 'matches'].includes(f));
+          const fields = (chain ?? '')
+            .split('.')
+            .slice(1)
+            .filter((f) => !['size', 'matches'].includes(f));
           if (fields[0] === 'metadata' && ['name', 'generateName'].includes(fields[1] ?? '')) continue;
           let at: JsonSchema | undefined = node;
           for (const field of fields) at = (at?.properties as Record<string, JsonSchema> | undefined)?.[field];
@@ -84,20 +101,49 @@ describe('Middleware CRD', () => {
 
   it('accepts a status with every field the types declare (types and schema agree)', () => {
     const status: Required<MiddlewareStatus> = {
-      observedGeneration: 4, phase: 'Reindexing', activeGeneration: 1, pendingGeneration: 2, previousGeneration: 0,
-      previousExpiresAt: '2026-11-21T06:00:00Z', height: 900000, nodeHeight: 900002, lag: 2, replicas: 2, readyReplicas: 2,
+      observedGeneration: 4,
+      phase: 'Reindexing',
+      activeGeneration: 1,
+      pendingGeneration: 2,
+      previousGeneration: 0,
+      previousExpiresAt: '2026-11-21T06:00:00Z',
+      height: 900000,
+      nodeHeight: 900002,
+      lag: 2,
+      replicas: 2,
+      readyReplicas: 2,
       selector: 'app.kubernetes.io/instance=mainnet',
       conditions: Object.values(ConditionType).map((type) => ({
-        type, status: 'True', reason: 'Ok', message: '', observedGeneration: 4, lastTransitionTime: '2026-11-21T00:00:00Z',
+        type,
+        status: 'True',
+        reason: 'Ok',
+        message: '',
+        observedGeneration: 4,
+        lastTransitionTime: '2026-11-21T00:00:00Z',
       })),
       reload: {
-        id: 'r1', strategy: 'BlueGreen', generation: 2, state: 'CatchingUp', startedAt: '2026-11-21T00:00:00Z',
-        syncedSince: '2026-11-21T01:00:00Z', height: 10, nodeHeight: 12, lag: 2, completedAt: '2026-11-21T02:00:00Z', message: 'm',
-        fromGeneration: 1, heights: '0-12', promotedAt: '2026-11-21T01:30:00Z', cleanupGeneration: 1, outcome: 'Completed',
+        id: 'r1',
+        strategy: 'BlueGreen',
+        generation: 2,
+        state: 'CatchingUp',
+        startedAt: '2026-11-21T00:00:00Z',
+        syncedSince: '2026-11-21T01:00:00Z',
+        height: 10,
+        nodeHeight: 12,
+        lag: 2,
+        completedAt: '2026-11-21T02:00:00Z',
+        message: 'm',
+        fromGeneration: 1,
+        heights: '0-12',
+        promotedAt: '2026-11-21T01:30:00Z',
+        cleanupGeneration: 1,
+        outcome: 'Completed',
       },
     };
     expect(middlewareSchemaProblems({ ...aMiddleware(), status })).to.deep.equal([]);
-    expect(middlewareSchemaProblems({ ...aMiddleware(), status: { ...status, phase: 'Sleeping' } })).not.to.deep.equal([]);
+    expect(middlewareSchemaProblems({ ...aMiddleware(), status: { ...status, phase: 'Sleeping' } })).not.to.deep.equal(
+      [],
+    );
   });
 
   it('declares CEL rules for immutability and mutual exclusion, and keys conditions by type', () => {
@@ -113,7 +159,8 @@ describe('Middleware CRD', () => {
 
 function walk(node: JsonSchema, path: string, visit: (n: JsonSchema, p: string) => void): void {
   visit(node, path || '/');
-  for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)) walk(child, `${path}.${key}`, visit);
+  for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>))
+    walk(child, `${path}.${key}`, visit);
   if (node.items) walk(node.items as JsonSchema, `${path}[]`, visit);
   if (typeof node.additionalProperties === 'object') walk(node.additionalProperties as JsonSchema, `${path}{}`, visit);
 }

@@ -7,30 +7,68 @@ describe('resolveSpec', () => {
   it('fills every default into a minimal spec', () => {
     const spec = resolveSpec(aMiddleware().spec);
     expect(spec.database.schemaPrefix).to.equal('mdw_g');
-    expect(spec.server).to.deep.include({ replicas: 2, http: { type: 'ClusterIP', port: 80 }, websocket: { port: 3020 } });
+    expect(spec.server).to.deep.include({
+      replicas: 2,
+      http: { type: 'ClusterIP', port: 80 },
+      websocket: { port: 3020 },
+    });
     expect(spec.server.pdb).to.deep.equal({ enabled: true, minAvailable: undefined, maxUnavailable: 1 });
-    expect([spec.forkWindow, spec.statusMaxBlockAge, spec.logLevel, spec.paused]).to.deep.equal([30, 900, 'info', false]);
+    expect([spec.forkWindow, spec.statusMaxBlockAge, spec.logLevel, spec.paused]).to.deep.equal([
+      30,
+      900,
+      'info',
+      false,
+    ]);
     expect(spec.metrics.serviceMonitor).to.deep.equal({ enabled: false, interval: '30s' });
     expect(spec.promotion).to.deep.equal({ syncedWithinBlocks: 3, stableWindowSeconds: 60 });
-    expect([spec.reload, spec.server.autoscaling, spec.server.ingress, spec.image]).to.deep.equal([undefined, undefined, undefined, undefined]);
+    expect([spec.reload, spec.server.autoscaling, spec.server.ingress, spec.image]).to.deep.equal([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('keeps what the user set', () => {
     const spec = resolveSpec(aFullMiddleware().spec);
     expect(spec.server.pdb).to.deep.equal({ enabled: true, minAvailable: 2, maxUnavailable: undefined });
     expect(spec.reload).to.deep.equal({
-      id: 'reindex-2026-11', heights: undefined, strategy: 'BlueGreen', autoPromote: false, retainPrevious: '2h', retainPreviousSeconds: 7200,
+      id: 'reindex-2026-11',
+      heights: undefined,
+      strategy: 'BlueGreen',
+      autoPromote: false,
+      retainPrevious: '2h',
+      retainPreviousSeconds: 7200,
     });
-    expect(spec.server.autoscaling).to.deep.equal({ minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70 });
+    expect(spec.server.autoscaling).to.deep.equal({
+      minReplicas: 2,
+      maxReplicas: 6,
+      targetCPUUtilizationPercentage: 70,
+    });
   });
 
   it('defaults a reload to BlueGreen, auto-promoted, keeping the previous generation 6 h', () => {
     const spec = resolveSpec(aMiddleware({ reload: { id: 'r1' } }).spec);
-    expect(spec.reload).to.deep.include({ strategy: 'BlueGreen', autoPromote: true, retainPrevious: SPEC_DEFAULTS.retainPrevious, retainPreviousSeconds: 21600 });
+    expect(spec.reload).to.deep.include({
+      strategy: 'BlueGreen',
+      autoPromote: true,
+      retainPrevious: SPEC_DEFAULTS.retainPrevious,
+      retainPreviousSeconds: 21600,
+    });
   });
 });
 
 describe('parseDurationSeconds', () => {
-  const cases: [string, number | undefined][] = [['0s', 0], ['90s', 90], ['30m', 1800], ['1h30m', 5400], ['6h', 21600], ['2', undefined], ['1d', undefined], ['', undefined]];
-  for (const [text, seconds] of cases) it(`${JSON.stringify(text)} → ${seconds}`, () => expect(parseDurationSeconds(text)).to.equal(seconds));
+  const cases: [string, number | undefined][] = [
+    ['0s', 0],
+    ['90s', 90],
+    ['30m', 1800],
+    ['1h30m', 5400],
+    ['6h', 21600],
+    ['2', undefined],
+    ['1d', undefined],
+    ['', undefined],
+  ];
+  for (const [text, seconds] of cases)
+    it(`${JSON.stringify(text)} → ${seconds}`, () => expect(parseDurationSeconds(text)).to.equal(seconds));
 });

@@ -32,33 +32,97 @@ describe('validateMiddleware', () => {
     { name: 'no node URL', mw: withSpec({ nodeUrls: [] }), path: 'spec.nodeUrls' },
     { name: 'a non-http node URL', mw: withSpec({ nodeUrls: ['ftp://node'] }), path: 'spec.nodeUrls[0]' },
     { name: 'a missing database', mw: withSpec({ database: undefined }), path: 'spec.database' },
-    { name: 'a secret ref without key', mw: withSpec({ database: { urlSecretRef: { name: 'db' } } }), path: 'spec.database.urlSecretRef.key' },
-    { name: 'an upper-case schema prefix', mw: withSpec({ database: { urlSecretRef: { name: 'db', key: 'u' }, schemaPrefix: 'Mdw' } }), path: 'spec.database.schemaPrefix' },
+    {
+      name: 'a secret ref without key',
+      mw: withSpec({ database: { urlSecretRef: { name: 'db' } } }),
+      path: 'spec.database.urlSecretRef.key',
+    },
+    {
+      name: 'an upper-case schema prefix',
+      mw: withSpec({ database: { urlSecretRef: { name: 'db', key: 'u' }, schemaPrefix: 'Mdw' } }),
+      path: 'spec.database.schemaPrefix',
+    },
     { name: 'negative replicas', mw: withSpec({ server: { replicas: -1 } }), path: 'spec.server.replicas' },
     { name: 'fractional replicas', mw: withSpec({ server: { replicas: 1.5 } }), path: 'spec.server.replicas' },
-    { name: 'an unknown Service type', mw: withSpec({ server: { http: { type: 'ExternalName' } } }), path: 'spec.server.http.type' },
+    {
+      name: 'an unknown Service type',
+      mw: withSpec({ server: { http: { type: 'ExternalName' } } }),
+      path: 'spec.server.http.type',
+    },
     { name: 'port 0', mw: withSpec({ server: { websocket: { port: 0 } } }), path: 'spec.server.websocket.port' },
-    { name: 'an ingress without host', mw: withSpec({ server: { ingress: { className: 'nginx' } } }), path: 'spec.server.ingress.host' },
+    {
+      name: 'an ingress without host',
+      mw: withSpec({ server: { ingress: { className: 'nginx' } } }),
+      path: 'spec.server.ingress.host',
+    },
     { name: 'a bad log level', mw: withSpec({ logLevel: 'verbose' }), path: 'spec.logLevel' },
     { name: 'fork window 0', mw: withSpec({ forkWindow: 0 }), path: 'spec.forkWindow' },
-    { name: 'batches of 0 transactions', mw: withSpec({ populator: { batchTransactions: 0 } }), path: 'spec.populator.batchTransactions' },
-    { name: 'batches of 10^7 transactions', mw: withSpec({ populator: { batchTransactions: 10_000_000 } }), path: 'spec.populator.batchTransactions' },
+    {
+      name: 'batches of 0 transactions',
+      mw: withSpec({ populator: { batchTransactions: 0 } }),
+      path: 'spec.populator.batchTransactions',
+    },
+    {
+      name: 'batches of 10^7 transactions',
+      mw: withSpec({ populator: { batchTransactions: 10_000_000 } }),
+      path: 'spec.populator.batchTransactions',
+    },
     { name: 'paused as a string', mw: withSpec({ paused: 'yes' }), path: 'spec.paused' },
-    { name: 'a bad interval', mw: withSpec({ metrics: { serviceMonitor: { interval: '30 seconds' } } }), path: 'spec.metrics.serviceMonitor.interval' },
+    {
+      name: 'a bad interval',
+      mw: withSpec({ metrics: { serviceMonitor: { interval: '30 seconds' } } }),
+      path: 'spec.metrics.serviceMonitor.interval',
+    },
     { name: 'a reload without id', mw: withSpec({ reload: { strategy: 'BlueGreen' } }), path: 'spec.reload.id' },
     { name: 'malformed heights', mw: withSpec({ reload: { id: 'r1', heights: '1-' } }), path: 'spec.reload.heights' },
-    { name: 'an unknown strategy', mw: withSpec({ reload: { id: 'r1', strategy: 'Rolling' } }), path: 'spec.reload.strategy' },
-    { name: 'retainPrevious as a count', mw: withSpec({ reload: { id: 'r1', retainPrevious: '2' } }), path: 'spec.reload.retainPrevious' },
-    { name: 'a name that is no DNS label', mw: { ...aMiddleware(), metadata: { name: '9-Lives' } }, path: 'metadata.name', celOnly: true },
-    { name: 'InPlace without heights', mw: withSpec({ reload: { id: 'r1', strategy: 'InPlace' } }), path: 'spec.reload', celOnly: true },
-    { name: 'both PDB forms', mw: withSpec({ server: { pdb: { minAvailable: 1, maxUnavailable: 1 } } }), path: 'spec.server.pdb', celOnly: true },
-    { name: 'autoscaling min above max', mw: withSpec({ server: { replicas: 3, autoscaling: { minReplicas: 4, maxReplicas: 3 } } }), path: 'spec.server.autoscaling', celOnly: true },
-    { name: 'replicas outside the autoscaling range', mw: withSpec({ server: { replicas: 9, autoscaling: { maxReplicas: 5 } } }), path: 'spec.server', celOnly: true },
+    {
+      name: 'an unknown strategy',
+      mw: withSpec({ reload: { id: 'r1', strategy: 'Rolling' } }),
+      path: 'spec.reload.strategy',
+    },
+    {
+      name: 'retainPrevious as a count',
+      mw: withSpec({ reload: { id: 'r1', retainPrevious: '2' } }),
+      path: 'spec.reload.retainPrevious',
+    },
+    {
+      name: 'a name that is no DNS label',
+      mw: { ...aMiddleware(), metadata: { name: '9-Lives' } },
+      path: 'metadata.name',
+      celOnly: true,
+    },
+    {
+      name: 'InPlace without heights',
+      mw: withSpec({ reload: { id: 'r1', strategy: 'InPlace' } }),
+      path: 'spec.reload',
+      celOnly: true,
+    },
+    {
+      name: 'both PDB forms',
+      mw: withSpec({ server: { pdb: { minAvailable: 1, maxUnavailable: 1 } } }),
+      path: 'spec.server.pdb',
+      celOnly: true,
+    },
+    {
+      name: 'autoscaling min above max',
+      mw: withSpec({ server: { replicas: 3, autoscaling: { minReplicas: 4, maxReplicas: 3 } } }),
+      path: 'spec.server.autoscaling',
+      celOnly: true,
+    },
+    {
+      name: 'replicas outside the autoscaling range',
+      mw: withSpec({ server: { replicas: 9, autoscaling: { maxReplicas: 5 } } }),
+      path: 'spec.server',
+      celOnly: true,
+    },
   ];
   for (const c of cases) {
     it(`rejects ${c.name} at ${c.path}`, () => {
       const problems = validateMiddleware(c.mw);
-      expect(problems.map((p) => p.path), formatProblems(problems)).to.include(c.path);
+      expect(
+        problems.map((p) => p.path),
+        formatProblems(problems),
+      ).to.include(c.path);
       const schema = middlewareSchemaProblems(c.mw);
       if (c.celOnly) expect(schema, 'left to CEL').to.deep.equal([]);
       else expect(schema, 'the CRD schema rejects it too').not.to.deep.equal([]);
@@ -73,18 +137,24 @@ describe('validateMiddleware', () => {
 
   it('rejects what is not a Middleware at all', () => {
     expect(validateMiddleware(null)).to.deep.equal([{ path: '', message: 'must be an object' }]);
-    expect(validateMiddleware({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }).map((p) => p.path))
-      .to.have.members(['apiVersion', 'kind', 'spec']);
+    expect(
+      validateMiddleware({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }).map((p) => p.path),
+    ).to.have.members(['apiVersion', 'kind', 'spec']);
   });
 });
 
 describe('validateUpdate', () => {
   const before = aMiddleware({ reload: { id: 'r1', strategy: 'InPlace', heights: '1-10' } });
   it('allows ordinary changes and a new reload id', () => {
-    expect(validateUpdate(before, aMiddleware({ server: { replicas: 4 }, reload: { id: 'r2', heights: '5' } }))).to.deep.equal([]);
+    expect(
+      validateUpdate(before, aMiddleware({ server: { replicas: 4 }, reload: { id: 'r2', heights: '5' } })),
+    ).to.deep.equal([]);
   });
   it('keeps the schema prefix (even when the old one was the default)', () => {
-    const after = aMiddleware({ database: { urlSecretRef: { name: 'mdw-db', key: 'url' }, schemaPrefix: 'other_g' }, reload: before.spec.reload });
+    const after = aMiddleware({
+      database: { urlSecretRef: { name: 'mdw-db', key: 'url' }, schemaPrefix: 'other_g' },
+      reload: before.spec.reload,
+    });
     expect(validateUpdate(before, after).map((p) => p.path)).to.deep.equal(['spec.database.schemaPrefix']);
   });
   it('refuses to change a running reload under the same id', () => {

@@ -14,7 +14,8 @@ import { CHART, helm, renderChart } from './helm.ts';
 
 const FULL_VALUES = fileURLToPath(new URL('full-values.yaml', import.meta.url));
 const byKind = (objects: KubeObject[], kind: string) => objects.filter((o) => o.kind === kind);
-const containerOf = (objects: KubeObject[]) => (byKind(objects, 'Deployment')[0] as V1Deployment).spec?.template.spec?.containers[0] as V1Container;
+const containerOf = (objects: KubeObject[]) =>
+  (byKind(objects, 'Deployment')[0] as V1Deployment).spec?.template.spec?.containers[0] as V1Container;
 
 describe('Helm chart aeternity-middleware-operator', function () {
   this.timeout(60_000);
@@ -35,13 +36,21 @@ describe('Helm chart aeternity-middleware-operator', function () {
 
   it('renders with defaults: CRD, ServiceAccount, RBAC, metrics Service and a 2-replica operator', () => {
     expect(defaults.map((o) => o.kind).sort()).to.deep.equal([
-      'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'Deployment', 'Role', 'RoleBinding', 'Service', 'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'CustomResourceDefinition',
+      'Deployment',
+      'Role',
+      'RoleBinding',
+      'Service',
+      'ServiceAccount',
     ]);
     expect((byKind(defaults, 'Deployment')[0] as V1Deployment).spec?.replicas).to.equal(2);
   });
 
   it('renders every object valid against the Kubernetes schemas, for both value files', async () => {
-    for (const obj of [...defaults, ...full]) expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
+    for (const obj of [...defaults, ...full])
+      expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
   });
 
   it('ships the generated CRD, kept on uninstall, only while crds.create is true', () => {
@@ -69,15 +78,24 @@ describe('Helm chart aeternity-middleware-operator', function () {
       expect(deployment.metadata?.labels).to.have.property('helm.sh/chart');
     }
     expect(containerOf(defaults).resources).to.equal(undefined);
-    expect(containerOf(full).resources).to.deep.equal({ requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } });
+    expect(containerOf(full).resources).to.deep.equal({
+      requests: { cpu: '100m', memory: '128Mi' },
+      limits: { memory: '256Mi' },
+    });
   });
 
   it('runs the same container as `mdw manifests` (args, env, ports, probes, security)', () => {
     const chart = containerOf(defaults);
-    const manifest = buildOperatorDeployment({ namespace: 'mdw-system', image: chart.image ?? '' }).spec?.template.spec?.containers[0];
+    const manifest = buildOperatorDeployment({ namespace: 'mdw-system', image: chart.image ?? '' }).spec?.template.spec
+      ?.containers[0];
     const pick = (c: V1Container | undefined) => ({
-      args: c?.args, env: c?.env, ports: c?.ports, liveness: c?.livenessProbe, readiness: c?.readinessProbe,
-      security: c?.securityContext, mounts: c?.volumeMounts,
+      args: c?.args,
+      env: c?.env,
+      ports: c?.ports,
+      liveness: c?.livenessProbe,
+      readiness: c?.readinessProbe,
+      security: c?.securityContext,
+      mounts: c?.volumeMounts,
     });
     expect(pick(chart)).to.deep.equal(pick(manifest));
     expect(chart.image).to.equal('ghcr.io/aeternity/mdw:0.1.0');
@@ -102,7 +120,11 @@ describe('Helm chart aeternity-middleware-operator', function () {
     expect(validate({ ...(values as object), logLevel: 'loud' })).to.equal(false);
     expect(validate({ ...(values as object), surprise: true })).to.equal(false);
     let error = '';
-    await renderChart('mdw', 'mdw-system', '--set', 'replicaCount=two').catch((err: Error) => { error = err.message; });
-    expect(error).to.match(/replicaCount/).and.match(/schema/i);
+    await renderChart('mdw', 'mdw-system', '--set', 'replicaCount=two').catch((err: Error) => {
+      error = err.message;
+    });
+    expect(error)
+      .to.match(/replicaCount/)
+      .and.match(/schema/i);
   });
 });

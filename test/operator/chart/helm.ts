@@ -18,7 +18,13 @@ export const CHART = fileURLToPath(new URL('../../../charts/aeternity-middleware
 export const KUBE_VERSION = '1.30.0';
 
 const home = mkdtempSync(join(tmpdir(), 'mdw-helm-'));
-const env = { PATH: process.env.PATH ?? '', HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HELM_CACHE_HOME: join(home, 'cache'),
+  HELM_CONFIG_HOME: join(home, 'config'),
+  HELM_DATA_HOME: join(home, 'data'),
+};
 
 /** helm runs helm with args; rejects with stderr in the message on a non-zero exit. */
 export async function helm(...args: string[]): Promise<string> {
@@ -33,6 +39,17 @@ export async function helm(...args: string[]): Promise<string> {
 
 /** renderChart runs `helm template` and parses every rendered object. */
 export async function renderChart(release: string, namespace: string, ...extra: string[]): Promise<KubeObject[]> {
-  const text = await helm('template', release, CHART, '--namespace', namespace, '--kube-version', KUBE_VERSION, ...extra);
-  return parseAllDocuments(text).map((d) => d.toJS() as KubeObject | null).filter((o): o is KubeObject => o !== null);
+  const text = await helm(
+    'template',
+    release,
+    CHART,
+    '--namespace',
+    namespace,
+    '--kube-version',
+    KUBE_VERSION,
+    ...extra,
+  );
+  return parseAllDocuments(text)
+    .map((d) => d.toJS() as KubeObject | null)
+    .filter((o): o is KubeObject => o !== null);
 }

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import {
-  advanceReload, desiredLayout, isReloadBusy, nextGenerationNumber,
-  type GenerationState, type ReloadObservation, type ReloadProgress, type ReloadRequest, type ReloadSettings,
+  advanceReload,
+  desiredLayout,
+  isReloadBusy,
+  nextGenerationNumber,
+  type GenerationState,
+  type ReloadObservation,
+  type ReloadProgress,
+  type ReloadRequest,
+  type ReloadSettings,
 } from '../../../src/operator/controller/bluegreen.ts';
 
 const now = new Date('2026-11-21T01:00:00Z');
@@ -10,24 +17,52 @@ const settings: ReloadSettings = { maxLagBlocks: 3, stableWindowMs: 60_000, reta
 const blueGreen: ReloadRequest = { id: 'r1', strategy: 'BlueGreen', heights: undefined, autoPromote: true };
 const manual: ReloadRequest = { ...blueGreen, autoPromote: false };
 const inPlace: ReloadRequest = { id: 'r1', strategy: 'InPlace', heights: '10-20', autoPromote: true };
-const quiet: ReloadObservation = { pendingMigration: 'Absent', pendingServersAvailable: false, reloadJob: 'Absent', cleanupJob: 'Absent' };
-const caughtUp: ReloadObservation = { ...quiet, pendingMigration: 'Succeeded', pendingServersAvailable: true, pendingProbe: { reachable: true, synced: true, height: 99, nodeHeight: 100, lag: 1 } };
+const quiet: ReloadObservation = {
+  pendingMigration: 'Absent',
+  pendingServersAvailable: false,
+  reloadJob: 'Absent',
+  cleanupJob: 'Absent',
+};
+const caughtUp: ReloadObservation = {
+  ...quiet,
+  pendingMigration: 'Succeeded',
+  pendingServersAvailable: true,
+  pendingProbe: { reachable: true, synced: true, height: 99, nodeHeight: 100, lag: 1 },
+};
 
 const idle: GenerationState = { activeGeneration: 1 };
 function reloading(fields: Partial<ReloadProgress>, state: Partial<GenerationState> = {}): GenerationState {
-  const reload: ReloadProgress = { id: 'r1', strategy: 'BlueGreen', state: 'Migrating', generation: 2, fromGeneration: 1, startedAt: now.toISOString(), message: 'm', ...fields };
+  const reload: ReloadProgress = {
+    id: 'r1',
+    strategy: 'BlueGreen',
+    state: 'Migrating',
+    generation: 2,
+    fromGeneration: 1,
+    startedAt: now.toISOString(),
+    message: 'm',
+    ...fields,
+  };
   return { activeGeneration: 1, pendingGeneration: 2, ...state, reload };
 }
 
 describe('advanceReload', () => {
   describe('when idle', () => {
-    it('does nothing without a request', () => expect(advanceReload(idle, undefined, quiet, now, settings)).to.deep.equal({ state: idle, events: [] }));
+    it('does nothing without a request', () =>
+      expect(advanceReload(idle, undefined, quiet, now, settings)).to.deep.equal({ state: idle, events: [] }));
 
     it('starts a BlueGreen reload by migrating generation N+1', () => {
       const step = advanceReload(idle, blueGreen, quiet, now, settings);
       expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
-      expect(step.state.reload).to.deep.include({ id: 'r1', state: 'Migrating', generation: 2, fromGeneration: 1, startedAt: now.toISOString() });
-      expect(step.events).to.deep.equal([{ type: 'Normal', reason: 'ReloadStarted', message: 'reload r1: building generation 2 beside generation 1' }]);
+      expect(step.state.reload).to.deep.include({
+        id: 'r1',
+        state: 'Migrating',
+        generation: 2,
+        fromGeneration: 1,
+        startedAt: now.toISOString(),
+      });
+      expect(step.events).to.deep.equal([
+        { type: 'Normal', reason: 'ReloadStarted', message: 'reload r1: building generation 2 beside generation 1' },
+      ]);
       expect(step.requeueAfterMs).to.be.greaterThan(0);
     });
 
@@ -35,7 +70,12 @@ describe('advanceReload', () => {
       const step = advanceReload(idle, blueGreen, { ...quiet, firstReconcile: true }, now, settings);
       expect(step.state).to.deep.include({ activeGeneration: 1 });
       expect(step.state.pendingGeneration).to.equal(undefined);
-      expect(step.state.reload).to.deep.include({ id: 'r1', state: 'Completed', generation: 1, completedAt: now.toISOString() });
+      expect(step.state.reload).to.deep.include({
+        id: 'r1',
+        state: 'Completed',
+        generation: 1,
+        completedAt: now.toISOString(),
+      });
       expect(step.events.map((e) => e.reason)).to.deep.equal(['ReloadSkipped']);
     });
 
@@ -51,15 +91,24 @@ describe('advanceReload', () => {
     });
 
     it('starts a new id after a rollback on a generation number never used before', () => {
-      const rolledBack = reloading({ state: 'RolledBack', generation: 2 }, { activeGeneration: 1, pendingGeneration: undefined });
+      const rolledBack = reloading(
+        { state: 'RolledBack', generation: 2 },
+        { activeGeneration: 1, pendingGeneration: undefined },
+      );
       const step = advanceReload(rolledBack, { ...blueGreen, id: 'r2' }, quiet, now, settings);
       expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 3 });
     });
   });
 
   describe('InPlace (Reloading)', () => {
-    const running = reloading({ strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '10-20' }, { pendingGeneration: undefined });
-    it('waits while the Job runs', () => expect(advanceReload(running, inPlace, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(running));
+    const running = reloading(
+      { strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '10-20' },
+      { pendingGeneration: undefined },
+    );
+    it('waits while the Job runs', () =>
+      expect(advanceReload(running, inPlace, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(
+        running,
+      ));
     it('completes when the Job succeeded', () => {
       const step = advanceReload(running, inPlace, { ...quiet, reloadJob: 'Succeeded' }, now, settings);
       expect(step.state.reload).to.deep.include({ state: 'Completed', completedAt: now.toISOString() });
@@ -72,14 +121,18 @@ describe('advanceReload', () => {
       expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadFailed' });
     });
     it('keeps running when the request is withdrawn (a running -H is not cancelled)', () =>
-      expect(advanceReload(running, undefined, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(running));
+      expect(advanceReload(running, undefined, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(
+        running,
+      ));
   });
 
   describe('Migrating', () => {
     const migrating = reloading({ state: 'Migrating' });
     for (const job of ['Absent', 'Running'] as const) {
       it(`waits while the migration Job is ${job}`, () =>
-        expect(advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: job }, now, settings).state).to.deep.equal(migrating));
+        expect(
+          advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: job }, now, settings).state,
+        ).to.deep.equal(migrating));
     }
     it('moves on to CatchingUp once the migration Job succeeded', () => {
       const step = advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: 'Succeeded' }, now, settings);
@@ -88,7 +141,16 @@ describe('advanceReload', () => {
     });
     it('drops the new generation when its migration failed', () => {
       const step = advanceReload(migrating, blueGreen, { ...quiet, pendingMigration: 'Failed' }, now, settings);
-      expect(step.state).to.deep.equal({ activeGeneration: 1, reload: { ...migrating.reload, state: 'CleaningUp', cleanupGeneration: 2, outcome: 'Failed', message: step.events[0]?.message } });
+      expect(step.state).to.deep.equal({
+        activeGeneration: 1,
+        reload: {
+          ...migrating.reload,
+          state: 'CleaningUp',
+          cleanupGeneration: 2,
+          outcome: 'Failed',
+          message: step.events[0]?.message,
+        },
+      });
       expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'MigrationFailed' });
     });
   });
@@ -96,18 +158,30 @@ describe('advanceReload', () => {
   describe('CatchingUp', () => {
     const catching = reloading({ state: 'CatchingUp' });
     it('reports the heights while the generation is behind, without a stable-window start', () => {
-      const behind = { ...caughtUp, pendingProbe: { reachable: true, synced: false, height: 40, nodeHeight: 100, lag: 60 } };
+      const behind = {
+        ...caughtUp,
+        pendingProbe: { reachable: true, synced: false, height: 40, nodeHeight: 100, lag: 60 },
+      };
       const step = advanceReload(catching, blueGreen, behind, now, settings);
       expect(step.state.reload).to.deep.include({ state: 'CatchingUp', height: 40, nodeHeight: 100, lag: 60 });
       expect(step.state.reload?.syncedSince).to.equal(undefined);
     });
     it('does not count an unreachable status endpoint as caught up', () => {
-      const step = advanceReload(catching, blueGreen, { ...caughtUp, pendingProbe: { reachable: false, synced: false, error: 'timed out' } }, now, settings);
+      const step = advanceReload(
+        catching,
+        blueGreen,
+        { ...caughtUp, pendingProbe: { reachable: false, synced: false, error: 'timed out' } },
+        now,
+        settings,
+      );
       expect(step.state.reload?.syncedSince).to.equal(undefined);
       expect(step.state.reload?.message).to.contain('status not reachable yet');
     });
     it('does not count a generation whose servers are not available', () =>
-      expect(advanceReload(catching, blueGreen, { ...caughtUp, pendingServersAvailable: false }, now, settings).state.reload?.syncedSince).to.equal(undefined));
+      expect(
+        advanceReload(catching, blueGreen, { ...caughtUp, pendingServersAvailable: false }, now, settings).state.reload
+          ?.syncedSince,
+      ).to.equal(undefined));
     it('starts the stable window when within K blocks', () => {
       const step = advanceReload(catching, blueGreen, caughtUp, now, settings);
       expect(step.state.reload).to.deep.include({ state: 'CatchingUp', syncedSince: now.toISOString(), lag: 1 });
@@ -115,8 +189,13 @@ describe('advanceReload', () => {
     });
     it('restarts the stable window when the lag grows beyond K again', () => {
       const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
-      const behind = { ...caughtUp, pendingProbe: { reachable: true, synced: false, height: 90, nodeHeight: 100, lag: 10 } };
-      expect(advanceReload(windowOpen, blueGreen, behind, later(30_000), settings).state.reload?.syncedSince).to.equal(undefined);
+      const behind = {
+        ...caughtUp,
+        pendingProbe: { reachable: true, synced: false, height: 90, nodeHeight: 100, lag: 10 },
+      };
+      expect(advanceReload(windowOpen, blueGreen, behind, later(30_000), settings).state.reload?.syncedSince).to.equal(
+        undefined,
+      );
     });
     it('keeps waiting inside the window', () => {
       const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
@@ -127,7 +206,11 @@ describe('advanceReload', () => {
     it('promotes after the stable window with autoPromote: N+1 active, N retained', () => {
       const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
       const step = advanceReload(windowOpen, blueGreen, caughtUp, later(60_000), settings);
-      expect(step.state).to.deep.include({ activeGeneration: 2, previousGeneration: 1, previousExpiresAt: later(60_000 + 3_600_000).toISOString() });
+      expect(step.state).to.deep.include({
+        activeGeneration: 2,
+        previousGeneration: 1,
+        previousExpiresAt: later(60_000 + 3_600_000).toISOString(),
+      });
       expect(step.state.pendingGeneration).to.equal(undefined);
       expect(step.state.reload).to.deep.include({ state: 'Promoted', promotedAt: later(60_000).toISOString() });
       expect(step.events.map((e) => e.reason)).to.deep.equal(['Promoted']);
@@ -144,7 +227,9 @@ describe('advanceReload', () => {
     });
     it('promotes an awaiting generation once autoPromote is set', () => {
       const awaiting = reloading({ state: 'AwaitingPromotion', syncedSince: now.toISOString() });
-      expect(advanceReload(awaiting, blueGreen, caughtUp, later(90_000), settings).state.reload?.state).to.equal('Promoted');
+      expect(advanceReload(awaiting, blueGreen, caughtUp, later(90_000), settings).state.reload?.state).to.equal(
+        'Promoted',
+      );
     });
   });
 
@@ -159,17 +244,39 @@ describe('advanceReload', () => {
       });
     }
     it('aborts a reload whose request was replaced by a new id, which then starts after the clean-up', () => {
-      const step = advanceReload(reloading({ state: 'CatchingUp' }), { ...blueGreen, id: 'r2' }, caughtUp, now, settings);
+      const step = advanceReload(
+        reloading({ state: 'CatchingUp' }),
+        { ...blueGreen, id: 'r2' },
+        caughtUp,
+        now,
+        settings,
+      );
       expect(step.state.reload).to.deep.include({ id: 'r1', state: 'CleaningUp', outcome: 'Aborted' });
     });
     it('does not undo a promotion', () => {
-      const promoted = reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1, previousExpiresAt: later(1000).toISOString() });
+      const promoted = reloading(
+        { state: 'Promoted' },
+        {
+          activeGeneration: 2,
+          pendingGeneration: undefined,
+          previousGeneration: 1,
+          previousExpiresAt: later(1000).toISOString(),
+        },
+      );
       expect(advanceReload(promoted, undefined, quiet, now, settings).state).to.deep.equal(promoted);
     });
   });
 
   describe('Promoted (the rollback window)', () => {
-    const promoted = reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1, previousExpiresAt: later(3_600_000).toISOString() });
+    const promoted = reloading(
+      { state: 'Promoted' },
+      {
+        activeGeneration: 2,
+        pendingGeneration: undefined,
+        previousGeneration: 1,
+        previousExpiresAt: later(3_600_000).toISOString(),
+      },
+    );
     it('keeps the previous generation until the window ends, requeueing for that moment', () => {
       const step = advanceReload(promoted, blueGreen, quiet, later(600_000), settings);
       expect(step.state).to.deep.equal(promoted);
@@ -189,23 +296,39 @@ describe('advanceReload', () => {
       expect(step.events[0]?.reason).to.equal('RolledBack');
     });
     it('ignores a rollback annotation naming another reload', () =>
-      expect(advanceReload(promoted, blueGreen, { ...quiet, rollbackId: 'r0' }, later(600_000), settings).state).to.deep.equal(promoted));
+      expect(
+        advanceReload(promoted, blueGreen, { ...quiet, rollbackId: 'r0' }, later(600_000), settings).state,
+      ).to.deep.equal(promoted));
   });
 
   describe('CleaningUp', () => {
-    const cleaning = reloading({ state: 'CleaningUp', cleanupGeneration: 1, outcome: 'Completed' }, { activeGeneration: 2, pendingGeneration: undefined });
+    const cleaning = reloading(
+      { state: 'CleaningUp', cleanupGeneration: 1, outcome: 'Completed' },
+      { activeGeneration: 2, pendingGeneration: undefined },
+    );
     for (const job of ['Absent', 'Running'] as const) {
-      it(`waits while the drop Job is ${job}`, () => expect(advanceReload(cleaning, blueGreen, { ...quiet, cleanupJob: job }, now, settings).state).to.deep.equal(cleaning));
+      it(`waits while the drop Job is ${job}`, () =>
+        expect(advanceReload(cleaning, blueGreen, { ...quiet, cleanupJob: job }, now, settings).state).to.deep.equal(
+          cleaning,
+        ));
     }
     it('warns once and keeps the state while the drop Job fails', () => {
       const first = advanceReload(cleaning, blueGreen, { ...quiet, cleanupJob: 'Failed' }, now, settings);
       expect(first.state.reload?.state).to.equal('CleaningUp');
       expect(first.events.map((e) => e.reason)).to.deep.equal(['CleanupFailed']);
-      expect(advanceReload(first.state, blueGreen, { ...quiet, cleanupJob: 'Failed' }, now, settings).events).to.deep.equal([]);
+      expect(
+        advanceReload(first.state, blueGreen, { ...quiet, cleanupJob: 'Failed' }, now, settings).events,
+      ).to.deep.equal([]);
     });
     for (const outcome of ['Completed', 'RolledBack', 'Failed', 'Aborted'] as const) {
       it(`ends in ${outcome} once the schema is dropped`, () => {
-        const step = advanceReload({ ...cleaning, reload: { ...cleaning.reload!, outcome } }, blueGreen, { ...quiet, cleanupJob: 'Succeeded' }, now, settings);
+        const step = advanceReload(
+          { ...cleaning, reload: { ...cleaning.reload!, outcome } },
+          blueGreen,
+          { ...quiet, cleanupJob: 'Succeeded' },
+          now,
+          settings,
+        );
         expect(step.state.reload).to.deep.include({ state: outcome, completedAt: now.toISOString() });
         expect(step.state.reload?.cleanupGeneration).to.equal(undefined);
         expect(isReloadBusy(step.state)).to.equal(false);
@@ -217,26 +340,78 @@ describe('advanceReload', () => {
 describe('desiredLayout', () => {
   const cases: [string, GenerationState, ReturnType<typeof desiredLayout>][] = [
     ['idle', idle, { generations: [{ generation: 1, workloads: true, preview: false }], stableGeneration: 1 }],
-    ['migrating N+1: only its migration Job', reloading({ state: 'Migrating' }),
-      { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: false, preview: false }], stableGeneration: 1 }],
-    ['catching up: N+1 workloads behind a preview Service', reloading({ state: 'CatchingUp' }),
-      { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: true, preview: true }], stableGeneration: 1 }],
-    ['catching up with heights: N+1 populator gets them', reloading({ state: 'CatchingUp', heights: '0-99' }),
-      { generations: [{ generation: 1, workloads: true, preview: false }, { generation: 2, workloads: true, preview: true, heights: '0-99' }], stableGeneration: 1 }],
-    ['promoted: stable on N+1, N retained', reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1 }),
-      { generations: [{ generation: 2, workloads: true, preview: false }, { generation: 1, workloads: true, preview: false }], stableGeneration: 2 }],
-    ['cleaning up N', reloading({ state: 'CleaningUp', cleanupGeneration: 1 }, { activeGeneration: 2, pendingGeneration: undefined }),
-      { generations: [{ generation: 2, workloads: true, preview: false }], stableGeneration: 2, cleanupGeneration: 1 }],
-    ['reloading in place', reloading({ strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '5' }, { pendingGeneration: undefined }),
-      { generations: [{ generation: 1, workloads: true, preview: false, populatorStopped: true }], stableGeneration: 1, reloadJob: { id: 'r1', generation: 1, heights: '5' } }],
+    [
+      'migrating N+1: only its migration Job',
+      reloading({ state: 'Migrating' }),
+      {
+        generations: [
+          { generation: 1, workloads: true, preview: false },
+          { generation: 2, workloads: false, preview: false },
+        ],
+        stableGeneration: 1,
+      },
+    ],
+    [
+      'catching up: N+1 workloads behind a preview Service',
+      reloading({ state: 'CatchingUp' }),
+      {
+        generations: [
+          { generation: 1, workloads: true, preview: false },
+          { generation: 2, workloads: true, preview: true },
+        ],
+        stableGeneration: 1,
+      },
+    ],
+    [
+      'catching up with heights: N+1 populator gets them',
+      reloading({ state: 'CatchingUp', heights: '0-99' }),
+      {
+        generations: [
+          { generation: 1, workloads: true, preview: false },
+          { generation: 2, workloads: true, preview: true, heights: '0-99' },
+        ],
+        stableGeneration: 1,
+      },
+    ],
+    [
+      'promoted: stable on N+1, N retained',
+      reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1 }),
+      {
+        generations: [
+          { generation: 2, workloads: true, preview: false },
+          { generation: 1, workloads: true, preview: false },
+        ],
+        stableGeneration: 2,
+      },
+    ],
+    [
+      'cleaning up N',
+      reloading({ state: 'CleaningUp', cleanupGeneration: 1 }, { activeGeneration: 2, pendingGeneration: undefined }),
+      { generations: [{ generation: 2, workloads: true, preview: false }], stableGeneration: 2, cleanupGeneration: 1 },
+    ],
+    [
+      'reloading in place',
+      reloading(
+        { strategy: 'InPlace', state: 'Reloading', generation: 1, heights: '5' },
+        { pendingGeneration: undefined },
+      ),
+      {
+        generations: [{ generation: 1, workloads: true, preview: false, populatorStopped: true }],
+        stableGeneration: 1,
+        reloadJob: { id: 'r1', generation: 1, heights: '5' },
+      },
+    ],
   ];
-  for (const [name, state, layout] of cases) it(`asks for the right children when ${name}`, () => expect(desiredLayout(state)).to.deep.equal(layout));
+  for (const [name, state, layout] of cases)
+    it(`asks for the right children when ${name}`, () => expect(desiredLayout(state)).to.deep.equal(layout));
 });
 
 describe('nextGenerationNumber', () => {
   it('is one above every generation in use or last built', () => {
     expect(nextGenerationNumber(idle)).to.equal(2);
-    expect(nextGenerationNumber(reloading({ state: 'RolledBack', generation: 7 }, { pendingGeneration: undefined }))).to.equal(8);
+    expect(
+      nextGenerationNumber(reloading({ state: 'RolledBack', generation: 7 }, { pendingGeneration: undefined })),
+    ).to.equal(8);
   });
 });
 
@@ -249,7 +424,9 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
     return {
       pendingMigration: pending ? 'Succeeded' : 'Absent',
       pendingServersAvailable: pending?.workloads ?? false,
-      ...(pending?.preview ? { pendingProbe: { reachable: true, synced: true, height: 100, nodeHeight: 100, lag: 0 } } : {}),
+      ...(pending?.preview
+        ? { pendingProbe: { reachable: true, synced: true, height: 100, nodeHeight: 100, lag: 0 } }
+        : {}),
       reloadJob: layout.reloadJob ? 'Succeeded' : 'Absent',
       cleanupJob: layout.cleanupGeneration === undefined ? 'Absent' : 'Succeeded',
       ...(rollbackId === undefined ? {} : { rollbackId }),
@@ -262,7 +439,13 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
     for (let i = 0; i < 50 && (trail.length === 0 || isReloadBusy(state)); i++) {
       // The status is persisted as JSON; the next step must work from that alone.
       state = JSON.parse(JSON.stringify(state)) as GenerationState;
-      const step = advanceReload(state, request, observe(state, state.reload?.state === rollbackAt ? request.id : undefined), new Date(clock), settings);
+      const step = advanceReload(
+        state,
+        request,
+        observe(state, state.reload?.state === rollbackAt ? request.id : undefined),
+        new Date(clock),
+        settings,
+      );
       if (step.state.reload?.state !== state.reload?.state) trail.push(step.state.reload?.state ?? 'none');
       state = step.state;
       clock += step.requeueAfterMs ?? 1000;
@@ -273,13 +456,19 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
   it('goes Migrating → CatchingUp → Promoted → CleaningUp → Completed, ending on generation 2 alone', () => {
     const { trail, end } = run(blueGreen);
     expect(trail).to.deep.equal(['Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'Completed']);
-    expect(desiredLayout(end)).to.deep.equal({ generations: [{ generation: 2, workloads: true, preview: false }], stableGeneration: 2 });
+    expect(desiredLayout(end)).to.deep.equal({
+      generations: [{ generation: 2, workloads: true, preview: false }],
+      stableGeneration: 2,
+    });
   });
 
   it('rolls back inside the window, ending on generation 1 alone', () => {
     const { trail, end } = run(blueGreen, 'Promoted');
     expect(trail).to.deep.equal(['Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'RolledBack']);
-    expect(desiredLayout(end)).to.deep.equal({ generations: [{ generation: 1, workloads: true, preview: false }], stableGeneration: 1 });
+    expect(desiredLayout(end)).to.deep.equal({
+      generations: [{ generation: 1, workloads: true, preview: false }],
+      stableGeneration: 1,
+    });
   });
 
   it('runs an InPlace reload as Reloading → Completed on generation 1', () => {

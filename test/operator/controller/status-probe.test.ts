@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createStatusProbe, parseStatusBody, statusUrl, type FetchLike } from '../../../src/operator/controller/status-probe.ts';
+import {
+  createStatusProbe,
+  parseStatusBody,
+  statusUrl,
+  type FetchLike,
+} from '../../../src/operator/controller/status-probe.ts';
 
 const target = { namespace: 'chain', service: 'mdw-g2-preview', port: 8080 };
 
@@ -12,22 +17,61 @@ describe('statusUrl', () => {
 
 describe('parseStatusBody', () => {
   const cases: { name: string; status: number; body: string; want: Record<string, unknown> }[] = [
-    { name: 'a synced 200 answer', status: 200, body: '{"height":120,"node_height":121,"lag":1,"synced":true}',
-      want: { reachable: true, synced: true, height: 120, nodeHeight: 121, lag: 1 } },
-    { name: 'a 200 answer that says not synced', status: 200, body: '{"height":10,"node_height":121,"lag":111,"synced":false}',
-      want: { reachable: true, synced: false, height: 10, nodeHeight: 121, lag: 111 } },
-    { name: 'a 503 answer (never synced, heights kept)', status: 503, body: '{"height":10,"node_height":12,"synced":true}',
-      want: { reachable: true, synced: false, height: 10, nodeHeight: 12, lag: 2, error: 'status endpoint answered 503' } },
-    { name: 'a body without lag (derived from the heights)', status: 200, body: '{"height":7,"node_height":9,"synced":true}',
-      want: { reachable: true, synced: true, height: 7, nodeHeight: 9, lag: 2 } },
-    { name: 'a body that is not JSON', status: 200, body: '<html>',
-      want: { reachable: true, synced: false, error: 'status body is not JSON' } },
-    { name: 'a JSON array', status: 200, body: '[1]',
-      want: { reachable: true, synced: false, error: 'status body is not a JSON object' } },
-    { name: 'a 404 (the endpoint is missing)', status: 404, body: '{}',
-      want: { reachable: true, synced: false, error: 'status endpoint answered 404' } },
-    { name: 'negative and non-integer heights (ignored)', status: 200, body: '{"height":-1,"node_height":"x","synced":true}',
-      want: { reachable: true, synced: true } },
+    {
+      name: 'a synced 200 answer',
+      status: 200,
+      body: '{"height":120,"node_height":121,"lag":1,"synced":true}',
+      want: { reachable: true, synced: true, height: 120, nodeHeight: 121, lag: 1 },
+    },
+    {
+      name: 'a 200 answer that says not synced',
+      status: 200,
+      body: '{"height":10,"node_height":121,"lag":111,"synced":false}',
+      want: { reachable: true, synced: false, height: 10, nodeHeight: 121, lag: 111 },
+    },
+    {
+      name: 'a 503 answer (never synced, heights kept)',
+      status: 503,
+      body: '{"height":10,"node_height":12,"synced":true}',
+      want: {
+        reachable: true,
+        synced: false,
+        height: 10,
+        nodeHeight: 12,
+        lag: 2,
+        error: 'status endpoint answered 503',
+      },
+    },
+    {
+      name: 'a body without lag (derived from the heights)',
+      status: 200,
+      body: '{"height":7,"node_height":9,"synced":true}',
+      want: { reachable: true, synced: true, height: 7, nodeHeight: 9, lag: 2 },
+    },
+    {
+      name: 'a body that is not JSON',
+      status: 200,
+      body: '<html>',
+      want: { reachable: true, synced: false, error: 'status body is not JSON' },
+    },
+    {
+      name: 'a JSON array',
+      status: 200,
+      body: '[1]',
+      want: { reachable: true, synced: false, error: 'status body is not a JSON object' },
+    },
+    {
+      name: 'a 404 (the endpoint is missing)',
+      status: 404,
+      body: '{}',
+      want: { reachable: true, synced: false, error: 'status endpoint answered 404' },
+    },
+    {
+      name: 'negative and non-integer heights (ignored)',
+      status: 200,
+      body: '{"height":-1,"node_height":"x","synced":true}',
+      want: { reachable: true, synced: true },
+    },
   ];
   for (const c of cases) {
     it(`reads ${c.name}`, () => expect(parseStatusBody(c.status, c.body)).to.deep.equal(c.want));
@@ -57,7 +101,10 @@ describe('createStatusProbe', () => {
   const localFetch: FetchLike = (url, init) => fetch(url.replace(/^http:\/\/[^/]+/, base), init);
 
   it('reads the status of a reachable generation over HTTP', async () => {
-    handler = (path) => ({ status: path === '/middleware/status' ? 200 : 404, body: '{"height":5,"node_height":5,"lag":0,"synced":true}' });
+    handler = (path) => ({
+      status: path === '/middleware/status' ? 200 : 404,
+      body: '{"height":5,"node_height":5,"lag":0,"synced":true}',
+    });
     const result = await createStatusProbe({ fetch: localFetch })(target);
     expect(result).to.deep.equal({ reachable: true, synced: true, height: 5, nodeHeight: 5, lag: 0 });
   });

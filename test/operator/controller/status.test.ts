@@ -1,15 +1,29 @@
 import { expect } from 'chai';
 import type { MiddlewareCondition } from '../../../src/operator/api/middleware-types.ts';
 import {
-  availabilityProblem, availableCondition, degradedCondition, derivePhase, findCondition, pausedCondition, setCondition, setConditions,
-  statusChanged, syncedCondition, type ConditionUpdate,
+  availabilityProblem,
+  availableCondition,
+  degradedCondition,
+  derivePhase,
+  findCondition,
+  pausedCondition,
+  setCondition,
+  setConditions,
+  statusChanged,
+  syncedCondition,
+  type ConditionUpdate,
 } from '../../../src/operator/controller/status.ts';
 
 const t0 = new Date('2026-11-21T00:00:00Z');
 const t1 = new Date('2026-11-21T00:05:00Z');
 
 describe('setCondition', () => {
-  const ready: ConditionUpdate = { type: 'Available', status: 'True', reason: 'AllPodsReady', message: '2/2 server pods available' };
+  const ready: ConditionUpdate = {
+    type: 'Available',
+    status: 'True',
+    reason: 'AllPodsReady',
+    message: '2/2 server pods available',
+  };
 
   it('appends a new condition stamped with the time and the observed generation', () => {
     expect(setCondition([], ready, { now: t0, observedGeneration: 3 })).to.deep.equal([
@@ -20,7 +34,12 @@ describe('setCondition', () => {
   it('keeps lastTransitionTime while the status is unchanged, even when reason, message and generation change', () => {
     const first = setCondition([], ready, { now: t0, observedGeneration: 3 });
     const second = setCondition(first, { ...ready, reason: 'Other', message: 'm' }, { now: t1, observedGeneration: 4 });
-    expect(second[0]).to.deep.include({ lastTransitionTime: t0.toISOString(), observedGeneration: 4, reason: 'Other', message: 'm' });
+    expect(second[0]).to.deep.include({
+      lastTransitionTime: t0.toISOString(),
+      observedGeneration: 4,
+      reason: 'Other',
+      message: 'm',
+    });
   });
 
   it('moves lastTransitionTime when the status changes', () => {
@@ -55,17 +74,28 @@ describe('availableCondition', () => {
     ['more available than desired during a scale-down', { desired: 2, available: 3 }, 'True', 'AllPodsReady'],
   ];
   for (const [name, counts, status, reason] of cases) {
-    it(`is ${status}/${reason} when ${name}`, () => expect(availableCondition(counts)).to.deep.include({ type: 'Available', status, reason }));
+    it(`is ${status}/${reason} when ${name}`, () =>
+      expect(availableCondition(counts)).to.deep.include({ type: 'Available', status, reason }));
   }
-  it('says the counts in its message', () => expect(availableCondition({ desired: 3, available: 2 }).message).to.equal('2/3 server pods available'));
+  it('says the counts in its message', () =>
+    expect(availableCondition({ desired: 3, available: 2 }).message).to.equal('2/3 server pods available'));
 });
 
 describe('degradedCondition and availabilityProblem', () => {
-  it('is False/NoProblems without problems', () => expect(degradedCondition([])).to.deep.include({ type: 'Degraded', status: 'False', reason: 'NoProblems' }));
+  it('is False/NoProblems without problems', () =>
+    expect(degradedCondition([])).to.deep.include({ type: 'Degraded', status: 'False', reason: 'NoProblems' }));
   it('is True with the first reason and every message', () =>
-    expect(degradedCondition([{ reason: 'A', message: 'a' }, { reason: 'B', message: 'b' }])).to.deep.include({ status: 'True', reason: 'A', message: 'a; b' }));
+    expect(
+      degradedCondition([
+        { reason: 'A', message: 'a' },
+        { reason: 'B', message: 'b' },
+      ]),
+    ).to.deep.include({ status: 'True', reason: 'A', message: 'a; b' }));
   it('turns a partially available server set into a problem', () =>
-    expect(availabilityProblem(availableCondition({ desired: 3, available: 1 }))).to.deep.equal({ reason: 'SomePodsNotReady', message: '1/3 server pods available' }));
+    expect(availabilityProblem(availableCondition({ desired: 3, available: 1 }))).to.deep.equal({
+      reason: 'SomePodsNotReady',
+      message: '1/3 server pods available',
+    }));
   it('sees no problem when every pod, or none, is available', () => {
     expect(availabilityProblem(availableCondition({ desired: 3, available: 3 }))).to.equal(undefined);
     expect(availabilityProblem(availableCondition({ desired: 3, available: 0 }))).to.equal(undefined);
@@ -75,35 +105,88 @@ describe('degradedCondition and availabilityProblem', () => {
 describe('syncedCondition', () => {
   const cases: [string, Parameters<typeof syncedCondition>[0], string, string][] = [
     ['nothing was probed', undefined, 'Unknown', 'NotProbed'],
-    ['the endpoint is unreachable', { reachable: false, synced: false, error: 'timed out' }, 'False', 'StatusUnreachable'],
-    ['the middleware is behind', { reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 }, 'False', 'CatchingUp'],
-    ['the middleware is at the head', { reachable: true, synced: true, height: 90, nodeHeight: 90, lag: 0 }, 'True', 'CaughtUp'],
+    [
+      'the endpoint is unreachable',
+      { reachable: false, synced: false, error: 'timed out' },
+      'False',
+      'StatusUnreachable',
+    ],
+    [
+      'the middleware is behind',
+      { reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 },
+      'False',
+      'CatchingUp',
+    ],
+    [
+      'the middleware is at the head',
+      { reachable: true, synced: true, height: 90, nodeHeight: 90, lag: 0 },
+      'True',
+      'CaughtUp',
+    ],
   ];
   for (const [name, probe, status, reason] of cases) {
-    it(`is ${status}/${reason} when ${name}`, () => expect(syncedCondition(probe)).to.deep.include({ type: 'Synced', status, reason }));
+    it(`is ${status}/${reason} when ${name}`, () =>
+      expect(syncedCondition(probe)).to.deep.include({ type: 'Synced', status, reason }));
   }
   it('puts the heights into the message', () =>
-    expect(syncedCondition({ reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 }).message).to.equal('height 5, node height 90, lag 85'));
+    expect(syncedCondition({ reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 }).message).to.equal(
+      'height 5, node height 90, lag 85',
+    ));
 });
 
 describe('pausedCondition', () => {
-  it('is True/PausedBySpec when spec.paused', () => expect(pausedCondition(true)).to.deep.include({ status: 'True', reason: 'PausedBySpec' }));
-  it('is False/ReconciliationActive otherwise', () => expect(pausedCondition(false)).to.deep.include({ status: 'False', reason: 'ReconciliationActive' }));
+  it('is True/PausedBySpec when spec.paused', () =>
+    expect(pausedCondition(true)).to.deep.include({ status: 'True', reason: 'PausedBySpec' }));
+  it('is False/ReconciliationActive otherwise', () =>
+    expect(pausedCondition(false)).to.deep.include({ status: 'False', reason: 'ReconciliationActive' }));
 });
 
 describe('derivePhase', () => {
-  const c = (type: MiddlewareCondition['type'], status: MiddlewareCondition['status'], reason = 'R'): MiddlewareCondition =>
-    ({ type, status, reason, message: '', lastTransitionTime: t0.toISOString(), observedGeneration: 1 });
-  const healthy = [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'True'), c('Synced', 'True'), c('ReconciliationPaused', 'False')];
+  const c = (
+    type: MiddlewareCondition['type'],
+    status: MiddlewareCondition['status'],
+    reason = 'R',
+  ): MiddlewareCondition => ({
+    type,
+    status,
+    reason,
+    message: '',
+    lastTransitionTime: t0.toISOString(),
+    observedGeneration: 1,
+  });
+  const healthy = [
+    c('Reconciled', 'True'),
+    c('MigrationsApplied', 'True'),
+    c('Available', 'True'),
+    c('Synced', 'True'),
+    c('ReconciliationPaused', 'False'),
+  ];
   const cases: [string, MiddlewareCondition[], string][] = [
     ['the spec is invalid', [c('Reconciled', 'False', 'InvalidSpec')], 'Invalid'],
     ['reconciliation is paused', [...healthy.slice(0, 4), c('ReconciliationPaused', 'True')], 'Paused'],
     ['nothing was reconciled yet', [], 'Pending'],
     ['migrations are not applied', [c('Reconciled', 'True'), c('MigrationsApplied', 'False')], 'Migrating'],
-    ['servers are not available yet', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False')], 'Pending'],
+    [
+      'servers are not available yet',
+      [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False')],
+      'Pending',
+    ],
     ['Degraded is True', [...healthy, c('Degraded', 'True')], 'Degraded'],
-    ['a migration failed (Degraded before Migrating)', [c('Reconciled', 'False'), c('MigrationsApplied', 'False'), c('Degraded', 'True', 'MigrationFailed')], 'Degraded'],
-    ['every server is gone after serving (Degraded before Pending)', [c('Reconciled', 'True'), c('MigrationsApplied', 'True'), c('Available', 'False'), c('Degraded', 'True', 'NoPodReady')], 'Degraded'],
+    [
+      'a migration failed (Degraded before Migrating)',
+      [c('Reconciled', 'False'), c('MigrationsApplied', 'False'), c('Degraded', 'True', 'MigrationFailed')],
+      'Degraded',
+    ],
+    [
+      'every server is gone after serving (Degraded before Pending)',
+      [
+        c('Reconciled', 'True'),
+        c('MigrationsApplied', 'True'),
+        c('Available', 'False'),
+        c('Degraded', 'True', 'NoPodReady'),
+      ],
+      'Degraded',
+    ],
     ['a reload runs', [...healthy, c('Reindexing', 'True')], 'Reindexing'],
     ['the active generation is behind the node', [...healthy.slice(0, 3), c('Synced', 'False')], 'Syncing'],
     ['everything is fine', healthy, 'Available'],

@@ -38,9 +38,16 @@ async function passes(h: Harness, n: number): Promise<void> {
 describe('requestReload', () => {
   it('sets spec.reload with a new id in one merge patch, nulling members an older request had', async () => {
     const h = await serving();
-    h.kube.userPatch(MW_REF, { spec: { reload: { id: 'old', strategy: 'InPlace', heights: '1-2', retainPrevious: '1h' } } });
+    h.kube.userPatch(MW_REF, {
+      spec: { reload: { id: 'old', strategy: 'InPlace', heights: '1-2', retainPrevious: '1h' } },
+    });
     h.kube.clearRecords();
-    const { id } = await requestReload(h.kube, { ...target, strategy: 'BlueGreen', autoPromote: false, now: new Date('2026-11-21T01:02:03.456Z') });
+    const { id } = await requestReload(h.kube, {
+      ...target,
+      strategy: 'BlueGreen',
+      autoPromote: false,
+      now: new Date('2026-11-21T01:02:03.456Z'),
+    });
     expect(id).to.equal('reload-20261121-010203z');
     expect(h.kube.writes.map((w) => w.verb)).to.deep.equal(['patchMerge']);
     expect(h.middleware().spec.reload).to.deep.equal({ id, strategy: 'BlueGreen', autoPromote: false });
@@ -81,7 +88,13 @@ describe('promoteReload and rollbackReload', () => {
   it('drive a manual blue/green reload: request, approve, roll back', async () => {
     const h = await serving();
     // By requesting a reload that waits for approval.
-    await requestReload(h.kube, { ...target, strategy: 'BlueGreen', autoPromote: false, retainPrevious: '2h', id: 'manual' });
+    await requestReload(h.kube, {
+      ...target,
+      strategy: 'BlueGreen',
+      autoPromote: false,
+      retainPrevious: '2h',
+      id: 'manual',
+    });
     expect((await rejection(rollbackReload(h.kube, target))).code).to.equal('MDW_OPERATOR_CONFLICT');
     await passes(h, 8);
     expect(h.middleware().status?.reload?.state).to.equal('AwaitingPromotion');
@@ -114,7 +127,15 @@ describe('describeStatus', () => {
     expect(text).to.match(/Height: +100 of node 100 \(lag 0\)/);
     expect(text).to.match(/Servers: +2\/2 ready/);
     expect(text).to.contain('Reload:       shown (BlueGreen) Migrating, generation 2 from 1');
-    for (const type of ['Reconciled', 'Available', 'MigrationsApplied', 'Synced', 'Reindexing', 'Degraded', 'ReconciliationPaused']) {
+    for (const type of [
+      'Reconciled',
+      'Available',
+      'MigrationsApplied',
+      'Synced',
+      'Reindexing',
+      'Degraded',
+      'ReconciliationPaused',
+    ]) {
       expect(text).to.match(new RegExp(`\\n    ${type} +(True|False|Unknown) `));
     }
   });
@@ -122,6 +143,8 @@ describe('describeStatus', () => {
   it('shows a fresh Middleware the operator has not seen yet', async () => {
     const h = new Harness();
     await h.apply();
-    expect(await describeStatus(h.kube, target)).to.contain('Phase:        Unknown').and.to.contain('(none yet)');
+    expect(await describeStatus(h.kube, target))
+      .to.contain('Phase:        Unknown')
+      .and.to.contain('(none yet)');
   });
 });

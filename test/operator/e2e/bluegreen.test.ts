@@ -38,8 +38,17 @@ function snapshot(h: Harness): unknown {
   return {
     deployments: h.names('Deployment'),
     jobs: h.names('Job'),
-    services: h.kube.objectsOf<Built<V1Service>>('v1', 'Service', 'chain').map((svc) => `${svc.metadata.name}->${svc.spec?.selector?.[LABEL_GENERATION]}`),
-    status: { active: s?.activeGeneration, pending: s?.pendingGeneration, previous: s?.previousGeneration, reload: s?.reload?.state, generation: s?.reload?.generation, phase: s?.phase },
+    services: h.kube
+      .objectsOf<Built<V1Service>>('v1', 'Service', 'chain')
+      .map((svc) => `${svc.metadata.name}->${svc.spec?.selector?.[LABEL_GENERATION]}`),
+    status: {
+      active: s?.activeGeneration,
+      pending: s?.pendingGeneration,
+      previous: s?.previousGeneration,
+      reload: s?.reload?.state,
+      generation: s?.reload?.generation,
+      phase: s?.phase,
+    },
     finalizers: h.middleware().metadata.finalizers,
   };
 }
@@ -129,7 +138,9 @@ describe('blue/green reload on the fake API server', () => {
     expect(h.generationsOf('Deployment')).to.deep.equal([2]);
     await h.pass();
     const drop = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-drop-schema-g1-'));
-    expect(drop?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'DATABASE_SCHEMA')?.value).to.equal('mdw_g1');
+    expect(drop?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'DATABASE_SCHEMA')?.value).to.equal(
+      'mdw_g1',
+    );
 
     // By completing the drop: the reload is Completed and only generation 2 is left.
     h.completeJobs();
@@ -155,13 +166,22 @@ describe('blue/green reload on the fake API server', () => {
       const h = await serving();
       requestReload(h, RELOAD);
       let count = 0;
-      await drive(h, () => h.newReconciler(new InterceptingKube(h.kube, () => { count++; })));
+      await drive(h, () =>
+        h.newReconciler(
+          new InterceptingKube(h.kube, () => {
+            count++;
+          }),
+        ),
+      );
       reference = snapshot(h);
       writesInRun = count;
     });
 
     it('has a reference run that ends on generation 2 alone', () => {
-      expect(reference).to.deep.include({ deployments: ['mainnet-populator-g2', 'mainnet-server-g2'], services: ['mainnet->2'] });
+      expect(reference).to.deep.include({
+        deployments: ['mainnet-populator-g2', 'mainnet-server-g2'],
+        services: ['mainnet->2'],
+      });
       expect(writesInRun).to.be.greaterThan(10);
     });
 
@@ -187,7 +207,7 @@ describe('blue/green reload on the fake API server', () => {
     });
   });
 
-  it('survives a leader change mid-reload: the old leader\'s stale status write is refused and the new one resumes', async () => {
+  it("survives a leader change mid-reload: the old leader's stale status write is refused and the new one resumes", async () => {
     const h = await serving();
     requestReload(h, RELOAD);
     await h.pass();
@@ -195,12 +215,14 @@ describe('blue/green reload on the fake API server', () => {
     const newLeader = h.newReconciler();
     let handedOver = false;
     // The old leader read the Middleware, then lost its Lease; before its first status write the new leader runs.
-    const oldLeader = h.newReconciler(new InterceptingKube(h.kube, async (verb, ref) => {
-      if (!handedOver && verb === 'patchStatus' && ref.kind === 'Middleware') {
-        handedOver = true;
-        await newLeader(KEY);
-      }
-    }));
+    const oldLeader = h.newReconciler(
+      new InterceptingKube(h.kube, async (verb, ref) => {
+        if (!handedOver && verb === 'patchStatus' && ref.kind === 'Middleware') {
+          handedOver = true;
+          await newLeader(KEY);
+        }
+      }),
+    );
     let refused: unknown;
     try {
       await oldLeader(KEY);
@@ -219,14 +241,18 @@ describe('blue/green reload on the fake API server', () => {
     const h = await serving();
     requestReload(h, RELOAD);
     const reasons: string[] = [];
-    await drive(h, () => h.reconcile, () => {
-      reasons.push(...h.eventReasons());
-      if (reloadState(h) === 'Promoted' && h.middleware().metadata.annotations?.[ROLLBACK_ANNOTATION] === undefined) {
-        expect(stableGeneration(h)).to.equal('2');
-        // By asking for a rollback, as `mdw reload mainnet --rollback` does.
-        h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'reindex-1' } } });
-      }
-    });
+    await drive(
+      h,
+      () => h.reconcile,
+      () => {
+        reasons.push(...h.eventReasons());
+        if (reloadState(h) === 'Promoted' && h.middleware().metadata.annotations?.[ROLLBACK_ANNOTATION] === undefined) {
+          expect(stableGeneration(h)).to.equal('2');
+          // By asking for a rollback, as `mdw reload mainnet --rollback` does.
+          h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'reindex-1' } } });
+        }
+      },
+    );
     expect(reloadState(h)).to.equal('RolledBack');
     expect(stableGeneration(h)).to.equal('1');
     expect(h.middleware().status).to.deep.include({ activeGeneration: 1 });
@@ -273,9 +299,14 @@ describe('blue/green reload on the fake API server', () => {
   it('passes BlueGreen heights to the new populator until promotion, then only follows the head', async () => {
     const h = await serving();
     requestReload(h, { ...RELOAD, heights: '0-100' });
-    const argsOf = () => h.deployments().find((d) => d.metadata.name === 'mainnet-populator-g2')?.spec?.template.spec?.containers[0]?.args;
+    const argsOf = () =>
+      h.deployments().find((d) => d.metadata.name === 'mainnet-populator-g2')?.spec?.template.spec?.containers[0]?.args;
     const seen: unknown[] = [];
-    await drive(h, () => h.reconcile, () => seen.push(`${reloadState(h)} ${JSON.stringify(argsOf())}`));
+    await drive(
+      h,
+      () => h.reconcile,
+      () => seen.push(`${reloadState(h)} ${JSON.stringify(argsOf())}`),
+    );
     expect(seen).to.include('CatchingUp ["-p","-H","0-100"]');
     expect(seen).to.include('Promoted ["-p"]');
     expect(argsOf()).to.deep.equal(['-p']);
@@ -286,14 +317,21 @@ describe('blue/green reload on the fake API server', () => {
     requestReload(h, { ...RELOAD, retainPrevious: '0s' });
     let failedOnce = false;
     const reasons: string[] = [];
-    await drive(h, () => h.reconcile, () => {
-      reasons.push(...h.eventReasons());
-      const drop = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-drop-schema-g1-'));
-      if (drop !== undefined && !failedOnce) {
-        failedOnce = true;
-        h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: drop.metadata.name }, 'permission denied for schema mdw_g1');
-      }
-    });
+    await drive(
+      h,
+      () => h.reconcile,
+      () => {
+        reasons.push(...h.eventReasons());
+        const drop = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-drop-schema-g1-'));
+        if (drop !== undefined && !failedOnce) {
+          failedOnce = true;
+          h.kube.failJob(
+            { apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: drop.metadata.name },
+            'permission denied for schema mdw_g1',
+          );
+        }
+      },
+    );
     expect(failedOnce).to.equal(true);
     expect(reasons).to.include.members(['CleanupFailed', 'GenerationDropped']);
     expect(reloadState(h)).to.equal('Completed');

@@ -8,7 +8,16 @@ import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts
 import { createReconciler, type ReconcileResult, type Reconciler } from '../../../src/operator/controller/reconcile.ts';
 import type { ProbeResult, ProbeTarget } from '../../../src/operator/controller/status-probe.ts';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { refOf, type DeleteOptions, type KubeClient, type KubeObject, type ObjectRef, type WatchEvent, type WatchHandle, KubeError } from '../../../src/operator/kube/client.ts';
+import {
+  refOf,
+  type DeleteOptions,
+  type KubeClient,
+  type KubeObject,
+  type ObjectRef,
+  type WatchEvent,
+  type WatchHandle,
+  KubeError,
+} from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
 
@@ -53,7 +62,13 @@ export class Harness {
 
   /** newReconciler is a fresh operator process: no memory but what the cluster holds (a crash and restart). */
   newReconciler(kube: KubeClient = this.kube): Reconciler {
-    return createReconciler({ kube, log: pino({ level: 'silent' }), probe: this.probe.probe, clock: this.clock.now, config: { image: IMAGE } });
+    return createReconciler({
+      kube,
+      log: pino({ level: 'silent' }),
+      probe: this.probe.probe,
+      clock: this.clock.now,
+      config: { image: IMAGE },
+    });
   }
 
   /** crash replaces the reconciler by a fresh one. */
@@ -98,7 +113,8 @@ export class Harness {
   /** readyDeployments plays the Deployment controller: every Deployment reports all replicas available. */
   readyDeployments(): void {
     for (const d of this.deployments()) {
-      const ready = d.status?.availableReplicas === d.spec?.replicas && d.status?.observedGeneration === d.metadata.generation;
+      const ready =
+        d.status?.availableReplicas === d.spec?.replicas && d.status?.observedGeneration === d.metadata.generation;
       if (!ready) this.kube.markDeploymentReady(refOf(d as never));
     }
   }
@@ -150,10 +166,22 @@ export class InterceptingKube implements KubeClient {
   get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
     return this.#inner.get(ref);
   }
-  list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, labelSelector?: string): Promise<{ items: T[]; resourceVersion: string }> {
+  list<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace?: string,
+    labelSelector?: string,
+  ): Promise<{ items: T[]; resourceVersion: string }> {
     return this.#inner.list(apiVersion, kind, namespace, labelSelector);
   }
-  watch<T extends KubeObject>(apiVersion: string, kind: string, namespace: string | undefined, rv: string, onEvent: (e: WatchEvent<T>) => void, onDone: (err?: KubeError) => void): Promise<WatchHandle> {
+  watch<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    rv: string,
+    onEvent: (e: WatchEvent<T>) => void,
+    onDone: (err?: KubeError) => void,
+  ): Promise<WatchHandle> {
     return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone);
   }
   async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {

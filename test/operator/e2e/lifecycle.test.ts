@@ -40,7 +40,12 @@ describe('operator lifecycle on the fake API server', () => {
     const server = h.kube.peek<Built<V1Deployment>>(SERVER)!;
     expect(server.spec?.replicas).to.equal(2);
     expect(server.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
-    expect(server.metadata.ownerReferences?.[0]).to.deep.include({ kind: 'Middleware', name: 'mainnet', controller: true, uid: h.middleware().metadata.uid });
+    expect(server.metadata.ownerReferences?.[0]).to.deep.include({
+      kind: 'Middleware',
+      name: 'mainnet',
+      controller: true,
+      uid: h.middleware().metadata.uid,
+    });
     expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'True' });
     expect(h.condition('Available')).to.deep.include({ status: 'False', reason: 'NoPodReady' });
 
@@ -49,7 +54,16 @@ describe('operator lifecycle on the fake API server', () => {
     h.probe.set('mainnet', 100, 0);
     await h.pass();
     const mw = h.middleware();
-    expect(mw.status).to.deep.include({ phase: 'Available', activeGeneration: 1, observedGeneration: 1, height: 100, nodeHeight: 100, lag: 0, replicas: 2, readyReplicas: 2 });
+    expect(mw.status).to.deep.include({
+      phase: 'Available',
+      activeGeneration: 1,
+      observedGeneration: 1,
+      height: 100,
+      nodeHeight: 100,
+      lag: 0,
+      replicas: 2,
+      readyReplicas: 2,
+    });
     expect(h.condition('Available')).to.deep.include({ status: 'True', reason: 'AllPodsReady' });
     expect(h.condition('Synced')).to.deep.include({ status: 'True', reason: 'CaughtUp' });
     expect(mw.status?.conditions?.every((c) => c.observedGeneration === 1)).to.equal(true);
@@ -71,7 +85,9 @@ describe('operator lifecycle on the fake API server', () => {
     const before = h.condition('Available') as { lastTransitionTime?: string };
     h.clock.advance(600_000);
     await h.pass();
-    expect((h.condition('Available') as { lastTransitionTime?: string }).lastTransitionTime).to.equal(before.lastTransitionTime);
+    expect((h.condition('Available') as { lastTransitionTime?: string }).lastTransitionTime).to.equal(
+      before.lastTransitionTime,
+    );
   });
 
   it('follows the scale subresource: spec.server.replicas moves the server Deployment and status.replicas', async () => {
@@ -88,7 +104,12 @@ describe('operator lifecycle on the fake API server', () => {
     // By letting the new pods become ready.
     h.readyDeployments();
     await h.pass();
-    expect(h.middleware().status).to.deep.include({ replicas: 5, readyReplicas: 5, observedGeneration: 2, phase: 'Available' });
+    expect(h.middleware().status).to.deep.include({
+      replicas: 5,
+      readyReplicas: 5,
+      observedGeneration: 2,
+      phase: 'Available',
+    });
     expect(h.middleware().status?.selector).to.contain(`${LABEL_GENERATION}=1`);
   });
 
@@ -192,13 +213,18 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'MigrationsRunning' });
     h.completeJobs();
     await h.pass();
-    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal('ghcr.io/aeternity/mdw:1.1.0');
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(
+      'ghcr.io/aeternity/mdw:1.1.0',
+    );
   });
 
   it('reports a failed migration as MigrationsApplied=False and Degraded, without starting workloads', async () => {
     await h.apply();
     await h.pass();
-    h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: h.names('Job')[0]! }, 'relation "x" does not exist');
+    h.kube.failJob(
+      { apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: h.names('Job')[0]! },
+      'relation "x" does not exist',
+    );
     await h.pass();
     expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'MigrationFailed' });
     expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'MigrationFailed' });
@@ -219,7 +245,11 @@ describe('operator lifecycle on the fake API server', () => {
       thrown = err;
     }
     expect(thrown).to.be.instanceOf(KubeError);
-    expect(h.kube.events.some((e) => e.type === 'Warning' && e.reason === 'ReconcileError' && e.message?.includes('etcd timeout'))).to.equal(true);
+    expect(
+      h.kube.events.some(
+        (e) => e.type === 'Warning' && e.reason === 'ReconcileError' && e.message?.includes('etcd timeout'),
+      ),
+    ).to.equal(true);
     expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'ReconcileError' });
     h.probe.set('mainnet', 100, 0);
     await h.settle();
@@ -267,7 +297,10 @@ describe('operator lifecycle on the fake API server', () => {
     await h.kube.delete(MW_REF);
     await h.pass();
     await h.pass();
-    expect(h.names('Job').map((n) => n.replace(/-[0-9a-f]{8}$/, ''))).to.deep.equal(['mainnet-drop-schema-g1', 'mainnet-drop-schema-g2']);
+    expect(h.names('Job').map((n) => n.replace(/-[0-9a-f]{8}$/, ''))).to.deep.equal([
+      'mainnet-drop-schema-g1',
+      'mainnet-drop-schema-g2',
+    ]);
     h.completeJobs();
     await h.pass();
     expect(h.kube.peek(MW_REF)).to.equal(undefined);

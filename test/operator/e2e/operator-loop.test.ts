@@ -17,21 +17,37 @@ const log = pino({ level: 'silent' });
 
 /** Plays the Job and Deployment controllers from watch events, as a cluster would. */
 async function simulateControllers(kube: FakeKube): Promise<WatchHandle[]> {
-  const later = (fn: () => void) => setImmediate(() => {
-    try {
-      fn();
-    } catch {
-      // the object went away meanwhile
-    }
-  });
-  const jobs = await kube.watch<V1Job & KubeObject>('batch/v1', 'Job', 'chain', kube.resourceVersion, (e) => {
-    if (e.type === 'ADDED') later(() => kube.completeJob(refOf(e.object)));
-  }, () => {});
-  const deployments = await kube.watch<V1Deployment & KubeObject>('apps/v1', 'Deployment', 'chain', kube.resourceVersion, (e) => {
-    if (e.type === 'DELETED' || e.type === 'BOOKMARK') return;
-    const d = e.object;
-    if (d.status?.observedGeneration !== d.metadata.generation || d.status?.availableReplicas !== d.spec?.replicas) later(() => kube.markDeploymentReady(refOf(d)));
-  }, () => {});
+  const later = (fn: () => void) =>
+    setImmediate(() => {
+      try {
+        fn();
+      } catch {
+        // the object went away meanwhile
+      }
+    });
+  const jobs = await kube.watch<V1Job & KubeObject>(
+    'batch/v1',
+    'Job',
+    'chain',
+    kube.resourceVersion,
+    (e) => {
+      if (e.type === 'ADDED') later(() => kube.completeJob(refOf(e.object)));
+    },
+    () => {},
+  );
+  const deployments = await kube.watch<V1Deployment & KubeObject>(
+    'apps/v1',
+    'Deployment',
+    'chain',
+    kube.resourceVersion,
+    (e) => {
+      if (e.type === 'DELETED' || e.type === 'BOOKMARK') return;
+      const d = e.object;
+      if (d.status?.observedGeneration !== d.metadata.generation || d.status?.availableReplicas !== d.spec?.replicas)
+        later(() => kube.markDeploymentReady(refOf(d)));
+    },
+    () => {},
+  );
   return [jobs, deployments];
 }
 
@@ -49,8 +65,24 @@ describe('the operator loop with the real reconciler', () => {
     probe.set('mainnet', 100, 0);
     probe.set('mainnet-preview', 100, 0);
     watches = await simulateControllers(kube);
-    const reconcile = createReconciler({ kube, log, metrics, probe: probe.probe, clock: () => new Date(), config: { image: IMAGE } });
-    operator = await runOperator({ kube, log, registry, metrics, identity: 'op-1', namespace: 'chain', leaderElection: false, reconcile });
+    const reconcile = createReconciler({
+      kube,
+      log,
+      metrics,
+      probe: probe.probe,
+      clock: () => new Date(),
+      config: { image: IMAGE },
+    });
+    operator = await runOperator({
+      kube,
+      log,
+      registry,
+      metrics,
+      identity: 'op-1',
+      namespace: 'chain',
+      leaderElection: false,
+      reconcile,
+    });
   });
   afterEach(async () => {
     await operator.stop();
@@ -58,7 +90,9 @@ describe('the operator loop with the real reconciler', () => {
   });
 
   const status = () => kube.peek<Middleware>(MW_REF)?.status;
-  const reconciles = async () => (await registry.getSingleMetric('mdw_operator_reconcile_total')?.get())?.values.reduce((n, v) => n + v.value, 0) ?? 0;
+  const reconciles = async () =>
+    (await registry.getSingleMetric('mdw_operator_reconcile_total')?.get())?.values.reduce((n, v) => n + v.value, 0) ??
+    0;
 
   it('takes an applied example to Available by itself, then goes quiet (status writes do not loop)', async () => {
     await kube.create(exampleMiddleware());
@@ -73,10 +107,18 @@ describe('the operator loop with the real reconciler', () => {
     mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 0 };
     await kube.create(mw);
     await eventually(async () => expect(status()?.phase).to.equal('Available'));
-    await requestReload(kube, { namespace: 'chain', name: 'mainnet', strategy: 'BlueGreen', retainPrevious: '0s', id: 'loop' });
+    await requestReload(kube, {
+      namespace: 'chain',
+      name: 'mainnet',
+      strategy: 'BlueGreen',
+      retainPrevious: '0s',
+      id: 'loop',
+    });
     await eventually(async () => expect(status()?.reload).to.deep.include({ id: 'loop', state: 'Completed' }));
     expect(status()).to.deep.include({ activeGeneration: 2 });
-    const generations = kube.objectsOf('apps/v1', 'Deployment', 'chain').map((d) => d.metadata.labels?.['middleware.aeternity.io/generation']);
+    const generations = kube
+      .objectsOf('apps/v1', 'Deployment', 'chain')
+      .map((d) => d.metadata.labels?.['middleware.aeternity.io/generation']);
     expect([...new Set(generations)]).to.deep.equal(['2']);
   });
 });

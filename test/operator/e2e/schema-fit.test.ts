@@ -7,12 +7,18 @@ import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.
 import { kubeSchemaProblems, middlewareSchemaProblems } from '../specs/kube-schema.ts';
 import { Harness, MW_REF } from './harness.ts';
 
-type Schema = { properties?: Record<string, Schema>; items?: Schema; additionalProperties?: unknown; 'x-kubernetes-preserve-unknown-fields'?: boolean };
+type Schema = {
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: unknown;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+};
 
 /** prunedPaths lists the members a structural schema does not declare: the API server would silently drop them. */
 function prunedPaths(value: unknown, schema: Schema, path: string): string[] {
   if (schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties !== undefined) return [];
-  if (Array.isArray(value)) return schema.items ? value.flatMap((v, i) => prunedPaths(v, schema.items!, `${path}[${i}]`)) : [];
+  if (Array.isArray(value))
+    return schema.items ? value.flatMap((v, i) => prunedPaths(v, schema.items!, `${path}[${i}]`)) : [];
   if (typeof value !== 'object' || value === null || schema.properties === undefined) return [];
   return Object.entries(value).flatMap(([key, v]) => {
     const sub = schema.properties?.[key];
@@ -69,7 +75,8 @@ describe('what the operator writes fits the API', () => {
     await run(h, 4);
     h.kube.userPatch(MW_REF, { spec: { reload: { id: 'a', strategy: 'BlueGreen', retainPrevious: '1h' } } });
     await run(h, 6, () => {
-      if (h.middleware().status?.reload?.state === 'Promoted') h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'a' } } });
+      if (h.middleware().status?.reload?.state === 'Promoted')
+        h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'a' } } });
     });
     h.kube.userPatch(MW_REF, { spec: { reload: { id: 'b', strategy: 'InPlace', heights: '1-5' } } });
     await run(h, 4);
@@ -94,7 +101,17 @@ describe('what the operator writes fits the API', () => {
   });
 
   it('went through every kind of reload state', () =>
-    expect([...seenStates].sort()).to.include.members(['AwaitingPromotion', 'CatchingUp', 'CleaningUp', 'Completed', 'Migrating', 'Promoted', 'Reloading', 'RolledBack', 'Aborted']));
+    expect([...seenStates].sort()).to.include.members([
+      'AwaitingPromotion',
+      'CatchingUp',
+      'CleaningUp',
+      'Completed',
+      'Migrating',
+      'Promoted',
+      'Reloading',
+      'RolledBack',
+      'Aborted',
+    ]));
 
   it('wrote only statuses the CRD schema accepts, with no member the API server would prune', () =>
     expect([...problems].filter((p) => p.startsWith('Middleware') || p.startsWith('pruned'))).to.deep.equal([]));

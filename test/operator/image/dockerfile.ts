@@ -24,7 +24,11 @@ export function parseDockerfile(text: string): { args: Record<string, string>; s
     const rest = match[2] ?? '';
     if (op === 'FROM') {
       const [image = '', as, name] = rest.split(/\s+/);
-      stages.push({ image: image.replace(/\$\{(\w+)\}/g, (_, v: string) => args[v] ?? ''), name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
+      stages.push({
+        image: image.replace(/\$\{(\w+)\}/g, (_, v: string) => args[v] ?? ''),
+        name: as?.toUpperCase() === 'AS' ? name : undefined,
+        instructions: [],
+      });
     } else if (op === 'ARG' && stages.length === 0) {
       const [key = '', value = ''] = rest.split('=');
       args[key] = value;
@@ -46,10 +50,14 @@ export function copySources(instruction: Instruction): { from: string | undefine
 /** isIgnored tells whether a top-level path is excluded by .dockerignore patterns (exact names and trailing *). */
 export function isIgnored(path: string, dockerignore: string): boolean {
   const top = path.replace(/^\.\//, '').split('/')[0] ?? '';
-  return dockerignore.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).some((pattern) => {
-    const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
-    return regex.test(top);
-  });
+  return dockerignore
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .some((pattern) => {
+      const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+      return regex.test(top);
+    });
 }
 
 function logicalLines(text: string): string[] {

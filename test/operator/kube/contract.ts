@@ -33,8 +33,15 @@ export const CONTRACT_CRD = {
     group: 'contract.mdw.test',
     scope: 'Namespaced',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 };
 
@@ -51,12 +58,28 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
     });
 
     const unique = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
-    const widget = (name: string, spec: unknown = { size: 1 }, extra: Partial<KubeObject['metadata']> = {}): KubeObject =>
-      ({ apiVersion: CONTRACT_API_VERSION, kind: CONTRACT_KIND, metadata: { name, namespace: ns, ...extra }, spec });
-    const configMap = (name: string, data: Record<string, string>, labels?: Record<string, string>): KubeObject =>
-      ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, ...(labels ? { labels } : {}) }, data });
-    const ref = (o: KubeObject): ObjectRef =>
-      ({ apiVersion: o.apiVersion, kind: o.kind, namespace: ns, name: o.metadata.name ?? '' });
+    const widget = (
+      name: string,
+      spec: unknown = { size: 1 },
+      extra: Partial<KubeObject['metadata']> = {},
+    ): KubeObject => ({
+      apiVersion: CONTRACT_API_VERSION,
+      kind: CONTRACT_KIND,
+      metadata: { name, namespace: ns, ...extra },
+      spec,
+    });
+    const configMap = (name: string, data: Record<string, string>, labels?: Record<string, string>): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: ns, ...(labels ? { labels } : {}) },
+      data,
+    });
+    const ref = (o: KubeObject): ObjectRef => ({
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      namespace: ns,
+      name: o.metadata.name ?? '',
+    });
 
     it('get gives undefined for an object that does not exist', async () => {
       expect(await kube.get(ref(configMap(unique('absent'), {})))).to.equal(undefined);
@@ -110,7 +133,10 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       await kube.patchStatus(ref(created), { phase: 'Ready' });
       const current = await kube.get<KubeObject>(ref(created));
       await kube.replace({ ...current!, status: { phase: 'Replaced' }, spec: { size: 5 } });
-      await kube.apply({ ...widget(created.metadata.name ?? '', { size: 6 }), status: { phase: 'Applied' } }, 'contract');
+      await kube.apply(
+        { ...widget(created.metadata.name ?? '', { size: 6 }), status: { phase: 'Applied' } },
+        'contract',
+      );
       await kube.patchMerge(ref(created), { status: { phase: 'Merged' } });
       const after = await kube.get<KubeObject>(ref(created));
       expect(after?.status).to.deep.equal({ phase: 'Ready' });
@@ -122,7 +148,8 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       const patched = await kube.patchStatus(ref(created), { phase: 'A', observedGeneration: 1 });
       expect(patched.status).to.deep.equal({ phase: 'A', observedGeneration: 1 });
       expect(patched.spec).to.deep.equal({ size: 1 });
-      const err = await kube.patchStatus(ref(created), { phase: 'B' }, created.metadata.resourceVersion)
+      const err = await kube
+        .patchStatus(ref(created), { phase: 'B' }, created.metadata.resourceVersion)
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(KubeError).and.include({ status: 409 });
       const ok = await kube.patchStatus(ref(created), { phase: 'C' }, patched.metadata.resourceVersion);
@@ -156,7 +183,9 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
     });
 
     it('delete of an object with finalizers only marks it; removing the last finalizer removes it', async () => {
-      const created = await kube.create(widget(unique('f'), { size: 1 }, { finalizers: ['contract.mdw.test/cleanup'] }));
+      const created = await kube.create(
+        widget(unique('f'), { size: 1 }, { finalizers: ['contract.mdw.test/cleanup'] }),
+      );
       expect(await kube.delete(ref(created))).to.equal(true);
       const marked = await kube.get<KubeObject>(ref(created));
       expect(marked?.metadata.deletionTimestamp).to.not.equal(undefined);
@@ -166,9 +195,23 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
 
     it('deleting an owner garbage-collects its dependents', async () => {
       const owner = await kube.create(widget(unique('owner')));
-      const child = await kube.create({ ...configMap(unique('child'), {}), metadata: { name: unique('child'),
-        namespace: ns, ownerReferences: [{ apiVersion: CONTRACT_API_VERSION, kind: CONTRACT_KIND,
-          name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }] } });
+      const child = await kube.create({
+        ...configMap(unique('child'), {}),
+        metadata: {
+          name: unique('child'),
+          namespace: ns,
+          ownerReferences: [
+            {
+              apiVersion: CONTRACT_API_VERSION,
+              kind: CONTRACT_KIND,
+              name: owner.metadata.name ?? '',
+              uid: owner.metadata.uid ?? '',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
+        },
+      });
       await kube.delete(ref(owner));
       await eventually(async () => expect(await kube.get(ref(child))).to.equal(undefined), 60_000);
     });
@@ -177,8 +220,16 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       const tag = unique('w');
       const { resourceVersion } = await kube.list('v1', 'ConfigMap', ns);
       const seen: Array<WatchEvent<KubeObject>> = [];
-      const handle = await kube.watch<KubeObject>('v1', 'ConfigMap', ns, resourceVersion,
-        (e) => { if (e.object.metadata.name === tag) seen.push(e); }, () => undefined);
+      const handle = await kube.watch<KubeObject>(
+        'v1',
+        'ConfigMap',
+        ns,
+        resourceVersion,
+        (e) => {
+          if (e.object.metadata.name === tag) seen.push(e);
+        },
+        () => undefined,
+      );
       try {
         const created = await kube.create(configMap(tag, { a: '1' }));
         await kube.patchMerge(ref(created), { data: { a: '2' } });
@@ -203,10 +254,20 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
 
     it('createEvent accepts a core/v1 Event about an object', async () => {
       const created = await kube.create(widget(unique('ev')));
-      await kube.createEvent({ metadata: { name: unique('ev'), namespace: ns },
-        involvedObject: { apiVersion: CONTRACT_API_VERSION, kind: CONTRACT_KIND, name: created.metadata.name,
-          namespace: ns, uid: created.metadata.uid },
-        reason: 'Tested', message: 'contract', type: 'Normal', source: { component: 'contract' } });
+      await kube.createEvent({
+        metadata: { name: unique('ev'), namespace: ns },
+        involvedObject: {
+          apiVersion: CONTRACT_API_VERSION,
+          kind: CONTRACT_KIND,
+          name: created.metadata.name,
+          namespace: ns,
+          uid: created.metadata.uid,
+        },
+        reason: 'Tested',
+        message: 'contract',
+        type: 'Normal',
+        source: { component: 'contract' },
+      });
     });
   });
 }

@@ -18,8 +18,10 @@ export interface ServedKind {
 }
 
 /** startFakeApiServer serves kube over HTTP on 127.0.0.1 (port 0); stop() closes it and every open watch. */
-export async function startFakeApiServer(kube: FakeKube, kinds: ServedKind[]):
-  Promise<{ url: string; stop(): Promise<void> }> {
+export async function startFakeApiServer(
+  kube: FakeKube,
+  kinds: ServedKind[],
+): Promise<{ url: string; stop(): Promise<void> }> {
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void handle(kube, kinds, req, res, open).catch((err: unknown) => sendError(res, err));
@@ -36,16 +38,28 @@ export async function startFakeApiServer(kube: FakeKube, kinds: ServedKind[]):
   };
 }
 
-async function handle(kube: FakeKube, kinds: ServedKind[], req: IncomingMessage, res: ServerResponse,
-  open: Set<ServerResponse>): Promise<void> {
+async function handle(
+  kube: FakeKube,
+  kinds: ServedKind[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  open: Set<ServerResponse>,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://fake');
-  const seg = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  const seg = url.pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decodeURIComponent);
   const apiVersion = seg[0] === 'api' ? (seg[1] ?? '') : `${seg[1] ?? ''}/${seg[2] ?? ''}`;
   const rest = seg.slice(seg[0] === 'api' ? 2 : 3);
   if (rest.length === 0) {
-    send(res, 200, { kind: 'APIResourceList', groupVersion: apiVersion, resources: kinds
-      .filter((k) => k.apiVersion === apiVersion)
-      .map((k) => ({ name: k.plural, singularName: '', namespaced: true, kind: k.kind, verbs: [] })) });
+    send(res, 200, {
+      kind: 'APIResourceList',
+      groupVersion: apiVersion,
+      resources: kinds
+        .filter((k) => k.apiVersion === apiVersion)
+        .map((k) => ({ name: k.plural, singularName: '', namespaced: true, kind: k.kind, verbs: [] })),
+    });
     return;
   }
   const namespace = rest[0] === 'namespaces' ? rest[1] : undefined;
@@ -60,7 +74,11 @@ async function handle(kube: FakeKube, kinds: ServedKind[], req: IncomingMessage,
     res.writeHead(200, { 'content-type': 'application/json' });
     res.flushHeaders(); // the client waits for the headers before it reads the stream
     open.add(res);
-    const h = await kube.watch(apiVersion, served.kind, namespace, q.get('resourceVersion') ?? '',
+    const h = await kube.watch(
+      apiVersion,
+      served.kind,
+      namespace,
+      q.get('resourceVersion') ?? '',
       (e) => res.write(`${JSON.stringify(e)}\n`),
       (err) => {
         if (err !== undefined) {
@@ -68,14 +86,19 @@ async function handle(kube: FakeKube, kinds: ServedKind[], req: IncomingMessage,
         }
         open.delete(res);
         res.end();
-      });
+      },
+    );
     req.on('close', () => h.stop());
     return;
   }
   if (req.method === 'GET' && name === undefined) {
     const list = await kube.list(apiVersion, served.kind, namespace, q.get('labelSelector') ?? undefined);
-    send(res, 200, { apiVersion, kind: `${served.kind}List`, metadata: { resourceVersion: list.resourceVersion },
-      items: list.items });
+    send(res, 200, {
+      apiVersion,
+      kind: `${served.kind}List`,
+      metadata: { resourceVersion: list.resourceVersion },
+      items: list.items,
+    });
   } else if (req.method === 'GET') {
     const obj = await kube.get(ref);
     if (obj === undefined) throw new KubeError(404, 'NotFound', `${plural ?? ''} "${name ?? ''}" not found`);
@@ -99,8 +122,14 @@ async function handle(kube: FakeKube, kinds: ServedKind[], req: IncomingMessage,
   }
 }
 
-async function patch(kube: FakeKube, ref: ObjectRef, contentType: string, sub: string | undefined, body: unknown,
-  q: URLSearchParams): Promise<KubeObject> {
+async function patch(
+  kube: FakeKube,
+  ref: ObjectRef,
+  contentType: string,
+  sub: string | undefined,
+  body: unknown,
+  q: URLSearchParams,
+): Promise<KubeObject> {
   if (contentType.startsWith('application/apply-patch+yaml')) {
     if (q.get('force') !== 'true') throw new KubeError(400, 'BadRequest', 'the fake only supports forced apply');
     return kube.apply(body as KubeObject, q.get('fieldManager') ?? '');
@@ -121,8 +150,14 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 function statusOf(err: KubeError): unknown {
-  return { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: err.status,
-    reason: err.status === 410 ? 'Expired' : err.reason, message: err.message };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code: err.status,
+    reason: err.status === 410 ? 'Expired' : err.reason,
+    message: err.message,
+  };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

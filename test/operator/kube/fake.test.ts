@@ -8,15 +8,34 @@ import { matchesLabels, parseLabelSelector } from '../../../src/operator/kube/se
 
 const NS = 'ns1';
 const mwRef: ObjectRef = { apiVersion: 'mdw.test/v1alpha1', kind: 'Middleware', namespace: NS, name: 'mw' };
-const aMiddleware = (spec: unknown = { replicas: 1 }): KubeObject =>
-  ({ apiVersion: mwRef.apiVersion, kind: 'Middleware', metadata: { name: 'mw', namespace: NS }, spec });
-const ownedBy = (owner: KubeObject) => [{ apiVersion: owner.apiVersion, kind: owner.kind,
-  name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }];
-const aDeployment = (name: string, owner?: KubeObject, replicas = 2): KubeObject => ({ apiVersion: 'apps/v1',
-  kind: 'Deployment', metadata: { name, namespace: NS, ...(owner ? { ownerReferences: ownedBy(owner) } : {}) },
-  spec: { replicas, template: { spec: { containers: [{ name: 'c', image: 'i:1' }] } } } });
-const refTo = (o: KubeObject): ObjectRef =>
-  ({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name ?? '' });
+const aMiddleware = (spec: unknown = { replicas: 1 }): KubeObject => ({
+  apiVersion: mwRef.apiVersion,
+  kind: 'Middleware',
+  metadata: { name: 'mw', namespace: NS },
+  spec,
+});
+const ownedBy = (owner: KubeObject) => [
+  {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name ?? '',
+    uid: owner.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  },
+];
+const aDeployment = (name: string, owner?: KubeObject, replicas = 2): KubeObject => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: NS, ...(owner ? { ownerReferences: ownedBy(owner) } : {}) },
+  spec: { replicas, template: { spec: { containers: [{ name: 'c', image: 'i:1' }] } } },
+});
+const refTo = (o: KubeObject): ObjectRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name ?? '',
+});
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('FakeKube', () => {
@@ -33,16 +52,26 @@ describe('FakeKube', () => {
       await kube.list(mwRef.apiVersion, 'Middleware');
       await kube.patchMerge(mwRef, { metadata: { labels: { a: 'b' } } });
       await kube.patchMerge(mwRef, { metadata: { labels: { a: 'b' } } });
-      expect(kube.writes.map((w) => [w.verb, w.changed])).to.deep.equal(
-        [['apply', true], ['apply', false], ['patchMerge', true], ['patchMerge', false]]);
+      expect(kube.writes.map((w) => [w.verb, w.changed])).to.deep.equal([
+        ['apply', true],
+        ['apply', false],
+        ['patchMerge', true],
+        ['patchMerge', false],
+      ]);
       expect(kube.writes[0]).to.include({ fieldManager: 'op' });
     });
 
     it('a no-op write keeps the resourceVersion and sends no watch event', async () => {
       const first = await kube.apply(aMiddleware(), 'op');
       const seen: string[] = [];
-      await kube.watch(mwRef.apiVersion, 'Middleware', NS, first.metadata.resourceVersion ?? '',
-        (e) => seen.push(e.type), () => undefined);
+      await kube.watch(
+        mwRef.apiVersion,
+        'Middleware',
+        NS,
+        first.metadata.resourceVersion ?? '',
+        (e) => seen.push(e.type),
+        () => undefined,
+      );
       const second = await kube.replace(first);
       await tick();
       expect(second.metadata.resourceVersion).to.equal(first.metadata.resourceVersion);
@@ -52,7 +81,8 @@ describe('FakeKube', () => {
     it('records Events and rejects one without a reason', async () => {
       await kube.createEvent({ metadata: { name: 'e1', namespace: NS }, involvedObject: { name: 'mw' }, reason: 'X' });
       expect(kube.events.map((e) => e.reason)).to.deep.equal(['X']);
-      const err = await kube.createEvent({ metadata: { name: 'e2' }, involvedObject: { name: 'mw' } })
+      const err = await kube
+        .createEvent({ metadata: { name: 'e2' }, involvedObject: { name: 'mw' } })
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(KubeError).and.include({ status: 422 });
       kube.clearRecords();
@@ -62,8 +92,12 @@ describe('FakeKube', () => {
 
   describe('hooks for other controllers (not recorded as writes)', () => {
     it('completeJob and failJob write Job status conditions', async () => {
-      const job = await kube.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: NS },
-        spec: { template: {} } });
+      const job = await kube.create({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'j', namespace: NS },
+        spec: { template: {} },
+      });
       kube.clearRecords();
       kube.completeJob(refTo(job));
       const done = kube.peek<KubeObject>(refTo(job));
@@ -77,8 +111,11 @@ describe('FakeKube', () => {
     it('markDeploymentReady reports spec.replicas (or the given count) ready with observedGeneration', async () => {
       const d = await kube.create(aDeployment('d', undefined, 3));
       kube.markDeploymentReady(refTo(d));
-      expect(kube.peek<KubeObject>(refTo(d))?.status).to.deep.include(
-        { readyReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
+      expect(kube.peek<KubeObject>(refTo(d))?.status).to.deep.include({
+        readyReplicas: 3,
+        availableReplicas: 3,
+        observedGeneration: 1,
+      });
       kube.markDeploymentReady(refTo(d), 1);
       expect(kube.peek<KubeObject>(refTo(d))?.status).to.deep.include({ readyReplicas: 1 });
     });
@@ -106,10 +143,16 @@ describe('FakeKube', () => {
       const mw = await kube.create(aMiddleware());
       const other = await kube.create({ ...aMiddleware(), metadata: { name: 'other', namespace: NS } });
       const d = await kube.create(aDeployment('d', mw));
-      await kube.create({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: NS,
-        ownerReferences: ownedBy(d) }, spec: {} });
-      await kube.create({ ...aDeployment('shared'), metadata: { name: 'shared', namespace: NS,
-        ownerReferences: [...ownedBy(mw), ...ownedBy(other)] } });
+      await kube.create({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'rs', namespace: NS, ownerReferences: ownedBy(d) },
+        spec: {},
+      });
+      await kube.create({
+        ...aDeployment('shared'),
+        metadata: { name: 'shared', namespace: NS, ownerReferences: [...ownedBy(mw), ...ownedBy(other)] },
+      });
       await kube.delete(mwRef);
       expect(kube.objectsOf('apps/v1', 'Deployment', NS).map((o) => o.metadata.name)).to.deep.equal(['shared']);
       expect(kube.objectsOf('apps/v1', 'ReplicaSet', NS)).to.have.length(0);
@@ -142,8 +185,15 @@ describe('FakeKube', () => {
     it('status is ignored for kinds with a status subresource but kept for kinds without one', async () => {
       const mw = await kube.apply({ ...aMiddleware(), status: { phase: 'x' } }, 'op');
       expect(mw.status).to.equal(undefined);
-      const lease = await kube.apply({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
-        metadata: { name: 'l', namespace: NS }, spec: { holderIdentity: 'a' } }, 'op');
+      const lease = await kube.apply(
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: 'l', namespace: NS },
+          spec: { holderIdentity: 'a' },
+        },
+        'op',
+      );
       expect(lease.spec).to.deep.equal({ holderIdentity: 'a' });
     });
 
@@ -157,8 +207,10 @@ describe('FakeKube', () => {
 
     it('finalizers are a set: each manager adds and removes only its own', async () => {
       await kube.create({ ...aMiddleware(), metadata: { name: 'mw', namespace: NS, finalizers: ['other/f'] } });
-      const withMine = await kube.apply({ ...aMiddleware(), metadata: { name: 'mw', namespace: NS,
-        finalizers: ['mine/f'] } }, 'op');
+      const withMine = await kube.apply(
+        { ...aMiddleware(), metadata: { name: 'mw', namespace: NS, finalizers: ['mine/f'] } },
+        'op',
+      );
       expect(withMine.metadata.finalizers).to.deep.equal(['other/f', 'mine/f']);
       const without = await kube.apply(aMiddleware(), 'op');
       expect(without.metadata.finalizers).to.deep.equal(['other/f']);
@@ -167,7 +219,8 @@ describe('FakeKube', () => {
     it('a stale metadata.resourceVersion in the applied object is a 409 Conflict', async () => {
       const first = await kube.apply(aMiddleware(), 'op');
       await kube.patchMerge(mwRef, { spec: { replicas: 2 } });
-      const err = await kube.apply({ ...aMiddleware({ replicas: 3 }), metadata: { ...first.metadata } }, 'op')
+      const err = await kube
+        .apply({ ...aMiddleware({ replicas: 3 }), metadata: { ...first.metadata } }, 'op')
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(KubeError).and.include({ status: 409 });
     });
@@ -177,7 +230,14 @@ describe('FakeKube', () => {
     it('a watch from "" starts with the current objects as ADDED, then follows changes', async () => {
       await kube.create(aMiddleware());
       const seen: Array<WatchEvent<KubeObject>> = [];
-      await kube.watch(mwRef.apiVersion, 'Middleware', undefined, '', (e) => seen.push(e), () => undefined);
+      await kube.watch(
+        mwRef.apiVersion,
+        'Middleware',
+        undefined,
+        '',
+        (e) => seen.push(e),
+        () => undefined,
+      );
       await kube.patchMerge(mwRef, { spec: { replicas: 3 } });
       await tick();
       expect(seen.map((e) => e.type)).to.deep.equal(['ADDED', 'MODIFIED']);
@@ -185,8 +245,14 @@ describe('FakeKube', () => {
 
     it('only carries the watched kind and namespace', async () => {
       const seen: string[] = [];
-      await kube.watch('apps/v1', 'Deployment', NS, kube.resourceVersion, (e) => seen.push(e.object.metadata.name ?? ''),
-        () => undefined);
+      await kube.watch(
+        'apps/v1',
+        'Deployment',
+        NS,
+        kube.resourceVersion,
+        (e) => seen.push(e.object.metadata.name ?? ''),
+        () => undefined,
+      );
       await kube.create(aMiddleware());
       await kube.create(aDeployment('in'));
       await kube.create({ ...aDeployment('out'), metadata: { name: 'out', namespace: 'elsewhere' } });
@@ -197,8 +263,14 @@ describe('FakeKube', () => {
     it('stop ends the stream once with no error and delivers nothing more', async () => {
       const done: unknown[] = [];
       const seen: string[] = [];
-      const h = await kube.watch(mwRef.apiVersion, 'Middleware', NS, kube.resourceVersion, (e) => seen.push(e.type),
-        (err) => done.push(err));
+      const h = await kube.watch(
+        mwRef.apiVersion,
+        'Middleware',
+        NS,
+        kube.resourceVersion,
+        (e) => seen.push(e.type),
+        (err) => done.push(err),
+      );
       h.stop();
       h.stop();
       await kube.create(aMiddleware());
@@ -211,8 +283,14 @@ describe('FakeKube', () => {
     it('stallWatches silences open streams; endWatches(err) ends them with that error after pending events', async () => {
       const seen: string[] = [];
       const done: Array<KubeError | undefined> = [];
-      await kube.watch(mwRef.apiVersion, 'Middleware', NS, kube.resourceVersion, (e) => seen.push(e.type),
-        (err) => done.push(err));
+      await kube.watch(
+        mwRef.apiVersion,
+        'Middleware',
+        NS,
+        kube.resourceVersion,
+        (e) => seen.push(e.type),
+        (err) => done.push(err),
+      );
       await kube.create(aMiddleware());
       kube.endWatches(new KubeError(410, 'Gone', 'compacted'));
       await tick();
@@ -220,8 +298,14 @@ describe('FakeKube', () => {
       expect(done.map((e) => e?.status)).to.deep.equal([410]);
 
       const stalled: string[] = [];
-      await kube.watch(mwRef.apiVersion, 'Middleware', NS, kube.resourceVersion, (e) => stalled.push(e.type),
-        () => undefined);
+      await kube.watch(
+        mwRef.apiVersion,
+        'Middleware',
+        NS,
+        kube.resourceVersion,
+        (e) => stalled.push(e.type),
+        () => undefined,
+      );
       kube.stallWatches();
       await kube.patchMerge(mwRef, { spec: { replicas: 9 } });
       await tick();
@@ -230,7 +314,15 @@ describe('FakeKube', () => {
     });
 
     it('rejects a resourceVersion that is not a number', async () => {
-      const err = await kube.watch('v1', 'ConfigMap', NS, 'abc', () => undefined, () => undefined)
+      const err = await kube
+        .watch(
+          'v1',
+          'ConfigMap',
+          NS,
+          'abc',
+          () => undefined,
+          () => undefined,
+        )
         .catch((e: unknown) => e);
       expect(err).to.be.instanceOf(KubeError).and.include({ status: 400 });
     });
@@ -239,7 +331,10 @@ describe('FakeKube', () => {
 
 describe('mergePatch', () => {
   it('follows RFC 7386 examples', () => {
-    expect(mergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } })).to.deep.equal({ a: 'z', c: { d: 'e' } });
+    expect(mergePatch({ a: 'b', c: { d: 'e', f: 'g' } }, { a: 'z', c: { f: null } })).to.deep.equal({
+      a: 'z',
+      c: { d: 'e' },
+    });
     expect(mergePatch({ a: [1, 2] }, { a: [3] })).to.deep.equal({ a: [3] });
     expect(mergePatch({ a: 'b' }, ['c'])).to.deep.equal(['c']);
     expect(mergePatch({ e: null }, { a: 1 })).to.deep.equal({ e: null, a: 1 });
@@ -250,8 +345,10 @@ describe('applyMerge', () => {
   it('treats lists as atomic and prunes only what this manager applied before', () => {
     const live = { metadata: { name: 'x' }, spec: { a: 1, b: [1, 2], other: true } };
     const prev = { metadata: { name: 'x' }, spec: { a: 1, b: [1, 2] } };
-    expect(applyMerge(live, prev, { metadata: { name: 'x' }, spec: { b: [3] } }))
-      .to.deep.equal({ metadata: { name: 'x' }, spec: { b: [3], other: true } });
+    expect(applyMerge(live, prev, { metadata: { name: 'x' }, spec: { b: [3] } })).to.deep.equal({
+      metadata: { name: 'x' },
+      spec: { b: [3], other: true },
+    });
   });
 });
 

@@ -21,7 +21,10 @@ interface Seen {
 }
 
 const discovery: Record<string, Array<[string, string]>> = {
-  '/api/v1': [['configmaps', 'ConfigMap'], ['events', 'Event']],
+  '/api/v1': [
+    ['configmaps', 'ConfigMap'],
+    ['events', 'Event'],
+  ],
   '/apis/apps/v1': [['deployments', 'Deployment']],
   [`/apis/${MW}`]: [['middlewares', 'Middleware']],
 };
@@ -38,10 +41,19 @@ describe('createKubeClient (HTTP level)', () => {
     agent.disableNetConnect();
     setGlobalDispatcher(agent);
     for (const [path, kinds] of Object.entries(discovery)) {
-      agent.get(SERVER).intercept({ path, method: 'GET' }).reply(200, {
-        kind: 'APIResourceList', groupVersion: path.replace(/^\/apis?\//, ''),
-        resources: kinds.map(([name, kind]) => ({ name, kind, namespaced: true, singularName: '', verbs: [] })),
-      }, { headers: JSON_HEADERS }).persist();
+      agent
+        .get(SERVER)
+        .intercept({ path, method: 'GET' })
+        .reply(
+          200,
+          {
+            kind: 'APIResourceList',
+            groupVersion: path.replace(/^\/apis?\//, ''),
+            resources: kinds.map(([name, kind]) => ({ name, kind, namespaced: true, singularName: '', verbs: [] })),
+          },
+          { headers: JSON_HEADERS },
+        )
+        .persist();
     }
     const kc = new KubeConfig();
     kc.loadFromOptions({
@@ -61,19 +73,36 @@ describe('createKubeClient (HTTP level)', () => {
 
   /** expect one request matching method and path prefix; reply with status and body (JSON). */
   function on(method: string, pathPrefix: string, status: number, body: unknown, headers = JSON_HEADERS): void {
-    agent.get(SERVER).intercept({ method, path: (p: string) => p.startsWith(pathPrefix) }).reply((opts) => {
-      const h = opts.headers as Record<string, string> | undefined;
-      seen.push({ method: opts.method, path: opts.path, headers: lowerKeys(h ?? {}), body: String(opts.body ?? '') });
-      return { statusCode: status, data: typeof body === 'string' ? body : JSON.stringify(body), responseOptions: { headers } };
-    });
+    agent
+      .get(SERVER)
+      .intercept({ method, path: (p: string) => p.startsWith(pathPrefix) })
+      .reply((opts) => {
+        const h = opts.headers as Record<string, string> | undefined;
+        seen.push({ method: opts.method, path: opts.path, headers: lowerKeys(h ?? {}), body: String(opts.body ?? '') });
+        return {
+          statusCode: status,
+          data: typeof body === 'string' ? body : JSON.stringify(body),
+          responseOptions: { headers },
+        };
+      });
   }
 
-  const status = (code: number, reason: string, message = reason) =>
-    ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
+  const status = (code: number, reason: string, message = reason) => ({
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code,
+    reason,
+    message,
+  });
 
   it('get reads the object path with the bearer token and revives metadata timestamps', async () => {
-    on('GET', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, { apiVersion: 'apps/v1', kind: 'Deployment',
-      metadata: { name: 'd', namespace: 'ns1', creationTimestamp: '2026-01-02T03:04:05Z' }, spec: { replicas: 2 } });
+    on('GET', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns1', creationTimestamp: '2026-01-02T03:04:05Z' },
+      spec: { replicas: 2 },
+    });
     const d = await kube.get<KubeObject>(depRef);
     expect(seen[0]?.headers.authorization).to.equal('Bearer secret-token');
     expect(d?.metadata.creationTimestamp).to.be.instanceOf(Date);
@@ -90,8 +119,12 @@ describe('createKubeClient (HTTP level)', () => {
   });
 
   it('list sends the label selector, fills apiVersion/kind on items and returns the list resourceVersion', async () => {
-    on('GET', `/apis/${MW}/namespaces/ns1/middlewares`, 200, { apiVersion: MW, kind: 'MiddlewareList',
-      metadata: { resourceVersion: '42' }, items: [{ metadata: { name: 'a', namespace: 'ns1' }, spec: {} }] });
+    on('GET', `/apis/${MW}/namespaces/ns1/middlewares`, 200, {
+      apiVersion: MW,
+      kind: 'MiddlewareList',
+      metadata: { resourceVersion: '42' },
+      items: [{ metadata: { name: 'a', namespace: 'ns1' }, spec: {} }],
+    });
     const res = await kube.list(MW, 'Middleware', 'ns1', 'app=mdw');
     expect(new URL(SERVER + (seen[0]?.path ?? '')).searchParams.get('labelSelector')).to.equal('app=mdw');
     expect(res.resourceVersion).to.equal('42');
@@ -105,10 +138,17 @@ describe('createKubeClient (HTTP level)', () => {
   });
 
   it('apply is a PATCH with application/apply-patch+yaml, fieldManager and force=true', async () => {
-    on('PATCH', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, { apiVersion: 'apps/v1', kind: 'Deployment',
-      metadata: { name: 'd', namespace: 'ns1', resourceVersion: '9' } });
-    const obj: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns1' },
-      spec: { replicas: 3 } };
+    on('PATCH', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns1', resourceVersion: '9' },
+    });
+    const obj: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns1' },
+      spec: { replicas: 3 },
+    };
     const out = await kube.apply(obj, 'mdw-operator');
     const req = seen[0];
     expect(req?.headers['content-type']).to.equal('application/apply-patch+yaml');
@@ -120,26 +160,45 @@ describe('createKubeClient (HTTP level)', () => {
   });
 
   it('patchMerge sends application/merge-patch+json and keeps nulls (they delete)', async () => {
-    on('PATCH', `/apis/${MW}/namespaces/ns1/middlewares/mw`, 200, { apiVersion: MW, kind: 'Middleware',
-      metadata: { name: 'mw' } });
+    on('PATCH', `/apis/${MW}/namespaces/ns1/middlewares/mw`, 200, {
+      apiVersion: MW,
+      kind: 'Middleware',
+      metadata: { name: 'mw' },
+    });
     await kube.patchMerge(mwRef, { metadata: { finalizers: null, annotations: { a: 'b' } } });
     expect(seen[0]?.headers['content-type']).to.equal('application/merge-patch+json');
     expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({ metadata: { finalizers: null, annotations: { a: 'b' } } });
   });
 
   it('patchStatus patches the /status subresource with the resourceVersion precondition in the body', async () => {
-    on('PATCH', `/apis/${MW}/namespaces/ns1/middlewares/mw/status`, 200, { apiVersion: MW, kind: 'Middleware',
-      metadata: { name: 'mw' }, status: { phase: 'Ready' } });
+    on('PATCH', `/apis/${MW}/namespaces/ns1/middlewares/mw/status`, 200, {
+      apiVersion: MW,
+      kind: 'Middleware',
+      metadata: { name: 'mw' },
+      status: { phase: 'Ready' },
+    });
     const out = await kube.patchStatus(mwRef, { phase: 'Ready' }, '7');
     expect(seen[0]?.path.split('?')[0]).to.equal(`/apis/${MW}/namespaces/ns1/middlewares/mw/status`);
     expect(seen[0]?.headers['content-type']).to.equal('application/merge-patch+json');
-    expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({ metadata: { resourceVersion: '7' }, status: { phase: 'Ready' } });
+    expect(JSON.parse(seen[0]?.body ?? '')).to.deep.equal({
+      metadata: { resourceVersion: '7' },
+      status: { phase: 'Ready' },
+    });
     expect(out.status).to.deep.equal({ phase: 'Ready' });
   });
 
   it('a 409 keeps the server reason: Conflict for replace, AlreadyExists for create', async () => {
-    const obj = { apiVersion: MW, kind: 'Middleware', metadata: { name: 'mw', namespace: 'ns1', resourceVersion: '1' } };
-    on('PUT', `/apis/${MW}/namespaces/ns1/middlewares/mw`, 409, status(409, 'Conflict', 'the object has been modified'));
+    const obj = {
+      apiVersion: MW,
+      kind: 'Middleware',
+      metadata: { name: 'mw', namespace: 'ns1', resourceVersion: '1' },
+    };
+    on(
+      'PUT',
+      `/apis/${MW}/namespaces/ns1/middlewares/mw`,
+      409,
+      status(409, 'Conflict', 'the object has been modified'),
+    );
     const conflict = await kube.replace(obj).catch((e: unknown) => e);
     expect(conflict).to.be.instanceOf(KubeError).and.include({ status: 409, reason: 'Conflict' });
     on('POST', `/apis/${MW}/namespaces/ns1/middlewares`, 409, status(409, 'AlreadyExists'));
@@ -148,7 +207,11 @@ describe('createKubeClient (HTTP level)', () => {
   });
 
   it('delete sends the propagation policy; true when deleted, false on 404', async () => {
-    on('DELETE', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, { kind: 'Status', apiVersion: 'v1', status: 'Success' });
+    on('DELETE', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Success',
+    });
     expect(await kube.delete(depRef, { propagationPolicy: 'Foreground' })).to.equal(true);
     expect(new URL(SERVER + (seen[0]?.path ?? '')).searchParams.get('propagationPolicy')).to.equal('Foreground');
     on('DELETE', '/apis/apps/v1/namespaces/ns1/deployments/d', 404, status(404, 'NotFound'));
@@ -156,19 +219,34 @@ describe('createKubeClient (HTTP level)', () => {
   });
 
   it('createEvent posts a core/v1 Event to its namespace', async () => {
-    on('POST', '/api/v1/namespaces/ns1/events', 201, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' },
-      involvedObject: {} });
-    await kube.createEvent({ metadata: { name: 'e', namespace: 'ns1' }, involvedObject: { kind: 'Middleware',
-      name: 'mw' }, reason: 'Reconciled', message: 'ok', type: 'Normal' });
+    on('POST', '/api/v1/namespaces/ns1/events', 201, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      involvedObject: {},
+    });
+    await kube.createEvent({
+      metadata: { name: 'e', namespace: 'ns1' },
+      involvedObject: { kind: 'Middleware', name: 'mw' },
+      reason: 'Reconciled',
+      message: 'ok',
+      type: 'Normal',
+    });
     expect(JSON.parse(seen[0]?.body ?? '')).to.deep.include({ reason: 'Reconciled' });
   });
 
   it('watch streams parsed lines from the resourceVersion and surfaces an in-stream 410 as Gone', async () => {
     const line = (type: string, name: string, rv: string) =>
       JSON.stringify({ type, object: { apiVersion: MW, kind: 'Middleware', metadata: { name, resourceVersion: rv } } });
-    const stream = [line('ADDED', 'a', '6'), 'not json', line('MODIFIED', 'a', '7'), line('BOOKMARK', '', '8'),
-      JSON.stringify({ type: 'ERROR', object: status(410, 'Expired', 'too old resource version') }),
-      line('ADDED', 'after-error', '9')].join('\n') + '\n';
+    const stream =
+      [
+        line('ADDED', 'a', '6'),
+        'not json',
+        line('MODIFIED', 'a', '7'),
+        line('BOOKMARK', '', '8'),
+        JSON.stringify({ type: 'ERROR', object: status(410, 'Expired', 'too old resource version') }),
+        line('ADDED', 'after-error', '9'),
+      ].join('\n') + '\n';
     on('GET', `/apis/${MW}/namespaces/ns1/middlewares?`, 200, stream);
     const events: Array<WatchEvent<KubeObject>> = [];
     const ended = new Promise<KubeError | undefined>((resolve) => {
@@ -176,9 +254,16 @@ describe('createKubeClient (HTTP level)', () => {
     });
     const err = await ended;
     const q = new URL(SERVER + (seen[0]?.path ?? '')).searchParams;
-    expect([q.get('watch'), q.get('resourceVersion'), q.get('allowWatchBookmarks')]).to.deep.equal(['true', '5', 'true']);
-    expect(events.map((e) => `${e.type}:${e.object.metadata.resourceVersion}`)).to.deep.equal(
-      ['ADDED:6', 'MODIFIED:7', 'BOOKMARK:8']);
+    expect([q.get('watch'), q.get('resourceVersion'), q.get('allowWatchBookmarks')]).to.deep.equal([
+      'true',
+      '5',
+      'true',
+    ]);
+    expect(events.map((e) => `${e.type}:${e.object.metadata.resourceVersion}`)).to.deep.equal([
+      'ADDED:6',
+      'MODIFIED:7',
+      'BOOKMARK:8',
+    ]);
     expect(err).to.be.instanceOf(KubeError).and.include({ status: 410, reason: 'Gone' });
   });
 

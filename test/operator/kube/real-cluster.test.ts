@@ -19,8 +19,11 @@ if (namespace !== undefined && namespace !== '') {
       await kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, 'mdw-contract');
       await kube.apply(CONTRACT_CRD, 'mdw-contract');
       await eventually(async () => {
-        const crd = await kube.get<KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }>(
-          { apiVersion: CONTRACT_CRD.apiVersion, kind: CONTRACT_CRD.kind, name: CONTRACT_CRD.metadata.name });
+        const crd = await kube.get<KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }>({
+          apiVersion: CONTRACT_CRD.apiVersion,
+          kind: CONTRACT_CRD.kind,
+          name: CONTRACT_CRD.metadata.name,
+        });
         if (!(crd?.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True')) {
           throw new Error('CRD not established yet');
         }

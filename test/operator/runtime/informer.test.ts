@@ -12,8 +12,12 @@ import { eventually } from '../kube/contract.ts';
 const log = pino({ level: 'silent' });
 const MW = 'mdw.test/v1alpha1';
 const NS = 'ns1';
-const mw = (name: string, spec: unknown = { replicas: 1 }): KubeObject =>
-  ({ apiVersion: MW, kind: 'Middleware', metadata: { name, namespace: NS }, spec });
+const mw = (name: string, spec: unknown = { replicas: 1 }): KubeObject => ({
+  apiVersion: MW,
+  kind: 'Middleware',
+  metadata: { name, namespace: NS },
+  spec,
+});
 const ref = (name: string): ObjectRef => ({ apiVersion: MW, kind: 'Middleware', namespace: NS, name });
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -30,11 +34,24 @@ describe('createInformer', () => {
     onDelete: (o) => log$.push(`delete ${o.metadata.name}`),
     onResync: (o) => log$.push(`resync ${o.metadata.name}`),
   });
-  const start = async (handlers: InformerHandlers<KubeObject>, extra: { watchTimeoutMs?: number;
-    resyncPeriodMs?: number } = {}): Promise<Informer<KubeObject>> => {
-    informer = createInformer({ kube, apiVersion: MW, kind: 'Middleware', namespace: NS, handlers, log,
-      retryMinMs: 5, retryMaxMs: 20, resyncPeriodMs: 0, onWatchRestart: (r) => restarts.push(r),
-      onRelist: () => relists++, ...extra });
+  const start = async (
+    handlers: InformerHandlers<KubeObject>,
+    extra: { watchTimeoutMs?: number; resyncPeriodMs?: number } = {},
+  ): Promise<Informer<KubeObject>> => {
+    informer = createInformer({
+      kube,
+      apiVersion: MW,
+      kind: 'Middleware',
+      namespace: NS,
+      handlers,
+      log,
+      retryMinMs: 5,
+      retryMaxMs: 20,
+      resyncPeriodMs: 0,
+      onWatchRestart: (r) => restarts.push(r),
+      onRelist: () => relists++,
+      ...extra,
+    });
     await informer.start();
     return informer;
   };
@@ -71,7 +88,12 @@ describe('createInformer', () => {
     await eventually(async () => expect(log$).to.include.members(['add new', 'delete goes']));
     expect(restarts).to.deep.equal(['closed', 'gone']);
     expect(relists).to.equal(2);
-    expect(informer?.list().map((o) => o.metadata.name).sort()).to.deep.equal(['new', 'stays']);
+    expect(
+      informer
+        ?.list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).to.deep.equal(['new', 'stays']);
     await kube.patchMerge(ref('new'), { spec: { replicas: 5 } });
     await eventually(async () => expect(log$.at(-1)).to.equal('update new'));
   });
@@ -137,14 +159,33 @@ describe('createInformer', () => {
     it('enqueues the controlling Middleware when a child changes, including status', async () => {
       const owner = await kube.create(mw('m'));
       const keys: string[] = [];
-      informer = createInformer({ kube, apiVersion: 'apps/v1', kind: 'Deployment', namespace: NS, log,
-        handlers: ownedHandlers('Middleware', (k) => keys.push(k)) });
+      informer = createInformer({
+        kube,
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        namespace: NS,
+        log,
+        handlers: ownedHandlers('Middleware', (k) => keys.push(k)),
+      });
       await informer.start();
-      const dep = await kube.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: NS,
-        ownerReferences: [{ apiVersion: MW, kind: 'Middleware', name: 'm', uid: owner.metadata.uid ?? '',
-          controller: true }] }, spec: { replicas: 1 } });
-      await kube.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'unowned', namespace: NS },
-        spec: {} });
+      const dep = await kube.create({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: {
+          name: 'd',
+          namespace: NS,
+          ownerReferences: [
+            { apiVersion: MW, kind: 'Middleware', name: 'm', uid: owner.metadata.uid ?? '', controller: true },
+          ],
+        },
+        spec: { replicas: 1 },
+      });
+      await kube.create({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'unowned', namespace: NS },
+        spec: {},
+      });
       kube.markDeploymentReady({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: NS, name: 'd' });
       await kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: NS, name: dep.metadata.name ?? '' });
       await eventually(async () => expect(keys).to.deep.equal([`${NS}/m`, `${NS}/m`, `${NS}/m`]));
@@ -153,15 +194,25 @@ describe('createInformer', () => {
 });
 
 describe('hasStateChanged', () => {
-  const base = (): KubeObject => ({ apiVersion: MW, kind: 'Middleware',
-    metadata: { name: 'm', generation: 1, labels: { a: '1' }, resourceVersion: '1' }, status: { phase: 'A' } });
+  const base = (): KubeObject => ({
+    apiVersion: MW,
+    kind: 'Middleware',
+    metadata: { name: 'm', generation: 1, labels: { a: '1' }, resourceVersion: '1' },
+    status: { phase: 'A' },
+  });
   it('is false for a status-only change', () =>
-    expect(hasStateChanged(base(), { ...base(), status: { phase: 'B' }, metadata: { ...base().metadata,
-      resourceVersion: '2' } })).to.equal(false));
+    expect(
+      hasStateChanged(base(), {
+        ...base(),
+        status: { phase: 'B' },
+        metadata: { ...base().metadata, resourceVersion: '2' },
+      }),
+    ).to.equal(false));
   it('is true for a generation, label or deletion change', () => {
     expect(hasStateChanged(base(), { ...base(), metadata: { ...base().metadata, generation: 2 } })).to.equal(true);
     expect(hasStateChanged(base(), { ...base(), metadata: { ...base().metadata, labels: {} } })).to.equal(true);
-    expect(hasStateChanged(base(), { ...base(), metadata: { ...base().metadata, deletionTimestamp: new Date() } }))
-      .to.equal(true);
+    expect(
+      hasStateChanged(base(), { ...base(), metadata: { ...base().metadata, deletionTimestamp: new Date() } }),
+    ).to.equal(true);
   });
 });

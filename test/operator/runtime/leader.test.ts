@@ -11,22 +11,36 @@ import { eventually } from '../kube/contract.ts';
 const log = pino({ level: 'silent' });
 const leaseRef = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'ops', name: 'mdw-operator' };
 type LeaseSpec = { holderIdentity?: string; leaseTransitions?: number; leaseDurationSeconds?: number };
-const holderOf = (kube: FakeKube): string | undefined => (kube.peek<KubeObject>(leaseRef)?.spec as LeaseSpec)?.holderIdentity;
+const holderOf = (kube: FakeKube): string | undefined =>
+  (kube.peek<KubeObject>(leaseRef)?.spec as LeaseSpec)?.holderIdentity;
 
 /** partitionable wraps a client so a test can cut one replica off the API server (a crash or a network split). */
 function partitionable(kube: KubeClient): { client: KubeClient; cut(): void } {
   let cut = false;
-  const guard = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
-    if (cut) throw new KubeError(0, 'NetworkError', 'partitioned');
-    return fn(...a);
-  };
+  const guard =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      if (cut) throw new KubeError(0, 'NetworkError', 'partitioned');
+      return fn(...a);
+    };
   const client: KubeClient = {
-    get: guard((r) => kube.get(r)), list: guard((...a) => kube.list(...a)), watch: guard((...a) => kube.watch(...a)),
-    apply: guard((o, m) => kube.apply(o, m)), create: guard((o) => kube.create(o)), replace: guard((o) => kube.replace(o)),
-    patchStatus: guard((...a) => kube.patchStatus(...a)), patchMerge: guard((r, p) => kube.patchMerge(r, p)),
-    delete: guard((r, o) => kube.delete(r, o)), createEvent: guard((e) => kube.createEvent(e)),
+    get: guard((r) => kube.get(r)),
+    list: guard((...a) => kube.list(...a)),
+    watch: guard((...a) => kube.watch(...a)),
+    apply: guard((o, m) => kube.apply(o, m)),
+    create: guard((o) => kube.create(o)),
+    replace: guard((o) => kube.replace(o)),
+    patchStatus: guard((...a) => kube.patchStatus(...a)),
+    patchMerge: guard((r, p) => kube.patchMerge(r, p)),
+    delete: guard((r, o) => kube.delete(r, o)),
+    createEvent: guard((e) => kube.createEvent(e)),
   };
-  return { client, cut: () => { cut = true; } };
+  return {
+    client,
+    cut: () => {
+      cut = true;
+    },
+  };
 }
 
 describe('createLeaderElector', () => {
@@ -36,9 +50,20 @@ describe('createLeaderElector', () => {
   const timings = { leaseDurationMs: 300, renewDeadlineMs: 200, retryPeriodMs: 30 };
 
   const candidate = (identity: string, client: KubeClient = kube, t = timings): LeaderElector => {
-    const e = createLeaderElector({ kube: client, namespace: 'ops', name: 'mdw-operator', identity, log, ...t,
-      onStartedLeading: () => { timeline.push(`${identity} start`); },
-      onStoppedLeading: () => { timeline.push(`${identity} stop`); } });
+    const e = createLeaderElector({
+      kube: client,
+      namespace: 'ops',
+      name: 'mdw-operator',
+      identity,
+      log,
+      ...t,
+      onStartedLeading: () => {
+        timeline.push(`${identity} start`);
+      },
+      onStoppedLeading: () => {
+        timeline.push(`${identity} stop`);
+      },
+    });
     electors.push(e);
     e.start();
     return e;

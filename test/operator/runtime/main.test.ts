@@ -21,8 +21,19 @@ describe('runOperator', () => {
   let calls: string[];
 
   const start = async (extra: Partial<RunOperatorOptions> = {}): Promise<OperatorRole> => {
-    const op = await runOperator({ kube, log, registry: new Registry(), identity: 'op-1', namespace: NS,
-      leaderElection: fastLeases, reconcile: async (key) => { calls.push(key); return {}; }, ...extra });
+    const op = await runOperator({
+      kube,
+      log,
+      registry: new Registry(),
+      identity: 'op-1',
+      namespace: NS,
+      leaderElection: fastLeases,
+      reconcile: async (key) => {
+        calls.push(key);
+        return {};
+      },
+      ...extra,
+    });
     operators.push(op);
     return op;
   };
@@ -31,8 +42,12 @@ describe('runOperator', () => {
     kube = new FakeKube();
     operators = [];
     calls = [];
-    await kube.create({ apiVersion: API_VERSION, kind: KIND, metadata: { name: 'mw', namespace: NS },
-      spec: { replicas: 1 } });
+    await kube.create({
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata: { name: 'mw', namespace: NS },
+      spec: { replicas: 1 },
+    });
   });
   afterEach(async () => {
     await Promise.all(operators.map((o) => o.stop()));
@@ -52,11 +67,25 @@ describe('runOperator', () => {
     await start();
     await eventually(async () => expect(calls).to.have.length(1));
     const owner = kube.peek<KubeObject>(mwRef);
-    const dep = await kube.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'mw-server',
-      namespace: NS, ownerReferences: [{ apiVersion: API_VERSION, kind: KIND, name: 'mw', uid: owner?.metadata.uid ?? '',
-        controller: true }] }, spec: { replicas: 1 } });
+    const dep = await kube.create({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: {
+        name: 'mw-server',
+        namespace: NS,
+        ownerReferences: [
+          { apiVersion: API_VERSION, kind: KIND, name: 'mw', uid: owner?.metadata.uid ?? '', controller: true },
+        ],
+      },
+      spec: { replicas: 1 },
+    });
     await eventually(async () => expect(calls).to.have.length(2));
-    kube.markDeploymentReady({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: NS, name: dep.metadata.name ?? '' });
+    kube.markDeploymentReady({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: NS,
+      name: dep.metadata.name ?? '',
+    });
     await eventually(async () => expect(calls).to.have.length(3));
   });
 
@@ -64,27 +93,41 @@ describe('runOperator', () => {
     const a = await start({ identity: 'a' });
     await eventually(async () => expect(a.isLeader()).to.equal(true));
     const bCalls: string[] = [];
-    const b = await start({ identity: 'b', reconcile: async (key) => { bCalls.push(key); return {}; } });
+    const b = await start({
+      identity: 'b',
+      reconcile: async (key) => {
+        bCalls.push(key);
+        return {};
+      },
+    });
     await kube.patchMerge(mwRef, { spec: { replicas: 2 } });
     await eventually(async () => expect(calls).to.have.length(2));
     expect(bCalls).to.deep.equal([]);
     await a.stop();
     await eventually(async () => expect(b.isLeader()).to.equal(true), 3000);
     await eventually(async () => expect(bCalls).to.deep.equal([`${NS}/mw`]));
-    const lease = kube.peek<KubeObject>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: NS,
-      name: 'mdw-operator-leader' });
+    const lease = kube.peek<KubeObject>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: NS,
+      name: 'mdw-operator-leader',
+    });
     expect((lease?.spec as { holderIdentity: string }).holderIdentity).to.equal('b');
   });
 
   it('retries a failing reconcile with backoff and counts it in the metrics', async () => {
     let n = 0;
     const registry = new Registry();
-    const op = await start({ registry, leaderElection: false, queue: { baseDelayMs: 5 },
+    const op = await start({
+      registry,
+      leaderElection: false,
+      queue: { baseDelayMs: 5 },
       reconcile: async () => {
         n++;
         if (n < 3) throw new Error('apply failed');
         return { requeueAfterMs: 60_000 };
-      } });
+      },
+    });
     await eventually(async () => expect(n).to.equal(3));
     const text = await registry.metrics();
     expect(text).to.match(/mdw_operator_reconcile_total\{result="error"\} 2/);

@@ -15,8 +15,16 @@ describe('createWorkQueue', () => {
   it('merges duplicate keys added before a worker takes them', async () => {
     const calls: string[] = [];
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
-    queue = createWorkQueue({ concurrency: 1, process: async (k) => { calls.push(k); await gate; } });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    queue = createWorkQueue({
+      concurrency: 1,
+      process: async (k) => {
+        calls.push(k);
+        await gate;
+      },
+    });
     queue.add('busy'); // occupies the only worker
     for (let i = 0; i < 5; i++) queue.add('a');
     queue.add('b');
@@ -31,13 +39,16 @@ describe('createWorkQueue', () => {
     let active = 0;
     let maxActive = 0;
     let runs = 0;
-    queue = createWorkQueue({ concurrency: 4, process: async () => {
-      active++;
-      maxActive = Math.max(maxActive, active);
-      runs++;
-      await sleep(10);
-      active--;
-    } });
+    queue = createWorkQueue({
+      concurrency: 4,
+      process: async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        runs++;
+        await sleep(10);
+        active--;
+      },
+    });
     queue.add('k');
     await sleep(2);
     queue.add('k');
@@ -50,12 +61,15 @@ describe('createWorkQueue', () => {
   it('runs different keys in parallel up to the concurrency', async () => {
     let active = 0;
     let maxActive = 0;
-    queue = createWorkQueue({ concurrency: 3, process: async () => {
-      active++;
-      maxActive = Math.max(maxActive, active);
-      await sleep(10);
-      active--;
-    } });
+    queue = createWorkQueue({
+      concurrency: 3,
+      process: async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await sleep(10);
+        active--;
+      },
+    });
     for (const k of ['a', 'b', 'c', 'd', 'e']) queue.add(k);
     await queue.idle();
     expect(maxActive).to.equal(3);
@@ -64,12 +78,15 @@ describe('createWorkQueue', () => {
   it('backs off exponentially per key after errors, caps the delay, and forgets after a success', async () => {
     const delays: number[] = [];
     let attempts = 0;
-    queue = createWorkQueue({ baseDelayMs: 1, maxDelayMs: 8,
+    queue = createWorkQueue({
+      baseDelayMs: 1,
+      maxDelayMs: 8,
       process: async () => {
         attempts++;
         if (attempts <= 6) throw new Error('transient');
       },
-      onError: (_k, _e, _n, delayMs) => delays.push(delayMs) });
+      onError: (_k, _e, _n, delayMs) => delays.push(delayMs),
+    });
     queue.add('k');
     await queue.idle(100);
     expect(delays).to.deep.equal([1, 2, 4, 8, 8, 8]);
@@ -79,10 +96,13 @@ describe('createWorkQueue', () => {
 
   it('a backoff of one key does not delay other keys', async () => {
     const done: string[] = [];
-    queue = createWorkQueue({ baseDelayMs: 60_000, process: async (k) => {
-      if (k === 'bad') throw new Error('always');
-      done.push(k);
-    } });
+    queue = createWorkQueue({
+      baseDelayMs: 60_000,
+      process: async (k) => {
+        if (k === 'bad') throw new Error('always');
+        done.push(k);
+      },
+    });
     queue.add('bad');
     queue.add('good');
     await queue.idle();
@@ -92,10 +112,12 @@ describe('createWorkQueue', () => {
 
   it('requeueAfterMs brings the key back later without counting a failure', async () => {
     let runs = 0;
-    queue = createWorkQueue({ process: async (): Promise<ProcessResult> => {
-      runs++;
-      return runs < 3 ? { requeueAfterMs: 5 } : undefined;
-    } });
+    queue = createWorkQueue({
+      process: async (): Promise<ProcessResult> => {
+        runs++;
+        return runs < 3 ? { requeueAfterMs: 5 } : undefined;
+      },
+    });
     queue.add('poll');
     await queue.idle(50);
     expect(runs).to.equal(3);
@@ -105,7 +127,11 @@ describe('createWorkQueue', () => {
   it('addAfter keeps the earliest schedule for a key', async () => {
     const at: number[] = [];
     const start = Date.now();
-    queue = createWorkQueue({ process: async () => { at.push(Date.now() - start); } });
+    queue = createWorkQueue({
+      process: async () => {
+        at.push(Date.now() - start);
+      },
+    });
     queue.addAfter('k', 10_000);
     queue.addAfter('k', 20);
     queue.addAfter('k', 5_000);
@@ -117,7 +143,14 @@ describe('createWorkQueue', () => {
   it('the global token bucket limits starts to burst + qps over time', async () => {
     const starts: number[] = [];
     const t0 = Date.now();
-    queue = createWorkQueue({ qps: 50, burst: 2, concurrency: 10, process: async () => { starts.push(Date.now() - t0); } });
+    queue = createWorkQueue({
+      qps: 50,
+      burst: 2,
+      concurrency: 10,
+      process: async () => {
+        starts.push(Date.now() - t0);
+      },
+    });
     for (let i = 0; i < 6; i++) queue.add(`k${i}`);
     await queue.idle();
     expect(starts).to.have.length(6);
@@ -129,11 +162,14 @@ describe('createWorkQueue', () => {
   it('shutdown waits for running work, drops waiting keys and ignores later adds', async () => {
     const calls: string[] = [];
     let finished = false;
-    queue = createWorkQueue({ concurrency: 1, process: async (k) => {
-      calls.push(k);
-      await sleep(20);
-      finished = true;
-    } });
+    queue = createWorkQueue({
+      concurrency: 1,
+      process: async (k) => {
+        calls.push(k);
+        await sleep(20);
+        finished = true;
+      },
+    });
     queue.add('a');
     queue.add('b');
     queue.addAfter('c', 5);
@@ -150,13 +186,18 @@ describe('createWorkQueue', () => {
     let adds = 0;
     let retries = 0;
     let fail = true;
-    queue = createWorkQueue({ baseDelayMs: 1, onDepth: (d) => depths.push(d), onAdd: () => adds++, onRetry: () => retries++,
+    queue = createWorkQueue({
+      baseDelayMs: 1,
+      onDepth: (d) => depths.push(d),
+      onAdd: () => adds++,
+      onRetry: () => retries++,
       process: async () => {
         if (fail) {
           fail = false;
           throw new Error('once');
         }
-      } });
+      },
+    });
     queue.add('x');
     await queue.idle(20);
     expect(adds).to.equal(2);

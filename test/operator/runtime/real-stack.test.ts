@@ -14,7 +14,12 @@ import { startFakeApiServer } from '../kube/fake-apiserver.ts';
 
 const NS = 'apps';
 const ref = (name: string): ObjectRef => ({ apiVersion: API_VERSION, kind: KIND, namespace: NS, name });
-const mw = (name: string) => ({ apiVersion: API_VERSION, kind: KIND, metadata: { name, namespace: NS }, spec: { replicas: 1 } });
+const mw = (name: string) => ({
+  apiVersion: API_VERSION,
+  kind: KIND,
+  metadata: { name, namespace: NS },
+  spec: { replicas: 1 },
+});
 
 describe('runOperator over HTTP with the real client', () => {
   let fake: FakeKube;
@@ -32,13 +37,26 @@ describe('runOperator over HTTP with the real client', () => {
       { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' },
     ]);
     const kc = new KubeConfig();
-    kc.loadFromOptions({ clusters: [{ name: 'f', server: api.url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }],
-      contexts: [{ name: 'f', cluster: 'f', user: 'u', namespace: NS }], currentContext: 'f' });
+    kc.loadFromOptions({
+      clusters: [{ name: 'f', server: api.url, skipTLSVerify: true }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'f', cluster: 'f', user: 'u', namespace: NS }],
+      currentContext: 'f',
+    });
     calls = [];
     await fake.create(mw('a'));
-    op = await runOperator({ kube: createKubeClient(kc), log: pino({ level: 'silent' }), registry: new Registry(),
-      identity: 'pod-1', namespace: NS, leaderElection: { leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 50 },
-      reconcile: async (key) => { calls.push(key); return {}; } });
+    op = await runOperator({
+      kube: createKubeClient(kc),
+      log: pino({ level: 'silent' }),
+      registry: new Registry(),
+      identity: 'pod-1',
+      namespace: NS,
+      leaderElection: { leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 50 },
+      reconcile: async (key) => {
+        calls.push(key);
+        return {};
+      },
+    });
   });
   afterEach(async () => {
     await op?.stop();

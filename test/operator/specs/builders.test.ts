@@ -6,12 +6,20 @@ import type { BuildContext } from '../../../src/operator/specs/meta.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
 import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
-import { buildPopulatorService, buildPreviewService, buildStableService } from '../../../src/operator/specs/services.ts';
+import {
+  buildPopulatorService,
+  buildPreviewService,
+  buildStableService,
+} from '../../../src/operator/specs/services.ts';
 import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { buildServiceMonitor } from '../../../src/operator/specs/service-monitor.ts';
-import { buildServiceAccount, buildWorkloadRole, buildWorkloadRoleBinding } from '../../../src/operator/specs/service-account.ts';
+import {
+  buildServiceAccount,
+  buildWorkloadRole,
+  buildWorkloadRoleBinding,
+} from '../../../src/operator/specs/service-account.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 import { expectGoldenYaml } from './golden.ts';
 import { kubeSchemaProblems } from './kube-schema.ts';
@@ -21,11 +29,24 @@ const testdata = (name: string) => fileURLToPath(new URL(`testdata/${name}`, imp
 /** everyChild: all objects of an instance serving generation 1 while generation 2 is built. */
 function everyChild(ctx: BuildContext): KubeObject[] {
   const objects: (KubeObject | undefined)[] = [
-    buildServiceAccount(ctx), buildWorkloadRole(ctx, [1, 2]), buildWorkloadRoleBinding(ctx),
-    buildMigrationJob(ctx, 1), buildPopulatorDeployment(ctx, 1), buildServerDeployment(ctx, 1), buildServerPdb(ctx, 1),
-    buildMigrationJob(ctx, 2), buildPopulatorDeployment(ctx, 2, { heights: '0-1000' }), buildServerDeployment(ctx, 2),
-    buildReloadJob(ctx, 1, 'fix-42', '10-20,30'), buildDropSchemaJob(ctx, 1),
-    buildStableService(ctx, 1), buildPreviewService(ctx, 2), buildPopulatorService(ctx), buildServerHpa(ctx), buildIngress(ctx), buildServiceMonitor(ctx),
+    buildServiceAccount(ctx),
+    buildWorkloadRole(ctx, [1, 2]),
+    buildWorkloadRoleBinding(ctx),
+    buildMigrationJob(ctx, 1),
+    buildPopulatorDeployment(ctx, 1),
+    buildServerDeployment(ctx, 1),
+    buildServerPdb(ctx, 1),
+    buildMigrationJob(ctx, 2),
+    buildPopulatorDeployment(ctx, 2, { heights: '0-1000' }),
+    buildServerDeployment(ctx, 2),
+    buildReloadJob(ctx, 1, 'fix-42', '10-20,30'),
+    buildDropSchemaJob(ctx, 1),
+    buildStableService(ctx, 1),
+    buildPreviewService(ctx, 2),
+    buildPopulatorService(ctx),
+    buildServerHpa(ctx),
+    buildIngress(ctx),
+    buildServiceMonitor(ctx),
   ];
   return objects.filter((o): o is KubeObject => o !== undefined);
 }
@@ -42,17 +63,24 @@ describe('operator builders', () => {
       it('matches the golden manifests', () => expectGoldenYaml(testdata(c.golden), objects));
 
       it('produces only objects valid against the Kubernetes schemas, with no unknown fields', async () => {
-        for (const obj of objects) expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
+        for (const obj of objects)
+          expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
       });
 
       it('builds the optional HPA, Ingress and ServiceMonitor only when asked', () => {
-        const optional = objects.filter((o) => ['HorizontalPodAutoscaler', 'Ingress', 'ServiceMonitor'].includes(o.kind));
+        const optional = objects.filter((o) =>
+          ['HorizontalPodAutoscaler', 'Ingress', 'ServiceMonitor'].includes(o.kind),
+        );
         expect(optional).to.have.length(c.optional);
       });
 
       it('owns every object and keeps names within 63 characters', () => {
         for (const obj of objects) {
-          expect(obj.metadata.ownerReferences?.[0]).to.include({ kind: 'Middleware', name: c.mw.metadata.name, controller: true });
+          expect(obj.metadata.ownerReferences?.[0]).to.include({
+            kind: 'Middleware',
+            name: c.mw.metadata.name,
+            controller: true,
+          });
           expect(obj.metadata.name?.length).to.be.at.most(63);
           expect(obj.metadata.namespace).to.equal('chain');
         }
@@ -64,6 +92,8 @@ describe('operator builders', () => {
     const deployment = buildServerDeployment(contextOf(aMiddleware()), 1);
     const broken = { ...deployment, spec: { ...deployment.spec, replicas: 'two', paused: 'no', surprise: true } };
     const problems = await kubeSchemaProblems(broken);
-    expect(problems.join('\n')).to.match(/replicas must be integer/).and.match(/unknown field \.spec\.surprise/);
+    expect(problems.join('\n'))
+      .to.match(/replicas must be integer/)
+      .and.match(/unknown field \.spec\.surprise/);
   });
 });

@@ -36,8 +36,11 @@ export function aFullMiddleware(): Middleware {
       http: { type: 'LoadBalancer', port: 8080 },
       websocket: { port: 3021 },
       ingress: {
-        className: 'nginx', host: 'mdw.example.com', tlsSecretName: 'mdw-tls',
-        annotations: { 'cert-manager.io/cluster-issuer': 'letsencrypt' }, websocketPath: '/websocket',
+        className: 'nginx',
+        host: 'mdw.example.com',
+        tlsSecretName: 'mdw-tls',
+        annotations: { 'cert-manager.io/cluster-issuer': 'letsencrypt' },
+        websocketPath: '/websocket',
       },
       pdb: { minAvailable: 2 },
       autoscaling: { minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70 },

@@ -17,5 +17,8 @@ export function expectGoldenText(file: string, text: string): void {
 
 /** expectGoldenYaml renders objects as multi-document YAML and compares them with the golden file. */
 export function expectGoldenYaml(file: string, objects: readonly unknown[]): void {
-  expectGoldenText(file, objects.map((o) => stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
+  expectGoldenText(
+    file,
+    objects.map((o) => stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'),
+  );
 }

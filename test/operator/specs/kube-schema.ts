@@ -52,9 +52,10 @@ export function middlewareSchemaProblems(obj: unknown): string[] {
 
 async function modelClass(apiVersion: string, kind: string): Promise<ModelClass> {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  const module = group === 'monitoring.coreos.com'
-    ? `@kubernetes-models/prometheus-operator/${group}/${version}/${kind}`
-    : `kubernetes-models/${group === '' ? '' : `${group}/`}${version}/${kind}`;
+  const module =
+    group === 'monitoring.coreos.com'
+      ? `@kubernetes-models/prometheus-operator/${group}/${version}/${kind}`
+      : `kubernetes-models/${group === '' ? '' : `${group}/`}${version}/${kind}`;
   const loaded = (await import(module)) as Record<string, ModelClass>;
   const Model = loaded[kind];
   if (!Model) throw new Error(`no schema for ${apiVersion} ${kind}`);
@@ -71,7 +72,9 @@ function serializerType(apiVersion: string, kind: string): string | undefined {
 
 function droppedPaths(original: unknown, kept: unknown, path: string): string[] {
   if (Array.isArray(original)) {
-    return original.flatMap((item, i) => droppedPaths(item, Array.isArray(kept) ? kept[i] : undefined, `${path}[${i}]`));
+    return original.flatMap((item, i) =>
+      droppedPaths(item, Array.isArray(kept) ? kept[i] : undefined, `${path}[${i}]`),
+    );
   }
   if (typeof original !== 'object' || original === null) return [];
   if (typeof kept !== 'object' || kept === null) return [path];

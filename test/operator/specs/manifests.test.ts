@@ -5,7 +5,12 @@ import { parseAllDocuments } from 'yaml';
 import type { V1Deployment, V1PolicyRule } from '@kubernetes/client-node';
 import type { KubeObject } from '../../../src/operator/kube/client.ts';
 import { buildManifests, renderManifests } from '../../../src/operator/specs/manifests.ts';
-import { LEADER_LEASE_NAME, OPERATOR_PERMISSIONS, buildOperatorRbac, operatorRules } from '../../../src/operator/specs/rbac.ts';
+import {
+  LEADER_LEASE_NAME,
+  OPERATOR_PERMISSIONS,
+  buildOperatorRbac,
+  operatorRules,
+} from '../../../src/operator/specs/rbac.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildMigrationJob } from '../../../src/operator/specs/jobs.ts';
 import { buildStableService } from '../../../src/operator/specs/services.ts';
@@ -13,7 +18,11 @@ import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { buildServiceMonitor } from '../../../src/operator/specs/service-monitor.ts';
-import { buildServiceAccount, buildWorkloadRole, buildWorkloadRoleBinding } from '../../../src/operator/specs/service-account.ts';
+import {
+  buildServiceAccount,
+  buildWorkloadRole,
+  buildWorkloadRoleBinding,
+} from '../../../src/operator/specs/service-account.ts';
 import { aFullMiddleware, contextOf } from './fixtures.ts';
 import { expectGoldenText } from './golden.ts';
 import { kubeSchemaProblems } from './kube-schema.ts';
@@ -22,14 +31,23 @@ const opts = { namespace: 'mdw-system', image: 'ghcr.io/aeternity/mdw:0.1.0' };
 
 /** Plural resource of each kind the operator writes (the API's REST names). */
 const RESOURCE: Record<string, [string, string]> = {
-  Deployment: ['apps', 'deployments'], Job: ['batch', 'jobs'], Service: ['', 'services'], ServiceAccount: ['', 'serviceaccounts'],
-  Role: ['rbac.authorization.k8s.io', 'roles'], RoleBinding: ['rbac.authorization.k8s.io', 'rolebindings'],
-  PodDisruptionBudget: ['policy', 'poddisruptionbudgets'], HorizontalPodAutoscaler: ['autoscaling', 'horizontalpodautoscalers'],
-  Ingress: ['networking.k8s.io', 'ingresses'], ServiceMonitor: ['monitoring.coreos.com', 'servicemonitors'],
+  Deployment: ['apps', 'deployments'],
+  Job: ['batch', 'jobs'],
+  Service: ['', 'services'],
+  ServiceAccount: ['', 'serviceaccounts'],
+  Role: ['rbac.authorization.k8s.io', 'roles'],
+  RoleBinding: ['rbac.authorization.k8s.io', 'rolebindings'],
+  PodDisruptionBudget: ['policy', 'poddisruptionbudgets'],
+  HorizontalPodAutoscaler: ['autoscaling', 'horizontalpodautoscalers'],
+  Ingress: ['networking.k8s.io', 'ingresses'],
+  ServiceMonitor: ['monitoring.coreos.com', 'servicemonitors'],
 };
 
 const allows = (rules: V1PolicyRule[], group: string, resource: string, verb: string) =>
-  rules.some((r) => r.apiGroups?.includes(group) && r.resources?.includes(resource) && r.verbs.includes(verb) && !r.resourceNames);
+  rules.some(
+    (r) =>
+      r.apiGroups?.includes(group) && r.resources?.includes(resource) && r.verbs.includes(verb) && !r.resourceNames,
+  );
 
 describe('renderManifests', () => {
   const docs = parseAllDocuments(renderManifests(opts)).map((d) => d.toJS() as KubeObject);
@@ -40,7 +58,15 @@ describe('renderManifests', () => {
 
   it('renders Namespace, CRD, RBAC, metrics Service and the operator Deployment, each valid', async () => {
     expect(docs.map((d) => d.kind)).to.deep.equal([
-      'Namespace', 'CustomResourceDefinition', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Service', 'Deployment',
+      'Namespace',
+      'CustomResourceDefinition',
+      'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Role',
+      'RoleBinding',
+      'Service',
+      'Deployment',
     ]);
     for (const doc of docs) expect(await kubeSchemaProblems(doc), `${doc.kind}`).to.deep.equal([]);
   });
@@ -57,7 +83,9 @@ describe('renderManifests', () => {
   });
 
   it('manages one namespace with a Role instead of a ClusterRole when asked', () => {
-    const kinds = buildManifests({ ...opts, watchNamespace: 'chain', createNamespace: false }).map((o) => `${o.kind}/${o.metadata.namespace ?? ''}`);
+    const kinds = buildManifests({ ...opts, watchNamespace: 'chain', createNamespace: false }).map(
+      (o) => `${o.kind}/${o.metadata.namespace ?? ''}`,
+    );
     expect(kinds).to.include.members(['Role/chain', 'RoleBinding/chain', 'Role/mdw-system']);
     expect(kinds.some((k) => k.startsWith('ClusterRole'))).to.equal(false);
     expect(kinds).not.to.include('Namespace/');
@@ -69,9 +97,18 @@ describe('operator RBAC', () => {
 
   it('lets the operator create, patch, update, read and delete every kind the builders produce', () => {
     const ctx = contextOf(aFullMiddleware());
-    const children = [buildServerDeployment(ctx, 1), buildMigrationJob(ctx, 1), buildStableService(ctx, 1), buildServerPdb(ctx, 1),
-      buildServerHpa(ctx), buildIngress(ctx), buildServiceMonitor(ctx), buildServiceAccount(ctx), buildWorkloadRole(ctx, [1]),
-      buildWorkloadRoleBinding(ctx)];
+    const children = [
+      buildServerDeployment(ctx, 1),
+      buildMigrationJob(ctx, 1),
+      buildStableService(ctx, 1),
+      buildServerPdb(ctx, 1),
+      buildServerHpa(ctx),
+      buildIngress(ctx),
+      buildServiceMonitor(ctx),
+      buildServiceAccount(ctx),
+      buildWorkloadRole(ctx, [1]),
+      buildWorkloadRoleBinding(ctx),
+    ];
     for (const child of children) {
       const [group, resource] = RESOURCE[child?.kind ?? ''] ?? ['?', '?'];
       for (const verb of ['get', 'list', 'watch', 'create', 'patch', 'update', 'delete']) {
@@ -81,7 +118,8 @@ describe('operator RBAC', () => {
   });
 
   it('holds what the workload Role grants (RBAC forbids granting more), events create and the status subresource', () => {
-    for (const verb of ['create', 'get', 'update']) expect(allows(rules, 'coordination.k8s.io', 'leases', verb)).to.equal(true);
+    for (const verb of ['create', 'get', 'update'])
+      expect(allows(rules, 'coordination.k8s.io', 'leases', verb)).to.equal(true);
     expect(allows(rules, '', 'events', 'create')).to.equal(true);
     expect(allows(rules, 'middleware.aeternity.io', 'middlewares/status', 'patch')).to.equal(true);
   });

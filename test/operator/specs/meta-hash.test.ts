@@ -1,7 +1,13 @@
 /** @module Table tests of names, selectors and input hashes. */
 import { expect } from 'chai';
 import {
-  boundedName, childName, labelValue, schemaName, serverPodSelector, selectorFor, writerLeaseName,
+  boundedName,
+  childName,
+  labelValue,
+  schemaName,
+  serverPodSelector,
+  selectorFor,
+  writerLeaseName,
 } from '../../../src/operator/specs/meta.ts';
 import { canonicalJson, hashInputs, inputHashOf, isUpToDate, withInputHash } from '../../../src/operator/specs/hash.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
@@ -48,8 +54,9 @@ describe('names and selectors', () => {
   });
   it('renders status.selector sorted, so it is stable', () => {
     expect(serverPodSelector(mw, 4)).to.equal(
-      'app.kubernetes.io/component=server,app.kubernetes.io/instance=mainnet,app.kubernetes.io/name=aeternity-middleware,'
-      + 'middleware.aeternity.io/generation=4');
+      'app.kubernetes.io/component=server,app.kubernetes.io/instance=mainnet,app.kubernetes.io/name=aeternity-middleware,' +
+        'middleware.aeternity.io/generation=4',
+    );
   });
 });
 

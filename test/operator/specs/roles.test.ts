@@ -4,7 +4,12 @@ import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
 import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
-import { buildPopulatorService, buildPreviewService, buildStableService, selectedGeneration } from '../../../src/operator/specs/services.ts';
+import {
+  buildPopulatorService,
+  buildPreviewService,
+  buildStableService,
+  selectedGeneration,
+} from '../../../src/operator/specs/services.ts';
 import { buildServiceMonitor } from '../../../src/operator/specs/service-monitor.ts';
 import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
@@ -30,20 +35,28 @@ describe('server Deployment', () => {
     expect(d.spec?.strategy?.rollingUpdate).to.deep.equal({ maxUnavailable: 0, maxSurge: 1 });
     expect(d.spec?.template.spec?.containers[0]?.readinessProbe?.httpGet?.path).to.equal('/readyz');
   });
-  it('caps V8\'s young generation (many websocket clients), which the populator keeps at its default', () => {
-    expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal('--max-semi-space-size=8');
-    expect(envOf(buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(undefined);
+  it("caps V8's young generation (many websocket clients), which the populator keeps at its default", () => {
+    expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
+      '--max-semi-space-size=8',
+    );
+    expect(envOf(buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
+      undefined,
+    );
   });
   it('uses the operator image unless the spec names one', () => {
-    expect(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0]?.image).to.equal('ghcr.io/aeternity/mdw:0.1.0');
-    expect(buildServerDeployment(createBuildContext(aMiddleware({ image: 'my/mdw:2' }), 'x'), 1)
-      .spec?.template.spec?.containers[0]?.image).to.equal('my/mdw:2');
+    expect(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0]?.image).to.equal(
+      'ghcr.io/aeternity/mdw:0.1.0',
+    );
+    expect(
+      buildServerDeployment(createBuildContext(aMiddleware({ image: 'my/mdw:2' }), 'x'), 1).spec?.template.spec
+        ?.containers[0]?.image,
+    ).to.equal('my/mdw:2');
   });
 });
 
 describe('populator Deployment', () => {
   const ctx = contextOf(aMiddleware());
-  it('is one writer, recreated (never two at once), holding its generation\'s Lease', () => {
+  it("is one writer, recreated (never two at once), holding its generation's Lease", () => {
     const d = buildPopulatorDeployment(ctx, 2);
     expect(d.spec?.replicas).to.equal(1);
     expect(d.spec?.strategy?.type).to.equal('Recreate');
@@ -52,7 +65,11 @@ describe('populator Deployment', () => {
   });
   it('runs `mdw -p`, with `-H <heights>` first when a reload asks for heights', () => {
     expect(argsOf(buildPopulatorDeployment(ctx, 2).spec?.template)).to.deep.equal(['-p']);
-    expect(argsOf(buildPopulatorDeployment(ctx, 2, { heights: '1,5-9' }).spec?.template)).to.deep.equal(['-p', '-H', '1,5-9']);
+    expect(argsOf(buildPopulatorDeployment(ctx, 2, { heights: '1,5-9' }).spec?.template)).to.deep.equal([
+      '-p',
+      '-H',
+      '1,5-9',
+    ]);
   });
 });
 
@@ -70,7 +87,9 @@ describe('Jobs', () => {
   it('reload heights in place and drop a retired schema', () => {
     const ctx = contextOf(aMiddleware());
     expect(argsOf(buildReloadJob(ctx, 1, 'r1', '10-20').spec?.template)).to.deep.equal(['-H', '10-20']);
-    expect(buildReloadJob(ctx, 1, 'r1', '10-20').metadata.name).not.to.equal(buildReloadJob(ctx, 1, 'r2', '10-20').metadata.name);
+    expect(buildReloadJob(ctx, 1, 'r1', '10-20').metadata.name).not.to.equal(
+      buildReloadJob(ctx, 1, 'r2', '10-20').metadata.name,
+    );
     const drop = buildDropSchemaJob(ctx, 1);
     expect(argsOf(drop.spec?.template)).to.deep.equal(['migrate', '--drop']);
     expect(envOf(drop.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g1');
@@ -90,7 +109,10 @@ describe('Services', () => {
   });
   it('expose HTTP and websocket ports; the preview is in-cluster only', () => {
     const full = contextOf(aFullMiddleware());
-    expect(buildStableService(full, 1).spec?.ports?.map((p) => [p.name, p.port])).to.deep.equal([['http', 8080], ['websocket', 3021]]);
+    expect(buildStableService(full, 1).spec?.ports?.map((p) => [p.name, p.port])).to.deep.equal([
+      ['http', 8080],
+      ['websocket', 3021],
+    ]);
     expect(buildStableService(full, 1).spec?.type).to.equal('LoadBalancer');
     expect(buildPreviewService(full, 2).spec?.type).to.equal('ClusterIP');
     expect(buildPreviewService(full, 2).metadata.name).to.equal('mainnet-preview');
@@ -132,13 +154,20 @@ describe('PDB, HPA and Ingress', () => {
   });
   it('the HPA scales the Middleware itself (its scale subresource), so it survives a switch', () => {
     const hpa = buildServerHpa(contextOf(aFullMiddleware()));
-    expect(hpa?.spec?.scaleTargetRef).to.deep.equal({ apiVersion: 'middleware.aeternity.io/v1alpha1', kind: 'Middleware', name: 'mainnet' });
+    expect(hpa?.spec?.scaleTargetRef).to.deep.equal({
+      apiVersion: 'middleware.aeternity.io/v1alpha1',
+      kind: 'Middleware',
+      name: 'mainnet',
+    });
     expect([hpa?.spec?.minReplicas, hpa?.spec?.maxReplicas]).to.deep.equal([2, 6]);
   });
   it('the Ingress routes the websocket path to the websocket port and the rest to HTTP, with TLS', () => {
     const ingress = buildIngress(contextOf(aFullMiddleware()));
     const paths = ingress?.spec?.rules?.[0]?.http?.paths.map((p) => [p.path, p.backend.service?.port?.name]);
-    expect(paths).to.deep.equal([['/websocket', 'websocket'], ['/', 'http']]);
+    expect(paths).to.deep.equal([
+      ['/websocket', 'websocket'],
+      ['/', 'http'],
+    ]);
     expect(ingress?.spec?.tls?.[0]?.secretName).to.equal('mdw-tls');
     expect(ingress?.metadata.annotations).to.include({ 'cert-manager.io/cluster-issuer': 'letsencrypt' });
   });
@@ -147,13 +176,21 @@ describe('PDB, HPA and Ingress', () => {
 describe('pod security', () => {
   it('every pod is non-root, seccomp RuntimeDefault, read-only root, no capabilities, with a /tmp emptyDir', () => {
     const ctx = contextOf(aMiddleware());
-    const templates = [buildServerDeployment(ctx, 1).spec?.template, buildPopulatorDeployment(ctx, 1).spec?.template,
-      buildMigrationJob(ctx, 1).spec?.template, buildDropSchemaJob(ctx, 1).spec?.template];
+    const templates = [
+      buildServerDeployment(ctx, 1).spec?.template,
+      buildPopulatorDeployment(ctx, 1).spec?.template,
+      buildMigrationJob(ctx, 1).spec?.template,
+      buildDropSchemaJob(ctx, 1).spec?.template,
+    ];
     for (const t of templates) {
       expect(t?.spec?.securityContext).to.include({ runAsNonRoot: true });
       expect(t?.spec?.securityContext?.seccompProfile?.type).to.equal('RuntimeDefault');
       const c = t?.spec?.containers[0];
-      expect(c?.securityContext).to.deep.include({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expect(c?.securityContext).to.deep.include({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
       expect(c?.volumeMounts).to.deep.equal([{ name: 'tmp', mountPath: '/tmp' }]);
       expect(t?.spec?.volumes?.[0]?.emptyDir).to.not.equal(undefined);
     }

@@ -12,7 +12,11 @@ function routesOf(): string[] {
   for (const router of apiRouters(deps)) {
     for (const layer of router.stack) {
       for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
-        out.push(`${method} ${String(layer.path).replace(/\/$/, '').replace(/:([A-Za-z_]+)/g, (_, p: string) => `{${p}}`)}`);
+        out.push(
+          `${method} ${String(layer.path)
+            .replace(/\/$/, '')
+            .replace(/:([A-Za-z_]+)/g, (_, p: string) => `{${p}}`)}`,
+        );
       }
     }
   }
@@ -20,10 +24,14 @@ function routesOf(): string[] {
 }
 
 describe('OpenAPI document', () => {
-  const doc = openApiDocument('1.0.0') as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>> };
+  const doc = openApiDocument('1.0.0') as {
+    paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>>;
+  };
 
   it('documents exactly the routes the server registers', () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
     const registered = routesOf().map((r) => r.replace('{oracleId}', '{oracle_id}'));
     expect(documented).to.deep.equal(registered);
   });
@@ -37,7 +45,11 @@ describe('OpenAPI document', () => {
   });
 
   it('is an OpenAPI 3 object that JSON-serialises', () => {
-    const schema = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', pattern: '^3\\.' } } };
+    const schema = {
+      type: 'object',
+      required: ['openapi', 'info', 'paths'],
+      properties: { openapi: { type: 'string', pattern: '^3\\.' } },
+    };
     expect(new Ajv().validate(schema, JSON.parse(JSON.stringify(doc)))).to.equal(true);
   });
 });

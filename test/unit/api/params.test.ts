@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
-import { formatCursor, parseCursor, parseDate, parseFlag, parseHeight, parseId, parsePaging, parseTxType, PAGING_DEFAULTS } from '../../../src/api/params.ts';
+import {
+  formatCursor,
+  parseCursor,
+  parseDate,
+  parseFlag,
+  parseHeight,
+  parseId,
+  parsePaging,
+  parseTxType,
+  PAGING_DEFAULTS,
+} from '../../../src/api/params.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { AppError } from '../../../src/errors.ts';
 
@@ -93,6 +103,12 @@ describe('api params', () => {
   });
 
   it('parseFlag treats presence as true except false/0', () => {
-    expect([parseFlag(undefined), parseFlag(''), parseFlag('true'), parseFlag('false'), parseFlag('0')]).to.deep.equal([false, true, true, false, false]);
+    expect([parseFlag(undefined), parseFlag(''), parseFlag('true'), parseFlag('false'), parseFlag('0')]).to.deep.equal([
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

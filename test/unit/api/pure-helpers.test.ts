@@ -32,15 +32,29 @@ describe('feeShare', () => {
 });
 
 describe('shapes', () => {
-  const row = { hash: 'th_1', height: 3, microBlockHash: 'mh_1', microIndex: 0, txIndex: 0, microTimeMs: 5, txType: 'SpendTx', signatures: null, tx: { type: 'SpendTx', fee: 2n ** 70n } };
+  const row = {
+    hash: 'th_1',
+    height: 3,
+    microBlockHash: 'mh_1',
+    microIndex: 0,
+    txIndex: 0,
+    microTimeMs: 5,
+    txType: 'SpendTx',
+    signatures: null,
+    tx: { type: 'SpendTx', fee: 2n ** 70n },
+  };
   it('signedTx omits signatures when the node omits them', () => {
     expect(signedTx(row)).to.deep.equal({ block_height: 3, block_hash: 'mh_1', hash: 'th_1', tx: row.tx });
-    expect(signedTx({ ...row, signatures: ['sg_1'] })).to.have.property('signatures').deep.equal(['sg_1']);
+    expect(signedTx({ ...row, signatures: ['sg_1'] }))
+      .to.have.property('signatures')
+      .deep.equal(['sg_1']);
   });
   it('generationsReport stringifies the nonce exactly and nests micro blocks and transactions', () => {
     const kb = { height: 3, hash: 'kh_3', timeMs: 1, data: { hash: 'kh_3', height: 3, nonce: 15041902164601590529n } };
     const mb = { hash: 'mh_1', height: 3, microIndex: 0, txCount: 1, header: { hash: 'mh_1', height: 3, time: 2 } };
-    const report = generationsReport([kb], [mb], [row]) as { data: Record<string, { nonce: string; micro_blocks: Record<string, { transactions: Record<string, unknown> }> }> };
+    const report = generationsReport([kb], [mb], [row]) as {
+      data: Record<string, { nonce: string; micro_blocks: Record<string, { transactions: Record<string, unknown> }> }>;
+    };
     expect(report.data['3']!.nonce).to.equal('15041902164601590529');
     expect(report.data['3']!.micro_blocks.mh_1!.transactions.th_1).to.deep.equal(signedTx(row));
   });

@@ -101,7 +101,10 @@ describe('ResponseCache.encodedBody', () => {
     cache.set('/a', answer(5, 100), cache.ticket());
     const before = cache.stats().bytes;
     let calls = 0;
-    const encode = (body: Buffer): Buffer => { calls++; return double(body); };
+    const encode = (body: Buffer): Buffer => {
+      calls++;
+      return double(body);
+    };
     const first = cache.encodedBody('/a', cache.get('/a')!, 'gzip', encode);
     const again = cache.encodedBody('/a', cache.get('/a')!, 'gzip', encode);
     expect(again).to.equal(first);

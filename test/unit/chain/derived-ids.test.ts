@@ -3,7 +3,14 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { buildContractId, oracleQueryId as sdkQueryId, produceNameId, commitmentHash } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
-import { channelId, commitmentId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
+import {
+  channelId,
+  commitmentId,
+  contractId,
+  nameId,
+  oracleId,
+  oracleQueryId,
+} from '../../../src/chain/derived-ids.ts';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration, Protocol } from '../../../src/chain/aens.ts';
 
 const account = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`;
@@ -14,7 +21,9 @@ describe('chain/derived-ids', () => {
       const owner = account();
       expect(contractId(owner, BigInt(nonce))).to.equal(buildContractId(owner, nonce));
     }
-    expect(contractId('ak_P1hn3JnJXcdx8USijBcgZHLgvZywH5PbjQK5G1iZaEu9obHiH', 2n)).to.equal('ct_5ye5dEQwtCrRhsKYq8BprAMFptpY59THUyTxSBQKpDTcywEhk');
+    expect(contractId('ak_P1hn3JnJXcdx8USijBcgZHLgvZywH5PbjQK5G1iZaEu9obHiH', 2n)).to.equal(
+      'ct_5ye5dEQwtCrRhsKYq8BprAMFptpY59THUyTxSBQKpDTcywEhk',
+    );
   });
 
   it('derives oracle query ids like aepp-sdk', () => {
@@ -23,17 +32,29 @@ describe('chain/derived-ids', () => {
       const oracle = oracleId(account()) as `ok_${string}`;
       expect(oracleQueryId(sender, BigInt(nonce), oracle)).to.equal(sdkQueryId(sender, nonce, oracle));
     }
-    expect(oracleQueryId('ak_2ZjpYpJbzq8xbzjgPuEpdq9ahZE7iJRcAYC1weq3xdrNbzRiP4', 1n, 'ok_2iqfJjbhGgJFRezjX6Q6DrvokkTM5niGEHBEJZ7uAG5fSGJAw1'))
-      .to.equal('oq_2YvZnoohcSvbQCsPKSMxc98i5HZ1sU5mR6xwJUZC3SvkuSynMj');
+    expect(
+      oracleQueryId(
+        'ak_2ZjpYpJbzq8xbzjgPuEpdq9ahZE7iJRcAYC1weq3xdrNbzRiP4',
+        1n,
+        'ok_2iqfJjbhGgJFRezjX6Q6DrvokkTM5niGEHBEJZ7uAG5fSGJAw1',
+      ),
+    ).to.equal('oq_2YvZnoohcSvbQCsPKSMxc98i5HZ1sU5mR6xwJUZC3SvkuSynMj');
   });
 
   it('re-prefixes an account key as its oracle id', () => {
-    expect(oracleId('ak_g5vQK6beY3vsTJHH7KBusesyzq9WMdEYorF8VyvZURXTjLnxT')).to.equal('ok_g5vQK6beY3vsTJHH7KBusesyzq9WMdEYorF8VyvZURXTjLnxT');
+    expect(oracleId('ak_g5vQK6beY3vsTJHH7KBusesyzq9WMdEYorF8VyvZURXTjLnxT')).to.equal(
+      'ok_g5vQK6beY3vsTJHH7KBusesyzq9WMdEYorF8VyvZURXTjLnxT',
+    );
   });
 
   it('derives the channel id of a real ChannelCreateTx', () => {
-    expect(channelId('ak_ozzwBYeatmuN818LjDDDwRSiBSvrqt4WU7WvbGsZGVre72LTS', 1n, 'ak_26xYuZJnxpjuBqkvXQ4EKb4Ludt8w3rGWREvEwm68qdtJLyLwq'))
-      .to.equal('ch_22usvXSjYaDPdhecyhub7tZnYpHeCEZdscEEyhb2M4rHb58RyD');
+    expect(
+      channelId(
+        'ak_ozzwBYeatmuN818LjDDDwRSiBSvrqt4WU7WvbGsZGVre72LTS',
+        1n,
+        'ak_26xYuZJnxpjuBqkvXQ4EKb4Ludt8w3rGWREvEwm68qdtJLyLwq',
+      ),
+    ).to.equal('ch_22usvXSjYaDPdhecyhub7tZnYpHeCEZdscEEyhb2M4rHb58RyD');
   });
 
   it('hashes .chain names like aepp-sdk, case-insensitively, and .test names with the pre-Lima rule', () => {
@@ -45,7 +66,8 @@ describe('chain/derived-ids', () => {
   });
 
   it('derives commitment ids like aepp-sdk (.chain) and the protocol example (.test)', () => {
-    for (const salt of [1, 123, 2 ** 52]) expect(commitmentId('foo.chain', BigInt(salt))).to.equal(commitmentHash('foo.chain', salt));
+    for (const salt of [1, 123, 2 ** 52])
+      expect(commitmentId('foo.chain', BigInt(salt))).to.equal(commitmentHash('foo.chain', salt));
     expect(commitmentId('foobar.test', 123n)).to.equal('cm_2ijL6NFZ11RsBVWwFB69oZYp6gFV9JSB71xccbnqrPisEiMrji');
   });
 });

@@ -3,7 +3,8 @@ import { parseJson, stringifyJson, toBigInt, toSafeNumber } from '../../../src/c
 
 describe('chain/json', () => {
   it('keeps integers beyond 2^53 digit for digit through parse and stringify', () => {
-    const text = '{"nonce":15041902164601590529,"fee":19320000000000,"salt":115792089237316195423570985008687907853269984665640564039457584007913129639935,"neg":-9007199254740993,"f":1.5}';
+    const text =
+      '{"nonce":15041902164601590529,"fee":19320000000000,"salt":115792089237316195423570985008687907853269984665640564039457584007913129639935,"neg":-9007199254740993,"f":1.5}';
     const value = parseJson(text) as Record<string, unknown>;
     expect(value.nonce).to.equal(15041902164601590529n);
     expect(value.fee).to.equal(19320000000000);

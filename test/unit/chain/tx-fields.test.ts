@@ -11,7 +11,15 @@ const ak = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`
 describe('chain/tx-fields', () => {
   it('lists sender and recipient of a SpendTx', () => {
     const [s, r] = [ak(), ak()];
-    const ids = referencedIds({ type: 'SpendTx', sender_id: s, recipient_id: r, amount: 1, fee: 2, nonce: 1, payload: 'ba_Xfbg4g==' });
+    const ids = referencedIds({
+      type: 'SpendTx',
+      sender_id: s,
+      recipient_id: r,
+      amount: 1,
+      fee: 2,
+      nonce: 1,
+      payload: 'ba_Xfbg4g==',
+    });
     expect(Object.fromEntries(ids)).to.deep.equal({ [s]: ['sender_id'], [r]: ['recipient_id'] });
   });
 
@@ -31,17 +39,38 @@ describe('chain/tx-fields', () => {
   it('adds oracle, channel and name ids created by their txs', () => {
     const [a, b] = [ak(), ak()];
     expect(createdIds({ type: 'OracleRegisterTx', account_id: a, nonce: 1 })).to.deep.equal({ oracle_id: oracleId(a) });
-    expect(createdIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 3 })).to.deep.equal({ channel_id: channelId(a, 3n, b) });
-    expect(createdIds({ type: 'NameClaimTx', account_id: a, name: 'Hello.chain', nonce: 3 })).to.deep.equal({ name_id: produceNameId('hello.chain') });
+    expect(createdIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 3 })).to.deep.equal({
+      channel_id: channelId(a, 3n, b),
+    });
+    expect(createdIds({ type: 'NameClaimTx', account_id: a, name: 'Hello.chain', nonce: 3 })).to.deep.equal({
+      name_id: produceNameId('hello.chain'),
+    });
   });
 
   it('reads delegate lists in both shapes and name pointers', () => {
     const [a, b, c, d] = [ak(), ak(), ak(), ak()];
-    const old = referencedIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 1, delegate_ids: [c] });
+    const old = referencedIds({
+      type: 'ChannelCreateTx',
+      initiator_id: a,
+      responder_id: b,
+      nonce: 1,
+      delegate_ids: [c],
+    });
     expect(old.get(c)).to.deep.equal(['delegate_ids']);
-    const newer = referencedIds({ type: 'ChannelCreateTx', initiator_id: a, responder_id: b, nonce: 1, delegate_ids: { initiator: [c], responder: [d] } });
+    const newer = referencedIds({
+      type: 'ChannelCreateTx',
+      initiator_id: a,
+      responder_id: b,
+      nonce: 1,
+      delegate_ids: { initiator: [c], responder: [d] },
+    });
     expect(newer.get(d)).to.deep.equal(['delegate_ids']);
-    const update = referencedIds({ type: 'NameUpdateTx', account_id: a, name_id: produceNameId('x1234567890123.chain'), pointers: [{ key: 'account_pubkey', id: b }] });
+    const update = referencedIds({
+      type: 'NameUpdateTx',
+      account_id: a,
+      name_id: produceNameId('x1234567890123.chain'),
+      pointers: [{ key: 'account_pubkey', id: b }],
+    });
     expect(update.get(b)).to.deep.equal(['pointers']);
   });
 
@@ -50,20 +79,36 @@ describe('chain/tx-fields', () => {
     const spend = { type: 'SpendTx', sender_id: s, recipient_id: r, amount: 1 };
     const meta = { type: 'GAMetaTx', ga_id: ga, tx: { tx: spend, signatures: [] } };
     expect(innerTx(meta)).to.deep.equal(spend);
-    expect(Object.fromEntries(referencedIds(meta))).to.deep.equal({ [ga]: ['ga_id'], [s]: ['tx.sender_id'], [r]: ['tx.recipient_id'] });
+    expect(Object.fromEntries(referencedIds(meta))).to.deep.equal({
+      [ga]: ['ga_id'],
+      [s]: ['tx.sender_id'],
+      [r]: ['tx.recipient_id'],
+    });
     const pf = { type: 'PayingForTx', payer_id: payer, tx: { tx: meta, signatures: [] } };
     expect(referencedIds(pf).get(r)).to.deep.equal(['tx.tx.recipient_id']);
   });
 
   it('lists the names a tx sends to, with the pointer the node resolves each through', () => {
     const name = produceNameId('receiver.chain');
-    expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: name })).to.deep.equal([{ nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' }]);
+    expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: name })).to.deep.equal([
+      { nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' },
+    ]);
     expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: ak() })).to.deep.equal([]);
-    expect(nameReferences({ type: 'NameTransferTx', name_id: name, recipient_id: name })).to.deep.equal([{ nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' }]);
-    expect(nameReferences({ type: 'OracleQueryTx', oracle_id: name })).to.deep.equal([{ nameHash: name, field: 'oracle_id', key: 'oracle_pubkey', prefix: 'ok' }]);
+    expect(nameReferences({ type: 'NameTransferTx', name_id: name, recipient_id: name })).to.deep.equal([
+      { nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' },
+    ]);
+    expect(nameReferences({ type: 'OracleQueryTx', oracle_id: name })).to.deep.equal([
+      { nameHash: name, field: 'oracle_id', key: 'oracle_pubkey', prefix: 'ok' },
+    ]);
     const call = { type: 'ContractCallTx', caller_id: ak(), contract_id: name };
-    const pf = { type: 'PayingForTx', payer_id: ak(), tx: { tx: { type: 'GAMetaTx', ga_id: ak(), tx: { tx: call, signatures: [] } }, signatures: [] } };
-    expect(nameReferences(pf)).to.deep.equal([{ nameHash: name, field: 'tx.tx.contract_id', key: 'contract_pubkey', prefix: 'ct' }]);
+    const pf = {
+      type: 'PayingForTx',
+      payer_id: ak(),
+      tx: { tx: { type: 'GAMetaTx', ga_id: ak(), tx: { tx: call, signatures: [] } }, signatures: [] },
+    };
+    expect(nameReferences(pf)).to.deep.equal([
+      { nameHash: name, field: 'tx.tx.contract_id', key: 'contract_pubkey', prefix: 'ct' },
+    ]);
     // a name in a field the node does not resolve (the name a NameUpdateTx updates) is not a reference
     expect(nameReferences({ type: 'NameUpdateTx', name_id: name })).to.deep.equal([]);
   });

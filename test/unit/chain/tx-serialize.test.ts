@@ -1,6 +1,16 @@
 /** @module The shared tx serialiser and signedTxSize, checked against @aeternity/aepp-sdk and real mainnet transactions. */
 import { expect } from 'chai';
-import { EntryTag, MemoryAccount, Tag, buildTx, buildTxHash, decode as sdkDecode, encode as sdkEncode, Encoding, packEntry } from '@aeternity/aepp-sdk';
+import {
+  EntryTag,
+  MemoryAccount,
+  Tag,
+  buildTx,
+  buildTxHash,
+  decode as sdkDecode,
+  encode as sdkEncode,
+  Encoding,
+  packEntry,
+} from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { encodeTx, signedTxBytes, txHash, txLength, TxCodecError } from '../../../src/chain/tx-serialize.ts';
@@ -19,14 +29,42 @@ const ch = encode('ch', Buffer.alloc(32, 5)) as `ch_${string}`;
 const st = sdkEncode(Buffer.alloc(32, 7), Encoding.State);
 const BIG = 123456789012345678901234n;
 /** an empty proof of inclusion, as the sdk packs it (the sdk unpacks poi fields to price them) */
-const poi = packEntry({ tag: EntryTag.TreesPoi, accounts: [], calls: [], channels: [], contracts: [], ns: [], oracles: [] } as Parameters<typeof packEntry>[0]);
+const poi = packEntry({
+  tag: EntryTag.TreesPoi,
+  accounts: [],
+  calls: [],
+  channels: [],
+  contracts: [],
+  ns: [],
+  oracles: [],
+} as Parameters<typeof packEntry>[0]);
 const SIG_A = Buffer.alloc(64, 0xa1);
 const SIG_B = Buffer.alloc(64, 0x0b);
 const sg = (bytes: Uint8Array): string => encode('sg', bytes);
 const callData = contractCallData('set', [BIG]);
-const innerSpend = { json: { type: 'SpendTx', version: 1, sender_id: b.address, recipient_id: a.address, amount: 77, fee: 10n ** 15n + 9n, nonce: 41, payload: encode('ba', Buffer.from('inner')) },
-  sdk: { tag: Tag.SpendTx, senderId: b.address, recipientId: a.address, amount: 77, fee: 10n ** 15n + 9n, nonce: 41, payload: encode('ba', Buffer.from('inner')) } };
-const sdkSigned = (params: SdkParams, sigs: Uint8Array[]): `tx_${string}` => buildTx({ tag: Tag.SignedTx, encodedTx: buildTx(params), signatures: sigs } as SdkParams);
+const innerSpend = {
+  json: {
+    type: 'SpendTx',
+    version: 1,
+    sender_id: b.address,
+    recipient_id: a.address,
+    amount: 77,
+    fee: 10n ** 15n + 9n,
+    nonce: 41,
+    payload: encode('ba', Buffer.from('inner')),
+  },
+  sdk: {
+    tag: Tag.SpendTx,
+    senderId: b.address,
+    recipientId: a.address,
+    amount: 77,
+    fee: 10n ** 15n + 9n,
+    nonce: 41,
+    payload: encode('ba', Buffer.from('inner')),
+  },
+};
+const sdkSigned = (params: SdkParams, sigs: Uint8Array[]): `tx_${string}` =>
+  buildTx({ tag: Tag.SignedTx, encodedTx: buildTx(params), signatures: sigs } as SdkParams);
 
 /**
  * The same transaction twice: as the node prints it (JSON, written by hand) and as sdk build
@@ -34,104 +72,612 @@ const sdkSigned = (params: SdkParams, sigs: Uint8Array[]): `tx_${string}` => bui
  */
 const CASES: Record<string, { json: JsonObject; sdk: Record<string, unknown> }> = {
   SpendTx: {
-    json: { type: 'SpendTx', version: 1, sender_id: a.address, recipient_id: nm, amount: BIG, fee: 10n ** 15n, ttl: 500, nonce: 3, payload: encode('ba', Buffer.from('hi')) },
-    sdk: { tag: Tag.SpendTx, senderId: a.address, recipientId: nm, amount: BIG, fee: 10n ** 15n, ttl: 500, nonce: 3, payload: encode('ba', Buffer.from('hi')) },
+    json: {
+      type: 'SpendTx',
+      version: 1,
+      sender_id: a.address,
+      recipient_id: nm,
+      amount: BIG,
+      fee: 10n ** 15n,
+      ttl: 500,
+      nonce: 3,
+      payload: encode('ba', Buffer.from('hi')),
+    },
+    sdk: {
+      tag: Tag.SpendTx,
+      senderId: a.address,
+      recipientId: nm,
+      amount: BIG,
+      fee: 10n ** 15n,
+      ttl: 500,
+      nonce: 3,
+      payload: encode('ba', Buffer.from('hi')),
+    },
   },
   'SpendTx (node < 3.0 raw payload)': {
-    json: { type: 'SpendTx', version: 1, sender_id: a.address, recipient_id: b.address, amount: 5, fee: 10n ** 15n + 23n, nonce: 1, payload: 'Hans donates' },
-    sdk: { tag: Tag.SpendTx, senderId: a.address, recipientId: b.address, amount: 5, fee: 10n ** 15n + 23n, nonce: 1, payload: encode('ba', Buffer.from('Hans donates')) },
+    json: {
+      type: 'SpendTx',
+      version: 1,
+      sender_id: a.address,
+      recipient_id: b.address,
+      amount: 5,
+      fee: 10n ** 15n + 23n,
+      nonce: 1,
+      payload: 'Hans donates',
+    },
+    sdk: {
+      tag: Tag.SpendTx,
+      senderId: a.address,
+      recipientId: b.address,
+      amount: 5,
+      fee: 10n ** 15n + 23n,
+      nonce: 1,
+      payload: encode('ba', Buffer.from('Hans donates')),
+    },
   },
   OracleRegisterTx: {
-    json: { type: 'OracleRegisterTx', version: 1, account_id: a.address, nonce: 1, query_format: 'q?', response_format: 'r!', query_fee: BIG, oracle_ttl: { type: 'block', value: 5000 }, fee: 10n ** 15n, ttl: 300, abi_version: 3 },
-    sdk: { tag: Tag.OracleRegisterTx, accountId: a.address, nonce: 1, queryFormat: 'q?', responseFormat: 'r!', queryFee: BIG, oracleTtlType: 1, oracleTtlValue: 5000, fee: 10n ** 15n, ttl: 300, abiVersion: 3 },
+    json: {
+      type: 'OracleRegisterTx',
+      version: 1,
+      account_id: a.address,
+      nonce: 1,
+      query_format: 'q?',
+      response_format: 'r!',
+      query_fee: BIG,
+      oracle_ttl: { type: 'block', value: 5000 },
+      fee: 10n ** 15n,
+      ttl: 300,
+      abi_version: 3,
+    },
+    sdk: {
+      tag: Tag.OracleRegisterTx,
+      accountId: a.address,
+      nonce: 1,
+      queryFormat: 'q?',
+      responseFormat: 'r!',
+      queryFee: BIG,
+      oracleTtlType: 1,
+      oracleTtlValue: 5000,
+      fee: 10n ** 15n,
+      ttl: 300,
+      abiVersion: 3,
+    },
   },
   OracleExtendTx: {
-    json: { type: 'OracleExtendTx', version: 1, oracle_id: ok, nonce: 2, oracle_ttl: { type: 'delta', value: 100 }, fee: 10n ** 15n + 1n, ttl: 9 },
-    sdk: { tag: Tag.OracleExtendTx, oracleId: ok, nonce: 2, oracleTtlType: 0, oracleTtlValue: 100, fee: 10n ** 15n + 1n, ttl: 9 },
+    json: {
+      type: 'OracleExtendTx',
+      version: 1,
+      oracle_id: ok,
+      nonce: 2,
+      oracle_ttl: { type: 'delta', value: 100 },
+      fee: 10n ** 15n + 1n,
+      ttl: 9,
+    },
+    sdk: {
+      tag: Tag.OracleExtendTx,
+      oracleId: ok,
+      nonce: 2,
+      oracleTtlType: 0,
+      oracleTtlValue: 100,
+      fee: 10n ** 15n + 1n,
+      ttl: 9,
+    },
   },
   OracleQueryTx: {
-    json: { type: 'OracleQueryTx', version: 1, sender_id: b.address, nonce: 4, oracle_id: ok, query: 'what?', query_fee: 30, query_ttl: { type: 'block', value: 900 }, response_ttl: { type: 'delta', value: 20 }, fee: 10n ** 15n + 2n, ttl: 11 },
-    sdk: { tag: Tag.OracleQueryTx, senderId: b.address, nonce: 4, oracleId: ok, query: 'what?', queryFee: 30, queryTtlType: 1, queryTtlValue: 900, responseTtlType: 0, responseTtlValue: 20, fee: 10n ** 15n + 2n, ttl: 11 },
+    json: {
+      type: 'OracleQueryTx',
+      version: 1,
+      sender_id: b.address,
+      nonce: 4,
+      oracle_id: ok,
+      query: 'what?',
+      query_fee: 30,
+      query_ttl: { type: 'block', value: 900 },
+      response_ttl: { type: 'delta', value: 20 },
+      fee: 10n ** 15n + 2n,
+      ttl: 11,
+    },
+    sdk: {
+      tag: Tag.OracleQueryTx,
+      senderId: b.address,
+      nonce: 4,
+      oracleId: ok,
+      query: 'what?',
+      queryFee: 30,
+      queryTtlType: 1,
+      queryTtlValue: 900,
+      responseTtlType: 0,
+      responseTtlValue: 20,
+      fee: 10n ** 15n + 2n,
+      ttl: 11,
+    },
   },
   OracleRespondTx: {
-    json: { type: 'OracleRespondTx', version: 1, oracle_id: ok, nonce: 5, query_id: encode('oq', Buffer.alloc(32, 1)), response: 'yes', response_ttl: { type: 'delta', value: 21 }, fee: 10n ** 15n + 3n, ttl: 12 },
-    sdk: { tag: Tag.OracleRespondTx, oracleId: ok, nonce: 5, queryId: encode('oq', Buffer.alloc(32, 1)), response: 'yes', responseTtlType: 0, responseTtlValue: 21, fee: 10n ** 15n + 3n, ttl: 12 },
+    json: {
+      type: 'OracleRespondTx',
+      version: 1,
+      oracle_id: ok,
+      nonce: 5,
+      query_id: encode('oq', Buffer.alloc(32, 1)),
+      response: 'yes',
+      response_ttl: { type: 'delta', value: 21 },
+      fee: 10n ** 15n + 3n,
+      ttl: 12,
+    },
+    sdk: {
+      tag: Tag.OracleRespondTx,
+      oracleId: ok,
+      nonce: 5,
+      queryId: encode('oq', Buffer.alloc(32, 1)),
+      response: 'yes',
+      responseTtlType: 0,
+      responseTtlValue: 21,
+      fee: 10n ** 15n + 3n,
+      ttl: 12,
+    },
   },
   NamePreclaimTx: {
-    json: { type: 'NamePreclaimTx', version: 1, account_id: a.address, nonce: 6, commitment_id: encode('cm', Buffer.alloc(32, 2)), fee: 10n ** 15n + 4n, ttl: 13 },
-    sdk: { tag: Tag.NamePreclaimTx, accountId: a.address, nonce: 6, commitmentId: encode('cm', Buffer.alloc(32, 2)), fee: 10n ** 15n + 4n, ttl: 13 },
+    json: {
+      type: 'NamePreclaimTx',
+      version: 1,
+      account_id: a.address,
+      nonce: 6,
+      commitment_id: encode('cm', Buffer.alloc(32, 2)),
+      fee: 10n ** 15n + 4n,
+      ttl: 13,
+    },
+    sdk: {
+      tag: Tag.NamePreclaimTx,
+      accountId: a.address,
+      nonce: 6,
+      commitmentId: encode('cm', Buffer.alloc(32, 2)),
+      fee: 10n ** 15n + 4n,
+      ttl: 13,
+    },
   },
   NameClaimTx: {
-    json: { type: 'NameClaimTx', version: 2, account_id: a.address, nonce: 7, name: 'devnodetest.chain', name_salt: 2n ** 200n + 5n, name_fee: 10n ** 20n, fee: 10n ** 15n + 5n, ttl: 14 },
-    sdk: { tag: Tag.NameClaimTx, accountId: a.address, nonce: 7, name: 'devnodetest.chain', nameSalt: 2n ** 200n + 5n, nameFee: 10n ** 20n, fee: 10n ** 15n + 5n, ttl: 14 },
+    json: {
+      type: 'NameClaimTx',
+      version: 2,
+      account_id: a.address,
+      nonce: 7,
+      name: 'devnodetest.chain',
+      name_salt: 2n ** 200n + 5n,
+      name_fee: 10n ** 20n,
+      fee: 10n ** 15n + 5n,
+      ttl: 14,
+    },
+    sdk: {
+      tag: Tag.NameClaimTx,
+      accountId: a.address,
+      nonce: 7,
+      name: 'devnodetest.chain',
+      nameSalt: 2n ** 200n + 5n,
+      nameFee: 10n ** 20n,
+      fee: 10n ** 15n + 5n,
+      ttl: 14,
+    },
   },
   NameUpdateTx: {
-    json: { type: 'NameUpdateTx', version: 1, account_id: a.address, nonce: 8, name_id: nm, name_ttl: 40000, pointers: [{ key: 'account_pubkey', id: b.address }, { key: 'oracle_pubkey', id: ok }], client_ttl: 60, fee: 10n ** 15n + 6n, ttl: 15 },
-    sdk: { tag: Tag.NameUpdateTx, version: 1, accountId: a.address, nonce: 8, nameId: nm, nameTtl: 40000, pointers: [{ key: 'account_pubkey', id: b.address }, { key: 'oracle_pubkey', id: ok }], clientTtl: 60, fee: 10n ** 15n + 6n, ttl: 15 },
+    json: {
+      type: 'NameUpdateTx',
+      version: 1,
+      account_id: a.address,
+      nonce: 8,
+      name_id: nm,
+      name_ttl: 40000,
+      pointers: [
+        { key: 'account_pubkey', id: b.address },
+        { key: 'oracle_pubkey', id: ok },
+      ],
+      client_ttl: 60,
+      fee: 10n ** 15n + 6n,
+      ttl: 15,
+    },
+    sdk: {
+      tag: Tag.NameUpdateTx,
+      version: 1,
+      accountId: a.address,
+      nonce: 8,
+      nameId: nm,
+      nameTtl: 40000,
+      pointers: [
+        { key: 'account_pubkey', id: b.address },
+        { key: 'oracle_pubkey', id: ok },
+      ],
+      clientTtl: 60,
+      fee: 10n ** 15n + 6n,
+      ttl: 15,
+    },
   },
   NameTransferTx: {
-    json: { type: 'NameTransferTx', version: 1, account_id: a.address, nonce: 9, name_id: nm, recipient_id: b.address, fee: 10n ** 15n + 7n, ttl: 16 },
-    sdk: { tag: Tag.NameTransferTx, accountId: a.address, nonce: 9, nameId: nm, recipientId: b.address, fee: 10n ** 15n + 7n, ttl: 16 },
+    json: {
+      type: 'NameTransferTx',
+      version: 1,
+      account_id: a.address,
+      nonce: 9,
+      name_id: nm,
+      recipient_id: b.address,
+      fee: 10n ** 15n + 7n,
+      ttl: 16,
+    },
+    sdk: {
+      tag: Tag.NameTransferTx,
+      accountId: a.address,
+      nonce: 9,
+      nameId: nm,
+      recipientId: b.address,
+      fee: 10n ** 15n + 7n,
+      ttl: 16,
+    },
   },
   NameRevokeTx: {
-    json: { type: 'NameRevokeTx', version: 1, account_id: a.address, nonce: 10, name_id: nm, fee: 10n ** 15n + 8n, ttl: 17 },
+    json: {
+      type: 'NameRevokeTx',
+      version: 1,
+      account_id: a.address,
+      nonce: 10,
+      name_id: nm,
+      fee: 10n ** 15n + 8n,
+      ttl: 17,
+    },
     sdk: { tag: Tag.NameRevokeTx, accountId: a.address, nonce: 10, nameId: nm, fee: 10n ** 15n + 8n, ttl: 17 },
   },
   ContractCreateTx: {
-    json: { type: 'ContractCreateTx', version: 1, owner_id: a.address, nonce: 11, code: DEVNODE_CONTRACT_BYTECODE, vm_version: 7, abi_version: 3, fee: 10n ** 15n + 10n, ttl: 18, deposit: 0, amount: BIG, gas: 10000, gas_price: 1000000001, call_data: contractCallData('init', []) },
-    sdk: { tag: Tag.ContractCreateTx, ownerId: a.address, nonce: 11, code: DEVNODE_CONTRACT_BYTECODE, ctVersion: { vmVersion: 7, abiVersion: 3 }, fee: 10n ** 15n + 10n, ttl: 18, deposit: 0, amount: BIG, gasLimit: 10000, gasPrice: 1000000001n, callData: contractCallData('init', []) },
+    json: {
+      type: 'ContractCreateTx',
+      version: 1,
+      owner_id: a.address,
+      nonce: 11,
+      code: DEVNODE_CONTRACT_BYTECODE,
+      vm_version: 7,
+      abi_version: 3,
+      fee: 10n ** 15n + 10n,
+      ttl: 18,
+      deposit: 0,
+      amount: BIG,
+      gas: 10000,
+      gas_price: 1000000001,
+      call_data: contractCallData('init', []),
+    },
+    sdk: {
+      tag: Tag.ContractCreateTx,
+      ownerId: a.address,
+      nonce: 11,
+      code: DEVNODE_CONTRACT_BYTECODE,
+      ctVersion: { vmVersion: 7, abiVersion: 3 },
+      fee: 10n ** 15n + 10n,
+      ttl: 18,
+      deposit: 0,
+      amount: BIG,
+      gasLimit: 10000,
+      gasPrice: 1000000001n,
+      callData: contractCallData('init', []),
+    },
   },
   'ContractCreateTx (node < 4.0 hex versions)': {
-    json: { type: 'ContractCreateTx', version: 1, owner_id: a.address, nonce: 12, code: DEVNODE_CONTRACT_BYTECODE, vm_version: '0x0004', abi_version: '0x0001', fee: 10n ** 15n, deposit: 0, amount: 1, gas: 9000, gas_price: 1000000000, call_data: callData },
-    sdk: { tag: Tag.ContractCreateTx, ownerId: a.address, nonce: 12, code: DEVNODE_CONTRACT_BYTECODE, ctVersion: { vmVersion: 4, abiVersion: 1 }, fee: 10n ** 15n, deposit: 0, amount: 1, gasLimit: 9000, gasPrice: 1000000000n, callData },
+    json: {
+      type: 'ContractCreateTx',
+      version: 1,
+      owner_id: a.address,
+      nonce: 12,
+      code: DEVNODE_CONTRACT_BYTECODE,
+      vm_version: '0x0004',
+      abi_version: '0x0001',
+      fee: 10n ** 15n,
+      deposit: 0,
+      amount: 1,
+      gas: 9000,
+      gas_price: 1000000000,
+      call_data: callData,
+    },
+    sdk: {
+      tag: Tag.ContractCreateTx,
+      ownerId: a.address,
+      nonce: 12,
+      code: DEVNODE_CONTRACT_BYTECODE,
+      ctVersion: { vmVersion: 4, abiVersion: 1 },
+      fee: 10n ** 15n,
+      deposit: 0,
+      amount: 1,
+      gasLimit: 9000,
+      gasPrice: 1000000000n,
+      callData,
+    },
   },
   ContractCallTx: {
-    json: { type: 'ContractCallTx', version: 1, caller_id: b.address, nonce: 13, contract_id: ct, abi_version: 3, fee: 10n ** 15n + 11n, ttl: 19, amount: 5, gas: 5000, gas_price: 1000000002, call_data: callData },
-    sdk: { tag: Tag.ContractCallTx, callerId: b.address, nonce: 13, contractId: ct, abiVersion: 3, fee: 10n ** 15n + 11n, ttl: 19, amount: 5n, gasLimit: 5000, gasPrice: 1000000002n, callData },
+    json: {
+      type: 'ContractCallTx',
+      version: 1,
+      caller_id: b.address,
+      nonce: 13,
+      contract_id: ct,
+      abi_version: 3,
+      fee: 10n ** 15n + 11n,
+      ttl: 19,
+      amount: 5,
+      gas: 5000,
+      gas_price: 1000000002,
+      call_data: callData,
+    },
+    sdk: {
+      tag: Tag.ContractCallTx,
+      callerId: b.address,
+      nonce: 13,
+      contractId: ct,
+      abiVersion: 3,
+      fee: 10n ** 15n + 11n,
+      ttl: 19,
+      amount: 5n,
+      gasLimit: 5000,
+      gasPrice: 1000000002n,
+      callData,
+    },
   },
   ChannelCreateTx: {
-    json: { type: 'ChannelCreateTx', version: 2, initiator_id: a.address, initiator_amount: 1000, responder_id: b.address, responder_amount: 2000, channel_reserve: 100, lock_period: 10, ttl: 20, fee: 10n ** 15n + 12n, delegate_ids: { initiator: [b.address], responder: [] }, state_hash: st, nonce: 14 },
-    sdk: { tag: Tag.ChannelCreateTx, initiator: a.address, initiatorAmount: 1000n, responder: b.address, responderAmount: 2000n, channelReserve: 100n, lockPeriod: 10, ttl: 20, fee: 10n ** 15n + 12n, initiatorDelegateIds: [b.address], responderDelegateIds: [], stateHash: st, nonce: 14 },
+    json: {
+      type: 'ChannelCreateTx',
+      version: 2,
+      initiator_id: a.address,
+      initiator_amount: 1000,
+      responder_id: b.address,
+      responder_amount: 2000,
+      channel_reserve: 100,
+      lock_period: 10,
+      ttl: 20,
+      fee: 10n ** 15n + 12n,
+      delegate_ids: { initiator: [b.address], responder: [] },
+      state_hash: st,
+      nonce: 14,
+    },
+    sdk: {
+      tag: Tag.ChannelCreateTx,
+      initiator: a.address,
+      initiatorAmount: 1000n,
+      responder: b.address,
+      responderAmount: 2000n,
+      channelReserve: 100n,
+      lockPeriod: 10,
+      ttl: 20,
+      fee: 10n ** 15n + 12n,
+      initiatorDelegateIds: [b.address],
+      responderDelegateIds: [],
+      stateHash: st,
+      nonce: 14,
+    },
   },
   ChannelDepositTx: {
-    json: { type: 'ChannelDepositTx', version: 1, channel_id: ch, from_id: a.address, amount: 300, ttl: 21, fee: 10n ** 15n + 13n, state_hash: st, round: 4, nonce: 15 },
-    sdk: { tag: Tag.ChannelDepositTx, channelId: ch, fromId: a.address, amount: 300, ttl: 21, fee: 10n ** 15n + 13n, stateHash: st, round: 4, nonce: 15 },
+    json: {
+      type: 'ChannelDepositTx',
+      version: 1,
+      channel_id: ch,
+      from_id: a.address,
+      amount: 300,
+      ttl: 21,
+      fee: 10n ** 15n + 13n,
+      state_hash: st,
+      round: 4,
+      nonce: 15,
+    },
+    sdk: {
+      tag: Tag.ChannelDepositTx,
+      channelId: ch,
+      fromId: a.address,
+      amount: 300,
+      ttl: 21,
+      fee: 10n ** 15n + 13n,
+      stateHash: st,
+      round: 4,
+      nonce: 15,
+    },
   },
   ChannelWithdrawTx: {
-    json: { type: 'ChannelWithdrawTx', version: 1, channel_id: ch, to_id: b.address, amount: 301, ttl: 22, fee: 10n ** 15n + 14n, state_hash: st, round: 5, nonce: 16 },
-    sdk: { tag: Tag.ChannelWithdrawTx, channelId: ch, toId: b.address, amount: 301, ttl: 22, fee: 10n ** 15n + 14n, stateHash: st, round: 5, nonce: 16 },
+    json: {
+      type: 'ChannelWithdrawTx',
+      version: 1,
+      channel_id: ch,
+      to_id: b.address,
+      amount: 301,
+      ttl: 22,
+      fee: 10n ** 15n + 14n,
+      state_hash: st,
+      round: 5,
+      nonce: 16,
+    },
+    sdk: {
+      tag: Tag.ChannelWithdrawTx,
+      channelId: ch,
+      toId: b.address,
+      amount: 301,
+      ttl: 22,
+      fee: 10n ** 15n + 14n,
+      stateHash: st,
+      round: 5,
+      nonce: 16,
+    },
   },
   ChannelCloseMutualTx: {
-    json: { type: 'ChannelCloseMutualTx', version: 1, channel_id: ch, from_id: a.address, initiator_amount_final: 900, responder_amount_final: 2000, ttl: 23, fee: 10n ** 15n + 15n, nonce: 17 },
-    sdk: { tag: Tag.ChannelCloseMutualTx, channelId: ch, fromId: a.address, initiatorAmountFinal: 900n, responderAmountFinal: 2000n, ttl: 23, fee: 10n ** 15n + 15n, nonce: 17 },
+    json: {
+      type: 'ChannelCloseMutualTx',
+      version: 1,
+      channel_id: ch,
+      from_id: a.address,
+      initiator_amount_final: 900,
+      responder_amount_final: 2000,
+      ttl: 23,
+      fee: 10n ** 15n + 15n,
+      nonce: 17,
+    },
+    sdk: {
+      tag: Tag.ChannelCloseMutualTx,
+      channelId: ch,
+      fromId: a.address,
+      initiatorAmountFinal: 900n,
+      responderAmountFinal: 2000n,
+      ttl: 23,
+      fee: 10n ** 15n + 15n,
+      nonce: 17,
+    },
   },
   ChannelCloseSoloTx: {
-    json: { type: 'ChannelCloseSoloTx', version: 1, channel_id: ch, from_id: a.address, payload: encode('tx', Buffer.from('offchain')), poi, ttl: 24, fee: 10n ** 15n + 16n, nonce: 18 },
-    sdk: { tag: Tag.ChannelCloseSoloTx, channelId: ch, fromId: a.address, payload: encode('tx', Buffer.from('offchain')), poi: sdkDecode(poi), ttl: 24, fee: 10n ** 15n + 16n, nonce: 18 },
+    json: {
+      type: 'ChannelCloseSoloTx',
+      version: 1,
+      channel_id: ch,
+      from_id: a.address,
+      payload: encode('tx', Buffer.from('offchain')),
+      poi,
+      ttl: 24,
+      fee: 10n ** 15n + 16n,
+      nonce: 18,
+    },
+    sdk: {
+      tag: Tag.ChannelCloseSoloTx,
+      channelId: ch,
+      fromId: a.address,
+      payload: encode('tx', Buffer.from('offchain')),
+      poi: sdkDecode(poi),
+      ttl: 24,
+      fee: 10n ** 15n + 16n,
+      nonce: 18,
+    },
   },
   ChannelSlashTx: {
-    json: { type: 'ChannelSlashTx', version: 1, channel_id: ch, from_id: b.address, payload: encode('tx', Buffer.from('newer')), poi, ttl: 25, fee: 10n ** 15n + 17n, nonce: 19 },
-    sdk: { tag: Tag.ChannelSlashTx, channelId: ch, fromId: b.address, payload: encode('tx', Buffer.from('newer')), poi: sdkDecode(poi), ttl: 25, fee: 10n ** 15n + 17n, nonce: 19 },
+    json: {
+      type: 'ChannelSlashTx',
+      version: 1,
+      channel_id: ch,
+      from_id: b.address,
+      payload: encode('tx', Buffer.from('newer')),
+      poi,
+      ttl: 25,
+      fee: 10n ** 15n + 17n,
+      nonce: 19,
+    },
+    sdk: {
+      tag: Tag.ChannelSlashTx,
+      channelId: ch,
+      fromId: b.address,
+      payload: encode('tx', Buffer.from('newer')),
+      poi: sdkDecode(poi),
+      ttl: 25,
+      fee: 10n ** 15n + 17n,
+      nonce: 19,
+    },
   },
   ChannelSettleTx: {
-    json: { type: 'ChannelSettleTx', version: 1, channel_id: ch, from_id: a.address, initiator_amount_final: 901, responder_amount_final: 2001, ttl: 26, fee: 10n ** 15n + 18n, nonce: 20 },
-    sdk: { tag: Tag.ChannelSettleTx, channelId: ch, fromId: a.address, initiatorAmountFinal: 901n, responderAmountFinal: 2001n, ttl: 26, fee: 10n ** 15n + 18n, nonce: 20 },
+    json: {
+      type: 'ChannelSettleTx',
+      version: 1,
+      channel_id: ch,
+      from_id: a.address,
+      initiator_amount_final: 901,
+      responder_amount_final: 2001,
+      ttl: 26,
+      fee: 10n ** 15n + 18n,
+      nonce: 20,
+    },
+    sdk: {
+      tag: Tag.ChannelSettleTx,
+      channelId: ch,
+      fromId: a.address,
+      initiatorAmountFinal: 901n,
+      responderAmountFinal: 2001n,
+      ttl: 26,
+      fee: 10n ** 15n + 18n,
+      nonce: 20,
+    },
   },
   ChannelSnapshotSoloTx: {
-    json: { type: 'ChannelSnapshotSoloTx', version: 1, channel_id: ch, from_id: a.address, payload: encode('tx', Buffer.from('snap')), ttl: 27, fee: 10n ** 15n + 19n, nonce: 21 },
-    sdk: { tag: Tag.ChannelSnapshotSoloTx, channelId: ch, fromId: a.address, payload: encode('tx', Buffer.from('snap')), ttl: 27, fee: 10n ** 15n + 19n, nonce: 21 },
+    json: {
+      type: 'ChannelSnapshotSoloTx',
+      version: 1,
+      channel_id: ch,
+      from_id: a.address,
+      payload: encode('tx', Buffer.from('snap')),
+      ttl: 27,
+      fee: 10n ** 15n + 19n,
+      nonce: 21,
+    },
+    sdk: {
+      tag: Tag.ChannelSnapshotSoloTx,
+      channelId: ch,
+      fromId: a.address,
+      payload: encode('tx', Buffer.from('snap')),
+      ttl: 27,
+      fee: 10n ** 15n + 19n,
+      nonce: 21,
+    },
   },
   GAAttachTx: {
-    json: { type: 'GAAttachTx', version: 1, owner_id: a.address, nonce: 1, code: DEVNODE_CONTRACT_BYTECODE, auth_fun: '0x01020304', vm_version: 7, abi_version: 3, fee: 10n ** 15n + 20n, ttl: 28, gas: 7000, gas_price: 1000000003, call_data: contractCallData('init', []) },
-    sdk: { tag: Tag.GaAttachTx, ownerId: a.address, nonce: 1, code: DEVNODE_CONTRACT_BYTECODE, authFun: Buffer.from([1, 2, 3, 4]), ctVersion: { vmVersion: 7, abiVersion: 3 }, fee: 10n ** 15n + 20n, ttl: 28, gasLimit: 7000, gasPrice: 1000000003n, callData: contractCallData('init', []) },
+    json: {
+      type: 'GAAttachTx',
+      version: 1,
+      owner_id: a.address,
+      nonce: 1,
+      code: DEVNODE_CONTRACT_BYTECODE,
+      auth_fun: '0x01020304',
+      vm_version: 7,
+      abi_version: 3,
+      fee: 10n ** 15n + 20n,
+      ttl: 28,
+      gas: 7000,
+      gas_price: 1000000003,
+      call_data: contractCallData('init', []),
+    },
+    sdk: {
+      tag: Tag.GaAttachTx,
+      ownerId: a.address,
+      nonce: 1,
+      code: DEVNODE_CONTRACT_BYTECODE,
+      authFun: Buffer.from([1, 2, 3, 4]),
+      ctVersion: { vmVersion: 7, abiVersion: 3 },
+      fee: 10n ** 15n + 20n,
+      ttl: 28,
+      gasLimit: 7000,
+      gasPrice: 1000000003n,
+      callData: contractCallData('init', []),
+    },
   },
   GAMetaTx: {
-    json: { type: 'GAMetaTx', version: 2, ga_id: a.address, auth_data: callData, abi_version: 3, fee: 10n ** 15n + 21n, gas: 6000, gas_price: 1000000004, tx: { tx: innerSpend.json, signatures: [] } },
-    sdk: { tag: Tag.GaMetaTx, gaId: a.address, authData: callData, abiVersion: 3, fee: 10n ** 15n + 21n, gasLimit: 6000, gasPrice: 1000000004n, tx: sdkSigned(innerSpend.sdk as SdkParams, []) },
+    json: {
+      type: 'GAMetaTx',
+      version: 2,
+      ga_id: a.address,
+      auth_data: callData,
+      abi_version: 3,
+      fee: 10n ** 15n + 21n,
+      gas: 6000,
+      gas_price: 1000000004,
+      tx: { tx: innerSpend.json, signatures: [] },
+    },
+    sdk: {
+      tag: Tag.GaMetaTx,
+      gaId: a.address,
+      authData: callData,
+      abiVersion: 3,
+      fee: 10n ** 15n + 21n,
+      gasLimit: 6000,
+      gasPrice: 1000000004n,
+      tx: sdkSigned(innerSpend.sdk as SdkParams, []),
+    },
   },
   PayingForTx: {
-    json: { type: 'PayingForTx', version: 1, payer_id: a.address, nonce: 23, fee: 10n ** 15n + 22n, tx: { tx: innerSpend.json, signatures: [sg(SIG_B)] } },
-    sdk: { tag: Tag.PayingForTx, payerId: a.address, nonce: 23, fee: 10n ** 15n + 22n, tx: sdkSigned(innerSpend.sdk as SdkParams, [SIG_B]) },
+    json: {
+      type: 'PayingForTx',
+      version: 1,
+      payer_id: a.address,
+      nonce: 23,
+      fee: 10n ** 15n + 22n,
+      tx: { tx: innerSpend.json, signatures: [sg(SIG_B)] },
+    },
+    sdk: {
+      tag: Tag.PayingForTx,
+      payerId: a.address,
+      nonce: 23,
+      fee: 10n ** 15n + 22n,
+      tx: sdkSigned(innerSpend.sdk as SdkParams, [SIG_B]),
+    },
   },
 };
 
@@ -161,15 +707,27 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
 
   it('measures without serialising: every payload length, one-byte payloads by their value, raw text', () => {
     const spend = CASES.SpendTx!.json;
-    const payloads = [undefined, '', 'plain text of node < 3.0', 'é', 'x', encode('ba', Uint8Array.of(0x7f)), encode('ba', Uint8Array.of(0x80)),
-      ...[0, 2, 3, 4, 55, 56, 57, 255, 256, 70_000].map((n) => encode('ba', Buffer.alloc(n, 0xab)))];
+    const payloads = [
+      undefined,
+      '',
+      'plain text of node < 3.0',
+      'é',
+      'x',
+      encode('ba', Uint8Array.of(0x7f)),
+      encode('ba', Uint8Array.of(0x80)),
+      ...[0, 2, 3, 4, 55, 56, 57, 255, 256, 70_000].map((n) => encode('ba', Buffer.alloc(n, 0xab))),
+    ];
     for (const payload of payloads) {
       const tx = { ...spend, payload: payload ?? null };
       if (payload === undefined) delete (tx as { payload?: Json }).payload;
       expect(txLength(tx), String(payload).slice(0, 20)).to.equal(encodeTx(tx).length);
     }
     const call = CASES.ContractCallTx!.json;
-    for (const calldata of [encode('cb', Uint8Array.of(1)), encode('cb', Buffer.alloc(2)), encode('cb', Buffer.alloc(100_000, 7))]) {
+    for (const calldata of [
+      encode('cb', Uint8Array.of(1)),
+      encode('cb', Buffer.alloc(2)),
+      encode('cb', Buffer.alloc(100_000, 7)),
+    ]) {
       expect(txLength({ ...call, call_data: calldata })).to.equal(encodeTx({ ...call, call_data: calldata }).length);
     }
   });
@@ -196,9 +754,16 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
     const heard: string[] = [];
     onSizeFallback((type) => heard.push(type));
     try {
-      const tx = { type: 'ChannelForceProgressTx', version: 1, channel_id: ch, from_id: a.address, update: { op: 'OffChainNewContract' } };
+      const tx = {
+        type: 'ChannelForceProgressTx',
+        version: 1,
+        channel_id: ch,
+        from_id: a.address,
+        update: { op: 'OffChainNewContract' },
+      };
       const before = sizeFallbackCounts().get('ChannelForceProgressTx') ?? 0;
-      for (let i = 0; i < 3; i++) expect(signedTxSize({ tx, signatures: [] }, stringifyJson(tx))).to.equal(Buffer.byteLength(stringifyJson(tx)));
+      for (let i = 0; i < 3; i++)
+        expect(signedTxSize({ tx, signatures: [] }, stringifyJson(tx))).to.equal(Buffer.byteLength(stringifyJson(tx)));
       expect(sizeFallbackCounts().get('ChannelForceProgressTx')).to.equal(before + 3);
       expect(heard).to.deep.equal(before === 0 ? ['ChannelForceProgressTx'] : []);
     } finally {
@@ -208,8 +773,14 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
 
   it('refuses malformed fields with a TxCodecError', () => {
     expect(() => signedTxBytes({ tx: { ...CASES.SpendTx!.json, amount: -1 } })).to.throw(TxCodecError, /amount/);
-    expect(() => signedTxBytes({ tx: { ...CASES.SpendTx!.json, sender_id: 'xx_1' } })).to.throw(TxCodecError, /sender_id/);
+    expect(() => signedTxBytes({ tx: { ...CASES.SpendTx!.json, sender_id: 'xx_1' } })).to.throw(
+      TxCodecError,
+      /sender_id/,
+    );
     expect(() => signedTxBytes({ tx: CASES.SpendTx!.json, signatures: 'sg_1' })).to.throw(TxCodecError, /signatures/);
-    expect(() => signedTxBytes({ tx: { ...CASES.GAAttachTx!.json, auth_fun: 'zz' } })).to.throw(TxCodecError, /auth_fun/);
+    expect(() => signedTxBytes({ tx: { ...CASES.GAAttachTx!.json, auth_fun: 'zz' } })).to.throw(
+      TxCodecError,
+      /auth_fun/,
+    );
   });
 });

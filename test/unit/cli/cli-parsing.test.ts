@@ -6,17 +6,27 @@ import { parseAccountFlag } from '../../../src/cli/account-flag.ts';
 describe('routeArgv(args, commands)', () => {
   const commands = ['run', 'migrate', 'devnode', 'dev'];
   const cases: Array<[string[], string[]]> = [
-    [['-p', '-s'], ['run', '-p', '-s']],
+    [
+      ['-p', '-s'],
+      ['run', '-p', '-s'],
+    ],
     [['-H1,3-4'], ['run', '-H1,3-4']],
     [['-V'], ['--version']],
     [['--version'], ['--version']],
     [[], ['run', '--help']],
     [['--help'], ['run', '--help']],
-    [['migrate', '--status'], ['migrate', '--status']],
-    [['devnode', '--no-mine'], ['devnode', '--no-mine']],
+    [
+      ['migrate', '--status'],
+      ['migrate', '--status'],
+    ],
+    [
+      ['devnode', '--no-mine'],
+      ['devnode', '--no-mine'],
+    ],
   ];
   for (const [args, expected] of cases) {
-    it(`routes ${JSON.stringify(args)} to ${JSON.stringify(expected)}`, () => expect(routeArgv(args, commands)).to.deep.equal(expected));
+    it(`routes ${JSON.stringify(args)} to ${JSON.stringify(expected)}`, () =>
+      expect(routeArgv(args, commands)).to.deep.equal(expected));
   }
 });
 
@@ -31,7 +41,10 @@ describe('withoutDaemonFlag(args)', () => {
 
 describe('parseAccountFlag(value)', () => {
   it('reads SECRET:BALANCE with balances beyond 2^53', () => {
-    expect(parseAccountFlag('sk_abc:100000000000000000000')).to.deep.equal({ secretKey: 'sk_abc', balance: 100000000000000000000n });
+    expect(parseAccountFlag('sk_abc:100000000000000000000')).to.deep.equal({
+      secretKey: 'sk_abc',
+      balance: 100000000000000000000n,
+    });
   });
   it('rejects a missing or non-integer balance', () => {
     expect(() => parseAccountFlag('sk_abc')).to.throw(/SECRET:BALANCE/);

@@ -13,12 +13,37 @@ describe('holdWriterLease(opts)', () => {
     const writing: string[] = [];
     const role = (id: string): Promise<Role> => {
       writing.push(id);
-      return Promise.resolve({ name: id, stop: async () => { writing.splice(writing.indexOf(id), 1); } });
+      return Promise.resolve({
+        name: id,
+        stop: async () => {
+          writing.splice(writing.indexOf(id), 1);
+        },
+      });
     };
-    const first = await holdWriterLease({ kube, namespace: 'mdw', name: 'main-writer-g1', identity: 'pod-a', log, start: () => role('a'), onLost: () => {}, timings });
+    const first = await holdWriterLease({
+      kube,
+      namespace: 'mdw',
+      name: 'main-writer-g1',
+      identity: 'pod-a',
+      log,
+      start: () => role('a'),
+      onLost: () => {},
+      timings,
+    });
     let secondStarted = false;
-    const second = holdWriterLease({ kube, namespace: 'mdw', name: 'main-writer-g1', identity: 'pod-b', log, start: () => role('b'), onLost: () => {}, timings })
-      .then((r) => { secondStarted = true; return r; });
+    const second = holdWriterLease({
+      kube,
+      namespace: 'mdw',
+      name: 'main-writer-g1',
+      identity: 'pod-b',
+      log,
+      start: () => role('b'),
+      onLost: () => {},
+      timings,
+    }).then((r) => {
+      secondStarted = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(secondStarted).to.equal(false);
     expect(writing).to.deep.equal(['a']);
@@ -34,12 +59,29 @@ describe('holdWriterLease(opts)', () => {
     let stopped = false;
     let lost = false;
     await holdWriterLease({
-      kube, namespace: 'mdw', name: 'w', identity: 'pod-a', log, timings,
-      start: async () => ({ name: 'populator', stop: async () => { stopped = true; } }),
-      onLost: () => { lost = true; },
+      kube,
+      namespace: 'mdw',
+      name: 'w',
+      identity: 'pod-a',
+      log,
+      timings,
+      start: async () => ({
+        name: 'populator',
+        stop: async () => {
+          stopped = true;
+        },
+      }),
+      onLost: () => {
+        lost = true;
+      },
     });
     // another holder overwrites the Lease (e.g. an admin, or a partitioned replica's successor)
-    const lease = await kube.get<{ apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> }>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'mdw', name: 'w' });
+    const lease = await kube.get<{
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string };
+      spec: Record<string, unknown>;
+    }>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'mdw', name: 'w' });
     await kube.replace({ ...lease!, spec: { ...lease!.spec, holderIdentity: 'pod-z', renewTime: new Date() } });
     for (let i = 0; i < 50 && !lost; i++) await new Promise((r) => setTimeout(r, 20));
     expect(lost).to.equal(true);

@@ -19,7 +19,11 @@ describe('chain feed planning', () => {
 
   it('reads a notified range once, in chunks, in height order', () => {
     const state = noteNotification(start, { from: 101, to: 125 }, MEMORY);
-    expect(drain(state).chunks).to.deep.equal([[101, 110], [111, 120], [121, 125]]);
+    expect(drain(state).chunks).to.deep.equal([
+      [101, 110],
+      [111, 120],
+      [121, 125],
+    ]);
     expect(drain(state).state).to.deep.equal({ next: 126, wanted: 125 });
   });
 
@@ -44,7 +48,12 @@ describe('chain feed planning', () => {
   it('rechecks a reloaded middle range without re-reading the heights above it', () => {
     const atTop = drain(noteNotification(start, { from: 101, to: 150 }, MEMORY)).state;
     const reloaded = noteNotification(atTop, { from: 120, to: 121, rollbackFrom: 120 }, MEMORY);
-    expect(drain(reloaded).chunks).to.deep.equal([[120, 129], [130, 139], [140, 149], [150, 150]]);
+    expect(drain(reloaded).chunks).to.deep.equal([
+      [120, 129],
+      [130, 139],
+      [140, 149],
+      [150, 150],
+    ]);
     // …and the rechecked chunks are filtered by the feed's memory of sent blocks, so only
     // blocks that really changed go out. Heights above the old top are read once:
     const after = drain(reloaded).state;
@@ -64,7 +73,11 @@ describe('chain feed planning', () => {
     expect([chunk.from, chunk.to]).to.deep.equal([125, 130]);
     state = noteNotification(state, { from: 110, to: 131, rollbackFrom: 110 }, MEMORY);
     state = completeChunk(state, chunk.from, chunk.to);
-    expect(drain(state).chunks).to.deep.equal([[110, 119], [120, 129], [130, 131]]);
+    expect(drain(state).chunks).to.deep.equal([
+      [110, 119],
+      [120, 129],
+      [130, 131],
+    ]);
   });
 
   it('starts on an empty chain at height 0', () => {

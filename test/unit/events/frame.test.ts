@@ -7,7 +7,9 @@ import { decodeTextFrame, decodeTextFrames, encodeTextFrame } from '../../../src
 const { Sender } = wsModule as unknown as { Sender: { frame(data: Buffer, options: object): Buffer[] } };
 
 function wsFrame(text: string): Buffer {
-  return Buffer.concat(Sender.frame(Buffer.from(text), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false }));
+  return Buffer.concat(
+    Sender.frame(Buffer.from(text), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false }),
+  );
 }
 
 describe('encodeTextFrame', () => {

@@ -34,7 +34,13 @@ const oracle = encode(Buffer.alloc(32, 3), Encoding.OracleAddress);
 
 const keyBlock: ChainEvent = { type: 'key_block', height: 5, block: 'kh_1', payload: '{"height":5}' };
 const microBlock: ChainEvent = { type: 'micro_block', height: 5, block: 'mh_1', payload: '{"hash":"mh_1"}' };
-const tx: ChainEvent = { type: 'transaction', height: 5, block: 'mh_1', payload: '{"hash":"th_1"}', ids: [account, oracle] };
+const tx: ChainEvent = {
+  type: 'transaction',
+  height: 5,
+  block: 'mh_1',
+  payload: '{"hash":"th_1"}',
+  ids: [account, oracle],
+};
 
 function setup(maxBufferedBytes = 1000): { hub: Hub; registry: prom.Registry } {
   const registry = new prom.Registry();
@@ -52,7 +58,11 @@ function connect(hub: Hub, ...messages: object[]): FakePeer {
 describe('Hub', () => {
   it('routes each event kind to its subscribers only, in order', async () => {
     const { hub } = setup();
-    const blocks = connect(hub, { op: 'subscribe', payload: 'key_blocks' }, { op: 'subscribe', payload: 'micro_blocks' });
+    const blocks = connect(
+      hub,
+      { op: 'subscribe', payload: 'key_blocks' },
+      { op: 'subscribe', payload: 'micro_blocks' },
+    );
     const txs = connect(hub, { op: 'subscribe', payload: 'transactions' });
     const nobody = connect(hub);
     await hub.publish([keyBlock, microBlock, tx], 0);
@@ -106,19 +116,30 @@ describe('Hub', () => {
     await hub.publish([keyBlock, tx], 0);
     expect(updates.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'TxUpdate' }]);
     hub.publishPending(['{"hash":"th_2","block_height":-1}']);
-    expect(updates.messages()[1]).to.deep.equal({ payload: { hash: 'th_2', block_height: -1 }, subscription: 'TxUpdate' });
+    expect(updates.messages()[1]).to.deep.equal({
+      payload: { hash: 'th_2', block_height: -1 },
+      subscription: 'TxUpdate',
+    });
   });
 
   it('sends one object message per transaction to a client holding several matching targets', async () => {
     const { hub } = setup();
-    const both = connect(hub, { op: 'Subscribe', payload: 'Object', target: oracle }, { op: 'Subscribe', payload: 'Object', target: account });
+    const both = connect(
+      hub,
+      { op: 'Subscribe', payload: 'Object', target: oracle },
+      { op: 'Subscribe', payload: 'Object', target: account },
+    );
     await hub.publish([tx], 0);
     expect(both.messages()).to.deep.equal([{ payload: { hash: 'th_1' }, subscription: 'Object' }]);
   });
 
   it('stops routing to a client after unsubscribe and after remove', async () => {
     const { hub } = setup();
-    const peer = connect(hub, { op: 'subscribe', payload: 'object', target: account }, { op: 'subscribe', payload: 'key_blocks' });
+    const peer = connect(
+      hub,
+      { op: 'subscribe', payload: 'object', target: account },
+      { op: 'subscribe', payload: 'key_blocks' },
+    );
     hub.receive(peer, JSON.stringify({ op: 'unsubscribe', payload: 'object', target: account }));
     expect(peer.messages()).to.deep.equal([['key_blocks']]);
     await hub.publish([tx], 0);

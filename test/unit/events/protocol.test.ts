@@ -1,7 +1,13 @@
 /** @module Tests of the websocket wire protocol: both spellings, every error case. */
 import { expect } from 'chai';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
-import { formatEvent, formatSubscriptions, parseClientMessage, subscriptionName, type Kind } from '../../../src/events/protocol.ts';
+import {
+  formatEvent,
+  formatSubscriptions,
+  parseClientMessage,
+  subscriptionName,
+  type Kind,
+} from '../../../src/events/protocol.ts';
 
 const account = MemoryAccount.generate().address;
 const contract = encode(Buffer.alloc(32, 7), Encoding.ContractAddress);
@@ -15,10 +21,14 @@ function errorOf(message: string | Uint8Array): string {
 
 describe('parseClientMessage', () => {
   const spellings: [string, Kind, 'snake' | 'pascal'][] = [
-    ['key_blocks', 'key_blocks', 'snake'], ['KeyBlocks', 'key_blocks', 'pascal'],
-    ['micro_blocks', 'micro_blocks', 'snake'], ['MicroBlocks', 'micro_blocks', 'pascal'],
-    ['transactions', 'transactions', 'snake'], ['Transactions', 'transactions', 'pascal'],
-    ['tx_update', 'tx_update', 'snake'], ['TxUpdate', 'tx_update', 'pascal'],
+    ['key_blocks', 'key_blocks', 'snake'],
+    ['KeyBlocks', 'key_blocks', 'pascal'],
+    ['micro_blocks', 'micro_blocks', 'snake'],
+    ['MicroBlocks', 'micro_blocks', 'pascal'],
+    ['transactions', 'transactions', 'snake'],
+    ['Transactions', 'transactions', 'pascal'],
+    ['tx_update', 'tx_update', 'snake'],
+    ['TxUpdate', 'tx_update', 'pascal'],
   ];
   for (const [payload, kind, spelling] of spellings) {
     it(`reads payload ${payload} as ${kind} in ${spelling} spelling`, () => {
@@ -30,7 +40,12 @@ describe('parseClientMessage', () => {
   }
 
   it('accepts both spellings of op', () => {
-    for (const [op, parsed] of [['subscribe', 'subscribe'], ['Subscribe', 'subscribe'], ['unsubscribe', 'unsubscribe'], ['Unsubscribe', 'unsubscribe']]) {
+    for (const [op, parsed] of [
+      ['subscribe', 'subscribe'],
+      ['Subscribe', 'subscribe'],
+      ['unsubscribe', 'unsubscribe'],
+      ['Unsubscribe', 'unsubscribe'],
+    ]) {
       const result = parseClientMessage(JSON.stringify({ op, payload: 'key_blocks' }));
       expect(result.ok && result.request.op).to.equal(parsed);
     }
@@ -48,7 +63,9 @@ describe('parseClientMessage', () => {
   });
 
   it('ignores target on a stream payload and unknown extra keys', () => {
-    const result = parseClientMessage(JSON.stringify({ op: 'subscribe', payload: 'key_blocks', target: 'whatever', extra: 1 }));
+    const result = parseClientMessage(
+      JSON.stringify({ op: 'subscribe', payload: 'key_blocks', target: 'whatever', extra: 1 }),
+    );
     expect(result).to.deep.equal({ ok: true, request: { op: 'subscribe', kind: 'key_blocks', spelling: 'snake' } });
   });
 
@@ -85,9 +102,15 @@ describe('parseClientMessage', () => {
     expect(errorOf('{"op":"unsubscribe","payload":"Object","target":""}')).to.match(/needs a "target"/);
     expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: 12 }))).to.match(/invalid target 12/);
     const badChecksum = `${account.slice(0, -2)}${account.endsWith('11') ? '22' : '11'}`;
-    expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: badChecksum }))).to.match(/invalid target.*(checksum|encoding)/);
-    expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: keyBlockHash }))).to.match(/expected a ak_ or ct_/);
-    expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: `ak_${'1'.repeat(300)}` }))).to.match(/longer than/);
+    expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: badChecksum }))).to.match(
+      /invalid target.*(checksum|encoding)/,
+    );
+    expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: keyBlockHash }))).to.match(
+      /expected a ak_ or ct_/,
+    );
+    expect(errorOf(JSON.stringify({ op: 'subscribe', payload: 'object', target: `ak_${'1'.repeat(300)}` }))).to.match(
+      /longer than/,
+    );
   });
 });
 

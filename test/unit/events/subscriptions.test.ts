@@ -38,7 +38,11 @@ describe('Subscriptions', () => {
     const subs = new Subscriptions();
     expect(apply(subs, { op: 'subscribe', payload: 'object', target: account })).to.deep.equal([account]);
     expect(apply(subs, { op: 'subscribe', payload: 'tx_update' })).to.deep.equal(['tx_update', account]);
-    expect(apply(subs, { op: 'subscribe', payload: 'object', target: oracle })).to.deep.equal(['tx_update', account, oracle]);
+    expect(apply(subs, { op: 'subscribe', payload: 'object', target: oracle })).to.deep.equal([
+      'tx_update',
+      account,
+      oracle,
+    ]);
     expect(apply(subs, { op: 'unsubscribe', payload: 'object', target: account })).to.deep.equal(['tx_update', oracle]);
     apply(subs, { op: 'unsubscribe', payload: 'tx_update' });
     expect(apply(subs, { op: 'unsubscribe', payload: 'object', target: oracle })).to.deep.equal([]);
@@ -46,18 +50,25 @@ describe('Subscriptions', () => {
 
   it('lists kinds in a fixed order whatever the subscription order', () => {
     const subs = new Subscriptions();
-    for (const payload of ['tx_update', 'transactions', 'micro_blocks', 'key_blocks']) apply(subs, { op: 'subscribe', payload });
+    for (const payload of ['tx_update', 'transactions', 'micro_blocks', 'key_blocks'])
+      apply(subs, { op: 'subscribe', payload });
     expect(subs.names()).to.deep.equal(['key_blocks', 'micro_blocks', 'transactions', 'tx_update']);
   });
 
   it('treats a repeated subscribe and an unknown unsubscribe as no change', () => {
     const subs = new Subscriptions();
-    expect(subs.apply(request({ op: 'unsubscribe', payload: 'transactions' }))).to.deep.equal({ ok: true, change: { type: 'none' } });
+    expect(subs.apply(request({ op: 'unsubscribe', payload: 'transactions' }))).to.deep.equal({
+      ok: true,
+      change: { type: 'none' },
+    });
     expect(subs.apply(request({ op: 'subscribe', payload: 'transactions' }))).to.deep.equal({
       ok: true,
       change: { type: 'added', kind: 'transactions' },
     });
-    expect(subs.apply(request({ op: 'subscribe', payload: 'transactions' }))).to.deep.equal({ ok: true, change: { type: 'none' } });
+    expect(subs.apply(request({ op: 'subscribe', payload: 'transactions' }))).to.deep.equal({
+      ok: true,
+      change: { type: 'none' },
+    });
     expect(subs.names()).to.deep.equal(['transactions']);
   });
 
@@ -81,6 +92,8 @@ describe('Subscriptions', () => {
     expect(result).to.deep.include({ ok: false });
     expect(subs.targets()).to.have.length(MAX_OBJECT_SUBSCRIPTIONS);
     // Re-subscribing a target already held is still fine at the limit.
-    expect(subs.apply({ op: 'subscribe', kind: 'object', spelling: 'snake', target: subs.targets()[0]! }).ok).to.equal(true);
+    expect(subs.apply({ op: 'subscribe', kind: 'object', spelling: 'snake', target: subs.targets()[0]! }).ok).to.equal(
+      true,
+    );
   });
 });

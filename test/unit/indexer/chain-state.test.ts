@@ -1,7 +1,13 @@
 /** @module Name and oracle state folds: claims, auctions, bids, updates, transfers, revokes, extends; queries sent to names. */
 import { expect } from 'chai';
 import { MemoryAccount, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
-import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences, type NameState } from '../../../src/indexer/chain-state.ts';
+import {
+  foldNameActions,
+  foldOracleActions,
+  resolveNameQueries,
+  resolveNameReferences,
+  type NameState,
+} from '../../../src/indexer/chain-state.ts';
 import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from '../../../src/indexer/rows.ts';
 
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
@@ -9,33 +15,120 @@ const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, t
 describe('foldNameActions(prior, actions)', () => {
   it('opens an auction for a short Lima+ name, extends it on a bid, and gives the winner the name', () => {
     const actions: NameAction[] = [
-      { ...at(100), protocol: 5, nameHash: 'nm_a', account: 'ak_1', kind: 'claim', name: 'Abcd.chain', nameFee: '10', salt: 5n },
-      { ...at(200), protocol: 5, nameHash: 'nm_a', account: 'ak_2', kind: 'claim', name: 'abcd.chain', nameFee: '11', salt: 0n },
+      {
+        ...at(100),
+        protocol: 5,
+        nameHash: 'nm_a',
+        account: 'ak_1',
+        kind: 'claim',
+        name: 'Abcd.chain',
+        nameFee: '10',
+        salt: 5n,
+      },
+      {
+        ...at(200),
+        protocol: 5,
+        nameHash: 'nm_a',
+        account: 'ak_2',
+        kind: 'claim',
+        name: 'abcd.chain',
+        nameFee: '11',
+        salt: 0n,
+      },
     ];
     const [claim, bid] = foldNameActions(new Map(), actions);
-    expect(claim).to.include({ kind: 'claim', name: 'abcd.chain', owner: 'ak_1', auctionEnd: 100 + 29760, expiresAt: 100 + 29760 + 180000 });
-    expect(bid).to.include({ kind: 'bid', owner: 'ak_2', auctionEnd: 200 + 29760, expiresAt: 200 + 29760 + 180000, nameFee: '11' });
+    expect(claim).to.include({
+      kind: 'claim',
+      name: 'abcd.chain',
+      owner: 'ak_1',
+      auctionEnd: 100 + 29760,
+      expiresAt: 100 + 29760 + 180000,
+    });
+    expect(bid).to.include({
+      kind: 'bid',
+      owner: 'ak_2',
+      auctionEnd: 200 + 29760,
+      expiresAt: 200 + 29760 + 180000,
+      nameFee: '11',
+    });
   });
 
   it('claims long names at once and updates, transfers and revokes them from the prior state', () => {
-    const prior = new Map<string, NameState>([['nm_b', { name: 'averyveryverylongname.chain', kind: 'claim', owner: 'ak_1', expiresAt: 5000, auctionEnd: null, nameFee: '1', pointers: [] }]]);
+    const prior = new Map<string, NameState>([
+      [
+        'nm_b',
+        {
+          name: 'averyveryverylongname.chain',
+          kind: 'claim',
+          owner: 'ak_1',
+          expiresAt: 5000,
+          auctionEnd: null,
+          nameFee: '1',
+          pointers: [],
+        },
+      ],
+    ]);
     const actions: NameAction[] = [
-      { ...at(300), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'update', nameTtl: 1000, pointers: [{ key: 'account_pubkey', id: 'ak_9' }] },
+      {
+        ...at(300),
+        protocol: 5,
+        nameHash: 'nm_b',
+        account: 'ak_1',
+        kind: 'update',
+        nameTtl: 1000,
+        pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
+      },
       { ...at(300, 1), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'transfer', recipient: 'ak_3' },
       { ...at(400), protocol: 5, nameHash: 'nm_b', account: 'ak_3', kind: 'revoke' },
     ];
     const [update, transfer, revoke] = foldNameActions(prior, actions);
-    expect(update).to.deep.include({ name: 'averyveryverylongname.chain', owner: 'ak_1', expiresAt: 1300, pointers: [{ key: 'account_pubkey', id: 'ak_9' }] });
-    expect(transfer).to.deep.include({ owner: 'ak_3', expiresAt: 1300, pointers: [{ key: 'account_pubkey', id: 'ak_9' }] });
+    expect(update).to.deep.include({
+      name: 'averyveryverylongname.chain',
+      owner: 'ak_1',
+      expiresAt: 1300,
+      pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
+    });
+    expect(transfer).to.deep.include({
+      owner: 'ak_3',
+      expiresAt: 1300,
+      pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
+    });
     expect(revoke).to.deep.include({ kind: 'revoke', owner: 'ak_3', expiresAt: 400, pointers: [] });
     expect(prior.get('nm_b')!.owner).to.equal('ak_1');
-    const [fresh] = foldNameActions(new Map(), [{ ...at(10), protocol: 3, nameHash: 'nm_c', account: 'ak_1', kind: 'claim', name: 'abc.test', nameFee: null, salt: 1n }]);
+    const [fresh] = foldNameActions(new Map(), [
+      {
+        ...at(10),
+        protocol: 3,
+        nameHash: 'nm_c',
+        account: 'ak_1',
+        kind: 'claim',
+        name: 'abc.test',
+        nameFee: null,
+        salt: 1n,
+      },
+    ]);
     expect(fresh).to.include({ auctionEnd: null, expiresAt: 50010 });
   });
 
   it('treats a claim after an auction ended as a new claim', () => {
-    const prior = new Map<string, NameState>([['nm_a', { name: 'short.chain', kind: 'bid', owner: 'ak_2', expiresAt: 9, auctionEnd: 50, nameFee: '11', pointers: [] }]]);
-    const [claim] = foldNameActions(prior, [{ ...at(60), protocol: 5, nameHash: 'nm_a', account: 'ak_4', kind: 'claim', name: 'short.chain', nameFee: '12', salt: 0n }]);
+    const prior = new Map<string, NameState>([
+      [
+        'nm_a',
+        { name: 'short.chain', kind: 'bid', owner: 'ak_2', expiresAt: 9, auctionEnd: 50, nameFee: '11', pointers: [] },
+      ],
+    ]);
+    const [claim] = foldNameActions(prior, [
+      {
+        ...at(60),
+        protocol: 5,
+        nameHash: 'nm_a',
+        account: 'ak_4',
+        kind: 'claim',
+        name: 'short.chain',
+        nameFee: '12',
+        salt: 0n,
+      },
+    ]);
     expect(claim).to.include({ kind: 'claim', owner: 'ak_4' });
   });
 });
@@ -43,9 +136,27 @@ describe('foldNameActions(prior, actions)', () => {
 describe('foldOracleActions(prior, actions)', () => {
   it('sets expiry from a delta or absolute register TTL and adds extensions to the current expiry', () => {
     const actions: OracleAction[] = [
-      { ...at(10), oracleId: 'ok_1', kind: 'register', ttl: { type: 'delta', value: 100 }, queryFee: '5', queryFormat: 'q', responseFormat: 'r', abiVersion: '0' },
+      {
+        ...at(10),
+        oracleId: 'ok_1',
+        kind: 'register',
+        ttl: { type: 'delta', value: 100 },
+        queryFee: '5',
+        queryFormat: 'q',
+        responseFormat: 'r',
+        abiVersion: '0',
+      },
       { ...at(20), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
-      { ...at(20, 1), oracleId: 'ok_2', kind: 'register', ttl: { type: 'block', value: 999 }, queryFee: '5', queryFormat: 'q', responseFormat: 'r', abiVersion: '0' },
+      {
+        ...at(20, 1),
+        oracleId: 'ok_2',
+        kind: 'register',
+        ttl: { type: 'block', value: 999 },
+        queryFee: '5',
+        queryFormat: 'q',
+        responseFormat: 'r',
+        abiVersion: '0',
+      },
       { ...at(30), oracleId: 'ok_3', kind: 'extend', ttl: { type: 'delta', value: 5 } },
     ];
     const rows = foldOracleActions(new Map([['ok_3', { expiresAt: 700 }]]), actions);
@@ -60,30 +171,69 @@ describe('resolveNameQueries(prior, events, queries)', () => {
   const oracle = (ak: string): `ok_${string}` => `ok_${ak.slice(3)}`;
   const nameHash = produceNameId('oracles.chain');
   const query = (height: number, txIndex: number, nonce: number): NameOracleQuery => ({
-    ...at(height, txIndex), nameHash, senderId: sender, senderNonce: String(nonce), query: 'q', fee: '1', expiresAt: height + 10, responseTtl: null,
-    txType: 'OracleQueryTx', queryField: 'query_id',
+    ...at(height, txIndex),
+    nameHash,
+    senderId: sender,
+    senderNonce: String(nonce),
+    query: 'q',
+    fee: '1',
+    expiresAt: height + 10,
+    responseTtl: null,
+    txType: 'OracleQueryTx',
+    queryField: 'query_id',
   });
-  const pointing = (id: string): NameState => ({ name: 'oracles.chain', kind: 'update', owner: sender, expiresAt: 9000, auctionEnd: null, nameFee: null, pointers: [{ key: 'oracle_pubkey', id }] });
+  const pointing = (id: string): NameState => ({
+    name: 'oracles.chain',
+    kind: 'update',
+    owner: sender,
+    expiresAt: 9000,
+    auctionEnd: null,
+    nameFee: null,
+    pointers: [{ key: 'oracle_pubkey', id }],
+  });
 
-  it('sends each query to the oracle the name pointed at just before it, with the sdk\'s query id', () => {
+  it("sends each query to the oracle the name pointed at just before it, with the sdk's query id", () => {
     const prior = new Map([[nameHash, pointing(first)]]);
     const events = foldNameActions(prior, [
-      { ...at(20, 1), protocol: 5, nameHash, account: sender, kind: 'update', nameTtl: 100, pointers: [{ key: 'oracle_pubkey', id: oracle(second) }] },
+      {
+        ...at(20, 1),
+        protocol: 5,
+        nameHash,
+        account: sender,
+        kind: 'update',
+        nameTtl: 100,
+        pointers: [{ key: 'oracle_pubkey', id: oracle(second) }],
+      },
     ]);
-    const { queries: rows, accountTxs } = resolveNameQueries(prior, events, [query(20, 0, 7), query(20, 2, 8), query(21, 0, 9)]);
+    const { queries: rows, accountTxs } = resolveNameQueries(prior, events, [
+      query(20, 0, 7),
+      query(20, 2, 8),
+      query(21, 0, 9),
+    ]);
     expect(rows.map((r) => r.oracleId)).to.deep.equal([oracle(first), oracle(second), oracle(second)]);
     expect(rows.map((r) => r.queryId)).to.deep.equal([
-      oracleQueryId(sender, 7, oracle(first)), oracleQueryId(sender, 8, oracle(second)), oracleQueryId(sender, 9, oracle(second)),
+      oracleQueryId(sender, 7, oracle(first)),
+      oracleQueryId(sender, 8, oracle(second)),
+      oracleQueryId(sender, 9, oracle(second)),
     ]);
-    expect(rows[0]).to.include({ height: 20, txIndex: 0, senderId: sender, senderNonce: '7', query: 'q' }).and.not.have.any.keys('nameHash', 'txType', 'queryField');
-    expect(accountTxs.map((r) => [r.account, r.txIndex, r.txType, r.fields])).to.deep.equal(rows.map((r) => [r.queryId, r.txIndex, 'OracleQueryTx', ['query_id']]));
+    expect(rows[0])
+      .to.include({ height: 20, txIndex: 0, senderId: sender, senderNonce: '7', query: 'q' })
+      .and.not.have.any.keys('nameHash', 'txType', 'queryField');
+    expect(accountTxs.map((r) => [r.account, r.txIndex, r.txType, r.fields])).to.deep.equal(
+      rows.map((r) => [r.queryId, r.txIndex, 'OracleQueryTx', ['query_id']]),
+    );
   });
 
   it('resolves nothing for a name without an oracle_pubkey pointer, or one revoked before the query', () => {
     const prior = new Map([[nameHash, { ...pointing(first), pointers: [{ key: 'account_pubkey', id: first }] }]]);
     expect(resolveNameQueries(prior, [], [query(30, 0, 1)])).to.deep.equal({ queries: [], accountTxs: [] });
-    const revoked = foldNameActions(new Map([[nameHash, pointing(first)]]), [{ ...at(30), protocol: 5, nameHash, account: sender, kind: 'revoke' }]);
-    expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal({ queries: [], accountTxs: [] });
+    const revoked = foldNameActions(new Map([[nameHash, pointing(first)]]), [
+      { ...at(30), protocol: 5, nameHash, account: sender, kind: 'revoke' },
+    ]);
+    expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal({
+      queries: [],
+      accountTxs: [],
+    });
     expect(resolveNameQueries(new Map(), [], [query(30, 0, 1)])).to.deep.equal({ queries: [], accountTxs: [] });
   });
 });
@@ -92,28 +242,74 @@ describe('resolveNameReferences(prior, events, refs)', () => {
   const owner = MemoryAccount.generate().address;
   const [first, second] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
   const nameHash = produceNameId('wallet.chain');
-  const ref = (height: number, txIndex: number, field: string, key: string, prefix: 'ak' | 'ok' | 'ct'): NameReferenceRow =>
-    ({ ...at(height, txIndex), nameHash, field, key, prefix, txType: 'SpendTx' });
-  const pointers = (entries: [string, string][]): NameState =>
-    ({ name: 'wallet.chain', kind: 'update', owner, expiresAt: 9000, auctionEnd: null, nameFee: null, pointers: entries.map(([key, id]) => ({ key, id })) });
+  const ref = (
+    height: number,
+    txIndex: number,
+    field: string,
+    key: string,
+    prefix: 'ak' | 'ok' | 'ct',
+  ): NameReferenceRow => ({ ...at(height, txIndex), nameHash, field, key, prefix, txType: 'SpendTx' });
+  const pointers = (entries: [string, string][]): NameState => ({
+    name: 'wallet.chain',
+    kind: 'update',
+    owner,
+    expiresAt: 9000,
+    auctionEnd: null,
+    nameFee: null,
+    pointers: entries.map(([key, id]) => ({ key, id })),
+  });
 
   it('lists each tx under what the name pointed at just before it, in the prefix the field expects', () => {
-    const prior = new Map([[nameHash, pointers([['account_pubkey', first], ['contract_pubkey', `ct_${first.slice(3)}`]])]]);
+    const prior = new Map([
+      [
+        nameHash,
+        pointers([
+          ['account_pubkey', first],
+          ['contract_pubkey', `ct_${first.slice(3)}`],
+        ]),
+      ],
+    ]);
     const events = foldNameActions(prior, [
-      { ...at(50, 1), protocol: 5, nameHash, account: owner, kind: 'update', nameTtl: 100, pointers: [{ key: 'account_pubkey', id: second }] },
+      {
+        ...at(50, 1),
+        protocol: 5,
+        nameHash,
+        account: owner,
+        kind: 'update',
+        nameTtl: 100,
+        pointers: [{ key: 'account_pubkey', id: second }],
+      },
     ]);
     const rows = resolveNameReferences(prior, events, [
-      ref(50, 0, 'recipient_id', 'account_pubkey', 'ak'), ref(50, 2, 'recipient_id', 'account_pubkey', 'ak'),
-      ref(50, 0, 'tx.contract_id', 'contract_pubkey', 'ct'), ref(50, 2, 'oracle_id', 'oracle_pubkey', 'ok'),
+      ref(50, 0, 'recipient_id', 'account_pubkey', 'ak'),
+      ref(50, 2, 'recipient_id', 'account_pubkey', 'ak'),
+      ref(50, 0, 'tx.contract_id', 'contract_pubkey', 'ct'),
+      ref(50, 2, 'oracle_id', 'oracle_pubkey', 'ok'),
     ]);
     expect(rows.map((r) => [r.txHash, r.account, r.fields])).to.deep.equal([
-      ['th_50_0', first, ['recipient_id']], ['th_50_2', second, ['recipient_id']], ['th_50_0', `ct_${first.slice(3)}`, ['tx.contract_id']],
+      ['th_50_0', first, ['recipient_id']],
+      ['th_50_2', second, ['recipient_id']],
+      ['th_50_0', `ct_${first.slice(3)}`, ['tx.contract_id']],
     ]);
   });
 
   it('merges two references of one tx to the same account into one row', () => {
-    const prior = new Map([[nameHash, pointers([['account_pubkey', first], ['oracle_pubkey', first]])]]);
-    const rows = resolveNameReferences(prior, [], [ref(60, 0, 'recipient_id', 'account_pubkey', 'ak'), ref(60, 0, 'tx.recipient_id', 'account_pubkey', 'ak')]);
-    expect(rows).to.deep.equal([{ ...at(60, 0), account: first, txType: 'SpendTx', fields: ['recipient_id', 'tx.recipient_id'] }]);
+    const prior = new Map([
+      [
+        nameHash,
+        pointers([
+          ['account_pubkey', first],
+          ['oracle_pubkey', first],
+        ]),
+      ],
+    ]);
+    const rows = resolveNameReferences(
+      prior,
+      [],
+      [ref(60, 0, 'recipient_id', 'account_pubkey', 'ak'), ref(60, 0, 'tx.recipient_id', 'account_pubkey', 'ak')],
+    );
+    expect(rows).to.deep.equal([
+      { ...at(60, 0), account: first, txType: 'SpendTx', fields: ['recipient_id', 'tx.recipient_id'] },
+    ]);
   });
 });

@@ -19,10 +19,26 @@ describe('mapLimit', () => {
   it('starts no item once more() is false and returns the leading items started', async () => {
     let sum = 0;
     const started: number[] = [];
-    const out = await mapLimit([3, 4, 5, 6, 7], 1, async (n) => { started.push(n); sum += n; return n; }, () => sum < 7);
+    const out = await mapLimit(
+      [3, 4, 5, 6, 7],
+      1,
+      async (n) => {
+        started.push(n);
+        sum += n;
+        return n;
+      },
+      () => sum < 7,
+    );
     expect(started).to.deep.equal([3, 4]);
     expect(out).to.deep.equal([3, 4]);
     // false from the start: nothing runs
-    expect(await mapLimit([1, 2], 3, async (n) => n, () => false)).to.deep.equal([]);
+    expect(
+      await mapLimit(
+        [1, 2],
+        3,
+        async (n) => n,
+        () => false,
+      ),
+    ).to.deep.equal([]);
   });
 });

@@ -4,17 +4,31 @@ import { classifyTopMicroBlocks, linkBreak, lowestMismatch } from '../../../src/
 import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/verify.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
 
-function fetched(height: number, prevKey: string, prev: string, micro: { hash: string; txs: string[] }[] = []): FetchedGeneration {
+function fetched(
+  height: number,
+  prevKey: string,
+  prev: string,
+  micro: { hash: string; txs: string[] }[] = [],
+): FetchedGeneration {
   return {
-    height, keyBlock: { hash: `kh_${height}`, height, prev_key_hash: prevKey, prev_hash: prev, nonce: 2n ** 64n - 1n },
-    microBlocks: micro.map((m) => ({ header: { hash: m.hash }, transactions: m.txs.map((t) => ({ hash: t, tx: { type: 'SpendTx', fee: 1 }, signatures: ['sg_1'] })) })),
-    callInfos: new Map(), decodedCalls: new Map(),
+    height,
+    keyBlock: { hash: `kh_${height}`, height, prev_key_hash: prevKey, prev_hash: prev, nonce: 2n ** 64n - 1n },
+    microBlocks: micro.map((m) => ({
+      header: { hash: m.hash },
+      transactions: m.txs.map((t) => ({ hash: t, tx: { type: 'SpendTx', fee: 1 }, signatures: ['sg_1'] })),
+    })),
+    callInfos: new Map(),
+    decodedCalls: new Map(),
   };
 }
 
 describe('lowestMismatch(stored, node)', () => {
   it('finds the lowest differing height, treating a missing node block as a difference', () => {
-    const stored = [{ height: 12, hash: 'c' }, { height: 11, hash: 'b' }, { height: 10, hash: 'a' }];
+    const stored = [
+      { height: 12, hash: 'c' },
+      { height: 11, hash: 'b' },
+      { height: 10, hash: 'a' },
+    ];
     expect(lowestMismatch(stored, ['c', 'b', 'a'])).to.equal(undefined);
     expect(lowestMismatch(stored, ['x', 'y', 'a'])).to.equal(11);
     expect(lowestMismatch(stored, [null, 'b', 'a'])).to.equal(12);
@@ -55,10 +69,18 @@ describe('linkBreak(gen, prev)', () => {
 });
 
 describe('compareGeneration(db, node, full)', () => {
-  const node = fetched(10, 'kh_9', 'mh_b', [{ hash: 'mh_a', txs: ['th_1', 'th_2'] }, { hash: 'mh_b', txs: [] }]);
+  const node = fetched(10, 'kh_9', 'mh_b', [
+    { hash: 'mh_a', txs: ['th_1', 'th_2'] },
+    { hash: 'mh_b', txs: [] },
+  ]);
   const stored = (): StoredGeneration => ({
-    height: 10, keyBlock: { ...node.keyBlock },
-    microBlocks: node.microBlocks.map((m) => ({ hash: String(m.header.hash), header: m.header, txs: m.transactions.map((t) => ({ hash: String(t.hash), tx: t.tx as never, signatures: ['sg_1'] })) })),
+    height: 10,
+    keyBlock: { ...node.keyBlock },
+    microBlocks: node.microBlocks.map((m) => ({
+      hash: String(m.header.hash),
+      header: m.header,
+      txs: m.transactions.map((t) => ({ hash: String(t.hash), tx: t.tx as never, signatures: ['sg_1'] })),
+    })),
   });
 
   it('reports nothing for an equal height, whatever the key order', () => {

@@ -36,7 +36,11 @@ describe('parseHeights(list)', () => {
 
 describe('contiguousRuns(heights)', () => {
   it('groups sorted heights into runs', () => {
-    expect(contiguousRuns([1, 2, 3, 5, 7, 8])).to.deep.equal([[1, 3], [5, 5], [7, 8]]);
+    expect(contiguousRuns([1, 2, 3, 5, 7, 8])).to.deep.equal([
+      [1, 3],
+      [5, 5],
+      [7, 8],
+    ]);
     expect(contiguousRuns([])).to.deep.equal([]);
   });
 });

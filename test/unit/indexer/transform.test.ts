@@ -19,10 +19,18 @@ function generation(txs: JsonObject[], version = 5): FetchedGeneration {
   const kh = id('kh');
   return {
     height: 10,
-    keyBlock: parseJson(`{"hash":"${kh}","height":10,"prev_hash":"${id('kh')}","prev_key_hash":"${id('kh')}","state_hash":"${id('bs')}","miner":"${alice}","beneficiary":"${bob}","target":1,"pow":[1,2],"nonce":15041902164601590529,"time":1700000000000,"version":${version},"info":"cb_Xfbg4g=="}`) as JsonObject,
+    keyBlock: parseJson(
+      `{"hash":"${kh}","height":10,"prev_hash":"${id('kh')}","prev_key_hash":"${id('kh')}","state_hash":"${id('bs')}","miner":"${alice}","beneficiary":"${bob}","target":1,"pow":[1,2],"nonce":15041902164601590529,"time":1700000000000,"version":${version},"info":"cb_Xfbg4g=="}`,
+    ) as JsonObject,
     microBlocks: [
-      { header: { hash: id('mh'), height: 10, time: 1700000001000, prev_hash: kh, prev_key_hash: kh }, transactions: txs.slice(0, 2) },
-      { header: { hash: id('mh'), height: 10, time: 1700000002000, prev_hash: kh, prev_key_hash: kh }, transactions: txs.slice(2) },
+      {
+        header: { hash: id('mh'), height: 10, time: 1700000001000, prev_hash: kh, prev_key_hash: kh },
+        transactions: txs.slice(0, 2),
+      },
+      {
+        header: { hash: id('mh'), height: 10, time: 1700000002000, prev_hash: kh, prev_key_hash: kh },
+        transactions: txs.slice(2),
+      },
     ],
     callInfos: new Map(),
     decodedCalls: new Map(),
@@ -32,37 +40,129 @@ function generation(txs: JsonObject[], version = 5): FetchedGeneration {
 describe('transformGeneration(gen)', () => {
   it('builds key block, micro block and transaction rows with positions and exact numbers', () => {
     const fee = parseJson('123456789012345678901234567890') as bigint;
-    const spend = signed({ type: 'SpendTx', version: 1, sender_id: alice, recipient_id: bob, amount: fee, fee: 20000, nonce: 1, payload: 'raw text payload' });
+    const spend = signed({
+      type: 'SpendTx',
+      version: 1,
+      sender_id: alice,
+      recipient_id: bob,
+      amount: fee,
+      fee: 20000,
+      nonce: 1,
+      payload: 'raw text payload',
+    });
     const rows = transformGeneration(generation([spend]));
     expect(rows.keyBlock).to.include({ height: 10, miner: alice, beneficiary: bob, timeMs: 1700000000000n });
     expect(rows.keyBlock.data.nonce).to.equal(15041902164601590529n);
-    expect(rows.microBlocks.map((m) => [m.microIndex, m.txCount])).to.deep.equal([[0, 1], [1, 0]]);
+    expect(rows.microBlocks.map((m) => [m.microIndex, m.txCount])).to.deep.equal([
+      [0, 1],
+      [1, 0],
+    ]);
     expect(rows.transactions).to.have.length(1);
-    expect(rows.transactions[0]).to.include({ txType: 'SpendTx', fee: '20000', microIndex: 0, txIndex: 0, microTimeMs: 1700000001000n });
+    expect(rows.transactions[0]).to.include({
+      txType: 'SpendTx',
+      fee: '20000',
+      microIndex: 0,
+      txIndex: 0,
+      microTimeMs: 1700000001000n,
+    });
     expect(rows.transactions[0]!.tx.payload).to.equal('raw text payload');
     expect(rows.transactions[0]!.tx.amount).to.equal(fee);
-    expect(rows.accountTxs.map((a) => [a.account, a.fields])).to.deep.equal([[alice, ['sender_id']], [bob, ['recipient_id']]]);
+    expect(rows.accountTxs.map((a) => [a.account, a.fields])).to.deep.equal([
+      [alice, ['sender_id']],
+      [bob, ['recipient_id']],
+    ]);
   });
 
   it('derives contracts and calls, keeping hex-era versions as sent and recording undecoded calls', () => {
-    const create = signed({ type: 'ContractCreateTx', owner_id: alice, nonce: 3, code: 'cb_Xfbg4g==', vm_version: '0x0004', abi_version: '0x0001', fee: 1, call_data: 'cb_Xfbg4g==' });
+    const create = signed({
+      type: 'ContractCreateTx',
+      owner_id: alice,
+      nonce: 3,
+      code: 'cb_Xfbg4g==',
+      vm_version: '0x0004',
+      abi_version: '0x0001',
+      fee: 1,
+      call_data: 'cb_Xfbg4g==',
+    });
     const ct = buildContractId(alice, 3);
-    const call = signed({ type: 'ContractCallTx', caller_id: bob, contract_id: ct, nonce: 9, abi_version: 3, fee: 1, call_data: 'cb_Xfbg4g==' });
+    const call = signed({
+      type: 'ContractCallTx',
+      caller_id: bob,
+      contract_id: ct,
+      nonce: 9,
+      abi_version: 3,
+      fee: 1,
+      call_data: 'cb_Xfbg4g==',
+    });
     const gen = generation([create, call]);
-    const decoded = new Map([[String(call.hash), { function: 'set', arguments: [42n], result: 42n, decodeError: null }]]);
-    const rows = transformGeneration({ ...gen, decodedCalls: decoded, callInfos: new Map([[String(call.hash), { return_type: 'ok' }]]) });
-    expect(rows.contracts).to.deep.equal([{ contractId: ct, height: 10, createTxHash: create.hash, ownerId: alice, vmVersion: '0x0004', abiVersion: '0x0001' }]);
-    expect(rows.contractCalls.map((c) => [c.contractId, c.callerId, c.function, c.decodeError])).to.deep.equal([[ct, alice, null, 'not decoded'], [ct, bob, 'set', null]]);
+    const decoded = new Map([
+      [String(call.hash), { function: 'set', arguments: [42n], result: 42n, decodeError: null }],
+    ]);
+    const rows = transformGeneration({
+      ...gen,
+      decodedCalls: decoded,
+      callInfos: new Map([[String(call.hash), { return_type: 'ok' }]]),
+    });
+    expect(rows.contracts).to.deep.equal([
+      {
+        contractId: ct,
+        height: 10,
+        createTxHash: create.hash,
+        ownerId: alice,
+        vmVersion: '0x0004',
+        abiVersion: '0x0001',
+      },
+    ]);
+    expect(rows.contractCalls.map((c) => [c.contractId, c.callerId, c.function, c.decodeError])).to.deep.equal([
+      [ct, alice, null, 'not decoded'],
+      [ct, bob, 'set', null],
+    ]);
     expect(rows.contractCalls[1]!.callInfo).to.deep.equal({ return_type: 'ok' });
   });
 
   it('derives oracle, query, response, channel and name rows', () => {
-    const register = signed({ type: 'OracleRegisterTx', account_id: alice, nonce: 1, query_format: 'q', response_format: 'r', query_fee: 5, oracle_ttl: { type: 'delta', value: 100 }, fee: 1, abi_version: 0 });
+    const register = signed({
+      type: 'OracleRegisterTx',
+      account_id: alice,
+      nonce: 1,
+      query_format: 'q',
+      response_format: 'r',
+      query_fee: 5,
+      oracle_ttl: { type: 'delta', value: 100 },
+      fee: 1,
+      abi_version: 0,
+    });
     const ok = `ok_${alice.slice(3)}` as `ok_${string}`;
-    const query = signed({ type: 'OracleQueryTx', sender_id: bob, nonce: 4, oracle_id: ok, query: 'hi', query_fee: 5, query_ttl: { type: 'block', value: 50 }, response_ttl: { type: 'delta', value: 10 }, fee: 1 });
+    const query = signed({
+      type: 'OracleQueryTx',
+      sender_id: bob,
+      nonce: 4,
+      oracle_id: ok,
+      query: 'hi',
+      query_fee: 5,
+      query_ttl: { type: 'block', value: 50 },
+      response_ttl: { type: 'delta', value: 10 },
+      fee: 1,
+    });
     const qid = oracleQueryId(bob, 4, ok);
-    const respond = signed({ type: 'OracleRespondTx', oracle_id: ok, nonce: 2, query_id: qid, response: 'yes', response_ttl: { type: 'delta', value: 10 }, fee: 1 });
-    const claim = signed({ type: 'NameClaimTx', account_id: alice, nonce: 3, name: 'Hello.chain', name_salt: 7, name_fee: 10n ** 20n, fee: 1 });
+    const respond = signed({
+      type: 'OracleRespondTx',
+      oracle_id: ok,
+      nonce: 2,
+      query_id: qid,
+      response: 'yes',
+      response_ttl: { type: 'delta', value: 10 },
+      fee: 1,
+    });
+    const claim = signed({
+      type: 'NameClaimTx',
+      account_id: alice,
+      nonce: 3,
+      name: 'Hello.chain',
+      name_salt: 7,
+      name_fee: 10n ** 20n,
+      fee: 1,
+    });
     const channel = signed({ type: 'ChannelCreateTx', initiator_id: alice, responder_id: bob, nonce: 5, fee: 1 });
     const close = signed({ type: 'ChannelCloseMutualTx', channel_id: 'ch_x', from_id: alice, nonce: 6, fee: 1 });
     const rows = transformGeneration(generation([register, query, respond, claim, channel, close]));
@@ -70,20 +170,62 @@ describe('transformGeneration(gen)', () => {
     expect(rows.oracleActions[0]).to.include({ oracleId: ok, kind: 'register', queryFee: '5', abiVersion: '0' });
     expect(rows.oracleQueries[0]).to.include({ queryId: qid, oracleId: ok, expiresAt: 50, fee: '5', senderNonce: '4' });
     expect(rows.oracleResponses[0]).to.include({ queryId: qid, response: 'yes', microIndex: 1, txIndex: 0 });
-    expect(rows.nameActions[0]).to.include({ kind: 'claim', nameHash: produceNameId('hello.chain'), nameFee: '100000000000000000000', salt: 7n, protocol: 5 });
-    expect(rows.channelEvents.map((c) => [c.txType, c.closes])).to.deep.equal([['ChannelCreateTx', false], ['ChannelCloseMutualTx', true]]);
+    expect(rows.nameActions[0]).to.include({
+      kind: 'claim',
+      nameHash: produceNameId('hello.chain'),
+      nameFee: '100000000000000000000',
+      salt: 7n,
+      protocol: 5,
+    });
+    expect(rows.channelEvents.map((c) => [c.txType, c.closes])).to.deep.equal([
+      ['ChannelCreateTx', false],
+      ['ChannelCloseMutualTx', true],
+    ]);
   });
 
   it('applies inner transactions of GAMetaTx and PayingForTx, and keeps the GAMetaTx without signatures', () => {
-    const inner = { type: 'NameUpdateTx', account_id: alice, nonce: 4, name_id: produceNameId('hello.chain'), name_ttl: 500, pointers: [{ key: 'account_pubkey', id: bob }], client_ttl: 1, fee: 1 };
-    const ga = signed({ type: 'GAMetaTx', ga_id: alice, auth_data: 'cb_Xfbg4g==', abi_version: 3, fee: 7, gas: 1, gas_price: 1, tx: { tx: inner, signatures: [] } });
+    const inner = {
+      type: 'NameUpdateTx',
+      account_id: alice,
+      nonce: 4,
+      name_id: produceNameId('hello.chain'),
+      name_ttl: 500,
+      pointers: [{ key: 'account_pubkey', id: bob }],
+      client_ttl: 1,
+      fee: 1,
+    };
+    const ga = signed({
+      type: 'GAMetaTx',
+      ga_id: alice,
+      auth_data: 'cb_Xfbg4g==',
+      abi_version: 3,
+      fee: 7,
+      gas: 1,
+      gas_price: 1,
+      tx: { tx: inner, signatures: [] },
+    });
     delete ga.signatures;
-    const pf = signed({ type: 'PayingForTx', payer_id: bob, nonce: 1, fee: 9, tx: { tx: { type: 'SpendTx', sender_id: alice, recipient_id: alice, amount: 1, fee: 0, nonce: 5 }, signatures: [] } });
+    const pf = signed({
+      type: 'PayingForTx',
+      payer_id: bob,
+      nonce: 1,
+      fee: 9,
+      tx: {
+        tx: { type: 'SpendTx', sender_id: alice, recipient_id: alice, amount: 1, fee: 0, nonce: 5 },
+        signatures: [],
+      },
+    });
     const rows = transformGeneration(generation([ga, pf]));
-    expect(rows.transactions.map((t) => [t.txType, t.signatures === null])).to.deep.equal([['GAMetaTx', true], ['PayingForTx', false]]);
+    expect(rows.transactions.map((t) => [t.txType, t.signatures === null])).to.deep.equal([
+      ['GAMetaTx', true],
+      ['PayingForTx', false],
+    ]);
     expect(rows.nameActions[0]).to.include({ kind: 'update', nameTtl: 500, txHash: ga.hash });
     expect(rows.namePointers.map((p) => [p.key, p.id])).to.deep.equal([['account_pubkey', bob]]);
     const forPf = rows.accountTxs.filter((a) => a.txHash === pf.hash).map((a) => [a.account, a.fields]);
-    expect(forPf).to.deep.equal([[bob, ['payer_id']], [alice, ['tx.sender_id', 'tx.recipient_id']]]);
+    expect(forPf).to.deep.equal([
+      [bob, ['payer_id']],
+      [alice, ['tx.sender_id', 'tx.recipient_id']],
+    ]);
   });
 });

@@ -34,25 +34,35 @@ describe('NodeRotation', () => {
 describe('NodeClient with several nodes', () => {
   type Answer = { status: number; body: string } | 'drop';
   const servers: Server[] = [];
-  const answers: Answer[] = [{ status: 200, body: '{"height":1}' }, { status: 200, body: '{"height":2}' }];
+  const answers: Answer[] = [
+    { status: 200, body: '{"height":1}' },
+    { status: 200, body: '{"height":2}' },
+  ];
   const hits = [0, 0];
   let urls: string[];
 
   before(async () => {
-    urls = await Promise.all([0, 1].map(async (i) => {
-      const server = createServer((req, res) => {
-        hits[i]!++;
-        const answer = answers[i]!;
-        if (answer === 'drop') return req.socket.destroy();
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(answer.body);
-      });
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    }));
+    urls = await Promise.all(
+      [0, 1].map(async (i) => {
+        const server = createServer((req, res) => {
+          hits[i]!++;
+          const answer = answers[i]!;
+          if (answer === 'drop') return req.socket.destroy();
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(answer.body);
+        });
+        servers.push(server);
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      }),
+    );
   });
-  after(() => servers.forEach((s) => { s.closeAllConnections(); s.close(); }));
+  after(() =>
+    servers.forEach((s) => {
+      s.closeAllConnections();
+      s.close();
+    }),
+  );
   beforeEach(() => {
     answers[0] = { status: 200, body: '{"height":1}' };
     answers[1] = { status: 200, body: '{"height":2}' };
@@ -63,7 +73,10 @@ describe('NodeClient with several nodes', () => {
     new NodeClient({ url, timeoutMs: 500, attempts, backoffInitialMs: 5, backoffMaxMs: 10 }, log);
   type NodeClientUrl = ConstructorParameters<typeof NodeClient>[0]['url'];
 
-  for (const [what, answer] of [['a 503', { status: 503, body: '{"reason":"overload"}' }], ['a dropped connection', 'drop']] as const) {
+  for (const [what, answer] of [
+    ['a 503', { status: 503, body: '{"reason":"overload"}' }],
+    ['a dropped connection', 'drop'],
+  ] as const) {
     it(`moves to the next node on ${what} and stays there`, async () => {
       answers[0] = answer;
       const c = client(urls);

@@ -15,12 +15,15 @@ export interface FaultProxy {
 }
 
 /** startFaultProxy forwards to `target` (an http://host:port URL) and injects the current fault. */
-export async function startFaultProxy(target: string, opts: { slowMs?: number; seed?: number } = {}): Promise<FaultProxy> {
+export async function startFaultProxy(
+  target: string,
+  opts: { slowMs?: number; seed?: number } = {},
+): Promise<FaultProxy> {
   const upstream = new URL(target);
   let fault: Fault = 'none';
   let rate = 1;
   let seed = opts.seed ?? 1;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const stats = { requests: 0, faulted: 0 };
   const server: Server = createServer((req, res) => {
     stats.requests++;
@@ -32,17 +35,20 @@ export async function startFaultProxy(target: string, opts: { slowMs?: number; s
       return res.end('{"reason":"Temporary overload"}');
     }
     const forward = (): void => {
-      const up = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (upRes) => {
-        const chunks: Buffer[] = [];
-        upRes.on('data', (c: Buffer) => chunks.push(c));
-        upRes.on('end', () => {
-          let body = Buffer.concat(chunks);
-          if (hit && fault === 'malformed') body = body.subarray(0, Math.floor(body.length / 2));
-          const headers = { ...upRes.headers, 'content-length': String(body.length) };
-          res.writeHead(upRes.statusCode ?? 502, headers);
-          res.end(body);
-        });
-      });
+      const up = request(
+        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+        (upRes) => {
+          const chunks: Buffer[] = [];
+          upRes.on('data', (c: Buffer) => chunks.push(c));
+          upRes.on('end', () => {
+            let body = Buffer.concat(chunks);
+            if (hit && fault === 'malformed') body = body.subarray(0, Math.floor(body.length / 2));
+            const headers = { ...upRes.headers, 'content-length': String(body.length) };
+            res.writeHead(upRes.statusCode ?? 502, headers);
+            res.end(body);
+          });
+        },
+      );
       up.on('error', () => res.destroy());
       req.pipe(up);
     };
@@ -57,9 +63,10 @@ export async function startFaultProxy(target: string, opts: { slowMs?: number; s
       rate = r;
     },
     stats,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

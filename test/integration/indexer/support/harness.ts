@@ -20,19 +20,34 @@ export interface Harness {
 
 /** startHarness starts a generated devnode (mining only on demand) and creates a fresh database. */
 export async function startHarness(generations: number, seed: string): Promise<Harness> {
-  const devnode = await startDevnode({
-    port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0,
-    generate: { generations, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed },
-  }, silent);
+  const devnode = await startDevnode(
+    {
+      port: 0,
+      internalPort: 0,
+      mine: false,
+      microBlockIntervalMs: 0,
+      generate: { generations, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed },
+    },
+    silent,
+  );
   const db = await createTestDatabase();
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   return {
-    devnode, db,
-    config: (overrides = {}) => loadConfig({
-      NODE_URL: devnode.externalUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw', POLL_INTERVAL_MS: '50', BATCH_SIZE: '10',
-      FORK_WINDOW: '5', NODE_TIMEOUT_MS: '2000', FETCH_CONCURRENCY: '4', ...overrides,
-    }),
+    devnode,
+    db,
+    config: (overrides = {}) =>
+      loadConfig({
+        NODE_URL: devnode.externalUrl,
+        DATABASE_URL: db.url,
+        DATABASE_SCHEMA: 'mdw',
+        POLL_INTERVAL_MS: '50',
+        BATCH_SIZE: '10',
+        FORK_WINDOW: '5',
+        NODE_TIMEOUT_MS: '2000',
+        FETCH_CONCURRENCY: '4',
+        ...overrides,
+      }),
     async query<T extends pg.QueryResultRow>(schema: string, sql: string, params: unknown[] = []) {
       await client.query(`SET search_path TO "${schema}"`);
       return (await client.query<T>(sql, params)).rows;
@@ -50,7 +65,12 @@ export { waitFor } from '../../../support/wait.ts';
 
 /** storedTopHash is the hash of the highest stored key block in `schema` (undefined when empty). */
 export async function storedTopHash(h: Harness, schema: string): Promise<{ height: number; hash: string } | undefined> {
-  return (await h.query<{ height: number; hash: string }>(schema, 'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1'))[0];
+  return (
+    await h.query<{ height: number; hash: string }>(
+      schema,
+      'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1',
+    )
+  )[0];
 }
 
 /** verifyClean checks every stored height against the node, full JSON included: no difference at all. */

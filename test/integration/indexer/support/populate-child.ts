@@ -7,4 +7,6 @@ import { startPopulator } from '../../../../src/indexer/populator.ts';
 const cfg = loadConfig(process.env);
 const populator = await startPopulator({ cfg, log: pino({ level: 'silent' }), registry: new prom.Registry() });
 process.stdout.write('started\n');
-process.on('SIGTERM', () => { void populator.stop().then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  void populator.stop().then(() => process.exit(0));
+});
