@@ -10,7 +10,8 @@ import { ttlFee } from './fees.ts';
 import { contractId, oracleQueryId } from './ids.ts';
 import type { KeyPair } from './keys.ts';
 import type { Random } from './random.ts';
-import { jsonInt } from './tx-codec.ts';
+import { jsonInt, type TxFields } from './tx-codec.ts';
+import { schemaFor } from '../chain/tx-schema.ts';
 import type { TrafficKit } from './traffic-kit.ts';
 import { type BuiltTx, type WeightedMaker } from './traffic-kit.ts';
 import { NameTraffic } from './traffic-names.ts';
@@ -18,6 +19,10 @@ import { ChannelTraffic } from './traffic-channels.ts';
 import { WrappedTraffic } from './traffic-wrapped.ts';
 
 export type { BuiltTx, Maker, WeightedMaker } from './traffic-kit.ts';
+
+/** hasTtl: whether the transaction's layout has a `ttl` field (GAMetaTx v2 and PayingForTx have none). */
+const hasTtl = (tx: TxFields): boolean =>
+  schemaFor(String(tx.type), Number(tx.version))?.fields.some(([name]) => name === 'ttl') ?? false;
 
 interface OpenQuery {
   readonly id: string;
@@ -80,7 +85,7 @@ export class Traffic {
    */
   next(height: number): BuiltTx {
     const built = this.#choose(height);
-    if (built.tx.type !== 'GAMetaTx' && this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
+    if (hasTtl(built.tx) && this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
     return built;
   }
 
