@@ -79,11 +79,13 @@ export class ChannelTraffic {
   #step(height: number): BuiltTx | undefined {
     this.#channels = this.#channels.filter((c) => this.#kit.chain.pending.channels.get(c.id) !== undefined);
     if (this.#channels.length === 0) return undefined;
-    const c = this.#kit.rng.pick(this.#channels);
-    const entry = this.#kit.chain.pending.channels.get(c.id)!;
+    // a closing channel goes first, so that slashes (within its lock period) and settles happen
+    const pending = this.#kit.chain.pending.channels;
+    const c = this.#channels.find((ch) => pending.get(ch.id)!.lockedUntil > 0) ?? this.#kit.rng.pick(this.#channels);
+    const entry = pending.get(c.id)!;
     if (entry.lockedUntil > 0) {
       if (height > entry.lockedUntil) return this.#settle(c, entry);
-      return this.#kit.rng.chance(0.6) ? this.#slash(c, entry) : undefined;
+      return this.#kit.rng.chance(0.5) ? this.#slash(c, entry) : undefined;
     }
     const roll = this.#kit.rng.int(1, 7);
     if (roll === 1) return this.#deposit(c, entry);

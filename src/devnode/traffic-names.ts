@@ -40,17 +40,17 @@ export class NameTraffic {
       [3, (h) => this.#bid(h)],
       [6, (h) => this.#update(h, oracleOf)],
       [3, (h) => this.#transfer(h)],
-      [2, (h) => this.#revoke(h)],
+      [1, (h) => this.#revoke(h)],
     ];
   }
 
-  /** #newName is a fresh name: mostly long (claimed at once), else 9 or 6 characters (an auction of 480 or 960 blocks). */
+  /** #newName is a fresh name: mostly long (claimed at once), 15 % of 9 or 6 characters (an auction of 480 or 960 blocks). */
   #newName(): string {
     const n = (this.#counter++).toString(36);
-    const roll = this.#kit.rng.int(1, 10);
+    const roll = this.#kit.rng.int(1, 20);
     if (roll <= 2) return `au${n.padStart(7, '0')}.chain`;
     if (roll === 3) return `b${n.padStart(5, '0')}.chain`;
-    return `gen${n}x${this.#kit.rng.uint32().toString(36)}.chain`;
+    return `gen${n.padStart(4, '0')}x${this.#kit.rng.uint32().toString(36).padStart(7, '0')}.chain`;
   }
 
   #claimTx(owner: KeyPair, name: string, salt: bigint, nameFee: bigint): BuiltTx {
