@@ -7,49 +7,12 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
-import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { nonceAccount } from '../../../src/devnode/rules.ts';
 import type { TxFields } from '../../../src/devnode/tx-codec.ts';
 import { startHarness, silent, verifyClean, type Harness } from './support/harness.ts';
-
-type NameAnswer = { name_hash: string; name: string; owner: string; expires_at: number; pointers: Json };
-
-/**
- * compareNames checks, for every name the middleware knows, that the node and the middleware agree:
- * a name the node serves has the same id, owner, expiry and pointers and is listed active; a name
- * the node does not serve (in auction, expired, revoked) is not active in the middleware.
- */
-export async function compareNames(h: Harness, request: ReturnType<typeof supertest>): Promise<number> {
-  const all = (await request.get('/middleware/names?limit=1000').expect(200)).body as NameAnswer[];
-  const active = new Set(
-    ((await request.get('/middleware/names/active?limit=1000').expect(200)).body as NameAnswer[]).map((n) => n.name),
-  );
-  let served = 0;
-  for (const entry of all) {
-    const res = await fetch(`${h.devnode.externalUrl}/v2/names/${entry.name}`);
-    const node = parseJson(await res.text()) as { id: string; ttl: number; owner: string; pointers: Json };
-    if (res.status === 404) {
-      expect(active.has(entry.name), `${entry.name} is not served by the node but active in the middleware`).to.equal(
-        false,
-      );
-      continue;
-    }
-    served++;
-    expect(res.status).to.equal(200);
-    expect(active.has(entry.name), `${entry.name} is served by the node but not active in the middleware`).to.equal(
-      true,
-    );
-    const search = (await request.get(`/middleware/names/${entry.name}?limit=1000`).expect(200)).body as NameAnswer[];
-    const mdw = search.find((n) => n.name === entry.name)!;
-    expect(
-      { id: mdw.name_hash, ttl: mdw.expires_at, owner: mdw.owner, pointers: mdw.pointers },
-      entry.name,
-    ).to.deep.equal({ id: node.id, ttl: node.ttl, owner: node.owner, pointers: node.pointers });
-  }
-  return served;
-}
+import { compareNames } from './support/names.ts';
 
 describe('the devnode generated chain through the middleware (devnode + populator + PostgreSQL)', function () {
   this.timeout(300_000);
@@ -100,6 +63,6 @@ describe('the devnode generated chain through the middleware (devnode + populato
   });
 
   it('answers every name as the node does: expiry, owner and pointers, and no name in auction as active', async () => {
-    expect(await compareNames(h, request)).to.be.greaterThan(10);
+    expect(await compareNames(h.devnode.externalUrl, request)).to.be.greaterThan(10);
   });
 });
