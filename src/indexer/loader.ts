@@ -7,6 +7,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isJsonObject } from '../chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { deleteFrom, deleteHeights } from '../db/queries/blocks.ts';
+import { markStaleAbove, moveMark, recordTop } from '../db/queries/sync-state.ts';
 import { encodeNotification, notifyChannel } from '../events/notification.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
@@ -17,9 +19,8 @@ import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
 import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
-import { markStaleAbove, moveMark } from './sync-state.ts';
 import { transformGeneration } from './transform.ts';
-import { deleteFrom, deleteHeights, encodeRows, recordTop, writeGenerations, type EncodedRows } from './writer.ts';
+import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;

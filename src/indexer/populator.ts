@@ -16,7 +16,7 @@ import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
 import { createIndexerMetrics } from './metrics.ts';
-import { heartbeat, SyncStatus } from './sync-state.ts';
+import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;

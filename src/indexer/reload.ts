@@ -12,7 +12,7 @@ import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
-import { heartbeat, SyncStatus } from './sync-state.ts';
+import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.

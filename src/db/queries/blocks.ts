@@ -1,4 +1,4 @@
-/** @module Read-side SQL for key blocks, micro blocks and generations. */
+/** @module SQL for key blocks, micro blocks and generations: the reads, and the deletes of whole heights. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -22,13 +22,26 @@ export interface MicroBlockRow {
 const KEY_BLOCK_COLUMNS = 'height, hash, time_ms, data';
 const MICRO_BLOCK_COLUMNS = 'hash, height, micro_index, tx_count, header';
 
-/** topHeight is the highest stored key block (undefined for an empty database). */
-export async function topHeight(db: Queryable): Promise<number | undefined> {
-  const { rows } = await db.query<{ h: number | null }>({
-    name: 'mdw_top_height',
-    text: 'SELECT max(height) AS h FROM key_blocks',
+/** The highest stored key block: its height, hash and time. */
+export interface TopKeyBlock {
+  readonly height: number;
+  readonly hash: string;
+  readonly timeMs: number;
+}
+
+/** topKeyBlock is the highest stored key block (undefined for an empty database): the one "top" every role reads. */
+export async function topKeyBlock(db: Queryable): Promise<TopKeyBlock | undefined> {
+  const { rows } = await db.query<{ height: number; hash: string; time_ms: string }>({
+    name: 'mdw_top_key_block',
+    text: 'SELECT height, hash, time_ms FROM key_blocks ORDER BY height DESC LIMIT 1',
   });
-  return rows[0]?.h ?? undefined;
+  const r = rows[0];
+  return r && { height: r.height, hash: r.hash, timeMs: Number(r.time_ms) };
+}
+
+/** topHeight is the highest stored height (undefined for an empty database). */
+export async function topHeight(db: Queryable): Promise<number | undefined> {
+  return (await topKeyBlock(db))?.height;
 }
 
 /** keyBlockAt returns the key block at a height. */
@@ -135,4 +148,16 @@ function toMicroBlock(r: Record<string, unknown>): MicroBlockRow {
     txCount: r.tx_count as number,
     header: r.header as Json,
   };
+}
+
+/** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
+export async function deleteFrom(db: Queryable, height: number): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
+  return rowCount ?? 0;
+}
+
+/** deleteHeights removes exactly the listed heights. */
+export async function deleteHeights(db: Queryable, heights: readonly number[]): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height = ANY($1::int[])', [heights]);
+  return rowCount ?? 0;
 }
