@@ -20,8 +20,8 @@ describe('devnode --gc-height (a pruning node)', () => {
   it('answers the call info of a transaction mined below H with 410 and the node reason, above H with the info', async () => {
     const below = contractTxs().filter((c) => c.height < GC_HEIGHT);
     const above = contractTxs().filter((c) => c.height >= GC_HEIGHT);
-    expect(below, 'contract calls below the GC height').to.not.be.empty;
-    expect(above, 'contract calls at or above the GC height').to.not.be.empty;
+    expect(below.length, 'contract calls below the GC height').to.be.greaterThan(0);
+    expect(above.length, 'contract calls at or above the GC height').to.be.greaterThan(0);
     for (const { hash } of below.slice(0, 5)) {
       const reply = await t.get(`/v2/transactions/${hash}/info`);
       expect(reply.status).to.equal(410);
