@@ -33,7 +33,13 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
   /** start from a generated chain (see generateChain) */
-  generate?: { generations: number; microBlocksPerGeneration?: number; txsPerMicroBlock?: number; seed: string };
+  generate?: {
+    generations: number;
+    microBlocksPerGeneration?: number;
+    txsPerMicroBlock?: number;
+    seed: string;
+    profile?: 'mainnet-like';
+  };
 }
 
 /** Devnode is a running development node. */

@@ -45,6 +45,11 @@ export default class Devnode extends Command {
     generate: Flags.integer({ description: 'start with a generated chain of N generations', min: 1 }),
     seed: Flags.string({ description: 'seed of the generated chain (with --generate)', default: 'devnode' }),
     'network-id': Flags.string({ description: 'network id signatures are made for', default: 'ae_devnet' }),
+    'mainnet-like': Flags.boolean({
+      description:
+        "with --generate: mainnet's shape (quiet and busy eras, many small micro blocks, mostly spends and calls)",
+      default: false,
+    }),
     'latency-ms': Flags.integer({
       description: 'answer each request after MS milliseconds (±20 % jitter), as a real node over a network does',
       min: 0,
@@ -86,7 +91,15 @@ export default class Devnode extends Command {
         gcHeight: flags['gc-height'],
         ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
         ...(accounts.length > 0 ? { accounts } : {}),
-        ...(flags.generate ? { generate: { generations: flags.generate, seed: flags.seed } } : {}),
+        ...(flags.generate
+          ? {
+              generate: {
+                generations: flags.generate,
+                seed: flags.seed,
+                ...(flags['mainnet-like'] ? { profile: 'mainnet-like' as const } : {}),
+              },
+            }
+          : {}),
       },
       logger.log,
     );
