@@ -4,12 +4,16 @@ import type { Logger } from '../log.ts';
 import { Chain } from './chain.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { deriveKey, generateChain } from './generator.ts';
+import { pruneBelow } from './gc.ts';
 import { close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+import { pacing, type PacingOptions } from './pacing.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
-export interface DevnodeOptions {
+export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
+  /** a pruning node: state reads below this height answer 410 (see gc.ts) */
+  gcHeight?: number;
   /** listen address; default 127.0.0.1 */
   host?: string;
   /** external API port; default 3013; 0 = any free port */
@@ -29,7 +33,13 @@ export interface DevnodeOptions {
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
   /** start from a generated chain (see generateChain) */
-  generate?: { generations: number; microBlocksPerGeneration?: number; txsPerMicroBlock?: number; seed: string };
+  generate?: {
+    generations: number;
+    microBlocksPerGeneration?: number;
+    txsPerMicroBlock?: number;
+    seed: string;
+    profile?: 'mainnet-like';
+  };
 }
 
 /** Devnode is a running development node. */
@@ -55,15 +65,20 @@ export interface Devnode {
 export const DEFAULT_ACCOUNT_BALANCE = 10n ** 24n;
 const VERSION = '0.1.0';
 
+/** makeChain builds the chain: generated (its transaction count per type logged, as its stats) or from genesis. */
 function makeChain(
   opts: DevnodeOptions,
   miner: KeyPair,
   accounts: readonly { pair: KeyPair; balance: bigint }[],
+  log: Logger,
 ): Chain {
   const networkId = opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
-    return generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts }).chain;
+    const generated = generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts });
+    const txs = generated.chain.txs.size;
+    log.info({ generations: generated.chain.height, txs, txTypes: generated.txTypes }, 'devnode chain generated');
+    return generated.chain;
   }
   return new Chain({ networkId, miner, beneficiary: miner.address, genesisAccounts, genesisTime: Date.now() });
 }
@@ -79,16 +94,17 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
     : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
   const started = Date.now();
-  const chain = makeChain(opts, miner, accounts);
+  const chain = makeChain(opts, miner, accounts, log);
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
   const external = externalRoutes(chain, info);
   const internal = internalRoutes(chain);
   const withApi = (routes: Route[]): Route[] => [
-    ...routes,
+    ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
-  const externalServer = createJsonServer(withApi(external), log);
-  const internalServer = createJsonServer(withApi(internal), log);
+  // each listener has its own acceptor pool, as each of a node's listeners does
+  const externalServer = createJsonServer(withApi(external), log, pacing(opts));
+  const internalServer = createJsonServer(withApi(internal), log, pacing(opts));
   const host = opts.host ?? '127.0.0.1';
   const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
   const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {

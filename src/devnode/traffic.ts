@@ -84,7 +84,21 @@ export class Traffic {
    * act on); about a third of those with a `ttl` field carry one (tx expiry height), as wallets set one.
    */
   next(height: number): BuiltTx {
-    const built = this.#choose(height);
+    return this.#withTtl(this.#choose(height), height);
+  }
+
+  /** spend builds a SpendTx (for a profile that weighs the mix towards spends), with a ttl as `next` sets them. */
+  spend(height: number): BuiltTx {
+    return this.#withTtl(this.#spend(height), height);
+  }
+
+  /** contractCall builds a ContractCallTx, or nothing before the first contract is created. */
+  contractCall(height: number): BuiltTx | undefined {
+    const built = this.#contractCall();
+    return built && this.#withTtl(built, height);
+  }
+
+  #withTtl(built: BuiltTx, height: number): BuiltTx {
     if (hasTtl(built.tx) && this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
     return built;
   }
