@@ -70,11 +70,11 @@ export async function fetchGeneration(
     : [];
   await mapLimit(contractTxs, 4, async (signed) => {
     const info = await node.transactionInfo(String(signed.hash));
-    const callInfo = isJsonObject(info.call_info)
-      ? info.call_info
-      : isJsonObject(info.ga_info)
-        ? info.ga_info
-        : undefined;
+    // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
+    // info inside (inner_object.call_info), and that is the call the row describes
+    const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
+    const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
     if (callInfo) callInfos.set(String(signed.hash), callInfo);
   });
   return { height, keyBlock, continuesAt, microBlocks, callInfos, decodedCalls: new Map() };
