@@ -60,6 +60,14 @@ export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) =>
   }
 }
 
+/**
+ * withSnapshot runs fn inside one read-only REPEATABLE READ transaction: every statement sees the
+ * same committed state, so a concurrent fork cannot mix two chains in one answer.
+ */
+export function withSnapshot<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, fn, 'ISOLATION LEVEL REPEATABLE READ READ ONLY');
+}
+
 /** quoteIdent quotes an SQL identifier (schema names come from validated configuration only). */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
 import { isInternalPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
-import { generationsReport, signedTx } from '../../../src/api/shapes.ts';
+import { generationsReport } from '../../../src/api/shapes.ts';
+import { signedTx } from '../../../src/chain/signed-tx.ts';
 
 describe('isInternalPath', () => {
   it('marks debug builders and key block submission, nothing else', () => {
