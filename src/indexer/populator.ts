@@ -5,7 +5,7 @@
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createWritePool } from '../db/pool.ts';
 import { writerLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -34,10 +34,7 @@ export type Populator = Role & { synced(): Promise<void> };
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool(
-    { ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) },
-    log,
-  );
+  const pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
   // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createWritePool } from '../db/pool.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
 import { writerLock, writerUnlock } from '../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../errors.ts';
@@ -28,7 +28,7 @@ export async function reloadHeights(
 ): Promise<{ reloaded: number; rederived: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-reload'), max: 4 }, log);
+  const pool = createWritePool(cfg, 'mdw-reload', log, 4);
   const lock = await pool.connect();
   try {
     // the populator's single-writer lock: a reload into a schema being populated waits its turn

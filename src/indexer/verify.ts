@@ -7,7 +7,7 @@
 import type { Config } from '../config.ts';
 import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
 import { signedTxBytes, txHash } from '../chain/tx-serialize.ts';
-import { createPool, poolOptions, type Queryable } from '../db/pool.ts';
+import { createReadPool, type Queryable } from '../db/pool.ts';
 import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../db/queries/blocks.ts';
 import { transactionsBetween } from '../db/queries/transactions.ts';
 import type { Logger } from '../log.ts';
@@ -128,7 +128,7 @@ export async function verifyChain(
   opts: { heights?: readonly number[]; full?: boolean },
 ): Promise<{ checked: number; differences: number }> {
   const { cfg, log, out } = deps;
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-verify'), max: 4 }, log);
+  const pool = createReadPool(cfg, 'mdw-verify', log, 4);
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   let checked = 0;
   let differences = 0;
