@@ -56,7 +56,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     loader: {
       pool,
       node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
+      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
