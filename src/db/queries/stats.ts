@@ -27,6 +27,17 @@ export async function syncState(db: Queryable): Promise<SyncState> {
   };
 }
 
+/**
+ * storedHeights is the top stored height and how many heights are stored (one index-only pass over
+ * key_blocks' primary key): every height from 0 to the top is stored when `count = top + 1`.
+ */
+export async function storedHeights(db: Queryable): Promise<{ top: number | undefined; count: number }> {
+  const { rows } = await db.query<{ top: number | null; count: string }>(
+    'SELECT max(height) AS top, count(*) AS count FROM key_blocks',
+  );
+  return { top: rows[0]?.top ?? undefined, count: Number(rows[0]?.count ?? 0) };
+}
+
 /** sizeUpTo sums the byte size of every transaction at or below a height. */
 export async function sizeUpTo(db: Queryable, height: number): Promise<number> {
   const { rows } = await db.query<{ size: string | null }>(
