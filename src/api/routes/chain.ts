@@ -1,5 +1,6 @@
 /** @module Middleware queries about the chain itself: generations, time → height, sizes, rewards, status. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { isJsonObject } from '../../chain/json.ts';
 import {
   firstHeightAtOrAfter,
@@ -26,7 +27,7 @@ const MAX_MILLIS = 8.64e15;
 /** chainRoutes registers generations, height/at, size, reward and status. */
 export function chainRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
-  const router = new Router({ prefix: '/middleware' });
+  const router = new Router<ApiState>({ prefix: '/middleware' });
   const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log: deps.log });
   // one pass over key_blocks' index per TTL, not per status request
   const contiguity = new BriefValue(async () => {
