@@ -1,6 +1,7 @@
 /** @module Every router the API serves, in matching order (fixed paths before parameterised ones). */
 import type Router from '@koa/router';
 import type { RouteDeps } from './respond.ts';
+import { auctionRoutes } from './routes/auctions.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { contractRoutes } from './routes/contracts.ts';
@@ -16,6 +17,7 @@ export function apiRouters(deps: RouteDeps): Router[] {
     v2Routes(deps),
     chainRoutes(deps),
     transactionRoutes(deps),
+    auctionRoutes(deps),
     nameRoutes(deps),
     oracleRoutes(deps),
     contractRoutes(deps),

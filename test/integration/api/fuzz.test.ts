@@ -57,6 +57,11 @@ describe('API fuzz pass', function () {
   let api: ApiUnderTest;
   before(async () => {
     api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    // a healthy node, so that /middleware/status has no reason to be 503
+    api.node.respond = (req) =>
+      req.url === '/v2/key-blocks/current/height'
+        ? { status: 200, body: '{"height":60}' }
+        : { status: 200, body: JSON.stringify({ echo: req.url }) };
   });
   after(async () => {
     await api.close();
