@@ -4,7 +4,7 @@
 -- the bid as name_fee.
 -- PostgreSQL 11 compatible.
 
--- Running auctions: names whose auction ends above the top (a name never auctioned has its claim
+-- Running auctions: names whose auction ends at or above the top (a name never auctioned has its claim
 -- height here, so the range holds only running auctions).
 CREATE INDEX name_state_auction_end ON name_state (auction_end_height);
 

@@ -33,12 +33,15 @@ const ENTRY_JSON = `jsonb_build_object('name', c.name, 'expiration', w.auction_e
   'winning_bid', w.name_fee::text, 'winning_bidder', w.owner)`;
 
 // Running auctions: names in auction at `top`, with their last bid (the latest event of the name).
+// The node hands an auctioned name to its winner when the generation after the auction's end
+// starts, so the auction still runs in the generation of its end. A name never auctioned has its
+// claim height as auction end.
 const RUNNING = `
   FROM name_state s
   CROSS JOIN LATERAL (
     SELECT e.name_fee FROM name_events e WHERE e.name_hash = s.name_hash
      ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) w
-  WHERE s.auction_end_height > $1 AND s.kind IN ('claim', 'bid')
+  WHERE s.auction_end_height >= $1 AND s.auction_end_height <> s.created_at_height AND s.kind IN ('claim', 'bid')
     AND ($2::int IS NULL OR octet_length(s.name) = $2)`;
 
 const ORDERS = {

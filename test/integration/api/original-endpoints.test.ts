@@ -142,6 +142,22 @@ describe('the original endpoints that answered 404', function () {
       await api.request.get('/middleware/names/auctions/active?sort=height').expect(400);
       await api.request.get('/middleware/names/auctions/active?length=x').expect(400);
     });
+    it('counts an auction as running through the generation of its end, not after', async () => {
+      const { rows } = await api.pool.query<{ h: number }>('SELECT max(height) AS h FROM key_blocks');
+      const top = rows[0]!.h;
+      const endAt = (end: number) =>
+        api.pool.query('UPDATE name_events SET auction_end = $1 WHERE name = $2 AND height = 12', [end, ENDED]);
+      try {
+        await endAt(top);
+        const running = await api.request.get('/middleware/names/auctions/active?sort=name').expect(200);
+        expect(running.body.map((e: { name: string }) => e.name)).to.deep.equal([LONGER, ENDED, ZZ]);
+        await endAt(top - 1);
+        const over = await api.request.get('/middleware/names/auctions/active?sort=name').expect(200);
+        expect(over.body.map((e: { name: string }) => e.name)).to.deep.equal([LONGER, ZZ]);
+      } finally {
+        await endAt(32);
+      }
+    });
     it('counts running auctions with the same filter, paging ignored', async () => {
       await api.request.get('/middleware/names/auctions/active/count').expect(200, { count: 2, result: 'OK' });
       await api.request
