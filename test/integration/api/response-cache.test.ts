@@ -19,7 +19,7 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
   let listener: NotificationListener;
   beforeEach(async () => {
     cache = new ResponseCache({ maxBytes: 1024 * 1024 });
-    api = await startApi({ responseCache: cache });
+    api = await startApi({ responseCache: cache, env: { CORS_ORIGINS: 'https://explorer.example' } });
     listener = new NotificationListener({ pool: api.pool, channel: notifyChannel('public'), log: silentLog });
     await listener.start();
     invalidation = startCacheInvalidation({ listener, log: silentLog, cache });
@@ -152,8 +152,7 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     ]) {
       expect(fromMemory.headers[header], header).to.equal(fromDatabase.headers[header]);
     }
-    // CORS_ORIGINS=* (the default): any origin may read, without credentials
-    expect(fromMemory.headers['access-control-allow-origin']).to.equal('*');
+    expect(fromMemory.headers['access-control-allow-origin']).to.equal(origin);
     expect(fromMemory.headers.vary).to.equal('Origin, Accept-Encoding');
     const notModified = await api.request
       .get(path)
@@ -161,7 +160,7 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
       .set('If-None-Match', fromDatabase.headers.etag as string)
       .expect(304);
     expect(notModified.headers.vary).to.equal('Origin, Accept-Encoding');
-    expect(notModified.headers['access-control-allow-origin']).to.equal('*');
+    expect(notModified.headers['access-control-allow-origin']).to.equal(origin);
     expect(cache.stats()).to.include({ hits: 2, misses: 1 });
   });
 
