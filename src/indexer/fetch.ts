@@ -1,7 +1,7 @@
 /** @module Fetch: whole generations from the node, concurrently but delivered in height order. */
 import { isJsonObject } from '../chain/json.ts';
 import type { NodeClient } from '../node/client.ts';
-import { badResponse } from '../node/errors.ts';
+import { badResponse, NodeError } from '../node/errors.ts';
 import { contractTx, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
 import type { DecodedCall, FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
 
@@ -38,16 +38,27 @@ export function microBlockHashes(generation: JsonObject, height: number): string
   return list as string[];
 }
 
+/** FetchOptions says what a generation's fetch includes. */
+export interface FetchOptions {
+  /** fetch the call info of contract txs (default true) */
+  readonly callInfo?: boolean;
+  /** the generation is stored up to this micro index: fetch only the micro blocks from here on */
+  readonly continuesAt?: number;
+  /** told of each contract tx whose call info no node holds any more (410 from every node) */
+  readonly onCallInfoGone?: (txHash: string, height: number) => void;
+}
+
 /**
  * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`,
- * only those from that index on), and the call info of contract txs.
+ * only those from that index on), and the call info of contract txs. A call info every node has
+ * garbage-collected (410) is left out and its tx listed in `prunedCallInfos`.
  */
 export async function fetchGeneration(
   node: NodeClient,
   height: number,
-  withCallInfo = true,
-  continuesAt?: number,
+  opts: FetchOptions = {},
 ): Promise<FetchedGeneration> {
+  const { continuesAt } = opts;
   const generation = await node.generation(height);
   const keyBlock = generation.key_block;
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
@@ -65,19 +76,30 @@ export async function fetchGeneration(
     },
   );
   const callInfos = new Map<string, JsonObject>();
-  const contractTxs = withCallInfo
-    ? microBlocks.flatMap((mb) => mb.transactions).filter((s) => isJsonObject(s.tx) && contractTx(s.tx))
-    : [];
+  const prunedCallInfos = new Set<string>();
+  const contractTxs =
+    (opts.callInfo ?? true)
+      ? microBlocks.flatMap((mb) => mb.transactions).filter((s) => isJsonObject(s.tx) && contractTx(s.tx))
+      : [];
   await mapLimit(contractTxs, 4, async (signed) => {
-    const info = await node.transactionInfo(String(signed.hash));
+    const hash = String(signed.hash);
+    let info: JsonObject;
+    try {
+      info = await node.transactionInfo(hash);
+    } catch (err) {
+      if (!(err instanceof NodeError && err.gone)) throw err;
+      prunedCallInfos.add(hash);
+      opts.onCallInfoGone?.(hash, height);
+      return;
+    }
     const callInfo = isJsonObject(info.call_info)
       ? info.call_info
       : isJsonObject(info.ga_info)
         ? info.ga_info
         : undefined;
-    if (callInfo) callInfos.set(String(signed.hash), callInfo);
+    if (callInfo) callInfos.set(hash, callInfo);
   });
-  return { height, keyBlock, continuesAt, microBlocks, callInfos, decodedCalls: new Map() };
+  return { height, keyBlock, continuesAt, microBlocks, callInfos, prunedCallInfos, decodedCalls: new Map() };
 }
 
 /**
@@ -90,13 +112,14 @@ export function fetchGenerations(
   heights: readonly number[],
   concurrency: number,
   maxTransactions = Infinity,
+  opts: FetchOptions = {},
 ): Promise<FetchedGeneration[]> {
   let transactions = 0;
   return mapLimit(
     heights,
     concurrency,
     async (h) => {
-      const gen = await fetchGeneration(node, h);
+      const gen = await fetchGeneration(node, h, opts);
       for (const mb of gen.microBlocks) transactions += mb.transactions.length;
       return gen;
     },

@@ -13,6 +13,8 @@ export interface IndexerMetrics {
   readonly rollbacks: prom.Counter;
   /** real forks only: growth of the top generation is not one */
   readonly forks: prom.Counter;
+  /** contract calls stored without call info because every node had garbage-collected it (410) */
+  readonly callInfoPruned: prom.Counter;
 }
 
 /** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
@@ -45,6 +47,11 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
     forks: new prom.Counter({
       name: 'mdw_sync_forks_total',
       help: 'Forks detected (stored blocks the node replaced); new micro blocks at the top are not counted',
+      registers,
+    }),
+    callInfoPruned: new prom.Counter({
+      name: 'mdw_indexer_call_info_pruned_total',
+      help: 'Contract calls stored without call info: every node answered 410 (state garbage-collected)',
       registers,
     }),
   };

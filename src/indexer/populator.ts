@@ -15,6 +15,7 @@ import { NodeRotation } from '../node/rotation.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { createIndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
@@ -69,6 +70,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       batchTransactions: cfg.batchTransactions,
       log,
       metrics,
+      onCallInfoGone: new PrunedCallInfos(log, metrics.callInfoPruned).record,
     },
   });
   let markSynced!: () => void;

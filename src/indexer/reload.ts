@@ -10,6 +10,7 @@ import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
 import { heartbeat, SyncStatus } from './sync-state.ts';
@@ -23,7 +24,7 @@ import { heartbeat, SyncStatus } from './sync-state.ts';
 export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
   heights: readonly number[],
-): Promise<{ reloaded: number; rederived: number }> {
+): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
   const pool = createPool({ ...poolOptions(cfg, 'mdw-reload'), max: 4 }, log);
@@ -32,6 +33,7 @@ export async function reloadHeights(
     // the populator's single-writer lock: a reload into a schema being populated waits its turn
     await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]);
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    const pruned = new PrunedCallInfos(log);
     const loader = {
       pool,
       node,
@@ -40,6 +42,7 @@ export async function reloadHeights(
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
+      onCallInfoGone: pruned.record,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;
@@ -106,7 +109,7 @@ export async function reloadHeights(
       }
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
-    return { reloaded, rederived };
+    return { reloaded, rederived, callInfoPruned: pruned.count };
   } finally {
     await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]).catch(() => {});
     lock.release();

@@ -50,12 +50,16 @@ export class NodeClient {
   /**
    * get fetches `/v2<path>` and returns the parsed body. An attempt asks each node in turn until
    * one answers; when all fail transiently it backs off and tries again, up to `attempts` rounds.
+   * A 410 (pruned state) sends the request on to the next node; when no node can answer, the 410 is
+   * what the caller gets (so that it can do without that state), at once if no failure was transient.
    */
   async get(path: string): Promise<Json> {
     let attempt = 0;
     for (;;) {
       attempt++;
       let error: NodeError | undefined;
+      let gone: NodeError | undefined;
+      let transient = false;
       for (const index of this.#nodes.order()) {
         try {
           const body = await this.#once(this.#nodes.urls[index]!, path);
@@ -65,11 +69,13 @@ export class NodeClient {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
+          if (error.gone) gone = error;
+          transient ||= error.transient;
           if (this.#nodes.urls.length > 1)
             this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
         }
       }
-      if (attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error!;
+      if (!transient || attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw gone ?? error!;
       const delay = backoffDelay(attempt, {
         initialMs: this.#opts.backoffInitialMs,
         maxMs: this.#opts.backoffMaxMs,

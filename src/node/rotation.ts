@@ -30,8 +30,9 @@ export class NodeRotation {
 
 /**
  * failsOver says whether another node may answer where this one failed: no connection, a timeout,
- * a 5xx or 429, or a garbled body. A 404 or other 4xx is the same answer everywhere.
+ * a 5xx or 429, a garbled body, or a 410 (this node pruned the state; an archive node keeps it).
+ * A 404 or other 4xx is the same answer everywhere.
  */
 export function failsOver(err: NodeError): boolean {
-  return err.transient;
+  return err.transient || err.gone;
 }

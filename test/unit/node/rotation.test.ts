@@ -103,6 +103,38 @@ describe('NodeClient with several nodes', () => {
     expect(hits).to.deep.equal([1, 0]);
   });
 
+  const GONE = { status: 410, body: '{"reason":"State data at the requested height has been garbage-collected"}' };
+
+  it('asks the next node when one has garbage-collected the state (410)', async () => {
+    answers[0] = GONE;
+    expect(await client(urls).topHeight()).to.equal(2);
+    expect(hits).to.deep.equal([1, 1]);
+  });
+
+  it('gives the 410 at once, without backing off, when every node has pruned the state', async () => {
+    answers[0] = GONE;
+    answers[1] = GONE;
+    try {
+      await client(urls, 3).topHeight();
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as NodeError).gone).to.equal(true);
+    }
+    expect(hits).to.deep.equal([1, 1]);
+  });
+
+  it('keeps trying a node that is down while another has pruned the state, and ends with the 410', async () => {
+    answers[0] = GONE;
+    answers[1] = 'drop';
+    try {
+      await client(urls, 3).topHeight();
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as NodeError).gone).to.equal(true);
+    }
+    expect(hits).to.deep.equal([3, 3]);
+  });
+
   it('backs off and tries every node again when all fail, up to its attempts', async () => {
     answers[0] = 'drop';
     answers[1] = { status: 500, body: '{"reason":"down"}' };
