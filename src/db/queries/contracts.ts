@@ -91,3 +91,12 @@ export async function storedCallInfos(db: Queryable, height: number): Promise<St
   );
   return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));
 }
+
+/** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */
+export async function contractCreateTx(db: Queryable, contractId: string): Promise<Json | undefined> {
+  const { rows } = await db.query<{ tx: Json }>(
+    'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
+    [contractId],
+  );
+  return rows[0]?.tx;
+}
