@@ -64,24 +64,9 @@ export async function fetchGeneration(
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
     throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
   }
-  const microBlocks: FetchedMicroBlock[] = await mapLimit(
-    microBlockHashes(generation, height).slice(continuesAt ?? 0),
-    4,
-    async (hash) => {
-      const [header, transactions] = await Promise.all([
-        node.microBlockHeader(hash),
-        node.microBlockTransactions(hash),
-      ]);
-      return { header, transactions };
-    },
-  );
   const callInfos = new Map<string, JsonObject>();
   const prunedCallInfos = new Set<string>();
-  const contractTxs =
-    (opts.callInfo ?? true)
-      ? microBlocks.flatMap((mb) => mb.transactions).filter((s) => isJsonObject(s.tx) && contractTx(s.tx))
-      : [];
-  await mapLimit(contractTxs, 4, async (signed) => {
+  const callInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
     let info: JsonObject;
     try {
@@ -98,14 +83,33 @@ export async function fetchGeneration(
         ? info.ga_info
         : undefined;
     if (callInfo) callInfos.set(hash, callInfo);
-  });
+  };
+  // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
+  // as soon as its transactions arrive, not after the whole generation's (one round trip less per height)
+  const microBlocks: FetchedMicroBlock[] = await Promise.all(
+    microBlockHashes(generation, height)
+      .slice(continuesAt ?? 0)
+      .map(async (hash) => {
+        const [header, transactions] = await Promise.all([
+          node.microBlockHeader(hash),
+          node.microBlockTransactions(hash).then(async (txs) => {
+            if (opts.callInfo ?? true)
+              await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
+            return txs;
+          }),
+        ]);
+        return { header, transactions };
+      }),
+  );
   return { height, keyBlock, continuesAt, microBlocks, callInfos, prunedCallInfos, decodedCalls: new Map() };
 }
 
 /**
- * fetchGenerations loads heights with bounded concurrency, in order. With `maxTransactions` it
- * starts no further height once the generations fetched hold that many transactions, and returns
- * the leading heights it fetched (at least one): a batch's memory follows its transactions.
+ * fetchGenerations loads heights in order, several at once: at least `concurrency`, and as many more as keep
+ * the node set's slots busy (half its capacity: a generation has about two requests in flight at a time).
+ * With `maxTransactions` it starts no further height once the generations fetched hold that many
+ * transactions, and returns the leading heights it fetched (at least one): a batch's memory follows its
+ * transactions.
  */
 export function fetchGenerations(
   node: NodeClient,
@@ -114,17 +118,34 @@ export function fetchGenerations(
   maxTransactions = Infinity,
   opts: FetchOptions = {},
 ): Promise<FetchedGeneration[]> {
+  const results: FetchedGeneration[] = [];
   let transactions = 0;
-  return mapLimit(
-    heights,
-    concurrency,
-    async (h) => {
-      const gen = await fetchGeneration(node, h, opts);
-      for (const mb of gen.microBlocks) transactions += mb.transactions.length;
-      return gen;
-    },
-    () => transactions < maxTransactions,
-  );
+  let next = 0;
+  let active = 0;
+  let failed = false;
+  const target = (): number => Math.max(concurrency, Math.ceil(node.nodes.capacity / 2));
+  return new Promise((resolve, reject) => {
+    const pump = (): void => {
+      while (!failed && next < heights.length && transactions < maxTransactions && active < target()) {
+        const index = next++;
+        active++;
+        fetchGeneration(node, heights[index]!, opts).then(
+          (gen) => {
+            results[index] = gen;
+            for (const mb of gen.microBlocks) transactions += mb.transactions.length;
+            active--;
+            pump();
+          },
+          (err: unknown) => {
+            failed = true;
+            reject(err);
+          },
+        );
+      }
+      if (active === 0 && !failed) resolve(results.slice(0, next));
+    };
+    pump();
+  });
 }
 
 /** decodeCalls fills `decodedCalls` of each generation (outside the database transaction). */

@@ -5,29 +5,44 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
-import { NodeRotation } from '../../../src/node/rotation.ts';
+import { NodeSet } from '../../../src/node/node-set.ts';
 import { freePort } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });
 
-describe('NodeRotation', () => {
-  it('starts with the first node and tries the others in configured order', () => {
-    const r = new NodeRotation(['http://a/', 'http://b', 'http://c']);
-    expect(r.urls).to.deep.equal(['http://a', 'http://b', 'http://c']);
-    expect(r.order()).to.deep.equal([0, 1, 2]);
+describe('NodeSet', () => {
+  it('normalises the URLs and refuses an empty list', () => {
+    expect(new NodeSet(['http://a/', 'http://b']).urls).to.deep.equal(['http://a', 'http://b']);
+    expect(() => new NodeSet([])).to.throw(TypeError);
   });
 
-  it('sticks to the node that last answered and wraps around after it', () => {
-    const r = new NodeRotation(['http://a', 'http://b', 'http://c']);
-    r.answered(2);
-    expect(r.current).to.equal(2);
-    expect(r.order()).to.deep.equal([2, 0, 1]);
-    r.answered(0);
-    expect(r.order()).to.deep.equal([0, 1, 2]);
+  it('hands slots to the node with the most room, and queues when every slot is taken', async () => {
+    const set = new NodeSet(['http://a', 'http://b'], { initial: 2 });
+    const taken = [await set.acquire([0, 1]), await set.acquire([0, 1]), await set.acquire([0, 1])];
+    expect(taken.sort()).to.deep.equal([0, 0, 1]);
+    await set.acquire([0, 1]);
+    expect(set.inFlight).to.equal(4);
+    let fifth: number | undefined;
+    const waiting = set.acquire([0, 1]).then((i) => (fifth = i));
+    await Promise.resolve();
+    expect(fifth).to.equal(undefined);
+    set.release(1, 20);
+    await waiting;
+    expect(fifth).to.equal(1);
   });
 
-  it('refuses an empty node list', () => {
-    expect(() => new NodeRotation([])).to.throw(TypeError);
+  it('passes over a node that just failed while another can serve, and leaves out a dropped one', async () => {
+    const set = new NodeSet(['http://a', 'http://b'], { initial: 4 });
+    set.failed(0, 60_000);
+    expect(await set.acquire([0, 1])).to.equal(1);
+    expect(await set.acquire([0]), 'alone, it is asked all the same').to.equal(0);
+    expect(set.drop(1)).to.equal(true);
+    expect(set.drop(1)).to.equal(false);
+    expect(set.healthy()).to.deep.equal([0]);
+    expect(set.capacity).to.equal(4);
+    expect(set.restore(1)).to.equal(true);
+    expect(set.healthy()).to.deep.equal([0, 1]);
+    expect(await set.acquire([])).to.equal(undefined);
   });
 });
 
@@ -69,6 +84,8 @@ describe('NodeClient with several nodes', () => {
     hits.fill(0);
   });
 
+  /** height reads one plain object (topHeight with several nodes reads each node's top, see the fork tests) */
+  const height = async (c: NodeClient): Promise<unknown> => ((await c.get('/x')) as { height: unknown }).height;
   const client = (url: NodeClientUrl, attempts = 2): NodeClient =>
     new NodeClient({ url, timeoutMs: 500, attempts, backoffInitialMs: 5, backoffMaxMs: 10 }, log);
   type NodeClientUrl = ConstructorParameters<typeof NodeClient>[0]['url'];
@@ -80,34 +97,37 @@ describe('NodeClient with several nodes', () => {
     it(`moves to the next node on ${what} and stays there`, async () => {
       answers[0] = answer;
       const c = client(urls);
-      expect(await c.topHeight()).to.equal(2);
+      expect(await height(c)).to.equal(2);
       answers[0] = { status: 200, body: '{"height":1}' };
-      expect(await c.topHeight()).to.equal(2);
+      expect(await height(c)).to.equal(2);
       expect(hits).to.deep.equal([1, 2]);
     });
   }
 
   it('moves on when a node is not listening at all', async () => {
     const c = client([`http://127.0.0.1:${await freePort()}`, urls[1]!]);
-    expect(await c.topHeight()).to.equal(2);
+    expect(await height(c)).to.equal(2);
   });
 
-  it('does not fail over on a 404 (every node would say the same)', async () => {
+  it('asks the other node on a 404 (a node may be behind), and says 404 at once when none has it', async () => {
     answers[0] = { status: 404, body: '{"reason":"Block not found"}' };
+    expect(await client(urls).keyBlock(99)).to.deep.equal({ height: 2 });
+    answers[1] = { status: 404, body: '{"reason":"Block not found"}' };
+    hits.fill(0);
     try {
-      await client(urls).keyBlock(99);
+      await client(urls, 3).keyBlock(99);
       expect.fail('should throw');
     } catch (err) {
       expect((err as NodeError).notFound).to.equal(true);
     }
-    expect(hits).to.deep.equal([1, 0]);
+    expect(hits).to.deep.equal([1, 1]);
   });
 
   const GONE = { status: 410, body: '{"reason":"State data at the requested height has been garbage-collected"}' };
 
   it('asks the next node when one has garbage-collected the state (410)', async () => {
     answers[0] = GONE;
-    expect(await client(urls).topHeight()).to.equal(2);
+    expect(await height(client(urls))).to.equal(2);
     expect(hits).to.deep.equal([1, 1]);
   });
 
@@ -115,7 +135,7 @@ describe('NodeClient with several nodes', () => {
     answers[0] = GONE;
     answers[1] = GONE;
     try {
-      await client(urls, 3).topHeight();
+      await height(client(urls, 3));
       expect.fail('should throw');
     } catch (err) {
       expect((err as NodeError).gone).to.equal(true);
@@ -127,7 +147,7 @@ describe('NodeClient with several nodes', () => {
     answers[0] = GONE;
     answers[1] = 'drop';
     try {
-      await client(urls, 3).topHeight();
+      await height(client(urls, 3));
       expect.fail('should throw');
     } catch (err) {
       expect((err as NodeError).gone).to.equal(true);
@@ -139,7 +159,7 @@ describe('NodeClient with several nodes', () => {
     answers[0] = 'drop';
     answers[1] = { status: 500, body: '{"reason":"down"}' };
     try {
-      await client(urls, 3).topHeight();
+      await height(client(urls, 3));
       expect.fail('should throw');
     } catch (err) {
       expect(err).to.be.instanceOf(NodeError);
@@ -147,12 +167,19 @@ describe('NodeClient with several nodes', () => {
     expect(hits).to.deep.equal([3, 3]);
   });
 
-  it('clients sharing a rotation follow each other to the working node', async () => {
-    const shared = new NodeRotation(urls);
+  it('clients sharing a set pass over the node that failed', async () => {
+    const shared = new NodeSet(urls);
     answers[0] = 'drop';
-    expect(await client(shared).topHeight()).to.equal(2);
+    expect(await height(client(shared))).to.equal(2);
     answers[0] = { status: 200, body: '{"height":1}' };
-    expect(await client(shared, 1).topHeight()).to.equal(2);
+    expect(await height(client(shared, 1))).to.equal(2);
     expect(hits).to.deep.equal([1, 2]);
+  });
+
+  it('never sends the same request twice while it is in flight', async () => {
+    const c = client(urls);
+    const [a, b] = await Promise.all([c.get('/same'), c.get('/same')]);
+    expect(a).to.deep.equal(b);
+    expect(hits[0]! + hits[1]!).to.equal(1);
   });
 });
