@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { ConfigError, DEFAULTS, loadConfig, redactUrl } from '../../src/config.ts';
+import {
+  ConfigError,
+  DEFAULTS,
+  loadConfig,
+  loadKubeSettings,
+  loadOperatorConfig,
+  redactUrl,
+} from '../../src/config.ts';
 
 describe('loadConfig(env)', () => {
   it('applies the documented defaults to an empty environment', () => {
@@ -95,4 +102,73 @@ describe('loadConfig(env)', () => {
   it('redacts passwords of URLs for logs', () => {
     expect(redactUrl('postgres://u:secret@db/x')).to.equal('postgres://u:***@db/x');
   });
+});
+
+describe('loadOperatorConfig(env)', () => {
+  it('reads the environment the chart and mdw manifests set', () => {
+    const cfg = loadOperatorConfig({
+      MIDDLEWARE_IMAGE: 'mdw:1',
+      POD_NAME: 'op-1',
+      POD_NAMESPACE: 'mdw-system',
+      WATCH_NAMESPACE: 'chains',
+      PORT: '9090',
+    });
+    expect(cfg).to.include({
+      image: 'mdw:1',
+      identity: 'op-1',
+      leaseNamespace: 'mdw-system',
+      watchNamespace: 'chains',
+      port: 9090,
+      kubeconfig: undefined,
+    });
+    expect(Object.isFrozen(cfg)).to.equal(true);
+  });
+
+  it('watches every namespace when WATCH_NAMESPACE is empty, leases in default without POD_NAMESPACE', () => {
+    const cfg = loadOperatorConfig({ MIDDLEWARE_IMAGE: 'mdw:1', WATCH_NAMESPACE: '' });
+    expect(cfg.watchNamespace).to.equal(undefined);
+    expect(cfg.leaseNamespace).to.equal('default');
+    expect(cfg.identity).to.equal(undefined);
+  });
+
+  it('names every problem at once: the missing image, a bad port, bad names', () => {
+    expect(() =>
+      loadOperatorConfig({ PORT: 'x', POD_NAMESPACE: 'Bad_NS', LEADER_LEASE_NAME: 'no spaces', LOG_LEVEL: 'loud' }),
+    )
+      .to.throw(ConfigError)
+      .with.property('problems')
+      .that.has.length(5);
+  });
+});
+
+describe('kube settings (the populator writer Lease and the admin commands)', () => {
+  it('are part of the Config, read from WRITER_LEASE_NAME, POD_NAMESPACE, POD_NAME and KUBECONFIG', () => {
+    const env = {
+      WRITER_LEASE_NAME: 'mainnet-writer-g2',
+      POD_NAMESPACE: 'chain',
+      POD_NAME: 'mainnet-populator-g2-abc',
+      KUBECONFIG: '/home/me/.kube/config',
+    };
+    const want = {
+      writerLeaseName: 'mainnet-writer-g2',
+      podNamespace: 'chain',
+      podName: 'mainnet-populator-g2-abc',
+      kubeconfig: '/home/me/.kube/config',
+    };
+    expect(loadConfig(env).kube).to.deep.equal(want);
+    expect(loadKubeSettings(env)).to.deep.equal(want);
+  });
+
+  it('default to no Lease in namespace default', () =>
+    expect(loadConfig({}).kube).to.deep.equal({
+      writerLeaseName: undefined,
+      podNamespace: 'default',
+      podName: undefined,
+      kubeconfig: undefined,
+    }));
+
+  it('refuse a Lease name that is not a Kubernetes name', () =>
+    expect(() => loadKubeSettings({ WRITER_LEASE_NAME: 'Writer Lease' })).to.throw(
+      /WRITER_LEASE_NAME: expected a DNS name/,
+    ));
 });
