@@ -259,15 +259,38 @@ describe('advanceReload', () => {
         expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadAborted' });
       });
     }
-    it('aborts a reload whose request was replaced by a new id, which then starts after the clean-up', () => {
+    it('aborts a reload replaced with --force (the replace annotation names it); the new one starts after', () => {
       const step = advanceReload(
         reloading({ state: 'CatchingUp' }),
         { ...blueGreen, id: 'r2' },
-        caughtUp,
+        { ...caughtUp, replaceId: 'r1' },
         now,
         settings,
       );
       expect(step.state.reload).to.deep.include({ id: 'r1', state: 'CleaningUp', outcome: 'Aborted' });
+      expect(step.events[0]?.message).to.contain('replaced by r2 (--force)');
+    });
+    // issue 14 item 3: a kubectl or GitOps edit of the id must not drop an in-flight reload
+    for (const state of ['Migrating', 'CatchingUp', 'AwaitingPromotion'] as const) {
+      it(`lets a ${state} reload go on when its id is replaced without --force (the new request waits)`, () => {
+        const edited = { ...blueGreen, id: 'r2' };
+        const step = advanceReload(reloading({ state }), edited, caughtUp, now, settings);
+        expect(step.state.reload?.id).to.equal('r1');
+        expect(step.state.reload?.state).to.not.equal('CleaningUp');
+        expect(step.events.map((e) => e.reason)).to.not.include('ReloadAborted');
+      });
+    }
+    it('a replaced reload finishes by itself, then the waiting request starts', () => {
+      const edited = { ...manual, id: 'r2' }; // the new request asks for manual approval; the old one may not wait for it
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const promoted = advanceReload(windowOpen, edited, caughtUp, later(60_000), settings);
+      expect(promoted.state.reload).to.deep.include({ id: 'r1', state: 'Promoted' });
+      const done: GenerationState = {
+        activeGeneration: 2,
+        reload: { ...promoted.state.reload!, state: 'Completed' },
+      };
+      const next = advanceReload(done, edited, quiet, later(70_000), settings);
+      expect(next.state.reload).to.deep.include({ id: 'r2', state: 'Migrating', generation: 3 });
     });
     it('does not undo a promotion', () => {
       const promoted = reloading(
