@@ -59,7 +59,7 @@ export async function requestReload(kube: KubeClient, opts: ReloadRequestOptions
   if (problems.length > 0)
     throw new AppError(ErrorCode.OPERATOR_BAD_REQUEST, 400, `invalid reload request:\n${formatProblems(problems)}`);
   // Members the new request leaves out are nulled, so nothing of an older request survives the merge.
-  const patch = { heights: null, autoPromote: null, retainPrevious: null, ...reload };
+  const patch = { heights: null, autoPromote: null, retainPrevious: null, deadline: null, ...reload };
   // --force names the running reload, so that the operator may abort it; without it the new request waits.
   const running = isReloadBusy(state) ? state.reload?.id : undefined;
   const metadata = running === undefined ? {} : { metadata: { annotations: { [REPLACE_ANNOTATION]: running } } };

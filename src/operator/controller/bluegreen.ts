@@ -84,6 +84,8 @@ export interface ReloadSettings {
   readonly stableWindowMs: number;
   /** How long the previous generation is kept after a promotion. */
   readonly retainPreviousMs: number;
+  /** How long a BlueGreen reload may stay in Migrating or CatchingUp after its start; then it fails. */
+  readonly deadlineMs: number;
 }
 
 /** ReloadEvent is an Event the reconciler records on the Middleware for a transition. */
@@ -138,6 +140,15 @@ const BEFORE_PROMOTION: ReadonlySet<ReloadState> = new Set([
   ReloadState.AwaitingPromotion,
 ]);
 
+/** RACING_THE_DEADLINE: the states a stuck generation would stay in forever (AwaitingPromotion waits on a person). */
+const RACING_THE_DEADLINE: ReadonlySet<ReloadState> = new Set([ReloadState.Migrating, ReloadState.CatchingUp]);
+
+/** isPastDeadline is true once a reload has run longer than its deadline (a deadline of 0 never passes). */
+export function isPastDeadline(reload: ReloadProgress, now: Date, settings: ReloadSettings): boolean {
+  if (settings.deadlineMs <= 0 || reload.startedAt === undefined) return false;
+  return now.getTime() - Date.parse(reload.startedAt) > settings.deadlineMs;
+}
+
 /** isReloadBusy is true while a reload has not reached a terminal state. */
 export function isReloadBusy(state: GenerationState): boolean {
   return state.reload !== undefined && !TERMINAL.has(state.reload.state);
@@ -170,6 +181,13 @@ export function advanceReload(
       type: 'Warning',
       reason: 'ReloadAborted',
       message: `reload ${reload.id} ${why} before promotion; dropping generation ${reload.generation}`,
+    });
+  }
+  if (RACING_THE_DEADLINE.has(reload.state) && isPastDeadline(reload, now, settings)) {
+    return cleanUp(state, reload, reload.generation, 'Failed', {
+      type: 'Warning',
+      reason: 'ReloadDeadlineExceeded',
+      message: `reload ${reload.id} did not pass the promotion gate within its deadline (${settings.deadlineMs / 1000} s since ${reload.startedAt ?? '?'}): ${reload.message}; dropping generation ${reload.generation}`,
     });
   }
   switch (reload.state) {

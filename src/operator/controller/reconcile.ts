@@ -8,8 +8,10 @@ import type { Logger } from '../../log.ts';
 import { API_VERSION, KIND, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { withAbort } from '../kube/abortable.ts';
-import { isKubeError, type KubeClient, type ObjectRef } from '../kube/client.ts';
+import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
@@ -31,6 +33,7 @@ import { conditionEvents } from './reconcile-condition-events.ts';
 import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
 import {
   ChildSet,
+  liveChild,
   reconcileDropJob,
   reconcileGeneration,
   reconcileReloadJob,
@@ -146,7 +149,12 @@ async function reconcileMiddleware(
   const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
   const activeProbe =
     (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
-  const next = reconciledStatus({ mw, state: step.state, active, activeProbe, now });
+  const pending = step.state.pendingGeneration;
+  const pendingPopulator =
+    pending === undefined
+      ? undefined
+      : liveChild<V1Deployment & KubeObject>(pass, buildPopulatorDeployment(pass.build, pending));
+  const next = reconciledStatus({ mw, state: step.state, active, activeProbe, pendingPopulator, now });
   const previous = mw.status;
   if (await writeStatus(deps, ref, mw, next)) {
     for (const event of conditionEvents(previous?.conditions, next.conditions))
@@ -319,6 +327,7 @@ function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
     maxLagBlocks: spec.promotion.syncedWithinBlocks,
     stableWindowMs: spec.promotion.stableWindowSeconds * 1000,
     retainPreviousMs: (spec.reload?.retainPreviousSeconds ?? 0) * 1000,
+    deadlineMs: (spec.reload?.deadlineSeconds ?? 0) * 1000,
   };
 }
 

@@ -14,7 +14,12 @@ import { parseStatusBody, type ProbeResult } from '../../../src/operator/control
 
 const now = new Date('2026-11-21T01:00:00Z');
 const later = (ms: number): Date => new Date(now.getTime() + ms);
-const settings: ReloadSettings = { maxLagBlocks: 3, stableWindowMs: 60_000, retainPreviousMs: 3_600_000 };
+const settings: ReloadSettings = {
+  maxLagBlocks: 3,
+  stableWindowMs: 60_000,
+  retainPreviousMs: 3_600_000,
+  deadlineMs: 48 * 3_600_000,
+};
 const blueGreen: ReloadRequest = { id: 'r1', strategy: 'BlueGreen', heights: undefined, autoPromote: true };
 const manual: ReloadRequest = { ...blueGreen, autoPromote: false };
 const inPlace: ReloadRequest = { id: 'r1', strategy: 'InPlace', heights: '10-20', autoPromote: true };
@@ -603,5 +608,40 @@ describe('the promotion gate over fake status answers (issue 14)', () => {
     const dead = parseStatusBody(503, body({ populator: { status: 'syncing', alive: false } }));
     const step = advanceReload(open.state, blueGreen, seen(dead), later(30_000), settings);
     expect(step.state.reload?.syncedSince).to.equal(undefined);
+  });
+});
+
+// issue 14 item 2: a reload that never passes the gate ends Failed at its deadline.
+describe('the reload deadline (issue 14)', () => {
+  const deadlineMs = settings.deadlineMs;
+  for (const state of ['Migrating', 'CatchingUp'] as const) {
+    it(`fails a reload stuck in ${state} past its deadline, dropping the generation`, () => {
+      const stuck = reloading({ state, message: 'generation 2 is catching up: not ready: populator not alive' });
+      const before = advanceReload(stuck, blueGreen, quiet, later(deadlineMs), settings);
+      expect(before.state.reload?.state).to.equal(state);
+      const step = advanceReload(stuck, blueGreen, quiet, later(deadlineMs + 1), settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1 });
+      expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'Failed' });
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadDeadlineExceeded' });
+      expect(step.events[0]?.message).to.contain('populator not alive');
+      const done = advanceReload(
+        step.state,
+        blueGreen,
+        { ...quiet, cleanupJob: 'Succeeded' },
+        later(deadlineMs + 2),
+        settings,
+      );
+      expect(done.state.reload?.state).to.equal('Failed');
+    });
+  }
+  it('lets a reload awaiting a person wait past the deadline', () => {
+    const waiting = reloading({ state: 'AwaitingPromotion', syncedSince: now.toISOString() });
+    const step = advanceReload(waiting, manual, caughtUp, later(deadlineMs + 1), settings);
+    expect(step.state.reload?.state).to.equal('AwaitingPromotion');
+  });
+  it('never ends a reload with a deadline of 0', () => {
+    const stuck = reloading({ state: 'CatchingUp' });
+    const step = advanceReload(stuck, blueGreen, quiet, later(10 * deadlineMs), { ...settings, deadlineMs: 0 });
+    expect(step.state.reload?.state).to.equal('CatchingUp');
   });
 });
