@@ -9,7 +9,10 @@ import { loadConfig } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startWebsocketServer } from '../../../src/events/ws-server.ts';
+import type { Role } from '../../../src/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { silentLog } from '../api/harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -36,6 +39,10 @@ export interface V3UnderTest {
   readonly pool: Pool;
   readonly url: string;
   readonly mdw: Middleware;
+  /** the websocket server's base URL (ws://host:port) */
+  readonly wsUrl: string;
+  /** spend submits a SpendTx from a prefunded account to the recipient (mined with the next micro block) */
+  spend(recipient: string, amount: number): Promise<string>;
   nodeGet(path: string): Promise<Json>;
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
   truth(): Promise<ChainTruth>;
@@ -57,6 +64,7 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
     NODE_INTERNAL_URL: devnode.internalUrl,
     POLL_INTERVAL_MS: '50',
     DATABASE_SCHEMA: 'mdw_v3',
+    WEBSOCKET_ADDRESS: '127.0.0.1:0',
   });
   const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
@@ -65,6 +73,12 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ws: Role & { url: string } = await startWebsocketServer({
+    cfg,
+    log: silentLog,
+    pool,
+    registry: new prom.Registry(),
+  });
   const nodeGet = async (path: string): Promise<Json> =>
     parseJson(await (await fetch(`${devnode.externalUrl}${path}`)).text());
   return {
@@ -72,6 +86,27 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
     pool,
     url,
     mdw: new Middleware(url),
+    wsUrl: ws.url,
+    async spend(recipient, amount) {
+      const { publicKey, secretKey } = devnode.accounts[0]!;
+      const built = await fetch(`${devnode.internalUrl}/v2/debug/transactions/spend`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender_id: publicKey, recipient_id: recipient, amount, fee: 20_000_000_000_000 }),
+      });
+      const { tx } = (await built.json()) as { tx: `tx_${string}` };
+      const signed = await new MemoryAccount(secretKey as `sk_${string}`).signTransaction(tx, {
+        networkId: 'ae_devnet',
+      });
+      const posted = await fetch(`${devnode.externalUrl}/v2/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tx: signed }),
+      });
+      const body = (await posted.json()) as { tx_hash?: string; reason?: string };
+      if (!body.tx_hash) throw new Error(`spend refused: ${body.reason}`);
+      return body.tx_hash;
+    },
     nodeGet,
     async get(path) {
       const res = await fetch(`${url}${path}`);
@@ -115,6 +150,7 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
       throw new Error('the populator did not reach the node top');
     },
     async close() {
+      await ws.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
