@@ -147,4 +147,24 @@ describe("ae_mdw's websocket through the SDK's MiddlewareSubscriber (devnode →
     expect(await c.ask({ op: 'subscribe', payload: 'key_blocks' })).to.deep.equal(['key_blocks']);
     c.close();
   });
+
+  it('pages never skip or repeat a transaction while blocks arrive and a fork replaces the top', async () => {
+    type Page = { data: { hash: string }[]; nextPath: string | null; next(): Promise<Page> };
+    let current = (await v3.mdw.getTransactions({ direction: 'forward', limit: 3 })) as unknown as Page;
+    const seen = current.data.map((t) => t.hash);
+    await v3.spend(MemoryAccount.generate().address, 7);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.devnode.fork(1);
+    await v3.spend(MemoryAccount.generate().address, 8);
+    await v3.devnode.mineMicroBlock();
+    await v3.synced();
+    while (current.nextPath !== null) {
+      current = await current.next();
+      seen.push(...current.data.map((t) => t.hash));
+    }
+    const chain = await v3.truth();
+    expect(seen).to.deep.equal(chain.transactions.map((t) => t.hash));
+    expect(await v3.mdw.getTransactionsCount()).to.deep.equal({ body: chain.transactions.length });
+  });
 });
