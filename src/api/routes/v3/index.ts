@@ -11,6 +11,7 @@ import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { v3ApiDocument } from './api-document.ts';
 import { blockRoutes } from './blocks.ts';
+import { nameRoutes } from './names.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
@@ -32,6 +33,7 @@ export function v3Router(deps: RouteDeps): Router {
   router.get('/api', (ctx) => sendValue(ctx, v3ApiDocument(deps.version)));
   blockRoutes(router, pool);
   transactionRoutes(router, pool, cfg);
+  nameRoutes(router, pool);
   return router;
 }
 
