@@ -3,7 +3,7 @@ import { withPrefix } from '../chain/id-cache.ts';
 import { toBigInt, type Json } from '../chain/json.ts';
 import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
-import { contractCallResult } from './fate-contract.ts';
+import { callRecordJson, contractOutcome } from './contracts/call-record.ts';
 import type { TxFields } from './tx-codec.ts';
 import { commitState, newState, type Account, type WorldState } from './state.ts';
 
@@ -108,27 +108,44 @@ function activeName(state: WorldState, tx: TxFields, height: number) {
   return entry;
 }
 
-/** callInfo is the call record of a contract create or call (the outcome from fate-contract.ts: the devnode runs no code). */
-function callInfo(
+/**
+ * runContractTx runs a create or call (contracts/call-record.ts) after the caller paid the fee, the
+ * amount and all the gas, then refunds the unused gas and, when the call failed, the amount (and a
+ * failed create's deposit, the contract then not existing). Returns the call record.
+ */
+function runContractTx(
+  state: WorldState,
   tx: TxFields,
   ctx: ApplyContext,
   contract: string,
   caller: string,
   code: string,
 ): { [k: string]: Json } {
-  const gasUsed = Math.min(num(tx.gas), 1000);
-  const result = contractCallResult(code, str(tx.call_data), tx.type === 'ContractCreateTx');
-  return {
-    caller_id: caller,
-    caller_nonce: num(tx.nonce),
+  const isCreate = tx.type === 'ContractCreateTx';
+  const amount = int(tx.amount);
+  const outcome = contractOutcome(state, {
     height: ctx.height,
-    contract_id: contract,
-    gas_price: tx.gas_price ?? 0,
-    gas_used: gasUsed,
-    log: [],
-    return_value: result.returnValue,
-    return_type: result.returnType,
-  };
+    caller,
+    contract,
+    code,
+    callData: str(tx.call_data),
+    amount,
+    gasLimit: num(tx.gas),
+    isCreate,
+  });
+  credit(state, caller, (int(tx.gas) - BigInt(outcome.gasUsed)) * int(tx.gas_price));
+  if (outcome.returnType !== 'ok') {
+    debit(state, withPrefix(contract, 'ak'), amount);
+    credit(state, caller, amount + (isCreate ? int(tx.deposit) : 0n));
+    if (isCreate) state.contracts.delete(contract);
+  }
+  return callRecordJson(outcome, {
+    caller,
+    callerNonce: num(tx.nonce),
+    height: ctx.height,
+    contract,
+    gasPrice: tx.gas_price ?? 0,
+  });
 }
 
 type Apply = (state: WorldState, tx: TxFields, ctx: ApplyContext) => TxEffect | void;
@@ -272,8 +289,7 @@ const APPLY: Record<string, Apply> = {
   },
   ContractCreateTx(state, tx, ctx) {
     const owner = str(tx.owner_id);
-    const gasUsed = BigInt(Math.min(num(tx.gas), 1000));
-    debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + gasUsed * int(tx.gas_price));
+    debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + int(tx.gas) * int(tx.gas_price));
     const id = contractId(owner, num(tx.nonce));
     state.contracts.set(id, {
       id,
@@ -284,17 +300,16 @@ const APPLY: Record<string, Apply> = {
       code: str(tx.code),
     });
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
+    return { callInfo: runContractTx(state, tx, ctx, id, owner, str(tx.code)) };
   },
   ContractCallTx(state, tx, ctx) {
     const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.height);
     const contract = state.contracts.get(id);
     if (!contract) throw new TxRejected(`contract ${id} not found`);
     const caller = str(tx.caller_id);
-    const gasUsed = BigInt(Math.min(num(tx.gas), 1000));
-    debit(state, caller, int(tx.fee) + int(tx.amount) + gasUsed * int(tx.gas_price));
+    debit(state, caller, int(tx.fee) + int(tx.amount) + int(tx.gas) * int(tx.gas_price));
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, caller, contract.code) };
+    return { callInfo: runContractTx(state, tx, ctx, id, caller, contract.code) };
   },
   ChannelCreateTx(state, tx) {
     const initiator = str(tx.initiator_id);

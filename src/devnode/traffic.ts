@@ -3,6 +3,7 @@ import { getMinimumNameFee } from '@aeternity/aepp-sdk';
 import { encode, reprefix } from '../chain/encoding.ts';
 import type { Chain } from './chain.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
+import { TokenTraffic } from './contracts/traffic.ts';
 import { ttlFee } from './fees.ts';
 import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from './ids.ts';
 import type { KeyPair } from './keys.ts';
@@ -39,6 +40,9 @@ interface OpenChannel {
 
 type Maker = (height: number) => BuiltTx | undefined;
 
+/** TOKEN_WEIGHT of token, NFT and DEX calls in the mix (about one transaction in ten). */
+const TOKEN_WEIGHT = 12;
+
 /** Traffic keeps what the generator has put on chain (oracles, queries, names, contracts, channels) to build follow-ups. */
 export class Traffic {
   readonly #chain: Chain;
@@ -53,6 +57,7 @@ export class Traffic {
   #nameCounter = 0;
   readonly #oracleIds = new Map<KeyPair, string>();
   readonly #makers: readonly [number, Maker][];
+  readonly #tokens: TokenTraffic;
   /** call data is encoded once (FATE encoding is slow) and drawn from this pool */
   readonly #callData: readonly string[];
 
@@ -68,6 +73,7 @@ export class Traffic {
           ? contractCallData('note', [`note ${rng.uint32()}`])
           : contractCallData('set', [rng.bigint(80)]),
     );
+    this.#tokens = new TokenTraffic(chain, rng, accounts);
     this.#makers = [
       [30, (h) => this.#spend(h)],
       [3, (h) => this.#oracleRegister(h)],
@@ -83,6 +89,7 @@ export class Traffic {
       [8, () => this.#contractCall()],
       [3, () => this.#channelCreate()],
       [2, () => this.#channelClose()],
+      [TOKEN_WEIGHT, () => this.#tokens.next()],
     ];
   }
 

@@ -1,0 +1,181 @@
+/**
+ * @module `POST /v2/dry-run` (external) and `POST /v2/debug/transactions/dry-run` (internal): contract
+ * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs,
+ * with the node's DryRunResults. State below the top is rebuilt from the contract transactions.
+ */
+import { decode, isEncoded } from '../../chain/encoding.ts';
+import { withPrefix } from '../../chain/id-cache.ts';
+import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
+import type { Chain } from '../chain.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
+import { contractId } from '../ids.ts';
+import { HttpError, ok, type Reply, type Route, type RouteRequest } from '../http.ts';
+import { newState, type WorldState } from '../state.ts';
+import { decodeTx, type TxFields } from '../tx-codec.ts';
+import { callRecordJson, contractOutcome } from './call-record.ts';
+import { isNativeCode } from './engine.ts';
+
+/** The node runs a dry-run call without a caller from the zero account; gas defaults to 1 000 000 (capped here). */
+const ZERO_ACCOUNT = 'ak_11111111111111111111111111111111273Yts';
+const DEFAULT_GAS = 1_000_000;
+
+const bad = (reason: string): HttpError => new HttpError(400, reason);
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
+
+function uint(v: Json | undefined, fallback: bigint, what: string): bigint {
+  if (v === undefined) return fallback;
+  try {
+    const n = toBigInt(v);
+    if (n >= 0n) return n;
+  } catch {
+    // reported below
+  }
+  throw bad(`Bad request: ${what} is not an unsigned integer`);
+}
+
+/** replayContracts rebuilds the native contracts' state at block `upto` (key or micro) from their transactions. */
+function replayContracts(chain: Chain, upto: string): WorldState {
+  const state = newState();
+  for (const kb of chain.keyBlocks) {
+    if (kb.hash === upto) return state;
+    for (const mb of kb.micro) {
+      for (const record of mb.txs) replayTx(state, record.tx, kb.header.height);
+      if (mb.hash === upto) return state;
+    }
+  }
+  return state;
+}
+
+function replayTx(state: WorldState, tx: TxFields, height: number): void {
+  if (tx.type !== 'ContractCreateTx' && tx.type !== 'ContractCallTx') return;
+  const isCreate = tx.type === 'ContractCreateTx';
+  const caller = str(isCreate ? tx.owner_id : tx.caller_id);
+  const contract = isCreate ? undefined : state.contracts.get(str(tx.contract_id));
+  const code = isCreate ? str(tx.code) : contract?.code;
+  if (code === undefined || !isNativeCode(code)) return;
+  const id = isCreate ? contractId(caller, toBigInt(tx.nonce ?? 0)) : str(tx.contract_id);
+  if (isCreate) {
+    const vmVersion = FATE_VM_VERSION;
+    state.contracts.set(id, { id, ownerId: caller, vmVersion, abiVersion: FATE_ABI_VERSION, deposit: 0n, code });
+  }
+  const amount = toBigInt(tx.amount ?? 0);
+  const account = withPrefix(id, 'ak');
+  const before = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
+  state.accounts.set(account, { ...before, balance: before.balance + amount });
+  const outcome = contractOutcome(state, {
+    height,
+    caller,
+    contract: id,
+    code,
+    callData: str(tx.call_data),
+    amount,
+    gasLimit: Number(toBigInt(tx.gas ?? 0)),
+    isCreate,
+  });
+  if (outcome.returnType !== 'ok') {
+    state.accounts.set(account, before);
+    if (isCreate) state.contracts.delete(id);
+  }
+}
+
+/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx. */
+interface CallRequest {
+  readonly contract: string;
+  readonly caller: string;
+  readonly callData: string;
+  readonly amount: bigint;
+  readonly gas: bigint;
+  readonly nonce: number;
+}
+
+function callRequest(item: Json): CallRequest {
+  if (!isJsonObject(item)) throw bad('Bad request: a txs item must be an object');
+  if (isJsonObject(item.call_req)) {
+    const req = item.call_req;
+    if (!isEncoded(req.contract, ['ct']) || !isEncoded(req.calldata, ['cb']))
+      throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
+    const caller = req.caller === undefined ? ZERO_ACCOUNT : req.caller;
+    if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
+    return {
+      contract: req.contract,
+      caller,
+      callData: req.calldata,
+      amount: uint(req.amount, 0n, 'amount'),
+      gas: uint(req.gas, BigInt(DEFAULT_GAS), 'gas'),
+      nonce: Number(uint(req.nonce, 0n, 'nonce')),
+    };
+  }
+  if (isEncoded(item.tx, ['tx'])) {
+    let tx: TxFields;
+    try {
+      tx = decodeTx(decode(item.tx, ['tx']).bytes);
+    } catch (err) {
+      throw bad(`Bad request: ${(err as Error).message}`);
+    }
+    if (tx.type !== 'ContractCallTx')
+      throw bad(`Bad request: the devnode dry-runs ContractCallTx only, not ${String(tx.type)}`);
+    return {
+      contract: str(tx.contract_id),
+      caller: str(tx.caller_id),
+      callData: str(tx.call_data),
+      amount: toBigInt(tx.amount ?? 0),
+      gas: toBigInt(tx.gas ?? 0),
+      nonce: Number(toBigInt(tx.nonce ?? 0)),
+    };
+  }
+  throw bad('Bad request: a txs item needs call_req or tx');
+}
+
+/** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
+function runRequest(state: WorldState, height: number, req: CallRequest): Json {
+  const contract = state.contracts.get(req.contract);
+  if (!contract) return { type: 'contract_call', result: 'error', reason: 'Contract not found' };
+  const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
+  if (caller.balance < req.amount) return { type: 'contract_call', result: 'error', reason: 'insufficient_funds' };
+  state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
+  const account = withPrefix(req.contract, 'ak');
+  const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
+  state.accounts.set(account, { ...target, balance: target.balance + req.amount });
+  const gas = req.gas > BigInt(DEFAULT_GAS) ? DEFAULT_GAS : Number(req.gas);
+  const outcome = contractOutcome(state, {
+    height,
+    caller: req.caller,
+    contract: req.contract,
+    code: contract.code,
+    callData: req.callData,
+    amount: req.amount,
+    gasLimit: gas,
+    isCreate: false,
+  });
+  const callObj = callRecordJson(outcome, {
+    caller: req.caller,
+    callerNonce: req.nonce,
+    height,
+    contract: req.contract,
+    gasPrice: 1_000_000_000,
+  });
+  return { type: 'contract_call', result: 'ok', call_obj: callObj };
+}
+
+/** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
+export function dryRun(chain: Chain, body: Json | undefined): Reply {
+  if (!isJsonObject(body) || !Array.isArray(body.txs)) throw bad('Bad request: body needs txs');
+  const requests = body.txs.map(callRequest);
+  const top = body.top === undefined ? chain.topHash : str(body.top);
+  const block = chain.blocks.get(top);
+  if (!block) throw bad('Bad request: top is not a block of the chain');
+  const base = top === chain.topHash ? chain.state : replayContracts(chain, top);
+  const state = newState(base);
+  for (const account of Array.isArray(body.accounts) ? body.accounts : []) {
+    if (!isJsonObject(account) || !isEncoded(account.pub_key, ['ak'])) throw bad('Bad request: accounts need pub_key');
+    const before = state.accounts.get(account.pub_key) ?? { balance: 0n, nonce: 0 };
+    state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
+  }
+  const height = block.header.height + 1;
+  return ok({ results: requests.map((req) => runRequest(newState(state), height, req)) });
+}
+
+/** dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, `/v2/debug/transactions/dry-run` internally). */
+export function dryRunRoute(chain: Chain, path: string): Route {
+  return { method: 'POST', path, handler: (req: RouteRequest): Reply => dryRun(chain, req.body) };
+}
