@@ -4,7 +4,7 @@
  * the caller's tokens through allowances. Pure over the world state.
  */
 import { idBytes, withPrefix } from '../../chain/id-cache.ts';
-import { AEX9_CORE_HANDLERS, ak, burnTokens, credit, initToken, int, mintTokens, type Handler } from './aex9.ts';
+import { AEX9_CORE_HANDLERS, ak, credit, debit, initToken, int, mintTokens, type Handler } from './aex9.ts';
 import { address, NONE, option, tuple, UNIT, type FateValue, type FateVariant } from './fate.ts';
 import type { Frame } from './frame.ts';
 import { require } from './frame.ts';
@@ -42,7 +42,9 @@ export const WAE_HANDLERS: Record<string, Handler> = {
     return UNIT;
   },
   withdraw: (f, [amount]) => {
-    burnTokens(f, f.caller, int(amount));
+    require(int(amount) >= 0n, 'NON_NEGATIVE_VALUE_REQUIRED');
+    debit(f, f.caller, int(amount));
+    f.set('supply', f.int('supply') - int(amount));
     moveAe(f, f.caller, int(amount));
     f.emit('Withdrawal', [f.caller, int(amount)]);
     return UNIT;
