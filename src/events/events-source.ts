@@ -84,12 +84,6 @@ export function readChainEvents(pool: Pool, from: number, to: number): Promise<C
   );
 }
 
-/** readTopHeight is the highest stored key block height, or -1 for an empty chain. */
-export async function readTopHeight(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM key_blocks');
-  return rows[0]?.top ?? -1;
-}
-
 /** readBlockHashes lists the stored key and micro block hashes of heights from..to, by height. */
 export async function readBlockHashes(db: Queryable, from: number, to: number): Promise<Map<number, string[]>> {
   const { rows } = await db.query<{ height: number; hash: string }>(

@@ -7,19 +7,21 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isJsonObject } from '../chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
-import { encodeNotification, notifyChannel } from '../events/notification.ts';
+import { notifyCommitted } from '../db/notify.ts';
+import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../db/queries/blocks.ts';
+import { contractCreateTx } from '../db/queries/contracts.ts';
+import { markStaleAbove, moveMark, recordTop } from '../db/queries/sync-state.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
 import { contractTx, createdContractCode, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
 import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
-import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
+import { agreeingBelow, linkBreak } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
-import { markStaleAbove, moveMark } from './sync-state.ts';
 import { transformGeneration } from './transform.ts';
-import { deleteFrom, deleteHeights, encodeRows, recordTop, writeGenerations, type EncodedRows } from './writer.ts';
+import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -69,13 +71,10 @@ async function storedBefore(
   db: Queryable,
   gens: readonly FetchedGeneration[],
 ): Promise<{ replaced: number[]; added: number[] }> {
-  const { rows } = await db.query<{ height: number; hashes: string }>(
-    `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
-       FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
-      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`,
-    [gens.map((g) => g.height)],
+  const stored = await storedBlockHashes(
+    db,
+    gens.map((g) => g.height),
   );
-  const stored = new Map(rows.map((r) => [r.height, r.hashes]));
   const replaced = gens
     .filter((g) => {
       const before = stored.get(g.height);
@@ -95,11 +94,8 @@ function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<str
   return async (id) => {
     const local = batchCodes.get(id);
     if (local) return local;
-    const { rows } = await db.query<{ tx: { [k: string]: never } }>(
-      'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
-      [id],
-    );
-    const create = rows[0] && isJsonObject(rows[0].tx) ? contractTx(rows[0].tx) : undefined;
+    const tx = await contractCreateTx(db, id);
+    const create = isJsonObject(tx) ? contractTx(tx) : undefined;
     if (create && typeof create.code === 'string') return create.code;
     return node.contractCode(id).catch(() => undefined);
   };
@@ -117,10 +113,7 @@ export async function rollbackOnly(
   await withTransaction(deps.pool, async (client) => {
     await deleteFrom(client, height);
     await recordTop(client);
-    await client.query('SELECT pg_notify($1, $2)', [
-      notifyChannel(deps.schema),
-      encodeNotification({ from: height, to: height - 1, rollbackFrom: height }),
-    ]);
+    await notifyCommitted(client, deps.schema, { from: height, to: height - 1, rollbackFrom: height });
   });
   deps.metrics?.rollbacks.inc();
 }
@@ -242,7 +235,7 @@ export async function loadBatch(
       rederiveFrom = await markStaleAbove(client, to);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
-    await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
+    await notifyCommitted(client, deps.schema, notification);
     return count;
   });
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing

@@ -5,7 +5,8 @@
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions, type PoolClient } from '../db/pool.ts';
+import { createPool, poolOptions } from '../db/pool.ts';
+import { writerLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
@@ -16,7 +17,7 @@ import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
 import { createIndexerMetrics } from './metrics.ts';
-import { heartbeat, SyncStatus } from './sync-state.ts';
+import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
@@ -28,11 +29,6 @@ export interface PopulatorDeps {
 }
 
 export type Populator = Role & { synced(): Promise<void> };
-
-/** writerLock holds the schema's single-writer lock on a dedicated connection (a second populator waits). */
-async function writerLock(client: PoolClient, schema: string): Promise<void> {
-  await client.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_populate:${schema}`]);
-}
 
 /** startPopulator runs migrations, then loads and follows the chain in the background until stop(). */
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {

@@ -5,6 +5,8 @@
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
 import { createPool, poolOptions } from '../db/pool.ts';
+import { storedHeightsAbove } from '../db/queries/blocks.ts';
+import { writerLock, writerUnlock } from '../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
@@ -12,7 +14,7 @@ import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
-import { heartbeat, SyncStatus } from './sync-state.ts';
+import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
@@ -30,7 +32,7 @@ export async function reloadHeights(
   const lock = await pool.connect();
   try {
     // the populator's single-writer lock: a reload into a schema being populated waits its turn
-    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]);
+    await writerLock(lock, cfg.databaseSchema);
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
     const loader = {
       pool,
@@ -89,11 +91,7 @@ export async function reloadHeights(
     if (lowestReplaced !== undefined) {
       // heights reloaded in order right after the replaced one derive from fresh state; from the
       // first stored height above it that was not reloaded, everything stored derives from stale state
-      const stored = (
-        await pool.query<{ height: number }>('SELECT height FROM key_blocks WHERE height > $1 ORDER BY height', [
-          lowestReplaced,
-        ])
-      ).rows.map((r) => r.height);
+      const stored = await storedHeightsAbove(pool, lowestReplaced);
       const listed = new Set(heights);
       const firstStale = stored.findIndex((h) => !listed.has(h));
       const above = firstStale < 0 ? [] : stored.slice(firstStale);
@@ -108,7 +106,7 @@ export async function reloadHeights(
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
     return { reloaded, rederived };
   } finally {
-    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]).catch(() => {});
+    await writerUnlock(lock, cfg.databaseSchema).catch(() => {});
     lock.release();
     await pool.end();
   }

@@ -8,12 +8,14 @@ import {
   microBlocksBetween,
   topHeight,
 } from '../../db/queries/blocks.ts';
-import { decodeErrorsSince, feesAt, sizeUpTo, syncState } from '../../db/queries/stats.ts';
+import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights, syncState } from '../../db/queries/stats.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';
 import { sendJson, type RouteDeps } from '../respond.ts';
 import { generationsReport } from '../shapes.ts';
+import { BriefValue } from '../brief-value.ts';
+import { NODE_HEIGHT_TTL_MS, NodeHeight } from '../node-height.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';
 import { coinbaseAt } from '../../chain/coinbase.ts';
 
@@ -25,6 +27,12 @@ const MAX_MILLIS = 8.64e15;
 export function chainRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
   const router = new Router({ prefix: '/middleware' });
+  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log: deps.log });
+  // one pass over key_blocks' index per TTL, not per status request
+  const contiguity = new BriefValue(async () => {
+    const { top, count } = await storedHeights(pool);
+    return top !== undefined && count === top + 1;
+  }, NODE_HEIGHT_TTL_MS);
 
   router.get('/generations/:from/:to', async (ctx) => {
     const from = parseHeight(ctx.params.from, 'from');
@@ -74,10 +82,12 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/status', async (ctx) => {
-    const state = await syncState(pool);
+    const [state, node, contiguous] = await Promise.all([syncState(pool), nodeHeight.current(), contiguity.get()]);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
       state,
+      nodeHeight: node,
+      contiguous,
       nowMs: Date.now(),
       maxBlockAge: cfg.statusMaxBlockAge,
       heartbeatTimeout: heartbeatTimeoutSeconds(cfg.pollIntervalMs),

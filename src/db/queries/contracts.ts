@@ -72,3 +72,12 @@ export async function contractTransactions(db: Queryable, contractId: string, w:
   );
   return rows;
 }
+
+/** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */
+export async function contractCreateTx(db: Queryable, contractId: string): Promise<Json | undefined> {
+  const { rows } = await db.query<{ tx: Json }>(
+    'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
+    [contractId],
+  );
+  return rows[0]?.tx;
+}

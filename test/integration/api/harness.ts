@@ -1,6 +1,7 @@
 /** @module API test harness: a migrated test database with the fixture chain, the Koa app over it, and a fake node. */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
@@ -27,6 +28,8 @@ export interface SeenRequest {
 export interface FakeNode {
   readonly url: string;
   readonly seen: SeenRequest[];
+  /** TCP connections accepted so far */
+  readonly connections: number;
   respond: (
     req: SeenRequest,
   ) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
@@ -38,6 +41,7 @@ export async function startFakeNode(): Promise<FakeNode> {
   const node: FakeNode = {
     url: '',
     seen: [],
+    connections: 0,
     close: async () => {},
     respond: (req) => ({
       status: 200,
@@ -64,6 +68,9 @@ export async function startFakeNode(): Promise<FakeNode> {
       else send();
     });
   });
+  server.on('connection', () => {
+    (node as { connections: number }).connections++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(node, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -79,6 +86,8 @@ export async function startFakeNode(): Promise<FakeNode> {
 /** An API under test. */
 export interface ApiUnderTest {
   readonly request: ReturnType<typeof supertest>;
+  /** the app, for tests that need a real listening server */
+  readonly app: Koa;
   readonly pool: Pool;
   readonly fixture: ChainFixture;
   readonly node: FakeNode;
@@ -112,6 +121,7 @@ export async function startApi(
   });
   return {
     request: supertest(app.callback()),
+    app,
     pool,
     node,
     registry,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
-import { isInternalPath } from '../../../src/api/proxy.ts';
+import { textProblem } from '../../../src/api/middleware/valid-text.ts';
+import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
 import { generationsReport, signedTx } from '../../../src/api/shapes.ts';
 
@@ -12,6 +13,40 @@ describe('isInternalPath', () => {
     expect(isInternalPath('GET', '/v2/key-blocks/pending')).to.equal(false);
     expect(isInternalPath('POST', '/v2/transactions')).to.equal(false);
     expect(isInternalPath('GET', '/v2/debugger')).to.equal(false);
+  });
+  it('decides on the normalised path', () => {
+    for (const p of ['/v2//debug/x', '/v2/%64ebug/x', '/v2/Debug/x', '/v2\\debug/x', '/v2/a/../debug'])
+      expect(isInternalPath('GET', p), p).to.equal(true);
+    expect(isInternalPath('post', '/v2/key-blocks//')).to.equal(true);
+  });
+});
+
+describe('normalisedPath', () => {
+  it('decodes once, lower-cases, drops empty and dot segments and applies ..', () => {
+    expect(normalisedPath('/V2//a/./b/../%64ebug/')).to.equal('/v2/a/debug');
+    expect(normalisedPath('/v2/%2564')).to.equal('/v2/%64');
+    expect(normalisedPath('/../../x')).to.equal('/x');
+    expect(normalisedPath('/v2/%zz')).to.equal('/v2/%zz');
+  });
+});
+
+describe('hopByHopHeaders', () => {
+  it('lists the fixed hop-by-hop headers and those named in Connection, lower case', () => {
+    const h = hopByHopHeaders({ connection: 'Close, X-A ,x-b,' });
+    expect(h).to.include.members(['connection', 'keep-alive', 'te', 'upgrade', 'x-a', 'x-b']);
+    expect(hopByHopHeaders({})).to.not.include('');
+  });
+});
+
+describe('textProblem', () => {
+  it('finds NUL and invalid UTF-8 after percent-decoding, and passes everything else', () => {
+    expect(textProblem('/a/%00')).to.match(/NUL/);
+    expect(textProblem('/a/%FF')).to.match(/UTF-8/);
+    expect(textProblem('/a/%C0%80')).to.match(/UTF-8/);
+    expect(textProblem('/a/%ED%A0%80')).to.match(/UTF-8/);
+    expect(textProblem('/a/\u00ff')).to.match(/UTF-8/);
+    expect(textProblem('/a/%C3%A9/%F0%9F%98%80')).to.equal(undefined);
+    expect(textProblem('q=100%&r=%zz')).to.equal(undefined);
   });
 });
 
