@@ -7,19 +7,9 @@ import { idBytes, withPrefix } from '../../chain/id-cache.ts';
 import { AEX9_CORE_HANDLERS, ak, credit, debit, initToken, int, mintTokens, type Handler } from './aex9.ts';
 import { address, NONE, option, tuple, UNIT, type FateValue, type FateVariant } from './fate.ts';
 import type { Frame } from './frame.ts';
-import { require } from './frame.ts';
+import { moveAe, require } from './frame.ts';
 
 const ct = (v: FateValue | undefined): string => withPrefix((v as { id: string }).id, 'ct');
-
-/** moveAe pays AE from a contract's account to another account. */
-function moveAe(f: Frame, to: string, amount: bigint): void {
-  const accounts = f.env.state.accounts;
-  const from = accounts.get(f.account) ?? { balance: 0n, nonce: 0 };
-  require(from.balance >= amount, 'NOT_ENOUGH_AE');
-  accounts.set(f.account, { ...from, balance: from.balance - amount });
-  const target = accounts.get(to) ?? { balance: 0n, nonce: 0 };
-  accounts.set(to, { ...target, balance: target.balance + amount });
-}
 
 /** WAE_HANDLERS: wrapped AE (Deposit/Withdrawal events; AE held by the contract backs the supply). */
 export const WAE_HANDLERS: Record<string, Handler> = {
@@ -45,7 +35,7 @@ export const WAE_HANDLERS: Record<string, Handler> = {
     require(int(amount) >= 0n, 'NON_NEGATIVE_VALUE_REQUIRED');
     debit(f, f.caller, int(amount));
     f.set('supply', f.int('supply') - int(amount));
-    moveAe(f, f.caller, int(amount));
+    moveAe(f.env, f.account, f.caller, int(amount));
     f.emit('Withdrawal', [f.caller, int(amount)]);
     return UNIT;
   },

@@ -20,7 +20,7 @@ import {
   type FateValue,
   type FateVariant,
 } from './fate.ts';
-import { charge, Frame, GAS, OutOfGas, require, Revert, type ContractLog, type Env } from './frame.ts';
+import { charge, Frame, GAS, moveAe, OutOfGas, require, Revert, type ContractLog, type Env } from './frame.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
@@ -82,17 +82,6 @@ function typed(value: FateValue, type: FateType): FateValue {
     return { ...(value as FateVariant), values: v.values!.map((item, i) => typed(item, args![i]!)) };
   }
   return value;
-}
-
-/** moveAe sends AE with an internal call, from the calling contract's account. */
-function moveAe(env: Env, from: string, to: string, amount: bigint): void {
-  if (amount === 0n) return;
-  const accounts = env.state.accounts;
-  const source = accounts.get(from) ?? { balance: 0n, nonce: 0 };
-  require(source.balance >= amount, 'NOT_ENOUGH_AE');
-  accounts.set(from, { ...source, balance: source.balance - amount });
-  const target = accounts.get(to) ?? { balance: 0n, nonce: 0 };
-  accounts.set(to, { ...target, balance: target.balance + amount });
 }
 
 /** dispatch runs `fn` of a native contract called by `caller` (`init` only at creation). */

@@ -116,6 +116,17 @@ export class Frame {
   }
 }
 
+/** moveAe pays AE between accounts within a call (value sent with an inner call, WAE withdrawals). */
+export function moveAe(env: Env, from: string, to: string, amount: bigint): void {
+  if (amount === 0n) return;
+  const accounts = env.state.accounts;
+  const source = accounts.get(from) ?? { balance: 0n, nonce: 0 };
+  require(source.balance >= amount, 'NOT_ENOUGH_AE');
+  accounts.set(from, { ...source, balance: source.balance - amount });
+  const target = accounts.get(to) ?? { balance: 0n, nonce: 0 };
+  accounts.set(to, { ...target, balance: target.balance + amount });
+}
+
 /** require reverts with `reason` unless `condition` holds (Sophia's require). */
 export function require(condition: boolean, reason: string): asserts condition {
   if (!condition) throw new Revert(reason);
