@@ -33,6 +33,23 @@ function uint(v: Json | undefined, fallback: bigint, what: string): bigint {
   throw bad(`Bad request: ${what} is not an unsigned integer`);
 }
 
+/**
+ * REPLAYED remembers the last rebuilt states by block hash (a hash fixes the whole history below it, so an
+ * entry never goes stale, even across forks): a client reading balances at one block asks many times.
+ */
+const REPLAYED = new Map<string, WorldState>();
+const REPLAYS_KEPT = 8;
+
+function stateAt(chain: Chain, top: string): WorldState {
+  let state = REPLAYED.get(top);
+  if (!state) {
+    state = replayContracts(chain, top);
+    if (REPLAYED.size >= REPLAYS_KEPT) REPLAYED.delete(REPLAYED.keys().next().value!);
+    REPLAYED.set(top, state);
+  }
+  return state;
+}
+
 /** replayContracts rebuilds the native contracts' state at block `upto` (key or micro) from their transactions. */
 function replayContracts(chain: Chain, upto: string): WorldState {
   const state = newState();
@@ -164,7 +181,7 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
   const top = body.top === undefined ? chain.topHash : str(body.top);
   const block = chain.blocks.get(top);
   if (!block) throw bad('Bad request: top is not a block of the chain');
-  const base = top === chain.topHash ? chain.state : replayContracts(chain, top);
+  const base = top === chain.topHash ? chain.state : stateAt(chain, top);
   const state = newState(base);
   for (const account of Array.isArray(body.accounts) ? body.accounts : []) {
     if (!isJsonObject(account) || !isEncoded(account.pub_key, ['ak'])) throw bad('Bad request: accounts need pub_key');
