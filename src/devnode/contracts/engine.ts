@@ -118,7 +118,7 @@ export interface NativeCall {
   readonly isCreate: boolean;
 }
 
-/** CallOutcome is what the call record says: return type and value, logs in emission order, gas used. */
+/** CallOutcome is what the call record says: return type and value, logs (newest first, as the node keeps them), gas used. */
 export interface CallOutcome {
   readonly returnType: 'ok' | 'revert' | 'error';
   readonly returnValue: string;
@@ -160,7 +160,8 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
       call.isCreate,
     );
     commitState(layer);
-    return { returnType: 'ok', returnValue: encodeValue(value), log: env.logs, gasUsed: env.gasUsed };
+    // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
+    return { returnType: 'ok', returnValue: encodeValue(value), log: env.logs.reverse(), gasUsed: env.gasUsed };
   } catch (err) {
     if (err instanceof OutOfGas) {
       return {
