@@ -15,9 +15,21 @@ import { decodeTx, type TxFields } from '../tx-codec.ts';
 import { callRecordJson, contractOutcome } from './call-record.ts';
 import { isNativeCode } from './engine.ts';
 
-/** The node runs a dry-run call without a caller from the zero account; gas defaults to 1 000 000 (capped here). */
-const ZERO_ACCOUNT = 'ak_11111111111111111111111111111111273Yts';
+/**
+ * The node (aec_dry_run) runs a `call_req` without a caller from MR_MAGIC (the 32-byte integer 1), which it
+ * funds with 1000 AE, with nonce 1, gas 1 000 000 (the most the devnode gives any dry-run call) and gas price 10^6.
+ */
+const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
+const MR_MAGIC_FUNDS = 10n ** 21n;
 const DEFAULT_GAS = 1_000_000;
+const CALL_REQ_GAS_PRICE = 1_000_000n;
+
+/** internalError is the node's reason for a dry-run transaction it refuses (`~120p` of the error atom). */
+const internalError = (atom: string): Json => ({
+  type: 'contract_call',
+  result: 'error',
+  reason: `Internal error:\n  ${atom}\n`,
+});
 
 const bad = (reason: string): HttpError => new HttpError(400, reason);
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
@@ -102,6 +114,7 @@ interface CallRequest {
   readonly callData: string;
   readonly amount: bigint;
   readonly gas: bigint;
+  readonly gasPrice: bigint;
   readonly nonce: number;
 }
 
@@ -111,7 +124,7 @@ function callRequest(item: Json): CallRequest {
     const req = item.call_req;
     if (!isEncoded(req.contract, ['ct']) || !isEncoded(req.calldata, ['cb']))
       throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
-    const caller = req.caller === undefined ? ZERO_ACCOUNT : req.caller;
+    const caller = req.caller === undefined ? MR_MAGIC : req.caller;
     if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
     return {
       contract: req.contract,
@@ -119,7 +132,8 @@ function callRequest(item: Json): CallRequest {
       callData: req.calldata,
       amount: uint(req.amount, 0n, 'amount'),
       gas: uint(req.gas, BigInt(DEFAULT_GAS), 'gas'),
-      nonce: Number(uint(req.nonce, 0n, 'nonce')),
+      gasPrice: CALL_REQ_GAS_PRICE,
+      nonce: Number(uint(req.nonce, 1n, 'nonce')),
     };
   }
   if (isEncoded(item.tx, ['tx'])) {
@@ -137,6 +151,7 @@ function callRequest(item: Json): CallRequest {
       callData: str(tx.call_data),
       amount: toBigInt(tx.amount ?? 0),
       gas: toBigInt(tx.gas ?? 0),
+      gasPrice: toBigInt(tx.gas_price ?? 0),
       nonce: Number(toBigInt(tx.nonce ?? 0)),
     };
   }
@@ -146,9 +161,9 @@ function callRequest(item: Json): CallRequest {
 /** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
 function runRequest(state: WorldState, height: number, req: CallRequest): Json {
   const contract = state.contracts.get(req.contract);
-  if (!contract) return { type: 'contract_call', result: 'error', reason: 'Contract not found' };
+  if (!contract) return internalError('contract_does_not_exist');
   const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
-  if (caller.balance < req.amount) return { type: 'contract_call', result: 'error', reason: 'insufficient_funds' };
+  if (caller.balance < req.amount) return internalError('insufficient_funds');
   state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
   const account = withPrefix(req.contract, 'ak');
   const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
@@ -169,7 +184,7 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
     callerNonce: req.nonce,
     height,
     contract: req.contract,
-    gasPrice: 1_000_000_000,
+    gasPrice: req.gasPrice,
   });
   return { type: 'contract_call', result: 'ok', call_obj: callObj };
 }
@@ -183,12 +198,14 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
   if (!block) throw bad('Bad request: top is not a block of the chain');
   const base = top === chain.topHash ? chain.state : stateAt(chain, top);
   const state = newState(base);
+  const magic = state.accounts.get(MR_MAGIC) ?? { balance: 0n, nonce: 0 };
+  state.accounts.set(MR_MAGIC, { ...magic, balance: magic.balance + MR_MAGIC_FUNDS });
   for (const account of Array.isArray(body.accounts) ? body.accounts : []) {
     if (!isJsonObject(account) || !isEncoded(account.pub_key, ['ak'])) throw bad('Bad request: accounts need pub_key');
     const before = state.accounts.get(account.pub_key) ?? { balance: 0n, nonce: 0 };
     state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
   }
-  const height = block.header.height + 1;
+  const height = block.header.height;
   return ok({ results: requests.map((req) => runRequest(newState(state), height, req)) });
 }
 

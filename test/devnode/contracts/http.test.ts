@@ -126,7 +126,7 @@ describe('devnode tokens over HTTP', function () {
     expect(missing.body.results[0]).to.deep.equal({
       type: 'contract_call',
       result: 'error',
-      reason: 'Contract not found',
+      reason: 'Internal error:\n  contract_does_not_exist\n',
     });
   });
 });
