@@ -1,5 +1,6 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import Koa from 'koa';
+import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
 import cors from '@koa/cors';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
@@ -18,6 +19,7 @@ import { validText } from './middleware/valid-text.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
+import { v3Api } from './routes/v3/index.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
 export interface AppDeps {
@@ -45,7 +47,7 @@ export function createApp(deps: AppDeps): Koa {
     metrics,
     log,
   });
-  const app = new Koa();
+  const app = new Koa<ApiState>();
   app.silent = true;
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
@@ -71,16 +73,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  for (const router of apiRouters({
-    cfg,
-    log,
-    pool,
-    metrics,
-    forward,
-    version: deps.version,
-    responseCache: deps.responseCache,
-  }))
-    app.use(router.routes());
+  const routeDeps = { cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache };
+  // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
+  app.use(v3Api(routeDeps));
+  for (const router of apiRouters(routeDeps)) app.use(router.routes());
   app.use(async function forwardRest(ctx) {
     if (ctx.path === '/middleware' || ctx.path.startsWith('/middleware/')) throw notFound('Not found');
     await forward(ctx);
@@ -89,7 +85,7 @@ export function createApp(deps: AppDeps): Koa {
 }
 
 /** operations serves /healthz (the process answers), /readyz (the database answers) and /metrics. */
-function operations(deps: AppDeps): Koa.Middleware {
+function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
@@ -115,7 +111,7 @@ function operations(deps: AppDeps): Koa.Middleware {
  * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
  * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
  */
-export function corsOrigin(allowed: readonly string[]): (ctx: Koa.Context) => string {
+export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
   return (ctx) => {
     const origin = ctx.get('Origin');
     if (isListedOrigin(allowed, origin)) return origin;
