@@ -1,8 +1,8 @@
 /**
  * @module The native contract engine: decodes calldata against a kind's type table, runs the
  * TypeScript entrypoint (and the calls it makes to other contracts) on a layer of the world state,
- * and gives the outcome the node records: return value, logs, gas. A revert or running out of gas
- * drops the layer. Pure over the world state.
+ * and gives the outcome the node records: return value, logs, gas. A revert or a runtime error (out
+ * of gas, AE sent to a function that is not payable) drops the layer. Pure over the world state.
  */
 import { encode } from '../../chain/encoding.ts';
 import { contractId } from '../ids.ts';
@@ -20,7 +20,7 @@ import {
   type FateValue,
   type FateVariant,
 } from './fate.ts';
-import { charge, Frame, GAS, moveAe, OutOfGas, require, Revert, type ContractLog, type Env } from './frame.ts';
+import { charge, FateError, Frame, GAS, moveAe, require, Revert, type ContractLog, type Env } from './frame.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
@@ -55,6 +55,14 @@ const SPECS_BY_ID = new Map<ContractKind, Map<string, FunctionSpec>>(
   (Object.keys(HANDLERS) as ContractKind[]).map((kind) => [
     kind,
     new Map(functionsOf(kind).map((spec) => [functionId(spec.name), spec])),
+  ]),
+);
+
+/** PAYABLE names each kind's payable functions: only these take AE with a call. */
+const PAYABLE = new Map<ContractKind, Set<string>>(
+  (Object.keys(HANDLERS) as ContractKind[]).map((kind) => [
+    kind,
+    new Set(functionsOf(kind).flatMap((spec) => (spec.payable ? [spec.name] : []))),
   ]),
 );
 
@@ -101,6 +109,7 @@ function dispatch(
   require(kind !== undefined, `${contract} is not a contract the devnode runs`);
   const handler = HANDLERS[kind][fn];
   require(handler !== undefined && (fn === 'init') === isCreate, `no function ${fn} to call`);
+  if (value > 0n && !isCreate && !PAYABLE.get(kind)!.has(fn)) throw new FateError(`Function ${fn} is not payable`);
   const frame = new Frame(env, contract, caller, value);
   if (caller !== env.origin) moveAe(env, frame.caller, frame.account, value);
   return handler(frame, args);
@@ -163,10 +172,10 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
     // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
     return { returnType: 'ok', returnValue: encodeValue(value), log: env.logs.reverse(), gasUsed: env.gasUsed };
   } catch (err) {
-    if (err instanceof OutOfGas) {
+    if (err instanceof FateError) {
       return {
         returnType: 'error',
-        returnValue: encode('cb', Buffer.from('Out of gas')),
+        returnValue: encode('cb', Buffer.from(err.message)),
         log: [],
         gasUsed: call.gasLimit,
       };

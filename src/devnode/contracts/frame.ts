@@ -14,9 +14,12 @@ export class Revert extends Error {
   override readonly name = 'Revert';
 }
 
-/** OutOfGas ends a call that needs more gas than the transaction gave it. */
-export class OutOfGas extends Error {
-  override readonly name = 'OutOfGas';
+/**
+ * FateError is a FATE runtime error (out of gas, AE sent to a function that is not payable): the call
+ * fails with `return_type: error`, the message as its value, and uses all the gas it was given.
+ */
+export class FateError extends Error {
+  override readonly name = 'FateError';
 }
 
 /** ContractLog is one event as the node prints it in `call_info.log`. */
@@ -47,7 +50,7 @@ export interface Env {
 /** charge adds gas and ends the call when the limit is passed. */
 export function charge(env: Env, gas: number): void {
   env.gasUsed += gas;
-  if (env.gasUsed > env.gasLimit) throw new OutOfGas('Out of gas');
+  if (env.gasUsed > env.gasLimit) throw new FateError('Out of gas');
 }
 
 /** eventTopic is an event's first topic: blake2b-256 of the constructor name, as an unsigned integer. */

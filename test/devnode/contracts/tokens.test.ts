@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
+import { decode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
 import { withPrefix } from '../../../src/chain/id-cache.ts';
 import { dryRun } from '../../../src/devnode/contracts/dry-run.ts';
@@ -82,9 +83,9 @@ describe('devnode native contracts', function () {
       ]);
     });
 
-    it('reverts a forbidden call with the reason as a FATE string, no log, no state change and the amount returned', () => {
+    it('reverts a forbidden call with the reason as a FATE string, no log and no state change', () => {
       const before = w.chain.pending.accounts.get(alice.address)!.balance;
-      const info = w.call(alice, token, 'mint', [address(alice.address), 10n ** 30n], 123n);
+      const info = w.call(alice, token, 'mint', [address(alice.address), 10n ** 30n]);
       expect(info.return_type).to.equal('revert');
       expect(info.log).to.deep.equal([]);
       expect(
@@ -94,6 +95,17 @@ describe('devnode native contracts', function () {
       expect(spent, 'fee and gas only').to.equal(200_000n + BigInt(info.gas_used) * 1_000_000_000n);
       const tooMuch = w.call(bob, token, 'transfer', [address(alice.address), 10n ** 30n]);
       expect(tooMuch.return_type).to.equal('revert');
+    });
+
+    it('fails AE sent to a function that is not payable with an error that uses all the gas and returns the AE', () => {
+      const before = w.chain.pending.accounts.get(alice.address)!.balance;
+      const info = w.call(alice, token, 'transfer', [address(bob.address), 1n], 123n);
+      expect(info.return_type).to.equal('error');
+      expect(info.gas_used).to.equal(50_000);
+      expect(Buffer.from(decode(info.return_value).bytes).toString()).to.equal('Function transfer is not payable');
+      const spent = before - w.chain.pending.accounts.get(alice.address)!.balance;
+      expect(spent).to.equal(200_000n + 50_000n * 1_000_000_000n);
+      expect(w.chain.pending.accounts.get(withPrefix(token, 'ak'))?.balance ?? 0n).to.equal(0n);
     });
 
     it('answers dry-runs of meta_info, total_supply, owner, balance and balances from the ledger, at the top and below', () => {
