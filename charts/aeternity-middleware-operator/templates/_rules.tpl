@@ -143,6 +143,18 @@
   verbs:
     - create
     - patch
+- apiGroups:
+    - ""
+  resources:
+    - namespaces
+  verbs:
+    - get
+- apiGroups:
+    - ""
+  resources:
+    - pods
+  verbs:
+    - list
 {{- end }}
 {{- define "mdw-operator.leaderRules" -}}
 - apiGroups:

@@ -13,6 +13,7 @@ import {
   NAMES,
   Phase,
   PullPolicy,
+  ReclaimPolicy,
   ReloadState,
   ReloadStrategy,
   ServiceType,
@@ -192,6 +193,12 @@ function specSchema(): JsonSchema {
       }),
       logLevel: str({ enum: Object.values(LogLevel), default: D.logLevel }),
       paused: bool({ default: D.paused, description: 'Stop reconciling (ReconciliationPaused condition).' }),
+      reclaimPolicy: str({
+        enum: Object.values(ReclaimPolicy),
+        default: D.reclaimPolicy,
+        description:
+          'What deleting the Middleware does to the schemas of its generations: Retain keeps them, Delete drops them first.',
+      }),
       reload: reloadSchema(),
       promotion: obj(
         {

@@ -80,6 +80,8 @@ export const OPERATOR_PERMISSIONS: readonly Permission[] = [
     why: 'writer Leases (granted on to populators)',
   },
   { apiGroup: '', resource: 'events', verbs: ['create', 'patch'], why: 'Events on Middlewares' },
+  { apiGroup: '', resource: 'namespaces', verbs: ['get'], why: 'a namespace being deleted refuses drop Jobs' },
+  { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'a drop Job whose pod cannot start (its Secret is gone)' },
 ];
 
 /** LEADER_LEASE_NAME is the Lease the operator replicas elect a leader on (in the operator's namespace). */
