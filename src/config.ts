@@ -11,6 +11,8 @@ export interface Config {
   /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
   readonly compilerUrl: string | undefined;
   readonly databaseUrl: string;
+  /** DATABASE_URL was given: `mdw dev` starts an embedded PostgreSQL only when it was not. */
+  readonly databaseUrlSet: boolean;
   /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
   readonly databaseSchema: string;
   readonly databasePoolSize: number;
@@ -126,6 +128,7 @@ export function loadConfig(env: Env): Config {
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
+    databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
     pidFile: read.optional('PID_FILE'),

@@ -4,15 +4,18 @@
  */
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createWritePool } from '../db/pool.ts';
+import { storedHeightsAbove } from '../db/queries/blocks.ts';
+import { writerLock, writerUnlock } from '../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
-import { heartbeat, SyncStatus } from './sync-state.ts';
+import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
@@ -23,23 +26,25 @@ import { heartbeat, SyncStatus } from './sync-state.ts';
 export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
   heights: readonly number[],
-): Promise<{ reloaded: number; rederived: number }> {
+): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-reload'), max: 4 }, log);
+  const pool = createWritePool(cfg, 'mdw-reload', log, 4);
   const lock = await pool.connect();
   try {
     // the populator's single-writer lock: a reload into a schema being populated waits its turn
-    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]);
+    await writerLock(lock, cfg.databaseSchema);
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    const pruned = new PrunedCallInfos(log);
     const loader = {
       pool,
       node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
+      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
+      onCallInfoGone: pruned.record,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;
@@ -89,11 +94,7 @@ export async function reloadHeights(
     if (lowestReplaced !== undefined) {
       // heights reloaded in order right after the replaced one derive from fresh state; from the
       // first stored height above it that was not reloaded, everything stored derives from stale state
-      const stored = (
-        await pool.query<{ height: number }>('SELECT height FROM key_blocks WHERE height > $1 ORDER BY height', [
-          lowestReplaced,
-        ])
-      ).rows.map((r) => r.height);
+      const stored = await storedHeightsAbove(pool, lowestReplaced);
       const listed = new Set(heights);
       const firstStale = stored.findIndex((h) => !listed.has(h));
       const above = firstStale < 0 ? [] : stored.slice(firstStale);
@@ -106,9 +107,9 @@ export async function reloadHeights(
       }
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
-    return { reloaded, rederived };
+    return { reloaded, rederived, callInfoPruned: pruned.count };
   } finally {
-    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`mdw_populate:${cfg.databaseSchema}`]).catch(() => {});
+    await writerUnlock(lock, cfg.databaseSchema).catch(() => {});
     lock.release();
     await pool.end();
   }

@@ -62,13 +62,16 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights);
-      log.info({ reloaded, rederived }, 'heights reloaded');
+      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights);
+      log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
       const { verifyChain } = await import('../../indexer/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
-      this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
+      this.log(
+        `verified ${report.checked} heights: ${report.differences} difference(s)` +
+          (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
+      );
       logger.flush();
       if (report.differences > 0) this.exit(1);
     }
