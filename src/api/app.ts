@@ -116,7 +116,7 @@ function operations(deps: AppDeps): ApiMiddleware {
  * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
  * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
  */
-export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
+function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
   return (ctx) => {
     const origin = ctx.get('Origin');
     if (isListedOrigin(allowed, origin)) return origin;
@@ -125,7 +125,7 @@ export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => str
 }
 
 /** isListedOrigin is true for an Origin named in CORS_ORIGINS (not merely allowed by `*`). */
-export function isListedOrigin(allowed: readonly string[], origin: string): boolean {
+function isListedOrigin(allowed: readonly string[], origin: string): boolean {
   return origin !== '' && origin !== '*' && allowed.includes(origin);
 }
 

@@ -5,10 +5,10 @@ import { asciiName } from './derived-ids.ts';
 export const Protocol = { ROMA: 1, MINERVA: 2, FORTUNA: 3, LIMA: 4, IRIS: 5, CERES: 6 } as const;
 
 /** Within this many blocks of an auction's end, a Ceres bid extends the auction to bid height + this. */
-export const CERES_BID_EXTENSION = 120;
+const CERES_BID_EXTENSION = 120;
 
 /** labelLength is the length of the name without its registrar suffix. */
-export function labelLength(name: string): number {
+function labelLength(name: string): number {
   const ascii = asciiName(name);
   const dot = ascii.lastIndexOf('.');
   return dot < 0 ? ascii.length : dot;
