@@ -97,7 +97,7 @@ export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: read
 const values = new ContractByteArrayEncoder();
 
 /** FATE_UNIT is the encoded FATE unit value (the empty tuple). */
-export const FATE_UNIT = encode('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
+const FATE_UNIT = encode('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
 const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name: 'int' }, note: { name: 'string' } };
 
 /**

@@ -6,7 +6,7 @@ import { middlewareContainer, podTemplate } from './pod.ts';
 import { hashInputs, withInputHash } from './hash.ts';
 
 /** JOB_BACKOFF_LIMIT: retries before a Job is Failed (migrations take an advisory lock, so retries are safe). */
-export const JOB_BACKOFF_LIMIT = 4;
+const JOB_BACKOFF_LIMIT = 4;
 
 /**
  * buildMigrationJob runs `mdw migrate` for the generation's schema. A Job's pod template is immutable, so the
