@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import type { ApiState } from './state.ts';
 import type { RouteDeps } from './respond.ts';
+import { auctionRoutes } from './routes/auctions.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { contractRoutes } from './routes/contracts.ts';
@@ -17,6 +18,7 @@ export function apiRouters(deps: RouteDeps): Router<ApiState>[] {
     v2Routes(deps),
     chainRoutes(deps),
     transactionRoutes(deps),
+    auctionRoutes(deps),
     nameRoutes(deps),
     oracleRoutes(deps),
     contractRoutes(deps),

@@ -64,6 +64,14 @@ const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
 const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', t.micro_block_hash,
   'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx)`;
 
+/**
+ * RAW_TX_JSON is the original's "RawTx" (its stored transaction row) built from a `transactions t`:
+ * `signatures` as one space-separated string (null without signatures), `fee` as an exact decimal
+ * string, `tx` the node's tx object, `size` in bytes.
+ */
+export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash,
+  'signatures', array_to_string(t.signatures, ' '), 'tx_type', t.tx_type, 'tx', t.tx, 'fee', t.fee::text, 'size', t.size)`;
+
 /** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`. */
 export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${SIGNED_TX_JSON})::text AS json`;
 const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${ACCOUNT_TX_JSON})::text AS json`;
