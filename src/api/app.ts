@@ -15,6 +15,7 @@ import { errorBoundary } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
+import { NodeHeight } from './node-height.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -37,7 +38,8 @@ const READY_TIMEOUT_MS = 2000;
 export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
   const metrics = createApiMetrics(registry);
-  metrics.watch(pool);
+  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log });
+  metrics.watch(pool, nodeHeight);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps): Koa {
     pool,
     metrics,
     forward,
+    nodeHeight,
     version: deps.version,
     responseCache: deps.responseCache,
   }))
