@@ -4,7 +4,7 @@
  */
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type Koa from 'koa';
+import type { ApiContext } from './state.ts';
 import koaProxies from 'koa-proxies';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -21,7 +21,7 @@ export interface NodeProxyOptions {
 }
 
 /** forwardToNode sends the current request to the node and streams the node's answer back as it is. */
-export type ForwardToNode = (ctx: Koa.Context) => Promise<void>;
+export type ForwardToNode = (ctx: ApiContext) => Promise<void>;
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are never forwarded, nor is any
 // header a message names in its own `Connection` field.

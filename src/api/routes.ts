@@ -1,5 +1,6 @@
 /** @module Every router the API serves, in matching order (fixed paths before parameterised ones). */
 import type Router from '@koa/router';
+import type { ApiState } from './state.ts';
 import type { RouteDeps } from './respond.ts';
 import { auctionRoutes } from './routes/auctions.ts';
 import { chainRoutes } from './routes/chain.ts';
@@ -12,7 +13,7 @@ import { transactionRoutes } from './routes/transactions.ts';
 import { v2Routes } from './routes/v2.ts';
 
 /** apiRouters builds the routers of the cached node queries and the middleware queries. */
-export function apiRouters(deps: RouteDeps): Router[] {
+export function apiRouters(deps: RouteDeps): Router<ApiState>[] {
   return [
     v2Routes(deps),
     chainRoutes(deps),

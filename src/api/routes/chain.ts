@@ -1,5 +1,6 @@
 /** @module Middleware queries about the chain itself: generations, time → height, sizes, rewards, status. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { isJsonObject } from '../../chain/json.ts';
 import {
   firstHeightAtOrAfter,
@@ -28,7 +29,7 @@ const MAX_MILLIS = 8.64e15;
 /** chainRoutes registers generations (both shapes), height/at, size, count, reward and status. */
 export function chainRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
-  const router = new Router({ prefix: '/middleware' });
+  const router = new Router<ApiState>({ prefix: '/middleware' });
   // one pass over key_blocks' index per TTL, not per status request
   const contiguity = new BriefValue(async () => {
     const { top, count } = await storedHeights(pool);

@@ -1,6 +1,7 @@
 /** @module Middleware queries over names: all, active, search, reverse lookup, by hash. */
 import Router from '@koa/router';
-import type Koa from 'koa';
+import type { ApiState } from '../state.ts';
+import type { ApiContext } from '../state.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
 import { nameByHash, names, type NameFilter } from '../../db/queries/names.ts';
 import { notFound } from '../../errors.ts';
@@ -14,8 +15,8 @@ export const MAX_NAME_LENGTH = 253;
 /** nameRoutes registers the /middleware/names paths (fixed paths before the `:name` search). */
 export function nameRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
-  const router = new Router({ prefix: '/middleware/names' });
-  const owner = (ctx: Koa.Context): string | undefined =>
+  const router = new Router<ApiState>({ prefix: '/middleware/names' });
+  const owner = (ctx: ApiContext): string | undefined =>
     ctx.query.owner === undefined ? undefined : parseId(ctx.query.owner, ['ak'], 'owner');
 
   router.get('/', async (ctx) => {

@@ -5,6 +5,7 @@
 import { Command, Flags } from '@oclif/core';
 import { Registry } from 'prom-client';
 import { hostname } from 'node:os';
+import type { Config } from '../../config.ts';
 import { createLogger, type Logger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
@@ -61,13 +62,16 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights);
-      log.info({ reloaded, rederived }, 'heights reloaded');
+      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights);
+      log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
       const { verifyChain } = await import('../../indexer/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
-      this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
+      this.log(
+        `verified ${report.checked} heights: ${report.differences} difference(s)` +
+          (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
+      );
       logger.flush();
       if (report.differences > 0) this.exit(1);
     }
@@ -79,11 +83,7 @@ export default class Root extends Command {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
-        roles.push(
-          await (process.env.WRITER_LEASE_NAME
-            ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log)
-            : populate()),
-        );
+        roles.push(await (cfg.writerLease ? underWriterLease(cfg, cfg.writerLease, populate, log) : populate()));
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
@@ -111,14 +111,19 @@ export default class Root extends Command {
  * the operator sets WRITER_LEASE_NAME, POD_NAME and POD_NAMESPACE). Losing it stops the process with
  * status 1, so the Deployment restarts the pod and it contends again.
  */
-async function underWriterLease(name: string, start: () => Promise<Role>, log: Logger): Promise<Role> {
+async function underWriterLease(
+  cfg: Config,
+  lease: NonNullable<Config['writerLease']>,
+  start: () => Promise<Role>,
+  log: Logger,
+): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({}),
-    namespace: process.env.POD_NAMESPACE ?? 'default',
-    name,
-    identity: process.env.POD_NAME ?? hostname(),
+    kube: await kubeClientFor({ kubeconfig: cfg.kubeconfig }),
+    namespace: lease.namespace,
+    name: lease.name,
+    identity: lease.podName ?? hostname(),
     log,
     start,
     onLost: () => {

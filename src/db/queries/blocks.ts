@@ -258,3 +258,15 @@ export async function storedHeightsAbove(db: Queryable, after: number, limit: nu
   );
   return rows.map((r) => r.height);
 }
+
+/** blockHashesBetween lists the stored key and micro block hashes of heights from..to, by height. */
+export async function blockHashesBetween(db: Queryable, from: number, to: number): Promise<Map<number, string[]>> {
+  const { rows } = await db.query<{ height: number; hash: string }>(
+    `SELECT height, hash FROM key_blocks WHERE height BETWEEN $1 AND $2
+     UNION ALL SELECT height, hash FROM micro_blocks WHERE height BETWEEN $1 AND $2`,
+    [from, to],
+  );
+  const byHeight = new Map<number, string[]>();
+  for (const r of rows) byHeight.set(r.height, [...(byHeight.get(r.height) ?? []), r.hash]);
+  return byHeight;
+}
