@@ -3,10 +3,10 @@
  * Role modules are imported when used, so `mdw -V` and `mdw --help` start fast.
  */
 import { Command, Flags } from '@oclif/core';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { hostname } from 'node:os';
-import type { Config } from '../../config.ts';
 import { createLogger, type Logger } from '../../log.ts';
+import type { KubeSettings } from '../../config.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
@@ -78,12 +78,17 @@ export default class Root extends Command {
     if (!flags.populate && !flags.server) return;
 
     const registry = new Registry();
+    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     const roles: Role[] = [];
     try {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
-        roles.push(await (cfg.writerLease ? underWriterLease(cfg, cfg.writerLease, populate, log) : populate()));
+        roles.push(
+          await (cfg.kube.writerLeaseName
+            ? underWriterLease(cfg.kube, cfg.kube.writerLeaseName, populate, log)
+            : populate()),
+        );
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
@@ -112,18 +117,18 @@ export default class Root extends Command {
  * status 1, so the Deployment restarts the pod and it contends again.
  */
 async function underWriterLease(
-  cfg: Config,
-  lease: NonNullable<Config['writerLease']>,
+  kube: KubeSettings,
+  name: string,
   start: () => Promise<Role>,
   log: Logger,
 ): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({ kubeconfig: cfg.kubeconfig }),
-    namespace: lease.namespace,
-    name: lease.name,
-    identity: lease.podName ?? hostname(),
+    kube: await kubeClientFor({}, kube),
+    namespace: kube.podNamespace,
+    name,
+    identity: kube.podName ?? hostname(),
     log,
     start,
     onLost: () => {
