@@ -7,7 +7,7 @@ import { parseJson } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { startTestNode, type TestNode } from '../../devnode/harness.ts';
-import { createTestDatabase, type TestDatabase } from '../../support/postgres.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
 import { silentLog } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are read field by field
@@ -16,7 +16,7 @@ type Body = any;
 describe('name auctions end to end (devnode bids → populator → /middleware/names/auctions/…)', function () {
   this.timeout(120_000);
   let t: TestNode;
-  let db: TestDatabase;
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let populator: Populator;
   let server: Awaited<ReturnType<typeof startServer>>;
   const name = 'auctioned10.chain';
