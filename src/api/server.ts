@@ -8,6 +8,8 @@ import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../events/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
+import { createOutageMetrics, DependencyOutage } from '../outage.ts';
+import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
@@ -35,7 +37,13 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     log: log.child({ component: 'listener' }),
   });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
-  const server = createServer(createApp({ ...deps, pool, responseCache }).callback());
+  const databaseOutage = new DependencyOutage({
+    dependency: 'database',
+    log,
+    metrics: createOutageMetrics(registry),
+    probe: () => ping(pool),
+  });
+  const server = createServer(createApp({ ...deps, pool, responseCache, databaseOutage }).callback());
   server.keepAliveTimeout = 65_000;
   let ws: (Role & { url: string }) | undefined;
   let invalidation: Role | undefined;
@@ -50,6 +58,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     ws = await startWebsocketServer({ cfg, log, pool, registry, listener });
   } catch (err) {
     await closeHttp(server);
+    databaseOutage.stop();
     await invalidation?.stop();
     await listener.stop();
     await pool.end();
@@ -64,6 +73,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     wsUrl: websocket.url,
     async stop() {
       await Promise.all([closeHttp(server), websocket.stop()]);
+      databaseOutage.stop();
       await invalidation?.stop();
       // Last of the three: both users are done with it.
       await listener.stop();

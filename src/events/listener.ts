@@ -118,7 +118,8 @@ export class NotificationListener {
         },
         (err: unknown) => {
           if (this.#stopped) return;
-          this.#options.log.warn(
+          // the loss was logged once; each failed try is a detail
+          this.#options.log.debug(
             { err: (err as Error).message, retryMs: this.#retryMs },
             'database listen reconnect failed',
           );
