@@ -27,6 +27,8 @@ export interface Config {
   readonly websocketMaxBufferedBytes: number;
   /** HTTP API and /metrics. */
   readonly port: number;
+  /** Address the HTTP API listens on; undefined: every interface. */
+  readonly httpHost: string | undefined;
   /** Generations re-checked against the node at every poll; blocks deeper are final for caching. */
   readonly forkWindow: number;
   /** Generations written in one database transaction. */
@@ -79,11 +81,23 @@ export class ConfigError extends AppError {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** loadConfig reads the variables from `env` (never from process.env itself) and validates all of them. */
-export function loadConfig(env: Env): Config {
+/**
+ * Defaults of `mdw dev`, where everything runs on one laptop: the websocket listens on loopback only (the HTTP API
+ * does too, see the dev command), so a development environment is never reachable from the network by default.
+ */
+export const DEV_DEFAULTS = { WEBSOCKET_ADDRESS: '127.0.0.1:3020', HTTP_HOST: '127.0.0.1' } as const;
+
+/**
+ * loadConfig reads the variables from `env` (never from process.env itself) and validates all of them.
+ * `defaults` replaces some of DEFAULTS for one kind of run (DEV_DEFAULTS); a variable that is set still wins.
+ */
+export function loadConfig(
+  env: Env,
+  defaults: Partial<Record<keyof typeof DEFAULTS | 'HTTP_HOST', string>> = {},
+): Config {
   const problems: string[] = [];
   const read = new Reader(env, problems);
-  const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
+  const ws = read.address('WEBSOCKET_ADDRESS', defaults.WEBSOCKET_ADDRESS ?? DEFAULTS.WEBSOCKET_ADDRESS);
   const extraNodes = read.urlList('NODE_URLS');
   const nodeUrl = read.url('NODE_URL', extraNodes[0] ?? DEFAULTS.NODE_URL);
   const config: Config = {
@@ -109,6 +123,7 @@ export function loadConfig(env: Env): Config {
       2 ** 31,
     ),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
+    httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
     batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),

@@ -53,7 +53,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(cfg.port, resolve);
+      server.listen(cfg.port, cfg.httpHost, resolve);
     });
     ws = await startWebsocketServer({ cfg, log, pool, registry, listener });
   } catch (err) {
@@ -69,7 +69,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   const websocket = ws;
   return {
     name: 'server',
-    httpUrl: `http://127.0.0.1:${port}`,
+    httpUrl: `http://${shownHost(cfg.httpHost)}:${port}`,
     wsUrl: websocket.url,
     async stop() {
       await Promise.all([closeHttp(server), websocket.stop()]);
@@ -78,7 +78,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       // Last of the three: both users are done with it.
       await listener.stop();
       await pool.end();
-      log.info('http api stopped');
+      log.debug('http api stopped');
     },
   };
 }
@@ -90,4 +90,10 @@ function closeHttp(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+}
+
+/** shownHost is the host to put in the URL printed for people: loopback when listening on every interface. */
+function shownHost(host: string | undefined): string {
+  if (host === undefined || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
