@@ -11,7 +11,7 @@ import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
-import { daemonize, withoutDaemonFlag } from '../daemonize.ts';
+import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 
@@ -69,9 +69,12 @@ export default class Root extends Command {
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
       this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
       logger.flush();
-      if (report.differences > 0) this.exit(1);
+      if (report.differences > 0) {
+        removeOwnPidFile(cfg.pidFile);
+        this.exit(1);
+      }
     }
-    if (!flags.populate && !flags.server) return;
+    if (!flags.populate && !flags.server) return removeOwnPidFile(cfg.pidFile);
 
     const registry = new Registry();
     const roles: Role[] = [];
@@ -95,6 +98,7 @@ export default class Root extends Command {
       throw err;
     }
     await runUntilSignal(roles, logger);
+    removeOwnPidFile(cfg.pidFile);
   }
 
   heightsOrExit(list: string): number[] {
