@@ -25,7 +25,7 @@ import { fetchGenerations } from '../src/indexer/fetch.ts';
 import { transformGeneration } from '../src/indexer/transform.ts';
 import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
-import { copyText } from '../src/indexer/copy-in.ts';
+import { copyText } from '../src/db/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { postmasterPid, treeCpuSeconds } from './process-cpu.lib.ts';
 

@@ -11,6 +11,8 @@ export interface Config {
   /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
   readonly compilerUrl: string | undefined;
   readonly databaseUrl: string;
+  /** DATABASE_URL was given: `mdw dev` starts an embedded PostgreSQL only when it was not. */
+  readonly databaseUrlSet: boolean;
   /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
   readonly databaseSchema: string;
   readonly databasePoolSize: number;
@@ -43,6 +45,13 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
+  /**
+   * On Kubernetes the operator names a Lease (WRITER_LEASE_NAME) that the populator must hold, and
+   * tells the pod where it runs (POD_NAMESPACE, POD_NAME: the lease holder's identity, else the host name).
+   */
+  readonly writerLease: { readonly name: string; readonly namespace: string; readonly podName?: string } | undefined;
+  /** The kubeconfig file of the cluster commands (KUBECONFIG; else ~/.kube/config, then in-cluster). */
+  readonly kubeconfig: string | undefined;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -107,6 +116,7 @@ export function loadConfig(
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
+    databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
     pidFile: read.optional('PID_FILE'),
@@ -132,9 +142,22 @@ export function loadConfig(
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
+    writerLease: writerLease(read),
+    kubeconfig: read.optional('KUBECONFIG'),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function writerLease(read: Reader): Config['writerLease'] {
+  const name = read.optional('WRITER_LEASE_NAME');
+  if (name === undefined) return undefined;
+  const podName = read.optional('POD_NAME');
+  return Object.freeze({
+    name,
+    namespace: read.optional('POD_NAMESPACE') ?? 'default',
+    ...(podName === undefined ? {} : { podName }),
+  });
 }
 
 /** redactUrl hides the password of a connection URL for logs. */

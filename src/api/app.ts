@@ -1,5 +1,6 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import Koa from 'koa';
+import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
 import cors from '@koa/cors';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
@@ -15,6 +16,7 @@ import { cacheHeaders } from './middleware/cache-headers.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
+import { validText } from './middleware/valid-text.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -47,7 +49,7 @@ export function createApp(deps: AppDeps): Koa {
     metrics,
     log,
   });
-  const app = new Koa();
+  const app = new Koa<ApiState>();
   app.silent = true;
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
@@ -56,7 +58,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(
     cors({
       origin: corsOrigin(cfg.corsOrigins),
-      credentials: true,
+      // Credentials only for origins listed by name: `*` means any page may read, never as the user.
+      credentials: (ctx) => isListedOrigin(cfg.corsOrigins, ctx.get('Origin')),
       allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
       // Browser clients page with the cursor and revalidate with the ETag.
       exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
@@ -68,6 +71,7 @@ export function createApp(deps: AppDeps): Koa {
     app.use(responseCache(deps.responseCache, compressor));
   }
   app.use(errorBoundary(log, deps.databaseOutage));
+  app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
@@ -89,7 +93,7 @@ export function createApp(deps: AppDeps): Koa {
 }
 
 /** operations serves /healthz (the process answers), /readyz (the database answers) and /metrics. */
-function operations(deps: AppDeps): Koa.Middleware {
+function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
@@ -111,13 +115,21 @@ function operations(deps: AppDeps): Koa.Middleware {
   };
 }
 
-/** corsOrigin echoes an allowed Origin (any, with `*`, as the original did). */
-function corsOrigin(allowed: readonly string[]): (ctx: Koa.Context) => string {
-  const any = allowed.includes('*');
+/**
+ * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
+ * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
+ */
+export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
   return (ctx) => {
     const origin = ctx.get('Origin');
-    return any || allowed.includes(origin) ? origin : '';
+    if (isListedOrigin(allowed, origin)) return origin;
+    return allowed.includes('*') ? '*' : '';
   };
+}
+
+/** isListedOrigin is true for an Origin named in CORS_ORIGINS (not merely allowed by `*`). */
+export function isListedOrigin(allowed: readonly string[], origin: string): boolean {
+  return origin !== '' && origin !== '*' && allowed.includes(origin);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,6 +1,10 @@
-/** @module Forwarding to the node: method, path, query, body and end-to-end headers pass through; failures become 502/504. */
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import type Koa from 'koa';
+/**
+ * @module Forwarding to the node: method, path, query, body and end-to-end headers pass through
+ * over a pool of keep-alive connections; failures become 502/504.
+ */
+import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { ApiContext } from './state.ts';
 import koaProxies from 'koa-proxies';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -17,40 +21,92 @@ export interface NodeProxyOptions {
 }
 
 /** forwardToNode sends the current request to the node and streams the node's answer back as it is. */
-export type ForwardToNode = (ctx: Koa.Context) => Promise<void>;
+export type ForwardToNode = (ctx: ApiContext) => Promise<void>;
 
-// Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are never forwarded; http-proxy
-// itself manages `connection` and `transfer-encoding` for the two legs.
+// Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are never forwarded, nor is any
+// header a message names in its own `Connection` field.
 const HOP_BY_HOP = [
+  'connection',
   'keep-alive',
   'proxy-authenticate',
   'proxy-authorization',
   'proxy-connection',
   'te',
   'trailer',
+  'transfer-encoding',
   'upgrade',
 ];
+
+/** hopByHopHeaders lists the headers of a message that end at this hop: the fixed ones and those its `Connection` names. */
+export function hopByHopHeaders(headers: IncomingHttpHeaders): string[] {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  return [...new Set([...HOP_BY_HOP, ...named])];
+}
+
+/** Connections to the node are reused; at most this many per node at once. */
+const MAX_SOCKETS_PER_NODE = 256;
+/**
+ * An idle pooled connection is closed after this long (unless the node's `Keep-Alive: timeout`
+ * says sooner): before the node's own idle timeout (cowboy's 60 s), so a request is never sent on
+ * a connection the node is closing.
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 30_000;
+
 const FAILURE = Symbol('mdw.proxy.failure');
 type Tagged = IncomingMessage & { [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean } };
 
+/**
+ * normalisedPath is the path as a lenient server may read it: percent-decoded once, a backslash
+ * taken as `/`, empty and `.` segments dropped, `..` applied, lower case. The internal-API guard decides on
+ * this form, so `/v2//debug/…`, `/v2/%64ebug/…` and `/v2/Debug/…` are internal paths too.
+ */
+export function normalisedPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // malformed escapes stay as they are (invalid UTF-8 was refused before any route)
+  }
+  const segments: string[] = [];
+  for (const segment of decoded.toLowerCase().split(/[/\\]/)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`;
+}
+
 /** isInternalPath is true for the node's internal-port API: debug builders and key block submission. */
 export function isInternalPath(method: string, path: string): boolean {
-  return (
-    path === '/v2/debug' || path.startsWith('/v2/debug/') || (method === 'POST' && /^\/v2\/key-blocks\/?$/.test(path))
-  );
+  const p = normalisedPath(path);
+  return p === '/v2/debug' || p.startsWith('/v2/debug/') || (method.toUpperCase() === 'POST' && p === '/v2/key-blocks');
 }
 
 /** createNodeProxy builds the forwarder used by the catch-all and by cached routes on a miss. */
 export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
+  const agents = new Map<string, HttpAgent>();
+  const agentFor = (url: string): HttpAgent => {
+    let agent = agents.get(url);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_NODE, timeout: IDLE_SOCKET_TIMEOUT_MS };
+      agent = url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
+      agents.set(url, agent);
+    }
+    return agent;
+  };
   const events = {
     proxyReq(proxyReq: ClientRequest, req: IncomingMessage) {
-      for (const h of HOP_BY_HOP) proxyReq.removeHeader(h);
+      // The agent sets the node leg's own `Connection: keep-alive`.
+      for (const h of hopByHopHeaders(req.headers)) proxyReq.removeHeader(h);
       proxyReq.on('timeout', () => {
         failure(req).timedOut = true;
       });
     },
     proxyRes(proxyRes: IncomingMessage) {
-      for (const h of HOP_BY_HOP) delete proxyRes.headers[h];
+      for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
     },
     error(error: NodeJS.ErrnoException, req: IncomingMessage) {
       failure(req).error = error;
@@ -61,6 +117,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     (_params, ctx) =>
       ({
         target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
+        agent: agentFor(isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl),
         changeOrigin: true,
         proxyTimeout: opts.timeoutMs,
         events,

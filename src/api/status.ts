@@ -1,4 +1,4 @@
-/** @module `/middleware/status`: health of this data generation from the populator's sync state. Pure. */
+/** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
 import type { SyncState } from '../db/queries/stats.ts';
 
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
@@ -7,6 +7,10 @@ export const SYNCED_MAX_LAG = 3;
 /** What decides the answer besides the state. */
 export interface StatusInputs {
   readonly state: SyncState;
+  /** the node's height as this server read it a moment ago; null when no node answered */
+  readonly nodeHeight: number | null;
+  /** every height from 0 to the top is stored */
+  readonly contiguous: boolean;
   readonly nowMs: number;
   /** seconds: an older newest block makes the status 503 (STATUS_MAX_BLOCK_AGE) */
   readonly maxBlockAge: number;
@@ -21,37 +25,48 @@ export function heartbeatTimeoutSeconds(pollIntervalMs: number): number {
   return Math.max(60, Math.ceil((10 * pollIntervalMs) / 1000));
 }
 
+/** The populator status written on a clean stop (SyncStatus.STOPPED). */
+const STOPPED = 'stopped';
+
 /**
  * statusReport keeps the original's fields (`OK`, `queue_length`, `seconds_since_last_block`,
- * `version`, `errors_last_500_blocks`) and adds the heights the operator and people need.
- * `ok` is false (HTTP 503) when the newest block is too old or the populator's heartbeat is stale.
+ * `version`, `errors_last_500_blocks`) and adds what the operator's promotion gate reads (see
+ * docs/api.md). `ok` (HTTP 200) needs a live populator, a reachable node and a fresh newest block;
+ * `synced` needs besides a lag of at most SYNCED_MAX_LAG, no reload and no gap below the top.
  */
 export function statusReport(i: StatusInputs): { ok: boolean; body: Record<string, unknown> } {
   const { state } = i;
   const blockAge = state.topTimeMs === undefined ? null : Math.max(0, Math.floor((i.nowMs - state.topTimeMs) / 1000));
   const heartbeatAge =
     state.heartbeatAt === undefined ? null : Math.max(0, Math.floor((i.nowMs - state.heartbeatAt.getTime()) / 1000));
-  const lag =
-    state.topHeight !== undefined && state.nodeHeight !== undefined
-      ? Math.max(0, state.nodeHeight - state.topHeight)
-      : null;
+  const lag = state.topHeight !== undefined && i.nodeHeight !== null ? i.nodeHeight - state.topHeight : null;
+  const stopped = state.status === STOPPED;
+  const populatorAlive = !stopped && heartbeatAge !== null && heartbeatAge <= i.heartbeatTimeout;
   const blockFresh = blockAge !== null && blockAge <= i.maxBlockAge;
-  const populatorAlive = heartbeatAge !== null && heartbeatAge <= i.heartbeatTimeout;
-  const ok = blockFresh && populatorAlive;
-  const reason = !populatorAlive
-    ? 'the populator is stuck: no heartbeat'
-    : `the newest block is ${blockAge ?? 'not yet'} seconds old (maximum ${i.maxBlockAge})`;
+  const reason = stopped
+    ? 'the populator has stopped'
+    : !populatorAlive
+      ? 'the populator is stuck: no heartbeat'
+      : i.nodeHeight === null
+        ? 'the node cannot be reached'
+        : !blockFresh
+          ? `the newest block is ${blockAge ?? 'not yet'} seconds old (maximum ${i.maxBlockAge})`
+          : undefined;
+  const ok = reason === undefined;
+  const synced =
+    lag !== null && Math.abs(lag) <= SYNCED_MAX_LAG && populatorAlive && state.status !== 'reloading' && i.contiguous;
   return {
     ok,
     body: {
-      ...(ok ? {} : { reason }),
+      ...(reason === undefined ? {} : { reason }),
       OK: ok,
       height: state.topHeight ?? null,
-      node_height: state.nodeHeight ?? null,
+      node_height: i.nodeHeight,
       lag,
-      synced: lag !== null && lag <= SYNCED_MAX_LAG && state.status !== 'reloading',
+      synced,
+      contiguous: i.contiguous,
       seconds_since_last_block: blockAge,
-      queue_length: lag ?? 0,
+      queue_length: lag === null ? 0 : Math.max(0, lag),
       populator: {
         status: state.status,
         alive: populatorAlive,

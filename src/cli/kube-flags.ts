@@ -1,6 +1,7 @@
 /** @module Flags shared by the admin commands that talk to a cluster. */
 import { Flags } from '@oclif/core';
 import type { KubeClient } from '../operator/kube/client.ts';
+import { configFromEnv } from './env.ts';
 
 export const kubeFlags = {
   namespace: Flags.string({ char: 'n', description: 'namespace of the Middleware', default: 'default' }),
@@ -8,19 +9,19 @@ export const kubeFlags = {
   context: Flags.string({ description: 'kubeconfig context' }),
 };
 
-/** kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). */
+/**
+ * kubeClientFor connects through the same port the operator uses (loaded on demand: the client is
+ * heavy). Without --kubeconfig it takes KUBECONFIG from the configuration.
+ */
 export async function kubeClientFor(flags: {
   kubeconfig?: string | undefined;
   context?: string | undefined;
 }): Promise<KubeClient> {
   const { createKubeClient, loadKubeConfig } = await import('../operator/kube/real-client.ts');
+  const kubeconfig = flags.kubeconfig ?? configFromEnv().kubeconfig;
   return createKubeClient(
     loadKubeConfig({
-      ...(flags.kubeconfig
-        ? { kubeconfig: flags.kubeconfig }
-        : process.env.KUBECONFIG
-          ? { kubeconfig: process.env.KUBECONFIG }
-          : {}),
+      ...(kubeconfig ? { kubeconfig } : {}),
       ...(flags.context ? { context: flags.context } : {}),
     }),
   );

@@ -4,12 +4,16 @@ import type { Logger } from '../log.ts';
 import { Chain } from './chain.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { deriveKey, generateChain } from './generator.ts';
+import { pruneBelow } from './gc.ts';
 import { close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+import { pacing, type PacingOptions } from './pacing.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
-export interface DevnodeOptions {
+export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
+  /** a pruning node: state reads below this height answer 410 (see gc.ts) */
+  gcHeight?: number;
   /** listen address; default 127.0.0.1 */
   host?: string;
   /** external API port; default 3013; 0 = any free port */
@@ -29,7 +33,13 @@ export interface DevnodeOptions {
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
   /** start from a generated chain (see generateChain) */
-  generate?: { generations: number; microBlocksPerGeneration?: number; txsPerMicroBlock?: number; seed: string };
+  generate?: {
+    generations: number;
+    microBlocksPerGeneration?: number;
+    txsPerMicroBlock?: number;
+    seed: string;
+    profile?: 'mainnet-like';
+  };
 }
 
 /** Devnode is a running development node. */
@@ -84,11 +94,12 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const external = externalRoutes(chain, info);
   const internal = internalRoutes(chain);
   const withApi = (routes: Route[]): Route[] => [
-    ...routes,
+    ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
-  const externalServer = createJsonServer(withApi(external), log);
-  const internalServer = createJsonServer(withApi(internal), log);
+  // each listener has its own acceptor pool, as each of a node's listeners does
+  const externalServer = createJsonServer(withApi(external), log, pacing(opts));
+  const internalServer = createJsonServer(withApi(internal), log, pacing(opts));
   const host = opts.host ?? '127.0.0.1';
   const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
   const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {

@@ -2,6 +2,7 @@
 import { hash } from '../chain/encoding.ts';
 import { Chain } from './chain.ts';
 import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
+import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
 import { Traffic, type BuiltTx } from './traffic.ts';
@@ -20,6 +21,8 @@ export interface GenerateOptions {
   readonly extraAccounts?: readonly { readonly address: string; readonly balance: bigint }[];
   /** the miner/beneficiary key; derived from the seed when absent */
   readonly miner?: KeyPair;
+  /** `mainnet-like`: mainnet's shape (mainnet-like.ts) instead of the uniform micro blocks and transactions above */
+  readonly profile?: 'mainnet-like';
 }
 
 /** GeneratedChain is the chain and the keys that can sign for it. */
@@ -69,13 +72,17 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ],
   });
   const traffic = new Traffic(chain, rng, accounts);
+  const shape: GenerationShape =
+    opts.profile === 'mainnet-like'
+      ? mainnetLike(opts.generations, rng)
+      : { microBlocks: () => micro, transactions: () => perMicro, next: (tr, h) => tr.next(h) };
   let rejected = 0;
   for (let h = 1; h <= opts.generations; h++) {
     const keyTime = GENESIS_TIME + h * 180_000;
     chain.mineKeyBlock({ nonce: rng.bigint(64), pow: Array.from({ length: 42 }, () => rng.uint32()), time: keyTime });
-    for (let m = 0; m < micro; m++) {
-      for (let t = 0; t < perMicro; t++) {
-        const built = traffic.next(h);
+    for (let m = 0, micros = shape.microBlocks(h); m < micros; m++) {
+      for (let t = 0, txs = shape.transactions(h); t < txs; t++) {
+        const built = shape.next(traffic, h);
         const signedBytes = signBuilt(chain.options.networkId, built);
         try {
           chain.admit(signedBytes, built.tx);

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
+import type { Admission } from './pacing.ts';
 
 /** Reply is a status and a JSON body already serialised. */
 export interface Reply {
@@ -91,11 +92,14 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-/** createJsonServer answers every request with JSON; unexpected errors are logged and become 500 `{reason}`. */
-export function createJsonServer(routes: readonly Route[], log: Logger): Server {
+/**
+ * createJsonServer answers every request with JSON; unexpected errors are logged and become 500 `{reason}`.
+ * With `admit` (the realistic mode, see pacing.ts) each request waits for its turn and its latency first.
+ */
+export function createJsonServer(routes: readonly Route[], log: Logger, admit?: Admission): Server {
   const table = compile(routes);
   return createServer((req, res) => {
-    void (async () => {
+    const handle = async (): Promise<void> => {
       try {
         const url = parseUrl(req.url);
         const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
@@ -134,7 +138,8 @@ export function createJsonServer(routes: readonly Route[], log: Logger): Server 
         log.error({ err, url: req.url }, 'devnode request failed');
         send(res, { status: 500, body: '{"reason":"Internal error"}' });
       }
-    })();
+    };
+    void (admit ? admit(handle) : handle());
   });
 }
 

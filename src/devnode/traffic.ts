@@ -96,6 +96,22 @@ export class Traffic {
     return built;
   }
 
+  /** spend builds a SpendTx (for a profile that weighs the mix towards spends), with a ttl as `next` sets them. */
+  spend(height: number): BuiltTx {
+    return this.#withTtl(this.#spend(height), height);
+  }
+
+  /** contractCall builds a ContractCallTx, or nothing before the first contract is created. */
+  contractCall(height: number): BuiltTx | undefined {
+    const built = this.#contractCall();
+    return built && this.#withTtl(built, height);
+  }
+
+  #withTtl(built: BuiltTx, height: number): BuiltTx {
+    if (this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
+    return built;
+  }
+
   #choose(height: number): BuiltTx {
     const total = this.#makers.reduce((s, [w]) => s + w, 0);
     let roll = this.#rng.int(1, total);

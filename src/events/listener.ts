@@ -1,6 +1,8 @@
 /** @module One dedicated database connection that LISTENs for the populator, fans out to its subscribers and reconnects with backoff. */
 import type { Logger } from '../log.ts';
-import { quoteIdent, type Pool, type PoolClient } from '../db/pool.ts';
+import { listen, unlisten } from '../db/notify.ts';
+import type { Pool, PoolClient } from '../db/pool.ts';
+import { Backoff } from '../retry.ts';
 
 /** NotificationSubscriber is one user of the shared LISTEN connection; every callback is optional. */
 export interface NotificationSubscriber {
@@ -45,11 +47,14 @@ export class NotificationListener {
   #checkTimer: NodeJS.Timeout | undefined;
   /** the client whose check has not answered yet (a new client is checked regardless) */
   #checking: PoolClient | undefined;
-  #retryMs: number;
+  readonly #backoff: Backoff;
 
   constructor(options: ListenerOptions) {
     this.#options = options;
-    this.#retryMs = options.initialRetryMs ?? DEFAULT_INITIAL_RETRY_MS;
+    this.#backoff = new Backoff({
+      initialMs: options.initialRetryMs ?? DEFAULT_INITIAL_RETRY_MS,
+      maxMs: options.maxRetryMs ?? DEFAULT_MAX_RETRY_MS,
+    });
   }
 
   /** subscribe adds a user of the notifications and returns the function that removes it. */
@@ -74,7 +79,7 @@ export class NotificationListener {
     const client = this.#client;
     this.#client = undefined;
     if (client) {
-      await client.query(`UNLISTEN ${quoteIdent(this.#options.channel)}`).catch(() => {});
+      await unlisten(client, this.#options.channel).catch(() => {});
       client.release(true);
     }
   }
@@ -88,7 +93,7 @@ export class NotificationListener {
       if (from === channel && payload !== undefined) this.#emit('notification', (s) => s.onNotification?.(payload));
     });
     try {
-      await client.query(`LISTEN ${quoteIdent(channel)}`);
+      await listen(client, channel);
     } catch (err) {
       client.release(true);
       throw err;
@@ -107,12 +112,11 @@ export class NotificationListener {
   }
 
   #scheduleReconnect(): void {
-    const delay = this.#retryMs;
-    this.#retryMs = Math.min(delay * 2, this.#options.maxRetryMs ?? DEFAULT_MAX_RETRY_MS);
+    const delay = this.#backoff.next();
     this.#retryTimer = setTimeout(() => {
       this.#connect().then(
         () => {
-          this.#retryMs = this.#options.initialRetryMs ?? DEFAULT_INITIAL_RETRY_MS;
+          this.#backoff.reset();
           this.#options.log.info({ channel: this.#options.channel }, 'database listen connection restored');
           this.#emit('reconnected', (s) => s.onReconnected?.());
         },
@@ -120,7 +124,7 @@ export class NotificationListener {
           if (this.#stopped) return;
           // the loss was logged once; each failed try is a detail
           this.#options.log.debug(
-            { err: (err as Error).message, retryMs: this.#retryMs },
+            { err: (err as Error).message, attempts: this.#backoff.failures },
             'database listen reconnect failed',
           );
           this.#scheduleReconnect();
@@ -151,8 +155,7 @@ export class NotificationListener {
       this.#options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
     );
     // Repeating LISTEN is a no-op that keeps it the backend's last statement in pg_stat_activity.
-    client
-      .query(`LISTEN ${quoteIdent(this.#options.channel)}`)
+    listen(client, this.#options.channel)
       .then(
         () => clearTimeout(timeout),
         (err: unknown) => {

@@ -2,8 +2,8 @@
 import { isJsonObject } from '../chain/json.ts';
 import type { NodeClient } from '../node/client.ts';
 import { badResponse } from '../node/errors.ts';
-import { contractTx, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import type { DecodedCall, FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
+import { contractTx } from './contract-decoder.ts';
+import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
 
 /**
  * mapLimit runs fn over items with at most `limit` in flight and returns results in input order.
@@ -101,26 +101,5 @@ export function fetchGenerations(
       return gen;
     },
     () => transactions < maxTransactions,
-  );
-}
-
-/** decodeCalls fills `decodedCalls` of each generation (outside the database transaction). */
-export async function decodeCalls(
-  decoder: ContractDecoder,
-  codeOf: CodeSource,
-  gens: readonly FetchedGeneration[],
-): Promise<FetchedGeneration[]> {
-  return Promise.all(
-    gens.map(async (gen) => {
-      const decoded = new Map<string, DecodedCall>();
-      for (const mb of gen.microBlocks) {
-        for (const signed of mb.transactions) {
-          const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
-          if (tx)
-            decoded.set(String(signed.hash), await decoder.decode(tx, gen.callInfos.get(String(signed.hash)), codeOf));
-        }
-      }
-      return { ...gen, decodedCalls: decoded };
-    }),
   );
 }

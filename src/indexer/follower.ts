@@ -10,7 +10,8 @@ import { checkForks } from './forks.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareAppend, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from './metrics.ts';
-import { heartbeat, lowestMissing, missingHeights, rederiveMark, storedTop, SyncStatus } from './sync-state.ts';
+import { topHeight } from '../db/queries/blocks.ts';
+import { heartbeat, lowestMissing, missingHeights, rederiveMark, SyncStatus } from '../db/queries/sync-state.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;
@@ -173,7 +174,7 @@ export class Follower {
     if (!this.#caughtUp) log.info({ height: nodeTop }, 'caught up with the node');
     this.#caughtUp = true;
     await heartbeat(loader.pool, SyncStatus.SYNCED, nodeTop, null);
-    const top = (await storedTop(loader.pool))?.height ?? -1;
+    const top = (await topHeight(loader.pool)) ?? -1;
     loader.metrics.syncHeight.set(top);
     loader.metrics.lag.set(Math.max(0, nodeTop - top));
     return 'idle';

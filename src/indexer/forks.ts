@@ -3,16 +3,11 @@
  * blocks with the node's; find how far down a reorg reaches by walking parent links.
  */
 import type { Queryable } from '../db/pool.ts';
+import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../db/queries/blocks.ts';
 import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { mapLimit, microBlockHashes } from './fetch.ts';
 import type { FetchedGeneration } from './rows.ts';
-
-/** StoredHash is a stored key block's height and hash. */
-export interface StoredHash {
-  readonly height: number;
-  readonly hash: string;
-}
 
 /**
  * lowestMismatch is the lowest height (of a descending-or-any-order list) whose stored hash differs
@@ -54,28 +49,15 @@ async function nodeKeyHash(node: NodeClient, height: number): Promise<string | n
   }
 }
 
-/** storedLink is what a generation at `height + 1` must point back to. */
-export async function storedLink(
-  db: Queryable,
-  height: number,
-): Promise<{ height: number; keyHash: string; lastMicroHash: string | null } | undefined> {
-  const { rows } = await db.query<{ hash: string; last_micro: string | null }>(
-    `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
-       FROM key_blocks k WHERE k.height = $1`,
-    [height],
-  );
-  return rows[0] ? { height, keyHash: rows[0].hash, lastMicroHash: rows[0].last_micro } : undefined;
-}
-
 /**
  * agreeingBelow walks down from `height` until a stored key hash equals the node's; returns that
  * height (-1 when none agrees). The matched height is reloaded too, to refresh its micro blocks.
  */
 export async function agreeingBelow(db: Queryable, node: NodeClient, height: number): Promise<number> {
   for (let h = height; h >= 0; h--) {
-    const { rows } = await db.query<{ hash: string }>('SELECT hash FROM key_blocks WHERE height = $1', [h]);
-    if (rows.length === 0) return h; // a gap: nothing stored to disagree with below here
-    if ((await nodeKeyHash(node, h)) === rows[0]!.hash) return h;
+    const stored = await keyHashAt(db, h);
+    if (stored === undefined) return h; // a gap: nothing stored to disagree with below here
+    if ((await nodeKeyHash(node, h)) === stored) return h;
   }
   return -1;
 }
@@ -109,10 +91,7 @@ export async function checkForks(
   window: number,
   concurrency: number,
 ): Promise<ForkCheck | undefined> {
-  const { rows: stored } = await db.query<StoredHash>(
-    'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1',
-    [window],
-  );
+  const stored = await topKeyHashes(db, window);
   if (stored.length === 0) return undefined;
   const nodeHashes = await mapLimit(stored, concurrency, (s) => nodeKeyHash(node, s.height));
   const mismatch = lowestMismatch(stored, nodeHashes);
@@ -124,16 +103,10 @@ export async function checkForks(
     return { kind: 'fork', from: mismatch };
   }
   const top = stored[0]!;
-  const { rows } = await db.query<{ hash: string }>(
-    'SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index',
-    [top.height],
-  );
-  const change = classifyTopMicroBlocks(
-    rows.map((r) => r.hash),
-    microBlockHashes(await node.generation(top.height), top.height),
-  );
+  const storedMicro = await microBlockHashesAt(db, top.height);
+  const change = classifyTopMicroBlocks(storedMicro, microBlockHashes(await node.generation(top.height), top.height));
   if (change === 'same') return undefined;
   return change === 'grew'
-    ? { kind: 'grew', height: top.height, stored: rows.length }
+    ? { kind: 'grew', height: top.height, stored: storedMicro.length }
     : { kind: 'fork', from: top.height };
 }

@@ -5,21 +5,21 @@
  * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isJsonObject } from '../chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
-import { encodeNotification, notifyChannel } from '../events/notification.ts';
+import { notifyCommitted } from '../db/notify.ts';
+import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../db/queries/blocks.ts';
+import { markStaleAbove, moveMark, recordTop } from '../db/queries/sync-state.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
-import { contractTx, createdContractCode, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
-import { agreeingBelow, linkBreak, storedLink } from './forks.ts';
+import { createdContractCode, type ContractDecoder } from './contract-decoder.ts';
+import { fetchGeneration, fetchGenerations } from './fetch.ts';
+import { agreeingBelow, linkBreak } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
-import { markStaleAbove, moveMark } from './sync-state.ts';
 import { transformGeneration } from './transform.ts';
-import { deleteFrom, deleteHeights, encodeRows, recordTop, writeGenerations, type EncodedRows } from './writer.ts';
+import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -69,13 +69,10 @@ async function storedBefore(
   db: Queryable,
   gens: readonly FetchedGeneration[],
 ): Promise<{ replaced: number[]; added: number[] }> {
-  const { rows } = await db.query<{ height: number; hashes: string }>(
-    `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
-       FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
-      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`,
-    [gens.map((g) => g.height)],
+  const stored = await storedBlockHashes(
+    db,
+    gens.map((g) => g.height),
   );
-  const stored = new Map(rows.map((r) => [r.height, r.hashes]));
   const replaced = gens
     .filter((g) => {
       const before = stored.get(g.height);
@@ -90,21 +87,6 @@ function changesState(rows: readonly GenerationRows[]): boolean {
   return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
 }
 
-/** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
-function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<string, string>): CodeSource {
-  return async (id) => {
-    const local = batchCodes.get(id);
-    if (local) return local;
-    const { rows } = await db.query<{ tx: { [k: string]: never } }>(
-      'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
-      [id],
-    );
-    const create = rows[0] && isJsonObject(rows[0].tx) ? contractTx(rows[0].tx) : undefined;
-    if (create && typeof create.code === 'string') return create.code;
-    return node.contractCode(id).catch(() => undefined);
-  };
-}
-
 /**
  * rollbackOnly deletes heights from `height` up when the node has nothing to put there (its chain
  * became shorter). The notification's `to` is below its `from`: nothing was written.
@@ -117,10 +99,7 @@ export async function rollbackOnly(
   await withTransaction(deps.pool, async (client) => {
     await deleteFrom(client, height);
     await recordTop(client);
-    await client.query('SELECT pg_notify($1, $2)', [
-      notifyChannel(deps.schema),
-      encodeNotification({ from: height, to: height - 1, rollbackFrom: height }),
-    ]);
+    await notifyCommitted(client, deps.schema, { from: height, to: height - 1, rollbackFrom: height });
   });
   deps.metrics?.rollbacks.inc();
 }
@@ -191,7 +170,7 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, createdCode), fetched);
+  const gens = await deps.decoder.decodeCalls(fetched, createdCode);
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];
@@ -242,7 +221,7 @@ export async function loadBatch(
       rederiveFrom = await markStaleAbove(client, to);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
-    await client.query('SELECT pg_notify($1, $2)', [notifyChannel(deps.schema), encodeNotification(notification)]);
+    await notifyCommitted(client, deps.schema, notification);
     return count;
   });
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing

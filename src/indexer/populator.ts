@@ -5,7 +5,7 @@
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createWritePool } from '../db/pool.ts';
 import { WriterLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -17,7 +17,7 @@ import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
 import { createIndexerMetrics, type IndexerMetrics } from './metrics.ts';
-import { heartbeat, SyncStatus } from './sync-state.ts';
+import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
@@ -39,17 +39,13 @@ export type Populator = Role & { synced(): Promise<void> };
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool(
-    { ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) },
-    log,
-  );
+  const pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
   // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
   onSizeFallback((txType, reason) => log.warn({ txType, reason }, 'transaction size taken from its json'));
   // one rotation for every client: the poll and the fetches stay on the same node
   const rotation = new NodeRotation(cfg.nodeUrls);
-  const decoder = new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs });
   /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
   const newFollower = (signal: AbortSignal): Follower => {
     const clientOptions = {
@@ -68,7 +64,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       loader: {
         pool,
         node,
-        decoder,
+        decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
         schema: cfg.databaseSchema,
         concurrency: cfg.fetchConcurrency,
         batchTransactions: cfg.batchTransactions,

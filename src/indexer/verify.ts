@@ -7,7 +7,9 @@
 import type { Config } from '../config.ts';
 import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
 import { signedTxBytes, txHash } from '../chain/tx-serialize.ts';
-import { createPool, poolOptions, type Queryable } from '../db/pool.ts';
+import { createReadPool, type Queryable } from '../db/pool.ts';
+import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../db/queries/blocks.ts';
+import { transactionsBetween } from '../db/queries/transactions.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
@@ -103,23 +105,19 @@ function serialisedHash(tx: JsonObject, signatures: string[] | null): string | u
 
 /** loadStored reads one stored height (undefined when it is not stored). */
 export async function loadStored(db: Queryable, height: number): Promise<StoredGeneration | undefined> {
-  const kb = await db.query<{ data: JsonObject }>('SELECT data FROM key_blocks WHERE height = $1', [height]);
-  if (kb.rows.length === 0) return undefined;
-  const mbs = await db.query<{ hash: string; header: JsonObject }>(
-    'SELECT hash, header FROM micro_blocks WHERE height = $1 ORDER BY micro_index',
-    [height],
-  );
-  const txs = await db.query<{ hash: string; micro_block_hash: string; tx: JsonObject; signatures: string[] | null }>(
-    'SELECT hash, micro_block_hash, tx, signatures FROM transactions WHERE height = $1 ORDER BY micro_index, tx_index',
-    [height],
-  );
+  const kb = await keyBlockAt(db, height);
+  if (kb === undefined) return undefined;
+  const mbs = await microBlocksBetween(db, height, height);
+  const txs = await transactionsBetween(db, height, height);
   return {
     height,
-    keyBlock: kb.rows[0]!.data,
-    microBlocks: mbs.rows.map((m) => ({
+    keyBlock: kb.data as JsonObject,
+    microBlocks: mbs.map((m) => ({
       hash: m.hash,
-      header: m.header,
-      txs: txs.rows.filter((t) => t.micro_block_hash === m.hash),
+      header: m.header as JsonObject,
+      txs: txs
+        .filter((t) => t.microBlockHash === m.hash)
+        .map((t) => ({ hash: t.hash, tx: t.tx as JsonObject, signatures: t.signatures })),
     })),
   };
 }
@@ -130,7 +128,7 @@ export async function verifyChain(
   opts: { heights?: readonly number[]; full?: boolean },
 ): Promise<{ checked: number; differences: number }> {
   const { cfg, log, out } = deps;
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-verify'), max: 4 }, log);
+  const pool = createReadPool(cfg, 'mdw-verify', log, 4);
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   let checked = 0;
   let differences = 0;
@@ -156,11 +154,7 @@ export async function verifyChain(
       if (opts.heights) {
         chunk = opts.heights.slice(checked, checked + 200);
       } else {
-        const { rows } = await pool.query<{ height: number }>(
-          'SELECT height FROM key_blocks WHERE height > $1 ORDER BY height LIMIT 200',
-          [after],
-        );
-        chunk = rows.map((r) => r.height);
+        chunk = await storedHeightsAbove(pool, after, 200);
       }
       if (chunk.length === 0) break;
       for (const lines of await mapLimit(chunk, cfg.fetchConcurrency, check)) report(lines);

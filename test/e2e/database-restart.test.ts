@@ -88,6 +88,7 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
     await devnode.mineKeyBlock();
     await waitForTop('the populator to load the heights mined while the database was down');
     await waitFor('the server to answer from the database again', async () => (await get('/readyz')).status === 200);
+    await waitFor('the server to log the return', () => logged(server, /database available again/).length > 0, 15_000);
     loading = false;
     await load;
     expect(bad, bad.slice(0, 5).join('\n')).to.deep.equal([]);
@@ -107,6 +108,19 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
   it('verifies clean after both faults', async () => {
     const verify = run(['-v'], env);
     expect(await exitCode(verify.child), verify.output()).to.equal(0);
+  });
+
+  it('mdw -H with the populator running fails at once, naming what holds the writer lock', async () => {
+    const reload = run(['-H', '3-5'], env);
+    expect(await exitCode(reload.child), reload.output()).to.equal(1);
+    const { rows } = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'mdw-populator' AND query LIKE '%pg_advisory_lock%'",
+    );
+    // oclif wraps the message to the terminal's width behind '›'
+    const message = reload.output().replace(/\s*›\s*/g, ' ');
+    expect(message).to.contain('MDW_CLI_WRITER_BUSY');
+    expect(message).to.contain(`is being written by mdw-populator (backend pid ${rows[0]!.pid}`);
+    expect(populator.child.exitCode).to.equal(null);
   });
 
   it('stops both roles cleanly afterwards', async () => {

@@ -56,6 +56,27 @@ describe('loadConfig(env)', () => {
     expect(onlyList.nodeUrls).to.deep.equal(['http://b:3013', 'http://c:3013']);
   });
 
+  it('reads the writer lease and the kubeconfig of a pod on Kubernetes, and none elsewhere', () => {
+    const none = loadConfig({});
+    expect(none.writerLease).to.equal(undefined);
+    expect(none.kubeconfig).to.equal(undefined);
+    expect(none.databaseUrlSet).to.equal(false);
+    expect(loadConfig({ WRITER_LEASE_NAME: 'mdw-writer' }).writerLease).to.deep.equal({
+      name: 'mdw-writer',
+      namespace: 'default',
+    });
+    const pod = loadConfig({
+      WRITER_LEASE_NAME: 'mdw-writer',
+      POD_NAMESPACE: 'chain',
+      POD_NAME: 'mdw-0',
+      KUBECONFIG: '/etc/kube/config',
+      DATABASE_URL: 'postgres://db/mdw',
+    });
+    expect(pod.writerLease).to.deep.equal({ name: 'mdw-writer', namespace: 'chain', podName: 'mdw-0' });
+    expect(pod.kubeconfig).to.equal('/etc/kube/config');
+    expect(pod.databaseUrlSet).to.equal(true);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);

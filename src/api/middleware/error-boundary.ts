@@ -1,5 +1,5 @@
 /** @module The one HTTP error boundary: every failure becomes JSON `{reason, code}` with the right status. */
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../state.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
@@ -9,7 +9,7 @@ import type { DependencyOutage } from '../../outage.ts';
  * errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. A request refused
  * because the database is away is 503 and is told to `databaseOutage`, which logs the outage once, not per request.
  */
-export function errorBoundary(log: Logger, databaseOutage?: DependencyOutage): Koa.Middleware {
+export function errorBoundary(log: Logger, databaseOutage?: DependencyOutage): ApiMiddleware {
   return async function errorBoundary(ctx, next) {
     try {
       await next();

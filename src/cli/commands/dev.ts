@@ -80,7 +80,7 @@ export default class Dev extends Command {
     const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
     const { log } = logger;
     try {
-      let databaseUrl = process.env.DATABASE_URL;
+      let databaseUrl = base.databaseUrlSet ? base.databaseUrl : undefined;
       if (!databaseUrl) {
         const db = await startEmbeddedPostgres({
           dataDir: flags['data-dir'],

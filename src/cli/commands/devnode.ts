@@ -13,6 +13,8 @@ export default class Devnode extends Command {
     'mdw devnode --key-block-interval 5000 --micro-block-interval 1000',
     'mdw devnode --no-mine',
     'mdw devnode --generate 1000 --seed demo',
+    'mdw devnode --generate 1000 --latency-ms 20 --max-concurrent-requests 32',
+    'mdw devnode --generate 1000 --gc-height 900',
   ];
   static override flags = {
     port: Flags.integer({ description: 'external API port', default: 3013, min: 0, max: 65535 }),
@@ -43,6 +45,23 @@ export default class Devnode extends Command {
     generate: Flags.integer({ description: 'start with a generated chain of N generations', min: 1 }),
     seed: Flags.string({ description: 'seed of the generated chain (with --generate)', default: 'devnode' }),
     'network-id': Flags.string({ description: 'network id signatures are made for', default: 'ae_devnet' }),
+    'mainnet-like': Flags.boolean({
+      description:
+        "with --generate: mainnet's shape (quiet and busy eras, many small micro blocks, mostly spends and calls)",
+      default: false,
+    }),
+    'latency-ms': Flags.integer({
+      description: 'answer each request after MS milliseconds (±20 % jitter), as a real node over a network does',
+      min: 0,
+    }),
+    'max-concurrent-requests': Flags.integer({
+      description: "serve at most M requests at once per port; more wait in a queue, as in a node's acceptor pool",
+      min: 1,
+    }),
+    'gc-height': Flags.integer({
+      description: 'a pruning node: state reads below height H (call info, account at a block, dry-run) answer 410',
+      min: 0,
+    }),
   };
 
   async run(): Promise<void> {
@@ -67,9 +86,20 @@ export default class Devnode extends Command {
         microBlockIntervalMs: flags['micro-block-interval'],
         mine: flags.mine,
         networkId: flags['network-id'],
+        latencyMs: flags['latency-ms'],
+        maxConcurrentRequests: flags['max-concurrent-requests'],
+        gcHeight: flags['gc-height'],
         ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
         ...(accounts.length > 0 ? { accounts } : {}),
-        ...(flags.generate ? { generate: { generations: flags.generate, seed: flags.seed } } : {}),
+        ...(flags.generate
+          ? {
+              generate: {
+                generations: flags.generate,
+                seed: flags.seed,
+                ...(flags['mainnet-like'] ? { profile: 'mainnet-like' as const } : {}),
+              },
+            }
+          : {}),
       },
       logger.log,
     );

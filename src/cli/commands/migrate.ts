@@ -1,8 +1,7 @@
 /** @module `mdw migrate`: apply migrations and exit (the operator's migration Job), or show/drop them. */
 import { Command, Flags } from '@oclif/core';
-import pg from 'pg';
 import { createLogger } from '../../log.ts';
-import { quoteIdent } from '../../db/pool.ts';
+import { dropSchema } from '../../db/admin.ts';
 import { configFromEnv } from '../env.ts';
 
 export default class Migrate extends Command {
@@ -39,16 +38,5 @@ export default class Migrate extends Command {
       this.log(applied.length === 0 ? `schema ${cfg.databaseSchema} is up to date` : `applied ${applied.join(', ')}`);
     }
     flush();
-  }
-}
-
-/** dropSchema is idempotent: dropping a schema that is already gone succeeds. */
-async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-  } finally {
-    await client.end();
   }
 }

@@ -5,6 +5,7 @@
 import { Command, Flags } from '@oclif/core';
 import { Registry } from 'prom-client';
 import { hostname } from 'node:os';
+import type { Config } from '../../config.ts';
 import { createLogger, type Logger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
@@ -14,6 +15,7 @@ import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
+import { AppError } from '../../errors.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
@@ -61,7 +63,10 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights);
+      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights).catch((err: unknown) => {
+        if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
+        throw err;
+      });
       log.info({ reloaded, rederived }, 'heights reloaded');
     }
     if (flags.verify) {
@@ -82,11 +87,7 @@ export default class Root extends Command {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
-        roles.push(
-          await (process.env.WRITER_LEASE_NAME
-            ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log)
-            : populate()),
-        );
+        roles.push(await (cfg.writerLease ? underWriterLease(cfg, cfg.writerLease, populate, log) : populate()));
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
@@ -115,14 +116,19 @@ export default class Root extends Command {
  * the operator sets WRITER_LEASE_NAME, POD_NAME and POD_NAMESPACE). Losing it stops the process with
  * status 1, so the Deployment restarts the pod and it contends again.
  */
-async function underWriterLease(name: string, start: () => Promise<Role>, log: Logger): Promise<Role> {
+async function underWriterLease(
+  cfg: Config,
+  lease: NonNullable<Config['writerLease']>,
+  start: () => Promise<Role>,
+  log: Logger,
+): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({}),
-    namespace: process.env.POD_NAMESPACE ?? 'default',
-    name,
-    identity: process.env.POD_NAME ?? hostname(),
+    kube: await kubeClientFor({ kubeconfig: cfg.kubeconfig }),
+    namespace: lease.namespace,
+    name: lease.name,
+    identity: lease.podName ?? hostname(),
     log,
     start,
     onLost: () => {

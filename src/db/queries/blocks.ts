@@ -1,6 +1,7 @@
-/** @module Read-side SQL for key blocks, micro blocks and generations. */
+/** @module SQL for key blocks, micro blocks and generations: the reads, and the deletes of whole heights. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
+import { RAW_TX_JSON } from './transactions.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
 export interface KeyBlockRow {
@@ -22,13 +23,26 @@ export interface MicroBlockRow {
 const KEY_BLOCK_COLUMNS = 'height, hash, time_ms, data';
 const MICRO_BLOCK_COLUMNS = 'hash, height, micro_index, tx_count, header';
 
-/** topHeight is the highest stored key block (undefined for an empty database). */
-export async function topHeight(db: Queryable): Promise<number | undefined> {
-  const { rows } = await db.query<{ h: number | null }>({
-    name: 'mdw_top_height',
-    text: 'SELECT max(height) AS h FROM key_blocks',
+/** The highest stored key block: its height, hash and time. */
+export interface TopKeyBlock {
+  readonly height: number;
+  readonly hash: string;
+  readonly timeMs: number;
+}
+
+/** topKeyBlock is the highest stored key block (undefined for an empty database): the one "top" every role reads. */
+export async function topKeyBlock(db: Queryable): Promise<TopKeyBlock | undefined> {
+  const { rows } = await db.query<{ height: number; hash: string; time_ms: string }>({
+    name: 'mdw_top_key_block',
+    text: 'SELECT height, hash, time_ms FROM key_blocks ORDER BY height DESC LIMIT 1',
   });
-  return rows[0]?.h ?? undefined;
+  const r = rows[0];
+  return r && { height: r.height, hash: r.hash, timeMs: Number(r.time_ms) };
+}
+
+/** topHeight is the highest stored height (undefined for an empty database). */
+export async function topHeight(db: Queryable): Promise<number | undefined> {
+  return (await topKeyBlock(db))?.height;
 }
 
 /** keyBlockAt returns the key block at a height. */
@@ -135,4 +149,124 @@ function toMicroBlock(r: Record<string, unknown>): MicroBlockRow {
     txCount: r.tx_count as number,
     header: r.header as Json,
   };
+}
+
+/**
+ * newGenerationsJson pages generations from..to, oldest first, as the original's
+ * `/middleware/new/generations` entries: `{"key_block": KB, "micro_blocks": [{"micro_block": MB,
+ * "transactions": [RawTx]}]}`, micro blocks and transactions in chain order. KB is the node's key
+ * block with `nonce` as an exact string (as the original sent it); MB the node's header without
+ * `height`. Returns the JSON texts and the newest height among them.
+ */
+export async function newGenerationsJson(
+  db: Queryable,
+  from: number,
+  to: number,
+  w: { limit: number; offset: number },
+): Promise<{ height: number; json: string }[]> {
+  const { rows } = await db.query<{ height: number; json: string }>(
+    `SELECT k.height, jsonb_build_object(
+              'key_block', k.data || jsonb_build_object('nonce', k.data->>'nonce'),
+              'micro_blocks', ARRAY(
+                SELECT jsonb_build_object('micro_block', m.header - 'height', 'transactions', ARRAY(
+                         SELECT ${RAW_TX_JSON} FROM transactions t
+                          WHERE t.height = m.height AND t.micro_index = m.micro_index ORDER BY t.tx_index))
+                  FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index))::text AS json
+       FROM key_blocks k WHERE k.height BETWEEN $1 AND $2 ORDER BY k.height LIMIT $3 OFFSET $4`,
+    [from, to, w.limit, w.offset],
+  );
+  return rows;
+}
+
+/** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
+export async function deleteFrom(db: Queryable, height: number): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
+  return rowCount ?? 0;
+}
+
+/** deleteHeights removes exactly the listed heights. */
+export async function deleteHeights(db: Queryable, heights: readonly number[]): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height = ANY($1::int[])', [heights]);
+  return rowCount ?? 0;
+}
+
+/**
+ * storedBlockHashes maps each listed height that is stored to its key hash followed by its micro
+ * block hashes in order, joined by spaces.
+ */
+export async function storedBlockHashes(db: Queryable, heights: readonly number[]): Promise<Map<number, string>> {
+  const { rows } = await db.query<{ height: number; hashes: string }>(
+    `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
+       FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
+      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`,
+    [heights],
+  );
+  return new Map(rows.map((r) => [r.height, r.hashes]));
+}
+
+/** A stored generation's link: what a generation at `height + 1` must point back to. */
+export interface StoredLink {
+  readonly height: number;
+  readonly keyHash: string;
+  readonly lastMicroHash: string | null;
+}
+
+/** storedLink is the stored key hash and last micro block hash at `height` (undefined when not stored). */
+export async function storedLink(db: Queryable, height: number): Promise<StoredLink | undefined> {
+  const { rows } = await db.query<{ hash: string; last_micro: string | null }>(
+    `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
+       FROM key_blocks k WHERE k.height = $1`,
+    [height],
+  );
+  return rows[0] ? { height, keyHash: rows[0].hash, lastMicroHash: rows[0].last_micro } : undefined;
+}
+
+/** keyHashAt is the stored key block hash at a height (undefined when not stored). */
+export async function keyHashAt(db: Queryable, height: number): Promise<string | undefined> {
+  const { rows } = await db.query<{ hash: string }>('SELECT hash FROM key_blocks WHERE height = $1', [height]);
+  return rows[0]?.hash;
+}
+
+/** A stored key block's height and hash. */
+export interface StoredHash {
+  readonly height: number;
+  readonly hash: string;
+}
+
+/** topKeyHashes lists the `count` highest stored key blocks, highest first. */
+export async function topKeyHashes(db: Queryable, count: number): Promise<StoredHash[]> {
+  const { rows } = await db.query<StoredHash>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1', [
+    count,
+  ]);
+  return rows;
+}
+
+/** microBlockHashesAt lists the stored micro block hashes of a generation in chain order. */
+export async function microBlockHashesAt(db: Queryable, height: number): Promise<string[]> {
+  const { rows } = await db.query<{ hash: string }>(
+    'SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index',
+    [height],
+  );
+  return rows.map((r) => r.hash);
+}
+
+/** storedHeightsAbove lists the stored heights above `after`, ascending, at most `limit` (all when null). */
+export async function storedHeightsAbove(db: Queryable, after: number, limit: number | null = null): Promise<number[]> {
+  const { rows } = await db.query<{ height: number }>(
+    'SELECT height FROM key_blocks WHERE height > $1 ORDER BY height LIMIT $2',
+    [after, limit],
+  );
+  return rows.map((r) => r.height);
+}
+
+/** blockHashesBetween lists the stored key and micro block hashes of heights from..to, by height. */
+export async function blockHashesBetween(db: Queryable, from: number, to: number): Promise<Map<number, string[]>> {
+  const { rows } = await db.query<{ height: number; hash: string }>(
+    `SELECT height, hash FROM key_blocks WHERE height BETWEEN $1 AND $2
+     UNION ALL SELECT height, hash FROM micro_blocks WHERE height BETWEEN $1 AND $2`,
+    [from, to],
+  );
+  const byHeight = new Map<number, string[]>();
+  for (const r of rows) byHeight.set(r.height, [...(byHeight.get(r.height) ?? []), r.hash]);
+  return byHeight;
 }

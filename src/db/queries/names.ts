@@ -70,3 +70,13 @@ export async function names(db: Queryable, filter: NameFilter, w: Window): Promi
   );
   return rows;
 }
+
+/** nameByHash is the current state of the name with this hash (nm_), or undefined. */
+export async function nameByHash(db: Queryable, nameHash: string): Promise<NameRow | undefined> {
+  const { rows } = await db.query<NameRow>(
+    `SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
+       FROM name_state WHERE name_hash = $1`,
+    [nameHash],
+  );
+  return rows[0];
+}

@@ -1,5 +1,6 @@
 /** @module Read-side SQL for chain statistics: sizes, fees, and the populator's sync state. */
 import type { Queryable } from '../pool.ts';
+import { topKeyBlock } from './blocks.ts';
 
 /** The populator's one sync_state row, with the newest stored block's time. */
 export interface SyncState {
@@ -13,20 +14,37 @@ export interface SyncState {
 
 /** syncState reads the populator's progress and the newest stored key block. */
 export async function syncState(db: Queryable): Promise<SyncState> {
-  const { rows } = await db.query(
-    `SELECT k.height AS top_height, k.time_ms AS top_time_ms, s.node_height, s.heartbeat_at, s.status, s.last_error
-       FROM sync_state s
-       LEFT JOIN LATERAL (SELECT height, time_ms FROM key_blocks ORDER BY height DESC LIMIT 1) k ON true`,
-  );
+  const top = await topKeyBlock(db);
+  const { rows } = await db.query('SELECT node_height, heartbeat_at, status, last_error FROM sync_state');
   const r = rows[0] as Record<string, unknown> | undefined;
   return {
-    topHeight: (r?.top_height as number | null) ?? undefined,
-    topTimeMs: r?.top_time_ms == null ? undefined : Number(r.top_time_ms),
+    topHeight: top?.height,
+    topTimeMs: top?.timeMs,
     nodeHeight: (r?.node_height as number | null) ?? undefined,
     heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
     status: (r?.status as string | undefined) ?? 'idle',
     lastError: (r?.last_error as string | null) ?? undefined,
   };
+}
+
+/**
+ * storedHeights is the top stored height and how many heights are stored (one index-only pass over
+ * key_blocks' primary key): every height from 0 to the top is stored when `count = top + 1`.
+ */
+export async function storedHeights(db: Queryable): Promise<{ top: number | undefined; count: number }> {
+  const { rows } = await db.query<{ top: number | null; count: string }>(
+    'SELECT max(height) AS top, count(*) AS count FROM key_blocks',
+  );
+  return { top: rows[0]?.top ?? undefined, count: Number(rows[0]?.count ?? 0) };
+}
+
+/** countTransactionsIn counts the stored transactions with `above < height <= upTo` (on the (height, …) index). */
+export async function countTransactionsIn(db: Queryable, above: number, upTo: number): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM transactions WHERE height > $1 AND height <= $2',
+    [above, upTo],
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** sizeUpTo sums the byte size of every transaction at or below a height. */

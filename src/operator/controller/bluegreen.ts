@@ -10,6 +10,7 @@ import {
   type ReloadStatus,
   type ReloadStrategy,
 } from '../api/middleware-types.ts';
+import { promotionBlockers } from './promotion-gate.ts';
 import type { ProbeResult } from './status-probe.ts';
 
 // BlueGreen: Migrating → CatchingUp → (AwaitingPromotion) → Promoted (the rollback window) →
@@ -323,7 +324,8 @@ function migrate(state: GenerationState, reload: ReloadProgress, migration: JobS
   };
 }
 
-// The catch-up gate: within K blocks, through servers that answer, for the whole stable window.
+// The catch-up gate: a healthy answer (promotionBlockers) within K blocks, through available servers, for the whole
+// stable window.
 function catchUp(
   state: GenerationState,
   reload: ReloadProgress,
@@ -334,14 +336,14 @@ function catchUp(
 ): ReloadStep {
   const probe = seen.pendingProbe;
   const heights = probe?.reachable ? { height: probe.height, nodeHeight: probe.nodeHeight, lag: probe.lag } : {};
-  const progress = probe?.reachable
-    ? `height ${probe.height ?? '?'} of ${probe.nodeHeight ?? '?'} (lag ${probe.lag ?? '?'})`
-    : 'status not reachable yet';
-  const within =
-    seen.pendingServersAvailable &&
-    probe?.reachable === true &&
-    probe.lag !== undefined &&
-    probe.lag <= settings.maxLagBlocks;
+  const blockers = promotionBlockers(probe, settings.maxLagBlocks);
+  const heightsSeen = `height ${probe?.height ?? '?'} of ${probe?.nodeHeight ?? '?'} (lag ${probe?.lag ?? '?'})`;
+  const progress = !probe?.reachable
+    ? 'status not reachable yet'
+    : blockers.length === 0
+      ? heightsSeen
+      : `${heightsSeen}; not ready: ${blockers.join(', ')}`;
+  const within = seen.pendingServersAvailable && blockers.length === 0;
   const { syncedSince: _reset, height: _h, nodeHeight: _n, lag: _l, ...base } = reload;
   const measured = withoutUndefined({ ...base, ...heights });
   if (!within) {

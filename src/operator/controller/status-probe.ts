@@ -14,10 +14,21 @@ export interface ProbeResult {
   readonly synced: boolean;
   /** Highest generation stored by the populator. */
   readonly height?: number;
-  /** Height of the node the populator follows. */
+  /** Height of the node, as the server read it when it answered (`node_height`). */
   readonly nodeHeight?: number;
-  /** nodeHeight - height, as reported (or derived when absent). */
+  /**
+   * nodeHeight - height, computed here from the two heights and never taken from the body's `lag`: a lag that
+   * the populator wrote itself freezes when it dies.
+   */
   readonly lag?: number;
+  /** The HTTP status of the answer (200 only when the server calls itself healthy). */
+  readonly httpStatus?: number;
+  /** Every height from 0 to `height` is stored (`contiguous`); false or absent for a sparse or old server. */
+  readonly contiguous?: boolean;
+  /** The populator's heartbeat is fresh and it has not stopped (`populator.alive`). */
+  readonly populatorAlive?: boolean;
+  /** Age of the populator's heartbeat in seconds (`populator.seconds_since_heartbeat`). */
+  readonly secondsSinceHeartbeat?: number;
   /** Why the probe failed or the status was unusable. */
   readonly error?: string;
 }
@@ -71,32 +82,38 @@ export function createStatusProbe(options: StatusProbeOptions = {}): StatusProbe
 /**
  * parseStatusBody turns an HTTP answer into a ProbeResult. A 503 still carries the heights (the
  * server reports "not healthy" with its numbers), so they are kept, but such a generation is never
- * synced whatever its body says.
+ * synced whatever its body says. The lag is always derived from `node_height` and `height`.
  */
 export function parseStatusBody(httpStatus: number, body: string): ProbeResult {
   if (httpStatus !== 200 && httpStatus !== 503) {
-    return { reachable: true, synced: false, error: `status endpoint answered ${httpStatus}` };
+    return { reachable: true, synced: false, httpStatus, error: `status endpoint answered ${httpStatus}` };
   }
   let json: unknown;
   try {
     json = parseJson(body);
   } catch {
-    return { reachable: true, synced: false, error: 'status body is not JSON' };
+    return { reachable: true, synced: false, httpStatus, error: 'status body is not JSON' };
   }
-  if (!isJsonObject(json)) return { reachable: true, synced: false, error: 'status body is not a JSON object' };
+  if (!isJsonObject(json))
+    return { reachable: true, synced: false, httpStatus, error: 'status body is not a JSON object' };
   const height = optionalHeight(json.height);
   const nodeHeight = optionalHeight(json.node_height);
-  const lag =
-    optionalHeight(json.lag) ??
-    (height !== undefined && nodeHeight !== undefined ? Math.max(0, nodeHeight - height) : undefined);
+  const lag = height !== undefined && nodeHeight !== undefined ? Math.max(0, nodeHeight - height) : undefined;
   const synced = httpStatus === 200 && json.synced === true;
+  const populator = isJsonObject(json.populator) ? json.populator : {};
+  const heartbeatAge = optionalHeight(populator.seconds_since_heartbeat);
+  const reason = typeof json.reason === 'string' ? `: ${json.reason}` : '';
   return {
     reachable: true,
     synced,
+    httpStatus,
     ...(height === undefined ? {} : { height }),
     ...(nodeHeight === undefined ? {} : { nodeHeight }),
     ...(lag === undefined ? {} : { lag }),
-    ...(httpStatus === 503 ? { error: 'status endpoint answered 503' } : {}),
+    ...(typeof json.contiguous === 'boolean' ? { contiguous: json.contiguous } : {}),
+    ...(typeof populator.alive === 'boolean' ? { populatorAlive: populator.alive } : {}),
+    ...(heartbeatAge === undefined ? {} : { secondsSinceHeartbeat: heartbeatAge }),
+    ...(httpStatus === 503 ? { error: `status endpoint answered 503${reason}` } : {}),
   };
 }
 

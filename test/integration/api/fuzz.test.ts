@@ -57,6 +57,10 @@ describe('API fuzz pass', function () {
   let api: ApiUnderTest;
   before(async () => {
     api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    // a healthy node, so that /middleware/status answers 200: its 503 is the designed answer for an unhealthy one
+    const echo = api.node.respond;
+    api.node.respond = (req) =>
+      req.url === '/v2/key-blocks/current/height' ? { status: 200, body: '{"height":60}' } : echo(req);
   });
   after(async () => {
     await api.close();

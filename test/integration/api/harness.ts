@@ -1,12 +1,13 @@
 /** @module API test harness: a migrated test database with the fixture chain, the Koa app over it, and a fake node. */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/response-cache.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, createReadPool, type Pool } from '../../../src/db/pool.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createLogger } from '../../../src/log.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
@@ -27,6 +28,8 @@ export interface SeenRequest {
 export interface FakeNode {
   readonly url: string;
   readonly seen: SeenRequest[];
+  /** TCP connections accepted so far */
+  readonly connections: number;
   respond: (
     req: SeenRequest,
   ) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
@@ -38,6 +41,7 @@ export async function startFakeNode(): Promise<FakeNode> {
   const node: FakeNode = {
     url: '',
     seen: [],
+    connections: 0,
     close: async () => {},
     respond: (req) => ({
       status: 200,
@@ -64,6 +68,9 @@ export async function startFakeNode(): Promise<FakeNode> {
       else send();
     });
   });
+  server.on('connection', () => {
+    (node as { connections: number }).connections++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(node, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -79,6 +86,9 @@ export async function startFakeNode(): Promise<FakeNode> {
 /** An API under test. */
 export interface ApiUnderTest {
   readonly request: ReturnType<typeof supertest>;
+  /** the app, for tests that need a real listening server */
+  readonly app: Koa;
+  /** a write pool on the API's database, for tests that change it */
   readonly pool: Pool;
   readonly fixture: ChainFixture;
   readonly node: FakeNode;
@@ -102,22 +112,26 @@ export async function startApi(
   const pool = createPool({ databaseUrl: db.url, schema: 'public', max: 5 }, silentLog);
   const fixture = opts.empty ? undefined : await buildFixture(pool, opts.fixture);
   const registry = new prom.Registry();
+  // the app reads as a server does, through a read-only pool: a write on its read path fails the test
+  const reads = createReadPool(cfg, 'mdw-test-api', silentLog, 5);
   const app = createApp({
     cfg,
     log: silentLog,
-    pool,
+    pool: reads,
     registry,
     version: '9.9.9-test',
     responseCache: opts.responseCache,
   });
   return {
     request: supertest(app.callback()),
+    app,
     pool,
     node,
     registry,
     fixture: fixture!,
     async close() {
       await node.close();
+      await reads.end();
       await pool.end();
       await db.drop();
     },

@@ -115,9 +115,18 @@ describe('middleware chain queries', () => {
 });
 
 describe('middleware status', () => {
-  it('is 200 with heights, lag and synced while blocks are fresh and the populator beats', async () => {
+  /** nodeAt makes the fake node say it is at `height` (null: answer 500 like a node in trouble). */
+  const nodeAt = (api: ApiUnderTest, height: number | null): void => {
+    api.node.respond = (req) =>
+      req.url === '/v2/key-blocks/current/height' && height !== null
+        ? { status: 200, body: JSON.stringify({ height }) }
+        : { status: 500, body: '{"reason":"down"}' };
+  };
+
+  it('is 200 with heights, lag and synced while blocks are fresh, the populator beats and the node answers', async () => {
     const api = await startApi({ fixture: { newestBlockAgeMs: 10_000 } });
     try {
+      nodeAt(api, TOP + 1);
       const res = await api.request.get('/middleware/status').expect(200);
       expect(res.body).to.include({
         OK: true,
@@ -125,6 +134,7 @@ describe('middleware status', () => {
         node_height: TOP + 1,
         lag: 1,
         synced: true,
+        contiguous: true,
         queue_length: 1,
         version: '9.9.9-test',
       });
@@ -138,9 +148,67 @@ describe('middleware status', () => {
     }
   });
 
+  it("judges the lag against the node's height now, not the populator's last write, reading it once per moment", async () => {
+    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    try {
+      nodeAt(api, TOP + 50);
+      api.node.seen.length = 0;
+      const res = await api.request.get('/middleware/status').expect(200);
+      expect(res.body).to.include({ height: TOP, node_height: TOP + 50, lag: 50, synced: false, queue_length: 50 });
+      await Promise.all(Array.from({ length: 5 }, () => api.request.get('/middleware/status').expect(200)));
+      expect(api.node.seen.length).to.equal(1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('is 503 and not synced while the node cannot be reached, with node_height null', async () => {
+    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    try {
+      nodeAt(api, null);
+      const res = await api.request.get('/middleware/status').expect(503);
+      expect(res.body).to.include({
+        OK: false,
+        reason: 'the node cannot be reached',
+        node_height: null,
+        lag: null,
+        synced: false,
+      });
+      expect(res.body.populator).to.include({ alive: true });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('is 503 and not synced at once when the populator stopped cleanly, heartbeat fresh or not', async () => {
+    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    try {
+      nodeAt(api, TOP);
+      await api.pool.query("UPDATE sync_state SET status = 'stopped', heartbeat_at = now()");
+      const res = await api.request.get('/middleware/status').expect(503);
+      expect(res.body).to.include({ OK: false, reason: 'the populator has stopped', synced: false, lag: 0 });
+      expect(res.body.populator).to.include({ status: 'stopped', alive: false });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('is not synced nor contiguous when a height below the top is missing', async () => {
+    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    try {
+      nodeAt(api, TOP);
+      await api.pool.query('DELETE FROM key_blocks WHERE height = $1', [TOP - 5]);
+      const res = await api.request.get('/middleware/status').expect(200);
+      expect(res.body).to.include({ height: TOP, lag: 0, contiguous: false, synced: false });
+    } finally {
+      await api.close();
+    }
+  });
+
   it('is 503 when the newest block is older than STATUS_MAX_BLOCK_AGE', async () => {
     const api = await startApi({ env: { STATUS_MAX_BLOCK_AGE: '60' }, fixture: { newestBlockAgeMs: 120_000 } });
     try {
+      nodeAt(api, TOP);
       const res = await api.request.get('/middleware/status').expect(503);
       expect(res.body).to.include({ OK: false, height: TOP });
     } finally {
@@ -151,7 +219,9 @@ describe('middleware status', () => {
   it('is 503 when the populator heartbeat is stale (populator stuck)', async () => {
     const api = await startApi({ fixture: { newestBlockAgeMs: 1000, heartbeatAgeMs: 3_600_000 } });
     try {
+      nodeAt(api, TOP);
       const res = await api.request.get('/middleware/status').expect(503);
+      expect(res.body).to.include({ synced: false });
       expect(res.body.populator).to.include({ alive: false });
     } finally {
       await api.close();
@@ -162,7 +232,7 @@ describe('middleware status', () => {
     const api = await startApi({ empty: true });
     try {
       const res = await api.request.get('/middleware/status').expect(503);
-      expect(res.body).to.include({ OK: false, height: null, synced: false });
+      expect(res.body).to.include({ OK: false, height: null, synced: false, contiguous: false });
       await api.request.get('/middleware/size/current').expect(404);
     } finally {
       await api.close();

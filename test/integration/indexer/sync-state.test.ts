@@ -7,7 +7,7 @@ import {
   missingHeights,
   moveMark,
   rederiveMark,
-} from '../../../src/indexer/sync-state.ts';
+} from '../../../src/db/queries/sync-state.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
 describe('sync state (PostgreSQL)', () => {

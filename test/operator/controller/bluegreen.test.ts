@@ -10,6 +10,7 @@ import {
   type ReloadRequest,
   type ReloadSettings,
 } from '../../../src/operator/controller/bluegreen.ts';
+import { parseStatusBody, type ProbeResult } from '../../../src/operator/controller/status-probe.ts';
 
 const now = new Date('2026-11-21T01:00:00Z');
 const later = (ms: number): Date => new Date(now.getTime() + ms);
@@ -27,8 +28,23 @@ const caughtUp: ReloadObservation = {
   ...quiet,
   pendingMigration: 'Succeeded',
   pendingServersAvailable: true,
-  pendingProbe: { reachable: true, synced: true, height: 99, nodeHeight: 100, lag: 1 },
+  pendingProbe: healthy(99, 100),
 };
+
+/** healthy is the probe of a 200 answer that meets every condition of the gate. */
+function healthy(height: number, nodeHeight: number): ProbeResult {
+  return {
+    reachable: true,
+    synced: true,
+    httpStatus: 200,
+    height,
+    nodeHeight,
+    lag: nodeHeight - height,
+    contiguous: true,
+    populatorAlive: true,
+    secondsSinceHeartbeat: 1,
+  };
+}
 
 const idle: GenerationState = { activeGeneration: 1 };
 function reloading(fields: Partial<ReloadProgress>, state: Partial<GenerationState> = {}): GenerationState {
@@ -424,9 +440,7 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
     return {
       pendingMigration: pending ? 'Succeeded' : 'Absent',
       pendingServersAvailable: pending?.workloads ?? false,
-      ...(pending?.preview
-        ? { pendingProbe: { reachable: true, synced: true, height: 100, nodeHeight: 100, lag: 0 } }
-        : {}),
+      ...(pending?.preview ? { pendingProbe: healthy(100, 100) } : {}),
       reloadJob: layout.reloadJob ? 'Succeeded' : 'Absent',
       cleanupJob: layout.cleanupGeneration === undefined ? 'Absent' : 'Succeeded',
       ...(rollbackId === undefined ? {} : { rollbackId }),
@@ -475,5 +489,96 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
     const { trail, end } = run(inPlace);
     expect(trail).to.deep.equal(['Reloading', 'Completed']);
     expect(end.activeGeneration).to.equal(1);
+  });
+});
+
+// issue 14 item 1: fake `/middleware/status` answers, parsed as the probe parses them, fed to the gate for longer
+// than the stable window. None of them may be promoted; the healthy one is.
+describe('the promotion gate over fake status answers (issue 14)', () => {
+  const body = (fields: Record<string, unknown>): string =>
+    JSON.stringify({
+      height: 100,
+      node_height: 101,
+      lag: 1,
+      synced: true,
+      contiguous: true,
+      populator: { status: 'synced', alive: true, seconds_since_heartbeat: 2 },
+      ...fields,
+    });
+  const answers: { name: string; status: number; body: string; blocker: string }[] = [
+    {
+      name: 'a 503 (the populator is stuck) whose body still says lag 0',
+      status: 503,
+      body: body({ reason: 'the populator is stuck: no heartbeat', lag: 0, node_height: 100 }),
+      blocker: 'answered 503',
+    },
+    {
+      name: 'a frozen lag: the body says lag 0 but the node is 40 blocks ahead of the stored height',
+      status: 200,
+      body: body({ lag: 0, node_height: 140 }),
+      blocker: 'lag 40 above 3',
+    },
+    {
+      name: 'no node height (the node cannot be reached)',
+      status: 200,
+      body: body({ lag: 0, node_height: null }),
+      blocker: 'lag unknown',
+    },
+    {
+      name: 'a stale heartbeat',
+      status: 200,
+      body: body({ populator: { status: 'syncing', alive: false, seconds_since_heartbeat: 120 } }),
+      blocker: 'populator not alive (heartbeat 120 s old)',
+    },
+    {
+      name: 'a sparse range (a -H near the head on an empty schema)',
+      status: 200,
+      body: body({ contiguous: false }),
+      blocker: 'not contiguous',
+    },
+    {
+      name: 'an old server without contiguous or populator fields',
+      status: 200,
+      body: JSON.stringify({ height: 100, node_height: 100, lag: 0, synced: true }),
+      blocker: 'not contiguous',
+    },
+    { name: 'synced: false', status: 200, body: body({ synced: false }), blocker: 'not synced' },
+  ];
+  const catching = reloading({ state: 'CatchingUp' });
+  const seen = (probe: ProbeResult): ReloadObservation => ({ ...caughtUp, pendingProbe: probe });
+
+  /** run probes every 10 s for 90 s (beyond the 60 s window) and returns the last step. */
+  function runFor90s(probe: ProbeResult) {
+    let state = catching;
+    let step = advanceReload(state, blueGreen, seen(probe), now, settings);
+    for (let t = 10_000; t <= 90_000; t += 10_000) {
+      state = step.state;
+      step = advanceReload(state, blueGreen, seen(probe), later(t), settings);
+    }
+    return step;
+  }
+
+  for (const a of answers) {
+    it(`never promotes on ${a.name}`, () => {
+      const step = runFor90s(parseStatusBody(a.status, a.body));
+      expect(step.state.activeGeneration).to.equal(1);
+      expect(step.state.reload?.state).to.equal('CatchingUp');
+      expect(step.state.reload?.syncedSince).to.equal(undefined);
+      expect(step.state.reload?.message).to.contain(a.blocker);
+    });
+  }
+
+  it('promotes a healthy answer once the stable window has passed', () => {
+    const step = runFor90s(parseStatusBody(200, body({})));
+    expect(step.state.activeGeneration).to.equal(2);
+    expect(step.state.reload?.state).to.equal('Promoted');
+  });
+
+  it('restarts the window when the populator dies inside it', () => {
+    const open = advanceReload(catching, blueGreen, seen(parseStatusBody(200, body({}))), now, settings);
+    expect(open.state.reload?.syncedSince).to.equal(now.toISOString());
+    const dead = parseStatusBody(503, body({ populator: { status: 'syncing', alive: false } }));
+    const step = advanceReload(open.state, blueGreen, seen(dead), later(30_000), settings);
+    expect(step.state.reload?.syncedSince).to.equal(undefined);
   });
 });

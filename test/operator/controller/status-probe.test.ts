@@ -18,59 +18,84 @@ describe('statusUrl', () => {
 describe('parseStatusBody', () => {
   const cases: { name: string; status: number; body: string; want: Record<string, unknown> }[] = [
     {
-      name: 'a synced 200 answer',
+      name: 'a healthy 200 answer of the agreed contract',
       status: 200,
-      body: '{"height":120,"node_height":121,"lag":1,"synced":true}',
-      want: { reachable: true, synced: true, height: 120, nodeHeight: 121, lag: 1 },
+      body: '{"height":120,"node_height":121,"lag":1,"synced":true,"contiguous":true,"populator":{"status":"synced","alive":true,"seconds_since_heartbeat":2}}',
+      want: {
+        reachable: true,
+        synced: true,
+        httpStatus: 200,
+        height: 120,
+        nodeHeight: 121,
+        lag: 1,
+        contiguous: true,
+        populatorAlive: true,
+        secondsSinceHeartbeat: 2,
+      },
     },
     {
       name: 'a 200 answer that says not synced',
       status: 200,
       body: '{"height":10,"node_height":121,"lag":111,"synced":false}',
-      want: { reachable: true, synced: false, height: 10, nodeHeight: 121, lag: 111 },
+      want: { reachable: true, synced: false, httpStatus: 200, height: 10, nodeHeight: 121, lag: 111 },
     },
     {
-      name: 'a 503 answer (never synced, heights kept)',
+      name: 'a 503 answer (never synced, heights kept, reason told)',
       status: 503,
-      body: '{"height":10,"node_height":12,"synced":true}',
+      body: '{"reason":"the populator is stuck: no heartbeat","height":10,"node_height":12,"synced":true,"populator":{"alive":false,"seconds_since_heartbeat":75}}',
       want: {
         reachable: true,
         synced: false,
+        httpStatus: 503,
         height: 10,
         nodeHeight: 12,
         lag: 2,
-        error: 'status endpoint answered 503',
+        populatorAlive: false,
+        secondsSinceHeartbeat: 75,
+        error: 'status endpoint answered 503: the populator is stuck: no heartbeat',
       },
     },
     {
       name: 'a body without lag (derived from the heights)',
       status: 200,
       body: '{"height":7,"node_height":9,"synced":true}',
-      want: { reachable: true, synced: true, height: 7, nodeHeight: 9, lag: 2 },
+      want: { reachable: true, synced: true, httpStatus: 200, height: 7, nodeHeight: 9, lag: 2 },
+    },
+    {
+      name: 'a frozen lag (the body says 0; the heights say 30)',
+      status: 200,
+      body: '{"height":70,"node_height":100,"lag":0,"synced":true,"contiguous":false}',
+      want: { reachable: true, synced: true, httpStatus: 200, height: 70, nodeHeight: 100, lag: 30, contiguous: false },
+    },
+    {
+      name: 'an unknown node height (no lag, whatever the body says)',
+      status: 200,
+      body: '{"height":70,"node_height":null,"lag":0,"synced":true}',
+      want: { reachable: true, synced: true, httpStatus: 200, height: 70 },
     },
     {
       name: 'a body that is not JSON',
       status: 200,
       body: '<html>',
-      want: { reachable: true, synced: false, error: 'status body is not JSON' },
+      want: { reachable: true, synced: false, httpStatus: 200, error: 'status body is not JSON' },
     },
     {
       name: 'a JSON array',
       status: 200,
       body: '[1]',
-      want: { reachable: true, synced: false, error: 'status body is not a JSON object' },
+      want: { reachable: true, synced: false, httpStatus: 200, error: 'status body is not a JSON object' },
     },
     {
       name: 'a 404 (the endpoint is missing)',
       status: 404,
       body: '{}',
-      want: { reachable: true, synced: false, error: 'status endpoint answered 404' },
+      want: { reachable: true, synced: false, httpStatus: 404, error: 'status endpoint answered 404' },
     },
     {
       name: 'negative and non-integer heights (ignored)',
       status: 200,
       body: '{"height":-1,"node_height":"x","synced":true}',
-      want: { reachable: true, synced: true },
+      want: { reachable: true, synced: true, httpStatus: 200 },
     },
   ];
   for (const c of cases) {
@@ -106,7 +131,7 @@ describe('createStatusProbe', () => {
       body: '{"height":5,"node_height":5,"lag":0,"synced":true}',
     });
     const result = await createStatusProbe({ fetch: localFetch })(target);
-    expect(result).to.deep.equal({ reachable: true, synced: true, height: 5, nodeHeight: 5, lag: 0 });
+    expect(result).to.deep.equal({ reachable: true, synced: true, httpStatus: 200, height: 5, nodeHeight: 5, lag: 0 });
   });
 
   it('reports a silent endpoint as unreachable after the timeout', async () => {

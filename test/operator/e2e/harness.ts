@@ -49,7 +49,18 @@ export class ScriptedProbe {
   };
   /** caughtUp makes a Service report a synced middleware at height `height` with `lag`. */
   set(service: string, height: number, lag: number): void {
-    this.answers.set(service, { reachable: true, synced: lag <= 3, height, nodeHeight: height + lag, lag });
+    const synced = lag <= 3;
+    this.answers.set(service, {
+      reachable: true,
+      synced,
+      httpStatus: synced ? 200 : 503,
+      height,
+      nodeHeight: height + lag,
+      lag,
+      contiguous: true,
+      populatorAlive: true,
+      secondsSinceHeartbeat: 1,
+    });
   }
 }
 

@@ -1,8 +1,12 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
-import { isInternalPath } from '../../../src/api/proxy.ts';
+import type Koa from 'koa';
+import { corsOrigin, isListedOrigin } from '../../../src/api/app.ts';
+import { textProblem } from '../../../src/api/middleware/valid-text.ts';
+import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
-import { generationsReport, signedTx } from '../../../src/api/shapes.ts';
+import { generationsReport } from '../../../src/api/shapes.ts';
+import { signedTx } from '../../../src/chain/signed-tx.ts';
 
 describe('isInternalPath', () => {
   it('marks debug builders and key block submission, nothing else', () => {
@@ -12,6 +16,40 @@ describe('isInternalPath', () => {
     expect(isInternalPath('GET', '/v2/key-blocks/pending')).to.equal(false);
     expect(isInternalPath('POST', '/v2/transactions')).to.equal(false);
     expect(isInternalPath('GET', '/v2/debugger')).to.equal(false);
+  });
+  it('decides on the normalised path', () => {
+    for (const p of ['/v2//debug/x', '/v2/%64ebug/x', '/v2/Debug/x', '/v2\\debug/x', '/v2/a/../debug'])
+      expect(isInternalPath('GET', p), p).to.equal(true);
+    expect(isInternalPath('post', '/v2/key-blocks//')).to.equal(true);
+  });
+});
+
+describe('normalisedPath', () => {
+  it('decodes once, lower-cases, drops empty and dot segments and applies ..', () => {
+    expect(normalisedPath('/V2//a/./b/../%64ebug/')).to.equal('/v2/a/debug');
+    expect(normalisedPath('/v2/%2564')).to.equal('/v2/%64');
+    expect(normalisedPath('/../../x')).to.equal('/x');
+    expect(normalisedPath('/v2/%zz')).to.equal('/v2/%zz');
+  });
+});
+
+describe('hopByHopHeaders', () => {
+  it('lists the fixed hop-by-hop headers and those named in Connection, lower case', () => {
+    const h = hopByHopHeaders({ connection: 'Close, X-A ,x-b,' });
+    expect(h).to.include.members(['connection', 'keep-alive', 'te', 'upgrade', 'x-a', 'x-b']);
+    expect(hopByHopHeaders({})).to.not.include('');
+  });
+});
+
+describe('textProblem', () => {
+  it('finds NUL and invalid UTF-8 after percent-decoding, and passes everything else', () => {
+    expect(textProblem('/a/%00')).to.match(/NUL/);
+    expect(textProblem('/a/%FF')).to.match(/UTF-8/);
+    expect(textProblem('/a/%C0%80')).to.match(/UTF-8/);
+    expect(textProblem('/a/%ED%A0%80')).to.match(/UTF-8/);
+    expect(textProblem('/a/\u00ff')).to.match(/UTF-8/);
+    expect(textProblem('/a/%C3%A9/%F0%9F%98%80')).to.equal(undefined);
+    expect(textProblem('q=100%&r=%zz')).to.equal(undefined);
   });
 });
 
@@ -57,5 +95,18 @@ describe('shapes', () => {
     };
     expect(report.data['3']!.nonce).to.equal('15041902164601590529');
     expect(report.data['3']!.micro_blocks.mh_1!.transactions.th_1).to.deep.equal(signedTx(row));
+  });
+});
+
+describe('corsOrigin and isListedOrigin', () => {
+  const ctx = (origin: string): Koa.Context => ({ get: () => origin }) as unknown as Koa.Context;
+  it('answers * for any origin under *, and echoes (with credentials) only origins listed by name', () => {
+    expect(corsOrigin(['*'])(ctx('https://a.example'))).to.equal('*');
+    expect(isListedOrigin(['*'], 'https://a.example')).to.equal(false);
+    expect(corsOrigin(['*', 'https://a.example'])(ctx('https://a.example'))).to.equal('https://a.example');
+    expect(isListedOrigin(['*', 'https://a.example'], 'https://a.example')).to.equal(true);
+    expect(corsOrigin(['https://a.example'])(ctx('https://b.example'))).to.equal('');
+    expect(isListedOrigin(['*'], '*')).to.equal(false);
+    expect(isListedOrigin(['https://a.example'], '')).to.equal(false);
   });
 });

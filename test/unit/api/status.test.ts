@@ -12,9 +12,11 @@ describe('statusReport', () => {
     status: 'following',
     lastError: undefined,
   };
-  const report = (s: Partial<SyncState>, maxBlockAge = 900) =>
+  const report = (s: Partial<SyncState>, maxBlockAge = 900, nodeHeight: number | null = 101, contiguous = true) =>
     statusReport({
       state: { ...state, ...s },
+      nodeHeight,
+      contiguous,
       nowMs: now,
       maxBlockAge,
       heartbeatTimeout: 60,
@@ -31,6 +33,7 @@ describe('statusReport', () => {
       node_height: 101,
       lag: 1,
       synced: true,
+      contiguous: true,
       seconds_since_last_block: 30,
       queue_length: 1,
       version: '1.2.3',
@@ -49,11 +52,27 @@ describe('statusReport', () => {
     });
     expect(report({ heartbeatAt: undefined }).ok).to.equal(false);
   });
-  it('is synced only within the lag bound and not while reloading', () => {
-    expect(report({ nodeHeight: 100 + SYNCED_MAX_LAG }).body.synced).to.equal(true);
-    expect(report({ nodeHeight: 101 + SYNCED_MAX_LAG }).body.synced).to.equal(false);
+  it('is synced only within the lag bound, with a live populator, no reload and no gap', () => {
+    expect(report({}, 900, 100 + SYNCED_MAX_LAG).body.synced).to.equal(true);
+    expect(report({}, 900, 101 + SYNCED_MAX_LAG).body.synced).to.equal(false);
+    expect(report({}, 900, 99 - SYNCED_MAX_LAG).body).to.include({ synced: false, lag: -SYNCED_MAX_LAG - 1 });
     expect(report({ status: 'reloading' }).body.synced).to.equal(false);
-    expect(report({ nodeHeight: undefined }).body).to.include({ synced: false, lag: null });
+    expect(report({}, 900, 101, false).body).to.include({ synced: false, contiguous: false });
+    expect(report({ heartbeatAt: new Date(now - 61_000) }).body.synced).to.equal(false);
+  });
+  it("takes the lag from the node's height now, not from the populator's last write", () => {
+    expect(report({ nodeHeight: 101 }, 900, 150).body).to.include({ node_height: 150, lag: 50, synced: false });
+  });
+  it('is 503, not synced, with node_height and lag null while the node cannot be reached', () => {
+    const { ok, body } = report({}, 900, null);
+    expect(ok).to.equal(false);
+    expect(body).to.include({ reason: 'the node cannot be reached', node_height: null, lag: null, synced: false });
+  });
+  it('is 503 and not alive as soon as the populator stopped cleanly, however fresh its heartbeat', () => {
+    const { ok, body } = report({ status: 'stopped', heartbeatAt: new Date(now) });
+    expect(ok).to.equal(false);
+    expect(body).to.include({ reason: 'the populator has stopped', synced: false });
+    expect(body.populator).to.include({ status: 'stopped', alive: false });
   });
   it('handles an empty database without throwing', () => {
     const { ok, body } = report({ topHeight: undefined, topTimeMs: undefined });

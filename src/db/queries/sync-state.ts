@@ -1,5 +1,5 @@
 /** @module The sync_state row: progress, heartbeat and last error (read by /middleware/status), and the re-derive mark. */
-import type { Queryable } from '../db/pool.ts';
+import type { Queryable } from '../pool.ts';
 
 /** SyncStatus values written to sync_state.status. */
 export const SyncStatus = {
@@ -24,14 +24,6 @@ export async function heartbeat(
     `UPDATE sync_state SET status = $1, node_height = COALESCE($2, node_height), last_error = $3, heartbeat_at = now()`,
     [status, nodeHeight, lastError],
   );
-}
-
-/** storedTop is the highest stored height and its hash (undefined when empty). */
-export async function storedTop(db: Queryable): Promise<{ height: number; hash: string } | undefined> {
-  const { rows } = await db.query<{ height: number; hash: string }>(
-    'SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1',
-  );
-  return rows[0];
 }
 
 /**
@@ -87,4 +79,11 @@ export async function moveMark(db: Queryable, top: number): Promise<number | nul
     [top],
   );
   return rows[0]!.rederive_from;
+}
+
+/** recordTop sets the loaded top in sync_state (same transaction as the rows it describes). */
+export async function recordTop(db: Queryable): Promise<void> {
+  await db.query(
+    `UPDATE sync_state SET (top_height, top_hash) = (SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1)`,
+  );
 }

@@ -1,0 +1,56 @@
+/** @module The node's height as this server reads it now, kept for a moment so that status polls do not each ask the node. */
+import type { Logger } from '../log.ts';
+import { NodeClient } from '../node/client.ts';
+import { BriefValue } from './brief-value.ts';
+
+/** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests. */
+export const NODE_HEIGHT_TTL_MS = 2000;
+/** Upper bound on one reading: a status answer never waits long for a silent node. */
+const MAX_READ_MS = 2000;
+
+/** What a NodeHeight reads from. */
+export interface NodeHeightOptions {
+  /** the node URLs, failover order */
+  readonly urls: readonly string[];
+  readonly timeoutMs: number;
+  readonly log: Logger;
+  readonly ttlMs?: number;
+}
+
+/**
+ * NodeHeight reads `/v2/key-blocks/current/height` at most once per TTL; concurrent callers share
+ * one reading. `null` means no node answered. The node's loss and return are logged once each.
+ */
+export class NodeHeight {
+  readonly #client: NodeClient;
+  readonly #log: Logger;
+  readonly #reading: BriefValue<number | null>;
+  #lost = false;
+
+  constructor(opts: NodeHeightOptions) {
+    this.#client = new NodeClient(
+      { url: opts.urls, timeoutMs: Math.min(opts.timeoutMs, MAX_READ_MS), attempts: 1 },
+      opts.log,
+    );
+    this.#log = opts.log;
+    this.#reading = new BriefValue(() => this.#read(), opts.ttlMs ?? NODE_HEIGHT_TTL_MS);
+  }
+
+  /** current is the node's height, read within the last TTL, or null when the node cannot be reached. */
+  current(): Promise<number | null> {
+    return this.#reading.get();
+  }
+
+  async #read(): Promise<number | null> {
+    try {
+      const height = await this.#client.topHeight();
+      if (this.#lost) this.#log.info({ height }, 'status: the node answers again');
+      this.#lost = false;
+      return height;
+    } catch (err) {
+      if (!this.#lost) this.#log.warn({ err: (err as Error).message }, 'status: the node cannot be reached');
+      this.#lost = true;
+      return null;
+    }
+  }
+}

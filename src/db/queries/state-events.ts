@@ -1,0 +1,86 @@
+/**
+ * @module The writer's reads of name_events and oracle_events: each name's or oracle's latest event
+ * before a chain position (the state a batch starting there folds its new events onto).
+ */
+import type { Json } from '../../chain/json.ts';
+import type { Queryable } from '../pool.ts';
+
+/** A position in the chain: events strictly before it are the prior state. */
+export interface ChainPosition {
+  readonly height: number;
+  readonly microIndex: number;
+}
+
+/** A name after its latest event before a position. */
+export interface PriorNameState {
+  readonly name: string | null;
+  readonly kind: string;
+  readonly owner: string;
+  readonly expiresAt: number | null;
+  readonly auctionEnd: number | null;
+  readonly nameFee: string | null;
+  readonly pointers: Json;
+}
+
+/** An oracle's expiry after its latest event before a position. */
+export interface PriorOracleState {
+  readonly expiresAt: number;
+}
+
+/** priorNameStates maps each name hash that has an event before `before` to its state after that event. */
+export async function priorNameStates(
+  db: Queryable,
+  hashes: string[],
+  before: ChainPosition,
+): Promise<Map<string, PriorNameState>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await db.query<{
+    name_hash: string;
+    name: string | null;
+    kind: string;
+    owner: string;
+    expires_at: number | null;
+    auction_end: number | null;
+    name_fee: string | null;
+    pointers: Json;
+  }>(
+    `SELECT h.name_hash, e.name, e.kind, e.owner, e.expires_at, e.auction_end, e.name_fee, e.pointers
+       FROM unnest($1::text[]) AS h(name_hash)
+       CROSS JOIN LATERAL (
+         SELECT * FROM name_events e WHERE e.name_hash = h.name_hash AND (e.height, e.micro_index) < ($2, $3)
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
+    [hashes, before.height, before.microIndex],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.name_hash,
+      {
+        name: r.name,
+        kind: r.kind,
+        owner: r.owner,
+        expiresAt: r.expires_at,
+        auctionEnd: r.auction_end,
+        nameFee: r.name_fee,
+        pointers: r.pointers,
+      },
+    ]),
+  );
+}
+
+/** priorOracleStates maps each oracle id that has an event before `before` to its expiry after that event. */
+export async function priorOracleStates(
+  db: Queryable,
+  ids: string[],
+  before: ChainPosition,
+): Promise<Map<string, PriorOracleState>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ oracle_id: string; expires_at: number }>(
+    `SELECT o.oracle_id, e.expires_at
+       FROM unnest($1::text[]) AS o(oracle_id)
+       CROSS JOIN LATERAL (
+         SELECT expires_at FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND (e.height, e.micro_index) < ($2, $3)
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
+    [ids, before.height, before.microIndex],
+  );
+  return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
+}

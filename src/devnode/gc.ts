@@ -1,0 +1,74 @@
+/**
+ * @module The devnode's pruning mode (`--gc-height H`): state older than H is gone, as on a node (v6.9+) whose
+ * garbage collector has swept it. Every read of state at a block below H answers 410 with the node's own reason
+ * text (aehttp: `State data at the requested height has been garbage-collected`): the call info of a transaction
+ * mined below H, an account (or contract account) at a height or block below H, the token supply at such a
+ * height, and a dry-run on top of such a block. Reads of the current state and of blocks and transactions stay.
+ */
+import type { Json } from '../chain/json.ts';
+import type { Chain } from './chain.ts';
+import { HttpError, type Route, type RouteRequest } from './http.ts';
+
+/** GC_REASON is the node's reason for a 410. */
+export const GC_REASON = 'State data at the requested height has been garbage-collected';
+
+/** StateHeight says at which height a request reads state, or undefined when it reads none the GC can remove. */
+type StateHeight = (chain: Chain, req: RouteRequest) => number | undefined;
+
+function blockHeight(chain: Chain, hash: string | undefined): number | undefined {
+  const block = hash === undefined ? undefined : chain.blocks.get(hash);
+  return block?.header.height;
+}
+
+function heightParam(req: RouteRequest, index: number): number | undefined {
+  const value = Number(req.params[index]);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+function dryRunTop(chain: Chain, req: RouteRequest): number | undefined {
+  const body = req.body as { [k: string]: Json } | undefined;
+  return typeof body?.top === 'string' ? blockHeight(chain, body.top) : undefined;
+}
+
+/**
+ * PRUNED lists the node's state-at-a-block reads by the route path the devnode serves them under, with the
+ * node's extra `error_code` where it sends one. A path the devnode does not serve is skipped.
+ */
+const PRUNED: Readonly<Record<string, { readonly height: StateHeight; readonly errorCode?: string }>> = {
+  '/v2/transactions/:hash/info': {
+    height: (chain, req) => {
+      const record = chain.txs.get(req.params[0] ?? '');
+      return record && record.blockHeight >= 0 ? record.blockHeight : undefined;
+    },
+  },
+  '/v2/accounts/:id/height/:height': { height: (_, req) => heightParam(req, 1), errorCode: 'garbage_collected' },
+  '/v2/accounts/:id/hash/:hash': {
+    height: (chain, req) => blockHeight(chain, req.params[1]),
+    errorCode: 'garbage_collected',
+  },
+  '/v2/token-supply/height/:height': { height: (_, req) => heightParam(req, 0) },
+  '/v2/dry-run': { height: dryRunTop },
+  '/v2/debug/transactions/dry-run': { height: dryRunTop },
+};
+
+/** isCollected is true when state at `height` is below the GC height. Pure. */
+export function isCollected(height: number | undefined, gcHeight: number): boolean {
+  return height !== undefined && height < gcHeight;
+}
+
+/** pruneBelow wraps the state reads among `routes` so that state below `gcHeight` answers 410. */
+export function pruneBelow(routes: readonly Route[], chain: Chain, gcHeight: number): Route[] {
+  return routes.map((route) => {
+    const pruned = PRUNED[route.path];
+    if (!pruned) return route;
+    return {
+      ...route,
+      handler: (req) => {
+        if (isCollected(pruned.height(chain, req), gcHeight)) {
+          throw new HttpError(410, GC_REASON, pruned.errorCode ? { error_code: pruned.errorCode } : {});
+        }
+        return route.handler(req);
+      },
+    };
+  });
+}
