@@ -40,6 +40,8 @@ export interface Config {
   /** Concurrent requests to the node while catching up. */
   readonly fetchConcurrency: number;
   readonly pollIntervalMs: number;
+  /** How often a server reads the node's mempool (internal API) for pending tx_update events. */
+  readonly mempoolPollIntervalMs: number;
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
@@ -74,6 +76,7 @@ export const DEFAULTS = {
   BATCH_TRANSACTIONS: 2000,
   FETCH_CONCURRENCY: 8,
   POLL_INTERVAL_MS: 2000,
+  MEMPOOL_POLL_INTERVAL_MS: 500,
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
@@ -139,6 +142,7 @@ export function loadConfig(
     batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
+    mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),

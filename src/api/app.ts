@@ -32,6 +32,8 @@ export interface AppDeps {
   readonly responseCache?: ResponseCache;
   /** told of every request refused because the database is away (logs the outage once; see src/outage.ts) */
   readonly databaseOutage?: DependencyOutage;
+  /** hears every transaction a client posted through our forwarding and the node accepted */
+  readonly onTransactionPosted?: (body: string) => void;
 }
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
@@ -48,6 +50,7 @@ export function createApp(deps: AppDeps): Koa {
     timeoutMs: cfg.nodeTimeoutMs,
     metrics,
     log,
+    onTransactionPosted: deps.onTransactionPosted,
   });
   const app = new Koa<ApiState>();
   app.silent = true;

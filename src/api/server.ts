@@ -44,9 +44,19 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     metrics: createOutageMetrics(registry),
     probe: () => ping(pool),
   });
-  const server = createServer(createApp({ ...deps, pool, responseCache, databaseOutage }).callback());
+  // the websocket server starts after the app: posted transactions reach it once it is there
+  let reportPosted: (body: string) => void = () => {};
+  const server = createServer(
+    createApp({
+      ...deps,
+      pool,
+      responseCache,
+      databaseOutage,
+      onTransactionPosted: (body) => reportPosted(body),
+    }).callback(),
+  );
   server.keepAliveTimeout = 65_000;
-  let ws: (Role & { url: string }) | undefined;
+  let ws: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
   let invalidation: Role | undefined;
   try {
     // Listening for rollbacks before the first request, so no answer is cached unguarded.
@@ -57,6 +67,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       server.listen(cfg.port, cfg.httpHost, resolve);
     });
     ws = await startWebsocketServer({ cfg, log, pool, registry, listener });
+    reportPosted = ws.reportPosted;
   } catch (err) {
     await closeHttp(server);
     databaseOutage.stop();

@@ -130,3 +130,11 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
     expect(loadConfig({}).httpHost).to.equal(undefined);
   });
 });
+
+describe('MEMPOOL_POLL_INTERVAL_MS', () => {
+  it('polls the mempool more often than a second by default, apart from POLL_INTERVAL_MS', () => {
+    expect(loadConfig({}).mempoolPollIntervalMs).to.be.below(1000);
+    const cfg = loadConfig({ MEMPOOL_POLL_INTERVAL_MS: '250', POLL_INTERVAL_MS: '5000' });
+    expect([cfg.mempoolPollIntervalMs, cfg.pollIntervalMs]).to.deep.equal([250, 5000]);
+  });
+});
