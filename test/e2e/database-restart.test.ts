@@ -106,7 +106,7 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
   });
 
   it('verifies clean after both faults', async () => {
-    const verify = run(['-v'], env);
+    const verify = run(['-v', '--full'], env);
     expect(await exitCode(verify.child), verify.output()).to.equal(0);
   });
 
