@@ -20,6 +20,7 @@ import { validText } from './middleware/valid-text.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
+import { v3Api } from './routes/v3/index.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
 export interface AppDeps {
@@ -78,16 +79,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  for (const router of apiRouters({
-    cfg,
-    log,
-    pool,
-    metrics,
-    forward,
-    version: deps.version,
-    responseCache: deps.responseCache,
-  }))
-    app.use(router.routes());
+  const routeDeps = { cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache };
+  // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
+  app.use(v3Api(routeDeps));
+  for (const router of apiRouters(routeDeps)) app.use(router.routes());
   app.use(async function forwardRest(ctx) {
     if (ctx.path === '/middleware' || ctx.path.startsWith('/middleware/')) throw notFound('Not found');
     await forward(ctx);

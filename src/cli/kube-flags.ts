@@ -1,7 +1,6 @@
 /** @module Flags shared by the admin commands that talk to a cluster. */
 import { Flags } from '@oclif/core';
 import type { KubeClient } from '../operator/kube/client.ts';
-import { configFromEnv } from './env.ts';
 
 export const kubeFlags = {
   namespace: Flags.string({ char: 'n', description: 'namespace of the Middleware', default: 'default' }),
@@ -10,15 +9,15 @@ export const kubeFlags = {
 };
 
 /**
- * kubeClientFor connects through the same port the operator uses (loaded on demand: the client is
- * heavy). Without --kubeconfig it takes KUBECONFIG from the configuration.
+ * kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). The
+ * kubeconfig is the flag's, else the validated KUBECONFIG the caller read (`loadKubeSettings`, `Config.kube`).
  */
-export async function kubeClientFor(flags: {
-  kubeconfig?: string | undefined;
-  context?: string | undefined;
-}): Promise<KubeClient> {
+export async function kubeClientFor(
+  flags: { kubeconfig?: string | undefined; context?: string | undefined },
+  settings: { readonly kubeconfig: string | undefined },
+): Promise<KubeClient> {
   const { createKubeClient, loadKubeConfig } = await import('../operator/kube/real-client.ts');
-  const kubeconfig = flags.kubeconfig ?? configFromEnv().kubeconfig;
+  const kubeconfig = flags.kubeconfig ?? settings.kubeconfig;
   return createKubeClient(
     loadKubeConfig({
       ...(kubeconfig ? { kubeconfig } : {}),

@@ -9,6 +9,8 @@ import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
 import { ChainFeed } from './chain-feed.ts';
 import { Hub, type Peer } from './hub.ts';
+import { MdwHub, type MdwPeer } from './mdw-hub.ts';
+import { mdwRenderer } from './mdw-render.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from './notification.ts';
@@ -52,11 +54,16 @@ export async function startWebsocketServer(
   const log = deps.log.child({ component: 'websocket' });
   const metrics = createWebsocketMetrics(registry);
   const hub = new Hub({ maxBufferedBytes: cfg.websocketMaxBufferedBytes, metrics, log });
+  // ae_mdw's protocol, on its paths of the same port (the seed's protocol answers every other path)
+  const mdwHub = new MdwHub(mdwRenderer(pool), log);
   const feed = new ChainFeed({
     pool,
     log,
-    deliver: (events, noticedAt) => hub.publish(events, noticedAt),
-    hasListeners: () => hub.hasAnySubscription(),
+    deliver: async (events, noticedAt) => {
+      await hub.publish(events, noticedAt);
+      await mdwHub.publish(events);
+    },
+    hasListeners: () => hub.hasAnySubscription() || mdwHub.hasAnySubscription(),
     memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
   });
   await feed.start();
@@ -137,9 +144,14 @@ export async function startWebsocketServer(
     metrics.connections.dec();
   }
   wss.on('connection', (ws, req) => {
-    if (hub.size >= cfg.websocketMaxConnections) {
+    if (hub.size + mdwHub.size >= cfg.websocketMaxConnections) {
       metrics.connectionsRefused.inc();
       ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
+      return;
+    }
+    const version = mdwVersionOf(req.url);
+    if (version !== undefined) {
+      acceptMdw(ws, version);
       return;
     }
     const connection = new Connection(ws, req.socket);
@@ -151,6 +163,28 @@ export async function startWebsocketServer(
     ws.on('error', onError);
     ws.on('close', onClose);
   });
+  const mdwSockets = new Set<WebSocket>();
+  /** acceptMdw serves ae_mdw's protocol on one socket; its answers and events are plain text frames. */
+  function acceptMdw(ws: WebSocket, version: 'v2' | 'v3'): void {
+    const peer: MdwPeer = {
+      version,
+      send: (text) => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(text);
+      },
+    };
+    mdwHub.add(peer);
+    mdwSockets.add(ws);
+    metrics.connections.inc();
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) mdwHub.receive(peer, toBytes(data).toString('utf8'));
+    });
+    ws.on('error', onError);
+    ws.on('close', () => {
+      mdwSockets.delete(ws);
+      mdwHub.remove(peer);
+      metrics.connections.dec();
+    });
+  }
   const heartbeat = setInterval(() => {
     for (const [ws, connection] of connections) {
       if (!connection.alive) {
@@ -184,12 +218,12 @@ export async function startWebsocketServer(
     async stop() {
       clearInterval(heartbeat);
       await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
-      for (const ws of connections.keys()) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
+      for (const ws of [...connections.keys(), ...mdwSockets]) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
       await new Promise<void>((resolve) => {
         wss.close(() => resolve());
         // Peers that do not finish the closing handshake must not hold the shutdown.
         setTimeout(() => {
-          for (const ws of connections.keys()) ws.terminate();
+          for (const ws of [...connections.keys(), ...mdwSockets]) ws.terminate();
         }, 2000).unref();
       });
     },
@@ -233,6 +267,15 @@ class Connection implements Peer {
 function toBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/** mdwVersionOf is the ae_mdw socket version a request path asks for (`/v2/websocket`, `/v3/websocket`, with or without `/mdw`). */
+export function mdwVersionOf(url: string | undefined): 'v2' | 'v3' | undefined {
+  const path = (url ?? '/')
+    .split('?')[0]!
+    .replace(/^\/mdw(?=\/)/, '')
+    .replace(/\/$/, '');
+  return path === '/v2/websocket' ? 'v2' : path === '/v3/websocket' ? 'v3' : undefined;
 }
 
 function formatHost(host: string): string {

@@ -31,6 +31,8 @@ export interface LoaderDeps {
   readonly batchTransactions?: number;
   readonly log: Logger;
   readonly metrics?: IndexerMetrics;
+  /** told of each contract call stored without its call info because every node had pruned it (410) */
+  readonly onCallInfoGone?: (txHash: string, height: number) => void;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -124,7 +126,9 @@ export async function prepareBatch(
   heights: readonly number[],
   checkLinks: boolean,
 ): Promise<PreparedBatch> {
-  const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
+  const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, {
+    onCallInfoGone: deps.onCallInfoGone,
+  });
   for (let i = 1; checkLinks && i < gens.length; i++) {
     const prev = gens[i - 1]!;
     const lastMicro = prev.microBlocks.at(-1)?.header.hash;
@@ -152,7 +156,7 @@ export async function prepareBatch(
  */
 export async function prepareAppend(deps: LoaderDeps, height: number, stored: number): Promise<PreparedBatch> {
   const link = await storedLink(deps.pool, height);
-  const gen = await fetchGeneration(deps.node, height, true, stored);
+  const gen = await fetchGeneration(deps.node, height, { continuesAt: stored, onCallInfoGone: deps.onCallInfoGone });
   const first = gen.microBlocks[0]?.header;
   if (
     !link ||

@@ -15,6 +15,12 @@ export interface IndexerMetrics {
   readonly forks: prom.Counter;
   /** failed steps and lock takes, by kind (an error code, a SQLSTATE, an error name) */
   readonly failures: prom.Counter<'kind'>;
+  /** contract calls stored without call info because every node had garbage-collected it (410) */
+  readonly callInfoPruned: prom.Counter;
+  /** answers per node (each attempt that got one, error statuses included) */
+  readonly nodeRequests: prom.Counter<'node'>;
+  /** times a node left the set for being on another fork than the most advanced node */
+  readonly nodeForks: prom.Counter<'node'>;
 }
 
 /** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
@@ -53,6 +59,23 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
       name: 'mdw_populator_failures_total',
       help: 'Failed populator steps and writer-lock takes (each retried), by kind',
       labelNames: ['kind'],
+      registers,
+    }),
+    nodeRequests: new prom.Counter({
+      name: 'mdw_node_requests_total',
+      help: 'Answers from each node (every attempt that got one)',
+      labelNames: ['node'],
+      registers,
+    }),
+    nodeForks: new prom.Counter({
+      name: 'mdw_node_forks_total',
+      help: 'Times a node left the set of NODE_URLS for being on another fork than the most advanced node',
+      labelNames: ['node'],
+      registers,
+    }),
+    callInfoPruned: new prom.Counter({
+      name: 'mdw_indexer_call_info_pruned_total',
+      help: 'Contract calls stored without call info: every node answered 410 (state garbage-collected)',
       registers,
     }),
   };

@@ -12,10 +12,11 @@ import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { Backoff, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
-import { NodeRotation } from '../node/rotation.ts';
+import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { createIndexerMetrics, type IndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
@@ -44,15 +45,21 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const metrics = createIndexerMetrics(deps.registry);
   // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
   onSizeFallback((txType, reason) => log.warn({ txType, reason }, 'transaction size taken from its json'));
-  // one rotation for every client: the poll and the fetches stay on the same node
-  const rotation = new NodeRotation(cfg.nodeUrls);
+  // one set of nodes for every client: the poll and the fetches share its slots and its view of forks
+  const nodes = new NodeSet(cfg.nodeUrls);
+  // once per run, whatever the follower: logged once, counted each time
+  const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
   /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
   const newFollower = (signal: AbortSignal): Follower => {
     const clientOptions = {
-      url: rotation,
+      url: nodes,
       timeoutMs: cfg.nodeTimeoutMs,
       signal,
       onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
+      onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+      onFork: (node: string, dropped: boolean) => {
+        if (dropped) metrics.nodeForks.inc({ node });
+      },
     };
     // a batch is redone whole when one request gives up, so its requests retry generously; the poll
     // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
@@ -70,6 +77,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         batchTransactions: cfg.batchTransactions,
         log,
         metrics,
+        onCallInfoGone,
       },
     });
   };

@@ -12,6 +12,7 @@ import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
@@ -25,7 +26,7 @@ import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
   heights: readonly number[],
-): Promise<{ reloaded: number; rederived: number }> {
+): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
   const pool = createWritePool(cfg, 'mdw-reload', log, 4);
@@ -34,6 +35,7 @@ export async function reloadHeights(
     // the schema's single-writer lock: with a populator (or another -H) writing, say who and stop, never wait silently
     if (!(await lock.tryAcquire())) throw writerBusy(cfg.databaseSchema, await lock.holder());
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    const pruned = new PrunedCallInfos(log);
     const loader = {
       pool,
       node,
@@ -42,6 +44,7 @@ export async function reloadHeights(
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
+      onCallInfoGone: pruned.record,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;
@@ -107,7 +110,7 @@ export async function reloadHeights(
       }
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
-    return { reloaded, rederived };
+    return { reloaded, rederived, callInfoPruned: pruned.count };
   } finally {
     await lock.release();
     await pool.end();

@@ -51,6 +51,8 @@ export function contractRoutes(deps: RouteDeps): Router {
         function: c.function,
         arguments: { function: c.function, arguments: c.arguments },
         callinfo: c.callInfo,
+        // the node had garbage-collected it: callinfo, return_type stay null, the call is there all the same
+        call_info_pruned: c.callInfoPruned,
         result: c.result,
         return_type: isJsonObject(c.callInfo) ? (c.callInfo.return_type ?? null) : null,
         return_value: c.result,

@@ -3,7 +3,7 @@ import { Command, Flags } from '@oclif/core';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants as osConstants } from 'node:os';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { DEV_DEFAULTS } from '../../config.ts';
@@ -111,6 +111,7 @@ export default class Dev extends Command {
         DEV_DEFAULTS,
       );
       const registry = new Registry();
+      collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
       roles.push(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
       const server = await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION });
       roles.push(server);

@@ -3,10 +3,10 @@
  * Role modules are imported when used, so `mdw -V` and `mdw --help` start fast.
  */
 import { Command, Flags } from '@oclif/core';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { hostname } from 'node:os';
-import type { Config } from '../../config.ts';
 import { createLogger, type Logger } from '../../log.ts';
+import type { KubeSettings } from '../../config.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
@@ -63,16 +63,21 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights).catch((err: unknown) => {
-        if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
-        throw err;
-      });
-      log.info({ reloaded, rederived }, 'heights reloaded');
+      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
+        (err: unknown) => {
+          if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
+          throw err;
+        },
+      );
+      log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
       const { verifyChain } = await import('../../indexer/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
-      this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
+      this.log(
+        `verified ${report.checked} heights: ${report.differences} difference(s)` +
+          (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
+      );
       logger.flush();
       if (report.differences > 0) {
         removeOwnPidFile(cfg.pidFile);
@@ -82,12 +87,17 @@ export default class Root extends Command {
     if (!flags.populate && !flags.server) return removeOwnPidFile(cfg.pidFile);
 
     const registry = new Registry();
+    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     const roles: Role[] = [];
     try {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
-        roles.push(await (cfg.writerLease ? underWriterLease(cfg, cfg.writerLease, populate, log) : populate()));
+        roles.push(
+          await (cfg.kube.writerLeaseName
+            ? underWriterLease(cfg.kube, cfg.kube.writerLeaseName, populate, log)
+            : populate()),
+        );
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
@@ -117,18 +127,18 @@ export default class Root extends Command {
  * status 1, so the Deployment restarts the pod and it contends again.
  */
 async function underWriterLease(
-  cfg: Config,
-  lease: NonNullable<Config['writerLease']>,
+  kube: KubeSettings,
+  name: string,
   start: () => Promise<Role>,
   log: Logger,
 ): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({ kubeconfig: cfg.kubeconfig }),
-    namespace: lease.namespace,
-    name: lease.name,
-    identity: lease.podName ?? hostname(),
+    kube: await kubeClientFor({}, kube),
+    namespace: kube.podNamespace,
+    name,
+    identity: kube.podName ?? hostname(),
     log,
     start,
     onLost: () => {

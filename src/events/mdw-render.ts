@@ -1,0 +1,37 @@
+/** @module The mdw-source payloads of ae_mdw's websocket, read from the database in /v3's shapes. */
+import { keyBlockJson, microBlockJson } from '../api/routes/v3/render-blocks.ts';
+import { transactionJson } from '../api/routes/v3/render-tx.ts';
+import type { Queryable } from '../db/pool.ts';
+import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
+import { transactionByHash, transactionsBefore } from '../db/queries/v3/transactions.ts';
+import { v2TransactionJson, type MdwRenderer } from './mdw-hub.ts';
+
+/** mdwRenderer reads KeyBlocks, MicroBlocks and Transactions payloads as /v3 answers them (v2 adds the tx index). */
+export function mdwRenderer(db: Queryable): MdwRenderer {
+  return {
+    async keyBlock(hash) {
+      const k = await keyBlockCounted(db, { hash });
+      return k && keyBlockJson(k);
+    },
+    async microBlock(hash) {
+      const m = await microBlockCounted(db, hash);
+      return m && microBlockJson(m);
+    },
+    async transaction(hash) {
+      const t = await transactionByHash(db, hash);
+      if (!t) return undefined;
+      const before = await transactionsBefore(db, t.height, t.microIndex);
+      const signed: Record<string, unknown> = { block_hash: t.microBlockHash, block_height: t.height, hash: t.hash };
+      if (t.signatures !== null) signed.signatures = t.signatures;
+      signed.tx = t.tx;
+      return {
+        v3: transactionJson(t),
+        v2: v2TransactionJson(signed, {
+          txIndex: before + t.txIndex,
+          microIndex: t.microIndex,
+          microTime: Number(t.microTimeMs),
+        }),
+      };
+    },
+  };
+}
