@@ -14,6 +14,7 @@ import { mdwRenderer } from './mdw-render.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from './notification.ts';
+import { postedTx } from './posted-tx.ts';
 import { PendingTxPoller } from './tx-update.ts';
 
 export interface WebsocketServerDeps {
@@ -46,7 +47,9 @@ const MIN_MEMORY_HEIGHTS = 100;
  * subscribed to, read from the database after each populator NOTIFY. Every server process does
  * this for its own clients, so any number of servers fed by one populator all deliver events.
  */
-export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<Role & { url: string }> {
+export async function startWebsocketServer(
+  deps: WebsocketServerDeps,
+): Promise<Role & { url: string; reportPosted(body: string): void }> {
   const { cfg, pool, registry } = deps;
   const log = deps.log.child({ component: 'websocket' });
   const metrics = createWebsocketMetrics(registry);
@@ -92,7 +95,7 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
       ? undefined
       : new PendingTxPoller({
           nodeInternalUrl: cfg.nodeInternalUrl,
-          intervalMs: cfg.pollIntervalMs,
+          intervalMs: cfg.mempoolPollIntervalMs,
           timeoutMs: cfg.nodeTimeoutMs,
           log,
           metrics,
@@ -203,6 +206,15 @@ export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<R
   return {
     name: 'websocket',
     url,
+    /** reportPosted tells tx_update subscribers of a transaction a client posted through us (no mempool poll needed). */
+    reportPosted(body) {
+      if (!hub.hasSubscribers('tx_update')) return;
+      const tx = postedTx(body);
+      if (!tx) return;
+      // the poll that finds it in the mempool next must not report it again
+      poller?.remember(tx.hash);
+      hub.publishPending([tx.json]);
+    },
     async stop() {
       clearInterval(heartbeat);
       await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
