@@ -238,6 +238,20 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:id'],
     response: 'Contract',
   },
+  {
+    path: '/transfers',
+    operationId: 'GetTransfers',
+    summary: 'Internal transfers',
+    params: [...SCOPED, 'query:kind'],
+    response: 'Page<Transfer>',
+  },
+  {
+    path: '/accounts/{id}/activities',
+    operationId: 'GetAccountActivities',
+    summary: "An id's transactions and transfers",
+    params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
+    response: 'Page<Activity>',
+  },
 ];
 
 const int = { type: 'integer' } as const;
@@ -303,6 +317,16 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   }),
   PendingTransaction: object({ hash: str, tx: { type: 'object' }, failures: int }),
   AccountTransactionsCount: object({ total: int }),
+  Transfer: object({
+    account_id: str,
+    amount: big,
+    height: int,
+    kind: str,
+    ref_block_hash: { type: 'string', nullable: true },
+    ref_tx_hash: { type: 'string', nullable: true },
+    ref_tx_type: { type: 'string', nullable: true },
+  }),
+  Activity: object({ block_hash: str, block_time: int, height: int, type: str, payload: { type: 'object' } }),
   Oracle: object({
     oracle: { type: 'string', pattern: '^ok_' },
     active: bool,

@@ -10,6 +10,7 @@ import { parseJson } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { v3ApiDocument } from './api-document.ts';
+import { activityRoutes } from './activities.ts';
 import { blockRoutes } from './blocks.ts';
 import { nameRoutes } from './names.ts';
 import { oracleRoutes } from './oracles.ts';
@@ -40,6 +41,7 @@ export function v3Router(deps: RouteDeps): Router {
   oracleRoutes(router, pool);
   channelRoutes(router, pool);
   contractRoutes(router, pool);
+  activityRoutes(router, pool);
   return router;
 }
 
