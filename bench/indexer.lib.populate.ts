@@ -1,6 +1,7 @@
 /**
  * @module Child process of bench/indexer.ts: one populator from an empty schema to the node's top,
- * alone in its process so its RSS is its own. Prints one JSON line: seconds, RSS samples, peak RSS.
+ * alone in its process so its RSS is its own. Prints one JSON line: seconds, CPU, node requests, RSS samples, peak RSS.
+ * Used by bench/indexer.ts and bench/sync.ts.
  */
 import prom from 'prom-client';
 import pino from 'pino';
@@ -34,6 +35,9 @@ const seconds = (performance.now() - started) / 1000;
 clearInterval(timer);
 await populator.stop();
 const cpu = process.cpuUsage();
+// answers from the node(s), summed over nodes: the requests the populator needed
+const answered = await registry.getSingleMetric('mdw_node_requests_total')?.get();
+const nodeRequests = answered?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
 process.stdout.write(
-  `${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, top, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`,
+  `${JSON.stringify({ seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, top, nodeRequests, peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), samples })}\n`,
 );

@@ -1,5 +1,6 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import Koa from 'koa';
+import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
 import cors from '@koa/cors';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
@@ -46,7 +47,7 @@ export function createApp(deps: AppDeps): Koa {
     metrics,
     log,
   });
-  const app = new Koa();
+  const app = new Koa<ApiState>();
   app.silent = true;
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
@@ -84,7 +85,7 @@ export function createApp(deps: AppDeps): Koa {
 }
 
 /** operations serves /healthz (the process answers), /readyz (the database answers) and /metrics. */
-function operations(deps: AppDeps): Koa.Middleware {
+function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
@@ -110,7 +111,7 @@ function operations(deps: AppDeps): Koa.Middleware {
  * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
  * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
  */
-export function corsOrigin(allowed: readonly string[]): (ctx: Koa.Context) => string {
+export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
   return (ctx) => {
     const origin = ctx.get('Origin');
     if (isListedOrigin(allowed, origin)) return origin;

@@ -4,7 +4,7 @@
  */
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type Koa from 'koa';
+import type { ApiContext } from './state.ts';
 import koaProxies from 'koa-proxies';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -21,7 +21,7 @@ export interface NodeProxyOptions {
 }
 
 /** forwardToNode sends the current request to the node and streams the node's answer back as it is. */
-export type ForwardToNode = (ctx: Koa.Context) => Promise<void>;
+export type ForwardToNode = (ctx: ApiContext) => Promise<void>;
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection and are never forwarded, nor is any
 // header a message names in its own `Connection` field.
@@ -46,8 +46,14 @@ export function hopByHopHeaders(headers: IncomingHttpHeaders): string[] {
   return [...new Set([...HOP_BY_HOP, ...named])];
 }
 
-/** KEEP_ALIVE: connections to the node are reused; at most this many per node at once. */
+/** Connections to the node are reused; at most this many per node at once. */
 const MAX_SOCKETS_PER_NODE = 256;
+/**
+ * An idle pooled connection is closed after this long (unless the node's `Keep-Alive: timeout`
+ * says sooner): before the node's own idle timeout (cowboy's 60 s), so a request is never sent on
+ * a connection the node is closing.
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 
 const FAILURE = Symbol('mdw.proxy.failure');
 type Tagged = IncomingMessage & { [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean } };
@@ -85,7 +91,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
   const agentFor = (url: string): HttpAgent => {
     let agent = agents.get(url);
     if (!agent) {
-      const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_NODE };
+      const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_NODE, timeout: IDLE_SOCKET_TIMEOUT_MS };
       agent = url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
       agents.set(url, agent);
     }

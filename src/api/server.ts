@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createReadPool } from '../db/pool.ts';
 import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../events/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
@@ -28,7 +28,8 @@ export interface ServerDeps {
  */
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
-  const pool = createPool(poolOptions(cfg, 'mdw-server'), log);
+  // a server only reads; its LISTEN is allowed in a read-only transaction too
+  const pool = createReadPool(cfg, 'mdw-server', log);
   const listener = new NotificationListener({
     pool,
     channel: notifyChannel(cfg.databaseSchema),

@@ -3,9 +3,10 @@ import { encode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { jsonInt } from './tx-codec.ts';
 import { idBytes } from '../chain/id-cache.ts';
+import { Protocol } from '../chain/aens.ts';
 
-/** PROTOCOL_VERSION is the consensus protocol the devnode claims (Iris). */
-export const PROTOCOL_VERSION = 5;
+/** PROTOCOL_VERSION is the consensus protocol the devnode runs and claims (Ceres, mainnet's since 2024). */
+export const PROTOCOL_VERSION = Protocol.CERES;
 
 /** KeyHeader is a key block; `nonce` and `pow` are absent on a pending candidate. */
 export interface KeyHeader {

@@ -54,6 +54,8 @@ export class LayeredMap<V> {
 export interface Account {
   readonly balance: bigint;
   readonly nonce: number;
+  /** set by a GAAttachTx: the account authorises its transactions by this contract's function */
+  readonly ga?: { readonly contractId: string; readonly authFun: string };
 }
 
 /** Oracle is a registered oracle; `expires` is the absolute height the node shows as `ttl`. */
@@ -86,7 +88,7 @@ export interface Commitment {
   readonly height: number;
 }
 
-/** NameEntry is a claimed (or revoked) name. */
+/** NameEntry is a claimed (or revoked) name; `expires` is the last height it is claimed (the node's `ttl`). */
 export interface NameEntry {
   readonly id: string;
   readonly name: string;
@@ -94,6 +96,16 @@ export interface NameEntry {
   readonly expires: number;
   readonly pointers: readonly { key: string; id: string }[];
   readonly revokedAt?: number;
+}
+
+/** NameAuction is a name in auction: the highest bid so far; it ends after height `ends` (the node's `ttl`). */
+export interface NameAuction {
+  readonly id: string;
+  readonly name: string;
+  readonly bidder: string;
+  readonly bid: bigint;
+  readonly started: number;
+  readonly ends: number;
 }
 
 /** ContractEntry is a created contract (the devnode does not run contract code). */
@@ -117,6 +129,10 @@ export interface ChannelEntry {
   readonly lockPeriod: number;
   readonly delegateIds: readonly string[];
   readonly stateHash: string;
+  readonly round: number;
+  readonly soloRound: number;
+  /** 0 while open; after a solo close (or slash), the height from which it can be settled */
+  readonly lockedUntil: number;
 }
 
 /** WorldState groups the maps, keyed by the encoded id (accounts by `ak_`, names by `nm_`). */
@@ -126,6 +142,9 @@ export interface WorldState {
   readonly queries: LayeredMap<OracleQuery>;
   readonly commitments: LayeredMap<Commitment>;
   readonly names: LayeredMap<NameEntry>;
+  readonly auctions: LayeredMap<NameAuction>;
+  /** name hashes whose auction ended at a height (key: the height as text), checked against `ends` when due */
+  readonly auctionEnds: LayeredMap<readonly string[]>;
   readonly contracts: LayeredMap<ContractEntry>;
   readonly channels: LayeredMap<ChannelEntry>;
 }
@@ -143,6 +162,8 @@ export function newState(parent?: WorldState): WorldState {
     queries: new LayeredMap(parent?.queries),
     commitments: new LayeredMap(parent?.commitments),
     names: new LayeredMap(parent?.names),
+    auctions: new LayeredMap(parent?.auctions),
+    auctionEnds: new LayeredMap(parent?.auctionEnds),
     contracts: new LayeredMap(parent?.contracts),
     channels: new LayeredMap(parent?.channels),
   };

@@ -1,9 +1,9 @@
 /** @module Fetch: whole generations from the node, concurrently but delivered in height order. */
 import { isJsonObject } from '../chain/json.ts';
 import type { NodeClient } from '../node/client.ts';
-import { badResponse } from '../node/errors.ts';
-import { contractTx, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import type { DecodedCall, FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
+import { badResponse, NodeError } from '../node/errors.ts';
+import { contractTx } from './contract-decoder.ts';
+import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
 
 /**
  * mapLimit runs fn over items with at most `limit` in flight and returns results in input order.
@@ -38,89 +38,112 @@ export function microBlockHashes(generation: JsonObject, height: number): string
   return list as string[];
 }
 
+/** FetchOptions says what a generation's fetch includes. */
+export interface FetchOptions {
+  /** fetch the call info of contract txs (default true) */
+  readonly callInfo?: boolean;
+  /** the generation is stored up to this micro index: fetch only the micro blocks from here on */
+  readonly continuesAt?: number;
+  /** told of each contract tx whose call info no node holds any more (410 from every node) */
+  readonly onCallInfoGone?: (txHash: string, height: number) => void;
+}
+
 /**
  * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`,
- * only those from that index on), and the call info of contract txs.
+ * only those from that index on), and the call info of contract txs. A call info every node has
+ * garbage-collected (410) is left out and its tx listed in `prunedCallInfos`.
  */
 export async function fetchGeneration(
   node: NodeClient,
   height: number,
-  withCallInfo = true,
-  continuesAt?: number,
+  opts: FetchOptions = {},
 ): Promise<FetchedGeneration> {
+  const { continuesAt } = opts;
   const generation = await node.generation(height);
   const keyBlock = generation.key_block;
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
     throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
   }
-  const microBlocks: FetchedMicroBlock[] = await mapLimit(
-    microBlockHashes(generation, height).slice(continuesAt ?? 0),
-    4,
-    async (hash) => {
-      const [header, transactions] = await Promise.all([
-        node.microBlockHeader(hash),
-        node.microBlockTransactions(hash),
-      ]);
-      return { header, transactions };
-    },
-  );
   const callInfos = new Map<string, JsonObject>();
-  const contractTxs = withCallInfo
-    ? microBlocks.flatMap((mb) => mb.transactions).filter((s) => isJsonObject(s.tx) && contractTx(s.tx))
-    : [];
-  await mapLimit(contractTxs, 4, async (signed) => {
-    const info = await node.transactionInfo(String(signed.hash));
-    const callInfo = isJsonObject(info.call_info)
-      ? info.call_info
-      : isJsonObject(info.ga_info)
-        ? info.ga_info
-        : undefined;
-    if (callInfo) callInfos.set(String(signed.hash), callInfo);
-  });
-  return { height, keyBlock, continuesAt, microBlocks, callInfos, decodedCalls: new Map() };
+  const prunedCallInfos = new Set<string>();
+  const callInfoOf = async (signed: JsonObject): Promise<void> => {
+    const hash = String(signed.hash);
+    let info: JsonObject;
+    try {
+      info = await node.transactionInfo(hash);
+    } catch (err) {
+      if (!(err instanceof NodeError && err.gone)) throw err;
+      prunedCallInfos.add(hash);
+      opts.onCallInfoGone?.(hash, height);
+      return;
+    }
+    // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
+    // info inside (inner_object.call_info), and that is the call the row describes
+    const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
+    const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
+    if (callInfo) callInfos.set(hash, callInfo);
+  };
+  // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
+  // as soon as its transactions arrive, not after the whole generation's (one round trip less per height)
+  const microBlocks: FetchedMicroBlock[] = await Promise.all(
+    microBlockHashes(generation, height)
+      .slice(continuesAt ?? 0)
+      .map(async (hash) => {
+        const [header, transactions] = await Promise.all([
+          node.microBlockHeader(hash),
+          node.microBlockTransactions(hash).then(async (txs) => {
+            if (opts.callInfo ?? true)
+              await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
+            return txs;
+          }),
+        ]);
+        return { header, transactions };
+      }),
+  );
+  return { height, keyBlock, continuesAt, microBlocks, callInfos, prunedCallInfos, decodedCalls: new Map() };
 }
 
 /**
- * fetchGenerations loads heights with bounded concurrency, in order. With `maxTransactions` it
- * starts no further height once the generations fetched hold that many transactions, and returns
- * the leading heights it fetched (at least one): a batch's memory follows its transactions.
+ * fetchGenerations loads heights in order, several at once: at least `concurrency`, and as many more as keep
+ * the node set's slots busy (half its capacity: a generation has about two requests in flight at a time).
+ * With `maxTransactions` it starts no further height once the generations fetched hold that many
+ * transactions, and returns the leading heights it fetched (at least one): a batch's memory follows its
+ * transactions.
  */
 export function fetchGenerations(
   node: NodeClient,
   heights: readonly number[],
   concurrency: number,
   maxTransactions = Infinity,
+  opts: FetchOptions = {},
 ): Promise<FetchedGeneration[]> {
+  const results: FetchedGeneration[] = [];
   let transactions = 0;
-  return mapLimit(
-    heights,
-    concurrency,
-    async (h) => {
-      const gen = await fetchGeneration(node, h);
-      for (const mb of gen.microBlocks) transactions += mb.transactions.length;
-      return gen;
-    },
-    () => transactions < maxTransactions,
-  );
-}
-
-/** decodeCalls fills `decodedCalls` of each generation (outside the database transaction). */
-export async function decodeCalls(
-  decoder: ContractDecoder,
-  codeOf: CodeSource,
-  gens: readonly FetchedGeneration[],
-): Promise<FetchedGeneration[]> {
-  return Promise.all(
-    gens.map(async (gen) => {
-      const decoded = new Map<string, DecodedCall>();
-      for (const mb of gen.microBlocks) {
-        for (const signed of mb.transactions) {
-          const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
-          if (tx)
-            decoded.set(String(signed.hash), await decoder.decode(tx, gen.callInfos.get(String(signed.hash)), codeOf));
-        }
+  let next = 0;
+  let active = 0;
+  let failed = false;
+  const target = (): number => Math.max(concurrency, Math.ceil(node.nodes.capacity / 2));
+  return new Promise((resolve, reject) => {
+    const pump = (): void => {
+      while (!failed && next < heights.length && transactions < maxTransactions && active < target()) {
+        const index = next++;
+        active++;
+        fetchGeneration(node, heights[index]!, opts).then(
+          (gen) => {
+            results[index] = gen;
+            for (const mb of gen.microBlocks) transactions += mb.transactions.length;
+            active--;
+            pump();
+          },
+          (err: unknown) => {
+            failed = true;
+            reject(err);
+          },
+        );
       }
-      return { ...gen, decodedCalls: decoded };
-    }),
-  );
+      if (active === 0 && !failed) resolve(results.slice(0, next));
+    };
+    pump();
+  });
 }

@@ -5,18 +5,16 @@
  * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isJsonObject } from '../chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { notifyCommitted } from '../db/notify.ts';
 import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../db/queries/blocks.ts';
-import { contractCreateTx } from '../db/queries/contracts.ts';
 import { markStaleAbove, moveMark, recordTop } from '../db/queries/sync-state.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
-import { contractTx, createdContractCode, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
+import { createdContractCode, type ContractDecoder } from './contract-decoder.ts';
+import { fetchGeneration, fetchGenerations } from './fetch.ts';
 import { agreeingBelow, linkBreak } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
@@ -33,6 +31,8 @@ export interface LoaderDeps {
   readonly batchTransactions?: number;
   readonly log: Logger;
   readonly metrics?: IndexerMetrics;
+  /** told of each contract call stored without its call info because every node had pruned it (410) */
+  readonly onCallInfoGone?: (txHash: string, height: number) => void;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -89,18 +89,6 @@ function changesState(rows: readonly GenerationRows[]): boolean {
   return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
 }
 
-/** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
-function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<string, string>): CodeSource {
-  return async (id) => {
-    const local = batchCodes.get(id);
-    if (local) return local;
-    const tx = await contractCreateTx(db, id);
-    const create = isJsonObject(tx) ? contractTx(tx) : undefined;
-    if (create && typeof create.code === 'string') return create.code;
-    return node.contractCode(id).catch(() => undefined);
-  };
-}
-
 /**
  * rollbackOnly deletes heights from `height` up when the node has nothing to put there (its chain
  * became shorter). The notification's `to` is below its `from`: nothing was written.
@@ -138,7 +126,9 @@ export async function prepareBatch(
   heights: readonly number[],
   checkLinks: boolean,
 ): Promise<PreparedBatch> {
-  const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions);
+  const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, {
+    onCallInfoGone: deps.onCallInfoGone,
+  });
   for (let i = 1; checkLinks && i < gens.length; i++) {
     const prev = gens[i - 1]!;
     const lastMicro = prev.microBlocks.at(-1)?.header.hash;
@@ -166,7 +156,7 @@ export async function prepareBatch(
  */
 export async function prepareAppend(deps: LoaderDeps, height: number, stored: number): Promise<PreparedBatch> {
   const link = await storedLink(deps.pool, height);
-  const gen = await fetchGeneration(deps.node, height, true, stored);
+  const gen = await fetchGeneration(deps.node, height, { continuesAt: stored, onCallInfoGone: deps.onCallInfoGone });
   const first = gen.microBlocks[0]?.header;
   if (
     !link ||
@@ -184,7 +174,7 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, createdCode), fetched);
+  const gens = await deps.decoder.decodeCalls(fetched, createdCode);
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];

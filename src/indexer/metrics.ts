@@ -13,6 +13,12 @@ export interface IndexerMetrics {
   readonly rollbacks: prom.Counter;
   /** real forks only: growth of the top generation is not one */
   readonly forks: prom.Counter;
+  /** contract calls stored without call info because every node had garbage-collected it (410) */
+  readonly callInfoPruned: prom.Counter;
+  /** answers per node (each attempt that got one, error statuses included) */
+  readonly nodeRequests: prom.Counter<'node'>;
+  /** times a node left the set for being on another fork than the most advanced node */
+  readonly nodeForks: prom.Counter<'node'>;
 }
 
 /** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
@@ -45,6 +51,23 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
     forks: new prom.Counter({
       name: 'mdw_sync_forks_total',
       help: 'Forks detected (stored blocks the node replaced); new micro blocks at the top are not counted',
+      registers,
+    }),
+    nodeRequests: new prom.Counter({
+      name: 'mdw_node_requests_total',
+      help: 'Answers from each node (every attempt that got one)',
+      labelNames: ['node'],
+      registers,
+    }),
+    nodeForks: new prom.Counter({
+      name: 'mdw_node_forks_total',
+      help: 'Times a node left the set of NODE_URLS for being on another fork than the most advanced node',
+      labelNames: ['node'],
+      registers,
+    }),
+    callInfoPruned: new prom.Counter({
+      name: 'mdw_indexer_call_info_pruned_total',
+      help: 'Contract calls stored without call info: every node answered 410 (state garbage-collected)',
       registers,
     }),
   };

@@ -5,17 +5,18 @@
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createWritePool } from '../db/pool.ts';
 import { writerLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { backoffDelay, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
-import { NodeRotation } from '../node/rotation.ts';
+import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { createIndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
@@ -34,20 +35,21 @@ export type Populator = Role & { synced(): Promise<void> };
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool(
-    { ...poolOptions(cfg, 'mdw-populator'), max: Math.max(3, Math.min(cfg.databasePoolSize, 10)) },
-    log,
-  );
+  const pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
   // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
   onSizeFallback((txType, reason) => log.warn({ txType, reason }, 'transaction size taken from its json'));
-  // one rotation for both clients: the poll and the fetches stay on the same node
+  // one set of nodes for both clients: the poll and the fetches share its slots and its view of forks
   const clientOptions = {
-    url: new NodeRotation(cfg.nodeUrls),
+    url: new NodeSet(cfg.nodeUrls),
     timeoutMs: cfg.nodeTimeoutMs,
     signal: abort.signal,
     onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
+    onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+    onFork: (node: string, dropped: boolean) => {
+      if (dropped) metrics.nodeForks.inc({ node });
+    },
   };
   // a batch is redone whole when one request gives up, so its requests retry generously; the poll
   // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
@@ -59,12 +61,13 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     loader: {
       pool,
       node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
+      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
       metrics,
+      onCallInfoGone: new PrunedCallInfos(log, metrics.callInfoPruned).record,
     },
   });
   let markSynced!: () => void;

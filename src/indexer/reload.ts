@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
-import { createPool, poolOptions } from '../db/pool.ts';
+import { createWritePool } from '../db/pool.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
 import { writerLock, writerUnlock } from '../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../errors.ts';
@@ -12,6 +12,7 @@ import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ContractDecoder } from './contract-decoder.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
@@ -25,23 +26,25 @@ import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
   heights: readonly number[],
-): Promise<{ reloaded: number; rederived: number }> {
+): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-reload'), max: 4 }, log);
+  const pool = createWritePool(cfg, 'mdw-reload', log, 4);
   const lock = await pool.connect();
   try {
     // the populator's single-writer lock: a reload into a schema being populated waits its turn
     await writerLock(lock, cfg.databaseSchema);
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    const pruned = new PrunedCallInfos(log);
     const loader = {
       pool,
       node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs }),
+      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
+      onCallInfoGone: pruned.record,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;
@@ -104,7 +107,7 @@ export async function reloadHeights(
       }
     }
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
-    return { reloaded, rederived };
+    return { reloaded, rederived, callInfoPruned: pruned.count };
   } finally {
     await writerUnlock(lock, cfg.databaseSchema).catch(() => {});
     lock.release();

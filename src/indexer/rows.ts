@@ -30,6 +30,8 @@ export interface FetchedGeneration {
   readonly microBlocks: readonly FetchedMicroBlock[];
   /** `call_info` (or `ga_info`) per contract tx hash. */
   readonly callInfos: ReadonlyMap<string, JsonObject>;
+  /** contract txs whose call info every node had garbage-collected (410): stored without it, marked so */
+  readonly prunedCallInfos?: ReadonlySet<string>;
   /** decoded calls per contract tx hash (filled outside the database transaction). */
   readonly decodedCalls: ReadonlyMap<string, DecodedCall>;
 }
@@ -92,6 +94,8 @@ export interface ContractCallRow extends TxPosition {
   function: string | null;
   arguments: Json | null;
   callInfo: JsonObject | null;
+  /** true when the node had garbage-collected the call info (then callInfo is null) */
+  callInfoPruned: boolean;
   result: Json | null;
   decodeError: string | null;
 }

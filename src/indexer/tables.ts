@@ -115,6 +115,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['function', 'text', (r) => r.function],
     ['arguments', 'jsonb', (r) => json(r.arguments)],
     ['call_info', 'jsonb', (r) => json(r.callInfo)],
+    ['call_info_pruned', 'boolean', (r) => r.callInfoPruned],
     ['result', 'jsonb', (r) => json(r.result)],
     ['decode_error', 'text', (r) => r.decodeError],
   ]),

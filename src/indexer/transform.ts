@@ -134,6 +134,7 @@ function addDomainRows(
       contractId: contract,
       callerId: caller,
       callInfo,
+      callInfoPruned: gen.prunedCallInfos?.has(pos.txHash) ?? false,
       function: decoded?.function ?? null,
       arguments: decoded?.arguments ?? null,
       result: decoded?.result ?? null,

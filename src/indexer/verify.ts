@@ -7,8 +7,9 @@
 import type { Config } from '../config.ts';
 import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
 import { signedTxBytes, txHash } from '../chain/tx-serialize.ts';
-import { createPool, poolOptions, type Queryable } from '../db/pool.ts';
+import { createReadPool, type Queryable } from '../db/pool.ts';
 import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../db/queries/blocks.ts';
+import { storedCallInfos, type StoredCallInfo } from '../db/queries/contracts.ts';
 import { transactionsBetween } from '../db/queries/transactions.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
@@ -94,6 +95,45 @@ export function compareGeneration(db: StoredGeneration, node: FetchedGeneration,
   return out;
 }
 
+/** What verify found at one height: differences, and what it could not check (the node pruned that state). */
+export interface HeightReport {
+  readonly differences: string[];
+  readonly unverifiable: string[];
+}
+
+/**
+ * compareCallInfos checks the stored call info of a height's contract calls. A call stored without it (every node
+ * had garbage-collected it) cannot be checked: unverifiable, not a difference; so is one the node has pruned since.
+ * With the node's `callInfos` (a full verify), the ones both hold must be equal, and one stored as pruned that the
+ * node now holds is a difference a reload (-H) repairs. Pure.
+ */
+export function compareCallInfos(
+  height: number,
+  stored: readonly StoredCallInfo[],
+  node: Pick<FetchedGeneration, 'callInfos' | 'prunedCallInfos'> | undefined,
+): HeightReport {
+  const h = `height ${height}`;
+  const differences: string[] = [];
+  const gone = stored.filter((c) =>
+    node ? node.prunedCallInfos?.has(c.txHash) || (c.pruned && !node.callInfos.has(c.txHash)) : c.pruned,
+  );
+  for (const c of node ? stored : []) {
+    const theirs = node!.callInfos.get(c.txHash);
+    if (theirs === undefined) continue;
+    if (c.pruned)
+      differences.push(`${h}: call info of ${c.txHash} was stored without (pruned node); the node has it now`);
+    else if (canonical(c.callInfo) !== canonical(theirs)) differences.push(`${h}: call info of ${c.txHash} differs`);
+  }
+  const unverifiable =
+    gone.length === 0
+      ? []
+      : [
+          `${h}: unverifiable: the call info of ${gone.length} contract call(s) was garbage-collected ` +
+            `(first ${gone[0]!.txHash})`,
+        ];
+  return { differences, unverifiable };
+}
+
 /** serialisedHash is the th_ of a stored tx re-serialised; undefined for a layout the serialiser does not know. */
 function serialisedHash(tx: JsonObject, signatures: string[] | null): string | undefined {
   try {
@@ -122,27 +162,41 @@ export async function loadStored(db: Queryable, height: number): Promise<StoredG
   };
 }
 
-/** verifyChain checks the listed heights (default: every stored height) and prints one line per difference. */
+/**
+ * verifyChain checks the listed heights (default: every stored height) and prints one line per difference, and
+ * one per height it cannot check because the state is garbage-collected (counted apart: not a difference).
+ */
 export async function verifyChain(
   deps: { cfg: Config; log: Logger; out: (line: string) => void },
   opts: { heights?: readonly number[]; full?: boolean },
-): Promise<{ checked: number; differences: number }> {
+): Promise<{ checked: number; differences: number; unverifiable: number }> {
   const { cfg, log, out } = deps;
-  const pool = createPool({ ...poolOptions(cfg, 'mdw-verify'), max: 4 }, log);
+  const pool = createReadPool(cfg, 'mdw-verify', log, 4);
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   let checked = 0;
   let differences = 0;
-  const report = (lines: string[]): void => {
-    differences += lines.length;
-    for (const line of lines) out(line);
+  let unverifiable = 0;
+  const report = (found: HeightReport): void => {
+    differences += found.differences.length;
+    unverifiable += found.unverifiable.length;
+    for (const line of [...found.differences, ...found.unverifiable]) out(line);
   };
-  const check = async (height: number): Promise<string[]> => {
+  const full = opts.full ?? false;
+  const check = async (height: number): Promise<HeightReport> => {
     const stored = await loadStored(pool, height);
-    if (!stored) return [`height ${height}: not in the database`];
+    if (!stored) return { differences: [`height ${height}: not in the database`], unverifiable: [] };
     try {
-      return compareGeneration(stored, await fetchGeneration(node, height, false), opts.full ?? false);
+      const calls = await storedCallInfos(pool, height);
+      // a full verify asks for the call info too; a 410 from every node is noted, not thrown
+      const fetched = await fetchGeneration(node, height, { callInfo: full && calls.length > 0 });
+      const callReport = compareCallInfos(height, calls, full ? fetched : undefined);
+      return {
+        differences: [...compareGeneration(stored, fetched, full), ...callReport.differences],
+        unverifiable: callReport.unverifiable,
+      };
     } catch (err) {
-      if (err instanceof NodeError && err.notFound) return [`height ${height}: the node has no generation there`];
+      if (err instanceof NodeError && err.notFound)
+        return { differences: [`height ${height}: the node has no generation there`], unverifiable: [] };
       throw err;
     }
   };
@@ -157,11 +211,11 @@ export async function verifyChain(
         chunk = await storedHeightsAbove(pool, after, 200);
       }
       if (chunk.length === 0) break;
-      for (const lines of await mapLimit(chunk, cfg.fetchConcurrency, check)) report(lines);
+      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, check)) report(found);
       checked += chunk.length;
       after = chunk.at(-1)!;
     }
-    return { checked, differences };
+    return { checked, differences, unverifiable };
   } finally {
     await pool.end();
   }

@@ -4,16 +4,17 @@ import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
 import { backoffDelay, sleep } from '../retry.ts';
 import { httpGet, HttpGetError } from './http-get.ts';
-import { failsOver, NodeRotation } from './rotation.ts';
+import { NodeSet } from './node-set.ts';
+import { failsOver } from './rotation.ts';
 
 export type JsonObject = { [key: string]: Json };
 
 export interface NodeClientOptions {
   /**
-   * Base URL of the node's external API, without `/v2`; with several, a request that fails over
-   * (see failsOver) goes to the next node. A shared NodeRotation keeps clients on the same node.
+   * Base URL of the node's external API, without `/v2`; with several, requests spread over them (see NodeSet)
+   * and one that fails over (see failsOver) goes to another node. Clients sharing a NodeSet share its slots.
    */
-  readonly url: string | readonly string[] | NodeRotation;
+  readonly url: string | readonly string[] | NodeSet;
   readonly timeoutMs: number;
   /** Attempts per request for transient failures (1 = no retry). */
   readonly attempts?: number;
@@ -23,6 +24,10 @@ export interface NodeClientOptions {
   readonly signal?: AbortSignal;
   /** Called on every failed attempt (for metrics). */
   readonly onError?: (err: NodeError) => void;
+  /** Called on every answer the node gave, an error status included (for metrics: requests, round trips). */
+  readonly onAnswer?: (node: string, ms: number) => void;
+  /** Told when a node leaves the set (on another fork than the most advanced one) or comes back. */
+  readonly onFork?: (node: string, dropped: boolean) => void;
 }
 
 /**
@@ -33,58 +38,98 @@ export function parseNodeJson(text: string): Json {
   return /\d{16}/.test(text) ? parseJson(text) : (JSON.parse(text) as Json);
 }
 
-/** NodeClient reads chain data from one node or fails over among several; every answer is parsed without losing digits. */
+/** How long a node that failed transiently is passed over while another can serve. */
+const COOL_DOWN_MS = 1000;
+
+/**
+ * NodeClient reads chain data from one node or spreads it over several; every answer is parsed without losing
+ * digits, and a request already in flight for the same path is shared, never sent twice.
+ */
 export class NodeClient {
-  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'url'>> &
-    Pick<NodeClientOptions, 'signal' | 'onError'>;
-  readonly #nodes: NodeRotation;
+  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url'>> &
+    Pick<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork'>;
+  readonly #nodes: NodeSet;
   readonly #log: Logger;
+  readonly #inFlight = new Map<string, Promise<Json>>();
 
   constructor(opts: NodeClientOptions, log: Logger) {
     const { url, ...rest } = opts;
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
-    this.#nodes = url instanceof NodeRotation ? url : new NodeRotation(typeof url === 'string' ? [url] : url);
+    this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
     this.#log = log;
   }
 
+  /** nodes is the set of nodes this client reads from. */
+  get nodes(): NodeSet {
+    return this.#nodes;
+  }
+
   /**
-   * get fetches `/v2<path>` and returns the parsed body. An attempt asks each node in turn until
+   * get fetches `/v2<path>` and returns the parsed body. An attempt asks the healthy nodes in turn until
    * one answers; when all fail transiently it backs off and tries again, up to `attempts` rounds.
+   * A 410 (pruned state) or 404 (a node behind the others) sends the request on to the next node; when no
+   * node can answer, the 410 is what the caller gets (so that it can do without that state), at once if no
+   * failure was transient.
    */
-  async get(path: string): Promise<Json> {
+  get(path: string): Promise<Json> {
+    const shared = this.#inFlight.get(path);
+    if (shared) return shared;
+    const request = this.#get(path).finally(() => this.#inFlight.delete(path));
+    this.#inFlight.set(path, request);
+    return request;
+  }
+
+  async #get(path: string, only?: number): Promise<Json> {
     let attempt = 0;
     for (;;) {
       attempt++;
       let error: NodeError | undefined;
-      for (const index of this.#nodes.order()) {
+      let gone: NodeError | undefined;
+      let transient = false;
+      const tried = new Set<number>();
+      for (;;) {
+        const candidates = (only === undefined ? this.#nodes.healthy() : [only]).filter((i) => !tried.has(i));
+        const index = await this.#nodes.acquire(candidates, this.#opts.signal);
+        if (index === undefined) break;
+        tried.add(index);
+        const started = performance.now();
+        let answered = false;
         try {
-          const body = await this.#once(this.#nodes.urls[index]!, path);
-          this.#nodes.answered(index);
+          const body = await this.#once(this.#nodes.urls[index]!, path, () => (answered = true));
           return body;
         } catch (err) {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
+          if (error.transient) this.#nodes.failed(index, COOL_DOWN_MS);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
+          if (error.gone) gone = error;
+          transient ||= error.transient;
           if (this.#nodes.urls.length > 1)
             this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
+        } finally {
+          const ms = performance.now() - started;
+          this.#nodes.release(index, answered ? ms : undefined);
+          if (answered) this.#opts.onAnswer?.(this.#nodes.urls[index]!, ms);
         }
       }
-      if (attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw error!;
+      if (error === undefined) throw unreachable(path, new Error('no node left in the set'));
+      if (!transient || attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw gone ?? error;
       const delay = backoffDelay(attempt, {
         initialMs: this.#opts.backoffInitialMs,
         maxMs: this.#opts.backoffMaxMs,
         jitter: 0.2,
       });
-      this.#log.debug({ path, attempt, delay, err: error!.message }, 'node request retry');
+      this.#log.debug({ path, attempt, delay, err: error.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }
   }
 
-  async #once(base: string, path: string): Promise<Json> {
+  async #once(base: string, path: string, answered: () => void): Promise<Json> {
     let text: string;
     let status: number;
     try {
       ({ status, text } = await httpGet(new URL(`${base}/v2${path}`), this.#opts.timeoutMs, this.#opts.signal));
+      answered();
     } catch (err) {
       if (err instanceof HttpGetError && err.timedOut) throw timedOut(path, this.#opts.timeoutMs);
       throw unreachable(path, err);
@@ -112,11 +157,64 @@ export class NodeClient {
     return body;
   }
 
-  /** topHeight is the height of the node's current generation. */
+  /**
+   * topHeight is the height of the most advanced node's current generation. With several nodes it reads every
+   * node's top key block and checks that each agrees with the most advanced one at its own height: a node on
+   * another fork is dropped from the set (no request goes to it, said once), and comes back once it agrees.
+   */
   async topHeight(): Promise<number> {
-    const body = await this.#object('/key-blocks/current/height');
-    if (typeof body.height !== 'number') throw badResponse('/key-blocks/current/height', 'node sent no height');
-    return body.height;
+    if (this.#nodes.urls.length === 1) {
+      const body = await this.#object('/key-blocks/current/height');
+      if (typeof body.height !== 'number') throw badResponse('/key-blocks/current/height', 'node sent no height');
+      return body.height;
+    }
+    const all = this.#nodes.urls.map((_, i) => i);
+    const read = await Promise.allSettled(all.map((i) => this.#objectFrom(i, '/key-blocks/current')));
+    const tops = read.flatMap((r, i) =>
+      r.status === 'fulfilled' && typeof r.value.height === 'number'
+        ? [{ i, height: r.value.height, hash: r.value.hash }]
+        : [],
+    );
+    const inSet = tops.filter((t) => !this.#nodes.isDropped(t.i));
+    const reference = (inSet.length > 0 ? inSet : tops).reduce<(typeof tops)[number] | undefined>(
+      (best, t) => (best === undefined || t.height > best.height ? t : best),
+      undefined,
+    );
+    if (!reference) {
+      const failure = read.find((r) => r.status === 'rejected');
+      throw failure?.reason ?? badResponse('/key-blocks/current', 'no node sent its top');
+    }
+    for (const t of tops) {
+      if (t.i === reference.i) continue;
+      const theirs =
+        t.height === reference.height
+          ? reference.hash
+          : await this.#objectFrom(reference.i, `/key-blocks/height/${t.height}`).then(
+              (b) => b.hash,
+              () => undefined,
+            );
+      if (theirs === undefined) continue;
+      const url = this.#nodes.urls[t.i]!;
+      if (theirs !== t.hash) {
+        if (this.#nodes.drop(t.i)) {
+          this.#log.warn(
+            { node: url, height: t.height, its: t.hash, theirs, reference: this.#nodes.urls[reference.i] },
+            'node left the set: on another fork than the most advanced node',
+          );
+          this.#opts.onFork?.(url, true);
+        }
+      } else if (this.#nodes.restore(t.i)) {
+        this.#log.info({ node: url, height: t.height }, 'node back in the set: it agrees with the most advanced node');
+        this.#opts.onFork?.(url, false);
+      }
+    }
+    return reference.height;
+  }
+
+  async #objectFrom(index: number, path: string): Promise<JsonObject> {
+    const body = await this.#get(path, index);
+    if (!isJsonObject(body)) throw badResponse(path, `node answered ${path} with a non-object`);
+    return body;
   }
 
   /** generation is `{key_block, micro_blocks}` at a height. */

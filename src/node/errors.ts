@@ -25,6 +25,14 @@ export class NodeError extends AppError {
   get notFound(): boolean {
     return this.nodeStatus === 404;
   }
+
+  /**
+   * gone is true for the node's 410: a node with garbage collection (v6.9+) no longer holds the state at that
+   * height (call info, an account at a block). Another node, an archive one, may still answer.
+   */
+  get gone(): boolean {
+    return this.nodeStatus === 410;
+  }
 }
 
 /** unreachable: the connection failed (refused, reset, DNS). */

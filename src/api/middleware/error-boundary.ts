@@ -1,10 +1,10 @@
 /** @module The one HTTP error boundary: every failure becomes JSON `{reason, code}` with the right status. */
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../state.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 
 /** errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. */
-export function errorBoundary(log: Logger): Koa.Middleware {
+export function errorBoundary(log: Logger): ApiMiddleware {
   return async function errorBoundary(ctx, next) {
     try {
       await next();

@@ -1,5 +1,6 @@
 /** @module Middleware queries over transactions: per account, between two accounts, per height interval, daily rates. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import type { Prefix } from '../../chain/encoding.ts';
 import {
   countTransactionsOfAccount,
@@ -23,7 +24,7 @@ const DAY_MS = 86_400_000;
 export function transactionRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
   const pages = { db: pool, forkWindow: deps.cfg.forkWindow, cache: deps.responseCache };
-  const router = new Router({ prefix: '/middleware/transactions' });
+  const router = new Router<ApiState>({ prefix: '/middleware/transactions' });
 
   router.get('/account/:account/count', async (ctx) => {
     const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');

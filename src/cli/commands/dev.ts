@@ -1,6 +1,6 @@
 /** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode + populator + server on one laptop. */
 import { Command, Flags } from '@oclif/core';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import { configFromEnv } from '../env.ts';
@@ -40,7 +40,7 @@ export default class Dev extends Command {
     const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
     const { log } = logger;
     try {
-      let databaseUrl = process.env.DATABASE_URL;
+      let databaseUrl = base.databaseUrlSet ? base.databaseUrl : undefined;
       if (!databaseUrl) {
         const db = await startEmbeddedPostgres({
           dataDir: flags['data-dir'],
@@ -66,6 +66,7 @@ export default class Dev extends Command {
         NODE_INTERNAL_URL: devnode.internalUrl,
       });
       const registry = new Registry();
+      collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
       roles.push(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
       const server = await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION });
       roles.push(server);

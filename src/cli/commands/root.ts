@@ -3,9 +3,10 @@
  * Role modules are imported when used, so `mdw -V` and `mdw --help` start fast.
  */
 import { Command, Flags } from '@oclif/core';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../../log.ts';
+import type { KubeSettings } from '../../config.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
@@ -61,27 +62,31 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived } = await reloadHeights({ cfg, log }, heights);
-      log.info({ reloaded, rederived }, 'heights reloaded');
+      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights);
+      log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
       const { verifyChain } = await import('../../indexer/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
-      this.log(`verified ${report.checked} heights: ${report.differences} difference(s)`);
+      this.log(
+        `verified ${report.checked} heights: ${report.differences} difference(s)` +
+          (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
+      );
       logger.flush();
       if (report.differences > 0) this.exit(1);
     }
     if (!flags.populate && !flags.server) return;
 
     const registry = new Registry();
+    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     const roles: Role[] = [];
     try {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
         roles.push(
-          await (process.env.WRITER_LEASE_NAME
-            ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log)
+          await (cfg.kube.writerLeaseName
+            ? underWriterLease(cfg.kube, cfg.kube.writerLeaseName, populate, log)
             : populate()),
         );
       }
@@ -111,14 +116,19 @@ export default class Root extends Command {
  * the operator sets WRITER_LEASE_NAME, POD_NAME and POD_NAMESPACE). Losing it stops the process with
  * status 1, so the Deployment restarts the pod and it contends again.
  */
-async function underWriterLease(name: string, start: () => Promise<Role>, log: Logger): Promise<Role> {
+async function underWriterLease(
+  kube: KubeSettings,
+  name: string,
+  start: () => Promise<Role>,
+  log: Logger,
+): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({}),
-    namespace: process.env.POD_NAMESPACE ?? 'default',
+    kube: await kubeClientFor({}, kube),
+    namespace: kube.podNamespace,
     name,
-    identity: process.env.POD_NAME ?? hostname(),
+    identity: kube.podName ?? hostname(),
     log,
     start,
     onLost: () => {

@@ -1,7 +1,7 @@
 /** @module Read-side SQL for contracts and their decoded calls. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import { SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
+import { RAW_TX_JSON, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
 
 /** A contract with its creating transaction. */
 export interface ContractRow {
@@ -18,6 +18,8 @@ export interface ContractCallRow {
   readonly function: string | null;
   readonly arguments: Json;
   readonly callInfo: Json;
+  /** true when every node had garbage-collected the call info (410): `callInfo` is null */
+  readonly callInfoPruned: boolean;
   readonly result: Json;
   readonly decodeError: string | null;
 }
@@ -43,7 +45,7 @@ export async function contractById(db: Queryable, contractId: string): Promise<C
 /** contractCalls pages a contract's calls (the constructor run included), oldest first. */
 export async function contractCalls(db: Queryable, contractId: string, w: Window): Promise<ContractCallRow[]> {
   const { rows } = await db.query(
-    `SELECT tx_hash, contract_id, caller_id, function, arguments, call_info, result, decode_error
+    `SELECT tx_hash, contract_id, caller_id, function, arguments, call_info, call_info_pruned, result, decode_error
        FROM contract_calls WHERE contract_id = $1
       ORDER BY height, micro_index, tx_index LIMIT $2 OFFSET $3`,
     [contractId, w.limit, w.offset],
@@ -55,6 +57,7 @@ export async function contractCalls(db: Queryable, contractId: string, w: Window
     function: r.function,
     arguments: r.arguments,
     callInfo: r.call_info,
+    callInfoPruned: r.call_info_pruned,
     result: r.result,
     decodeError: r.decode_error,
   }));
@@ -71,6 +74,35 @@ export async function contractTransactions(db: Queryable, contractId: string, w:
     [contractId, w.limit, w.offset],
   );
   return rows;
+}
+
+/** creationTransactionJson is the transaction that created the contract, as the original's RawTx JSON text. */
+export async function creationTransactionJson(
+  db: Queryable,
+  contractId: string,
+): Promise<{ height: number; json: string } | undefined> {
+  const { rows } = await db.query<{ height: number; json: string }>(
+    `SELECT t.height, (${RAW_TX_JSON})::text AS json
+       FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1`,
+    [contractId],
+  );
+  return rows[0];
+}
+
+/** A stored call's info as verify compares it with the node's. */
+export interface StoredCallInfo {
+  readonly txHash: string;
+  readonly callInfo: Json;
+  readonly pruned: boolean;
+}
+
+/** storedCallInfos lists the call info stored for the contract calls at one height. */
+export async function storedCallInfos(db: Queryable, height: number): Promise<StoredCallInfo[]> {
+  const { rows } = await db.query(
+    'SELECT tx_hash, call_info, call_info_pruned FROM contract_calls WHERE height = $1 ORDER BY tx_hash',
+    [height],
+  );
+  return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));
 }
 
 /** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */

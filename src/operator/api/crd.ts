@@ -299,6 +299,13 @@ function reloadSchema(): JsonSchema {
         default: D.retainPrevious,
         description: 'How long the previous generation is kept for rollback after a switch ("30m", "6h", "0s").',
       }),
+      deadline: str({
+        pattern: P.duration,
+        maxLength: 32,
+        default: D.reloadDeadline,
+        description:
+          'How long a BlueGreen reload may take until its new generation passes the promotion gate ("48h"); past it the reload fails and the generation is dropped.',
+      }),
     },
     {
       required: ['id'],

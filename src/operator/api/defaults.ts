@@ -36,6 +36,8 @@ export const SPEC_DEFAULTS = {
   autoPromote: true,
   /** Keep the previous generation six hours for a rollback (graph-node reaps after 6–8 h). */
   retainPrevious: '6h',
+  /** Two days: a whole mainnet load takes hours, a stuck one should not hold the database for longer. */
+  reloadDeadline: '48h',
   syncedWithinBlocks: 3,
   stableWindowSeconds: 60,
 } as const;
@@ -49,6 +51,9 @@ export type ResolvedReload = {
   retainPrevious: string;
   /** retainPrevious in seconds. */
   retainPreviousSeconds: number;
+  deadline: string;
+  /** deadline in seconds. */
+  deadlineSeconds: number;
 };
 
 /** ResolvedSpec is the spec with every default applied: what the builders and the controller read. */
@@ -144,6 +149,7 @@ export function parseDurationSeconds(text: string): number | undefined {
 
 function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedReload {
   const retainPrevious = reload.retainPrevious ?? SPEC_DEFAULTS.retainPrevious;
+  const deadline = reload.deadline ?? SPEC_DEFAULTS.reloadDeadline;
   return {
     id: reload.id,
     heights: reload.heights,
@@ -151,5 +157,7 @@ function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedR
     autoPromote: reload.autoPromote ?? SPEC_DEFAULTS.autoPromote,
     retainPrevious,
     retainPreviousSeconds: parseDurationSeconds(retainPrevious) ?? 0,
+    deadline,
+    deadlineSeconds: parseDurationSeconds(deadline) ?? 0,
   };
 }

@@ -52,6 +52,7 @@ export const ConditionType = {
   Reindexing: 'Reindexing',
   Degraded: 'Degraded',
   ReconciliationPaused: 'ReconciliationPaused',
+  PendingPopulatorReady: 'PendingPopulatorReady',
 } as const;
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
 
@@ -119,6 +120,11 @@ export type ReloadSpec = {
   autoPromote?: boolean;
   /** How long the previous generation stays after a switch, as a duration ("30m", "6h", "0s"). */
   retainPrevious?: string;
+  /**
+   * How long a BlueGreen reload may take from its start until its generation passes the gate ("48h"); past it the
+   * reload ends Failed and its generation is dropped (a populator that crash-loops, a full disk).
+   */
+  deadline?: string;
 };
 
 /** MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. */

@@ -158,6 +158,7 @@ function checkReload(c: Checker, reload: Obj): void {
   const strategy = c.oneOf(reload, 'strategy', 'spec.reload.strategy', Object.values(ReloadStrategy));
   c.boolean(reload, 'autoPromote', 'spec.reload.autoPromote');
   c.string(reload, 'retainPrevious', 'spec.reload.retainPrevious', PATTERNS.duration, 32);
+  c.string(reload, 'deadline', 'spec.reload.deadline', PATTERNS.duration, 32);
   if (strategy === ReloadStrategy.InPlace && heights === undefined) c.fail('spec.reload', INPLACE_NEEDS_HEIGHTS);
 }
 

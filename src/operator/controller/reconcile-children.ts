@@ -1,7 +1,14 @@
 /** @module Writing a Middleware's children: apply when the input hash moved, delete, list, and read Job and Deployment states. */
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
-import { isKubeError, refOf, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import {
+  isKubeError,
+  refOf,
+  type KubeClient,
+  type KubeError,
+  type KubeObject,
+  type ObjectRef,
+} from '../kube/client.ts';
 import { isUpToDate } from '../specs/hash.ts';
 import {
   LABEL_GENERATION,
@@ -34,15 +41,26 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'v1', kind: 'ServiceAccount' },
 ];
 
-/** applyChild writes desired unless current (the live object) already carries its input hash; it returns the live object after. */
+/**
+ * applyChild writes desired unless current (the live object) already carries its input hash; it returns the live
+ * object after. It applies without force first, and forces only after telling `onConflict` that another field
+ * manager (a person's kubectl, a GitOps tool) held a field it sets, as Strimzi does.
+ */
 export async function applyChild<T extends KubeObject>(
   kube: KubeClient,
   desired: T,
   current: T | undefined,
   fieldManager: string,
+  onConflict: (err: KubeError) => void,
 ): Promise<{ live: T; wrote: boolean }> {
   if (current !== undefined && isUpToDate(current, desired)) return { live: current, wrote: false };
-  return { live: await kube.apply(desired, fieldManager), wrote: true };
+  try {
+    return { live: await kube.apply(desired, fieldManager), wrote: true };
+  } catch (err) {
+    if (!isKubeError(err, 409)) throw err;
+    onConflict(err);
+    return { live: await kube.apply(desired, fieldManager, { force: true }), wrote: true };
+  }
 }
 
 /** deleteChild deletes obj (foreground for workloads, so their pods are gone before the object is); true when it existed. */

@@ -9,6 +9,8 @@ export interface OperatorMetrics {
   readonly queueDepth: prom.Gauge;
   readonly queueAdds: prom.Counter;
   readonly queueRetries: prom.Counter;
+  readonly queueLatency: prom.Histogram;
+  readonly queueWorkDuration: prom.Histogram;
   readonly watchRestarts: prom.Counter<'kind' | 'reason'>;
   readonly watchRelists: prom.Counter<'kind'>;
   readonly managedResources: prom.Gauge<'kind'>;
@@ -19,6 +21,8 @@ export interface OperatorMetrics {
 
 /** ReconcileResult labels mdw_operator_reconcile_total: done, requeued on purpose, or failed. */
 export const ReconcileResult = { SUCCESS: 'success', REQUEUE: 'requeue', ERROR: 'error' } as const;
+
+const QUEUE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
 
 /** createOperatorMetrics registers the operator's metrics (never on the default registry). */
 export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics {
@@ -51,6 +55,18 @@ export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics 
       name: 'mdw_operator_workqueue_retries_total',
       help: 'Keys requeued with backoff after an error',
       registers,
+    }),
+    queueLatency: new prom.Histogram({
+      name: 'mdw_operator_workqueue_queue_duration_seconds',
+      help: 'How long a key waited in the work queue before a worker took it',
+      registers,
+      buckets: QUEUE_BUCKETS,
+    }),
+    queueWorkDuration: new prom.Histogram({
+      name: 'mdw_operator_workqueue_work_duration_seconds',
+      help: 'How long processing one key took',
+      registers,
+      buckets: QUEUE_BUCKETS,
     }),
     watchRestarts: new prom.Counter({
       name: 'mdw_operator_watch_restarts_total',

@@ -119,6 +119,7 @@ describe('middleware object queries', () => {
         caller_id: BOB,
         function: 'payout',
         return_type: 'ok',
+        call_info_pruned: false,
         arguments: { function: 'payout', arguments: [{ type: 'int', value: BIG.amount }] },
         return_value: { type: 'int', value: BIG.amount },
       });

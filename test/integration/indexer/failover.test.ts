@@ -1,4 +1,4 @@
-/** @module Two devnodes serving the same generated chain; the populator's node stops mid-sync and it finishes on the other. */
+/** @module Two devnodes serving the same generated chain: the populator spreads over both; one stops mid-sync and it finishes on the other. */
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { ErrorCode } from '../../../src/errors.ts';
@@ -11,7 +11,7 @@ import { startHarness, silent, storedTopHash, waitFor, type Harness } from './su
 const GENERATIONS = 40;
 const SEED = 'failover-test';
 
-describe('populator with two nodes (NODE_URLS failover)', function () {
+describe('populator with two nodes (NODE_URLS: spread and failover)', function () {
   this.timeout(60_000);
   let h: Harness;
   let second: Devnode;
@@ -68,10 +68,12 @@ describe('populator with two nodes (NODE_URLS failover)', function () {
     // forwarded finish; closing the proxy here would strand them and hang the devnode's stop)
     first.set('down');
     expect(storedWhenStopped, 'the first node stopped mid-sync').to.be.below(GENERATIONS);
-    expect(other.stats.requests, 'the second node idle while the first answered').to.equal(0);
+    // requests spread over both nodes while both answer
+    const servedBefore = other.stats.requests;
+    expect(servedBefore, 'the second node served while the first answered too').to.be.greaterThan(0);
     await populator.synced();
     expect((await storedTopHash(h, 'mdw'))?.hash).to.equal(second.chain.top.hash);
-    expect(other.stats.requests).to.be.greaterThan(0);
+    expect(other.stats.requests).to.be.greaterThan(servedBefore);
     const errors = (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_node_request_errors_total');
     expect(
       errors?.values.some((v) => v.labels.code === ErrorCode.NODE_UNREACHABLE && v.value > 0),

@@ -9,6 +9,7 @@ import { createReconciler, type ReconcileResult, type Reconciler } from '../../.
 import type { ProbeResult, ProbeTarget } from '../../../src/operator/controller/status-probe.ts';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import {
+  type ApplyOptions,
   refOf,
   type DeleteOptions,
   type KubeClient,
@@ -195,9 +196,9 @@ export class InterceptingKube implements KubeClient {
   ): Promise<WatchHandle> {
     return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone);
   }
-  async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
+  async apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T> {
     await this.#hook('apply', refOf(obj));
-    return this.#inner.apply(obj, fieldManager);
+    return this.#inner.apply(obj, fieldManager, options);
   }
   async create<T extends KubeObject>(obj: T): Promise<T> {
     await this.#hook('create', refOf(obj));

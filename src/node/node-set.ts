@@ -1,0 +1,132 @@
+/**
+ * @module NodeSet: the nodes of NODE_URLS as one pool of request slots. Each node has its own adaptive limit
+ * (adaptive-limit.ts); a request takes a slot at whichever allowed node has the most room, or waits in one queue
+ * for the first slot freed. Faster nodes free slots sooner and so serve more: the spread follows each node's
+ * observed rate. A node found on another fork is dropped from the set (no request goes to it) until it agrees again.
+ */
+import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
+
+interface Waiter {
+  readonly allowed: (index: number) => boolean;
+  readonly resolve: (index: number) => void;
+}
+
+/** NodeSet hands out request slots over several nodes. */
+export class NodeSet {
+  /** Base URLs without trailing slashes, in configured order. */
+  readonly urls: readonly string[];
+  readonly #limits: readonly AdaptiveLimit[];
+  readonly #dropped = new Set<number>();
+  /** until when (ms since epoch) a node that just failed is passed over while another is allowed */
+  readonly #coolingUntil: number[];
+  #waiting: Waiter[] = [];
+
+  constructor(urls: readonly string[], limit: AdaptiveLimitOptions = {}) {
+    if (urls.length === 0) throw new TypeError('NodeSet needs at least one node URL');
+    this.urls = urls.map((u) => u.replace(/\/+$/, ''));
+    this.#limits = this.urls.map(() => new AdaptiveLimit(limit));
+    this.#coolingUntil = this.urls.map(() => 0);
+  }
+
+  /** healthy lists the nodes requests may go to (not dropped), in configured order. */
+  healthy(): number[] {
+    return this.urls.map((_, i) => i).filter((i) => !this.#dropped.has(i));
+  }
+
+  /** limit is node `index`'s current concurrency limit (for metrics and logs). */
+  limit(index: number): number {
+    return this.#limits[index]!.limit;
+  }
+
+  /** inFlight sums the requests in flight at every node. */
+  get inFlight(): number {
+    return this.#limits.reduce((sum, l) => sum + l.inFlight, 0);
+  }
+
+  /** capacity sums the limits of the healthy nodes: how many requests the set serves at once. */
+  get capacity(): number {
+    return this.healthy().reduce((sum, i) => sum + this.#limits[i]!.limit, 0);
+  }
+
+  /**
+   * acquire takes a slot at one of the `candidates` (undefined: none is left to try) and resolves with its
+   * index; the caller must `release` it. Among free candidates the one with the most room wins.
+   */
+  acquire(candidates: readonly number[], signal?: AbortSignal): Promise<number | undefined> {
+    const now = Date.now();
+    // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read)
+    const live = candidates;
+    const warm = live.filter((i) => this.#coolingUntil[i]! <= now);
+    // a node that failed a moment ago gets requests only when no other may take them
+    const allowed = new Set(warm.length > 0 ? warm : live);
+    if (allowed.size === 0) return Promise.resolve(undefined);
+    const free = this.#pick((i) => allowed.has(i));
+    if (free !== undefined) return Promise.resolve(free);
+    return new Promise((resolve) => {
+      const waiter: Waiter = { allowed: (i) => allowed.has(i), resolve };
+      this.#waiting.push(waiter);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.#waiting = this.#waiting.filter((w) => w !== waiter);
+          resolve(undefined);
+        },
+        { once: true },
+      );
+    });
+  }
+
+  /** release frees the slot; `ms` is the round trip of an answer (none for a failure without one). */
+  release(index: number, ms?: number): void {
+    this.#limits[index]!.finished(ms);
+    this.#dispatch();
+  }
+
+  /** failed passes node `index` over for `ms` (a transient failure: refused, timed out, 5xx) while others can serve. */
+  failed(index: number, ms: number): void {
+    this.#coolingUntil[index] = Date.now() + ms;
+  }
+
+  /** isDropped says whether node `index` is out of the set. */
+  isDropped(index: number): boolean {
+    return this.#dropped.has(index);
+  }
+
+  /** drop takes a node out of the set (it is on another fork); true when it was in. */
+  drop(index: number): boolean {
+    if (this.#dropped.has(index)) return false;
+    this.#dropped.add(index);
+    return true;
+  }
+
+  /** restore puts a dropped node back (it agrees again); true when it was out. */
+  restore(index: number): boolean {
+    const was = this.#dropped.delete(index);
+    if (was) this.#dispatch();
+    return was;
+  }
+
+  #pick(allowed: (index: number) => boolean): number | undefined {
+    let best: number | undefined;
+    let room = 0;
+    for (let i = 0; i < this.#limits.length; i++) {
+      const l = this.#limits[i]!;
+      if (!allowed(i) || !l.free) continue;
+      const r = (l.limit - l.inFlight) / l.limit;
+      if (r > room) [best, room] = [i, r];
+    }
+    if (best !== undefined) this.#limits[best]!.started();
+    return best;
+  }
+
+  #dispatch(): void {
+    for (let w = 0; w < this.#waiting.length; w++) {
+      if (!this.#limits.some((l) => l.free)) return;
+      const waiter = this.#waiting[w]!;
+      const index = this.#pick(waiter.allowed);
+      if (index === undefined) continue;
+      this.#waiting.splice(w--, 1);
+      waiter.resolve(index);
+    }
+  }
+}

@@ -1,0 +1,185 @@
+/** @module Node failover: the pure selection order, and NodeClient moving between two local HTTP servers. */
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { NodeClient } from '../../../src/node/client.ts';
+import { NodeError } from '../../../src/node/errors.ts';
+import { NodeSet } from '../../../src/node/node-set.ts';
+import { freePort } from '../../support/postgres.ts';
+
+const log = pino({ level: 'silent' });
+
+describe('NodeSet', () => {
+  it('normalises the URLs and refuses an empty list', () => {
+    expect(new NodeSet(['http://a/', 'http://b']).urls).to.deep.equal(['http://a', 'http://b']);
+    expect(() => new NodeSet([])).to.throw(TypeError);
+  });
+
+  it('hands slots to the node with the most room, and queues when every slot is taken', async () => {
+    const set = new NodeSet(['http://a', 'http://b'], { initial: 2 });
+    const taken = [await set.acquire([0, 1]), await set.acquire([0, 1]), await set.acquire([0, 1])];
+    expect(taken.sort()).to.deep.equal([0, 0, 1]);
+    await set.acquire([0, 1]);
+    expect(set.inFlight).to.equal(4);
+    let fifth: number | undefined;
+    const waiting = set.acquire([0, 1]).then((i) => (fifth = i));
+    await Promise.resolve();
+    expect(fifth).to.equal(undefined);
+    set.release(1, 20);
+    await waiting;
+    expect(fifth).to.equal(1);
+  });
+
+  it('passes over a node that just failed while another can serve, and leaves out a dropped one', async () => {
+    const set = new NodeSet(['http://a', 'http://b'], { initial: 4 });
+    set.failed(0, 60_000);
+    expect(await set.acquire([0, 1])).to.equal(1);
+    expect(await set.acquire([0]), 'alone, it is asked all the same').to.equal(0);
+    expect(set.drop(1)).to.equal(true);
+    expect(set.drop(1)).to.equal(false);
+    expect(set.healthy()).to.deep.equal([0]);
+    expect(set.capacity).to.equal(4);
+    expect(set.restore(1)).to.equal(true);
+    expect(set.healthy()).to.deep.equal([0, 1]);
+    expect(await set.acquire([])).to.equal(undefined);
+  });
+});
+
+describe('NodeClient with several nodes', () => {
+  type Answer = { status: number; body: string } | 'drop';
+  const servers: Server[] = [];
+  const answers: Answer[] = [
+    { status: 200, body: '{"height":1}' },
+    { status: 200, body: '{"height":2}' },
+  ];
+  const hits = [0, 0];
+  let urls: string[];
+
+  before(async () => {
+    urls = await Promise.all(
+      [0, 1].map(async (i) => {
+        const server = createServer((req, res) => {
+          hits[i]!++;
+          const answer = answers[i]!;
+          if (answer === 'drop') return req.socket.destroy();
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(answer.body);
+        });
+        servers.push(server);
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      }),
+    );
+  });
+  after(() =>
+    servers.forEach((s) => {
+      s.closeAllConnections();
+      s.close();
+    }),
+  );
+  beforeEach(() => {
+    answers[0] = { status: 200, body: '{"height":1}' };
+    answers[1] = { status: 200, body: '{"height":2}' };
+    hits.fill(0);
+  });
+
+  /** height reads one plain object (topHeight with several nodes reads each node's top, see the fork tests) */
+  const height = async (c: NodeClient): Promise<unknown> => ((await c.get('/x')) as { height: unknown }).height;
+  const client = (url: NodeClientUrl, attempts = 2): NodeClient =>
+    new NodeClient({ url, timeoutMs: 500, attempts, backoffInitialMs: 5, backoffMaxMs: 10 }, log);
+  type NodeClientUrl = ConstructorParameters<typeof NodeClient>[0]['url'];
+
+  for (const [what, answer] of [
+    ['a 503', { status: 503, body: '{"reason":"overload"}' }],
+    ['a dropped connection', 'drop'],
+  ] as const) {
+    it(`moves to the next node on ${what} and stays there`, async () => {
+      answers[0] = answer;
+      const c = client(urls);
+      expect(await height(c)).to.equal(2);
+      answers[0] = { status: 200, body: '{"height":1}' };
+      expect(await height(c)).to.equal(2);
+      expect(hits).to.deep.equal([1, 2]);
+    });
+  }
+
+  it('moves on when a node is not listening at all', async () => {
+    const c = client([`http://127.0.0.1:${await freePort()}`, urls[1]!]);
+    expect(await height(c)).to.equal(2);
+  });
+
+  it('asks the other node on a 404 (a node may be behind), and says 404 at once when none has it', async () => {
+    answers[0] = { status: 404, body: '{"reason":"Block not found"}' };
+    expect(await client(urls).keyBlock(99)).to.deep.equal({ height: 2 });
+    answers[1] = { status: 404, body: '{"reason":"Block not found"}' };
+    hits.fill(0);
+    try {
+      await client(urls, 3).keyBlock(99);
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as NodeError).notFound).to.equal(true);
+    }
+    expect(hits).to.deep.equal([1, 1]);
+  });
+
+  const GONE = { status: 410, body: '{"reason":"State data at the requested height has been garbage-collected"}' };
+
+  it('asks the next node when one has garbage-collected the state (410)', async () => {
+    answers[0] = GONE;
+    expect(await height(client(urls))).to.equal(2);
+    expect(hits).to.deep.equal([1, 1]);
+  });
+
+  it('gives the 410 at once, without backing off, when every node has pruned the state', async () => {
+    answers[0] = GONE;
+    answers[1] = GONE;
+    try {
+      await height(client(urls, 3));
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as NodeError).gone).to.equal(true);
+    }
+    expect(hits).to.deep.equal([1, 1]);
+  });
+
+  it('keeps trying a node that is down while another has pruned the state, and ends with the 410', async () => {
+    answers[0] = GONE;
+    answers[1] = 'drop';
+    try {
+      await height(client(urls, 3));
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as NodeError).gone).to.equal(true);
+    }
+    expect(hits).to.deep.equal([3, 3]);
+  });
+
+  it('backs off and tries every node again when all fail, up to its attempts', async () => {
+    answers[0] = 'drop';
+    answers[1] = { status: 500, body: '{"reason":"down"}' };
+    try {
+      await height(client(urls, 3));
+      expect.fail('should throw');
+    } catch (err) {
+      expect(err).to.be.instanceOf(NodeError);
+    }
+    expect(hits).to.deep.equal([3, 3]);
+  });
+
+  it('clients sharing a set pass over the node that failed', async () => {
+    const shared = new NodeSet(urls);
+    answers[0] = 'drop';
+    expect(await height(client(shared))).to.equal(2);
+    answers[0] = { status: 200, body: '{"height":1}' };
+    expect(await height(client(shared, 1))).to.equal(2);
+    expect(hits).to.deep.equal([1, 2]);
+  });
+
+  it('never sends the same request twice while it is in flight', async () => {
+    const c = client(urls);
+    const [a, b] = await Promise.all([c.get('/same'), c.get('/same')]);
+    expect(a).to.deep.equal(b);
+    expect(hits[0]! + hits[1]!).to.equal(1);
+  });
+});
