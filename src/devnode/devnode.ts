@@ -161,7 +161,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     stop: async () => {
       for (const t of timers) clearInterval(t);
       await Promise.all([close(externalServer), close(internalServer)]);
-      log.info('devnode stopped');
+      log.debug('devnode stopped');
     },
   };
 }
