@@ -118,7 +118,13 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
   let inFlight = 0;
   let requests = 0;
   let transactions = 0;
-  let wake: (() => void) | undefined;
+  // workers with nothing to do wait for the answers in flight to bring more work (or for the end)
+  let waiting: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const all = waiting;
+    waiting = [];
+    for (const w of all) w();
+  };
   const handle = (path: string, body: Json): void => {
     if (!isJsonObject(body)) throw new Error(`${path}: not an object`);
     if (Array.isArray(body.micro_blocks)) {
@@ -136,10 +142,10 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
       const path = queue.shift();
       if (path === undefined) {
         if (inFlight === 0) {
-          wake?.();
+          wakeAll();
           return;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
+        await new Promise<void>((resolve) => waiting.push(resolve));
         continue;
       }
       inFlight++;
@@ -148,9 +154,7 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
       handle(path, parseNodeJson(text));
       requests++;
       inFlight--;
-      const w = wake;
-      wake = undefined;
-      w?.();
+      wakeAll();
     }
   };
   const started = performance.now();
