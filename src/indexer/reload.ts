@@ -35,6 +35,8 @@ export async function reloadHeights(
     // the populator's single-writer lock: a reload into a schema being populated waits its turn
     await writerLock(lock, cfg.databaseSchema);
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    // with several nodes their tops are read first: one on another fork leaves the set before any height is read
+    await node.topHeight().catch(() => {});
     const pruned = new PrunedCallInfos(log);
     const loader = {
       pool,

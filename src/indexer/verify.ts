@@ -173,6 +173,8 @@ export async function verifyChain(
   const { cfg, log, out } = deps;
   const pool = createPool({ ...poolOptions(cfg, 'mdw-verify'), max: 4 }, log);
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+  // with several nodes their tops are read first: one on another fork leaves the set before any height is read
+  await node.topHeight().catch(() => {});
   let checked = 0;
   let differences = 0;
   let unverifiable = 0;
