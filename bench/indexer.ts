@@ -233,7 +233,11 @@ async function main(): Promise<void> {
 }
 
 /** startDevnodeProcess runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process. */
-async function startDevnodeProcess(): Promise<{ externalUrl: string; pid: number; kill(signal: NodeJS.Signals): void }> {
+async function startDevnodeProcess(): Promise<{
+  externalUrl: string;
+  pid: number;
+  kill(signal: NodeJS.Signals): void;
+}> {
   const child = spawn(
     process.execPath,
     [
