@@ -11,6 +11,8 @@ export interface Config {
   /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
   readonly compilerUrl: string | undefined;
   readonly databaseUrl: string;
+  /** DATABASE_URL was given: `mdw dev` starts an embedded PostgreSQL only when it was not. */
+  readonly databaseUrlSet: boolean;
   /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
   readonly databaseSchema: string;
   readonly databasePoolSize: number;
@@ -27,6 +29,8 @@ export interface Config {
   readonly websocketMaxBufferedBytes: number;
   /** HTTP API and /metrics. */
   readonly port: number;
+  /** Address the HTTP API listens on; undefined: every interface. */
+  readonly httpHost: string | undefined;
   /** Generations re-checked against the node at every poll; blocks deeper are final for caching. */
   readonly forkWindow: number;
   /** Generations written in one database transaction. */
@@ -36,11 +40,46 @@ export interface Config {
   /** Concurrent requests to the node while catching up. */
   readonly fetchConcurrency: number;
   readonly pollIntervalMs: number;
+  /** How often a server reads the node's mempool (internal API) for pending tx_update events. */
+  readonly mempoolPollIntervalMs: number;
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
   /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
+  /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
+  readonly kube: KubeSettings;
+}
+
+/** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
+export interface KubeSettings {
+  /** KUBECONFIG: a kubeconfig file; absent: ~/.kube/config, then the in-cluster service account. */
+  readonly kubeconfig: string | undefined;
+  /** WRITER_LEASE_NAME: the populator writes only while it holds this Lease. */
+  readonly writerLeaseName: string | undefined;
+  /** POD_NAMESPACE: where this pod's Leases live (default `default`). */
+  readonly podNamespace: string;
+  /** POD_NAME: this pod's identity in a Lease; absent: the caller uses the host name. */
+  readonly podName: string | undefined;
+}
+
+/** OperatorConfig is `mdw operator`'s environment, set by the chart or `mdw manifests`. */
+export interface OperatorConfig {
+  /** MIDDLEWARE_IMAGE: the image the Middleware's pods run when spec.image is unset (the operator's own image). */
+  readonly image: string;
+  /** WATCH_NAMESPACE: watch one namespace; undefined (empty) watches all. */
+  readonly watchNamespace: string | undefined;
+  /** POD_NAMESPACE: where the leader Lease lives, the operator's own namespace. */
+  readonly leaseNamespace: string;
+  /** LEADER_LEASE_NAME: the leader Lease (default: the name RBAC grants). */
+  readonly leaseName: string | undefined;
+  /** POD_NAME: this replica's identity in the Lease; absent: the caller uses the host name. */
+  readonly identity: string | undefined;
+  /** KUBECONFIG: absent in a pod (the in-cluster service account is used). */
+  readonly kubeconfig: string | undefined;
+  /** PORT: /metrics, /healthz and /readyz. */
+  readonly port: number;
+  readonly logLevel: LogLevel;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -63,6 +102,7 @@ export const DEFAULTS = {
   BATCH_TRANSACTIONS: 2000,
   FETCH_CONCURRENCY: 8,
   POLL_INTERVAL_MS: 2000,
+  MEMPOOL_POLL_INTERVAL_MS: 500,
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
@@ -79,11 +119,23 @@ export class ConfigError extends AppError {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** loadConfig reads the variables from `env` (never from process.env itself) and validates all of them. */
-export function loadConfig(env: Env): Config {
+/**
+ * Defaults of `mdw dev`, where everything runs on one laptop: the websocket listens on loopback only (the HTTP API
+ * does too, see the dev command), so a development environment is never reachable from the network by default.
+ */
+export const DEV_DEFAULTS = { WEBSOCKET_ADDRESS: '127.0.0.1:3020', HTTP_HOST: '127.0.0.1' } as const;
+
+/**
+ * loadConfig reads the variables from `env` (never from process.env itself) and validates all of them.
+ * `defaults` replaces some of DEFAULTS for one kind of run (DEV_DEFAULTS); a variable that is set still wins.
+ */
+export function loadConfig(
+  env: Env,
+  defaults: Partial<Record<keyof typeof DEFAULTS | 'HTTP_HOST', string>> = {},
+): Config {
   const problems: string[] = [];
   const read = new Reader(env, problems);
-  const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
+  const ws = read.address('WEBSOCKET_ADDRESS', defaults.WEBSOCKET_ADDRESS ?? DEFAULTS.WEBSOCKET_ADDRESS);
   const extraNodes = read.urlList('NODE_URLS');
   const nodeUrl = read.url('NODE_URL', extraNodes[0] ?? DEFAULTS.NODE_URL);
   const config: Config = {
@@ -93,6 +145,7 @@ export function loadConfig(env: Env): Config {
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
+    databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
     pidFile: read.optional('PID_FILE'),
@@ -109,17 +162,58 @@ export function loadConfig(env: Env): Config {
       2 ** 31,
     ),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
+    httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
     batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
+    mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
+    kube: readKubeSettings(read),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** loadKubeSettings reads KUBECONFIG, WRITER_LEASE_NAME, POD_NAMESPACE and POD_NAME alone (the admin commands). */
+export function loadKubeSettings(env: Env): KubeSettings {
+  const problems: string[] = [];
+  const settings = readKubeSettings(new Reader(env, problems));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return settings;
+}
+
+/** loadOperatorConfig reads `mdw operator`'s variables from `env` and validates all of them. */
+export function loadOperatorConfig(env: Env): OperatorConfig {
+  const problems: string[] = [];
+  const read = new Reader(env, problems);
+  const image = read.optional('MIDDLEWARE_IMAGE');
+  if (image === undefined) problems.push('MIDDLEWARE_IMAGE: required (the image the middleware pods run)');
+  const kube = readKubeSettings(read);
+  const config: OperatorConfig = {
+    image: image ?? '',
+    watchNamespace: read.optionalDnsLabel('WATCH_NAMESPACE'),
+    leaseNamespace: kube.podNamespace,
+    leaseName: read.optionalDnsName('LEADER_LEASE_NAME'),
+    identity: kube.podName,
+    kubeconfig: kube.kubeconfig,
+    port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
+    logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function readKubeSettings(read: Reader): KubeSettings {
+  return Object.freeze({
+    kubeconfig: read.optional('KUBECONFIG'),
+    writerLeaseName: read.optionalDnsName('WRITER_LEASE_NAME'),
+    podNamespace: read.optionalDnsLabel('POD_NAMESPACE') ?? 'default',
+    podName: read.optionalDnsName('POD_NAME'),
+  });
 }
 
 /** redactUrl hides the password of a connection URL for logs. */
@@ -217,6 +311,22 @@ class Reader {
     const n = Number(value);
     if (n < min || n > max) return this.#fail(name, `expected ${min}..${max}, got ${n}`, fallback);
     return n;
+  }
+
+  /** optionalDnsLabel reads a namespace-like name (RFC 1123 label: a-z, 0-9, -, at most 63). */
+  optionalDnsLabel(name: string): string | undefined {
+    const value = this.optional(name);
+    if (value === undefined || /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(value)) return value;
+    return this.#fail(name, `expected a DNS label (a-z, 0-9, -), got ${JSON.stringify(value)}`, undefined);
+  }
+
+  /** optionalDnsName reads an object name (RFC 1123 subdomain: labels joined by dots, at most 253). */
+  optionalDnsName(name: string): string | undefined {
+    const value = this.optional(name);
+    if (value === undefined) return undefined;
+    if (value.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(value))
+      return value;
+    return this.#fail(name, `expected a DNS name (a-z, 0-9, -, .), got ${JSON.stringify(value)}`, undefined);
   }
 
   boolean(name: string, fallback: boolean): boolean {

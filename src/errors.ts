@@ -1,9 +1,13 @@
 /** @module The error registry: every error a client or an operator can see has a stable code. */
 
-/** ErrorCode lists every code; docs/errors.md documents each one (a test checks both ways). */
+/**
+ * ErrorCode lists every code, each raised somewhere; docs/errors.md documents each one once (a test
+ * compares the two lists both ways, and checks that every code is raised).
+ */
 export const ErrorCode = {
   CONFIG_INVALID: 'MDW_CONFIG_INVALID',
   CLI_BAD_HEIGHTS: 'MDW_CLI_BAD_HEIGHTS',
+  CLI_WRITER_BUSY: 'MDW_CLI_WRITER_BUSY',
   API_BAD_REQUEST: 'MDW_API_BAD_REQUEST',
   API_NOT_FOUND: 'MDW_API_NOT_FOUND',
   API_PAYLOAD_TOO_LARGE: 'MDW_API_PAYLOAD_TOO_LARGE',
@@ -12,8 +16,6 @@ export const ErrorCode = {
   NODE_BAD_RESPONSE: 'MDW_NODE_BAD_RESPONSE',
   COMPILER_UNAVAILABLE: 'MDW_COMPILER_UNAVAILABLE',
   DB_UNAVAILABLE: 'MDW_DB_UNAVAILABLE',
-  DB_CONFLICT: 'MDW_DB_CONFLICT',
-  SERVICE_UNAVAILABLE: 'MDW_SERVICE_UNAVAILABLE',
   OPERATOR_NOT_FOUND: 'MDW_OPERATOR_NOT_FOUND',
   OPERATOR_BAD_REQUEST: 'MDW_OPERATOR_BAD_REQUEST',
   OPERATOR_CONFLICT: 'MDW_OPERATOR_CONFLICT',

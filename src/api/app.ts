@@ -1,5 +1,6 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import Koa from 'koa';
+import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
 import cors from '@koa/cors';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
@@ -8,6 +9,7 @@ import type { Pool } from '../db/pool.ts';
 import { ping } from '../db/queries/stats.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { DependencyOutage } from '../outage.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
@@ -15,9 +17,11 @@ import { errorBoundary } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
+import { NodeHeight } from './node-height.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
+import { v3Api } from './routes/v3/index.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
 export interface AppDeps {
@@ -28,6 +32,10 @@ export interface AppDeps {
   readonly version: string;
   /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
   readonly responseCache?: ResponseCache;
+  /** told of every request refused because the database is away (logs the outage once; see src/outage.ts) */
+  readonly databaseOutage?: DependencyOutage;
+  /** hears every transaction a client posted through our forwarding and the node accepted */
+  readonly onTransactionPosted?: (body: string) => void;
 }
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
@@ -37,15 +45,17 @@ const READY_TIMEOUT_MS = 2000;
 export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
   const metrics = createApiMetrics(registry);
-  metrics.watch(pool);
+  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log });
+  metrics.watch(pool, nodeHeight);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
     timeoutMs: cfg.nodeTimeoutMs,
     metrics,
     log,
+    onTransactionPosted: deps.onTransactionPosted,
   });
-  const app = new Koa();
+  const app = new Koa<ApiState>();
   app.silent = true;
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
@@ -66,21 +76,24 @@ export function createApp(deps: AppDeps): Koa {
     metrics.watchCache(deps.responseCache);
     app.use(responseCache(deps.responseCache, compressor));
   }
-  app.use(errorBoundary(log));
+  app.use(errorBoundary(log, deps.databaseOutage));
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  for (const router of apiRouters({
+  const routeDeps = {
     cfg,
     log,
     pool,
     metrics,
     forward,
+    nodeHeight,
     version: deps.version,
     responseCache: deps.responseCache,
-  }))
-    app.use(router.routes());
+  };
+  // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
+  app.use(v3Api(routeDeps));
+  for (const router of apiRouters(routeDeps)) app.use(router.routes());
   app.use(async function forwardRest(ctx) {
     if (ctx.path === '/middleware' || ctx.path.startsWith('/middleware/')) throw notFound('Not found');
     await forward(ctx);
@@ -89,7 +102,7 @@ export function createApp(deps: AppDeps): Koa {
 }
 
 /** operations serves /healthz (the process answers), /readyz (the database answers) and /metrics. */
-function operations(deps: AppDeps): Koa.Middleware {
+function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
@@ -115,7 +128,7 @@ function operations(deps: AppDeps): Koa.Middleware {
  * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
  * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
  */
-export function corsOrigin(allowed: readonly string[]): (ctx: Koa.Context) => string {
+export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
   return (ctx) => {
     const origin = ctx.get('Origin');
     if (isListedOrigin(allowed, origin)) return origin;

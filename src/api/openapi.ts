@@ -1,8 +1,9 @@
 /** @module The OpenAPI 3 document of our own API (served at /middleware/api), built from one table of operations. Pure. */
 import { GENERATIONS_PAGING } from './routes/chain.ts';
+import { RESPONSES, SCHEMAS } from './openapi-schemas.ts';
 import { PAGING_DEFAULTS } from './params.ts';
 
-type Param = 'limit' | 'page' | 'cursor' | 'txtype' | 'owner' | 'reverse' | `path:${string}`;
+type Param = 'limit' | 'page' | 'cursor' | 'txtype' | 'owner' | 'reverse' | 'sort' | 'length' | `path:${string}`;
 
 /** An operation: method, OpenAPI path, summary and the parameters it accepts. */
 export interface Operation {
@@ -88,6 +89,18 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/middleware/new/generations/{from}/{to}',
+    summary: 'Generations from..to, oldest first, in the original shape (key block, micro blocks, RawTx)',
+    params: ['path:from', 'path:to', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/count/current',
+    summary: 'Number of stored transactions up to the top',
+    params: [],
+  },
+  {
+    method: 'get',
     path: '/middleware/height/at/{millis}',
     summary: 'First key block at or after a time (ms since epoch)',
     params: ['path:millis'],
@@ -108,7 +121,8 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'get',
     path: '/middleware/status',
-    summary: 'Sync state; 503 when the newest block is too old or the populator is stuck',
+    summary:
+      'Sync state against the node now; 503 when the populator stopped or is stuck, the node is unreachable, or the newest block is too old',
     params: [],
   },
   {
@@ -156,6 +170,42 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/middleware/names/hash/{hash}',
+    summary: 'A name by its hash (nm_)',
+    params: ['path:hash'],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/auctions/active',
+    summary: 'Running name auctions, each with its last bid',
+    params: ['sort', 'reverse', 'length', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/auctions/active/count',
+    summary: 'Number of running name auctions',
+    params: ['sort', 'reverse', 'length', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/auctions/bids/account/{account}',
+    summary: "An account's claims and bids in auctions, newest first, each with its auction",
+    params: ['path:account', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/auctions/bids/{name}',
+    summary: "The bids of a name's latest auction, newest first",
+    params: ['path:name', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/names/auctions/{name}/info',
+    summary: "A name's latest auction: its bids and its last bid",
+    params: ['path:name'],
+  },
+  {
+    method: 'get',
     path: '/middleware/names/{name}',
     summary: 'Names containing the text',
     params: ['path:name', ...PAGED],
@@ -185,6 +235,12 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/middleware/contracts/transactions/address/{address}',
     summary: 'Create transaction and calls of a contract',
     params: ['path:address', ...PAGED],
+  },
+  {
+    method: 'get',
+    path: '/middleware/contracts/transactions/creation/address/{address}',
+    summary: 'The transaction that created a contract (RawTx)',
+    params: ['path:address'],
   },
   {
     method: 'post',
@@ -217,7 +273,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
       parameters: op.params.map(parameter),
       ...(op.method === 'post' ? { requestBody: verifyBody } : {}),
       responses: {
-        200: { description: 'OK' },
+        200: answer(`${op.method} ${op.path}`),
+        ...(op.path === '/middleware/status' ? { 503: answer('get /middleware/status', 'Unhealthy') } : {}),
         400: { $ref: '#/components/responses/Error' },
         404: { $ref: '#/components/responses/Error' },
         ...(op.cached
@@ -231,6 +288,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
     info: { title: 'æternity chain middleware', version },
     paths,
     components: {
+      schemas: SCHEMAS,
       responses: {
         Error: {
           description: 'Error',
@@ -247,6 +305,13 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
     },
   };
+}
+
+/** answer is a response object with the schema of the route's answer (RESPONSES must have one for every operation). */
+function answer(key: string, description = 'OK'): Record<string, unknown> {
+  const schema = RESPONSES[key];
+  if (!schema) throw new Error(`no response schema for ${key}`);
+  return { description, content: { 'application/json': { schema } } };
 }
 
 const verifyBody = {
@@ -290,6 +355,20 @@ function parameter(p: Param): Record<string, unknown> {
       };
     case 'owner':
       return { name: 'owner', in: 'query', schema: { type: 'string' }, description: 'ak_ account' };
+    case 'sort':
+      return {
+        name: 'sort',
+        in: 'query',
+        schema: { type: 'string', enum: ['expiration', 'name', 'max_bid'], default: 'expiration' },
+        description: 'auction end (soonest first), name, or winning bid (highest first)',
+      };
+    case 'length':
+      return {
+        name: 'length',
+        in: 'query',
+        schema: { type: 'integer', minimum: 1 },
+        description: 'only names of this many bytes, .chain included',
+      };
     default:
       return { name: 'reverse', in: 'query', schema: { type: 'boolean' } };
   }

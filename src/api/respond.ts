@@ -1,10 +1,11 @@
 /** @module What route modules share: their dependencies and the way they write JSON answers. */
-import type Koa from 'koa';
+import type { ApiContext } from './state.ts';
 import { stringifyJson } from '../chain/json.ts';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../log.ts';
 import type { ApiMetrics } from './metrics.ts';
+import type { NodeHeight } from './node-height.ts';
 import type { ForwardToNode } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -15,6 +16,8 @@ export interface RouteDeps {
   readonly pool: Pool;
   readonly metrics: ApiMetrics;
   readonly forward: ForwardToNode;
+  /** the node's height as this server reads it now (one reading per moment, shared by status and metrics) */
+  readonly nodeHeight: NodeHeight;
   readonly version: string;
   /** the response cache of final answers, when the server keeps one (it also keeps final counts) */
   readonly responseCache?: ResponseCache;
@@ -24,7 +27,7 @@ export interface RouteDeps {
  * sendJson writes a JSON answer with exact integers. `aboutHeight` is the newest height the answer
  * depends on; the cache-headers middleware makes answers about final blocks cacheable.
  */
-export function sendJson(ctx: Koa.Context, value: unknown, aboutHeight?: number, status = 200): void {
+export function sendJson(ctx: ApiContext, value: unknown, aboutHeight?: number, status = 200): void {
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = stringifyJson(value);
@@ -32,7 +35,7 @@ export function sendJson(ctx: Koa.Context, value: unknown, aboutHeight?: number,
 }
 
 /** sendJsonText writes JSON that is already text (PostgreSQL serialised it exactly). */
-export function sendJsonText(ctx: Koa.Context, json: string, aboutHeight?: number): void {
+export function sendJsonText(ctx: ApiContext, json: string, aboutHeight?: number): void {
   ctx.status = 200;
   ctx.type = 'application/json';
   ctx.body = json;
@@ -46,6 +49,6 @@ export function jsonArrayText(items: readonly { json: string }[], key?: string):
 }
 
 /** nodeError answers exactly as the node does for the same mistake (`{"reason": ...}`, no code). */
-export function nodeError(ctx: Koa.Context, status: number, reason: string): void {
+export function nodeError(ctx: ApiContext, status: number, reason: string): void {
   sendJson(ctx, { reason }, undefined, status);
 }

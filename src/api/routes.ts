@@ -1,6 +1,8 @@
 /** @module Every router the API serves, in matching order (fixed paths before parameterised ones). */
 import type Router from '@koa/router';
+import type { ApiState } from './state.ts';
 import type { RouteDeps } from './respond.ts';
+import { auctionRoutes } from './routes/auctions.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { contractRoutes } from './routes/contracts.ts';
@@ -11,11 +13,12 @@ import { transactionRoutes } from './routes/transactions.ts';
 import { v2Routes } from './routes/v2.ts';
 
 /** apiRouters builds the routers of the cached node queries and the middleware queries. */
-export function apiRouters(deps: RouteDeps): Router[] {
+export function apiRouters(deps: RouteDeps): Router<ApiState>[] {
   return [
     v2Routes(deps),
     chainRoutes(deps),
     transactionRoutes(deps),
+    auctionRoutes(deps),
     nameRoutes(deps),
     oracleRoutes(deps),
     contractRoutes(deps),

@@ -1,15 +1,8 @@
 /** @module Response shapes of the original middleware and the node, built from stored rows. Pure. */
 import { isJsonObject, type Json } from '../chain/json.ts';
+import { signedTx } from '../chain/signed-tx.ts';
 import type { KeyBlockRow, MicroBlockRow } from '../db/queries/blocks.ts';
 import type { TransactionRow } from '../db/queries/transactions.ts';
-
-/** signedTx is the node's GenericSignedTx (the original's "JT"): signatures omitted when the node omits them. */
-export function signedTx(t: TransactionRow): Record<string, Json> {
-  const out: Record<string, Json> = { block_height: t.height, block_hash: t.microBlockHash, hash: t.hash };
-  if (t.signatures !== null) out.signatures = t.signatures;
-  out.tx = t.tx;
-  return out;
-}
 
 /**
  * generationsReport is the original's `/middleware/generations` body: generations keyed by height,

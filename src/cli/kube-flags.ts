@@ -8,19 +8,19 @@ export const kubeFlags = {
   context: Flags.string({ description: 'kubeconfig context' }),
 };
 
-/** kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). */
-export async function kubeClientFor(flags: {
-  kubeconfig?: string | undefined;
-  context?: string | undefined;
-}): Promise<KubeClient> {
+/**
+ * kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). The
+ * kubeconfig is the flag's, else the validated KUBECONFIG the caller read (`loadKubeSettings`, `Config.kube`).
+ */
+export async function kubeClientFor(
+  flags: { kubeconfig?: string | undefined; context?: string | undefined },
+  settings: { readonly kubeconfig: string | undefined },
+): Promise<KubeClient> {
   const { createKubeClient, loadKubeConfig } = await import('../operator/kube/real-client.ts');
+  const kubeconfig = flags.kubeconfig ?? settings.kubeconfig;
   return createKubeClient(
     loadKubeConfig({
-      ...(flags.kubeconfig
-        ? { kubeconfig: flags.kubeconfig }
-        : process.env.KUBECONFIG
-          ? { kubeconfig: process.env.KUBECONFIG }
-          : {}),
+      ...(kubeconfig ? { kubeconfig } : {}),
       ...(flags.context ? { context: flags.context } : {}),
     }),
   );

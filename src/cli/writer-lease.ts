@@ -7,7 +7,7 @@
 import type { Logger } from '../log.ts';
 import type { Role } from '../roles.ts';
 import type { KubeClient } from '../operator/kube/client.ts';
-import { createLeaderElector } from '../operator/runtime/leader.ts';
+import { LeaderElector } from '../operator/runtime/leader.ts';
 
 export interface WriterLeaseOptions {
   readonly kube: KubeClient;
@@ -27,7 +27,7 @@ export function holdWriterLease(opts: WriterLeaseOptions): Promise<Role> {
   let role: Role | undefined;
   let stopping = false;
   return new Promise((resolve, reject) => {
-    const elector = createLeaderElector({
+    const elector = new LeaderElector({
       kube: opts.kube,
       namespace: opts.namespace,
       name: opts.name,

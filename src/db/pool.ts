@@ -1,4 +1,9 @@
-/** @module The only importer of 'pg': pools bound to one schema, lossless jsonb, transactions. */
+/**
+ * @module Pools bound to one schema, lossless jsonb, transactions. Reads and writes go through
+ * separate pools: a server only ever reads, through connections whose transactions are read-only
+ * by default and which rely on no session setting but search_path, so its reads could be served by
+ * a PostgreSQL replica; the populator and a reload write through a write pool.
+ */
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
@@ -18,6 +23,8 @@ export interface PoolOptions {
   readonly schema: string;
   readonly max?: number;
   readonly applicationName?: string;
+  /** Every transaction is read-only unless it says otherwise (default_transaction_read_only). */
+  readonly readOnly?: boolean;
 }
 
 /** createPool opens connections whose search_path is the configured schema. */
@@ -26,7 +33,7 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     connectionString: opts.databaseUrl,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'mdw',
-    options: `-c search_path=${quoteIdent(opts.schema)}`,
+    options: `-c search_path=${quoteIdent(opts.schema)}${opts.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
     // TCP keepalive lets the kernel notice a connection that died without a FIN (a node or NAT
@@ -34,14 +41,34 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
-  // Without a listener an idle client's error (database restart) would crash the process.
-  pool.on('error', (err) => log.warn({ err: err.message }, 'idle database connection lost'));
+  // Without a listener a client's error would crash the process: an idle client's comes through the pool, a
+  // checked-out client's (a restart or pg_terminate_backend during a query) from the client itself, after its
+  // query has already failed with it. Whoever uses the connection reports the outage, once; these are details.
+  pool.on('error', (err) => log.debug({ err: err.message }, 'idle database connection lost'));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.debug({ err: err.message }, 'database connection lost'));
+  });
   return pool;
 }
 
 /** poolOptions picks the pool settings out of the configuration. */
-export function poolOptions(cfg: Config, applicationName: string): PoolOptions {
-  return { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, max: cfg.databasePoolSize, applicationName };
+function poolOptions(cfg: Config, applicationName: string, max: number | undefined): PoolOptions {
+  return {
+    databaseUrl: cfg.databaseUrl,
+    schema: cfg.databaseSchema,
+    max: max ?? cfg.databasePoolSize,
+    applicationName,
+  };
+}
+
+/** createReadPool is a role's pool for reading: a write through it fails (read-only transactions). */
+export function createReadPool(cfg: Config, applicationName: string, log: Logger, max?: number): Pool {
+  return createPool({ ...poolOptions(cfg, applicationName, max), readOnly: true }, log);
+}
+
+/** createWritePool is the pool of a role that writes the chain (the populator, a reload). */
+export function createWritePool(cfg: Config, applicationName: string, log: Logger, max?: number): Pool {
+  return createPool(poolOptions(cfg, applicationName, max), log);
 }
 
 /** withTransaction runs fn on one client inside BEGIN/COMMIT, rolling back and rethrowing on error. */
@@ -58,6 +85,14 @@ export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) =>
   } finally {
     client.release();
   }
+}
+
+/**
+ * withSnapshot runs fn inside one read-only REPEATABLE READ transaction: every statement sees the
+ * same committed state, so a concurrent fork cannot mix two chains in one answer.
+ */
+export function withSnapshot<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, fn, 'ISOLATION LEVEL REPEATABLE READ READ ONLY');
 }
 
 /** quoteIdent quotes an SQL identifier (schema names come from validated configuration only). */

@@ -1,11 +1,11 @@
 /** @module Turns the populator's notifications into chain events, each block sent once, in chain order. */
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../retry.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from './notification.ts';
-import { topHeight } from '../db/queries/blocks.ts';
-import { readBlockHashes, readChainEvents, type ChainEvent } from './events-source.ts';
+import { blockHashesBetween, topHeight } from '../db/queries/blocks.ts';
+import { readChainEvents, type ChainEvent } from './events-source.ts';
 
 /**
  * FeedState is the work left: heights next..wanted were never read; recheckFrom..next-1 were,
@@ -81,7 +81,7 @@ export class ChainFeed {
   async start(): Promise<void> {
     const top = (await topHeight(this.#options.pool)) ?? -1;
     this.#state = { next: top + 1, wanted: top };
-    this.#remember(await readBlockHashes(this.#options.pool, top - this.#options.memoryHeights + 1, top));
+    this.#remember(await blockHashesBetween(this.#options.pool, top - this.#options.memoryHeights + 1, top));
   }
 
   /** notify queues the heights of one populator notification. */
@@ -130,7 +130,7 @@ export class ChainFeed {
           await this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
         } else {
           // Nobody to send to (a server during the populator's backfill): only note the blocks.
-          this.#remember(await readBlockHashes(this.#options.pool, chunk.from, chunk.to));
+          this.#remember(await blockHashesBetween(this.#options.pool, chunk.from, chunk.to));
         }
         this.#state = completeChunk(this.#state, chunk.from, chunk.to);
         this.#noticed = this.#noticed.filter((n) => n.to > chunk!.to);

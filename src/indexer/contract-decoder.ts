@@ -1,20 +1,27 @@
 /**
  * @module Contract call decoding: function, arguments and return value of ContractCreateTx and
  * ContractCallTx, through the compiler's HTTP API when configured, else in-process for FATE.
- * A failure is recorded on the call; it never aborts a block. Runs outside any database transaction.
+ * The decoder finds a called contract's bytecode itself: created in the same batch, else stored
+ * (db/queries/contracts.ts), else asked from the node. A failure is recorded on the call; it never
+ * aborts a block. Runs outside any database transaction.
  */
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
 import { contractId } from '../chain/derived-ids.ts';
-import type { DecodedCall, JsonObject } from './rows.ts';
-
-/** CodeSource finds the bytecode of a deployed contract (undefined when unknown). */
-export type CodeSource = (contractId: string) => Promise<string | undefined>;
+import { LRUCache } from 'lru-cache';
+import type { Queryable } from '../db/pool.ts';
+import { contractCreateTx } from '../db/queries/contracts.ts';
+import type { NodeClient } from '../node/client.ts';
+import type { DecodedCall, FetchedGeneration, JsonObject } from './rows.ts';
 
 export interface DecoderOptions {
   readonly compilerUrl?: string;
   readonly timeoutMs: number;
+  /** where a deployed contract's create transaction is stored */
+  readonly db: Queryable;
+  /** asked for the code of a contract not stored (created in a batch not yet committed) */
+  readonly node: Pick<NodeClient, 'contractCode'>;
 }
 
 /** ABI 3 is FATE; older eras print the version as a hex string, which Number() reads too. */
@@ -60,40 +67,10 @@ const CODE_CACHE_CHARS = 8 * 2 ** 20;
 /** Encoders kept, by the characters of their bytecode (an encoder holds its code parsed, a few times larger). */
 const ENCODER_CACHE_CHARS = 4 * 2 ** 20;
 
-/** WeightedLru drops the least recently used entries once their weights add up to more than `limit`. */
-class WeightedLru<V> {
-  readonly #limit: number;
-  readonly #entries = new Map<string, { value: V; weight: number }>();
-  #total = 0;
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  get(key: string): V | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V, weight: number): void {
-    this.#total -= this.#entries.get(key)?.weight ?? 0;
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, weight });
-    this.#total += weight;
-    for (const [oldest, { weight: w }] of this.#entries) {
-      if (this.#total <= this.#limit || oldest === key) break;
-      this.#entries.delete(oldest);
-      this.#total -= w;
-    }
-  }
-
-  clear(): void {
-    this.#entries.clear();
-    this.#total = 0;
-  }
+/** A cache whose bound counts the characters of the bytecode each entry stands for, least recently used out first. */
+function weightedCache<V extends object | string>(maxChars: number): LRUCache<string, V> {
+  // (an entry larger than the whole bound is not kept; a contract's code is far below it)
+  return new LRUCache<string, V>({ maxSize: maxChars });
 }
 
 /**
@@ -102,21 +79,56 @@ class WeightedLru<V> {
  */
 export class ContractDecoder {
   readonly #opts: DecoderOptions;
-  readonly #encoders = new WeightedLru<BytecodeEncoder>(ENCODER_CACHE_CHARS);
-  readonly #codeById = new WeightedLru<string>(CODE_CACHE_CHARS);
+  readonly #encoders = weightedCache<BytecodeEncoder>(ENCODER_CACHE_CHARS);
+  readonly #codeById = weightedCache<string>(CODE_CACHE_CHARS);
 
   constructor(opts: DecoderOptions) {
     this.#opts = opts;
   }
 
+  /**
+   * decodeCalls fills `decodedCalls` of each generation (outside the database transaction);
+   * `batchCodes` is the code of the contracts created in the batch, which calls in it may need.
+   */
+  decodeCalls(
+    gens: readonly FetchedGeneration[],
+    batchCodes: ReadonlyMap<string, string> = new Map(),
+  ): Promise<FetchedGeneration[]> {
+    return Promise.all(
+      gens.map(async (gen) => {
+        const decoded = new Map<string, DecodedCall>();
+        for (const mb of gen.microBlocks) {
+          for (const signed of mb.transactions) {
+            const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
+            const hash = String(signed.hash);
+            if (tx) decoded.set(hash, await this.decode(tx, gen.callInfos.get(hash), batchCodes));
+          }
+        }
+        return { ...gen, decodedCalls: decoded };
+      }),
+    );
+  }
+
   /** decode never throws: every failure becomes `decodeError`. */
-  async decode(tx: JsonObject, callInfo: JsonObject | undefined, codeOf: CodeSource): Promise<DecodedCall> {
+  async decode(
+    tx: JsonObject,
+    callInfo: JsonObject | undefined,
+    batchCodes: ReadonlyMap<string, string> = new Map(),
+  ): Promise<DecodedCall> {
     try {
       const isCreate = tx.type === 'ContractCreateTx';
-      const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), codeOf);
+      const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
       if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
       const calldata = String(tx.call_data);
-      if (this.#opts.compilerUrl) return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+      if (this.#opts.compilerUrl) {
+        try {
+          return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+        } catch (err) {
+          // a FATE call the compiler cannot decode (it sent no function, or failed): the in-process decoder may
+          if (!isFate(tx.abi_version)) throw err;
+          return this.#inProcessAfter(err, code, calldata, callInfo);
+        }
+      }
       if (!isFate(tx.abi_version))
         return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
       return this.#inProcess(code, calldata, callInfo);
@@ -130,7 +142,7 @@ export class ContractDecoder {
    * costs no lookup.
    */
   rememberCode(codes: ReadonlyMap<string, string>): void {
-    for (const [id, code] of codes) this.#codeById.set(id, code, code.length);
+    for (const [id, code] of codes) this.#codeById.set(id, code, { size: code.length });
   }
 
   /**
@@ -141,19 +153,41 @@ export class ContractDecoder {
     this.#codeById.clear();
   }
 
-  async #code(id: string, codeOf: CodeSource): Promise<string | undefined> {
+  async #code(id: string, batchCodes: ReadonlyMap<string, string>): Promise<string | undefined> {
     const known = this.#codeById.get(id);
     if (known !== undefined) return known;
-    const code = await codeOf(id);
-    if (code !== undefined) this.#codeById.set(id, code, code.length);
+    const code = batchCodes.get(id) ?? (await this.#lookUpCode(id));
+    if (code !== undefined) this.#codeById.set(id, code, { size: code.length });
     return code;
+  }
+
+  /** #lookUpCode finds deployed bytecode: stored, else asked from the node (undefined when neither knows it). */
+  async #lookUpCode(id: string): Promise<string | undefined> {
+    const stored = await contractCreateTx(this.#opts.db, id);
+    const create = isJsonObject(stored) ? contractTx(stored) : undefined;
+    if (create && typeof create.code === 'string') return create.code;
+    return this.#opts.node.contractCode(id).catch(() => undefined);
+  }
+
+  /** #inProcessAfter decodes in-process after the compiler failed; when both fail, the error names both. */
+  #inProcessAfter(
+    compilerError: unknown,
+    code: string,
+    calldata: string,
+    callInfo: JsonObject | undefined,
+  ): DecodedCall {
+    try {
+      return this.#inProcess(code, calldata, callInfo);
+    } catch (err) {
+      throw new Error(`${message(compilerError)}; in-process: ${message(err)}`, { cause: err });
+    }
   }
 
   #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {
     let encoder = this.#encoders.get(code);
     if (!encoder) {
       encoder = new BytecodeContractCallEncoder(code as `cb_${string}`) as unknown as BytecodeEncoder;
-      this.#encoders.set(code, encoder, code.length);
+      this.#encoders.set(code, encoder, { size: code.length });
     }
     const call = encoder.decodeCall(calldata);
     let result: Json = null;

@@ -2,8 +2,8 @@
 import { isJsonObject } from '../chain/json.ts';
 import type { NodeClient } from '../node/client.ts';
 import { badResponse, NodeError } from '../node/errors.ts';
-import { contractTx, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import type { DecodedCall, FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
+import { contractTx } from './contract-decoder.ts';
+import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
 
 /**
  * mapLimit runs fn over items with at most `limit` in flight and returns results in input order.
@@ -77,11 +77,11 @@ export async function fetchGeneration(
       opts.onCallInfoGone?.(hash, height);
       return;
     }
-    const callInfo = isJsonObject(info.call_info)
-      ? info.call_info
-      : isJsonObject(info.ga_info)
-        ? info.ga_info
-        : undefined;
+    // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
+    // info inside (inner_object.call_info), and that is the call the row describes
+    const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
+    const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
     if (callInfo) callInfos.set(hash, callInfo);
   };
   // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
@@ -157,25 +157,4 @@ export function fetchGenerations(
     };
     pump();
   });
-}
-
-/** decodeCalls fills `decodedCalls` of each generation (outside the database transaction). */
-export async function decodeCalls(
-  decoder: ContractDecoder,
-  codeOf: CodeSource,
-  gens: readonly FetchedGeneration[],
-): Promise<FetchedGeneration[]> {
-  return Promise.all(
-    gens.map(async (gen) => {
-      const decoded = new Map<string, DecodedCall>();
-      for (const mb of gen.microBlocks) {
-        for (const signed of mb.transactions) {
-          const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
-          if (tx)
-            decoded.set(String(signed.hash), await decoder.decode(tx, gen.callInfos.get(String(signed.hash)), codeOf));
-        }
-      }
-      return { ...gen, decodedCalls: decoded };
-    }),
-  );
 }

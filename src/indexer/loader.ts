@@ -5,18 +5,16 @@
  * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isJsonObject } from '../chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { notifyCommitted } from '../db/notify.ts';
 import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../db/queries/blocks.ts';
-import { contractCreateTx } from '../db/queries/contracts.ts';
 import { markStaleAbove, moveMark, recordTop } from '../db/queries/sync-state.ts';
 import type { Logger } from '../log.ts';
 import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
-import { contractTx, createdContractCode, type CodeSource, type ContractDecoder } from './contract-decoder.ts';
-import { decodeCalls, fetchGeneration, fetchGenerations } from './fetch.ts';
+import { createdContractCode, type ContractDecoder } from './contract-decoder.ts';
+import { fetchGeneration, fetchGenerations } from './fetch.ts';
 import type { FetchAhead } from './fetch-ahead.ts';
 import { agreeingBelow, linkBreak } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
@@ -92,18 +90,6 @@ async function storedBefore(
 /** changesState is true when generations hold name or oracle events: the derived rows of every later height depend on them. */
 function changesState(rows: readonly GenerationRows[]): boolean {
   return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
-}
-
-/** codeSource finds bytecode: created in this batch, else stored, else asked from the node. */
-function codeSource(db: Queryable, node: NodeClient, batchCodes: ReadonlyMap<string, string>): CodeSource {
-  return async (id) => {
-    const local = batchCodes.get(id);
-    if (local) return local;
-    const tx = await contractCreateTx(db, id);
-    const create = isJsonObject(tx) ? contractTx(tx) : undefined;
-    if (create && typeof create.code === 'string') return create.code;
-    return node.contractCode(id).catch(() => undefined);
-  };
 }
 
 /**
@@ -192,7 +178,7 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  const gens = await decodeCalls(deps.decoder, codeSource(deps.pool, deps.node, createdCode), fetched);
+  const gens = await deps.decoder.decodeCalls(fetched, createdCode);
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];

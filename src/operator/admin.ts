@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { Middleware, MiddlewareCondition, ReloadSpec, ReloadStrategy } from './api/middleware-types.ts';
 import { ReloadState } from './api/middleware-types.ts';
 import { formatProblems, validateMiddleware } from './api/validation.ts';
-import { ROLLBACK_ANNOTATION, isReloadBusy } from './controller/bluegreen.ts';
+import { REPLACE_ANNOTATION, ROLLBACK_ANNOTATION, isReloadBusy } from './controller/bluegreen.ts';
 import { generationStateOf } from './controller/reconcile-status.ts';
 import { middlewareRef } from './controller/reconcile.ts';
 import type { KubeClient, ObjectRef } from './kube/client.ts';
@@ -59,8 +59,11 @@ export async function requestReload(kube: KubeClient, opts: ReloadRequestOptions
   if (problems.length > 0)
     throw new AppError(ErrorCode.OPERATOR_BAD_REQUEST, 400, `invalid reload request:\n${formatProblems(problems)}`);
   // Members the new request leaves out are nulled, so nothing of an older request survives the merge.
-  const patch = { heights: null, autoPromote: null, retainPrevious: null, ...reload };
-  await kube.patchMerge(refOf(opts), { spec: { reload: patch } });
+  const patch = { heights: null, autoPromote: null, retainPrevious: null, deadline: null, ...reload };
+  // --force names the running reload, so that the operator may abort it; without it the new request waits.
+  const running = isReloadBusy(state) ? state.reload?.id : undefined;
+  const metadata = running === undefined ? {} : { metadata: { annotations: { [REPLACE_ANNOTATION]: running } } };
+  await kube.patchMerge(refOf(opts), { ...metadata, spec: { reload: patch } });
   return { id };
 }
 
@@ -104,7 +107,7 @@ export async function describeStatus(kube: KubeClient, target: MiddlewareName): 
 }
 
 /** formatStatus is describeStatus without the read (pure). */
-export function formatStatus(mw: Middleware): string {
+function formatStatus(mw: Middleware): string {
   const s = mw.status ?? {};
   const schema = (g: number | undefined) =>
     g === undefined ? '-' : `${g} (schema ${mw.spec.database.schemaPrefix ?? 'mdw_g'}${g})`;

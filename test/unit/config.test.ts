@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { ConfigError, DEFAULTS, loadConfig, redactUrl } from '../../src/config.ts';
+import {
+  ConfigError,
+  DEFAULTS,
+  DEV_DEFAULTS,
+  loadConfig,
+  loadKubeSettings,
+  loadOperatorConfig,
+  redactUrl,
+} from '../../src/config.ts';
 
 describe('loadConfig(env)', () => {
   it('applies the documented defaults to an empty environment', () => {
@@ -56,6 +64,35 @@ describe('loadConfig(env)', () => {
     expect(onlyList.nodeUrls).to.deep.equal(['http://b:3013', 'http://c:3013']);
   });
 
+  it('reads the writer lease and the kubeconfig of a pod on Kubernetes, and none elsewhere', () => {
+    const none = loadConfig({});
+    expect(none.kube).to.deep.equal({
+      kubeconfig: undefined,
+      writerLeaseName: undefined,
+      podNamespace: 'default',
+      podName: undefined,
+    });
+    expect(none.databaseUrlSet).to.equal(false);
+    expect(loadConfig({ WRITER_LEASE_NAME: 'mdw-writer' }).kube).to.include({
+      writerLeaseName: 'mdw-writer',
+      podNamespace: 'default',
+    });
+    const pod = loadConfig({
+      WRITER_LEASE_NAME: 'mdw-writer',
+      POD_NAMESPACE: 'chain',
+      POD_NAME: 'mdw-0',
+      KUBECONFIG: '/etc/kube/config',
+      DATABASE_URL: 'postgres://db/mdw',
+    });
+    expect(pod.kube).to.deep.equal({
+      kubeconfig: '/etc/kube/config',
+      writerLeaseName: 'mdw-writer',
+      podNamespace: 'chain',
+      podName: 'mdw-0',
+    });
+    expect(pod.databaseUrlSet).to.equal(true);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);
@@ -95,4 +132,94 @@ describe('loadConfig(env)', () => {
   it('redacts passwords of URLs for logs', () => {
     expect(redactUrl('postgres://u:secret@db/x')).to.equal('postgres://u:***@db/x');
   });
+});
+
+describe('loadConfig(env, defaults) for mdw dev', () => {
+  it('listens on loopback by default, while a variable that is set still wins', () => {
+    const dev = loadConfig({}, DEV_DEFAULTS);
+    expect(dev.websocket).to.deep.equal({ host: '127.0.0.1', port: 3020 });
+    expect(dev.httpHost).to.equal('127.0.0.1');
+    const set = loadConfig({ WEBSOCKET_ADDRESS: '0.0.0.0:4000', HTTP_HOST: '::1', PORT: '0' }, DEV_DEFAULTS);
+    expect(set.websocket).to.deep.equal({ host: '0.0.0.0', port: 4000 });
+    expect(set.httpHost).to.equal('::1');
+    expect(set.port).to.equal(0);
+    expect(loadConfig({}).httpHost).to.equal(undefined);
+  });
+});
+
+describe('MEMPOOL_POLL_INTERVAL_MS', () => {
+  it('polls the mempool more often than a second by default, apart from POLL_INTERVAL_MS', () => {
+    expect(loadConfig({}).mempoolPollIntervalMs).to.be.below(1000);
+    const cfg = loadConfig({ MEMPOOL_POLL_INTERVAL_MS: '250', POLL_INTERVAL_MS: '5000' });
+    expect([cfg.mempoolPollIntervalMs, cfg.pollIntervalMs]).to.deep.equal([250, 5000]);
+  });
+});
+
+describe('loadOperatorConfig(env)', () => {
+  it('reads the environment the chart and mdw manifests set', () => {
+    const cfg = loadOperatorConfig({
+      MIDDLEWARE_IMAGE: 'mdw:1',
+      POD_NAME: 'op-1',
+      POD_NAMESPACE: 'mdw-system',
+      WATCH_NAMESPACE: 'chains',
+      PORT: '9090',
+    });
+    expect(cfg).to.include({
+      image: 'mdw:1',
+      identity: 'op-1',
+      leaseNamespace: 'mdw-system',
+      watchNamespace: 'chains',
+      port: 9090,
+      kubeconfig: undefined,
+    });
+    expect(Object.isFrozen(cfg)).to.equal(true);
+  });
+
+  it('watches every namespace when WATCH_NAMESPACE is empty, leases in default without POD_NAMESPACE', () => {
+    const cfg = loadOperatorConfig({ MIDDLEWARE_IMAGE: 'mdw:1', WATCH_NAMESPACE: '' });
+    expect(cfg.watchNamespace).to.equal(undefined);
+    expect(cfg.leaseNamespace).to.equal('default');
+    expect(cfg.identity).to.equal(undefined);
+  });
+
+  it('names every problem at once: the missing image, a bad port, bad names', () => {
+    expect(() =>
+      loadOperatorConfig({ PORT: 'x', POD_NAMESPACE: 'Bad_NS', LEADER_LEASE_NAME: 'no spaces', LOG_LEVEL: 'loud' }),
+    )
+      .to.throw(ConfigError)
+      .with.property('problems')
+      .that.has.length(5);
+  });
+});
+
+describe('kube settings (the populator writer Lease and the admin commands)', () => {
+  it('are part of the Config, read from WRITER_LEASE_NAME, POD_NAMESPACE, POD_NAME and KUBECONFIG', () => {
+    const env = {
+      WRITER_LEASE_NAME: 'mainnet-writer-g2',
+      POD_NAMESPACE: 'chain',
+      POD_NAME: 'mainnet-populator-g2-abc',
+      KUBECONFIG: '/home/me/.kube/config',
+    };
+    const want = {
+      writerLeaseName: 'mainnet-writer-g2',
+      podNamespace: 'chain',
+      podName: 'mainnet-populator-g2-abc',
+      kubeconfig: '/home/me/.kube/config',
+    };
+    expect(loadConfig(env).kube).to.deep.equal(want);
+    expect(loadKubeSettings(env)).to.deep.equal(want);
+  });
+
+  it('default to no Lease in namespace default', () =>
+    expect(loadConfig({}).kube).to.deep.equal({
+      writerLeaseName: undefined,
+      podNamespace: 'default',
+      podName: undefined,
+      kubeconfig: undefined,
+    }));
+
+  it('refuse a Lease name that is not a Kubernetes name', () =>
+    expect(() => loadKubeSettings({ WRITER_LEASE_NAME: 'Writer Lease' })).to.throw(
+      /WRITER_LEASE_NAME: expected a DNS name/,
+    ));
 });

@@ -1,6 +1,6 @@
 /** @module ETag and Cache-Control: answers about blocks deeper than the fork window never change, so caches may keep them. */
 import { createHash } from 'node:crypto';
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../state.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
 
@@ -20,7 +20,7 @@ const TOP_MEMO_MS = 1000;
  * If-None-Match); others `no-cache`. The top is re-read at most once a second: a top a second
  * old can only under-state finality (the chain grows; a fork is never deeper than the window).
  */
-export function cacheHeaders(opts: { db: Queryable; forkWindow: number }): Koa.Middleware {
+export function cacheHeaders(opts: { db: Queryable; forkWindow: number }): ApiMiddleware {
   let memo: { top: number | undefined; at: number } | undefined;
   const currentTop = async (): Promise<number | undefined> => {
     const now = Date.now();
@@ -31,7 +31,7 @@ export function cacheHeaders(opts: { db: Queryable; forkWindow: number }): Koa.M
     await next();
     if (ctx.state.forwarded || ctx.status !== 200 || ctx.body === undefined || ctx.response.get('Cache-Control'))
       return;
-    const height = ctx.state.aboutHeight as number | undefined;
+    const height = ctx.state.aboutHeight;
     if (height === undefined || !isFinal(height, await currentTop(), opts.forkWindow)) {
       ctx.set('Cache-Control', 'no-cache');
       return;

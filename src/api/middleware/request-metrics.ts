@@ -1,9 +1,9 @@
 /** @module Counts and times every HTTP request by route template (never by raw path, which would explode label sets). */
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../state.ts';
 import type { ApiMetrics } from '../metrics.ts';
 
 /** requestMetrics records method, route template and status of each request. */
-export function requestMetrics(metrics: ApiMetrics): Koa.Middleware {
+export function requestMetrics(metrics: ApiMetrics): ApiMiddleware {
   return async function requestMetrics(ctx, next) {
     const end = metrics.duration.startTimer();
     try {

@@ -1,5 +1,6 @@
 /** @module Answers final /v2 reads from memory; stores the ones the routes and cache-headers mark cacheable and final. */
 import type Koa from 'koa';
+import type { ApiContext, ApiMiddleware } from '../state.ts';
 import { COMPRESS_THRESHOLD, encodeBody, plainEncoding } from '../content-encoding.ts';
 import type { CachedAnswer, ResponseCache } from '../response-cache.ts';
 import { IMMUTABLE } from './cache-headers.ts';
@@ -12,7 +13,7 @@ import { IMMUTABLE } from './cache-headers.ts';
  * memory hit passes nothing it does not need: it adds the `Vary: Accept-Encoding` that `compress`
  * adds, and for an Accept-Encoding it does not read itself it runs `compress` on the stored body.
  */
-export function responseCache(cache: ResponseCache, compress: Koa.Middleware): Koa.Middleware {
+export function responseCache(cache: ResponseCache, compress: Koa.Middleware): ApiMiddleware {
   return async function responseCache(ctx, next) {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/v2/')) return next();
     const key = ctx.path;
@@ -37,7 +38,7 @@ export function responseCache(cache: ResponseCache, compress: Koa.Middleware): K
     const json: unknown = ctx.state.cacheableJson;
     if (typeof json !== 'string') return;
     cache.recordMiss();
-    const height = ctx.state.aboutHeight as number | undefined;
+    const height = ctx.state.aboutHeight;
     const etag = ctx.response.get('ETag');
     if (height === undefined || ctx.response.get('Cache-Control') !== IMMUTABLE || !etag) return;
     const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
@@ -56,7 +57,7 @@ export function responseCache(cache: ResponseCache, compress: Koa.Middleware): K
  * it through zlib on every request. False when the choice is left to koa-compress (other
  * Accept-Encoding values, HEAD).
  */
-function answerStored(ctx: Koa.Context, cache: ResponseCache, key: string, cached: CachedAnswer): boolean {
+function answerStored(ctx: ApiContext, cache: ResponseCache, key: string, cached: CachedAnswer): boolean {
   const encoding = ctx.method === 'GET' ? plainEncoding(ctx.get('Accept-Encoding')) : undefined;
   if (encoding === undefined) {
     ctx.body = cached.body;

@@ -1,5 +1,5 @@
 /** @module Refuses a request whose path or query string decodes to NUL or to bytes that are not UTF-8. */
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../state.ts';
 import { badRequest } from '../../errors.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -9,7 +9,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * character its UTF-8 (Node hands raw request-line bytes over as latin1 characters, so those stay
  * one byte each). A `%` not followed by two hex digits stands for itself.
  */
-export function percentDecodedBytes(text: string): Uint8Array {
+function percentDecodedBytes(text: string): Uint8Array {
   const bytes: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -42,7 +42,7 @@ export function textProblem(text: string): string | undefined {
  * store or compare (PostgreSQL text rejects NUL and invalid UTF-8) and the node would not understand.
  * `+` in a query string is a space and needs no check.
  */
-export function validText(): Koa.Middleware {
+export function validText(): ApiMiddleware {
   return async function validText(ctx, next) {
     const pathProblem = textProblem(ctx.path);
     if (pathProblem) throw badRequest(`the request path ${pathProblem}`);

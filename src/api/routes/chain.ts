@@ -1,33 +1,35 @@
 /** @module Middleware queries about the chain itself: generations, time → height, sizes, rewards, status. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { isJsonObject } from '../../chain/json.ts';
 import {
   firstHeightAtOrAfter,
   keyBlockAt,
   keyBlocksBetween,
   microBlocksBetween,
+  newGenerationsJson,
   topHeight,
 } from '../../db/queries/blocks.ts';
 import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights, syncState } from '../../db/queries/stats.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';
-import { sendJson, type RouteDeps } from '../respond.ts';
+import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 import { generationsReport } from '../shapes.ts';
 import { BriefValue } from '../brief-value.ts';
-import { NODE_HEIGHT_TTL_MS, NodeHeight } from '../node-height.ts';
+import { NODE_HEIGHT_TTL_MS } from '../node-height.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';
+import { transactionCountUpTo } from '../transaction-count.ts';
 import { coinbaseAt } from '../../chain/coinbase.ts';
 
 /** GENERATIONS_PAGING: generations (not joined rows, the original's bug) per page of /generations. */
 export const GENERATIONS_PAGING = { limit: 100, maxLimit: 100 } as const;
 const MAX_MILLIS = 8.64e15;
 
-/** chainRoutes registers generations, height/at, size, reward and status. */
+/** chainRoutes registers generations (both shapes), height/at, size, count, reward and status. */
 export function chainRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
-  const router = new Router({ prefix: '/middleware' });
-  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log: deps.log });
+  const router = new Router<ApiState>({ prefix: '/middleware' });
   // one pass over key_blocks' index per TTL, not per status request
   const contiguity = new BriefValue(async () => {
     const { top, count } = await storedHeights(pool);
@@ -44,6 +46,22 @@ export function chainRoutes(deps: RouteDeps): Router {
     const hi = kbs[0]!.height;
     const [micro, txs] = await Promise.all([microBlocksBetween(pool, lo, hi), transactionsBetween(pool, lo, hi)]);
     sendJson(ctx, generationsReport(kbs, micro, txs), hi + 1);
+  });
+
+  router.get('/new/generations/:from/:to', async (ctx) => {
+    const from = parseHeight(ctx.params.from, 'from');
+    const to = parseHeight(ctx.params.to, 'to');
+    const paging = parsePaging(ctx.query, GENERATIONS_PAGING);
+    const rows = from > to ? [] : await newGenerationsJson(pool, from, to, paging);
+    // oldest first: a later page or a fuller last one can still come while the newest is near the top
+    sendJsonText(ctx, jsonArrayText(rows), rows.length === 0 ? undefined : rows[rows.length - 1]!.height + 1);
+  });
+
+  router.get('/count/current', async (ctx) => {
+    const top = await topHeight(pool);
+    if (top === undefined) throw notFound('the database holds no blocks yet');
+    const count = await transactionCountUpTo({ db: pool, forkWindow: cfg.forkWindow, cache: deps.responseCache }, top);
+    sendJson(ctx, { count });
   });
 
   router.get('/height/at/:millis', async (ctx) => {
@@ -82,7 +100,7 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/status', async (ctx) => {
-    const [state, node, contiguous] = await Promise.all([syncState(pool), nodeHeight.current(), contiguity.get()]);
+    const [state, node, contiguous] = await Promise.all([syncState(pool), deps.nodeHeight.current(), contiguity.get()]);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
       state,
@@ -102,7 +120,7 @@ export function chainRoutes(deps: RouteDeps): Router {
 }
 
 /** addToDecimal adds an integer to a non-negative decimal string such as "10848.4", exactly. */
-export function addToDecimal(whole: bigint, decimal: string): string {
+function addToDecimal(whole: bigint, decimal: string): string {
   const [int, frac] = decimal.split('.');
   const sum = (whole + BigInt(int!)).toString();
   return frac === undefined ? sum : `${sum}.${frac}`;

@@ -1,5 +1,6 @@
 /** @module Middleware queries over state channels. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { activeChannels, channelTransactions } from '../../db/queries/channels.ts';
 import { parseId, parsePaging } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
@@ -7,7 +8,7 @@ import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respon
 /** channelRoutes registers channels/active and channels/transactions/address/<ch>. */
 export function channelRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
-  const router = new Router({ prefix: '/middleware/channels' });
+  const router = new Router<ApiState>({ prefix: '/middleware/channels' });
 
   router.get('/active', async (ctx) => {
     sendJson(ctx, await activeChannels(pool, parsePaging(ctx.query)));

@@ -1,9 +1,16 @@
 /** @module Middleware queries over contracts: all, calls with decoded arguments and results, transactions, source verification. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { bodyParser } from '@koa/bodyparser';
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
-import { allContracts, contractById, contractCalls, contractTransactions } from '../../db/queries/contracts.ts';
+import {
+  allContracts,
+  contractById,
+  contractCalls,
+  contractTransactions,
+  creationTransactionJson,
+} from '../../db/queries/contracts.ts';
 import { transactionByHash } from '../../db/queries/transactions.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { createCompilerClient } from '../compiler.ts';
@@ -11,12 +18,12 @@ import { parseId, parsePaging, parseText } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** MAX_SOURCE_BYTES bounds a verification request body. */
-export const MAX_SOURCE_BYTES = 1024 * 1024;
+const MAX_SOURCE_BYTES = 1024 * 1024;
 
 /** contractRoutes registers compilers, contracts/all, calls, transactions and verify. */
 export function contractRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
-  const router = new Router({ prefix: '/middleware' });
+  const router = new Router<ApiState>({ prefix: '/middleware' });
   const compiler = cfg.compilerUrl === undefined ? undefined : createCompilerClient(cfg.compilerUrl, cfg.nodeTimeoutMs);
 
   router.get('/compilers', async (ctx) => {
@@ -60,6 +67,13 @@ export function contractRoutes(deps: RouteDeps): Router {
       ctx,
       jsonArrayText(await contractTransactions(pool, contractId, parsePaging(ctx.query)), 'transactions'),
     );
+  });
+
+  router.get('/contracts/transactions/creation/address/:address', async (ctx) => {
+    const contractId = parseId(ctx.params.address, ['ct'], 'address');
+    const created = await creationTransactionJson(pool, contractId);
+    if (!created) throw notFound(`contract ${contractId} is not known`);
+    sendJsonText(ctx, created.json, created.height);
   });
 
   router.post('/contracts/verify', bodyParser({ enableTypes: ['json'], jsonLimit: MAX_SOURCE_BYTES }), async (ctx) => {

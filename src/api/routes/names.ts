@@ -1,20 +1,22 @@
-/** @module Middleware queries over names: all, active, search, reverse lookup. */
+/** @module Middleware queries over names: all, active, search, reverse lookup, by hash. */
 import Router from '@koa/router';
-import type Koa from 'koa';
+import type { ApiState } from '../state.ts';
+import type { ApiContext } from '../state.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
-import { names, type NameFilter } from '../../db/queries/names.ts';
+import { nameByHash, names, type NameFilter } from '../../db/queries/names.ts';
+import { notFound } from '../../errors.ts';
 import { parseFlag, parseId, parsePaging, parseText } from '../params.ts';
 import { sendJson, type RouteDeps } from '../respond.ts';
 
 const POINTER_PREFIXES = ['ak', 'ct', 'ok', 'ch'] as const;
 /** MAX_NAME_LENGTH: an AENS name is at most 253 characters. */
-const MAX_NAME_LENGTH = 253;
+export const MAX_NAME_LENGTH = 253;
 
 /** nameRoutes registers the /middleware/names paths (fixed paths before the `:name` search). */
 export function nameRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
-  const router = new Router({ prefix: '/middleware/names' });
-  const owner = (ctx: Koa.Context): string | undefined =>
+  const router = new Router<ApiState>({ prefix: '/middleware/names' });
+  const owner = (ctx: ApiContext): string | undefined =>
     ctx.query.owner === undefined ? undefined : parseId(ctx.query.owner, ['ak'], 'owner');
 
   router.get('/', async (ctx) => {
@@ -42,6 +44,13 @@ export function nameRoutes(deps: RouteDeps): Router {
     if (top === undefined) return sendJson(ctx, []);
     const filter: NameFilter = { pointingAt: account, activeAt: top, order: 'name' };
     sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+  });
+
+  router.get('/hash/:hash', async (ctx) => {
+    const hash = parseId(ctx.params.hash, ['nm'], 'hash');
+    const name = await nameByHash(pool, hash);
+    if (!name) throw notFound(`no name with hash ${hash}`);
+    sendJson(ctx, { name });
   });
 
   router.get('/:name', async (ctx) => {

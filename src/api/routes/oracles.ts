@@ -1,5 +1,6 @@
 /** @module Middleware queries over oracles: the registrations and each oracle's queries with their responses. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import { oracleExists, oracleQueries, oracles } from '../../db/queries/oracles.ts';
 import { notFound } from '../../errors.ts';
@@ -9,7 +10,7 @@ import { sendJson, type RouteDeps } from '../respond.ts';
 /** oracleRoutes registers oracles/list and oracles/<id>. */
 export function oracleRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
-  const router = new Router({ prefix: '/middleware/oracles' });
+  const router = new Router<ApiState>({ prefix: '/middleware/oracles' });
 
   router.get('/list', async (ctx) => {
     const rows = await oracles(pool, parsePaging(ctx.query));

@@ -1,5 +1,6 @@
 /** @module Middleware queries over transactions: per account, between two accounts, per height interval, daily rates. */
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import type { Prefix } from '../../chain/encoding.ts';
 import {
   countTransactionsOfAccount,
@@ -13,17 +14,17 @@ import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** ACCOUNT_PREFIXES: every kind of id a transaction can reference, so each has a transaction list. */
-export const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'];
+const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'];
 const RECIPIENT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'nm'];
 /** MAX_RATE_DAYS bounds one /transactions/rate request. */
-export const MAX_RATE_DAYS = 400;
+const MAX_RATE_DAYS = 400;
 const DAY_MS = 86_400_000;
 
 /** transactionRoutes registers the /middleware/transactions paths. */
 export function transactionRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
   const pages = { db: pool, forkWindow: deps.cfg.forkWindow, cache: deps.responseCache };
-  const router = new Router({ prefix: '/middleware/transactions' });
+  const router = new Router<ApiState>({ prefix: '/middleware/transactions' });
 
   router.get('/account/:account/count', async (ctx) => {
     const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');

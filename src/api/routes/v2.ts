@@ -1,6 +1,7 @@
 /** @module Cached node queries: the node's paths and bodies answered from the database, forwarded on a miss. */
-import type Koa from 'koa';
+import type { ApiContext } from '../state.ts';
 import Router from '@koa/router';
+import type { ApiState } from '../state.ts';
 import { isEncoded, type Prefix } from '../../chain/encoding.ts';
 import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../db/queries/blocks.ts';
 import { microBlockTransactionsJson, transactionJson } from '../../db/queries/transactions.ts';
@@ -11,21 +12,21 @@ const MAX_STORED_HEIGHT = 2 ** 31 - 1;
 /** v2Routes registers the cached /v2 paths of the seed; bodies come out of PostgreSQL as JSON text, exact and unparsed. */
 export function v2Routes(deps: RouteDeps): Router {
   const { pool, metrics } = deps;
-  const router = new Router({ prefix: '/v2' });
+  const router = new Router<ApiState>({ prefix: '/v2' });
 
   /** miss forwards to the node (which answers what it knows, e.g. pending transactions, or its own error). */
-  const miss = async (ctx: Koa.Context): Promise<void> => {
+  const miss = async (ctx: ApiContext): Promise<void> => {
     metrics.cacheAnswers.inc({ result: 'forward' });
     await deps.forward(ctx);
   };
   /** hit answers from the database; answers about a height (not "current") are offered to the response cache. */
-  const hit = (ctx: Koa.Context, json: string, aboutHeight?: number, current = false): void => {
+  const hit = (ctx: ApiContext, json: string, aboutHeight?: number, current = false): void => {
     metrics.cacheAnswers.inc({ result: 'hit' });
     sendJsonText(ctx, json, aboutHeight);
     if (!current && aboutHeight !== undefined) ctx.state.cacheableJson = json;
   };
 
-  const generationAt = async (ctx: Koa.Context, height: number | undefined, current: boolean): Promise<void> => {
+  const generationAt = async (ctx: ApiContext, height: number | undefined, current: boolean): Promise<void> => {
     const gen = height === undefined ? undefined : await generationJson(pool, height);
     if (!gen) return miss(ctx);
     // A generation may still grow while it is the top: it is final once its successor is.
@@ -92,7 +93,7 @@ export function v2Routes(deps: RouteDeps): Router {
 }
 
 /** hashParam answers the node's 400 `Invalid hash` for a malformed hash and returns false. */
-function hashParam(ctx: Koa.Context, prefixes: readonly Prefix[]): boolean {
+function hashParam(ctx: ApiContext, prefixes: readonly Prefix[]): boolean {
   if (isEncoded(ctx.params.hash, prefixes)) return true;
   nodeError(ctx, 400, 'Invalid hash');
   return false;
@@ -102,7 +103,7 @@ function hashParam(ctx: Koa.Context, prefixes: readonly Prefix[]): boolean {
  * heightParam reads a height as the node validates it: not an integer → the node's 400
  * validation_error; a height beyond what the database can hold → undefined (the node answers it).
  */
-function heightParam(ctx: Koa.Context): number | undefined | null {
+function heightParam(ctx: ApiContext): number | undefined | null {
   const text = ctx.params.height ?? '';
   if (!/^-?\d+$/.test(text) || text.startsWith('-')) {
     sendJson(

@@ -1,16 +1,16 @@
 /** @module `mdw operator`: the in-cluster controller of Middleware resources. */
 import { Command } from '@oclif/core';
-import { Registry } from 'prom-client';
+import { hostname } from 'node:os';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
-import type { LogLevel } from '../../config.ts';
-import { loadOperatorConfig } from '../operator-config.ts';
+import { loadOperatorConfig } from '../../config.ts';
 import { kubeClientFor } from '../kube-flags.ts';
 import { runUntilSignal } from '../lifecycle.ts';
 
 export default class Operator extends Command {
   static override summary = 'Run the Kubernetes operator that reconciles Middleware resources.';
   static override description =
-    'Configured by the environment the chart sets: MIDDLEWARE_IMAGE (required), WATCH_NAMESPACE, POD_NAME, POD_NAMESPACE, LEADER_LEASE_NAME, PORT (/metrics, /healthz), LOG_LEVEL. Replicas elect a leader on a Lease; only the leader reconciles.';
+    'Configured by the environment the chart sets: MIDDLEWARE_IMAGE (required), WATCH_NAMESPACE, POD_NAME, POD_NAMESPACE, LEADER_LEASE_NAME, PORT (/metrics, /healthz), LOG_LEVEL, and KUBECONFIG outside a cluster. Replicas elect a leader on a Lease; only the leader reconciles.';
 
   async run(): Promise<void> {
     let cfg;
@@ -19,16 +19,14 @@ export default class Operator extends Command {
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
-    const { runOperator } = await import('../../operator/runtime/main.ts');
+    const { OperatorRuntime } = await import('../../operator/runtime/main.ts');
     const { createOperatorMetrics } = await import('../../operator/runtime/metrics.ts');
     const { createReconciler } = await import('../../operator/controller/reconcile.ts');
     const { createStatusProbe } = await import('../../operator/controller/status-probe.ts');
-    const logger = createLogger(
-      { logDir: undefined, logLevel: cfg.logLevel as LogLevel, logPretty: false },
-      'operator',
-    );
-    const kube = await kubeClientFor({});
+    const logger = createLogger({ logDir: undefined, logLevel: cfg.logLevel, logPretty: false }, 'operator');
+    const kube = await kubeClientFor({}, cfg);
     const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
     const metrics = createOperatorMetrics(registry);
     const reconcile = createReconciler({
       kube,
@@ -38,18 +36,19 @@ export default class Operator extends Command {
       clock: () => new Date(),
       config: { image: cfg.image },
     });
-    const role = await runOperator({
+    const role = new OperatorRuntime({
       kube,
       log: logger.log,
       registry,
       metrics,
-      identity: cfg.identity,
+      identity: cfg.identity ?? hostname(),
       reconcile,
       namespace: cfg.watchNamespace,
       leaseNamespace: cfg.leaseNamespace,
       metricsPort: cfg.port,
       ...(cfg.leaseName ? { leaseName: cfg.leaseName } : {}),
     });
+    await role.start();
     await runUntilSignal([role], logger);
   }
 }

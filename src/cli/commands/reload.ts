@@ -2,6 +2,7 @@
 import { Args, Command, Flags } from '@oclif/core';
 import { AppError } from '../../errors.ts';
 import { ReloadStrategy } from '../../operator/api/middleware-types.ts';
+import { loadKubeSettings } from '../../config.ts';
 import { kubeClientFor, kubeFlags } from '../kube-flags.ts';
 
 export default class Reload extends Command {
@@ -45,7 +46,7 @@ export default class Reload extends Command {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Reload);
     const { promoteReload, requestReload, rollbackReload } = await import('../../operator/admin.ts');
-    const kube = await kubeClientFor(flags);
+    const kube = await kubeClientFor(flags, loadKubeSettings(process.env));
     const target = { namespace: flags.namespace, name: args.name };
     try {
       if (flags.promote) {

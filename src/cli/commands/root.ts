@@ -3,17 +3,19 @@
  * Role modules are imported when used, so `mdw -V` and `mdw --help` start fast.
  */
 import { Command, Flags } from '@oclif/core';
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../../log.ts';
+import type { KubeSettings } from '../../config.ts';
 import type { Role } from '../../roles.ts';
 import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
-import { daemonize, withoutDaemonFlag } from '../daemonize.ts';
+import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
+import { AppError } from '../../errors.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
@@ -61,7 +63,12 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights);
+      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
+        (err: unknown) => {
+          if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
+          throw err;
+        },
+      );
       log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
@@ -72,19 +79,23 @@ export default class Root extends Command {
           (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
       );
       logger.flush();
-      if (report.differences > 0) this.exit(1);
+      if (report.differences > 0) {
+        removeOwnPidFile(cfg.pidFile);
+        this.exit(1);
+      }
     }
-    if (!flags.populate && !flags.server) return;
+    if (!flags.populate && !flags.server) return removeOwnPidFile(cfg.pidFile);
 
     const registry = new Registry();
+    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     const roles: Role[] = [];
     try {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
         roles.push(
-          await (process.env.WRITER_LEASE_NAME
-            ? underWriterLease(process.env.WRITER_LEASE_NAME, populate, log)
+          await (cfg.kube.writerLeaseName
+            ? underWriterLease(cfg.kube, cfg.kube.writerLeaseName, populate, log)
             : populate()),
         );
       }
@@ -98,6 +109,7 @@ export default class Root extends Command {
       throw err;
     }
     await runUntilSignal(roles, logger);
+    removeOwnPidFile(cfg.pidFile);
   }
 
   heightsOrExit(list: string): number[] {
@@ -114,14 +126,19 @@ export default class Root extends Command {
  * the operator sets WRITER_LEASE_NAME, POD_NAME and POD_NAMESPACE). Losing it stops the process with
  * status 1, so the Deployment restarts the pod and it contends again.
  */
-async function underWriterLease(name: string, start: () => Promise<Role>, log: Logger): Promise<Role> {
+async function underWriterLease(
+  kube: KubeSettings,
+  name: string,
+  start: () => Promise<Role>,
+  log: Logger,
+): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
   const { kubeClientFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({}),
-    namespace: process.env.POD_NAMESPACE ?? 'default',
+    kube: await kubeClientFor({}, kube),
+    namespace: kube.podNamespace,
     name,
-    identity: process.env.POD_NAME ?? hostname(),
+    identity: kube.podName ?? hostname(),
     log,
     start,
     onLost: () => {

@@ -1,6 +1,7 @@
 /** @module `mdw status <name>`: a Middleware's phase, generations, heights and conditions. */
 import { Args, Command } from '@oclif/core';
 import { AppError } from '../../errors.ts';
+import { loadKubeSettings } from '../../config.ts';
 import { kubeClientFor, kubeFlags } from '../kube-flags.ts';
 
 export default class Status extends Command {
@@ -14,7 +15,10 @@ export default class Status extends Command {
     try {
       const { describeStatus } = await import('../../operator/admin.ts');
       process.stdout.write(
-        await describeStatus(await kubeClientFor(flags), { namespace: flags.namespace, name: args.name }),
+        await describeStatus(await kubeClientFor(flags, loadKubeSettings(process.env)), {
+          namespace: flags.namespace,
+          name: args.name,
+        }),
       );
     } catch (err) {
       if (err instanceof AppError) this.error(err.message, { exit: 1 });

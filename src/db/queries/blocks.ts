@@ -1,6 +1,7 @@
 /** @module SQL for key blocks, micro blocks and generations: the reads, and the deletes of whole heights. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
+import { RAW_TX_JSON } from './transactions.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
 export interface KeyBlockRow {
@@ -150,6 +151,33 @@ function toMicroBlock(r: Record<string, unknown>): MicroBlockRow {
   };
 }
 
+/**
+ * newGenerationsJson pages generations from..to, oldest first, as the original's
+ * `/middleware/new/generations` entries: `{"key_block": KB, "micro_blocks": [{"micro_block": MB,
+ * "transactions": [RawTx]}]}`, micro blocks and transactions in chain order. KB is the node's key
+ * block with `nonce` as an exact string (as the original sent it); MB the node's header without
+ * `height`. Returns the JSON texts and the newest height among them.
+ */
+export async function newGenerationsJson(
+  db: Queryable,
+  from: number,
+  to: number,
+  w: { limit: number; offset: number },
+): Promise<{ height: number; json: string }[]> {
+  const { rows } = await db.query<{ height: number; json: string }>(
+    `SELECT k.height, jsonb_build_object(
+              'key_block', k.data || jsonb_build_object('nonce', k.data->>'nonce'),
+              'micro_blocks', ARRAY(
+                SELECT jsonb_build_object('micro_block', m.header - 'height', 'transactions', ARRAY(
+                         SELECT ${RAW_TX_JSON} FROM transactions t
+                          WHERE t.height = m.height AND t.micro_index = m.micro_index ORDER BY t.tx_index))
+                  FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index))::text AS json
+       FROM key_blocks k WHERE k.height BETWEEN $1 AND $2 ORDER BY k.height LIMIT $3 OFFSET $4`,
+    [from, to, w.limit, w.offset],
+  );
+  return rows;
+}
+
 /** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
 export async function deleteFrom(db: Queryable, height: number): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
@@ -229,4 +257,16 @@ export async function storedHeightsAbove(db: Queryable, after: number, limit: nu
     [after, limit],
   );
   return rows.map((r) => r.height);
+}
+
+/** blockHashesBetween lists the stored key and micro block hashes of heights from..to, by height. */
+export async function blockHashesBetween(db: Queryable, from: number, to: number): Promise<Map<number, string[]>> {
+  const { rows } = await db.query<{ height: number; hash: string }>(
+    `SELECT height, hash FROM key_blocks WHERE height BETWEEN $1 AND $2
+     UNION ALL SELECT height, hash FROM micro_blocks WHERE height BETWEEN $1 AND $2`,
+    [from, to],
+  );
+  const byHeight = new Map<number, string[]>();
+  for (const r of rows) byHeight.set(r.height, [...(byHeight.get(r.height) ?? []), r.hash]);
+  return byHeight;
 }

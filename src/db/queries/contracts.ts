@@ -1,7 +1,7 @@
 /** @module Read-side SQL for contracts and their decoded calls. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import { SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
+import { RAW_TX_JSON, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
 
 /** A contract with its creating transaction. */
 export interface ContractRow {
@@ -74,6 +74,19 @@ export async function contractTransactions(db: Queryable, contractId: string, w:
     [contractId, w.limit, w.offset],
   );
   return rows;
+}
+
+/** creationTransactionJson is the transaction that created the contract, as the original's RawTx JSON text. */
+export async function creationTransactionJson(
+  db: Queryable,
+  contractId: string,
+): Promise<{ height: number; json: string } | undefined> {
+  const { rows } = await db.query<{ height: number; json: string }>(
+    `SELECT t.height, (${RAW_TX_JSON})::text AS json
+       FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1`,
+    [contractId],
+  );
+  return rows[0];
 }
 
 /** A stored call's info as verify compares it with the node's. */

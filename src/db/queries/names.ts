@@ -36,7 +36,8 @@ const NAME_STATE = `
   SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
     FROM name_state
    WHERE ($2::text IS NULL OR owner = $2)
-     AND ($3::int IS NULL OR (auction_end_height <= $3 AND expires_at >= $3 AND kind <> 'revoke'))
+     AND ($3::int IS NULL OR ((auction_end_height = created_at_height OR auction_end_height < $3)
+                               AND expires_at >= $3 AND kind <> 'revoke'))
      AND ($4::text IS NULL OR strpos(name, $4) > 0)
      AND `;
 
@@ -69,4 +70,14 @@ export async function names(db: Queryable, filter: NameFilter, w: Window): Promi
     ],
   );
   return rows;
+}
+
+/** nameByHash is the current state of the name with this hash (nm_), or undefined. */
+export async function nameByHash(db: Queryable, nameHash: string): Promise<NameRow | undefined> {
+  const { rows } = await db.query<NameRow>(
+    `SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
+       FROM name_state WHERE name_hash = $1`,
+    [nameHash],
+  );
+  return rows[0];
 }

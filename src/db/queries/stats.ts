@@ -38,6 +38,15 @@ export async function storedHeights(db: Queryable): Promise<{ top: number | unde
   return { top: rows[0]?.top ?? undefined, count: Number(rows[0]?.count ?? 0) };
 }
 
+/** countTransactionsIn counts the stored transactions with `above < height <= upTo` (on the (height, …) index). */
+export async function countTransactionsIn(db: Queryable, above: number, upTo: number): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM transactions WHERE height > $1 AND height <= $2',
+    [above, upTo],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** sizeUpTo sums the byte size of every transaction at or below a height. */
 export async function sizeUpTo(db: Queryable, height: number): Promise<number> {
   const { rows } = await db.query<{ size: string | null }>(

@@ -1,5 +1,6 @@
 /** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
 import type { Json } from '../../chain/json.ts';
+import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { topHeight } from './blocks.ts';
 
@@ -41,13 +42,35 @@ const COLUMNS =
   't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
-// The node's GenericSignedTx built by PostgreSQL: `signatures` is omitted where the node omits it (GAMetaTx).
+/** Where each GenericSignedTx key (chain/signed-tx.ts) comes from in a `transactions t` row. */
+const SIGNED_TX_SOURCES: Readonly<Record<SignedTxKey, string>> = {
+  block_hash: 't.micro_block_hash',
+  block_height: 't.height',
+  hash: 't.hash',
+  signatures: 'to_jsonb(t.signatures)',
+  tx: 't.tx',
+};
+const signedTxObject = (keys: readonly SignedTxKey[]): string =>
+  `jsonb_build_object(${keys.map((k) => `'${k}', ${SIGNED_TX_SOURCES[k]}`).join(', ')})`;
+/**
+ * SIGNED_TX_JSON is the SQL twin of chain/signed-tx.ts `signedTx`, built from the same keys:
+ * `signatures` is omitted where the node omits it (GAMetaTx). jsonb prints keys in its own order
+ * (shortest first); test/integration/db/signed-tx.test.ts pins the two equal for every tx type.
+ */
 const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
-  THEN jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash, 'tx', t.tx)
-  ELSE jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx) END`;
+  THEN ${signedTxObject(SIGNED_TX_KEYS.filter((k) => k !== 'signatures'))}
+  ELSE ${signedTxObject(SIGNED_TX_KEYS)} END`;
 // The original's account-list entry: the transaction plus its micro block time; `signatures` always present.
 const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', t.micro_block_hash,
   'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx)`;
+
+/**
+ * RAW_TX_JSON is the original's "RawTx" (its stored transaction row) built from a `transactions t`:
+ * `signatures` as one space-separated string (null without signatures), `fee` as an exact decimal
+ * string, `tx` the node's tx object, `size` in bytes.
+ */
+export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash,
+  'signatures', array_to_string(t.signatures, ' '), 'tx_type', t.tx_type, 'tx', t.tx, 'fee', t.fee::text, 'size', t.size)`;
 
 /** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`. */
 export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${SIGNED_TX_JSON})::text AS json`;
@@ -318,6 +341,24 @@ export async function spendRates(db: Queryable, fromMs: number, toMs: number): P
     [fromMs, toMs],
   );
   return rows.map((r) => ({ date: r.date, count: Number(r.count), amount: r.amount }));
+}
+
+/** An id a transaction references or creates (an account_transactions row), at the transaction's position. */
+export interface TxIdRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly account: string;
+}
+
+/** txIdsBetween lists the ids referenced by the transactions of heights from..to (unordered). */
+export async function txIdsBetween(db: Queryable, from: number, to: number): Promise<TxIdRow[]> {
+  const { rows } = await db.query<TxIdRow>(
+    `SELECT height, micro_index AS "microIndex", tx_index AS "txIndex", account
+       FROM account_transactions WHERE height BETWEEN $1 AND $2`,
+    [from, to],
+  );
+  return rows;
 }
 
 function toTransaction(r: Record<string, unknown>): TransactionRow {

@@ -5,6 +5,7 @@ import type {
   LogLevel,
   MiddlewareSpec,
   PullPolicy,
+  ReclaimPolicy,
   ReloadStrategy,
   SecretKeyRef,
   ServiceType,
@@ -32,10 +33,14 @@ export const SPEC_DEFAULTS = {
   statusMaxBlockAge: 900,
   logLevel: 'info' as LogLevel,
   paused: false,
+  /** Keep the data when the resource goes (CNPG's default for databases): a delete must not cost a full reload. */
+  reclaimPolicy: 'Retain' as ReclaimPolicy,
   reloadStrategy: 'BlueGreen' as ReloadStrategy,
   autoPromote: true,
   /** Keep the previous generation six hours for a rollback (graph-node reaps after 6–8 h). */
   retainPrevious: '6h',
+  /** Two days: a whole mainnet load takes hours, a stuck one should not hold the database for longer. */
+  reloadDeadline: '48h',
   syncedWithinBlocks: 3,
   stableWindowSeconds: 60,
 } as const;
@@ -49,6 +54,9 @@ export type ResolvedReload = {
   retainPrevious: string;
   /** retainPrevious in seconds. */
   retainPreviousSeconds: number;
+  deadline: string;
+  /** deadline in seconds. */
+  deadlineSeconds: number;
 };
 
 /** ResolvedSpec is the spec with every default applied: what the builders and the controller read. */
@@ -75,6 +83,7 @@ export type ResolvedSpec = {
   statusMaxBlockAge: number;
   logLevel: LogLevel;
   paused: boolean;
+  reclaimPolicy: ReclaimPolicy;
   reload: ResolvedReload | undefined;
   promotion: { syncedWithinBlocks: number; stableWindowSeconds: number };
 };
@@ -125,6 +134,7 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
     statusMaxBlockAge: spec.statusMaxBlockAge ?? D.statusMaxBlockAge,
     logLevel: spec.logLevel ?? D.logLevel,
     paused: spec.paused ?? D.paused,
+    reclaimPolicy: spec.reclaimPolicy ?? D.reclaimPolicy,
     reload: spec.reload && resolveReload(spec.reload),
     promotion: {
       syncedWithinBlocks: spec.promotion?.syncedWithinBlocks ?? D.syncedWithinBlocks,
@@ -144,6 +154,7 @@ export function parseDurationSeconds(text: string): number | undefined {
 
 function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedReload {
   const retainPrevious = reload.retainPrevious ?? SPEC_DEFAULTS.retainPrevious;
+  const deadline = reload.deadline ?? SPEC_DEFAULTS.reloadDeadline;
   return {
     id: reload.id,
     heights: reload.heights,
@@ -151,5 +162,7 @@ function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedR
     autoPromote: reload.autoPromote ?? SPEC_DEFAULTS.autoPromote,
     retainPrevious,
     retainPreviousSeconds: parseDurationSeconds(retainPrevious) ?? 0,
+    deadline,
+    deadlineSeconds: parseDurationSeconds(deadline) ?? 0,
   };
 }

@@ -23,6 +23,10 @@ export const NAMES = {
 export const ReloadStrategy = { BlueGreen: 'BlueGreen', InPlace: 'InPlace' } as const;
 export type ReloadStrategy = (typeof ReloadStrategy)[keyof typeof ReloadStrategy];
 
+/** ReclaimPolicy: what deleting a Middleware does to its schemas (Retain keeps them, as CNPG does for databases). */
+export const ReclaimPolicy = { Retain: 'Retain', Delete: 'Delete' } as const;
+export type ReclaimPolicy = (typeof ReclaimPolicy)[keyof typeof ReclaimPolicy];
+
 /** PullPolicy mirrors the container imagePullPolicy values. */
 export const PullPolicy = { Always: 'Always', IfNotPresent: 'IfNotPresent', Never: 'Never' } as const;
 export type PullPolicy = (typeof PullPolicy)[keyof typeof PullPolicy];
@@ -52,6 +56,7 @@ export const ConditionType = {
   Reindexing: 'Reindexing',
   Degraded: 'Degraded',
   ReconciliationPaused: 'ReconciliationPaused',
+  PendingPopulatorReady: 'PendingPopulatorReady',
 } as const;
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
 
@@ -119,6 +124,11 @@ export type ReloadSpec = {
   autoPromote?: boolean;
   /** How long the previous generation stays after a switch, as a duration ("30m", "6h", "0s"). */
   retainPrevious?: string;
+  /**
+   * How long a BlueGreen reload may take from its start until its generation passes the gate ("48h"); past it the
+   * reload ends Failed and its generation is dropped (a populator that crash-loops, a full disk).
+   */
+  deadline?: string;
 };
 
 /** MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. */
@@ -147,6 +157,8 @@ export type MiddlewareSpec = {
   statusMaxBlockAge?: number;
   logLevel?: LogLevel;
   paused?: boolean;
+  /** Retain (default): deleting the Middleware keeps its schemas; Delete drops them with Jobs first. */
+  reclaimPolicy?: ReclaimPolicy;
   reload?: ReloadSpec;
   promotion?: { syncedWithinBlocks?: number; stableWindowSeconds?: number };
 };

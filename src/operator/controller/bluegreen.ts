@@ -22,6 +22,12 @@ export type ReloadOutcome = 'Completed' | 'RolledBack' | 'Failed' | 'Aborted';
 /** ROLLBACK_ANNOTATION on a Middleware, set to a reload id, switches back to the generation that reload replaced. */
 export const ROLLBACK_ANNOTATION = `${GROUP}/rollback`;
 
+/**
+ * REPLACE_ANNOTATION on a Middleware, set to the id of a running reload (`mdw reload --force`), lets a new request
+ * abort that reload before its promotion; without it a new request waits (a kubectl or GitOps edit of the id).
+ */
+export const REPLACE_ANNOTATION = `${GROUP}/replace-reload`;
+
 /** ReloadRequest is the slice of the resolved `spec.reload` the state machine reads. */
 export interface ReloadRequest {
   readonly id: string;
@@ -64,6 +70,8 @@ export interface ReloadObservation {
   readonly cleanupJob: JobState;
   /** Reload id named by the rollback annotation. */
   readonly rollbackId?: string;
+  /** Reload id named by the replace annotation: that reload may be aborted for a new request. */
+  readonly replaceId?: string;
   /** The Middleware was never reconciled: its first generation is about to load the whole chain anyway. */
   readonly firstReconcile?: boolean;
 }
@@ -76,6 +84,8 @@ export interface ReloadSettings {
   readonly stableWindowMs: number;
   /** How long the previous generation is kept after a promotion. */
   readonly retainPreviousMs: number;
+  /** How long a BlueGreen reload may stay in Migrating or CatchingUp after its start; then it fails. */
+  readonly deadlineMs: number;
 }
 
 /** ReloadEvent is an Event the reconciler records on the Middleware for a transition. */
@@ -130,6 +140,15 @@ const BEFORE_PROMOTION: ReadonlySet<ReloadState> = new Set([
   ReloadState.AwaitingPromotion,
 ]);
 
+/** RACING_THE_DEADLINE: the states a stuck generation would stay in forever (AwaitingPromotion waits on a person). */
+const RACING_THE_DEADLINE: ReadonlySet<ReloadState> = new Set([ReloadState.Migrating, ReloadState.CatchingUp]);
+
+/** isPastDeadline is true once a reload has run longer than its deadline (a deadline of 0 never passes). */
+export function isPastDeadline(reload: ReloadProgress, now: Date, settings: ReloadSettings): boolean {
+  if (settings.deadlineMs <= 0 || reload.startedAt === undefined) return false;
+  return now.getTime() - Date.parse(reload.startedAt) > settings.deadlineMs;
+}
+
 /** isReloadBusy is true while a reload has not reached a terminal state. */
 export function isReloadBusy(state: GenerationState): boolean {
   return state.reload !== undefined && !TERMINAL.has(state.reload.state);
@@ -138,8 +157,10 @@ export function isReloadBusy(state: GenerationState): boolean {
 /**
  * advanceReload makes at most one transition. It is idempotent: with the same inputs it returns
  * the same state, so a reconciler that crashed after any write simply calls it again. A new
- * request waits until the current reload is terminal; withdrawing or replacing the request before
- * promotion aborts the reload (its generation is dropped).
+ * request waits until the current reload is terminal (the running one then finishes without waiting for an
+ * approval that its withdrawn request can no longer give); withdrawing the request, or replacing it with
+ * the replace annotation naming the running reload (`mdw reload --force`), aborts a reload before promotion
+ * (its generation is dropped).
  */
 export function advanceReload(
   state: GenerationState,
@@ -153,11 +174,20 @@ export function advanceReload(
     if (request === undefined || request.id === reload?.id) return { state, events: [] };
     return seen.firstReconcile === true ? skip(state, request, now) : start(state, request, now);
   }
-  if (BEFORE_PROMOTION.has(reload.state) && request?.id !== reload.id) {
+  const replaced = request !== undefined && request.id !== reload.id;
+  if (BEFORE_PROMOTION.has(reload.state) && (request === undefined || (replaced && seen.replaceId === reload.id))) {
+    const why = request === undefined ? 'was withdrawn' : `was replaced by ${request.id} (--force)`;
     return cleanUp(state, reload, reload.generation, 'Aborted', {
       type: 'Warning',
       reason: 'ReloadAborted',
-      message: `reload ${reload.id} was withdrawn before promotion; dropping generation ${reload.generation}`,
+      message: `reload ${reload.id} ${why} before promotion; dropping generation ${reload.generation}`,
+    });
+  }
+  if (RACING_THE_DEADLINE.has(reload.state) && isPastDeadline(reload, now, settings)) {
+    return cleanUp(state, reload, reload.generation, 'Failed', {
+      type: 'Warning',
+      reason: 'ReloadDeadlineExceeded',
+      message: `reload ${reload.id} did not pass the promotion gate within its deadline (${settings.deadlineMs / 1000} s since ${reload.startedAt ?? '?'}): ${reload.message}; dropping generation ${reload.generation}`,
     });
   }
   switch (reload.state) {
@@ -167,7 +197,7 @@ export function advanceReload(
       return migrate(state, reload, seen.pendingMigration);
     case ReloadState.CatchingUp:
     case ReloadState.AwaitingPromotion:
-      return catchUp(state, reload, request?.autoPromote === true, seen, now, settings);
+      return catchUp(state, reload, replaced || request?.autoPromote === true, seen, now, settings);
     case ReloadState.Promoted:
       return retain(state, reload, seen, now);
     default: // CleaningUp

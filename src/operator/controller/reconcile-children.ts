@@ -1,7 +1,14 @@
 /** @module Writing a Middleware's children: apply when the input hash moved, delete, list, and read Job and Deployment states. */
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
-import { isKubeError, refOf, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import {
+  isKubeError,
+  refOf,
+  type KubeClient,
+  type KubeError,
+  type KubeObject,
+  type ObjectRef,
+} from '../kube/client.ts';
 import { isUpToDate } from '../specs/hash.ts';
 import {
   LABEL_GENERATION,
@@ -21,7 +28,7 @@ export interface ManagedKind {
 }
 
 /** MANAGED_KINDS lists every kind of child, so pruning and deletion find all of them. */
-export const MANAGED_KINDS: readonly ManagedKind[] = [
+const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'apps/v1', kind: 'Deployment' },
   { apiVersion: 'batch/v1', kind: 'Job' },
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget' },
@@ -34,15 +41,26 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'v1', kind: 'ServiceAccount' },
 ];
 
-/** applyChild writes desired unless current (the live object) already carries its input hash; it returns the live object after. */
+/**
+ * applyChild writes desired unless current (the live object) already carries its input hash; it returns the live
+ * object after. It applies without force first, and forces only after telling `onConflict` that another field
+ * manager (a person's kubectl, a GitOps tool) held a field it sets, as Strimzi does.
+ */
 export async function applyChild<T extends KubeObject>(
   kube: KubeClient,
   desired: T,
   current: T | undefined,
   fieldManager: string,
+  onConflict: (err: KubeError) => void,
 ): Promise<{ live: T; wrote: boolean }> {
   if (current !== undefined && isUpToDate(current, desired)) return { live: current, wrote: false };
-  return { live: await kube.apply(desired, fieldManager), wrote: true };
+  try {
+    return { live: await kube.apply(desired, fieldManager), wrote: true };
+  } catch (err) {
+    if (!isKubeError(err, 409)) throw err;
+    onConflict(err);
+    return { live: await kube.apply(desired, fieldManager, { force: true }), wrote: true };
+  }
 }
 
 /** deleteChild deletes obj (foreground for workloads, so their pods are gone before the object is); true when it existed. */
@@ -74,7 +92,7 @@ export async function listChildren(kube: KubeClient, mw: Middleware): Promise<Ku
 }
 
 /** isOwnedBy is true when obj's controlling owner is this very Middleware (same uid). */
-export function isOwnedBy(obj: KubeObject, mw: Middleware): boolean {
+function isOwnedBy(obj: KubeObject, mw: Middleware): boolean {
   return (obj.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === mw.metadata.uid);
 }
 

@@ -1,6 +1,6 @@
 /** @module Reconciles one data generation: migration Job first, then (once it succeeded) populator and server Deployments and the PDB. */
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
-import { refOf, type KubeClient, type KubeObject } from '../kube/client.ts';
+import { refOf, type KubeClient, type KubeError, type KubeObject } from '../kube/client.ts';
 import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
 import type { BuildContext } from '../specs/meta.ts';
 import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
@@ -40,6 +40,8 @@ export class ChildSet {
 export interface PassContext {
   readonly kube: KubeClient;
   readonly fieldManager: string;
+  /** Told when an apply met a field another manager owns (the apply is then forced). */
+  readonly onApplyConflict: (obj: KubeObject, err: KubeError) => void;
   readonly build: BuildContext;
   /** Live children listed at the start of the pass. */
   readonly children: readonly KubeObject[];
@@ -131,7 +133,9 @@ export async function reconcileDropJob(pass: PassContext, generation: number): P
 
 /** writeChild applies desired when its input hash differs from the listed child's, counting the write; it returns the live object. */
 export async function writeChild<T extends KubeObject>(pass: PassContext, desired: T): Promise<T> {
-  const { live, wrote } = await applyChild(pass.kube, desired, liveChild<T>(pass, desired), pass.fieldManager);
+  const { live, wrote } = await applyChild(pass.kube, desired, liveChild<T>(pass, desired), pass.fieldManager, (err) =>
+    pass.onApplyConflict(desired, err),
+  );
   if (wrote) pass.writes++;
   return live;
 }

@@ -5,7 +5,13 @@ import type { KubeObject } from '../kube/client.ts';
 import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
 import { buildServerDeployment } from '../specs/server-deployment.ts';
 import { previewServiceName, stableServiceName } from '../specs/services.ts';
-import { ROLLBACK_ANNOTATION, type GenerationState, type JobState, type ReloadObservation } from './bluegreen.ts';
+import {
+  REPLACE_ANNOTATION,
+  ROLLBACK_ANNOTATION,
+  type GenerationState,
+  type JobState,
+  type ReloadObservation,
+} from './bluegreen.ts';
 import { isDeploymentAvailable, jobState } from './reconcile-children.ts';
 import { liveChild, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
@@ -28,6 +34,7 @@ export async function observeReload(
   const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
   const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
   const rollbackId = build.mw.metadata.annotations?.[ROLLBACK_ANNOTATION];
+  const replaceId = build.mw.metadata.annotations?.[REPLACE_ANNOTATION];
   return {
     pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
     pendingServersAvailable,
@@ -39,6 +46,7 @@ export async function observeReload(
     cleanupJob:
       reload?.cleanupGeneration === undefined ? 'Absent' : job(buildDropSchemaJob(build, reload.cleanupGeneration)),
     ...(rollbackId === undefined ? {} : { rollbackId }),
+    ...(replaceId === undefined ? {} : { replaceId }),
     ...(build.mw.status?.activeGeneration === undefined ? { firstReconcile: true } : {}),
   };
 }
@@ -53,7 +61,7 @@ export function stableTarget(pass: PassContext): ProbeTarget {
 }
 
 /** previewTarget is the preview Service's status endpoint (the pending generation). */
-export function previewTarget(pass: PassContext): ProbeTarget {
+function previewTarget(pass: PassContext): ProbeTarget {
   return {
     namespace: pass.build.mw.metadata.namespace ?? 'default',
     service: previewServiceName(pass.build),

@@ -1,4 +1,5 @@
 /** @module The Middleware's next status from what a pass saw (pure), and the merge patch that writes it. */
+import type { V1Deployment } from '@kubernetes/client-node';
 import type { Middleware, MiddlewareStatus } from '../api/middleware-types.ts';
 import { ConditionType, ReloadState } from '../api/middleware-types.ts';
 import { Component, formatSelector, selectorFor } from '../specs/meta.ts';
@@ -20,7 +21,7 @@ import {
 import type { ProbeResult } from './status-probe.ts';
 
 /** FIRST_GENERATION is the generation a new Middleware starts with (schema `<prefix>1`). */
-export const FIRST_GENERATION = 1;
+const FIRST_GENERATION = 1;
 
 /** PassOutcome is what one reconcile pass saw, the input of the next status. */
 export interface PassOutcome {
@@ -29,6 +30,8 @@ export interface PassOutcome {
   readonly active: GenerationReport;
   /** `/middleware/status` of the active generation through the stable Service, when its servers are available. */
   readonly activeProbe: ProbeResult | undefined;
+  /** The populator Deployment of the pending generation, when a blue/green reload builds one. */
+  readonly pendingPopulator?: V1Deployment | undefined;
   readonly now: Date;
 }
 
@@ -93,6 +96,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     available,
     syncedCondition(available.status === 'True' ? activeProbe : undefined),
     reindexingCondition(state.reload),
+    pendingPopulatorCondition(state, outcome.pendingPopulator),
     degradedCondition(problems),
     pausedCondition(false),
   ];
@@ -187,6 +191,41 @@ function migrationsCondition(active: GenerationReport): ConditionUpdate {
     status: 'False',
     reason: 'MigrationsRunning',
     message: `the migration Job of generation ${active.generation} is running`,
+  };
+}
+
+/**
+ * pendingPopulatorCondition says whether the populator building a pending generation works: its Deployment is
+ * available and the promotion gate did not find it dead. A crash-looping populator shows here long before the
+ * reload's deadline ends it.
+ */
+export function pendingPopulatorCondition(
+  state: GenerationState,
+  populator: V1Deployment | undefined,
+): ConditionUpdate {
+  const type = ConditionType.PendingPopulatorReady;
+  const generation = state.pendingGeneration;
+  const building =
+    state.reload?.state === ReloadState.CatchingUp || state.reload?.state === ReloadState.AwaitingPromotion;
+  if (generation === undefined || !building)
+    return { type, status: 'Unknown', reason: 'NoPendingGeneration', message: 'no generation is being built' };
+  if (!isDeploymentAvailable(populator)) {
+    const counts = deploymentCounts(populator);
+    const seen = counts === undefined ? 'no Deployment yet' : `${counts.available} of ${counts.desired} available`;
+    return {
+      type,
+      status: 'False',
+      reason: 'PopulatorNotReady',
+      message: `the populator of generation ${generation} is not available (${seen})`,
+    };
+  }
+  if (state.reload?.message.includes('populator not alive') === true)
+    return { type, status: 'False', reason: 'PopulatorStuck', message: state.reload.message };
+  return {
+    type,
+    status: 'True',
+    reason: 'PopulatorReady',
+    message: `the populator of generation ${generation} is running`,
   };
 }
 

@@ -5,10 +5,13 @@
  * changed. "Look again later" is a return value; a thrown error means backoff.
  */
 import type { Logger } from '../../log.ts';
-import { API_VERSION, KIND, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
+import { API_VERSION, KIND, ReloadState, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
-import { isKubeError, type KubeClient, type ObjectRef } from '../kube/client.ts';
+import type { V1Deployment } from '@kubernetes/client-node';
+import { withAbort } from '../kube/abortable.ts';
+import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
@@ -30,6 +33,7 @@ import { conditionEvents } from './reconcile-condition-events.ts';
 import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
 import {
   ChildSet,
+  liveChild,
   reconcileDropJob,
   reconcileGeneration,
   reconcileReloadJob,
@@ -54,13 +58,21 @@ export interface ReconcileResult {
   requeueAfterMs?: number;
 }
 
-/** Reconciler reconciles the Middleware named by a `namespace/name` key. */
-export type Reconciler = (key: string) => Promise<ReconcileResult>;
+/**
+ * Reconciler reconciles the Middleware named by a `namespace/name` key. Once `signal` aborts (this replica lost its
+ * Lease, or stops) no further write is sent: the pass ends with the signal's reason, and no failure is reported.
+ */
+export type Reconciler = (key: string, signal?: AbortSignal) => Promise<ReconcileResult>;
 
 /** ReconcilerMetrics: optional counters the reconciler feeds (the runtime counts reconciles itself). */
 export interface ReconcilerMetrics {
   /** Status writes by result (`success` | `error`). */
   readonly statusUpdates?: { inc(labels: { result: string }): void };
+  /** Per Middleware and reload state: 1 on the state of its last reload, 0 on the others (removed on deletion). */
+  readonly reloadState?: {
+    set(labels: { middleware_namespace: string; middleware: string; state: string }, value: number): void;
+    remove(labels: { middleware_namespace: string; middleware: string; state: string }): void;
+  };
 }
 
 /** ReconcilerDeps is everything the reconciler uses: no globals, an injectable clock and status probe. */
@@ -84,16 +96,24 @@ const NOT_SYNCED_MS = 30_000;
 /** createReconciler returns the reconcile function the work queue calls, one key at a time. */
 export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const log = deps.log.child({ component: 'reconcile' });
-  const recordEvent = createEventRecorder(deps.kube, deps.clock, (err) => log.warn({ err }, 'event not recorded'));
-  return async function reconcile(key) {
+  return async function reconcile(key, signal) {
+    const pass: ReconcilerDeps =
+      signal === undefined ? { ...deps, log } : { ...deps, log, kube: withAbort(deps.kube, signal) };
+    const recordEvent = createEventRecorder(pass.kube, deps.clock, (err) => {
+      if (!signal?.aborted) log.warn({ err }, 'event not recorded');
+    });
     const ref = middlewareRef(key);
-    const mw = await deps.kube.get<Middleware>(ref);
-    if (mw === undefined) return {};
+    const mw = await pass.kube.get<Middleware>(ref);
+    if (mw === undefined) {
+      reportReloadState(pass, ref, undefined, true);
+      return {};
+    }
     try {
-      return await reconcileMiddleware(deps, recordEvent, ref, mw);
+      return await reconcileMiddleware(pass, recordEvent, ref, mw);
     } catch (err) {
-      // A stale resourceVersion is ordinary optimistic concurrency (or a lost Lease): retry quietly.
-      if (!isKubeError(err, 409)) await reportFailure(deps, recordEvent, ref, mw, err);
+      // A stale resourceVersion is ordinary optimistic concurrency (or a lost Lease): retry quietly. An aborted pass
+      // belongs to a replica that no longer leads: it reports nothing.
+      if (!isKubeError(err, 409) && signal?.aborted !== true) await reportFailure(pass, recordEvent, ref, mw, err);
       throw err;
     }
   };
@@ -137,8 +157,14 @@ async function reconcileMiddleware(
   const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
   const activeProbe =
     (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
-  const next = reconciledStatus({ mw, state: step.state, active, activeProbe, now });
+  const pending = step.state.pendingGeneration;
+  const pendingPopulator =
+    pending === undefined
+      ? undefined
+      : liveChild<V1Deployment & KubeObject>(pass, buildPopulatorDeployment(pass.build, pending));
+  const next = reconciledStatus({ mw, state: step.state, active, activeProbe, pendingPopulator, now });
   const previous = mw.status;
+  reportReloadState(deps, ref, next.reload?.state);
   if (await writeStatus(deps, ref, mw, next)) {
     for (const event of conditionEvents(previous?.conditions, next.conditions))
       await recordEvent(mw, event.type, event.reason, event.message);
@@ -229,6 +255,11 @@ async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpe
   return {
     kube: deps.kube,
     fieldManager: fieldManagerOf(deps),
+    onApplyConflict: (obj, err) =>
+      deps.log.warn(
+        { kind: obj.kind, name: obj.metadata.name, err: err.message },
+        'apply conflicts with another field manager; forcing',
+      ),
     build,
     children: await listChildren(deps.kube, mw),
     keep: new ChildSet(),
@@ -293,6 +324,18 @@ async function reportFailure(
   }
 }
 
+/** reportReloadState sets the per-Middleware reload-state series; `undefined` after deletion removes them. */
+function reportReloadState(deps: ReconcilerDeps, ref: ObjectRef, current: string | undefined, gone = false): void {
+  const gauge = deps.metrics?.reloadState;
+  if (gauge === undefined) return;
+  for (const state of Object.values(ReloadState)) {
+    // not `namespace`: Prometheus' target label of that name would rename it
+    const labels = { middleware_namespace: ref.namespace ?? '', middleware: ref.name, state };
+    if (gone) gauge.remove(labels);
+    else gauge.set(labels, state === current ? 1 : 0);
+  }
+}
+
 function reloadRequestOf(spec: ResolvedSpec): ReloadRequest | undefined {
   const reload = spec.reload;
   return (
@@ -305,6 +348,7 @@ function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
     maxLagBlocks: spec.promotion.syncedWithinBlocks,
     stableWindowMs: spec.promotion.stableWindowSeconds * 1000,
     retainPreviousMs: (spec.reload?.retainPreviousSeconds ?? 0) * 1000,
+    deadlineMs: (spec.reload?.deadlineSeconds ?? 0) * 1000,
   };
 }
 

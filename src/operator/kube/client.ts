@@ -25,6 +25,11 @@ export interface DeleteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
 }
 
+/** ApplyOptions: force takes fields owned by another field manager (otherwise such a conflict is a 409). */
+export interface ApplyOptions {
+  force?: boolean;
+}
+
 /** WatchHandle stops a running watch; onDone is then called once without an error. */
 export interface WatchHandle {
   stop(): void;
@@ -50,8 +55,11 @@ export interface KubeClient {
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
   ): Promise<WatchHandle>;
-  /** apply is server-side apply with force under fieldManager; it creates or updates. */
-  apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T>;
+  /**
+   * apply is server-side apply under fieldManager; it creates or updates. Without `force`, a field another manager
+   * owns with a different value is a KubeError 409 Conflict.
+   */
+  apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T>;
   /** create fails with KubeError 409 AlreadyExists when the name is taken. */
   create<T extends KubeObject>(obj: T): Promise<T>;
   /** replace is an optimistic PUT: a stale metadata.resourceVersion gives KubeError 409 Conflict. */

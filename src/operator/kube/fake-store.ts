@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { KubeError, describeRef } from './client.ts';
 import type { KubeObject, ObjectRef } from './client.ts';
 import { WatchHub } from './fake-watch.ts';
-import { applyMerge, canonicalJson, mergePatch } from './merge.ts';
+import { applyMerge, canonicalJson, conflictingFields, mergePatch } from './merge.ts';
 import type { PlainObject } from './merge.ts';
 
 /** Part says which part of an object a write may change: everything but status, or status only. */
@@ -113,8 +113,11 @@ export class FakeStore {
     return created;
   }
 
-  /** apply is a forced server-side apply by fieldManager (creates when absent); returns the live object. */
-  apply(obj: KubeObject, fieldManager: string): KubeObject {
+  /**
+   * apply is a server-side apply by fieldManager (creates when absent); returns the live object. Unless forced, a
+   * field that another manager applied with a different value is a 409 Conflict, as on a real API server.
+   */
+  apply(obj: KubeObject, fieldManager: string, force: boolean): KubeObject {
     if (fieldManager === '') throw new KubeError(422, 'Invalid', 'fieldManager is required for apply');
     const config = this.#withoutStatusIfSubresource(structuredClone(obj));
     const ref = this.refOf(obj);
@@ -125,10 +128,32 @@ export class FakeStore {
       result = this.create(structuredClone(config));
     } else {
       this.precondition(live, config.metadata.resourceVersion);
+      this.#claimFields(this.key(ref), fieldManager, config, force);
       result = this.update(live, applyMerge(live, this.#applied.get(managedKey), config) as KubeObject, 'main');
     }
     this.#applied.set(managedKey, config);
     return result;
+  }
+
+  /** claimFields refuses fields other managers set differently, or (forced) takes them away from those managers. */
+  #claimFields(key: string, fieldManager: string, config: KubeObject, force: boolean): void {
+    for (const [managedKey, theirs] of this.#applied) {
+      if (!managedKey.startsWith(`${key}|`)) continue;
+      const manager = managedKey.slice(key.length + 1);
+      if (manager === fieldManager) continue;
+      const { metadata: _ours, ...ourFields } = config;
+      const { metadata: _theirs, ...theirFields } = theirs;
+      const conflicts = conflictingFields(ourFields, theirFields);
+      if (conflicts.length > 0 && force) {
+        for (const path of conflicts) deletePath(theirs, path.slice(1).split('.'));
+      } else if (conflicts.length > 0) {
+        throw new KubeError(
+          409,
+          'Conflict',
+          `Apply failed with ${conflicts.length} conflict(s): conflict with "${manager}": ${conflicts.join(', ')}`,
+        );
+      }
+    }
   }
 
   /** mergeStatus merge-patches status only; 404 for kinds without a status subresource. */
@@ -307,4 +332,11 @@ function specOf(obj: KubeObject): PlainObject {
 
 function keyOrder(o: KubeObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+}
+
+function deletePath(obj: Record<string, unknown>, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (rest.length === 0) delete obj[head];
+  else if (typeof obj[head] === 'object' && obj[head] !== null) deletePath(obj[head] as Record<string, unknown>, rest);
 }

@@ -1,7 +1,15 @@
 /** @module FakeKube: an in-memory API server with the semantics the operator relies on, for tests. */
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { KubeError } from './client.ts';
-import type { DeleteOptions, KubeClient, KubeObject, ObjectRef, WatchEvent, WatchHandle } from './client.ts';
+import type {
+  ApplyOptions,
+  DeleteOptions,
+  KubeClient,
+  KubeObject,
+  ObjectRef,
+  WatchEvent,
+  WatchHandle,
+} from './client.ts';
 import { DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
@@ -89,11 +97,11 @@ export class FakeKube implements KubeClient {
     );
   }
 
-  async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
+  async apply<T extends KubeObject>(obj: T, fieldManager: string, options: ApplyOptions = {}): Promise<T> {
     const ref = this.#store.refOf(obj);
     this.#check('apply', ref);
     const before = this.#store.find(ref)?.metadata.resourceVersion;
-    const result = this.#store.apply(obj, fieldManager);
+    const result = this.#store.apply(obj, fieldManager, options.force === true);
     this.#record('apply', ref, result.metadata.resourceVersion !== before, fieldManager);
     return structuredClone(result) as T;
   }

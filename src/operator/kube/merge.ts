@@ -45,6 +45,19 @@ export function applyMerge(live: PlainObject, previous: PlainObject | undefined,
   return merged;
 }
 
+/** conflictingFields lists the paths both configurations set, to different values (lists compare whole). */
+export function conflictingFields(a: PlainObject, b: PlainObject, path = ''): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(a)) {
+    if (!(k in b) || v === undefined) continue;
+    const w = b[k];
+    const here = `${path}.${k}`;
+    if (isPlainObject(v) && isPlainObject(w)) out.push(...conflictingFields(v, w, here));
+    else if (canonicalJson(v) !== canonicalJson(w)) out.push(here);
+  }
+  return out;
+}
+
 /** canonicalJson is a key-sorted JSON text: equal objects give equal strings (Dates as ISO strings). */
 export function canonicalJson(v: unknown): string {
   return JSON.stringify(sortKeys(v));

@@ -10,7 +10,15 @@ import {
 } from '@kubernetes/client-node';
 import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
 import { KubeError } from './client.ts';
-import type { DeleteOptions, KubeClient, KubeObject, ObjectRef, WatchEvent, WatchHandle } from './client.ts';
+import type {
+  ApplyOptions,
+  DeleteOptions,
+  KubeClient,
+  KubeObject,
+  ObjectRef,
+  WatchEvent,
+  WatchHandle,
+} from './client.ts';
 
 /** KubeConfigOptions choose where the cluster credentials come from. */
 export interface KubeConfigOptions {
@@ -135,9 +143,10 @@ class RealKubeClient implements KubeClient {
     return { stop: () => finish() };
   }
 
-  async apply<T extends KubeObject>(obj: T, fieldManager: string): Promise<T> {
+  async apply<T extends KubeObject>(obj: T, fieldManager: string, options: ApplyOptions = {}): Promise<T> {
     const body = { ...obj, metadata: { ...obj.metadata } };
-    return this.#objects.patch(body, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply).then(
+    const force = options.force === true;
+    return this.#objects.patch(body, undefined, undefined, fieldManager, force, PatchStrategy.ServerSideApply).then(
       (o) => reviveMetadata(o as KubeObject) as T,
       (err: unknown) => {
         throw toKubeError(err, 'apply');

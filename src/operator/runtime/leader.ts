@@ -3,6 +3,7 @@ import type { V1LeaseSpec } from '@kubernetes/client-node';
 import { isKubeError } from '../kube/client.ts';
 import type { KubeClient, KubeObject, ObjectRef } from '../kube/client.ts';
 import type { Logger } from '../../log.ts';
+import { backoffDelay } from '../../retry.ts';
 
 /** LeaderElectorOptions: the Lease to contend for, who we are, the timings and the callbacks. */
 export interface LeaderElectorOptions {
@@ -24,151 +25,162 @@ export interface LeaderElectorOptions {
   onNewLeader?: (identity: string) => void;
 }
 
-/** LeaderElector contends for the Lease from start() until stop(). */
-export interface LeaderElector {
-  start(): void;
-  /** stop ends leadership (onStoppedLeading finishes first), then releases the Lease so a standby takes over at once. */
-  stop(): Promise<void>;
-  isLeader(): boolean;
-}
-
 type LeaseObject = KubeObject & { spec?: V1LeaseSpec };
 type Attempt = 'acquired' | 'held-by-other' | 'failed';
 
-/** createLeaderElector builds an elector; nothing happens before start(). */
-export function createLeaderElector(opts: LeaderElectorOptions): LeaderElector {
-  const leaseDurationMs = opts.leaseDurationMs ?? 15_000;
-  const renewDeadlineMs = opts.renewDeadlineMs ?? 10_000;
-  const retryPeriodMs = opts.retryPeriodMs ?? 2_000;
-  const log = opts.log.child({ component: 'leader-election', lease: `${opts.namespace}/${opts.name}` });
-  const ref: ObjectRef = {
-    apiVersion: 'coordination.k8s.io/v1',
-    kind: 'Lease',
-    namespace: opts.namespace,
-    name: opts.name,
-  };
-  let leading = false;
-  let stopped = true;
-  let lastRenewMs = 0;
-  let observedRv: string | undefined;
-  let observedAtMs = 0;
-  let observedHolder = '';
-  let timer: NodeJS.Timeout | undefined;
-  let tickRunning: Promise<void> = Promise.resolve();
-  let transitions: Promise<void> = Promise.resolve();
+/** LeaderElector contends for the Lease from start() until stop(); nothing happens before start(). */
+export class LeaderElector {
+  readonly #opts: LeaderElectorOptions;
+  readonly #leaseDurationMs: number;
+  readonly #renewDeadlineMs: number;
+  readonly #retryPeriodMs: number;
+  readonly #log: Logger;
+  readonly #ref: ObjectRef;
+  #leading = false;
+  #stopped = true;
+  #lastRenewMs = 0;
+  #observedRv: string | undefined;
+  #observedAtMs = 0;
+  #observedHolder = '';
+  #timer: NodeJS.Timeout | undefined;
+  #tickRunning: Promise<void> = Promise.resolve();
+  #transitions: Promise<void> = Promise.resolve();
 
-  const runCallback = (cb: () => void | Promise<void>, what: string): Promise<void> => {
-    transitions = transitions.then(cb).catch((err: unknown) => log.error({ err }, `${what} callback failed`));
-    return transitions;
-  };
+  constructor(opts: LeaderElectorOptions) {
+    this.#opts = opts;
+    this.#leaseDurationMs = opts.leaseDurationMs ?? 15_000;
+    this.#renewDeadlineMs = opts.renewDeadlineMs ?? 10_000;
+    this.#retryPeriodMs = opts.retryPeriodMs ?? 2_000;
+    this.#log = opts.log.child({ component: 'leader-election', lease: `${opts.namespace}/${opts.name}` });
+    this.#ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: opts.namespace, name: opts.name };
+  }
 
-  async function tryAcquireOrRenew(): Promise<Attempt> {
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  /** stop ends leadership (onStoppedLeading finishes first), then releases the Lease so a standby takes over at once. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#tickRunning;
+    if (this.#leading) {
+      this.#leading = false;
+      await this.#runCallback(this.#opts.onStoppedLeading, 'stopped leading');
+    }
+    await this.#transitions;
+    // also when an acquisition raced with stop: release() only clears a Lease we hold
+    await this.#release();
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  #runCallback(cb: () => void | Promise<void>, what: string): Promise<void> {
+    this.#transitions = this.#transitions
+      .then(cb)
+      .catch((err: unknown) => this.#log.error({ err }, `${what} callback failed`));
+    return this.#transitions;
+  }
+
+  async #tryAcquireOrRenew(): Promise<Attempt> {
+    const { kube, identity } = this.#opts;
     const now = new Date();
-    const lease = await opts.kube.get<LeaseObject>(ref);
+    const lease = await kube.get<LeaseObject>(this.#ref);
     if (lease === undefined) {
-      await opts.kube.create<LeaseObject>({
-        apiVersion: ref.apiVersion,
-        kind: ref.kind,
-        metadata: { name: opts.name, namespace: opts.namespace },
-        spec: leaseSpec(now, undefined),
+      await kube.create<LeaseObject>({
+        apiVersion: this.#ref.apiVersion,
+        kind: this.#ref.kind,
+        metadata: { name: this.#opts.name, namespace: this.#opts.namespace },
+        spec: this.#leaseSpec(now, undefined),
       });
       return 'acquired';
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
-    if (lease.metadata.resourceVersion !== observedRv) {
+    if (lease.metadata.resourceVersion !== this.#observedRv) {
       // clocks differ between replicas: expiry is judged by when *we* saw the record change (as client-go does)
-      observedRv = lease.metadata.resourceVersion;
-      observedAtMs = Date.now();
+      this.#observedRv = lease.metadata.resourceVersion;
+      this.#observedAtMs = Date.now();
     }
-    if (holder !== observedHolder) {
-      observedHolder = holder;
-      if (holder !== '') opts.onNewLeader?.(holder);
+    if (holder !== this.#observedHolder) {
+      this.#observedHolder = holder;
+      if (holder !== '') this.#opts.onNewLeader?.(holder);
     }
-    if (holder !== '' && holder !== opts.identity && observedAtMs + leaseDurationMs > Date.now())
+    if (holder !== '' && holder !== identity && this.#observedAtMs + this.#leaseDurationMs > Date.now())
       return 'held-by-other';
-    await opts.kube.replace<LeaseObject>({ ...lease, spec: leaseSpec(now, spec) });
+    await kube.replace<LeaseObject>({ ...lease, spec: this.#leaseSpec(now, spec) });
     return 'acquired';
   }
 
-  function leaseSpec(now: Date, previous: V1LeaseSpec | undefined): V1LeaseSpec {
-    const ours = previous?.holderIdentity === opts.identity;
+  #leaseSpec(now: Date, previous: V1LeaseSpec | undefined): V1LeaseSpec {
+    const ours = previous?.holderIdentity === this.#opts.identity;
     return {
-      holderIdentity: opts.identity,
-      leaseDurationSeconds: Math.max(1, Math.ceil(leaseDurationMs / 1000)),
+      holderIdentity: this.#opts.identity,
+      leaseDurationSeconds: Math.max(1, Math.ceil(this.#leaseDurationMs / 1000)),
       acquireTime: ours && previous?.acquireTime !== undefined ? previous.acquireTime : now,
       renewTime: now,
       leaseTransitions: previous === undefined ? 0 : (previous.leaseTransitions ?? 0) + (ours ? 0 : 1),
     };
   }
 
-  async function tick(): Promise<void> {
+  async #tick(): Promise<void> {
     let attempt: Attempt;
     try {
-      attempt = await tryAcquireOrRenew();
+      attempt = await this.#tryAcquireOrRenew();
     } catch (err) {
-      if (!isKubeError(err, 409)) log.warn({ err }, 'lease update failed');
+      if (!isKubeError(err, 409)) this.#log.warn({ err }, 'lease update failed');
       attempt = 'failed';
     }
-    if (stopped) return;
+    if (this.#stopped) return;
     if (attempt === 'acquired') {
-      lastRenewMs = Date.now();
-      if (!leading) {
-        leading = true;
-        log.info({ identity: opts.identity }, 'became leader');
-        void runCallback(opts.onStartedLeading, 'started leading');
+      this.#lastRenewMs = Date.now();
+      if (!this.#leading) {
+        this.#leading = true;
+        this.#log.info({ identity: this.#opts.identity }, 'became leader');
+        void this.#runCallback(this.#opts.onStartedLeading, 'started leading');
       }
-    } else if (leading && (attempt === 'held-by-other' || Date.now() - lastRenewMs >= renewDeadlineMs)) {
-      leading = false;
-      log.warn({ attempt }, 'lost leadership');
-      void runCallback(opts.onStoppedLeading, 'stopped leading');
+    } else if (
+      this.#leading &&
+      (attempt === 'held-by-other' || Date.now() - this.#lastRenewMs >= this.#renewDeadlineMs)
+    ) {
+      this.#leading = false;
+      this.#log.warn({ attempt }, 'lost leadership');
+      void this.#runCallback(this.#opts.onStoppedLeading, 'stopped leading');
     }
   }
 
-  function schedule(delayMs: number): void {
-    timer = setTimeout(() => {
-      timer = undefined;
-      tickRunning = tick().finally(() => {
-        if (!stopped) schedule(leading ? retryPeriodMs : retryPeriodMs * (1 + Math.random() * 0.2));
+  /** schedule runs the next tick; a standby waits the retry period plus up to 20 % jitter, so candidates spread out. */
+  #schedule(delayMs: number): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#tickRunning = this.#tick().finally(() => {
+        if (this.#stopped) return;
+        const period = this.#retryPeriodMs;
+        this.#schedule(
+          this.#leading ? period : backoffDelay(1, { initialMs: period * 1.1, maxMs: period * 1.2, jitter: 0.1 }),
+        );
       });
     }, delayMs);
   }
 
-  async function release(): Promise<void> {
+  async #release(): Promise<void> {
     try {
-      const lease = await opts.kube.get<LeaseObject>(ref);
-      if (lease?.spec?.holderIdentity !== opts.identity) return;
+      const lease = await this.#opts.kube.get<LeaseObject>(this.#ref);
+      if (lease?.spec?.holderIdentity !== this.#opts.identity) return;
       const now = new Date();
-      await opts.kube.replace<LeaseObject>({
+      await this.#opts.kube.replace<LeaseObject>({
         ...lease,
         spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
       });
-      log.info({}, 'released lease');
+      this.#log.info({}, 'released lease');
     } catch (err) {
-      log.warn({ err }, 'lease release failed');
+      this.#log.warn({ err }, 'lease release failed');
     }
   }
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await tickRunning;
-      if (leading) {
-        leading = false;
-        await runCallback(opts.onStoppedLeading, 'stopped leading');
-      }
-      await transitions;
-      // also when an acquisition raced with stop: release() only clears a Lease we hold
-      await release();
-    },
-    isLeader: () => leading,
-  };
 }

@@ -1,20 +1,18 @@
-/** @module runOperator: informers → work queue → reconcile, gated by leader election, with metrics and probes. */
+/** @module OperatorRuntime: informers → work queue → reconcile, gated by leader election, with metrics and probes. */
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../log.ts';
 import { startOpsServer } from '../../ops-server.ts';
+import { retry } from '../../retry.ts';
 import type { Role } from '../../roles.ts';
 import { API_VERSION, KIND } from '../api/middleware-types.ts';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
 import { LEADER_LEASE_NAME } from '../specs/rbac.ts';
 import { ownedHandlers, primaryHandlers } from './handlers.ts';
-import { createInformer } from './informer.ts';
-import type { Informer, InformerHandlers } from './informer.ts';
-import { createLeaderElector } from './leader.ts';
-import type { LeaderElector } from './leader.ts';
+import { Informer, type InformerHandlers } from './informer.ts';
+import { LeaderElector } from './leader.ts';
 import { ReconcileResult, createOperatorMetrics } from './metrics.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { createWorkQueue } from './queue.ts';
-import type { WorkQueue } from './queue.ts';
+import { WorkQueue } from './queue.ts';
 
 /** KindRef names a watched kind. */
 export interface KindRef {
@@ -29,14 +27,15 @@ export interface LeaderElectionTimings {
   retryPeriodMs?: number;
 }
 
-/** RunOperatorOptions: the port, the reconcile function (OP-CTRL's createReconciler) and the runtime knobs. */
-export interface RunOperatorOptions {
+/** OperatorOptions: the port, the reconcile function (OP-CTRL's createReconciler) and the runtime knobs. */
+export interface OperatorOptions {
   kube: KubeClient;
   log: Logger;
   registry: Registry;
   /** this replica's name in the leader Lease (the pod name). */
   identity: string;
-  reconcile: (key: string) => Promise<{ requeueAfterMs?: number }>;
+  /** reconciles one key; `signal` aborts when this replica stops working (Lease lost, stop): it must then write nothing. */
+  reconcile: (key: string, signal: AbortSignal) => Promise<{ requeueAfterMs?: number }>;
   /** watch one namespace, or all namespaces when undefined. */
   namespace?: string;
   /** the leader Lease (default LEADER_LEASE_NAME, which RBAC names); its namespace defaults to `namespace`, else "default". */
@@ -60,14 +59,6 @@ export interface RunOperatorOptions {
   metrics?: OperatorMetrics;
 }
 
-/** OperatorRole is the running operator: a Role that can say whether it leads, and where its probes listen. */
-export interface OperatorRole extends Role {
-  isLeader(): boolean;
-  readonly metrics: OperatorMetrics;
-  /** base URL of the /metrics and /healthz listener, when metricsPort was given. */
-  readonly url: string | undefined;
-}
-
 /** DEFAULT_OWNED_KINDS are the children whose status the reconcile waits on. */
 export const DEFAULT_OWNED_KINDS: readonly KindRef[] = [
   { apiVersion: 'apps/v1', kind: 'Deployment' },
@@ -75,27 +66,107 @@ export const DEFAULT_OWNED_KINDS: readonly KindRef[] = [
   { apiVersion: 'v1', kind: 'Service' },
 ];
 
+/** Session is one stretch of leadership: its queue, its informers and the signal that ends it. */
 interface Session {
-  queue: WorkQueue;
-  informers: Array<Informer<KubeObject>>;
-  stopped: boolean;
+  readonly queue: WorkQueue;
+  readonly informers: Array<Informer<KubeObject>>;
+  readonly abort: AbortController;
 }
 
-/** runOperator starts the operator role; stop() ends work, releases the Lease and closes the listener. */
-export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRole> {
-  const log = opts.log.child({ component: 'operator' });
-  const metrics = opts.metrics ?? createOperatorMetrics(opts.registry);
-  const ops =
-    opts.metricsPort === undefined
-      ? undefined
-      : await startOpsServer({ port: opts.metricsPort, host: opts.metricsHost, registry: opts.registry, log });
-  let session: Session | undefined;
-  let sessionChange: Promise<void> = Promise.resolve();
+/** INFORMER_START_RETRY: a failed first list is retried from 0.5 s doubling to 30 s, until the session ends. */
+const INFORMER_START_RETRY = { attempts: Number.POSITIVE_INFINITY, initialMs: 500, maxMs: 30_000, jitter: 0.1 };
 
-  const timedReconcile = async (key: string): Promise<{ requeueAfterMs?: number }> => {
+/**
+ * OperatorRuntime is the operator role: while this replica leads (or always, without election) it runs informers that
+ * feed a work queue of Middleware keys to the reconcile function. start() opens the probe listener and begins to
+ * contend; stop() aborts the reconciles in flight, stops the watches, releases the Lease and closes the listener.
+ */
+export class OperatorRuntime implements Role {
+  readonly name = 'operator';
+  readonly metrics: OperatorMetrics;
+  readonly #opts: OperatorOptions;
+  readonly #log: Logger;
+  #ops: { url: string; stop(): Promise<void> } | undefined;
+  #elector: LeaderElector | undefined;
+  #session: Session | undefined;
+  #sessionChange: Promise<void> = Promise.resolve();
+
+  /** nothing happens before start(). */
+  constructor(opts: OperatorOptions) {
+    this.#opts = opts;
+    this.#log = opts.log.child({ component: 'operator' });
+    this.metrics = opts.metrics ?? createOperatorMetrics(opts.registry);
+  }
+
+  /** url is the base URL of the /metrics and /healthz listener, once started with a metricsPort. */
+  get url(): string | undefined {
+    return this.#ops?.url;
+  }
+
+  isLeader(): boolean {
+    return this.#elector === undefined ? true : this.#elector.isLeader();
+  }
+
+  /** start listens for probes (when metricsPort is set), then leads at once or begins to contend for the Lease. */
+  async start(): Promise<void> {
+    const opts = this.#opts;
+    if (opts.metricsPort !== undefined) {
+      this.#ops = await startOpsServer({
+        port: opts.metricsPort,
+        host: opts.metricsHost,
+        registry: opts.registry,
+        log: this.#log,
+      });
+    }
+    if (opts.leaderElection === false) {
+      this.metrics.leader.set(1);
+      void this.#change(() => this.#startSession());
+      return;
+    }
+    const timings = typeof opts.leaderElection === 'object' ? opts.leaderElection : {};
+    this.#elector = new LeaderElector({
+      kube: opts.kube,
+      log: this.#log,
+      identity: opts.identity,
+      ...timings,
+      name: opts.leaseName ?? LEADER_LEASE_NAME,
+      namespace: opts.leaseNamespace ?? opts.namespace ?? 'default',
+      onStartedLeading: () => {
+        this.metrics.leader.set(1);
+        void this.#change(() => this.#startSession());
+      },
+      onStoppedLeading: async () => {
+        this.metrics.leader.set(0);
+        this.#session?.abort.abort(); // cuts a start still retrying short and cancels the reconciles in flight
+        await this.#change(() => this.#stopSession());
+      },
+    });
+    this.#elector.start();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#elector !== undefined) await this.#elector.stop();
+    else {
+      this.#session?.abort.abort();
+      await this.#change(() => this.#stopSession());
+    }
+    this.metrics.leader.set(0);
+    await this.#ops?.stop();
+  }
+
+  // starts and stops never overlap: a new session begins only after the previous one has fully stopped
+  #change(fn: () => Promise<void>): Promise<void> {
+    this.#sessionChange = this.#sessionChange
+      .then(fn)
+      .catch((err: unknown) => this.#log.error({ err }, 'operator session change failed'));
+    return this.#sessionChange;
+  }
+
+  async #timedReconcile(key: string, signal: AbortSignal): Promise<{ requeueAfterMs?: number }> {
+    const { metrics } = this;
     const end = metrics.reconcileDuration.startTimer();
     try {
-      const result = await opts.reconcile(key);
+      const result = await this.#opts.reconcile(key, signal);
       const requeue = result.requeueAfterMs !== undefined;
       metrics.reconcileTotal.inc({ result: requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS });
       return result;
@@ -106,15 +177,17 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
     } finally {
       end();
     }
-  };
+  }
 
-  function informerFor(ref: KindRef, handlers: InformerHandlers<KubeObject>, owned: boolean): Informer<KubeObject> {
-    const informer: Informer<KubeObject> = createInformer({
+  #informerFor(ref: KindRef, handlers: InformerHandlers<KubeObject>, owned: boolean): Informer<KubeObject> {
+    const { metrics } = this;
+    const opts = this.#opts;
+    const informer: Informer<KubeObject> = new Informer({
       kube: opts.kube,
       apiVersion: ref.apiVersion,
       kind: ref.kind,
       namespace: opts.namespace,
-      log,
+      log: this.#log,
       resyncPeriodMs: owned ? 0 : opts.resyncPeriodMs,
       watchTimeoutMs: opts.watchTimeoutMs,
       handlers: countManaged(handlers, () => {
@@ -127,102 +200,66 @@ export async function runOperator(opts: RunOperatorOptions): Promise<OperatorRol
     return informer;
   }
 
-  async function startSession(): Promise<void> {
-    const queue = createWorkQueue({
+  async #startSession(): Promise<void> {
+    const { metrics } = this;
+    const opts = this.#opts;
+    const queue = new WorkQueue({
       ...opts.queue,
-      process: timedReconcile,
+      process: (key, signal) => this.#timedReconcile(key, signal),
       concurrency: opts.concurrency,
       onDepth: (d) => metrics.queueDepth.set(d),
       onAdd: () => metrics.queueAdds.inc(),
       onRetry: () => metrics.queueRetries.inc(),
-      onError: (key, err, failures, delayMs) => log.warn({ key, err, failures, delayMs }, 'reconcile failed'),
+      onLatency: (s) => metrics.queueLatency.observe(s),
+      onWorkDuration: (s) => metrics.queueWorkDuration.observe(s),
+      onError: (key, err, failures, delayMs) => this.#log.warn({ key, err, failures, delayMs }, 'reconcile failed'),
     });
     const enqueue = (key: string): void => queue.add(key);
     // children first, so their caches are filled when the first Middleware keys arrive
     const informers = [
-      ...(opts.ownedKinds ?? DEFAULT_OWNED_KINDS).map((k) => informerFor(k, ownedHandlers(KIND, enqueue), true)),
-      informerFor({ apiVersion: API_VERSION, kind: KIND }, primaryHandlers(enqueue), false),
+      ...(opts.ownedKinds ?? DEFAULT_OWNED_KINDS).map((k) => this.#informerFor(k, ownedHandlers(KIND, enqueue), true)),
+      this.#informerFor({ apiVersion: API_VERSION, kind: KIND }, primaryHandlers(enqueue), false),
     ];
-    const s: Session = { queue, informers, stopped: false };
-    session = s;
-    for (const informer of informers) await startWithRetry(informer, s);
-    if (!s.stopped) log.info({ namespace: opts.namespace ?? '*' }, 'operator started');
-  }
-
-  async function startWithRetry(informer: Informer<KubeObject>, s: Session): Promise<void> {
-    for (let attempt = 0; !s.stopped; attempt++) {
-      try {
-        await informer.start();
-        return;
-      } catch (err) {
-        informer.stop();
-        const delayMs = Math.min(30_000, 500 * 2 ** attempt);
-        log.error({ err, delayMs }, 'informer start failed');
-        await new Promise((r) => setTimeout(r, delayMs));
-      }
+    const session: Session = { queue, informers, abort: new AbortController() };
+    this.#session = session;
+    try {
+      for (const informer of informers) await this.#startInformer(informer, session.abort.signal);
+    } catch (err) {
+      if (!session.abort.signal.aborted) throw err;
+      return; // leadership ended (or stop) while a start was still retrying
     }
+    queue.start();
+    this.#log.info({ namespace: opts.namespace ?? '*' }, 'operator started');
   }
 
-  async function stopSession(): Promise<void> {
-    const s = session;
-    session = undefined;
-    if (s === undefined) return;
-    s.stopped = true;
-    for (const informer of s.informers) informer.stop();
-    await s.queue.shutdown();
-    metrics.queueDepth.set(0);
-    log.info({}, 'operator stopped working');
-  }
-
-  // starts and stops never overlap: a new session begins only after the previous one has fully stopped
-  const change = (fn: () => Promise<void>): Promise<void> => {
-    sessionChange = sessionChange
-      .then(fn)
-      .catch((err: unknown) => log.error({ err }, 'operator session change failed'));
-    return sessionChange;
-  };
-
-  let elector: LeaderElector | undefined;
-  if (opts.leaderElection === false) {
-    metrics.leader.set(1);
-    void change(startSession);
-  } else {
-    const timings = typeof opts.leaderElection === 'object' ? opts.leaderElection : {};
-    elector = createLeaderElector({
-      kube: opts.kube,
-      log,
-      identity: opts.identity,
-      ...timings,
-      name: opts.leaseName ?? LEADER_LEASE_NAME,
-      namespace: opts.leaseNamespace ?? opts.namespace ?? 'default',
-      onStartedLeading: () => {
-        metrics.leader.set(1);
-        void change(startSession);
+  /** startInformer retries a failed first list with backoff; the session's signal ends the retry and its wait. */
+  #startInformer(informer: Informer<KubeObject>, signal: AbortSignal): Promise<void> {
+    return retry(
+      async () => {
+        if (signal.aborted) throw new Error('operator session ended');
+        await informer.start();
       },
-      onStoppedLeading: async () => {
-        metrics.leader.set(0);
-        if (session !== undefined) session.stopped = true; // ends a start still retrying
-        await change(stopSession);
+      {
+        ...INFORMER_START_RETRY,
+        signal,
+        onRetry: (_attempt, err, delayMs) => {
+          informer.stop();
+          this.#log.error({ err, delayMs }, 'informer start failed');
+        },
       },
-    });
-    elector.start();
+    );
   }
 
-  return {
-    name: 'operator',
-    metrics,
-    url: ops?.url,
-    isLeader: () => (elector === undefined ? true : elector.isLeader()),
-    async stop() {
-      if (elector !== undefined) await elector.stop();
-      else {
-        if (session !== undefined) session.stopped = true;
-        await change(stopSession);
-      }
-      metrics.leader.set(0);
-      await ops?.stop();
-    },
-  };
+  async #stopSession(): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    if (session === undefined) return;
+    session.abort.abort();
+    for (const informer of session.informers) informer.stop();
+    await session.queue.stop();
+    this.metrics.queueDepth.set(0);
+    this.#log.info({}, 'operator stopped working');
+  }
 }
 
 function isOwnedByMiddleware(obj: KubeObject): boolean {

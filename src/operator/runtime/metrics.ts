@@ -9,16 +9,22 @@ export interface OperatorMetrics {
   readonly queueDepth: prom.Gauge;
   readonly queueAdds: prom.Counter;
   readonly queueRetries: prom.Counter;
+  readonly queueLatency: prom.Histogram;
+  readonly queueWorkDuration: prom.Histogram;
   readonly watchRestarts: prom.Counter<'kind' | 'reason'>;
   readonly watchRelists: prom.Counter<'kind'>;
   readonly managedResources: prom.Gauge<'kind'>;
   readonly leader: prom.Gauge;
   /** fed by the reconciler (createReconciler's metrics.statusUpdates). */
   readonly statusUpdates: prom.Counter<'result'>;
+  /** fed by the reconciler: 1 on the state of each Middleware's last reload, 0 on the others. */
+  readonly reloadState: prom.Gauge<'middleware_namespace' | 'middleware' | 'state'>;
 }
 
 /** ReconcileResult labels mdw_operator_reconcile_total: done, requeued on purpose, or failed. */
 export const ReconcileResult = { SUCCESS: 'success', REQUEUE: 'requeue', ERROR: 'error' } as const;
+
+const QUEUE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
 
 /** createOperatorMetrics registers the operator's metrics (never on the default registry). */
 export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics {
@@ -52,6 +58,18 @@ export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics 
       help: 'Keys requeued with backoff after an error',
       registers,
     }),
+    queueLatency: new prom.Histogram({
+      name: 'mdw_operator_workqueue_queue_duration_seconds',
+      help: 'How long a key waited in the work queue before a worker took it',
+      registers,
+      buckets: QUEUE_BUCKETS,
+    }),
+    queueWorkDuration: new prom.Histogram({
+      name: 'mdw_operator_workqueue_work_duration_seconds',
+      help: 'How long processing one key took',
+      registers,
+      buckets: QUEUE_BUCKETS,
+    }),
     watchRestarts: new prom.Counter({
       name: 'mdw_operator_watch_restarts_total',
       help: 'Watches restarted (reason: closed, error, gone, stalled)',
@@ -79,6 +97,12 @@ export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics 
       name: 'mdw_operator_status_update_total',
       help: 'Middleware status writes by result',
       labelNames: ['result'],
+      registers,
+    }),
+    reloadState: new prom.Gauge({
+      name: 'mdw_operator_middleware_reload_state',
+      help: "1 on the state of a Middleware's last reload (status.reload.state), 0 on the others",
+      labelNames: ['middleware_namespace', 'middleware', 'state'],
       registers,
     }),
   };

@@ -6,14 +6,20 @@ import { middlewareContainer, podTemplate } from './pod.ts';
 import { hashInputs, withInputHash } from './hash.ts';
 
 /** JOB_BACKOFF_LIMIT: retries before a Job is Failed (migrations take an advisory lock, so retries are safe). */
-export const JOB_BACKOFF_LIMIT = 4;
+const JOB_BACKOFF_LIMIT = 4;
+
+/**
+ * JOB_DEADLINE_SECONDS: how long each kind of Job may run, retries included, before Kubernetes fails it
+ * (activeDeadlineSeconds): a migration or a drop that hangs on a lock or a full disk must end, and so must a `-H`.
+ */
+export const JOB_DEADLINE_SECONDS = { migrate: 3600, dropSchema: 3600, reload: 24 * 3600 } as const;
 
 /**
  * buildMigrationJob runs `mdw migrate` for the generation's schema. A Job's pod template is immutable, so the
  * name carries a hash of its inputs: a new image or database gives a new Job, and the old one is deleted.
  */
 export function buildMigrationJob(ctx: BuildContext, generation: number): Built<V1Job> {
-  return buildJob(ctx, generation, Component.migration, ['migrate']);
+  return buildJob(ctx, generation, Component.migration, ['migrate'], JOB_DEADLINE_SECONDS.migrate);
 }
 
 /**
@@ -21,12 +27,12 @@ export function buildMigrationJob(ctx: BuildContext, generation: number): Built<
  * generation's populator writes the same schema: the caller stops it (or `-H` must take the writer Lease) meanwhile.
  */
 export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: string, heights: string): Built<V1Job> {
-  return buildJob(ctx, generation, Component.reload, ['-H', heights], reloadId);
+  return buildJob(ctx, generation, Component.reload, ['-H', heights], JOB_DEADLINE_SECONDS.reload, reloadId);
 }
 
 /** buildDropSchemaJob runs `mdw migrate --drop` for a retired generation; dropping an absent schema succeeds. */
 export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built<V1Job> {
-  return buildJob(ctx, generation, Component.dropSchema, ['migrate', '--drop']);
+  return buildJob(ctx, generation, Component.dropSchema, ['migrate', '--drop'], JOB_DEADLINE_SECONDS.dropSchema);
 }
 
 function buildJob(
@@ -34,6 +40,7 @@ function buildJob(
   generation: number,
   component: ComponentType,
   args: string[],
+  deadlineSeconds: number,
   discriminator?: string,
 ): Built<V1Job> {
   const labels = labelsFor(ctx.mw, component, generation);
@@ -51,6 +58,6 @@ function buildJob(
     },
     // No ttlSecondsAfterFinished: the finished Job is the record that its step ran; a Job that vanished would be
     // created again and re-run. Jobs go with their generation (or with the Middleware, as owned children).
-    spec: { backoffLimit: JOB_BACKOFF_LIMIT, template },
+    spec: { backoffLimit: JOB_BACKOFF_LIMIT, activeDeadlineSeconds: deadlineSeconds, template },
   });
 }

@@ -7,7 +7,7 @@ import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/response-cache.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, createReadPool, type Pool } from '../../../src/db/pool.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createLogger } from '../../../src/log.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
@@ -88,6 +88,7 @@ export interface ApiUnderTest {
   readonly request: ReturnType<typeof supertest>;
   /** the app, for tests that need a real listening server */
   readonly app: Koa;
+  /** a write pool on the API's database, for tests that change it */
   readonly pool: Pool;
   readonly fixture: ChainFixture;
   readonly node: FakeNode;
@@ -111,10 +112,12 @@ export async function startApi(
   const pool = createPool({ databaseUrl: db.url, schema: 'public', max: 5 }, silentLog);
   const fixture = opts.empty ? undefined : await buildFixture(pool, opts.fixture);
   const registry = new prom.Registry();
+  // the app reads as a server does, through a read-only pool: a write on its read path fails the test
+  const reads = createReadPool(cfg, 'mdw-test-api', silentLog, 5);
   const app = createApp({
     cfg,
     log: silentLog,
-    pool,
+    pool: reads,
     registry,
     version: '9.9.9-test',
     responseCache: opts.responseCache,
@@ -128,6 +131,7 @@ export async function startApi(
     fixture: fixture!,
     async close() {
       await node.close();
+      await reads.end();
       await pool.end();
       await db.drop();
     },

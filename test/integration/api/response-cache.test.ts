@@ -19,7 +19,7 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
   let listener: NotificationListener;
   beforeEach(async () => {
     cache = new ResponseCache({ maxBytes: 1024 * 1024 });
-    api = await startApi({ responseCache: cache });
+    api = await startApi({ responseCache: cache, env: { CORS_ORIGINS: 'https://explorer.example' } });
     listener = new NotificationListener({ pool: api.pool, channel: notifyChannel('public'), log: silentLog });
     await listener.start();
     invalidation = startCacheInvalidation({ listener, log: silentLog, cache });

@@ -6,21 +6,40 @@ import { ContractDecoder, toJsonValue } from '../../../src/indexer/contract-deco
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../../src/devnode/fate-contract.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
+import type { Pool } from '../../../src/db/pool.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 
 const ct = 'ct_2Zjp';
 const codeOf = async (id: string): Promise<string | undefined> => (id === ct ? DEVNODE_CONTRACT_BYTECODE : undefined);
 
 describe('ContractDecoder', () => {
+  let db: { pool: Pool; drop(): Promise<void> };
+  before(async () => {
+    db = await createMigratedDatabase('mdw');
+  });
+  after(() => db.drop());
+
+  /** decoderWith decodes with code from a node that knows what `nodeCode` knows (nothing is stored). */
+  const decoderWith = (nodeCode: typeof codeOf = codeOf, compilerUrl?: string): ContractDecoder =>
+    new ContractDecoder({
+      timeoutMs: 1000,
+      compilerUrl,
+      db: db.pool,
+      node: {
+        contractCode: async (id) => {
+          const code = await nodeCode(id);
+          if (code === undefined) throw new Error('Contract not found');
+          return code;
+        },
+      },
+    });
+
   it('decodes FATE calldata and the return value in-process', async () => {
-    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const decoder = decoderWith();
     const big = 2n ** 100n;
     const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [big]) };
     // FATE small integer 42 is the single byte 42 << 1
-    const result = await decoder.decode(
-      tx,
-      { return_type: 'ok', return_value: encode('cb', Uint8Array.of(84)) },
-      codeOf,
-    );
+    const result = await decoder.decode(tx, { return_type: 'ok', return_value: encode('cb', Uint8Array.of(84)) });
     expect(result).to.deep.equal({ function: 'set', arguments: [big], result: 42n, decodeError: null });
     const init = await decoder.decode(
       {
@@ -30,94 +49,122 @@ describe('ContractDecoder', () => {
         call_data: contractCallData('init', []),
       },
       undefined,
-      codeOf,
     );
     expect(init).to.include({ function: 'init', decodeError: null });
   });
 
   it("decodes a revert as the reason string, not as the function's return type", async () => {
-    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const decoder = decoderWith();
     const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [1n]) };
     // a FATE short string: one byte (length << 2 | 1), then the bytes
     const reason = Buffer.from('not allowed');
     const value = encode('cb', Uint8Array.from([(reason.length << 2) | 1, ...reason]));
-    const result = await decoder.decode(tx, { return_type: 'revert', return_value: value }, codeOf);
+    const result = await decoder.decode(tx, { return_type: 'revert', return_value: value });
     expect(result).to.deep.equal({ function: 'set', arguments: [1n], result: 'not allowed', decodeError: null });
   });
 
   it('records why a call could not be decoded instead of throwing', async () => {
-    const decoder = new ContractDecoder({ timeoutMs: 1000 });
+    const decoder = decoderWith();
     const unknown = await decoder.decode(
       { type: 'ContractCallTx', contract_id: 'ct_unknown', abi_version: 3, call_data: 'cb_Xfbg4g==' },
       undefined,
-      codeOf,
     );
     expect(unknown.decodeError).to.equal('contract bytecode unknown');
     const garbage = await decoder.decode(
       { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: 'cb_AAAAAAAA' },
       undefined,
-      codeOf,
     );
     expect(garbage.function).to.equal(null);
     expect(garbage.decodeError).to.be.a('string').and.not.equal('');
     const aevm = await decoder.decode(
       { type: 'ContractCallTx', contract_id: ct, abi_version: '0x0001', call_data: 'cb_Xfbg4g==' },
       undefined,
-      codeOf,
     );
     expect(aevm.decodeError).to.match(/COMPILER_URL/);
   });
 
   it("looks a called contract's code up once, and again after forgetCode (a fork may change it)", async () => {
-    const decoder = new ContractDecoder({ timeoutMs: 1000 });
     const lookups: string[] = [];
     const counting = async (id: string): Promise<string | undefined> => {
       lookups.push(id);
       return codeOf(id);
     };
+    const decoder = decoderWith(counting);
     const call = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [7n]) };
     for (let i = 0; i < 3; i++)
-      expect(await decoder.decode(call, undefined, counting)).to.include({ function: 'set', decodeError: null });
+      expect(await decoder.decode(call, undefined)).to.include({ function: 'set', decodeError: null });
     // an unknown contract is asked again: it may be created later
-    await decoder.decode({ ...call, contract_id: 'ct_unknown' }, undefined, counting);
-    await decoder.decode({ ...call, contract_id: 'ct_unknown' }, undefined, counting);
+    await decoder.decode({ ...call, contract_id: 'ct_unknown' }, undefined);
+    await decoder.decode({ ...call, contract_id: 'ct_unknown' }, undefined);
     expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown']);
     decoder.forgetCode();
-    await decoder.decode(call, undefined, counting);
+    await decoder.decode(call, undefined);
     expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown', ct]);
   });
 
   it('asks for no code the loader told it of, until forgetCode', async () => {
-    const decoder = new ContractDecoder({ timeoutMs: 1000 });
     const lookups: string[] = [];
     const counting = async (id: string): Promise<string | undefined> => {
       lookups.push(id);
       return codeOf(id);
     };
+    const decoder = decoderWith(counting);
     decoder.rememberCode(new Map([[ct, DEVNODE_CONTRACT_BYTECODE]]));
     const call = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [7n]) };
-    expect(await decoder.decode(call, undefined, counting)).to.include({ function: 'set', decodeError: null });
+    expect(await decoder.decode(call, undefined)).to.include({ function: 'set', decodeError: null });
     expect(lookups).to.deep.equal([]);
     decoder.forgetCode();
-    await decoder.decode(call, undefined, counting);
+    await decoder.decode(call, undefined);
     expect(lookups).to.deep.equal([ct]);
   });
 
+  it('finds a stored contract in the database without asking the node, and code created in the batch first', async () => {
+    const stored = 'ct_stored_by_test';
+    await db.pool.query(
+      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+       VALUES (1, 'kh_1', 'kh_0', 'kh_0', 'ak_b', 'ak_m', 1, '{}')`,
+    );
+    await db.pool.query(
+      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
+       VALUES ('th_create', 1, 'mh_1', 0, 0, 1, 'ContractCreateTx', 1, '{sg_1}', 10, $1::jsonb)`,
+      [JSON.stringify({ type: 'ContractCreateTx', code: DEVNODE_CONTRACT_BYTECODE })],
+    );
+    await db.pool.query(
+      `INSERT INTO contracts (contract_id, create_tx_hash, height, owner_id, vm_version, abi_version) VALUES ($1, 'th_create', 1, 'ak_o', '7', '3')`,
+      [stored],
+    );
+    const asked: string[] = [];
+    const decoder = decoderWith(async (id) => {
+      asked.push(id);
+      return undefined;
+    });
+    const call = (id: string) => ({
+      type: 'ContractCallTx',
+      contract_id: id,
+      abi_version: 3,
+      call_data: contractCallData('set', [7n]),
+    });
+    expect(await decoder.decode(call(stored), undefined)).to.include({ function: 'set', decodeError: null });
+    const batch = new Map([['ct_created_in_batch', DEVNODE_CONTRACT_BYTECODE]]);
+    expect(await decoder.decode(call('ct_created_in_batch'), undefined, batch)).to.include({ decodeError: null });
+    expect(asked).to.deep.equal([]);
+  });
+
   it('keeps remembered code within its bound, the least recently used going first', async () => {
-    const decoder = new ContractDecoder({ timeoutMs: 1000 });
     const lookups: string[] = [];
     // three contracts of 3 Mi characters each pass the 8 Mi bound: the oldest is forgotten
     const huge = async (id: string): Promise<string> => {
       lookups.push(id);
       return `cb_${id.slice(-1).repeat(3 * 2 ** 20)}`;
     };
+    const decoder = decoderWith(huge);
     const call = (id: string): { [k: string]: string | number } => ({
       type: 'ContractCallTx',
       contract_id: id,
       abi_version: 3,
       call_data: 'cb_Xfbg4g==',
     });
-    for (const id of ['ct_a', 'ct_b', 'ct_a', 'ct_c', 'ct_a', 'ct_b']) await decoder.decode(call(id), undefined, huge);
+    for (const id of ['ct_a', 'ct_b', 'ct_a', 'ct_c', 'ct_a', 'ct_b']) await decoder.decode(call(id), undefined);
     expect(lookups).to.deep.equal(['ct_a', 'ct_b', 'ct_c', 'ct_b']);
   });
 
@@ -133,6 +180,11 @@ describe('ContractDecoder', () => {
         });
         req.on('end', () => {
           seen.push({ path: req.url ?? '', body: parseJson(text) });
+          // a compiler that cannot decode FATE calldata answers without a function
+          if ((seen.at(-1)!.body as { backend?: string }).backend === 'fate') {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            return void res.end('{}');
+          }
           res.writeHead(req.url === '/decode-calldata/bytecode' ? 200 : 400, { 'content-type': 'application/json' });
           res.end(
             req.url === '/decode-calldata/bytecode'
@@ -149,11 +201,10 @@ describe('ContractDecoder', () => {
     });
 
     it('posts calldata and bytecode, keeps big integers, and records a failed result decode on the call', async () => {
-      const decoder = new ContractDecoder({ compilerUrl: url, timeoutMs: 1000 });
+      const decoder = decoderWith(codeOf, url);
       const result = await decoder.decode(
         { type: 'ContractCallTx', contract_id: ct, abi_version: 1, call_data: 'cb_Xfbg4g==' },
         { return_type: 'ok', return_value: 'cb_Xfbg4g==' },
-        codeOf,
       );
       expect(result.function).to.equal('set');
       expect(result.arguments).to.deep.equal([{ type: 'int', value: 123456789012345678901234567890n }]);
@@ -163,6 +214,24 @@ describe('ContractDecoder', () => {
         body: { calldata: 'cb_Xfbg4g==', bytecode: DEVNODE_CONTRACT_BYTECODE, backend: 'aevm' },
       });
       expect(seen[1]!.path).to.equal('/decode-call-result/bytecode');
+    });
+
+    it('decodes a FATE call the compiler sent no function for in-process instead', async () => {
+      const decoder = decoderWith(codeOf, url);
+      const big = 2n ** 100n;
+      const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [big]) };
+      const before = seen.length;
+      const result = await decoder.decode(tx, { return_type: 'ok', return_value: encode('cb', Uint8Array.of(84)) });
+      expect(seen.length, 'the compiler was asked first').to.equal(before + 1);
+      expect(result).to.deep.equal({ function: 'set', arguments: [big], result: 42n, decodeError: null });
+    });
+
+    it('names both failures when neither the compiler nor the in-process decoder can decode a FATE call', async () => {
+      const decoder = decoderWith(codeOf, url);
+      const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: 'cb_Xfbg4g==' };
+      const result = await decoder.decode(tx, undefined);
+      expect(result.function).to.equal(null);
+      expect(result.decodeError).to.match(/^compiler sent no function; in-process: /);
     });
   });
 

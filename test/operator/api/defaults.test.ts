@@ -39,6 +39,8 @@ describe('resolveSpec', () => {
       autoPromote: false,
       retainPrevious: '2h',
       retainPreviousSeconds: 7200,
+      deadline: '48h',
+      deadlineSeconds: 172_800,
     });
     expect(spec.server.autoscaling).to.deep.equal({
       minReplicas: 2,
@@ -47,13 +49,15 @@ describe('resolveSpec', () => {
     });
   });
 
-  it('defaults a reload to BlueGreen, auto-promoted, keeping the previous generation 6 h', () => {
+  it('defaults a reload to BlueGreen, auto-promoted, keeping the previous generation 6 h, with a 48 h deadline', () => {
     const spec = resolveSpec(aMiddleware({ reload: { id: 'r1' } }).spec);
     expect(spec.reload).to.deep.include({
       strategy: 'BlueGreen',
       autoPromote: true,
       retainPrevious: SPEC_DEFAULTS.retainPrevious,
       retainPreviousSeconds: 21600,
+      deadline: '48h',
+      deadlineSeconds: 172_800,
     });
   });
 });

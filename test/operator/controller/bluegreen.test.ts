@@ -14,7 +14,12 @@ import { parseStatusBody, type ProbeResult } from '../../../src/operator/control
 
 const now = new Date('2026-11-21T01:00:00Z');
 const later = (ms: number): Date => new Date(now.getTime() + ms);
-const settings: ReloadSettings = { maxLagBlocks: 3, stableWindowMs: 60_000, retainPreviousMs: 3_600_000 };
+const settings: ReloadSettings = {
+  maxLagBlocks: 3,
+  stableWindowMs: 60_000,
+  retainPreviousMs: 3_600_000,
+  deadlineMs: 48 * 3_600_000,
+};
 const blueGreen: ReloadRequest = { id: 'r1', strategy: 'BlueGreen', heights: undefined, autoPromote: true };
 const manual: ReloadRequest = { ...blueGreen, autoPromote: false };
 const inPlace: ReloadRequest = { id: 'r1', strategy: 'InPlace', heights: '10-20', autoPromote: true };
@@ -259,15 +264,38 @@ describe('advanceReload', () => {
         expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadAborted' });
       });
     }
-    it('aborts a reload whose request was replaced by a new id, which then starts after the clean-up', () => {
+    it('aborts a reload replaced with --force (the replace annotation names it); the new one starts after', () => {
       const step = advanceReload(
         reloading({ state: 'CatchingUp' }),
         { ...blueGreen, id: 'r2' },
-        caughtUp,
+        { ...caughtUp, replaceId: 'r1' },
         now,
         settings,
       );
       expect(step.state.reload).to.deep.include({ id: 'r1', state: 'CleaningUp', outcome: 'Aborted' });
+      expect(step.events[0]?.message).to.contain('replaced by r2 (--force)');
+    });
+    // issue 14 item 3: a kubectl or GitOps edit of the id must not drop an in-flight reload
+    for (const state of ['Migrating', 'CatchingUp', 'AwaitingPromotion'] as const) {
+      it(`lets a ${state} reload go on when its id is replaced without --force (the new request waits)`, () => {
+        const edited = { ...blueGreen, id: 'r2' };
+        const step = advanceReload(reloading({ state }), edited, caughtUp, now, settings);
+        expect(step.state.reload?.id).to.equal('r1');
+        expect(step.state.reload?.state).to.not.equal('CleaningUp');
+        expect(step.events.map((e) => e.reason)).to.not.include('ReloadAborted');
+      });
+    }
+    it('a replaced reload finishes by itself, then the waiting request starts', () => {
+      const edited = { ...manual, id: 'r2' }; // the new request asks for manual approval; the old one may not wait for it
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const promoted = advanceReload(windowOpen, edited, caughtUp, later(60_000), settings);
+      expect(promoted.state.reload).to.deep.include({ id: 'r1', state: 'Promoted' });
+      const done: GenerationState = {
+        activeGeneration: 2,
+        reload: { ...promoted.state.reload!, state: 'Completed' },
+      };
+      const next = advanceReload(done, edited, quiet, later(70_000), settings);
+      expect(next.state.reload).to.deep.include({ id: 'r2', state: 'Migrating', generation: 3 });
     });
     it('does not undo a promotion', () => {
       const promoted = reloading(
@@ -516,7 +544,7 @@ describe('the promotion gate over fake status answers (issue 14)', () => {
       name: 'a frozen lag: the body says lag 0 but the node is 40 blocks ahead of the stored height',
       status: 200,
       body: body({ lag: 0, node_height: 140 }),
-      blocker: 'lag 40 above 3',
+      blocker: 'lag 40 beyond ±3',
     },
     {
       name: 'no node height (the node cannot be reached)',
@@ -580,5 +608,40 @@ describe('the promotion gate over fake status answers (issue 14)', () => {
     const dead = parseStatusBody(503, body({ populator: { status: 'syncing', alive: false } }));
     const step = advanceReload(open.state, blueGreen, seen(dead), later(30_000), settings);
     expect(step.state.reload?.syncedSince).to.equal(undefined);
+  });
+});
+
+// issue 14 item 2: a reload that never passes the gate ends Failed at its deadline.
+describe('the reload deadline (issue 14)', () => {
+  const deadlineMs = settings.deadlineMs;
+  for (const state of ['Migrating', 'CatchingUp'] as const) {
+    it(`fails a reload stuck in ${state} past its deadline, dropping the generation`, () => {
+      const stuck = reloading({ state, message: 'generation 2 is catching up: not ready: populator not alive' });
+      const before = advanceReload(stuck, blueGreen, quiet, later(deadlineMs), settings);
+      expect(before.state.reload?.state).to.equal(state);
+      const step = advanceReload(stuck, blueGreen, quiet, later(deadlineMs + 1), settings);
+      expect(step.state).to.deep.include({ activeGeneration: 1 });
+      expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'Failed' });
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadDeadlineExceeded' });
+      expect(step.events[0]?.message).to.contain('populator not alive');
+      const done = advanceReload(
+        step.state,
+        blueGreen,
+        { ...quiet, cleanupJob: 'Succeeded' },
+        later(deadlineMs + 2),
+        settings,
+      );
+      expect(done.state.reload?.state).to.equal('Failed');
+    });
+  }
+  it('lets a reload awaiting a person wait past the deadline', () => {
+    const waiting = reloading({ state: 'AwaitingPromotion', syncedSince: now.toISOString() });
+    const step = advanceReload(waiting, manual, caughtUp, later(deadlineMs + 1), settings);
+    expect(step.state.reload?.state).to.equal('AwaitingPromotion');
+  });
+  it('never ends a reload with a deadline of 0', () => {
+    const stuck = reloading({ state: 'CatchingUp' });
+    const step = advanceReload(stuck, blueGreen, quiet, later(10 * deadlineMs), { ...settings, deadlineMs: 0 });
+    expect(step.state.reload?.state).to.equal('CatchingUp');
   });
 });

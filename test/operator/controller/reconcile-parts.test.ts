@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import type { MiddlewareCondition } from '../../../src/operator/api/middleware-types.ts';
 import {
+  applyChild,
   deploymentCounts,
   isDeploymentAvailable,
   jobState,
 } from '../../../src/operator/controller/reconcile-children.ts';
+import type { KubeError, KubeObject } from '../../../src/operator/kube/client.ts';
+import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { conditionEvents } from '../../../src/operator/controller/reconcile-condition-events.ts';
 import { middlewareRef } from '../../../src/operator/controller/reconcile.ts';
 import {
@@ -120,5 +123,34 @@ describe('middlewareRef', () => {
       kind: 'Middleware',
       name: 'mainnet',
     });
+  });
+});
+
+describe('applyChild (issue 14: apply without force first)', () => {
+  const deployment = (replicas: number): KubeObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'ns' },
+    spec: { replicas },
+  });
+
+  it('applies without force when nobody else owns the fields', async () => {
+    const kube = new FakeKube();
+    const conflicts: KubeError[] = [];
+    await applyChild(kube, deployment(2), undefined, 'mdw-operator', (e) => conflicts.push(e));
+    expect(conflicts).to.deep.equal([]);
+    expect(kube.writes).to.have.length(1);
+  });
+
+  it('tells about a conflict with another field manager, then forces', async () => {
+    const kube = new FakeKube();
+    await kube.apply(deployment(5), 'kubectl');
+    kube.clearRecords();
+    const conflicts: KubeError[] = [];
+    const { live } = await applyChild(kube, deployment(2), undefined, 'mdw-operator', (e) => conflicts.push(e));
+    expect(conflicts).to.have.length(1);
+    expect(conflicts[0]?.message).to.contain('.spec.replicas');
+    expect((live.spec as { replicas: number }).replicas).to.equal(2);
+    expect(kube.writes.map((w) => w.changed)).to.deep.equal([true]); // the refused apply persisted nothing
   });
 });

@@ -74,6 +74,10 @@ describe('requestReload', () => {
     expect(busy.message).to.contain('first').and.to.contain('--force');
     await requestReload(h.kube, { ...target, strategy: 'BlueGreen', id: 'second', force: true });
     expect(h.middleware().spec.reload?.id).to.equal('second');
+    // --force names the reload it replaces, which is what lets the operator abort it
+    expect(h.middleware().metadata.annotations?.['middleware.aeternity.io/replace-reload']).to.equal('first');
+    await h.pass();
+    expect(h.middleware().status?.reload).to.deep.include({ id: 'first', state: 'CleaningUp', outcome: 'Aborted' });
   });
 
   it('says which Middleware does not exist', async () => {

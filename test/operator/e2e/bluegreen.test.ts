@@ -180,7 +180,7 @@ describe('blue/green reload on the fake API server', () => {
     it('has a reference run that ends on generation 2 alone', () => {
       expect(reference).to.deep.include({
         deployments: ['mainnet-populator-g2', 'mainnet-server-g2'],
-        services: ['mainnet->2'],
+        services: ['mainnet->2', 'mainnet-populator->undefined'],
       });
       expect(writesInRun).to.be.greaterThan(10);
     });
@@ -370,5 +370,43 @@ describe('blue/green reload on the fake API server', () => {
     expect(reloadState(h)).to.equal('Aborted');
     expect(h.generationsOf('Deployment')).to.deep.equal([1]);
     expect((h.middleware() as Middleware).status?.pendingGeneration).to.equal(undefined);
+  });
+
+  // issue 14 item 2: a pending generation whose populator is dead stays CatchingUp until the deadline ends it
+  it('fails a reload whose populator never becomes alive once its deadline has passed, keeping 1', async () => {
+    const h = await serving();
+    requestReload(h, { ...RELOAD, deadline: '2h' });
+    await h.pass();
+    h.completeJobs();
+    await h.pass(); // CatchingUp: the populator and preview servers of 2 exist
+    h.readyDeployments();
+    // the servers answer, but the populator's heartbeat is stale
+    h.probe.answers.set('mainnet-preview', {
+      reachable: true,
+      synced: false,
+      httpStatus: 503,
+      height: 100,
+      nodeHeight: 100,
+      lag: 0,
+      contiguous: true,
+      populatorAlive: false,
+      secondsSinceHeartbeat: 600,
+      error: 'status endpoint answered 503: the populator is stuck: no heartbeat',
+    });
+    await h.pass();
+    expect(reloadState(h)).to.equal('CatchingUp');
+    expect(h.condition('PendingPopulatorReady')).to.deep.include({ status: 'False', reason: 'PopulatorStuck' });
+    h.clock.advance(2 * 3_600_000 + 1);
+    await h.pass();
+    expect(h.eventReasons()).to.include('ReloadDeadlineExceeded');
+    for (let i = 0; i < 10 && reloadState(h) !== 'Failed'; i++) {
+      h.completeJobs();
+      h.readyDeployments();
+      await h.pass();
+    }
+    expect(reloadState(h)).to.equal('Failed');
+    expect(stableGeneration(h)).to.equal('1');
+    expect(h.generationsOf('Deployment')).to.deep.equal([1]);
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'ReloadFailed' });
   });
 });

@@ -1,4 +1,4 @@
-/** @module The whole operator (runOperator: informers, queue) with the real reconciler on FakeKube, no manual passes. */
+/** @module The whole operator (OperatorRuntime: informers, queue) with the real reconciler on FakeKube, no manual passes. */
 import { expect } from 'chai';
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import pino from 'pino';
@@ -7,7 +7,7 @@ import { requestReload } from '../../../src/operator/admin.ts';
 import { createReconciler } from '../../../src/operator/controller/reconcile.ts';
 import { refOf, type KubeObject, type WatchHandle } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
-import { runOperator, type OperatorRole } from '../../../src/operator/runtime/main.ts';
+import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
 import { eventually } from '../kube/contract.ts';
 import { IMAGE, MW_REF, ScriptedProbe, exampleMiddleware } from './harness.ts';
@@ -53,7 +53,7 @@ async function simulateControllers(kube: FakeKube): Promise<WatchHandle[]> {
 
 describe('the operator loop with the real reconciler', () => {
   let kube: FakeKube;
-  let operator: OperatorRole;
+  let operator: OperatorRuntime;
   let watches: WatchHandle[];
   let registry: Registry;
 
@@ -73,7 +73,7 @@ describe('the operator loop with the real reconciler', () => {
       clock: () => new Date(),
       config: { image: IMAGE },
     });
-    operator = await runOperator({
+    operator = new OperatorRuntime({
       kube,
       log,
       registry,
@@ -83,6 +83,7 @@ describe('the operator loop with the real reconciler', () => {
       leaderElection: false,
       reconcile,
     });
+    await operator.start();
   });
   afterEach(async () => {
     await operator.stop();
@@ -120,5 +121,13 @@ describe('the operator loop with the real reconciler', () => {
       .objectsOf('apps/v1', 'Deployment', 'chain')
       .map((d) => d.metadata.labels?.['middleware.aeternity.io/generation']);
     expect([...new Set(generations)]).to.deep.equal(['2']);
+    // the per-Middleware reload-state series (dashboards, alerts) follow the status
+    const text = await registry.metrics();
+    expect(text).to.contain(
+      'mdw_operator_middleware_reload_state{middleware_namespace="chain",middleware="mainnet",state="Completed"} 1',
+    );
+    expect(text).to.contain(
+      'mdw_operator_middleware_reload_state{middleware_namespace="chain",middleware="mainnet",state="CatchingUp"} 0',
+    );
   });
 });

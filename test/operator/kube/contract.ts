@@ -167,6 +167,19 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       expect(pruned.metadata.annotations).to.deep.equal({ 'someone.else/note': 'keep' });
     });
 
+    it('apply without force refuses a field another manager set differently (409); force takes it', async () => {
+      const name = unique('own');
+      await kube.apply(configMap(name, { a: '1' }), 'someone-else');
+      const err = await kube.apply(configMap(name, { a: '2' }), 'contract').catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(KubeError).and.include({ status: 409 });
+      const same = await kube.apply(configMap(name, { a: '1', b: '2' }), 'contract');
+      expect(same.data).to.deep.equal({ a: '1', b: '2' });
+      const forced = await kube.apply(configMap(name, { a: '2' }), 'contract', { force: true });
+      expect(forced.data).to.deep.include({ a: '2' });
+      const owned = await kube.apply(configMap(name, { a: '3' }), 'contract'); // the field is ours now
+      expect(owned.data).to.deep.include({ a: '3' });
+    });
+
     it('patchMerge merges maps and deletes keys set to null', async () => {
       const created = await kube.create(configMap(unique('mp'), { a: '1', b: '2' }));
       const patched = await kube.patchMerge(ref(created), { data: { a: null, c: '3' } });

@@ -131,8 +131,7 @@ async function patch(
   q: URLSearchParams,
 ): Promise<KubeObject> {
   if (contentType.startsWith('application/apply-patch+yaml')) {
-    if (q.get('force') !== 'true') throw new KubeError(400, 'BadRequest', 'the fake only supports forced apply');
-    return kube.apply(body as KubeObject, q.get('fieldManager') ?? '');
+    return kube.apply(body as KubeObject, q.get('fieldManager') ?? '', { force: q.get('force') === 'true' });
   }
   if (!contentType.startsWith('application/merge-patch+json')) {
     throw new KubeError(415, 'UnsupportedMediaType', `unsupported patch type ${contentType}`);

@@ -137,7 +137,7 @@ describe('createKubeClient (HTTP level)', () => {
     expect(seen[0]?.path.split('?')[0]).to.equal(`/apis/${MW}/middlewares`);
   });
 
-  it('apply is a PATCH with application/apply-patch+yaml, fieldManager and force=true', async () => {
+  it('apply is a PATCH with application/apply-patch+yaml and fieldManager, force only when asked', async () => {
     on('PATCH', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -153,7 +153,15 @@ describe('createKubeClient (HTTP level)', () => {
     const req = seen[0];
     expect(req?.headers['content-type']).to.equal('application/apply-patch+yaml');
     const q = new URL(SERVER + (req?.path ?? '')).searchParams;
-    expect([q.get('fieldManager'), q.get('force')]).to.deep.equal(['mdw-operator', 'true']);
+    expect([q.get('fieldManager'), q.get('force')]).to.deep.equal(['mdw-operator', 'false']);
+    on('PATCH', '/apis/apps/v1/namespaces/ns1/deployments/d', 200, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns1', resourceVersion: '10' },
+    });
+    await kube.apply(obj, 'mdw-operator', { force: true });
+    const forced = new URL(SERVER + (seen[1]?.path ?? '')).searchParams;
+    expect(forced.get('force')).to.equal('true');
     expect(JSON.parse(req?.body ?? '{}')).to.deep.include({ kind: 'Deployment', spec: { replicas: 3 } });
     expect(out.metadata.resourceVersion).to.equal('9');
     expect(obj.metadata).to.deep.equal({ name: 'd', namespace: 'ns1' }); // the caller's object is not mutated

@@ -5,8 +5,7 @@ import { KubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { hasStateChanged, ownedHandlers, primaryHandlers } from '../../../src/operator/runtime/handlers.ts';
-import { createInformer } from '../../../src/operator/runtime/informer.ts';
-import type { Informer, InformerHandlers } from '../../../src/operator/runtime/informer.ts';
+import { Informer, type InformerHandlers } from '../../../src/operator/runtime/informer.ts';
 import { eventually } from '../kube/contract.ts';
 
 const log = pino({ level: 'silent' });
@@ -21,7 +20,7 @@ const mw = (name: string, spec: unknown = { replicas: 1 }): KubeObject => ({
 const ref = (name: string): ObjectRef => ({ apiVersion: MW, kind: 'Middleware', namespace: NS, name });
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-describe('createInformer', () => {
+describe('Informer', () => {
   let kube: FakeKube;
   let informer: Informer<KubeObject> | undefined;
   let log$: string[];
@@ -38,7 +37,7 @@ describe('createInformer', () => {
     handlers: InformerHandlers<KubeObject>,
     extra: { watchTimeoutMs?: number; resyncPeriodMs?: number } = {},
   ): Promise<Informer<KubeObject>> => {
-    informer = createInformer({
+    informer = new Informer({
       kube,
       apiVersion: MW,
       kind: 'Middleware',
@@ -159,7 +158,7 @@ describe('createInformer', () => {
     it('enqueues the controlling Middleware when a child changes, including status', async () => {
       const owner = await kube.create(mw('m'));
       const keys: string[] = [];
-      informer = createInformer({
+      informer = new Informer({
         kube,
         apiVersion: 'apps/v1',
         kind: 'Deployment',

@@ -4,8 +4,7 @@ import { pino } from 'pino';
 import { KubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeClient, KubeObject } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
-import { createLeaderElector } from '../../../src/operator/runtime/leader.ts';
-import type { LeaderElector } from '../../../src/operator/runtime/leader.ts';
+import { LeaderElector } from '../../../src/operator/runtime/leader.ts';
 import { eventually } from '../kube/contract.ts';
 
 const log = pino({ level: 'silent' });
@@ -43,14 +42,14 @@ function partitionable(kube: KubeClient): { client: KubeClient; cut(): void } {
   };
 }
 
-describe('createLeaderElector', () => {
+describe('LeaderElector', () => {
   let kube: FakeKube;
   let timeline: string[];
   let electors: LeaderElector[];
   const timings = { leaseDurationMs: 300, renewDeadlineMs: 200, retryPeriodMs: 30 };
 
   const candidate = (identity: string, client: KubeClient = kube, t = timings): LeaderElector => {
-    const e = createLeaderElector({
+    const e = new LeaderElector({
       kube: client,
       namespace: 'ops',
       name: 'mdw-operator',

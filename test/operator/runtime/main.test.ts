@@ -1,11 +1,10 @@
-/** @module runOperator on FakeKube: spec changes reconcile once, status writes do not, leader gating, metrics, probes. */
+/** @module OperatorRuntime on FakeKube: spec changes reconcile once, status writes do not, leader gating, metrics, probes. */
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
-import { runOperator } from '../../../src/operator/runtime/main.ts';
-import type { OperatorRole, RunOperatorOptions } from '../../../src/operator/runtime/main.ts';
+import { OperatorRuntime, type OperatorOptions } from '../../../src/operator/runtime/main.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
 import { eventually } from '../kube/contract.ts';
 
@@ -15,13 +14,13 @@ const mwRef: ObjectRef = { apiVersion: API_VERSION, kind: KIND, namespace: NS, n
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const fastLeases = { leaseDurationMs: 300, renewDeadlineMs: 200, retryPeriodMs: 30 };
 
-describe('runOperator', () => {
+describe('OperatorRuntime', () => {
   let kube: FakeKube;
-  let operators: OperatorRole[];
+  let operators: OperatorRuntime[];
   let calls: string[];
 
-  const start = async (extra: Partial<RunOperatorOptions> = {}): Promise<OperatorRole> => {
-    const op = await runOperator({
+  const start = async (extra: Partial<OperatorOptions> = {}): Promise<OperatorRuntime> => {
+    const op = new OperatorRuntime({
       kube,
       log,
       registry: new Registry(),
@@ -34,6 +33,7 @@ describe('runOperator', () => {
       },
       ...extra,
     });
+    await op.start();
     operators.push(op);
     return op;
   };

@@ -1,14 +1,20 @@
 /** @module The keyed work queue: dedupe, one worker per key, backoff growth and cap, requeueAfter, rate limit, shutdown. */
 import { expect } from 'chai';
-import { createWorkQueue } from '../../../src/operator/runtime/queue.ts';
-import type { ProcessResult, WorkQueue } from '../../../src/operator/runtime/queue.ts';
+import { WorkQueue, type ProcessResult, type WorkQueueOptions } from '../../../src/operator/runtime/queue.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-describe('createWorkQueue', () => {
+/** started makes a queue and starts it, as the operator does. */
+function started(opts: WorkQueueOptions): WorkQueue {
+  const queue = new WorkQueue(opts);
+  queue.start();
+  return queue;
+}
+
+describe('WorkQueue', () => {
   let queue: WorkQueue | undefined;
   afterEach(async () => {
-    await queue?.shutdown();
+    await queue?.stop();
     queue = undefined;
   });
 
@@ -18,7 +24,7 @@ describe('createWorkQueue', () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    queue = createWorkQueue({
+    queue = started({
       concurrency: 1,
       process: async (k) => {
         calls.push(k);
@@ -39,7 +45,7 @@ describe('createWorkQueue', () => {
     let active = 0;
     let maxActive = 0;
     let runs = 0;
-    queue = createWorkQueue({
+    queue = started({
       concurrency: 4,
       process: async () => {
         active++;
@@ -61,7 +67,7 @@ describe('createWorkQueue', () => {
   it('runs different keys in parallel up to the concurrency', async () => {
     let active = 0;
     let maxActive = 0;
-    queue = createWorkQueue({
+    queue = started({
       concurrency: 3,
       process: async () => {
         active++;
@@ -78,7 +84,7 @@ describe('createWorkQueue', () => {
   it('backs off exponentially per key after errors, caps the delay, and forgets after a success', async () => {
     const delays: number[] = [];
     let attempts = 0;
-    queue = createWorkQueue({
+    queue = started({
       baseDelayMs: 1,
       maxDelayMs: 8,
       process: async () => {
@@ -96,7 +102,7 @@ describe('createWorkQueue', () => {
 
   it('a backoff of one key does not delay other keys', async () => {
     const done: string[] = [];
-    queue = createWorkQueue({
+    queue = started({
       baseDelayMs: 60_000,
       process: async (k) => {
         if (k === 'bad') throw new Error('always');
@@ -112,7 +118,7 @@ describe('createWorkQueue', () => {
 
   it('requeueAfterMs brings the key back later without counting a failure', async () => {
     let runs = 0;
-    queue = createWorkQueue({
+    queue = started({
       process: async (): Promise<ProcessResult> => {
         runs++;
         return runs < 3 ? { requeueAfterMs: 5 } : undefined;
@@ -127,7 +133,7 @@ describe('createWorkQueue', () => {
   it('addAfter keeps the earliest schedule for a key', async () => {
     const at: number[] = [];
     const start = Date.now();
-    queue = createWorkQueue({
+    queue = started({
       process: async () => {
         at.push(Date.now() - start);
       },
@@ -143,7 +149,7 @@ describe('createWorkQueue', () => {
   it('the global token bucket limits starts to burst + qps over time', async () => {
     const starts: number[] = [];
     const t0 = Date.now();
-    queue = createWorkQueue({
+    queue = started({
       qps: 50,
       burst: 2,
       concurrency: 10,
@@ -159,10 +165,10 @@ describe('createWorkQueue', () => {
     expect(starts[5]).to.be.at.least(75);
   });
 
-  it('shutdown waits for running work, drops waiting keys and ignores later adds', async () => {
+  it('stop waits for running work, drops waiting keys and ignores later adds', async () => {
     const calls: string[] = [];
     let finished = false;
-    queue = createWorkQueue({
+    queue = started({
       concurrency: 1,
       process: async (k) => {
         calls.push(k);
@@ -174,7 +180,7 @@ describe('createWorkQueue', () => {
     queue.add('b');
     queue.addAfter('c', 5);
     await sleep(2);
-    await queue.shutdown();
+    await queue.stop();
     expect(finished).to.equal(true);
     queue.add('d');
     await sleep(30);
@@ -186,7 +192,7 @@ describe('createWorkQueue', () => {
     let adds = 0;
     let retries = 0;
     let fail = true;
-    queue = createWorkQueue({
+    queue = started({
       baseDelayMs: 1,
       onDepth: (d) => depths.push(d),
       onAdd: () => adds++,
@@ -204,5 +210,50 @@ describe('createWorkQueue', () => {
     expect(retries).to.equal(1);
     expect(depths.at(-1)).to.equal(0);
     expect(Math.max(...depths)).to.equal(1);
+  });
+
+  it('processes nothing before start(), then the keys added meanwhile', async () => {
+    const calls: string[] = [];
+    queue = new WorkQueue({ process: async (k) => void calls.push(k) });
+    queue.add('a');
+    queue.add('b');
+    await sleep(10);
+    expect(calls).to.deep.equal([]);
+    queue.start();
+    await queue.idle();
+    expect(calls).to.deep.equal(['a', 'b']);
+  });
+
+  it('stop aborts the signal of the work in flight (a deposed leader stops writing)', async () => {
+    let seen: AbortSignal | undefined;
+    queue = started({
+      process: async (_k, signal) => {
+        seen = signal;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      },
+    });
+    queue.add('k');
+    await sleep(2);
+    expect(seen?.aborted).to.equal(false);
+    await queue.stop();
+    expect(seen?.aborted).to.equal(true);
+  });
+
+  it('reports how long a key waited and how long its work took', async () => {
+    const latencies: number[] = [];
+    const durations: number[] = [];
+    queue = started({
+      concurrency: 1,
+      onLatency: (s) => latencies.push(s),
+      onWorkDuration: (s) => durations.push(s),
+      process: () => sleep(20),
+    });
+    queue.add('a');
+    queue.add('b');
+    await queue.idle();
+    expect(latencies).to.have.length(2);
+    expect(latencies[1]).to.be.at.least(0.015); // b waited for a
+    expect(durations).to.have.length(2);
+    expect(Math.min(...durations)).to.be.at.least(0.015);
   });
 });

@@ -1,4 +1,4 @@
-/** @module runOperator over the real client and HTTP (FakeKube behind a REST front): elects, reconciles, survives 410. */
+/** @module OperatorRuntime over the real client and HTTP (FakeKube behind a REST front): elects, reconciles, survives 410. */
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -7,8 +7,7 @@ import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts
 import type { ObjectRef } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
-import { runOperator } from '../../../src/operator/runtime/main.ts';
-import type { OperatorRole } from '../../../src/operator/runtime/main.ts';
+import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
 import { eventually } from '../kube/contract.ts';
 import { startFakeApiServer } from '../kube/fake-apiserver.ts';
 
@@ -21,10 +20,10 @@ const mw = (name: string) => ({
   spec: { replicas: 1 },
 });
 
-describe('runOperator over HTTP with the real client', () => {
+describe('OperatorRuntime over HTTP with the real client', () => {
   let fake: FakeKube;
   let api: { url: string; stop(): Promise<void> };
-  let op: OperatorRole | undefined;
+  let op: OperatorRuntime | undefined;
   let calls: string[];
 
   beforeEach(async () => {
@@ -45,7 +44,7 @@ describe('runOperator over HTTP with the real client', () => {
     });
     calls = [];
     await fake.create(mw('a'));
-    op = await runOperator({
+    op = new OperatorRuntime({
       kube: createKubeClient(kc),
       log: pino({ level: 'silent' }),
       registry: new Registry(),
@@ -57,6 +56,7 @@ describe('runOperator over HTTP with the real client', () => {
         return {};
       },
     });
+    await op.start();
   });
   afterEach(async () => {
     await op?.stop();

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
+import type Koa from 'koa';
+import { corsOrigin, isListedOrigin } from '../../../src/api/app.ts';
 import { textProblem } from '../../../src/api/middleware/valid-text.ts';
 import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
-import { generationsReport, signedTx } from '../../../src/api/shapes.ts';
+import { generationsReport } from '../../../src/api/shapes.ts';
+import { signedTx } from '../../../src/chain/signed-tx.ts';
 
 describe('isInternalPath', () => {
   it('marks debug builders and key block submission, nothing else', () => {
@@ -92,5 +95,18 @@ describe('shapes', () => {
     };
     expect(report.data['3']!.nonce).to.equal('15041902164601590529');
     expect(report.data['3']!.micro_blocks.mh_1!.transactions.th_1).to.deep.equal(signedTx(row));
+  });
+});
+
+describe('corsOrigin and isListedOrigin', () => {
+  const ctx = (origin: string): Koa.Context => ({ get: () => origin }) as unknown as Koa.Context;
+  it('answers * for any origin under *, and echoes (with credentials) only origins listed by name', () => {
+    expect(corsOrigin(['*'])(ctx('https://a.example'))).to.equal('*');
+    expect(isListedOrigin(['*'], 'https://a.example')).to.equal(false);
+    expect(corsOrigin(['*', 'https://a.example'])(ctx('https://a.example'))).to.equal('https://a.example');
+    expect(isListedOrigin(['*', 'https://a.example'], 'https://a.example')).to.equal(true);
+    expect(corsOrigin(['https://a.example'])(ctx('https://b.example'))).to.equal('');
+    expect(isListedOrigin(['*'], '*')).to.equal(false);
+    expect(isListedOrigin(['https://a.example'], '')).to.equal(false);
   });
 });

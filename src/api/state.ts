@@ -1,0 +1,18 @@
+/** @module What the API's Koa middleware pass each other on `ctx.state`: one typed interface, no other key. */
+import type Koa from 'koa';
+
+/** ApiState is every key a middleware or route may set on `ctx.state`. */
+export interface ApiState {
+  /** The request was forwarded to the node: the answer is the node's (no cache headers, not a 404 of ours). */
+  forwarded?: boolean;
+  /** The height the answer is about: final below the fork window (Cache-Control, ETag, the response cache). */
+  aboutHeight?: number;
+  /** The answer's JSON text, offered to the response cache (final answers only, never "current"). */
+  cacheableJson?: string;
+}
+
+/** ApiContext is a request's context in this API. */
+export type ApiContext = Koa.ParameterizedContext<ApiState>;
+
+/** ApiMiddleware is a middleware of this API. */
+export type ApiMiddleware = Koa.Middleware<ApiState>;

@@ -1,0 +1,34 @@
+/**
+ * @module The node's GenericSignedTx, defined once: its keys in the node's order and the GAMetaTx
+ * rule (`signatures` omitted). The API and the websocket build it here; db/queries/transactions.ts
+ * builds its SQL twin from the same keys. Pure.
+ */
+import type { Json } from './json.ts';
+
+/** The keys in the order the node prints them (its JSON objects are Erlang maps, printed in key order). */
+export const SIGNED_TX_KEYS = ['block_hash', 'block_height', 'hash', 'signatures', 'tx'] as const;
+export type SignedTxKey = (typeof SIGNED_TX_KEYS)[number];
+
+/** A mined transaction as stored: what GenericSignedTx is made of. */
+export interface MinedTx {
+  readonly hash: string;
+  readonly height: number;
+  readonly microBlockHash: string;
+  /** null for a GAMetaTx, which the node prints without signatures */
+  readonly signatures: readonly string[] | null;
+  readonly tx: Json;
+}
+
+/** signedTx is the node's GenericSignedTx (the original middleware's "JT") of a mined transaction. */
+export function signedTx(t: MinedTx): Record<string, Json> {
+  const values: Record<SignedTxKey, Json> = {
+    block_hash: t.microBlockHash,
+    block_height: t.height,
+    hash: t.hash,
+    signatures: t.signatures === null ? null : [...t.signatures],
+    tx: t.tx,
+  };
+  const out: Record<string, Json> = {};
+  for (const key of SIGNED_TX_KEYS) if (key !== 'signatures' || t.signatures !== null) out[key] = values[key];
+  return out;
+}
