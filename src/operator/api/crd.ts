@@ -2,6 +2,7 @@
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
+import { APP_NAME, LABEL_COMPONENT, LABEL_NAME, LABEL_PART_OF } from '../specs/meta.ts';
 import { SPEC_DEFAULTS as D } from './defaults.ts';
 import { arr, bool, int, map, obj, resources, str } from './crd-schema.ts';
 import type { JsonSchema } from './crd-schema.ts';
@@ -40,7 +41,10 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: CRD_NAME, labels: { 'app.kubernetes.io/part-of': 'aeternity-middleware' } },
+    metadata: {
+      name: CRD_NAME,
+      labels: { [LABEL_NAME]: APP_NAME, [LABEL_COMPONENT]: 'crd', [LABEL_PART_OF]: APP_NAME },
+    },
     spec: {
       group: GROUP,
       names: { ...NAMES, shortNames: [...NAMES.shortNames], categories: [...NAMES.categories] },
