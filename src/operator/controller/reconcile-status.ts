@@ -42,9 +42,12 @@ const REINDEXING: ReadonlySet<string> = new Set([
   ReloadState.Reloading,
 ]);
 
-/** generationStateOf reads the blue/green state from a status (a new Middleware starts on the first generation). */
-export function generationStateOf(status: MiddlewareStatus | undefined): GenerationState {
-  const state: GenerationState = { activeGeneration: status?.activeGeneration ?? FIRST_GENERATION };
+/**
+ * generationStateOf reads the blue/green state from a status (a new Middleware starts on the first generation, one
+ * restored without status on the generation its children serve, `adopted`).
+ */
+export function generationStateOf(status: MiddlewareStatus | undefined, adopted?: number): GenerationState {
+  const state: GenerationState = { activeGeneration: status?.activeGeneration ?? adopted ?? FIRST_GENERATION };
   if (status?.pendingGeneration !== undefined) state.pendingGeneration = status.pendingGeneration;
   if (status?.previousGeneration !== undefined) state.previousGeneration = status.previousGeneration;
   if (status?.previousExpiresAt !== undefined) state.previousExpiresAt = status.previousExpiresAt;
