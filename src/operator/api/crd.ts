@@ -55,7 +55,7 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
           name: VERSION,
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: rootSchema() },
+          schema: { openAPIV3Schema: middlewareOpenApiSchema() },
           subresources: {
             status: {},
             scale: {
