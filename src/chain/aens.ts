@@ -4,11 +4,18 @@ import { asciiName } from './derived-ids.ts';
 /** Consensus protocol versions, as key blocks print them. */
 export const Protocol = { ROMA: 1, MINERVA: 2, FORTUNA: 3, LIMA: 4, IRIS: 5, CERES: 6 } as const;
 
-/** Within this many blocks of an auction's end, a Ceres bid extends the auction to bid height + this. */
-export const CERES_BID_EXTENSION = 120;
+/**
+ * From Ceres a bid extends its auction to at least bid height + this (aec_governance
+ * name_claim_bid_extension: 12 × 20 blocks an hour = 240; Ceres' announcement says 120, the
+ * consensus code says 240, and the code is what nodes run).
+ */
+export const CERES_BID_EXTENSION = 240;
+
+/** MAX_AUCTIONED_LABEL_LENGTH: longer names are claimed at once, shorter ones go to auction (Lima+). */
+export const MAX_AUCTIONED_LABEL_LENGTH = 12;
 
 /** labelLength is the length of the name without its registrar suffix. */
-export function labelLength(name: string): number {
+function labelLength(name: string): number {
   const ascii = asciiName(name);
   const dot = ascii.lastIndexOf('.');
   return dot < 0 ? ascii.length : dot;
@@ -18,7 +25,7 @@ export function labelLength(name: string): number {
 export function auctionTimeout(name: string, protocol: number): number {
   if (protocol < Protocol.LIMA) return 0;
   const len = labelLength(name);
-  if (len > 12) return 0;
+  if (len > MAX_AUCTIONED_LABEL_LENGTH) return 0;
   if (protocol >= Protocol.CERES) return len <= 4 ? 2400 : len <= 8 ? 960 : 480;
   return len <= 4 ? 29760 : len <= 8 ? 14880 : 480;
 }
@@ -28,11 +35,17 @@ export function claimMaxExpiration(protocol: number): number {
   return protocol >= Protocol.IRIS ? 180000 : 50000;
 }
 
+/** namePointersMaxCount is how many pointers a name may hold (unlimited before Iris). */
+export function namePointersMaxCount(protocol: number): number {
+  return protocol >= Protocol.IRIS ? 32 : Infinity;
+}
+
 /**
- * auctionEndAfterBid is the new end of an auction when a bid arrives at `height`. Before Ceres a
- * bid restarts the timeout; from Ceres the end stays, but is pushed to height + 120 when closer.
+ * auctionEndAfterBid is the new end of an auction when a bid arrives at `height` (aens_auctions:extend):
+ * the later of the current end and height + the extension, which before Ceres is the full timeout
+ * (so a bid restarts it) and from Ceres is CERES_BID_EXTENSION.
  */
 export function auctionEndAfterBid(name: string, protocol: number, height: number, previousEnd: number): number {
-  if (protocol < Protocol.CERES) return height + auctionTimeout(name, protocol);
-  return Math.max(previousEnd, height + CERES_BID_EXTENSION);
+  const extension = protocol < Protocol.CERES ? auctionTimeout(name, protocol) : CERES_BID_EXTENSION;
+  return Math.max(previousEnd, height + extension);
 }

@@ -5,8 +5,9 @@
  * integer, `ba`/`cb`/`st`/`pi`/`tx` encoded bytes, `str` raw bytes shown as text, `hex` raw bytes
  * shown as `0x…`, `signedTx` a signed tx shown as `{tx, signatures}`, `ttl` two RLP fields
  * (type, value) shown as `{type, value}`, `oq` a raw 32-byte query id, `pointers` name pointers,
- * `ctVersion` one RLP integer shown as `vm_version` + `abi_version`, `ids` a list of ids and
- * `delegates` two id lists shown as `{initiator, responder}`.
+ * `ctVersion` one RLP integer shown as `vm_version` + `abi_version`, `ids` a list of ids,
+ * `delegates` two id lists shown as `{initiator, responder}`, `ss` encoded state trees and `update`
+ * a serialised off-chain contract call shown as the node's `{op: "OffChainCallContract", …}`.
  */
 export type FieldKind =
   | 'id'
@@ -24,7 +25,9 @@ export type FieldKind =
   | 'pointers'
   | 'ctVersion'
   | 'ids'
-  | 'delegates';
+  | 'delegates'
+  | 'ss'
+  | 'update';
 
 /** TxSchema is one (type, version) layout. */
 export interface TxSchema {
@@ -46,8 +49,8 @@ const channelTail = [
 
 /**
  * TX_SCHEMAS lists each supported layout (node aeser field order, node-api.md §5); a type named
- * without a version takes its first layout. Absent: ChannelForceProgressTx (its `update` is JSON
- * the node serialises from a nested structure).
+ * without a version takes its first layout. ChannelForceProgressTx's `update` is only the off-chain
+ * contract call (the one update a force progress carries).
  */
 export const TX_SCHEMAS: readonly TxSchema[] = [
   {
@@ -306,6 +309,31 @@ export const TX_SCHEMAS: readonly TxSchema[] = [
     fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ...channelTail],
   },
   {
+    type: 'ChannelOffChainTx',
+    tag: 57,
+    version: 2,
+    fields: [
+      ['channel_id', 'id'],
+      ['round', 'int'],
+      ['state_hash', 'st'],
+    ],
+  },
+  {
+    type: 'ChannelForceProgressTx',
+    tag: 521,
+    version: 1,
+    fields: [
+      ['channel_id', 'id'],
+      ['from_id', 'id'],
+      ['payload', 'tx'],
+      ['round', 'int'],
+      ['update', 'update'],
+      ['state_hash', 'st'],
+      ['offchain_trees', 'ss'],
+      ...channelTail,
+    ],
+  },
+  {
     type: 'GAAttachTx',
     tag: 80,
     version: 1,
@@ -365,6 +393,21 @@ export const TX_SCHEMAS: readonly TxSchema[] = [
 
 /** SIGNED_TX_TAG is the tag of the signed-transaction wrapper `[11, 1, [signatures], tx]`. */
 export const SIGNED_TX_TAG = 11;
+
+/** OFF_CHAIN_CALL_TAG is the tag of a channel's off-chain contract call update (version 1). */
+export const OFF_CHAIN_CALL_TAG = 574;
+
+/** OFF_CHAIN_CALL_FIELDS: the fields of an `OffChainCallContract` update, in RLP order after tag and version. */
+export const OFF_CHAIN_CALL_FIELDS = [
+  ['caller_id', 'id'],
+  ['contract_id', 'id'],
+  ['abi_version', 'int'],
+  ['amount', 'int'],
+  ['call_data', 'cb'],
+  ['call_stack', 'ints'],
+  ['gas_price', 'int'],
+  ['gas', 'int'],
+] as const;
 
 /** Id tags of the binary id format and the prefix each is shown with. */
 export const ID_TAGS = { ak: 1, nm: 2, cm: 3, ok: 4, ct: 5, ch: 6 } as const;

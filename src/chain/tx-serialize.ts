@@ -7,7 +7,15 @@ import { encode, decode, hash, type Prefix } from './encoding.ts';
 import type { Json } from './json.ts';
 import { idBytes as cachedIdBytes, taggedIdBytes } from './id-cache.ts';
 import { intToBytes, rlpEncode, rlpLength, type RlpItem } from './rlp.ts';
-import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from './tx-schema.ts';
+import {
+  ID_TAGS,
+  OFF_CHAIN_CALL_FIELDS,
+  OFF_CHAIN_CALL_TAG,
+  SIGNED_TX_TAG,
+  schemaFor,
+  type FieldKind,
+  type IdPrefix,
+} from './tx-schema.ts';
 
 /** TxFields is a transaction as the node shows it: `type`, `version` and the type's fields. */
 export type TxFields = { [key: string]: Json };
@@ -72,6 +80,21 @@ function idList(value: Json | undefined, name: string): Uint8Array[] {
   return (Array.isArray(value) ? value : []).map((id) => idBytes(id, name));
 }
 
+/** updateBytes serialises a ChannelForceProgressTx `update` (an `OffChainCallContract`, version 1). */
+function updateBytes(value: Json | undefined, name: string): Uint8Array {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value.op !== 'OffChainCallContract')
+    throw new TxCodecError(`${name} must be an OffChainCallContract update`);
+  const items: RlpItem[] = [intToBytes(OFF_CHAIN_CALL_TAG), intToBytes(1)];
+  for (const [field, kind] of OFF_CHAIN_CALL_FIELDS) {
+    const v = value[field];
+    if (kind === 'id') items.push(idBytes(v, `${name}.${field}`));
+    else if (kind === 'cb') items.push(encodedBytes(v, 'cb', `${name}.${field}`));
+    else if (kind === 'ints') items.push((Array.isArray(v) ? v : []).map((n) => intToBytes(asInt(n, field))));
+    else items.push(intToBytes(asInt(v, `${name}.${field}`)));
+  }
+  return rlpEncode(items);
+}
+
 function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]): void {
   const value = tx[name];
   switch (kind) {
@@ -86,7 +109,11 @@ function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]
     case 'st':
     case 'pi':
     case 'tx':
+    case 'ss':
       out.push(encodedBytes(value, kind, name));
+      break;
+    case 'update':
+      out.push(updateBytes(value, name));
       break;
     case 'str':
       out.push(Buffer.from(typeof value === 'string' ? value : '', 'utf8'));
@@ -233,7 +260,12 @@ function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
     case 'pi':
     case 'tx':
     case 'oq':
+    case 'ss':
       return encodedLength(value, kind, name);
+    case 'update': {
+      const bytes = updateBytes(value, name);
+      return byteStringLength(bytes.length, bytes[0]!);
+    }
     case 'str': {
       const text = typeof value === 'string' ? value : '';
       return byteStringLength(Buffer.byteLength(text, 'utf8'), text.charCodeAt(0));

@@ -3,9 +3,10 @@ import { encode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { jsonInt } from './tx-codec.ts';
 import { idBytes } from '../chain/id-cache.ts';
+import { Protocol } from '../chain/aens.ts';
 
-/** PROTOCOL_VERSION is the consensus protocol the devnode claims (Iris). */
-export const PROTOCOL_VERSION = 5;
+/** PROTOCOL_VERSION is the consensus protocol the devnode runs and claims (Ceres, mainnet's since 2024). */
+export const PROTOCOL_VERSION = Protocol.CERES;
 
 /** KeyHeader is a key block; `nonce` and `pow` are absent on a pending candidate. */
 export interface KeyHeader {
@@ -48,7 +49,7 @@ function u64(n: bigint | number): Buffer {
 }
 
 /** keyHeaderBytes is `aec_headers:serialize_to_binary/1` of a key header (pow and nonce zero when absent). */
-export function keyHeaderBytes(h: KeyHeader): Uint8Array {
+function keyHeaderBytes(h: KeyHeader): Uint8Array {
   const info = idBytes(h.info);
   const flags = (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
   const pow = Buffer.alloc(42 * 4);

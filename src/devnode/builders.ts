@@ -314,6 +314,33 @@ function channelCloseMutual(chain: Chain, b: Body): Reply {
   });
 }
 
+/** channelTx builds the channel transactions after create: the shared fields plus each type's own. */
+function channelTx(type: string, party: 'from_id' | 'to_id', own: (b: Body) => Body) {
+  return (chain: Chain, b: Body): Reply => {
+    const from = idField(b, party, ['ak']);
+    return unsigned({
+      type,
+      version: 1,
+      channel_id: idField(b, 'channel_id', ['ch']),
+      [party]: from,
+      ...own(b),
+      ...common(chain, b, party, from),
+    });
+  };
+}
+
+const withState = (b: Body): Body => ({
+  amount: intField(b, 'amount'),
+  state_hash: idField(b, 'state_hash', ['st']),
+  round: intField(b, 'round'),
+});
+const withPayload = (b: Body): Body => ({ payload: idField(b, 'payload', ['tx']) });
+const withPoi = (b: Body): Body => ({ payload: idField(b, 'payload', ['tx']), poi: idField(b, 'poi', ['pi']) });
+const withFinals = (b: Body): Body => ({
+  initiator_amount_final: intField(b, 'initiator_amount_final'),
+  responder_amount_final: intField(b, 'responder_amount_final'),
+});
+
 const BUILDERS: readonly [string, (chain: Chain, b: Body) => Reply][] = [
   ['/v2/debug/transactions/spend', spend],
   ['/v2/debug/oracles/register', oracleRegister],
@@ -330,6 +357,12 @@ const BUILDERS: readonly [string, (chain: Chain, b: Body) => Reply][] = [
   ['/v2/debug/contracts/call', contractCall],
   ['/v2/debug/channels/create', channelCreate],
   ['/v2/debug/channels/close/mutual', channelCloseMutual],
+  ['/v2/debug/channels/deposit', channelTx('ChannelDepositTx', 'from_id', withState)],
+  ['/v2/debug/channels/withdraw', channelTx('ChannelWithdrawTx', 'to_id', withState)],
+  ['/v2/debug/channels/snapshot/solo', channelTx('ChannelSnapshotSoloTx', 'from_id', withPayload)],
+  ['/v2/debug/channels/close/solo', channelTx('ChannelCloseSoloTx', 'from_id', withPoi)],
+  ['/v2/debug/channels/slash', channelTx('ChannelSlashTx', 'from_id', withPoi)],
+  ['/v2/debug/channels/settle', channelTx('ChannelSettleTx', 'from_id', withFinals)],
 ];
 
 /** builderRoutes are the POST builders of the internal port (both register paths: the seed's and the node's). */

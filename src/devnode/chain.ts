@@ -12,9 +12,9 @@ import {
   type MicroHeader,
 } from './blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
-import { TxRejected, applyTx, signers } from './rules.ts';
+import { TxRejected, applyTx, endAuctions, nonceAccount, signers } from './rules.ts';
 import { commitState, newState, type WorldState } from './state.ts';
-import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
+import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { idBytes } from '../chain/id-cache.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
@@ -26,6 +26,7 @@ export interface TxRecord {
   blockHash: string | undefined;
   blockHeight: number;
   callInfo?: { [k: string]: Json };
+  gaInfo?: { [k: string]: Json };
   json?: string;
 }
 
@@ -148,14 +149,22 @@ export class Chain {
   submit(signedBytes: Uint8Array, verify = true): TxRecord {
     const { signatures, txBytes } = decodeSignedTx(signedBytes);
     const tx = decodeTx(txBytes);
-    if (verify) {
-      const missing = unsignedBy(this.options.networkId, signers(tx, this.pending), txBytes, signatures);
-      if (missing)
-        throw new TxRejected(
-          `invalid signature: no valid signature by ${missing} for network ${this.options.networkId}`,
-        );
-    }
+    if (verify) this.#verifySignatures(tx, txBytes, signatures);
     return this.admit(signedBytes, tx);
+  }
+
+  /** #verifySignatures checks the signers of a tx and, in a PayingForTx, the inner tx's (over `network-inner_tx`). */
+  #verifySignatures(tx: TxFields, txBytes: Uint8Array, signatures: Uint8Array[]): void {
+    const network = this.options.networkId;
+    const missing = unsignedBy(network, signers(tx, this.pending), txBytes, signatures);
+    if (missing) throw new TxRejected(`invalid signature: no valid signature by ${missing} for network ${network}`);
+    if (tx.type !== 'PayingForTx' || typeof tx.tx !== 'object' || tx.tx === null || Array.isArray(tx.tx)) return;
+    const inner = tx.tx.tx as TxFields;
+    const innerSignatures = (Array.isArray(tx.tx.signatures) ? tx.tx.signatures : []).map(
+      (s) => decode(String(s)).bytes,
+    );
+    const innerMissing = unsignedBy(`${network}-inner_tx`, [nonceAccount(inner)], encodeTx(inner), innerSignatures);
+    if (innerMissing) throw new TxRejected(`invalid signature: the inner transaction is not signed by ${innerMissing}`);
   }
 
   /** admit puts an already decoded (and, by the caller, trusted) signed transaction in the mempool. */
@@ -176,6 +185,7 @@ export class Chain {
   #applyPending(record: TxRecord): void {
     const effect = applyTx(this.pending, record.tx, { height: this.height, txHash: record.hash });
     record.callInfo = effect.callInfo;
+    record.gaInfo = effect.gaInfo;
     if (effect.query) this.#pendingQueries.push(effect.query);
     this.mempool.push(record);
   }
@@ -207,6 +217,7 @@ export class Chain {
     try {
       const effect = applyTx(state, record.tx, { height, txHash: record.hash });
       record.callInfo = effect.callInfo;
+      record.gaInfo = effect.gaInfo;
       if (effect.query) this.#indexQuery(effect.query);
       return true;
     } catch (err) {
@@ -215,9 +226,10 @@ export class Chain {
     }
   }
 
-  /** #keyBlockEffects pays the beneficiary and refunds the queries that expired unanswered. */
+  /** #keyBlockEffects pays the beneficiary, ends the auctions due and refunds the queries that expired unanswered. */
   #keyBlockEffects(state: WorldState, header: KeyHeader): void {
     if (header.height === 0) return;
+    endAuctions(state, header.height);
     const account = state.accounts.get(header.beneficiary) ?? { balance: 0n, nonce: 0 };
     state.accounts.set(header.beneficiary, { ...account, balance: account.balance + KEY_BLOCK_REWARD });
     for (const id of this.#queryExpiry.get(header.height) ?? []) {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import { Chain } from './chain.ts';
+import { dryRunRoute } from './contracts/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { deriveKey, generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
@@ -65,15 +66,20 @@ export interface Devnode {
 export const DEFAULT_ACCOUNT_BALANCE = 10n ** 24n;
 const VERSION = '0.1.0';
 
+/** makeChain builds the chain: generated (its transaction count per type logged, as its stats) or from genesis. */
 function makeChain(
   opts: DevnodeOptions,
   miner: KeyPair,
   accounts: readonly { pair: KeyPair; balance: bigint }[],
+  log: Logger,
 ): Chain {
   const networkId = opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
-    return generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts }).chain;
+    const generated = generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts });
+    const txs = generated.chain.txs.size;
+    log.info({ generations: generated.chain.height, txs, txTypes: generated.txTypes }, 'devnode chain generated');
+    return generated.chain;
   }
   return new Chain({ networkId, miner, beneficiary: miner.address, genesisAccounts, genesisTime: Date.now() });
 }
@@ -89,10 +95,10 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
     : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
   const started = Date.now();
-  const chain = makeChain(opts, miner, accounts);
+  const chain = makeChain(opts, miner, accounts, log);
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
-  const external = externalRoutes(chain, info);
-  const internal = internalRoutes(chain);
+  const external = [...externalRoutes(chain, info), dryRunRoute(chain, '/v2/dry-run')];
+  const internal = [...internalRoutes(chain), dryRunRoute(chain, '/v2/debug/transactions/dry-run')];
   const withApi = (routes: Route[]): Route[] => [
     ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
@@ -155,7 +161,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     stop: async () => {
       for (const t of timers) clearInterval(t);
       await Promise.all([close(externalServer), close(internalServer)]);
-      log.info('devnode stopped');
+      log.debug('devnode stopped');
     },
   };
 }

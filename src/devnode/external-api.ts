@@ -1,12 +1,11 @@
 /** @module The node's external API (port 3013) over the devnode chain: blocks, transactions, accounts, oracles, names. */
 import { isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
 import { stringifyJson } from '../chain/json.ts';
-import { keyBlockHash, keyBlockJson } from './blocks.ts';
+import { keyBlockHash, keyBlockJson, PROTOCOL_VERSION } from './blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { nameHash, nameValidationError } from './ids.ts';
-import { NAME_REVOKE_PROTECTION } from './fees.ts';
-import { nonceAccount } from './rules.ts';
+import { nameStatus, nonceAccount } from './rules.ts';
 import { submitEncodedTx } from './submit.ts';
 import * as view from './views.ts';
 
@@ -56,7 +55,7 @@ function statusBody(chain: Chain, info: DevnodeInfo): Reply {
     syncing: false,
     sync_progress: 100,
     listening: true,
-    protocols: [{ version: 5, effective_at_height: 0 }],
+    protocols: [{ version: PROTOCOL_VERSION, effective_at_height: 0 }],
     node_version: `devnode-${info.version}`,
     node_revision: 'devnode (not a real æternity node)',
     peer_count: 0,
@@ -73,14 +72,12 @@ function statusBody(chain: Chain, info: DevnodeInfo): Reply {
 function nameBody(chain: Chain, name: string): Reply {
   const invalid = nameValidationError(name);
   if (invalid) throw new HttpError(400, `Name validation failed with a reason: ${invalid}`);
+  // a name in auction is not in the names tree yet: the node says it is not found
   const entry = chain.state.names.get(nameHash(name));
-  if (!entry) throw new HttpError(404, 'Name not found');
-  if (entry.revokedAt !== undefined) {
-    if (entry.revokedAt + NAME_REVOKE_PROTECTION > chain.height) throw new HttpError(404, 'Name revoked');
-    throw new HttpError(404, 'Name not found');
-  }
-  if (entry.expires <= chain.height) throw new HttpError(404, 'Name not found');
-  return ok(view.nameJson(entry));
+  const status = nameStatus(entry, chain.height);
+  if (status === 'revoked') throw new HttpError(404, 'Name revoked');
+  if (status === 'gone') throw new HttpError(404, 'Name not found');
+  return ok(view.nameJson(entry!));
 }
 
 function queriesBody(chain: Chain, req: RouteRequest): Reply {
@@ -108,6 +105,7 @@ function txInfoBody(chain: Chain, req: RouteRequest): Reply {
   const record = chain.txs.get(hashParam(req, ['th']));
   if (!record) throw new HttpError(404, 'Transaction not found');
   if (record.blockHeight < 0) throw new HttpError(404, 'Tx not mined');
+  if (record.gaInfo) return ok({ ga_info: record.gaInfo });
   if (!record.callInfo) throw new HttpError(400, 'Tx has no info');
   return ok({ call_info: record.callInfo });
 }

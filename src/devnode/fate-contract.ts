@@ -11,6 +11,8 @@ import { flat } from '../chain/id-cache.ts';
 const TYPE_INTEGER = 0x07;
 const TYPE_STRING = 0x77;
 const TYPE_TUPLE = 0x37;
+const TYPE_BOOLEAN = 0x17;
+const FATE_TRUE_BYTE = 0xff;
 const EMPTY_TUPLE = 0x3f;
 const MAP = 0x2f;
 const RETURNR = 0x01;
@@ -98,6 +100,28 @@ const values = new ContractByteArrayEncoder();
 
 /** FATE_UNIT is the encoded FATE unit value (the empty tuple). */
 export const FATE_UNIT = encode('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
+/** FATE_TRUE is the FATE value `true`, what a generalized account's authentication returns. */
+export const FATE_TRUE = encode('cb', Uint8Array.of(FATE_TRUE_BYTE)) as `cb_${string}`;
+
+/**
+ * GA_CONTRACT_BYTECODE is the devnode's generalized-account contract: `init()` and
+ * `authorize(int): bool`, which returns true (the devnode accepts every GAMetaTx of a GA account).
+ */
+export const GA_CONTRACT_BYTECODE = fateBytecode(
+  [
+    { name: 'init', args: [], ret: [...tupleType([])], body: [RETURNR, IMMEDIATE, EMPTY_TUPLE] },
+    { name: 'authorize', args: [TYPE_INTEGER], ret: [TYPE_BOOLEAN], body: [RETURNR, IMMEDIATE, FATE_TRUE_BYTE] },
+  ],
+  'devnode generalized account',
+) as `cb_${string}`;
+/** GA_AUTH_FUN is the `auth_fun` of a GAAttachTx for that contract: blake2b of the function name. */
+export const GA_AUTH_FUN = `0x${Buffer.from(hash(Buffer.from('authorize'))).toString('hex')}`;
+
+const gaEncoder = new BytecodeContractCallEncoder(GA_CONTRACT_BYTECODE);
+/** gaAuthData is the calldata of `authorize(n)`, the `auth_data` of a GAMetaTx. */
+export function gaAuthData(n: bigint): `cb_${string}` {
+  return gaEncoder.encodeCall('authorize', [n]) as `cb_${string}`;
+}
 const RETURN_TYPES: Record<string, { name: string } | undefined> = { set: { name: 'int' }, note: { name: 'string' } };
 
 /**

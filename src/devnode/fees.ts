@@ -1,11 +1,11 @@
 /** @module The seed's minimum fee rules and the devnode's constants of consensus. Pure. */
 
-/** NAME_CLAIM_MAX_EXPIRATION: a claim lasts this many blocks from the claim height (seed: 50000). */
-export const NAME_CLAIM_MAX_EXPIRATION = 50_000;
-/** NAME_REVOKE_PROTECTION: a revoked name stays reserved this many blocks (node: 2016). */
+/** NAME_REVOKE_PROTECTION: a revoked (or expired) name stays reserved this many blocks (node: 2016). */
 export const NAME_REVOKE_PROTECTION = 2016;
 /** COMMITMENT_EXPIRATION: a preclaim must be claimed within this many blocks (node: 300). */
 export const COMMITMENT_EXPIRATION = 300;
+/** NAME_BID_INCREMENT_PERCENT: a bid must exceed the last one by this many percent (node: 5). */
+export const NAME_BID_INCREMENT_PERCENT = 5n;
 /** KEY_BLOCK_REWARD: what the beneficiary gets per key block (the devnode pays it at once, no delay). */
 export const KEY_BLOCK_REWARD = 100_000_000_000_000_000_000n;
 /** MIN_FEE is the minimum fee of any transaction (seed). */

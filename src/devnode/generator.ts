@@ -5,8 +5,10 @@ import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
+import { tokenMakers } from './contracts/traffic.ts';
 import { Traffic, type BuiltTx } from './traffic.ts';
-import { encodeSignedTx, encodeTx } from './tx-codec.ts';
+import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
+import { encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {
@@ -23,6 +25,10 @@ export interface GenerateOptions {
   readonly miner?: KeyPair;
   /** `mainnet-like`: mainnet's shape (mainnet-like.ts) instead of the uniform micro blocks and transactions above */
   readonly profile?: 'mainnet-like';
+  /** more transaction makers for the mix (weight, maker), built over the traffic's shared context */
+  readonly extraMakers?: (kit: TrafficKit) => readonly WeightedMaker[];
+  /** actions run after each generation's key block, before its transactions (e.g. deployments) */
+  readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
 }
 
 /** GeneratedChain is the chain and the keys that can sign for it. */
@@ -32,6 +38,8 @@ export interface GeneratedChain {
   readonly miner: KeyPair;
   /** transactions the traffic built but the rules refused (0 unless the mix has a bug) */
   readonly rejected: number;
+  /** how many transactions of each type the chain holds (an inner tx counted under its own type too) */
+  readonly txTypes: Readonly<Record<string, number>>;
 }
 
 /** GENESIS_TIME of generated chains; key blocks follow every 3 minutes, micro blocks every 3 seconds. */
@@ -54,6 +62,14 @@ export function signBuilt(networkId: string, built: BuiltTx): Uint8Array {
   );
 }
 
+function countTypes(counts: Record<string, number>, tx: TxFields): void {
+  const type = String(tx.type);
+  counts[type] = (counts[type] ?? 0) + 1;
+  const inner = tx.tx;
+  if (inner !== null && typeof inner === 'object' && !Array.isArray(inner) && typeof inner.tx === 'object')
+    countTypes(counts, inner.tx as TxFields);
+}
+
 /** generateChain builds the chain in memory; key block nonces are full 64-bit values. */
 export function generateChain(opts: GenerateOptions): GeneratedChain {
   const rng = new Random(opts.seed);
@@ -71,7 +87,9 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
       ...(opts.extraAccounts ?? []),
     ],
   });
-  const traffic = new Traffic(chain, rng, accounts);
+  const kit = new TrafficKit(chain, rng, accounts);
+  const traffic = new Traffic(kit, [...tokenMakers(kit), ...(opts.extraMakers?.(kit) ?? [])]);
+  const txTypes: Record<string, number> = {};
   const shape: GenerationShape =
     opts.profile === 'mainnet-like'
       ? mainnetLike(opts.generations, rng)
@@ -80,12 +98,14 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   for (let h = 1; h <= opts.generations; h++) {
     const keyTime = GENESIS_TIME + h * 180_000;
     chain.mineKeyBlock({ nonce: rng.bigint(64), pow: Array.from({ length: 42 }, () => rng.uint32()), time: keyTime });
+    for (const action of opts.perGeneration ?? []) action(chain, h);
     for (let m = 0, micros = shape.microBlocks(h); m < micros; m++) {
       for (let t = 0, txs = shape.transactions(h); t < txs; t++) {
         const built = shape.next(traffic, h);
         const signedBytes = signBuilt(chain.options.networkId, built);
         try {
           chain.admit(signedBytes, built.tx);
+          countTypes(txTypes, built.tx);
         } catch (err) {
           if (!(err instanceof TxRejected)) throw err;
           rejected++;
@@ -94,5 +114,5 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
       chain.mineMicroBlock(keyTime + (m + 1) * 3000);
     }
   }
-  return { chain, accounts, miner, rejected };
+  return { chain, accounts, miner, rejected, txTypes };
 }

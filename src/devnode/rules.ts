@@ -1,53 +1,59 @@
-/** @module Validation and effects of each transaction type on the world state (the seed's rules). */
+/**
+ * @module Validation and effects of each transaction type on the world state: spends, oracles,
+ * contracts, generalized accounts and paid-for transactions here; names in rules-names.ts and
+ * channels in rules-channels.ts. Fees follow the seed (fees.ts); everything else the devnode's
+ * protocol (blocks.ts PROTOCOL_VERSION). Pure.
+ */
 import { withPrefix } from '../chain/id-cache.ts';
-import { toBigInt, type Json } from '../chain/json.ts';
-import { COMMITMENT_EXPIRATION, MIN_FEE, NAME_CLAIM_MAX_EXPIRATION, NAME_REVOKE_PROTECTION, ttlFee } from './fees.ts';
-import { channelId, commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from './ids.ts';
-import { contractCallResult } from './fate-contract.ts';
+import type { Json } from '../chain/json.ts';
+import { MIN_FEE, ttlFee } from './fees.ts';
+import { contractId, oracleQueryId } from './ids.ts';
+import { contractCallResult, FATE_TRUE } from './fate-contract.ts';
+import { callRecordJson, contractOutcome } from './contracts/call-record.ts';
 import type { TxFields } from './tx-codec.ts';
-import { commitState, newState, type Account, type WorldState } from './state.ts';
+import { commitState, newState, type WorldState } from './state.ts';
+import { CHANNEL_RULES, channelSigners } from './rules-channels.ts';
+import { NAME_RULES } from './rules-names.ts';
+import {
+  asAccount,
+  credit,
+  debit,
+  int,
+  num,
+  resolveName,
+  str,
+  ttlIsBlock,
+  ttlValue,
+  TxRejected,
+  type Apply,
+  type ApplyContext,
+  type TxEffect,
+} from './rules-common.ts';
 
-/** TxRejected carries the reason the node gives for refusing a transaction. */
-export class TxRejected extends Error {
-  override readonly name = 'TxRejected';
-}
-
-/** ApplyContext is where a transaction lands: the generation height and the tx hash. */
-export interface ApplyContext {
-  readonly height: number;
-  readonly txHash: string;
-}
-
-/** TxEffect is what inclusion produced besides state: the call record of contract transactions. */
-export interface TxEffect {
-  readonly callInfo?: { [k: string]: Json };
-  readonly query?: { readonly id: string; readonly expires: number };
-}
-
-const int = (v: Json | undefined): bigint => (v === undefined ? 0n : toBigInt(v));
-const num = (v: Json | undefined): number => Number(int(v));
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
-const ttlValue = (v: Json | undefined): number =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? num(v.value) : 0;
-const ttlIsBlock = (v: Json | undefined): boolean =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && v.type === 'block';
-const asAccount = (id: string): string => withPrefix(id, 'ak');
+export { TxRejected, type ApplyContext, type TxEffect } from './rules-common.ts';
+export { nameStatus } from './rules-common.ts';
+export { endAuctions } from './rules-names.ts';
 
 /** nonceAccount is the account whose nonce a transaction uses and who pays its fee. */
 export function nonceAccount(tx: TxFields): string {
   const id =
-    tx.sender_id ?? tx.account_id ?? tx.owner_id ?? tx.caller_id ?? tx.initiator_id ?? tx.from_id ?? tx.oracle_id;
+    tx.sender_id ??
+    tx.account_id ??
+    tx.owner_id ??
+    tx.caller_id ??
+    tx.initiator_id ??
+    tx.from_id ??
+    tx.to_id ??
+    tx.payer_id ??
+    tx.ga_id ??
+    tx.oracle_id;
   return asAccount(str(id));
 }
 
-/** signers lists the accounts that must sign a transaction (both parties for channel create/close). */
+/** signers lists the accounts that must sign a transaction (both parties for channel create/close, none for GAMetaTx). */
 export function signers(tx: TxFields, state: WorldState): string[] {
-  if (tx.type === 'ChannelCreateTx') return [str(tx.initiator_id), str(tx.responder_id)];
-  if (tx.type === 'ChannelCloseMutualTx') {
-    const channel = state.channels.get(str(tx.channel_id));
-    return channel ? [channel.initiatorId, channel.responderId] : [nonceAccount(tx)];
-  }
-  return [nonceAccount(tx)];
+  if (tx.type === 'GAMetaTx') return [];
+  return channelSigners(tx, state) ?? [nonceAccount(tx)];
 }
 
 /** ttlBlocks is a TTL as a number of blocks from `height` (a `block` TTL is an absolute height). */
@@ -67,48 +73,24 @@ export function minimumFee(tx: TxFields, state: WorldState, height: number): big
   }
 }
 
-function credit(state: WorldState, id: string, amount: bigint): void {
-  const account = state.accounts.get(id) ?? { balance: 0n, nonce: 0 };
-  state.accounts.set(id, { ...account, balance: account.balance + amount });
-}
-
-function debit(state: WorldState, id: string, amount: bigint): Account {
-  const account = state.accounts.get(id);
-  if (!account || account.balance < amount) {
-    throw new TxRejected(`insufficient balance: ${id} has ${account?.balance ?? 0n}, needs ${amount}`);
-  }
-  const next = { ...account, balance: account.balance - amount };
-  state.accounts.set(id, next);
-  return next;
-}
-
 function bumpNonce(state: WorldState, id: string, nonce: number): void {
   const account = state.accounts.get(id);
   const expected = (account?.nonce ?? 0) + 1;
   if (!account) throw new TxRejected(`insufficient balance: account ${id} does not exist yet`);
+  if (account.ga) throw new TxRejected(`${id} is a generalized account: it signs through a GAMetaTx`);
   if (nonce !== expected) throw new TxRejected(`nonce ${nonce} is not the next nonce of ${id} (expected ${expected})`);
   state.accounts.set(id, { ...account, nonce });
 }
 
-function resolveName(state: WorldState, id: string, key: string, height: number): string {
-  if (!id.startsWith('nm_')) return id;
-  const entry = state.names.get(id);
-  if (!entry || entry.revokedAt !== undefined || entry.expires <= height) throw new TxRejected(`name ${id} not found`);
-  const pointer = entry.pointers.find((p) => p.key === key);
-  if (!pointer) throw new TxRejected(`name ${id} has no ${key} pointer`);
-  return pointer.id;
+/** innerSigned is the `{tx, signatures}` a GAMetaTx or PayingForTx wraps. */
+function innerSigned(tx: TxFields): TxFields {
+  const signed = tx.tx;
+  if (signed === null || typeof signed !== 'object' || Array.isArray(signed) || typeof signed.tx !== 'object')
+    throw new TxRejected('the inner transaction is missing');
+  return signed.tx as TxFields;
 }
 
-function activeName(state: WorldState, tx: TxFields, height: number) {
-  const entry = state.names.get(str(tx.name_id));
-  if (!entry || entry.revokedAt !== undefined || entry.expires <= height)
-    throw new TxRejected(`name ${str(tx.name_id)} not found`);
-  if (entry.owner !== str(tx.account_id))
-    throw new TxRejected(`name ${str(tx.name_id)} is not owned by ${str(tx.account_id)}`);
-  return entry;
-}
-
-/** callInfo is the call record of a contract create or call (the outcome from fate-contract.ts: the devnode runs no code). */
+/** callInfo is the call record of a GA attach's init (the outcome from fate-contract.ts: the devnode runs no auth code). */
 function callInfo(
   tx: TxFields,
   ctx: ApplyContext,
@@ -116,22 +98,62 @@ function callInfo(
   caller: string,
   code: string,
 ): { [k: string]: Json } {
-  const gasUsed = Math.min(num(tx.gas), 1000);
-  const result = contractCallResult(code, str(tx.call_data), tx.type === 'ContractCreateTx');
+  const result = contractCallResult(code, str(tx.call_data), tx.type !== 'ContractCallTx');
   return {
     caller_id: caller,
     caller_nonce: num(tx.nonce),
     height: ctx.height,
     contract_id: contract,
     gas_price: tx.gas_price ?? 0,
-    gas_used: gasUsed,
+    gas_used: Number(gasUsed(tx)),
     log: [],
     return_value: result.returnValue,
     return_type: result.returnType,
   };
 }
 
-type Apply = (state: WorldState, tx: TxFields, ctx: ApplyContext) => TxEffect | void;
+/**
+ * runContractTx runs a create or call (contracts/call-record.ts) after the caller paid the fee, the
+ * amount and all the gas, then refunds the unused gas and, when the call failed, the amount (and a
+ * failed create's deposit, the contract then not existing). Returns the call record.
+ */
+function runContractTx(
+  state: WorldState,
+  tx: TxFields,
+  ctx: ApplyContext,
+  contract: string,
+  caller: string,
+  code: string,
+): { [k: string]: Json } {
+  const isCreate = tx.type === 'ContractCreateTx';
+  const amount = int(tx.amount);
+  const outcome = contractOutcome(state, {
+    height: ctx.height,
+    caller,
+    contract,
+    code,
+    callData: str(tx.call_data),
+    amount,
+    gasLimit: num(tx.gas),
+    isCreate,
+  });
+  credit(state, caller, (int(tx.gas) - BigInt(outcome.gasUsed)) * int(tx.gas_price));
+  if (outcome.returnType !== 'ok') {
+    debit(state, withPrefix(contract, 'ak'), amount);
+    credit(state, caller, amount + (isCreate ? int(tx.deposit) : 0n));
+    if (isCreate) state.contracts.delete(contract);
+  }
+  return callRecordJson(outcome, {
+    caller,
+    callerNonce: num(tx.nonce),
+    height: ctx.height,
+    contract,
+    gasPrice: tx.gas_price ?? 0,
+  });
+}
+
+/** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
+const gasUsed = (tx: TxFields): bigint => BigInt(Math.min(num(tx.gas), 1000));
 
 const APPLY: Record<string, Apply> = {
   SpendTx(state, tx, ctx) {
@@ -206,74 +228,9 @@ const APPLY: Record<string, Apply> = {
     credit(state, nonceAccount(tx), query.fee);
     state.queries.set(query.id, { ...query, response: str(tx.response) });
   },
-  NamePreclaimTx(state, tx, ctx) {
-    const id = str(tx.commitment_id);
-    const existing = state.commitments.get(id);
-    if (existing && existing.height + COMMITMENT_EXPIRATION >= ctx.height)
-      throw new TxRejected(`commitment ${id} already exists`);
-    debit(state, nonceAccount(tx), int(tx.fee));
-    state.commitments.set(id, { owner: str(tx.account_id), height: ctx.height });
-  },
-  NameClaimTx(state, tx, ctx) {
-    const name = str(tx.name).toLowerCase();
-    const invalid = nameValidationError(name);
-    if (invalid) throw new TxRejected(`name validation failed: ${invalid}`);
-    const cm = commitmentId(name, int(tx.name_salt));
-    const commitment = state.commitments.get(cm);
-    if (!commitment || commitment.owner !== str(tx.account_id))
-      throw new TxRejected(`name_not_preclaimed: no commitment ${cm} by ${str(tx.account_id)}`);
-    if (commitment.height >= ctx.height) {
-      throw new TxRejected(
-        'commitment_delta_too_small: a claim is not accepted in the same generation as its preclaim',
-      );
-    }
-    const id = nameHash(name);
-    const existing = state.names.get(id);
-    if (
-      existing &&
-      (existing.revokedAt === undefined
-        ? existing.expires > ctx.height
-        : existing.revokedAt + NAME_REVOKE_PROTECTION > ctx.height)
-    ) {
-      throw new TxRejected(`name_already_taken: ${name}`);
-    }
-    debit(state, nonceAccount(tx), int(tx.fee) + int(tx.name_fee));
-    state.commitments.delete(cm);
-    state.names.set(id, {
-      id,
-      name,
-      owner: str(tx.account_id),
-      expires: ctx.height + NAME_CLAIM_MAX_EXPIRATION,
-      pointers: [],
-    });
-  },
-  NameUpdateTx(state, tx, ctx) {
-    const entry = activeName(state, tx, ctx.height);
-    const nameTtl = num(tx.name_ttl);
-    if (nameTtl > NAME_CLAIM_MAX_EXPIRATION)
-      throw new TxRejected(`name_ttl ${nameTtl} exceeds ${NAME_CLAIM_MAX_EXPIRATION}`);
-    debit(state, nonceAccount(tx), int(tx.fee));
-    const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).map((p) => {
-      const o = p as { key: string; id: string };
-      return { key: o.key, id: o.id };
-    });
-    state.names.set(entry.id, { ...entry, expires: ctx.height + nameTtl, pointers });
-  },
-  NameTransferTx(state, tx, ctx) {
-    const entry = activeName(state, tx, ctx.height);
-    const recipient = resolveName(state, str(tx.recipient_id), 'account_pubkey', ctx.height);
-    debit(state, nonceAccount(tx), int(tx.fee));
-    state.names.set(entry.id, { ...entry, owner: asAccount(recipient) });
-  },
-  NameRevokeTx(state, tx, ctx) {
-    const entry = activeName(state, tx, ctx.height);
-    debit(state, nonceAccount(tx), int(tx.fee));
-    state.names.set(entry.id, { ...entry, revokedAt: ctx.height, pointers: [] });
-  },
   ContractCreateTx(state, tx, ctx) {
     const owner = str(tx.owner_id);
-    const gasUsed = BigInt(Math.min(num(tx.gas), 1000));
-    debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + gasUsed * int(tx.gas_price));
+    debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + int(tx.gas) * int(tx.gas_price));
     const id = contractId(owner, num(tx.nonce));
     state.contracts.set(id, {
       id,
@@ -284,55 +241,80 @@ const APPLY: Record<string, Apply> = {
       code: str(tx.code),
     });
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
+    return { callInfo: runContractTx(state, tx, ctx, id, owner, str(tx.code)) };
   },
   ContractCallTx(state, tx, ctx) {
     const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.height);
     const contract = state.contracts.get(id);
     if (!contract) throw new TxRejected(`contract ${id} not found`);
     const caller = str(tx.caller_id);
-    const gasUsed = BigInt(Math.min(num(tx.gas), 1000));
-    debit(state, caller, int(tx.fee) + int(tx.amount) + gasUsed * int(tx.gas_price));
+    debit(state, caller, int(tx.fee) + int(tx.amount) + int(tx.gas) * int(tx.gas_price));
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, caller, contract.code) };
+    return { callInfo: runContractTx(state, tx, ctx, id, caller, contract.code) };
   },
-  ChannelCreateTx(state, tx) {
-    const initiator = str(tx.initiator_id);
-    const responder = str(tx.responder_id);
-    debit(state, initiator, int(tx.fee) + int(tx.initiator_amount));
-    debit(state, responder, int(tx.responder_amount));
-    const id = channelId(initiator, num(tx.nonce), responder);
-    const d = tx.delegate_ids;
-    const delegateIds = (
-      Array.isArray(d) ? d : d && typeof d === 'object' ? [...(d.initiator as Json[]), ...(d.responder as Json[])] : []
-    ).map(str);
-    state.channels.set(id, {
+  GAAttachTx(state, tx, ctx) {
+    const owner = str(tx.owner_id);
+    // Ceres: only a fresh account (one that never signed) may become generalized
+    if (num(tx.nonce) !== 1) throw new TxRejected('ga_attach_only_fresh_account: GAAttachTx needs nonce 1 from Ceres');
+    debit(state, owner, int(tx.fee) + gasUsed(tx) * int(tx.gas_price));
+    const id = contractId(owner, num(tx.nonce));
+    state.contracts.set(id, {
       id,
-      initiatorId: initiator,
-      responderId: responder,
-      initiatorAmount: int(tx.initiator_amount),
-      responderAmount: int(tx.responder_amount),
-      channelReserve: int(tx.channel_reserve),
-      lockPeriod: num(tx.lock_period),
-      delegateIds,
-      stateHash: str(tx.state_hash),
+      ownerId: owner,
+      vmVersion: num(tx.vm_version),
+      abiVersion: num(tx.abi_version),
+      deposit: 0n,
+      code: str(tx.code),
     });
+    const account = state.accounts.get(owner)!;
+    state.accounts.set(owner, { ...account, ga: { contractId: id, authFun: str(tx.auth_fun) } });
+    return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
   },
-  ChannelCloseMutualTx(state, tx) {
-    const channel = state.channels.get(str(tx.channel_id));
-    if (!channel) throw new TxRejected(`channel ${str(tx.channel_id)} not found`);
-    const from = str(tx.from_id);
-    if (from !== channel.initiatorId && from !== channel.responderId)
-      throw new TxRejected(`${from} is not a channel party`);
-    const finals = int(tx.initiator_amount_final) + int(tx.responder_amount_final) + int(tx.fee);
-    if (finals !== channel.initiatorAmount + channel.responderAmount) {
-      throw new TxRejected('wrong_amounts: final amounts plus fee must equal the channel amount');
-    }
-    credit(state, channel.initiatorId, int(tx.initiator_amount_final));
-    credit(state, channel.responderId, int(tx.responder_amount_final));
-    state.channels.delete(channel.id);
+  GAMetaTx(state, tx, ctx) {
+    const gaId = str(tx.ga_id);
+    const account = state.accounts.get(gaId);
+    if (!account?.ga) throw new TxRejected(`not_a_generalized_account: ${gaId}`);
+    const inner = innerSigned(tx);
+    if (num(inner.nonce) !== 0) throw new TxRejected('the inner transaction of a GAMetaTx has nonce 0');
+    const used = gasUsed(tx);
+    debit(state, gaId, int(tx.fee) + used * int(tx.gas_price));
+    // the authentication function "returns true": the devnode runs no code
+    const effect = applyChecked(state, inner, ctx, true);
+    const innerObject: { [k: string]: Json } = effect.callInfo ? { call_info: effect.callInfo } : { tx_info: 'ok' };
+    return {
+      gaInfo: {
+        caller_id: gaId,
+        height: ctx.height,
+        gas_price: tx.gas_price ?? 0,
+        gas_used: Number(used),
+        return_value: FATE_TRUE,
+        return_type: 'ok',
+        inner_object: innerObject,
+      },
+    };
   },
+  PayingForTx(state, tx, ctx) {
+    const inner = innerSigned(tx);
+    // the payer pays both fees: the inner sender gets its fee back before paying it
+    debit(state, asAccount(str(tx.payer_id)), int(tx.fee) + int(inner.fee));
+    credit(state, nonceAccount(inner), int(inner.fee));
+    return applyChecked(state, inner, ctx, false);
+  },
+  ...NAME_RULES,
+  ...CHANNEL_RULES,
 };
+
+/** applyChecked checks ttl and fee, uses the nonce (none for GAMetaTx and a GA's inner tx) and applies the effects. */
+function applyChecked(state: WorldState, tx: TxFields, ctx: ApplyContext, gaInner: boolean): TxEffect {
+  const apply = APPLY[String(tx.type)];
+  if (!apply) throw new TxRejected(`unsupported transaction type ${String(tx.type)}`);
+  const ttl = num(tx.ttl);
+  if (ttl !== 0 && ttl < ctx.height) throw new TxRejected(`ttl ${ttl} has expired (height ${ctx.height})`);
+  const minFee = minimumFee(tx, state, ctx.height);
+  if (int(tx.fee) < minFee) throw new TxRejected(`fee too low: ${int(tx.fee)} is below the minimum fee ${minFee}`);
+  if (tx.type !== 'GAMetaTx' && !gaInner) bumpNonce(state, nonceAccount(tx), num(tx.nonce));
+  return apply(state, tx, ctx) ?? {};
+}
 
 /**
  * applyTx checks a transaction against the state at `ctx.height` and, when it is valid, applies
@@ -340,15 +322,8 @@ const APPLY: Record<string, Apply> = {
  * only when every check passed, so a rejection (TxRejected) leaves `state` as it was.
  */
 export function applyTx(state: WorldState, tx: TxFields, ctx: ApplyContext): TxEffect {
-  const apply = APPLY[String(tx.type)];
-  if (!apply) throw new TxRejected(`unsupported transaction type ${String(tx.type)}`);
-  const ttl = num(tx.ttl);
-  if (ttl !== 0 && ttl < ctx.height) throw new TxRejected(`ttl ${ttl} has expired (height ${ctx.height})`);
-  const minFee = minimumFee(tx, state, ctx.height);
-  if (int(tx.fee) < minFee) throw new TxRejected(`fee too low: ${int(tx.fee)} is below the minimum fee ${minFee}`);
   const layer = newState(state);
-  bumpNonce(layer, nonceAccount(tx), num(tx.nonce));
-  const effect = apply(layer, tx, ctx) ?? {};
+  const effect = applyChecked(layer, tx, ctx, false);
   commitState(layer);
   return effect;
 }

@@ -1,4 +1,5 @@
 /** @module The devnode's world state (accounts, oracles, names, contracts, channels) as layered maps. */
+import type { FateValue } from './contracts/fate.ts';
 
 /** LayeredMap reads through to its parent and writes to itself, so a mempool view costs nothing to drop. */
 export class LayeredMap<V> {
@@ -54,6 +55,8 @@ export class LayeredMap<V> {
 export interface Account {
   readonly balance: bigint;
   readonly nonce: number;
+  /** set by a GAAttachTx: the account authorises its transactions by this contract's function */
+  readonly ga?: { readonly contractId: string; readonly authFun: string };
 }
 
 /** Oracle is a registered oracle; `expires` is the absolute height the node shows as `ttl`. */
@@ -86,7 +89,7 @@ export interface Commitment {
   readonly height: number;
 }
 
-/** NameEntry is a claimed (or revoked) name. */
+/** NameEntry is a claimed (or revoked) name; `expires` is the last height it is claimed (the node's `ttl`). */
 export interface NameEntry {
   readonly id: string;
   readonly name: string;
@@ -94,6 +97,16 @@ export interface NameEntry {
   readonly expires: number;
   readonly pointers: readonly { key: string; id: string }[];
   readonly revokedAt?: number;
+}
+
+/** NameAuction is a name in auction: the highest bid so far; it ends after height `ends` (the node's `ttl`). */
+export interface NameAuction {
+  readonly id: string;
+  readonly name: string;
+  readonly bidder: string;
+  readonly bid: bigint;
+  readonly started: number;
+  readonly ends: number;
 }
 
 /** ContractEntry is a created contract (the devnode does not run contract code). */
@@ -117,6 +130,10 @@ export interface ChannelEntry {
   readonly lockPeriod: number;
   readonly delegateIds: readonly string[];
   readonly stateHash: string;
+  readonly round: number;
+  readonly soloRound: number;
+  /** 0 while open; after a solo close (or slash), the height from which it can be settled */
+  readonly lockedUntil: number;
 }
 
 /** WorldState groups the maps, keyed by the encoded id (accounts by `ak_`, names by `nm_`). */
@@ -126,8 +143,13 @@ export interface WorldState {
   readonly queries: LayeredMap<OracleQuery>;
   readonly commitments: LayeredMap<Commitment>;
   readonly names: LayeredMap<NameEntry>;
+  readonly auctions: LayeredMap<NameAuction>;
+  /** name hashes whose auction ended at a height (key: the height as text), checked against `ends` when due */
+  readonly auctionEnds: LayeredMap<readonly string[]>;
   readonly contracts: LayeredMap<ContractEntry>;
   readonly channels: LayeredMap<ChannelEntry>;
+  /** the storage of natively run contracts, keyed `ct_…/slot` (src/devnode/contracts/) */
+  readonly contractStore: LayeredMap<FateValue>;
 }
 
 /** commitState moves a layer's writes into the state it was made over. */
@@ -143,7 +165,10 @@ export function newState(parent?: WorldState): WorldState {
     queries: new LayeredMap(parent?.queries),
     commitments: new LayeredMap(parent?.commitments),
     names: new LayeredMap(parent?.names),
+    auctions: new LayeredMap(parent?.auctions),
+    auctionEnds: new LayeredMap(parent?.auctionEnds),
     contracts: new LayeredMap(parent?.contracts),
     channels: new LayeredMap(parent?.channels),
+    contractStore: new LayeredMap(parent?.contractStore),
   };
 }

@@ -1,62 +1,54 @@
-/** @module The generator's transaction mix: one valid transaction of a random type, signed, from the current state. */
-import { getMinimumNameFee } from '@aeternity/aepp-sdk';
+/**
+ * @module The generator's transaction mix: one valid transaction of a random type from the current
+ * state. Spends, oracles and contracts here; names, channels and wrapped (GA, PayingFor) transactions
+ * in traffic-*.ts; more makers can be added (`extraMakers`), e.g. by the token traffic.
+ */
 import { encode, reprefix } from '../chain/encoding.ts';
 import type { Chain } from './chain.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { ttlFee } from './fees.ts';
-import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from './ids.ts';
+import { contractId, oracleQueryId } from './ids.ts';
 import type { KeyPair } from './keys.ts';
 import type { Random } from './random.ts';
 import { jsonInt, type TxFields } from './tx-codec.ts';
+import { schemaFor } from '../chain/tx-schema.ts';
+import type { TrafficKit } from './traffic-kit.ts';
+import { type BuiltTx, type WeightedMaker } from './traffic-kit.ts';
+import { NameTraffic } from './traffic-names.ts';
+import { ChannelTraffic } from './traffic-channels.ts';
+import { WrappedTraffic } from './traffic-wrapped.ts';
 
-/** BuiltTx is a transaction and the key pairs that must sign it. */
-export interface BuiltTx {
-  readonly tx: TxFields;
-  readonly signers: readonly KeyPair[];
-}
+export type { BuiltTx, Maker, WeightedMaker } from './traffic-kit.ts';
 
-interface Preclaim {
-  readonly name: string;
-  readonly salt: bigint;
-  readonly owner: KeyPair;
-  readonly height: number;
-}
-interface OwnedName {
-  readonly id: string;
-  owner: KeyPair;
-}
+/** hasTtl: whether the transaction's layout has a `ttl` field (GAMetaTx v2 and PayingForTx have none). */
+const hasTtl = (tx: TxFields): boolean =>
+  schemaFor(String(tx.type), Number(tx.version))?.fields.some(([name]) => name === 'ttl') ?? false;
+
 interface OpenQuery {
   readonly id: string;
   readonly oracle: KeyPair;
   readonly responseTtl: number;
 }
-interface OpenChannel {
-  readonly id: string;
-  readonly initiator: KeyPair;
-  readonly responder: KeyPair;
-  readonly total: bigint;
-}
 
-type Maker = (height: number) => BuiltTx | undefined;
-
-/** Traffic keeps what the generator has put on chain (oracles, queries, names, contracts, channels) to build follow-ups. */
+/** Traffic keeps what the generator has put on chain (oracles, queries, contracts; names, channels and GAs in their traffic) to build follow-ups. */
 export class Traffic {
+  readonly #kit: TrafficKit;
   readonly #chain: Chain;
   readonly #rng: Random;
   readonly #accounts: readonly KeyPair[];
   readonly #oracles: KeyPair[] = [];
   #queries: OpenQuery[] = [];
-  #preclaims: Preclaim[] = [];
-  readonly #names: OwnedName[] = [];
   readonly #contracts: string[] = [];
-  #channels: OpenChannel[] = [];
-  #nameCounter = 0;
+  readonly #names: NameTraffic;
   readonly #oracleIds = new Map<KeyPair, string>();
-  readonly #makers: readonly [number, Maker][];
+  readonly #makers: readonly WeightedMaker[];
+  readonly #totalWeight: number;
   /** call data is encoded once (FATE encoding is slow) and drawn from this pool */
   readonly #callData: readonly string[];
 
-  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[]) {
+  constructor(kit: TrafficKit, extraMakers: readonly WeightedMaker[] = []) {
+    const { chain, rng, accounts } = kit;
+    this.#kit = kit;
     this.#chain = chain;
     this.#rng = rng;
     this.#accounts = accounts;
@@ -68,32 +60,31 @@ export class Traffic {
           ? contractCallData('note', [`note ${rng.uint32()}`])
           : contractCallData('set', [rng.bigint(80)]),
     );
+    const contract = (): string | undefined =>
+      this.#contracts.length > 0 ? this.#rng.pick(this.#contracts) : undefined;
+    this.#names = new NameTraffic(this.#kit);
     this.#makers = [
       [30, (h) => this.#spend(h)],
       [3, (h) => this.#oracleRegister(h)],
       [3, (h) => this.#oracleExtend(h)],
       [10, (h) => this.#oracleQuery(h)],
       [9, (h) => this.#oracleRespond(h)],
-      [8, (h) => this.#namePreclaim(h)],
-      [7, (h) => this.#nameClaim(h)],
-      [6, (h) => this.#nameUpdate(h)],
-      [3, (h) => this.#nameTransfer(h)],
-      [2, (h) => this.#nameRevoke(h)],
+      ...this.#names.makers((k) => this.#oracleId(k)),
       [3, () => this.#contractCreate()],
       [8, () => this.#contractCall()],
-      [3, () => this.#channelCreate()],
-      [2, () => this.#channelClose()],
+      ...new ChannelTraffic(this.#kit, contract).makers(),
+      ...new WrappedTraffic(this.#kit, contract).makers(),
+      ...extraMakers,
     ];
+    this.#totalWeight = this.#makers.reduce((sum, [w]) => sum + w, 0);
   }
 
   /**
    * next builds one transaction valid at `height` (a spend when the chosen type has nothing to
-   * act on); about a third carry a `ttl` (tx expiry height), as wallets set one.
+   * act on); about a third of those with a `ttl` field carry one (tx expiry height), as wallets set one.
    */
   next(height: number): BuiltTx {
-    const built = this.#choose(height);
-    if (this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
-    return built;
+    return this.#withTtl(this.#choose(height), height);
   }
 
   /** spend builds a SpendTx (for a profile that weighs the mix towards spends), with a ttl as `next` sets them. */
@@ -108,13 +99,12 @@ export class Traffic {
   }
 
   #withTtl(built: BuiltTx, height: number): BuiltTx {
-    if (this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
+    if (hasTtl(built.tx) && this.#rng.chance(0.3)) built.tx.ttl = height + this.#rng.int(10, 500);
     return built;
   }
 
   #choose(height: number): BuiltTx {
-    const total = this.#makers.reduce((s, [w]) => s + w, 0);
-    let roll = this.#rng.int(1, total);
+    let roll = this.#rng.int(1, this.#totalWeight);
     for (const [weight, make] of this.#makers) {
       roll -= weight;
       if (roll <= 0) return make(height) ?? this.#spend(height);
@@ -127,11 +117,11 @@ export class Traffic {
   }
 
   #nonce(k: KeyPair): number {
-    return (this.#chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+    return this.#kit.nonce(k);
   }
 
   #fee(): number {
-    return 20_000 + this.#rng.int(0, 5000);
+    return this.#kit.fee();
   }
 
   #amount(): number | bigint {
@@ -141,7 +131,7 @@ export class Traffic {
   #spend(height: number): BuiltTx {
     const sender = this.#rng.pick(this.#accounts);
     let recipient = this.#rng.pick(this.#accounts).address;
-    const named = this.#rng.chance(0.1) ? this.#ownedName(height) : undefined;
+    const named = this.#rng.chance(0.1) ? this.#names.owned(height) : undefined;
     if (named && this.#chain.pending.names.get(named.id)?.pointers.some((p) => p.key === 'account_pubkey'))
       recipient = named.id;
     const payload = this.#rng.chance(0.3) ? `payment ${this.#rng.uint32()}` : '';
@@ -256,116 +246,6 @@ export class Traffic {
     };
   }
 
-  #namePreclaim(height: number): BuiltTx {
-    const owner = this.#rng.pick(this.#accounts);
-    const name = `gen${this.#nameCounter++}x${this.#rng.uint32().toString(36)}.chain`;
-    const salt = this.#rng.bigint(128);
-    this.#preclaims.push({ name, salt, owner, height });
-    return {
-      tx: {
-        type: 'NamePreclaimTx',
-        version: 1,
-        account_id: owner.address,
-        nonce: this.#nonce(owner),
-        commitment_id: commitmentId(name, salt),
-        fee: this.#fee(),
-      },
-      signers: [owner],
-    };
-  }
-
-  #nameClaim(height: number): BuiltTx | undefined {
-    this.#preclaims = this.#preclaims.filter((p) => p.height + 250 > height);
-    const index = this.#preclaims.findIndex((p) => p.height < height);
-    if (index < 0) return undefined;
-    const [p] = this.#preclaims.splice(index, 1);
-    this.#names.push({ id: nameHash(p!.name), owner: p!.owner });
-    return {
-      tx: {
-        type: 'NameClaimTx',
-        version: 2,
-        account_id: p!.owner.address,
-        nonce: this.#nonce(p!.owner),
-        name: p!.name,
-        name_salt: jsonInt(p!.salt),
-        name_fee: jsonInt(BigInt(getMinimumNameFee(p!.name as `${string}.chain`).toString())),
-        fee: this.#fee(),
-      },
-      signers: [p!.owner],
-    };
-  }
-
-  #ownedName(height: number): OwnedName | undefined {
-    while (this.#names.length > 0) {
-      const index = this.#rng.int(0, this.#names.length - 1);
-      const n = this.#names[index]!;
-      const e = this.#chain.pending.names.get(n.id);
-      if (e !== undefined && e.revokedAt === undefined && e.expires > height + 1) return n;
-      this.#names[index] = this.#names[this.#names.length - 1]!;
-      this.#names.pop();
-    }
-    return undefined;
-  }
-
-  #nameUpdate(height: number): BuiltTx | undefined {
-    const n = this.#ownedName(height);
-    if (!n) return undefined;
-    const pointers = [{ key: 'account_pubkey', id: n.owner.address }];
-    if (this.#rng.chance(0.3)) pointers.push({ key: 'oracle_pubkey', id: this.#oracleId(n.owner) });
-    return {
-      tx: {
-        type: 'NameUpdateTx',
-        version: 1,
-        account_id: n.owner.address,
-        nonce: this.#nonce(n.owner),
-        name_id: n.id,
-        name_ttl: this.#rng.int(10_000, 50_000),
-        pointers,
-        client_ttl: 3600,
-        fee: this.#fee(),
-      },
-      signers: [n.owner],
-    };
-  }
-
-  #nameTransfer(height: number): BuiltTx | undefined {
-    const n = this.#ownedName(height);
-    if (!n) return undefined;
-    const owner = n.owner;
-    n.owner = this.#rng.pick(this.#accounts);
-    return {
-      tx: {
-        type: 'NameTransferTx',
-        version: 1,
-        account_id: owner.address,
-        nonce: this.#nonce(owner),
-        name_id: n.id,
-        recipient_id: n.owner.address,
-        fee: this.#fee(),
-      },
-      signers: [owner],
-    };
-  }
-
-  #nameRevoke(height: number): BuiltTx | undefined {
-    const n = this.#ownedName(height);
-    if (!n) return undefined;
-    const index = this.#names.indexOf(n);
-    this.#names[index] = this.#names[this.#names.length - 1]!;
-    this.#names.pop();
-    return {
-      tx: {
-        type: 'NameRevokeTx',
-        version: 1,
-        account_id: n.owner.address,
-        nonce: this.#nonce(n.owner),
-        name_id: n.id,
-        fee: this.#fee(),
-      },
-      signers: [n.owner],
-    };
-  }
-
   #contractCreate(): BuiltTx {
     const owner = this.#rng.pick(this.#accounts);
     const nonce = this.#nonce(owner);
@@ -409,58 +289,6 @@ export class Traffic {
         call_data: callData,
       },
       signers: [caller],
-    };
-  }
-
-  #channelCreate(): BuiltTx | undefined {
-    const initiator = this.#rng.pick(this.#accounts);
-    const responder = this.#rng.pick(this.#accounts);
-    if (initiator === responder) return undefined;
-    const nonce = this.#nonce(initiator);
-    const ia = BigInt(this.#rng.int(100_000, 1_000_000_000));
-    const ra = BigInt(this.#rng.int(100_000, 1_000_000_000));
-    this.#channels.push({
-      id: channelId(initiator.address, nonce, responder.address),
-      initiator,
-      responder,
-      total: ia + ra,
-    });
-    return {
-      tx: {
-        type: 'ChannelCreateTx',
-        version: 1,
-        initiator_id: initiator.address,
-        initiator_amount: Number(ia),
-        responder_id: responder.address,
-        responder_amount: Number(ra),
-        channel_reserve: 500,
-        lock_period: 10,
-        fee: this.#fee(),
-        delegate_ids: [],
-        state_hash: encode('st', this.#rng.bytes(32)),
-        nonce,
-      },
-      signers: [initiator, responder],
-    };
-  }
-
-  #channelClose(): BuiltTx | undefined {
-    const channel = this.#channels.shift();
-    if (!channel) return undefined;
-    const fee = BigInt(this.#fee());
-    const initiatorFinal = (channel.total - fee) / 2n;
-    return {
-      tx: {
-        type: 'ChannelCloseMutualTx',
-        version: 1,
-        channel_id: channel.id,
-        from_id: channel.initiator.address,
-        initiator_amount_final: Number(initiatorFinal),
-        responder_amount_final: Number(channel.total - fee - initiatorFinal),
-        fee: Number(fee),
-        nonce: this.#nonce(channel.initiator),
-      },
-      signers: [channel.initiator, channel.responder],
     };
   }
 }

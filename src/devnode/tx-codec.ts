@@ -5,7 +5,16 @@
  */
 import { encode } from '../chain/encoding.ts';
 import { bytesToInt, rlpDecode, type RlpItem } from '../chain/rlp.ts';
-import { ID_TAGS, SIGNED_TX_TAG, schemaFor, type FieldKind, type IdPrefix } from '../chain/tx-schema.ts';
+import {
+  ID_TAGS,
+  OFF_CHAIN_CALL_FIELDS,
+  OFF_CHAIN_CALL_TAG,
+  SIGNED_TX_TAG,
+  schemaFor,
+  type FieldKind,
+  type IdPrefix,
+} from '../chain/tx-schema.ts';
+import type { Json } from '../chain/json.ts';
 import { TTL_TYPES, TxCodecError, type TxFields } from '../chain/tx-serialize.ts';
 
 export { encodeSignedTx, encodeTx, txHash, TxCodecError, type TxFields } from '../chain/tx-serialize.ts';
@@ -35,6 +44,22 @@ function list(item: RlpItem | undefined, name: string): RlpItem[] {
   return item;
 }
 
+/** updateJson parses a force progress `update` into the node's `{op: "OffChainCallContract", …}`. */
+function updateJson(bytes: Uint8Array): { [k: string]: Json } {
+  const items = list(rlpDecode(bytes), 'update');
+  if (Number(bytesToInt(blob(items[0], 'update tag'))) !== OFF_CHAIN_CALL_TAG || items.length !== 10)
+    throw new TxCodecError('update must be an off-chain contract call');
+  const out: { [k: string]: Json } = { op: 'OffChainCallContract' };
+  OFF_CHAIN_CALL_FIELDS.forEach(([field, kind], i) => {
+    const item = items[i + 2];
+    if (kind === 'id') out[field] = idJson(blob(item, field), field);
+    else if (kind === 'cb') out[field] = encode('cb', blob(item, field));
+    else if (kind === 'ints') out[field] = list(item, field).map((n) => jsonInt(bytesToInt(blob(n, field))));
+    else out[field] = jsonInt(bytesToInt(blob(item, field)));
+  });
+  return out;
+}
+
 function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind, tx: TxFields): number {
   const item = items[at];
   switch (kind) {
@@ -50,7 +75,11 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
     case 'pi':
     case 'tx':
     case 'oq':
+    case 'ss':
       tx[name] = encode(kind, blob(item, name));
+      return at + 1;
+    case 'update':
+      tx[name] = updateJson(blob(item, name));
       return at + 1;
     case 'str':
       tx[name] = utf8.decode(blob(item, name));

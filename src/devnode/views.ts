@@ -57,7 +57,8 @@ export function microTxsBody(mb: MicroBlock): string {
 
 /** accountJson is an Account object. */
 export function accountJson(id: string, a: Account): { [k: string]: Json } {
-  return { id, balance: jsonInt(a.balance), nonce: a.nonce, payable: true, kind: 'basic' };
+  const json = { id, balance: jsonInt(a.balance), nonce: a.nonce, payable: true, kind: a.ga ? 'generalized' : 'basic' };
+  return a.ga ? { ...json, auth_fun: a.ga.authFun, contract_id: a.ga.contractId } : json;
 }
 
 /** oracleJson is a RegisteredOracle; `expires` repeats `ttl` under the seed's name. */
@@ -120,9 +121,9 @@ export function channelJson(c: ChannelEntry): { [k: string]: Json } {
     channel_reserve: jsonInt(c.channelReserve),
     delegate_ids: [...c.delegateIds],
     state_hash: c.stateHash,
-    round: 1,
-    solo_round: 0,
+    round: c.round,
+    solo_round: c.soloRound,
     lock_period: c.lockPeriod,
-    locked_until: 0,
+    locked_until: c.lockedUntil,
   };
 }

@@ -77,11 +77,11 @@ export async function fetchGeneration(
       opts.onCallInfoGone?.(hash, height);
       return;
     }
-    const callInfo = isJsonObject(info.call_info)
-      ? info.call_info
-      : isJsonObject(info.ga_info)
-        ? info.ga_info
-        : undefined;
+    // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
+    // info inside (inner_object.call_info), and that is the call the row describes
+    const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
+    const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
     if (callInfo) callInfos.set(hash, callInfo);
   };
   // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked

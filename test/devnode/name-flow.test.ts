@@ -17,7 +17,7 @@ describe('devnode naming flow over HTTP', () => {
       (typeof t.accounts)[0],
       (typeof t.accounts)[0],
     ];
-    const name = 'devnodeflow.chain';
+    const name = 'devnodenameflow.chain';
     const nameId = produceNameId(name);
     expect(await t.get(`/v2/names/${name}`))
       .to.include({ status: 404 })
@@ -45,7 +45,7 @@ describe('devnode naming flow over HTTP', () => {
     expect((await t.get(`/v2/names/${name}`)).status).to.equal(404);
     await t.node.mineKeyBlock();
     const claimed = await t.get(`/v2/names/${name}`);
-    expect(claimed.body).to.deep.equal({ id: nameId, ttl: claimedAt + 50000, owner: owner.address, pointers: [] });
+    expect(claimed.body).to.deep.equal({ id: nameId, ttl: claimedAt + 180000, owner: owner.address, pointers: [] });
 
     const update = await t.submit(
       'names/update',

@@ -1,12 +1,15 @@
 /** @module The seed's transaction rules as pure functions over a world state (no HTTP, no signing). */
 import { expect } from 'chai';
 import { encode } from '../../src/chain/encoding.ts';
-import { ttlFee, NAME_CLAIM_MAX_EXPIRATION } from '../../src/devnode/fees.ts';
+import { ttlFee } from '../../src/devnode/fees.ts';
+import { claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
+import { minimumNameFee } from '../../src/devnode/rules-names.ts';
 import { commitmentId, nameHash, oracleQueryId } from '../../src/devnode/ids.ts';
 import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules.ts';
 import { newState, commitState, type WorldState } from '../../src/devnode/state.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
+const NAME_CLAIM_MAX_EXPIRATION = claimMaxExpiration(Protocol.CERES);
 const alice = encode('ak', Buffer.alloc(32, 1));
 const bob = encode('ak', Buffer.alloc(32, 2));
 const aliceOracle = encode('ok', Buffer.alloc(32, 1));
@@ -119,11 +122,18 @@ describe('devnode rules', () => {
     expect(s.queries.get(id)!.response).to.equal('a');
   });
 
-  it('claims only after the preclaim generation, for 50000 blocks; name_ttl of an update is relative', () => {
+  it('claims only after the preclaim generation, for 180000 blocks; name_ttl of an update is relative', () => {
     const s = world();
-    const name = 'rules.chain';
+    const name = 'rulesofthedevnodenames.chain';
     apply(s, { type: 'NamePreclaimTx', account_id: alice, commitment_id: commitmentId(name, 42), fee: 1 }, 10);
-    const claim: TxFields = { type: 'NameClaimTx', account_id: alice, name, name_salt: 42, name_fee: 0, fee: 1 };
+    const claim: TxFields = {
+      type: 'NameClaimTx',
+      account_id: alice,
+      name,
+      name_salt: 42,
+      name_fee: minimumNameFee(name),
+      fee: 1,
+    };
     const layer = newState(s);
     expect(() => apply(layer, claim, 10)).to.throw(TxRejected, /same generation as its preclaim/);
     apply(s, claim, 11);
@@ -132,10 +142,10 @@ describe('devnode rules', () => {
     expect(() =>
       apply(
         newState(s),
-        { type: 'NameUpdateTx', account_id: alice, name_id: id, name_ttl: 50001, pointers: [], client_ttl: 0, fee: 1 },
+        { type: 'NameUpdateTx', account_id: alice, name_id: id, name_ttl: 180001, pointers: [], client_ttl: 0, fee: 1 },
         12,
       ),
-    ).to.throw(TxRejected, /exceeds 50000/);
+    ).to.throw(TxRejected, /exceeds 180000/);
     apply(
       s,
       {
@@ -158,12 +168,17 @@ describe('devnode rules', () => {
 
   it('resolves a spend to a name through its account_pubkey pointer and refuses names without one', () => {
     const s = world();
-    apply(s, { type: 'NamePreclaimTx', account_id: alice, commitment_id: commitmentId('pay.chain', 1), fee: 1 }, 1);
-    apply(s, { type: 'NameClaimTx', account_id: alice, name: 'pay.chain', name_salt: 1, name_fee: 0, fee: 1 }, 2);
+    const pay = 'payingthroughadevnodename.chain';
+    apply(s, { type: 'NamePreclaimTx', account_id: alice, commitment_id: commitmentId(pay, 1), fee: 1 }, 1);
+    apply(
+      s,
+      { type: 'NameClaimTx', account_id: alice, name: pay, name_salt: 1, name_fee: minimumNameFee(pay), fee: 1 },
+      2,
+    );
     const spend: TxFields = {
       type: 'SpendTx',
       sender_id: alice,
-      recipient_id: nameHash('pay.chain'),
+      recipient_id: nameHash(pay),
       amount: 5,
       fee: 1,
     };
@@ -173,7 +188,7 @@ describe('devnode rules', () => {
       {
         type: 'NameUpdateTx',
         account_id: alice,
-        name_id: nameHash('pay.chain'),
+        name_id: nameHash(pay),
         name_ttl: 100,
         pointers: [{ key: 'account_pubkey', id: bob }],
         client_ttl: 0,

@@ -36,7 +36,8 @@ const NAME_STATE = `
   SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
     FROM name_state
    WHERE ($2::text IS NULL OR owner = $2)
-     AND ($3::int IS NULL OR (auction_end_height <= $3 AND expires_at >= $3 AND kind <> 'revoke'))
+     AND ($3::int IS NULL OR ((auction_end_height = created_at_height OR auction_end_height < $3)
+                               AND expires_at >= $3 AND kind <> 'revoke'))
      AND ($4::text IS NULL OR strpos(name, $4) > 0)
      AND `;
 

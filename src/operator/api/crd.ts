@@ -32,7 +32,7 @@ import {
 } from './validation.ts';
 
 /** CRD_NAME is `<plural>.<group>`, the CRD object's name. */
-export const CRD_NAME = `${NAMES.plural}.${GROUP}`;
+const CRD_NAME = `${NAMES.plural}.${GROUP}`;
 
 /** CRD_FILE is where the generated CRD is checked in (relative to the repository root). */
 export const CRD_FILE = `crds/${GROUP}_${NAMES.plural}.yaml`;

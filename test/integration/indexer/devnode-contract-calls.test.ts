@@ -14,7 +14,7 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
   let populator: Populator | undefined;
 
   before(async () => {
-    h = await startHarness(30, 'devnode-contract-calls');
+    h = await startHarness(80, 'devnode-contract-calls');
     populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     await populator.synced();
   });

@@ -32,7 +32,7 @@ export function exampleMiddleware(): Middleware {
 }
 
 /** ManualClock is the injectable clock: time moves only when a test says so. */
-export class ManualClock {
+class ManualClock {
   #now = new Date('2026-11-21T00:00:00Z').getTime();
   readonly now = (): Date => new Date(this.#now);
   advance(ms: number): void {

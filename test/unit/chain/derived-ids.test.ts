@@ -82,10 +82,11 @@ describe('chain/aens', () => {
     expect(auctionTimeout('abcd.chain', Protocol.CERES)).to.equal(2400);
   });
 
-  it('restarts the timeout on a bid before Ceres and extends by 120 blocks from Ceres', () => {
+  it('restarts the timeout on a bid before Ceres and extends to bid height + 240 blocks from Ceres', () => {
     expect(auctionEndAfterBid('abcdefghijkl.chain', Protocol.IRIS, 1000, 1200)).to.equal(1480);
-    expect(auctionEndAfterBid('abcdefghijkl.chain', Protocol.CERES, 1000, 1200)).to.equal(1200);
-    expect(auctionEndAfterBid('abcdefghijkl.chain', Protocol.CERES, 1150, 1200)).to.equal(1270);
+    expect(auctionEndAfterBid('abcdefghijkl.chain', Protocol.CERES, 900, 1200)).to.equal(1200);
+    expect(auctionEndAfterBid('abcdefghijkl.chain', Protocol.CERES, 1000, 1200)).to.equal(1240);
+    expect(auctionEndAfterBid('abcdefghijkl.chain', Protocol.CERES, 1150, 1200)).to.equal(1390);
   });
 
   it('gives claims 50000 blocks before Iris and 180000 from Iris', () => {

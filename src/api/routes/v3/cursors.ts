@@ -1,0 +1,32 @@
+/** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
+import type { TxPosition } from '../../../db/queries/v3/transactions.ts';
+import { v3BadRequest } from './errors.ts';
+import { parseNonNegative } from './params.ts';
+
+/** A cursor codec: the list's key to text and back. */
+export interface CursorCodec<K> {
+  encode(key: K): string;
+  decode(text: string | undefined): K | undefined;
+}
+
+/** INDEX_CURSOR: a height or an index within a block. */
+export const INDEX_CURSOR: CursorCodec<number> = {
+  encode: (n) => String(n),
+  decode(text) {
+    if (text === undefined) return undefined;
+    const n = parseNonNegative(text);
+    if (n === undefined) throw v3BadRequest(`invalid cursor: ${text}`);
+    return n;
+  },
+};
+
+/** POSITION_CURSOR: a transaction's `<height>-<micro index>-<tx index>`. */
+export const POSITION_CURSOR: CursorCodec<TxPosition> = {
+  encode: (p) => `${p.height}-${p.microIndex}-${p.txIndex}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('-').map(parseNonNegative);
+    if (parts.length !== 3 || parts.some((n) => n === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
+  },
+};

@@ -1,0 +1,96 @@
+/** @module ae_mdw's Name, Auction, NameClaim/Transfer/Update and Pointee objects from stored rows. Pure. */
+import { encode } from '../../../chain/encoding.ts';
+import { isJsonObject, type Json } from '../../../chain/json.ts';
+import type { NameEventRow, NameStateRow, PointeeRow } from '../../../db/queries/v3/names.ts';
+
+/** KEY_BLOCK_MS: the expected time between key blocks, for heights not mined yet. */
+export const KEY_BLOCK_MS = 180_000;
+
+/** Chain time: the stored key block times, and the top to extrapolate from. */
+export interface ChainClock {
+  readonly top: number;
+  readonly topTimeMs: number;
+  readonly times: ReadonlyMap<number, number>;
+}
+
+/** heightTime is when a height was mined, or when it is expected (ae_mdw's approximate times). */
+export function heightTime(clock: ChainClock, height: number): number {
+  return clock.times.get(height) ?? clock.topTimeMs + (height - clock.top) * KEY_BLOCK_MS;
+}
+
+/** isActive: auction over, not expired, not revoked at the top. */
+export function isActive(n: NameStateRow, top: number): boolean {
+  return n.activatedAt <= top && n.expiresAt !== null && n.expiresAt > top && n.kind !== 'revoke';
+}
+
+/** pointersJson adds ae_mdw's `encoded_key` (the raw key as `ba_`) to each pointer. */
+export function pointersJson(pointers: Json): Json[] {
+  if (!Array.isArray(pointers)) return [];
+  return pointers.filter(isJsonObject).map((p) => ({
+    ...p,
+    encoded_key: encode('ba', Buffer.from(String(p.key ?? ''), 'utf8')),
+  }));
+}
+
+/** nameObject is ae_mdw's Name; `auction` and `revoke` are given rendered (or null). */
+export function nameObject(n: NameStateRow, clock: ChainClock, auction: Json, revoke: Json): Record<string, Json> {
+  return {
+    active: isActive(n, clock.top),
+    hash: n.nameHash,
+    name: n.name,
+    active_from: n.activatedAt,
+    approximate_activation_time: heightTime(clock, n.activatedAt),
+    approximate_expire_time: n.expiresAt === null ? null : heightTime(clock, n.expiresAt),
+    expire_height: n.expiresAt,
+    pointers: pointersJson(n.pointers),
+    auction,
+    auction_timeout: n.activatedAt - n.createdAt,
+    ownership: { current: n.owner, original: n.lastClaimOwner ?? n.owner },
+    name_fee: n.nameFee === null ? null : BigInt(n.nameFee),
+    revoke,
+    claims_count: n.claimsCount,
+  };
+}
+
+/** auctionObject is ae_mdw's Auction of a name in auction; `lastBid` is the leading claim rendered. */
+export function auctionObject(n: NameStateRow, clock: ChainClock, lastBid: Json): Record<string, Json> {
+  return {
+    name: n.name,
+    activation_time: heightTime(clock, n.createdAt),
+    auction_end: n.activatedAt,
+    approximate_expire_time: heightTime(clock, n.activatedAt),
+    name_fee: n.nameFee === null ? null : BigInt(n.nameFee),
+    claims_count: n.claimsCount,
+    last_bid: lastBid,
+  };
+}
+
+/** nameEventObject is a NameClaim, NameTransfer or NameUpdate: the tx (without type and version) and where it is. */
+export function nameEventObject(e: NameEventRow): Record<string, Json> {
+  const { type: _type, version: _version, ...tx } = e.tx;
+  return {
+    active_from: e.activeFrom,
+    block_hash: e.blockHash,
+    height: e.height,
+    source_tx_hash: e.txHash,
+    source_tx_type: e.txType,
+    internal_source: false,
+    tx,
+  };
+}
+
+/** pointeeObject is ae_mdw's Pointee: the name, the key pointing at the id, and the update that set it. */
+export function pointeeObject(p: PointeeRow): Record<string, Json> {
+  const { type: _type, version: _version, ...tx } = p.tx;
+  return {
+    active: p.active,
+    name: p.name,
+    key: p.key,
+    block_hash: p.blockHash,
+    block_height: p.height,
+    block_time: Number(p.blockTime),
+    source_tx_hash: p.txHash,
+    source_tx_type: p.txType,
+    tx,
+  };
+}

@@ -1,0 +1,66 @@
+/** @module ae_mdw's Transaction object from a stored transaction: the node's signed tx, its place, and mdw's additions to `tx`. Pure. */
+import { encode } from '../../../chain/encoding.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
+import { createdIds } from '../../../chain/tx-fields.ts';
+import { signedTxBytes } from '../../../chain/tx-serialize.ts';
+import type { TxRow } from '../../../db/queries/v3/transactions.ts';
+
+/** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
+export function transactionObject(r: TxRow): Record<string, Json> {
+  const signatures = r.signatures ?? [];
+  return {
+    block_hash: r.microBlockHash,
+    block_height: r.height,
+    encoded_tx: encodedTx(r.tx, signatures),
+    hash: r.hash,
+    micro_index: r.microIndex,
+    micro_time: Number(r.microTimeMs),
+    signatures,
+    tx: mdwTx(r),
+  };
+}
+
+/** transactionJson is transactionObject as JSON text (exact integers). */
+export function transactionJson(r: TxRow): string {
+  return stringifyJson(transactionObject(r));
+}
+
+/** encodedTx is the signed transaction as `tx_…`, as the node would broadcast it. */
+export function encodedTx(tx: Json, signatures: readonly string[]): string | null {
+  try {
+    return encode('tx', signedTxBytes({ tx, signatures: [...signatures] }));
+  } catch {
+    // an era whose serialisation this codec does not know: the rest of the object is still right
+    return null;
+  }
+}
+
+/**
+ * mdwTx is the node's tx with the fields ae_mdw adds: ids a tx creates (name_id, oracle_id,
+ * query_id, channel_id, contract_id), the plain name of name transactions, and the outcome of
+ * contract calls and creations (function, arguments, return, gas used, log).
+ */
+export function mdwTx(r: TxRow): Record<string, Json> {
+  const tx: Record<string, Json> = { ...r.tx, ...createdIds(r.tx) };
+  if (r.name !== null) tx.name = r.name;
+  const call = r.call;
+  if (call && (r.txType === 'ContractCallTx' || r.txType === 'ContractCreateTx')) {
+    const info = isJsonObject(call.call_info) ? call.call_info : {};
+    const returnType = info.return_type ?? null;
+    tx.gas_used = info.gas_used ?? null;
+    tx.return_type = returnType;
+    tx.log = info.log ?? [];
+    if (r.txType === 'ContractCallTx') {
+      tx.function = call.function;
+      tx.arguments = call.arguments ?? [];
+      tx.result = returnType;
+      tx.return = call.result;
+    } else {
+      tx.args = call.arguments ?? [];
+      tx.caller_id = r.tx.owner_id ?? null;
+      tx.return_value = info.return_value ?? null;
+      tx.aexn_type = null;
+    }
+  }
+  return tx;
+}

@@ -1,0 +1,48 @@
+/** @module How /v3 answers are written: pages with ae_mdw's links, single objects, and `int-as-string`. */
+import type Koa from 'koa';
+import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import { pageLink, type Page } from './page.ts';
+
+/** sendPage writes `{"data": [...], "next": link|null, "prev": link|null}`; items are JSON texts. */
+export function sendPage<K>(ctx: Koa.Context, page: Page<K, string>, encodeCursor: (key: K) => string): void {
+  const link = (c: Page<K, string>['next']): string | null =>
+    c === undefined ? null : pageLink(ctx.path, ctx.query, encodeCursor(c.key), c.rev);
+  const next = link(page.next);
+  const prev = link(page.prev);
+  sendText(ctx, `{"data":[${page.items.join(',')}],"next":${JSON.stringify(next)},"prev":${JSON.stringify(prev)}}`);
+}
+
+/** sendValue writes one value (bigints as bare integers). */
+export function sendValue(ctx: Koa.Context, value: unknown): void {
+  sendText(ctx, stringifyJson(value));
+}
+
+/** sendText writes JSON that is already text. */
+export function sendText(ctx: Koa.Context, json: string): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = json;
+}
+
+/**
+ * intAsString rewrites a JSON answer with every integer as a string when the request asks for
+ * `int-as-string` (any value but `false`, as ae_mdw reads it), for clients whose JSON loses digits.
+ */
+export function intAsString(): Koa.Middleware {
+  return async function intAsString(ctx, next) {
+    await next();
+    const flag = ctx.query['int-as-string'];
+    if (flag === undefined || flag === 'false' || typeof ctx.body !== 'string') return;
+    ctx.body = stringifyJson(integersAsStrings(parseJson(ctx.body)));
+  };
+}
+
+/** integersAsStrings is the value with every integer (number or bigint) replaced by its decimal text. */
+export function integersAsStrings(value: Json): Json {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value;
+  if (Array.isArray(value)) return value.map(integersAsStrings);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, integersAsStrings(v)]));
+  return value;
+}

@@ -1,0 +1,99 @@
+/** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
+import { isJsonObject, type Json } from '../../../chain/json.ts';
+import { storedTotals, type StoredTotals } from '../../../db/queries/v3/status.ts';
+import type { Queryable } from '../../../db/pool.ts';
+import { SYNCED_MAX_LAG } from '../../status.ts';
+
+/**
+ * MDW_COMPAT_VERSION is the ae_mdw release whose /v3 we answer like. The SDK's Middleware accepts
+ * 1.81.0 ≤ version < 2.0.0; our own build is in `mdw_revision`.
+ */
+export const MDW_COMPAT_VERSION = '1.107.1';
+
+/** What the status is computed from. */
+export interface StatusFacts {
+  readonly totals: StoredTotals;
+  /** the node's /v2/status, or undefined when it did not answer */
+  readonly node: { [key: string]: Json } | undefined;
+  readonly gensPerMinute: number;
+  readonly revision: string;
+}
+
+/** statusBody is ae_mdw's Status object (keys in its order) with our sync truth. Pure. */
+export function statusBody(f: StatusFacts): Record<string, Json> {
+  const { totals, node } = f;
+  const height = totals.topHeight ?? -1;
+  const nodeHeight = typeof node?.top_block_height === 'number' ? node.top_block_height : (totals.nodeHeight ?? height);
+  const lag = nodeHeight - height;
+  const synced = totals.topHeight !== undefined && lag <= SYNCED_MAX_LAG && totals.populatorStatus !== 'reloading';
+  return {
+    mdw_async_tasks: { long_tasks: 0, producer_buffer: 0, total_pending: 0 },
+    mdw_gens_per_minute: f.gensPerMinute,
+    mdw_height: height,
+    mdw_last_migration: Number(/^\d+/.exec(totals.lastMigration ?? '')?.[0] ?? 0),
+    mdw_revision: f.revision,
+    mdw_synced: synced,
+    mdw_syncing: !synced && totals.populatorStatus !== 'stopped',
+    mdw_tx_index: totals.txCount,
+    mdw_version: MDW_COMPAT_VERSION,
+    node_height: nodeHeight,
+    node_progress: typeof node?.sync_progress === 'number' ? node.sync_progress : 0,
+    node_revision: typeof node?.node_revision === 'string' ? node.node_revision : '',
+    node_syncing: node?.syncing === true,
+    node_version: typeof node?.node_version === 'string' ? node.node_version : '',
+  };
+}
+
+/** gensPerMinute is the rate of the stored top between the oldest and newest sample of the last minute. Pure. */
+export function gensPerMinute(samples: readonly { atMs: number; height: number }[]): number {
+  const first = samples[0];
+  const last = samples.at(-1);
+  if (!first || !last || last.atMs <= first.atMs) return 0;
+  return Math.round(((last.height - first.height) * 60_000 * 100) / (last.atMs - first.atMs)) / 100;
+}
+
+const MAX_AGE_MS = 1000;
+const SAMPLE_WINDOW_MS = 60_000;
+
+/**
+ * StatusSource keeps the last status in memory. A request older than MAX_AGE_MS starts one refresh
+ * (never two at once) and is answered with the value it had, so answers cost no I/O; only the very
+ * first request waits.
+ */
+export class StatusSource {
+  readonly #db: Queryable;
+  readonly #nodeStatus: () => Promise<Json>;
+  readonly #revision: string;
+  #body: Record<string, Json> | undefined;
+  #at = 0;
+  #refreshing: Promise<void> | undefined;
+  readonly #samples: { atMs: number; height: number }[] = [];
+
+  constructor(db: Queryable, nodeStatus: () => Promise<Json>, revision: string) {
+    this.#db = db;
+    this.#nodeStatus = nodeStatus;
+    this.#revision = revision;
+  }
+
+  async current(): Promise<Record<string, Json>> {
+    if (Date.now() - this.#at > MAX_AGE_MS)
+      this.#refreshing ??= this.#refresh().finally(() => (this.#refreshing = undefined));
+    if (this.#body === undefined) await this.#refreshing;
+    return this.#body!;
+  }
+
+  async #refresh(): Promise<void> {
+    const [totals, node] = await Promise.all([
+      storedTotals(this.#db),
+      this.#nodeStatus().then(
+        (s) => (isJsonObject(s) ? s : undefined),
+        () => undefined,
+      ),
+    ]);
+    const now = Date.now();
+    this.#samples.push({ atMs: now, height: totals.topHeight ?? 0 });
+    while (this.#samples.length > 2 && now - this.#samples[0]!.atMs > SAMPLE_WINDOW_MS) this.#samples.shift();
+    this.#body = statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision });
+    this.#at = now;
+  }
+}

@@ -1,0 +1,112 @@
+/** @module /v3/transactions: ae_mdw's query engine over the stored chain, counts, by hash, and the node's pending list. */
+import type Router from '@koa/router';
+import { isJsonObject, parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import type { Config } from '../../../config.ts';
+import type { Pool } from '../../../db/pool.ts';
+import {
+  accountFieldCounts,
+  countTransactions,
+  positionsOfTime,
+  transactionByHash,
+  transactionsPage,
+  type TxFilter,
+  type TxPosition,
+} from '../../../db/queries/v3/transactions.ts';
+import { httpGet } from '../../../node/http-get.ts';
+import { PENDING_PATH } from '../../../events/tx-update.ts';
+import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
+import { v3BadRequest, v3NotFound } from './errors.ts';
+import { paginate } from './page.ts';
+import { parseHash, parseId, parsePaging, type Scope } from './params.ts';
+import { transactionJson } from './render-tx.ts';
+import { sendPage, sendText, sendValue } from './respond.ts';
+import { parseTxFilter, snakeTxType } from './tx-query.ts';
+
+const MAX_INDEX = 2 ** 31 - 1;
+
+/** transactionRoutes registers the transaction operations on the /v3 router. */
+export function transactionRoutes(router: Router, pool: Pool, cfg: Config): void {
+  router.get('/transactions', async (ctx) => {
+    const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
+    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await scopeBounds(pool, paging.scope)) };
+    const page = await paginate(
+      async (walk, from, n) =>
+        (await transactionsPage(pool, filter, walk, from, n)).map((t) => ({
+          key: { height: t.height, microIndex: t.microIndex, txIndex: t.txIndex },
+          item: transactionJson(t),
+        })),
+      { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, POSITION_CURSOR.encode);
+  });
+
+  router.get('/transactions/count', async (ctx) => {
+    const paging = parsePaging({ scope: ctx.query.scope }, { scopes: ['gen', 'time'] });
+    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await scopeBounds(pool, paging.scope)) };
+    sendValue(ctx, await countTransactions(pool, filter));
+  });
+
+  router.get('/transactions/pending', async (ctx) => {
+    const paging = parsePaging(ctx.query);
+    const pending = await pendingTransactions(cfg);
+    // The mempool has no positions that last; its list order (oldest first) is the key.
+    const page = await paginate(
+      async (walk, from, n) => {
+        const keyed = pending.map((item, key) => ({ key, item }));
+        const ordered = walk === 'forward' ? keyed : keyed.reverse();
+        const start =
+          from === undefined ? 0 : ordered.findIndex((k) => (walk === 'forward' ? k.key >= from : k.key <= from));
+        return start < 0 ? [] : ordered.slice(start, start + n);
+      },
+      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, INDEX_CURSOR.encode);
+  });
+
+  router.get('/transactions/pending/count', async (ctx) => {
+    sendValue(ctx, (await pendingTransactions(cfg)).length);
+  });
+
+  router.get('/transactions/:hash', async (ctx) => {
+    const hash = parseHash(ctx.params.hash, 'th');
+    const row = await transactionByHash(pool, hash);
+    if (!row) throw v3NotFound(hash);
+    sendText(ctx, transactionJson(row));
+  });
+
+  router.get('/accounts/:id/transactions/count', async (ctx) => {
+    const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
+    const counts = await accountFieldCounts(pool, id);
+    const body: Record<string, Json> = { total: counts.total };
+    for (const { txType, field, n } of counts.byField) {
+      const key = snakeTxType(txType);
+      const fields = (body[key] ??= {}) as Record<string, Json>;
+      fields[field] = n;
+    }
+    sendValue(ctx, body);
+  });
+}
+
+/** scopeBounds turns `gen:a-b` or `time:a-b` (unix seconds, micro block times) into position bounds. */
+async function scopeBounds(pool: Pool, scope: Scope | undefined): Promise<{ from?: TxPosition; to?: TxPosition }> {
+  if (!scope) return {};
+  if (scope.type === 'gen')
+    return {
+      from: { height: scope.first, microIndex: 0, txIndex: 0 },
+      to: { height: scope.last, microIndex: MAX_INDEX, txIndex: MAX_INDEX },
+    };
+  if (scope.type === 'time') return positionsOfTime(pool, scope.first * 1000, scope.last * 1000 + 999);
+  throw v3BadRequest(`invalid scope: ${scope.type}`);
+}
+
+/**
+ * pendingTransactions reads the node's mempool (internal API) as ae_mdw's PendingTransaction
+ * objects; without NODE_INTERNAL_URL the pending list is empty.
+ */
+async function pendingTransactions(cfg: Config): Promise<string[]> {
+  if (cfg.nodeInternalUrl === undefined) return [];
+  const { status, text } = await httpGet(new URL(`${cfg.nodeInternalUrl}${PENDING_PATH}`), cfg.nodeTimeoutMs);
+  const body = status === 200 ? parseJson(text) : undefined;
+  const list = isJsonObject(body) && Array.isArray(body.transactions) ? body.transactions : [];
+  return list.filter(isJsonObject).map((t) => stringifyJson({ ...t, failures: 0 }));
+}

@@ -1,0 +1,168 @@
+/**
+ * @module ae_mdw's /v3/transactions filters turned into one TxFilter: `type`, `type_group`,
+ * generic ids, `<field>` and `<type>.<field>` ids (inner transactions of GAMetaTx and PayingForTx
+ * included), `entrypoint`; everything given holds together. Pure.
+ */
+import { nameId } from '../../../chain/derived-ids.ts';
+import type { Prefix } from '../../../chain/encoding.ts';
+import { TX_SCHEMAS } from '../../../chain/tx-schema.ts';
+import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/v3/transactions.ts';
+import { v3BadRequest } from './errors.ts';
+import type { Query } from './page.ts';
+import { all, isId } from './params.ts';
+
+/** TX_TYPE_NAMES maps ae_mdw's snake type names to the node's. */
+export const TX_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
+  ['spend', 'SpendTx'],
+  ['oracle_register', 'OracleRegisterTx'],
+  ['oracle_extend', 'OracleExtendTx'],
+  ['oracle_query', 'OracleQueryTx'],
+  ['oracle_response', 'OracleRespondTx'],
+  ['name_preclaim', 'NamePreclaimTx'],
+  ['name_claim', 'NameClaimTx'],
+  ['name_update', 'NameUpdateTx'],
+  ['name_transfer', 'NameTransferTx'],
+  ['name_revoke', 'NameRevokeTx'],
+  ['contract_create', 'ContractCreateTx'],
+  ['contract_call', 'ContractCallTx'],
+  ['channel_create', 'ChannelCreateTx'],
+  ['channel_deposit', 'ChannelDepositTx'],
+  ['channel_withdraw', 'ChannelWithdrawTx'],
+  ['channel_close_mutual', 'ChannelCloseMutualTx'],
+  ['channel_close_solo', 'ChannelCloseSoloTx'],
+  ['channel_slash', 'ChannelSlashTx'],
+  ['channel_settle', 'ChannelSettleTx'],
+  ['channel_snapshot_solo', 'ChannelSnapshotSoloTx'],
+  ['channel_force_progress', 'ChannelForceProgressTx'],
+  ['channel_set_delegates', 'ChannelSetDelegatesTx'],
+  ['ga_attach', 'GAAttachTx'],
+  ['ga_meta', 'GAMetaTx'],
+  ['paying_for', 'PayingForTx'],
+]);
+
+/** snakeTxType is ae_mdw's name of a node type with `_tx` (`SpendTx` → `spend_tx`), as count objects key them. */
+export function snakeTxType(nodeType: string): string {
+  for (const [snake, node] of TX_TYPE_NAMES) if (node === nodeType) return `${snake}_tx`;
+  return nodeType;
+}
+
+const GROUPS: ReadonlyMap<string, readonly string[]> = new Map(
+  ['channel', 'contract', 'ga', 'name', 'oracle', 'paying_for', 'spend'].map((g) => [
+    g,
+    [...TX_TYPE_NAMES].filter(([snake]) => snake === g || snake.startsWith(`${g}_`)).map(([, node]) => node),
+  ]),
+);
+
+/** Generic id parameters: the prefixes each takes (names also as plain names). */
+const GENERIC: ReadonlyMap<string, readonly Prefix[]> = new Map<string, readonly Prefix[]>([
+  ['account', ['ak']],
+  ['contract', ['ct']],
+  ['channel', ['ch']],
+  ['oracle', ['ok']],
+  ['name', ['nm']],
+]);
+
+const WRAPPERS = ['GAMetaTx', 'PayingForTx'];
+const ID_KINDS: ReadonlySet<string> = new Set(['id']);
+
+/** ID_FIELDS: the id fields of each node type (from the serialiser's layouts), plus those mdw derives. */
+const ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const s of TX_SCHEMAS) {
+    const set = map.get(s.type) ?? new Set<string>();
+    for (const [name, kind] of s.fields) if (ID_KINDS.has(kind)) set.add(name);
+    map.set(s.type, set);
+  }
+  const derived: Record<string, string> = {
+    ContractCreateTx: 'contract_id',
+    GAAttachTx: 'contract_id',
+    OracleRegisterTx: 'oracle_id',
+    OracleQueryTx: 'query_id',
+    ChannelCreateTx: 'channel_id',
+    NameClaimTx: 'name_id',
+  };
+  for (const [type, field] of Object.entries(derived)) map.get(type)?.add(field);
+  return map;
+})();
+
+/** Parameters that are not filters (paging, rendering); `_`-prefixed ones are the client's own. */
+const NOT_FILTERS: ReadonlySet<string> = new Set([
+  'limit',
+  'cursor',
+  'rev',
+  'direction',
+  'scope',
+  'int-as-string',
+  'expand',
+  'tx_hash',
+]);
+
+/** parseTxFilter reads every filter of a /v3/transactions request (or its count). */
+export function parseTxFilter(query: Query): Omit<TxFilter, 'from' | 'to'> {
+  let types: Set<string> | undefined;
+  const ids: IdCondition[] = [];
+  let entrypoint: string | undefined;
+  for (const [name, value] of Object.entries(query)) {
+    if (NOT_FILTERS.has(name) || name.startsWith('_') || value === undefined) continue;
+    const values = all(value);
+    if (name === 'type' || name === 'tx_type') {
+      types ??= new Set();
+      for (const v of values) types.add(txType(v));
+    } else if (name === 'type_group') {
+      types ??= new Set();
+      for (const v of values) {
+        const group = GROUPS.get(v);
+        if (!group) throw v3BadRequest(`invalid transaction group: ${v}`);
+        for (const t of group) types.add(t);
+      }
+    } else if (name === 'entrypoint') {
+      entrypoint = values.at(-1);
+    } else if (name === 'id') {
+      for (const v of values) ids.push({ id: anyId(v), matches: [] });
+    } else if (GENERIC.has(name)) {
+      for (const v of values) ids.push({ id: genericId(name, v), matches: [] });
+    } else if (name.includes('.')) {
+      const matches = typedFieldMatches(name);
+      for (const v of values) ids.push({ id: anyId(v), matches });
+    } else if (isFieldOfSomeType(name)) {
+      for (const v of values) ids.push({ id: anyId(v), matches: [{ fields: [name, `tx.${name}`] }] });
+    } else {
+      throw v3BadRequest(`invalid query: ${name}`);
+    }
+  }
+  return { types: types && [...types], ids, entrypoint };
+}
+
+function txType(value: string): string {
+  const type = TX_TYPE_NAMES.get(value.replace(/_tx$/, ''));
+  if (!type) throw v3BadRequest(`invalid transaction type: ${value}`);
+  return type;
+}
+
+function anyId(value: string): string {
+  if (isId(value, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq', 'cm'])) return value;
+  throw v3BadRequest(`invalid id: ${value}`);
+}
+
+function genericId(param: string, value: string): string {
+  if (param === 'name' && !value.includes('_')) return nameId(value.endsWith('.chain') ? value : `${value}.chain`);
+  if (isId(value, GENERIC.get(param)!)) return value;
+  throw v3BadRequest(`invalid id: ${value}`);
+}
+
+/** typedFieldMatches: `spend.sender_id` is the field of a SpendTx, or of a SpendTx inside GAMetaTx or PayingForTx. */
+function typedFieldMatches(param: string): IdMatch[] {
+  const [typeName, field] = param.split('.', 2) as [string, string];
+  const type = TX_TYPE_NAMES.get(typeName.replace(/_tx$/, ''));
+  if (!type) throw v3BadRequest(`invalid transaction type: ${typeName}`);
+  if (!ID_FIELDS.get(type)?.has(field)) throw v3BadRequest(`invalid transaction field: ${param}`);
+  return [
+    { txTypes: [type], fields: [field] },
+    { txTypes: WRAPPERS, fields: [`tx.${field}`], innerType: type },
+  ];
+}
+
+function isFieldOfSomeType(name: string): boolean {
+  for (const fields of ID_FIELDS.values()) if (fields.has(name)) return true;
+  return false;
+}

@@ -1,0 +1,229 @@
+/** @module Read-side SQL for ae_mdw's names: name_state pages by activation, deactivation or name; a name's events; pointees. */
+import type { Json } from '../../../chain/json.ts';
+import type { Queryable } from '../../pool.ts';
+import { keyset, type Walk } from './positions.ts';
+import type { TxPosition } from './transactions.ts';
+
+/** A name's current registration, as name_state keeps it, with what ae_mdw shows about it. */
+export interface NameStateRow {
+  readonly name: string;
+  readonly nameHash: string;
+  readonly createdAt: number;
+  /** height the name is (or was) activated: its auction's end, else its claim */
+  readonly activatedAt: number;
+  readonly owner: string;
+  readonly expiresAt: number | null;
+  readonly pointers: Json;
+  readonly kind: string;
+  /** claims and bids of this registration, the winning (latest) one's owner, fee and tx */
+  readonly claimsCount: number;
+  readonly lastClaimOwner: string | null;
+  readonly nameFee: string | null;
+  readonly lastClaimTx: string | null;
+  /** the revoking transaction, when revoked */
+  readonly revokeTx: string | null;
+}
+
+/** Which names a list selects at the stored top `top`. */
+export interface NameListFilter {
+  readonly state?: 'active' | 'inactive';
+  /** names still in auction (claimed, auction not over) instead of claimed ones */
+  readonly inAuction?: boolean;
+  readonly ownedBy?: string;
+  readonly prefix?: string;
+  readonly top: number;
+}
+
+/** The orders of /v3/names: by activation height, by expiry height, or by name (each then by name). */
+export type NameOrder = 'activation' | 'deactivation' | 'name';
+
+/** A name list key: the order's height (absent for `name`) and the name. */
+export interface NameKey {
+  readonly height?: number;
+  readonly name: string;
+}
+
+const DETAILS = `s.name, s.name_hash AS "nameHash", s.created_at_height AS "createdAt", s.auction_end_height AS "activatedAt",
+  s.owner, s.expires_at AS "expiresAt", s.pointers, s.kind, d.claims_count AS "claimsCount",
+  d.last_claim_owner AS "lastClaimOwner", d.name_fee AS "nameFee", d.last_claim_tx AS "lastClaimTx", d.revoke_tx AS "revokeTx"`;
+// The registration's claims and bids (from its claim height), and its revocation; one index range per name.
+const DETAILS_JOIN = `CROSS JOIN LATERAL (
+  SELECT count(*) FILTER (WHERE e.kind IN ('claim', 'bid'))::int AS claims_count,
+         (array_agg(e.owner ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind IN ('claim', 'bid')))[1] AS last_claim_owner,
+         (array_agg(e.name_fee::text ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind IN ('claim', 'bid')))[1] AS name_fee,
+         (array_agg(e.tx_hash ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind IN ('claim', 'bid')))[1] AS last_claim_tx,
+         (array_agg(e.tx_hash ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind = 'revoke'))[1] AS revoke_tx
+    FROM name_events e WHERE e.name_hash = s.name_hash AND e.height >= s.created_at_height) d`;
+
+const ORDER_COLUMNS: Record<NameOrder, readonly string[]> = {
+  activation: ['s.auction_end_height', 's.name'],
+  deactivation: ['s.expires_at', 's.name'],
+  name: ['s.name'],
+};
+
+/** namesPage reads up to n names of the filter walking from a key (inclusive) in the order. */
+export async function namesPage(
+  db: Queryable,
+  f: NameListFilter,
+  order: NameOrder,
+  walk: Walk,
+  from: NameKey | undefined,
+  n: number,
+): Promise<NameStateRow[]> {
+  const values: unknown[] = [f.top, n, f.ownedBy ?? null, f.prefix ?? null];
+  const where = [
+    f.inAuction ? "s.auction_end_height > $1 AND s.kind IN ('claim', 'bid')" : 's.auction_end_height <= $1',
+    '($3::text IS NULL OR s.owner = $3)',
+    "($4::text IS NULL OR s.name LIKE replace(replace(replace($4, '\\\\', '\\\\\\\\'), '%', '\\\\%'), '_', '\\\\_') || '%')",
+  ];
+  if (f.state === 'active') where.push("s.expires_at > $1 AND s.kind <> 'revoke'");
+  if (f.state === 'inactive') where.push("(s.expires_at <= $1 OR s.kind = 'revoke')");
+  let start: string | undefined;
+  if (from !== undefined) {
+    values.push(from.name);
+    start = `$${values.length}`;
+    if (order !== 'name') {
+      values.push(from.height ?? 0);
+      start = `$${values.length}::int, ${start}`;
+    }
+  }
+  const columns = ORDER_COLUMNS[order];
+  const ks = keyset(columns, walk, start);
+  const { rows } = await db.query<NameStateRow>(
+    `SELECT ${DETAILS} FROM name_state s ${DETAILS_JOIN}
+      WHERE ${where.join(' AND ')} AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return rows;
+}
+
+/** nameByHash reads one name's current registration. */
+export async function nameByHash(db: Queryable, nameHash: string): Promise<NameStateRow | undefined> {
+  const { rows } = await db.query<NameStateRow>({
+    name: 'mdw_v3_name',
+    text: `SELECT ${DETAILS} FROM name_state s ${DETAILS_JOIN} WHERE s.name_hash = $1`,
+    values: [nameHash],
+  });
+  return rows[0];
+}
+
+/** countActiveNames counts the names active at the top (optionally of one owner). */
+export async function countActiveNames(db: Queryable, top: number, ownedBy: string | undefined): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM name_state s
+      WHERE s.auction_end_height <= $1 AND s.expires_at > $1 AND s.kind <> 'revoke' AND ($2::text IS NULL OR s.owner = $2)`,
+    [top, ownedBy ?? null],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** An event of a name with its transaction, for claims, transfers and updates. */
+export interface NameEventRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+  readonly activeFrom: number;
+}
+
+/** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
+export async function nameEventsPage(
+  db: Queryable,
+  nameHash: string,
+  kinds: readonly string[],
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<NameEventRow[]> {
+  const values: unknown[] = [nameHash, kinds, n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
+  const { rows } = await db.query<NameEventRow>(
+    `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
+            e.tx_hash AS "txHash", t.tx_type AS "txType", t.tx,
+            coalesce((SELECT s.auction_end_height FROM name_state s WHERE s.name_hash = e.name_hash AND s.created_at_height <= e.height), e.height) AS "activeFrom"
+       FROM name_events e JOIN transactions t ON t.hash = e.tx_hash
+      WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  );
+  return rows;
+}
+
+/** A claim made by an account (any name), for /v3/accounts/{id}/names/claims. */
+export async function accountClaimsPage(
+  db: Queryable,
+  account: string,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<NameEventRow[]> {
+  const values: unknown[] = [account, n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const { rows } = await db.query<NameEventRow>(
+    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
+            a.tx_hash AS "txHash", t.tx_type AS "txType", t.tx, a.height AS "activeFrom"
+       FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
+      WHERE a.account = $1 AND a.tx_type = 'NameClaimTx' AND a.fields && ARRAY['account_id'] AND ${ks.where}
+      ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return rows;
+}
+
+/** A name currently pointing at an id, with the update that set the pointer. */
+export interface PointeeRow {
+  readonly name: string;
+  readonly key: string;
+  readonly active: boolean;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+}
+
+/** pointeesPage reads names whose current pointers point at the id, by the update that set them. */
+export async function pointeesPage(
+  db: Queryable,
+  id: string,
+  top: number,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<PointeeRow[]> {
+  const values: unknown[] = [id, n, top];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['p.height', 'p.micro_index', 'p.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
+  const { rows } = await db.query<PointeeRow>(
+    `SELECT s.name, p.key, (s.expires_at > $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
+            p.tx_index AS "txIndex", t.micro_block_hash AS "blockHash", t.micro_time_ms::text AS "blockTime",
+            t.hash AS "txHash", t.tx_type AS "txType", t.tx
+       FROM name_pointers p
+       JOIN name_state s ON s.name_hash = p.name_hash
+        AND s.pointers @> jsonb_build_array(jsonb_build_object('key', p.key, 'id', $1::text))
+       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
+      WHERE p.id = $1 AND ${ks.where}
+        AND NOT EXISTS (SELECT 1 FROM name_pointers q WHERE q.name_hash = p.name_hash AND q.key = p.key
+                          AND (q.height, q.micro_index, q.tx_index) > (p.height, p.micro_index, p.tx_index))
+      ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return rows;
+}
+
+/** keyBlockTimes reads the times of stored key blocks at the heights (absent heights are left out). */
+export async function keyBlockTimes(db: Queryable, heights: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ height: number; time: string }>({
+    name: 'mdw_v3_key_block_times',
+    text: 'SELECT height, time_ms::text AS time FROM key_blocks WHERE height = ANY($1::int[])',
+    values: [heights],
+  });
+  return new Map(rows.map((r) => [r.height, Number(r.time)]));
+}

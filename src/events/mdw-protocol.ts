@@ -1,0 +1,62 @@
+/** @module ae_mdw's websocket protocol (on /v2/websocket and /v3/websocket): client messages, replies, error strings. Pure. */
+import { isId } from '../api/routes/v3/params.ts';
+
+/** Channel is what an ae_mdw client subscribes to. */
+export type Channel = 'KeyBlocks' | 'MicroBlocks' | 'Transactions' | 'Object';
+/** Source: mdw (indexed, mdw's shapes) or node (the node's shapes). A subscription without one gets both. */
+export type Source = 'mdw' | 'node';
+
+export type MdwRequest =
+  | {
+      readonly op: 'Subscribe' | 'Unsubscribe';
+      readonly channel: Channel;
+      readonly target?: string;
+      readonly source?: Source;
+    }
+  | { readonly op: 'Ping' };
+
+const CHANNELS: ReadonlySet<string> = new Set(['KeyBlocks', 'MicroBlocks', 'Transactions', 'Object']);
+const TARGET_PREFIXES = ['ak', 'ct', 'ok', 'oq', 'nm', 'ch', 'kh', 'mh', 'th', 'cm'] as const;
+
+/** parseMdwMessage reads one client message, or the error string ae_mdw answers it with. */
+export function parseMdwMessage(text: string): { ok: true; request: MdwRequest } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const at = /position (\d+)/.exec((err as Error).message)?.[1] ?? '0';
+    return { ok: false, error: `invalid json message: at ${at}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, error: `invalid subscription: ${text.slice(0, 100)}` };
+  const { op, payload, target, source } = value as Record<string, unknown>;
+  if (op === 'Ping') return { ok: true, request: { op: 'Ping' } };
+  if (op !== 'Subscribe' && op !== 'Unsubscribe') return { ok: false, error: `invalid operation: ${String(op)}` };
+  if (typeof payload !== 'string' || !CHANNELS.has(payload))
+    return { ok: false, error: `invalid payload: ${String(payload)}` };
+  if (source !== undefined && source !== 'mdw' && source !== 'node')
+    return { ok: false, error: `invalid source: ${String(source)}` };
+  const channel = payload as Channel;
+  if (channel !== 'Object') return { ok: true, request: { op, channel, source: source as Source | undefined } };
+  if (target === undefined || target === null) return { ok: false, error: 'missing field: target' };
+  if (typeof target !== 'string' || !isId(target, TARGET_PREFIXES))
+    return { ok: false, error: `invalid target: ${String(target)}` };
+  return { ok: true, request: { op, channel, target, source: source as Source | undefined } };
+}
+
+/** mdwEvent frames one event: `{payload, source, subscription[, target]}`; the payload is JSON text. */
+export function mdwEvent(payloadJson: string, source: Source, subscription: Channel, target?: string): string {
+  const tail = target === undefined ? '' : `,"target":${JSON.stringify(target)}`;
+  return `{"payload":${payloadJson},"source":"${source}","subscription":"${subscription}"${tail}}`;
+}
+
+/** pong is the answer to Ping: the subscriptions (at most 1000 listed) and their count. */
+export function pong(subscriptions: readonly string[]): string {
+  const listed = subscriptions.slice(0, 1000);
+  return JSON.stringify({
+    payload: 'Pong',
+    subscriptions: listed,
+    count: subscriptions.length,
+    ...(listed.length < subscriptions.length ? { has_more: true } : {}),
+  });
+}

@@ -1,0 +1,35 @@
+/** @module The mdw-source payloads of ae_mdw's websocket, read from the database in /v3's shapes. */
+import { keyBlockJson, microBlockJson } from '../api/routes/v3/render-blocks.ts';
+import { signedTx } from '../chain/signed-tx.ts';
+import { transactionJson } from '../api/routes/v3/render-tx.ts';
+import type { Queryable } from '../db/pool.ts';
+import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
+import { transactionByHash, transactionsBefore } from '../db/queries/v3/transactions.ts';
+import { v2TransactionJson, type MdwRenderer } from './mdw-hub.ts';
+
+/** mdwRenderer reads KeyBlocks, MicroBlocks and Transactions payloads as /v3 answers them (v2 adds the tx index). */
+export function mdwRenderer(db: Queryable): MdwRenderer {
+  return {
+    async keyBlock(hash) {
+      const k = await keyBlockCounted(db, { hash });
+      return k && keyBlockJson(k);
+    },
+    async microBlock(hash) {
+      const m = await microBlockCounted(db, hash);
+      return m && microBlockJson(m);
+    },
+    async transaction(hash) {
+      const t = await transactionByHash(db, hash);
+      if (!t) return undefined;
+      const before = await transactionsBefore(db, t.height, t.microIndex);
+      return {
+        v3: transactionJson(t),
+        v2: v2TransactionJson(signedTx(t), {
+          txIndex: before + t.txIndex,
+          microIndex: t.microIndex,
+          microTime: Number(t.microTimeMs),
+        }),
+      };
+    },
+  };
+}

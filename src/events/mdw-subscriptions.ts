@@ -1,0 +1,52 @@
+/** @module One ae_mdw websocket client's subscriptions: channels and Object targets, each with its sources. Pure. */
+import type { Channel, MdwRequest, Source } from './mdw-protocol.ts';
+
+/** Subscriptions a client may hold; bounds what one connection can claim. */
+export const MAX_MDW_SUBSCRIPTIONS = 1000;
+
+const BOTH: readonly Source[] = ['mdw', 'node'];
+
+/**
+ * MdwSubscriptions keeps, per channel name or target, the sources subscribed. A request without a
+ * source subscribes (or unsubscribes) both, so every MiddlewareSubscriber method gets its events.
+ */
+export class MdwSubscriptions {
+  readonly #entries = new Map<string, Set<Source>>();
+
+  /** apply performs a (un)subscribe: undefined when done, else ae_mdw's error string. */
+  apply(request: Extract<MdwRequest, { op: 'Subscribe' | 'Unsubscribe' }>): string | undefined {
+    const key = request.channel === 'Object' ? request.target! : request.channel;
+    const sources = request.source ? [request.source] : BOTH;
+    const held = this.#entries.get(key);
+    if (request.op === 'Subscribe') {
+      if (held && sources.every((s) => held.has(s)))
+        return request.channel === 'Object' ? `already subscribed to target: ${key}` : `already subscribed to: ${key}`;
+      if (!held && this.#entries.size >= MAX_MDW_SUBSCRIPTIONS) return `too many subscriptions! discarding: ${key}`;
+      const set = held ?? new Set<Source>();
+      for (const s of sources) set.add(s);
+      this.#entries.set(key, set);
+      return undefined;
+    }
+    if (!held || !sources.some((s) => held.has(s)))
+      return request.channel === 'Object'
+        ? `no subscription for target: ${key}`
+        : `no subscription for payload: ${key}`;
+    for (const s of sources) held.delete(s);
+    if (held.size === 0) this.#entries.delete(key);
+    return undefined;
+  }
+
+  /** list is the connection's whole list, as ae_mdw's full-list reply shows it (subscription order). */
+  list(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** sources of a channel or target (empty when not subscribed). */
+  sources(key: Channel | string): ReadonlySet<Source> {
+    return this.#entries.get(key) ?? new Set();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

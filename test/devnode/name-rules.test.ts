@@ -1,0 +1,102 @@
+/** @module Ceres naming rules as pure functions over a world state: auctions, bids, expiry and protection. */
+import { expect } from 'chai';
+import { encode } from '../../src/chain/encoding.ts';
+import { CERES_BID_EXTENSION, claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
+import { NAME_REVOKE_PROTECTION } from '../../src/devnode/fees.ts';
+import { nameHash } from '../../src/devnode/ids.ts';
+import { TxRejected, applyTx, endAuctions, nameStatus } from '../../src/devnode/rules.ts';
+import { isValidOverbid, minimumNameFee } from '../../src/devnode/rules-names.ts';
+import { newState, type WorldState } from '../../src/devnode/state.ts';
+import type { TxFields } from '../../src/devnode/tx-codec.ts';
+
+const [alice, bob, carol] = [1, 2, 3].map((n) => encode('ak', Buffer.alloc(32, n)));
+const FUNDS = 10n ** 24n;
+const MAX = claimMaxExpiration(Protocol.CERES);
+
+function world(): WorldState {
+  const s = newState();
+  for (const a of [alice!, bob!, carol!]) s.accounts.set(a, { balance: FUNDS, nonce: 0 });
+  return s;
+}
+
+function claim(s: WorldState, account: string, name: string, nameFee: bigint, height: number): void {
+  const nonce = s.accounts.get(account)!.nonce + 1;
+  const tx: TxFields = {
+    type: 'NameClaimTx',
+    account_id: account,
+    nonce,
+    name,
+    name_salt: 0,
+    name_fee: nameFee,
+    fee: 1,
+  };
+  applyTx(s, tx, { height, txHash: 'th_test' });
+}
+
+/** mine runs the key-block step of each height up to `height`, as the chain does. */
+function mine(s: WorldState, from: number, height: number): void {
+  for (let h = from + 1; h <= height; h++) endAuctions(s, h);
+}
+
+describe('devnode naming rules (Ceres)', () => {
+  it('claims a name of 13+ characters without a preclaim at once, for 180000 blocks', () => {
+    const s = world();
+    const name = 'thirteenchars.chain';
+    claim(s, alice!, name, minimumNameFee(name), 10);
+    expect(s.names.get(nameHash(name))).to.include({ owner: alice, expires: 10 + MAX });
+    expect(s.accounts.get(alice!)!.balance).to.equal(FUNDS - 1n - minimumNameFee(name));
+    expect(() => claim(s, bob!, name, minimumNameFee(name), 11)).to.throw(TxRejected, /name_already_taken/);
+  });
+
+  it('needs bids 5 % above the last one, in integers, and at least the minimum fee', () => {
+    expect(isValidOverbid(105n, 100n)).to.equal(true);
+    expect(isValidOverbid(104n, 100n)).to.equal(false);
+    expect(isValidOverbid(21n, 20n)).to.equal(true);
+    const s = world();
+    const name = 'shortname.chain';
+    claim(s, alice!, name, 1n, 10);
+    expect(() => claim(s, bob!, name, 2n, 11)).to.throw(TxRejected, /invalid_name_fee/);
+  });
+
+  it('runs an auction: bids refund the last bidder, a late bid extends the end, the winner gets the name after it', () => {
+    const s = world();
+    const name = 'shortname.chain'; // 9 characters: 480 blocks
+    const id = nameHash(name);
+    const fee = minimumNameFee(name);
+    claim(s, alice!, name, fee, 100);
+    expect(s.auctions.get(id)).to.include({ bidder: alice, ends: 580 });
+    expect(nameStatus(s.names.get(id), 101)).to.equal('gone');
+
+    const second = (fee * 105n) / 100n;
+    claim(s, bob!, name, second, 200);
+    expect(s.accounts.get(alice!)!.balance, 'the outbid fee is refunded').to.equal(FUNDS - 1n);
+    expect(s.auctions.get(id)).to.include({ bidder: bob, ends: 580 });
+
+    const third = (second * 106n) / 100n;
+    claim(s, carol!, name, third, 500);
+    expect(s.accounts.get(bob!)!.balance).to.equal(FUNDS - 1n);
+    expect(s.auctions.get(id)).to.include({ bidder: carol, ends: 500 + CERES_BID_EXTENSION });
+
+    mine(s, 0, 740);
+    expect(s.names.get(id), 'still in auction at its end height').to.equal(undefined);
+    mine(s, 740, 741);
+    expect(s.auctions.get(id)).to.equal(undefined);
+    expect(s.names.get(id)).to.include({ owner: carol, expires: 740 + MAX });
+    expect(s.accounts.get(carol!)!.balance).to.equal(FUNDS - 1n - third);
+  });
+
+  it('keeps a name claimed through its ttl, then revoked for the protection period, then free', () => {
+    const s = world();
+    const name = 'thirteenchars.chain';
+    const id = nameHash(name);
+    claim(s, alice!, name, minimumNameFee(name), 10);
+    const entry = s.names.get(id);
+    expect(nameStatus(entry, 10 + MAX)).to.equal('claimed');
+    expect(nameStatus(entry, 11 + MAX)).to.equal('revoked');
+    expect(nameStatus(entry, 10 + MAX + NAME_REVOKE_PROTECTION)).to.equal('revoked');
+    expect(nameStatus(entry, 11 + MAX + NAME_REVOKE_PROTECTION)).to.equal('gone');
+    expect(() => claim(s, bob!, name, minimumNameFee(name), 11 + MAX)).to.throw(TxRejected, /name_already_taken/);
+    claim(s, bob!, name, minimumNameFee(name), 11 + MAX + NAME_REVOKE_PROTECTION);
+    expect(s.names.get(id)).to.include({ owner: bob });
+  });
+});

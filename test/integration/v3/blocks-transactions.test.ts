@@ -1,0 +1,244 @@
+import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import type { Json } from '../../../src/chain/json.ts';
+import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** What the SDK's page methods return at run time (its generated types name the raw page). */
+interface MiddlewarePage<T> {
+  readonly data: T[];
+  readonly nextPath: string | null;
+  readonly prevPath: string | null;
+  next(): Promise<MiddlewarePage<T>>;
+  prev(): Promise<MiddlewarePage<T>>;
+}
+
+/** An SDK model as tests read it (camelCase fields). */
+type Item = { [key: string]: unknown; hash: string; height: number };
+
+/** kbi: a height as the SDK sends it at run time (a string; its types say number). */
+const kbi = (height: number): `kh_${string}` => String(height) as `kh_${string}`;
+
+/** page types what a page method of the SDK returns. */
+const page = (value: unknown): MiddlewarePage<Item> => value as MiddlewarePage<Item>;
+
+/** walk follows `next` from a first page to the end and returns every item. */
+async function walk(first: MiddlewarePage<Item> | unknown): Promise<Item[]> {
+  const start = page(first);
+  const items: Item[] = [...start.data];
+  let current = start;
+  while (current.nextPath !== null) {
+    current = await current.next();
+    items.push(...current.data);
+  }
+  return items;
+}
+
+/** walkBack follows `prev` from a page to the start and returns the items before it, in list order. */
+async function walkBack(last: MiddlewarePage<Item>): Promise<Item[]> {
+  const items: Item[] = [];
+  let current = last;
+  while (current.prevPath !== null) {
+    current = await current.prev();
+    items.unshift(...current.data);
+  }
+  return items;
+}
+
+describe('/v3 blocks and transactions through the SDK Middleware client (devnode → populator → server)', function () {
+  this.timeout(180_000);
+  let v3: V3UnderTest;
+  let chain: ChainTruth;
+  before(async () => {
+    v3 = await startV3(30);
+    chain = await v3.truth();
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  it('answers getStatus with a version the SDK accepts and the stored height', async () => {
+    const status = await v3.mdw.getStatus();
+    expect(status.mdwVersion).to.match(/^1\.\d+\.\d+$/);
+    expect(status.mdwHeight).to.equal(v3.devnode.height());
+    expect(status.nodeHeight).to.equal(v3.devnode.height());
+    expect(status.mdwSynced).to.equal(true);
+    expect(status.mdwTxIndex).to.equal(chain.transactions.length);
+    expect(await v3.mdw.requestByPath('/v3/status')).to.deep.equal(status);
+  });
+
+  it('lists every key block newest first, page by page forward and back, equal to the node', async () => {
+    const first = page(await v3.mdw.getKeyBlocks({ limit: 7 }));
+    expect(first.prevPath).to.equal(null);
+    expect(first.nextPath).to.match(/^\/v3\/key-blocks\?cursor=\d+&limit=7$/);
+    const all = await walk(first);
+    expect(all.map((k) => k.hash)).to.deep.equal(chain.keyBlocks.map((k) => k.hash).reverse());
+    // from the last page back to the first: the same blocks, none skipped or repeated
+    let last = first;
+    while (last.nextPath !== null) last = await last.next();
+    const before = await walkBack(last);
+    expect([...before, ...last.data].map((k) => k.hash)).to.deep.equal(all.map((k) => k.hash));
+    const kb = all.find((k) => k.height === 5)!;
+    const node = chain.keyBlocks[5]!;
+    expect(kb.prevHash).to.equal(node.prev_hash);
+    expect(kb.microBlocksCount).to.equal(chain.microBlocks.get(5)!.length);
+    expect(kb.transactionsCount).to.equal(chain.transactions.filter((t) => t.height === 5).length);
+  });
+
+  it('walks a gen scope forward and a single key block by height and by hash', async () => {
+    const scoped = await walk(await v3.mdw.getKeyBlocks({ scope: 'gen:3-12', limit: 4 }));
+    expect(scoped.map((k) => k.height)).to.deep.equal([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const byHeight = await v3.mdw.getKeyBlock(kbi(7));
+    const byHash = await v3.mdw.getKeyBlock(chain.keyBlocks[7]!.hash as `kh_${string}`);
+    expect(byHeight).to.deep.equal(byHash);
+    expect(byHeight.hash).to.equal(chain.keyBlocks[7]!.hash);
+  });
+
+  it('lists micro blocks of every generation and the transactions of every micro block, as the node has them', async () => {
+    for (const [height, micros] of chain.microBlocks) {
+      const listed = await walk(await v3.mdw.getKeyBlockMicroBlocks(kbi(height), { limit: 2, direction: 'forward' }));
+      expect(
+        listed.map((m) => m.hash),
+        `generation ${height}`,
+      ).to.deep.equal(micros.map((m) => m.hash));
+      for (const [i, m] of listed.entries()) {
+        expect(m.microBlockIndex).to.equal(i);
+        const txs = chain.transactions.filter((t) => t.blockHash === m.hash);
+        expect(m.transactionsCount).to.equal(txs.length);
+        const micro = await v3.mdw.getMicroBlock(m.hash as `mh_${string}`);
+        expect(micro.hash).to.equal(m.hash);
+        // the SDK sends no paging parameters here: ae_mdw's default, newest first
+        const listedTxs = await walk(await v3.mdw.getMicroBlockTransactions(m.hash as `mh_${string}`));
+        expect(listedTxs.map((t) => t.hash)).to.deep.equal(txs.map((t) => t.hash).reverse());
+        const forward = await v3.mdw.requestByPath(`/v3/micro-blocks/${m.hash}/transactions?direction=forward&limit=2`);
+        expect((await walk(forward)).map((t) => t.hash)).to.deep.equal(txs.map((t) => t.hash));
+      }
+    }
+  });
+
+  it('serves every transaction by hash with the node tx, its place and its encoding', async () => {
+    for (const t of chain.transactions.slice(0, 60)) {
+      const raw = (await v3.get(`/v3/transactions/${t.hash}`)).body as Obj;
+      expect(raw.block_hash).to.equal(t.blockHash);
+      expect(raw.block_height).to.equal(t.height);
+      expect(raw.micro_index).to.equal(t.microIndex);
+      const nodeTx = t.signed.tx as Obj;
+      for (const [k, v] of Object.entries(nodeTx)) expect((raw.tx as Obj)[k], `${t.hash} ${k}`).to.deep.equal(v);
+      expect(raw.encoded_tx).to.match(/^tx_/);
+      const viaSdk = await v3.mdw.getTransaction(t.hash as `th_${string}`);
+      expect(viaSdk.hash).to.equal(t.hash);
+    }
+  });
+
+  it('lists all transactions both ways and counts them', async () => {
+    const all = await walk(await v3.mdw.getTransactions({ limit: 100 }));
+    expect(all.map((t) => t.hash)).to.deep.equal(chain.transactions.map((t) => t.hash).reverse());
+    // the SDK wraps a bare integer answer as {body}
+    expect(await v3.mdw.getTransactionsCount()).to.deep.equal({ body: chain.transactions.length });
+    const forward = await walk(await v3.mdw.getTransactions({ limit: 17, direction: 'forward' }));
+    expect(forward.map((t) => t.hash)).to.deep.equal(chain.transactions.map((t) => t.hash));
+  });
+
+  it('filters by type, by generic id, by typed field, and ANDs them, each list equal to its count', async () => {
+    const spends = chain.transactions.filter((t) => (t.signed.tx as Obj).type === 'SpendTx');
+    expect(spends.length).to.be.above(2);
+    const listedSpends = await walk(await v3.mdw.getTransactions({ type: ['spend'], limit: 25 }));
+    expect(listedSpends.map((t) => t.hash)).to.deep.equal(spends.map((t) => t.hash).reverse());
+    expect(await v3.mdw.getTransactionsCount({ txType: 'spend' })).to.deep.equal({ body: spends.length });
+
+    const sender = String((spends[0]!.signed.tx as Obj).sender_id);
+    const bySender = spends.filter((t) => (t.signed.tx as Obj).sender_id === sender);
+    const page = (await v3.mdw.requestByPath(`/v3/transactions?spend.sender_id=${sender}&limit=100`)) as {
+      data: { hash: string }[];
+    };
+    expect(page.data.map((t) => t.hash)).to.deep.equal(bySender.map((t) => t.hash).reverse());
+
+    const recipient = String((spends[0]!.signed.tx as Obj).recipient_id);
+    const both = spends.filter(
+      (t) => (t.signed.tx as Obj).sender_id === sender && (t.signed.tx as Obj).recipient_id === recipient,
+    );
+    const anded = (await v3.mdw.requestByPath(
+      `/v3/transactions?sender_id=${sender}&recipient_id=${recipient}&limit=100`,
+    )) as { data: { hash: string }[] };
+    expect(anded.data.map((t) => t.hash)).to.deep.equal(both.map((t) => t.hash).reverse());
+    expect(
+      await v3.mdw.requestByPath(`/v3/transactions/count?sender_id=${sender}&recipient_id=${recipient}`),
+    ).to.deep.equal({ body: both.length });
+
+    const counts = await v3.mdw.getAccountTransactionsCount(sender as `ak_${string}`);
+    const { rows } = await v3.pool.query('SELECT count(*)::int AS n FROM account_transactions WHERE account = $1', [
+      sender,
+    ]);
+    expect(counts.total).to.equal(rows[0].n);
+  });
+
+  it("answers bad input with 400 and ae_mdw's error shape, unknown objects with 404, never a 5xx", async () => {
+    const cases: [string, number, string][] = [
+      ['/v3/transactions?limit=101', 400, 'limit too large: 101'],
+      ['/v3/transactions?limit=0', 400, 'invalid limit: 0'],
+      ['/v3/transactions?direction=up', 400, 'invalid direction: up'],
+      ['/v3/transactions?scope=epoch:1-2', 400, 'invalid scope: epoch'],
+      ['/v3/transactions?scope=gen:a-2', 400, 'invalid range: a-2'],
+      ['/v3/transactions?type=foo', 400, 'invalid transaction type: foo'],
+      ['/v3/transactions?type_group=foo', 400, 'invalid transaction group: foo'],
+      ['/v3/transactions?account=ak_bad', 400, 'invalid id: ak_bad'],
+      ['/v3/transactions?spend.owner_id=ak_bad', 400, 'invalid transaction field: spend.owner_id'],
+      ['/v3/transactions?cursor=abc', 400, 'invalid cursor: abc'],
+      ['/v3/key-blocks?cursor=1-2-3', 400, 'invalid cursor: 1-2-3'],
+      ['/v3/transactions/th_bad', 400, 'invalid hash: th_bad'],
+      ['/v3/key-blocks/xyz', 400, 'invalid block index: xyz'],
+      ['/v3/key-blocks/99999', 404, 'not found: 99999'],
+      ['/v3/nothing-here', 404, 'no such route'],
+    ];
+    for (const [path, status, error] of cases) {
+      const res = await v3.get(path);
+      expect(res.status, path).to.equal(status);
+      expect(res.body, path).to.deep.equal({ error });
+    }
+    const unknownTx = `th_${'2'.repeat(10)}`;
+    expect((await v3.get(`/v3/transactions/${unknownTx}`)).status).to.equal(400);
+  });
+
+  it('writes every integer as a string with int-as-string, and ignores the SDK retry parameter in links', async () => {
+    const res = await v3.get('/v3/key-blocks?limit=1&int-as-string=true&__sdk-retry=1');
+    const kb = (res.body as { data: Obj[] }).data[0]!;
+    expect(kb.height).to.equal(String(v3.devnode.height()));
+    expect((res.body as { next: string }).next).to.equal(
+      `/v3/key-blocks?cursor=${v3.devnode.height() - 1}&int-as-string=true&limit=1`,
+    );
+  });
+
+  it('is also served under /mdw, with links as ae_mdw forms them', async () => {
+    const res = await v3.get('/mdw/v3/key-blocks?limit=2&scope=gen:1-10');
+    expect((res.body as { next: string }).next).to.equal('/v3/key-blocks?cursor=3&limit=2&scope=gen%3A1-10');
+  });
+
+  it('every answer of every operation matches the response schema /v3/api documents for it', async () => {
+    const ajv = new Ajv({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
+    const tx = chain.transactions[0]!;
+    const sender = String(
+      (tx.signed.tx as Obj).sender_id ?? (tx.signed.tx as Obj).account_id ?? (tx.signed.tx as Obj).owner_id,
+    );
+    const examples: Record<string, string> = {
+      '{hash_or_kbi}': '3',
+      '{hash}': '',
+      '{id}': sender,
+    };
+    for (const op of V3_OPERATIONS.filter((o) => !/\/names|^\/(oracles|channels|contracts)/.test(o.path))) {
+      let path = `/v3${op.path}`;
+      if (path.startsWith('/v3/micro-blocks/{hash}')) path = path.replace('{hash}', tx.blockHash);
+      else path = path.replace('{hash}', tx.hash);
+      for (const [param, value] of Object.entries(examples)) path = path.replace(param, value);
+      const res = await v3.get(path);
+      expect(res.status, path).to.equal(200);
+      const schema = JSON.parse(
+        JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components'),
+      );
+      const validate = ajv.compile(schema);
+      expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+    }
+  });
+});

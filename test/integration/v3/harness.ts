@@ -1,0 +1,164 @@
+/** @module /v3 test harness: a generated devnode chain, the populator, our HTTP server on a free port and the SDK's Middleware client. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Middleware } from '@aeternity/aepp-sdk';
+import prom from 'prom-client';
+import { createApp } from '../../../src/api/app.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startWebsocketServer } from '../../../src/events/ws-server.ts';
+import type { Role } from '../../../src/roles.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { silentLog } from '../api/harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** A transaction of the node's chain with its place. */
+export interface ChainTx {
+  readonly hash: string;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly signed: Obj;
+}
+
+/** The node's chain as its HTTP API shows it: the truth every /v3 answer is compared with. */
+export interface ChainTruth {
+  readonly keyBlocks: Obj[];
+  readonly microBlocks: Map<number, Obj[]>;
+  readonly transactions: ChainTx[];
+}
+
+export interface V3UnderTest {
+  readonly devnode: Devnode;
+  readonly pool: Pool;
+  readonly url: string;
+  readonly mdw: Middleware;
+  /** the websocket server's base URL (ws://host:port) */
+  readonly wsUrl: string;
+  /** spend submits a SpendTx from a prefunded account to the recipient (mined with the next micro block) */
+  spend(recipient: string, amount: number): Promise<string>;
+  nodeGet(path: string): Promise<Json>;
+  get(path: string): Promise<{ status: number; body: Json; text: string }>;
+  truth(): Promise<ChainTruth>;
+  /** synced resolves once the populator stored the devnode's top */
+  synced(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it. */
+export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3UnderTest> {
+  const devnode = await startDevnode(
+    { port: 0, internalPort: 0, microBlockIntervalMs: 0, keyBlockIntervalMs: 0, generate: { generations, seed } },
+    silentLog,
+  );
+  const db = await createTestDatabase();
+  const cfg = loadConfig({
+    DATABASE_URL: db.url,
+    NODE_URL: devnode.externalUrl,
+    NODE_INTERNAL_URL: devnode.internalUrl,
+    POLL_INTERVAL_MS: '50',
+    DATABASE_SCHEMA: 'mdw_v3',
+    WEBSOCKET_ADDRESS: '127.0.0.1:0',
+  });
+  const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+  await populator.synced();
+  const pool = createPool({ databaseUrl: db.url, schema: 'mdw_v3', max: 4 }, silentLog);
+  const app = createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 'test-build' });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ws: Role & { url: string } = await startWebsocketServer({
+    cfg,
+    log: silentLog,
+    pool,
+    registry: new prom.Registry(),
+  });
+  const nodeGet = async (path: string): Promise<Json> =>
+    parseJson(await (await fetch(`${devnode.externalUrl}${path}`)).text());
+  return {
+    devnode,
+    pool,
+    url,
+    mdw: new Middleware(url),
+    wsUrl: ws.url,
+    async spend(recipient, amount) {
+      const { publicKey, secretKey } = devnode.accounts[0]!;
+      const built = await fetch(`${devnode.internalUrl}/v2/debug/transactions/spend`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender_id: publicKey, recipient_id: recipient, amount, fee: 20_000_000_000_000 }),
+      });
+      const { tx } = (await built.json()) as { tx: `tx_${string}` };
+      const signed = await new MemoryAccount(secretKey as `sk_${string}`).signTransaction(tx, {
+        networkId: 'ae_devnet',
+      });
+      const posted = await fetch(`${devnode.externalUrl}/v2/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tx: signed }),
+      });
+      const body = (await posted.json()) as { tx_hash?: string; reason?: string };
+      if (!body.tx_hash) throw new Error(`spend refused: ${body.reason}`);
+      return body.tx_hash;
+    },
+    nodeGet,
+    async get(path) {
+      const res = await fetch(`${url}${path}`);
+      const text = await res.text();
+      return { status: res.status, body: parseJson(text), text };
+    },
+    async truth() {
+      const keyBlocks: Obj[] = [];
+      const microBlocks = new Map<number, Obj[]>();
+      const transactions: ChainTx[] = [];
+      for (let h = 0; h <= devnode.height(); h++) {
+        const gen = (await nodeGet(`/v2/generations/height/${h}`)) as { key_block: Obj; micro_blocks: string[] };
+        keyBlocks.push(gen.key_block);
+        const micros: Obj[] = [];
+        for (const [microIndex, mh] of gen.micro_blocks.entries()) {
+          micros.push((await nodeGet(`/v2/micro-blocks/hash/${mh}/header`)) as Obj);
+          const { transactions: txs } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)) as {
+            transactions: Obj[];
+          };
+          txs.forEach((signed, txIndex) =>
+            transactions.push({ hash: String(signed.hash), height: h, microIndex, txIndex, blockHash: mh, signed }),
+          );
+        }
+        microBlocks.set(h, micros);
+      }
+      return { keyBlocks, microBlocks, transactions };
+    },
+    async synced() {
+      // stored top generation = the node's: same key block and the same micro blocks
+      for (let i = 0; i < 400; i++) {
+        const gen = (await nodeGet('/v2/generations/current')) as { key_block: Obj; micro_blocks: string[] };
+        const { rows } = await pool.query<{ hash: string; micros: string[] }>(
+          `SELECT k.hash, ARRAY(SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index) AS micros
+             FROM key_blocks k WHERE k.height = $1`,
+          [gen.key_block.height],
+        );
+        const r = rows[0];
+        if (r && r.hash === gen.key_block.hash && r.micros.join() === gen.micro_blocks.join()) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the populator did not reach the node top');
+    },
+    async close() {
+      await ws.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await populator.stop();
+      await pool.end();
+      await devnode.stop();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { Ajv } from 'ajv';
+import { createApiMetrics } from '../../../../src/api/metrics.ts';
+import { v3Router } from '../../../../src/api/routes/v3/index.ts';
+import {
+  V3_OPERATIONS,
+  V3_SCHEMAS,
+  responseSchema,
+  v3ApiDocument,
+} from '../../../../src/api/routes/v3/api-document.ts';
+import { NodeHeight } from '../../../../src/api/node-height.ts';
+import { loadConfig } from '../../../../src/config.ts';
+import { createPool } from '../../../../src/db/pool.ts';
+import { createLogger } from '../../../../src/log.ts';
+
+const silentLog = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
+
+describe('/v3/api document', () => {
+  it('lists exactly the routes the /v3 router serves', async () => {
+    const cfg = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/x', NODE_URL: 'http://127.0.0.1:1' });
+    const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'public', max: 1 }, silentLog);
+    const router = v3Router({
+      cfg,
+      log: silentLog,
+      pool,
+      metrics: createApiMetrics(new prom.Registry()),
+      forward: async () => {},
+      nodeHeight: new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: 100, log: silentLog }),
+      version: 't',
+    });
+    const served = router.stack
+      .filter((layer) => layer.methods.includes('GET'))
+      .map((layer) =>
+        String(layer.path)
+          .replace(/^\/v3/, '')
+          .replace(/:(\w+)/g, '{$1}'),
+      )
+      .sort();
+    expect(served).to.deep.equal(V3_OPERATIONS.map((op) => op.path).sort());
+    await pool.end();
+  });
+
+  it('every response schema compiles, and every path parameter of a path is declared', () => {
+    const ajv = new Ajv({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
+    for (const op of V3_OPERATIONS) {
+      const schema = JSON.parse(
+        JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components'),
+      );
+      expect(() => ajv.compile(schema), op.path).to.not.throw();
+      const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => `path:${m[1]}`);
+      for (const p of inPath) expect(op.params, op.path).to.include(p);
+    }
+    const doc = v3ApiDocument('t') as { paths: Record<string, unknown>; info: { version: string } };
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length);
+    expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
+  });
+});
