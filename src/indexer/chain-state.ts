@@ -33,7 +33,8 @@ function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
         prev &&
         (prev.kind === 'claim' || prev.kind === 'bid') &&
         prev.auctionEnd !== null &&
-        prev.auctionEnd > a.height;
+        // an auction ending at E still takes bids at E: the node hands the name over with key block E + 1
+        prev.auctionEnd >= a.height;
       if (running && a.salt === 0n) {
         const auctionEnd = auctionEndAfterBid(a.name, a.protocol, a.height, prev.auctionEnd!);
         return {

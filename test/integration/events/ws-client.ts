@@ -21,7 +21,7 @@ export interface TestClient {
 }
 
 /** openClient connects and waits for the handshake. */
-async function openClient(url: string, options: WebSocket.ClientOptions = {}): Promise<TestClient> {
+export async function openClient(url: string, options: WebSocket.ClientOptions = {}): Promise<TestClient> {
   const ws = new WebSocket(url, options);
   const queue: string[] = [];
   const waiters: ((text: string) => void)[] = [];
@@ -84,7 +84,7 @@ export function testConfig(databaseUrl: string, schema: string, env: Record<stri
 }
 
 /** silentLogger keeps test output clean (LOG_LEVEL=debug in the environment shows the server's logs). */
-function silentLogger(): Logger {
+export function silentLogger(): Logger {
   return createLogger({
     logDir: undefined,
     logLevel: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'silent',
