@@ -9,6 +9,7 @@ import type { Pool } from '../db/pool.ts';
 import { ping } from '../db/queries/stats.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { DependencyOutage } from '../outage.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
@@ -31,6 +32,10 @@ export interface AppDeps {
   readonly version: string;
   /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
   readonly responseCache?: ResponseCache;
+  /** told of every request refused because the database is away (logs the outage once; see src/outage.ts) */
+  readonly databaseOutage?: DependencyOutage;
+  /** hears every transaction a client posted through our forwarding and the node accepted */
+  readonly onTransactionPosted?: (body: string) => void;
 }
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
@@ -48,6 +53,7 @@ export function createApp(deps: AppDeps): Koa {
     timeoutMs: cfg.nodeTimeoutMs,
     metrics,
     log,
+    onTransactionPosted: deps.onTransactionPosted,
   });
   const app = new Koa<ApiState>();
   app.silent = true;
@@ -70,7 +76,7 @@ export function createApp(deps: AppDeps): Koa {
     metrics.watchCache(deps.responseCache);
     app.use(responseCache(deps.responseCache, compressor));
   }
-  app.use(errorBoundary(log));
+  app.use(errorBoundary(log, deps.databaseOutage));
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));

@@ -120,7 +120,7 @@ export function chainRoutes(deps: RouteDeps): Router {
 }
 
 /** addToDecimal adds an integer to a non-negative decimal string such as "10848.4", exactly. */
-export function addToDecimal(whole: bigint, decimal: string): string {
+function addToDecimal(whole: bigint, decimal: string): string {
   const [int, frac] = decimal.split('.');
   const sum = (whole + BigInt(int!)).toString();
   return frac === undefined ? sum : `${sum}.${frac}`;
