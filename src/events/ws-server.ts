@@ -53,7 +53,12 @@ export async function startWebsocketServer(
   const { cfg, pool, registry } = deps;
   const log = deps.log.child({ component: 'websocket' });
   const metrics = createWebsocketMetrics(registry);
-  const hub = new Hub({ maxBufferedBytes: cfg.websocketMaxBufferedBytes, metrics, log });
+  const hub = new Hub({
+    maxBufferedBytes: cfg.websocketMaxBufferedBytes,
+    maxTotalBufferedBytes: cfg.websocketMaxTotalBufferedBytes,
+    metrics,
+    log,
+  });
   // ae_mdw's protocol, on its paths of the same port (the seed's protocol answers every other path)
   const mdwHub = new MdwHub(mdwRenderer(pool), log);
   const feed = new ChainFeed({
