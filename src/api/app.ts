@@ -17,6 +17,7 @@ import { errorBoundary } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
+import { NodeHeight } from './node-height.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -44,7 +45,8 @@ const READY_TIMEOUT_MS = 2000;
 export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
   const metrics = createApiMetrics(registry);
-  metrics.watch(pool);
+  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log });
+  metrics.watch(pool, nodeHeight);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
@@ -79,7 +81,16 @@ export function createApp(deps: AppDeps): Koa {
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  const routeDeps = { cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache };
+  const routeDeps = {
+    cfg,
+    log,
+    pool,
+    metrics,
+    forward,
+    nodeHeight,
+    version: deps.version,
+    responseCache: deps.responseCache,
+  };
   // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
   app.use(v3Api(routeDeps));
   for (const router of apiRouters(routeDeps)) app.use(router.routes());

@@ -66,8 +66,9 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       server.once('error', reject);
       server.listen(cfg.port, cfg.httpHost, resolve);
     });
-    ws = await startWebsocketServer({ cfg, log, pool, registry, listener });
-    reportPosted = ws.reportPosted;
+    const websocket = await startWebsocketServer({ cfg, log, pool, registry, listener });
+    ws = websocket;
+    reportPosted = (body) => websocket.reportPosted(body);
   } catch (err) {
     await closeHttp(server);
     databaseOutage.stop();

@@ -43,196 +43,244 @@ const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 const MIN_MEMORY_HEIGHTS = 100;
 
 /**
- * startWebsocketServer listens on cfg.websocket and sends every client the chain events it
- * subscribed to, read from the database after each populator NOTIFY. Every server process does
- * this for its own clients, so any number of servers fed by one populator all deliver events.
+ * WebsocketServer listens on cfg.websocket and sends every client the chain events it subscribed
+ * to, read from the database after each populator NOTIFY. Every server process does this for its
+ * own clients, so any number of servers fed by one populator all deliver events. `/v2/websocket`
+ * and `/v3/websocket` speak ae_mdw's protocol (MdwHub); every other path the seed's (Hub).
  */
-export async function startWebsocketServer(
-  deps: WebsocketServerDeps,
-): Promise<Role & { url: string; reportPosted(body: string): void }> {
-  const { cfg, pool, registry } = deps;
-  const log = deps.log.child({ component: 'websocket' });
-  const metrics = createWebsocketMetrics(registry);
-  const hub = new Hub({
-    maxBufferedBytes: cfg.websocketMaxBufferedBytes,
-    maxTotalBufferedBytes: cfg.websocketMaxTotalBufferedBytes,
-    metrics,
-    log,
-  });
-  // ae_mdw's protocol, on its paths of the same port (the seed's protocol answers every other path)
-  const mdwHub = new MdwHub(mdwRenderer(pool), log);
-  const feed = new ChainFeed({
-    pool,
-    log,
-    deliver: async (events, noticedAt) => {
-      await hub.publish(events, noticedAt);
-      await mdwHub.publish(events);
-    },
-    hasListeners: () => hub.hasAnySubscription() || mdwHub.hasAnySubscription(),
-    memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
-  });
-  await feed.start();
-  const ownsListener = deps.listener === undefined;
-  const listener = deps.listener ?? new NotificationListener({ pool, channel: notifyChannel(cfg.databaseSchema), log });
-  const unsubscribe = listener.subscribe({
-    onNotification: (payload) => {
-      const notification = decodeNotification(payload);
-      if (notification) feed.notify(notification);
-      else log.warn({ payload: payload.slice(0, 200) }, 'ignoring a notification that is not ours');
-    },
-    onReconnected: () => {
-      metrics.listenerReconnects.inc();
-      feed
-        .catchUp(true)
-        .catch((err: unknown) => log.error({ err: (err as Error).message }, 'catching up after reconnect failed'));
-    },
-  });
-  const stopListening = async (): Promise<void> => {
-    unsubscribe();
-    if (ownsListener) await listener.stop();
-  };
-  if (ownsListener) await listener.start();
-  // Heights committed between reading the top and hearing the listener's notifications.
-  await feed.catchUp(false);
+export class WebsocketServer implements Role {
+  readonly name = 'websocket';
+  readonly #deps: WebsocketServerDeps;
+  readonly #log: Logger;
+  readonly #metrics: ReturnType<typeof createWebsocketMetrics>;
+  readonly #hub: Hub;
+  readonly #mdwHub: MdwHub;
+  readonly #feed: ChainFeed;
+  readonly #listener: NotificationListener;
+  readonly #ownsListener: boolean;
+  readonly #poller: PendingTxPoller | undefined;
+  readonly #connections = new Map<WebSocket, Connection>();
+  readonly #mdwSockets = new Set<WebSocket>();
+  #unsubscribe: (() => void) | undefined;
+  #wss: WebSocketServer | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #url = '';
+  // One set of listeners for every seed-protocol socket (`this` is the WebSocket): nothing allocated per client.
+  readonly #onPong: (this: WebSocket) => void;
+  readonly #onMessage: (this: WebSocket, data: RawData, isBinary: boolean) => void;
+  readonly #onError: (err: Error) => void;
+  readonly #onClose: (this: WebSocket) => void;
 
-  const poller =
-    cfg.nodeInternalUrl === undefined
-      ? undefined
-      : new PendingTxPoller({
-          nodeInternalUrl: cfg.nodeInternalUrl,
-          intervalMs: cfg.mempoolPollIntervalMs,
-          timeoutMs: cfg.nodeTimeoutMs,
-          log,
-          metrics,
-          isWanted: () => hub.hasSubscribers('tx_update'),
-          publish: (payloads) => hub.publishPending(payloads),
-        });
-  poller?.start();
-
-  const wss = new WebSocketServer({
-    host: cfg.websocket.host,
-    port: cfg.websocket.port,
-    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
-    // Connection writes pre-encoded frames to the socket, which needs uncompressed messages.
-    perMessageDeflate: false,
-    // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
-    clientTracking: false,
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      wss.once('listening', resolve);
-      wss.once('error', reject);
+  constructor(deps: WebsocketServerDeps) {
+    const { cfg, pool } = deps;
+    this.#deps = deps;
+    const log = (this.#log = deps.log.child({ component: 'websocket' }));
+    const metrics = (this.#metrics = createWebsocketMetrics(deps.registry));
+    const hub = (this.#hub = new Hub({
+      maxBufferedBytes: cfg.websocketMaxBufferedBytes,
+      maxTotalBufferedBytes: cfg.websocketMaxTotalBufferedBytes,
+      metrics,
+      log,
+    }));
+    const mdwHub = (this.#mdwHub = new MdwHub(mdwRenderer(pool), log));
+    this.#feed = new ChainFeed({
+      pool,
+      log,
+      deliver: async (events, noticedAt) => {
+        await hub.publish(events, noticedAt);
+        await mdwHub.publish(events);
+      },
+      hasListeners: () => hub.hasAnySubscription() || mdwHub.hasAnySubscription(),
+      memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
     });
-  } catch (err) {
-    await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
-    throw err;
+    const connections = this.#connections;
+    this.#onPong = function onPong(this: WebSocket): void {
+      const connection = connections.get(this);
+      if (connection) connection.alive = true;
+    };
+    this.#onMessage = function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+      const connection = connections.get(this);
+      if (connection) hub.receive(connection, isBinary ? toBytes(data) : toBytes(data).toString('utf8'));
+    };
+    this.#onError = (err) => log.debug({ err: err.message }, 'websocket client error');
+    this.#onClose = function onClose(this: WebSocket): void {
+      const connection = connections.get(this);
+      if (!connection) return;
+      connections.delete(this);
+      hub.remove(connection);
+      metrics.connections.dec();
+    };
+    this.#ownsListener = deps.listener === undefined;
+    this.#listener =
+      deps.listener ?? new NotificationListener({ pool, channel: notifyChannel(cfg.databaseSchema), log });
+    this.#poller =
+      cfg.nodeInternalUrl === undefined
+        ? undefined
+        : new PendingTxPoller({
+            nodeInternalUrl: cfg.nodeInternalUrl,
+            intervalMs: cfg.mempoolPollIntervalMs,
+            timeoutMs: cfg.nodeTimeoutMs,
+            log,
+            metrics,
+            isWanted: () => hub.hasSubscribers('tx_update'),
+            publish: (payloads) => hub.publishPending(payloads),
+          });
   }
-  wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
-  const connections = new Map<WebSocket, Connection>();
-  // One set of listeners for every socket (`this` is the WebSocket): nothing allocated per client.
-  function onPong(this: WebSocket): void {
-    const connection = connections.get(this);
-    if (connection) connection.alive = true;
+
+  /** url is the server's ws:// base URL, once started. */
+  get url(): string {
+    return this.#url;
   }
-  function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
-    const connection = connections.get(this);
-    if (connection) hub.receive(connection, isBinary ? toBytes(data) : toBytes(data).toString('utf8'));
+
+  /** reportPosted tells tx_update subscribers of a transaction a client posted through us (no mempool poll needed). */
+  reportPosted(body: string): void {
+    if (!this.#hub.hasSubscribers('tx_update')) return;
+    const tx = postedTx(body);
+    if (!tx) return;
+    // the poll that finds it in the mempool next must not report it again
+    this.#poller?.remember(tx.hash);
+    this.#hub.publishPending([tx.json]);
   }
-  function onError(err: Error): void {
-    log.debug({ err: err.message }, 'websocket client error');
+
+  /** start catches up with the stored chain, follows the populator's notifications and listens. */
+  async start(): Promise<void> {
+    const { cfg } = this.#deps;
+    const log = this.#log;
+    await this.#feed.start();
+    this.#unsubscribe = this.#listener.subscribe({
+      onNotification: (payload) => {
+        const notification = decodeNotification(payload);
+        if (notification) this.#feed.notify(notification);
+        else log.warn({ payload: payload.slice(0, 200) }, 'ignoring a notification that is not ours');
+      },
+      onReconnected: () => {
+        this.#metrics.listenerReconnects.inc();
+        this.#feed
+          .catchUp(true)
+          .catch((err: unknown) => log.error({ err: (err as Error).message }, 'catching up after reconnect failed'));
+      },
+    });
+    if (this.#ownsListener) await this.#listener.start();
+    // Heights committed between reading the top and hearing the listener's notifications.
+    await this.#feed.catchUp(false);
+    this.#poller?.start();
+
+    const wss = new WebSocketServer({
+      host: cfg.websocket.host,
+      port: cfg.websocket.port,
+      maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+      // Connection writes pre-encoded frames to the socket, which needs uncompressed messages.
+      perMessageDeflate: false,
+      // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
+      clientTracking: false,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        wss.once('listening', resolve);
+        wss.once('error', reject);
+      });
+    } catch (err) {
+      await this.#stopFollowing();
+      throw err;
+    }
+    this.#wss = wss;
+    wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
+    wss.on('connection', (ws, req) => this.#accept(ws, req.url, req.socket));
+    this.#heartbeat = setInterval(() => this.#beat(), this.#deps.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS);
+    this.#heartbeat.unref();
+    this.#url = `ws://${formatHost(cfg.websocket.host)}:${(wss.address() as AddressInfo).port}`;
+    log.info(
+      { url: this.#url, maxConnections: cfg.websocketMaxConnections, pendingPolling: this.#poller !== undefined },
+      'websocket server listening',
+    );
   }
-  function onClose(this: WebSocket): void {
-    const connection = connections.get(this);
-    if (!connection) return;
-    connections.delete(this);
-    hub.remove(connection);
-    metrics.connections.dec();
+
+  /** stop stops following the chain, closes every client (going away) and the listening socket. */
+  async stop(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    await this.#stopFollowing();
+    const sockets = (): WebSocket[] => [...this.#connections.keys(), ...this.#mdwSockets];
+    for (const ws of sockets()) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
+    const wss = this.#wss;
+    if (!wss) return;
+    await new Promise<void>((resolve) => {
+      wss.close(() => resolve());
+      // Peers that do not finish the closing handshake must not hold the shutdown.
+      setTimeout(() => {
+        for (const ws of sockets()) ws.terminate();
+      }, 2000).unref();
+    });
   }
-  wss.on('connection', (ws, req) => {
-    if (hub.size + mdwHub.size >= cfg.websocketMaxConnections) {
-      metrics.connectionsRefused.inc();
+
+  async #stopFollowing(): Promise<void> {
+    this.#unsubscribe?.();
+    await Promise.all([
+      this.#ownsListener ? this.#listener.stop() : undefined,
+      this.#feed.stop(),
+      this.#poller?.stop(),
+    ]);
+  }
+
+  #accept(ws: WebSocket, url: string | undefined, socket: Duplex): void {
+    const { cfg } = this.#deps;
+    if (this.#hub.size + this.#mdwHub.size >= cfg.websocketMaxConnections) {
+      this.#metrics.connectionsRefused.inc();
       ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
       return;
     }
-    const version = mdwVersionOf(req.url);
-    if (version !== undefined) {
-      acceptMdw(ws, version);
-      return;
-    }
-    const connection = new Connection(ws, req.socket);
-    connections.set(ws, connection);
-    hub.add(connection);
-    metrics.connections.inc();
-    ws.on('pong', onPong);
-    ws.on('message', onMessage);
-    ws.on('error', onError);
-    ws.on('close', onClose);
-  });
-  const mdwSockets = new Set<WebSocket>();
-  /** acceptMdw serves ae_mdw's protocol on one socket; its answers and events are plain text frames. */
-  function acceptMdw(ws: WebSocket, version: 'v2' | 'v3'): void {
+    const version = mdwVersionOf(url);
+    if (version !== undefined) return this.#acceptMdw(ws, version);
+    const connection = new Connection(ws, socket);
+    this.#connections.set(ws, connection);
+    this.#hub.add(connection);
+    this.#metrics.connections.inc();
+    ws.on('pong', this.#onPong);
+    ws.on('message', this.#onMessage);
+    ws.on('error', this.#onError);
+    ws.on('close', this.#onClose);
+  }
+
+  /** #acceptMdw serves ae_mdw's protocol on one socket; its answers and events are plain text frames. */
+  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3'): void {
     const peer: MdwPeer = {
       version,
       send: (text) => {
         if (ws.readyState === WebSocket.OPEN) ws.send(text);
       },
     };
-    mdwHub.add(peer);
-    mdwSockets.add(ws);
-    metrics.connections.inc();
+    this.#mdwHub.add(peer);
+    this.#mdwSockets.add(ws);
+    this.#metrics.connections.inc();
     ws.on('message', (data, isBinary) => {
-      if (!isBinary) mdwHub.receive(peer, toBytes(data).toString('utf8'));
+      if (!isBinary) this.#mdwHub.receive(peer, toBytes(data).toString('utf8'));
     });
-    ws.on('error', onError);
+    ws.on('error', this.#onError);
     ws.on('close', () => {
-      mdwSockets.delete(ws);
-      mdwHub.remove(peer);
-      metrics.connections.dec();
+      this.#mdwSockets.delete(ws);
+      this.#mdwHub.remove(peer);
+      this.#metrics.connections.dec();
     });
   }
-  const heartbeat = setInterval(() => {
-    for (const [ws, connection] of connections) {
+
+  /** #beat terminates seed-protocol clients that did not answer the last ping, and pings the others. */
+  #beat(): void {
+    for (const [ws, connection] of this.#connections) {
       if (!connection.alive) {
-        metrics.deadPeersTerminated.inc();
+        this.#metrics.deadPeersTerminated.inc();
         ws.terminate();
         continue;
       }
       connection.alive = false;
       ws.ping();
     }
-  }, deps.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS);
-  heartbeat.unref();
+  }
+}
 
-  const url = `ws://${formatHost(cfg.websocket.host)}:${(wss.address() as AddressInfo).port}`;
-  log.info(
-    { url, maxConnections: cfg.websocketMaxConnections, pendingPolling: poller !== undefined },
-    'websocket server listening',
-  );
-  return {
-    name: 'websocket',
-    url,
-    /** reportPosted tells tx_update subscribers of a transaction a client posted through us (no mempool poll needed). */
-    reportPosted(body) {
-      if (!hub.hasSubscribers('tx_update')) return;
-      const tx = postedTx(body);
-      if (!tx) return;
-      // the poll that finds it in the mempool next must not report it again
-      poller?.remember(tx.hash);
-      hub.publishPending([tx.json]);
-    },
-    async stop() {
-      clearInterval(heartbeat);
-      await Promise.all([stopListening(), feed.stop(), poller?.stop()]);
-      for (const ws of [...connections.keys(), ...mdwSockets]) ws.close(CLOSE_SHUTDOWN, 'server shutting down');
-      await new Promise<void>((resolve) => {
-        wss.close(() => resolve());
-        // Peers that do not finish the closing handshake must not hold the shutdown.
-        setTimeout(() => {
-          for (const ws of [...connections.keys(), ...mdwSockets]) ws.terminate();
-        }, 2000).unref();
-      });
-    },
-  };
+/** startWebsocketServer creates and starts a WebsocketServer. */
+export async function startWebsocketServer(deps: WebsocketServerDeps): Promise<WebsocketServer> {
+  const server = new WebsocketServer(deps);
+  await server.start();
+  return server;
 }
 
 /**

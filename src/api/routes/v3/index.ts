@@ -10,8 +10,12 @@ import { parseJson } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { v3ApiDocument } from './api-document.ts';
+import { activityRoutes } from './activities.ts';
 import { blockRoutes } from './blocks.ts';
 import { nameRoutes } from './names.ts';
+import { oracleRoutes } from './oracles.ts';
+import { channelRoutes } from './channels.ts';
+import { contractRoutes } from './contracts.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
@@ -34,6 +38,10 @@ export function v3Router(deps: RouteDeps): Router {
   blockRoutes(router, pool);
   transactionRoutes(router, pool, cfg);
   nameRoutes(router, pool);
+  oracleRoutes(router, pool);
+  channelRoutes(router, pool);
+  contractRoutes(router, pool);
+  activityRoutes(router, pool);
   return router;
 }
 

@@ -17,7 +17,7 @@ export const TX_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ['oracle_register', 'OracleRegisterTx'],
   ['oracle_extend', 'OracleExtendTx'],
   ['oracle_query', 'OracleQueryTx'],
-  ['oracle_response', 'OracleResponseTx'],
+  ['oracle_response', 'OracleRespondTx'],
   ['name_preclaim', 'NamePreclaimTx'],
   ['name_claim', 'NameClaimTx'],
   ['name_update', 'NameUpdateTx'],

@@ -67,12 +67,20 @@ class Params {
 /** matchSql is the condition on an account_transactions row `a` for one way the id may appear. */
 function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
-  if (m.txTypes) parts.push(`${a}.tx_type = ANY(${p.add(m.txTypes)}::text[])`);
+  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p));
   if (m.fields) parts.push(`${a}.fields && ${p.add(m.fields)}::text[]`);
   if (m.innerType)
     parts.push(`EXISTS (SELECT 1 FROM transactions ti WHERE ti.height = ${a}.height AND ti.micro_index = ${a}.micro_index
       AND ti.tx_index = ${a}.tx_index AND ti.tx->'tx'->'tx'->>'type' = ${p.add(m.innerType)})`);
   return parts.length === 0 ? 'true' : parts.join(' AND ');
+}
+
+/**
+ * typeSql is the type condition; one type is an equality, so the (…, tx_type, height, micro_index,
+ * tx_index) indexes hand out rows already in position order and a page reads only its own rows.
+ */
+function typeSql(a: string, types: readonly string[], p: Params): string {
+  return types.length === 1 ? `${a}.tx_type = ${p.add(types[0])}` : `${a}.tx_type = ANY(${p.add(types)}::text[])`;
 }
 
 function conditionSql(a: string, c: IdCondition, p: Params): string {
@@ -105,7 +113,7 @@ function fromWhere(f: TxFilter, p: Params): string {
     from = 'transactions s';
     hash = 's.hash';
   }
-  if (f.types) where.push(`s.tx_type = ANY(${p.add(f.types)}::text[])`);
+  if (f.types) where.push(typeSql('s', f.types, p));
   if (f.entrypoint !== undefined)
     where.push(
       `EXISTS (SELECT 1 FROM contract_calls c WHERE c.tx_hash = ${hash} AND c.function = ${p.add(f.entrypoint)})`,

@@ -1,0 +1,75 @@
+/** @module /v3/channels: channels by their latest transaction, and one channel's state. */
+import type Router from '@koa/router';
+import { stringifyJson, type Json } from '../../../chain/json.ts';
+import type { Pool } from '../../../db/pool.ts';
+import { channelById, channelsPage, type ChannelKey, type ChannelRow } from '../../../db/queries/v3/channels.ts';
+import type { CursorCodec } from './cursors.ts';
+import { v3BadRequest, v3NotFound } from './errors.ts';
+import { paginate } from './page.ts';
+import { isId, one, parseId, parsePaging } from './params.ts';
+import { sendPage, sendText } from './respond.ts';
+
+const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})-(ch_\w+)$/.exec(text);
+    if (!match || !isId(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: Number(match[1]), microIndex: Number(match[2]), txIndex: Number(match[3]), channelId: match[4]! };
+  },
+};
+
+/** channelObject is ae_mdw's Channel from the create tx, the latest tx and the amounts moved. Pure. */
+export function channelObject(c: ChannelRow): Record<string, Json> {
+  const create = c.createTx;
+  const last = c.last.tx;
+  const big = (v: Json | undefined): bigint => BigInt(String(v ?? 0));
+  const initiatorAmount = big(create.initiator_amount);
+  const responderAmount = big(create.responder_amount);
+  return {
+    channel: c.channelId,
+    active: c.active,
+    amount: initiatorAmount + responderAmount + BigInt(c.deposited) - BigInt(c.withdrawn),
+    channel_reserve: big(create.channel_reserve),
+    initiator: create.initiator_id ?? null,
+    responder: create.responder_id ?? null,
+    initiator_amount: initiatorAmount,
+    responder_amount: responderAmount,
+    delegate_ids: create.delegate_ids ?? { initiator: [], responder: [] },
+    last_updated_height: c.last.height,
+    last_updated_time: Number(c.last.timeMs),
+    last_updated_tx_hash: c.last.txHash,
+    last_updated_tx_type: c.last.txType,
+    lock_period: create.lock_period ?? null,
+    locked_until: c.last.txType === 'ChannelCloseSoloTx' ? c.last.height + Number(create.lock_period ?? 0) : 0,
+    round: last.round ?? 1,
+    solo_round: 0,
+    state_hash: last.state_hash ?? create.state_hash ?? null,
+    updates_count: c.updatesCount,
+  };
+}
+
+/** channelRoutes registers the channel operations on the /v3 router. */
+export function channelRoutes(router: Router, pool: Pool): void {
+  router.get('/channels', async (ctx) => {
+    const paging = parsePaging(ctx.query);
+    const state = one(ctx.query.state) ?? 'active';
+    if (state !== 'active' && state !== 'inactive') throw v3BadRequest(`invalid query: state=${state}`);
+    const page = await paginate(
+      async (walk, from, n) =>
+        (await channelsPage(pool, state, walk, from, n)).map((c) => ({
+          key: { ...c.last, channelId: c.channelId },
+          item: stringifyJson(channelObject(c)),
+        })),
+      { ...paging, cursor: CHANNEL_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, CHANNEL_CURSOR.encode);
+  });
+
+  router.get('/channels/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, ['ch']);
+    const c = await channelById(pool, id);
+    if (!c) throw v3NotFound(id);
+    sendText(ctx, stringifyJson(channelObject(c)));
+  });
+}

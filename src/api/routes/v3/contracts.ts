@@ -1,0 +1,60 @@
+/** @module /v3/contracts: a contract's creation and the event logs of calls (the node's call info). */
+import type Router from '@koa/router';
+import { hash } from '../../../chain/encoding.ts';
+import { stringifyJson } from '../../../chain/json.ts';
+import type { Pool } from '../../../db/pool.ts';
+import { contractById, logsPage, type LogKey } from '../../../db/queries/v3/contracts.ts';
+import type { CursorCodec } from './cursors.ts';
+import { v3BadRequest, v3NotFound } from './errors.ts';
+import { paginate } from './page.ts';
+import { one, parseId, parseNonNegative, parsePaging } from './params.ts';
+import { contractLogObject, contractObject } from './render-contracts.ts';
+import { sendPage, sendText } from './respond.ts';
+
+const LOG_CURSOR: CursorCodec<LogKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('-').map(parseNonNegative);
+    if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
+  },
+};
+
+/** contractRoutes registers the contract operations on the /v3 router. */
+export function contractRoutes(router: Router, pool: Pool): void {
+  const logs = async (
+    ctx: Parameters<Parameters<Router['get']>[1]>[0],
+    contract: string | undefined,
+  ): Promise<void> => {
+    const paging = parsePaging(ctx.query);
+    const contractId = contract === undefined ? undefined : parseId(contract, ['ct']);
+    const event = one(ctx.query.event);
+    // an event is its name's blake2b as topic 0, which the node prints as a decimal integer
+    const topic0 =
+      event === undefined ? undefined : BigInt(`0x${Buffer.from(hash(Buffer.from(event))).toString('hex')}`).toString();
+    const filter = {
+      contractId,
+      topic0,
+      ...(paging.scope ? { first: paging.scope.first, last: paging.scope.last } : {}),
+    };
+    const page = await paginate(
+      async (walk, from, n) =>
+        (await logsPage(pool, filter, walk, from, n)).map((l) => ({
+          key: { height: l.height, microIndex: l.microIndex, txIndex: l.txIndex, logIdx: l.logIdx },
+          item: stringifyJson(contractLogObject(l)),
+        })),
+      { ...paging, cursor: LOG_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, LOG_CURSOR.encode);
+  };
+
+  router.get('/contracts/logs', (ctx) => logs(ctx, one(ctx.query.contract_id) ?? one(ctx.query.contract)));
+
+  router.get('/contracts/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, ['ct']);
+    const c = await contractById(pool, id);
+    if (!c) throw v3NotFound(id);
+    sendText(ctx, stringifyJson(contractObject(c)));
+  });
+}

@@ -1,0 +1,107 @@
+/** @module ae_mdw's Contract and ContractLog objects: creation, and logs with base32hex event hashes and decoded data. Pure. */
+import { decode, hash } from '../../../chain/encoding.ts';
+import type { Json } from '../../../chain/json.ts';
+import type { ContractRow, LogRow } from '../../../db/queries/v3/contracts.ts';
+
+const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
+
+/** base32hex is RFC 4648's base32hex, upper case and `=`-padded (ae_mdw's `event_hash`). */
+export function base32hex(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32HEX[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32HEX[(value << (5 - bits)) & 31];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
+}
+
+/** The standard events ae_mdw names, keyed by their topic 0 (blake2b of the name) in base32hex. */
+const EVENT_NAMES: ReadonlyMap<string, string> = new Map(
+  [
+    'Allowance',
+    'Approval',
+    'ApprovalForAll',
+    'Burn',
+    'Deposit',
+    'Mint',
+    'Swap',
+    'Transfer',
+    'Withdrawal',
+    'EditionLimit',
+    'EditionLimitDecrease',
+    'TemplateCreation',
+    'TemplateDeletion',
+    'TemplateMint',
+    'TemplateLimit',
+    'TemplateLimitDecrease',
+    'TokenLimit',
+    'TokenLimitDecrease',
+    'PairCreated',
+    'SwapTokens',
+  ].map((name) => [base32hex(hash(Buffer.from(name))), name]),
+);
+
+/** topicBytes is a topic (unsigned 256-bit integer) as 32 big-endian bytes. */
+export function topicBytes(topic: Json): Buffer {
+  return Buffer.from(BigInt(String(topic)).toString(16).padStart(64, '0'), 'hex');
+}
+
+/** logData is the log's payload as UTF-8 text when it is printable text, else base64. */
+export function logData(data: Json | undefined): string {
+  let bytes: Buffer;
+  try {
+    bytes = decode(String(data ?? ''), ['cb']).bytes;
+  } catch {
+    return '';
+  }
+  const text = bytes.toString('utf8');
+  // eslint-disable-next-line no-control-regex -- control characters mean the payload is not text
+  return Buffer.from(text, 'utf8').equals(bytes) && !/[\u0000-\u0008\u000e-\u001f]/.test(text)
+    ? text
+    : bytes.toString('base64');
+}
+
+/** contractLogObject is ae_mdw's ContractLog. */
+export function contractLogObject(l: LogRow): Record<string, Json> {
+  const topics = Array.isArray(l.log.topics) ? l.log.topics : [];
+  const eventHash = topics.length > 0 ? base32hex(topicBytes(topics[0]!)) : null;
+  const emitter = String(l.log.address ?? l.calledContract);
+  const external = emitter !== l.calledContract;
+  return {
+    contract_id: emitter,
+    contract_tx_hash: l.contractTxHash,
+    call_tx_hash: l.callTxHash,
+    args: topics.slice(1).map((t) => BigInt(String(t)).toString()),
+    data: logData(l.log.data),
+    event_hash: eventHash,
+    event_name: eventHash === null ? null : (EVENT_NAMES.get(eventHash) ?? null),
+    ext_caller_contract_id: external ? l.calledContract : null,
+    ext_caller_contract_tx_hash: external ? l.calledContractTxHash : null,
+    parent_contract_id: null,
+    height: l.height,
+    micro_index: l.microIndex,
+    block_hash: l.blockHash,
+    block_time: Number(l.blockTime),
+    log_idx: l.logIdx,
+  };
+}
+
+/** contractObject is ae_mdw's Contract: the creating transaction (without type and version) and where it is. */
+export function contractObject(c: ContractRow): Record<string, Json> {
+  const { type: _type, version: _version, ...createTx } = c.tx;
+  return {
+    contract: c.contractId,
+    block_hash: c.blockHash,
+    source_tx_hash: c.txHash,
+    source_tx_type: c.txType,
+    aexn_type: null,
+    create_tx: createTx,
+  };
+}

@@ -1,0 +1,68 @@
+/** @module Read-side SQL for ae_mdw's channels: each channel's create tx, latest tx, updates and amounts from channel_events. */
+import type { Json } from '../../../chain/json.ts';
+import type { Queryable } from '../../pool.ts';
+import { keyset, type Walk } from './positions.ts';
+import type { TxPosition } from './transactions.ts';
+
+/** A channel: its creation, its latest transaction and what its transactions moved. */
+export interface ChannelRow {
+  readonly channelId: string;
+  readonly active: boolean;
+  readonly createTx: { [key: string]: Json };
+  readonly last: TxPosition & { txHash: string; txType: string; timeMs: string; tx: { [key: string]: Json } };
+  readonly updatesCount: number;
+  readonly deposited: string;
+  readonly withdrawn: string;
+}
+
+const CHANNEL = `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
+    ct.tx AS "createTx",
+    json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
+                      'txType', lt.tx_type, 'timeMs', lt.micro_time_ms::text, 'tx', lt.tx) AS last,
+    (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
+    (SELECT coalesce(sum((t.tx->>'amount')::numeric), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,
+    (SELECT coalesce(sum((t.tx->>'amount')::numeric), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelWithdrawTx') AS withdrawn
+  FROM (SELECT DISTINCT channel_id FROM channel_events) c
+  CROSS JOIN LATERAL (SELECT t.tx FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+                       WHERE x.channel_id = c.channel_id ORDER BY x.height, x.micro_index, x.tx_index LIMIT 1) ct
+  CROSS JOIN LATERAL (SELECT t.* FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+                       WHERE x.channel_id = c.channel_id ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) lt`;
+
+/** Channel list key: the position of its latest transaction. */
+export type ChannelKey = TxPosition & { channelId: string };
+
+/** channelsPage reads up to n channels (active: not closed) by their latest transaction, walking from a key. */
+export async function channelsPage(
+  db: Queryable,
+  state: 'active' | 'inactive' | undefined,
+  walk: Walk,
+  from: ChannelKey | undefined,
+  n: number,
+): Promise<ChannelRow[]> {
+  const values: unknown[] = [n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex, from.channelId);
+  const cols = [
+    "(s.last->>'height')::int",
+    "(s.last->>'microIndex')::int",
+    "(s.last->>'txIndex')::int",
+    's."channelId"',
+  ];
+  const ks = keyset(cols, walk, from ? '$2::int, $3::int, $4::int, $5::text' : undefined);
+  const filter = state === 'active' ? 's.active' : state === 'inactive' ? 'NOT s.active' : 'true';
+  const { rows } = await db.query<ChannelRow>(
+    `SELECT * FROM (${CHANNEL}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  );
+  return rows;
+}
+
+/** channelById reads one channel. */
+export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
+  const { rows } = await db.query<ChannelRow>(
+    `SELECT * FROM (${CHANNEL.replace('FROM channel_events) c', 'FROM channel_events WHERE channel_id = $1) c')}) s`,
+    [channelId],
+  );
+  return rows[0];
+}

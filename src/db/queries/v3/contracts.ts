@@ -1,0 +1,87 @@
+/** @module Read-side SQL for ae_mdw's contracts: the creation of a contract, and event logs from the stored call infos. */
+import type { Json } from '../../../chain/json.ts';
+import type { Queryable } from '../../pool.ts';
+import { keyset, type Walk } from './positions.ts';
+
+/** A contract and the transaction that created it. */
+export interface ContractRow {
+  readonly contractId: string;
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+}
+
+/** contractById reads a contract's creation. */
+export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
+  const { rows } = await db.query<ContractRow>({
+    name: 'mdw_v3_contract',
+    text: `SELECT c.contract_id AS "contractId", t.micro_block_hash AS "blockHash", t.hash AS "txHash", t.tx_type AS "txType", t.tx
+             FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1`,
+    values: [contractId],
+  });
+  return rows[0];
+}
+
+/** A log entry of a call: where it is, the called contract, and the node's {address, topics, data}. */
+export interface LogRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly callTxHash: string;
+  readonly calledContract: string;
+  readonly log: { address?: Json; topics?: Json; data?: Json };
+  readonly contractTxHash: string | null;
+  readonly calledContractTxHash: string | null;
+}
+
+/** A log position: the call's position and the entry's index in its log. */
+export interface LogKey {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+}
+
+/** logsPage reads up to n log entries (optionally of one emitting contract) walking from a key (inclusive). */
+export async function logsPage(
+  db: Queryable,
+  filter: { contractId?: string; topic0?: string; first?: number; last?: number },
+  walk: Walk,
+  from: LogKey | undefined,
+  n: number,
+): Promise<LogRow[]> {
+  const values: unknown[] = [
+    n,
+    filter.contractId ?? null,
+    filter.first ?? 0,
+    filter.last ?? 2 ** 31 - 1,
+    filter.topic0 ?? null,
+  ];
+  if (from) values.push(from.height, from.microIndex, from.txIndex, from.logIdx);
+  const ks = keyset(
+    ['l.height', 'l.micro_index', 'l.tx_index', 'l.log_idx'],
+    walk,
+    from ? '$6::int, $7::int, $8::int, $9::int' : undefined,
+  );
+  const { rows } = await db.query<LogRow>(
+    `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
+            t.micro_block_hash AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
+            l.contract_id AS "calledContract", l.entry AS log,
+            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.entry->>'address') AS "contractTxHash",
+            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.contract_id) AS "calledContractTxHash"
+       FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry, e.ord - 1 AS log_idx
+               FROM contract_calls c
+               CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.call_info->'log', '[]'::jsonb)) WITH ORDINALITY AS e(entry, ord)
+              WHERE c.height BETWEEN $3 AND $4) l
+       JOIN transactions t ON t.hash = l.tx_hash
+      WHERE ($2::text IS NULL OR l.entry->>'address' = $2) AND ($5::text IS NULL OR l.entry->'topics'->>0 = $5)
+        AND ${ks.where}
+      ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  );
+  return rows;
+}

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { mdwEvent, parseMdwMessage, pong } from '../../../src/events/mdw-protocol.ts';
+import { MdwSubscriptions } from '../../../src/events/mdw-subscriptions.ts';
+import { mdwVersionOf } from '../../../src/events/ws-server.ts';
+
+const ACCOUNT = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
+
+describe("ae_mdw's websocket protocol", () => {
+  it('parses subscriptions, Object targets, sources and Ping', () => {
+    expect(parseMdwMessage('{"op":"Subscribe","payload":"KeyBlocks"}')).to.deep.equal({
+      ok: true,
+      request: { op: 'Subscribe', channel: 'KeyBlocks', source: undefined },
+    });
+    expect(
+      parseMdwMessage(`{"op":"Unsubscribe","payload":"Object","target":"${ACCOUNT}","source":"node"}`),
+    ).to.deep.equal({ ok: true, request: { op: 'Unsubscribe', channel: 'Object', target: ACCOUNT, source: 'node' } });
+    expect(parseMdwMessage('{"op":"Ping"}')).to.deep.equal({ ok: true, request: { op: 'Ping' } });
+  });
+
+  it("answers bad messages with ae_mdw's error strings", () => {
+    const error = (text: string): unknown => (parseMdwMessage(text) as { error?: string }).error;
+    expect(error('{"op":"Subscribe","payload":"Object","target":"ak_test"}')).to.equal('invalid target: ak_test');
+    expect(error('{"op":"Subscribe","payload":"Foo"}')).to.equal('invalid payload: Foo');
+    expect(error('{"op":"Subscribe","payload":"Object"}')).to.equal('missing field: target');
+    expect(error('{"op":"Subscribe","payload":"KeyBlocks","source":"x"}')).to.equal('invalid source: x');
+    expect(error('{"op":')).to.match(/^invalid json message: at \d+$/);
+  });
+
+  it('keeps the whole list per connection; a source-less request covers both sources', () => {
+    const subs = new MdwSubscriptions();
+    expect(subs.apply({ op: 'Subscribe', channel: 'KeyBlocks' })).to.equal(undefined);
+    expect(subs.apply({ op: 'Subscribe', channel: 'Object', target: ACCOUNT, source: 'mdw' })).to.equal(undefined);
+    expect(subs.list()).to.deep.equal(['KeyBlocks', ACCOUNT]);
+    expect([...subs.sources('KeyBlocks')]).to.deep.equal(['mdw', 'node']);
+    expect([...subs.sources(ACCOUNT)]).to.deep.equal(['mdw']);
+    expect(subs.apply({ op: 'Subscribe', channel: 'KeyBlocks' })).to.equal('already subscribed to: KeyBlocks');
+    expect(subs.apply({ op: 'Subscribe', channel: 'Object', target: ACCOUNT, source: 'node' })).to.equal(undefined);
+    expect(subs.apply({ op: 'Unsubscribe', channel: 'MicroBlocks' })).to.equal(
+      'no subscription for payload: MicroBlocks',
+    );
+    expect(subs.apply({ op: 'Unsubscribe', channel: 'KeyBlocks' })).to.equal(undefined);
+    expect(subs.list()).to.deep.equal([ACCOUNT]);
+  });
+
+  it('frames events and Pong, and routes ae_mdw paths to the protocol', () => {
+    expect(mdwEvent('{"a":1}', 'node', 'Object', ACCOUNT)).to.equal(
+      `{"payload":{"a":1},"source":"node","subscription":"Object","target":"${ACCOUNT}"}`,
+    );
+    expect(JSON.parse(pong(['KeyBlocks']))).to.deep.equal({ payload: 'Pong', subscriptions: ['KeyBlocks'], count: 1 });
+    expect(mdwVersionOf('/v2/websocket')).to.equal('v2');
+    expect(mdwVersionOf('/mdw/v3/websocket?x=1')).to.equal('v3');
+    expect(mdwVersionOf('/')).to.equal(undefined);
+    expect(mdwVersionOf('/websocket')).to.equal(undefined);
+  });
+});
