@@ -225,10 +225,15 @@ export class TokenTraffic {
     return this.#call(from, token, 'burn', [this.#part(this.#balance(token, from.address) / 10n)]);
   }
 
+  /** #spender is one of a few traders, so that allowances get changed, reset and used, not only created. */
+  #spender(): KeyPair {
+    return this.#traders[this.#rng.int(0, 2)]!;
+  }
+
   #allowance(): BuiltTx {
     const token = this.#rng.pick(this.#tokens);
     const owner = this.#rng.pick(this.#traders);
-    const spender = this.#rng.pick(this.#traders).address;
+    const spender = this.#spender().address;
     const existing = this.#slot<bigint>(token, `a:${owner.address}:${spender}`);
     if (existing === undefined)
       return this.#call(owner, token, 'create_allowance', [address(spender), this.#rng.bigint(60)]);
@@ -239,7 +244,7 @@ export class TokenTraffic {
   #transferAllowance(): BuiltTx | undefined {
     const token = this.#rng.pick(this.#tokens);
     const owner = this.#holder(token);
-    const spender = this.#rng.pick(this.#traders);
+    const spender = this.#spender();
     if (!owner) return undefined;
     const allowed = this.#slot<bigint>(token, `a:${owner.address}:${spender.address}`) ?? 0n;
     const amount = [allowed, this.#balance(token, owner.address)].reduce((a, b) => (a < b ? a : b));
