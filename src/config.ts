@@ -29,6 +29,8 @@ export interface Config {
   readonly websocketMaxBufferedBytes: number;
   /** HTTP API and /metrics. */
   readonly port: number;
+  /** Address the HTTP API listens on; undefined: every interface. */
+  readonly httpHost: string | undefined;
   /** Generations re-checked against the node at every poll; blocks deeper are final for caching. */
   readonly forkWindow: number;
   /** Generations written in one database transaction. */
@@ -38,6 +40,8 @@ export interface Config {
   /** Concurrent requests to the node while catching up. */
   readonly fetchConcurrency: number;
   readonly pollIntervalMs: number;
+  /** How often a server reads the node's mempool (internal API) for pending tx_update events. */
+  readonly mempoolPollIntervalMs: number;
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
@@ -98,6 +102,7 @@ export const DEFAULTS = {
   BATCH_TRANSACTIONS: 2000,
   FETCH_CONCURRENCY: 8,
   POLL_INTERVAL_MS: 2000,
+  MEMPOOL_POLL_INTERVAL_MS: 500,
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
@@ -114,11 +119,23 @@ export class ConfigError extends AppError {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** loadConfig reads the variables from `env` (never from process.env itself) and validates all of them. */
-export function loadConfig(env: Env): Config {
+/**
+ * Defaults of `mdw dev`, where everything runs on one laptop: the websocket listens on loopback only (the HTTP API
+ * does too, see the dev command), so a development environment is never reachable from the network by default.
+ */
+export const DEV_DEFAULTS = { WEBSOCKET_ADDRESS: '127.0.0.1:3020', HTTP_HOST: '127.0.0.1' } as const;
+
+/**
+ * loadConfig reads the variables from `env` (never from process.env itself) and validates all of them.
+ * `defaults` replaces some of DEFAULTS for one kind of run (DEV_DEFAULTS); a variable that is set still wins.
+ */
+export function loadConfig(
+  env: Env,
+  defaults: Partial<Record<keyof typeof DEFAULTS | 'HTTP_HOST', string>> = {},
+): Config {
   const problems: string[] = [];
   const read = new Reader(env, problems);
-  const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
+  const ws = read.address('WEBSOCKET_ADDRESS', defaults.WEBSOCKET_ADDRESS ?? DEFAULTS.WEBSOCKET_ADDRESS);
   const extraNodes = read.urlList('NODE_URLS');
   const nodeUrl = read.url('NODE_URL', extraNodes[0] ?? DEFAULTS.NODE_URL);
   const config: Config = {
@@ -145,11 +162,13 @@ export function loadConfig(env: Env): Config {
       2 ** 31,
     ),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
+    httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
     batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
+    mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),

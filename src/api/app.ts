@@ -9,6 +9,7 @@ import type { Pool } from '../db/pool.ts';
 import { ping } from '../db/queries/stats.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { DependencyOutage } from '../outage.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
@@ -16,6 +17,7 @@ import { errorBoundary } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
+import { NodeHeight } from './node-height.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -30,6 +32,10 @@ export interface AppDeps {
   readonly version: string;
   /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
   readonly responseCache?: ResponseCache;
+  /** told of every request refused because the database is away (logs the outage once; see src/outage.ts) */
+  readonly databaseOutage?: DependencyOutage;
+  /** hears every transaction a client posted through our forwarding and the node accepted */
+  readonly onTransactionPosted?: (body: string) => void;
 }
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
@@ -39,13 +45,15 @@ const READY_TIMEOUT_MS = 2000;
 export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
   const metrics = createApiMetrics(registry);
-  metrics.watch(pool);
+  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log });
+  metrics.watch(pool, nodeHeight);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
     timeoutMs: cfg.nodeTimeoutMs,
     metrics,
     log,
+    onTransactionPosted: deps.onTransactionPosted,
   });
   const app = new Koa<ApiState>();
   app.silent = true;
@@ -68,12 +76,21 @@ export function createApp(deps: AppDeps): Koa {
     metrics.watchCache(deps.responseCache);
     app.use(responseCache(deps.responseCache, compressor));
   }
-  app.use(errorBoundary(log));
+  app.use(errorBoundary(log, deps.databaseOutage));
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
   app.use(operations(deps));
-  const routeDeps = { cfg, log, pool, metrics, forward, version: deps.version, responseCache: deps.responseCache };
+  const routeDeps = {
+    cfg,
+    log,
+    pool,
+    metrics,
+    forward,
+    nodeHeight,
+    version: deps.version,
+    responseCache: deps.responseCache,
+  };
   // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
   app.use(v3Api(routeDeps));
   for (const router of apiRouters(routeDeps)) app.use(router.routes());

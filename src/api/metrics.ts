@@ -2,6 +2,7 @@
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
 import { syncState } from '../db/queries/stats.ts';
+import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 /** ApiMetrics is what the API middleware and handlers record into. */
@@ -12,8 +13,8 @@ export interface ApiMetrics {
   readonly cacheAnswers: prom.Counter<'result'>;
   readonly nodeDuration: prom.Histogram<'outcome'>;
   readonly nodeErrors: prom.Counter<'kind'>;
-  /** watch adds the pool gauges and the sync gauges (read from the database at scrape time) */
-  watch(pool: Pool): void;
+  /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
+  watch(pool: Pool, nodeHeight: NodeHeight): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
 }
@@ -22,6 +23,7 @@ export interface ApiMetrics {
 export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   const registers = [registry];
   const pools: Pool[] = [];
+  const nodeHeights: NodeHeight[] = [];
   new prom.Gauge({
     name: 'mdw_api_db_pool_connections',
     help: 'Database pool connections by state (total, idle, waiting requests).',
@@ -43,18 +45,18 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   });
   new prom.Gauge({
     name: 'mdw_api_sync_height',
-    help: 'Heights as this server sees them: the database top, the node height, and the lag.',
+    help: "Heights as this server sees them: the database top, the node's height now, and the lag.",
     labelNames: ['kind'] as const,
     registers,
     async collect() {
       const pool = pools[0];
       if (!pool) return;
       try {
-        const s = await syncState(pool);
+        // the node's height as /middleware/status reads it (not the populator's last write, stale when it is down)
+        const [s, node] = await Promise.all([syncState(pool), nodeHeights[0]?.current() ?? null]);
         if (s.topHeight !== undefined) this.set({ kind: 'database' }, s.topHeight);
-        if (s.nodeHeight !== undefined) this.set({ kind: 'node' }, s.nodeHeight);
-        if (s.topHeight !== undefined && s.nodeHeight !== undefined)
-          this.set({ kind: 'lag' }, Math.max(0, s.nodeHeight - s.topHeight));
+        if (node !== null) this.set({ kind: 'node' }, node);
+        if (s.topHeight !== undefined && node !== null) this.set({ kind: 'lag' }, Math.max(0, node - s.topHeight));
       } catch {
         // The database is down: /readyz reports it; the gauge keeps its last values.
       }
@@ -125,8 +127,9 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       labelNames: ['kind'] as const,
       registers,
     }),
-    watch(pool) {
+    watch(pool, nodeHeight) {
       pools.push(pool);
+      nodeHeights.push(nodeHeight);
     },
     watchCache(cache) {
       caches.push(cache);

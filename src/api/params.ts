@@ -18,7 +18,7 @@ export const PAGING_DEFAULTS = { limit: 100, maxLimit: 1000, maxOffset: 10_000_0
 const MAX_HEIGHT = 2 ** 31 - 1;
 
 /** TX_TYPES are the outer transaction types the node prints; the tx-type filter accepts these (any case). */
-export const TX_TYPES = [
+const TX_TYPES = [
   'SpendTx',
   'OracleRegisterTx',
   'OracleExtendTx',

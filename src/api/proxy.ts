@@ -18,6 +18,8 @@ export interface NodeProxyOptions {
   readonly timeoutMs: number;
   readonly metrics: ApiMetrics;
   readonly log: Logger;
+  /** hears the body of every `POST /v2/transactions` the node accepted (tx_update reports it as pending) */
+  readonly onTransactionPosted?: (body: string) => void;
 }
 
 /** forwardToNode sends the current request to the node and streams the node's answer back as it is. */
@@ -56,7 +58,14 @@ const MAX_SOCKETS_PER_NODE = 256;
 const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 
 const FAILURE = Symbol('mdw.proxy.failure');
-type Tagged = IncomingMessage & { [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean } };
+const POSTED = Symbol('mdw.proxy.posted');
+type Tagged = IncomingMessage & {
+  [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean };
+  /** the body of a transaction post, as it streams to the node (undefined beyond MAX_POSTED_TX_BYTES) */
+  [POSTED]?: Buffer[] | undefined;
+};
+/** A posted transaction bigger than this is forwarded but not reported as pending (the node takes far smaller ones). */
+const MAX_POSTED_TX_BYTES = 1024 * 1024;
 
 /**
  * normalisedPath is the path as a lenient server may read it: percent-decoded once, a backslash
@@ -104,9 +113,12 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       proxyReq.on('timeout', () => {
         failure(req).timedOut = true;
       });
+      if (opts.onTransactionPosted && isTransactionPost(req)) tapBody(req as Tagged);
     },
-    proxyRes(proxyRes: IncomingMessage) {
+    proxyRes(proxyRes: IncomingMessage, req: IncomingMessage) {
       for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
+      const posted = (req as Tagged)[POSTED];
+      if (posted && proxyRes.statusCode === 200) opts.onTransactionPosted?.(Buffer.concat(posted).toString('utf8'));
     },
     error(error: NodeJS.ErrnoException, req: IncomingMessage) {
       failure(req).error = error;
@@ -154,6 +166,23 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       throw new AppError(ErrorCode.NODE_TIMEOUT, 504, `the node did not answer within ${opts.timeoutMs} ms`);
     throw new AppError(ErrorCode.NODE_UNREACHABLE, 502, 'the node is unreachable');
   };
+}
+
+/** isTransactionPost is true for a client posting a signed transaction to the node. */
+function isTransactionPost(req: IncomingMessage): boolean {
+  return req.method === 'POST' && normalisedPath(new URL(req.url ?? '/', 'http://x').pathname) === '/v2/transactions';
+}
+
+/** tapBody keeps a copy of the request body as it streams to the node. */
+function tapBody(req: Tagged): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req[POSTED] = chunks;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_POSTED_TX_BYTES) req[POSTED] = undefined;
+    else chunks.push(chunk);
+  });
 }
 
 function failure(req: IncomingMessage): NonNullable<Tagged[typeof FAILURE]> {

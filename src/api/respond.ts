@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../log.ts';
 import type { ApiMetrics } from './metrics.ts';
+import type { NodeHeight } from './node-height.ts';
 import type { ForwardToNode } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -15,6 +16,8 @@ export interface RouteDeps {
   readonly pool: Pool;
   readonly metrics: ApiMetrics;
   readonly forward: ForwardToNode;
+  /** the node's height as this server reads it now (one reading per moment, shared by status and metrics) */
+  readonly nodeHeight: NodeHeight;
   readonly version: string;
   /** the response cache of final answers, when the server keeps one (it also keeps final counts) */
   readonly responseCache?: ResponseCache;

@@ -29,7 +29,7 @@ export interface ResponseCacheStats {
 }
 
 /** DEFAULT_MAX_ENTRIES bounds the Map itself when bodies are tiny (e.g. transaction counts). */
-export const DEFAULT_MAX_ENTRIES = 200_000;
+const DEFAULT_MAX_ENTRIES = 200_000;
 /** ENTRY_OVERHEAD_BYTES approximates the Map slot, the entry object and the ETag string. */
 const ENTRY_OVERHEAD_BYTES = 160;
 /** RECENT_INVALIDATIONS: how many invalidations are remembered to judge reads still in flight. */

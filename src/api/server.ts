@@ -8,6 +8,8 @@ import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../events/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
+import { createOutageMetrics, DependencyOutage } from '../outage.ts';
+import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
@@ -36,9 +38,25 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     log: log.child({ component: 'listener' }),
   });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
-  const server = createServer(createApp({ ...deps, pool, responseCache }).callback());
+  const databaseOutage = new DependencyOutage({
+    dependency: 'database',
+    log,
+    metrics: createOutageMetrics(registry),
+    probe: () => ping(pool),
+  });
+  // the websocket server starts after the app: posted transactions reach it once it is there
+  let reportPosted: (body: string) => void = () => {};
+  const server = createServer(
+    createApp({
+      ...deps,
+      pool,
+      responseCache,
+      databaseOutage,
+      onTransactionPosted: (body) => reportPosted(body),
+    }).callback(),
+  );
   server.keepAliveTimeout = 65_000;
-  let ws: (Role & { url: string }) | undefined;
+  let ws: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
   let invalidation: Role | undefined;
   try {
     // Listening for rollbacks before the first request, so no answer is cached unguarded.
@@ -46,11 +64,14 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(cfg.port, resolve);
+      server.listen(cfg.port, cfg.httpHost, resolve);
     });
-    ws = await startWebsocketServer({ cfg, log, pool, registry, listener });
+    const websocket = await startWebsocketServer({ cfg, log, pool, registry, listener });
+    ws = websocket;
+    reportPosted = (body) => websocket.reportPosted(body);
   } catch (err) {
     await closeHttp(server);
+    databaseOutage.stop();
     await invalidation?.stop();
     await listener.stop();
     await pool.end();
@@ -61,15 +82,16 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   const websocket = ws;
   return {
     name: 'server',
-    httpUrl: `http://127.0.0.1:${port}`,
+    httpUrl: `http://${shownHost(cfg.httpHost)}:${port}`,
     wsUrl: websocket.url,
     async stop() {
       await Promise.all([closeHttp(server), websocket.stop()]);
+      databaseOutage.stop();
       await invalidation?.stop();
       // Last of the three: both users are done with it.
       await listener.stop();
       await pool.end();
-      log.info('http api stopped');
+      log.debug('http api stopped');
     },
   };
 }
@@ -81,4 +103,10 @@ function closeHttp(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+}
+
+/** shownHost is the host to put in the URL printed for people: loopback when listening on every interface. */
+function shownHost(host: string | undefined): string {
+  if (host === undefined || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -15,7 +15,7 @@ export const CERES_BID_EXTENSION = 240;
 export const MAX_AUCTIONED_LABEL_LENGTH = 12;
 
 /** labelLength is the length of the name without its registrar suffix. */
-export function labelLength(name: string): number {
+function labelLength(name: string): number {
   const ascii = asciiName(name);
   const dot = ascii.lastIndexOf('.');
   return dot < 0 ? ascii.length : dot;

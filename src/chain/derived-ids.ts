@@ -54,7 +54,7 @@ function nameHashBytes(name: string): Uint8Array {
 }
 
 /** isPreLimaName is true for `.test` names, the only registrar before Lima. */
-export function isPreLimaName(name: string): boolean {
+function isPreLimaName(name: string): boolean {
   return /\.test$/i.test(name);
 }
 

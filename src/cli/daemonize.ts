@@ -1,6 +1,6 @@
 /** @module `-d`: detach from the terminal, write PID_FILE, keep logging to LOG_DIR. */
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export interface DaemonizeOptions {
@@ -50,4 +50,19 @@ export function withoutDaemonFlag(args: readonly string[]): string[] {
     result.push(arg);
   }
   return result.filter((a) => a !== '-');
+}
+
+/**
+ * removeOwnPidFile deletes PID_FILE after a clean stop when it names this process (the daemon `mdw -d` started):
+ * a file that names another process (a newer daemon, a foreground run that never wrote it) is left alone.
+ */
+export function removeOwnPidFile(pidFile: string | undefined, pid = process.pid): void {
+  if (!pidFile) return;
+  let written: string;
+  try {
+    written = readFileSync(pidFile, 'utf8').trim();
+  } catch {
+    return;
+  }
+  if (written === String(pid)) rmSync(pidFile, { force: true });
 }

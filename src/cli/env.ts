@@ -2,10 +2,16 @@
 import { Errors } from '@oclif/core';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 
-/** configFromEnv loads the configuration or exits with status 2 and every problem listed. */
-export function configFromEnv(overrides: Readonly<Record<string, string | undefined>> = {}): Config {
+/**
+ * configFromEnv loads the configuration or exits with status 2 and every problem listed. `overrides` win over the
+ * environment (flags); `defaults` stand in for DEFAULTS where the environment leaves a variable unset.
+ */
+export function configFromEnv(
+  overrides: Readonly<Record<string, string | undefined>> = {},
+  defaults: Parameters<typeof loadConfig>[1] = {},
+): Config {
   try {
-    return loadConfig({ ...process.env, ...withoutUndefined(overrides) });
+    return loadConfig({ ...process.env, ...withoutUndefined(overrides) }, defaults);
   } catch (err) {
     if (err instanceof ConfigError) throw new Errors.CLIError(err.message, { exit: 2 });
     throw err;

@@ -4,8 +4,9 @@ import type { Role } from '../roles.ts';
 
 /**
  * runUntilSignal keeps the roles running until SIGTERM or SIGINT, then stops them in reverse
- * start order (servers before the populator's pool, say) and resolves. A second signal while
- * stopping exits at once with status 130, for a person pressing Ctrl-C twice.
+ * start order (servers before the populator's pool, say) and resolves. A clean stop logs one
+ * line (each role's own stop is a debug detail); a role that fails to stop logs an error. A second
+ * signal while stopping exits at once with status 130, for a person pressing Ctrl-C twice.
  */
 export function runUntilSignal(
   roles: readonly Role[],
@@ -27,12 +28,13 @@ export function runUntilSignal(
         proc.exit(130);
       }
       stopping = true;
-      log.info({ signal }, 'stopping');
+      const started = Date.now();
+      log.debug({ signal }, 'stopping');
       void stopAll(roles, log).then(() => {
         proc.off('SIGHUP', onHup);
         proc.off('SIGTERM', onSignal);
         proc.off('SIGINT', onSignal);
-        log.info('stopped');
+        log.info({ signal, roles: roles.map((r) => r.name), ms: Date.now() - started }, 'stopped');
         logger.flush();
         resolve();
       });
@@ -47,7 +49,7 @@ export async function stopAll(roles: readonly Role[], log: Logger): Promise<void
   for (const role of [...roles].reverse()) {
     try {
       await role.stop();
-      log.info({ role: role.name }, 'role stopped');
+      log.debug({ role: role.name }, 'role stopped');
     } catch (err) {
       log.error({ role: role.name, err }, 'role failed to stop cleanly');
     }

@@ -41,8 +41,13 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
-  // Without a listener an idle client's error (database restart) would crash the process.
-  pool.on('error', (err) => log.warn({ err: err.message }, 'idle database connection lost'));
+  // Without a listener a client's error would crash the process: an idle client's comes through the pool, a
+  // checked-out client's (a restart or pg_terminate_backend during a query) from the client itself, after its
+  // query has already failed with it. Whoever uses the connection reports the outage, once; these are details.
+  pool.on('error', (err) => log.debug({ err: err.message }, 'idle database connection lost'));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.debug({ err: err.message }, 'database connection lost'));
+  });
   return pool;
 }
 

@@ -49,7 +49,7 @@ function u64(n: bigint | number): Buffer {
 }
 
 /** keyHeaderBytes is `aec_headers:serialize_to_binary/1` of a key header (pow and nonce zero when absent). */
-export function keyHeaderBytes(h: KeyHeader): Uint8Array {
+function keyHeaderBytes(h: KeyHeader): Uint8Array {
   const info = idBytes(h.info);
   const flags = (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
   const pow = Buffer.alloc(42 * 4);

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import { Chain } from './chain.ts';
+import { dryRunRoute } from './contracts/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { deriveKey, generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
@@ -96,8 +97,8 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const started = Date.now();
   const chain = makeChain(opts, miner, accounts, log);
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
-  const external = externalRoutes(chain, info);
-  const internal = internalRoutes(chain);
+  const external = [...externalRoutes(chain, info), dryRunRoute(chain, '/v2/dry-run')];
+  const internal = [...internalRoutes(chain), dryRunRoute(chain, '/v2/debug/transactions/dry-run')];
   const withApi = (routes: Route[]): Route[] => [
     ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
@@ -160,7 +161,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     stop: async () => {
       for (const t of timers) clearInterval(t);
       await Promise.all([close(externalServer), close(internalServer)]);
-      log.info('devnode stopped');
+      log.debug('devnode stopped');
     },
   };
 }

@@ -5,6 +5,7 @@ import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
+import { tokenMakers } from './contracts/traffic.ts';
 import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
@@ -87,7 +88,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ],
   });
   const kit = new TrafficKit(chain, rng, accounts);
-  const traffic = new Traffic(kit, opts.extraMakers?.(kit) ?? []);
+  const traffic = new Traffic(kit, [...tokenMakers(kit), ...(opts.extraMakers?.(kit) ?? [])]);
   const txTypes: Record<string, number> = {};
   const shape: GenerationShape =
     opts.profile === 'mainnet-like'

@@ -22,7 +22,7 @@ const isUInt = (v: Json | undefined, max: bigint): boolean => {
  * uint64, `pow` 42 uint32s, `info` a cb_). The devnode does NOT verify the proof of work: any
  * nonce and pow of the right shape is accepted.
  */
-export function parseMinedKeyBlock(value: Json | undefined): KeyHeader | undefined {
+function parseMinedKeyBlock(value: Json | undefined): KeyHeader | undefined {
   if (!isJsonObject(value)) return undefined;
   const v = value;
   const hashes = ['prev_hash', 'prev_key_hash', 'state_hash', 'miner', 'beneficiary'] as const;

@@ -13,7 +13,7 @@ import type { BuiltTx, Traffic } from './traffic.ts';
 export const MAINNET = { generations: 1_139_200, transactions: 45_208_121 } as const;
 
 /** ERAS the generated range is cut into; BUSY_ERAS of them (2 in 10, spread out) are busy. */
-export const ERAS = 10;
+const ERAS = 10;
 const BUSY_ERAS: ReadonlySet<number> = new Set([3, 7]);
 
 /** Micro blocks per generation and transactions per micro block, as inclusive ranges, for each kind of era. */
@@ -21,8 +21,8 @@ export const QUIET = { microBlocks: [0, 8], transactions: [1, 4] } as const;
 export const BUSY = { microBlocks: [10, 40], transactions: [2, 10] } as const;
 
 /** Shares of the transactions drawn as plain spends and as contract calls; the rest follow the devnode's whole mix. */
-export const SPEND_SHARE = 0.5;
-export const CALL_SHARE = 0.25;
+const SPEND_SHARE = 0.5;
+const CALL_SHARE = 0.25;
 
 /** GenerationShape decides how many micro blocks a generation has, how many transactions each, and which. */
 export interface GenerationShape {

@@ -17,7 +17,7 @@ export interface PacingOptions {
 }
 
 /** JITTER is the spread of each request's latency around the configured one: ±20 %. */
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** jitteredLatency draws one request's latency: uniform over latencyMs × [0.8, 1.2]. Pure given `random`. */
 export function jitteredLatency(latencyMs: number, random: () => number): number {

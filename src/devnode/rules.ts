@@ -9,6 +9,7 @@ import type { Json } from '../chain/json.ts';
 import { MIN_FEE, ttlFee } from './fees.ts';
 import { contractId, oracleQueryId } from './ids.ts';
 import { contractCallResult, FATE_TRUE } from './fate-contract.ts';
+import { callRecordJson, contractOutcome } from './contracts/call-record.ts';
 import type { TxFields } from './tx-codec.ts';
 import { commitState, newState, type WorldState } from './state.ts';
 import { CHANNEL_RULES, channelSigners } from './rules-channels.ts';
@@ -89,7 +90,7 @@ function innerSigned(tx: TxFields): TxFields {
   return signed.tx as TxFields;
 }
 
-/** callInfo is the call record of a contract create or call (or a GA attach's init) (the outcome from fate-contract.ts: the devnode runs no code). */
+/** callInfo is the call record of a GA attach's init (the outcome from fate-contract.ts: the devnode runs no auth code). */
 function callInfo(
   tx: TxFields,
   ctx: ApplyContext,
@@ -109,6 +110,46 @@ function callInfo(
     return_value: result.returnValue,
     return_type: result.returnType,
   };
+}
+
+/**
+ * runContractTx runs a create or call (contracts/call-record.ts) after the caller paid the fee, the
+ * amount and all the gas, then refunds the unused gas and, when the call failed, the amount (and a
+ * failed create's deposit, the contract then not existing). Returns the call record.
+ */
+function runContractTx(
+  state: WorldState,
+  tx: TxFields,
+  ctx: ApplyContext,
+  contract: string,
+  caller: string,
+  code: string,
+): { [k: string]: Json } {
+  const isCreate = tx.type === 'ContractCreateTx';
+  const amount = int(tx.amount);
+  const outcome = contractOutcome(state, {
+    height: ctx.height,
+    caller,
+    contract,
+    code,
+    callData: str(tx.call_data),
+    amount,
+    gasLimit: num(tx.gas),
+    isCreate,
+  });
+  credit(state, caller, (int(tx.gas) - BigInt(outcome.gasUsed)) * int(tx.gas_price));
+  if (outcome.returnType !== 'ok') {
+    debit(state, withPrefix(contract, 'ak'), amount);
+    credit(state, caller, amount + (isCreate ? int(tx.deposit) : 0n));
+    if (isCreate) state.contracts.delete(contract);
+  }
+  return callRecordJson(outcome, {
+    caller,
+    callerNonce: num(tx.nonce),
+    height: ctx.height,
+    contract,
+    gasPrice: tx.gas_price ?? 0,
+  });
 }
 
 /** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
@@ -189,7 +230,7 @@ const APPLY: Record<string, Apply> = {
   },
   ContractCreateTx(state, tx, ctx) {
     const owner = str(tx.owner_id);
-    debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + gasUsed(tx) * int(tx.gas_price));
+    debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + int(tx.gas) * int(tx.gas_price));
     const id = contractId(owner, num(tx.nonce));
     state.contracts.set(id, {
       id,
@@ -200,16 +241,16 @@ const APPLY: Record<string, Apply> = {
       code: str(tx.code),
     });
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
+    return { callInfo: runContractTx(state, tx, ctx, id, owner, str(tx.code)) };
   },
   ContractCallTx(state, tx, ctx) {
     const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.height);
     const contract = state.contracts.get(id);
     if (!contract) throw new TxRejected(`contract ${id} not found`);
     const caller = str(tx.caller_id);
-    debit(state, caller, int(tx.fee) + int(tx.amount) + gasUsed(tx) * int(tx.gas_price));
+    debit(state, caller, int(tx.fee) + int(tx.amount) + int(tx.gas) * int(tx.gas_price));
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: callInfo(tx, ctx, id, caller, contract.code) };
+    return { callInfo: runContractTx(state, tx, ctx, id, caller, contract.code) };
   },
   GAAttachTx(state, tx, ctx) {
     const owner = str(tx.owner_id);

@@ -1,4 +1,5 @@
 /** @module The devnode's world state (accounts, oracles, names, contracts, channels) as layered maps. */
+import type { FateValue } from './contracts/fate.ts';
 
 /** LayeredMap reads through to its parent and writes to itself, so a mempool view costs nothing to drop. */
 export class LayeredMap<V> {
@@ -147,6 +148,8 @@ export interface WorldState {
   readonly auctionEnds: LayeredMap<readonly string[]>;
   readonly contracts: LayeredMap<ContractEntry>;
   readonly channels: LayeredMap<ChannelEntry>;
+  /** the storage of natively run contracts, keyed `ct_…/slot` (src/devnode/contracts/) */
+  readonly contractStore: LayeredMap<FateValue>;
 }
 
 /** commitState moves a layer's writes into the state it was made over. */
@@ -166,5 +169,6 @@ export function newState(parent?: WorldState): WorldState {
     auctionEnds: new LayeredMap(parent?.auctionEnds),
     contracts: new LayeredMap(parent?.contracts),
     channels: new LayeredMap(parent?.channels),
+    contractStore: new LayeredMap(parent?.contractStore),
   };
 }

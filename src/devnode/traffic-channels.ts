@@ -20,6 +20,9 @@ interface Channel {
 /** EMPTY_POI is a proof of inclusion with no trees: `[60, 1, [], [], [], [], [], []]` (the devnode checks none). */
 const EMPTY_POI = encode('pi', rlpEncode([intToBytes(60), intToBytes(1), [], [], [], [], [], []]));
 
+/** MAX_OPEN_CHANNELS bounds the channels the traffic keeps open, so choosing one costs the same on any chain length. */
+const MAX_OPEN_CHANNELS = 40;
+
 /** ChannelTraffic keeps the channels the generator opened. */
 export class ChannelTraffic {
   readonly #kit: TrafficKit;
@@ -33,7 +36,7 @@ export class ChannelTraffic {
 
   makers(): WeightedMaker[] {
     return [
-      [3, () => this.#create()],
+      [3, () => (this.#channels.length < MAX_OPEN_CHANNELS ? this.#create() : undefined)],
       [2, (h) => this.#step(h)],
       [2, (h) => this.#step(h)],
     ];

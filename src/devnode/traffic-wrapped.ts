@@ -19,6 +19,9 @@ import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
 /** GA_FUNDING is what a fresh key gets before it becomes a generalized account. */
 const GA_FUNDING = 10n ** 21n;
 
+/** MAX_GA_ACCOUNTS bounds the generalized accounts made (the rest of the chain's GAMetaTx reuse them). */
+const MAX_GA_ACCOUNTS = 40;
+
 /** WrappedTraffic keeps the fresh keys and the generalized accounts the generator made. */
 export class WrappedTraffic {
   readonly #kit: TrafficKit;
@@ -34,7 +37,7 @@ export class WrappedTraffic {
 
   makers(): WeightedMaker[] {
     return [
-      [1, () => this.#attach()],
+      [1, () => (this.#gas.length < MAX_GA_ACCOUNTS ? this.#attach() : undefined)],
       [3, () => this.#meta()],
       [3, () => this.#payingFor()],
     ];

@@ -1,6 +1,6 @@
 /** @module Turns the populator's notifications into chain events, each block sent once, in chain order. */
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../retry.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from './notification.ts';

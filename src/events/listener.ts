@@ -122,7 +122,8 @@ export class NotificationListener {
         },
         (err: unknown) => {
           if (this.#stopped) return;
-          this.#options.log.warn(
+          // the loss was logged once; each failed try is a detail
+          this.#options.log.debug(
             { err: (err as Error).message, attempts: this.#backoff.failures },
             'database listen reconnect failed',
           );

@@ -1,5 +1,6 @@
 /** @module The mdw-source payloads of ae_mdw's websocket, read from the database in /v3's shapes. */
 import { keyBlockJson, microBlockJson } from '../api/routes/v3/render-blocks.ts';
+import { signedTx } from '../chain/signed-tx.ts';
 import { transactionJson } from '../api/routes/v3/render-tx.ts';
 import type { Queryable } from '../db/pool.ts';
 import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
@@ -21,12 +22,9 @@ export function mdwRenderer(db: Queryable): MdwRenderer {
       const t = await transactionByHash(db, hash);
       if (!t) return undefined;
       const before = await transactionsBefore(db, t.height, t.microIndex);
-      const signed: Record<string, unknown> = { block_hash: t.microBlockHash, block_height: t.height, hash: t.hash };
-      if (t.signatures !== null) signed.signatures = t.signatures;
-      signed.tx = t.tx;
       return {
         v3: transactionJson(t),
-        v2: v2TransactionJson(signed, {
+        v2: v2TransactionJson(signedTx(t), {
           txIndex: before + t.txIndex,
           microIndex: t.microIndex,
           microTime: Number(t.microTimeMs),

@@ -56,6 +56,11 @@ export class PendingTxPoller {
     this.#schedule();
   }
 
+  /** remember marks a transaction as reported already (a client posted it through us), so no poll reports it again. */
+  remember(hash: string): void {
+    this.#known.add(hash);
+  }
+
   /** stop cancels the next poll and waits for one in flight. */
   async stop(): Promise<void> {
     this.#stopped = true;

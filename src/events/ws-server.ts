@@ -14,6 +14,7 @@ import { mdwRenderer } from './mdw-render.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from './notification.ts';
+import { postedTx } from './posted-tx.ts';
 import { PendingTxPoller } from './tx-update.ts';
 
 export interface WebsocketServerDeps {
@@ -112,7 +113,7 @@ export class WebsocketServer implements Role {
         ? undefined
         : new PendingTxPoller({
             nodeInternalUrl: cfg.nodeInternalUrl,
-            intervalMs: cfg.pollIntervalMs,
+            intervalMs: cfg.mempoolPollIntervalMs,
             timeoutMs: cfg.nodeTimeoutMs,
             log,
             metrics,
@@ -124,6 +125,16 @@ export class WebsocketServer implements Role {
   /** url is the server's ws:// base URL, once started. */
   get url(): string {
     return this.#url;
+  }
+
+  /** reportPosted tells tx_update subscribers of a transaction a client posted through us (no mempool poll needed). */
+  reportPosted(body: string): void {
+    if (!this.#hub.hasSubscribers('tx_update')) return;
+    const tx = postedTx(body);
+    if (!tx) return;
+    // the poll that finds it in the mempool next must not report it again
+    this.#poller?.remember(tx.hash);
+    this.#hub.publishPending([tx.json]);
   }
 
   /** start catches up with the stored chain, follows the populator's notifications and listens. */

@@ -5,8 +5,9 @@
  */
 import { withPrefix } from '../chain/id-cache.ts';
 import { oracleQueryId } from '../chain/derived-ids.ts';
-import { isJsonObject, type Json } from '../chain/json.ts';
+import { isJsonObject } from '../chain/json.ts';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../chain/aens.ts';
+import type { NameEventState, OracleEventState } from '../db/queries/state-events.ts';
 import type {
   AccountTxRow,
   NameAction,
@@ -19,21 +20,11 @@ import type {
   TxPosition,
 } from './rows.ts';
 
-/** NameState is a name after its latest event. */
-export interface NameState {
-  readonly name: string | null;
-  readonly kind: string;
-  readonly owner: string;
-  readonly expiresAt: number | null;
-  readonly auctionEnd: number | null;
-  readonly nameFee: string | null;
-  readonly pointers: Json;
-}
+/** NameState is a name after its latest event: what a name_events row records. */
+export type NameState = NameEventState;
 
 /** OracleState is what a later extension needs: the current expiry. */
-export interface OracleState {
-  readonly expiresAt: number;
-}
+export type OracleState = OracleEventState;
 
 function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
   switch (a.kind) {
@@ -42,7 +33,8 @@ function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
         prev &&
         (prev.kind === 'claim' || prev.kind === 'bid') &&
         prev.auctionEnd !== null &&
-        prev.auctionEnd > a.height;
+        // an auction ending at E still takes bids at E: the node hands the name over with key block E + 1
+        prev.auctionEnd >= a.height;
       if (running && a.salt === 0n) {
         const auctionEnd = auctionEndAfterBid(a.name, a.protocol, a.height, prev.auctionEnd!);
         return {

@@ -120,7 +120,15 @@ export class ContractDecoder {
       const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
       if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
       const calldata = String(tx.call_data);
-      if (this.#opts.compilerUrl) return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+      if (this.#opts.compilerUrl) {
+        try {
+          return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+        } catch (err) {
+          // a FATE call the compiler cannot decode (it sent no function, or failed): the in-process decoder may
+          if (!isFate(tx.abi_version)) throw err;
+          return this.#inProcessAfter(err, code, calldata, callInfo);
+        }
+      }
       if (!isFate(tx.abi_version))
         return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
       return this.#inProcess(code, calldata, callInfo);
@@ -159,6 +167,20 @@ export class ContractDecoder {
     const create = isJsonObject(stored) ? contractTx(stored) : undefined;
     if (create && typeof create.code === 'string') return create.code;
     return this.#opts.node.contractCode(id).catch(() => undefined);
+  }
+
+  /** #inProcessAfter decodes in-process after the compiler failed; when both fail, the error names both. */
+  #inProcessAfter(
+    compilerError: unknown,
+    code: string,
+    calldata: string,
+    callInfo: JsonObject | undefined,
+  ): DecodedCall {
+    try {
+      return this.#inProcess(code, calldata, callInfo);
+    } catch (err) {
+      throw new Error(`${message(compilerError)}; in-process: ${message(err)}`, { cause: err });
+    }
   }
 
   #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {

@@ -13,6 +13,8 @@ export interface IndexerMetrics {
   readonly rollbacks: prom.Counter;
   /** real forks only: growth of the top generation is not one */
   readonly forks: prom.Counter;
+  /** failed steps and lock takes, by kind (an error code, a SQLSTATE, an error name) */
+  readonly failures: prom.Counter<'kind'>;
   /** contract calls stored without call info because every node had garbage-collected it (410) */
   readonly callInfoPruned: prom.Counter;
   /** answers per node (each attempt that got one, error statuses included) */
@@ -51,6 +53,12 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
     forks: new prom.Counter({
       name: 'mdw_sync_forks_total',
       help: 'Forks detected (stored blocks the node replaced); new micro blocks at the top are not counted',
+      registers,
+    }),
+    failures: new prom.Counter({
+      name: 'mdw_populator_failures_total',
+      help: 'Failed populator steps and writer-lock takes (each retried), by kind',
+      labelNames: ['kind'],
       registers,
     }),
     nodeRequests: new prom.Counter({

@@ -6,18 +6,18 @@ import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
 import { createWritePool } from '../db/pool.ts';
-import { writerLock } from '../db/writer-lock.ts';
+import { WriterLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
-import { backoffDelay, sleep } from '../retry.ts';
+import { Backoff, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
-import { createIndexerMetrics } from './metrics.ts';
+import { createIndexerMetrics, type IndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
 import { onSizeFallback } from '../chain/tx-size.ts';
 
@@ -31,7 +31,12 @@ export interface PopulatorDeps {
 
 export type Populator = Role & { synced(): Promise<void> };
 
-/** startPopulator runs migrations, then loads and follows the chain in the background until stop(). */
+/**
+ * startPopulator runs migrations, then loads and follows the chain in the background until stop(). It writes only
+ * while it holds the schema's writer lock; when the connection holding it dies (a database restart,
+ * `pg_terminate_backend`, a failover) it stops writing, takes the lock again with backoff and resumes from what the
+ * database holds.
+ */
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
@@ -40,96 +45,153 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const metrics = createIndexerMetrics(deps.registry);
   // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
   onSizeFallback((txType, reason) => log.warn({ txType, reason }, 'transaction size taken from its json'));
-  // one set of nodes for both clients: the poll and the fetches share its slots and its view of forks
-  const clientOptions = {
-    url: new NodeSet(cfg.nodeUrls),
-    timeoutMs: cfg.nodeTimeoutMs,
-    signal: abort.signal,
-    onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
-    onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
-    onFork: (node: string, dropped: boolean) => {
-      if (dropped) metrics.nodeForks.inc({ node });
-    },
-  };
-  // a batch is redone whole when one request gives up, so its requests retry generously; the poll
-  // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
-  const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
-  const follower = new Follower({
-    cfg,
-    log,
-    poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
-    loader: {
-      pool,
-      node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
-      schema: cfg.databaseSchema,
-      concurrency: cfg.fetchConcurrency,
-      batchTransactions: cfg.batchTransactions,
+  // one set of nodes for every client: the poll and the fetches share its slots and its view of forks
+  const nodes = new NodeSet(cfg.nodeUrls);
+  // once per run, whatever the follower: logged once, counted each time
+  const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
+  /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
+  const newFollower = (signal: AbortSignal): Follower => {
+    const clientOptions = {
+      url: nodes,
+      timeoutMs: cfg.nodeTimeoutMs,
+      signal,
+      onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
+      onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+      onFork: (node: string, dropped: boolean) => {
+        if (dropped) metrics.nodeForks.inc({ node });
+      },
+    };
+    // a batch is redone whole when one request gives up, so its requests retry generously; the poll
+    // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
+    const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
+    return new Follower({
+      cfg,
       log,
-      metrics,
-      onCallInfoGone: new PrunedCallInfos(log, metrics.callInfoPruned).record,
-    },
-  });
+      poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
+      loader: {
+        pool,
+        node,
+        decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
+        schema: cfg.databaseSchema,
+        concurrency: cfg.fetchConcurrency,
+        batchTransactions: cfg.batchTransactions,
+        log,
+        metrics,
+        onCallInfoGone,
+      },
+    });
+  };
   let markSynced!: () => void;
   const synced = new Promise<void>((resolve) => {
     markSynced = resolve;
   });
-  const lockClient = await pool.connect();
-  let locked = false;
+  const lock = new WriterLock(pool, cfg.databaseSchema);
+  const failures = new FailureLog(log, metrics);
+  const backoff = new Backoff({
+    initialMs: Math.min(cfg.pollIntervalMs, 1000),
+    maxMs: MAX_ERROR_BACKOFF_MS,
+    jitter: 0.2,
+  });
 
-  async function run(): Promise<void> {
-    await writerLock(lockClient, cfg.databaseSchema);
-    locked = true;
-    let failures = 0;
-    let failing: string | undefined;
-    while (!abort.signal.aborted) {
+  /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
+  async function follow(term: AbortSignal): Promise<void> {
+    const follower = newFollower(term);
+    while (!term.aborted) {
       try {
         const result = await follower.step();
-        if (failing !== undefined) log.info('populator recovered');
-        failing = undefined;
-        failures = 0;
+        failures.recovered();
+        backoff.reset();
         if (follower.caughtUp) markSynced();
-        if (result === 'idle') await sleep(cfg.pollIntervalMs, abort.signal);
+        if (result === 'idle') await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
-        if (abort.signal.aborted) break;
-        failures++;
-        const message = err instanceof Error ? err.message : String(err);
-        // log once per state change (a new kind of failure), not once per retry
-        const kind = err instanceof AppError ? err.code : err instanceof Error ? err.name : 'error';
-        if (kind !== failing) log.warn({ err: message, kind }, 'populator step failed; retrying');
-        failing = kind;
+        if (term.aborted) break;
+        failures.failed(err, 'populator step failed; retrying');
         const status = err instanceof NodeError ? SyncStatus.NODE_UNAVAILABLE : SyncStatus.ERROR;
-        await heartbeat(pool, status, null, message).catch(() => {});
-        await sleep(
-          backoffDelay(failures, {
-            initialMs: Math.min(cfg.pollIntervalMs, 1000),
-            maxMs: MAX_ERROR_BACKOFF_MS,
-            jitter: 0.2,
-          }),
-          abort.signal,
-        );
+        await heartbeat(pool, status, null, errorMessage(err)).catch(() => {});
+        await sleep(backoff.next(), term);
       }
     }
   }
 
+  async function run(): Promise<void> {
+    while (!abort.signal.aborted) {
+      try {
+        await lock.acquire(abort.signal);
+      } catch (err) {
+        if (abort.signal.aborted) break;
+        failures.failed(err, 'cannot take the writer lock; retrying');
+        await sleep(backoff.next(), abort.signal);
+        continue;
+      }
+      await follow(AbortSignal.any([abort.signal, lock.lost]));
+      if (abort.signal.aborted) {
+        await heartbeat(pool, SyncStatus.STOPPED, null, null).catch(() => {});
+        await lock.release();
+        break;
+      }
+      // the lock went with its connection: nothing is written until it is taken again
+      failures.failed(lock.lost.reason, 'writer lock lost with its database connection; waiting to take it again');
+      await lock.release();
+    }
+  }
+
   const running = run().catch((err: unknown) => {
-    if (!abort.signal.aborted)
-      log.error({ err: err instanceof Error ? err.message : String(err) }, 'populator stopped by an error');
+    log.error({ err: errorMessage(err) }, 'populator stopped by an error');
   });
 
   return {
     name: 'populator',
     synced: () => synced,
     async stop() {
+      // a wait for another populator's lock ends too: its connection is dropped
       abort.abort();
-      // still waiting for another populator's lock: dropping the connection ends the wait
-      if (!locked) lockClient.release(true);
       await running;
-      if (locked) {
-        await heartbeat(pool, SyncStatus.STOPPED, null, null).catch(() => {});
-        lockClient.release(true);
-      }
       await pool.end();
     },
   };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * FailureLog logs a run of failures once per kind (the first of each new kind), and the recovery once, with how
+ * many tries failed meanwhile: an outage of minutes writes two lines, not one per retry.
+ */
+class FailureLog {
+  readonly #log: Logger;
+  readonly #metrics: IndexerMetrics;
+  #kind: string | undefined;
+  #count = 0;
+  #since = 0;
+
+  constructor(log: Logger, metrics: IndexerMetrics) {
+    this.#log = log;
+    this.#metrics = metrics;
+  }
+
+  failed(err: unknown, message: string): void {
+    const kind =
+      err instanceof AppError
+        ? err.code
+        : err instanceof Error
+          ? ((err as { code?: string }).code ?? err.name)
+          : 'error';
+    this.#count++;
+    this.#metrics.failures.inc({ kind });
+    if (this.#kind === undefined) this.#since = Date.now();
+    if (kind !== this.#kind) this.#log.warn({ err: errorMessage(err), kind }, message);
+    this.#kind = kind;
+  }
+
+  recovered(): void {
+    if (this.#kind === undefined) return;
+    this.#log.info(
+      { failedTries: this.#count, seconds: Math.round((Date.now() - this.#since) / 1000) },
+      'populator recovered',
+    );
+    this.#kind = undefined;
+    this.#count = 0;
+  }
 }

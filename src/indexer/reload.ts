@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
 import { createWritePool } from '../db/pool.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
-import { writerLock, writerUnlock } from '../db/writer-lock.ts';
+import { WriterLock, type LockHolder } from '../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
@@ -30,10 +30,10 @@ export async function reloadHeights(
   const { cfg, log } = deps;
   await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
   const pool = createWritePool(cfg, 'mdw-reload', log, 4);
-  const lock = await pool.connect();
+  const lock = new WriterLock(pool, cfg.databaseSchema);
   try {
-    // the populator's single-writer lock: a reload into a schema being populated waits its turn
-    await writerLock(lock, cfg.databaseSchema);
+    // the schema's single-writer lock: with a populator (or another -H) writing, say who and stop, never wait silently
+    if (!(await lock.tryAcquire())) throw writerBusy(cfg.databaseSchema, await lock.holder());
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
     const pruned = new PrunedCallInfos(log);
     const loader = {
@@ -85,6 +85,9 @@ export async function reloadHeights(
             lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
           done += batch.gens.length;
           log.info({ from: batch.gens[0]!.height, to: last, done, total: list.length }, message);
+          // the lock went with its connection (a restart): another writer may have it now
+          if (lock.lost.aborted)
+            throw new AppError(ErrorCode.CLI_WRITER_BUSY, 409, 'writer lock lost with its connection');
         }
       }
       return done;
@@ -109,8 +112,22 @@ export async function reloadHeights(
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
     return { reloaded, rederived, callInfoPruned: pruned.count };
   } finally {
-    await writerUnlock(lock, cfg.databaseSchema).catch(() => {});
-    lock.release();
+    await lock.release();
     await pool.end();
   }
+}
+
+/** writerBusy is the error of a reload that found another writer holding the schema's lock. */
+function writerBusy(schema: string, holder: LockHolder | undefined): AppError {
+  const who = holder
+    ? `${holder.applicationName || 'a client'} (backend pid ${holder.pid}` +
+      `${holder.clientAddress ? ` from ${holder.clientAddress}` : ''}` +
+      `${holder.since ? `, connected since ${holder.since.toISOString()}` : ''})`
+    : 'another writer';
+  return new AppError(
+    ErrorCode.CLI_WRITER_BUSY,
+    409,
+    `schema ${schema} is being written by ${who}, which holds its writer lock: stop that populator or reload ` +
+      `and run -H again, or reload into another schema (--schema) and switch to it`,
+  );
 }

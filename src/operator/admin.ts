@@ -107,7 +107,7 @@ export async function describeStatus(kube: KubeClient, target: MiddlewareName): 
 }
 
 /** formatStatus is describeStatus without the read (pure). */
-export function formatStatus(mw: Middleware): string {
+function formatStatus(mw: Middleware): string {
   const s = mw.status ?? {};
   const schema = (g: number | undefined) =>
     g === undefined ? '-' : `${g} (schema ${mw.spec.database.schemaPrefix ?? 'mdw_g'}${g})`;

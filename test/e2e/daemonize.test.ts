@@ -2,8 +2,14 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import pino from 'pino';
 import { daemonize } from '../../src/cli/daemonize.ts';
+import { startDevnode } from '../../src/devnode/index.ts';
+import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { waitFor } from '../support/wait.ts';
+
+const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
 
 describe('daemonize(opts)', () => {
   it('starts a detached process in its own session and writes its pid to PID_FILE', async () => {
@@ -35,3 +41,51 @@ describe('daemonize(opts)', () => {
     }
   });
 });
+
+describe('mdw -d (the binary)', function () {
+  this.timeout(60_000);
+
+  it('removes PID_FILE after a clean stop of the daemon', async () => {
+    const db = await createTestDatabase();
+    const devnode = await startDevnode(
+      { port: 0, internalPort: 0, generate: { generations: 5, seed: 'e2e-daemon' } },
+      pino({ level: 'silent' }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'mdw-daemon-'));
+    const pidFile = join(dir, 'run', 'mdw.pid');
+    try {
+      const env = {
+        PATH: process.env.PATH ?? '',
+        NODE_URL: devnode.externalUrl,
+        DATABASE_URL: db.url,
+        PORT: String(await freePort()),
+        PID_FILE: pidFile,
+        LOG_DIR: join(dir, 'logs'),
+        POLL_INTERVAL_MS: '200',
+      };
+      const started = spawnSync(process.execPath, [MDW, '-d', '-p'], { env, encoding: 'utf8' });
+      expect(started.status, started.stderr).to.equal(0);
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      await waitFor('the daemon to answer /healthz', async () => {
+        const res = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).catch(() => undefined);
+        return res?.ok === true;
+      });
+      process.kill(pid, 'SIGTERM');
+      await waitFor('the daemon to exit', () => !isRunning(pid), 20_000);
+      expect(existsSync(pidFile), 'PID_FILE after a clean stop').to.equal(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await devnode.stop();
+      await db.drop();
+    }
+  });
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,5 @@
 /** @module A real PostgreSQL for the test run: TEST_DATABASE_URL when set, else one embedded server. */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -8,6 +7,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { migrate } from '../../src/db/migrator.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
+import { freePort } from '../../src/cli/free-port.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -115,14 +115,4 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-/** freePort asks the kernel for an unused loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort } from '../../src/cli/free-port.ts';

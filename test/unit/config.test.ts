@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   ConfigError,
   DEFAULTS,
+  DEV_DEFAULTS,
   loadConfig,
   loadKubeSettings,
   loadOperatorConfig,
@@ -130,6 +131,27 @@ describe('loadConfig(env)', () => {
 
   it('redacts passwords of URLs for logs', () => {
     expect(redactUrl('postgres://u:secret@db/x')).to.equal('postgres://u:***@db/x');
+  });
+});
+
+describe('loadConfig(env, defaults) for mdw dev', () => {
+  it('listens on loopback by default, while a variable that is set still wins', () => {
+    const dev = loadConfig({}, DEV_DEFAULTS);
+    expect(dev.websocket).to.deep.equal({ host: '127.0.0.1', port: 3020 });
+    expect(dev.httpHost).to.equal('127.0.0.1');
+    const set = loadConfig({ WEBSOCKET_ADDRESS: '0.0.0.0:4000', HTTP_HOST: '::1', PORT: '0' }, DEV_DEFAULTS);
+    expect(set.websocket).to.deep.equal({ host: '0.0.0.0', port: 4000 });
+    expect(set.httpHost).to.equal('::1');
+    expect(set.port).to.equal(0);
+    expect(loadConfig({}).httpHost).to.equal(undefined);
+  });
+});
+
+describe('MEMPOOL_POLL_INTERVAL_MS', () => {
+  it('polls the mempool more often than a second by default, apart from POLL_INTERVAL_MS', () => {
+    expect(loadConfig({}).mempoolPollIntervalMs).to.be.below(1000);
+    const cfg = loadConfig({ MEMPOOL_POLL_INTERVAL_MS: '250', POLL_INTERVAL_MS: '5000' });
+    expect([cfg.mempoolPollIntervalMs, cfg.pollIntervalMs]).to.deep.equal([250, 5000]);
   });
 });
 

@@ -8,22 +8,13 @@
     - get
     - list
     - patch
-    - update
     - watch
 - apiGroups:
     - middleware.aeternity.io
   resources:
     - middlewares/status
   verbs:
-    - get
     - patch
-    - update
-- apiGroups:
-    - middleware.aeternity.io
-  resources:
-    - middlewares/scale
-  verbs:
-    - get
 - apiGroups:
     - middleware.aeternity.io
   resources:
@@ -37,10 +28,8 @@
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
     - watch
 - apiGroups:
     - batch
@@ -49,24 +38,27 @@
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
     - watch
 - apiGroups:
     - ""
   resources:
     - services
-    - serviceaccounts
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
     - watch
+- apiGroups:
+    - ""
+  resources:
+    - serviceaccounts
+  verbs:
+    - create
+    - list
+    - patch
 - apiGroups:
     - rbac.authorization.k8s.io
   resources:
@@ -74,12 +66,8 @@
     - rolebindings
   verbs:
     - create
-    - delete
-    - get
     - list
     - patch
-    - update
-    - watch
 - apiGroups:
     - policy
   resources:
@@ -87,11 +75,8 @@
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
-    - watch
 - apiGroups:
     - autoscaling
   resources:
@@ -99,11 +84,8 @@
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
-    - watch
 - apiGroups:
     - networking.k8s.io
   resources:
@@ -111,11 +93,8 @@
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
-    - watch
 - apiGroups:
     - monitoring.coreos.com
   resources:
@@ -123,11 +102,8 @@
   verbs:
     - create
     - delete
-    - get
     - list
     - patch
-    - update
-    - watch
 - apiGroups:
     - coordination.k8s.io
   resources:
@@ -142,7 +118,18 @@
     - events
   verbs:
     - create
-    - patch
+- apiGroups:
+    - ""
+  resources:
+    - namespaces
+  verbs:
+    - get
+- apiGroups:
+    - ""
+  resources:
+    - pods
+  verbs:
+    - list
 {{- end }}
 {{- define "mdw-operator.leaderRules" -}}
 - apiGroups:

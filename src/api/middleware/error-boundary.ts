@@ -1,10 +1,15 @@
 /** @module The one HTTP error boundary: every failure becomes JSON `{reason, code}` with the right status. */
 import type { ApiMiddleware } from '../state.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
+import type { DependencyOutage } from '../../outage.ts';
 
-/** errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. */
-export function errorBoundary(log: Logger): ApiMiddleware {
+/**
+ * errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. A request refused
+ * because the database is away is 503 and is told to `databaseOutage`, which logs the outage once, not per request.
+ */
+export function errorBoundary(log: Logger, databaseOutage?: DependencyOutage): ApiMiddleware {
   return async function errorBoundary(ctx, next) {
     try {
       await next();
@@ -14,7 +19,8 @@ export function errorBoundary(log: Logger): ApiMiddleware {
       }
     } catch (err) {
       const e = toAppError(err);
-      if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
+      if (e.code === ErrorCode.DB_UNAVAILABLE && databaseOutage) databaseOutage.refused(err);
+      else if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
       else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
@@ -37,17 +43,7 @@ function toAppError(err: unknown): AppError {
           : ErrorCode.API_BAD_REQUEST;
     return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
   }
-  if (isDatabaseDown(err)) return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
+  if (isDatabaseUnavailable(err))
+    return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
   return new AppError(ErrorCode.INTERNAL, 500, 'unhandled', { cause: err });
-}
-
-function isDatabaseDown(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  const message = (err as Error)?.message ?? '';
-  return (
-    code === 'ECONNREFUSED' ||
-    code === '57P01' ||
-    code === '57P03' ||
-    /timeout exceeded when trying to connect|Connection terminated/.test(message)
-  );
 }

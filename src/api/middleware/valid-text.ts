@@ -9,7 +9,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * character its UTF-8 (Node hands raw request-line bytes over as latin1 characters, so those stay
  * one byte each). A `%` not followed by two hex digits stands for itself.
  */
-export function percentDecodedBytes(text: string): Uint8Array {
+function percentDecodedBytes(text: string): Uint8Array {
   const bytes: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

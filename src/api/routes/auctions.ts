@@ -1,6 +1,5 @@
 /** @module Middleware queries over name auctions: running ones, their count, the bids of a name or an account, one auction. */
 import Router from '@koa/router';
-import type Koa from 'koa';
 import { topHeight } from '../../db/queries/blocks.ts';
 import {
   bidsOfAccount,
@@ -13,11 +12,12 @@ import { badRequest, notFound } from '../../errors.ts';
 import { PAGING_DEFAULTS, parseFlag, parseId, parseInteger, parsePaging, parseText } from '../params.ts';
 import { jsonArrayText, sendJsonText, type RouteDeps } from '../respond.ts';
 import { MAX_NAME_LENGTH } from './names.ts';
+import type { ApiContext, ApiState } from '../state.ts';
 
 const SORTS = ['expiration', 'name', 'max_bid'] as const;
 
 /** auctionFilter reads `sort` (expiration, name, max_bid), `reverse` and `length` (bytes, `.chain` included). */
-function auctionFilter(query: Koa.Context['query']): AuctionFilter {
+function auctionFilter(query: ApiContext['query']): AuctionFilter {
   const sort = query.sort ?? 'expiration';
   if (typeof sort !== 'string' || !(SORTS as readonly string[]).includes(sort))
     throw badRequest(`sort must be one of ${SORTS.join(', ')}`);
@@ -31,8 +31,8 @@ function auctionFilter(query: Koa.Context['query']): AuctionFilter {
 /** auctionRoutes registers /middleware/names/auctions/… (fixed paths before `:name`). */
 export function auctionRoutes(deps: RouteDeps): Router {
   const { pool } = deps;
-  const router = new Router({ prefix: '/middleware/names/auctions' });
-  const name = (ctx: Koa.Context): string => parseText(ctx.params.name, 'name', MAX_NAME_LENGTH).toLowerCase();
+  const router = new Router<ApiState>({ prefix: '/middleware/names/auctions' });
+  const name = (ctx: ApiContext): string => parseText(ctx.params.name, 'name', MAX_NAME_LENGTH).toLowerCase();
 
   router.get('/active/count', async (ctx) => {
     const filter = auctionFilter(ctx.query);

@@ -17,7 +17,7 @@ import { parseHeight, parseInteger, parsePaging } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 import { generationsReport } from '../shapes.ts';
 import { BriefValue } from '../brief-value.ts';
-import { NODE_HEIGHT_TTL_MS, NodeHeight } from '../node-height.ts';
+import { NODE_HEIGHT_TTL_MS } from '../node-height.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';
 import { transactionCountUpTo } from '../transaction-count.ts';
 import { coinbaseAt } from '../../chain/coinbase.ts';
@@ -30,7 +30,6 @@ const MAX_MILLIS = 8.64e15;
 export function chainRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
   const router = new Router<ApiState>({ prefix: '/middleware' });
-  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log: deps.log });
   // one pass over key_blocks' index per TTL, not per status request
   const contiguity = new BriefValue(async () => {
     const { top, count } = await storedHeights(pool);
@@ -101,7 +100,7 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/status', async (ctx) => {
-    const [state, node, contiguous] = await Promise.all([syncState(pool), nodeHeight.current(), contiguity.get()]);
+    const [state, node, contiguous] = await Promise.all([syncState(pool), deps.nodeHeight.current(), contiguity.get()]);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
       state,
@@ -121,7 +120,7 @@ export function chainRoutes(deps: RouteDeps): Router {
 }
 
 /** addToDecimal adds an integer to a non-negative decimal string such as "10848.4", exactly. */
-export function addToDecimal(whole: bigint, decimal: string): string {
+function addToDecimal(whole: bigint, decimal: string): string {
   const [int, frac] = decimal.split('.');
   const sum = (whole + BigInt(int!)).toString();
   return frac === undefined ? sum : `${sum}.${frac}`;

@@ -18,7 +18,7 @@ import { parseId, parsePaging, parseText } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** MAX_SOURCE_BYTES bounds a verification request body. */
-export const MAX_SOURCE_BYTES = 1024 * 1024;
+const MAX_SOURCE_BYTES = 1024 * 1024;
 
 /** contractRoutes registers compilers, contracts/all, calls, transactions and verify. */
 export function contractRoutes(deps: RouteDeps): Router {

@@ -14,10 +14,10 @@ import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 
 /** ACCOUNT_PREFIXES: every kind of id a transaction can reference, so each has a transaction list. */
-export const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'];
+const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'];
 const RECIPIENT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'nm'];
 /** MAX_RATE_DAYS bounds one /transactions/rate request. */
-export const MAX_RATE_DAYS = 400;
+const MAX_RATE_DAYS = 400;
 const DAY_MS = 86_400_000;
 
 /** transactionRoutes registers the /middleware/transactions paths. */

@@ -1,9 +1,14 @@
 /** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode + populator + server on one laptop. */
 import { Command, Flags } from '@oclif/core';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { constants as osConstants } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
+import { DEV_DEFAULTS } from '../../config.ts';
 import { configFromEnv } from '../env.ts';
+import { freePort } from '../free-port.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 
@@ -14,7 +19,32 @@ export default class Dev extends Command {
     'Data is kept under .data/ between runs (delete it to start over). Set DATABASE_URL to use your own PostgreSQL instead. Ctrl-C stops everything.';
   static override flags = {
     'data-dir': Flags.string({ description: 'where the embedded PostgreSQL keeps its data', default: '.data' }),
-    'pg-port': Flags.integer({ description: 'port of the embedded PostgreSQL', default: 54320 }),
+    host: Flags.string({
+      description: 'address the HTTP API and the devnode listen on (HTTP_HOST)',
+      default: DEV_DEFAULTS.HTTP_HOST,
+    }),
+    port: Flags.integer({ description: 'HTTP API port (PORT, default 8080); 0: any free port', min: 0, max: 65535 }),
+    websocket: Flags.string({
+      description: `websocket address, host:port (WEBSOCKET_ADDRESS, default ${DEV_DEFAULTS.WEBSOCKET_ADDRESS}); port 0: any free port`,
+    }),
+    'node-port': Flags.integer({
+      description: 'devnode external API port; 0: any free port',
+      default: 3013,
+      min: 0,
+      max: 65535,
+    }),
+    'node-internal-port': Flags.integer({
+      description: 'devnode internal API port; 0: any free port',
+      default: 3113,
+      min: 0,
+      max: 65535,
+    }),
+    'pg-port': Flags.integer({
+      description: 'port of the embedded PostgreSQL; 0: any free port',
+      default: 54320,
+      min: 0,
+      max: 65535,
+    }),
     'key-block-interval': Flags.integer({ description: 'devnode key block interval (ms)', default: 15000, min: 100 }),
     'micro-block-interval': Flags.integer({
       description: 'devnode micro block interval (ms)',
@@ -26,17 +56,27 @@ export default class Dev extends Command {
       default: true,
       allowNo: true,
     }),
+    'own-group': Flags.boolean({ hidden: true, description: 'this process already leads its own process group' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
+    if (!flags['own-group']) {
+      this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
+    }
     const { startDevnode } = await import('../../devnode/index.ts');
     const { startPopulator } = await import('../../indexer/populator.ts');
     const { startServer } = await import('../../api/server.ts');
     const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
     const { startTraffic } = await import('../dev/traffic.ts');
     const roles: Role[] = [];
-    const base = configFromEnv();
+    // flags win over the environment, which wins over the dev defaults (loopback)
+    const overrides = {
+      HTTP_HOST: flags.host,
+      PORT: flags.port === undefined ? undefined : String(flags.port),
+      WEBSOCKET_ADDRESS: flags.websocket,
+    };
+    const base = configFromEnv(overrides, DEV_DEFAULTS);
     const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
     const { log } = logger;
     try {
@@ -44,7 +84,7 @@ export default class Dev extends Command {
       if (!databaseUrl) {
         const db = await startEmbeddedPostgres({
           dataDir: flags['data-dir'],
-          port: flags['pg-port'],
+          port: flags['pg-port'] || (await freePort()),
           database: 'middleware',
         });
         roles.push(db);
@@ -52,19 +92,24 @@ export default class Dev extends Command {
       }
       const devnode = await startDevnode(
         {
-          port: 3013,
-          internalPort: 3113,
+          host: flags.host,
+          port: flags['node-port'],
+          internalPort: flags['node-internal-port'],
           keyBlockIntervalMs: flags['key-block-interval'],
           microBlockIntervalMs: flags['micro-block-interval'],
         },
         log.child({ component: 'devnode' }),
       );
       roles.push(devnode);
-      const cfg = configFromEnv({
-        DATABASE_URL: databaseUrl,
-        NODE_URL: devnode.externalUrl,
-        NODE_INTERNAL_URL: devnode.internalUrl,
-      });
+      const cfg = configFromEnv(
+        {
+          ...overrides,
+          DATABASE_URL: databaseUrl,
+          NODE_URL: devnode.externalUrl,
+          NODE_INTERNAL_URL: devnode.internalUrl,
+        },
+        DEV_DEFAULTS,
+      );
       const registry = new Registry();
       collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
       roles.push(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
@@ -102,4 +147,23 @@ export default class Dev extends Command {
     }
     await runUntilSignal(roles, logger);
   }
+}
+
+/**
+ * runInOwnGroup runs `mdw <args>` in a process group of its own and hands it this process's signals, resolving with
+ * its exit status. A terminal's Ctrl-C signals its whole foreground group: the embedded PostgreSQL, a child, would
+ * shut down at once, under the populator and the server. In its own group it hears nothing from the terminal and
+ * is stopped last, by the ordered stop the signal starts.
+ */
+async function runInOwnGroup(args: readonly string[]): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
+    detached: true,
+    stdio: 'inherit',
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, forward);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  for (const s of signals) process.off(s, forward);
+  return code ?? 128 + (signal ? osConstants.signals[signal] : 0);
 }

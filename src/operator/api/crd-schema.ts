@@ -68,7 +68,7 @@ export function arr(
 }
 
 /** QUANTITY_PATTERN is the resource.Quantity syntax of the Kubernetes API ("500m", "1Gi"). */
-export const QUANTITY_PATTERN =
+const QUANTITY_PATTERN =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** resources is the schema of a container's resource requests and limits (core/v1 ResourceRequirements). */

@@ -13,6 +13,7 @@ import {
   NAMES,
   Phase,
   PullPolicy,
+  ReclaimPolicy,
   ReloadState,
   ReloadStrategy,
   ServiceType,
@@ -29,7 +30,7 @@ import {
 } from './validation.ts';
 
 /** CRD_NAME is `<plural>.<group>`, the CRD object's name. */
-export const CRD_NAME = `${NAMES.plural}.${GROUP}`;
+const CRD_NAME = `${NAMES.plural}.${GROUP}`;
 
 /** CRD_FILE is where the generated CRD is checked in (relative to the repository root). */
 export const CRD_FILE = `crds/${GROUP}_${NAMES.plural}.yaml`;
@@ -75,6 +76,25 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
               name: 'Reconciled',
               type: 'string',
               jsonPath: '.status.conditions[?(@.type=="Reconciled")].status',
+              priority: 1,
+            },
+            {
+              name: 'Reload',
+              type: 'string',
+              jsonPath: '.status.reload.state',
+              description: 'State of the last requested reload',
+              priority: 1,
+            },
+            {
+              name: 'Synced',
+              type: 'string',
+              jsonPath: '.status.conditions[?(@.type=="Synced")].status',
+              priority: 1,
+            },
+            {
+              name: 'Paused',
+              type: 'string',
+              jsonPath: '.status.conditions[?(@.type=="ReconciliationPaused")].status',
               priority: 1,
             },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
@@ -192,6 +212,12 @@ function specSchema(): JsonSchema {
       }),
       logLevel: str({ enum: Object.values(LogLevel), default: D.logLevel }),
       paused: bool({ default: D.paused, description: 'Stop reconciling (ReconciliationPaused condition).' }),
+      reclaimPolicy: str({
+        enum: Object.values(ReclaimPolicy),
+        default: D.reclaimPolicy,
+        description:
+          'What deleting the Middleware does to the schemas of its generations: Retain keeps them, Delete drops them first.',
+      }),
       reload: reloadSchema(),
       promotion: obj(
         {

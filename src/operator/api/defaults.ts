@@ -5,6 +5,7 @@ import type {
   LogLevel,
   MiddlewareSpec,
   PullPolicy,
+  ReclaimPolicy,
   ReloadStrategy,
   SecretKeyRef,
   ServiceType,
@@ -32,6 +33,8 @@ export const SPEC_DEFAULTS = {
   statusMaxBlockAge: 900,
   logLevel: 'info' as LogLevel,
   paused: false,
+  /** Keep the data when the resource goes (CNPG's default for databases): a delete must not cost a full reload. */
+  reclaimPolicy: 'Retain' as ReclaimPolicy,
   reloadStrategy: 'BlueGreen' as ReloadStrategy,
   autoPromote: true,
   /** Keep the previous generation six hours for a rollback (graph-node reaps after 6–8 h). */
@@ -80,6 +83,7 @@ export type ResolvedSpec = {
   statusMaxBlockAge: number;
   logLevel: LogLevel;
   paused: boolean;
+  reclaimPolicy: ReclaimPolicy;
   reload: ResolvedReload | undefined;
   promotion: { syncedWithinBlocks: number; stableWindowSeconds: number };
 };
@@ -130,6 +134,7 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
     statusMaxBlockAge: spec.statusMaxBlockAge ?? D.statusMaxBlockAge,
     logLevel: spec.logLevel ?? D.logLevel,
     paused: spec.paused ?? D.paused,
+    reclaimPolicy: spec.reclaimPolicy ?? D.reclaimPolicy,
     reload: spec.reload && resolveReload(spec.reload),
     promotion: {
       syncedWithinBlocks: spec.promotion?.syncedWithinBlocks ?? D.syncedWithinBlocks,

@@ -23,6 +23,10 @@ export const NAMES = {
 export const ReloadStrategy = { BlueGreen: 'BlueGreen', InPlace: 'InPlace' } as const;
 export type ReloadStrategy = (typeof ReloadStrategy)[keyof typeof ReloadStrategy];
 
+/** ReclaimPolicy: what deleting a Middleware does to its schemas (Retain keeps them, as CNPG does for databases). */
+export const ReclaimPolicy = { Retain: 'Retain', Delete: 'Delete' } as const;
+export type ReclaimPolicy = (typeof ReclaimPolicy)[keyof typeof ReclaimPolicy];
+
 /** PullPolicy mirrors the container imagePullPolicy values. */
 export const PullPolicy = { Always: 'Always', IfNotPresent: 'IfNotPresent', Never: 'Never' } as const;
 export type PullPolicy = (typeof PullPolicy)[keyof typeof PullPolicy];
@@ -153,6 +157,8 @@ export type MiddlewareSpec = {
   statusMaxBlockAge?: number;
   logLevel?: LogLevel;
   paused?: boolean;
+  /** Retain (default): deleting the Middleware keeps its schemas; Delete drops them with Jobs first. */
+  reclaimPolicy?: ReclaimPolicy;
   reload?: ReloadSpec;
   promotion?: { syncedWithinBlocks?: number; stableWindowSeconds?: number };
 };

@@ -1,5 +1,13 @@
 /** @module Validation of a Middleware object: every problem at once, each with its field path. Pure. */
-import { API_VERSION, KIND, LogLevel, PullPolicy, ReloadStrategy, ServiceType } from './middleware-types.ts';
+import {
+  API_VERSION,
+  KIND,
+  LogLevel,
+  PullPolicy,
+  ReclaimPolicy,
+  ReloadStrategy,
+  ServiceType,
+} from './middleware-types.ts';
 import type { Middleware } from './middleware-types.ts';
 import { BOUNDS, PATTERNS } from './patterns.ts';
 import { SPEC_DEFAULTS } from './defaults.ts';
@@ -98,6 +106,7 @@ function checkSpec(c: Checker, spec: Obj): void {
   c.integer(spec, 'statusMaxBlockAge', 'spec.statusMaxBlockAge', BOUNDS.statusMaxBlockAge);
   c.oneOf(spec, 'logLevel', 'spec.logLevel', Object.values(LogLevel));
   c.boolean(spec, 'paused', 'spec.paused');
+  c.oneOf(spec, 'reclaimPolicy', 'spec.reclaimPolicy', Object.values(ReclaimPolicy));
   const reload = c.object(spec, 'reload', 'spec.reload');
   if (reload) checkReload(c, reload);
   const promotion = c.object(spec, 'promotion', 'spec.promotion');

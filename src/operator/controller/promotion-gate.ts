@@ -5,7 +5,7 @@ import type { ProbeResult } from './status-probe.ts';
  * promotionBlockers lists why a generation's `/middleware/status` answer does not count as caught up; empty means it
  * does. The gate trusts nothing the populator alone wrote: it requires HTTP 200, `synced`, a contiguous stored range
  * (a `-H` near the head on an empty schema is not caught up), a live populator (fresh heartbeat, not stopped) and its
- * own lag bound, computed from the node height the server read now and the stored height.
+ * own bound on the lag (either way), computed from the node height the server read now and the stored height.
  */
 export function promotionBlockers(probe: ProbeResult | undefined, maxLagBlocks: number): string[] {
   if (probe === undefined) return ['no status answer yet'];
@@ -17,6 +17,6 @@ export function promotionBlockers(probe: ProbeResult | undefined, maxLagBlocks: 
   if (probe.populatorAlive !== true)
     blockers.push(`populator not alive (heartbeat ${probe.secondsSinceHeartbeat ?? '?'} s old)`);
   if (probe.lag === undefined) blockers.push('lag unknown (no node height)');
-  else if (probe.lag > maxLagBlocks) blockers.push(`lag ${probe.lag} above ${maxLagBlocks}`);
+  else if (Math.abs(probe.lag) > maxLagBlocks) blockers.push(`lag ${probe.lag} beyond ±${maxLagBlocks}`);
   return blockers;
 }

@@ -28,7 +28,7 @@ export interface ManagedKind {
 }
 
 /** MANAGED_KINDS lists every kind of child, so pruning and deletion find all of them. */
-export const MANAGED_KINDS: readonly ManagedKind[] = [
+const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'apps/v1', kind: 'Deployment' },
   { apiVersion: 'batch/v1', kind: 'Job' },
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget' },
@@ -92,7 +92,7 @@ export async function listChildren(kube: KubeClient, mw: Middleware): Promise<Ku
 }
 
 /** isOwnedBy is true when obj's controlling owner is this very Middleware (same uid). */
-export function isOwnedBy(obj: KubeObject, mw: Middleware): boolean {
+function isOwnedBy(obj: KubeObject, mw: Middleware): boolean {
   return (obj.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === mw.metadata.uid);
 }
 

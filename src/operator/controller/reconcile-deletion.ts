@@ -1,11 +1,13 @@
 /**
  * @module Deletion of a Middleware: Kubernetes garbage-collects the children, but the schemas of its
- * generations live in PostgreSQL, so a finalizer holds the object until drop Jobs removed them.
+ * generations live in PostgreSQL, so a finalizer holds the object until drop Jobs removed them
+ * (reclaimPolicy Delete), or only until it has said that it keeps them (Retain, the default).
  */
+import type { V1Pod } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
-import { GROUP } from '../api/middleware-types.ts';
-import type { KubeClient, ObjectRef } from '../kube/client.ts';
-import { Component, LABEL_COMPONENT } from '../specs/meta.ts';
+import { GROUP, ReclaimPolicy } from '../api/middleware-types.ts';
+import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import { Component, LABEL_COMPONENT, formatSelector, schemaName } from '../specs/meta.ts';
 import type { JobState } from './bluegreen.ts';
 import { deleteChild, generationOf } from './reconcile-children.ts';
 import { reconcileDropJob, type PassContext } from './reconcile-generation.ts';
@@ -21,6 +23,8 @@ export interface DeletionResult {
 }
 
 const WAIT_MS = 5000;
+/** JOB_NAME_LABEL: the Job controller labels a Job's pods with the Job's name. */
+const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 
 /** hasFinalizer is true when the Middleware carries the operator's finalizer. */
 export function hasFinalizer(mw: Middleware): boolean {
@@ -65,6 +69,10 @@ export async function finalizeDeletion(
   recordEvent: EventRecorder,
 ): Promise<DeletionResult> {
   if (!hasFinalizer(mw)) return { done: true };
+  if (pass.build.spec.reclaimPolicy === ReclaimPolicy.Retain)
+    return retain(pass, ref, mw, recordEvent, 'reclaimPolicy is Retain', 'Normal');
+  const blocker = await dropBlocker(pass);
+  if (blocker !== undefined) return retain(pass, ref, mw, recordEvent, blocker, 'Warning');
   const workloads = pass.children.filter(
     (c) =>
       c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] !== Component.dropSchema),
@@ -79,7 +87,13 @@ export async function finalizeDeletion(
   }
   const generations = knownGenerations(mw, pass);
   const states: JobState[] = [];
-  for (const generation of generations) states.push(await reconcileDropJob(pass, generation));
+  try {
+    for (const generation of generations) states.push(await reconcileDropJob(pass, generation));
+  } catch (err) {
+    // A namespace being deleted refuses new objects (403): the drop Jobs can never run there.
+    if (!isKubeError(err, 403)) throw err;
+    return retain(pass, ref, mw, recordEvent, `a drop Job was refused (${err.message})`, 'Warning');
+  }
   if (states.some((s) => s !== 'Succeeded')) {
     if (pass.writes > 0)
       await recordEvent(
@@ -98,5 +112,46 @@ export async function finalizeDeletion(
     'Finalized',
     generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop',
   );
+  return { done: true };
+}
+
+/**
+ * dropBlocker names why drop Jobs cannot run: the namespace is being deleted (it refuses new Jobs, and takes the
+ * database Secret with it), or a drop Job's pod cannot start because its configuration (the database Secret) is
+ * gone. Undefined: drops can run. Reading pods, not the Secret, keeps the operator away from Secrets.
+ */
+async function dropBlocker(pass: PassContext): Promise<string | undefined> {
+  const namespace = pass.build.mw.metadata.namespace ?? 'default';
+  const ns = await pass.kube.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
+  if (ns?.metadata.deletionTimestamp !== undefined) return `namespace ${namespace} is being deleted`;
+  const drops = pass.children.filter(
+    (c) => c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] === Component.dropSchema,
+  );
+  for (const job of drops) {
+    const selector = formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' });
+    const { items } = await pass.kube.list<V1Pod & KubeObject>('v1', 'Pod', namespace, selector);
+    const stuck = items
+      .flatMap((pod) => pod.status?.containerStatuses ?? [])
+      .find((c) => c.state?.waiting?.reason === 'CreateContainerConfigError');
+    if (stuck !== undefined)
+      return `the drop Job ${job.metadata.name ?? ''} cannot start: ${stuck.state?.waiting?.message ?? 'its configuration is missing'}`;
+  }
+  return undefined;
+}
+
+/** retain removes the finalizer without dropping anything, saying which schemas stay and why. */
+async function retain(
+  pass: PassContext,
+  ref: ObjectRef,
+  mw: Middleware,
+  recordEvent: EventRecorder,
+  why: string,
+  type: 'Normal' | 'Warning',
+): Promise<DeletionResult> {
+  const schemas = knownGenerations(mw, pass).map((g) => schemaName(pass.build.spec, g));
+  await removeFinalizer(pass.kube, ref, mw);
+  pass.writes++;
+  const kept = schemas.length > 0 ? `the schemas ${schemas.join(', ')} are kept` : 'there is no schema to keep';
+  await recordEvent(mw, type, 'SchemasRetained', `${why}: ${kept}; drop them by hand when no longer needed`);
   return { done: true };
 }

@@ -5,7 +5,12 @@ import { buildIngress } from '../specs/ingress.ts';
 import { buildServerHpa } from '../specs/server-hpa.ts';
 import { buildServiceAccount, buildWorkloadRole, buildWorkloadRoleBinding } from '../specs/service-account.ts';
 import { buildServiceMonitor } from '../specs/service-monitor.ts';
-import { buildPreviewService, buildStableService, selectedGeneration } from '../specs/services.ts';
+import {
+  buildPopulatorService,
+  buildPreviewService,
+  buildStableService,
+  selectedGeneration,
+} from '../specs/services.ts';
 import { liveChild, writeChild, type PassContext } from './reconcile-generation.ts';
 import type { DesiredLayout } from './bluegreen.ts';
 
@@ -27,7 +32,8 @@ export interface ServiceReport {
 
 /**
  * reconcileServices points the stable Service at the layout's stable generation (the blue/green
- * switch is this one write) and keeps a preview Service for a pending generation with servers.
+ * switch is this one write), keeps a preview Service for a pending generation with servers, and
+ * the headless populator Service through which the populators' /metrics (sync height, lag) are scraped.
  */
 export async function reconcileServices(pass: PassContext, layout: DesiredLayout): Promise<ServiceReport> {
   const stable = buildStableService(pass.build, layout.stableGeneration);
@@ -37,6 +43,7 @@ export async function reconcileServices(pass: PassContext, layout: DesiredLayout
   await writeAll(pass, [stable]);
   const switched = pass.writes > before && selectedBefore !== undefined && selectedBefore !== layout.stableGeneration;
   if (preview !== undefined) await writeAll(pass, [buildPreviewService(pass.build, preview.generation)]);
+  await writeAll(pass, [buildPopulatorService(pass.build)]);
   return { selectedBefore, switched };
 }
 

@@ -61,7 +61,7 @@ export function stableTarget(pass: PassContext): ProbeTarget {
 }
 
 /** previewTarget is the preview Service's status endpoint (the pending generation). */
-export function previewTarget(pass: PassContext): ProbeTarget {
+function previewTarget(pass: PassContext): ProbeTarget {
   return {
     namespace: pass.build.mw.metadata.namespace ?? 'default',
     service: previewServiceName(pass.build),

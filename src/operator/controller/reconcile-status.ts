@@ -21,7 +21,7 @@ import {
 import type { ProbeResult } from './status-probe.ts';
 
 /** FIRST_GENERATION is the generation a new Middleware starts with (schema `<prefix>1`). */
-export const FIRST_GENERATION = 1;
+const FIRST_GENERATION = 1;
 
 /** PassOutcome is what one reconcile pass saw, the input of the next status. */
 export interface PassOutcome {

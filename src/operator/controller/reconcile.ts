@@ -5,7 +5,7 @@
  * changed. "Look again later" is a return value; a thrown error means backoff.
  */
 import type { Logger } from '../../log.ts';
-import { API_VERSION, KIND, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
+import { API_VERSION, KIND, ReloadState, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
@@ -68,6 +68,11 @@ export type Reconciler = (key: string, signal?: AbortSignal) => Promise<Reconcil
 export interface ReconcilerMetrics {
   /** Status writes by result (`success` | `error`). */
   readonly statusUpdates?: { inc(labels: { result: string }): void };
+  /** Per Middleware and reload state: 1 on the state of its last reload, 0 on the others (removed on deletion). */
+  readonly reloadState?: {
+    set(labels: { middleware_namespace: string; middleware: string; state: string }, value: number): void;
+    remove(labels: { middleware_namespace: string; middleware: string; state: string }): void;
+  };
 }
 
 /** ReconcilerDeps is everything the reconciler uses: no globals, an injectable clock and status probe. */
@@ -99,7 +104,10 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
     });
     const ref = middlewareRef(key);
     const mw = await pass.kube.get<Middleware>(ref);
-    if (mw === undefined) return {};
+    if (mw === undefined) {
+      reportReloadState(pass, ref, undefined, true);
+      return {};
+    }
     try {
       return await reconcileMiddleware(pass, recordEvent, ref, mw);
     } catch (err) {
@@ -156,6 +164,7 @@ async function reconcileMiddleware(
       : liveChild<V1Deployment & KubeObject>(pass, buildPopulatorDeployment(pass.build, pending));
   const next = reconciledStatus({ mw, state: step.state, active, activeProbe, pendingPopulator, now });
   const previous = mw.status;
+  reportReloadState(deps, ref, next.reload?.state);
   if (await writeStatus(deps, ref, mw, next)) {
     for (const event of conditionEvents(previous?.conditions, next.conditions))
       await recordEvent(mw, event.type, event.reason, event.message);
@@ -312,6 +321,18 @@ async function reportFailure(
     await writeStatus(deps, ref, fresh, { ...fresh.status, conditions });
   } catch (statusErr) {
     deps.log.warn({ err: statusErr }, 'failure not written to status');
+  }
+}
+
+/** reportReloadState sets the per-Middleware reload-state series; `undefined` after deletion removes them. */
+function reportReloadState(deps: ReconcilerDeps, ref: ObjectRef, current: string | undefined, gone = false): void {
+  const gauge = deps.metrics?.reloadState;
+  if (gauge === undefined) return;
+  for (const state of Object.values(ReloadState)) {
+    // not `namespace`: Prometheus' target label of that name would rename it
+    const labels = { middleware_namespace: ref.namespace ?? '', middleware: ref.name, state };
+    if (gone) gauge.remove(labels);
+    else gauge.set(labels, state === current ? 1 : 0);
   }
 }
 

@@ -17,8 +17,8 @@ export interface ProbeResult {
   /** Height of the node, as the server read it when it answered (`node_height`). */
   readonly nodeHeight?: number;
   /**
-   * nodeHeight - height, computed here from the two heights and never taken from the body's `lag`: a lag that
-   * the populator wrote itself freezes when it dies.
+   * nodeHeight - height (negative when the store is ahead of the node), computed here from the two heights and never
+   * taken from the body's `lag`: a lag that the populator wrote itself freezes when it dies.
    */
   readonly lag?: number;
   /** The HTTP status of the answer (200 only when the server calls itself healthy). */
@@ -98,7 +98,8 @@ export function parseStatusBody(httpStatus: number, body: string): ProbeResult {
     return { reachable: true, synced: false, httpStatus, error: 'status body is not a JSON object' };
   const height = optionalHeight(json.height);
   const nodeHeight = optionalHeight(json.node_height);
-  const lag = height !== undefined && nodeHeight !== undefined ? Math.max(0, nodeHeight - height) : undefined;
+  // signed: a store ahead of the node (a node behind, or on another fork) is as far off as one behind it
+  const lag = height !== undefined && nodeHeight !== undefined ? nodeHeight - height : undefined;
   const synced = httpStatus === 200 && json.synced === true;
   const populator = isJsonObject(json.populator) ? json.populator : {};
   const heartbeatAge = optionalHeight(populator.seconds_since_heartbeat);

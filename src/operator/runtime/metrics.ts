@@ -17,6 +17,8 @@ export interface OperatorMetrics {
   readonly leader: prom.Gauge;
   /** fed by the reconciler (createReconciler's metrics.statusUpdates). */
   readonly statusUpdates: prom.Counter<'result'>;
+  /** fed by the reconciler: 1 on the state of each Middleware's last reload, 0 on the others. */
+  readonly reloadState: prom.Gauge<'middleware_namespace' | 'middleware' | 'state'>;
 }
 
 /** ReconcileResult labels mdw_operator_reconcile_total: done, requeued on purpose, or failed. */
@@ -95,6 +97,12 @@ export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics 
       name: 'mdw_operator_status_update_total',
       help: 'Middleware status writes by result',
       labelNames: ['result'],
+      registers,
+    }),
+    reloadState: new prom.Gauge({
+      name: 'mdw_operator_middleware_reload_state',
+      help: "1 on the state of a Middleware's last reload (status.reload.state), 0 on the others",
+      labelNames: ['middleware_namespace', 'middleware', 'state'],
       registers,
     }),
   };

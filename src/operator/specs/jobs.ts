@@ -6,7 +6,7 @@ import { middlewareContainer, podTemplate } from './pod.ts';
 import { hashInputs, withInputHash } from './hash.ts';
 
 /** JOB_BACKOFF_LIMIT: retries before a Job is Failed (migrations take an advisory lock, so retries are safe). */
-export const JOB_BACKOFF_LIMIT = 4;
+const JOB_BACKOFF_LIMIT = 4;
 
 /**
  * JOB_DEADLINE_SECONDS: how long each kind of Job may run, retries included, before Kubernetes fails it

@@ -50,7 +50,7 @@ export function renderCrdFile(): string {
 }
 
 /** GENERATED_HEADER marks files written by the golden tests (UPDATE_GOLDEN=1). */
-export const GENERATED_HEADER =
+const GENERATED_HEADER =
   '# Generated from src/operator (crd.ts, rbac.ts): do not edit; regenerate with UPDATE_GOLDEN=1.\n';
 
 function toYaml(value: unknown): string {

@@ -41,7 +41,7 @@ export const Component = {
 export type Component = (typeof Component)[keyof typeof Component];
 
 /** MAX_NAME_LENGTH: DNS-1123/1035 labels (Services, label values, Job names) are at most 63 characters. */
-export const MAX_NAME_LENGTH = 63;
+const MAX_NAME_LENGTH = 63;
 
 /** BuildContext is everything the builders need besides the generation: the object, its resolved spec, the image. */
 export interface BuildContext {
@@ -133,7 +133,7 @@ export function serverPodSelector(mw: Middleware, activeGeneration: number): str
 }
 
 /** ownerRefTo makes the Middleware the controlling owner, so deleting it garbage-collects the child. */
-export function ownerRefTo(mw: Middleware): V1OwnerReference {
+function ownerRefTo(mw: Middleware): V1OwnerReference {
   return {
     apiVersion: API_VERSION,
     kind: KIND,
@@ -155,7 +155,7 @@ export function labelValue(value: string): string {
 }
 
 /** shortHash is the first `length` hex digits of sha256(text). */
-export function shortHash(text: string, length: number): string {
+function shortHash(text: string, length: number): string {
   return createHash('sha256').update(text).digest('hex').slice(0, length);
 }
 

@@ -6,7 +6,7 @@ import { LEADER_LEASE_NAME, OPERATOR_NAME } from './rbac.ts';
 import { containerSecurityContext, downwardEnv, httpProbe, podSecurityContext } from './pod.ts';
 
 /** OPERATOR_PORT serves the operator's /metrics, /healthz and /readyz. */
-export const OPERATOR_PORT = 8080;
+const OPERATOR_PORT = 8080;
 
 /** OperatorDeploymentOptions: what `mdw manifests` (and the chart's values) can set. */
 export interface OperatorDeploymentOptions {
@@ -21,7 +21,7 @@ export interface OperatorDeploymentOptions {
 }
 
 /** operatorSelector: the operator pods' immutable selector (no version, no chart label). */
-export function operatorSelector(): Record<string, string> {
+function operatorSelector(): Record<string, string> {
   return { [LABEL_NAME]: OPERATOR_NAME, [LABEL_INSTANCE]: OPERATOR_NAME };
 }
 
@@ -36,7 +36,7 @@ export function operatorLabels(): Record<string, string> {
 }
 
 /** operatorEnv is the environment `mdw operator` reads. */
-export function operatorEnv(o: OperatorDeploymentOptions): V1EnvVar[] {
+function operatorEnv(o: OperatorDeploymentOptions): V1EnvVar[] {
   const env: V1EnvVar[] = [
     ...downwardEnv(),
     { name: 'MIDDLEWARE_IMAGE', value: o.image },

@@ -15,13 +15,13 @@ import { schemaName, serviceAccountName } from './meta.ts';
 /** HTTP_PORT is the container's PORT: the HTTP API, /healthz, /readyz and /metrics. */
 export const HTTP_PORT = 8080;
 /** WEBSOCKET_PORT is the container's websocket listener (WEBSOCKET_ADDRESS). */
-export const WEBSOCKET_PORT = 3020;
+const WEBSOCKET_PORT = 3020;
 /** PORT_NAME names container and Service ports; Services and probes refer to these names. */
 export const PORT_NAME = { http: 'http', websocket: 'websocket' } as const;
 /** RUN_AS_USER is the uid of the image's non-root user (the node image's `node`, 1000). */
-export const RUN_AS_USER = 1000;
+const RUN_AS_USER = 1000;
 /** MAIN_CONTAINER is the container name in every operand pod. */
-export const MAIN_CONTAINER = 'mdw';
+const MAIN_CONTAINER = 'mdw';
 
 /** ContainerOptions: what differs between roles. */
 export interface ContainerOptions {
@@ -35,7 +35,7 @@ export interface ContainerOptions {
 }
 
 /** middlewareEnv is the environment src/config.ts reads, for one data generation. */
-export function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
+function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
   const { spec } = ctx;
   const env: V1EnvVar[] = [{ name: 'NODE_URL', value: spec.nodeUrls[0] ?? '' }];
   if (spec.nodeUrls.length > 1) env.push({ name: 'NODE_URLS', value: spec.nodeUrls.join(',') });

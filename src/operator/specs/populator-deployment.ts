@@ -15,7 +15,7 @@ export interface PopulatorOptions {
 }
 
 /** populatorDeploymentName is `<name>-populator-g<N>`. */
-export function populatorDeploymentName(ctx: BuildContext, generation: number): string {
+function populatorDeploymentName(ctx: BuildContext, generation: number): string {
   return childName(ctx.mw, Component.populator, generationSuffix(generation));
 }
 

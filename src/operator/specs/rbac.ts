@@ -18,58 +18,66 @@ export interface Permission {
   readonly why: string;
 }
 
-/** Children are read through the cache (list, watch), compared (get) and written by apply (patch), create, replace (update) or delete. */
-const CHILD_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] as const;
+/**
+ * Children are listed (each reconcile reads a Middleware's children by label), created and updated by server-side
+ * apply (patch; create when the object is new); the watched ones are also watched, the prunable ones deleted.
+ */
+const CHILD = ['create', 'list', 'patch'] as const;
+const WATCHED_CHILD = [...CHILD, 'watch', 'delete'] as const;
+const PRUNED_CHILD = [...CHILD, 'delete'] as const;
 
-/** OPERATOR_PERMISSIONS: the ONE list every RBAC object (manifests, Helm chart) is generated from. */
+/**
+ * OPERATOR_PERMISSIONS: the ONE list every RBAC object (manifests, Helm chart) is generated from. It grants exactly
+ * the verbs the operator's client calls use (test/operator/specs/rbac-used.test.ts derives them and fails on more).
+ */
 export const OPERATOR_PERMISSIONS: readonly Permission[] = [
   {
     apiGroup: GROUP,
     resource: NAMES.plural,
-    verbs: ['get', 'list', 'watch', 'update', 'patch'],
-    why: 'watch Middlewares; finalizers and approval annotations by patch',
+    verbs: ['get', 'list', 'watch', 'patch'],
+    why: 'watch and read Middlewares; finalizers by merge patch',
   },
   {
     apiGroup: GROUP,
     resource: `${NAMES.plural}/status`,
-    verbs: ['get', 'update', 'patch'],
+    verbs: ['patch'],
     why: 'status written through the subresource only',
   },
-  { apiGroup: GROUP, resource: `${NAMES.plural}/scale`, verbs: ['get'], why: 'read the replicas the autoscaler set' },
   {
     apiGroup: GROUP,
     resource: `${NAMES.plural}/finalizers`,
     verbs: ['update'],
     why: 'blockOwnerDeletion on owned children',
   },
-  { apiGroup: 'apps', resource: 'deployments', verbs: CHILD_VERBS, why: 'populator and server Deployments' },
-  { apiGroup: 'batch', resource: 'jobs', verbs: CHILD_VERBS, why: 'migration, in-place reload and schema drop Jobs' },
-  { apiGroup: '', resource: 'services', verbs: CHILD_VERBS, why: 'stable and preview Services' },
-  { apiGroup: '', resource: 'serviceaccounts', verbs: CHILD_VERBS, why: 'the operand ServiceAccount' },
+  { apiGroup: 'apps', resource: 'deployments', verbs: WATCHED_CHILD, why: 'populator and server Deployments' },
+  { apiGroup: 'batch', resource: 'jobs', verbs: WATCHED_CHILD, why: 'migration, in-place reload and schema drop Jobs' },
+  { apiGroup: '', resource: 'services', verbs: WATCHED_CHILD, why: 'stable and preview Services' },
+  // Identity objects are never pruned: they go with the Middleware (garbage collection).
+  { apiGroup: '', resource: 'serviceaccounts', verbs: CHILD, why: 'the operand ServiceAccount' },
   {
     apiGroup: 'rbac.authorization.k8s.io',
     resource: 'roles',
-    verbs: CHILD_VERBS,
+    verbs: CHILD,
     why: 'the Role letting populators hold their writer Leases',
   },
   {
     apiGroup: 'rbac.authorization.k8s.io',
     resource: 'rolebindings',
-    verbs: CHILD_VERBS,
+    verbs: CHILD,
     why: 'binding that Role to the operand ServiceAccount',
   },
-  { apiGroup: 'policy', resource: 'poddisruptionbudgets', verbs: CHILD_VERBS, why: 'server PodDisruptionBudgets' },
+  { apiGroup: 'policy', resource: 'poddisruptionbudgets', verbs: PRUNED_CHILD, why: 'server PodDisruptionBudgets' },
   {
     apiGroup: 'autoscaling',
     resource: 'horizontalpodautoscalers',
-    verbs: CHILD_VERBS,
+    verbs: PRUNED_CHILD,
     why: 'optional server autoscaler',
   },
-  { apiGroup: 'networking.k8s.io', resource: 'ingresses', verbs: CHILD_VERBS, why: 'optional Ingress' },
+  { apiGroup: 'networking.k8s.io', resource: 'ingresses', verbs: PRUNED_CHILD, why: 'optional Ingress' },
   {
     apiGroup: 'monitoring.coreos.com',
     resource: 'servicemonitors',
-    verbs: CHILD_VERBS,
+    verbs: PRUNED_CHILD,
     why: 'optional ServiceMonitor',
   },
   // RBAC forbids granting what one does not hold: the workload Role grants these on writer Leases.
@@ -79,7 +87,9 @@ export const OPERATOR_PERMISSIONS: readonly Permission[] = [
     verbs: ['get', 'create', 'update'],
     why: 'writer Leases (granted on to populators)',
   },
-  { apiGroup: '', resource: 'events', verbs: ['create', 'patch'], why: 'Events on Middlewares' },
+  { apiGroup: '', resource: 'events', verbs: ['create'], why: 'Events on Middlewares' },
+  { apiGroup: '', resource: 'namespaces', verbs: ['get'], why: 'a namespace being deleted refuses drop Jobs' },
+  { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'a drop Job whose pod cannot start (its Secret is gone)' },
 ];
 
 /** LEADER_LEASE_NAME is the Lease the operator replicas elect a leader on (in the operator's namespace). */

@@ -14,7 +14,7 @@ import { HTTP_PORT, PORT_NAME } from './pod.ts';
 import { withInputHash } from './hash.ts';
 
 /** ServiceRole: stable serves clients (the active generation); preview exposes the pending one; metrics the populators. */
-export const ServiceRole = { stable: 'stable', preview: 'preview', metrics: 'metrics' } as const;
+const ServiceRole = { stable: 'stable', preview: 'preview', metrics: 'metrics' } as const;
 export type ServiceRole = (typeof ServiceRole)[keyof typeof ServiceRole];
 
 /** stableServiceName is the Middleware's own name: what clients and the Ingress address. */
@@ -38,7 +38,7 @@ export function buildPreviewService(ctx: BuildContext, pendingGeneration: number
 }
 
 /** populatorServiceName is `<name>-populator`. */
-export function populatorServiceName(ctx: BuildContext): string {
+function populatorServiceName(ctx: BuildContext): string {
   return childName(ctx.mw, Component.populator);
 }
 

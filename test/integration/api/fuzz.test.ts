@@ -56,7 +56,8 @@ describe('API fuzz pass', function () {
   this.timeout(120_000);
   let api: ApiUnderTest;
   before(async () => {
-    api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    // NODE_TIMEOUT_MS: a loaded machine must not turn the status' node reading into a 503
+    api = await startApi({ env: { NODE_TIMEOUT_MS: '5000' }, fixture: { newestBlockAgeMs: 1000 } });
     // a healthy node, so that /middleware/status answers 200: its 503 is the designed answer for an unhealthy one
     const echo = api.node.respond;
     api.node.respond = (req) =>

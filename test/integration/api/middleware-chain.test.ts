@@ -115,6 +115,8 @@ describe('middleware chain queries', () => {
 });
 
 describe('middleware status', () => {
+  // a reading of the node's height may take up to 2 s on a loaded machine before it counts as unreachable
+  const SLOW_OK = { NODE_TIMEOUT_MS: '5000' };
   /** nodeAt makes the fake node say it is at `height` (null: answer 500 like a node in trouble). */
   const nodeAt = (api: ApiUnderTest, height: number | null): void => {
     api.node.respond = (req) =>
@@ -124,7 +126,7 @@ describe('middleware status', () => {
   };
 
   it('is 200 with heights, lag and synced while blocks are fresh, the populator beats and the node answers', async () => {
-    const api = await startApi({ fixture: { newestBlockAgeMs: 10_000 } });
+    const api = await startApi({ env: SLOW_OK, fixture: { newestBlockAgeMs: 10_000 } });
     try {
       nodeAt(api, TOP + 1);
       const res = await api.request.get('/middleware/status').expect(200);
@@ -149,7 +151,7 @@ describe('middleware status', () => {
   });
 
   it("judges the lag against the node's height now, not the populator's last write, reading it once per moment", async () => {
-    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    const api = await startApi({ env: SLOW_OK, fixture: { newestBlockAgeMs: 1000 } });
     try {
       nodeAt(api, TOP + 50);
       api.node.seen.length = 0;
@@ -163,7 +165,7 @@ describe('middleware status', () => {
   });
 
   it('is 503 and not synced while the node cannot be reached, with node_height null', async () => {
-    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    const api = await startApi({ env: SLOW_OK, fixture: { newestBlockAgeMs: 1000 } });
     try {
       nodeAt(api, null);
       const res = await api.request.get('/middleware/status').expect(503);
@@ -181,7 +183,7 @@ describe('middleware status', () => {
   });
 
   it('is 503 and not synced at once when the populator stopped cleanly, heartbeat fresh or not', async () => {
-    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    const api = await startApi({ env: SLOW_OK, fixture: { newestBlockAgeMs: 1000 } });
     try {
       nodeAt(api, TOP);
       await api.pool.query("UPDATE sync_state SET status = 'stopped', heartbeat_at = now()");
@@ -194,7 +196,7 @@ describe('middleware status', () => {
   });
 
   it('is not synced nor contiguous when a height below the top is missing', async () => {
-    const api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    const api = await startApi({ env: SLOW_OK, fixture: { newestBlockAgeMs: 1000 } });
     try {
       nodeAt(api, TOP);
       await api.pool.query('DELETE FROM key_blocks WHERE height = $1', [TOP - 5]);

@@ -12,7 +12,7 @@ describe('every route answers what /middleware/api says it answers', function ()
   let doc: { paths: Record<string, Record<string, unknown>> };
   let ajv: Ajv;
   before(async () => {
-    api = await startApi({ fixture: { newestBlockAgeMs: 1000 } });
+    api = await startApi({ env: { NODE_TIMEOUT_MS: '5000' }, fixture: { newestBlockAgeMs: 1000 } });
     await addAuctions(api.pool);
     api.node.respond = (req) =>
       req.url === '/v2/key-blocks/current/height'

@@ -27,7 +27,7 @@ describe('/middleware/status end to end (devnode → populator → server): the 
       NODE_TIMEOUT_MS: '500',
       STATUS_MAX_BLOCK_AGE: String(10 ** 9),
     });
-    const populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+    let populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
     const server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
     const status = async (): Promise<Status> => {
       const res = await fetch(`${server.httpUrl}/middleware/status`);
@@ -60,10 +60,14 @@ describe('/middleware/status end to end (devnode → populator → server): the 
       const behind = await until('the lag against the node now', (s) => s.body.node_height === top + 6);
       expect(behind.body).to.include({ height: top, lag: 6, synced: false });
 
+      // a populator again: synced again; then the node goes away under a running populator
+      populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+      await until('synced again', (s) => s.body.synced === true && s.body.height === top + 6);
       await t.node.stop();
       const outage = await until('the node outage', (s) => s.body.node_height === null);
       expect(outage.status).to.equal(503);
-      expect(outage.body).to.include({ lag: null, synced: false, reason: 'the populator has stopped' });
+      expect(outage.body).to.include({ lag: null, synced: false, reason: 'the node cannot be reached' });
+      expect(outage.body.populator).to.include({ alive: true });
     } finally {
       await server.stop();
       await populator.stop().catch(() => {});

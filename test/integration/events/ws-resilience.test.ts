@@ -109,7 +109,10 @@ describe('websocket resilience (real PostgreSQL, real sockets)', () => {
     const pending: Json = { block_hash: 'none', block_height: -1, hash, signatures: ['sg_1'], tx: spend.tx };
     const node = await startFakeNode(() => ({ transactions: [pending] }));
     const internalUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
-    const cfg = testConfig(fixture.databaseUrl, SCHEMA, { NODE_INTERNAL_URL: internalUrl, POLL_INTERVAL_MS: '50' });
+    const cfg = testConfig(fixture.databaseUrl, SCHEMA, {
+      NODE_INTERNAL_URL: internalUrl,
+      MEMPOOL_POLL_INTERVAL_MS: '50',
+    });
     const server = await startWebsocketServer({
       cfg,
       log: fixture.log,

@@ -180,6 +180,11 @@ describe('ContractDecoder', () => {
         });
         req.on('end', () => {
           seen.push({ path: req.url ?? '', body: parseJson(text) });
+          // a compiler that cannot decode FATE calldata answers without a function
+          if ((seen.at(-1)!.body as { backend?: string }).backend === 'fate') {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            return void res.end('{}');
+          }
           res.writeHead(req.url === '/decode-calldata/bytecode' ? 200 : 400, { 'content-type': 'application/json' });
           res.end(
             req.url === '/decode-calldata/bytecode'
@@ -209,6 +214,24 @@ describe('ContractDecoder', () => {
         body: { calldata: 'cb_Xfbg4g==', bytecode: DEVNODE_CONTRACT_BYTECODE, backend: 'aevm' },
       });
       expect(seen[1]!.path).to.equal('/decode-call-result/bytecode');
+    });
+
+    it('decodes a FATE call the compiler sent no function for in-process instead', async () => {
+      const decoder = decoderWith(codeOf, url);
+      const big = 2n ** 100n;
+      const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [big]) };
+      const before = seen.length;
+      const result = await decoder.decode(tx, { return_type: 'ok', return_value: encode('cb', Uint8Array.of(84)) });
+      expect(seen.length, 'the compiler was asked first').to.equal(before + 1);
+      expect(result).to.deep.equal({ function: 'set', arguments: [big], result: 42n, decodeError: null });
+    });
+
+    it('names both failures when neither the compiler nor the in-process decoder can decode a FATE call', async () => {
+      const decoder = decoderWith(codeOf, url);
+      const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: 'cb_Xfbg4g==' };
+      const result = await decoder.decode(tx, undefined);
+      expect(result.function).to.equal(null);
+      expect(result.decodeError).to.match(/^compiler sent no function; in-process: /);
     });
   });
 

@@ -53,6 +53,17 @@ describe('Middleware CRD', () => {
     expect(names).to.include.members(['Ready', 'Active', 'Height', 'Lag', 'Replicas', 'Age']);
   });
 
+  it('prints the reload state, Synced and Paused with -o wide only (priority 1)', () => {
+    const wide = Object.fromEntries(
+      (version?.additionalPrinterColumns ?? []).filter((c) => c.priority === 1).map((c) => [c.name, c.jsonPath]),
+    );
+    expect(wide).to.deep.include({
+      Reload: '.status.reload.state',
+      Synced: '.status.conditions[?(@.type=="Synced")].status',
+      Paused: '.status.conditions[?(@.type=="ReconciliationPaused")].status',
+    });
+  });
+
   it('is structural: every node has a type (or is int-or-string), and every default satisfies its own node', () => {
     const problems: string[] = [];
     walk(middlewareOpenApiSchema(), '', (node, path) => {

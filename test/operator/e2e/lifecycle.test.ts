@@ -3,7 +3,8 @@ import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { FINALIZER } from '../../../src/operator/controller/reconcile-deletion.ts';
 import { KubeError } from '../../../src/operator/kube/client.ts';
 import { LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
-import { Harness, IMAGE, MW_REF } from './harness.ts';
+import { Harness, IMAGE, MW_REF, exampleMiddleware } from './harness.ts';
+import type { Middleware } from '../../../src/operator/api/middleware-types.ts';
 
 const SERVER = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'chain', name: 'mainnet-server-g1' };
 const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
@@ -14,8 +15,9 @@ describe('operator lifecycle on the fake API server', () => {
     h = new Harness();
   });
 
-  async function runningMiddleware(): Promise<void> {
-    await h.apply();
+  async function runningMiddleware(spec: Partial<Middleware['spec']> = {}): Promise<void> {
+    const mw = exampleMiddleware();
+    await h.apply({ ...mw, spec: { ...mw.spec, ...spec } });
     h.probe.set('mainnet', 100, 0);
     await h.settle();
   }
@@ -256,8 +258,8 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.middleware().status?.phase).to.equal('Available');
   });
 
-  it('deletes with finalizer clean-up: workloads stop, every schema is dropped, then the object goes', async () => {
-    await runningMiddleware();
+  it('deletes with finalizer clean-up (reclaimPolicy Delete): workloads stop, every schema is dropped, then the object goes', async () => {
+    await runningMiddleware({ reclaimPolicy: 'Delete' });
     // By deleting the Middleware: the finalizer keeps it, marked for deletion.
     await h.kube.delete(MW_REF);
     expect(h.middleware().metadata.deletionTimestamp).to.not.equal(undefined);
@@ -286,8 +288,8 @@ describe('operator lifecycle on the fake API server', () => {
     expect(await h.pass()).to.deep.equal({});
   });
 
-  it('drops every generation when deleted in the middle of a blue/green reload', async () => {
-    await runningMiddleware();
+  it('drops every generation when deleted in the middle of a blue/green reload (reclaimPolicy Delete)', async () => {
+    await runningMiddleware({ reclaimPolicy: 'Delete' });
     h.kube.userPatch(MW_REF, { spec: { reload: { id: 'r1', strategy: 'BlueGreen' } } });
     await h.pass();
     h.completeJobs();
@@ -306,8 +308,8 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.kube.peek(MW_REF)).to.equal(undefined);
   });
 
-  it('retries a failed schema drop before letting the object go', async () => {
-    await runningMiddleware();
+  it('retries a failed schema drop before letting the object go (reclaimPolicy Delete)', async () => {
+    await runningMiddleware({ reclaimPolicy: 'Delete' });
     await h.kube.delete(MW_REF);
     await h.pass();
     await h.pass();
@@ -319,5 +321,79 @@ describe('operator lifecycle on the fake API server', () => {
     h.completeJobs();
     await h.pass();
     expect(h.kube.peek(MW_REF)).to.equal(undefined);
+  });
+
+  it('keeps the schemas by default (reclaimPolicy Retain): the finalizer goes at once, with an Event naming them', async () => {
+    await runningMiddleware();
+    await h.kube.delete(MW_REF);
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    expect(h.names('Job').filter((n) => n.includes('drop'))).to.deep.equal([]);
+    const retained = h.kube.events.find((e) => e.reason === 'SchemasRetained');
+    expect(retained?.type).to.equal('Normal');
+    expect(retained?.message).to.contain('reclaimPolicy is Retain').and.to.contain('mdw_g1');
+  });
+
+  // issue 14 item 6: deleting the namespace must not strand it in Terminating
+  it('lets a terminating namespace go with Delete: no drop Job (it would be refused), the data kept, the finalizer removed', async () => {
+    await runningMiddleware({ reclaimPolicy: 'Delete' });
+    // By deleting the namespace: Kubernetes marks it and deletes its content; new objects are refused (403).
+    h.kube.failOn({
+      verb: 'apply',
+      kind: 'Job',
+      error: new KubeError(
+        403,
+        'Forbidden',
+        'unable to create new content in namespace chain because it is being terminated',
+      ),
+      times: Infinity,
+    });
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', name: 'chain' };
+    await h.kube.patchMerge(namespace, { metadata: { finalizers: ['kubernetes'] } }); // the namespace controller's
+    await h.kube.delete(namespace); // marked, held until its content is gone
+    await h.kube.delete(MW_REF);
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    const retained = h.kube.events.find((e) => e.reason === 'SchemasRetained');
+    expect(retained).to.deep.include({ type: 'Warning' });
+    expect(retained?.message).to.contain('namespace chain is being deleted');
+  });
+
+  it('lets the object go with Delete when the drop Job cannot start because the database Secret is gone', async () => {
+    await runningMiddleware({ reclaimPolicy: 'Delete' });
+    await h.kube.delete({ apiVersion: 'v1', kind: 'Secret', namespace: 'chain', name: 'mdw-db' });
+    await h.kube.delete(MW_REF);
+    await h.pass(); // workloads stop
+    await h.pass(); // the drop Job is created
+    const job = h.names('Job')[0]!;
+    expect(job).to.match(/^mainnet-drop-schema-g1-/);
+    // the kubelet cannot build the pod's environment: the Secret is missing
+    const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'chain', name: `${job}-x1` };
+    await h.kube.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: pod.name, namespace: 'chain', labels: { 'batch.kubernetes.io/job-name': job } },
+    });
+    await h.kube.patchStatus(pod, {
+      containerStatuses: [
+        {
+          name: 'mdw',
+          state: { waiting: { reason: 'CreateContainerConfigError', message: 'secret "mdw-db" not found' } },
+        },
+      ],
+    });
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    expect(h.kube.events.find((e) => e.reason === 'SchemasRetained')?.message).to.contain('secret "mdw-db" not found');
+  });
+
+  it('keeps the data when a drop Job is refused with 403 after it had started', async () => {
+    await runningMiddleware({ reclaimPolicy: 'Delete' });
+    await h.kube.delete(MW_REF);
+    await h.pass(); // workloads stop
+    h.kube.failOn({ verb: 'apply', kind: 'Job', error: new KubeError(403, 'Forbidden', 'refused'), times: Infinity });
+    await h.pass();
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    expect(h.kube.events.find((e) => e.reason === 'SchemasRetained')?.message).to.contain('a drop Job was refused');
   });
 });

@@ -121,5 +121,13 @@ describe('the operator loop with the real reconciler', () => {
       .objectsOf('apps/v1', 'Deployment', 'chain')
       .map((d) => d.metadata.labels?.['middleware.aeternity.io/generation']);
     expect([...new Set(generations)]).to.deep.equal(['2']);
+    // the per-Middleware reload-state series (dashboards, alerts) follow the status
+    const text = await registry.metrics();
+    expect(text).to.contain(
+      'mdw_operator_middleware_reload_state{middleware_namespace="chain",middleware="mainnet",state="Completed"} 1',
+    );
+    expect(text).to.contain(
+      'mdw_operator_middleware_reload_state{middleware_namespace="chain",middleware="mainnet",state="CatchingUp"} 0',
+    );
   });
 });

@@ -4,7 +4,7 @@ import { createBuildContext } from '../../../src/operator/specs/meta.ts';
 import type { BuildContext } from '../../../src/operator/specs/meta.ts';
 
 /** TEST_IMAGE is the operator default image the fixtures build with. */
-export const TEST_IMAGE = 'ghcr.io/aeternity/mdw:0.1.0';
+const TEST_IMAGE = 'ghcr.io/aeternity/mdw:0.1.0';
 
 /** aMiddleware is a Middleware with only the required fields, plus the given spec fields. */
 export function aMiddleware(spec: Partial<MiddlewareSpec> = {}, name = 'mainnet'): Middleware {

@@ -53,6 +53,16 @@ describe('foldNameActions(prior, actions)', () => {
     });
   });
 
+  it('follows Ceres: a claim without preclaim starts the auction, a bid at its last height extends it by 240', () => {
+    const claim = { protocol: 6, nameHash: 'nm_c', kind: 'claim' as const, name: 'ceresname.chain', salt: 0n };
+    const [start, late] = foldNameActions(new Map(), [
+      { ...at(100), ...claim, account: 'ak_1', nameFee: '10' },
+      { ...at(580), ...claim, account: 'ak_2', nameFee: '11' },
+    ]);
+    expect(start).to.include({ kind: 'claim', owner: 'ak_1', auctionEnd: 580, expiresAt: 580 + 180000 });
+    expect(late).to.include({ kind: 'bid', owner: 'ak_2', auctionEnd: 820, expiresAt: 820 + 180000 });
+  });
+
   it('claims long names at once and updates, transfers and revokes them from the prior state', () => {
     const prior = new Map<string, NameState>([
       [

@@ -9,6 +9,7 @@ import {
   responseSchema,
   v3ApiDocument,
 } from '../../../../src/api/routes/v3/api-document.ts';
+import { NodeHeight } from '../../../../src/api/node-height.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { createPool } from '../../../../src/db/pool.ts';
 import { createLogger } from '../../../../src/log.ts';
@@ -25,6 +26,7 @@ describe('/v3/api document', () => {
       pool,
       metrics: createApiMetrics(new prom.Registry()),
       forward: async () => {},
+      nodeHeight: new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: 100, log: silentLog }),
       version: 't',
     });
     const served = router.stack

@@ -1,0 +1,72 @@
+/**
+ * @module `mdw -v --full`'s comparison of every derived row: the rows of one schema's tables against the same tables
+ * of a scratch schema re-derived from the node, table by table, found from the catalogue so a new table is
+ * compared without a change here.
+ */
+import { quoteIdent, type Queryable } from '../pool.ts';
+
+/** Tables that hold no chain data: the populator's progress and the migrations applied. */
+const NOT_DERIVED = ['sync_state', 'mdw_migrations'];
+
+/** A table of the schema and the columns whose values derive from the chain. */
+export interface DerivedTable {
+  readonly name: string;
+  /** columns compared; a json column (no equality) as its text */
+  readonly columns: readonly { name: string; json: boolean }[];
+  /** whether its rows belong to a height (else it is current state, such as name_state) */
+  readonly byHeight: boolean;
+}
+
+/**
+ * derivedTables lists the base tables of `schema` and their columns, leaving out the tables NOT_DERIVED and columns
+ * the database fills itself (serial ids, insertion times), which no two loads share.
+ */
+export async function derivedTables(db: Queryable, schema: string): Promise<DerivedTable[]> {
+  const { rows } = await db.query<{ table_name: string; column_name: string; data_type: string }>(
+    `SELECT c.table_name, c.column_name, c.data_type
+       FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND NOT (c.table_name = ANY($2))
+        AND coalesce(c.column_default, '') !~* '(nextval|now\\(|current_timestamp|clock_timestamp)'
+      ORDER BY c.table_name, c.ordinal_position`,
+    [schema, NOT_DERIVED],
+  );
+  const tables = new Map<string, { name: string; json: boolean }[]>();
+  for (const r of rows) {
+    const columns = tables.get(r.table_name) ?? [];
+    columns.push({ name: r.column_name, json: r.data_type === 'json' });
+    tables.set(r.table_name, columns);
+  }
+  return [...tables].map(([name, columns]) => ({ name, columns, byHeight: columns.some((c) => c.name === 'height') }));
+}
+
+/** Rows of a table found in one schema and not in the other (first few as JSON text, and how many in all). */
+export interface OnlyIn {
+  readonly rows: readonly string[];
+  readonly total: number;
+}
+
+/**
+ * rowsOnlyIn lists rows of `table` in schema `from` that schema `other` lacks (as many times as they repeat). A
+ * table by height compares the heights `heightsOf` stores (the verified heights), optionally only `heights`.
+ */
+export async function rowsOnlyIn(
+  db: Queryable,
+  table: DerivedTable,
+  schemas: { from: string; other: string; heightsOf: string },
+  heights: readonly number[] | undefined,
+  limit: number,
+): Promise<OnlyIn> {
+  const columns = table.columns
+    .map((c) => (c.json ? `${quoteIdent(c.name)}::text AS ${quoteIdent(c.name)}` : quoteIdent(c.name)))
+    .join(', ');
+  const stored = `SELECT height FROM ${quoteIdent(schemas.heightsOf)}.key_blocks${heights ? ' WHERE height = ANY($2::int[])' : ''}`;
+  const where = table.byHeight ? ` WHERE height IN (${stored})` : '';
+  const select = (schema: string) => `SELECT ${columns} FROM ${quoteIdent(schema)}.${quoteIdent(table.name)}${where}`;
+  const { rows } = await db.query<{ row: string; total: string }>(
+    `SELECT row_to_json(d)::text AS row, count(*) OVER () AS total
+       FROM (${select(schemas.from)} EXCEPT ALL ${select(schemas.other)}) d LIMIT $1`,
+    heights && table.byHeight ? [limit, heights] : [limit],
+  );
+  return { rows: rows.map((r) => r.row), total: Number(rows[0]?.total ?? 0) };
+}

@@ -1,0 +1,69 @@
+/**
+ * @module Hand-made FATE contract code (`cb_…` as the node stores it): the serialised type table
+ * (function ids, names, attributes, argument and return types) of a contract the devnode runs
+ * natively. Bodies are one instruction: `RETURNR` of a constant where the standard reads one from
+ * the code (the `*_extensions` lists), else `ABORT`, because no FATE VM runs them. Pure.
+ */
+import { encode, hash } from '../../chain/encoding.ts';
+import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
+import { fateMap, serializeType, serializeValue, type FateType, type FateValue } from './fate.ts';
+
+/** FunctionSpec is one entrypoint: name, types, whether it takes AE (`payable`) and an optional constant result. */
+export interface FunctionSpec {
+  readonly name: string;
+  readonly args: readonly FateType[];
+  readonly ret: FateType;
+  readonly payable?: boolean;
+  /** the constant the body returns (`RETURNR`), for functions whose result is read from the code */
+  readonly constant?: FateValue;
+}
+
+const RETURNR = 0x01;
+const ABORT = 0xfb;
+const IMMEDIATE = 0b11;
+const ATTRIBUTE_PAYABLE = 0b10;
+/** FATE contract serialisation: tag 70 (compiler_sophia), version 3. */
+const CONTRACT_TAG = 70;
+const CONTRACT_VSN = 3;
+
+/** functionId is the 4-byte id of a function: the first bytes of blake2b(name), as hex. */
+export function functionId(name: string): string {
+  return Buffer.from(hash(Buffer.from(name, 'utf8')).subarray(0, 4)).toString('hex');
+}
+
+function functionCode(f: FunctionSpec): Buffer {
+  const body =
+    f.constant === undefined
+      ? [ABORT, IMMEDIATE, ...serializeValue(`devnode: ${f.name} runs natively`)]
+      : [RETURNR, IMMEDIATE, ...serializeValue(f.constant)];
+  return Buffer.concat([
+    Uint8Array.of(0xfe),
+    Buffer.from(functionId(f.name), 'hex'),
+    serializeValue(BigInt(f.payable ? ATTRIBUTE_PAYABLE : 0)),
+    Uint8Array.from(serializeType({ tuple: f.args })),
+    Uint8Array.from(serializeType(f.ret)),
+    Uint8Array.from(body),
+  ]);
+}
+
+/**
+ * contractBytecode serialises a contract with these functions (sorted by id, as the compiler
+ * emits them) and a symbol table naming them; `source` goes into the source hash.
+ */
+export function contractBytecode(functions: readonly FunctionSpec[], source: string, payable: boolean): string {
+  const sorted = [...functions].sort((a, b) => functionId(a.name).localeCompare(functionId(b.name)));
+  const code = Buffer.concat(sorted.map(functionCode));
+  const symbols = serializeValue(fateMap(sorted.map((f) => [Buffer.from(functionId(f.name), 'hex'), f.name])));
+  const annotations = serializeValue(fateMap([]));
+  const byteCode = Buffer.concat([rlpEncode(code), rlpEncode(symbols), rlpEncode(annotations)]);
+  const contract = rlpEncode([
+    intToBytes(CONTRACT_TAG),
+    intToBytes(CONTRACT_VSN),
+    hash(Buffer.from(source, 'utf8')),
+    [],
+    byteCode,
+    Buffer.from('devnode', 'utf8'),
+    Uint8Array.of(payable ? 1 : 0),
+  ]);
+  return encode('cb', contract);
+}

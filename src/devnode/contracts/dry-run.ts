@@ -1,0 +1,215 @@
+/**
+ * @module `POST /v2/dry-run` (external) and `POST /v2/debug/transactions/dry-run` (internal): contract
+ * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs,
+ * with the node's DryRunResults. State below the top is rebuilt from the contract transactions.
+ */
+import { decode, isEncoded } from '../../chain/encoding.ts';
+import { withPrefix } from '../../chain/id-cache.ts';
+import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
+import type { Chain } from '../chain.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
+import { contractId } from '../ids.ts';
+import { HttpError, ok, type Reply, type Route, type RouteRequest } from '../http.ts';
+import { newState, type WorldState } from '../state.ts';
+import { decodeTx, type TxFields } from '../tx-codec.ts';
+import { callRecordJson, contractOutcome } from './call-record.ts';
+import { isNativeCode } from './engine.ts';
+
+/**
+ * The node (aec_dry_run) runs a `call_req` without a caller from MR_MAGIC (the 32-byte integer 1), which it
+ * funds with 1000 AE, with nonce 1, gas 1 000 000 (the most the devnode gives any dry-run call) and gas price 10^6.
+ */
+const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
+const MR_MAGIC_FUNDS = 10n ** 21n;
+const DEFAULT_GAS = 1_000_000;
+const CALL_REQ_GAS_PRICE = 1_000_000n;
+
+/** internalError is the node's reason for a dry-run transaction it refuses (`~120p` of the error atom). */
+const internalError = (atom: string): Json => ({
+  type: 'contract_call',
+  result: 'error',
+  reason: `Internal error:\n  ${atom}\n`,
+});
+
+const bad = (reason: string): HttpError => new HttpError(400, reason);
+const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
+
+function uint(v: Json | undefined, fallback: bigint, what: string): bigint {
+  if (v === undefined) return fallback;
+  try {
+    const n = toBigInt(v);
+    if (n >= 0n) return n;
+  } catch {
+    // reported below
+  }
+  throw bad(`Bad request: ${what} is not an unsigned integer`);
+}
+
+/**
+ * REPLAYED remembers the last rebuilt states by block hash (a hash fixes the whole history below it, so an
+ * entry never goes stale, even across forks): a client reading balances at one block asks many times.
+ */
+const REPLAYED = new Map<string, WorldState>();
+const REPLAYS_KEPT = 8;
+
+function stateAt(chain: Chain, top: string): WorldState {
+  let state = REPLAYED.get(top);
+  if (!state) {
+    state = replayContracts(chain, top);
+    if (REPLAYED.size >= REPLAYS_KEPT) REPLAYED.delete(REPLAYED.keys().next().value!);
+    REPLAYED.set(top, state);
+  }
+  return state;
+}
+
+/** replayContracts rebuilds the native contracts' state at block `upto` (key or micro) from their transactions. */
+function replayContracts(chain: Chain, upto: string): WorldState {
+  const state = newState();
+  for (const kb of chain.keyBlocks) {
+    if (kb.hash === upto) return state;
+    for (const mb of kb.micro) {
+      for (const record of mb.txs) replayTx(state, record.tx, kb.header.height);
+      if (mb.hash === upto) return state;
+    }
+  }
+  return state;
+}
+
+function replayTx(state: WorldState, tx: TxFields, height: number): void {
+  if (tx.type !== 'ContractCreateTx' && tx.type !== 'ContractCallTx') return;
+  const isCreate = tx.type === 'ContractCreateTx';
+  const caller = str(isCreate ? tx.owner_id : tx.caller_id);
+  const contract = isCreate ? undefined : state.contracts.get(str(tx.contract_id));
+  const code = isCreate ? str(tx.code) : contract?.code;
+  if (code === undefined || !isNativeCode(code)) return;
+  const id = isCreate ? contractId(caller, toBigInt(tx.nonce ?? 0)) : str(tx.contract_id);
+  if (isCreate) {
+    const vmVersion = FATE_VM_VERSION;
+    state.contracts.set(id, { id, ownerId: caller, vmVersion, abiVersion: FATE_ABI_VERSION, deposit: 0n, code });
+  }
+  const amount = toBigInt(tx.amount ?? 0);
+  const account = withPrefix(id, 'ak');
+  const before = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
+  state.accounts.set(account, { ...before, balance: before.balance + amount });
+  const outcome = contractOutcome(state, {
+    height,
+    caller,
+    contract: id,
+    code,
+    callData: str(tx.call_data),
+    amount,
+    gasLimit: Number(toBigInt(tx.gas ?? 0)),
+    isCreate,
+  });
+  if (outcome.returnType !== 'ok') {
+    state.accounts.set(account, before);
+    if (isCreate) state.contracts.delete(id);
+  }
+}
+
+/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx. */
+interface CallRequest {
+  readonly contract: string;
+  readonly caller: string;
+  readonly callData: string;
+  readonly amount: bigint;
+  readonly gas: bigint;
+  readonly gasPrice: bigint;
+  readonly nonce: number;
+}
+
+function callRequest(item: Json): CallRequest {
+  if (!isJsonObject(item)) throw bad('Bad request: a txs item must be an object');
+  if (isJsonObject(item.call_req)) {
+    const req = item.call_req;
+    if (!isEncoded(req.contract, ['ct']) || !isEncoded(req.calldata, ['cb']))
+      throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
+    const caller = req.caller === undefined ? MR_MAGIC : req.caller;
+    if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
+    return {
+      contract: req.contract,
+      caller,
+      callData: req.calldata,
+      amount: uint(req.amount, 0n, 'amount'),
+      gas: uint(req.gas, BigInt(DEFAULT_GAS), 'gas'),
+      gasPrice: CALL_REQ_GAS_PRICE,
+      nonce: Number(uint(req.nonce, 1n, 'nonce')),
+    };
+  }
+  if (isEncoded(item.tx, ['tx'])) {
+    let tx: TxFields;
+    try {
+      tx = decodeTx(decode(item.tx, ['tx']).bytes);
+    } catch (err) {
+      throw bad(`Bad request: ${(err as Error).message}`);
+    }
+    if (tx.type !== 'ContractCallTx')
+      throw bad(`Bad request: the devnode dry-runs ContractCallTx only, not ${String(tx.type)}`);
+    return {
+      contract: str(tx.contract_id),
+      caller: str(tx.caller_id),
+      callData: str(tx.call_data),
+      amount: toBigInt(tx.amount ?? 0),
+      gas: toBigInt(tx.gas ?? 0),
+      gasPrice: toBigInt(tx.gas_price ?? 0),
+      nonce: Number(toBigInt(tx.nonce ?? 0)),
+    };
+  }
+  throw bad('Bad request: a txs item needs call_req or tx');
+}
+
+/** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
+function runRequest(state: WorldState, height: number, req: CallRequest): Json {
+  const contract = state.contracts.get(req.contract);
+  if (!contract) return internalError('contract_does_not_exist');
+  const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
+  if (caller.balance < req.amount) return internalError('insufficient_funds');
+  state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
+  const account = withPrefix(req.contract, 'ak');
+  const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
+  state.accounts.set(account, { ...target, balance: target.balance + req.amount });
+  const gas = req.gas > BigInt(DEFAULT_GAS) ? DEFAULT_GAS : Number(req.gas);
+  const outcome = contractOutcome(state, {
+    height,
+    caller: req.caller,
+    contract: req.contract,
+    code: contract.code,
+    callData: req.callData,
+    amount: req.amount,
+    gasLimit: gas,
+    isCreate: false,
+  });
+  const callObj = callRecordJson(outcome, {
+    caller: req.caller,
+    callerNonce: req.nonce,
+    height,
+    contract: req.contract,
+    gasPrice: req.gasPrice,
+  });
+  return { type: 'contract_call', result: 'ok', call_obj: callObj };
+}
+
+/** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
+export function dryRun(chain: Chain, body: Json | undefined): Reply {
+  if (!isJsonObject(body) || !Array.isArray(body.txs)) throw bad('Bad request: body needs txs');
+  const requests = body.txs.map(callRequest);
+  const top = body.top === undefined ? chain.topHash : str(body.top);
+  const block = chain.blocks.get(top);
+  if (!block) throw bad('Bad request: top is not a block of the chain');
+  const base = top === chain.topHash ? chain.state : stateAt(chain, top);
+  const state = newState(base);
+  const magic = state.accounts.get(MR_MAGIC) ?? { balance: 0n, nonce: 0 };
+  state.accounts.set(MR_MAGIC, { ...magic, balance: magic.balance + MR_MAGIC_FUNDS });
+  for (const account of Array.isArray(body.accounts) ? body.accounts : []) {
+    if (!isJsonObject(account) || !isEncoded(account.pub_key, ['ak'])) throw bad('Bad request: accounts need pub_key');
+    const before = state.accounts.get(account.pub_key) ?? { balance: 0n, nonce: 0 };
+    state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
+  }
+  const height = block.header.height;
+  return ok({ results: requests.map((req) => runRequest(newState(state), height, req)) });
+}
+
+/** dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, `/v2/debug/transactions/dry-run` internally). */
+export function dryRunRoute(chain: Chain, path: string): Route {
+  return { method: 'POST', path, handler: (req: RouteRequest): Reply => dryRun(chain, req.body) };
+}

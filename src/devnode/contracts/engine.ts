@@ -1,0 +1,193 @@
+/**
+ * @module The native contract engine: decodes calldata against a kind's type table, runs the
+ * TypeScript entrypoint (and the calls it makes to other contracts) on a layer of the world state,
+ * and gives the outcome the node records: return value, logs, gas. A revert or a runtime error (out
+ * of gas, AE sent to a function that is not payable) drops the layer. Pure over the world state.
+ */
+import { encode } from '../../chain/encoding.ts';
+import { contractId } from '../ids.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
+import { commitState, newState, type WorldState } from '../state.ts';
+import { AEX141_HANDLERS } from './aex141.ts';
+import { AEX9_HANDLERS, type Handler } from './aex9.ts';
+import { functionId, type FunctionSpec } from './bytecode.ts';
+import { factoryHandlers, PAIR_HANDLERS, ROUTER_HANDLERS, WAE_HANDLERS } from './dex.ts';
+import {
+  decodeCallData,
+  encodeValue,
+  FateDecodeError,
+  type FateType,
+  type FateValue,
+  type FateVariant,
+} from './fate.ts';
+import { charge, FateError, Frame, GAS, moveAe, require, Revert, type ContractLog, type Env } from './frame.ts';
+import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
+
+/** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
+function clone(f: Frame, kind: 'pair', init: readonly FateValue[]): string {
+  charge(f.env, GAS.create);
+  const accounts = f.env.state.accounts;
+  const creator = accounts.get(f.account) ?? { balance: 0n, nonce: 0 };
+  accounts.set(f.account, { ...creator, nonce: creator.nonce + 1 });
+  const id = contractId(f.account, creator.nonce + 1);
+  f.env.state.contracts.set(id, {
+    id,
+    ownerId: f.account,
+    vmVersion: FATE_VM_VERSION,
+    abiVersion: FATE_ABI_VERSION,
+    deposit: 0n,
+    code: BYTECODE[kind],
+  });
+  dispatch(f.env, f.self, id, 'init', init, 0n, true);
+  return id;
+}
+
+const HANDLERS: Record<ContractKind, Record<string, Handler>> = {
+  aex9: AEX9_HANDLERS,
+  wae: WAE_HANDLERS,
+  aex141: AEX141_HANDLERS,
+  factory: factoryHandlers(clone),
+  pair: PAIR_HANDLERS,
+  router: ROUTER_HANDLERS,
+};
+
+const SPECS_BY_ID = new Map<ContractKind, Map<string, FunctionSpec>>(
+  (Object.keys(HANDLERS) as ContractKind[]).map((kind) => [
+    kind,
+    new Map(functionsOf(kind).map((spec) => [functionId(spec.name), spec])),
+  ]),
+);
+
+/** PAYABLE names each kind's payable functions: only these take AE with a call. */
+const PAYABLE = new Map<ContractKind, Set<string>>(
+  (Object.keys(HANDLERS) as ContractKind[]).map((kind) => [
+    kind,
+    new Set(functionsOf(kind).flatMap((spec) => (spec.payable ? [spec.name] : []))),
+  ]),
+);
+
+/** typed gives decoded calldata its declared types: FATE strings arrive as bytes. */
+function typed(value: FateValue, type: FateType): FateValue {
+  const fail = (): never => {
+    throw new FateDecodeError(`argument does not have type ${JSON.stringify(type)}`);
+  };
+  if (type === 'string') return value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : fail();
+  if (type === 'int') return typeof value === 'bigint' ? value : fail();
+  if (type === 'bool') return typeof value === 'boolean' ? value : fail();
+  if (type === 'address' || type === 'contract') {
+    const id = (value as { kind?: string; id?: string }).kind === 'address' ? (value as { id: string }).id : fail();
+    return id.startsWith(type === 'address' ? 'ak_' : 'ct_') ? value : fail();
+  }
+  if ('list' in type) return Array.isArray(value) ? value.map((v: FateValue) => typed(v, type.list)) : fail();
+  const v = value as { kind?: string; items?: FateValue[]; tag?: number; values?: FateValue[] };
+  if ('tuple' in type) {
+    if (v.kind !== 'tuple' || v.items!.length !== type.tuple.length) fail();
+    return { kind: 'tuple', items: v.items!.map((item, i) => typed(item, type.tuple[i]!)) };
+  }
+  if ('variant' in type) {
+    const args = v.kind === 'variant' ? type.variant[v.tag!] : undefined;
+    if (!args || args.length !== v.values!.length) fail();
+    return { ...(value as FateVariant), values: v.values!.map((item, i) => typed(item, args![i]!)) };
+  }
+  return value;
+}
+
+/** dispatch runs `fn` of a native contract called by `caller` (`init` only at creation). */
+function dispatch(
+  env: Env,
+  caller: string,
+  contract: string,
+  fn: string,
+  args: readonly FateValue[],
+  value: bigint,
+  isCreate = false,
+): FateValue {
+  charge(env, GAS.call);
+  const entry = env.state.contracts.get(contract);
+  require(entry !== undefined, `contract ${contract} not found`);
+  const kind = kindOfCode(entry.code);
+  require(kind !== undefined, `${contract} is not a contract the devnode runs`);
+  const handler = HANDLERS[kind][fn];
+  require(handler !== undefined && (fn === 'init') === isCreate, `no function ${fn} to call`);
+  if (value > 0n && !isCreate && !PAYABLE.get(kind)!.has(fn)) throw new FateError(`Function ${fn} is not payable`);
+  const frame = new Frame(env, contract, caller, value);
+  if (caller !== env.origin) moveAe(env, frame.caller, frame.account, value);
+  return handler(frame, args);
+}
+
+/** NativeCall is a contract transaction (or dry-run) the engine runs; the caller already paid `amount` to the contract. */
+export interface NativeCall {
+  readonly height: number;
+  readonly caller: string;
+  readonly contract: string;
+  readonly code: string;
+  readonly callData: string;
+  readonly amount: bigint;
+  readonly gasLimit: number;
+  readonly isCreate: boolean;
+}
+
+/** CallOutcome is what the call record says: return type and value, logs (newest first, as the node keeps them), gas used. */
+export interface CallOutcome {
+  readonly returnType: 'ok' | 'revert' | 'error';
+  readonly returnValue: string;
+  readonly log: readonly ContractLog[];
+  readonly gasUsed: number;
+}
+
+/** isNativeCode says whether the engine runs this bytecode. */
+export const isNativeCode = (code: string): boolean => kindOfCode(code) !== undefined;
+
+/**
+ * runNative runs a call of native code on a layer of `state`, committed only when the call
+ * succeeds. Undefined when the code is not native.
+ */
+export function runNative(state: WorldState, call: NativeCall): CallOutcome | undefined {
+  const kind = kindOfCode(call.code);
+  if (!kind) return undefined;
+  const layer = newState(state);
+  const env: Env = {
+    state: layer,
+    height: call.height,
+    origin: call.caller,
+    gasLimit: call.gasLimit,
+    logs: [],
+    gasUsed: call.isCreate ? GAS.create : 0,
+    call: (caller, contract, fn, args, value) => dispatch(env, caller, contract, fn, args, value),
+  };
+  try {
+    const { functionId: id, args } = decodeCallData(call.callData);
+    const spec = SPECS_BY_ID.get(kind)!.get(id);
+    if (!spec || spec.args.length !== args.length) throw new Revert(`no function with id ${id} and these arguments`);
+    const value = dispatch(
+      env,
+      call.caller,
+      call.contract,
+      spec.name,
+      args.map((a, i) => typed(a, spec.args[i]!)),
+      call.amount,
+      call.isCreate,
+    );
+    commitState(layer);
+    // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
+    return { returnType: 'ok', returnValue: encodeValue(value), log: env.logs.reverse(), gasUsed: env.gasUsed };
+  } catch (err) {
+    if (err instanceof FateError) {
+      return {
+        returnType: 'error',
+        returnValue: encode('cb', Buffer.from(err.message)),
+        log: [],
+        gasUsed: call.gasLimit,
+      };
+    }
+    if (err instanceof Revert || err instanceof FateDecodeError) {
+      return {
+        returnType: 'revert',
+        returnValue: encodeValue(err.message),
+        log: [],
+        gasUsed: Math.min(env.gasUsed, call.gasLimit),
+      };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * @module One running call of a native contract: its storage, its caller and value, the events it
+ * emits (the node's log format) and the calls it makes to other contracts. Pure over the world state.
+ */
+import { encode, hash } from '../../chain/encoding.ts';
+import { idBytes, withPrefix } from '../../chain/id-cache.ts';
+import { bytesToInt } from '../../chain/rlp.ts';
+import type { Json } from '../../chain/json.ts';
+import type { WorldState } from '../state.ts';
+import type { FateValue } from './fate.ts';
+
+/** Revert is a contract's `abort`/`require` failure: the call reverts with this reason. */
+export class Revert extends Error {
+  override readonly name = 'Revert';
+}
+
+/**
+ * FateError is a FATE runtime error (out of gas, AE sent to a function that is not payable): the call
+ * fails with `return_type: error`, the message as its value, and uses all the gas it was given.
+ */
+export class FateError extends Error {
+  override readonly name = 'FateError';
+}
+
+/** ContractLog is one event as the node prints it in `call_info.log`. */
+export interface ContractLog {
+  readonly address: string;
+  readonly topics: readonly bigint[];
+  readonly data: string;
+}
+
+/** logJson is a log entry as JSON (topics stay exact big integers). */
+export const logJson = (log: ContractLog): Json => ({ address: log.address, topics: [...log.topics], data: log.data });
+
+/** Gas a native call charges: per call, per event and per storage write (round, plausible numbers). */
+export const GAS = { call: 600, event: 250, write: 120, create: 3000 } as const;
+
+/** Env is what every frame of one transaction shares: the state layer, the height, the events and the gas. */
+export interface Env {
+  readonly state: WorldState;
+  readonly height: number;
+  readonly origin: string;
+  readonly gasLimit: number;
+  readonly logs: ContractLog[];
+  gasUsed: number;
+  /** call runs a function of another contract (the engine's dispatcher) */
+  readonly call: (caller: string, contract: string, fn: string, args: readonly FateValue[], value: bigint) => FateValue;
+}
+
+/** charge adds gas and ends the call when the limit is passed. */
+export function charge(env: Env, gas: number): void {
+  env.gasUsed += gas;
+  if (env.gasUsed > env.gasLimit) throw new FateError('Out of gas');
+}
+
+/** eventTopic is an event's first topic: blake2b-256 of the constructor name, as an unsigned integer. */
+export function eventTopic(name: string): bigint {
+  return bytesToInt(hash(Buffer.from(name, 'utf8')));
+}
+
+/** Indexed is an indexed event argument: an address (`ak_`/`ct_`), an integer or a bool. */
+export type Indexed = string | bigint | boolean;
+
+function topicOf(arg: Indexed): bigint {
+  if (typeof arg === 'bigint') return arg;
+  if (typeof arg === 'boolean') return arg ? 1n : 0n;
+  return bytesToInt(idBytes(arg));
+}
+
+/** Frame is one call of one contract. */
+export class Frame {
+  readonly env: Env;
+  /** the contract (`ct_`) and its account (`ak_`) */
+  readonly self: string;
+  readonly account: string;
+  /** the caller's address (`ak_`, also for contracts) and the AE it sent */
+  readonly caller: string;
+  readonly value: bigint;
+
+  constructor(env: Env, self: string, caller: string, value: bigint) {
+    this.env = env;
+    this.self = self;
+    this.account = withPrefix(self, 'ak');
+    this.caller = withPrefix(caller, 'ak');
+    this.value = value;
+  }
+
+  get<V extends FateValue>(slot: string): V | undefined {
+    return this.env.state.contractStore.get(`${this.self}/${slot}`) as V | undefined;
+  }
+
+  int(slot: string): bigint {
+    return this.get<bigint>(slot) ?? 0n;
+  }
+
+  set(slot: string, value: FateValue): void {
+    charge(this.env, GAS.write);
+    this.env.state.contractStore.set(`${this.self}/${slot}`, value);
+  }
+
+  /** push appends to a list slot (lists are copied on write: the ones here stay small). */
+  push(slot: string, item: FateValue): void {
+    this.set(slot, [...(this.get<FateValue[]>(slot) ?? []), item]);
+  }
+
+  /** call calls `fn` of another contract as this contract, sending `value` AE. */
+  call(contract: string, fn: string, args: readonly FateValue[], value = 0n): FateValue {
+    return this.env.call(this.self, contract, fn, args, value);
+  }
+
+  /** emit logs event `name` with indexed arguments (topics) and an optional string payload. */
+  emit(name: string, indexed: readonly Indexed[], data = ''): void {
+    charge(this.env, GAS.event);
+    this.env.logs.push({
+      address: this.self,
+      topics: [eventTopic(name), ...indexed.map(topicOf)],
+      data: encode('cb', Buffer.from(data, 'utf8')),
+    });
+  }
+}
+
+/** moveAe pays AE between accounts within a call (value sent with an inner call, WAE withdrawals). */
+export function moveAe(env: Env, from: string, to: string, amount: bigint): void {
+  if (amount === 0n) return;
+  const accounts = env.state.accounts;
+  const source = accounts.get(from) ?? { balance: 0n, nonce: 0 };
+  require(source.balance >= amount, 'NOT_ENOUGH_AE');
+  accounts.set(from, { ...source, balance: source.balance - amount });
+  const target = accounts.get(to) ?? { balance: 0n, nonce: 0 };
+  accounts.set(to, { ...target, balance: target.balance + amount });
+}
+
+/** require reverts with `reason` unless `condition` holds (Sophia's require). */
+export function require(condition: boolean, reason: string): asserts condition {
+  if (!condition) throw new Revert(reason);
+}

@@ -1,0 +1,373 @@
+/**
+ * @module The generator's token traffic: deploys AEX-9 tokens (different decimals), wrapped AE,
+ * a DEX (pair model, factory, router) and AEX-141 collections with templates, then moves them between
+ * accounts: transfers, mints, burns, allowances, NFT mints, template mints, transfers, approvals
+ * and burns, liquidity and swaps through the router (calls made by contracts). Reads the pending
+ * state to build calls that succeed.
+ */
+import { withPrefix } from '../../chain/id-cache.ts';
+import type { Chain } from '../chain.ts';
+import { contractId } from '../ids.ts';
+import type { KeyPair } from '../keys.ts';
+import type { Random } from '../random.ts';
+import type { BuiltTx, TrafficKit, WeightedMaker } from '../traffic-kit.ts';
+import { metadataMap } from './aex141.ts';
+import { sortTokens } from './dex.ts';
+import { address, NONE, some, type FateTuple, type FateValue } from './fate.ts';
+import { callTx, createTx } from './txs.ts';
+import type { ContractKind } from './standards.ts';
+
+/** TOKENS deployed by the generator: name, symbol, decimals, initial supply of the owner. */
+const TOKENS: readonly [string, string, bigint, bigint][] = [
+  ['Devnode Gold', 'GOLD', 18n, 10n ** 27n],
+  ['Test Dollar', 'TUSD', 6n, 10n ** 15n],
+  ['Wrapped Bitcoin Test', 'WBTC', 8n, 21n * 10n ** 14n],
+  ['Plain Points', 'PTS', 0n, 1_000_000n],
+];
+const COLLECTIONS: readonly [string, string, bigint][] = [
+  ['Devnode Cats', 'CATS', 8n],
+  ['Generated Art', 'GART', 3n],
+];
+/** ALLOWANCE each trader gives the router once per token (never used up). */
+const ROUTER_ALLOWANCE = 10n ** 40n;
+/** DEADLINE of router calls (2100-01-01; the devnode does not check deadlines, and chains stay deterministic). */
+const DEADLINE = 4_102_444_800_000n;
+/** TRADERS are the first accounts: they hold tokens, provide liquidity and swap. */
+const TRADERS = 12;
+
+type Step = () => BuiltTx | undefined;
+
+/** TokenTraffic builds token, NFT and DEX transactions for the generator. */
+export class TokenTraffic {
+  readonly #chain: Chain;
+  readonly #rng: Random;
+  readonly #traders: readonly KeyPair[];
+  readonly #tokens: string[] = [];
+  readonly #owners = new Map<string, KeyPair>();
+  readonly #collections: string[] = [];
+  #wae = '';
+  #factory = '';
+  #router = '';
+  readonly #routerAllowances = new Set<string>();
+  #setup: Step[];
+  readonly #actions: readonly [number, Step][];
+
+  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[]) {
+    this.#chain = chain;
+    this.#rng = rng;
+    this.#traders = accounts.slice(0, TRADERS);
+    this.#setup = this.#setupSteps();
+    this.#actions = [
+      [20, () => this.#transfer()],
+      [4, () => this.#mint()],
+      [3, () => this.#burn()],
+      [5, () => this.#allowance()],
+      [3, () => this.#transferAllowance()],
+      [4, () => this.#wrap()],
+      [4, () => this.#addLiquidity()],
+      [10, () => this.#swap()],
+      [3, () => this.#swapAe()],
+      [5, () => this.#nftMint()],
+      [5, () => this.#nftTemplateMint()],
+      [6, () => this.#nftTransfer()],
+      [2, () => this.#nftApprove()],
+      [2, () => this.#nftBurn()],
+    ];
+  }
+
+  /** next is the next token transaction, or undefined when the chosen action has nothing to act on. */
+  next(): BuiltTx | undefined {
+    const setup = this.#setup.shift();
+    if (setup) return setup();
+    const total = this.#actions.reduce((s, [w]) => s + w, 0);
+    let roll = this.#rng.int(1, total);
+    for (const [weight, action] of this.#actions) {
+      roll -= weight;
+      if (roll <= 0) return action();
+    }
+    return undefined;
+  }
+
+  #nonce(k: KeyPair): number {
+    return (this.#chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+  }
+
+  #slot<V extends FateValue>(contract: string, slot: string): V | undefined {
+    return this.#chain.pending.contractStore.get(`${contract}/${slot}`) as V | undefined;
+  }
+
+  #deploy(owner: KeyPair, kind: ContractKind, args: FateValue[], remember: (id: string) => void): BuiltTx {
+    const nonce = this.#nonce(owner);
+    const id = contractId(owner.address, nonce);
+    remember(id);
+    this.#owners.set(id, owner);
+    return createTx(owner, nonce, kind, args);
+  }
+
+  #call(caller: KeyPair, contract: string, fn: string, args: FateValue[], amount = 0n): BuiltTx {
+    return callTx(caller, this.#nonce(caller), contract, fn, args, amount);
+  }
+
+  #setupSteps(): Step[] {
+    const t = this.#traders;
+    const steps: Step[] = TOKENS.map(
+      ([name, symbol, decimals, supply], i) =>
+        () =>
+          this.#deploy(t[i]!, 'aex9', [name, decimals, symbol, some(supply)], (id) => this.#tokens.push(id)),
+    );
+    steps.push(() => this.#deploy(t[4]!, 'wae', [], (id) => (this.#wae = id)));
+    let model = '';
+    steps.push(() =>
+      this.#deploy(
+        t[5]!,
+        'pair',
+        [address(this.#wae), address(this.#tokens[0]!), address(this.#tokens[1]!), NONE, NONE],
+        (id) => (model = id),
+      ),
+    );
+    steps.push(() =>
+      this.#deploy(t[5]!, 'factory', [address(t[5]!.address), address(model), NONE], (id) => (this.#factory = id)),
+    );
+    steps.push(() =>
+      this.#deploy(
+        t[5]!,
+        'router',
+        [address(this.#factory), address(this.#wae), address(this.#wae)],
+        (id) => (this.#router = id),
+      ),
+    );
+    COLLECTIONS.forEach(([name, symbol, limit], i) =>
+      steps.push(() => this.#deploy(t[6 + i]!, 'aex141', [name, symbol, limit], (id) => this.#collections.push(id))),
+    );
+    for (let i = 0; i < COLLECTIONS.length * 2; i++) {
+      steps.push(() => {
+        const collection = this.#collections[i % COLLECTIONS.length]!;
+        const edition = i < COLLECTIONS.length ? some(BigInt(5 + i)) : NONE;
+        const metadata = metadataMap({ name: `template ${i}`, image: `ipfs://devnode/${i}` });
+        return this.#call(this.#owners.get(collection)!, collection, 'create_template', [metadata, edition]);
+      });
+    }
+    for (let i = 0; i < TOKENS.length; i++) {
+      for (const k of t) steps.push(() => this.#seedHolder(this.#tokens[i]!, k));
+    }
+    for (const k of t.slice(0, 4)) {
+      steps.push(() => this.#call(k, this.#wae, 'deposit', [], 10n ** 24n));
+      for (const token of [this.#wae, ...TOKENS.map((_, i) => i)]) {
+        steps.push(() => this.#approveRouter(k, typeof token === 'string' ? this.#wae : this.#tokens[token]!));
+      }
+    }
+    for (const [a, b] of [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [-1, 0],
+      [-1, 1],
+    ] as const) {
+      steps.push(() => this.#seedLiquidity(this.#traders[Math.max(a, 0)]!, a, b));
+    }
+    return steps;
+  }
+
+  /** #seedHolder gives a trader a twentieth of the owner's tokens. */
+  #seedHolder(token: string, k: KeyPair): BuiltTx | undefined {
+    const owner = this.#owners.get(token)!;
+    if (k === owner) return undefined;
+    return this.#call(owner, token, 'transfer', [address(k.address), this.#balance(token, owner.address) / 20n]);
+  }
+
+  /** #seedLiquidity opens a pair of token `a` (−1: wrapped AE) and `b` with a tenth of the trader's balances. */
+  #seedLiquidity(k: KeyPair, a: number, b: number): BuiltTx {
+    const [tokenA, tokenB] = [a < 0 ? this.#wae : this.#tokens[a]!, this.#tokens[b]!];
+    const [amountA, amountB] = [this.#balance(tokenA, k.address) / 10n, this.#balance(tokenB, k.address) / 10n];
+    const args = [address(tokenA), address(tokenB), amountA, amountB, 0n, 0n, address(k.address), NONE, DEADLINE];
+    return this.#call(k, this.#router, 'add_liquidity', args);
+  }
+
+  #balance(token: string, account: string): bigint {
+    return this.#slot<bigint>(token, `b:${account}`) ?? 0n;
+  }
+
+  /** #holder is a trader holding some of `token`, if any. */
+  #holder(token: string): KeyPair | undefined {
+    const start = this.#rng.int(0, this.#traders.length - 1);
+    for (let i = 0; i < this.#traders.length; i++) {
+      const k = this.#traders[(start + i) % this.#traders.length]!;
+      if (this.#balance(token, k.address) > 0n) return k;
+    }
+    return undefined;
+  }
+
+  #part(balance: bigint): bigint {
+    return balance / BigInt(this.#rng.int(2, 50)) + 1n;
+  }
+
+  #transfer(): BuiltTx | undefined {
+    const token = this.#rng.pick(this.#tokens);
+    const from = this.#holder(token);
+    if (!from) return undefined;
+    const to = this.#rng.pick(this.#traders);
+    return this.#call(from, token, 'transfer', [address(to.address), this.#part(this.#balance(token, from.address))]);
+  }
+
+  #mint(): BuiltTx {
+    const token = this.#rng.pick(this.#tokens);
+    const amount = this.#rng.bigint(this.#rng.int(8, 80));
+    return this.#call(this.#owners.get(token)!, token, 'mint', [
+      address(this.#rng.pick(this.#traders).address),
+      amount,
+    ]);
+  }
+
+  #burn(): BuiltTx | undefined {
+    const token = this.#rng.pick(this.#tokens);
+    const from = this.#holder(token);
+    if (!from) return undefined;
+    return this.#call(from, token, 'burn', [this.#part(this.#balance(token, from.address) / 10n)]);
+  }
+
+  #allowance(): BuiltTx {
+    const token = this.#rng.pick(this.#tokens);
+    const owner = this.#rng.pick(this.#traders);
+    const spender = this.#rng.pick(this.#traders).address;
+    const existing = this.#slot<bigint>(token, `a:${owner.address}:${spender}`);
+    if (existing === undefined)
+      return this.#call(owner, token, 'create_allowance', [address(spender), this.#rng.bigint(60)]);
+    if (this.#rng.chance(0.2)) return this.#call(owner, token, 'reset_allowance', [address(spender)]);
+    return this.#call(owner, token, 'change_allowance', [address(spender), this.#rng.bigint(50)]);
+  }
+
+  #transferAllowance(): BuiltTx | undefined {
+    const token = this.#rng.pick(this.#tokens);
+    const owner = this.#holder(token);
+    const spender = this.#rng.pick(this.#traders);
+    if (!owner) return undefined;
+    const allowed = this.#slot<bigint>(token, `a:${owner.address}:${spender.address}`) ?? 0n;
+    const amount = [allowed, this.#balance(token, owner.address)].reduce((a, b) => (a < b ? a : b));
+    if (amount === 0n) return undefined;
+    const to = this.#rng.pick(this.#traders).address;
+    return this.#call(spender, token, 'transfer_allowance', [address(owner.address), address(to), this.#part(amount)]);
+  }
+
+  #wrap(): BuiltTx | undefined {
+    const k = this.#rng.pick(this.#traders);
+    const wrapped = this.#balance(this.#wae, k.address);
+    if (wrapped > 0n && this.#rng.chance(0.3)) return this.#call(k, this.#wae, 'withdraw', [this.#part(wrapped)]);
+    return this.#call(k, this.#wae, 'deposit', [], BigInt(this.#rng.int(1, 10 ** 9)) * 10n ** 9n);
+  }
+
+  /** #approveRouter gives the router an allowance once per trader and token (undefined when given). */
+  #approveRouter(k: KeyPair, token: string): BuiltTx | undefined {
+    const key = `${k.address}:${token}`;
+    if (this.#routerAllowances.has(key)) return undefined;
+    this.#routerAllowances.add(key);
+    return this.#call(k, token, 'create_allowance', [address(withPrefix(this.#router, 'ak')), ROUTER_ALLOWANCE]);
+  }
+
+  #tradable(): string[] {
+    return [this.#wae, ...this.#tokens];
+  }
+
+  #addLiquidity(): BuiltTx | undefined {
+    const [a, b] = this.#twoTokens();
+    const k = this.#holder(a);
+    if (!k || this.#balance(b, k.address) === 0n) return undefined;
+    const approve = this.#approveRouter(k, a) ?? this.#approveRouter(k, b);
+    if (approve) return approve;
+    const [amountA, amountB] = [this.#part(this.#balance(a, k.address)), this.#part(this.#balance(b, k.address))];
+    if (amountA * amountB < 10n ** 8n) return undefined;
+    const args = [address(a), address(b), amountA, amountB, 0n, 0n, address(k.address), NONE, DEADLINE];
+    return this.#call(k, this.#router, 'add_liquidity', args);
+  }
+
+  #twoTokens(): [string, string] {
+    const tokens = this.#tradable();
+    const a = this.#rng.pick(tokens);
+    const rest = tokens.filter((t) => t !== a);
+    return [a, this.#rng.pick(rest)];
+  }
+
+  #pairOf(a: string, b: string): string | undefined {
+    const [t0, t1] = sortTokens(a, b);
+    return this.#slot<string>(this.#factory, `pair:${t0}:${t1}`);
+  }
+
+  #swap(): BuiltTx | undefined {
+    const [a, b] = this.#twoTokens();
+    const pair = this.#pairOf(a, b);
+    const k = this.#holder(a);
+    if (!pair || !k || this.#slot<bigint>(pair, 'reserve0') === undefined) return undefined;
+    const approve = this.#approveRouter(k, a);
+    if (approve) return approve;
+    const path = [a, b];
+    const c = this.#rng.pick(this.#tradable());
+    if (c !== a && c !== b && this.#pairOf(b, c) && this.#rng.chance(0.4)) path.push(c);
+    const amount = this.#part(this.#balance(a, k.address) / 20n);
+    const args = [amount, 0n, path.map(address), address(k.address), DEADLINE, NONE];
+    return this.#call(k, this.#router, 'swap_exact_tokens_for_tokens', args);
+  }
+
+  #swapAe(): BuiltTx | undefined {
+    const token = this.#rng.pick(this.#tokens);
+    if (!this.#pairOf(this.#wae, token)) return undefined;
+    const k = this.#rng.pick(this.#traders);
+    const amount = BigInt(this.#rng.int(1, 10 ** 6)) * 10n ** 9n;
+    const args = [0n, [address(this.#wae), address(token)], address(k.address), DEADLINE, NONE];
+    return this.#call(k, this.#router, 'swap_exact_ae_for_tokens', args, amount);
+  }
+
+  #nftMint(): BuiltTx {
+    const collection = this.#rng.pick(this.#collections);
+    const to = this.#rng.pick(this.#traders).address;
+    const metadata = some(metadataMap({ name: `token ${this.#rng.uint32()}`, rarity: String(this.#rng.int(1, 5)) }));
+    return this.#call(this.#owners.get(collection)!, collection, 'mint', [address(to), metadata, NONE]);
+  }
+
+  #nftTemplateMint(): BuiltTx | undefined {
+    const collection = this.#rng.pick(this.#collections);
+    const templates = Number(this.#slot<bigint>(collection, 'template_counter') ?? 0n);
+    if (templates === 0) return undefined;
+    const id = BigInt(this.#rng.int(0, templates - 1));
+    const template = this.#slot<FateTuple>(collection, `tpl:${id}`);
+    const limit = template?.items[1] as { tag: number; values: readonly bigint[] } | undefined;
+    if (!template || (limit?.tag === 1 && (template.items[2] as bigint) >= limit.values[0]!)) return undefined;
+    const to = this.#rng.pick(this.#traders).address;
+    return this.#call(this.#owners.get(collection)!, collection, 'template_mint', [address(to), id, NONE]);
+  }
+
+  /** #ownedNft is a token of a collection and its owner, if the owner is a trader. */
+  #ownedNft(): { collection: string; token: bigint; owner: KeyPair } | undefined {
+    const collection = this.#rng.pick(this.#collections);
+    const owner = this.#rng.pick(this.#traders);
+    const tokens = this.#slot<bigint[]>(collection, `t:${owner.address}`) ?? [];
+    if (tokens.length === 0) return undefined;
+    return { collection, token: this.#rng.pick(tokens), owner };
+  }
+
+  #nftTransfer(): BuiltTx | undefined {
+    const nft = this.#ownedNft();
+    const to = this.#rng.pick(this.#traders);
+    if (!nft || to === nft.owner) return undefined;
+    return this.#call(nft.owner, nft.collection, 'transfer', [address(to.address), nft.token, NONE]);
+  }
+
+  #nftApprove(): BuiltTx | undefined {
+    const nft = this.#ownedNft();
+    if (!nft) return undefined;
+    const approved = address(this.#rng.pick(this.#traders).address);
+    return this.#call(nft.owner, nft.collection, 'approve', [approved, nft.token, this.#rng.chance(0.8)]);
+  }
+
+  #nftBurn(): BuiltTx | undefined {
+    const nft = this.#ownedNft();
+    return nft && this.#call(nft.owner, nft.collection, 'burn', [nft.token]);
+  }
+}
+
+/** TOKEN_WEIGHT of token, NFT and DEX calls in the generator's mix (about one transaction in ten). */
+const TOKEN_WEIGHT = 12;
+
+/** tokenMakers adds the token traffic to the generator's mix. */
+export function tokenMakers(kit: TrafficKit): WeightedMaker[] {
+  const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts);
+  return [[TOKEN_WEIGHT, () => tokens.next()]];
+}

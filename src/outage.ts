@@ -1,0 +1,117 @@
+/**
+ * @module One dependency's outage as the logs and metrics show it: a line when it is lost, a line when it is back
+ * (with how many requests were refused meanwhile), never one per request.
+ */
+import prom from 'prom-client';
+import type { Logger } from './log.ts';
+import { Backoff, sleep, type BackoffOptions } from './retry.ts';
+
+/** The outage metrics of every dependency, labelled by its name. */
+export interface OutageMetrics {
+  readonly outages: prom.Counter<'dependency'>;
+  readonly refused: prom.Counter<'dependency'>;
+  readonly up: prom.Gauge<'dependency'>;
+}
+
+/** createOutageMetrics registers the outage metrics once per registry. */
+export function createOutageMetrics(registry: prom.Registry): OutageMetrics {
+  const registers = [registry];
+  return {
+    outages: new prom.Counter({
+      name: 'mdw_dependency_outages_total',
+      help: 'Times a dependency (the database) was found unavailable after being available',
+      labelNames: ['dependency'] as const,
+      registers,
+    }),
+    refused: new prom.Counter({
+      name: 'mdw_dependency_refused_requests_total',
+      help: 'Requests answered 503 because a dependency was unavailable',
+      labelNames: ['dependency'] as const,
+      registers,
+    }),
+    up: new prom.Gauge({
+      name: 'mdw_dependency_up',
+      help: '1 while the dependency answers, 0 during an outage',
+      labelNames: ['dependency'] as const,
+      registers,
+    }),
+  };
+}
+
+export interface DependencyOutageOptions {
+  /** the dependency's name in logs and metrics, e.g. `database` */
+  readonly dependency: string;
+  readonly log: Logger;
+  readonly metrics: OutageMetrics;
+  /** resolves when the dependency answers again; tried with backoff during an outage */
+  readonly probe: () => Promise<unknown>;
+  readonly backoff?: BackoffOptions;
+}
+
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
+
+/**
+ * DependencyOutage is told of each request refused because a dependency is away. The first refusal logs the loss
+ * and starts probing the dependency; the probe that succeeds logs its return with the count of refusals meanwhile.
+ */
+export class DependencyOutage {
+  readonly #options: DependencyOutageOptions;
+  readonly #stopped = new AbortController();
+  #down: { since: number; refused: number } | undefined;
+
+  constructor(options: DependencyOutageOptions) {
+    this.#options = options;
+    options.metrics.up.set({ dependency: options.dependency }, 1);
+  }
+
+  /** down is true from the first refusal until a probe succeeds. */
+  get down(): boolean {
+    return this.#down !== undefined;
+  }
+
+  /** refused counts one request refused for `err`; the first of an outage logs it and starts probing. */
+  refused(err: unknown): void {
+    const { dependency, log, metrics } = this.#options;
+    metrics.refused.inc({ dependency });
+    if (this.#down) {
+      this.#down.refused++;
+      return;
+    }
+    this.#down = { since: Date.now(), refused: 1 };
+    metrics.outages.inc({ dependency });
+    metrics.up.set({ dependency }, 0);
+    log.warn(
+      { dependency, reason: err instanceof Error ? err.message : String(err) },
+      `${dependency} unavailable: answering 503 until it is back`,
+    );
+    void this.#probeUntilBack();
+  }
+
+  /** stop ends probing (the process is stopping). */
+  stop(): void {
+    this.#stopped.abort();
+  }
+
+  async #probeUntilBack(): Promise<void> {
+    const { dependency, log, metrics, probe } = this.#options;
+    const backoff = new Backoff(this.#options.backoff ?? DEFAULT_BACKOFF);
+    const signal = this.#stopped.signal;
+    while (!signal.aborted) {
+      await sleep(backoff.next(), signal);
+      if (signal.aborted) return;
+      try {
+        await probe();
+      } catch {
+        continue;
+      }
+      const down = this.#down!;
+      this.#down = undefined;
+      metrics.up.set({ dependency }, 1);
+      log.info(
+        { dependency, refused: down.refused, seconds: Math.round((Date.now() - down.since) / 1000) },
+        `${dependency} available again`,
+      );
+      return;
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import pino from 'pino';
+import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
+import { freePort } from '../support/postgres.ts';
+import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres.ts';
+import { waitFor } from '../support/wait.ts';
+
+const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
+
+/** A running `mdw` process with its JSON log lines. */
+interface Proc {
+  readonly child: ChildProcess;
+  readonly lines: () => Record<string, unknown>[];
+  readonly output: () => string;
+}
+
+describe('PostgreSQL goes away under a running populator and a loaded server', function () {
+  this.timeout(240_000);
+  let devnode: Devnode;
+  let db: RestartablePostgres;
+  let env: Record<string, string>;
+  let port: number;
+  let populator: Proc;
+  let server: Proc;
+
+  before(async () => {
+    devnode = await startDevnode(
+      { port: 0, internalPort: 0, generate: { generations: 30, seed: 'e2e-db-restart' } },
+      pino({ level: 'silent' }),
+    );
+    db = await startRestartablePostgres();
+    port = await freePort();
+    env = {
+      PATH: process.env.PATH ?? '',
+      NODE_URL: devnode.externalUrl,
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_restart',
+      PORT: String(port),
+      WEBSOCKET_ADDRESS: `127.0.0.1:${await freePort()}`,
+      POLL_INTERVAL_MS: '200',
+      LOG_LEVEL: 'info',
+      STATUS_MAX_BLOCK_AGE: String(10 ** 9),
+    };
+    populator = run(['-p'], { ...env, PORT: String(await freePort()) });
+    await waitForTop('the populator to load the chain');
+    server = run(['-s'], env);
+    await waitFor('the server to answer', async () => (await get('/middleware/status')).status === 200, 30_000, 100);
+  });
+
+  after(async () => {
+    for (const p of [server, populator]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+    await devnode?.stop();
+    await db?.destroy();
+  });
+
+  it('keeps the populator running through pg_terminate_backend of its connections, and it resumes', async () => {
+    const { rowCount } = await db.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mdw-populator'",
+    );
+    expect(rowCount).to.be.greaterThan(0);
+    await devnode.mineKeyBlock();
+    await devnode.mineKeyBlock();
+    await waitForTop('the populator to load the heights mined after its connections were ended');
+    expect(populator.child.exitCode, populator.output()).to.equal(null);
+    expect(logged(populator, /writer lock lost/)).to.have.length(1);
+  });
+
+  it('survives a PostgreSQL restart under load: the populator resumes, every answer meanwhile is 200 or 503 with a reason, the server logs the outage once', async () => {
+    const statuses = new Map<number, number>();
+    const bad: string[] = [];
+    let loading = true;
+    const paths = ['/middleware/status', '/v2/generations/height/7', '/middleware/reward/height/10', '/readyz'];
+    const load = Promise.all(
+      [0, 1, 2, 3].map(async (i) => {
+        for (let n = 0; loading; n++) {
+          const { status, body } = await get(paths[(i + n) % paths.length]!);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status !== 200 && !(status === 503 && /reason/.test(body))) bad.push(`${status} ${body.slice(0, 200)}`);
+        }
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    await db.stop();
+    await devnode.mineKeyBlock();
+    await new Promise((r) => setTimeout(r, 3000));
+    await db.start();
+    await devnode.mineKeyBlock();
+    await waitForTop('the populator to load the heights mined while the database was down');
+    await waitFor('the server to answer from the database again', async () => (await get('/readyz')).status === 200);
+    await waitFor('the server to log the return', () => logged(server, /database available again/).length > 0, 15_000);
+    loading = false;
+    await load;
+    expect(bad, bad.slice(0, 5).join('\n')).to.deep.equal([]);
+    expect(statuses.get(503) ?? 0, 'answers refused while the database was down').to.be.greaterThan(0);
+    expect(populator.child.exitCode, populator.output()).to.equal(null);
+    expect(server.child.exitCode, server.output()).to.equal(null);
+    // one line at the loss and one at the return, which counts the refused requests
+    expect(logged(server, /database unavailable/)).to.have.length(1);
+    const back = logged(server, /database available again/);
+    expect(back).to.have.length(1);
+    expect(back[0]!.refused).to.be.a('number').greaterThan(0);
+    expect(server.lines().filter((l) => (l.level as number) >= 50)).to.deep.equal([]);
+    const metrics = await get('/metrics');
+    expect(metrics.body).to.match(/mdw_dependency_outages_total\{dependency="database"\} [1-9]/);
+  });
+
+  it('verifies clean after both faults', async () => {
+    const verify = run(['-v', '--full'], env);
+    expect(await exitCode(verify.child), verify.output()).to.equal(0);
+  });
+
+  it('mdw -H with the populator running fails at once, naming what holds the writer lock', async () => {
+    const reload = run(['-H', '3-5'], env);
+    expect(await exitCode(reload.child), reload.output()).to.equal(1);
+    const { rows } = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'mdw-populator' AND query LIKE '%pg_advisory_lock%'",
+    );
+    // oclif wraps the message to the terminal's width behind '›'
+    const message = reload.output().replace(/\s*›\s*/g, ' ');
+    expect(message).to.contain('MDW_CLI_WRITER_BUSY');
+    expect(message).to.contain(`is being written by mdw-populator (backend pid ${rows[0]!.pid}`);
+    expect(populator.child.exitCode).to.equal(null);
+  });
+
+  it('stops both roles cleanly afterwards', async () => {
+    server.child.kill('SIGTERM');
+    populator.child.kill('SIGTERM');
+    expect(await exitCode(server.child), server.output()).to.equal(0);
+    expect(await exitCode(populator.child), populator.output()).to.equal(0);
+  });
+
+  async function waitForTop(what: string): Promise<void> {
+    await waitFor(
+      what,
+      async () => {
+        const top = await db
+          .query<{ h: number | null }>('SELECT max(height) AS h FROM mdw_restart.key_blocks')
+          .catch(() => undefined);
+        return top?.rows[0]?.h === devnode.height();
+      },
+      90_000,
+      200,
+    );
+  }
+
+  async function get(path: string): Promise<{ status: number; body: string }> {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      return { status: res.status, body: await res.text() };
+    } catch (err) {
+      return { status: 0, body: (err as Error).message };
+    }
+  }
+});
+
+function logged(proc: Proc, msg: RegExp): Record<string, unknown>[] {
+  return proc.lines().filter((l) => typeof l.msg === 'string' && msg.test(l.msg));
+}
+
+function run(args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, [MDW, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    child,
+    output: () => out.slice(-4000),
+    lines: () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
+}

@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { Registry } from 'prom-client';
+import { createOutageMetrics, DependencyOutage } from '../../src/outage.ts';
+import { waitFor } from '../support/wait.ts';
+
+describe('DependencyOutage', () => {
+  it('logs the loss once and the return once with the count of refusals, whatever the number of requests', async () => {
+    const lines: { msg: string; refused?: number; dependency?: string }[] = [];
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+          done();
+        },
+      }),
+    );
+    const registry = new Registry();
+    let answering = false;
+    const probes: boolean[] = [];
+    const outage = new DependencyOutage({
+      dependency: 'database',
+      log,
+      metrics: createOutageMetrics(registry),
+      probe: async () => {
+        probes.push(answering);
+        if (!answering) throw new Error('connect ECONNREFUSED');
+      },
+      backoff: { initialMs: 1, maxMs: 5 },
+    });
+    try {
+      for (let i = 0; i < 1000; i++) outage.refused(new Error('connect ECONNREFUSED'));
+      expect(outage.down).to.equal(true);
+      await waitFor('a failed probe', () => probes.length >= 2);
+      answering = true;
+      await waitFor('the return', () => !outage.down);
+      expect(lines.map((l) => l.msg)).to.deep.equal([
+        'database unavailable: answering 503 until it is back',
+        'database available again',
+      ]);
+      expect(lines[1]!.refused).to.equal(1000);
+      const metrics = await registry.metrics();
+      expect(metrics).to.contain('mdw_dependency_outages_total{dependency="database"} 1');
+      expect(metrics).to.contain('mdw_dependency_refused_requests_total{dependency="database"} 1000');
+      expect(metrics).to.contain('mdw_dependency_up{dependency="database"} 1');
+      // a second outage is a second pair of lines
+      outage.refused(new Error('again'));
+      await waitFor('the second return', () => !outage.down);
+      expect(lines).to.have.length(4);
+    } finally {
+      outage.stop();
+    }
+  });
+});
