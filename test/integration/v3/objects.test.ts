@@ -88,14 +88,37 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       const contract = await v3.mdw.getContract(id as `ct_${string}`);
       expect(contract.sourceTxHash).to.equal(t.hash);
     }
+    // every stored call's log: creates and calls, also those a GAMetaTx or a PayingForTx wraps
+    const isContractTx = (tx: Obj): boolean => tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx';
+    const wrapped = (tx: Obj): Obj | undefined => ((tx.tx as Obj | undefined)?.tx as Obj | undefined) ?? undefined;
     const expected: string[] = [];
-    for (const t of ofType('ContractCallTx')) {
-      const info = (await v3.nodeGet(`/v2/transactions/${t.hash}/info`)) as { call_info?: { log?: Json[] } };
-      for (const _ of info.call_info?.log ?? []) expected.push(t.hash);
+    const nodeLogs = new Map<string, Obj[]>();
+    for (const t of chain.transactions) {
+      const tx = txOf(t);
+      const inner = wrapped(tx);
+      if (!isContractTx(tx) && !(inner && isContractTx(inner))) continue;
+      const info = (await v3.nodeGet(`/v2/transactions/${t.hash}/info`)) as Obj;
+      const ga = info.ga_info as Obj | undefined;
+      const callInfo = (info.call_info ?? (ga?.inner_object as Obj | undefined)?.call_info) as Obj | undefined;
+      const log = (callInfo?.log as Obj[] | undefined) ?? [];
+      for (const _ of log) expected.push(t.hash);
+      nodeLogs.set(t.hash, log);
     }
-    // (the generated contracts emit no events yet: both lists are empty until the devnode's token contracts land)
     const logs = await walk('/v3/contracts/logs?direction=forward&limit=7');
     expect(logs.map((l) => l.call_tx_hash)).to.deep.equal(expected);
+    // a call's events are numbered from its oldest (the node lists them newest first), as ae_mdw numbers them
+    for (const hash of new Set(expected)) {
+      const own = logs.filter((l) => l.call_tx_hash === hash);
+      expect(
+        own.map((l) => l.log_idx),
+        hash,
+      ).to.deep.equal(own.map((_, i) => i));
+      const oldestFirst = [...nodeLogs.get(hash)!].reverse();
+      expect(
+        own.map((l) => l.args),
+        hash,
+      ).to.deep.equal(oldestFirst.map((e) => (e.topics as Json[]).slice(1).map((x) => String(x))));
+    }
   });
 
   it('answers these operations with their documented schemas', async () => {

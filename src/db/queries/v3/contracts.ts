@@ -46,7 +46,11 @@ export interface LogKey {
   readonly logIdx: number;
 }
 
-/** logsPage reads up to n log entries (optionally of one emitting contract) walking from a key (inclusive). */
+/**
+ * logsPage reads up to n log entries (optionally of one emitting contract) walking from a key (inclusive). A node
+ * lists a call's log newest first (the FATE engine prepends each event); the oldest event is index 0, as ae_mdw
+ * numbers them.
+ */
 export async function logsPage(
   db: Queryable,
   filter: { contractId?: string; topic0?: string; first?: number; last?: number },
@@ -73,7 +77,8 @@ export async function logsPage(
             l.contract_id AS "calledContract", l.entry AS log,
             (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.entry->>'address') AS "contractTxHash",
             (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.contract_id) AS "calledContractTxHash"
-       FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry, e.ord - 1 AS log_idx
+       FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry,
+                    jsonb_array_length(c.call_info->'log') - e.ord AS log_idx
                FROM contract_calls c
                CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.call_info->'log', '[]'::jsonb)) WITH ORDINALITY AS e(entry, ord)
               WHERE c.height BETWEEN $3 AND $4) l
