@@ -188,6 +188,8 @@ async function main(): Promise<void> {
     ['mdw_key_block_by_height_memory', () => `/v2/key-blocks/height/${hotHeight()}`],
     ['mdw_generation_by_height_memory_gzip', () => `/v2/generations/height/${hotHeight()}`, GZIP],
     ['mdw_transaction_by_hash_memory_gzip', () => `/v2/transactions/${hotTx()}`, GZIP],
+    // ae_mdw's /v3/status, answered from memory (issue 12: at least half of bare Koa)
+    ['mdw_v3_status_memory', () => '/v3/status'],
   ];
   const memoryRatios: Record<string, number[]> = {};
   const bareRates: number[] = [];
@@ -247,6 +249,37 @@ async function main(): Promise<void> {
     { concurrency: 1 },
   );
 
+  // ae_mdw's /v3 pages (issue 12): cursor pages of 100 at random depths, sequential (latency)
+  const v3Cursors = (
+    await pool.query<{ c: string }>(
+      `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM transactions ORDER BY random() LIMIT 1000`,
+    )
+  ).rows.map((r) => r.c);
+  const heavyCursors = (
+    await pool.query<{ c: string }>(
+      `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1 ORDER BY random() LIMIT 1000`,
+      [heavy],
+    )
+  ).rows.map((r) => r.c);
+  const pick = (list: string[]): string => list[Math.floor(Math.random() * list.length)]!;
+  const v3Scenarios: [string, () => string][] = [
+    [
+      'mdw_v3_transactions_cursor_page_sequential',
+      () => `/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick(v3Cursors)}`,
+    ],
+    [
+      'mdw_v3_account_spend_page_sequential',
+      () => `/v3/transactions?account=${heavy}&type=spend&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
+    ],
+    [
+      'mdw_v3_two_ids_page_sequential',
+      () =>
+        `/v3/transactions?sender_id=${heavy}&recipient_id=${heavy}&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
+    ],
+  ];
+  for (const [, path] of v3Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
+  for (const [name, path] of v3Scenarios) await run(name, api, path, { concurrency: 1 });
+
   const bareMedian = median(bareRates);
   const vsBare = (name: string): number => Number((results[name]!.perSecond / bareMedian).toFixed(3));
   const summary = {
@@ -280,7 +313,12 @@ async function main(): Promise<void> {
       generation_vs_devnode: ratio('mdw_generation_by_height', 'devnode_generation_by_height'),
       transaction_vs_devnode: ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash'),
     },
-    targets: { cachedReadsAtLeastHalfOfBareKoa: 0.5, deepPageP99Ms: 20 },
+    targets: {
+      cachedReadsAtLeastHalfOfBareKoa: 0.5,
+      deepPageP99Ms: 20,
+      v3CursorPageP99Ms: 20,
+      v3FilteredPageP99Ms: 50,
+    },
     machine: {
       cpus: availableParallelism(),
       note: 'shared by other jobs while measuring; compare ratios, not absolutes',

@@ -4,7 +4,9 @@
  * (b) COPY: PostgreSQL bulk-loading the same rows (server-side COPY into the same indexed tables);
  * (c) populator end to end (own process: fetch, decode, transform, one COPY per table per batch, commits).
  * Reports tx/s, generations/s, (c) ÷ min(a, b), the bound the cores put on (c) (the three parties'
- * CPU per transaction on the machine's cores), and the populator's RSS along the chain.
+ * CPU per transaction on the machine's cores), the populator's RSS along the chain, and the CPU ratios of
+ * issue 15: the populator's CPU per tx ÷ the baseline client's (the same client code fetching and parsing the
+ * same chain in (a), the devnode in its own process), and PostgreSQL's CPU per tx in (c) ÷ in (b).
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
  *                            BATCH_SIZE, BATCH_TRANSACTIONS and FETCH_CONCURRENCY tune the populator (and the fetch of (a));
@@ -19,7 +21,6 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createPool, quoteIdent } from '../src/db/pool.ts';
-import { startDevnode } from '../src/devnode/index.ts';
 import { NodeClient } from '../src/node/client.ts';
 import { fetchGenerations } from '../src/indexer/fetch.ts';
 import { transformGeneration } from '../src/indexer/transform.ts';
@@ -27,7 +28,7 @@ import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/db/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { postmasterPid, treeCpuSeconds } from './process-cpu.lib.ts';
+import { postmasterPid, processCpuSeconds, treeCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 /** the populator's tuning variables, passed on when set */
@@ -40,17 +41,9 @@ const log = pino({ level: 'warn' });
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const devnode = await startDevnode(
-    {
-      port: 0,
-      internalPort: 0,
-      mine: false,
-      microBlockIntervalMs: 0,
-      generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 5, seed: 'bench' },
-    },
-    log,
-  );
-  const top = devnode.height();
+  // the devnode in its own process: (a)'s CPU is then the client's alone, as the populator's is in (c)
+  const devnode = await startDevnodeProcess();
+  const top = GENERATIONS;
   console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const db = await createTestDatabase();
   const cfg = loadConfig({
@@ -74,12 +67,15 @@ async function main(): Promise<void> {
   const files = new Map(tables.map((t) => [t.table, [] as string[]]));
   const noPriorState = { query: async () => ({ rows: [] }) } as never;
   let fetchSeconds = 0;
+  let clientCpuSeconds = 0;
   let txs = 0;
   const fetchCpu0 = ownCpu();
   for (let from = 0; from <= top; from += cfg.batchSize) {
     const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
     const started = performance.now();
+    const cpuStarted = ownCpu();
     const gens = await fetchGenerations(node, heights, cfg.fetchConcurrency);
+    clientCpuSeconds += ownCpu() - cpuStarted;
     fetchSeconds += (performance.now() - started) / 1000;
     const resolved = await resolveRows(noPriorState, gens.map(transformGeneration));
     txs += resolved.transactions.length;
@@ -95,6 +91,8 @@ async function main(): Promise<void> {
     txPerSecond: txs / fetchSeconds,
     generationsPerSecond: (top + 1) / fetchSeconds,
     loopCpuSeconds: ownCpu() - fetchCpu0,
+    /** the baseline client's CPU: fetching and parsing only (the devnode runs in its own process) */
+    clientCpuSeconds,
   };
   console.log(
     `(a) fetch:     ${fetchRate.txPerSecond.toFixed(0)} tx/s, ${fetchRate.generationsPerSecond.toFixed(0)} generations/s (${txs} txs)`,
@@ -147,14 +145,17 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const populateCpu0 = { postgres: postgresCpu(), devnode: ownCpu() };
+  const populateCpu0 = { postgres: postgresCpu(), devnode: processCpuSeconds(devnode.pid) };
   let out = '';
   child.stdout.on('data', (c: Buffer) => {
     out += c.toString();
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
-  const cpuOfRun = { postgres: postgresCpu() - populateCpu0.postgres, devnode: ownCpu() - populateCpu0.devnode };
+  const cpuOfRun = {
+    postgres: postgresCpu() - populateCpu0.postgres,
+    devnode: processCpuSeconds(devnode.pid) - populateCpu0.devnode,
+  };
   const populated = JSON.parse(out.trim().split('\n').at(-1)!) as {
     seconds: number;
     cpuSeconds: number;
@@ -181,7 +182,14 @@ async function main(): Promise<void> {
   );
   const perTx = (seconds: number): string => `${((1e6 * seconds) / txs).toFixed(0)} µs`;
   console.log(
-    `CPU per tx: (a) devnode + fetching client ${perTx(fetchRate.loopCpuSeconds)} (whole loop), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`,
+    `CPU per tx: (a) baseline client ${perTx(fetchRate.clientCpuSeconds)} (fetch and parse; ${perTx(fetchRate.loopCpuSeconds)} with the untimed transform), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`,
+  );
+  const cpuRatios = {
+    populatorOverClient: populateRate.cpuSeconds / fetchRate.clientCpuSeconds,
+    postgresOverCopy: cpuOfRun.postgres / copyRate.postgresCpuSeconds,
+  };
+  console.log(
+    `CPU ratios (targets: ≤ 1.6 and ≤ 1.3): populator ÷ baseline client ${cpuRatios.populatorOverClient.toFixed(2)}, PostgreSQL in (c) ÷ bare COPY (b) ${cpuRatios.postgresOverCopy.toFixed(2)}`,
   );
   console.log(
     `(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`,
@@ -209,18 +217,53 @@ async function main(): Promise<void> {
     batchSize: cfg.batchSize,
     batchTransactions: cfg.batchTransactions,
     fetchConcurrency: cfg.fetchConcurrency,
-    note: 'test PostgreSQL (embedded, fsync=off, synchronous_commit=off); devnode in the benchmark process; machine shared',
+    note: 'test PostgreSQL (embedded, fsync=off, synchronous_commit=off); devnode in its own process; machine shared',
     fetch: fetchRate,
     copy: copyRate,
     populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain },
     ratio,
     coresBound,
+    cpuRatios,
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
-  await devnode.stop();
+  devnode.kill('SIGTERM');
   await db.drop();
   await stopTestServer();
+}
+
+/** startDevnodeProcess runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process. */
+async function startDevnodeProcess(): Promise<{
+  externalUrl: string;
+  pid: number;
+  kill(signal: NodeJS.Signals): void;
+}> {
+  const child = spawn(
+    process.execPath,
+    [
+      new URL('../bin/mdw.js', import.meta.url).pathname,
+      'devnode',
+      ...['--port', '0', '--internal-port', '0', '--key-block-interval', '0', '--micro-block-interval', '0'],
+      ...['--generate', String(GENERATIONS), '--seed', 'bench'],
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const externalUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const url = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
+      if (url) {
+        clearInterval(timer);
+        resolve(url);
+      }
+    }, 200);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`devnode exited with ${code}`));
+    });
+  });
+  return { externalUrl, pid: child.pid!, kill: (signal) => child.kill(signal) };
 }
 
 /** postgresCpuReader reads the CPU seconds of the whole PostgreSQL server (postmaster and backends). */

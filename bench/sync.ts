@@ -8,9 +8,10 @@
  * (c) the populator (own process) on the same chain into an empty schema.
  * Reports (c) ÷ (n), requests per generation and per transaction of each, the projected time for mainnet
  * from one node and from three, and the database's bytes per transaction. Runs at 20 ms and 5 ms, and
- * with three nodes at 20 ms.
+ * with three nodes at 20 ms. After each populator run `mdw -v` checks every stored height against the nodes.
  *
- *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5 BENCH_SYNC_NODES=3)
+ *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5 BENCH_SYNC_NODES=3
+ *                         BENCH_SYNC_VERIFY=0 skips the verify)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,12 +25,16 @@ import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { contractTx } from '../src/indexer/contract-decoder.ts';
 import { parseNodeJson } from '../src/node/client.ts';
 import { httpGet } from '../src/node/http-get.ts';
+import { loadConfig } from '../src/config.ts';
+import { verifyChain } from '../src/indexer/verify.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
 const SLOTS = Number(process.env.BENCH_SYNC_SLOTS ?? 32);
 const LATENCIES = (process.env.BENCH_SYNC_LATENCIES ?? '20,5').split(',').map(Number);
 const NODES = Number(process.env.BENCH_SYNC_NODES ?? 3);
+/** `mdw -v` over each populated schema afterwards (0 to skip): nothing lost from slow, queueing nodes */
+const VERIFY = process.env.BENCH_SYNC_VERIFY !== '0';
 const SEED = 'sync-bench';
 const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
 const log = pino({ level: 'warn' });
@@ -118,7 +123,13 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
   let inFlight = 0;
   let requests = 0;
   let transactions = 0;
-  let wake: (() => void) | undefined;
+  // workers with nothing to do wait for the answers in flight to bring more work (or for the end)
+  let waiting: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const all = waiting;
+    waiting = [];
+    for (const w of all) w();
+  };
   const handle = (path: string, body: Json): void => {
     if (!isJsonObject(body)) throw new Error(`${path}: not an object`);
     if (Array.isArray(body.micro_blocks)) {
@@ -136,10 +147,10 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
       const path = queue.shift();
       if (path === undefined) {
         if (inFlight === 0) {
-          wake?.();
+          wakeAll();
           return;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
+        await new Promise<void>((resolve) => waiting.push(resolve));
         continue;
       }
       inFlight++;
@@ -148,9 +159,7 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
       handle(path, parseNodeJson(text));
       requests++;
       inFlight--;
-      const w = wake;
-      wake = undefined;
-      w?.();
+      wakeAll();
     }
   };
   const started = performance.now();
@@ -257,6 +266,21 @@ async function main(): Promise<void> {
           const schema = `sync_${schemaIndex++}`;
           const populated = await populate(urls, db.url, schema, bare.transactions);
           const bytes = await databaseBytes(db.url, schema);
+          const verified = VERIFY
+            ? await verifyChain(
+                {
+                  cfg: loadConfig({
+                    NODE_URL: urls[0]!,
+                    NODE_URLS: urls.join(','),
+                    DATABASE_URL: db.url,
+                    DATABASE_SCHEMA: schema,
+                  }),
+                  log,
+                  out: (l) => console.log(`  verify: ${l}`),
+                },
+                {},
+              )
+            : undefined;
           const ratio = populated.generationsPerSecond / bare.generationsPerSecond;
           const projected = projectMainnet(populated);
           console.log(`${n} node(s), ${latencyMs} ms:`);
@@ -272,7 +296,20 @@ async function main(): Promise<void> {
               `(${hours(projected.fromTransactions)} by its ${MAINNET.transactions} transactions); ` +
               `node-bound: ${hours(projectMainnet(bare).seconds)}`,
           );
-          runs.push({ latencyMs, nodes: n, bare, populated, ratio, bytesPerTx: bytes / bare.transactions, projected });
+          if (verified)
+            console.log(
+              `  mdw -v: ${verified.checked} heights checked, ${verified.differences} difference(s)${verified.differences === 0 ? ' (clean)' : ''}`,
+            );
+          runs.push({
+            latencyMs,
+            nodes: n,
+            bare,
+            populated,
+            ratio,
+            bytesPerTx: bytes / bare.transactions,
+            projected,
+            verified,
+          });
         }
       } finally {
         await stopNodes(nodes);

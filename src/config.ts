@@ -27,6 +27,8 @@ export interface Config {
   readonly websocketMaxConnections: number;
   /** Bytes buffered for one websocket client before it is closed as too slow. */
   readonly websocketMaxBufferedBytes: number;
+  /** Bytes buffered for all websocket clients together; beyond it the clients holding the most are closed. */
+  readonly websocketMaxTotalBufferedBytes: number;
   /** HTTP API and /metrics. */
   readonly port: number;
   /** Address the HTTP API listens on; undefined: every interface. */
@@ -96,6 +98,7 @@ export const DEFAULTS = {
   WEBSOCKET_ADDRESS: '0.0.0.0:3020',
   WEBSOCKET_MAX_CONNECTIONS: 20000,
   WEBSOCKET_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
+  WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES: 64 * 1024 * 1024,
   PORT: 8080,
   FORK_WINDOW: 30,
   BATCH_SIZE: 500,
@@ -160,6 +163,12 @@ export function loadConfig(
       DEFAULTS.WEBSOCKET_MAX_BUFFERED_BYTES,
       1024,
       2 ** 31,
+    ),
+    websocketMaxTotalBufferedBytes: read.integer(
+      'WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES',
+      DEFAULTS.WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES,
+      1024,
+      2 ** 40,
     ),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,

@@ -82,7 +82,7 @@ export class DependencyOutage {
     metrics.up.set({ dependency }, 0);
     log.warn(
       { dependency, reason: err instanceof Error ? err.message : String(err) },
-      `${dependency} unavailable: answering 503 until it is back`,
+      `${dependency} unavailable: refusing what needs it until it is back`,
     );
     void this.#probeUntilBack();
   }

@@ -9,11 +9,10 @@ import type { Pool } from '../db/pool.ts';
 import { ping } from '../db/queries/stats.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { DependencyOutage } from '../outage.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
-import { errorBoundary } from './middleware/error-boundary.ts';
+import { errorBoundary, type Outages } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
@@ -32,8 +31,8 @@ export interface AppDeps {
   readonly version: string;
   /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
   readonly responseCache?: ResponseCache;
-  /** told of every request refused because the database is away (logs the outage once; see src/outage.ts) */
-  readonly databaseOutage?: DependencyOutage;
+  /** told of every request refused because the database or the node is away (each logs its outage once) */
+  readonly outages?: Outages;
   /** hears every transaction a client posted through our forwarding and the node accepted */
   readonly onTransactionPosted?: (body: string) => void;
 }
@@ -76,7 +75,7 @@ export function createApp(deps: AppDeps): Koa {
     metrics.watchCache(deps.responseCache);
     app.use(responseCache(deps.responseCache, compressor));
   }
-  app.use(errorBoundary(log, deps.databaseOutage));
+  app.use(errorBoundary(log, deps.outages));
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));

@@ -156,7 +156,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     const kind = failed.timedOut ? 'timeout' : 'unreachable';
     end({ outcome: kind });
     opts.metrics.nodeErrors.inc({ kind });
-    opts.log.warn({ path: ctx.path, kind, err: failed.error?.code ?? failed.error?.message }, 'node request failed');
+    // a detail: the error boundary tells the node's outage, which logs its loss and return once each
+    opts.log.debug({ path: ctx.path, kind, err: failed.error?.code ?? failed.error?.message }, 'node request failed');
     if (ctx.res.headersSent) {
       ctx.res.destroy();
       ctx.respond = false;

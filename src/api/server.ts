@@ -38,12 +38,20 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     log: log.child({ component: 'listener' }),
   });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
-  const databaseOutage = new DependencyOutage({
-    dependency: 'database',
-    log,
-    metrics: createOutageMetrics(registry),
-    probe: () => ping(pool),
-  });
+  const outageMetrics = createOutageMetrics(registry);
+  const outages = {
+    database: new DependencyOutage({ dependency: 'database', log, metrics: outageMetrics, probe: () => ping(pool) }),
+    node: new DependencyOutage({
+      dependency: 'node',
+      log,
+      metrics: outageMetrics,
+      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs),
+    }),
+  };
+  const stopOutages = (): void => {
+    outages.database.stop();
+    outages.node.stop();
+  };
   // the websocket server starts after the app: posted transactions reach it once it is there
   let reportPosted: (body: string) => void = () => {};
   const server = createServer(
@@ -51,7 +59,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       ...deps,
       pool,
       responseCache,
-      databaseOutage,
+      outages,
       onTransactionPosted: (body) => reportPosted(body),
     }).callback(),
   );
@@ -71,7 +79,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     reportPosted = (body) => websocket.reportPosted(body);
   } catch (err) {
     await closeHttp(server);
-    databaseOutage.stop();
+    stopOutages();
     await invalidation?.stop();
     await listener.stop();
     await pool.end();
@@ -86,7 +94,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     wsUrl: websocket.url,
     async stop() {
       await Promise.all([closeHttp(server), websocket.stop()]);
-      databaseOutage.stop();
+      stopOutages();
       await invalidation?.stop();
       // Last of the three: both users are done with it.
       await listener.stop();
@@ -109,4 +117,11 @@ function closeHttp(server: Server): Promise<void> {
 function shownHost(host: string | undefined): string {
   if (host === undefined || host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** nodeAnswers resolves when the node's status answers (any answer below 500: it is there and serving). */
+async function nodeAnswers(nodeUrl: string, timeoutMs: number): Promise<void> {
+  const res = await fetch(`${nodeUrl}/v2/status`, { signal: AbortSignal.timeout(timeoutMs) });
+  await res.body?.cancel();
+  if (res.status >= 500) throw new Error(`the node answered ${res.status}`);
 }

@@ -31,6 +31,11 @@ export interface Peer {
 export interface HubOptions {
   /** A client whose unsent bytes exceed this is closed instead of buffering more. */
   readonly maxBufferedBytes: number;
+  /**
+   * Unsent bytes of all clients together; beyond it the clients holding the most are closed until the rest fits.
+   * Without it a storm of clients that never read holds clients × maxBufferedBytes.
+   */
+  readonly maxTotalBufferedBytes?: number;
   readonly metrics: WebsocketMetrics;
   readonly log: Logger;
 }
@@ -170,10 +175,35 @@ export class Hub {
       clients += 1;
       recipients.set(mail, (recipients.get(mail) ?? 0) + 1);
     }
+    this.#boundTotal();
     const counts: Partial<Record<Kind, number>> = {};
     for (const [mail, n] of recipients) for (const kind of mail.kinds) counts[kind] = (counts[kind] ?? 0) + n;
     for (const [kind, n] of Object.entries(counts)) this.#options.metrics.messagesSent.inc({ subscription: kind }, n);
     return clients;
+  }
+
+  /**
+   * #boundTotal closes the clients holding the most unsent bytes while all clients together hold more than
+   * maxTotalBufferedBytes. Healthy readers hold nothing (their writes go straight to the kernel), so the clients
+   * closed are the ones that stopped reading; a closing client's bytes still count until its socket is gone.
+   */
+  #boundTotal(): void {
+    const max = this.#options.maxTotalBufferedBytes;
+    if (max === undefined) return;
+    let total = 0;
+    const holding: Client[] = [];
+    for (const client of this.#clients.values()) {
+      const buffered = client.peer.bufferedAmount;
+      total += buffered;
+      if (!client.closing && buffered > 0) holding.push(client);
+    }
+    if (total <= max) return;
+    holding.sort((a, b) => b.peer.bufferedAmount - a.peer.bufferedAmount);
+    for (const client of holding) {
+      if (total <= max) break;
+      total -= client.peer.bufferedAmount;
+      this.#closeSlow(client, `too slow: the server's ${max} bytes for unsent messages are used up; reconnect`);
+    }
   }
 
   #send(client: Client, text: string): void {
@@ -183,16 +213,21 @@ export class Hub {
   /** #admit is false when the client is (now) being closed for not keeping up: it gets nothing more. */
   #admit(client: Client): boolean {
     if (client.closing) return false;
-    const { maxBufferedBytes, metrics, log } = this.#options;
+    const { maxBufferedBytes } = this.#options;
     if (client.peer.bufferedAmount > maxBufferedBytes) {
       // Stop here: buffering more for a reader that does not keep up would grow without bound.
-      client.closing = true;
-      metrics.slowClientsClosed.inc();
-      log.info({ bufferedBytes: client.peer.bufferedAmount }, 'closing slow websocket client');
-      client.peer.close(CLOSE_TOO_SLOW, `too slow: more than ${maxBufferedBytes} bytes unsent; reconnect`);
+      this.#closeSlow(client, `too slow: more than ${maxBufferedBytes} bytes unsent; reconnect`);
       return false;
     }
     return true;
+  }
+
+  #closeSlow(client: Client, reason: string): void {
+    const { metrics, log } = this.#options;
+    client.closing = true;
+    metrics.slowClientsClosed.inc();
+    log.info({ bufferedBytes: client.peer.bufferedAmount }, 'closing slow websocket client');
+    client.peer.close(CLOSE_TOO_SLOW, reason);
   }
 
   #index(client: Client, change: Change): void {

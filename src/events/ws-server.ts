@@ -76,7 +76,12 @@ export class WebsocketServer implements Role {
     this.#deps = deps;
     const log = (this.#log = deps.log.child({ component: 'websocket' }));
     const metrics = (this.#metrics = createWebsocketMetrics(deps.registry));
-    const hub = (this.#hub = new Hub({ maxBufferedBytes: cfg.websocketMaxBufferedBytes, metrics, log }));
+    const hub = (this.#hub = new Hub({
+      maxBufferedBytes: cfg.websocketMaxBufferedBytes,
+      maxTotalBufferedBytes: cfg.websocketMaxTotalBufferedBytes,
+      metrics,
+      log,
+    }));
     const mdwHub = (this.#mdwHub = new MdwHub(mdwRenderer(pool), log));
     this.#feed = new ChainFeed({
       pool,

@@ -106,10 +106,11 @@ export async function fetchGeneration(
 
 /**
  * fetchGenerations loads heights in order, several at once: at least `concurrency`, and as many more as keep
- * the node set's slots busy (half its capacity: a generation has about two requests in flight at a time).
- * With `maxTransactions` it starts no further height once the generations fetched hold that many
- * transactions, and returns the leading heights it fetched (at least one): a batch's memory follows its
- * transactions.
+ * the node set's slots busy (one per slot: a generation of few transactions has a few requests in flight at
+ * a time, its next ones waiting for the round trip that names them).
+ * With `maxTransactions` it starts no further height once the generations fetched, and those in flight at the
+ * average so far, hold that many transactions, and returns the leading heights it fetched (at least one): a
+ * batch's memory follows its transactions.
  */
 export function fetchGenerations(
   node: NodeClient,
@@ -120,19 +121,29 @@ export function fetchGenerations(
 ): Promise<FetchedGeneration[]> {
   const results: FetchedGeneration[] = [];
   let transactions = 0;
+  let done = 0;
   let next = 0;
   let active = 0;
   let failed = false;
-  const target = (): number => Math.max(concurrency, Math.ceil(node.nodes.capacity / 2));
+  // until a generation arrives `concurrency` heights; then one per slot, as long as the transactions fetched
+  // and those expected of the heights in flight (at the average so far) stay below maxTransactions
+  const more = (): boolean => {
+    if (done === 0) return active < concurrency;
+    return (
+      active < Math.max(concurrency, node.nodes.capacity) &&
+      transactions + (active * transactions) / done < maxTransactions
+    );
+  };
   return new Promise((resolve, reject) => {
     const pump = (): void => {
-      while (!failed && next < heights.length && transactions < maxTransactions && active < target()) {
+      while (!failed && next < heights.length && transactions < maxTransactions && more()) {
         const index = next++;
         active++;
         fetchGeneration(node, heights[index]!, opts).then(
           (gen) => {
             results[index] = gen;
             for (const mb of gen.microBlocks) transactions += mb.transactions.length;
+            done++;
             active--;
             pump();
           },

@@ -183,7 +183,8 @@ export class Follower {
   /** Height, node top, generations/s and ETA while catching up, every PROGRESS_LOG_MS. */
   #logProgress(height: number, nodeTop: number): void {
     const elapsed = Date.now() - this.#progress.at;
-    if (elapsed < PROGRESS_LOG_MS) return;
+    // following the head, each new key block is a batch: that is not catching up
+    if (elapsed < PROGRESS_LOG_MS || this.#caughtUp) return;
     const rate = ((height - this.#progress.height) * 1000) / elapsed;
     const etaSeconds = rate > 0 ? Math.round((nodeTop - height) / rate) : null;
     this.#deps.log.info(

@@ -15,6 +15,7 @@ import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
 import { createdContractCode, type ContractDecoder } from './contract-decoder.ts';
 import { fetchGeneration, fetchGenerations } from './fetch.ts';
+import type { FetchAhead } from './fetch-ahead.ts';
 import { agreeingBelow, linkBreak } from './forks.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
@@ -33,6 +34,8 @@ export interface LoaderDeps {
   readonly metrics?: IndexerMetrics;
   /** told of each contract call stored without its call info because every node had pruned it (410) */
   readonly onCallInfoGone?: (txHash: string, height: number) => void;
+  /** fetches the heights after each batch while the batch is decoded, transformed and written (the populator) */
+  readonly fetchAhead?: FetchAhead;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -126,9 +129,10 @@ export async function prepareBatch(
   heights: readonly number[],
   checkLinks: boolean,
 ): Promise<PreparedBatch> {
-  const gens = await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, {
-    onCallInfoGone: deps.onCallInfoGone,
-  });
+  const fetchOptions = { onCallInfoGone: deps.onCallInfoGone };
+  const gens = deps.fetchAhead
+    ? await deps.fetchAhead.fetch(heights, deps.concurrency, deps.batchTransactions ?? Infinity, fetchOptions)
+    : await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, fetchOptions);
   for (let i = 1; checkLinks && i < gens.length; i++) {
     const prev = gens[i - 1]!;
     const lastMicro = prev.microBlocks.at(-1)?.header.hash;

@@ -16,6 +16,7 @@ import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { ContractDecoder } from './contract-decoder.ts';
 import { Follower } from './follower.ts';
+import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
 import { createIndexerMetrics, type IndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
@@ -78,6 +79,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         log,
         metrics,
         onCallInfoGone,
+        fetchAhead: new FetchAhead(node, cfg.forkWindow),
       },
     });
   };

@@ -35,6 +35,8 @@ export async function reloadHeights(
     // the schema's single-writer lock: with a populator (or another -H) writing, say who and stop, never wait silently
     if (!(await lock.tryAcquire())) throw writerBusy(cfg.databaseSchema, await lock.holder());
     const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    // with several nodes their tops are read first: one on another fork leaves the set before any height is read
+    await node.topHeight().catch(() => {});
     const pruned = new PrunedCallInfos(log);
     const loader = {
       pool,

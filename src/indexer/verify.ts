@@ -179,6 +179,8 @@ export async function verifyChain(
   const { cfg, log, out } = deps;
   const pool = createReadPool(cfg, 'mdw-verify', log, 4);
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+  // with several nodes their tops are read first: one on another fork leaves the set before any height is read
+  await node.topHeight().catch(() => {});
   let checked = 0;
   let differences = 0;
   let unverifiable = 0;

@@ -2,8 +2,8 @@
  * @module How many requests to keep in flight at one node: as many as it serves at once, found from what the
  * client sees. A node with M slots and latency N answers M requests per N; asking more only makes them queue,
  * and queueing shows as a longer round trip. Every window of about one round of answers the limit is scaled by
- * baseline ÷ average round trip (the gradient, 1 when nothing queues) plus a small headroom, damped: it grows
- * while round trips stay at the baseline and settles a few requests above the node's slot count, so the node's
+ * 1.25 × baseline ÷ average round trip (the gradient, capped at 1) plus a small headroom, damped: it grows
+ * while round trips stay near the baseline and settles somewhat above the node's slot count, so the node's
  * slots never wait for us. The baseline is the lowest window average seen (averages, so the node's jitter does
  * not read as queueing). Pure apart from the clock the caller passes.
  */
@@ -17,6 +17,12 @@ export interface AdaptiveLimitOptions {
   readonly headroom?: number;
 }
 
+/**
+ * TOLERANCE: round trips up to this multiple of the baseline do not shrink the limit. A busy client's own event
+ * loop (or a shared machine) stretches round trips too; only a clearly longer one means the node queues.
+ */
+const TOLERANCE = 1.25;
+
 /** AdaptiveLimit tracks one node's concurrency limit from the round trips of its answers. */
 export class AdaptiveLimit {
   readonly #min: number;
@@ -28,6 +34,8 @@ export class AdaptiveLimit {
   #windowCount = 0;
   #windowPeak = 0;
   #inFlight = 0;
+  /** until the first window that shows queueing the limit grows by half per window (a fresh start is quick) */
+  #slowStart = true;
 
   constructor(opts: AdaptiveLimitOptions = {}) {
     this.#min = opts.min ?? 2;
@@ -78,8 +86,13 @@ export class AdaptiveLimit {
     this.#windowCount = 0;
     this.#windowPeak = this.#inFlight;
     this.#baselineMs = Math.min(this.#baselineMs, average);
-    const gradient = Math.min(1, Math.max(0.5, this.#baselineMs / average));
+    const gradient = Math.min(1, Math.max(0.5, (TOLERANCE * this.#baselineMs) / average));
     if (!bound && gradient >= 1) return;
+    if (this.#slowStart && gradient >= 1) {
+      this.#limit = Math.min(this.#max, this.#limit * 1.5);
+      return;
+    }
+    this.#slowStart = false;
     const target = this.#limit * gradient + Math.max(this.#headroom, Math.sqrt(this.#limit));
     this.#limit = Math.min(this.#max, Math.max(this.#min, 0.7 * this.#limit + 0.3 * target));
   }

@@ -57,6 +57,8 @@ export class NodeClient {
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
     this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
     this.#log = log;
+    const signal = opts.signal;
+    signal?.addEventListener('abort', () => this.#nodes.abandon(signal), { once: true });
   }
 
   /** nodes is the set of nodes this client reads from. */

@@ -8,7 +8,8 @@ import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
 
 interface Waiter {
   readonly allowed: (index: number) => boolean;
-  readonly resolve: (index: number) => void;
+  readonly resolve: (index: number | undefined) => void;
+  readonly signal: AbortSignal | undefined;
 }
 
 /** NodeSet hands out request slots over several nodes. */
@@ -49,10 +50,11 @@ export class NodeSet {
   }
 
   /**
-   * acquire takes a slot at one of the `candidates` (undefined: none is left to try) and resolves with its
-   * index; the caller must `release` it. Among free candidates the one with the most room wins.
+   * acquire takes a slot at one of the `candidates` (undefined: none is left to try, or `signal` was abandoned)
+   * and resolves with its index; the caller must `release` it. Among free candidates the one with the most room wins.
    */
   acquire(candidates: readonly number[], signal?: AbortSignal): Promise<number | undefined> {
+    if (signal?.aborted) return Promise.resolve(undefined);
     const now = Date.now();
     // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read)
     const live = candidates;
@@ -62,18 +64,20 @@ export class NodeSet {
     if (allowed.size === 0) return Promise.resolve(undefined);
     const free = this.#pick((i) => allowed.has(i));
     if (free !== undefined) return Promise.resolve(free);
-    return new Promise((resolve) => {
-      const waiter: Waiter = { allowed: (i) => allowed.has(i), resolve };
-      this.#waiting.push(waiter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.#waiting = this.#waiting.filter((w) => w !== waiter);
-          resolve(undefined);
-        },
-        { once: true },
-      );
-    });
+    return new Promise((resolve) => this.#waiting.push({ allowed: (i) => allowed.has(i), resolve, signal }));
+  }
+
+  /**
+   * abandon ends the waits of requests made under `signal` (it aborted): they resolve with no node. One call
+   * per abort instead of a listener per waiting request, which would make every wait cost the length of the queue.
+   */
+  abandon(signal: AbortSignal): void {
+    const [abandoned, kept] = [
+      this.#waiting.filter((w) => w.signal === signal),
+      this.#waiting.filter((w) => w.signal !== signal),
+    ];
+    this.#waiting = kept;
+    for (const w of abandoned) w.resolve(undefined);
   }
 
   /** release frees the slot; `ms` is the round trip of an answer (none for a failure without one). */

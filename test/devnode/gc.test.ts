@@ -42,6 +42,19 @@ describe('devnode --gc-height (a pruning node)', () => {
     expect(unknown.status).to.equal(404);
   });
 
+  it('answers a dry-run on top of a block below H with 410, on top of a later block as before', async () => {
+    const chain = t.node.chain;
+    const old = chain.keyBlocks[GC_HEIGHT - 1]!.hash;
+    const recent = chain.keyBlocks[GC_HEIGHT]!.hash;
+    for (const post of [t.post, t.postInternal]) {
+      const path = post === t.post ? '/v2/dry-run' : '/v2/debug/transactions/dry-run';
+      const gone = await post(path, { top: old, txs: [] });
+      expect(gone.status, path).to.equal(410);
+      expect(gone.body.reason).to.equal(GC_REASON);
+      expect((await post(path, { top: recent, txs: [] })).status, path).to.not.equal(410);
+    }
+  });
+
   it('wraps every state read at a block: account at a height or block, token supply, dry-run on top of a block', async () => {
     const chain = t.node.chain;
     const answered = (path: string): Route => ({ method: 'GET', path, handler: () => ok({ answered: path }) });

@@ -37,7 +37,7 @@ describe('DependencyOutage', () => {
       answering = true;
       await waitFor('the return', () => !outage.down);
       expect(lines.map((l) => l.msg)).to.deep.equal([
-        'database unavailable: answering 503 until it is back',
+        'database unavailable: refusing what needs it until it is back',
         'database available again',
       ]);
       expect(lines[1]!.refused).to.equal(1000);

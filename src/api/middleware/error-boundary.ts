@@ -5,11 +5,27 @@ import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
 
+/** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
+export interface Outages {
+  /** told of every 503 for a database that is away */
+  readonly database?: DependencyOutage;
+  /** told of every 502/504 for a node that does not answer */
+  readonly node?: DependencyOutage;
+}
+
+/** outageOf is the outage a refusal with `code` belongs to, if any. */
+function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefined {
+  if (code === ErrorCode.DB_UNAVAILABLE) return outages.database;
+  if (code === ErrorCode.NODE_UNREACHABLE || code === ErrorCode.NODE_TIMEOUT) return outages.node;
+  return undefined;
+}
+
 /**
  * errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. A request refused
- * because the database is away is 503 and is told to `databaseOutage`, which logs the outage once, not per request.
+ * because a dependency is away (503 for the database, 502/504 for the node) is told to its outage instead of
+ * being logged.
  */
-export function errorBoundary(log: Logger, databaseOutage?: DependencyOutage): ApiMiddleware {
+export function errorBoundary(log: Logger, outages: Outages = {}): ApiMiddleware {
   return async function errorBoundary(ctx, next) {
     try {
       await next();
@@ -19,7 +35,8 @@ export function errorBoundary(log: Logger, databaseOutage?: DependencyOutage): A
       }
     } catch (err) {
       const e = toAppError(err);
-      if (e.code === ErrorCode.DB_UNAVAILABLE && databaseOutage) databaseOutage.refused(err);
+      const outage = outageOf(e.code, outages);
+      if (outage) outage.refused(err);
       else if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
       else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
       ctx.status = e.status;

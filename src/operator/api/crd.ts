@@ -2,7 +2,9 @@
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
+import { APP_NAME, LABEL_COMPONENT, LABEL_NAME, LABEL_PART_OF } from '../specs/meta.ts';
 import { SPEC_DEFAULTS as D } from './defaults.ts';
+import { FIELD_DOCS } from './field-docs.ts';
 import { arr, bool, int, map, obj, resources, str } from './crd-schema.ts';
 import type { JsonSchema } from './crd-schema.ts';
 import {
@@ -40,7 +42,10 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: CRD_NAME, labels: { 'app.kubernetes.io/part-of': 'aeternity-middleware' } },
+    metadata: {
+      name: CRD_NAME,
+      labels: { [LABEL_NAME]: APP_NAME, [LABEL_COMPONENT]: 'crd', [LABEL_PART_OF]: APP_NAME },
+    },
     spec: {
       group: GROUP,
       names: { ...NAMES, shortNames: [...NAMES.shortNames], categories: [...NAMES.categories] },
@@ -50,7 +55,7 @@ export function buildCrd(): V1CustomResourceDefinition & KubeObject {
           name: VERSION,
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: rootSchema() },
+          schema: { openAPIV3Schema: middlewareOpenApiSchema() },
           subresources: {
             status: {},
             scale: {
@@ -112,7 +117,41 @@ export function renderCrdYaml(): string {
 
 /** middlewareOpenApiSchema is the openAPIV3Schema of the stored version (for validators and tests). */
 export function middlewareOpenApiSchema(): JsonSchema {
-  return rootSchema();
+  return withFieldDocs(rootSchema(), '');
+}
+
+/** schemaPaths lists the path of every node of a schema (`.spec.server`, `[]` items, `{}` map values). */
+export function schemaPaths(node: JsonSchema, path = ''): string[] {
+  return [...(path === '' ? [] : [path]), ...children(node, path).flatMap(([p, child]) => schemaPaths(child, p))];
+}
+
+// Descriptions written in the schema win; every other node takes its field's doc comment (field-docs.ts).
+function withFieldDocs(node: JsonSchema, path: string): JsonSchema {
+  const out: JsonSchema = { ...node };
+  const description = node.description ?? FIELD_DOCS[path];
+  if (description !== undefined) out.description = description;
+  const props = node.properties as Record<string, JsonSchema> | undefined;
+  if (props !== undefined)
+    out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, withFieldDocs(v, `${path}.${k}`)]));
+  if (isSchema(node.items)) out.items = withFieldDocs(node.items, `${path}[]`);
+  if (isSchema(node.additionalProperties))
+    out.additionalProperties = withFieldDocs(node.additionalProperties, `${path}{}`);
+  return out;
+}
+
+function children(node: JsonSchema, path: string): [string, JsonSchema][] {
+  const props = Object.entries((node.properties ?? {}) as Record<string, JsonSchema>).map(
+    ([k, v]): [string, JsonSchema] => [`${path}.${k}`, v],
+  );
+  const items: [string, JsonSchema][] = isSchema(node.items) ? [[`${path}[]`, node.items]] : [];
+  const values: [string, JsonSchema][] = isSchema(node.additionalProperties)
+    ? [[`${path}{}`, node.additionalProperties]]
+    : [];
+  return [...props, ...items, ...values];
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function rootSchema(): JsonSchema {

@@ -95,30 +95,54 @@ export const ReloadState = {
 export type ReloadState = (typeof ReloadState)[keyof typeof ReloadState];
 
 /** SecretKeyRef names one key of a Secret in the Middleware's namespace. */
-export type SecretKeyRef = { name: string; key: string };
+export type SecretKeyRef = {
+  /** Name of the Secret, in the Middleware's namespace. */
+  name: string;
+  /** Key of the Secret whose value is used. */
+  key: string;
+};
 
 /** IngressSpec exposes the stable Service; presence of `host` is what enables it. */
 export type IngressSpec = {
+  /** IngressClass that serves it; the cluster's default class when absent. */
   className?: string;
+  /** Host name the Ingress answers for. */
   host: string;
   /** Secret holding the TLS certificate for host; no TLS when absent. */
   tlsSecretName?: string;
+  /** Annotations of the Ingress (cert-manager, controller settings). */
   annotations?: Record<string, string>;
   /** When set, this path prefix is routed to the websocket port; everything else goes to HTTP. */
   websocketPath?: string;
 };
 
 /** AutoscalingSpec: a HorizontalPodAutoscaler that scales the Middleware itself through its scale subresource. */
-export type AutoscalingSpec = { minReplicas?: number; maxReplicas: number; targetCPUUtilizationPercentage?: number };
+export type AutoscalingSpec = {
+  /** Fewest servers the autoscaler keeps. */
+  minReplicas?: number;
+  /** Most servers the autoscaler starts. */
+  maxReplicas: number;
+  /** Average CPU use, in percent of the servers' requests, that the autoscaler aims at. */
+  targetCPUUtilizationPercentage?: number;
+};
 
 /** PdbSpec: the PodDisruptionBudget of each generation's servers; minAvailable and maxUnavailable exclude each other. */
-export type PdbSpec = { enabled?: boolean; minAvailable?: number; maxUnavailable?: number };
+export type PdbSpec = {
+  /** Whether each generation's servers get a PodDisruptionBudget. */
+  enabled?: boolean;
+  /** Servers that must stay up through a voluntary disruption (a drain). */
+  minAvailable?: number;
+  /** Servers a voluntary disruption may take at once. */
+  maxUnavailable?: number;
+};
 
 /** ReloadSpec requests a data reload; changing `id` is what starts a new one. */
 export type ReloadSpec = {
+  /** Identifies the request: a new id requests a new reload. */
   id: string;
   /** Height list like `mdw -H` takes ("1,3-4,6"); required for InPlace, optional for BlueGreen (default: whole chain). */
   heights?: string;
+  /** BlueGreen builds a new generation beside the serving one; InPlace reloads heights in the serving one. */
   strategy?: ReloadStrategy;
   /** false: the new generation waits for approval (set it to true to promote). */
   autoPromote?: boolean;
@@ -135,63 +159,123 @@ export type ReloadSpec = {
 export type MiddlewareSpec = {
   /** Node external API URLs; the first is the primary. */
   nodeUrls: string[];
+  /** NODE_INTERNAL_URL: the node's internal API (port 3113), forwarded by the servers when set. */
   nodeInternalUrl?: string;
+  /** COMPILER_URL: a Sophia compiler HTTP API; contract calls are decoded in-process without it. */
   compilerUrl?: string;
-  database: { urlSecretRef: SecretKeyRef; schemaPrefix?: string };
+  /** The PostgreSQL database all generations share, one schema each. */
+  database: {
+    /** Secret key holding the PostgreSQL connection URL (DATABASE_URL). */
+    urlSecretRef: SecretKeyRef;
+    /** Schemas are named `<schemaPrefix><generation>` (mdw_g1, mdw_g2, …). */
+    schemaPrefix?: string;
+  };
   /** Container image of the middleware; default: the operator's own image. */
   image?: string;
+  /** imagePullPolicy of every middleware container. */
   imagePullPolicy?: PullPolicy;
+  /** Secrets for pulling the image from a private registry. */
   imagePullSecrets?: V1LocalObjectReference[];
+  /** The read-only API servers (`mdw -s`) of each generation. */
   server?: {
+    /** Servers of the active generation (the scale subresource writes it). */
     replicas?: number;
+    /** CPU and memory of each server container. */
     resources?: V1ResourceRequirements;
-    http?: { type?: ServiceType; port?: number };
-    websocket?: { port?: number };
+    /** The stable Service's HTTP port. */
+    http?: {
+      /** Service type of the stable Service (ClusterIP, NodePort, LoadBalancer). */
+      type?: ServiceType;
+      /** Port of the HTTP API on the stable Service. */
+      port?: number;
+    };
+    /** The stable Service's websocket port. */
+    websocket?: {
+      /** Port of the websocket on the stable Service. */
+      port?: number;
+    };
+    /** An Ingress in front of the stable Service. */
     ingress?: IngressSpec;
+    /** The servers' PodDisruptionBudget (default: on, at most one unavailable). */
     pdb?: PdbSpec;
+    /** A HorizontalPodAutoscaler over the servers. */
     autoscaling?: AutoscalingSpec;
   };
-  populator?: { resources?: V1ResourceRequirements; batchTransactions?: number };
-  metrics?: { serviceMonitor?: { enabled?: boolean; interval?: string } };
+  /** The populator (`mdw -p`) of each generation. */
+  populator?: {
+    /** CPU and memory of the populator container. */
+    resources?: V1ResourceRequirements;
+    /** BATCH_TRANSACTIONS: transactions written in one database transaction at most. */
+    batchTransactions?: number;
+  };
+  /** How the middleware pods' /metrics are scraped. */
+  metrics?: {
+    /** A prometheus-operator ServiceMonitor over the stable, preview and populator Services. */
+    serviceMonitor?: {
+      /** Whether the operator creates the ServiceMonitor (needs the prometheus-operator CRDs). */
+      enabled?: boolean;
+      /** Scrape interval, as a duration ("30s"). */
+      interval?: string;
+    };
+  };
   forkWindow?: number;
   statusMaxBlockAge?: number;
+  /** LOG_LEVEL of every middleware container. */
   logLevel?: LogLevel;
   paused?: boolean;
   /** Retain (default): deleting the Middleware keeps its schemas; Delete drops them with Jobs first. */
   reclaimPolicy?: ReclaimPolicy;
+  /** A data reload: set a new id to request one (`mdw reload` does). */
   reload?: ReloadSpec;
+  /** The gate a new generation passes before the stable Services switch to it. */
   promotion?: { syncedWithinBlocks?: number; stableWindowSeconds?: number };
 };
 
 /** MiddlewareCondition has the metav1.Condition shape. */
 export type MiddlewareCondition = {
+  /** What the condition is about (Reconciled, Available, Synced, …). */
   type: ConditionType;
+  /** True, False or Unknown. */
   status: ConditionStatus;
+  /** CamelCase reason of the last transition, for machines. */
   reason: string;
+  /** Human-readable details. */
   message: string;
+  /** metadata.generation the condition was computed from. */
   observedGeneration?: number;
+  /** When the status last changed. */
   lastTransitionTime: string;
 };
 
 /** ReloadStatus reports the progress of the reload named by spec.reload.id. */
 export type ReloadStatus = {
+  /** The spec.reload.id this reports on. */
   id: string;
+  /** The strategy of the reload. */
   strategy: ReloadStrategy;
   /** Data generation being built (BlueGreen) or reloaded (InPlace). */
   generation: number;
+  /** Where the reload stands (Migrating, CatchingUp, AwaitingPromotion, Promoted, CleaningUp, Completed, …). */
   state: ReloadState;
+  /** When the reload started. */
   startedAt?: string;
   /** Since when the generation has been within promotion.syncedWithinBlocks of the node. */
   syncedSince?: string;
+  /** Top stored height of the generation being built, at the last look. */
   height?: number;
+  /** The node's height its status endpoint read, at the last look. */
   nodeHeight?: number;
+  /** nodeHeight - height, at the last look. */
   lag?: number;
+  /** When the reload reached its terminal state. */
   completedAt?: string;
+  /** What the reload does now, or why it waits. */
   message?: string;
   /** The generation that served when the reload started. */
   fromGeneration?: number;
   /** The heights handed to `-H`. */
   heights?: string;
+  /** When the stable Services switched to the new generation. */
   promotedAt?: string;
   /** The generation being cleaned up (workloads deleted, schema dropped). */
   cleanupGeneration?: number;
@@ -201,8 +285,11 @@ export type ReloadStatus = {
 
 /** MiddlewareStatus is written by the operator through the status subresource only. */
 export type MiddlewareStatus = {
+  /** metadata.generation of the spec the status describes. */
   observedGeneration?: number;
+  /** One word for people: Pending, Migrating, Syncing, Available, Reindexing, Degraded, Paused, Invalid. */
   phase?: Phase;
+  /** metav1.Condition list: Reconciled, MigrationsApplied, Available, Synced, Reindexing, Degraded, …. */
   conditions?: MiddlewareCondition[];
   /** Data generation the stable Service selects. */
   activeGeneration?: number;
@@ -210,23 +297,34 @@ export type MiddlewareStatus = {
   pendingGeneration?: number;
   /** Generation kept for rollback until previousExpiresAt. */
   previousGeneration?: number;
+  /** When the retained previous generation is dropped. */
   previousExpiresAt?: string;
+  /** Top stored height of the active generation. */
   height?: number;
+  /** The node's height, as the active generation's status endpoint read it. */
   nodeHeight?: number;
+  /** nodeHeight - height of the active generation. */
   lag?: number;
   /** Scale subresource: servers of the active generation. */
   replicas?: number;
+  /** Servers of the active generation that are ready. */
   readyReplicas?: number;
   /** Scale subresource: label selector (string form) of the active generation's server pods. */
   selector?: string;
+  /** Progress of the reload spec.reload requests. */
   reload?: ReloadStatus;
 };
 
 /** Middleware is the custom resource; a type alias (not an interface) so it is assignable to KubeObject. */
 export type Middleware = {
+  /** middleware.aeternity.io/v1alpha1. */
   apiVersion: typeof API_VERSION;
+  /** Middleware. */
   kind: typeof KIND;
+  /** Standard object metadata. */
   metadata: V1ObjectMeta;
+  /** What the Middleware should run: node, database, servers, populator, reloads. */
   spec: MiddlewareSpec;
+  /** What the operator observed, written through the status subresource. */
   status?: MiddlewareStatus;
 };

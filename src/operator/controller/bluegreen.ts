@@ -64,6 +64,10 @@ export interface ReloadObservation {
   readonly pendingServersAvailable: boolean;
   /** `/middleware/status` of the pending generation, through its preview Service. */
   readonly pendingProbe?: ProbeResult;
+  /** Whether the retained previous generation's servers are available (the rollback window). */
+  readonly previousServersAvailable?: boolean;
+  /** `/middleware/status` of the retained previous generation, through the preview Service, when a rollback waits. */
+  readonly previousProbe?: ProbeResult;
   /** InPlace `-H` Job of the reload. */
   readonly reloadJob: JobState;
   /** Drop Job of `reload.cleanupGeneration`. */
@@ -197,9 +201,11 @@ export function advanceReload(
       return migrate(state, reload, seen.pendingMigration);
     case ReloadState.CatchingUp:
     case ReloadState.AwaitingPromotion:
+      // an edit of the Middleware meanwhile gives the pending generation a new migration Job: it may fail too
+      if (seen.pendingMigration === 'Failed') return migrate(state, reload, 'Failed');
       return catchUp(state, reload, replaced || request?.autoPromote === true, seen, now, settings);
     case ReloadState.Promoted:
-      return retain(state, reload, seen, now);
+      return retain(state, reload, seen, now, settings);
     default: // CleaningUp
       return finishCleanUp(state, reload, seen.cleanupJob, now);
   }
@@ -223,8 +229,13 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
     const heights = reload?.heights === undefined ? {} : { heights: reload.heights };
     generations.push({ generation: state.pendingGeneration, workloads: building, preview: building, ...heights });
   }
+  // in the rollback window the preview Service selects the retained generation: the rollback checks it through it
   if (state.previousGeneration !== undefined)
-    generations.push({ generation: state.previousGeneration, workloads: true, preview: false });
+    generations.push({
+      generation: state.previousGeneration,
+      workloads: true,
+      preview: reload?.state === ReloadState.Promoted,
+    });
   return {
     generations,
     stableGeneration: state.activeGeneration,
@@ -426,8 +437,25 @@ function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): R
   };
 }
 
-function retain(state: GenerationState, reload: ReloadProgress, seen: ReloadObservation, now: Date): ReloadStep {
+function retain(
+  state: GenerationState,
+  reload: ReloadProgress,
+  seen: ReloadObservation,
+  now: Date,
+  settings: ReloadSettings,
+): ReloadStep {
   if (seen.rollbackId === reload.id) {
+    // switching back to a generation that cannot serve would trade a working one for a broken one
+    const blockers = [
+      ...(seen.previousServersAvailable === true ? [] : [`its servers are not available`]),
+      ...promotionBlockers(seen.previousProbe, settings.maxLagBlocks),
+    ];
+    if (seen.previousServersAvailable !== true || blockers.length > 0) {
+      const message = `rollback to generation ${reload.fromGeneration} waits: ${blockers.join(', ')}`;
+      const events: ReloadEvent[] =
+        reload.message === message ? [] : [{ type: 'Warning', reason: 'RollbackWaiting', message }];
+      return { state: { ...state, reload: { ...reload, message } }, events, requeueAfterMs: POLL_MS };
+    }
     return cleanUp({ activeGeneration: reload.fromGeneration }, reload, reload.generation, 'RolledBack', {
       type: 'Normal',
       reason: 'RolledBack',

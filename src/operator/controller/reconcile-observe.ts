@@ -34,6 +34,12 @@ export async function observeReload(
   const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
   const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
   const rollbackId = build.mw.metadata.annotations?.[ROLLBACK_ANNOTATION];
+  const previous = state.previousGeneration;
+  const rollingBack = reload?.state === ReloadState.Promoted && rollbackId === reload.id && previous !== undefined;
+  const previousServersAvailable =
+    rollingBack &&
+    isDeploymentAvailable(liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, previous)));
+  const previousProbe = previousServersAvailable ? await probe(previewTarget(pass)) : undefined;
   const replaceId = build.mw.metadata.annotations?.[REPLACE_ANNOTATION];
   return {
     pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
@@ -46,6 +52,8 @@ export async function observeReload(
     cleanupJob:
       reload?.cleanupGeneration === undefined ? 'Absent' : job(buildDropSchemaJob(build, reload.cleanupGeneration)),
     ...(rollbackId === undefined ? {} : { rollbackId }),
+    ...(rollingBack ? { previousServersAvailable } : {}),
+    ...(previousProbe === undefined ? {} : { previousProbe }),
     ...(replaceId === undefined ? {} : { replaceId }),
     ...(build.mw.status?.activeGeneration === undefined ? { firstReconcile: true } : {}),
   };

@@ -21,7 +21,7 @@ import {
 import type { ProbeResult } from './status-probe.ts';
 
 /** FIRST_GENERATION is the generation a new Middleware starts with (schema `<prefix>1`). */
-const FIRST_GENERATION = 1;
+export const FIRST_GENERATION = 1;
 
 /** PassOutcome is what one reconcile pass saw, the input of the next status. */
 export interface PassOutcome {
@@ -42,9 +42,12 @@ const REINDEXING: ReadonlySet<string> = new Set([
   ReloadState.Reloading,
 ]);
 
-/** generationStateOf reads the blue/green state from a status (a new Middleware starts on the first generation). */
-export function generationStateOf(status: MiddlewareStatus | undefined): GenerationState {
-  const state: GenerationState = { activeGeneration: status?.activeGeneration ?? FIRST_GENERATION };
+/**
+ * generationStateOf reads the blue/green state from a status (a new Middleware starts on the first generation, one
+ * restored without status on the generation its children serve, `adopted`).
+ */
+export function generationStateOf(status: MiddlewareStatus | undefined, adopted?: number): GenerationState {
+  const state: GenerationState = { activeGeneration: status?.activeGeneration ?? adopted ?? FIRST_GENERATION };
   if (status?.pendingGeneration !== undefined) state.pendingGeneration = status.pendingGeneration;
   if (status?.previousGeneration !== undefined) state.previousGeneration = status.previousGeneration;
   if (status?.previousExpiresAt !== undefined) state.previousExpiresAt = status.previousExpiresAt;

@@ -8,10 +8,11 @@ import type { Logger } from '../../log.ts';
 import { API_VERSION, KIND, ReloadState, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { withAbort } from '../kube/abortable.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
 import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
+import { buildStableService, selectedGeneration } from '../specs/services.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
@@ -43,6 +44,7 @@ import {
 import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
 import { observeReload, stableTarget } from './reconcile-observe.ts';
 import {
+  FIRST_GENERATION,
   generationStateOf,
   invalidStatus,
   pausedStatus,
@@ -187,12 +189,32 @@ async function advanceAndPersist(
   spec: ResolvedSpec,
   now: Date,
 ): Promise<ReloadStep> {
-  const before = generationStateOf(mw.status);
+  const adopted = adoptedGeneration(pass);
+  const before = generationStateOf(mw.status, adopted);
   const seen = await observeReload(pass, before, deps.probe);
   const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
-  if (statusChanged(before, step.state)) await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state));
+  if (adopted !== undefined || statusChanged(before, step.state))
+    await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state));
+  if (adopted !== undefined)
+    await recordEvent(
+      mw,
+      'Normal',
+      'GenerationAdopted',
+      `the status had no generation; the stable Service selects generation ${adopted}, which is kept as the active one`,
+    );
   for (const event of step.events) await recordEvent(mw, event.type, event.reason, event.message);
   return step;
+}
+
+/**
+ * adoptedGeneration is the generation a Middleware restored without its status (a backup, a GitOps re-create over
+ * existing children) already serves: the one its live stable Service selects. Starting at generation 1 instead
+ * would orphan that schema and load the whole chain again.
+ */
+function adoptedGeneration(pass: PassContext): number | undefined {
+  if (pass.build.mw.status?.activeGeneration !== undefined) return undefined;
+  const stable = buildStableService(pass.build, FIRST_GENERATION);
+  return selectedGeneration(liveChild<V1Service & KubeObject>(pass, stable));
 }
 
 /** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */

@@ -4,6 +4,7 @@ import type { KubeObject } from '../kube/client.ts';
 import { buildCrd, renderCrdYaml } from '../api/crd.ts';
 import { LEADER_LEASE_NAME, buildOperatorRbac, leaderElectionRules, operatorRules } from './rbac.ts';
 import { buildOperatorDeployment, buildOperatorMetricsService, operatorLabels } from './operator-deployment.ts';
+import { LABEL_MANAGED_BY } from './meta.ts';
 import type { OperatorDeploymentOptions } from './operator-deployment.ts';
 
 /** ManifestOptions: the operator's namespace and image, plus optional replicas, watched namespace, log level. */
@@ -16,8 +17,10 @@ export interface ManifestOptions extends OperatorDeploymentOptions {
 export function buildManifests(opts: ManifestOptions): KubeObject[] {
   const objects: KubeObject[] = [];
   if (opts.createNamespace ?? true)
-    objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: opts.namespace } });
-  objects.push(buildCrd());
+    objects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: opts.namespace, labels: operatorLabels() } });
+  const crd = buildCrd();
+  crd.metadata.labels = { ...crd.metadata.labels, [LABEL_MANAGED_BY]: operatorLabels()[LABEL_MANAGED_BY] ?? '' };
+  objects.push(crd);
   objects.push(
     ...buildOperatorRbac({ namespace: opts.namespace, watchNamespace: opts.watchNamespace, labels: operatorLabels() }),
   );
@@ -34,7 +37,15 @@ export function renderManifests(opts: ManifestOptions): string {
 export function renderChartCrdTemplate(): string {
   const crd = buildCrd();
   crd.metadata.annotations = { ...crd.metadata.annotations, 'helm.sh/resource-policy': 'keep' };
-  return `{{- if .Values.crds.create }}\n${GENERATED_HEADER}${toYaml(crd)}{{- end }}\n`;
+  // Helm's own labels join the CRD's (its name and component stay the CRD's, not the operator's)
+  const helmLabels = [
+    '    helm.sh/chart: {{ include "mdw-operator.chart" . }}',
+    '    app.kubernetes.io/instance: {{ .Release.Name }}',
+    '    app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}',
+    '    app.kubernetes.io/managed-by: {{ .Release.Service }}',
+  ].join('\n');
+  const yaml = toYaml(crd).replace(/^ {2}labels:\n/m, (labels) => `${labels}${helmLabels}\n`);
+  return `{{- if .Values.crds.create }}\n${GENERATED_HEADER}${yaml}{{- end }}\n`;
 }
 
 /** renderChartRulesTemplate defines the chart's `mdw-operator.rules`, `.leaderRules` and `.leaderLease` helpers from rbac.ts. */

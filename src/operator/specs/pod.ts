@@ -32,6 +32,7 @@ export interface ContainerOptions {
   readonly ports?: boolean;
   readonly readinessProbe?: V1Probe;
   readonly livenessProbe?: V1Probe;
+  readonly startupProbe?: V1Probe;
 }
 
 /** middlewareEnv is the environment src/config.ts reads, for one data generation. */
@@ -108,6 +109,7 @@ export function middlewareContainer(ctx: BuildContext, o: ContainerOptions): V1C
   if (o.resources) container.resources = o.resources;
   if (o.readinessProbe) container.readinessProbe = o.readinessProbe;
   if (o.livenessProbe) container.livenessProbe = o.livenessProbe;
+  if (o.startupProbe) container.startupProbe = o.startupProbe;
   return container;
 }
 

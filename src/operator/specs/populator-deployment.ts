@@ -35,7 +35,10 @@ export function buildPopulatorDeployment(
     generation,
     resources: ctx.spec.populator.resources,
     ports: true,
-    // /healthz answers while the event loop runs; readiness is not used (no Service sends it traffic).
+    // /healthz answers while the event loop runs; readiness is not used (no Service sends it traffic). A populator
+    // waits for its writer Lease and migrations before it listens: the startup probe gives it 5 minutes, after which
+    // the liveness probe takes over (without it, a slow start would be killed as a hung process).
+    startupProbe: httpProbe('/healthz', 10, 30),
     livenessProbe: httpProbe('/healthz', 10, 6),
     extraEnv: [{ name: 'WRITER_LEASE_NAME', value: writerLeaseName(ctx.mw, generation) }, ...downwardEnv()],
   });

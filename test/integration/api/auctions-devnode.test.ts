@@ -30,10 +30,19 @@ describe('name auctions end to end (devnode bids → populator → /middleware/n
     expect(res.status, `${path}: ${text}`).to.equal(200);
     return parseJson(text);
   };
-  const caughtUp = async (): Promise<void> => {
-    for (let i = 0; i < 400; i++) {
+  /**
+   * caughtUp waits until the middleware's top is the node's and, when given, a posted transaction is
+   * stored (listed for its sender: the populator may store a top key block before the micro blocks
+   * of the generation below it).
+   */
+  const caughtUp = async (tx?: { hash: string; sender: string }): Promise<void> => {
+    for (let i = 0; i < 600; i++) {
       const res = await fetch(`${server.httpUrl}/v2/key-blocks/current/height`);
-      if (res.ok && ((await res.json()) as { height: number }).height === t.node.height()) return;
+      const top = res.ok && ((await res.json()) as { height: number }).height === t.node.height();
+      const listed =
+        tx === undefined ||
+        ((await mw(`/middleware/transactions/account/${tx.sender}?limit=5`)) as Body[]).some((e) => e.hash === tx.hash);
+      if (top && listed) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('populator did not catch up');
@@ -85,7 +94,7 @@ describe('name auctions end to end (devnode bids → populator → /middleware/n
     const carolBid = over(bobBid);
     const carolTx = await claim(carol, carolBid);
     await t.node.mineKeyBlock();
-    await caughtUp();
+    await caughtUp({ hash: carolTx, sender: carol.address });
 
     const entry = devnodeEntry();
     expect(entry.winning_bidder).to.equal(carol.address);
@@ -105,7 +114,7 @@ describe('name auctions end to end (devnode bids → populator → /middleware/n
     const lateBid = over(carolBid);
     const lateTx = await claim(bob, lateBid);
     await t.node.mineKeyBlock();
-    await caughtUp();
+    await caughtUp({ hash: lateTx, sender: bob.address });
     const pushed = devnodeEntry();
     expect(pushed.expiration).to.be.above(entry.expiration);
     const pushedWire = { ...pushed, winning_bid: String(pushed.winning_bid) };

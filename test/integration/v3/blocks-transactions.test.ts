@@ -167,6 +167,23 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
       await v3.mdw.requestByPath(`/v3/transactions/count?sender_id=${sender}&recipient_id=${recipient}`),
     ).to.deep.equal({ body: both.length });
 
+    const { rows: calls } = await v3.pool.query<{ contract_id: string; function: string }>(
+      "SELECT contract_id, function FROM contract_calls WHERE function IS NOT NULL AND function <> 'init' LIMIT 1",
+    );
+    if (calls[0]) {
+      const { contract_id: contract, function: fn } = calls[0];
+      const { rows: expected } = await v3.pool.query<{ tx_hash: string }>(
+        'SELECT tx_hash FROM contract_calls WHERE contract_id = $1 AND function = $2 ORDER BY height DESC, micro_index DESC, tx_index DESC',
+        [contract, fn],
+      );
+      const called = (await v3.mdw.requestByPath(
+        `/v3/transactions?contract=${contract}&entrypoint=${fn}&limit=100`,
+      )) as {
+        data: { hash: string; tx: { function: string } }[];
+      };
+      expect(called.data.map((t) => t.hash)).to.deep.equal(expected.map((r) => r.tx_hash));
+      for (const t of called.data) expect(t.tx.function).to.equal(fn);
+    }
     const counts = await v3.mdw.getAccountTransactionsCount(sender as `ak_${string}`);
     const { rows } = await v3.pool.query('SELECT count(*)::int AS n FROM account_transactions WHERE account = $1', [
       sender,

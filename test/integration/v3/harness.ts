@@ -14,6 +14,7 @@ import type { Role } from '../../../src/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { silentLog } from '../api/harness.ts';
+import './sdk-workaround.ts';
 
 type Obj = { [key: string]: Json };
 

@@ -106,6 +106,11 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
       );
       expect(await v3.mdw.getNamesCount({ ownedBy: owner as `ak_${string}` })).to.deep.equal({ body: owned.length });
     }
+    const prefix = String(all[0]!.name).slice(0, 2);
+    const prefixed = await walk(`/v3/names?prefix=${prefix}&limit=3`);
+    expect(prefixed.map((n) => n.name)).to.deep.equal(
+      all.filter((n) => String(n.name).startsWith(prefix)).map((n) => n.name),
+    );
     const auctions = await walk('/v3/names/auctions?limit=2');
     for (const a of auctions) expect(Number(a.auction_end)).to.be.above(top);
   });

@@ -34,12 +34,13 @@ describe('Helm chart aeternity-middleware-operator', function () {
     expect(await helm('lint', CHART, '--strict', '--values', FULL_VALUES)).to.match(/0 chart\(s\) failed/);
   });
 
-  it('renders with defaults: CRD, ServiceAccount, RBAC, metrics Service and a 2-replica operator', () => {
+  it('renders with defaults: CRD, ServiceAccount, RBAC, metrics Service and a 2-replica operator with its PDB', () => {
     expect(defaults.map((o) => o.kind).sort()).to.deep.equal([
       'ClusterRole',
       'ClusterRoleBinding',
       'CustomResourceDefinition',
       'Deployment',
+      'PodDisruptionBudget',
       'Role',
       'RoleBinding',
       'Service',
@@ -126,5 +127,45 @@ describe('Helm chart aeternity-middleware-operator', function () {
     expect(error)
       .to.match(/replicaCount/)
       .and.match(/schema/i);
+  });
+
+  it('keeps one operator replica through a drain (PDB maxUnavailable 1), and has no PDB for a single replica', async () => {
+    const pdb = byKind(defaults, 'PodDisruptionBudget')[0] as unknown as {
+      spec: { maxUnavailable: number; selector: unknown };
+    };
+    expect(pdb.spec.maxUnavailable).to.equal(1);
+    expect(pdb.spec.selector).to.deep.equal({
+      matchLabels: (byKind(defaults, 'Deployment')[0] as V1Deployment).spec?.selector?.matchLabels,
+    });
+    const single = await renderChart('mdw', 'mdw-system', '--set', 'replicaCount=1');
+    expect(byKind(single, 'PodDisruptionBudget')).to.deep.equal([]);
+  });
+
+  it('opts into NetworkPolicies: the operator takes its http port only, the operands their http and websocket ports', () => {
+    expect(byKind(defaults, 'NetworkPolicy')).to.deep.equal([]);
+    const [operator, operands] = byKind(full, 'NetworkPolicy') as unknown as {
+      metadata: { namespace: string };
+      spec: { ingress: { ports: { port: string }[]; from?: unknown[] }[] };
+    }[];
+    expect(operator?.spec.ingress[0]?.ports.map((p) => p.port)).to.deep.equal(['http']);
+    expect(operator?.spec.ingress[0]?.from).to.have.length(1);
+    expect(operands?.metadata.namespace).to.equal('chain');
+    expect(operands?.spec.ingress[0]?.ports.map((p) => p.port)).to.deep.equal(['http', 'websocket']);
+  });
+
+  it('labels the CRD with the app.kubernetes.io labels and those of Helm', () => {
+    const crd = byKind(defaults, 'CustomResourceDefinition')[0];
+    expect(crd?.metadata.labels).to.include({
+      'app.kubernetes.io/name': 'aeternity-middleware',
+      'app.kubernetes.io/component': 'crd',
+      'app.kubernetes.io/part-of': 'aeternity-middleware',
+      'app.kubernetes.io/managed-by': 'Helm',
+      'app.kubernetes.io/instance': 'mdw',
+    });
+  });
+
+  it('has NOTES without placeholder URLs', () => {
+    const notes = readFileSync(`${CHART}/templates/NOTES.txt`, 'utf8');
+    expect(notes).not.to.match(/…|https?:\/\/[^ ]*\.\.\./);
   });
 });

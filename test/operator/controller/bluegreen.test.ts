@@ -332,12 +332,38 @@ describe('advanceReload', () => {
       expect(step.state.previousGeneration).to.equal(undefined);
       expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 1, outcome: 'Completed' });
     });
+    const rollback: ReloadObservation = {
+      ...quiet,
+      rollbackId: 'r1',
+      previousServersAvailable: true,
+      previousProbe: healthy(100, 101),
+    };
     it('rolls back on the rollback annotation naming this reload: N active again, N+1 dropped', () => {
-      const step = advanceReload(promoted, blueGreen, { ...quiet, rollbackId: 'r1' }, later(600_000), settings);
+      const step = advanceReload(promoted, blueGreen, rollback, later(600_000), settings);
       expect(step.state).to.deep.include({ activeGeneration: 1 });
       expect(step.state.previousGeneration).to.equal(undefined);
       expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'RolledBack' });
       expect(step.events[0]?.reason).to.equal('RolledBack');
+    });
+    // issue 14 item 5: a rollback must not switch to a generation that cannot serve
+    it('waits with a rollback while the previous servers are not available, saying so once', () => {
+      const down: ReloadObservation = { ...rollback, previousServersAvailable: false, previousProbe: undefined };
+      const step = advanceReload(promoted, blueGreen, down, later(600_000), settings);
+      expect(step.state.activeGeneration).to.equal(2);
+      expect(step.state.reload?.state).to.equal('Promoted');
+      expect(step.state.reload?.message).to.contain('its servers are not available');
+      expect(step.events.map((e) => e.reason)).to.deep.equal(['RollbackWaiting']);
+      const again = advanceReload(step.state, blueGreen, down, later(610_000), settings);
+      expect(again.events).to.deep.equal([]);
+    });
+    it('waits with a rollback while the previous populator is dead or behind', () => {
+      const dead = parseStatusBody(
+        503,
+        JSON.stringify({ height: 90, node_height: 101, synced: false, contiguous: true, populator: { alive: false } }),
+      );
+      const step = advanceReload(promoted, blueGreen, { ...rollback, previousProbe: dead }, later(600_000), settings);
+      expect(step.state.activeGeneration).to.equal(2);
+      expect(step.state.reload?.message).to.contain('populator not alive').and.to.contain('lag 11 beyond ±3');
     });
     it('ignores a rollback annotation naming another reload', () =>
       expect(
@@ -418,12 +444,12 @@ describe('desiredLayout', () => {
       },
     ],
     [
-      'promoted: stable on N+1, N retained',
+      'promoted: stable on N+1, N retained (and previewed, for a rollback to check)',
       reloading({ state: 'Promoted' }, { activeGeneration: 2, pendingGeneration: undefined, previousGeneration: 1 }),
       {
         generations: [
           { generation: 2, workloads: true, preview: false },
-          { generation: 1, workloads: true, preview: false },
+          { generation: 1, workloads: true, preview: true },
         ],
         stableGeneration: 2,
       },
@@ -471,7 +497,9 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
       ...(pending?.preview ? { pendingProbe: healthy(100, 100) } : {}),
       reloadJob: layout.reloadJob ? 'Succeeded' : 'Absent',
       cleanupJob: layout.cleanupGeneration === undefined ? 'Absent' : 'Succeeded',
-      ...(rollbackId === undefined ? {} : { rollbackId }),
+      ...(rollbackId === undefined
+        ? {}
+        : { rollbackId, previousServersAvailable: true, previousProbe: healthy(100, 100) }),
     };
   }
   function run(request: ReloadRequest, rollbackAt?: string): { trail: string[]; end: GenerationState } {

@@ -123,7 +123,8 @@ describe('blue/green reload on the fake API server', () => {
     expect(h.kube.writes.filter((w) => w.ref.kind === 'Service' && w.ref.name === 'mainnet')).to.have.length(1);
     expect(h.middleware().status).to.deep.include({ activeGeneration: 2, previousGeneration: 1 });
     expect(h.middleware().status?.pendingGeneration).to.equal(undefined);
-    expect(h.kube.peek(PREVIEW)).to.equal(undefined);
+    // the preview Service now selects the retained generation 1 (a rollback checks it through it)
+    expect(h.kube.peek<Built<V1Service>>(PREVIEW)?.spec?.selector?.[LABEL_GENERATION]).to.equal('1');
     expect(h.eventReasons()).to.include.members(['Promoted', 'Switched']);
 
     // By waiting inside the rollback window: generation 1 keeps running.
@@ -408,5 +409,43 @@ describe('blue/green reload on the fake API server', () => {
     expect(stableGeneration(h)).to.equal('1');
     expect(h.generationsOf('Deployment')).to.deep.equal([1]);
     expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'ReloadFailed' });
+  });
+
+  // issue 14 item 5: a status lost (restored without it) must not start over at generation 1
+  it('adopts the generation the stable Service selects when the status has lost its generations', async () => {
+    const h = await serving();
+    requestReload(h, { ...RELOAD, retainPrevious: '0s' });
+    await drive(h, () => h.reconcile);
+    expect(h.middleware().status?.activeGeneration).to.equal(2);
+    // By losing the status (a restore without it): every generation field is gone.
+    const status = h.middleware().status ?? {};
+    const wiped = Object.fromEntries(Object.keys(status).map((k) => [k, null]));
+    await h.kube.patchStatus(MW_REF, wiped);
+    expect(h.middleware().status?.activeGeneration).to.equal(undefined);
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.eventReasons()).to.include('GenerationAdopted');
+    await h.settle();
+    expect(h.middleware().status?.activeGeneration).to.equal(2);
+    expect(stableGeneration(h)).to.equal('2');
+    expect(h.generationsOf('Deployment')).to.deep.equal([2]);
+    expect(h.names('Job').filter((n) => n.includes('-g1-'))).to.deep.equal([]);
+  });
+
+  // issue 14 item 5: an edit during CatchingUp gives the pending generation a new migration; its failure is noticed
+  it('fails the reload when a spec edit during CatchingUp makes the new migration of the pending generation fail', async () => {
+    const h = await serving();
+    requestReload(h, RELOAD);
+    await h.pass();
+    h.completeJobs();
+    await h.pass();
+    expect(reloadState(h)).to.equal('CatchingUp');
+    h.kube.userPatch(MW_REF, { spec: { image: 'ghcr.io/aeternity/mdw:2.0.0' } });
+    await h.pass(); // new migration Jobs for both generations
+    for (const job of h.jobs().filter((j) => j.metadata.name.startsWith('mainnet-migrate-g2-') && !j.status?.succeeded))
+      h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: job.metadata.name });
+    await h.pass();
+    expect(h.middleware().status?.reload).to.deep.include({ state: 'CleaningUp', outcome: 'Failed' });
+    expect(h.eventReasons()).to.include('MigrationFailed');
   });
 });

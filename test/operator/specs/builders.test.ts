@@ -97,3 +97,13 @@ describe('operator builders', () => {
       .and.match(/unknown field \.spec\.surprise/);
   });
 });
+
+describe('buildPopulatorDeployment probes', () => {
+  it('gives a populator 5 minutes to start (writer Lease, migrations) before liveness applies', () => {
+    const container = buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0];
+    const startup = container?.startupProbe;
+    expect(startup?.httpGet?.path).to.equal('/healthz');
+    expect((startup?.periodSeconds ?? 0) * (startup?.failureThreshold ?? 0)).to.equal(300);
+    expect(container?.livenessProbe?.httpGet?.path).to.equal('/healthz');
+  });
+});

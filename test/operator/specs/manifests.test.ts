@@ -71,6 +71,18 @@ describe('renderManifests', () => {
     for (const doc of docs) expect(await kubeSchemaProblems(doc), `${doc.kind}`).to.deep.equal([]);
   });
 
+  it('labels the Namespace and the CRD with app.kubernetes.io labels', () => {
+    for (const kind of ['Namespace', 'CustomResourceDefinition']) {
+      const labels = docs.find((d) => d.kind === kind)?.metadata.labels ?? {};
+      expect(Object.keys(labels), kind).to.include.members([
+        'app.kubernetes.io/name',
+        'app.kubernetes.io/component',
+        'app.kubernetes.io/part-of',
+        'app.kubernetes.io/managed-by',
+      ]);
+    }
+  });
+
   it('runs `mdw operator` twice, for leader election, as non-root with a read-only root', () => {
     const deployment = docs.find((d) => d.kind === 'Deployment') as V1Deployment;
     const container = deployment.spec?.template.spec?.containers[0];

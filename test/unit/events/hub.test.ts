@@ -167,6 +167,49 @@ describe('Hub', () => {
     expect(closed?.values[0]?.value).to.equal(1);
   });
 
+  it('bounds the unsent bytes of all clients together: a storm of clients that never read cannot hold more', async () => {
+    const registry = new prom.Registry();
+    const [perClient, total] = [4000, 10_000];
+    const hub = new Hub({
+      maxBufferedBytes: perClient,
+      maxTotalBufferedBytes: total,
+      metrics: createWebsocketMetrics(registry),
+      log,
+    });
+    /** a client that never reads: every write stays buffered until its socket is ended, which frees it all */
+    class NeverReads extends FakePeer {
+      override sendEncoded(bytes: Buffer): void {
+        super.sendEncoded(bytes);
+        this.bufferedAmount += bytes.length;
+      }
+      override close(code: number, reason: string): void {
+        super.close(code, reason);
+        this.bufferedAmount = 0;
+      }
+    }
+    const storm = Array.from({ length: 40 }, () => {
+      const peer = new NeverReads();
+      hub.add(peer);
+      hub.receive(peer, JSON.stringify({ op: 'subscribe', payload: 'key_blocks' }));
+      return peer;
+    });
+    const reader = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
+    let peak = 0;
+    for (let height = 1; height <= 60; height++) {
+      const payload = JSON.stringify({ height, filler: 'x'.repeat(300) });
+      await hub.publish([{ type: 'key_block', height, block: `kh_${height}`, payload }], 0);
+      peak = Math.max(
+        peak,
+        storm.reduce((sum, p) => sum + p.bufferedAmount, 0),
+      );
+    }
+    // without the total bound, 40 clients would hold 40 × 4000 bytes before each was closed on its own
+    expect(peak).to.be.at.most(total);
+    expect(storm.every((p) => p.closedWith?.code === CLOSE_TOO_SLOW)).to.equal(true);
+    expect(reader.closedWith).to.equal(undefined);
+    expect(reader.frames).to.have.length(60);
+  });
+
   it('answers errors without changing subscriptions', () => {
     const { hub } = setup();
     const peer = connect(hub, { op: 'subscribe', payload: 'key_blocks' });

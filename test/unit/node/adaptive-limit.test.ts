@@ -20,12 +20,12 @@ function simulate(limit: AdaptiveLimit, slots: number, latencyMs: number, rounds
 }
 
 describe('AdaptiveLimit', () => {
-  it('grows from its initial limit to a few above the node slots and stays there', () => {
+  it('grows from its initial limit to somewhat above the node slots (never below) and stays there', () => {
     for (const slots of [8, 32, 64]) {
       const seen = simulate(new AdaptiveLimit({ initial: 4 }), slots, 20, 400);
       const settled = seen.slice(-100);
       expect(Math.min(...settled), `slots ${slots}`).to.be.at.least(slots);
-      expect(Math.max(...settled), `slots ${slots}`).to.be.at.most(slots + 12);
+      expect(Math.max(...settled), `slots ${slots}`).to.be.at.most(1.5 * slots + 8);
     }
   });
 
@@ -33,7 +33,7 @@ describe('AdaptiveLimit', () => {
     const limit = new AdaptiveLimit({ initial: 4 });
     simulate(limit, 64, 20, 300);
     const settled = simulate(limit, 16, 20, 300).slice(-50);
-    expect(Math.max(...settled)).to.be.at.most(16 + 12);
+    expect(Math.max(...settled)).to.be.at.most(1.5 * 16 + 8);
     expect(Math.min(...settled)).to.be.at.least(16);
   });
 

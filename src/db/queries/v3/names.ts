@@ -74,7 +74,7 @@ export async function namesPage(
   const where = [
     f.inAuction ? "s.auction_end_height > $1 AND s.kind IN ('claim', 'bid')" : 's.auction_end_height <= $1',
     '($3::text IS NULL OR s.owner = $3)',
-    "($4::text IS NULL OR s.name LIKE replace(replace(replace($4, '\\\\', '\\\\\\\\'), '%', '\\\\%'), '_', '\\\\_') || '%')",
+    '($4::text IS NULL OR starts_with(s.name, $4::text))',
   ];
   if (f.state === 'active') where.push("s.expires_at > $1 AND s.kind <> 'revoke'");
   if (f.state === 'inactive') where.push("(s.expires_at <= $1 OR s.kind = 'revoke')");

@@ -1,0 +1,59 @@
+/** @module A node outage under forwarded requests: every answer 502 with a reason, two log lines in all. */
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import prom from 'prom-client';
+import { startServer } from '../../../src/api/server.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createMigratedDatabase, freePort } from '../../support/postgres.ts';
+import { waitFor } from '../../support/wait.ts';
+
+describe('a node outage as the server logs it', function () {
+  this.timeout(60_000);
+
+  it('answers 502 with a reason to each forwarded request, and logs the loss and the return once each', async () => {
+    const db = await createMigratedDatabase('mdw_node_outage');
+    const nodePort = await freePort();
+    const lines: { level: number; msg: string; refused?: number; dependency?: string }[] = [];
+    const log = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+          done();
+        },
+      }),
+    );
+    const cfg = loadConfig({
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_node_outage',
+      NODE_URL: `http://127.0.0.1:${nodePort}`,
+      PORT: '0',
+      WEBSOCKET_ADDRESS: '127.0.0.1:0',
+      NODE_TIMEOUT_MS: '1000',
+    });
+    const server = await startServer({ cfg, log, registry: new prom.Registry(), version: 't' });
+    let node: Server | undefined;
+    try {
+      // nothing listens on the node's port: every forwarded request fails
+      for (let i = 0; i < 30; i++) {
+        const res = await fetch(`${server.httpUrl}/v2/accounts/ak_x`);
+        expect(res.status).to.equal(502);
+        expect(await res.json()).to.deep.equal({ reason: 'the node is unreachable', code: 'MDW_NODE_UNREACHABLE' });
+      }
+      node = createServer((_req, res) => res.end('{}'));
+      await new Promise<void>((resolve) => node!.listen(nodePort, '127.0.0.1', resolve));
+      await waitFor('the node to be found again', () => lines.some((l) => l.msg === 'node available again'), 20_000);
+      const loud = lines.filter((l) => l.level >= 40);
+      expect(loud.map((l) => l.msg)).to.deep.equal(['node unavailable: refusing what needs it until it is back']);
+      const back = lines.filter((l) => l.msg === 'node available again');
+      expect(back).to.have.length(1);
+      expect(back[0]!.refused).to.equal(30);
+    } finally {
+      await server.stop();
+      node?.close();
+      await db.drop();
+    }
+  });
+});
