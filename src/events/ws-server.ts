@@ -8,7 +8,7 @@ import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
 import { ChainFeed } from './chain-feed.ts';
-import { Hub, type Peer } from './hub.ts';
+import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
 import { MdwHub, type MdwPeer } from './mdw-hub.ts';
 import { mdwRenderer } from './mdw-render.ts';
 import { NotificationListener } from './listener.ts';
@@ -242,10 +242,18 @@ export class WebsocketServer implements Role {
 
   /** #acceptMdw serves ae_mdw's protocol on one socket; its answers and events are plain text frames. */
   #acceptMdw(ws: WebSocket, version: 'v2' | 'v3'): void {
+    const maxBuffered = this.#deps.cfg.websocketMaxBufferedBytes;
     const peer: MdwPeer = {
       version,
       send: (text) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(text);
+        if (ws.readyState !== WebSocket.OPEN) return;
+        // The same bound as the seed's clients: a reader that does not keep up is closed, not buffered for.
+        if (ws.bufferedAmount > maxBuffered) {
+          this.#metrics.slowClientsClosed.inc();
+          ws.close(CLOSE_TOO_SLOW, `too slow: more than ${maxBuffered} bytes unsent; reconnect`);
+          return;
+        }
+        ws.send(text);
       },
     };
     this.#mdwHub.add(peer);

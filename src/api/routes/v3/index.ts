@@ -17,7 +17,7 @@ import { oracleRoutes } from './oracles.ts';
 import { channelRoutes } from './channels.ts';
 import { contractRoutes } from './contracts.ts';
 import { v3Errors } from './errors.ts';
-import { intAsString, sendValue } from './respond.ts';
+import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
 import { transactionRoutes } from './transactions.ts';
 
@@ -32,7 +32,7 @@ export function v3Router(deps: RouteDeps): Router {
   );
   router.get('/status', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    sendValue(ctx, await status.current());
+    sendText(ctx, await status.current());
   });
   router.get('/api', (ctx) => sendValue(ctx, v3ApiDocument(deps.version)));
   blockRoutes(router, pool);

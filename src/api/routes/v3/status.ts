@@ -1,5 +1,5 @@
 /** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
-import { isJsonObject, type Json } from '../../../chain/json.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/v3/status.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import { SYNCED_MAX_LAG } from '../../status.ts';
@@ -64,7 +64,8 @@ export class StatusSource {
   readonly #db: Queryable;
   readonly #nodeStatus: () => Promise<Json>;
   readonly #revision: string;
-  #body: Record<string, Json> | undefined;
+  /** the status as JSON text: answers send it as it is */
+  #text: string | undefined;
   #at = 0;
   #refreshing: Promise<void> | undefined;
   readonly #samples: { atMs: number; height: number }[] = [];
@@ -75,11 +76,12 @@ export class StatusSource {
     this.#revision = revision;
   }
 
-  async current(): Promise<Record<string, Json>> {
+  /** current is the status as JSON text. */
+  async current(): Promise<string> {
     if (Date.now() - this.#at > MAX_AGE_MS)
       this.#refreshing ??= this.#refresh().finally(() => (this.#refreshing = undefined));
-    if (this.#body === undefined) await this.#refreshing;
-    return this.#body!;
+    if (this.#text === undefined) await this.#refreshing;
+    return this.#text!;
   }
 
   async #refresh(): Promise<void> {
@@ -93,7 +95,9 @@ export class StatusSource {
     const now = Date.now();
     this.#samples.push({ atMs: now, height: totals.topHeight ?? 0 });
     while (this.#samples.length > 2 && now - this.#samples[0]!.atMs > SAMPLE_WINDOW_MS) this.#samples.shift();
-    this.#body = statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision });
+    this.#text = stringifyJson(
+      statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision }),
+    );
     this.#at = now;
   }
 }
