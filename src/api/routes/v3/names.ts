@@ -22,7 +22,14 @@ import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { isId, one, parseId, parsePaging } from './params.ts';
-import { auctionObject, nameEventObject, nameObject, pointeeObject, type ChainClock } from './render-names.ts';
+import {
+  auctionObject,
+  isInAuction,
+  nameEventObject,
+  nameObject,
+  pointeeObject,
+  type ChainClock,
+} from './render-names.ts';
 import { transactionJson } from './render-tx.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 
@@ -54,8 +61,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   };
   const renderName = async (n: NameStateRow, top: number): Promise<string> => {
     const clock = await clockFor(top, [n.activatedAt, n.createdAt, n.expiresAt ?? top]);
-    const inAuction = n.activatedAt > top && (n.kind === 'claim' || n.kind === 'bid');
-    const auction = inAuction ? auctionObject(n, clock, await transactionValue(n.lastClaimTx)) : null;
+    const auction = isInAuction(n, top) ? auctionObject(n, clock, await transactionValue(n.lastClaimTx)) : null;
     const revoke = n.kind === 'revoke' ? await transactionValue(n.revokeTx) : null;
     return stringifyJson(nameObject(n, clock, auction, revoke));
   };
@@ -128,8 +134,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/names/auctions/:id', async (ctx) => {
     const top = await topStoredHeight(pool);
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
-    if (!row || row.activatedAt <= top || (row.kind !== 'claim' && row.kind !== 'bid'))
-      throw v3NotFound(ctx.params.id!);
+    if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
     sendText(ctx, await renderAuction(row, top));
   });
 

@@ -18,9 +18,17 @@ export function heightTime(clock: ChainClock, height: number): number {
   return clock.times.get(height) ?? clock.topTimeMs + (height - clock.top) * KEY_BLOCK_MS;
 }
 
-/** isActive: auction over, not expired, not revoked at the top. */
+/**
+ * isInAuction: claimed by a bid that opened an auction, and the auction's last height not yet passed. A node hands the
+ * name over when the generation after the auction's end starts, so the end height itself is still in auction.
+ */
+export function isInAuction(n: NameStateRow, top: number): boolean {
+  return n.activatedAt > n.createdAt && n.activatedAt >= top && (n.kind === 'claim' || n.kind === 'bid');
+}
+
+/** isActive: auction over, not revoked, and not past its expiry (a node serves a name through its `ttl` height). */
 export function isActive(n: NameStateRow, top: number): boolean {
-  return n.activatedAt <= top && n.expiresAt !== null && n.expiresAt > top && n.kind !== 'revoke';
+  return !isInAuction(n, top) && n.expiresAt !== null && n.expiresAt >= top && n.kind !== 'revoke';
 }
 
 /** pointersJson adds ae_mdw's `encoded_key` (the raw key as `ba_`) to each pointer. */

@@ -43,6 +43,14 @@ export interface NameKey {
   readonly name: string;
 }
 
+/**
+ * A name is in auction while the auction its first bid opened has not passed its last height ($1 is the top): a node
+ * hands it over when the generation after the end starts. A name claimed without an auction has its end at its claim.
+ */
+const IN_AUCTION =
+  "s.auction_end_height > s.created_at_height AND s.auction_end_height >= $1 AND s.kind IN ('claim', 'bid')";
+const NOT_IN_AUCTION = `NOT (${IN_AUCTION})`;
+
 const DETAILS = `s.name, s.name_hash AS "nameHash", s.created_at_height AS "createdAt", s.auction_end_height AS "activatedAt",
   s.owner, s.expires_at AS "expiresAt", s.pointers, s.kind, d.claims_count AS "claimsCount",
   d.last_claim_owner AS "lastClaimOwner", d.name_fee AS "nameFee", d.last_claim_tx AS "lastClaimTx", d.revoke_tx AS "revokeTx"`;
@@ -72,12 +80,12 @@ export async function namesPage(
 ): Promise<NameStateRow[]> {
   const values: unknown[] = [f.top, n, f.ownedBy ?? null, f.prefix ?? null];
   const where = [
-    f.inAuction ? "s.auction_end_height > $1 AND s.kind IN ('claim', 'bid')" : 's.auction_end_height <= $1',
+    f.inAuction ? IN_AUCTION : NOT_IN_AUCTION,
     '($3::text IS NULL OR s.owner = $3)',
     '($4::text IS NULL OR starts_with(s.name, $4::text))',
   ];
-  if (f.state === 'active') where.push("s.expires_at > $1 AND s.kind <> 'revoke'");
-  if (f.state === 'inactive') where.push("(s.expires_at <= $1 OR s.kind = 'revoke')");
+  if (f.state === 'active') where.push("s.expires_at >= $1 AND s.kind <> 'revoke'");
+  if (f.state === 'inactive') where.push("(s.expires_at < $1 OR s.kind = 'revoke')");
   let start: string | undefined;
   if (from !== undefined) {
     values.push(from.name);
@@ -111,7 +119,7 @@ export async function nameByHash(db: Queryable, nameHash: string): Promise<NameS
 export async function countActiveNames(db: Queryable, top: number, ownedBy: string | undefined): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
     `SELECT count(*) AS n FROM name_state s
-      WHERE s.auction_end_height <= $1 AND s.expires_at > $1 AND s.kind <> 'revoke' AND ($2::text IS NULL OR s.owner = $2)`,
+      WHERE ${NOT_IN_AUCTION} AND s.expires_at >= $1 AND s.kind <> 'revoke' AND ($2::text IS NULL OR s.owner = $2)`,
     [top, ownedBy ?? null],
   );
   return Number(rows[0]?.n ?? 0);
@@ -202,7 +210,7 @@ export async function pointeesPage(
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['p.height', 'p.micro_index', 'p.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
   const { rows } = await db.query<PointeeRow>(
-    `SELECT s.name, p.key, (s.expires_at > $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
+    `SELECT s.name, p.key, (s.expires_at >= $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
             p.tx_index AS "txIndex", t.micro_block_hash AS "blockHash", t.micro_time_ms::text AS "blockTime",
             t.hash AS "txHash", t.tx_type AS "txType", t.tx
        FROM name_pointers p
