@@ -17,6 +17,7 @@ import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
+import { deriveStats } from './stats.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -136,5 +137,6 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)),
       );
   }
+  await deriveStats(db, gens);
   return resolved.transactions.length;
 }

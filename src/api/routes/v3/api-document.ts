@@ -1,8 +1,11 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
+import { STATS_OPERATIONS, STATS_SCHEMAS } from './stats-document.ts';
 
-type ParamName = 'limit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
+/** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
+export type ParamName =
+  'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
 /** One operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters and answer. */
 export interface V3Operation {
@@ -252,6 +255,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
     response: 'Page<Activity>',
   },
+  ...STATS_OPERATIONS,
 ];
 
 const int = { type: 'integer' } as const;
@@ -438,6 +442,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     source_tx_type: str,
     tx: { type: 'object' },
   }),
+  ...STATS_SCHEMAS,
 };
 
 /** v3ApiDocument is the document served at /v3/api. */
@@ -499,5 +504,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     rev: { type: 'string', enum: ['1'] },
     scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
   };
+  if (p === 'statsLimit')
+    return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };
   return { name: p, in: 'query', required: false, schema: schemas[p] };
 }

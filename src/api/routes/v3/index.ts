@@ -19,6 +19,7 @@ import { contractRoutes } from './contracts.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
+import { statsRoutes } from './stats.ts';
 import { transactionRoutes } from './transactions.ts';
 
 /** v3Router builds every /v3 operation on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
@@ -42,6 +43,7 @@ export function v3Router(deps: RouteDeps): Router {
   channelRoutes(router, pool);
   contractRoutes(router, pool);
   activityRoutes(router, pool);
+  statsRoutes(router, pool);
   return router;
 }
 
