@@ -61,13 +61,3 @@ export function readSwapTokens(event: CallEvent): SwapTokens | undefined {
   if (!caller || !to || !amounts) return undefined;
   return { pair: event.address, caller, to, ...amounts };
 }
-
-/** SwapAction is ae_mdw's `action`: wrapped AE as the pair's first token is a BUY, as its second a SELL. */
-export type SwapAction = 'BUY' | 'SELL' | 'SWAP';
-
-/** swapAction names a swap of the pair (token0, token1) given the wrapped AE token. */
-export function swapAction(token0: string, token1: string, wrappedAe: string): SwapAction {
-  if (token0 === wrappedAe) return 'BUY';
-  if (token1 === wrappedAe) return 'SELL';
-  return 'SWAP';
-}
