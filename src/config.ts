@@ -1,4 +1,5 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
+import { isEncoded } from './chain/encoding.ts';
 import { AppError, ErrorCode } from './errors.ts';
 
 export interface Config {
@@ -51,6 +52,8 @@ export interface Config {
   readonly apiCacheMaxBytes: number;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
+  /** The æternity DEX of the network: the factory whose PairCreated events count, and wrapped AE (BUY/SELL swaps). */
+  readonly dex: { readonly factory: string; readonly wrappedAe: string };
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -109,6 +112,9 @@ export const DEFAULTS = {
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  // mainnet's (ae_mdw's dex_factories and ae_token)
+  DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
+  DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -182,6 +188,10 @@ export function loadConfig(
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
     kube: readKubeSettings(read),
+    dex: Object.freeze({
+      factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),
+      wrappedAe: read.contractId('DEX_WRAPPED_AE', DEFAULTS.DEX_WRAPPED_AE),
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -310,6 +320,13 @@ class Reader {
         fallback,
       );
     }
+    return value;
+  }
+
+  contractId(name: string, fallback: string): string {
+    const value = this.optional(name) ?? fallback;
+    if (!isEncoded(value, ['ct']))
+      return this.#fail(name, `expected a contract id (ct_…), got ${JSON.stringify(value)}`, fallback);
     return value;
   }
 
