@@ -211,9 +211,10 @@ $$;
 CREATE TRIGGER stats_on_key_blocks_delete AFTER DELETE ON key_blocks
   REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT EXECUTE PROCEDURE stats_after_key_blocks_delete();
 
--- The lookups of a generation's expiries and auction ends.
+-- The lookups of a generation's expiries and auction ends (the internal transfers, 0012, may have
+-- made the same auction-end index already).
 CREATE INDEX name_events_expires_at ON name_events (expires_at);
-CREATE INDEX name_events_auction_end ON name_events (auction_end) WHERE auction_end IS NOT NULL;
+CREATE INDEX IF NOT EXISTS name_events_auction_end ON name_events (auction_end) WHERE auction_end IS NOT NULL;
 CREATE INDEX oracle_events_expires_at ON oracle_events (expires_at);
 
 -- As in 0002: the functions work on this schema's tables whatever the caller's search_path.
