@@ -253,8 +253,21 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
   });
 
   it('stays equal to the recount after forks replace the top generations while the populator runs', async () => {
-    for (const depth of [3, 40]) {
-      await v3.devnode.fork(depth);
+    // a shallow fork, then a deep one followed by new generations and another fork before the
+    // populator has caught up
+    const rounds: (() => Promise<void>)[] = [
+      () => v3.devnode.fork(3),
+      async () => {
+        await v3.devnode.fork(40);
+        for (let i = 0; i < 5; i++) {
+          await v3.spend(v3.devnode.accounts[1]!.publicKey, 1000 + i);
+          await v3.devnode.mineKeyBlock();
+        }
+        await v3.devnode.fork(2);
+      },
+    ];
+    for (const round of rounds) {
+      await round();
       await v3.devnode.mineKeyBlock();
       await v3.synced();
       chain = await v3.truth();

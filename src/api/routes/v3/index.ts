@@ -45,7 +45,7 @@ export function v3Router(deps: RouteDeps): Router {
   contractRoutes(router, pool);
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
-  statsRoutes(router, pool);
+  statsRoutes(router, pool, deps.listener);
   return router;
 }
 
