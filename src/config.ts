@@ -1,5 +1,6 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
 import { AppError, ErrorCode } from './errors.ts';
+import { isEncoded } from './chain/encoding.ts';
 
 export interface Config {
   /** External HTTP API of the node (port 3013). */
@@ -10,6 +11,8 @@ export interface Config {
   readonly nodeInternalUrl: string | undefined;
   /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
   readonly compilerUrl: string | undefined;
+  /** wrapped-AE tokens (WAE) whose Deposit and Withdrawal events mint and burn, as ae_mdw's `ae_token` */
+  readonly wrappedAeContracts: readonly string[];
   readonly databaseUrl: string;
   /** DATABASE_URL was given: `mdw dev` starts an embedded PostgreSQL only when it was not. */
   readonly databaseUrlSet: boolean;
@@ -109,6 +112,8 @@ export const DEFAULTS = {
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  // mainnet's WAE (dex-contracts-v2), as ae_mdw's `ae_token`
+  AEX9_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -147,6 +152,7 @@ export function loadConfig(
     nodeUrls: [...new Set([nodeUrl, ...extraNodes])],
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
+    wrappedAeContracts: read.contractIds('AEX9_WRAPPED_AE', DEFAULTS.AEX9_WRAPPED_AE),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
     databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
@@ -359,6 +365,13 @@ class Reader {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
+  }
+
+  /** contractIds is a comma-separated list of `ct_` ids (empty when set to ''). */
+  contractIds(name: string, fallback: string): string[] {
+    const ids = this.list(name, fallback);
+    const bad = ids.filter((id) => !isEncoded(id, ['ct']));
+    return bad.length === 0 ? ids : this.#fail(name, `expected ct_ ids, got ${JSON.stringify(bad.join(','))}`, []);
   }
 
   address(name: string, fallback: string): { host: string; port: number } {

@@ -14,7 +14,7 @@ import { Backoff, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
-import { ContractDecoder } from './contract-decoder.ts';
+import { contractReaders } from './aexn-detector.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -72,7 +72,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       loader: {
         pool,
         node,
-        decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
+        ...contractReaders(cfg, pool, node),
         schema: cfg.databaseSchema,
         concurrency: cfg.fetchConcurrency,
         batchTransactions: cfg.batchTransactions,
