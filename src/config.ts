@@ -1,6 +1,6 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
-import { AppError, ErrorCode } from './errors.ts';
 import { isEncoded } from './chain/encoding.ts';
+import { AppError, ErrorCode } from './errors.ts';
 
 export interface Config {
   /** External HTTP API of the node (port 3013). */
@@ -11,8 +11,6 @@ export interface Config {
   readonly nodeInternalUrl: string | undefined;
   /** Sophia compiler HTTP API; when unset, FATE calls are decoded in-process. */
   readonly compilerUrl: string | undefined;
-  /** wrapped-AE tokens (WAE) whose Deposit and Withdrawal events mint and burn, as ae_mdw's `ae_token` */
-  readonly wrappedAeContracts: readonly string[];
   readonly databaseUrl: string;
   /** DATABASE_URL was given: `mdw dev` starts an embedded PostgreSQL only when it was not. */
   readonly databaseUrlSet: boolean;
@@ -54,6 +52,11 @@ export interface Config {
   readonly apiCacheMaxBytes: number;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
+  /**
+   * The æternity DEX of the network: the factory whose PairCreated events count, and wrapped AE (BUY/SELL swaps;
+   * its Deposit and Withdrawal events mint and burn AEX-9 balances).
+   */
+  readonly dex: { readonly factory: string; readonly wrappedAe: string };
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -112,8 +115,9 @@ export const DEFAULTS = {
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
-  // mainnet's WAE (dex-contracts-v2), as ae_mdw's `ae_token`
-  AEX9_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
+  // mainnet's (ae_mdw's dex_factories and ae_token)
+  DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
+  DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -152,7 +156,6 @@ export function loadConfig(
     nodeUrls: [...new Set([nodeUrl, ...extraNodes])],
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
-    wrappedAeContracts: read.contractIds('AEX9_WRAPPED_AE', DEFAULTS.AEX9_WRAPPED_AE),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
     databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
@@ -188,6 +191,10 @@ export function loadConfig(
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
     kube: readKubeSettings(read),
+    dex: Object.freeze({
+      factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),
+      wrappedAe: read.contractId('DEX_WRAPPED_AE', DEFAULTS.DEX_WRAPPED_AE),
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -319,6 +326,13 @@ class Reader {
     return value;
   }
 
+  contractId(name: string, fallback: string): string {
+    const value = this.optional(name) ?? fallback;
+    if (!isEncoded(value, ['ct']))
+      return this.#fail(name, `expected a contract id (ct_…), got ${JSON.stringify(value)}`, fallback);
+    return value;
+  }
+
   integer(name: string, fallback: number, min: number, max: number): number {
     const value = this.optional(name);
     if (value === undefined) return fallback;
@@ -365,13 +379,6 @@ class Reader {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
-  }
-
-  /** contractIds is a comma-separated list of `ct_` ids (empty when set to ''). */
-  contractIds(name: string, fallback: string): string[] {
-    const ids = this.list(name, fallback);
-    const bad = ids.filter((id) => !isEncoded(id, ['ct']));
-    return bad.length === 0 ? ids : this.#fail(name, `expected ct_ ids, got ${JSON.stringify(bad.join(','))}`, []);
   }
 
   address(name: string, fallback: string): { host: string; port: number } {

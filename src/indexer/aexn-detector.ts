@@ -26,7 +26,7 @@ export interface AexnDetectorOptions {
   /** finds contract code (cached) and keeps the FATE encoders */
   readonly decoder: ContractDecoder;
   readonly db: Queryable;
-  /** wrapped-AE contracts (Config.wrappedAeContracts) */
+  /** wrapped-AE contracts (Config.dex.wrappedAe) */
   readonly wrappedAe: readonly string[];
 }
 
@@ -247,7 +247,7 @@ export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
 
 /** contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache. */
 export function contractReaders(
-  cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'nodeUrls' | 'wrappedAeContracts'>,
+  cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'nodeUrls' | 'dex'>,
   db: Queryable,
   node: Pick<NodeClient, 'contractCode'>,
 ): { decoder: ContractDecoder; aexn: AexnDetector } {
@@ -257,7 +257,7 @@ export function contractReaders(
     timeoutMs: cfg.nodeTimeoutMs,
     decoder,
     db,
-    wrappedAe: cfg.wrappedAeContracts,
+    wrappedAe: [cfg.dex.wrappedAe],
   });
   return { decoder, aexn };
 }

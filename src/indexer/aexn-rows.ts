@@ -3,10 +3,8 @@
  * standard AEX-9 events read from the call logs. Events are kept for any emitter here; the writer keeps
  * those of AEX-9 contracts only, emitted after the block their creation balances were read at. Pure.
  */
-import { encode, hash } from '../chain/encoding.ts';
-import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
-import { bytesToInt } from '../chain/rlp.ts';
 import type { AexnType } from './aexn-detect.ts';
+import { callEvents, eventTopic, topicId } from './call-events.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
 
 /** AexnContractRow is one AEX-9 or AEX-141 contract at its creation (table aexn_contracts). */
@@ -67,55 +65,22 @@ export interface AexnRows {
   readonly aex9Logs: readonly Aex9LogRow[];
 }
 
-/** eventTopic is an event's first topic: blake2b-256 of its constructor name, as an unsigned integer. */
-export const eventTopic = (name: string): bigint => bytesToInt(hash(Buffer.from(name, 'utf8')));
-
-const MAX_TOPIC = 2n ** 256n;
-
-/** topicAccount reads an address topic (a 32-byte public key, big-endian) as an `ak_` id; undefined if it is none. */
-export function topicAccount(topic: bigint): string | undefined {
-  if (topic < 0n || topic >= MAX_TOPIC) return undefined;
-  return encode('ak', Buffer.from(topic.toString(16).padStart(64, '0'), 'hex'));
-}
-
 /** EmittedLog is one event of a contract tx, numbered in emission order as ae_mdw numbers them. */
 export interface EmittedLog extends TxPosition {
   readonly address: string;
   readonly logIdx: number;
   readonly topics: readonly bigint[];
-  readonly data: string;
 }
 
-function readLog(entry: Json): { address: string; topics: bigint[]; data: string } | undefined {
-  if (!isJsonObject(entry) || typeof entry.address !== 'string' || !Array.isArray(entry.topics)) return undefined;
-  try {
-    return {
-      address: entry.address,
-      topics: entry.topics.map((t) => toBigInt(t)),
-      data: typeof entry.data === 'string' ? entry.data : '',
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * emittedLogs lists the events of a generation's contract txs in chain order. The node prints a call's log
- * newest first (the FATE engine prepends each event); log_idx counts in emission order.
- */
+/** emittedLogs lists the events of a generation's contract txs in chain order (call-events.ts reads each log). */
 export function emittedLogs(gen: FetchedGeneration): EmittedLog[] {
   const logs: EmittedLog[] = [];
   gen.microBlocks.forEach((mb, i) => {
     const microIndex = (gen.continuesAt ?? 0) + i;
     mb.transactions.forEach((signed, txIndex) => {
       const txHash = String(signed.hash);
-      const log = gen.callInfos.get(txHash)?.log;
-      if (!Array.isArray(log)) return;
-      for (let at = log.length - 1; at >= 0; at--) {
-        const entry = readLog(log[at]!);
-        if (entry)
-          logs.push({ height: gen.height, microIndex, txIndex, txHash, logIdx: log.length - 1 - at, ...entry });
-      }
+      for (const { logIdx, address, topics } of callEvents(gen.callInfos.get(txHash) ?? null))
+        logs.push({ height: gen.height, microIndex, txIndex, txHash, logIdx, address, topics });
     });
   });
   return logs;
@@ -137,8 +102,8 @@ export function aex9Event(log: EmittedLog, wrappedAe: ReadonlySet<string>): Aex9
   if (!event || log.topics.length !== event.arity) return undefined;
   if ((event.kind === 'deposit' || event.kind === 'withdrawal') && !wrappedAe.has(log.address)) return undefined;
   const amount = log.topics[event.arity - 1]!;
-  const from = event.from === undefined ? null : topicAccount(log.topics[event.from]!);
-  const to = event.to === undefined ? null : topicAccount(log.topics[event.to]!);
+  const from = event.from === undefined ? null : topicId(log.topics[event.from]!, 'ak');
+  const to = event.to === undefined ? null : topicId(log.topics[event.to]!, 'ak');
   if (from === undefined || to === undefined || amount < 0n) return undefined;
   const { height, microIndex, txIndex, txHash, logIdx } = log;
   return {

@@ -5,6 +5,7 @@
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { migrate } from '../db/migrator.ts';
+import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
 import { WriterLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
@@ -40,7 +41,11 @@ export type Populator = Role & { synced(): Promise<void> };
  */
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
-  await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
+  await untilDatabaseAnswers(
+    'migrations',
+    () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log),
+    log,
+  );
   const pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);

@@ -252,6 +252,22 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
     response: 'Page<Activity>',
   },
+  // the DEX (dex.ts)
+  { path: '/dex/swaps', operationId: 'GetDexSwaps', summary: 'DEX swaps', params: PAGED, response: 'Page<DexSwap>' },
+  {
+    path: '/dex/{contractId}/swaps',
+    operationId: 'GetDexSwapsByContractId',
+    summary: 'DEX swaps of a pair, or of the pairs of a token',
+    params: ['path:contractId', ...PAGED],
+    response: 'Page<DexSwap>',
+  },
+  {
+    path: '/accounts/{accountId}/dex/swaps',
+    operationId: 'GetAccountDexSwaps',
+    summary: "An account's DEX swaps",
+    params: ['path:accountId', ...PAGED],
+    response: 'Page<DexSwap>',
+  },
 ];
 
 const int = { type: 'integer' } as const;
@@ -437,6 +453,24 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     source_tx_hash: str,
     source_tx_type: str,
     tx: { type: 'object' },
+  }),
+  DexSwap: object({
+    caller: { type: 'string', pattern: '^ak_' },
+    to_account: { type: 'string', pattern: '^ak_' },
+    from_token: { type: 'string', nullable: true },
+    to_token: { type: 'string', nullable: true },
+    from_contract: { type: 'string', pattern: '^ct_' },
+    to_contract: { type: 'string', pattern: '^ct_' },
+    from_amount: big,
+    to_amount: big,
+    from_decimals: { type: 'integer', nullable: true },
+    to_decimals: { type: 'integer', nullable: true },
+    amounts: object({ amount0_in: big, amount1_in: big, amount0_out: big, amount1_out: big }),
+    action: { type: 'string', enum: ['BUY', 'SELL', 'SWAP'] },
+    tx_hash: { type: 'string', pattern: '^th_' },
+    log_idx: int,
+    micro_time: int,
+    height: int,
   }),
 };
 

@@ -3,23 +3,13 @@ import type Router from '@koa/router';
 import { hash } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { contractById, logsPage, type LogKey } from '../../../db/queries/v3/contracts.ts';
-import type { CursorCodec } from './cursors.ts';
-import { v3BadRequest, v3NotFound } from './errors.ts';
+import { contractById, logsPage } from '../../../db/queries/v3/contracts.ts';
+import { LOG_CURSOR } from './cursors.ts';
+import { v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
-import { one, parseId, parseNonNegative, parsePaging } from './params.ts';
+import { one, parseId, parsePaging } from './params.ts';
 import { contractLogObject, contractObject } from './render-contracts.ts';
 import { sendPage, sendText } from './respond.ts';
-
-const LOG_CURSOR: CursorCodec<LogKey> = {
-  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
-  decode(text) {
-    if (text === undefined) return undefined;
-    const parts = text.split('-').map(parseNonNegative);
-    if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
-    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
-  },
-};
 
 /** contractRoutes registers the contract operations on the /v3 router. */
 export function contractRoutes(router: Router, pool: Pool): void {

@@ -16,6 +16,7 @@ import { nameRoutes } from './names.ts';
 import { oracleRoutes } from './oracles.ts';
 import { channelRoutes } from './channels.ts';
 import { contractRoutes } from './contracts.ts';
+import { dexRoutes } from './dex.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
@@ -42,6 +43,7 @@ export function v3Router(deps: RouteDeps): Router {
   channelRoutes(router, pool);
   contractRoutes(router, pool);
   activityRoutes(router, pool);
+  dexRoutes(router, pool, cfg.dex);
   return router;
 }
 
