@@ -5,6 +5,7 @@
 import type { Queryable } from '../pool.ts';
 import type { AexnRows } from '../../indexer/aexn-rows.ts';
 import { insertMany } from './bulk-load.ts';
+import { writeAex9Rows } from './aex9.ts';
 
 /** writeAexnRows writes a batch's AEX-N rows (the caller owns the transaction; the batch's key blocks are written). */
 export async function writeAexnRows(db: Queryable, batch: readonly AexnRows[]): Promise<void> {
@@ -71,6 +72,7 @@ export async function writeAexnRows(db: Queryable, batch: readonly AexnRows[]): 
         created.map((c) => c.aexnType),
       ],
     );
+  await writeAex9Rows(db, batch);
 }
 
 /** Where a contract was created: the height and micro block of its creating transaction. */
