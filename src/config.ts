@@ -52,7 +52,10 @@ export interface Config {
   readonly apiCacheMaxBytes: number;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
-  /** The æternity DEX of the network: the factory whose PairCreated events count, and wrapped AE (BUY/SELL swaps). */
+  /**
+   * The æternity DEX of the network: the factory whose PairCreated events count, and wrapped AE (BUY/SELL swaps;
+   * its Deposit and Withdrawal events mint and burn AEX-9 balances).
+   */
   readonly dex: { readonly factory: string; readonly wrappedAe: string };
 }
 

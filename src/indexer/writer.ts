@@ -17,6 +17,7 @@ import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
+import { writeAexnRows } from '../db/queries/aexn.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -136,5 +137,9 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)),
       );
   }
+  await writeAexnRows(
+    db,
+    gens.map((g) => g.aexn),
+  );
   return resolved.transactions.length;
 }
