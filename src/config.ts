@@ -49,6 +49,10 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
+  /** How the chain pays its miners (internal transfers `reward_block`/`reward_dev`): the node's mainnet or testnet rules, or the devnode's. */
+  readonly rewardRules: 'mainnet' | 'testnet' | 'devnode';
+  /** The node's genesis accounts file (`{"ak_…": balance}`), for the `accounts_roma` transfers; none when unset. */
+  readonly genesisAccountsFile: string | undefined;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
 }
@@ -109,6 +113,7 @@ export const DEFAULTS = {
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  REWARD_RULES: 'mainnet',
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -181,6 +186,12 @@ export function loadConfig(
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
+    rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
+      'mainnet',
+      'testnet',
+      'devnode',
+    ]),
+    genesisAccountsFile: read.optional('GENESIS_ACCOUNTS_FILE'),
     kube: readKubeSettings(read),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -242,7 +242,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/transfers',
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
-    params: [...SCOPED, 'query:kind'],
+    params: [...SCOPED, 'query:kind', 'query:account'],
     response: 'Page<Transfer>',
   },
   {
