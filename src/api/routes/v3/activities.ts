@@ -8,7 +8,7 @@ import { ACTIVITY_FEED, ACTIVITY_TYPES } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './errors.ts';
 import { paginate } from './page.ts';
-import { isId, one, parseBoolean, parsePaging } from './params.ts';
+import { ALL_HEIGHTS, isId, one, parseBoolean, parsePaging, rejectUnknown } from './params.ts';
 import { sendPage } from './respond.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
@@ -48,17 +48,13 @@ export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
   },
 };
 
-const ALL_HEIGHTS = { first: 0, last: 2 ** 31 - 1 };
 const TRANSFER_PARAMS: ReadonlySet<string> = new Set(['kind', 'account']);
-const PAGING_PARAMS: ReadonlySet<string> = new Set(['limit', 'cursor', 'direction', 'scope', 'rev', 'int-as-string']);
 
 /** activityRoutes registers transfers and account activities on the /v3 router. */
 export function activityRoutes(router: Router, pool: Pool): void {
   router.get('/transfers', async (ctx) => {
     const paging = parsePaging(ctx.query);
-    for (const name of Object.keys(ctx.query))
-      if (!name.startsWith('_') && !PAGING_PARAMS.has(name) && !TRANSFER_PARAMS.has(name))
-        throw v3BadRequest(`invalid query: ${name}=${one(ctx.query[name]) ?? ''}`);
+    rejectUnknown(ctx.query, TRANSFER_PARAMS);
     const account = one(ctx.query.account);
     if (account !== undefined && !isId(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
     const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(paging.scope ?? ALL_HEIGHTS) };
