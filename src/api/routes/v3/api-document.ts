@@ -225,6 +225,13 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   },
   { path: '/channels/{id}', operationId: 'GetChannel', summary: 'A channel', params: ['path:id'], response: 'Channel' },
   {
+    path: '/contracts/calls',
+    operationId: 'GetContractCalls',
+    summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
+    params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
+    response: 'Page<ContractCall>',
+  },
+  {
     path: '/contracts/logs',
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
@@ -242,7 +249,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/transfers',
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
-    params: [...SCOPED, 'query:kind'],
+    params: [...SCOPED, 'query:kind', 'query:account'],
     response: 'Page<Transfer>',
   },
   {
@@ -454,6 +461,17 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     source_tx_hash: str,
     source_tx_type: str,
     create_tx: { type: 'object' },
+  }),
+  ContractCall: object({
+    block_hash: { type: 'string', pattern: '^mh_' },
+    call_tx_hash: { type: 'string', pattern: '^th_' },
+    contract_id: { type: 'string', pattern: '^ct_' },
+    contract_tx_hash: { type: 'string', nullable: true },
+    function: { type: 'string', nullable: true },
+    height: int,
+    internal_tx: object({ type: str, arguments: { type: 'array' } }),
+    local_idx: int,
+    micro_index: int,
   }),
   ContractLog: object({
     contract_id: str,
