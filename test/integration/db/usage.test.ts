@@ -44,6 +44,7 @@ describe('databaseUsage and `mdw db usage` (PostgreSQL)', () => {
       db.url,
       'SELECT pg_database_size(current_database())::text AS bytes',
     );
+    expect(usage.databaseBytes).to.be.closeTo(Number(rows[0]?.bytes), 1024 * 1024);
     expect(usage.schemas.map(({ bytes: _b, ...s }) => s)).to.deep.equal([
       { name: 'mdw_g1', generation: 1, migrated: true, height: 41 },
       { name: 'mdw_g3', generation: 3, migrated: true, height: null },
