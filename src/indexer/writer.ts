@@ -19,6 +19,7 @@ import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeAexnRows } from '../db/queries/aexn.ts';
 import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
+import { deriveStats } from './stats.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -146,5 +147,6 @@ export async function writeGenerations(
   );
   // derived from the rows just written and the ones before them
   await writeInternalTransfers(db, gens, transferRules);
+  await deriveStats(db, gens);
   return resolved.transactions.length;
 }

@@ -1,8 +1,11 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
+import { STATS_OPERATIONS, STATS_SCHEMAS } from './stats-document.ts';
 
-type ParamName = 'limit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
+/** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
+export type ParamName =
+  'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
 /** One operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters and answer. */
 export interface V3Operation {
@@ -332,6 +335,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:accountId', ...PAGED, 'query:contract'],
     response: 'Page<Aex141TokenResponse>',
   },
+  ...STATS_OPERATIONS,
 ];
 
 const int = { type: 'integer' } as const;
@@ -594,6 +598,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     tx_hash: { type: 'string', pattern: '^th_' },
   }),
+  ...STATS_SCHEMAS,
 };
 
 /** v3ApiDocument is the document served at /v3/api. */
@@ -655,5 +660,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     rev: { type: 'string', enum: ['1'] },
     scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
   };
+  if (p === 'statsLimit')
+    return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };
   return { name: p, in: 'query', required: false, schema: schemas[p] };
 }
