@@ -4,6 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
+import { transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -15,7 +16,7 @@ import { Backoff, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
-import { ContractDecoder } from './contract-decoder.ts';
+import { contractReaders } from './aexn-detector.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -55,6 +56,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const nodes = new NodeSet(cfg.nodeUrls);
   // once per run, whatever the follower: logged once, counted each time
   const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
+  const transferRules = await transferRulesOf(cfg);
   /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
   const newFollower = (signal: AbortSignal): Follower => {
     const clientOptions = {
@@ -77,7 +79,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       loader: {
         pool,
         node,
-        decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
+        ...contractReaders(cfg, pool, node),
         schema: cfg.databaseSchema,
         concurrency: cfg.fetchConcurrency,
         batchTransactions: cfg.batchTransactions,
@@ -85,6 +87,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         metrics,
         onCallInfoGone,
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
+        transferRules,
       },
     });
   };

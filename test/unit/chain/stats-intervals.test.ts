@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { blockReward } from '../../../src/chain/block-reward.ts';
-import { coinbaseAt } from '../../../src/chain/coinbase.ts';
 import {
   difficultyOf,
   firstDay,
@@ -86,16 +84,5 @@ describe('difficulty and hashrate (the node and ae_mdw formulas)', () => {
     expect(hashrateOf(2_142_858n)).to.equal(1n);
     const big = 10n ** 30n;
     expect(hashrateOf(big)).to.equal((big * 42n + 90_000_000n) / 180_000_000n);
-  });
-});
-
-describe('blockReward', () => {
-  it('is the coinbase plus 60 % of the previous generation fees and 40 % of its own, in whole aettos', () => {
-    expect(blockReward(0, 0n, 0n)).to.equal(coinbaseAt(0));
-    expect(blockReward(100, 10n, 10n)).to.equal(coinbaseAt(100) + 10n);
-    // 0.6 × 1 + 0.4 × 2 = 1.4 → 1
-    expect(blockReward(100, 1n, 2n)).to.equal(coinbaseAt(100) + 1n);
-    const fees = 123_456_789_012_345_678_901n;
-    expect(blockReward(500_000, fees, fees)).to.equal(coinbaseAt(500_000) + fees);
   });
 });

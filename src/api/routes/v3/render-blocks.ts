@@ -1,18 +1,17 @@
 /** @module ae_mdw's KeyBlockExtended and MicroBlockExtended from stored rows. Pure. */
-import { blockReward } from '../../../chain/block-reward.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { KeyBlockCounted, MicroBlockCounted } from '../../../db/queries/v3/blocks.ts';
 
 /**
- * keyBlockJson is the node's key block with ae_mdw's counts. `beneficiary_reward` is the reward
- * of this generation (chain/block-reward.ts), equal to its `/v3/stats/delta` block reward.
+ * keyBlockJson is the node's key block with ae_mdw's counts. `beneficiary_reward` is what the key
+ * block paid its miners (the sum of its `reward_block` transfers), as ae_mdw sums it.
  */
 export function keyBlockJson(k: KeyBlockCounted): string {
   return stringifyJson({
     ...k.data,
     micro_blocks_count: k.microBlocksCount,
     transactions_count: k.transactionsCount,
-    beneficiary_reward: blockReward(k.height, BigInt(k.previousFees), BigInt(k.fees)),
+    beneficiary_reward: BigInt(k.beneficiaryReward),
   });
 }
 

@@ -17,14 +17,26 @@ export interface GenerationFigures {
   readonly hashrates: readonly bigint[];
 }
 
-/** feesByHeight sums the fees of the stored transactions of each height from..to (absent: none). */
-export async function feesByHeight(db: Queryable, from: number, to: number): Promise<Map<number, bigint>> {
-  const { rows } = await db.query<{ height: number; fees: string }>({
-    name: 'mdw_stats_fees_by_height',
-    text: `SELECT height, sum(fee)::text AS fees FROM transactions WHERE height BETWEEN $1 AND $2 GROUP BY height`,
+/**
+ * rewardsByHeight sums the `reward_block` and `reward_dev` internal transfers each key block from..to
+ * paid (the writer stores them before the statistics are derived): ae_mdw's delta block and dev rewards.
+ */
+export async function rewardsByHeight(
+  db: Queryable,
+  from: number,
+  to: number,
+): Promise<Map<number, { block: bigint; dev: bigint }>> {
+  const { rows } = await db.query<{ height: number; block: string; dev: string }>({
+    name: 'mdw_stats_rewards_by_height',
+    text: `SELECT height,
+                  coalesce(sum(amount) FILTER (WHERE kind = 'reward_block'), 0)::text AS block,
+                  coalesce(sum(amount) FILTER (WHERE kind = 'reward_dev'), 0)::text AS dev
+             FROM internal_transfers
+            WHERE height BETWEEN $1 AND $2 AND kind IN ('reward_block', 'reward_dev')
+            GROUP BY height`,
     values: [from, to],
   });
-  return new Map(rows.map((r) => [r.height, BigInt(r.fees)]));
+  return new Map(rows.map((r) => [r.height, { block: BigInt(r.block), dev: BigInt(r.dev) }]));
 }
 
 // A name event is a name's state from its height until the name's next event.
