@@ -169,6 +169,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const totals = await walk(await v3.mdw.getTotalStats({ limit: 100, direction: 'forward' }));
     expect(totals.map((t) => t.height)).to.deep.equal(Array.from({ length: top }, (_, i) => i + 1));
     const sum = { contracts: 0, opened: 0, closed: 0, reward: 0n, oracles: 0 };
+    // the supply starts with what the devnode's genesis accounts hold
+    const genesis = v3.devnode.chain.options.genesisAccounts.reduce((total, a) => total + a.balance, 0n);
+    expect(genesis > 0n, 'genesis balances').to.equal(true);
     const perHeight = r.perHeight;
     for (let h = 1; h <= top; h++) {
       const n = (type: string): number => perHeight[h]!.types.get(type) ?? 0;
@@ -177,6 +180,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       // totals at h are those through h - 1
       expect(Number(t.contracts), `contracts before ${h}`).to.equal(sum.contracts);
       expect(t.sumBlockReward, `rewards before ${h}`).to.equal(sum.reward);
+      expect(t.totalTokenSupply, `supply before ${h}`).to.equal(genesis + sum.reward);
       expect(Number(t.openChannels), `channels before ${h}`).to.equal(sum.opened - sum.closed);
       // the devnode pays each key block's beneficiary at once and burns fees (the harness's REWARD_RULES=devnode)
       const reward = KEY_BLOCK_REWARD;
@@ -200,6 +204,14 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const miners = (await v3.mdw.getMinerStats()).data as unknown as Item[];
     expect(miners.map((m) => m.miner)).to.deep.equal([...new Set(chain.keyBlocks.slice(1).map((k) => k.beneficiary))]);
     expect(miners[0]!.totalReward).to.equal(sum.reward);
+    // and each key block counts once for its rewarded miner, per day
+    const top1 = (await v3.get('/v3/stats/miners/top?limit=100')).body as { data: Obj[] };
+    expect(new Map(top1.data.map((m) => [m.start_date, m.blocks_mined]))).to.deep.equal(
+      new Map(
+        [...r.keyBlocksPerDay].map(([day, n]) => [day, day === isoDay(Number(chain.keyBlocks[0]!.time)) ? n - 1 : n]),
+      ),
+    );
+    expect(top1.data.every((m) => m.miner === miners[0]!.miner)).to.equal(true);
   }
 
   /** checkAccounts compares account series with a recount of the stored transactions' account ids. */
