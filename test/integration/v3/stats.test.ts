@@ -233,7 +233,22 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     expect(deltas.reduce((s, x) => s + Number(x.accounts), 0)).to.equal(firsts.rows[0]!.n);
   }
 
+  /** checkAex9 compares the AEX-9 transfers series with the stored token events (Transfer, Mint, Burn). */
+  async function checkAex9(): Promise<void> {
+    const { rows } = await v3.pool.query<{ day: string; n: number }>(
+      `SELECT to_char(to_timestamp(t.micro_time_ms / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n
+         FROM (SELECT tx_hash FROM aex9_transfers
+               UNION ALL SELECT tx_hash FROM aex9_events WHERE kind IN ('mint', 'burn')) e
+         JOIN transactions t ON t.hash = e.tx_hash GROUP BY 1`,
+    );
+    expect(rows.length, 'the chain moves AEX-9 tokens').to.be.greaterThan(0);
+    const series = await walk(await v3.mdw.getAex9TransfersStats({ limit: 100 }));
+    expect(counts(series)).to.deep.equal(new Map(rows.map((x) => [x.day, x.n])));
+  }
+
   it('counts transactions and blocks per day, week and month as the chain holds them', checkSeries);
+
+  it('counts AEX-9 transfers, mints and burns per day as the stored token events hold them', checkAex9);
 
   it('states each generation as the chain recounts it, and totals as running sums before it', checkGenerations);
 
@@ -286,6 +301,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       await checkSeries();
       await checkGenerations();
       await checkAccounts();
+      await checkAex9();
     }
   });
 });

@@ -188,6 +188,13 @@ const STATEMENTS = {
         FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
        WHERE t.height = ANY($1::int[])
       UNION ALL
+      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
+      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
+        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
+                FROM aex9_events e
+               WHERE e.height = ANY($1::int[]) AND e.kind IN ('transfer', 'mint', 'burn')) x
+        JOIN transactions t ON t.hash = x.tx_hash
+      UNION ALL
       SELECT g.height, s.series, ${day('g.time_ms')}, s.count
         FROM stats_generations g
        CROSS JOIN LATERAL (VALUES ('names', g.names_activated::numeric), ('contracts', g.contracts_created)) s(series, count)
