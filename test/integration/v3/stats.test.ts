@@ -274,6 +274,11 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     expect((await v3.get('/v3/stats/blocks?min_start_date=2026-02-30')).status).to.equal(400);
     expect((await v3.get('/v3/stats/names?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
     expect((await v3.get('/v3/stats/transactions?limit=1001')).status).to.equal(400);
+    // a gen: scope narrows a series to its key blocks' days (the first ten generations: the first day)
+    expect((await v3.get('/v3/stats/transactions/total?scope=gen:0-10')).body).to.equal(r.txsPerDay.get('2026-01-01'));
+    const scoped = (await v3.get('/v3/stats/transactions?scope=gen:0-10')).body as { data: Obj[] };
+    expect(scoped.data.map((d) => d.start_date)).to.deep.equal(['2026-01-01']);
+    expect((await v3.get('/v3/stats/transactions?scope=txi:1-2')).status).to.equal(400);
     const first = (await v3.get('/v3/stats/delta')).body as Obj;
     expect(first.next).to.equal(`/v3/stats/delta?cursor=${chain.keyBlocks.length - 11}&limit=10`);
   });

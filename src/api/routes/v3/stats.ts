@@ -111,9 +111,10 @@ export function statsRoutes(router: Router, pool: Pool, listener?: NotificationL
   });
 
   router.get('/stats/transactions/total', async (ctx) => {
+    const paging = parsePaging(ctx.query, STATS_LIMIT);
     const q = parseSeriesQuery(ctx.query, ['tx_type']);
     const snapshot = await source.snapshot();
-    const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, undefined, pool);
+    const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, paging, pool);
     const counts = await snapshot.series(q.txType ? `transactions:${q.txType}` : 'transactions', 'day');
     let total = 0n;
     for (const [start, count] of counts) if (start >= first && start <= last) total += count;
@@ -158,13 +159,13 @@ async function sendSeriesPage(
 async function intervalRange(
   snapshot: StatsSnapshot,
   q: SeriesQuery,
-  paging: Paging | undefined,
+  paging: Paging,
   pool: Pool,
 ): Promise<{ first: number; last: number }> {
   const days = await snapshot.days();
   let first = q.minDay ?? days?.first ?? EMPTY_CHAIN_DAY;
   let last = q.maxDay ?? days?.last ?? EMPTY_CHAIN_DAY;
-  const scope = paging?.scope;
+  const scope = paging.scope;
   if (scope) {
     const times = await keyBlockTimes(pool, scope.first, scope.last);
     if (times) {
