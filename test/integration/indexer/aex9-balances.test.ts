@@ -8,74 +8,21 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
-import { eventTopic } from '../../../src/devnode/contracts/frame.ts';
-import { encode } from '../../../src/chain/encoding.ts';
+import {
+  balanceKey,
+  balancesFromLogs,
+  ledgerBalances,
+  positive,
+  wrappedAe,
+  type Balances,
+} from '../../support/aex9-truth.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
-
-type Balances = Map<string, bigint>;
-const key = (contract: string, account: string): string => `${contract} ${account}`;
-const account = (topic: bigint): string => encode('ak', Buffer.from(topic.toString(16).padStart(64, '0'), 'hex'));
-const positive = (m: Balances): Balances => new Map([...m].filter(([, v]) => v !== 0n).sort());
 
 describe('AEX-9 balances from events, exact across forks', function () {
   this.timeout(600_000);
   let h: Harness;
   let populator: Populator | undefined;
   let wae = '';
-
-  const tokens = (): Map<string, string> => {
-    const found = new Map<string, string>();
-    for (const [id, c] of h.devnode.chain.state.contracts.entries()) {
-      const kind = kindOfCode(c.code);
-      if (kind === 'aex9' || kind === 'wae' || kind === 'pair') found.set(id, kind);
-    }
-    return found;
-  };
-
-  /** fromLogs replays every AEX-9 event of the node's chain, in chain and emission order. */
-  const fromLogs = (): Balances => {
-    const aex9 = tokens();
-    const sums: Balances = new Map();
-    const add = (contract: string, who: bigint, delta: bigint): void => {
-      const k = key(contract, account(who));
-      sums.set(k, (sums.get(k) ?? 0n) + delta);
-    };
-    const [transfer, mint, burn, swap, deposit, withdrawal] = [
-      'Transfer',
-      'Mint',
-      'Burn',
-      'Swap',
-      'Deposit',
-      'Withdrawal',
-    ].map(eventTopic);
-    for (const kb of h.devnode.chain.keyBlocks)
-      for (const mb of kb.micro)
-        for (const record of mb.txs) {
-          const log = (record.callInfo?.log ?? []) as { address: string; topics: bigint[] }[];
-          for (const { address, topics } of [...log].reverse()) {
-            if (!aex9.has(address)) continue;
-            const [topic, a, b, c] = topics;
-            const isWae = address === wae;
-            if (topic === transfer) {
-              add(address, a!, -c!);
-              add(address, b!, c!);
-            } else if (topic === mint || (isWae && topic === deposit)) add(address, a!, b!);
-            else if (topic === burn || topic === swap || (isWae && topic === withdrawal)) add(address, a!, -b!);
-          }
-        }
-    return positive(sums);
-  };
-
-  /** ledger reads each token's balances from the devnode's contract store. */
-  const ledger = (): Balances => {
-    const store = h.devnode.chain.state.contractStore;
-    const out: Balances = new Map();
-    for (const id of tokens().keys())
-      for (const holder of (store.get(`${id}/holders`) ?? []) as string[])
-        out.set(key(id, holder), store.get(`${id}/b:${holder}`) as bigint);
-    return positive(out);
-  };
 
   const stored = async (): Promise<Balances> => {
     const rows = await h.query<{ contract_id: string; account: string; amount: string }>(
@@ -86,7 +33,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
       rows.filter((r) => BigInt(r.amount) < 0n),
       'negative balances',
     ).to.deep.equal([]);
-    return positive(new Map(rows.map((r) => [key(r.contract_id, r.account), BigInt(r.amount)])));
+    return positive(new Map(rows.map((r) => [balanceKey(r.contract_id, r.account), BigInt(r.amount)])));
   };
 
   const converged = async (): Promise<void> => {
@@ -99,8 +46,8 @@ describe('AEX-9 balances from events, exact across forks', function () {
   const check = async (): Promise<void> => {
     const ours = await stored();
     expect(ours.size, 'holders of all tokens').to.be.above(20);
-    expect(ours).to.deep.equal(fromLogs());
-    expect(ours).to.deep.equal(ledger());
+    expect(ours).to.deep.equal(balancesFromLogs(h.devnode.chain));
+    expect(ours).to.deep.equal(ledgerBalances(h.devnode.chain));
     const store = h.devnode.chain.state.contractStore;
     const states = await h.query<{
       contract_id: string;
@@ -121,7 +68,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
 
   before(async () => {
     h = await startHarness(200, 'aex9-balances');
-    for (const [id, c] of h.devnode.chain.state.contracts.entries()) if (kindOfCode(c.code) === 'wae') wae = id;
+    wae = wrappedAe(h.devnode.chain);
     expect(wae, 'the devnode deploys wrapped AE').to.not.equal('');
     populator = await startPopulator({
       cfg: h.config({ DEX_WRAPPED_AE: wae }),
