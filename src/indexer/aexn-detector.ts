@@ -171,14 +171,23 @@ export class AexnDetector {
     const extensionsFn = `${detected.type}_extensions`;
     const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
     if (detected.extensions === undefined) functions.push(extensionsFn);
-    const results = await dryRun(
-      this.#opts.nodeUrls,
-      blockHash,
-      functions.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
-      this.#opts.timeoutMs,
-    );
+    const ask = (top: string | undefined, names: readonly string[]): ReturnType<typeof dryRun> =>
+      dryRun(
+        this.#opts.nodeUrls,
+        top,
+        names.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
+        this.#opts.timeoutMs,
+      );
+    let asked = functions;
+    let results = await ask(blockHash, asked);
+    if (results === PRUNED) {
+      // a pruning node keeps no state at the creation block: the meta info (which tokens do not change) is read
+      // at the top; the balances at creation stay unknown, and the token's balances are marked incomplete
+      asked = functions.filter((fn) => fn !== 'balances');
+      results = await ask(undefined, asked);
+    }
     const value = (fn: string): unknown => {
-      const r: DryRunResult | undefined = results === PRUNED ? undefined : results[functions.indexOf(fn)];
+      const r: DryRunResult | undefined = results === PRUNED ? undefined : results[asked.indexOf(fn)];
       if (!r?.ok) return undefined;
       try {
         return encoder.decodeResult(fn, r.value, 'ok');

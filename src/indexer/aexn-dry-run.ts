@@ -33,13 +33,13 @@ export function readResults(body: Json, calls: number): DryRunResult[] {
 }
 
 /**
- * dryRun runs `calls` on top of block `top` (a key or micro block hash), asking each node in turn until one
- * answers. Resolves to PRUNED when every node answered 410; throws a transient NodeError when none answered
+ * dryRun runs `calls` on top of block `top` (a key or micro block hash; the node's top block when undefined),
+ * asking each node in turn until one answers. Resolves to PRUNED when every node answered 410; throws a transient NodeError when none answered
  * (the batch is prepared again, and a block no node knows any more means a fork the next step finds).
  */
 export async function dryRun(
   urls: readonly string[],
-  top: string,
+  top: string | undefined,
   calls: readonly DryRunCall[],
   timeoutMs: number,
 ): Promise<DryRunResult[] | typeof PRUNED> {
@@ -72,7 +72,7 @@ export async function dryRun(
     }
   }
   if (gone === urls.length) return PRUNED;
-  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `dry-run at ${top} failed: ${failure}`, {
+  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `dry-run at ${top ?? 'the top'} failed: ${failure}`, {
     path: '/dry-run',
     transient: true,
   });

@@ -60,9 +60,17 @@ export async function startV3(
   generations = 30,
   seed = 'v3-api',
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
+  node: { gcHeight?: number } = {},
 ): Promise<V3UnderTest> {
   const devnode = await startDevnode(
-    { port: 0, internalPort: 0, microBlockIntervalMs: 0, keyBlockIntervalMs: 0, generate: { generations, seed } },
+    {
+      port: 0,
+      internalPort: 0,
+      microBlockIntervalMs: 0,
+      keyBlockIntervalMs: 0,
+      generate: { generations, seed },
+      ...node,
+    },
     silentLog,
   );
   const db = await createTestDatabase();
