@@ -271,6 +271,41 @@ describe('/v3/aex9 against the devnode chain', function () {
     );
   });
 
+  it("puts an account's AEX-9 transfers in its activities, sent and received, newest first", async () => {
+    const chain = v3.devnode.chain;
+    const transfer = eventTopic('Transfer');
+    const account = [...ledger.keys()][0]!.split(' ')[1]!;
+    // the feed's order, newest first: position, then log index, then 'sent' before 'received'
+    const expected: string[] = [];
+    for (const kb of chain.keyBlocks)
+      for (const mb of kb.micro)
+        for (const r of mb.txs) {
+          const mine: string[] = [];
+          [...((r.callInfo?.log ?? []) as { address: string; topics: bigint[] }[])].reverse().forEach((l, logIdx) => {
+            if (!tokens.has(l.address) || l.topics[0] !== transfer) return;
+            if (ak(l.topics[2]!) === account) mine.push(`${r.hash} ${logIdx} received`);
+            if (ak(l.topics[1]!) === account) mine.push(`${r.hash} ${logIdx} sent`);
+          });
+          expected.push(...mine);
+        }
+    const items = await walk(`/v3/accounts/${account}/activities?type=aex9&limit=7`);
+    expect(items.every((i) => i.type === 'Aex9TransferEvent')).to.equal(true);
+    const got = items.map((i) => {
+      const p = i.payload as Obj;
+      return `${String(p.tx_hash)} ${String(p.log_idx)} ${p.sender_id === account && p.recipient_id !== account ? 'sent' : 'received'}`;
+    });
+    expect(got.length).to.be.above(3);
+    expect(got.map((g) => g.split(' ').slice(0, 2).join(' '))).to.deep.equal(
+      expected.reverse().map((g) => g.split(' ').slice(0, 2).join(' ')),
+    );
+    const first = items[0]!.payload as Obj;
+    expect(first.token_symbol).to.equal(meta(String(first.contract_id))[1]);
+    const owned = await walk(`/v3/accounts/${account}/activities?type=aex9&owned_only=true&limit=50`);
+    expect(owned.map((i) => (i.payload as Obj).sender_id)).to.satisfy((s: Json[]) => s.every((x) => x === account));
+    const sdk = await v3.mdw.getAccountActivities(account as `ak_${string}`, { type: 'aex9', limit: 2 });
+    expect(sdk.data.map((a) => a.type)).to.deep.equal(['Aex9TransferEvent', 'Aex9TransferEvent']);
+  });
+
   it('answers with the documented schemas, and bad input with 400 and 404', async () => {
     const ajv = new Ajv({ strict: false });
     ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
