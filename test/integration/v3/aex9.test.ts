@@ -148,6 +148,10 @@ describe('/v3/aex9 against the devnode chain', function () {
           r.tx.type === 'ContractCreateTx' && contractId(String(r.tx.owner_id), BigInt(String(r.tx.nonce))) === id,
       );
       if (created) expect(raw.contract_tx_hash).to.equal(created[0]);
+      // the contract itself says its standard; a pair cloned in a call names that call as its source
+      const contract = (await v3.get(`/v3/contracts/${id}`)).body as Obj;
+      expect([contract.aexn_type, contract.source_tx_hash]).to.deep.equal(['aex9', raw.contract_tx_hash]);
+      expect(contract.source_tx_type).to.equal(created ? 'ContractCreateTx' : 'ContractCallTx');
     }
   });
 
