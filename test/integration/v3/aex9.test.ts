@@ -269,6 +269,13 @@ describe('/v3/aex9 against the devnode chain', function () {
     expect(sent.map((t) => [t.tx_hash, t.recipient, big(t.amount)])).to.deep.equal(
       events.filter((e) => e.from === account).map((e) => [e.hash, e.to, e.amount]),
     );
+    // a transaction says the standard of the contract it calls (ae_mdw's tx.aexn_type)
+    for (const t of sent.slice(0, 5)) {
+      const tx = ((await v3.get(`/v3/transactions/${String(t.tx_hash)}`)).body as Obj).tx as Obj;
+      const called = String(tx.contract_id);
+      const kind = kindOfCode(chain.state.contracts.get(called)!.code);
+      expect(tx.aexn_type, called).to.equal(tokens.has(called) ? 'aex9' : kind === 'aex141' ? 'aex141' : null);
+    }
     const either = await walk(`/v3/aex9/${id}/transfers?account=${account}&direction=forward`);
     expect(either.map((t) => t.tx_hash)).to.deep.equal(
       events.filter((e) => e.from === account || e.to === account).map((e) => e.hash),
