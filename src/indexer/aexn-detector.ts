@@ -12,7 +12,7 @@ import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
 import { ErrorCode } from '../errors.ts';
 import { NodeError } from '../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { dryRun, PRUNED, type DryRunResult } from './aexn-dry-run.ts';
+import { dryRun, PRUNED, REFUSED, type DryRunResult } from './aexn-dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';
@@ -180,14 +180,21 @@ export class AexnDetector {
       );
     let asked = functions;
     let results = await ask(blockHash, asked);
-    if (results === PRUNED) {
-      // a pruning node keeps no state at the creation block: the meta info (which tokens do not change) is read
-      // at the top; the balances at creation stay unknown, and the token's balances are marked incomplete
+    if (results === PRUNED || results === REFUSED) {
+      // no state at the creation block: the meta info (which tokens do not change) is read at the top, and the
+      // balances at creation stay unknown (the token's balances are marked incomplete)
+      const refused = results === REFUSED;
       asked = functions.filter((fn) => fn !== 'balances');
       results = await ask(undefined, asked);
+      // the node runs dry-runs but does not know the block: it left the chain (a fork the next step finds)
+      if (refused && Array.isArray(results))
+        throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `the node refused a dry-run at block ${blockHash}`, {
+          path: '/dry-run',
+          transient: true,
+        });
     }
     const value = (fn: string): unknown => {
-      const r: DryRunResult | undefined = results === PRUNED ? undefined : results[asked.indexOf(fn)];
+      const r: DryRunResult | undefined = Array.isArray(results) ? results[asked.indexOf(fn)] : undefined;
       if (!r?.ok) return undefined;
       try {
         return encoder.decodeResult(fn, r.value, 'ok');
