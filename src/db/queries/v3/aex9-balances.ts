@@ -134,17 +134,21 @@ export async function accountTokensPage(
   n: number,
 ): Promise<AccountTokenRow[]> {
   const ks = keyset(['(b.contract_id COLLATE "C")'], walk, '$3::text');
+  // the page is chosen among the account's balances first; only its rows are joined with their blocks
   const { rows } = await db.query<AccountTokenRow>(
-    `SELECT b.contract_id AS "contractId", b.amount::text AS amount, c.name, c.symbol, c.decimals, b.height,
-            m.hash AS "blockHash", b.tx_hash AS "txHash", t.tx_type AS "txType",
-            (c.balances_unknown OR c.height <= (SELECT max(p.height) FROM contract_calls p WHERE p.call_info_pruned))
-              AS incomplete
-       FROM aex9_balances b
-       JOIN aexn_contracts c ON c.contract_id = b.contract_id AND NOT c.meta_invalid
-       JOIN micro_blocks m ON m.height = b.height AND m.micro_index = b.micro_index
-       JOIN transactions t ON t.hash = b.tx_hash
-      WHERE b.account = $2 AND ($3::text IS NULL OR ${ks.where})
-      ORDER BY ${ks.order} LIMIT $1`,
+    `SELECT p.contract_id AS "contractId", p.amount::text AS amount, p.name, p.symbol, p.decimals, p.height,
+            m.hash AS "blockHash", p.tx_hash AS "txHash", t.tx_type AS "txType",
+            coalesce(p.balances_unknown OR p.created <= (SELECT max(x.height) FROM contract_calls x WHERE x.call_info_pruned),
+                     false) AS incomplete
+       FROM (SELECT b.contract_id, b.amount, b.height, b.micro_index, b.tx_hash, c.name, c.symbol, c.decimals,
+                    c.balances_unknown, c.height AS created
+               FROM aex9_balances b
+               JOIN aexn_contracts c ON c.contract_id = b.contract_id AND NOT c.meta_invalid
+              WHERE b.account = $2 AND ($3::text IS NULL OR ${ks.where})
+              ORDER BY ${ks.order} LIMIT $1) p
+       JOIN micro_blocks m ON m.height = p.height AND m.micro_index = p.micro_index
+       JOIN transactions t ON t.hash = p.tx_hash
+      ORDER BY ${keyset(['(p.contract_id COLLATE "C")'], walk, undefined).order}`,
     [n, account, from ?? null],
   );
   return rows;
