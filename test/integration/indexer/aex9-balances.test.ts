@@ -127,3 +127,53 @@ describe('AEX-9 balances from events, exact across forks', function () {
     }
   });
 });
+
+describe('AEX-9 balances with a fork injected while the populator is still catching up', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let populator: Populator | undefined;
+
+  before(async () => {
+    h = await startHarness(200, 'aex9-mid-sync');
+  });
+  after(async () => {
+    await populator?.stop();
+    await h?.close();
+  });
+
+  it('rolls back the heights it had stored and ends exact', async () => {
+    const wae = wrappedAe(h.devnode.chain);
+    populator = await startPopulator({
+      cfg: h.config({ DEX_WRAPPED_AE: wae, BATCH_SIZE: '3' }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
+    await waitFor(
+      'the populator to store height 130',
+      async () => ((await storedTopHash(h, 'mdw'))?.height ?? 0) >= 130,
+      120_000,
+      10,
+    );
+    const storedAtFork = (await storedTopHash(h, 'mdw'))!.height;
+    // the fork replaces heights 121 to 200: the populator has stored some of them and not yet the others
+    const top = h.devnode.height();
+    await h.devnode.fork(80);
+    await h.devnode.mineKeyBlock();
+    expect(storedAtFork, 'forked mid-sync')
+      .to.be.above(top - 80)
+      .and.below(top);
+    await waitFor('the populator to reach the devnode top', async () => {
+      const top = await storedTopHash(h, 'mdw');
+      return top?.hash === h.devnode.chain.keyBlocks.at(-1)!.hash;
+    });
+    const rows = await h.query<{ contract_id: string; account: string; amount: string }>(
+      'mdw',
+      'SELECT contract_id, account, amount::text FROM aex9_balances',
+    );
+    expect(rows.filter((r) => BigInt(r.amount) < 0n)).to.deep.equal([]);
+    const ours = positive(new Map(rows.map((r) => [balanceKey(r.contract_id, r.account), BigInt(r.amount)])));
+    expect(ours.size).to.be.above(20);
+    expect(ours).to.deep.equal(balancesFromLogs(h.devnode.chain));
+    expect(ours).to.deep.equal(ledgerBalances(h.devnode.chain));
+  });
+});
