@@ -18,6 +18,8 @@ import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeAexnRows } from '../db/queries/aexn.ts';
+import { insertAex141Events } from '../db/queries/aex141.ts';
+import { aex141Candidates } from './aex141-events.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -141,5 +143,7 @@ export async function writeGenerations(
     db,
     gens.map((g) => g.aexn),
   );
+  // after the AEX-N contracts of this batch: its collections' events count
+  await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
   return resolved.transactions.length;
 }

@@ -1,0 +1,315 @@
+/**
+ * @module /v3 DEX swaps and AEX-141 NFTs through the SDK's Middleware client, over a generated devnode chain with
+ * tokens, NFTs and swaps: every answer is recomputed from the node's call logs (decoded here with the SDK) and
+ * compared with the devnode's own contract state, before and after a fork injected while the populator follows.
+ */
+import { expect } from 'chai';
+import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
+import type { Json } from '../../../src/chain/json.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
+import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
+import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
+import { startV3, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** What the SDK's page methods return at run time. */
+interface Page<T> {
+  readonly data: T[];
+  readonly nextPath: string | null;
+  next(): Promise<Page<T>>;
+}
+type Item = { [key: string]: unknown };
+
+async function walk(first: unknown): Promise<Item[]> {
+  let page = first as Page<Item>;
+  const items = [...page.data];
+  while (page.nextPath !== null) {
+    page = await page.next();
+    items.push(...page.data);
+  }
+  return items;
+}
+
+/** contractsOf lists the devnode's contracts of a kind (its own state: the truth beside the logs). */
+function contractsOf(devnode: Devnode, kind: ContractKind): string[] {
+  return [...devnode.chain.state.contracts.entries()].filter(([, c]) => kindOfCode(c.code) === kind).map(([id]) => id);
+}
+
+const topicOf = (name: string): bigint => BigInt(`0x${Buffer.from(hash(name)).toString('hex')}`);
+const idOf = (topic: Json, encoding: Encoding.AccountAddress | Encoding.ContractAddress): string =>
+  encode(Buffer.from(BigInt(String(topic)).toString(16).padStart(64, '0'), 'hex'), encoding);
+const text = (data: Json): string => Buffer.from(String(data).slice(3), 'base64').subarray(0, -4).toString('utf8');
+
+/** A log entry as the node gives it, with the call's place (emission order: the node lists a call's log newest first). */
+interface Logged {
+  readonly txHash: string;
+  readonly height: number;
+  readonly order: number;
+  readonly logIdx: number;
+  readonly address: string;
+  readonly topics: Json[];
+  readonly data: Json;
+}
+
+describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the devnode chain', function () {
+  this.timeout(600_000);
+  let v3: V3UnderTest;
+  let factory: string;
+  let wae: string;
+
+  /** logs reads every contract tx's call info from the node, in chain order. */
+  async function logs(): Promise<Logged[]> {
+    const { transactions } = await v3.truth();
+    const out: Logged[] = [];
+    for (const [order, t] of transactions.entries()) {
+      const type = (t.signed.tx as Obj).type;
+      if (type !== 'ContractCallTx' && type !== 'ContractCreateTx') continue;
+      const info = (await v3.nodeGet(`/v2/transactions/${t.hash}/info`)) as { call_info?: { log: Obj[] } };
+      const log = [...(info.call_info?.log ?? [])].reverse();
+      log.forEach((l, logIdx) =>
+        out.push({
+          txHash: t.hash,
+          height: t.height,
+          order,
+          logIdx,
+          address: String(l.address),
+          topics: l.topics as Json[],
+          data: l.data!,
+        }),
+      );
+    }
+    return out;
+  }
+
+  before(async () => {
+    v3 = await startV3(1000, 'nft-dex', (devnode) => {
+      factory = contractsOf(devnode, 'factory')[0]!;
+      wae = contractsOf(devnode, 'wae')[0]!;
+      return { DEX_FACTORY: factory, DEX_WRAPPED_AE: wae };
+    });
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  /** expectedSwaps: SwapTokens of the pairs the factory announced, newest first, as ae_mdw renders them. */
+  function expectedSwaps(all: Logged[]): Item[] {
+    const pairs = new Map<string, [string, string]>();
+    for (const l of all)
+      if (l.address === factory && BigInt(String(l.topics[0])) === topicOf('PairCreated'))
+        pairs.set(idOf(l.topics[3]!, Encoding.ContractAddress), [
+          idOf(l.topics[1]!, Encoding.ContractAddress),
+          idOf(l.topics[2]!, Encoding.ContractAddress),
+        ]);
+    const symbol = (token: string): string =>
+      (v3.devnode.chain.state.contractStore.get(`${token}/meta`) as FateTuple).items[1] as string;
+    return all
+      .filter((l) => BigInt(String(l.topics[0])) === topicOf('SwapTokens') && pairs.has(l.address))
+      .map((l) => {
+        const [token0, token1] = pairs.get(l.address)!;
+        const [in0, in1, out0, out1] = text(l.data).split('|').map(BigInt) as [bigint, bigint, bigint, bigint];
+        return {
+          txHash: l.txHash,
+          logIdx: l.logIdx,
+          height: l.height,
+          caller: idOf(l.topics[1]!, Encoding.AccountAddress),
+          toAccount: idOf(l.topics[2]!, Encoding.AccountAddress),
+          fromContract: token0,
+          toContract: token1,
+          fromToken: symbol(token0),
+          toToken: symbol(token1),
+          fromAmount: in0 + in1,
+          toAmount: out0 + out1,
+          amounts: { amount0In: in0, amount1In: in1, amount0Out: out0, amount1Out: out1 },
+          action: token0 === wae ? 'BUY' : token1 === wae ? 'SELL' : 'SWAP',
+        };
+      })
+      .reverse();
+  }
+
+  const pick = (s: Item): Item => {
+    const { txHash, logIdx, height, caller, toAccount, fromContract, toContract, fromToken, toToken } = s;
+    const { fromAmount, toAmount, amounts, action } = s;
+    return {
+      txHash,
+      logIdx,
+      height,
+      caller,
+      toAccount,
+      fromContract,
+      toContract,
+      fromToken,
+      toToken,
+      fromAmount,
+      toAmount,
+      amounts,
+      action,
+    };
+  };
+
+  async function checkSwaps(): Promise<void> {
+    const expected = expectedSwaps(await logs());
+    expect(expected.length, 'the generated chain swaps through the router').to.be.above(3);
+    expect((await walk(await v3.mdw.getDexSwaps())).map(pick)).to.deep.equal(expected);
+    const forward = await walk(await v3.mdw.getDexSwaps({ direction: 'forward' }));
+    expect(forward.map(pick)).to.deep.equal([...expected].reverse());
+    for (const caller of new Set(expected.map((s) => s.caller as `ak_${string}`))) {
+      const mine = await walk(await v3.mdw.getAccountDexSwaps(caller));
+      expect(mine.map(pick), caller).to.deep.equal(expected.filter((s) => s.caller === caller));
+    }
+    for (const token of new Set(expected.flatMap((s) => [s.fromContract, s.toContract]) as `ct_${string}`[])) {
+      const ofToken = await walk(await v3.mdw.getDexSwapsByContractId(token));
+      expect(ofToken.map(pick), token).to.deep.equal(
+        expected.filter((s) => s.fromContract === token || s.toContract === token),
+      );
+    }
+  }
+
+  /** ownership recomputes each collection's owners, templates and transfers from the NFT events of its logs. */
+  function ownership(all: Logged[], collection: string) {
+    const owners = new Map<
+      bigint,
+      { owner: string; template?: bigint; txHash?: string; logIdx?: number; edition?: string }
+    >();
+    const templates = new Map<bigint, { txHash: string; logIdx: number }>();
+    const transfers: Item[] = [];
+    let burns = 0;
+    const is = (l: Logged, name: string, arity: number): boolean =>
+      BigInt(String(l.topics[0])) === topicOf(name) && l.topics.length === arity + 1;
+    for (const l of all.filter((e) => e.address === collection)) {
+      const [a, b, c] = l.topics.slice(1);
+      if (is(l, 'Transfer', 3)) {
+        const token = BigInt(String(c));
+        owners.set(token, { ...owners.get(token), owner: idOf(b!, Encoding.AccountAddress) });
+        transfers.push({
+          sender: idOf(a!, Encoding.AccountAddress),
+          recipient: idOf(b!, Encoding.AccountAddress),
+          tokenId: Number(token),
+          txHash: l.txHash,
+          logIdx: l.logIdx,
+          blockHeight: l.height,
+        });
+      } else if (is(l, 'Mint', 2)) owners.set(BigInt(String(b)), { owner: idOf(a!, Encoding.AccountAddress) });
+      else if (is(l, 'Burn', 2)) {
+        owners.delete(BigInt(String(b)));
+        burns++;
+      } else if (is(l, 'TemplateMint', 3))
+        owners.set(BigInt(String(c)), {
+          owner: idOf(a!, Encoding.AccountAddress),
+          template: BigInt(String(b)),
+          txHash: l.txHash,
+          logIdx: l.logIdx,
+          edition: text(l.data),
+        });
+      else if (is(l, 'TemplateCreation', 1)) templates.set(BigInt(String(a)), { txHash: l.txHash, logIdx: l.logIdx });
+      else if (is(l, 'TemplateDeletion', 1)) templates.delete(BigInt(String(a)));
+    }
+    return { owners, templates, transfers: transfers.reverse(), burns };
+  }
+
+  async function checkNfts(): Promise<void> {
+    const all = await logs();
+    const collections = contractsOf(v3.devnode, 'aex141') as `ct_${string}`[];
+    expect(collections, 'the generated chain has NFT collections').to.have.length.above(0);
+    const listed = await walk(await v3.mdw.getSortedAex141Contracts({ direction: 'forward' }));
+    expect(listed.map((c) => c.contractId)).to.have.members(collections);
+    const byAccount = new Map<string, Item[]>();
+    let [burns, templateTokens] = [0, 0];
+    for (const collection of collections) {
+      const { owners, templates, transfers, ...counts } = ownership(all, collection);
+      burns += counts.burns;
+      templateTokens += [...owners.values()].filter((o) => o.template !== undefined).length;
+      const store = v3.devnode.chain.state.contractStore;
+      // the node's own ledger agrees with the events
+      for (const [token, { owner }] of owners)
+        expect(store.get(`${collection}/o:${token}`), `${token}`).to.equal(owner);
+      const tokens = [...owners.entries()]
+        .sort(([a], [b]) => (a < b ? 1 : -1))
+        .map(([token, { owner }]) => ({ contractId: collection, ownerId: owner, tokenId: Number(token) }));
+      expect(tokens.length, `${collection} has tokens`).to.be.above(0);
+      const served = await walk(await v3.mdw.getAex141ContractTokens(collection, { limit: 4 }));
+      expect(served.map(({ contractId, ownerId, tokenId }) => ({ contractId, ownerId, tokenId }))).to.deep.equal(
+        tokens,
+      );
+      for (const t of tokens) byAccount.set(t.ownerId, [...(byAccount.get(t.ownerId) ?? []), t]);
+      const one = tokens[0]!;
+      const detail = await v3.mdw.getAex141TokenOwner(collection, one.tokenId);
+      expect([detail.ownerId, detail.tokenId]).to.deep.equal([one.ownerId, one.tokenId]);
+      const collectionObject = await v3.mdw.getAex141ByContract(collection);
+      expect(collectionObject.contractId).to.equal(collection);
+      const raw = (await v3.get(`/v3/aex141/${collection}`)).body as Obj;
+      expect([raw.nfts_amount, raw.nft_owners]).to.deep.equal([
+        tokens.length,
+        new Set(tokens.map((t) => t.ownerId)).size,
+      ]);
+
+      const servedTemplates = await walk(await v3.mdw.getAex141ContractTemplates(collection, { limit: 2 }));
+      expect(servedTemplates.map((t) => [t.templateId, t.txHash, t.logIdx])).to.deep.equal(
+        [...templates.entries()]
+          .sort(([a], [b]) => (a < b ? 1 : -1))
+          .map(([id, t]) => [Number(id), t.txHash, t.logIdx]),
+      );
+      for (const id of templates.keys()) {
+        const minted = [...owners.entries()]
+          .filter(([, o]) => o.template === id)
+          .sort(([a], [b]) => (a < b ? 1 : -1))
+          .map(([token, o]) => ({ tokenId: Number(token), ownerId: o.owner, txHash: o.txHash, logIdx: o.logIdx }));
+        const servedMinted = await walk(await v3.mdw.getAex141TemplateTokens(collection, Number(id)));
+        expect(
+          servedMinted.map(({ tokenId, ownerId, txHash, logIdx }) => ({ tokenId, ownerId, txHash, logIdx })),
+        ).to.deep.equal(minted);
+      }
+
+      const pickTransfer = ({ sender, recipient, tokenId, txHash, logIdx, blockHeight }: Item): Item => ({
+        sender,
+        recipient,
+        tokenId,
+        txHash,
+        logIdx,
+        blockHeight,
+      });
+      expect(transfers.length, `${collection} has transfers`).to.be.above(0);
+      const servedTransfers = await walk(await v3.mdw.getAex141ContractTransfers(collection, { limit: 5 }));
+      expect(servedTransfers.map(pickTransfer)).to.deep.equal(transfers);
+      const sender = transfers[0]!.sender as `ak_${string}`;
+      const fromOne = await walk(await v3.mdw.getAex141ContractTransfers(collection, { from: sender }));
+      expect(fromOne.map(pickTransfer)).to.deep.equal(transfers.filter((t) => t.sender === sender));
+      const recipient = transfers.at(-1)!.recipient as `ak_${string}`;
+      const toOne = await walk(await v3.mdw.getAex141ContractTransfers(collection, { to: recipient }));
+      expect(toOne.map(pickTransfer)).to.deep.equal(transfers.filter((t) => t.recipient === recipient));
+    }
+    expect(burns, 'the chain burns NFTs').to.be.above(0);
+    expect(templateTokens, 'the chain mints NFTs from templates').to.be.above(0);
+    const order = (a: Item, b: Item): number =>
+      a.contractId === b.contractId ? Number(b.tokenId) - Number(a.tokenId) : a.contractId! < b.contractId! ? 1 : -1;
+    for (const [account, tokens] of byAccount) {
+      const served = await walk(await v3.mdw.getAex141OwnedTokens(account as `ak_${string}`, { limit: 3 }));
+      expect(
+        served.map(({ contractId, ownerId, tokenId }) => ({ contractId, ownerId, tokenId })),
+        account,
+      ).to.deep.equal([...tokens].sort(order));
+    }
+  }
+
+  it('lists every swap of the factory pairs, by caller and by token, as the node logged them', checkSwaps);
+
+  it(
+    "serves every collection, its tokens and owners, templates and transfers, and each account's NFTs as the logs and the node's ledger say",
+    checkNfts,
+  );
+
+  it('stays exact when the node replaces its top generations while the populator follows', async () => {
+    await v3.devnode.fork(60);
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await checkSwaps();
+    await checkNfts();
+  });
+
+  it('answers bad input with ae_mdw errors', async () => {
+    expect((await v3.get('/v3/dex/ct_nope/swaps')).status).to.equal(400);
+    expect((await v3.get('/v3/accounts/ak_nope/dex/swaps')).body).to.deep.equal({ error: 'invalid id: ak_nope' });
+    expect((await v3.get('/v3/dex/swaps?cursor=1-2')).body).to.deep.equal({ error: 'invalid cursor: 1-2' });
+  });
+});
