@@ -8,7 +8,7 @@ import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
-import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
+import type { FateTuple, FateValue } from '../../../src/devnode/contracts/fate.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -259,6 +259,13 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         expect(
           servedMinted.map(({ tokenId, ownerId, txHash, logIdx }) => ({ tokenId, ownerId, txHash, logIdx })),
         ).to.deep.equal(minted);
+        // the edition: the limit the devnode keeps for the template, and the tokens minted from it that exist
+        const tuple = v3.devnode.chain.state.contractStore.get(`${collection}/tpl:${id}`) as FateTuple;
+        const limit = tuple.items[1] as { tag: number; values: readonly FateValue[] };
+        const raw = (await v3.get(`/v3/aex141/${collection}/templates?limit=100`)).body as { data: Obj[] };
+        const edition = raw.data.find((t) => BigInt(String(t.template_id)) === id)!.edition as Obj | null;
+        expect(edition?.limit, `template ${id}`).to.equal(limit.tag === 1 ? Number(limit.values[0]) : undefined);
+        expect(edition?.supply, `template ${id}`).to.equal(minted.length > 0 ? minted.length : undefined);
       }
 
       const pickTransfer = ({ sender, recipient, tokenId, txHash, logIdx, blockHeight }: Item): Item => ({
@@ -307,9 +314,57 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     await checkNfts();
   });
 
+  it('sorts collections by creation, name and symbol, finds them by prefix or exact value, with their meta info and limits', async () => {
+    const collections = contractsOf(v3.devnode, 'aex141');
+    const meta = (c: string): string[] =>
+      (v3.devnode.chain.state.contractStore.get(`${c}/meta`) as FateTuple).items.slice(0, 2) as string[];
+    const raw = async (query: string): Promise<Obj[]> => {
+      const items: Obj[] = [];
+      for (let next: string | null = `/v3/aex141?limit=1&${query}`; next !== null;) {
+        const res = await v3.get(next);
+        expect(res.status, res.text).to.equal(200);
+        items.push(...(res.body as { data: Obj[] }).data);
+        next = (res.body as { next: string | null }).next;
+      }
+      return items;
+    };
+    const byName = [...collections].sort((a, b) => (meta(a)[0]! < meta(b)[0]! ? -1 : 1));
+    expect((await raw('by=name&direction=forward')).map((c) => c.contract_id)).to.deep.equal(byName);
+    expect((await raw('by=name')).map((c) => c.contract_id)).to.deep.equal([...byName].reverse());
+    const bySymbol = [...collections].sort((a, b) => (meta(a)[1]! < meta(b)[1]! ? -1 : 1));
+    expect((await raw('by=symbol&direction=forward')).map((c) => c.contract_id)).to.deep.equal(bySymbol);
+    const [first] = byName;
+    const [name, symbol] = meta(first!);
+    expect((await raw(`by=name&prefix=${encodeURIComponent(name!.slice(0, 4))}`)).map((c) => c.contract_id)).to.include(
+      first,
+    );
+    expect((await raw(`by=symbol&exact=${symbol}`)).map((c) => c.contract_id)).to.deep.equal([first]);
+    const sdk = await walk(await v3.mdw.getSortedAex141Contracts({ by: 'symbol', exact: symbol }));
+    expect(sdk.map((c) => c.contractId)).to.deep.equal([first]);
+    const [c] = await raw(`by=name&exact=${encodeURIComponent(name!)}`);
+    expect([c!.name, c!.symbol, c!.metadata_type, c!.invalid]).to.deep.equal([name, symbol, 'map', false]);
+    // the devnode's collections announce their template limit when created
+    const limit = v3.devnode.chain.state.contractStore.get(`${first}/template_limit`);
+    expect((c!.limits as Obj).template_limit).to.equal(Number(limit));
+    expect((c!.limits as Obj).limit_tx_hash).to.equal(c!.contract_tx_hash);
+    expect((await v3.get('/v3/aex141?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
+  });
+
   it('answers bad input with ae_mdw errors', async () => {
     expect((await v3.get('/v3/dex/ct_nope/swaps')).status).to.equal(400);
     expect((await v3.get('/v3/accounts/ak_nope/dex/swaps')).body).to.deep.equal({ error: 'invalid id: ak_nope' });
     expect((await v3.get('/v3/dex/swaps?cursor=1-2')).body).to.deep.equal({ error: 'invalid cursor: 1-2' });
+    const [collection] = contractsOf(v3.devnode, 'aex141');
+    const [token] = contractsOf(v3.devnode, 'aex9');
+    expect((await v3.get(`/v3/aex141/${token}`)).status, 'an AEX-9 token is no collection').to.equal(404);
+    expect((await v3.get(`/v3/aex141/${collection}/tokens/99999999`)).status).to.equal(404);
+    expect((await v3.get(`/v3/aex141/${collection}/tokens/x`)).status).to.equal(404);
+    expect((await v3.get(`/v3/aex141/${collection}/tokens?cursor=zz`)).body).to.deep.equal({
+      error: 'invalid cursor: zz',
+    });
+    expect((await v3.get('/v3/aex141?cursor=%%%')).status).to.equal(400);
+    expect((await v3.get(`/v3/aex141/${collection}/transfers?from=ak_x`)).body).to.deep.equal({
+      error: 'invalid id: ak_x',
+    });
   });
 });
