@@ -8,7 +8,7 @@ import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
-import type { FateTuple, FateValue } from '../../../src/devnode/contracts/fate.ts';
+import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -236,6 +236,11 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       const one = tokens[0]!;
       const detail = await v3.mdw.getAex141TokenOwner(collection, one.tokenId);
       expect([detail.ownerId, detail.tokenId]).to.deep.equal([one.ownerId, one.tokenId]);
+      // the metadata the devnode keeps for the token (a MetadataMap), read by a dry-run
+      const kept = v3.devnode.chain.state.contractStore.get(`${collection}/m:${one.tokenId}`) as FateVariant;
+      const entries = (kept.values[0] as FateMap).entries.map(([k, v]) => [String(k), String(v)]);
+      const rawDetail = (await v3.get(`/v3/aex141/${collection}/tokens/${one.tokenId}`)).body as Obj;
+      expect(rawDetail.metadata, 'metadata').to.deep.equal({ map: Object.fromEntries(entries) });
       const collectionObject = await v3.mdw.getAex141ByContract(collection);
       expect(collectionObject.contractId).to.equal(collection);
       const raw = (await v3.get(`/v3/aex141/${collection}`)).body as Obj;

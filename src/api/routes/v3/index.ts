@@ -45,7 +45,7 @@ export function v3Router(deps: RouteDeps): Router {
   contractRoutes(router, pool);
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
-  aex141Routes(router, pool);
+  aex141Routes(router, pool, cfg);
   return router;
 }
 
