@@ -50,6 +50,10 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
+  /** How the chain pays its miners (internal transfers `reward_block`/`reward_dev`): the node's mainnet or testnet rules, or the devnode's. */
+  readonly rewardRules: 'mainnet' | 'testnet' | 'devnode';
+  /** The node's genesis accounts file (`{"ak_…": balance}`), for the `accounts_roma` transfers; none when unset. */
+  readonly genesisAccountsFile: string | undefined;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
   /**
@@ -118,6 +122,7 @@ export const DEFAULTS = {
   // mainnet's (ae_mdw's dex_factories and ae_token)
   DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
   DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
+  REWARD_RULES: 'mainnet',
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -190,6 +195,12 @@ export function loadConfig(
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
+    rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
+      'mainnet',
+      'testnet',
+      'devnode',
+    ]),
+    genesisAccountsFile: read.optional('GENESIS_ACCOUNTS_FILE'),
     kube: readKubeSettings(read),
     dex: Object.freeze({
       factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),

@@ -22,6 +22,7 @@ import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
 import { transformGeneration } from './transform.ts';
 import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
+import type { TransferRules } from './internal-transfers.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -39,6 +40,8 @@ export interface LoaderDeps {
   readonly onCallInfoGone?: (txHash: string, height: number) => void;
   /** fetches the heights after each batch while the batch is decoded, transformed and written (the populator) */
   readonly fetchAhead?: FetchAhead;
+  /** the chain's reward rules and genesis accounts (internal transfers); the node's mainnet rules when absent */
+  readonly transferRules?: TransferRules;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -226,7 +229,7 @@ export async function loadBatch(
       ({ replaced, added } = await storedBefore(client, gens));
       await deleteHeights(client, loaded);
     }
-    const count = await writeGenerations(client, rows, encoded);
+    const count = await writeGenerations(client, rows, encoded, deps.transferRules);
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))

@@ -4,6 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
+import { transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -55,6 +56,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const nodes = new NodeSet(cfg.nodeUrls);
   // once per run, whatever the follower: logged once, counted each time
   const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
+  const transferRules = await transferRulesOf(cfg);
   /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
   const newFollower = (signal: AbortSignal): Follower => {
     const clientOptions = {
@@ -85,6 +87,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         metrics,
         onCallInfoGone,
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
+        transferRules,
       },
     });
   };

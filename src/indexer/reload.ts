@@ -3,6 +3,7 @@
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
 import type { Config } from '../config.ts';
+import { transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { createWritePool } from '../db/pool.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
@@ -47,6 +48,7 @@ export async function reloadHeights(
       batchTransactions: cfg.batchTransactions,
       log,
       onCallInfoGone: pruned.record,
+      transferRules: await transferRulesOf(cfg),
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;

@@ -20,6 +20,8 @@ import { priorNameStates, priorOracleStates } from '../db/queries/state-events.t
 import { writeAexnRows } from '../db/queries/aexn.ts';
 import { insertAex141Events } from '../db/queries/aex141.ts';
 import { aex141Candidates } from './aex141-events.ts';
+import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
+import { deriveStats } from './stats.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -112,12 +114,14 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
 
 /**
  * writeGenerations inserts the rows of several heights (ascending); the caller owns the
- * transaction. `encoded` (from encodeRows) saves encoding inside it. Returns the tx count.
+ * transaction. `encoded` (from encodeRows) saves encoding inside it; `transferRules` are the
+ * chain's reward rules and genesis accounts for the internal transfers. Returns the tx count.
  */
 export async function writeGenerations(
   db: Queryable,
   gens: readonly GenerationRows[],
   encoded?: EncodedRows,
+  transferRules: TransferRules = DEFAULT_TRANSFER_RULES,
 ): Promise<number> {
   if (gens.length === 0) return 0;
   const resolved = await resolveRows(db, gens);
@@ -145,5 +149,8 @@ export async function writeGenerations(
   );
   // after the AEX-N contracts of this batch: its collections' events count
   await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
+  // derived from the rows just written and the ones before them
+  await writeInternalTransfers(db, gens, transferRules);
+  await deriveStats(db, gens);
   return resolved.transactions.length;
 }

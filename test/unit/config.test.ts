@@ -97,6 +97,16 @@ describe('loadConfig(env)', () => {
     expect(pod.databaseUrlSet).to.equal(true);
   });
 
+  it('REWARD_RULES names the reward rules (mainnet by default); GENESIS_ACCOUNTS_FILE is optional', () => {
+    expect(loadConfig({}).rewardRules).to.equal('mainnet');
+    expect(loadConfig({}).genesisAccountsFile).to.equal(undefined);
+    expect(loadConfig({ REWARD_RULES: 'devnode', GENESIS_ACCOUNTS_FILE: '/g.json' })).to.deep.include({
+      rewardRules: 'devnode',
+      genesisAccountsFile: '/g.json',
+    });
+    expect(() => loadConfig({ REWARD_RULES: 'moon' })).to.throw(/REWARD_RULES/);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);

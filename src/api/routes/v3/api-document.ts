@@ -1,8 +1,11 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
+import { STATS_OPERATIONS, STATS_SCHEMAS } from './stats-document.ts';
 
-type ParamName = 'limit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
+/** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
+export type ParamName =
+  'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
 /** One operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters and answer. */
 export interface V3Operation {
@@ -225,6 +228,13 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   },
   { path: '/channels/{id}', operationId: 'GetChannel', summary: 'A channel', params: ['path:id'], response: 'Channel' },
   {
+    path: '/contracts/calls',
+    operationId: 'GetContractCalls',
+    summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
+    params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
+    response: 'Page<ContractCall>',
+  },
+  {
     path: '/contracts/logs',
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
@@ -242,7 +252,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/transfers',
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
-    params: [...SCOPED, 'query:kind'],
+    params: [...SCOPED, 'query:kind', 'query:account'],
     response: 'Page<Transfer>',
   },
   {
@@ -325,6 +335,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:accountId', ...PAGED, 'query:contract'],
     response: 'Page<Aex141TokenResponse>',
   },
+  ...STATS_OPERATIONS,
 ];
 
 const int = { type: 'integer' } as const;
@@ -455,6 +466,17 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     source_tx_type: str,
     create_tx: { type: 'object' },
   }),
+  ContractCall: object({
+    block_hash: { type: 'string', pattern: '^mh_' },
+    call_tx_hash: { type: 'string', pattern: '^th_' },
+    contract_id: { type: 'string', pattern: '^ct_' },
+    contract_tx_hash: { type: 'string', nullable: true },
+    function: { type: 'string', nullable: true },
+    height: int,
+    internal_tx: object({ type: str, arguments: { type: 'array' } }),
+    local_idx: int,
+    micro_index: int,
+  }),
   ContractLog: object({
     contract_id: str,
     call_tx_hash: str,
@@ -576,6 +598,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     tx_hash: { type: 'string', pattern: '^th_' },
   }),
+  ...STATS_SCHEMAS,
 };
 
 /** v3ApiDocument is the document served at /v3/api. */
@@ -637,5 +660,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     rev: { type: 'string', enum: ['1'] },
     scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
   };
+  if (p === 'statsLimit')
+    return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };
   return { name: p, in: 'query', required: false, schema: schemas[p] };
 }

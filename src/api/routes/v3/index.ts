@@ -21,6 +21,7 @@ import { dexRoutes } from './dex.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
+import { statsRoutes } from './stats.ts';
 import { transactionRoutes } from './transactions.ts';
 
 /** v3Router builds every /v3 operation on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
@@ -46,6 +47,7 @@ export function v3Router(deps: RouteDeps): Router {
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
   aex141Routes(router, pool, cfg);
+  statsRoutes(router, pool);
   return router;
 }
 
