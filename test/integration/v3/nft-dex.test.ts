@@ -355,6 +355,58 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect((await v3.get('/v3/aex141?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
   });
 
+  it("lists NFT transfers and swaps among each account's activities, after their transaction, in log order", async () => {
+    const all = await logs();
+    const rawWalk = async (path: string): Promise<Obj[]> => {
+      const items: Obj[] = [];
+      for (let next: string | null = path; next !== null;) {
+        const res = await v3.get(next);
+        expect(res.status, res.text).to.equal(200);
+        items.push(...(res.body as { data: Obj[] }).data);
+        next = (res.body as { next: string | null }).next;
+      }
+      return items;
+    };
+    const transfers = contractsOf(v3.devnode, 'aex141').flatMap((c) => ownership(all, c).transfers);
+    const byPosition = (a: Item, b: Item): number =>
+      Number(b.blockHeight) - Number(a.blockHeight) ||
+      all.findIndex((l) => l.txHash === b.txHash) - all.findIndex((l) => l.txHash === a.txHash) ||
+      Number(b.logIdx) - Number(a.logIdx);
+    const account = String(transfers[0]!.recipient);
+    const mine = transfers.filter((t) => t.sender === account || t.recipient === account).sort(byPosition);
+    const listed = await rawWalk(`/v3/accounts/${account}/activities?type=aex141&limit=7`);
+    expect(listed.map((a) => a.type)).to.satisfy((types: string[]) => types.every((t) => t === 'Aex141TransferEvent'));
+    expect(
+      listed.map((a) => {
+        const p = a.payload as Obj;
+        return [p.tx_hash, p.log_idx, p.sender_id, p.recipient, Number(p.token_id)];
+      }),
+    ).to.deep.equal(mine.map((t) => [t.txHash, t.logIdx, t.sender, t.recipient, t.tokenId]));
+    const sent = await rawWalk(`/v3/accounts/${account}/activities?type=aex141&owned_only=true`);
+    expect(sent.map((a) => (a.payload as Obj).tx_hash)).to.deep.equal(
+      mine.filter((t) => t.sender === account).map((t) => t.txHash),
+    );
+
+    const swaps = expectedSwaps(all);
+    const caller = String(swaps[0]!.caller);
+    const swapped = await rawWalk(`/v3/accounts/${caller}/activities?type=swaps`);
+    expect(
+      swapped.map((a) => [a.type, ((a.payload as Obj).tx as Obj).hash, BigInt(String((a.payload as Obj).amount))]),
+    ).to.deep.equal(swaps.filter((s) => s.caller === caller).map((s) => ['DexSwapEvent', s.txHash, s.fromAmount]));
+    // in the whole feed (newest first) a transaction's transfers come just before the transaction itself
+    const own = mine.find((t) => t.sender === account)!;
+    const feed = await rawWalk(`/v3/accounts/${account}/activities?limit=100&scope=gen:${own.blockHeight}`);
+    const hashOf = (a: Obj): Json | undefined =>
+      (a.payload as Obj)[a.type === 'Aex141TransferEvent' ? 'tx_hash' : 'hash'];
+    const ofTx = feed.flatMap((a, i) => (hashOf(a) === own.txHash ? [[i, a.type]] : []));
+    const count = mine.filter((t) => t.txHash === own.txHash).length;
+    expect(ofTx.map(([, type]) => type)).to.deep.equal([
+      ...Array(count).fill('Aex141TransferEvent'),
+      'ContractCallTxEvent',
+    ]);
+    expect(ofTx.map(([i]) => Number(i) - Number(ofTx[0]![0]))).to.deep.equal([...Array(count + 1).keys()]);
+  });
+
   it('answers bad input with ae_mdw errors', async () => {
     expect((await v3.get('/v3/dex/ct_nope/swaps')).status).to.equal(400);
     expect((await v3.get('/v3/accounts/ak_nope/dex/swaps')).body).to.deep.equal({ error: 'invalid id: ak_nope' });

@@ -3,6 +3,7 @@
  * counts and limits, tokens and their owners (aex141_tokens), templates and transfers (aex141_events).
  */
 import type { Queryable } from '../../pool.ts';
+import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 
@@ -252,3 +253,21 @@ export async function storedTopHash(db: Queryable): Promise<string | undefined> 
   });
   return rows[0]?.hash;
 }
+
+/**
+ * AEX141_ACTIVITIES: the NFT transfers an account sent or received (with owned_only, sent), as
+ * /v3/accounts/{id}/activities lists them: after the transaction, in log order.
+ */
+export const AEX141_ACTIVITIES: ActivitySql = {
+  source: 'aex141',
+  from: `aex141_events e
+         JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (e.height, e.micro_index, e.tx_index)
+         LEFT JOIN aexn_contracts c ON c.contract_id = e.contract_id`,
+  keyColumns: ['e.height', 'e.micro_index', 'e.tx_index', "'aex141'::text", "lpad(e.log_idx::text, 10, '0')"],
+  data: `json_build_object('sender', e.from_id, 'recipient', e.to_id, 'token_id', e.token_id, 'contract_id', e.contract_id,
+                           'log_idx', e.log_idx, 'block_height', e.height, 'micro_index', e.micro_index,
+                           'micro_time', t.micro_time_ms, 'tx_hash', e.tx_hash, 'token_name', c.name,
+                           'token_symbol', c.symbol)::text`,
+  where: `e.kind = 'transfer' AND (e.from_id = $2 OR e.to_id = $2) AND e.height BETWEEN $3 AND $4
+          AND (NOT $5 OR e.from_id = $2)`,
+};
