@@ -4,6 +4,8 @@
  * compared with the devnode's own contract state, before and after a fork injected while the populator follows.
  */
 import { expect } from 'chai';
+import { Ajv } from 'ajv';
+import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
@@ -312,7 +314,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   );
 
   it('stays exact when the node replaces its top generations while the populator follows', async () => {
+    // a deep fork, and a second one while the populator is still taking in the first
     await v3.devnode.fork(60);
+    await v3.devnode.mineKeyBlock();
+    await v3.devnode.fork(9);
     await v3.devnode.mineKeyBlock();
     await v3.synced();
     await checkSwaps();
@@ -405,6 +410,40 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       'ContractCallTxEvent',
     ]);
     expect(ofTx.map(([i]) => Number(i) - Number(ofTx[0]![0]))).to.deep.equal([...Array(count + 1).keys()]);
+  });
+
+  it('answers every AEX-141 and DEX operation of the /v3/api document in the shape it documents', async () => {
+    const ajv = new Ajv({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
+    const collection = contractsOf(v3.devnode, 'aex141')[0]!;
+    const tokens = (await v3.get(`/v3/aex141/${collection}/tokens?limit=1`)).body as { data: Obj[] };
+    const { owner_id: owner, token_id: token } = tokens.data[0]!;
+    const swap = ((await v3.get('/v3/dex/swaps?limit=1')).body as { data: Obj[] }).data[0]!;
+    const values: Record<string, string> = {
+      '{id}': collection,
+      '{contractId}': collection,
+      '{tokenId}': String(token),
+      '{templateId}': '0',
+      '{accountId}': String(owner),
+    };
+    const ops = V3_OPERATIONS.filter((o) => /^\/(aex141|dex)|\/(aex141|dex)\//.test(o.path));
+    expect(ops).to.have.length(11);
+    for (const op of ops) {
+      let path = `/v3${op.path}`;
+      if (op.path.startsWith('/dex/{'))
+        path = path
+          .replace('{contractId}', String(swap.from_contract))
+          .replace('{contract_id}', String(swap.from_contract));
+      if (op.path.includes('/dex/')) path = path.replace('{accountId}', String(swap.caller));
+      for (const [param, value] of Object.entries(values)) path = path.replace(param, value);
+      const res = await v3.get(path);
+      expect(res.status, `${path}: ${res.text}`).to.equal(200);
+      const validate = ajv.compile(
+        JSON.parse(JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components')),
+      );
+      expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+      if (op.response.startsWith('Page<')) expect((res.body as { data: Obj[] }).data, path).to.not.be.empty;
+    }
   });
 
   it('answers bad input with ae_mdw errors', async () => {
