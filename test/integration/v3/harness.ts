@@ -63,9 +63,18 @@ export async function startV3(
   seed = 'v3-api',
   /** further environment of the populator and server, given the generated chain (e.g. its DEX factory) */
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
+  /** a pruning devnode: call infos and state below this height answer 410 */
+  gcHeight?: number,
 ): Promise<V3UnderTest> {
   const devnode = await startDevnode(
-    { port: 0, internalPort: 0, microBlockIntervalMs: 0, keyBlockIntervalMs: 0, generate: { generations, seed } },
+    {
+      port: 0,
+      internalPort: 0,
+      microBlockIntervalMs: 0,
+      keyBlockIntervalMs: 0,
+      generate: { generations, seed },
+      ...(gcHeight === undefined ? {} : { gcHeight }),
+    },
     silentLog,
   );
   const db = await createTestDatabase();

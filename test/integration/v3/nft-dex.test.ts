@@ -250,6 +250,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         tokens.length,
         new Set(tokens.map((t) => t.ownerId)).size,
       ]);
+      expect(raw.incomplete, 'every call info is known').to.equal(false);
 
       const servedTemplates = await walk(await v3.mdw.getAex141ContractTemplates(collection, { limit: 2 }));
       expect(servedTemplates.map((t) => [t.templateId, t.txHash, t.logIdx])).to.deep.equal(
@@ -462,5 +463,28 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect((await v3.get(`/v3/aex141/${collection}/transfers?from=ak_x`)).body).to.deep.equal({
       error: 'invalid id: ak_x',
     });
+  });
+});
+
+describe('/v3 AEX-141 collections over a pruning node', function () {
+  this.timeout(600_000);
+  let v3: V3UnderTest;
+  const GC_HEIGHT = 300;
+  before(async () => {
+    v3 = await startV3(400, 'nft-dex', () => ({}), GC_HEIGHT);
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  it('marks a collection incomplete when calls since its creation were stored without their call info (410)', async () => {
+    const { rows } = await v3.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM contract_calls WHERE call_info_pruned AND height < $1',
+      [GC_HEIGHT],
+    );
+    expect(rows[0]!.n, 'calls below the GC height were stored as pruned').to.be.above(0);
+    const collections = contractsOf(v3.devnode, 'aex141');
+    expect(collections).to.have.length.above(0);
+    for (const c of collections) expect(((await v3.get(`/v3/aex141/${c}`)).body as Obj).incomplete, c).to.equal(true);
   });
 });

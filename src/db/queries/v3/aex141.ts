@@ -33,6 +33,8 @@ export interface CollectionRow {
   readonly nftOwners: number;
   readonly tokenLimit: LimitAt | null;
   readonly templateLimit: LimitAt | null;
+  /** a contract call since the collection's creation was stored without its call info (the node had pruned it) */
+  readonly incomplete: boolean;
 }
 
 /** The order a list of collections walks in. */
@@ -61,7 +63,8 @@ const COLLECTION_FIELDS = `a.contract_id AS "contractId", a.tx_hash AS "txHash",
        a.tx_index AS "txIndex", t.micro_time_ms::text AS "creationTime",
        (SELECT count(*)::int FROM aex141_tokens k WHERE k.contract_id = a.contract_id) AS "nftsAmount",
        (SELECT count(DISTINCT k.owner_id)::int FROM aex141_tokens k WHERE k.contract_id = a.contract_id) AS "nftOwners",
-       ${limitAt('token_limit')} AS "tokenLimit", ${limitAt('template_limit')} AS "templateLimit"
+       ${limitAt('token_limit')} AS "tokenLimit", ${limitAt('template_limit')} AS "templateLimit",
+       EXISTS (SELECT 1 FROM contract_calls c WHERE c.call_info_pruned AND c.height >= a.height) AS incomplete
   FROM aexn_contracts a
   JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)`;
 
