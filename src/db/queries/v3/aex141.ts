@@ -61,12 +61,12 @@ const limitAt = (kind: string): string =>
 const COLLECTION_FIELDS = `a.contract_id AS "contractId", a.tx_hash AS "txHash", a.name, a.symbol, a.base_url AS "baseUrl",
        a.metadata_type AS "metadataType", a.extensions, a.meta_invalid AS invalid, a.height, a.micro_index AS "microIndex",
        a.tx_index AS "txIndex", t.micro_time_ms::text AS "creationTime",
-       (SELECT count(*)::int FROM aex141_tokens k WHERE k.contract_id = a.contract_id) AS "nftsAmount",
-       (SELECT count(DISTINCT k.owner_id)::int FROM aex141_tokens k WHERE k.contract_id = a.contract_id) AS "nftOwners",
+       coalesce(n.nfts_amount, 0) AS "nftsAmount", coalesce(n.nft_owners, 0) AS "nftOwners",
        ${limitAt('token_limit')} AS "tokenLimit", ${limitAt('template_limit')} AS "templateLimit",
        EXISTS (SELECT 1 FROM contract_calls c WHERE c.call_info_pruned AND c.height >= a.height) AS incomplete
   FROM aexn_contracts a
-  JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)`;
+  JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
+  LEFT JOIN aex141_collection_counts n ON n.contract_id = a.contract_id`;
 
 /** collectionById reads one AEX-141 collection. */
 export async function collectionById(db: Queryable, contractId: string): Promise<CollectionRow | undefined> {
