@@ -48,7 +48,7 @@ export function v3Router(deps: RouteDeps): Router {
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
   aex9Routes(router, pool);
-  aex141Routes(router, pool);
+  aex141Routes(router, pool, cfg);
   statsRoutes(router, pool);
   return router;
 }
