@@ -49,7 +49,7 @@ export function v3Router(deps: RouteDeps): Router {
   dexRoutes(router, pool, cfg.dex);
   aex9Routes(router, pool);
   aex141Routes(router, pool, cfg);
-  statsRoutes(router, pool);
+  statsRoutes(router, pool, deps.listener);
   return router;
 }
 
