@@ -17,6 +17,7 @@ import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
+import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
 import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
@@ -141,5 +142,6 @@ export async function writeGenerations(
   }
   // derived from the rows just written and the ones before them
   await writeInternalTransfers(db, gens, transferRules);
+  await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
   return resolved.transactions.length;
 }
