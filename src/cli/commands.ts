@@ -7,6 +7,7 @@ import Operator from './commands/operator.ts';
 import Manifests from './commands/manifests.ts';
 import Reload from './commands/reload.ts';
 import Status from './commands/status.ts';
+import DbUsage from './commands/db/usage.ts';
 
 export const COMMANDS = {
   run: Root,
@@ -17,4 +18,5 @@ export const COMMANDS = {
   manifests: Manifests,
   reload: Reload,
   status: Status,
+  'db:usage': DbUsage,
 };

@@ -8,6 +8,7 @@ export function routeArgv(args: readonly string[], commands: readonly string[]):
   const first = args[0];
   if (first === undefined || first === '--help' || first === '-h') return ['run', '--help'];
   if (first === '-V' || first === '--version') return ['--version'];
-  if (commands.includes(first)) return [...args];
+  // a command, or the topic of one (`db` of `db:usage`, which oclif spells `mdw db usage`)
+  if (commands.some((c) => c === first || c.startsWith(`${first}:`))) return [...args];
   return ['run', ...args];
 }

@@ -10,7 +10,7 @@ import { createPool, quoteIdent, type PoolClient } from './pool.ts';
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
 /** Table, inside the target schema, that records the applied migrations. */
-const STATE_TABLE = 'mdw_migrations';
+export const STATE_TABLE = 'mdw_migrations';
 
 export interface MigrateOptions {
   readonly databaseUrl: string;

@@ -12,7 +12,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
-import { ContractDecoder } from './contract-decoder.ts';
+import { contractReaders } from './aexn-detector.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
@@ -42,7 +42,7 @@ export async function reloadHeights(
     const loader = {
       pool,
       node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
+      ...contractReaders(cfg, pool, node),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,

@@ -18,6 +18,7 @@ import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
+import { writeAexnRows } from '../db/queries/aexn.ts';
 import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
@@ -140,6 +141,10 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)),
       );
   }
+  await writeAexnRows(
+    db,
+    gens.map((g) => g.aexn),
+  );
   // derived from the rows just written and the ones before them
   await writeInternalTransfers(db, gens, transferRules);
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);

@@ -21,6 +21,10 @@ describe('loadConfig(env)', () => {
     expect(cfg.compilerUrl).to.equal(undefined);
     expect(cfg.nodeInternalUrl).to.equal(undefined);
     expect(cfg.apiCacheMaxBytes).to.equal(64 * 1024 * 1024);
+    expect(cfg.dex).to.deep.equal({
+      factory: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
+      wrappedAe: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
+    });
     expect(Object.isFrozen(cfg)).to.equal(true);
   });
 
@@ -123,6 +127,8 @@ describe('loadConfig(env)', () => {
     ['PORT', '-1', /PORT: expected an integer/],
     ['DATABASE_SCHEMA', 'Robert"; DROP', /DATABASE_SCHEMA: expected a lower-case SQL identifier/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL: expected one of/],
+    ['DEX_FACTORY', 'ak_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW', /DEX_FACTORY: expected a contract id/],
+    ['DEX_WRAPPED_AE', 'ct_x', /DEX_WRAPPED_AE: expected a contract id/],
   ];
   for (const [name, value, message] of bad) {
     it(`rejects ${name}=${JSON.stringify(value)} naming the variable`, () => {

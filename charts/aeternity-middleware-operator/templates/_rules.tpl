@@ -59,6 +59,7 @@
     - create
     - list
     - patch
+    - watch
 - apiGroups:
     - rbac.authorization.k8s.io
   resources:
@@ -68,6 +69,7 @@
     - create
     - list
     - patch
+    - watch
 - apiGroups:
     - policy
   resources:
@@ -77,6 +79,7 @@
     - delete
     - list
     - patch
+    - watch
 - apiGroups:
     - autoscaling
   resources:
@@ -86,6 +89,7 @@
     - delete
     - list
     - patch
+    - watch
 - apiGroups:
     - networking.k8s.io
   resources:
@@ -95,6 +99,7 @@
     - delete
     - list
     - patch
+    - watch
 - apiGroups:
     - monitoring.coreos.com
   resources:
@@ -104,6 +109,7 @@
     - delete
     - list
     - patch
+    - watch
 - apiGroups:
     - coordination.k8s.io
   resources:

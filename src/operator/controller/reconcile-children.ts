@@ -9,6 +9,8 @@ import {
   type KubeObject,
   type ObjectRef,
 } from '../kube/client.ts';
+import type { ObjectCache } from '../kube/cache.ts';
+import { listAll } from '../kube/list-all.ts';
 import { isUpToDate } from '../specs/hash.ts';
 import {
   LABEL_GENERATION,
@@ -18,28 +20,9 @@ import {
   formatSelector,
   labelValue,
 } from '../specs/meta.ts';
+import { MANAGED_KINDS } from '../specs/kinds.ts';
 import type { JobState } from './bluegreen.ts';
 import type { DeploymentCounts } from './status.ts';
-
-/** ManagedKind is one kind the operator creates children of (listed when pruning). */
-export interface ManagedKind {
-  readonly apiVersion: string;
-  readonly kind: string;
-}
-
-/** MANAGED_KINDS lists every kind of child, so pruning and deletion find all of them. */
-const MANAGED_KINDS: readonly ManagedKind[] = [
-  { apiVersion: 'apps/v1', kind: 'Deployment' },
-  { apiVersion: 'batch/v1', kind: 'Job' },
-  { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget' },
-  { apiVersion: 'v1', kind: 'Service' },
-  { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
-  { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
-  { apiVersion: 'v1', kind: 'ServiceAccount' },
-];
 
 /**
  * applyChild writes desired unless current (the live object) already carries its input hash; it returns the live
@@ -71,16 +54,22 @@ export async function deleteChild(kube: KubeClient, obj: KubeObject | ObjectRef)
   return kube.delete(ref, { propagationPolicy: foreground ? 'Foreground' : 'Background' });
 }
 
-/** listChildren lists every child of the Middleware (by instance label and owner uid) across MANAGED_KINDS. */
-export async function listChildren(kube: KubeClient, mw: Middleware): Promise<KubeObject[]> {
+/**
+ * listChildren lists every child of the Middleware (by instance label and owner uid) across MANAGED_KINDS: from the
+ * informers' caches when given (no API request), otherwise from the API server, paginated.
+ */
+export async function listChildren(kube: KubeClient, mw: Middleware, cache?: ObjectCache): Promise<KubeObject[]> {
   const selector = formatSelector({
     [LABEL_INSTANCE]: labelValue(mw.metadata.name ?? ''),
     [LABEL_MANAGED_BY]: MANAGED_BY,
   });
+  const namespace = mw.metadata.namespace;
   const lists = await Promise.all(
     MANAGED_KINDS.map(async ({ apiVersion, kind }) => {
+      const cached = cache?.list(apiVersion, kind, namespace, selector);
+      if (cached !== undefined) return cached;
       try {
-        return (await kube.list(apiVersion, kind, mw.metadata.namespace, selector)).items;
+        return (await listAll(kube, apiVersion, kind, namespace, { labelSelector: selector })).items;
       } catch (err) {
         // An optional kind whose CRD is not installed (ServiceMonitor without prometheus-operator) has no children.
         if (isKubeError(err, 404)) return [];

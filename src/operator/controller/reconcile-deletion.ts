@@ -3,6 +3,7 @@
  * generations live in PostgreSQL, so a finalizer holds the object until drop Jobs removed them
  * (reclaimPolicy Delete), or only until it has said that it keeps them (Retain, the default).
  */
+import { listAll } from '../kube/list-all.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
 import { GROUP, ReclaimPolicy } from '../api/middleware-types.ts';
@@ -129,7 +130,7 @@ async function dropBlocker(pass: PassContext): Promise<string | undefined> {
   );
   for (const job of drops) {
     const selector = formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' });
-    const { items } = await pass.kube.list<V1Pod & KubeObject>('v1', 'Pod', namespace, selector);
+    const { items } = await listAll<V1Pod & KubeObject>(pass.kube, 'v1', 'Pod', namespace, { labelSelector: selector });
     const stuck = items
       .flatMap((pod) => pod.status?.containerStatuses ?? [])
       .find((c) => c.state?.waiting?.reason === 'CreateContainerConfigError');

@@ -10,6 +10,7 @@ import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { withAbort } from '../kube/abortable.ts';
+import type { ObjectCache } from '../kube/cache.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
 import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
 import { buildStableService, selectedGeneration } from '../specs/services.ts';
@@ -63,8 +64,10 @@ export interface ReconcileResult {
 /**
  * Reconciler reconciles the Middleware named by a `namespace/name` key. Once `signal` aborts (this replica lost its
  * Lease, or stops) no further write is sent: the pass ends with the signal's reason, and no failure is reported.
+ * With `cache` (the running operator's informers) the children are read from it; the Middleware itself is always
+ * read from the API server, so a pass never acts on a status older than the last one written.
  */
-export type Reconciler = (key: string, signal?: AbortSignal) => Promise<ReconcileResult>;
+export type Reconciler = (key: string, signal?: AbortSignal, cache?: ObjectCache) => Promise<ReconcileResult>;
 
 /** ReconcilerMetrics: optional counters the reconciler feeds (the runtime counts reconciles itself). */
 export interface ReconcilerMetrics {
@@ -84,6 +87,8 @@ export interface ReconcilerDeps {
   readonly metrics?: ReconcilerMetrics;
   readonly probe: StatusProbe;
   readonly clock: () => Date;
+  /** the informers' caches of the children, when the runtime has them (else children are listed per pass). */
+  readonly cache?: ObjectCache;
   readonly config: {
     /** The image operands run when spec.image is unset (the operator's own image). */
     readonly image: string;
@@ -98,9 +103,9 @@ const NOT_SYNCED_MS = 30_000;
 /** createReconciler returns the reconcile function the work queue calls, one key at a time. */
 export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const log = deps.log.child({ component: 'reconcile' });
-  return async function reconcile(key, signal) {
-    const pass: ReconcilerDeps =
-      signal === undefined ? { ...deps, log } : { ...deps, log, kube: withAbort(deps.kube, signal) };
+  return async function reconcile(key, signal, cache) {
+    const kube = signal === undefined ? deps.kube : withAbort(deps.kube, signal);
+    const pass: ReconcilerDeps = cache === undefined ? { ...deps, log, kube } : { ...deps, log, kube, cache };
     const recordEvent = createEventRecorder(pass.kube, deps.clock, (err) => {
       if (!signal?.aborted) log.warn({ err }, 'event not recorded');
     });
@@ -255,7 +260,7 @@ async function reconcileDeletion(
   if (!hasFinalizer(mw)) return {};
   if (!valid) {
     // Without a valid spec no drop Job can be built; with nothing to drop the finalizer may simply go.
-    if (knownGenerations(mw, { children: await listChildren(deps.kube, mw) }).length === 0) {
+    if (knownGenerations(mw, { children: await listChildren(deps.kube, mw, deps.cache) }).length === 0) {
       await removeFinalizer(deps.kube, ref, mw);
       return {};
     }
@@ -283,7 +288,7 @@ async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpe
         'apply conflicts with another field manager; forcing',
       ),
     build,
-    children: await listChildren(deps.kube, mw),
+    children: await listChildren(deps.kube, mw, deps.cache),
     keep: new ChildSet(),
     writes: 0,
   };

@@ -8,9 +8,9 @@ import type { KubeClient } from './client.ts';
 export function withAbort(kube: KubeClient, signal: AbortSignal): KubeClient {
   return {
     get: (ref) => kube.get(ref),
-    list: (apiVersion, kind, namespace, labelSelector) => kube.list(apiVersion, kind, namespace, labelSelector),
-    watch: (apiVersion, kind, namespace, rv, onEvent, onDone) =>
-      kube.watch(apiVersion, kind, namespace, rv, onEvent, onDone),
+    list: (apiVersion, kind, namespace, options) => kube.list(apiVersion, kind, namespace, options),
+    watch: (apiVersion, kind, namespace, rv, onEvent, onDone, options) =>
+      kube.watch(apiVersion, kind, namespace, rv, onEvent, onDone, options),
     apply: (obj, fieldManager, options) => {
       signal.throwIfAborted();
       return kube.apply(obj, fieldManager, options);

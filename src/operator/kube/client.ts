@@ -30,6 +30,28 @@ export interface ApplyOptions {
   force?: boolean;
 }
 
+/**
+ * ListOptions narrow a list: a label selector, and a page of at most `limit` objects continuing after the page that
+ * returned `continue` (every page of one list is the same snapshot; an expired token is a 410 Gone).
+ */
+export interface ListOptions {
+  labelSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+/** ListPage is one answer to a list: its objects, the snapshot's resourceVersion and, when more follow, `continue`. */
+export interface ListPage<T> {
+  items: T[];
+  resourceVersion: string;
+  continue?: string;
+}
+
+/** WatchOptions narrow a watch: objects that start or stop matching the selector arrive as ADDED or DELETED. */
+export interface WatchOptions {
+  labelSelector?: string;
+}
+
 /** WatchHandle stops a running watch; onDone is then called once without an error. */
 export interface WatchHandle {
   stop(): void;
@@ -39,13 +61,13 @@ export interface WatchHandle {
 export interface KubeClient {
   /** get reads one object; undefined when it does not exist (404). */
   get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined>;
-  /** list reads every object of a kind (in a namespace, or all when namespace is undefined). */
+  /** list reads one page of a kind's objects (in a namespace, or all when namespace is undefined); see listAll. */
   list<T extends KubeObject>(
     apiVersion: string,
     kind: string,
     namespace?: string,
-    labelSelector?: string,
-  ): Promise<{ items: T[]; resourceVersion: string }>;
+    options?: ListOptions,
+  ): Promise<ListPage<T>>;
   /** watch streams changes after resourceVersion; 410 Gone (and any other end) arrives through onDone(err). */
   watch<T extends KubeObject>(
     apiVersion: string,
@@ -54,6 +76,7 @@ export interface KubeClient {
     resourceVersion: string,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
+    options?: WatchOptions,
   ): Promise<WatchHandle>;
   /**
    * apply is server-side apply under fieldManager; it creates or updates. Without `force`, a field another manager

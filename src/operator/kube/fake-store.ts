@@ -80,8 +80,26 @@ export class FakeStore {
     return [...this.#objects.values()]
       .filter((o) => groupOf(o.apiVersion) === group && o.kind === kind)
       .filter((o) => namespace === undefined || CLUSTER_SCOPED.has(kind) || o.metadata.namespace === namespace)
-      .sort((a, b) => keyOrder(a).localeCompare(keyOrder(b)))
+      .sort(byKeyOrder)
       .map((o) => structuredClone(o) as T);
+  }
+
+  /**
+   * objectsAt copies every object of a kind as it was at resourceVersion rv (the snapshot every page of a paginated
+   * list serves), by undoing the newer history; 410 Gone once compaction has forgotten that far back.
+   */
+  objectsAt<T extends KubeObject>(rv: number, apiVersion: string, kind: string, namespace?: string): T[] {
+    const group = groupOf(apiVersion);
+    const state = new Map<string, KubeObject>();
+    for (const o of this.objectsOf(apiVersion, kind)) state.set(this.key(this.refOf(o)), o);
+    for (const ev of this.hub.since(rv)) {
+      if (ev.group !== group || ev.kind !== kind) continue;
+      if (ev.type === 'ADDED') state.delete(ev.key);
+      else state.set(ev.key, structuredClone(ev.previous ?? ev.object));
+    }
+    return [...state.values()]
+      .filter((o) => namespace === undefined || CLUSTER_SCOPED.has(kind) || o.metadata.namespace === namespace)
+      .sort(byKeyOrder) as T[];
   }
 
   /** hasStatusSubresource tells whether kind's status is only written through /status. */
@@ -291,6 +309,7 @@ export class FakeStore {
   }
 
   #commit(type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, obj: KubeObject): void {
+    const previous = this.#objects.get(key);
     this.#rv += 1;
     obj.metadata.resourceVersion = String(this.#rv);
     if (type === 'DELETED') this.#objects.delete(key);
@@ -301,7 +320,9 @@ export class FakeStore {
       kind: obj.kind,
       namespace: obj.metadata.namespace,
       type,
+      key,
       object: structuredClone(obj),
+      ...(previous === undefined ? {} : { previous: structuredClone(previous) }),
     });
   }
 
@@ -328,6 +349,13 @@ export function groupOf(apiVersion: string): string {
 function specOf(obj: KubeObject): PlainObject {
   const { metadata: _metadata, status: _status, ...rest } = obj;
   return rest;
+}
+
+/** byKeyOrder sorts by namespace/name in byte order, as etcd keys are (and as list pages continue). */
+function byKeyOrder(a: KubeObject, b: KubeObject): number {
+  const x = keyOrder(a);
+  const y = keyOrder(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 function keyOrder(o: KubeObject): string {

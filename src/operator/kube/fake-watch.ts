@@ -1,6 +1,7 @@
 /** @module The fake API server's watch machinery: an event history with compaction, and live watch streams. */
 import { KubeError } from './client.ts';
 import type { KubeObject, WatchEvent } from './client.ts';
+import { matchesLabels, type Requirement } from './selector.ts';
 
 /** StoredEvent is one committed change, kept until compaction so watches can resume from a resourceVersion. */
 export interface StoredEvent {
@@ -9,7 +10,11 @@ export interface StoredEvent {
   kind: string;
   namespace: string | undefined;
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** the store key (group, kind, namespace, name): a list at an older resourceVersion undoes events by it. */
+  key: string;
   object: KubeObject;
+  /** the object before a MODIFIED or DELETED change. */
+  previous?: KubeObject;
 }
 
 /** WatchFilter selects the events one stream carries. */
@@ -17,6 +22,8 @@ export interface WatchFilter {
   group: string;
   kind: string;
   namespace: string | undefined;
+  /** a parsed label selector (empty: every object). */
+  selector: readonly Requirement[];
 }
 
 interface Stream {
@@ -47,7 +54,8 @@ export class WatchHub {
   record(ev: StoredEvent): void {
     this.#history.push(ev);
     for (const s of this.#streams) {
-      if (matches(s.filter, ev)) this.#enqueue(s, { type: ev.type, object: structuredClone(ev.object) });
+      const e = eventFor(s.filter, ev);
+      if (e !== undefined) this.#enqueue(s, e);
     }
   }
 
@@ -85,14 +93,30 @@ export class WatchHub {
         this.#end(s, new KubeError(410, 'Gone', `too old resource version: ${from} (${this.#compactedThrough})`));
       } else {
         for (const ev of this.#history) {
-          if (ev.rv > from && matches(filter, ev))
-            this.#enqueue(s, { type: ev.type, object: structuredClone(ev.object) });
+          const e = ev.rv > from ? eventFor(filter, ev) : undefined;
+          if (e !== undefined) this.#enqueue(s, e);
         }
       }
     } else {
       for (const obj of from.initial) this.#enqueue(s, { type: 'ADDED', object: obj });
     }
     return { stop: () => this.#end(s, undefined, true) };
+  }
+
+  /**
+   * since gives the events after rv, newest first, for a list at rv (a page of a paginated list); 410 Gone when the
+   * history no longer reaches back to rv.
+   */
+  since(rv: number): StoredEvent[] {
+    if (rv < this.#compactedThrough) {
+      throw new KubeError(
+        410,
+        'Expired',
+        'The provided continue parameter is too old to display a consistent list result. ' +
+          'You can start a new list without the continue parameter.',
+      );
+    }
+    return this.#history.filter((e) => e.rv > rv).reverse();
   }
 
   /** stall makes every open stream silent (no events, no end), like a dead TCP connection. */
@@ -139,6 +163,20 @@ export class WatchHub {
   }
 }
 
-function matches(f: WatchFilter, ev: StoredEvent): boolean {
-  return f.group === ev.group && f.kind === ev.kind && (f.namespace === undefined || f.namespace === ev.namespace);
+/**
+ * eventFor is what a stream with filter f sees of a committed event, as the API server's watch cache decides it: with
+ * a label selector, an object that starts matching arrives as ADDED, and one that stops matching as DELETED with its
+ * previous content at the event's resourceVersion (apiserver cacher/cache_watcher.go, convertToWatchEvent).
+ */
+function eventFor(f: WatchFilter, ev: StoredEvent): WatchEvent<KubeObject> | undefined {
+  if (f.group !== ev.group || f.kind !== ev.kind) return undefined;
+  if (f.namespace !== undefined && f.namespace !== ev.namespace) return undefined;
+  const now = ev.type !== 'DELETED' && matchesLabels(ev.object.metadata.labels, f.selector);
+  const before = ev.type === 'ADDED' ? false : matchesLabels((ev.previous ?? ev.object).metadata.labels, f.selector);
+  if (now && before) return { type: 'MODIFIED', object: structuredClone(ev.object) };
+  if (now) return { type: 'ADDED', object: structuredClone(ev.object) };
+  if (!before) return undefined;
+  const gone = structuredClone(ev.type === 'DELETED' ? ev.object : (ev.previous ?? ev.object));
+  gone.metadata.resourceVersion = String(ev.rv);
+  return { type: 'DELETED', object: gone };
 }

@@ -6,9 +6,12 @@ import type {
   DeleteOptions,
   KubeClient,
   KubeObject,
+  ListOptions,
+  ListPage,
   ObjectRef,
   WatchEvent,
   WatchHandle,
+  WatchOptions,
 } from './client.ts';
 import { DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
@@ -62,16 +65,35 @@ export class FakeKube implements KubeClient {
     return this.peek<T>(ref);
   }
 
+  /**
+   * list pages as the API server does: at most `limit` objects in namespace/name order, and a `continue` token while
+   * more follow; every page of one list is the snapshot at the first page's resourceVersion, and a token older than
+   * the compacted history is a 410 Gone.
+   */
   async list<T extends KubeObject>(
     apiVersion: string,
     kind: string,
     namespace?: string,
-    labelSelector?: string,
-  ): Promise<{ items: T[]; resourceVersion: string }> {
+    options: ListOptions = {},
+  ): Promise<ListPage<T>> {
     this.#check('list', { apiVersion, kind, name: '' });
-    const reqs = parseLabelSelector(labelSelector);
-    const items = this.objectsOf<T>(apiVersion, kind, namespace).filter((o) => matchesLabels(o.metadata.labels, reqs));
-    return { items, resourceVersion: this.resourceVersion };
+    const reqs = parseLabelSelector(options.labelSelector);
+    const token = options.continue === undefined || options.continue === '' ? undefined : parseToken(options.continue);
+    const rv = token?.rv ?? this.#store.rv;
+    const all = (
+      token === undefined
+        ? this.objectsOf<T>(apiVersion, kind, namespace)
+        : this.#store.objectsAt<T>(rv, apiVersion, kind, namespace)
+    ).filter((o) => matchesLabels(o.metadata.labels, reqs) && (token === undefined || orderOf(o) > token.after));
+    const limit = options.limit ?? 0;
+    if (limit <= 0 || all.length <= limit) return { items: all, resourceVersion: String(rv) };
+    const items = all.slice(0, limit);
+    const after = orderOf(items[items.length - 1]!);
+    return {
+      items,
+      resourceVersion: String(rv),
+      continue: Buffer.from(JSON.stringify({ rv, after })).toString('base64url'),
+    };
   }
 
   async watch<T extends KubeObject>(
@@ -81,16 +103,21 @@ export class FakeKube implements KubeClient {
     resourceVersion: string,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
+    options: WatchOptions = {},
   ): Promise<WatchHandle> {
     this.#check('watch', { apiVersion, kind, name: '' });
     const scoped = this.#store.isClusterScoped(kind) ? undefined : namespace;
+    const selector = parseLabelSelector(options.labelSelector);
     const fresh = resourceVersion === '' || resourceVersion === '0';
-    const from = fresh ? { initial: this.objectsOf(apiVersion, kind, namespace) } : Number(resourceVersion);
+    const initial = this.objectsOf(apiVersion, kind, namespace).filter((o) =>
+      matchesLabels(o.metadata.labels, selector),
+    );
+    const from = fresh ? { initial } : Number(resourceVersion);
     if (typeof from === 'number' && !Number.isSafeInteger(from)) {
       throw new KubeError(400, 'BadRequest', `invalid resourceVersion "${resourceVersion}"`);
     }
     return this.#store.hub.open(
-      { group: groupOf(apiVersion), kind, namespace: scoped },
+      { group: groupOf(apiVersion), kind, namespace: scoped, selector },
       from,
       onEvent as (e: WatchEvent<KubeObject>) => void,
       onDone,
@@ -301,4 +328,21 @@ export class FakeKube implements KubeClient {
   #record(verb: FakeVerb, ref: ObjectRef, changed: boolean, fieldManager?: string): void {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
+}
+
+/** orderOf is the list order of an object (namespace/name), which continue tokens resume after. */
+function orderOf(o: KubeObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+}
+
+/** parseToken reads a continue token of this fake (the snapshot's resourceVersion and the last key sent). */
+function parseToken(token: string): { rv: number; after: string } {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; after?: unknown };
+    if (typeof parsed.rv === 'number' && typeof parsed.after === 'string')
+      return { rv: parsed.rv, after: parsed.after };
+  } catch {
+    // fall through to the API server's answer to a token it did not issue
+  }
+  throw new KubeError(400, 'BadRequest', `invalid continue token "${token}"`);
 }

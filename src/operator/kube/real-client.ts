@@ -8,16 +8,19 @@ import {
   PatchStrategy,
   Watch,
 } from '@kubernetes/client-node';
-import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
+import type { CoreV1Event, KubernetesObject, ResponseContext } from '@kubernetes/client-node';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
   DeleteOptions,
   KubeClient,
   KubeObject,
+  ListOptions,
+  ListPage,
   ObjectRef,
   WatchEvent,
   WatchHandle,
+  WatchOptions,
 } from './client.ts';
 
 /** KubeConfigOptions choose where the cluster credentials come from. */
@@ -45,7 +48,19 @@ export function createKubeClient(kc: KubeConfig): KubeClient {
   return new RealKubeClient(kc);
 }
 
-/** ObjectApi adds raw merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
+/**
+ * RAW_JSON asks ObjectApi for the answer's JSON as sent: the client's own deserializer reads a custom resource list's
+ * metadata as ObjectMeta and so drops its `continue` token (client-node 2.0.1), which paginated lists need.
+ */
+const RAW_JSON = 'mdw:raw-json';
+
+/** RawList is a list answer as the API server sends it. */
+interface RawList {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: KubeObject[];
+}
+
+/** ObjectApi adds raw lists and merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
 class ObjectApi extends KubernetesObjectApi {
   static forConfig(kc: KubeConfig): ObjectApi {
     const api = kc.makeApiClient(ObjectApi);
@@ -56,6 +71,33 @@ class ObjectApi extends KubernetesObjectApi {
   /** collectionPath is the URL path of a kind's collection (all namespaces when namespace is undefined). */
   async collectionPath(apiVersion: string, kind: string, namespace: string | undefined): Promise<string> {
     return this.specUriPath({ apiVersion, kind, metadata: namespace === undefined ? {} : { namespace } }, 'list');
+  }
+
+  /** listPage reads one page of a collection (labelSelector, limit, continue) as raw JSON. */
+  async listPage(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    options: ListOptions,
+  ): Promise<RawList> {
+    const ctx = this.configuration.baseServer.makeRequestContext(
+      await this.collectionPath(apiVersion, kind, namespace),
+      HttpMethod.GET,
+    );
+    ctx.setHeaderParam('Accept', 'application/json');
+    if (options.labelSelector !== undefined) ctx.setQueryParam('labelSelector', options.labelSelector);
+    if (options.limit !== undefined) ctx.setQueryParam('limit', String(options.limit));
+    if (options.continue !== undefined && options.continue !== '') ctx.setQueryParam('continue', options.continue);
+    return this.requestPromise<KubernetesObject>(ctx, RAW_JSON) as Promise<RawList>;
+  }
+
+  protected override async processResponse<T extends KubernetesObject>(
+    response: ResponseContext,
+    type?: string,
+  ): Promise<T> {
+    const ok = response.httpStatusCode >= 200 && response.httpStatusCode <= 299;
+    if (type !== RAW_JSON || !ok) return super.processResponse<T>(response, type);
+    return JSON.parse(await response.body.text()) as T;
   }
 
   /** mergePatch sends body verbatim as application/merge-patch+json (nulls delete), optionally to /status. */
@@ -97,16 +139,17 @@ class RealKubeClient implements KubeClient {
     apiVersion: string,
     kind: string,
     namespace?: string,
-    labelSelector?: string,
-  ): Promise<{ items: T[]; resourceVersion: string }> {
-    const res = await this.#objects
-      .list(apiVersion, kind, namespace, undefined, undefined, undefined, undefined, labelSelector)
-      .catch((err: unknown) => {
-        throw toKubeError(err, 'list');
-      });
+    options: ListOptions = {},
+  ): Promise<ListPage<T>> {
+    const res = await this.#objects.listPage(apiVersion, kind, namespace, options).catch((err: unknown) => {
+      throw toKubeError(err, 'list');
+    });
     // list items carry no apiVersion/kind on the wire; callers expect whole objects
-    const items = res.items.map((i) => reviveMetadata({ ...(i as KubeObject), apiVersion, kind }) as T);
-    return { items, resourceVersion: res.metadata?.resourceVersion ?? '' };
+    const items = (res.items ?? []).map((i) => reviveMetadata({ ...i, apiVersion, kind }) as T);
+    const page: ListPage<T> = { items, resourceVersion: res.metadata?.resourceVersion ?? '' };
+    const next = res.metadata?.continue;
+    if (next !== undefined && next !== '') page.continue = next;
+    return page;
   }
 
   async watch<T extends KubeObject>(
@@ -116,6 +159,7 @@ class RealKubeClient implements KubeClient {
     resourceVersion: string,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
+    options: WatchOptions = {},
   ): Promise<WatchHandle> {
     const path = await this.#objects.collectionPath(apiVersion, kind, namespace).catch((err: unknown) => {
       throw toKubeError(err, 'watch');
@@ -129,7 +173,7 @@ class RealKubeClient implements KubeClient {
     };
     state.abort = await this.#watch.watch(
       path,
-      { resourceVersion, allowWatchBookmarks: true },
+      { resourceVersion, allowWatchBookmarks: true, labelSelector: options.labelSelector },
       (type: string, obj: unknown) => {
         if (state.finished) return;
         if (type === 'ERROR') finish(statusToError(obj));
@@ -243,6 +287,10 @@ function toKubeError(err: unknown, action: string): KubeError {
     const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : (REASONS[status] ?? 'Unknown');
     const message = typeof body.message === 'string' ? body.message : `HTTP ${status}`;
     return new KubeError(status, reason, `${action}: ${message}`, { cause: err });
+  }
+  // discovery found the group but not the kind: the API server does not serve it (a CRD that is not installed)
+  if (err instanceof Error && err.message.startsWith('Unrecognized API version and kind')) {
+    return new KubeError(404, 'NotFound', `${action}: ${err.message}`, { cause: err });
   }
   return new KubeError(0, 'NetworkError', `${action}: ${err instanceof Error ? err.message : String(err)}`, {
     cause: err,

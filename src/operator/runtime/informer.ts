@@ -1,5 +1,13 @@
 /** @module An informer: list + watch of one kind into a cache, relist on 410, a watchdog for silent watches, resync. */
-import type { KubeClient, KubeError, KubeObject, WatchEvent, WatchHandle } from '../kube/client.ts';
+import {
+  isKubeError,
+  type KubeClient,
+  type KubeError,
+  type KubeObject,
+  type WatchEvent,
+  type WatchHandle,
+} from '../kube/client.ts';
+import { listAll } from '../kube/list-all.ts';
 import type { Logger } from '../../log.ts';
 import { Backoff } from '../../retry.ts';
 
@@ -18,7 +26,12 @@ export interface InformerOptions<T extends KubeObject> {
   kind: string;
   /** one namespace, or every namespace when undefined. */
   namespace?: string;
+  /** only objects with these labels are listed, watched and cached (an object that loses them is deleted from it). */
   labelSelector?: string;
+  /** list page size (default LIST_PAGE_SIZE). */
+  pageSize?: number;
+  /** a kind that may not be served (an optional CRD): a 404 leaves the cache empty and lists again after retryMaxMs. */
+  optional?: boolean;
   handlers: InformerHandlers<T>;
   log: Logger;
   /** re-deliver the cache to onResync this often (0: never). Default 5 min. */
@@ -69,8 +82,10 @@ export class Informer<T extends KubeObject> {
     if (!this.#stopped) return;
     this.#stopped = false;
     this.#backoff.reset();
-    await this.#relist();
-    void this.#watch();
+    const served = await this.#relist();
+    if (this.#stopped) return;
+    if (served) void this.#watch();
+    else this.#restart('absent', this.#opts.retryMaxMs ?? 30_000, true);
     if (this.#resyncPeriodMs > 0) {
       this.#resyncTimer = setInterval(() => {
         for (const obj of this.#cache.values()) this.#opts.handlers.onResync?.(obj);
@@ -104,16 +119,24 @@ export class Informer<T extends KubeObject> {
     return this.#cache.get(key);
   }
 
-  async #relist(): Promise<void> {
+  /** relist refills the cache from a paginated list; false when an optional kind is not served (the cache empties). */
+  async #relist(): Promise<boolean> {
     const opts = this.#opts;
     opts.onRelist?.();
-    const { items, resourceVersion: rv } = await opts.kube.list<T>(
-      opts.apiVersion,
-      opts.kind,
-      opts.namespace,
-      opts.labelSelector,
-    );
-    if (this.#stopped) return;
+    let listed: { items: T[]; resourceVersion: string };
+    let served = true;
+    try {
+      listed = await listAll<T>(opts.kube, opts.apiVersion, opts.kind, opts.namespace, {
+        ...(opts.labelSelector === undefined ? {} : { labelSelector: opts.labelSelector }),
+        ...(opts.pageSize === undefined ? {} : { limit: opts.pageSize }),
+      });
+    } catch (err) {
+      if (opts.optional !== true || !isKubeError(err, 404)) throw err;
+      listed = { items: [], resourceVersion: '' };
+      served = false;
+    }
+    const { items, resourceVersion: rv } = listed;
+    if (this.#stopped) return false;
     const seen = new Set<string>();
     for (const obj of items) {
       seen.add(objectKey(obj));
@@ -123,6 +146,7 @@ export class Informer<T extends KubeObject> {
       if (!seen.has(key)) this.#apply({ type: 'DELETED', object: obj });
     }
     this.#resourceVersion = rv;
+    return served;
   }
 
   /** apply updates the cache from one event and calls the handlers (ADDED/MODIFIED are told apart by the cache). */
@@ -174,6 +198,7 @@ export class Informer<T extends KubeObject> {
         this.#resourceVersion,
         onEvent,
         onDone,
+        opts.labelSelector === undefined ? {} : { labelSelector: opts.labelSelector },
       );
       if (!current()) h.stop();
       else this.#handle = h;
@@ -188,12 +213,15 @@ export class Informer<T extends KubeObject> {
     this.#handle?.stop();
     this.#handle = undefined;
     this.#opts.onWatchRestart?.(reason);
-    if (reason !== 'closed') this.#log.warn({ reason, delayMs, err }, 'watch restarting');
+    if (reason !== 'closed' && reason !== 'absent') this.#log.warn({ reason, delayMs, err }, 'watch restarting');
     if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
-      void (withRelist ? this.#relist() : Promise.resolve()).then(
-        () => this.#watch(),
+      void (withRelist ? this.#relist() : Promise.resolve(true)).then(
+        (served) => {
+          if (served) void this.#watch();
+          else if (!this.#stopped) this.#restart('absent', this.#opts.retryMaxMs ?? 30_000, true);
+        },
         (e: unknown) => {
           if (!this.#stopped) this.#restart('error', this.#backoff.next(), true, e);
         },

@@ -5,7 +5,10 @@ import { startOpsServer } from '../../ops-server.ts';
 import { retry } from '../../retry.ts';
 import type { Role } from '../../roles.ts';
 import { API_VERSION, KIND } from '../api/middleware-types.ts';
+import type { ObjectCache } from '../kube/cache.ts';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
+import { matchesLabels, parseLabelSelector } from '../kube/selector.ts';
+import { CHILD_SELECTOR, MANAGED_KINDS, type ManagedKind } from '../specs/kinds.ts';
 import { LEADER_LEASE_NAME } from '../specs/rbac.ts';
 import { ownedHandlers, primaryHandlers } from './handlers.ts';
 import { Informer, type InformerHandlers } from './informer.ts';
@@ -13,12 +16,6 @@ import { LeaderElector } from './leader.ts';
 import { ReconcileResult, createOperatorMetrics } from './metrics.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { WorkQueue } from './queue.ts';
-
-/** KindRef names a watched kind. */
-export interface KindRef {
-  apiVersion: string;
-  kind: string;
-}
 
 /** LeaderElectionTimings override the 15 s / 10 s / 2 s defaults (tests use shorter ones). */
 export interface LeaderElectionTimings {
@@ -34,8 +31,11 @@ export interface OperatorOptions {
   registry: Registry;
   /** this replica's name in the leader Lease (the pod name). */
   identity: string;
-  /** reconciles one key; `signal` aborts when this replica stops working (Lease lost, stop): it must then write nothing. */
-  reconcile: (key: string, signal: AbortSignal) => Promise<{ requeueAfterMs?: number }>;
+  /**
+   * reconciles one key; `signal` aborts when this replica stops working (Lease lost, stop): it must then write
+   * nothing. `cache` reads the children from this session's informers.
+   */
+  reconcile: (key: string, signal: AbortSignal, cache: ObjectCache) => Promise<{ requeueAfterMs?: number }>;
   /** watch one namespace, or all namespaces when undefined. */
   namespace?: string;
   /** the leader Lease (default LEADER_LEASE_NAME, which RBAC names); its namespace defaults to `namespace`, else "default". */
@@ -43,8 +43,10 @@ export interface OperatorOptions {
   leaseNamespace?: string;
   /** false: act as leader at once (single replica, tests). Default: elect with the default timings. */
   leaderElection?: boolean | LeaderElectionTimings;
-  /** kinds whose changes enqueue their controlling Middleware. Default: Deployment, Job, Service. */
-  ownedKinds?: KindRef[];
+  /** kinds cached (children of Middlewares, by CHILD_SELECTOR) whose changes enqueue their owner. Default: MANAGED_KINDS. */
+  ownedKinds?: readonly ManagedKind[];
+  /** list page size of the informers (default LIST_PAGE_SIZE). */
+  pageSize?: number;
   /** re-enqueue every Middleware this often (safety net). Default 5 min. */
   resyncPeriodMs?: number;
   /** restart a watch silent for this long. Default 10 min. */
@@ -58,13 +60,6 @@ export interface OperatorOptions {
   /** metrics made by the caller (to share statusUpdates with the reconciler); default: created on registry. */
   metrics?: OperatorMetrics;
 }
-
-/** DEFAULT_OWNED_KINDS are the children whose status the reconcile waits on. */
-export const DEFAULT_OWNED_KINDS: readonly KindRef[] = [
-  { apiVersion: 'apps/v1', kind: 'Deployment' },
-  { apiVersion: 'batch/v1', kind: 'Job' },
-  { apiVersion: 'v1', kind: 'Service' },
-];
 
 /** Session is one stretch of leadership: its queue, its informers and the signal that ends it. */
 interface Session {
@@ -162,11 +157,11 @@ export class OperatorRuntime implements Role {
     return this.#sessionChange;
   }
 
-  async #timedReconcile(key: string, signal: AbortSignal): Promise<{ requeueAfterMs?: number }> {
+  async #timedReconcile(key: string, signal: AbortSignal, cache: ObjectCache): Promise<{ requeueAfterMs?: number }> {
     const { metrics } = this;
     const end = metrics.reconcileDuration.startTimer();
     try {
-      const result = await this.#opts.reconcile(key, signal);
+      const result = await this.#opts.reconcile(key, signal, cache);
       const requeue = result.requeueAfterMs !== undefined;
       metrics.reconcileTotal.inc({ result: requeue ? ReconcileResult.REQUEUE : ReconcileResult.SUCCESS });
       return result;
@@ -179,7 +174,7 @@ export class OperatorRuntime implements Role {
     }
   }
 
-  #informerFor(ref: KindRef, handlers: InformerHandlers<KubeObject>, owned: boolean): Informer<KubeObject> {
+  #informerFor(ref: ManagedKind, handlers: InformerHandlers<KubeObject>, owned: boolean): Informer<KubeObject> {
     const { metrics } = this;
     const opts = this.#opts;
     const informer: Informer<KubeObject> = new Informer({
@@ -187,6 +182,9 @@ export class OperatorRuntime implements Role {
       apiVersion: ref.apiVersion,
       kind: ref.kind,
       namespace: opts.namespace,
+      ...(owned ? { labelSelector: CHILD_SELECTOR } : {}),
+      ...(ref.optional === true ? { optional: true } : {}),
+      ...(opts.pageSize === undefined ? {} : { pageSize: opts.pageSize }),
       log: this.#log,
       resyncPeriodMs: owned ? 0 : opts.resyncPeriodMs,
       watchTimeoutMs: opts.watchTimeoutMs,
@@ -203,9 +201,11 @@ export class OperatorRuntime implements Role {
   async #startSession(): Promise<void> {
     const { metrics } = this;
     const opts = this.#opts;
+    const caches = new Map<string, Informer<KubeObject>>();
+    const cache = informerCache(caches);
     const queue = new WorkQueue({
       ...opts.queue,
-      process: (key, signal) => this.#timedReconcile(key, signal),
+      process: (key, signal) => this.#timedReconcile(key, signal, cache),
       concurrency: opts.concurrency,
       onDepth: (d) => metrics.queueDepth.set(d),
       onAdd: () => metrics.queueAdds.inc(),
@@ -216,8 +216,10 @@ export class OperatorRuntime implements Role {
     });
     const enqueue = (key: string): void => queue.add(key);
     // children first, so their caches are filled when the first Middleware keys arrive
+    const owned = opts.ownedKinds ?? MANAGED_KINDS;
+    for (const k of owned) caches.set(k.kind, this.#informerFor(k, ownedHandlers(KIND, enqueue), true));
     const informers = [
-      ...(opts.ownedKinds ?? DEFAULT_OWNED_KINDS).map((k) => this.#informerFor(k, ownedHandlers(KIND, enqueue), true)),
+      ...caches.values(),
       this.#informerFor({ apiVersion: API_VERSION, kind: KIND }, primaryHandlers(enqueue), false),
     ];
     const session: Session = { queue, informers, abort: new AbortController() };
@@ -260,6 +262,22 @@ export class OperatorRuntime implements Role {
     this.metrics.queueDepth.set(0);
     this.#log.info({}, 'operator stopped working');
   }
+}
+
+/** informerCache reads the children's informers (by kind): the reconciler's ObjectCache. */
+function informerCache(informers: ReadonlyMap<string, Informer<KubeObject>>): ObjectCache {
+  return {
+    list<T extends KubeObject>(_apiVersion: string, kind: string, namespace: string | undefined, selector?: string) {
+      const informer = informers.get(kind);
+      if (informer === undefined) return undefined;
+      const reqs = parseLabelSelector(selector);
+      return informer
+        .list()
+        .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
+        .filter((o) => matchesLabels(o.metadata.labels, reqs))
+        .map((o) => structuredClone(o) as T);
+    },
+  };
 }
 
 function isOwnedByMiddleware(obj: KubeObject): boolean {

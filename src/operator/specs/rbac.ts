@@ -19,11 +19,10 @@ export interface Permission {
 }
 
 /**
- * Children are listed (each reconcile reads a Middleware's children by label), created and updated by server-side
- * apply (patch; create when the object is new); the watched ones are also watched, the prunable ones deleted.
+ * Children are listed and watched (the informers cache every kind of child, selected by the operator's labels),
+ * created and updated by server-side apply (patch; create when the object is new); the prunable ones deleted.
  */
-const CHILD = ['create', 'list', 'patch'] as const;
-const WATCHED_CHILD = [...CHILD, 'watch', 'delete'] as const;
+const CHILD = ['create', 'list', 'patch', 'watch'] as const;
 const PRUNED_CHILD = [...CHILD, 'delete'] as const;
 
 /**
@@ -49,9 +48,9 @@ export const OPERATOR_PERMISSIONS: readonly Permission[] = [
     verbs: ['update'],
     why: 'blockOwnerDeletion on owned children',
   },
-  { apiGroup: 'apps', resource: 'deployments', verbs: WATCHED_CHILD, why: 'populator and server Deployments' },
-  { apiGroup: 'batch', resource: 'jobs', verbs: WATCHED_CHILD, why: 'migration, in-place reload and schema drop Jobs' },
-  { apiGroup: '', resource: 'services', verbs: WATCHED_CHILD, why: 'stable and preview Services' },
+  { apiGroup: 'apps', resource: 'deployments', verbs: PRUNED_CHILD, why: 'populator and server Deployments' },
+  { apiGroup: 'batch', resource: 'jobs', verbs: PRUNED_CHILD, why: 'migration, in-place reload and schema drop Jobs' },
+  { apiGroup: '', resource: 'services', verbs: PRUNED_CHILD, why: 'stable and preview Services' },
   // Identity objects are never pruned: they go with the Middleware (garbage collection).
   { apiGroup: '', resource: 'serviceaccounts', verbs: CHILD, why: 'the operand ServiceAccount' },
   {

@@ -14,8 +14,11 @@ import {
   type DeleteOptions,
   type KubeClient,
   type KubeObject,
+  type ListOptions,
+  type ListPage,
   type ObjectRef,
   type WatchEvent,
+  type WatchOptions,
   type WatchHandle,
   KubeError,
 } from '../../../src/operator/kube/client.ts';
@@ -197,9 +200,9 @@ export class InterceptingKube implements KubeClient {
     apiVersion: string,
     kind: string,
     namespace?: string,
-    labelSelector?: string,
-  ): Promise<{ items: T[]; resourceVersion: string }> {
-    return this.#inner.list(apiVersion, kind, namespace, labelSelector);
+    options?: ListOptions,
+  ): Promise<ListPage<T>> {
+    return this.#inner.list(apiVersion, kind, namespace, options);
   }
   watch<T extends KubeObject>(
     apiVersion: string,
@@ -208,8 +211,9 @@ export class InterceptingKube implements KubeClient {
     rv: string,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
+    options?: WatchOptions,
   ): Promise<WatchHandle> {
-    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone);
+    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone, options);
   }
   async apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T> {
     await this.#hook('apply', refOf(obj));

@@ -109,12 +109,87 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       const tag = unique('t');
       await kube.create(configMap(unique('a'), {}, { tag, tier: 'x' }));
       await kube.create(configMap(unique('b'), {}, { tag, tier: 'y' }));
-      const both = await kube.list('v1', 'ConfigMap', ns, `tag=${tag}`);
+      const both = await kube.list('v1', 'ConfigMap', ns, { labelSelector: `tag=${tag}` });
       expect(both.items).to.have.length(2);
       expect(both.resourceVersion).to.match(/^\d+$/);
-      const one = await kube.list('v1', 'ConfigMap', ns, `tag=${tag},tier in (y)`);
+      const one = await kube.list('v1', 'ConfigMap', ns, { labelSelector: `tag=${tag},tier in (y)` });
       expect(one.items.map((o) => o.metadata.labels?.tier)).to.deep.equal(['y']);
-      expect((await kube.list('v1', 'ConfigMap', `${ns}-other`, `tag=${tag}`)).items).to.have.length(0);
+      expect((await kube.list('v1', 'ConfigMap', `${ns}-other`, { labelSelector: `tag=${tag}` })).items).to.have.length(
+        0,
+      );
+    });
+
+    it('list pages with limit and continue over one snapshot; an expired continue token is 410', async () => {
+      const tag = unique('p');
+      const names = ['a', 'b', 'c', 'd', 'e'].map((n) => `${tag}-${n}`);
+      for (const n of names) await kube.create(configMap(n, {}, { tag }));
+      await kube.create(configMap(`${tag}-other`, {}, { tag: `${tag}-x` }));
+      const labelSelector = `tag=${tag}`;
+      const nameOf = (o: KubeObject) => o.metadata.name;
+      const first = await kube.list('v1', 'ConfigMap', ns, { labelSelector, limit: 2 });
+      expect(first.items.map(nameOf)).to.deep.equal(names.slice(0, 2));
+      expect(first.continue).to.be.a('string');
+      // what changes after the first page is not in the next ones: every page is the first page's snapshot
+      await kube.delete(ref(configMap(names[2] ?? '', {})));
+      await kube.create(configMap(`${tag}-f`, {}, { tag }));
+      const second = await kube.list('v1', 'ConfigMap', ns, { labelSelector, limit: 2, continue: first.continue });
+      expect(second.items.map(nameOf)).to.deep.equal(names.slice(2, 4));
+      expect(second.resourceVersion).to.equal(first.resourceVersion);
+      const third = await kube.list('v1', 'ConfigMap', ns, { labelSelector, limit: 2, continue: second.continue });
+      expect(third.items.map(nameOf)).to.deep.equal(names.slice(4));
+      expect(third.continue).to.equal(undefined);
+      // a fresh list sees the changes; without a limit it is one page
+      const all = await kube.list('v1', 'ConfigMap', ns, { labelSelector });
+      expect(all.items.map(nameOf)).to.deep.equal([...names.filter((n) => n !== names[2]), `${tag}-f`]);
+      expect(all.continue).to.equal(undefined);
+      if (s.compact === undefined) return;
+      const again = await kube.list('v1', 'ConfigMap', ns, { labelSelector, limit: 2 });
+      await kube.create(configMap(unique('c'), {}));
+      await s.compact();
+      const err = await kube.list('v1', 'ConfigMap', ns, { labelSelector, limit: 2, continue: again.continue }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).to.be.instanceOf(KubeError).and.include({ status: 410 });
+    });
+
+    it('watch with a label selector: an object that starts matching is ADDED, one that stops is DELETED', async () => {
+      const tag = unique('s');
+      const { resourceVersion } = await kube.list('v1', 'ConfigMap', ns);
+      const seen: string[] = [];
+      const handle = await kube.watch<KubeObject>(
+        'v1',
+        'ConfigMap',
+        ns,
+        resourceVersion,
+        (e) =>
+          seen.push(
+            `${e.type} ${e.object.metadata.name ?? ''} ${(e.object.data as Record<string, string> | undefined)?.v ?? ''}`,
+          ),
+        () => undefined,
+        { labelSelector: `sel=${tag}` },
+      );
+      try {
+        const x = await kube.create(configMap(`${tag}-x`, { v: '1' }));
+        await kube.patchMerge(ref(x), { metadata: { labels: { sel: tag } }, data: { v: '2' } });
+        await kube.patchMerge(ref(x), { data: { v: '3' } });
+        await kube.patchMerge(ref(x), { metadata: { labels: { sel: null } }, data: { v: '4' } });
+        await kube.delete(ref(x));
+        const y = await kube.create(configMap(`${tag}-y`, { v: '1' }, { sel: tag }));
+        await kube.delete(ref(y));
+        await eventually(async () =>
+          expect(seen).to.deep.equal([
+            `ADDED ${tag}-x 2`,
+            `MODIFIED ${tag}-x 3`,
+            // the object as it was when it last matched
+            `DELETED ${tag}-x 3`,
+            `ADDED ${tag}-y 1`,
+            `DELETED ${tag}-y 1`,
+          ]),
+        );
+      } finally {
+        handle.stop();
+      }
     });
 
     it('generation moves on spec changes only, not on metadata or status changes', async () => {

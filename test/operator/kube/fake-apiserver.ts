@@ -53,6 +53,9 @@ async function handle(
   const apiVersion = seg[0] === 'api' ? (seg[1] ?? '') : `${seg[1] ?? ''}/${seg[2] ?? ''}`;
   const rest = seg.slice(seg[0] === 'api' ? 2 : 3);
   if (rest.length === 0) {
+    // an API server answers 404 for a group version nothing serves (a CRD's group before it is installed)
+    if (!kinds.some((k) => k.apiVersion === apiVersion))
+      throw new KubeError(404, 'NotFound', 'the server could not find the requested resource');
     send(res, 200, {
       kind: 'APIResourceList',
       groupVersion: apiVersion,
@@ -87,16 +90,27 @@ async function handle(
         open.delete(res);
         res.end();
       },
+      optional({ labelSelector: q.get('labelSelector') }),
     );
     req.on('close', () => h.stop());
     return;
   }
   if (req.method === 'GET' && name === undefined) {
-    const list = await kube.list(apiVersion, served.kind, namespace, q.get('labelSelector') ?? undefined);
+    const limit = q.get('limit');
+    const list = await kube.list(
+      apiVersion,
+      served.kind,
+      namespace,
+      optional({
+        labelSelector: q.get('labelSelector'),
+        continue: q.get('continue'),
+        limit: limit === null ? null : Number(limit),
+      }),
+    );
     send(res, 200, {
       apiVersion,
       kind: `${served.kind}List`,
-      metadata: { resourceVersion: list.resourceVersion },
+      metadata: { resourceVersion: list.resourceVersion, ...optional({ continue: list.continue }) },
       items: list.items,
     });
   } else if (req.method === 'GET') {
@@ -139,6 +153,11 @@ async function patch(
   const patchBody = (body ?? {}) as { status?: unknown; metadata?: { resourceVersion?: string } };
   if (sub === 'status') return kube.patchStatus(ref, patchBody.status, patchBody.metadata?.resourceVersion);
   return kube.patchMerge(ref, patchBody);
+}
+
+/** optional drops the absent query parameters (null or undefined), so the options carry only what was sent. */
+function optional<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], null | undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

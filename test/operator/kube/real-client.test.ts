@@ -125,10 +125,59 @@ describe('createKubeClient (HTTP level)', () => {
       metadata: { resourceVersion: '42' },
       items: [{ metadata: { name: 'a', namespace: 'ns1' }, spec: {} }],
     });
-    const res = await kube.list(MW, 'Middleware', 'ns1', 'app=mdw');
+    const res = await kube.list(MW, 'Middleware', 'ns1', { labelSelector: 'app=mdw' });
     expect(new URL(SERVER + (seen[0]?.path ?? '')).searchParams.get('labelSelector')).to.equal('app=mdw');
     expect(res.resourceVersion).to.equal('42');
     expect(res.items[0]).to.include({ apiVersion: MW, kind: 'Middleware' });
+  });
+
+  it('list sends limit and continue and returns the next token, for typed lists and custom resources', async () => {
+    on('GET', '/apis/apps/v1/namespaces/ns1/deployments', 200, {
+      apiVersion: 'apps/v1',
+      kind: 'DeploymentList',
+      metadata: { resourceVersion: '50', continue: 'tok-2' },
+      items: [{ metadata: { name: 'd1', namespace: 'ns1' } }],
+    });
+    on('GET', `/apis/${MW}/namespaces/ns1/middlewares`, 200, {
+      apiVersion: MW,
+      kind: 'MiddlewareList',
+      metadata: { resourceVersion: '50', continue: 'tok-3' },
+      items: [],
+    });
+    on('GET', `/apis/${MW}/namespaces/ns1/middlewares`, 200, {
+      apiVersion: MW,
+      kind: 'MiddlewareList',
+      metadata: { resourceVersion: '50' },
+      items: [],
+    });
+    const selector = 'app.kubernetes.io/managed-by=mdw-operator';
+    const page = await kube.list('apps/v1', 'Deployment', 'ns1', {
+      labelSelector: selector,
+      limit: 2,
+      continue: 'tok-1',
+    });
+    expect(seen[0]?.path.split('?')[1]).to.equal(
+      'labelSelector=app.kubernetes.io%2Fmanaged-by%3Dmdw-operator&limit=2&continue=tok-1',
+    );
+    expect(page).to.deep.include({ resourceVersion: '50', continue: 'tok-2' });
+    expect((await kube.list(MW, 'Middleware', 'ns1', { limit: 500 })).continue).to.equal('tok-3');
+    expect(seen[1]?.path.split('?')[1]).to.equal('limit=500');
+    const last = await kube.list(MW, 'Middleware', 'ns1', { limit: 500, continue: 'tok-3' });
+    expect(seen[2]?.path.split('?')[1]).to.equal('limit=500&continue=tok-3');
+    expect(last).to.not.have.property('continue');
+  });
+
+  it('watch sends the label selector with the resourceVersion', async () => {
+    on('GET', '/apis/apps/v1/namespaces/ns1/deployments?', 200, '');
+    await new Promise<KubeError | undefined>((resolve) => {
+      void kube.watch('apps/v1', 'Deployment', 'ns1', '7', () => undefined, resolve, {
+        labelSelector: 'app.kubernetes.io/name=aeternity-middleware,app.kubernetes.io/managed-by=mdw-operator',
+      });
+    });
+    expect(seen[0]?.path.split('?')[1]).to.equal(
+      'watch=true&resourceVersion=7&allowWatchBookmarks=true&labelSelector=' +
+        'app.kubernetes.io%2Fname%3Daeternity-middleware%2Capp.kubernetes.io%2Fmanaged-by%3Dmdw-operator',
+    );
   });
 
   it('list without a namespace reads the all-namespaces path', async () => {

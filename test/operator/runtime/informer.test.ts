@@ -18,6 +18,15 @@ const mw = (name: string, spec: unknown = { replicas: 1 }): KubeObject => ({
   spec,
 });
 const ref = (name: string): ObjectRef => ({ apiVersion: MW, kind: 'Middleware', namespace: NS, name });
+/** withList is kube with its list replaced (to count pages or make a kind unserved); every other call goes to kube. */
+const withList = (kube: FakeKube, replaced: { list: FakeKube['list'] }): FakeKube =>
+  new Proxy(kube, {
+    get: (target, prop, receiver) => {
+      if (prop === 'list') return replaced.list;
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('Informer', () => {
@@ -35,7 +44,14 @@ describe('Informer', () => {
   });
   const start = async (
     handlers: InformerHandlers<KubeObject>,
-    extra: { watchTimeoutMs?: number; resyncPeriodMs?: number } = {},
+    extra: {
+      watchTimeoutMs?: number;
+      resyncPeriodMs?: number;
+      labelSelector?: string;
+      pageSize?: number;
+      optional?: boolean;
+      kube?: FakeKube;
+    } = {},
   ): Promise<Informer<KubeObject>> => {
     informer = new Informer({
       kube,
@@ -95,6 +111,60 @@ describe('Informer', () => {
     ).to.deep.equal(['new', 'stays']);
     await kube.patchMerge(ref('new'), { spec: { replicas: 5 } });
     await eventually(async () => expect(log$.at(-1)).to.equal('update new'));
+  });
+
+  it('lists in pages and caches and watches only what its label selector matches', async () => {
+    const lists: Array<string | undefined> = [];
+    const spy = withList(kube, {
+      list: (...args: Parameters<FakeKube['list']>) => {
+        lists.push(args[3]?.continue);
+        return kube.list(...args);
+      },
+    });
+    for (const n of ['a', 'b', 'c', 'd', 'e'])
+      await kube.create({ ...mw(n), metadata: { name: n, namespace: NS, labels: { team: 'x' } } });
+    await kube.create(mw('unlabelled'));
+    const inf = await start(recording(), { kube: spy, labelSelector: 'team=x', pageSize: 2 });
+    expect(lists).to.have.length(3); // pages of 2, 2 and 1
+    expect(lists[0]).to.equal(undefined);
+    expect(inf.list().map((o) => o.metadata.name)).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
+    kube.userPatch(ref('unlabelled'), { metadata: { labels: { team: 'x' } } });
+    kube.userPatch(ref('a'), { metadata: { labels: { team: null } } });
+    await eventually(async () => expect(log$.slice(-2)).to.deep.equal(['add unlabelled', 'delete a']));
+    expect(inf.get(`${NS}/a`)).to.equal(undefined);
+  });
+
+  it('a relist whose continue token expires (410) starts over and still sees every object', async () => {
+    for (const n of ['a', 'b', 'c']) await kube.create(mw(n));
+    let compacted = false;
+    const spy = withList(kube, {
+      list: async <T extends KubeObject>(...args: Parameters<FakeKube['list']>) => {
+        const page = await kube.list<T>(...args);
+        if (!compacted && page.continue !== undefined) {
+          compacted = true; // between the first and the second page, the API server compacts its history
+          await kube.create(mw('d'));
+          kube.compact();
+        }
+        return page;
+      },
+    });
+    const inf = await start(recording(), { kube: spy, pageSize: 2 });
+    expect(compacted).to.equal(true);
+    expect(inf.list().map((o) => o.metadata.name)).to.deep.equal(['a', 'b', 'c', 'd']);
+  });
+
+  it('an optional kind that is not served (404) is an empty cache, listed again until it is served', async () => {
+    let served = false;
+    const spy = withList(kube, {
+      list: (...args: Parameters<FakeKube['list']>) =>
+        served ? kube.list(...args) : Promise.reject(new KubeError(404, 'NotFound', 'the server could not find it')),
+    });
+    const inf = await start(recording(), { kube: spy, optional: true });
+    expect(inf.list()).to.deep.equal([]);
+    await kube.create(mw('a'));
+    served = true;
+    await eventually(async () => expect(log$).to.include('add a'));
+    expect(restarts).to.include('absent');
   });
 
   it('the watchdog restarts a silent watch, which resumes from the last version without a relist', async () => {

@@ -12,6 +12,10 @@ const log = pino({ level: 'silent' });
 const NS = 'apps';
 const mwRef: ObjectRef = { apiVersion: API_VERSION, kind: KIND, namespace: NS, name: 'mw' };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const CHILD_LABELS = {
+  'app.kubernetes.io/name': 'aeternity-middleware',
+  'app.kubernetes.io/managed-by': 'mdw-operator',
+};
 const fastLeases = { leaseDurationMs: 300, renewDeadlineMs: 200, retryPeriodMs: 30 };
 
 describe('OperatorRuntime', () => {
@@ -63,22 +67,28 @@ describe('OperatorRuntime', () => {
     expect(calls).to.deep.equal([`${NS}/mw`, `${NS}/mw`]);
   });
 
-  it('reconciles the owner when an owned Deployment changes status', async () => {
+  it('reconciles the owner when an owned Deployment changes status; objects without its labels are not watched', async () => {
     await start();
     await eventually(async () => expect(calls).to.have.length(1));
     const owner = kube.peek<KubeObject>(mwRef);
-    const dep = await kube.create({
+    const deployment = (name: string, labels: Record<string, string>) => ({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: {
-        name: 'mw-server',
+        name,
         namespace: NS,
+        labels,
         ownerReferences: [
           { apiVersion: API_VERSION, kind: KIND, name: 'mw', uid: owner?.metadata.uid ?? '', controller: true },
         ],
       },
       spec: { replicas: 1 },
     });
+    // someone else's Deployment (even one claiming the owner) is outside the informers' label selector
+    await kube.create(deployment('other', { 'app.kubernetes.io/managed-by': 'Helm' }));
+    await sleep(100);
+    expect(calls).to.have.length(1);
+    const dep = await kube.create(deployment('mw-server', CHILD_LABELS));
     await eventually(async () => expect(calls).to.have.length(2));
     kube.markDeploymentReady({
       apiVersion: 'apps/v1',

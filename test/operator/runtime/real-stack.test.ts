@@ -33,7 +33,14 @@ describe('OperatorRuntime over HTTP with the real client', () => {
       { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' },
       { apiVersion: 'batch/v1', kind: 'Job', plural: 'jobs' },
       { apiVersion: 'v1', kind: 'Service', plural: 'services' },
+      { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets' },
+      { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers' },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', plural: 'ingresses' },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles' },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings' },
+      { apiVersion: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts' },
       { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' },
+      // no ServiceMonitor: prometheus-operator's CRD is not installed, and the operator works without it
     ]);
     const kc = new KubeConfig();
     kc.loadFromOptions({
@@ -46,7 +53,7 @@ describe('OperatorRuntime over HTTP with the real client', () => {
     await fake.create(mw('a'));
     op = new OperatorRuntime({
       kube: createKubeClient(kc),
-      log: pino({ level: 'silent' }),
+      log: pino({ level: process.env.DEBUG_LOG ?? 'silent' }),
       registry: new Registry(),
       identity: 'pod-1',
       namespace: NS,

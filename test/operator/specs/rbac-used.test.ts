@@ -16,9 +16,11 @@ import type {
   KubeClient,
   KubeError,
   KubeObject,
+  ListOptions,
   ObjectRef,
   WatchEvent,
   WatchHandle,
+  WatchOptions,
 } from '../../../src/operator/kube/client.ts';
 import { KubeError as KubeErrorClass, refOf } from '../../../src/operator/kube/client.ts';
 import type { FakeKube } from '../../../src/operator/kube/fake.ts';
@@ -63,9 +65,9 @@ class RecordingKube implements KubeClient {
     this.#note(ref.kind, 'get');
     return this.#inner.get(ref);
   }
-  list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, labelSelector?: string) {
+  list<T extends KubeObject>(apiVersion: string, kind: string, namespace?: string, options?: ListOptions) {
     this.#note(kind, 'list');
-    return this.#inner.list<T>(apiVersion, kind, namespace, labelSelector);
+    return this.#inner.list<T>(apiVersion, kind, namespace, options);
   }
   watch<T extends KubeObject>(
     apiVersion: string,
@@ -74,9 +76,10 @@ class RecordingKube implements KubeClient {
     rv: string,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
+    options?: WatchOptions,
   ): Promise<WatchHandle> {
     this.#note(kind, 'watch');
-    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone);
+    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone, options);
   }
   apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T> {
     this.#note(obj.kind, 'patch');

@@ -4,7 +4,7 @@ import { withoutDaemonFlag } from '../../../src/cli/daemonize.ts';
 import { parseAccountFlag } from '../../../src/cli/account-flag.ts';
 
 describe('routeArgv(args, commands)', () => {
-  const commands = ['run', 'migrate', 'devnode', 'dev'];
+  const commands = ['run', 'migrate', 'devnode', 'dev', 'db:usage'];
   const cases: Array<[string[], string[]]> = [
     [
       ['-p', '-s'],
@@ -22,6 +22,10 @@ describe('routeArgv(args, commands)', () => {
     [
       ['devnode', '--no-mine'],
       ['devnode', '--no-mine'],
+    ],
+    [
+      ['db', 'usage', '--schema-prefix', 'mdw_g'],
+      ['db', 'usage', '--schema-prefix', 'mdw_g'],
     ],
   ];
   for (const [args, expected] of cases) {

@@ -4,25 +4,15 @@ import { hash } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { callsPage } from '../../../db/queries/v3/contract-calls.ts';
-import { contractById, logsPage, type LogKey } from '../../../db/queries/v3/contracts.ts';
+import { contractById, logsPage } from '../../../db/queries/v3/contracts.ts';
 import type { TxPosition } from '../../../db/queries/v3/transactions.ts';
-import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
+import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
-import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './params.ts';
+import { ALL_HEIGHTS, one, parseId, parsePaging, rejectUnknown } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { contractCallObject, contractLogObject, contractObject } from './render-contracts.ts';
 import { sendPage, sendText } from './respond.ts';
-
-const LOG_CURSOR: CursorCodec<LogKey> = {
-  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
-  decode(text) {
-    if (text === undefined) return undefined;
-    const parts = text.split('-').map(parseNonNegative);
-    if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
-    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
-  },
-};
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
 

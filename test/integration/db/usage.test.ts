@@ -1,0 +1,75 @@
+/** @module `mdw db usage` on a real PostgreSQL: sizes, migrated generation schemas and their heights, as JSON. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { migrate } from '../../../src/db/migrator.ts';
+import { databaseUsage, generationOfSchema } from '../../../src/db/usage.ts';
+import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
+import pino from 'pino';
+
+const MDW = new URL('../../../bin/mdw.js', import.meta.url).pathname;
+const silent = pino({ level: 'silent' });
+
+describe('generationOfSchema', () => {
+  it('reads N of <prefix><N> only', () => {
+    expect(generationOfSchema('mdw_g12', 'mdw_g')).to.equal(12);
+    for (const name of ['mdw_g', 'mdw_g0', 'mdw_g01', 'mdw_gx', 'mdw_g1a', 'other1', 'mdw_g1234567890'])
+      expect(generationOfSchema(name, 'mdw_g'), name).to.equal(undefined);
+  });
+});
+
+describe('databaseUsage and `mdw db usage` (PostgreSQL)', () => {
+  let db: { url: string; drop(): Promise<void> };
+  before(async function () {
+    this.timeout(120_000);
+    db = await createTestDatabase();
+    await migrate({ databaseUrl: db.url, schema: 'mdw_g1' }, silent);
+    await migrate({ databaseUrl: db.url, schema: 'mdw_g3' }, silent);
+    await queryOnce(
+      db.url,
+      `INSERT INTO mdw_g1.key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+       SELECT h, 'kh_' || h, 'kh_p', 'kh_p', 'ak_b', 'ak_m', h, '{}' FROM generate_series(0, 41) AS h`,
+    );
+    // not generations of the prefix: an unmigrated lookalike, another prefix
+    await queryOnce(db.url, 'CREATE SCHEMA mdw_gx; CREATE SCHEMA other1; CREATE SCHEMA mdw_g7');
+  });
+  after(async () => db.drop());
+
+  it('measures the database and each generation schema (migrated, top height)', async () => {
+    const usage = await databaseUsage(db.url, 'mdw_g');
+    const { rows } = await queryOnce<{ bytes: string }>(
+      db.url,
+      'SELECT pg_database_size(current_database())::text AS bytes',
+    );
+    expect(usage.databaseBytes).to.be.closeTo(Number(rows[0]?.bytes), 1024 * 1024);
+    expect(usage.schemas.map(({ bytes: _b, ...s }) => s)).to.deep.equal([
+      { name: 'mdw_g1', generation: 1, migrated: true, height: 41 },
+      { name: 'mdw_g3', generation: 3, migrated: true, height: null },
+      { name: 'mdw_g7', generation: 7, migrated: false, height: null },
+    ]);
+    const [g1, g3, g7] = usage.schemas;
+    expect(g1?.bytes).to.be.greaterThan(g3?.bytes ?? Infinity); // 42 more rows and their index pages
+    expect(g7?.bytes).to.equal(0);
+  });
+
+  it('the command prints the same JSON and writes it as the termination message', async function () {
+    this.timeout(120_000);
+    const dir = mkdtempSync(join(tmpdir(), 'mdw-usage-'));
+    try {
+      const log = join(dir, 'termination-log');
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [MDW, 'db', 'usage', '--schema-prefix', 'mdw_g', '--termination-log', log],
+        { env: { ...process.env, DATABASE_URL: db.url } },
+      );
+      const printed = JSON.parse(stdout) as { schemas: Array<{ name: string }> };
+      expect(printed.schemas.map((s) => s.name)).to.deep.equal(['mdw_g1', 'mdw_g3', 'mdw_g7']);
+      expect(JSON.parse(readFileSync(log, 'utf8'))).to.deep.equal(printed);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
