@@ -282,13 +282,3 @@ export async function positionsOfTime(
     to: { height: r.hi_h, microIndex: r.hi_m!, txIndex: MAX_INDEX },
   };
 }
-
-/** transactionsBefore is how many transactions precede a micro block (ae_mdw's tx index of its first one). */
-export async function transactionsBefore(db: Queryable, height: number, microIndex: number): Promise<number> {
-  const { rows } = await db.query<{ n: string | null }>({
-    name: 'mdw_v3_transactions_before',
-    text: 'SELECT sum(tx_count) AS n FROM micro_blocks WHERE (height, micro_index) < ($1::int, $2::int)',
-    values: [height, microIndex],
-  });
-  return Number(rows[0]?.n ?? 0);
-}
