@@ -108,6 +108,8 @@ async function main(): Promise<void> {
   ).rows.map((r) => r.hash);
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
+  const yearStart = await addYearOfTransactionStats(pool);
+  const yearOfDays = `/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
 
   const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' });
   const memoryApi = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: String(64 * 1024 * 1024) });
@@ -190,6 +192,8 @@ async function main(): Promise<void> {
     ['mdw_transaction_by_hash_memory_gzip', () => `/v2/transactions/${hotTx()}`, GZIP],
     // ae_mdw's /v3/status, answered from memory (issue 12: at least half of bare Koa)
     ['mdw_v3_status_memory', () => '/v3/status'],
+    // a year of daily transaction counts in one page, from memory per stored chain (issue 13: < 20 ms)
+    ['mdw_v3_stats_year_of_days_memory', () => yearOfDays],
   ];
   const memoryRatios: Record<string, number[]> = {};
   const bareRates: number[] = [];
@@ -279,6 +283,7 @@ async function main(): Promise<void> {
   ];
   for (const [, path] of v3Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
   for (const [name, path] of v3Scenarios) await run(name, api, path, { concurrency: 1 });
+  await run('mdw_v3_stats_year_of_days_sequential', api, () => yearOfDays, { concurrency: 1 });
 
   const bareMedian = median(bareRates);
   const vsBare = (name: string): number => Number((results[name]!.perSecond / bareMedian).toFixed(3));
@@ -318,6 +323,7 @@ async function main(): Promise<void> {
       deepPageP99Ms: 20,
       v3CursorPageP99Ms: 20,
       v3FilteredPageP99Ms: 50,
+      v3StatsYearOfDaysP99Ms: 20,
     },
     machine: {
       cpus: availableParallelism(),
@@ -504,6 +510,22 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
   await pool.query('SELECT pg_sleep(1)');
   await pool.query('VACUUM ANALYZE account_transactions');
   await pool.query('VACUUM ANALYZE transactions');
+}
+
+/**
+ * addYearOfTransactionStats gives the transactions series a count on each of the 365 days up to the
+ * chain's last (synthetic per-day rows, real layout: the triggers fill the intervals) and returns
+ * the first of those days; the chain itself spans far fewer days than a year of generations.
+ */
+async function addYearOfTransactionStats(pool: ReturnType<typeof createPool>): Promise<string> {
+  const { rows } = await pool.query<{ first: string }>(
+    `WITH last AS (SELECT floor(max(time_ms) / 86400000)::int AS day FROM key_blocks)
+     INSERT INTO stats_series_counts (height, series, day, count)
+     SELECT 0, 'transactions', d, 4800 FROM last, generate_series(last.day - 364, last.day) AS d
+     ON CONFLICT (height, series, day) DO NOTHING
+     RETURNING to_char(date '1970-01-01' + day, 'YYYY-MM-DD') AS first`,
+  );
+  return rows.map((r) => r.first).sort()[0]!;
 }
 
 /** cursorAt is the keyset cursor that continues after the first `skip` rows of the account's list. */

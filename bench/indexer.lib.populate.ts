@@ -14,8 +14,11 @@ const top = Number(process.env.BENCH_TOP);
 const registry = new prom.Registry();
 const started = performance.now();
 const samples: { height: number; rssMiB: number; heapMiB: number }[] = [];
+// BENCH_SAMPLE=0 (instruction counts): no samples, whose forced GCs would count per second of a slowed-down run
+const sampling = process.env.BENCH_SAMPLE !== '0';
 const populator = await startPopulator({ cfg, log: pino({ level: 'warn' }), registry });
 const timer = setInterval(() => {
+  if (!sampling) return;
   void registry
     .getSingleMetric('mdw_sync_height')
     ?.get()

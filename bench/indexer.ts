@@ -10,7 +10,9 @@
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
  *                            BATCH_SIZE, BATCH_TRANSACTIONS and FETCH_CONCURRENCY tune the populator (and the fetch of (a));
- *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process)
+ *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process;
+ *                            BENCH_INDEXER_INSTRUCTIONS=500: the instruction counts' shorter chain, 0 skips them;
+ *                            BENCH_INDEXER_ONLY_INSTRUCTIONS=1 runs the instruction counts alone)
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,8 @@ import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/db/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { databaseSize, sizeLines } from './db-size.lib.ts';
+import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { postmasterPid, processCpuSeconds, treeCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
@@ -38,11 +42,17 @@ const TUNING = Object.fromEntries(
   ),
 );
 const log = pino({ level: 'warn' });
+/**
+ * the instruction counts' shorter chain (generations; the longer has twice as many); 0 skips them. Under valgrind
+ * a process runs 30–100 × slower, so these chains are short.
+ */
+const INSTRUCTIONS = Number(process.env.BENCH_INDEXER_INSTRUCTIONS ?? 500);
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_INDEXER_ONLY_INSTRUCTIONS === '1') return onlyInstructions();
   const t0 = performance.now();
   // the devnode in its own process: (a)'s CPU is then the client's alone, as the populator's is in (c)
-  const devnode = await startDevnodeProcess();
+  const devnode = await startDevnodeProcess(GENERATIONS);
   const top = GENERATIONS;
   console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const db = await createTestDatabase();
@@ -208,6 +218,12 @@ async function main(): Promise<void> {
     `(c) on ${cores} cores: ${coresBound.cpuMicrosPerTx.toFixed(0)} µs of CPU per tx in all bound it to ${coresBound.txPerSecond.toFixed(0)} tx/s, ${coresBound.ratio.toFixed(2)} of min(a, b); the run kept ${(100 * coresBound.used).toFixed(0)} % of the cores busy`,
   );
 
+  const size = await databaseSize(db.url, 'populated', txs);
+  for (const l of sizeLines(size, txs)) console.log(l);
+
+  const instructions = INSTRUCTIONS > 0 && valgrindAvailable() ? await instructionCounts(db.url) : undefined;
+  if (INSTRUCTIONS > 0 && !instructions) console.log('instruction counts skipped: valgrind is not installed');
+
   const summary = {
     benchmark: 'indexer',
     date: new Date().toISOString(),
@@ -224,6 +240,8 @@ async function main(): Promise<void> {
     ratio,
     coresBound,
     cpuRatios,
+    database: size,
+    instructions,
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
@@ -233,7 +251,7 @@ async function main(): Promise<void> {
 }
 
 /** startDevnodeProcess runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process. */
-async function startDevnodeProcess(): Promise<{
+async function startDevnodeProcess(generations = GENERATIONS): Promise<{
   externalUrl: string;
   pid: number;
   kill(signal: NodeJS.Signals): void;
@@ -244,7 +262,7 @@ async function startDevnodeProcess(): Promise<{
       new URL('../bin/mdw.js', import.meta.url).pathname,
       'devnode',
       ...['--port', '0', '--internal-port', '0', '--key-block-interval', '0', '--micro-block-interval', '0'],
-      ...['--generate', String(GENERATIONS), '--seed', 'bench'],
+      ...['--generate', String(generations), '--seed', 'bench'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -264,6 +282,93 @@ async function startDevnodeProcess(): Promise<{
     });
   });
   return { externalUrl, pid: child.pid!, kill: (signal) => child.kill(signal) };
+}
+
+/** onlyInstructions runs the instruction counts alone (BENCH_INDEXER_ONLY_INSTRUCTIONS=1): quick A/B of a change. */
+async function onlyInstructions(): Promise<void> {
+  if (!valgrindAvailable()) throw new Error('valgrind is not installed');
+  const db = await createTestDatabase();
+  try {
+    const instructions = await instructionCounts(db.url);
+    mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+    writeFileSync(
+      new URL('results/indexer-instructions.json', import.meta.url),
+      `${JSON.stringify({ benchmark: 'indexer', date: new Date().toISOString(), instructions }, null, 2)}\n`,
+    );
+  } finally {
+    await db.drop();
+    await stopTestServer();
+  }
+}
+
+/**
+ * instructionCounts measures the two CPU ratios' populator side in instructions, which no other job on the machine
+ * changes: the baseline client (bench/indexer.lib.fetch.ts) and the populator (indexer.lib.populate.ts), each
+ * alone in its process under valgrind, over chains of INSTRUCTIONS and twice as many generations (devnodes in
+ * their own processes, not counted); each cost per transaction is the difference between the two lengths.
+ */
+async function instructionCounts(databaseUrl: string): Promise<{
+  generations: readonly number[];
+  transactions: readonly number[];
+  client: readonly number[];
+  populator: readonly number[];
+  clientPerTx: number;
+  populatorPerTx: number;
+  populatorOverClient: number;
+}> {
+  const lengths = [INSTRUCTIONS, 2 * INSTRUCTIONS];
+  const client: number[] = [];
+  const populator: number[] = [];
+  const transactions: number[] = [];
+  for (const length of lengths) {
+    const devnode = await startDevnodeProcess(length);
+    try {
+      const env = {
+        ...TUNING,
+        NODE_URL: devnode.externalUrl,
+        DATABASE_URL: databaseUrl,
+        DATABASE_SCHEMA: `instructions_${length}`,
+        BENCH_TOP: String(length),
+        LOG_LEVEL: 'warn',
+        // valgrind slows the process down 30–100 times: no request may time out for it
+        NODE_TIMEOUT_MS: '600000',
+        BENCH_SAMPLE: '0',
+        MALLOC_MMAP_THRESHOLD_: '131072',
+        PATH: process.env.PATH,
+      };
+      const fetched = await countInstructions([new URL('indexer.lib.fetch.ts', import.meta.url).pathname], env);
+      client.push(fetched.instructions);
+      transactions.push((JSON.parse(fetched.report) as { transactions: number }).transactions);
+      const populated = await countInstructions(
+        ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+        env,
+      );
+      populator.push(populated.instructions);
+    } finally {
+      devnode.kill('SIGTERM');
+    }
+  }
+  const run = (counts: readonly number[], i: number): { count: number; units: number } => ({
+    count: counts[i]!,
+    units: transactions[i]!,
+  });
+  const clientPerTx = perUnit(run(client, 0), run(client, 1));
+  const populatorPerTx = perUnit(run(populator, 0), run(populator, 1));
+  const kilo = (n: number): string => `${(n / 1000).toFixed(0)}k`;
+  console.log(
+    `instructions per tx (valgrind, chains of ${lengths.join(' and ')} generations, ${transactions.join(' and ')} txs): ` +
+      `baseline client ${kilo(clientPerTx)}, populator ${kilo(populatorPerTx)}; populator ÷ baseline client ` +
+      `${(populatorPerTx / clientPerTx).toFixed(2)} (target ≤ 1.6)`,
+  );
+  return {
+    generations: lengths,
+    transactions,
+    client,
+    populator,
+    clientPerTx,
+    populatorPerTx,
+    populatorOverClient: populatorPerTx / clientPerTx,
+  };
 }
 
 /** postgresCpuReader reads the CPU seconds of the whole PostgreSQL server (postmaster and backends). */

@@ -19,7 +19,6 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { isJsonObject, type Json } from '../src/chain/json.ts';
-import { createPool } from '../src/db/pool.ts';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { contractTx } from '../src/indexer/contract-decoder.ts';
@@ -27,6 +26,7 @@ import { parseNodeJson } from '../src/node/client.ts';
 import { httpGet } from '../src/node/http-get.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
+import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
@@ -209,21 +209,6 @@ async function populate(
   };
 }
 
-/** databaseBytes sums tables and indexes (pg_total_relation_size) of a schema. */
-async function databaseBytes(databaseUrl: string, schema: string): Promise<number> {
-  const pool = createPool({ databaseUrl, schema, max: 1 }, log);
-  try {
-    const { rows } = await pool.query<{ bytes: string }>(
-      `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
-         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
-      [schema],
-    );
-    return Number(rows[0]!.bytes);
-  } finally {
-    await pool.end();
-  }
-}
-
 const hours = (seconds: number): string => `${(seconds / 3600).toFixed(1)} h`;
 
 /** projection: mainnet's generations at this chain's generations/s (the chain has mainnet's shape). */
@@ -265,7 +250,8 @@ async function main(): Promise<void> {
           const bare = await bareClient(urls);
           const schema = `sync_${schemaIndex++}`;
           const populated = await populate(urls, db.url, schema, bare.transactions);
-          const bytes = await databaseBytes(db.url, schema);
+          const size = await databaseSize(db.url, schema, bare.transactions);
+          const bytes = size.bytes;
           const verified = VERIFY
             ? await verifyChain(
                 {
@@ -296,6 +282,7 @@ async function main(): Promise<void> {
               `(${hours(projected.fromTransactions)} by its ${MAINNET.transactions} transactions); ` +
               `node-bound: ${hours(projectMainnet(bare).seconds)}`,
           );
+          for (const l of sizeLines(size, bare.transactions)) console.log(`  ${l}`);
           if (verified)
             console.log(
               `  mdw -v: ${verified.checked} heights checked, ${verified.differences} difference(s)${verified.differences === 0 ? ' (clean)' : ''}`,
@@ -307,6 +294,7 @@ async function main(): Promise<void> {
             populated,
             ratio,
             bytesPerTx: bytes / bare.transactions,
+            database: size,
             projected,
             verified,
           });

@@ -1,4 +1,5 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
+import { isEncoded } from './chain/encoding.ts';
 import { AppError, ErrorCode } from './errors.ts';
 
 export interface Config {
@@ -49,8 +50,17 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
+  /** How the chain pays its miners (internal transfers `reward_block`/`reward_dev`): the node's mainnet or testnet rules, or the devnode's. */
+  readonly rewardRules: 'mainnet' | 'testnet' | 'devnode';
+  /** The node's genesis accounts file (`{"ak_…": balance}`), for the `accounts_roma` transfers; none when unset. */
+  readonly genesisAccountsFile: string | undefined;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
+  /**
+   * The æternity DEX of the network: the factory whose PairCreated events count, and wrapped AE (BUY/SELL swaps;
+   * its Deposit and Withdrawal events mint and burn AEX-9 balances).
+   */
+  readonly dex: { readonly factory: string; readonly wrappedAe: string };
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -109,6 +119,10 @@ export const DEFAULTS = {
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  // mainnet's (ae_mdw's dex_factories and ae_token)
+  DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
+  DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
+  REWARD_RULES: 'mainnet',
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -181,7 +195,17 @@ export function loadConfig(
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
+    rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
+      'mainnet',
+      'testnet',
+      'devnode',
+    ]),
+    genesisAccountsFile: read.optional('GENESIS_ACCOUNTS_FILE'),
     kube: readKubeSettings(read),
+    dex: Object.freeze({
+      factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),
+      wrappedAe: read.contractId('DEX_WRAPPED_AE', DEFAULTS.DEX_WRAPPED_AE),
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -310,6 +334,13 @@ class Reader {
         fallback,
       );
     }
+    return value;
+  }
+
+  contractId(name: string, fallback: string): string {
+    const value = this.optional(name) ?? fallback;
+    if (!isEncoded(value, ['ct']))
+      return this.#fail(name, `expected a contract id (ct_…), got ${JSON.stringify(value)}`, fallback);
     return value;
   }
 

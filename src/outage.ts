@@ -51,8 +51,9 @@ export interface DependencyOutageOptions {
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 
 /**
- * DependencyOutage is told of each request refused because a dependency is away. The first refusal logs the loss
- * and starts probing the dependency; the probe that succeeds logs its return with the count of refusals meanwhile.
+ * DependencyOutage is told of each request refused because a dependency is away, and of every other failed use of it
+ * (a status reading). The first failure logs the loss and starts probing the dependency; the probe that succeeds logs
+ * its return with the count of refusals meanwhile. So each outage is two log lines, whoever noticed it.
  */
 export class DependencyOutage {
   readonly #options: DependencyOutageOptions;
@@ -69,15 +70,18 @@ export class DependencyOutage {
     return this.#down !== undefined;
   }
 
-  /** refused counts one request refused for `err`; the first of an outage logs it and starts probing. */
+  /** refused counts one request refused for `err`; the first failure of an outage logs it and starts probing. */
   refused(err: unknown): void {
+    this.#options.metrics.refused.inc({ dependency: this.#options.dependency });
+    this.unavailable(err);
+    this.#down!.refused++;
+  }
+
+  /** unavailable reports a failed use that refused no request; the first failure of an outage logs it. */
+  unavailable(err: unknown): void {
+    if (this.#down) return;
     const { dependency, log, metrics } = this.#options;
-    metrics.refused.inc({ dependency });
-    if (this.#down) {
-      this.#down.refused++;
-      return;
-    }
-    this.#down = { since: Date.now(), refused: 1 };
+    this.#down = { since: Date.now(), refused: 0 };
     metrics.outages.inc({ dependency });
     metrics.up.set({ dependency }, 0);
     log.warn(

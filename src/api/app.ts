@@ -44,7 +44,12 @@ const READY_TIMEOUT_MS = 2000;
 export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
   const metrics = createApiMetrics(registry);
-  const nodeHeight = new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, log });
+  const nodeHeight = new NodeHeight({
+    urls: cfg.nodeUrls,
+    timeoutMs: cfg.nodeTimeoutMs,
+    log,
+    outage: deps.outages?.node,
+  });
   metrics.watch(pool, nodeHeight);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,

@@ -1,6 +1,7 @@
 /** @module The node's height as this server reads it now, kept for a moment so that status polls do not each ask the node. */
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
+import type { DependencyOutage } from '../outage.ts';
 import { BriefValue } from './brief-value.ts';
 
 /** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests. */
@@ -14,25 +15,26 @@ export interface NodeHeightOptions {
   readonly urls: readonly string[];
   readonly timeoutMs: number;
   readonly log: Logger;
+  /** told when no node answers, so that the node's loss and return are logged once with the forwarded requests' */
+  readonly outage?: DependencyOutage;
   readonly ttlMs?: number;
 }
 
 /**
  * NodeHeight reads `/v2/key-blocks/current/height` at most once per TTL; concurrent callers share
- * one reading. `null` means no node answered. The node's loss and return are logged once each.
+ * one reading. `null` means no node answered; the outage tracker hears of it.
  */
 export class NodeHeight {
   readonly #client: NodeClient;
-  readonly #log: Logger;
+  readonly #outage: DependencyOutage | undefined;
   readonly #reading: BriefValue<number | null>;
-  #lost = false;
 
   constructor(opts: NodeHeightOptions) {
     this.#client = new NodeClient(
       { url: opts.urls, timeoutMs: Math.min(opts.timeoutMs, MAX_READ_MS), attempts: 1 },
       opts.log,
     );
-    this.#log = opts.log;
+    this.#outage = opts.outage;
     this.#reading = new BriefValue(() => this.#read(), opts.ttlMs ?? NODE_HEIGHT_TTL_MS);
   }
 
@@ -43,13 +45,9 @@ export class NodeHeight {
 
   async #read(): Promise<number | null> {
     try {
-      const height = await this.#client.topHeight();
-      if (this.#lost) this.#log.info({ height }, 'status: the node answers again');
-      this.#lost = false;
-      return height;
+      return await this.#client.topHeight();
     } catch (err) {
-      if (!this.#lost) this.#log.warn({ err: (err as Error).message }, 'status: the node cannot be reached');
-      this.#lost = true;
+      this.#outage?.unavailable(err);
       return null;
     }
   }

@@ -27,3 +27,53 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
     await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
   });
 }
+
+/** RelationSize is one table of a schema: its heap with TOAST, and each of its indexes, in bytes. */
+export interface RelationSize {
+  readonly table: string;
+  readonly rows: number;
+  /** the table's heap and TOAST (pg_table_size) */
+  readonly tableBytes: number;
+  readonly indexes: readonly { readonly name: string; readonly bytes: number }[];
+  /** tableBytes plus every index (pg_total_relation_size) */
+  readonly totalBytes: number;
+}
+
+/**
+ * schemaSizes lists the tables of `schema` (and materialized views) with their sizes, largest first: where the
+ * database's bytes go. `rows` is the planner's estimate after an ANALYZE of each table.
+ */
+export async function schemaSizes(databaseUrl: string, schema: string): Promise<RelationSize[]> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows: tables } = await client.query<{ table: string }>(
+      `SELECT c.relname AS table FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+      [schema],
+    );
+    for (const { table } of tables) await client.query(`ANALYZE ${quoteIdent(schema)}.${quoteIdent(table)}`);
+    const { rows } = await client.query<{
+      table: string;
+      rows: string;
+      table_bytes: string;
+      total_bytes: string;
+      indexes: { name: string; bytes: number }[] | null;
+    }>(
+      `SELECT c.relname AS table, greatest(c.reltuples, 0)::bigint AS rows,
+              pg_table_size(c.oid) AS table_bytes, pg_total_relation_size(c.oid) AS total_bytes,
+              (SELECT json_agg(json_build_object('name', i.relname, 'bytes', pg_relation_size(i.oid))
+                                ORDER BY pg_relation_size(i.oid) DESC)
+                 FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = c.oid) AS indexes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')
+        ORDER BY pg_total_relation_size(c.oid) DESC`,
+      [schema],
+    );
+    return rows.map((r) => ({
+      table: r.table,
+      rows: Number(r.rows),
+      tableBytes: Number(r.table_bytes),
+      indexes: r.indexes ?? [],
+      totalBytes: Number(r.total_bytes),
+    }));
+  });
+}

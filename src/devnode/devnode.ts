@@ -1,5 +1,6 @@
 /** @module startDevnode: the chain, its two HTTP listeners and the mining timers, as one Role. */
 import { randomBytes } from 'node:crypto';
+import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import { Chain } from './chain.ts';
 import { dryRunRoute } from './contracts/dry-run.ts';
@@ -65,6 +66,14 @@ export interface Devnode {
 /** DEFAULT_ACCOUNT_BALANCE funds each generated developer account (10^24 aettos = one million AE). */
 export const DEFAULT_ACCOUNT_BALANCE = 10n ** 24n;
 const VERSION = '0.1.0';
+
+/**
+ * genesisAccountsJson is the chain's genesis accounts as the node's accounts file has them
+ * (`{"ak_…": balance}`): what the middleware's GENESIS_ACCOUNTS_FILE reads.
+ */
+export function genesisAccountsJson(chain: Chain): string {
+  return stringifyJson(Object.fromEntries(chain.options.genesisAccounts.map((a) => [a.address, a.balance])));
+}
 
 /** makeChain builds the chain: generated (its transaction count per type logged, as its stats) or from genesis. */
 function makeChain(

@@ -6,7 +6,13 @@
  * GET /v2/debug/transactions/pending, and the devnode's own controls POST /v2/debug/dev/fork
  * `{"depth": d}` and POST /v2/debug/dev/mine `{"key_blocks": n}` (0 = seal the mempool only).
  */
-export { startDevnode, DEFAULT_ACCOUNT_BALANCE, type Devnode, type DevnodeOptions } from './devnode.ts';
+export {
+  startDevnode,
+  genesisAccountsJson,
+  DEFAULT_ACCOUNT_BALANCE,
+  type Devnode,
+  type DevnodeOptions,
+} from './devnode.ts';
 export {
   generateChain,
   deriveKey,

@@ -5,7 +5,7 @@
 import { decode, encode } from '../chain/encoding.ts';
 import { isJsonObject, parseJson, stringifyJson } from '../chain/json.ts';
 import { txHash } from '../chain/tx-serialize.ts';
-import { decodeSignedTx, decodeTx } from '../devnode/tx-codec.ts';
+import { decodeSignedTx, decodeTx } from '../chain/tx-parse.ts';
 
 /** A posted transaction: its hash and its pending GenericSignedTx, serialised. */
 export interface PostedTx {

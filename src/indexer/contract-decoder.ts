@@ -54,7 +54,8 @@ export function contractTx(tx: JsonObject): JsonObject | undefined {
 }
 
 /** The encoder's methods used here, with plain string parameters. */
-interface BytecodeEncoder {
+export interface BytecodeEncoder {
+  encodeCall(funName: string, args: unknown[]): string;
   decodeCall(data: string): { functionName: string; args: unknown[] };
   decodeResult(funName: string, data: string, resultType: string): unknown;
 }
@@ -153,6 +154,21 @@ export class ContractDecoder {
     this.#codeById.clear();
   }
 
+  /** code is a deployed contract's bytecode (created in the batch, remembered, stored, or asked from the node). */
+  code(id: string, batchCodes: ReadonlyMap<string, string> = new Map()): Promise<string | undefined> {
+    return this.#code(id, batchCodes);
+  }
+
+  /** encoder is the in-process encoder of FATE code, kept in the decoder's cache (AEX-N dry-runs use it too). */
+  encoder(code: string): BytecodeEncoder {
+    let encoder = this.#encoders.get(code);
+    if (!encoder) {
+      encoder = new BytecodeContractCallEncoder(code as `cb_${string}`) as unknown as BytecodeEncoder;
+      this.#encoders.set(code, encoder, { size: code.length });
+    }
+    return encoder;
+  }
+
   async #code(id: string, batchCodes: ReadonlyMap<string, string>): Promise<string | undefined> {
     const known = this.#codeById.get(id);
     if (known !== undefined) return known;
@@ -184,11 +200,7 @@ export class ContractDecoder {
   }
 
   #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {
-    let encoder = this.#encoders.get(code);
-    if (!encoder) {
-      encoder = new BytecodeContractCallEncoder(code as `cb_${string}`) as unknown as BytecodeEncoder;
-      this.#encoders.set(code, encoder, { size: code.length });
-    }
+    const encoder = this.encoder(code);
     const call = encoder.decodeCall(calldata);
     let result: Json = null;
     let decodeError: string | null = null;

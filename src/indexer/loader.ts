@@ -14,6 +14,7 @@ import type { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
 import { ErrorCode } from '../errors.ts';
 import { createdContractCode, type ContractDecoder } from './contract-decoder.ts';
+import type { AexnDetector } from './aexn-detector.ts';
 import { fetchGeneration, fetchGenerations } from './fetch.ts';
 import type { FetchAhead } from './fetch-ahead.ts';
 import { agreeingBelow, linkBreak } from './forks.ts';
@@ -21,11 +22,14 @@ import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
 import { transformGeneration } from './transform.ts';
 import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
+import type { TransferRules } from './internal-transfers.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
   readonly node: NodeClient;
   readonly decoder: ContractDecoder;
+  /** finds AEX-N contracts before the transaction (none found when absent) */
+  readonly aexn?: AexnDetector;
   readonly schema: string;
   readonly concurrency: number;
   /** a batch takes no further generation once it holds this many transactions (no limit when absent) */
@@ -36,6 +40,8 @@ export interface LoaderDeps {
   readonly onCallInfoGone?: (txHash: string, height: number) => void;
   /** fetches the heights after each batch while the batch is decoded, transformed and written (the populator) */
   readonly fetchAhead?: FetchAhead;
+  /** the chain's reward rules and genesis accounts (internal transfers); the node's mainnet rules when absent */
+  readonly transferRules?: TransferRules;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -178,7 +184,8 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  const gens = await deps.decoder.decodeCalls(fetched, createdCode);
+  const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
+  const gens = deps.aexn ? await deps.aexn.detect(decoded, createdCode) : decoded;
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];
@@ -222,7 +229,7 @@ export async function loadBatch(
       ({ replaced, added } = await storedBefore(client, gens));
       await deleteHeights(client, loaded);
     }
-    const count = await writeGenerations(client, rows, encoded);
+    const count = await writeGenerations(client, rows, encoded, deps.transferRules);
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))

@@ -4,7 +4,9 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
+import { transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
+import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
 import { WriterLock } from '../db/writer-lock.ts';
 import { AppError } from '../errors.ts';
@@ -14,7 +16,7 @@ import { Backoff, sleep } from '../retry.ts';
 import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
-import { ContractDecoder } from './contract-decoder.ts';
+import { contractReaders } from './aexn-detector.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -40,7 +42,11 @@ export type Populator = Role & { synced(): Promise<void> };
  */
 export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const { cfg, log } = deps;
-  await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
+  await untilDatabaseAnswers(
+    'migrations',
+    () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log),
+    log,
+  );
   const pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
   const abort = new AbortController();
   const metrics = createIndexerMetrics(deps.registry);
@@ -50,6 +56,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const nodes = new NodeSet(cfg.nodeUrls);
   // once per run, whatever the follower: logged once, counted each time
   const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
+  const transferRules = await transferRulesOf(cfg);
   /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
   const newFollower = (signal: AbortSignal): Follower => {
     const clientOptions = {
@@ -72,7 +79,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       loader: {
         pool,
         node,
-        decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
+        ...contractReaders(cfg, pool, node),
         schema: cfg.databaseSchema,
         concurrency: cfg.fetchConcurrency,
         batchTransactions: cfg.batchTransactions,
@@ -80,6 +87,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         metrics,
         onCallInfoGone,
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
+        transferRules,
       },
     });
   };

@@ -3,6 +3,7 @@
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
 import type { Config } from '../config.ts';
+import { transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { createWritePool } from '../db/pool.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
@@ -11,7 +12,7 @@ import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
 import { NodeError } from '../node/errors.ts';
-import { ContractDecoder } from './contract-decoder.ts';
+import { contractReaders } from './aexn-detector.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
@@ -41,12 +42,13 @@ export async function reloadHeights(
     const loader = {
       pool,
       node,
-      decoder: new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db: pool, node }),
+      ...contractReaders(cfg, pool, node),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
       onCallInfoGone: pruned.record,
+      transferRules: await transferRulesOf(cfg),
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;

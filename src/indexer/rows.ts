@@ -1,6 +1,7 @@
 /** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
 import type { Json } from '../chain/json.ts';
 import type { NameReference } from '../chain/tx-fields.ts';
+import type { AexnFindings, AexnRows } from './aexn-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
 
@@ -34,6 +35,8 @@ export interface FetchedGeneration {
   readonly prunedCallInfos?: ReadonlySet<string>;
   /** decoded calls per contract tx hash (filled outside the database transaction). */
   readonly decodedCalls: ReadonlyMap<string, DecodedCall>;
+  /** AEX-N contracts found in the generation (filled outside the database transaction, aexn-detector.ts) */
+  readonly aexn?: AexnFindings;
 }
 
 /** Position of a tx in the chain: the keyset order every list uses. */
@@ -198,6 +201,8 @@ export interface GenerationRows extends DirectRows {
   readonly oracleActions: OracleAction[];
   readonly nameOracleQueries: NameOracleQuery[];
   readonly nameReferences: NameReferenceRow[];
+  /** AEX-N contracts and AEX-9 events (written by db/queries/aexn.ts) */
+  readonly aexn: AexnRows;
 }
 
 /** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */

@@ -3,6 +3,7 @@
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
 import { stringifyJson } from '../chain/json.ts';
+import { DEX_TABLES } from './dex-tables.ts';
 import type {
   AccountTxRow,
   ChannelEventRow,
@@ -193,4 +194,5 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ],
     'firstWins',
   ),
+  ...DEX_TABLES,
 ] as unknown as readonly TableSpec<unknown>[];

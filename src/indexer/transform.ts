@@ -3,6 +3,7 @@ import { isJsonObject, stringifyJson, toBigInt, toSafeNumber, type Json } from '
 import { createdIds, innerTx, nameReferences, referencedIds } from '../chain/tx-fields.ts';
 import { signedTxSize } from '../chain/tx-size.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
+import { aexnRows } from './aexn-rows.ts';
 
 /** Channel txs that end a channel's life. */
 const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx']);
@@ -64,6 +65,7 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
     oracleResponses: [],
     nameOracleQueries: [],
     nameReferences: [],
+    aexn: aexnRows(gen),
   };
   gen.microBlocks.forEach((mb, i) => {
     const microIndex = (gen.continuesAt ?? 0) + i;

@@ -17,6 +17,9 @@ import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
+import { writeAexnRows } from '../db/queries/aexn.ts';
+import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
+import { deriveStats } from './stats.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -109,12 +112,14 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
 
 /**
  * writeGenerations inserts the rows of several heights (ascending); the caller owns the
- * transaction. `encoded` (from encodeRows) saves encoding inside it. Returns the tx count.
+ * transaction. `encoded` (from encodeRows) saves encoding inside it; `transferRules` are the
+ * chain's reward rules and genesis accounts for the internal transfers. Returns the tx count.
  */
 export async function writeGenerations(
   db: Queryable,
   gens: readonly GenerationRows[],
   encoded?: EncodedRows,
+  transferRules: TransferRules = DEFAULT_TRANSFER_RULES,
 ): Promise<number> {
   if (gens.length === 0) return 0;
   const resolved = await resolveRows(db, gens);
@@ -136,5 +141,12 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)),
       );
   }
+  await writeAexnRows(
+    db,
+    gens.map((g) => g.aexn),
+  );
+  // derived from the rows just written and the ones before them
+  await writeInternalTransfers(db, gens, transferRules);
+  await deriveStats(db, gens);
   return resolved.transactions.length;
 }

@@ -130,6 +130,32 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
     expect(await exitCode(populator.child), populator.output()).to.equal(0);
   });
 
+  it('starts a populator and a server while PostgreSQL is down: both wait, log it once, and start when it is back', async () => {
+    await db.stop();
+    populator = run(['-p'], { ...env, PORT: String(await freePort()) });
+    server = run(['-s'], env);
+    for (const p of [populator, server]) {
+      await waitFor('the role to notice the database is away', () => logged(p, /waiting for it/).length > 0, 30_000);
+    }
+    await new Promise((r) => setTimeout(r, 3000)); // several more tries, none logged
+    await devnode.mineKeyBlock();
+    await db.start();
+    await waitForTop('the populator to start and load the height mined while it waited');
+    await waitFor('the server to answer', async () => (await get('/middleware/status')).status === 200, 30_000, 100);
+    for (const p of [populator, server]) {
+      expect(p.child.exitCode, p.output()).to.equal(null);
+      expect(logged(p, /database unavailable/), p.output()).to.have.length(1);
+      expect(logged(p, /database available again/), p.output()).to.have.length(1);
+    }
+  });
+
+  it('stops the late-started roles cleanly', async () => {
+    server.child.kill('SIGTERM');
+    populator.child.kill('SIGTERM');
+    expect(await exitCode(server.child), server.output()).to.equal(0);
+    expect(await exitCode(populator.child), populator.output()).to.equal(0);
+  });
+
   async function waitForTop(what: string): Promise<void> {
     await waitFor(
       what,

@@ -21,6 +21,10 @@ describe('loadConfig(env)', () => {
     expect(cfg.compilerUrl).to.equal(undefined);
     expect(cfg.nodeInternalUrl).to.equal(undefined);
     expect(cfg.apiCacheMaxBytes).to.equal(64 * 1024 * 1024);
+    expect(cfg.dex).to.deep.equal({
+      factory: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
+      wrappedAe: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
+    });
     expect(Object.isFrozen(cfg)).to.equal(true);
   });
 
@@ -93,6 +97,16 @@ describe('loadConfig(env)', () => {
     expect(pod.databaseUrlSet).to.equal(true);
   });
 
+  it('REWARD_RULES names the reward rules (mainnet by default); GENESIS_ACCOUNTS_FILE is optional', () => {
+    expect(loadConfig({}).rewardRules).to.equal('mainnet');
+    expect(loadConfig({}).genesisAccountsFile).to.equal(undefined);
+    expect(loadConfig({ REWARD_RULES: 'devnode', GENESIS_ACCOUNTS_FILE: '/g.json' })).to.deep.include({
+      rewardRules: 'devnode',
+      genesisAccountsFile: '/g.json',
+    });
+    expect(() => loadConfig({ REWARD_RULES: 'moon' })).to.throw(/REWARD_RULES/);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);
@@ -113,6 +127,8 @@ describe('loadConfig(env)', () => {
     ['PORT', '-1', /PORT: expected an integer/],
     ['DATABASE_SCHEMA', 'Robert"; DROP', /DATABASE_SCHEMA: expected a lower-case SQL identifier/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL: expected one of/],
+    ['DEX_FACTORY', 'ak_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW', /DEX_FACTORY: expected a contract id/],
+    ['DEX_WRAPPED_AE', 'ct_x', /DEX_WRAPPED_AE: expected a contract id/],
   ];
   for (const [name, value, message] of bad) {
     it(`rejects ${name}=${JSON.stringify(value)} naming the variable`, () => {

@@ -49,6 +49,13 @@ describe('DependencyOutage', () => {
       outage.refused(new Error('again'));
       await waitFor('the second return', () => !outage.down);
       expect(lines).to.have.length(4);
+      // failed uses that refused no request (status readings) share the outage and count no refusal
+      for (let i = 0; i < 10; i++) outage.unavailable(new Error('status reading failed'));
+      outage.refused(new Error('and a request'));
+      await waitFor('the third return', () => !outage.down);
+      expect(lines).to.have.length(6);
+      expect(lines[5]!.refused).to.equal(1);
+      expect(await registry.metrics()).to.contain('mdw_dependency_refused_requests_total{dependency="database"} 1002');
     } finally {
       outage.stop();
     }

@@ -2,7 +2,9 @@
 import { Command, Flags } from '@oclif/core';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { constants as osConstants } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { constants as osConstants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
@@ -64,7 +66,7 @@ export default class Dev extends Command {
     if (!flags['own-group']) {
       this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
     }
-    const { startDevnode } = await import('../../devnode/index.ts');
+    const { startDevnode, genesisAccountsJson } = await import('../../devnode/index.ts');
     const { startPopulator } = await import('../../indexer/populator.ts');
     const { startServer } = await import('../../api/server.ts');
     const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
@@ -101,14 +103,18 @@ export default class Dev extends Command {
         log.child({ component: 'devnode' }),
       );
       roles.push(devnode);
+      // the devnode's reward rules (unless REWARD_RULES says otherwise) and genesis accounts, for the internal transfers
+      const genesisFile = join(tmpdir(), `mdw-dev-genesis-${process.pid}.json`);
+      await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
       const cfg = configFromEnv(
         {
           ...overrides,
+          GENESIS_ACCOUNTS_FILE: genesisFile,
           DATABASE_URL: databaseUrl,
           NODE_URL: devnode.externalUrl,
           NODE_INTERNAL_URL: devnode.internalUrl,
         },
-        DEV_DEFAULTS,
+        { ...DEV_DEFAULTS, REWARD_RULES: 'devnode' },
       );
       const registry = new Registry();
       collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes

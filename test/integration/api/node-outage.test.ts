@@ -1,4 +1,4 @@
-/** @module A node outage under forwarded requests: every answer 502 with a reason, two log lines in all. */
+/** @module A node outage under forwarded requests and status readings: every answer 502 with a reason, two log lines in all. */
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
@@ -12,7 +12,7 @@ import { waitFor } from '../../support/wait.ts';
 describe('a node outage as the server logs it', function () {
   this.timeout(60_000);
 
-  it('answers 502 with a reason to each forwarded request, and logs the loss and the return once each', async () => {
+  it('answers 502 with a reason to each forwarded request, and logs the loss and the return once each, status readings included', async () => {
     const db = await createMigratedDatabase('mdw_node_outage');
     const nodePort = await freePort();
     const lines: { level: number; msg: string; refused?: number; dependency?: string }[] = [];
@@ -41,8 +41,12 @@ describe('a node outage as the server logs it', function () {
         const res = await fetch(`${server.httpUrl}/v2/accounts/ak_x`);
         expect(res.status).to.equal(502);
         expect(await res.json()).to.deep.equal({ reason: 'the node is unreachable', code: 'MDW_NODE_UNREACHABLE' });
+        // the status reads the node's height too: its failures are the same outage, not another log line
+        const status = await fetch(`${server.httpUrl}/middleware/status`);
+        expect(status.status).to.equal(503);
+        expect(await status.json()).to.include({ node_height: null });
       }
-      node = createServer((_req, res) => res.end('{}'));
+      node = createServer((_req, res) => res.end('{"height":5}'));
       await new Promise<void>((resolve) => node!.listen(nodePort, '127.0.0.1', resolve));
       await waitFor('the node to be found again', () => lines.some((l) => l.msg === 'node available again'), 20_000);
       const loud = lines.filter((l) => l.level >= 40);
@@ -50,6 +54,11 @@ describe('a node outage as the server logs it', function () {
       const back = lines.filter((l) => l.msg === 'node available again');
       expect(back).to.have.length(1);
       expect(back[0]!.refused).to.equal(30);
+      // the node's height is read again once it is back
+      await waitFor('the status to read the node', async () => {
+        const status = (await (await fetch(`${server.httpUrl}/middleware/status`)).json()) as { node_height: unknown };
+        return status.node_height === 5;
+      });
     } finally {
       await server.stop();
       node?.close();

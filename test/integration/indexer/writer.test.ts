@@ -10,6 +10,7 @@ import { deleteFrom } from '../../../src/db/queries/blocks.ts';
 import { recordTop } from '../../../src/db/queries/sync-state.ts';
 import { writeGenerations } from '../../../src/indexer/writer.ts';
 import { TABLES } from '../../../src/indexer/tables.ts';
+import { eventTopic } from '../../../src/indexer/call-events.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
@@ -241,15 +242,24 @@ describe('indexer writer', () => {
       response_ttl: { type: 'delta', value: 5 },
       fee: 1,
     };
+    // the create's log announces a DEX pair and a swap (dex_pairs, dex_swaps)
+    const withDex = gen(20, [spend, claim, contract]);
+    const topic = (name: string): bigint => eventTopic(name);
+    const pubkey = (): bigint => BigInt(`0x${randomBytes(32).toString('hex')}`);
+    (withDex.callInfos as Map<string, JsonObject>).set(String(withDex.microBlocks[0]!.transactions[2]!.hash), {
+      log: [
+        {
+          address: id('ak'),
+          topics: [topic('SwapTokens'), pubkey(), pubkey()],
+          data: encode('cb', Buffer.from('1|0|0|2')),
+        },
+        { address: id('ak'), topics: [topic('PairCreated'), pubkey(), pubkey(), pubkey()], data: 'cb_Xfbg4g==' },
+      ],
+    });
     await withTransaction(pool, (c) =>
       writeGenerations(
         c,
-        [
-          gen(20, [spend, claim, contract]),
-          gen(21, [oracle, channel, update]),
-          gen(22, [query]),
-          gen(23, [response]),
-        ].map(transformGeneration),
+        [withDex, gen(21, [oracle, channel, update]), gen(22, [query]), gen(23, [response])].map(transformGeneration),
       ),
     );
     const tables = [...new Set(TABLES.map((t) => t.table))];

@@ -1,6 +1,7 @@
+import { buildTx, ORACLE_TTL_TYPES, oracleQueryId, Tag } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import type { Json } from '../../../src/chain/json.ts';
+import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -26,13 +27,101 @@ describe('/v3 transfers and account activities, checked against the devnode chai
 
   before(async () => {
     v3 = await startV3(60, 'v3-names');
+    // a query nobody answers: its fee goes back to its sender at the key block after its expiry
+    const oracle = ((await v3.get('/v3/oracles?state=active&limit=1')).body as Raw).data[0]!;
+    const sender = v3.devnode.accounts[0]!.publicKey as `ak_${string}`;
+    const { next_nonce: nonce } = (await v3.nodeGet(`/v2/accounts/${sender}/next-nonce`)) as { next_nonce: number };
+    await v3.submit(
+      buildTx({
+        tag: Tag.OracleQueryTx,
+        senderId: sender,
+        nonce,
+        oracleId: oracle.oracle as `ok_${string}`,
+        query: 'anyone?',
+        queryFee: String(oracle.query_fee),
+        queryTtlType: ORACLE_TTL_TYPES.delta,
+        queryTtlValue: 2,
+        responseTtlType: ORACLE_TTL_TYPES.delta,
+        responseTtlValue: 2,
+        fee: 20_000_000_000_000,
+      }),
+    );
+    for (let i = 0; i < 4; i++) await v3.devnode.mineKeyBlock();
+    await v3.synced();
     chain = await v3.truth();
   });
   after(async () => {
     await v3?.close();
   });
 
-  it("locks the name fee of every claim, and pays every response's query fee to its oracle", async () => {
+  /** the ids of the queries the chain asked, the oracle each went to, when it expires, and who pays */
+  const queries = (): { id: string; hash: string; sender: string; fee: string; expires: number }[] =>
+    chain.transactions
+      .filter((t) => txOf(t).type === 'OracleQueryTx' && String(txOf(t).oracle_id).startsWith('ok_'))
+      .map((t) => {
+        const tx = txOf(t);
+        const ttl = tx.query_ttl as Obj;
+        return {
+          id: oracleQueryId(tx.sender_id as `ak_${string}`, String(tx.nonce), tx.oracle_id as `ok_${string}`),
+          hash: t.hash,
+          sender: String(tx.sender_id),
+          fee: String(tx.query_fee),
+          expires: ttl.type === 'block' ? Number(ttl.value) : t.height + Number(ttl.value),
+        };
+      });
+
+  it('pays each key block its reward, lists the genesis accounts and refunds expired queries, as the devnode does', async () => {
+    const transfers = await walk('/v3/transfers?direction=forward&limit=100');
+    const top = chain.keyBlocks.length - 1;
+    const rewards = transfers.filter((t) => t.kind === 'reward_block');
+    expect(rewards.map((t) => [t.height, t.account_id])).to.deep.equal(
+      chain.keyBlocks.slice(1).map((k) => [k.height, k.beneficiary]),
+    );
+    expect(transfers.filter((t) => t.kind === 'reward_dev')).to.deep.equal([]);
+    for (const r of rewards) expect(r).to.deep.include({ ref_tx_hash: null, ref_tx_type: null, ref_block_hash: null });
+    // the beneficiary signs nothing, so its balance on the node is what it was paid
+    const beneficiary = String(chain.keyBlocks[1]!.beneficiary);
+    expect(chain.transactions.some((t) => stringifyJson(t.signed).includes(beneficiary))).to.equal(false);
+    const paid = transfers
+      .filter((t) => t.account_id === beneficiary)
+      .reduce((sum, t) => sum + BigInt(String(t.amount)), 0n);
+    const account = (await v3.nodeGet(`/v2/accounts/${beneficiary}`)) as Obj;
+    expect(paid.toString()).to.equal(String(account.balance));
+    // the key block says what it paid
+    const kb = (await v3.get(`/v3/key-blocks/${top}`)).body as Obj;
+    expect(String(kb.beneficiary_reward)).to.equal(String(rewards.at(-1)!.amount));
+
+    const genesis = transfers.filter((t) => t.kind === 'accounts_roma');
+    expect(genesis.map((t) => [t.height, t.account_id, String(t.amount)])).to.have.deep.members(
+      v3.devnode.chain.options.genesisAccounts.map((a) => [0, a.address, a.balance.toString()]),
+    );
+
+    const answered = new Set(
+      chain.transactions.filter((t) => txOf(t).type === 'OracleRespondTx').map((t) => txOf(t).query_id),
+    );
+    const expired = queries().filter((q) => !answered.has(q.id) && q.expires + 1 <= top);
+    const refunds = transfers.filter((t) => t.kind === 'fee_refund_oracle');
+    expect(refunds.map((t) => [t.height, t.account_id, String(t.amount), t.ref_tx_hash])).to.have.deep.members(
+      expired.map((q) => [q.expires + 1, q.sender, q.fee, q.hash]),
+    );
+    expect(expired.length, 'the chain has expired queries').to.be.greaterThan(0);
+
+    // filters: a kind prefix, an account; and the list backward is the list forward reversed
+    expect(await walk('/v3/transfers?kind=fee&direction=forward&limit=50')).to.deep.equal(
+      transfers.filter((t) => String(t.kind).startsWith('fee')),
+    );
+    expect(await walk(`/v3/transfers?account=${beneficiary}&limit=100`)).to.deep.equal(
+      transfers.filter((t) => t.account_id === beneficiary).reverse(),
+    );
+    expect(await walk('/v3/transfers?scope=gen:3-7&limit=4')).to.deep.equal(
+      transfers.filter((t) => Number(t.height) >= 3 && Number(t.height) <= 7),
+    );
+    expect(await walk('/v3/transfers?limit=33')).to.deep.equal([...transfers].reverse());
+    expect((await v3.get('/v3/transfers?account=ct_x')).status).to.equal(400);
+    expect((await v3.get('/v3/transfers?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
+  });
+
+  it("locks the name fee of every claim, returns an outbid bidder's fee, and pays every response's query fee to its oracle", async () => {
     const transfers = await walk('/v3/transfers?direction=forward&limit=7');
     const locks = transfers.filter((t) => t.kind === 'fee_lock_name');
     const claims = chain.transactions.filter((t) => txOf(t).type === 'NameClaimTx');
@@ -41,15 +130,26 @@ describe('/v3 transfers and account activities, checked against the devnode chai
       expect(lock.account_id).to.equal(txOf(claims[i]!).account_id);
       expect(String(lock.amount)).to.equal(String(txOf(claims[i]!).name_fee));
       expect(lock.ref_tx_type).to.equal('NameClaimTx');
+      expect(lock.ref_block_hash).to.equal(claims[i]!.blockHash);
     }
+    // a bid (salt 0) returns the fee of the claim or bid before it on the same name
+    const refunds = transfers.filter((t) => t.kind === 'fee_refund_name');
+    const expected = claims.flatMap((c, i) => {
+      if (Number(txOf(c).name_salt) !== 0) return [];
+      const before = claims
+        .slice(0, i)
+        .filter((p) => txOf(p).name === txOf(c).name)
+        .at(-1);
+      if (before === undefined) return [];
+      return [[c.hash, String(txOf(before).account_id), String(txOf(before).name_fee)]];
+    });
+    expect(refunds.map((t) => [t.ref_tx_hash, t.account_id, String(t.amount)])).to.deep.equal(expected);
     const rewards = transfers.filter((t) => t.kind === 'reward_oracle');
     const responses = chain.transactions.filter((t) => txOf(t).type === 'OracleRespondTx');
     expect(rewards.map((t) => t.ref_tx_hash)).to.deep.equal(responses.map((t) => t.hash));
-    expect((await walk('/v3/transfers?kind=reward&limit=100')).map((t) => t.ref_tx_hash)).to.deep.equal(
+    expect((await walk('/v3/transfers?kind=reward_o&limit=100')).map((t) => t.ref_tx_hash)).to.deep.equal(
       rewards.map((t) => t.ref_tx_hash).reverse(),
     );
-    const backward = await walk('/v3/transfers?limit=3');
-    expect(backward).to.deep.equal([...transfers].reverse());
   });
 
   it("lists an account's transactions and transfers newest first, both ways, through the SDK", async () => {

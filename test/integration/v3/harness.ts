@@ -1,5 +1,8 @@
 /** @module /v3 test harness: a generated devnode chain, the populator, our HTTP server on a free port and the SDK's Middleware client. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
@@ -7,7 +10,7 @@ import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import { genesisAccountsJson, startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
@@ -44,6 +47,8 @@ export interface V3UnderTest {
   readonly wsUrl: string;
   /** spend submits a SpendTx from a prefunded account to the recipient (mined with the next micro block) */
   spend(recipient: string, amount: number): Promise<string>;
+  /** submit signs an unsigned `tx_…` with prefunded account `signer` and posts it; the tx hash */
+  submit(tx: string, signer?: number): Promise<string>;
   nodeGet(path: string): Promise<Json>;
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
   truth(): Promise<ChainTruth>;
@@ -59,7 +64,13 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
     silentLog,
   );
   const db = await createTestDatabase();
+  // the node's genesis accounts file, as a node operator gives the one the node was started with
+  const genesisDir = await mkdtemp(join(tmpdir(), 'mdw-genesis-'));
+  const genesisFile = join(genesisDir, 'accounts_ae_devnet.json');
+  await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
   const cfg = loadConfig({
+    REWARD_RULES: 'devnode',
+    GENESIS_ACCOUNTS_FILE: genesisFile,
     DATABASE_URL: db.url,
     NODE_URL: devnode.externalUrl,
     NODE_INTERNAL_URL: devnode.internalUrl,
@@ -82,6 +93,20 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
   });
   const nodeGet = async (path: string): Promise<Json> =>
     parseJson(await (await fetch(`${devnode.externalUrl}${path}`)).text());
+  const submit = async (tx: string, signer = 0): Promise<string> => {
+    const signed = await new MemoryAccount(devnode.accounts[signer]!.secretKey as `sk_${string}`).signTransaction(
+      tx as `tx_${string}`,
+      { networkId: 'ae_devnet' },
+    );
+    const posted = await fetch(`${devnode.externalUrl}/v2/transactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx: signed }),
+    });
+    const body = (await posted.json()) as { tx_hash?: string; reason?: string };
+    if (!body.tx_hash) throw new Error(`transaction refused: ${body.reason}`);
+    return body.tx_hash;
+  };
   return {
     devnode,
     pool,
@@ -89,25 +114,16 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
     mdw: new Middleware(url),
     wsUrl: ws.url,
     async spend(recipient, amount) {
-      const { publicKey, secretKey } = devnode.accounts[0]!;
+      const { publicKey } = devnode.accounts[0]!;
       const built = await fetch(`${devnode.internalUrl}/v2/debug/transactions/spend`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ sender_id: publicKey, recipient_id: recipient, amount, fee: 20_000_000_000_000 }),
       });
       const { tx } = (await built.json()) as { tx: `tx_${string}` };
-      const signed = await new MemoryAccount(secretKey as `sk_${string}`).signTransaction(tx, {
-        networkId: 'ae_devnet',
-      });
-      const posted = await fetch(`${devnode.externalUrl}/v2/transactions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ tx: signed }),
-      });
-      const body = (await posted.json()) as { tx_hash?: string; reason?: string };
-      if (!body.tx_hash) throw new Error(`spend refused: ${body.reason}`);
-      return body.tx_hash;
+      return submit(tx, 0);
     },
+    submit,
     nodeGet,
     async get(path) {
       const res = await fetch(`${url}${path}`);
@@ -160,6 +176,7 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
       await pool.end();
       await devnode.stop();
       await db.drop();
+      await rm(genesisDir, { recursive: true, force: true });
     },
   };
 }

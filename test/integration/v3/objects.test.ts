@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
+import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { channelId, contractId, oracleId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
 import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
@@ -119,6 +120,74 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
         hash,
       ).to.deep.equal(oldestFirst.map((e) => (e.topics as Json[]).slice(1).map((x) => String(x))));
     }
+  });
+
+  it('lists every contract call the chain holds, decoded, by contract, caller and function, through the SDK', async () => {
+    // the truth: every ContractCallTx and ContractCreateTx, also inside a GAMetaTx or a PayingForTx
+    const calls: { hash: string; tx: Obj; blockHash: string; height: number }[] = [];
+    for (const t of chain.transactions) {
+      for (let tx: Obj | undefined = txOf(t); tx; tx = (tx.tx as Obj | undefined)?.tx as Obj | undefined) {
+        if (tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx') {
+          calls.push({ hash: t.hash, tx, blockHash: t.blockHash, height: t.height });
+          break;
+        }
+      }
+    }
+    expect(calls.length, 'the generated chain calls contracts').to.be.above(10);
+    const contractOf = (tx: Obj): string =>
+      tx.type === 'ContractCallTx' ? String(tx.contract_id) : contractId(String(tx.owner_id), toBigInt(tx.nonce));
+    const codes = new Map(
+      calls.filter((c) => c.tx.type === 'ContractCreateTx').map((c) => [contractOf(c.tx), String(c.tx.code)]),
+    );
+    const listed = await walk('/v3/contracts/calls?direction=forward&limit=9');
+    expect(listed.map((c) => c.call_tx_hash)).to.deep.equal(calls.map((c) => c.hash));
+    for (const [i, c] of listed.entries()) {
+      const truth = calls[i]!;
+      expect(c).to.deep.include({
+        contract_id: contractOf(truth.tx),
+        block_hash: truth.blockHash,
+        height: truth.height,
+        local_idx: 0,
+      });
+      const internal = c.internal_tx as Obj;
+      expect(internal.type).to.equal(truth.tx.type);
+      expect(internal.call_data).to.equal(truth.tx.call_data);
+      // the entrypoint and its arguments, as aepp-calldata decodes the call data from the contract's bytecode
+      const code = codes.get(contractOf(truth.tx));
+      if (code === undefined) continue;
+      const decoded = new BytecodeContractCallEncoder(code as `cb_${string}`).decodeCall(
+        String(truth.tx.call_data) as `cb_${string}`,
+      ) as {
+        functionName: string;
+        args: unknown[];
+      };
+      expect(c.function, c.call_tx_hash as string).to.equal(decoded.functionName);
+      expect((internal.arguments as Json[]).length).to.equal(decoded.args.length);
+    }
+    // filters, ANDed: a contract, a caller, a function; newest first through the SDK
+    const sample = listed.find((c) => (c.internal_tx as Obj).type === 'ContractCallTx')!;
+    const caller = String((sample.internal_tx as Obj).caller_id);
+    const byContract = listed.filter((c) => c.contract_id === sample.contract_id);
+    expect(await walk(`/v3/contracts/calls?contract_id=${String(sample.contract_id)}&limit=3`)).to.deep.equal(
+      [...byContract].reverse(),
+    );
+    const byCaller = listed.filter(
+      (c) => (c.internal_tx as Obj).caller_id === caller || (c.internal_tx as Obj).owner_id === caller,
+    );
+    expect(await walk(`/v3/contracts/calls?caller_id=${caller}&direction=forward`)).to.deep.equal(byCaller);
+    const fname = String(sample.function);
+    expect(
+      await walk(`/v3/contracts/calls?function=${fname}&contract=${String(sample.contract_id)}&direction=forward`),
+    ).to.deep.equal(byContract.filter((c) => c.function === fname));
+    const page = await v3.mdw.getContractCalls({ limit: 2 });
+    expect(page.data.map((c) => c.callTxHash)).to.deep.equal(
+      listed
+        .slice(-2)
+        .reverse()
+        .map((c) => c.call_tx_hash),
+    );
+    expect((await v3.get('/v3/contracts/calls?contract_id=ak_x')).status).to.equal(400);
+    expect((await v3.get('/v3/contracts/calls?foo=bar')).body).to.deep.equal({ error: 'invalid query: foo=bar' });
   });
 
   it('answers these operations with their documented schemas', async () => {

@@ -1,54 +1,66 @@
-/** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's transactions and transfers in chain order. */
+/** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import type Router from '@koa/router';
-import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { activitiesPage, transfersPage, type EventKey } from '../../../db/queries/v3/activities.ts';
-import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { activitiesPage, type ActivityKey } from '../../../db/queries/v3/activities.ts';
+import { transfersPage, type TransferKey } from '../../../db/queries/v3/transfers.ts';
+import { ACTIVITY_FEED, ACTIVITY_TYPES } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './errors.ts';
 import { paginate } from './page.ts';
-import { isId, one, parseBoolean, parsePaging } from './params.ts';
-import { transactionJson } from './render-tx.ts';
+import { ALL_HEIGHTS, isId, one, parseBoolean, parsePaging, rejectUnknown } from './params.ts';
 import { sendPage } from './respond.ts';
 
-/** EVENT_CURSOR: `<height>-<micro index>-<tx index>-<local index>-<th_ of the causing tx>` (indexes -1 at key-block level). */
-export const EVENT_CURSOR: CursorCodec<EventKey> = {
-  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.localIdx}-${k.ref}`,
+const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
+
+/** TRANSFER_CURSOR: `<height>-<micro index>-<tx index>-<kind>-<account>-<causing th_ or nothing>` (indexes -1 at key-block level). */
+export const TRANSFER_CURSOR: CursorCodec<TransferKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.kind}-${k.accountId}-${k.ref}`,
   decode(text) {
     if (text === undefined) return undefined;
-    const match = /^(\d{1,10})-(-1|\d{1,10})-(-1|\d{1,10})-(\d{1,5})-(th_\w+)$/.exec(text);
-    if (!match || !isId(match[5]!, ['th'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    const match = new RegExp(`^${POSITION}-([a-z_]{1,40})-(\\w{1,120})-(th_\\w+)?$`).exec(text);
+    if (!match || (match[6] !== undefined && !isId(match[6], ['th']))) throw v3BadRequest(`invalid cursor: ${text}`);
     return {
       height: Number(match[1]),
       microIndex: Number(match[2]),
       txIndex: Number(match[3]),
-      localIdx: Number(match[4]),
+      kind: match[4]!,
+      accountId: match[5]!,
+      ref: match[6] ?? '',
+    };
+  },
+};
+
+/** ACTIVITY_CURSOR: `<height>-<micro index>-<tx index>-<tag>-<ref>`, tag and ref empty for a transaction itself. */
+export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.tag}-${k.ref}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const match = new RegExp(`^${POSITION}-([a-z0-9_]{0,40})-(\\w{0,120})$`).exec(text);
+    if (!match) throw v3BadRequest(`invalid cursor: ${text}`);
+    return {
+      height: Number(match[1]),
+      microIndex: Number(match[2]),
+      txIndex: Number(match[3]),
+      tag: match[4]!,
       ref: match[5]!,
     };
   },
 };
 
-const ALL_HEIGHTS = { first: 0, last: 2 ** 31 - 1 };
-const ACTIVITY_TYPES: ReadonlySet<string> = new Set([
-  'transactions',
-  'transfers',
-  'aexn',
-  'aex9',
-  'aex141',
-  'contract',
-  'claims',
-  'swaps',
-]);
+const TRANSFER_PARAMS: ReadonlySet<string> = new Set(['kind', 'account']);
 
 /** activityRoutes registers transfers and account activities on the /v3 router. */
 export function activityRoutes(router: Router, pool: Pool): void {
   router.get('/transfers', async (ctx) => {
     const paging = parsePaging(ctx.query);
-    const kind = one(ctx.query.kind);
-    const range = paging.scope ?? ALL_HEIGHTS;
+    rejectUnknown(ctx.query, TRANSFER_PARAMS);
+    const account = one(ctx.query.account);
+    if (account !== undefined && !isId(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
+    const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(paging.scope ?? ALL_HEIGHTS) };
     const page = await paginate(
       async (walk, from, n) =>
-        (await transfersPage(pool, kind, range, walk, from, n)).map((t) => ({
+        (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
           key: t,
           item: stringifyJson({
             account_id: t.accountId,
@@ -56,54 +68,52 @@ export function activityRoutes(router: Router, pool: Pool): void {
             height: t.height,
             kind: t.kind,
             ref_block_hash: t.refBlockHash,
-            ref_tx_hash: t.ref,
+            ref_tx_hash: t.ref === '' ? null : t.ref,
             ref_tx_type: t.refTxType,
           }),
         })),
-      { ...paging, cursor: EVENT_CURSOR.decode(paging.cursor) },
+      { ...paging, cursor: TRANSFER_CURSOR.decode(paging.cursor) },
     );
-    sendPage(ctx, page, EVENT_CURSOR.encode);
+    sendPage(ctx, page, TRANSFER_CURSOR.encode);
   });
 
   router.get('/accounts/:id/activities', async (ctx) => {
     const paging = parsePaging(ctx.query);
     const id = ctx.params.id!;
     if (!isId(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
-    parseBoolean(one(ctx.query.owned_only), 'owned_only');
+    const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
     const type = one(ctx.query.type);
     if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
-    // token, contract-internal, contract-claim and swap activities need indexes we do not keep yet: none listed
-    const include = {
-      transactions: type === undefined || type === 'transactions',
-      transfers: type === undefined || type === 'transfers',
-    };
-    const range = paging.scope ?? ALL_HEIGHTS;
+    const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type));
+    const filter = { ...(paging.scope ?? ALL_HEIGHTS), ownedOnly };
     const page = await paginate(
       async (walk, from, n) =>
         Promise.all(
-          (await activitiesPage(pool, id, include, range, walk, from, n)).map(async (a) => {
-            let type: string;
-            let payload: Json;
-            if (a.source === 'tx') {
-              const row = await transactionByHash(pool, a.ref);
-              type = `${row?.txType ?? 'Unknown'}Event`;
-              payload = row ? parseJson(transactionJson(row)) : null;
-            } else {
-              type = 'InternalTransferEvent';
-              payload = { amount: BigInt(a.amount ?? '0'), kind: a.kind, ref_tx_hash: a.ref };
-            }
+          (
+            await activitiesPage(
+              pool,
+              id,
+              sources.map((s) => s.sql),
+              filter,
+              walk,
+              from,
+              n,
+            )
+          ).map(async (a) => {
+            const source = sources.find((s) => s.sql.source === a.source)!;
+            const { type: activityType, payload } = await source.render(pool, a);
             const item = stringifyJson({
               block_hash: a.blockHash,
               block_time: Number(a.blockTime),
               height: a.height,
-              type,
+              type: activityType,
               payload,
             });
-            return { key: a as EventKey, item };
+            return { key: a as ActivityKey, item };
           }),
         ),
-      { ...paging, cursor: EVENT_CURSOR.decode(paging.cursor) },
+      { ...paging, cursor: ACTIVITY_CURSOR.decode(paging.cursor) },
     );
-    sendPage(ctx, page, EVENT_CURSOR.encode);
+    sendPage(ctx, page, ACTIVITY_CURSOR.encode);
   });
 }

@@ -1,8 +1,11 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
+import { STATS_OPERATIONS, STATS_SCHEMAS } from './stats-document.ts';
 
-type ParamName = 'limit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
+/** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
+export type ParamName =
+  'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
 /** One operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters and answer. */
 export interface V3Operation {
@@ -225,6 +228,13 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   },
   { path: '/channels/{id}', operationId: 'GetChannel', summary: 'A channel', params: ['path:id'], response: 'Channel' },
   {
+    path: '/contracts/calls',
+    operationId: 'GetContractCalls',
+    summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
+    params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
+    response: 'Page<ContractCall>',
+  },
+  {
     path: '/contracts/logs',
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
@@ -242,7 +252,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/transfers',
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
-    params: [...SCOPED, 'query:kind'],
+    params: [...SCOPED, 'query:kind', 'query:account'],
     response: 'Page<Transfer>',
   },
   {
@@ -252,6 +262,80 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
     response: 'Page<Activity>',
   },
+  // the DEX (dex.ts)
+  { path: '/dex/swaps', operationId: 'GetDexSwaps', summary: 'DEX swaps', params: PAGED, response: 'Page<DexSwap>' },
+  {
+    path: '/dex/{contractId}/swaps',
+    operationId: 'GetDexSwapsByContractId',
+    summary: 'DEX swaps of a pair, or of the pairs of a token',
+    params: ['path:contractId', ...PAGED],
+    response: 'Page<DexSwap>',
+  },
+  {
+    path: '/accounts/{accountId}/dex/swaps',
+    operationId: 'GetAccountDexSwaps',
+    summary: "An account's DEX swaps",
+    params: ['path:accountId', ...PAGED],
+    response: 'Page<DexSwap>',
+  },
+  // AEX-141 (aex141.ts)
+  {
+    path: '/aex141',
+    operationId: 'GetSortedAex141Contracts',
+    summary: 'NFT collections by creation, name or symbol',
+    params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
+    response: 'Page<Aex141Response>',
+  },
+  {
+    path: '/aex141/{id}',
+    operationId: 'GetAex141ByContract',
+    summary: 'An NFT collection',
+    params: ['path:id'],
+    response: 'Aex141Response',
+  },
+  {
+    path: '/aex141/{contractId}/tokens',
+    operationId: 'GetAex141ContractTokens',
+    summary: "A collection's tokens and their owners",
+    params: ['path:contractId', ...PAGED],
+    response: 'Page<Aex141TokenResponse>',
+  },
+  {
+    path: '/aex141/{contractId}/tokens/{tokenId}',
+    operationId: 'GetAex141TokenOwner',
+    summary: "A token's owner",
+    params: ['path:contractId', 'path:tokenId'],
+    response: 'Aex141TokenDetailResponse',
+  },
+  {
+    path: '/aex141/{contractId}/templates',
+    operationId: 'GetAex141ContractTemplates',
+    summary: "A collection's templates",
+    params: ['path:contractId', ...PAGED],
+    response: 'Page<Aex141TemplatesResponse>',
+  },
+  {
+    path: '/aex141/{contractId}/templates/{templateId}/tokens',
+    operationId: 'GetAex141TemplateTokens',
+    summary: 'The tokens minted from a template',
+    params: ['path:contractId', 'path:templateId', ...PAGED],
+    response: 'Page<Aex141TemplateTokensResponse>',
+  },
+  {
+    path: '/aex141/{contractId}/transfers',
+    operationId: 'GetAex141ContractTransfers',
+    summary: "A collection's transfers, optionally from and/or to an account",
+    params: ['path:contractId', ...PAGED, 'query:from', 'query:to'],
+    response: 'Page<Aex141TransferEvent>',
+  },
+  {
+    path: '/accounts/{accountId}/aex141/tokens',
+    operationId: 'GetAex141OwnedTokens',
+    summary: "An account's NFTs, optionally of one collection",
+    params: ['path:accountId', ...PAGED, 'query:contract'],
+    response: 'Page<Aex141TokenResponse>',
+  },
+  ...STATS_OPERATIONS,
 ];
 
 const int = { type: 'integer' } as const;
@@ -382,6 +466,17 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     source_tx_type: str,
     create_tx: { type: 'object' },
   }),
+  ContractCall: object({
+    block_hash: { type: 'string', pattern: '^mh_' },
+    call_tx_hash: { type: 'string', pattern: '^th_' },
+    contract_id: { type: 'string', pattern: '^ct_' },
+    contract_tx_hash: { type: 'string', nullable: true },
+    function: { type: 'string', nullable: true },
+    height: int,
+    internal_tx: object({ type: str, arguments: { type: 'array' } }),
+    local_idx: int,
+    micro_index: int,
+  }),
   ContractLog: object({
     contract_id: str,
     call_tx_hash: str,
@@ -438,6 +533,72 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     source_tx_type: str,
     tx: { type: 'object' },
   }),
+  DexSwap: object({
+    caller: { type: 'string', pattern: '^ak_' },
+    to_account: { type: 'string', pattern: '^ak_' },
+    from_token: { type: 'string', nullable: true },
+    to_token: { type: 'string', nullable: true },
+    from_contract: { type: 'string', pattern: '^ct_' },
+    to_contract: { type: 'string', pattern: '^ct_' },
+    from_amount: big,
+    to_amount: big,
+    from_decimals: { type: 'integer', nullable: true },
+    to_decimals: { type: 'integer', nullable: true },
+    amounts: object({ amount0_in: big, amount1_in: big, amount0_out: big, amount1_out: big }),
+    action: { type: 'string', enum: ['BUY', 'SELL', 'SWAP'] },
+    tx_hash: { type: 'string', pattern: '^th_' },
+    log_idx: int,
+    micro_time: int,
+    height: int,
+  }),
+  Aex141Response: object({
+    contract_id: { type: 'string', pattern: '^ct_' },
+    contract_tx_hash: { type: 'string', pattern: '^th_' },
+    name: { type: 'string', nullable: true },
+    symbol: { type: 'string', nullable: true },
+    base_url: { type: 'string', nullable: true },
+    metadata_type: { type: 'string', nullable: true },
+    extensions: { type: 'array', items: str },
+    limits: { type: 'object', nullable: true },
+    nft_owners: int,
+    nfts_amount: int,
+    invalid: bool,
+    creation_time: int,
+    block_height: int,
+  }),
+  Aex141TokenResponse: object({ contract_id: { type: 'string', pattern: '^ct_' }, owner_id: str, token_id: big }),
+  Aex141TokenDetailResponse: object({
+    contract_id: { type: 'string', pattern: '^ct_' },
+    owner_id: str,
+    token_id: big,
+    metadata: { type: 'object', nullable: true },
+  }),
+  Aex141TemplatesResponse: object({
+    contract_id: { type: 'string', pattern: '^ct_' },
+    template_id: big,
+    tx_hash: { type: 'string', pattern: '^th_' },
+    log_idx: int,
+    edition: { type: 'object', nullable: true },
+  }),
+  Aex141TemplateTokensResponse: object({
+    owner_id: str,
+    token_id: big,
+    tx_hash: { type: 'string', pattern: '^th_' },
+    log_idx: int,
+    edition: { type: 'string', nullable: true },
+  }),
+  Aex141TransferEvent: object({
+    sender: str,
+    recipient: str,
+    token_id: big,
+    contract_id: { type: 'string', pattern: '^ct_' },
+    log_idx: int,
+    block_height: int,
+    micro_index: int,
+    micro_time: int,
+    tx_hash: { type: 'string', pattern: '^th_' },
+  }),
+  ...STATS_SCHEMAS,
 };
 
 /** v3ApiDocument is the document served at /v3/api. */
@@ -499,5 +660,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     rev: { type: 'string', enum: ['1'] },
     scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
   };
+  if (p === 'statsLimit')
+    return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };
   return { name: p, in: 'query', required: false, schema: schemas[p] };
 }

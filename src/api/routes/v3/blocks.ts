@@ -12,12 +12,10 @@ import { microBlockTransactionsPage } from '../../../db/queries/v3/transactions.
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
-import { parseHash, parseNonNegative, parsePaging } from './params.ts';
+import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './params.ts';
 import { keyBlockJson, microBlockJson } from './render-blocks.ts';
 import { transactionJson } from './render-tx.ts';
 import { sendPage, sendText } from './respond.ts';
-
-const ALL_HEIGHTS = { first: 0, last: 2 ** 31 - 1 };
 
 /** blockRoutes registers the key and micro block operations on the /v3 router. */
 export function blockRoutes(router: Router, pool: Pool): void {

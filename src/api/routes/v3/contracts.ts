@@ -1,25 +1,19 @@
-/** @module /v3/contracts: a contract's creation and the event logs of calls (the node's call info). */
+/** @module /v3/contracts: a contract's creation, its calls (the ones the chain holds as transactions) and their event logs. */
 import type Router from '@koa/router';
 import { hash } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { contractById, logsPage, type LogKey } from '../../../db/queries/v3/contracts.ts';
-import type { CursorCodec } from './cursors.ts';
+import { callsPage } from '../../../db/queries/v3/contract-calls.ts';
+import { contractById, logsPage } from '../../../db/queries/v3/contracts.ts';
+import type { TxPosition } from '../../../db/queries/v3/transactions.ts';
+import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
-import { one, parseId, parseNonNegative, parsePaging } from './params.ts';
-import { contractLogObject, contractObject } from './render-contracts.ts';
+import { ALL_HEIGHTS, one, parseId, parsePaging, rejectUnknown } from './params.ts';
+import { contractCallObject, contractLogObject, contractObject } from './render-contracts.ts';
 import { sendPage, sendText } from './respond.ts';
 
-const LOG_CURSOR: CursorCodec<LogKey> = {
-  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
-  decode(text) {
-    if (text === undefined) return undefined;
-    const parts = text.split('-').map(parseNonNegative);
-    if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
-    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
-  },
-};
+const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
 
 /** contractRoutes registers the contract operations on the /v3 router. */
 export function contractRoutes(router: Router, pool: Pool): void {
@@ -48,6 +42,30 @@ export function contractRoutes(router: Router, pool: Pool): void {
     );
     sendPage(ctx, page, LOG_CURSOR.encode);
   };
+
+  router.get('/contracts/calls', async (ctx) => {
+    const paging = parsePaging(ctx.query);
+    rejectUnknown(ctx.query, CALL_PARAMS);
+    const contract = one(ctx.query.contract_id) ?? one(ctx.query.contract);
+    const caller = one(ctx.query.caller_id);
+    const fname = one(ctx.query.function);
+    if (fname === '') throw v3BadRequest('invalid query: function=');
+    const filter = {
+      contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
+      callerId: caller === undefined ? undefined : parseId(caller, ['ak', 'ct']),
+      function: fname,
+      ...(paging.scope ?? ALL_HEIGHTS),
+    };
+    const page = await paginate(
+      async (walk, from, n) =>
+        (await callsPage(pool, filter, walk, from, n)).map((c) => ({
+          key: c as TxPosition,
+          item: stringifyJson(contractCallObject(c)),
+        })),
+      { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, POSITION_CURSOR.encode);
+  });
 
   router.get('/contracts/logs', (ctx) => logs(ctx, one(ctx.query.contract_id) ?? one(ctx.query.contract)));
 

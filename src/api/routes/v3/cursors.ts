@@ -1,4 +1,5 @@
 /** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
+import type { LogKey } from '../../../db/queries/v3/contracts.ts';
 import type { TxPosition } from '../../../db/queries/v3/transactions.ts';
 import { v3BadRequest } from './errors.ts';
 import { parseNonNegative } from './params.ts';
@@ -28,5 +29,16 @@ export const POSITION_CURSOR: CursorCodec<TxPosition> = {
     const parts = text.split('-').map(parseNonNegative);
     if (parts.length !== 3 || parts.some((n) => n === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
     return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
+  },
+};
+
+/** LOG_CURSOR: an event's `<height>-<micro index>-<tx index>-<log index>`. */
+export const LOG_CURSOR: CursorCodec<LogKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('-').map(parseNonNegative);
+    if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
   },
 };

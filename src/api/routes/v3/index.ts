@@ -11,14 +11,17 @@ import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { v3ApiDocument } from './api-document.ts';
 import { activityRoutes } from './activities.ts';
+import { aex141Routes } from './aex141.ts';
 import { blockRoutes } from './blocks.ts';
 import { nameRoutes } from './names.ts';
 import { oracleRoutes } from './oracles.ts';
 import { channelRoutes } from './channels.ts';
 import { contractRoutes } from './contracts.ts';
+import { dexRoutes } from './dex.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
+import { statsRoutes } from './stats.ts';
 import { transactionRoutes } from './transactions.ts';
 
 /** v3Router builds every /v3 operation on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
@@ -42,6 +45,9 @@ export function v3Router(deps: RouteDeps): Router {
   channelRoutes(router, pool);
   contractRoutes(router, pool);
   activityRoutes(router, pool);
+  dexRoutes(router, pool, cfg.dex);
+  aex141Routes(router, pool);
+  statsRoutes(router, pool);
   return router;
 }
 

@@ -25,6 +25,18 @@ export interface Paging {
 const SCOPE_TYPES: ReadonlySet<string> = new Set(['gen', 'time', 'txi']);
 const MAX_INT = 2 ** 31 - 1;
 
+/** ALL_HEIGHTS: the height range of a list without a scope. */
+export const ALL_HEIGHTS = { first: 0, last: MAX_INT } as const;
+
+const PAGING_PARAMS: ReadonlySet<string> = new Set(['limit', 'cursor', 'direction', 'scope', 'rev', 'int-as-string']);
+
+/** rejectUnknown answers 400 `invalid query` to a parameter a list does not take (paging ones and `_…` are always taken). */
+export function rejectUnknown(query: Query, taken: ReadonlySet<string>): void {
+  for (const name of Object.keys(query))
+    if (!name.startsWith('_') && !PAGING_PARAMS.has(name) && !taken.has(name))
+      throw v3BadRequest(`invalid query: ${name}=${one(query[name]) ?? ''}`);
+}
+
 /** one reads a parameter given once (a repeated one counts as its last value, as Phoenix reads it). */
 export function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.at(-1) : value;

@@ -1,6 +1,8 @@
-/** @module ae_mdw's Contract and ContractLog objects: creation, and logs with base32hex event hashes and decoded data. Pure. */
+/** @module ae_mdw's Contract, ContractCall and ContractLog objects: creation, calls, and logs with base32hex event hashes and decoded data. Pure. */
 import { decode, hash } from '../../../chain/encoding.ts';
 import type { Json } from '../../../chain/json.ts';
+import { innerTx } from '../../../chain/tx-fields.ts';
+import type { CallRow } from '../../../db/queries/v3/contract-calls.ts';
 import type { ContractRow, LogRow } from '../../../db/queries/v3/contracts.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
@@ -103,5 +105,38 @@ export function contractObject(c: ContractRow): Record<string, Json> {
     source_tx_type: c.txType,
     aexn_type: null,
     create_tx: createTx,
+  };
+}
+
+const CALL_TXS = new Set(['ContractCallTx', 'ContractCreateTx']);
+
+/**
+ * contractCallObject is ae_mdw's ContractCall for a call the chain holds as a transaction:
+ * `function` is the entrypoint (`init` for a constructor), `internal_tx` the call transaction
+ * itself (inside a GAMetaTx or PayingForTx, the inner one) with the decoded `arguments`, the
+ * `return` value and `return_type`, `gas_used` and `log`; `local_idx` is 0, the call itself.
+ */
+export function contractCallObject(c: CallRow): Record<string, Json> {
+  let tx: { [key: string]: Json } | undefined = c.tx;
+  while (tx && !CALL_TXS.has(String(tx.type))) tx = innerTx(tx);
+  const info = c.callInfo ?? {};
+  return {
+    block_hash: c.blockHash,
+    call_tx_hash: c.txHash,
+    contract_id: c.contractId,
+    contract_tx_hash: c.contractTxHash,
+    function: c.function,
+    height: c.height,
+    internal_tx: {
+      ...(tx ?? c.tx),
+      function: c.function,
+      arguments: c.arguments ?? [],
+      return: c.result,
+      return_type: info.return_type ?? null,
+      gas_used: info.gas_used ?? null,
+      log: info.log ?? [],
+    },
+    local_idx: 0,
+    micro_index: c.microIndex,
   };
 }

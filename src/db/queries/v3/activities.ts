@@ -1,94 +1,109 @@
-/** @module Read-side SQL for ae_mdw's transfers (the v3_transfers view) and account activities (an id's transactions and transfers). */
+/**
+ * @module Read-side SQL of /v3/accounts/{id}/activities: one feed merged from sources (an id's
+ * transactions, its internal transfers, and whatever a token standard adds), each walked by its
+ * own index and merged in one statement.
+ */
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
-/** A place in a list of transfers or activities: a transaction position (-1, -1 for key-block items), an index, the causing tx. */
-export interface EventKey {
+/**
+ * A place in an id's feed: a position (−1, −1 at key-block level), then a tag and a ref that order
+ * the items of one position ('' and '' for the transaction itself, which comes first).
+ */
+export interface ActivityKey {
   readonly height: number;
   readonly microIndex: number;
   readonly txIndex: number;
-  readonly localIdx: number;
+  readonly tag: string;
   readonly ref: string;
 }
 
-/** A transfer with the transaction that caused it and the block it is in. */
-export interface TransferRow extends EventKey {
-  readonly accountId: string;
-  readonly amount: string;
-  readonly kind: string;
-  readonly refTxType: string | null;
-  readonly refBlockHash: string | null;
-  readonly blockTime: string | null;
-}
-
-const KEY = ['x.height', 'x.micro_index', 'x.tx_index', 'x.local_idx', 'x.ref'];
-const START = '$3::int, $4::int, $5::int, $6::int, $7::text';
-
-function startValues(from: EventKey | undefined): unknown[] {
-  return from ? [from.height, from.microIndex, from.txIndex, from.localIdx, from.ref] : [];
-}
-
-/** transfersPage reads up to n transfers (optionally whose kind starts with `kindPrefix`) walking from a key. */
-export async function transfersPage(
-  db: Queryable,
-  kindPrefix: string | undefined,
-  range: { first: number; last: number },
-  walk: Walk,
-  from: EventKey | undefined,
-  n: number,
-): Promise<TransferRow[]> {
-  // the start is always in the statement (null without a cursor): every placeholder keeps a type
-  const ks = keyset(KEY, walk, START);
-  const values: unknown[] = [n, kindPrefix ?? null, ...(from ? startValues(from) : [null, null, null, null, null])];
-  values.push(range.first, range.last);
-  const { rows } = await db.query<TransferRow>(
-    `SELECT x.height, x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.local_idx AS "localIdx", x.ref,
-            x.account_id AS "accountId", x.amount::text AS amount, x.kind, t.tx_type AS "refTxType",
-            coalesce(t.micro_block_hash, k.hash) AS "refBlockHash", coalesce(t.micro_time_ms, k.time_ms)::text AS "blockTime"
-       FROM (SELECT v.*, v.ref_tx_hash AS ref FROM v3_transfers v) x
-       LEFT JOIN transactions t ON t.hash = x.ref AND x.micro_index >= 0
-       LEFT JOIN key_blocks k ON k.height = x.height AND x.micro_index < 0
-      WHERE ($2::text IS NULL OR starts_with(x.kind, $2::text)) AND x.height BETWEEN $8 AND $9
-        AND ($3::int IS NULL OR ${ks.where}) ORDER BY ${ks.order} LIMIT $1`,
-    values,
-  );
-  return rows;
-}
-
-/** An activity of an id: one of its transactions, or a transfer to it. */
-export interface ActivityRow extends EventKey {
-  readonly source: 'tx' | 'transfer';
-  readonly kind: string | null;
-  readonly amount: string | null;
+/** An item of the feed: its key, the source it came from and what that source needs to render it. */
+export interface ActivityRow extends ActivityKey {
+  readonly source: string;
+  /** the source's own JSON for the item (text), or null */
+  readonly data: string | null;
   readonly blockHash: string;
   readonly blockTime: string;
 }
 
-/** activitiesPage reads up to n activities of an id (transactions, transfers or both) walking from a key. */
+/**
+ * An ActivitySql lists an id's items. Its `select` is SQL over one table giving the columns
+ * height, micro_index, tx_index, tag, ref, data (text or NULL) for the id `$2`, between heights $3
+ * and $4, and, where `$5` (owned_only) is true, only the items the id itself did. Its `keyColumns`
+ * are the expressions of those five key columns over the table, in an order one of its indexes
+ * serves after the id, so a page reads only its own rows. Values are placeholders, never text.
+ */
+export interface ActivitySql {
+  readonly source: string;
+  readonly from: string;
+  readonly keyColumns: readonly [string, string, string, string, string];
+  readonly data: string;
+  readonly where: string;
+}
+
+// the fields in which an id is the object of a tx, not its actor (ae_mdw's non-owner fields)
+const NOT_OWNED = `ARRAY['recipient_id', 'responder_id', 'commitment_id']`;
+
+/** An id's transactions: every one naming it in any field (account_transactions). */
+export const TRANSACTION_ACTIVITIES: ActivitySql = {
+  source: 'transactions',
+  from: 'account_transactions a',
+  keyColumns: ['a.height', 'a.micro_index', 'a.tx_index', "''::text", "''::text"],
+  data: 'a.tx_hash',
+  where: `a.account = $2 AND a.height BETWEEN $3 AND $4
+          AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(a.fields) f
+                                  WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
+                                    AND NOT (a.tx_type = 'OracleQueryTx' AND f = 'oracle_id')))`,
+};
+
+/** The internal transfers to an id (none with owned_only, as ae_mdw has it). */
+export const TRANSFER_ACTIVITIES: ActivitySql = {
+  source: 'transfers',
+  from: 'internal_transfers x',
+  keyColumns: ['x.height', 'x.micro_index', 'x.tx_index', 'x.kind', 'x.ref_tx_hash'],
+  data: `json_build_object('amount', x.amount, 'kind', x.kind)::text`,
+  where: 'x.account_id = $2 AND x.height BETWEEN $3 AND $4 AND NOT $5',
+};
+
+const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
+const START = '$6, $7, $8, $9, $10';
+
+/** activitiesPage reads up to n items of an id's feed from the given sources, walking from a key (inclusive). */
 export async function activitiesPage(
   db: Queryable,
   id: string,
-  include: { transactions: boolean; transfers: boolean },
-  range: { first: number; last: number },
+  sources: readonly ActivitySql[],
+  filter: { first: number; last: number; ownedOnly: boolean },
   walk: Walk,
-  from: EventKey | undefined,
+  from: ActivityKey | undefined,
   n: number,
 ): Promise<ActivityRow[]> {
-  // the start is always in the statement (null without a cursor): every placeholder keeps a type
-  const ks = keyset(KEY, walk, START);
-  const values: unknown[] = [n, id, ...(from ? startValues(from) : [null, null, null, null, null])];
-  values.push(range.first, range.last, include.transactions, include.transfers);
+  if (sources.length === 0) return [];
+  const start = from === undefined ? undefined : START;
+  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly];
+  if (from) values.push(from.height, from.microIndex, from.txIndex, from.tag, from.ref);
+  // each source walks its own index to at most n items; the merge orders those
+  const parts = sources.map((s) => {
+    const ks = keyset(s.keyColumns, walk, start);
+    // the position alone bounds the index scan (the row with tag and ref is checked on the rows it finds)
+    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$6, $7, $8');
+    const columns = s.keyColumns.map((c, i) => `${c} AS ${OUT[i]}`).join(', ');
+    return `(SELECT '${s.source}'::text AS source, ${columns}, ${s.data} AS data FROM ${s.from}
+              WHERE ${s.where} AND ${bound.where} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1)`;
+  });
+  const merged = keyset(
+    OUT.map((c) => `y.${c}`),
+    walk,
+    undefined,
+  );
   const { rows } = await db.query<ActivityRow>(
-    `SELECT x.height, x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.local_idx AS "localIdx", x.ref, x.source,
-            x.kind, x.amount, coalesce(t.micro_block_hash, k.hash) AS "blockHash", coalesce(t.micro_time_ms, k.time_ms)::text AS "blockTime"
-       FROM (SELECT a.height, a.micro_index, a.tx_index, 0 AS local_idx, a.tx_hash AS ref, 'tx' AS source, NULL::text AS kind, NULL::text AS amount
-               FROM account_transactions a WHERE $10::boolean AND a.account = $2 AND a.height BETWEEN $8 AND $9
-             UNION ALL
-             SELECT v.height, v.micro_index, v.tx_index, 1 + v.local_idx, v.ref_tx_hash, 'transfer', v.kind, v.amount::text
-               FROM v3_transfers v WHERE $11::boolean AND v.account_id = $2 AND v.height BETWEEN $8 AND $9) x
-       LEFT JOIN transactions t ON t.hash = x.ref AND x.micro_index >= 0
-       LEFT JOIN key_blocks k ON k.height = x.height AND x.micro_index < 0
-      WHERE ($3::int IS NULL OR ${ks.where}) ORDER BY ${ks.order} LIMIT $1`,
+    `SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
+            coalesce(m.hash, k.hash) AS "blockHash", coalesce(m.time_ms, k.time_ms)::text AS "blockTime"
+       FROM (${parts.join(' UNION ALL ')}) y
+       LEFT JOIN micro_blocks m ON y.micro_index >= 0 AND m.height = y.height AND m.micro_index = y.micro_index
+       LEFT JOIN key_blocks k ON y.micro_index < 0 AND k.height = y.height
+      ORDER BY ${merged.order} LIMIT $1`,
     values,
   );
   return rows;

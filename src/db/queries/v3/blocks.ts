@@ -9,9 +9,8 @@ export interface KeyBlockCounted {
   readonly data: { [key: string]: Json };
   readonly microBlocksCount: number;
   readonly transactionsCount: number;
-  /** fees of the generation and of the one before (the beneficiary's reward is computed from both) */
-  readonly fees: string;
-  readonly previousFees: string;
+  /** what this key block paid its miners (its reward_block transfers) */
+  readonly beneficiaryReward: string;
 }
 
 /** A micro block with its place and its transactions' count and gas. */
@@ -26,8 +25,8 @@ export interface MicroBlockCounted {
 const KEY_BLOCK_COUNTED = `k.height, k.data,
   (SELECT count(*) FROM micro_blocks m WHERE m.height = k.height)::int AS "microBlocksCount",
   (SELECT coalesce(sum(m.tx_count), 0) FROM micro_blocks m WHERE m.height = k.height)::int AS "transactionsCount",
-  (SELECT coalesce(sum(t.fee), 0)::text FROM transactions t WHERE t.height = k.height) AS fees,
-  (SELECT coalesce(sum(t.fee), 0)::text FROM transactions t WHERE t.height = k.height - 1) AS "previousFees"`;
+  (SELECT coalesce(sum(x.amount), 0)::text FROM internal_transfers x
+    WHERE x.height = k.height AND x.micro_index = -1 AND x.tx_index = -1 AND x.kind = 'reward_block') AS "beneficiaryReward"`;
 
 // The gas a micro block uses as the node counts it: each transaction's base gas (five times the
 // base for contract and GA creation), 20 per byte, and the gas limit of calls and creations.

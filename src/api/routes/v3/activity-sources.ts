@@ -1,0 +1,66 @@
+/**
+ * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries/v3) and a
+ * renderer; a token standard plugs in by adding one ActivityFeedSource to ACTIVITY_FEED, nothing else.
+ */
+import { parseJson, type Json } from '../../../chain/json.ts';
+import type { Pool } from '../../../db/pool.ts';
+import {
+  TRANSACTION_ACTIVITIES,
+  TRANSFER_ACTIVITIES,
+  type ActivityRow,
+  type ActivitySql,
+} from '../../../db/queries/v3/activities.ts';
+import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { transactionObject } from './render-tx.ts';
+
+/** An activity as ae_mdw renders it, less the block fields every item has. */
+export interface RenderedActivity {
+  readonly type: string;
+  readonly payload: Json;
+}
+
+/** ActivityFeedSource: what a source lists, the `type` filter values that select it, and how its items look. */
+export interface ActivityFeedSource {
+  readonly sql: ActivitySql;
+  /** values of the `type` parameter that include this source (every source is included without one) */
+  readonly types: readonly string[];
+  render(pool: Pool, row: ActivityRow): Promise<RenderedActivity>;
+}
+
+/** `<TxType>Event` with the whole Transaction. */
+const transactions: ActivityFeedSource = {
+  sql: TRANSACTION_ACTIVITIES,
+  types: ['transactions'],
+  async render(pool, row) {
+    const tx = await transactionByHash(pool, row.data!);
+    return { type: `${tx?.txType ?? 'Unknown'}Event`, payload: tx ? transactionObject(tx) : null };
+  },
+};
+
+/** `InternalTransferEvent` `{amount, kind, ref_tx_hash}`. */
+const transfers: ActivityFeedSource = {
+  sql: TRANSFER_ACTIVITIES,
+  types: ['transfers'],
+  async render(_pool, row) {
+    const data = parseJson(row.data!) as { amount: Json; kind: Json };
+    return {
+      type: 'InternalTransferEvent',
+      payload: { amount: data.amount, kind: data.kind, ref_tx_hash: row.ref === '' ? null : row.ref },
+    };
+  },
+};
+
+/** ACTIVITY_FEED: every source of the feed. */
+export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [transactions, transfers];
+
+/** ACTIVITY_TYPES: ae_mdw's values of `type`; one no source serves yet lists nothing. */
+export const ACTIVITY_TYPES: ReadonlySet<string> = new Set([
+  'transactions',
+  'transfers',
+  'aexn',
+  'aex9',
+  'aex141',
+  'contract',
+  'claims',
+  'swaps',
+]);

@@ -1,0 +1,145 @@
+/**
+ * @module Parsing a transaction's binary form into the node's JSON (`tx` object of GenericSignedTx), the inverse of
+ * tx-serialize.ts: the devnode reads what clients post with it, and the server reads the transactions it forwards.
+ */
+import { encode } from './encoding.ts';
+import { bytesToInt, rlpDecode, type RlpItem } from './rlp.ts';
+import {
+  ID_TAGS,
+  OFF_CHAIN_CALL_FIELDS,
+  OFF_CHAIN_CALL_TAG,
+  SIGNED_TX_TAG,
+  schemaFor,
+  type FieldKind,
+  type IdPrefix,
+} from './tx-schema.ts';
+import type { Json } from './json.ts';
+import { TTL_TYPES, TxCodecError, type TxFields } from './tx-serialize.ts';
+
+const PREFIX_BY_TAG = new Map<number, IdPrefix>(Object.entries(ID_TAGS).map(([p, t]) => [t, p as IdPrefix]));
+const utf8 = new TextDecoder('utf-8');
+
+/** jsonInt turns a bigint into a number when that loses nothing, as the node prints integers. */
+export function jsonInt(value: bigint): number | bigint {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+function idJson(bytes: RlpItem, name: string): string {
+  if (!(bytes instanceof Uint8Array) || bytes.length !== 33) throw new TxCodecError(`${name} is not an id`);
+  const prefix = PREFIX_BY_TAG.get(bytes[0]!);
+  if (!prefix) throw new TxCodecError(`${name} has an unknown id tag ${bytes[0]}`);
+  return encode(prefix, bytes.subarray(1));
+}
+
+function blob(item: RlpItem | undefined, name: string): Uint8Array {
+  if (!(item instanceof Uint8Array)) throw new TxCodecError(`${name} must be a byte string`);
+  return item;
+}
+
+function list(item: RlpItem | undefined, name: string): RlpItem[] {
+  if (!Array.isArray(item)) throw new TxCodecError(`${name} must be a list`);
+  return item;
+}
+
+/** updateJson parses a force progress `update` into the node's `{op: "OffChainCallContract", …}`. */
+function updateJson(bytes: Uint8Array): { [k: string]: Json } {
+  const items = list(rlpDecode(bytes), 'update');
+  if (Number(bytesToInt(blob(items[0], 'update tag'))) !== OFF_CHAIN_CALL_TAG || items.length !== 10)
+    throw new TxCodecError('update must be an off-chain contract call');
+  const out: { [k: string]: Json } = { op: 'OffChainCallContract' };
+  OFF_CHAIN_CALL_FIELDS.forEach(([field, kind], i) => {
+    const item = items[i + 2];
+    if (kind === 'id') out[field] = idJson(blob(item, field), field);
+    else if (kind === 'cb') out[field] = encode('cb', blob(item, field));
+    else if (kind === 'ints') out[field] = list(item, field).map((n) => jsonInt(bytesToInt(blob(n, field))));
+    else out[field] = jsonInt(bytesToInt(blob(item, field)));
+  });
+  return out;
+}
+
+function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind, tx: TxFields): number {
+  const item = items[at];
+  switch (kind) {
+    case 'id':
+      tx[name] = idJson(blob(item, name), name);
+      return at + 1;
+    case 'int':
+      tx[name] = jsonInt(bytesToInt(blob(item, name)));
+      return at + 1;
+    case 'ba':
+    case 'cb':
+    case 'st':
+    case 'pi':
+    case 'tx':
+    case 'oq':
+    case 'ss':
+      tx[name] = encode(kind, blob(item, name));
+      return at + 1;
+    case 'update':
+      tx[name] = updateJson(blob(item, name));
+      return at + 1;
+    case 'str':
+      tx[name] = utf8.decode(blob(item, name));
+      return at + 1;
+    case 'hex':
+      tx[name] = `0x${Buffer.from(blob(item, name)).toString('hex')}`;
+      return at + 1;
+    case 'signedTx': {
+      const { signatures, txBytes } = decodeSignedTx(blob(item, name));
+      tx[name] = { tx: decodeTx(txBytes), signatures: signatures.map((s) => encode('sg', s)) };
+      return at + 1;
+    }
+    case 'ttl': {
+      const type = TTL_TYPES[Number(bytesToInt(blob(item, name)))];
+      if (!type) throw new TxCodecError(`${name} has an unknown ttl type`);
+      tx[name] = { type, value: jsonInt(bytesToInt(blob(items[at + 1], name))) };
+      return at + 2;
+    }
+    case 'ctVersion': {
+      const v = bytesToInt(blob(item, name));
+      tx.vm_version = Number(v >> 16n);
+      tx.abi_version = Number(v & 0xffffn);
+      return at + 1;
+    }
+    case 'ids':
+      tx[name] = list(item, name).map((id) => idJson(id, name));
+      return at + 1;
+    case 'delegates':
+      tx[name] = {
+        initiator: list(item, name).map((id) => idJson(id, name)),
+        responder: list(items[at + 1], name).map((id) => idJson(id, name)),
+      };
+      return at + 2;
+    case 'pointers':
+      tx[name] = list(item, name).map((p) => {
+        const [key, id] = list(p, 'pointer');
+        return { key: utf8.decode(blob(key, 'pointer key')), id: idJson(blob(id, 'pointer id'), 'pointer id') };
+      });
+      return at + 1;
+  }
+}
+
+/** decodeTx parses an unsigned transaction into the node's JSON; `ttl` 0 is omitted as the node does. */
+export function decodeTx(bytes: Uint8Array): TxFields {
+  const items = list(rlpDecode(bytes), 'transaction');
+  const tag = Number(bytesToInt(blob(items[0], 'tag')));
+  const version = Number(bytesToInt(blob(items[1], 'version')));
+  const schema = schemaFor(tag, version);
+  if (!schema) throw new TxCodecError(`unsupported transaction tag ${tag} version ${version}`);
+  const tx: TxFields = {};
+  let at = 2;
+  for (const [name, kind] of schema.fields) at = decodeField(items, at, name, kind, tx);
+  if (at !== items.length) throw new TxCodecError(`${schema.type} has ${items.length - 2} fields, expected ${at - 2}`);
+  if (tx.ttl === 0) delete tx.ttl;
+  return { ...tx, type: schema.type, version };
+}
+
+/** decodeSignedTx unwraps a signed transaction into its signatures and inner transaction bytes. */
+export function decodeSignedTx(bytes: Uint8Array): { signatures: Uint8Array[]; txBytes: Uint8Array } {
+  const items = list(rlpDecode(bytes), 'signed transaction');
+  if (items.length !== 4 || Number(bytesToInt(blob(items[0], 'tag'))) !== SIGNED_TX_TAG) {
+    throw new TxCodecError('not a signed transaction');
+  }
+  const signatures = list(items[2], 'signatures').map((s) => blob(s, 'signature'));
+  return { signatures, txBytes: blob(items[3], 'transaction') };
+}

@@ -1,0 +1,72 @@
+/** @module Read-side SQL of /v3/contracts/calls: the contract calls the chain holds as transactions, in chain order. */
+import type { Json } from '../../../chain/json.ts';
+import type { Queryable } from '../../pool.ts';
+import { keyset, type Walk } from './positions.ts';
+import type { TxPosition } from './transactions.ts';
+
+/** A stored call (a ContractCallTx, or a ContractCreateTx's constructor; inner ones of GAMetaTx/PayingForTx too). */
+export interface CallRow extends TxPosition {
+  readonly txHash: string;
+  readonly blockHash: string;
+  readonly contractId: string;
+  readonly contractTxHash: string | null;
+  readonly callerId: string;
+  readonly function: string | null;
+  readonly arguments: Json;
+  readonly result: Json;
+  readonly callInfo: { [key: string]: Json } | null;
+  /** the outer transaction as the node serves it */
+  readonly tx: { [key: string]: Json };
+}
+
+/** The filters of /v3/contracts/calls, ANDed. */
+export interface CallFilter {
+  readonly contractId: string | undefined;
+  readonly callerId: string | undefined;
+  readonly function: string | undefined;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** callsPage reads up to n calls matching the filter walking from a position (inclusive). */
+export async function callsPage(
+  db: Queryable,
+  filter: CallFilter,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<CallRow[]> {
+  const values: unknown[] = [n, filter.first, filter.last];
+  // only the filters given are in the statement (one prepared plan per combination, each with its index)
+  const where = ['c.height BETWEEN $2 AND $3'];
+  const add = (column: string, value: string | undefined): void => {
+    if (value === undefined) return;
+    values.push(value);
+    where.push(`${column} = $${values.length}`);
+  };
+  add('c.contract_id', filter.contractId);
+  add('c.caller_id', filter.callerId);
+  add('c.function', filter.function);
+  const at = values.length;
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(
+    ['c.height', 'c.micro_index', 'c.tx_index'],
+    walk,
+    from ? `$${at + 1}, $${at + 2}, $${at + 3}` : undefined,
+  );
+  const shape = [filter.contractId, filter.callerId, filter.function]
+    .map((v) => (v === undefined ? '0' : '1'))
+    .join('');
+  const { rows } = await db.query<CallRow>({
+    name: `mdw_v3_contract_calls_${walk}_${shape}${from ? '_from' : ''}`,
+    text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.tx_hash AS "txHash",
+                  t.micro_block_hash AS "blockHash", c.contract_id AS "contractId",
+                  (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = c.contract_id) AS "contractTxHash",
+                  c.caller_id AS "callerId", c.function, c.arguments, c.result, c.call_info AS "callInfo", t.tx
+             FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash
+            WHERE ${where.join(' AND ')} AND ${ks.where}
+            ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  });
+  return rows;
+}

@@ -1,0 +1,44 @@
+/**
+ * @module A role's start waits for its database: PostgreSQL coming up after the role (pods scheduled in any order, a
+ * database restarting) is a wait, not an exit.
+ */
+import type { Logger } from '../log.ts';
+import { retry, type BackoffOptions } from '../retry.ts';
+import { isDatabaseUnavailable } from './errors.ts';
+
+const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
+
+/**
+ * untilDatabaseAnswers runs `step` (a start step that needs the database, such as migrating) until the database
+ * answers it, with backoff and no limit but `signal`. The database's absence is logged once when first met and
+ * once when it ends; any other error is thrown at once.
+ */
+export async function untilDatabaseAnswers<T>(
+  what: string,
+  step: () => Promise<T>,
+  log: Logger,
+  options: { signal?: AbortSignal; backoff?: BackoffOptions } = {},
+): Promise<T> {
+  let since: number | undefined;
+  const result = await retry(step, {
+    ...(options.backoff ?? WAIT_BACKOFF),
+    attempts: Infinity,
+    signal: options.signal,
+    retryable: isDatabaseUnavailable,
+    onRetry: (_attempt, err) => {
+      if (since !== undefined) return;
+      since = Date.now();
+      log.warn(
+        { dependency: 'database', step: what, reason: err instanceof Error ? err.message : String(err) },
+        'database unavailable: waiting for it before starting',
+      );
+    },
+  });
+  if (since !== undefined) {
+    log.info(
+      { dependency: 'database', step: what, seconds: Math.round((Date.now() - since) / 1000) },
+      'database available again',
+    );
+  }
+  return result;
+}

@@ -1,0 +1,263 @@
+/**
+ * @module AEX-N detection of a batch, before its database transaction: contracts created by transactions
+ * and, since the node does not list them, contracts created inside calls, found when one first emits an
+ * event or is called; their code is fetched once (the contract decoder's cache and lookups), detected
+ * (aexn-detect.ts), and their meta info and AEX-9 holders read by a dry-run at the creation block.
+ */
+import { LRUCache } from 'lru-cache';
+import { isJsonObject } from '../chain/json.ts';
+import { createdIds } from '../chain/tx-fields.ts';
+import type { Queryable } from '../db/pool.ts';
+import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
+import { ErrorCode } from '../errors.ts';
+import { NodeError } from '../node/errors.ts';
+import { detectAexn, type AexnDetection } from './aexn-detect.ts';
+import { dryRun, PRUNED, type DryRunResult } from './aexn-dry-run.ts';
+import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
+import { ContractDecoder, contractTx } from './contract-decoder.ts';
+import type { Config } from '../config.ts';
+import type { NodeClient } from '../node/client.ts';
+import type { FetchedGeneration, TxPosition } from './rows.ts';
+
+export interface AexnDetectorOptions {
+  /** the nodes asked for dry-runs, in turn */
+  readonly nodeUrls: readonly string[];
+  readonly timeoutMs: number;
+  /** finds contract code (cached) and keeps the FATE encoders */
+  readonly decoder: ContractDecoder;
+  readonly db: Queryable;
+  /** wrapped-AE contracts (Config.dex.wrappedAe) */
+  readonly wrappedAe: readonly string[];
+}
+
+/** Contracts whose creation place is remembered (a busy chain calls a few thousand contracts). */
+const KNOWN_CONTRACTS = 100_000;
+
+const before = (a: CreatedAt, b: CreatedAt): boolean =>
+  a.height < b.height || (a.height === b.height && a.microIndex < b.microIndex);
+
+/** A contract tx of the batch with what detection needs: its place, its block and the contracts it touches. */
+interface ContractTxAt extends TxPosition {
+  readonly blockHash: string;
+  /** the contract it creates (a successful ContractCreateTx), with its code */
+  readonly creates?: { readonly id: string; readonly code: string };
+  /** the contract it calls and the contracts that emitted its events */
+  readonly touches: readonly string[];
+}
+
+function contractTxs(gen: FetchedGeneration): ContractTxAt[] {
+  const found: ContractTxAt[] = [];
+  gen.microBlocks.forEach((mb, i) => {
+    const microIndex = (gen.continuesAt ?? 0) + i;
+    mb.transactions.forEach((signed, txIndex) => {
+      const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
+      if (!tx) return;
+      const txHash = String(signed.hash);
+      const info = gen.callInfos.get(txHash);
+      const touches: string[] = tx.type === 'ContractCallTx' ? [String(tx.contract_id)] : [];
+      for (const entry of Array.isArray(info?.log) ? info.log : [])
+        if (isJsonObject(entry) && typeof entry.address === 'string') touches.push(entry.address);
+      const id = tx.type === 'ContractCreateTx' ? createdIds(tx).contract_id : undefined;
+      // without call info (pruned) the creation is taken as done: the node stored the contract's code
+      const created =
+        id !== undefined && typeof tx.code === 'string' && (info === undefined || info.return_type === 'ok');
+      found.push({
+        height: gen.height,
+        microIndex,
+        txIndex,
+        txHash,
+        blockHash: String(mb.header.hash),
+        creates: created ? { id, code: String(tx.code) } : undefined,
+        touches: [...new Set(touches)],
+      });
+    });
+  });
+  return found;
+}
+
+/** AexnDetector finds the AEX-N contracts of each batch the populator prepares. */
+export class AexnDetector {
+  readonly #opts: AexnDetectorOptions;
+  readonly #wrappedAe: ReadonlySet<string>;
+  /**
+   * Where known contracts were created: stored ones, and those of batches prepared before (perhaps not yet
+   * committed). Only places before a batch's first block count for it, so nothing needs forgetting: a batch
+   * prepared again after a fork or for a reload (its heights and all above them are replaced) finds its own
+   * contracts anew, and a batch prepared but never written lies above every batch prepared after it.
+   */
+  readonly #created = new LRUCache<string, CreatedAt>({ max: KNOWN_CONTRACTS });
+
+  constructor(opts: AexnDetectorOptions) {
+    this.#opts = opts;
+    this.#wrappedAe = new Set(opts.wrappedAe);
+  }
+
+  /** detect adds the AEX-N findings to each generation of a batch (ascending); `batchCodes` are its created contracts' code. */
+  async detect(
+    gens: readonly FetchedGeneration[],
+    batchCodes: ReadonlyMap<string, string> = new Map(),
+  ): Promise<FetchedGeneration[]> {
+    if (gens.length === 0) return [];
+    const start: CreatedAt = { height: gens[0]!.height, microIndex: gens[0]!.continuesAt ?? 0 };
+    const txs = gens.map(contractTxs);
+    const known = await this.#knownBefore(
+      start,
+      txs.flat().flatMap((t) => t.touches),
+    );
+    const out: FetchedGeneration[] = [];
+    for (const [i, gen] of gens.entries()) {
+      const contracts: AexnContractRow[] = [];
+      const callCreated: AexnCallCreatedRow[] = [];
+      const seeds: Aex9SeedRow[] = [];
+      for (const t of txs[i]!) {
+        const { blockHash, creates, touches, ...at } = t;
+        const place = { height: at.height, microIndex: at.microIndex };
+        if (creates) {
+          known.add(creates.id);
+          this.#created.set(creates.id, place);
+          const detected = detectAexn(creates.code);
+          if (detected)
+            await this.#describe(creates.id, creates.code, detected, at, blockHash, false, contracts, seeds);
+        }
+        for (const id of touches) {
+          if (known.has(id)) continue;
+          known.add(id);
+          this.#created.set(id, place);
+          const code = await this.#opts.decoder.code(id, batchCodes);
+          if (code === undefined)
+            throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `no node sent the code of ${id}`, {
+              path: `/contracts/${id}/code`,
+              transient: true,
+            });
+          const detected = detectAexn(code);
+          callCreated.push({ ...at, contractId: id, aexnType: detected?.type ?? null });
+          if (detected) await this.#describe(id, code, detected, at, blockHash, true, contracts, seeds);
+        }
+      }
+      out.push({ ...gen, aexn: { contracts, callCreated, seeds, wrappedAe: this.#wrappedAe } satisfies AexnFindings });
+    }
+    return out;
+  }
+
+  /** #knownBefore is the set of `ids` created before `start` (remembered, else stored). */
+  async #knownBefore(start: CreatedAt, ids: readonly string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    const ask: string[] = [];
+    for (const id of new Set(ids)) {
+      const at = this.#created.get(id);
+      if (at !== undefined && before(at, start)) known.add(id);
+      else ask.push(id);
+    }
+    for (const [id, at] of await contractsCreatedAt(this.#opts.db, ask)) {
+      if (!before(at, start)) continue;
+      known.add(id);
+      this.#created.set(id, at);
+    }
+    return known;
+  }
+
+  /** #describe reads a detected contract's meta info (and AEX-9 holders) at its creation block into rows. */
+  async #describe(
+    id: string,
+    code: string,
+    detected: AexnDetection,
+    at: TxPosition,
+    blockHash: string,
+    createdByCall: boolean,
+    contracts: AexnContractRow[],
+    seeds: Aex9SeedRow[],
+  ): Promise<void> {
+    const encoder = this.#opts.decoder.encoder(code);
+    const extensionsFn = `${detected.type}_extensions`;
+    const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
+    if (detected.extensions === undefined) functions.push(extensionsFn);
+    const results = await dryRun(
+      this.#opts.nodeUrls,
+      blockHash,
+      functions.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
+      this.#opts.timeoutMs,
+    );
+    const value = (fn: string): unknown => {
+      const r: DryRunResult | undefined = results === PRUNED ? undefined : results[functions.indexOf(fn)];
+      if (!r?.ok) return undefined;
+      try {
+        return encoder.decodeResult(fn, r.value, 'ok');
+      } catch {
+        return undefined;
+      }
+    };
+    const extensions = detected.extensions ?? stringList(value(extensionsFn)) ?? [];
+    const meta = readMeta(detected, value('meta_info'));
+    const holders = detected.type === 'aex9' ? value('balances') : undefined;
+    contracts.push({
+      ...at,
+      contractId: id,
+      aexnType: detected.type,
+      createdByCall,
+      ...meta,
+      extensions,
+      balancesUnknown: detected.type === 'aex9' && !(holders instanceof Map),
+    });
+    if (holders instanceof Map)
+      for (const [account, amount] of holders as Map<unknown, unknown>)
+        if (typeof account === 'string' && typeof amount === 'bigint' && amount !== 0n)
+          seeds.push({ ...at, contractId: id, account, amount: amount.toString() });
+  }
+}
+
+const stringList = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string') ? (v as string[]) : undefined;
+
+type Meta = Pick<AexnContractRow, 'name' | 'symbol' | 'decimals' | 'baseUrl' | 'metadataType' | 'metaInvalid'>;
+
+/** ae_mdw's placeholder for meta info it could not read. */
+const INVALID_META: Meta = {
+  name: 'format_error',
+  symbol: 'format_error',
+  decimals: null,
+  baseUrl: null,
+  metadataType: null,
+  metaInvalid: true,
+};
+
+/** variantTag reads aepp-calldata's untyped variant (`{"<tag>": [values]}`). */
+function variantTag(v: unknown): { tag: number; values: unknown[] } | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const entries = Object.entries(v);
+  const [tag, values] = entries[0] ?? [];
+  return entries.length === 1 && Array.isArray(values) ? { tag: Number(tag), values } : undefined;
+}
+
+/** readMeta reads a decoded `meta_info()` (a tuple) as the row's fields, or the placeholder. */
+export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
+  if (!Array.isArray(decoded)) return INVALID_META;
+  const [name, symbol, third, fourth] = decoded as unknown[];
+  if (typeof name !== 'string' || typeof symbol !== 'string') return INVALID_META;
+  if (detected.type === 'aex9') {
+    if (typeof third !== 'bigint' || third < 0n || third > 2n ** 31n - 1n) return INVALID_META;
+    return { name, symbol, decimals: Number(third), baseUrl: null, metadataType: null, metaInvalid: false };
+  }
+  const baseUrl = variantTag(third);
+  const metadataType = variantTag(fourth);
+  const typeName = metadataType && detected.metadataTypes?.[metadataType.tag];
+  if (!baseUrl || typeName === undefined) return INVALID_META;
+  const url = baseUrl.tag === 1 && typeof baseUrl.values[0] === 'string' ? baseUrl.values[0] : null;
+  return { name, symbol, decimals: null, baseUrl: url, metadataType: typeName, metaInvalid: false };
+}
+
+/** contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache. */
+export function contractReaders(
+  cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'nodeUrls' | 'dex'>,
+  db: Queryable,
+  node: Pick<NodeClient, 'contractCode'>,
+): { decoder: ContractDecoder; aexn: AexnDetector } {
+  const decoder = new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db, node });
+  const aexn = new AexnDetector({
+    nodeUrls: cfg.nodeUrls,
+    timeoutMs: cfg.nodeTimeoutMs,
+    decoder,
+    db,
+    wrappedAe: [cfg.dex.wrappedAe],
+  });
+  return { decoder, aexn };
+}

@@ -1,0 +1,102 @@
+/**
+ * @module The populator's internal transfers: what each batch adds to `internal_transfers` once
+ * its rows are written (rewards by the chain's rules, genesis accounts, name fees, oracle rewards
+ * and refunds), and what each generation paid in fees for the rewards to come.
+ */
+import { readFile } from 'node:fs/promises';
+import { blockRewards, REWARD_RULES, rewardedGeneration, type RewardRules } from '../chain/block-rewards.ts';
+import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
+import { innerTx } from '../chain/tx-fields.ts';
+import type { Config } from '../config.ts';
+import type { Queryable } from '../db/pool.ts';
+import {
+  deriveInternalTransfers,
+  insertGenerationFees,
+  insertInternalTransfers,
+  rewardInputs,
+  type InternalTransferRow,
+} from '../db/queries/v3/internal-transfers.ts';
+import type { GenerationRows } from './rows.ts';
+
+/** The chain's rules for the transfers no transaction shows: its rewards and its genesis accounts. */
+export interface TransferRules {
+  readonly rewards: RewardRules;
+  readonly genesisAccounts: readonly { readonly account: string; readonly amount: bigint }[];
+}
+
+/** Without configuration: the node's mainnet rewards, and no genesis accounts known. */
+export const DEFAULT_TRANSFER_RULES: TransferRules = { rewards: REWARD_RULES.mainnet, genesisAccounts: [] };
+
+/** transferRulesOf reads the configured rules (REWARD_RULES, GENESIS_ACCOUNTS_FILE). */
+export async function transferRulesOf(
+  cfg: Pick<Config, 'rewardRules' | 'genesisAccountsFile'>,
+): Promise<TransferRules> {
+  return {
+    rewards: REWARD_RULES[cfg.rewardRules],
+    genesisAccounts: cfg.genesisAccountsFile === undefined ? [] : await loadGenesisAccounts(cfg.genesisAccountsFile),
+  };
+}
+
+/**
+ * loadGenesisAccounts reads the node's genesis accounts file (`accounts_<network>.json`: an object
+ * from `ak_` id to balance), the file the node itself was started with.
+ */
+export async function loadGenesisAccounts(file: string): Promise<TransferRules['genesisAccounts']> {
+  const parsed = parseJson(await readFile(file, 'utf8'));
+  if (!isJsonObject(parsed)) throw new TypeError(`${file}: expected an object of account → balance`);
+  return Object.entries(parsed).map(([account, balance]) => ({ account, amount: toBigInt(balance) }));
+}
+
+const CONTRACT_TXS = new Set(['ContractCallTx', 'ContractCreateTx']);
+
+/**
+ * generationFees is what the transactions of generation rows paid as the node counts it for
+ * rewards: every fee, inner transactions' included, and each contract call's gas used times its
+ * gas price. (The gas of GA authentication is not in the rows, so it is not counted.)
+ */
+export function generationFees(gen: GenerationRows): bigint {
+  const gasUsed = new Map(
+    gen.contractCalls.map((c) => [c.txHash, c.callInfo?.gas_used === undefined ? 0n : toBigInt(c.callInfo.gas_used)]),
+  );
+  let fees = 0n;
+  for (const t of gen.transactions) {
+    for (let tx: typeof t.tx | undefined = t.tx; tx; tx = innerTx(tx)) {
+      fees += tx.fee === undefined ? 0n : toBigInt(tx.fee);
+      if (CONTRACT_TXS.has(String(tx.type))) fees += (gasUsed.get(t.txHash) ?? 0n) * toBigInt(tx.gas_price ?? 0);
+    }
+  }
+  return fees;
+}
+
+/** writeInternalTransfers adds a batch's transfers; its other rows are written (ascending generations). */
+export async function writeInternalTransfers(
+  db: Queryable,
+  gens: readonly GenerationRows[],
+  rules: TransferRules,
+): Promise<void> {
+  if (gens.length === 0) return;
+  await insertGenerationFees(
+    db,
+    gens.map((g) => ({ height: g.keyBlock.height, fromMicro: g.continuesAt ?? 0, fees: generationFees(g) })),
+  );
+  const newKeyBlocks = gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height);
+  const paying = newKeyBlocks.flatMap((height) => {
+    const closer = rewardedGeneration(rules.rewards, height);
+    return closer === undefined ? [] : [{ height, closer }];
+  });
+  const inputs = await rewardInputs(db, [...new Set(paying.flatMap((p) => [p.closer - 1, p.closer]))]);
+  const rows: InternalTransferRow[] = [];
+  const keyLevel = { microIndex: -1, txIndex: -1, refTxHash: '' };
+  for (const { height, closer } of paying) {
+    const opener = inputs.get(closer - 1);
+    const closing = inputs.get(closer);
+    if (!opener || !closing) continue;
+    for (const t of blockRewards(rules.rewards, opener, closing, opener.fees))
+      rows.push({ height, ...keyLevel, kind: t.kind, accountId: t.account, amount: t.amount });
+  }
+  if (newKeyBlocks.includes(0))
+    for (const a of rules.genesisAccounts)
+      rows.push({ height: 0, ...keyLevel, kind: 'accounts_roma', accountId: a.account, amount: a.amount });
+  await insertInternalTransfers(db, rows);
+  await deriveInternalTransfers(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
+}
