@@ -280,6 +280,45 @@ describe('blue/green reload on the fake API server', () => {
     expect(reasons).to.include.members(['Promoted', 'RolledBack', 'GenerationDropped']);
   });
 
+  // issue 14 item 5: switching back to a generation that cannot serve would trade a working one for a broken one
+  it('holds a rollback while generation 1 does not pass the gate (read through the preview Service)', async () => {
+    const h = await serving();
+    h.probe.set('mainnet-preview', 100, 0);
+    await startReload(h, RELOAD);
+    for (let i = 0; i < 10 && reloadState(h) !== 'Promoted'; i++) {
+      h.completeJobs();
+      h.readyDeployments();
+      h.clock.advance(61_000);
+      await h.pass();
+    }
+    expect(reloadState(h)).to.equal('Promoted');
+    // during the window the preview Service selects generation 1: its populator is found dead there
+    h.probe.answers.set('mainnet-preview', {
+      reachable: true,
+      synced: false,
+      httpStatus: 503,
+      height: 100,
+      nodeHeight: 100,
+      lag: 0,
+      contiguous: true,
+      populatorAlive: false,
+      secondsSinceHeartbeat: 900,
+    });
+    h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'reindex-1' } } });
+    await h.pass();
+    await h.pass();
+    expect(reloadState(h)).to.equal('Promoted');
+    expect(stableGeneration(h)).to.equal('2');
+    const waiting = h.kube.events.filter((e) => e.reason === 'RollbackWaiting');
+    expect(waiting).to.have.length(1); // said once, not per pass
+    expect(waiting[0]?.message).to.contain('populator not alive');
+    // generation 1 recovers: the rollback goes through
+    h.probe.set('mainnet-preview', 100, 0);
+    await h.pass();
+    expect(stableGeneration(h)).to.equal('1');
+    expect(h.eventReasons()).to.include('RolledBack');
+  });
+
   it('waits for approval when autoPromote is false, and promotes once it is set', async () => {
     const h = await serving();
     requestReload(h, { ...RELOAD, autoPromote: false });
