@@ -22,10 +22,11 @@ export async function readDatabaseCheck(pass: PassContext, job: V1Job & KubeObje
   if (live === undefined || state === 'Running' || state === 'Absent') return { job: state };
   const messages = await terminationMessages(pass, live);
   if (state === 'Failed') {
-    const tail = messages.at(-1);
+    const tail = messages.at(-1)?.message;
     return { job: 'Failed', error: `${jobFailure(live)}${tail === undefined ? '' : `: ${tail.slice(-500)}`}` };
   }
-  const text = messages.at(-1);
+  // the answer of the attempt that succeeded (an earlier one may have failed with a log tail)
+  const text = messages.filter((m) => m.exitCode === 0).at(-1)?.message;
   if (text === undefined) return { job: 'Failed', error: 'the Job succeeded but its pod (and its report) are gone' };
   const report = parseDatabaseReport(text);
   return typeof report === 'string'
@@ -33,18 +34,23 @@ export async function readDatabaseCheck(pass: PassContext, job: V1Job & KubeObje
     : { job: 'Succeeded', report };
 }
 
+/** Ended is how one of the Job's containers ended: its exit code and termination message. */
+interface Ended {
+  readonly exitCode: number;
+  readonly message: string;
+}
+
 /** terminationMessages are the termination messages of the Job's pods' containers, oldest pod first. */
-async function terminationMessages(pass: PassContext, job: V1Job & KubeObject): Promise<string[]> {
+async function terminationMessages(pass: PassContext, job: V1Job & KubeObject): Promise<Ended[]> {
   const { items } = await listAll<V1Pod & KubeObject>(pass.kube, 'v1', 'Pod', job.metadata.namespace, {
     labelSelector: formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' }),
   });
   return items
-    .sort((a, b) =>
-      String(a.metadata.creationTimestamp ?? '').localeCompare(String(b.metadata.creationTimestamp ?? '')),
-    )
+    .sort((a, b) => createdAt(a) - createdAt(b))
     .flatMap((pod) => pod.status?.containerStatuses ?? [])
-    .map((c) => c.state?.terminated?.message)
-    .filter((m): m is string => m !== undefined && m !== '');
+    .map((c) => c.state?.terminated)
+    .filter((t) => t?.message !== undefined && t.message !== '')
+    .map((t) => ({ exitCode: t?.exitCode ?? -1, message: t?.message ?? '' }));
 }
 
 /**
@@ -107,4 +113,10 @@ export async function adoptGeneration(pass: PassContext): Promise<AdoptionStep> 
       `the status had no generation; the database holds generation ${generation} with the most stored heights, which is kept as the active one` +
       (kept.length === 0 ? '' : `; left as they are (never used or dropped by this Middleware): ${kept.join(', ')}`),
   };
+}
+
+/** createdAt is an object's creation time in ms (a Date once revived, an RFC 3339 string as sent); 0 when unknown. */
+function createdAt(obj: KubeObject): number {
+  const at = obj.metadata.creationTimestamp;
+  return at === undefined ? 0 : new Date(at).getTime() || 0;
 }

@@ -71,6 +71,32 @@ describe('database checks through Jobs (issue 14)', () => {
     expect(h.eventReasons()).to.not.include('GenerationAdopted');
   });
 
+  it("reads the answer of the attempt that succeeded, not a failed attempt's log tail", async () => {
+    const h = new Harness();
+    h.database.schemas.set(4, { bytes: GiB, height: 70, migrated: true });
+    await h.apply();
+    await h.pass();
+    const [job] = usageJobs(h);
+    h.completeJobs();
+    h.clock.advance(1000);
+    // whatever order the pods come in: the Job controller also ran a pod that failed (its message: the log's end)
+    const failed = await h.kube.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: `${job ?? ''}-first`,
+        namespace: 'chain',
+        labels: { 'batch.kubernetes.io/job-name': job ?? '' },
+      },
+    });
+    h.kube.setStatus(
+      { apiVersion: 'v1', kind: 'Pod', namespace: 'chain', name: failed.metadata.name ?? '' },
+      { containerStatuses: [{ name: 'mdw', state: { terminated: { exitCode: 1, message: 'ECONNRESET' } } }] },
+    );
+    await h.pass();
+    expect(h.middleware().status?.activeGeneration).to.equal(4);
+  });
+
   it('retries a failed database check with a Warning, creating nothing else meanwhile', async () => {
     const h = new Harness();
     await h.apply();
