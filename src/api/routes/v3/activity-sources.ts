@@ -11,6 +11,7 @@ import {
   type ActivitySql,
 } from '../../../db/queries/v3/activities.ts';
 import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/v3/aex9-activities.ts';
 import { transactionObject } from './render-tx.ts';
 
 /** An activity as ae_mdw renders it, less the block fields every item has. */
@@ -50,8 +51,26 @@ const transfers: ActivityFeedSource = {
   },
 };
 
+/** `Aex9TransferEvent`: a Transfer event of an AEX-9 token, with the token's meta info (ae_mdw's HEAD fields). */
+const aex9Transfer = (sql: ActivitySql): ActivityFeedSource => ({
+  sql,
+  types: ['aex9', 'aexn'],
+  async render(_pool, row) {
+    const data = parseJson(row.data!) as { [key: string]: Json };
+    return {
+      type: 'Aex9TransferEvent',
+      payload: { ...data, block_height: row.height, micro_index: row.microIndex, micro_time: Number(row.blockTime) },
+    };
+  },
+});
+
 /** ACTIVITY_FEED: every source of the feed. */
-export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [transactions, transfers];
+export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
+  transactions,
+  transfers,
+  aex9Transfer(AEX9_SENT_ACTIVITIES),
+  aex9Transfer(AEX9_RECEIVED_ACTIVITIES),
+];
 
 /** ACTIVITY_TYPES: ae_mdw's values of `type`; one no source serves yet lists nothing. */
 export const ACTIVITY_TYPES: ReadonlySet<string> = new Set([
