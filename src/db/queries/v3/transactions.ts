@@ -121,7 +121,9 @@ function fromWhere(f: TxFilter, p: Params): string {
   const [first, ...rest] = f.ids;
   if (first) {
     from = 'account_transactions s';
-    hash = 's.tx_hash';
+    // account_transactions keeps no hash (migration 0031): the transaction's, through its position
+    hash =
+      '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));
     rest.forEach((c, i) => {
       const a = `a${i + 1}`;
