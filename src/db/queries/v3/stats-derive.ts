@@ -180,6 +180,10 @@ const STATEMENTS = {
         FROM stats_generations g
        CROSS JOIN LATERAL (VALUES ('names', g.names_activated::numeric), ('contracts', g.contracts_created)) s(series, count)
        WHERE g.height = ANY($1::int[])
+      UNION ALL
+      SELECT a.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
+        FROM aex9_transfers a JOIN transactions t ON t.hash = a.tx_hash
+       WHERE a.height = ANY($1::int[])
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
   generations: `INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
     SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended,
