@@ -18,6 +18,8 @@ import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeAexnRows } from '../db/queries/aexn.ts';
+import { insertAex141Events } from '../db/queries/aex141.ts';
+import { aex141Candidates } from './aex141-events.ts';
 import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 import { deriveStats } from './stats.ts';
 
@@ -145,6 +147,8 @@ export async function writeGenerations(
     db,
     gens.map((g) => g.aexn),
   );
+  // after the AEX-N contracts of this batch: its collections' events count
+  await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
   // derived from the rows just written and the ones before them
   await writeInternalTransfers(db, gens, transferRules);
   await deriveStats(db, gens);

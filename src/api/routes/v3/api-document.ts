@@ -680,6 +680,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     invalid: bool,
     creation_time: int,
     block_height: int,
+    incomplete: bool,
   }),
   Aex141TokenResponse: object({ contract_id: { type: 'string', pattern: '^ct_' }, owner_id: str, token_id: big }),
   Aex141TokenDetailResponse: object({

@@ -48,8 +48,8 @@ export function v3Router(deps: RouteDeps): Router {
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
   aex9Routes(router, pool);
-  aex141Routes(router, pool);
-  statsRoutes(router, pool);
+  aex141Routes(router, pool, cfg);
+  statsRoutes(router, pool, deps.listener);
   return router;
 }
 
