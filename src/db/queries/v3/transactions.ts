@@ -121,7 +121,9 @@ function fromWhere(f: TxFilter, p: Params): string {
   const [first, ...rest] = f.ids;
   if (first) {
     from = 'account_transactions s';
-    hash = 's.tx_hash';
+    // account_transactions keeps no hash (migration 0031): the transaction's, through its position
+    hash =
+      '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));
     rest.forEach((c, i) => {
       const a = `a${i + 1}`;
@@ -281,14 +283,4 @@ export async function positionsOfTime(
     from: { height: r.lo_h, microIndex: r.lo_m!, txIndex: 0 },
     to: { height: r.hi_h, microIndex: r.hi_m!, txIndex: MAX_INDEX },
   };
-}
-
-/** transactionsBefore is how many transactions precede a micro block (ae_mdw's tx index of its first one). */
-export async function transactionsBefore(db: Queryable, height: number, microIndex: number): Promise<number> {
-  const { rows } = await db.query<{ n: string | null }>({
-    name: 'mdw_v3_transactions_before',
-    text: 'SELECT sum(tx_count) AS n FROM micro_blocks WHERE (height, micro_index) < ($1::int, $2::int)',
-    values: [height, microIndex],
-  });
-  return Number(rows[0]?.n ?? 0);
 }
