@@ -55,6 +55,8 @@ const TOKENS = Number(process.env.BENCH_AEX9_TOKENS ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 /** BENCH_TOKENS_EXPLAIN=1 prints PostgreSQL's plans (EXPLAIN ANALYZE) of the pages' statements before measuring */
 const EXPLAIN = process.env.BENCH_TOKENS_EXPLAIN === '1';
+/** BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=DIR" adds Node flags to the populator's processes (as in bench/indexer.ts) */
+const POPULATOR_FLAGS = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
 const PARTS = new Set((process.env.BENCH_TOKENS_PARTS ?? 'populator,api').split(','));
 const PAGE = 100;
 /** events written per statement, as a populator batch of a busy token would */
@@ -191,22 +193,26 @@ async function runPopulator(
   schema: string,
 ): Promise<{ seconds: number; cpuSeconds: number }> {
   const child = track(
-    spawn(process.execPath, ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
-      env: {
-        NODE_URL: nodeUrl,
-        DATABASE_URL: databaseUrl,
-        DATABASE_SCHEMA: schema,
-        BENCH_TOP: String(GENERATIONS),
-        LOG_LEVEL: 'warn',
-        MALLOC_MMAP_THRESHOLD_: '131072',
-        ...Object.fromEntries(
-          ['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) =>
-            process.env[k] ? [[k, process.env[k]!]] : [],
+    spawn(
+      process.execPath,
+      ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+      {
+        env: {
+          NODE_URL: nodeUrl,
+          DATABASE_URL: databaseUrl,
+          DATABASE_SCHEMA: schema,
+          BENCH_TOP: String(GENERATIONS),
+          LOG_LEVEL: 'warn',
+          MALLOC_MMAP_THRESHOLD_: '131072',
+          ...Object.fromEntries(
+            ['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) =>
+              process.env[k] ? [[k, process.env[k]!]] : [],
+            ),
           ),
-        ),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
+    ),
   );
   let out = '';
   child.stdout!.on('data', (c: Buffer) => {
