@@ -57,6 +57,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const EXPLAIN = process.env.BENCH_TOKENS_EXPLAIN === '1';
 /** BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=DIR" adds Node flags to the populator's processes (as in bench/indexer.ts) */
 const POPULATOR_FLAGS = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
+/** BENCH_SERVER_NODE_OPTIONS: Node flags of `mdw -s` and bare Koa (e.g. "--cpu-prof --cpu-prof-dir=DIR"), as in bench/api.ts */
+const SERVER_NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
 const PARTS = new Set((process.env.BENCH_TOKENS_PARTS ?? 'populator,api').split(','));
 const PAGE = 100;
 /** events written per statement, as a populator batch of a busy token would */
@@ -376,14 +378,17 @@ async function apiPart(
 ): Promise<Record<string, unknown>> {
   const data = await writeBigTokens(pool);
   if (EXPLAIN) await explainPages(pool, data);
-  const server = await startMdwServer({
-    DATABASE_URL: databaseUrl,
-    DATABASE_SCHEMA: schema,
-    NODE_URL: nodeUrl,
-    DATABASE_POOL_SIZE: '8',
-    API_CACHE_MAX_BYTES: '0',
-  });
-  const bare = await startBareKoa(0);
+  const server = await startMdwServer(
+    {
+      DATABASE_URL: databaseUrl,
+      DATABASE_SCHEMA: schema,
+      NODE_URL: nodeUrl,
+      DATABASE_POOL_SIZE: '8',
+      API_CACHE_MAX_BYTES: '0',
+    },
+    SERVER_NODE_OPTIONS,
+  );
+  const bare = await startBareKoa(0, SERVER_NODE_OPTIONS);
   const pick = (list: readonly string[]): string => list[Math.floor(Math.random() * list.length)]!;
   const holders = `/v3/aex9/${data.big}/balances?limit=${PAGE}`;
   const owned = `/v3/accounts/${data.rich}/aex9/balances?limit=${PAGE}`;
