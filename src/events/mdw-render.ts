@@ -4,7 +4,8 @@ import { signedTx } from '../chain/signed-tx.ts';
 import { transactionJson } from '../api/routes/v3/render-tx.ts';
 import type { Queryable } from '../db/pool.ts';
 import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
-import { transactionByHash, transactionsBefore } from '../db/queries/v3/transactions.ts';
+import { transactionByHash } from '../db/queries/v3/transactions.ts';
+import { txisBefore } from '../db/queries/v3/txis.ts';
 import { v2TransactionJson, type MdwRenderer } from './mdw-hub.ts';
 
 /** mdwRenderer reads KeyBlocks, MicroBlocks and Transactions payloads as /v3 answers them (v2 adds the tx index). */
@@ -21,7 +22,7 @@ export function mdwRenderer(db: Queryable): MdwRenderer {
     async transaction(hash) {
       const t = await transactionByHash(db, hash);
       if (!t) return undefined;
-      const before = await transactionsBefore(db, t.height, t.microIndex);
+      const before = await txisBefore(db, t.height, t.microIndex);
       return {
         v3: transactionJson(t),
         v2: v2TransactionJson(signedTx(t), {

@@ -17,6 +17,7 @@ import { TABLES, type TableSpec } from './tables.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
+import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
 import { writeAexnRows } from '../db/queries/aexn.ts';
 import { insertAex141Events } from '../db/queries/aex141.ts';
 import { aex141Candidates } from './aex141-events.ts';
@@ -151,6 +152,7 @@ export async function writeGenerations(
   await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
   // derived from the rows just written and the ones before them
   await writeInternalTransfers(db, gens, transferRules);
+  await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
   await deriveStats(db, gens);
   return resolved.transactions.length;
 }

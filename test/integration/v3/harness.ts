@@ -57,14 +57,15 @@ export interface V3UnderTest {
   close(): Promise<void>;
 }
 
-/** startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it. */
+/**
+ * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
+ * settings that depend on the generated chain (e.g. its wrapped AE).
+ */
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
-  /** further environment of the populator and server, given the generated chain (e.g. its DEX factory) */
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
-  /** a pruning devnode: call infos and state below this height answer 410 */
-  gcHeight?: number,
+  node: { gcHeight?: number } = {},
 ): Promise<V3UnderTest> {
   const devnode = await startDevnode(
     {
@@ -73,7 +74,7 @@ export async function startV3(
       microBlockIntervalMs: 0,
       keyBlockIntervalMs: 0,
       generate: { generations, seed },
-      ...(gcHeight === undefined ? {} : { gcHeight }),
+      ...node,
     },
     silentLog,
   );

@@ -498,7 +498,7 @@ describe('/v3 AEX-141 collections over a pruning node', function () {
   let v3: V3UnderTest;
   const GC_HEIGHT = 300;
   before(async () => {
-    v3 = await startV3(400, 'nft-dex', () => ({}), GC_HEIGHT);
+    v3 = await startV3(400, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT });
   });
   after(async () => {
     await v3?.close();

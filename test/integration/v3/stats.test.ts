@@ -169,6 +169,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const totals = await walk(await v3.mdw.getTotalStats({ limit: 100, direction: 'forward' }));
     expect(totals.map((t) => t.height)).to.deep.equal(Array.from({ length: top }, (_, i) => i + 1));
     const sum = { contracts: 0, opened: 0, closed: 0, reward: 0n, oracles: 0 };
+    // the supply starts with what the devnode's genesis accounts hold
+    const genesis = v3.devnode.chain.options.genesisAccounts.reduce((total, a) => total + a.balance, 0n);
+    expect(genesis > 0n, 'genesis balances').to.equal(true);
     const perHeight = r.perHeight;
     for (let h = 1; h <= top; h++) {
       const n = (type: string): number => perHeight[h]!.types.get(type) ?? 0;
@@ -177,6 +180,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       // totals at h are those through h - 1
       expect(Number(t.contracts), `contracts before ${h}`).to.equal(sum.contracts);
       expect(t.sumBlockReward, `rewards before ${h}`).to.equal(sum.reward);
+      expect(t.totalTokenSupply, `supply before ${h}`).to.equal(genesis + sum.reward);
       expect(Number(t.openChannels), `channels before ${h}`).to.equal(sum.opened - sum.closed);
       // the devnode pays each key block's beneficiary at once and burns fees (the harness's REWARD_RULES=devnode)
       const reward = KEY_BLOCK_REWARD;
@@ -200,6 +204,14 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const miners = (await v3.mdw.getMinerStats()).data as unknown as Item[];
     expect(miners.map((m) => m.miner)).to.deep.equal([...new Set(chain.keyBlocks.slice(1).map((k) => k.beneficiary))]);
     expect(miners[0]!.totalReward).to.equal(sum.reward);
+    // and each key block counts once for its rewarded miner, per day
+    const top1 = (await v3.get('/v3/stats/miners/top?limit=100')).body as { data: Obj[] };
+    expect(new Map(top1.data.map((m) => [m.start_date, m.blocks_mined]))).to.deep.equal(
+      new Map(
+        [...r.keyBlocksPerDay].map(([day, n]) => [day, day === isoDay(Number(chain.keyBlocks[0]!.time)) ? n - 1 : n]),
+      ),
+    );
+    expect(top1.data.every((m) => m.miner === miners[0]!.miner)).to.equal(true);
   }
 
   /** checkAccounts compares account series with a recount of the stored transactions' account ids. */
@@ -221,7 +233,22 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     expect(deltas.reduce((s, x) => s + Number(x.accounts), 0)).to.equal(firsts.rows[0]!.n);
   }
 
+  /** checkAex9 compares the AEX-9 transfers series with the stored token events (Transfer, Mint, Burn). */
+  async function checkAex9(): Promise<void> {
+    const { rows } = await v3.pool.query<{ day: string; n: number }>(
+      `SELECT to_char(to_timestamp(t.micro_time_ms / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n
+         FROM (SELECT tx_hash FROM aex9_transfers
+               UNION ALL SELECT tx_hash FROM aex9_events WHERE kind IN ('mint', 'burn')) e
+         JOIN transactions t ON t.hash = e.tx_hash GROUP BY 1`,
+    );
+    expect(rows.length, 'the chain moves AEX-9 tokens').to.be.greaterThan(0);
+    const series = await walk(await v3.mdw.getAex9TransfersStats({ limit: 100 }));
+    expect(counts(series)).to.deep.equal(new Map(rows.map((x) => [x.day, x.n])));
+  }
+
   it('counts transactions and blocks per day, week and month as the chain holds them', checkSeries);
+
+  it('counts AEX-9 transfers, mints and burns per day as the stored token events hold them', checkAex9);
 
   it('states each generation as the chain recounts it, and totals as running sums before it', checkGenerations);
 
@@ -247,13 +274,31 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     expect((await v3.get('/v3/stats/blocks?min_start_date=2026-02-30')).status).to.equal(400);
     expect((await v3.get('/v3/stats/names?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
     expect((await v3.get('/v3/stats/transactions?limit=1001')).status).to.equal(400);
+    // a gen: scope narrows a series to its key blocks' days (the first ten generations: the first day)
+    expect((await v3.get('/v3/stats/transactions/total?scope=gen:0-10')).body).to.equal(r.txsPerDay.get('2026-01-01'));
+    const scoped = (await v3.get('/v3/stats/transactions?scope=gen:0-10')).body as { data: Obj[] };
+    expect(scoped.data.map((d) => d.start_date)).to.deep.equal(['2026-01-01']);
+    expect((await v3.get('/v3/stats/transactions?scope=txi:1-2')).status).to.equal(400);
     const first = (await v3.get('/v3/stats/delta')).body as Obj;
     expect(first.next).to.equal(`/v3/stats/delta?cursor=${chain.keyBlocks.length - 11}&limit=10`);
   });
 
   it('stays equal to the recount after forks replace the top generations while the populator runs', async () => {
-    for (const depth of [3, 40]) {
-      await v3.devnode.fork(depth);
+    // a shallow fork, then a deep one followed by new generations and another fork before the
+    // populator has caught up
+    const rounds: (() => Promise<void>)[] = [
+      () => v3.devnode.fork(3),
+      async () => {
+        await v3.devnode.fork(40);
+        for (let i = 0; i < 5; i++) {
+          await v3.spend(v3.devnode.accounts[1]!.publicKey, 1000 + i);
+          await v3.devnode.mineKeyBlock();
+        }
+        await v3.devnode.fork(2);
+      },
+    ];
+    for (const round of rounds) {
+      await round();
       await v3.devnode.mineKeyBlock();
       await v3.synced();
       chain = await v3.truth();
@@ -261,6 +306,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       await checkSeries();
       await checkGenerations();
       await checkAccounts();
+      await checkAex9();
     }
   });
 });

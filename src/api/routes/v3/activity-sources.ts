@@ -13,6 +13,7 @@ import {
 import { AEX141_ACTIVITIES } from '../../../db/queries/v3/aex141.ts';
 import { DEX_ACTIVITIES } from '../../../db/queries/v3/dex.ts';
 import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/v3/aex9-activities.ts';
 import { transactionObject } from './render-tx.ts';
 
 /** An activity as ae_mdw renders it, less the block fields every item has. */
@@ -52,6 +53,19 @@ const transfers: ActivityFeedSource = {
   },
 };
 
+/** `Aex9TransferEvent`: a Transfer event of an AEX-9 token, with the token's meta info (ae_mdw's HEAD fields). */
+const aex9Transfer = (sql: ActivitySql): ActivityFeedSource => ({
+  sql,
+  types: ['aex9', 'aexn'],
+  async render(_pool, row) {
+    const data = parseJson(row.data!) as { [key: string]: Json };
+    return {
+      type: 'Aex9TransferEvent',
+      payload: { ...data, block_height: row.height, micro_index: row.microIndex, micro_time: Number(row.blockTime) },
+    };
+  },
+});
+
 /** `Aex141TransferEvent`: its HEAD fields (`sender_id`, `recipient_id`, token name and symbol) and 1.97's (`sender`, `recipient`). */
 const aex141: ActivityFeedSource = {
   sql: AEX141_ACTIVITIES,
@@ -80,7 +94,14 @@ const swaps: ActivityFeedSource = {
 };
 
 /** ACTIVITY_FEED: every source of the feed. */
-export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [transactions, transfers, aex141, swaps];
+export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
+  transactions,
+  transfers,
+  aex9Transfer(AEX9_SENT_ACTIVITIES),
+  aex9Transfer(AEX9_RECEIVED_ACTIVITIES),
+  aex141,
+  swaps,
+];
 
 /** ACTIVITY_TYPES: ae_mdw's values of `type`; one no source serves yet lists nothing. */
 export const ACTIVITY_TYPES: ReadonlySet<string> = new Set([

@@ -9,7 +9,7 @@ import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { storedTopHash } from '../../../db/queries/v3/aex141.ts';
-import { dryRun, PRUNED } from '../../../indexer/aexn-dry-run.ts';
+import { dryRun } from '../../../indexer/aexn-dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';
 
 interface Encoder {
@@ -56,7 +56,8 @@ export class Aex141Metadata {
         [{ contract: contractId, calldata: encoder.encodeCall('metadata', [BigInt(tokenId)]) }],
         this.#cfg.nodeTimeoutMs,
       );
-      const result = results === PRUNED ? undefined : results[0];
+      // a pruned or refusing node has no answer: the metadata is unknown
+      const result = typeof results === 'string' ? undefined : results[0];
       return result?.ok ? readMetadata(encoder.decodeResult('metadata', result.value, 'ok'), metadataType) : null;
     } catch {
       return null;

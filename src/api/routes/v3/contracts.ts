@@ -10,10 +10,16 @@ import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { ALL_HEIGHTS, one, parseId, parsePaging, rejectUnknown } from './params.ts';
+import { positionBounds } from './scope-bounds.ts';
 import { contractCallObject, contractLogObject, contractObject } from './render-contracts.ts';
 import { sendPage, sendText } from './respond.ts';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
+
+const WHOLE_CHAIN = {
+  from: { height: 0, microIndex: 0, txIndex: 0 },
+  to: { height: ALL_HEIGHTS.last, microIndex: ALL_HEIGHTS.last, txIndex: ALL_HEIGHTS.last },
+};
 
 /** contractRoutes registers the contract operations on the /v3 router. */
 export function contractRoutes(router: Router, pool: Pool): void {
@@ -44,7 +50,7 @@ export function contractRoutes(router: Router, pool: Pool): void {
   };
 
   router.get('/contracts/calls', async (ctx) => {
-    const paging = parsePaging(ctx.query);
+    const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi'] });
     rejectUnknown(ctx.query, CALL_PARAMS);
     const contract = one(ctx.query.contract_id) ?? one(ctx.query.contract);
     const caller = one(ctx.query.caller_id);
@@ -54,7 +60,8 @@ export function contractRoutes(router: Router, pool: Pool): void {
       contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
       callerId: caller === undefined ? undefined : parseId(caller, ['ak', 'ct']),
       function: fname,
-      ...(paging.scope ?? ALL_HEIGHTS),
+      ...WHOLE_CHAIN,
+      ...(await positionBounds(pool, paging.scope)),
     };
     const page = await paginate(
       async (walk, from, n) =>

@@ -11,6 +11,7 @@ import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { v3ApiDocument } from './api-document.ts';
 import { activityRoutes } from './activities.ts';
+import { aex9Routes } from './aex9.ts';
 import { aex141Routes } from './aex141.ts';
 import { blockRoutes } from './blocks.ts';
 import { nameRoutes } from './names.ts';
@@ -46,8 +47,9 @@ export function v3Router(deps: RouteDeps): Router {
   contractRoutes(router, pool);
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
+  aex9Routes(router, pool);
   aex141Routes(router, pool, cfg);
-  statsRoutes(router, pool);
+  statsRoutes(router, pool, deps.listener);
   return router;
 }
 

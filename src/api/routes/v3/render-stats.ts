@@ -40,7 +40,8 @@ export function deltaStatJson(g: GenerationStatsRow): string {
 /**
  * totalStatJson is the totals at the generation's height as ae_mdw states them: through the
  * generation below (a generation's deltas show in the totals of the next height). The token supply
- * counts the rewards paid; genesis and hard-fork balances are not stored yet.
+ * is what genesis and hard forks created (their accounts_* and contracts_* transfers) and every
+ * reward paid, as ae_mdw counts it.
  */
 export function totalStatJson(g: GenerationStatsRow): string {
   const t = g.before ?? {};
@@ -60,6 +61,6 @@ export function totalStatJson(g: GenerationStatsRow): string {
     open_channels: int(t.open_channels),
     sum_block_reward: big(t.sum_block_reward),
     sum_dev_reward: big(t.sum_dev_reward),
-    total_token_supply: BigInt(t.sum_block_reward ?? 0) + BigInt(t.sum_dev_reward ?? 0),
+    total_token_supply: BigInt(t.sum_minted ?? 0) + BigInt(t.sum_block_reward ?? 0) + BigInt(t.sum_dev_reward ?? 0),
   });
 }

@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
+import type { NotificationListener } from '../../../events/listener.ts';
 import {
   generationStatsPage,
   keyBlockTimes,
@@ -49,8 +50,8 @@ const SERIES: ReadonlyMap<string, SeriesSpec> = new Map<string, SeriesSpec>([
 ]);
 
 /** statsRoutes registers the statistics operations on the /v3 router. */
-export function statsRoutes(router: Router, pool: Pool): void {
-  const source = new StatsSource(pool);
+export function statsRoutes(router: Router, pool: Pool, listener?: NotificationListener): void {
+  const source = new StatsSource(pool, listener);
 
   router.get('/stats', async (ctx) => {
     const s = await overallStats(pool, Date.now());
@@ -110,9 +111,10 @@ export function statsRoutes(router: Router, pool: Pool): void {
   });
 
   router.get('/stats/transactions/total', async (ctx) => {
+    const paging = parsePaging(ctx.query, STATS_LIMIT);
     const q = parseSeriesQuery(ctx.query, ['tx_type']);
     const snapshot = await source.snapshot();
-    const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, undefined, pool);
+    const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, paging, pool);
     const counts = await snapshot.series(q.txType ? `transactions:${q.txType}` : 'transactions', 'day');
     let total = 0n;
     for (const [start, count] of counts) if (start >= first && start <= last) total += count;
@@ -125,27 +127,27 @@ export function statsRoutes(router: Router, pool: Pool): void {
       const q = parseSeriesQuery(ctx.query, series.extra);
       const snapshot = await source.snapshot();
       const { first, last } = await intervalRange(snapshot, q, paging, pool);
-      let counts = await snapshot.series(series.name(q), q.by);
-      if (series.average) counts = averageSeries(counts, await snapshot.series('blocks:key', q.by));
-      await sendSeriesPage(ctx, denseSeries(counts, first, last), q.by, paging);
+      const name = series.name(q);
+      // rendered once per stored chain and range; a request pages through the kept items
+      const items = await snapshot.memo(`${path} ${name} ${q.by} ${first} ${last}`, async () => {
+        let counts = await snapshot.series(name, q.by);
+        if (series.average) counts = averageSeries(counts, await snapshot.series('blocks:key', q.by));
+        return denseSeries(counts, first, last).map((p) => ({ key: p.start, item: stringifyJson(statJson(p, q.by)) }));
+      });
+      await sendSeriesPage(ctx, items, paging);
     });
   }
 }
 
-/** sendSeriesPage pages a dense series by interval start. */
+/** sendSeriesPage pages a series' rendered intervals (ascending by start) by interval start. */
 async function sendSeriesPage(
   ctx: Koa.Context,
-  points: ReturnType<typeof denseSeries>,
-  by: IntervalBy,
+  items: readonly Keyed<number, string>[],
   paging: Paging,
 ): Promise<void> {
-  const items: Keyed<number, string>[] = points.map((p) => ({ key: p.start, item: stringifyJson(statJson(p, by)) }));
   const page: Page<number, string> = await paginate(
     arrayFetch(items, (a, b) => a - b),
-    {
-      ...paging,
-      cursor: INDEX_CURSOR.decode(paging.cursor),
-    },
+    { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
   );
   sendPage(ctx, page, INDEX_CURSOR.encode);
 }
@@ -157,13 +159,13 @@ async function sendSeriesPage(
 async function intervalRange(
   snapshot: StatsSnapshot,
   q: SeriesQuery,
-  paging: Paging | undefined,
+  paging: Paging,
   pool: Pool,
 ): Promise<{ first: number; last: number }> {
   const days = await snapshot.days();
   let first = q.minDay ?? days?.first ?? EMPTY_CHAIN_DAY;
   let last = q.maxDay ?? days?.last ?? EMPTY_CHAIN_DAY;
-  const scope = paging?.scope;
+  const scope = paging.scope;
   if (scope) {
     const times = await keyBlockTimes(pool, scope.first, scope.last);
     if (times) {

@@ -6,29 +6,26 @@ import type { Pool } from '../../../db/pool.ts';
 import {
   accountFieldCounts,
   countTransactions,
-  positionsOfTime,
   transactionByHash,
   transactionsPage,
   type TxFilter,
-  type TxPosition,
 } from '../../../db/queries/v3/transactions.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
-import { v3BadRequest, v3NotFound } from './errors.ts';
+import { v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
-import { parseHash, parseId, parsePaging, type Scope } from './params.ts';
+import { parseHash, parseId, parsePaging } from './params.ts';
+import { positionBounds } from './scope-bounds.ts';
 import { transactionJson } from './render-tx.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
-const MAX_INDEX = 2 ** 31 - 1;
-
 /** transactionRoutes registers the transaction operations on the /v3 router. */
 export function transactionRoutes(router: Router, pool: Pool, cfg: Config): void {
   router.get('/transactions', async (ctx) => {
-    const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
-    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await scopeBounds(pool, paging.scope)) };
+    const paging = parsePaging(ctx.query, { scopes: ['gen', 'time', 'txi'] });
+    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
     const page = await paginate(
       async (walk, from, n) =>
         (await transactionsPage(pool, filter, walk, from, n)).map((t) => ({
@@ -41,8 +38,8 @@ export function transactionRoutes(router: Router, pool: Pool, cfg: Config): void
   });
 
   router.get('/transactions/count', async (ctx) => {
-    const paging = parsePaging({ scope: ctx.query.scope }, { scopes: ['gen', 'time'] });
-    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await scopeBounds(pool, paging.scope)) };
+    const paging = parsePaging({ scope: ctx.query.scope }, { scopes: ['gen', 'time', 'txi'] });
+    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
     sendValue(ctx, await countTransactions(pool, filter));
   });
 
@@ -85,18 +82,6 @@ export function transactionRoutes(router: Router, pool: Pool, cfg: Config): void
     }
     sendValue(ctx, body);
   });
-}
-
-/** scopeBounds turns `gen:a-b` or `time:a-b` (unix seconds, micro block times) into position bounds. */
-async function scopeBounds(pool: Pool, scope: Scope | undefined): Promise<{ from?: TxPosition; to?: TxPosition }> {
-  if (!scope) return {};
-  if (scope.type === 'gen')
-    return {
-      from: { height: scope.first, microIndex: 0, txIndex: 0 },
-      to: { height: scope.last, microIndex: MAX_INDEX, txIndex: MAX_INDEX },
-    };
-  if (scope.type === 'time') return positionsOfTime(pool, scope.first * 1000, scope.last * 1000 + 999);
-  throw v3BadRequest(`invalid scope: ${scope.type}`);
 }
 
 /**

@@ -24,8 +24,9 @@ export interface CallFilter {
   readonly contractId: string | undefined;
   readonly callerId: string | undefined;
   readonly function: string | undefined;
-  readonly first: number;
-  readonly last: number;
+  /** the first and last position listed (inclusive) */
+  readonly from: TxPosition;
+  readonly to: TxPosition;
 }
 
 /** callsPage reads up to n calls matching the filter walking from a position (inclusive). */
@@ -36,9 +37,13 @@ export async function callsPage(
   from: TxPosition | undefined,
   n: number,
 ): Promise<CallRow[]> {
-  const values: unknown[] = [n, filter.first, filter.last];
+  const { from: lo, to: hi } = filter;
+  const values: unknown[] = [n, lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex];
   // only the filters given are in the statement (one prepared plan per combination, each with its index)
-  const where = ['c.height BETWEEN $2 AND $3'];
+  const where = [
+    '(c.height, c.micro_index, c.tx_index) >= ($2, $3, $4)',
+    '(c.height, c.micro_index, c.tx_index) <= ($5, $6, $7)',
+  ];
   const add = (column: string, value: string | undefined): void => {
     if (value === undefined) return;
     values.push(value);

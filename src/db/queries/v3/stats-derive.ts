@@ -112,14 +112,16 @@ const DELTAS = `
     (SELECT count(*) FROM stats_accounts a WHERE a.height = k.height)::int AS accounts,
     (SELECT CASE WHEN max(m.time_ms) > k.time_ms
                  THEN round(sum(m.tx_count) * 100000.0 / (max(m.time_ms) - k.time_ms)) / 100 ELSE 0 END
-       FROM micro_blocks m WHERE m.height = k.height) AS tps
+       FROM micro_blocks m WHERE m.height = k.height) AS tps,
+    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
+      WHERE i.height = k.height AND (i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%')) AS minted
   FROM key_blocks k
   JOIN unnest($1::int[], $2::numeric[], $3::numeric[]) AS p(height, block_reward, dev_reward) ON p.height = k.height`;
 
 const DELTA_COLUMNS = `height, time_ms, beneficiary, auctions_started, auctions_ended, names_activated, names_expired,
   names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered, channels_opened,
   channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions, locked_in_auctions,
-  locked_in_channels, accounts, tps`;
+  locked_in_channels, accounts, tps, minted`;
 
 const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
   ['sum_block_reward', 'block_reward'],
@@ -135,6 +137,7 @@ const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
   ['active_oracles', 'oracles_registered - oracles_expired'],
   ['inactive_oracles', 'oracles_expired - oracles_reregistered'],
   ['open_channels', 'channels_opened - channels_closed'],
+  ['sum_minted', 'minted'],
 ];
 
 /** Every statement of a batch's derivation, in order (each takes its own parameters). */
@@ -144,7 +147,12 @@ const STATEMENTS = {
     'DELETE FROM stats_series_counts WHERE height = ANY($1::int[])',
     'DELETE FROM stats_accounts WHERE height = ANY($1::int[])',
     'DELETE FROM stats_active_accounts WHERE height = ANY($1::int[])',
+    'DELETE FROM stats_miner_rewards WHERE height = ANY($1::int[])',
   ],
+  // what each key block paid each miner (the writer stores the internal transfers first)
+  minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
+    SELECT height, account_id, sum(amount) FROM internal_transfers
+     WHERE height = ANY($1::int[]) AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
   // an account counts from its first appearance in any transaction field
   accounts: `INSERT INTO stats_accounts AS s (account, height, day)
     SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
@@ -166,7 +174,11 @@ const STATEMENTS = {
         FROM key_blocks k
         JOIN unnest($1::int[], $2::numeric[], $3::numeric[]) AS p(height, difficulty, hashrate) ON p.height = k.height
        CROSS JOIN LATERAL (VALUES ('blocks:key', 1::numeric), ('blocks:all', 1), ('difficulty', p.difficulty),
-                                  ('hashrate', p.hashrate), ('miner:' || k.beneficiary, 1)) s(series, count)
+                                  ('hashrate', p.hashrate)) s(series, count)
+      UNION ALL
+      -- ae_mdw's top miners: each account a key block rewards, once per key block
+      SELECT r.height, 'miner:' || r.miner, ${day('k.time_ms')}, 1
+        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE r.height = ANY($1::int[])
       UNION ALL
       SELECT m.height, s.series, ${day('m.time_ms')}, 1
         FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
@@ -175,6 +187,13 @@ const STATEMENTS = {
       SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
         FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
        WHERE t.height = ANY($1::int[])
+      UNION ALL
+      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
+      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
+        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
+                FROM aex9_events e
+               WHERE e.height = ANY($1::int[]) AND e.kind IN ('transfer', 'mint', 'burn')) x
+        JOIN transactions t ON t.hash = x.tx_hash
       UNION ALL
       SELECT g.height, s.series, ${day('g.time_ms')}, s.count
         FROM stats_generations g
@@ -185,7 +204,7 @@ const STATEMENTS = {
     SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended,
            names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
            channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
-           locked_in_auctions, locked_in_channels, accounts, tps, ${TOTAL_COLUMNS.map(() => '0').join(', ')}
+           locked_in_auctions, locked_in_channels, accounts, tps, minted, ${TOTAL_COLUMNS.map(() => '0').join(', ')}
       FROM (${DELTAS}) d`,
   // totals are running sums from the highest height below the batch: every stored height from the
   // batch's lowest up (only the batch itself while following the chain; above it after a -H reload)
@@ -209,6 +228,7 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   for (const sql of STATEMENTS.clear) await db.query(sql, [heights]);
   await db.query(STATEMENTS.accounts, [heights]);
   await db.query(STATEMENTS.active, [heights]);
+  await db.query(STATEMENTS.minerRewards, [heights]);
   await db.query(STATEMENTS.generations, [heights, text(f.blockRewards), text(f.devRewards)]);
   await db.query(
     `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,

@@ -42,6 +42,7 @@ const TOTAL_FIELDS = [
   'open_channels::int',
   'sum_locked_in_channels::text',
   'sum_accounts::int',
+  'sum_minted::text',
 ];
 const object = (alias: string, fields: readonly string[]): string =>
   `json_build_object(${fields.map((f) => `'${f.split('::')[0]}', ${alias}.${f}`).join(', ')})`;
