@@ -35,6 +35,9 @@ export async function startFaultProxy(
       return res.end('{"reason":"Temporary overload"}');
     }
     const forward = (): void => {
+      // the client gave up while a slow answer was held back: forwarding now would leave the node a request whose
+      // body never ends (its server then cannot close)
+      if (res.destroyed) return;
       const up = request(
         { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
         (upRes) => {
@@ -50,6 +53,7 @@ export async function startFaultProxy(
         },
       );
       up.on('error', () => res.destroy());
+      res.on('close', () => up.destroy());
       req.pipe(up);
     };
     if (hit && fault === 'slow') setTimeout(forward, opts.slowMs ?? 2000);
