@@ -156,14 +156,16 @@ const STATEMENTS = {
   // an account counts from its first appearance in any transaction field
   accounts: `INSERT INTO stats_accounts AS s (account, height, day)
     SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
-      FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
+      FROM account_transactions a
+      JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
      WHERE a.height = ANY($1::int[]) AND a.account LIKE 'ak\\_%'
      ORDER BY a.account, a.height, a.micro_index, a.tx_index
     ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height`,
   active: `INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT i.interval_by, i.start, x.account, min(x.height)
       FROM (SELECT a.account, min(a.height) AS height, ${day('t.micro_time_ms')} AS day
-              FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
+              FROM account_transactions a
+              JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
              WHERE a.height = ANY($1::int[]) AND a.account LIKE 'ak\\_%' GROUP BY 1, 3) x
      CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
      GROUP BY 1, 2, 3
