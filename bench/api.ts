@@ -17,8 +17,6 @@
  * BENCH_GENERATIONS (default 20000: a few minutes to generate and load) sets the chain length;
  * BENCH_ACCOUNT_TXS (default 100000) the size of the synthetic heavy account; BENCH_REQUESTS
  * (default 3000) requests per database scenario (five times as many for the sub-millisecond ones);
- * BENCH_AEX9_HOLDERS (default 100000) the holders of the synthetic big AEX-9 token, BENCH_AEX9_TOKENS (default 1000)
- * the tokens of the synthetic rich account.
  * BENCH_ROUNDS (default 3) interleaved rounds of bare Koa and the memory scenarios (ratios per round).
  * Plain mdw scenarios read the database (uniform over the chain); `_memory` ones ask the server
  * with the response cache for a warmed hot set of final heights and transactions; `_gzip` ones
@@ -29,29 +27,30 @@
  * /proc; for mdw without PostgreSQL's share), which other jobs on the machine disturb far less
  * than rates.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import Koa from 'koa';
 import prom from 'prom-client';
-import { Pool as HttpPool } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
-import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
-import { processCpuSeconds } from './process-cpu.lib.ts';
+import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import {
+  cpuMicros,
+  killChildrenOnExit,
+  load,
+  median,
+  startBareKoa,
+  startDevnodeProcess,
+  startMdwServer,
+  type Child,
+  type Result,
+} from './http.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
-const AEX9_HOLDERS = Number(process.env.BENCH_AEX9_HOLDERS ?? 100_000);
-const AEX9_TOKENS = Number(process.env.BENCH_AEX9_TOKENS ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 /** Node flags of both the servers under test and the bare Koa baseline (e.g. --cpu-prof). */
 const SERVER_NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
@@ -64,29 +63,13 @@ const HOT_SET = 1000;
 const FAST_REQUESTS_FACTOR = 5;
 const PAGE_LIMIT = 100;
 const SCHEMA = 'mdw_bench';
-const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
 const GZIP = { 'accept-encoding': 'gzip, deflate, br' };
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
-
-interface Result {
-  readonly requests: number;
-  readonly perSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly load1: number;
-  /** CPU time (user + system) the answering process spent per request: a count the other jobs on the machine disturb little */
-  readonly serverCpuUsPerRequest?: number;
-}
-interface Child {
-  readonly url: string;
-  readonly pid: number;
-  stop(): Promise<void>;
-}
 
 async function main(): Promise<void> {
   killChildrenOnExit();
   const t0 = performance.now();
-  const devnode = await startDevnodeProcess();
+  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench-api']);
   const generatedMs = performance.now() - t0;
   const db = await createTestDatabase();
   const env = {
@@ -113,12 +96,14 @@ async function main(): Promise<void> {
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
   const yearStart = await addYearOfTransactionStats(pool);
-  const tokens = await addAex9Holders(pool);
   const yearOfDays = `/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
 
-  const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' });
-  const memoryApi = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: String(64 * 1024 * 1024) });
-  const baseline = await startBareKoa(top);
+  const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' }, SERVER_NODE_OPTIONS);
+  const memoryApi = await startMdwServer(
+    { ...env, API_CACHE_MAX_BYTES: String(64 * 1024 * 1024) },
+    SERVER_NODE_OPTIONS,
+  );
+  const baseline = await startBareKoa(top, SERVER_NODE_OPTIONS);
   const randomHeight = (): number => 1 + Math.floor(Math.random() * top);
   const randomTx = (): string => txHashes[Math.floor(Math.random() * txHashes.length)]!;
   // A hot set of final heights and transactions, each read once before measuring (memory hits).
@@ -290,25 +275,6 @@ async function main(): Promise<void> {
   for (const [name, path] of v3Scenarios) await run(name, api, path, { concurrency: 1 });
   await run('mdw_v3_stats_year_of_days_sequential', api, () => yearOfDays, { concurrency: 1 });
 
-  // AEX-9 (issue 13): a page of 100 holders of a token with AEX9_HOLDERS of them at random depths, by key and
-  // by amount, and the balances of an account holding AEX9_TOKENS tokens, sequential (latency)
-  const aex9Scenarios: [string, () => string][] = [
-    [
-      'mdw_v3_aex9_holders_page_sequential',
-      () => `/v3/aex9/${tokens.big}/balances?limit=${PAGE_LIMIT}&cursor=${pick(tokens.holders)}`,
-    ],
-    [
-      'mdw_v3_aex9_holders_by_amount_page_sequential',
-      () => `/v3/aex9/${tokens.big}/balances?by=amount&limit=${PAGE_LIMIT}&cursor=${pick(tokens.amountCursors)}`,
-    ],
-    [
-      'mdw_v3_aex9_account_tokens_page_sequential',
-      () => `/v3/accounts/${tokens.rich}/aex9/balances?limit=${PAGE_LIMIT}&cursor=${pick(tokens.contracts)}`,
-    ],
-  ];
-  for (const [, path] of aex9Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
-  for (const [name, path] of aex9Scenarios) await run(name, api, path, { concurrency: 1 });
-
   const bareMedian = median(bareRates);
   const vsBare = (name: string): number => Number((results[name]!.perSecond / bareMedian).toFixed(3));
   const summary = {
@@ -348,8 +314,6 @@ async function main(): Promise<void> {
       v3CursorPageP99Ms: 20,
       v3FilteredPageP99Ms: 50,
       v3StatsYearOfDaysP99Ms: 20,
-      v3Aex9HoldersPageP99Ms: 20,
-      v3Aex9AccountTokensP99Ms: 30,
     },
     machine: {
       cpus: availableParallelism(),
@@ -362,159 +326,6 @@ async function main(): Promise<void> {
   await pool.end();
   await db.drop();
   await stopTestServer();
-}
-
-/** Child processes still running: killed when the bench process ends early (an error, Ctrl-C, a closed pipe). */
-const running = new Set<ChildProcess>();
-
-/** killChildrenOnExit makes an early end of the bench process take its children along. */
-function killChildrenOnExit(): void {
-  process.once('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
-}
-
-/** track remembers a child until it exits. */
-function track(child: ChildProcess): ChildProcess {
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  return child;
-}
-
-/** startDevnodeProcess runs `mdw devnode --generate` (mining only on demand, so the chain stays put) and waits for its URL. */
-async function startDevnodeProcess(): Promise<Child> {
-  const [port, internalPort] = [await freePort(), await freePort()];
-  const child = track(
-    spawn(
-      process.execPath,
-      [
-        MDW,
-        'devnode',
-        '--generate',
-        String(GENERATIONS),
-        '--seed',
-        'bench-api',
-        '--port',
-        String(port),
-        '--internal-port',
-        String(internalPort),
-        '--key-block-interval',
-        '0',
-        '--micro-block-interval',
-        '0',
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    ),
-  );
-  let output = '';
-  child.stdout!.setEncoding('utf8');
-  let exited: ((code: number | null) => void) | undefined;
-  const url = await new Promise<string>((resolve, reject) => {
-    exited = (code) => reject(new Error(`devnode exited with ${code}`));
-    child.once('exit', exited);
-    child.stdout!.on('data', (chunk: string) => {
-      output += chunk;
-      const match = /devnode external API: (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-  });
-  child.off('exit', exited!);
-  child.stdout!.resume();
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
-}
-
-/** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
-async function startMdwServer(env: Record<string, string>): Promise<Child> {
-  const [port, wsPort] = [await freePort(), await freePort()];
-  const child = track(
-    spawn(process.execPath, [MDW, '-s'], {
-      env: {
-        ...process.env,
-        ...env,
-        PORT: String(port),
-        WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
-        LOG_LEVEL: 'warn',
-        NODE_OPTIONS: SERVER_NODE_OPTIONS,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    }),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child);
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
-}
-
-/** startBareKoa forks this script in `bare` mode: a Koa app with one JSON endpoint, in a process of its own with the servers' Node flags. */
-async function startBareKoa(top: number): Promise<Child> {
-  const child = track(
-    fork(import.meta.filename, ['bare', String(top)], {
-      stdio: 'inherit',
-      execArgv: [],
-      env: { ...process.env, NODE_OPTIONS: SERVER_NODE_OPTIONS },
-    }),
-  );
-  const [{ url }] = (await once(child, 'message')) as [{ url: string }];
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
-}
-
-/** serveBareKoa is the `bare` mode: answers `{height}` on every path until SIGTERM. */
-async function serveBareKoa(top: number): Promise<void> {
-  const bare = new Koa();
-  // `/` answers a tiny object; `/bytes/<n>` n bytes of JSON from a buffer made once, as a memory hit does.
-  const sized = new Map<number, Buffer>();
-  bare.use((ctx) => {
-    const n = /^\/bytes\/(\d+)$/.exec(ctx.path)?.[1];
-    if (n === undefined) {
-      ctx.body = { height: top };
-      return;
-    }
-    const size = Number(n);
-    if (!sized.has(size)) sized.set(size, Buffer.from(`{"pad":"${'x'.repeat(Math.max(0, size - 10))}"}`));
-    ctx.type = 'application/json';
-    ctx.body = sized.get(size);
-  });
-  const server = createServer(bare.callback());
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-  process.once('SIGTERM', () => {
-    server.close();
-    server.closeAllConnections();
-    process.disconnect();
-  });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : Number(((sorted[mid - 1]! + sorted[mid]!) / 2).toFixed(3));
-}
-
-/** cpuMicros is the user + system CPU time a process has used so far (clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  return processCpuSeconds(pid) * 1e6;
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`${url} not ready`);
-}
-
-/** stopChild sends SIGTERM (the servers stop gracefully, writing CPU profiles when asked) and waits for the exit. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** addHeavyAccount gives one account `ACCOUNT_TXS` spends spread over the stored heights (synthetic rows, real layout). */
@@ -554,61 +365,6 @@ async function addYearOfTransactionStats(pool: ReturnType<typeof createPool>): P
   return rows.map((r) => r.first).sort()[0]!;
 }
 
-/**
- * addAex9Holders adds AEX9_TOKENS synthetic AEX-9 tokens (real layout: aexn_contracts rows and balances at
- * creation in aex9_events, whose triggers fill aex9_balances), the first with AEX9_HOLDERS holders, and one
- * account holding all of them. Returns the big token, holder cursors (by key and by amount) and the tokens.
- */
-async function addAex9Holders(
-  pool: ReturnType<typeof createPool>,
-): Promise<{ big: string; rich: string; holders: string[]; amountCursors: string[]; contracts: string[] }> {
-  const at = (
-    await pool.query<{ height: number; micro_index: number; tx_index: number; hash: string }>(
-      'SELECT height, micro_index, tx_index, hash FROM transactions WHERE micro_index < 1000 ORDER BY height DESC LIMIT 1',
-    )
-  ).rows[0]!;
-  const id = (prefix: 'ak' | 'ct', i: number, tag: number): string => {
-    const bytes = new Uint8Array(32).fill(tag);
-    new DataView(bytes.buffer).setUint32(0, i);
-    return encode(prefix, bytes);
-  };
-  const contracts = Array.from({ length: AEX9_TOKENS }, (_, i) => id('ct', i, 0xa9));
-  const rich = id('ak', 0, 0xee);
-  const holders = Array.from({ length: AEX9_HOLDERS }, (_, i) => id('ak', i, 0xa1));
-  const amounts = holders.map((_, i) => (10n ** 18n * BigInt(1 + ((i * 7919) % 100_003))).toString());
-  await pool.query(
-    `INSERT INTO aexn_contracts (contract_id, aexn_type, height, micro_index, tx_index, tx_hash, created_by_call, name, symbol, decimals)
-     SELECT c, 'aex9', $2, $3, $4, $5, false, 'Bench token ' || n, 'B' || n, 18 FROM unnest($1::text[]) WITH ORDINALITY AS u(c, n)`,
-    [contracts, at.height, at.micro_index, at.tx_index, at.hash],
-  );
-  const seed = async (contract: string[], account: string[], amount: string[]): Promise<void> => {
-    await pool.query(
-      `INSERT INTO aex9_events (contract_id, account, height, micro_index, tx_index, log_idx, side, tx_hash, kind, delta)
-       SELECT c, a, $4, $5, $6, -1, 1, $7, 'seed', d FROM unnest($1::text[], $2::text[], $3::numeric[]) AS u(c, a, d)`,
-      [contract, account, amount, at.height, at.micro_index, at.tx_index, at.hash],
-    );
-  };
-  await seed(
-    holders.map(() => contracts[0]!),
-    holders,
-    amounts,
-  );
-  await seed(
-    contracts,
-    contracts.map(() => rich),
-    contracts.map(() => '1000'),
-  );
-  await pool.query('SELECT pg_sleep(1)');
-  await pool.query('VACUUM ANALYZE aex9_balances');
-  return {
-    big: contracts[0]!,
-    rich,
-    holders: holders.filter((_, i) => i % 97 === 0),
-    amountCursors: holders.flatMap((h, i) => (i % 97 === 0 ? [`${amounts[i]}|${h}`] : [])),
-    contracts: contracts.filter((_, i) => i % 7 === 0),
-  };
-}
-
 /** cursorAt is the keyset cursor that continues after the first `skip` rows of the account's list. */
 async function cursorAt(pool: ReturnType<typeof createPool>, account: string, skip: number): Promise<string> {
   const { rows } = await pool.query<{ c: string }>(
@@ -619,45 +375,4 @@ async function cursorAt(pool: ReturnType<typeof createPool>, account: string, sk
   return rows[0]!.c;
 }
 
-/** load sends `total` GETs with `concurrency` in flight over keep-alive connections and reports rate and latency. */
-async function load(
-  base: string,
-  path: () => string,
-  total: number,
-  concurrency: number,
-  headers: Record<string, string> = {},
-): Promise<Result> {
-  const client = new HttpPool(base, { connections: concurrency, pipelining: 1 });
-  const latencies: number[] = [];
-  let sent = 0;
-  const warm = await client.request({ method: 'GET', path: path(), headers });
-  await warm.body.text();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (sent < total) {
-        sent++;
-        const t = performance.now();
-        const res = await client.request({ method: 'GET', path: path(), headers });
-        await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`${base}: status ${res.statusCode}`);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const elapsed = performance.now() - started;
-  await client.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number): number =>
-    Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(3));
-  return {
-    requests: latencies.length,
-    perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)),
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    load1: Number(loadavg()[0]!.toFixed(2)),
-  };
-}
-
-if (process.argv[2] === 'bare') await serveBareKoa(Number(process.argv[3]));
-else await main();
+await main();

@@ -41,6 +41,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
     txsPerMicroBlock?: number;
     seed: string;
     profile?: 'mainnet-like';
+    /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
+    tokenShare?: number;
   };
 }
 
@@ -87,7 +89,10 @@ function makeChain(
   if (opts.generate) {
     const generated = generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts });
     const txs = generated.chain.txs.size;
-    log.info({ generations: generated.chain.height, txs, txTypes: generated.txTypes }, 'devnode chain generated');
+    log.info(
+      { generations: generated.chain.height, txs, tokenTxs: generated.tokenTxs, txTypes: generated.txTypes },
+      'devnode chain generated',
+    );
     return generated.chain;
   }
   return new Chain({ networkId, miner, beneficiary: miner.address, genesisAccounts, genesisTime: Date.now() });

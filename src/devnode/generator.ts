@@ -5,7 +5,7 @@ import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
-import { tokenMakers } from './contracts/traffic.ts';
+import { TOKEN_WEIGHT, tokenSource } from './contracts/traffic.ts';
 import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
@@ -25,6 +25,11 @@ export interface GenerateOptions {
   readonly miner?: KeyPair;
   /** `mainnet-like`: mainnet's shape (mainnet-like.ts) instead of the uniform micro blocks and transactions above */
   readonly profile?: 'mainnet-like';
+  /**
+   * the share (0–1) of transactions drawn from the token traffic (AEX-9, AEX-141 and DEX deployments and calls),
+   * e.g. 0 for a chain without tokens; absent: the token traffic is one maker of the mix (about one in ten)
+   */
+  readonly tokenShare?: number;
   /** more transaction makers for the mix (weight, maker), built over the traffic's shared context */
   readonly extraMakers?: (kit: TrafficKit) => readonly WeightedMaker[];
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
@@ -38,6 +43,8 @@ export interface GeneratedChain {
   readonly miner: KeyPair;
   /** transactions the traffic built but the rules refused (0 unless the mix has a bug) */
   readonly rejected: number;
+  /** transactions on chain that the token traffic built (token, NFT and DEX deployments and calls) */
+  readonly tokenTxs: number;
   /** how many transactions of each type the chain holds (an inner tx counted under its own type too) */
   readonly txTypes: Readonly<Record<string, number>>;
 }
@@ -88,13 +95,32 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ],
   });
   const kit = new TrafficKit(chain, rng, accounts);
-  const traffic = new Traffic(kit, [...tokenMakers(kit), ...(opts.extraMakers?.(kit) ?? [])]);
+  const share = opts.tokenShare;
+  if (share !== undefined && !(share >= 0 && share <= 1)) throw new RangeError(`tokenShare ${share} is not in 0–1`);
+  const tokenBuilt = new WeakSet<BuiltTx>();
+  const nextToken = tokenSource(kit);
+  const tokenTx = (): BuiltTx | undefined => {
+    const built = nextToken();
+    if (built) tokenBuilt.add(built);
+    return built;
+  };
+  // with a share, token transactions are drawn only by it (the mix has no token maker)
+  const tokenMaker: WeightedMaker[] = share === undefined ? [[TOKEN_WEIGHT, tokenTx]] : [];
+  const traffic = new Traffic(kit, [...tokenMaker, ...(opts.extraMakers?.(kit) ?? [])]);
   const txTypes: Record<string, number> = {};
-  const shape: GenerationShape =
+  const base: GenerationShape =
     opts.profile === 'mainnet-like'
       ? mainnetLike(opts.generations, rng)
       : { microBlocks: () => micro, transactions: () => perMicro, next: (tr, h) => tr.next(h) };
+  // the token traffic has nothing to act on now and then (e.g. no NFT to transfer yet): a few more tries
+  const shareNext = (tr: Traffic, h: number): BuiltTx =>
+    (rng.chance(share!) ? (tokenTx() ?? tokenTx() ?? tokenTx()) : undefined) ?? base.next(tr, h);
+  const shape: GenerationShape =
+    share === undefined || share === 0
+      ? base
+      : { microBlocks: (h) => base.microBlocks(h), transactions: (h) => base.transactions(h), next: shareNext };
   let rejected = 0;
+  let tokenTxs = 0;
   for (let h = 1; h <= opts.generations; h++) {
     const keyTime = GENESIS_TIME + h * 180_000;
     chain.mineKeyBlock({ nonce: rng.bigint(64), pow: Array.from({ length: 42 }, () => rng.uint32()), time: keyTime });
@@ -106,6 +132,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
         try {
           chain.admit(signedBytes, built.tx);
           countTypes(txTypes, built.tx);
+          if (tokenBuilt.has(built)) tokenTxs++;
         } catch (err) {
           if (!(err instanceof TxRejected)) throw err;
           rejected++;
@@ -114,5 +141,5 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
       chain.mineMicroBlock(keyTime + (m + 1) * 3000);
     }
   }
-  return { chain, accounts, miner, rejected, txTypes };
+  return { chain, accounts, miner, rejected, tokenTxs, txTypes };
 }

@@ -7,6 +7,7 @@ import { generateChain, DEVNODE_CONTRACT_BYTECODE, type Chain, type GeneratedCha
 import { decodeSignedTx, decodeTx } from '../../src/devnode/tx-codec.ts';
 import { verifySignature } from '../../src/devnode/keys.ts';
 import { signers } from '../../src/devnode/rules.ts';
+import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** ALL_TYPES: every transaction type of the node's OpenAPI the sdk can decode (ChannelSetDelegatesTx it cannot). */
@@ -139,5 +140,38 @@ describe('devnode chain generator', () => {
         );
       }
     }
+  });
+  describe('token share', () => {
+    const tokenCodes = new Set(Object.values(BYTECODE));
+    /** tokenTxsOn recounts from the chain: creations of token, NFT and DEX contracts, and calls to them */
+    const tokenTxsOn = (c: Chain): number =>
+      [...c.txs.values()].filter(
+        (r) =>
+          (r.tx.type === 'ContractCreateTx' && tokenCodes.has(r.tx.code as string)) ||
+          (r.tx.type === 'ContractCallTx' && tokenCodes.has(c.state.contracts.get(r.tx.contract_id as string)!.code)),
+      ).length;
+
+    it('makes a chain without tokens at 0', () => {
+      const none = generateChain({ generations: 80, seed: 'token-share', tokenShare: 0 });
+      expect(none.rejected).to.equal(0);
+      expect(none.tokenTxs).to.equal(0);
+      expect(tokenTxsOn(none.chain)).to.equal(0);
+      expect(none.txTypes.ContractCallTx, 'plain contract calls remain').to.be.greaterThan(0);
+    });
+
+    it('makes the given share of transactions token, NFT and DEX transactions, all valid', () => {
+      for (const share of [0.35, 0.7]) {
+        const heavy = generateChain({ generations: 80, seed: 'token-share', tokenShare: share });
+        expect(heavy.rejected).to.equal(0);
+        const counted = tokenTxsOn(heavy.chain);
+        expect(heavy.tokenTxs).to.equal(counted);
+        const measured = counted / heavy.chain.txs.size;
+        expect(measured, `share ${share}`).to.be.within(share - 0.06, share + 0.06);
+      }
+    });
+
+    it('refuses a share outside 0–1', () => {
+      expect(() => generateChain({ generations: 1, seed: 'token-share', tokenShare: 1.5 })).to.throw(RangeError);
+    });
   });
 });

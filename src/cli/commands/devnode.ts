@@ -50,6 +50,16 @@ export default class Devnode extends Command {
         "with --generate: mainnet's shape (quiet and busy eras, many small micro blocks, mostly spends and calls)",
       default: false,
     }),
+    'token-share': Flags.custom<number>({
+      description:
+        'with --generate: the share (0–1) of transactions that are token, NFT and DEX calls and deployments (0: a chain without tokens; default about 0.1)',
+      parse: async (input) => {
+        const share = Number(input);
+        if (input.trim() === '' || !(share >= 0 && share <= 1))
+          throw new Error(`--token-share must be a number from 0 to 1, got ${input}`);
+        return share;
+      },
+    })(),
     'latency-ms': Flags.integer({
       description: 'answer each request after MS milliseconds (±20 % jitter), as a real node over a network does',
       min: 0,
@@ -97,6 +107,7 @@ export default class Devnode extends Command {
                 generations: flags.generate,
                 seed: flags.seed,
                 ...(flags['mainnet-like'] ? { profile: 'mainnet-like' as const } : {}),
+                ...(flags['token-share'] === undefined ? {} : { tokenShare: flags['token-share'] }),
               },
             }
           : {}),

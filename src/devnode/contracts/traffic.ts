@@ -10,7 +10,7 @@ import type { Chain } from '../chain.ts';
 import { contractId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import type { Random } from '../random.ts';
-import type { BuiltTx, TrafficKit, WeightedMaker } from '../traffic-kit.ts';
+import type { BuiltTx, TrafficKit } from '../traffic-kit.ts';
 import { metadataMap } from './aex141.ts';
 import { sortTokens } from './dex.ts';
 import { address, NONE, some, type FateTuple, type FateValue } from './fate.ts';
@@ -369,10 +369,10 @@ export class TokenTraffic {
 }
 
 /** TOKEN_WEIGHT of token, NFT and DEX calls in the generator's mix (about one transaction in ten). */
-const TOKEN_WEIGHT = 12;
+export const TOKEN_WEIGHT = 12;
 
-/** tokenMakers adds the token traffic to the generator's mix. */
-export function tokenMakers(kit: TrafficKit): WeightedMaker[] {
+/** tokenSource is the token traffic's next transaction for the generator (undefined: nothing to act on this time). */
+export function tokenSource(kit: TrafficKit): () => BuiltTx | undefined {
   const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts);
-  return [[TOKEN_WEIGHT, () => tokens.next()]];
+  return () => tokens.next();
 }

@@ -33,6 +33,20 @@ async function walk(first: unknown): Promise<Item[]> {
   return items;
 }
 
+/** walkRaw follows a list's `next` links over plain HTTP (for routes the SDK has no method for). */
+async function walkRaw(path: string): Promise<Obj[]> {
+  const items: Obj[] = [];
+  for (let next: string | null = path; next !== null;) {
+    const res = await fetch(`${base}${next}`);
+    const body = (await res.json()) as { data: Obj[]; next: string | null };
+    expect(res.status, next).to.equal(200);
+    items.push(...body.data);
+    next = body.next;
+  }
+  return items;
+}
+let base = '';
+
 /** contractsOf lists the devnode's contracts of a kind (its own state: the truth beside the logs). */
 function contractsOf(devnode: Devnode, kind: ContractKind): string[] {
   return [...devnode.chain.state.contracts.entries()].filter(([, c]) => kindOfCode(c.code) === kind).map(([id]) => id);
@@ -90,6 +104,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       wae = contractsOf(devnode, 'wae')[0]!;
       return { DEX_FACTORY: factory, DEX_WRAPPED_AE: wae };
     });
+    base = v3.url;
   });
   after(async () => {
     await v3?.close();
@@ -296,6 +311,18 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     }
     expect(burns, 'the chain burns NFTs').to.be.above(0);
     expect(templateTokens, 'the chain mints NFTs from templates').to.be.above(0);
+    // ae_mdw's router-only lists: the count, and every collection's transfers (here from one account)
+    expect(((await v3.get('/v3/aex141/count')).body as Obj).data).to.equal(collections.length);
+    const everyTransfer = collections.flatMap((c) => ownership(all, c).transfers);
+    const someone = String(everyTransfer[0]!.sender);
+    const fromSomeone = (await walkRaw(`/v3/aex141/transfers?from=${someone}&limit=3`)).map((t) => [
+      t.tx_hash,
+      t.log_idx,
+    ]);
+    expect(fromSomeone).to.have.deep.members(
+      everyTransfer.filter((t) => t.sender === someone).map((t) => [t.txHash, t.logIdx]),
+    );
+    expect(fromSomeone).to.have.length(everyTransfer.filter((t) => t.sender === someone).length);
     const order = (a: Item, b: Item): number =>
       a.contractId === b.contractId ? Number(b.tokenId) - Number(a.tokenId) : a.contractId! < b.contractId! ? 1 : -1;
     for (const [account, tokens] of byAccount) {
@@ -428,7 +455,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       '{accountId}': String(owner),
     };
     const ops = V3_OPERATIONS.filter((o) => /^\/(aex141|dex)|\/(aex141|dex)\//.test(o.path));
-    expect(ops).to.have.length(11);
+    expect(ops).to.have.length(13);
     for (const op of ops) {
       let path = `/v3${op.path}`;
       if (op.path.startsWith('/dex/{'))

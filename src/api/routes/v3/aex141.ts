@@ -5,6 +5,7 @@ import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
   collectionById,
+  collectionsCount,
   collectionsPage,
   templatesPage,
   tokenById,
@@ -22,7 +23,7 @@ import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { one, parseId, parsePaging } from './params.ts';
 import { collectionObject, templateObject, templateTokenObject, tokenObject, transferObject } from './render-aex141.ts';
-import { sendPage, sendText } from './respond.ts';
+import { sendPage, sendText, sendValue } from './respond.ts';
 
 type Context = Parameters<Parameters<Router['get']>[1]>[0];
 
@@ -96,6 +97,24 @@ export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
     sendPage(ctx, page, TOKEN_CURSOR.encode);
   };
 
+  const transfers = async (ctx: Context, contract: string | undefined): Promise<void> => {
+    const account = (name: string): string | undefined => {
+      const value = one(ctx.query[name]);
+      return value === undefined ? undefined : parseId(value, ['ak']);
+    };
+    const filter = { contract, from: account('from'), to: account('to') };
+    const paging = parsePaging(ctx.query);
+    const page = await paginate(
+      async (walk, from, n) =>
+        (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
+          key: t,
+          item: stringifyJson(transferObject(t)),
+        })),
+      { ...paging, cursor: LOG_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, LOG_CURSOR.encode);
+  };
+
   router.get('/aex141', async (ctx) => {
     const paging = parsePaging(ctx.query);
     const by = one(ctx.query.by) ?? 'creation';
@@ -112,6 +131,10 @@ export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
     );
     sendPage(ctx, page, COLLECTION_CURSOR.encode);
   });
+
+  // before /aex141/:id, which would take these names for ids
+  router.get('/aex141/count', async (ctx) => sendValue(ctx, { data: await collectionsCount(pool) }));
+  router.get('/aex141/transfers', (ctx) => transfers(ctx, undefined));
 
   router.get('/aex141/:id', async (ctx) => {
     sendText(ctx, stringifyJson(collectionObject(await collection(ctx.params.id))));
@@ -150,24 +173,7 @@ export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
     await tokens(ctx, { contract, template: integerParam(ctx.params.templateId) }, templateTokenObject);
   });
 
-  router.get('/aex141/:contractId/transfers', async (ctx) => {
-    const contract = parseId(ctx.params.contractId, ['ct']);
-    const account = (name: string): string | undefined => {
-      const value = one(ctx.query[name]);
-      return value === undefined ? undefined : parseId(value, ['ak']);
-    };
-    const filter = { contract, from: account('from'), to: account('to') };
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
-          key: t,
-          item: stringifyJson(transferObject(t)),
-        })),
-      { ...paging, cursor: LOG_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, LOG_CURSOR.encode);
-  });
+  router.get('/aex141/:contractId/transfers', (ctx) => transfers(ctx, parseId(ctx.params.contractId, ['ct'])));
 
   router.get('/accounts/:accountId/aex141/tokens', async (ctx) => {
     const owner = parseId(ctx.params.accountId, ['ak']);

@@ -344,6 +344,20 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     response: 'Page<Aex141Response>',
   },
   {
+    path: '/aex141/count',
+    operationId: 'GetAex141Count',
+    summary: 'The number of NFT collections (ae_mdw router only: not in its spec)',
+    params: [],
+    response: 'Aex141Count',
+  },
+  {
+    path: '/aex141/transfers',
+    operationId: 'GetAex141Transfers',
+    summary: 'NFT transfers of every collection, optionally from and/or to an account (ae_mdw router only)',
+    params: [...PAGED, 'query:from', 'query:to'],
+    response: 'Page<Aex141TransferEvent>',
+  },
+  {
     path: '/aex141/{id}',
     operationId: 'GetAex141ByContract',
     summary: 'An NFT collection',
@@ -682,6 +696,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     block_height: int,
     incomplete: bool,
   }),
+  Aex141Count: object({ data: int }),
   Aex141TokenResponse: object({ contract_id: { type: 'string', pattern: '^ct_' }, owner_id: str, token_id: big }),
   Aex141TokenDetailResponse: object({
     contract_id: { type: 'string', pattern: '^ct_' },

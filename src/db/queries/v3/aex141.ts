@@ -213,10 +213,10 @@ export interface TransferRow extends LogKey {
   readonly tokenId: string;
 }
 
-/** transfersPage reads up to n transfers of a collection (optionally from and/or to an account) walking from a position. */
+/** transfersPage reads up to n transfers (of a collection, from and/or to an account, as given) walking from a position. */
 export async function transfersPage(
   db: Queryable,
-  filter: { contract: string; from?: string; to?: string },
+  filter: { contract?: string; from?: string; to?: string },
   walk: Walk,
   start: LogKey | undefined,
   n: number,
@@ -232,12 +232,12 @@ export async function transfersPage(
             e.from_id AS "fromId", e.to_id AS "toId", e.token_id::text AS "tokenId"
        FROM aex141_events e
        JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (e.height, e.micro_index, e.tx_index)
-      WHERE e.contract_id = $2 AND e.kind = 'transfer' AND ($3::text IS NULL OR e.from_id = $3)
+      WHERE ($2::text IS NULL OR e.contract_id = $2) AND e.kind = 'transfer' AND ($3::text IS NULL OR e.from_id = $3)
         AND ($4::text IS NULL OR e.to_id = $4) AND ($5::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
     [
       n,
-      filter.contract,
+      filter.contract ?? null,
       filter.from ?? null,
       filter.to ?? null,
       ...(start ? [start.height, start.microIndex, start.txIndex, start.logIdx] : [null, null, null, null]),
@@ -274,3 +274,12 @@ export const AEX141_ACTIVITIES: ActivitySql = {
   where: `e.kind = 'transfer' AND (e.from_id = $2 OR e.to_id = $2) AND e.height BETWEEN $3 AND $4
           AND (NOT $5 OR e.from_id = $2)`,
 };
+
+/** collectionsCount is the number of AEX-141 collections. */
+export async function collectionsCount(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>({
+    name: 'mdw_v3_aex141_count',
+    text: "SELECT count(*)::int AS n FROM aexn_contracts WHERE aexn_type = 'aex141'",
+  });
+  return rows[0]!.n;
+}

@@ -1,0 +1,225 @@
+/**
+ * @module What the HTTP benchmarks (bench/api.ts, bench/tokens.ts) share: the processes under test (`mdw devnode
+ * --generate`, `mdw -s`, a bare Koa baseline, each in its own process), killed with the bench, and the load
+ * generator (undici, keep-alive, a given number of requests in flight) with its latency percentiles.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Koa from 'koa';
+import { Pool as HttpPool } from 'undici';
+import { freePort } from '../test/support/postgres.ts';
+import { processCpuSeconds } from './process-cpu.lib.ts';
+
+const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
+
+export interface Result {
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly load1: number;
+  /** CPU time (user + system) the answering process spent per request: a count the other jobs on the machine disturb little */
+  readonly serverCpuUsPerRequest?: number;
+}
+
+export interface Child {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Child processes still running: killed when the bench process ends early (an error, Ctrl-C, a closed pipe). */
+const running = new Set<ChildProcess>();
+
+/** killChildrenOnExit makes an early end of the bench process take its children along. */
+export function killChildrenOnExit(): void {
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
+}
+
+/** track remembers a child until it exits. */
+export function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/**
+ * startDevnodeProcess runs `mdw devnode` with these arguments (e.g. `--generate N --seed S`; mining only on demand, so
+ * the chain stays put) and waits for its URL. `stdout` receives the devnode's own output (its log lines).
+ */
+export async function startDevnodeProcess(args: readonly string[], stdout?: (text: string) => void): Promise<Child> {
+  const [port, internalPort] = [await freePort(), await freePort()];
+  const child = track(
+    spawn(
+      process.execPath,
+      [
+        MDW,
+        'devnode',
+        ...args,
+        ...['--port', String(port), '--internal-port', String(internalPort)],
+        ...['--key-block-interval', '0', '--micro-block-interval', '0'],
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    ),
+  );
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  let exited: ((code: number | null) => void) | undefined;
+  const url = await new Promise<string>((resolve, reject) => {
+    exited = (code) => reject(new Error(`devnode exited with ${code}`));
+    child.once('exit', exited);
+    child.stdout!.on('data', (chunk: string) => {
+      stdout?.(chunk);
+      output += chunk;
+      const match = /devnode external API: (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+  });
+  child.off('exit', exited!);
+  child.stdout!.resume();
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
+export async function startMdwServer(env: Record<string, string>, nodeOptions = ''): Promise<Child> {
+  const [port, wsPort] = [await freePort(), await freePort()];
+  const child = track(
+    spawn(process.execPath, [MDW, '-s'], {
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+        LOG_LEVEL: 'warn',
+        NODE_OPTIONS: nodeOptions,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child);
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
+ * startBareKoa runs bench/bare-koa.lib.ts: a Koa app with one JSON endpoint (`{height: top}`), in a process of its
+ * own with the servers' Node flags.
+ */
+export async function startBareKoa(top: number, nodeOptions = ''): Promise<Child> {
+  const child = track(
+    fork(new URL('bare-koa.lib.ts', import.meta.url).pathname, [String(top)], {
+      stdio: 'inherit',
+      execArgv: [],
+      env: { ...process.env, NODE_OPTIONS: nodeOptions },
+    }),
+  );
+  const [{ url }] = (await once(child, 'message')) as [{ url: string }];
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** serveBareKoa answers `{height}` on every path (`/bytes/<n>`: n bytes of JSON) until SIGTERM. */
+export async function serveBareKoa(top: number): Promise<void> {
+  const bare = new Koa();
+  // `/` answers a tiny object; `/bytes/<n>` n bytes of JSON from a buffer made once, as a memory hit does.
+  const sized = new Map<number, Buffer>();
+  bare.use((ctx) => {
+    const n = /^\/bytes\/(\d+)$/.exec(ctx.path)?.[1];
+    if (n === undefined) {
+      ctx.body = { height: top };
+      return;
+    }
+    const size = Number(n);
+    if (!sized.has(size)) sized.set(size, Buffer.from(`{"pad":"${'x'.repeat(Math.max(0, size - 10))}"}`));
+    ctx.type = 'application/json';
+    ctx.body = sized.get(size);
+  });
+  const server = createServer(bare.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  process.once('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    process.disconnect();
+  });
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : Number(((sorted[mid - 1]! + sorted[mid]!) / 2).toFixed(3));
+}
+
+/** cpuMicros is the user + system CPU time a process has used so far (clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  return processCpuSeconds(pid) * 1e6;
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} not ready`);
+}
+
+/** stopChild sends SIGTERM (the servers stop gracefully, writing CPU profiles when asked) and waits for the exit. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** load sends `total` GETs with `concurrency` in flight over keep-alive connections and reports rate and latency. */
+export async function load(
+  base: string,
+  path: () => string,
+  total: number,
+  concurrency: number,
+  headers: Record<string, string> = {},
+): Promise<Result> {
+  const client = new HttpPool(base, { connections: concurrency, pipelining: 1 });
+  const latencies: number[] = [];
+  let sent = 0;
+  const warm = await client.request({ method: 'GET', path: path(), headers });
+  await warm.body.text();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (sent < total) {
+        sent++;
+        const t = performance.now();
+        const res = await client.request({ method: 'GET', path: path(), headers });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`${base}: status ${res.statusCode}`);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  await client.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number): number =>
+    Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(3));
+  return {
+    requests: latencies.length,
+    perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    load1: Number(loadavg()[0]!.toFixed(2)),
+  };
+}
