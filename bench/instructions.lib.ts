@@ -2,7 +2,8 @@
  * @module Instruction counts of a child process (valgrind's cachegrind, no cache simulation): unlike CPU time they
  * do not depend on what else the machine runs. A process's count includes its start (Node, module loading, JIT
  * warm-up), so a cost per transaction is taken from two runs over chains of different lengths: the difference of
- * the counts over the difference of the transactions.
+ * the counts over the difference of the transactions. Node runs with `--single-threaded`: V8's compiler and collector
+ * threads, whose share of the work depends on timing and so on the machine's load, do it on the main thread instead.
  */
 import { spawn, spawnSync } from 'node:child_process';
 
@@ -13,7 +14,7 @@ export function valgrindAvailable(): boolean {
 
 /**
  * countInstructions runs `node <args>` under cachegrind with `env` and resolves with the instructions it executed
- * (every thread: the main one and V8's helpers) and its last stdout line (the child's JSON report).
+ * (its main thread, doing V8's background work too) and its last stdout line (the child's JSON report).
  */
 export async function countInstructions(
   args: readonly string[],
@@ -21,7 +22,14 @@ export async function countInstructions(
 ): Promise<{ instructions: number; report: string }> {
   const child = spawn(
     'valgrind',
-    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...args],
+    [
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--cachegrind-out-file=/dev/null',
+      process.execPath,
+      '--single-threaded',
+      ...args,
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

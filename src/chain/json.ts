@@ -8,11 +8,62 @@ interface ReviverContext {
 }
 
 /**
- * parseJson parses node JSON without losing digits. Node's JSON.parse hands the reviver the
- * source text of each primitive, so an integer outside the safe range becomes a bigint built
- * from its own digits rather than from the rounded double.
+ * LONG_INTEGER is an integer token of 16 digits or more outside a fraction or exponent: the only tokens JSON.parse
+ * may round (15 digits stay below 10^15 < 2^53). Inside a string it can match too; see parseJson.
+ */
+const LONG_INTEGER = /(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
+/** MARKED is such a token after parseJson quoted it: `"#<digits>"`. */
+const MARKED = /^#-?\d{16,}$/;
+
+/**
+ * parseJson parses node JSON without losing digits. Every long integer token is quoted with a `#` mark before a
+ * plain JSON.parse (fast, no reviver), then the marked strings are turned back into numbers, or bigints where
+ * a double would round them. A token matched inside a string breaks the text (the inserted quote ends the string
+ * and the `#` after it is no JSON), and a string of the node's that looks like a mark makes the marks outnumber
+ * the tokens: either way the slow exact parse decides.
  */
 export function parseJson(text: string): Json {
+  const marked = text.replace(LONG_INTEGER, '"#$&"');
+  if (marked.length === text.length) return JSON.parse(text) as Json;
+  let value: Json;
+  try {
+    value = JSON.parse(marked) as Json;
+  } catch {
+    return parseJsonWithReviver(text);
+  }
+  const counter = { marks: 0 };
+  const restored = unmark(value, counter);
+  return counter.marks * 3 === marked.length - text.length ? restored : parseJsonWithReviver(text);
+}
+
+/** unmark replaces the marked strings of a parsed value in place, counting them. */
+function unmark(value: Json, counter: { marks: number }): Json {
+  if (typeof value === 'string') {
+    if (value.charCodeAt(0) !== 35 || !MARKED.test(value)) return value;
+    counter.marks++;
+    const big = BigInt(value.slice(1));
+    return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]!, counter);
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      const before = value[key]!;
+      const after = unmark(before, counter);
+      // an own "__proto__" key (JSON.parse makes one) is redefined, never assigned: assigning sets the prototype
+      if (after !== before)
+        Object.defineProperty(value, key, { value: after, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return value;
+}
+
+/**
+ * parseJsonWithReviver is the exact parse parseJson falls back on. Node's JSON.parse hands the reviver the
+ * source text of each primitive, so an integer outside the safe range becomes a bigint built from its own digits
+ * rather than from the rounded double.
+ */
+function parseJsonWithReviver(text: string): Json {
   return JSON.parse(text, function revive(this: unknown, _key: string, value: unknown, context?: ReviverContext) {
     if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined) {
       const source = context.source;

@@ -41,9 +41,13 @@ export function rlpEncode(item: RlpItem): Uint8Array {
   return Buffer.concat(parts);
 }
 
-/** rlpLength is the encoded size of a byte string (or, with `list`, a list) whose content is `length` bytes, longer than one byte. */
-export function rlpLength(length: number, list = false): number {
-  return header(list ? 0xc0 : 0x80, list ? 0xf7 : 0xb7, length).length + length;
+/**
+ * rlpLength is the encoded size of a byte string or a list whose content is `length` bytes (a byte string longer
+ * than one byte): the same header size for both, counted rather than built (the indexer measures every field).
+ */
+export function rlpLength(length: number): number {
+  const headerLength = length < 56 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : length < 0x1000000 ? 4 : 5;
+  return headerLength + length;
 }
 
 function readLength(bytes: Uint8Array, at: number, size: number): number {

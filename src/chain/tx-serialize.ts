@@ -202,7 +202,19 @@ function byteStringLength(n: number, first: number): number {
   return n === 1 && first < 0x80 ? 1 : rlpLength(n);
 }
 
+/** intLength is the RLP size of `intToBytes(value)`, counted without building the bytes for a non-negative value. */
 function intLength(value: number | bigint): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    if (value < 0x80) return 1;
+    let n = 0;
+    for (let v = value; v > 0; v = Math.floor(v / 256)) n++;
+    return rlpLength(n);
+  }
+  if (typeof value === 'bigint' && value >= 0n) {
+    if (value < 0x80n) return 1;
+    return rlpLength((value.toString(16).length + 1) >> 1);
+  }
+  // a negative or non-integer value: intToBytes says why it has no serialisation
   const bytes = intToBytes(value);
   return byteStringLength(bytes.length, bytes[0]!);
 }
@@ -236,10 +248,7 @@ function idItemLength(value: Json | undefined, name: string): number {
 }
 
 function listLength(items: readonly number[]): number {
-  return rlpLength(
-    items.reduce((sum, n) => sum + n, 0),
-    true,
-  );
+  return rlpLength(items.reduce((sum, n) => sum + n, 0));
 }
 
 function idListLength(value: Json | undefined, name: string): number {
@@ -337,7 +346,7 @@ export function signedTxLength(signed: { readonly tx?: Json; readonly signatures
     throw new TxCodecError('signed transaction signatures must be a list of sg_ strings');
   }
   // [tag 11, version 1, [signatures], tx bytes]: tag and version are one byte each
-  return rlpLength(2 + rlpLength(signatures.length * SIGNATURE_ITEM_LENGTH, true) + rlpLength(txLength(tx)), true);
+  return rlpLength(2 + rlpLength(signatures.length * SIGNATURE_ITEM_LENGTH) + rlpLength(txLength(tx)));
 }
 
 /** txHash is the `th_` of a signed transaction: blake2b of its bytes. */

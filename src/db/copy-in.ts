@@ -66,21 +66,26 @@ export function copyIn(client: Queryable, sql: string, chunks: readonly Buffer[]
   });
 }
 
+/** Characters COPY's text format escapes. */
+const COPY_ESCAPED = /[\\\t\n\r]/;
+
 /**
  * copyText is a value in COPY's text format: \N for NULL, backslash, tab and line breaks escaped.
  * text[] values arrive as space-joined words (signatures, field names: no commas, quotes or braces).
+ * Numbers and booleans need no escaping check (this runs for every value the populator writes).
  */
 export function copyText(pgType: string, value: string | number | boolean | null): string {
   if (value === null) return '\\N';
-  const text =
-    typeof value === 'boolean'
-      ? value
-        ? 't'
-        : 'f'
-      : pgType === 'text[]'
-        ? `{${String(value).split(' ').filter(Boolean).join(',')}}`
-        : String(value);
-  return /[\\\t\n\r]/.test(text)
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  const text = pgType === 'text[]' ? arrayLiteral(value) : value;
+  return COPY_ESCAPED.test(text)
     ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
     : text;
+}
+
+/** arrayLiteral is `{a,b}` of space-joined words, empty words left out. */
+function arrayLiteral(words: string): string {
+  if (!words.includes('  ') && !words.startsWith(' ') && !words.endsWith(' ')) return `{${words.replaceAll(' ', ',')}}`;
+  return `{${words.split(' ').filter(Boolean).join(',')}}`;
 }

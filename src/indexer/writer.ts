@@ -24,9 +24,17 @@ import { aex141Candidates } from './aex141-events.ts';
 import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 import { deriveStats } from './stats.ts';
 
-/** copyLines encodes the rows of one table as COPY text lines. */
+/** copyLines encodes the rows of one table as COPY text lines (a plain loop: it runs for every value written). */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
-  return rows.map((row) => spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
+  const columns = spec.columns;
+  const lines = new Array<string>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    let line = copyText(columns[0]![1], columns[0]![2](row));
+    for (let c = 1; c < columns.length; c++) line += `\t${copyText(columns[c]![1], columns[c]![2](row))}`;
+    lines[r] = line;
+  }
+  return lines;
 }
 
 const ENCODE_TURN = 500;

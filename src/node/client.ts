@@ -30,14 +30,6 @@ export interface NodeClientOptions {
   readonly onFork?: (node: string, dropped: boolean) => void;
 }
 
-/**
- * parseNodeJson is parseJson with a fast path: a text without a run of 16 digits holds no integer
- * beyond 2^53 (15 digits stay below 10^15), so the plain parser loses nothing there.
- */
-export function parseNodeJson(text: string): Json {
-  return /\d{16}/.test(text) ? parseJson(text) : (JSON.parse(text) as Json);
-}
-
 /** How long a node that failed transiently is passed over while another can serve. */
 const COOL_DOWN_MS = 1000;
 
@@ -138,7 +130,7 @@ export class NodeClient {
     }
     let body: Json;
     try {
-      body = parseNodeJson(text);
+      body = parseJson(text);
     } catch {
       throw badResponse(
         path,

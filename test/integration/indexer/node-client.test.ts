@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { NodeClient, parseNodeJson } from '../../../src/node/client.ts';
+import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { ErrorCode } from '../../../src/errors.ts';
 import { freePort } from '../../support/postgres.ts';
@@ -104,11 +104,5 @@ describe('NodeClient', () => {
       ).topHeight(),
     );
     expect(err.code).to.equal(ErrorCode.NODE_UNREACHABLE);
-  });
-
-  it('parses with the fast path only where no integer can exceed 2^53', () => {
-    expect(parseNodeJson('{"a":999999999999999,"b":"x"}')).to.deep.equal({ a: 999999999999999, b: 'x' });
-    expect(parseNodeJson('{"a":9007199254740993}')).to.deep.equal({ a: 9007199254740993n });
-    expect(parseNodeJson('{"a":-18446744073709551615,"f":1.5}')).to.deep.equal({ a: -18446744073709551615n, f: 1.5 });
   });
 });

@@ -12,6 +12,33 @@ describe('chain/json', () => {
     expect(stringifyJson(value)).to.equal(text);
   });
 
+  it('parses exactly what the reviver parse gives, long integers inside strings and look-alike strings included', () => {
+    const exact = (text: string): unknown =>
+      JSON.parse(text, (_k, v: unknown, ctx?: { source?: string }) =>
+        typeof v === 'number' && !Number.isSafeInteger(v) && /^-?\d+$/.test(ctx?.source ?? '')
+          ? BigInt(ctx!.source!)
+          : v,
+      );
+    const texts = [
+      '{"a":999999999999999,"b":"x"}',
+      '{"a":9007199254740993,"safe":9007199254740991,"sixteen":1000000000000000}',
+      '{"a":-18446744073709551615,"f":1.5,"g":1.2345678901234567,"e":1e1234567890123456}',
+      // a long digit run inside a string (a payload, an oracle query) is text, never a number
+      '{"q":"x1234567890123456789y","r":"a:1234567890123456789,b","n":12345678901234567890}',
+      '{"s":"\\"12345678901234567890","t":["#12345678901234567890"],"n":12345678901234567890}',
+      // a string shaped like parseJson's own mark stays a string
+      '{"s":"#12345678901234567","n":12345678901234567}',
+      '[12345678901234567890,[{"deep":-99999999999999999999}]]',
+    ];
+    for (const text of texts) expect(parseJson(text), text).to.deep.equal(exact(text));
+  });
+
+  it('keeps an own "__proto__" key as data, never as the prototype', () => {
+    const value = parseJson('{"__proto__":12345678901234567890,"a":1}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).to.equal(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).to.equal(12345678901234567890n);
+  });
+
   it('converts integer fields and refuses lossy narrowing', () => {
     expect(toBigInt('18446744073709551615')).to.equal(18446744073709551615n);
     expect(toBigInt(7)).to.equal(7n);

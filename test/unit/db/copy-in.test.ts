@@ -1,0 +1,26 @@
+import { expect } from 'chai';
+import { copyText } from '../../../src/db/copy-in.ts';
+
+describe('db/copy-in copyText', () => {
+  it('writes NULL, numbers, booleans and text in COPY text format', () => {
+    expect(copyText('int', null)).to.equal('\\N');
+    expect(copyText('int', 42)).to.equal('42');
+    expect(copyText('bigint', '1732000000000')).to.equal('1732000000000');
+    expect(copyText('boolean', true)).to.equal('t');
+    expect(copyText('boolean', false)).to.equal('f');
+    expect(copyText('text', 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi')).to.equal(
+      'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi',
+    );
+  });
+
+  it('escapes backslashes, tabs and line breaks (JSON escapes included)', () => {
+    expect(copyText('jsonb', '{"q":"a\\"b\\\\n"}')).to.equal('{"q":"a\\\\"b\\\\\\\\n"}');
+    expect(copyText('text', 'a\tb\nc\rd')).to.equal('a\\tb\\nc\\rd');
+  });
+
+  it('writes space-joined words as an array literal, empty words left out', () => {
+    expect(copyText('text[]', 'sender_id tx.recipient_id')).to.equal('{sender_id,tx.recipient_id}');
+    expect(copyText('text[]', '')).to.equal('{}');
+    expect(copyText('text[]', ' a  b ')).to.equal('{a,b}');
+  });
+});
