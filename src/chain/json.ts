@@ -7,12 +7,16 @@ interface ReviverContext {
   readonly source?: string;
 }
 
+const UNSAFE_DIGITS = /\d{16}/;
+
 /**
  * parseJson parses node JSON without losing digits. Node's JSON.parse hands the reviver the
  * source text of each primitive, so an integer outside the safe range becomes a bigint built
  * from its own digits rather than from the rounded double.
  */
 export function parseJson(text: string): Json {
+  // only an integer of 16 digits or more can be unsafe; without one the reviver (slow) has nothing to do
+  if (!UNSAFE_DIGITS.test(text)) return JSON.parse(text) as Json;
   return JSON.parse(text, function revive(this: unknown, _key: string, value: unknown, context?: ReviverContext) {
     if (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined) {
       const source = context.source;
@@ -24,6 +28,12 @@ export function parseJson(text: string): Json {
 
 /** stringifyJson writes bigints as bare JSON integers (never as strings, never rounded). */
 export function stringifyJson(value: unknown, space?: number): string {
+  // without a bigint the replacer (called for every value) changes nothing: JSON.stringify says so by throwing
+  try {
+    return JSON.stringify(value, undefined, space);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   return JSON.stringify(
     value,
     function replace(_key, v: unknown) {
