@@ -3,6 +3,9 @@
 #   docker run <image> -p -s        docker run <image> operator        docker run <image> migrate
 # It writes nothing outside /tmp, so it runs with readOnlyRootFilesystem and an emptyDir on /tmp.
 # test/operator/image/dockerfile.test.ts rehearses these steps without a container engine.
+# The base of both stages. The default is the tag, for development builds; a release names it by digest, which
+# `make image` requires (NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>, from `docker buildx imagetools inspect`):
+# a digest cannot be looked up offline, so none is written here.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Stage 1: compile the TypeScript sources to dist/ with the full (dev) dependency set.

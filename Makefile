@@ -10,7 +10,7 @@ export PATH := $(NODE_BIN):$(PATH)
 NODE_DEP := $(NODE_BIN)/node
 endif
 
-.PHONY: all dev test test-pg11 typecheck lint unit bench build clean node
+.PHONY: all dev test test-pg11 typecheck lint unit bench build image clean node
 
 all: test
 
@@ -57,6 +57,15 @@ bench: node_modules/.installed
 ## build: compiles src/ into dist/ (what the container image runs)
 build: node_modules/.installed
 	rm -rf dist && npx tsc -p tsconfig.build.json
+
+## image: the release image, on a base pinned by digest (NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>)
+IMAGE ?= mdw:dev
+DOCKER ?= docker
+image:
+	@echo '$(NODE_IMAGE)' | grep -Eq '^node:24[^@ ]*@sha256:[0-9a-f]{64}$$' || { \
+	  echo 'make image: NODE_IMAGE must name a Node 24 base by digest, e.g. node:24-bookworm-slim@sha256:<64 hex digits>' \
+	    '(docker buildx imagetools inspect node:24-bookworm-slim); got "$(NODE_IMAGE)"' >&2; exit 2; }
+	$(DOCKER) build --build-arg NODE_IMAGE='$(NODE_IMAGE)' -t '$(IMAGE)' .
 
 clean:
 	rm -rf dist node_modules .tools

@@ -17,6 +17,8 @@
  * BENCH_GENERATIONS (default 20000: a few minutes to generate and load) sets the chain length;
  * BENCH_ACCOUNT_TXS (default 100000) the size of the synthetic heavy account; BENCH_REQUESTS
  * (default 3000) requests per database scenario (five times as many for the sub-millisecond ones);
+ * BENCH_AEX9_HOLDERS (default 100000) the holders of the synthetic big AEX-9 token, BENCH_AEX9_TOKENS (default 1000)
+ * the tokens of the synthetic rich account.
  * BENCH_ROUNDS (default 3) interleaved rounds of bare Koa and the memory scenarios (ratios per round).
  * Plain mdw scenarios read the database (uniform over the chain); `_memory` ones ask the server
  * with the response cache for a warmed hot set of final heights and transactions; `_gzip` ones
@@ -48,6 +50,8 @@ import { processCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
+const AEX9_HOLDERS = Number(process.env.BENCH_AEX9_HOLDERS ?? 100_000);
+const AEX9_TOKENS = Number(process.env.BENCH_AEX9_TOKENS ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 /** Node flags of both the servers under test and the bare Koa baseline (e.g. --cpu-prof). */
 const SERVER_NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
@@ -108,6 +112,9 @@ async function main(): Promise<void> {
   ).rows.map((r) => r.hash);
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
+  const yearStart = await addYearOfTransactionStats(pool);
+  const tokens = await addAex9Holders(pool);
+  const yearOfDays = `/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
 
   const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' });
   const memoryApi = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: String(64 * 1024 * 1024) });
@@ -190,6 +197,8 @@ async function main(): Promise<void> {
     ['mdw_transaction_by_hash_memory_gzip', () => `/v2/transactions/${hotTx()}`, GZIP],
     // ae_mdw's /v3/status, answered from memory (issue 12: at least half of bare Koa)
     ['mdw_v3_status_memory', () => '/v3/status'],
+    // a year of daily transaction counts in one page, from memory per stored chain (issue 13: < 20 ms)
+    ['mdw_v3_stats_year_of_days_memory', () => yearOfDays],
   ];
   const memoryRatios: Record<string, number[]> = {};
   const bareRates: number[] = [];
@@ -279,6 +288,26 @@ async function main(): Promise<void> {
   ];
   for (const [, path] of v3Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
   for (const [name, path] of v3Scenarios) await run(name, api, path, { concurrency: 1 });
+  await run('mdw_v3_stats_year_of_days_sequential', api, () => yearOfDays, { concurrency: 1 });
+
+  // AEX-9 (issue 13): a page of 100 holders of a token with AEX9_HOLDERS of them at random depths, by key and
+  // by amount, and the balances of an account holding AEX9_TOKENS tokens, sequential (latency)
+  const aex9Scenarios: [string, () => string][] = [
+    [
+      'mdw_v3_aex9_holders_page_sequential',
+      () => `/v3/aex9/${tokens.big}/balances?limit=${PAGE_LIMIT}&cursor=${pick(tokens.holders)}`,
+    ],
+    [
+      'mdw_v3_aex9_holders_by_amount_page_sequential',
+      () => `/v3/aex9/${tokens.big}/balances?by=amount&limit=${PAGE_LIMIT}&cursor=${pick(tokens.amountCursors)}`,
+    ],
+    [
+      'mdw_v3_aex9_account_tokens_page_sequential',
+      () => `/v3/accounts/${tokens.rich}/aex9/balances?limit=${PAGE_LIMIT}&cursor=${pick(tokens.contracts)}`,
+    ],
+  ];
+  for (const [, path] of aex9Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
+  for (const [name, path] of aex9Scenarios) await run(name, api, path, { concurrency: 1 });
 
   const bareMedian = median(bareRates);
   const vsBare = (name: string): number => Number((results[name]!.perSecond / bareMedian).toFixed(3));
@@ -318,6 +347,9 @@ async function main(): Promise<void> {
       deepPageP99Ms: 20,
       v3CursorPageP99Ms: 20,
       v3FilteredPageP99Ms: 50,
+      v3StatsYearOfDaysP99Ms: 20,
+      v3Aex9HoldersPageP99Ms: 20,
+      v3Aex9AccountTokensP99Ms: 30,
     },
     machine: {
       cpus: availableParallelism(),
@@ -495,8 +527,8 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
     [account, top, ACCOUNT_TXS],
   );
   await pool.query(
-    `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_hash, tx_type, fields)
-     SELECT $1, 1 + i % $2, 1000, i / $2, 'th_bench' || i, 'SpendTx', ARRAY['sender_id', 'recipient_id'] FROM generate_series(0, $3 - 1) AS i`,
+    `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
+     SELECT $1, 1 + i % $2, 1000, i / $2, 'SpendTx', ARRAY['sender_id', 'recipient_id'] FROM generate_series(0, $3 - 1) AS i`,
     [account, top, ACCOUNT_TXS],
   );
   // The test server commits asynchronously; VACUUM can mark pages all-visible (index-only scans)
@@ -504,6 +536,77 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
   await pool.query('SELECT pg_sleep(1)');
   await pool.query('VACUUM ANALYZE account_transactions');
   await pool.query('VACUUM ANALYZE transactions');
+}
+
+/**
+ * addYearOfTransactionStats gives the transactions series a count on each of the 365 days up to the
+ * chain's last (synthetic per-day rows, real layout: the triggers fill the intervals) and returns
+ * the first of those days; the chain itself spans far fewer days than a year of generations.
+ */
+async function addYearOfTransactionStats(pool: ReturnType<typeof createPool>): Promise<string> {
+  const { rows } = await pool.query<{ first: string }>(
+    `WITH last AS (SELECT floor(max(time_ms) / 86400000)::int AS day FROM key_blocks)
+     INSERT INTO stats_series_counts (height, series, day, count)
+     SELECT 0, 'transactions', d, 4800 FROM last, generate_series(last.day - 364, last.day) AS d
+     ON CONFLICT (height, series, day) DO NOTHING
+     RETURNING to_char(date '1970-01-01' + day, 'YYYY-MM-DD') AS first`,
+  );
+  return rows.map((r) => r.first).sort()[0]!;
+}
+
+/**
+ * addAex9Holders adds AEX9_TOKENS synthetic AEX-9 tokens (real layout: aexn_contracts rows and balances at
+ * creation in aex9_events, whose triggers fill aex9_balances), the first with AEX9_HOLDERS holders, and one
+ * account holding all of them. Returns the big token, holder cursors (by key and by amount) and the tokens.
+ */
+async function addAex9Holders(
+  pool: ReturnType<typeof createPool>,
+): Promise<{ big: string; rich: string; holders: string[]; amountCursors: string[]; contracts: string[] }> {
+  const at = (
+    await pool.query<{ height: number; micro_index: number; tx_index: number; hash: string }>(
+      'SELECT height, micro_index, tx_index, hash FROM transactions WHERE micro_index < 1000 ORDER BY height DESC LIMIT 1',
+    )
+  ).rows[0]!;
+  const id = (prefix: 'ak' | 'ct', i: number, tag: number): string => {
+    const bytes = new Uint8Array(32).fill(tag);
+    new DataView(bytes.buffer).setUint32(0, i);
+    return encode(prefix, bytes);
+  };
+  const contracts = Array.from({ length: AEX9_TOKENS }, (_, i) => id('ct', i, 0xa9));
+  const rich = id('ak', 0, 0xee);
+  const holders = Array.from({ length: AEX9_HOLDERS }, (_, i) => id('ak', i, 0xa1));
+  const amounts = holders.map((_, i) => (10n ** 18n * BigInt(1 + ((i * 7919) % 100_003))).toString());
+  await pool.query(
+    `INSERT INTO aexn_contracts (contract_id, aexn_type, height, micro_index, tx_index, tx_hash, created_by_call, name, symbol, decimals)
+     SELECT c, 'aex9', $2, $3, $4, $5, false, 'Bench token ' || n, 'B' || n, 18 FROM unnest($1::text[]) WITH ORDINALITY AS u(c, n)`,
+    [contracts, at.height, at.micro_index, at.tx_index, at.hash],
+  );
+  const seed = async (contract: string[], account: string[], amount: string[]): Promise<void> => {
+    await pool.query(
+      `INSERT INTO aex9_events (contract_id, account, height, micro_index, tx_index, log_idx, side, tx_hash, kind, delta)
+       SELECT c, a, $4, $5, $6, -1, 1, $7, 'seed', d FROM unnest($1::text[], $2::text[], $3::numeric[]) AS u(c, a, d)`,
+      [contract, account, amount, at.height, at.micro_index, at.tx_index, at.hash],
+    );
+  };
+  await seed(
+    holders.map(() => contracts[0]!),
+    holders,
+    amounts,
+  );
+  await seed(
+    contracts,
+    contracts.map(() => rich),
+    contracts.map(() => '1000'),
+  );
+  await pool.query('SELECT pg_sleep(1)');
+  await pool.query('VACUUM ANALYZE aex9_balances');
+  return {
+    big: contracts[0]!,
+    rich,
+    holders: holders.filter((_, i) => i % 97 === 0),
+    amountCursors: holders.flatMap((h, i) => (i % 97 === 0 ? [`${amounts[i]}|${h}`] : [])),
+    contracts: contracts.filter((_, i) => i % 7 === 0),
+  };
 }
 
 /** cursorAt is the keyset cursor that continues after the first `skip` rows of the account's list. */

@@ -32,7 +32,7 @@ import { copyText } from '../src/db/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
-import { postmasterPid, processCpuSeconds, treeCpuSeconds } from './process-cpu.lib.ts';
+import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 /** the populator's tuning variables, passed on when set */
@@ -369,15 +369,6 @@ async function instructionCounts(databaseUrl: string): Promise<{
     populatorPerTx,
     populatorOverClient: populatorPerTx / clientPerTx,
   };
-}
-
-/** postgresCpuReader reads the CPU seconds of the whole PostgreSQL server (postmaster and backends). */
-async function postgresCpuReader(url: string): Promise<() => number> {
-  const pool = createPool({ databaseUrl: url, schema: 'public', max: 1 }, log);
-  const { rows } = await pool.query<{ data_directory: string }>('SHOW data_directory');
-  await pool.end();
-  const pid = postmasterPid(rows[0]!.data_directory);
-  return () => treeCpuSeconds(pid);
 }
 
 await main();

@@ -4,6 +4,7 @@
  * much PostgreSQL (the postmaster and its backends) spent while the populator loaded the chain.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { dataDirectory } from '../src/db/admin.ts';
 
 const TICKS_PER_SECOND = 100;
 
@@ -57,4 +58,10 @@ export function treeCpuSeconds(root: number): number {
 /** postmasterPid reads the server's pid from postmaster.pid in its data directory (a local server). */
 export function postmasterPid(dataDirectory: string): number {
   return Number(readFileSync(`${dataDirectory}/postmaster.pid`, 'utf8').split('\n')[0]);
+}
+
+/** postgresCpuReader reads the CPU seconds of the whole local PostgreSQL server (postmaster and backends). */
+export async function postgresCpuReader(databaseUrl: string): Promise<() => number> {
+  const pid = postmasterPid(await dataDirectory(databaseUrl));
+  return () => treeCpuSeconds(pid);
 }

@@ -15,18 +15,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { isJsonObject, type Json } from '../src/chain/json.ts';
+import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { contractTx } from '../src/indexer/contract-decoder.ts';
-import { parseNodeJson } from '../src/node/client.ts';
 import { httpGet } from '../src/node/http-get.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
+import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
@@ -46,6 +46,10 @@ interface Node {
   readonly url: string;
   readonly child: ChildProcess;
 }
+
+/** cpuOfNodes sums the CPU seconds the devnode processes have used so far. */
+const cpuOfNodes = (nodes: readonly Node[]): number =>
+  nodes.reduce((sum, n) => sum + processCpuSeconds(n.child.pid!), 0);
 
 /** startNode runs `mdw devnode` in its own process and resolves when it serves. */
 async function startNode(latencyMs: number): Promise<Node> {
@@ -156,7 +160,7 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
       inFlight++;
       const { status, text } = await httpGet(new URL(`${base}/v2${path}`), 30_000);
       if (status !== 200) throw new Error(`${path}: ${status} ${text.slice(0, 200)}`);
-      handle(path, parseNodeJson(text));
+      handle(path, parseJson(text));
       requests++;
       inFlight--;
       wakeAll();
@@ -211,6 +215,14 @@ async function populate(
 
 const hours = (seconds: number): string => `${(seconds / 3600).toFixed(1)} h`;
 
+/**
+ * nodeBoundTxPerSecond is what `nodes` ideal nodes of SLOTS slots at `latencyMs` serve of this chain: SLOTS ÷ latency
+ * requests per second each, at the bare client's requests per transaction (the fewest that read the chain).
+ */
+function nodeBoundTxPerSecond(nodes: number, latencyMs: number, bare: Rate): number {
+  return (nodes * SLOTS * 1000) / latencyMs / (bare.requests / bare.transactions);
+}
+
 /** projection: mainnet's generations at this chain's generations/s (the chain has mainnet's shape). */
 function projectMainnet(r: Rate): { seconds: number; fromTransactions: number } {
   return {
@@ -233,6 +245,8 @@ async function main(): Promise<void> {
     `machine load (1/5/15 min): ${load.before.map((l) => l.toFixed(1)).join(' ')}; chain: ${GENERATIONS} mainnet-like generations; ${SLOTS} slots per node`,
   );
   const db = await createTestDatabase();
+  const postgresCpu = await postgresCpuReader(db.url);
+  const cores = availableParallelism();
   const runs: Record<string, unknown>[] = [];
   let schemaIndex = 0;
   try {
@@ -249,7 +263,14 @@ async function main(): Promise<void> {
           const urls = nodes.slice(0, n).map((x) => x.url);
           const bare = await bareClient(urls);
           const schema = `sync_${schemaIndex++}`;
+          const cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes) };
           const populated = await populate(urls, db.url, schema, bare.transactions);
+          // CPU per transaction of each party in (c): what bounds it when the machine's cores are full
+          const perTx = {
+            populator: populated.cpuSeconds / bare.transactions,
+            postgres: (postgresCpu() - cpu0.postgres) / bare.transactions,
+            nodes: (cpuOfNodes(nodes) - cpu0.nodes) / bare.transactions,
+          };
           const size = await databaseSize(db.url, schema, bare.transactions);
           const bytes = size.bytes;
           const verified = VERIFY
@@ -277,6 +298,12 @@ async function main(): Promise<void> {
               `(${((100 * populated.cpuSeconds) / populated.seconds).toFixed(0)} % of a core), peak RSS ${populated.peakRssMiB} MiB; ` +
               `database ${(bytes / bare.transactions).toFixed(0)} bytes/tx`,
           );
+          const cpuPerTx = perTx.populator + perTx.postgres + perTx.nodes;
+          console.log(
+            `  CPU per tx in (c): populator ${(1e6 * perTx.populator).toFixed(0)}, PostgreSQL ${(1e6 * perTx.postgres).toFixed(0)}, ` +
+              `devnode(s) ${(1e6 * perTx.nodes).toFixed(0)} µs: ${cores} cores carry at most ${(cores / cpuPerTx).toFixed(0)} tx/s ` +
+              `(the node bound of ${n} node(s) of ${SLOTS} slots at ${latencyMs} ms: ${nodeBoundTxPerSecond(n, latencyMs, bare).toFixed(0)} tx/s)`,
+          );
           console.log(
             `  mainnet (${MAINNET.generations} generations) projected: ${hours(projected.seconds)} ` +
               `(${hours(projected.fromTransactions)} by its ${MAINNET.transactions} transactions); ` +
@@ -297,6 +324,8 @@ async function main(): Promise<void> {
             database: size,
             projected,
             verified,
+            cpuPerTx: perTx,
+            coresBoundTxPerSecond: cores / cpuPerTx,
           });
         }
       } finally {
@@ -307,17 +336,44 @@ async function main(): Promise<void> {
     await db.drop();
     await stopTestServer();
   }
-  const one = runs.find((r) => r.nodes === 1 && r.latencyMs === LATENCIES[0]) as { populated: Rate } | undefined;
-  const three = runs.find((r) => r.nodes === NODES && NODES > 1) as { populated: Rate } | undefined;
-  if (one && three) {
+  type Run = {
+    latencyMs: number;
+    nodes: number;
+    populated: Rate;
+    bare: Rate;
+    ratio: number;
+    projected: { seconds: number };
+  };
+  type Measured = Run & { cpuPerTx: { populator: number; postgres: number; nodes: number } };
+  const all = runs as unknown as Measured[];
+  console.log(
+    '\nsummary (targets: (c) ÷ (n) ≥ 0.9; mainnet ≤ 6 h from one node at 20 ms, ≤ 2.5 h from three; three ÷ one ≥ 2.5):',
+  );
+  for (const r of all)
     console.log(
-      `\n${NODES} nodes ÷ 1 node (populator, ${LATENCIES[0]} ms): ${(three.populated.generationsPerSecond / one.populated.generationsPerSecond).toFixed(2)}`,
+      `  ${r.nodes} node(s) at ${r.latencyMs} ms: (c) ÷ (n) ${r.ratio.toFixed(2)}; mainnet from (c) ${hours(r.projected.seconds)}, ` +
+        `node-bound (n) ${hours(projectMainnet(r.bare).seconds)}, ideal node (${r.nodes} × ${SLOTS} slots ÷ ${r.latencyMs} ms) ` +
+        `${hours(MAINNET.generations / ((r.nodes * SLOTS * 1000) / r.latencyMs / (r.bare.requests / r.bare.generations)))}`,
+    );
+  const one = all.find((r) => r.nodes === 1 && r.latencyMs === LATENCIES[0]);
+  const three = all.find((r) => r.nodes === NODES && NODES > 1);
+  if (one && three) {
+    // what the cores allow: at the one-node run's CPU per tx, the cores carry C tx/s; one node serves at most B,
+    // three 3B, so the populator's three-node rate over its one-node rate can show at most min(3B, C) ÷ min(B, C)
+    const cpu = one.cpuPerTx.populator + one.cpuPerTx.postgres + one.cpuPerTx.nodes;
+    const coresTx = cores / cpu;
+    const bound = nodeBoundTxPerSecond(1, one.latencyMs, one.bare);
+    console.log(
+      `  ${NODES} nodes ÷ 1 node (populator, ${LATENCIES[0]} ms): ${(three.populated.generationsPerSecond / one.populated.generationsPerSecond).toFixed(2)}; ` +
+        `${NODES} ideal nodes serve ${(NODES * bound).toFixed(0)} tx/s, which needs ${(NODES * bound * cpu).toFixed(2)} cores at the ` +
+        `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
+        `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
     );
   }
   const shape = expectedShape();
   console.log(
-    `mainnet shape assumed (src/devnode/mainnet-like.ts, docs/devnode.md): ${MAINNET.generations} generations, ` +
-      `${MAINNET.transactions} transactions; the profile's ${shape.microBlocks} micro blocks and ${shape.transactions} ` +
+    `mainnet shape assumed (src/devnode/mainnet-like.ts, docs/devnode.md): ${MAINNET.generations} generations and ` +
+      `${MAINNET.transactions} transactions (mid 2025: ae_mdw issue #2152 and its status example's mdw_tx_index); the profile's ${shape.microBlocks} micro blocks and ${shape.transactions} ` +
       `transactions per generation, ${100 * shape.callShare} % contract calls`,
   );
   const after = loadavg();

@@ -1,4 +1,5 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
+import type { NotificationListener } from '../events/listener.ts';
 import Koa from 'koa';
 import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
 import cors from '@koa/cors';
@@ -35,6 +36,8 @@ export interface AppDeps {
   readonly outages?: Outages;
   /** hears every transaction a client posted through our forwarding and the node accepted */
   readonly onTransactionPosted?: (body: string) => void;
+  /** the server's notification listener: answers kept in memory (statistics) learn of new commits from it */
+  readonly listener?: NotificationListener;
 }
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
@@ -94,6 +97,7 @@ export function createApp(deps: AppDeps): Koa {
     nodeHeight,
     version: deps.version,
     responseCache: deps.responseCache,
+    listener: deps.listener,
   };
   // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
   app.use(v3Api(routeDeps));

@@ -8,6 +8,7 @@ import type { ApiMetrics } from './metrics.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ForwardToNode } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
+import type { NotificationListener } from '../events/listener.ts';
 
 /** RouteDeps is handed to every route module. */
 export interface RouteDeps {
@@ -21,6 +22,8 @@ export interface RouteDeps {
   readonly version: string;
   /** the response cache of final answers, when the server keeps one (it also keeps final counts) */
   readonly responseCache?: ResponseCache;
+  /** the server's notification listener (absent where an app runs without one, as in tests) */
+  readonly listener?: NotificationListener;
 }
 
 /**

@@ -59,6 +59,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       ...deps,
       pool,
       responseCache,
+      listener,
       outages,
       onTransactionPosted: (body) => reportPosted(body),
     }).callback(),

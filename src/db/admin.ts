@@ -77,3 +77,11 @@ export async function schemaSizes(databaseUrl: string, schema: string): Promise<
     }));
   });
 }
+
+/** dataDirectory is the server's data directory (SHOW data_directory; needs a superuser or pg_read_all_settings). */
+export async function dataDirectory(databaseUrl: string): Promise<string> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ data_directory: string }>('SHOW data_directory');
+    return rows[0]!.data_directory;
+  });
+}

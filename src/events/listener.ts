@@ -57,6 +57,11 @@ export class NotificationListener {
     });
   }
 
+  /** listening is true while the LISTEN connection is up (every notification is heard). */
+  get listening(): boolean {
+    return this.#client !== undefined;
+  }
+
   /** subscribe adds a user of the notifications and returns the function that removes it. */
   subscribe(subscriber: NotificationSubscriber): () => void {
     this.#subscribers.add(subscriber);

@@ -12,7 +12,7 @@ import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
 import { ErrorCode } from '../errors.ts';
 import { NodeError } from '../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { dryRun, PRUNED, type DryRunResult } from './aexn-dry-run.ts';
+import { dryRun, PRUNED, REFUSED, type DryRunResult } from './aexn-dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';
@@ -171,14 +171,30 @@ export class AexnDetector {
     const extensionsFn = `${detected.type}_extensions`;
     const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
     if (detected.extensions === undefined) functions.push(extensionsFn);
-    const results = await dryRun(
-      this.#opts.nodeUrls,
-      blockHash,
-      functions.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
-      this.#opts.timeoutMs,
-    );
+    const ask = (top: string | undefined, names: readonly string[]): ReturnType<typeof dryRun> =>
+      dryRun(
+        this.#opts.nodeUrls,
+        top,
+        names.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
+        this.#opts.timeoutMs,
+      );
+    let asked = functions;
+    let results = await ask(blockHash, asked);
+    if (results === PRUNED || results === REFUSED) {
+      // no state at the creation block: the meta info (which tokens do not change) is read at the top, and the
+      // balances at creation stay unknown (the token's balances are marked incomplete)
+      const refused = results === REFUSED;
+      asked = functions.filter((fn) => fn !== 'balances');
+      results = await ask(undefined, asked);
+      // the node runs dry-runs but does not know the block: it left the chain (a fork the next step finds)
+      if (refused && Array.isArray(results))
+        throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `the node refused a dry-run at block ${blockHash}`, {
+          path: '/dry-run',
+          transient: true,
+        });
+    }
     const value = (fn: string): unknown => {
-      const r: DryRunResult | undefined = results === PRUNED ? undefined : results[functions.indexOf(fn)];
+      const r: DryRunResult | undefined = Array.isArray(results) ? results[asked.indexOf(fn)] : undefined;
       if (!r?.ok) return undefined;
       try {
         return encoder.decodeResult(fn, r.value, 'ok');

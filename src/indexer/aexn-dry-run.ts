@@ -19,6 +19,12 @@ export type DryRunResult =
 /** PRUNED: every node answered 410, it keeps no state at that block (a pruning node below its GC height). */
 export const PRUNED = 'pruned';
 
+/**
+ * REFUSED: every node refused the request itself (another 4xx: no dry-run on its external API, or no such
+ * block). The caller tells these apart by asking at the node's top.
+ */
+export const REFUSED = 'refused';
+
 /** readResults reads DryRunResults, one per call, in order. Pure. */
 export function readResults(body: Json, calls: number): DryRunResult[] {
   const results = isJsonObject(body) && Array.isArray(body.results) ? body.results : [];
@@ -33,21 +39,21 @@ export function readResults(body: Json, calls: number): DryRunResult[] {
 }
 
 /**
- * dryRun runs `calls` on top of block `top` (a key or micro block hash), asking each node in turn until one
- * answers. Resolves to PRUNED when every node answered 410; throws a transient NodeError when none answered
- * (the batch is prepared again, and a block no node knows any more means a fork the next step finds).
+ * dryRun runs `calls` on top of block `top` (a key or micro block hash; the node's top block when undefined),
+ * asking each node in turn until one answers. Resolves to PRUNED when every node answered 410, to REFUSED when
+ * every node answered another 4xx; throws a transient NodeError when some node could not answer at all (the
+ * batch is prepared again).
  */
 export async function dryRun(
   urls: readonly string[],
-  top: string,
+  top: string | undefined,
   calls: readonly DryRunCall[],
   timeoutMs: number,
-): Promise<DryRunResult[] | typeof PRUNED> {
-  const body = stringifyJson({
-    top,
-    txs: calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } })),
-  });
+): Promise<DryRunResult[] | typeof PRUNED | typeof REFUSED> {
+  const txs = calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } }));
+  const body = stringifyJson(top === undefined ? { txs } : { top, txs });
   let gone = 0;
+  let refused = 0;
   let failure = 'no node';
   for (const url of urls) {
     try {
@@ -58,21 +64,17 @@ export async function dryRun(
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
-      if (res.status === 410) {
-        gone++;
-        continue;
-      }
-      if (!res.ok) {
-        failure = `${res.status} ${text.slice(0, 200)}`;
-        continue;
-      }
-      return readResults(parseJson(text), calls.length);
+      if (res.ok) return readResults(parseJson(text), calls.length);
+      if (res.status === 410) gone++;
+      else if (res.status >= 400 && res.status < 500 && res.status !== 429) refused++;
+      failure = `${res.status} ${text.slice(0, 200)}`;
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     }
   }
   if (gone === urls.length) return PRUNED;
-  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `dry-run at ${top} failed: ${failure}`, {
+  if (gone + refused === urls.length) return REFUSED;
+  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `dry-run at ${top ?? 'the top'} failed: ${failure}`, {
     path: '/dry-run',
     transient: true,
   });

@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
   deriveInternalTransfers,
-  insertGenerationFees,
+  addGenerationFees,
   insertInternalTransfers,
   rewardInputs,
   type InternalTransferRow,
@@ -75,9 +75,9 @@ export async function writeInternalTransfers(
   rules: TransferRules,
 ): Promise<void> {
   if (gens.length === 0) return;
-  await insertGenerationFees(
+  await addGenerationFees(
     db,
-    gens.map((g) => ({ height: g.keyBlock.height, fromMicro: g.continuesAt ?? 0, fees: generationFees(g) })),
+    gens.map((g) => ({ height: g.keyBlock.height, fees: generationFees(g) })),
   );
   const newKeyBlocks = gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height);
   const paying = newKeyBlocks.flatMap((height) => {

@@ -56,7 +56,6 @@ function spec<R>(
 const accountTxColumns: Column<AccountTxRow>[] = [
   ['account', 'text', (r) => r.account],
   ...pos<AccountTxRow>(),
-  ['tx_hash', 'text', (r) => r.txHash],
   ['tx_type', 'text', (r) => r.txType],
   ['fields', 'text[]', (r) => r.fields.join(' ')],
 ];

@@ -19,7 +19,10 @@ import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
 import { writeAexnRows } from '../db/queries/aexn.ts';
+import { insertAex141Events } from '../db/queries/aex141.ts';
+import { aex141Candidates } from './aex141-events.ts';
 import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
+import { deriveStats } from './stats.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines. */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -145,8 +148,11 @@ export async function writeGenerations(
     db,
     gens.map((g) => g.aexn),
   );
+  // after the AEX-N contracts of this batch: its collections' events count
+  await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
   // derived from the rows just written and the ones before them
   await writeInternalTransfers(db, gens, transferRules);
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
+  await deriveStats(db, gens);
   return resolved.transactions.length;
 }

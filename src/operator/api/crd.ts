@@ -19,6 +19,7 @@ import {
   ReloadState,
   ReloadStrategy,
   ServiceType,
+  SpaceCheckResult,
   VERSION,
 } from './middleware-types.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
@@ -205,6 +206,7 @@ function specSchema(): JsonSchema {
             description: 'Generation g lives in schema <schemaPrefix><g>. Immutable.',
             rules: [{ rule: 'self == oldSelf', message: IMMUTABLE_PREFIX }],
           }),
+          storageCapacity: str({ pattern: P.byteQuantity, maxLength: 64 }),
         },
         { required: ['urlSecretRef'] },
       ),
@@ -442,6 +444,10 @@ function statusSchema(): JsonSchema {
         promotedAt: time(),
         cleanupGeneration: generation('Generation being cleaned up.'),
         outcome: str({ enum: Object.values(ReloadState) }),
+        spaceCheck: obj(
+          { result: str({ enum: Object.values(SpaceCheckResult) }), message: str({ maxLength: 32768 }) },
+          { required: ['result', 'message'] },
+        ),
       },
       { required: ['id', 'strategy', 'generation', 'state'] },
     ),

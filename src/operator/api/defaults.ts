@@ -64,7 +64,7 @@ export type ResolvedSpec = {
   nodeUrls: readonly string[];
   nodeInternalUrl: string | undefined;
   compilerUrl: string | undefined;
-  database: { urlSecretRef: SecretKeyRef; schemaPrefix: string };
+  database: { urlSecretRef: SecretKeyRef; schemaPrefix: string; storageCapacityBytes: number | undefined };
   image: string | undefined;
   imagePullPolicy: PullPolicy;
   imagePullSecrets: readonly V1LocalObjectReference[];
@@ -101,6 +101,8 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
     database: {
       urlSecretRef: { ...spec.database.urlSecretRef },
       schemaPrefix: spec.database.schemaPrefix ?? D.schemaPrefix,
+      storageCapacityBytes:
+        spec.database.storageCapacity === undefined ? undefined : parseByteQuantity(spec.database.storageCapacity),
     },
     image: spec.image,
     imagePullPolicy: spec.imagePullPolicy ?? D.imagePullPolicy,
@@ -150,6 +152,29 @@ export function parseDurationSeconds(text: string): number | undefined {
   let total = 0;
   for (const [, amount, u] of text.matchAll(/([0-9]+)([smh])/g)) total += Number(amount) * (unit[u ?? 's'] ?? 1);
   return total;
+}
+
+const QUANTITY_UNITS: Record<string, number> = {
+  '': 1,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+};
+
+/** parseByteQuantity turns a Kubernetes byte quantity ("500Gi", "1.5T") into bytes, rounded down; undefined when it is not one. */
+export function parseByteQuantity(text: string): number | undefined {
+  if (!new RegExp(PATTERNS.byteQuantity).test(text)) return undefined;
+  const [, amount = '0', unit = ''] = /^([0-9.]+)(.*)$/.exec(text) ?? [];
+  return Math.floor(Number(amount) * (QUANTITY_UNITS[unit] ?? 1));
 }
 
 function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedReload {

@@ -10,6 +10,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec.compilerUrl': 'COMPILER_URL: a Sophia compiler HTTP API; contract calls are decoded in-process without it.',
   '.spec.database': 'The PostgreSQL database all generations share, one schema each.',
   '.spec.database.schemaPrefix': 'Schemas are named `<schemaPrefix><generation>` (mdw_g1, mdw_g2, …).',
+  '.spec.database.storageCapacity':
+    "Capacity of the database's volume, a quantity (\"500Gi\"): PostgreSQL cannot tell its volume's free space. With it, a BlueGreen reload starts only when the new generation (the active one's size plus 20 %) fits beside the database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).",
   '.spec.database.urlSecretRef': 'Secret key holding the PostgreSQL connection URL (DATABASE_URL).',
   '.spec.database.urlSecretRef.key': 'Key of the Secret whose value is used.',
   '.spec.database.urlSecretRef.name': "Name of the Secret, in the Middleware's namespace.",
@@ -122,6 +124,9 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.status.reload.nodeHeight': "The node's height its status endpoint read, at the last look.",
   '.status.reload.outcome': 'The terminal state the clean-up ends in.',
   '.status.reload.promotedAt': 'When the stable Services switched to the new generation.',
+  '.status.reload.spaceCheck': 'The free-space check before a BlueGreen reload: its result and the sizes it compared.',
+  '.status.reload.spaceCheck.message': 'The sizes compared (or why nothing was compared).',
+  '.status.reload.spaceCheck.result': 'Sufficient, Insufficient or Skipped.',
   '.status.reload.startedAt': 'When the reload started.',
   '.status.reload.state':
     'Where the reload stands (Migrating, CatchingUp, AwaitingPromotion, Promoted, CleaningUp, Completed, …).',

@@ -57,6 +57,7 @@ export const ConditionType = {
   Degraded: 'Degraded',
   ReconciliationPaused: 'ReconciliationPaused',
   PendingPopulatorReady: 'PendingPopulatorReady',
+  DatabaseSpace: 'DatabaseSpace',
 } as const;
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
 
@@ -79,6 +80,8 @@ export type Phase = (typeof Phase)[keyof typeof Phase];
 
 /** ReloadState: where a requested reload stands (status.reload.state); the controller's state machine owns the transitions. */
 export const ReloadState = {
+  /** BlueGreen: a Job measures the database (its size, its generation schemas) before anything is built. */
+  CheckingDatabase: 'CheckingDatabase',
   Migrating: 'Migrating',
   CatchingUp: 'CatchingUp',
   AwaitingPromotion: 'AwaitingPromotion',
@@ -169,6 +172,12 @@ export type MiddlewareSpec = {
     urlSecretRef: SecretKeyRef;
     /** Schemas are named `<schemaPrefix><generation>` (mdw_g1, mdw_g2, …). */
     schemaPrefix?: string;
+    /**
+     * Capacity of the database's volume, a quantity ("500Gi"): PostgreSQL cannot tell its volume's free space. With
+     * it, a BlueGreen reload starts only when the new generation (the active one's size plus 20 %) fits beside the
+     * database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).
+     */
+    storageCapacity?: string;
   };
   /** Container image of the middleware; default: the operator's own image. */
   image?: string;
@@ -281,6 +290,27 @@ export type ReloadStatus = {
   cleanupGeneration?: number;
   /** The terminal state the clean-up ends in. */
   outcome?: ReloadState;
+  /** The free-space check before a BlueGreen reload: its result and the sizes it compared. */
+  spaceCheck?: SpaceCheck;
+};
+
+/** SpaceCheckResult: whether a BlueGreen reload's new generation fits in the database's volume. */
+export const SpaceCheckResult = {
+  /** It fits with the margin. */
+  Sufficient: 'Sufficient',
+  /** It does not: the reload was refused. */
+  Insufficient: 'Insufficient',
+  /** spec.database.storageCapacity is unset: nothing to compare with. */
+  Skipped: 'Skipped',
+} as const;
+export type SpaceCheckResult = (typeof SpaceCheckResult)[keyof typeof SpaceCheckResult];
+
+/** SpaceCheck is the outcome of the free-space check before a BlueGreen reload. */
+export type SpaceCheck = {
+  /** Sufficient, Insufficient or Skipped. */
+  result: SpaceCheckResult;
+  /** The sizes compared (or why nothing was compared). */
+  message: string;
 };
 
 /** MiddlewareStatus is written by the operator through the status subresource only. */

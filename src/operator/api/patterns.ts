@@ -20,6 +20,8 @@ export const PATTERNS = {
   host: '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
   /** An absolute HTTP path. */
   path: '^/[^\\s]*$',
+  /** A byte quantity as Kubernetes writes one: "500Gi", "1.5Ti", "2000G", "1073741824". */
+  byteQuantity: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
   /** A duration: "90s", "30m", "1h30m", "0s". */
   duration: '^([0-9]+(s|m|h))+$',
 } as const;

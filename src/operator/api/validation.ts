@@ -77,6 +77,7 @@ function checkSpec(c: Checker, spec: Obj): void {
       c.string(ref, 'key', 'spec.database.urlSecretRef.key', PATTERNS.secretKey, BOUNDS.resourceNameLength, true);
     }
     c.string(db, 'schemaPrefix', 'spec.database.schemaPrefix', PATTERNS.schemaPrefix, BOUNDS.schemaPrefixLength);
+    c.string(db, 'storageCapacity', 'spec.database.storageCapacity', PATTERNS.byteQuantity, 64);
   }
   c.string(spec, 'image', 'spec.image', undefined, 1024);
   c.oneOf(spec, 'imagePullPolicy', 'spec.imagePullPolicy', Object.values(PullPolicy));

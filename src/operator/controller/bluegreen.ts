@@ -6,14 +6,16 @@
 import {
   GROUP,
   ReloadState,
+  SpaceCheckResult,
   type MiddlewareStatus,
   type ReloadStatus,
   type ReloadStrategy,
 } from '../api/middleware-types.ts';
+import { freeGeneration, spaceCheck, type DatabaseReport } from './database-report.ts';
 import { promotionBlockers } from './promotion-gate.ts';
 import type { ProbeResult } from './status-probe.ts';
 
-// BlueGreen: Migrating → CatchingUp → (AwaitingPromotion) → Promoted (the rollback window) →
+// BlueGreen: CheckingDatabase → Migrating → CatchingUp → (AwaitingPromotion) → Promoted (the rollback window) →
 // CleaningUp → Completed | RolledBack | Failed | Aborted. InPlace: Reloading → Completed | Failed.
 
 /** ReloadOutcome is the terminal state a clean-up ends in. */
@@ -56,8 +58,17 @@ export type GenerationState = Pick<
 /** JobState condenses a Job's status. */
 export type JobState = 'Absent' | 'Running' | 'Succeeded' | 'Failed';
 
+/** DatabaseCheck is a `mdw db usage` Job's state and, once it succeeded, its report; `error` says why there is none. */
+export interface DatabaseCheck {
+  readonly job: JobState;
+  readonly report?: DatabaseReport;
+  readonly error?: string;
+}
+
 /** ReloadObservation is what the reconciler saw in the cluster for the generations in play. */
 export interface ReloadObservation {
+  /** The database check of a BlueGreen reload in CheckingDatabase. */
+  readonly databaseCheck?: DatabaseCheck;
   /** Migration Job of the reload's generation. */
   readonly pendingMigration: JobState;
   /** Whether the pending generation's servers are available. */
@@ -90,6 +101,8 @@ export interface ReloadSettings {
   readonly retainPreviousMs: number;
   /** How long a BlueGreen reload may stay in Migrating or CatchingUp after its start; then it fails. */
   readonly deadlineMs: number;
+  /** spec.database.storageCapacity in bytes; undefined: the free-space check is skipped. */
+  readonly storageCapacityBytes?: number | undefined;
 }
 
 /** ReloadEvent is an Event the reconciler records on the Middleware for a transition. */
@@ -129,6 +142,8 @@ export interface DesiredLayout {
   readonly cleanupGeneration?: number;
   /** InPlace `-H` Job. */
   readonly reloadJob?: { readonly id: string; readonly generation: number; readonly heights: string };
+  /** The `mdw db usage` Job of a BlueGreen reload checking the database (named by the reload's id). */
+  readonly databaseCheck?: { readonly id: string };
 }
 
 const POLL_MS = 10_000;
@@ -139,13 +154,18 @@ const TERMINAL: ReadonlySet<ReloadState> = new Set([
   ReloadState.Aborted,
 ]);
 const BEFORE_PROMOTION: ReadonlySet<ReloadState> = new Set([
+  ReloadState.CheckingDatabase,
   ReloadState.Migrating,
   ReloadState.CatchingUp,
   ReloadState.AwaitingPromotion,
 ]);
 
 /** RACING_THE_DEADLINE: the states a stuck generation would stay in forever (AwaitingPromotion waits on a person). */
-const RACING_THE_DEADLINE: ReadonlySet<ReloadState> = new Set([ReloadState.Migrating, ReloadState.CatchingUp]);
+const RACING_THE_DEADLINE: ReadonlySet<ReloadState> = new Set([
+  ReloadState.CheckingDatabase,
+  ReloadState.Migrating,
+  ReloadState.CatchingUp,
+]);
 
 /** isPastDeadline is true once a reload has run longer than its deadline (a deadline of 0 never passes). */
 export function isPastDeadline(reload: ReloadProgress, now: Date, settings: ReloadSettings): boolean {
@@ -181,6 +201,12 @@ export function advanceReload(
   const replaced = request !== undefined && request.id !== reload.id;
   if (BEFORE_PROMOTION.has(reload.state) && (request === undefined || (replaced && seen.replaceId === reload.id))) {
     const why = request === undefined ? 'was withdrawn' : `was replaced by ${request.id} (--force)`;
+    if (reload.state === ReloadState.CheckingDatabase)
+      return terminal(state, reload, 'Aborted', now, {
+        type: 'Warning',
+        reason: 'ReloadAborted',
+        message: `reload ${reload.id} ${why} before it built anything`,
+      });
     return cleanUp(state, reload, reload.generation, 'Aborted', {
       type: 'Warning',
       reason: 'ReloadAborted',
@@ -188,6 +214,12 @@ export function advanceReload(
     });
   }
   if (RACING_THE_DEADLINE.has(reload.state) && isPastDeadline(reload, now, settings)) {
+    if (reload.state === ReloadState.CheckingDatabase)
+      return terminal(state, reload, 'Failed', now, {
+        type: 'Warning',
+        reason: 'ReloadDeadlineExceeded',
+        message: `reload ${reload.id} could not check the database within its deadline: ${reload.message}`,
+      });
     return cleanUp(state, reload, reload.generation, 'Failed', {
       type: 'Warning',
       reason: 'ReloadDeadlineExceeded',
@@ -197,6 +229,8 @@ export function advanceReload(
   switch (reload.state) {
     case ReloadState.Reloading:
       return finishInPlace(state, reload, seen.reloadJob, now);
+    case ReloadState.CheckingDatabase:
+      return checkDatabase(state, reload, seen.databaseCheck, now, settings);
     case ReloadState.Migrating:
       return migrate(state, reload, seen.pendingMigration);
     case ReloadState.CatchingUp:
@@ -245,6 +279,7 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
     ...(reload?.state === ReloadState.Reloading
       ? { reloadJob: { id: reload.id, generation: reload.generation, heights: reload.heights ?? '' } }
       : {}),
+    ...(reload?.state === ReloadState.CheckingDatabase ? { databaseCheck: { id: reload.id } } : {}),
   };
 }
 
@@ -286,17 +321,70 @@ function start(state: GenerationState, request: ReloadRequest, now: Date): Reloa
   const generation = nextGenerationNumber(state);
   const reload: ReloadProgress = {
     ...base,
-    state: ReloadState.Migrating,
+    state: ReloadState.CheckingDatabase,
     generation,
-    message: `migrating the schema of generation ${generation}`,
+    message: 'a Job measures the database (its size, its generation schemas) before a new generation is built',
   };
   return {
-    state: { ...rest, pendingGeneration: generation, reload },
+    state: { ...rest, reload },
     events: [
       {
         type: 'Normal',
         reason: 'ReloadStarted',
-        message: `reload ${request.id}: building generation ${generation} beside generation ${state.activeGeneration}`,
+        message: `reload ${request.id}: measuring the database before building a generation beside generation ${state.activeGeneration}`,
+      },
+    ],
+    requeueAfterMs: POLL_MS,
+  };
+}
+
+/**
+ * checkDatabase starts building the new generation once the database has been measured: under a number no schema
+ * has (a schema left by a Middleware restored without status is never reused), and only when it fits in the
+ * volume. A reload that does not fit, or whose measurement failed, is refused at once (Failed, never a silent wait).
+ */
+function checkDatabase(
+  state: GenerationState,
+  reload: ReloadProgress,
+  check: DatabaseCheck | undefined,
+  now: Date,
+  settings: ReloadSettings,
+): ReloadStep {
+  if (check?.job === 'Failed')
+    return terminal(state, reload, 'Failed', now, {
+      type: 'Warning',
+      reason: 'ReloadRefused',
+      message: `reload ${reload.id} refused: the database check failed: ${check.error ?? 'unknown'}`,
+    });
+  if (check?.report === undefined) return { state, events: [], requeueAfterMs: POLL_MS };
+  const space = spaceCheck(check.report, state.activeGeneration, settings.storageCapacityBytes);
+  if (space.result === SpaceCheckResult.Insufficient)
+    return terminal(state, { ...reload, spaceCheck: space }, 'Failed', now, {
+      type: 'Warning',
+      reason: 'ReloadRefused',
+      message: `reload ${reload.id} refused: ${space.message}`,
+    });
+  const generation = freeGeneration(check.report, reload.generation);
+  const next: ReloadProgress = {
+    ...reload,
+    generation,
+    spaceCheck: space,
+    state: ReloadState.Migrating,
+    message: `migrating the schema of generation ${generation}`,
+  };
+  const skipped = space.result === SpaceCheckResult.Skipped;
+  return {
+    state: { ...state, pendingGeneration: generation, reload: next },
+    events: [
+      {
+        type: skipped ? 'Warning' : 'Normal',
+        reason: skipped ? 'SpaceCheckSkipped' : 'DatabaseSpaceChecked',
+        message: space.message,
+      },
+      {
+        type: 'Normal',
+        reason: 'BuildingGeneration',
+        message: `reload ${reload.id}: building generation ${generation} beside generation ${state.activeGeneration}`,
       },
     ],
     requeueAfterMs: POLL_MS,

@@ -24,6 +24,9 @@ import { MANAGED_KINDS } from '../specs/kinds.ts';
 import type { JobState } from './bluegreen.ts';
 import type { DeploymentCounts } from './status.ts';
 
+/** JOB_NAME_LABEL: the Job controller labels a Job's pods with the Job's name. */
+export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+
 /**
  * applyChild writes desired unless current (the live object) already carries its input hash; it returns the live
  * object after. It applies without force first, and forces only after telling `onConflict` that another field

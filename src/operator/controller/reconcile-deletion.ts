@@ -3,14 +3,14 @@
  * generations live in PostgreSQL, so a finalizer holds the object until drop Jobs removed them
  * (reclaimPolicy Delete), or only until it has said that it keeps them (Retain, the default).
  */
-import { listAll } from '../kube/list-all.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
 import { GROUP, ReclaimPolicy } from '../api/middleware-types.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
+import { listAll } from '../kube/list-all.ts';
 import { Component, LABEL_COMPONENT, formatSelector, schemaName } from '../specs/meta.ts';
 import type { JobState } from './bluegreen.ts';
-import { deleteChild, generationOf } from './reconcile-children.ts';
+import { JOB_NAME_LABEL, deleteChild, generationOf } from './reconcile-children.ts';
 import { reconcileDropJob, type PassContext } from './reconcile-generation.ts';
 import type { EventRecorder } from './reconcile-events.ts';
 
@@ -24,8 +24,6 @@ export interface DeletionResult {
 }
 
 const WAIT_MS = 5000;
-/** JOB_NAME_LABEL: the Job controller labels a Job's pods with the Job's name. */
-const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 
 /** hasFinalizer is true when the Middleware carries the operator's finalizer. */
 export function hasFinalizer(mw: Middleware): boolean {

@@ -2,7 +2,7 @@
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import { ReloadState } from '../api/middleware-types.ts';
 import type { KubeObject } from '../kube/client.ts';
-import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
+import { buildDatabaseUsageJob, buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
 import { buildServerDeployment } from '../specs/server-deployment.ts';
 import { previewServiceName, stableServiceName } from '../specs/services.ts';
 import {
@@ -13,6 +13,7 @@ import {
   type ReloadObservation,
 } from './bluegreen.ts';
 import { isDeploymentAvailable, jobState } from './reconcile-children.ts';
+import { readDatabaseCheck } from './reconcile-database.ts';
 import { liveChild, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
 
@@ -41,7 +42,13 @@ export async function observeReload(
     isDeploymentAvailable(liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, previous)));
   const previousProbe = previousServersAvailable ? await probe(previewTarget(pass)) : undefined;
   const replaceId = build.mw.metadata.annotations?.[REPLACE_ANNOTATION];
+  // the reload's own usage Job (named by its id; the layout asks for it while the reload checks the database)
+  const databaseCheck =
+    reload?.state === ReloadState.CheckingDatabase
+      ? await readDatabaseCheck(pass, buildDatabaseUsageJob(build, state.activeGeneration, reload.id))
+      : undefined;
   return {
+    ...(databaseCheck === undefined ? {} : { databaseCheck }),
     pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
     pendingServersAvailable,
     ...(pendingProbe === undefined ? {} : { pendingProbe }),

@@ -1,7 +1,7 @@
 /** @module The Middleware's next status from what a pass saw (pure), and the merge patch that writes it. */
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { Middleware, MiddlewareStatus } from '../api/middleware-types.ts';
-import { ConditionType, ReloadState } from '../api/middleware-types.ts';
+import { ConditionType, ReloadState, SpaceCheckResult } from '../api/middleware-types.ts';
 import { Component, formatSelector, selectorFor } from '../specs/meta.ts';
 import type { GenerationState, ReloadProgress } from './bluegreen.ts';
 import { deploymentCounts, isDeploymentAvailable, jobFailure } from './reconcile-children.ts';
@@ -36,6 +36,7 @@ export interface PassOutcome {
 }
 
 const REINDEXING: ReadonlySet<string> = new Set([
+  ReloadState.CheckingDatabase,
   ReloadState.Migrating,
   ReloadState.CatchingUp,
   ReloadState.AwaitingPromotion,
@@ -100,6 +101,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     syncedCondition(available.status === 'True' ? activeProbe : undefined),
     reindexingCondition(state.reload),
     pendingPopulatorCondition(state, outcome.pendingPopulator),
+    databaseSpaceCondition(state.reload),
     degradedCondition(problems),
     pausedCondition(false),
   ];
@@ -126,6 +128,20 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
 /** invalidStatus reports a spec the operator refuses: Reconciled=False/InvalidSpec; nothing else changes. */
 export function invalidStatus(mw: Middleware, message: string, now: Date): MiddlewareStatus {
   const update: ConditionUpdate = { type: ConditionType.Reconciled, status: 'False', reason: 'InvalidSpec', message };
+  const conditions = setConditions(mw.status?.conditions, [update], {
+    now,
+    observedGeneration: mw.metadata.generation ?? 0,
+  });
+  return { ...mw.status, observedGeneration: mw.metadata.generation ?? 0, conditions, phase: derivePhase(conditions) };
+}
+
+/**
+ * checkingDatabaseStatus reports a Middleware without status whose database is being asked which generation it
+ * serves (Reconciled=False/CheckingDatabase, or DatabaseCheckFailed); nothing else is applied meanwhile.
+ */
+export function checkingDatabaseStatus(mw: Middleware, message: string, failed: boolean, now: Date): MiddlewareStatus {
+  const reason = failed ? 'DatabaseCheckFailed' : 'CheckingDatabase';
+  const update: ConditionUpdate = { type: ConditionType.Reconciled, status: 'False', reason, message };
   const conditions = setConditions(mw.status?.conditions, [update], {
     now,
     observedGeneration: mw.metadata.generation ?? 0,
@@ -230,6 +246,19 @@ export function pendingPopulatorCondition(
     reason: 'PopulatorReady',
     message: `the populator of generation ${generation} is running`,
   };
+}
+
+/** databaseSpaceCondition reports the free-space check of the last BlueGreen reload (the reload refused when False). */
+export function databaseSpaceCondition(reload: ReloadProgress | undefined): ConditionUpdate {
+  const type = ConditionType.DatabaseSpace;
+  const check = reload?.spaceCheck;
+  if (check === undefined)
+    return { type, status: 'Unknown', reason: 'NotChecked', message: 'no blue/green reload has checked the space yet' };
+  if (check.result === SpaceCheckResult.Sufficient)
+    return { type, status: 'True', reason: 'Sufficient', message: check.message };
+  if (check.result === SpaceCheckResult.Insufficient)
+    return { type, status: 'False', reason: 'Insufficient', message: check.message };
+  return { type, status: 'Unknown', reason: 'CapacityUnknown', message: check.message };
 }
 
 function reindexingCondition(reload: ReloadProgress | undefined): ConditionUpdate {

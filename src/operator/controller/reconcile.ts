@@ -8,12 +8,11 @@ import type { Logger } from '../../log.ts';
 import { API_VERSION, KIND, ReloadState, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
-import type { V1Deployment, V1Service } from '@kubernetes/client-node';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { withAbort } from '../kube/abortable.ts';
 import type { ObjectCache } from '../kube/cache.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
 import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
-import { buildStableService, selectedGeneration } from '../specs/services.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
@@ -43,9 +42,11 @@ import {
   type PassContext,
 } from './reconcile-generation.ts';
 import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
+import { adoptGeneration, keepDatabaseCheck, readDatabaseCheck, type AdoptionStep } from './reconcile-database.ts';
+import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { observeReload, stableTarget } from './reconcile-observe.ts';
 import {
-  FIRST_GENERATION,
+  checkingDatabaseStatus,
   generationStateOf,
   invalidStatus,
   pausedStatus,
@@ -98,6 +99,7 @@ export interface ReconcilerDeps {
 }
 
 const WAIT_MS = 15_000;
+const DATABASE_RETRY_MS = 60_000;
 const NOT_SYNCED_MS = 30_000;
 
 /** createReconciler returns the reconcile function the work queue calls, one key at a time. */
@@ -160,7 +162,13 @@ async function reconcileMiddleware(
     return {};
   }
   const pass = await startPass(deps, mw, spec);
-  const step = await advanceAndPersist(deps, recordEvent, ref, mw, pass, spec, now);
+  const adoption = await adoptGeneration(pass);
+  if (adoption.kind === 'waiting') {
+    if (await writeStatus(deps, ref, mw, checkingDatabaseStatus(mw, adoption.message, adoption.failed, now)))
+      if (adoption.failed) await recordEvent(mw, 'Warning', 'DatabaseCheckFailed', adoption.message);
+    return { requeueAfterMs: adoption.failed ? DATABASE_RETRY_MS : WAIT_MS };
+  }
+  const step = await advanceAndPersist(deps, recordEvent, ref, mw, pass, spec, now, adoption);
   const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
   const activeProbe =
     (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
@@ -193,33 +201,18 @@ async function advanceAndPersist(
   pass: PassContext,
   spec: ResolvedSpec,
   now: Date,
+  adoption: AdoptionStep,
 ): Promise<ReloadStep> {
-  const adopted = adoptedGeneration(pass);
+  const adopted = adoption.kind === 'adopted' ? adoption.generation : undefined;
   const before = generationStateOf(mw.status, adopted);
   const seen = await observeReload(pass, before, deps.probe);
   const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
   if (adopted !== undefined || statusChanged(before, step.state))
     await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state));
-  if (adopted !== undefined)
-    await recordEvent(
-      mw,
-      'Normal',
-      'GenerationAdopted',
-      `the status had no generation; the stable Service selects generation ${adopted}, which is kept as the active one`,
-    );
+  if (adoption.kind === 'adopted' && adoption.message !== undefined)
+    await recordEvent(mw, 'Normal', 'GenerationAdopted', adoption.message);
   for (const event of step.events) await recordEvent(mw, event.type, event.reason, event.message);
   return step;
-}
-
-/**
- * adoptedGeneration is the generation a Middleware restored without its status (a backup, a GitOps re-create over
- * existing children) already serves: the one its live stable Service selects. Starting at generation 1 instead
- * would orphan that schema and load the whole chain again.
- */
-function adoptedGeneration(pass: PassContext): number | undefined {
-  if (pass.build.mw.status?.activeGeneration !== undefined) return undefined;
-  const stable = buildStableService(pass.build, FIRST_GENERATION);
-  return selectedGeneration(liveChild<V1Service & KubeObject>(pass, stable));
 }
 
 /** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */
@@ -243,6 +236,10 @@ async function convergeChildren(
   await reconcileExtras(pass);
   if (layout.reloadJob !== undefined) await reconcileReloadJob(pass, layout.reloadJob);
   if (layout.cleanupGeneration !== undefined) await reconcileDropJob(pass, layout.cleanupGeneration);
+  if (layout.databaseCheck !== undefined) {
+    const job = buildDatabaseUsageJob(pass.build, layout.stableGeneration, layout.databaseCheck.id);
+    await keepDatabaseCheck(pass, job, await readDatabaseCheck(pass, job));
+  }
   await prune(pass);
   if (pass.writes > 0)
     await recordEvent(mw, 'Normal', 'ChildrenApplied', `${pass.writes} child objects created, updated or deleted`);
@@ -376,6 +373,7 @@ function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
     stableWindowMs: spec.promotion.stableWindowSeconds * 1000,
     retainPreviousMs: (spec.reload?.retainPreviousSeconds ?? 0) * 1000,
     deadlineMs: (spec.reload?.deadlineSeconds ?? 0) * 1000,
+    storageCapacityBytes: spec.database.storageCapacityBytes,
   };
 }
 

@@ -147,7 +147,9 @@ export function derivePhase(conditions: readonly MiddlewareCondition[] | undefin
   const reconciled = findCondition(conditions, ConditionType.Reconciled);
   if (reconciled?.status === 'False' && reconciled.reason === 'InvalidSpec') return Phase.Invalid;
   if (status(ConditionType.ReconciliationPaused) === 'True') return Phase.Paused;
-  if (reconciled === undefined) return Phase.Pending;
+  // not reconciled yet, or still asking the database which generation a Middleware without status serves
+  const askingDatabase = reconciled?.reason === 'CheckingDatabase' || reconciled?.reason === 'DatabaseCheckFailed';
+  if (reconciled === undefined || (reconciled.status === 'False' && askingDatabase)) return Phase.Pending;
   if (status(ConditionType.Degraded) === 'True') return Phase.Degraded;
   if (status(ConditionType.MigrationsApplied) !== 'True') return Phase.Migrating;
   if (status(ConditionType.Available) !== 'True') return Phase.Pending;

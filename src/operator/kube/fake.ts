@@ -1,5 +1,6 @@
 /** @module FakeKube: an in-memory API server with the semantics the operator relies on, for tests. */
 import type { CoreV1Event } from '@kubernetes/client-node';
+import { randomUUID } from 'node:crypto';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
@@ -222,9 +223,39 @@ export class FakeKube implements KubeClient {
     return this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main');
   }
 
-  /** completeJob marks a Job as succeeded, as the Job controller does. */
-  completeJob(ref: ObjectRef): KubeObject {
+  /**
+   * completeJob marks a Job as succeeded, as the Job controller does. With a terminationMessage it also leaves the
+   * Job's pod, labelled with the Job's name, whose container terminated with that message (as the kubelet records).
+   */
+  completeJob(ref: ObjectRef, terminationMessage?: string): KubeObject {
     const at = this.#now();
+    if (terminationMessage !== undefined) {
+      const job = this.#store.mustFind(ref);
+      const owner = {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: ref.name,
+        uid: job.metadata.uid ?? '',
+        controller: true,
+      };
+      const pod = this.#store.create({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: `${ref.name}-${randomUUID().slice(0, 5)}`,
+          namespace: ref.namespace,
+          labels: { 'batch.kubernetes.io/job-name': ref.name },
+          ownerReferences: [owner],
+        },
+      });
+      const terminated = { exitCode: 0, reason: 'Completed', message: terminationMessage, finishedAt: at };
+      this.setStatus(this.#store.refOf(pod), {
+        phase: 'Succeeded',
+        containerStatuses: [
+          { name: 'mdw', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated } },
+        ],
+      });
+    }
     return this.setStatus(ref, {
       succeeded: 1,
       active: 0,

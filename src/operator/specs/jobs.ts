@@ -12,7 +12,10 @@ const JOB_BACKOFF_LIMIT = 4;
  * JOB_DEADLINE_SECONDS: how long each kind of Job may run, retries included, before Kubernetes fails it
  * (activeDeadlineSeconds): a migration or a drop that hangs on a lock or a full disk must end, and so must a `-H`.
  */
-export const JOB_DEADLINE_SECONDS = { migrate: 3600, dropSchema: 3600, reload: 24 * 3600 } as const;
+export const JOB_DEADLINE_SECONDS = { migrate: 3600, dropSchema: 3600, reload: 24 * 3600, databaseUsage: 600 } as const;
+
+/** TERMINATION_LOG is where `mdw db usage` writes its report: the container's termination message, read from the Pod. */
+const TERMINATION_LOG = '/dev/termination-log';
 
 /**
  * buildMigrationJob runs `mdw migrate` for the generation's schema. A Job's pod template is immutable, so the
@@ -35,6 +38,16 @@ export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built
   return buildJob(ctx, generation, Component.dropSchema, ['migrate', '--drop'], JOB_DEADLINE_SECONDS.dropSchema);
 }
 
+/**
+ * buildDatabaseUsageJob runs `mdw db usage`, which reports the database's size and its generation schemas through
+ * the container's termination message (the operator reads it from the Pod's status; it never connects to
+ * PostgreSQL). `purpose` (a reload id, or "adopt") gives each question its own Job, so an old answer is never read.
+ */
+export function buildDatabaseUsageJob(ctx: BuildContext, generation: number, purpose: string): Built<V1Job> {
+  const args = ['db', 'usage', '--schema-prefix', ctx.spec.database.schemaPrefix, '--termination-log', TERMINATION_LOG];
+  return buildJob(ctx, generation, Component.databaseUsage, args, JOB_DEADLINE_SECONDS.databaseUsage, purpose);
+}
+
 function buildJob(
   ctx: BuildContext,
   generation: number,
@@ -43,18 +56,28 @@ function buildJob(
   deadlineSeconds: number,
   discriminator?: string,
 ): Built<V1Job> {
-  const labels = labelsFor(ctx.mw, component, generation);
+  // the database usage Job is about the whole database, not one generation's schema
+  const ofGeneration = component !== Component.databaseUsage;
+  const labels = labelsFor(ctx.mw, component, ofGeneration ? generation : undefined);
   const container = middlewareContainer(ctx, { args, generation });
+  // the report (or, when it failed, the log's end) comes back as the container's termination message
+  if (!ofGeneration)
+    Object.assign(container, {
+      terminationMessagePath: TERMINATION_LOG,
+      terminationMessagePolicy: 'FallbackToLogsOnError',
+    });
   const template = podTemplate(ctx, labels, container, { restartPolicy: 'Never' });
   const inputs = hashInputs({ template, discriminator }, 8);
   const verb = component === Component.migration ? 'migrate' : component;
-  const name = childName(ctx.mw, verb, generationSuffix(generation), inputs);
+  const name = ofGeneration
+    ? childName(ctx.mw, verb, generationSuffix(generation), inputs)
+    : childName(ctx.mw, verb, inputs);
   return withInputHash({
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
       ...childMeta(ctx, name, labels),
-      annotations: { [ANNOTATION_SCHEMA]: schemaName(ctx.spec, generation) },
+      ...(ofGeneration ? { annotations: { [ANNOTATION_SCHEMA]: schemaName(ctx.spec, generation) } } : {}),
     },
     // No ttlSecondsAfterFinished: the finished Job is the record that its step ran; a Job that vanished would be
     // created again and re-run. Jobs go with their generation (or with the Middleware, as owned children).

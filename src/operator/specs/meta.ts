@@ -37,6 +37,7 @@ export const Component = {
   migration: 'migration',
   reload: 'reload',
   dropSchema: 'drop-schema',
+  databaseUsage: 'db-usage',
 } as const;
 export type Component = (typeof Component)[keyof typeof Component];
 

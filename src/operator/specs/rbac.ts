@@ -88,7 +88,12 @@ export const OPERATOR_PERMISSIONS: readonly Permission[] = [
   },
   { apiGroup: '', resource: 'events', verbs: ['create'], why: 'Events on Middlewares' },
   { apiGroup: '', resource: 'namespaces', verbs: ['get'], why: 'a namespace being deleted refuses drop Jobs' },
-  { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'a drop Job whose pod cannot start (its Secret is gone)' },
+  {
+    apiGroup: '',
+    resource: 'pods',
+    verbs: ['list'],
+    why: "a database check's answer (its pod's termination message); a drop Job whose pod cannot start",
+  },
 ];
 
 /** LEADER_LEASE_NAME is the Lease the operator replicas elect a leader on (in the operator's namespace). */

@@ -381,8 +381,8 @@ async function insertTx(db: Queryable, t: Tx, microHash: string, microTime: numb
   );
   for (const [account, fields] of referencedIds(t.tx)) {
     await db.query(
-      'INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_hash, tx_type, fields) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [account, ...pos, t.hash, type, fields],
+      'INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields) VALUES ($1, $2, $3, $4, $5, $6)',
+      [account, ...pos, type, fields],
     );
   }
   const tx = t.tx;

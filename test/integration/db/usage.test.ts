@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/migrator.ts';
 import { databaseUsage, generationOfSchema } from '../../../src/db/usage.ts';
+import { parseDatabaseReport } from '../../../src/operator/controller/database-report.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import pino from 'pino';
 
@@ -68,6 +69,8 @@ describe('databaseUsage and `mdw db usage` (PostgreSQL)', () => {
       const printed = JSON.parse(stdout) as { schemas: Array<{ name: string }> };
       expect(printed.schemas.map((s) => s.name)).to.deep.equal(['mdw_g1', 'mdw_g3', 'mdw_g7']);
       expect(JSON.parse(readFileSync(log, 'utf8'))).to.deep.equal(printed);
+      // the operator reads the same message back (the Job's termination message)
+      expect(parseDatabaseReport(readFileSync(log, 'utf8'))).to.deep.equal(printed);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

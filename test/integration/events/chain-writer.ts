@@ -125,9 +125,9 @@ export async function writeHeight(
         );
         for (const id of new Set(spec.ids)) {
           await db.query(
-            `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_hash, tx_type, fields)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [id, height, microIndex, txIndex, hash, spec.tx.type, ['tx']],
+            `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
+             VALUES ($1, $2, $3, $4, $5, $6)`,
+            [id, height, microIndex, txIndex, spec.tx.type, ['tx']],
           );
         }
         const signed: Record<string, Json> = { block_hash: microHash, block_height: height, hash };

@@ -8,74 +8,22 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
-import { eventTopic } from '../../../src/devnode/contracts/frame.ts';
-import { encode } from '../../../src/chain/encoding.ts';
+import {
+  balanceKey,
+  balancesFromLogs,
+  ledgerBalances,
+  positive,
+  wrappedAe,
+  type Balances,
+} from '../../support/aex9-truth.ts';
+import { reloadHeights } from '../../../src/indexer/reload.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
-
-type Balances = Map<string, bigint>;
-const key = (contract: string, account: string): string => `${contract} ${account}`;
-const account = (topic: bigint): string => encode('ak', Buffer.from(topic.toString(16).padStart(64, '0'), 'hex'));
-const positive = (m: Balances): Balances => new Map([...m].filter(([, v]) => v !== 0n).sort());
 
 describe('AEX-9 balances from events, exact across forks', function () {
   this.timeout(600_000);
   let h: Harness;
   let populator: Populator | undefined;
   let wae = '';
-
-  const tokens = (): Map<string, string> => {
-    const found = new Map<string, string>();
-    for (const [id, c] of h.devnode.chain.state.contracts.entries()) {
-      const kind = kindOfCode(c.code);
-      if (kind === 'aex9' || kind === 'wae' || kind === 'pair') found.set(id, kind);
-    }
-    return found;
-  };
-
-  /** fromLogs replays every AEX-9 event of the node's chain, in chain and emission order. */
-  const fromLogs = (): Balances => {
-    const aex9 = tokens();
-    const sums: Balances = new Map();
-    const add = (contract: string, who: bigint, delta: bigint): void => {
-      const k = key(contract, account(who));
-      sums.set(k, (sums.get(k) ?? 0n) + delta);
-    };
-    const [transfer, mint, burn, swap, deposit, withdrawal] = [
-      'Transfer',
-      'Mint',
-      'Burn',
-      'Swap',
-      'Deposit',
-      'Withdrawal',
-    ].map(eventTopic);
-    for (const kb of h.devnode.chain.keyBlocks)
-      for (const mb of kb.micro)
-        for (const record of mb.txs) {
-          const log = (record.callInfo?.log ?? []) as { address: string; topics: bigint[] }[];
-          for (const { address, topics } of [...log].reverse()) {
-            if (!aex9.has(address)) continue;
-            const [topic, a, b, c] = topics;
-            const isWae = address === wae;
-            if (topic === transfer) {
-              add(address, a!, -c!);
-              add(address, b!, c!);
-            } else if (topic === mint || (isWae && topic === deposit)) add(address, a!, b!);
-            else if (topic === burn || topic === swap || (isWae && topic === withdrawal)) add(address, a!, -b!);
-          }
-        }
-    return positive(sums);
-  };
-
-  /** ledger reads each token's balances from the devnode's contract store. */
-  const ledger = (): Balances => {
-    const store = h.devnode.chain.state.contractStore;
-    const out: Balances = new Map();
-    for (const id of tokens().keys())
-      for (const holder of (store.get(`${id}/holders`) ?? []) as string[])
-        out.set(key(id, holder), store.get(`${id}/b:${holder}`) as bigint);
-    return positive(out);
-  };
 
   const stored = async (): Promise<Balances> => {
     const rows = await h.query<{ contract_id: string; account: string; amount: string }>(
@@ -86,7 +34,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
       rows.filter((r) => BigInt(r.amount) < 0n),
       'negative balances',
     ).to.deep.equal([]);
-    return positive(new Map(rows.map((r) => [key(r.contract_id, r.account), BigInt(r.amount)])));
+    return positive(new Map(rows.map((r) => [balanceKey(r.contract_id, r.account), BigInt(r.amount)])));
   };
 
   const converged = async (): Promise<void> => {
@@ -99,8 +47,8 @@ describe('AEX-9 balances from events, exact across forks', function () {
   const check = async (): Promise<void> => {
     const ours = await stored();
     expect(ours.size, 'holders of all tokens').to.be.above(20);
-    expect(ours).to.deep.equal(fromLogs());
-    expect(ours).to.deep.equal(ledger());
+    expect(ours).to.deep.equal(balancesFromLogs(h.devnode.chain));
+    expect(ours).to.deep.equal(ledgerBalances(h.devnode.chain));
     const store = h.devnode.chain.state.contractStore;
     const states = await h.query<{
       contract_id: string;
@@ -121,7 +69,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
 
   before(async () => {
     h = await startHarness(200, 'aex9-balances');
-    for (const [id, c] of h.devnode.chain.state.contracts.entries()) if (kindOfCode(c.code) === 'wae') wae = id;
+    wae = wrappedAe(h.devnode.chain);
     expect(wae, 'the devnode deploys wrapped AE').to.not.equal('');
     populator = await startPopulator({
       cfg: h.config({ DEX_WRAPPED_AE: wae }),
@@ -159,5 +107,73 @@ describe('AEX-9 balances from events, exact across forks', function () {
     await h.devnode.fork(3);
     await converged();
     await check();
+  });
+
+  it('keeps after all these forks what a fresh load of the same chain derives, latest events included', async () => {
+    await reloadHeights(
+      { cfg: h.config({ DATABASE_SCHEMA: 'fresh', DEX_WRAPPED_AE: wae }), log: silent },
+      Array.from({ length: h.devnode.height() + 1 }, (_, i) => i),
+    );
+    for (const [table, order] of [
+      ['aexn_contracts', 'contract_id'],
+      ['aexn_call_created', 'contract_id'],
+      ['aex9_events', 'contract_id, account, height, micro_index, tx_index, log_idx, side'],
+      ['aex9_transfers', 'contract_id, height, micro_index, tx_index, log_idx'],
+      ['aex9_balances', 'contract_id, account'],
+      ['aex9_contract_state', 'contract_id'],
+    ] as const) {
+      const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
+      expect(await h.query('mdw', sql), table).to.deep.equal(await h.query('fresh', sql));
+    }
+  });
+});
+
+describe('AEX-9 balances with a fork injected while the populator is still catching up', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let populator: Populator | undefined;
+
+  before(async () => {
+    h = await startHarness(200, 'aex9-mid-sync');
+  });
+  after(async () => {
+    await populator?.stop();
+    await h?.close();
+  });
+
+  it('rolls back the heights it had stored and ends exact', async () => {
+    const wae = wrappedAe(h.devnode.chain);
+    populator = await startPopulator({
+      cfg: h.config({ DEX_WRAPPED_AE: wae, BATCH_SIZE: '3' }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
+    await waitFor(
+      'the populator to store height 130',
+      async () => ((await storedTopHash(h, 'mdw'))?.height ?? 0) >= 130,
+      120_000,
+      10,
+    );
+    const storedAtFork = (await storedTopHash(h, 'mdw'))!.height;
+    // the fork replaces heights 121 to 200: the populator has stored some of them and not yet the others
+    const top = h.devnode.height();
+    await h.devnode.fork(80);
+    await h.devnode.mineKeyBlock();
+    expect(storedAtFork, 'forked mid-sync')
+      .to.be.above(top - 80)
+      .and.below(top);
+    await waitFor('the populator to reach the devnode top', async () => {
+      const top = await storedTopHash(h, 'mdw');
+      return top?.hash === h.devnode.chain.keyBlocks.at(-1)!.hash;
+    });
+    const rows = await h.query<{ contract_id: string; account: string; amount: string }>(
+      'mdw',
+      'SELECT contract_id, account, amount::text FROM aex9_balances',
+    );
+    expect(rows.filter((r) => BigInt(r.amount) < 0n)).to.deep.equal([]);
+    const ours = positive(new Map(rows.map((r) => [balanceKey(r.contract_id, r.account), BigInt(r.amount)])));
+    expect(ours.size).to.be.above(20);
+    expect(ours).to.deep.equal(balancesFromLogs(h.devnode.chain));
+    expect(ours).to.deep.equal(ledgerBalances(h.devnode.chain));
   });
 });

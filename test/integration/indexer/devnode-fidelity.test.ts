@@ -53,10 +53,13 @@ describe('the devnode generated chain through the middleware (devnode + populato
       const inner = (r.tx.tx as { tx: TxFields }).tx;
       const accounts = [nonceAccount(inner), inner.recipient_id].filter((a) => typeof a === 'string');
       for (const account of accounts) {
-        const rows = await h.query('mdw', 'SELECT 1 FROM account_transactions WHERE account = $1 AND tx_hash = $2', [
-          account,
-          r.hash,
-        ]);
+        const rows = await h.query(
+          'mdw',
+          `SELECT 1 FROM account_transactions a
+            JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
+           WHERE a.account = $1 AND t.hash = $2`,
+          [account, r.hash],
+        );
         expect(rows, `${r.tx.type} ${r.hash} under ${String(account)}`).to.have.length.greaterThan(0);
       }
     }

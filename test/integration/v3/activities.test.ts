@@ -156,7 +156,9 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const claim = chain.transactions.find((t) => txOf(t).type === 'NameClaimTx')!;
     const account = String(txOf(claim).account_id);
     const { rows } = await v3.pool.query<{ tx_hash: string }>(
-      'SELECT tx_hash FROM account_transactions WHERE account = $1 ORDER BY height DESC, micro_index DESC, tx_index DESC',
+      `SELECT t.hash AS tx_hash FROM account_transactions a
+         JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
+        WHERE a.account = $1 ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC`,
       [account],
     );
     const all = await walk(`/v3/accounts/${account}/activities?limit=4`);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { contractId } from '../../../src/chain/derived-ids.ts';
 import { Ajv } from 'ajv';
 import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
 import type { Json } from '../../../src/chain/json.ts';
@@ -272,10 +273,14 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
       '{hash_or_kbi}': '3',
       '{hash}': '',
       '{id}': sender,
+      '{accountId}': sender,
+      // a contract that is no DEX pair: an empty page of swaps
+      '{contractId}': contractId(sender, 1n),
     };
-    // names, oracles, channels, contracts and the token standards (aex9, aex141, dex) are checked by their own tests
-    const elsewhere = /\/names|^\/(oracles|channels|contracts)|\/(aex9|aex141|dex)(\/|$)/;
-    for (const op of V3_OPERATIONS.filter((o) => !elsewhere.test(o.path))) {
+    // names, oracles, channels, contracts and one token's routes need ids of their own kind: their own tests
+    // check their schemas
+    const ownTests = /\/names|^\/(oracles|channels|contracts)|^\/(aex9|aex141)\/\{/;
+    for (const op of V3_OPERATIONS.filter((o) => !ownTests.test(o.path))) {
       let path = `/v3${op.path}`;
       if (path.startsWith('/v3/micro-blocks/{hash}')) path = path.replace('{hash}', tx.blockHash);
       else path = path.replace('{hash}', tx.hash);

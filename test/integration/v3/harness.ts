@@ -57,10 +57,25 @@ export interface V3UnderTest {
   close(): Promise<void>;
 }
 
-/** startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it. */
-export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3UnderTest> {
+/**
+ * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
+ * settings that depend on the generated chain (e.g. its wrapped AE).
+ */
+export async function startV3(
+  generations = 30,
+  seed = 'v3-api',
+  env: (devnode: Devnode) => Record<string, string> = () => ({}),
+  node: { gcHeight?: number } = {},
+): Promise<V3UnderTest> {
   const devnode = await startDevnode(
-    { port: 0, internalPort: 0, microBlockIntervalMs: 0, keyBlockIntervalMs: 0, generate: { generations, seed } },
+    {
+      port: 0,
+      internalPort: 0,
+      microBlockIntervalMs: 0,
+      keyBlockIntervalMs: 0,
+      generate: { generations, seed },
+      ...node,
+    },
     silentLog,
   );
   const db = await createTestDatabase();
@@ -77,6 +92,7 @@ export async function startV3(generations = 30, seed = 'v3-api'): Promise<V3Unde
     POLL_INTERVAL_MS: '50',
     DATABASE_SCHEMA: 'mdw_v3',
     WEBSOCKET_ADDRESS: '127.0.0.1:0',
+    ...env(devnode),
   });
   const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();

@@ -42,6 +42,11 @@ describe('validateMiddleware', () => {
       mw: withSpec({ database: { urlSecretRef: { name: 'db', key: 'u' }, schemaPrefix: 'Mdw' } }),
       path: 'spec.database.schemaPrefix',
     },
+    {
+      name: 'a storage capacity that is no Kubernetes quantity',
+      mw: withSpec({ database: { urlSecretRef: { name: 'db', key: 'u' }, storageCapacity: '500GB' } }),
+      path: 'spec.database.storageCapacity',
+    },
     { name: 'negative replicas', mw: withSpec({ server: { replicas: -1 } }), path: 'spec.server.replicas' },
     { name: 'fractional replicas', mw: withSpec({ server: { replicas: 1.5 } }), path: 'spec.server.replicas' },
     {

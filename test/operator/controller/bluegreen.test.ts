@@ -10,6 +10,7 @@ import {
   type ReloadRequest,
   type ReloadSettings,
 } from '../../../src/operator/controller/bluegreen.ts';
+import type { DatabaseReport } from '../../../src/operator/controller/database-report.ts';
 import { parseStatusBody, type ProbeResult } from '../../../src/operator/controller/status-probe.ts';
 
 const now = new Date('2026-11-21T01:00:00Z');
@@ -71,18 +72,23 @@ describe('advanceReload', () => {
     it('does nothing without a request', () =>
       expect(advanceReload(idle, undefined, quiet, now, settings)).to.deep.equal({ state: idle, events: [] }));
 
-    it('starts a BlueGreen reload by migrating generation N+1', () => {
+    it('starts a BlueGreen reload by checking the database, building nothing yet', () => {
       const step = advanceReload(idle, blueGreen, quiet, now, settings);
-      expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
+      expect(step.state).to.deep.include({ activeGeneration: 1 });
+      expect(step.state.pendingGeneration).to.equal(undefined);
       expect(step.state.reload).to.deep.include({
         id: 'r1',
-        state: 'Migrating',
+        state: 'CheckingDatabase',
         generation: 2,
         fromGeneration: 1,
         startedAt: now.toISOString(),
       });
       expect(step.events).to.deep.equal([
-        { type: 'Normal', reason: 'ReloadStarted', message: 'reload r1: building generation 2 beside generation 1' },
+        {
+          type: 'Normal',
+          reason: 'ReloadStarted',
+          message: 'reload r1: measuring the database before building a generation beside generation 1',
+        },
       ]);
       expect(step.requeueAfterMs).to.be.greaterThan(0);
     });
@@ -117,7 +123,7 @@ describe('advanceReload', () => {
         { activeGeneration: 1, pendingGeneration: undefined },
       );
       const step = advanceReload(rolledBack, { ...blueGreen, id: 'r2' }, quiet, now, settings);
-      expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 3 });
+      expect(step.state.reload).to.deep.include({ state: 'CheckingDatabase', generation: 3 });
     });
   });
 
@@ -145,6 +151,104 @@ describe('advanceReload', () => {
       expect(advanceReload(running, undefined, { ...quiet, reloadJob: 'Running' }, now, settings).state).to.deep.equal(
         running,
       ));
+  });
+
+  describe('CheckingDatabase (issue 14: free space, schema numbers)', () => {
+    const checking = reloading({ state: 'CheckingDatabase' }, { pendingGeneration: undefined });
+    const GiB = 2 ** 30;
+    const report = (activeBytes: number, databaseBytes: number, extra: number[] = []): DatabaseReport => ({
+      databaseBytes,
+      schemas: [
+        { name: 'mdw_g1', generation: 1, bytes: activeBytes, migrated: true, height: 100 },
+        ...extra.map((g) => ({ name: `mdw_g${g}`, generation: g, bytes: 0, migrated: false, height: null })),
+      ],
+    });
+    const measured = (r: DatabaseReport): ReloadObservation => ({
+      ...quiet,
+      databaseCheck: { job: 'Succeeded', report: r },
+    });
+    const withCapacity = (bytes: number | undefined): ReloadSettings => ({ ...settings, storageCapacityBytes: bytes });
+
+    it('waits while the usage Job runs', () => {
+      const step = advanceReload(checking, blueGreen, { ...quiet, databaseCheck: { job: 'Running' } }, now, settings);
+      expect(step.state).to.deep.equal(checking);
+      expect(step.requeueAfterMs).to.be.greaterThan(0);
+    });
+
+    it('builds the generation when it fits with the margin, and records the sizes', () => {
+      // 100 GiB of 500 GiB used, generation 1 holds 80 GiB: the new one needs 96 GiB, 400 GiB are free
+      const step = advanceReload(
+        checking,
+        blueGreen,
+        measured(report(80 * GiB, 100 * GiB)),
+        now,
+        withCapacity(500 * GiB),
+      );
+      expect(step.state).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
+      expect(step.state.reload).to.deep.include({ state: 'Migrating', generation: 2 });
+      expect(step.state.reload?.spaceCheck?.result).to.equal('Sufficient');
+      expect(step.events.map((e) => `${e.type} ${e.reason}`)).to.deep.equal([
+        'Normal DatabaseSpaceChecked',
+        'Normal BuildingGeneration',
+      ]);
+      expect(step.events[0]?.message).to.contain('96.0 GiB').and.contain('400.0 GiB of 500.0 GiB are free');
+    });
+
+    it('refuses the reload (Failed, Warning) when the new generation would not fit with the margin', () => {
+      // generation 1 holds 80 GiB (+20 % = 96 GiB); only 90 GiB are free
+      const step = advanceReload(
+        checking,
+        blueGreen,
+        measured(report(80 * GiB, 410 * GiB)),
+        now,
+        withCapacity(500 * GiB),
+      );
+      expect(step.state.pendingGeneration).to.equal(undefined);
+      expect(step.state.reload).to.deep.include({ state: 'Failed', completedAt: now.toISOString() });
+      expect(step.state.reload?.spaceCheck?.result).to.equal('Insufficient');
+      expect(step.events).to.have.length(1);
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadRefused' });
+      expect(step.events[0]?.message).to.contain('not enough database space').and.contain('90.0 GiB of 500.0 GiB');
+      expect(desiredLayout(step.state).generations.map((g) => g.generation)).to.deep.equal([1]);
+    });
+
+    it('says it skipped the check (Warning) when the capacity is unknown, then builds', () => {
+      const step = advanceReload(
+        checking,
+        blueGreen,
+        measured(report(80 * GiB, 100 * GiB)),
+        now,
+        withCapacity(undefined),
+      );
+      expect(step.state.reload).to.deep.include({ state: 'Migrating' });
+      expect(step.state.reload?.spaceCheck?.result).to.equal('Skipped');
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'SpaceCheckSkipped' });
+      expect(step.events[0]?.message).to.contain('storageCapacity is unset');
+    });
+
+    it('never reuses a number a schema of the database already has', () => {
+      const step = advanceReload(checking, blueGreen, measured(report(GiB, GiB, [2, 5])), now, settings);
+      expect(step.state).to.deep.include({ pendingGeneration: 6 });
+      expect(step.state.reload).to.deep.include({ state: 'Migrating', generation: 6 });
+    });
+
+    it('refuses the reload when the database could not be measured', () => {
+      const failed: ReloadObservation = { ...quiet, databaseCheck: { job: 'Failed', error: 'connection refused' } };
+      const step = advanceReload(checking, blueGreen, failed, now, settings);
+      expect(step.state.reload?.state).to.equal('Failed');
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'ReloadRefused' });
+      expect(step.events[0]?.message).to.contain('connection refused');
+    });
+
+    it('ends Aborted (nothing to drop) when the request is withdrawn, and Failed past the deadline', () => {
+      const running: ReloadObservation = { ...quiet, databaseCheck: { job: 'Running' } };
+      const withdrawn = advanceReload(checking, undefined, running, now, settings);
+      expect(withdrawn.state.reload).to.deep.include({ state: 'Aborted' });
+      expect(withdrawn.state.reload?.cleanupGeneration).to.equal(undefined);
+      const late = advanceReload(checking, blueGreen, running, later(settings.deadlineMs + 1), settings);
+      expect(late.state.reload).to.deep.include({ state: 'Failed' });
+      expect(late.events[0]?.reason).to.equal('ReloadDeadlineExceeded');
+    });
   });
 
   describe('Migrating', () => {
@@ -295,7 +399,7 @@ describe('advanceReload', () => {
         reload: { ...promoted.state.reload!, state: 'Completed' },
       };
       const next = advanceReload(done, edited, quiet, later(70_000), settings);
-      expect(next.state.reload).to.deep.include({ id: 'r2', state: 'Migrating', generation: 3 });
+      expect(next.state.reload).to.deep.include({ id: 'r2', state: 'CheckingDatabase', generation: 3 });
     });
     it('does not undo a promotion', () => {
       const promoted = reloading(
@@ -497,6 +601,9 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
       ...(pending?.preview ? { pendingProbe: healthy(100, 100) } : {}),
       reloadJob: layout.reloadJob ? 'Succeeded' : 'Absent',
       cleanupJob: layout.cleanupGeneration === undefined ? 'Absent' : 'Succeeded',
+      ...(state.reload?.state === 'CheckingDatabase'
+        ? { databaseCheck: { job: 'Succeeded', report: { databaseBytes: 0, schemas: [] } } }
+        : {}),
       ...(rollbackId === undefined
         ? {}
         : { rollbackId, previousServersAvailable: true, previousProbe: healthy(100, 100) }),
@@ -523,9 +630,9 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
     return { trail, end: state };
   }
 
-  it('goes Migrating → CatchingUp → Promoted → CleaningUp → Completed, ending on generation 2 alone', () => {
+  it('goes CheckingDatabase → Migrating → CatchingUp → Promoted → CleaningUp → Completed, ending on generation 2 alone', () => {
     const { trail, end } = run(blueGreen);
-    expect(trail).to.deep.equal(['Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'Completed']);
+    expect(trail).to.deep.equal(['CheckingDatabase', 'Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'Completed']);
     expect(desiredLayout(end)).to.deep.equal({
       generations: [{ generation: 2, workloads: true, preview: false }],
       stableGeneration: 2,
@@ -534,7 +641,14 @@ describe('a whole BlueGreen reload against a simulated cluster', () => {
 
   it('rolls back inside the window, ending on generation 1 alone', () => {
     const { trail, end } = run(blueGreen, 'Promoted');
-    expect(trail).to.deep.equal(['Migrating', 'CatchingUp', 'Promoted', 'CleaningUp', 'RolledBack']);
+    expect(trail).to.deep.equal([
+      'CheckingDatabase',
+      'Migrating',
+      'CatchingUp',
+      'Promoted',
+      'CleaningUp',
+      'RolledBack',
+    ]);
     expect(desiredLayout(end)).to.deep.equal({
       generations: [{ generation: 1, workloads: true, preview: false }],
       stableGeneration: 1,

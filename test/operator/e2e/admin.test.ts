@@ -68,7 +68,9 @@ describe('requestReload', () => {
   it('refuses a second reload while one runs, unless forced', async () => {
     const h = await serving();
     await requestReload(h.kube, { ...target, strategy: 'BlueGreen', id: 'first' });
-    await h.pass();
+    await h.pass(); // its database check
+    h.completeJobs();
+    await h.pass(); // generation 2 is being built
     const busy = await rejection(requestReload(h.kube, { ...target, strategy: 'BlueGreen', id: 'second' }));
     expect(busy.code).to.equal('MDW_OPERATOR_CONFLICT');
     expect(busy.message).to.contain('first').and.to.contain('--force');
@@ -122,6 +124,8 @@ describe('describeStatus', () => {
   it('shows phase, generations, heights, the reload and every condition', async () => {
     const h = await serving();
     await requestReload(h.kube, { ...target, strategy: 'BlueGreen', id: 'shown' });
+    await h.pass(); // its database check
+    h.completeJobs();
     await h.pass();
     const text = await describeStatus(h.kube, target);
     expect(text).to.contain('Middleware chain/mainnet');

@@ -4,7 +4,7 @@ import type { Middleware, ReloadSpec } from '../../../src/operator/api/middlewar
 import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.ts';
 import type { Reconciler } from '../../../src/operator/controller/reconcile.ts';
 import { isKubeError } from '../../../src/operator/kube/client.ts';
-import { LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
+import { Component, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
 import { Harness, InterceptingKube, KEY, MW_REF, crashingAt } from './harness.ts';
 
 const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
@@ -79,14 +79,33 @@ async function drive(h: Harness, reconcile: (i: number) => Reconciler, onPass?: 
   throw new Error(`the reload did not finish: ${JSON.stringify(snapshot(h))}`);
 }
 
+/** startReload requests a reload and answers its database check: generation 2's migration Job then runs. */
+async function startReload(h: Harness, reload: ReloadSpec): Promise<void> {
+  requestReload(h, reload);
+  await h.pass(); // CheckingDatabase: a Job measures the database
+  h.completeJobs(Component.databaseUsage);
+  await h.pass(); // Migrating
+}
+
 const RELOAD: ReloadSpec = { id: 'reindex-1', strategy: 'BlueGreen', autoPromote: true, retainPrevious: '1h' };
 
 describe('blue/green reload on the fake API server', () => {
   it('builds generation 2 beside 1, switches the stable Service in one write, keeps 1 for the window, then drops it', async () => {
     const h = await serving();
-    // By requesting a reload, as `mdw reload mainnet --strategy BlueGreen` does.
+    // By requesting a reload, as `mdw reload mainnet --strategy BlueGreen` does: a Job measures the database first.
     requestReload(h, RELOAD);
     await h.pass();
+    expect(reloadState(h)).to.equal('CheckingDatabase');
+    expect(h.names('Job').filter((n) => n.startsWith('mainnet-db-usage-'))).to.have.length(1);
+    expect(h.middleware().status?.pendingGeneration).to.equal(undefined);
+    expect(h.condition('Reindexing')).to.deep.include({ status: 'True', reason: 'CheckingDatabase' });
+
+    // By answering it (no spec.database.storageCapacity: the space check is skipped, and an Event says so).
+    h.completeJobs();
+    await h.pass();
+    expect(h.eventReasons()).to.include('SpaceCheckSkipped');
+    expect(h.condition('DatabaseSpace')).to.deep.include({ status: 'Unknown', reason: 'CapacityUnknown' });
+    expect(h.names('Job').filter((n) => n.startsWith('mainnet-db-usage-'))).to.deep.equal([]);
     expect(reloadState(h)).to.equal('Migrating');
     expect(h.middleware().status).to.deep.include({ activeGeneration: 1, pendingGeneration: 2 });
     expect(h.names('Job').filter((n) => n.startsWith('mainnet-migrate-g2-'))).to.have.length(1);
@@ -210,8 +229,7 @@ describe('blue/green reload on the fake API server', () => {
 
   it("survives a leader change mid-reload: the old leader's stale status write is refused and the new one resumes", async () => {
     const h = await serving();
-    requestReload(h, RELOAD);
-    await h.pass();
+    await startReload(h, RELOAD);
     h.completeJobs();
     const newLeader = h.newReconciler();
     let handedOver = false;
@@ -262,6 +280,45 @@ describe('blue/green reload on the fake API server', () => {
     expect(reasons).to.include.members(['Promoted', 'RolledBack', 'GenerationDropped']);
   });
 
+  // issue 14 item 5: switching back to a generation that cannot serve would trade a working one for a broken one
+  it('holds a rollback while generation 1 does not pass the gate (read through the preview Service)', async () => {
+    const h = await serving();
+    h.probe.set('mainnet-preview', 100, 0);
+    await startReload(h, RELOAD);
+    for (let i = 0; i < 10 && reloadState(h) !== 'Promoted'; i++) {
+      h.completeJobs();
+      h.readyDeployments();
+      h.clock.advance(61_000);
+      await h.pass();
+    }
+    expect(reloadState(h)).to.equal('Promoted');
+    // during the window the preview Service selects generation 1: its populator is found dead there
+    h.probe.answers.set('mainnet-preview', {
+      reachable: true,
+      synced: false,
+      httpStatus: 503,
+      height: 100,
+      nodeHeight: 100,
+      lag: 0,
+      contiguous: true,
+      populatorAlive: false,
+      secondsSinceHeartbeat: 900,
+    });
+    h.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'reindex-1' } } });
+    await h.pass();
+    await h.pass();
+    expect(reloadState(h)).to.equal('Promoted');
+    expect(stableGeneration(h)).to.equal('2');
+    const waiting = h.kube.events.filter((e) => e.reason === 'RollbackWaiting');
+    expect(waiting).to.have.length(1); // said once, not per pass
+    expect(waiting[0]?.message).to.contain('populator not alive');
+    // generation 1 recovers: the rollback goes through
+    h.probe.set('mainnet-preview', 100, 0);
+    await h.pass();
+    expect(stableGeneration(h)).to.equal('1');
+    expect(h.eventReasons()).to.include('RolledBack');
+  });
+
   it('waits for approval when autoPromote is false, and promotes once it is set', async () => {
     const h = await serving();
     requestReload(h, { ...RELOAD, autoPromote: false });
@@ -286,8 +343,7 @@ describe('blue/green reload on the fake API server', () => {
 
   it('drops generation 2 and keeps serving 1 when its migration fails', async () => {
     const h = await serving();
-    requestReload(h, RELOAD);
-    await h.pass();
+    await startReload(h, RELOAD);
     const job = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-migrate-g2-'))!;
     h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: job.metadata.name });
     await drive(h, () => h.reconcile);
@@ -376,8 +432,7 @@ describe('blue/green reload on the fake API server', () => {
   // issue 14 item 2: a pending generation whose populator is dead stays CatchingUp until the deadline ends it
   it('fails a reload whose populator never becomes alive once its deadline has passed, keeping 1', async () => {
     const h = await serving();
-    requestReload(h, { ...RELOAD, deadline: '2h' });
-    await h.pass();
+    await startReload(h, { ...RELOAD, deadline: '2h' });
     h.completeJobs();
     await h.pass(); // CatchingUp: the populator and preview servers of 2 exist
     h.readyDeployments();
@@ -435,8 +490,7 @@ describe('blue/green reload on the fake API server', () => {
   // issue 14 item 5: an edit during CatchingUp gives the pending generation a new migration; its failure is noticed
   it('fails the reload when a spec edit during CatchingUp makes the new migration of the pending generation fail', async () => {
     const h = await serving();
-    requestReload(h, RELOAD);
-    await h.pass();
+    await startReload(h, RELOAD);
     h.completeJobs();
     await h.pass();
     expect(reloadState(h)).to.equal('CatchingUp');

@@ -23,7 +23,7 @@ import {
   KubeError,
 } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
-import { LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
+import { Component, LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
 
 export const IMAGE = 'ghcr.io/aeternity/mdw:1.0.0';
 export const KEY = 'chain/mainnet';
@@ -68,11 +68,58 @@ export class ScriptedProbe {
   }
 }
 
+/** SchemaState is one schema of the simulated database. */
+interface SchemaState {
+  bytes: number;
+  height: number | null;
+  migrated: boolean;
+}
+
+/**
+ * FakeDatabase plays the PostgreSQL database the operator's Jobs work on: migration Jobs create their generation's
+ * schema, drop Jobs remove it, and `mdw db usage` Jobs answer with its report (through their pod's termination
+ * message, as the real command does).
+ */
+export class FakeDatabase {
+  readonly schemas = new Map<number, SchemaState>();
+  /** bytes outside the generation schemas (catalogs, other schemas). */
+  otherBytes = 8 * 2 ** 20;
+  readonly prefix: string;
+  constructor(prefix = 'mdw_g') {
+    this.prefix = prefix;
+  }
+
+  /** jobDone applies what a finished Job did and gives the termination message of a usage Job. */
+  jobDone(job: KubeObject): string | undefined {
+    const labels = job.metadata.labels ?? {};
+    const generation = Number(labels[LABEL_GENERATION]);
+    const component = labels[LABEL_COMPONENT];
+    if (component === 'migration' && !this.schemas.has(generation))
+      this.schemas.set(generation, { bytes: 2 ** 20, height: null, migrated: true });
+    if (component === 'drop-schema') this.schemas.delete(generation);
+    return component === 'db-usage' ? this.report() : undefined;
+  }
+
+  report(): string {
+    const schemas = [...this.schemas.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([generation, s]) => ({ name: `${this.prefix}${generation}`, generation, ...s }));
+    const databaseBytes = this.otherBytes + schemas.reduce((n, s) => n + s.bytes, 0);
+    return JSON.stringify({ databaseBytes, schemas });
+  }
+}
+
+/** completeJobWith plays the Job controller and the database for one Job that just succeeded. */
+export function completeJobWith(kube: FakeKube, db: FakeDatabase, job: KubeObject): void {
+  kube.completeJob(refOf(job), db.jobDone(job));
+}
+
 /** Harness wires a reconciler to a FakeKube, a manual clock and a scripted probe. */
 export class Harness {
   readonly clock = new ManualClock();
   readonly kube = new FakeKube({ now: this.clock.now });
   readonly probe = new ScriptedProbe();
+  readonly database = new FakeDatabase();
   reconcile: Reconciler = this.newReconciler();
 
   /** newReconciler is a fresh operator process: no memory but what the cluster holds (a crash and restart). */
@@ -110,6 +157,12 @@ export class Harness {
     return this.kube.create(mw);
   }
 
+  /** adopt runs the first pass of a Middleware without status and answers its database check (nothing stored yet). */
+  async adopt(): Promise<void> {
+    await this.pass();
+    this.completeJobs(Component.databaseUsage);
+  }
+
   middleware(): Middleware {
     const mw = this.kube.peek<Middleware>(MW_REF);
     if (mw === undefined) throw new Error('the Middleware is gone');
@@ -134,7 +187,7 @@ export class Harness {
     for (const job of this.jobs()) {
       if (component !== undefined && job.metadata.labels?.[LABEL_COMPONENT] !== component) continue;
       if ((job.status?.conditions ?? []).length > 0) continue;
-      this.kube.completeJob(refOf(job as never));
+      completeJobWith(this.kube, this.database, job as never);
       done.push(job.metadata.name);
     }
     return done;

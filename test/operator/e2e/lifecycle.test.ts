@@ -26,9 +26,20 @@ describe('operator lifecycle on the fake API server', () => {
     // By applying the example Middleware, as `kubectl apply -f examples/middleware.yaml` does.
     await h.apply();
 
-    // By reconciling once: the finalizer guards the schemas, and the migration Job is the only workload.
+    // By reconciling once: the finalizer guards the schemas, and a Job asks the database which generations it holds
+    // (a Middleware without status may be a restored one whose schemas exist), before anything else is created.
     await h.pass();
     expect(h.middleware().metadata.finalizers).to.include(FINALIZER);
+    expect(h.names('Job')).to.have.length(1);
+    expect(h.names('Job')[0]).to.match(/^mainnet-db-usage-/);
+    expect(h.names('Deployment')).to.deep.equal([]);
+    expect(h.middleware().status?.phase).to.equal('Pending');
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'CheckingDatabase' });
+
+    // By playing the Job controller (the database holds no generation yet): generation 1's migration Job is the
+    // only workload, and the answered database check goes.
+    h.completeJobs();
+    await h.pass();
     expect(h.names('Job')).to.have.length(1);
     expect(h.names('Job')[0]).to.match(/^mainnet-migrate-g1-/);
     expect(h.names('Deployment')).to.deep.equal([]);
@@ -122,7 +133,7 @@ describe('operator lifecycle on the fake API server', () => {
     for (let i = 0; i < 4; i++) {
       await h.pass();
       reasons.push(...h.eventReasons());
-      expect(h.condition('Degraded')).to.deep.include({ status: 'False' });
+      expect(h.condition('Degraded')?.status).to.not.equal('True');
       h.completeJobs();
       h.readyDeployments();
     }
@@ -222,6 +233,7 @@ describe('operator lifecycle on the fake API server', () => {
 
   it('reports a failed migration as MigrationsApplied=False and Degraded, without starting workloads', async () => {
     await h.apply();
+    await h.adopt();
     await h.pass();
     h.kube.failJob(
       { apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: h.names('Job')[0]! },
@@ -237,6 +249,7 @@ describe('operator lifecycle on the fake API server', () => {
 
   it('turns an API failure into a thrown error, a Warning Event and Reconciled=False, then recovers', async () => {
     await h.apply();
+    await h.adopt();
     await h.pass();
     h.completeJobs();
     h.kube.failOn({ verb: 'apply', kind: 'Deployment', error: new KubeError(500, 'InternalError', 'etcd timeout') });
@@ -291,9 +304,10 @@ describe('operator lifecycle on the fake API server', () => {
   it('drops every generation when deleted in the middle of a blue/green reload (reclaimPolicy Delete)', async () => {
     await runningMiddleware({ reclaimPolicy: 'Delete' });
     h.kube.userPatch(MW_REF, { spec: { reload: { id: 'r1', strategy: 'BlueGreen' } } });
-    await h.pass();
-    h.completeJobs();
-    await h.pass();
+    for (let i = 0; i < 3; i++) {
+      await h.pass(); // the database check, generation 2's migration, its workloads
+      h.completeJobs();
+    }
     expect(h.generationsOf('Deployment')).to.deep.equal([1, 2]);
     // By deleting while generation 2 is being built.
     await h.kube.delete(MW_REF);

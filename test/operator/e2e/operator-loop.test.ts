@@ -10,13 +10,13 @@ import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
 import { eventually } from '../kube/contract.ts';
-import { IMAGE, MW_REF, ScriptedProbe, exampleMiddleware } from './harness.ts';
+import { FakeDatabase, IMAGE, MW_REF, ScriptedProbe, completeJobWith, exampleMiddleware } from './harness.ts';
 import type { Middleware } from '../../../src/operator/api/middleware-types.ts';
 
 const log = pino({ level: 'silent' });
 
 /** Plays the Job and Deployment controllers from watch events, as a cluster would. */
-async function simulateControllers(kube: FakeKube): Promise<WatchHandle[]> {
+async function simulateControllers(kube: FakeKube, database = new FakeDatabase()): Promise<WatchHandle[]> {
   const later = (fn: () => void) =>
     setImmediate(() => {
       try {
@@ -31,7 +31,7 @@ async function simulateControllers(kube: FakeKube): Promise<WatchHandle[]> {
     'chain',
     kube.resourceVersion,
     (e) => {
-      if (e.type === 'ADDED') later(() => kube.completeJob(refOf(e.object)));
+      if (e.type === 'ADDED') later(() => completeJobWith(kube, database, e.object));
     },
     () => {},
   );

@@ -21,6 +21,42 @@ describe('Dockerfile', () => {
     for (const stage of dockerfile.stages) expect(stage.image).to.match(/^node:24([.-]|$)/);
   });
 
+  // issue 14 item 12: the release path (`make image`) builds on a base named by digest; DOCKER=echo stands in for docker
+  it('takes its base as NODE_IMAGE, and `make image` refuses a base not pinned by digest', () => {
+    expect(dockerfile.args.NODE_IMAGE).to.equal('node:24-bookworm-slim');
+    const text = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
+    expect(text.match(/^FROM \$\{NODE_IMAGE\}/gm)).to.have.length(dockerfile.stages.length);
+    const make = (image: string) => {
+      try {
+        const out = execFileSync('make', ['-s', 'image', `NODE_IMAGE=${image}`, 'DOCKER=echo', 'IMAGE=mdw:test'], {
+          cwd: REPO,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        return { status: 0, out };
+      } catch (err) {
+        const e = err as { status: number; stderr: string };
+        return { status: e.status, out: e.stderr };
+      }
+    };
+    const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
+    for (const unpinned of [
+      'node:24-bookworm-slim',
+      'node:24',
+      `node:24@sha256:${'ab'.repeat(16)}`,
+      `node:22@${digest}`,
+    ]) {
+      const r = make(unpinned);
+      expect(r.status, unpinned).to.equal(2);
+      expect(r.out).to.contain('NODE_IMAGE must name a Node 24 base by digest');
+    }
+    const pinned = make(`node:24-bookworm-slim@${digest}`);
+    expect(pinned).to.deep.equal({
+      status: 0,
+      out: `build --build-arg NODE_IMAGE=node:24-bookworm-slim@${digest} -t mdw:test .\n`,
+    });
+  });
+
   it('runs as a non-root user, by number', () => {
     const user = ops(runtime, 'USER').at(-1) ?? 'root';
     expect(user).to.match(/^[1-9][0-9]*(:[0-9]+)?$/);

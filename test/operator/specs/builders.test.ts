@@ -5,7 +5,12 @@ import type { KubeObject } from '../../../src/operator/kube/client.ts';
 import type { BuildContext } from '../../../src/operator/specs/meta.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
-import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
+import {
+  buildDatabaseUsageJob,
+  buildDropSchemaJob,
+  buildMigrationJob,
+  buildReloadJob,
+} from '../../../src/operator/specs/jobs.ts';
 import {
   buildPopulatorService,
   buildPreviewService,
@@ -41,6 +46,7 @@ function everyChild(ctx: BuildContext): KubeObject[] {
     buildServerDeployment(ctx, 2),
     buildReloadJob(ctx, 1, 'fix-42', '10-20,30'),
     buildDropSchemaJob(ctx, 1),
+    buildDatabaseUsageJob(ctx, 1, 'reload-7'),
     buildStableService(ctx, 1),
     buildPreviewService(ctx, 2),
     buildPopulatorService(ctx),

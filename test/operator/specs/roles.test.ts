@@ -3,7 +3,12 @@ import { expect } from 'chai';
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
-import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../../../src/operator/specs/jobs.ts';
+import {
+  buildDatabaseUsageJob,
+  buildDropSchemaJob,
+  buildMigrationJob,
+  buildReloadJob,
+} from '../../../src/operator/specs/jobs.ts';
 import {
   buildPopulatorService,
   buildPreviewService,
@@ -94,6 +99,27 @@ describe('Jobs', () => {
     expect(argsOf(drop.spec?.template)).to.deep.equal(['migrate', '--drop']);
     expect(envOf(drop.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g1');
     expect(drop.spec?.template.spec?.restartPolicy).to.equal('Never');
+  });
+  it('ask the database with `mdw db usage`, answering through the termination message, one Job per question', () => {
+    const ctx = contextOf(aMiddleware());
+    const job = buildDatabaseUsageJob(ctx, 1, 'adopt');
+    expect(argsOf(job.spec?.template)).to.deep.equal([
+      'db',
+      'usage',
+      '--schema-prefix',
+      'mdw_g',
+      '--termination-log',
+      '/dev/termination-log',
+    ]);
+    const container = job.spec?.template.spec?.containers[0];
+    expect(container).to.deep.include({
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'FallbackToLogsOnError',
+    });
+    expect(job.metadata.name).to.match(/^mainnet-db-usage-[0-9a-f]{8}$/);
+    expect(job.metadata.labels?.['middleware.aeternity.io/generation']).to.equal(undefined);
+    expect(job.spec?.activeDeadlineSeconds).to.equal(600);
+    expect(buildDatabaseUsageJob(ctx, 1, 'r2').metadata.name).not.to.equal(job.metadata.name);
   });
 });
 

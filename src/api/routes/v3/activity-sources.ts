@@ -10,7 +10,10 @@ import {
   type ActivityRow,
   type ActivitySql,
 } from '../../../db/queries/v3/activities.ts';
+import { AEX141_ACTIVITIES } from '../../../db/queries/v3/aex141.ts';
+import { DEX_ACTIVITIES } from '../../../db/queries/v3/dex.ts';
 import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/v3/aex9-activities.ts';
 import { transactionObject } from './render-tx.ts';
 
 /** An activity as ae_mdw renders it, less the block fields every item has. */
@@ -50,8 +53,55 @@ const transfers: ActivityFeedSource = {
   },
 };
 
+/** `Aex9TransferEvent`: a Transfer event of an AEX-9 token, with the token's meta info (ae_mdw's HEAD fields). */
+const aex9Transfer = (sql: ActivitySql): ActivityFeedSource => ({
+  sql,
+  types: ['aex9', 'aexn'],
+  async render(_pool, row) {
+    const data = parseJson(row.data!) as { [key: string]: Json };
+    return {
+      type: 'Aex9TransferEvent',
+      payload: { ...data, block_height: row.height, micro_index: row.microIndex, micro_time: Number(row.blockTime) },
+    };
+  },
+});
+
+/** `Aex141TransferEvent`: its HEAD fields (`sender_id`, `recipient_id`, token name and symbol) and 1.97's (`sender`, `recipient`). */
+const aex141: ActivityFeedSource = {
+  sql: AEX141_ACTIVITIES,
+  types: ['aex141', 'aexn'],
+  async render(_pool, row) {
+    const data = parseJson(row.data!) as { [key: string]: Json };
+    return {
+      type: 'Aex141TransferEvent',
+      payload: { ...data, sender_id: data.sender!, recipient_id: data.recipient! },
+    };
+  },
+};
+
+/** `DexSwapEvent` `{tx, token_name, amount}`: the swap's transaction, the pair's name and the amount it took in. */
+const swaps: ActivityFeedSource = {
+  sql: DEX_ACTIVITIES,
+  types: ['swaps'],
+  async render(pool, row) {
+    const data = parseJson(row.data!) as { tx_hash: string; token_name: Json; amount: Json };
+    const tx = await transactionByHash(pool, data.tx_hash);
+    return {
+      type: 'DexSwapEvent',
+      payload: { tx: tx ? transactionObject(tx) : null, token_name: data.token_name, amount: data.amount },
+    };
+  },
+};
+
 /** ACTIVITY_FEED: every source of the feed. */
-export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [transactions, transfers];
+export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
+  transactions,
+  transfers,
+  aex9Transfer(AEX9_SENT_ACTIVITIES),
+  aex9Transfer(AEX9_RECEIVED_ACTIVITIES),
+  aex141,
+  swaps,
+];
 
 /** ACTIVITY_TYPES: ae_mdw's values of `type`; one no source serves yet lists nothing. */
 export const ACTIVITY_TYPES: ReadonlySet<string> = new Set([

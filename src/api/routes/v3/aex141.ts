@@ -1,6 +1,7 @@
 /** @module /v3/aex141: NFT collections, their tokens and owners, templates and transfers, and an account's NFTs. */
 import type Router from '@koa/router';
 import { stringifyJson } from '../../../chain/json.ts';
+import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
   collectionById,
@@ -15,6 +16,7 @@ import {
   type TokenFilter,
   type TokenKey,
 } from '../../../db/queries/v3/aex141.ts';
+import { Aex141Metadata } from './aex141-metadata.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
@@ -75,7 +77,8 @@ function integerParam(value: string | undefined): string {
 }
 
 /** aex141Routes registers the AEX-141 operations on the /v3 router. */
-export function aex141Routes(router: Router, pool: Pool): void {
+export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
+  const metadata = new Aex141Metadata(pool, cfg);
   const collection = async (id: string | undefined): Promise<CollectionRow> => {
     const contractId = parseId(id, ['ct']);
     const found = await collectionById(pool, contractId);
@@ -120,11 +123,12 @@ export function aex141Routes(router: Router, pool: Pool): void {
   });
 
   router.get('/aex141/:contractId/tokens/:tokenId', async (ctx) => {
-    const { contractId } = await collection(ctx.params.contractId);
+    const { contractId, metadataType } = await collection(ctx.params.contractId);
     const token = await tokenById(pool, contractId, integerParam(ctx.params.tokenId));
     if (!token) throw v3NotFound(ctx.params.tokenId ?? '');
+    const read = await metadata.read(contractId, token.tokenId, metadataType);
     // ae_mdw's v3 answer names the owner `owner`; its spec (and the SDK) `owner_id`: both are given
-    sendText(ctx, stringifyJson({ ...tokenObject(token), owner: token.ownerId, metadata: null }));
+    sendText(ctx, stringifyJson({ ...tokenObject(token), owner: token.ownerId, metadata: read }));
   });
 
   router.get('/aex141/:contractId/templates', async (ctx) => {

@@ -1,8 +1,11 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
+import { STATS_OPERATIONS, STATS_SCHEMAS } from './stats-document.ts';
 
-type ParamName = 'limit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
+/** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
+export type ParamName =
+  'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
 /** One operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters and answer. */
 export interface V3Operation {
@@ -275,6 +278,63 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:accountId', ...PAGED],
     response: 'Page<DexSwap>',
   },
+  // AEX-9 tokens (aex9.ts)
+  {
+    path: '/aex9',
+    operationId: 'GetSortedAex9Tokens',
+    summary: 'AEX-9 tokens by name, symbol or creation',
+    params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
+    response: 'Page<Aex9Response>',
+  },
+  {
+    path: '/aex9/count',
+    operationId: 'GetAex9TokensCount',
+    summary: 'The number of AEX-9 tokens',
+    params: [],
+    response: 'Aex9Count',
+  },
+  {
+    path: '/aex9/{id}',
+    operationId: 'GetAex9ByContract',
+    summary: 'An AEX-9 token',
+    params: ['path:id'],
+    response: 'Aex9Response',
+  },
+  {
+    path: '/aex9/{contractId}/balances',
+    operationId: 'GetAex9ContractBalances',
+    summary: "A token's holders, now or at a block",
+    params: ['path:contractId', ...PAGED, 'query:by', 'query:block_hash', 'query:height'],
+    response: 'Page<Aex9ContractBalanceResponse>',
+  },
+  {
+    path: '/aex9/{contractId}/balances/{accountId}',
+    operationId: 'GetAex9ContractAccountBalance',
+    summary: "An account's balance of a token, now, at a block hash or at a height",
+    params: ['path:contractId', 'path:accountId', 'query:hash', 'query:height'],
+    response: 'Aex9AccountBalance',
+  },
+  {
+    path: '/aex9/{contractId}/balances/{accountId}/history',
+    operationId: 'GetAex9ContractAccountBalanceHistory',
+    summary: "An account's balance of a token at each generation",
+    params: ['path:contractId', 'path:accountId', ...SCOPED],
+    response: 'Page<Aex9BalanceHistoryItem>',
+  },
+  {
+    path: '/accounts/{accountId}/aex9/balances',
+    operationId: 'GetAex9AccountBalances',
+    summary: "An account's AEX-9 balances",
+    params: ['path:accountId', ...PAGED],
+    response: 'Page<Aex9BalanceResponse>',
+  },
+  {
+    path: '/aex9/{contractId}/transfers',
+    operationId: 'GetAex9ContractTransfers',
+    summary: "A token's transfers from, to or of an account",
+    params: ['path:contractId', ...PAGED, 'query:sender', 'query:recipient', 'query:account'],
+    response: 'Page<Aex9Transfer>',
+  },
   // AEX-141 (aex141.ts)
   {
     path: '/aex141',
@@ -332,6 +392,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:accountId', ...PAGED, 'query:contract'],
     response: 'Page<Aex141TokenResponse>',
   },
+  ...STATS_OPERATIONS,
 ];
 
 const int = { type: 'integer' } as const;
@@ -339,6 +400,16 @@ const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
 /** Integers that may exceed 2^53 are bare JSON integers (or strings with int-as-string). */
 const big = { oneOf: [int, { type: 'string', pattern: '^-?[0-9]+$' }] } as const;
+/** A big integer or null (an account that never held a token). */
+const bigOrNull = {
+  oneOf: [
+    { type: 'integer', nullable: true },
+    { type: 'string', pattern: '^-?[0-9]+$' },
+  ],
+} as const;
+const ak = { type: 'string', pattern: '^ak_' } as const;
+const ct = { type: 'string', pattern: '^ct_' } as const;
+const th = { type: 'string', pattern: '^th_' } as const;
 
 function object(required: Record<string, unknown>, extra = true): Record<string, unknown> {
   return { type: 'object', required: Object.keys(required), properties: required, additionalProperties: extra };
@@ -547,6 +618,54 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     height: int,
   }),
+  Aex9Count: object({ data: int }, false),
+  Aex9Response: object({
+    name: str,
+    symbol: str,
+    decimals: { type: 'integer', nullable: true },
+    contract_id: ct,
+    contract_tx_hash: th,
+    extensions: { type: 'array', items: str },
+    initial_supply: big,
+    event_supply: big,
+    holders: int,
+    logs_count: int,
+    invalid: bool,
+  }),
+  Aex9ContractBalanceResponse: object({
+    contract_id: ct,
+    account_id: ak,
+    block_hash: { type: 'string', pattern: '^mh_' },
+    height: int,
+    last_tx_hash: th,
+    last_log_idx: int,
+    amount: big,
+  }),
+  Aex9AccountBalance: object({ account: ak, amount: bigOrNull, contract: ct }),
+  Aex9BalanceHistoryItem: object({ account: ak, amount: bigOrNull, contract: ct, height: int }),
+  Aex9BalanceResponse: object({
+    contract_id: ct,
+    block_hash: { type: 'string', pattern: '^mh_' },
+    tx_hash: th,
+    tx_index: { type: 'integer', nullable: true },
+    tx_type: str,
+    height: int,
+    amount: big,
+    decimals: { type: 'integer', nullable: true },
+    token_symbol: str,
+    token_name: str,
+  }),
+  Aex9Transfer: object({
+    sender: ak,
+    recipient: ak,
+    amount: big,
+    contract_id: ct,
+    log_idx: int,
+    block_height: int,
+    micro_index: int,
+    micro_time: int,
+    tx_hash: th,
+  }),
   Aex141Response: object({
     contract_id: { type: 'string', pattern: '^ct_' },
     contract_tx_hash: { type: 'string', pattern: '^th_' },
@@ -561,6 +680,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     invalid: bool,
     creation_time: int,
     block_height: int,
+    incomplete: bool,
   }),
   Aex141TokenResponse: object({ contract_id: { type: 'string', pattern: '^ct_' }, owner_id: str, token_id: big }),
   Aex141TokenDetailResponse: object({
@@ -594,6 +714,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     tx_hash: { type: 'string', pattern: '^th_' },
   }),
+  ...STATS_SCHEMAS,
 };
 
 /** v3ApiDocument is the document served at /v3/api. */
@@ -655,5 +776,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     rev: { type: 'string', enum: ['1'] },
     scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
   };
+  if (p === 'statsLimit')
+    return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };
   return { name: p, in: 'query', required: false, schema: schemas[p] };
 }

@@ -11,6 +11,7 @@ import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { v3ApiDocument } from './api-document.ts';
 import { activityRoutes } from './activities.ts';
+import { aex9Routes } from './aex9.ts';
 import { aex141Routes } from './aex141.ts';
 import { blockRoutes } from './blocks.ts';
 import { nameRoutes } from './names.ts';
@@ -21,6 +22,7 @@ import { dexRoutes } from './dex.ts';
 import { v3Errors } from './errors.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
+import { statsRoutes } from './stats.ts';
 import { transactionRoutes } from './transactions.ts';
 
 /** v3Router builds every /v3 operation on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
@@ -45,7 +47,9 @@ export function v3Router(deps: RouteDeps): Router {
   contractRoutes(router, pool);
   activityRoutes(router, pool);
   dexRoutes(router, pool, cfg.dex);
-  aex141Routes(router, pool);
+  aex9Routes(router, pool);
+  aex141Routes(router, pool, cfg);
+  statsRoutes(router, pool, deps.listener);
   return router;
 }
 

@@ -39,6 +39,9 @@ export function collectionObject(c: CollectionRow): Record<string, Json> {
     invalid: c.invalid,
     creation_time: Number(c.creationTime),
     block_height: c.height,
+    // ours: the node had pruned the call info of a call since the collection's creation, whose events
+    // (of this collection or not) are unknown, so counts, owners and transfers may miss some
+    incomplete: c.incomplete,
   };
 }
 

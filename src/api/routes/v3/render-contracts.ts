@@ -103,7 +103,7 @@ export function contractObject(c: ContractRow): Record<string, Json> {
     block_hash: c.blockHash,
     source_tx_hash: c.txHash,
     source_tx_type: c.txType,
-    aexn_type: null,
+    aexn_type: c.aexnType,
     create_tx: createTx,
   };
 }

@@ -50,6 +50,7 @@ export function mdwTx(r: TxRow): Record<string, Json> {
     tx.gas_used = info.gas_used ?? null;
     tx.return_type = returnType;
     tx.log = info.log ?? [];
+    tx.aexn_type = call.aexn_type ?? null;
     if (r.txType === 'ContractCallTx') {
       tx.function = call.function;
       tx.arguments = call.arguments ?? [];
@@ -59,7 +60,6 @@ export function mdwTx(r: TxRow): Record<string, Json> {
       tx.args = call.arguments ?? [];
       tx.caller_id = r.tx.owner_id ?? null;
       tx.return_value = info.return_value ?? null;
-      tx.aexn_type = null;
     }
   }
   return tx;

@@ -1,12 +1,20 @@
 /** @module How /v3 answers are written: pages with ae_mdw's links, single objects, and `int-as-string`. */
 import type Koa from 'koa';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
-import { pageLink, type Page } from './page.ts';
+import { pageLink, type Page, type Query } from './page.ts';
 
-/** sendPage writes `{"data": [...], "next": link|null, "prev": link|null}`; items are JSON texts. */
-export function sendPage<K>(ctx: Koa.Context, page: Page<K, string>, encodeCursor: (key: K) => string): void {
+/**
+ * sendPage writes `{"data": [...], "next": link|null, "prev": link|null}`; items are JSON texts.
+ * Links carry the request's parameters, or `query` where given.
+ */
+export function sendPage<K>(
+  ctx: Koa.Context,
+  page: Page<K, string>,
+  encodeCursor: (key: K) => string,
+  query: Query = ctx.query,
+): void {
   const link = (c: Page<K, string>['next']): string | null =>
-    c === undefined ? null : pageLink(ctx.path, ctx.query, encodeCursor(c.key), c.rev);
+    c === undefined ? null : pageLink(ctx.path, query, encodeCursor(c.key), c.rev);
   const next = link(page.next);
   const prev = link(page.prev);
   sendText(ctx, `{"data":[${page.items.join(',')}],"next":${JSON.stringify(next)},"prev":${JSON.stringify(prev)}}`);

@@ -50,7 +50,8 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   source: 'transactions',
   from: 'account_transactions a',
   keyColumns: ['a.height', 'a.micro_index', 'a.tx_index', "''::text", "''::text"],
-  data: 'a.tx_hash',
+  // the hash through the position (account_transactions keeps none: migration 0031)
+  data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
   where: `a.account = $2 AND a.height BETWEEN $3 AND $4
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(a.fields) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})

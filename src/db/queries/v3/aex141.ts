@@ -3,6 +3,7 @@
  * counts and limits, tokens and their owners (aex141_tokens), templates and transfers (aex141_events).
  */
 import type { Queryable } from '../../pool.ts';
+import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 
@@ -32,6 +33,8 @@ export interface CollectionRow {
   readonly nftOwners: number;
   readonly tokenLimit: LimitAt | null;
   readonly templateLimit: LimitAt | null;
+  /** a contract call since the collection's creation was stored without its call info (the node had pruned it) */
+  readonly incomplete: boolean;
 }
 
 /** The order a list of collections walks in. */
@@ -58,11 +61,12 @@ const limitAt = (kind: string): string =>
 const COLLECTION_FIELDS = `a.contract_id AS "contractId", a.tx_hash AS "txHash", a.name, a.symbol, a.base_url AS "baseUrl",
        a.metadata_type AS "metadataType", a.extensions, a.meta_invalid AS invalid, a.height, a.micro_index AS "microIndex",
        a.tx_index AS "txIndex", t.micro_time_ms::text AS "creationTime",
-       (SELECT count(*)::int FROM aex141_tokens k WHERE k.contract_id = a.contract_id) AS "nftsAmount",
-       (SELECT count(DISTINCT k.owner_id)::int FROM aex141_tokens k WHERE k.contract_id = a.contract_id) AS "nftOwners",
-       ${limitAt('token_limit')} AS "tokenLimit", ${limitAt('template_limit')} AS "templateLimit"
+       coalesce(n.nfts_amount, 0) AS "nftsAmount", coalesce(n.nft_owners, 0) AS "nftOwners",
+       ${limitAt('token_limit')} AS "tokenLimit", ${limitAt('template_limit')} AS "templateLimit",
+       EXISTS (SELECT 1 FROM contract_calls c WHERE c.call_info_pruned AND c.height >= a.height) AS incomplete
   FROM aexn_contracts a
-  JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)`;
+  JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
+  LEFT JOIN aex141_collection_counts n ON n.contract_id = a.contract_id`;
 
 /** collectionById reads one AEX-141 collection. */
 export async function collectionById(db: Queryable, contractId: string): Promise<CollectionRow | undefined> {
@@ -241,3 +245,32 @@ export async function transfersPage(
   );
   return rows;
 }
+
+/** storedTopHash is the newest stored block's hash (its last micro block, else its key block). */
+export async function storedTopHash(db: Queryable): Promise<string | undefined> {
+  const { rows } = await db.query<{ hash: string }>({
+    name: 'mdw_v3_aex141_top',
+    text: `SELECT coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1),
+                           k.hash) AS hash
+             FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
+  });
+  return rows[0]?.hash;
+}
+
+/**
+ * AEX141_ACTIVITIES: the NFT transfers an account sent or received (with owned_only, sent), as
+ * /v3/accounts/{id}/activities lists them: after the transaction, in log order.
+ */
+export const AEX141_ACTIVITIES: ActivitySql = {
+  source: 'aex141',
+  from: `aex141_events e
+         JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (e.height, e.micro_index, e.tx_index)
+         LEFT JOIN aexn_contracts c ON c.contract_id = e.contract_id`,
+  keyColumns: ['e.height', 'e.micro_index', 'e.tx_index', "'aex141'::text", "lpad(e.log_idx::text, 10, '0')"],
+  data: `json_build_object('sender', e.from_id, 'recipient', e.to_id, 'token_id', e.token_id, 'contract_id', e.contract_id,
+                           'log_idx', e.log_idx, 'block_height', e.height, 'micro_index', e.micro_index,
+                           'micro_time', t.micro_time_ms, 'tx_hash', e.tx_hash, 'token_name', c.name,
+                           'token_symbol', c.symbol)::text`,
+  where: `e.kind = 'transfer' AND (e.from_id = $2 OR e.to_id = $2) AND e.height BETWEEN $3 AND $4
+          AND (NOT $5 OR e.from_id = $2)`,
+};

@@ -10,14 +10,24 @@ export interface ContractRow {
   readonly txHash: string;
   readonly txType: string;
   readonly tx: { [key: string]: Json };
+  /** aex9 or aex141 when the contract implements the standard (aexn_contracts), else null */
+  readonly aexnType: string | null;
 }
 
-/** contractById reads a contract's creation. */
+/**
+ * contractById reads a contract's creation: its create transaction, or for a contract created inside a call
+ * (aexn_call_created) that call.
+ */
 export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
   const { rows } = await db.query<ContractRow>({
     name: 'mdw_v3_contract',
-    text: `SELECT c.contract_id AS "contractId", t.micro_block_hash AS "blockHash", t.hash AS "txHash", t.tx_type AS "txType", t.tx
-             FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1`,
+    text: `SELECT c.contract_id AS "contractId", t.micro_block_hash AS "blockHash", t.hash AS "txHash", t.tx_type AS "txType", t.tx,
+                  (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id) AS "aexnType"
+             FROM (SELECT contract_id, create_tx_hash FROM contracts WHERE contract_id = $1
+                   UNION ALL
+                   SELECT contract_id, tx_hash FROM aexn_call_created WHERE contract_id = $1) c
+             JOIN transactions t ON t.hash = c.create_tx_hash
+            LIMIT 1`,
     values: [contractId],
   });
   return rows[0];

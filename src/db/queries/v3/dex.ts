@@ -1,5 +1,6 @@
 /** @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs the configured factory announced, with their tokens' meta info. */
 import type { Queryable } from '../../pool.ts';
+import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 
@@ -68,3 +69,17 @@ export async function swapsPage(
   );
   return rows;
 }
+
+/**
+ * DEX_ACTIVITIES: the swaps an account made, as /v3/accounts/{id}/activities lists them (after the
+ * transaction, in log order). The feed's statement has no place for the configured factory, so
+ * these are the swaps of pairs any factory announced.
+ */
+export const DEX_ACTIVITIES: ActivitySql = {
+  source: 'swaps',
+  from: `dex_swaps s LEFT JOIN aexn_contracts c ON c.contract_id = s.pair_id`,
+  keyColumns: ['s.height', 's.micro_index', 's.tx_index', "'swap'::text", "lpad(s.log_idx::text, 10, '0')"],
+  data: `json_build_object('tx_hash', s.tx_hash, 'token_name', c.name, 'amount', s.amount0_in + s.amount1_in)::text`,
+  where: `s.caller_id = $2 AND s.height BETWEEN $3 AND $4 AND EXISTS (SELECT 1 FROM dex_pairs p WHERE p.pair_id = s.pair_id)
+          AND ($5 OR true)`,
+};

@@ -42,21 +42,21 @@ export async function insertInternalTransfers(db: Queryable, rows: readonly Inte
   );
 }
 
-/** insertGenerationFees records what the transactions written from `fromMicro` on paid at each height. */
-export async function insertGenerationFees(
+/**
+ * addGenerationFees adds what the transactions just written paid to their generations' fees: a batch
+ * that continues a generation adds to its row (one entry per height per call).
+ */
+export async function addGenerationFees(
   db: Queryable,
-  rows: readonly { height: number; fromMicro: number; fees: bigint }[],
+  rows: readonly { height: number; fees: bigint }[],
 ): Promise<void> {
-  await insertMany(
-    db,
-    'generation_fees',
-    [
-      ['height', 'int'],
-      ['from_micro', 'int'],
-      ['fees', 'numeric'],
-    ],
-    [rows.map((r) => r.height), rows.map((r) => r.fromMicro), rows.map((r) => r.fees.toString())],
-  );
+  await db.query({
+    name: 'mdw_add_generation_fees',
+    text: `INSERT INTO generation_fees AS g (height, fees)
+           SELECT * FROM unnest($1::int[], $2::numeric[])
+           ON CONFLICT (height) DO UPDATE SET fees = g.fees + EXCLUDED.fees`,
+    values: [rows.map((r) => r.height), rows.map((r) => r.fees.toString())],
+  });
 }
 
 /** A stored key block with its generation's fees, as the rewards need them. */

@@ -173,7 +173,7 @@ export async function accountClaimsPage(
   const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
   const { rows } = await db.query<NameEventRow>(
     `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
-            a.tx_hash AS "txHash", t.tx_type AS "txType", t.tx, a.height AS "activeFrom"
+            t.hash AS "txHash", t.tx_type AS "txType", t.tx, a.height AS "activeFrom"
        FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
       WHERE a.account = $1 AND a.tx_type = 'NameClaimTx' AND a.fields && ARRAY['account_id'] AND ${ks.where}
       ORDER BY ${ks.order} LIMIT $2`,

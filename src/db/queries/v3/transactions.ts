@@ -47,7 +47,14 @@ export interface TxRow {
   readonly signatures: string[] | null;
   readonly tx: { [key: string]: Json };
   /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
-  readonly call: { function: string | null; arguments: Json; result: Json; call_info: Json } | null;
+  readonly call: {
+    function: string | null;
+    arguments: Json;
+    result: Json;
+    call_info: Json;
+    /** the standard of the called (or created) contract: aex9, aex141 or null */
+    aexn_type: string | null;
+  } | null;
   /** the plain name of a name transaction's name_id, when known */
   readonly name: string | null;
 }
@@ -114,7 +121,9 @@ function fromWhere(f: TxFilter, p: Params): string {
   const [first, ...rest] = f.ids;
   if (first) {
     from = 'account_transactions s';
-    hash = 's.tx_hash';
+    // account_transactions keeps no hash (migration 0031): the transaction's, through its position
+    hash =
+      '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));
     rest.forEach((c, i) => {
       const a = `a${i + 1}`;
@@ -142,7 +151,8 @@ function positionParams(at: TxPosition, p: Params): string {
 const ROW = `t.hash, t.height, t.micro_block_hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", t.tx_type AS "txType", t.signatures, t.tx,
   CASE WHEN c.tx_hash IS NULL THEN NULL
-       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info) END AS call,
+       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
+                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,
   ns.name`;
 const JOINS = `LEFT JOIN contract_calls c ON c.tx_hash = t.hash
   LEFT JOIN name_state ns ON ns.name_hash = t.tx->>'name_id' AND t.tx_type IN ('NameUpdateTx', 'NameTransferTx', 'NameRevokeTx')`;

@@ -1,0 +1,77 @@
+/**
+ * @module An NFT's metadata as ae_mdw reads it: a dry-run of the collection's `metadata(token_id)` at the
+ * node, on top of the newest stored block (so it matches the owner we answer with). A string is given
+ * under the collection's metadata type (`{"url": …}`), a map as `{"map": {…}}`.
+ */
+import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { LRUCache } from 'lru-cache';
+import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
+import type { Config } from '../../../config.ts';
+import type { Pool } from '../../../db/pool.ts';
+import { storedTopHash } from '../../../db/queries/v3/aex141.ts';
+import { dryRun } from '../../../indexer/aexn-dry-run.ts';
+import { httpGet } from '../../../node/http-get.ts';
+
+interface Encoder {
+  encodeCall(fn: string, args: unknown[]): string;
+  decodeResult(fn: string, data: string, resultType: string): unknown;
+}
+
+/** readMetadata reads aepp-calldata's decoded `option(metadata)` (untyped variants `{"<tag>": [values]}`). Pure. */
+export function readMetadata(decoded: unknown, metadataType: string | null): Json {
+  const variant = (v: unknown): [number, unknown[]] | undefined => {
+    if (typeof v !== 'object' || v === null || v instanceof Map) return undefined;
+    const entries = Object.entries(v);
+    return entries.length === 1 && Array.isArray(entries[0]![1]) ? [Number(entries[0]![0]), entries[0]![1]] : undefined;
+  };
+  const some = variant(decoded);
+  if (!some || some[0] !== 1) return null;
+  const metadata = variant(some[1][0]);
+  if (metadata?.[0] === 0 && typeof metadata[1][0] === 'string') return { [metadataType ?? 'url']: metadata[1][0] };
+  if (metadata?.[0] === 1 && metadata[1][0] instanceof Map)
+    return { map: Object.fromEntries([...metadata[1][0]].map(([k, v]) => [String(k), String(v)])) };
+  return null;
+}
+
+/** Aex141Metadata dry-runs `metadata(token_id)`, keeping an encoder per collection (its bytecode parsed once). */
+export class Aex141Metadata {
+  readonly #pool: Pool;
+  readonly #cfg: Config;
+  readonly #encoders = new LRUCache<string, Encoder>({ max: 64 });
+
+  constructor(pool: Pool, cfg: Config) {
+    this.#pool = pool;
+    this.#cfg = cfg;
+  }
+
+  /** read is the token's metadata, or null when the node does not answer it (pruned state, a failing call). */
+  async read(contractId: string, tokenId: string, metadataType: string | null): Promise<Json> {
+    try {
+      const encoder = await this.#encoder(contractId);
+      const top = await storedTopHash(this.#pool);
+      if (!encoder || top === undefined) return null;
+      const results = await dryRun(
+        this.#cfg.nodeUrls,
+        top,
+        [{ contract: contractId, calldata: encoder.encodeCall('metadata', [BigInt(tokenId)]) }],
+        this.#cfg.nodeTimeoutMs,
+      );
+      // a pruned or refusing node has no answer: the metadata is unknown
+      const result = typeof results === 'string' ? undefined : results[0];
+      return result?.ok ? readMetadata(encoder.decodeResult('metadata', result.value, 'ok'), metadataType) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async #encoder(contractId: string): Promise<Encoder | undefined> {
+    const known = this.#encoders.get(contractId);
+    if (known) return known;
+    const res = await httpGet(new URL(`${this.#cfg.nodeUrl}/v2/contracts/${contractId}/code`), this.#cfg.nodeTimeoutMs);
+    const body = res.status === 200 ? parseJson(res.text) : null;
+    if (!isJsonObject(body) || typeof body.bytecode !== 'string') return undefined;
+    const encoder = new BytecodeContractCallEncoder(body.bytecode as `cb_${string}`) as unknown as Encoder;
+    this.#encoders.set(contractId, encoder);
+    return encoder;
+  }
+}

@@ -1,0 +1,83 @@
+/** @module ae_mdw's AEX-9 objects from our rows: tokens, holders, account balances, transfers; exact big integers. Pure. */
+import type { Aex9Row } from '../../../db/queries/v3/aex9.ts';
+import type { AccountTokenRow, HolderRow, TransferRow } from '../../../db/queries/v3/aex9-balances.ts';
+
+/** incompleteMark is `{incomplete: true}` for balances that may miss moves (pruned call info), else nothing. */
+export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});
+
+/** tokenObject is ae_mdw's Aex9Response. */
+export function tokenObject(t: Aex9Row): Record<string, unknown> {
+  return {
+    name: t.name,
+    symbol: t.symbol,
+    decimals: t.decimals,
+    contract_id: t.contractId,
+    contract_tx_hash: t.txHash,
+    extensions: t.extensions,
+    initial_supply: BigInt(t.initialSupply),
+    event_supply: BigInt(t.eventSupply),
+    holders: t.holders,
+    // the balance-moving events (Transfer, Mint, Burn, Swap, Deposit, Withdrawal)
+    logs_count: t.eventsCount,
+    invalid: t.metaInvalid,
+    invalid_reason: t.metaInvalid ? 'invalid_meta_info' : null,
+    invalid_description: t.metaInvalid ? 'meta_info() could not be read at the creation block' : null,
+    ...incompleteMark(t.incomplete),
+  };
+}
+
+/** holderObject is ae_mdw's Aex9ContractBalanceResponse. */
+export function holderObject(contractId: string, h: HolderRow, incomplete: boolean): Record<string, unknown> {
+  return {
+    contract_id: contractId,
+    account_id: h.account,
+    block_hash: h.blockHash,
+    height: h.height,
+    last_tx_hash: h.lastTxHash,
+    last_log_idx: h.lastLogIdx,
+    amount: BigInt(h.amount),
+    ...incompleteMark(incomplete),
+  };
+}
+
+/** snakeTxType is a tx type as ae_mdw prints its atoms: ContractCallTx → contract_call_tx. */
+export const snakeTxType = (type: string): string =>
+  type
+    .replace(/(?<!^)([A-Z])/g, '_$1')
+    .toLowerCase()
+    .replace(/^g_a_/, 'ga_');
+
+/**
+ * accountTokenObject is ae_mdw's Aex9BalanceResponse. `tx_index` is ae_mdw's global transaction index, which
+ * this middleware does not keep (positions are height, micro block and index): null.
+ */
+export function accountTokenObject(r: AccountTokenRow): Record<string, unknown> {
+  return {
+    contract_id: r.contractId,
+    block_hash: r.blockHash,
+    tx_hash: r.txHash,
+    tx_index: null,
+    tx_type: snakeTxType(r.txType),
+    height: r.height,
+    amount: BigInt(r.amount),
+    decimals: r.decimals,
+    token_symbol: r.symbol,
+    token_name: r.name,
+    ...incompleteMark(r.incomplete),
+  };
+}
+
+/** transferObject is ae_mdw's v3 AEX-9 transfer. */
+export function transferObject(t: TransferRow): Record<string, unknown> {
+  return {
+    sender: t.sender,
+    recipient: t.recipient,
+    amount: BigInt(t.amount),
+    contract_id: t.contractId,
+    log_idx: t.logIdx,
+    block_height: t.height,
+    micro_index: t.microIndex,
+    micro_time: Number(t.microTime),
+    tx_hash: t.txHash,
+  };
+}

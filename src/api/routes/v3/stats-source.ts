@@ -1,0 +1,88 @@
+/**
+ * @module The statistics a server keeps in memory per stored chain: each series' counts and the
+ * chain's time range, read once per stored top and reused until a new block or a fork changes it.
+ */
+import type { Queryable } from '../../../db/pool.ts';
+import type { NotificationListener } from '../../../events/listener.ts';
+import { chainTimeRange, seriesIntervals, statsVersion } from '../../../db/queries/v3/stats.ts';
+import { utcDay, type IntervalBy } from '../../../chain/stats-intervals.ts';
+
+/** The stored chain's first and last days, or undefined when nothing is stored. */
+export type DayRange = { readonly first: number; readonly last: number } | undefined;
+
+/** What one request reads: values of one stored chain. */
+export interface StatsSnapshot {
+  /** the series' nonzero counts by interval start */
+  series(name: string, by: IntervalBy): Promise<ReadonlyMap<number, bigint>>;
+  days(): Promise<DayRange>;
+  /** memo keeps what `make` computes from this version's reads under `key` (e.g. a rendered series) */
+  memo<T>(key: string, make: () => Promise<T>): Promise<T>;
+}
+
+/** MAX_ENTRIES bounds the kept values (series × interval kinds; tx types and miners make them many). */
+const MAX_ENTRIES = 500;
+
+/**
+ * StatsSource answers from memory while the stored chain stays the same. With the server's
+ * notification listener, a request asks the database nothing until the populator announces a
+ * commit (or the listen connection is lost); without one (or while it is lost) each request reads
+ * the chain's version (its top key block and last micro block, one index read). A changed version
+ * drops what was kept. Reads that started under an older version finish for their own request but
+ * are not kept.
+ */
+export class StatsSource {
+  readonly #db: Queryable;
+  readonly #listener: NotificationListener | undefined;
+  #version: string | undefined;
+  #values = new Map<string, Promise<unknown>>();
+  /** notifications heard so far; the version read is trusted while this stays what it was then */
+  #heard = 0;
+  #trustedAt: number | undefined;
+
+  constructor(db: Queryable, listener?: NotificationListener) {
+    this.#db = db;
+    this.#listener = listener;
+    listener?.subscribe({
+      onNotification: () => void this.#heard++,
+      onLost: () => void this.#heard++,
+      onReconnected: () => void this.#heard++,
+    });
+  }
+
+  /** snapshot gives the reads of the stored chain's current version. */
+  async snapshot(): Promise<StatsSnapshot> {
+    if (this.#trustedAt !== this.#heard || !this.#listener?.listening) {
+      const heard = this.#heard;
+      const version = await statsVersion(this.#db);
+      if (version !== this.#version) {
+        this.#version = version;
+        this.#values = new Map();
+      }
+      this.#trustedAt = this.#listener?.listening ? heard : undefined;
+    }
+    const values = this.#values;
+    const keep = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+      let value = values.get(key) as Promise<T> | undefined;
+      if (value === undefined) {
+        value = read();
+        if (values.size >= MAX_ENTRIES) values.delete(values.keys().next().value!);
+        values.set(key, value);
+        value.catch(() => values.delete(key));
+      }
+      return value;
+    };
+    return {
+      memo: (key, make) => keep(`memo ${key}`, make),
+      series: (name, by) =>
+        keep(`series ${by} ${name}`, async () => {
+          const rows = await seriesIntervals(this.#db, name, by);
+          return new Map(rows.map((r) => [r.start, BigInt(r.count)]));
+        }),
+      days: () =>
+        keep('days', async () => {
+          const range = await chainTimeRange(this.#db);
+          return range && { first: utcDay(range.firstMs), last: utcDay(range.lastMs) };
+        }),
+    };
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * @module /v3/stats and every series under it: per-generation deltas and totals paged by height,
+ * time series per day, week or month (from memory per stored chain), miners and top miners.
+ */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
+import { stringifyJson } from '../../../chain/json.ts';
+import type { Pool } from '../../../db/pool.ts';
+import type { NotificationListener } from '../../../events/listener.ts';
+import {
+  generationStatsPage,
+  keyBlockTimes,
+  minerIntervals,
+  minersPage,
+  overallStats,
+} from '../../../db/queries/v3/stats.ts';
+import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
+import { v3BadRequest, v3NotFound } from './errors.ts';
+import { paginate, type Keyed, type Page } from './page.ts';
+import { parseId, parsePaging, type Paging } from './params.ts';
+import { sendPage, sendValue } from './respond.ts';
+import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
+import { deltaStatJson, totalStatJson } from './render-stats.ts';
+import { arrayFetch, averageSeries, denseSeries, statJson, trends } from './stats-series.ts';
+import { StatsSource, type StatsSnapshot } from './stats-source.ts';
+
+/** ae_mdw's page sizes of the statistics. */
+const STATS_LIMIT = { maxLimit: 1000 } as const;
+/** ae_mdw's dates when nothing is stored: the day of mainnet's genesis. */
+const EMPTY_CHAIN_DAY = 17876;
+const MAX_HEIGHT = 2 ** 31 - 1;
+
+/** The time series and what each counts; `average` ones are per key block. */
+interface SeriesSpec {
+  readonly name: (q: SeriesQuery) => string;
+  readonly extra?: readonly ('tx_type' | 'type')[];
+  readonly average?: boolean;
+}
+const SERIES: ReadonlyMap<string, SeriesSpec> = new Map<string, SeriesSpec>([
+  ['transactions', { name: (q) => (q.txType ? `transactions:${q.txType}` : 'transactions'), extra: ['tx_type'] }],
+  ['blocks', { name: (q) => `blocks:${q.blockType ?? 'all'}`, extra: ['type'] }],
+  ['names', { name: () => 'names' }],
+  ['contracts', { name: () => 'contracts' }],
+  ['aex9-transfers', { name: () => 'aex9_transfers' }],
+  ['total-accounts', { name: () => 'total_accounts' }],
+  ['active-accounts', { name: () => 'active_accounts' }],
+  ['difficulty', { name: () => 'difficulty', average: true }],
+  ['hashrate', { name: () => 'hashrate', average: true }],
+]);
+
+/** statsRoutes registers the statistics operations on the /v3 router. */
+export function statsRoutes(router: Router, pool: Pool, listener?: NotificationListener): void {
+  const source = new StatsSource(pool, listener);
+
+  router.get('/stats', async (ctx) => {
+    const s = await overallStats(pool, Date.now());
+    if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
+    sendValue(ctx, {
+      ...trends(s),
+      max_transactions_per_second: Number(s.maxTps),
+      max_transactions_per_second_block_hash: s.maxTpsBlockHash,
+      miners_count: s.minersCount,
+    });
+  });
+
+  for (const [path, render] of [
+    ['/stats/delta', deltaStatJson],
+    ['/stats/total', totalStatJson],
+  ] as const) {
+    router.get(path, async (ctx) => {
+      const paging = parsePaging(ctx.query, STATS_LIMIT);
+      // ae_mdw's generation statistics start at height 1
+      const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
+      const page = await paginate(
+        async (walk, from, n) =>
+          (await generationStatsPage(pool, walk, from, n, range)).map((g) => ({ key: g.height, item: render(g) })),
+        { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
+      );
+      sendPage(ctx, page, INDEX_CURSOR.encode, withLimit(ctx.query, paging));
+    });
+  }
+
+  router.get('/stats/miners', async (ctx) => {
+    const paging = parsePaging(ctx.query, STATS_LIMIT);
+    const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
+    const page = await paginate(
+      async (walk, from, n) =>
+        (await minersPage(pool, walk, from, n)).map((m) => ({
+          key: m.miner,
+          item: stringifyJson({ miner: m.miner, total_reward: BigInt(m.totalReward) }),
+        })),
+      { ...paging, cursor },
+    );
+    sendPage(ctx, page, (miner) => miner);
+  });
+
+  router.get('/stats/miners/top', async (ctx) => {
+    const paging = parsePaging(ctx.query, STATS_LIMIT);
+    const q = parseSeriesQuery(ctx.query, ['type']);
+    const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
+    const rows = await minerIntervals(pool, q.by, first, last);
+    const items = rows
+      .map((r) => ({ key: r, item: stringifyJson(topMinerJson(r, q.by)) }))
+      .sort((a, b) => compareTopMiner(a.key, b.key));
+    const page = await paginate(arrayFetch(items, compareTopMiner), {
+      ...paging,
+      cursor: TOP_MINER_CURSOR.decode(paging.cursor),
+    });
+    sendPage(ctx, page, TOP_MINER_CURSOR.encode);
+  });
+
+  router.get('/stats/transactions/total', async (ctx) => {
+    const paging = parsePaging(ctx.query, STATS_LIMIT);
+    const q = parseSeriesQuery(ctx.query, ['tx_type']);
+    const snapshot = await source.snapshot();
+    const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, paging, pool);
+    const counts = await snapshot.series(q.txType ? `transactions:${q.txType}` : 'transactions', 'day');
+    let total = 0n;
+    for (const [start, count] of counts) if (start >= first && start <= last) total += count;
+    sendValue(ctx, total);
+  });
+
+  for (const [path, series] of SERIES) {
+    router.get(`/stats/${path}`, async (ctx) => {
+      const paging = parsePaging(ctx.query, STATS_LIMIT);
+      const q = parseSeriesQuery(ctx.query, series.extra);
+      const snapshot = await source.snapshot();
+      const { first, last } = await intervalRange(snapshot, q, paging, pool);
+      const name = series.name(q);
+      // rendered once per stored chain and range; a request pages through the kept items
+      const items = await snapshot.memo(`${path} ${name} ${q.by} ${first} ${last}`, async () => {
+        let counts = await snapshot.series(name, q.by);
+        if (series.average) counts = averageSeries(counts, await snapshot.series('blocks:key', q.by));
+        return denseSeries(counts, first, last).map((p) => ({ key: p.start, item: stringifyJson(statJson(p, q.by)) }));
+      });
+      await sendSeriesPage(ctx, items, paging);
+    });
+  }
+}
+
+/** sendSeriesPage pages a series' rendered intervals (ascending by start) by interval start. */
+async function sendSeriesPage(
+  ctx: Koa.Context,
+  items: readonly Keyed<number, string>[],
+  paging: Paging,
+): Promise<void> {
+  const page: Page<number, string> = await paginate(
+    arrayFetch(items, (a, b) => a - b),
+    { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
+  );
+  sendPage(ctx, page, INDEX_CURSOR.encode);
+}
+
+/**
+ * intervalRange is the first and last interval a series request covers: its dates, else the stored
+ * chain's first and last days, narrowed to a `gen:` scope's key block times as ae_mdw narrows them.
+ */
+async function intervalRange(
+  snapshot: StatsSnapshot,
+  q: SeriesQuery,
+  paging: Paging,
+  pool: Pool,
+): Promise<{ first: number; last: number }> {
+  const days = await snapshot.days();
+  let first = q.minDay ?? days?.first ?? EMPTY_CHAIN_DAY;
+  let last = q.maxDay ?? days?.last ?? EMPTY_CHAIN_DAY;
+  const scope = paging.scope;
+  if (scope) {
+    const times = await keyBlockTimes(pool, scope.first, scope.last);
+    if (times) {
+      first = Math.max(first, times.firstDay);
+      last = Math.min(last, times.lastDay);
+    }
+  }
+  return { first: intervalOf(first, q.by), last: intervalOf(last, q.by) };
+}
+
+/** withLimit is the request's parameters with its page size: ae_mdw's generation statistics' links always carry it. */
+function withLimit(query: Koa.Context['query'], paging: Paging): Koa.Context['query'] {
+  return { ...query, limit: String(paging.limit) };
+}
+
+function cursorId(text: string): string {
+  try {
+    return parseId(text, ['ak']);
+  } catch {
+    throw v3BadRequest(`invalid cursor: ${text}`);
+  }
+}
+
+type TopMinerKey = Awaited<ReturnType<typeof minerIntervals>>[number];
+
+function topMinerJson(r: TopMinerKey, by: IntervalBy): Record<string, unknown> {
+  const { count, ...dates } = statJson({ start: r.start, count: BigInt(r.count) }, by);
+  return { blocks_mined: count, end_date: dates.end_date, miner: r.miner, start_date: dates.start_date };
+}
+
+/** ae_mdw's order of top miners: interval, blocks mined, then the miner's key. */
+function compareTopMiner(a: TopMinerKey, b: TopMinerKey): number {
+  return (
+    a.start - b.start ||
+    a.count - b.count ||
+    a.miner.length - b.miner.length ||
+    (a.miner < b.miner ? -1 : a.miner > b.miner ? 1 : 0)
+  );
+}
+
+const TOP_MINER_CURSOR: CursorCodec<TopMinerKey> = {
+  encode: (k) => `${k.start}-${k.count}-${k.miner}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const m = /^(\d{1,9})-(\d{1,9})-(ak_\w+)$/.exec(text);
+    if (!m) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { start: Number(m[1]), count: Number(m[2]), miner: cursorId(m[3]!) };
+  },
+};

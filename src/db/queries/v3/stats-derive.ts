@@ -1,0 +1,238 @@
+/**
+ * @module Write-side SQL of the statistics (migration 0070): a batch's heights derive their rows
+ * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
+ * counts and the miners' totals in step.
+ */
+import type { Queryable } from '../../pool.ts';
+
+const DAY = 'floor(%s / 86400000)::int';
+const day = (ms: string): string => DAY.replace('%s', ms);
+
+/** What the populator computes itself for each height of a batch (same order in every array). */
+export interface GenerationFigures {
+  readonly heights: readonly number[];
+  readonly blockRewards: readonly bigint[];
+  readonly devRewards: readonly bigint[];
+  readonly difficulties: readonly bigint[];
+  readonly hashrates: readonly bigint[];
+}
+
+/**
+ * rewardsByHeight sums the `reward_block` and `reward_dev` internal transfers each key block from..to
+ * paid (the writer stores them before the statistics are derived): ae_mdw's delta block and dev rewards.
+ */
+export async function rewardsByHeight(
+  db: Queryable,
+  from: number,
+  to: number,
+): Promise<Map<number, { block: bigint; dev: bigint }>> {
+  const { rows } = await db.query<{ height: number; block: string; dev: string }>({
+    name: 'mdw_stats_rewards_by_height',
+    text: `SELECT height,
+                  coalesce(sum(amount) FILTER (WHERE kind = 'reward_block'), 0)::text AS block,
+                  coalesce(sum(amount) FILTER (WHERE kind = 'reward_dev'), 0)::text AS dev
+             FROM internal_transfers
+            WHERE height BETWEEN $1 AND $2 AND kind IN ('reward_block', 'reward_dev')
+            GROUP BY height`,
+    values: [from, to],
+  });
+  return new Map(rows.map((r) => [r.height, { block: BigInt(r.block), dev: BigInt(r.dev) }]));
+}
+
+// A name event is a name's state from its height until the name's next event.
+const LATER_NAME_EVENT_BY = (until: string): string =>
+  `EXISTS (SELECT 1 FROM name_events l WHERE l.name_hash = e.name_hash AND l.height <= ${until}
+             AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
+const EARLIER_NAME_EVENT = `EXISTS (SELECT 1 FROM name_events o WHERE o.name_hash = e.name_hash
+             AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
+const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
+  `EXISTS (SELECT 1 FROM oracle_events l WHERE l.oracle_id = e.oracle_id AND l.height < ${height}
+             AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
+const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
+             AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
+const CHANNEL_AMOUNT = (field: string): string => `coalesce((t.tx->>'${field}')::numeric, 0)`;
+
+/**
+ * A generation's DeltaStat from the stored chain. A name is in auction through its auction's end
+ * height and active through its expiry height (as /v3/names reads them), so an auction ended at
+ * H - 1 activates its name at H and a name expiring at H - 1 is expired at H; an oracle is active
+ * below its expiry height. Every name fee paid at H is burned in auctions (ae_mdw's fee_lock_name);
+ * locked in auctions is what the running auctions hold: the fees of claims and bids in auctions at
+ * H, less the bids outbid at H (refunded) and the winning bids of auctions ended at H - 1 (spent).
+ */
+const DELTAS = `
+  SELECT k.height, k.time_ms, k.beneficiary,
+    (SELECT count(*) FROM name_events e
+      WHERE e.height = k.height AND e.kind = 'claim' AND e.auction_end IS NOT NULL)::int AS auctions_started,
+    (SELECT count(*) FROM name_events e
+      WHERE e.auction_end = k.height - 1 AND e.kind IN ('claim', 'bid')
+        AND NOT ${LATER_NAME_EVENT_BY('k.height - 1')})::int AS auctions_ended,
+    (SELECT count(*) FROM name_events e
+      WHERE e.height = k.height AND e.kind = 'claim' AND e.auction_end IS NULL)::int AS names_claimed,
+    (SELECT count(*) FROM name_events e
+      WHERE e.expires_at = k.height - 1 AND e.kind <> 'revoke'
+        AND NOT ${LATER_NAME_EVENT_BY('k.height - 1')})::int AS names_expired,
+    (SELECT count(*) FROM name_events e WHERE e.height = k.height AND e.kind = 'revoke')::int AS names_revoked,
+    (SELECT count(*) FROM name_events e
+      WHERE e.height = k.height AND e.kind = 'claim' AND ${EARLIER_NAME_EVENT})::int AS names_reclaimed,
+    (SELECT count(*) FROM oracle_events e WHERE e.height = k.height AND e.kind = 'register')::int AS oracles_registered,
+    (SELECT count(*) FROM oracle_events e
+      WHERE e.expires_at = k.height AND e.height < k.height
+        AND NOT ${LATER_ORACLE_EVENT_BEFORE('k.height')})::int AS oracles_expired,
+    (SELECT count(*) FROM oracle_events e
+      WHERE e.height = k.height AND e.kind = 'register' AND ${EARLIER_ORACLE_EVENT})::int AS oracles_reregistered,
+    (SELECT count(*) FROM channel_events c
+      WHERE c.height = k.height AND c.tx_type = 'ChannelCreateTx')::int AS channels_opened,
+    (SELECT count(*) FROM channel_events c WHERE c.height = k.height AND c.closes)::int AS channels_closed,
+    (SELECT count(*) FROM contracts c WHERE c.height = k.height)::int AS contracts_created,
+    p.block_reward, p.dev_reward,
+    (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
+      WHERE e.height = k.height AND e.kind IN ('claim', 'bid')) AS burned_in_auctions,
+    (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
+      WHERE e.height = k.height AND e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL)
+    - (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
+        WHERE e.auction_end = k.height - 1 AND e.kind IN ('claim', 'bid')
+          AND NOT ${LATER_NAME_EVENT_BY('k.height - 1')})
+    - (SELECT coalesce(sum(q.name_fee), 0) FROM name_events e
+        CROSS JOIN LATERAL (SELECT o.name_fee FROM name_events o
+                             WHERE o.name_hash = e.name_hash AND o.kind IN ('claim', 'bid')
+                               AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index)
+                             ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1) q
+        WHERE e.height = k.height AND e.kind = 'bid') AS locked_in_auctions,
+    (SELECT coalesce(sum(CASE t.tx_type
+              WHEN 'ChannelCreateTx' THEN ${CHANNEL_AMOUNT('initiator_amount')} + ${CHANNEL_AMOUNT('responder_amount')}
+              WHEN 'ChannelDepositTx' THEN ${CHANNEL_AMOUNT('amount')}
+              WHEN 'ChannelWithdrawTx' THEN -${CHANNEL_AMOUNT('amount')}
+              WHEN 'ChannelCloseMutualTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
+                + ${CHANNEL_AMOUNT('responder_amount_final')} + t.fee)
+              WHEN 'ChannelSettleTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
+                + ${CHANNEL_AMOUNT('responder_amount_final')})
+              ELSE 0 END), 0)
+       FROM transactions t WHERE t.height = k.height AND t.tx_type LIKE 'Channel%') AS locked_in_channels,
+    (SELECT count(*) FROM stats_accounts a WHERE a.height = k.height)::int AS accounts,
+    (SELECT CASE WHEN max(m.time_ms) > k.time_ms
+                 THEN round(sum(m.tx_count) * 100000.0 / (max(m.time_ms) - k.time_ms)) / 100 ELSE 0 END
+       FROM micro_blocks m WHERE m.height = k.height) AS tps,
+    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
+      WHERE i.height = k.height AND (i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%')) AS minted
+  FROM key_blocks k
+  JOIN unnest($1::int[], $2::numeric[], $3::numeric[]) AS p(height, block_reward, dev_reward) ON p.height = k.height`;
+
+const DELTA_COLUMNS = `height, time_ms, beneficiary, auctions_started, auctions_ended, names_activated, names_expired,
+  names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered, channels_opened,
+  channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions, locked_in_auctions,
+  locked_in_channels, accounts, tps, minted`;
+
+const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
+  ['sum_block_reward', 'block_reward'],
+  ['sum_dev_reward', 'dev_reward'],
+  ['sum_burned_in_auctions', 'burned_in_auctions'],
+  ['sum_locked_in_auctions', 'locked_in_auctions'],
+  ['sum_locked_in_channels', 'locked_in_channels'],
+  ['sum_contracts', 'contracts_created'],
+  ['sum_accounts', 'accounts'],
+  ['active_auctions', 'auctions_started - auctions_ended'],
+  ['active_names', 'names_activated - names_expired - names_revoked'],
+  ['inactive_names', 'names_expired + names_revoked - names_reclaimed'],
+  ['active_oracles', 'oracles_registered - oracles_expired'],
+  ['inactive_oracles', 'oracles_expired - oracles_reregistered'],
+  ['open_channels', 'channels_opened - channels_closed'],
+  ['sum_minted', 'minted'],
+];
+
+/** Every statement of a batch's derivation, in order (each takes its own parameters). */
+const STATEMENTS = {
+  clear: [
+    'DELETE FROM stats_generations WHERE height = ANY($1::int[])',
+    'DELETE FROM stats_series_counts WHERE height = ANY($1::int[])',
+    'DELETE FROM stats_accounts WHERE height = ANY($1::int[])',
+    'DELETE FROM stats_active_accounts WHERE height = ANY($1::int[])',
+    'DELETE FROM stats_miner_rewards WHERE height = ANY($1::int[])',
+  ],
+  // what each key block paid each miner (the writer stores the internal transfers first)
+  minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
+    SELECT height, account_id, sum(amount) FROM internal_transfers
+     WHERE height = ANY($1::int[]) AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
+  // an account counts from its first appearance in any transaction field
+  accounts: `INSERT INTO stats_accounts AS s (account, height, day)
+    SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
+      FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
+     WHERE a.height = ANY($1::int[]) AND a.account LIKE 'ak\\_%'
+     ORDER BY a.account, a.height, a.micro_index, a.tx_index
+    ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height`,
+  active: `INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
+    SELECT i.interval_by, i.start, x.account, min(x.height)
+      FROM (SELECT a.account, min(a.height) AS height, ${day('t.micro_time_ms')} AS day
+              FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
+             WHERE a.height = ANY($1::int[]) AND a.account LIKE 'ak\\_%' GROUP BY 1, 3) x
+     CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
+     GROUP BY 1, 2, 3
+    ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
+  series: `INSERT INTO stats_series_counts (height, series, day, count)
+    SELECT height, series, day, sum(count) FROM (
+      SELECT k.height, s.series, ${day('k.time_ms')} AS day, s.count
+        FROM key_blocks k
+        JOIN unnest($1::int[], $2::numeric[], $3::numeric[]) AS p(height, difficulty, hashrate) ON p.height = k.height
+       CROSS JOIN LATERAL (VALUES ('blocks:key', 1::numeric), ('blocks:all', 1), ('difficulty', p.difficulty),
+                                  ('hashrate', p.hashrate)) s(series, count)
+      UNION ALL
+      -- ae_mdw's top miners: each account a key block rewards, once per key block
+      SELECT r.height, 'miner:' || r.miner, ${day('k.time_ms')}, 1
+        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE r.height = ANY($1::int[])
+      UNION ALL
+      SELECT m.height, s.series, ${day('m.time_ms')}, 1
+        FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
+       WHERE m.height = ANY($1::int[])
+      UNION ALL
+      SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
+        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
+       WHERE t.height = ANY($1::int[])
+      UNION ALL
+      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
+      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
+        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
+                FROM aex9_events e
+               WHERE e.height = ANY($1::int[]) AND e.kind IN ('transfer', 'mint', 'burn')) x
+        JOIN transactions t ON t.hash = x.tx_hash
+      UNION ALL
+      SELECT g.height, s.series, ${day('g.time_ms')}, s.count
+        FROM stats_generations g
+       CROSS JOIN LATERAL (VALUES ('names', g.names_activated::numeric), ('contracts', g.contracts_created)) s(series, count)
+       WHERE g.height = ANY($1::int[])
+    ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
+  generations: `INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
+    SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended,
+           names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
+           channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
+           locked_in_auctions, locked_in_channels, accounts, tps, minted, ${TOTAL_COLUMNS.map(() => '0').join(', ')}
+      FROM (${DELTAS}) d`,
+  // totals are running sums from the highest height below the batch: every stored height from the
+  // batch's lowest up (only the batch itself while following the chain; above it after a -H reload)
+  totals: `UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')}
+      FROM (SELECT s.height, ${TOTAL_COLUMNS.map(
+        ([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w AS ${t}`,
+      ).join(', ')}
+              FROM stats_generations s WHERE s.height >= $1
+            WINDOW w AS (ORDER BY s.height)) r
+     WHERE g.height = r.height`,
+};
+
+/**
+ * deriveStatsRows replaces the statistics of the given heights (ascending) with what the stored
+ * chain says of them, and carries the running totals up from the lowest of them.
+ */
+export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Promise<void> {
+  if (f.heights.length === 0) return;
+  const heights = [...f.heights];
+  const text = (values: readonly bigint[]): string[] => values.map(String);
+  for (const sql of STATEMENTS.clear) await db.query(sql, [heights]);
+  await db.query(STATEMENTS.accounts, [heights]);
+  await db.query(STATEMENTS.active, [heights]);
+  await db.query(STATEMENTS.minerRewards, [heights]);
+  await db.query(STATEMENTS.generations, [heights, text(f.blockRewards), text(f.devRewards)]);
+  await db.query(
+    `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
+    [heights[0]],
+  );
+  await db.query(STATEMENTS.series, [heights, text(f.difficulties), text(f.hashrates)]);
+}

@@ -1,0 +1,122 @@
+/**
+ * @module Asking the database through a Job: `mdw db usage` answers in its container's termination message, which
+ * the operator reads from the Pod's status (it never connects to PostgreSQL), and the adoption of a generation by a
+ * Middleware that has no status.
+ */
+import type { V1Job, V1Pod, V1Service } from '@kubernetes/client-node';
+import type { KubeObject } from '../kube/client.ts';
+import { listAll } from '../kube/list-all.ts';
+import { buildDatabaseUsageJob } from '../specs/jobs.ts';
+import { formatSelector } from '../specs/meta.ts';
+import { buildStableService, selectedGeneration } from '../specs/services.ts';
+import type { DatabaseCheck } from './bluegreen.ts';
+import { adoptFromDatabase, formatBytes, parseDatabaseReport } from './database-report.ts';
+import { JOB_NAME_LABEL, deleteChild, jobFailure, jobState } from './reconcile-children.ts';
+import { liveChild, writeChild, type PassContext } from './reconcile-generation.ts';
+import { FIRST_GENERATION } from './reconcile-status.ts';
+
+/** readDatabaseCheck reads a usage Job's state and, once it has ended, its answer (from its pods). */
+export async function readDatabaseCheck(pass: PassContext, job: V1Job & KubeObject): Promise<DatabaseCheck> {
+  const live = liveChild<V1Job & KubeObject>(pass, job);
+  const state = jobState(live);
+  if (live === undefined || state === 'Running' || state === 'Absent') return { job: state };
+  const messages = await terminationMessages(pass, live);
+  if (state === 'Failed') {
+    const tail = messages.at(-1)?.message;
+    return { job: 'Failed', error: `${jobFailure(live)}${tail === undefined ? '' : `: ${tail.slice(-500)}`}` };
+  }
+  // the answer of the attempt that succeeded (an earlier one may have failed with a log tail)
+  const text = messages.filter((m) => m.exitCode === 0).at(-1)?.message;
+  if (text === undefined) return { job: 'Failed', error: 'the Job succeeded but its pod (and its report) are gone' };
+  const report = parseDatabaseReport(text);
+  return typeof report === 'string'
+    ? { job: 'Failed', error: `its report is unreadable: ${report}` }
+    : { job: 'Succeeded', report };
+}
+
+/** Ended is how one of the Job's containers ended: its exit code and termination message. */
+interface Ended {
+  readonly exitCode: number;
+  readonly message: string;
+}
+
+/** terminationMessages are the termination messages of the Job's pods' containers, oldest pod first. */
+async function terminationMessages(pass: PassContext, job: V1Job & KubeObject): Promise<Ended[]> {
+  const { items } = await listAll<V1Pod & KubeObject>(pass.kube, 'v1', 'Pod', job.metadata.namespace, {
+    labelSelector: formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' }),
+  });
+  return items
+    .sort((a, b) => createdAt(a) - createdAt(b))
+    .flatMap((pod) => pod.status?.containerStatuses ?? [])
+    .map((c) => c.state?.terminated)
+    .filter((t) => t?.message !== undefined && t.message !== '')
+    .map((t) => ({ exitCode: t?.exitCode ?? -1, message: t?.message ?? '' }));
+}
+
+/**
+ * keepDatabaseCheck keeps a usage Job that has not answered yet (creating it when absent); an answered one is not
+ * kept, so the pass prunes it.
+ */
+export async function keepDatabaseCheck(
+  pass: PassContext,
+  job: V1Job & KubeObject,
+  check: DatabaseCheck,
+): Promise<void> {
+  if (check.job !== 'Absent' && check.job !== 'Running') return;
+  pass.keep.keep(job);
+  if (check.job === 'Absent') await writeChild(pass, job);
+}
+
+/** AdoptionStep: the generation a Middleware without status serves, or that the pass must wait for the database. */
+export type AdoptionStep =
+  | { readonly kind: 'known' }
+  | { readonly kind: 'adopted'; readonly generation: number; readonly message?: string }
+  | { readonly kind: 'waiting'; readonly message: string; readonly failed: boolean };
+
+/** ADOPT: the purpose of the usage Job a Middleware without status runs. */
+const ADOPT = 'adopt';
+
+/**
+ * adoptGeneration finds the generation a Middleware without a status (a new one, one restored from a backup, or
+ * re-created with the same name) serves: the one its live stable Service selects, else the database's migrated
+ * schema with the most stored heights (`mdw db usage` in a Job), else the first generation. Starting at generation
+ * 1 over existing schemas would orphan the active one and load the chain again; a failed check is retried.
+ */
+export async function adoptGeneration(pass: PassContext): Promise<AdoptionStep> {
+  if (pass.build.mw.status?.activeGeneration !== undefined) return { kind: 'known' };
+  const selected = selectedGeneration(liveChild<V1Service & KubeObject>(pass, buildStableService(pass.build, 1)));
+  if (selected !== undefined)
+    return {
+      kind: 'adopted',
+      generation: selected,
+      message: `the status had no generation; the stable Service selects generation ${selected}, which is kept as the active one`,
+    };
+  const job = buildDatabaseUsageJob(pass.build, FIRST_GENERATION, ADOPT);
+  const check = await readDatabaseCheck(pass, job);
+  await keepDatabaseCheck(pass, job, check);
+  if (check.job === 'Failed') {
+    // deleted (its Event tells what failed), so the next look runs it again
+    if (await deleteChild(pass.kube, job)) pass.writes++;
+    return { kind: 'waiting', failed: true, message: `the database check failed: ${check.error ?? 'unknown'}` };
+  }
+  if (check.report === undefined)
+    return { kind: 'waiting', failed: false, message: 'a Job reads which generation schemas the database holds' };
+  const { generation, others } = adoptFromDatabase(check.report);
+  if (generation === undefined) return { kind: 'adopted', generation: FIRST_GENERATION };
+  const kept = others.map(
+    (s) => `${s.name} (${s.migrated ? `height ${s.height ?? 'none'}` : 'not migrated'}, ${formatBytes(s.bytes)})`,
+  );
+  return {
+    kind: 'adopted',
+    generation,
+    message:
+      `the status had no generation; the database holds generation ${generation} with the most stored heights, which is kept as the active one` +
+      (kept.length === 0 ? '' : `; left as they are (never used or dropped by this Middleware): ${kept.join(', ')}`),
+  };
+}
+
+/** createdAt is an object's creation time in ms (a Date once revived, an RFC 3339 string as sent); 0 when unknown. */
+function createdAt(obj: KubeObject): number {
+  const at = obj.metadata.creationTimestamp;
+  return at === undefined ? 0 : new Date(at).getTime() || 0;
+}

@@ -1,0 +1,85 @@
+/**
+ * @module AEX-9 truth of a devnode chain, two ways: balances replayed from the call logs (every standard event,
+ * creation included, in chain and emission order) and the devnode's own token ledger.
+ */
+import type { Chain } from '../../src/devnode/chain.ts';
+import { kindOfCode } from '../../src/devnode/contracts/standards.ts';
+import { eventTopic } from '../../src/devnode/contracts/frame.ts';
+import { encode } from '../../src/chain/encoding.ts';
+
+/** Balances keyed `<contract> <account>`. */
+export type Balances = Map<string, bigint>;
+export const balanceKey = (contract: string, account: string): string => `${contract} ${account}`;
+
+const account = (topic: bigint): string => encode('ak', Buffer.from(topic.toString(16).padStart(64, '0'), 'hex'));
+
+/** positive keeps the non-zero balances, sorted by key. */
+export const positive = (m: Balances): Balances => new Map([...m].filter(([, v]) => v !== 0n).sort());
+
+/** aex9Tokens are the contracts the devnode runs as AEX-9 tokens (fungible tokens, wrapped AE, DEX pairs), by kind. */
+export function aex9Tokens(chain: Chain): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [id, c] of chain.state.contracts.entries()) {
+    const kind = kindOfCode(c.code);
+    if (kind === 'aex9' || kind === 'wae' || kind === 'pair') found.set(id, kind);
+  }
+  return found;
+}
+
+/** wrappedAe is the devnode's wrapped AE contract. */
+export function wrappedAe(chain: Chain): string {
+  return [...aex9Tokens(chain)].find(([, kind]) => kind === 'wae')?.[0] ?? '';
+}
+
+const [TRANSFER, MINT, BURN, SWAP, DEPOSIT, WITHDRAWAL] = [
+  'Transfer',
+  'Mint',
+  'Burn',
+  'Swap',
+  'Deposit',
+  'Withdrawal',
+].map(eventTopic);
+
+/**
+ * balancesFromLogs replays every AEX-9 event of the chain up to (and including) the block `upto` (a micro block
+ * hash; the whole chain when absent; a key block hash: the blocks before it).
+ */
+export function balancesFromLogs(chain: Chain, upto?: string): Balances {
+  const tokens = aex9Tokens(chain);
+  const wae = wrappedAe(chain);
+  const sums: Balances = new Map();
+  const add = (contract: string, who: bigint, delta: bigint): void => {
+    const k = balanceKey(contract, account(who));
+    sums.set(k, (sums.get(k) ?? 0n) + delta);
+  };
+  for (const kb of chain.keyBlocks) {
+    if (kb.hash === upto) return positive(sums);
+    for (const mb of kb.micro) {
+      for (const record of mb.txs) {
+        const log = (record.callInfo?.log ?? []) as { address: string; topics: bigint[] }[];
+        for (const { address, topics } of [...log].reverse()) {
+          if (!tokens.has(address)) continue;
+          const [topic, a, b, c] = topics;
+          const isWae = address === wae;
+          if (topic === TRANSFER) {
+            add(address, a!, -c!);
+            add(address, b!, c!);
+          } else if (topic === MINT || (isWae && topic === DEPOSIT)) add(address, a!, b!);
+          else if (topic === BURN || topic === SWAP || (isWae && topic === WITHDRAWAL)) add(address, a!, -b!);
+        }
+      }
+      if (mb.hash === upto) return positive(sums);
+    }
+  }
+  return positive(sums);
+}
+
+/** ledgerBalances reads each token's balances from the devnode's contract store. */
+export function ledgerBalances(chain: Chain): Balances {
+  const store = chain.state.contractStore;
+  const out: Balances = new Map();
+  for (const id of aex9Tokens(chain).keys())
+    for (const holder of (store.get(`${id}/holders`) ?? []) as string[])
+      out.set(balanceKey(id, holder), store.get(`${id}/b:${holder}`) as bigint);
+  return positive(out);
+}

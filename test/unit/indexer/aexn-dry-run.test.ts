@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dryRun, PRUNED, REFUSED } from '../../../src/indexer/aexn-dry-run.ts';
+import { NodeError } from '../../../src/node/errors.ts';
+
+/** A node answering every dry-run with one status (and results when 200), recording the bodies it got. */
+async function fakeNode(status: number, bodies: unknown[]): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      bodies.push(JSON.parse(text));
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(
+        status === 200
+          ? '{"results":[{"result":"ok","call_obj":{"return_type":"ok","return_value":"cb_P4fvHVw="}}]}'
+          : '{"reason":"no"}',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('AEX-N dry-runs against the node', () => {
+  const call = [{ contract: 'ct_x', calldata: 'cb_y' }];
+  const servers: Server[] = [];
+  const node = async (status: number, bodies: unknown[] = []): Promise<string> => {
+    const n = await fakeNode(status, bodies);
+    servers.push(n.server);
+    return n.url;
+  };
+  after(() => servers.forEach((s) => s.close()));
+
+  it('reads the results, asking on top of the block given (or the top without one)', async () => {
+    const bodies: unknown[] = [];
+    const url = await node(200, bodies);
+    expect(await dryRun([url], 'mh_b', call, 1000)).to.deep.equal([{ ok: true, value: 'cb_P4fvHVw=' }]);
+    await dryRun([url], undefined, call, 1000);
+    expect(bodies).to.deep.equal([
+      { top: 'mh_b', txs: [{ call_req: { contract: 'ct_x', calldata: 'cb_y' } }] },
+      { txs: [{ call_req: { contract: 'ct_x', calldata: 'cb_y' } }] },
+    ]);
+  });
+
+  it('says PRUNED when every node answered 410, REFUSED for other refusals, and asks the next node first', async () => {
+    expect(await dryRun([await node(410), await node(410)], 'mh_b', call, 1000)).to.equal(PRUNED);
+    expect(await dryRun([await node(410), await node(404)], 'mh_b', call, 1000)).to.equal(REFUSED);
+    expect(await dryRun([await node(410), await node(200)], 'mh_b', call, 1000)).to.have.length(1);
+  });
+
+  it('throws a transient node error when a node could not answer (5xx or no connection)', async () => {
+    for (const urls of [[await node(503)], ['http://127.0.0.1:1']]) {
+      const err = await dryRun(urls, 'mh_b', call, 1000).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(NodeError);
+      expect((err as NodeError).transient).to.equal(true);
+    }
+  });
+});
