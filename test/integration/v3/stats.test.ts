@@ -219,7 +219,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const { rows } = await v3.pool.query<{ day: string; active: number }>(
       `SELECT to_char(to_timestamp(t.micro_time_ms / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
               count(DISTINCT a.account)::int AS active
-         FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
+         FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
         WHERE a.account LIKE 'ak\\_%' GROUP BY 1`,
     );
     const active = await walk(await v3.mdw.getActiveAccountsStats({ limit: 100 }));

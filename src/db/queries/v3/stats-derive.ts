@@ -6,6 +6,13 @@
 import type { Queryable } from '../../pool.ts';
 
 const DAY = 'floor(%s / 86400000)::int';
+
+/**
+ * inBatch is "the column is one of the batch's heights" as the height indexes can use it: the range
+ * lowest..highest ($2, $3; a plain `= ANY` of hundreds of heights is planned as a full scan) and the
+ * exact set ($1: a -H batch may skip heights). Every statement takes $1..$3 so.
+ */
+const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
 const day = (ms: string): string => DAY.replace('%s', ms);
 
 /** What the populator computes itself for each height of a batch (same order in every array). */
@@ -116,7 +123,8 @@ const DELTAS = `
     (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
       WHERE i.height = k.height AND (i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%')) AS minted
   FROM key_blocks k
-  JOIN unnest($1::int[], $2::numeric[], $3::numeric[]) AS p(height, block_reward, dev_reward) ON p.height = k.height`;
+  JOIN unnest($1::int[], $4::numeric[], $5::numeric[]) AS p(height, block_reward, dev_reward) ON p.height = k.height
+  WHERE k.height BETWEEN $2 AND $3`;
 
 const DELTA_COLUMNS = `height, time_ms, beneficiary, auctions_started, auctions_ended, names_activated, names_expired,
   names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered, channels_opened,
@@ -143,28 +151,28 @@ const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
 /** Every statement of a batch's derivation, in order (each takes its own parameters). */
 const STATEMENTS = {
   clear: [
-    'DELETE FROM stats_generations WHERE height = ANY($1::int[])',
-    'DELETE FROM stats_series_counts WHERE height = ANY($1::int[])',
-    'DELETE FROM stats_accounts WHERE height = ANY($1::int[])',
-    'DELETE FROM stats_active_accounts WHERE height = ANY($1::int[])',
-    'DELETE FROM stats_miner_rewards WHERE height = ANY($1::int[])',
+    `DELETE FROM stats_generations WHERE ${inBatch('height')}`,
+    `DELETE FROM stats_series_counts WHERE ${inBatch('height')}`,
+    `DELETE FROM stats_accounts WHERE ${inBatch('height')}`,
+    `DELETE FROM stats_active_accounts WHERE ${inBatch('height')}`,
+    `DELETE FROM stats_miner_rewards WHERE ${inBatch('height')}`,
   ],
   // what each key block paid each miner (the writer stores the internal transfers first)
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
-     WHERE height = ANY($1::int[]) AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
+     WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
   // an account counts from its first appearance in any transaction field
   accounts: `INSERT INTO stats_accounts AS s (account, height, day)
     SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
-      FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
-     WHERE a.height = ANY($1::int[]) AND a.account LIKE 'ak\\_%'
+      FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
+     WHERE ${inBatch('a.height')} AND a.account LIKE 'ak\\_%'
      ORDER BY a.account, a.height, a.micro_index, a.tx_index
     ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height`,
   active: `INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT i.interval_by, i.start, x.account, min(x.height)
       FROM (SELECT a.account, min(a.height) AS height, ${day('t.micro_time_ms')} AS day
-              FROM account_transactions a JOIN transactions t ON t.hash = a.tx_hash
-             WHERE a.height = ANY($1::int[]) AND a.account LIKE 'ak\\_%' GROUP BY 1, 3) x
+              FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
+             WHERE ${inBatch('a.height')} AND a.account LIKE 'ak\\_%' GROUP BY 1, 3) x
      CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
      GROUP BY 1, 2, 3
     ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
@@ -172,33 +180,34 @@ const STATEMENTS = {
     SELECT height, series, day, sum(count) FROM (
       SELECT k.height, s.series, ${day('k.time_ms')} AS day, s.count
         FROM key_blocks k
-        JOIN unnest($1::int[], $2::numeric[], $3::numeric[]) AS p(height, difficulty, hashrate) ON p.height = k.height
+        JOIN unnest($1::int[], $4::numeric[], $5::numeric[]) AS p(height, difficulty, hashrate) ON p.height = k.height
        CROSS JOIN LATERAL (VALUES ('blocks:key', 1::numeric), ('blocks:all', 1), ('difficulty', p.difficulty),
                                   ('hashrate', p.hashrate)) s(series, count)
+       WHERE k.height BETWEEN $2 AND $3
       UNION ALL
       -- ae_mdw's top miners: each account a key block rewards, once per key block
       SELECT r.height, 'miner:' || r.miner, ${day('k.time_ms')}, 1
-        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE r.height = ANY($1::int[])
+        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE ${inBatch('r.height')}
       UNION ALL
       SELECT m.height, s.series, ${day('m.time_ms')}, 1
         FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
-       WHERE m.height = ANY($1::int[])
+       WHERE ${inBatch('m.height')}
       UNION ALL
       SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
         FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
-       WHERE t.height = ANY($1::int[])
+       WHERE ${inBatch('t.height')}
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
       SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
         FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
                 FROM aex9_events e
-               WHERE e.height = ANY($1::int[]) AND e.kind IN ('transfer', 'mint', 'burn')) x
+               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn')) x
         JOIN transactions t ON t.hash = x.tx_hash
       UNION ALL
       SELECT g.height, s.series, ${day('g.time_ms')}, s.count
         FROM stats_generations g
        CROSS JOIN LATERAL (VALUES ('names', g.names_activated::numeric), ('contracts', g.contracts_created)) s(series, count)
-       WHERE g.height = ANY($1::int[])
+       WHERE ${inBatch('g.height')}
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
   generations: `INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
     SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended,
@@ -223,16 +232,19 @@ const STATEMENTS = {
  */
 export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Promise<void> {
   if (f.heights.length === 0) return;
-  const heights = [...f.heights];
+  const batch = [[...f.heights], f.heights[0]!, f.heights.at(-1)!];
   const text = (values: readonly bigint[]): string[] => values.map(String);
-  for (const sql of STATEMENTS.clear) await db.query(sql, [heights]);
-  await db.query(STATEMENTS.accounts, [heights]);
-  await db.query(STATEMENTS.active, [heights]);
-  await db.query(STATEMENTS.minerRewards, [heights]);
-  await db.query(STATEMENTS.generations, [heights, text(f.blockRewards), text(f.devRewards)]);
+  // a batch above every derived height (the usual case while following) has nothing to replace
+  const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM stats_generations');
+  if (rows[0]?.top != null && rows[0].top >= f.heights[0]!)
+    for (const sql of STATEMENTS.clear) await db.query(sql, batch);
+  await db.query(STATEMENTS.accounts, batch);
+  await db.query(STATEMENTS.active, batch);
+  await db.query(STATEMENTS.minerRewards, batch);
+  await db.query(STATEMENTS.generations, [...batch, text(f.blockRewards), text(f.devRewards)]);
   await db.query(
     `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
-    [heights[0]],
+    [f.heights[0]],
   );
-  await db.query(STATEMENTS.series, [heights, text(f.difficulties), text(f.hashrates)]);
+  await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
 }
