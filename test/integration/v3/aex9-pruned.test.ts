@@ -45,9 +45,22 @@ describe('/v3/aex9 from a pruning node', function () {
         expect(token.incomplete, id).to.equal(true);
         for (const h of holders) expect(h.incomplete, id).to.equal(true);
         if (balance) expect(balance.incomplete).to.equal(true);
+        if (account !== undefined) {
+          // its transfers, in the token's list and in the account's activities, say so too
+          const transfers = (await v3.get(`/v3/aex9/${id}/transfers?account=${account}&limit=100`)).body as {
+            data: Obj[];
+          };
+          for (const t of transfers.data) expect(t.incomplete, id).to.equal(true);
+          const feed = (await v3.get(`/v3/accounts/${account}/activities?type=aex9&limit=100`)).body as {
+            data: Obj[];
+          };
+          for (const a of feed.data.filter((a) => (a.payload as Obj).contract_id === id))
+            expect((a.payload as Obj).incomplete, id).to.equal(true);
+        }
       } else {
         complete++;
         expect(token, id).to.not.have.property('incomplete');
+        for (const h of holders) expect(h, id).to.not.have.property('incomplete');
         expect(new Map(holders.map((h) => [String(h.account_id), BigInt(h.amount as number | bigint)]))).to.deep.equal(
           new Map(
             [...ledger].filter(([k]) => k.startsWith(`${id} `)).map(([k, v]) => [k.slice(id.length + 1), v] as const),

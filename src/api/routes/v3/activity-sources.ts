@@ -58,10 +58,17 @@ const aex9Transfer = (sql: ActivitySql): ActivityFeedSource => ({
   sql,
   types: ['aex9', 'aexn'],
   async render(_pool, row) {
-    const data = parseJson(row.data!) as { [key: string]: Json };
+    const { incomplete, ...data } = parseJson(row.data!) as { [key: string]: Json };
     return {
       type: 'Aex9TransferEvent',
-      payload: { ...data, block_height: row.height, micro_index: row.microIndex, micro_time: Number(row.blockTime) },
+      payload: {
+        ...data,
+        block_height: row.height,
+        micro_index: row.microIndex,
+        micro_time: Number(row.blockTime),
+        // a token whose events may be missing (call infos a pruning node refused) says so
+        ...(incomplete === true ? { incomplete } : {}),
+      },
     };
   },
 });

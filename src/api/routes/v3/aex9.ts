@@ -238,7 +238,7 @@ export function aex9Routes(router: Router, pool: Pool): void {
       async (walk, from, n) =>
         (await transfersPage(pool, token.contractId, filter, walk, from, n)).map((t) => ({
           key: t,
-          item: stringifyJson(transferObject(t)),
+          item: stringifyJson(transferObject(t, token.incomplete)),
         })),
       { ...paging, cursor: LOG_CURSOR.decode(paging.cursor) },
     );

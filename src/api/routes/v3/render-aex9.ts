@@ -67,8 +67,8 @@ export function accountTokenObject(r: AccountTokenRow): Record<string, unknown> 
   };
 }
 
-/** transferObject is ae_mdw's v3 AEX-9 transfer. */
-export function transferObject(t: TransferRow): Record<string, unknown> {
+/** transferObject is ae_mdw's v3 AEX-9 transfer (marked when the token's events may be incomplete). */
+export function transferObject(t: TransferRow, incomplete: boolean): Record<string, unknown> {
   return {
     sender: t.sender,
     recipient: t.recipient,
@@ -79,5 +79,6 @@ export function transferObject(t: TransferRow): Record<string, unknown> {
     micro_index: t.microIndex,
     micro_time: Number(t.microTime),
     tx_hash: t.txHash,
+    ...incompleteMark(incomplete),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * @module AEX-9 transfers in an id's activity feed (/v3/accounts/{id}/activities, types `aex9` and `aexn`): the
- * Transfer events of AEX-9 tokens that the id sent or received, each side walked by its own index of
+ * Transfer events of AEX-9 tokens that the id sent or received (with whether the token's events may be incomplete), each side walked by its own index of
  * aex9_transfers. Items of one position order by log index (`tag`), then side (`ref`).
  */
 import type { ActivitySql } from './activities.ts';
@@ -9,7 +9,10 @@ import type { ActivitySql } from './activities.ts';
 const DATA = `json_build_object(
   'amount', x.amount, 'contract_id', x.contract_id, 'log_idx', x.log_idx, 'sender_id', x.sender,
   'recipient_id', x.recipient, 'tx_hash', x.tx_hash,
-  'token_name', c.name, 'token_symbol', c.symbol, 'decimals', c.decimals)::text`;
+  'token_name', c.name, 'token_symbol', c.symbol, 'decimals', c.decimals,
+  'incomplete', c.balances_unknown
+                OR coalesce(c.height <= (SELECT max(p.height) FROM contract_calls p WHERE p.call_info_pruned), false)
+  )::text`;
 const FROM = 'aex9_transfers x JOIN aexn_contracts c ON c.contract_id = x.contract_id';
 const tag = `'aex9:' || lpad(x.log_idx::text, 10, '0')`;
 
