@@ -1,6 +1,5 @@
 /** @module æternity API encoding: `<prefix>_<base58 or base64 of bytes ++ checksum>`. Pure. */
 import { hash as nodeHash } from 'node:crypto';
-import bs58 from 'bs58';
 import { blake2b } from '@noble/hashes/blake2b';
 
 /** Prefixes whose payload is Base64; every other prefix is Base58 (node aeser_api_encoder). */
@@ -104,6 +103,51 @@ export function base58(bytes: Uint8Array): string {
   return out.toString('latin1', end - zeros);
 }
 
+const DIGITS = new Int8Array(128).fill(-1);
+ALPHABET.forEach((c, i) => {
+  DIGITS[c] = i;
+});
+const LIMB_BITS = 24;
+const LIMB_BASE = 2 ** LIMB_BITS;
+/** 58^k for k = 0..4: four digits at a time keep limb × 58^4 + carry below 2^53. */
+const POW58 = [1, 58, 58 ** 2, 58 ** 3, 58 ** 4];
+
+/**
+ * base58Decode is base58's inverse (leading '1's become zero bytes), on base-2^24 limbs four digits
+ * at a time: the decoding of every id and signature read, about ten times fewer steps than a
+ * digit-by-byte loop. Throws on a character outside the alphabet.
+ */
+export function base58Decode(text: string): Buffer {
+  let zeros = 0;
+  while (zeros < text.length && text.charCodeAt(zeros) === ALPHABET[0]) zeros++;
+  const limbs: number[] = [];
+  for (let i = zeros; i < text.length; i += 4) {
+    const k = Math.min(4, text.length - i);
+    let carry = 0;
+    for (let j = 0; j < k; j++) {
+      const code = text.charCodeAt(i + j);
+      const digit = code < 128 ? DIGITS[code]! : -1;
+      if (digit < 0) throw new Error(`not a base58 character: ${JSON.stringify(text[i + j])}`);
+      carry = carry * 58 + digit;
+    }
+    const factor = POW58[k]!;
+    for (let j = 0; j < limbs.length; j++) {
+      const v = limbs[j]! * factor + carry;
+      carry = Math.floor(v / LIMB_BASE);
+      limbs[j] = v - carry * LIMB_BASE;
+    }
+    for (; carry > 0; carry = Math.floor(carry / LIMB_BASE)) limbs.push(carry % LIMB_BASE);
+  }
+  const bytes: number[] = [];
+  limbs.forEach((limb, j) => {
+    for (let b = 0, v = limb; b < 3 && (v > 0 || j < limbs.length - 1); b++, v >>>= 8) bytes.push(v & 0xff);
+  });
+  while (bytes.length > 0 && bytes[bytes.length - 1] === 0) bytes.pop();
+  const out = Buffer.alloc(zeros + bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i]!;
+  return out;
+}
+
 /**
  * decode returns the bytes of an encoded string, checking the prefix (one of `allowed`, when
  * given), the checksum and, for fixed-size kinds, the length.
@@ -117,7 +161,7 @@ export function decode(encoded: string, allowed?: readonly Prefix[]): { prefix: 
   }
   let payload: Buffer;
   try {
-    payload = BASE64_PREFIXES.has(prefix) ? Buffer.from(match[2]!, 'base64') : Buffer.from(bs58.decode(match[2]!));
+    payload = BASE64_PREFIXES.has(prefix) ? Buffer.from(match[2]!, 'base64') : base58Decode(match[2]!);
   } catch {
     throw new DecodeError(`invalid ${prefix}_ encoding`);
   }

@@ -75,6 +75,12 @@ function parseJsonWithReviver(text: string): Json {
 
 /** stringifyJson writes bigints as bare JSON integers (never as strings, never rounded). */
 export function stringifyJson(value: unknown, space?: number): string {
+  // without a bigint the replacer (called for every value) changes nothing: JSON.stringify says so by throwing
+  try {
+    return JSON.stringify(value, undefined, space);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   return JSON.stringify(
     value,
     function replace(_key, v: unknown) {

@@ -1,6 +1,8 @@
 import { buildTx, ORACLE_TTL_TYPES, oracleQueryId, Tag } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
+import { auctionTimeout } from '../../../src/chain/aens.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
+import { PROTOCOL_VERSION } from '../../../src/devnode/blocks.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
@@ -121,18 +123,29 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     expect((await v3.get('/v3/transfers?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
   });
 
-  it("locks the name fee of every claim, returns an outbid bidder's fee, and pays every response's query fee to its oracle", async () => {
+  it('books name fees as ae_mdw: a claim without an auction locks, one in an auction spends, a bid returns the outbid fee', async () => {
     const transfers = await walk('/v3/transfers?direction=forward&limit=7');
-    const locks = transfers.filter((t) => t.kind === 'fee_lock_name');
     const claims = chain.transactions.filter((t) => txOf(t).type === 'NameClaimTx');
-    expect(locks.map((t) => t.ref_tx_hash)).to.deep.equal(claims.map((t) => t.hash));
-    for (const [i, lock] of locks.entries()) {
-      expect(lock.account_id).to.equal(txOf(claims[i]!).account_id);
-      expect(String(lock.amount)).to.equal(String(txOf(claims[i]!).name_fee));
-      expect(lock.ref_tx_type).to.equal('NameClaimTx');
-      expect(lock.ref_block_hash).to.equal(claims[i]!.blockHash);
-    }
-    // a bid (salt 0) returns the fee of the claim or bid before it on the same name
+    const inAuction = (c: ChainTx): boolean => auctionTimeout(String(txOf(c).name), PROTOCOL_VERSION) > 0;
+    expect(claims.filter(inAuction).length, 'the chain has auctions').to.be.greaterThan(0);
+    expect(claims.filter((c) => !inAuction(c)).length, 'and names without one').to.be.greaterThan(0);
+    const ofKind = (kind: string): Obj[] => transfers.filter((t) => t.kind === kind);
+    const booked = (list: ChainTx[]): (string | number)[][] =>
+      list.map((c) => [c.hash, String(txOf(c).account_id), String(txOf(c).name_fee), c.height]);
+    // (an auction's end locks its winning fee at the key block of its end: not at the claim's height)
+    const lockedAtClaim = ofKind('fee_lock_name').filter((t) =>
+      claims.some((c) => c.hash === t.ref_tx_hash && c.height === t.height),
+    );
+    expect(lockedAtClaim.map((t) => [t.ref_tx_hash, t.account_id, String(t.amount), t.height])).to.deep.equal(
+      booked(claims.filter((c) => !inAuction(c))),
+    );
+    for (const [i, lock] of lockedAtClaim.entries())
+      expect(lock.ref_block_hash).to.equal(claims.filter((c) => !inAuction(c))[i]!.blockHash);
+    const spends = ofKind('fee_spend_name');
+    expect(spends.map((t) => [t.ref_tx_hash, t.account_id, String(t.amount), t.height])).to.deep.equal(
+      booked(claims.filter(inAuction)),
+    );
+    // a bid (salt 0) returns the fee of the claim or bid before it on the same name, referring to that one
     const refunds = transfers.filter((t) => t.kind === 'fee_refund_name');
     const expected = claims.flatMap((c, i) => {
       if (Number(txOf(c).name_salt) !== 0) return [];
@@ -141,9 +154,9 @@ describe('/v3 transfers and account activities, checked against the devnode chai
         .filter((p) => txOf(p).name === txOf(c).name)
         .at(-1);
       if (before === undefined) return [];
-      return [[c.hash, String(txOf(before).account_id), String(txOf(before).name_fee)]];
+      return [[c.height, before.hash, String(txOf(before).account_id), String(txOf(before).name_fee)]];
     });
-    expect(refunds.map((t) => [t.ref_tx_hash, t.account_id, String(t.amount)])).to.deep.equal(expected);
+    expect(refunds.map((t) => [t.height, t.ref_tx_hash, t.account_id, String(t.amount)])).to.deep.equal(expected);
     const rewards = transfers.filter((t) => t.kind === 'reward_oracle');
     const responses = chain.transactions.filter((t) => txOf(t).type === 'OracleRespondTx');
     expect(rewards.map((t) => t.ref_tx_hash)).to.deep.equal(responses.map((t) => t.hash));

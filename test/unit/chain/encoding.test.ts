@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import bs58 from 'bs58';
-import { base58, decode, DecodeError, encode, hash, isEncoded, reprefix } from '../../../src/chain/encoding.ts';
+import {
+  base58,
+  base58Decode,
+  decode,
+  DecodeError,
+  encode,
+  hash,
+  isEncoded,
+  reprefix,
+} from '../../../src/chain/encoding.ts';
 import { randomBytes } from 'node:crypto';
 
 describe('chain/encoding', () => {
@@ -23,6 +32,22 @@ describe('chain/encoding', () => {
     }
     expect(base58(new Uint8Array(0))).to.equal('');
     expect(base58(Uint8Array.of(0, 0, 1))).to.equal('112');
+  });
+
+  it('decodes Base58 like the bs58 library: leading ones, every length, characters outside the alphabet', () => {
+    for (let i = 0; i < 3000; i++) {
+      const bytes = randomBytes(i % 300);
+      if (i % 5 === 0 && bytes.length > 2) bytes.fill(0, 0, 1 + (i % 3));
+      const text = bs58.encode(bytes);
+      expect(base58Decode(text).equals(Buffer.from(bs58.decode(text))), text).to.equal(true);
+    }
+    // any text of the alphabet, not only what an encoder writes
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from(randomBytes(i % 40), (b) => alphabet[b % 58]).join('');
+      expect(base58Decode(text).equals(Buffer.from(bs58.decode(text))), text).to.equal(true);
+    }
+    for (const bad of ['0', 'O', 'I', 'l', 'ab+', 'é', 'a b']) expect(() => base58Decode(bad), bad).to.throw();
   });
 
   it('encodes the empty byte array as the node does', () => {

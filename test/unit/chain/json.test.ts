@@ -39,6 +39,22 @@ describe('chain/json', () => {
     expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).to.equal(12345678901234567890n);
   });
 
+  it('parses and writes alike with and without an integer beyond 2^53 in the text', () => {
+    // 16 digits: the first length that can be unsafe; a safe one stays a number either way
+    expect(parseJson('{"a":9007199254740991,"b":"1234567890123456"}')).to.deep.equal({
+      a: 9007199254740991,
+      b: '1234567890123456',
+    });
+    expect(parseJson('[9007199254740993, 1e20, 1.5, -12]')).to.deep.equal([9007199254740993n, 1e20, 1.5, -12]);
+    expect(parseJson('{"x":[1,2,{"y":null}]}')).to.deep.equal({ x: [1, 2, { y: null }] });
+    expect(stringifyJson({ a: 1, b: [true, 'x'] })).to.equal('{"a":1,"b":[true,"x"]}');
+    expect(stringifyJson({ a: 1, b: [2n ** 64n, 'x'] })).to.equal('{"a":1,"b":[18446744073709551616,"x"]}');
+    expect(stringifyJson({ a: 1n }, 2)).to.equal('{\n  "a": 1\n}');
+    const circular: { self?: unknown } = {};
+    circular.self = circular;
+    expect(() => stringifyJson(circular)).to.throw(TypeError);
+  });
+
   it('converts integer fields and refuses lossy narrowing', () => {
     expect(toBigInt('18446744073709551615')).to.equal(18446744073709551615n);
     expect(toBigInt(7)).to.equal(7n);

@@ -38,20 +38,29 @@ export async function transfersPage(
   from: TransferKey | undefined,
   n: number,
 ): Promise<TransferRow[]> {
-  const ks = keyset(KEY, walk, from === undefined ? undefined : '$6, $7, $8, $9, $10, $11');
-  const values: unknown[] = [n, filter.kindPrefix ?? null, filter.accountId ?? null, filter.first, filter.last];
+  const values: unknown[] = [n, filter.first, filter.last];
+  // only the filters given are in the statement (one prepared plan per combination, each with its index)
+  const where = ['x.height BETWEEN $2 AND $3'];
+  if (filter.kindPrefix !== undefined) {
+    values.push(filter.kindPrefix);
+    where.push(`starts_with(x.kind, $${values.length}::text)`);
+  }
+  if (filter.accountId !== undefined) {
+    values.push(filter.accountId);
+    where.push(`x.account_id = $${values.length}`);
+  }
+  const at = values.length;
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.kind, from.accountId, from.ref);
-  // a kind prefix is a range of the text order (kinds are lower-case ASCII), so the index can still be walked
+  const start = [1, 2, 3, 4, 5, 6].map((i) => `$${at + i}`).join(', ');
+  const ks = keyset(KEY, walk, from === undefined ? undefined : start);
+  const shape = `${filter.kindPrefix === undefined ? 0 : 1}${filter.accountId === undefined ? 0 : 1}`;
   const { rows } = await db.query<TransferRow>({
-    name: `mdw_v3_transfers_${walk}${from ? '_from' : ''}`,
+    name: `mdw_v3_transfers_${walk}_${shape}${from ? '_from' : ''}`,
     text: `SELECT x.height, x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.kind, x.account_id AS "accountId",
                   x.ref_tx_hash AS ref, x.amount::text AS amount, t.tx_type AS "refTxType", t.micro_block_hash AS "refBlockHash"
              FROM internal_transfers x
              LEFT JOIN transactions t ON x.ref_tx_hash <> '' AND t.hash = x.ref_tx_hash
-            WHERE x.height BETWEEN $4 AND $5
-              AND ($2::text IS NULL OR starts_with(x.kind, $2::text))
-              AND ($3::text IS NULL OR x.account_id = $3::text)
-              AND ${ks.where}
+            WHERE ${where.join(' AND ')} AND ${ks.where}
             ORDER BY ${ks.order} LIMIT $1`,
     values,
   });

@@ -1,0 +1,61 @@
+/**
+ * @module What a /v3 transaction page costs per row in the server's CPU, as instructions (valgrind's
+ * cachegrind, independent of load): the jsonb's parse as the pg type parser runs it, then ae_mdw's
+ * Transaction (`encoded_tx`, `tx` with mdw's fields, its JSON text), over the signed transactions of
+ * a generated devnode chain. Two child runs of different round counts; the difference per row cancels
+ * Node's start. `node bench/v3-render.ts` (BENCH_GENERATIONS, default 100); the child mode renders.
+ */
+import { generateChain } from '../src/devnode/index.ts';
+import { txJson } from '../src/devnode/views.ts';
+import { parseJson, stringifyJson, type Json } from '../src/chain/json.ts';
+import { transactionJson } from '../src/api/routes/v3/render-tx.ts';
+import type { TxRow } from '../src/db/queries/v3/transactions.ts';
+import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
+
+const generations = Number(process.env.BENCH_GENERATIONS ?? 100);
+
+/** rows are the chain's transactions as stored: the row's fields, and `tx` as the jsonb text pg hands over. */
+function rows(): { row: Omit<TxRow, 'tx'>; text: string }[] {
+  const { chain } = generateChain({ generations, seed: 'bench-v3-render' });
+  return [...chain.txs.values()]
+    .filter((r) => r.blockHash !== undefined)
+    .map((r) => {
+      const s = parseJson(txJson(r)) as { [k: string]: Json };
+      const tx = s.tx as { [k: string]: Json };
+      return {
+        row: {
+          hash: String(s.hash),
+          height: Number(s.block_height),
+          microBlockHash: String(s.block_hash),
+          microIndex: 0,
+          txIndex: 0,
+          microTimeMs: '0',
+          txType: String(tx.type),
+          signatures: (s.signatures as string[] | undefined) ?? null,
+          call: null,
+          name: null,
+        },
+        text: stringifyJson(tx),
+      };
+    });
+}
+
+if (process.env.BENCH_V3_RENDER_ROUNDS !== undefined) {
+  const list = rows();
+  let bytes = 0;
+  for (let r = 0; r < Number(process.env.BENCH_V3_RENDER_ROUNDS); r++)
+    for (const { row, text } of list) bytes += transactionJson({ ...row, tx: parseJson(text) as TxRow['tx'] }).length;
+  console.log(JSON.stringify({ rows: list.length, bytes }));
+} else {
+  if (!valgrindAvailable()) throw new Error('valgrind is needed');
+  const run = async (rounds: number) => {
+    const { instructions, report } = await countInstructions([import.meta.filename], {
+      ...process.env,
+      BENCH_V3_RENDER_ROUNDS: String(rounds),
+    });
+    return { count: instructions, units: rounds * (JSON.parse(report) as { rows: number }).rows };
+  };
+  const [one, six] = [await run(1), await run(6)];
+  const perRow = perUnit(one, six);
+  console.log(`v3 transaction rendering: ${Math.round(perRow / 1000)} k instructions per row (${one.units} rows)`);
+}
