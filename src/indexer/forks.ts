@@ -5,6 +5,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../db/queries/blocks.ts';
 import type { NodeClient } from '../node/client.ts';
+import { isJsonObject } from '../chain/json.ts';
 import { NodeError } from '../node/errors.ts';
 import { mapLimit, microBlockHashes } from './fetch.ts';
 import type { FetchedGeneration } from './rows.ts';
@@ -104,7 +105,12 @@ export async function checkForks(
   }
   const top = stored[0]!;
   const storedMicro = await microBlockHashesAt(db, top.height);
-  const change = classifyTopMicroBlocks(storedMicro, microBlockHashes(await node.generation(top.height), top.height));
+  const generation = await node.generation(top.height);
+  // the node may have replaced its top since its key hashes were read: a generation of another key block is a fork,
+  // never growth (its micro blocks would be appended under the stored key block)
+  const keyBlock = generation.key_block;
+  if (isJsonObject(keyBlock) && keyBlock.hash !== top.hash) return { kind: 'fork', from: top.height };
+  const change = classifyTopMicroBlocks(storedMicro, microBlockHashes(generation, top.height));
   if (change === 'same') return undefined;
   return change === 'grew'
     ? { kind: 'grew', height: top.height, stored: storedMicro.length }
