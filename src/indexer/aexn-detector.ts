@@ -12,7 +12,7 @@ import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
 import { ErrorCode } from '../errors.ts';
 import { NodeError } from '../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { dryRun, PRUNED, REFUSED, type DryRunResult } from './aexn-dry-run.ts';
+import { dryRun, PRUNED, REFUSED, type DryRunResult } from '../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';

@@ -3,7 +3,7 @@ import { encode } from '../../../src/chain/encoding.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { aex9Event, aexnRows, emittedLogs, type EmittedLog } from '../../../src/indexer/aexn-rows.ts';
 import { readMeta } from '../../../src/indexer/aexn-detector.ts';
-import { readResults } from '../../../src/indexer/aexn-dry-run.ts';
+import { readResults } from '../../../src/node/dry-run.ts';
 import { eventTopic } from '../../../src/indexer/call-events.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
 import { snakeTxType } from '../../../src/api/routes/v3/render-aex9.ts';

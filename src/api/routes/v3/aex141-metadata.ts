@@ -9,7 +9,7 @@ import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { storedTopHash } from '../../../db/queries/v3/aex141.ts';
-import { dryRun } from '../../../indexer/aexn-dry-run.ts';
+import { dryRun } from '../../../node/dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';
 
 interface Encoder {

@@ -1,9 +1,10 @@
 /**
  * @module The node's dry-run (`POST /v2/dry-run`) for AEX-N meta info and balances at a contract's
- * creation block, as ae_mdw reads them: several read-only calls on top of one block in one request.
+ * creation block and AEX-141 metadata, as ae_mdw reads them: several read-only calls on top of one block in one
+ * request. A node client, so the indexer and the API both use it.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import { NodeError } from '../node/errors.ts';
+import { NodeError } from './errors.ts';
 import { ErrorCode } from '../errors.ts';
 
 /** DryRunCall is one call: the contract and its calldata (`cb_`). */

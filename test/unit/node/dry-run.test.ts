@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dryRun, PRUNED, REFUSED } from '../../../src/indexer/aexn-dry-run.ts';
+import { dryRun, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 
 /** A node answering every dry-run with one status (and results when 200), recording the bodies it got. */
