@@ -18,32 +18,8 @@ const day = (ms: string): string => DAY.replace('%s', ms);
 /** What the populator computes itself for each height of a batch (same order in every array). */
 export interface GenerationFigures {
   readonly heights: readonly number[];
-  readonly blockRewards: readonly bigint[];
-  readonly devRewards: readonly bigint[];
   readonly difficulties: readonly bigint[];
   readonly hashrates: readonly bigint[];
-}
-
-/**
- * rewardsByHeight sums the `reward_block` and `reward_dev` internal transfers each key block from..to
- * paid (the writer stores them before the statistics are derived): ae_mdw's delta block and dev rewards.
- */
-export async function rewardsByHeight(
-  db: Queryable,
-  from: number,
-  to: number,
-): Promise<Map<number, { block: bigint; dev: bigint }>> {
-  const { rows } = await db.query<{ height: number; block: string; dev: string }>({
-    name: 'mdw_stats_rewards_by_height',
-    text: `SELECT height,
-                  coalesce(sum(amount) FILTER (WHERE kind = 'reward_block'), 0)::text AS block,
-                  coalesce(sum(amount) FILTER (WHERE kind = 'reward_dev'), 0)::text AS dev
-             FROM internal_transfers
-            WHERE height BETWEEN $1 AND $2 AND kind IN ('reward_block', 'reward_dev')
-            GROUP BY height`,
-    values: [from, to],
-  });
-  return new Map(rows.map((r) => [r.height, { block: BigInt(r.block), dev: BigInt(r.dev) }]));
 }
 
 // A name event is a name's state from its height until the name's next event.
@@ -92,7 +68,11 @@ const DELTAS = `
       WHERE c.height = k.height AND c.tx_type = 'ChannelCreateTx')::int AS channels_opened,
     (SELECT count(*) FROM channel_events c WHERE c.height = k.height AND c.closes)::int AS channels_closed,
     (SELECT count(*) FROM contracts c WHERE c.height = k.height)::int AS contracts_created,
-    p.block_reward, p.dev_reward,
+    -- what the key block paid (the writer stores the internal transfers first)
+    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
+      WHERE i.height = k.height AND i.kind = 'reward_block') AS block_reward,
+    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
+      WHERE i.height = k.height AND i.kind = 'reward_dev') AS dev_reward,
     (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
       WHERE e.height = k.height AND e.kind IN ('claim', 'bid')) AS burned_in_auctions,
     (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
@@ -123,8 +103,7 @@ const DELTAS = `
     (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
       WHERE i.height = k.height AND (i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%')) AS minted
   FROM key_blocks k
-  JOIN unnest($1::int[], $4::numeric[], $5::numeric[]) AS p(height, block_reward, dev_reward) ON p.height = k.height
-  WHERE k.height BETWEEN $2 AND $3`;
+  WHERE ${inBatch('k.height')}`;
 
 const DELTA_COLUMNS = `height, time_ms, beneficiary, auctions_started, auctions_ended, names_activated, names_expired,
   names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered, channels_opened,
@@ -241,7 +220,7 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   await db.query(STATEMENTS.accounts, batch);
   await db.query(STATEMENTS.active, batch);
   await db.query(STATEMENTS.minerRewards, batch);
-  await db.query(STATEMENTS.generations, [...batch, text(f.blockRewards), text(f.devRewards)]);
+  await db.query(STATEMENTS.generations, batch);
   await db.query(
     `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
     [f.heights[0]],
