@@ -17,6 +17,7 @@ import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { contractReaders } from './aexn-detector.ts';
+import { DeriveBackfill } from './derive-backfill.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -35,7 +36,8 @@ export interface PopulatorDeps {
 export type Populator = Role & { synced(): Promise<void> };
 
 /**
- * startPopulator runs migrations, then loads and follows the chain in the background until stop(). It writes only
+ * startPopulator runs migrations, derives what an upgrade's new derived tables lack for the stored heights
+ * from the stored rows (derive-backfill.ts), then loads and follows the chain in the background until stop(). It writes only
  * while it holds the schema's writer lock; when the connection holding it dies (a database restart,
  * `pg_terminate_backend`, a failover) it stops writing, takes the lock again with backoff and resumes from what the
  * database holds.
@@ -106,8 +108,16 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
     const follower = newFollower(term);
+    const backfill = new DeriveBackfill({ pool, log, rules: transferRules, batchHeights: cfg.batchSize });
     while (!term.aborted) {
       try {
+        // derived areas an upgrade added are derived from the stored rows before the chain is followed
+        if (await backfill.step()) {
+          await heartbeat(pool, SyncStatus.BACKFILLING, null, null);
+          failures.recovered();
+          backoff.reset();
+          continue;
+        }
         const result = await follower.step();
         failures.recovered();
         backoff.reset();

@@ -1,0 +1,80 @@
+/**
+ * @module derive_backfill (migration 0080): the derived areas some stored heights still lack, and the
+ * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
+ */
+import type { Queryable } from '../pool.ts';
+
+/** A derived area's pending work: stored heights next..to still lack its rows. */
+export interface PendingBackfill {
+  readonly area: string;
+  readonly next: number;
+  readonly to: number;
+}
+
+/** pendingBackfills lists the areas still to derive, in the order given (earlier areas feed later ones). */
+export async function pendingBackfills(db: Queryable): Promise<PendingBackfill[]> {
+  const { rows } = await db.query<{ area: string; next_height: number; to_height: number }>(
+    'SELECT area, next_height, to_height FROM derive_backfill',
+  );
+  return rows.map((r) => ({ area: r.area, next: r.next_height, to: r.to_height }));
+}
+
+/** recordBackfill asks for an area's rows of heights from..to (merged with what is already asked). */
+export async function recordBackfill(db: Queryable, area: string, from: number, to: number): Promise<void> {
+  await db.query(
+    `INSERT INTO derive_backfill AS b (area, next_height, to_height) VALUES ($1, $2, $3)
+     ON CONFLICT (area) DO UPDATE SET next_height = least(b.next_height, excluded.next_height),
+                                      to_height = greatest(b.to_height, excluded.to_height)`,
+    [area, from, to],
+  );
+}
+
+/** advanceBackfill records that an area is derived below `next` (the row goes once it passes to_height). */
+export async function advanceBackfill(db: Queryable, area: string, next: number): Promise<void> {
+  await db.query('UPDATE derive_backfill SET next_height = $2 WHERE area = $1', [area, next]);
+  await db.query('DELETE FROM derive_backfill WHERE area = $1 AND next_height > to_height', [area]);
+}
+
+/** storedKeyBlockTargets gives the stored heights from..to (ascending) with their header's compact target. */
+export async function storedKeyBlockTargets(
+  db: Queryable,
+  from: number,
+  to: number,
+): Promise<{ height: number; target: string }[]> {
+  const { rows } = await db.query<{ height: number; target: string | null }>(
+    `SELECT height, data->>'target' AS target FROM key_blocks WHERE height BETWEEN $1 AND $2 ORDER BY height`,
+    [from, to],
+  );
+  return rows.map((r) => ({ height: r.height, target: r.target ?? '0' }));
+}
+
+/**
+ * replaceGenerationFees writes generation_fees of the stored heights from..to from their stored
+ * transactions as the populator counts them (indexer/internal-transfers.ts `generationFees`): every fee,
+ * of inner transactions (GAMetaTx, PayingForTx) too, and each contract tx's gas used times its gas price.
+ */
+export async function replaceGenerationFees(db: Queryable, from: number, to: number): Promise<void> {
+  await db.query('DELETE FROM generation_fees WHERE height BETWEEN $1 AND $2', [from, to]);
+  await db.query(
+    `WITH RECURSIVE txs (height, hash, tx) AS (
+       SELECT height, hash, tx FROM transactions WHERE height BETWEEN $1 AND $2
+       UNION ALL
+       SELECT height, hash, tx->'tx'->'tx' FROM txs
+        WHERE tx->>'type' IN ('GAMetaTx', 'PayingForTx') AND jsonb_typeof(tx->'tx'->'tx') = 'object'),
+     paid AS (
+       SELECT t.height, coalesce((t.tx->>'fee')::numeric, 0)
+                + CASE WHEN t.tx->>'type' IN ('ContractCallTx', 'ContractCreateTx')
+                       THEN coalesce((c.call_info->>'gas_used')::numeric, 0) * coalesce((t.tx->>'gas_price')::numeric, 0)
+                       ELSE 0 END AS fees
+         FROM txs t LEFT JOIN contract_calls c ON c.tx_hash = t.hash)
+     INSERT INTO generation_fees (height, fees)
+     SELECT k.height, coalesce((SELECT sum(fees) FROM paid p WHERE p.height = k.height), 0)
+       FROM key_blocks k WHERE k.height BETWEEN $1 AND $2`,
+    [from, to],
+  );
+}
+
+/** deleteInternalTransfers removes the internal transfers of heights from..to (to derive them again). */
+export async function deleteInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
+  await db.query('DELETE FROM internal_transfers WHERE height BETWEEN $1 AND $2', [from, to]);
+}

@@ -1,0 +1,235 @@
+/**
+ * @module Upgrading a stored database: a database that stored the chain before the derived tables existed (internal
+ * transfers and generation fees, 0012; statistics, 0070–0071) gets their rows from the rows it stores, never by
+ * fetching the chain again, and ends equal to a fresh load of the same chain. The old databases are built on the
+ * schema of their time (a prefix of migrations/) and given the chain's rows as that schema held them.
+ */
+import { expect } from 'chai';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import prom from 'prom-client';
+import { loadConfig, type Config } from '../../../src/config.ts';
+import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
+import { createPool } from '../../../src/db/pool.ts';
+import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
+import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
+import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import { startPopulator } from '../../../src/indexer/populator.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { silent } from './support/harness.ts';
+
+const FRESH = 'fresh';
+const FORK_WINDOW = 5;
+
+describe('upgrading a stored database derives the new tables from its stored rows', function () {
+  this.timeout(300_000);
+  let devnode: Devnode;
+  let db: { url: string; drop(): Promise<void> };
+  let proxy: FaultProxy;
+  let client: pg.Client;
+  let dir: string;
+
+  const config = (schema: string, nodeUrl = devnode.externalUrl): Config =>
+    loadConfig({
+      NODE_URL: nodeUrl,
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: schema,
+      POLL_INTERVAL_MS: '50',
+      BATCH_SIZE: '7',
+      FORK_WINDOW: String(FORK_WINDOW),
+      NODE_TIMEOUT_MS: '5000',
+      REWARD_RULES: 'devnode',
+      GENESIS_ACCOUNTS_FILE: join(dir, 'accounts_ae_devnet.json'),
+    });
+
+  async function populate(schema: string, nodeUrl?: string): Promise<void> {
+    const populator = await startPopulator({
+      cfg: config(schema, nodeUrl),
+      log: silent,
+      registry: new prom.Registry(),
+    });
+    try {
+      await populator.synced();
+    } finally {
+      await populator.stop();
+    }
+  }
+
+  const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> =>
+    (await client.query<T>(sql, params)).rows;
+
+  /** oldSchema migrates `schema` with the migrations up to `last` only, as a database of that time was. */
+  async function oldSchema(schema: string, last: string): Promise<void> {
+    const prefix = join(dir, `migrations-${schema}`);
+    await mkdir(prefix);
+    for (const f of await readdir(MIGRATIONS_DIR))
+      if (f.endsWith('.sql') && f <= `${last}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(prefix, f));
+    await migrate({ databaseUrl: db.url, schema, dir: prefix }, silent);
+  }
+
+  /**
+   * copyChain writes the fresh load's rows into `schema` as its older layout holds them (columns both have; a column
+   * dropped since is computed from the fresh rows), triggers off as a restore does, leaving out `skip` tables.
+   */
+  async function copyChain(schema: string, skip: (table: string) => boolean): Promise<void> {
+    const dropped: Record<string, string> = {
+      // 0031 dropped it: the transaction at the row's position
+      'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
+         WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
+    };
+    const columns = async (s: string): Promise<Map<string, string[]>> => {
+      const rows = await query<{ t: string; c: string }>(
+        `SELECT c.table_name AS t, c.column_name AS c FROM information_schema.columns c
+           JOIN information_schema.tables t USING (table_schema, table_name)
+          WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`,
+        [s],
+      );
+      const m = new Map<string, string[]>();
+      for (const r of rows) m.set(r.t, [...(m.get(r.t) ?? []), r.c]);
+      return m;
+    };
+    const fresh = await columns(FRESH);
+    await query('SET session_replication_role = replica');
+    try {
+      for (const [table, cols] of await columns(schema)) {
+        const source = fresh.get(table);
+        if (!source || skip(table) || table === 'mdw_migrations' || table === 'sync_state') continue;
+        const values = cols.map((c) => (source.includes(c) ? `a."${c}"` : (dropped[`${table}.${c}`] ?? 'DEFAULT')));
+        if (values.includes('DEFAULT')) {
+          const kept = cols.filter((_, i) => values[i] !== 'DEFAULT');
+          await query(
+            `INSERT INTO "${schema}"."${table}" (${kept.map((c) => `"${c}"`).join(', ')})
+             SELECT ${values.filter((v) => v !== 'DEFAULT').join(', ')} FROM "${FRESH}"."${table}" a`,
+          );
+        } else
+          await query(
+            `INSERT INTO "${schema}"."${table}" (${cols.map((c) => `"${c}"`).join(', ')})
+             SELECT ${values.join(', ')} FROM "${FRESH}"."${table}" a`,
+          );
+      }
+      await query(
+        `UPDATE "${schema}".sync_state SET (top_height, top_hash) = (SELECT top_height, top_hash FROM "${FRESH}".sync_state)`,
+      );
+    } finally {
+      await query('SET session_replication_role = DEFAULT');
+    }
+  }
+
+  /** The node requests that read stored heights' blocks again (the fork check reads the top FORK_WINDOW key blocks). */
+  function refetches(paths: readonly string[], top: number): string[] {
+    return paths.filter((p) => {
+      if (/\/micro-blocks\/hash\//.test(p)) return true;
+      const height = /\/(?:generations|key-blocks)\/height\/(\d+)/.exec(p)?.[1];
+      return height !== undefined && Number(height) < top - FORK_WINDOW;
+    });
+  }
+
+  /** Every table's rows in `schema` equal the fresh load's (both ways), as `mdw -v --full` compares them. */
+  async function expectEqualToFresh(schema: string): Promise<void> {
+    const pool = createPool({ databaseUrl: db.url, schema, max: 1 }, silent);
+    try {
+      const differences: string[] = [];
+      for (const table of await derivedTables(pool, FRESH)) {
+        for (const [from, other] of [
+          [FRESH, schema],
+          [schema, FRESH],
+        ] as const) {
+          const only = await rowsOnlyIn(pool, table, { from, other, heightsOf: FRESH }, undefined, 3);
+          if (only.total > 0) differences.push(`${table.name}: ${only.total} row(s) only in ${from}: ${only.rows[0]}`);
+        }
+      }
+      expect(differences).to.deep.equal([]);
+    } finally {
+      await pool.end();
+    }
+  }
+
+  /** upgradeAndFollow migrates to the latest schema and runs the populator until synced: the node requests it made. */
+  async function upgradeAndFollow(schema: string, backfills: string[]): Promise<string[]> {
+    await migrate({ databaseUrl: db.url, schema }, silent);
+    const pending = await query<{ area: string; next_height: number; to_height: number }>(
+      `SELECT area, next_height, to_height FROM "${schema}".derive_backfill ORDER BY area`,
+    );
+    const top = devnode.height();
+    expect(pending, 'what the migration asks to derive').to.deep.equal(
+      backfills.map((area) => ({ area, next_height: 0, to_height: top })),
+    );
+    const before = proxy.stats.paths.length;
+    await populate(schema, proxy.url);
+    return proxy.stats.paths.slice(before);
+  }
+
+  before(async () => {
+    devnode = await startDevnode(
+      {
+        port: 0,
+        internalPort: 0,
+        mine: false,
+        microBlockIntervalMs: 0,
+        // names, oracles, contracts and channels (statistics, name fees, oracle rewards); no tokens (not backfilled)
+        generate: { generations: 45, microBlocksPerGeneration: 2, txsPerMicroBlock: 5, seed: 'upgrade', tokenShare: 0 },
+      },
+      silent,
+    );
+    db = await createTestDatabase();
+    dir = await mkdtemp(join(tmpdir(), 'mdw-upgrade-'));
+    await writeFile(join(dir, 'accounts_ae_devnet.json'), genesisAccountsJson(devnode.chain));
+    proxy = await startFaultProxy(devnode.externalUrl);
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await populate(FRESH);
+  });
+  after(async () => {
+    await client?.end();
+    await proxy?.close();
+    await devnode?.stop();
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a database stored before the internal transfers (0012) gets its transfers, fees and statistics from its rows', async () => {
+    await oldSchema('before_0012', '0011_v3_transfers');
+    await copyChain('before_0012', () => false);
+    const top = devnode.height();
+    const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM before_0012.transactions');
+    expect(Number(stored!.n)).to.be.greaterThan(100);
+
+    const paths = await upgradeAndFollow('before_0012', ['stats', 'transfers']);
+    expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
+    await expectEqualToFresh('before_0012');
+    // the backfill is done and recorded so: it never runs again
+    expect(await query('SELECT * FROM before_0012.derive_backfill')).to.deep.equal([]);
+    const [rewards] = await query<{ n: string }>(
+      "SELECT count(*) AS n FROM before_0012.internal_transfers WHERE kind = 'reward_block'",
+    );
+    expect(Number(rewards!.n)).to.be.greaterThan(top / 2);
+  });
+
+  it('a database the first 0070/0071 marked for a full re-derivation is backfilled instead, the mark cleared', async () => {
+    // as those migrations left it: no statistics for the stored heights, rederive_from 0, applied in an earlier run
+    await oldSchema('first_0071', '0071_stats_miner_rewards');
+    await copyChain('first_0071', (t) => t.startsWith('stats_'));
+    await query('UPDATE first_0071.sync_state SET rederive_from = 0');
+    await query("UPDATE first_0071.mdw_migrations SET applied_at = now() - interval '1 day'");
+    const top = devnode.height();
+
+    const paths = await upgradeAndFollow('first_0071', ['stats']);
+    expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
+    expect(await query('SELECT rederive_from FROM first_0071.sync_state')).to.deep.equal([{ rederive_from: null }]);
+    await expectEqualToFresh('first_0071');
+  });
+
+  it('keeps a re-derive mark that did not come from the first 0070/0071 (they run in this same migration)', async () => {
+    await oldSchema('genuine_mark', '0069_none');
+    await copyChain('genuine_mark', () => false);
+    await query('UPDATE genuine_mark.sync_state SET rederive_from = 30');
+    await migrate({ databaseUrl: db.url, schema: 'genuine_mark' }, silent);
+    expect(await query('SELECT rederive_from FROM genuine_mark.sync_state')).to.deep.equal([{ rederive_from: 30 }]);
+    expect(await query('SELECT area, next_height FROM genuine_mark.derive_backfill')).to.deep.equal([
+      { area: 'stats', next_height: 0 },
+    ]);
+  });
+});
