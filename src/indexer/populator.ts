@@ -36,8 +36,8 @@ export interface PopulatorDeps {
 export type Populator = Role & { synced(): Promise<void> };
 
 /**
- * startPopulator runs migrations, derives what an upgrade's new derived tables lack for the stored heights
- * from the stored rows (derive-backfill.ts), then loads and follows the chain in the background until stop(). It writes only
+ * startPopulator runs migrations, then loads and follows the chain, deriving beside it what derived areas lack for
+ * stored heights from the stored rows (derive-backfill.ts), in the background until stop(). It writes only
  * while it holds the schema's writer lock; when the connection holding it dies (a database restart,
  * `pg_terminate_backend`, a failover) it stops writing, takes the lock again with backoff and resumes from what the
  * database holds.
@@ -108,21 +108,16 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
     const follower = newFollower(term);
-    const backfill = new DeriveBackfill({ pool, log, rules: transferRules, batchHeights: cfg.batchSize });
+    const backfill = new DeriveBackfill({ pool, log, rules: transferRules, batchHeights: cfg.batchSize, metrics });
     while (!term.aborted) {
       try {
-        // derived areas an upgrade added are derived from the stored rows before the chain is followed
-        if (await backfill.step()) {
-          await heartbeat(pool, SyncStatus.BACKFILLING, null, null);
-          failures.recovered();
-          backoff.reset();
-          continue;
-        }
+        // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
+        const backfilled = await backfill.step();
         const result = await follower.step();
         failures.recovered();
         backoff.reset();
         if (follower.caughtUp) markSynced();
-        if (result === 'idle') await sleep(cfg.pollIntervalMs, term);
+        if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
         if (term.aborted) break;
         failures.failed(err, 'populator step failed; retrying');

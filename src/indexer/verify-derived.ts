@@ -6,7 +6,7 @@
 import type { Pool } from '../db/pool.ts';
 import { withShadowTables } from '../db/queries/derive-check.ts';
 import { pendingBackfills } from '../db/queries/derive-backfill.ts';
-import { BACKFILL_AREAS } from './derive-backfill.ts';
+import { DERIVED_AREAS } from './derive-backfill.ts';
 import type { TransferRules } from './internal-transfers.ts';
 
 /** Heights re-derived per statement batch (as the backfill's batches). */
@@ -34,9 +34,9 @@ export async function compareStoredDerivations(
     pool,
     schema,
     async (db, top) => {
-      for (const derive of BACKFILL_AREAS.values())
+      for (const derive of DERIVED_AREAS.values())
         for (let from = 0; from <= top; from += HEIGHTS_PER_BATCH)
-          await derive(db, from, Math.min(from + HEIGHTS_PER_BATCH - 1, top), rules);
+          await derive.stored(db, from, Math.min(from + HEIGHTS_PER_BATCH - 1, top), rules);
     },
     shown,
   );

@@ -4,19 +4,56 @@
  */
 import type { Queryable } from '../pool.ts';
 
-/** A derived area's pending work: stored heights next..to still lack its rows. */
+/** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
 export interface PendingBackfill {
   readonly area: string;
   readonly next: number;
   readonly to: number;
+  readonly failingSince?: Date;
+  readonly error?: string;
 }
 
-/** pendingBackfills lists the areas still to derive, in the order given (earlier areas feed later ones). */
+/** pendingBackfills lists the areas still to derive (in no order: the caller knows which feeds which). */
 export async function pendingBackfills(db: Queryable): Promise<PendingBackfill[]> {
-  const { rows } = await db.query<{ area: string; next_height: number; to_height: number }>(
-    'SELECT area, next_height, to_height FROM derive_backfill',
+  const { rows } = await db.query<{
+    area: string;
+    next_height: number;
+    to_height: number;
+    failing_since: Date | null;
+    last_error: string | null;
+  }>('SELECT area, next_height, to_height, failing_since, last_error FROM derive_backfill ORDER BY area');
+  return rows.map((r) => ({
+    area: r.area,
+    next: r.next_height,
+    to: r.to_height,
+    ...(r.failing_since ? { failingSince: r.failing_since, error: r.last_error ?? '' } : {}),
+  }));
+}
+
+/** recordFailure notes that an area's derivation failed (the first failure's time is kept), or clears it (null). */
+export async function recordFailure(db: Queryable, area: string, error: string | null): Promise<void> {
+  await db.query(
+    `UPDATE derive_backfill SET last_error = $2,
+            failing_since = CASE WHEN $2::text IS NULL THEN NULL ELSE coalesce(failing_since, now()) END
+      WHERE area = $1`,
+    [area, error],
   );
-  return rows.map((r) => ({ area: r.area, next: r.next_height, to: r.to_height }));
+}
+
+/**
+ * withSavepoint runs `fn` so that its failure undoes only its own statements, not the caller's transaction:
+ * the error is returned (undefined on success).
+ */
+export async function withSavepoint(db: Queryable, fn: () => Promise<void>): Promise<unknown> {
+  await db.query('SAVEPOINT mdw_derive');
+  try {
+    await fn();
+    await db.query('RELEASE SAVEPOINT mdw_derive');
+    return undefined;
+  } catch (err) {
+    await db.query('ROLLBACK TO SAVEPOINT mdw_derive');
+    return err;
+  }
 }
 
 /** recordBackfill asks for an area's rows of heights from..to (merged with what is already asked). */

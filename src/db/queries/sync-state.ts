@@ -9,8 +9,6 @@ export const SyncStatus = {
   /** a failure other than the node's (the database, a bug): retried the same way */
   ERROR: 'error',
   RELOADING: 'reloading',
-  /** deriving an upgrade's new derived tables for the stored heights (derive_backfill) before following */
-  BACKFILLING: 'backfilling',
   STOPPED: 'stopped',
 } as const;
 export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];

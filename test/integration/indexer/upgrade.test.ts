@@ -9,18 +9,20 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import pino from 'pino';
 import prom from 'prom-client';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
+import { syncState } from '../../../src/db/queries/stats.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/populator.ts';
 import { verifyChain } from '../../../src/indexer/verify.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
-import { silent } from './support/harness.ts';
+import { silent, waitFor } from './support/harness.ts';
 
 const FRESH = 'fresh';
 const FORK_WINDOW = 5;
@@ -159,7 +161,22 @@ describe('upgrading a stored database derives the new tables from its stored row
       backfills.map((area) => ({ area, next_height: 0, to_height: top })),
     );
     const before = proxy.stats.paths.length;
-    await populate(schema, proxy.url);
+    const populator = await startPopulator({
+      cfg: config(schema, proxy.url),
+      log: silent,
+      registry: new prom.Registry(),
+    });
+    try {
+      await populator.synced();
+      // the backfill goes on beside the followed chain
+      await waitFor(
+        'the backfill to end',
+        async () => (await query(`SELECT 1 FROM "${schema}".derive_backfill`)).length === 0,
+        60_000,
+      );
+    } finally {
+      await populator.stop();
+    }
     return proxy.stats.paths.slice(before);
   }
 
@@ -276,5 +293,58 @@ describe('upgrading a stored database derives the new tables from its stored row
       );
     }
     expect(await verify()).to.deep.equal([]);
+  });
+
+  it('a derivation that always fails is reported once, defers its heights while the chain is followed, and catches up', async () => {
+    const logs: { level: number; msg: string; area?: string }[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
+    const registry = new prom.Registry();
+    const failingMetric = async (): Promise<string> =>
+      (await registry.getSingleMetricAsString('mdw_derive_failing')).split('\n').find((l) => l.includes('"stats"')) ??
+      '';
+    // every write of statistics fails from now on
+    await query(`CREATE FUNCTION "${FRESH}".stats_broken() RETURNS trigger LANGUAGE plpgsql AS $$
+                 BEGIN RAISE EXCEPTION 'statistics broken on purpose'; END $$`);
+    await query(`CREATE TRIGGER stats_broken BEFORE INSERT ON "${FRESH}".stats_generations
+                 FOR EACH STATEMENT EXECUTE PROCEDURE "${FRESH}".stats_broken()`);
+    const populator = await startPopulator({ cfg: config(FRESH), log, registry });
+    const storedTop = async (): Promise<number> =>
+      (await query<{ h: number }>(`SELECT max(height) AS h FROM "${FRESH}".key_blocks`))[0]!.h;
+    try {
+      await populator.synced();
+      const before = devnode.height();
+      for (let i = 0; i < 3; i++) await devnode.mineKeyBlock();
+      // the chain is followed all the same
+      await waitFor('the new heights', async () => (await storedTop()) === before + 3, 30_000);
+      await waitFor('the failure recorded', async () => (await failingMetric()).endsWith(' 1'), 30_000);
+      const pool = createPool({ databaseUrl: db.url, schema: FRESH, max: 1 }, silent);
+      try {
+        const state = await syncState(pool);
+        expect(state.derivations).to.have.length(1);
+        expect(state.derivations![0]).to.include({ area: 'stats', next: before + 1, to: before + 3 });
+        expect(state.derivations![0]!.error).to.contain('statistics broken on purpose');
+        expect(state.derivations![0]!.failingSince).to.be.instanceOf(Date);
+      } finally {
+        await pool.end();
+      }
+      // one error however many retries
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(logs.filter((l) => l.level === 50 && l.area === 'stats')).to.have.length(1);
+      await query(`DROP TRIGGER stats_broken ON "${FRESH}".stats_generations`);
+      await waitFor(
+        'the deferred heights derived',
+        async () => (await query(`SELECT 1 FROM "${FRESH}".derive_backfill`)).length === 0,
+        90_000,
+      );
+      expect(await failingMetric()).to.match(/ 0$/);
+      expect(logs.filter((l) => l.msg === 'deriving the area works again' && l.area === 'stats')).to.have.length(1);
+    } finally {
+      await populator.stop();
+      await query(`DROP TRIGGER IF EXISTS stats_broken ON "${FRESH}".stats_generations`);
+    }
+    // and what it derived late equals a derivation from the stored rows (as the verify above compares)
+    const lines: string[] = [];
+    await verifyChain({ cfg: config(FRESH), log: silent, out: (l) => lines.push(l) }, {});
+    expect(lines).to.deep.equal([]);
   });
 });
