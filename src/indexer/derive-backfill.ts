@@ -22,31 +22,53 @@ import { storedHeightsAbove } from '../db/queries/blocks.ts';
 import type { Logger } from '../log.ts';
 import { Backoff } from '../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
+import type { AexnDetector } from './aexn-detector.ts';
+import { deriveStoredTokens } from './derive-tokens.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { GenerationRows } from './rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 
+/** What the stored derivations need beyond the database. */
+export interface DeriveContext {
+  readonly rules: TransferRules;
+  /** reads new contracts' code and meta info (the token area; absent: that area cannot be derived) */
+  readonly detector?: AexnDetector;
+}
+
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
 interface AreaDerivation {
-  readonly batch: (db: Queryable, gens: readonly GenerationRows[], rules: TransferRules) => Promise<void>;
-  readonly stored: (db: Queryable, from: number, to: number, rules: TransferRules) => Promise<void>;
+  /** absent: the writer writes the area's rows of a batch itself */
+  readonly batch?: (db: Queryable, gens: readonly GenerationRows[], rules: TransferRules) => Promise<void>;
+  readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
+  /** the stored derivation asks the node (dry-runs of new contracts), so `mdw -v` does not repeat it */
+  readonly asksNode?: boolean;
 }
 
 /**
- * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply), and
- * each generation's rewards read the fees of generations before it.
+ * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
+ * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
   [
     'transfers',
     {
       batch: writeInternalTransfers,
-      async stored(db, from, to, rules) {
+      async stored(db, from, to, { rules }) {
         await deleteInternalTransfers(db, from, to);
         await replaceGenerationFees(db, from, to);
         const heights = (await storedKeyBlockTargets(db, from, to)).map((b) => b.height);
         await deriveTransfersOfStored(db, heights, { from, to }, rules);
       },
+    },
+  ],
+  [
+    'tokens',
+    {
+      async stored(db, from, to, { detector }) {
+        if (!detector) throw new Error('the token area needs a node for its contracts (none given)');
+        await deriveStoredTokens(db, detector, from, to);
+      },
+      asksNode: true,
     },
   ],
   [
@@ -75,7 +97,9 @@ export async function deriveBatchAreas(
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
     if (!deferred && !behind.has(area)) {
-      const err = await withSavepoint(db, () => derive.batch(db, gens, rules));
+      const batch = derive.batch;
+      if (!batch) continue;
+      const err = await withSavepoint(db, () => batch(db, gens, rules));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, errorMessage(err));
@@ -90,6 +114,8 @@ export interface DeriveBackfillDeps {
   readonly pool: Pool;
   readonly log: Logger;
   readonly rules: TransferRules;
+  /** the token area's contract reader (its own: the follower's prepares batches meanwhile) */
+  readonly detector?: AexnDetector;
   /** heights derived per transaction */
   readonly batchHeights: number;
   readonly metrics?: Pick<IndexerMetrics, 'derivePendingHeights' | 'deriveFailing'>;
@@ -113,7 +139,7 @@ export class DeriveBackfill {
    * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
    */
   async step(): Promise<boolean> {
-    const { pool, log, rules, batchHeights } = this.#deps;
+    const { pool, log, rules, detector, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = [...DERIVED_AREAS.keys()].map((area) => pending.find((p) => p.area === area)).find((p) => p);
@@ -133,7 +159,7 @@ export class DeriveBackfill {
     const to = Math.min(from + batchHeights - 1, job.to);
     try {
       await withTransaction(pool, async (client) => {
-        if (from <= to) await derive.stored(client, from, to, rules);
+        if (from <= to) await derive.stored(client, from, to, { rules, detector });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
       });

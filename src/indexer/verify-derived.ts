@@ -35,8 +35,9 @@ export async function compareStoredDerivations(
     schema,
     async (db, top) => {
       for (const derive of DERIVED_AREAS.values())
-        for (let from = 0; from <= top; from += HEIGHTS_PER_BATCH)
-          await derive.stored(db, from, Math.min(from + HEIGHTS_PER_BATCH - 1, top), rules);
+        if (!derive.asksNode)
+          for (let from = 0; from <= top; from += HEIGHTS_PER_BATCH)
+            await derive.stored(db, from, Math.min(from + HEIGHTS_PER_BATCH - 1, top), { rules });
     },
     shown,
   );

@@ -39,6 +39,17 @@ function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
 
 const ENCODE_TURN = 500;
 
+/** writeTableRows writes rows of one table as the writer does (one COPY); the caller owns the transaction. */
+export async function writeTableRows<R>(db: Queryable, spec: TableSpec<R>, rows: readonly R[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyMany(
+    db,
+    spec.table,
+    spec.columns.map(([name]) => name),
+    copyChunks(copyLines(spec, rows)),
+  );
+}
+
 /** EncodedRows are the COPY payloads of the tables that need no stored state, made before the transaction. */
 export type EncodedRows = ReadonlyMap<string, Buffer[]>;
 

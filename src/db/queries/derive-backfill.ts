@@ -2,6 +2,7 @@
  * @module derive_backfill (migration 0080): the derived areas some stored heights still lack, and the
  * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
  */
+import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
@@ -114,4 +115,62 @@ export async function replaceGenerationFees(db: Queryable, from: number, to: num
 /** deleteInternalTransfers removes the internal transfers of heights from..to (to derive them again). */
 export async function deleteInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
   await db.query('DELETE FROM internal_transfers WHERE height BETWEEN $1 AND $2', [from, to]);
+}
+
+/** A stored transaction that may be or wrap a contract call or creation, with its call's stored row. */
+export interface StoredContractTx {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly hash: string;
+  readonly microBlockHash: string;
+  readonly tx: Json;
+  /** the contract_calls row, when the transaction has one */
+  readonly call?: { readonly contractId: string; readonly callerId: string; readonly callInfo: Json | null };
+}
+
+/** storedContractTxs lists the stored transactions of heights from..to that are or wrap contract txs, in chain order. */
+export async function storedContractTxs(db: Queryable, from: number, to: number): Promise<StoredContractTx[]> {
+  const { rows } = await db.query<{
+    height: number;
+    micro_index: number;
+    tx_index: number;
+    hash: string;
+    micro_block_hash: string;
+    tx: Json;
+    contract_id: string | null;
+    caller_id: string | null;
+    call_info: Json | null;
+  }>(
+    `SELECT t.height, t.micro_index, t.tx_index, t.hash, t.micro_block_hash, t.tx, c.contract_id, c.caller_id, c.call_info
+       FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
+      WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN ('ContractCallTx', 'ContractCreateTx', 'GAMetaTx', 'PayingForTx')
+      ORDER BY t.height, t.micro_index, t.tx_index`,
+    [from, to],
+  );
+  return rows.map((r) => ({
+    height: r.height,
+    microIndex: r.micro_index,
+    txIndex: r.tx_index,
+    hash: r.hash,
+    microBlockHash: r.micro_block_hash,
+    tx: r.tx,
+    ...(r.contract_id === null
+      ? {}
+      : { call: { contractId: r.contract_id, callerId: r.caller_id ?? '', callInfo: r.call_info } }),
+  }));
+}
+
+/** deleteTokenRows removes the AEX-N, AEX-9, AEX-141 and DEX rows of heights from..to (their triggers follow). */
+export async function deleteTokenRows(db: Queryable, from: number, to: number): Promise<void> {
+  for (const table of [
+    'aex9_events',
+    'aex9_transfers',
+    'aex141_events',
+    'dex_swaps',
+    'dex_pairs',
+    'aexn_call_created',
+    'aexn_contracts',
+  ])
+    await db.query(`DELETE FROM ${table} WHERE height BETWEEN $1 AND $2`, [from, to]);
 }

@@ -66,7 +66,7 @@ describe('upgrading a stored database derives the new tables from its stored row
 
   /** oldSchema migrates `schema` with the migrations up to `last` only, as a database of that time was. */
   async function oldSchema(schema: string, last: string): Promise<void> {
-    const prefix = join(dir, `migrations-${schema}`);
+    const prefix = join(dir, `migrations-${schema}-${last}`);
     await mkdir(prefix);
     for (const f of await readdir(MIGRATIONS_DIR))
       if (f.endsWith('.sql') && f <= `${last}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(prefix, f));
@@ -187,8 +187,14 @@ describe('upgrading a stored database derives the new tables from its stored row
         internalPort: 0,
         mine: false,
         microBlockIntervalMs: 0,
-        // names, oracles, contracts and channels (statistics, name fees, oracle rewards); no tokens (not backfilled)
-        generate: { generations: 45, microBlocksPerGeneration: 2, txsPerMicroBlock: 5, seed: 'upgrade', tokenShare: 0 },
+        // names, oracles, contracts, channels, AEX-9, AEX-141 and DEX traffic (a token transaction in two)
+        generate: {
+          generations: 60,
+          microBlocksPerGeneration: 2,
+          txsPerMicroBlock: 5,
+          seed: 'upgrade',
+          tokenShare: 0.5,
+        },
       },
       silent,
     );
@@ -215,23 +221,35 @@ describe('upgrading a stored database derives the new tables from its stored row
     const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM before_0012.transactions');
     expect(Number(stored!.n)).to.be.greaterThan(100);
 
-    const paths = await upgradeAndFollow('before_0012', ['stats', 'transfers']);
+    const paths = await upgradeAndFollow('before_0012', ['stats', 'tokens', 'transfers']);
     expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
     await expectEqualToFresh('before_0012');
     // the backfill is done and recorded so: it never runs again
     expect(await query('SELECT * FROM before_0012.derive_backfill')).to.deep.equal([]);
-    const [rewards] = await query<{ n: string }>(
-      "SELECT count(*) AS n FROM before_0012.internal_transfers WHERE kind = 'reward_block'",
-    );
-    expect(Number(rewards!.n)).to.be.greaterThan(top / 2);
+    // and none of them is empty: the chain has rewards, fees, statistics and each kind of token row
+    for (const table of [
+      "internal_transfers WHERE kind = 'reward_block'",
+      'generation_fees',
+      'stats_generations',
+      'aexn_contracts',
+      'aexn_call_created',
+      'aex9_events',
+      'aex141_events',
+      'dex_pairs',
+      'dex_swaps',
+    ]) {
+      const [n] = await query<{ n: string }>(`SELECT count(*) AS n FROM before_0012.${table}`);
+      expect(Number(n!.n), table).to.be.greaterThan(0);
+    }
   });
 
   it('a database the first 0070/0071 marked for a full re-derivation is backfilled instead, the mark cleared', async () => {
-    // as those migrations left it: no statistics for the stored heights, rederive_from 0, applied in an earlier run
+    // stored before 0070; then the first 0070/0071 ran (a run of their own), which left no statistics for the
+    // stored heights and rederive_from at 0
+    await oldSchema('first_0071', '0069_none');
+    await copyChain('first_0071', () => false);
     await oldSchema('first_0071', '0071_stats_miner_rewards');
-    await copyChain('first_0071', (t) => t.startsWith('stats_'));
     await query('UPDATE first_0071.sync_state SET rederive_from = 0');
-    await query("UPDATE first_0071.mdw_migrations SET applied_at = now() - interval '1 day'");
     const top = devnode.height();
 
     const paths = await upgradeAndFollow('first_0071', ['stats']);
