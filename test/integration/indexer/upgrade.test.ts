@@ -19,6 +19,10 @@ import { syncState } from '../../../src/db/queries/stats.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/populator.ts';
+import { DeriveBackfill } from '../../../src/indexer/derive-backfill.ts';
+import { contractReaders } from '../../../src/indexer/aexn-detector.ts';
+import { transferRulesOf } from '../../../src/indexer/internal-transfers.ts';
+import { NodeClient } from '../../../src/node/client.ts';
 import { verifyChain } from '../../../src/indexer/verify.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
@@ -241,6 +245,48 @@ describe('upgrading a stored database derives the new tables from its stored row
       const [n] = await query<{ n: string }>(`SELECT count(*) AS n FROM before_0012.${table}`);
       expect(Number(n!.n), table).to.be.greaterThan(0);
     }
+  });
+
+  it('a backfill killed mid-way goes on from its last commit in the next process', async () => {
+    await oldSchema('killed', '0011_v3_transfers');
+    await copyChain('killed', () => false);
+    await migrate({ databaseUrl: db.url, schema: 'killed' }, silent);
+    const pool = createPool({ databaseUrl: db.url, schema: 'killed', max: 2 }, silent);
+    const logs: { msg: string; area?: string; from?: number }[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
+    const rules = await transferRulesOf(config('killed'));
+    const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: 5000 }, silent);
+    // a new process: its own reader and backfill, which read where to go on from the database
+    const backfill = (): DeriveBackfill =>
+      new DeriveBackfill({
+        pool,
+        log,
+        rules,
+        detector: contractReaders(config('killed'), pool, node).aexn,
+        batchHeights: 7,
+      });
+    try {
+      // two committed batches, then the process is gone
+      const first = backfill();
+      expect(await first.step()).to.equal(true);
+      expect(await first.step()).to.equal(true);
+      expect(await query("SELECT next_height FROM killed.derive_backfill WHERE area = 'transfers'")).to.deep.equal([
+        { next_height: 14 },
+      ]);
+      const second = backfill();
+      while (await second.step());
+      const starts = logs.filter((l) => l.msg.startsWith('deriving an area for stored heights from the stored rows'));
+      expect(starts.map((l) => [l.area, l.from])).to.deep.equal([
+        ['transfers', 0],
+        ['transfers', 14],
+        ['tokens', 0],
+        ['stats', 0],
+      ]);
+    } finally {
+      await pool.end();
+    }
+    await expectEqualToFresh('killed');
+    expect(await query('SELECT * FROM killed.derive_backfill')).to.deep.equal([]);
   });
 
   it('a database the first 0070/0071 marked for a full re-derivation is backfilled instead, the mark cleared', async () => {
