@@ -125,10 +125,14 @@ describe('upgrading a stored database derives the new tables from its stored row
     }
   }
 
-  /** The node requests that read stored heights' blocks again (the fork check reads the top FORK_WINDOW key blocks). */
-  function refetches(paths: readonly string[], top: number): string[] {
+  /**
+   * The node requests that read stored blocks again: a stored micro block's, or a generation or key block below the
+   * top FORK_WINDOW ones (which the fork check reads at every poll).
+   */
+  function refetches(paths: readonly string[], top: number, storedMicroBlocks: ReadonlySet<string>): string[] {
     return paths.filter((p) => {
-      if (/\/micro-blocks\/hash\//.test(p)) return true;
+      const micro = /\/micro-blocks\/hash\/([^/]+)/.exec(p)?.[1];
+      if (micro !== undefined) return storedMicroBlocks.has(micro);
       const height = /\/(?:generations|key-blocks)\/height\/(\d+)/.exec(p)?.[1];
       return height !== undefined && Number(height) < top - FORK_WINDOW;
     });
@@ -154,13 +158,25 @@ describe('upgrading a stored database derives the new tables from its stored row
     }
   }
 
-  /** upgradeAndFollow migrates to the latest schema and runs the populator until synced: the node requests it made. */
-  async function upgradeAndFollow(schema: string, backfills: string[]): Promise<string[]> {
+  /**
+   * upgradeAndFollow migrates to the latest schema and runs the populator until synced and backfilled: the node
+   * requests it made that read stored blocks again (of the heights below `keptBelow`, when the node replaced some).
+   */
+  async function upgradeAndFollow(schema: string, backfills: string[], keptBelow = Infinity): Promise<string[]> {
+    const stored = new Set(
+      (
+        await query<{ hash: string }>(`SELECT hash FROM "${schema}".micro_blocks WHERE height < $1`, [
+          Number.isFinite(keptBelow) ? keptBelow : 2 ** 31 - 1,
+        ])
+      ).map((r) => r.hash),
+    );
     await migrate({ databaseUrl: db.url, schema }, silent);
     const pending = await query<{ area: string; next_height: number; to_height: number }>(
       `SELECT area, next_height, to_height FROM "${schema}".derive_backfill ORDER BY area`,
     );
-    const top = devnode.height();
+    const [{ top }] = (await query<{ top: number }>(`SELECT max(height) AS top FROM "${schema}".key_blocks`)) as [
+      { top: number },
+    ];
     expect(pending, 'what the migration asks to derive').to.deep.equal(
       backfills.map((area) => ({ area, next_height: 0, to_height: top })),
     );
@@ -181,7 +197,7 @@ describe('upgrading a stored database derives the new tables from its stored row
     } finally {
       await populator.stop();
     }
-    return proxy.stats.paths.slice(before);
+    return refetches(proxy.stats.paths.slice(before), top, stored);
   }
 
   before(async () => {
@@ -221,12 +237,11 @@ describe('upgrading a stored database derives the new tables from its stored row
   it('a database stored before the internal transfers (0012) gets its transfers, fees and statistics from its rows', async () => {
     await oldSchema('before_0012', '0011_v3_transfers');
     await copyChain('before_0012', () => false);
-    const top = devnode.height();
     const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM before_0012.transactions');
     expect(Number(stored!.n)).to.be.greaterThan(100);
 
-    const paths = await upgradeAndFollow('before_0012', ['stats', 'tokens', 'transfers']);
-    expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
+    const refetched = await upgradeAndFollow('before_0012', ['stats', 'tokens', 'transfers']);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     await expectEqualToFresh('before_0012');
     // the backfill is done and recorded so: it never runs again
     expect(await query('SELECT * FROM before_0012.derive_backfill')).to.deep.equal([]);
@@ -296,10 +311,9 @@ describe('upgrading a stored database derives the new tables from its stored row
     await copyChain('first_0071', () => false);
     await oldSchema('first_0071', '0071_stats_miner_rewards');
     await query('UPDATE first_0071.sync_state SET rederive_from = 0');
-    const top = devnode.height();
 
-    const paths = await upgradeAndFollow('first_0071', ['stats']);
-    expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
+    const refetched = await upgradeAndFollow('first_0071', ['stats']);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     expect(await query('SELECT rederive_from FROM first_0071.sync_state')).to.deep.equal([{ rederive_from: null }]);
     await expectEqualToFresh('first_0071');
   });
@@ -410,5 +424,22 @@ describe('upgrading a stored database derives the new tables from its stored row
     const lines: string[] = [];
     await verifyChain({ cfg: config(FRESH), log: silent, out: (l) => lines.push(l) }, {});
     expect(lines).to.deep.equal([]);
+  });
+
+  it('follows a fork and new blocks while the backfill runs, and ends as a fresh load of the new chain', async () => {
+    await oldSchema('busy', '0011_v3_transfers');
+    await copyChain('busy', () => false);
+    // the node replaces the top generations (their token calls touch contracts created long before) and grows
+    await devnode.fork(4);
+    await devnode.mineKeyBlock();
+    await devnode.mineKeyBlock();
+    // a fork's handling reloads the last height both chains share (the fork base) with the replaced ones
+    const forkBase = devnode.height() - 2 - 4;
+    const refetched = await upgradeAndFollow('busy', ['stats', 'tokens', 'transfers'], forkBase);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
+    const top = devnode.height();
+    expect(await query('SELECT max(height) AS h FROM busy.key_blocks')).to.deep.equal([{ h: top }]);
+    await populate(FRESH);
+    await expectEqualToFresh('busy');
   });
 });
