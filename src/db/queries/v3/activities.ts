@@ -3,6 +3,7 @@
  * transactions, its internal transfers, and whatever a token standard adds), each walked by its
  * own index and merged in one statement.
  */
+import { idKey, txTypeCode } from '../../../chain/id-key.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
@@ -30,7 +31,8 @@ export interface ActivityRow extends ActivityKey {
 /**
  * An ActivitySql lists an id's items. Its `select` is SQL over one table giving the columns
  * height, micro_index, tx_index, tag, ref, data (text or NULL) for the id `$2`, between heights $3
- * and $4, and, where `$5` (owned_only) is true, only the items the id itself did. Its `keyColumns`
+ * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `id.key` (from the CTE
+ * `id`) is the id's stored key in account_transactions (migration 0032). Its `keyColumns`
  * are the expressions of those five key columns over the table, in an order one of its indexes
  * serves after the id, so a page reads only its own rows. Values are placeholders, never text.
  */
@@ -52,10 +54,10 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   keyColumns: ['a.height', 'a.micro_index', 'a.tx_index', "''::text", "''::text"],
   // the hash through the position (account_transactions keeps none: migration 0031)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
-  where: `a.account = $2 AND a.height BETWEEN $3 AND $4
+  where: `a.account = (SELECT key FROM id) AND a.height BETWEEN $3 AND $4
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(a.fields) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
-                                    AND NOT (a.tx_type = 'OracleQueryTx' AND f = 'oracle_id')))`,
+                                    AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,
 };
 
 /** The internal transfers to an id (none with owned_only, as ae_mdw has it). */
@@ -68,7 +70,7 @@ export const TRANSFER_ACTIVITIES: ActivitySql = {
 };
 
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
-const START = '$6, $7, $8, $9, $10';
+const START = '$7, $8, $9, $10, $11';
 
 /** activitiesPage reads up to n items of an id's feed from the given sources, walking from a key (inclusive). */
 export async function activitiesPage(
@@ -82,13 +84,13 @@ export async function activitiesPage(
 ): Promise<ActivityRow[]> {
   if (sources.length === 0) return [];
   const start = from === undefined ? undefined : START;
-  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly];
+  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly, idKey(id)];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.tag, from.ref);
   // each source walks its own index to at most n items; the merge orders those
   const parts = sources.map((s) => {
     const ks = keyset(s.keyColumns, walk, start);
     // the position alone bounds the index scan (the row with tag and ref is checked on the rows it finds)
-    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$6, $7, $8');
+    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$7, $8, $9');
     const columns = s.keyColumns.map((c, i) => `${c} AS ${OUT[i]}`).join(', ');
     return `(SELECT '${s.source}'::text AS source, ${columns}, ${s.data} AS data FROM ${s.from}
               WHERE ${s.where} AND ${bound.where} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1)`;
@@ -99,7 +101,8 @@ export async function activitiesPage(
     undefined,
   );
   const { rows } = await db.query<ActivityRow>(
-    `SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
+    `WITH id AS (SELECT $6::bytea AS key)
+     SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
             coalesce(m.hash, k.hash) AS "blockHash", coalesce(m.time_ms, k.time_ms)::text AS "blockTime"
        FROM (${parts.join(' UNION ALL ')}) y
        LEFT JOIN micro_blocks m ON y.micro_index >= 0 AND m.height = y.height AND m.micro_index = y.micro_index
