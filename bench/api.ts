@@ -27,7 +27,7 @@
  * /proc; for mdw without PostgreSQL's share), which other jobs on the machine disturb far less
  * than rates.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
@@ -322,6 +322,7 @@ async function main(): Promise<void> {
     },
   };
   console.log(JSON.stringify(summary.ratios));
+  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
   await Promise.all([api.stop(), memoryApi.stop(), baseline.stop(), devnode.stop()]);
   await pool.end();

@@ -2,6 +2,7 @@
 import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
+import { StatementNames } from '../../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
@@ -159,8 +160,18 @@ const ROW = `t.hash, t.height, t.micro_block_hash AS "microBlockHash", t.micro_i
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
                               'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,
   ns.name`;
-const JOINS = `LEFT JOIN contract_calls c ON c.tx_hash = t.hash
+// contract_calls by position, not by hash: a page's calls then sit together in one small index
+// (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
+// a deep page)
+const JOINS = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
   LEFT JOIN name_state ns ON ns.name_hash = t.tx->>'name_id' AND t.tx_type IN ('NameUpdateTx', 'NameTransferTx', 'NameRevokeTx')`;
+
+/**
+ * Statements of pages and of their neighbours' positions, one per filter shape (the SQL depends on
+ * which filters are given, the values are parameters): a few dozen shapes cover what clients ask.
+ */
+const PAGE_STATEMENTS = new StatementNames('mdw_v3_txs_page', 64);
+const KEY_STATEMENTS = new StatementNames('mdw_v3_txs_keys', 64);
 
 /** transactionsPage reads up to n transactions the filter selects, walking from a position (inclusive). */
 export async function transactionsPage(
@@ -171,19 +182,39 @@ export async function transactionsPage(
   n: number,
 ): Promise<TxRow[]> {
   const p = new Params();
-  const body = fromWhere(f, p);
-  const ks = keyset(POSITION, walk, start === undefined ? undefined : positionParams(start, p));
-  const limit = p.add(n);
+  const page = pageSql(f, walk, start, n, p);
   const order = keyset(['t.height', 't.micro_index', 't.tx_index'], walk, undefined).order;
-  const { rows } = await db.query<TxRow>({
-    text: `WITH page AS (SELECT s.height, s.micro_index, s.tx_index ${body} AND ${ks.where} ORDER BY ${ks.order} LIMIT ${limit})
+  const text = `WITH page AS (${page})
       SELECT ${ROW} FROM page g
         JOIN transactions t ON t.height = g.height AND t.micro_index = g.micro_index AND t.tx_index = g.tx_index
         ${JOINS}
-      ORDER BY ${order}`,
-    values: p.values,
-  });
+      ORDER BY ${order}`;
+  const { rows } = await db.query<TxRow>({ name: PAGE_STATEMENTS.nameOf(text), text, values: p.values });
   return rows;
+}
+
+/**
+ * transactionPositions reads only the positions of up to n transactions the filter selects, walking
+ * from a position (inclusive): what a page needs of its neighbours for its links.
+ */
+export async function transactionPositions(
+  db: Queryable,
+  f: TxFilter,
+  walk: Walk,
+  start: TxPosition | undefined,
+  n: number,
+): Promise<TxPosition[]> {
+  const p = new Params();
+  const text = `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex" FROM (${pageSql(f, walk, start, n, p)}) g`;
+  const { rows } = await db.query<TxPosition>({ name: KEY_STATEMENTS.nameOf(text), text, values: p.values });
+  return rows;
+}
+
+/** pageSql selects the positions of up to n rows the filter selects from `start` on, in the walk's order. */
+function pageSql(f: TxFilter, walk: Walk, start: TxPosition | undefined, n: number, p: Params): string {
+  const body = fromWhere(f, p);
+  const ks = keyset(POSITION, walk, start === undefined ? undefined : positionParams(start, p));
+  return `SELECT s.height, s.micro_index, s.tx_index ${body} AND ${ks.where} ORDER BY ${ks.order} LIMIT ${p.add(n)}`;
 }
 
 /** countTransactions counts what the filter selects (index-only where the filter allows). */
