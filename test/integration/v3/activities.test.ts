@@ -13,18 +13,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
   this.timeout(180_000);
   let v3: V3UnderTest;
   let chain: ChainTruth;
-  const walk = async (path: string): Promise<Obj[]> => {
-    const items: Obj[] = [];
-    let next: string | null = path;
-    while (next !== null) {
-      const res = await v3.get(next);
-      expect(res.status, `${next}: ${res.text}`).to.equal(200);
-      const page = res.body as Raw;
-      items.push(...page.data);
-      next = page.next;
-    }
-    return items;
-  };
+  const walk = (path: string): Promise<Obj[]> => v3.walk(path);
   const txOf = (t: ChainTx): Obj => t.signed.tx as Obj;
 
   before(async () => {
