@@ -79,7 +79,25 @@ export async function writeInternalTransfers(
     db,
     gens.map((g) => ({ height: g.keyBlock.height, fees: generationFees(g) })),
   );
-  const newKeyBlocks = gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height);
+  await deriveTransfersOfStored(
+    db,
+    gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height),
+    { from: gens[0]!.keyBlock.height, to: gens.at(-1)!.keyBlock.height },
+    rules,
+  );
+}
+
+/**
+ * deriveTransfersOfStored adds the transfers of heights whose rows and generation fees are stored: the
+ * rewards and genesis accounts of `newKeyBlocks` (ascending) and what the stored rows of `range` imply
+ * (name fees, oracle rewards and refunds). The writer calls it for each batch, the backfill for stored heights.
+ */
+export async function deriveTransfersOfStored(
+  db: Queryable,
+  newKeyBlocks: readonly number[],
+  range: { readonly from: number; readonly to: number },
+  rules: TransferRules,
+): Promise<void> {
   const paying = newKeyBlocks.flatMap((height) => {
     const closer = rewardedGeneration(rules.rewards, height);
     return closer === undefined ? [] : [{ height, closer }];
@@ -98,5 +116,5 @@ export async function writeInternalTransfers(
     for (const a of rules.genesisAccounts)
       rows.push({ height: 0, ...keyLevel, kind: 'accounts_roma', accountId: a.account, amount: a.amount });
   await insertInternalTransfers(db, rows);
-  await deriveInternalTransfers(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
+  await deriveInternalTransfers(db, range.from, range.to);
 }
