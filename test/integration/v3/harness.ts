@@ -8,9 +8,16 @@ import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { HARD_FORK_FILE_VARIABLES, loadConfig } from '../../../src/config.ts';
+import type { HardForkFile } from '../../../src/chain/hard-forks.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { genesisAccountsJson, startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import {
+  genesisAccountsJson,
+  hardForkFilesJson,
+  startDevnode,
+  type Devnode,
+  type DevnodeOptions,
+} from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
@@ -59,13 +66,14 @@ export interface V3UnderTest {
 
 /**
  * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
- * settings that depend on the generated chain (e.g. its wrapped AE).
+ * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
+ * genesis (where `node.hardForks` may give it a protocol schedule).
  */
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
-  node: { gcHeight?: number } = {},
+  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> = {},
 ): Promise<V3UnderTest> {
   const devnode = await startDevnode(
     {
@@ -73,7 +81,7 @@ export async function startV3(
       internalPort: 0,
       microBlockIntervalMs: 0,
       keyBlockIntervalMs: 0,
-      generate: { generations, seed },
+      ...(generations > 0 ? { generate: { generations, seed } } : {}),
       ...node,
     },
     silentLog,
@@ -83,9 +91,17 @@ export async function startV3(
   const genesisDir = await mkdtemp(join(tmpdir(), 'mdw-genesis-'));
   const genesisFile = join(genesisDir, 'accounts_ae_devnet.json');
   await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
+  // and its hard-fork files, as the node's data directory has them
+  const forkFiles: Record<string, string> = {};
+  for (const [file, text] of Object.entries(hardForkFilesJson(devnode.chain.schedule)) as [HardForkFile, string][]) {
+    const path = join(genesisDir, `${file}.json`);
+    await writeFile(path, text);
+    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
+  }
   const cfg = loadConfig({
     REWARD_RULES: 'devnode',
     GENESIS_ACCOUNTS_FILE: genesisFile,
+    ...forkFiles,
     DATABASE_URL: db.url,
     NODE_URL: devnode.externalUrl,
     NODE_INTERNAL_URL: devnode.internalUrl,

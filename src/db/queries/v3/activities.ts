@@ -58,13 +58,17 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
                                     AND NOT (a.tx_type = 'OracleQueryTx' AND f = 'oracle_id')))`,
 };
 
-/** The internal transfers to an id (none with owned_only, as ae_mdw has it). */
+/**
+ * The internal transfers to an id (none with owned_only, as ae_mdw has it). ae_mdw keys them by public
+ * key, so a contract's (`contracts_lima`) or an oracle's are found by its ct_ or ok_ id too: the
+ * transfers name the account (ak_), whose text differs from the other prefixes' in the prefix only.
+ */
 export const TRANSFER_ACTIVITIES: ActivitySql = {
   source: 'transfers',
   from: 'internal_transfers x',
   keyColumns: ['x.height', 'x.micro_index', 'x.tx_index', 'x.kind', 'x.ref_tx_hash'],
   data: `json_build_object('amount', x.amount, 'kind', x.kind)::text`,
-  where: 'x.account_id = $2 AND x.height BETWEEN $3 AND $4 AND NOT $5',
+  where: `x.account_id = 'ak_' || substr($2, 4) AND x.height BETWEEN $3 AND $4 AND NOT $5`,
 };
 
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
