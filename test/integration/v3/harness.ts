@@ -8,7 +8,7 @@ import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { HARD_FORK_FILE_VARIABLES, loadConfig } from '../../../src/config.ts';
+import { HARD_FORK_FILE_VARIABLES, loadConfig, type Config } from '../../../src/config.ts';
 import type { HardForkFile } from '../../../src/chain/hard-forks.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import {
@@ -57,6 +57,8 @@ export interface V3UnderTest {
   /** submit signs an unsigned `tx_…` with prefunded account `signer` and posts it; the tx hash */
   submit(tx: string, signer?: number): Promise<string>;
   nodeGet(path: string): Promise<Json>;
+  /** serveWith runs another server over the same database with some settings changed (stop it with `close`) */
+  serveWith(overrides: Record<string, string>): Promise<{ url: string; close(): Promise<void> }>;
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
   truth(): Promise<ChainTruth>;
   /** synced resolves once the populator stored the devnode's top */
@@ -98,7 +100,7 @@ export async function startV3(
     await writeFile(path, text);
     forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
   }
-  const cfg = loadConfig({
+  const settings = {
     REWARD_RULES: 'devnode',
     GENESIS_ACCOUNTS_FILE: genesisFile,
     ...forkFiles,
@@ -109,14 +111,23 @@ export async function startV3(
     DATABASE_SCHEMA: 'mdw_v3',
     WEBSOCKET_ADDRESS: '127.0.0.1:0',
     ...env(devnode),
-  });
+  };
+  const cfg = loadConfig(settings);
   const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
   const pool = createPool({ databaseUrl: db.url, schema: 'mdw_v3', max: 4 }, silentLog);
-  const app = createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 'test-build' });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serve = async (config: Config): Promise<{ url: string; server: Server }> => {
+    const app = createApp({ cfg: config, log: silentLog, pool, registry: new prom.Registry(), version: 'test-build' });
+    const server: Server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  };
+  const stopServer = (server: Server): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const { url, server } = await serve(cfg);
   const ws: Role & { url: string } = await startWebsocketServer({
     cfg,
     log: silentLog,
@@ -157,6 +168,10 @@ export async function startV3(
     },
     submit,
     nodeGet,
+    async serveWith(overrides) {
+      const other = await serve(loadConfig({ ...settings, ...overrides }));
+      return { url: other.url, close: () => stopServer(other.server) };
+    },
     async get(path) {
       const res = await fetch(`${url}${path}`);
       const text = await res.text();
@@ -200,10 +215,7 @@ export async function startV3(
     },
     async close() {
       await ws.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await stopServer(server);
       await populator.stop();
       await pool.end();
       await devnode.stop();

@@ -426,6 +426,16 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect(
       swapped.map((a) => [a.type, ((a.payload as Obj).tx as Obj).hash, BigInt(String((a.payload as Obj).amount))]),
     ).to.deep.equal(swaps.filter((s) => s.caller === caller).map((s) => ['DexSwapEvent', s.txHash, s.fromAmount]));
+    // the swaps of the configured factory's pairs only, as /v3/dex lists them: another factory has none of these
+    const other = await v3.serveWith({ DEX_FACTORY: wae });
+    try {
+      const res = await fetch(`${other.url}/v3/accounts/${caller}/activities?type=swaps`);
+      expect(await res.json()).to.deep.equal({ data: [], next: null, prev: null });
+      const dex = await fetch(`${other.url}/v3/accounts/${caller}/dex/swaps`);
+      expect(await dex.json()).to.deep.equal({ data: [], next: null, prev: null });
+    } finally {
+      await other.close();
+    }
     // in the whole feed (newest first) a transaction's transfers come just before the transaction itself
     const own = mine.find((t) => t.sender === account)!;
     const feed = await rawWalk(`/v3/accounts/${account}/activities?limit=100&scope=gen:${own.blockHeight}`);

@@ -1,6 +1,7 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import type Router from '@koa/router';
 import { stringifyJson } from '../../../chain/json.ts';
+import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { activitiesPage, type ActivityKey } from '../../../db/queries/v3/activities.ts';
 import { transfersPage, type TransferKey } from '../../../db/queries/v3/transfers.ts';
@@ -50,8 +51,8 @@ export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
 
 const TRANSFER_PARAMS: ReadonlySet<string> = new Set(['kind', 'account']);
 
-/** activityRoutes registers transfers and account activities on the /v3 router. */
-export function activityRoutes(router: Router, pool: Pool): void {
+/** activityRoutes registers transfers and account activities on the /v3 router (swaps: of the configured DEX's pairs). */
+export function activityRoutes(router: Router, pool: Pool, dex: Pick<Config['dex'], 'factory'>): void {
   router.get('/transfers', async (ctx) => {
     const paging = parsePaging(ctx.query);
     rejectUnknown(ctx.query, TRANSFER_PARAMS);
@@ -85,7 +86,7 @@ export function activityRoutes(router: Router, pool: Pool): void {
     const type = one(ctx.query.type);
     if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
     const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type));
-    const filter = { ...(paging.scope ?? ALL_HEIGHTS), ownedOnly };
+    const filter = { ...(paging.scope ?? ALL_HEIGHTS), ownedOnly, dexFactory: dex.factory };
     const page = await paginate(
       async (walk, from, n) =>
         Promise.all(

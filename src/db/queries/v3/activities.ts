@@ -30,7 +30,8 @@ export interface ActivityRow extends ActivityKey {
 /**
  * An ActivitySql lists an id's items. Its `select` is SQL over one table giving the columns
  * height, micro_index, tx_index, tag, ref, data (text or NULL) for the id `$2`, between heights $3
- * and $4, and, where `$5` (owned_only) is true, only the items the id itself did. Its `keyColumns`
+ * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `$6` is the
+ * configured DEX factory (text) for a source that needs it. Its `keyColumns`
  * are the expressions of those five key columns over the table, in an order one of its indexes
  * serves after the id, so a page reads only its own rows. Values are placeholders, never text.
  */
@@ -72,27 +73,27 @@ export const TRANSFER_ACTIVITIES: ActivitySql = {
 };
 
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
-const START = '$6, $7, $8, $9, $10';
+const START = '$7, $8, $9, $10, $11';
 
 /** activitiesPage reads up to n items of an id's feed from the given sources, walking from a key (inclusive). */
 export async function activitiesPage(
   db: Queryable,
   id: string,
   sources: readonly ActivitySql[],
-  filter: { first: number; last: number; ownedOnly: boolean },
+  filter: { first: number; last: number; ownedOnly: boolean; dexFactory: string },
   walk: Walk,
   from: ActivityKey | undefined,
   n: number,
 ): Promise<ActivityRow[]> {
   if (sources.length === 0) return [];
   const start = from === undefined ? undefined : START;
-  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly];
+  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly, filter.dexFactory];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.tag, from.ref);
   // each source walks its own index to at most n items; the merge orders those
   const parts = sources.map((s) => {
     const ks = keyset(s.keyColumns, walk, start);
     // the position alone bounds the index scan (the row with tag and ref is checked on the rows it finds)
-    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$6, $7, $8');
+    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$7, $8, $9');
     const columns = s.keyColumns.map((c, i) => `${c} AS ${OUT[i]}`).join(', ');
     return `(SELECT '${s.source}'::text AS source, ${columns}, ${s.data} AS data FROM ${s.from}
               WHERE ${s.where} AND ${bound.where} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1)`;
@@ -102,8 +103,10 @@ export async function activitiesPage(
     walk,
     undefined,
   );
+  // the parameters' CTE types $6 for every statement, whether or not a source of it reads it
   const { rows } = await db.query<ActivityRow>(
-    `SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
+    `WITH feed_parameters AS (SELECT $6::text AS dex_factory)
+     SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
             coalesce(m.hash, k.hash) AS "blockHash", coalesce(m.time_ms, k.time_ms)::text AS "blockTime"
        FROM (${parts.join(' UNION ALL ')}) y
        LEFT JOIN micro_blocks m ON y.micro_index >= 0 AND m.height = y.height AND m.micro_index = y.micro_index
