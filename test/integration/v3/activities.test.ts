@@ -197,6 +197,46 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     expect(nameId(String(txOf(claim).name))).to.match(/^nm_/);
   });
 
+  it("lists a name's claims as its `claims` activities (NameClaimEvent), bids in its auction included, through the SDK", async () => {
+    // the claim of a transaction, inside a GAMetaTx or PayingForTx too
+    const claimOf = (t: ChainTx): Obj | undefined => {
+      for (let tx: Obj | undefined = txOf(t); tx; tx = ((tx.tx as Obj | undefined)?.tx as Obj | undefined) ?? undefined)
+        if (tx.type === 'NameClaimTx') return tx;
+      return undefined;
+    };
+    const claims = chain.transactions.filter((t) => claimOf(t) !== undefined);
+    const byName = new Map<string, ChainTx[]>();
+    for (const c of claims) byName.set(String(claimOf(c)!.name), [...(byName.get(String(claimOf(c)!.name)) ?? []), c]);
+    const [name, ofName] = [...byName].sort((a, b) => b[1].length - a[1].length)[0]!;
+    expect(ofName.length, 'a name bid on').to.be.greaterThan(1);
+    const id = nameId(name) as `ak_${string}`;
+    const listed: { type: string; height: number; blockHash: string; payload: Obj }[] = [];
+    let page = (await v3.mdw.getAccountActivities(id, { type: 'claims', limit: 1 })) as unknown as {
+      data: typeof listed;
+      nextPath: string | null;
+      next(): Promise<typeof page>;
+    };
+    for (;;) {
+      listed.push(...page.data);
+      if (page.nextPath === null) break;
+      page = await page.next();
+    }
+    const times = new Map<string, number>();
+    for (const c of ofName)
+      times.set(c.blockHash, Number(((await v3.nodeGet(`/v2/micro-blocks/hash/${c.blockHash}/header`)) as Obj).time));
+    expect(listed.map((a) => [a.type, a.height, a.blockHash])).to.deep.equal(
+      [...ofName].reverse().map((c) => ['NameClaimEvent', c.height, c.blockHash]),
+    );
+    // the payload as ae_mdw writes it (owned_only changes nothing): the claim without type and version, micro_time in ms
+    const raw = await walk(`/v3/accounts/${id}/activities?type=claims&owned_only=true`);
+    expect(raw.map((a) => a.payload)).to.deep.equal(
+      [...ofName].reverse().map((c) => {
+        const { type: _type, version: _version, ...tx } = claimOf(c)!;
+        return { micro_time: times.get(c.blockHash), source_tx_hash: c.hash, source_tx_type: 'NameClaimTx', tx };
+      }),
+    );
+  });
+
   it('rejects bad activity input with 400', async () => {
     expect((await v3.get('/v3/accounts/ak_x/activities')).body).to.deep.equal({ error: 'invalid id: ak_x' });
     const account = String(txOf(chain.transactions[0]!).sender_id ?? '');

@@ -72,6 +72,31 @@ export const TRANSFER_ACTIVITIES: ActivitySql = {
   where: `x.account_id = 'ak_' || substr($2, 4) AND x.height BETWEEN $3 AND $4 AND NOT $5`,
 };
 
+/**
+ * A name's claims (an nm_ id), as ae_mdw's `claims` activities list them: every NameClaimTx of the
+ * name, bids in its auctions included; owned_only changes nothing, as in ae_mdw.
+ */
+export const CLAIM_ACTIVITIES: ActivitySql = {
+  source: 'claims',
+  from: 'name_events e',
+  keyColumns: ['e.height', 'e.micro_index', 'e.tx_index', "'claim'::text", "''::text"],
+  data: 'e.tx_hash',
+  where: `e.name_hash = $2 AND e.kind IN ('claim', 'bid') AND e.height BETWEEN $3 AND $4 AND ($5 OR true)`,
+};
+
+/**
+ * The calls that reached a contract (a ct_ id) through another one: it emitted an event in the log
+ * of a call to another contract (contract_remote_calls, migration 0015). Not with owned_only: the
+ * contract did not make the call.
+ */
+export const REMOTE_CALL_ACTIVITIES: ActivitySql = {
+  source: 'contract',
+  from: 'contract_remote_calls r',
+  keyColumns: ['r.height', 'r.micro_index', 'r.tx_index', "'contract'::text", "''::text"],
+  data: '(SELECT t.hash FROM transactions t WHERE t.height = r.height AND t.micro_index = r.micro_index AND t.tx_index = r.tx_index)',
+  where: 'r.contract_id = $2 AND r.height BETWEEN $3 AND $4 AND NOT $5',
+};
+
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
 const START = '$7, $8, $9, $10, $11';
 
