@@ -16,14 +16,18 @@ CREATE TABLE contract_remote_calls (
 );
 CREATE INDEX contract_remote_calls_height ON contract_remote_calls (height);
 
+-- the contracts other than the called one whose events a call's log holds
+CREATE FUNCTION remote_log_emitters(call_info jsonb, called text) RETURNS SETOF text LANGUAGE sql IMMUTABLE AS $$
+  SELECT DISTINCT e.entry->>'address'
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(call_info->'log') = 'array' THEN call_info->'log' ELSE '[]' END) e(entry)
+   WHERE e.entry->>'address' LIKE 'ct\_%' AND e.entry->>'address' <> called
+$$;
+
 CREATE FUNCTION contract_remote_calls_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO contract_remote_calls (contract_id, height, micro_index, tx_index)
-  SELECT DISTINCT e.entry->>'address', c.height, c.micro_index, c.tx_index
-    FROM new_calls c
-   CROSS JOIN LATERAL jsonb_array_elements(
-           CASE WHEN jsonb_typeof(c.call_info->'log') = 'array' THEN c.call_info->'log' ELSE '[]'::jsonb END) e(entry)
-   WHERE e.entry->>'address' LIKE 'ct\_%' AND e.entry->>'address' <> c.contract_id
+  SELECT e.contract_id, c.height, c.micro_index, c.tx_index
+    FROM new_calls c CROSS JOIN LATERAL remote_log_emitters(c.call_info, c.contract_id) e(contract_id)
   ON CONFLICT DO NOTHING;
   RETURN NULL;
 END
@@ -41,9 +45,6 @@ $$;
 
 -- the calls stored before this migration
 INSERT INTO contract_remote_calls (contract_id, height, micro_index, tx_index)
-SELECT DISTINCT e.entry->>'address', c.height, c.micro_index, c.tx_index
-  FROM contract_calls c
- CROSS JOIN LATERAL jsonb_array_elements(
-         CASE WHEN jsonb_typeof(c.call_info->'log') = 'array' THEN c.call_info->'log' ELSE '[]'::jsonb END) e(entry)
- WHERE e.entry->>'address' LIKE 'ct\_%' AND e.entry->>'address' <> c.contract_id
+SELECT e.contract_id, c.height, c.micro_index, c.tx_index
+  FROM contract_calls c CROSS JOIN LATERAL remote_log_emitters(c.call_info, c.contract_id) e(contract_id)
 ON CONFLICT DO NOTHING;
