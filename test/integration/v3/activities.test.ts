@@ -237,6 +237,49 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     );
   });
 
+  it('narrows transfers by gen, txi and time scopes and activities by gen and time scopes, as ae_mdw does', async () => {
+    const claim = chain.transactions.find((t) => txOf(t).type === 'NameClaimTx')!;
+    const account = String(txOf(claim).account_id);
+    const feed = await walk(`/v3/accounts/${account}/activities?direction=forward&limit=100`);
+    const keyLevel = (a: Obj): boolean => String(a.block_hash).startsWith('kh_');
+    const txItems = feed.filter((a) => !keyLevel(a));
+    expect(txItems.length, 'the account has transactions').to.be.greaterThan(4);
+    // a window of whole seconds around the account's middle transactions
+    const t1 = Math.floor(Number(txItems[1]!.block_time) / 1000);
+    const t2 = Math.floor(Number(txItems.at(-2)!.block_time) / 1000);
+    const micros = [...chain.microBlocks].flatMap(([height, headers]) =>
+      headers.map((h) => ({ height, time: Number(h.time) })),
+    );
+    const inWindow = micros.filter((m) => m.time >= t1 * 1000 && m.time <= t2 * 1000 + 999);
+    const [lo, hi] = [inWindow[0]!.height, inWindow.at(-1)!.height];
+    // a transaction's items by their micro block's time, a key block's (no transaction) by its generation
+    const expected = feed.filter((a) =>
+      keyLevel(a)
+        ? Number(a.height) >= lo && Number(a.height) <= hi
+        : Number(a.block_time) >= t1 * 1000 && Number(a.block_time) <= t2 * 1000 + 999,
+    );
+    expect(expected.length).to.be.lessThan(feed.length);
+    expect(await walk(`/v3/accounts/${account}/activities?scope=time:${t1}-${t2}&limit=3`)).to.deep.equal(expected);
+    expect(await walk(`/v3/accounts/${account}/activities?scope=time:${t2}-${t1}&limit=3`)).to.deep.equal(
+      [...expected].reverse(),
+    );
+    const genScoped = await walk(`/v3/accounts/${account}/activities?scope=gen:${lo}-${hi}&limit=3`);
+    expect(genScoped).to.deep.equal(feed.filter((a) => Number(a.height) >= lo && Number(a.height) <= hi));
+    expect((await v3.get(`/v3/accounts/${account}/activities?scope=txi:1-2`)).body).to.deep.equal({
+      error: 'invalid scope: txi',
+    });
+    // transfers: a txi or time scope stands for the generations of its first and last transaction
+    const all = await walk('/v3/transfers?direction=forward&limit=100');
+    const ofHeights = (a: number, b: number): Obj[] =>
+      all.filter((t) => Number(t.height) >= a && Number(t.height) <= b);
+    expect(await walk(`/v3/transfers?scope=time:${t1}-${t2}&limit=50`)).to.deep.equal(ofHeights(lo, hi));
+    // a transaction's txi is its index in chain order
+    const txs = await walk('/v3/transactions?direction=forward&limit=100&scope=gen:0-20');
+    expect(await walk('/v3/transfers?scope=txi:3-8&limit=50')).to.deep.equal(
+      ofHeights(Number(txs[3]!.block_height), Number(txs[8]!.block_height)),
+    );
+  });
+
   it('rejects bad activity input with 400', async () => {
     expect((await v3.get('/v3/accounts/ak_x/activities')).body).to.deep.equal({ error: 'invalid id: ak_x' });
     const account = String(txOf(chain.transactions[0]!).sender_id ?? '');

@@ -5,6 +5,7 @@
  */
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import type { TxPosition } from './transactions.ts';
 
 /**
  * A place in an id's feed: a position (−1, −1 at key-block level), then a tag and a ref that order
@@ -105,7 +106,14 @@ export async function activitiesPage(
   db: Queryable,
   id: string,
   sources: readonly ActivitySql[],
-  filter: { first: number; last: number; ownedOnly: boolean; dexFactory: string },
+  filter: {
+    first: number;
+    last: number;
+    ownedOnly: boolean;
+    dexFactory: string;
+    /** a `time:` scope's transactions: the items of a transaction only between these (key-block items: first..last) */
+    positions?: { from: TxPosition; to: TxPosition };
+  },
   walk: Walk,
   from: ActivityKey | undefined,
   n: number,
@@ -114,6 +122,14 @@ export async function activitiesPage(
   const start = from === undefined ? undefined : START;
   const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly, filter.dexFactory];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.tag, from.ref);
+  const p = values.length;
+  const { positions } = filter;
+  if (positions) values.push(...[positions.from, positions.to].flatMap((x) => [x.height, x.microIndex, x.txIndex]));
+  const within = ([h, m, t]: readonly string[]): string =>
+    positions === undefined
+      ? ''
+      : `AND (${m} < 0 OR (${h}, ${m}, ${t}) BETWEEN ($${p + 1}::int, $${p + 2}::int, $${p + 3}::int)
+                                          AND ($${p + 4}::int, $${p + 5}::int, $${p + 6}::int))`;
   // each source walks its own index to at most n items; the merge orders those
   const parts = sources.map((s) => {
     const ks = keyset(s.keyColumns, walk, start);
@@ -121,7 +137,7 @@ export async function activitiesPage(
     const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$7, $8, $9');
     const columns = s.keyColumns.map((c, i) => `${c} AS ${OUT[i]}`).join(', ');
     return `(SELECT '${s.source}'::text AS source, ${columns}, ${s.data} AS data FROM ${s.from}
-              WHERE ${s.where} AND ${bound.where} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1)`;
+              WHERE ${s.where} ${within(s.keyColumns)} AND ${bound.where} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1)`;
   });
   const merged = keyset(
     OUT.map((c) => `y.${c}`),
