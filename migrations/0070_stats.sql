@@ -69,8 +69,10 @@ CREATE TABLE stats_series_counts (
   PRIMARY KEY (height, series, day)
 );
 
+-- accounts by their key (the account_transactions key of migration 0032: tag and 32 bytes); 0032 converts the
+-- tables of a database that ran this migration with text accounts
 CREATE TABLE stats_accounts (
-  account text    PRIMARY KEY,
+  account bytea   PRIMARY KEY,
   height  integer NOT NULL,
   day     integer NOT NULL
 );
@@ -79,7 +81,7 @@ CREATE INDEX stats_accounts_height ON stats_accounts (height);
 CREATE TABLE stats_active_accounts (
   interval_by text    NOT NULL,
   start       integer NOT NULL,
-  account     text    NOT NULL,
+  account     bytea   NOT NULL,
   height      integer NOT NULL,
   PRIMARY KEY (interval_by, start, account)
 );
