@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
+import { idOfKey, txTypeOfCode } from '../../../src/chain/id-key.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
@@ -79,7 +80,8 @@ describe('upgrading a stored database derives the new tables from its stored row
 
   /**
    * copyChain writes the fresh load's rows into `schema` as its older layout holds them (columns both have; a column
-   * dropped since is computed from the fresh rows), triggers off as a restore does, leaving out `skip` tables.
+   * dropped since is computed from the fresh rows; an id or type stored in a compact form since, 0032, is written
+   * back as text), triggers off as a restore does, leaving out `skip` tables.
    */
   async function copyChain(schema: string, skip: (table: string) => boolean): Promise<void> {
     const dropped: Record<string, string> = {
@@ -87,15 +89,24 @@ describe('upgrading a stored database derives the new tables from its stored row
       'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
     };
-    const columns = async (s: string): Promise<Map<string, string[]>> => {
-      const rows = await query<{ t: string; c: string }>(
-        `SELECT c.table_name AS t, c.column_name AS c FROM information_schema.columns c
+    /** what a compact value of the fresh layout was in the older one */
+    const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined =>
+      oldType !== 'text'
+        ? undefined
+        : freshType === 'bytea'
+          ? (v) => (v === null ? null : idOfKey(v as Buffer))
+          : freshType === 'smallint'
+            ? (v) => (v === null ? null : txTypeOfCode(v as number))
+            : undefined;
+    const columns = async (s: string): Promise<Map<string, Map<string, string>>> => {
+      const rows = await query<{ t: string; c: string; type: string }>(
+        `SELECT c.table_name AS t, c.column_name AS c, c.data_type AS type FROM information_schema.columns c
            JOIN information_schema.tables t USING (table_schema, table_name)
           WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`,
         [s],
       );
-      const m = new Map<string, string[]>();
-      for (const r of rows) m.set(r.t, [...(m.get(r.t) ?? []), r.c]);
+      const m = new Map<string, Map<string, string>>();
+      for (const r of rows) m.set(r.t, (m.get(r.t) ?? new Map<string, string>()).set(r.c, r.type));
       return m;
     };
     const fresh = await columns(FRESH);
@@ -104,18 +115,26 @@ describe('upgrading a stored database derives the new tables from its stored row
       for (const [table, cols] of await columns(schema)) {
         const source = fresh.get(table);
         if (!source || skip(table) || table === 'mdw_migrations' || table === 'sync_state') continue;
-        const values = cols.map((c) => (source.includes(c) ? `a."${c}"` : (dropped[`${table}.${c}`] ?? 'DEFAULT')));
-        if (values.includes('DEFAULT')) {
-          const kept = cols.filter((_, i) => values[i] !== 'DEFAULT');
-          await query(
-            `INSERT INTO "${schema}"."${table}" (${kept.map((c) => `"${c}"`).join(', ')})
-             SELECT ${values.filter((v) => v !== 'DEFAULT').join(', ')} FROM "${FRESH}"."${table}" a`,
-          );
-        } else
-          await query(
-            `INSERT INTO "${schema}"."${table}" (${cols.map((c) => `"${c}"`).join(', ')})
-             SELECT ${values.join(', ')} FROM "${FRESH}"."${table}" a`,
-          );
+        const kept = [...cols.keys()].filter((c) => source.has(c) || dropped[`${table}.${c}`] !== undefined);
+        const select = `SELECT ${kept
+          .map((c) => `${source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]} AS "${c}"`)
+          .join(', ')} FROM "${FRESH}"."${table}" a`;
+        const widened = kept.flatMap((c) => {
+          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!) : undefined;
+          return f ? [[c, f] as const] : [];
+        });
+        const names = kept.map((c) => `"${c}"`).join(', ');
+        if (widened.length === 0) {
+          await query(`INSERT INTO "${schema}"."${table}" (${names}) ${select}`);
+          continue;
+        }
+        const rows = await query<Record<string, unknown>>(select);
+        for (const row of rows) for (const [c, f] of widened) row[c] = f(row[c]);
+        await query(
+          `INSERT INTO "${schema}"."${table}" (${names})
+           SELECT ${names} FROM json_populate_recordset(NULL::"${schema}"."${table}", $1::json)`,
+          [JSON.stringify(rows)],
+        );
       }
       await query(
         `UPDATE "${schema}".sync_state SET (top_height, top_hash) = (SELECT top_height, top_hash FROM "${FRESH}".sync_state)`,
