@@ -151,7 +151,7 @@ describe('upgrading a stored database derives the new tables from its stored row
       micro_index: number;
       tx_index: number;
       tx_type: number;
-      fields: string[];
+      fields: string;
       tx_hash: string;
     }>(
       `SELECT a.account, a.height, a.micro_index, a.tx_index, a.tx_type, a.fields, x.hash AS tx_hash
@@ -164,7 +164,7 @@ describe('upgrading a stored database derives the new tables from its stored row
       micro_index: rows.map((r) => r.micro_index),
       tx_index: rows.map((r) => r.tx_index),
       tx_type: rows.map((r) => txTypeOfCode(r.tx_type)),
-      fields: rows.map((r) => r.fields.join(' ')),
+      fields: rows.map((r) => r.fields),
       tx_hash: rows.map((r) => r.tx_hash),
     };
     const types: Record<string, string> = { height: 'int', micro_index: 'int', tx_index: 'int' };

@@ -57,7 +57,7 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   // the hash through the position (account_transactions keeps none: migration 0031)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
   where: `a.account = (SELECT key FROM id) AND a.height BETWEEN $3 AND $4
-          AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(a.fields) f
+          AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(string_to_array(a.fields, ' ')) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
                                     AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,
 };
