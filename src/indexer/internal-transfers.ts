@@ -1,10 +1,18 @@
 /**
  * @module The populator's internal transfers: what each batch adds to `internal_transfers` once
- * its rows are written (rewards by the chain's rules, genesis accounts, name fees, oracle rewards
- * and refunds), and what each generation paid in fees for the rewards to come.
+ * its rows are written (rewards by the chain's rules, genesis and hard-fork accounts, name fees,
+ * oracle rewards and refunds), and what each generation paid in fees for the rewards to come.
  */
 import { readFile } from 'node:fs/promises';
 import { blockRewards, REWARD_RULES, rewardedGeneration, type RewardRules } from '../chain/block-rewards.ts';
+import {
+  forkCredits,
+  hardForkCreditsOf,
+  parseHardForkFile,
+  type HardForkCredit,
+  type HardForkCredits,
+  type HardForkFile,
+} from '../chain/hard-forks.ts';
 import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
 import type { Config } from '../config.ts';
@@ -18,23 +26,44 @@ import {
 } from '../db/queries/v3/internal-transfers.ts';
 import type { GenerationRows } from './rows.ts';
 
-/** The chain's rules for the transfers no transaction shows: its rewards and its genesis accounts. */
+/** The chain's rules for the transfers no transaction shows: its rewards, its genesis accounts and its forks' credits. */
 export interface TransferRules {
   readonly rewards: RewardRules;
   readonly genesisAccounts: readonly { readonly account: string; readonly amount: bigint }[];
+  /** what the key block entering each protocol credits (by protocol) */
+  readonly hardForks: HardForkCredits;
 }
 
-/** Without configuration: the node's mainnet rewards, and no genesis accounts known. */
-export const DEFAULT_TRANSFER_RULES: TransferRules = { rewards: REWARD_RULES.mainnet, genesisAccounts: [] };
+/** Without configuration: the node's mainnet rewards, and no genesis or fork accounts known. */
+export const DEFAULT_TRANSFER_RULES: TransferRules = {
+  rewards: REWARD_RULES.mainnet,
+  genesisAccounts: [],
+  hardForks: new Map(),
+};
 
-/** transferRulesOf reads the configured rules (REWARD_RULES, GENESIS_ACCOUNTS_FILE). */
+/** transferRulesOf reads the configured rules (REWARD_RULES, GENESIS_ACCOUNTS_FILE, the hard-fork files). */
 export async function transferRulesOf(
-  cfg: Pick<Config, 'rewardRules' | 'genesisAccountsFile'>,
+  cfg: Pick<Config, 'rewardRules' | 'genesisAccountsFile' | 'hardForkFiles'>,
 ): Promise<TransferRules> {
   return {
     rewards: REWARD_RULES[cfg.rewardRules],
     genesisAccounts: cfg.genesisAccountsFile === undefined ? [] : await loadGenesisAccounts(cfg.genesisAccountsFile),
+    hardForks: await loadHardForkFiles(cfg.hardForkFiles),
   };
+}
+
+/** loadHardForkFiles reads the node's fork files that are configured; a bad one fails naming the file. */
+export async function loadHardForkFiles(files: Config['hardForkFiles']): Promise<HardForkCredits> {
+  const read = await Promise.all(
+    (Object.entries(files) as [HardForkFile, string][]).map(async ([file, path]) => {
+      try {
+        return [file, parseHardForkFile(file, await readFile(path, 'utf8'))] as const;
+      } catch (err) {
+        throw new TypeError(`${path}: ${(err as Error).message}`, { cause: err });
+      }
+    }),
+  );
+  return hardForkCreditsOf(Object.fromEntries(read) as Partial<Record<HardForkFile, HardForkCredit[]>>);
 }
 
 /**
@@ -79,12 +108,34 @@ export async function writeInternalTransfers(
     db,
     gens.map((g) => ({ height: g.keyBlock.height, fees: generationFees(g) })),
   );
-  const newKeyBlocks = gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height);
+  await deriveTransfersOfStored(
+    db,
+    gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height),
+    { from: gens[0]!.keyBlock.height, to: gens.at(-1)!.keyBlock.height },
+    rules,
+  );
+}
+
+/**
+ * deriveTransfersOfStored adds the transfers of heights whose rows and generation fees are stored: the
+ * rewards and genesis accounts of `newKeyBlocks` (ascending) and what the stored rows of `range` imply
+ * (name fees, oracle rewards and refunds). The writer calls it for each batch, the backfill for stored heights.
+ */
+export async function deriveTransfersOfStored(
+  db: Queryable,
+  newKeyBlocks: readonly number[],
+  range: { readonly from: number; readonly to: number },
+  rules: TransferRules,
+): Promise<void> {
   const paying = newKeyBlocks.flatMap((height) => {
     const closer = rewardedGeneration(rules.rewards, height);
     return closer === undefined ? [] : [{ height, closer }];
   });
-  const inputs = await rewardInputs(db, [...new Set(paying.flatMap((p) => [p.closer - 1, p.closer]))]);
+  // a key block enters a new protocol when the one before it has another version (both are stored)
+  const forkCheck = rules.hardForks.size > 0 ? newKeyBlocks.flatMap((h) => (h > 0 ? [h - 1, h] : [])) : [];
+  const inputs = await rewardInputs(db, [
+    ...new Set([...paying.flatMap((p) => [p.closer - 1, p.closer]), ...forkCheck]),
+  ]);
   const rows: InternalTransferRow[] = [];
   const keyLevel = { microIndex: -1, txIndex: -1, refTxHash: '' };
   for (const { height, closer } of paying) {
@@ -97,6 +148,15 @@ export async function writeInternalTransfers(
   if (newKeyBlocks.includes(0))
     for (const a of rules.genesisAccounts)
       rows.push({ height: 0, ...keyLevel, kind: 'accounts_roma', accountId: a.account, amount: a.amount });
+  if (rules.hardForks.size > 0) {
+    for (const height of newKeyBlocks) {
+      const previous = inputs.get(height - 1)?.version;
+      const current = inputs.get(height)?.version;
+      if (previous === undefined || current === undefined) continue;
+      for (const c of forkCredits(rules.hardForks, previous, current))
+        rows.push({ height, ...keyLevel, kind: c.kind, accountId: c.account, amount: c.amount });
+    }
+  }
   await insertInternalTransfers(db, rows);
-  await deriveInternalTransfers(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
+  await deriveInternalTransfers(db, range.from, range.to);
 }

@@ -46,7 +46,7 @@ export function v3Router(deps: RouteDeps): Router {
   oracleRoutes(router, pool);
   channelRoutes(router, pool);
   contractRoutes(router, pool);
-  activityRoutes(router, pool);
+  activityRoutes(router, pool, cfg.dex);
   dexRoutes(router, pool, cfg.dex);
   aex9Routes(router, pool);
   aex141Routes(router, pool, cfg);

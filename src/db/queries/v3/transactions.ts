@@ -1,4 +1,5 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
+import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { StatementNames } from '../../statement-names.ts';
@@ -85,7 +86,7 @@ function probe(fromWhere: string): string {
 /** matchSql is the condition on an account_transactions row `a` for one way the id may appear. */
 function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
-  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p));
+  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p, 'codes'));
   if (m.fields) parts.push(`${a}.fields && ${p.add(m.fields)}::text[]`);
   if (m.innerType)
     parts.push(
@@ -98,13 +99,17 @@ function matchSql(a: string, m: IdMatch, p: Params): string {
 /**
  * typeSql is the type condition; one type is an equality, so the (…, tx_type, height, micro_index,
  * tx_index) indexes hand out rows already in position order and a page reads only its own rows.
+ * account_transactions keeps types as codes, transactions as names (`stored`).
  */
-function typeSql(a: string, types: readonly string[], p: Params): string {
-  return types.length === 1 ? `${a}.tx_type = ${p.add(types[0])}` : `${a}.tx_type = ANY(${p.add(types)}::text[])`;
+function typeSql(a: string, types: readonly string[], p: Params, stored: 'codes' | 'names'): string {
+  if (stored === 'names')
+    return types.length === 1 ? `${a}.tx_type = ${p.add(types[0])}` : `${a}.tx_type = ANY(${p.add(types)}::text[])`;
+  const codes = types.map(txTypeCode);
+  return codes.length === 1 ? `${a}.tx_type = ${p.add(codes[0])}` : `${a}.tx_type = ANY(${p.add(codes)}::smallint[])`;
 }
 
 function conditionSql(a: string, c: IdCondition, p: Params): string {
-  const id = `${a}.account = ${p.add(c.id)}`;
+  const id = `${a}.account = ${p.add(idKey(c.id))}`;
   if (c.matches.length === 0) return id;
   return `${id} AND (${c.matches.map((m) => `(${matchSql(a, m, p)})`).join(' OR ')})`;
 }
@@ -137,7 +142,7 @@ function fromWhere(f: TxFilter, p: Params): string {
     from = 'transactions s';
     hash = 's.hash';
   }
-  if (f.types) where.push(typeSql('s', f.types, p));
+  if (f.types) where.push(typeSql('s', f.types, p, first ? 'codes' : 'names'));
   if (f.entrypoint !== undefined)
     where.push(probe(`FROM contract_calls c WHERE c.tx_hash = ${hash} AND c.function = ${p.add(f.entrypoint)}`));
   if (f.from) where.push(`(${POSITION.join(', ')}) >= (${positionParams(f.from, p)})`);
@@ -271,13 +276,17 @@ export async function accountFieldCounts(
     db.query<{ n: string }>({
       name: 'mdw_v3_account_tx_total',
       text: 'SELECT count(*) AS n FROM account_transactions WHERE account = $1',
-      values: [id],
+      values: [idKey(id)],
     }),
     db.query<{ txType: string; field: string; n: string }>({
       name: 'mdw_v3_account_tx_fields',
-      text: `SELECT tx_type AS "txType", f AS field, count(*) AS n
-               FROM account_transactions, unnest(fields) AS f WHERE account = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
-      values: [id],
+      // types are stored as codes; their names order the answer (in the database's collation, as before)
+      text: `SELECT n.name AS "txType", x.f AS field, x.n
+               FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(fields) AS f
+                      WHERE account = $1 GROUP BY 1, 2) x
+               JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
+              ORDER BY 1, 2`,
+      values: [idKey(id), TX_TYPE_CODES.map(([, code]) => code), TX_TYPE_CODES.map(([type]) => type)],
     }),
   ]);
   return {
