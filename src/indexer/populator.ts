@@ -120,14 +120,18 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
     const { follower, backfill } = newFollower(term);
+    /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
+    let idleAt = -Infinity;
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
         const backfilled = await backfill.step();
+        if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
         const result = await follower.step();
         failures.recovered();
         backoff.reset();
         if (follower.caughtUp) markSynced();
+        idleAt = result === 'idle' ? Date.now() : -Infinity;
         if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
         if (term.aborted) break;
