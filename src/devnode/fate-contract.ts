@@ -4,85 +4,21 @@
  * decode calldata. Functions: `init()`, `set(int): int`, `get(): int`, `note(string): string`.
  */
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { encode, hash } from '../chain/encoding.ts';
-import { intToBytes, rlpEncode } from '../chain/rlp.ts';
+import { hash } from '../chain/encoding.ts';
 import { flat } from '../chain/id-cache.ts';
+import { contractBytecode, type FunctionSpec } from './contracts/bytecode.ts';
+import { encodeValue, UNIT } from './contracts/fate.ts';
 
-const TYPE_INTEGER = 0x07;
-const TYPE_STRING = 0x77;
-const TYPE_TUPLE = 0x37;
-const TYPE_BOOLEAN = 0x17;
-const FATE_TRUE_BYTE = 0xff;
-const EMPTY_TUPLE = 0x3f;
-const MAP = 0x2f;
-const RETURNR = 0x01;
-const ARG = 0b01;
-const IMMEDIATE = 0b11;
-
-function fateString(value: string | Uint8Array): Uint8Array {
-  const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
-  if (bytes.length >= 64) throw new RangeError('only short strings are needed here');
-  return Buffer.concat([Uint8Array.of((bytes.length << 2) | 0b01), bytes]);
-}
-
-function tupleType(types: readonly number[]): Uint8Array {
-  return Uint8Array.of(TYPE_TUPLE, types.length, ...types);
-}
-
-/** FateFunction is one function of hand-made FATE code: argument types, return type and body as raw bytes. */
-export interface FateFunction {
-  readonly name: string;
-  readonly args: readonly number[];
-  readonly ret: readonly number[];
-  readonly body: readonly number[];
-}
-
-/** The functions: `ret` is a type (one byte) or an empty tuple type; `body` one RETURNR instruction. */
-const FUNCTIONS: readonly FateFunction[] = [
-  { name: 'init', args: [], ret: [...tupleType([])], body: [RETURNR, IMMEDIATE, EMPTY_TUPLE] },
-  { name: 'set', args: [TYPE_INTEGER], ret: [TYPE_INTEGER], body: [RETURNR, ARG, 0x00] },
-  { name: 'get', args: [], ret: [TYPE_INTEGER], body: [RETURNR, IMMEDIATE, 42 << 1] },
-  { name: 'note', args: [TYPE_STRING], ret: [TYPE_STRING], body: [RETURNR, ARG, 0x00] },
+/** The devnode contract's functions: `set` and `note` echo their argument, `get` returns 42. */
+const FUNCTIONS: readonly FunctionSpec[] = [
+  { name: 'init', args: [], ret: { tuple: [] }, constant: UNIT },
+  { name: 'set', args: ['int'], ret: 'int', returnsFirstArgument: true },
+  { name: 'get', args: [], ret: 'int', constant: 42n },
+  { name: 'note', args: ['string'], ret: 'string', returnsFirstArgument: true },
 ];
 
-const functionId = (name: string): Buffer => Buffer.from(hash(Buffer.from(name, 'utf8'))).subarray(0, 4);
-
-/** fateBytecode serialises FATE contract code (`cb_…`) with these functions; `source` is hashed into its source-hash field. */
-export function fateBytecode(functions: readonly FateFunction[], source: string): string {
-  const sorted = [...functions].sort((a, b) => Buffer.compare(functionId(a.name), functionId(b.name)));
-  const code = Buffer.concat(
-    sorted.map((f) =>
-      Buffer.concat([
-        Uint8Array.of(0xfe),
-        functionId(f.name),
-        Uint8Array.of(0x00),
-        tupleType(f.args),
-        Uint8Array.of(...f.ret),
-        Uint8Array.of(...f.body),
-      ]),
-    ),
-  );
-  const symbols = Buffer.concat([
-    Uint8Array.of(MAP),
-    rlpEncode(intToBytes(sorted.length)),
-    ...sorted.map((f) => Buffer.concat([fateString(functionId(f.name)), fateString(f.name)])),
-  ]);
-  const annotations = Buffer.concat([Uint8Array.of(MAP), rlpEncode(intToBytes(0))]);
-  const byteCode = Buffer.concat([rlpEncode(code), rlpEncode(symbols), rlpEncode(annotations)]);
-  const contract = rlpEncode([
-    intToBytes(70),
-    intToBytes(3),
-    hash(Buffer.from(source)),
-    [],
-    byteCode,
-    Buffer.from('devnode', 'utf8'),
-    Uint8Array.of(0),
-  ]);
-  return encode('cb', contract);
-}
-
 /** DEVNODE_CONTRACT_BYTECODE is the `code` of every generated ContractCreateTx. */
-export const DEVNODE_CONTRACT_BYTECODE = fateBytecode(FUNCTIONS, 'devnode contract') as `cb_${string}`;
+export const DEVNODE_CONTRACT_BYTECODE = contractBytecode(FUNCTIONS, 'devnode contract');
 
 /** FATE_VM_VERSION is the vm_version of the generated contracts (FATE_2). */
 export const FATE_VM_VERSION = 7;
@@ -99,21 +35,21 @@ export function contractCallData(fn: 'init' | 'set' | 'get' | 'note', args: read
 const values = new ContractByteArrayEncoder();
 
 /** FATE_UNIT is the encoded FATE unit value (the empty tuple). */
-export const FATE_UNIT = encode('cb', Uint8Array.of(EMPTY_TUPLE)) as `cb_${string}`;
+export const FATE_UNIT = encodeValue(UNIT) as `cb_${string}`;
 /** FATE_TRUE is the FATE value `true`, what a generalized account's authentication returns. */
-export const FATE_TRUE = encode('cb', Uint8Array.of(FATE_TRUE_BYTE)) as `cb_${string}`;
+export const FATE_TRUE = encodeValue(true) as `cb_${string}`;
 
 /**
  * GA_CONTRACT_BYTECODE is the devnode's generalized-account contract: `init()` and
  * `authorize(int): bool`, which returns true (the devnode accepts every GAMetaTx of a GA account).
  */
-export const GA_CONTRACT_BYTECODE = fateBytecode(
+export const GA_CONTRACT_BYTECODE = contractBytecode(
   [
-    { name: 'init', args: [], ret: [...tupleType([])], body: [RETURNR, IMMEDIATE, EMPTY_TUPLE] },
-    { name: 'authorize', args: [TYPE_INTEGER], ret: [TYPE_BOOLEAN], body: [RETURNR, IMMEDIATE, FATE_TRUE_BYTE] },
+    { name: 'init', args: [], ret: { tuple: [] }, constant: UNIT },
+    { name: 'authorize', args: ['int'], ret: 'bool', constant: true },
   ],
   'devnode generalized account',
-) as `cb_${string}`;
+);
 /** GA_AUTH_FUN is the `auth_fun` of a GAAttachTx for that contract: blake2b of the function name. */
 export const GA_AUTH_FUN = `0x${Buffer.from(hash(Buffer.from('authorize'))).toString('hex')}`;
 

@@ -1,27 +1,18 @@
 /** @module The call outcome the devnode records: every return value decodes with the called function's declared type. */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import {
-  contractCallData,
-  contractCallResult,
-  DEVNODE_CONTRACT_BYTECODE,
-  fateBytecode,
-} from '../../src/devnode/fate-contract.ts';
-
-/** FATE bytes: RETURNR with an immediate operand; types integer, empty tuple (unit). */
-const RETURNR_IMMEDIATE = [0x01, 0b11];
-const INTEGER = 0x07;
-const UNIT_TYPE = [0x37, 0];
-const UNIT = 0x3f;
+import { contractCallData, contractCallResult, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/fate-contract.ts';
+import { contractBytecode } from '../../src/devnode/contracts/bytecode.ts';
+import { UNIT } from '../../src/devnode/contracts/fate.ts';
 
 /** A contract the devnode did not write: `ping(): unit` and `count(): int`. */
-const FOREIGN = fateBytecode(
+const FOREIGN = contractBytecode(
   [
-    { name: 'ping', args: [], ret: UNIT_TYPE, body: [...RETURNR_IMMEDIATE, UNIT] },
-    { name: 'count', args: [], ret: [INTEGER], body: [...RETURNR_IMMEDIATE, 7 << 1] },
+    { name: 'ping', args: [], ret: { tuple: [] }, constant: UNIT },
+    { name: 'count', args: [], ret: 'int', constant: 7n },
   ],
   'foreign contract',
-) as `cb_${string}`;
+);
 
 const values = new ContractByteArrayEncoder();
 

@@ -89,6 +89,7 @@ describe('mdw dev (the binary)', function () {
     }
     const urls = runs.map((run) => ({
       api: printed(run, 'API'),
+      v3: printed(run, "ae_mdw's /v3"),
       websocket: printed(run, 'websocket'),
       devnode: printed(run, 'devnode'),
       postgres: printed(run, 'PostgreSQL'),
@@ -99,7 +100,7 @@ describe('mdw dev (the binary)', function () {
       expect(u.websocket).not.to.match(/:3020$/);
       expect(u.devnode).not.to.match(/:3013$/);
     }
-    expect(new Set(urls.flatMap((u) => Object.values(u).map((url) => new URL(url).port))).size).to.equal(8);
+    expect(new Set(urls.flatMap((u) => Object.values(u).map((url) => new URL(url).port))).size).to.equal(8); // /v3 shares the API's port
     for (const u of urls) {
       await waitFor(
         'the populator to load a mined block and the server to say so',
@@ -111,6 +112,9 @@ describe('mdw dev (the binary)', function () {
         60_000,
         200,
       );
+      const v3 = (await (await fetch(u.v3)).json()) as { mdw_height?: number; mdw_version?: string };
+      expect(v3.mdw_height, JSON.stringify(v3)).to.be.at.least(1);
+      expect(v3.mdw_version).to.be.a('string');
     }
     for (const run of runs) {
       const before = run.output().length;

@@ -133,12 +133,14 @@ export default class Dev extends Command {
           }),
         );
       }
+      const wsUrl = server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:');
       this.log(
         [
           '',
           'æternity middleware dev environment is up:',
           `  API            ${server.httpUrl}/middleware/status   (node queries: ${server.httpUrl}/v2/generations/current)`,
-          `  websocket      ${server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:')}`,
+          `  ae_mdw's /v3   ${server.httpUrl}/v3/status   (the aepp-sdk's Middleware; OpenAPI: ${server.httpUrl}/v3/api)`,
+          `  websocket      ${wsUrl}   (ae_mdw's MiddlewareSubscriber: ${wsUrl}/v3/websocket)`,
           `  metrics        ${server.httpUrl}/metrics`,
           `  OpenAPI        ${server.httpUrl}/middleware/api`,
           `  devnode        ${devnode.externalUrl} (internal ${devnode.internalUrl})`,

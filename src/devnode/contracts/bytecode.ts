@@ -1,14 +1,15 @@
 /**
  * @module Hand-made FATE contract code (`cb_…` as the node stores it): the serialised type table
  * (function ids, names, attributes, argument and return types) of a contract the devnode runs
- * natively. Bodies are one instruction: `RETURNR` of a constant where the standard reads one from
- * the code (the `*_extensions` lists), else `ABORT`, because no FATE VM runs them. Pure.
+ * natively, and of the devnode's own small contracts. Bodies are one instruction: `RETURNR` of a constant where
+ * the code is read for one (the standards' `*_extensions` lists, a getter), `RETURNR` of the first argument for
+ * echo functions, else `ABORT`, because no FATE VM runs them. Pure.
  */
 import { encode, hash } from '../../chain/encoding.ts';
 import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
 import { fateMap, serializeType, serializeValue, type FateType, type FateValue } from './fate.ts';
 
-/** FunctionSpec is one entrypoint: name, types, whether it takes AE (`payable`) and an optional constant result. */
+/** FunctionSpec is one entrypoint: name, types, whether it takes AE (`payable`) and what its body returns. */
 export interface FunctionSpec {
   readonly name: string;
   readonly args: readonly FateType[];
@@ -16,10 +17,13 @@ export interface FunctionSpec {
   readonly payable?: boolean;
   /** the constant the body returns (`RETURNR`), for functions whose result is read from the code */
   readonly constant?: FateValue;
+  /** the body returns its first argument (`RETURNR arg0`) */
+  readonly returnsFirstArgument?: boolean;
 }
 
 const RETURNR = 0x01;
 const ABORT = 0xfb;
+const ARGUMENT = 0b01;
 const IMMEDIATE = 0b11;
 const ATTRIBUTE_PAYABLE = 0b10;
 /** FATE contract serialisation: tag 70 (compiler_sophia), version 3. */
@@ -31,18 +35,20 @@ export function functionId(name: string): string {
   return Buffer.from(hash(Buffer.from(name, 'utf8')).subarray(0, 4)).toString('hex');
 }
 
+function body(f: FunctionSpec): number[] {
+  if (f.returnsFirstArgument) return [RETURNR, ARGUMENT, 0];
+  if (f.constant !== undefined) return [RETURNR, IMMEDIATE, ...serializeValue(f.constant)];
+  return [ABORT, IMMEDIATE, ...serializeValue(`devnode: ${f.name} runs natively`)];
+}
+
 function functionCode(f: FunctionSpec): Buffer {
-  const body =
-    f.constant === undefined
-      ? [ABORT, IMMEDIATE, ...serializeValue(`devnode: ${f.name} runs natively`)]
-      : [RETURNR, IMMEDIATE, ...serializeValue(f.constant)];
   return Buffer.concat([
     Uint8Array.of(0xfe),
     Buffer.from(functionId(f.name), 'hex'),
     serializeValue(BigInt(f.payable ? ATTRIBUTE_PAYABLE : 0)),
     Uint8Array.from(serializeType({ tuple: f.args })),
     Uint8Array.from(serializeType(f.ret)),
-    Uint8Array.from(body),
+    Uint8Array.from(body(f)),
   ]);
 }
 
@@ -50,7 +56,7 @@ function functionCode(f: FunctionSpec): Buffer {
  * contractBytecode serialises a contract with these functions (sorted by id, as the compiler
  * emits them) and a symbol table naming them; `source` goes into the source hash.
  */
-export function contractBytecode(functions: readonly FunctionSpec[], source: string, payable: boolean): string {
+export function contractBytecode(functions: readonly FunctionSpec[], source: string, payable = false): `cb_${string}` {
   const sorted = [...functions].sort((a, b) => functionId(a.name).localeCompare(functionId(b.name)));
   const code = Buffer.concat(sorted.map(functionCode));
   const symbols = serializeValue(fateMap(sorted.map((f) => [Buffer.from(functionId(f.name), 'hex'), f.name])));
@@ -65,5 +71,5 @@ export function contractBytecode(functions: readonly FunctionSpec[], source: str
     Buffer.from('devnode', 'utf8'),
     Uint8Array.of(payable ? 1 : 0),
   ]);
-  return encode('cb', contract);
+  return encode('cb', contract) as `cb_${string}`;
 }

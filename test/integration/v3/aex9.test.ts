@@ -23,7 +23,6 @@ import {
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
-type Raw = { data: Obj[]; next: string | null; prev: string | null };
 const ak = (topic: bigint): string => encode('ak', Buffer.from(topic.toString(16).padStart(64, '0'), 'hex'));
 
 describe('/v3/aex9 against the devnode chain', function () {
@@ -32,17 +31,7 @@ describe('/v3/aex9 against the devnode chain', function () {
   let tokens: Map<string, string>;
   let ledger: Balances;
 
-  const walk = async (path: string): Promise<Obj[]> => {
-    const items: Obj[] = [];
-    for (let next: string | null = path; next !== null;) {
-      const res = await v3.get(next);
-      expect(res.status, `${next}: ${res.text}`).to.equal(200);
-      const page = res.body as Raw;
-      items.push(...page.data);
-      next = page.next;
-    }
-    return items;
-  };
+  const walk = (path: string): Promise<Obj[]> => v3.walk(path);
   const big = (v: Json | undefined): bigint => BigInt(v as number | bigint | string);
   const meta = (id: string): readonly unknown[] =>
     (v3.devnode.chain.state.contractStore.get(`${id}/meta`) as FateTuple).items;

@@ -3,18 +3,9 @@ import { contractId } from '../../../src/chain/derived-ids.ts';
 import { Ajv } from 'ajv';
 import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
+import { startV3, walkBack, walkPages, type ChainTruth, type MiddlewarePage, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
-
-/** What the SDK's page methods return at run time (its generated types name the raw page). */
-interface MiddlewarePage<T> {
-  readonly data: T[];
-  readonly nextPath: string | null;
-  readonly prevPath: string | null;
-  next(): Promise<MiddlewarePage<T>>;
-  prev(): Promise<MiddlewarePage<T>>;
-}
 
 /** An SDK model as tests read it (camelCase fields). */
 type Item = { [key: string]: unknown; hash: string; height: number };
@@ -24,29 +15,6 @@ const kbi = (height: number): `kh_${string}` => String(height) as `kh_${string}`
 
 /** page types what a page method of the SDK returns. */
 const page = (value: unknown): MiddlewarePage<Item> => value as MiddlewarePage<Item>;
-
-/** walk follows `next` from a first page to the end and returns every item. */
-async function walk(first: MiddlewarePage<Item> | unknown): Promise<Item[]> {
-  const start = page(first);
-  const items: Item[] = [...start.data];
-  let current = start;
-  while (current.nextPath !== null) {
-    current = await current.next();
-    items.push(...current.data);
-  }
-  return items;
-}
-
-/** walkBack follows `prev` from a page to the start and returns the items before it, in list order. */
-async function walkBack(last: MiddlewarePage<Item>): Promise<Item[]> {
-  const items: Item[] = [];
-  let current = last;
-  while (current.prevPath !== null) {
-    current = await current.prev();
-    items.unshift(...current.data);
-  }
-  return items;
-}
 
 describe('/v3 blocks and transactions through the SDK Middleware client (devnode → populator → server)', function () {
   this.timeout(180_000);
@@ -74,12 +42,12 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
     const first = page(await v3.mdw.getKeyBlocks({ limit: 7 }));
     expect(first.prevPath).to.equal(null);
     expect(first.nextPath).to.match(/^\/v3\/key-blocks\?cursor=\d+&limit=7$/);
-    const all = await walk(first);
+    const all = await walkPages<Item>(first);
     expect(all.map((k) => k.hash)).to.deep.equal(chain.keyBlocks.map((k) => k.hash).reverse());
     // from the last page back to the first: the same blocks, none skipped or repeated
     let last = first;
     while (last.nextPath !== null) last = await last.next();
-    const before = await walkBack(last);
+    const before = await walkBack<Item>(last);
     expect([...before, ...last.data].map((k) => k.hash)).to.deep.equal(all.map((k) => k.hash));
     const kb = all.find((k) => k.height === 5)!;
     const node = chain.keyBlocks[5]!;
@@ -89,7 +57,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
   });
 
   it('walks a gen scope forward and a single key block by height and by hash', async () => {
-    const scoped = await walk(await v3.mdw.getKeyBlocks({ scope: 'gen:3-12', limit: 4 }));
+    const scoped = await walkPages<Item>(await v3.mdw.getKeyBlocks({ scope: 'gen:3-12', limit: 4 }));
     expect(scoped.map((k) => k.height)).to.deep.equal([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     const byHeight = await v3.mdw.getKeyBlock(kbi(7));
     const byHash = await v3.mdw.getKeyBlock(chain.keyBlocks[7]!.hash as `kh_${string}`);
@@ -99,7 +67,9 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
 
   it('lists micro blocks of every generation and the transactions of every micro block, as the node has them', async () => {
     for (const [height, micros] of chain.microBlocks) {
-      const listed = await walk(await v3.mdw.getKeyBlockMicroBlocks(kbi(height), { limit: 2, direction: 'forward' }));
+      const listed = await walkPages<Item>(
+        await v3.mdw.getKeyBlockMicroBlocks(kbi(height), { limit: 2, direction: 'forward' }),
+      );
       expect(
         listed.map((m) => m.hash),
         `generation ${height}`,
@@ -111,10 +81,10 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
         const micro = await v3.mdw.getMicroBlock(m.hash as `mh_${string}`);
         expect(micro.hash).to.equal(m.hash);
         // the SDK sends no paging parameters here: ae_mdw's default, newest first
-        const listedTxs = await walk(await v3.mdw.getMicroBlockTransactions(m.hash as `mh_${string}`));
+        const listedTxs = await walkPages<Item>(await v3.mdw.getMicroBlockTransactions(m.hash as `mh_${string}`));
         expect(listedTxs.map((t) => t.hash)).to.deep.equal(txs.map((t) => t.hash).reverse());
         const forward = await v3.mdw.requestByPath(`/v3/micro-blocks/${m.hash}/transactions?direction=forward&limit=2`);
-        expect((await walk(forward)).map((t) => t.hash)).to.deep.equal(txs.map((t) => t.hash));
+        expect((await walkPages<Item>(forward)).map((t) => t.hash)).to.deep.equal(txs.map((t) => t.hash));
       }
     }
   });
@@ -134,11 +104,11 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
   });
 
   it('lists all transactions both ways and counts them', async () => {
-    const all = await walk(await v3.mdw.getTransactions({ limit: 100 }));
+    const all = await walkPages<Item>(await v3.mdw.getTransactions({ limit: 100 }));
     expect(all.map((t) => t.hash)).to.deep.equal(chain.transactions.map((t) => t.hash).reverse());
     // the SDK wraps a bare integer answer as {body}
     expect(await v3.mdw.getTransactionsCount()).to.deep.equal({ body: chain.transactions.length });
-    const forward = await walk(await v3.mdw.getTransactions({ limit: 17, direction: 'forward' }));
+    const forward = await walkPages<Item>(await v3.mdw.getTransactions({ limit: 17, direction: 'forward' }));
     expect(forward.map((t) => t.hash)).to.deep.equal(chain.transactions.map((t) => t.hash));
   });
 
@@ -152,7 +122,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
       [17, 17],
       [n - 3, n + 50],
     ] as const) {
-      const listed = await walk(await v3.mdw.getTransactions({ scope: `txi:${a}-${b}`, limit: 7 }));
+      const listed = await walkPages<Item>(await v3.mdw.getTransactions({ scope: `txi:${a}-${b}`, limit: 7 }));
       expect(
         listed.map((t) => t.hash),
         `txi:${a}-${b}`,
@@ -174,7 +144,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
   it('filters by type, by generic id, by typed field, and ANDs them, each list equal to its count', async () => {
     const spends = chain.transactions.filter((t) => (t.signed.tx as Obj).type === 'SpendTx');
     expect(spends.length).to.be.above(2);
-    const listedSpends = await walk(await v3.mdw.getTransactions({ type: ['spend'], limit: 25 }));
+    const listedSpends = await walkPages<Item>(await v3.mdw.getTransactions({ type: ['spend'], limit: 25 }));
     expect(listedSpends.map((t) => t.hash)).to.deep.equal(spends.map((t) => t.hash).reverse());
     expect(await v3.mdw.getTransactionsCount({ txType: 'spend' })).to.deep.equal({ body: spends.length });
 

@@ -12,15 +12,9 @@ import {
 } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
-/** the SDK's page of a path it was asked by (its MiddlewarePage class is not exported) */
-interface Page<T> {
-  data: T[];
-  nextPath: string | null;
-  next(): Promise<Page<T>>;
-}
 /** a Transfer as the SDK's client reads it */
 type Transfer = {
   accountId: string;
@@ -90,17 +84,8 @@ describe('/v3 hard-fork transfers, checked against a devnode chain that forks th
     return body.balance === undefined ? 0n : BigInt(String(body.balance));
   };
   // `kind` is not in ae_mdw's spec, so the SDK reaches it by path
-  const transfers = async (query: string): Promise<Transfer[]> => {
-    const items: Transfer[] = [];
-    let page = (await v3.mdw.requestByPath(
-      `/v3/transfers?direction=forward&limit=100${query}`,
-    )) as unknown as Page<Transfer>;
-    for (;;) {
-      items.push(...page.data);
-      if (!page.nextPath) return items;
-      page = await page.next();
-    }
-  };
+  const transfers = async (query: string): Promise<Transfer[]> =>
+    walkPages<Transfer>(await v3.mdw.requestByPath(`/v3/transfers?direction=forward&limit=100${query}`));
 
   before(async () => {
     v3 = await startV3(0, 'v3-forks', () => ({}), {

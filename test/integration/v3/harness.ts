@@ -23,6 +23,7 @@ import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { expect } from 'chai';
 import { silentLog } from '../api/harness.ts';
 import './sdk-workaround.ts';
 
@@ -60,10 +61,43 @@ export interface V3UnderTest {
   /** serveWith runs another server over the same database with some settings changed (stop it with `close`) */
   serveWith(overrides: Record<string, string>): Promise<{ url: string; close(): Promise<void> }>;
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
+  /** walk follows a raw list's `next` links from `path` to the end (every page must answer 200): every item */
+  walk(path: string): Promise<Obj[]>;
   truth(): Promise<ChainTruth>;
   /** synced resolves once the populator stored the devnode's top */
   synced(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** MiddlewarePage is what the SDK's list methods return: a page that fetches its neighbours. */
+export interface MiddlewarePage<T> {
+  readonly data: T[];
+  readonly nextPath: string | null;
+  readonly prevPath: string | null;
+  next(): Promise<MiddlewarePage<T>>;
+  prev(): Promise<MiddlewarePage<T>>;
+}
+type Item = Record<string, unknown>;
+
+/** walkPages follows `next` from the first page an SDK list method returned to the end: every item. */
+export async function walkPages<T = Item>(first: unknown): Promise<T[]> {
+  let current = first as MiddlewarePage<T>;
+  const items = [...current.data];
+  while (current.nextPath !== null) {
+    current = await current.next();
+    items.push(...current.data);
+  }
+  return items;
+}
+
+/** walkBack follows `prev` from an SDK page to the start: the items before it, in list order. */
+export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
+  const items: T[] = [];
+  for (let current = last as MiddlewarePage<T>; current.prevPath !== null;) {
+    current = await current.prev();
+    items.unshift(...current.data);
+  }
+  return items;
 }
 
 /**
@@ -150,6 +184,11 @@ export async function startV3(
     if (!body.tx_hash) throw new Error(`transaction refused: ${body.reason}`);
     return body.tx_hash;
   };
+  const get = async (path: string): Promise<{ status: number; body: Json; text: string }> => {
+    const res = await fetch(`${url}${path}`);
+    const text = await res.text();
+    return { status: res.status, body: parseJson(text), text };
+  };
   return {
     devnode,
     pool,
@@ -172,10 +211,17 @@ export async function startV3(
       const other = await serve(loadConfig({ ...settings, ...overrides }));
       return { url: other.url, close: () => stopServer(other.server) };
     },
-    async get(path) {
-      const res = await fetch(`${url}${path}`);
-      const text = await res.text();
-      return { status: res.status, body: parseJson(text), text };
+    get,
+    async walk(path) {
+      const items: Obj[] = [];
+      for (let next: string | null = path; next !== null;) {
+        const res = await get(next);
+        expect(res.status, `${next}: ${res.text}`).to.equal(200);
+        const page = res.body as { data: Obj[]; next: string | null };
+        items.push(...page.data);
+        next = page.next;
+      }
+      return items;
     },
     async truth() {
       const keyBlocks: Obj[] = [];

@@ -6,23 +6,12 @@ import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/rout
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
-type Raw = { data: Obj[]; next: string | null; prev: string | null };
 
 describe('/v3/names through the SDK Middleware client, checked against the devnode chain', function () {
   this.timeout(180_000);
   let v3: V3UnderTest;
   let chain: ChainTruth;
-  /** every item of a raw page and the pages its next links lead to */
-  const walk = async (path: string): Promise<Obj[]> => {
-    const items: Obj[] = [];
-    let next: string | null = path;
-    while (next !== null) {
-      const page = (await v3.get(next)).body as Raw;
-      items.push(...page.data);
-      next = page.next;
-    }
-    return items;
-  };
+  const walk = (path: string): Promise<Obj[]> => v3.walk(path);
   const txOf = (t: ChainTx): Obj => t.signed.tx as Obj;
   const ofType = (type: string): ChainTx[] => chain.transactions.filter((t) => txOf(t).type === type);
 

@@ -12,41 +12,11 @@ import type { Devnode } from '../../../src/devnode/index.ts';
 import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type V3UnderTest } from './harness.ts';
+
+type Item = Record<string, unknown>;
 
 type Obj = { [key: string]: Json };
-
-/** What the SDK's page methods return at run time. */
-interface Page<T> {
-  readonly data: T[];
-  readonly nextPath: string | null;
-  next(): Promise<Page<T>>;
-}
-type Item = { [key: string]: unknown };
-
-async function walk(first: unknown): Promise<Item[]> {
-  let page = first as Page<Item>;
-  const items = [...page.data];
-  while (page.nextPath !== null) {
-    page = await page.next();
-    items.push(...page.data);
-  }
-  return items;
-}
-
-/** walkRaw follows a list's `next` links over plain HTTP (for routes the SDK has no method for). */
-async function walkRaw(path: string): Promise<Obj[]> {
-  const items: Obj[] = [];
-  for (let next: string | null = path; next !== null;) {
-    const res = await fetch(`${base}${next}`);
-    const body = (await res.json()) as { data: Obj[]; next: string | null };
-    expect(res.status, next).to.equal(200);
-    items.push(...body.data);
-    next = body.next;
-  }
-  return items;
-}
-let base = '';
 
 /** contractsOf lists the devnode's contracts of a kind (its own state: the truth beside the logs). */
 function contractsOf(devnode: Devnode, kind: ContractKind): string[] {
@@ -105,7 +75,6 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       wae = contractsOf(devnode, 'wae')[0]!;
       return { DEX_FACTORY: factory, DEX_WRAPPED_AE: wae };
     });
-    base = v3.url;
   });
   after(async () => {
     await v3?.close();
@@ -169,15 +138,15 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   async function checkSwaps(): Promise<void> {
     const expected = expectedSwaps(await logs());
     expect(expected.length, 'the generated chain swaps through the router').to.be.above(3);
-    expect((await walk(await v3.mdw.getDexSwaps())).map(pick)).to.deep.equal(expected);
-    const forward = await walk(await v3.mdw.getDexSwaps({ direction: 'forward' }));
+    expect((await walkPages(await v3.mdw.getDexSwaps())).map(pick)).to.deep.equal(expected);
+    const forward = await walkPages(await v3.mdw.getDexSwaps({ direction: 'forward' }));
     expect(forward.map(pick)).to.deep.equal([...expected].reverse());
     for (const caller of new Set(expected.map((s) => s.caller as `ak_${string}`))) {
-      const mine = await walk(await v3.mdw.getAccountDexSwaps(caller));
+      const mine = await walkPages(await v3.mdw.getAccountDexSwaps(caller));
       expect(mine.map(pick), caller).to.deep.equal(expected.filter((s) => s.caller === caller));
     }
     for (const token of new Set(expected.flatMap((s) => [s.fromContract, s.toContract]) as `ct_${string}`[])) {
-      const ofToken = await walk(await v3.mdw.getDexSwapsByContractId(token));
+      const ofToken = await walkPages(await v3.mdw.getDexSwapsByContractId(token));
       expect(ofToken.map(pick), token).to.deep.equal(
         expected.filter((s) => s.fromContract === token || s.toContract === token),
       );
@@ -230,7 +199,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     const all = await logs();
     const collections = contractsOf(v3.devnode, 'aex141') as `ct_${string}`[];
     expect(collections, 'the generated chain has NFT collections').to.have.length.above(0);
-    const listed = await walk(await v3.mdw.getSortedAex141Contracts({ direction: 'forward' }));
+    const listed = await walkPages(await v3.mdw.getSortedAex141Contracts({ direction: 'forward' }));
     expect(listed.map((c) => c.contractId)).to.have.members(collections);
     const byAccount = new Map<string, Item[]>();
     let [burns, templateTokens] = [0, 0];
@@ -246,7 +215,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         .sort(([a], [b]) => (a < b ? 1 : -1))
         .map(([token, { owner }]) => ({ contractId: collection, ownerId: owner, tokenId: Number(token) }));
       expect(tokens.length, `${collection} has tokens`).to.be.above(0);
-      const served = await walk(await v3.mdw.getAex141ContractTokens(collection, { limit: 4 }));
+      const served = await walkPages(await v3.mdw.getAex141ContractTokens(collection, { limit: 4 }));
       expect(served.map(({ contractId, ownerId, tokenId }) => ({ contractId, ownerId, tokenId }))).to.deep.equal(
         tokens,
       );
@@ -268,7 +237,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       ]);
       expect(raw.incomplete, 'every call info is known').to.equal(false);
 
-      const servedTemplates = await walk(await v3.mdw.getAex141ContractTemplates(collection, { limit: 2 }));
+      const servedTemplates = await walkPages(await v3.mdw.getAex141ContractTemplates(collection, { limit: 2 }));
       expect(servedTemplates.map((t) => [t.templateId, t.txHash, t.logIdx])).to.deep.equal(
         [...templates.entries()]
           .sort(([a], [b]) => (a < b ? 1 : -1))
@@ -279,7 +248,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
           .filter(([, o]) => o.template === id)
           .sort(([a], [b]) => (a < b ? 1 : -1))
           .map(([token, o]) => ({ tokenId: Number(token), ownerId: o.owner, txHash: o.txHash, logIdx: o.logIdx }));
-        const servedMinted = await walk(await v3.mdw.getAex141TemplateTokens(collection, Number(id)));
+        const servedMinted = await walkPages(await v3.mdw.getAex141TemplateTokens(collection, Number(id)));
         expect(
           servedMinted.map(({ tokenId, ownerId, txHash, logIdx }) => ({ tokenId, ownerId, txHash, logIdx })),
         ).to.deep.equal(minted);
@@ -301,13 +270,13 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         blockHeight,
       });
       expect(transfers.length, `${collection} has transfers`).to.be.above(0);
-      const servedTransfers = await walk(await v3.mdw.getAex141ContractTransfers(collection, { limit: 5 }));
+      const servedTransfers = await walkPages(await v3.mdw.getAex141ContractTransfers(collection, { limit: 5 }));
       expect(servedTransfers.map(pickTransfer)).to.deep.equal(transfers);
       const sender = transfers[0]!.sender as `ak_${string}`;
-      const fromOne = await walk(await v3.mdw.getAex141ContractTransfers(collection, { from: sender }));
+      const fromOne = await walkPages(await v3.mdw.getAex141ContractTransfers(collection, { from: sender }));
       expect(fromOne.map(pickTransfer)).to.deep.equal(transfers.filter((t) => t.sender === sender));
       const recipient = transfers.at(-1)!.recipient as `ak_${string}`;
-      const toOne = await walk(await v3.mdw.getAex141ContractTransfers(collection, { to: recipient }));
+      const toOne = await walkPages(await v3.mdw.getAex141ContractTransfers(collection, { to: recipient }));
       expect(toOne.map(pickTransfer)).to.deep.equal(transfers.filter((t) => t.recipient === recipient));
     }
     expect(burns, 'the chain burns NFTs').to.be.above(0);
@@ -316,7 +285,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect(((await v3.get('/v3/aex141/count')).body as Obj).data).to.equal(collections.length);
     const everyTransfer = collections.flatMap((c) => ownership(all, c).transfers);
     const someone = String(everyTransfer[0]!.sender);
-    const fromSomeone = (await walkRaw(`/v3/aex141/transfers?from=${someone}&limit=3`)).map((t) => [
+    const fromSomeone = (await v3.walk(`/v3/aex141/transfers?from=${someone}&limit=3`)).map((t) => [
       t.tx_hash,
       t.log_idx,
     ]);
@@ -327,7 +296,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     const order = (a: Item, b: Item): number =>
       a.contractId === b.contractId ? Number(b.tokenId) - Number(a.tokenId) : a.contractId! < b.contractId! ? 1 : -1;
     for (const [account, tokens] of byAccount) {
-      const served = await walk(await v3.mdw.getAex141OwnedTokens(account as `ak_${string}`, { limit: 3 }));
+      const served = await walkPages(await v3.mdw.getAex141OwnedTokens(account as `ak_${string}`, { limit: 3 }));
       expect(
         served.map(({ contractId, ownerId, tokenId }) => ({ contractId, ownerId, tokenId })),
         account,
@@ -378,7 +347,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       first,
     );
     expect((await raw(`by=symbol&exact=${symbol}`)).map((c) => c.contract_id)).to.deep.equal([first]);
-    const sdk = await walk(await v3.mdw.getSortedAex141Contracts({ by: 'symbol', exact: symbol }));
+    const sdk = await walkPages(await v3.mdw.getSortedAex141Contracts({ by: 'symbol', exact: symbol }));
     expect(sdk.map((c) => c.contractId)).to.deep.equal([first]);
     const [c] = await raw(`by=name&exact=${encodeURIComponent(name!)}`);
     expect([c!.name, c!.symbol, c!.metadata_type, c!.invalid]).to.deep.equal([name, symbol, 'map', false]);
@@ -467,7 +436,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         ...new Set(all.filter((l) => l.address === token && called.get(l.txHash) !== token).map((l) => l.txHash)),
       ];
       expect(reached.length, `calls reaching ${token}`).to.be.above(0);
-      const listed = await walk(
+      const listed = await walkPages(
         await v3.mdw.getAccountActivities(token as `ak_${string}`, {
           type: 'contract',
           direction: 'forward',

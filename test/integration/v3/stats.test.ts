@@ -7,27 +7,11 @@ import { expect } from 'chai';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
-import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type ChainTruth, type V3UnderTest } from './harness.ts';
 
-type Obj = { [key: string]: Json };
-
-/** What the SDK's page methods return at run time. */
-interface MiddlewarePage<T> {
-  readonly data: T[];
-  readonly nextPath: string | null;
-  next(): Promise<MiddlewarePage<T>>;
-}
 type Item = Record<string, unknown>;
 
-async function walk(first: unknown): Promise<Item[]> {
-  let current = first as MiddlewarePage<Item>;
-  const items = [...current.data];
-  while (current.nextPath !== null) {
-    current = await current.next();
-    items.push(...current.data);
-  }
-  return items;
-}
+type Obj = { [key: string]: Json };
 
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number): string => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
@@ -118,7 +102,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const times = [...chain.keyBlocks, ...[...chain.microBlocks.values()].flat()].map((b) => Number(b.time));
     const [firstDay, lastDay] = [Math.min(...times), Math.max(...times)].map((t) => Math.floor(t / DAY_MS));
     const allDays = Array.from({ length: lastDay! - firstDay! + 1 }, (_, i) => isoDay((firstDay! + i) * DAY_MS));
-    const days = await walk(await v3.mdw.getTransactionsStats({ intervalBy: 'day', limit: 100, direction: 'forward' }));
+    const days = await walkPages(
+      await v3.mdw.getTransactionsStats({ intervalBy: 'day', limit: 100, direction: 'forward' }),
+    );
     expect(days.map((d) => d.startDate)).to.deep.equal(allDays);
     expect(days.map((d) => d.endDate)).to.deep.equal([...allDays.slice(1), isoDay((lastDay! + 1) * DAY_MS)]);
     expect(counts(days)).to.deep.equal(r.txsPerDay);
@@ -129,14 +115,14 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
         .replace(/Tx$/, '')
         .replace(/([a-z])([A-Z])/g, '$1_$2')
         .toLowerCase();
-      const byType = await walk(await v3.mdw.getTransactionsStats({ txType: snake, limit: 100 }));
+      const byType = await walkPages(await v3.mdw.getTransactionsStats({ txType: snake, limit: 100 }));
       expect(counts(byType), type).to.deep.equal(r.txsPerDayOfType(type));
     }
-    const key = await walk(await v3.mdw.getBlocksStats({ type: 'key', limit: 100 }));
+    const key = await walkPages(await v3.mdw.getBlocksStats({ type: 'key', limit: 100 }));
     expect(counts(key)).to.deep.equal(r.keyBlocksPerDay);
-    const micro = await walk(await v3.mdw.getBlocksStats({ type: 'micro', limit: 100 }));
+    const micro = await walkPages(await v3.mdw.getBlocksStats({ type: 'micro', limit: 100 }));
     expect(counts(micro)).to.deep.equal(r.microBlocksPerDay);
-    const both = await walk(await v3.mdw.getBlocksStats({ limit: 100 }));
+    const both = await walkPages(await v3.mdw.getBlocksStats({ limit: 100 }));
     for (const s of both)
       expect(Number(s.count)).to.equal(
         (r.keyBlocksPerDay.get(String(s.startDate)) ?? 0) + (r.microBlocksPerDay.get(String(s.startDate)) ?? 0),
@@ -151,9 +137,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const monthStart = (d: Date): string => `${d.toISOString().slice(0, 7)}-01`;
     expect(weekStart(new Date('2026-01-07')), 'the week of 2026-01-01').to.equal('2026-01-01');
     expect(weekStart(new Date('2026-01-08'))).to.equal('2026-01-08');
-    const weeks = await walk(await v3.mdw.getTransactionsStats({ intervalBy: 'week', limit: 100 }));
+    const weeks = await walkPages(await v3.mdw.getTransactionsStats({ intervalBy: 'week', limit: 100 }));
     expect(counts(weeks)).to.deep.equal(regroup(weekStart));
-    const months = await walk(await v3.mdw.getTransactionsStats({ intervalBy: 'month', limit: 100 }));
+    const months = await walkPages(await v3.mdw.getTransactionsStats({ intervalBy: 'month', limit: 100 }));
     expect(counts(months)).to.deep.equal(regroup(monthStart));
     const total = chain.transactions.length;
     const onFirstDay = (await v3.get('/v3/stats/transactions/total?max_start_date=2026-01-01')).body;
@@ -164,9 +150,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
   /** checkGenerations compares deltas and totals at sampled heights with the recount. */
   async function checkGenerations(): Promise<void> {
     const top = chain.keyBlocks.length - 1;
-    const deltas = await walk(await v3.mdw.getDeltaStats({ limit: 100 }));
+    const deltas = await walkPages(await v3.mdw.getDeltaStats({ limit: 100 }));
     expect(deltas.map((d) => d.height)).to.deep.equal(Array.from({ length: top }, (_, i) => top - i));
-    const totals = await walk(await v3.mdw.getTotalStats({ limit: 100, direction: 'forward' }));
+    const totals = await walkPages(await v3.mdw.getTotalStats({ limit: 100, direction: 'forward' }));
     expect(totals.map((t) => t.height)).to.deep.equal(Array.from({ length: top }, (_, i) => i + 1));
     const sum = { contracts: 0, opened: 0, closed: 0, reward: 0n, oracles: 0 };
     // the supply starts with what the devnode's genesis accounts hold
@@ -222,14 +208,14 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
          FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
         WHERE a.account LIKE 'ak\\_%' GROUP BY 1`,
     );
-    const active = await walk(await v3.mdw.getActiveAccountsStats({ limit: 100 }));
+    const active = await walkPages(await v3.mdw.getActiveAccountsStats({ limit: 100 }));
     expect(counts(active)).to.deep.equal(new Map(rows.map((x) => [x.day, x.active])));
     const firsts = await v3.pool.query<{ n: number }>(
       `SELECT count(DISTINCT account)::int AS n FROM account_transactions WHERE account LIKE 'ak\\_%'`,
     );
-    const total = await walk(await v3.mdw.getTotalAccountsStats({ limit: 100 }));
+    const total = await walkPages(await v3.mdw.getTotalAccountsStats({ limit: 100 }));
     expect(total.reduce((s, x) => s + Number(x.count), 0)).to.equal(firsts.rows[0]!.n);
-    const deltas = await walk(await v3.mdw.getDeltaStats({ limit: 100 }));
+    const deltas = await walkPages(await v3.mdw.getDeltaStats({ limit: 100 }));
     expect(deltas.reduce((s, x) => s + Number(x.accounts), 0)).to.equal(firsts.rows[0]!.n);
   }
 
@@ -242,7 +228,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
          JOIN transactions t ON t.hash = e.tx_hash GROUP BY 1`,
     );
     expect(rows.length, 'the chain moves AEX-9 tokens').to.be.greaterThan(0);
-    const series = await walk(await v3.mdw.getAex9TransfersStats({ limit: 100 }));
+    const series = await walkPages(await v3.mdw.getAex9TransfersStats({ limit: 100 }));
     expect(counts(series)).to.deep.equal(new Map(rows.map((x) => [x.day, x.n])));
   }
 
