@@ -15,7 +15,7 @@ import {
 } from '../chain/hard-forks.ts';
 import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
-import type { Config } from '../config.ts';
+import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import {
   deriveInternalTransfers,
@@ -52,18 +52,23 @@ export async function transferRulesOf(
   };
 }
 
-/** loadHardForkFiles reads the node's fork files that are configured; a bad one fails naming the file. */
+/**
+ * loadHardForkFiles reads the node's fork files that are configured. A file that cannot be read or is not
+ * the node's format fails the start with MDW_CONFIG_INVALID, naming its variable, every bad one at once.
+ */
 export async function loadHardForkFiles(files: Config['hardForkFiles']): Promise<HardForkCredits> {
-  const read = await Promise.all(
-    (Object.entries(files) as [HardForkFile, string][]).map(async ([file, path]) => {
-      try {
-        return [file, parseHardForkFile(file, await readFile(path, 'utf8'))] as const;
-      } catch (err) {
-        throw new TypeError(`${path}: ${(err as Error).message}`, { cause: err });
-      }
-    }),
+  const entries = Object.entries(files) as [HardForkFile, string][];
+  const read = await Promise.allSettled(
+    entries.map(async ([file, path]) => [file, parseHardForkFile(file, await readFile(path, 'utf8'))] as const),
   );
-  return hardForkCreditsOf(Object.fromEntries(read) as Partial<Record<HardForkFile, HardForkCredit[]>>);
+  const problems = read.flatMap((r, i) =>
+    r.status === 'rejected'
+      ? [`${HARD_FORK_FILE_VARIABLES[entries[i]![0]]}: ${entries[i]![1]}: ${(r.reason as Error).message}`]
+      : [],
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  const credits = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  return hardForkCreditsOf(Object.fromEntries(credits) as Partial<Record<HardForkFile, HardForkCredit[]>>);
 }
 
 /**
