@@ -20,6 +20,8 @@ import type { Queryable } from '../db/pool.ts';
 import {
   deriveInternalTransfers,
   addGenerationFees,
+  hasKeyBlockTransfers,
+  protocolEntry,
   insertInternalTransfers,
   rewardInputs,
   type InternalTransferRow,
@@ -69,6 +71,26 @@ export async function loadHardForkFiles(files: Config['hardForkFiles']): Promise
   if (problems.length > 0) throw new ConfigError(problems);
   const credits = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   return hardForkCreditsOf(Object.fromEntries(credits) as Partial<Record<HardForkFile, HardForkCredit[]>>);
+}
+
+/**
+ * storedForksWithoutTransfers lists the configured forks the stored chain has passed without their
+ * transfers (the files were given after those heights were written): they come only when those heights
+ * are derived again, so the populator says so at its start rather than list nothing in silence.
+ */
+export async function storedForksWithoutTransfers(
+  db: Queryable,
+  rules: TransferRules,
+): Promise<{ protocol: number; height: number; kinds: string[] }[]> {
+  const missing: { protocol: number; height: number; kinds: string[] }[] = [];
+  for (const [protocol, credits] of rules.hardForks) {
+    if (credits.length === 0) continue;
+    const entry = await protocolEntry(db, protocol);
+    if (!entry || entry.previous === undefined || entry.previous >= protocol) continue;
+    const kinds = [...new Set(credits.map((c) => c.kind))];
+    if (!(await hasKeyBlockTransfers(db, entry.height, kinds))) missing.push({ protocol, height: entry.height, kinds });
+  }
+  return missing;
 }
 
 /**

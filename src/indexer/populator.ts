@@ -4,7 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
-import { transferRulesOf } from './internal-transfers.ts';
+import { storedForksWithoutTransfers, transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -57,6 +57,16 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   // once per run, whatever the follower: logged once, counted each time
   const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
   const transferRules = await transferRulesOf(cfg);
+  // a check for the operator: a failure to read is only logged, the sync needs nothing of it
+  const unmarked = await storedForksWithoutTransfers(pool, transferRules).catch((err: unknown) => {
+    log.warn({ err }, 'could not check the stored hard forks');
+    return [];
+  });
+  for (const fork of unmarked)
+    log.warn(
+      fork,
+      'the stored chain passed this hard fork before its files were configured: its transfers come when its height is derived again (a reload from there up)',
+    );
   /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
   const newFollower = (signal: AbortSignal): Follower => {
     const clientOptions = {

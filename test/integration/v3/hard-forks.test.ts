@@ -13,6 +13,8 @@ import {
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import { startV3, walkPages, type V3UnderTest } from './harness.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { storedForksWithoutTransfers, transferRulesOf } from '../../../src/indexer/internal-transfers.ts';
 
 type Obj = { [key: string]: Json };
 /** a Transfer as the SDK's client reads it */
@@ -182,5 +184,16 @@ describe('/v3 hard-fork transfers, checked against a devnode chain that forks th
     await v3.devnode.fork(5);
     await v3.synced();
     expect(await transfers('')).to.deep.equal(before);
+  });
+
+  it('finds a fork the stored chain passed without its transfers (files given later), for the populator to say so', async () => {
+    const rules = await transferRulesOf(loadConfig(v3.settings));
+    expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([]);
+    await v3.pool.query(
+      "DELETE FROM internal_transfers WHERE kind IN ('accounts_lima', 'accounts_extra_lima', 'contracts_lima')",
+    );
+    expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([
+      { protocol: Protocol.LIMA, height: 5, kinds: ['accounts_lima', 'accounts_extra_lima', 'contracts_lima'] },
+    ]);
   });
 });
