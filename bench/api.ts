@@ -27,7 +27,7 @@
  * /proc; for mdw without PostgreSQL's share), which other jobs on the machine disturb far less
  * than rates.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
@@ -36,6 +36,7 @@ import { createPool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
+import { idKey, txTypeCode } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import {
   cpuMicros,
@@ -252,7 +253,7 @@ async function main(): Promise<void> {
   const heavyCursors = (
     await pool.query<{ c: string }>(
       `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1 ORDER BY random() LIMIT 1000`,
-      [heavy],
+      [idKey(heavy)],
     )
   ).rows.map((r) => r.c);
   const pick = (list: string[]): string => list[Math.floor(Math.random() * list.length)]!;
@@ -321,6 +322,7 @@ async function main(): Promise<void> {
     },
   };
   console.log(JSON.stringify(summary.ratios));
+  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
   await Promise.all([api.stop(), memoryApi.stop(), baseline.stop(), devnode.stop()]);
   await pool.end();
@@ -339,8 +341,8 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
   );
   await pool.query(
     `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
-     SELECT $1, 1 + i % $2, 1000, i / $2, 'SpendTx', ARRAY['sender_id', 'recipient_id'] FROM generate_series(0, $3 - 1) AS i`,
-    [account, top, ACCOUNT_TXS],
+     SELECT $1, 1 + i % $2, 1000, i / $2, $4, ARRAY['sender_id', 'recipient_id'] FROM generate_series(0, $3 - 1) AS i`,
+    [idKey(account), top, ACCOUNT_TXS, txTypeCode('SpendTx')],
   );
   // The test server commits asynchronously; VACUUM can mark pages all-visible (index-only scans)
   // only once the commits are flushed, which the WAL writer does within a few hundred ms.
@@ -370,7 +372,7 @@ async function cursorAt(pool: ReturnType<typeof createPool>, account: string, sk
   const { rows } = await pool.query<{ c: string }>(
     `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1
       ORDER BY height DESC, micro_index DESC, tx_index DESC OFFSET $2 LIMIT 1`,
-    [account, skip - 1],
+    [idKey(account), skip - 1],
   );
   return rows[0]!.c;
 }

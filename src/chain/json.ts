@@ -73,6 +73,41 @@ function parseJsonWithReviver(text: string): Json {
   } as Parameters<typeof JSON.parse>[1]) as Json;
 }
 
+/** MEMBER_HEADS: `{"<key>":` at the start of a text, per key asked for. */
+const MEMBER_HEADS = new Map<string, RegExp>();
+
+/**
+ * parseJsonMember parses the node's one-member wrapper `{"<key>": <value>}` and keeps <value>'s own text, so that
+ * a caller storing it stores the node's text instead of writing the parsed value out again. The text between the
+ * wrapper's head and its last `}` is parsed as the value, so the kept text is valid JSON of exactly that value (a
+ * second member, a duplicate key or any other shape fails that parse); anything else is parsed whole and no text is
+ * kept. `whole` is the whole answer either way.
+ */
+export function parseJsonMember(
+  text: string,
+  key: string,
+): { whole: Json; member: Json | undefined; memberText?: string } {
+  let head = MEMBER_HEADS.get(key);
+  if (head === undefined) {
+    head = new RegExp(`^\\s*\\{\\s*${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`);
+    MEMBER_HEADS.set(key, head);
+  }
+  const start = head.exec(text)?.[0].length;
+  const end = text.lastIndexOf('}');
+  if (start !== undefined && end > start && text.slice(end + 1).trim() === '') {
+    const memberText = text.slice(start, end).trim();
+    try {
+      const member = parseJson(memberText);
+      // a computed key is always an own property, `__proto__` included
+      return { whole: { [key]: member }, member, memberText };
+    } catch {
+      // not one value: the whole text decides
+    }
+  }
+  const whole = parseJson(text);
+  return { whole, member: isJsonObject(whole) ? whole[key] : undefined };
+}
+
 /** stringifyJson writes bigints as bare JSON integers (never as strings, never rounded). */
 export function stringifyJson(value: unknown, space?: number): string {
   // without a bigint the replacer (called for every value) changes nothing: JSON.stringify says so by throwing

@@ -32,6 +32,8 @@ export interface AexnDetectorOptions {
 
 /** Contracts whose creation place is remembered (a busy chain calls a few thousand contracts). */
 const KNOWN_CONTRACTS = 100_000;
+/** Characters of bytecode whose detection is remembered: the same code is deployed again and again (tokens, pairs). */
+const DETECTED_CODE_CHARS = 8_000_000;
 
 const before = (a: CreatedAt, b: CreatedAt): boolean =>
   a.height < b.height || (a.height === b.height && a.microIndex < b.microIndex);
@@ -86,6 +88,11 @@ export class AexnDetector {
    * contracts anew, and a batch prepared but never written lies above every batch prepared after it.
    */
   readonly #created = new LRUCache<string, CreatedAt>({ max: KNOWN_CONTRACTS });
+  /** detectAexn's answer per bytecode (decoding the code's functions is the detection's cost) */
+  readonly #detected = new LRUCache<string, { readonly detection: AexnDetection | undefined }>({
+    maxSize: DETECTED_CODE_CHARS,
+    sizeCalculation: (_, code) => code.length,
+  });
 
   constructor(opts: AexnDetectorOptions) {
     this.#opts = opts;
@@ -115,7 +122,7 @@ export class AexnDetector {
         if (creates) {
           known.add(creates.id);
           this.#created.set(creates.id, place);
-          const detected = detectAexn(creates.code);
+          const detected = this.#detect(creates.code);
           if (detected)
             await this.#describe(creates.id, creates.code, detected, at, blockHash, false, contracts, seeds);
         }
@@ -129,7 +136,7 @@ export class AexnDetector {
               path: `/contracts/${id}/code`,
               transient: true,
             });
-          const detected = detectAexn(code);
+          const detected = this.#detect(code);
           callCreated.push({ ...at, contractId: id, aexnType: detected?.type ?? null });
           if (detected) await this.#describe(id, code, detected, at, blockHash, true, contracts, seeds);
         }
@@ -137,6 +144,14 @@ export class AexnDetector {
       out.push({ ...gen, aexn: { contracts, callCreated, seeds, wrappedAe: this.#wrappedAe } satisfies AexnFindings });
     }
     return out;
+  }
+
+  #detect(code: string): AexnDetection | undefined {
+    const known = this.#detected.get(code);
+    if (known) return known.detection;
+    const detection = detectAexn(code);
+    this.#detected.set(code, { detection });
+    return detection;
   }
 
   /** #knownBefore is the set of `ids` created before `start` (remembered, else stored). */

@@ -83,4 +83,4 @@ export const DEX_TABLES = [
       ['amount1_out', 'numeric', (r) => r.amount1Out],
     ],
   } satisfies TableSpec<DexSwapRow>,
-];
+] as const;

@@ -65,12 +65,14 @@ export async function fetchGeneration(
     throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
   }
   const callInfos = new Map<string, JsonObject>();
+  const callInfoTexts = new Map<string, string>();
   const prunedCallInfos = new Set<string>();
   const callInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
     let info: JsonObject;
+    let text: string | undefined;
     try {
-      info = await node.transactionInfo(hash);
+      ({ info, callInfoText: text } = await node.transactionInfo(hash));
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
       prunedCallInfos.add(hash);
@@ -83,6 +85,7 @@ export async function fetchGeneration(
     const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
     const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
     if (callInfo) callInfos.set(hash, callInfo);
+    if (callInfo && text !== undefined && callInfo === info.call_info) callInfoTexts.set(hash, text);
   };
   // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
   // as soon as its transactions arrive, not after the whole generation's (one round trip less per height)
@@ -101,7 +104,16 @@ export async function fetchGeneration(
         return { header, transactions };
       }),
   );
-  return { height, keyBlock, continuesAt, microBlocks, callInfos, prunedCallInfos, decodedCalls: new Map() };
+  return {
+    height,
+    keyBlock,
+    continuesAt,
+    microBlocks,
+    callInfos,
+    callInfoTexts,
+    prunedCallInfos,
+    decodedCalls: new Map(),
+  };
 }
 
 /**

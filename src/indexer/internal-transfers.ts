@@ -103,10 +103,6 @@ export async function loadGenesisAccounts(file: string): Promise<TransferRules['
   return Object.entries(parsed).map(([account, balance]) => ({ account, amount: toBigInt(balance) }));
 }
 
-/** keyBlockVersion is a stored key block's protocol (1 where it has none, as rewardInputs reads it). */
-const keyBlockVersion = (data: { [key: string]: unknown }): number =>
-  typeof data.version === 'number' ? data.version : 1;
-
 const CONTRACT_TXS = new Set(['ContractCallTx', 'ContractCreateTx']);
 
 /**
@@ -139,14 +135,31 @@ export async function writeInternalTransfers(
     db,
     gens.map((g) => ({ height: g.keyBlock.height, fees: generationFees(g) })),
   );
-  const newKeyBlocks = gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height);
+  await deriveTransfersOfStored(
+    db,
+    gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height),
+    { from: gens[0]!.keyBlock.height, to: gens.at(-1)!.keyBlock.height },
+    rules,
+  );
+}
+
+/**
+ * deriveTransfersOfStored adds the transfers of heights whose rows and generation fees are stored: the
+ * rewards and genesis accounts of `newKeyBlocks` (ascending) and what the stored rows of `range` imply
+ * (name fees, oracle rewards and refunds). The writer calls it for each batch, the backfill for stored heights.
+ */
+export async function deriveTransfersOfStored(
+  db: Queryable,
+  newKeyBlocks: readonly number[],
+  range: { readonly from: number; readonly to: number },
+  rules: TransferRules,
+): Promise<void> {
   const paying = newKeyBlocks.flatMap((height) => {
     const closer = rewardedGeneration(rules.rewards, height);
     return closer === undefined ? [] : [{ height, closer }];
   });
-  const first = gens[0]!.keyBlock.height;
-  // the key block before the batch's first tells whether that one enters a new protocol
-  const forkCheck = rules.hardForks.size > 0 && first > 0 ? [first - 1] : [];
+  // a key block enters a new protocol when the one before it has another version (both are stored)
+  const forkCheck = rules.hardForks.size > 0 ? newKeyBlocks.flatMap((h) => (h > 0 ? [h - 1, h] : [])) : [];
   const inputs = await rewardInputs(db, [
     ...new Set([...paying.flatMap((p) => [p.closer - 1, p.closer]), ...forkCheck]),
   ]);
@@ -163,14 +176,14 @@ export async function writeInternalTransfers(
     for (const a of rules.genesisAccounts)
       rows.push({ height: 0, ...keyLevel, kind: 'accounts_roma', accountId: a.account, amount: a.amount });
   if (rules.hardForks.size > 0) {
-    const versions = new Map(gens.map((g) => [g.keyBlock.height, keyBlockVersion(g.keyBlock.data)]));
     for (const height of newKeyBlocks) {
-      const previous = versions.get(height - 1) ?? inputs.get(height - 1)?.version;
-      if (previous === undefined) continue;
-      for (const c of forkCredits(rules.hardForks, previous, versions.get(height)!))
+      const previous = inputs.get(height - 1)?.version;
+      const current = inputs.get(height)?.version;
+      if (previous === undefined || current === undefined) continue;
+      for (const c of forkCredits(rules.hardForks, previous, current))
         rows.push({ height, ...keyLevel, kind: c.kind, accountId: c.account, amount: c.amount });
     }
   }
   await insertInternalTransfers(db, rows);
-  await deriveInternalTransfers(db, first, gens.at(-1)!.keyBlock.height);
+  await deriveInternalTransfers(db, range.from, range.to);
 }

@@ -17,6 +17,7 @@ import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { contractReaders } from './aexn-detector.ts';
+import { DeriveBackfill } from './derive-backfill.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -35,7 +36,8 @@ export interface PopulatorDeps {
 export type Populator = Role & { synced(): Promise<void> };
 
 /**
- * startPopulator runs migrations, then loads and follows the chain in the background until stop(). It writes only
+ * startPopulator runs migrations, then loads and follows the chain, deriving beside it what derived areas lack for
+ * stored heights from the stored rows (derive-backfill.ts), in the background until stop(). It writes only
  * while it holds the schema's writer lock; when the connection holding it dies (a database restart,
  * `pg_terminate_backend`, a failover) it stops writing, takes the lock again with backoff and resumes from what the
  * database holds.
@@ -67,8 +69,11 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       fork,
       'the stored chain passed this hard fork before its files were configured: its transfers come when its height is derived again (a reload from there up)',
     );
-  /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
-  const newFollower = (signal: AbortSignal): Follower => {
+  /**
+   * a Follower whose node requests end with `signal` (it reads where to go on from the database), and the backfill
+   * of derived areas beside it, with its own contract reader on the same node client
+   */
+  const newFollower = (signal: AbortSignal): { follower: Follower; backfill: DeriveBackfill } => {
     const clientOptions = {
       url: nodes,
       timeoutMs: cfg.nodeTimeoutMs,
@@ -82,7 +87,15 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     // a batch is redone whole when one request gives up, so its requests retry generously; the poll
     // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
     const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
-    return new Follower({
+    const backfill = new DeriveBackfill({
+      pool,
+      log,
+      rules: transferRules,
+      detector: contractReaders(cfg, pool, node).aexn,
+      batchHeights: cfg.batchSize,
+      metrics,
+    });
+    const follower = new Follower({
       cfg,
       log,
       poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
@@ -100,6 +113,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         transferRules,
       },
     });
+    return { follower, backfill };
   };
   let markSynced!: () => void;
   const synced = new Promise<void>((resolve) => {
@@ -115,14 +129,16 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
 
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
-    const follower = newFollower(term);
+    const { follower, backfill } = newFollower(term);
     while (!term.aborted) {
       try {
+        // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
+        const backfilled = await backfill.step();
         const result = await follower.step();
         failures.recovered();
         backoff.reset();
         if (follower.caughtUp) markSynced();
-        if (result === 'idle') await sleep(cfg.pollIntervalMs, term);
+        if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
         if (term.aborted) break;
         failures.failed(err, 'populator step failed; retrying');

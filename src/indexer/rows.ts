@@ -31,6 +31,8 @@ export interface FetchedGeneration {
   readonly microBlocks: readonly FetchedMicroBlock[];
   /** `call_info` (or `ga_info`) per contract tx hash. */
   readonly callInfos: ReadonlyMap<string, JsonObject>;
+  /** the node's own JSON text of a call info, where it was kept (stored as it is, not written out again) */
+  readonly callInfoTexts?: ReadonlyMap<string, string>;
   /** contract txs whose call info every node had garbage-collected (410): stored without it, marked so */
   readonly prunedCallInfos?: ReadonlySet<string>;
   /** decoded calls per contract tx hash (filled outside the database transaction). */
@@ -97,6 +99,8 @@ export interface ContractCallRow extends TxPosition {
   function: string | null;
   arguments: Json | null;
   callInfo: JsonObject | null;
+  /** callInfo's JSON text as the node sent it, when kept (else the writer writes callInfo out) */
+  callInfoText?: string;
   /** true when the node had garbage-collected the call info (then callInfo is null) */
   callInfoPruned: boolean;
   result: Json | null;

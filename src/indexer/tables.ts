@@ -2,6 +2,7 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
+import { idKeyHex, txTypeCode } from '../chain/id-key.ts';
 import { stringifyJson } from '../chain/json.ts';
 import { DEX_TABLES } from './dex-tables.ts';
 import type {
@@ -53,10 +54,11 @@ function spec<R>(
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
+// ids and types in their stored forms (migration 0032)
 const accountTxColumns: Column<AccountTxRow>[] = [
-  ['account', 'text', (r) => r.account],
+  ['account', 'bytea', (r) => idKeyHex(r.account)],
   ...pos<AccountTxRow>(),
-  ['tx_type', 'text', (r) => r.txType],
+  ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
   ['fields', 'text[]', (r) => r.fields.join(' ')],
 ];
 
@@ -114,7 +116,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function],
     ['arguments', 'jsonb', (r) => json(r.arguments)],
-    ['call_info', 'jsonb', (r) => json(r.callInfo)],
+    ['call_info', 'jsonb', (r) => r.callInfoText ?? json(r.callInfo)],
     ['call_info_pruned', 'boolean', (r) => r.callInfoPruned],
     ['result', 'jsonb', (r) => json(r.result)],
     ['decode_error', 'text', (r) => r.decodeError],

@@ -136,6 +136,7 @@ function addDomainRows(
       contractId: contract,
       callerId: caller,
       callInfo,
+      callInfoText: gen.callInfoTexts?.get(pos.txHash),
       callInfoPruned: gen.prunedCallInfos?.has(pos.txHash) ?? false,
       function: decoded?.function ?? null,
       arguments: decoded?.arguments ?? null,

@@ -21,8 +21,8 @@ import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
 import { writeAexnRows } from '../db/queries/aexn.ts';
 import { insertAex141Events } from '../db/queries/aex141.ts';
 import { aex141Candidates } from './aex141-events.ts';
-import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
-import { deriveStats } from './stats.ts';
+import { DEFAULT_TRANSFER_RULES, type TransferRules } from './internal-transfers.ts';
+import { deriveBatchAreas } from './derive-backfill.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines (a plain loop: it runs for every value written). */
 function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
@@ -38,6 +38,17 @@ function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
 }
 
 const ENCODE_TURN = 500;
+
+/** writeTableRows writes rows of one table as the writer does (one COPY); the caller owns the transaction. */
+export async function writeTableRows<R>(db: Queryable, spec: TableSpec<R>, rows: readonly R[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyMany(
+    db,
+    spec.table,
+    spec.columns.map(([name]) => name),
+    copyChunks(copyLines(spec, rows)),
+  );
+}
 
 /** EncodedRows are the COPY payloads of the tables that need no stored state, made before the transaction. */
 export type EncodedRows = ReadonlyMap<string, Buffer[]>;
@@ -158,9 +169,8 @@ export async function writeGenerations(
   );
   // after the AEX-N contracts of this batch: its collections' events count
   await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
-  // derived from the rows just written and the ones before them
-  await writeInternalTransfers(db, gens, transferRules);
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
-  await deriveStats(db, gens);
+  // derived from the rows just written and the ones before them (an area behind or failing is deferred)
+  await deriveBatchAreas(db, gens, transferRules);
   return resolved.transactions.length;
 }

@@ -1,9 +1,9 @@
 /** @module NodeClient: the node's HTTP API with timeouts, capped exponential backoff and lossless JSON. */
-import { isJsonObject, parseJson, type Json } from '../chain/json.ts';
+import { isJsonObject, parseJson, parseJsonMember, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
 import { backoffDelay, sleep } from '../retry.ts';
-import { httpGet, HttpGetError } from './http-get.ts';
+import { httpBase, httpGet, HttpGetError, type HttpBase } from './http-get.ts';
 import { NodeSet } from './node-set.ts';
 import { failsOver } from './rotation.ts';
 
@@ -41,13 +41,17 @@ export class NodeClient {
   readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url'>> &
     Pick<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork'>;
   readonly #nodes: NodeSet;
+  /** each node's `/v2` base, taken apart once */
+  readonly #bases: readonly HttpBase[];
   readonly #log: Logger;
-  readonly #inFlight = new Map<string, Promise<Json>>();
+  /** requests in flight by path (and parse), shared by every caller that asks for the same meanwhile */
+  readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(opts: NodeClientOptions, log: Logger) {
     const { url, ...rest } = opts;
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
     this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
+    this.#bases = this.#nodes.urls.map((u) => httpBase(`${u}/v2`));
     this.#log = log;
     const signal = opts.signal;
     signal?.addEventListener('abort', () => this.#nodes.abandon(signal), { once: true });
@@ -66,31 +70,36 @@ export class NodeClient {
    * failure was transient.
    */
   get(path: string): Promise<Json> {
-    const shared = this.#inFlight.get(path);
-    if (shared) return shared;
-    const request = this.#get(path).finally(() => this.#inFlight.delete(path));
-    this.#inFlight.set(path, request);
+    return this.#shared(path, path, parseJson);
+  }
+
+  /** #shared sends `path` unless the same request (`key`: the path and how its answer is parsed) is in flight. */
+  #shared<T>(key: string, path: string, parse: (text: string) => T): Promise<T> {
+    const shared = this.#inFlight.get(key);
+    if (shared) return shared as Promise<T>;
+    const request = this.#get(path, parse).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, request);
     return request;
   }
 
-  async #get(path: string, only?: number): Promise<Json> {
+  async #get<T>(path: string, parse: (text: string) => T, only?: number): Promise<T> {
     let attempt = 0;
     for (;;) {
       attempt++;
       let error: NodeError | undefined;
       let gone: NodeError | undefined;
       let transient = false;
-      const tried = new Set<number>();
+      const tried: number[] = [];
       for (;;) {
-        const candidates = (only === undefined ? this.#nodes.healthy() : [only]).filter((i) => !tried.has(i));
+        const nodes = only === undefined ? this.#nodes.healthy() : [only];
+        const candidates = tried.length === 0 ? nodes : nodes.filter((i) => !tried.includes(i));
         const index = await this.#nodes.acquire(candidates, this.#opts.signal);
         if (index === undefined) break;
-        tried.add(index);
+        tried.push(index);
         const started = performance.now();
         let answered = false;
         try {
-          const body = await this.#once(this.#nodes.urls[index]!, path, () => (answered = true));
-          return body;
+          return await this.#once(this.#bases[index]!, path, parse, () => (answered = true));
         } catch (err) {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
@@ -118,31 +127,37 @@ export class NodeClient {
     }
   }
 
-  async #once(base: string, path: string, answered: () => void): Promise<Json> {
+  async #once<T>(base: HttpBase, path: string, parse: (text: string) => T, answered: () => void): Promise<T> {
     let text: string;
     let status: number;
     try {
-      ({ status, text } = await httpGet(new URL(`${base}/v2${path}`), this.#opts.timeoutMs, this.#opts.signal));
+      ({ status, text } = await httpGet({ base, path }, this.#opts.timeoutMs, this.#opts.signal));
       answered();
     } catch (err) {
       if (err instanceof HttpGetError && err.timedOut) throw timedOut(path, this.#opts.timeoutMs);
       throw unreachable(path, err);
     }
-    let body: Json;
-    try {
-      body = parseJson(text);
-    } catch {
-      throw badResponse(
+    const malformed = (): NodeError =>
+      badResponse(
         path,
         `node answered ${path} with malformed JSON (status ${status})`,
         status >= 400 ? status : undefined,
       );
-    }
     if (status >= 400) {
+      let body: Json;
+      try {
+        body = parseJson(text);
+      } catch {
+        throw malformed();
+      }
       const reason = isJsonObject(body) && typeof body.reason === 'string' ? body.reason : `status ${status}`;
       throw badResponse(path, `node answered ${path}: ${status} ${reason}`, status);
     }
-    return body;
+    try {
+      return parse(text);
+    } catch {
+      throw malformed();
+    }
   }
 
   async #object(path: string): Promise<JsonObject> {
@@ -206,7 +221,7 @@ export class NodeClient {
   }
 
   async #objectFrom(index: number, path: string): Promise<JsonObject> {
-    const body = await this.#get(path, index);
+    const body = await this.#get(path, parseJson, index);
     if (!isJsonObject(body)) throw badResponse(path, `node answered ${path} with a non-object`);
     return body;
   }
@@ -234,9 +249,18 @@ export class NodeClient {
     return body.transactions as JsonObject[];
   }
 
-  /** transactionInfo is the call info of a contract tx (`{call_info}`, `{ga_info}` or `{tx_info}`). */
-  transactionInfo(hash: string): Promise<JsonObject> {
-    return this.#object(`/transactions/${encodeURIComponent(hash)}/info`);
+  /**
+   * transactionInfo is the call info of a contract tx (`{call_info}`, `{ga_info}` or `{tx_info}`) and, for a
+   * `{call_info}`, the node's own text of it (stored as it is: writing the parsed object out again cost the
+   * populator a stringify per contract call).
+   */
+  async transactionInfo(hash: string): Promise<{ info: JsonObject; callInfoText?: string }> {
+    const path = `/transactions/${encodeURIComponent(hash)}/info`;
+    const { whole, memberText } = await this.#shared(`${path} call_info`, path, (text) =>
+      parseJsonMember(text, 'call_info'),
+    );
+    if (!isJsonObject(whole)) throw badResponse(path, `node answered ${path} with a non-object`);
+    return { info: whole, callInfoText: isJsonObject(whole.call_info) ? memberText : undefined };
   }
 
   /** contractCode is the deployed bytecode (`cb_…`). */

@@ -7,7 +7,7 @@
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
 
 interface Waiter {
-  readonly allowed: (index: number) => boolean;
+  readonly allowed: readonly number[];
   readonly resolve: (index: number | undefined) => void;
   readonly signal: AbortSignal | undefined;
 }
@@ -18,6 +18,8 @@ export class NodeSet {
   readonly urls: readonly string[];
   readonly #limits: readonly AdaptiveLimit[];
   readonly #dropped = new Set<number>();
+  /** the nodes not dropped, kept as a list: every request reads it */
+  #healthy: readonly number[];
   /** until when (ms since epoch) a node that just failed is passed over while another is allowed */
   readonly #coolingUntil: number[];
   #waiting: Waiter[] = [];
@@ -27,11 +29,12 @@ export class NodeSet {
     this.urls = urls.map((u) => u.replace(/\/+$/, ''));
     this.#limits = this.urls.map(() => new AdaptiveLimit(limit));
     this.#coolingUntil = this.urls.map(() => 0);
+    this.#healthy = this.urls.map((_, i) => i);
   }
 
   /** healthy lists the nodes requests may go to (not dropped), in configured order. */
-  healthy(): number[] {
-    return this.urls.map((_, i) => i).filter((i) => !this.#dropped.has(i));
+  healthy(): readonly number[] {
+    return this.#healthy;
   }
 
   /** limit is node `index`'s current concurrency limit (for metrics and logs). */
@@ -54,17 +57,20 @@ export class NodeSet {
    * and resolves with its index; the caller must `release` it. Among free candidates the one with the most room wins.
    */
   acquire(candidates: readonly number[], signal?: AbortSignal): Promise<number | undefined> {
-    if (signal?.aborted) return Promise.resolve(undefined);
-    const now = Date.now();
-    // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read)
-    const live = candidates;
-    const warm = live.filter((i) => this.#coolingUntil[i]! <= now);
+    if (signal?.aborted || candidates.length === 0) return Promise.resolve(undefined);
+    // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read);
     // a node that failed a moment ago gets requests only when no other may take them
-    const allowed = new Set(warm.length > 0 ? warm : live);
-    if (allowed.size === 0) return Promise.resolve(undefined);
-    const free = this.#pick((i) => allowed.has(i));
+    let allowed = candidates;
+    if (candidates.length > 1) {
+      const now = Date.now();
+      if (candidates.some((i) => this.#coolingUntil[i]! > now)) {
+        const warm = candidates.filter((i) => this.#coolingUntil[i]! <= now);
+        if (warm.length > 0) allowed = warm;
+      }
+    }
+    const free = this.#pick(allowed);
     if (free !== undefined) return Promise.resolve(free);
-    return new Promise((resolve) => this.#waiting.push({ allowed: (i) => allowed.has(i), resolve, signal }));
+    return new Promise((resolve) => this.#waiting.push({ allowed, resolve, signal }));
   }
 
   /**
@@ -100,22 +106,26 @@ export class NodeSet {
   drop(index: number): boolean {
     if (this.#dropped.has(index)) return false;
     this.#dropped.add(index);
+    this.#healthy = this.#healthy.filter((i) => i !== index);
     return true;
   }
 
   /** restore puts a dropped node back (it agrees again); true when it was out. */
   restore(index: number): boolean {
     const was = this.#dropped.delete(index);
-    if (was) this.#dispatch();
+    if (was) {
+      this.#healthy = this.urls.map((_, i) => i).filter((i) => !this.#dropped.has(i));
+      this.#dispatch();
+    }
     return was;
   }
 
-  #pick(allowed: (index: number) => boolean): number | undefined {
+  #pick(allowed: readonly number[]): number | undefined {
     let best: number | undefined;
     let room = 0;
-    for (let i = 0; i < this.#limits.length; i++) {
+    for (const i of allowed) {
       const l = this.#limits[i]!;
-      if (!allowed(i) || !l.free) continue;
+      if (!l.free) continue;
       const r = (l.limit - l.inFlight) / l.limit;
       if (r > room) [best, room] = [i, r];
     }

@@ -1,17 +1,28 @@
-/** @module FetchAhead: the next batch's generations are fetched while the current one is handled, once. */
+/** @module FetchAhead: one stream of heights; each batch is cut from its front, the rest is fetched meanwhile, once. */
 import { expect } from 'chai';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { FetchAhead } from '../../../src/indexer/fetch-ahead.ts';
 import { fetchGenerations } from '../../../src/indexer/fetch.ts';
-import { NodeClient } from '../../../src/node/client.ts';
+import { NodeClient, type JsonObject } from '../../../src/node/client.ts';
 import { silent } from './support/harness.ts';
+
+/** RecordingClient notes the order in which generations are asked for. */
+class RecordingClient extends NodeClient {
+  readonly asked: number[] = [];
+  override generation(height: number): Promise<JsonObject> {
+    this.asked.push(height);
+    return super.generation(height);
+  }
+}
 
 describe('FetchAhead', () => {
   let devnode: Devnode;
   let answers = 0;
-  const counted = (): NodeClient =>
-    new NodeClient({ url: devnode.externalUrl, timeoutMs: 5000, onAnswer: () => answers++ }, silent);
+  const counted = (): RecordingClient =>
+    new RecordingClient({ url: devnode.externalUrl, timeoutMs: 5000, onAnswer: () => answers++ }, silent);
   const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 300));
+  const txs = (g: { microBlocks: readonly { transactions: readonly unknown[] }[] }): number =>
+    g.microBlocks.reduce((n, m) => n + m.transactions.length, 0);
   before(async () => {
     devnode = await startDevnode(
       { port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'ahead' } },
@@ -22,14 +33,15 @@ describe('FetchAhead', () => {
 
   it('hands the next batch what it fetched ahead, equal to a fresh fetch, without asking the node again', async () => {
     const heights = Array.from({ length: 41 }, (_, i) => i);
-    // one transaction a batch: a few generations each (those started before the first arrived)
     const ahead = new FetchAhead(counted(), 20);
-    const first = await ahead.fetch(heights, 4, 1);
+    const first = await ahead.fetch(heights, 4, 25);
+    expect(first.map((g) => g.height)).to.deep.equal(first.map((_, i) => i));
+    expect(first.reduce((n, g) => n + txs(g), 0)).to.be.at.most(25);
     // fetched ahead: heights after `first` up to 20 (the last 20 of the 41 are within the margin)
     const next = heights.slice(first.length, 21);
     await settle();
     const before = answers;
-    const second = await ahead.fetch(next, 4, 1);
+    const second = await ahead.fetch(next, 4, 25);
     await settle();
     expect(answers - before, 'the second batch came from what was fetched ahead').to.equal(0);
     expect(second[0]!.height).to.equal(first.length);
@@ -42,6 +54,27 @@ describe('FetchAhead', () => {
     expect(second.map((g) => g.microBlocks.map((m) => m.transactions.length))).to.deep.equal(
       fresh.map((g) => g.microBlocks.map((m) => m.transactions.length)),
     );
+  });
+
+  it('asks for the next batch’s heights before the current batch is handed out, each height once', async () => {
+    const node = counted();
+    const ahead = new FetchAhead(node, 0);
+    const heights = Array.from({ length: 41 }, (_, i) => i);
+    const handed: number[] = [];
+    let first = { length: 0, asked: 0 };
+    for (let from = 0; from <= 40;) {
+      const batch = await ahead.fetch(heights.slice(from), 4, 30);
+      if (from === 0) first = { length: batch.length, asked: node.asked.length };
+      handed.push(...batch.map((g) => g.height));
+      from += batch.length;
+    }
+    expect(handed).to.deep.equal(heights);
+    expect(first.length).to.be.below(41);
+    expect(first.asked, 'heights after the first batch were asked for before it was handed out').to.be.greaterThan(
+      first.length,
+    );
+    expect(new Set(node.asked).size, 'no height asked twice').to.equal(node.asked.length);
+    expect([...node.asked].sort((a, b) => a - b)).to.deep.equal(heights);
   });
 
   it('fetches nothing ahead within the margin, and afresh when asked for other heights (a fork moved the sync)', async () => {

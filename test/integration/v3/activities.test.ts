@@ -1,4 +1,5 @@
 import { buildTx, ORACLE_TTL_TYPES, oracleQueryId, Tag } from '@aeternity/aepp-sdk';
+import { idKey } from '../../../src/chain/id-key.ts';
 import { expect } from 'chai';
 import { auctionTimeout } from '../../../src/chain/aens.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
@@ -161,7 +162,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
       `SELECT t.hash AS tx_hash FROM account_transactions a
          JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
         WHERE a.account = $1 ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC`,
-      [account],
+      [idKey(account)],
     );
     const all = await walk(`/v3/accounts/${account}/activities?limit=4`);
     const txEvents = all.filter((a) => a.type !== 'InternalTransferEvent');

@@ -210,10 +210,6 @@ export async function startV3(
     submit,
     nodeGet,
     settings,
-    async serveWith(overrides) {
-      const other = await serve(loadConfig({ ...settings, ...overrides }));
-      return { url: other.url, close: () => stopServer(other.server) };
-    },
     get,
     async walk(path) {
       const items: Obj[] = [];
@@ -225,6 +221,10 @@ export async function startV3(
         next = page.next;
       }
       return items;
+    },
+    async serveWith(overrides) {
+      const other = await serve(loadConfig({ ...settings, ...overrides }));
+      return { url: other.url, close: () => stopServer(other.server) };
     },
     async truth() {
       const keyBlocks: Obj[] = [];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseJson, stringifyJson, toBigInt, toSafeNumber } from '../../../src/chain/json.ts';
+import { parseJson, parseJsonMember, stringifyJson, toBigInt, toSafeNumber } from '../../../src/chain/json.ts';
 
 describe('chain/json', () => {
   it('keeps integers beyond 2^53 digit for digit through parse and stringify', () => {
@@ -53,6 +53,31 @@ describe('chain/json', () => {
     const circular: { self?: unknown } = {};
     circular.self = circular;
     expect(() => stringifyJson(circular)).to.throw(TypeError);
+  });
+
+  it('keeps the node’s own text of a one-member wrapper’s value, parsed as the whole text parses it', () => {
+    const callInfo =
+      '{"caller_id":"ak_2","gas_used":123456789012345678901,"log":[{"address":"ct_1","topics":[1,2],"data":"cb_Xfbg4g=="}],"return_type":"ok"}';
+    for (const text of [`{"call_info":${callInfo}}`, ` {\n  "call_info" : ${callInfo} \n}\n`]) {
+      const { whole, member, memberText } = parseJsonMember(text, 'call_info');
+      expect(memberText).to.equal(callInfo);
+      expect(member).to.deep.equal(parseJson(callInfo));
+      expect(whole).to.deep.equal(parseJson(text));
+      expect((member as { gas_used: unknown }).gas_used).to.equal(123456789012345678901n);
+    }
+    // any other shape is parsed whole, and no text is kept: a second member, a duplicate key, another key, no object
+    for (const text of [
+      `{"call_info":${callInfo},"x":1}`,
+      `{"call_info":{"a":1},"call_info":{"a":2}}`,
+      '{"ga_info":{"a":1}}',
+      '{"tx_info":"x"}',
+      '[{"call_info":{}}]',
+    ]) {
+      const { whole, memberText } = parseJsonMember(text, 'call_info');
+      expect(memberText, text).to.equal(undefined);
+      expect(whole, text).to.deep.equal(parseJson(text));
+    }
+    expect(() => parseJsonMember('{"call_info":{', 'call_info')).to.throw();
   });
 
   it('converts integer fields and refuses lossy narrowing', () => {

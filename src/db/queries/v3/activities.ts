@@ -3,6 +3,7 @@
  * transactions, its internal transfers, and whatever a token standard adds), each walked by its
  * own index and merged in one statement.
  */
+import { idKey, txTypeCode } from '../../../chain/id-key.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
@@ -31,8 +32,9 @@ export interface ActivityRow extends ActivityKey {
 /**
  * An ActivitySql lists an id's items. Its `select` is SQL over one table giving the columns
  * height, micro_index, tx_index, tag, ref, data (text or NULL) for the id `$2`, between heights $3
- * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `$6` is the
- * configured DEX factory (text) for a source that needs it. Its `keyColumns`
+ * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `id.key` (from the CTE
+ * `id`) is the id's stored key in account_transactions (migration 0032); `$7` is the configured DEX factory
+ * (text) for a source that needs it. Its `keyColumns`
  * are the expressions of those five key columns over the table, in an order one of its indexes
  * serves after the id, so a page reads only its own rows. Values are placeholders, never text.
  */
@@ -54,10 +56,10 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   keyColumns: ['a.height', 'a.micro_index', 'a.tx_index', "''::text", "''::text"],
   // the hash through the position (account_transactions keeps none: migration 0031)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
-  where: `a.account = $2 AND a.height BETWEEN $3 AND $4
+  where: `a.account = (SELECT key FROM id) AND a.height BETWEEN $3 AND $4
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(a.fields) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
-                                    AND NOT (a.tx_type = 'OracleQueryTx' AND f = 'oracle_id')))`,
+                                    AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,
 };
 
 /**
@@ -99,7 +101,7 @@ export const REMOTE_CALL_ACTIVITIES: ActivitySql = {
 };
 
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
-const START = '$7, $8, $9, $10, $11';
+const START = '$8, $9, $10, $11, $12';
 
 /** activitiesPage reads up to n items of an id's feed from the given sources, walking from a key (inclusive). */
 export async function activitiesPage(
@@ -120,7 +122,7 @@ export async function activitiesPage(
 ): Promise<ActivityRow[]> {
   if (sources.length === 0) return [];
   const start = from === undefined ? undefined : START;
-  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly, filter.dexFactory];
+  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly, idKey(id), filter.dexFactory];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.tag, from.ref);
   const p = values.length;
   const { positions } = filter;
@@ -134,7 +136,7 @@ export async function activitiesPage(
   const parts = sources.map((s) => {
     const ks = keyset(s.keyColumns, walk, start);
     // the position alone bounds the index scan (the row with tag and ref is checked on the rows it finds)
-    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$7, $8, $9');
+    const bound = keyset(s.keyColumns.slice(0, 3), walk, start === undefined ? undefined : '$8, $9, $10');
     const columns = s.keyColumns.map((c, i) => `${c} AS ${OUT[i]}`).join(', ');
     return `(SELECT '${s.source}'::text AS source, ${columns}, ${s.data} AS data FROM ${s.from}
               WHERE ${s.where} ${within(s.keyColumns)} AND ${bound.where} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1)`;
@@ -144,9 +146,9 @@ export async function activitiesPage(
     walk,
     undefined,
   );
-  // the parameters' CTE types $6 for every statement, whether or not a source of it reads it
+  // the CTEs type $6 and $7 for every statement, whether or not a source of it reads them
   const { rows } = await db.query<ActivityRow>(
-    `WITH feed_parameters AS (SELECT $6::text AS dex_factory)
+    `WITH id AS (SELECT $6::bytea AS key), feed_parameters AS (SELECT $7::text AS dex_factory)
      SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
             coalesce(m.hash, k.hash) AS "blockHash", coalesce(m.time_ms, k.time_ms)::text AS "blockTime"
        FROM (${parts.join(' UNION ALL ')}) y
