@@ -17,6 +17,8 @@ import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
 import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
+import { topHeight } from '../db/queries/blocks.ts';
+import { recordBackfill } from '../db/queries/derive-backfill.ts';
 import {
   deriveInternalTransfers,
   addGenerationFees,
@@ -75,8 +77,7 @@ export async function loadHardForkFiles(files: Config['hardForkFiles']): Promise
 
 /**
  * storedForksWithoutTransfers lists the configured forks the stored chain has passed without their
- * transfers (the files were given after those heights were written): they come only when those heights
- * are derived again, so the populator says so at its start rather than list nothing in silence.
+ * transfers: the files were given after those heights were written.
  */
 export async function storedForksWithoutTransfers(
   db: Queryable,
@@ -89,6 +90,24 @@ export async function storedForksWithoutTransfers(
     if (!entry || entry.previous === undefined || entry.previous >= protocol) continue;
     const kinds = [...new Set(credits.map((c) => c.kind))];
     if (!(await hasKeyBlockTransfers(db, entry.height, kinds))) missing.push({ protocol, height: entry.height, kinds });
+  }
+  return missing;
+}
+
+/**
+ * backfillStoredForks has the populator's backfill derive, from the stored rows, the transfers of each
+ * configured fork the stored chain passed without them, and the statistics from there up (the token
+ * supply sums them): nothing is fetched again. It gives the forks it asked for.
+ */
+export async function backfillStoredForks(
+  db: Queryable,
+  rules: TransferRules,
+): Promise<{ protocol: number; height: number; kinds: string[] }[]> {
+  const missing = await storedForksWithoutTransfers(db, rules);
+  const top = missing.length === 0 ? undefined : await topHeight(db);
+  for (const fork of missing) {
+    await recordBackfill(db, 'transfers', fork.height, fork.height);
+    await recordBackfill(db, 'stats', fork.height, top ?? fork.height);
   }
   return missing;
 }

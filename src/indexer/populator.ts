@@ -4,7 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
-import { storedForksWithoutTransfers, transferRulesOf } from './internal-transfers.ts';
+import { backfillStoredForks, transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -59,16 +59,6 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   // once per run, whatever the follower: logged once, counted each time
   const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
   const transferRules = await transferRulesOf(cfg);
-  // a check for the operator: a failure to read is only logged, the sync needs nothing of it
-  const unmarked = await storedForksWithoutTransfers(pool, transferRules).catch((err: unknown) => {
-    log.warn({ err }, 'could not check the stored hard forks');
-    return [];
-  });
-  for (const fork of unmarked)
-    log.warn(
-      fork,
-      'the stored chain passed this hard fork before its files were configured: its transfers come when its height is derived again (a reload from there up)',
-    );
   /**
    * a Follower whose node requests end with `signal` (it reads where to go on from the database), and the backfill
    * of derived areas beside it, with its own contract reader on the same node client
@@ -130,6 +120,13 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
     const { follower, backfill } = newFollower(term);
+    // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
+    const forks = await backfillStoredForks(pool, transferRules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
+      return [];
+    });
+    for (const fork of forks)
+      log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain

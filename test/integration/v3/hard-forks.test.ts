@@ -14,7 +14,11 @@ import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-con
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import { startV3, walkPages, type V3UnderTest } from './harness.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { storedForksWithoutTransfers, transferRulesOf } from '../../../src/indexer/internal-transfers.ts';
+import {
+  backfillStoredForks,
+  storedForksWithoutTransfers,
+  transferRulesOf,
+} from '../../../src/indexer/internal-transfers.ts';
 
 type Obj = { [key: string]: Json };
 /** a Transfer as the SDK's client reads it */
@@ -186,14 +190,30 @@ describe('/v3 hard-fork transfers, checked against a devnode chain that forks th
     expect(await transfers('')).to.deep.equal(before);
   });
 
-  it('finds a fork the stored chain passed without its transfers (files given later), for the populator to say so', async () => {
+  it('derives a fork’s transfers and the statistics after it from the stored rows when its files come after the chain passed it', async () => {
+    const before = await transfers('');
+    const supply = async (): Promise<bigint> =>
+      ((await v3.mdw.getTotalStats({ limit: 1 })).data[0] as unknown as { totalTokenSupply: bigint }).totalTokenSupply;
+    const expected = await supply();
     const rules = await transferRulesOf(loadConfig(v3.settings));
     expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([]);
-    await v3.pool.query(
-      "DELETE FROM internal_transfers WHERE kind IN ('accounts_lima', 'accounts_extra_lima', 'contracts_lima')",
-    );
-    expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([
-      { protocol: Protocol.LIMA, height: 5, kinds: ['accounts_lima', 'accounts_extra_lima', 'contracts_lima'] },
+    // as a database written before LIMA_* were given: no Lima transfers, a supply without them
+    const lima = ['accounts_lima', 'accounts_extra_lima', 'contracts_lima'];
+    await v3.pool.query('DELETE FROM internal_transfers WHERE kind = ANY($1::text[])', [lima]);
+    await v3.pool.query('UPDATE stats_generations SET minted = 0, sum_minted = 0 WHERE height >= 5');
+    expect(await supply()).to.not.equal(expected);
+    // what the populator does at its start (under its writer lock); its backfill then derives them
+    expect(await backfillStoredForks(v3.pool, rules)).to.deep.equal([
+      { protocol: Protocol.LIMA, height: 5, kinds: lima },
     ]);
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await v3.pool.query('SELECT 1 FROM derive_backfill');
+      if (rows.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await v3.pool.query('SELECT 1 FROM derive_backfill')).rows).to.deep.equal([]);
+    expect(await transfers('')).to.deep.equal(before);
+    expect(await supply()).to.equal(expected);
+    expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([]);
   });
 });
