@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
+import { idOfKey, txTypeOfCode } from '../../../src/chain/id-key.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
@@ -104,6 +105,10 @@ describe('upgrading a stored database derives the new tables from its stored row
       for (const [table, cols] of await columns(schema)) {
         const source = fresh.get(table);
         if (!source || skip(table) || table === 'mdw_migrations' || table === 'sync_state') continue;
+        if (table === 'account_transactions' && !(await accountKeysStored(schema))) {
+          await copyAccountIndexAsText(schema, cols);
+          continue;
+        }
         const values = cols.map((c) => (source.includes(c) ? `a."${c}"` : (dropped[`${table}.${c}`] ?? 'DEFAULT')));
         if (values.includes('DEFAULT')) {
           const kept = cols.filter((_, i) => values[i] !== 'DEFAULT');
@@ -123,6 +128,52 @@ describe('upgrading a stored database derives the new tables from its stored row
     } finally {
       await query('SET session_replication_role = DEFAULT');
     }
+  }
+
+  /** accountKeysStored: whether `schema`'s account index keeps ids as keys (0032) rather than as text. */
+  async function accountKeysStored(schema: string): Promise<boolean> {
+    const [row] = await query<{ type: string }>(
+      `SELECT data_type AS type FROM information_schema.columns
+        WHERE table_schema = $1 AND table_name = 'account_transactions' AND column_name = 'account'`,
+      [schema],
+    );
+    return row?.type === 'bytea';
+  }
+
+  /**
+   * copyAccountIndexAsText writes the fresh account index into a layout before 0032 (ids and types as text; before
+   * 0031 also the transaction's hash): Base58 is made here, as the populator made it then.
+   */
+  async function copyAccountIndexAsText(schema: string, cols: readonly string[]): Promise<void> {
+    const rows = await query<{
+      account: Buffer;
+      height: number;
+      micro_index: number;
+      tx_index: number;
+      tx_type: number;
+      fields: string;
+      tx_hash: string;
+    }>(
+      `SELECT a.account, a.height, a.micro_index, a.tx_index, a.tx_type, a.fields, x.hash AS tx_hash
+         FROM "${FRESH}".account_transactions a
+         JOIN "${FRESH}".transactions x ON (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index)`,
+    );
+    const values: Record<string, unknown[]> = {
+      account: rows.map((r) => idOfKey(r.account)),
+      height: rows.map((r) => r.height),
+      micro_index: rows.map((r) => r.micro_index),
+      tx_index: rows.map((r) => r.tx_index),
+      tx_type: rows.map((r) => txTypeOfCode(r.tx_type)),
+      fields: rows.map((r) => r.fields),
+      tx_hash: rows.map((r) => r.tx_hash),
+    };
+    const types: Record<string, string> = { height: 'int', micro_index: 'int', tx_index: 'int' };
+    await query(
+      `INSERT INTO "${schema}".account_transactions (${cols.map((c) => `"${c}"`).join(', ')})
+       SELECT ${cols.map((c) => (c === 'fields' ? `string_to_array(u."${c}", ' ')` : `u."${c}"`)).join(', ')}
+         FROM unnest(${cols.map((c, i) => `$${i + 1}::${types[c] ?? 'text'}[]`).join(', ')}) AS u(${cols.map((c) => `"${c}"`).join(', ')})`,
+      cols.map((c) => values[c]),
+    );
   }
 
   /** The node requests that read stored heights' blocks again (the fork check reads the top FORK_WINDOW key blocks). */
