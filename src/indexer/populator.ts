@@ -4,7 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
-import { transferRulesOf } from './internal-transfers.ts';
+import { backfillStoredForks, transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -122,6 +122,13 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     const { follower, backfill } = newFollower(term);
     /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
     let idleAt = -Infinity;
+    // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
+    const forks = await backfillStoredForks(pool, transferRules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
+      return [];
+    });
+    for (const fork of forks)
+      log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain

@@ -57,12 +57,12 @@ function spec<R>(
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
-// ids and types in their stored forms (migration 0032)
+// ids and types in their stored forms (migration 0032), fields space-separated (0035)
 const accountTxColumns: Column<AccountTxRow>[] = [
   ['account', 'bytea', (r) => idKeyHex(r.account)],
   ...pos<AccountTxRow>(),
   ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
-  ['fields', 'text[]', (r) => r.fields.join(' ')],
+  ['fields', 'text', (r) => r.fields.join(' ')],
 ];
 
 /** TABLES in insertion order: key blocks first, then the rows that belong to their heights. */

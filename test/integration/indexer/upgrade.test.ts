@@ -90,14 +90,15 @@ describe('upgrading a stored database derives the new tables from its stored row
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
     };
     /** what a compact value of the fresh layout was in the older one */
-    const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined =>
-      oldType !== 'text'
-        ? undefined
-        : freshType === 'bytea'
-          ? (v) => (v === null ? null : idOfKey(v as Buffer))
-          : freshType === 'smallint'
-            ? (v) => (v === null ? null : txTypeOfCode(v as number))
-            : undefined;
+    const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined => {
+      // 0035: the fields an id appears in, space-separated text since, an array before
+      if (oldType === 'ARRAY' && freshType === 'text')
+        return (v) => (v === null || v === '' ? [] : String(v).split(' '));
+      if (oldType !== 'text') return undefined;
+      if (freshType === 'bytea') return (v) => (v === null ? null : idOfKey(v as Buffer));
+      if (freshType === 'smallint') return (v) => (v === null ? null : txTypeOfCode(v as number));
+      return undefined;
+    };
     const columns = async (s: string): Promise<Map<string, Map<string, string>>> => {
       const rows = await query<{ t: string; c: string; type: string }>(
         `SELECT c.table_name AS t, c.column_name AS c, c.data_type AS type FROM information_schema.columns c

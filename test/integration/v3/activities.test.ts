@@ -5,7 +5,7 @@ import { auctionTimeout } from '../../../src/chain/aens.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { PROTOCOL_VERSION } from '../../../src/devnode/blocks.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 type Raw = { data: Obj[]; next: string | null; prev: string | null };
@@ -200,17 +200,9 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const [name, ofName] = [...byName].sort((a, b) => b[1].length - a[1].length)[0]!;
     expect(ofName.length, 'a name bid on').to.be.greaterThan(1);
     const id = nameId(name) as `ak_${string}`;
-    const listed: { type: string; height: number; blockHash: string; payload: Obj }[] = [];
-    let page = (await v3.mdw.getAccountActivities(id, { type: 'claims', limit: 1 })) as unknown as {
-      data: typeof listed;
-      nextPath: string | null;
-      next(): Promise<typeof page>;
-    };
-    for (;;) {
-      listed.push(...page.data);
-      if (page.nextPath === null) break;
-      page = await page.next();
-    }
+    const listed = await walkPages<{ type: string; height: number; blockHash: string }>(
+      await v3.mdw.getAccountActivities(id, { type: 'claims', limit: 1 }),
+    );
     const times = new Map<string, number>();
     for (const c of ofName)
       times.set(c.blockHash, Number(((await v3.nodeGet(`/v2/micro-blocks/hash/${c.blockHash}/header`)) as Obj).time));
