@@ -1,0 +1,49 @@
+/**
+ * @module The environment variables src/config.ts reads are exactly the ones README's Configuration tables list,
+ * and each default the code has is the one the table shows.
+ */
+import { expect } from 'chai';
+import { DEFAULTS, loadConfig, loadKubeSettings, loadOperatorConfig } from '../../../src/config.ts';
+import { codeSpans, readDoc, section, tableRows } from './markdown.ts';
+
+/** variablesRead runs `load` on an empty environment that records every name it is asked for. */
+function variablesRead(load: (env: Record<string, string | undefined>) => unknown): string[] {
+  const asked = new Set<string>();
+  const env = new Proxy({}, { get: (_, name) => (typeof name === 'string' && asked.add(name), undefined) });
+  try {
+    load(env);
+  } catch {
+    // a required variable is missing (MIDDLEWARE_IMAGE): every variable was read before the error
+  }
+  return [...asked];
+}
+
+describe('docs: configuration variables (README.md#configuration)', () => {
+  const rows = tableRows(section(readDoc('README.md'), '## Configuration'));
+  /** the variables each row's first cell names (one row may name several, e.g. the hard-fork files) */
+  const variablesOf = (row: string[]): string[] => codeSpans(row[0]!).filter((s) => /^[A-Z][A-Z0-9_]*$/.test(s));
+  const documented = new Set(rows.flatMap(variablesOf));
+  const read = new Set([loadConfig, loadKubeSettings, loadOperatorConfig].flatMap(variablesRead));
+
+  it('reads variables at all (the recording works)', () => {
+    expect(read).to.include.members(['NODE_URL', 'MINERVA_ACCOUNTS_FILE', 'MIDDLEWARE_IMAGE']);
+  });
+
+  it('documents every variable src/config.ts reads', () => {
+    expect([...read].filter((v) => !documented.has(v)).sort()).to.deep.equal([]);
+  });
+
+  it('documents no variable src/config.ts does not read', () => {
+    expect([...documented].filter((v) => !read.has(v)).sort()).to.deep.equal([]);
+  });
+
+  it("shows each variable's default from src/config.ts in the default column", () => {
+    const wrong = Object.entries(DEFAULTS).flatMap(([name, value]) =>
+      rows
+        .filter((row) => variablesOf(row).includes(name))
+        .filter((row) => !codeSpans(row[1] ?? '').includes(String(value)))
+        .map((row) => `${name}: default cell ${JSON.stringify(row[1])} lacks \`${value}\``),
+    );
+    expect(wrong).to.deep.equal([]);
+  });
+});

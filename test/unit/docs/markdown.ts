@@ -1,0 +1,63 @@
+/** @module Reading the project's Markdown for the docs tests: files, sections and table rows, without code blocks. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** ROOT is the checkout's root directory, with a trailing slash. */
+export const ROOT = new URL('../../../', import.meta.url).pathname;
+
+/** markdownFiles lists README.md and every docs/*.md, relative to ROOT. */
+export function markdownFiles(): string[] {
+  const docs = readdirSync(`${ROOT}docs`).filter((f) => f.endsWith('.md'));
+  return ['README.md', ...docs.sort().map((f) => `docs/${f}`)];
+}
+
+/** readDoc reads a Markdown file relative to ROOT. */
+export function readDoc(path: string): string {
+  return readFileSync(`${ROOT}${path}`, 'utf8');
+}
+
+/** withoutCodeBlocks blanks fenced code blocks (their lines stay, empty, so line numbers hold). */
+export function withoutCodeBlocks(markdown: string): string {
+  let fence: string | undefined;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const marker = /^\s*(```+|~~~+)/.exec(line)?.[1];
+      if (fence === undefined && marker !== undefined) fence = marker;
+      else if (fence !== undefined && marker !== undefined && marker.startsWith(fence)) fence = undefined;
+      else if (fence === undefined) return line;
+      return '';
+    })
+    .join('\n');
+}
+
+/** section is the text under the heading `heading` (e.g. `## Configuration`) up to the next heading of its level or above. */
+export function section(markdown: string, heading: string): string {
+  const lines = withoutCodeBlocks(markdown).split('\n');
+  const start = lines.indexOf(heading);
+  if (start < 0) throw new Error(`no heading ${JSON.stringify(heading)}`);
+  const level = heading.indexOf(' ');
+  const end = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && l.indexOf(' ') <= level);
+  return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
+}
+
+/** tableRows splits every body row of the tables in `markdown` into its trimmed cells (no header, no separator). */
+export function tableRows(markdown: string): string[][] {
+  const lines = markdown.split('\n');
+  const separator = (line: string | undefined): boolean => line !== undefined && /^\|[\s|:-]+\|$/.test(line);
+  return lines
+    .filter((line, i) => line.startsWith('|') && !separator(line) && !separator(lines[i + 1]))
+    .map((row) => splitRow(row));
+}
+
+/** splitRow splits a table row at its unescaped pipes. */
+function splitRow(row: string): string[] {
+  return row
+    .slice(1, row.endsWith('|') ? -1 : undefined)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
+}
+
+/** codeSpans lists the contents of the inline code spans of `text`. */
+export function codeSpans(text: string): string[] {
+  return [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+}
