@@ -61,3 +61,9 @@ function splitRow(row: string): string[] {
 export function codeSpans(text: string): string[] {
   return [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 }
+
+/** codeBlockLines lists the lines inside fenced code blocks. */
+export function codeBlockLines(markdown: string): string[] {
+  const outside = withoutCodeBlocks(markdown).split('\n');
+  return markdown.split('\n').filter((line, i) => outside[i] !== line);
+}
