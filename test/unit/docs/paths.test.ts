@@ -1,10 +1,11 @@
 /**
  * @module Every file of the checkout that README.md or docs/*.md names in code (`src/…`, `test/…`, `bench/…`, …)
  * exists; a name with `*` must match at least one file. Placeholders (`<name>`, `…`) are not checked, nor
- * `bench/results/`, which `make bench` writes (git ignores it).
+ * `bench/results/`, which `make bench` writes (git ignores it). Every migration the docs name by number
+ * ("migration 0012", "migrations 0050–0061", "migrations 0070 and 0071") is a file of migrations/.
  */
 import { expect } from 'chai';
-import { existsSync, globSync } from 'node:fs';
+import { existsSync, globSync, readdirSync } from 'node:fs';
 import { codeSpans, markdownFiles, readDoc, ROOT, withoutCodeBlocks } from './markdown.ts';
 
 const TOP_DIRECTORIES = ['src', 'test', 'bench', 'docs', 'migrations', 'charts', 'crds', 'examples', 'bin'];
@@ -24,6 +25,19 @@ describe('docs: the repository paths named in code exist', () => {
         path.includes('*') ? globSync(path, { cwd: ROOT }).length === 0 : !existsSync(`${ROOT}${path}`),
       );
       expect(missing, `paths named in ${file}`).to.deep.equal([]);
+    });
+  }
+
+  const migrations = new Set(readdirSync(`${ROOT}migrations`).map((f) => f.slice(0, 4)));
+  for (const file of markdownFiles()) {
+    it(`${file}: migrations named by number`, () => {
+      const named = [...readDoc(file).matchAll(/[Mm]igrations? (\d{4}(?:(?:[–-]|, | and | or )\d{4})*)/g)].flatMap(
+        (m) => m[1]!.match(/\d{4}/g)!,
+      );
+      expect(
+        named.filter((n) => !migrations.has(n)),
+        `migrations named in ${file}`,
+      ).to.deep.equal([]);
     });
   }
 });
