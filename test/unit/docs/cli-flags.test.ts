@@ -1,11 +1,12 @@
 /**
  * @module Every flag the docs give an `mdw` command exists on that oclif command: in the command lines shown in
  * code (`mdw migrate --drop`, `mdw devnode --no-mine`, `mdw -v -H 1-2 --full`) and in a flag table under a heading
- * that names the command (docs/operations.md's `mdw dev` ports). Not every flag must be documented.
+ * that names the command (docs/operations.md's `mdw dev` ports). Not every flag must be documented, but every command
+ * is in README.md's table of commands.
  */
 import { expect } from 'chai';
 import { COMMANDS } from '../../../src/cli/commands.ts';
-import { codeBlockLines, codeSpans, markdownFiles, readDoc, withoutCodeBlocks } from './markdown.ts';
+import { codeBlockLines, codeSpans, markdownFiles, readDoc, tableRows, withoutCodeBlocks } from './markdown.ts';
 
 type CommandId = keyof typeof COMMANDS;
 interface FlagSpec {
@@ -80,6 +81,15 @@ describe('docs: the mdw flags the docs use exist', () => {
     const operations = flagTables(readDoc('docs/operations.md'));
     expect(operations.map((t) => t.words)).to.deep.include(['dev']);
     expect(operations.flatMap((t) => t.tokens)).to.include('--pg-port');
+  });
+
+  it("lists every command in README.md's table of commands", () => {
+    const shown = tableRows(readDoc('README.md')).flatMap((row) => codeSpans(row[0]!));
+    const missing = Object.keys(COMMANDS)
+      .filter((id) => id !== 'run')
+      .map((id) => `mdw ${id.replace(':', ' ')}`)
+      .filter((command) => !shown.some((span) => span === command || span.startsWith(`${command} `)));
+    expect(missing).to.deep.equal([]);
   });
 
   for (const file of markdownFiles()) {

@@ -1,13 +1,16 @@
 /** @module Reading the project's Markdown for the docs tests: files, sections and table rows, without code blocks. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { globSync, readFileSync } from 'node:fs';
 
 /** ROOT is the checkout's root directory, with a trailing slash. */
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 
-/** markdownFiles lists README.md and every docs/*.md, relative to ROOT. */
+/** markdownFiles lists README.md, every docs/*.md and the charts' READMEs, relative to ROOT. */
 export function markdownFiles(): string[] {
-  const docs = readdirSync(`${ROOT}docs`).filter((f) => f.endsWith('.md'));
-  return ['README.md', ...docs.sort().map((f) => `docs/${f}`)];
+  return [
+    'README.md',
+    ...globSync('docs/*.md', { cwd: ROOT }).sort(),
+    ...globSync('charts/*/README.md', { cwd: ROOT }),
+  ];
 }
 
 /** readDoc reads a Markdown file relative to ROOT. */
