@@ -1,10 +1,24 @@
 /**
  * @module The environment variables src/config.ts reads are exactly the ones README's Configuration tables list,
- * and each default the code has is the one the table shows.
+ * and each default the code has is the one the table shows. Any other variable-like name the docs show in code
+ * (`BENCH_…`, `TEST_DATABASE_URL`, `NODE_OPTIONS`, …) occurs in the code, so a renamed one cannot linger in the docs.
  */
 import { expect } from 'chai';
+import { globSync, readFileSync } from 'node:fs';
 import { DEFAULTS, loadConfig, loadKubeSettings, loadOperatorConfig } from '../../../src/config.ts';
-import { codeSpans, readDoc, section, tableRows } from './markdown.ts';
+import {
+  codeBlockLines,
+  codeSpans,
+  markdownFiles,
+  readDoc,
+  ROOT,
+  section,
+  tableRows,
+  withoutCodeBlocks,
+} from './markdown.ts';
+
+/** Where a variable can be read or set: the sources, benchmarks, tests, the chart and the build (not these tests). */
+const CODE = ['{src,bench,test}/**/*.ts', 'charts/**/*.{yaml,tpl,json}', 'Makefile', 'Dockerfile'];
 
 /** variablesRead runs `load` on an empty environment that records every name it is asked for. */
 function variablesRead(load: (env: Record<string, string | undefined>) => unknown): string[] {
@@ -45,5 +59,19 @@ describe('docs: configuration variables (README.md#configuration)', () => {
         .map((row) => `${name}: default cell ${JSON.stringify(row[1])} lacks \`${value}\``),
     );
     expect(wrong).to.deep.equal([]);
+  });
+
+  it('shows in code no UPPER_SNAKE name (a variable, a code) that the code does not have', () => {
+    const code = globSync(CODE, { cwd: ROOT, exclude: ['test/unit/docs/**'] })
+      .map((f) => readFileSync(`${ROOT}${f}`, 'utf8'))
+      .join('\n');
+    const missing = markdownFiles().flatMap((path) => {
+      const markdown = readDoc(path);
+      const shown = [...codeSpans(withoutCodeBlocks(markdown)), ...codeBlockLines(markdown)].flatMap((text) =>
+        [...text.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+_?/g)].map((m) => m[0]),
+      );
+      return [...new Set(shown)].filter((name) => !code.includes(name)).map((name) => `${path}: ${name}`);
+    });
+    expect(missing).to.deep.equal([]);
   });
 });
