@@ -1,8 +1,8 @@
 /**
  * @module Every flag the docs give an `mdw` command exists on that oclif command: in the command lines shown in
  * code (`mdw migrate --drop`, `mdw devnode --no-mine`, `mdw -v -H 1-2 --full`) and in a flag table under a heading
- * that names the command (docs/operations.md's `mdw dev` ports). Not every flag must be documented, but every command
- * is in README.md's table of commands.
+ * that names the command (docs/operations.md's `mdw dev` ports), whose default column shows the flag's default. Not
+ * every flag must be documented, but every command is in README.md's table of commands.
  */
 import { expect } from 'chai';
 import { COMMANDS } from '../../../src/cli/commands.ts';
@@ -51,19 +51,29 @@ function commandLines(markdown: string): string[][] {
   );
 }
 
-/** flagTables lists the flags of each table headed `| flag |`, with the words after `mdw` in the heading above it. */
-function flagTables(markdown: string): { words: string[]; tokens: string[] }[] {
-  const tables: { words: string[]; tokens: string[] }[] = [];
+interface FlagTable {
+  /** the words after `mdw` in the heading above the table (`dev` for "### `mdw dev` beside other things") */
+  readonly words: string[];
+  /** each row's flags (`--node-port`, `--node-internal-port`) and, when the table has a default column, its cell */
+  readonly rows: { flags: string[]; defaults: string | undefined }[];
+}
+
+/** flagTables reads the tables headed `| flag |`, each with the command named in the heading above it. */
+function flagTables(markdown: string): FlagTable[] {
+  const tables: FlagTable[] = [];
   let heading = '';
+  let defaultColumn = false;
   let inFlagTable = false;
   for (const line of withoutCodeBlocks(markdown).split('\n')) {
     if (/^#+ /.test(line)) heading = line;
-    if (/^\| *flag *\|/.test(line)) {
-      const words = /`mdw ([^`]*)`/.exec(heading)?.[1]?.split(' ') ?? [];
-      tables.push({ words, tokens: [] });
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells[1] === 'flag') {
+      tables.push({ words: /`mdw ([^`]*)`/.exec(heading)?.[1]?.split(' ') ?? [], rows: [] });
+      defaultColumn = cells[2] === 'default';
       inFlagTable = true;
     } else if (inFlagTable && line.startsWith('|')) {
-      tables.at(-1)!.tokens.push(...codeSpans(line.split('|')[1]!).filter((s) => s.startsWith('-')));
+      const flags = codeSpans(cells[1]!).filter((s) => s.startsWith('-'));
+      if (flags.length > 0) tables.at(-1)!.rows.push({ flags, defaults: defaultColumn ? cells[2] : undefined });
     } else inFlagTable = false;
   }
   return tables;
@@ -80,7 +90,7 @@ describe('docs: the mdw flags the docs use exist', () => {
     expect(unknownFlags('devnode', ['--no-mine', '--no-seed'])).to.deep.equal(['mdw devnode --no-seed']);
     const operations = flagTables(readDoc('docs/operations.md'));
     expect(operations.map((t) => t.words)).to.deep.include(['dev']);
-    expect(operations.flatMap((t) => t.tokens)).to.include('--pg-port');
+    expect(operations.flatMap((t) => t.rows.flatMap((r) => r.flags))).to.include('--pg-port');
   });
 
   it("lists every command in README.md's table of commands", () => {
@@ -95,9 +105,26 @@ describe('docs: the mdw flags the docs use exist', () => {
   for (const file of markdownFiles()) {
     it(file, () => {
       const markdown = readDoc(file);
-      const uses = [...commandLines(markdown), ...flagTables(markdown).map((t) => [...t.words, ...t.tokens])];
+      const tables = flagTables(markdown).map((t) => [...t.words, ...t.rows.flatMap((r) => r.flags)]);
+      const uses = [...commandLines(markdown), ...tables];
       const unknown = uses.flatMap((words) => unknownFlags(commandOf(words), words));
       expect(unknown, `flags in ${file}`).to.deep.equal([]);
     });
   }
+
+  it("shows each flag's default in its flag table's default column", () => {
+    const wrong = markdownFiles().flatMap((file) =>
+      flagTables(readDoc(file)).flatMap(({ words, rows }) => {
+        const flags = COMMANDS[commandOf(words)].flags as Record<string, { default?: unknown; type: string }>;
+        return rows.flatMap(({ flags: names, defaults }) =>
+          names
+            .map((name) => ({ name, spec: flags[name.replace(/^--/, '')] }))
+            .filter(({ spec }) => defaults !== undefined && spec?.type === 'option' && spec.default !== undefined)
+            .filter(({ spec }) => !defaults!.includes(String(spec!.default)))
+            .map(({ name, spec }) => `${file}: mdw ${words.join(' ')} ${name} defaults to ${String(spec!.default)}`),
+        );
+      }),
+    );
+    expect(wrong).to.deep.equal([]);
+  });
 });
