@@ -347,7 +347,7 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
   );
   await pool.query(
     `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
-     SELECT $1, 1 + i % $2, 1000, i / $2, $4, ARRAY['sender_id', 'recipient_id'] FROM generate_series(0, $3 - 1) AS i`,
+     SELECT $1, 1 + i % $2, 1000, i / $2, $4, 'sender_id recipient_id' FROM generate_series(0, $3 - 1) AS i`,
     [idKey(account), top, ACCOUNT_TXS, txTypeCode('SpendTx')],
   );
   // The test server commits asynchronously; VACUUM can mark pages all-visible (index-only scans)

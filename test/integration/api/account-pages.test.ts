@@ -38,7 +38,7 @@ describe('account transaction pages read from the oldest end, from kept position
     );
     await api.pool.query(
       `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
-       SELECT $3, ${heightOf}, 1000, i, ${typeCode}, ARRAY['sender_id'] FROM generate_series($1::int, $2::int - 1) AS i`,
+       SELECT $3, ${heightOf}, 1000, i, ${typeCode}, 'sender_id' FROM generate_series($1::int, $2::int - 1) AS i`,
       [from, to, idKey(HEAVY)],
     );
   };

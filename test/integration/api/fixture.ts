@@ -383,7 +383,7 @@ async function insertTx(db: Queryable, t: Tx, microHash: string, microTime: numb
   for (const [account, fields] of referencedIds(t.tx)) {
     await db.query(
       'INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields) VALUES ($1, $2, $3, $4, $5, $6)',
-      [idKey(account), ...pos, txTypeCode(type), fields],
+      [idKey(account), ...pos, txTypeCode(type), fields.join(' ')],
     );
   }
   const tx = t.tx;

@@ -1,4 +1,4 @@
-/** @module Migration 0032 converts a stored database's account_transactions and account statistics in place. */
+/** @module Migrations 0032–0035 convert a stored database's account_transactions and account statistics in place. */
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { randomBytes } from 'node:crypto';
@@ -23,15 +23,17 @@ const ENCODINGS = [
   Encoding.Commitment,
 ];
 
-describe('migration 0032: ids as keys, types as codes, converted in place', () => {
+describe('migrations 0032–0035: ids as keys, types as codes, fields as text, converted in place', () => {
   let db: { url: string; drop(): Promise<void> };
   let pool: Pool;
   let before0032: string;
+  // this session's migrations (0032–0039): pending on a database stored before them
+  const ours = readdirSync(MIGRATIONS_DIR).filter((n) => /^003[2-9]_.*\.sql$/.test(n));
   before(async () => {
     db = await createTestDatabase();
     // a database as stored before 0032: every other migration applied, statistics with text accounts (0070 as it was)
     before0032 = mkdtempSync(join(tmpdir(), 'mdw-migrations-'));
-    for (const f of readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith('.sql') && !n.startsWith('0032_')))
+    for (const f of readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith('.sql') && !ours.includes(n)))
       copyFileSync(join(MIGRATIONS_DIR, f), join(before0032, f));
     await migrate({ databaseUrl: db.url, schema: SCHEMA, dir: before0032 }, log);
     pool = createPool({ databaseUrl: db.url, schema: SCHEMA }, log);
@@ -83,10 +85,10 @@ describe('migration 0032: ids as keys, types as codes, converted in place', () =
       [accounts],
     );
 
-    // the upgrade: the full list of migrations, of which only 0032 is pending
-    expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.deep.equal([
-      '0032_account_transactions_binary',
-    ]);
+    // the upgrade: the full list of migrations, of which only 0032–0039 are pending
+    expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.deep.equal(
+      ours.map((n) => n.replace(/\.sql$/, '')),
+    );
 
     const stored = await pool.query<{
       account: Buffer;
@@ -94,7 +96,7 @@ describe('migration 0032: ids as keys, types as codes, converted in place', () =
       micro_index: number;
       tx_index: number;
       tx_type: number;
-      fields: string[];
+      fields: string;
     }>(
       'SELECT account, height, micro_index, tx_index, tx_type, fields FROM account_transactions ORDER BY height, micro_index',
     );
@@ -107,7 +109,7 @@ describe('migration 0032: ids as keys, types as codes, converted in place', () =
           micro_index: r.micro,
           tx_index: r.tx,
           tx_type: txTypeCode(r.type),
-          fields: r.fields,
+          fields: r.fields.join(' '),
         })),
     );
     for (const table of ['stats_accounts', 'stats_active_accounts']) {

@@ -128,7 +128,7 @@ export async function writeHeight(
           await db.query(
             `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
              VALUES ($1, $2, $3, $4, $5, $6)`,
-            [idKey(id), height, microIndex, txIndex, txTypeCode(String(spec.tx.type)), ['tx']],
+            [idKey(id), height, microIndex, txIndex, txTypeCode(String(spec.tx.type)), 'tx'],
           );
         }
         const signed: Record<string, Json> = { block_hash: microHash, block_height: height, hash };

@@ -57,7 +57,7 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   // the hash through the position (account_transactions keeps none: migration 0031)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
   where: `a.account = (SELECT key FROM id) AND a.height BETWEEN $3 AND $4
-          AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(a.fields) f
+          AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(string_to_array(a.fields, ' ')) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
                                     AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,
 };
@@ -146,9 +146,10 @@ export async function activitiesPage(
     walk,
     undefined,
   );
-  // the CTEs type $6 and $7 for every statement, whether or not a source of it reads them
+  // the CTEs type $2, $6 and $7 for every statement, whether or not a source of it reads them (the transactions
+  // alone read the id as its key)
   const { rows } = await db.query<ActivityRow>(
-    `WITH id AS (SELECT $6::bytea AS key), feed_parameters AS (SELECT $7::text AS dex_factory)
+    `WITH id AS (SELECT $2::text AS id, $6::bytea AS key), feed_parameters AS (SELECT $7::text AS dex_factory)
      SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
             coalesce(m.hash, k.hash) AS "blockHash", coalesce(m.time_ms, k.time_ms)::text AS "blockTime"
        FROM (${parts.join(' UNION ALL ')}) y

@@ -87,7 +87,8 @@ function probe(fromWhere: string): string {
 function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
   if (m.txTypes) parts.push(typeSql(a, m.txTypes, p, 'codes'));
-  if (m.fields) parts.push(`${a}.fields && ${p.add(m.fields)}::text[]`);
+  // fields are stored space-separated (migration 0035)
+  if (m.fields) parts.push(`string_to_array(${a}.fields, ' ') && ${p.add(m.fields)}::text[]`);
   if (m.innerType)
     parts.push(
       probe(`FROM transactions ti WHERE ti.height = ${a}.height AND ti.micro_index = ${a}.micro_index
@@ -291,7 +292,7 @@ export async function accountFieldCounts(
       name: 'mdw_v3_account_tx_fields',
       // types are stored as codes; their names order the answer (in the database's collation, as before)
       text: `SELECT n.name AS "txType", x.f AS field, x.n
-               FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(fields) AS f
+               FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(string_to_array(fields, ' ')) AS f
                       WHERE account = $1 GROUP BY 1, 2) x
                JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
               ORDER BY 1, 2`,
