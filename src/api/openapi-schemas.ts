@@ -156,6 +156,7 @@ export const RESPONSES: Record<string, Schema> = {
         alive: { type: 'boolean' },
         seconds_since_heartbeat: nullable(int),
         last_error: nullable(str),
+        derivations: array(obj({ area: str, from: int, to: int, failing_since: nullable(str), error: nullable(str) })),
       }),
       errors_last_500_blocks: int,
       version: str,

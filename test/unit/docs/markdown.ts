@@ -33,19 +33,23 @@ export function withoutCodeBlocks(markdown: string): string {
     .join('\n');
 }
 
-/** section is the text under the heading `heading` (e.g. `## Configuration`) up to the next heading of its level or above. */
+/**
+ * section is the text under the heading `heading` (e.g. `## Configuration`) up to the next heading of its level or
+ * above, code blocks included (a `#` line inside one is no heading).
+ */
 export function section(markdown: string, heading: string): string {
-  const lines = withoutCodeBlocks(markdown).split('\n');
-  const start = lines.indexOf(heading);
+  const lines = markdown.split('\n');
+  const outside = withoutCodeBlocks(markdown).split('\n');
+  const start = outside.indexOf(heading);
   if (start < 0) throw new Error(`no heading ${JSON.stringify(heading)}`);
   const level = heading.indexOf(' ');
-  const end = lines.findIndex((l, i) => i > start && /^#+ /.test(l) && l.indexOf(' ') <= level);
+  const end = outside.findIndex((l, i) => i > start && /^#+ /.test(l) && l.indexOf(' ') <= level);
   return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
 /** tableRows splits every body row of the tables in `markdown` into its trimmed cells (no header, no separator). */
 export function tableRows(markdown: string): string[][] {
-  const lines = markdown.split('\n');
+  const lines = withoutCodeBlocks(markdown).split('\n');
   const separator = (line: string | undefined): boolean => line !== undefined && /^\|[\s|:-]+\|$/.test(line);
   return lines
     .filter((line, i) => line.startsWith('|') && !separator(line) && !separator(lines[i + 1]))
