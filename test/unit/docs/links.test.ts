@@ -1,7 +1,8 @@
 /**
  * @module Every relative Markdown link in README.md and docs/*.md points to a file of the checkout, and every
  * `#anchor` (in the same file or in another Markdown file) to one of its headings, slugged as GitHub does
- * (github-slugger: lower case, punctuation dropped, spaces to hyphens, `-1`, `-2`… for repeats).
+ * (github-slugger: lower case, punctuation dropped, spaces to hyphens, `-1`, `-2`… for repeats). README.md links
+ * every page of docs/.
  */
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
@@ -39,6 +40,11 @@ describe('docs: relative links and anchors resolve', () => {
   it('finds the headings GitHub would (slugs of the project docs)', () => {
     expect(anchorsOf.get('docs/operations.md')).to.include.members(['upgrades', 'when-postgresql-goes-away']);
     expect(anchorsOf.get('docs/benchmarks.md')).to.include('websocket-node-benchwebsocketts');
+  });
+
+  it('links every page of docs/ from README.md', () => {
+    const linked = links(readDoc('README.md')).map((target) => target.split('#')[0]);
+    expect(files.filter((f) => f.startsWith('docs/') && !linked.includes(f))).to.deep.equal([]);
   });
 
   for (const file of files) {
