@@ -24,8 +24,9 @@
  * with the response cache (the default configuration: it keeps the counts and positions deep pages
  * need), and the deep page once more of the one without. Every kind of request gets an unmeasured
  * warm-up first. Each scenario also reports the answering process's CPU time per request (from
- * /proc; for mdw without PostgreSQL's share), which other jobs on the machine disturb far less
- * than rates.
+ * /proc; for mdw without PostgreSQL's share) and that of the run's own PostgreSQL server (postmaster
+ * and backends; the populator has stopped), which other jobs on the machine disturb far less than
+ * rates.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -49,6 +50,7 @@ import {
   type Child,
   type Result,
 } from './http.lib.ts';
+import { postgresCpuReader } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
@@ -90,6 +92,8 @@ async function main(): Promise<void> {
     `chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded by the populator in ${(loadedMs / 1000).toFixed(1)} s`,
   );
   const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+  // the PostgreSQL server of this run alone (the populator has stopped): its CPU per request is the database's share
+  const postgresCpu = await postgresCpuReader(db.url);
   const top = (await pool.query<{ h: number }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h;
   const txHashes = (
     await pool.query<{ hash: string }>('SELECT hash FROM transactions ORDER BY random() LIMIT 1000')
@@ -155,6 +159,7 @@ async function main(): Promise<void> {
     const concurrency = opts.concurrency ?? CONCURRENCY;
     const total = opts.total ?? REQUESTS;
     const cpuBefore = cpuMicros(server.pid);
+    const postgresBefore = postgresCpu();
     // Sequential runs measure latency; a quarter of the requests is plenty for a p99.
     const measured = await load(
       server.url,
@@ -167,10 +172,11 @@ async function main(): Promise<void> {
     const r = {
       ...measured,
       serverCpuUsPerRequest: Number(((cpuMicros(server.pid) - cpuBefore) / (measured.requests + 1)).toFixed(1)),
+      postgresCpuUsPerRequest: Number((((postgresCpu() - postgresBefore) * 1e6) / (measured.requests + 1)).toFixed(1)),
     };
     results[name] = r;
     console.log(
-      `${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`,
+      `${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   PostgreSQL ${r.postgresCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`,
     );
   };
   // Memory answers against bare Koa in interleaved rounds, each ratio against the bare Koa of its

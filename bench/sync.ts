@@ -11,7 +11,8 @@
  * with three nodes at 20 ms. After each populator run `mdw -v` checks every stored height against the nodes.
  *
  *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5 BENCH_SYNC_NODES=3
- *                         BENCH_SYNC_VERIFY=0 skips the verify)
+ *                         BENCH_SYNC_VERIFY=0 skips the verify; BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to
+ *                         the populator's process)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -178,7 +179,10 @@ async function populate(
   schema: string,
   transactions: number,
 ): Promise<Rate & { cpuSeconds: number; peakRssMiB: number }> {
-  const child = spawn(process.execPath, ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname], {
+  // BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=…" profiles the populator on the mainnet-like chain
+  const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const script = new URL('indexer.lib.populate.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--expose-gc', ...flags, script], {
     env: {
       NODE_URL: urls[0]!,
       NODE_URLS: urls.join(','),

@@ -5,7 +5,10 @@
 -- code of a contract created inside a call, and one dry-run of each token contract's meta info at its creation.
 -- Heights stored before the newest of those migrations are the key blocks whose rows are older than its
 -- mdw_migrations row (age() of xmin compares transaction ids across wraparound; a height reloaded since is younger
--- and was derived whole). The statistics, which count AEX-9 transfers, are derived again from the same height.
+-- and was derived whole). A dump restored with pg_restore gives every row a new xmin, so the order then tells
+-- nothing: the area may be derived again needlessly (the same rows), or, restored before this migration from a
+-- database that lacked token rows, not at all (docs/operations.md says how to ask for it). The statistics, which
+-- count AEX-9 transfers, are derived again from the same height.
 -- PostgreSQL 11 compatible.
 
 CREATE TEMPORARY TABLE tokens_missing ON COMMIT DROP AS

@@ -8,10 +8,10 @@
  * The devnode applies Ceres' rules only, so a chain whose top is below Ceres takes no transactions
  * (chain.ts refuses them) rather than running them under rules its blocks do not claim.
  */
-import { encode } from '../chain/encoding.ts';
-import { stringifyJson } from '../chain/json.ts';
+import { encode, isEncoded } from '../chain/encoding.ts';
+import { isJsonObject, parseJson, stringifyJson, toSafeNumber, type Json } from '../chain/json.ts';
 import { Protocol } from '../chain/aens.ts';
-import type { HardForkFile } from '../chain/hard-forks.ts';
+import { parseHardForkFile, type HardForkFile } from '../chain/hard-forks.ts';
 import { contractId } from './ids.ts';
 import { asAccount, credit } from './rules-common.ts';
 import type { WorldState } from './state.ts';
@@ -157,4 +157,62 @@ export function hardForkFilesJson(schedule: ProtocolSchedule): Partial<Record<Ha
   return Object.fromEntries(Object.entries(files).filter(([, text]) => text !== undefined)) as Partial<
     Record<HardForkFile, string>
   >;
+}
+
+const forkAccounts = (file: HardForkFile, value: Json | undefined): ForkAccount[] =>
+  value === undefined
+    ? []
+    : parseHardForkFile(file, stringifyJson(value)).map((c) => ({ address: c.account, balance: c.amount }));
+
+function forkContracts(value: Json | undefined): ForkContract[] {
+  if (value === undefined) return [];
+  if (!isJsonObject(value)) throw new RangeError('contracts: expected the node’s contracts file object');
+  const credits = parseHardForkFile('limaContracts', stringifyJson(value));
+  return Object.entries(value).map(([id, spec], i) => {
+    const s = spec as { [key: string]: Json };
+    const text = (field: string): string => {
+      if (!isEncoded(s[field], ['cb'])) throw new RangeError(`${id}.${field}: expected a cb_ string`);
+      return s[field] as string;
+    };
+    const contract: ForkContract = {
+      nonce: toSafeNumber(s.nonce),
+      amount: credits[i]!.amount,
+      vmVersion: toSafeNumber(s.vm_version),
+      abiVersion: toSafeNumber(s.abi_version),
+      code: text('code'),
+      callData: text('call_data'),
+    };
+    // the node refuses a file whose id is not the locked-coins account's at the nonce
+    if (forkContractId(contract) !== id)
+      throw new RangeError(`${id}: not the locked-coins account's contract at nonce ${contract.nonce}`);
+    return contract;
+  });
+}
+
+/**
+ * parseHardForkSchedule reads a schedule as the node's `chain.hard_forks` setting has it, protocol →
+ * height or {height, accounts, extra_accounts, contracts}, with the node's file contents inline:
+ * `{"1": 0, "2": {"height": 2, "accounts": {"ak_…": 5}}, "4": {"height": 5, "contracts": {"ct_…": {…}}}, "6": 6}`.
+ * Throws a RangeError or TypeError naming what is wrong (the schedule's own rules: ProtocolSchedule).
+ */
+export function parseHardForkSchedule(text: string): DevnodeHardFork[] {
+  const parsed = parseJson(text);
+  if (!isJsonObject(parsed)) throw new RangeError('expected an object of protocol → height or {height, …}');
+  const forks = Object.entries(parsed).map(([protocol, value]): DevnodeHardFork => {
+    const version = Number(protocol);
+    if (!isJsonObject(value)) return { version, height: toSafeNumber(value) };
+    const unknown = Object.keys(value).filter(
+      (k) => !['height', 'accounts', 'extra_accounts', 'contracts'].includes(k),
+    );
+    if (unknown.length > 0) throw new RangeError(`protocol ${protocol}: unknown ${unknown.join(', ')}`);
+    return {
+      version,
+      height: toSafeNumber(value.height),
+      accounts: forkAccounts('minervaAccounts', value.accounts),
+      extraAccounts: forkAccounts('limaExtraAccounts', value.extra_accounts),
+      contracts: forkContracts(value.contracts),
+    };
+  });
+  forks.sort((a, b) => a.height - b.height);
+  return [...new ProtocolSchedule(forks).forks];
 }

@@ -24,6 +24,7 @@ export {
 } from './generator.ts';
 export {
   hardForkFilesJson,
+  parseHardForkSchedule,
   forkContractId,
   LOCKED_COINS_ACCOUNT,
   type DevnodeHardFork,

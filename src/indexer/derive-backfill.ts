@@ -1,10 +1,10 @@
 /**
- * @module The derived areas (internal transfers and generation fees, statistics) beside the chain: each batch
- * derives them in its transaction; an area that an upgrade added, that is behind, or whose derivation fails is
- * recorded in derive_backfill (migrations 0080, 0081) and derived later from the stored rows alone, never by
- * fetching the blocks again, one batch of heights per step, each in one transaction that also records the
- * progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a failing area
- * never stops the chain from being followed.
+ * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
+ * statistics) beside the chain: each batch derives them in its transaction; an area that an upgrade added, that is
+ * behind, or whose derivation fails is recorded in derive_backfill (migrations 0080–0082) and derived later from the
+ * stored rows, never by fetching the blocks again, one batch of heights per step, each in one transaction that also
+ * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
+ * failing area never stops the chain from being followed.
  */
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import {
@@ -23,7 +23,7 @@ import type { Logger } from '../log.ts';
 import { Backoff } from '../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 import type { AexnDetector } from './aexn-detector.ts';
-import { deriveStoredTokens } from './derive-tokens.ts';
+import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { GenerationRows } from './rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
@@ -37,8 +37,7 @@ export interface DeriveContext {
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
 interface AreaDerivation {
-  /** absent: the writer writes the area's rows of a batch itself */
-  readonly batch?: (db: Queryable, gens: readonly GenerationRows[], rules: TransferRules) => Promise<void>;
+  readonly batch: (db: Queryable, gens: readonly GenerationRows[], rules: TransferRules) => Promise<void>;
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
   /** the stored derivation asks the node (dry-runs of new contracts), so `mdw -v` does not repeat it */
   readonly asksNode?: boolean;
@@ -64,6 +63,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   [
     'tokens',
     {
+      batch: deriveBatchTokens,
       async stored(db, from, to, { detector }) {
         if (!detector) throw new Error('the token area needs a node for its contracts (none given)');
         await deriveStoredTokens(db, detector, from, to);
@@ -97,9 +97,7 @@ export async function deriveBatchAreas(
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
     if (!deferred && !behind.has(area)) {
-      const batch = derive.batch;
-      if (!batch) continue;
-      const err = await withSavepoint(db, () => batch(db, gens, rules));
+      const err = await withSavepoint(db, () => derive.batch(db, gens, rules));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, errorMessage(err));

@@ -12,10 +12,10 @@ import { writeAexnRows } from '../db/queries/aexn.ts';
 import { deleteTokenRows, storedContractTxs, type StoredContractTx } from '../db/queries/derive-backfill.ts';
 import { aex141Candidates } from './aex141-events.ts';
 import type { AexnDetector } from './aexn-detector.ts';
-import { aexnRows } from './aexn-rows.ts';
+import { aexnRows, type AexnRows } from './aexn-rows.ts';
 import { createdContractCode } from './contract-decoder.ts';
 import { DEX_TABLES, dexRows } from './dex-tables.ts';
-import type { ContractCallRow, FetchedGeneration, JsonObject } from './rows.ts';
+import type { ContractCallRow, FetchedGeneration, GenerationRows, JsonObject } from './rows.ts';
 import { writeTableRows } from './writer.ts';
 
 /** What a position holds that is not a contract tx: nothing any token derivation reads. */
@@ -73,6 +73,32 @@ function callRows(txs: readonly StoredContractTx[]): ContractCallRow[] {
   );
 }
 
+/**
+ * writeTokenRows writes the token rows of generations: the AEX-N contracts found and the AEX-9 events (`aexn`),
+ * then, after the contracts, the AEX-141 events and DEX pairs and swaps read from the calls' logs.
+ */
+export async function writeTokenRows(
+  db: Queryable,
+  aexn: readonly AexnRows[],
+  calls: readonly ContractCallRow[],
+): Promise<void> {
+  await writeAexnRows(db, aexn);
+  await insertAex141Events(db, aex141Candidates(calls));
+  const dex = dexRows(calls);
+  const [pairs, swaps] = DEX_TABLES;
+  await writeTableRows(db, pairs, dex.pairs);
+  await writeTableRows(db, swaps, dex.swaps);
+}
+
+/** deriveBatchTokens writes a batch's token rows (the writer's, through the derived areas). */
+export async function deriveBatchTokens(db: Queryable, gens: readonly GenerationRows[]): Promise<void> {
+  await writeTokenRows(
+    db,
+    gens.map((g) => g.aexn),
+    gens.flatMap((g) => g.contractCalls),
+  );
+}
+
 /** deriveStoredTokens replaces the token rows of heights from..to, derived from their stored contract txs. */
 export async function deriveStoredTokens(
   db: Queryable,
@@ -87,11 +113,5 @@ export async function deriveStoredTokens(
     createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions))),
   );
   await deleteTokenRows(db, from, to);
-  await writeAexnRows(db, found.map(aexnRows));
-  const calls = callRows(txs);
-  await insertAex141Events(db, aex141Candidates(calls));
-  const dex = dexRows(calls);
-  const [pairs, swaps] = DEX_TABLES;
-  await writeTableRows(db, pairs, dex.pairs);
-  await writeTableRows(db, swaps, dex.swaps);
+  await writeTokenRows(db, found.map(aexnRows), callRows(txs));
 }

@@ -15,11 +15,15 @@ import {
 } from '../chain/hard-forks.ts';
 import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
-import type { Config } from '../config.ts';
+import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
+import { topHeight } from '../db/queries/blocks.ts';
+import { recordBackfill } from '../db/queries/derive-backfill.ts';
 import {
   deriveInternalTransfers,
   addGenerationFees,
+  hasKeyBlockTransfers,
+  protocolEntry,
   insertInternalTransfers,
   rewardInputs,
   type InternalTransferRow,
@@ -52,18 +56,60 @@ export async function transferRulesOf(
   };
 }
 
-/** loadHardForkFiles reads the node's fork files that are configured; a bad one fails naming the file. */
+/**
+ * loadHardForkFiles reads the node's fork files that are configured. A file that cannot be read or is not
+ * the node's format fails the start with MDW_CONFIG_INVALID, naming its variable, every bad one at once.
+ */
 export async function loadHardForkFiles(files: Config['hardForkFiles']): Promise<HardForkCredits> {
-  const read = await Promise.all(
-    (Object.entries(files) as [HardForkFile, string][]).map(async ([file, path]) => {
-      try {
-        return [file, parseHardForkFile(file, await readFile(path, 'utf8'))] as const;
-      } catch (err) {
-        throw new TypeError(`${path}: ${(err as Error).message}`, { cause: err });
-      }
-    }),
+  const entries = Object.entries(files) as [HardForkFile, string][];
+  const read = await Promise.allSettled(
+    entries.map(async ([file, path]) => [file, parseHardForkFile(file, await readFile(path, 'utf8'))] as const),
   );
-  return hardForkCreditsOf(Object.fromEntries(read) as Partial<Record<HardForkFile, HardForkCredit[]>>);
+  const problems = read.flatMap((r, i) =>
+    r.status === 'rejected'
+      ? [`${HARD_FORK_FILE_VARIABLES[entries[i]![0]]}: ${entries[i]![1]}: ${(r.reason as Error).message}`]
+      : [],
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  const credits = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  return hardForkCreditsOf(Object.fromEntries(credits) as Partial<Record<HardForkFile, HardForkCredit[]>>);
+}
+
+/**
+ * storedForksWithoutTransfers lists the configured forks the stored chain has passed without their
+ * transfers: the files were given after those heights were written.
+ */
+export async function storedForksWithoutTransfers(
+  db: Queryable,
+  rules: TransferRules,
+): Promise<{ protocol: number; height: number; kinds: string[] }[]> {
+  const missing: { protocol: number; height: number; kinds: string[] }[] = [];
+  for (const [protocol, credits] of rules.hardForks) {
+    if (credits.length === 0) continue;
+    const entry = await protocolEntry(db, protocol);
+    if (!entry || entry.previous === undefined || entry.previous >= protocol) continue;
+    const kinds = [...new Set(credits.map((c) => c.kind))];
+    if (!(await hasKeyBlockTransfers(db, entry.height, kinds))) missing.push({ protocol, height: entry.height, kinds });
+  }
+  return missing;
+}
+
+/**
+ * backfillStoredForks has the populator's backfill derive, from the stored rows, the transfers of each
+ * configured fork the stored chain passed without them, and the statistics from there up (the token
+ * supply sums them): nothing is fetched again. It gives the forks it asked for.
+ */
+export async function backfillStoredForks(
+  db: Queryable,
+  rules: TransferRules,
+): Promise<{ protocol: number; height: number; kinds: string[] }[]> {
+  const missing = await storedForksWithoutTransfers(db, rules);
+  const top = missing.length === 0 ? undefined : await topHeight(db);
+  for (const fork of missing) {
+    await recordBackfill(db, 'transfers', fork.height, fork.height);
+    await recordBackfill(db, 'stats', fork.height, top ?? fork.height);
+  }
+  return missing;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
-import { transferRulesOf } from './internal-transfers.ts';
+import { backfillStoredForks, transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -120,14 +120,25 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
     const { follower, backfill } = newFollower(term);
+    /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
+    let idleAt = -Infinity;
+    // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
+    const forks = await backfillStoredForks(pool, transferRules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
+      return [];
+    });
+    for (const fork of forks)
+      log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
         const backfilled = await backfill.step();
+        if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
         const result = await follower.step();
         failures.recovered();
         backoff.reset();
         if (follower.caughtUp) markSynced();
+        idleAt = result === 'idle' ? Date.now() : -Infinity;
         if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
         if (term.aborted) break;

@@ -4,7 +4,6 @@
  */
 import { idKeyHex, txTypeCode } from '../chain/id-key.ts';
 import { stringifyJson } from '../chain/json.ts';
-import { DEX_TABLES } from './dex-tables.ts';
 import type {
   AccountTxRow,
   ChannelEventRow,
@@ -24,10 +23,14 @@ import type {
 /** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL). */
 export type Column<R> = readonly [name: string, pgType: string, value: (row: R) => string | number | boolean | null];
 
-/** TableSpec ties a table to the rows it takes from a batch. */
-export interface TableSpec<R> {
+/** TableColumns names a table and how each of its columns is read from a row. */
+export interface TableColumns<R> {
   readonly table: string;
   readonly columns: readonly Column<R>[];
+}
+
+/** TableSpec ties a table to the rows it takes from a batch. */
+export interface TableSpec<R> extends TableColumns<R> {
   readonly rows: (batch: ResolvedRows) => readonly R[];
   /**
    * Keyed by a derived id, where the chain may repeat a key (a GA inner ContractCreateTx has
@@ -195,5 +198,4 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ],
     'firstWins',
   ),
-  ...DEX_TABLES,
 ] as unknown as readonly TableSpec<unknown>[];

@@ -3,14 +3,20 @@ import { expect } from 'chai';
 import { Protocol } from '../../src/chain/aens.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { Chain, keyPairFromSeed } from '../../src/devnode/index.ts';
-import { forkContractId, LOCKED_COINS_ACCOUNT, ProtocolSchedule } from '../../src/devnode/hard-forks.ts';
+import {
+  forkContractId,
+  LOCKED_COINS_ACCOUNT,
+  parseHardForkSchedule,
+  ProtocolSchedule,
+} from '../../src/devnode/hard-forks.ts';
 import { TxRejected } from '../../src/devnode/rules.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
 const pair = (n: number) => keyPairFromSeed(new Uint8Array(32).fill(n));
 const genesis = pair(1).address;
 const newcomer = pair(2).address;
-const contract = { nonce: 4, amount: 9n, vmVersion: 7, abiVersion: 3, code: 'cb_AAAA', callData: 'cb_AAAA' };
+const code = encode('cb', Uint8Array.of(1, 2, 3));
+const contract = { nonce: 4, amount: 9n, vmVersion: 7, abiVersion: 3, code, callData: code };
 
 const chainWith = (hardForks: ConstructorParameters<typeof ProtocolSchedule>[0]): Chain =>
   new Chain({
@@ -47,7 +53,7 @@ describe('devnode hard forks', () => {
     expect(chain.top.header.version).to.equal(Protocol.LIMA);
     expect(balance(newcomer)).to.equal(8n);
     const id = forkContractId(contract);
-    expect(chain.state.contracts.get(id)).to.include({ ownerId: LOCKED_COINS_ACCOUNT, code: 'cb_AAAA' });
+    expect(chain.state.contracts.get(id)).to.include({ ownerId: LOCKED_COINS_ACCOUNT, code });
     expect(balance(id.replace('ct_', 'ak_'))).to.equal(9n);
     expect(chain.state.accounts.get(LOCKED_COINS_ACCOUNT)).to.deep.equal({ balance: 0n, nonce: 4 });
     chain.mineKeyBlock();
@@ -103,5 +109,34 @@ describe('devnode hard forks', () => {
         ]),
     ).to.throw(/only Lima/);
     expect(encode('ak', new Uint8Array(32))).to.equal(LOCKED_COINS_ACCOUNT);
+  });
+
+  it('reads a schedule written as the node’s chain.hard_forks with the files inline', () => {
+    const id = forkContractId(contract);
+    const spec = { amount: 9, vm_version: 7, abi_version: 3, nonce: 4, code, call_data: code };
+    const text = JSON.stringify({
+      6: 9,
+      1: 0,
+      4: { height: 3, accounts: { [newcomer]: 7 }, extra_accounts: { [genesis]: 1 }, contracts: { [id]: spec } },
+    });
+    expect(parseHardForkSchedule(text)).to.deep.equal([
+      { version: 1, height: 0 },
+      {
+        version: 4,
+        height: 3,
+        accounts: [{ address: newcomer, balance: 7n }],
+        extraAccounts: [{ address: genesis, balance: 1n }],
+        contracts: [contract],
+      },
+      { version: 6, height: 9 },
+    ]);
+    const other = forkContractId({ ...contract, nonce: 5 });
+    expect(() =>
+      parseHardForkSchedule(JSON.stringify({ 1: 0, 4: { height: 1, contracts: { [other]: spec } } })),
+    ).to.throw(/not the locked-coins account's contract at nonce 4/);
+    expect(() => parseHardForkSchedule(JSON.stringify({ 1: 0, 2: { height: 1, accounts_file: 'x' } }))).to.throw(
+      /unknown accounts_file/,
+    );
+    expect(() => parseHardForkSchedule('[]')).to.throw(/protocol/);
   });
 });

@@ -80,7 +80,8 @@ describe('upgrading a stored database derives the new tables from its stored row
 
   /**
    * copyChain writes the fresh load's rows into `schema` as its older layout holds them (columns both have; a column
-   * dropped since is computed from the fresh rows), triggers off as a restore does, leaving out `skip` tables.
+   * dropped since is computed from the fresh rows; an id or type stored in a compact form since, 0032, is written
+   * back as text), triggers off as a restore does, leaving out `skip` tables.
    */
   async function copyChain(schema: string, skip: (table: string) => boolean): Promise<void> {
     const dropped: Record<string, string> = {
@@ -88,15 +89,25 @@ describe('upgrading a stored database derives the new tables from its stored row
       'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
     };
-    const columns = async (s: string): Promise<Map<string, string[]>> => {
-      const rows = await query<{ t: string; c: string }>(
-        `SELECT c.table_name AS t, c.column_name AS c FROM information_schema.columns c
+    /** what a compact value of the fresh layout was in the older one */
+    const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined => {
+      // 0035: the fields an id appears in, space-separated text since, an array before
+      if (oldType === 'ARRAY' && freshType === 'text')
+        return (v) => (v === null || v === '' ? [] : String(v).split(' '));
+      if (oldType !== 'text') return undefined;
+      if (freshType === 'bytea') return (v) => (v === null ? null : idOfKey(v as Buffer));
+      if (freshType === 'smallint') return (v) => (v === null ? null : txTypeOfCode(v as number));
+      return undefined;
+    };
+    const columns = async (s: string): Promise<Map<string, Map<string, string>>> => {
+      const rows = await query<{ t: string; c: string; type: string }>(
+        `SELECT c.table_name AS t, c.column_name AS c, c.data_type AS type FROM information_schema.columns c
            JOIN information_schema.tables t USING (table_schema, table_name)
           WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`,
         [s],
       );
-      const m = new Map<string, string[]>();
-      for (const r of rows) m.set(r.t, [...(m.get(r.t) ?? []), r.c]);
+      const m = new Map<string, Map<string, string>>();
+      for (const r of rows) m.set(r.t, (m.get(r.t) ?? new Map<string, string>()).set(r.c, r.type));
       return m;
     };
     const fresh = await columns(FRESH);
@@ -105,22 +116,26 @@ describe('upgrading a stored database derives the new tables from its stored row
       for (const [table, cols] of await columns(schema)) {
         const source = fresh.get(table);
         if (!source || skip(table) || table === 'mdw_migrations' || table === 'sync_state') continue;
-        if (table === 'account_transactions' && !(await accountKeysStored(schema))) {
-          await copyAccountIndexAsText(schema, cols);
+        const kept = [...cols.keys()].filter((c) => source.has(c) || dropped[`${table}.${c}`] !== undefined);
+        const select = `SELECT ${kept
+          .map((c) => `${source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]} AS "${c}"`)
+          .join(', ')} FROM "${FRESH}"."${table}" a`;
+        const widened = kept.flatMap((c) => {
+          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!) : undefined;
+          return f ? [[c, f] as const] : [];
+        });
+        const names = kept.map((c) => `"${c}"`).join(', ');
+        if (widened.length === 0) {
+          await query(`INSERT INTO "${schema}"."${table}" (${names}) ${select}`);
           continue;
         }
-        const values = cols.map((c) => (source.includes(c) ? `a."${c}"` : (dropped[`${table}.${c}`] ?? 'DEFAULT')));
-        if (values.includes('DEFAULT')) {
-          const kept = cols.filter((_, i) => values[i] !== 'DEFAULT');
-          await query(
-            `INSERT INTO "${schema}"."${table}" (${kept.map((c) => `"${c}"`).join(', ')})
-             SELECT ${values.filter((v) => v !== 'DEFAULT').join(', ')} FROM "${FRESH}"."${table}" a`,
-          );
-        } else
-          await query(
-            `INSERT INTO "${schema}"."${table}" (${cols.map((c) => `"${c}"`).join(', ')})
-             SELECT ${values.join(', ')} FROM "${FRESH}"."${table}" a`,
-          );
+        const rows = await query<Record<string, unknown>>(select);
+        for (const row of rows) for (const [c, f] of widened) row[c] = f(row[c]);
+        await query(
+          `INSERT INTO "${schema}"."${table}" (${names})
+           SELECT ${names} FROM json_populate_recordset(NULL::"${schema}"."${table}", $1::json)`,
+          [JSON.stringify(rows)],
+        );
       }
       await query(
         `UPDATE "${schema}".sync_state SET (top_height, top_hash) = (SELECT top_height, top_hash FROM "${FRESH}".sync_state)`,
@@ -130,56 +145,14 @@ describe('upgrading a stored database derives the new tables from its stored row
     }
   }
 
-  /** accountKeysStored: whether `schema`'s account index keeps ids as keys (0032) rather than as text. */
-  async function accountKeysStored(schema: string): Promise<boolean> {
-    const [row] = await query<{ type: string }>(
-      `SELECT data_type AS type FROM information_schema.columns
-        WHERE table_schema = $1 AND table_name = 'account_transactions' AND column_name = 'account'`,
-      [schema],
-    );
-    return row?.type === 'bytea';
-  }
-
   /**
-   * copyAccountIndexAsText writes the fresh account index into a layout before 0032 (ids and types as text; before
-   * 0031 also the transaction's hash): Base58 is made here, as the populator made it then.
+   * The node requests that read stored blocks again: a stored micro block's, or a generation or key block below the
+   * top FORK_WINDOW ones (which the fork check reads at every poll).
    */
-  async function copyAccountIndexAsText(schema: string, cols: readonly string[]): Promise<void> {
-    const rows = await query<{
-      account: Buffer;
-      height: number;
-      micro_index: number;
-      tx_index: number;
-      tx_type: number;
-      fields: string;
-      tx_hash: string;
-    }>(
-      `SELECT a.account, a.height, a.micro_index, a.tx_index, a.tx_type, a.fields, x.hash AS tx_hash
-         FROM "${FRESH}".account_transactions a
-         JOIN "${FRESH}".transactions x ON (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index)`,
-    );
-    const values: Record<string, unknown[]> = {
-      account: rows.map((r) => idOfKey(r.account)),
-      height: rows.map((r) => r.height),
-      micro_index: rows.map((r) => r.micro_index),
-      tx_index: rows.map((r) => r.tx_index),
-      tx_type: rows.map((r) => txTypeOfCode(r.tx_type)),
-      fields: rows.map((r) => r.fields),
-      tx_hash: rows.map((r) => r.tx_hash),
-    };
-    const types: Record<string, string> = { height: 'int', micro_index: 'int', tx_index: 'int' };
-    await query(
-      `INSERT INTO "${schema}".account_transactions (${cols.map((c) => `"${c}"`).join(', ')})
-       SELECT ${cols.map((c) => (c === 'fields' ? `string_to_array(u."${c}", ' ')` : `u."${c}"`)).join(', ')}
-         FROM unnest(${cols.map((c, i) => `$${i + 1}::${types[c] ?? 'text'}[]`).join(', ')}) AS u(${cols.map((c) => `"${c}"`).join(', ')})`,
-      cols.map((c) => values[c]),
-    );
-  }
-
-  /** The node requests that read stored heights' blocks again (the fork check reads the top FORK_WINDOW key blocks). */
-  function refetches(paths: readonly string[], top: number): string[] {
+  function refetches(paths: readonly string[], top: number, storedMicroBlocks: ReadonlySet<string>): string[] {
     return paths.filter((p) => {
-      if (/\/micro-blocks\/hash\//.test(p)) return true;
+      const micro = /\/micro-blocks\/hash\/([^/]+)/.exec(p)?.[1];
+      if (micro !== undefined) return storedMicroBlocks.has(micro);
       const height = /\/(?:generations|key-blocks)\/height\/(\d+)/.exec(p)?.[1];
       return height !== undefined && Number(height) < top - FORK_WINDOW;
     });
@@ -205,15 +178,33 @@ describe('upgrading a stored database derives the new tables from its stored row
     }
   }
 
-  /** upgradeAndFollow migrates to the latest schema and runs the populator until synced: the node requests it made. */
-  async function upgradeAndFollow(schema: string, backfills: string[]): Promise<string[]> {
+  /**
+   * upgradeAndFollow migrates to the latest schema and runs the populator until synced and backfilled: the node
+   * requests it made that read stored blocks again (of the heights below `keptBelow`, when the node replaced some).
+   */
+  async function upgradeAndFollow(
+    schema: string,
+    backfills: (string | { area: string; next_height: number })[],
+    keptBelow = Infinity,
+  ): Promise<string[]> {
+    const stored = new Set(
+      (
+        await query<{ hash: string }>(`SELECT hash FROM "${schema}".micro_blocks WHERE height < $1`, [
+          Number.isFinite(keptBelow) ? keptBelow : 2 ** 31 - 1,
+        ])
+      ).map((r) => r.hash),
+    );
     await migrate({ databaseUrl: db.url, schema }, silent);
     const pending = await query<{ area: string; next_height: number; to_height: number }>(
       `SELECT area, next_height, to_height FROM "${schema}".derive_backfill ORDER BY area`,
     );
-    const top = devnode.height();
+    const [{ top }] = (await query<{ top: number }>(`SELECT max(height) AS top FROM "${schema}".key_blocks`)) as [
+      { top: number },
+    ];
     expect(pending, 'what the migration asks to derive').to.deep.equal(
-      backfills.map((area) => ({ area, next_height: 0, to_height: top })),
+      backfills.map((b) =>
+        typeof b === 'string' ? { area: b, next_height: 0, to_height: top } : { ...b, to_height: top },
+      ),
     );
     const before = proxy.stats.paths.length;
     const populator = await startPopulator({
@@ -232,7 +223,7 @@ describe('upgrading a stored database derives the new tables from its stored row
     } finally {
       await populator.stop();
     }
-    return proxy.stats.paths.slice(before);
+    return refetches(proxy.stats.paths.slice(before), top, stored);
   }
 
   before(async () => {
@@ -272,12 +263,11 @@ describe('upgrading a stored database derives the new tables from its stored row
   it('a database stored before the internal transfers (0012) gets its transfers, fees and statistics from its rows', async () => {
     await oldSchema('before_0012', '0011_v3_transfers');
     await copyChain('before_0012', () => false);
-    const top = devnode.height();
     const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM before_0012.transactions');
     expect(Number(stored!.n)).to.be.greaterThan(100);
 
-    const paths = await upgradeAndFollow('before_0012', ['stats', 'tokens', 'transfers']);
-    expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
+    const refetched = await upgradeAndFollow('before_0012', ['stats', 'tokens', 'transfers']);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     await expectEqualToFresh('before_0012');
     // the backfill is done and recorded so: it never runs again
     expect(await query('SELECT * FROM before_0012.derive_backfill')).to.deep.equal([]);
@@ -347,12 +337,29 @@ describe('upgrading a stored database derives the new tables from its stored row
     await copyChain('first_0071', () => false);
     await oldSchema('first_0071', '0071_stats_miner_rewards');
     await query('UPDATE first_0071.sync_state SET rederive_from = 0');
-    const top = devnode.height();
 
-    const paths = await upgradeAndFollow('first_0071', ['stats']);
-    expect(refetches(paths, top), 'blocks of stored heights fetched again').to.deep.equal([]);
+    const refetched = await upgradeAndFollow('first_0071', ['stats']);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     expect(await query('SELECT rederive_from FROM first_0071.sync_state')).to.deep.equal([{ rederive_from: null }]);
     await expectEqualToFresh('first_0071');
+  });
+
+  it('a database the first 0070/0071 left half re-derived goes on from their mark, without the node', async () => {
+    // stored before 0070; the first 0070 derived statistics by reloading heights, the first 0071 then asked for
+    // all of it again (its minted columns 0, no miners' rewards) and the reload had reached height 20 when the
+    // populator stopped: statistics below 20 are right, those above are the first 0070's
+    await oldSchema('half', '0069_none');
+    await copyChain('half', () => false);
+    await oldSchema('half', '0071_stats_miner_rewards');
+    await copyChain('half', (t) => !t.startsWith('stats_'));
+    await query('UPDATE half.stats_generations SET minted = 0, sum_minted = 0 WHERE height >= 20');
+    await query('DELETE FROM half.stats_miner_rewards WHERE height >= 20');
+    await query('UPDATE half.sync_state SET rederive_from = 20');
+
+    const refetched = await upgradeAndFollow('half', [{ area: 'stats', next_height: 20 }]);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
+    expect(await query('SELECT rederive_from FROM half.sync_state')).to.deep.equal([{ rederive_from: null }]);
+    await expectEqualToFresh('half');
   });
 
   it('keeps a re-derive mark that did not come from the first 0070/0071 (they run in this same migration)', async () => {
@@ -461,5 +468,22 @@ describe('upgrading a stored database derives the new tables from its stored row
     const lines: string[] = [];
     await verifyChain({ cfg: config(FRESH), log: silent, out: (l) => lines.push(l) }, {});
     expect(lines).to.deep.equal([]);
+  });
+
+  it('follows a fork and new blocks while the backfill runs, and ends as a fresh load of the new chain', async () => {
+    await oldSchema('busy', '0011_v3_transfers');
+    await copyChain('busy', () => false);
+    // the node replaces the top generations (their token calls touch contracts created long before) and grows
+    await devnode.fork(4);
+    await devnode.mineKeyBlock();
+    await devnode.mineKeyBlock();
+    // a fork's handling reloads the last height both chains share (the fork base) with the replaced ones
+    const forkBase = devnode.height() - 2 - 4;
+    const refetched = await upgradeAndFollow('busy', ['stats', 'tokens', 'transfers'], forkBase);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
+    const top = devnode.height();
+    expect(await query('SELECT max(height) AS h FROM busy.key_blocks')).to.deep.equal([{ h: top }]);
+    await populate(FRESH);
+    await expectEqualToFresh('busy');
   });
 });

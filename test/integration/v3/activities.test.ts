@@ -5,7 +5,7 @@ import { auctionTimeout } from '../../../src/chain/aens.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { PROTOCOL_VERSION } from '../../../src/devnode/blocks.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 type Raw = { data: Obj[]; next: string | null; prev: string | null };
@@ -105,6 +105,14 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     expect(await walk(`/v3/transfers?account=${beneficiary}&limit=100`)).to.deep.equal(
       transfers.filter((t) => t.account_id === beneficiary).reverse(),
     );
+    // both at once, as ae_mdw combines them; a payer of name fees gets fee transfers of several kinds
+    const payer = String(transfers.find((t) => t.kind === 'fee_refund_name')!.account_id);
+    const payerFees = transfers.filter((t) => t.account_id === payer && String(t.kind).startsWith('fee'));
+    expect(new Set(payerFees.map((t) => t.kind)).size, 'kinds of the payer').to.be.greaterThan(1);
+    expect(await walk(`/v3/transfers?account=${payer}&kind=fee&direction=forward&limit=3`)).to.deep.equal(payerFees);
+    expect(await walk(`/v3/transfers?account=${payer}&kind=fee_refund&limit=3`)).to.deep.equal(
+      payerFees.filter((t) => t.kind === 'fee_refund_name').reverse(),
+    );
     expect(await walk('/v3/transfers?scope=gen:3-7&limit=4')).to.deep.equal(
       transfers.filter((t) => Number(t.height) >= 3 && Number(t.height) <= 7),
     );
@@ -200,17 +208,9 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const [name, ofName] = [...byName].sort((a, b) => b[1].length - a[1].length)[0]!;
     expect(ofName.length, 'a name bid on').to.be.greaterThan(1);
     const id = nameId(name) as `ak_${string}`;
-    const listed: { type: string; height: number; blockHash: string; payload: Obj }[] = [];
-    let page = (await v3.mdw.getAccountActivities(id, { type: 'claims', limit: 1 })) as unknown as {
-      data: typeof listed;
-      nextPath: string | null;
-      next(): Promise<typeof page>;
-    };
-    for (;;) {
-      listed.push(...page.data);
-      if (page.nextPath === null) break;
-      page = await page.next();
-    }
+    const listed = await walkPages<{ type: string; height: number; blockHash: string }>(
+      await v3.mdw.getAccountActivities(id, { type: 'claims', limit: 1 }),
+    );
     const times = new Map<string, number>();
     for (const c of ofName)
       times.set(c.blockHash, Number(((await v3.nodeGet(`/v2/micro-blocks/hash/${c.blockHash}/header`)) as Obj).time));

@@ -12,15 +12,15 @@ import {
 } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type V3UnderTest } from './harness.ts';
+import { loadConfig } from '../../../src/config.ts';
+import {
+  backfillStoredForks,
+  storedForksWithoutTransfers,
+  transferRulesOf,
+} from '../../../src/indexer/internal-transfers.ts';
 
 type Obj = { [key: string]: Json };
-/** the SDK's page of a path it was asked by (its MiddlewarePage class is not exported) */
-interface Page<T> {
-  data: T[];
-  nextPath: string | null;
-  next(): Promise<Page<T>>;
-}
 /** a Transfer as the SDK's client reads it */
 type Transfer = {
   accountId: string;
@@ -90,17 +90,8 @@ describe('/v3 hard-fork transfers, checked against a devnode chain that forks th
     return body.balance === undefined ? 0n : BigInt(String(body.balance));
   };
   // `kind` is not in ae_mdw's spec, so the SDK reaches it by path
-  const transfers = async (query: string): Promise<Transfer[]> => {
-    const items: Transfer[] = [];
-    let page = (await v3.mdw.requestByPath(
-      `/v3/transfers?direction=forward&limit=100${query}`,
-    )) as unknown as Page<Transfer>;
-    for (;;) {
-      items.push(...page.data);
-      if (!page.nextPath) return items;
-      page = await page.next();
-    }
-  };
+  const transfers = async (query: string): Promise<Transfer[]> =>
+    walkPages<Transfer>(await v3.mdw.requestByPath(`/v3/transfers?direction=forward&limit=100${query}`));
 
   before(async () => {
     v3 = await startV3(0, 'v3-forks', () => ({}), {
@@ -197,5 +188,32 @@ describe('/v3 hard-fork transfers, checked against a devnode chain that forks th
     await v3.devnode.fork(5);
     await v3.synced();
     expect(await transfers('')).to.deep.equal(before);
+  });
+
+  it('derives a fork’s transfers and the statistics after it from the stored rows when its files come after the chain passed it', async () => {
+    const before = await transfers('');
+    const supply = async (): Promise<bigint> =>
+      ((await v3.mdw.getTotalStats({ limit: 1 })).data[0] as unknown as { totalTokenSupply: bigint }).totalTokenSupply;
+    const expected = await supply();
+    const rules = await transferRulesOf(loadConfig(v3.settings));
+    expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([]);
+    // as a database written before LIMA_* were given: no Lima transfers, a supply without them
+    const lima = ['accounts_lima', 'accounts_extra_lima', 'contracts_lima'];
+    await v3.pool.query('DELETE FROM internal_transfers WHERE kind = ANY($1::text[])', [lima]);
+    await v3.pool.query('UPDATE stats_generations SET minted = 0, sum_minted = 0 WHERE height >= 5');
+    expect(await supply()).to.not.equal(expected);
+    // what the populator does at its start (under its writer lock); its backfill then derives them
+    expect(await backfillStoredForks(v3.pool, rules)).to.deep.equal([
+      { protocol: Protocol.LIMA, height: 5, kinds: lima },
+    ]);
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await v3.pool.query('SELECT 1 FROM derive_backfill');
+      if (rows.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await v3.pool.query('SELECT 1 FROM derive_backfill')).rows).to.deep.equal([]);
+    expect(await transfers('')).to.deep.equal(before);
+    expect(await supply()).to.equal(expected);
+    expect(await storedForksWithoutTransfers(v3.pool, rules)).to.deep.equal([]);
   });
 });

@@ -58,6 +58,8 @@ export interface V3UnderTest {
   /** submit signs an unsigned `tx_…` with prefunded account `signer` and posts it; the tx hash */
   submit(tx: string, signer?: number): Promise<string>;
   nodeGet(path: string): Promise<Json>;
+  /** the settings (environment) the populator and the server were started with */
+  readonly settings: Record<string, string>;
   /** serveWith runs another server over the same database with some settings changed (stop it with `close`) */
   serveWith(overrides: Record<string, string>): Promise<{ url: string; close(): Promise<void> }>;
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
@@ -207,6 +209,7 @@ export async function startV3(
     },
     submit,
     nodeGet,
+    settings,
     get,
     async walk(path) {
       const items: Obj[] = [];

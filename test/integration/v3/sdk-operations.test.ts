@@ -6,14 +6,9 @@
  */
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
-interface Page {
-  data: { [key: string]: unknown }[];
-  nextPath: string | null;
-  next(): Promise<Page>;
-}
 
 /** the SDK's field for an ae_mdw field: camelCase, as its models name them */
 const camel = (field: string): string => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -22,30 +17,11 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
   this.timeout(300_000);
   let v3: V3UnderTest;
 
-  const rawWalk = async (path: string): Promise<Obj[]> => {
-    const items: Obj[] = [];
-    for (let next: string | null = path; next !== null;) {
-      const res = await v3.get(next);
-      expect(res.status, `${next}: ${res.text}`).to.equal(200);
-      items.push(...(res.body as { data: Obj[] }).data);
-      next = (res.body as { next: string | null }).next;
-    }
-    return items;
-  };
-  const sdkWalk = async (first: unknown): Promise<Page['data']> => {
-    let page = first as Page;
-    const items = [...page.data];
-    while (page.nextPath !== null) {
-      page = await page.next();
-      items.push(...page.data);
-    }
-    return items;
-  };
   /** the same list through the SDK and raw, compared by its identifying fields; at least one item */
   const same = async (what: string, sdk: Promise<unknown>, rawPath: string, fields: string[]): Promise<Obj[]> => {
-    const raw = await rawWalk(rawPath);
+    const raw = await v3.walk(rawPath);
     expect(raw.length, `${what}: the chain has some`).to.be.above(0);
-    const listed = await sdkWalk(await sdk);
+    const listed = await walkPages<Record<string, unknown>>(await sdk);
     expect(
       listed.map((item) => fields.map((f) => String(item[camel(f)]))),
       what,
@@ -94,7 +70,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
       ['hash'],
     );
     expect((await v3.mdw.getAccountTransactionsCount(sender)).total).to.equal(
-      (await rawWalk(`/v3/transactions?account=${sender}&limit=100`)).length,
+      (await v3.walk(`/v3/transactions?account=${sender}&limit=100`)).length,
     );
     const pending = await v3.mdw.getPendingTransactions();
     expect(pending.data).to.deep.equal([]);
@@ -108,7 +84,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
       '/v3/names?limit=100&state=active',
       ['name'],
     );
-    const inactive = await rawWalk('/v3/names?limit=100&state=inactive');
+    const inactive = await v3.walk('/v3/names?limit=100&state=inactive');
     expect(await v3.mdw.getNamesCount()).to.deep.equal({ body: names.length });
     const byName = await same(
       'getNames by name',
@@ -122,7 +98,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     await same('getNameClaims', v3.mdw.getNameClaims(name, { limit: 1 }), `/v3/names/${name}/claims?limit=1`, [
       'source_tx_hash',
     ]);
-    const updated = (await rawWalk('/v3/transactions?type=name_update&limit=100')).map((t) =>
+    const updated = (await v3.walk('/v3/transactions?type=name_update&limit=100')).map((t) =>
       String((t.tx as Obj).name_id),
     );
     const withUpdates = names.find((n) => updated.includes(String((n as Obj).hash)))!;
@@ -132,7 +108,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
       `/v3/names/${String(withUpdates.name)}/updates`,
       ['source_tx_hash'],
     );
-    const transferred = (await rawWalk('/v3/transactions?type=name_transfer&limit=100')).map((t) =>
+    const transferred = (await v3.walk('/v3/transactions?type=name_transfer&limit=100')).map((t) =>
       String((t.tx as Obj).name_id),
     );
     const withTransfers = [...names, ...inactive].find((n) => transferred.includes(String((n as Obj).hash)))!;
@@ -153,11 +129,11 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     await same('getNameAuctionClaims', v3.mdw.getNameAuctionClaims(auction), `/v3/names/auctions/${auction}/claims`, [
       'source_tx_hash',
     ]);
-    const claimer = String(((await rawWalk(`/v3/names/${name}/claims`))[0]!.tx as Obj).account_id) as `ak_${string}`;
+    const claimer = String(((await v3.walk(`/v3/names/${name}/claims`))[0]!.tx as Obj).account_id) as `ak_${string}`;
     await same('getAccountNameClaims', v3.mdw.getAccountNameClaims(claimer), `/v3/accounts/${claimer}/names/claims`, [
       'source_tx_hash',
     ]);
-    const pointed = (await rawWalk('/v3/transactions?type=name_update&limit=100'))
+    const pointed = (await v3.walk('/v3/transactions?type=name_update&limit=100'))
       .flatMap((t) => ((t.tx as Obj).pointers as Obj[]).map((p) => String(p.id)))
       .find((id) => id.startsWith('ak_'))!;
     await same(
@@ -179,7 +155,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     ] as const) {
       const withSome = [];
       for (const o of oracles)
-        if ((await rawWalk(`/v3/oracles/${String(o.oracle)}/${path}`)).length > 0) withSome.push(o);
+        if ((await v3.walk(`/v3/oracles/${String(o.oracle)}/${path}`)).length > 0) withSome.push(o);
       expect(withSome.length, `${op}: the chain has some`).to.be.above(0);
       await same(
         op,
@@ -196,7 +172,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
   });
 
   it('contracts, their calls and logs; transfers and activities', async () => {
-    const creates = await rawWalk('/v3/transactions?type=contract_create&limit=100');
+    const creates = await v3.walk('/v3/transactions?type=contract_create&limit=100');
     const contract = String((creates[0]!.tx as Obj).contract_id) as `ct_${string}`;
     expect((await v3.mdw.getContract(contract)).contract).to.equal(contract);
     await same('getContractCalls', v3.mdw.getContractCalls({ limit: 100 }), '/v3/contracts/calls?limit=100', [
