@@ -1,8 +1,9 @@
-/** @module Reading the project's Markdown for the docs tests: files, sections and table rows, without code blocks. */
+/** @module Reading the project's Markdown for the docs tests: its files, sections, table rows, code spans and blocks. */
 import { globSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** ROOT is the checkout's root directory, with a trailing slash. */
-export const ROOT = new URL('../../../', import.meta.url).pathname;
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** markdownFiles lists README.md, every docs/*.md and the charts' READMEs, relative to ROOT. */
 export function markdownFiles(): string[] {
