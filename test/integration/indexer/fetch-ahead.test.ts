@@ -97,7 +97,10 @@ describe('FetchAhead', () => {
     await ahead.fetch([5, 6], 4, Infinity).catch((e: unknown) => (thrown = e));
     expect((thrown as Error).message, 'the first height failed: the call fails').to.equal('node hiccup');
     expect((await ahead.fetch([5, 6], 4, Infinity)).map((g) => g.height)).to.deep.equal([5, 6]);
-    expect(node.asked.every((h) => Number.isInteger(h)), 'only heights asked for').to.equal(true);
+    expect(
+      node.asked.every((h) => Number.isInteger(h)),
+      'only heights asked for',
+    ).to.equal(true);
   });
 
   it('fetches nothing ahead within the margin, and afresh when asked for other heights (a fork moved the sync)', async () => {
