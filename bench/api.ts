@@ -24,10 +24,11 @@
  * with the response cache (the default configuration: it keeps the counts and positions deep pages
  * need), and the deep page once more of the one without. Every kind of request gets an unmeasured
  * warm-up first. Each scenario also reports the answering process's CPU time per request (from
- * /proc; for mdw without PostgreSQL's share), which other jobs on the machine disturb far less
- * than rates.
+ * /proc; for mdw without PostgreSQL's share) and that of the run's own PostgreSQL server (postmaster
+ * and backends; the populator has stopped), which other jobs on the machine disturb far less than
+ * rates.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
@@ -36,6 +37,7 @@ import { createPool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
+import { idKey, txTypeCode } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import {
   cpuMicros,
@@ -48,6 +50,7 @@ import {
   type Child,
   type Result,
 } from './http.lib.ts';
+import { postgresCpuReader } from './process-cpu.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
@@ -89,6 +92,8 @@ async function main(): Promise<void> {
     `chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded by the populator in ${(loadedMs / 1000).toFixed(1)} s`,
   );
   const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+  // the PostgreSQL server of this run alone (the populator has stopped): its CPU per request is the database's share
+  const postgresCpu = await postgresCpuReader(db.url);
   const top = (await pool.query<{ h: number }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h;
   const txHashes = (
     await pool.query<{ hash: string }>('SELECT hash FROM transactions ORDER BY random() LIMIT 1000')
@@ -154,6 +159,7 @@ async function main(): Promise<void> {
     const concurrency = opts.concurrency ?? CONCURRENCY;
     const total = opts.total ?? REQUESTS;
     const cpuBefore = cpuMicros(server.pid);
+    const postgresBefore = postgresCpu();
     // Sequential runs measure latency; a quarter of the requests is plenty for a p99.
     const measured = await load(
       server.url,
@@ -166,10 +172,11 @@ async function main(): Promise<void> {
     const r = {
       ...measured,
       serverCpuUsPerRequest: Number(((cpuMicros(server.pid) - cpuBefore) / (measured.requests + 1)).toFixed(1)),
+      postgresCpuUsPerRequest: Number((((postgresCpu() - postgresBefore) * 1e6) / (measured.requests + 1)).toFixed(1)),
     };
     results[name] = r;
     console.log(
-      `${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`,
+      `${name.padEnd(36)} ${r.perSecond.toFixed(0).padStart(7)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${r.serverCpuUsPerRequest.toFixed(0).padStart(4)} us/req   PostgreSQL ${r.postgresCpuUsPerRequest.toFixed(0).padStart(4)} us/req   load ${r.load1.toFixed(1)}`,
     );
   };
   // Memory answers against bare Koa in interleaved rounds, each ratio against the bare Koa of its
@@ -252,7 +259,7 @@ async function main(): Promise<void> {
   const heavyCursors = (
     await pool.query<{ c: string }>(
       `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1 ORDER BY random() LIMIT 1000`,
-      [heavy],
+      [idKey(heavy)],
     )
   ).rows.map((r) => r.c);
   const pick = (list: string[]): string => list[Math.floor(Math.random() * list.length)]!;
@@ -321,6 +328,7 @@ async function main(): Promise<void> {
     },
   };
   console.log(JSON.stringify(summary.ratios));
+  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
   await Promise.all([api.stop(), memoryApi.stop(), baseline.stop(), devnode.stop()]);
   await pool.end();
@@ -339,8 +347,8 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
   );
   await pool.query(
     `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
-     SELECT $1, 1 + i % $2, 1000, i / $2, 'SpendTx', ARRAY['sender_id', 'recipient_id'] FROM generate_series(0, $3 - 1) AS i`,
-    [account, top, ACCOUNT_TXS],
+     SELECT $1, 1 + i % $2, 1000, i / $2, $4, 'sender_id recipient_id' FROM generate_series(0, $3 - 1) AS i`,
+    [idKey(account), top, ACCOUNT_TXS, txTypeCode('SpendTx')],
   );
   // The test server commits asynchronously; VACUUM can mark pages all-visible (index-only scans)
   // only once the commits are flushed, which the WAL writer does within a few hundred ms.
@@ -370,7 +378,7 @@ async function cursorAt(pool: ReturnType<typeof createPool>, account: string, sk
   const { rows } = await pool.query<{ c: string }>(
     `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1
       ORDER BY height DESC, micro_index DESC, tx_index DESC OFFSET $2 LIMIT 1`,
-    [account, skip - 1],
+    [idKey(account), skip - 1],
   );
   return rows[0]!.c;
 }

@@ -25,6 +25,8 @@ export interface Result {
   readonly load1: number;
   /** CPU time (user + system) the answering process spent per request: a count the other jobs on the machine disturb little */
   readonly serverCpuUsPerRequest?: number;
+  /** CPU time the run's PostgreSQL server spent per request (bench/api.ts) */
+  readonly postgresCpuUsPerRequest?: number;
 }
 
 export interface Child {

@@ -11,6 +11,8 @@
 --   stats_intervals        each series' count per day, week and month: what the time series read;
 --   stats_miners           each beneficiary's total reward (/v3/stats/miners).
 -- So a series over a year of days reads 365 rows, and stays exact when heights are deleted.
+-- Heights stored before this migration get their statistics from the populator's backfill (0080),
+-- derived from the stored rows: the chain is not fetched again.
 -- PostgreSQL 11 compatible.
 
 CREATE TABLE stats_generations (
@@ -67,8 +69,10 @@ CREATE TABLE stats_series_counts (
   PRIMARY KEY (height, series, day)
 );
 
+-- accounts by their key (the account_transactions key of migration 0032: tag and 32 bytes); 0032 converts the
+-- tables of a database that ran this migration with text accounts
 CREATE TABLE stats_accounts (
-  account text    PRIMARY KEY,
+  account bytea   PRIMARY KEY,
   height  integer NOT NULL,
   day     integer NOT NULL
 );
@@ -77,7 +81,7 @@ CREATE INDEX stats_accounts_height ON stats_accounts (height);
 CREATE TABLE stats_active_accounts (
   interval_by text    NOT NULL,
   start       integer NOT NULL,
-  account     text    NOT NULL,
+  account     bytea   NOT NULL,
   height      integer NOT NULL,
   PRIMARY KEY (interval_by, start, account)
 );
@@ -211,10 +215,8 @@ $$;
 CREATE TRIGGER stats_on_key_blocks_delete AFTER DELETE ON key_blocks
   REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT EXECUTE PROCEDURE stats_after_key_blocks_delete();
 
--- The lookups of a generation's expiries and auction ends (the internal transfers, 0012, may have
--- made the same auction-end index already).
+-- The lookups of a generation's expiries (its auction ends use 0012's name_events_auction_end).
 CREATE INDEX name_events_expires_at ON name_events (expires_at);
-CREATE INDEX IF NOT EXISTS name_events_auction_end ON name_events (auction_end) WHERE auction_end IS NOT NULL;
 CREATE INDEX oracle_events_expires_at ON oracle_events (expires_at);
 
 -- As in 0002: the functions work on this schema's tables whatever the caller's search_path.
@@ -231,6 +233,3 @@ BEGIN
   EXECUTE format('ALTER FUNCTION stats_after_key_blocks_delete() SET search_path = %I', current_schema());
 END
 $$;
-
--- Backfill an existing database: the populator re-derives every stored height from the lowest one.
-UPDATE sync_state SET rederive_from = 0 WHERE top_height IS NOT NULL AND rederive_from IS NULL;

@@ -5,7 +5,7 @@
 --   * the token supply counts what genesis and hard forks created (accounts_*, contracts_* transfers,
 --     ae_mdw's token supply delta) beside the rewards: `minted` per generation and its running sum.
 -- Top miners (/v3/stats/miners/top, series `miner:<ak_>`) count the rewarded accounts too; the
--- populator's derivation writes them. Existing statistics are derived again (rederive mark).
+-- populator's derivation writes them. Stored heights get theirs from the backfill (0080).
 -- PostgreSQL 11 compatible.
 
 CREATE TABLE stats_miner_rewards (
@@ -80,5 +80,3 @@ BEGIN
   EXECUTE format('ALTER FUNCTION stats_after_key_blocks_delete() SET search_path = %I', current_schema());
 END
 $$;
-
-UPDATE sync_state SET rederive_from = 0 WHERE top_height IS NOT NULL;

@@ -1,5 +1,6 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
 import { isEncoded } from './chain/encoding.ts';
+import type { HardForkFile } from './chain/hard-forks.ts';
 import { AppError, ErrorCode } from './errors.ts';
 
 export interface Config {
@@ -54,6 +55,13 @@ export interface Config {
   readonly rewardRules: 'mainnet' | 'testnet' | 'devnode';
   /** The node's genesis accounts file (`{"ak_…": balance}`), for the `accounts_roma` transfers; none when unset. */
   readonly genesisAccountsFile: string | undefined;
+  /**
+   * The node's hard-fork files (its `data/aecore/.minerva/accounts*.json`, `.fortuna/…`, `.lima/accounts*.json`,
+   * `extra_accounts*.json`, `contracts*.json`), for the `accounts_minerva`, `accounts_fortuna`, `accounts_lima`,
+   * `accounts_extra_lima` and `contracts_lima` transfers at the key block where the chain enters that protocol;
+   * a file not given credits nothing.
+   */
+  readonly hardForkFiles: Readonly<Partial<Record<HardForkFile, string>>>;
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
   /**
@@ -201,6 +209,7 @@ export function loadConfig(
       'devnode',
     ]),
     genesisAccountsFile: read.optional('GENESIS_ACCOUNTS_FILE'),
+    hardForkFiles: readHardForkFiles(read),
     kube: readKubeSettings(read),
     dex: Object.freeze({
       factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),
@@ -240,6 +249,26 @@ export function loadOperatorConfig(env: Env): OperatorConfig {
   return Object.freeze(config);
 }
 
+/** HARD_FORK_FILE_VARIABLES: the variable naming each of the node's hard-fork files. */
+export const HARD_FORK_FILE_VARIABLES: Readonly<Record<HardForkFile, string>> = {
+  minervaAccounts: 'MINERVA_ACCOUNTS_FILE',
+  fortunaAccounts: 'FORTUNA_ACCOUNTS_FILE',
+  limaAccounts: 'LIMA_ACCOUNTS_FILE',
+  limaExtraAccounts: 'LIMA_EXTRA_ACCOUNTS_FILE',
+  limaContracts: 'LIMA_CONTRACTS_FILE',
+};
+
+function readHardForkFiles(read: Reader): Config['hardForkFiles'] {
+  const files: Partial<Record<HardForkFile, string>> = {};
+  for (const [file, variable] of Object.entries(HARD_FORK_FILE_VARIABLES) as [HardForkFile, string][]) {
+    const path = read.optional(variable);
+    if (path !== undefined && !path.endsWith('.json'))
+      read.problem(variable, `expected a node's .json fork file, got ${JSON.stringify(path)}`);
+    else if (path !== undefined) files[file] = path;
+  }
+  return Object.freeze(files);
+}
+
 function readKubeSettings(read: Reader): KubeSettings {
   return Object.freeze({
     kubeconfig: read.optional('KUBECONFIG'),
@@ -272,6 +301,11 @@ class Reader {
   optional(name: string): string | undefined {
     const value = this.#env[name]?.trim();
     return value === '' ? undefined : value;
+  }
+
+  /** problem records a variable that is set but wrong. */
+  problem(name: string, message: string): void {
+    this.#problems.push(`${name}: ${message}`);
   }
 
   #fail<T>(name: string, message: string, fallback: T): T {

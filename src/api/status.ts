@@ -72,6 +72,14 @@ export function statusReport(i: StatusInputs): { ok: boolean; body: Record<strin
         alive: populatorAlive,
         seconds_since_heartbeat: heartbeatAge,
         last_error: state.lastError ?? null,
+        // derived areas behind the stored heights: derived from the stored rows beside the chain, or failing
+        derivations: (state.derivations ?? []).map((d) => ({
+          area: d.area,
+          from: d.next,
+          to: d.to,
+          failing_since: d.failingSince?.toISOString() ?? null,
+          error: d.error ?? null,
+        })),
       },
       errors_last_500_blocks: i.decodeErrors,
       version: i.version,

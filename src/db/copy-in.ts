@@ -71,13 +71,16 @@ const COPY_ESCAPED = /[\\\t\n\r]/;
 
 /**
  * copyText is a value in COPY's text format: \N for NULL, backslash, tab and line breaks escaped.
- * text[] values arrive as space-joined words (signatures, field names: no commas, quotes or braces).
+ * text[] values arrive as space-joined words (signatures, field names: no commas, quotes or braces), bytea
+ * values as hex (`\x…`).
  * Numbers and booleans need no escaping check (this runs for every value the populator writes).
  */
 export function copyText(pgType: string, value: string | number | boolean | null): string {
   if (value === null) return '\\N';
   if (typeof value === 'number') return String(value);
   if (typeof value === 'boolean') return value ? 't' : 'f';
+  // bytea values arrive in hex (`\x…`): the leading backslash is their only character to escape
+  if (pgType === 'bytea') return `\\${value}`;
   const text = pgType === 'text[]' ? arrayLiteral(value) : value;
   return COPY_ESCAPED.test(text)
     ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')

@@ -12,6 +12,7 @@ import {
   type MicroHeader,
 } from './blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
+import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
 import { TxRejected, applyTx, endAuctions, nonceAccount, signers } from './rules.ts';
 import { commitState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
@@ -57,6 +58,8 @@ export interface ChainOptions {
   readonly beneficiary: string;
   readonly genesisAccounts: readonly { readonly address: string; readonly balance: bigint }[];
   readonly genesisTime: number;
+  /** the protocol schedule and its hard forks; Ceres from genesis when absent */
+  readonly hardForks?: readonly DevnodeHardFork[];
 }
 
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
@@ -85,6 +88,7 @@ function randomPow(): number[] {
 /** Chain holds the blocks and the committed state; `pending` is the state with the mempool applied. */
 export class Chain {
   readonly options: ChainOptions;
+  readonly schedule: ProtocolSchedule;
   readonly keyBlocks: KeyBlock[] = [];
   readonly blocks = new Map<string, KeyBlock | MicroBlock>();
   readonly txs = new Map<string, TxRecord>();
@@ -97,6 +101,7 @@ export class Chain {
 
   constructor(options: ChainOptions) {
     this.options = options;
+    this.schedule = new ProtocolSchedule(options.hardForks ?? CERES_ONLY);
     this.#seedGenesis(this.state);
     const genesis: KeyHeader = {
       height: 0,
@@ -109,7 +114,7 @@ export class Chain {
       pow: new Array(42).fill(0),
       nonce: 0n,
       time: options.genesisTime,
-      version: PROTOCOL_VERSION,
+      version: this.schedule.protocolAt(0),
       info: EMPTY_CB,
     };
     this.#pushKeyBlock(genesis);
@@ -169,6 +174,11 @@ export class Chain {
 
   /** admit puts an already decoded (and, by the caller, trusted) signed transaction in the mempool. */
   admit(signedBytes: Uint8Array, tx: TxFields): TxRecord {
+    const protocol = this.schedule.protocolAt(this.height);
+    if (protocol < PROTOCOL_VERSION)
+      throw new TxRejected(
+        `the devnode runs protocol ${PROTOCOL_VERSION}'s rules only: protocol ${protocol} takes no transactions`,
+      );
     const hashBytes = hash(signedBytes);
     const hashValue = encode('th', hashBytes);
     if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
@@ -226,9 +236,11 @@ export class Chain {
     }
   }
 
-  /** #keyBlockEffects pays the beneficiary, ends the auctions due and refunds the queries that expired unanswered. */
+  /** #keyBlockEffects applies a hard fork due at the key block, pays the beneficiary, ends the auctions due and refunds the queries that expired unanswered. */
   #keyBlockEffects(state: WorldState, header: KeyHeader): void {
     if (header.height === 0) return;
+    const fork = this.schedule.forkAt(header.height);
+    if (fork) applyHardFork(state, fork);
     endAuctions(state, header.height);
     const account = state.accounts.get(header.beneficiary) ?? { balance: 0n, nonce: 0 };
     state.accounts.set(header.beneficiary, { ...account, balance: account.balance + KEY_BLOCK_REWARD });
@@ -275,7 +287,7 @@ export class Chain {
       stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))),
       txsHash,
       time,
-      version: PROTOCOL_VERSION,
+      version: key.header.version,
     };
     const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
     const block: MicroBlock = { kind: 'micro', header, hash: microBlockHash(header), txs };
@@ -302,7 +314,7 @@ export class Chain {
       beneficiary: fields.beneficiary ?? this.options.beneficiary,
       target: TARGET,
       time: fields.time ?? this.#now(),
-      version: PROTOCOL_VERSION,
+      version: this.schedule.protocolAt(this.height + 1),
       info: fields.info ?? EMPTY_CB,
     };
   }

@@ -10,6 +10,7 @@ import { pruneBelow } from './gc.ts';
 import { close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+import type { DevnodeHardFork } from './hard-forks.ts';
 import { pacing, type PacingOptions } from './pacing.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
@@ -34,6 +35,11 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
   beneficiarySecret?: string;
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
+  /**
+   * the protocol schedule and its hard forks' accounts and contracts (Ceres from genesis when absent); not with
+   * `generate`, whose transactions need Ceres from the first generation on
+   */
+  hardForks?: readonly DevnodeHardFork[];
   /** start from a generated chain (see generateChain) */
   generate?: {
     generations: number;
@@ -87,6 +93,8 @@ function makeChain(
   const networkId = opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
+    if (opts.hardForks)
+      throw new RangeError('a generated chain runs Ceres from genesis: no hard forks with `generate`');
     const generated = generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts });
     const txs = generated.chain.txs.size;
     log.info(
@@ -95,7 +103,14 @@ function makeChain(
     );
     return generated.chain;
   }
-  return new Chain({ networkId, miner, beneficiary: miner.address, genesisAccounts, genesisTime: Date.now() });
+  return new Chain({
+    networkId,
+    miner,
+    beneficiary: miner.address,
+    genesisAccounts,
+    genesisTime: Date.now(),
+    ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
+  });
 }
 
 /** startDevnode builds the chain (generated or from genesis), listens on both ports and starts the timers. */

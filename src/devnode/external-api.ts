@@ -1,7 +1,7 @@
 /** @module The node's external API (port 3013) over the devnode chain: blocks, transactions, accounts, oracles, names. */
 import { isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
 import { stringifyJson } from '../chain/json.ts';
-import { keyBlockHash, keyBlockJson, PROTOCOL_VERSION } from './blocks.ts';
+import { keyBlockHash, keyBlockJson } from './blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { nameHash, nameValidationError } from './ids.ts';
@@ -55,7 +55,7 @@ function statusBody(chain: Chain, info: DevnodeInfo): Reply {
     syncing: false,
     sync_progress: 100,
     listening: true,
-    protocols: [{ version: PROTOCOL_VERSION, effective_at_height: 0 }],
+    protocols: chain.schedule.statusProtocols(),
     node_version: `devnode-${info.version}`,
     node_revision: 'devnode (not a real æternity node)',
     peer_count: 0,

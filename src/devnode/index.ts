@@ -22,6 +22,15 @@ export {
   type GenerateOptions,
   type GeneratedChain,
 } from './generator.ts';
+export {
+  hardForkFilesJson,
+  parseHardForkSchedule,
+  forkContractId,
+  LOCKED_COINS_ACCOUNT,
+  type DevnodeHardFork,
+  type ForkAccount,
+  type ForkContract,
+} from './hard-forks.ts';
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
 export { DEVNODE_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';

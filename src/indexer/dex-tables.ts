@@ -1,11 +1,11 @@
 /**
- * @module The DEX's tables as the writer fills them: pairs and swaps read from the logs of a
- * batch's contract calls (derived here, so the transform stays as it is). Pure.
+ * @module The DEX's tables: pairs and swaps read from the logs of a batch's contract calls (derived here, so the
+ * transform stays as it is), written with the token area (derive-tokens.ts). Pure.
  */
 import { callEvents } from './call-events.ts';
 import { readPairCreated, readSwapTokens, type PairCreated, type SwapTokens } from './dex-events.ts';
-import type { ContractCallRow, ResolvedRows, TxPosition } from './rows.ts';
-import type { Column, TableSpec } from './tables.ts';
+import type { ContractCallRow, TxPosition } from './rows.ts';
+import type { Column, TableColumns } from './tables.ts';
 
 /** Where an event is: its call's position and its index in the call's log. */
 type EventAt = TxPosition & { readonly logIdx: number };
@@ -34,17 +34,6 @@ export function dexRows(calls: readonly ContractCallRow[]): DexRows {
   return rows;
 }
 
-/** Both tables read one batch: its calls' logs are read once. */
-const derived = new WeakMap<readonly ContractCallRow[], DexRows>();
-function dexRowsOf(batch: ResolvedRows): DexRows {
-  let rows = derived.get(batch.contractCalls);
-  if (!rows) {
-    rows = dexRows(batch.contractCalls);
-    derived.set(batch.contractCalls, rows);
-  }
-  return rows;
-}
-
 function eventColumns<R extends EventAt>(): Column<R>[] {
   return [
     ['height', 'int', (r) => r.height],
@@ -55,11 +44,10 @@ function eventColumns<R extends EventAt>(): Column<R>[] {
   ];
 }
 
-/** DEX_TABLES come after the calls in the writer's order. */
+/** DEX_TABLES: the tables' columns, for the token area's writes (derive-tokens.ts). */
 export const DEX_TABLES = [
   {
     table: 'dex_pairs',
-    rows: (b: ResolvedRows) => dexRowsOf(b).pairs,
     columns: [
       ...eventColumns<DexPairRow>(),
       ['factory_id', 'text', (r) => r.factory],
@@ -67,10 +55,9 @@ export const DEX_TABLES = [
       ['token0_id', 'text', (r) => r.token0],
       ['token1_id', 'text', (r) => r.token1],
     ],
-  } satisfies TableSpec<DexPairRow>,
+  } satisfies TableColumns<DexPairRow>,
   {
     table: 'dex_swaps',
-    rows: (b: ResolvedRows) => dexRowsOf(b).swaps,
     columns: [
       ...eventColumns<DexSwapRow>(),
       ['pair_id', 'text', (r) => r.pair],
@@ -82,5 +69,5 @@ export const DEX_TABLES = [
       ['amount0_out', 'numeric', (r) => r.amount0Out],
       ['amount1_out', 'numeric', (r) => r.amount1Out],
     ],
-  } satisfies TableSpec<DexSwapRow>,
-];
+  } satisfies TableColumns<DexSwapRow>,
+] as const;

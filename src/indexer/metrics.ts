@@ -21,6 +21,10 @@ export interface IndexerMetrics {
   readonly nodeRequests: prom.Counter<'node'>;
   /** times a node left the set for being on another fork than the most advanced node */
   readonly nodeForks: prom.Counter<'node'>;
+  /** stored heights whose rows of a derived area are still to derive (derive_backfill) */
+  readonly derivePendingHeights: prom.Gauge<'area'>;
+  /** 1 while a derived area's derivation fails (its heights wait in derive_backfill) */
+  readonly deriveFailing: prom.Gauge<'area'>;
 }
 
 /** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
@@ -71,6 +75,18 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
       name: 'mdw_node_forks_total',
       help: 'Times a node left the set of NODE_URLS for being on another fork than the most advanced node',
       labelNames: ['node'],
+      registers,
+    }),
+    derivePendingHeights: new prom.Gauge({
+      name: 'mdw_derive_pending_heights',
+      help: 'Stored heights whose rows of a derived area (transfers, stats) are still to derive from the stored rows',
+      labelNames: ['area'],
+      registers,
+    }),
+    deriveFailing: new prom.Gauge({
+      name: 'mdw_derive_failing',
+      help: "1 while a derived area's derivation fails (retried with backoff; the chain is followed meanwhile)",
+      labelNames: ['area'],
       registers,
     }),
     callInfoPruned: new prom.Counter({

@@ -4,7 +4,7 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
-import { transferRulesOf } from './internal-transfers.ts';
+import { backfillStoredForks, transferRulesOf } from './internal-transfers.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -17,6 +17,7 @@ import { NodeError } from '../node/errors.ts';
 import { NodeSet } from '../node/node-set.ts';
 import type { Role } from '../roles.ts';
 import { contractReaders } from './aexn-detector.ts';
+import { DeriveBackfill } from './derive-backfill.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -35,7 +36,8 @@ export interface PopulatorDeps {
 export type Populator = Role & { synced(): Promise<void> };
 
 /**
- * startPopulator runs migrations, then loads and follows the chain in the background until stop(). It writes only
+ * startPopulator runs migrations, then loads and follows the chain, deriving beside it what derived areas lack for
+ * stored heights from the stored rows (derive-backfill.ts), in the background until stop(). It writes only
  * while it holds the schema's writer lock; when the connection holding it dies (a database restart,
  * `pg_terminate_backend`, a failover) it stops writing, takes the lock again with backoff and resumes from what the
  * database holds.
@@ -57,8 +59,11 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   // once per run, whatever the follower: logged once, counted each time
   const onCallInfoGone = new PrunedCallInfos(log, metrics.callInfoPruned).record;
   const transferRules = await transferRulesOf(cfg);
-  /** a Follower whose node requests end with `signal`; it reads where to go on from the database */
-  const newFollower = (signal: AbortSignal): Follower => {
+  /**
+   * a Follower whose node requests end with `signal` (it reads where to go on from the database), and the backfill
+   * of derived areas beside it, with its own contract reader on the same node client
+   */
+  const newFollower = (signal: AbortSignal): { follower: Follower; backfill: DeriveBackfill } => {
     const clientOptions = {
       url: nodes,
       timeoutMs: cfg.nodeTimeoutMs,
@@ -72,7 +77,15 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     // a batch is redone whole when one request gives up, so its requests retry generously; the poll
     // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
     const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
-    return new Follower({
+    const backfill = new DeriveBackfill({
+      pool,
+      log,
+      rules: transferRules,
+      detector: contractReaders(cfg, pool, node).aexn,
+      batchHeights: cfg.batchSize,
+      metrics,
+    });
+    const follower = new Follower({
       cfg,
       log,
       poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
@@ -90,6 +103,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         transferRules,
       },
     });
+    return { follower, backfill };
   };
   let markSynced!: () => void;
   const synced = new Promise<void>((resolve) => {
@@ -105,14 +119,27 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
 
   /** follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
   async function follow(term: AbortSignal): Promise<void> {
-    const follower = newFollower(term);
+    const { follower, backfill } = newFollower(term);
+    /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
+    let idleAt = -Infinity;
+    // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
+    const forks = await backfillStoredForks(pool, transferRules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
+      return [];
+    });
+    for (const fork of forks)
+      log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     while (!term.aborted) {
       try {
+        // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
+        const backfilled = await backfill.step();
+        if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
         const result = await follower.step();
         failures.recovered();
         backoff.reset();
         if (follower.caughtUp) markSynced();
-        if (result === 'idle') await sleep(cfg.pollIntervalMs, term);
+        idleAt = result === 'idle' ? Date.now() : -Infinity;
+        if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
         if (term.aborted) break;
         failures.failed(err, 'populator step failed; retrying');

@@ -15,12 +15,25 @@ import type { GenerationRows } from './rows.ts';
  * each key block paid (chain/block-rewards.ts decides them), so the two never disagree.
  */
 export async function deriveStats(db: Queryable, gens: readonly GenerationRows[]): Promise<void> {
-  const heights = [...new Set(gens.map((g) => g.keyBlock.height))];
-  if (heights.length === 0) return;
-  const targets = new Map(gens.map((g) => [g.keyBlock.height, toSafeNumber(g.keyBlock.data.target ?? 0)]));
-  const difficulties = heights.map((h) => difficultyOf(targets.get(h)!));
+  const targets = new Map(gens.map((g) => [g.keyBlock.height, g.keyBlock.data.target ?? 0]));
+  await deriveStatsOfStored(
+    db,
+    [...targets].map(([height, target]) => ({ height, target })),
+  );
+}
+
+/**
+ * deriveStatsOfStored replaces the statistics of stored heights (ascending, distinct) from their stored
+ * rows; only the difficulty comes from the caller, from each key block's compact target.
+ */
+export async function deriveStatsOfStored(
+  db: Queryable,
+  blocks: readonly { readonly height: number; readonly target: unknown }[],
+): Promise<void> {
+  if (blocks.length === 0) return;
+  const difficulties = blocks.map((b) => difficultyOf(toSafeNumber(b.target)));
   await deriveStatsRows(db, {
-    heights,
+    heights: blocks.map((b) => b.height),
     difficulties,
     hashrates: difficulties.map(hashrateOf),
   });

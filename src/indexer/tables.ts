@@ -2,8 +2,8 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
+import { idKeyHex, txTypeCode } from '../chain/id-key.ts';
 import { stringifyJson } from '../chain/json.ts';
-import { DEX_TABLES } from './dex-tables.ts';
 import type {
   AccountTxRow,
   ChannelEventRow,
@@ -23,10 +23,14 @@ import type {
 /** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL). */
 export type Column<R> = readonly [name: string, pgType: string, value: (row: R) => string | number | boolean | null];
 
-/** TableSpec ties a table to the rows it takes from a batch. */
-export interface TableSpec<R> {
+/** TableColumns names a table and how each of its columns is read from a row. */
+export interface TableColumns<R> {
   readonly table: string;
   readonly columns: readonly Column<R>[];
+}
+
+/** TableSpec ties a table to the rows it takes from a batch. */
+export interface TableSpec<R> extends TableColumns<R> {
   readonly rows: (batch: ResolvedRows) => readonly R[];
   /**
    * Keyed by a derived id, where the chain may repeat a key (a GA inner ContractCreateTx has
@@ -53,11 +57,12 @@ function spec<R>(
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
+// ids and types in their stored forms (migration 0032), fields space-separated (0035)
 const accountTxColumns: Column<AccountTxRow>[] = [
-  ['account', 'text', (r) => r.account],
+  ['account', 'bytea', (r) => idKeyHex(r.account)],
   ...pos<AccountTxRow>(),
-  ['tx_type', 'text', (r) => r.txType],
-  ['fields', 'text[]', (r) => r.fields.join(' ')],
+  ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
+  ['fields', 'text', (r) => r.fields.join(' ')],
 ];
 
 /** TABLES in insertion order: key blocks first, then the rows that belong to their heights. */
@@ -193,5 +198,4 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ],
     'firstWins',
   ),
-  ...DEX_TABLES,
 ] as unknown as readonly TableSpec<unknown>[];

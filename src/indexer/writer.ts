@@ -13,19 +13,16 @@ import type {
   OracleQueryRow,
   ResolvedRows,
 } from './rows.ts';
-import { TABLES, type TableSpec } from './tables.ts';
+import { TABLES, type TableColumns } from './tables.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
-import { writeAexnRows } from '../db/queries/aexn.ts';
-import { insertAex141Events } from '../db/queries/aex141.ts';
-import { aex141Candidates } from './aex141-events.ts';
-import { DEFAULT_TRANSFER_RULES, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
-import { deriveStats } from './stats.ts';
+import { DEFAULT_TRANSFER_RULES, type TransferRules } from './internal-transfers.ts';
+import { deriveBatchAreas } from './derive-backfill.ts';
 
 /** copyLines encodes the rows of one table as COPY text lines (a plain loop: it runs for every value written). */
-function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
+function copyLines<R>(spec: TableColumns<R>, rows: readonly R[]): string[] {
   const columns = spec.columns;
   const lines = new Array<string>(rows.length);
   for (let r = 0; r < rows.length; r++) {
@@ -38,6 +35,17 @@ function copyLines<R>(spec: TableSpec<R>, rows: readonly R[]): string[] {
 }
 
 const ENCODE_TURN = 500;
+
+/** writeTableRows writes rows of one table as the writer does (one COPY); the caller owns the transaction. */
+export async function writeTableRows<R>(db: Queryable, spec: TableColumns<R>, rows: readonly R[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyMany(
+    db,
+    spec.table,
+    spec.columns.map(([name]) => name),
+    copyChunks(copyLines(spec, rows)),
+  );
+}
 
 /** EncodedRows are the COPY payloads of the tables that need no stored state, made before the transaction. */
 export type EncodedRows = ReadonlyMap<string, Buffer[]>;
@@ -152,15 +160,9 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)),
       );
   }
-  await writeAexnRows(
-    db,
-    gens.map((g) => g.aexn),
-  );
-  // after the AEX-N contracts of this batch: its collections' events count
-  await insertAex141Events(db, aex141Candidates(resolved.contractCalls));
-  // derived from the rows just written and the ones before them
-  await writeInternalTransfers(db, gens, transferRules);
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
-  await deriveStats(db, gens);
+  // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
+  // before them (an area behind or failing is deferred to the backfill)
+  await deriveBatchAreas(db, gens, transferRules);
   return resolved.transactions.length;
 }

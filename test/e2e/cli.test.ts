@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
@@ -50,26 +50,70 @@ describe('mdw (the binary)', () => {
   });
 });
 
+/** startDevnodeBinary runs `mdw devnode` with its ports free and waits for its accounts: its output so far and its external URL. */
+async function startDevnodeBinary(args: string[]): Promise<{ child: ChildProcess; out: () => string; url: string }> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(
+    process.execPath,
+    [MDW, 'devnode', '--port', '0', '--internal-port', '0', '--key-block-interval', '0', ...args],
+    { env: { PATH: process.env.PATH ?? '' } },
+  );
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const until = Date.now() + 20000;
+  while (!/ak_\w+\s+sk_\w+/.test(out) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  const url = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
+  expect(url, out).to.be.a('string');
+  return { child, out: () => out, url: url! };
+}
+
 describe('mdw devnode (the binary)', () => {
   it('starts without --generate, prints its URLs and accounts, and stops on SIGTERM', async () => {
-    const { spawn } = await import('node:child_process');
-    const child = spawn(
-      process.execPath,
-      [MDW, 'devnode', '--port', '0', '--internal-port', '0', '--key-block-interval', '0'],
-      { env: { PATH: process.env.PATH ?? '' } },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const until = Date.now() + 20000;
-    while (!/ak_\w+\s+sk_\w+/.test(out) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    const url = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
-    expect(url, out).to.be.a('string');
+    const { child, url } = await startDevnodeBinary([]);
     const status = (await (await fetch(`${url}/v2/status`)).json()) as { node_version: string };
     expect(status.node_version).to.match(/devnode/);
     child.kill('SIGTERM');
     const code = await new Promise((r) => child.on('exit', r));
     expect(code).to.equal(0);
+  });
+});
+
+describe('mdw devnode --hard-forks (the binary)', () => {
+  it('runs the schedule, writes the fork files for the middleware, and refuses a bad schedule with exit 2', async () => {
+    const { mkdtemp, readFile, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'mdw-forks-'));
+    try {
+      const account = 'ak_2swhLkgBPeeADxVTAVCJnZLY5NZtCFiM93JxsEaMuC59euuFRQ';
+      await writeFile(
+        join(dir, 'forks.json'),
+        JSON.stringify({ 1: 0, 2: { height: 1, accounts: { [account]: 5 } }, 6: 2 }),
+      );
+      const { child, out, url } = await startDevnodeBinary([
+        '--hard-forks',
+        join(dir, 'forks.json'),
+        '--hard-fork-files',
+        join(dir, 'files'),
+      ]);
+      const status = (await (await fetch(`${url}/v2/status`)).json()) as { protocols: unknown };
+      expect(status.protocols).to.deep.equal([
+        { version: 1, effective_at_height: 0 },
+        { version: 2, effective_at_height: 1 },
+        { version: 6, effective_at_height: 2 },
+      ]);
+      const file = /MINERVA_ACCOUNTS_FILE=(\S+)/.exec(out())?.[1];
+      expect(JSON.parse(await readFile(file!, 'utf8'))).to.deep.equal({ [account]: 5 });
+      child.kill('SIGTERM');
+      expect(await new Promise((r) => child.on('exit', r))).to.equal(0);
+      await writeFile(join(dir, 'bad.json'), JSON.stringify({ 1: 0, 5: { height: 1, accounts: { [account]: 5 } } }));
+      const bad = mdw(['devnode', '--port', '0', '--internal-port', '0', '--hard-forks', join(dir, 'bad.json')]);
+      expect(bad.status).to.equal(2);
+      expect(bad.err).to.match(/protocol 5 migrates no accounts/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -107,6 +107,15 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ REWARD_RULES: 'moon' })).to.throw(/REWARD_RULES/);
   });
 
+  it('the hard-fork files are optional, each a .json file of the node', () => {
+    expect(loadConfig({}).hardForkFiles).to.deep.equal({});
+    expect(
+      loadConfig({ MINERVA_ACCOUNTS_FILE: '/d/.minerva/accounts.json', LIMA_CONTRACTS_FILE: '/d/.lima/contracts.json' })
+        .hardForkFiles,
+    ).to.deep.equal({ minervaAccounts: '/d/.minerva/accounts.json', limaContracts: '/d/.lima/contracts.json' });
+    expect(() => loadConfig({ LIMA_EXTRA_ACCOUNTS_FILE: '/d/.lima' })).to.throw(/LIMA_EXTRA_ACCOUNTS_FILE/);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);

@@ -25,8 +25,12 @@ function percentDecodedBytes(text: string): Uint8Array {
   return Uint8Array.from(bytes);
 }
 
+/** PLAIN is printable ASCII without `%`: text that is its own bytes, valid UTF-8 without NUL as it stands (nearly every request). */
+const PLAIN = /^[ -$&-~]*$/;
+
 /** textProblem says what is wrong with URL text once decoded, or undefined when it is valid UTF-8 without NUL. */
 export function textProblem(text: string): string | undefined {
+  if (PLAIN.test(text)) return undefined;
   const bytes = percentDecodedBytes(text);
   if (bytes.includes(0)) return 'contains a NUL byte';
   try {

@@ -2,6 +2,10 @@
 import { Command, Flags } from '@oclif/core';
 import { createLogger } from '../../log.ts';
 import { runUntilSignal } from '../lifecycle.ts';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { HardForkFile } from '../../chain/hard-forks.ts';
+import { HARD_FORK_FILE_VARIABLES } from '../../config.ts';
 import { parseAccountFlag } from '../account-flag.ts';
 
 export default class Devnode extends Command {
@@ -15,6 +19,7 @@ export default class Devnode extends Command {
     'mdw devnode --generate 1000 --seed demo',
     'mdw devnode --generate 1000 --latency-ms 20 --max-concurrent-requests 32',
     'mdw devnode --generate 1000 --gc-height 900',
+    'mdw devnode --hard-forks forks.json --hard-fork-files ./forks',
   ];
   static override flags = {
     port: Flags.integer({ description: 'external API port', default: 3013, min: 0, max: 65535 }),
@@ -68,6 +73,16 @@ export default class Devnode extends Command {
       description: "serve at most M requests at once per port; more wait in a queue, as in a node's acceptor pool",
       min: 1,
     }),
+    'hard-forks': Flags.string({
+      description:
+        'a protocol schedule with hard forks, as the node\'s chain.hard_forks with the files inline: {"1": 0, "2": {"height": 2, "accounts": {"ak_…": 5}}, "4": {"height": 5, "extra_accounts": {…}, "contracts": {"ct_…": {…}}}, "6": 6} (not with --generate)',
+      exclusive: ['generate'],
+    }),
+    'hard-fork-files': Flags.string({
+      description:
+        "write the forks' accounts and contracts here as the node's files, for the middleware's MINERVA_ACCOUNTS_FILE, …",
+      dependsOn: ['hard-forks'],
+    }),
     'gc-height': Flags.integer({
       description: 'a pruning node: state reads below height H (call info, account at a block, dry-run) answer 410',
       min: 0,
@@ -80,13 +95,15 @@ export default class Devnode extends Command {
       { logDir: undefined, logLevel: 'info', logPretty: process.stdout.isTTY === true },
       'devnode',
     );
+    const { startDevnode, hardForkFilesJson, parseHardForkSchedule } = await import('../../devnode/index.ts');
     let accounts;
+    let hardForks;
     try {
       accounts = (flags.account ?? []).map(parseAccountFlag);
+      if (flags['hard-forks']) hardForks = parseHardForkSchedule(await readFile(flags['hard-forks'], 'utf8'));
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
-    const { startDevnode } = await import('../../devnode/index.ts');
     const node = await startDevnode(
       {
         host: flags.host,
@@ -101,6 +118,7 @@ export default class Devnode extends Command {
         gcHeight: flags['gc-height'],
         ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
         ...(accounts.length > 0 ? { accounts } : {}),
+        ...(hardForks ? { hardForks } : {}),
         ...(flags.generate
           ? {
               generate: {
@@ -115,6 +133,15 @@ export default class Devnode extends Command {
       logger.log,
     );
     this.log(`devnode external API: ${node.externalUrl}  internal API: ${node.internalUrl}`);
+    const filesDir = flags['hard-fork-files'];
+    if (filesDir) {
+      await mkdir(filesDir, { recursive: true });
+      for (const [file, text] of Object.entries(hardForkFilesJson(node.chain.schedule)) as [HardForkFile, string][]) {
+        const path = resolve(filesDir, `${file}.json`);
+        await writeFile(path, text);
+        this.log(`${HARD_FORK_FILE_VARIABLES[file]}=${path}`);
+      }
+    }
     if (accounts.length === 0) {
       this.log('prefunded accounts (public key, secret key):');
       for (const a of node.accounts) this.log(`  ${a.publicKey}  ${a.secretKey}`);

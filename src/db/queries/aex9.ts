@@ -16,6 +16,10 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
        SELECT s.contract_id, s.account, s.height, s.micro_index, s.tx_index, -1, 1, s.tx_hash, 'seed', s.amount
          FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::numeric[])
               AS s(contract_id, account, height, micro_index, tx_index, tx_hash, amount)
+         -- only where the contract's stored creation is this one: a contract found again (a batch detected while
+         -- the backfill had not yet reached its creation) keeps its first seeds, never doubled
+         JOIN aexn_contracts c ON c.contract_id = s.contract_id
+          AND (c.height, c.micro_index, c.tx_index) = (s.height, s.micro_index, s.tx_index)
        ON CONFLICT DO NOTHING`,
       [
         seeds.map((s) => s.contractId),

@@ -1,4 +1,5 @@
 /** @module Read-side SQL for chain statistics: sizes, fees, and the populator's sync state. */
+import { pendingBackfills, type PendingBackfill } from './derive-backfill.ts';
 import type { Queryable } from '../pool.ts';
 import { topKeyBlock } from './blocks.ts';
 
@@ -10,6 +11,8 @@ export interface SyncState {
   readonly heartbeatAt: Date | undefined;
   readonly status: string;
   readonly lastError: string | undefined;
+  /** derived areas behind the stored heights (derive_backfill): being derived from the stored rows, or failing */
+  readonly derivations?: readonly PendingBackfill[];
 }
 
 /** syncState reads the populator's progress and the newest stored key block. */
@@ -24,6 +27,7 @@ export async function syncState(db: Queryable): Promise<SyncState> {
     heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
     status: (r?.status as string | undefined) ?? 'idle',
     lastError: (r?.last_error as string | null) ?? undefined,
+    derivations: await pendingBackfills(db),
   };
 }
 

@@ -1,5 +1,6 @@
 /** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
 import type { Json } from '../../chain/json.ts';
+import { idKey, idOfKey, txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { topHeight } from './blocks.ts';
@@ -148,10 +149,10 @@ export async function transactionsOfAccount(
   // primary key without a type, account_transactions_type with one; `$n IS NULL OR` would force
   // heap reads. With a cursor the page starts by an index seek (keyset), without one by OFFSET.
   // Only fixed fragments and placeholder numbers are put together here; every value is a parameter.
-  const values: unknown[] = [account, w.limit, after === undefined ? w.offset : 0];
+  const values: unknown[] = [idKey(account), w.limit, after === undefined ? w.offset : 0];
   let conditions = '';
   if (txType !== undefined) {
-    values.push(txType);
+    values.push(txTypeCode(txType));
     conditions += ` AND a.tx_type = $${values.length}`;
   }
   if (after !== undefined) {
@@ -216,7 +217,10 @@ export async function finalRowsOfAccount(
             array_agg(x.micro_index ORDER BY x.i) ${anchor} AS micro, array_agg(x.tx_index ORDER BY x.i) ${anchor} AS tx
        FROM (SELECT a.height, a.micro_index, a.tx_index, row_number() OVER (ORDER BY a.height, a.micro_index, a.tx_index) - 1 AS i
                FROM account_transactions a WHERE a.account = $1 AND a.height <= $2${typed}) x`,
-    values: txType === undefined ? [account, height, ANCHOR_EVERY] : [account, height, ANCHOR_EVERY, txType],
+    values:
+      txType === undefined
+        ? [idKey(account), height, ANCHOR_EVERY]
+        : [idKey(account), height, ANCHOR_EVERY, txTypeCode(txType)],
   });
   const row = rows[0]!;
   return {
@@ -244,7 +248,7 @@ export async function transactionsOfAccountFromOldest(
 ): Promise<TxJson[]> {
   const typed = txType === undefined ? '' : ' AND a.tx_type = $10';
   const values: unknown[] = [
-    account,
+    idKey(account),
     final.height,
     final.count,
     w.offset,
@@ -254,7 +258,7 @@ export async function transactionsOfAccountFromOldest(
     final.anchorTxIndexes,
     ANCHOR_EVERY,
   ];
-  if (txType !== undefined) values.push(txType);
+  if (txType !== undefined) values.push(txTypeCode(txType));
   const { rows } = await db.query<TxJson>({
     name: `mdw_account_page_from_oldest${txType === undefined ? '' : '_typed'}`,
     // total = $3 + newer; the page is rows [skip, skip + take) counted from the oldest, skip =
@@ -289,10 +293,12 @@ export async function countTransactionsOfAccount(
 ): Promise<number> {
   const { rows } =
     txType === undefined
-      ? await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1', [account])
+      ? await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1', [
+          idKey(account),
+        ])
       : await db.query<{ n: string }>(
           'SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND tx_type = $2',
-          [account, txType],
+          [idKey(account), txTypeCode(txType)],
         );
   return Number(rows[0]?.n ?? 0);
 }
@@ -308,13 +314,13 @@ export async function transactionsFromTo(
     `WITH page AS (
        SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
          JOIN account_transactions r ON r.account = $2 AND r.height = s.height
-          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields && ARRAY['recipient_id', 'tx.recipient_id']
-        WHERE s.account = $1 AND s.fields && ARRAY['sender_id', 'tx.sender_id']
+          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND string_to_array(r.fields, ' ') && ARRAY['recipient_id', 'tx.recipient_id']
+        WHERE s.account = $1 AND string_to_array(s.fields, ' ') && ARRAY['sender_id', 'tx.sender_id']
         ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
      SELECT ${SIGNED_TX_JSON_COLUMNS} FROM page p
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
      ${NEWEST_FIRST}`,
-    [sender, recipient, w.limit, w.offset],
+    [idKey(sender), idKey(recipient), w.limit, w.offset],
   );
   return rows;
 }
@@ -353,12 +359,12 @@ export interface TxIdRow {
 
 /** txIdsBetween lists the ids referenced by the transactions of heights from..to (unordered). */
 export async function txIdsBetween(db: Queryable, from: number, to: number): Promise<TxIdRow[]> {
-  const { rows } = await db.query<TxIdRow>(
+  const { rows } = await db.query<Omit<TxIdRow, 'account'> & { account: Buffer }>(
     `SELECT height, micro_index AS "microIndex", tx_index AS "txIndex", account
        FROM account_transactions WHERE height BETWEEN $1 AND $2`,
     [from, to],
   );
-  return rows;
+  return rows.map((r) => ({ ...r, account: idOfKey(r.account) }));
 }
 
 function toTransaction(r: Record<string, unknown>): TransactionRow {

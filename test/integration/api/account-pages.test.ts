@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
 import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/account-pages.ts';
 import { jsonArrayText } from '../../../src/api/respond.ts';
 import { ResponseCache } from '../../../src/api/response-cache.ts';
@@ -28,6 +29,7 @@ describe('account transaction pages read from the oldest end, from kept position
   const addRows = async (from: number, to: number, height?: number): Promise<void> => {
     const heightOf = height === undefined ? `1 + i % ${SPREAD}` : String(height);
     const type = "CASE WHEN i % 3 = 0 THEN 'ContractCallTx' ELSE 'SpendTx' END";
+    const typeCode = `CASE WHEN i % 3 = 0 THEN ${txTypeCode('ContractCallTx')} ELSE ${txTypeCode('SpendTx')} END`;
     await api.pool.query(
       `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
        SELECT 'th_heavy' || i, ${heightOf}, 'mh_heavy', 1000, i, 0, ${type}, 1, ARRAY['sg_heavy'], 100, jsonb_build_object('type', ${type}, 'nonce', i)
@@ -36,8 +38,8 @@ describe('account transaction pages read from the oldest end, from kept position
     );
     await api.pool.query(
       `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
-       SELECT $3, ${heightOf}, 1000, i, ${type}, ARRAY['sender_id'] FROM generate_series($1::int, $2::int - 1) AS i`,
-      [from, to, HEAVY],
+       SELECT $3, ${heightOf}, 1000, i, ${typeCode}, 'sender_id' FROM generate_series($1::int, $2::int - 1) AS i`,
+      [from, to, idKey(HEAVY)],
     );
   };
   /** expectPagesEqualScan checks pages through the API against the plain scan from the newest end. */
@@ -63,7 +65,7 @@ describe('account transaction pages read from the oldest end, from kept position
     const final = (await finalRowsOfAccount(api.pool, HEAVY, undefined, 30))!;
     const { rows } = await api.pool.query<{ height: number; micro_index: number; tx_index: number }>(
       'SELECT height, micro_index, tx_index FROM account_transactions WHERE account = $1 AND height <= $2 ORDER BY height, micro_index, tx_index',
-      [HEAVY, final.height],
+      [idKey(HEAVY), final.height],
     );
     expect(final.height).to.equal(TOP - 30);
     expect(final.count).to.equal(rows.length);
@@ -100,13 +102,16 @@ describe('account transaction pages read from the oldest end, from kept position
     await expectPagesEqualScan(100, [20]); // keeps the count
     await addRows(ROWS, ROWS + 150, TOP - 1);
     await expectPagesEqualScan(100, [...range(20, 35), ...range(70, 85), 128, 129]);
-    await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = $2', [HEAVY, TOP - 1]);
+    await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = $2', [
+      idKey(HEAVY),
+      TOP - 1,
+    ]);
   });
 
   it('a rollback below the final heights drops the kept count and positions, so pages stay exact', async () => {
     await expectPagesEqualScan(100, [20]);
     await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = 3 AND tx_index % 2 = 0', [
-      HEAVY,
+      idKey(HEAVY),
     ]);
     cache.invalidateFrom(3); // what the invalidation does on the populator's rollback notification
     expect(cache.stats().entries).to.equal(0);

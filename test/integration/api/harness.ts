@@ -14,7 +14,11 @@ import { createTestDatabase } from '../../support/postgres.ts';
 import { buildFixture, type ChainFixture } from './fixture.ts';
 
 /** silentLog is a logger that writes nothing. */
-export const silentLog = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
+export const silentLog = createLogger({
+  logLevel: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent',
+  logPretty: false,
+  logDir: undefined,
+}).log;
 
 /** A request as the fake node saw it. */
 export interface SeenRequest {

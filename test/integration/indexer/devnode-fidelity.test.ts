@@ -4,6 +4,7 @@
  * every name the node knows answered alike by the node's `/v2/names` and `/middleware/names`.
  */
 import { expect } from 'chai';
+import { idKey } from '../../../src/chain/id-key.ts';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
@@ -58,7 +59,7 @@ describe('the devnode generated chain through the middleware (devnode + populato
           `SELECT 1 FROM account_transactions a
             JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
            WHERE a.account = $1 AND t.hash = $2`,
-          [account, r.hash],
+          [idKey(String(account)), r.hash],
         );
         expect(rows, `${r.tx.type} ${r.hash} under ${String(account)}`).to.have.length.greaterThan(0);
       }

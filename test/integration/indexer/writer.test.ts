@@ -1,5 +1,6 @@
 /** @module Writer on a real PostgreSQL: exact numbers, every table filled, cascade rollback, state from prior heights. */
 import { expect } from 'chai';
+import { idKey, idOfKey, txTypeOfCode } from '../../../src/chain/id-key.ts';
 import { randomBytes } from 'node:crypto';
 import { oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
@@ -346,13 +347,13 @@ describe('indexer writer', () => {
       },
     ]);
     // the query ids are listed like those of queries sent to an oracle directly
-    const listed = await pool.query<{ account: string; tx_type: string; fields: string[] }>(
+    const listed = await pool.query<{ account: Buffer; tx_type: number; fields: string }>(
       'SELECT account, tx_type, fields FROM account_transactions WHERE account = ANY($1) ORDER BY height',
-      [rows.rows.map((r) => r.query_id)],
+      [rows.rows.map((r) => idKey(r.query_id))],
     );
-    expect(listed.rows).to.deep.equal(
-      rows.rows.map((r) => ({ account: r.query_id, tx_type: 'OracleQueryTx', fields: ['query_id'] })),
-    );
+    expect(
+      listed.rows.map((r) => ({ ...r, account: idOfKey(r.account), tx_type: txTypeOfCode(r.tx_type) })),
+    ).to.deep.equal(rows.rows.map((r) => ({ account: r.query_id, tx_type: 'OracleQueryTx', fields: 'query_id' })));
   });
 
   it("lists a spend to a name under the account the name pointed at, beside the account's own rows", async () => {
@@ -388,14 +389,14 @@ describe('indexer writer', () => {
     await withTransaction(pool, (c) =>
       writeGenerations(c, [gen(40, [point, toName, selfToName])].map(transformGeneration)),
     );
-    const rows = await pool.query<{ tx_index: number; fields: string[] }>(
+    const rows = await pool.query<{ tx_index: number; fields: string }>(
       'SELECT tx_index, fields FROM account_transactions WHERE account = $1 AND height = 40 ORDER BY tx_index',
-      [bob],
+      [idKey(bob)],
     );
     expect(rows.rows).to.deep.equal([
-      { tx_index: 0, fields: ['pointers'] },
-      { tx_index: 1, fields: ['recipient_id'] },
-      { tx_index: 2, fields: ['sender_id'] },
+      { tx_index: 0, fields: 'pointers' },
+      { tx_index: 1, fields: 'recipient_id' },
+      { tx_index: 2, fields: 'sender_id' },
     ]);
   });
 

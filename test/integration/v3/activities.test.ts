@@ -1,10 +1,11 @@
 import { buildTx, ORACLE_TTL_TYPES, oracleQueryId, Tag } from '@aeternity/aepp-sdk';
+import { idKey } from '../../../src/chain/id-key.ts';
 import { expect } from 'chai';
 import { auctionTimeout } from '../../../src/chain/aens.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { PROTOCOL_VERSION } from '../../../src/devnode/blocks.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
+import { startV3, walkPages, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 type Raw = { data: Obj[]; next: string | null; prev: string | null };
@@ -161,7 +162,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
       `SELECT t.hash AS tx_hash FROM account_transactions a
          JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
         WHERE a.account = $1 ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC`,
-      [account],
+      [idKey(account)],
     );
     const all = await walk(`/v3/accounts/${account}/activities?limit=4`);
     const txEvents = all.filter((a) => a.type !== 'InternalTransferEvent');
@@ -184,6 +185,81 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const onlyTransfers = await walk(`/v3/accounts/${account}/activities?type=transfers`);
     expect(onlyTransfers.every((a) => a.type === 'InternalTransferEvent')).to.equal(true);
     expect(nameId(String(txOf(claim).name))).to.match(/^nm_/);
+  });
+
+  it("lists a name's claims as its `claims` activities (NameClaimEvent), bids in its auction included, through the SDK", async () => {
+    // the claim of a transaction, inside a GAMetaTx or PayingForTx too
+    const claimOf = (t: ChainTx): Obj | undefined => {
+      for (let tx: Obj | undefined = txOf(t); tx; tx = ((tx.tx as Obj | undefined)?.tx as Obj | undefined) ?? undefined)
+        if (tx.type === 'NameClaimTx') return tx;
+      return undefined;
+    };
+    const claims = chain.transactions.filter((t) => claimOf(t) !== undefined);
+    const byName = new Map<string, ChainTx[]>();
+    for (const c of claims) byName.set(String(claimOf(c)!.name), [...(byName.get(String(claimOf(c)!.name)) ?? []), c]);
+    const [name, ofName] = [...byName].sort((a, b) => b[1].length - a[1].length)[0]!;
+    expect(ofName.length, 'a name bid on').to.be.greaterThan(1);
+    const id = nameId(name) as `ak_${string}`;
+    const listed = await walkPages<{ type: string; height: number; blockHash: string }>(
+      await v3.mdw.getAccountActivities(id, { type: 'claims', limit: 1 }),
+    );
+    const times = new Map<string, number>();
+    for (const c of ofName)
+      times.set(c.blockHash, Number(((await v3.nodeGet(`/v2/micro-blocks/hash/${c.blockHash}/header`)) as Obj).time));
+    expect(listed.map((a) => [a.type, a.height, a.blockHash])).to.deep.equal(
+      [...ofName].reverse().map((c) => ['NameClaimEvent', c.height, c.blockHash]),
+    );
+    // the payload as ae_mdw writes it (owned_only changes nothing): the claim without type and version, micro_time in ms
+    const raw = await walk(`/v3/accounts/${id}/activities?type=claims&owned_only=true`);
+    expect(raw.map((a) => a.payload)).to.deep.equal(
+      [...ofName].reverse().map((c) => {
+        const { type: _type, version: _version, ...tx } = claimOf(c)!;
+        return { micro_time: times.get(c.blockHash), source_tx_hash: c.hash, source_tx_type: 'NameClaimTx', tx };
+      }),
+    );
+  });
+
+  it('narrows transfers by gen, txi and time scopes and activities by gen and time scopes, as ae_mdw does', async () => {
+    const claim = chain.transactions.find((t) => txOf(t).type === 'NameClaimTx')!;
+    const account = String(txOf(claim).account_id);
+    const feed = await walk(`/v3/accounts/${account}/activities?direction=forward&limit=100`);
+    const keyLevel = (a: Obj): boolean => String(a.block_hash).startsWith('kh_');
+    const txItems = feed.filter((a) => !keyLevel(a));
+    expect(txItems.length, 'the account has transactions').to.be.greaterThan(4);
+    // a window of whole seconds around the account's middle transactions
+    const t1 = Math.floor(Number(txItems[1]!.block_time) / 1000);
+    const t2 = Math.floor(Number(txItems.at(-2)!.block_time) / 1000);
+    const micros = [...chain.microBlocks].flatMap(([height, headers]) =>
+      headers.map((h) => ({ height, time: Number(h.time) })),
+    );
+    const inWindow = micros.filter((m) => m.time >= t1 * 1000 && m.time <= t2 * 1000 + 999);
+    const [lo, hi] = [inWindow[0]!.height, inWindow.at(-1)!.height];
+    // a transaction's items by their micro block's time, a key block's (no transaction) by its generation
+    const expected = feed.filter((a) =>
+      keyLevel(a)
+        ? Number(a.height) >= lo && Number(a.height) <= hi
+        : Number(a.block_time) >= t1 * 1000 && Number(a.block_time) <= t2 * 1000 + 999,
+    );
+    expect(expected.length).to.be.lessThan(feed.length);
+    expect(await walk(`/v3/accounts/${account}/activities?scope=time:${t1}-${t2}&limit=3`)).to.deep.equal(expected);
+    expect(await walk(`/v3/accounts/${account}/activities?scope=time:${t2}-${t1}&limit=3`)).to.deep.equal(
+      [...expected].reverse(),
+    );
+    const genScoped = await walk(`/v3/accounts/${account}/activities?scope=gen:${lo}-${hi}&limit=3`);
+    expect(genScoped).to.deep.equal(feed.filter((a) => Number(a.height) >= lo && Number(a.height) <= hi));
+    expect((await v3.get(`/v3/accounts/${account}/activities?scope=txi:1-2`)).body).to.deep.equal({
+      error: 'invalid scope: txi',
+    });
+    // transfers: a txi or time scope stands for the generations of its first and last transaction
+    const all = await walk('/v3/transfers?direction=forward&limit=100');
+    const ofHeights = (a: number, b: number): Obj[] =>
+      all.filter((t) => Number(t.height) >= a && Number(t.height) <= b);
+    expect(await walk(`/v3/transfers?scope=time:${t1}-${t2}&limit=50`)).to.deep.equal(ofHeights(lo, hi));
+    // a transaction's txi is its index in chain order
+    const txs = await walk('/v3/transactions?direction=forward&limit=100&scope=gen:0-20');
+    expect(await walk('/v3/transfers?scope=txi:3-8&limit=50')).to.deep.equal(
+      ofHeights(Number(txs[3]!.block_height), Number(txs[8]!.block_height)),
+    );
   });
 
   it('rejects bad activity input with 400', async () => {

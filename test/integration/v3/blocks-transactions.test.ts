@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { idKey } from '../../../src/chain/id-key.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { Ajv } from 'ajv';
 import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
@@ -186,7 +187,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
     }
     const counts = await v3.mdw.getAccountTransactionsCount(sender as `ak_${string}`);
     const { rows } = await v3.pool.query('SELECT count(*)::int AS n FROM account_transactions WHERE account = $1', [
-      sender,
+      idKey(sender),
     ]);
     expect(counts.total).to.equal(rows[0].n);
   });

@@ -8,9 +8,16 @@ import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { HARD_FORK_FILE_VARIABLES, loadConfig, type Config } from '../../../src/config.ts';
+import type { HardForkFile } from '../../../src/chain/hard-forks.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { genesisAccountsJson, startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import {
+  genesisAccountsJson,
+  hardForkFilesJson,
+  startDevnode,
+  type Devnode,
+  type DevnodeOptions,
+} from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
@@ -51,6 +58,10 @@ export interface V3UnderTest {
   /** submit signs an unsigned `tx_…` with prefunded account `signer` and posts it; the tx hash */
   submit(tx: string, signer?: number): Promise<string>;
   nodeGet(path: string): Promise<Json>;
+  /** the settings (environment) the populator and the server were started with */
+  readonly settings: Record<string, string>;
+  /** serveWith runs another server over the same database with some settings changed (stop it with `close`) */
+  serveWith(overrides: Record<string, string>): Promise<{ url: string; close(): Promise<void> }>;
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
   /** walk follows a raw list's `next` links from `path` to the end (every page must answer 200): every item */
   walk(path: string): Promise<Obj[]>;
@@ -93,13 +104,14 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
 
 /**
  * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
- * settings that depend on the generated chain (e.g. its wrapped AE).
+ * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
+ * genesis (where `node.hardForks` may give it a protocol schedule).
  */
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
-  node: { gcHeight?: number } = {},
+  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> = {},
 ): Promise<V3UnderTest> {
   const devnode = await startDevnode(
     {
@@ -107,7 +119,7 @@ export async function startV3(
       internalPort: 0,
       microBlockIntervalMs: 0,
       keyBlockIntervalMs: 0,
-      generate: { generations, seed },
+      ...(generations > 0 ? { generate: { generations, seed } } : {}),
       ...node,
     },
     silentLog,
@@ -117,9 +129,17 @@ export async function startV3(
   const genesisDir = await mkdtemp(join(tmpdir(), 'mdw-genesis-'));
   const genesisFile = join(genesisDir, 'accounts_ae_devnet.json');
   await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
-  const cfg = loadConfig({
+  // and its hard-fork files, as the node's data directory has them
+  const forkFiles: Record<string, string> = {};
+  for (const [file, text] of Object.entries(hardForkFilesJson(devnode.chain.schedule)) as [HardForkFile, string][]) {
+    const path = join(genesisDir, `${file}.json`);
+    await writeFile(path, text);
+    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
+  }
+  const settings = {
     REWARD_RULES: 'devnode',
     GENESIS_ACCOUNTS_FILE: genesisFile,
+    ...forkFiles,
     DATABASE_URL: db.url,
     NODE_URL: devnode.externalUrl,
     NODE_INTERNAL_URL: devnode.internalUrl,
@@ -127,14 +147,23 @@ export async function startV3(
     DATABASE_SCHEMA: 'mdw_v3',
     WEBSOCKET_ADDRESS: '127.0.0.1:0',
     ...env(devnode),
-  });
+  };
+  const cfg = loadConfig(settings);
   const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
   const pool = createPool({ databaseUrl: db.url, schema: 'mdw_v3', max: 4 }, silentLog);
-  const app = createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 'test-build' });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serve = async (config: Config): Promise<{ url: string; server: Server }> => {
+    const app = createApp({ cfg: config, log: silentLog, pool, registry: new prom.Registry(), version: 'test-build' });
+    const server: Server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  };
+  const stopServer = (server: Server): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  const { url, server } = await serve(cfg);
   const ws: Role & { url: string } = await startWebsocketServer({
     cfg,
     log: silentLog,
@@ -180,6 +209,7 @@ export async function startV3(
     },
     submit,
     nodeGet,
+    settings,
     get,
     async walk(path) {
       const items: Obj[] = [];
@@ -191,6 +221,10 @@ export async function startV3(
         next = page.next;
       }
       return items;
+    },
+    async serveWith(overrides) {
+      const other = await serve(loadConfig({ ...settings, ...overrides }));
+      return { url: other.url, close: () => stopServer(other.server) };
     },
     async truth() {
       const keyBlocks: Obj[] = [];
@@ -230,10 +264,7 @@ export async function startV3(
     },
     async close() {
       await ws.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await stopServer(server);
       await populator.stop();
       await pool.end();
       await devnode.stop();

@@ -11,6 +11,7 @@ import type { Json } from '../../../src/chain/json.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
+import { contractId } from '../../../src/chain/derived-ids.ts';
 import { startV3, walkPages, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;
@@ -395,6 +396,16 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect(
       swapped.map((a) => [a.type, ((a.payload as Obj).tx as Obj).hash, BigInt(String((a.payload as Obj).amount))]),
     ).to.deep.equal(swaps.filter((s) => s.caller === caller).map((s) => ['DexSwapEvent', s.txHash, s.fromAmount]));
+    // the swaps of the configured factory's pairs only, as /v3/dex lists them: another factory has none of these
+    const other = await v3.serveWith({ DEX_FACTORY: wae });
+    try {
+      const res = await fetch(`${other.url}/v3/accounts/${caller}/activities?type=swaps`);
+      expect(await res.json()).to.deep.equal({ data: [], next: null, prev: null });
+      const dex = await fetch(`${other.url}/v3/accounts/${caller}/dex/swaps`);
+      expect(await dex.json()).to.deep.equal({ data: [], next: null, prev: null });
+    } finally {
+      await other.close();
+    }
     // in the whole feed (newest first) a transaction's transfers come just before the transaction itself
     const own = mine.find((t) => t.sender === account)!;
     const feed = await rawWalk(`/v3/accounts/${account}/activities?limit=100&scope=gen:${own.blockHeight}`);
@@ -407,6 +418,37 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       'ContractCallTxEvent',
     ]);
     expect(ofTx.map(([i]) => Number(i) - Number(ofTx[0]![0]))).to.deep.equal([...Array(count + 1).keys()]);
+  });
+
+  it("lists the calls that reached a contract through another one as its `contract` activities, as the node's logs show", async () => {
+    const { transactions } = await v3.truth();
+    const called = new Map<string, string>();
+    for (const t of transactions) {
+      const tx = t.signed.tx as Obj;
+      if (tx.type === 'ContractCallTx') called.set(t.hash, String(tx.contract_id));
+      if (tx.type === 'ContractCreateTx') called.set(t.hash, contractId(String(tx.owner_id), BigInt(String(tx.nonce))));
+    }
+    const all = await logs();
+    // a pair's first token: the router's swaps reach it, and its own Transfer events say so
+    const pair = expectedSwaps(all)[0]!;
+    for (const token of [String(pair.fromContract), String(pair.toContract)]) {
+      const reached = [
+        ...new Set(all.filter((l) => l.address === token && called.get(l.txHash) !== token).map((l) => l.txHash)),
+      ];
+      expect(reached.length, `calls reaching ${token}`).to.be.above(0);
+      const listed = await walkPages(
+        await v3.mdw.getAccountActivities(token as `ak_${string}`, {
+          type: 'contract',
+          direction: 'forward',
+          limit: 7,
+        }),
+      );
+      expect(listed.map((a) => [a.type, (a.payload as { hash: string }).hash])).to.deep.equal(
+        reached.map((hash) => ['ContractCallTxEvent', hash]),
+      );
+      const owned = await v3.mdw.getAccountActivities(token as `ak_${string}`, { type: 'contract', ownedOnly: true });
+      expect(owned.data).to.deep.equal([]);
+    }
   });
 
   it('answers every AEX-141 and DEX operation of the /v3/api document in the shape it documents', async () => {

@@ -4,6 +4,7 @@
  * for accounts, from the stored transactions), before and after forks replace the top generations.
  */
 import { expect } from 'chai';
+import { KEY_TAGS } from '../../../src/chain/id-key.ts';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
@@ -206,12 +207,12 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       `SELECT to_char(to_timestamp(t.micro_time_ms / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
               count(DISTINCT a.account)::int AS active
          FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-        WHERE a.account LIKE 'ak\\_%' GROUP BY 1`,
+        WHERE get_byte(a.account, 0) = ${KEY_TAGS.ak} GROUP BY 1`,
     );
     const active = await walkPages(await v3.mdw.getActiveAccountsStats({ limit: 100 }));
     expect(counts(active)).to.deep.equal(new Map(rows.map((x) => [x.day, x.active])));
     const firsts = await v3.pool.query<{ n: number }>(
-      `SELECT count(DISTINCT account)::int AS n FROM account_transactions WHERE account LIKE 'ak\\_%'`,
+      `SELECT count(DISTINCT account)::int AS n FROM account_transactions WHERE get_byte(account, 0) = ${KEY_TAGS.ak}`,
     );
     const total = await walkPages(await v3.mdw.getTotalAccountsStats({ limit: 100 }));
     expect(total.reduce((s, x) => s + Number(x.count), 0)).to.equal(firsts.rows[0]!.n);

@@ -50,6 +50,11 @@ describe('textProblem', () => {
     expect(textProblem('/a/\u00ff')).to.match(/UTF-8/);
     expect(textProblem('/a/%C3%A9/%F0%9F%98%80')).to.equal(undefined);
     expect(textProblem('q=100%&r=%zz')).to.equal(undefined);
+    // plain ASCII (the fast path) and its edges: a raw NUL or a raw byte above 0x7f is not plain
+    expect(textProblem('/v3/status')).to.equal(undefined);
+    expect(textProblem('a=1&b=~x y')).to.equal(undefined);
+    expect(textProblem('/a/\u0000')).to.match(/NUL/);
+    expect(textProblem('/a/\u0080')).to.match(/UTF-8/);
   });
 });
 

@@ -83,4 +83,21 @@ describe('statusReport', () => {
     expect(heartbeatTimeoutSeconds(2000)).to.equal(60);
     expect(heartbeatTimeoutSeconds(30_000)).to.equal(300);
   });
+
+  it('lists the derived areas behind the stored heights, a failing one with its error, without changing OK or synced', () => {
+    const failingSince = new Date(now - 60_000);
+    const { ok, body } = report({
+      derivations: [
+        { area: 'tokens', next: 0, to: 90 },
+        { area: 'stats', next: 40, to: 100, failingSince, error: 'statistics broken' },
+      ],
+    });
+    expect(ok).to.equal(true);
+    expect(body.synced).to.equal(true);
+    expect((body.populator as Record<string, unknown>).derivations).to.deep.equal([
+      { area: 'tokens', from: 0, to: 90, failing_since: null, error: null },
+      { area: 'stats', from: 40, to: 100, failing_since: failingSince.toISOString(), error: 'statistics broken' },
+    ]);
+    expect((report({}).body.populator as Record<string, unknown>).derivations).to.deep.equal([]);
+  });
 });

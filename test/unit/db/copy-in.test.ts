@@ -23,4 +23,10 @@ describe('db/copy-in copyText', () => {
     expect(copyText('text[]', '')).to.equal('{}');
     expect(copyText('text[]', ' a  b ')).to.equal('{a,b}');
   });
+
+  it('writes a bytea in hex with its backslash escaped, as the general escaping would', () => {
+    const hex = '\\x01ff00';
+    expect(copyText('bytea', hex)).to.equal('\\\\x01ff00');
+    expect(copyText('bytea', hex)).to.equal(copyText('text', hex));
+  });
 });

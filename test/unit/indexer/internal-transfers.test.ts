@@ -1,6 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { encode } from '../../../src/chain/encoding.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { generationFees } from '../../../src/indexer/internal-transfers.ts';
+import { ConfigError } from '../../../src/config.ts';
+import { generationFees, loadHardForkFiles } from '../../../src/indexer/internal-transfers.ts';
 import type { GenerationRows } from '../../../src/indexer/rows.ts';
 
 type Obj = { [key: string]: Json };
@@ -33,5 +38,38 @@ describe('generationFees (what the node pays out of a generation)', () => {
   it('keeps integers above 2^53 exact', () => {
     const fee = 2n ** 60n + 1n;
     expect(generationFees(rows([{ hash: 'th_a', tx: { type: 'SpendTx', fee } }], {}))).to.equal(fee);
+  });
+});
+
+describe('loadHardForkFiles (the node’s fork files)', () => {
+  const ak = encode('ak', new Uint8Array(32).fill(7));
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mdw-forks-'));
+    await writeFile(join(dir, 'minerva.json'), `{"${ak}": 12345678901234567890123}`);
+    await writeFile(join(dir, 'bad.json'), '{"ak_nope": 1}');
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads the configured files, by the protocol whose fork credits them', async () => {
+    const credits = await loadHardForkFiles({ minervaAccounts: join(dir, 'minerva.json') });
+    expect([...credits]).to.deep.equal([
+      [2, [{ kind: 'accounts_minerva', account: ak, amount: 12345678901234567890123n }]],
+    ]);
+  });
+
+  it('fails the start naming every bad file’s variable', async () => {
+    const err = await loadHardForkFiles({
+      limaAccounts: join(dir, 'bad.json'),
+      fortunaAccounts: join(dir, 'missing.json'),
+      minervaAccounts: join(dir, 'minerva.json'),
+    }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ConfigError);
+    const problems = (err as ConfigError).problems;
+    expect(problems).to.have.length(2);
+    expect(problems[0]).to.match(/^LIMA_ACCOUNTS_FILE: .*bad\.json: not a valid ak_ id: ak_nope$/);
+    expect(problems[1]).to.match(/^FORTUNA_ACCOUNTS_FILE: .*missing\.json: .*ENOENT/);
   });
 });

@@ -1,6 +1,7 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import type Router from '@koa/router';
 import { stringifyJson } from '../../../chain/json.ts';
+import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { activitiesPage, type ActivityKey } from '../../../db/queries/v3/activities.ts';
 import { transfersPage, type TransferKey } from '../../../db/queries/v3/transfers.ts';
@@ -8,7 +9,8 @@ import { ACTIVITY_FEED, ACTIVITY_TYPES } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './errors.ts';
 import { paginate } from './page.ts';
-import { ALL_HEIGHTS, isId, one, parseBoolean, parsePaging, rejectUnknown } from './params.ts';
+import { ALL_HEIGHTS, isId, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
+import { positionBounds } from './scope-bounds.ts';
 import { sendPage } from './respond.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
@@ -50,14 +52,25 @@ export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
 
 const TRANSFER_PARAMS: ReadonlySet<string> = new Set(['kind', 'account']);
 
-/** activityRoutes registers transfers and account activities on the /v3 router. */
-export function activityRoutes(router: Router, pool: Pool): void {
+/**
+ * scopeHeights is the generations a scope covers, as ae_mdw narrows transfers and key-block activities:
+ * `gen:a-b` itself, `txi:`/`time:` the generations of the first and last transaction in range.
+ */
+async function scopeHeights(pool: Pool, scope: Scope | undefined): Promise<{ first: number; last: number }> {
+  if (!scope) return ALL_HEIGHTS;
+  if (scope.type === 'gen') return { first: scope.first, last: scope.last };
+  const { from, to } = await positionBounds(pool, scope);
+  return { first: from?.height ?? 0, last: to?.height ?? ALL_HEIGHTS.last };
+}
+
+/** activityRoutes registers transfers and account activities on the /v3 router (swaps: of the configured DEX's pairs). */
+export function activityRoutes(router: Router, pool: Pool, dex: Pick<Config['dex'], 'factory'>): void {
   router.get('/transfers', async (ctx) => {
-    const paging = parsePaging(ctx.query);
+    const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi', 'time'] });
     rejectUnknown(ctx.query, TRANSFER_PARAMS);
     const account = one(ctx.query.account);
     if (account !== undefined && !isId(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
-    const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(paging.scope ?? ALL_HEIGHTS) };
+    const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
     const page = await paginate(
       async (walk, from, n) =>
         (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
@@ -78,14 +91,21 @@ export function activityRoutes(router: Router, pool: Pool): void {
   });
 
   router.get('/accounts/:id/activities', async (ctx) => {
-    const paging = parsePaging(ctx.query);
+    const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
     const id = ctx.params.id!;
     if (!isId(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
     const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
     const type = one(ctx.query.type);
     if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
     const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type));
-    const filter = { ...(paging.scope ?? ALL_HEIGHTS), ownedOnly };
+    const heights = await scopeHeights(pool, paging.scope);
+    const positions = paging.scope?.type === 'time' ? await positionBounds(pool, paging.scope) : undefined;
+    const filter = {
+      ...heights,
+      ownedOnly,
+      dexFactory: dex.factory,
+      ...(positions?.from && positions.to ? { positions: { from: positions.from, to: positions.to } } : {}),
+    };
     const page = await paginate(
       async (walk, from, n) =>
         Promise.all(

@@ -3,8 +3,11 @@
  * renderer; a token standard plugs in by adding one ActivityFeedSource to ACTIVITY_FEED, nothing else.
  */
 import { parseJson, type Json } from '../../../chain/json.ts';
+import { innerTx } from '../../../chain/tx-fields.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
+  CLAIM_ACTIVITIES,
+  REMOTE_CALL_ACTIVITIES,
   TRANSACTION_ACTIVITIES,
   TRANSFER_ACTIVITIES,
   type ActivityRow,
@@ -37,6 +40,33 @@ const transactions: ActivityFeedSource = {
   async render(pool, row) {
     const tx = await transactionByHash(pool, row.data!);
     return { type: `${tx?.txType ?? 'Unknown'}Event`, payload: tx ? transactionObject(tx) : null };
+  },
+};
+
+/**
+ * `<TxType>Event` with the whole Transaction, for a call that reached the contract through another
+ * contract (ae_mdw's `contract` activities are internal calls, which a node's HTTP API does not show).
+ */
+const remoteCalls: ActivityFeedSource = { ...transactions, sql: REMOTE_CALL_ACTIVITIES, types: ['contract'] };
+
+/** `NameClaimEvent` `{micro_time, source_tx_hash, source_tx_type, tx}`: the claim (inside its wrapper, if any) without type and version. */
+const claims: ActivityFeedSource = {
+  sql: CLAIM_ACTIVITIES,
+  types: ['claims'],
+  async render(pool, row) {
+    const found = await transactionByHash(pool, row.data!);
+    let claim = found?.tx;
+    while (claim && claim.type !== 'NameClaimTx') claim = innerTx(claim);
+    const { type: _type, version: _version, ...tx } = claim ?? {};
+    return {
+      type: 'NameClaimEvent',
+      payload: {
+        micro_time: found ? Number(found.microTimeMs) : null,
+        source_tx_hash: row.data,
+        source_tx_type: 'NameClaimTx',
+        tx,
+      },
+    };
   },
 };
 
@@ -108,9 +138,11 @@ export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
   aex9Transfer(AEX9_RECEIVED_ACTIVITIES),
   aex141,
   swaps,
+  claims,
+  remoteCalls,
 ];
 
-/** ACTIVITY_TYPES: ae_mdw's values of `type`; one no source serves yet lists nothing. */
+/** ACTIVITY_TYPES: ae_mdw's values of `type`. */
 export const ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   'transactions',
   'transfers',

@@ -258,7 +258,8 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   {
     path: '/accounts/{id}/activities',
     operationId: 'GetAccountActivities',
-    summary: "An id's transactions and transfers",
+    summary:
+      "An id's activities: transactions, internal transfers, token transfers, swaps, a name's claims, calls reaching a contract",
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
     response: 'Page<Activity>',
   },

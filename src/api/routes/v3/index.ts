@@ -20,6 +20,7 @@ import { channelRoutes } from './channels.ts';
 import { contractRoutes } from './contracts.ts';
 import { dexRoutes } from './dex.ts';
 import { v3Errors } from './errors.ts';
+import { exactRoutes } from './exact-routes.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
 import { statsRoutes } from './stats.ts';
@@ -45,7 +46,7 @@ export function v3Router(deps: RouteDeps): Router {
   oracleRoutes(router, pool);
   channelRoutes(router, pool);
   contractRoutes(router, pool);
-  activityRoutes(router, pool);
+  activityRoutes(router, pool, cfg.dex);
   dexRoutes(router, pool, cfg.dex);
   aex9Routes(router, pool);
   aex141Routes(router, pool, cfg);
@@ -55,7 +56,7 @@ export function v3Router(deps: RouteDeps): Router {
 
 /** v3Api answers every request under /v3 (or /mdw/v3) and passes the others on. */
 export function v3Api(deps: RouteDeps): Koa.Middleware {
-  const routes = v3Router(deps).routes() as Koa.Middleware;
+  const routes = exactRoutes(v3Router(deps));
   const errors = v3Errors(deps.log);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {

@@ -34,21 +34,29 @@ export interface Page<K, T> {
   readonly prev: LinkCursor<K> | undefined;
 }
 
+/** FetchKeys reads only the keys of what Fetch would read: all a page needs of the items behind its cursor. */
+export type FetchKeys<K> = (direction: Direction, from: K | undefined, n: number) => Promise<readonly K[]>;
+
 /**
  * paginate reads one page as ae_mdw does: `limit + 1` items in the direction (the extra one starts
  * the next page); with a cursor, the item just before it (walking back) starts the previous page,
  * a reversed walk. A `rev=1` request walks the opposite way from its cursor, reverses the items and
- * swaps its links, so it shows the page that precedes the cursor in the list's own order.
+ * swaps its links, so it shows the page that precedes the cursor in the list's own order. With
+ * `fetchKeys` the step back reads keys only (nothing of those items is shown).
  */
-export async function paginate<K, T>(fetch: Fetch<K, T>, req: PageRequest<K>): Promise<Page<K, T>> {
+export async function paginate<K, T>(
+  fetch: Fetch<K, T>,
+  req: PageRequest<K>,
+  fetchKeys: FetchKeys<K> = async (d, from, n) => (await fetch(d, from, n)).map((r) => r.key),
+): Promise<Page<K, T>> {
   const direction = req.rev ? opposite(req.direction) : req.direction;
   const [back, rows] = await Promise.all([
-    req.cursor === undefined ? Promise.resolve([]) : fetch(opposite(direction), req.cursor, 2),
+    req.cursor === undefined ? Promise.resolve([]) : fetchKeys(opposite(direction), req.cursor, 2),
     fetch(direction, req.cursor, req.limit + 1),
   ]);
   const items = rows.slice(0, req.limit).map((r) => r.item);
   const after = rows[req.limit]?.key;
-  const before = back[1]?.key;
+  const before = back[1];
   if (!req.rev) {
     return {
       items,

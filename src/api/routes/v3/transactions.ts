@@ -7,6 +7,7 @@ import {
   accountFieldCounts,
   countTransactions,
   transactionByHash,
+  transactionPositions,
   transactionsPage,
   type TxFilter,
 } from '../../../db/queries/v3/transactions.ts';
@@ -33,6 +34,7 @@ export function transactionRoutes(router: Router, pool: Pool, cfg: Config): void
           item: transactionJson(t),
         })),
       { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
+      (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
     );
     sendPage(ctx, page, POSITION_CURSOR.encode);
   });

@@ -72,14 +72,13 @@ export async function swapsPage(
 
 /**
  * DEX_ACTIVITIES: the swaps an account made, as /v3/accounts/{id}/activities lists them (after the
- * transaction, in log order). The feed's statement has no place for the configured factory, so
- * these are the swaps of pairs any factory announced.
+ * transaction, in log order): those of the pairs the configured factory (`$7`) announced, as /v3/dex lists them.
  */
 export const DEX_ACTIVITIES: ActivitySql = {
   source: 'swaps',
   from: `dex_swaps s LEFT JOIN aexn_contracts c ON c.contract_id = s.pair_id`,
   keyColumns: ['s.height', 's.micro_index', 's.tx_index', "'swap'::text", "lpad(s.log_idx::text, 10, '0')"],
   data: `json_build_object('tx_hash', s.tx_hash, 'token_name', c.name, 'amount', s.amount0_in + s.amount1_in)::text`,
-  where: `s.caller_id = $2 AND s.height BETWEEN $3 AND $4 AND EXISTS (SELECT 1 FROM dex_pairs p WHERE p.pair_id = s.pair_id)
+  where: `s.caller_id = $2 AND s.height BETWEEN $3 AND $4 AND EXISTS (SELECT 1 FROM dex_pairs p WHERE p.pair_id = s.pair_id AND p.factory_id = $7)
           AND ($5 OR true)`,
 };

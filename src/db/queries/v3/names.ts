@@ -1,4 +1,5 @@
 /** @module Read-side SQL for ae_mdw's names: name_state pages by activation, deactivation or name; a name's events; pointees. */
+import { idKey, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -168,14 +169,14 @@ export async function accountClaimsPage(
   from: TxPosition | undefined,
   n: number,
 ): Promise<NameEventRow[]> {
-  const values: unknown[] = [account, n];
+  const values: unknown[] = [idKey(account), n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
   const { rows } = await db.query<NameEventRow>(
     `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
             t.hash AS "txHash", t.tx_type AS "txType", t.tx, a.height AS "activeFrom"
        FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
-      WHERE a.account = $1 AND a.tx_type = 'NameClaimTx' AND a.fields && ARRAY['account_id'] AND ${ks.where}
+      WHERE a.account = $1 AND a.tx_type = ${txTypeCode('NameClaimTx')} AND string_to_array(a.fields, ' ') && ARRAY['account_id'] AND ${ks.where}
       ORDER BY ${ks.order} LIMIT $2`,
     values,
   );

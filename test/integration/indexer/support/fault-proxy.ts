@@ -9,8 +9,8 @@ export interface FaultProxy {
   readonly url: string;
   /** fault applies to every request from now on; `rate` (0..1) is the share of requests hit. */
   set(fault: Fault, rate?: number): void;
-  /** requests seen, and how many got a fault. */
-  readonly stats: { requests: number; faulted: number };
+  /** requests seen, and how many got a fault; `paths`: each request's method and path, in order */
+  readonly stats: { requests: number; faulted: number; paths: string[] };
   close(): Promise<void>;
 }
 
@@ -24,9 +24,10 @@ export async function startFaultProxy(
   let rate = 1;
   let seed = opts.seed ?? 1;
   const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const stats = { requests: 0, faulted: 0 };
+  const stats = { requests: 0, faulted: 0, paths: [] as string[] };
   const server: Server = createServer((req, res) => {
     stats.requests++;
+    stats.paths.push(`${req.method} ${req.url}`);
     const hit = fault !== 'none' && random() < rate;
     if (hit) stats.faulted++;
     if (hit && fault === 'down') return req.socket.destroy();

@@ -40,6 +40,31 @@ describe('paginate (ae_mdw pages over keyset positions)', () => {
     expect(gap.items).to.deep.equal(['3']);
   });
 
+  it('with fetchKeys, the step back reads keys only and the page and its links are the same', async () => {
+    const calls: string[] = [];
+    const counted: Fetch<number, string> = async (d, from, n) => {
+      calls.push(`items ${d} ${n}`);
+      return list(d, from, n);
+    };
+    const keysOnly = async (d: Direction, from: number | undefined, n: number): Promise<number[]> => {
+      calls.push(`keys ${d} ${n}`);
+      return (await list(d, from, n)).map((r) => r.key);
+    };
+    for (const req of [
+      { direction: 'backward', rev: false, limit: 3, cursor: 4 },
+      { direction: 'backward', rev: true, limit: 3, cursor: 5 },
+      { direction: 'forward', rev: false, limit: 2, cursor: 1 },
+    ] as const) {
+      calls.length = 0;
+      const withKeys = await paginate(counted, req, keysOnly);
+      expect(calls.filter((c) => c.startsWith('items'))).to.have.length(1);
+      expect(calls.filter((c) => c.startsWith('keys'))).to.deep.equal([
+        `keys ${(req.direction === 'forward') === req.rev ? 'forward' : 'backward'} 2`,
+      ]);
+      expect(withKeys).to.deep.equal(await paginate(list, req));
+    }
+  });
+
   it('walking next to the end and prev to the start visits every item once, both ways', async () => {
     for (const direction of ['forward', 'backward'] as const) {
       for (const limit of [1, 2, 3, 7, 10]) {

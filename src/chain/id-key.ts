@@ -1,0 +1,78 @@
+/**
+ * @module The compact forms the database keeps of ids and transaction types (migration 0032). Pure.
+ *
+ * An id is stored as its kind's tag and its 32 bytes (33 bytes against 53 characters): the node's
+ * binary id where the kind has one (tx-schema.ts `ID_TAGS`: ak 1, nm 2, cm 3, ok 4, ct 5, ch 6), and
+ * tag 7, which the node does not use, for oracle query ids. The tag keeps `ak_X` and `ok_X` (the
+ * same 32 bytes) apart. A transaction type is stored as the node's object tag of its type (SpendTx
+ * 12, …, ChannelForceProgressTx 521), which fits a smallint.
+ */
+import { decode, encode, type Prefix } from './encoding.ts';
+import { ID_TAGS, schemaFor, TX_SCHEMAS } from './tx-schema.ts';
+
+/** The tag of each id kind in its key (the node's id tags, plus oq). */
+export const KEY_TAGS: Readonly<Record<string, number>> = { ...ID_TAGS, oq: 7 };
+const PREFIX_OF_TAG = new Map<number, Prefix>(Object.entries(KEY_TAGS).map(([p, t]) => [t, p as Prefix]));
+const KEY_PREFIXES = Object.keys(KEY_TAGS) as Prefix[];
+
+/** The key that no stored id has: what an id that does not decode is looked up as (it matches nothing). */
+const NO_KEY = Buffer.alloc(0);
+
+/**
+ * idKey is the stored key of an id as a request names it: its tag and payload, or an empty key
+ * (which matches no row) when the text is not a well-formed id of a stored kind, so a malformed or
+ * mistyped id finds nothing, as it did when ids were stored as text.
+ */
+export function idKey(id: string): Buffer {
+  try {
+    const { prefix, bytes } = decode(id, KEY_PREFIXES);
+    return Buffer.concat([Uint8Array.of(KEY_TAGS[prefix]!), bytes]);
+  } catch {
+    return NO_KEY;
+  }
+}
+
+const MAX_HEX_ENTRIES = 100_000;
+const hexCache = new Map<string, string>();
+
+/**
+ * idKeyHex is the key of an id the chain produced, as COPY and array literals take a bytea
+ * (`\x` and hex), memoised (the writer's hot path: a few ids recur in most rows). Throws on an id
+ * of another kind or one that does not decode.
+ */
+export function idKeyHex(id: string): string {
+  const known = hexCache.get(id);
+  if (known !== undefined) return known;
+  const tag = KEY_TAGS[id.slice(0, 2)];
+  if (tag === undefined || id[2] !== '_') throw new TypeError(`not an id of a stored kind: ${id.slice(0, 60)}`);
+  const hex = `\\x${tag.toString(16).padStart(2, '0')}${Buffer.from(decode(id).bytes).toString('hex')}`;
+  if (hexCache.size >= MAX_HEX_ENTRIES) hexCache.clear();
+  hexCache.set(id, hex);
+  return hex;
+}
+
+/** idOfKey is the id a stored key stands for, as the node prints it. */
+export function idOfKey(key: Uint8Array): string {
+  const prefix = PREFIX_OF_TAG.get(key[0]!);
+  if (prefix === undefined || key.length < 2) throw new TypeError(`not a stored id key (tag ${key[0]})`);
+  return encode(prefix, key.subarray(1));
+}
+
+/** TX_TYPE_NONE is the code of a type this code does not know (a later protocol's): no type filter finds it. */
+export const TX_TYPE_NONE = 0;
+const CODE_OF_TYPE = new Map<string, number>(TX_SCHEMAS.map((s) => [s.type, s.tag]));
+
+/** txTypeCode is the stored code of a transaction type: the node's object tag of the type. */
+export function txTypeCode(type: string): number {
+  return CODE_OF_TYPE.get(type) ?? TX_TYPE_NONE;
+}
+
+/** txTypeOfCode is the type name of a stored code. */
+export function txTypeOfCode(code: number): string {
+  const type = schemaFor(code)?.type;
+  if (type === undefined) throw new TypeError(`not a stored transaction type code: ${code}`);
+  return type;
+}
+
+/** TX_TYPE_CODES pairs every known type with its code (the migration's conversion lists the same pairs). */
+export const TX_TYPE_CODES: readonly (readonly [type: string, code: number])[] = [...CODE_OF_TYPE];
