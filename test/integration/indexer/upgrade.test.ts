@@ -182,7 +182,11 @@ describe('upgrading a stored database derives the new tables from its stored row
    * upgradeAndFollow migrates to the latest schema and runs the populator until synced and backfilled: the node
    * requests it made that read stored blocks again (of the heights below `keptBelow`, when the node replaced some).
    */
-  async function upgradeAndFollow(schema: string, backfills: string[], keptBelow = Infinity): Promise<string[]> {
+  async function upgradeAndFollow(
+    schema: string,
+    backfills: (string | { area: string; next_height: number })[],
+    keptBelow = Infinity,
+  ): Promise<string[]> {
     const stored = new Set(
       (
         await query<{ hash: string }>(`SELECT hash FROM "${schema}".micro_blocks WHERE height < $1`, [
@@ -198,7 +202,9 @@ describe('upgrading a stored database derives the new tables from its stored row
       { top: number },
     ];
     expect(pending, 'what the migration asks to derive').to.deep.equal(
-      backfills.map((area) => ({ area, next_height: 0, to_height: top })),
+      backfills.map((b) =>
+        typeof b === 'string' ? { area: b, next_height: 0, to_height: top } : { ...b, to_height: top },
+      ),
     );
     const before = proxy.stats.paths.length;
     const populator = await startPopulator({
@@ -336,6 +342,24 @@ describe('upgrading a stored database derives the new tables from its stored row
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     expect(await query('SELECT rederive_from FROM first_0071.sync_state')).to.deep.equal([{ rederive_from: null }]);
     await expectEqualToFresh('first_0071');
+  });
+
+  it('a database the first 0070/0071 left half re-derived goes on from their mark, without the node', async () => {
+    // stored before 0070; the first 0070 derived statistics by reloading heights, the first 0071 then asked for
+    // all of it again (its minted columns 0, no miners' rewards) and the reload had reached height 20 when the
+    // populator stopped: statistics below 20 are right, those above are the first 0070's
+    await oldSchema('half', '0069_none');
+    await copyChain('half', () => false);
+    await oldSchema('half', '0071_stats_miner_rewards');
+    await copyChain('half', (t) => !t.startsWith('stats_'));
+    await query('UPDATE half.stats_generations SET minted = 0, sum_minted = 0 WHERE height >= 20');
+    await query('DELETE FROM half.stats_miner_rewards WHERE height >= 20');
+    await query('UPDATE half.sync_state SET rederive_from = 20');
+
+    const refetched = await upgradeAndFollow('half', [{ area: 'stats', next_height: 20 }]);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
+    expect(await query('SELECT rederive_from FROM half.sync_state')).to.deep.equal([{ rederive_from: null }]);
+    await expectEqualToFresh('half');
   });
 
   it('keeps a re-derive mark that did not come from the first 0070/0071 (they run in this same migration)', async () => {

@@ -105,6 +105,14 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     expect(await walk(`/v3/transfers?account=${beneficiary}&limit=100`)).to.deep.equal(
       transfers.filter((t) => t.account_id === beneficiary).reverse(),
     );
+    // both at once, as ae_mdw combines them; a payer of name fees gets fee transfers of several kinds
+    const payer = String(transfers.find((t) => t.kind === 'fee_refund_name')!.account_id);
+    const payerFees = transfers.filter((t) => t.account_id === payer && String(t.kind).startsWith('fee'));
+    expect(new Set(payerFees.map((t) => t.kind)).size, 'kinds of the payer').to.be.greaterThan(1);
+    expect(await walk(`/v3/transfers?account=${payer}&kind=fee&direction=forward&limit=3`)).to.deep.equal(payerFees);
+    expect(await walk(`/v3/transfers?account=${payer}&kind=fee_refund&limit=3`)).to.deep.equal(
+      payerFees.filter((t) => t.kind === 'fee_refund_name').reverse(),
+    );
     expect(await walk('/v3/transfers?scope=gen:3-7&limit=4')).to.deep.equal(
       transfers.filter((t) => Number(t.height) >= 3 && Number(t.height) <= 7),
     );

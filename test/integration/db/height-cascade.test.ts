@@ -1,0 +1,56 @@
+/**
+ * @module Every per-height table follows a delete of its key blocks: no table references key_blocks by a foreign key
+ * (a check per inserted row the populator does not need: 0003, 0083), and each one with a height column is emptied by
+ * a statement trigger on key_blocks, so a fork rollback or a -H reload leaves no row of a deleted height. A new table
+ * that is forgotten there fails here, before any rollback test happens to cover it.
+ */
+import { expect } from 'chai';
+import type { Pool } from '../../../src/db/pool.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
+
+/** Tables with a height column whose rows do not belong to that height, and why. */
+const NOT_PER_HEIGHT: Readonly<Record<string, string>> = {
+  key_blocks: 'the heights themselves',
+  sync_state: 'the stored top',
+  aex9_balances: "a balance's last change, kept by aex9_events' own triggers as their rows come and go",
+};
+
+describe('height cascade: every per-height table is emptied by a delete on key_blocks', function () {
+  this.timeout(120_000);
+  let db: { pool: Pool; drop(): Promise<void> };
+  before(async () => {
+    db = await createMigratedDatabase('cascade');
+  });
+  after(async () => {
+    await db?.drop();
+  });
+
+  it('has no foreign key to key_blocks', async () => {
+    const { rows } = await db.pool.query<{ name: string }>(
+      `SELECT conname AS name FROM pg_constraint
+        WHERE contype = 'f' AND confrelid = 'key_blocks'::regclass`,
+    );
+    expect(rows.map((r) => r.name)).to.deep.equal([]);
+  });
+
+  it('deletes each table with a height column from a statement trigger on key_blocks', async () => {
+    const { rows: tables } = await db.pool.query<{ table: string }>(
+      `SELECT c.table_name AS table FROM information_schema.columns c
+         JOIN information_schema.tables t USING (table_schema, table_name)
+        WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.column_name = 'height'
+        ORDER BY 1`,
+    );
+    const { rows: bodies } = await db.pool.query<{ body: string }>(
+      `SELECT p.prosrc AS body FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
+        WHERE g.tgrelid = 'key_blocks'::regclass AND NOT g.tgisinternal
+          AND (g.tgtype::int & 8) <> 0 AND (g.tgtype::int & 1) = 0`, // TRIGGER_TYPE_DELETE, FOR EACH STATEMENT
+    );
+    const deleted = (table: string): boolean =>
+      bodies.some((b) =>
+        new RegExp(`DELETE FROM ${table}\\s+WHERE height IN \\(SELECT height FROM old_blocks\\)`).test(b.body),
+      );
+    const forgotten = tables.map((t) => t.table).filter((t) => NOT_PER_HEIGHT[t] === undefined && !deleted(t));
+    expect(tables.length).to.be.greaterThan(20);
+    expect(forgotten).to.deep.equal([]);
+  });
+});
