@@ -3,6 +3,7 @@ import type { Json } from '../../chain/json.ts';
 import { idKey, idOfKey, txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import type { Queryable } from '../pool.ts';
+import { fieldsPattern } from './account-fields.ts';
 import { topHeight } from './blocks.ts';
 
 /** A stored transaction with its place in the chain. */
@@ -314,13 +315,20 @@ export async function transactionsFromTo(
     `WITH page AS (
        SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
          JOIN account_transactions r ON r.account = $2 AND r.height = s.height
-          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND string_to_array(r.fields, ' ') && ARRAY['recipient_id', 'tx.recipient_id']
-        WHERE s.account = $1 AND string_to_array(s.fields, ' ') && ARRAY['sender_id', 'tx.sender_id']
+          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields ~ $5
+        WHERE s.account = $1 AND s.fields ~ $6
         ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
      SELECT ${SIGNED_TX_JSON_COLUMNS} FROM page p
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
      ${NEWEST_FIRST}`,
-    [idKey(sender), idKey(recipient), w.limit, w.offset],
+    [
+      idKey(sender),
+      idKey(recipient),
+      w.limit,
+      w.offset,
+      fieldsPattern(['recipient_id', 'tx.recipient_id']),
+      fieldsPattern(['sender_id', 'tx.sender_id']),
+    ],
   );
   return rows;
 }

@@ -1,4 +1,5 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
+import { fieldsPattern } from '../account-fields.ts';
 import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
@@ -88,7 +89,7 @@ function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
   if (m.txTypes) parts.push(typeSql(a, m.txTypes, p, 'codes'));
   // fields are stored space-separated (migration 0035)
-  if (m.fields) parts.push(`string_to_array(${a}.fields, ' ') && ${p.add(m.fields)}::text[]`);
+  if (m.fields) parts.push(`${a}.fields ~ ${p.add(fieldsPattern(m.fields))}`);
   if (m.innerType)
     parts.push(
       probe(`FROM transactions ti WHERE ti.height = ${a}.height AND ti.micro_index = ${a}.micro_index
