@@ -62,7 +62,8 @@ export class FetchAhead {
    * fetch returns the leading generations of `heights` (all at most the node's top, which the caller read) whose
    * transactions fit `maxTransactions` (at least one generation), taking what the stream fetched ahead when it
    * continues at `heights[0]`, and goes on fetching the rest of `heights` but the last `margin` in the background.
-   * A failure fails this call and restarts the stream: the heights are fetched again when asked for.
+   * A height that failed ends the batch before it (this call fails when it is the first) and restarts the stream:
+   * it and the heights after it are fetched again when asked for.
    */
   async fetch(
     heights: readonly number[],
@@ -94,7 +95,7 @@ export class FetchAhead {
         // the failed height and those after it are fetched again when asked for; the batch ends before it
         this.#restart();
         if (gens.length === 0) throw err;
-        break;
+        return gens;
       }
       if (call !== this.#call) throw new Error('FetchAhead: asked again while a batch was cut');
       const count = entry.transactions ?? transactionsOf(gen);

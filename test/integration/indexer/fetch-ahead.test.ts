@@ -6,11 +6,16 @@ import { fetchGenerations } from '../../../src/indexer/fetch.ts';
 import { NodeClient, type JsonObject } from '../../../src/node/client.ts';
 import { silent } from './support/harness.ts';
 
-/** RecordingClient notes the order in which generations are asked for. */
+/** RecordingClient notes the order in which generations are asked for, and fails `failOnce` the next time it is. */
 class RecordingClient extends NodeClient {
   readonly asked: number[] = [];
+  failOnce: number | undefined;
   override generation(height: number): Promise<JsonObject> {
     this.asked.push(height);
+    if (height === this.failOnce) {
+      this.failOnce = undefined;
+      return Promise.reject(new Error('node hiccup'));
+    }
     return super.generation(height);
   }
 }
@@ -75,6 +80,27 @@ describe('FetchAhead', () => {
     );
     expect(new Set(node.asked).size, 'no height asked twice').to.equal(node.asked.length);
     expect([...node.asked].sort((a, b) => a - b)).to.deep.equal(heights);
+  });
+
+  it('ends a batch before a height that failed, and fetches that height again when asked for', async () => {
+    const node = counted();
+    node.failOnce = 5;
+    const ahead = new FetchAhead(node, 0);
+    const heights = Array.from({ length: 11 }, (_, i) => i);
+    const first = await ahead.fetch(heights, 4, Infinity);
+    expect(first.map((g) => g.height)).to.deep.equal([0, 1, 2, 3, 4]);
+    const rest = await ahead.fetch(heights.slice(5), 4, Infinity);
+    expect(rest.map((g) => g.height)).to.deep.equal([5, 6, 7, 8, 9, 10]);
+    node.failOnce = 5;
+    await ahead.fetch([20], 4, Infinity); // a new stream
+    let thrown: unknown;
+    await ahead.fetch([5, 6], 4, Infinity).catch((e: unknown) => (thrown = e));
+    expect((thrown as Error).message, 'the first height failed: the call fails').to.equal('node hiccup');
+    expect((await ahead.fetch([5, 6], 4, Infinity)).map((g) => g.height)).to.deep.equal([5, 6]);
+    expect(
+      node.asked.every((h) => Number.isInteger(h)),
+      'only heights asked for',
+    ).to.equal(true);
   });
 
   it('fetches nothing ahead within the margin, and afresh when asked for other heights (a fork moved the sync)', async () => {
