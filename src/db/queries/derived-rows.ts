@@ -3,6 +3,7 @@
  * of a scratch schema re-derived from the node, table by table, found from the catalogue so a new table is
  * compared without a change here.
  */
+import { idOfKey } from '../../chain/id-key.ts';
 import { quoteIdent, type Queryable } from '../pool.ts';
 
 /** Tables that hold no chain data: the populator's progress and the migrations applied. */
@@ -68,5 +69,13 @@ export async function rowsOnlyIn(
        FROM (${select(schemas.from)} EXCEPT ALL ${select(schemas.other)}) d LIMIT $1`,
     heights && table.byHeight ? [limit, heights] : [limit],
   );
-  return { rows: rows.map((r) => r.row), total: Number(rows[0]?.total ?? 0) };
+  return { rows: rows.map((r) => readableRow(r.row)), total: Number(rows[0]?.total ?? 0) };
+}
+
+/** A stored id key (migration 0032: its tag and 32 bytes) as row_to_json prints a bytea. */
+const ID_KEY_JSON = /"\\\\x(0[1-7][0-9a-f]{64})"/g;
+
+/** readableRow shows each stored id key of a row (as row_to_json printed it) as the id it stands for. */
+export function readableRow(row: string): string {
+  return row.replace(ID_KEY_JSON, (_, hex: string) => `"${idOfKey(Buffer.from(hex, 'hex'))}"`);
 }
