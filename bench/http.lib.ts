@@ -1,7 +1,8 @@
 /**
- * @module What the HTTP benchmarks (bench/api.ts, bench/tokens.ts) share: the processes under test (`mdw devnode
- * --generate`, `mdw -s`, a bare Koa baseline, each in its own process), killed with the bench, and the load
- * generator (undici, keep-alive, a given number of requests in flight) with its latency percentiles.
+ * @module What the benchmarks share: the processes under test (`mdw devnode --generate`, which every bench runs, and
+ * for the HTTP benchmarks bench/api.ts and bench/tokens.ts `mdw -s` and a bare Koa baseline, each in its own
+ * process), killed with the bench, and the load generator (undici, keep-alive, a given number of requests in flight)
+ * with its latency percentiles.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -31,6 +31,7 @@ import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/db/copy-in.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
+import { startDevnodeProcess, type Child } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 
@@ -52,13 +53,13 @@ async function main(): Promise<void> {
   if (process.env.BENCH_INDEXER_ONLY_INSTRUCTIONS === '1') return onlyInstructions();
   const t0 = performance.now();
   // the devnode in its own process: (a)'s CPU is then the client's alone, as the populator's is in (c)
-  const devnode = await startDevnodeProcess(GENERATIONS);
+  const devnode = await startDevnode(GENERATIONS);
   const top = GENERATIONS;
   console.log(`devnode: ${top + 1} generations generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const db = await createTestDatabase();
   const cfg = loadConfig({
     ...TUNING,
-    NODE_URL: devnode.externalUrl,
+    NODE_URL: devnode.url,
     DATABASE_URL: db.url,
     DATABASE_SCHEMA: 'populated',
   });
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   };
 
   // (a) fetch everything the populator fetches, with its batch size and concurrency; transform untimed
-  const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: cfg.nodeTimeoutMs }, log);
+  const node = new NodeClient({ url: devnode.url, timeoutMs: cfg.nodeTimeoutMs }, log);
   const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-copy-'));
   chmodSync(dir, 0o755);
   // one file per table: the COPY baseline takes each table's main rows (not the few reached through names)
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
     {
       env: {
-        NODE_URL: devnode.externalUrl,
+        NODE_URL: devnode.url,
         DATABASE_URL: db.url,
         DATABASE_SCHEMA: 'populated',
         BENCH_TOP: String(top),
@@ -245,44 +246,14 @@ async function main(): Promise<void> {
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
-  devnode.kill('SIGTERM');
+  await devnode.stop();
   await db.drop();
   await stopTestServer();
 }
 
-/** startDevnodeProcess runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process. */
-async function startDevnodeProcess(generations = GENERATIONS): Promise<{
-  externalUrl: string;
-  pid: number;
-  kill(signal: NodeJS.Signals): void;
-}> {
-  const child = spawn(
-    process.execPath,
-    [
-      new URL('../bin/mdw.js', import.meta.url).pathname,
-      'devnode',
-      ...['--port', '0', '--internal-port', '0', '--key-block-interval', '0', '--micro-block-interval', '0'],
-      ...['--generate', String(generations), '--seed', 'bench'],
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const externalUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const url = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
-      if (url) {
-        clearInterval(timer);
-        resolve(url);
-      }
-    }, 200);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`devnode exited with ${code}`));
-    });
-  });
-  return { externalUrl, pid: child.pid!, kill: (signal) => child.kill(signal) };
-}
+/** startDevnode runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process. */
+const startDevnode = (generations = GENERATIONS): Promise<Child> =>
+  startDevnodeProcess(['--generate', String(generations), '--seed', 'bench']);
 
 /** onlyInstructions runs the instruction counts alone (BENCH_INDEXER_ONLY_INSTRUCTIONS=1): quick A/B of a change. */
 async function onlyInstructions(): Promise<void> {
@@ -321,11 +292,11 @@ async function instructionCounts(databaseUrl: string): Promise<{
   const populator: number[] = [];
   const transactions: number[] = [];
   for (const length of lengths) {
-    const devnode = await startDevnodeProcess(length);
+    const devnode = await startDevnode(length);
     try {
       const env = {
         ...TUNING,
-        NODE_URL: devnode.externalUrl,
+        NODE_URL: devnode.url,
         DATABASE_URL: databaseUrl,
         DATABASE_SCHEMA: `instructions_${length}`,
         BENCH_TOP: String(length),
@@ -345,7 +316,7 @@ async function instructionCounts(databaseUrl: string): Promise<{
       );
       populator.push(populated.instructions);
     } finally {
-      devnode.kill('SIGTERM');
+      await devnode.stop();
     }
   }
   const run = (counts: readonly number[], i: number): { count: number; units: number } => ({

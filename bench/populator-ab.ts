@@ -13,42 +13,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { startDevnodeProcess } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 
 const OLD = process.env.BENCH_AB_OLD;
 const GENERATIONS = Number(process.env.BENCH_AB_GENERATIONS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const NEW = new URL('..', import.meta.url).pathname;
-
-/** startDevnode runs this checkout's `mdw devnode --generate` (2 micro blocks × 5 txs a generation). */
-async function startDevnode(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(NEW, 'bin/mdw.js'),
-      'devnode',
-      ...['--port', '0', '--internal-port', '0', '--key-block-interval', '0', '--micro-block-interval', '0'],
-      ...['--generate', String(GENERATIONS), '--seed', 'bench'],
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
-      if (found) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 200);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`devnode exited with ${code}`));
-    });
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 interface Run {
   readonly seconds: number;
@@ -97,7 +68,8 @@ async function main(): Promise<void> {
     return;
   }
   const load = { before: loadavg() };
-  const devnode = await startDevnode();
+  // this checkout's devnode (2 micro blocks × 5 txs a generation)
+  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench']);
   const db = await createTestDatabase();
   const transactions = GENERATIONS * 10;
   const pairs: { a: Run; b: Run; ratio: number; load: number }[] = [];
@@ -115,7 +87,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    devnode.stop();
+    await devnode.stop();
     await db.drop();
     await stopTestServer();
   }

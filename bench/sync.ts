@@ -14,7 +14,7 @@
  *                         BENCH_SYNC_VERIFY=0 skips the verify; BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to
  *                         the populator's process)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +27,7 @@ import { httpGet } from '../src/node/http-get.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
+import { startDevnodeProcess, type Child } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
@@ -37,63 +38,21 @@ const NODES = Number(process.env.BENCH_SYNC_NODES ?? 3);
 /** `mdw -v` over each populated schema afterwards (0 to skip): nothing lost from slow, queueing nodes */
 const VERIFY = process.env.BENCH_SYNC_VERIFY !== '0';
 const SEED = 'sync-bench';
-const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
 const log = pino({ level: 'warn' });
 // the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
 const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
 const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 
-interface Node {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
 /** cpuOfNodes sums the CPU seconds the devnode processes have used so far. */
-const cpuOfNodes = (nodes: readonly Node[]): number =>
-  nodes.reduce((sum, n) => sum + processCpuSeconds(n.child.pid!), 0);
+const cpuOfNodes = (nodes: readonly Child[]): number => nodes.reduce((sum, n) => sum + processCpuSeconds(n.pid), 0);
 
 /** startNode runs `mdw devnode` in its own process and resolves when it serves. */
-async function startNode(latencyMs: number): Promise<Node> {
-  const child = spawn(
-    process.execPath,
-    [
-      MDW,
-      'devnode',
-      ...['--port', '0', '--internal-port', '0', '--key-block-interval', '0', '--micro-block-interval', '0'],
-      ...['--generate', String(GENERATIONS), '--mainnet-like', '--seed', SEED],
-      ...['--latency-ms', String(latencyMs), '--max-concurrent-requests', String(SLOTS)],
-      ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /external API: (http:\/\/[\d.:]+)/.exec(out)?.[1];
-      if (found) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 200);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`devnode exited with ${code}: ${out}`));
-    });
-  });
-  return { url, child };
-}
-
-async function stopNodes(nodes: readonly Node[]): Promise<void> {
-  await Promise.all(
-    nodes.map(
-      (n) =>
-        new Promise<void>((resolve) => {
-          n.child.once('exit', () => resolve());
-          n.child.kill('SIGTERM');
-        }),
-    ),
-  );
+function startNode(latencyMs: number): Promise<Child> {
+  return startDevnodeProcess([
+    ...['--generate', String(GENERATIONS), '--mainnet-like', '--seed', SEED],
+    ...['--latency-ms', String(latencyMs), '--max-concurrent-requests', String(SLOTS)],
+    ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+  ]);
 }
 
 interface Rate {
@@ -333,7 +292,7 @@ async function main(): Promise<void> {
           });
         }
       } finally {
-        await stopNodes(nodes);
+        await Promise.all(nodes.map((n) => n.stop()));
       }
     }
   } finally {
