@@ -11,8 +11,8 @@ import { loadConfig } from '../../src/config.ts';
 import { contractCalls } from '../../src/db/queries/contracts.ts';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { keyPairFromSeed } from '../../src/devnode/keys.ts';
-import { startPopulator } from '../../src/indexer/populator.ts';
 import { createTestDatabase } from '../support/postgres.ts';
+import { populateToTop } from '../support/populate.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
 const GENERATIONS = 30;
@@ -164,16 +164,7 @@ describe('the middleware against a pruning node (--gc-height)', function () {
 
   it('the populator syncs through the pruned heights, counting each call in the metric', async () => {
     const registry = new prom.Registry();
-    const populator = await startPopulator({
-      cfg: loadConfig({ ...env('populated', [pruning.url]), POLL_INTERVAL_MS: '50' }),
-      log: pino({ level: 'silent' }),
-      registry,
-    });
-    try {
-      await populator.synced();
-    } finally {
-      await populator.stop();
-    }
+    await populateToTop(loadConfig({ ...env('populated', [pruning.url]), POLL_INTERVAL_MS: '50' }), registry);
     const pruned = (await calls('populated')).filter((r) => r.call_info_pruned).length;
     expect(pruned).to.be.greaterThan(1);
     const metric = await registry.getSingleMetricAsString('mdw_indexer_call_info_pruned_total');

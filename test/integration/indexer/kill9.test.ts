@@ -2,10 +2,9 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import prom from 'prom-client';
-import { startPopulator } from '../../../src/indexer/populator.ts';
 import { verifyChain } from '../../../src/indexer/verify.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { populateToTop } from '../../support/populate.ts';
 
 const CHILD = fileURLToPath(new URL('./support/populate-child.ts', import.meta.url));
 
@@ -62,12 +61,7 @@ describe('populator killed with SIGKILL', function () {
       expect(stored.lines, 'every stored height is whole').to.deep.equal([]);
       previous = top;
     }
-    const populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
-    try {
-      await populator.synced();
-    } finally {
-      await populator.stop();
-    }
+    await populateToTop(h.config());
     const final = await verifyStored(true);
     expect(final).to.deep.equal({ checked: h.devnode.height() + 1, lines: [] });
   });

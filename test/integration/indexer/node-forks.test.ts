@@ -2,10 +2,10 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { startPopulator } from '../../../src/indexer/populator.ts';
 import { verifyChain } from '../../../src/indexer/verify.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, storedTopHash, type Harness } from './support/harness.ts';
+import { populateToTop } from '../../support/populate.ts';
 
 const GENERATIONS = 30;
 const SEED = 'node-forks';
@@ -65,12 +65,7 @@ describe('several nodes, one on another fork', function () {
   it('the populator loads the most advanced chain alone, counts the drop, and verifies clean against it', async () => {
     const registry = new prom.Registry();
     const cfg = h.config({ NODE_URLS: `${h.devnode.externalUrl},${ahead.externalUrl}` });
-    const populator = await startPopulator({ cfg, log: silent, registry });
-    try {
-      await populator.synced();
-    } finally {
-      await populator.stop();
-    }
+    await populateToTop(cfg, registry);
     expect((await storedTopHash(h, 'mdw'))?.hash).to.equal(ahead.chain.top.hash);
     const drops = (await registry.getMetricsAsJSON()).find((m) => m.name === 'mdw_node_forks_total');
     expect(drops?.values.find((v) => v.labels.node === h.devnode.externalUrl)?.value).to.equal(1);

@@ -1,11 +1,10 @@
 /** @module -H reloads (sparse, range, into a new schema, atomic for readers, following replaced heights) and -v reports (clean, corrupted rows). */
 import { expect } from 'chai';
-import prom from 'prom-client';
 import { reloadHeights } from '../../../src/indexer/reload.ts';
 import { verifyChain } from '../../../src/indexer/verify.ts';
-import { startPopulator } from '../../../src/indexer/populator.ts';
 import { AppError, ErrorCode } from '../../../src/errors.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { populateToTop } from '../../support/populate.ts';
 
 describe('reload (-H) and verify (-v)', function () {
   this.timeout(60_000);
@@ -55,16 +54,7 @@ describe('reload (-H) and verify (-v)', function () {
   });
 
   it('fills the gaps of a sparse database when populating', async () => {
-    const populator = await startPopulator({
-      cfg: h.config({ DATABASE_SCHEMA: 'sparse' }),
-      log: silent,
-      registry: new prom.Registry(),
-    });
-    try {
-      await populator.synced();
-    } finally {
-      await populator.stop();
-    }
+    await populateToTop(h.config({ DATABASE_SCHEMA: 'sparse' }));
     expect(await verify('sparse', { full: true })).to.deep.equal({
       lines: [],
       checked: h.devnode.height() + 1,

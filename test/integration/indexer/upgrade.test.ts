@@ -28,6 +28,7 @@ import { verifyChain } from '../../../src/indexer/verify.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, waitFor } from './support/harness.ts';
+import { populateToTop } from '../../support/populate.ts';
 
 const FRESH = 'fresh';
 const FORK_WINDOW = 5;
@@ -53,18 +54,7 @@ describe('upgrading a stored database derives the new tables from its stored row
       GENESIS_ACCOUNTS_FILE: join(dir, 'accounts_ae_devnet.json'),
     });
 
-  async function populate(schema: string, nodeUrl?: string): Promise<void> {
-    const populator = await startPopulator({
-      cfg: config(schema, nodeUrl),
-      log: silent,
-      registry: new prom.Registry(),
-    });
-    try {
-      await populator.synced();
-    } finally {
-      await populator.stop();
-    }
-  }
+  const populate = (schema: string, nodeUrl?: string): Promise<void> => populateToTop(config(schema, nodeUrl));
 
   const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> =>
     (await client.query<T>(sql, params)).rows;
