@@ -118,14 +118,13 @@ export class Pacer {
   /** #until resolves at `due` (performance.now() time), as near as the event loop allows, on average exactly. */
   #until(due: number): Promise<void> {
     return new Promise((resolve) => {
-      const wait = due - performance.now() - this.#correctionMs;
-      setTimeout(
-        () => {
-          this.#correctionMs = timerCorrection(this.#correctionMs, performance.now() - due, this.#latencyMs / 2);
-          resolve();
-        },
-        Math.max(0, wait),
-      );
+      // whole milliseconds: Node keeps one timer list per duration, so a handful of lists serve every answer instead
+      // of one new list per fractional wait; the rounding averages out, and the correction takes what does not
+      const wait = Math.max(0, Math.round(due - performance.now() - this.#correctionMs));
+      setTimeout(() => {
+        this.#correctionMs = timerCorrection(this.#correctionMs, performance.now() - due, this.#latencyMs / 2);
+        resolve();
+      }, wait);
     });
   }
 }

@@ -49,18 +49,19 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
   });
 
   it('counts the work inside the latency: work shorter than it does not lengthen the answer, longer work does', async () => {
-    const pacer = new Pacer({ latencyMs: 2 * N, random: () => 0.5 });
-    // lower bounds exact, upper bounds with room for a loaded machine's late timers
-    const short = await served(pacer, () => sleep(N / 2));
-    expect(short).to.be.at.least(2 * N - 1);
-    expect(short).to.be.below(2 * N + N / 2); // not latency + work (2.5 N)
-    const long = await served(pacer, () => sleep(3 * N));
-    expect(long).to.be.at.least(3 * N - 1);
-    expect(long).to.be.below(4 * N); // not latency + work (5 N)
+    const L = 4 * N;
+    const pacer = new Pacer({ latencyMs: L, random: () => 0.5 });
+    // lower bounds exact; the upper ones leave 2 N for a loaded machine's late timers, and still exclude latency + work
+    const short = await served(pacer, () => sleep(3 * N));
+    expect(short).to.be.at.least(L - 1);
+    expect(short).to.be.below(L + 2 * N); // not L + work (L + 3 N)
+    const long = await served(pacer, () => sleep(6 * N));
+    expect(long).to.be.at.least(6 * N - 1);
+    expect(long).to.be.below(6 * N + 2 * N); // not L + work (10 N)
     const stats = pacer.stats();
     expect(stats.answers).to.equal(2);
     expect(stats.overran).to.equal(1);
-    expect(stats.answerMs).to.be.at.least(5 * N - 2);
+    expect(stats.answerMs).to.be.at.least(L + 6 * N - 2);
   });
 
   it('holds each of M slots for the latency: 3 M answers take three latencies, and its counts say so', async () => {
