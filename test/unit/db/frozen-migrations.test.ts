@@ -14,7 +14,7 @@ function frozen(): Array<{ file: string; sha256: string }> {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
-      const [sha256, file] = line.split(/\s+\*?/);
+      const [, sha256 = '', file = ''] = /^([0-9a-f]{64}) [ *](\S+)$/.exec(line) ?? [];
       return { file, sha256 };
     });
 }
