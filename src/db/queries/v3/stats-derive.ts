@@ -222,18 +222,21 @@ const STATEMENTS = {
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
      WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
-  // an account counts from its first appearance in any transaction field (accounts by key: tag ak, migration 0032)
-  accounts: `INSERT INTO stats_accounts AS s (account, height, day)
-    SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
-      FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-     WHERE ${inBatch('a.height')} AND get_byte(a.account, 0) = ${KEY_TAGS.ak}
-     ORDER BY a.account, a.height, a.micro_index, a.tx_index
-    ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height`,
-  active: `INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
+  // an account counts from its first appearance in any transaction field (accounts by key: tag ak, migration 0032),
+  // and is active in each day, week and month it appears in; both read the batch's appearances once, each with its
+  // micro block's time (a transaction's micro_time_ms: one hash join with the batch's micro blocks, not a probe of
+  // transactions per appearance)
+  accounts: `WITH seen AS (
+      SELECT a.account, a.height, a.micro_index, a.tx_index, ${day('m.time_ms')} AS day
+        FROM account_transactions a JOIN micro_blocks m ON (m.height, m.micro_index) = (a.height, a.micro_index)
+       WHERE ${inBatch('a.height')} AND m.height BETWEEN $2 AND $3 AND get_byte(a.account, 0) = ${KEY_TAGS.ak}),
+    first_seen AS (
+      INSERT INTO stats_accounts AS s (account, height, day)
+      SELECT DISTINCT ON (account) account, height, day FROM seen ORDER BY account, height, micro_index, tx_index
+      ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height)
+    INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT i.interval_by, i.start, x.account, min(x.height)
-      FROM (SELECT a.account, min(a.height) AS height, ${day('t.micro_time_ms')} AS day
-              FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-             WHERE ${inBatch('a.height')} AND get_byte(a.account, 0) = ${KEY_TAGS.ak} GROUP BY 1, 3) x
+      FROM (SELECT account, min(height) AS height, day FROM seen GROUP BY account, day) x
      CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
      GROUP BY 1, 2, 3
     ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
@@ -300,7 +303,6 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   if (rows[0]?.top != null && rows[0].top >= f.heights[0]!)
     for (const sql of STATEMENTS.clear) await db.query(sql, batch);
   await db.query(STATEMENTS.accounts, batch);
-  await db.query(STATEMENTS.active, batch);
   await db.query(STATEMENTS.minerRewards, batch);
   await db.query(STATEMENTS.generations, batch);
   await db.query(
