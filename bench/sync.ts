@@ -23,7 +23,8 @@ import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { contractTx } from '../src/indexer/contract-decoder.ts';
-import { httpGet } from '../src/node/http-get.ts';
+import { httpGet, HttpGetError } from '../src/node/http-get.ts';
+import { retry } from '../src/retry.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
@@ -184,7 +185,13 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
         continue;
       }
       inFlight++;
-      const { status, text } = await httpGet(new URL(`${base}/v2${path}`), 30_000);
+      // a keep-alive socket the node closed as it was reused fails without an answer: a GET may simply go again
+      const { status, text } = await retry(() => httpGet(new URL(`${base}/v2${path}`), 30_000), {
+        attempts: 3,
+        initialMs: 10,
+        maxMs: 100,
+        retryable: (err) => err instanceof HttpGetError && !err.timedOut,
+      });
       if (status !== 200) throw new Error(`${path}: ${status} ${text.slice(0, 200)}`);
       handle(path, parseJson(text));
       requests++;
