@@ -524,6 +524,13 @@ async function main(): Promise<void> {
         `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
         `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
     );
+    // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
+    const thread = three.cpuPerTx.populator;
+    console.log(
+      `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's one thread at ` +
+        `${(2.5 * bound * thread).toFixed(2)} of a core at the three-node run's ${(1e6 * thread).toFixed(0)} µs per tx ` +
+        `(it carries at most ${(1 / thread).toFixed(0)} tx/s = ${(1 / thread / bound).toFixed(2)} × one ideal node)`,
+    );
   }
   const shape = expectedShape();
   console.log(
