@@ -281,8 +281,7 @@ const STATEMENTS = {
       FROM (${DELTAS}) d`,
   // totals are running sums from the highest height below the batch: every stored height from the
   // batch's lowest up (only the batch itself while following the chain; above it after a -H reload)
-  totals: `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1)
-    UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')}
+  totals: `UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')}
       FROM (SELECT s.height, ${TOTAL_COLUMNS.map(
         ([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w AS ${t}`,
       ).join(', ')}
@@ -303,14 +302,12 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM stats_generations');
   if (rows[0]?.top != null && rows[0].top >= f.heights[0]!)
     for (const sql of STATEMENTS.clear) await db.query(sql, batch);
-  // named: each connection parses them once, and plans them once when PostgreSQL finds a generic plan as good
-  await db.query({ name: 'mdw-stats-accounts', text: STATEMENTS.accounts, values: batch });
-  await db.query({ name: 'mdw-stats-miner-rewards', text: STATEMENTS.minerRewards, values: batch });
-  await db.query({ name: 'mdw-stats-generations', text: STATEMENTS.generations, values: batch });
-  await db.query({ name: 'mdw-stats-totals', text: STATEMENTS.totals, values: [f.heights[0]] });
-  await db.query({
-    name: 'mdw-stats-series',
-    text: STATEMENTS.series,
-    values: [...batch, text(f.difficulties), text(f.hashrates)],
-  });
+  await db.query(STATEMENTS.accounts, batch);
+  await db.query(STATEMENTS.minerRewards, batch);
+  await db.query(STATEMENTS.generations, batch);
+  await db.query(
+    `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
+    [f.heights[0]],
+  );
+  await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
 }
