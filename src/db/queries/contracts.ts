@@ -107,9 +107,12 @@ export async function storedCallInfos(db: Queryable, height: number): Promise<St
 
 /** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */
 export async function contractCreateTx(db: Queryable, contractId: string): Promise<Json | undefined> {
-  const { rows } = await db.query<{ tx: Json }>(
-    'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
-    [contractId],
-  );
+  // named: asked for every contract the decoder has not met yet (tens a batch on the bench chain): each
+  // connection then parses it once and plans it once (a generic plan), not for every contract
+  const { rows } = await db.query<{ tx: Json }>({
+    name: 'mdw-contract-create-tx',
+    text: 'SELECT t.tx FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
+    values: [contractId],
+  });
   return rows[0]?.tx;
 }
