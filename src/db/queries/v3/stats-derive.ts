@@ -34,7 +34,6 @@ const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
 const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
-const CHANNEL_AMOUNT = (field: string): string => `coalesce((t.tx->>'${field}')::numeric, 0)`;
 
 /**
  * A generation's DeltaStat from the stored chain. A name is in auction through its auction's end
@@ -88,13 +87,11 @@ const DELTAS = `
                              ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1) q
         WHERE e.height = k.height AND e.kind = 'bid') AS locked_in_auctions,
     (SELECT coalesce(sum(CASE t.tx_type
-              WHEN 'ChannelCreateTx' THEN ${CHANNEL_AMOUNT('initiator_amount')} + ${CHANNEL_AMOUNT('responder_amount')}
-              WHEN 'ChannelDepositTx' THEN ${CHANNEL_AMOUNT('amount')}
-              WHEN 'ChannelWithdrawTx' THEN -${CHANNEL_AMOUNT('amount')}
-              WHEN 'ChannelCloseMutualTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
-                + ${CHANNEL_AMOUNT('responder_amount_final')} + t.fee)
-              WHEN 'ChannelSettleTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
-                + ${CHANNEL_AMOUNT('responder_amount_final')})
+              WHEN 'ChannelCreateTx' THEN coalesce(t.channel_amount, 0)
+              WHEN 'ChannelDepositTx' THEN coalesce(t.channel_amount, 0)
+              WHEN 'ChannelWithdrawTx' THEN -coalesce(t.channel_amount, 0)
+              WHEN 'ChannelCloseMutualTx' THEN -(coalesce(t.channel_amount, 0) + t.fee)
+              WHEN 'ChannelSettleTx' THEN -coalesce(t.channel_amount, 0)
               ELSE 0 END), 0)
        FROM transactions t WHERE t.height = k.height AND t.tx_type LIKE 'Channel%') AS locked_in_channels,
     (SELECT count(*) FROM stats_accounts a WHERE a.height = k.height)::int AS accounts,
