@@ -75,12 +75,24 @@ function binaryOf(signed: { readonly [key: string]: Json }): Uint8Array | undefi
   }
 }
 
-/** jsonText is the fallback form: `{"signatures": […], "tx": {…}}`, `signatures` absent where the node omitted it. */
+/** sortedKeys is the value with every object's keys in code unit order: one text per value, however it was read. */
+function sortedKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isJsonObject(value)) return value;
+  const out: { [key: string]: Json } = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedKeys(value[key]!);
+  return out;
+}
+
+/**
+ * jsonText is the fallback form: `{"signatures": […], "tx": {…}}`, `signatures` absent where the node omitted it,
+ * keys sorted (a row written by the populator and one converted from jsonb by 0085 are the same bytes).
+ */
 function jsonText(signed: { readonly [key: string]: Json }): string {
   const out: { [key: string]: Json } = {};
   if (Array.isArray(signed.signatures)) out.signatures = signed.signatures;
   out.tx = signed.tx ?? null;
-  return stringifyJson(out);
+  return stringifyJson(sortedKeys(out));
 }
 
 /**
