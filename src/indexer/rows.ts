@@ -69,7 +69,6 @@ export interface MicroBlockRow {
   header: JsonObject;
 }
 export interface TransactionRow extends TxPosition {
-  microBlockHash: string;
   microTimeMs: bigint;
   txType: string;
   fee: string;

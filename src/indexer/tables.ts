@@ -91,7 +91,6 @@ export const TABLES: readonly TableSpec<unknown>[] = [
   spec<TransactionRow>('transactions', (b) => b.transactions, [
     ['hash', 'text', (r) => r.txHash],
     ...pos<TransactionRow>(),
-    ['micro_block_hash', 'text', (r) => r.microBlockHash],
     ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()],
     ['tx_type', 'text', (r) => r.txType],
     ['fee', 'numeric', (r) => r.fee],

@@ -86,7 +86,6 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       const txType = str(tx.type);
       rows.transactions.push({
         ...pos,
-        microBlockHash: mbHash,
         microTimeMs,
         txType,
         fee: intText(tx.fee),

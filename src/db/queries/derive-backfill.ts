@@ -6,6 +6,7 @@ import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import type { Queryable } from '../pool.ts';
+import { microBlockHashSql } from './transactions.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
 export interface PendingBackfill {
@@ -163,7 +164,7 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
     caller_id: string | null;
     call_info: Json | null;
   }>(
-    `SELECT t.height, t.micro_index, t.tx_index, t.hash, t.micro_block_hash, t.signed, c.contract_id, c.caller_id, c.call_info
+    `SELECT t.height, t.micro_index, t.tx_index, t.hash, ${microBlockHashSql('t')} AS micro_block_hash, t.signed, c.contract_id, c.caller_id, c.call_info
        FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
       WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN ('ContractCallTx', 'ContractCreateTx', 'GAMetaTx', 'PayingForTx')
       ORDER BY t.height, t.micro_index, t.tx_index`,

@@ -42,12 +42,19 @@ export interface TxJson {
   readonly json: string;
 }
 
-const COLUMNS = 't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signed';
+const COLUMNS = `t.hash, t.height, ${microBlockHashSql('t')} AS micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signed`;
+/**
+ * microBlockHashSql is the hash of the micro block of the transaction `alias` (a `transactions` row): the micro block
+ * at its position, one probe of micro_blocks' (height, micro_index) key (transactions keep no copy since 0087).
+ */
+export function microBlockHashSql(alias: string): string {
+  return `(SELECT m.hash FROM micro_blocks m WHERE m.height = ${alias}.height AND m.micro_index = ${alias}.micro_index)`;
+}
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
 /** Where each GenericSignedTx key (chain/signed-tx.ts) comes from in a `transactions t` row; `tx` stands for `signatures` too. */
 const SIGNED_TX_SOURCES: Readonly<Record<Exclude<SignedTxKey, 'signatures'>, string>> = {
-  block_hash: 't.micro_block_hash',
+  block_hash: microBlockHashSql('t'),
   block_height: 't.height',
   hash: 't.hash',
   tx: `to_jsonb(${placeholderSql('t', 'members')})`,
@@ -62,7 +69,7 @@ const SIGNED_TX_JSON = `jsonb_build_object(${SIGNED_TX_KEYS.filter((k) => k !== 
   .map((k) => `'${k}', ${SIGNED_TX_SOURCES[k]}`)
   .join(', ')})`;
 // The original's account-list entry: the transaction plus its micro block time; `signatures` always present.
-const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', t.micro_block_hash,
+const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', ${microBlockHashSql('t')},
   'hash', t.hash, 'signatures', to_jsonb(${placeholderSql('t', 'signatures')}), 'tx', to_jsonb(${placeholderSql('t', 'tx')}))`;
 
 /**
@@ -70,7 +77,7 @@ const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_heig
  * `signatures` as one space-separated string (null without signatures), `fee` as an exact decimal
  * string, `tx` the node's tx object, `size` in bytes. Its text goes through renderPlaceholders.
  */
-export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash,
+export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', ${microBlockHashSql('t')}, 'hash', t.hash,
   'signatures', to_jsonb(${placeholderSql('t', 'signaturesText')}), 'tx_type', t.tx_type,
   'tx', to_jsonb(${placeholderSql('t', 'tx')}), 'fee', t.fee::text, 'size', t.size)`;
 

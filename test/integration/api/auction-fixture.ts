@@ -67,12 +67,11 @@ export async function addAuctions(db: Queryable): Promise<void> {
       [b.height],
     );
     await db.query(
-      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-       VALUES ($1, $2, $3, 0, 50, $4, 'NameClaimTx', $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+       VALUES ($1, $2, 0, 50, $3, 'NameClaimTx', $4, $5, $6, $7, $8, $9)`,
       [
         t.hash,
         b.height,
-        rows[0]!.hash,
         rows[0]!.time_ms,
         String(t.tx.fee),
         ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),

@@ -40,9 +40,9 @@ describe('GenericSignedTx in SQL and in TypeScript (PostgreSQL)', () => {
       const signatures = type === 'GAMetaTx' ? null : [`sg_${i}a`, `sg_${i}b`];
       const tx = `{"type":"${type}","version":1,"fee":20000000000000000001,"nonce":18446744073709551557}`;
       await q(
-        `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-         VALUES ($1, $2, $3, 0, $4, 2, $5, 20000000000000000001, $6, $7, $8, $9, $10)`,
-        [`th_${type}`, HEIGHT, MICRO, i, type, ...storedTxValues(parseJson(tx), signatures, 100)],
+        `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+         VALUES ($1, $2, 0, $3, 2, $4, 20000000000000000001, $5, $6, $7, $8, $9)`,
+        [`th_${type}`, HEIGHT, i, type, ...storedTxValues(parseJson(tx), signatures, 100)],
       );
     }
   });

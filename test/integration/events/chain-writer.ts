@@ -109,12 +109,11 @@ export async function writeHeight(
         const hash = spec.hash ?? randomId(Encoding.TxHash);
         const signatures = spec.signatures === undefined ? [randomId(Encoding.Signature, 64)] : spec.signatures;
         await db.query(
-          `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+          `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
           [
             hash,
             height,
-            microHash,
             microIndex,
             txIndex,
             microTime,

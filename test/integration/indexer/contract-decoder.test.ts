@@ -126,8 +126,8 @@ describe('ContractDecoder', () => {
        VALUES (1, 'kh_1', 'kh_0', 'kh_0', 'ak_b', 'ak_m', 1, '{}')`,
     );
     await db.pool.query(
-      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-       VALUES ('th_create', 1, 'mh_1', 0, 0, 1, 'ContractCreateTx', 1, $1, $2, $3, $4, $5)`,
+      `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+       VALUES ('th_create', 1, 0, 0, 1, 'ContractCreateTx', 1, $1, $2, $3, $4, $5)`,
       storedTxValues({ type: 'ContractCreateTx', code: DEVNODE_CONTRACT_BYTECODE }, ['sg_1'], 10),
     );
     await db.pool.query(

@@ -84,6 +84,9 @@ describe('upgrading a stored database derives the new tables from its stored row
       // 0031 dropped it: the transaction at the row's position
       'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
+      // 0087 dropped it: the hash of the micro block at the transaction's position
+      'transactions.micro_block_hash': `(SELECT m.hash FROM "${FRESH}".micro_blocks m
+         WHERE (m.height, m.micro_index) = (a.height, a.micro_index))`,
       // 0086 dropped them: rendered from the stored form below (fromStored)
       'transactions.tx': 'a.signed',
       'transactions.signatures': 'a.signed',
@@ -320,6 +323,7 @@ describe('upgrading a stored database derives the new tables from its stored row
     expect(await migrate({ databaseUrl: db.url, schema: 'before_0084' }, silent)).to.include.members([
       '0085_transactions_signed_fill',
       '0086_transactions_drop_json',
+      '0087_transactions_without_block_hash',
     ]);
     await expectEqualToFresh('before_0084');
     // and every transaction answers as in the fresh load, in both APIs

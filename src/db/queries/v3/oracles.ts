@@ -4,6 +4,7 @@ import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
+import { microBlockHashSql } from '../transactions.ts';
 
 /** An oracle's latest registration and its expiry after its latest event. */
 export interface OracleStateRow {
@@ -81,7 +82,7 @@ export interface OracleTxRow {
   readonly queryId: string | null;
 }
 
-const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
+const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
   t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", t.tx_type AS "txType", t.signed AS tx`;
 
 /** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */

@@ -6,6 +6,7 @@ import { renderStoredTx } from '../../../chain/stored-tx.ts';
 import type { Queryable } from '../../pool.ts';
 import { StatementNames } from '../../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
+import { microBlockHashSql } from '../transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -159,7 +160,7 @@ function positionParams(at: TxPosition, p: Params): string {
   return `${p.add(at.height)}::int, ${p.add(at.microIndex)}::int, ${p.add(at.txIndex)}::int`;
 }
 
-const ROW = `t.hash, t.height, t.micro_block_hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
+const ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", t.tx_type AS "txType", t.signed,
   CASE WHEN c.tx_hash IS NULL THEN NULL
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
