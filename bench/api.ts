@@ -360,7 +360,7 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
     );
     await pool.query(
       `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, size, signed)
-       SELECT 'th_bench' || i, 1 + i % $2, 1000, i / $2, 0, 'SpendTx', 20000, s.size, s.signed
+       SELECT 'th_bench' || i, 1 + i % $2, 1000, i / $2, 0, ${txTypeCode('SpendTx')}, 20000, s.size, s.signed
          FROM unnest($1::int[], $3::int[], $4::bytea[]) AS s(i, size, signed)`,
       [is, top, stored.map((c) => c.size), stored.map((c) => Buffer.from(c.signed))],
     );

@@ -92,7 +92,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['hash', 'text', (r) => r.txHash],
     ...pos<TransactionRow>(),
     ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()],
-    ['tx_type', 'text', (r) => r.txType],
+    ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
     ['fee', 'numeric', (r) => r.fee],
     ['size', 'int', (r) => r.stored.size],
     ['signed', 'bytea', (r) => byteaHex(r.stored.signed)],

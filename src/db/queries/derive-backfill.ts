@@ -7,6 +7,7 @@ import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import type { Queryable } from '../pool.ts';
 import { microBlockHashSql } from './transactions.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
 export interface PendingBackfill {
@@ -105,14 +106,14 @@ export async function replaceGenerationFees(db: Queryable, from: number, to: num
   const [plain, special] = await Promise.all([
     db.query<{ height: number; fees: string }>(
       `SELECT height, sum(fee)::text AS fees FROM transactions
-        WHERE height BETWEEN $1 AND $2 AND tx_type <> ALL($3::text[]) GROUP BY height`,
-      [from, to, FEE_WALKED],
+        WHERE height BETWEEN $1 AND $2 AND tx_type <> ALL($3::smallint[]) GROUP BY height`,
+      [from, to, FEE_WALKED.map(txTypeCode)],
     ),
     db.query<{ height: number; signed: Buffer; gas_used: Json | null }>(
       `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used
          FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
-        WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::text[])`,
-      [from, to, FEE_WALKED],
+        WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::smallint[])`,
+      [from, to, FEE_WALKED.map(txTypeCode)],
     ),
   ]);
   const fees = new Map<number, bigint>(plain.rows.map((r) => [r.height, BigInt(r.fees)]));
@@ -166,7 +167,7 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
   }>(
     `SELECT t.height, t.micro_index, t.tx_index, t.hash, ${microBlockHashSql('t')} AS micro_block_hash, t.signed, c.contract_id, c.caller_id, c.call_info
        FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
-      WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN ('ContractCallTx', 'ContractCreateTx', 'GAMetaTx', 'PayingForTx')
+      WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN (${FEE_WALKED.map(txTypeCode).join(', ')})
       ORDER BY t.height, t.micro_index, t.tx_index`,
     [from, to],
   );

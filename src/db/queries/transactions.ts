@@ -42,13 +42,20 @@ export interface TxJson {
   readonly json: string;
 }
 
-const COLUMNS = `t.hash, t.height, ${microBlockHashSql('t')} AS micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signed`;
+const COLUMNS = `t.hash, t.height, ${microBlockHashSql('t')} AS micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, ${txTypeNameSql('t')} AS tx_type, t.signed`;
 /**
  * microBlockHashSql is the hash of the micro block of the transaction `alias` (a `transactions` row): the micro block
  * at its position, one probe of micro_blocks' (height, micro_index) key (transactions keep no copy since 0087).
  */
 export function microBlockHashSql(alias: string): string {
   return `(SELECT m.hash FROM micro_blocks m WHERE m.height = ${alias}.height AND m.micro_index = ${alias}.micro_index)`;
+}
+/**
+ * txTypeNameSql is the type name of the transaction `alias` (a `transactions` row), whose type is stored as its code
+ * since 0087 (src/chain/id-key.ts txTypeCode; the migration's mdw_tx_type_name lists the same pairs).
+ */
+export function txTypeNameSql(alias: string): string {
+  return `mdw_tx_type_name(${alias}.tx_type)`;
 }
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
@@ -78,7 +85,7 @@ const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_heig
  * string, `tx` the node's tx object, `size` in bytes. Its text goes through renderPlaceholders.
  */
 export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', ${microBlockHashSql('t')}, 'hash', t.hash,
-  'signatures', to_jsonb(${placeholderSql('t', 'signaturesText')}), 'tx_type', t.tx_type,
+  'signatures', to_jsonb(${placeholderSql('t', 'signaturesText')}), 'tx_type', ${txTypeNameSql('t')},
   'tx', to_jsonb(${placeholderSql('t', 'tx')}), 'fee', t.fee::text, 'size', t.size)`;
 
 /** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`; its rows go through renderedRows. */
@@ -139,9 +146,9 @@ export async function transactionsInInterval(
 ): Promise<TxJson[]> {
   const { rows } = await db.query<TxJson>(
     `SELECT ${SIGNED_TX_JSON_COLUMNS} FROM transactions t
-      WHERE t.height BETWEEN $1 AND $2 AND ($3::text IS NULL OR t.tx_type = $3)
+      WHERE t.height BETWEEN $1 AND $2 AND ($3::smallint IS NULL OR t.tx_type = $3)
       ${NEWEST_FIRST} LIMIT $4 OFFSET $5`,
-    [from, to, txType ?? null, w.limit, w.offset],
+    [from, to, txType === undefined ? null : txTypeCode(txType), w.limit, w.offset],
   );
   return renderedRows(rows);
 }
@@ -363,7 +370,7 @@ export async function spendRates(db: Queryable, fromMs: number, toMs: number): P
               coalesce((SELECT min(height) FROM key_blocks WHERE time_ms >= $2), 2147483647) AS hi)
      SELECT to_char(to_timestamp(t.micro_time_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, t.signed
        FROM transactions t, bounds b
-      WHERE t.tx_type = 'SpendTx' AND t.height BETWEEN b.lo AND b.hi
+      WHERE t.tx_type = ${txTypeCode('SpendTx')} AND t.height BETWEEN b.lo AND b.hi
         AND t.micro_time_ms >= $1 AND t.micro_time_ms < $2`,
     [fromMs, toMs],
   );

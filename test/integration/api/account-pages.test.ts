@@ -33,7 +33,7 @@ describe('account transaction pages read from the oldest end, from kept position
     const typeCode = `CASE WHEN i % 3 = 0 THEN ${txTypeCode('ContractCallTx')} ELSE ${txTypeCode('SpendTx')} END`;
     await api.pool.query(
       `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, signed, size)
-       SELECT 'th_heavy' || i, ${heightOf}, 1000, i, 0, ${type}, 1,
+       SELECT 'th_heavy' || i, ${heightOf}, 1000, i, 0, ${typeCode}, 1,
               ${storedTxJsonSql("ARRAY['sg_heavy']", `jsonb_build_object('type', ${type}, 'nonce', i)`)}, 100
          FROM generate_series($1::int, $2::int - 1) AS i`,
       [from, to],

@@ -8,6 +8,7 @@ import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { ALICE, BOB, CAROL, DAVE, id } from './fixture.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 export const ZZ = 'zz.chain';
 export const LONGER = 'abcdefgh.chain';
@@ -68,7 +69,7 @@ export async function addAuctions(db: Queryable): Promise<void> {
     );
     await db.query(
       `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-       VALUES ($1, $2, 0, 50, $3, 'NameClaimTx', $4, $5, $6, $7, $8, $9)`,
+       VALUES ($1, $2, 0, 50, $3, ${txTypeCode('NameClaimTx')}, $4, $5, $6, $7, $8, $9)`,
       [
         t.hash,
         b.height,

@@ -373,7 +373,7 @@ async function insertTx(db: Queryable, t: Tx, microTime: number): Promise<void> 
       t.micro,
       t.index,
       microTime,
-      type,
+      txTypeCode(type),
       String(t.tx.fee),
       ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),
     ],

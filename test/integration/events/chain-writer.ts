@@ -117,7 +117,7 @@ export async function writeHeight(
             microIndex,
             txIndex,
             microTime,
-            spec.tx.type,
+            txTypeCode(String(spec.tx.type)),
             '20000',
             ...storedTxValues(spec.tx, signatures, 200),
           ],

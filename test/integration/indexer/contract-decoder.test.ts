@@ -9,6 +9,7 @@ import { parseJson } from '../../../src/chain/json.ts';
 import type { Pool } from '../../../src/db/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 const ct = 'ct_2Zjp';
 const codeOf = async (id: string): Promise<string | undefined> => (id === ct ? DEVNODE_CONTRACT_BYTECODE : undefined);
@@ -127,7 +128,7 @@ describe('ContractDecoder', () => {
     );
     await db.pool.query(
       `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-       VALUES ('th_create', 1, 0, 0, 1, 'ContractCreateTx', 1, $1, $2, $3, $4, $5)`,
+       VALUES ('th_create', 1, 0, 0, 1, ${txTypeCode('ContractCreateTx')}, 1, $1, $2, $3, $4, $5)`,
       storedTxValues({ type: 'ContractCreateTx', code: DEVNODE_CONTRACT_BYTECODE }, ['sg_1'], 10),
     );
     await db.pool.query(

@@ -4,6 +4,7 @@ import { renderStoredTx } from '../../../chain/stored-tx.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
+import { txTypeNameSql } from '../transactions.ts';
 
 /** A channel: its creation, its latest transaction and what its transactions moved. */
 export interface ChannelRow {
@@ -19,7 +20,7 @@ export interface ChannelRow {
 const CHANNEL = `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
     ct.signed AS "createTx",
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
-                      'txType', lt.tx_type, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
+                      'txType', ${txTypeNameSql('lt')}, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
     (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
     (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,

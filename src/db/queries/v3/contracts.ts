@@ -3,7 +3,7 @@ import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
-import { microBlockHashSql } from '../transactions.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** A contract and the transaction that created it. */
 export interface ContractRow {
@@ -23,7 +23,7 @@ export interface ContractRow {
 export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
   const { rows } = await db.query({
     name: 'mdw_v3_contract',
-    text: `SELECT c.contract_id AS "contractId", ${microBlockHashSql('t')} AS "blockHash", t.hash AS "txHash", t.tx_type AS "txType", t.signed AS tx,
+    text: `SELECT c.contract_id AS "contractId", ${microBlockHashSql('t')} AS "blockHash", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
                   (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id) AS "aexnType"
              FROM (SELECT contract_id, create_tx_hash FROM contracts WHERE contract_id = $1
                    UNION ALL

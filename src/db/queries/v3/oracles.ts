@@ -4,7 +4,7 @@ import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
-import { microBlockHashSql } from '../transactions.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** An oracle's latest registration and its expiry after its latest event. */
 export interface OracleStateRow {
@@ -83,7 +83,7 @@ export interface OracleTxRow {
 }
 
 const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
-  t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", t.tx_type AS "txType", t.signed AS tx`;
+  t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx`;
 
 /** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */
 export async function oracleTxsPage(

@@ -5,6 +5,8 @@
  */
 import { KEY_TAGS } from '../../../chain/id-key.ts';
 import type { Queryable } from '../../pool.ts';
+import { txTypeCode } from '../../../chain/id-key.ts';
+import { txTypeNameSql } from '../transactions.ts';
 
 const DAY = 'floor(%s / 86400000)::int';
 
@@ -32,6 +34,8 @@ const EARLIER_NAME_EVENT = `EXISTS (SELECT 1 FROM name_events o WHERE o.name_has
 const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
   `EXISTS (SELECT 1 FROM oracle_events l WHERE l.oracle_id = e.oracle_id AND l.height < ${height}
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
+/** code is a transaction type's stored code (transactions.tx_type, 0087). */
+const code = (type: string): number => txTypeCode(type);
 const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
 
@@ -87,13 +91,13 @@ const DELTAS = `
                              ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1) q
         WHERE e.height = k.height AND e.kind = 'bid') AS locked_in_auctions,
     (SELECT coalesce(sum(CASE t.tx_type
-              WHEN 'ChannelCreateTx' THEN coalesce(t.channel_amount, 0)
-              WHEN 'ChannelDepositTx' THEN coalesce(t.channel_amount, 0)
-              WHEN 'ChannelWithdrawTx' THEN -coalesce(t.channel_amount, 0)
-              WHEN 'ChannelCloseMutualTx' THEN -(coalesce(t.channel_amount, 0) + t.fee)
-              WHEN 'ChannelSettleTx' THEN -coalesce(t.channel_amount, 0)
+              WHEN ${code('ChannelCreateTx')} THEN coalesce(t.channel_amount, 0)
+              WHEN ${code('ChannelDepositTx')} THEN coalesce(t.channel_amount, 0)
+              WHEN ${code('ChannelWithdrawTx')} THEN -coalesce(t.channel_amount, 0)
+              WHEN ${code('ChannelCloseMutualTx')} THEN -(coalesce(t.channel_amount, 0) + t.fee)
+              WHEN ${code('ChannelSettleTx')} THEN -coalesce(t.channel_amount, 0)
               ELSE 0 END), 0)
-       FROM transactions t WHERE t.height = k.height AND t.tx_type LIKE 'Channel%') AS locked_in_channels,
+       FROM transactions t WHERE t.height = k.height AND t.channel_amount IS NOT NULL) AS locked_in_channels,
     (SELECT count(*) FROM stats_accounts a WHERE a.height = k.height)::int AS accounts,
     (SELECT CASE WHEN max(m.time_ms) > k.time_ms
                  THEN round(sum(m.tx_count) * 100000.0 / (max(m.time_ms) - k.time_ms)) / 100 ELSE 0 END
@@ -171,7 +175,7 @@ const STATEMENTS = {
        WHERE ${inBatch('m.height')}
       UNION ALL
       SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
-        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
+        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || ${txTypeNameSql('t')})) s(series)
        WHERE ${inBatch('t.height')}
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time

@@ -6,7 +6,7 @@ import { renderStoredTx } from '../../../chain/stored-tx.ts';
 import type { Queryable } from '../../pool.ts';
 import { StatementNames } from '../../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
-import { microBlockHashSql } from '../transactions.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -91,7 +91,7 @@ function probe(fromWhere: string): string {
 /** matchSql is the condition on an account_transactions row `a` for one way the id may appear. */
 function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
-  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p, 'codes'));
+  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p));
   // fields are stored space-separated (migration 0035)
   if (m.fields) parts.push(`${a}.fields ~ ${p.add(fieldsPattern(m.fields))}`);
   if (m.innerType)
@@ -105,11 +105,9 @@ function matchSql(a: string, m: IdMatch, p: Params): string {
 /**
  * typeSql is the type condition; one type is an equality, so the (…, tx_type, height, micro_index,
  * tx_index) indexes hand out rows already in position order and a page reads only its own rows.
- * account_transactions keeps types as codes, transactions as names (`stored`).
+ * Both account_transactions and transactions keep types as codes (0032, 0087).
  */
-function typeSql(a: string, types: readonly string[], p: Params, stored: 'codes' | 'names'): string {
-  if (stored === 'names')
-    return types.length === 1 ? `${a}.tx_type = ${p.add(types[0])}` : `${a}.tx_type = ANY(${p.add(types)}::text[])`;
+function typeSql(a: string, types: readonly string[], p: Params): string {
   const codes = types.map(txTypeCode);
   return codes.length === 1 ? `${a}.tx_type = ${p.add(codes[0])}` : `${a}.tx_type = ANY(${p.add(codes)}::smallint[])`;
 }
@@ -148,7 +146,7 @@ function fromWhere(f: TxFilter, p: Params): string {
     from = 'transactions s';
     hash = 's.hash';
   }
-  if (f.types) where.push(typeSql('s', f.types, p, first ? 'codes' : 'names'));
+  if (f.types) where.push(typeSql('s', f.types, p));
   if (f.entrypoint !== undefined)
     where.push(probe(`FROM contract_calls c WHERE c.tx_hash = ${hash} AND c.function = ${p.add(f.entrypoint)}`));
   if (f.from) where.push(`(${POSITION.join(', ')}) >= (${positionParams(f.from, p)})`);
@@ -161,7 +159,7 @@ function positionParams(at: TxPosition, p: Params): string {
 }
 
 const ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
-  t.micro_time_ms::text AS "microTimeMs", t.tx_type AS "txType", t.signed,
+  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
   CASE WHEN c.tx_hash IS NULL THEN NULL
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
                               'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
