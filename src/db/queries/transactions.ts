@@ -52,10 +52,10 @@ export function microBlockHashSql(alias: string): string {
 }
 /**
  * txTypeNameSql is the type name of the transaction `alias` (a `transactions` row), whose type is stored as its code
- * since 0087 (src/chain/id-key.ts txTypeCode; the migration's mdw_tx_type_name lists the same pairs).
+ * since 0087 (src/chain/id-key.ts txTypeCode; the migration's tx_type_name lists the same pairs).
  */
 export function txTypeNameSql(alias: string): string {
-  return `mdw_tx_type_name(${alias}.tx_type)`;
+  return `tx_type_name(${alias}.tx_type)`;
 }
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
