@@ -123,10 +123,11 @@ function nodeUse(before: PacingCounts, after: PacingCounts, seconds: number, lat
 
 /**
  * busyTimeline samples the nodes' slot-milliseconds every `everyMs` until stopped, and gives the slots busy (of all
- * nodes' slots) in each tenth of the time sampled: whether a run's idle slots are at its start, its end or
- * throughout. An answer counts when written, so a sample holds the slot time of the answers it saw end.
+ * nodes' slots) in each tenth of the first `seconds` sampled (the populator's clock, not its shutdown after it):
+ * whether a run's idle slots are at its start, its end or throughout. An answer counts when written, so a sample
+ * holds the slot time of the answers it saw end.
  */
-function busyTimeline(nodes: readonly DevnodeChild[], everyMs: number): () => Promise<number[]> {
+function busyTimeline(nodes: readonly DevnodeChild[], everyMs: number): (seconds: number) => Promise<number[]> {
   const samples: { at: number; slotMs: number }[] = [];
   const sample = async (): Promise<void> => {
     const counts = await Promise.all(nodes.map(pacingCounts));
@@ -134,12 +135,12 @@ function busyTimeline(nodes: readonly DevnodeChild[], everyMs: number): () => Pr
   };
   const first = sample();
   const timer = setInterval(() => void sample().catch(() => {}), everyMs);
-  return async () => {
+  return async (seconds) => {
     clearInterval(timer);
     await first;
     await sample();
     const start = samples[0]!.at;
-    const span = samples.at(-1)!.at - start;
+    const span = Math.min(samples.at(-1)!.at - start, 1000 * seconds);
     return Array.from({ length: 10 }, (_, tenth) => {
       const inTenth = samples.filter(
         (x) => x.at >= start + (span * tenth) / 10 && x.at <= start + (span * (tenth + 1)) / 10,
@@ -448,13 +449,13 @@ async function main(): Promise<void> {
           const schema = `sync_${schemaIndex++}`;
           let cpu0 = { postgres: 0, nodes: 0, machine: 0 };
           let counts0: PacingCounts[] = [];
-          let timeline: (() => Promise<number[]>) | undefined;
+          let timeline: ((seconds: number) => Promise<number[]>) | undefined;
           const populated = await populate(urls, db.url, schema, bare.transactions, async () => {
             cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes), machine: machineBusySeconds() };
             counts0 = await Promise.all(used.map(pacingCounts));
             timeline = busyTimeline(used, Math.max(200, latencyMs));
           });
-          const tenths = (await timeline?.()) ?? [];
+          const tenths = (await timeline?.(populated.seconds)) ?? [];
           const populatedUse = await usesSince(used, counts0, populated.seconds, latencyMs);
           // CPU per transaction of each party in (c): what bounds it when the machine's cores are full
           const perTx = {
