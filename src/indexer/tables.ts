@@ -2,7 +2,7 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
-import { idKeyHex, txTypeCode } from '../chain/id-key.ts';
+import { txTypeCode } from '../chain/id-key.ts';
 import { stringifyJson } from '../chain/json.ts';
 import type {
   AccountTxRow,
@@ -20,8 +20,17 @@ import type {
   TransactionRow,
 } from './rows.ts';
 
-/** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL). */
-export type Column<R> = readonly [name: string, pgType: string, value: (row: R) => string | number | boolean | null];
+/** IdNumbers gives the number that stands for an id in account_transactions (db/queries/account-ids.ts). */
+export interface IdNumbers {
+  number(id: string): number;
+}
+
+/** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL), which may name an id by its number. */
+export type Column<R> = readonly [
+  name: string,
+  pgType: string,
+  value: (row: R, numbers: IdNumbers) => string | number | boolean | null,
+];
 
 /** TableColumns names a table and how each of its columns is read from a row. */
 export interface TableColumns<R> {
@@ -37,7 +46,10 @@ export interface TableSpec<R> extends TableColumns<R> {
    * nonce 0): the first row stays, and a strange tx never blocks the sync.
    */
   readonly firstWins?: boolean;
-  /** Rows that need the stored state before the batch (name and oracle events): made inside the transaction. */
+  /**
+   * Rows that need the stored state before the batch (name and oracle events, the ids' numbers): made inside the
+   * transaction.
+   */
   readonly needsState?: boolean;
 }
 
@@ -57,9 +69,9 @@ function spec<R>(
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
-// ids and types in their stored forms (migration 0032), fields space-separated (0035)
+// ids as numbers (migration 0095), types as codes (0032), fields space-separated (0035)
 const accountTxColumns: Column<AccountTxRow>[] = [
-  ['account', 'bytea', (r) => idKeyHex(r.account)],
+  ['account', 'int', (r, numbers) => numbers.number(r.account)],
   ...pos<AccountTxRow>(),
   ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
   ['fields', 'text', (r) => r.fields.join(' ')],
@@ -96,7 +108,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['size', 'int', (r) => r.size],
     ['tx', 'jsonb', (r) => r.txJson],
   ]),
-  spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns),
+  spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns, 'needsState'),
   spec<ContractRow>(
     'contracts',
     (b) => b.contracts,

@@ -16,6 +16,7 @@ import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
+import { ID_NUMBER_COLUMNS } from '../../../src/db/queries/account-ids.ts';
 import { syncState } from '../../../src/db/queries/stats.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
@@ -71,7 +72,7 @@ describe('upgrading a stored database derives the new tables from its stored row
   /**
    * copyChain writes the fresh load's rows into `schema` as its older layout holds them (columns both have; a column
    * dropped since is computed from the fresh rows; an id or type stored in a compact form since, 0032, is written
-   * back as text), triggers off as a restore does, leaving out `skip` tables.
+   * back as text; an id's number, 0095, as its key or text), triggers off as a restore does, leaving out `skip` tables.
    */
   async function copyChain(schema: string, skip: (table: string) => boolean): Promise<void> {
     const dropped: Record<string, string> = {
@@ -79,8 +80,20 @@ describe('upgrading a stored database derives the new tables from its stored row
       'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
     };
+    const keys = new Map(
+      (await query<{ num: number; key: Buffer }>(`SELECT num, key FROM "${FRESH}".account_ids`)).map((r) => [
+        r.num,
+        r.key,
+      ]),
+    );
     /** what a compact value of the fresh layout was in the older one */
-    const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined => {
+    const widen = (freshType: string, oldType: string, idNumber: boolean): ((v: unknown) => unknown) | undefined => {
+      // 0095: an id's number, its key (0032) or its text before
+      if (idNumber && freshType === 'integer') {
+        const key = (v: unknown): Buffer => keys.get(v as number)!;
+        if (oldType === 'bytea') return (v) => (v === null ? null : `\\x${key(v).toString('hex')}`);
+        if (oldType === 'text') return (v) => (v === null ? null : idOfKey(key(v)));
+      }
       // 0035: the fields an id appears in, space-separated text since, an array before
       if (oldType === 'ARRAY' && freshType === 'text')
         return (v) => (v === null || v === '' ? [] : String(v).split(' '));
@@ -111,7 +124,7 @@ describe('upgrading a stored database derives the new tables from its stored row
           .map((c) => `${source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]} AS "${c}"`)
           .join(', ')} FROM "${FRESH}"."${table}" a`;
         const widened = kept.flatMap((c) => {
-          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!) : undefined;
+          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!, ID_NUMBER_COLUMNS[table] === c) : undefined;
           return f ? [[c, f] as const] : [];
         });
         const names = kept.map((c) => `"${c}"`).join(', ');

@@ -3,7 +3,7 @@
  * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
  * counts and the miners' totals in step.
  */
-import { KEY_TAGS } from '../../../chain/id-key.ts';
+import { isAccountSql } from '../account-ids.ts';
 import type { Queryable } from '../../pool.ts';
 
 const DAY = 'floor(%s / 86400000)::int';
@@ -141,18 +141,18 @@ const STATEMENTS = {
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
      WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
-  // an account counts from its first appearance in any transaction field (accounts by key: tag ak, migration 0032)
+  // an account counts from its first appearance in any transaction field (accounts by number, of kind ak: migration 0095)
   accounts: `INSERT INTO stats_accounts AS s (account, height, day)
     SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
       FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-     WHERE ${inBatch('a.height')} AND get_byte(a.account, 0) = ${KEY_TAGS.ak}
+     WHERE ${inBatch('a.height')} AND ${isAccountSql('a.account')}
      ORDER BY a.account, a.height, a.micro_index, a.tx_index
     ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height`,
   active: `INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT i.interval_by, i.start, x.account, min(x.height)
       FROM (SELECT a.account, min(a.height) AS height, ${day('t.micro_time_ms')} AS day
               FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-             WHERE ${inBatch('a.height')} AND get_byte(a.account, 0) = ${KEY_TAGS.ak} GROUP BY 1, 3) x
+             WHERE ${inBatch('a.height')} AND ${isAccountSql('a.account')} GROUP BY 1, 3) x
      CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
      GROUP BY 1, 2, 3
     ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
