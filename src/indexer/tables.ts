@@ -4,6 +4,8 @@
  */
 import { txTypeCode } from '../chain/id-key.ts';
 import { stringifyJson } from '../chain/json.ts';
+import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
+import { storedMicroHeader } from './micro-header-trim.ts';
 import type {
   AccountTxRow,
   ChannelEventRow,
@@ -53,6 +55,15 @@ export interface TableSpec<R> extends TableColumns<R> {
   readonly needsState?: boolean;
 }
 
+// the stored call info of a row, made once for its two columns
+const storedInfos = new WeakMap<ContractCallRow, StoredCallInfo>();
+const storedInfo = (r: ContractCallRow): StoredCallInfo | null => {
+  if (r.callInfo === null) return null;
+  let stored = storedInfos.get(r);
+  if (stored === undefined) storedInfos.set(r, (stored = storedCallInfo(r.callInfo, r.callInfoText, r)));
+  return stored;
+};
+
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifyJson(v));
 const pos = <R extends { height: number; microIndex: number; txIndex: number }>(): Column<R>[] => [
   ['height', 'int', (r) => r.height],
@@ -95,7 +106,8 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['micro_index', 'int', (r) => r.microIndex],
     ['time_ms', 'bigint', (r) => r.timeMs.toString()],
     ['tx_count', 'int', (r) => r.txCount],
-    ['header', 'jsonb', (r) => json(r.header)],
+    // without hash, height and time: the columns above (migration 0097)
+    ['header', 'jsonb', (r) => json(storedMicroHeader(r))],
   ]),
   spec<TransactionRow>('transactions', (b) => b.transactions, [
     ['hash', 'text', (r) => r.txHash],
@@ -131,7 +143,9 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function],
     ['arguments', 'jsonb', (r) => json(r.arguments)],
-    ['call_info', 'jsonb', (r) => r.callInfoText ?? json(r.callInfo)],
+    // without the members the row's columns hold (migration 0096)
+    ['call_info', 'jsonb', (r) => storedInfo(r)?.text ?? null],
+    ['call_info_trimmed', 'boolean', (r) => storedInfo(r)?.trimmed ?? false],
     ['call_info_pruned', 'boolean', (r) => r.callInfoPruned],
     ['result', 'jsonb', (r) => json(r.result)],
     ['decode_error', 'text', (r) => r.decodeError],

@@ -3,6 +3,7 @@
  * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
  */
 import type { Json } from '../../chain/json.ts';
+import { callInfoSql } from './call-info.ts';
 import type { Queryable } from '../pool.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
@@ -142,7 +143,8 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
     caller_id: string | null;
     call_info: Json | null;
   }>(
-    `SELECT t.height, t.micro_index, t.tx_index, t.hash, t.micro_block_hash, t.tx, c.contract_id, c.caller_id, c.call_info
+    `SELECT t.height, t.micro_index, t.tx_index, t.hash, t.micro_block_hash, t.tx, c.contract_id, c.caller_id,
+            ${callInfoSql('c')} AS call_info
        FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
       WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN ('ContractCallTx', 'ContractCreateTx', 'GAMetaTx', 'PayingForTx')
       ORDER BY t.height, t.micro_index, t.tx_index`,

@@ -17,6 +17,7 @@ import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { ID_NUMBER_COLUMNS } from '../../../src/db/queries/account-ids.ts';
+import { callInfoSql } from '../../../src/db/queries/call-info.ts';
 import { syncState } from '../../../src/db/queries/stats.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
@@ -86,6 +87,10 @@ describe('upgrading a stored database derives the new tables from its stored row
         r.key,
       ]),
     );
+    // 0096: the call info whole, where the older layout has no mark of a trimmed one
+    const restored: Record<string, { marker: string; sql: string }> = {
+      'contract_calls.call_info': { marker: 'call_info_trimmed', sql: callInfoSql('a') },
+    };
     /** what a compact value of the fresh layout was in the older one */
     const widen = (freshType: string, oldType: string, idNumber: boolean): ((v: unknown) => unknown) | undefined => {
       // 0095: an id's number, its key (0032) or its text before
@@ -120,9 +125,12 @@ describe('upgrading a stored database derives the new tables from its stored row
         const source = fresh.get(table);
         if (!source || skip(table) || table === 'mdw_migrations' || table === 'sync_state') continue;
         const kept = [...cols.keys()].filter((c) => source.has(c) || dropped[`${table}.${c}`] !== undefined);
-        const select = `SELECT ${kept
-          .map((c) => `${source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]} AS "${c}"`)
-          .join(', ')} FROM "${FRESH}"."${table}" a`;
+        const value = (c: string): string => {
+          const r = restored[`${table}.${c}`];
+          if (r && !cols.has(r.marker)) return r.sql;
+          return source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]!;
+        };
+        const select = `SELECT ${kept.map((c) => `${value(c)} AS "${c}"`).join(', ')} FROM "${FRESH}"."${table}" a`;
         const widened = kept.flatMap((c) => {
           const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!, ID_NUMBER_COLUMNS[table] === c) : undefined;
           return f ? [[c, f] as const] : [];

@@ -1,5 +1,6 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
 import { fieldsPattern } from '../account-fields.ts';
+import { callInfoSql } from '../call-info.ts';
 import { accountNumberSql } from '../account-ids.ts';
 import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
@@ -160,7 +161,7 @@ function positionParams(at: TxPosition, p: Params): string {
 const ROW = `t.hash, t.height, t.micro_block_hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", t.tx_type AS "txType", t.signatures, t.tx,
   CASE WHEN c.tx_hash IS NULL THEN NULL
-       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
+       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
                               'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,
   ns.name`;
 // contract_calls by position, not by hash: a page's calls then sit together in one small index
