@@ -23,6 +23,8 @@ import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/populator.ts';
 import { DeriveBackfill } from '../../../src/indexer/derive-backfill.ts';
+import { NotificationListener } from '../../../src/events/listener.ts';
+import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
 import { contractReaders } from '../../../src/indexer/aexn-detector.ts';
 import { transferRulesOf } from '../../../src/indexer/internal-transfers.ts';
 import { NodeClient } from '../../../src/node/client.ts';
@@ -299,11 +301,17 @@ describe('upgrading a stored database derives the new tables from its stored row
     }
   });
 
-  it('a backfill killed mid-way goes on from its last commit in the next process', async () => {
+  it('a backfill killed mid-way goes on from its last commit in the next process, announcing each batch', async () => {
     await oldSchema('killed', '0011_v3_transfers');
     await copyChain('killed', () => false);
     await migrate({ databaseUrl: db.url, schema: 'killed' }, silent);
-    const pool = createPool({ databaseUrl: db.url, schema: 'killed', max: 2 }, silent);
+    // two connections for the backfill, one for the listener
+    const pool = createPool({ databaseUrl: db.url, schema: 'killed', max: 3 }, silent);
+    // servers hear of each batch, so their cached statistics and answers follow the backfill
+    const heard: ChainNotification[] = [];
+    const listener = new NotificationListener({ pool, channel: notifyChannel('killed'), log: silent });
+    listener.subscribe({ onNotification: (payload) => void heard.push(decodeNotification(payload)!) });
+    await listener.start();
     const logs: { msg: string; area?: string; from?: number }[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
     const rules = await transferRulesOf(config('killed'));
@@ -316,6 +324,7 @@ describe('upgrading a stored database derives the new tables from its stored row
         rules,
         detector: contractReaders(config('killed'), pool, node).aexn,
         batchHeights: 7,
+        schema: 'killed',
       });
     try {
       // two committed batches, then the process is gone
@@ -324,6 +333,11 @@ describe('upgrading a stored database derives the new tables from its stored row
       expect(await first.step()).to.equal(true);
       expect(await query("SELECT next_height FROM killed.derive_backfill WHERE area = 'transfers'")).to.deep.equal([
         { next_height: 14 },
+      ]);
+      await waitFor('the two batches announced', () => heard.length === 2);
+      expect(heard).to.deep.equal([
+        { from: 0, to: 6, derived: true },
+        { from: 7, to: 13, derived: true },
       ]);
       const second = backfill();
       while (await second.step());
@@ -335,6 +349,7 @@ describe('upgrading a stored database derives the new tables from its stored row
         ['stats', 0],
       ]);
     } finally {
+      await listener.stop();
       await pool.end();
     }
     await expectEqualToFresh('killed');
