@@ -25,11 +25,12 @@ export function isAccountSql(column: string): string {
 
 // Numbers the ids of `$1` (keys as hex) that have none, and returns every id's number. The SELECT reads the
 // statement's snapshot: an id another writer numbered in the meantime is missing from the answer (asked again).
+// New keys go in in key order, so two writers numbering the same new ids wait for each other in one order.
 const NUMBER_IDS = `WITH k AS (SELECT DISTINCT decode(h, 'hex') AS key FROM unnest($1::text[]) AS h),
   known AS (SELECT i.num, i.key FROM account_ids i JOIN k ON k.key = i.key),
   added AS (INSERT INTO account_ids (num, key)
             SELECT 8 * nextval('account_ids_seq') + get_byte(k.key, 0), k.key FROM k
-             WHERE NOT EXISTS (SELECT 1 FROM known WHERE known.key = k.key)
+             WHERE NOT EXISTS (SELECT 1 FROM known WHERE known.key = k.key) ORDER BY k.key
             ON CONFLICT (key) DO NOTHING RETURNING num, key)
   SELECT num, encode(key, 'hex') AS key FROM known UNION ALL SELECT num, encode(key, 'hex') FROM added`;
 
