@@ -1,8 +1,9 @@
 /**
  * @module Database bytes per transaction (issue 15): the populator loads a devnode chain into an empty schema, then
- * every table's and index's size is printed per transaction, once as loaded and once after `REINDEX` of the two
- * largest tables (what docs/operations.md advises after a load: their B-trees are filled in each account's order and
- * left about half full). Both chains of docs/benchmarks.md, one after the other.
+ * every table's and index's size is printed per transaction (the tables under 1 % together), once as loaded and once
+ * after `REINDEX` of the two largest tables (what docs/operations.md advises after a load: their B-trees are filled
+ * in each account's order and left part full), with the CPU time per transaction the populator and PostgreSQL spent
+ * loading and the projection for mainnet's transactions. Both chains of docs/benchmarks.md, one after the other.
  *
  *   node bench/db-size.ts   (BENCH_DB_SIZE_GENERATIONS=2000 for the default chain, BENCH_DB_SIZE_MAINNET_LIKE=500
  *                            for the mainnet-like one; 0 skips a chain)
