@@ -27,6 +27,7 @@ import { createPool, quoteIdent } from '../src/db/pool.ts';
 import { NodeClient } from '../src/node/client.ts';
 import { fetchGenerations } from '../src/indexer/fetch.ts';
 import { transformGeneration } from '../src/indexer/transform.ts';
+import type { FetchedGeneration } from '../src/indexer/rows.ts';
 import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/db/copy-in.ts';
@@ -51,6 +52,57 @@ const log = pino({ level: 'warn' });
  * a process runs 30–100 × slower, so these chains are short.
  */
 const INSTRUCTIONS = Number(process.env.BENCH_INDEXER_INSTRUCTIONS ?? 500);
+/** (b)'s COPY: each table's main rows (not the few reached through names), one file per table */
+const COPY_TABLES = TABLES.filter((t, i) => TABLES.findIndex((u) => u.table === t.table) === i);
+/** the process that sends (b)'s COPY through a socket (the client side of the bare COPY) */
+const COPY_SENDER = new URL('indexer.lib.copy-send.ts', import.meta.url).pathname;
+const NO_PRIOR_STATE = { query: async () => ({ rows: [] }) } as never;
+/** the ids' numbers (account_transactions) as the populator gives them: 8 × n + the key's tag, in order of appearance */
+const ID_NUMBERS = new Map<string, number>();
+const NUMBERS = {
+  number: (id: string): number => {
+    let num = ID_NUMBERS.get(id);
+    if (num === undefined) ID_NUMBERS.set(id, (num = 8 * (ID_NUMBERS.size + 1) + idKey(id)[0]!));
+    return num;
+  },
+};
+
+/** appendCopyLines adds the COPY text lines of (b)'s rows of these generations to `files`; returns their transactions. */
+async function appendCopyLines(files: Map<string, string[]>, gens: FetchedGeneration[]): Promise<number> {
+  const resolved = await resolveRows(NO_PRIOR_STATE, gens.map(transformGeneration));
+  for (const spec of COPY_TABLES) {
+    const lines = files.get(spec.table)!;
+    for (const row of spec.rows(resolved))
+      lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row, NUMBERS))).join('\t'));
+  }
+  return resolved.transactions.length;
+}
+
+/** writeCopyFiles writes each table's lines to `<dir>/<table>.tsv` and their list (table, columns, file) to a manifest, whose path it returns. */
+function writeCopyFiles(files: Map<string, string[]>, dir: string): string {
+  const manifest = COPY_TABLES.map((spec) => {
+    const file = join(dir, `${spec.table}.tsv`);
+    const lines = files.get(spec.table)!;
+    writeFileSync(file, lines.join('\n') + (lines.length ? '\n' : ''), { mode: 0o644 });
+    return { table: spec.table, columns: spec.columns.map(([name]) => name), file };
+  });
+  const path = join(dir, 'manifest.json');
+  writeFileSync(path, JSON.stringify(manifest));
+  return path;
+}
+
+/** runChild runs `node <args>` with `env` (and PATH) and resolves with its last stdout line. */
+async function runChild(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
+  return out.trim().split('\n').at(-1) ?? '';
+}
 
 async function main(): Promise<void> {
   if (process.env.BENCH_INDEXER_ONLY_INSTRUCTIONS === '1') return onlyInstructions();
@@ -76,19 +128,7 @@ async function main(): Promise<void> {
   const node = new NodeClient({ url: devnode.url, timeoutMs: cfg.nodeTimeoutMs }, log);
   const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-copy-'));
   chmodSync(dir, 0o755);
-  // one file per table: the COPY baseline takes each table's main rows (not the few reached through names)
-  const tables = TABLES.filter((t, i) => TABLES.findIndex((u) => u.table === t.table) === i);
-  const files = new Map(tables.map((t) => [t.table, [] as string[]]));
-  const noPriorState = { query: async () => ({ rows: [] }) } as never;
-  // the ids' numbers (account_transactions) as the populator gives them: 8 × n + the key's tag, in order of appearance
-  const idNumbers = new Map<string, number>();
-  const numbers = {
-    number: (id: string): number => {
-      let num = idNumbers.get(id);
-      if (num === undefined) idNumbers.set(id, (num = 8 * (idNumbers.size + 1) + idKey(id)[0]!));
-      return num;
-    },
-  };
+  const files = new Map(COPY_TABLES.map((t) => [t.table, [] as string[]]));
   let fetchSeconds = 0;
   let clientCpuSeconds = 0;
   let txs = 0;
@@ -100,13 +140,7 @@ async function main(): Promise<void> {
     const gens = await fetchGenerations(node, heights, cfg.fetchConcurrency);
     clientCpuSeconds += ownCpu() - cpuStarted;
     fetchSeconds += (performance.now() - started) / 1000;
-    const resolved = await resolveRows(noPriorState, gens.map(transformGeneration));
-    txs += resolved.transactions.length;
-    for (const spec of tables) {
-      const lines = files.get(spec.table)!;
-      for (const row of spec.rows(resolved))
-        lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row, numbers))).join('\t'));
-    }
+    txs += await appendCopyLines(files, gens);
   }
   // the CPU of the whole loop (fetch, and the untimed transform and encoding) of devnode and client
   const fetchRate = {
@@ -126,11 +160,9 @@ async function main(): Promise<void> {
   const pool = createPool({ databaseUrl: db.url, schema: 'copy_baseline', max: 1 }, log);
   let copySeconds = 0;
   const copyCpu0 = postgresCpu();
-  for (const spec of tables) {
+  const manifest = writeCopyFiles(files, dir);
+  for (const spec of COPY_TABLES) {
     const file = join(dir, `${spec.table}.tsv`);
-    writeFileSync(file, files.get(spec.table)!.join('\n') + (files.get(spec.table)!.length ? '\n' : ''), {
-      mode: 0o644,
-    });
     const columns = spec.columns.map(([name]) => quoteIdent(name)).join(', ');
     const started = performance.now();
     await pool.query(`COPY ${quoteIdent(spec.table)} (${columns}) FROM '${file.replace(/'/g, "''")}'`);
@@ -138,7 +170,6 @@ async function main(): Promise<void> {
   }
   await pool.end();
   files.clear();
-  rmSync(dir, { recursive: true, force: true });
   const copyRate = {
     seconds: copySeconds,
     txPerSecond: txs / copySeconds,
@@ -148,6 +179,18 @@ async function main(): Promise<void> {
   console.log(
     `(b) COPY:      ${copyRate.txPerSecond.toFixed(0)} tx/s, ${copyRate.generationsPerSecond.toFixed(0)} generations/s`,
   );
+  // (b)'s client side: the same rows sent through a socket by a process of their own, as the populator sends them
+  await migrate({ databaseUrl: db.url, schema: 'copy_sent' }, log);
+  const sendCpu0 = postgresCpu();
+  const sent = JSON.parse(
+    await runChild([COPY_SENDER], {
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'copy_sent',
+      BENCH_COPY_MANIFEST: manifest,
+    }),
+  ) as { cpuSeconds: number; seconds: number; bytes: number };
+  const copySender = { ...sent, postgresCpuSeconds: postgresCpu() - sendCpu0 };
+  rmSync(dir, { recursive: true, force: true });
 
   // (c) the populator, alone in a child process
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
@@ -221,6 +264,16 @@ async function main(): Promise<void> {
   console.log(
     `CPU ratios (targets: ≤ 1.6 and ≤ 1.3): populator ÷ baseline client ${cpuRatios.populatorOverClient.toFixed(2)}, PostgreSQL in (c) ÷ bare COPY of its rows ${cpuRatios.postgresOverBareCopy.toFixed(2)} (÷ the chain tables' COPY, earlier runs' baseline: ${cpuRatios.postgresOverCopy.toFixed(2)})`,
   );
+  // the bytes the populator must hand to PostgreSQL are part of the bare COPY: the baseline is then client + sender
+  const withSender = {
+    senderCpuSeconds: copySender.cpuSeconds,
+    bytesPerTx: copySender.bytes / txs,
+    postgresCpuSeconds: copySender.postgresCpuSeconds,
+    populatorOverClientAndSender: populateRate.cpuSeconds / (fetchRate.clientCpuSeconds + copySender.cpuSeconds),
+  };
+  console.log(
+    `(b)'s COPY sent through a socket by its own process: ${withSender.bytesPerTx.toFixed(0)} bytes per tx, sender ${perTx(copySender.cpuSeconds)} of CPU per tx (PostgreSQL receiving ${perTx(copySender.postgresCpuSeconds)}); populator ÷ (baseline client + COPY sender) = ${perTx(populateRate.cpuSeconds)} ÷ (${perTx(fetchRate.clientCpuSeconds)} + ${perTx(copySender.cpuSeconds)}) = ${withSender.populatorOverClientAndSender.toFixed(2)}`,
+  );
   console.log(
     `(c) ÷ min(a, b) = ${ratio.toFixed(2)}; RSS / live heap along the chain (MiB): ${JSON.stringify(rssAlongChain)}`,
   );
@@ -261,6 +314,7 @@ async function main(): Promise<void> {
     ratio,
     coresBound,
     cpuRatios,
+    copySender: withSender,
     database: size,
     instructions,
   };
@@ -303,13 +357,17 @@ async function instructionCounts(databaseUrl: string): Promise<{
   transactions: readonly number[];
   client: readonly number[];
   populator: readonly number[];
+  sender: readonly number[];
   clientPerTx: number;
+  senderPerTx: number;
   populatorPerTx: number;
   populatorOverClient: number;
+  populatorOverClientAndSender: number;
 }> {
   const lengths = [INSTRUCTIONS, 2 * INSTRUCTIONS];
   const client: number[] = [];
   const populator: number[] = [];
+  const sender: number[] = [];
   const transactions: number[] = [];
   for (const length of lengths) {
     const devnode = await startDevnode(length);
@@ -335,6 +393,7 @@ async function instructionCounts(databaseUrl: string): Promise<{
         env,
       );
       populator.push(populated.instructions);
+      sender.push(await countSender(devnode.url, length, databaseUrl, env));
     } finally {
       await devnode.stop();
     }
@@ -345,21 +404,51 @@ async function instructionCounts(databaseUrl: string): Promise<{
   });
   const clientPerTx = perUnit(run(client, 0), run(client, 1));
   const populatorPerTx = perUnit(run(populator, 0), run(populator, 1));
+  const senderPerTx = perUnit(run(sender, 0), run(sender, 1));
   const kilo = (n: number): string => `${(n / 1000).toFixed(0)}k`;
   console.log(
     `instructions per tx (valgrind, chains of ${lengths.join(' and ')} generations, ${transactions.join(' and ')} txs): ` +
-      `baseline client ${kilo(clientPerTx)}, populator ${kilo(populatorPerTx)}; populator ÷ baseline client ` +
-      `${(populatorPerTx / clientPerTx).toFixed(2)} (target ≤ 1.6)`,
+      `baseline client ${kilo(clientPerTx)}, COPY sender ${kilo(senderPerTx)}, populator ${kilo(populatorPerTx)}; ` +
+      `populator ÷ baseline client ${(populatorPerTx / clientPerTx).toFixed(2)} (target ≤ 1.6); populator ÷ (client + ` +
+      `sender) = ${kilo(populatorPerTx)} ÷ (${kilo(clientPerTx)} + ${kilo(senderPerTx)}) = ` +
+      `${(populatorPerTx / (clientPerTx + senderPerTx)).toFixed(2)}`,
   );
   return {
     generations: lengths,
     transactions,
     client,
+    sender,
     populator,
     clientPerTx,
+    senderPerTx,
     populatorPerTx,
     populatorOverClient: populatorPerTx / clientPerTx,
+    populatorOverClientAndSender: populatorPerTx / (clientPerTx + senderPerTx),
   };
+}
+
+/**
+ * countSender counts the instructions of the process that sends (b)'s COPY of the chain up to `top` (the COPY text
+ * made here as (a) makes it, not counted) into a fresh schema.
+ */
+async function countSender(nodeUrl: string, top: number, databaseUrl: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const cfg = loadConfig({ ...TUNING, NODE_URL: nodeUrl, DATABASE_URL: databaseUrl });
+  const node = new NodeClient({ url: nodeUrl, timeoutMs: cfg.nodeTimeoutMs }, log);
+  const files = new Map(COPY_TABLES.map((t) => [t.table, [] as string[]]));
+  for (let from = 0; from <= top; from += cfg.batchSize) {
+    const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
+    await appendCopyLines(files, await fetchGenerations(node, heights, cfg.fetchConcurrency));
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-copy-'));
+  try {
+    const schema = `copy_sent_${top}`;
+    await migrate({ databaseUrl, schema }, log);
+    const manifest = writeCopyFiles(files, dir);
+    return (await countInstructions([COPY_SENDER], { ...env, DATABASE_SCHEMA: schema, BENCH_COPY_MANIFEST: manifest }))
+      .instructions;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 await main();

@@ -23,7 +23,8 @@ import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { contractTx } from '../src/indexer/contract-decoder.ts';
-import { httpGet } from '../src/node/http-get.ts';
+import { httpGet, HttpGetError } from '../src/node/http-get.ts';
+import { retry } from '../src/retry.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
@@ -184,7 +185,13 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
         continue;
       }
       inFlight++;
-      const { status, text } = await httpGet(new URL(`${base}/v2${path}`), 30_000);
+      // a keep-alive socket the node closed as it was reused fails without an answer: a GET may simply go again
+      const { status, text } = await retry(() => httpGet(new URL(`${base}/v2${path}`), 30_000), {
+        attempts: 3,
+        initialMs: 10,
+        maxMs: 100,
+        retryable: (err) => err instanceof HttpGetError && !err.timedOut,
+      });
       if (status !== 200) throw new Error(`${path}: ${status} ${text.slice(0, 200)}`);
       handle(path, parseJson(text));
       requests++;
@@ -516,6 +523,13 @@ async function main(): Promise<void> {
         `${NODES} ideal nodes serve ${(NODES * bound).toFixed(0)} tx/s, which needs ${(NODES * bound * cpu).toFixed(2)} cores at the ` +
         `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
         `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
+    );
+    // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
+    const thread = three.cpuPerTx.populator;
+    console.log(
+      `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's one thread at ` +
+        `${(2.5 * bound * thread).toFixed(2)} of a core at the three-node run's ${(1e6 * thread).toFixed(0)} µs per tx ` +
+        `(it carries at most ${(1 / thread).toFixed(0)} tx/s = ${(1 / thread / bound).toFixed(2)} × one ideal node)`,
     );
   }
   const shape = expectedShape();

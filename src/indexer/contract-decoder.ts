@@ -10,6 +10,7 @@ import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../
 import { innerTx } from '../chain/tx-fields.ts';
 import { contractId } from '../chain/derived-ids.ts';
 import { LRUCache } from 'lru-cache';
+import { withNativeChecksums } from './calldata-checksums.ts';
 import type { Queryable } from '../db/pool.ts';
 import { contractCreateTx } from '../db/queries/contracts.ts';
 import type { NodeClient } from '../node/client.ts';
@@ -61,7 +62,7 @@ export interface BytecodeEncoder {
 }
 
 /** A revert carries the contract's reason as a FATE string, whatever the function returns. */
-const REVERT_DECODER = new ContractByteArrayEncoder();
+const REVERT_DECODER = withNativeChecksums(new ContractByteArrayEncoder());
 
 /** Bytecode remembered by contract id, in characters: the contracts a busy era calls, in a few MiB. */
 const CODE_CACHE_CHARS = 8 * 2 ** 20;
@@ -163,7 +164,9 @@ export class ContractDecoder {
   encoder(code: string): BytecodeEncoder {
     let encoder = this.#encoders.get(code);
     if (!encoder) {
-      encoder = new BytecodeContractCallEncoder(code as `cb_${string}`) as unknown as BytecodeEncoder;
+      encoder = withNativeChecksums(
+        new BytecodeContractCallEncoder(code as `cb_${string}`),
+      ) as unknown as BytecodeEncoder;
       this.#encoders.set(code, encoder, { size: code.length });
     }
     return encoder;

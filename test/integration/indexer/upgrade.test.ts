@@ -12,9 +12,15 @@ import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
 import { idOfKey, txTypeOfCode } from '../../../src/chain/id-key.ts';
+import { stringifyJson } from '../../../src/chain/json.ts';
+import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool, type PoolClient } from '../../../src/db/pool.ts';
+import { fillSignedTransactions } from '../../../src/db/data-steps.ts';
+import { transactionJson } from '../../../src/db/queries/transactions.ts';
+import { transactionByHash as v3TransactionByHash } from '../../../src/db/queries/v3/transactions.ts';
+import { transactionJson as v3TransactionJson } from '../../../src/api/routes/v3/render-tx.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { ID_NUMBER_COLUMNS } from '../../../src/db/queries/account-ids.ts';
 import { callInfoSql } from '../../../src/db/queries/call-info.ts';
@@ -82,6 +88,17 @@ describe('upgrading a stored database derives the new tables from its stored row
       // 0031 dropped it: the transaction at the row's position
       'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
+      // 0087 dropped it: the hash of the micro block at the transaction's position
+      'transactions.micro_block_hash': `(SELECT m.hash FROM "${FRESH}".micro_blocks m
+         WHERE (m.height, m.micro_index) = (a.height, a.micro_index))`,
+      // 0086 dropped them: rendered from the stored form below (fromStored)
+      'transactions.tx': 'a.signed',
+      'transactions.signatures': 'a.signed',
+    };
+    /** the node's JSON columns 0084-0086 replaced by the stored form, rendered from it as the API renders it */
+    const fromStored: Record<string, (v: unknown) => unknown> = {
+      'transactions.tx': (v) => renderStoredTx(v as Buffer).tx,
+      'transactions.signatures': (v) => renderStoredTx(v as Buffer).signatures,
     };
     const keys = new Map(
       (await query<{ num: number; key: Buffer }>(`SELECT num, key FROM "${FRESH}".account_ids`)).map((r) => [
@@ -134,7 +151,9 @@ describe('upgrading a stored database derives the new tables from its stored row
         };
         const select = `SELECT ${kept.map((c) => `${value(c)} AS "${c}"`).join(', ')} FROM "${FRESH}"."${table}" a`;
         const widened = kept.flatMap((c) => {
-          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!, ID_NUMBER_COLUMNS[table] === c) : undefined;
+          const f = source.has(c)
+            ? widen(source.get(c)!, cols.get(c)!, ID_NUMBER_COLUMNS[table] === c)
+            : fromStored[`${table}.${c}`];
           return f ? [[c, f] as const] : [];
         });
         const names = kept.map((c) => `"${c}"`).join(', ');
@@ -147,7 +166,7 @@ describe('upgrading a stored database derives the new tables from its stored row
         await query(
           `INSERT INTO "${schema}"."${table}" (${names})
            SELECT ${names} FROM json_populate_recordset(NULL::"${schema}"."${table}", $1::json)`,
-          [JSON.stringify(rows)],
+          [stringifyJson(rows)],
         );
       }
       await query(
@@ -299,6 +318,56 @@ describe('upgrading a stored database derives the new tables from its stored row
       const [n] = await query<{ n: string }>(`SELECT count(*) AS n FROM before_0012.${table}`);
       expect(Number(n!.n), table).to.be.greaterThan(0);
     }
+  });
+
+  it('a database stored as JSON (before 0084) converts its transactions in place, a killed conversion going on', async () => {
+    await oldSchema('before_0084', '0083_derived_statement_cascade');
+    await copyChain('before_0084', () => false);
+    await oldSchema('before_0084', '0084_transactions_signed');
+    const types = await query<{ t: string }>('SELECT DISTINCT tx_type AS t FROM before_0084.transactions');
+    expect(types.length, 'transaction types stored').to.be.greaterThan(15);
+    // the data step (0085) is killed after its second batch
+    await client.query('SET search_path TO before_0084');
+    let batches = 0;
+    const dying = Object.assign(Object.create(silent) as typeof silent, {
+      info: (_fields: object, msg: string) => {
+        if (msg === 'converting stored transactions' && ++batches === 2) throw new Error('killed');
+      },
+    });
+    await fillSignedTransactions(client as unknown as PoolClient, dying, 40).then(
+      () => expect.fail('the step was not killed'),
+      (err: Error) => expect(err.message).to.equal('killed'),
+    );
+    await client.query('SET search_path TO DEFAULT');
+    const [half] = await query<{ n: string; all: string }>(
+      'SELECT count(signed) AS n, count(*) AS all FROM before_0084.transactions',
+    );
+    expect(Number(half!.n)).to.equal(80);
+    expect(Number(half!.all)).to.be.greaterThan(80);
+    // the next start goes on, drops the JSON and ends with the rows of a fresh load
+    expect(await migrate({ databaseUrl: db.url, schema: 'before_0084' }, silent)).to.include.members([
+      '0085_transactions_signed_fill',
+      '0086_transactions_drop_json',
+      '0087_transactions_without_block_hash',
+    ]);
+    await expectEqualToFresh('before_0084');
+    // and every transaction answers as in the fresh load, in both APIs
+    const hashes = await query<{ hash: string }>('SELECT hash FROM before_0084.transactions');
+    const answersOf = new Map<string, unknown[]>();
+    for (const schema of ['before_0084', FRESH]) {
+      const pool = createPool({ databaseUrl: db.url, schema, max: 1 }, silent);
+      try {
+        const answers = [];
+        for (const { hash } of hashes) {
+          const v3 = await v3TransactionByHash(pool, hash);
+          answers.push((await transactionJson(pool, hash))?.json, v3 && v3TransactionJson(v3));
+        }
+        answersOf.set(schema, answers);
+      } finally {
+        await pool.end();
+      }
+    }
+    expect(answersOf.get('before_0084')).to.deep.equal(answersOf.get(FRESH));
   });
 
   it('a backfill killed mid-way goes on from its last commit in the next process, announcing each batch', async () => {

@@ -4,7 +4,9 @@
  * counts and the miners' totals in step.
  */
 import { isAccountSql } from '../account-ids.ts';
+import { txTypeCode } from '../../../chain/id-key.ts';
 import type { Queryable } from '../../pool.ts';
+import { txTypeNameSql } from '../transactions.ts';
 
 const DAY = 'floor(%s / 86400000)::int';
 
@@ -34,7 +36,8 @@ const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
 const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
-const CHANNEL_AMOUNT = (field: string): string => `coalesce((t.tx->>'${field}')::numeric, 0)`;
+/** code is a transaction type's stored code (transactions.tx_type, 0087). */
+const code = (type: string): number => txTypeCode(type);
 
 /**
  * The range of the batch's heights only: DELTAS takes the exact set once, in its outer query (the estimates of a
@@ -153,17 +156,15 @@ const DELTAS = `
         contributions(
           't.height',
           {
+            // channel_amount: the amount, or the two parties' (final) amounts, the writer read from the tx (0084)
             locked_in_channels: `CASE t.tx_type
-              WHEN 'ChannelCreateTx' THEN ${CHANNEL_AMOUNT('initiator_amount')} + ${CHANNEL_AMOUNT('responder_amount')}
-              WHEN 'ChannelDepositTx' THEN ${CHANNEL_AMOUNT('amount')}
-              WHEN 'ChannelWithdrawTx' THEN -${CHANNEL_AMOUNT('amount')}
-              WHEN 'ChannelCloseMutualTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
-                + ${CHANNEL_AMOUNT('responder_amount_final')} + t.fee)
-              WHEN 'ChannelSettleTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
-                + ${CHANNEL_AMOUNT('responder_amount_final')}) END`,
+              WHEN ${code('ChannelCreateTx')} THEN t.channel_amount
+              WHEN ${code('ChannelDepositTx')} THEN t.channel_amount
+              WHEN ${code('ChannelWithdrawTx')} THEN -t.channel_amount
+              WHEN ${code('ChannelCloseMutualTx')} THEN -(t.channel_amount + t.fee)
+              WHEN ${code('ChannelSettleTx')} THEN -t.channel_amount END`,
           },
-          `transactions t WHERE t.tx_type IN ('ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx',
-             'ChannelCloseMutualTx', 'ChannelSettleTx') AND ${inRange('t.height')}`,
+          `transactions t WHERE t.tx_type IN (${['ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx', 'ChannelCloseMutualTx', 'ChannelSettleTx'].map(code).join(', ')}) AND ${inRange('t.height')}`,
         ),
         contributions('c.height', { contracts_created: '1' }, `contracts c WHERE ${inRange('c.height')}`),
         // what the key block paid (the writer stores the internal transfers first)
@@ -258,7 +259,7 @@ const STATEMENTS = {
        WHERE ${inBatch('m.height')}
       UNION ALL
       SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
-        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
+        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || ${txTypeNameSql('t')})) s(series)
        WHERE ${inBatch('t.height')}
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time

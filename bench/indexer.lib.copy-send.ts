@@ -1,0 +1,54 @@
+/**
+ * @module Child process of bench/indexer.ts: the client side of (b)'s COPY, alone in its process. The bytes the
+ * populator must hand to PostgreSQL through a socket (the COPY text of the chain's rows, which bench/indexer.ts
+ * wrote to files for (b)) are part of the bare COPY, not the populator's own work: this process reads them
+ * (BENCH_COPY_MANIFEST: a JSON list of table, columns and file) and sends them as the populator does (one
+ * `COPY … FROM STDIN` per table over node-postgres, db/copy-in.ts, in chunks of 1000 lines) into DATABASE_SCHEMA.
+ * Prints one JSON line: the CPU seconds of the sends alone (files read and cut before), their wall seconds, bytes.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { createPool } from '../src/db/pool.ts';
+import { copyMany } from '../src/db/queries/bulk-load.ts';
+
+interface CopyFile {
+  readonly table: string;
+  readonly columns: readonly string[];
+  readonly file: string;
+}
+
+const LINES_PER_CHUNK = 1000;
+
+/** chunksOf cuts COPY text after every 1000th line: the CopyData payloads db/copy-in.ts `copyChunks` makes. */
+function chunksOf(text: Buffer): Buffer[] {
+  const chunks: Buffer[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = start;
+    for (let n = 0; n < LINES_PER_CHUNK && end < text.length; n++) {
+      const newline = text.indexOf(10, end);
+      end = newline < 0 ? text.length : newline + 1;
+    }
+    chunks.push(text.subarray(start, end));
+    start = end;
+  }
+  return chunks;
+}
+
+const files = JSON.parse(readFileSync(process.env.BENCH_COPY_MANIFEST!, 'utf8')) as CopyFile[];
+const payloads = files.map((f) => ({ ...f, chunks: chunksOf(readFileSync(f.file)) }));
+const bytes = payloads.reduce((sum, p) => sum + p.chunks.reduce((s, c) => s + c.length, 0), 0);
+const pool = createPool(
+  { databaseUrl: process.env.DATABASE_URL!, schema: process.env.DATABASE_SCHEMA!, max: 1 },
+  pino({ level: 'warn' }),
+);
+const client = await pool.connect();
+const cpu0 = process.cpuUsage();
+const started = performance.now();
+for (const p of payloads) await copyMany(client, p.table, p.columns, p.chunks);
+const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpu0);
+client.release();
+await pool.end();
+process.stdout.write(`${JSON.stringify({ cpuSeconds: (cpu.user + cpu.system) / 1e6, seconds, bytes })}\n`);
