@@ -36,6 +36,11 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** DevnodeChild is a devnode process; `internalUrl` is its internal API (e.g. `/v2/debug/dev/pacing`). */
+export interface DevnodeChild extends Child {
+  readonly internalUrl: string;
+}
+
 /** Child processes still running: killed when the bench process ends early (an error, Ctrl-C, a closed pipe). */
 const running = new Set<ChildProcess>();
 
@@ -58,7 +63,10 @@ export function track(child: ChildProcess): ChildProcess {
  * startDevnodeProcess runs `mdw devnode` with these arguments (e.g. `--generate N --seed S`; mining only on demand, so
  * the chain stays put) and waits for its URL. `stdout` receives the devnode's own output (its log lines).
  */
-export async function startDevnodeProcess(args: readonly string[], stdout?: (text: string) => void): Promise<Child> {
+export async function startDevnodeProcess(
+  args: readonly string[],
+  stdout?: (text: string) => void,
+): Promise<DevnodeChild> {
   const [port, internalPort] = [await freePort(), await freePort()];
   const child = track(
     spawn(
@@ -76,19 +84,19 @@ export async function startDevnodeProcess(args: readonly string[], stdout?: (tex
   let output = '';
   child.stdout!.setEncoding('utf8');
   let exited: ((code: number | null) => void) | undefined;
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, internalUrl] = await new Promise<[string, string]>((resolve, reject) => {
     exited = (code) => reject(new Error(`devnode exited with ${code}`));
     child.once('exit', exited);
     child.stdout!.on('data', (chunk: string) => {
       stdout?.(chunk);
       output += chunk;
-      const match = /devnode external API: (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
+      const match = /devnode external API: (\S+)\s+internal API: (\S+)\r?\n/.exec(output);
+      if (match) resolve([match[1]!, match[2]!]);
     });
   });
   child.off('exit', exited!);
   child.stdout!.resume();
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  return { url, internalUrl, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */

@@ -65,3 +65,13 @@ export async function postgresCpuReader(databaseUrl: string): Promise<() => numb
   const pid = postmasterPid(await dataDirectory(databaseUrl));
   return () => treeCpuSeconds(pid);
 }
+
+/**
+ * machineBusySeconds is the CPU time every core of the machine has been busy so far (`/proc/stat`: all but idle and
+ * I/O wait), whoever used it: over a run, against its wall time × cores, how full the machine was.
+ */
+export function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields as [number, ...number[]];
+  return (user + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
+}

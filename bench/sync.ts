@@ -23,12 +23,13 @@ import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { contractTx } from '../src/indexer/contract-decoder.ts';
-import { httpGet } from '../src/node/http-get.ts';
+import { httpGet, HttpGetError } from '../src/node/http-get.ts';
+import { retry } from '../src/retry.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
-import { startDevnodeProcess, type Child } from './http.lib.ts';
-import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
+import { machineBusySeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
@@ -47,7 +48,7 @@ const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 const cpuOfNodes = (nodes: readonly Child[]): number => nodes.reduce((sum, n) => sum + processCpuSeconds(n.pid), 0);
 
 /** startNode runs `mdw devnode` in its own process and resolves when it serves. */
-function startNode(latencyMs: number): Promise<Child> {
+function startNode(latencyMs: number): Promise<DevnodeChild> {
   return startDevnodeProcess([
     ...['--generate', String(GENERATIONS), '--mainnet-like', '--seed', SEED],
     ...['--latency-ms', String(latencyMs), '--max-concurrent-requests', String(SLOTS)],
@@ -77,10 +78,76 @@ function rate(seconds: number, requests: number, generations: number, transactio
   };
 }
 
+/** PacingCounts are a devnode's counts of its answers (`GET /v2/debug/dev/pacing`, docs/devnode.md). */
+interface PacingCounts {
+  readonly answers: number;
+  readonly answerMs: number;
+  readonly queuedMs: number;
+  readonly overran: number;
+}
+
+async function pacingCounts(node: DevnodeChild): Promise<PacingCounts> {
+  const { status, text } = await httpGet(new URL(`${node.internalUrl}/v2/debug/dev/pacing`), 30_000);
+  if (status !== 200) throw new Error(`pacing counts: ${status} ${text}`);
+  const body = JSON.parse(text) as { answers: number; answer_ms: number; queued_ms: number; overran: number };
+  return { answers: body.answers, answerMs: body.answer_ms, queuedMs: body.queued_ms, overran: body.overran };
+}
+
 /**
- * bareClient (n) reads the whole chain with `SLOTS` requests in flight at each node and nothing else: every
+ * NodeUse is how one node served during a phase: its rate against its ideal (SLOTS ÷ latency), split into how full
+ * its slots were and how long an answer held one against the latency. ofIdeal = slotsBusy × latency ÷ answerMs, so
+ * a rate below the ideal shows whether the client left slots empty (slotsBusy) or the devnode's answers took longer
+ * than the latency (its own CPU, a late event loop: answerMs, overran).
+ */
+interface NodeUse {
+  readonly requestsPerSecond: number;
+  readonly ofIdeal: number;
+  readonly slotsBusy: number;
+  readonly answerMs: number;
+  readonly queuedMs: number;
+  readonly overran: number;
+}
+
+function nodeUse(before: PacingCounts, after: PacingCounts, seconds: number, latencyMs: number): NodeUse {
+  const answers = after.answers - before.answers;
+  const slotMs = after.answerMs - before.answerMs;
+  return {
+    requestsPerSecond: answers / seconds,
+    ofIdeal: answers / seconds / ((SLOTS * 1000) / latencyMs),
+    slotsBusy: slotMs / (SLOTS * seconds * 1000),
+    answerMs: slotMs / answers,
+    queuedMs: (after.queuedMs - before.queuedMs) / answers,
+    overran: after.overran - before.overran,
+  };
+}
+
+/** usesSince reads the nodes' counts now and gives each one's NodeUse since `before`, over `seconds`. */
+async function usesSince(
+  nodes: readonly DevnodeChild[],
+  before: readonly PacingCounts[],
+  seconds: number,
+  latencyMs: number,
+): Promise<NodeUse[]> {
+  const after = await Promise.all(nodes.map(pacingCounts));
+  return after.map((counts, i) => nodeUse(before[i]!, counts, seconds, latencyMs));
+}
+
+function useLine(uses: readonly NodeUse[], latencyMs: number): string {
+  return uses
+    .map(
+      (u, i) =>
+        `node ${i + 1}: ${u.requestsPerSecond.toFixed(0)} of ${((SLOTS * 1000) / latencyMs).toFixed(0)} req/s = ` +
+        `${(100 * u.ofIdeal).toFixed(1)} % of ideal (slots busy ${(100 * u.slotsBusy).toFixed(1)} %, answer ` +
+        `${u.answerMs.toFixed(2)} ms for ${latencyMs}, queued ${u.queuedMs.toFixed(1)} ms, ${u.overran} overran)`,
+    )
+    .join('; ');
+}
+
+/**
+ * bareClient (n) reads the whole chain with 2 × `SLOTS` requests in flight at each node and nothing else: every
  * answer parsed losslessly, its follow-up requests queued (micro blocks after their generation, call infos
- * after their micro block's transactions).
+ * after their micro block's transactions). SLOTS of them wait at the node, so a slot freed is taken at once and
+ * the client's own turnaround (and the loopback) never leaves one empty: the node's rate, whatever the client.
  */
 async function bareClient(urls: readonly string[]): Promise<Rate> {
   const queue: string[] = Array.from({ length: GENERATIONS + 1 }, (_, h) => `/generations/height/${h}`);
@@ -118,7 +185,13 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
         continue;
       }
       inFlight++;
-      const { status, text } = await httpGet(new URL(`${base}/v2${path}`), 30_000);
+      // a keep-alive socket the node closed as it was reused fails without an answer: a GET may simply go again
+      const { status, text } = await retry(() => httpGet(new URL(`${base}/v2${path}`), 30_000), {
+        attempts: 3,
+        initialMs: 10,
+        maxMs: 100,
+        retryable: (err) => err instanceof HttpGetError && !err.timedOut,
+      });
       if (status !== 200) throw new Error(`${path}: ${status} ${text.slice(0, 200)}`);
       handle(path, parseJson(text));
       requests++;
@@ -127,7 +200,7 @@ async function bareClient(urls: readonly string[]): Promise<Rate> {
     }
   };
   const started = performance.now();
-  await Promise.all(urls.flatMap((url) => Array.from({ length: SLOTS }, () => worker(url))));
+  await Promise.all(urls.flatMap((url) => Array.from({ length: 2 * SLOTS }, () => worker(url))));
   return rate((performance.now() - started) / 1000, requests, GENERATIONS + 1, transactions);
 }
 
@@ -137,6 +210,7 @@ async function populate(
   databaseUrl: string,
   schema: string,
   transactions: number,
+  onSyncing: () => Promise<void>,
 ): Promise<Rate & { cpuSeconds: number; peakRssMiB: number }> {
   // BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=…" profiles the populator on the mainnet-like chain
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
@@ -160,20 +234,123 @@ async function populate(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  let syncing: Promise<void> | undefined;
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    // the child has migrated its schema and starts the clock: the other processes' counts start here too
+    if (!syncing && out.includes('syncing\n')) syncing = onSyncing();
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
+  await syncing;
   const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
     seconds: number;
-    cpuSeconds: number;
+    syncCpuSeconds: number;
     nodeRequests: number;
     peakRssMiB: number;
   };
   return {
     ...rate(r.seconds, r.nodeRequests, GENERATIONS + 1, transactions),
-    cpuSeconds: r.cpuSeconds,
+    cpuSeconds: r.syncCpuSeconds,
     peakRssMiB: r.peakRssMiB,
   };
+}
+
+/** CpuPerTx is each party's CPU seconds per transaction during (c). */
+interface CpuPerTx {
+  readonly populator: number;
+  readonly postgres: number;
+  readonly nodes: number;
+}
+
+/**
+ * Bounds is the arithmetic of one (c) run: the ideal node bound, what the populator's one thread and the machine's
+ * cores carry at the run's CPU per transaction, what 0.9 of the ideal would need, and which bound stopped the run.
+ */
+interface Bounds {
+  /** `nodes` ideal nodes: nodes × SLOTS ÷ latency requests per second, at (n)'s requests per transaction */
+  readonly idealRequestsPerSecond: number;
+  readonly idealTxPerSecond: number;
+  /** (c)'s tx/s ÷ the ideal */
+  readonly ofIdeal: number;
+  /** the populator's CPU over its wall time: the share of its one thread's core (it is single-threaded) */
+  readonly populatorCore: number;
+  /** the run's three parties' CPU over (c)'s wall time, and the whole machine's (other jobs included), in cores */
+  readonly runCores: number;
+  readonly machineCores: number;
+  /** tx/s the populator's one thread carries at its CPU per transaction, and the cores at everyone's */
+  readonly threadTxPerSecond: number;
+  readonly coresTxPerSecond: number;
+  /** at 0.9 of the ideal: the populator's thread's share of a core, and the cores all three parties need */
+  readonly at90: { readonly thread: number; readonly cores: number };
+  /** the nodes' slots' mean busy share during (c) */
+  readonly slotsBusy: number;
+  readonly bound: string;
+}
+
+function boundsOf(
+  nodes: number,
+  latencyMs: number,
+  bare: Rate,
+  populated: Rate & { cpuSeconds: number },
+  perTx: CpuPerTx,
+  cores: number,
+  machineCores: number,
+  uses: readonly NodeUse[],
+): Bounds {
+  const idealRequestsPerSecond = (nodes * SLOTS * 1000) / latencyMs;
+  const idealTxPerSecond = nodeBoundTxPerSecond(nodes, latencyMs, bare);
+  const all = perTx.populator + perTx.postgres + perTx.nodes;
+  const populatorCore = populated.cpuSeconds / populated.seconds;
+  const runCores = (all * populated.transactions) / populated.seconds;
+  const slotsBusy = uses.reduce((sum, u) => sum + u.slotsBusy, 0) / uses.length;
+  // the first bound that is (nearly) full names the run's limit
+  const bound =
+    slotsBusy >= 0.9
+      ? 'the node(s): their slots were busy'
+      : populatorCore >= 0.85
+        ? "the populator's one thread"
+        : machineCores >= 0.85 * cores
+          ? `the machine's ${cores} cores (this run's parties and the other jobs)`
+          : 'the populator left slots idle with its thread and the cores not full (its fetching)';
+  return {
+    idealRequestsPerSecond,
+    idealTxPerSecond,
+    ofIdeal: populated.txPerSecond / idealTxPerSecond,
+    populatorCore,
+    runCores,
+    machineCores,
+    threadTxPerSecond: 1 / perTx.populator,
+    coresTxPerSecond: cores / all,
+    at90: { thread: 0.9 * idealTxPerSecond * perTx.populator, cores: 0.9 * idealTxPerSecond * all },
+    slotsBusy,
+    bound,
+  };
+}
+
+/** boundLines prints a run's Bounds: the arithmetic a reader needs to see which bound stops the targets. */
+function boundLines(b: Bounds, perTx: CpuPerTx, nodes: number, latencyMs: number, cores: number): string[] {
+  const us = (seconds: number): string => (1e6 * seconds).toFixed(0);
+  const all = perTx.populator + perTx.postgres + perTx.nodes;
+  const reach = Math.min(b.threadTxPerSecond, b.coresTxPerSecond) / b.idealTxPerSecond;
+  return [
+    `ideal node bound: ${nodes} × ${SLOTS} slots ÷ ${latencyMs} ms = ${b.idealRequestsPerSecond.toFixed(0)} req/s = ` +
+      `${b.idealTxPerSecond.toFixed(0)} tx/s; (c) reached ${(100 * b.ofIdeal).toFixed(0)} % of it, the nodes' slots busy ` +
+      `${(100 * b.slotsBusy).toFixed(0)} % of (c)`,
+    `populator (single-threaded): ${us(perTx.populator)} µs/tx, ${(100 * b.populatorCore).toFixed(0)} % of its core; ` +
+      `its thread carries at most ${b.threadTxPerSecond.toFixed(0)} tx/s at that cost ` +
+      `(${(b.threadTxPerSecond / b.idealTxPerSecond).toFixed(2)} × the ideal)`,
+    `CPU per tx in (c): populator ${us(perTx.populator)}, PostgreSQL ${us(perTx.postgres)}, devnode(s) ${us(perTx.nodes)} ` +
+      `= ${us(all)} µs; cores in use: this run's ${b.runCores.toFixed(2)}, the machine's ${b.machineCores.toFixed(2)} of ` +
+      `${cores}; the ${cores} cores carry at most ${b.coresTxPerSecond.toFixed(0)} tx/s ` +
+      `(${(b.coresTxPerSecond / b.idealTxPerSecond).toFixed(2)} × the ideal)`,
+    `0.9 of the ideal (${(0.9 * b.idealTxPerSecond).toFixed(0)} tx/s) needs the populator's thread at ` +
+      `${b.at90.thread.toFixed(2)} of a core and ${b.at90.cores.toFixed(2)} of the ${cores} cores in all: ` +
+      (reach >= 0.9
+        ? 'within reach here'
+        : `out of reach here (one thread and ${cores} cores carry at most ${reach.toFixed(2)} × the ideal)`),
+    `bound of (c): ${b.bound}`,
+  ];
 }
 
 const hours = (seconds: number): string => `${(seconds / 3600).toFixed(1)} h`;
@@ -224,16 +401,25 @@ async function main(): Promise<void> {
       try {
         for (const n of count > 1 ? [1, count] : [1]) {
           const urls = nodes.slice(0, n).map((x) => x.url);
+          const used = nodes.slice(0, n);
+          const bareCounts = await Promise.all(used.map(pacingCounts));
           const bare = await bareClient(urls);
+          const bareUse = await usesSince(used, bareCounts, bare.seconds, latencyMs);
           const schema = `sync_${schemaIndex++}`;
-          const cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes) };
-          const populated = await populate(urls, db.url, schema, bare.transactions);
+          let cpu0 = { postgres: 0, nodes: 0, machine: 0 };
+          let counts0: PacingCounts[] = [];
+          const populated = await populate(urls, db.url, schema, bare.transactions, async () => {
+            cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes), machine: machineBusySeconds() };
+            counts0 = await Promise.all(used.map(pacingCounts));
+          });
+          const populatedUse = await usesSince(used, counts0, populated.seconds, latencyMs);
           // CPU per transaction of each party in (c): what bounds it when the machine's cores are full
           const perTx = {
             populator: populated.cpuSeconds / bare.transactions,
             postgres: (postgresCpu() - cpu0.postgres) / bare.transactions,
             nodes: (cpuOfNodes(nodes) - cpu0.nodes) / bare.transactions,
           };
+          const machineCores = (machineBusySeconds() - cpu0.machine) / populated.seconds;
           const size = await databaseSize(db.url, schema, bare.transactions);
           const bytes = size.bytes;
           const verified = VERIFY
@@ -253,20 +439,17 @@ async function main(): Promise<void> {
             : undefined;
           const ratio = populated.generationsPerSecond / bare.generationsPerSecond;
           const projected = projectMainnet(populated);
+          const bounds = boundsOf(n, latencyMs, bare, populated, perTx, cores, machineCores, populatedUse);
           console.log(`${n} node(s), ${latencyMs} ms:`);
           console.log(`  ${line('(n) bare client', bare)}`);
+          console.log(`    devnode(s) in (n): ${useLine(bareUse, latencyMs)}`);
           console.log(`  ${line('(c) populator  ', populated)}`);
+          console.log(`    devnode(s) in (c): ${useLine(populatedUse, latencyMs)}`);
           console.log(
-            `  (c) ÷ (n) = ${ratio.toFixed(2)}; populator CPU ${((1e6 * populated.cpuSeconds) / bare.transactions).toFixed(0)} µs/tx ` +
-              `(${((100 * populated.cpuSeconds) / populated.seconds).toFixed(0)} % of a core), peak RSS ${populated.peakRssMiB} MiB; ` +
+            `  (c) ÷ (n) = ${ratio.toFixed(2)}; (c) ÷ ideal node(s) = ${bounds.ofIdeal.toFixed(2)}; peak RSS ${populated.peakRssMiB} MiB; ` +
               `database ${(bytes / bare.transactions).toFixed(0)} bytes/tx`,
           );
-          const cpuPerTx = perTx.populator + perTx.postgres + perTx.nodes;
-          console.log(
-            `  CPU per tx in (c): populator ${(1e6 * perTx.populator).toFixed(0)}, PostgreSQL ${(1e6 * perTx.postgres).toFixed(0)}, ` +
-              `devnode(s) ${(1e6 * perTx.nodes).toFixed(0)} µs: ${cores} cores carry at most ${(cores / cpuPerTx).toFixed(0)} tx/s ` +
-              `(the node bound of ${n} node(s) of ${SLOTS} slots at ${latencyMs} ms: ${nodeBoundTxPerSecond(n, latencyMs, bare).toFixed(0)} tx/s)`,
-          );
+          for (const l of boundLines(bounds, perTx, n, latencyMs, cores)) console.log(`  ${l}`);
           console.log(
             `  mainnet (${MAINNET.generations} generations) projected: ${hours(projected.seconds)} ` +
               `(${hours(projected.fromTransactions)} by its ${MAINNET.transactions} transactions); ` +
@@ -288,7 +471,8 @@ async function main(): Promise<void> {
             projected,
             verified,
             cpuPerTx: perTx,
-            coresBoundTxPerSecond: cores / cpuPerTx,
+            nodeUse: { bare: bareUse, populated: populatedUse },
+            bounds,
           });
         }
       } finally {
@@ -307,17 +491,25 @@ async function main(): Promise<void> {
     ratio: number;
     projected: { seconds: number };
   };
-  type Measured = Run & { cpuPerTx: { populator: number; postgres: number; nodes: number } };
+  type Measured = Run & { cpuPerTx: CpuPerTx; bounds: Bounds; nodeUse: { bare: NodeUse[]; populated: NodeUse[] } };
   const all = runs as unknown as Measured[];
   console.log(
     '\nsummary (targets: (c) ÷ (n) ≥ 0.9; mainnet ≤ 6 h from one node at 20 ms, ≤ 2.5 h from three; three ÷ one ≥ 2.5):',
   );
-  for (const r of all)
+  for (const r of all) {
+    const nOfIdeal = r.nodeUse.bare.reduce((sum, u) => sum + u.ofIdeal, 0) / r.nodeUse.bare.length;
     console.log(
       `  ${r.nodes} node(s) at ${r.latencyMs} ms: (c) ÷ (n) ${r.ratio.toFixed(2)}; mainnet from (c) ${hours(r.projected.seconds)}, ` +
         `node-bound (n) ${hours(projectMainnet(r.bare).seconds)}, ideal node (${r.nodes} × ${SLOTS} slots ÷ ${r.latencyMs} ms) ` +
         `${hours(MAINNET.generations / ((r.nodes * SLOTS * 1000) / r.latencyMs / (r.bare.requests / r.bare.generations)))}`,
     );
+    console.log(
+      `    devnode(s) gave (n) ${(100 * nOfIdeal).toFixed(1)} % of their ideal; (c) got ${(100 * r.bounds.ofIdeal).toFixed(0)} % ` +
+        `of it with the slots busy ${(100 * r.bounds.slotsBusy).toFixed(0)} %, the populator at ` +
+        `${(100 * r.bounds.populatorCore).toFixed(0)} % of its core, the machine at ${r.bounds.machineCores.toFixed(2)} of ` +
+        `${cores} cores; bound: ${r.bounds.bound}`,
+    );
+  }
   const one = all.find((r) => r.nodes === 1 && r.latencyMs === LATENCIES[0]);
   const three = all.find((r) => r.nodes === NODES && NODES > 1);
   if (one && three) {
@@ -331,6 +523,13 @@ async function main(): Promise<void> {
         `${NODES} ideal nodes serve ${(NODES * bound).toFixed(0)} tx/s, which needs ${(NODES * bound * cpu).toFixed(2)} cores at the ` +
         `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
         `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
+    );
+    // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
+    const thread = three.cpuPerTx.populator;
+    console.log(
+      `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's one thread at ` +
+        `${(2.5 * bound * thread).toFixed(2)} of a core at the three-node run's ${(1e6 * thread).toFixed(0)} µs per tx ` +
+        `(it carries at most ${(1 / thread).toFixed(0)} tx/s = ${(1 / thread / bound).toFixed(2)} × one ideal node)`,
     );
   }
   const shape = expectedShape();

@@ -1,27 +1,30 @@
 /**
  * @module What a /v3 transaction page costs per row in the server's CPU, as instructions (valgrind's
- * cachegrind, independent of load): the jsonb's parse as the pg type parser runs it, then ae_mdw's
- * Transaction (`encoded_tx`, `tx` with mdw's fields, its JSON text), over the signed transactions of
+ * cachegrind, independent of load): the stored transaction's rendering (chain/stored-tx.ts, from the bytes the
+ * pg type parser hands over), then ae_mdw's Transaction (`encoded_tx`, `tx` with mdw's fields, its JSON text), over
+ * the signed transactions of
  * a generated devnode chain. Two child runs of different round counts; the difference per row cancels
  * Node's start. `node bench/v3-render.ts` (BENCH_GENERATIONS, default 100); the child mode renders.
  */
 import { generateChain } from '../src/devnode/index.ts';
 import { txJson } from '../src/devnode/views.ts';
-import { parseJson, stringifyJson, type Json } from '../src/chain/json.ts';
+import { parseJson, type Json } from '../src/chain/json.ts';
+import { renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
 import { transactionJson } from '../src/api/routes/v3/render-tx.ts';
 import type { TxRow } from '../src/db/queries/v3/transactions.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 
 const generations = Number(process.env.BENCH_GENERATIONS ?? 100);
 
-/** rows are the chain's transactions as stored: the row's fields, and `tx` as the jsonb text pg hands over. */
-function rows(): { row: Omit<TxRow, 'tx'>; text: string }[] {
+/** rows are the chain's transactions as stored: the row's fields, and the stored form pg hands over. */
+function rows(): { row: Omit<TxRow, 'tx' | 'signatures'>; signed: Buffer }[] {
   const { chain } = generateChain({ generations, seed: 'bench-v3-render' });
   return [...chain.txs.values()]
     .filter((r) => r.blockHash !== undefined)
     .map((r) => {
       const s = parseJson(txJson(r)) as { [k: string]: Json };
       const tx = s.tx as { [k: string]: Json };
+      const { signed } = storedTxColumns(s);
       return {
         row: {
           hash: String(s.hash),
@@ -31,11 +34,11 @@ function rows(): { row: Omit<TxRow, 'tx'>; text: string }[] {
           txIndex: 0,
           microTimeMs: '0',
           txType: String(tx.type),
-          signatures: (s.signatures as string[] | undefined) ?? null,
+          signed: Buffer.from(signed),
           call: null,
           name: null,
         },
-        text: stringifyJson(tx),
+        signed: Buffer.from(signed),
       };
     });
 }
@@ -44,7 +47,7 @@ if (process.env.BENCH_V3_RENDER_ROUNDS !== undefined) {
   const list = rows();
   let bytes = 0;
   for (let r = 0; r < Number(process.env.BENCH_V3_RENDER_ROUNDS); r++)
-    for (const { row, text } of list) bytes += transactionJson({ ...row, tx: parseJson(text) as TxRow['tx'] }).length;
+    for (const { row, signed } of list) bytes += transactionJson({ ...row, ...renderStoredTx(signed) }).length;
   console.log(JSON.stringify({ rows: list.length, bytes }));
 } else {
   if (!valgrindAvailable()) throw new Error('valgrind is needed');

@@ -1,9 +1,13 @@
-/** @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. */
+/**
+ * @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. A file with
+ * a data step of its name (db/data-steps.ts) is followed by that TypeScript step, which commits in batches.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Logger } from '../log.ts';
+import { DATA_STEPS } from './data-steps.ts';
 import { createPool, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -90,6 +94,14 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
       name: m.name,
       up: async () => {
         await client.query(m.sql);
+        const step = DATA_STEPS[m.name];
+        if (step) {
+          // the migrations so far commit; the step commits batch by batch; the rest (and this one's record) run in
+          // a new transaction
+          await client.query('COMMIT');
+          await step(client, log);
+          await client.query('BEGIN');
+        }
       },
     })),
     storage: storageOn(client),
@@ -104,7 +116,8 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
 
 /**
  * migrate creates the schema if needed and applies every pending migration in one transaction
- * (all or nothing), returning the names applied by this call.
+ * (all or nothing; a data step commits the migrations before it and its own batches), returning the names applied
+ * by this call.
  */
 export async function migrate(opts: MigrateOptions, log: Logger): Promise<string[]> {
   const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);

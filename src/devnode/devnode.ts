@@ -11,7 +11,7 @@ import { close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
-import { pacing, type PacingOptions } from './pacing.ts';
+import { pacing, pacingRoute, type PacingOptions } from './pacing.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -126,15 +126,20 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const started = Date.now();
   const chain = makeChain(opts, miner, accounts, log);
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
+  // each listener has its own acceptor pool, as each of a node's listeners does
+  const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
   const external = [...externalRoutes(chain, info), dryRunRoute(chain, '/v2/dry-run')];
-  const internal = [...internalRoutes(chain), dryRunRoute(chain, '/v2/debug/transactions/dry-run')];
+  const internal = [
+    ...internalRoutes(chain),
+    dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
+    pacingRoute(externalPacer),
+  ];
   const withApi = (routes: Route[]): Route[] => [
     ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
-  // each listener has its own acceptor pool, as each of a node's listeners does
-  const externalServer = createJsonServer(withApi(external), log, pacing(opts));
-  const internalServer = createJsonServer(withApi(internal), log, pacing(opts));
+  const externalServer = createJsonServer(withApi(external), log, externalPacer);
+  const internalServer = createJsonServer(withApi(internal), log, internalPacer);
   const host = opts.host ?? '127.0.0.1';
   const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
   const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {

@@ -1,14 +1,19 @@
 /**
- * @module The devnode's realistic HTTP layer (`--latency-ms`, `--max-concurrent-requests`): each request is answered
- * after its latency (±20 % jitter), and at most M requests are served at once while the rest wait their turn in
- * arrival order, as a real node's acceptor pool makes them wait. Benchmarks against it measure how well a client
- * keeps a slow, bounded node busy instead of how fast the devnode answers.
+ * @module The devnode's realistic HTTP layer (`--latency-ms`, `--max-concurrent-requests`): a node whose answer
+ * takes the given latency (±20 % jitter) and that serves at most M requests at once, the rest waiting their turn in
+ * arrival order, as a real node's `http_read` job queue makes them wait. The latency is the node's own time per
+ * answer, from the request's admission to a slot until its answer is written, with the devnode's work inside it
+ * (not added after): a slot is held for max(latency, work). The network between client and node is whatever the
+ * machine's is (loopback here) and comes on top, as it does in front of a real node. So M slots at latency L serve
+ * at most M ÷ L answers per second, and a client reaches that only by keeping requests waiting at the node.
+ * Benchmarks against it measure how well a client keeps a slow, bounded node busy instead of how fast the devnode
+ * answers; `stats` says how close the devnode itself came to that ideal.
  */
 import pLimit from 'p-limit';
-import { sleep } from '../retry.ts';
+import { HttpError, ok, type Route } from './http.ts';
 
 export interface PacingOptions {
-  /** each request is answered after this many milliseconds (±20 %); 0 or absent: at once */
+  /** each answer takes this many milliseconds (±20 %) from its admission; 0 or absent: at once */
   readonly latencyMs?: number;
   /** requests served at once; more wait in a queue (absent: no limit) */
   readonly maxConcurrentRequests?: number;
@@ -16,35 +21,142 @@ export interface PacingOptions {
   readonly random?: () => number;
 }
 
-/** JITTER is the spread of each request's latency around the configured one: ±20 %. */
+/** JITTER is the spread of each answer's latency around the configured one: ±20 %. */
 const JITTER = 0.2;
 
-/** jitteredLatency draws one request's latency: uniform over latencyMs × [0.8, 1.2]. Pure given `random`. */
+/** jitteredLatency draws one answer's latency: uniform over latencyMs × [0.8, 1.2]. Pure given `random`. */
 export function jitteredLatency(latencyMs: number, random: () => number): number {
   return latencyMs * (1 - JITTER + 2 * JITTER * random());
 }
 
-/** Admission runs one request's work when the node would: after its turn in the queue and its latency. */
-export type Admission = <T>(work: () => Promise<T>) => Promise<T>;
+/**
+ * timerCorrection is the next correction (ms taken off each wait) after a timer fired `errorMs` after the time it
+ * was meant for (negative: before): a little of each error is added, so the correction settles where timers fire on
+ * time on average, whatever the event loop's granularity and delay. Kept within [0, maxMs]. Pure.
+ */
+export function timerCorrection(correctionMs: number, errorMs: number, maxMs: number): number {
+  return Math.min(maxMs, Math.max(0, correctionMs + CORRECTION_GAIN * errorMs));
+}
+
+/** CORRECTION_GAIN: the share of each timer's error taken into the correction (a slow, steady average). */
+const CORRECTION_GAIN = 0.05;
+
+/** PacingStats are the counts since the devnode started, for a client to see how close it came to M ÷ L. */
+export interface PacingStats {
+  readonly latencyMs: number;
+  /** null: no limit */
+  readonly maxConcurrentRequests: number | null;
+  /** answers written */
+  readonly answers: number;
+  /** the sum of their times from admission to written: the slot-milliseconds the answers held */
+  readonly answerMs: number;
+  /** the sum of their waits in the queue before admission */
+  readonly queuedMs: number;
+  /** answers whose own work took longer than their latency (the devnode's CPU, not the latency, set their time) */
+  readonly overran: number;
+}
 
 /**
- * pacing returns the admission both listeners put their requests through (each listener gets its own pool),
- * or undefined when the devnode answers at once with no limit (the default, and what tests want).
+ * Pacer admits requests to the node's slots and writes each answer when its latency is up; it keeps the counts of
+ * `stats`. One per listener (a node's listeners have their own pools).
  */
-export function pacing(opts: PacingOptions): Admission | undefined {
-  const latencyMs = opts.latencyMs ?? 0;
-  const slots = opts.maxConcurrentRequests;
-  if (latencyMs <= 0 && slots === undefined) return undefined;
-  if (slots !== undefined && (!Number.isInteger(slots) || slots < 1)) {
-    throw new RangeError(`maxConcurrentRequests must be a positive integer, not ${slots}`);
+export class Pacer {
+  readonly #latencyMs: number;
+  readonly #slots: number | undefined;
+  readonly #limit: pLimit.Limit | undefined;
+  readonly #random: () => number;
+  /** ms taken off each wait so that timers, which fire late on a busy event loop, fire on time on average */
+  #correctionMs = 0;
+  #answers = 0;
+  #answerMs = 0;
+  #queuedMs = 0;
+  #overran = 0;
+
+  constructor(opts: PacingOptions) {
+    const slots = opts.maxConcurrentRequests;
+    if (slots !== undefined && (!Number.isInteger(slots) || slots < 1)) {
+      throw new RangeError(`maxConcurrentRequests must be a positive integer, not ${slots}`);
+    }
+    this.#latencyMs = Math.max(0, opts.latencyMs ?? 0);
+    this.#slots = slots;
+    this.#limit = slots === undefined ? undefined : pLimit(slots);
+    this.#random = opts.random ?? Math.random;
   }
-  const random = opts.random ?? Math.random;
-  const delayed = async <T>(work: () => Promise<T>): Promise<T> => {
-    // the slot is held while the request "takes" its latency: a busy node serves M requests per latency
-    if (latencyMs > 0) await sleep(jitteredLatency(latencyMs, random));
-    return work();
+
+  /**
+   * serve runs `work` (the answer's computation) once a slot is free, and `deliver`s its result when the answer's
+   * latency, counted from admission, is up (at once if the work took longer); the slot is freed after delivery.
+   */
+  serve<T>(work: () => Promise<T>, deliver: (value: T) => void): Promise<void> {
+    const arrived = performance.now();
+    const run = async (): Promise<void> => {
+      const admitted = performance.now();
+      const due = this.#latencyMs > 0 ? admitted + jitteredLatency(this.#latencyMs, this.#random) : admitted;
+      const value = await work();
+      if (performance.now() < due) await this.#until(due);
+      else if (this.#latencyMs > 0) this.#overran++;
+      deliver(value);
+      this.#answers++;
+      this.#answerMs += performance.now() - admitted;
+      this.#queuedMs += admitted - arrived;
+    };
+    return this.#limit ? this.#limit(run) : run();
+  }
+
+  /** stats are the counts so far (see PacingStats). */
+  stats(): PacingStats {
+    return {
+      latencyMs: this.#latencyMs,
+      maxConcurrentRequests: this.#slots ?? null,
+      answers: this.#answers,
+      answerMs: this.#answerMs,
+      queuedMs: this.#queuedMs,
+      overran: this.#overran,
+    };
+  }
+
+  /** #until resolves at `due` (performance.now() time), as near as the event loop allows, on average exactly. */
+  #until(due: number): Promise<void> {
+    return new Promise((resolve) => {
+      // whole milliseconds: Node keeps one timer list per duration, so a handful of lists serve every answer instead
+      // of one new list per fractional wait; the rounding averages out, and the correction takes what does not
+      const wait = Math.max(0, Math.round(due - performance.now() - this.#correctionMs));
+      setTimeout(() => {
+        this.#correctionMs = timerCorrection(this.#correctionMs, performance.now() - due, this.#latencyMs / 2);
+        resolve();
+      }, wait);
+    });
+  }
+}
+
+/**
+ * pacing returns the pacer a listener puts its requests through, or undefined when the devnode answers at once
+ * with no limit (the default, and what tests want).
+ */
+export function pacing(opts: PacingOptions): Pacer | undefined {
+  if ((opts.latencyMs ?? 0) <= 0 && opts.maxConcurrentRequests === undefined) return undefined;
+  return new Pacer(opts);
+}
+
+/**
+ * pacingRoute is `GET /v2/debug/dev/pacing` (internal port): the external listener's PacingStats in the node's
+ * snake_case, so that a benchmark sees how close the devnode came to M ÷ L; 404 when the devnode is not paced.
+ */
+export function pacingRoute(pacer: Pacer | undefined): Route {
+  return {
+    method: 'GET',
+    path: '/v2/debug/dev/pacing',
+    handler: () => {
+      if (!pacer) throw new HttpError(404, 'Pacing is off');
+      const s = pacer.stats();
+      return ok({
+        latency_ms: s.latencyMs,
+        max_concurrent_requests: s.maxConcurrentRequests,
+        answers: s.answers,
+        answer_ms: s.answerMs,
+        queued_ms: s.queuedMs,
+        overran: s.overran,
+      });
+    },
   };
-  if (slots === undefined) return delayed;
-  const limit = pLimit(slots);
-  return (work) => limit(() => delayed(work));
 }

@@ -55,6 +55,23 @@ export function microTxsBody(mb: MicroBlock): string {
   return mb.txsJson;
 }
 
+/**
+ * infoBodies holds each call or GA info's body, by the info object: a transaction gets a new one each time it is
+ * applied (mined, or mined again after a fork), so a cached body never outlives the info it was rendered from.
+ */
+const infoBodies = new WeakMap<object, string>();
+
+/** txInfoBody is a TxInfoObject (`{ga_info}` or `{call_info}`) of a transaction that has one, rendered once. */
+export function txInfoBody(r: TxRecord): string {
+  const [key, info] = r.gaInfo ? ['ga_info', r.gaInfo] : ['call_info', r.callInfo!];
+  let body = infoBodies.get(info);
+  if (body === undefined) {
+    body = stringifyJson({ [key]: info });
+    infoBodies.set(info, body);
+  }
+  return body;
+}
+
 /** accountJson is an Account object. */
 export function accountJson(id: string, a: Account): { [k: string]: Json } {
   const json = { id, balance: jsonInt(a.balance), nonce: a.nonce, payable: true, kind: a.ga ? 'generalized' : 'basic' };

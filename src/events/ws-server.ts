@@ -150,6 +150,8 @@ export class WebsocketServer implements Role {
     this.#unsubscribe = this.#listener.subscribe({
       onNotification: (payload) => {
         const notification = decodeNotification(payload);
+        // a backfill's derived rows change no block: nothing to push
+        if (notification?.derived) return;
         if (notification) this.#feed.notify(notification);
         else log.warn({ payload: payload.slice(0, 200) }, 'ignoring a notification that is not ours');
       },

@@ -6,6 +6,7 @@
  * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
  * failing area never stops the chain from being followed.
  */
+import { notifyCommitted } from '../db/notify.ts';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import {
   advanceBackfill,
@@ -116,6 +117,8 @@ export interface DeriveBackfillDeps {
   readonly detector?: AexnDetector;
   /** heights derived per transaction */
   readonly batchHeights: number;
+  /** the schema whose servers hear of each batch (their cached statistics and answers) */
+  readonly schema: string;
   readonly metrics?: Pick<IndexerMetrics, 'derivePendingHeights' | 'deriveFailing'>;
 }
 
@@ -160,6 +163,7 @@ export class DeriveBackfill {
         if (from <= to) await derive.stored(client, from, to, { rules, detector });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
+        if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });
       });
     } catch (err) {
       await recordFailure(pool, job.area, errorMessage(err));

@@ -83,6 +83,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       rules: transferRules,
       detector: contractReaders(cfg, pool, node).aexn,
       batchHeights: cfg.batchSize,
+      schema: cfg.databaseSchema,
       metrics,
     });
     const follower = new Follower({

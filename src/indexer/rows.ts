@@ -1,5 +1,6 @@
 /** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
 import type { Json } from '../chain/json.ts';
+import type { StoredTxColumns } from '../chain/stored-tx.ts';
 import type { NameReference } from '../chain/tx-fields.ts';
 import type { AexnFindings, AexnRows } from './aexn-rows.ts';
 
@@ -68,15 +69,13 @@ export interface MicroBlockRow {
   header: JsonObject;
 }
 export interface TransactionRow extends TxPosition {
-  microBlockHash: string;
   microTimeMs: bigint;
   txType: string;
   fee: string;
-  signatures: string[] | null;
-  size: number;
+  /** the node's tx object (not written: `stored` holds it) */
   tx: JsonObject;
-  /** `tx` as compact JSON, made once for the size and the jsonb column */
-  txJson: string;
+  /** the signed transaction's stored form and the columns read from it (chain/stored-tx.ts) */
+  stored: StoredTxColumns;
 }
 export interface AccountTxRow extends TxPosition {
   account: string;

@@ -41,6 +41,9 @@ export interface TableSpec<R> extends TableColumns<R> {
   readonly needsState?: boolean;
 }
 
+/** byteaHex is a bytea value for COPY's text format (`\x…`; copyText escapes the backslash). */
+const byteaHex = (bytes: Uint8Array): string =>
+  `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')}`;
 const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifyJson(v));
 const pos = <R extends { height: number; microIndex: number; txIndex: number }>(): Column<R>[] => [
   ['height', 'int', (r) => r.height],
@@ -88,13 +91,14 @@ export const TABLES: readonly TableSpec<unknown>[] = [
   spec<TransactionRow>('transactions', (b) => b.transactions, [
     ['hash', 'text', (r) => r.txHash],
     ...pos<TransactionRow>(),
-    ['micro_block_hash', 'text', (r) => r.microBlockHash],
     ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()],
-    ['tx_type', 'text', (r) => r.txType],
+    ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
     ['fee', 'numeric', (r) => r.fee],
-    ['signatures', 'text[]', (r) => (r.signatures === null ? null : r.signatures.join(' '))],
-    ['size', 'int', (r) => r.size],
-    ['tx', 'jsonb', (r) => r.txJson],
+    ['size', 'int', (r) => r.stored.size],
+    ['signed', 'bytea', (r) => byteaHex(r.stored.signed)],
+    ['gas', 'numeric', (r) => r.stored.gas],
+    ['inner_type', 'text', (r) => r.stored.innerType],
+    ['channel_amount', 'numeric', (r) => r.stored.channelAmount],
   ]),
   spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns),
   spec<ContractRow>(

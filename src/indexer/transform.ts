@@ -1,7 +1,7 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
-import { isJsonObject, stringifyJson, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
+import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
 import { createdIds, innerTx, nameReferences, referencedIds } from '../chain/tx-fields.ts';
-import { signedTxSize } from '../chain/tx-size.ts';
+import { storedTxColumns } from '../chain/stored-tx.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 import { aexnRows } from './aexn-rows.ts';
 
@@ -84,17 +84,13 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       if (!isJsonObject(tx)) throw new TypeError(`transaction ${String(signed.hash)} has no tx object`);
       const pos: TxPosition = { height, microIndex, txIndex, txHash: str(signed.hash) };
       const txType = str(tx.type);
-      const txJson = stringifyJson(tx);
       rows.transactions.push({
         ...pos,
-        microBlockHash: mbHash,
         microTimeMs,
         txType,
         fee: intText(tx.fee),
-        signatures: Array.isArray(signed.signatures) ? signed.signatures.map((s) => str(s)) : null,
-        size: signedTxSize(signed, txJson),
         tx,
-        txJson,
+        stored: storedTxColumns(signed),
       });
       // derived ids (hashes of decoded ids) are computed once for the account rows and the domain rows
       const created = new Map(effectiveTxs(tx).map((t) => [t, createdIds(t)]));

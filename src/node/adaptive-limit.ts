@@ -2,10 +2,13 @@
  * @module How many requests to keep in flight at one node: as many as it serves at once, found from what the
  * client sees. A node with M slots and latency N answers M requests per N; asking more only makes them queue,
  * and queueing shows as a longer round trip. Every window of about one round of answers the limit is scaled by
- * 1.25 × baseline ÷ average round trip (the gradient, capped at 1) plus a small headroom, damped: it grows
- * while round trips stay near the baseline and settles somewhat above the node's slot count, so the node's
- * slots never wait for us. The baseline is the lowest window average seen (averages, so the node's jitter does
- * not read as queueing). Pure apart from the clock the caller passes.
+ * 1.25 × baseline ÷ the window's fastest round trip (the gradient, capped at 1) plus a small headroom, damped: it
+ * grows while round trips stay near the baseline and settles somewhat above the node's slot count, so the node's
+ * slots never wait for us. The fastest answer of a window, not its average: requests queued at the node make every
+ * answer late, the fastest too, while the client's own stalls (a synchronous stretch of decoding, a loaded machine)
+ * make late only the answers that arrive during them; read as queueing they shrank the limit below the node's slots
+ * and left those idle. The baseline is the lowest lower quartile of a window seen (not one answer: a single small,
+ * fast answer would make every later window look queued). Pure apart from the clock the caller passes.
  */
 
 export interface AdaptiveLimitOptions {
@@ -23,6 +26,12 @@ export interface AdaptiveLimitOptions {
  */
 const TOLERANCE = 1.25;
 
+/** lowerQuartile is the round trip a quarter of `values` are at or below (values not empty). Pure. */
+export function lowerQuartile(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 4)]!;
+}
+
 /** AdaptiveLimit tracks one node's concurrency limit from the round trips of its answers. */
 export class AdaptiveLimit {
   readonly #min: number;
@@ -30,8 +39,8 @@ export class AdaptiveLimit {
   readonly #headroom: number;
   #limit: number;
   #baselineMs = Infinity;
-  #windowSum = 0;
-  #windowCount = 0;
+  /** the round trips of the window so far */
+  #window: number[] = [];
   #windowPeak = 0;
   #inFlight = 0;
   /** until the first window that shows queueing the limit grows by half per window (a fresh start is quick) */
@@ -73,20 +82,18 @@ export class AdaptiveLimit {
   finished(ms?: number): void {
     this.#inFlight--;
     if (ms === undefined) return;
-    this.#windowSum += ms;
-    this.#windowCount++;
-    if (this.#windowCount >= Math.max(8, this.limit)) this.#adjust();
+    this.#window.push(ms);
+    if (this.#window.length >= Math.max(8, this.limit)) this.#adjust();
   }
 
   #adjust(): void {
-    const average = this.#windowSum / this.#windowCount;
+    const fastest = Math.min(...this.#window);
     // a window the limit did not bound (the client asked less) says nothing about the node's capacity
     const bound = this.#windowPeak >= this.limit;
-    this.#windowSum = 0;
-    this.#windowCount = 0;
+    this.#baselineMs = Math.min(this.#baselineMs, lowerQuartile(this.#window));
+    this.#window = [];
     this.#windowPeak = this.#inFlight;
-    this.#baselineMs = Math.min(this.#baselineMs, average);
-    const gradient = Math.min(1, Math.max(0.5, (TOLERANCE * this.#baselineMs) / average));
+    const gradient = Math.min(1, Math.max(0.5, (TOLERANCE * this.#baselineMs) / fastest));
     if (!bound && gradient >= 1) return;
     if (this.#slowStart && gradient >= 1) {
       this.#limit = Math.min(this.#max, this.#limit * 1.5);

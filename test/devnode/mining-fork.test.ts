@@ -123,6 +123,26 @@ describe('devnode mining and forks over HTTP', () => {
     const before = await Promise.all(Array.from({ length: 13 }, (_, h) => t!.get(`/v2/generations/height/${h}`)));
     const movedMicro = before[11]!.body.micro_blocks[0];
     const movedTxs = (await t.get(`/v2/micro-blocks/hash/${movedMicro}/transactions`)).body.transactions;
+    // every answer the fork changes, asked (and so rendered and cached) before it
+    const answers = async (node: TestNode): Promise<string[]> => {
+      const texts: string[] = [];
+      for (let h = 8; h <= 12; h++) {
+        const generation = await node.get(`/v2/generations/height/${h}`);
+        texts.push(generation.text);
+        for (const mh of generation.body.micro_blocks as string[]) {
+          texts.push((await node.get(`/v2/micro-blocks/hash/${mh}/header`)).text);
+          const txs = await node.get(`/v2/micro-blocks/hash/${mh}/transactions`);
+          texts.push(txs.text);
+          for (const tx of txs.body.transactions) {
+            texts.push((await node.get(`/v2/transactions/${tx.hash}`)).text);
+            texts.push((await node.get(`/v2/transactions/${tx.hash}/info`)).text);
+          }
+        }
+      }
+      return texts;
+    };
+    const beforeTexts = await answers(t);
+    expect(beforeTexts.filter((text) => text.startsWith('{"call_info"'))).to.not.have.lengthOf(0);
 
     const fork = await t.postInternal('/v2/debug/dev/fork', { depth: 3 });
     expect(fork.status, fork.text).to.equal(200);
@@ -145,6 +165,11 @@ describe('devnode mining and forks over HTTP', () => {
     try {
       await twin.postInternal('/v2/debug/dev/fork', { depth: 3 });
       expect((await twin.get('/v2/generations/height/12')).body).to.deep.equal(after[12]!.body);
+      // the answers cached before the fork were dropped with it: byte for byte what a devnode that never served
+      // them before renders
+      const afterTexts = await answers(t);
+      expect(afterTexts).to.not.deep.equal(beforeTexts);
+      expect(afterTexts).to.deep.equal(await answers(twin));
     } finally {
       await twin.node.stop();
     }

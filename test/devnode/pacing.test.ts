@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { jitteredLatency, pacing } from '../../src/devnode/pacing.ts';
+import { jitteredLatency, pacing, Pacer, timerCorrection } from '../../src/devnode/pacing.ts';
+import { sleep } from '../../src/retry.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 const N = 50;
@@ -16,6 +17,14 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** served runs `work` through the pacer and resolves with the ms from the call until its delivery. */
+async function served(pacer: Pacer, work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  let delivered = NaN;
+  await pacer.serve(work, () => (delivered = performance.now()));
+  return delivered - started;
+}
+
 describe('devnode --latency-ms and --max-concurrent-requests', () => {
   it('jitters each latency uniformly over ±20 %', () => {
     expect(jitteredLatency(100, () => 0)).to.equal(80);
@@ -26,6 +35,51 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
   it('answers at once and without a limit by default, and refuses a limit below 1', () => {
     expect(pacing({})).to.equal(undefined);
     expect(() => pacing({ maxConcurrentRequests: 0 })).to.throw(RangeError);
+  });
+
+  it("corrects its timers by a little of each one's error, never below 0 or above the cap", () => {
+    expect(timerCorrection(0, 2, 10)).to.be.closeTo(0.1, 1e-9); // fired 2 ms late: wait 0.1 ms less next time
+    expect(timerCorrection(1, -2, 10)).to.be.closeTo(0.9, 1e-9); // fired early: wait longer
+    expect(timerCorrection(0, -5, 10)).to.equal(0);
+    expect(timerCorrection(9.99, 100, 10)).to.equal(10);
+    // a timer that is always 1 ms late is, after enough answers, corrected to fire on time
+    let correction = 0;
+    for (let i = 0; i < 500; i++) correction = timerCorrection(correction, 1 - correction, 10);
+    expect(correction).to.be.closeTo(1, 0.01);
+  });
+
+  it('counts the work inside the latency: work shorter than it does not lengthen the answer, longer work does', async () => {
+    const L = 4 * N;
+    const pacer = new Pacer({ latencyMs: L, random: () => 0.5 });
+    // lower bounds exact; the upper ones leave 2 N for a loaded machine's late timers, and still exclude latency + work
+    const short = await served(pacer, () => sleep(3 * N));
+    expect(short).to.be.at.least(L - 1);
+    expect(short).to.be.below(L + 2 * N); // not L + work (L + 3 N)
+    const long = await served(pacer, () => sleep(6 * N));
+    expect(long).to.be.at.least(6 * N - 1);
+    expect(long).to.be.below(6 * N + 2 * N); // not L + work (10 N)
+    const stats = pacer.stats();
+    expect(stats.answers).to.equal(2);
+    expect(stats.overran).to.equal(1);
+    expect(stats.answerMs).to.be.at.least(L + 6 * N - 2);
+  });
+
+  it('holds each of M slots for the latency: 3 M answers take three latencies, and its counts say so', async () => {
+    const M = 4;
+    const L = 2 * N;
+    const pacer = new Pacer({ latencyMs: L, maxConcurrentRequests: M, random: () => 0.5 });
+    const started = performance.now();
+    const times = await Promise.all(Array.from({ length: 3 * M }, () => served(pacer, () => Promise.resolve())));
+    const all = performance.now() - started;
+    expect(all).to.be.at.least(3 * L - 1);
+    // the first M in one latency, the last M after three
+    expect(Math.min(...times)).to.be.at.least(L - 1);
+    expect(Math.max(...times)).to.be.at.least(3 * L - 1);
+    const stats = pacer.stats();
+    expect(stats).to.include({ latencyMs: L, maxConcurrentRequests: M, answers: 3 * M, overran: 0 });
+    // each answer held its slot for about L (timers corrected towards it), and 2 M of them waited L or 2 L first
+    expect(stats.answerMs / stats.answers).to.be.within(L - 1, 1.5 * L);
+    expect(stats.queuedMs).to.be.at.least(M * L + M * 2 * L - 2 * M);
   });
 
   it(`answers each request after about N ms (p50 within 20 % of N = ${N} beyond an unpaced node's)`, async () => {
@@ -43,6 +97,12 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
       expect(median(times) - median(baseline)).to.be.within(0.8 * N, 1.2 * N);
       // the jitter spreads them: not all the same
       expect(Math.max(...times) - Math.min(...times)).to.be.greaterThan(0.1 * N);
+      // the internal port reports the external listener's counts; an unpaced devnode has none
+      const stats = await paced.getInternal('/v2/debug/dev/pacing');
+      expect(stats.status).to.equal(200);
+      expect(stats.body).to.include({ latency_ms: N, max_concurrent_requests: null, answers: 25, overran: 0 });
+      expect(Number(stats.body.answer_ms) / 25).to.be.at.least(0.8 * N);
+      expect((await unpaced.getInternal('/v2/debug/dev/pacing')).status).to.equal(404);
     } finally {
       await paced.node.stop();
       await unpaced.node.stop();

@@ -139,6 +139,35 @@ describe('devnode rejections over HTTP', () => {
     expect((await t.post('/v2/key-blocks/current', {})).status).to.equal(405);
   });
 
+  it('answers unknown paths 404, a known path with another method 405, and bad or unknown hashes 400 and 404', async () => {
+    const top = (await t.get('/v2/key-blocks/current')).body;
+    const asked = async (path: string, post = false) => {
+      const reply = post ? await t.post(path, {}) : await t.get(path);
+      return [reply.status, reply.text];
+    };
+    expect(await asked('/v2/nothing')).to.deep.equal([404, '{"reason":"Not found"}']);
+    expect(await asked('/v2')).to.deep.equal([404, '{"reason":"Not found"}']);
+    expect(await asked('/v2/micro-blocks/hash/x/nothing')).to.deep.equal([404, '{"reason":"Not found"}']);
+    expect(await asked('/v2/status', true)).to.deep.equal([405, '{"reason":"Method not allowed"}']);
+    expect((await t.get('/v2/status/')).status).to.equal(200); // a trailing slash is the same path
+    expect((await t.get('/api')).status).to.equal(200);
+    expect((await t.getInternal('/api')).status).to.equal(200);
+    // the top key block's hash asked as a micro block, a key block and a generation; a hash with a wrong checksum
+    const kh: string = top.hash;
+    const bad = `${kh.slice(0, -1)}${kh.endsWith('1') ? '2' : '1'}`;
+    expect(await asked(`/v2/micro-blocks/hash/${kh}/header`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+    expect((await t.get(`/v2/key-blocks/hash/${kh}`)).text).to.equal((await t.get('/v2/key-blocks/current')).text);
+    expect(await asked(`/v2/key-blocks/hash/${bad}`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+    expect(await asked(`/v2/generations/hash/${bad}`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+    const unknown = encode('kh', new Uint8Array(32).fill(7));
+    expect(await asked(`/v2/key-blocks/hash/${unknown}`)).to.deep.equal([404, '{"reason":"Block not fond"}']);
+    expect(await asked(`/v2/transactions/${encode('th', new Uint8Array(32).fill(7))}`)).to.deep.equal([
+      404,
+      '{"reason":"Transaction not found"}',
+    ]);
+    expect(await asked(`/v2/transactions/${kh}`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+  });
+
   it('answers /transactions/{th}/info for pending, plain and contract transactions', async () => {
     const [owner] = t.accounts as [MemoryAccount];
     const built = await t.postInternal('/v2/debug/contracts/create', {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../support/wait.ts';
@@ -14,10 +15,11 @@ interface DevRun {
   readonly dir: string;
 }
 
-function startDev(): DevRun {
+function startDev(extra: readonly string[] = []): DevRun {
   const dir = mkdtempSync(join(tmpdir(), 'mdw-dev-'));
   const args = [
     'dev',
+    ...extra,
     '--data-dir',
     dir,
     '--no-traffic',
@@ -78,8 +80,12 @@ describe('mdw dev (the binary)', function () {
   });
 
   it('runs twice side by side on ports it prints, loopback only, and Ctrl-C stops each with one line and status 0', async () => {
+    // the second with a hard fork at height 2 that creates an account, as Minerva's file did on mainnet
+    const newcomer = MemoryAccount.generate().address;
+    const forks = join(mkdtempSync(join(tmpdir(), 'mdw-dev-forks-')), 'forks.json');
+    writeFileSync(forks, JSON.stringify({ 1: 0, 2: { height: 2, accounts: { [newcomer]: 5 } } }));
     // one after the other: a first start may create the postgres user, which two at once would race for
-    for (const run of [startDev(), startDev()]) {
+    for (const run of [startDev(), startDev(['--hard-forks', forks])]) {
       runs.push(run);
       await waitFor('mdw dev to print its URLs', () => /environment is up/.test(run.output()), 60_000, 100).catch(
         (err: Error) => {
@@ -116,6 +122,19 @@ describe('mdw dev (the binary)', function () {
       expect(v3.mdw_height, JSON.stringify(v3)).to.be.at.least(1);
       expect(v3.mdw_version).to.be.a('string');
     }
+    // the forked devnode's middleware was given the fork's file: its transfer at the fork's key block
+    const minerva = `${urls[1]!.v3.replace(/status$/, '')}transfers?kind=accounts_minerva`;
+    let transfers: { data?: { account_id: string; amount: unknown; height: number }[] } = {};
+    await waitFor(
+      'the hard fork transfer',
+      async () => {
+        transfers = (await (await fetch(minerva).catch(() => undefined))?.json().catch(() => ({}))) ?? {};
+        return (transfers.data?.length ?? 0) > 0;
+      },
+      60_000,
+      200,
+    );
+    expect(transfers.data!.map((t) => [t.account_id, String(t.amount), t.height])).to.deep.equal([[newcomer, '5', 2]]);
     for (const run of runs) {
       const before = run.output().length;
       // as a terminal's Ctrl-C: the signal goes to every process of the foreground group

@@ -2,13 +2,14 @@
 import { Command, Flags } from '@oclif/core';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
-import { DEV_DEFAULTS } from '../../config.ts';
+import type { HardForkFile } from '../../chain/hard-forks.ts';
+import { DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES } from '../../config.ts';
 import { configFromEnv } from '../env.ts';
 import { freePort } from '../free-port.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
@@ -53,6 +54,10 @@ export default class Dev extends Command {
       default: 3000,
       min: 100,
     }),
+    'hard-forks': Flags.string({
+      description:
+        "the devnode's protocol schedule with hard forks, a file as for `mdw devnode --hard-forks`; the middleware is given the forks' accounts and contracts files",
+    }),
     traffic: Flags.boolean({
       description: 'post a little traffic (spends, an oracle round trip, a name claim)',
       default: true,
@@ -66,7 +71,14 @@ export default class Dev extends Command {
     if (!flags['own-group']) {
       this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
     }
-    const { startDevnode, genesisAccountsJson } = await import('../../devnode/index.ts');
+    const { startDevnode, genesisAccountsJson, hardForkFilesJson, parseHardForkSchedule } =
+      await import('../../devnode/index.ts');
+    let hardForks;
+    try {
+      if (flags['hard-forks']) hardForks = parseHardForkSchedule(await readFile(flags['hard-forks'], 'utf8'));
+    } catch (err) {
+      this.error((err as Error).message, { exit: 2 });
+    }
     const { startPopulator } = await import('../../indexer/populator.ts');
     const { startServer } = await import('../../api/server.ts');
     const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
@@ -99,10 +111,25 @@ export default class Dev extends Command {
           internalPort: flags['node-internal-port'],
           keyBlockIntervalMs: flags['key-block-interval'],
           microBlockIntervalMs: flags['micro-block-interval'],
+          ...(hardForks ? { hardForks } : {}),
         },
         log.child({ component: 'devnode' }),
       );
       roles.push(devnode);
+      // the forks' accounts and contracts as the node's files, for the hard-fork transfers
+      const forkFiles: Record<string, string> = {};
+      if (hardForks) {
+        const dir = join(tmpdir(), `mdw-dev-forks-${process.pid}`);
+        await mkdir(dir, { recursive: true });
+        for (const [file, text] of Object.entries(hardForkFilesJson(devnode.chain.schedule)) as [
+          HardForkFile,
+          string,
+        ][]) {
+          const path = join(dir, `${file}.json`);
+          await writeFile(path, text);
+          forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
+        }
+      }
       // the devnode's reward rules (unless REWARD_RULES says otherwise) and genesis accounts, for the internal transfers
       const genesisFile = join(tmpdir(), `mdw-dev-genesis-${process.pid}.json`);
       await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
@@ -110,6 +137,7 @@ export default class Dev extends Command {
         {
           ...overrides,
           GENESIS_ACCOUNTS_FILE: genesisFile,
+          ...forkFiles,
           DATABASE_URL: databaseUrl,
           NODE_URL: devnode.externalUrl,
           NODE_INTERNAL_URL: devnode.internalUrl,

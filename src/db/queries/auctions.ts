@@ -4,6 +4,7 @@
  * name. The auction's entry (NAE) is its last bid: bidder, bid, and the auction end after it.
  */
 import type { Queryable } from '../pool.ts';
+import { renderPlaceholders } from './stored-tx-json.ts';
 import { RAW_TX_JSON, type Window } from './transactions.ts';
 
 /** How /names/auctions/active orders and filters. */
@@ -58,7 +59,7 @@ export async function runningAuctions(db: Queryable, top: number, f: AuctionFilt
        ${RUNNING} ORDER BY ${ORDERS[f.sort][f.reverse ? 1 : 0]} LIMIT $3 OFFSET $4`,
     [top, f.length ?? null, w.limit, w.offset],
   );
-  return rows.map((r) => r.json);
+  return rows.map((r) => renderPlaceholders(r.json));
 }
 
 /** countRunningAuctions counts the auctions running at `top` (the filter's length applies). */
@@ -93,7 +94,7 @@ export async function latestAuction(db: Queryable, name: string, w: Window): Pro
        FROM c ${ENTRY_OF_CLAIM}`,
     [name, w.limit, w.offset],
   );
-  return rows[0];
+  return rows[0] && { entry: rows[0].entry, bids: rows[0].bids.map(renderPlaceholders) };
 }
 
 /** bidsOfAccount pages an account's claims and bids in auctions, newest first, each with its auction's entry. */
@@ -113,5 +114,5 @@ export async function bidsOfAccount(db: Queryable, account: string, w: Window): 
       ORDER BY b.height DESC, b.micro_index DESC, b.tx_index DESC`,
     [account, w.limit, w.offset],
   );
-  return rows.map((r) => r.json);
+  return rows.map((r) => renderPlaceholders(r.json));
 }

@@ -1,6 +1,7 @@
 /** @module SQL for key blocks, micro blocks and generations: the reads, and the deletes of whole heights. */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
+import { renderPlaceholders } from './stored-tx-json.ts';
 import { RAW_TX_JSON } from './transactions.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
@@ -175,7 +176,7 @@ export async function newGenerationsJson(
        FROM key_blocks k WHERE k.height BETWEEN $1 AND $2 ORDER BY k.height LIMIT $3 OFFSET $4`,
     [from, to, w.limit, w.offset],
   );
-  return rows;
+  return rows.map((r) => ({ height: r.height, json: renderPlaceholders(r.json) }));
 }
 
 /** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */

@@ -2,8 +2,12 @@
  * @module derive_backfill (migration 0080): the derived areas some stored heights still lack, and the
  * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
  */
-import type { Json } from '../../chain/json.ts';
+import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
 import type { Queryable } from '../pool.ts';
+import { microBlockHashSql } from './transactions.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
 export interface PendingBackfill {
@@ -86,6 +90,10 @@ export async function storedKeyBlockTargets(
   return rows.map((r) => ({ height: r.height, target: r.target ?? '0' }));
 }
 
+const CONTRACT_TXS = ['ContractCallTx', 'ContractCreateTx'];
+/** The types whose fees need the stored transaction: contract txs (gas) and the wrappers of any tx. */
+const FEE_WALKED = [...CONTRACT_TXS, 'GAMetaTx', 'PayingForTx'];
+
 /**
  * replaceGenerationFees writes generation_fees of the stored heights from..to from their stored
  * transactions as the populator counts them (indexer/internal-transfers.ts `generationFees`): every fee,
@@ -93,22 +101,37 @@ export async function storedKeyBlockTargets(
  */
 export async function replaceGenerationFees(db: Queryable, from: number, to: number): Promise<void> {
   await db.query('DELETE FROM generation_fees WHERE height BETWEEN $1 AND $2', [from, to]);
+  // the fee column suffices but for contract txs (gas) and wrappers (their inner tx's fee and gas), whose stored
+  // transactions are rendered here (the binary form has no SQL reader)
+  const [plain, special] = await Promise.all([
+    db.query<{ height: number; fees: string }>(
+      `SELECT height, sum(fee)::text AS fees FROM transactions
+        WHERE height BETWEEN $1 AND $2 AND tx_type <> ALL($3::smallint[]) GROUP BY height`,
+      [from, to, FEE_WALKED.map(txTypeCode)],
+    ),
+    db.query<{ height: number; signed: Buffer; gas_used: Json | null }>(
+      `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used
+         FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
+        WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::smallint[])`,
+      [from, to, FEE_WALKED.map(txTypeCode)],
+    ),
+  ]);
+  const fees = new Map<number, bigint>(plain.rows.map((r) => [r.height, BigInt(r.fees)]));
+  for (const r of special.rows) {
+    let paid = 0n;
+    for (let tx: Json | undefined = renderStoredTx(r.signed).tx; isJsonObject(tx); tx = innerTx(tx)) {
+      paid += tx.fee === undefined ? 0n : toBigInt(tx.fee);
+      if (CONTRACT_TXS.includes(String(tx.type)))
+        paid += (r.gas_used === null ? 0n : toBigInt(r.gas_used)) * toBigInt(tx.gas_price ?? 0);
+    }
+    fees.set(r.height, (fees.get(r.height) ?? 0n) + paid);
+  }
   await db.query(
-    `WITH RECURSIVE txs (height, hash, tx) AS (
-       SELECT height, hash, tx FROM transactions WHERE height BETWEEN $1 AND $2
-       UNION ALL
-       SELECT height, hash, tx->'tx'->'tx' FROM txs
-        WHERE tx->>'type' IN ('GAMetaTx', 'PayingForTx') AND jsonb_typeof(tx->'tx'->'tx') = 'object'),
-     paid AS (
-       SELECT t.height, coalesce((t.tx->>'fee')::numeric, 0)
-                + CASE WHEN t.tx->>'type' IN ('ContractCallTx', 'ContractCreateTx')
-                       THEN coalesce((c.call_info->>'gas_used')::numeric, 0) * coalesce((t.tx->>'gas_price')::numeric, 0)
-                       ELSE 0 END AS fees
-         FROM txs t LEFT JOIN contract_calls c ON c.tx_hash = t.hash)
-     INSERT INTO generation_fees (height, fees)
-     SELECT k.height, coalesce((SELECT sum(fees) FROM paid p WHERE p.height = k.height), 0)
-       FROM key_blocks k WHERE k.height BETWEEN $1 AND $2`,
-    [from, to],
+    `INSERT INTO generation_fees (height, fees)
+     SELECT k.height, coalesce(v.fees, 0) FROM key_blocks k
+       LEFT JOIN unnest($3::int[], $4::numeric[]) AS v(height, fees) ON v.height = k.height
+      WHERE k.height BETWEEN $1 AND $2`,
+    [from, to, [...fees.keys()], [...fees.values()].map(String)],
   );
 }
 
@@ -137,14 +160,14 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
     tx_index: number;
     hash: string;
     micro_block_hash: string;
-    tx: Json;
+    signed: Buffer;
     contract_id: string | null;
     caller_id: string | null;
     call_info: Json | null;
   }>(
-    `SELECT t.height, t.micro_index, t.tx_index, t.hash, t.micro_block_hash, t.tx, c.contract_id, c.caller_id, c.call_info
+    `SELECT t.height, t.micro_index, t.tx_index, t.hash, ${microBlockHashSql('t')} AS micro_block_hash, t.signed, c.contract_id, c.caller_id, c.call_info
        FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
-      WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN ('ContractCallTx', 'ContractCreateTx', 'GAMetaTx', 'PayingForTx')
+      WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN (${FEE_WALKED.map(txTypeCode).join(', ')})
       ORDER BY t.height, t.micro_index, t.tx_index`,
     [from, to],
   );
@@ -154,7 +177,7 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
     txIndex: r.tx_index,
     hash: r.hash,
     microBlockHash: r.micro_block_hash,
-    tx: r.tx,
+    tx: renderStoredTx(r.signed).tx,
     ...(r.contract_id === null
       ? {}
       : { call: { contractId: r.contract_id, callerId: r.caller_id ?? '', callInfo: r.call_info } }),

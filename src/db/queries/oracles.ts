@@ -2,6 +2,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import type { Window } from './transactions.ts';
+import { withTxObjects } from './stored-tx-json.ts';
 
 /** An oracle registration with its current expiry (extensions included). */
 export interface OracleRow {
@@ -22,7 +23,7 @@ export interface OracleQueryRow {
 /** oracles pages registrations, newest first; expiry is that of the oracle's latest event. */
 export async function oracles(db: Queryable, w: Window): Promise<OracleRow[]> {
   const { rows } = await db.query(
-    `SELECT r.oracle_id, r.tx_hash, r.height, t.tx,
+    `SELECT r.oracle_id, r.tx_hash, r.height, t.signed AS tx,
             (SELECT e.expires_at FROM oracle_events e WHERE e.oracle_id = r.oracle_id
               ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) AS expires_at
        FROM oracle_events r JOIN transactions t ON t.hash = r.tx_hash
@@ -30,7 +31,10 @@ export async function oracles(db: Queryable, w: Window): Promise<OracleRow[]> {
       ORDER BY r.height DESC, r.micro_index DESC, r.tx_index DESC LIMIT $1 OFFSET $2`,
     [w.limit, w.offset],
   );
-  return rows.map((r) => ({
+  return withTxObjects<{ oracle_id: string; tx_hash: string; height: number; expires_at: number; tx: Json }>(
+    rows,
+    'tx',
+  ).map((r) => ({
     oracleId: r.oracle_id,
     txHash: r.tx_hash,
     height: r.height,
@@ -48,8 +52,8 @@ export async function oracleExists(db: Queryable, oracleId: string): Promise<boo
 /** oracleQueries pages an oracle's queries oldest first, each with its response or null (open queries too). */
 export async function oracleQueries(db: Queryable, oracleId: string, w: Window): Promise<OracleQueryRow[]> {
   const { rows } = await db.query(
-    `SELECT q.query_id, qt.hash AS q_hash, qt.micro_time_ms AS q_time, qt.tx AS q_tx,
-            rt.hash AS r_hash, rt.micro_time_ms AS r_time, rt.tx AS r_tx
+    `SELECT q.query_id, qt.hash AS q_hash, qt.micro_time_ms AS q_time, qt.signed AS q_tx,
+            rt.hash AS r_hash, rt.micro_time_ms AS r_time, rt.signed AS r_tx
        FROM oracle_queries q
        JOIN transactions qt ON qt.hash = q.tx_hash
        LEFT JOIN oracle_responses r ON r.query_id = q.query_id
@@ -58,7 +62,15 @@ export async function oracleQueries(db: Queryable, oracleId: string, w: Window):
       ORDER BY q.height, q.micro_index, q.tx_index LIMIT $2 OFFSET $3`,
     [oracleId, w.limit, w.offset],
   );
-  return rows.map((r) => ({
+  return withTxObjects<{
+    query_id: string;
+    q_hash: string;
+    q_time: string;
+    q_tx: Json;
+    r_hash: string | null;
+    r_time: string | null;
+    r_tx: Json;
+  }>(rows, 'q_tx', 'r_tx').map((r) => ({
     queryId: r.query_id,
     request: { hash: r.q_hash, timeMs: Number(r.q_time), tx: r.q_tx },
     response: r.r_hash == null ? null : { hash: r.r_hash, timeMs: Number(r.r_time), tx: r.r_tx },

@@ -1,8 +1,10 @@
 /** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
-import type { Json } from '../../chain/json.ts';
+import { toBigInt, type Json } from '../../chain/json.ts';
 import { idKey, idOfKey, txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
+import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
 import { fieldsPattern } from './account-fields.ts';
 import { topHeight } from './blocks.ts';
 
@@ -40,43 +42,60 @@ export interface TxJson {
   readonly json: string;
 }
 
-const COLUMNS =
-  't.hash, t.height, t.micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, t.tx_type, t.signatures, t.tx';
+const COLUMNS = `t.hash, t.height, ${microBlockHashSql('t')} AS micro_block_hash, t.micro_index, t.tx_index, t.micro_time_ms, ${txTypeNameSql('t')} AS tx_type, t.signed`;
+/**
+ * microBlockHashSql is the hash of the micro block of the transaction `alias` (a `transactions` row): the micro block
+ * at its position, one probe of micro_blocks' (height, micro_index) key (transactions keep no copy since 0087).
+ */
+export function microBlockHashSql(alias: string): string {
+  return `(SELECT m.hash FROM micro_blocks m WHERE m.height = ${alias}.height AND m.micro_index = ${alias}.micro_index)`;
+}
+/**
+ * txTypeNameSql is the type name of the transaction `alias` (a `transactions` row), whose type is stored as its code
+ * since 0087 (src/chain/id-key.ts txTypeCode; the migration's mdw_tx_type_name lists the same pairs).
+ */
+export function txTypeNameSql(alias: string): string {
+  return `mdw_tx_type_name(${alias}.tx_type)`;
+}
 const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
-/** Where each GenericSignedTx key (chain/signed-tx.ts) comes from in a `transactions t` row. */
-const SIGNED_TX_SOURCES: Readonly<Record<SignedTxKey, string>> = {
-  block_hash: 't.micro_block_hash',
+/** Where each GenericSignedTx key (chain/signed-tx.ts) comes from in a `transactions t` row; `tx` stands for `signatures` too. */
+const SIGNED_TX_SOURCES: Readonly<Record<Exclude<SignedTxKey, 'signatures'>, string>> = {
+  block_hash: microBlockHashSql('t'),
   block_height: 't.height',
   hash: 't.hash',
-  signatures: 'to_jsonb(t.signatures)',
-  tx: 't.tx',
+  tx: `to_jsonb(${placeholderSql('t', 'members')})`,
 };
-const signedTxObject = (keys: readonly SignedTxKey[]): string =>
-  `jsonb_build_object(${keys.map((k) => `'${k}', ${SIGNED_TX_SOURCES[k]}`).join(', ')})`;
 /**
- * SIGNED_TX_JSON is the SQL twin of chain/signed-tx.ts `signedTx`, built from the same keys:
- * `signatures` is omitted where the node omits it (GAMetaTx). jsonb prints keys in its own order
- * (shortest first); test/integration/db/signed-tx.test.ts pins the two equal for every tx type.
+ * SIGNED_TX_JSON is the SQL twin of chain/signed-tx.ts `signedTx`, built from the same keys, with a placeholder
+ * (stored-tx-json.ts) for `signatures` and `tx`, which renderPlaceholders renders from the stored bytes: `signatures`
+ * is omitted where the node omits it (GAMetaTx). test/integration/db/signed-tx.test.ts pins the two equal for every
+ * tx type.
  */
-const SIGNED_TX_JSON = `CASE WHEN t.signatures IS NULL
-  THEN ${signedTxObject(SIGNED_TX_KEYS.filter((k) => k !== 'signatures'))}
-  ELSE ${signedTxObject(SIGNED_TX_KEYS)} END`;
+const SIGNED_TX_JSON = `jsonb_build_object(${SIGNED_TX_KEYS.filter((k) => k !== 'signatures')
+  .map((k) => `'${k}', ${SIGNED_TX_SOURCES[k]}`)
+  .join(', ')})`;
 // The original's account-list entry: the transaction plus its micro block time; `signatures` always present.
-const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', t.micro_block_hash,
-  'hash', t.hash, 'signatures', to_jsonb(t.signatures), 'tx', t.tx)`;
+const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', ${microBlockHashSql('t')},
+  'hash', t.hash, 'signatures', to_jsonb(${placeholderSql('t', 'signatures')}), 'tx', to_jsonb(${placeholderSql('t', 'tx')}))`;
 
 /**
  * RAW_TX_JSON is the original's "RawTx" (its stored transaction row) built from a `transactions t`:
  * `signatures` as one space-separated string (null without signatures), `fee` as an exact decimal
- * string, `tx` the node's tx object, `size` in bytes.
+ * string, `tx` the node's tx object, `size` in bytes. Its text goes through renderPlaceholders.
  */
-export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', t.micro_block_hash, 'hash', t.hash,
-  'signatures', array_to_string(t.signatures, ' '), 'tx_type', t.tx_type, 'tx', t.tx, 'fee', t.fee::text, 'size', t.size)`;
+export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_hash', ${microBlockHashSql('t')}, 'hash', t.hash,
+  'signatures', to_jsonb(${placeholderSql('t', 'signaturesText')}), 'tx_type', ${txTypeNameSql('t')},
+  'tx', to_jsonb(${placeholderSql('t', 'tx')}), 'fee', t.fee::text, 'size', t.size)`;
 
-/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`. */
+/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`; its rows go through renderedRows. */
 export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${SIGNED_TX_JSON})::text AS json`;
 const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${ACCOUNT_TX_JSON})::text AS json`;
+
+/** renderedRows renders the placeholders of TxJson rows (stored-tx-json.ts). */
+export function renderedRows(rows: readonly TxJson[]): TxJson[] {
+  return rows.map((r) => ({ ...r, json: renderPlaceholders(r.json) }));
+}
 
 /** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text. */
 export async function transactionJson(
@@ -88,7 +107,7 @@ export async function transactionJson(
     text: `SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`,
     values: [hash],
   });
-  return rows[0];
+  return rows[0] && { height: rows[0].height, json: renderPlaceholders(rows[0].json) };
 }
 
 /** microBlockTransactionsJson returns `{"transactions": [...]}` of a micro block, in block order, as JSON text. */
@@ -99,7 +118,7 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
        FROM micro_blocks m JOIN transactions t ON t.height = m.height AND t.micro_index = m.micro_index WHERE m.hash = $1`,
     values: [microBlockHash],
   });
-  return rows[0]!.json;
+  return renderPlaceholders(rows[0]!.json);
 }
 
 /** transactionByHash returns one mined transaction. */
@@ -127,11 +146,11 @@ export async function transactionsInInterval(
 ): Promise<TxJson[]> {
   const { rows } = await db.query<TxJson>(
     `SELECT ${SIGNED_TX_JSON_COLUMNS} FROM transactions t
-      WHERE t.height BETWEEN $1 AND $2 AND ($3::text IS NULL OR t.tx_type = $3)
+      WHERE t.height BETWEEN $1 AND $2 AND ($3::smallint IS NULL OR t.tx_type = $3)
       ${NEWEST_FIRST} LIMIT $4 OFFSET $5`,
-    [from, to, txType ?? null, w.limit, w.offset],
+    [from, to, txType === undefined ? null : txTypeCode(txType), w.limit, w.offset],
   );
-  return rows;
+  return renderedRows(rows);
 }
 
 /**
@@ -172,7 +191,7 @@ export async function transactionsOfAccount(
      ${NEWEST_FIRST}`,
     values,
   });
-  return rows;
+  return renderedRows(rows);
 }
 
 /** ANCHOR_EVERY: every how many rows of an account's final list a position is kept. */
@@ -283,7 +302,7 @@ export async function transactionsOfAccountFromOldest(
      ${NEWEST_FIRST}`,
     values,
   });
-  return rows;
+  return renderedRows(rows);
 }
 
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
@@ -330,7 +349,7 @@ export async function transactionsFromTo(
       fieldsPattern(['sender_id', 'tx.sender_id']),
     ],
   );
-  return rows;
+  return renderedRows(rows);
 }
 
 /** A day of spend activity. */
@@ -340,21 +359,31 @@ export interface SpendRate {
   readonly amount: string;
 }
 
-/** spendRates counts SpendTx and sums their amounts per UTC day of the micro block time, fromMs ≤ time < toMs. */
+/**
+ * spendRates counts SpendTx and sums their amounts per UTC day of the micro block time, fromMs ≤ time < toMs. The
+ * amounts are read from the stored transactions here (the binary form has no SQL reader).
+ */
 export async function spendRates(db: Queryable, fromMs: number, toMs: number): Promise<SpendRate[]> {
-  const { rows } = await db.query<{ date: string; count: string; amount: string }>(
+  const { rows } = await db.query<{ date: string; signed: Buffer }>(
     `WITH bounds AS (
        SELECT coalesce((SELECT max(height) FROM key_blocks WHERE time_ms <= $1), 0) AS lo,
               coalesce((SELECT min(height) FROM key_blocks WHERE time_ms >= $2), 2147483647) AS hi)
-     SELECT to_char(to_timestamp(t.micro_time_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
-            count(*) AS count, sum((t.tx->>'amount')::numeric)::text AS amount
+     SELECT to_char(to_timestamp(t.micro_time_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, t.signed
        FROM transactions t, bounds b
-      WHERE t.tx_type = 'SpendTx' AND t.height BETWEEN b.lo AND b.hi
-        AND t.micro_time_ms >= $1 AND t.micro_time_ms < $2
-      GROUP BY 1 ORDER BY 1`,
+      WHERE t.tx_type = ${txTypeCode('SpendTx')} AND t.height BETWEEN b.lo AND b.hi
+        AND t.micro_time_ms >= $1 AND t.micro_time_ms < $2`,
     [fromMs, toMs],
   );
-  return rows.map((r) => ({ date: r.date, count: Number(r.count), amount: r.amount }));
+  const days = new Map<string, { count: number; amount: bigint }>();
+  for (const r of rows) {
+    const day = days.get(r.date) ?? { count: 0, amount: 0n };
+    day.count += 1;
+    day.amount += toBigInt(renderStoredTx(r.signed).tx.amount ?? 0);
+    days.set(r.date, day);
+  }
+  return [...days]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, d]) => ({ date, count: d.count, amount: d.amount.toString() }));
 }
 
 /** An id a transaction references or creates (an account_transactions row), at the transaction's position. */
@@ -376,6 +405,7 @@ export async function txIdsBetween(db: Queryable, from: number, to: number): Pro
 }
 
 function toTransaction(r: Record<string, unknown>): TransactionRow {
+  const { signatures, tx } = renderStoredTx(r.signed as Buffer);
   return {
     hash: r.hash as string,
     height: r.height as number,
@@ -384,7 +414,7 @@ function toTransaction(r: Record<string, unknown>): TransactionRow {
     txIndex: r.tx_index as number,
     microTimeMs: Number(r.micro_time_ms),
     txType: r.tx_type as string,
-    signatures: r.signatures as string[] | null,
-    tx: r.tx as Json,
+    signatures,
+    tx,
   };
 }

@@ -6,6 +6,7 @@ import { ResponseCache } from '../../../src/api/response-cache.ts';
 import { ANCHOR_EVERY, finalRowsOfAccount, transactionsOfAccount } from '../../../src/db/queries/transactions.ts';
 import { id, TOP } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
+import { storedTxJsonSql } from '../../support/stored-tx.ts';
 
 const HEAVY = id('ak', 'heavy');
 /** enough rows for a few kept positions (one every ANCHOR_EVERY) */
@@ -31,8 +32,9 @@ describe('account transaction pages read from the oldest end, from kept position
     const type = "CASE WHEN i % 3 = 0 THEN 'ContractCallTx' ELSE 'SpendTx' END";
     const typeCode = `CASE WHEN i % 3 = 0 THEN ${txTypeCode('ContractCallTx')} ELSE ${txTypeCode('SpendTx')} END`;
     await api.pool.query(
-      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-       SELECT 'th_heavy' || i, ${heightOf}, 'mh_heavy', 1000, i, 0, ${type}, 1, ARRAY['sg_heavy'], 100, jsonb_build_object('type', ${type}, 'nonce', i)
+      `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, signed, size)
+       SELECT 'th_heavy' || i, ${heightOf}, 1000, i, 0, ${typeCode}, 1,
+              ${storedTxJsonSql("ARRAY['sg_heavy']", `jsonb_build_object('type', ${type}, 'nonce', i)`)}, 100
          FROM generate_series($1::int, $2::int - 1) AS i`,
       [from, to],
     );

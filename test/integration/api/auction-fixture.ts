@@ -7,6 +7,8 @@ import { nameId } from '../../../src/chain/derived-ids.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { ALICE, BOB, CAROL, DAVE, id } from './fixture.ts';
+import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 export const ZZ = 'zz.chain';
 export const LONGER = 'abcdefgh.chain';
@@ -66,17 +68,14 @@ export async function addAuctions(db: Queryable): Promise<void> {
       [b.height],
     );
     await db.query(
-      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-       VALUES ($1, $2, $3, 0, 50, $4, 'NameClaimTx', $5, $6, $7, $8)`,
+      `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+       VALUES ($1, $2, 0, 50, $3, ${txTypeCode('NameClaimTx')}, $4, $5, $6, $7, $8, $9)`,
       [
         t.hash,
         b.height,
-        rows[0]!.hash,
         rows[0]!.time_ms,
         String(t.tx.fee),
-        t.signatures,
-        stringifyJson(t.tx).length,
-        stringifyJson(t.tx),
+        ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),
       ],
     );
     await db.query(

@@ -6,6 +6,7 @@ import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { channelId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
+import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 type TxObject = { [key: string]: Json };
 
@@ -350,7 +351,7 @@ export async function buildFixture(
         signatures: e.signatures === undefined ? [id('sg', e.label)] : e.signatures,
       };
       f.txs.push(t);
-      await insertTx(db, t, String(mh.hash), Number(mh.time));
+      await insertTx(db, t, Number(mh.time));
     }
   }
   await db.query(
@@ -360,24 +361,21 @@ export async function buildFixture(
   return f;
 }
 
-async function insertTx(db: Queryable, t: Tx, microHash: string, microTime: number): Promise<void> {
+async function insertTx(db: Queryable, t: Tx, microTime: number): Promise<void> {
   const pos = [t.height, t.micro, t.index];
   const type = String(t.tx.type);
   await db.query(
-    `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       t.hash,
       t.height,
-      microHash,
       t.micro,
       t.index,
       microTime,
-      type,
+      txTypeCode(type),
       String(t.tx.fee),
-      t.signatures,
-      stringifyJson(t.tx).length,
-      stringifyJson(t.tx),
+      ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),
     ],
   );
   for (const [account, fields] of referencedIds(t.tx)) {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { parseJson } from '../../../src/chain/json.ts';
 import { ALICE, BIG, BOB, CAROL, CHANNEL_CLOSED, CONTRACT, DAVE, id, ORACLE, TOP } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 type AccountTx = {
   time: number;
@@ -158,7 +159,7 @@ describe('middleware transaction queries', () => {
         (await api.request.get(`/middleware/transactions/rate/${from}/${to}`).expect(200)).text,
       ) as { count: number; amount: string; date: string }[];
       const { rows: expected } = await api.pool.query<{ n: string }>(
-        "SELECT count(*) AS n FROM transactions WHERE tx_type = 'SpendTx'",
+        `SELECT count(*) AS n FROM transactions WHERE tx_type = ${txTypeCode('SpendTx')}`,
       );
       expect(rows.reduce((n, r) => n + r.count, 0)).to.equal(Number(expected[0]!.n));
       expect(rows.every((r) => /^\d{4}-\d{2}-\d{2}$/.test(r.date) && typeof r.amount === 'string')).to.equal(true);

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { signedTx } from '../../../src/chain/signed-tx.ts';
 import { TX_SCHEMAS } from '../../../src/chain/tx-schema.ts';
+import { TX_TYPE_CODES, txTypeCode } from '../../../src/chain/id-key.ts';
 import type { Pool } from '../../../src/db/pool.ts';
 import {
   microBlockTransactionsJson,
@@ -14,6 +15,7 @@ import {
   transactionsInInterval,
 } from '../../../src/db/queries/transactions.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
+import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 // every type the serialiser knows, and the one it does not (its `update` is stored as the node's JSON)
 const TYPES = [...new Set([...TX_SCHEMAS.map((s) => s.type), 'ChannelForceProgressTx'])];
@@ -39,13 +41,25 @@ describe('GenericSignedTx in SQL and in TypeScript (PostgreSQL)', () => {
       const signatures = type === 'GAMetaTx' ? null : [`sg_${i}a`, `sg_${i}b`];
       const tx = `{"type":"${type}","version":1,"fee":20000000000000000001,"nonce":18446744073709551557}`;
       await q(
-        `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-         VALUES ($1, $2, $3, 0, $4, 2, $5, 20000000000000000001, $6, 100, $7::jsonb)`,
-        [`th_${type}`, HEIGHT, MICRO, i, type, signatures, tx],
+        `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+         VALUES ($1, $2, 0, $3, 2, $4, 20000000000000000001, $5, $6, $7, $8, $9)`,
+        [`th_${type}`, HEIGHT, i, txTypeCode(type), ...storedTxValues(parseJson(tx), signatures, 100)],
       );
     }
   });
   after(() => db.drop());
+
+  it('stores every type as its code and names it back as src/chain/id-key.ts does (0087)', async () => {
+    const { rows } = await db.pool.query<{ code: number; name: string | null }>(
+      'SELECT c.code, mdw_tx_type_name(c.code::smallint) AS name FROM unnest($1::int[]) AS c(code)',
+      [TX_TYPE_CODES.map(([, code]) => code)],
+    );
+    expect(rows.map((r) => [r.name, r.code])).to.deep.equal(TX_TYPE_CODES.map(([type, code]) => [type, code]));
+    const stored = await db.pool.query<{ type: string; code: number }>(
+      'SELECT mdw_tx_type_name(tx_type) AS type, tx_type AS code FROM transactions ORDER BY tx_index',
+    );
+    expect(stored.rows).to.deep.equal(TYPES.map((type) => ({ type, code: txTypeCode(type) })));
+  });
 
   it('covers every type, and GAMetaTx without signatures', async () => {
     expect(TYPES).to.include('GAMetaTx');

@@ -5,6 +5,7 @@ import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { withTransaction, type Pool } from '../../../src/db/pool.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
+import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 /** TxSpec is one transaction to write: its node JSON and the ids account_transactions records for it. */
 export interface TxSpec {
@@ -108,20 +109,17 @@ export async function writeHeight(
         const hash = spec.hash ?? randomId(Encoding.TxHash);
         const signatures = spec.signatures === undefined ? [randomId(Encoding.Signature, 64)] : spec.signatures;
         await db.query(
-          `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)`,
+          `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
           [
             hash,
             height,
-            microHash,
             microIndex,
             txIndex,
             microTime,
-            spec.tx.type,
+            txTypeCode(String(spec.tx.type)),
             '20000',
-            signatures,
-            200,
-            stringifyJson(spec.tx),
+            ...storedTxValues(spec.tx, signatures, 200),
           ],
         );
         for (const id of new Set(spec.ids)) {

@@ -157,6 +157,8 @@ describe('websocket delivery (real PostgreSQL, real sockets)', () => {
     // A duplicate notification of the same heights sends nothing again.
     const height = populator.height;
     await notify(fixture.pool, SCHEMA, { from: height, to: height });
+    // Nor does a backfill's batch, which derived rows of stored heights and changed no block.
+    await notify(fixture.pool, SCHEMA, { from: 0, to: height, derived: true });
     await c.nothingFor(300);
     // The populator replaces the top height by another block.
     await deleteFrom(fixture.pool, height);

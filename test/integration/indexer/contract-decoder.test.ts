@@ -8,6 +8,8 @@ import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
 import type { Pool } from '../../../src/db/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
+import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 const ct = 'ct_2Zjp';
 const codeOf = async (id: string): Promise<string | undefined> => (id === ct ? DEVNODE_CONTRACT_BYTECODE : undefined);
@@ -125,9 +127,9 @@ describe('ContractDecoder', () => {
        VALUES (1, 'kh_1', 'kh_0', 'kh_0', 'ak_b', 'ak_m', 1, '{}')`,
     );
     await db.pool.query(
-      `INSERT INTO transactions (hash, height, micro_block_hash, micro_index, tx_index, micro_time_ms, tx_type, fee, signatures, size, tx)
-       VALUES ('th_create', 1, 'mh_1', 0, 0, 1, 'ContractCreateTx', 1, '{sg_1}', 10, $1::jsonb)`,
-      [JSON.stringify({ type: 'ContractCreateTx', code: DEVNODE_CONTRACT_BYTECODE })],
+      `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+       VALUES ('th_create', 1, 0, 0, 1, ${txTypeCode('ContractCreateTx')}, 1, $1, $2, $3, $4, $5)`,
+      storedTxValues({ type: 'ContractCreateTx', code: DEVNODE_CONTRACT_BYTECODE }, ['sg_1'], 10),
     );
     await db.pool.query(
       `INSERT INTO contracts (contract_id, create_tx_hash, height, owner_id, vm_version, abi_version) VALUES ($1, 'th_create', 1, 'ak_o', '7', '3')`,

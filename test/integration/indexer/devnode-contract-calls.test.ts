@@ -7,6 +7,7 @@ import { startPopulator, type Populator } from '../../../src/indexer/populator.t
 import { compareGeneration, loadStored, verifyChain } from '../../../src/indexer/verify.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 describe('devnode chain through the populator (contract calls and tx sizes)', function () {
   this.timeout(60_000);
@@ -42,7 +43,7 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
   it('stores the byte size of each signed transaction (v5 nodes send no encoded_tx), whose blake2b is the th_ hash', async () => {
     const rows = await h.query<{ hash: string; tx_type: string; size: number }>(
       'mdw',
-      'SELECT hash, tx_type, size FROM transactions',
+      'SELECT hash, mdw_tx_type_name(tx_type) AS tx_type, size FROM transactions',
     );
     expect(rows.length).to.equal(h.devnode.chain.txs.size);
     for (const row of rows) {
@@ -74,7 +75,7 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
     expect([report.differences, lines]).to.deep.equal([0, []]);
     const [spend] = await h.query<{ height: number; hash: string }>(
       'mdw',
-      "SELECT height, hash FROM transactions WHERE tx_type = 'SpendTx' LIMIT 1",
+      `SELECT height, hash FROM transactions WHERE tx_type = ${txTypeCode('SpendTx')} LIMIT 1`,
     );
     const db = {
       query: async (sql: string, params: unknown[]) => ({ rows: await h.query('mdw', sql, params) }),

@@ -38,7 +38,10 @@ describe('the devnode generated chain through the middleware (devnode + populato
   });
 
   it('indexes every transaction type and verifies clean against the node, full JSON included', async () => {
-    const stored = await h.query<{ type: string }>('mdw', 'SELECT DISTINCT tx_type AS type FROM transactions');
+    const stored = await h.query<{ type: string }>(
+      'mdw',
+      'SELECT DISTINCT mdw_tx_type_name(tx_type) AS type FROM transactions',
+    );
     const types = new Set([...h.devnode.chain.txs.values()].map((r) => String(r.tx.type)));
     expect(types.size).to.be.greaterThanOrEqual(24);
     expect(stored.map((r) => r.type).sort()).to.deep.equal([...types].sort());

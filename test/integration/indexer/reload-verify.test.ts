@@ -5,6 +5,7 @@ import { verifyChain } from '../../../src/indexer/verify.ts';
 import { AppError, ErrorCode } from '../../../src/errors.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
 
 describe('reload (-H) and verify (-v)', function () {
   this.timeout(60_000);
@@ -64,11 +65,17 @@ describe('reload (-H) and verify (-v)', function () {
 
   it('detects a corrupted row, reports it on its own line, and a range reload repairs it', async () => {
     await reloadHeights({ cfg: h.config(), log: silent }, all());
-    const [victim] = await h.query<{ hash: string; height: number }>(
+    const [victim] = await h.query<{ hash: string; height: number; signed: Buffer }>(
       'mdw',
-      'SELECT hash, height FROM transactions ORDER BY height DESC, tx_index LIMIT 1',
+      'SELECT hash, height, signed FROM transactions ORDER BY height DESC, tx_index LIMIT 1',
     );
-    await h.query('mdw', `UPDATE transactions SET tx = jsonb_set(tx, '{fee}', '1') WHERE hash = $1`, [victim!.hash]);
+    // its fee forged in the stored transaction and in the fee column
+    const { signatures, tx } = renderStoredTx(victim!.signed);
+    const forged = storedTxColumns({ tx: { ...tx, fee: 1 }, ...(signatures === null ? {} : { signatures }) });
+    await h.query('mdw', 'UPDATE transactions SET fee = 1, signed = $2 WHERE hash = $1', [
+      victim!.hash,
+      Buffer.from(forged.signed),
+    ]);
     // the fee stored for the generation no longer follows from its stored transactions
     const feeLines = [
       'derived generation_fees: row only in the database',

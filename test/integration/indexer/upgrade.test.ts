@@ -12,15 +12,23 @@ import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
 import { idOfKey, txTypeOfCode } from '../../../src/chain/id-key.ts';
+import { stringifyJson } from '../../../src/chain/json.ts';
+import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool, type PoolClient } from '../../../src/db/pool.ts';
+import { fillSignedTransactions } from '../../../src/db/data-steps.ts';
+import { transactionJson } from '../../../src/db/queries/transactions.ts';
+import { transactionByHash as v3TransactionByHash } from '../../../src/db/queries/v3/transactions.ts';
+import { transactionJson as v3TransactionJson } from '../../../src/api/routes/v3/render-tx.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { syncState } from '../../../src/db/queries/stats.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/populator.ts';
 import { DeriveBackfill } from '../../../src/indexer/derive-backfill.ts';
+import { NotificationListener } from '../../../src/events/listener.ts';
+import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
 import { contractReaders } from '../../../src/indexer/aexn-detector.ts';
 import { transferRulesOf } from '../../../src/indexer/internal-transfers.ts';
 import { NodeClient } from '../../../src/node/client.ts';
@@ -78,6 +86,17 @@ describe('upgrading a stored database derives the new tables from its stored row
       // 0031 dropped it: the transaction at the row's position
       'account_transactions.tx_hash': `(SELECT x.hash FROM "${FRESH}".transactions x
          WHERE (x.height, x.micro_index, x.tx_index) = (a.height, a.micro_index, a.tx_index))`,
+      // 0087 dropped it: the hash of the micro block at the transaction's position
+      'transactions.micro_block_hash': `(SELECT m.hash FROM "${FRESH}".micro_blocks m
+         WHERE (m.height, m.micro_index) = (a.height, a.micro_index))`,
+      // 0086 dropped them: rendered from the stored form below (fromStored)
+      'transactions.tx': 'a.signed',
+      'transactions.signatures': 'a.signed',
+    };
+    /** the node's JSON columns 0084-0086 replaced by the stored form, rendered from it as the API renders it */
+    const fromStored: Record<string, (v: unknown) => unknown> = {
+      'transactions.tx': (v) => renderStoredTx(v as Buffer).tx,
+      'transactions.signatures': (v) => renderStoredTx(v as Buffer).signatures,
     };
     /** what a compact value of the fresh layout was in the older one */
     const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined => {
@@ -111,7 +130,7 @@ describe('upgrading a stored database derives the new tables from its stored row
           .map((c) => `${source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]} AS "${c}"`)
           .join(', ')} FROM "${FRESH}"."${table}" a`;
         const widened = kept.flatMap((c) => {
-          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!) : undefined;
+          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!) : fromStored[`${table}.${c}`];
           return f ? [[c, f] as const] : [];
         });
         const names = kept.map((c) => `"${c}"`).join(', ');
@@ -124,7 +143,7 @@ describe('upgrading a stored database derives the new tables from its stored row
         await query(
           `INSERT INTO "${schema}"."${table}" (${names})
            SELECT ${names} FROM json_populate_recordset(NULL::"${schema}"."${table}", $1::json)`,
-          [JSON.stringify(rows)],
+          [stringifyJson(rows)],
         );
       }
       await query(
@@ -278,11 +297,67 @@ describe('upgrading a stored database derives the new tables from its stored row
     }
   });
 
-  it('a backfill killed mid-way goes on from its last commit in the next process', async () => {
+  it('a database stored as JSON (before 0084) converts its transactions in place, a killed conversion going on', async () => {
+    await oldSchema('before_0084', '0083_derived_statement_cascade');
+    await copyChain('before_0084', () => false);
+    await oldSchema('before_0084', '0084_transactions_signed');
+    const types = await query<{ t: string }>('SELECT DISTINCT tx_type AS t FROM before_0084.transactions');
+    expect(types.length, 'transaction types stored').to.be.greaterThan(15);
+    // the data step (0085) is killed after its second batch
+    await client.query('SET search_path TO before_0084');
+    let batches = 0;
+    const dying = Object.assign(Object.create(silent) as typeof silent, {
+      info: (_fields: object, msg: string) => {
+        if (msg === 'converting stored transactions' && ++batches === 2) throw new Error('killed');
+      },
+    });
+    await fillSignedTransactions(client as unknown as PoolClient, dying, 40).then(
+      () => expect.fail('the step was not killed'),
+      (err: Error) => expect(err.message).to.equal('killed'),
+    );
+    await client.query('SET search_path TO DEFAULT');
+    const [half] = await query<{ n: string; all: string }>(
+      'SELECT count(signed) AS n, count(*) AS all FROM before_0084.transactions',
+    );
+    expect(Number(half!.n)).to.equal(80);
+    expect(Number(half!.all)).to.be.greaterThan(80);
+    // the next start goes on, drops the JSON and ends with the rows of a fresh load
+    expect(await migrate({ databaseUrl: db.url, schema: 'before_0084' }, silent)).to.include.members([
+      '0085_transactions_signed_fill',
+      '0086_transactions_drop_json',
+      '0087_transactions_without_block_hash',
+    ]);
+    await expectEqualToFresh('before_0084');
+    // and every transaction answers as in the fresh load, in both APIs
+    const hashes = await query<{ hash: string }>('SELECT hash FROM before_0084.transactions');
+    const answersOf = new Map<string, unknown[]>();
+    for (const schema of ['before_0084', FRESH]) {
+      const pool = createPool({ databaseUrl: db.url, schema, max: 1 }, silent);
+      try {
+        const answers = [];
+        for (const { hash } of hashes) {
+          const v3 = await v3TransactionByHash(pool, hash);
+          answers.push((await transactionJson(pool, hash))?.json, v3 && v3TransactionJson(v3));
+        }
+        answersOf.set(schema, answers);
+      } finally {
+        await pool.end();
+      }
+    }
+    expect(answersOf.get('before_0084')).to.deep.equal(answersOf.get(FRESH));
+  });
+
+  it('a backfill killed mid-way goes on from its last commit in the next process, announcing each batch', async () => {
     await oldSchema('killed', '0011_v3_transfers');
     await copyChain('killed', () => false);
     await migrate({ databaseUrl: db.url, schema: 'killed' }, silent);
-    const pool = createPool({ databaseUrl: db.url, schema: 'killed', max: 2 }, silent);
+    // two connections for the backfill, one for the listener
+    const pool = createPool({ databaseUrl: db.url, schema: 'killed', max: 3 }, silent);
+    // servers hear of each batch, so their cached statistics and answers follow the backfill
+    const heard: ChainNotification[] = [];
+    const listener = new NotificationListener({ pool, channel: notifyChannel('killed'), log: silent });
+    listener.subscribe({ onNotification: (payload) => void heard.push(decodeNotification(payload)!) });
+    await listener.start();
     const logs: { msg: string; area?: string; from?: number }[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
     const rules = await transferRulesOf(config('killed'));
@@ -295,6 +370,7 @@ describe('upgrading a stored database derives the new tables from its stored row
         rules,
         detector: contractReaders(config('killed'), pool, node).aexn,
         batchHeights: 7,
+        schema: 'killed',
       });
     try {
       // two committed batches, then the process is gone
@@ -303,6 +379,11 @@ describe('upgrading a stored database derives the new tables from its stored row
       expect(await first.step()).to.equal(true);
       expect(await query("SELECT next_height FROM killed.derive_backfill WHERE area = 'transfers'")).to.deep.equal([
         { next_height: 14 },
+      ]);
+      await waitFor('the two batches announced', () => heard.length === 2);
+      expect(heard).to.deep.equal([
+        { from: 0, to: 6, derived: true },
+        { from: 7, to: 13, derived: true },
       ]);
       const second = backfill();
       while (await second.step());
@@ -314,6 +395,7 @@ describe('upgrading a stored database derives the new tables from its stored row
         ['stats', 0],
       ]);
     } finally {
+      await listener.stop();
       await pool.end();
     }
     await expectEqualToFresh('killed');

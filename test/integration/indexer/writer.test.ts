@@ -1,6 +1,6 @@
 /** @module Writer on a real PostgreSQL: exact numbers, every table filled, cascade rollback, state from prior heights. */
 import { expect } from 'chai';
-import { idKey, idOfKey, txTypeOfCode } from '../../../src/chain/id-key.ts';
+import { idKey, idOfKey, txTypeCode, txTypeOfCode } from '../../../src/chain/id-key.ts';
 import { randomBytes } from 'node:crypto';
 import { oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
@@ -14,6 +14,7 @@ import { TABLES } from '../../../src/indexer/tables.ts';
 import { eventTopic } from '../../../src/indexer/call-events.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
+import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 
 const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
 const alice = id('ak');
@@ -71,10 +72,11 @@ describe('indexer writer', () => {
       await writeGenerations(c, rows);
       await recordTop(c);
     });
-    const tx = await pool.query<{ tx: JsonObject; fee: string }>(
-      `SELECT tx, fee FROM transactions WHERE tx_type = 'SpendTx'`,
+    const tx = await pool.query<{ signed: Buffer; fee: string }>(
+      'SELECT signed, fee FROM transactions WHERE tx_type = $1',
+      [txTypeCode('SpendTx')],
     );
-    expect(tx.rows[0]!.tx.amount).to.equal(2n ** 256n - 1n);
+    expect(renderStoredTx(tx.rows[0]!.signed).tx.amount).to.equal(2n ** 256n - 1n);
     expect(tx.rows[0]!.fee).to.equal('98765432109876543210');
     const kb = await pool.query<{ data: JsonObject }>('SELECT data FROM key_blocks WHERE height = 1');
     expect(kb.rows[0]!.data.nonce).to.equal(18446744073709551615n);

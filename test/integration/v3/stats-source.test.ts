@@ -71,6 +71,33 @@ describe('StatsSource (real PostgreSQL, LISTEN/NOTIFY)', () => {
     }
   });
 
+  it('reads again after a backfill batch derived statistics of stored heights, with no new block', async () => {
+    const listener = new NotificationListener({ pool: db.pool, channel: notifyChannel(SCHEMA), log: silentLog });
+    await listener.start();
+    try {
+      const source = new StatsSource(counting, listener);
+      const before = (await transactions(source))!;
+      // an upgrade's backfill: the statistics of stored heights come later, batch by batch
+      await db.pool.query(`INSERT INTO derive_backfill (area, next_height, to_height) VALUES ('stats', 0, 1)`);
+      await db.pool.query(`DELETE FROM stats_series_counts WHERE height = 0`);
+      await db.pool.query(
+        `INSERT INTO stats_series_counts (height, series, day, count) VALUES (0, 'transactions', $1, 15)`,
+        [DAY],
+      );
+      await db.pool.query(`UPDATE derive_backfill SET next_height = 1 WHERE area = 'stats'`);
+      await notifyCommitted(db.pool, SCHEMA, { from: 0, to: 0, derived: true });
+      let seen: bigint | undefined;
+      for (let i = 0; i < 100 && seen !== before + 10n; i++) {
+        await sleep(20);
+        seen = await transactions(source);
+      }
+      expect(seen, 'after the announced batch').to.equal(before + 10n);
+      await db.pool.query(`DELETE FROM derive_backfill`);
+    } finally {
+      await listener.stop();
+    }
+  });
+
   it('without a listener, checks the version on each request and rereads only what changed', async () => {
     const source = new StatsSource(counting);
     queries = 0;

@@ -6,6 +6,7 @@ import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
 import { transformGeneration } from '../../../src/indexer/transform.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
+import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 
 const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg' | 'bs' | 'bx'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
 const alice = id('ak') as `ak_${string}`;
@@ -216,10 +217,12 @@ describe('transformGeneration(gen)', () => {
       },
     });
     const rows = transformGeneration(generation([ga, pf]));
-    expect(rows.transactions.map((t) => [t.txType, t.signatures === null])).to.deep.equal([
-      ['GAMetaTx', true],
-      ['PayingForTx', false],
-    ]);
+    expect(rows.transactions.map((t) => [t.txType, renderStoredTx(t.stored.signed).signatures === null])).to.deep.equal(
+      [
+        ['GAMetaTx', true],
+        ['PayingForTx', false],
+      ],
+    );
     expect(rows.nameActions[0]).to.include({ kind: 'update', nameTtl: 500, txHash: ga.hash });
     expect(rows.namePointers.map((p) => [p.key, p.id])).to.deep.equal([['account_pubkey', bob]]);
     const forPf = rows.accountTxs.filter((a) => a.txHash === pf.hash).map((a) => [a.account, a.fields]);

@@ -2,6 +2,7 @@
 import { encode } from '../../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { createdIds } from '../../../chain/tx-fields.ts';
+import { isBinary } from '../../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../../chain/tx-serialize.ts';
 import type { TxRow } from '../../../db/queries/v3/transactions.ts';
 
@@ -11,7 +12,7 @@ export function transactionObject(r: TxRow): Record<string, Json> {
   return {
     block_hash: r.microBlockHash,
     block_height: r.height,
-    encoded_tx: encodedTx(r.tx, signatures),
+    encoded_tx: encodedTx(r),
     hash: r.hash,
     micro_index: r.microIndex,
     micro_time: Number(r.microTimeMs),
@@ -25,10 +26,14 @@ export function transactionJson(r: TxRow): string {
   return stringifyJson(transactionObject(r));
 }
 
-/** encodedTx is the signed transaction as `tx_…`, as the node would broadcast it. */
-export function encodedTx(tx: Json, signatures: readonly string[]): string | null {
+/**
+ * encodedTx is the signed transaction as `tx_…`, as the node would broadcast it: the stored bytes, or for one stored as
+ * JSON (chain/stored-tx.ts) its serialisation where the serialiser knows its layout.
+ */
+export function encodedTx(r: Pick<TxRow, 'signed' | 'tx' | 'signatures'>): string | null {
+  if (isBinary(r.signed)) return encode('tx', r.signed);
   try {
-    return encode('tx', signedTxBytes({ tx, signatures: [...signatures] }));
+    return encode('tx', signedTxBytes({ tx: r.tx, signatures: [...(r.signatures ?? [])] }));
   } catch {
     // an era whose serialisation this codec does not know: the rest of the object is still right
     return null;

@@ -5,6 +5,7 @@
 import type { Queryable } from '../../pool.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
+import { txTypeNameSql } from '../transactions.ts';
 
 /**
  * A state of the chain: after every event up to this micro block of this height (inclusive). A key block at
@@ -137,7 +138,7 @@ export async function accountTokensPage(
   // the page is chosen among the account's balances first; only its rows are joined with their blocks
   const { rows } = await db.query<AccountTokenRow>(
     `SELECT p.contract_id AS "contractId", p.amount::text AS amount, p.name, p.symbol, p.decimals, p.height,
-            m.hash AS "blockHash", p.tx_hash AS "txHash", t.tx_type AS "txType",
+            m.hash AS "blockHash", p.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
             coalesce(p.balances_unknown OR p.created <= (SELECT max(x.height) FROM contract_calls x WHERE x.call_info_pruned),
                      false) AS incomplete
        FROM (SELECT b.contract_id, b.amount, b.height, b.micro_index, b.tx_hash, c.name, c.symbol, c.decimals,

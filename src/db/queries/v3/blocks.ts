@@ -2,6 +2,7 @@
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { txTypeCode } from '../../../chain/id-key.ts';
 
 /** A key block with what ae_mdw counts about it. */
 export interface KeyBlockCounted {
@@ -31,8 +32,8 @@ const KEY_BLOCK_COUNTED = `k.height, k.data,
 // The gas a micro block uses as the node counts it: each transaction's base gas (five times the
 // base for contract and GA creation), 20 per byte, and the gas limit of calls and creations.
 const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", m.header, m.tx_count AS "transactionsCount",
-  (SELECT coalesce(sum(CASE WHEN t.tx_type IN ('ContractCreateTx', 'GAAttachTx') THEN 75000 ELSE 15000 END
-                       + 20 * t.size + coalesce((t.tx->>'gas')::numeric, 0)), 0)::text
+  (SELECT coalesce(sum(CASE WHEN t.tx_type IN (${txTypeCode('ContractCreateTx')}, ${txTypeCode('GAAttachTx')}) THEN 75000 ELSE 15000 END
+                       + 20 * t.size + coalesce(t.gas, 0)), 0)::text
      FROM transactions t WHERE t.height = m.height AND t.micro_index = m.micro_index) AS gas`;
 
 /** keyBlocksPage reads up to n key blocks walking from a height (inclusive) within first..last. */

@@ -3,6 +3,8 @@ import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
+import { withTxObjects } from '../stored-tx-json.ts';
+import { microBlockHashSql } from '../transactions.ts';
 
 /** A stored call (a ContractCallTx, or a ContractCreateTx's constructor; inner ones of GAMetaTx/PayingForTx too). */
 export interface CallRow extends TxPosition {
@@ -62,16 +64,16 @@ export async function callsPage(
   const shape = [filter.contractId, filter.callerId, filter.function]
     .map((v) => (v === undefined ? '0' : '1'))
     .join('');
-  const { rows } = await db.query<CallRow>({
+  const { rows } = await db.query({
     name: `mdw_v3_contract_calls_${walk}_${shape}${from ? '_from' : ''}`,
     text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.tx_hash AS "txHash",
-                  t.micro_block_hash AS "blockHash", c.contract_id AS "contractId",
+                  ${microBlockHashSql('t')} AS "blockHash", c.contract_id AS "contractId",
                   (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = c.contract_id) AS "contractTxHash",
-                  c.caller_id AS "callerId", c.function, c.arguments, c.result, c.call_info AS "callInfo", t.tx
+                  c.caller_id AS "callerId", c.function, c.arguments, c.result, c.call_info AS "callInfo", t.signed AS tx
              FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash
             WHERE ${where.join(' AND ')} AND ${ks.where}
             ORDER BY ${ks.order} LIMIT $1`,
     values,
   });
-  return rows;
+  return withTxObjects<CallRow>(rows, 'tx');
 }

@@ -2,6 +2,8 @@
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { withTxObjects } from '../stored-tx-json.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** A contract and the transaction that created it. */
 export interface ContractRow {
@@ -19,9 +21,9 @@ export interface ContractRow {
  * (aexn_call_created) that call.
  */
 export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
-  const { rows } = await db.query<ContractRow>({
+  const { rows } = await db.query({
     name: 'mdw_v3_contract',
-    text: `SELECT c.contract_id AS "contractId", t.micro_block_hash AS "blockHash", t.hash AS "txHash", t.tx_type AS "txType", t.tx,
+    text: `SELECT c.contract_id AS "contractId", ${microBlockHashSql('t')} AS "blockHash", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
                   (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id) AS "aexnType"
              FROM (SELECT contract_id, create_tx_hash FROM contracts WHERE contract_id = $1
                    UNION ALL
@@ -30,7 +32,7 @@ export async function contractById(db: Queryable, contractId: string): Promise<C
             LIMIT 1`,
     values: [contractId],
   });
-  return rows[0];
+  return withTxObjects<ContractRow>(rows, 'tx')[0];
 }
 
 /** A log entry of a call: where it is, the called contract, and the node's {address, topics, data}. */
@@ -83,7 +85,7 @@ export async function logsPage(
   );
   const { rows } = await db.query<LogRow>(
     `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
-            t.micro_block_hash AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
+            ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
             l.contract_id AS "calledContract", l.entry AS log,
             (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.entry->>'address') AS "contractTxHash",
             (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.contract_id) AS "calledContractTxHash"

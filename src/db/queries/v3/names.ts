@@ -4,6 +4,8 @@ import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
+import { withTxObjects } from '../stored-tx-json.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** A name's current registration, as name_state keeps it, with what ae_mdw shows about it. */
 export interface NameStateRow {
@@ -150,15 +152,15 @@ export async function nameEventsPage(
   const values: unknown[] = [nameHash, kinds, n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
-  const { rows } = await db.query<NameEventRow>(
-    `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
-            e.tx_hash AS "txHash", t.tx_type AS "txType", t.tx,
+  const { rows } = await db.query(
+    `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+            e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
             coalesce((SELECT s.auction_end_height FROM name_state s WHERE s.name_hash = e.name_hash AND s.created_at_height <= e.height), e.height) AS "activeFrom"
        FROM name_events e JOIN transactions t ON t.hash = e.tx_hash
       WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
     values,
   );
-  return rows;
+  return withTxObjects<NameEventRow>(rows, 'tx');
 }
 
 /** A claim made by an account (any name), for /v3/accounts/{id}/names/claims. */
@@ -172,15 +174,15 @@ export async function accountClaimsPage(
   const values: unknown[] = [idKey(account), n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
-  const { rows } = await db.query<NameEventRow>(
-    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
-            t.hash AS "txHash", t.tx_type AS "txType", t.tx, a.height AS "activeFrom"
+  const { rows } = await db.query(
+    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx, a.height AS "activeFrom"
        FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
       WHERE a.account = $1 AND a.tx_type = ${txTypeCode('NameClaimTx')} AND a.fields ~ '(^| )account_id( |$)' AND ${ks.where}
       ORDER BY ${ks.order} LIMIT $2`,
     values,
   );
-  return rows;
+  return withTxObjects<NameEventRow>(rows, 'tx');
 }
 
 /** A name currently pointing at an id, with the update that set the pointer. */
@@ -210,10 +212,10 @@ export async function pointeesPage(
   const values: unknown[] = [id, n, top];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['p.height', 'p.micro_index', 'p.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
-  const { rows } = await db.query<PointeeRow>(
+  const { rows } = await db.query(
     `SELECT s.name, p.key, (s.expires_at >= $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
-            p.tx_index AS "txIndex", t.micro_block_hash AS "blockHash", t.micro_time_ms::text AS "blockTime",
-            t.hash AS "txHash", t.tx_type AS "txType", t.tx
+            p.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime",
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx
        FROM name_pointers p
        JOIN name_state s ON s.name_hash = p.name_hash
         AND s.pointers @> jsonb_build_array(jsonb_build_object('key', p.key, 'id', $1::text))
@@ -224,7 +226,7 @@ export async function pointeesPage(
       ORDER BY ${ks.order} LIMIT $2`,
     values,
   );
-  return rows;
+  return withTxObjects<PointeeRow>(rows, 'tx');
 }
 
 /** keyBlockTimes reads the times of stored key blocks at the heights (absent heights are left out). */

@@ -3,6 +3,8 @@ import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
+import { withTxObjects } from '../stored-tx-json.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** An oracle's latest registration and its expiry after its latest event. */
 export interface OracleStateRow {
@@ -80,8 +82,8 @@ export interface OracleTxRow {
   readonly queryId: string | null;
 }
 
-const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.micro_block_hash AS "blockHash",
-  t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", t.tx_type AS "txType", t.tx`;
+const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+  t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx`;
 
 /** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */
 export async function oracleTxsPage(
@@ -102,11 +104,11 @@ export async function oracleTxsPage(
   const values: unknown[] = [oracleId, n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
-  const { rows } = await db.query<OracleTxRow>(
+  const { rows } = await db.query(
     `SELECT ${TX_COLUMNS}, x.query_id AS "queryId" FROM (${source}) x
        JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
       WHERE ${ks.where} ORDER BY ${ks.order.replaceAll('x.', 't.')} LIMIT $2`,
     values,
   );
-  return rows;
+  return withTxObjects<OracleTxRow>(rows, 'tx');
 }

@@ -3,8 +3,9 @@
  * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
  * counts and the miners' totals in step.
  */
-import { KEY_TAGS } from '../../../chain/id-key.ts';
+import { KEY_TAGS, txTypeCode } from '../../../chain/id-key.ts';
 import type { Queryable } from '../../pool.ts';
+import { txTypeNameSql } from '../transactions.ts';
 
 const DAY = 'floor(%s / 86400000)::int';
 
@@ -34,7 +35,51 @@ const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
 const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
-const CHANNEL_AMOUNT = (field: string): string => `coalesce((t.tx->>'${field}')::numeric, 0)`;
+/** code is a transaction type's stored code (transactions.tx_type, 0087). */
+const code = (type: string): number => txTypeCode(type);
+
+/**
+ * The range of the batch's heights only: DELTAS takes the exact set once, in its outer query (the estimates of a
+ * `= ANY` of hundreds of heights in every branch took longer to plan than the statement took to run).
+ */
+const inRange = (column: string, by = ''): string => `${column} BETWEEN $2${by} AND $3${by}`;
+
+/** What a generation's rows add up to, per height (tps's inputs last: the outer query of DELTAS takes them apart). */
+const SUMS = [
+  'auctions_started',
+  'auctions_ended',
+  'names_claimed',
+  'names_expired',
+  'names_revoked',
+  'names_reclaimed',
+  'oracles_registered',
+  'oracles_expired',
+  'oracles_reregistered',
+  'channels_opened',
+  'channels_closed',
+  'contracts_created',
+  'accounts',
+  'block_reward',
+  'dev_reward',
+  'burned_in_auctions',
+  'locked_in_auctions',
+  'locked_in_channels',
+  'minted',
+  'micro_txs',
+] as const;
+/** the counts among SUMS (integers; the others are amounts) */
+const COUNTS = new Set(SUMS.slice(0, SUMS.indexOf('accounts') + 1));
+type Contribution = (typeof SUMS)[number] | 'last_ms';
+
+/**
+ * contributions are the rows of `from` with the height each counts at and what it adds to some figures (the others
+ * get NULL, which sum and max skip).
+ */
+const contributions = (height: string, adds: Partial<Record<Contribution, string>>, from: string): string =>
+  `SELECT ${height} AS height, ${[...SUMS, 'last_ms' as const]
+    .map((f) => `(${adds[f] ?? 'NULL'})::numeric AS ${f}`)
+    .join(', ')} FROM ${from}`;
+const when = (condition: string, value = '1'): string => `CASE WHEN ${condition} THEN ${value} END`;
 
 /**
  * A generation's DeltaStat from the stored chain. A name is in auction through its auction's end
@@ -43,67 +88,103 @@ const CHANNEL_AMOUNT = (field: string): string => `coalesce((t.tx->>'${field}'):
  * below its expiry height. Every name fee paid at H is burned in auctions (ae_mdw's fee_lock_name);
  * locked in auctions is what the running auctions hold: the fees of claims and bids in auctions at
  * H, less the bids outbid at H (refunded) and the winning bids of auctions ended at H - 1 (spent).
+ * Each source table is read once for the whole batch and its rows' contributions are summed per
+ * height: a probe per height and figure (23 per height) was most of the statement's time, and joining
+ * the sources' own per-height sums took longer to plan than to run.
  */
 const DELTAS = `
   SELECT k.height, k.time_ms, k.beneficiary,
-    (SELECT count(*) FROM name_events e
-      WHERE e.height = k.height AND e.kind = 'claim' AND e.auction_end IS NOT NULL)::int AS auctions_started,
-    (SELECT count(*) FROM name_events e
-      WHERE e.auction_end = k.height - 1 AND e.kind IN ('claim', 'bid')
-        AND NOT ${LATER_NAME_EVENT_BY('k.height - 1')})::int AS auctions_ended,
-    (SELECT count(*) FROM name_events e
-      WHERE e.height = k.height AND e.kind = 'claim' AND e.auction_end IS NULL)::int AS names_claimed,
-    (SELECT count(*) FROM name_events e
-      WHERE e.expires_at = k.height - 1 AND e.kind <> 'revoke'
-        AND NOT ${LATER_NAME_EVENT_BY('k.height - 1')})::int AS names_expired,
-    (SELECT count(*) FROM name_events e WHERE e.height = k.height AND e.kind = 'revoke')::int AS names_revoked,
-    (SELECT count(*) FROM name_events e
-      WHERE e.height = k.height AND e.kind = 'claim' AND ${EARLIER_NAME_EVENT})::int AS names_reclaimed,
-    (SELECT count(*) FROM oracle_events e WHERE e.height = k.height AND e.kind = 'register')::int AS oracles_registered,
-    (SELECT count(*) FROM oracle_events e
-      WHERE e.expires_at = k.height AND e.height < k.height
-        AND NOT ${LATER_ORACLE_EVENT_BEFORE('k.height')})::int AS oracles_expired,
-    (SELECT count(*) FROM oracle_events e
-      WHERE e.height = k.height AND e.kind = 'register' AND ${EARLIER_ORACLE_EVENT})::int AS oracles_reregistered,
-    (SELECT count(*) FROM channel_events c
-      WHERE c.height = k.height AND c.tx_type = 'ChannelCreateTx')::int AS channels_opened,
-    (SELECT count(*) FROM channel_events c WHERE c.height = k.height AND c.closes)::int AS channels_closed,
-    (SELECT count(*) FROM contracts c WHERE c.height = k.height)::int AS contracts_created,
-    -- what the key block paid (the writer stores the internal transfers first)
-    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
-      WHERE i.height = k.height AND i.kind = 'reward_block') AS block_reward,
-    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
-      WHERE i.height = k.height AND i.kind = 'reward_dev') AS dev_reward,
-    (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
-      WHERE e.height = k.height AND e.kind IN ('claim', 'bid')) AS burned_in_auctions,
-    (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
-      WHERE e.height = k.height AND e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL)
-    - (SELECT coalesce(sum(e.name_fee), 0) FROM name_events e
-        WHERE e.auction_end = k.height - 1 AND e.kind IN ('claim', 'bid')
-          AND NOT ${LATER_NAME_EVENT_BY('k.height - 1')})
-    - (SELECT coalesce(sum(q.name_fee), 0) FROM name_events e
-        CROSS JOIN LATERAL (SELECT o.name_fee FROM name_events o
-                             WHERE o.name_hash = e.name_hash AND o.kind IN ('claim', 'bid')
-                               AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index)
-                             ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1) q
-        WHERE e.height = k.height AND e.kind = 'bid') AS locked_in_auctions,
-    (SELECT coalesce(sum(CASE t.tx_type
-              WHEN 'ChannelCreateTx' THEN ${CHANNEL_AMOUNT('initiator_amount')} + ${CHANNEL_AMOUNT('responder_amount')}
-              WHEN 'ChannelDepositTx' THEN ${CHANNEL_AMOUNT('amount')}
-              WHEN 'ChannelWithdrawTx' THEN -${CHANNEL_AMOUNT('amount')}
-              WHEN 'ChannelCloseMutualTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
-                + ${CHANNEL_AMOUNT('responder_amount_final')} + t.fee)
-              WHEN 'ChannelSettleTx' THEN -(${CHANNEL_AMOUNT('initiator_amount_final')}
-                + ${CHANNEL_AMOUNT('responder_amount_final')})
-              ELSE 0 END), 0)
-       FROM transactions t WHERE t.height = k.height AND t.tx_type LIKE 'Channel%') AS locked_in_channels,
-    (SELECT count(*) FROM stats_accounts a WHERE a.height = k.height)::int AS accounts,
-    (SELECT CASE WHEN max(m.time_ms) > k.time_ms
-                 THEN round(sum(m.tx_count) * 100000.0 / (max(m.time_ms) - k.time_ms)) / 100 ELSE 0 END
-       FROM micro_blocks m WHERE m.height = k.height) AS tps,
-    (SELECT coalesce(sum(i.amount), 0) FROM internal_transfers i
-      WHERE i.height = k.height AND (i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%')) AS minted
+    ${SUMS.filter((f) => f !== 'micro_txs')
+      .map((f) => `coalesce(f.${f}, 0)${COUNTS.has(f) ? '::int' : ''} AS ${f}`)
+      .join(', ')},
+    CASE WHEN f.last_ms > k.time_ms THEN round(f.micro_txs * 100000.0 / (f.last_ms - k.time_ms)) / 100 ELSE 0 END AS tps
   FROM key_blocks k
+  LEFT JOIN (
+    SELECT height, ${SUMS.map((f) => `sum(${f}) AS ${f}`).join(', ')}, max(last_ms) AS last_ms
+      FROM (${[
+        contributions(
+          'e.height',
+          {
+            auctions_started: when("e.kind = 'claim' AND e.auction_end IS NOT NULL"),
+            names_claimed: when("e.kind = 'claim' AND e.auction_end IS NULL"),
+            names_revoked: when("e.kind = 'revoke'"),
+            names_reclaimed: when(`e.kind = 'claim' AND ${EARLIER_NAME_EVENT}`),
+            burned_in_auctions: when("e.kind IN ('claim', 'bid')", 'e.name_fee'),
+            // a claim's or bid's fee in an auction, less what a bid outbid (the name's claim or bid before it)
+            locked_in_auctions: `coalesce(${when("e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL", 'e.name_fee')}, 0)
+              - coalesce(${when(
+                "e.kind = 'bid'",
+                `(SELECT o.name_fee FROM name_events o
+                   WHERE o.name_hash = e.name_hash AND o.kind IN ('claim', 'bid')
+                     AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index)
+                   ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1)`,
+              )}, 0)`,
+          },
+          `name_events e WHERE ${inRange('e.height')}`,
+        ),
+        // the winning bids of auctions ended at H - 1
+        contributions(
+          'e.auction_end + 1',
+          { auctions_ended: '1', locked_in_auctions: '-e.name_fee' },
+          `name_events e WHERE ${inRange('e.auction_end', ' - 1')} AND e.kind IN ('claim', 'bid')
+             AND NOT ${LATER_NAME_EVENT_BY('e.auction_end')}`,
+        ),
+        contributions(
+          'e.expires_at + 1',
+          { names_expired: '1' },
+          `name_events e WHERE ${inRange('e.expires_at', ' - 1')} AND e.kind <> 'revoke'
+             AND NOT ${LATER_NAME_EVENT_BY('e.expires_at')}`,
+        ),
+        contributions(
+          'e.height',
+          { oracles_registered: '1', oracles_reregistered: when(EARLIER_ORACLE_EVENT) },
+          `oracle_events e WHERE ${inRange('e.height')} AND e.kind = 'register'`,
+        ),
+        contributions(
+          'e.expires_at',
+          { oracles_expired: '1' },
+          `oracle_events e WHERE ${inRange('e.expires_at')} AND e.height < e.expires_at
+             AND NOT ${LATER_ORACLE_EVENT_BEFORE('e.expires_at')}`,
+        ),
+        contributions(
+          'c.height',
+          { channels_opened: when("c.tx_type = 'ChannelCreateTx'"), channels_closed: when('c.closes') },
+          `channel_events c WHERE ${inRange('c.height')}`,
+        ),
+        // the channel transactions that move what channels lock (every other type adds nothing)
+        contributions(
+          't.height',
+          {
+            // channel_amount: the amount, or the two parties' (final) amounts, the writer read from the tx (0084)
+            locked_in_channels: `CASE t.tx_type
+              WHEN ${code('ChannelCreateTx')} THEN t.channel_amount
+              WHEN ${code('ChannelDepositTx')} THEN t.channel_amount
+              WHEN ${code('ChannelWithdrawTx')} THEN -t.channel_amount
+              WHEN ${code('ChannelCloseMutualTx')} THEN -(t.channel_amount + t.fee)
+              WHEN ${code('ChannelSettleTx')} THEN -t.channel_amount END`,
+          },
+          `transactions t WHERE t.tx_type IN (${['ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx', 'ChannelCloseMutualTx', 'ChannelSettleTx'].map(code).join(', ')}) AND ${inRange('t.height')}`,
+        ),
+        contributions('c.height', { contracts_created: '1' }, `contracts c WHERE ${inRange('c.height')}`),
+        // what the key block paid (the writer stores the internal transfers first)
+        contributions(
+          'i.height',
+          {
+            block_reward: when("i.kind = 'reward_block'", 'i.amount'),
+            dev_reward: when("i.kind = 'reward_dev'", 'i.amount'),
+            minted: when("i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%'", 'i.amount'),
+          },
+          `internal_transfers i WHERE ${inRange('i.height')}`,
+        ),
+        contributions('a.height', { accounts: '1' }, `stats_accounts a WHERE ${inRange('a.height')}`),
+        contributions(
+          'm.height',
+          { micro_txs: 'm.tx_count', last_ms: 'm.time_ms' },
+          `micro_blocks m WHERE ${inRange('m.height')}`,
+        ),
+      ].join('\n      UNION ALL ')}) x
+     GROUP BY height
+  ) f USING (height)
   WHERE ${inBatch('k.height')}`;
 
 const DELTA_COLUMNS = `height, time_ms, beneficiary, auctions_started, auctions_ended, names_activated, names_expired,
@@ -141,18 +222,21 @@ const STATEMENTS = {
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
      WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
-  // an account counts from its first appearance in any transaction field (accounts by key: tag ak, migration 0032)
-  accounts: `INSERT INTO stats_accounts AS s (account, height, day)
-    SELECT DISTINCT ON (a.account) a.account, a.height, ${day('t.micro_time_ms')}
-      FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-     WHERE ${inBatch('a.height')} AND get_byte(a.account, 0) = ${KEY_TAGS.ak}
-     ORDER BY a.account, a.height, a.micro_index, a.tx_index
-    ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height`,
-  active: `INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
+  // an account counts from its first appearance in any transaction field (accounts by key: tag ak, migration 0032),
+  // and is active in each day, week and month it appears in; both read the batch's appearances once, each with its
+  // micro block's time (a transaction's micro_time_ms: one hash join with the batch's micro blocks, not a probe of
+  // transactions per appearance)
+  accounts: `WITH seen AS (
+      SELECT a.account, a.height, a.micro_index, a.tx_index, ${day('m.time_ms')} AS day
+        FROM account_transactions a JOIN micro_blocks m ON (m.height, m.micro_index) = (a.height, a.micro_index)
+       WHERE ${inBatch('a.height')} AND m.height BETWEEN $2 AND $3 AND get_byte(a.account, 0) = ${KEY_TAGS.ak}),
+    first_seen AS (
+      INSERT INTO stats_accounts AS s (account, height, day)
+      SELECT DISTINCT ON (account) account, height, day FROM seen ORDER BY account, height, micro_index, tx_index
+      ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height)
+    INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT i.interval_by, i.start, x.account, min(x.height)
-      FROM (SELECT a.account, min(a.height) AS height, ${day('t.micro_time_ms')} AS day
-              FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-             WHERE ${inBatch('a.height')} AND get_byte(a.account, 0) = ${KEY_TAGS.ak} GROUP BY 1, 3) x
+      FROM (SELECT account, min(height) AS height, day FROM seen GROUP BY account, day) x
      CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
      GROUP BY 1, 2, 3
     ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
@@ -174,7 +258,7 @@ const STATEMENTS = {
        WHERE ${inBatch('m.height')}
       UNION ALL
       SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
-        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || t.tx_type)) s(series)
+        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || ${txTypeNameSql('t')})) s(series)
        WHERE ${inBatch('t.height')}
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
@@ -219,7 +303,6 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   if (rows[0]?.top != null && rows[0].top >= f.heights[0]!)
     for (const sql of STATEMENTS.clear) await db.query(sql, batch);
   await db.query(STATEMENTS.accounts, batch);
-  await db.query(STATEMENTS.active, batch);
   await db.query(STATEMENTS.minerRewards, batch);
   await db.query(STATEMENTS.generations, batch);
   await db.query(

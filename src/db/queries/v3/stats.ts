@@ -72,15 +72,18 @@ export async function generationStatsPage(
 }
 
 /**
- * statsVersion names the stored chain the statistics were derived from: the top key block and the
- * top generation's last micro block (a new micro block, a new key block or a fork changes it).
+ * statsVersion names the stored chain the statistics were derived from: the top key block, the
+ * top generation's last micro block (a new micro block, a new key block or a fork changes it) and
+ * the progress of the areas an upgrade derives for stored heights (a backfill's batch changes it).
  */
 export async function statsVersion(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ version: string }>({
     name: 'mdw_v3_stats_version',
-    text: `SELECT k.hash || ':' || coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height
-                                              ORDER BY m.micro_index DESC LIMIT 1), '') AS version
-             FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
+    text: `SELECT (SELECT k.hash || ':' || coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height
+                                                      ORDER BY m.micro_index DESC LIMIT 1), '')
+                     FROM key_blocks k ORDER BY k.height DESC LIMIT 1)
+                  || coalesce((SELECT ':' || string_agg(area || '@' || next_height, ',' ORDER BY area)
+                                 FROM derive_backfill), '') AS version`,
   });
   return rows[0]?.version ?? '';
 }

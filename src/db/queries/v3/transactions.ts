@@ -2,9 +2,11 @@
 import { fieldsPattern } from '../account-fields.ts';
 import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
+import { renderStoredTx } from '../../../chain/stored-tx.ts';
 import type { Queryable } from '../../pool.ts';
 import { StatementNames } from '../../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -47,6 +49,8 @@ export interface TxRow {
   readonly txIndex: number;
   readonly microTimeMs: string;
   readonly txType: string;
+  /** the stored form (chain/stored-tx.ts), from which `signatures` and `tx` are rendered */
+  readonly signed: Buffer;
   readonly signatures: string[] | null;
   readonly tx: { [key: string]: Json };
   /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
@@ -87,13 +91,13 @@ function probe(fromWhere: string): string {
 /** matchSql is the condition on an account_transactions row `a` for one way the id may appear. */
 function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
-  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p, 'codes'));
+  if (m.txTypes) parts.push(typeSql(a, m.txTypes, p));
   // fields are stored space-separated (migration 0035)
   if (m.fields) parts.push(`${a}.fields ~ ${p.add(fieldsPattern(m.fields))}`);
   if (m.innerType)
     parts.push(
       probe(`FROM transactions ti WHERE ti.height = ${a}.height AND ti.micro_index = ${a}.micro_index
-      AND ti.tx_index = ${a}.tx_index AND ti.tx->'tx'->'tx'->>'type' = ${p.add(m.innerType)}`),
+      AND ti.tx_index = ${a}.tx_index AND ti.inner_type = ${p.add(m.innerType)}`),
     );
   return parts.length === 0 ? 'true' : parts.join(' AND ');
 }
@@ -101,11 +105,9 @@ function matchSql(a: string, m: IdMatch, p: Params): string {
 /**
  * typeSql is the type condition; one type is an equality, so the (…, tx_type, height, micro_index,
  * tx_index) indexes hand out rows already in position order and a page reads only its own rows.
- * account_transactions keeps types as codes, transactions as names (`stored`).
+ * Both account_transactions and transactions keep types as codes (0032, 0087).
  */
-function typeSql(a: string, types: readonly string[], p: Params, stored: 'codes' | 'names'): string {
-  if (stored === 'names')
-    return types.length === 1 ? `${a}.tx_type = ${p.add(types[0])}` : `${a}.tx_type = ANY(${p.add(types)}::text[])`;
+function typeSql(a: string, types: readonly string[], p: Params): string {
   const codes = types.map(txTypeCode);
   return codes.length === 1 ? `${a}.tx_type = ${p.add(codes[0])}` : `${a}.tx_type = ANY(${p.add(codes)}::smallint[])`;
 }
@@ -144,7 +146,7 @@ function fromWhere(f: TxFilter, p: Params): string {
     from = 'transactions s';
     hash = 's.hash';
   }
-  if (f.types) where.push(typeSql('s', f.types, p, first ? 'codes' : 'names'));
+  if (f.types) where.push(typeSql('s', f.types, p));
   if (f.entrypoint !== undefined)
     where.push(probe(`FROM contract_calls c WHERE c.tx_hash = ${hash} AND c.function = ${p.add(f.entrypoint)}`));
   if (f.from) where.push(`(${POSITION.join(', ')}) >= (${positionParams(f.from, p)})`);
@@ -156,17 +158,39 @@ function positionParams(at: TxPosition, p: Params): string {
   return `${p.add(at.height)}::int, ${p.add(at.microIndex)}::int, ${p.add(at.txIndex)}::int`;
 }
 
-const ROW = `t.hash, t.height, t.micro_block_hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
-  t.micro_time_ms::text AS "microTimeMs", t.tx_type AS "txType", t.signatures, t.tx,
+const ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
+  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
   CASE WHEN c.tx_hash IS NULL THEN NULL
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
-                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,
-  ns.name`;
+                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
 // contract_calls by position, not by hash: a page's calls then sit together in one small index
 // (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
 // a deep page)
-const JOINS = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
-  LEFT JOIN name_state ns ON ns.name_hash = t.tx->>'name_id' AND t.tx_type IN ('NameUpdateTx', 'NameTransferTx', 'NameRevokeTx')`;
+const JOINS = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index`;
+
+/** A page's row as selected: what renderedRows completes. */
+type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name'>;
+const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
+
+/**
+ * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
+ * name_id (one lookup for the page: the name_id is inside the stored bytes, out of SQL's reach).
+ */
+export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
+  const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
+  const nameIds = [
+    ...new Set(txs.filter((t) => NAME_TXS.has(t.txType) && typeof t.tx.name_id === 'string').map((t) => t.tx.name_id)),
+  ];
+  const names = new Map<Json, string>();
+  if (nameIds.length > 0) {
+    const found = await db.query<{ name_hash: string; name: string }>(
+      'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
+      [nameIds],
+    );
+    for (const r of found.rows) names.set(r.name_hash, r.name);
+  }
+  return txs.map((t) => ({ ...t, name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null }));
+}
 
 /**
  * Prepared statements of pages and of their neighbours' positions, for walks over all transactions
@@ -200,8 +224,12 @@ export async function transactionsPage(
         JOIN transactions t ON t.height = g.height AND t.micro_index = g.micro_index AND t.tx_index = g.tx_index
         ${JOINS}
       ORDER BY ${order}`;
-  const { rows } = await db.query<TxRow>({ name: statementName(PAGE_STATEMENTS, f, text), text, values: p.values });
-  return rows;
+  const { rows } = await db.query<StoredTxRow>({
+    name: statementName(PAGE_STATEMENTS, f, text),
+    text,
+    values: p.values,
+  });
+  return renderedRows(db, rows);
 }
 
 /**
@@ -250,12 +278,12 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
 
 /** transactionByHash reads one mined transaction with its rendering extras. */
 export async function transactionByHash(db: Queryable, hash: string): Promise<TxRow | undefined> {
-  const { rows } = await db.query<TxRow>({
+  const { rows } = await db.query<StoredTxRow>({
     name: 'mdw_v3_transaction',
     text: `SELECT ${ROW} FROM transactions t ${JOINS} WHERE t.hash = $1`,
     values: [hash],
   });
-  return rows[0];
+  return (await renderedRows(db, rows))[0];
 }
 
 /** microBlockTransactionsPage reads up to n transactions of a micro block walking from a tx index (inclusive). */
@@ -269,13 +297,13 @@ export async function microBlockTransactionsPage(
   const ks = keyset(['t.tx_index'], walk, start === undefined ? undefined : '$4');
   const values: unknown[] = [block.height, block.microIndex, n];
   if (start !== undefined) values.push(start);
-  const { rows } = await db.query<TxRow>({
+  const { rows } = await db.query<StoredTxRow>({
     name: `mdw_v3_micro_block_txs_${walk}${start === undefined ? '' : '_from'}`,
     text: `SELECT ${ROW} FROM transactions t ${JOINS}
             WHERE t.height = $1 AND t.micro_index = $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
     values,
   });
-  return rows;
+  return renderedRows(db, rows);
 }
 
 /** accountFieldCounts counts an id's transactions, and per outer type the fields it appears in. */

@@ -1,6 +1,7 @@
 /** @module Read-side SQL of /v3/transfers: internal transfers in ae_mdw's order (height, position, kind, account, causing tx). */
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 
 /** A place in the list of transfers: its primary key. */
 export interface TransferKey {
@@ -57,7 +58,7 @@ export async function transfersPage(
   const { rows } = await db.query<TransferRow>({
     name: `mdw_v3_transfers_${walk}_${shape}${from ? '_from' : ''}`,
     text: `SELECT x.height, x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.kind, x.account_id AS "accountId",
-                  x.ref_tx_hash AS ref, x.amount::text AS amount, t.tx_type AS "refTxType", t.micro_block_hash AS "refBlockHash"
+                  x.ref_tx_hash AS ref, x.amount::text AS amount, ${txTypeNameSql('t')} AS "refTxType", ${microBlockHashSql('t')} AS "refBlockHash"
              FROM internal_transfers x
              LEFT JOIN transactions t ON x.ref_tx_hash <> '' AND t.hash = x.ref_tx_hash
             WHERE ${where.join(' AND ')} AND ${ks.where}

@@ -1,0 +1,152 @@
+/**
+ * @module A mined transaction's stored form (`transactions.signed`, migration 0084): the node's binary serialisation
+ * of the signed transaction, from which its JSON (`signatures` and `tx` of GenericSignedTx) is rendered, digit for
+ * digit. A transaction the serialiser cannot reproduce (a layout it does not know, or JSON that is not the node's
+ * rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte ≥ 0xc0, JSON with `{`,
+ * so one column holds both. Pure.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { decode, encode } from './encoding.ts';
+import { isJsonObject, parseJson, stringifyJson, type Json } from './json.ts';
+import { decodeSignedTx, decodeTx } from './tx-parse.ts';
+import { signedTxSize } from './tx-size.ts';
+import { signedTxBytes, type TxFields } from './tx-serialize.ts';
+
+/** The GenericSignedTx fields a stored transaction renders: `signatures` null where the node omits it (GAMetaTx). */
+export interface SignedTxJson {
+  readonly signatures: string[] | null;
+  readonly tx: TxFields;
+}
+
+/** What the writer stores of a transaction besides its position, made from the node's JSON once. */
+export interface StoredTxColumns {
+  /** the signed transaction's binary form, or its JSON text (see the module) */
+  readonly signed: Uint8Array;
+  /** the byte size of the signed transaction (of its JSON text when no binary form is known) */
+  readonly size: number;
+  /** the top-level `gas` (contract and GA transactions), for the micro block's gas */
+  readonly gas: string | null;
+  /** the type of the transaction a GAMetaTx or PayingForTx wraps */
+  readonly innerType: string | null;
+  /** a channel transaction's coins: `amount`, or the sum of the two parties' (final) amounts */
+  readonly channelAmount: string | null;
+}
+
+const JSON_FIRST_BYTE = 0x7b; // `{`
+const WRAPPERS = new Set(['GAMetaTx', 'PayingForTx']);
+/** The amount fields each channel transaction type moves into or out of its channel. */
+const CHANNEL_AMOUNT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  ChannelCreateTx: ['initiator_amount', 'responder_amount'],
+  ChannelDepositTx: ['amount'],
+  ChannelWithdrawTx: ['amount'],
+  ChannelCloseMutualTx: ['initiator_amount_final', 'responder_amount_final'],
+  ChannelSettleTx: ['initiator_amount_final', 'responder_amount_final'],
+};
+
+/** signaturesOmitted is the node's rule: a GAMetaTx is printed without `signatures`. */
+function signaturesOmitted(tx: TxFields): boolean {
+  return tx.type === 'GAMetaTx';
+}
+
+function intOrNull(value: Json | undefined): bigint | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'bigint') return value;
+  return null;
+}
+
+function channelAmount(tx: TxFields): string | null {
+  const fields = CHANNEL_AMOUNT_FIELDS[String(tx.type)];
+  if (!fields) return null;
+  let sum = 0n;
+  for (const f of fields) sum += intOrNull(tx[f]) ?? 0n;
+  return sum.toString();
+}
+
+/**
+ * binaryOf is the signed transaction's bytes (the node's `encoded_tx` when it sent one), or undefined when the
+ * serialiser does not know its layout.
+ */
+function binaryOf(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
+  try {
+    if (typeof signed.encoded_tx === 'string') return decode(signed.encoded_tx, ['tx']).bytes;
+    return signedTxBytes({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
+  } catch {
+    return undefined;
+  }
+}
+
+/** sortedKeys is the value with every object's keys in code unit order: one text per value, however it was read. */
+function sortedKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isJsonObject(value)) return value;
+  const out: { [key: string]: Json } = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedKeys(value[key]!);
+  return out;
+}
+
+/**
+ * jsonText is the fallback form: `{"signatures": […], "tx": {…}}`, `signatures` absent where the node omitted it,
+ * keys sorted (a row written by the populator and one converted from jsonb by 0085 are the same bytes).
+ */
+function jsonText(signed: { readonly [key: string]: Json }): string {
+  const out: { [key: string]: Json } = {};
+  if (Array.isArray(signed.signatures)) out.signatures = signed.signatures;
+  out.tx = signed.tx ?? null;
+  return stringifyJson(sortedKeys(out));
+}
+
+/**
+ * rendersAs tells whether the binary form renders as the node's JSON: the serialiser reads some JSON no node of today
+ * prints (a SpendTx payload of node < 3.0 as raw text, versions as hex strings, absent fields as 0), whose bytes would
+ * render differently.
+ */
+function rendersAs(binary: Uint8Array, signed: { readonly [key: string]: Json }): boolean {
+  try {
+    const rendered = renderStoredTx(binary);
+    const signatures = Array.isArray(signed.signatures) ? signed.signatures : null;
+    return isDeepStrictEqual(rendered.signatures, signatures) && isDeepStrictEqual(rendered.tx, signed.tx);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * storedTxColumns makes a transaction's stored columns from the node's GenericSignedTx. The binary form is kept when
+ * it renders back exactly (`signatures` omitted exactly for a GAMetaTx, every field equal), else the JSON text.
+ */
+export function storedTxColumns(signed: { readonly [key: string]: Json }): StoredTxColumns {
+  const tx = isJsonObject(signed.tx) ? signed.tx : {};
+  const inner = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
+  const extracted = {
+    gas: intOrNull(tx.gas)?.toString() ?? null,
+    innerType: WRAPPERS.has(String(tx.type)) && inner ? String(inner.type) : null,
+    channelAmount: channelAmount(tx),
+  };
+  const binary = binaryOf(signed);
+  if (binary && rendersAs(binary, signed)) return { signed: binary, size: binary.length, ...extracted };
+  const text = Buffer.from(jsonText(signed), 'utf8');
+  // the node's encoded_tx, else the compact JSON of `tx` stands in (counted as a fallback)
+  return { signed: text, size: signedTxSize(signed, stringifyJson(tx)), ...extracted };
+}
+
+/** isBinary tells a stored binary form from a stored JSON text. */
+export function isBinary(stored: Uint8Array): boolean {
+  return stored.length > 0 && stored[0] !== JSON_FIRST_BYTE;
+}
+
+/** renderStoredTx is the node's `signatures` and `tx` of a stored transaction. */
+export function renderStoredTx(stored: Uint8Array): SignedTxJson {
+  if (!isBinary(stored)) {
+    const json = parseJson(Buffer.from(stored.buffer, stored.byteOffset, stored.length).toString('utf8'));
+    if (!isJsonObject(json) || !isJsonObject(json.tx)) throw new TypeError('a stored transaction has no tx');
+    return { signatures: Array.isArray(json.signatures) ? (json.signatures as string[]) : null, tx: json.tx };
+  }
+  const { signatures, txBytes } = decodeSignedTx(stored);
+  const tx = decodeTx(txBytes);
+  return { signatures: signaturesOmitted(tx) ? null : signatures.map((s) => encode('sg', s)), tx };
+}
+
+/** encodedTx is a stored transaction as the node broadcasts it (`tx_…`), null for one kept as JSON. */
+export function encodedStoredTx(stored: Uint8Array): string | null {
+  return isBinary(stored) ? encode('tx', stored) : null;
+}
