@@ -66,7 +66,7 @@ try {
   await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `0084-0086 over ${ROWS} transactions: ${seconds.toFixed(1)} s, ${((seconds * 1e6) / ROWS / 60).toFixed(1)} min per million rows`,
+    `0084-0087 over ${ROWS} transactions: ${seconds.toFixed(1)} s, ${((seconds * 1e6) / ROWS / 60).toFixed(1)} min per million rows`,
   );
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@
  * tx-serialize.ts: the devnode reads what clients post with it, and the server reads the transactions it forwards.
  */
 import { encode } from './encoding.ts';
+import { encodedId } from './id-cache.ts';
 import { bytesToInt, rlpDecode, type RlpItem } from './rlp.ts';
 import {
   ID_TAGS,
@@ -28,7 +29,7 @@ function idJson(bytes: RlpItem, name: string): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== 33) throw new TxCodecError(`${name} is not an id`);
   const prefix = PREFIX_BY_TAG.get(bytes[0]!);
   if (!prefix) throw new TxCodecError(`${name} has an unknown id tag ${bytes[0]}`);
-  return encode(prefix, bytes.subarray(1));
+  return encodedId(prefix, bytes.subarray(1));
 }
 
 function blob(item: RlpItem | undefined, name: string): Uint8Array {

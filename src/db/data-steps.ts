@@ -17,7 +17,8 @@ const BATCH = 5000;
 
 /**
  * fillSignedTransactions (0085) gives every transaction stored as JSON its stored form and extracted columns
- * (chain/stored-tx.ts, as the writer makes them) and clears the JSON, batch by batch in position order.
+ * (chain/stored-tx.ts, as the writer makes them), batch by batch in position order. The JSON stays until 0086, so
+ * servers of the previous version answer from it meanwhile; 0087's rewrite gives its space back.
  */
 export async function fillSignedTransactions(client: PoolClient, log: Logger, batchSize = BATCH): Promise<void> {
   let after = [-1, -1, -1];
@@ -50,7 +51,7 @@ export async function fillSignedTransactions(client: PoolClient, log: Logger, ba
       await client.query(
         `UPDATE transactions t
             SET signed = v.signed, gas = v.gas::numeric, inner_type = v.inner_type,
-                channel_amount = v.channel_amount::numeric, tx = NULL, signatures = NULL
+                channel_amount = v.channel_amount::numeric
            FROM unnest($1::int[], $2::int[], $3::int[], $4::bytea[], $5::text[], $6::text[], $7::text[])
                 AS v(height, micro_index, tx_index, signed, gas, inner_type, channel_amount)
           WHERE t.height = v.height AND t.micro_index = v.micro_index AND t.tx_index = v.tx_index`,

@@ -51,12 +51,12 @@ describe('GenericSignedTx in SQL and in TypeScript (PostgreSQL)', () => {
 
   it('stores every type as its code and names it back as src/chain/id-key.ts does (0087)', async () => {
     const { rows } = await db.pool.query<{ code: number; name: string | null }>(
-      'SELECT c.code, mdw_tx_type_name(c.code::smallint) AS name FROM unnest($1::int[]) AS c(code)',
+      'SELECT c.code, tx_type_name(c.code::smallint) AS name FROM unnest($1::int[]) AS c(code)',
       [TX_TYPE_CODES.map(([, code]) => code)],
     );
     expect(rows.map((r) => [r.name, r.code])).to.deep.equal(TX_TYPE_CODES.map(([type, code]) => [type, code]));
     const stored = await db.pool.query<{ type: string; code: number }>(
-      'SELECT mdw_tx_type_name(tx_type) AS type, tx_type AS code FROM transactions ORDER BY tx_index',
+      'SELECT tx_type_name(tx_type) AS type, tx_type AS code FROM transactions ORDER BY tx_index',
     );
     expect(stored.rows).to.deep.equal(TYPES.map((type) => ({ type, code: txTypeCode(type) })));
   });

@@ -43,7 +43,7 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
   it('stores the byte size of each signed transaction (v5 nodes send no encoded_tx), whose blake2b is the th_ hash', async () => {
     const rows = await h.query<{ hash: string; tx_type: string; size: number }>(
       'mdw',
-      'SELECT hash, mdw_tx_type_name(tx_type) AS tx_type, size FROM transactions',
+      'SELECT hash, tx_type_name(tx_type) AS tx_type, size FROM transactions',
     );
     expect(rows.length).to.equal(h.devnode.chain.txs.size);
     for (const row of rows) {
