@@ -75,3 +75,17 @@ export function machineBusySeconds(): number {
   const [user, nice, system, , , irq, softirq, steal] = fields as [number, ...number[]];
   return (user + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
 }
+
+/**
+ * runQueueSeconds is how long the main thread of process `pid` has waited for a core while it was ready to run
+ * (`/proc/<pid>/schedstat`, the kernel's schedstats), undefined when the kernel does not say. On a loaded machine
+ * this, not the thread's own CPU time, is what stretches a single-threaded process's work.
+ */
+export function runQueueSeconds(pid: number): number | undefined {
+  try {
+    const waitedNs = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+    return Number.isFinite(waitedNs) ? waitedNs / 1e9 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -29,7 +29,7 @@ import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
-import { machineBusySeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { machineBusySeconds, postgresCpuReader, processCpuSeconds, runQueueSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
@@ -118,6 +118,37 @@ function nodeUse(before: PacingCounts, after: PacingCounts, seconds: number, lat
     answerMs: slotMs / answers,
     queuedMs: (after.queuedMs - before.queuedMs) / answers,
     overran: after.overran - before.overran,
+  };
+}
+
+/**
+ * busyTimeline samples the nodes' slot-milliseconds every `everyMs` until stopped, and gives the slots busy (of all
+ * nodes' slots) in each tenth of the first `seconds` sampled (the populator's clock, not its shutdown after it):
+ * whether a run's idle slots are at its start, its end or throughout. An answer counts when written, so a sample
+ * holds the slot time of the answers it saw end.
+ */
+function busyTimeline(nodes: readonly DevnodeChild[], everyMs: number): (seconds: number) => Promise<number[]> {
+  const samples: { at: number; slotMs: number }[] = [];
+  const sample = async (): Promise<void> => {
+    const counts = await Promise.all(nodes.map(pacingCounts));
+    samples.push({ at: performance.now(), slotMs: counts.reduce((sum, c) => sum + c.answerMs, 0) });
+  };
+  const first = sample();
+  const timer = setInterval(() => void sample().catch(() => {}), everyMs);
+  return async (seconds) => {
+    clearInterval(timer);
+    await first;
+    await sample();
+    const start = samples[0]!.at;
+    const span = Math.min(samples.at(-1)!.at - start, 1000 * seconds);
+    return Array.from({ length: 10 }, (_, tenth) => {
+      const inTenth = samples.filter(
+        (x) => x.at >= start + (span * tenth) / 10 && x.at <= start + (span * (tenth + 1)) / 10,
+      );
+      if (inTenth.length < 2) return NaN;
+      const ms = inTenth.at(-1)!.at - inTenth[0]!.at;
+      return (inTenth.at(-1)!.slotMs - inTenth[0]!.slotMs) / (nodes.length * SLOTS * ms);
+    });
   };
 }
 
@@ -211,7 +242,7 @@ async function populate(
   schema: string,
   transactions: number,
   onSyncing: () => Promise<void>,
-): Promise<Rate & { cpuSeconds: number; peakRssMiB: number }> {
+): Promise<Rate & { cpuSeconds: number; peakRssMiB: number; runQueueSeconds: number | undefined }> {
   // BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=…" profiles the populator on the mainnet-like chain
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const script = new URL('indexer.lib.populate.ts', import.meta.url).pathname;
@@ -235,12 +266,21 @@ async function populate(
   });
   let out = '';
   let syncing: Promise<void> | undefined;
+  // the populator thread's wait for a core from the clock's start, read until it exits (then /proc forgets it)
+  let queued: { first?: number; last?: number } = {};
+  const readQueue = setInterval(() => {
+    if (syncing) queued = { first: queued.first, last: runQueueSeconds(child.pid!) ?? queued.last };
+  }, 250);
   child.stdout.on('data', (c: Buffer) => {
     out += c.toString();
     // the child has migrated its schema and starts the clock: the other processes' counts start here too
-    if (!syncing && out.includes('syncing\n')) syncing = onSyncing();
+    if (!syncing && out.includes('syncing\n')) {
+      syncing = onSyncing();
+      queued = { first: runQueueSeconds(child.pid!) };
+    }
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(readQueue);
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
   await syncing;
   const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
@@ -253,6 +293,7 @@ async function populate(
     ...rate(r.seconds, r.nodeRequests, GENERATIONS + 1, transactions),
     cpuSeconds: r.syncCpuSeconds,
     peakRssMiB: r.peakRssMiB,
+    runQueueSeconds: queued.first !== undefined && queued.last !== undefined ? queued.last - queued.first : undefined,
   };
 }
 
@@ -408,10 +449,13 @@ async function main(): Promise<void> {
           const schema = `sync_${schemaIndex++}`;
           let cpu0 = { postgres: 0, nodes: 0, machine: 0 };
           let counts0: PacingCounts[] = [];
+          let timeline: ((seconds: number) => Promise<number[]>) | undefined;
           const populated = await populate(urls, db.url, schema, bare.transactions, async () => {
             cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes), machine: machineBusySeconds() };
             counts0 = await Promise.all(used.map(pacingCounts));
+            timeline = busyTimeline(used, Math.max(200, latencyMs));
           });
+          const tenths = (await timeline?.(populated.seconds)) ?? [];
           const populatedUse = await usesSince(used, counts0, populated.seconds, latencyMs);
           // CPU per transaction of each party in (c): what bounds it when the machine's cores are full
           const perTx = {
@@ -445,6 +489,15 @@ async function main(): Promise<void> {
           console.log(`    devnode(s) in (n): ${useLine(bareUse, latencyMs)}`);
           console.log(`  ${line('(c) populator  ', populated)}`);
           console.log(`    devnode(s) in (c): ${useLine(populatedUse, latencyMs)}`);
+          console.log(
+            `    slots busy in each tenth of (c): ${tenths.map((b) => (Number.isNaN(b) ? '?' : `${Math.round(100 * b)} %`)).join(', ')}`,
+          );
+          if (populated.runQueueSeconds !== undefined)
+            console.log(
+              `    populator's thread ready but waiting for a core: ${populated.runQueueSeconds.toFixed(1)} s of (c)'s ` +
+                `${populated.seconds.toFixed(1)} s (${((100 * populated.runQueueSeconds) / populated.seconds).toFixed(0)} %), ` +
+                `against ${populated.cpuSeconds.toFixed(1)} s running`,
+            );
           console.log(
             `  (c) ÷ (n) = ${ratio.toFixed(2)}; (c) ÷ ideal node(s) = ${bounds.ofIdeal.toFixed(2)}; peak RSS ${populated.peakRssMiB} MiB; ` +
               `database ${(bytes / bare.transactions).toFixed(0)} bytes/tx`,

@@ -74,15 +74,15 @@ export class NodeClient {
   }
 
   /** #shared sends `path` unless the same request (`key`: the path and how its answer is parsed) is in flight. */
-  #shared<T>(key: string, path: string, parse: (text: string) => T): Promise<T> {
+  #shared<T>(key: string, path: string, parse: (text: string) => T, urgent = false): Promise<T> {
     const shared = this.#inFlight.get(key);
     if (shared) return shared as Promise<T>;
-    const request = this.#get(path, parse).finally(() => this.#inFlight.delete(key));
+    const request = this.#get(path, parse, undefined, urgent).finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, request);
     return request;
   }
 
-  async #get<T>(path: string, parse: (text: string) => T, only?: number): Promise<T> {
+  async #get<T>(path: string, parse: (text: string) => T, only?: number, urgent = false): Promise<T> {
     let attempt = 0;
     for (;;) {
       attempt++;
@@ -93,7 +93,7 @@ export class NodeClient {
       for (;;) {
         const nodes = only === undefined ? this.#nodes.healthy() : [only];
         const candidates = tried.length === 0 ? nodes : nodes.filter((i) => !tried.includes(i));
-        const index = await this.#nodes.acquire(candidates, this.#opts.signal);
+        const index = await this.#nodes.acquire(candidates, this.#opts.signal, urgent);
         if (index === undefined) break;
         tried.push(index);
         const started = performance.now();
@@ -263,10 +263,14 @@ export class NodeClient {
     return { info: whole, callInfoText: isJsonObject(whole.call_info) ? memberText : undefined };
   }
 
-  /** contractCode is the deployed bytecode (`cb_…`). */
+  /**
+   * contractCode is the deployed bytecode (`cb_…`). Urgent in the node set: a batch being prepared waits for it,
+   * while the fetch-ahead's requests are for later batches.
+   */
   async contractCode(id: string): Promise<string> {
-    const body = await this.#object(`/contracts/${encodeURIComponent(id)}/code`);
-    if (typeof body.bytecode !== 'string') throw badResponse(`/contracts/${id}/code`, 'node sent no bytecode');
+    const path = `/contracts/${encodeURIComponent(id)}/code`;
+    const body = await this.#shared(path, path, parseJson, true);
+    if (!isJsonObject(body) || typeof body.bytecode !== 'string') throw badResponse(path, 'node sent no bytecode');
     return body.bytecode;
   }
 }

@@ -10,6 +10,7 @@ interface Waiter {
   readonly allowed: readonly number[];
   readonly resolve: (index: number | undefined) => void;
   readonly signal: AbortSignal | undefined;
+  readonly urgent: boolean;
 }
 
 /** NodeSet hands out request slots over several nodes. */
@@ -55,8 +56,10 @@ export class NodeSet {
   /**
    * acquire takes a slot at one of the `candidates` (undefined: none is left to try, or `signal` was abandoned)
    * and resolves with its index; the caller must `release` it. Among free candidates the one with the most room wins.
+   * An `urgent` request waits ahead of every other that is not: one a batch's write waits for (a contract's code)
+   * must not queue behind the fetch-ahead's requests for later batches, which fill every slot.
    */
-  acquire(candidates: readonly number[], signal?: AbortSignal): Promise<number | undefined> {
+  acquire(candidates: readonly number[], signal?: AbortSignal, urgent = false): Promise<number | undefined> {
     if (signal?.aborted || candidates.length === 0) return Promise.resolve(undefined);
     // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read);
     // a node that failed a moment ago gets requests only when no other may take them
@@ -70,7 +73,12 @@ export class NodeSet {
     }
     const free = this.#pick(allowed);
     if (free !== undefined) return Promise.resolve(free);
-    return new Promise((resolve) => this.#waiting.push({ allowed, resolve, signal }));
+    return new Promise((resolve) => {
+      const waiter = { allowed, resolve, signal, urgent };
+      const at = urgent ? this.#waiting.findIndex((w) => !w.urgent) : -1;
+      if (at === -1) this.#waiting.push(waiter);
+      else this.#waiting.splice(at, 0, waiter);
+    });
   }
 
   /**

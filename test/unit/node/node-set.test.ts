@@ -31,6 +31,19 @@ describe('NodeSet', () => {
     expect(fifth).to.equal(1);
   });
 
+  it('gives a freed slot to an urgent request before those that waited longer, urgent ones in their order', async () => {
+    const set = new NodeSet(['http://a'], { initial: 2 });
+    await set.acquire([0]);
+    await set.acquire([0]);
+    const order: string[] = [];
+    const wait = (name: string, urgent: boolean): Promise<void> =>
+      set.acquire([0], undefined, urgent).then(() => void order.push(name));
+    const all = [wait('ahead 1', false), wait('ahead 2', false), wait('urgent 1', true), wait('urgent 2', true)];
+    for (let i = 0; i < 4; i++) set.release(0, 20);
+    await Promise.all(all);
+    expect(order).to.deep.equal(['urgent 1', 'urgent 2', 'ahead 1', 'ahead 2']);
+  });
+
   it('passes over a node that just failed while another can serve, and leaves out a dropped one', async () => {
     const set = new NodeSet(['http://a', 'http://b'], { initial: 4 });
     set.failed(0, 60_000);
