@@ -37,9 +37,10 @@ import { createPool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
-import { idKey, txTypeCode } from '../src/chain/id-key.ts';
+import { txTypeCode } from '../src/chain/id-key.ts';
 import { storedTxColumns } from '../src/chain/stored-tx.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { accountNumber } from '../test/support/account-numbers.ts';
 import {
   cpuMicros,
   killChildrenOnExit,
@@ -260,7 +261,7 @@ async function main(): Promise<void> {
   const heavyCursors = (
     await pool.query<{ c: string }>(
       `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1 ORDER BY random() LIMIT 1000`,
-      [idKey(heavy)],
+      [await accountNumber(pool, heavy)],
     )
   ).rows.map((r) => r.c);
   const pick = (list: string[]): string => list[Math.floor(Math.random() * list.length)]!;
@@ -368,7 +369,7 @@ async function addHeavyAccount(pool: ReturnType<typeof createPool>, account: str
   await pool.query(
     `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
      SELECT $1, 1 + i % $2, 1000, i / $2, $4, 'sender_id recipient_id' FROM generate_series(0, $3 - 1) AS i`,
-    [idKey(account), top, ACCOUNT_TXS, txTypeCode('SpendTx')],
+    [await accountNumber(pool, account), top, ACCOUNT_TXS, txTypeCode('SpendTx')],
   );
   // The test server commits asynchronously; VACUUM can mark pages all-visible (index-only scans)
   // only once the commits are flushed, which the WAL writer does within a few hundred ms.
@@ -398,7 +399,7 @@ async function cursorAt(pool: ReturnType<typeof createPool>, account: string, sk
   const { rows } = await pool.query<{ c: string }>(
     `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM account_transactions WHERE account = $1
       ORDER BY height DESC, micro_index DESC, tx_index DESC OFFSET $2 LIMIT 1`,
-    [idKey(account), skip - 1],
+    [await accountNumber(pool, account), skip - 1],
   );
   return rows[0]!.c;
 }

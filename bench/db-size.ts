@@ -1,8 +1,9 @@
 /**
  * @module Database bytes per transaction (issue 15): the populator loads a devnode chain into an empty schema, then
- * every table's and index's size is printed per transaction, once as loaded and once after `REINDEX` of the two
- * largest tables (what docs/operations.md advises after a load: their B-trees are filled in each account's order and
- * left about half full). Both chains of docs/benchmarks.md, one after the other.
+ * every table's and index's size is printed per transaction (the tables under 1 % together), once as loaded and once
+ * after `REINDEX` of the two largest tables (what docs/operations.md advises after a load: their B-trees are filled
+ * in each account's order and left part full), with the CPU time per transaction the populator and PostgreSQL spent
+ * loading and the projection for mainnet's transactions. Both chains of docs/benchmarks.md, one after the other.
  *
  *   node bench/db-size.ts   (BENCH_DB_SIZE_GENERATIONS=2000 for the default chain, BENCH_DB_SIZE_MAINNET_LIKE=500
  *                            for the mainnet-like one; 0 skips a chain)
@@ -16,6 +17,8 @@ import { startPopulator } from '../src/indexer/populator.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
+import { postgresCpuReader } from './process-cpu.lib.ts';
+import { MAINNET } from '../src/devnode/mainnet-like.ts';
 
 const CHAINS = [
   { name: 'default', generations: Number(process.env.BENCH_DB_SIZE_GENERATIONS ?? 2000), flags: [] },
@@ -26,6 +29,8 @@ const CHAINS = [
   },
 ];
 const SCHEMA = 'mdw';
+/** the tables whose B-trees a load leaves half full (docs/operations.md "Packing the indexes after a load") */
+const REINDEXED = ['account_transactions', 'transactions'];
 const log = pino({ level: 'warn' });
 
 async function measure(chain: (typeof CHAINS)[number]): Promise<void> {
@@ -41,19 +46,33 @@ async function measure(chain: (typeof CHAINS)[number]): Promise<void> {
   try {
     await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
     const cfg = loadConfig({ DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_URL: devnode.url });
+    const postgresCpu = await postgresCpuReader(db.url);
+    const [ownBefore, postgresBefore] = [process.cpuUsage(), postgresCpu()];
     const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
     await populator.synced();
     await populator.stop();
+    const own = process.cpuUsage(ownBefore);
+    const cpu = { populator: (own.user + own.system) / 1e6, postgres: postgresCpu() - postgresBefore };
     const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM transactions');
     const transactions = Number(rows[0]!.n);
     await pool.query('VACUUM ANALYZE');
+    const µs = (seconds: number): string => `${((seconds / transactions) * 1e6).toFixed(0)} µs`;
     console.log(`${chain.name} chain: ${chain.generations + 1} generations, ${transactions} transactions`);
-    for (const line of sizeLines(await databaseSize(db.url, SCHEMA, transactions), transactions)) console.log(line);
-    await pool.query('REINDEX TABLE account_transactions');
-    await pool.query('REINDEX TABLE transactions');
+    // CPU time (not wall time), which other jobs on the machine disturb less; still only a ratio within one run means much
+    console.log(`CPU per tx while loading: populator ${µs(cpu.populator)}, PostgreSQL ${µs(cpu.postgres)}`);
+    const loaded = await databaseSize(db.url, SCHEMA, transactions);
+    for (const line of sizeLines(loaded, transactions, ['account_ids'])) console.log(line);
+    for (const table of REINDEXED) await pool.query(`REINDEX TABLE ${table}`);
     console.log('after REINDEX of account_transactions and transactions:');
-    for (const line of sizeLines(await databaseSize(db.url, SCHEMA, transactions), transactions).slice(0, 3))
+    const rebuilt = sizeLines(await databaseSize(db.url, SCHEMA, transactions), transactions, REINDEXED);
+    for (const line of rebuilt.filter((l, i) => i === 0 || REINDEXED.some((t) => l.startsWith(`  ${t} `))))
       console.log(line);
+    const rebuiltBytes = (await databaseSize(db.url, SCHEMA, transactions)).bytesPerTx;
+    const gb = (perTx: number): string => `${((perTx * MAINNET.transactions) / 1e9).toFixed(0)} GB`;
+    console.log(
+      `mainnet's ${MAINNET.transactions} transactions at this chain's bytes per transaction: ${gb(loaded.bytesPerTx)} ` +
+        `as loaded, ${gb(rebuiltBytes)} rebuilt (target ${gb(1536)})`,
+    );
   } finally {
     await pool.end();
     await db.drop();

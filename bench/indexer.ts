@@ -31,6 +31,7 @@ import type { FetchedGeneration } from '../src/indexer/rows.ts';
 import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
 import { copyText } from '../src/db/copy-in.ts';
+import { idKey } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child } from './http.lib.ts';
@@ -56,6 +57,15 @@ const COPY_TABLES = TABLES.filter((t, i) => TABLES.findIndex((u) => u.table === 
 /** the process that sends (b)'s COPY through a socket (the client side of the bare COPY) */
 const COPY_SENDER = new URL('indexer.lib.copy-send.ts', import.meta.url).pathname;
 const NO_PRIOR_STATE = { query: async () => ({ rows: [] }) } as never;
+/** the ids' numbers (account_transactions) as the populator gives them: 8 × n + the key's tag, in order of appearance */
+const ID_NUMBERS = new Map<string, number>();
+const NUMBERS = {
+  number: (id: string): number => {
+    let num = ID_NUMBERS.get(id);
+    if (num === undefined) ID_NUMBERS.set(id, (num = 8 * (ID_NUMBERS.size + 1) + idKey(id)[0]!));
+    return num;
+  },
+};
 
 /** appendCopyLines adds the COPY text lines of (b)'s rows of these generations to `files`; returns their transactions. */
 async function appendCopyLines(files: Map<string, string[]>, gens: FetchedGeneration[]): Promise<number> {
@@ -63,7 +73,7 @@ async function appendCopyLines(files: Map<string, string[]>, gens: FetchedGenera
   for (const spec of COPY_TABLES) {
     const lines = files.get(spec.table)!;
     for (const row of spec.rows(resolved))
-      lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row))).join('\t'));
+      lines.push(spec.columns.map(([, type, value]) => copyText(type, value(row, NUMBERS))).join('\t'));
   }
   return resolved.transactions.length;
 }

@@ -1,6 +1,7 @@
 /** @module Ids the chain derives from transaction fields (node aect/aeo/aesc/aens hashing). Pure. */
 import { domainToASCII } from 'node:url';
-import { decode, encode, hash, reprefix } from './encoding.ts';
+import { DecodeError, encode, hash, reprefix, type Prefix } from './encoding.ts';
+import { idBytes } from './id-cache.ts';
 
 /** Big-endian bytes of a non-negative integer; `width` pads to a fixed size, else minimal (0 → one 0 byte). */
 function uintBytes(integer: bigint | number, width?: number): Buffer {
@@ -14,9 +15,18 @@ function uintBytes(integer: bigint | number, width?: number): Buffer {
   return Buffer.concat([Buffer.alloc(width - bytes.length), bytes]);
 }
 
+/**
+ * keyOf is the payload of an id of the given kind: the accounts and oracles a derived id is made of recur from tx to
+ * tx, so their decoding (Base58 and checksum, checked the first time) is memoised (id-cache.ts).
+ */
+function keyOf(id: string, prefix: Prefix): Uint8Array {
+  if (!id.startsWith(`${prefix}_`)) throw new DecodeError(`expected a ${prefix}_ id, got ${id.slice(0, 3)}`);
+  return idBytes(id);
+}
+
 /** contractId is blake2b(owner ‖ nonce as minimal bytes) (aect_contracts:compute_contract_pubkey). */
 export function contractId(ownerId: string, nonce: bigint | number): string {
-  return encode('ct', hash(Buffer.concat([decode(ownerId, ['ak']).bytes, uintBytes(nonce)])));
+  return encode('ct', hash(Buffer.concat([keyOf(ownerId, 'ak'), uintBytes(nonce)])));
 }
 
 /** oracleId is the registering account's key with the ok_ prefix. */
@@ -26,14 +36,14 @@ export function oracleId(accountId: string): string {
 
 /** oracleQueryId is blake2b(sender ‖ nonce as 32 bytes ‖ oracle) (aeo_query:id). */
 export function oracleQueryId(senderId: string, nonce: bigint | number, oracle: string): string {
-  const sender = decode(senderId, ['ak']).bytes;
-  return encode('oq', hash(Buffer.concat([sender, uintBytes(nonce, 32), decode(oracle, ['ok']).bytes])));
+  const sender = keyOf(senderId, 'ak');
+  return encode('oq', hash(Buffer.concat([sender, uintBytes(nonce, 32), keyOf(oracle, 'ok')])));
 }
 
 /** channelId is blake2b(initiator ‖ nonce as 32 bytes ‖ responder) (aesc_channels:pubkey). */
 export function channelId(initiatorId: string, nonce: bigint | number, responderId: string): string {
-  const initiator = decode(initiatorId, ['ak']).bytes;
-  return encode('ch', hash(Buffer.concat([initiator, uintBytes(nonce, 32), decode(responderId, ['ak']).bytes])));
+  const initiator = keyOf(initiatorId, 'ak');
+  return encode('ch', hash(Buffer.concat([initiator, uintBytes(nonce, 32), keyOf(responderId, 'ak')])));
 }
 
 /** asciiName is the lower-case IDNA (punycode) form the node hashes; names are case-insensitive. */

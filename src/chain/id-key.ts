@@ -32,25 +32,6 @@ export function idKey(id: string): Buffer {
   }
 }
 
-const MAX_HEX_ENTRIES = 100_000;
-const hexCache = new Map<string, string>();
-
-/**
- * idKeyHex is the key of an id the chain produced, as COPY and array literals take a bytea
- * (`\x` and hex), memoised (the writer's hot path: a few ids recur in most rows). Throws on an id
- * of another kind or one that does not decode.
- */
-export function idKeyHex(id: string): string {
-  const known = hexCache.get(id);
-  if (known !== undefined) return known;
-  const tag = KEY_TAGS[id.slice(0, 2)];
-  if (tag === undefined || id[2] !== '_') throw new TypeError(`not an id of a stored kind: ${id.slice(0, 60)}`);
-  const hex = `\\x${tag.toString(16).padStart(2, '0')}${Buffer.from(decode(id).bytes).toString('hex')}`;
-  if (hexCache.size >= MAX_HEX_ENTRIES) hexCache.clear();
-  hexCache.set(id, hex);
-  return hex;
-}
-
 /** idOfKey is the id a stored key stands for, as the node prints it. */
 export function idOfKey(key: Uint8Array): string {
   const prefix = PREFIX_OF_TAG.get(key[0]!);

@@ -108,21 +108,38 @@ export function parseJsonMember(
   return { whole, member: isJsonObject(whole) ? whole[key] : undefined };
 }
 
+/**
+ * mayHoldBigInt is true when a JSON value holds a bigint anywhere, or nests deeper than a walk should go (a cycle):
+ * a walk of a parsed value costs a fraction of the TypeError a plain JSON.stringify throws at the first bigint (a
+ * tx's amount, a key block's nonce).
+ */
+function mayHoldBigInt(value: unknown, depth = 0): boolean {
+  if (typeof value === 'bigint' || depth > 64) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (mayHoldBigInt(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (mayHoldBigInt((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
+}
+
+function replaceBigInt(_key: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v;
+}
+
 /** stringifyJson writes bigints as bare JSON integers (never as strings, never rounded). */
 export function stringifyJson(value: unknown, space?: number): string {
-  // without a bigint the replacer (called for every value) changes nothing: JSON.stringify says so by throwing
-  try {
-    return JSON.stringify(value, undefined, space);
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
+  // the replacer (called for every value) only where a bigint needs it; a bigint the walk cannot see (behind a
+  // toJSON) still makes the plain stringify throw, and then the replacer writes it
+  if (!mayHoldBigInt(value)) {
+    try {
+      return JSON.stringify(value, undefined, space);
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err;
+    }
   }
-  return JSON.stringify(
-    value,
-    function replace(_key, v: unknown) {
-      return typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v;
-    },
-    space,
-  );
+  return JSON.stringify(value, replaceBigInt, space);
 }
 
 /** toBigInt reads an integer field that may be a number, a bigint or a decimal string. */

@@ -10,14 +10,15 @@ import { jsonInt } from './tx-codec.ts';
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
 function renderTx(r: TxRecord): string {
-  const signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
-  return stringifyJson({
+  const body: Record<string, Json> = {
     tx: r.tx,
     block_height: r.blockHeight,
     block_hash: r.blockHash ?? 'none',
     hash: r.hash,
-    signatures,
-  });
+  };
+  // the node prints a GAMetaTx without `signatures` (its authorisation is the GA's call, not a signature)
+  if (r.tx.type !== 'GAMetaTx') body.signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
+  return stringifyJson(body);
 }
 
 /** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending), cached on the record. */

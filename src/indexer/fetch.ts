@@ -89,25 +89,25 @@ export async function fetchGeneration(
   };
   // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
   // as soon as its transactions arrive, not after the whole generation's (one round trip less per height)
+  const hashes = microBlockHashes(generation, height);
   const microBlocks: FetchedMicroBlock[] = await Promise.all(
-    microBlockHashes(generation, height)
-      .slice(continuesAt ?? 0)
-      .map(async (hash) => {
-        const [header, transactions] = await Promise.all([
-          node.microBlockHeader(hash),
-          node.microBlockTransactions(hash).then(async (txs) => {
-            if (opts.callInfo ?? true)
-              await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
-            return txs;
-          }),
-        ]);
-        return { header, transactions };
-      }),
+    hashes.slice(continuesAt ?? 0).map(async (hash) => {
+      const [header, transactions] = await Promise.all([
+        node.microBlockHeader(hash),
+        node.microBlockTransactions(hash).then(async (txs) => {
+          if (opts.callInfo ?? true)
+            await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
+          return txs;
+        }),
+      ]);
+      return { header, transactions };
+    }),
   );
   return {
     height,
     keyBlock,
     continuesAt,
+    ...(continuesAt ? { previousMicroHash: hashes[continuesAt - 1] } : {}),
     microBlocks,
     callInfos,
     callInfoTexts,

@@ -22,6 +22,7 @@ import type { IndexerMetrics } from './metrics.ts';
 import type { FetchedGeneration, GenerationRows } from './rows.ts';
 import { transformGeneration } from './transform.ts';
 import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
+import { AccountNumbers } from '../db/queries/account-ids.ts';
 import type { TransferRules } from './internal-transfers.ts';
 
 export interface LoaderDeps {
@@ -42,6 +43,8 @@ export interface LoaderDeps {
   readonly fetchAhead?: FetchAhead;
   /** the chain's reward rules and genesis accounts (internal transfers); the node's mainnet rules when absent */
   readonly transferRules?: TransferRules;
+  /** the ids' numbers (account_transactions), remembered from batch to batch; looked up per batch when absent */
+  readonly accountNumbers?: AccountNumbers;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -221,6 +224,7 @@ export async function loadBatch(
   if (rolledBack || opts.replace) deps.decoder.forgetCode();
   let replaced: number[] = [];
   let rederiveFrom: number | null | undefined;
+  const numbers = deps.accountNumbers ?? new AccountNumbers();
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     // the heights this batch adds to the stored ones (a reload may also fill gaps)
@@ -229,7 +233,7 @@ export async function loadBatch(
       ({ replaced, added } = await storedBefore(client, gens));
       await deleteHeights(client, loaded);
     }
-    const count = await writeGenerations(client, rows, encoded, deps.transferRules);
+    const count = await writeGenerations(client, rows, encoded, deps.transferRules, numbers);
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
@@ -238,6 +242,10 @@ export async function loadBatch(
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await notifyCommitted(client, deps.schema, notification);
     return count;
+  }).catch((err: unknown) => {
+    // the numbers given to new ids in the transaction are gone with it
+    numbers.forget();
+    throw err;
   });
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);

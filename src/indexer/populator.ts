@@ -5,6 +5,7 @@
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { backfillStoredForks, transferRulesOf } from './internal-transfers.ts';
+import { AccountNumbers } from '../db/queries/account-ids.ts';
 import { migrate } from '../db/migrator.ts';
 import { untilDatabaseAnswers } from '../db/wait.ts';
 import { createWritePool } from '../db/pool.ts';
@@ -102,6 +103,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         onCallInfoGone,
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
         transferRules,
+        accountNumbers: new AccountNumbers(),
       },
     });
     return { follower, backfill };

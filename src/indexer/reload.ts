@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config.ts';
 import { transferRulesOf } from './internal-transfers.ts';
+import { AccountNumbers } from '../db/queries/account-ids.ts';
 import { migrate } from '../db/migrator.ts';
 import { createWritePool } from '../db/pool.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
@@ -49,6 +50,7 @@ export async function reloadHeights(
       log,
       onCallInfoGone: pruned.record,
       transferRules: await transferRulesOf(cfg),
+      accountNumbers: new AccountNumbers(),
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;

@@ -29,6 +29,8 @@ export interface FetchedGeneration {
    * ones the node added after it: the key block is not written again. Undefined: the whole generation.
    */
   readonly continuesAt?: number;
+  /** with continuesAt: the hash of the micro block before the first fetched one, as the node lists the generation */
+  readonly previousMicroHash?: string;
   readonly microBlocks: readonly FetchedMicroBlock[];
   /** `call_info` (or `ga_info`) per contract tx hash. */
   readonly callInfos: ReadonlyMap<string, JsonObject>;
@@ -67,6 +69,10 @@ export interface MicroBlockRow {
   timeMs: bigint;
   txCount: number;
   header: JsonObject;
+  /** the generation's key block hash (the header's prev_key_hash) */
+  keyHash: string;
+  /** the block before it (the header's prev_hash): the key block, or the micro block before, when in this fetch */
+  prevHash: string | undefined;
 }
 export interface TransactionRow extends TxPosition {
   microTimeMs: bigint;

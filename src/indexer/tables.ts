@@ -2,8 +2,10 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
-import { idKeyHex, txTypeCode } from '../chain/id-key.ts';
+import { txTypeCode } from '../chain/id-key.ts';
 import { stringifyJson } from '../chain/json.ts';
+import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
+import { storedMicroHeader } from './micro-header-trim.ts';
 import type {
   AccountTxRow,
   ChannelEventRow,
@@ -20,8 +22,17 @@ import type {
   TransactionRow,
 } from './rows.ts';
 
-/** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL). */
-export type Column<R> = readonly [name: string, pgType: string, value: (row: R) => string | number | boolean | null];
+/** IdNumbers gives the number that stands for an id in account_transactions (db/queries/account-ids.ts). */
+export interface IdNumbers {
+  number(id: string): number;
+}
+
+/** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL), which may name an id by its number. */
+export type Column<R> = readonly [
+  name: string,
+  pgType: string,
+  value: (row: R, numbers: IdNumbers) => string | number | boolean | null,
+];
 
 /** TableColumns names a table and how each of its columns is read from a row. */
 export interface TableColumns<R> {
@@ -37,9 +48,21 @@ export interface TableSpec<R> extends TableColumns<R> {
    * nonce 0): the first row stays, and a strange tx never blocks the sync.
    */
   readonly firstWins?: boolean;
-  /** Rows that need the stored state before the batch (name and oracle events): made inside the transaction. */
+  /**
+   * Rows that need the stored state before the batch (name and oracle events, the ids' numbers): made inside the
+   * transaction.
+   */
   readonly needsState?: boolean;
 }
+
+// the stored call info of a row, made once for its two columns
+const storedInfos = new WeakMap<ContractCallRow, StoredCallInfo>();
+const storedInfo = (r: ContractCallRow): StoredCallInfo | null => {
+  if (r.callInfo === null) return null;
+  let stored = storedInfos.get(r);
+  if (stored === undefined) storedInfos.set(r, (stored = storedCallInfo(r.callInfo, r.callInfoText, r)));
+  return stored;
+};
 
 /** byteaHex is a bytea value for COPY's text format (`\x…`; copyText escapes the backslash). */
 const byteaHex = (bytes: Uint8Array): string =>
@@ -60,9 +83,9 @@ function spec<R>(
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
-// ids and types in their stored forms (migration 0032), fields space-separated (0035)
+// ids as numbers (migration 0095), types as codes (0032), fields space-separated (0035)
 const accountTxColumns: Column<AccountTxRow>[] = [
-  ['account', 'bytea', (r) => idKeyHex(r.account)],
+  ['account', 'int', (r, numbers) => numbers.number(r.account)],
   ...pos<AccountTxRow>(),
   ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
   ['fields', 'text', (r) => r.fields.join(' ')],
@@ -86,7 +109,8 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['micro_index', 'int', (r) => r.microIndex],
     ['time_ms', 'bigint', (r) => r.timeMs.toString()],
     ['tx_count', 'int', (r) => r.txCount],
-    ['header', 'jsonb', (r) => json(r.header)],
+    // without hash, height and time: the columns above (migration 0097)
+    ['header', 'jsonb', (r) => json(storedMicroHeader(r))],
   ]),
   spec<TransactionRow>('transactions', (b) => b.transactions, [
     ['hash', 'text', (r) => r.txHash],
@@ -100,7 +124,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['inner_type', 'text', (r) => r.stored.innerType],
     ['channel_amount', 'numeric', (r) => r.stored.channelAmount],
   ]),
-  spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns),
+  spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns, 'needsState'),
   spec<ContractRow>(
     'contracts',
     (b) => b.contracts,
@@ -123,7 +147,9 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function],
     ['arguments', 'jsonb', (r) => json(r.arguments)],
-    ['call_info', 'jsonb', (r) => r.callInfoText ?? json(r.callInfo)],
+    // without the members the row's columns hold (migration 0096)
+    ['call_info', 'jsonb', (r) => storedInfo(r)?.text ?? null],
+    ['call_info_trimmed', 'boolean', (r) => storedInfo(r)?.trimmed ?? false],
     ['call_info_pruned', 'boolean', (r) => r.callInfoPruned],
     ['result', 'jsonb', (r) => json(r.result)],
     ['decode_error', 'text', (r) => r.decodeError],

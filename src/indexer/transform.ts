@@ -67,6 +67,7 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
     nameReferences: [],
     aexn: aexnRows(gen),
   };
+  const keyHash = str(gen.keyBlock.hash);
   gen.microBlocks.forEach((mb, i) => {
     const microIndex = (gen.continuesAt ?? 0) + i;
     const mbHash = str(mb.header.hash);
@@ -78,6 +79,8 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       timeMs: microTimeMs,
       txCount: mb.transactions.length,
       header: mb.header,
+      keyHash,
+      prevHash: i > 0 ? str(gen.microBlocks[i - 1]!.header.hash) : gen.continuesAt ? gen.previousMicroHash : keyHash,
     });
     mb.transactions.forEach((signed, txIndex) => {
       const tx = signed.tx;

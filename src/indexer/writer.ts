@@ -13,7 +13,8 @@ import type {
   OracleQueryRow,
   ResolvedRows,
 } from './rows.ts';
-import { TABLES, type TableColumns } from './tables.ts';
+import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
+import { AccountNumbers } from '../db/queries/account-ids.ts';
 import { copyChunks, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
@@ -21,14 +22,21 @@ import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from './internal-transfers.ts';
 import { deriveBatchAreas } from './derive-backfill.ts';
 
+/** NO_NUMBERS serves the tables that name no id by its number (they are encoded before the transaction). */
+const NO_NUMBERS: IdNumbers = {
+  number: (id) => {
+    throw new Error(`an id's number asked outside the writer's transaction: ${id.slice(0, 60)}`);
+  },
+};
+
 /** copyLines encodes the rows of one table as COPY text lines (a plain loop: it runs for every value written). */
-function copyLines<R>(spec: TableColumns<R>, rows: readonly R[]): string[] {
+function copyLines<R>(spec: TableColumns<R>, rows: readonly R[], numbers: IdNumbers = NO_NUMBERS): string[] {
   const columns = spec.columns;
   const lines = new Array<string>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    let line = copyText(columns[0]![1], columns[0]![2](row));
-    for (let c = 1; c < columns.length; c++) line += `\t${copyText(columns[c]![1], columns[c]![2](row))}`;
+    let line = copyText(columns[0]![1], columns[0]![2](row, numbers));
+    for (let c = 1; c < columns.length; c++) line += `\t${copyText(columns[c]![1], columns[c]![2](row, numbers))}`;
     lines[r] = line;
   }
   return lines;
@@ -132,16 +140,22 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
 /**
  * writeGenerations inserts the rows of several heights (ascending); the caller owns the
  * transaction. `encoded` (from encodeRows) saves encoding inside it; `transferRules` are the
- * chain's reward rules and genesis accounts for the internal transfers. Returns the tx count.
+ * chain's reward rules and genesis accounts for the internal transfers; `numbers` the ids' numbers
+ * (a populator keeps one for its life, and has it forget after a failed transaction). Returns the tx count.
  */
 export async function writeGenerations(
   db: Queryable,
   gens: readonly GenerationRows[],
   encoded?: EncodedRows,
   transferRules: TransferRules = DEFAULT_TRANSFER_RULES,
+  numbers: AccountNumbers = new AccountNumbers(),
 ): Promise<number> {
   if (gens.length === 0) return 0;
   const resolved = await resolveRows(db, gens);
+  await numbers.resolve(
+    db,
+    [...resolved.accountTxs, ...resolved.nameAccountTxs].map((r) => r.account),
+  );
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
     // COPY cannot skip a repeated key, so the few tables keyed by a derived id take an INSERT
@@ -150,14 +164,14 @@ export async function writeGenerations(
         db,
         spec.table,
         spec.columns.map(([name, type]) => [name, type] as const),
-        spec.columns.map(([, , value]) => rows.map(value)),
+        spec.columns.map(([, , value]) => rows.map((row) => value(row, numbers))),
       );
     else
       await copyMany(
         db,
         spec.table,
         spec.columns.map(([name]) => name),
-        encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows)),
+        encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows, numbers)),
       );
   }
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);

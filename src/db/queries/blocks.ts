@@ -22,7 +22,21 @@ export interface MicroBlockRow {
 }
 
 const KEY_BLOCK_COLUMNS = 'height, hash, time_ms, data';
-const MICRO_BLOCK_COLUMNS = 'hash, height, micro_index, tx_count, header';
+/**
+ * microHeaderSql is the SQL of the node's header of the micro_blocks row `m`: the stored header (migrations 0097,
+ * 0098) with the row's hash, height and time put back, and prev_key_hash and prev_hash, the hashes of its key block
+ * and of the block before it (the key block for the first micro block). jsonb keeps an object's keys in one order
+ * whatever the order they were added in, and a member the stored header still holds wins, so the object is the node's.
+ */
+export function microHeaderSql(m: string): string {
+  const keyHash = `(SELECT k.hash FROM key_blocks k WHERE k.height = ${m}.height)`;
+  const prevHash = `CASE WHEN ${m}.micro_index = 0 THEN ${keyHash} ELSE (SELECT p.hash FROM micro_blocks p
+    WHERE p.height = ${m}.height AND p.micro_index = ${m}.micro_index - 1) END`;
+  return `(jsonb_build_object('hash', ${m}.hash, 'height', ${m}.height, 'time', ${m}.time_ms,
+    'prev_key_hash', ${keyHash}, 'prev_hash', ${prevHash}) || ${m}.header)`;
+}
+
+const MICRO_BLOCK_COLUMNS = `hash, height, micro_index, tx_count, ${microHeaderSql('micro_blocks')} AS header`;
 
 /** The highest stored key block: its height, hash and time. */
 export interface TopKeyBlock {
@@ -99,7 +113,7 @@ export async function microBlockHeaderJson(
 ): Promise<(StoredJson & { txCount: number }) | undefined> {
   const { rows } = await db.query<StoredJson & { txCount: number }>({
     name: 'mdw_micro_block_header',
-    text: 'SELECT height, tx_count AS "txCount", header::text AS json FROM micro_blocks WHERE hash = $1',
+    text: `SELECT m.height, m.tx_count AS "txCount", ${microHeaderSql('m')}::text AS json FROM micro_blocks m WHERE m.hash = $1`,
     values: [hash],
   });
   return rows[0];
@@ -169,7 +183,7 @@ export async function newGenerationsJson(
     `SELECT k.height, jsonb_build_object(
               'key_block', k.data || jsonb_build_object('nonce', k.data->>'nonce'),
               'micro_blocks', ARRAY(
-                SELECT jsonb_build_object('micro_block', m.header - 'height', 'transactions', ARRAY(
+                SELECT jsonb_build_object('micro_block', ${microHeaderSql('m')} - 'height', 'transactions', ARRAY(
                          SELECT ${RAW_TX_JSON} FROM transactions t
                           WHERE t.height = m.height AND t.micro_index = m.micro_index ORDER BY t.tx_index))
                   FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index))::text AS json

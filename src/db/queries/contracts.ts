@@ -1,5 +1,6 @@
 /** @module Read-side SQL for contracts and their decoded calls. */
 import type { Json } from '../../chain/json.ts';
+import { callInfoSql } from './call-info.ts';
 import type { Queryable } from '../pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { renderPlaceholders } from './stored-tx-json.ts';
@@ -47,8 +48,9 @@ export async function contractById(db: Queryable, contractId: string): Promise<C
 /** contractCalls pages a contract's calls (the constructor run included), oldest first. */
 export async function contractCalls(db: Queryable, contractId: string, w: Window): Promise<ContractCallRow[]> {
   const { rows } = await db.query(
-    `SELECT tx_hash, contract_id, caller_id, function, arguments, call_info, call_info_pruned, result, decode_error
-       FROM contract_calls WHERE contract_id = $1
+    `SELECT tx_hash, contract_id, caller_id, function, arguments, ${callInfoSql('c')} AS call_info, call_info_pruned,
+            result, decode_error
+       FROM contract_calls c WHERE contract_id = $1
       ORDER BY height, micro_index, tx_index LIMIT $2 OFFSET $3`,
     [contractId, w.limit, w.offset],
   );
@@ -101,7 +103,8 @@ export interface StoredCallInfo {
 /** storedCallInfos lists the call info stored for the contract calls at one height. */
 export async function storedCallInfos(db: Queryable, height: number): Promise<StoredCallInfo[]> {
   const { rows } = await db.query(
-    'SELECT tx_hash, call_info, call_info_pruned FROM contract_calls WHERE height = $1 ORDER BY tx_hash',
+    `SELECT tx_hash, ${callInfoSql('c')} AS call_info, call_info_pruned FROM contract_calls c WHERE height = $1
+      ORDER BY tx_hash`,
     [height],
   );
   return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));

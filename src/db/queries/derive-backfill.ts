@@ -5,6 +5,7 @@
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
+import { callInfoSql } from './call-info.ts';
 import type { Queryable } from '../pool.ts';
 import { microBlockHashSql } from './transactions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
@@ -165,7 +166,8 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
     caller_id: string | null;
     call_info: Json | null;
   }>(
-    `SELECT t.height, t.micro_index, t.tx_index, t.hash, ${microBlockHashSql('t')} AS micro_block_hash, t.signed, c.contract_id, c.caller_id, c.call_info
+    `SELECT t.height, t.micro_index, t.tx_index, t.hash, ${microBlockHashSql('t')} AS micro_block_hash, t.signed, c.contract_id, c.caller_id, 
+            ${callInfoSql('c')} AS call_info
        FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
       WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN (${FEE_WALKED.map(txTypeCode).join(', ')})
       ORDER BY t.height, t.micro_index, t.tx_index`,

@@ -5,15 +5,19 @@
  */
 import { idOfKey } from '../../chain/id-key.ts';
 import { quoteIdent, type Queryable } from '../pool.ts';
+import { ID_NUMBER_COLUMNS } from './account-ids.ts';
 
-/** Tables that hold no chain data: the populator's progress and the migrations applied. */
-const NOT_DERIVED = ['sync_state', 'mdw_migrations'];
+/**
+ * Tables that hold no chain data: the populator's progress, the migrations applied, and the ids' numbers (each load
+ * numbers ids in its own order: rows are compared with their ids' keys instead, ID_NUMBER_COLUMNS).
+ */
+const NOT_DERIVED = ['sync_state', 'mdw_migrations', 'account_ids'];
 
 /** A table of the schema and the columns whose values derive from the chain. */
 export interface DerivedTable {
   readonly name: string;
-  /** columns compared; a json column (no equality) as its text */
-  readonly columns: readonly { name: string; json: boolean }[];
+  /** columns compared; a json column (no equality) as its text, an id's number as the id's key */
+  readonly columns: readonly { name: string; json: boolean; idNumber: boolean }[];
   /** whether its rows belong to a height (else it is current state, such as name_state) */
   readonly byHeight: boolean;
 }
@@ -32,10 +36,14 @@ export async function derivedTables(db: Queryable, schema: string): Promise<Deri
       ORDER BY c.table_name, c.ordinal_position`,
     [schema, NOT_DERIVED],
   );
-  const tables = new Map<string, { name: string; json: boolean }[]>();
+  const tables = new Map<string, { name: string; json: boolean; idNumber: boolean }[]>();
   for (const r of rows) {
     const columns = tables.get(r.table_name) ?? [];
-    columns.push({ name: r.column_name, json: r.data_type === 'json' });
+    columns.push({
+      name: r.column_name,
+      json: r.data_type === 'json',
+      idNumber: ID_NUMBER_COLUMNS[r.table_name] === r.column_name,
+    });
     tables.set(r.table_name, columns);
   }
   return [...tables].map(([name, columns]) => ({ name, columns, byHeight: columns.some((c) => c.name === 'height') }));
@@ -58,12 +66,15 @@ export async function rowsOnlyIn(
   heights: readonly number[] | undefined,
   limit: number,
 ): Promise<OnlyIn> {
-  const columns = table.columns
-    .map((c) => (c.json ? `${quoteIdent(c.name)}::text AS ${quoteIdent(c.name)}` : quoteIdent(c.name)))
-    .join(', ');
+  const column = (c: DerivedTable['columns'][number], schema: string): string => {
+    const name = quoteIdent(c.name);
+    if (c.json) return `${name}::text AS ${name}`;
+    return c.idNumber ? `(SELECT key FROM ${quoteIdent(schema)}.account_ids WHERE num = ${name}) AS ${name}` : name;
+  };
   const stored = `SELECT height FROM ${quoteIdent(schemas.heightsOf)}.key_blocks${heights ? ' WHERE height = ANY($2::int[])' : ''}`;
   const where = table.byHeight ? ` WHERE height IN (${stored})` : '';
-  const select = (schema: string) => `SELECT ${columns} FROM ${quoteIdent(schema)}.${quoteIdent(table.name)}${where}`;
+  const select = (schema: string) =>
+    `SELECT ${table.columns.map((c) => column(c, schema)).join(', ')} FROM ${quoteIdent(schema)}.${quoteIdent(table.name)}${where}`;
   const { rows } = await db.query<{ row: string; total: string }>(
     `SELECT row_to_json(d)::text AS row, count(*) OVER () AS total
        FROM (${select(schemas.from)} EXCEPT ALL ${select(schemas.other)}) d LIMIT $1`,

@@ -6,7 +6,11 @@ import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
 import { fieldsPattern } from './account-fields.ts';
+import { accountNumberSql } from './account-ids.ts';
 import { topHeight } from './blocks.ts';
+
+// account_transactions names an id by its number (migration 0095); the queries below are given its key as $1
+const ACCOUNT = accountNumberSql('$1');
 
 /** A stored transaction with its place in the chain. */
 export interface TransactionRow {
@@ -184,7 +188,7 @@ export async function transactionsOfAccount(
     name: `mdw_account_page${txType === undefined ? '' : '_typed'}${after === undefined ? '' : '_after'}`,
     text: `WITH page AS (
        SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
-        WHERE a.account = $1${conditions}
+        WHERE a.account = ${ACCOUNT}${conditions}
         ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $2 OFFSET $3)
      SELECT ${ACCOUNT_TX_JSON_COLUMNS} FROM page p
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
@@ -236,7 +240,7 @@ export async function finalRowsOfAccount(
     text: `SELECT count(*) AS count, array_agg(x.height ORDER BY x.i) ${anchor} AS heights,
             array_agg(x.micro_index ORDER BY x.i) ${anchor} AS micro, array_agg(x.tx_index ORDER BY x.i) ${anchor} AS tx
        FROM (SELECT a.height, a.micro_index, a.tx_index, row_number() OVER (ORDER BY a.height, a.micro_index, a.tx_index) - 1 AS i
-               FROM account_transactions a WHERE a.account = $1 AND a.height <= $2${typed}) x`,
+               FROM account_transactions a WHERE a.account = ${ACCOUNT} AND a.height <= $2${typed}) x`,
     values:
       txType === undefined
         ? [idKey(account), height, ANCHOR_EVERY]
@@ -286,12 +290,12 @@ export async function transactionsOfAccountFromOldest(
     // k = 0). The planner cannot size a LIMIT computed from a sub-select (it guesses thousands of
     // rows and hashes all of transactions): the LATERAL lookup, kept apart by OFFSET 0, is one
     // index probe per row.
-    text: `WITH newer AS (SELECT count(*) AS n FROM account_transactions a WHERE a.account = $1 AND a.height > $2${typed}),
+    text: `WITH newer AS (SELECT count(*) AS n FROM account_transactions a WHERE a.account = ${ACCOUNT} AND a.height > $2${typed}),
      pos AS (SELECT greatest(0, $3 + n - $4 - $5) AS skip, greatest(0, least($5, $3 + n - $4)) AS take FROM newer),
      start AS (SELECT p.skip, p.take, least(p.skip / $9, cardinality($6::int[]))::int AS k FROM pos p),
      page AS (
        SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
-        WHERE a.account = $1${typed}
+        WHERE a.account = ${ACCOUNT}${typed}
           AND (a.height, a.micro_index, a.tx_index) >= ((SELECT coalesce(($6::int[])[k], -1) FROM start),
                (SELECT coalesce(($7::int[])[k], -1) FROM start), (SELECT coalesce(($8::int[])[k], -1) FROM start))
         ORDER BY a.height, a.micro_index, a.tx_index
@@ -313,11 +317,11 @@ export async function countTransactionsOfAccount(
 ): Promise<number> {
   const { rows } =
     txType === undefined
-      ? await db.query<{ n: string }>('SELECT count(*) AS n FROM account_transactions WHERE account = $1', [
+      ? await db.query<{ n: string }>(`SELECT count(*) AS n FROM account_transactions WHERE account = ${ACCOUNT}`, [
           idKey(account),
         ])
       : await db.query<{ n: string }>(
-          'SELECT count(*) AS n FROM account_transactions WHERE account = $1 AND tx_type = $2',
+          `SELECT count(*) AS n FROM account_transactions WHERE account = ${ACCOUNT} AND tx_type = $2`,
           [idKey(account), txTypeCode(txType)],
         );
   return Number(rows[0]?.n ?? 0);
@@ -333,9 +337,9 @@ export async function transactionsFromTo(
   const { rows } = await db.query<TxJson>(
     `WITH page AS (
        SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
-         JOIN account_transactions r ON r.account = $2 AND r.height = s.height
+         JOIN account_transactions r ON r.account = ${accountNumberSql('$2')} AND r.height = s.height
           AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields ~ $5
-        WHERE s.account = $1 AND s.fields ~ $6
+        WHERE s.account = ${ACCOUNT} AND s.fields ~ $6
         ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
      SELECT ${SIGNED_TX_JSON_COLUMNS} FROM page p
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
@@ -397,8 +401,8 @@ export interface TxIdRow {
 /** txIdsBetween lists the ids referenced by the transactions of heights from..to (unordered). */
 export async function txIdsBetween(db: Queryable, from: number, to: number): Promise<TxIdRow[]> {
   const { rows } = await db.query<Omit<TxIdRow, 'account'> & { account: Buffer }>(
-    `SELECT height, micro_index AS "microIndex", tx_index AS "txIndex", account
-       FROM account_transactions WHERE height BETWEEN $1 AND $2`,
+    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", i.key AS account
+       FROM account_transactions a JOIN account_ids i ON i.num = a.account WHERE a.height BETWEEN $1 AND $2`,
     [from, to],
   );
   return rows.map((r) => ({ ...r, account: idOfKey(r.account) }));

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/account-pages.ts';
 import { jsonArrayText } from '../../../src/api/respond.ts';
 import { ResponseCache } from '../../../src/api/response-cache.ts';
 import { ANCHOR_EVERY, finalRowsOfAccount, transactionsOfAccount } from '../../../src/db/queries/transactions.ts';
 import { id, TOP } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
+import { accountNumber } from '../../support/account-numbers.ts';
 import { storedTxJsonSql } from '../../support/stored-tx.ts';
 
 const HEAVY = id('ak', 'heavy');
@@ -41,7 +42,7 @@ describe('account transaction pages read from the oldest end, from kept position
     await api.pool.query(
       `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
        SELECT $3, ${heightOf}, 1000, i, ${typeCode}, 'sender_id' FROM generate_series($1::int, $2::int - 1) AS i`,
-      [from, to, idKey(HEAVY)],
+      [from, to, await accountNumber(api.pool, HEAVY)],
     );
   };
   /** expectPagesEqualScan checks pages through the API against the plain scan from the newest end. */
@@ -67,7 +68,7 @@ describe('account transaction pages read from the oldest end, from kept position
     const final = (await finalRowsOfAccount(api.pool, HEAVY, undefined, 30))!;
     const { rows } = await api.pool.query<{ height: number; micro_index: number; tx_index: number }>(
       'SELECT height, micro_index, tx_index FROM account_transactions WHERE account = $1 AND height <= $2 ORDER BY height, micro_index, tx_index',
-      [idKey(HEAVY), final.height],
+      [await accountNumber(api.pool, HEAVY), final.height],
     );
     expect(final.height).to.equal(TOP - 30);
     expect(final.count).to.equal(rows.length);
@@ -105,7 +106,7 @@ describe('account transaction pages read from the oldest end, from kept position
     await addRows(ROWS, ROWS + 150, TOP - 1);
     await expectPagesEqualScan(100, [...range(20, 35), ...range(70, 85), 128, 129]);
     await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = $2', [
-      idKey(HEAVY),
+      await accountNumber(api.pool, HEAVY),
       TOP - 1,
     ]);
   });
@@ -113,7 +114,7 @@ describe('account transaction pages read from the oldest end, from kept position
   it('a rollback below the final heights drops the kept count and positions, so pages stay exact', async () => {
     await expectPagesEqualScan(100, [20]);
     await api.pool.query('DELETE FROM account_transactions WHERE account = $1 AND height = 3 AND tx_index % 2 = 0', [
-      idKey(HEAVY),
+      await accountNumber(api.pool, HEAVY),
     ]);
     cache.invalidateFrom(3); // what the invalidation does on the populator's rollback notification
     expect(cache.stats().entries).to.equal(0);

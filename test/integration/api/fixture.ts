@@ -1,11 +1,12 @@
 /** @module A small chain written straight into the schema (every table, real encodings, integers beyond 2^53) for API tests. */
 import { createHash } from 'node:crypto';
-import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { encode, type Prefix } from '../../../src/chain/encoding.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { channelId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
+import { accountNumber } from '../../support/account-numbers.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 type TxObject = { [key: string]: Json };
@@ -381,7 +382,7 @@ async function insertTx(db: Queryable, t: Tx, microTime: number): Promise<void> 
   for (const [account, fields] of referencedIds(t.tx)) {
     await db.query(
       'INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields) VALUES ($1, $2, $3, $4, $5, $6)',
-      [idKey(account), ...pos, txTypeCode(type), fields.join(' ')],
+      [await accountNumber(db, account), ...pos, txTypeCode(type), fields.join(' ')],
     );
   }
   const tx = t.tx;

@@ -1,4 +1,7 @@
-/** @module Migrations 0032–0035 convert a stored database's account_transactions and account statistics in place. */
+/**
+ * @module Migrations 0032–0035 and 0095 convert a stored database's account_transactions and account statistics in
+ * place.
+ */
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { randomBytes } from 'node:crypto';
@@ -23,12 +26,12 @@ const ENCODINGS = [
   Encoding.Commitment,
 ];
 
-describe('migrations 0032–0035: ids as keys, types as codes, fields as text, converted in place', () => {
+describe('migrations 0032–0035, 0095: ids as keys then numbers, types as codes, fields as text, converted in place', () => {
   let db: { url: string; drop(): Promise<void> };
   let pool: Pool;
   let before0032: string;
-  // this session's migrations (0032–0039): pending on a database stored before them
-  const ours = readdirSync(MIGRATIONS_DIR).filter((n) => /^003[2-9]_.*\.sql$/.test(n));
+  // the migrations that convert account_transactions (0032–0039, 0095): pending on a database stored before them
+  const ours = readdirSync(MIGRATIONS_DIR).filter((n) => /^(003[2-9]|0095)_.*\.sql$/.test(n));
   before(async () => {
     db = await createTestDatabase();
     // a database as stored before 0032: every other migration applied, statistics with text accounts (0070 as it was)
@@ -46,7 +49,7 @@ describe('migrations 0032–0035: ids as keys, types as codes, fields as text, c
     rmSync(before0032, { recursive: true, force: true });
   });
 
-  it('keeps every row, with each id as its key and each type as its code; statistics take the same keys', async () => {
+  it('keeps every row, with each id as its number for its key and each type as its code; statistics take the same', async () => {
     const ids = ENCODINGS.flatMap((e, i) =>
       Array.from({ length: 6 }, (_, j) => {
         const bytes = randomBytes(32);
@@ -85,7 +88,7 @@ describe('migrations 0032–0035: ids as keys, types as codes, fields as text, c
       [accounts],
     );
 
-    // the upgrade: the full list of migrations, of which only 0032–0039 are pending
+    // the upgrade: the full list of migrations, of which only 0032–0039 and 0095 are pending
     expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.deep.equal(
       ours.map((n) => n.replace(/\.sql$/, '')),
     );
@@ -98,7 +101,8 @@ describe('migrations 0032–0035: ids as keys, types as codes, fields as text, c
       tx_type: number;
       fields: string;
     }>(
-      'SELECT account, height, micro_index, tx_index, tx_type, fields FROM account_transactions ORDER BY height, micro_index',
+      `SELECT i.key AS account, a.height, a.micro_index, a.tx_index, a.tx_type, a.fields
+         FROM account_transactions a JOIN account_ids i ON i.num = a.account ORDER BY height, micro_index`,
     );
     expect(stored.rows.map((r) => ({ ...r, account: r.account.toString('hex') }))).to.deep.equal(
       rows
@@ -113,7 +117,9 @@ describe('migrations 0032–0035: ids as keys, types as codes, fields as text, c
         })),
     );
     for (const table of ['stats_accounts', 'stats_active_accounts']) {
-      const { rows: keys } = await pool.query<{ account: Buffer }>(`SELECT account FROM ${table} ORDER BY account`);
+      const { rows: keys } = await pool.query<{ account: Buffer }>(
+        `SELECT i.key AS account FROM ${table} s JOIN account_ids i ON i.num = s.account ORDER BY i.key`,
+      );
       expect(
         keys.map((r) => r.account.toString('hex')),
         table,

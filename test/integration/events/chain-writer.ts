@@ -1,9 +1,10 @@
 /** @module Test double of the populator: writes a height's rows as the schema says, commits, NOTIFYs. */
 import { randomBytes } from 'node:crypto';
-import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { withTransaction, type Pool } from '../../../src/db/pool.ts';
+import { accountNumber } from '../../support/account-numbers.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
@@ -126,7 +127,7 @@ export async function writeHeight(
           await db.query(
             `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
              VALUES ($1, $2, $3, $4, $5, $6)`,
-            [idKey(id), height, microIndex, txIndex, txTypeCode(String(spec.tx.type)), 'tx'],
+            [await accountNumber(db, id), height, microIndex, txIndex, txTypeCode(String(spec.tx.type)), 'tx'],
           );
         }
         const signed: Record<string, Json> = { block_hash: microHash, block_height: height, hash };

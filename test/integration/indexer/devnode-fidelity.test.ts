@@ -61,7 +61,7 @@ describe('the devnode generated chain through the middleware (devnode + populato
           'mdw',
           `SELECT 1 FROM account_transactions a
             JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
-           WHERE a.account = $1 AND t.hash = $2`,
+           WHERE a.account = (SELECT num FROM account_ids WHERE key = $1) AND t.hash = $2`,
           [idKey(String(account)), r.hash],
         );
         expect(rows, `${r.tx.type} ${r.hash} under ${String(account)}`).to.have.length.greaterThan(0);

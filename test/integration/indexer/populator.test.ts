@@ -4,6 +4,7 @@ import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { reloadHeights } from '../../../src/indexer/reload.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
+import { ACCOUNT_ROWS_BY_KEY } from '../../support/account-numbers.ts';
 
 describe('populator (devnode + PostgreSQL)', function () {
   this.timeout(60_000);
@@ -105,12 +106,14 @@ describe('populator (devnode + PostgreSQL)', function () {
         ['oracle_queries', 'query_id'],
         ['contracts', 'contract_id'],
         ['channel_events', 'channel_id, height, micro_index, tx_index'],
-        ['account_transactions', 'account, height, micro_index, tx_index'],
         ['name_state', 'name_hash'],
       ] as const) {
         const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
         expect(await h.query('mdw', sql), table).to.deep.equal(await h.query(`fresh_${depth}`, sql));
       }
+      expect(await h.query('mdw', ACCOUNT_ROWS_BY_KEY)).to.deep.equal(
+        await h.query(`fresh_${depth}`, ACCOUNT_ROWS_BY_KEY),
+      );
     });
   }
 

@@ -22,6 +22,8 @@ import { transactionJson } from '../../../src/db/queries/transactions.ts';
 import { transactionByHash as v3TransactionByHash } from '../../../src/db/queries/v3/transactions.ts';
 import { transactionJson as v3TransactionJson } from '../../../src/api/routes/v3/render-tx.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
+import { ID_NUMBER_COLUMNS } from '../../../src/db/queries/account-ids.ts';
+import { callInfoSql } from '../../../src/db/queries/call-info.ts';
 import { syncState } from '../../../src/db/queries/stats.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
@@ -79,7 +81,7 @@ describe('upgrading a stored database derives the new tables from its stored row
   /**
    * copyChain writes the fresh load's rows into `schema` as its older layout holds them (columns both have; a column
    * dropped since is computed from the fresh rows; an id or type stored in a compact form since, 0032, is written
-   * back as text), triggers off as a restore does, leaving out `skip` tables.
+   * back as text; an id's number, 0095, as its key or text), triggers off as a restore does, leaving out `skip` tables.
    */
   async function copyChain(schema: string, skip: (table: string) => boolean): Promise<void> {
     const dropped: Record<string, string> = {
@@ -98,8 +100,24 @@ describe('upgrading a stored database derives the new tables from its stored row
       'transactions.tx': (v) => renderStoredTx(v as Buffer).tx,
       'transactions.signatures': (v) => renderStoredTx(v as Buffer).signatures,
     };
+    const keys = new Map(
+      (await query<{ num: number; key: Buffer }>(`SELECT num, key FROM "${FRESH}".account_ids`)).map((r) => [
+        r.num,
+        r.key,
+      ]),
+    );
+    // 0096: the call info whole, where the older layout has no mark of a trimmed one
+    const restored: Record<string, { marker: string; sql: string }> = {
+      'contract_calls.call_info': { marker: 'call_info_trimmed', sql: callInfoSql('a') },
+    };
     /** what a compact value of the fresh layout was in the older one */
-    const widen = (freshType: string, oldType: string): ((v: unknown) => unknown) | undefined => {
+    const widen = (freshType: string, oldType: string, idNumber: boolean): ((v: unknown) => unknown) | undefined => {
+      // 0095: an id's number, its key (0032) or its text before
+      if (idNumber && freshType === 'integer') {
+        const key = (v: unknown): Buffer => keys.get(v as number)!;
+        if (oldType === 'bytea') return (v) => (v === null ? null : `\\x${key(v).toString('hex')}`);
+        if (oldType === 'text') return (v) => (v === null ? null : idOfKey(key(v)));
+      }
       // 0035: the fields an id appears in, space-separated text since, an array before
       if (oldType === 'ARRAY' && freshType === 'text')
         return (v) => (v === null || v === '' ? [] : String(v).split(' '));
@@ -126,11 +144,16 @@ describe('upgrading a stored database derives the new tables from its stored row
         const source = fresh.get(table);
         if (!source || skip(table) || table === 'mdw_migrations' || table === 'sync_state') continue;
         const kept = [...cols.keys()].filter((c) => source.has(c) || dropped[`${table}.${c}`] !== undefined);
-        const select = `SELECT ${kept
-          .map((c) => `${source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]} AS "${c}"`)
-          .join(', ')} FROM "${FRESH}"."${table}" a`;
+        const value = (c: string): string => {
+          const r = restored[`${table}.${c}`];
+          if (r && !cols.has(r.marker)) return r.sql;
+          return source.has(c) ? `a."${c}"` : dropped[`${table}.${c}`]!;
+        };
+        const select = `SELECT ${kept.map((c) => `${value(c)} AS "${c}"`).join(', ')} FROM "${FRESH}"."${table}" a`;
         const widened = kept.flatMap((c) => {
-          const f = source.has(c) ? widen(source.get(c)!, cols.get(c)!) : fromStored[`${table}.${c}`];
+          const f = source.has(c)
+            ? widen(source.get(c)!, cols.get(c)!, ID_NUMBER_COLUMNS[table] === c)
+            : fromStored[`${table}.${c}`];
           return f ? [[c, f] as const] : [];
         });
         const names = kept.map((c) => `"${c}"`).join(', ');

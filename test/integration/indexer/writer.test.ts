@@ -14,6 +14,7 @@ import { TABLES } from '../../../src/indexer/tables.ts';
 import { eventTopic } from '../../../src/indexer/call-events.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
+import { accountNumber } from '../../support/account-numbers.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 
 const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
@@ -350,7 +351,8 @@ describe('indexer writer', () => {
     ]);
     // the query ids are listed like those of queries sent to an oracle directly
     const listed = await pool.query<{ account: Buffer; tx_type: number; fields: string }>(
-      'SELECT account, tx_type, fields FROM account_transactions WHERE account = ANY($1) ORDER BY height',
+      `SELECT i.key AS account, a.tx_type, a.fields FROM account_transactions a JOIN account_ids i ON i.num = a.account
+        WHERE i.key = ANY($1) ORDER BY a.height`,
       [rows.rows.map((r) => idKey(r.query_id))],
     );
     expect(
@@ -393,7 +395,7 @@ describe('indexer writer', () => {
     );
     const rows = await pool.query<{ tx_index: number; fields: string }>(
       'SELECT tx_index, fields FROM account_transactions WHERE account = $1 AND height = 40 ORDER BY tx_index',
-      [idKey(bob)],
+      [await accountNumber(pool, bob)],
     );
     expect(rows.rows).to.deep.equal([
       { tx_index: 0, fields: 'pointers' },

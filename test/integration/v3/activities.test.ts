@@ -169,7 +169,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const { rows } = await v3.pool.query<{ tx_hash: string }>(
       `SELECT t.hash AS tx_hash FROM account_transactions a
          JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
-        WHERE a.account = $1 ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC`,
+        WHERE a.account = (SELECT num FROM account_ids WHERE key = $1) ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC`,
       [idKey(account)],
     );
     const all = await walk(`/v3/accounts/${account}/activities?limit=4`);

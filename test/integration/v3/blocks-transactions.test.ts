@@ -186,9 +186,10 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
       for (const t of called.data) expect(t.tx.function).to.equal(fn);
     }
     const counts = await v3.mdw.getAccountTransactionsCount(sender as `ak_${string}`);
-    const { rows } = await v3.pool.query('SELECT count(*)::int AS n FROM account_transactions WHERE account = $1', [
-      idKey(sender),
-    ]);
+    const { rows } = await v3.pool.query(
+      'SELECT count(*)::int AS n FROM account_transactions WHERE account = (SELECT num FROM account_ids WHERE key = $1)',
+      [idKey(sender)],
+    );
     expect(counts.total).to.equal(rows[0].n);
   });
 

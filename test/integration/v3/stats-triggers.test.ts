@@ -41,7 +41,7 @@ describe('statistics triggers (real PostgreSQL)', () => {
     );
     await db.pool.query(
       `INSERT INTO stats_active_accounts (interval_by, start, account, height)
-       SELECT i.by, i.start, int4send((h * 13 + $2::int) % 17), min(h)
+       SELECT i.by, i.start, (h * 13 + $2::int) % 17, min(h)
          FROM unnest($1::int[]) AS h
         CROSS JOIN LATERAL (VALUES ('day', ${FIRST_DAY} + h / 10), ('week', (${FIRST_DAY} + h / 10) / 7),
                                    ('month', stats_month_of(${FIRST_DAY} + h / 10))) i(by, start)

@@ -207,12 +207,14 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       `SELECT to_char(to_timestamp(t.micro_time_ms / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
               count(DISTINCT a.account)::int AS active
          FROM account_transactions a JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (a.height, a.micro_index, a.tx_index)
-        WHERE get_byte(a.account, 0) = ${KEY_TAGS.ak} GROUP BY 1`,
+         JOIN account_ids i ON i.num = a.account
+        WHERE get_byte(i.key, 0) = ${KEY_TAGS.ak} GROUP BY 1`,
     );
     const active = await walkPages(await v3.mdw.getActiveAccountsStats({ limit: 100 }));
     expect(counts(active)).to.deep.equal(new Map(rows.map((x) => [x.day, x.active])));
     const firsts = await v3.pool.query<{ n: number }>(
-      `SELECT count(DISTINCT account)::int AS n FROM account_transactions WHERE get_byte(account, 0) = ${KEY_TAGS.ak}`,
+      `SELECT count(DISTINCT a.account)::int AS n FROM account_transactions a JOIN account_ids i ON i.num = a.account
+        WHERE get_byte(i.key, 0) = ${KEY_TAGS.ak}`,
     );
     const total = await walkPages(await v3.mdw.getTotalAccountsStats({ limit: 100 }));
     expect(total.reduce((s, x) => s + Number(x.count), 0)).to.equal(firsts.rows[0]!.n);

@@ -1,15 +1,7 @@
 import { expect } from 'chai';
 import { decode as sdkDecode, encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { randomBytes } from 'node:crypto';
-import {
-  idKey,
-  idKeyHex,
-  idOfKey,
-  KEY_TAGS,
-  txTypeCode,
-  txTypeOfCode,
-  TX_TYPE_CODES,
-} from '../../../src/chain/id-key.ts';
+import { idKey, idOfKey, KEY_TAGS, txTypeCode, txTypeOfCode, TX_TYPE_CODES } from '../../../src/chain/id-key.ts';
 
 /** The SDK's encoding of each stored id kind (the oracle for the ids' text). */
 const KINDS: readonly [string, Encoding][] = [
@@ -33,7 +25,6 @@ describe('chain/id-key', () => {
         expect(key.length, id).to.equal(33);
         expect(key[0], id).to.equal(KEY_TAGS[prefix]);
         expect(Buffer.from(sdkDecode(id as `ak_${string}`)).equals(key.subarray(1)), id).to.equal(true);
-        expect(idKeyHex(id)).to.equal(`\\x${key.toString('hex')}`);
         expect(idOfKey(key)).to.equal(id);
       }
     }

@@ -53,6 +53,12 @@ describe('chain/json', () => {
     const circular: { self?: unknown } = {};
     circular.self = circular;
     expect(() => stringifyJson(circular)).to.throw(TypeError);
+    // nested deeper than the walk looks for bigints: written all the same, a bigint at the bottom bare
+    const deep = (leaf: unknown): unknown => Array.from({ length: 100 }).reduce((inner) => ({ a: [inner] }), leaf);
+    expect(stringifyJson(deep(7))).to.equal(JSON.stringify(deep(7)));
+    expect(stringifyJson(deep(2n ** 64n))).to.equal(JSON.stringify(deep(7)).replace('7', '18446744073709551616'));
+    // a bigint behind a toJSON is written bare too
+    expect(stringifyJson({ a: { toJSON: () => 2n ** 64n } })).to.equal('{"a":18446744073709551616}');
   });
 
   it('keeps the node’s own text of a one-member wrapper’s value, parsed as the whole text parses it', () => {

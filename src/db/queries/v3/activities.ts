@@ -4,6 +4,7 @@
  * own index and merged in one statement.
  */
 import { idKey, txTypeCode } from '../../../chain/id-key.ts';
+import { accountNumberSql } from '../account-ids.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
@@ -32,8 +33,8 @@ export interface ActivityRow extends ActivityKey {
 /**
  * An ActivitySql lists an id's items. Its `select` is SQL over one table giving the columns
  * height, micro_index, tx_index, tag, ref, data (text or NULL) for the id `$2`, between heights $3
- * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `id.key` (from the CTE
- * `id`) is the id's stored key in account_transactions (migration 0032); `$7` is the configured DEX factory
+ * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `id.num` (from the CTE
+ * `id`) is the id's number in account_transactions (migration 0095); `$7` is the configured DEX factory
  * (text) for a source that needs it. Its `keyColumns`
  * are the expressions of those five key columns over the table, in an order one of its indexes
  * serves after the id, so a page reads only its own rows. Values are placeholders, never text.
@@ -56,7 +57,7 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   keyColumns: ['a.height', 'a.micro_index', 'a.tx_index', "''::text", "''::text"],
   // the hash through the position (account_transactions keeps none: migration 0031)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
-  where: `a.account = (SELECT key FROM id) AND a.height BETWEEN $3 AND $4
+  where: `a.account = (SELECT num FROM id) AND a.height BETWEEN $3 AND $4
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(string_to_array(a.fields, ' ')) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
                                     AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,
@@ -147,9 +148,9 @@ export async function activitiesPage(
     undefined,
   );
   // the CTEs type $2, $6 and $7 for every statement, whether or not a source of it reads them (the transactions
-  // alone read the id as its key)
+  // alone read the id, as its number)
   const { rows } = await db.query<ActivityRow>(
-    `WITH id AS (SELECT $2::text AS id, $6::bytea AS key), feed_parameters AS (SELECT $7::text AS dex_factory)
+    `WITH id AS (SELECT $2::text AS id, ${accountNumberSql('$6::bytea')} AS num), feed_parameters AS (SELECT $7::text AS dex_factory)
      SELECT y.height, y.micro_index AS "microIndex", y.tx_index AS "txIndex", y.tag, y.ref, y.source, y.data,
             coalesce(m.hash, k.hash) AS "blockHash", coalesce(m.time_ms, k.time_ms)::text AS "blockTime"
        FROM (${parts.join(' UNION ALL ')}) y

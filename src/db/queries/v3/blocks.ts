@@ -1,6 +1,7 @@
 /** @module Read-side SQL for ae_mdw's key and micro block lists: node headers with their counts. */
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
+import { microHeaderSql } from '../blocks.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../../chain/id-key.ts';
 
@@ -31,7 +32,7 @@ const KEY_BLOCK_COUNTED = `k.height, k.data,
 
 // The gas a micro block uses as the node counts it: each transaction's base gas (five times the
 // base for contract and GA creation), 20 per byte, and the gas limit of calls and creations.
-const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", m.header, m.tx_count AS "transactionsCount",
+const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", ${microHeaderSql('m')} AS header, m.tx_count AS "transactionsCount",
   (SELECT coalesce(sum(CASE WHEN t.tx_type IN (${txTypeCode('ContractCreateTx')}, ${txTypeCode('GAAttachTx')}) THEN 75000 ELSE 15000 END
                        + 20 * t.size + coalesce(t.gas, 0)), 0)::text
      FROM transactions t WHERE t.height = m.height AND t.micro_index = m.micro_index) AS gas`;

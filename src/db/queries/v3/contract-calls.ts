@@ -1,5 +1,6 @@
 /** @module Read-side SQL of /v3/contracts/calls: the contract calls the chain holds as transactions, in chain order. */
 import type { Json } from '../../../chain/json.ts';
+import { callInfoSql } from '../call-info.ts';
 import type { Queryable } from '../../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
@@ -69,7 +70,7 @@ export async function callsPage(
     text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.tx_hash AS "txHash",
                   ${microBlockHashSql('t')} AS "blockHash", c.contract_id AS "contractId",
                   (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = c.contract_id) AS "contractTxHash",
-                  c.caller_id AS "callerId", c.function, c.arguments, c.result, c.call_info AS "callInfo", t.signed AS tx
+                  c.caller_id AS "callerId", c.function, c.arguments, c.result, ${callInfoSql('c')} AS "callInfo", t.signed AS tx
              FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash
             WHERE ${where.join(' AND ')} AND ${ks.where}
             ORDER BY ${ks.order} LIMIT $1`,

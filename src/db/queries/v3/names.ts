@@ -2,6 +2,7 @@
 import { idKey, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
+import { accountNumberSql } from '../account-ids.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transactions.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
@@ -178,7 +179,7 @@ export async function accountClaimsPage(
     `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
             t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx, a.height AS "activeFrom"
        FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
-      WHERE a.account = $1 AND a.tx_type = ${txTypeCode('NameClaimTx')} AND a.fields ~ '(^| )account_id( |$)' AND ${ks.where}
+      WHERE a.account = ${accountNumberSql('$1')} AND a.tx_type = ${txTypeCode('NameClaimTx')} AND a.fields ~ '(^| )account_id( |$)' AND ${ks.where}
       ORDER BY ${ks.order} LIMIT $2`,
     values,
   );

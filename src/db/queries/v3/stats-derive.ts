@@ -3,7 +3,8 @@
  * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
  * counts and the miners' totals in step.
  */
-import { KEY_TAGS, txTypeCode } from '../../../chain/id-key.ts';
+import { isAccountSql } from '../account-ids.ts';
+import { txTypeCode } from '../../../chain/id-key.ts';
 import type { Queryable } from '../../pool.ts';
 import { txTypeNameSql } from '../transactions.ts';
 
@@ -222,14 +223,14 @@ const STATEMENTS = {
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
      WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
-  // an account counts from its first appearance in any transaction field (accounts by key: tag ak, migration 0032),
+  // an account counts from its first appearance in any transaction field (accounts by number, of kind ak: migration 0095),
   // and is active in each day, week and month it appears in; both read the batch's appearances once, each with its
   // micro block's time (a transaction's micro_time_ms: one hash join with the batch's micro blocks, not a probe of
   // transactions per appearance)
   accounts: `WITH seen AS (
       SELECT a.account, a.height, a.micro_index, a.tx_index, ${day('m.time_ms')} AS day
         FROM account_transactions a JOIN micro_blocks m ON (m.height, m.micro_index) = (a.height, a.micro_index)
-       WHERE ${inBatch('a.height')} AND m.height BETWEEN $2 AND $3 AND get_byte(a.account, 0) = ${KEY_TAGS.ak}),
+       WHERE ${inBatch('a.height')} AND m.height BETWEEN $2 AND $3 AND ${isAccountSql('a.account')}),
     first_seen AS (
       INSERT INTO stats_accounts AS s (account, height, day)
       SELECT DISTINCT ON (account) account, height, day FROM seen ORDER BY account, height, micro_index, tx_index

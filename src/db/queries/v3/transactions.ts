@@ -1,5 +1,7 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
 import { fieldsPattern } from '../account-fields.ts';
+import { callInfoSql } from '../call-info.ts';
+import { accountNumberSql } from '../account-ids.ts';
 import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import { renderStoredTx } from '../../../chain/stored-tx.ts';
@@ -113,7 +115,7 @@ function typeSql(a: string, types: readonly string[], p: Params): string {
 }
 
 function conditionSql(a: string, c: IdCondition, p: Params): string {
-  const id = `${a}.account = ${p.add(idKey(c.id))}`;
+  const id = `${a}.account = ${accountNumberSql(p.add(idKey(c.id)))}`;
   if (c.matches.length === 0) return id;
   return `${id} AND (${c.matches.map((m) => `(${matchSql(a, m, p)})`).join(' OR ')})`;
 }
@@ -161,7 +163,7 @@ function positionParams(at: TxPosition, p: Params): string {
 const ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
   CASE WHEN c.tx_hash IS NULL THEN NULL
-       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', c.call_info,
+       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
                               'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
 // contract_calls by position, not by hash: a page's calls then sit together in one small index
 // (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
@@ -314,7 +316,7 @@ export async function accountFieldCounts(
   const [total, byField] = await Promise.all([
     db.query<{ n: string }>({
       name: 'mdw_v3_account_tx_total',
-      text: 'SELECT count(*) AS n FROM account_transactions WHERE account = $1',
+      text: `SELECT count(*) AS n FROM account_transactions WHERE account = ${accountNumberSql('$1')}`,
       values: [idKey(id)],
     }),
     db.query<{ txType: string; field: string; n: string }>({
@@ -322,7 +324,7 @@ export async function accountFieldCounts(
       // types are stored as codes; their names order the answer (in the database's collation, as before)
       text: `SELECT n.name AS "txType", x.f AS field, x.n
                FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(string_to_array(fields, ' ')) AS f
-                      WHERE account = $1 GROUP BY 1, 2) x
+                      WHERE account = ${accountNumberSql('$1')} GROUP BY 1, 2) x
                JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
               ORDER BY 1, 2`,
       values: [idKey(id), TX_TYPE_CODES.map(([, code]) => code), TX_TYPE_CODES.map(([type]) => type)],
