@@ -3,13 +3,14 @@
  * populator must hand to PostgreSQL through a socket (the COPY text of the chain's rows, which bench/indexer.ts
  * wrote to files for (b)) are part of the bare COPY, not the populator's own work: this process reads them
  * (BENCH_COPY_MANIFEST: a JSON list of table, columns and file) and sends them as the populator does (one
- * `COPY … FROM STDIN` per table over node-postgres, db/copy-in.ts, in chunks of 1000 lines) into DATABASE_SCHEMA.
+ * `COPY … FROM STDIN` per table over node-postgres, in db/copy-in.ts `copyChunks`'s chunks) into DATABASE_SCHEMA.
  * Prints one JSON line: the CPU seconds of the sends alone (files read and cut before), their wall seconds, bytes.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createPool } from '../src/db/pool.ts';
+import { copyChunks } from '../src/db/copy-in.ts';
 import { copyMany } from '../src/db/queries/bulk-load.ts';
 
 interface CopyFile {
@@ -18,26 +19,12 @@ interface CopyFile {
   readonly file: string;
 }
 
-const LINES_PER_CHUNK = 1000;
-
-/** chunksOf cuts COPY text after every 1000th line: the CopyData payloads db/copy-in.ts `copyChunks` makes. */
-function chunksOf(text: Buffer): Buffer[] {
-  const chunks: Buffer[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = start;
-    for (let n = 0; n < LINES_PER_CHUNK && end < text.length; n++) {
-      const newline = text.indexOf(10, end);
-      end = newline < 0 ? text.length : newline + 1;
-    }
-    chunks.push(text.subarray(start, end));
-    start = end;
-  }
-  return chunks;
-}
-
 const files = JSON.parse(readFileSync(process.env.BENCH_COPY_MANIFEST!, 'utf8')) as CopyFile[];
-const payloads = files.map((f) => ({ ...f, chunks: chunksOf(readFileSync(f.file)) }));
+// the populator's own chunking (its payloads are COPY lines, whose newlines inside values are escaped)
+const payloads = files.map((f) => ({
+  ...f,
+  chunks: copyChunks(readFileSync(f.file, 'utf8').split('\n').slice(0, -1)),
+}));
 const bytes = payloads.reduce((sum, p) => sum + p.chunks.reduce((s, c) => s + c.length, 0), 0);
 const pool = createPool(
   { databaseUrl: process.env.DATABASE_URL!, schema: process.env.DATABASE_SCHEMA!, max: 1 },
