@@ -102,14 +102,19 @@ interface ByteArrayInternals {
   _canonicalMapper?: { _apiEncoder?: ApiEncoder };
 }
 
+/** byteArrayInternals is the part of an encoder that holds its ApiEncoders (a call encoder wraps a byte-array one). */
+function byteArrayInternals(encoder: object): ByteArrayInternals | undefined {
+  const internal = (encoder as EncoderInternals)._internalEncoder;
+  return internal?._byteArrayEncoder ?? internal;
+}
+
 /**
  * withNativeChecksums gives an aepp-calldata BytecodeContractCallEncoder or ContractByteArrayEncoder the native
  * encoder for its calldata, return values and decoded addresses, and returns it. An encoder of another shape (a
  * later version of the library) is returned as it is: slower, never different.
  */
 export function withNativeChecksums<E extends object>(encoder: E): E {
-  const internal = (encoder as EncoderInternals)._internalEncoder;
-  const byteArray = internal?._byteArrayEncoder ?? internal;
+  const byteArray = byteArrayInternals(encoder);
   const mapper = byteArray?._canonicalMapper;
   if (byteArray?._apiEncoder && mapper?._apiEncoder) {
     byteArray._apiEncoder = new NativeApiEncoder(byteArray._apiEncoder);
@@ -120,8 +125,7 @@ export function withNativeChecksums<E extends object>(encoder: E): E {
 
 /** usesNativeChecksums says whether withNativeChecksums took hold of an encoder (tests: a library update shows). */
 export function usesNativeChecksums(encoder: object): boolean {
-  const internal = (encoder as EncoderInternals)._internalEncoder;
-  const byteArray = internal?._byteArrayEncoder ?? internal;
+  const byteArray = byteArrayInternals(encoder);
   return (
     byteArray?._apiEncoder instanceof NativeApiEncoder &&
     byteArray._canonicalMapper?._apiEncoder instanceof NativeApiEncoder
