@@ -7,7 +7,7 @@
 import { parseJson, type Json } from '../chain/json.ts';
 import { storedTxColumns } from '../chain/stored-tx.ts';
 import type { Logger } from '../log.ts';
-import type { PoolClient } from './pool.ts';
+import { inTransaction, type PoolClient } from './pool.ts';
 
 /** A data step: converts in batches on a client outside any transaction; each batch commits. */
 export type DataStep = (client: PoolClient, log: Logger, batchSize?: number) => Promise<void>;
@@ -25,8 +25,7 @@ export async function fillSignedTransactions(client: PoolClient, log: Logger, ba
   let done = 0;
   const started = Date.now();
   for (;;) {
-    await client.query('BEGIN');
-    try {
+    const last = await inTransaction(client, async () => {
       const { rows } = await client.query<{
         height: number;
         micro_index: number;
@@ -39,41 +38,35 @@ export async function fillSignedTransactions(client: PoolClient, log: Logger, ba
           ORDER BY height, micro_index, tx_index LIMIT $4`,
         [...after, batchSize],
       );
-      if (rows.length === 0) {
-        await client.query('COMMIT');
-        break;
-      }
       const columns = rows.map((r) => {
         const signed: { [key: string]: Json } = { tx: parseJson(r.tx) };
         if (r.signatures !== null) signed.signatures = r.signatures;
         return storedTxColumns(signed);
       });
-      await client.query(
-        `UPDATE transactions t
-            SET signed = v.signed, gas = v.gas::numeric, inner_type = v.inner_type,
-                channel_amount = v.channel_amount::numeric
-           FROM unnest($1::int[], $2::int[], $3::int[], $4::bytea[], $5::text[], $6::text[], $7::text[])
-                AS v(height, micro_index, tx_index, signed, gas, inner_type, channel_amount)
-          WHERE t.height = v.height AND t.micro_index = v.micro_index AND t.tx_index = v.tx_index`,
-        [
-          rows.map((r) => r.height),
-          rows.map((r) => r.micro_index),
-          rows.map((r) => r.tx_index),
-          columns.map((c) => Buffer.from(c.signed.buffer, c.signed.byteOffset, c.signed.length)),
-          columns.map((c) => c.gas),
-          columns.map((c) => c.innerType),
-          columns.map((c) => c.channelAmount),
-        ],
-      );
-      await client.query('COMMIT');
-      const last = rows[rows.length - 1]!;
-      after = [last.height, last.micro_index, last.tx_index];
-      done += rows.length;
-      log.info({ step: '0085', transactions: done, height: last.height }, 'converting stored transactions');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    }
+      if (rows.length > 0)
+        await client.query(
+          `UPDATE transactions t
+              SET signed = v.signed, gas = v.gas::numeric, inner_type = v.inner_type,
+                  channel_amount = v.channel_amount::numeric
+             FROM unnest($1::int[], $2::int[], $3::int[], $4::bytea[], $5::text[], $6::text[], $7::text[])
+                  AS v(height, micro_index, tx_index, signed, gas, inner_type, channel_amount)
+            WHERE t.height = v.height AND t.micro_index = v.micro_index AND t.tx_index = v.tx_index`,
+          [
+            rows.map((r) => r.height),
+            rows.map((r) => r.micro_index),
+            rows.map((r) => r.tx_index),
+            columns.map((c) => Buffer.from(c.signed.buffer, c.signed.byteOffset, c.signed.length)),
+            columns.map((c) => c.gas),
+            columns.map((c) => c.innerType),
+            columns.map((c) => c.channelAmount),
+          ],
+        );
+      return rows.length === 0 ? undefined : { row: rows[rows.length - 1]!, count: rows.length };
+    });
+    if (last === undefined) break;
+    after = [last.row.height, last.row.micro_index, last.row.tx_index];
+    done += last.count;
+    log.info({ step: '0085', transactions: done, height: last.row.height }, 'converting stored transactions');
   }
   log.info(
     { step: '0085', transactions: done, seconds: (Date.now() - started) / 1000 },

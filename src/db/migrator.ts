@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Logger } from '../log.ts';
 import { DATA_STEPS } from './data-steps.ts';
-import { createPool, quoteIdent, type PoolClient } from './pool.ts';
+import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
@@ -122,17 +122,10 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
 export async function migrate(opts: MigrateOptions, log: Logger): Promise<string[]> {
   const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);
   return withLockedSchema(opts, log, true, async (client) => {
-    await client.query('BEGIN');
-    try {
-      const applied = await umzugOn(client, migrations, log).up();
-      await client.query('COMMIT');
-      const names = applied.map((m) => m.name);
-      if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
-      return names;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    }
+    const applied = await inTransaction(client, () => umzugOn(client, migrations, log).up());
+    const names = applied.map((m) => m.name);
+    if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
+    return names;
   });
 }
 

@@ -75,15 +75,22 @@ export function createWritePool(cfg: Config, applicationName: string, log: Logge
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, mode = ''): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query(mode ? `BEGIN ${mode}` : 'BEGIN');
-    const result = await fn(client);
+    return await inTransaction(client, () => fn(client), mode);
+  } finally {
+    client.release();
+  }
+}
+
+/** inTransaction runs fn inside one transaction on a connection the caller holds: committed, or rolled back on error. */
+export async function inTransaction<T>(client: PoolClient, fn: () => Promise<T>, mode = ''): Promise<T> {
+  await client.query(mode ? `BEGIN ${mode}` : 'BEGIN');
+  try {
+    const result = await fn();
     await client.query('COMMIT');
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     throw err;
-  } finally {
-    client.release();
   }
 }
 
