@@ -114,7 +114,17 @@ describe('chain/encoding', () => {
 
   it('hashes with blake2b-256 as aepp-sdk does', async () => {
     const { hash: sdkHash } = await import('@aeternity/aepp-sdk');
-    const bytes = randomBytes(100);
-    expect(Buffer.from(hash(bytes)).toString('hex')).to.equal(Buffer.from(sdkHash(bytes)).toString('hex'));
+    // every block boundary near one, and more than the WebAssembly module's 16 KiB buffer takes at once
+    for (const length of [0, 1, 32, 64, 100, 127, 128, 129, 255, 256, 257, 16_384, 70_000]) {
+      const bytes = randomBytes(length);
+      expect(Buffer.from(hash(bytes)).toString('hex'), String(length)).to.equal(
+        Buffer.from(sdkHash(bytes)).toString('hex'),
+      );
+    }
+    // each digest is its own copy
+    const first = hash(Buffer.from('a'));
+    const copy = Buffer.from(first);
+    hash(Buffer.from('b'));
+    expect(Buffer.from(first).equals(copy)).to.equal(true);
   });
 });
