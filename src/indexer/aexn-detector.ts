@@ -12,7 +12,7 @@ import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
 import { ErrorCode } from '../errors.ts';
 import { NodeError } from '../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { dryRun, PRUNED, REFUSED, type DryRunResult } from '../node/dry-run.ts';
+import { dryRun, PRUNED, REFUSED, type DryRunResult, type DryRunRetries } from '../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';
@@ -23,6 +23,8 @@ export interface AexnDetectorOptions {
   /** the nodes asked for dry-runs, in turn */
   readonly nodeUrls: readonly string[];
   readonly timeoutMs: number;
+  /** a dry-run some node could not answer is asked again, so that one 503 does not redo the batch */
+  readonly retries: DryRunRetries;
   /** finds contract code (cached) and keeps the FATE encoders */
   readonly decoder: ContractDecoder;
   readonly db: Queryable;
@@ -192,6 +194,7 @@ export class AexnDetector {
         top,
         names.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
         this.#opts.timeoutMs,
+        this.#opts.retries,
       );
     let asked = functions;
     let results = await ask(blockHash, asked);
@@ -276,16 +279,27 @@ export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
   return { name, symbol, decimals: null, baseUrl: url, metadataType: typeName, metaInvalid: false };
 }
 
-/** contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache. */
+/**
+ * DRY_RUN_RETRIES: a batch waits for its dry-runs as for its other requests, so they retry as generously as the
+ * populator's node client does (8 rounds, 100 ms doubling to 2 s).
+ */
+const DRY_RUN_RETRIES = { attempts: 8, initialMs: 100, maxMs: 2000 };
+
+/**
+ * contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache;
+ * `signal` ends the dry-runs' waits when the owner stops.
+ */
 export function contractReaders(
   cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'nodeUrls' | 'dex'>,
   db: Queryable,
   node: Pick<NodeClient, 'contractCode'>,
+  signal?: AbortSignal,
 ): { decoder: ContractDecoder; aexn: AexnDetector } {
   const decoder = new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db, node });
   const aexn = new AexnDetector({
     nodeUrls: cfg.nodeUrls,
     timeoutMs: cfg.nodeTimeoutMs,
+    retries: { ...DRY_RUN_RETRIES, signal },
     decoder,
     db,
     wrappedAe: [cfg.dex.wrappedAe],
