@@ -79,7 +79,7 @@ export async function fetchGeneration(
     let info: JsonObject;
     let text: string | undefined;
     try {
-      ({ info, callInfoText: text } = await node.transactionInfo(hash));
+      ({ info, callInfoText: text } = await node.transactionInfo(hash, height));
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
       prunedCallInfos.add(hash);
@@ -94,14 +94,15 @@ export async function fetchGeneration(
     if (callInfo) callInfos.set(hash, callInfo);
     if (callInfo && text !== undefined && callInfo === info.call_info) callInfoTexts.set(hash, text);
   };
-  // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
-  // as soon as its transactions arrive, not after the whole generation's (one round trip less per height)
+  // every request at once: the node set bounds how many are in flight, and serves lower heights first (each
+  // request's priority is its height). A micro block's call infos are asked as soon as its transactions arrive,
+  // not after the whole generation's (one round trip less per height)
   const hashes = microBlockHashes(generation, height);
   const microBlocks: FetchedMicroBlock[] = await Promise.all(
     hashes.slice(continuesAt ?? 0).map(async (hash) => {
       const [header, transactions] = await Promise.all([
-        node.microBlockHeader(hash),
-        node.microBlockTransactions(hash).then(async (txs) => {
+        node.microBlockHeader(hash, height),
+        node.microBlockTransactions(hash, height).then(async (txs) => {
           if (opts.callInfo ?? true)
             await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
           return txs;
