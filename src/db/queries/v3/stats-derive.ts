@@ -263,9 +263,13 @@ const STATEMENTS = {
         FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
        WHERE ${inBatch('m.height')}
       UNION ALL
-      SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
-        FROM transactions t CROSS JOIN LATERAL unnest(ARRAY['transactions', 'transactions:' || ${txTypeNameSql('t')}]) s(series)
+      -- the transactions per height and day, in all and per type: one pass, grouped before the types are named
+      SELECT t.height,
+             CASE WHEN grouping(t.tx_type) = 1 THEN 'transactions' ELSE 'transactions:' || ${txTypeNameSql('t')} END,
+             ${day('t.micro_time_ms')}, count(*)
+        FROM transactions t
        WHERE ${inBatch('t.height')}
+       GROUP BY GROUPING SETS ((t.height, ${day('t.micro_time_ms')}, t.tx_type), (t.height, ${day('t.micro_time_ms')}))
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
       SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
