@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
-import { NodeSet } from '../../../src/node/node-set.ts';
+import { NodeSet, URGENT } from '../../../src/node/node-set.ts';
 import { freePort } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });
@@ -31,17 +31,25 @@ describe('NodeSet', () => {
     expect(fifth).to.equal(1);
   });
 
-  it('gives a freed slot to an urgent request before those that waited longer, urgent ones in their order', async () => {
+  it('gives a freed slot to the lowest priority waiting (urgent first), in arrival order among equals', async () => {
     const set = new NodeSet(['http://a'], { initial: 2 });
     await set.acquire([0]);
     await set.acquire([0]);
     const order: string[] = [];
-    const wait = (name: string, urgent: boolean): Promise<void> =>
-      set.acquire([0], undefined, urgent).then(() => void order.push(name));
-    const all = [wait('ahead 1', false), wait('ahead 2', false), wait('urgent 1', true), wait('urgent 2', true)];
-    for (let i = 0; i < 4; i++) set.release(0, 20);
+    const wait = (name: string, priority?: number): Promise<void> =>
+      set.acquire([0], undefined, priority).then(() => void order.push(name));
+    const all = [
+      wait('none 1'),
+      wait('height 7 a', 7),
+      wait('height 3', 3),
+      wait('urgent 1', URGENT),
+      wait('height 7 b', 7),
+      wait('none 2'),
+      wait('urgent 2', URGENT),
+    ];
+    for (let i = 0; i < all.length; i++) set.release(0, 20);
     await Promise.all(all);
-    expect(order).to.deep.equal(['urgent 1', 'urgent 2', 'ahead 1', 'ahead 2']);
+    expect(order).to.deep.equal(['urgent 1', 'urgent 2', 'height 3', 'height 7 a', 'height 7 b', 'none 1', 'none 2']);
   });
 
   it('passes over a node that just failed while another can serve, and leaves out a dropped one', async () => {
