@@ -109,7 +109,10 @@ async function startCountedServer(): Promise<CountedServer> {
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 async function main(): Promise<void> {
-  if (!valgrindAvailable()) throw new Error('valgrind is not installed');
+  if (!valgrindAvailable()) {
+    console.log('PostgreSQL instruction counts skipped: valgrind is not installed');
+    return;
+  }
   const server = await startCountedServer();
   const databaseUrl = server.url.replace(/\/postgres$/, '/chain');
   const admin = new pg.Client({ connectionString: server.url, application_name: 'mdw-bench-setup' });
