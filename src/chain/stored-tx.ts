@@ -10,7 +10,7 @@ import { decode, encode } from './encoding.ts';
 import { isJsonObject, parseJson, stringifyJson, type Json } from './json.ts';
 import { decodeSignedTx, decodeTx } from './tx-parse.ts';
 import { signedTxSize } from './tx-size.ts';
-import { signedTxBytes, type TxFields } from './tx-serialize.ts';
+import { signedTxEncoding, type TxFields } from './tx-serialize.ts';
 
 /** The GenericSignedTx fields a stored transaction renders: `signatures` null where the node omits it (GAMetaTx). */
 export interface SignedTxJson {
@@ -64,12 +64,19 @@ function channelAmount(tx: TxFields): string | null {
 
 /**
  * binaryOf is the signed transaction's bytes (the node's `encoded_tx` when it sent one), or undefined when the
- * serialiser does not know its layout.
+ * serialiser does not know its layout; `renders` when the serialiser vouches that they render back as `signatures`
+ * and `tx` (tx-serialize `signedTxEncoding`), where rendersAs need not check it.
  */
-function binaryOf(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
+function binaryOf(signed: { readonly [key: string]: Json }): { bytes: Uint8Array; renders: boolean } | undefined {
   try {
-    if (typeof signed.encoded_tx === 'string') return decode(signed.encoded_tx, ['tx']).bytes;
-    return signedTxBytes({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
+    if (typeof signed.encoded_tx === 'string')
+      return { bytes: decode(signed.encoded_tx, ['tx']).bytes, renders: false };
+    const encoded = signedTxEncoding({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
+    // the renderer prints no signatures for a GAMetaTx (not even none) and a list for every other type
+    const printed = signaturesOmitted(signed.tx as TxFields)
+      ? signed.signatures === undefined
+      : Array.isArray(signed.signatures);
+    return { bytes: encoded.bytes, renders: encoded.renders && printed };
   } catch {
     return undefined;
   }
@@ -112,7 +119,9 @@ function rendersAs(binary: Uint8Array, signed: { readonly [key: string]: Json })
 
 /**
  * storedTxColumns makes a transaction's stored columns from the node's GenericSignedTx. The binary form is kept when
- * it renders back exactly (`signatures` omitted exactly for a GAMetaTx, every field equal), else the JSON text.
+ * it renders back exactly (`signatures` omitted exactly for a GAMetaTx, every field equal), else the JSON text: the
+ * serialiser vouches for the node's usual JSON as it writes the bytes, and what it does not vouch for is rendered
+ * and compared.
  */
 export function storedTxColumns(signed: { readonly [key: string]: Json }): StoredTxColumns {
   const tx = isJsonObject(signed.tx) ? signed.tx : {};
@@ -123,7 +132,8 @@ export function storedTxColumns(signed: { readonly [key: string]: Json }): Store
     channelAmount: channelAmount(tx),
   };
   const binary = binaryOf(signed);
-  if (binary && rendersAs(binary, signed)) return { signed: binary, size: binary.length, ...extracted };
+  if (binary && (binary.renders || rendersAs(binary.bytes, signed)))
+    return { signed: binary.bytes, size: binary.bytes.length, ...extracted };
   const text = Buffer.from(jsonText(signed), 'utf8');
   // the node's encoded_tx, else the compact JSON of `tx` stands in (counted as a fallback)
   return { signed: text, size: signedTxSize(signed, stringifyJson(tx)), ...extracted };

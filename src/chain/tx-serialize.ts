@@ -3,7 +3,7 @@
  * form: `rlp([tag, version, fields…])`, signed `rlp([11, 1, [signatures], tx_bytes])`, and the `th_`
  * hash. The one serialiser the devnode and the indexer share. Pure.
  */
-import { encode, decode, hash, type Prefix } from './encoding.ts';
+import { encode, decode, decodeCanonical, hash, type Prefix } from './encoding.ts';
 import type { Json } from './json.ts';
 import { idBytes as cachedIdBytes, taggedIdBytes } from './id-cache.ts';
 import { intToBytes, rlpEncode, rlpLength, type RlpItem } from './rlp.ts';
@@ -27,6 +27,42 @@ export class TxCodecError extends Error {
 
 /** TTL_TYPES are the ttl kinds in the order of their binary code (0 delta, 1 block). */
 export const TTL_TYPES = ['delta', 'block'] as const;
+
+/**
+ * Proof records, while a transaction is serialised, whether its JSON is exactly what tx-parse.ts renders from the
+ * bytes (`isDeepStrictEqual`), so that the bytes need no render-back check (chain/stored-tx.ts). Each field's check
+ * says what the parser prints for the bytes the serialiser wrote: an id or a Base58 field decoded with its checksum
+ * (Base58 with no leading '1' but the zero bytes' is one text per number), Base64 in its one padded standard form,
+ * integers as numbers when safe and bigints beyond, text that UTF-8 keeps (no lone surrogate, no leading BOM, which
+ * the decoder drops), lower-case hex, the objects' exact keys (`ttl` 0 omitted, every other field present) and the
+ * signatures sorted. A field it cannot vouch for (an `update`) clears it, and the full check decides.
+ */
+interface Proof {
+  canonical: boolean;
+}
+
+/** isRenderedInt tells an integer the parser prints as it is (tx-parse `jsonInt`: a number when safe, else a bigint). */
+function isRenderedInt(value: Json | undefined): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
+  return typeof value === 'bigint' && value > BigInt(Number.MAX_SAFE_INTEGER);
+}
+
+/** isPlainObject is a JSON object as JSON.parse makes it, which is what the parser renders. */
+function isPlainObject(value: Json | undefined): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** hasKeys tells an object with exactly `count` own keys (those checked present, so no other). */
+function hasKeys(value: { [key: string]: Json }, count: number): boolean {
+  let n = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) n++;
+  return n === count;
+}
+
+/** isRenderedText is text that survives UTF-8 and the parser's TextDecoder (which drops a leading BOM). */
+function isRenderedText(value: Json | undefined): boolean {
+  return typeof value === 'string' && value.isWellFormed() && value.charCodeAt(0) !== 0xfeff;
+}
 
 /** asInt reads a non-negative integer field (absent = 0); node < 4.0 printed versions as hex strings ("0x0004"). */
 function asInt(value: Json | undefined, name: string): number | bigint {
@@ -53,12 +89,24 @@ function idBytes(value: Json | undefined, name: string): Uint8Array {
   return taggedIdBytes(value as string, tag);
 }
 
-/** encodedBytes reads a `prefix_` field; a SpendTx payload of node < 3.0 is raw text, not `ba_`. */
-function encodedBytes(value: Json | undefined, prefix: Prefix, name: string): Uint8Array {
-  if (value === undefined || value === '') return new Uint8Array(0);
+/**
+ * encodedBytes reads a `prefix_` field; a SpendTx payload of node < 3.0 is raw text, not `ba_`. An absent or empty
+ * field is no bytes, which the parser renders as the encoding of no bytes.
+ */
+function encodedBytes(value: Json | undefined, prefix: Prefix, name: string, proof?: Proof): Uint8Array {
+  if (value === undefined || value === '') {
+    if (proof) proof.canonical = false;
+    return new Uint8Array(0);
+  }
   if (typeof value !== 'string') throw new TxCodecError(`${name} must be a ${prefix}_ string`);
-  if (prefix === 'ba' && !value.startsWith('ba_')) return Buffer.from(value, 'utf8');
-  return decode(value, [prefix]).bytes;
+  if (prefix === 'ba' && !value.startsWith('ba_')) {
+    if (proof) proof.canonical = false;
+    return Buffer.from(value, 'utf8');
+  }
+  if (!proof) return decode(value, [prefix]).bytes;
+  const { bytes, canonical } = decodeCanonical(value, prefix);
+  proof.canonical &&= canonical;
+  return bytes;
 }
 
 /** hexBytes reads a `0x…` field (GAAttachTx `auth_fun`). */
@@ -68,15 +116,18 @@ function hexBytes(value: Json | undefined, name: string): Uint8Array {
   return Buffer.from(value.slice(2), 'hex');
 }
 
-function ttlOf(value: Json | undefined, name: string): [number, number | bigint] {
+function ttlOf(value: Json | undefined, name: string, proof?: Proof): [number, number | bigint] {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new TxCodecError(`${name} must be {type, value}`);
   const type = TTL_TYPES.indexOf(value.type as (typeof TTL_TYPES)[number]);
   if (type < 0) throw new TxCodecError(`${name}.type must be delta or block`);
+  if (proof) proof.canonical &&= isPlainObject(value) && hasKeys(value, 2) && isRenderedInt(value.value);
   return [type, asInt(value.value, `${name}.value`)];
 }
 
-function idList(value: Json | undefined, name: string): Uint8Array[] {
+/** idList reads a list of ids (absent = none, which the parser renders as `[]`). */
+function idList(value: Json | undefined, name: string, proof?: Proof): Uint8Array[] {
+  if (proof) proof.canonical &&= Array.isArray(value);
   return (Array.isArray(value) ? value : []).map((id) => idBytes(id, name));
 }
 
@@ -95,52 +146,67 @@ function updateBytes(value: Json | undefined, name: string): Uint8Array {
   return rlpEncode(items);
 }
 
-function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]): void {
+/**
+ * encodeField writes one field's RLP items; with a proof, it checks that the parser renders them as the field's
+ * JSON and returns how many of the object's keys the field accounts for.
+ */
+function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[], proof?: Proof): number {
   const value = tx[name];
   switch (kind) {
     case 'id':
       out.push(idBytes(value, name));
-      break;
+      return 1;
     case 'int':
       out.push(intToBytes(asInt(value, name)));
-      break;
+      // tx-parse omits a `ttl` of 0 as the node does, and prints every other integer
+      if (name === 'ttl' && value === undefined) return 0;
+      if (proof) proof.canonical &&= isRenderedInt(value) && !(name === 'ttl' && value === 0);
+      return 1;
     case 'ba':
     case 'cb':
     case 'st':
     case 'pi':
     case 'tx':
     case 'ss':
-      out.push(encodedBytes(value, kind, name));
-      break;
+    case 'oq':
+      out.push(encodedBytes(value, kind, name, proof));
+      return 1;
     case 'update':
       out.push(updateBytes(value, name));
-      break;
+      // an off-chain call's fields are not vouched for one by one: the full render decides
+      if (proof) proof.canonical = false;
+      return 1;
     case 'str':
       out.push(Buffer.from(typeof value === 'string' ? value : '', 'utf8'));
-      break;
+      if (proof) proof.canonical &&= isRenderedText(value);
+      return 1;
     case 'hex':
       out.push(hexBytes(value, name));
-      break;
-    case 'oq':
-      out.push(encodedBytes(value, 'oq', name));
-      break;
+      if (proof) proof.canonical &&= !/[A-F]/.test(value as string);
+      return 1;
     case 'ttl': {
-      const [t, v] = ttlOf(value, name);
+      const [t, v] = ttlOf(value, name, proof);
       out.push(intToBytes(t), intToBytes(v));
-      break;
+      return 1;
     }
-    case 'ctVersion':
-      out.push(
-        intToBytes((BigInt(asInt(tx.vm_version, 'vm_version')) << 16n) | BigInt(asInt(tx.abi_version, 'abi_version'))),
-      );
-      break;
+    case 'ctVersion': {
+      const vm = tx.vm_version;
+      const abi = tx.abi_version;
+      out.push(intToBytes((BigInt(asInt(vm, 'vm_version')) << 16n) | BigInt(asInt(abi, 'abi_version'))));
+      // tx-parse prints both as numbers, the ABI from the low 16 bits
+      if (proof)
+        proof.canonical &&=
+          typeof vm === 'number' && isRenderedInt(vm) && typeof abi === 'number' && isRenderedInt(abi) && abi <= 0xffff;
+      return 2;
+    }
     case 'ids':
-      out.push(idList(value, name));
-      break;
+      out.push(idList(value, name, proof));
+      return 1;
     case 'delegates': {
       const d = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-      out.push(idList(d.initiator, name), idList(d.responder, name));
-      break;
+      if (proof) proof.canonical &&= isPlainObject(value) && hasKeys(d, 2);
+      out.push(idList(d.initiator, name, proof), idList(d.responder, name, proof));
+      return 1;
     }
     case 'pointers': {
       if (!Array.isArray(value)) throw new TxCodecError('pointers must be a list');
@@ -148,27 +214,40 @@ function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]
         value.map((p) => {
           if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string')
             throw new TxCodecError('a pointer is {key, id}');
+          if (proof) proof.canonical &&= isPlainObject(p) && hasKeys(p, 2) && isRenderedText(p.key);
           return [Buffer.from(p.key, 'utf8'), idBytes(p.id, 'pointer id')];
         }),
       );
-      break;
+      return 1;
     }
     case 'signedTx':
-      out.push(signedTxBytes(value, name));
-      break;
+      // tx-parse prints a wrapped tx as exactly {tx, signatures}, signatures always a list
+      if (proof) proof.canonical &&= isPlainObject(value) && hasKeys(value, 2) && Array.isArray(value.signatures);
+      out.push(serialiseSigned(value, name, proof));
+      return 1;
   }
 }
 
-/** encodeTx serialises an unsigned transaction: `rlp([tag, version, fields…])`. */
-export function encodeTx(tx: TxFields): Uint8Array {
+/** serialiseTx is encodeTx, with a proof that the parser renders the bytes as `tx` (see Proof). */
+function serialiseTx(tx: TxFields, proof?: Proof): Uint8Array {
   const schema = schemaFor(String(tx.type), typeof tx.version === 'number' ? tx.version : undefined);
   if (!schema)
     throw new TxCodecError(
       `unsupported transaction type ${String(tx.type)}${tx.version === undefined ? '' : ` version ${String(tx.version)}`}`,
     );
   const items: RlpItem[] = [intToBytes(schema.tag), intToBytes(schema.version)];
-  for (const [name, kind] of schema.fields) encodeField(tx, name, kind, items);
+  // `type` and `version`, then each field's keys: no other key may be there
+  let keys = 2;
+  for (const [name, kind] of schema.fields) keys += encodeField(tx, name, kind, items, proof);
+  if (proof)
+    proof.canonical &&=
+      isPlainObject(tx) && typeof tx.type === 'string' && typeof tx.version === 'number' && hasKeys(tx, keys);
   return rlpEncode(items);
+}
+
+/** encodeTx serialises an unsigned transaction: `rlp([tag, version, fields…])`. */
+export function encodeTx(tx: TxFields): Uint8Array {
+  return serialiseTx(tx);
 }
 
 /** encodeSignedTx wraps transaction bytes with their signatures (sorted, as the node keeps them). */
@@ -177,24 +256,49 @@ export function encodeSignedTx(signatures: readonly Uint8Array[], txBytes: Uint8
   return rlpEncode([intToBytes(SIGNED_TX_TAG), intToBytes(1), sorted, txBytes]);
 }
 
-/**
- * signedTxBytes serialises a signed transaction given as the node's JSON `{tx, signatures}`
- * (a GenericSignedTx, or the inner tx of GAMetaTx and PayingForTx); `signatures` absent = none.
- */
-export function signedTxBytes(signed: Json | undefined, name = 'signed transaction'): Uint8Array {
+/** isSorted tells signatures already in the node's order (their bytes'), which the parser renders them in. */
+function isSorted(signatures: readonly Uint8Array[]): boolean {
+  for (let i = 1; i < signatures.length; i++) if (Buffer.compare(signatures[i - 1]!, signatures[i]!) > 0) return false;
+  return true;
+}
+
+/** serialiseSigned is signedTxBytes, with a proof that the parser renders the bytes as `tx` and `signatures`. */
+function serialiseSigned(signed: Json | undefined, name: string, proof?: Proof): Uint8Array {
   if (signed === null || typeof signed !== 'object' || Array.isArray(signed))
     throw new TxCodecError(`${name} must be {tx, signatures}`);
   const tx = signed.tx;
   if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) throw new TxCodecError(`${name} has no tx object`);
   const signatures = signed.signatures ?? [];
   if (!Array.isArray(signatures)) throw new TxCodecError(`${name}.signatures must be a list`);
-  return encodeSignedTx(
-    signatures.map((s) => {
-      if (typeof s !== 'string') throw new TxCodecError('a signature must be an sg_ string');
-      return decode(s, ['sg']).bytes;
-    }),
-    encodeTx(tx),
-  );
+  // an sg_ string is Base58: decoded with its checksum, it is the one text of its bytes
+  const decoded = signatures.map((s) => {
+    if (typeof s !== 'string') throw new TxCodecError('a signature must be an sg_ string');
+    return decode(s, ['sg']).bytes;
+  });
+  if (proof) proof.canonical &&= isSorted(decoded);
+  return encodeSignedTx(decoded, serialiseTx(tx, proof));
+}
+
+/**
+ * signedTxBytes serialises a signed transaction given as the node's JSON `{tx, signatures}`
+ * (a GenericSignedTx, or the inner tx of GAMetaTx and PayingForTx); `signatures` absent = none.
+ */
+export function signedTxBytes(signed: Json | undefined, name = 'signed transaction'): Uint8Array {
+  return serialiseSigned(signed, name);
+}
+
+/**
+ * signedTxEncoding is signedTxBytes, and whether tx-parse.ts renders the bytes back as exactly this `tx` and these
+ * `signatures` (`renders`; false says only that the serialiser cannot vouch for it: see Proof). Whether a list is
+ * printed at all (none for a GAMetaTx) is the caller's part.
+ */
+export function signedTxEncoding(signed: { readonly tx: Json; readonly signatures: Json }): {
+  bytes: Uint8Array;
+  renders: boolean;
+} {
+  const proof: Proof = { canonical: true };
+  const bytes = serialiseSigned(signed, 'signed transaction', proof);
+  return { bytes, renders: proof.canonical };
 }
 
 /** byteStringLength is the RLP size of a byte string of `n` bytes whose first byte is `first`. */

@@ -457,6 +457,42 @@ describe('upgrading a stored database derives the new tables from its stored row
     await expectEqualToFresh('half');
   });
 
+  it('a database whose name fees were booked by the old rules (before 0099) derives its transfers again from the first', async () => {
+    await oldSchema('old_fees', '0098_micro_block_header_prev_hashes');
+    await copyChain('old_fees', () => false);
+    // the old booking: a lock at every claim or bid with a fee, a spend at the auction's end, refunds referring to
+    // the outbidding bid
+    await query(
+      `UPDATE old_fees.internal_transfers SET kind = 'fee_spend_name' WHERE kind = 'fee_lock_name' AND micro_index = -1`,
+    );
+    await query(
+      `DELETE FROM old_fees.internal_transfers WHERE kind IN ('fee_lock_name', 'fee_spend_name') AND micro_index >= 0`,
+    );
+    await query(`INSERT INTO old_fees.internal_transfers (height, micro_index, tx_index, kind, account_id, ref_tx_hash, amount)
+                 SELECT height, micro_index, tx_index, 'fee_lock_name', owner, tx_hash, name_fee FROM old_fees.name_events
+                  WHERE kind IN ('claim', 'bid') AND name_fee IS NOT NULL`);
+    await query(`UPDATE old_fees.internal_transfers t SET ref_tx_hash = e.tx_hash FROM old_fees.name_events e
+                  WHERE t.kind = 'fee_refund_name' AND (e.height, e.micro_index, e.tx_index) = (t.height, t.micro_index, t.tx_index)`);
+    const [auctions] = await query<{ n: string }>(
+      `SELECT count(*) AS n FROM old_fees.name_events WHERE kind = 'bid' AND auction_end IS NOT NULL`,
+    );
+    expect(Number(auctions!.n), 'bids in auctions on the chain').to.be.greaterThan(0);
+    // the first height whose internal transfers differ from the fresh load's
+    const [first] = await query<{ h: number }>(
+      `SELECT min(height) AS h FROM (
+         (SELECT * FROM old_fees.internal_transfers EXCEPT SELECT * FROM "${FRESH}".internal_transfers)
+         UNION ALL (SELECT * FROM "${FRESH}".internal_transfers EXCEPT SELECT * FROM old_fees.internal_transfers)) d`,
+    );
+    expect(first!.h, 'the old booking differs').to.be.a('number');
+
+    const refetched = await upgradeAndFollow('old_fees', [
+      { area: 'stats', next_height: first!.h },
+      { area: 'transfers', next_height: first!.h },
+    ]);
+    expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
+    await expectEqualToFresh('old_fees');
+  });
+
   it('keeps a re-derive mark that did not come from the first 0070/0071 (they run in this same migration)', async () => {
     await oldSchema('genuine_mark', '0069_none');
     await copyChain('genuine_mark', () => false);

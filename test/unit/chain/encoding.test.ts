@@ -5,6 +5,7 @@ import {
   base58,
   base58Decode,
   decode,
+  decodeCanonical,
   DecodeError,
   encode,
   hash,
@@ -67,6 +68,45 @@ describe('chain/encoding', () => {
     expect(isEncoded(42, ['ak'])).to.equal(false);
   });
 
+  it('tells the one text of the bytes (the sdk’s encoding) from other texts that decode to them', () => {
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+    // Base58: every text of the alphabet is the encoding of what it decodes to, leading '1's included
+    for (let i = 0; i < 500; i++) {
+      const text = '1'.repeat(i % 3) + Array.from(randomBytes(i % 50), (b) => alphabet[b % 58]).join('');
+      expect(base58(base58Decode(text)), text).to.equal(text);
+    }
+    for (let i = 0; i < 50; i++) {
+      const bytes = randomBytes(i);
+      const ba = sdkEncode(bytes, Encoding.Bytearray);
+      expect(decodeCanonical(ba, 'ba')).to.deep.equal({ bytes, canonical: true });
+      const cb = sdkEncode(bytes, Encoding.ContractBytearray);
+      expect(decodeCanonical(cb, 'cb').canonical).to.equal(true);
+      const others = [
+        ba.replaceAll('+', '-').replaceAll('/', '_'),
+        ba.replace(/=+$/, ''),
+        `${ba.slice(0, 6)}\n${ba.slice(6)}`,
+        `${ba} `,
+      ];
+      // a padded text's last digit carries bits the decoder drops: any of them set is another text of the same bytes
+      const pad = /=+$/.exec(ba)?.[0].length ?? 0;
+      if (pad > 0) {
+        const at = ba.length - pad - 1;
+        const digit = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.indexOf(ba[at]!);
+        others.push(
+          `${ba.slice(0, at)}${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[digit ^ 1]}${ba.slice(at + 1)}`,
+        );
+      }
+      for (const other of others.filter((o) => o !== ba)) {
+        expect(decode(other, ['ba']).bytes.equals(bytes), JSON.stringify(other)).to.equal(true);
+        expect(decodeCanonical(other, 'ba'), JSON.stringify(other)).to.deep.equal({ bytes, canonical: false });
+      }
+    }
+    const sg = sdkEncode(randomBytes(64), Encoding.Signature);
+    expect(decodeCanonical(sg, 'sg').canonical).to.equal(true);
+    expect(() => decodeCanonical(sg, 'ba')).to.throw(DecodeError, /expected a ba_ id/);
+    expect(() => decodeCanonical(`${sg.slice(0, -1)}${sg.endsWith('a') ? 'b' : 'a'}`, 'sg')).to.throw(DecodeError);
+  });
+
   it('moves an account key to its oracle id with the same payload', () => {
     const ak = encode('ak', randomBytes(32));
     expect(reprefix(ak, 'ok').slice(3)).to.equal(ak.slice(3));
@@ -74,7 +114,17 @@ describe('chain/encoding', () => {
 
   it('hashes with blake2b-256 as aepp-sdk does', async () => {
     const { hash: sdkHash } = await import('@aeternity/aepp-sdk');
-    const bytes = randomBytes(100);
-    expect(Buffer.from(hash(bytes)).toString('hex')).to.equal(Buffer.from(sdkHash(bytes)).toString('hex'));
+    // every block boundary near one, and more than the WebAssembly module's 16 KiB buffer takes at once
+    for (const length of [0, 1, 32, 64, 100, 127, 128, 129, 255, 256, 257, 16_384, 70_000]) {
+      const bytes = randomBytes(length);
+      expect(Buffer.from(hash(bytes)).toString('hex'), String(length)).to.equal(
+        Buffer.from(sdkHash(bytes)).toString('hex'),
+      );
+    }
+    // each digest is its own copy
+    const first = hash(Buffer.from('a'));
+    const copy = Buffer.from(first);
+    hash(Buffer.from('b'));
+    expect(Buffer.from(first).equals(copy)).to.equal(true);
   });
 });

@@ -210,7 +210,12 @@ const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
   ['sum_minted', 'minted'],
 ];
 
-/** Every statement of a batch's derivation, in order (each takes its own parameters). */
+/**
+ * Every statement of a batch's derivation, in order (each takes its own parameters). A row's several series (or
+ * intervals) come from `unnest` of arrays, not from a LATERAL VALUES list: PostgreSQL compiles a VALUES list's
+ * expressions again for every outer row it scans, which made the series statement's two rows per transaction cost
+ * more than all the rest of it (347 M against 204 M instructions per 2000-transaction batch, docs/benchmarks.md).
+ */
 const STATEMENTS = {
   clear: [
     `DELETE FROM stats_generations WHERE ${inBatch('height')}`,
@@ -238,7 +243,7 @@ const STATEMENTS = {
     INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT i.interval_by, i.start, x.account, min(x.height)
       FROM (SELECT account, min(height) AS height, day FROM seen GROUP BY account, day) x
-     CROSS JOIN LATERAL (VALUES ('day', x.day), ('week', x.day / 7), ('month', stats_month_of(x.day))) i(interval_by, start)
+     CROSS JOIN LATERAL unnest(ARRAY['day', 'week', 'month'], ARRAY[x.day, x.day / 7, stats_month_of(x.day)]) i(interval_by, start)
      GROUP BY 1, 2, 3
     ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
   series: `INSERT INTO stats_series_counts (height, series, day, count)
@@ -246,8 +251,8 @@ const STATEMENTS = {
       SELECT k.height, s.series, ${day('k.time_ms')} AS day, s.count
         FROM key_blocks k
         JOIN unnest($1::int[], $4::numeric[], $5::numeric[]) AS p(height, difficulty, hashrate) ON p.height = k.height
-       CROSS JOIN LATERAL (VALUES ('blocks:key', 1::numeric), ('blocks:all', 1), ('difficulty', p.difficulty),
-                                  ('hashrate', p.hashrate)) s(series, count)
+       CROSS JOIN LATERAL unnest(ARRAY['blocks:key', 'blocks:all', 'difficulty', 'hashrate'],
+                                 ARRAY[1, 1, p.difficulty, p.hashrate]) s(series, count)
        WHERE k.height BETWEEN $2 AND $3
       UNION ALL
       -- ae_mdw's top miners: each account a key block rewards, once per key block
@@ -259,7 +264,7 @@ const STATEMENTS = {
        WHERE ${inBatch('m.height')}
       UNION ALL
       SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
-        FROM transactions t CROSS JOIN LATERAL (VALUES ('transactions'), ('transactions:' || ${txTypeNameSql('t')})) s(series)
+        FROM transactions t CROSS JOIN LATERAL unnest(ARRAY['transactions', 'transactions:' || ${txTypeNameSql('t')}]) s(series)
        WHERE ${inBatch('t.height')}
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
@@ -271,7 +276,7 @@ const STATEMENTS = {
       UNION ALL
       SELECT g.height, s.series, ${day('g.time_ms')}, s.count
         FROM stats_generations g
-       CROSS JOIN LATERAL (VALUES ('names', g.names_activated::numeric), ('contracts', g.contracts_created)) s(series, count)
+       CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
        WHERE ${inBatch('g.height')}
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
   generations: `INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})

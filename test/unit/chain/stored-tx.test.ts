@@ -1,0 +1,218 @@
+/**
+ * @module The stored transaction's guarantee under altered JSON: storedTxColumns keeps the binary form only where
+ * it renders back as the node's JSON, and the serialiser's proof (tx-serialize `signedTxEncoding`), which spares the
+ * render-back check, decides as that check would. Every transaction type of a devnode chain, each field altered in
+ * the ways JSON can differ from what the bytes render; the aepp-sdk's encoder is the oracle for the one text of bytes.
+ */
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { expect } from 'chai';
+import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
+import bs58 from 'bs58';
+import { decode } from '../../../src/chain/encoding.ts';
+import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
+import { isBinary, renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
+import { signedTxBytes, signedTxEncoding } from '../../../src/chain/tx-serialize.ts';
+import { generateChain } from '../../../src/devnode/index.ts';
+import { txJson } from '../../../src/devnode/views.ts';
+
+type JsonObject = { [key: string]: Json };
+type Path = readonly (string | number)[];
+
+const BASE64_ENCODINGS: Readonly<Record<string, Encoding>> = {
+  ba: Encoding.Bytearray,
+  cb: Encoding.ContractBytearray,
+  st: Encoding.State,
+  pi: Encoding.Poi,
+  tx: Encoding.Transaction,
+  ss: Encoding.StateTrees,
+};
+/** NEGATIVE_ZERO marks a number to print as `-0` in the JSON text. */
+const NEGATIVE_ZERO = '(-0)';
+const BASE64_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** withChecksum is `prefix_` and the payload with a checksum of its bytes' double SHA-256, one bit of it flipped. */
+function wrongChecksum(text: string): string {
+  const prefix = text.slice(0, 2);
+  const bytes = decode(text).bytes;
+  const sum = createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest().subarray(0, 4);
+  sum[3]! ^= 1;
+  const payload = Buffer.concat([bytes, sum]);
+  return `${prefix}_${prefix in BASE64_ENCODINGS ? payload.toString('base64') : bs58.encode(payload)}`;
+}
+
+/** otherBase64Texts are texts that Buffer decodes to the same bytes as the sdk's one text of them. */
+function otherBase64Texts(text: string): string[] {
+  const prefix = text.slice(0, 2);
+  expect(sdkEncode(decode(text).bytes, BASE64_ENCODINGS[prefix]!), 'the node prints the sdk’s text').to.equal(text);
+  const out = [
+    text.replaceAll('+', '-').replaceAll('/', '_'),
+    text.replace(/=+$/, ''),
+    `${text.slice(0, 5)}\n${text.slice(5)}`,
+  ];
+  const pad = /=+$/.exec(text)?.[0].length ?? 0;
+  if (pad > 0) {
+    const at = text.length - pad - 1;
+    out.push(`${text.slice(0, at)}${BASE64_DIGITS[BASE64_DIGITS.indexOf(text[at]!) ^ 1]}${text.slice(at + 1)}`);
+  }
+  return out.filter((o) => o !== text);
+}
+
+function get(value: Json, path: Path): Json | undefined {
+  return path.reduce<Json | undefined>((v, k) => (v as { [k: string | number]: Json } | undefined)?.[k], value);
+}
+
+/** altered is a deep copy of `value` with `change` applied to the parent of `path` (by way of its last key). */
+function altered(
+  value: Json,
+  path: Path,
+  change: (parent: { [k: string | number]: Json }, key: string | number) => void,
+): Json {
+  const copy = structuredClone(value);
+  change(get(copy, path.slice(0, -1)) as { [k: string | number]: Json }, path.at(-1)!);
+  return copy;
+}
+
+/** Alteration is one changed copy of a signed tx, and whether it must be kept as JSON text. */
+interface Alteration {
+  readonly what: string;
+  readonly signed: JsonObject;
+  readonly mustBeJson: boolean;
+}
+
+/** alterations lists, for every field of the signed tx (wrapped ones included), the JSON that differs from the bytes. */
+function alterations(signed: JsonObject): Alteration[] {
+  const out: Alteration[] = [];
+  const add = (what: string, path: Path, change: Parameters<typeof altered>[2], mustBeJson = true) =>
+    out.push({ what: `${what} at ${path.join('.')}`, signed: altered(signed, path, change) as JsonObject, mustBeJson });
+  const walk = (value: Json, path: Path): void => {
+    const key = path.at(-1);
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    else if (value !== null && typeof value === 'object') {
+      add('an extra field', [...path, 'extra'], (p, k) => (p[k] = 1));
+      for (const k of Object.keys(value)) {
+        // a ttl the node omits is 0: deleting one renders as the JSON without it, and may stay binary
+        add('a missing field', [...path, k], (p, kk) => delete p[kk], k !== 'ttl');
+        walk(value[k]!, [...path, k]);
+      }
+    } else if (typeof value === 'number' || typeof value === 'bigint') {
+      add('a number as a string', path, (p, k) => (p[k] = String(p[k])));
+      if (typeof value === 'number') add('a fraction', path, (p, k) => (p[k] = value + 0.5));
+      // JSON.parse reads `-0` as a number the bytes cannot hold: the text is edited after stringifying
+      if (value === 0) add('a negative zero', path, (p, k) => (p[k] = NEGATIVE_ZERO));
+      if (key === 'ttl' && value !== 0) add('a ttl of 0 the node omits', path, (p, k) => (p[k] = 0));
+    } else if (typeof value === 'string' && /^[a-z]{2}_/.test(value) && key !== 'type') {
+      if (value.slice(0, 2) in BASE64_ENCODINGS)
+        for (const other of otherBase64Texts(value)) add('a non-canonical Base64', path, (p, k) => (p[k] = other));
+      add('a wrong checksum', path, (p, k) => (p[k] = wrongChecksum(value)));
+    } else if (typeof value === 'string' && /^0x[0-9a-f]+$/.test(value)) {
+      add('upper-case hex', path, (p, k) => (p[k] = value.toUpperCase()));
+    } else if (typeof value === 'string' && key !== 'type') {
+      add('text with a leading BOM', path, (p, k) => (p[k] = `\ufeff${value}`));
+      add('text with a lone surrogate', path, (p, k) => (p[k] = `${value}\ud800`));
+    }
+  };
+  walk(signed.tx!, ['tx']);
+  const signatures = signed.signatures;
+  if (Array.isArray(signatures)) {
+    signatures.forEach((s, i) =>
+      add('a wrong checksum', ['signatures', i], (p, k) => (p[k] = wrongChecksum(s as string))),
+    );
+    if (signatures.length > 0) add('a missing signatures list', ['signatures'], (p, k) => delete p[k]);
+    add(
+      'an unsorted signature list',
+      ['signatures'],
+      (p, k) => (p[k] = [...signatures].reverse()),
+      signatures.length > 1,
+    );
+  } else add('a signature list the node omits', ['signatures'], (p, k) => (p[k] = []));
+  add('a version as a string', ['tx', 'version'], (p, k) => (p[k] = String(p[k])));
+  return out;
+}
+
+/** rendersBack is the render-back check done in full: the bytes, rendered, deep equal to `signatures` and `tx`. */
+function rendersBack(signed: JsonObject): boolean {
+  let bytes: Uint8Array;
+  try {
+    bytes = signedTxBytes({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
+  } catch {
+    return false;
+  }
+  const rendered = renderStoredTx(bytes);
+  const signatures = Array.isArray(signed.signatures) ? signed.signatures : null;
+  return isDeepStrictEqual(rendered, { signatures, tx: signed.tx });
+}
+
+describe('stored transactions under altered JSON (chain/stored-tx, the serialiser’s proof)', () => {
+  const { chain } = generateChain({ generations: 300, seed: 'stored-tx-altered' });
+  const txs = [...chain.txs.values()].map((r) => parseJson(txJson(r)) as JsonObject);
+  // a few of each type and wrapped type, altered field by field
+  const samples = new Map<string, JsonObject[]>();
+  for (const signed of txs) {
+    const tx = signed.tx as JsonObject;
+    const kind = `${String(tx.type)}/${String(((tx.tx as JsonObject | undefined)?.tx as JsonObject | undefined)?.type)}`;
+    const list = samples.get(kind) ?? [];
+    if (list.length < 3) samples.set(kind, [...list, signed]);
+  }
+
+  it('vouches for every transaction of a devnode chain but those it leaves to the full check', () => {
+    const unvouched = new Set<string>();
+    for (const signed of txs) {
+      const { renders } = signedTxEncoding({ tx: signed.tx!, signatures: signed.signatures ?? [] });
+      if (!renders) unvouched.add(String((signed.tx as JsonObject).type));
+      expect(isBinary(storedTxColumns(signed).signed)).to.equal(rendersBack(signed));
+    }
+    // an off-chain call's update is checked by rendering it
+    expect([...unvouched]).to.deep.equal(['ChannelForceProgressTx']);
+    expect(samples.size).to.be.greaterThan(20);
+  });
+
+  it('keeps altered JSON as text and renders every alteration back as it came, deciding as the full check does', () => {
+    let count = 0;
+    const kept = new Set<string>();
+    for (const signed of [...samples.values()].flat()) {
+      for (const { what, signed: changed, mustBeJson } of alterations(signed)) {
+        // as the populator reads it: the JSON text parsed
+        const input = parseJson(stringifyJson(changed).replaceAll(`"${NEGATIVE_ZERO}"`, '-0')) as JsonObject;
+        const stored = storedTxColumns(input).signed;
+        const rendered = renderStoredTx(stored);
+        const signatures = Array.isArray(input.signatures) ? input.signatures : null;
+        // as JSON text: the same but for a -0, which JSON prints as 0
+        expect(rendered, what).to.deep.equal(parseJson(stringifyJson({ signatures, tx: input.tx! })));
+        expect(isBinary(stored), what).to.equal(rendersBack(input));
+        if (mustBeJson) expect(isBinary(stored), what).to.equal(false);
+        // the proof alone: what it vouches for renders as `tx` and as the signatures it was given
+        const given = input.signatures ?? [];
+        const encoded = (() => {
+          try {
+            return signedTxEncoding({ tx: input.tx!, signatures: given });
+          } catch {
+            return undefined;
+          }
+        })();
+        if (encoded?.renders) {
+          const back = renderStoredTx(encoded.bytes);
+          expect(back.tx, what).to.deep.equal(input.tx);
+          if (back.signatures !== null) expect(back.signatures, what).to.deep.equal(given);
+        }
+        kept.add(what.split(' at ')[0]!);
+        count++;
+      }
+    }
+    expect(count).to.be.greaterThan(2000);
+    for (const what of [
+      'a non-canonical Base64',
+      'a wrong checksum',
+      'an extra field',
+      'a missing field',
+      'a number as a string',
+      'upper-case hex',
+      'text with a leading BOM',
+      'text with a lone surrogate',
+      'an unsorted signature list',
+      'a ttl of 0 the node omits',
+      'a negative zero',
+    ])
+      expect(kept, what).to.include(what);
+  });
+});
