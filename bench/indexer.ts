@@ -7,11 +7,13 @@
  * CPU per transaction on the machine's cores), the populator's RSS along the chain, and the CPU ratios of
  * issue 15: the populator's CPU per tx ÷ the baseline client's (the same client code fetching and parsing the
  * same chain in (a), the devnode in its own process), and PostgreSQL's CPU per tx in (c) ÷ its bare COPY of every
- * row (c) stored (bench/bare-copy.lib.ts, after (c)), with the ratio to (b) (the chain's tables alone) beside it.
+ * row (c) stored in (c)'s batches, into the growing tables (bench/bare-copy.lib.ts, after (c)), with the ratios to
+ * the same COPY all at once and to (b) (the chain's tables alone) beside it.
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
  *                            BATCH_SIZE, BATCH_TRANSACTIONS and FETCH_CONCURRENCY tune the populator (and the fetch of (a));
- *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process;
+ *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process (its
+ *                            instruction counts too, e.g. "--max-semi-space-size=8");
  *                            BENCH_INDEXER_INSTRUCTIONS=500: the instruction counts' shorter chain, 0 skips them;
  *                            BENCH_INDEXER_ONLY_INSTRUCTIONS=1 runs the instruction counts alone)
  */
@@ -37,9 +39,11 @@ import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
-import { bareCopyOf } from './bare-copy.lib.ts';
+import { bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
+/** Node flags of the populator's process, in (c) and in the instruction counts */
+const POPULATOR_FLAGS = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
 /** the populator's tuning variables, passed on when set */
 const TUNING = Object.fromEntries(
   ['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) =>
@@ -193,10 +197,9 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 
   // (c) the populator, alone in a child process
-  const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+    ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
     {
       env: {
         NODE_URL: devnode.url,
@@ -250,19 +253,29 @@ async function main(): Promise<void> {
   console.log(
     `CPU per tx: (a) baseline client ${perTx(fetchRate.clientCpuSeconds)} (fetch and parse; ${perTx(fetchRate.loopCpuSeconds)} with the untimed transform), (b) PostgreSQL ${perTx(copyRate.postgresCpuSeconds)}; (c) populator ${perTx(populateRate.cpuSeconds)}, PostgreSQL ${perTx(cpuOfRun.postgres)}, devnode ${perTx(cpuOfRun.devnode)}`,
   );
-  // (b) as issue 15 sets it: the bare COPY of every row (c) left in the database, derived rows included
+  // (b) as issue 15 sets it: the bare COPY of every row (c) left in the database, derived rows included, batch by
+  // batch as (c) wrote them (into tables holding the batches before: what (c)'s COPYs cannot avoid), and all at once
+  const batches = populatorBatches(
+    await storedTxCounts(db.url, 'populated', log),
+    cfg.batchSize,
+    cfg.batchTransactions,
+  );
+  const bareBatched = await bareCopyOf(db.url, 'populated', 'bare_batched', postgresCpu, log, batches);
   const bareCopy = await bareCopyOf(db.url, 'populated', 'bare_copy', postgresCpu, log);
   console.log(
-    `(b) bare COPY of (c)'s ${bareCopy.rows} rows in ${bareCopy.tables} tables: ${(txs / bareCopy.seconds).toFixed(0)} tx/s, PostgreSQL ${perTx(bareCopy.postgresCpuSeconds)} per tx (the chain's tables alone, as before: ${perTx(copyRate.postgresCpuSeconds)})`,
+    `(b) bare COPY of (c)'s ${bareCopy.rows} rows in ${bareCopy.tables} tables, in (c)'s ${batches.length} batches into the growing tables: ${(txs / bareBatched.seconds).toFixed(0)} tx/s, PostgreSQL ${perTx(bareBatched.postgresCpuSeconds)} per tx; all at once: ${(txs / bareCopy.seconds).toFixed(0)} tx/s, PostgreSQL ${perTx(bareCopy.postgresCpuSeconds)} per tx (the chain's tables alone, as before: ${perTx(copyRate.postgresCpuSeconds)})`,
   );
   const cpuRatios = {
     populatorOverClient: populateRate.cpuSeconds / fetchRate.clientCpuSeconds,
+    /** against the bare COPY of its rows in its batches: issue 15's ratio since session 8 */
+    postgresOverBatchedBareCopy: cpuOfRun.postgres / bareBatched.postgresCpuSeconds,
+    /** against the bare COPY of its rows all at once (session 7's baseline) */
     postgresOverBareCopy: cpuOfRun.postgres / bareCopy.postgresCpuSeconds,
     /** against the COPY of the chain's tables only (`TABLES`): the ratio earlier runs quoted */
     postgresOverCopy: cpuOfRun.postgres / copyRate.postgresCpuSeconds,
   };
   console.log(
-    `CPU ratios (targets: ≤ 1.6 and ≤ 1.3): populator ÷ baseline client ${cpuRatios.populatorOverClient.toFixed(2)}, PostgreSQL in (c) ÷ bare COPY of its rows ${cpuRatios.postgresOverBareCopy.toFixed(2)} (÷ the chain tables' COPY, earlier runs' baseline: ${cpuRatios.postgresOverCopy.toFixed(2)})`,
+    `CPU ratios (targets: ≤ 1.6 and ≤ 1.3): populator ÷ baseline client ${cpuRatios.populatorOverClient.toFixed(2)}, PostgreSQL in (c) ÷ bare COPY of its rows in its batches ${cpuRatios.postgresOverBatchedBareCopy.toFixed(2)} (÷ all at once, session 7's baseline: ${cpuRatios.postgresOverBareCopy.toFixed(2)}; ÷ the chain tables' COPY, earlier runs' baseline: ${cpuRatios.postgresOverCopy.toFixed(2)})`,
   );
   // the bytes the populator must hand to PostgreSQL are part of the bare COPY: the baseline is then client + sender
   const withSender = {
@@ -310,6 +323,7 @@ async function main(): Promise<void> {
     fetch: fetchRate,
     copy: copyRate,
     bareCopy,
+    bareBatched: { ...bareBatched, batches: batches.length },
     populate: { ...populateRate, peakRssMiB: populated.peakRssMiB, rssAlongChain },
     ratio,
     coresBound,
@@ -389,7 +403,7 @@ async function instructionCounts(databaseUrl: string): Promise<{
       client.push(fetched.instructions);
       transactions.push((JSON.parse(fetched.report) as { transactions: number }).transactions);
       const populated = await countInstructions(
-        ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+        ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
         env,
       );
       populator.push(populated.instructions);

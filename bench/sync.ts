@@ -526,6 +526,7 @@ async function main(): Promise<void> {
             cpuPerTx: perTx,
             nodeUse: { bare: bareUse, populated: populatedUse },
             bounds,
+            tenths,
           });
         }
       } finally {
@@ -544,7 +545,12 @@ async function main(): Promise<void> {
     ratio: number;
     projected: { seconds: number };
   };
-  type Measured = Run & { cpuPerTx: CpuPerTx; bounds: Bounds; nodeUse: { bare: NodeUse[]; populated: NodeUse[] } };
+  type Measured = Run & {
+    cpuPerTx: CpuPerTx;
+    bounds: Bounds;
+    nodeUse: { bare: NodeUse[]; populated: NodeUse[] };
+    tenths: number[];
+  };
   const all = runs as unknown as Measured[];
   console.log(
     '\nsummary (targets: (c) ÷ (n) ≥ 0.9; mainnet ≤ 6 h from one node at 20 ms, ≤ 2.5 h from three; three ÷ one ≥ 2.5):',
@@ -576,6 +582,17 @@ async function main(): Promise<void> {
         `${NODES} ideal nodes serve ${(NODES * bound).toFixed(0)} tx/s, which needs ${(NODES * bound * cpu).toFixed(2)} cores at the ` +
         `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
         `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
+    );
+    // the run's middle, without its start (the first heights, the limits' slow start) and its end (the last
+    // batches prepared and written once every height is fetched), which weigh three times more in a run three
+    // times shorter: the slots' use there is what the node set does with a long chain such as mainnet's
+    const middle = (r: Measured): number => {
+      const inner = r.tenths.slice(1, 9).filter((b) => !Number.isNaN(b));
+      return inner.reduce((sum, b) => sum + b, 0) / inner.length;
+    };
+    console.log(
+      `    steady state (tenths 2-9 of (c)): slots busy ${(100 * middle(one)).toFixed(0)} % with one node, ` +
+        `${(100 * middle(three)).toFixed(0)} % with ${NODES}: ${NODES} ÷ 1 there ${((NODES * middle(three)) / middle(one)).toFixed(2)}`,
     );
     // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
     const thread = three.cpuPerTx.populator;

@@ -12,17 +12,20 @@ import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
 import { ErrorCode } from '../errors.ts';
 import { NodeError } from '../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { dryRun, PRUNED, REFUSED, type DryRunResult } from '../node/dry-run.ts';
+import { dryRun, PRUNED, REFUSED, type DryRunResult, type DryRunRetries } from '../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';
 import type { NodeClient } from '../node/client.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
+import { mapLimit } from './fetch.ts';
 
 export interface AexnDetectorOptions {
   /** the nodes asked for dry-runs, in turn */
   readonly nodeUrls: readonly string[];
   readonly timeoutMs: number;
+  /** a dry-run some node could not answer is asked again, so that one 503 does not redo the batch */
+  readonly retries: DryRunRetries;
   /** finds contract code (cached) and keeps the FATE encoders */
   readonly decoder: ContractDecoder;
   readonly db: Queryable;
@@ -77,6 +80,27 @@ function contractTxs(gen: FetchedGeneration): ContractTxAt[] {
   return found;
 }
 
+/** A contract first seen in the batch: created by a transaction (with its code) or inside a call. */
+interface Step {
+  readonly id: string;
+  readonly code?: string;
+  readonly at: TxPosition;
+  readonly blockHash: string;
+}
+
+/** What a Step found: the contract's AEX-N type (null: none) and, for an AEX-N one, its rows. */
+interface Found {
+  readonly type: AexnCallCreatedRow['aexnType'];
+  readonly contract: AexnContractRow | undefined;
+  readonly seeds: readonly Aex9SeedRow[];
+}
+
+/**
+ * NODE_REQUESTS: code look-ups and dry-runs of one batch in flight at once. Enough to ask a batch's few dozen new
+ * contracts in one or two round trips; few against the node's slots, which the fetch-ahead fills.
+ */
+const NODE_REQUESTS = 16;
+
 /** AexnDetector finds the AEX-N contracts of each batch the populator prepares. */
 export class AexnDetector {
   readonly #opts: AexnDetectorOptions;
@@ -93,6 +117,9 @@ export class AexnDetector {
     maxSize: DETECTED_CODE_CHARS,
     sizeCalculation: (_, code) => code.length,
   });
+
+  /** counts the contracts described, to spread their dry-runs over the nodes */
+  #turn = 0;
 
   constructor(opts: AexnDetectorOptions) {
     this.#opts = opts;
@@ -111,39 +138,58 @@ export class AexnDetector {
       start,
       txs.flat().flatMap((t) => t.touches),
     );
-    const out: FetchedGeneration[] = [];
-    for (const [i, gen] of gens.entries()) {
-      const contracts: AexnContractRow[] = [];
-      const callCreated: AexnCallCreatedRow[] = [];
-      const seeds: Aex9SeedRow[] = [];
-      for (const t of txs[i]!) {
+    // walk the batch in order deciding what each contract needs (the first place a contract is seen is its
+    // creation), then ask the node for all of it at once: asked one after another, each code look-up and dry-run
+    // waited its turn behind the fetch-ahead's requests at the nodes, and the batch's write waited for them all
+    const steps = txs.map((genTxs) =>
+      genTxs.flatMap((t): Step[] => {
         const { blockHash, creates, touches, ...at } = t;
         const place = { height: at.height, microIndex: at.microIndex };
+        const found: Step[] = [];
         if (creates) {
           known.add(creates.id);
           this.#created.set(creates.id, place);
-          const detected = this.#detect(creates.code);
-          if (detected)
-            await this.#describe(creates.id, creates.code, detected, at, blockHash, false, contracts, seeds);
+          found.push({ id: creates.id, code: creates.code, at, blockHash });
         }
         for (const id of touches) {
           if (known.has(id)) continue;
           known.add(id);
           this.#created.set(id, place);
-          const code = await this.#opts.decoder.code(id, batchCodes);
-          if (code === undefined)
-            throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `no node sent the code of ${id}`, {
-              path: `/contracts/${id}/code`,
-              transient: true,
-            });
-          const detected = this.#detect(code);
-          callCreated.push({ ...at, contractId: id, aexnType: detected?.type ?? null });
-          if (detected) await this.#describe(id, code, detected, at, blockHash, true, contracts, seeds);
+          found.push({ id, at, blockHash });
         }
+        return found;
+      }),
+    );
+    const found = await mapLimit(steps.flat(), NODE_REQUESTS, (step) => this.#find(step, batchCodes));
+    let next = 0;
+    return gens.map((gen, i) => {
+      const contracts: AexnContractRow[] = [];
+      const callCreated: AexnCallCreatedRow[] = [];
+      const seeds: Aex9SeedRow[] = [];
+      for (const step of steps[i]!) {
+        const f = found[next++]!;
+        if (step.code === undefined) callCreated.push({ ...step.at, contractId: step.id, aexnType: f.type });
+        if (f.contract) contracts.push(f.contract);
+        seeds.push(...f.seeds);
       }
-      out.push({ ...gen, aexn: { contracts, callCreated, seeds, wrappedAe: this.#wrappedAe } satisfies AexnFindings });
-    }
-    return out;
+      return { ...gen, aexn: { contracts, callCreated, seeds, wrappedAe: this.#wrappedAe } satisfies AexnFindings };
+    });
+  }
+
+  /** #find reads a step's contract: its code (unless created by a transaction), its type and, for AEX-N, its rows. */
+  async #find(step: Step, batchCodes: ReadonlyMap<string, string>): Promise<Found> {
+    const code = step.code ?? (await this.#opts.decoder.code(step.id, batchCodes));
+    if (code === undefined)
+      throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `no node sent the code of ${step.id}`, {
+        path: `/contracts/${step.id}/code`,
+        transient: true,
+      });
+    const detected = this.#detect(code);
+    const contracts: AexnContractRow[] = [];
+    const seeds: Aex9SeedRow[] = [];
+    if (detected)
+      await this.#describe(step.id, code, detected, step.at, step.blockHash, step.code === undefined, contracts, seeds);
+    return { type: detected?.type ?? null, contract: contracts[0], seeds };
   }
 
   #detect(code: string): AexnDetection | undefined {
@@ -186,12 +232,18 @@ export class AexnDetector {
     const extensionsFn = `${detected.type}_extensions`;
     const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
     if (detected.extensions === undefined) functions.push(extensionsFn);
+    // each contract's dry-runs start at the next node: all at the first one, they queued behind its share of the
+    // fetch-ahead's requests while the other nodes' slots went on with theirs
+    const urls = this.#opts.nodeUrls;
+    const first = this.#turn++ % urls.length;
+    const order = [...urls.slice(first), ...urls.slice(0, first)];
     const ask = (top: string | undefined, names: readonly string[]): ReturnType<typeof dryRun> =>
       dryRun(
-        this.#opts.nodeUrls,
+        order,
         top,
         names.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
         this.#opts.timeoutMs,
+        this.#opts.retries,
       );
     let asked = functions;
     let results = await ask(blockHash, asked);
@@ -276,16 +328,27 @@ export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
   return { name, symbol, decimals: null, baseUrl: url, metadataType: typeName, metaInvalid: false };
 }
 
-/** contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache. */
+/**
+ * DRY_RUN_RETRIES: a batch waits for its dry-runs as for its other requests, so they retry as generously as the
+ * populator's node client does (8 rounds, 100 ms doubling to 2 s).
+ */
+const DRY_RUN_RETRIES = { attempts: 8, initialMs: 100, maxMs: 2000 };
+
+/**
+ * contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache;
+ * `signal` ends the dry-runs' waits when the owner stops.
+ */
 export function contractReaders(
   cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'nodeUrls' | 'dex'>,
   db: Queryable,
   node: Pick<NodeClient, 'contractCode'>,
+  signal?: AbortSignal,
 ): { decoder: ContractDecoder; aexn: AexnDetector } {
   const decoder = new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db, node });
   const aexn = new AexnDetector({
     nodeUrls: cfg.nodeUrls,
     timeoutMs: cfg.nodeTimeoutMs,
+    retries: { ...DRY_RUN_RETRIES, signal },
     decoder,
     db,
     wrappedAe: [cfg.dex.wrappedAe],

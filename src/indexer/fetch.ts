@@ -8,7 +8,8 @@ import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts
 /**
  * mapLimit runs fn over items with at most `limit` in flight and returns results in input order.
  * Once `more()` turns false no further item is started: the results are those of the leading
- * items started.
+ * items started. Once a call fails none is started either, and the first failure rejects the whole: the caller
+ * redoes its work, and items started after it would only load the node.
  */
 export async function mapLimit<T, R>(
   items: readonly T[],
@@ -18,10 +19,16 @@ export async function mapLimit<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length && more()) {
+    while (!failed && next < items.length && more()) {
       const i = next++;
-      results[i] = await fn(items[i]!, i);
+      try {
+        results[i] = await fn(items[i]!, i);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
@@ -72,7 +79,7 @@ export async function fetchGeneration(
     let info: JsonObject;
     let text: string | undefined;
     try {
-      ({ info, callInfoText: text } = await node.transactionInfo(hash));
+      ({ info, callInfoText: text } = await node.transactionInfo(hash, height));
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
       prunedCallInfos.add(hash);
@@ -87,14 +94,15 @@ export async function fetchGeneration(
     if (callInfo) callInfos.set(hash, callInfo);
     if (callInfo && text !== undefined && callInfo === info.call_info) callInfoTexts.set(hash, text);
   };
-  // every request at once: the node set bounds how many are in flight. A micro block's call infos are asked
-  // as soon as its transactions arrive, not after the whole generation's (one round trip less per height)
+  // every request at once: the node set bounds how many are in flight, and serves lower heights first (each
+  // request's priority is its height). A micro block's call infos are asked as soon as its transactions arrive,
+  // not after the whole generation's (one round trip less per height)
   const hashes = microBlockHashes(generation, height);
   const microBlocks: FetchedMicroBlock[] = await Promise.all(
     hashes.slice(continuesAt ?? 0).map(async (hash) => {
       const [header, transactions] = await Promise.all([
-        node.microBlockHeader(hash),
-        node.microBlockTransactions(hash).then(async (txs) => {
+        node.microBlockHeader(hash, height),
+        node.microBlockTransactions(hash, height).then(async (txs) => {
           if (opts.callInfo ?? true)
             await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
           return txs;

@@ -82,7 +82,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       pool,
       log,
       rules: transferRules,
-      detector: contractReaders(cfg, pool, node).aexn,
+      detector: contractReaders(cfg, pool, node, signal).aexn,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,
@@ -94,7 +94,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       loader: {
         pool,
         node,
-        ...contractReaders(cfg, pool, node),
+        ...contractReaders(cfg, pool, node, signal),
         schema: cfg.databaseSchema,
         concurrency: cfg.fetchConcurrency,
         batchTransactions: cfg.batchTransactions,

@@ -4,7 +4,7 @@ import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
 import { backoffDelay, sleep } from '../retry.ts';
 import { httpBase, httpGet, HttpGetError, type HttpBase } from './http-get.ts';
-import { NodeSet } from './node-set.ts';
+import { LAST, NodeSet, URGENT } from './node-set.ts';
 import { failsOver } from './rotation.ts';
 
 export type JsonObject = { [key: string]: Json };
@@ -67,22 +67,23 @@ export class NodeClient {
    * one answers; when all fail transiently it backs off and tries again, up to `attempts` rounds.
    * A 410 (pruned state) or 404 (a node behind the others) sends the request on to the next node; when no
    * node can answer, the 410 is what the caller gets (so that it can do without that state), at once if no
-   * failure was transient.
+   * failure was transient. `priority` orders it among the requests waiting for a slot (NodeSet.acquire): the
+   * chain's requests carry their generation's height.
    */
-  get(path: string): Promise<Json> {
-    return this.#shared(path, path, parseJson);
+  get(path: string, priority = LAST): Promise<Json> {
+    return this.#shared(path, path, parseJson, priority);
   }
 
   /** #shared sends `path` unless the same request (`key`: the path and how its answer is parsed) is in flight. */
-  #shared<T>(key: string, path: string, parse: (text: string) => T, urgent = false): Promise<T> {
+  #shared<T>(key: string, path: string, parse: (text: string) => T, priority: number): Promise<T> {
     const shared = this.#inFlight.get(key);
     if (shared) return shared as Promise<T>;
-    const request = this.#get(path, parse, undefined, urgent).finally(() => this.#inFlight.delete(key));
+    const request = this.#get(path, parse, undefined, priority).finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, request);
     return request;
   }
 
-  async #get<T>(path: string, parse: (text: string) => T, only?: number, urgent = false): Promise<T> {
+  async #get<T>(path: string, parse: (text: string) => T, only?: number, priority = LAST): Promise<T> {
     let attempt = 0;
     for (;;) {
       attempt++;
@@ -93,7 +94,7 @@ export class NodeClient {
       for (;;) {
         const nodes = only === undefined ? this.#nodes.healthy() : [only];
         const candidates = tried.length === 0 ? nodes : nodes.filter((i) => !tried.includes(i));
-        const index = await this.#nodes.acquire(candidates, this.#opts.signal, urgent);
+        const index = await this.#nodes.acquire(candidates, this.#opts.signal, priority);
         if (index === undefined) break;
         tried.push(index);
         const started = performance.now();
@@ -160,8 +161,8 @@ export class NodeClient {
     }
   }
 
-  async #object(path: string): Promise<JsonObject> {
-    const body = await this.get(path);
+  async #object(path: string, priority = LAST): Promise<JsonObject> {
+    const body = await this.get(path, priority);
     if (!isJsonObject(body)) throw badResponse(path, `node answered ${path} with a non-object`);
     return body;
   }
@@ -170,10 +171,11 @@ export class NodeClient {
    * topHeight is the height of the most advanced node's current generation. With several nodes it reads every
    * node's top key block and checks that each agrees with the most advanced one at its own height: a node on
    * another fork is dropped from the set (no request goes to it, said once), and comes back once it agrees.
+   * Urgent in the node set: the populator's next step waits for it, behind it wait the heights fetched ahead.
    */
   async topHeight(): Promise<number> {
     if (this.#nodes.urls.length === 1) {
-      const body = await this.#object('/key-blocks/current/height');
+      const body = await this.#object('/key-blocks/current/height', URGENT);
       if (typeof body.height !== 'number') throw badResponse('/key-blocks/current/height', 'node sent no height');
       return body.height;
     }
@@ -221,28 +223,29 @@ export class NodeClient {
   }
 
   async #objectFrom(index: number, path: string): Promise<JsonObject> {
-    const body = await this.#get(path, parseJson, index);
+    const body = await this.#get(path, parseJson, index, URGENT);
     if (!isJsonObject(body)) throw badResponse(path, `node answered ${path} with a non-object`);
     return body;
   }
 
-  /** generation is `{key_block, micro_blocks}` at a height. */
+  /** generation is `{key_block, micro_blocks}` at a height; its height is its priority. */
   generation(height: number): Promise<JsonObject> {
-    return this.#object(`/generations/height/${height}`);
+    return this.#object(`/generations/height/${height}`, height);
   }
 
   keyBlock(height: number): Promise<JsonObject> {
     return this.#object(`/key-blocks/height/${height}`);
   }
 
-  microBlockHeader(hash: string): Promise<JsonObject> {
-    return this.#object(`/micro-blocks/hash/${encodeURIComponent(hash)}/header`);
+  /** microBlockHeader is a micro block's header; `priority`: its generation's height while catching up. */
+  microBlockHeader(hash: string, priority = LAST): Promise<JsonObject> {
+    return this.#object(`/micro-blocks/hash/${encodeURIComponent(hash)}/header`, priority);
   }
 
   /** microBlockTransactions lists the signed txs of a micro block in block order. */
-  async microBlockTransactions(hash: string): Promise<JsonObject[]> {
+  async microBlockTransactions(hash: string, priority = LAST): Promise<JsonObject[]> {
     const path = `/micro-blocks/hash/${encodeURIComponent(hash)}/transactions`;
-    const body = await this.#object(path);
+    const body = await this.#object(path, priority);
     if (!Array.isArray(body.transactions) || !body.transactions.every(isJsonObject)) {
       throw badResponse(path, 'node sent no transactions list');
     }
@@ -254,10 +257,13 @@ export class NodeClient {
    * `{call_info}`, the node's own text of it (stored as it is: writing the parsed object out again cost the
    * populator a stringify per contract call).
    */
-  async transactionInfo(hash: string): Promise<{ info: JsonObject; callInfoText?: string }> {
+  async transactionInfo(hash: string, priority = LAST): Promise<{ info: JsonObject; callInfoText?: string }> {
     const path = `/transactions/${encodeURIComponent(hash)}/info`;
-    const { whole, memberText } = await this.#shared(`${path} call_info`, path, (text) =>
-      parseJsonMember(text, 'call_info'),
+    const { whole, memberText } = await this.#shared(
+      `${path} call_info`,
+      path,
+      (text) => parseJsonMember(text, 'call_info'),
+      priority,
     );
     if (!isJsonObject(whole)) throw badResponse(path, `node answered ${path} with a non-object`);
     return { info: whole, callInfoText: isJsonObject(whole.call_info) ? memberText : undefined };
@@ -269,7 +275,7 @@ export class NodeClient {
    */
   async contractCode(id: string): Promise<string> {
     const path = `/contracts/${encodeURIComponent(id)}/code`;
-    const body = await this.#shared(path, path, parseJson, true);
+    const body = await this.#shared(path, path, parseJson, URGENT);
     if (!isJsonObject(body) || typeof body.bytecode !== 'string') throw badResponse(path, 'node sent no bytecode');
     return body.bytecode;
   }

@@ -6,6 +6,7 @@
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import { NodeError } from './errors.ts';
 import { ErrorCode } from '../errors.ts';
+import { retry } from '../retry.ts';
 
 /** DryRunCall is one call: the contract and its calldata (`cb_`). */
 export interface DryRunCall {
@@ -39,20 +40,50 @@ export function readResults(body: Json, calls: number): DryRunResult[] {
   });
 }
 
+/** DryRunRetries: how often a dry-run that some node could not answer (5xx, 429, no answer) is asked again. */
+export interface DryRunRetries {
+  /** rounds over the nodes in all, the first included (1: no retry) */
+  readonly attempts: number;
+  readonly initialMs: number;
+  readonly maxMs: number;
+  /** ends the waits between rounds (the caller stops) */
+  readonly signal?: AbortSignal;
+}
+
+const ONCE: DryRunRetries = { attempts: 1, initialMs: 0, maxMs: 0 };
+
 /**
  * dryRun runs `calls` on top of block `top` (a key or micro block hash; the node's top block when undefined),
  * asking each node in turn until one answers. Resolves to PRUNED when every node answered 410, to REFUSED when
- * every node answered another 4xx; throws a transient NodeError when some node could not answer at all (the
- * batch is prepared again).
+ * every node answered another 4xx. When some node could not answer at all it asks every node again after a
+ * backoff, up to `retries.attempts` rounds, then throws a transient NodeError (the batch is prepared again): a
+ * node's passing 503 must not cost the whole batch its fetch again.
  */
-export async function dryRun(
+export function dryRun(
   urls: readonly string[],
   top: string | undefined,
   calls: readonly DryRunCall[],
   timeoutMs: number,
+  retries: DryRunRetries = ONCE,
 ): Promise<DryRunResult[] | typeof PRUNED | typeof REFUSED> {
   const txs = calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } }));
   const body = stringifyJson(top === undefined ? { txs } : { top, txs });
+  return retry(() => askEachNode(urls, top, body, calls.length, timeoutMs, retries.signal), {
+    ...retries,
+    jitter: 0.2,
+    retryable: (err) => err instanceof NodeError && err.transient && !retries.signal?.aborted,
+  });
+}
+
+/** askEachNode is one round of dryRun: each node in turn until one answers. */
+async function askEachNode(
+  urls: readonly string[],
+  top: string | undefined,
+  body: string,
+  calls: number,
+  timeoutMs: number,
+  stop: AbortSignal | undefined,
+): Promise<DryRunResult[] | typeof PRUNED | typeof REFUSED> {
   let gone = 0;
   let refused = 0;
   let failure = 'no node';
@@ -62,10 +93,10 @@ export async function dryRun(
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
-      if (res.ok) return readResults(parseJson(text), calls.length);
+      if (res.ok) return readResults(parseJson(text), calls);
       if (res.status === 410) gone++;
       else if (res.status >= 400 && res.status < 500 && res.status !== 429) refused++;
       failure = `${res.status} ${text.slice(0, 200)}`;

@@ -2,7 +2,10 @@
  * @module NodeSet: the nodes of NODE_URLS as one pool of request slots. Each node has its own adaptive limit
  * (adaptive-limit.ts); a request takes a slot at whichever allowed node has the most room, or waits in one queue
  * for the first slot freed. Faster nodes free slots sooner and so serve more: the spread follows each node's
- * observed rate. A node found on another fork is dropped from the set (no request goes to it) until it agrees again.
+ * observed rate. The queue is ordered by each request's priority (lower first, in arrival order among equals):
+ * catching up, a generation's requests carry its height, so the heights a batch waits for are served before those
+ * fetched ahead for later batches. A node found on another fork is dropped from the set (no request goes to it)
+ * until it agrees again.
  */
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
 
@@ -10,8 +13,17 @@ interface Waiter {
   readonly allowed: readonly number[];
   readonly resolve: (index: number | undefined) => void;
   readonly signal: AbortSignal | undefined;
-  readonly urgent: boolean;
+  readonly priority: number;
 }
+
+/**
+ * URGENT: the priority of a request the populator's next step waits for now (the node's top, a contract's code for
+ * the batch being prepared): ahead of every request fetched ahead.
+ */
+export const URGENT = -Infinity;
+
+/** LAST: the priority of a request that named none, after every request that did. */
+export const LAST = Infinity;
 
 /** NodeSet hands out request slots over several nodes. */
 export class NodeSet {
@@ -56,10 +68,11 @@ export class NodeSet {
   /**
    * acquire takes a slot at one of the `candidates` (undefined: none is left to try, or `signal` was abandoned)
    * and resolves with its index; the caller must `release` it. Among free candidates the one with the most room wins.
-   * An `urgent` request waits ahead of every other that is not: one a batch's write waits for (a contract's code)
-   * must not queue behind the fetch-ahead's requests for later batches, which fill every slot.
+   * When none is free it waits ahead of every request of a higher `priority` (lower is sooner; URGENT before all):
+   * a request the next write waits for must not queue behind the fetch-ahead's requests for later batches, which
+   * fill every slot, nor a height's follow-up requests behind the heights started after it.
    */
-  acquire(candidates: readonly number[], signal?: AbortSignal, urgent = false): Promise<number | undefined> {
+  acquire(candidates: readonly number[], signal?: AbortSignal, priority = LAST): Promise<number | undefined> {
     if (signal?.aborted || candidates.length === 0) return Promise.resolve(undefined);
     // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read);
     // a node that failed a moment ago gets requests only when no other may take them
@@ -74,10 +87,14 @@ export class NodeSet {
     const free = this.#pick(allowed);
     if (free !== undefined) return Promise.resolve(free);
     return new Promise((resolve) => {
-      const waiter = { allowed, resolve, signal, urgent };
-      const at = urgent ? this.#waiting.findIndex((w) => !w.urgent) : -1;
-      if (at === -1) this.#waiting.push(waiter);
-      else this.#waiting.splice(at, 0, waiter);
+      // after every waiter of the same or a lower priority: binary search, the queue holds thousands while catching up
+      let [lo, hi] = [0, this.#waiting.length];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.#waiting[mid]!.priority <= priority) lo = mid + 1;
+        else hi = mid;
+      }
+      this.#waiting.splice(lo, 0, { allowed, resolve, signal, priority });
     });
   }
 

@@ -41,4 +41,18 @@ describe('mapLimit', () => {
       ),
     ).to.deep.equal([]);
   });
+
+  it('starts no item after a call failed and rejects with the first failure', async () => {
+    const started: number[] = [];
+    const err = await mapLimit([1, 2, 3, 4, 5, 6], 2, async (n) => {
+      started.push(n);
+      await new Promise((resolve) => setTimeout(resolve, n));
+      if (n === 2) throw new Error('two failed');
+      return n;
+    }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((err as Error).message).to.equal('two failed');
+    // 1 and 2 start at once, 3 when 1 ends (before 2 fails), then nothing
+    expect(started).to.deep.equal([1, 2, 3]);
+  });
 });

@@ -4,16 +4,23 @@ import type { AddressInfo } from 'node:net';
 import { dryRun, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 
-/** A node answering every dry-run with one status (and results when 200), recording the bodies it got. */
-async function fakeNode(status: number, bodies: unknown[]): Promise<{ url: string; server: Server }> {
+/**
+ * A node answering every dry-run with one status (and results when 200), or with the status `status` gives for the
+ * n-th request (1-based), recording the bodies it got.
+ */
+async function fakeNode(
+  status: number | ((n: number) => number),
+  bodies: unknown[],
+): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
     req.on('end', () => {
       bodies.push(JSON.parse(text));
-      res.writeHead(status, { 'content-type': 'application/json' });
+      const answer = typeof status === 'number' ? status : status(bodies.length);
+      res.writeHead(answer, { 'content-type': 'application/json' });
       res.end(
-        status === 200
+        answer === 200
           ? '{"results":[{"result":"ok","call_obj":{"return_type":"ok","return_value":"cb_P4fvHVw="}}]}'
           : '{"reason":"no"}',
       );
@@ -26,7 +33,7 @@ async function fakeNode(status: number, bodies: unknown[]): Promise<{ url: strin
 describe('AEX-N dry-runs against the node', () => {
   const call = [{ contract: 'ct_x', calldata: 'cb_y' }];
   const servers: Server[] = [];
-  const node = async (status: number, bodies: unknown[] = []): Promise<string> => {
+  const node = async (status: number | ((n: number) => number), bodies: unknown[] = []): Promise<string> => {
     const n = await fakeNode(status, bodies);
     servers.push(n.server);
     return n.url;
@@ -56,5 +63,39 @@ describe('AEX-N dry-runs against the node', () => {
       expect(err).to.be.instanceOf(NodeError);
       expect((err as NodeError).transient).to.equal(true);
     }
+  });
+
+  it('asks every node again after a backoff while one could not answer, up to the rounds allowed', async () => {
+    const retries = { attempts: 3, initialMs: 10, maxMs: 20 };
+    // the first node refuses the block, the second answers 503 twice and then the results
+    const refusing: unknown[] = [];
+    const passing: unknown[] = [];
+    const urls = [await node(404, refusing), await node((n) => (n <= 2 ? 503 : 200), passing)];
+    expect(await dryRun(urls, 'mh_b', call, 1000, retries)).to.deep.equal([{ ok: true, value: 'cb_P4fvHVw=' }]);
+    expect([refusing.length, passing.length]).to.deep.equal([3, 3]);
+    // a node that keeps failing: the rounds end with the transient error
+    const failing: unknown[] = [];
+    const err = await dryRun([await node(503, failing)], 'mh_b', call, 1000, retries).catch((e: unknown) => e);
+    expect((err as NodeError).transient).to.equal(true);
+    expect(failing).to.have.length(3);
+    // refusals are answers: no round is repeated for them
+    const gone: unknown[] = [];
+    expect(await dryRun([await node(410, gone)], 'mh_b', call, 1000, retries)).to.equal(PRUNED);
+    expect(gone).to.have.length(1);
+  });
+
+  it('stops asking again once its signal aborts', async () => {
+    const stop = new AbortController();
+    const failing: unknown[] = [];
+    const asking = dryRun([await node(503, failing)], 'mh_b', call, 1000, {
+      attempts: 8,
+      initialMs: 60_000,
+      maxMs: 60_000,
+      signal: stop.signal,
+    }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stop.abort();
+    expect(await asking).to.be.instanceOf(NodeError);
+    expect(failing).to.have.length(1);
   });
 });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
-import { NodeSet } from '../../../src/node/node-set.ts';
+import { NodeSet, URGENT } from '../../../src/node/node-set.ts';
 import { freePort } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });
@@ -31,17 +31,25 @@ describe('NodeSet', () => {
     expect(fifth).to.equal(1);
   });
 
-  it('gives a freed slot to an urgent request before those that waited longer, urgent ones in their order', async () => {
+  it('gives a freed slot to the lowest priority waiting (urgent first), in arrival order among equals', async () => {
     const set = new NodeSet(['http://a'], { initial: 2 });
     await set.acquire([0]);
     await set.acquire([0]);
     const order: string[] = [];
-    const wait = (name: string, urgent: boolean): Promise<void> =>
-      set.acquire([0], undefined, urgent).then(() => void order.push(name));
-    const all = [wait('ahead 1', false), wait('ahead 2', false), wait('urgent 1', true), wait('urgent 2', true)];
-    for (let i = 0; i < 4; i++) set.release(0, 20);
+    const wait = (name: string, priority?: number): Promise<void> =>
+      set.acquire([0], undefined, priority).then(() => void order.push(name));
+    const all = [
+      wait('none 1'),
+      wait('height 7 a', 7),
+      wait('height 3', 3),
+      wait('urgent 1', URGENT),
+      wait('height 7 b', 7),
+      wait('none 2'),
+      wait('urgent 2', URGENT),
+    ];
+    for (let i = 0; i < all.length; i++) set.release(0, 20);
     await Promise.all(all);
-    expect(order).to.deep.equal(['urgent 1', 'urgent 2', 'ahead 1', 'ahead 2']);
+    expect(order).to.deep.equal(['urgent 1', 'urgent 2', 'height 3', 'height 7 a', 'height 7 b', 'none 1', 'none 2']);
   });
 
   it('passes over a node that just failed while another can serve, and leaves out a dropped one', async () => {
@@ -194,5 +202,59 @@ describe('NodeClient with several nodes', () => {
     const [a, b] = await Promise.all([c.get('/same'), c.get('/same')]);
     expect(a).to.deep.equal(b);
     expect(hits[0]! + hits[1]!).to.equal(1);
+  });
+});
+
+describe("NodeClient's priorities in a full node set", () => {
+  let server: Server;
+  let url: string;
+  const paths: string[] = [];
+  let unblock!: () => void;
+  const blocked = new Promise<void>((resolve) => (unblock = resolve));
+
+  before(async () => {
+    server = createServer((req, res) => {
+      paths.push(req.url!);
+      const answer = (): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"height":1,"key_block":{"height":1},"micro_blocks":[],"transactions":[],"call_info":{}}');
+      };
+      if (req.url === '/v2/blocker') void blocked.then(answer);
+      else answer();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('sends the top poll and contract code first, then lower heights before higher ones, then the rest', async () => {
+    // one slot, held by a request the server answers only when told
+    const c = new NodeClient({ url: new NodeSet([url], { initial: 1, min: 1, max: 1 }), timeoutMs: 5000 }, log);
+    const blocker = c.get('/blocker');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = [
+      c.get('/other'),
+      c.microBlockHeader('mh_9', 9),
+      c.transactionInfo('th_9', 9),
+      c.generation(4),
+      c.contractCode('ct_x').catch(() => undefined), // no bytecode in the answer: only its order counts
+      c.microBlockTransactions('mh_4', 4),
+      c.topHeight(),
+    ];
+    unblock();
+    await Promise.all([blocker, ...waiting]);
+    expect(paths).to.deep.equal([
+      '/v2/blocker',
+      '/v2/contracts/ct_x/code',
+      '/v2/key-blocks/current/height',
+      '/v2/generations/height/4',
+      '/v2/micro-blocks/hash/mh_4/transactions',
+      '/v2/micro-blocks/hash/mh_9/header',
+      '/v2/transactions/th_9/info',
+      '/v2/other',
+    ]);
   });
 });
