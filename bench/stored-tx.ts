@@ -40,8 +40,9 @@ if (process.env.BENCH_STORED_TX_COUNT !== undefined) {
   console.log(
     JSON.stringify(runPass(process.env.BENCH_STORED_TX_FILE!, Number(process.env.BENCH_STORED_TX_COUNT), part)),
   );
+} else if (!valgrindAvailable()) {
+  console.log('stored transaction instruction counts skipped: valgrind is not installed');
 } else {
-  if (!valgrindAvailable()) throw new Error('valgrind is needed');
   const mainnetLike = process.env.BENCH_STORED_TX_MAINNET_LIKE === '1';
   const { chain } = generateChain({ generations, seed: 'bench', ...(mainnetLike ? { profile: 'mainnet-like' } : {}) });
   const texts = [...chain.txs.values()].filter((r) => r.blockHash !== undefined).map((r) => txJson(r));
