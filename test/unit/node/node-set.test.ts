@@ -204,3 +204,57 @@ describe('NodeClient with several nodes', () => {
     expect(hits[0]! + hits[1]!).to.equal(1);
   });
 });
+
+describe("NodeClient's priorities in a full node set", () => {
+  let server: Server;
+  let url: string;
+  const paths: string[] = [];
+  let unblock!: () => void;
+  const blocked = new Promise<void>((resolve) => (unblock = resolve));
+
+  before(async () => {
+    server = createServer((req, res) => {
+      paths.push(req.url!);
+      const answer = (): void => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"height":1,"key_block":{"height":1},"micro_blocks":[],"transactions":[],"call_info":{}}');
+      };
+      if (req.url === '/v2/blocker') void blocked.then(answer);
+      else answer();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('sends the top poll and contract code first, then lower heights before higher ones, then the rest', async () => {
+    // one slot, held by a request the server answers only when told
+    const c = new NodeClient({ url: new NodeSet([url], { initial: 1, min: 1, max: 1 }), timeoutMs: 5000 }, log);
+    const blocker = c.get('/blocker');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = [
+      c.get('/other'),
+      c.microBlockHeader('mh_9', 9),
+      c.transactionInfo('th_9', 9),
+      c.generation(4),
+      c.contractCode('ct_x').catch(() => undefined), // no bytecode in the answer: only its order counts
+      c.microBlockTransactions('mh_4', 4),
+      c.topHeight(),
+    ];
+    unblock();
+    await Promise.all([blocker, ...waiting]);
+    expect(paths).to.deep.equal([
+      '/v2/blocker',
+      '/v2/contracts/ct_x/code',
+      '/v2/key-blocks/current/height',
+      '/v2/generations/height/4',
+      '/v2/micro-blocks/hash/mh_4/transactions',
+      '/v2/micro-blocks/hash/mh_9/header',
+      '/v2/transactions/th_9/info',
+      '/v2/other',
+    ]);
+  });
+});
