@@ -24,6 +24,9 @@ export interface BareCopy {
   readonly postgresCpuSeconds: number;
 }
 
+/** The application name of the connection that runs the COPYs in, batch by batch or all at once. */
+export const bareCopyApplication = (batched: boolean): string => `mdw-bench-bare-copy-${batched ? 'batched' : 'whole'}`;
+
 /** A batch of heights, lowest and highest. */
 export type HeightRange = readonly [from: number, to: number];
 
@@ -86,7 +89,14 @@ export async function bareCopyOf(
     // the migrations' own rows (if any) give way to the loaded schema's
     await pool.query(`TRUNCATE ${order.map(quoteIdent).join(', ')}`);
     await pool.query('CHECKPOINT');
-    const { seconds, postgresCpuSeconds } = await copyIn(pool, steps, postgresCpu, batches !== undefined);
+    // the COPYs in on a connection of their own (bench/postgres-instructions.ts counts its backend alone)
+    const copyPool = createPool(
+      { databaseUrl, schema: to, max: 1, applicationName: bareCopyApplication(batches !== undefined) },
+      log,
+    );
+    const { seconds, postgresCpuSeconds } = await copyIn(copyPool, steps, postgresCpu, batches !== undefined).finally(
+      () => copyPool.end(),
+    );
     for (const table of order) await pool.query(`ALTER TABLE ${quoteIdent(table)} ENABLE TRIGGER USER`);
     return { tables: order.length, rows, seconds, postgresCpuSeconds };
   } finally {

@@ -12,7 +12,8 @@
  *
  *   node bench/indexer.ts   (BENCH_INDEXER_GENERATIONS=20000, 2 micro blocks × 5 txs per generation;
  *                            BATCH_SIZE, BATCH_TRANSACTIONS and FETCH_CONCURRENCY tune the populator (and the fetch of (a));
- *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process;
+ *                            BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process (its
+ *                            instruction counts too, e.g. "--max-semi-space-size=8");
  *                            BENCH_INDEXER_INSTRUCTIONS=500: the instruction counts' shorter chain, 0 skips them;
  *                            BENCH_INDEXER_ONLY_INSTRUCTIONS=1 runs the instruction counts alone)
  */
@@ -41,6 +42,8 @@ import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
+/** Node flags of the populator's process, in (c) and in the instruction counts */
+const POPULATOR_FLAGS = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
 /** the populator's tuning variables, passed on when set */
 const TUNING = Object.fromEntries(
   ['BATCH_SIZE', 'BATCH_TRANSACTIONS', 'FETCH_CONCURRENCY'].flatMap((k) =>
@@ -194,10 +197,9 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 
   // (c) the populator, alone in a child process
-  const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    ['--expose-gc', ...flags, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+    ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
     {
       env: {
         NODE_URL: devnode.url,
@@ -401,7 +403,7 @@ async function instructionCounts(databaseUrl: string): Promise<{
       client.push(fetched.instructions);
       transactions.push((JSON.parse(fetched.report) as { transactions: number }).transactions);
       const populated = await countInstructions(
-        ['--expose-gc', new URL('indexer.lib.populate.ts', import.meta.url).pathname],
+        ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
         env,
       );
       populator.push(populated.instructions);

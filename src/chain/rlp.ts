@@ -8,37 +8,62 @@ export class RlpError extends Error {
   override readonly name = 'RlpError';
 }
 
-function header(short: number, long: number, length: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(short + length);
-  if (length < 0x100) return Uint8Array.of(long + 1, length);
-  if (length < 0x10000) return Uint8Array.of(long + 2, length >>> 8, length & 0xff);
-  if (length < 0x1000000) return Uint8Array.of(long + 3, length >>> 16, (length >>> 8) & 0xff, length & 0xff);
-  return Uint8Array.of(long + 4, length >>> 24, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff);
+/** headerLength is the size of the header of a string or list whose content is `length` bytes. */
+function headerLength(length: number): number {
+  return length < 56 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : length < 0x1000000 ? 4 : 5;
 }
 
-function encodeInto(item: RlpItem, out: Uint8Array[]): number {
+/** writeHeader writes a header at `at` and returns where the content starts. */
+function writeHeader(out: Uint8Array, at: number, short: number, long: number, length: number): number {
+  if (length < 56) {
+    out[at] = short + length;
+    return at + 1;
+  }
+  const size = headerLength(length) - 1;
+  out[at] = long + size;
+  for (let i = size; i > 0; i--) out[at + i] = (length >>> (8 * (size - i))) & 0xff;
+  return at + 1 + size;
+}
+
+/**
+ * measure is the encoded size of an item, and pushes the content size of each list in it in the order encodeInto
+ * writes them: the bytes are then written once into one buffer, with no header or part allocated on the way (the
+ * writer serialises every transaction of the chain).
+ */
+function measure(item: RlpItem, listSizes: number[]): number {
+  if (item instanceof Uint8Array) {
+    return item.length === 1 && item[0]! < 0x80 ? 1 : headerLength(item.length) + item.length;
+  }
+  const slot = listSizes.length;
+  listSizes.push(0);
+  let length = 0;
+  for (const child of item) length += measure(child, listSizes);
+  listSizes[slot] = length;
+  return headerLength(length) + length;
+}
+
+/** encodeInto writes an item at `at`, taking its lists' sizes from `sizes` (from `sizes.next` on) as measured. */
+function encodeInto(item: RlpItem, out: Uint8Array, at: number, sizes: { list: number[]; next: number }): number {
   if (item instanceof Uint8Array) {
     if (item.length === 1 && item[0]! < 0x80) {
-      out.push(item);
-      return 1;
+      out[at] = item[0]!;
+      return at + 1;
     }
-    const h = header(0x80, 0xb7, item.length);
-    out.push(h, item);
-    return h.length + item.length;
+    const start = writeHeader(out, at, 0x80, 0xb7, item.length);
+    out.set(item, start);
+    return start + item.length;
   }
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  for (const child of item) length += encodeInto(child, parts);
-  const h = header(0xc0, 0xf7, length);
-  out.push(h, ...parts);
-  return h.length + length;
+  let pos = writeHeader(out, at, 0xc0, 0xf7, sizes.list[sizes.next++]!);
+  for (const child of item) pos = encodeInto(child, out, pos, sizes);
+  return pos;
 }
 
 /** rlpEncode serialises an item tree. */
 export function rlpEncode(item: RlpItem): Uint8Array {
-  const parts: Uint8Array[] = [];
-  encodeInto(item, parts);
-  return Buffer.concat(parts);
+  const list: number[] = [];
+  const out = Buffer.allocUnsafe(measure(item, list));
+  encodeInto(item, out, 0, { list, next: 0 });
+  return out;
 }
 
 /**
@@ -46,8 +71,7 @@ export function rlpEncode(item: RlpItem): Uint8Array {
  * than one byte): the same header size for both, counted rather than built (the indexer measures every field).
  */
 export function rlpLength(length: number): number {
-  const headerLength = length < 56 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : length < 0x1000000 ? 4 : 5;
-  return headerLength + length;
+  return headerLength(length) + length;
 }
 
 function readLength(bytes: Uint8Array, at: number, size: number): number {

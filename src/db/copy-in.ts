@@ -50,12 +50,49 @@ class CopyIn {
   handlePortalSuspended(): void {}
 }
 
-/** copyChunks turns COPY text lines into the CopyData payloads (a thousand lines each). */
+/** copyChunks turns COPY text lines into CopyData payloads (a thousand lines each): the bench's COPY sender, whose rows are lines of a file. */
 export function copyChunks(lines: readonly string[]): Buffer[] {
   const chunks: Buffer[] = [];
   for (let i = 0; i < lines.length; i += 1000)
     chunks.push(Buffer.from(`${lines.slice(i, i + 1000).join('\n')}\n`, 'utf8'));
   return chunks;
+}
+
+/** A CopyData payload's size before the next starts (the last may be smaller, one long line larger). */
+const PAYLOAD_BYTES = 64 * 1024;
+
+/**
+ * CopyPayloads writes COPY text lines straight into the CopyData payloads: one write of each line into a buffer, with
+ * no array of lines, no joined text and no second encoding in between (the populator writes every row this way).
+ */
+export class CopyPayloads {
+  readonly #payloads: Buffer[] = [];
+  #buffer = Buffer.allocUnsafe(PAYLOAD_BYTES);
+  #at = 0;
+
+  /** line adds one row (its values in copyText's format, joined by tabs) and its line break. */
+  line(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const most = 3 * text.length + 1;
+    if (this.#at + most > this.#buffer.length) {
+      this.#cut();
+      if (most > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(most);
+    }
+    this.#at += this.#buffer.write(text, this.#at);
+    this.#buffer[this.#at++] = 0x0a;
+  }
+
+  /** payloads are the lines written so far, each payload exactly as long as its lines (they may be kept a while). */
+  payloads(): Buffer[] {
+    this.#cut();
+    return this.#payloads;
+  }
+
+  #cut(): void {
+    if (this.#at === 0) return;
+    this.#payloads.push(Buffer.copyBytesFrom(this.#buffer, 0, this.#at));
+    this.#at = 0;
+  }
 }
 
 /** copyIn runs `COPY … FROM STDIN` (text format) with the given payloads, on one client (not a pool). */

@@ -15,7 +15,7 @@ import type {
 } from './rows.ts';
 import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
 import { AccountNumbers } from '../db/queries/account-ids.ts';
-import { copyChunks, copyText } from '../db/copy-in.ts';
+import { CopyPayloads, copyText } from '../db/copy-in.ts';
 import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
@@ -29,17 +29,29 @@ const NO_NUMBERS: IdNumbers = {
   },
 };
 
-/** copyLines encodes the rows of one table as COPY text lines (a plain loop: it runs for every value written). */
-function copyLines<R>(spec: TableColumns<R>, rows: readonly R[], numbers: IdNumbers = NO_NUMBERS): string[] {
+/** copyRows adds the COPY text lines of rows `from`..`to` of one table to `out` (a plain loop: it runs for every value written). */
+function copyRows<R>(
+  out: CopyPayloads,
+  spec: TableColumns<R>,
+  rows: readonly R[],
+  from = 0,
+  to = rows.length,
+  numbers: IdNumbers = NO_NUMBERS,
+): void {
   const columns = spec.columns;
-  const lines = new Array<string>(rows.length);
-  for (let r = 0; r < rows.length; r++) {
+  for (let r = from; r < to; r++) {
     const row = rows[r]!;
     let line = copyText(columns[0]![1], columns[0]![2](row, numbers));
     for (let c = 1; c < columns.length; c++) line += `\t${copyText(columns[c]![1], columns[c]![2](row, numbers))}`;
-    lines[r] = line;
+    out.line(line);
   }
-  return lines;
+}
+
+/** copyPayloads are the COPY payloads of one table's rows. */
+function copyPayloads<R>(spec: TableColumns<R>, rows: readonly R[], numbers?: IdNumbers): Buffer[] {
+  const out = new CopyPayloads();
+  copyRows(out, spec, rows, 0, rows.length, numbers);
+  return out.payloads();
 }
 
 const ENCODE_TURN = 500;
@@ -51,7 +63,7 @@ export async function writeTableRows<R>(db: Queryable, spec: TableColumns<R>, ro
     db,
     spec.table,
     spec.columns.map(([name]) => name),
-    copyChunks(copyLines(spec, rows)),
+    copyPayloads(spec, rows),
   );
 }
 
@@ -68,12 +80,12 @@ export async function encodeRows(gens: readonly GenerationRows[]): Promise<Encod
   for (const spec of TABLES) {
     if (spec.firstWins || spec.needsState) continue;
     const rows = spec.rows(direct);
-    const chunks: Buffer[] = [];
+    const out = new CopyPayloads();
     for (let i = 0; i < rows.length; i += ENCODE_TURN) {
-      chunks.push(...copyChunks(copyLines(spec, rows.slice(i, i + ENCODE_TURN))));
+      copyRows(out, spec, rows, i, Math.min(rows.length, i + ENCODE_TURN));
       await nextTurn();
     }
-    encoded.set(spec.table, chunks);
+    encoded.set(spec.table, out.payloads());
   }
   return encoded;
 }
@@ -171,7 +183,7 @@ export async function writeGenerations(
         db,
         spec.table,
         spec.columns.map(([name]) => name),
-        encoded?.get(spec.table) ?? copyChunks(copyLines(spec, rows, numbers)),
+        encoded?.get(spec.table) ?? copyPayloads(spec, rows, numbers),
       );
   }
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);

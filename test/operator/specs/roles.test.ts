@@ -40,12 +40,12 @@ describe('server Deployment', () => {
     expect(d.spec?.strategy?.rollingUpdate).to.deep.equal({ maxUnavailable: 0, maxSurge: 1 });
     expect(d.spec?.template.spec?.containers[0]?.readinessProbe?.httpGet?.path).to.equal('/readyz');
   });
-  it("caps V8's young generation (many websocket clients), which the populator keeps at its default", () => {
+  it("caps V8's young generation of servers (many websocket clients) and pins the populator's (its batches)", () => {
     expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
       '--max-semi-space-size=8',
     );
     expect(envOf(buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
-      undefined,
+      '--max-semi-space-size=32',
     );
   });
   it('uses the operator image unless the spec names one', () => {

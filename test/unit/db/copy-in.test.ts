@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { copyText } from '../../../src/db/copy-in.ts';
+import { CopyPayloads, copyText } from '../../../src/db/copy-in.ts';
 
 describe('db/copy-in copyText', () => {
   it('writes NULL, numbers, booleans and text in COPY text format', () => {
@@ -28,5 +28,30 @@ describe('db/copy-in copyText', () => {
     const hex = '\\x01ff00';
     expect(copyText('bytea', hex)).to.equal('\\\\x01ff00');
     expect(copyText('bytea', hex)).to.equal(copyText('text', hex));
+  });
+});
+
+describe('db/copy-in CopyPayloads', () => {
+  const lines = Array.from({ length: 5000 }, (_, i) =>
+    [i, i % 7 === 0 ? null : `ak_${i}\tæ€😀`, `{"n":${i},"s":"a\\"b"}`].map((v) => copyText('text', v)).join('\t'),
+  );
+
+  it('writes the lines as UTF-8, each ended by a line break, in payloads that end at a line', () => {
+    const out = new CopyPayloads();
+    for (const line of lines) out.line(line);
+    const payloads = out.payloads();
+    expect(payloads.length).to.be.greaterThan(1);
+    for (const p of payloads) expect(p.at(-1)).to.equal(0x0a);
+    expect(Buffer.concat(payloads).toString('utf8')).to.equal(lines.map((l) => `${l}\n`).join(''));
+  });
+
+  it('takes a line longer than a payload, and gives no payload for no lines', () => {
+    const long = 'é'.repeat(100_000);
+    const out = new CopyPayloads();
+    out.line('1');
+    out.line(long);
+    out.line('2');
+    expect(Buffer.concat(out.payloads()).toString('utf8')).to.equal(`1\n${long}\n2\n`);
+    expect(new CopyPayloads().payloads()).to.deep.equal([]);
   });
 });

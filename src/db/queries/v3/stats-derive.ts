@@ -263,9 +263,13 @@ const STATEMENTS = {
         FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
        WHERE ${inBatch('m.height')}
       UNION ALL
-      SELECT t.height, s.series, ${day('t.micro_time_ms')}, 1
-        FROM transactions t CROSS JOIN LATERAL unnest(ARRAY['transactions', 'transactions:' || ${txTypeNameSql('t')}]) s(series)
+      -- the transactions per height and day, in all and per type: one pass, grouped before the types are named
+      SELECT t.height,
+             CASE WHEN grouping(t.tx_type) = 1 THEN 'transactions' ELSE 'transactions:' || ${txTypeNameSql('t')} END,
+             ${day('t.micro_time_ms')}, count(*)
+        FROM transactions t
        WHERE ${inBatch('t.height')}
+       GROUP BY GROUPING SETS ((t.height, ${day('t.micro_time_ms')}, t.tx_type), (t.height, ${day('t.micro_time_ms')}))
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
       SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
@@ -279,14 +283,19 @@ const STATEMENTS = {
        CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
        WHERE ${inBatch('g.height')}
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
-  generations: `INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
-    SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended,
-           names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
-           channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
-           locked_in_auctions, locked_in_channels, accounts, tps, minted, ${TOTAL_COLUMNS.map(() => '0').join(', ')}
-      FROM (${DELTAS}) d`,
+  // with the running totals from the highest height below the batch (the batch's own when nothing is stored above
+  // it, as while following the chain; `totals` then carries them up after a -H reload)
+  generations: `WITH b AS (SELECT * FROM stats_generations WHERE height < $2 ORDER BY height DESC LIMIT 1)
+    INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
+    SELECT ${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w`).join(', ')}
+      FROM (SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended AS names_activated,
+                   names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
+                   channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
+                   locked_in_auctions, locked_in_channels, accounts, tps, minted
+              FROM (${DELTAS}) d) g
+    WINDOW w AS (ORDER BY g.height)`,
   // totals are running sums from the highest height below the batch: every stored height from the
-  // batch's lowest up (only the batch itself while following the chain; above it after a -H reload)
+  // batch's lowest up (after a -H reload or a backfill below stored statistics)
   totals: `UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')}
       FROM (SELECT s.height, ${TOTAL_COLUMNS.map(
         ([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w AS ${t}`,
@@ -304,16 +313,18 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   if (f.heights.length === 0) return;
   const batch = [[...f.heights], f.heights[0]!, f.heights.at(-1)!];
   const text = (values: readonly bigint[]): string[] => values.map(String);
-  // a batch above every derived height (the usual case while following) has nothing to replace
+  // a batch above every derived height (the usual case while following) has nothing to replace, and its totals
+  // are complete as inserted (an UPDATE of them wrote each wide row a second time)
   const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM stats_generations');
-  if (rows[0]?.top != null && rows[0].top >= f.heights[0]!)
-    for (const sql of STATEMENTS.clear) await db.query(sql, batch);
+  const replacing = rows[0]?.top != null && rows[0].top >= f.heights[0]!;
+  if (replacing) for (const sql of STATEMENTS.clear) await db.query(sql, batch);
   await db.query(STATEMENTS.accounts, batch);
   await db.query(STATEMENTS.minerRewards, batch);
   await db.query(STATEMENTS.generations, batch);
-  await db.query(
-    `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
-    [f.heights[0]],
-  );
+  if (replacing)
+    await db.query(
+      `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
+      [f.heights[0]],
+    );
   await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
 }

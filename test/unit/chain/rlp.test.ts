@@ -1,0 +1,35 @@
+/** @module RLP (chain/rlp.ts) against the `rlp` package the aepp-sdk serialises with. */
+import { randomBytes, randomInt } from 'node:crypto';
+import { expect } from 'chai';
+import { encode as oracleEncode } from 'rlp';
+import { rlpDecode, rlpEncode, rlpLength, type RlpItem } from '../../../src/chain/rlp.ts';
+
+/** randomItem is a tree of byte strings of every header size (one byte under 0x80, short, long) and lists. */
+function randomItem(depth: number): RlpItem {
+  if (depth > 0 && randomInt(3) === 0) return Array.from({ length: randomInt(6) }, () => randomItem(depth - 1));
+  const sizes = [0, 1, 1, 2, 55, 56, 57, 255, 256, 300, 65_535, 65_536, 70_000];
+  const bytes = randomBytes(sizes[randomInt(sizes.length)]!);
+  if (bytes.length === 1 && randomInt(2) === 0) bytes[0]! &= 0x7f;
+  return bytes;
+}
+
+describe('chain/rlp', () => {
+  it('encodes item trees as the sdk’s rlp package does, and decodes them back', () => {
+    for (let i = 0; i < 300; i++) {
+      const item = randomItem(3);
+      const bytes = rlpEncode(item);
+      expect(Buffer.from(bytes).equals(Buffer.from(oracleEncode(item as never)))).to.equal(true);
+      expect(rlpDecode(bytes)).to.deep.equal(item);
+    }
+  });
+
+  it('measures a string or list of any content size as its encoding is long', () => {
+    for (const n of [2, 55, 56, 255, 256, 65_535, 65_536, 16_777_216]) {
+      expect(rlpLength(n)).to.equal(rlpEncode(Buffer.alloc(n, 0x80)).length);
+    }
+    // a list of 70 000 bytes of content: a three-byte length
+    expect(Buffer.from(rlpEncode([Buffer.alloc(69_996)])).subarray(0, 4)).to.deep.equal(
+      Buffer.from([0xfa, 0x01, 0x11, 0x70]),
+    );
+  });
+});
