@@ -1,13 +1,14 @@
 /** @module Memoised id decoding and encoding for hot paths (devnode generation and serving, tx serialisation and rendering). */
-import { decode, encode, type Prefix } from './encoding.ts';
+import { decode, decodeCanonical, encode, type Prefix } from './encoding.ts';
 
 const MAX_ENTRIES = 100_000;
 const bytesCache = new Map<string, Uint8Array>();
 const reprefixCache = new Map<string, string>();
 const taggedCache = new Map<string, Uint8Array>();
 const encodedCache = new Map<string, string>();
-function remember<V>(cache: Map<string, V>, key: string, value: V): V {
-  if (cache.size >= MAX_ENTRIES) cache.clear();
+const fieldCache = new Map<string, { bytes: Uint8Array; canonical: boolean }>();
+function remember<V>(cache: Map<string, V>, key: string, value: V, max = MAX_ENTRIES): V {
+  if (cache.size >= max) cache.clear();
   cache.set(key, value);
   return value;
 }
@@ -29,6 +30,26 @@ export function taggedIdBytes(id: string, tag: number): Uint8Array {
 export function encodedId(prefix: Prefix, bytes: Uint8Array): string {
   const key = `${prefix}${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')}`;
   return encodedCache.get(key) ?? remember(encodedCache, key, encode(prefix, bytes));
+}
+
+/**
+ * SHORT_FIELD is the longest encoded field remembered, FIELD_ENTRIES how many (a few MB at most): the chain repeats
+ * short ones (empty payloads, call data), and a long one is contract code, met once.
+ */
+const SHORT_FIELD = 160;
+const FIELD_ENTRIES = 10_000;
+
+/**
+ * decodedField is `decodeCanonical(text, prefix)`, remembered for short texts: a SpendTx's empty payload
+ * (`ba_Xfbg4g==`) and the call data of popular calls recur, and the checksum (two SHA-256) is most of their decoding.
+ * The bytes are shared: callers copy, never change them.
+ */
+export function decodedField(text: string, prefix: Prefix): { bytes: Uint8Array; canonical: boolean } {
+  if (text.length > SHORT_FIELD) return decodeCanonical(text, prefix);
+  const known = fieldCache.get(text);
+  // the text's own prefix is the one it was decoded with
+  if (known && text.startsWith(prefix) && text[2] === '_') return known;
+  return remember(fieldCache, text, decodeCanonical(text, prefix), FIELD_ENTRIES);
 }
 
 /** withPrefix is the same 32 bytes under another prefix (`ak_X` → `ok_X`). */

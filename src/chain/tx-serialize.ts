@@ -3,9 +3,9 @@
  * form: `rlp([tag, version, fields…])`, signed `rlp([11, 1, [signatures], tx_bytes])`, and the `th_`
  * hash. The one serialiser the devnode and the indexer share. Pure.
  */
-import { encode, decode, decodeCanonical, hash, type Prefix } from './encoding.ts';
+import { encode, decode, hash, type Prefix } from './encoding.ts';
 import type { Json } from './json.ts';
-import { idBytes as cachedIdBytes, taggedIdBytes } from './id-cache.ts';
+import { idBytes as cachedIdBytes, decodedField, taggedIdBytes } from './id-cache.ts';
 import { intToBytes, rlpEncode, rlpLength, type RlpItem } from './rlp.ts';
 import {
   ID_TAGS,
@@ -104,7 +104,7 @@ function encodedBytes(value: Json | undefined, prefix: Prefix, name: string, pro
     return Buffer.from(value, 'utf8');
   }
   if (!proof) return decode(value, [prefix]).bytes;
-  const { bytes, canonical } = decodeCanonical(value, prefix);
+  const { bytes, canonical } = decodedField(value, prefix);
   proof.canonical &&= canonical;
   return bytes;
 }
