@@ -7,12 +7,14 @@
  *     header and transactions, each contract call's info);
  * (c) the populator (own process) on the same chain into an empty schema.
  * Reports (c) ÷ (n), requests per generation and per transaction of each, the projected time for mainnet
- * from one node and from three, and the database's bytes per transaction. Runs at 20 ms and 5 ms, and
- * with three nodes at 20 ms. After each populator run `mdw -v` checks every stored height against the nodes.
+ * from one node and from three, and the database's bytes per transaction. Runs at 20 ms, 5 ms and 200 ms, and
+ * with three nodes at 20 ms (where the populator's thread bounds them) and 200 ms (where it does not: does the node
+ * set scale?). After each populator run `mdw -v` checks every stored height against the nodes.
  *
- *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5 BENCH_SYNC_NODES=3
- *                         BENCH_SYNC_VERIFY=0 skips the verify; BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to
- *                         the populator's process)
+ *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5,200 BENCH_SYNC_NODES=3
+ *                         BENCH_SYNC_NODES_AT=20,200: the latencies with a three-node run too, by default the first
+ *                         and 200 if listed; BENCH_SYNC_VERIFY=0 skips the verify; BENCH_POPULATOR_FLAGS="--cpu-prof"
+ *                         adds Node flags to the populator's process)
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,8 +36,12 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
 const SLOTS = Number(process.env.BENCH_SYNC_SLOTS ?? 32);
-const LATENCIES = (process.env.BENCH_SYNC_LATENCIES ?? '20,5').split(',').map(Number);
+const LATENCIES = (process.env.BENCH_SYNC_LATENCIES ?? '20,5,200').split(',').map(Number);
 const NODES = Number(process.env.BENCH_SYNC_NODES ?? 3);
+/** the latencies where NODES nodes run after one: the first (20 ms: the thread's bound) and 200 ms (the node set's) */
+const NODES_AT = (process.env.BENCH_SYNC_NODES_AT?.split(',').map(Number) ?? [LATENCIES[0]!, 200]).filter((l) =>
+  LATENCIES.includes(l),
+);
 /** `mdw -v` over each populated schema afterwards (0 to skip): nothing lost from slow, queueing nodes */
 const VERIFY = process.env.BENCH_SYNC_VERIFY !== '0';
 const SEED = 'sync-bench';
@@ -432,8 +438,8 @@ async function main(): Promise<void> {
   let schemaIndex = 0;
   try {
     for (const latencyMs of LATENCIES) {
-      // three nodes at the first latency (the 3-node run), one at the others
-      const count = latencyMs === LATENCIES[0] ? NODES : 1;
+      // three nodes where NODES_AT says (the 3-node runs), one at the others
+      const count = NODES_AT.includes(latencyMs) ? NODES : 1;
       const t0 = performance.now();
       const nodes = await Promise.all(Array.from({ length: count }, () => startNode(latencyMs)));
       console.log(
@@ -537,20 +543,6 @@ async function main(): Promise<void> {
     await db.drop();
     await stopTestServer();
   }
-  type Run = {
-    latencyMs: number;
-    nodes: number;
-    populated: Rate;
-    bare: Rate;
-    ratio: number;
-    projected: { seconds: number };
-  };
-  type Measured = Run & {
-    cpuPerTx: CpuPerTx;
-    bounds: Bounds;
-    nodeUse: { bare: NodeUse[]; populated: NodeUse[] };
-    tenths: number[];
-  };
   const all = runs as unknown as Measured[];
   console.log(
     '\nsummary (targets: (c) ÷ (n) ≥ 0.9; mainnet ≤ 6 h from one node at 20 ms, ≤ 2.5 h from three; three ÷ one ≥ 2.5):',
@@ -569,38 +561,10 @@ async function main(): Promise<void> {
         `${cores} cores; bound: ${r.bounds.bound}`,
     );
   }
-  const one = all.find((r) => r.nodes === 1 && r.latencyMs === LATENCIES[0]);
-  const three = all.find((r) => r.nodes === NODES && NODES > 1);
-  if (one && three) {
-    // what the cores allow: at the one-node run's CPU per tx, the cores carry C tx/s; one node serves at most B,
-    // three 3B, so the populator's three-node rate over its one-node rate can show at most min(3B, C) ÷ min(B, C)
-    const cpu = one.cpuPerTx.populator + one.cpuPerTx.postgres + one.cpuPerTx.nodes;
-    const coresTx = cores / cpu;
-    const bound = nodeBoundTxPerSecond(1, one.latencyMs, one.bare);
-    console.log(
-      `  ${NODES} nodes ÷ 1 node (populator, ${LATENCIES[0]} ms): ${(three.populated.generationsPerSecond / one.populated.generationsPerSecond).toFixed(2)}; ` +
-        `${NODES} ideal nodes serve ${(NODES * bound).toFixed(0)} tx/s, which needs ${(NODES * bound * cpu).toFixed(2)} cores at the ` +
-        `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
-        `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
-    );
-    // the run's middle, without its start (the first heights, the limits' slow start) and its end (the last
-    // batches prepared and written once every height is fetched), which weigh three times more in a run three
-    // times shorter: the slots' use there is what the node set does with a long chain such as mainnet's
-    const middle = (r: Measured): number => {
-      const inner = r.tenths.slice(1, 9).filter((b) => !Number.isNaN(b));
-      return inner.reduce((sum, b) => sum + b, 0) / inner.length;
-    };
-    console.log(
-      `    steady state (tenths 2-9 of (c)): slots busy ${(100 * middle(one)).toFixed(0)} % with one node, ` +
-        `${(100 * middle(three)).toFixed(0)} % with ${NODES}: ${NODES} ÷ 1 there ${((NODES * middle(three)) / middle(one)).toFixed(2)}`,
-    );
-    // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
-    const thread = three.cpuPerTx.populator;
-    console.log(
-      `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's one thread at ` +
-        `${(2.5 * bound * thread).toFixed(2)} of a core at the three-node run's ${(1e6 * thread).toFixed(0)} µs per tx ` +
-        `(it carries at most ${(1 / thread).toFixed(0)} tx/s = ${(1 / thread / bound).toFixed(2)} × one ideal node)`,
-    );
+  for (const latencyMs of NODES_AT) {
+    const one = all.find((r) => r.nodes === 1 && r.latencyMs === latencyMs);
+    const three = all.find((r) => r.nodes === NODES && NODES > 1 && r.latencyMs === latencyMs);
+    if (one && three) scalingLines(one, three, cores);
   }
   const shape = expectedShape();
   console.log(
@@ -627,6 +591,56 @@ async function main(): Promise<void> {
       null,
       2,
     )}\n`,
+  );
+}
+
+type Run = {
+  latencyMs: number;
+  nodes: number;
+  populated: Rate;
+  bare: Rate;
+  ratio: number;
+  projected: { seconds: number };
+};
+type Measured = Run & {
+  cpuPerTx: CpuPerTx;
+  bounds: Bounds;
+  nodeUse: { bare: NodeUse[]; populated: NodeUse[] };
+  tenths: number[];
+};
+
+/** scalingLines prints three ÷ one at one latency: in all, what the cores allow, in the run's middle, and the thread. */
+function scalingLines(one: Measured, three: Measured, cores: number): void {
+  // what the cores allow: at the one-node run's CPU per tx, the cores carry C tx/s; one node serves at most B,
+  // three 3B, so the populator's three-node rate over its one-node rate can show at most min(3B, C) ÷ min(B, C)
+  const cpu = one.cpuPerTx.populator + one.cpuPerTx.postgres + one.cpuPerTx.nodes;
+  const coresTx = cores / cpu;
+  const bound = nodeBoundTxPerSecond(1, one.latencyMs, one.bare);
+  console.log(
+    `  ${NODES} nodes ÷ 1 node (populator, ${one.latencyMs} ms): ${(three.populated.generationsPerSecond / one.populated.generationsPerSecond).toFixed(2)}; ` +
+      `${NODES} ideal nodes serve ${(NODES * bound).toFixed(0)} tx/s, which needs ${(NODES * bound * cpu).toFixed(2)} cores at the ` +
+      `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
+      `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
+  );
+  // the run's middle, without its start (the first heights, the limits' slow start) and its end (the last
+  // batches prepared and written once every height is fetched), which weigh three times more in a run three
+  // times shorter: the slots' use there is what the node set does with a long chain such as mainnet's
+  const middle = (r: Measured): number => {
+    const inner = r.tenths.slice(1, 9).filter((b) => !Number.isNaN(b));
+    return inner.reduce((sum, b) => sum + b, 0) / inner.length;
+  };
+  // a run too short for a sample in each tenth has no middle to show
+  if (Number.isFinite(middle(one)) && Number.isFinite(middle(three)))
+    console.log(
+      `    steady state (tenths 2-9 of (c)): slots busy ${(100 * middle(one)).toFixed(0)} % with one node, ` +
+        `${(100 * middle(three)).toFixed(0)} % with ${NODES}: ${NODES} ÷ 1 there ${((NODES * middle(three)) / middle(one)).toFixed(2)}`,
+    );
+  // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
+  const thread = three.cpuPerTx.populator;
+  console.log(
+    `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's one thread at ` +
+      `${(2.5 * bound * thread).toFixed(2)} of a core at the three-node run's ${(1e6 * thread).toFixed(0)} µs per tx ` +
+      `(it carries at most ${(1 / thread).toFixed(0)} tx/s = ${(1 / thread / bound).toFixed(2)} × one ideal node)`,
   );
 }
 

@@ -96,35 +96,33 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
         stored: storedTxColumns(signed),
       });
       // derived ids (hashes of decoded ids) are computed once for the account rows and the domain rows
-      const created = new Map(effectiveTxs(tx).map((t) => [t, createdIds(t)]));
-      const createdOf = (t: JsonObject): Record<string, string> => created.get(t) ?? createdIds(t);
+      const effective = effectiveTxs(tx);
+      const created = effective.map(createdIds);
+      const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
       for (const [account, fields] of referencedIds(tx, createdOf))
         rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
-      [...created].forEach(([effective, ids], depth) =>
-        addDomainRows(rows, gen, { ...pos, txType, prefix: 'tx.'.repeat(depth) }, effective, ids, protocol),
-      );
+      for (let depth = 0; depth < effective.length; depth++)
+        addDomainRows(rows, gen, pos, txType, depth, effective[depth]!, created[depth]!, protocol);
     });
   });
   return rows;
 }
 
-/** Where an effective tx sits: its outer tx's position and type, and its fields' prefix (`tx.` per wrapper). */
-interface EffectiveAt extends TxPosition {
-  readonly txType: string;
-  readonly prefix: string;
-}
-
-/** addDomainRows adds the rows of one effective tx; `created` is its createdIds (a missing one means a malformed field: no row). */
+/**
+ * addDomainRows adds the rows of one effective tx, `depth` wrappers inside the tx at `pos` of type `outerType`;
+ * `created` is its createdIds (a missing one means a malformed field: no row).
+ */
 function addDomainRows(
   rows: GenerationRows,
   gen: FetchedGeneration,
-  at: EffectiveAt,
+  pos: TxPosition,
+  outerType: string,
+  depth: number,
   tx: JsonObject,
   created: Record<string, string>,
   protocol: number,
 ): void {
-  const { txType: outerType, prefix, ...pos } = at;
   const type = String(tx.type);
   const height = pos.height;
   const callInfo = gen.callInfos.get(pos.txHash) ?? null;
@@ -245,7 +243,12 @@ function addDomainRows(
       };
       // a query to a name reaches the oracle the name points at, which the writer resolves
       if (oracle.startsWith('nm_'))
-        rows.nameOracleQueries.push({ ...query, nameHash: oracle, txType: outerType, queryField: `${prefix}query_id` });
+        rows.nameOracleQueries.push({
+          ...query,
+          nameHash: oracle,
+          txType: outerType,
+          queryField: `${'tx.'.repeat(depth)}query_id`,
+        });
       else if (created.query_id !== undefined)
         rows.oracleQueries.push({ ...query, queryId: created.query_id, oracleId: oracle });
       break;

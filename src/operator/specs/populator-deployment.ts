@@ -17,9 +17,9 @@ export interface PopulatorOptions {
 /**
  * POPULATOR_NODE_OPTIONS are the V8 settings of populator pods. Node sizes V8's heap from the memory it sees, a pod's
  * limit, and V8 the young generation from the heap: a limited pod gets smaller semi-spaces than the 32 MiB V8 takes on
- * a large machine, and a populator with 8 MiB ran 5.8 % more instructions per transaction (it keeps batches alive
- * while it fetches and prepares the next, and a smaller young generation scavenges them more often); larger than
- * 32 MiB gained nothing (docs/benchmarks.md, issue 15 session 8).
+ * a large machine. The populator keeps batches alive while it fetches and prepares the next, and with 8 MiB it
+ * scavenged them five times as often, its main thread pausing twice as long per transaction; larger than 32 MiB gained
+ * nothing (docs/benchmarks.md, issue 15 session 8).
  */
 export const POPULATOR_NODE_OPTIONS = '--max-semi-space-size=32';
 

@@ -8,6 +8,9 @@ import { KEY_TAGS } from '../../../src/chain/id-key.ts';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
+import { withTransaction } from '../../../src/db/pool.ts';
+import { storedKeyBlockTargets } from '../../../src/db/queries/derive-backfill.ts';
+import { deriveStatsOfStored } from '../../../src/indexer/stats.ts';
 import { startV3, walkPages, type ChainTruth, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;
@@ -270,6 +273,26 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     expect((await v3.get('/v3/stats/transactions?scope=txi:1-2')).status).to.equal(400);
     const first = (await v3.get('/v3/stats/delta')).body as Obj;
     expect(first.next).to.equal(`/v3/stats/delta?cursor=${chain.keyBlocks.length - 11}&limit=10`);
+  });
+
+  it('derives a -H batch of stored heights with gaps again to the same rows (its heights, not their range)', async () => {
+    const tables = ['stats_generations', 'stats_series_counts', 'stats_accounts', 'stats_active_accounts'];
+    const snapshot = (): Promise<string[]> =>
+      Promise.all(
+        [...tables, 'stats_intervals', 'stats_miners'].map(
+          async (t) =>
+            (
+              await v3.pool.query<{ md5: string }>(
+                `SELECT md5(string_agg(x::text, ',' ORDER BY x::text)) AS md5 FROM ${t} x`,
+              )
+            ).rows[0]!.md5,
+        ),
+      );
+    const before = await snapshot();
+    // every third height of 300..360: the rows of the heights between stay as they are
+    const targets = (await storedKeyBlockTargets(v3.pool, 300, 360)).filter((b) => b.height % 3 === 0);
+    await withTransaction(v3.pool, (client) => deriveStatsOfStored(client, targets));
+    expect(await snapshot()).to.deep.equal(before);
   });
 
   it('stays equal to the recount after forks replace the top generations while the populator runs', async () => {
