@@ -3,14 +3,14 @@
  * populator must hand to PostgreSQL through a socket (the COPY text of the chain's rows, which bench/indexer.ts
  * wrote to files for (b)) are part of the bare COPY, not the populator's own work: this process reads them
  * (BENCH_COPY_MANIFEST: a JSON list of table, columns and file) and sends them as the populator does (one
- * `COPY … FROM STDIN` per table over node-postgres, in db/copy-in.ts `copyChunks`'s chunks) into DATABASE_SCHEMA.
+ * `COPY … FROM STDIN` per table over node-postgres, in db/copy-in.ts `CopyPayloads`'s payloads) into DATABASE_SCHEMA.
  * Prints one JSON line: the CPU seconds of the sends alone (files read and cut before), their wall seconds, bytes.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createPool } from '../src/db/pool.ts';
-import { copyChunks } from '../src/db/copy-in.ts';
+import { CopyPayloads } from '../src/db/copy-in.ts';
 import { copyMany } from '../src/db/queries/bulk-load.ts';
 
 interface CopyFile {
@@ -20,11 +20,13 @@ interface CopyFile {
 }
 
 const files = JSON.parse(readFileSync(process.env.BENCH_COPY_MANIFEST!, 'utf8')) as CopyFile[];
-// the populator's own chunking (its payloads are COPY lines, whose newlines inside values are escaped)
-const payloads = files.map((f) => ({
-  ...f,
-  chunks: copyChunks(readFileSync(f.file, 'utf8').split('\n').slice(0, -1)),
-}));
+/** chunksOf cuts a file's COPY lines (newlines inside values are escaped) as the populator's writer cuts its rows. */
+function chunksOf(file: string): Buffer[] {
+  const out = new CopyPayloads();
+  for (const line of readFileSync(file, 'utf8').split('\n').slice(0, -1)) out.line(line);
+  return out.payloads();
+}
+const payloads = files.map((f) => ({ ...f, chunks: chunksOf(f.file) }));
 const bytes = payloads.reduce((sum, p) => sum + p.chunks.reduce((s, c) => s + c.length, 0), 0);
 const pool = createPool(
   { databaseUrl: process.env.DATABASE_URL!, schema: process.env.DATABASE_SCHEMA!, max: 1 },

@@ -50,14 +50,6 @@ class CopyIn {
   handlePortalSuspended(): void {}
 }
 
-/** copyChunks turns COPY text lines into CopyData payloads (a thousand lines each): the bench's COPY sender, whose rows are lines of a file. */
-export function copyChunks(lines: readonly string[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  for (let i = 0; i < lines.length; i += 1000)
-    chunks.push(Buffer.from(`${lines.slice(i, i + 1000).join('\n')}\n`, 'utf8'));
-  return chunks;
-}
-
 /** A CopyData payload's size before the next starts (the last may be smaller, one long line larger). */
 const PAYLOAD_BYTES = 64 * 1024;
 
