@@ -18,7 +18,7 @@ import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';
 import type { NodeClient } from '../node/client.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
-import { mapLimit } from './fetch.ts';
+import { BATCH_REQUEST_RETRIES, mapLimit } from './fetch.ts';
 
 export interface AexnDetectorOptions {
   /** the nodes asked for dry-runs, in turn */
@@ -329,12 +329,6 @@ export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
 }
 
 /**
- * DRY_RUN_RETRIES: a batch waits for its dry-runs as for its other requests, so they retry as generously as the
- * populator's node client does (8 rounds, 100 ms doubling to 2 s).
- */
-const DRY_RUN_RETRIES = { attempts: 8, initialMs: 100, maxMs: 2000 };
-
-/**
  * contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache;
  * `signal` ends the dry-runs' waits when the owner stops.
  */
@@ -348,7 +342,8 @@ export function contractReaders(
   const aexn = new AexnDetector({
     nodeUrls: cfg.nodeUrls,
     timeoutMs: cfg.nodeTimeoutMs,
-    retries: { ...DRY_RUN_RETRIES, signal },
+    // a batch waits for its dry-runs as for its other requests
+    retries: { ...BATCH_REQUEST_RETRIES, signal },
     decoder,
     db,
     wrappedAe: [cfg.dex.wrappedAe],

@@ -4,6 +4,17 @@ import type { NodeClient } from '../node/client.ts';
 import { badResponse, NodeError } from '../node/errors.ts';
 import { contractTx } from './contract-decoder.ts';
 import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
+import type { RetryOptions } from '../retry.ts';
+
+/**
+ * BATCH_REQUEST_RETRIES: a batch is redone whole when one of its requests gives up, so the populator's node requests
+ * and its AEX-N dry-runs retry generously (8 rounds, 100 ms doubling to 2 s).
+ */
+export const BATCH_REQUEST_RETRIES: Pick<RetryOptions, 'attempts' | 'initialMs' | 'maxMs'> = {
+  attempts: 8,
+  initialMs: 100,
+  maxMs: 2000,
+};
 
 /**
  * mapLimit runs fn over items with at most `limit` in flight and returns results in input order.

@@ -21,6 +21,7 @@ import { contractReaders } from './aexn-detector.ts';
 import { DeriveBackfill } from './derive-backfill.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
+import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
 import { createIndexerMetrics, type IndexerMetrics } from './metrics.ts';
 import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
@@ -75,9 +76,10 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
         if (dropped) metrics.nodeForks.inc({ node });
       },
     };
-    // a batch is redone whole when one request gives up, so its requests retry generously; the poll
-    // of the node's top does not retry itself, so an outage shows in sync_state at the next poll
-    const node = new NodeClient({ ...clientOptions, attempts: 8, backoffInitialMs: 100, backoffMaxMs: 2000 }, log);
+    // a batch's requests retry generously (BATCH_REQUEST_RETRIES); the poll of the node's top does not retry
+    // itself, so an outage shows in sync_state at the next poll
+    const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
+    const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
     const backfill = new DeriveBackfill({
       pool,
       log,

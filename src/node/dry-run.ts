@@ -6,7 +6,7 @@
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import { NodeError } from './errors.ts';
 import { ErrorCode } from '../errors.ts';
-import { retry } from '../retry.ts';
+import { retry, type RetryOptions } from '../retry.ts';
 
 /** DryRunCall is one call: the contract and its calldata (`cb_`). */
 export interface DryRunCall {
@@ -40,15 +40,11 @@ export function readResults(body: Json, calls: number): DryRunResult[] {
   });
 }
 
-/** DryRunRetries: how often a dry-run that some node could not answer (5xx, 429, no answer) is asked again. */
-export interface DryRunRetries {
-  /** rounds over the nodes in all, the first included (1: no retry) */
-  readonly attempts: number;
-  readonly initialMs: number;
-  readonly maxMs: number;
-  /** ends the waits between rounds (the caller stops) */
-  readonly signal?: AbortSignal;
-}
+/**
+ * DryRunRetries: how often a dry-run that some node could not answer (5xx, 429, no answer) is asked again: `attempts`
+ * rounds over the nodes, the first included (1: no retry); `signal` ends the waits when the caller stops.
+ */
+export type DryRunRetries = Pick<RetryOptions, 'attempts' | 'initialMs' | 'maxMs' | 'signal'>;
 
 const ONCE: DryRunRetries = { attempts: 1, initialMs: 0, maxMs: 0 };
 
