@@ -1,7 +1,7 @@
 /**
- * @module One HTTP(S) GET with a deadline and an abort signal, over undici's keep-alive connection pools: a request
- * costs the client about a third less CPU than node:http's (no ClientRequest, no IncomingMessage stream, no agent
- * bookkeeping per request).
+ * @module One HTTP(S) GET (or a dry-run's POST) with a deadline and an abort signal, over undici's keep-alive
+ * connection pools: a request costs the client about a third less CPU than node:http's (no ClientRequest, no
+ * IncomingMessage stream, no agent bookkeeping per request; docs/benchmarks.md, issue 15 session 9).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
 
@@ -90,14 +90,41 @@ function onAbort(signal: AbortSignal, abort: () => void): () => void {
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
 
+type Target = URL | { readonly base: HttpBase; readonly path: string };
+
 /**
  * httpGet resolves with the status and the whole body as text, or rejects with an HttpGetError. `url` is a URL, or a
  * base (httpBase) and the path under it.
  */
 export function httpGet(
-  url: URL | { readonly base: HttpBase; readonly path: string },
+  url: Target,
   timeoutMs: number,
   signal?: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  return send(url, 'GET', undefined, timeoutMs, signal);
+}
+
+/**
+ * httpPostJson is httpGet for a POST of a JSON body that changes nothing at the node (a dry-run), on the same
+ * connections: sent again like a GET when a kept-alive connection was closed under it.
+ */
+export function httpPostJson(
+  url: Target,
+  json: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  return send(url, 'POST', json, timeoutMs, signal);
+}
+
+const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
+
+function send(
+  url: Target,
+  method: 'GET' | 'POST',
+  body: string | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const [origin, path] =
@@ -121,7 +148,9 @@ export function httpGet(
       let started = false;
       const chunks: Buffer[] = [];
       pool(origin).dispatch(
-        { origin, path, method: 'GET', headers: HEADERS },
+        body === undefined
+          ? { origin, path, method, headers: HEADERS }
+          : { origin, path, method, headers: JSON_HEADERS, body, idempotent: true },
         {
           onRequestStart(c) {
             controller = c;
