@@ -1,13 +1,15 @@
 /**
  * @module The statistics of a batch's heights (/v3/stats), derived in the batch's transaction after
  * its rows and internal transfers are written: difficulty from the header's compact target here, the
- * rest from the stored chain (db/queries/v3/stats-derive.ts).
+ * rest from the stored chain (db/queries/v3/stats-derive.ts), but for the series a batch of whole generations
+ * decides itself (blocks, transactions, difficulty, hashrate), counted from its rows in memory (stats-series.ts).
  */
 import { toSafeNumber } from '../chain/json.ts';
 import { difficultyOf, hashrateOf } from '../chain/stats-intervals.ts';
 import type { Queryable } from '../db/pool.ts';
-import { deriveStatsRows } from '../db/queries/v3/stats-derive.ts';
+import { deriveStatsRows, type SeriesCount } from '../db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
+import { batchSeriesCounts, type KeyBlockFigures } from './stats-series.ts';
 
 /**
  * deriveStats replaces the statistics of the batch's heights (ascending, one entry per height even
@@ -16,9 +18,12 @@ import type { GenerationRows } from './rows.ts';
  */
 export async function deriveStats(db: Queryable, gens: readonly GenerationRows[]): Promise<void> {
   const targets = new Map(gens.map((g) => [g.keyBlock.height, g.keyBlock.data.target ?? 0]));
+  // whole generations count their own series in memory (a continued one has rows stored before the batch)
+  const whole = gens.every((g) => g.continuesAt === undefined);
   await deriveStatsOfStored(
     db,
     [...targets].map(([height, target]) => ({ height, target })),
+    whole ? (figures) => batchSeriesCounts(gens, figures) : undefined,
   );
 }
 
@@ -29,12 +34,18 @@ export async function deriveStats(db: Queryable, gens: readonly GenerationRows[]
 export async function deriveStatsOfStored(
   db: Queryable,
   blocks: readonly { readonly height: number; readonly target: unknown }[],
+  count?: (figures: ReadonlyMap<number, KeyBlockFigures>) => readonly SeriesCount[],
 ): Promise<void> {
   if (blocks.length === 0) return;
   const difficulties = blocks.map((b) => difficultyOf(toSafeNumber(b.target)));
+  const hashrates = difficulties.map(hashrateOf);
   await deriveStatsRows(db, {
     heights: blocks.map((b) => b.height),
     difficulties,
-    hashrates: difficulties.map(hashrateOf),
+    hashrates,
+    counted:
+      count &&
+      (() =>
+        count(new Map(blocks.map((b, i) => [b.height, { difficulty: difficulties[i]!, hashrate: hashrates[i]! }])))),
   });
 }

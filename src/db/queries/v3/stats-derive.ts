@@ -18,11 +18,24 @@ const DAY = 'floor(%s / 86400000)::int';
 const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
 const day = (ms: string): string => DAY.replace('%s', ms);
 
+/** A row of `stats_series_counts`: what one height adds to a series on one UTC day. */
+export interface SeriesCount {
+  readonly height: number;
+  readonly series: string;
+  readonly day: number;
+  readonly count: bigint;
+}
+
 /** What the populator computes itself for each height of a batch (same order in every array). */
 export interface GenerationFigures {
   readonly heights: readonly number[];
   readonly difficulties: readonly bigint[];
   readonly hashrates: readonly bigint[];
+  /**
+   * the series the batch's own rows decide, counted in memory (indexer/stats-series.ts), used when nothing is
+   * stored at or above the batch's lowest height (else, and when absent, the stored rows are counted)
+   */
+  readonly counted?: () => readonly SeriesCount[];
 }
 
 // A name event is a name's state from its height until the name's next event.
@@ -211,6 +224,27 @@ const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
 ];
 
 /**
+ * The series that derive from other derived rows (the miners' rewards, the AEX-9 events, the generations' names and
+ * contracts): read back in SQL on both paths. Columns height, series, day, count; not yet summed.
+ */
+const DERIVED_SERIES = `
+      -- ae_mdw's top miners: each account a key block rewards, once per key block
+      SELECT r.height, 'miner:' || r.miner AS series, ${day('k.time_ms')} AS day, 1 AS count
+        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE ${inBatch('r.height')}
+      UNION ALL
+      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
+      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
+        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
+                FROM aex9_events e
+               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn')) x
+        JOIN transactions t ON t.hash = x.tx_hash
+      UNION ALL
+      SELECT g.height, s.series, ${day('g.time_ms')}, s.count
+        FROM stats_generations g
+       CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
+       WHERE ${inBatch('g.height')}`;
+
+/**
  * Every statement of a batch's derivation, in order (each takes its own parameters). A row's several series (or
  * intervals) come from `unnest` of arrays, not from a LATERAL VALUES list: PostgreSQL compiles a VALUES list's
  * expressions again for every outer row it scans, which made the series statement's two rows per transaction cost
@@ -258,10 +292,6 @@ const STATEMENTS = {
                                  ARRAY[1, 1, p.difficulty, p.hashrate]) s(series, count)
        WHERE k.height BETWEEN $2 AND $3
       UNION ALL
-      -- ae_mdw's top miners: each account a key block rewards, once per key block
-      SELECT r.height, 'miner:' || r.miner, ${day('k.time_ms')}, 1
-        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE ${inBatch('r.height')}
-      UNION ALL
       SELECT m.height, s.series, ${day('m.time_ms')}, 1
         FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
        WHERE ${inBatch('m.height')}
@@ -274,18 +304,15 @@ const STATEMENTS = {
        WHERE ${inBatch('t.height')}
        GROUP BY GROUPING SETS ((t.height, ${day('t.micro_time_ms')}, t.tx_type), (t.height, ${day('t.micro_time_ms')}))
       UNION ALL
-      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
-      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
-        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
-                FROM aex9_events e
-               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn')) x
-        JOIN transactions t ON t.hash = x.tx_hash
-      UNION ALL
-      SELECT g.height, s.series, ${day('g.time_ms')}, s.count
-        FROM stats_generations g
-       CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
-       WHERE ${inBatch('g.height')}
+      ${DERIVED_SERIES}
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
+  // the same rows when the batch's own series (blocks, transactions, difficulty, hashrate) were counted in memory
+  // (indexer/stats-series.ts, already summed per height, series and day) and come as arrays $4..$7: the series
+  // sets are disjoint, so only the derived ones are grouped here
+  seriesCounted: `INSERT INTO stats_series_counts (height, series, day, count)
+    SELECT * FROM unnest($4::int[], $5::text[], $6::int[], $7::numeric[])
+    UNION ALL
+    SELECT height, series, day, sum(count) FROM (${DERIVED_SERIES}) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
   // with the running totals from the highest height below the batch (the batch's own when nothing is stored above
   // it, as while following the chain; `totals` then carries them up after a -H reload)
   generations: `WITH b AS (SELECT * FROM stats_generations WHERE height < $2 ORDER BY height DESC LIMIT 1)
@@ -329,5 +356,14 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
       [f.heights[0]],
     );
-  await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
+  const counted = replacing ? undefined : f.counted?.();
+  if (counted === undefined) await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
+  else
+    await db.query(STATEMENTS.seriesCounted, [
+      ...batch,
+      counted.map((c) => c.height),
+      counted.map((c) => c.series),
+      counted.map((c) => c.day),
+      counted.map((c) => String(c.count)),
+    ]);
 }
