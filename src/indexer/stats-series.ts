@@ -5,7 +5,7 @@
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
 import { txTypeOfCode, txTypeCode } from '../chain/id-key.ts';
-import type { SeriesCount } from '../db/queries/v3/stats-derive.ts';
+import type { CountedSeries, SeriesCount } from '../db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
 
 const DAY_MS = 86_400_000n;
@@ -75,4 +75,23 @@ export function batchSeriesCounts(
     sums.clear();
   }
   return out;
+}
+
+/**
+ * countedSeries are a batch's series counts (batchSeriesCounts) with their sums per series and UTC day, from which
+ * the intervals (day, week, month) are added: tens of rows for the thousands of a batch.
+ */
+export function countedSeries(
+  gens: readonly GenerationRows[],
+  figures: ReadonlyMap<number, KeyBlockFigures>,
+): CountedSeries {
+  const rows = batchSeriesCounts(gens, figures);
+  const sums = new Map<string, { series: string; day: number; count: bigint }>();
+  for (const r of rows) {
+    const key = `${r.day}\u0000${r.series}`;
+    const s = sums.get(key);
+    if (s === undefined) sums.set(key, { series: r.series, day: r.day, count: r.count });
+    else s.count += r.count;
+  }
+  return { rows, daySums: [...sums.values()] };
 }

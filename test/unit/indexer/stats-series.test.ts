@@ -1,7 +1,8 @@
 /** @module The series a batch's rows decide, counted in memory (the stored derivation's twin is compared in test/integration/indexer/stats-memory.test.ts). */
 import { expect } from 'chai';
+import type { SeriesCount } from '../../../src/db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from '../../../src/indexer/rows.ts';
-import { batchSeriesCounts } from '../../../src/indexer/stats-series.ts';
+import { batchSeriesCounts, countedSeries } from '../../../src/indexer/stats-series.ts';
 
 const DAY = 86_400_000n;
 
@@ -23,7 +24,7 @@ function gen(
 const figures = (...heights: number[]): Map<number, { difficulty: bigint; hashrate: bigint }> =>
   new Map(heights.map((h) => [h, { difficulty: BigInt(1000 + h), hashrate: BigInt(h) }]));
 
-const rows = (counts: ReturnType<typeof batchSeriesCounts>): string[] =>
+const rows = (counts: readonly SeriesCount[]): string[] =>
   counts.map((c) => `${c.height} ${c.series} ${c.day} ${c.count}`).sort();
 
 describe('batchSeriesCounts', () => {
@@ -76,5 +77,32 @@ describe('batchSeriesCounts', () => {
     expect(() => batchSeriesCounts([gen(3, 0n, [])], figures(4))).to.throw(RangeError, /no difficulty/);
     // the stored code of an unknown type has no name, and the stored derivation fails on it too
     expect(() => batchSeriesCounts([gen(3, 0n, [{ ms: 0n, types: ['FutureTx'] }])], figures(3))).to.throw(TypeError);
+  });
+
+  it('sums the counts per series and UTC day for the intervals', () => {
+    const day = 20_000n;
+    const { rows: counted, daySums } = countedSeries(
+      [
+        gen(1, day * DAY, [{ ms: day * DAY + 1n, types: ['SpendTx'] }]),
+        gen(2, day * DAY + 2n, [{ ms: (day + 1n) * DAY, types: ['SpendTx', 'SpendTx'] }]),
+      ],
+      figures(1, 2),
+    );
+    expect(rows(counted)).to.have.length(15);
+    expect(daySums.map((c) => `${c.series} ${c.day} ${c.count}`).sort()).to.deep.equal(
+      [
+        `blocks:key ${day} 2`,
+        `blocks:all ${day} 3`,
+        `blocks:all ${day + 1n} 1`,
+        `blocks:micro ${day} 1`,
+        `blocks:micro ${day + 1n} 1`,
+        `difficulty ${day} 2003`,
+        `hashrate ${day} 3`,
+        `transactions ${day} 1`,
+        `transactions ${day + 1n} 2`,
+        `transactions:SpendTx ${day} 1`,
+        `transactions:SpendTx ${day + 1n} 2`,
+      ].sort(),
+    );
   });
 });
