@@ -1,6 +1,6 @@
 /**
  * @module One HTTP(S) GET (or a dry-run's POST) with a deadline and an abort signal, over undici's keep-alive
- * connection pools: a request costs the client about a third less CPU than node:http's (no ClientRequest, no
+ * connection pools: a request costs the client about a quarter less CPU than node:http's (no ClientRequest, no
  * IncomingMessage stream, no agent bookkeeping per request; docs/benchmarks.md, issue 15 session 9).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
@@ -34,7 +34,7 @@ export function httpBase(url: string): HttpBase {
  * second). Unbounded: the node set (node-set.ts) bounds the requests in flight, one per connection, in order, as a
  * real node serves them. Neither timeout of undici's own: each request has its deadline (httpGet's `timeoutMs`).
  * An idle connection is closed after 4 s, or 2 s before the server's own `Keep-Alive: timeout` hint (undici's
- * defaults): before the server closes it, so that a request seldom meets a closed connection (see RETRIED).
+ * defaults): before the server closes it, so that a request seldom meets a closed connection (see closedWhenReused).
  */
 const POOLS = new Map<string, Pool>();
 
@@ -53,7 +53,7 @@ const HEADERS = { accept: 'application/json' };
  * closedWhenReused says whether an error is a keep-alive connection the server closed before any answer, a connection
  * that had answered before (undici's SocketError tells what the socket had read). Such a connection can meet the
  * server's idle close in flight (a slow client's timers fire late, and the server closes all its idle connections
- * at about the same time), and the GET is sent again at once, at most RETRIES times, as Node's documentation advises
+ * at about the same time), and the request is sent again at once, at most RETRIES times, as Node's documentation advises
  * for a `reusedSocket`. A fresh connection closed under its request is the node's failure, and a reset says nothing
  * of the connection's past: both are the caller's to retry.
  */
