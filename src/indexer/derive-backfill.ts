@@ -28,6 +28,7 @@ import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
 import type { IndexerMetrics } from './metrics.ts';
 import type { GenerationRows } from './rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
+import type { BatchAppearances } from './stats-accounts.ts';
 
 /** What the stored derivations need beyond the database. */
 export interface DeriveContext {
@@ -38,7 +39,12 @@ export interface DeriveContext {
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
 interface AreaDerivation {
-  readonly batch: (db: Queryable, gens: readonly GenerationRows[], rules: TransferRules) => Promise<void>;
+  readonly batch: (
+    db: Queryable,
+    gens: readonly GenerationRows[],
+    rules: TransferRules,
+    appearances?: BatchAppearances,
+  ) => Promise<void>;
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
   /** the stored derivation asks the node (dry-runs of new contracts), so `mdw -v` does not repeat it */
   readonly asksNode?: boolean;
@@ -75,7 +81,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   [
     'stats',
     {
-      batch: deriveStats,
+      batch: (db, gens, _rules, appearances) => deriveStats(db, gens, appearances),
       stored: async (db, from, to) => deriveStatsOfStored(db, await storedKeyBlockTargets(db, from, to)),
     },
   ],
@@ -83,6 +89,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
 
 /**
  * deriveBatchAreas derives the areas of a batch just written (ascending generations) in the caller's transaction.
+ * `appearances` are the batch's account rows as the writer stored them, which the statistics count in memory.
  * An area still behind (being backfilled) or failing, and every area after it, is not derived here: its heights are
  * added to derive_backfill, where the populator's backfill derives them in order and reports a failure.
  */
@@ -90,6 +97,7 @@ export async function deriveBatchAreas(
   db: Queryable,
   gens: readonly GenerationRows[],
   rules: TransferRules,
+  appearances?: BatchAppearances,
 ): Promise<void> {
   if (gens.length === 0) return;
   const from = gens[0]!.keyBlock.height;
@@ -98,7 +106,7 @@ export async function deriveBatchAreas(
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
     if (!deferred && !behind.has(area)) {
-      const err = await withSavepoint(db, () => derive.batch(db, gens, rules));
+      const err = await withSavepoint(db, () => derive.batch(db, gens, rules, appearances));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, errorMessage(err));

@@ -189,6 +189,6 @@ export async function writeGenerations(
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
   // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
   // before them (an area behind or failing is deferred to the backfill)
-  await deriveBatchAreas(db, gens, transferRules);
+  await deriveBatchAreas(db, gens, transferRules, { rows: [resolved.accountTxs, resolved.nameAccountTxs], numbers });
   return resolved.transactions.length;
 }

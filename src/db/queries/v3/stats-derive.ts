@@ -18,11 +18,48 @@ const DAY = 'floor(%s / 86400000)::int';
 const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
 const day = (ms: string): string => DAY.replace('%s', ms);
 
+/** A row of `stats_series_counts`: what one height adds to a series on one UTC day. */
+export interface SeriesCount {
+  readonly height: number;
+  readonly series: string;
+  readonly day: number;
+  readonly count: bigint;
+}
+
+/** Series counted in memory: the rows per height, and their sums per series and day (the intervals' inputs). */
+export interface CountedSeries {
+  readonly rows: readonly SeriesCount[];
+  readonly daySums: readonly Omit<SeriesCount, 'height'>[];
+}
+
+/** The accounts' rows counted in memory: first appearances in the batch, and the lowest height per interval. */
+export interface CountedAccounts {
+  readonly firstSeen: readonly { readonly account: number; readonly height: number; readonly day: number }[];
+  readonly active: readonly {
+    readonly intervalBy: string;
+    readonly start: number;
+    readonly account: number;
+    readonly height: number;
+  }[];
+}
+
+/** What a batch counted in memory: its series, and its accounts' rows when the writer gave its appearances. */
+export interface CountedBatch {
+  readonly series: CountedSeries;
+  readonly accounts?: CountedAccounts;
+}
+
 /** What the populator computes itself for each height of a batch (same order in every array). */
 export interface GenerationFigures {
   readonly heights: readonly number[];
   readonly difficulties: readonly bigint[];
   readonly hashrates: readonly bigint[];
+  /**
+   * the series and accounts' rows the batch's own rows decide, counted in memory (indexer/stats-series.ts,
+   * stats-accounts.ts), used when nothing is stored at or above the batch's lowest height (else, and when absent,
+   * the stored rows are counted)
+   */
+  readonly counted?: () => CountedBatch;
 }
 
 // A name event is a name's state from its height until the name's next event.
@@ -211,6 +248,27 @@ const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
 ];
 
 /**
+ * The series that derive from other derived rows (the miners' rewards, the AEX-9 events, the generations' names and
+ * contracts): read back in SQL on both paths. Columns height, series, day, count; not yet summed.
+ */
+const DERIVED_SERIES = `
+      -- ae_mdw's top miners: each account a key block rewards, once per key block
+      SELECT r.height, 'miner:' || r.miner AS series, ${day('k.time_ms')} AS day, 1 AS count
+        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE ${inBatch('r.height')}
+      UNION ALL
+      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
+      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
+        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
+                FROM aex9_events e
+               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn')) x
+        JOIN transactions t ON t.hash = x.tx_hash
+      UNION ALL
+      SELECT g.height, s.series, ${day('g.time_ms')}, s.count
+        FROM stats_generations g
+       CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
+       WHERE ${inBatch('g.height')}`;
+
+/**
  * Every statement of a batch's derivation, in order (each takes its own parameters). A row's several series (or
  * intervals) come from `unnest` of arrays, not from a LATERAL VALUES list: PostgreSQL compiles a VALUES list's
  * expressions again for every outer row it scans, which made the series statement's two rows per transaction cost
@@ -224,6 +282,14 @@ const STATEMENTS = {
     `DELETE FROM stats_active_accounts WHERE ${inBatch('height')}`,
     `DELETE FROM stats_miner_rewards WHERE ${inBatch('height')}`,
   ],
+  // the same upserts of rows counted in memory (indexer/stats-accounts.ts) as arrays $1..$3 and $4..$7
+  accountsCounted: `WITH first_seen AS (
+      INSERT INTO stats_accounts AS s (account, height, day)
+      SELECT * FROM unnest($1::int[], $2::int[], $3::int[])
+      ON CONFLICT (account) DO UPDATE SET height = excluded.height, day = excluded.day WHERE excluded.height < s.height)
+    INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
+    SELECT * FROM unnest($4::text[], $5::int[], $6::int[], $7::int[])
+    ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
   // what each key block paid each miner (the writer stores the internal transfers first)
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
@@ -258,10 +324,6 @@ const STATEMENTS = {
                                  ARRAY[1, 1, p.difficulty, p.hashrate]) s(series, count)
        WHERE k.height BETWEEN $2 AND $3
       UNION ALL
-      -- ae_mdw's top miners: each account a key block rewards, once per key block
-      SELECT r.height, 'miner:' || r.miner, ${day('k.time_ms')}, 1
-        FROM stats_miner_rewards r JOIN key_blocks k ON k.height = r.height WHERE ${inBatch('r.height')}
-      UNION ALL
       SELECT m.height, s.series, ${day('m.time_ms')}, 1
         FROM micro_blocks m CROSS JOIN (VALUES ('blocks:micro'), ('blocks:all')) s(series)
        WHERE ${inBatch('m.height')}
@@ -274,18 +336,20 @@ const STATEMENTS = {
        WHERE ${inBatch('t.height')}
        GROUP BY GROUPING SETS ((t.height, ${day('t.micro_time_ms')}, t.tx_type), (t.height, ${day('t.micro_time_ms')}))
       UNION ALL
-      -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
-      SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
-        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
-                FROM aex9_events e
-               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn')) x
-        JOIN transactions t ON t.hash = x.tx_hash
-      UNION ALL
-      SELECT g.height, s.series, ${day('g.time_ms')}, s.count
-        FROM stats_generations g
-       CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
-       WHERE ${inBatch('g.height')}
+      ${DERIVED_SERIES}
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
+  // the same rows when the batch's own series (blocks, transactions, difficulty, hashrate) were counted in memory
+  // (indexer/stats-series.ts, already summed per height, series and day) and come as arrays $4..$7: the series
+  // sets are disjoint, so only the derived ones are grouped here. The intervals are added here too, from the
+  // counted sums per series and day ($8..$10) and the derived rows; the insert trigger skips the statement
+  // (migration 0100: mdw.series_intervals is 'added' around it)
+  seriesCounted: `WITH derived AS (
+      SELECT height, series, day, sum(count) AS count FROM (${DERIVED_SERIES}) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0),
+    inserted AS (
+      INSERT INTO stats_series_counts (height, series, day, count)
+      SELECT * FROM unnest($4::int[], $5::text[], $6::int[], $7::numeric[]) UNION ALL SELECT * FROM derived)
+    SELECT stats_intervals_add($8::text[] || array_agg(series), $9::int[] || array_agg(day), $10::numeric[] || array_agg(count))
+      FROM derived`,
   // with the running totals from the highest height below the batch (the batch's own when nothing is stored above
   // it, as while following the chain; `totals` then carries them up after a -H reload)
   generations: `WITH b AS (SELECT * FROM stats_generations WHERE height < $2 ORDER BY height DESC LIMIT 1)
@@ -308,6 +372,9 @@ const STATEMENTS = {
      WHERE g.height = r.height`,
 };
 
+/** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself (0100). */
+const INTERVALS_ADDED = 'mdw.series_intervals';
+
 /**
  * deriveStatsRows replaces the statistics of the given heights (ascending) with what the stored
  * chain says of them, and carries the running totals up from the lowest of them.
@@ -321,7 +388,19 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM stats_generations');
   const replacing = rows[0]?.top != null && rows[0].top >= f.heights[0]!;
   if (replacing) for (const sql of STATEMENTS.clear) await db.query(sql, batch);
-  await db.query(STATEMENTS.accounts, batch);
+  const counted = replacing ? undefined : f.counted?.();
+  const accounts = counted?.accounts;
+  if (accounts === undefined) await db.query(STATEMENTS.accounts, batch);
+  else
+    await db.query(STATEMENTS.accountsCounted, [
+      accounts.firstSeen.map((a) => a.account),
+      accounts.firstSeen.map((a) => a.height),
+      accounts.firstSeen.map((a) => a.day),
+      accounts.active.map((a) => a.intervalBy),
+      accounts.active.map((a) => a.start),
+      accounts.active.map((a) => a.account),
+      accounts.active.map((a) => a.height),
+    ]);
   await db.query(STATEMENTS.minerRewards, batch);
   await db.query(STATEMENTS.generations, batch);
   if (replacing)
@@ -329,5 +408,20 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
       [f.heights[0]],
     );
-  await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
+  if (counted === undefined) await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
+  else {
+    const { rows: counts, daySums } = counted.series;
+    await db.query(`SELECT set_config('${INTERVALS_ADDED}', 'added', true)`);
+    await db.query(STATEMENTS.seriesCounted, [
+      ...batch,
+      counts.map((c) => c.height),
+      counts.map((c) => c.series),
+      counts.map((c) => c.day),
+      counts.map((c) => String(c.count)),
+      daySums.map((c) => c.series),
+      daySums.map((c) => c.day),
+      daySums.map((c) => String(c.count)),
+    ]);
+    await db.query(`SELECT set_config('${INTERVALS_ADDED}', '', true)`);
+  }
 }

@@ -1,0 +1,108 @@
+/** @module The series a batch's rows decide, counted in memory (the stored derivation's twin is compared in test/integration/indexer/stats-memory.test.ts). */
+import { expect } from 'chai';
+import type { SeriesCount } from '../../../src/db/queries/v3/stats-derive.ts';
+import type { GenerationRows } from '../../../src/indexer/rows.ts';
+import { batchSeriesCounts, countedSeries } from '../../../src/indexer/stats-series.ts';
+
+const DAY = 86_400_000n;
+
+/** gen is a generation with only what the counting reads: its key block's time, its micro blocks' and txs' times and types. */
+function gen(
+  height: number,
+  keyMs: bigint,
+  micros: { ms: bigint; types: string[] }[],
+  continuesAt?: number,
+): GenerationRows {
+  return {
+    keyBlock: { height, timeMs: keyMs },
+    continuesAt,
+    microBlocks: micros.map((m) => ({ timeMs: m.ms })),
+    transactions: micros.flatMap((m) => m.types.map((txType) => ({ microTimeMs: m.ms, txType }))),
+  } as unknown as GenerationRows;
+}
+
+const figures = (...heights: number[]): Map<number, { difficulty: bigint; hashrate: bigint }> =>
+  new Map(heights.map((h) => [h, { difficulty: BigInt(1000 + h), hashrate: BigInt(h) }]));
+
+const rows = (counts: readonly SeriesCount[]): string[] =>
+  counts.map((c) => `${c.height} ${c.series} ${c.day} ${c.count}`).sort();
+
+describe('batchSeriesCounts', () => {
+  it('counts blocks, transactions per type, difficulty and hashrate per height and UTC day', () => {
+    const day = 20_454n;
+    const counts = batchSeriesCounts(
+      [
+        gen(7, day * DAY + 5n, [
+          { ms: day * DAY + 10n, types: ['SpendTx', 'SpendTx', 'ContractCallTx'] },
+          { ms: day * DAY + 20n, types: ['SpendTx'] },
+        ]),
+        // a generation over midnight: its key block on one day, its second micro block and its tx on the next
+        gen(8, (day + 1n) * DAY - 2n, [
+          { ms: (day + 1n) * DAY - 1n, types: [] },
+          { ms: (day + 1n) * DAY, types: ['NameClaimTx'] },
+        ]),
+      ],
+      figures(7, 8),
+    );
+    expect(rows(counts)).to.deep.equal(
+      [
+        `7 blocks:key ${day} 1`,
+        `7 blocks:all ${day} 3`,
+        `7 blocks:micro ${day} 2`,
+        `7 difficulty ${day} 1007`,
+        `7 hashrate ${day} 7`,
+        `7 transactions ${day} 4`,
+        `7 transactions:SpendTx ${day} 3`,
+        `7 transactions:ContractCallTx ${day} 1`,
+        `8 blocks:key ${day} 1`,
+        `8 blocks:all ${day} 2`,
+        `8 blocks:micro ${day} 1`,
+        `8 difficulty ${day} 1008`,
+        `8 hashrate ${day} 8`,
+        `8 blocks:all ${day + 1n} 1`,
+        `8 blocks:micro ${day + 1n} 1`,
+        `8 transactions ${day + 1n} 1`,
+        `8 transactions:NameClaimTx ${day + 1n} 1`,
+      ].sort(),
+    );
+  });
+
+  it('leaves out sums of zero (a key block whose target reads as 0) as the stored derivation does', () => {
+    const counts = batchSeriesCounts([gen(0, 0n, [])], new Map([[0, { difficulty: 0n, hashrate: 0n }]]));
+    expect(rows(counts)).to.deep.equal(['0 blocks:all 0 1', '0 blocks:key 0 1']);
+  });
+
+  it('refuses what it cannot count alone: a continued generation, a height without figures, an unknown type', () => {
+    expect(() => batchSeriesCounts([gen(3, 0n, [], 2)], figures(3))).to.throw(RangeError, /continues/);
+    expect(() => batchSeriesCounts([gen(3, 0n, [])], figures(4))).to.throw(RangeError, /no difficulty/);
+    // the stored code of an unknown type has no name, and the stored derivation fails on it too
+    expect(() => batchSeriesCounts([gen(3, 0n, [{ ms: 0n, types: ['FutureTx'] }])], figures(3))).to.throw(TypeError);
+  });
+
+  it('sums the counts per series and UTC day for the intervals', () => {
+    const day = 20_000n;
+    const { rows: counted, daySums } = countedSeries(
+      [
+        gen(1, day * DAY, [{ ms: day * DAY + 1n, types: ['SpendTx'] }]),
+        gen(2, day * DAY + 2n, [{ ms: (day + 1n) * DAY, types: ['SpendTx', 'SpendTx'] }]),
+      ],
+      figures(1, 2),
+    );
+    expect(rows(counted)).to.have.length(15);
+    expect(daySums.map((c) => `${c.series} ${c.day} ${c.count}`).sort()).to.deep.equal(
+      [
+        `blocks:key ${day} 2`,
+        `blocks:all ${day} 3`,
+        `blocks:all ${day + 1n} 1`,
+        `blocks:micro ${day} 1`,
+        `blocks:micro ${day + 1n} 1`,
+        `difficulty ${day} 2003`,
+        `hashrate ${day} 3`,
+        `transactions ${day} 1`,
+        `transactions ${day + 1n} 2`,
+        `transactions:SpendTx ${day} 1`,
+        `transactions:SpendTx ${day + 1n} 2`,
+      ].sort(),
+    );
+  });
+});
