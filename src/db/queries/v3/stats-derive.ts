@@ -5,6 +5,7 @@
  */
 import { isAccountSql } from '../account-ids.ts';
 import { txTypeCode } from '../../../chain/id-key.ts';
+import { arrayText } from '../../array-text.ts';
 import type { Queryable } from '../../pool.ts';
 import { txTypeNameSql } from '../transactions.ts';
 
@@ -18,29 +19,40 @@ const DAY = 'floor(%s / 86400000)::int';
 const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
 const day = (ms: string): string => DAY.replace('%s', ms);
 
-/** A row of `stats_series_counts`: what one height adds to a series on one UTC day. */
-export interface SeriesCount {
-  readonly height: number;
-  readonly series: string;
-  readonly day: number;
-  readonly count: bigint;
-}
-
-/** Series counted in memory: the rows per height, and their sums per series and day (the intervals' inputs). */
+/**
+ * Series counted in memory, column by column: the rows of `stats_series_counts` (height, series, UTC day, count: a
+ * number, or a bigint for difficulty and hashrate), and their sums per series and day (the intervals' inputs).
+ */
 export interface CountedSeries {
-  readonly rows: readonly SeriesCount[];
-  readonly daySums: readonly Omit<SeriesCount, 'height'>[];
+  readonly rows: {
+    readonly heights: readonly number[];
+    readonly series: readonly string[];
+    readonly days: readonly number[];
+    readonly counts: readonly (number | bigint)[];
+  };
+  readonly daySums: {
+    readonly series: readonly string[];
+    readonly days: readonly number[];
+    readonly counts: readonly (number | bigint)[];
+  };
 }
 
-/** The accounts' rows counted in memory: first appearances in the batch, and the lowest height per interval. */
+/**
+ * The accounts' rows counted in memory, column by column: first appearances in the batch (account number, height,
+ * day), and each account's lowest height per interval (interval_by, start, account, height).
+ */
 export interface CountedAccounts {
-  readonly firstSeen: readonly { readonly account: number; readonly height: number; readonly day: number }[];
-  readonly active: readonly {
-    readonly intervalBy: string;
-    readonly start: number;
-    readonly account: number;
-    readonly height: number;
-  }[];
+  readonly firstSeen: {
+    readonly accounts: readonly number[];
+    readonly heights: readonly number[];
+    readonly days: readonly number[];
+  };
+  readonly active: {
+    readonly intervalBy: readonly string[];
+    readonly starts: readonly number[];
+    readonly accounts: readonly number[];
+    readonly heights: readonly number[];
+  };
 }
 
 /** What a batch counted in memory: its series, and its accounts' rows when the writer gave its appearances. */
@@ -393,13 +405,13 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   if (accounts === undefined) await db.query(STATEMENTS.accounts, batch);
   else
     await db.query(STATEMENTS.accountsCounted, [
-      accounts.firstSeen.map((a) => a.account),
-      accounts.firstSeen.map((a) => a.height),
-      accounts.firstSeen.map((a) => a.day),
-      accounts.active.map((a) => a.intervalBy),
-      accounts.active.map((a) => a.start),
-      accounts.active.map((a) => a.account),
-      accounts.active.map((a) => a.height),
+      arrayText(accounts.firstSeen.accounts),
+      arrayText(accounts.firstSeen.heights),
+      arrayText(accounts.firstSeen.days),
+      arrayText(accounts.active.intervalBy),
+      arrayText(accounts.active.starts),
+      arrayText(accounts.active.accounts),
+      arrayText(accounts.active.heights),
     ]);
   await db.query(STATEMENTS.minerRewards, batch);
   await db.query(STATEMENTS.generations, batch);
@@ -414,13 +426,13 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', 'added', true)`);
     await db.query(STATEMENTS.seriesCounted, [
       ...batch,
-      counts.map((c) => c.height),
-      counts.map((c) => c.series),
-      counts.map((c) => c.day),
-      counts.map((c) => String(c.count)),
-      daySums.map((c) => c.series),
-      daySums.map((c) => c.day),
-      daySums.map((c) => String(c.count)),
+      arrayText(counts.heights),
+      arrayText(counts.series),
+      arrayText(counts.days),
+      arrayText(counts.counts),
+      arrayText(daySums.series),
+      arrayText(daySums.days),
+      arrayText(daySums.counts),
     ]);
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', '', true)`);
   }
