@@ -1,5 +1,5 @@
 /**
- * @module The populator's counting of a batch's statistics in memory (indexer/stats-series.ts, stats-accounts.ts),
+ * @module The populator's counting of a batch's statistics in memory (indexer/stats-series.ts, stats-accounts.ts, stats-generations.ts),
  * alone in a process for instruction counts: fetches and transforms every generation up to BENCH_TOP from NODE_URL,
  * then counts each batch of BATCH_SIZE generations BENCH_PASSES times, with the array parameters of its statements
  * made as the stored derivation makes them (db/array-text.ts). The ids' numbers come from a map, as the writer's
@@ -14,6 +14,7 @@ import { arrayText } from '../src/db/array-text.ts';
 import { fetchGenerations } from '../src/indexer/fetch.ts';
 import type { GenerationRows } from '../src/indexer/rows.ts';
 import { countedAccounts } from '../src/indexer/stats-accounts.ts';
+import { countedGenerations } from '../src/indexer/stats-generations.ts';
 import { countedSeries } from '../src/indexer/stats-series.ts';
 import { transformGeneration } from '../src/indexer/transform.ts';
 import { NodeClient } from '../src/node/client.ts';
@@ -49,12 +50,14 @@ for (let pass = 0; pass < passes; pass++)
   for (const [i, batch] of batches.entries()) {
     const series = countedSeries(batch, figures[i]!);
     const accounts = countedAccounts(batch, { rows: [batch.flatMap((g) => g.accountTxs)], numbers: ids });
+    const generations = countedGenerations(batch);
     // the statements' array parameters as the stored derivation hands them to pg (db/array-text.ts)
     for (const values of [
       ...Object.values(series.rows),
       ...Object.values(series.daySums),
       ...Object.values(accounts.firstSeen),
       ...Object.values(accounts.active),
+      ...Object.values(generations),
     ] as (readonly string[])[])
       bytes += arrayText(values).length;
     rows += series.rows.heights.length + series.daySums.days.length;
