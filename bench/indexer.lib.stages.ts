@@ -3,7 +3,8 @@
  * or a CPU profile of it. Fetches every generation up to BENCH_TOP from NODE_URL, decodes its calls (the code of
  * contracts not created in the chain is asked from the node), then runs BENCH_STAGE BENCH_PASSES times:
  * `transform` (transformGeneration of every generation), `encode` (the writer's COPY encoding of the transformed rows,
- * encodeRows) or `both`; a pass's results stay alive through the next, like the batch being written while the next
+ * encodeRows), `both`, `decode` (the contract calls' decoding, decodeCalls, its caches warm from the first decoding)
+ * or `all` (decode, transform and encode, as the loader prepares a batch); a pass's results stay alive through the next, like the batch being written while the next
  * is prepared (so `both` with Node's --max-semi-space-size counts what the young generation's size costs). The cost of one pass is the difference of two counts whose passes differ (the fetch and the
  * start cancel). Prints one JSON line: transactions, passes, CPU seconds of the passes.
  *
@@ -24,7 +25,8 @@ const cfg = loadConfig(process.env);
 const top = Number(process.env.BENCH_TOP);
 const passes = Number(process.env.BENCH_PASSES ?? 1);
 const stage = process.env.BENCH_STAGE ?? 'both';
-if (!['transform', 'encode', 'both'].includes(stage)) throw new Error(`BENCH_STAGE: transform, encode or both`);
+if (!['transform', 'encode', 'both', 'decode', 'all'].includes(stage))
+  throw new Error(`BENCH_STAGE: transform, encode, both, decode or all`);
 const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs }, pino({ level: 'warn' }));
 // no stored contracts: a called contract's code comes from the batch or the node
 const decoder = new ContractDecoder({
@@ -33,12 +35,14 @@ const decoder = new ContractDecoder({
   node,
 });
 const gens: FetchedGeneration[] = [];
+const batches: { fetched: FetchedGeneration[]; code: Map<string, string> }[] = [];
 for (let from = 0; from <= top; from += cfg.batchSize) {
   const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
   const fetched = await fetchGenerations(node, heights, cfg.fetchConcurrency);
   const code = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
   gens.push(...(await decoder.decodeCalls(fetched, code)));
   decoder.rememberCode(code);
+  batches.push({ fetched, code });
 }
 const transactions = gens.reduce((n, g) => n + g.microBlocks.reduce((m, mb) => m + mb.transactions.length, 0), 0);
 let rows: GenerationRows[] = stage === 'encode' ? gens.map(transformGeneration) : [];
@@ -48,9 +52,14 @@ let bytes = 0;
 // prepares the next one: the collector then has the populator's kind of survivors to copy
 const alive: unknown[] = [];
 for (let pass = 0; pass < passes; pass++) {
-  const made: { rows?: GenerationRows[]; payloads?: unknown } = {};
-  if (stage !== 'encode') rows = made.rows = gens.map(transformGeneration);
-  if (stage !== 'transform') {
+  const made: { decoded?: FetchedGeneration[]; rows?: GenerationRows[]; payloads?: unknown } = {};
+  let decoded = gens;
+  if (stage === 'decode' || stage === 'all') {
+    decoded = made.decoded = [];
+    for (const { fetched, code } of batches) decoded.push(...(await decoder.decodeCalls(fetched, code)));
+  }
+  if (stage !== 'encode' && stage !== 'decode') rows = made.rows = decoded.map(transformGeneration);
+  if (stage !== 'transform' && stage !== 'decode') {
     const encoded = (made.payloads = await encodeRows(rows));
     for (const chunks of encoded.values()) for (const c of chunks) bytes += c.length;
   }

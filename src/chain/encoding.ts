@@ -1,6 +1,6 @@
 /** @module æternity API encoding: `<prefix>_<base58 or base64 of bytes ++ checksum>`. Pure. */
-import { hash as nodeHash } from 'node:crypto';
 import { createBLAKE2b } from 'hash-wasm';
+import { checksumWord } from './sha256.ts';
 
 /** Prefixes whose payload is Base64; every other prefix is Base58 (node aeser_api_encoder). */
 const BASE64_PREFIXES = new Set(['tx', 'cb', 'ba', 'ov', 'or', 'st', 'pi', 'ss', 'cs', 'ck', 'cv']);
@@ -58,10 +58,6 @@ export class DecodeError extends Error {
   override readonly name = 'DecodeError';
 }
 
-function checksum(bytes: Uint8Array): Buffer {
-  return nodeHash('sha256', nodeHash('sha256', bytes, 'buffer'), 'buffer').subarray(0, 4);
-}
-
 /**
  * BLAKE2B_256 is BLAKE2b with a 32-byte digest in WebAssembly (hash-wasm, compiled once here from the module it
  * ships): Node's crypto has only the 64-byte BLAKE2b, and in JavaScript (@noble/hashes) one hash of 64 bytes took
@@ -80,7 +76,9 @@ export function hash(bytes: Uint8Array): Uint8Array {
  * stays a V8 rope of ~1.5 KB.
  */
 export function encode(prefix: Prefix, bytes: Uint8Array): string {
-  const payload = Buffer.concat([bytes, checksum(bytes)]);
+  const payload = Buffer.allocUnsafe(bytes.length + 4);
+  payload.set(bytes);
+  payload.writeInt32BE(checksumWord(bytes), bytes.length);
   return `${prefix}_${BASE64_PREFIXES.has(prefix) ? payload.toString('base64') : base58(payload)}`;
 }
 
@@ -155,18 +153,28 @@ export function base58Decode(text: string): Buffer {
   return out;
 }
 
+/** isLowerLetter tells the character code of a prefix's letter (a–z). */
+function isLowerLetter(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
 /** decodePayload checks an encoded string's prefix, checksum and size: its bytes, and its text and payload decoded. */
 function decodePayload(
   encoded: string,
   allowed?: readonly Prefix[],
 ): { prefix: Prefix; bytes: Buffer; text: string; payload: Buffer } {
-  const match = /^([a-z]{2})_(.+)$/s.exec(encoded);
-  if (!match) throw new DecodeError(`not an encoded id: ${JSON.stringify(encoded.slice(0, 80))}`);
-  const prefix = match[1] as Prefix;
+  if (
+    !isLowerLetter(encoded.charCodeAt(0)) ||
+    !isLowerLetter(encoded.charCodeAt(1)) ||
+    encoded.length < 4 ||
+    encoded[2] !== '_'
+  )
+    throw new DecodeError(`not an encoded id: ${JSON.stringify(encoded.slice(0, 80))}`);
+  const prefix = encoded.slice(0, 2) as Prefix;
   if (allowed && !allowed.includes(prefix)) {
     throw new DecodeError(`expected a ${allowed.map((p) => `${p}_`).join(' or ')} id, got ${prefix}_`);
   }
-  const text = match[2]!;
+  const text = encoded.slice(3);
   let payload: Buffer;
   try {
     payload = BASE64_PREFIXES.has(prefix) ? Buffer.from(text, 'base64') : base58Decode(text);
@@ -175,7 +183,7 @@ function decodePayload(
   }
   if (payload.length < 4) throw new DecodeError(`invalid ${prefix}_ encoding`);
   const bytes = payload.subarray(0, payload.length - 4);
-  if (!checksum(bytes).equals(payload.subarray(payload.length - 4))) {
+  if (checksumWord(bytes) !== payload.readInt32BE(payload.length - 4)) {
     throw new DecodeError(`invalid ${prefix}_ checksum`);
   }
   const size = SIZES[prefix];

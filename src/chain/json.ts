@@ -12,6 +12,12 @@ interface ReviverContext {
  * may round (15 digits stay below 10^15 < 2^53). Inside a string it can match too; see parseJson.
  */
 const LONG_INTEGER = /(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
+/**
+ * VALUE_LONG_INTEGER finds whether a text that opens an object or array may hold a long integer token: there every
+ * number follows a colon, comma or bracket (and whitespace). A test of it costs about half the replace of
+ * LONG_INTEGER that finds nothing, and most of the node's answers (headers, call infos, small transactions) hold none.
+ */
+const VALUE_LONG_INTEGER = /[:,[]\s*-?\d{16}/;
 /** MARKED is such a token after parseJson quoted it: `"#<digits>"`. */
 const MARKED = /^#-?\d{16,}$/;
 
@@ -23,6 +29,8 @@ const MARKED = /^#-?\d{16,}$/;
  * the tokens: either way the slow exact parse decides.
  */
 export function parseJson(text: string): Json {
+  const open = text.charCodeAt(0);
+  if ((open === 123 || open === 91) && !VALUE_LONG_INTEGER.test(text)) return JSON.parse(text) as Json;
   const marked = text.replace(LONG_INTEGER, '"#$&"');
   if (marked.length === text.length) return JSON.parse(text) as Json;
   let value: Json;

@@ -119,23 +119,28 @@ export function rlpDecode(bytes: Uint8Array): RlpItem {
   return item;
 }
 
-/** intToBytes is the node's unsigned big-endian integer with no leading zeros; 0 is one 0x00 byte. */
+/** The one-byte integers, made once: most of a transaction's integers (tags, versions, small amounts) are one byte. */
+const ONE_BYTE: readonly Uint8Array[] = Array.from({ length: 256 }, (_, v) => Uint8Array.of(v));
+
+/**
+ * intToBytes is the node's unsigned big-endian integer with no leading zeros; 0 is one 0x00 byte. A one-byte result is
+ * shared (callers read it, as rlpEncode does, and never change it); a safe integer takes no bigint on the way (fees
+ * and amounts are above 2^32).
+ */
 export function intToBytes(value: bigint | number): Uint8Array {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value < 2 ** 32) {
-    if (value < 256) return Uint8Array.of(value);
-    if (value < 65536) return Uint8Array.of(value >>> 8, value & 0xff);
-    if (value < 2 ** 24) return Uint8Array.of(value >>> 16, (value >>> 8) & 0xff, value & 0xff);
-    return Uint8Array.of(value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    if (value < 256) return ONE_BYTE[value]!;
+    let n = 0;
+    for (let v = value; v > 0; v = Math.floor(v / 256)) n++;
+    const out = new Uint8Array(n);
+    for (let i = n - 1, v = value; i >= 0; i--, v = Math.floor(v / 256)) out[i] = v % 256;
+    return out;
   }
-  let v = BigInt(value);
+  const v = BigInt(value);
   if (v < 0n) throw new RangeError('negative integers have no serialisation');
-  if (v === 0n) return Uint8Array.of(0);
-  const out: number[] = [];
-  while (v > 0n) {
-    out.unshift(Number(v & 0xffn));
-    v >>= 8n;
-  }
-  return Uint8Array.from(out);
+  if (v < 256n) return ONE_BYTE[Number(v)]!;
+  const hex = v.toString(16);
+  return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex');
 }
 
 /** bytesToInt reads an unsigned big-endian integer (empty bytes read as 0). */

@@ -7,7 +7,8 @@
  * take for certain (a wrong tag, size or checksum, an unknown type) to the library's own object, so that every
  * result and every error message stays the library's.
  */
-import { decode, encode, type Prefix } from '../chain/encoding.ts';
+import { encode, type Prefix } from '../chain/encoding.ts';
+import { decodedField, encodedId } from '../chain/id-cache.ts';
 
 /** The part of aepp-calldata's internal ApiEncoder its byte-array encoder and canonical mapper call. */
 interface ApiEncoder {
@@ -62,7 +63,8 @@ class NativeApiEncoder implements ApiEncoder {
     const type = Object.hasOwn(TYPES, typeName) ? TYPES[typeName]! : undefined;
     if (type === undefined || (type.size > 0 && payload.length !== type.size))
       return this.#library.encode(typeName, payload);
-    return encode(type.tag, payload);
+    // an address of a call's arguments or result: the same accounts and contracts recur
+    return type.size === 32 ? encodedId(type.tag, payload) : encode(type.tag, payload);
   }
 
   decode(data: string): Uint8Array {
@@ -79,9 +81,10 @@ class NativeApiEncoder implements ApiEncoder {
 
   /** #payload is the checked payload of an encoded text, or undefined where the library must decide (and throw). */
   #payload(type: ApiType, data: string): Uint8Array | undefined {
-    let bytes: Buffer;
+    let bytes: Uint8Array;
     try {
-      bytes = decode(data, [type.tag]).bytes;
+      // remembered: the call data the serialiser reads next (tx-serialize), and the results that recur
+      bytes = decodedField(data, type.tag).bytes;
     } catch {
       return undefined;
     }

@@ -121,7 +121,7 @@ export interface DeriveBackfillDeps {
   readonly pool: Pool;
   readonly log: Logger;
   readonly rules: TransferRules;
-  /** the token area's contract reader (its own: the follower's prepares batches meanwhile) */
+  /** the token area's contract reader (the populator shares its follower's: readers keep caches only, safe to share) */
   readonly detector?: AexnDetector;
   /** heights derived per transaction */
   readonly batchHeights: number;

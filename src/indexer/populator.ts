@@ -63,7 +63,8 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const transferRules = await transferRulesOf(cfg);
   /**
    * a Follower whose node requests end with `signal` (it reads where to go on from the database), and the backfill
-   * of derived areas beside it, with its own contract reader on the same node client
+   * of derived areas beside it, on the same node client and the same contract readers (one code cache, one set of
+   * parsed contracts)
    */
   const newFollower = (signal: AbortSignal): { follower: Follower; backfill: DeriveBackfill } => {
     const clientOptions = {
@@ -80,11 +81,12 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     // itself, so an outage shows in sync_state at the next poll
     const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
     const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
+    const readers = contractReaders(cfg, pool, node, signal);
     const backfill = new DeriveBackfill({
       pool,
       log,
       rules: transferRules,
-      detector: contractReaders(cfg, pool, node, signal).aexn,
+      detector: readers.aexn,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,
@@ -96,7 +98,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
       loader: {
         pool,
         node,
-        ...contractReaders(cfg, pool, node, signal),
+        ...readers,
         schema: cfg.databaseSchema,
         concurrency: cfg.fetchConcurrency,
         batchTransactions: cfg.batchTransactions,

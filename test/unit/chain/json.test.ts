@@ -29,6 +29,12 @@ describe('chain/json', () => {
       // a string shaped like parseJson's own mark stays a string
       '{"s":"#12345678901234567","n":12345678901234567}',
       '[12345678901234567890,[{"deep":-99999999999999999999}]]',
+      // whitespace wherever JSON allows it, and a long integer as the whole text
+      '{ "a" :\n\t 12345678901234567890 , "b" : [ 1 ,\r\n -12345678901234567890 ] }',
+      '[\n12345678901234567890\n]',
+      '12345678901234567890',
+      ' -12345678901234567890 ',
+      '9007199254740993',
     ];
     for (const text of texts) expect(parseJson(text), text).to.deep.equal(exact(text));
   });

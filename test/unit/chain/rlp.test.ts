@@ -2,7 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { expect } from 'chai';
 import { encode as oracleEncode } from 'rlp';
-import { rlpDecode, rlpEncode, rlpLength, type RlpItem } from '../../../src/chain/rlp.ts';
+import { bytesToInt, intToBytes, rlpDecode, rlpEncode, rlpLength, type RlpItem } from '../../../src/chain/rlp.ts';
 
 /** randomItem is a tree of byte strings of every header size (one byte under 0x80, short, long) and lists. */
 function randomItem(depth: number): RlpItem {
@@ -31,5 +31,22 @@ describe('chain/rlp', () => {
     expect(Buffer.from(rlpEncode([Buffer.alloc(69_996)])).subarray(0, 4)).to.deep.equal(
       Buffer.from([0xfa, 0x01, 0x11, 0x70]),
     );
+  });
+
+  it('writes integers as the sdk’s rlp package does, numbers and bigints alike, 0 as one zero byte', () => {
+    const values: bigint[] = [1n, 127n, 128n, 255n, 256n, 65_535n, 65_536n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n - 1n];
+    for (let bits = 1; bits < 300; bits++) values.push(BigInt(`0x${randomBytes(Math.ceil(bits / 8)).toString('hex')}`));
+    for (const v of values.filter((x) => x > 0n)) {
+      const expected = Buffer.from(oracleEncode(v));
+      expect(Buffer.from(rlpEncode(intToBytes(v))).equals(expected), `${v}`).to.equal(true);
+      expect(bytesToInt(intToBytes(v))).to.equal(v);
+      if (v <= BigInt(Number.MAX_SAFE_INTEGER))
+        expect(Buffer.from(rlpEncode(intToBytes(Number(v)))).equals(expected), `${v} as a number`).to.equal(true);
+    }
+    expect([...intToBytes(0)]).to.deep.equal([0]);
+    expect([...intToBytes(0n)]).to.deep.equal([0]);
+    expect(() => intToBytes(-1)).to.throw(RangeError);
+    expect(() => intToBytes(-1n)).to.throw(RangeError);
+    expect(() => intToBytes(1.5)).to.throw(RangeError);
   });
 });

@@ -103,6 +103,9 @@ describe('NodeClient with several nodes', () => {
     answers[0] = { status: 200, body: '{"height":1}' };
     answers[1] = { status: 200, body: '{"height":2}' };
     hits.fill(0);
+    // each test on new connections: a kept-alive one dropped under a request is sent again at once (http-get.ts),
+    // which would count twice here
+    for (const s of servers) s.closeIdleConnections();
   });
 
   /** height reads one plain object (topHeight with several nodes reads each node's top, see the fork tests) */
