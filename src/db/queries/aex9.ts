@@ -52,22 +52,20 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
                     AS l(contract_id, height, micro_index, tx_index, log_idx, tx_hash, kind, sender, recipient, amount)
       JOIN aexn_contracts c ON c.contract_id = l.contract_id AND c.aexn_type = 'aex9'
      WHERE (l.height, l.micro_index) > (c.height, c.micro_index)`;
+  // one statement reads the arrays once for both tables; the events' trigger runs at its end, as before
   await db.query(
-    `INSERT INTO aex9_events (contract_id, account, height, micro_index, tx_index, log_idx, side, tx_hash, kind, delta)
+    `WITH l AS (${events}),
+     transfers AS (
+       INSERT INTO aex9_transfers (contract_id, sender, recipient, amount, height, micro_index, tx_index, log_idx, tx_hash)
+       SELECT contract_id, sender, recipient, amount, height, micro_index, tx_index, log_idx, tx_hash
+         FROM l WHERE kind = 'transfer'
+       ON CONFLICT DO NOTHING)
+     INSERT INTO aex9_events (contract_id, account, height, micro_index, tx_index, log_idx, side, tx_hash, kind, delta)
      SELECT l.contract_id, m.account, l.height, l.micro_index, l.tx_index, l.log_idx, m.side, l.tx_hash, l.kind, m.delta
-       FROM (${events}) l
+       FROM l
       CROSS JOIN LATERAL (VALUES (l.sender, 0, -l.amount), (l.recipient, 1, l.amount)) AS m(account, side, delta)
       WHERE m.account IS NOT NULL
      ON CONFLICT DO NOTHING`,
     params,
   );
-  if (logs.some((l) => l.kind === 'transfer'))
-    await db.query(
-      `INSERT INTO aex9_transfers (contract_id, sender, recipient, amount, height, micro_index, tx_index, log_idx, tx_hash)
-       SELECT l.contract_id, l.sender, l.recipient, l.amount, l.height, l.micro_index, l.tx_index, l.log_idx, l.tx_hash
-         FROM (${events}) l
-        WHERE l.kind = 'transfer'
-       ON CONFLICT DO NOTHING`,
-      params,
-    );
 }
