@@ -5,6 +5,7 @@
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import { NodeError } from './errors.ts';
+import { httpPostJson } from './http-get.ts';
 import { ErrorCode } from '../errors.ts';
 import { retry, type RetryOptions } from '../retry.ts';
 
@@ -85,17 +86,11 @@ async function askEachNode(
   let failure = 'no node';
   for (const url of urls) {
     try {
-      const res = await fetch(`${url}/v2/dry-run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
-      });
-      const text = await res.text();
-      if (res.ok) return readResults(parseJson(text), calls);
-      if (res.status === 410) gone++;
-      else if (res.status >= 400 && res.status < 500 && res.status !== 429) refused++;
-      failure = `${res.status} ${text.slice(0, 200)}`;
+      const { status, text } = await httpPostJson(new URL(`${url}/v2/dry-run`), body, timeoutMs, stop);
+      if (status >= 200 && status < 300) return readResults(parseJson(text), calls);
+      if (status === 410) gone++;
+      else if (status >= 400 && status < 500 && status !== 429) refused++;
+      failure = `${status} ${text.slice(0, 200)}`;
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     }

@@ -1,7 +1,7 @@
 /**
- * @module One HTTP(S) GET with a deadline and an abort signal, over undici's keep-alive connection pools: a request
- * costs the client about a third less CPU than node:http's (no ClientRequest, no IncomingMessage stream, no agent
- * bookkeeping per request).
+ * @module One HTTP(S) GET (or a dry-run's POST) with a deadline and an abort signal, over undici's keep-alive
+ * connection pools: a request costs the client about a quarter less CPU than node:http's (no ClientRequest, no
+ * IncomingMessage stream, no agent bookkeeping per request; docs/benchmarks.md, issue 15 session 9).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
 
@@ -34,7 +34,7 @@ export function httpBase(url: string): HttpBase {
  * second). Unbounded: the node set (node-set.ts) bounds the requests in flight, one per connection, in order, as a
  * real node serves them. Neither timeout of undici's own: each request has its deadline (httpGet's `timeoutMs`).
  * An idle connection is closed after 4 s, or 2 s before the server's own `Keep-Alive: timeout` hint (undici's
- * defaults): before the server closes it, so that a request seldom meets a closed connection (see RETRIED).
+ * defaults): before the server closes it, so that a request seldom meets a closed connection (see closedWhenReused).
  */
 const POOLS = new Map<string, Pool>();
 
@@ -53,7 +53,7 @@ const HEADERS = { accept: 'application/json' };
  * closedWhenReused says whether an error is a keep-alive connection the server closed before any answer, a connection
  * that had answered before (undici's SocketError tells what the socket had read). Such a connection can meet the
  * server's idle close in flight (a slow client's timers fire late, and the server closes all its idle connections
- * at about the same time), and the GET is sent again at once, at most RETRIES times, as Node's documentation advises
+ * at about the same time), and the request is sent again at once, at most RETRIES times, as Node's documentation advises
  * for a `reusedSocket`. A fresh connection closed under its request is the node's failure, and a reset says nothing
  * of the connection's past: both are the caller's to retry.
  */
@@ -90,14 +90,41 @@ function onAbort(signal: AbortSignal, abort: () => void): () => void {
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
 
+type Target = URL | { readonly base: HttpBase; readonly path: string };
+
 /**
  * httpGet resolves with the status and the whole body as text, or rejects with an HttpGetError. `url` is a URL, or a
  * base (httpBase) and the path under it.
  */
 export function httpGet(
-  url: URL | { readonly base: HttpBase; readonly path: string },
+  url: Target,
   timeoutMs: number,
   signal?: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  return send(url, 'GET', undefined, timeoutMs, signal);
+}
+
+/**
+ * httpPostJson is httpGet for a POST of a JSON body that changes nothing at the node (a dry-run), on the same
+ * connections: sent again like a GET when a kept-alive connection was closed under it.
+ */
+export function httpPostJson(
+  url: Target,
+  json: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  return send(url, 'POST', json, timeoutMs, signal);
+}
+
+const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
+
+function send(
+  url: Target,
+  method: 'GET' | 'POST',
+  body: string | undefined,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const [origin, path] =
@@ -121,7 +148,9 @@ export function httpGet(
       let started = false;
       const chunks: Buffer[] = [];
       pool(origin).dispatch(
-        { origin, path, method: 'GET', headers: HEADERS },
+        body === undefined
+          ? { origin, path, method, headers: HEADERS }
+          : { origin, path, method, headers: JSON_HEADERS, body, idempotent: true },
         {
           onRequestStart(c) {
             controller = c;

@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
-import { httpBase, httpGet, HttpGetError } from '../../../src/node/http-get.ts';
+import { httpBase, httpGet, HttpGetError, httpPostJson } from '../../../src/node/http-get.ts';
 import { freePort } from '../../../src/cli/free-port.ts';
 
 /** url is the base URL of a listening server. */
@@ -37,7 +37,11 @@ describe('node/http-get', () => {
   const held: http.ServerResponse[] = [];
   before(async () => {
     server = http.createServer((req, res) => {
-      if (req.url?.startsWith('/v2/hold')) held.push(res);
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => res.end(JSON.stringify({ path: req.url, type: req.headers['content-type'], body })));
+      } else if (req.url?.startsWith('/v2/hold')) held.push(res);
       else if (req.url?.startsWith('/v2/pruned')) {
         res.writeHead(410, { 'content-type': 'application/json' });
         res.end('{"reason":"Garbage collected"}');
@@ -62,6 +66,13 @@ describe('node/http-get', () => {
     expect(viaUrl).to.deep.equal(viaBase);
     const query = await httpGet(new URL(`${base}/v2/status?int-as-string`), 5000);
     expect(query.text).to.equal(JSON.stringify({ path: '/v2/status?int-as-string' }));
+  });
+
+  it('posts a JSON body (a dry-run) on the same connections', async () => {
+    const body = '{"top":"kh_x","txs":[{"call_req":{"amount":12345678901234567890}}]}';
+    const answer = await httpPostJson({ base: httpBase(`${base}/v2`), path: '/dry-run' }, body, 5000);
+    expect(answer.status).to.equal(200);
+    expect(JSON.parse(answer.text)).to.deep.equal({ path: '/v2/dry-run', type: 'application/json', body });
   });
 
   it('gives an error status and its body as an answer', async () => {
