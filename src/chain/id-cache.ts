@@ -15,7 +15,8 @@ function remember<V>(cache: Map<string, V>, key: string, value: V, max = MAX_ENT
 
 /** idBytes is the payload of an encoded id (checked by `decode` the first time it is seen). */
 export function idBytes(id: string): Uint8Array {
-  return bytesCache.get(id) ?? remember(bytesCache, id, decode(id).bytes);
+  // a copy of its own: the decoded bytes are a slice of Node's buffer pool, which a remembered slice would keep alive
+  return bytesCache.get(id) ?? remember(bytesCache, id, new Uint8Array(decode(id).bytes));
 }
 
 /** taggedIdBytes is the node's binary id, `tag` then the id's payload (the caller picks the tag of its prefix). */
@@ -49,7 +50,9 @@ export function decodedField(text: string, prefix: Prefix): { bytes: Uint8Array;
   const known = fieldCache.get(text);
   // the text's own prefix is the one it was decoded with
   if (known && text.startsWith(prefix) && text[2] === '_') return known;
-  return remember(fieldCache, text, decodeCanonical(text, prefix), FIELD_ENTRIES);
+  const { bytes, canonical } = decodeCanonical(text, prefix);
+  // a copy, as idBytes keeps
+  return remember(fieldCache, text, { bytes: new Uint8Array(bytes), canonical }, FIELD_ENTRIES);
 }
 
 /** withPrefix is the same 32 bytes under another prefix (`ak_X` → `ok_X`). */

@@ -126,17 +126,19 @@ function rendersAs(binary: Uint8Array, signed: { readonly [key: string]: Json })
 export function storedTxColumns(signed: { readonly [key: string]: Json }): StoredTxColumns {
   const tx = isJsonObject(signed.tx) ? signed.tx : {};
   const inner = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
-  const extracted = {
-    gas: intOrNull(tx.gas)?.toString() ?? null,
-    innerType: WRAPPERS.has(String(tx.type)) && inner ? String(inner.type) : null,
-    channelAmount: channelAmount(tx),
-  };
+  // a safe integer's digits need no bigint
+  const gas =
+    typeof tx.gas === 'number' && Number.isSafeInteger(tx.gas)
+      ? String(tx.gas)
+      : (intOrNull(tx.gas)?.toString() ?? null);
+  const innerType = WRAPPERS.has(String(tx.type)) && inner ? String(inner.type) : null;
   const binary = binaryOf(signed);
   if (binary && (binary.renders || rendersAs(binary.bytes, signed)))
-    return { signed: binary.bytes, size: binary.bytes.length, ...extracted };
+    return { signed: binary.bytes, size: binary.bytes.length, gas, innerType, channelAmount: channelAmount(tx) };
   const text = Buffer.from(jsonText(signed), 'utf8');
   // the node's encoded_tx, else the compact JSON of `tx` stands in (counted as a fallback)
-  return { signed: text, size: signedTxSize(signed, stringifyJson(tx)), ...extracted };
+  const size = signedTxSize(signed, stringifyJson(tx));
+  return { signed: text, size, gas, innerType, channelAmount: channelAmount(tx) };
 }
 
 /** isBinary tells a stored binary form from a stored JSON text. */

@@ -252,7 +252,9 @@ export function encodeTx(tx: TxFields): Uint8Array {
 
 /** encodeSignedTx wraps transaction bytes with their signatures (sorted, as the node keeps them). */
 export function encodeSignedTx(signatures: readonly Uint8Array[], txBytes: Uint8Array): Uint8Array {
-  const sorted = [...signatures].sort((a, b) => Buffer.compare(a, b));
+  // one signature (nearly every transaction) is sorted as it is; rlpEncode only reads the list
+  const sorted =
+    signatures.length < 2 ? (signatures as Uint8Array[]) : [...signatures].sort((a, b) => Buffer.compare(a, b));
   return rlpEncode([intToBytes(SIGNED_TX_TAG), intToBytes(1), sorted, txBytes]);
 }
 

@@ -74,7 +74,7 @@ export class CopyPayloads {
     this.#buffer[this.#at++] = 0x0a;
   }
 
-  /** payloads are the lines written so far, each payload exactly as long as its lines (they may be kept a while). */
+  /** payloads are the lines written so far (they may be kept a while: a short one is copied out at its length). */
   payloads(): Buffer[] {
     this.#cut();
     return this.#payloads;
@@ -82,7 +82,11 @@ export class CopyPayloads {
 
   #cut(): void {
     if (this.#at === 0) return;
-    this.#payloads.push(Buffer.copyBytesFrom(this.#buffer, 0, this.#at));
+    // a full buffer is handed over as it is, and a new one taken; a short rest (a table's last lines) is copied out
+    if (2 * this.#at >= this.#buffer.length) {
+      this.#payloads.push(this.#buffer.subarray(0, this.#at));
+      this.#buffer = Buffer.allocUnsafe(PAYLOAD_BYTES);
+    } else this.#payloads.push(Buffer.copyBytesFrom(this.#buffer, 0, this.#at));
     this.#at = 0;
   }
 }

@@ -103,7 +103,10 @@ export class ContractDecoder {
           for (const signed of mb.transactions) {
             const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
             const hash = String(signed.hash);
-            if (tx) decoded.set(hash, await this.decode(tx, gen.callInfos.get(hash), batchCodes));
+            if (!tx) continue;
+            const info = gen.callInfos.get(hash);
+            // the usual call, its contract's code at hand, decodes without a turn of the event loop
+            decoded.set(hash, this.#decodeKnown(tx, info, batchCodes) ?? (await this.decode(tx, info, batchCodes)));
           }
         }
         return { ...gen, decodedCalls: decoded };
@@ -134,6 +137,28 @@ export class ContractDecoder {
       if (!isFate(tx.abi_version))
         return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
       return this.#inProcess(code, calldata, callInfo);
+    } catch (err) {
+      return { function: null, arguments: null, result: null, decodeError: message(err) };
+    }
+  }
+
+  /**
+   * #decodeKnown is `decode` of a FATE call decoded in-process whose code is at hand (created by the call, remembered
+   * or created in the batch), undefined for every other call (`decode` then looks the code up or asks the compiler).
+   */
+  #decodeKnown(
+    tx: JsonObject,
+    callInfo: JsonObject | undefined,
+    batchCodes: ReadonlyMap<string, string>,
+  ): DecodedCall | undefined {
+    if (this.#opts.compilerUrl || !isFate(tx.abi_version)) return undefined;
+    const code =
+      tx.type === 'ContractCreateTx'
+        ? String(tx.code)
+        : (this.#codeById.get(String(tx.contract_id)) ?? batchCodes.get(String(tx.contract_id)));
+    if (!code) return undefined;
+    try {
+      return this.#inProcess(code, String(tx.call_data), callInfo);
     } catch (err) {
       return { function: null, arguments: null, result: null, decodeError: message(err) };
     }

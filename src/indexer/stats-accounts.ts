@@ -6,7 +6,7 @@
  * PostgreSQL's upsert of these rows. Pure.
  */
 import { KEY_TAGS } from '../chain/id-key.ts';
-import { intervalOf, INTERVALS, type IntervalBy } from '../chain/stats-intervals.ts';
+import { intervalOf, INTERVALS } from '../chain/stats-intervals.ts';
 import type { CountedAccounts } from '../db/queries/v3/stats-derive.ts';
 import type { AccountTxRow, GenerationRows } from './rows.ts';
 import type { IdNumbers } from './tables.ts';
@@ -17,6 +17,14 @@ const DAY_MS = 86_400_000n;
 export interface BatchAppearances {
   readonly rows: readonly (readonly AccountTxRow[])[];
   readonly numbers: IdNumbers;
+}
+
+/** The first appearance of an account in a batch so far: its position and its micro block's day. */
+interface First {
+  height: number;
+  microIndex: number;
+  txIndex: number;
+  day: number;
 }
 
 /**
@@ -33,9 +41,9 @@ export function countedAccounts(gens: readonly GenerationRows[], batch: BatchApp
     for (const m of g.microBlocks) byIndex[m.microIndex] = Number(m.timeMs / DAY_MS);
     days.set(g.keyBlock.height, byIndex);
   }
-  const first = new Map<number, { height: number; microIndex: number; txIndex: number; day: number }>();
-  // the lowest height per interval and account, keyed `${by} ${start} ${account}`
-  const active = new Map<string, { by: IntervalBy; start: number; account: number; height: number }>();
+  const first = new Map<number, First>();
+  // each account's lowest height per day it appears in (an account's days in a batch are few)
+  const perDay = new Map<number, Map<number, number>>();
   for (const rows of batch.rows)
     for (const r of rows) {
       const account = batch.numbers.number(r.account);
@@ -44,28 +52,51 @@ export function countedAccounts(gens: readonly GenerationRows[], batch: BatchApp
       // the stored derivation joins each appearance with its micro block: one without is not seen
       if (day === undefined) continue;
       const f = first.get(account);
-      if (
-        f === undefined ||
+      if (f === undefined) first.set(account, { height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, day });
+      else if (
         r.height < f.height ||
         (r.height === f.height &&
           (r.microIndex < f.microIndex || (r.microIndex === f.microIndex && r.txIndex < f.txIndex)))
-      )
-        first.set(account, { height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, day });
-      for (const by of INTERVALS) {
-        const start = intervalOf(day, by);
-        const key = `${by} ${start} ${account}`;
-        const a = active.get(key);
-        if (a === undefined) active.set(key, { by, start, account, height: r.height });
-        else if (r.height < a.height) a.height = r.height;
+      ) {
+        f.height = r.height;
+        f.microIndex = r.microIndex;
+        f.txIndex = r.txIndex;
+        f.day = day;
+      }
+      let heights = perDay.get(account);
+      if (heights === undefined) perDay.set(account, (heights = new Map()));
+      const lowest = heights.get(day);
+      if (lowest === undefined || r.height < lowest) heights.set(day, r.height);
+    }
+  const firstSeen = { accounts: [] as number[], heights: [] as number[], days: [] as number[] };
+  for (const [account, f] of first) {
+    firstSeen.accounts.push(account);
+    firstSeen.heights.push(f.height);
+    firstSeen.days.push(f.day);
+  }
+  const active = {
+    intervalBy: [] as string[],
+    starts: [] as number[],
+    accounts: [] as number[],
+    heights: [] as number[],
+  };
+  const months = new Map<number, number>();
+  for (const [account, heights] of perDay)
+    for (const by of INTERVALS) {
+      // the account's lowest height per interval of this kind: its days' intervals, merged
+      const lowest = new Map<number, number>();
+      for (const [day, height] of heights) {
+        let start = by === 'month' ? months.get(day) : intervalOf(day, by);
+        if (start === undefined) months.set(day, (start = intervalOf(day, by)));
+        const h = lowest.get(start);
+        if (h === undefined || height < h) lowest.set(start, height);
+      }
+      for (const [start, height] of lowest) {
+        active.intervalBy.push(by);
+        active.starts.push(start);
+        active.accounts.push(account);
+        active.heights.push(height);
       }
     }
-  return {
-    firstSeen: [...first].map(([account, f]) => ({ account, height: f.height, day: f.day })),
-    active: [...active.values()].map((a) => ({
-      intervalBy: a.by,
-      start: a.start,
-      account: a.account,
-      height: a.height,
-    })),
-  };
+  return { firstSeen, active };
 }

@@ -5,12 +5,10 @@
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
 import { txTypeOfCode, txTypeCode } from '../chain/id-key.ts';
-import type { CountedSeries, SeriesCount } from '../db/queries/v3/stats-derive.ts';
+import type { CountedSeries } from '../db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
 
 const DAY_MS = 86_400_000n;
-/** dayOf is the UTC day (since 1970-01-01) of a time in ms as the SQL's `floor(ms / 86400000)::int` has it (bigint division). */
-const dayOf = (ms: bigint): number => Number(ms / DAY_MS);
 
 /** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */
 export interface KeyBlockFigures {
@@ -33,65 +31,84 @@ function seriesOfType(type: string): string {
 }
 
 /**
- * batchSeriesCounts are the series counts of whole generations (ascending, none continuing a stored one): each
- * key block (blocks:key, blocks:all, its difficulty and hashrate, `figures` by height), each micro block
- * (blocks:micro, blocks:all) and each transaction (transactions, transactions:<type>), at the block's UTC day (a
- * transaction's micro block's), summed per height, series and day; sums of zero are left out, as the SQL's HAVING.
+ * DaySums sums counts per UTC day and series. A height's or a batch's rows fall on few days, so a map per day
+ * (number keys, no key strings built per row), and counts are numbers (no bigint allocated per addition).
  */
-export function batchSeriesCounts(
-  gens: readonly GenerationRows[],
-  figures: ReadonlyMap<number, KeyBlockFigures>,
-): SeriesCount[] {
-  const out: SeriesCount[] = [];
-  // one height's sums, keyed by day and series (a height's rows fall on one or two days)
-  const sums = new Map<string, { series: string; day: number; count: bigint }>();
-  const add = (series: string, day: number, count: bigint): void => {
-    const key = `${day}\u0000${series}`;
-    const s = sums.get(key);
-    if (s === undefined) sums.set(key, { series, day, count });
-    else s.count += count;
-  };
-  for (const g of gens) {
-    if (g.continuesAt !== undefined) throw new RangeError(`height ${g.keyBlock.height} continues a stored generation`);
-    const height = g.keyBlock.height;
-    const f = figures.get(height);
-    if (f === undefined) throw new RangeError(`no difficulty for height ${height}`);
-    const keyDay = dayOf(g.keyBlock.timeMs);
-    add('blocks:key', keyDay, 1n);
-    add('blocks:all', keyDay, 1n);
-    add('difficulty', keyDay, f.difficulty);
-    add('hashrate', keyDay, f.hashrate);
-    for (const m of g.microBlocks) {
-      const day = dayOf(m.timeMs);
-      add('blocks:micro', day, 1n);
-      add('blocks:all', day, 1n);
-    }
-    for (const t of g.transactions) {
-      const day = dayOf(t.microTimeMs);
-      add('transactions', day, 1n);
-      add(seriesOfType(t.txType), day, 1n);
-    }
-    for (const s of sums.values()) if (s.count !== 0n) out.push({ height, ...s });
-    sums.clear();
+class DaySums {
+  readonly #days = new Map<number, Map<string, number | bigint>>();
+
+  add(day: number, series: string, count: number | bigint): void {
+    let sums = this.#days.get(day);
+    if (sums === undefined) this.#days.set(day, (sums = new Map()));
+    const s = sums.get(series);
+    // the two kinds never meet: a series' counts are all numbers (blocks, transactions) or all bigints (the figures)
+    sums.set(series, s === undefined ? count : typeof s === 'bigint' ? s + (count as bigint) : s + (count as number));
   }
-  return out;
+
+  /** drain calls `each` for every sum that is not zero (as the SQL's HAVING) and empties the sums. */
+  drain(each: (day: number, series: string, count: number | bigint) => void): void {
+    for (const [day, sums] of this.#days)
+      for (const [series, count] of sums) if (count !== 0 && count !== 0n) each(day, series, count);
+    this.#days.clear();
+  }
 }
 
 /**
- * countedSeries are a batch's series counts (batchSeriesCounts) with their sums per series and UTC day, from which
- * the intervals (day, week, month) are added: tens of rows for the thousands of a batch.
+ * countedSeries are the series counts of whole generations (ascending, none continuing a stored one): each key block
+ * (blocks:key, blocks:all, its difficulty and hashrate, `figures` by height), each micro block (blocks:micro,
+ * blocks:all) and each transaction (transactions, transactions:<type>), at the block's UTC day (a transaction's micro
+ * block's), summed per height, series and day, sums of zero left out as the SQL's HAVING; and the same summed per
+ * series and day over the batch, from which the intervals (day, week, month) are added: tens of rows for thousands.
  */
 export function countedSeries(
   gens: readonly GenerationRows[],
   figures: ReadonlyMap<number, KeyBlockFigures>,
 ): CountedSeries {
-  const rows = batchSeriesCounts(gens, figures);
-  const sums = new Map<string, { series: string; day: number; count: bigint }>();
-  for (const r of rows) {
-    const key = `${r.day}\u0000${r.series}`;
-    const s = sums.get(key);
-    if (s === undefined) sums.set(key, { series: r.series, day: r.day, count: r.count });
-    else s.count += r.count;
+  const rows = {
+    heights: [] as number[],
+    series: [] as string[],
+    days: [] as number[],
+    counts: [] as (number | bigint)[],
+  };
+  const height = new DaySums();
+  const batch = new DaySums();
+  for (const g of gens) {
+    if (g.continuesAt !== undefined) throw new RangeError(`height ${g.keyBlock.height} continues a stored generation`);
+    const h = g.keyBlock.height;
+    const f = figures.get(h);
+    if (f === undefined) throw new RangeError(`no difficulty for height ${h}`);
+    // a day as the SQL's `floor(ms / 86400000)::int` has it (bigint division), once per block time
+    const keyDay = Number(g.keyBlock.timeMs / DAY_MS);
+    height.add(keyDay, 'blocks:key', 1);
+    height.add(keyDay, 'blocks:all', 1);
+    height.add(keyDay, 'difficulty', f.difficulty);
+    height.add(keyDay, 'hashrate', f.hashrate);
+    for (const m of g.microBlocks) {
+      const day = Number(m.timeMs / DAY_MS);
+      height.add(day, 'blocks:micro', 1);
+      height.add(day, 'blocks:all', 1);
+    }
+    let ms: bigint | undefined;
+    let day = 0;
+    for (const t of g.transactions) {
+      // a micro block's transactions share its time
+      if (t.microTimeMs !== ms) day = Number((ms = t.microTimeMs) / DAY_MS);
+      height.add(day, 'transactions', 1);
+      height.add(day, seriesOfType(t.txType), 1);
+    }
+    height.drain((d, series, count) => {
+      rows.heights.push(h);
+      rows.series.push(series);
+      rows.days.push(d);
+      rows.counts.push(count);
+      batch.add(d, series, count);
+    });
   }
-  return { rows, daySums: [...sums.values()] };
+  const daySums = { series: [] as string[], days: [] as number[], counts: [] as (number | bigint)[] };
+  batch.drain((d, series, count) => {
+    daySums.series.push(series);
+    daySums.days.push(d);
+    daySums.counts.push(count);
+  });
+  return { rows, daySums };
 }

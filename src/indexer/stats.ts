@@ -3,7 +3,8 @@
  * its rows and internal transfers are written: difficulty from the header's compact target here, the
  * rest from the stored chain (db/queries/v3/stats-derive.ts), but for what a batch of whole generations decides
  * itself, counted from its rows in memory: its series of blocks, transactions, difficulty and hashrate
- * (stats-series.ts) and its accounts' first appearances and activity (stats-accounts.ts).
+ * (stats-series.ts), its accounts' first appearances and activity (stats-accounts.ts) and its generations' channels
+ * and micro blocks (stats-generations.ts).
  */
 import { toSafeNumber } from '../chain/json.ts';
 import { difficultyOf, hashrateOf } from '../chain/stats-intervals.ts';
@@ -11,6 +12,7 @@ import type { Queryable } from '../db/pool.ts';
 import { deriveStatsRows, type CountedBatch } from '../db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
 import { countedAccounts, type BatchAppearances } from './stats-accounts.ts';
+import { countedGenerations } from './stats-generations.ts';
 import { countedSeries, type KeyBlockFigures } from './stats-series.ts';
 
 type Blocks = readonly { readonly height: number; readonly target: unknown }[];
@@ -36,6 +38,7 @@ export async function deriveStats(
       ? (figures) => ({
           series: countedSeries(gens, figures),
           accounts: appearances && countedAccounts(gens, appearances),
+          generations: countedGenerations(gens),
         })
       : undefined,
   );

@@ -14,7 +14,9 @@ function str(value: Json | undefined): string {
 }
 
 function intText(value: Json | undefined): string {
-  return value === undefined || value === null ? '0' : toBigInt(value).toString();
+  if (value === undefined || value === null) return '0';
+  // a fee is a safe integer: its digits need no bigint
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : toBigInt(value).toString();
 }
 
 /** ttlHeight turns a TTL object into an absolute height: delta counts from `height`. */

@@ -152,9 +152,42 @@ describe('statistics counted in memory against the stored derivation', function 
       [FROM],
     );
     expect(accounts.rows[0]!.n, 'the batch has active accounts to count').to.be.greaterThan(0);
+    const channels = await pool.query<{ opened: number; locked: string; closed: number }>(
+      `SELECT sum(channels_opened)::int AS opened, sum(channels_closed)::int AS closed,
+              sum(abs(locked_in_channels))::text AS locked FROM stats_generations WHERE height >= $1`,
+      [FROM],
+    );
+    expect(channels.rows[0]!.opened, 'the batch opens channels').to.be.greaterThan(0);
+    expect(channels.rows[0]!.closed, 'the batch closes channels').to.be.greaterThan(0);
+    expect(channels.rows[0]!.locked, 'the batch locks amounts in channels').to.not.equal('0');
     // on top of the stored statistics of the heights below (accounts seen before, intervals begun), and as the first
     expect(await bothWays()).to.deep.equal([]);
     expect(await bothWays({ below: 0 })).to.deep.equal([]);
+  });
+
+  it("finds a generation's channel transaction missing on either side alone", async () => {
+    const g = gens.findIndex((x) => x.transactions.some((t) => t.txType === 'ChannelCreateTx'));
+    expect(g, 'a generation of the batch opens a channel').to.be.at.least(0);
+    const create = gens[g]!.transactions.find((t) => t.txType === 'ChannelCreateTx')!;
+    const fewer = gens.map((x, i) =>
+      i === g
+        ? {
+            ...x,
+            transactions: x.transactions.filter((t) => t !== create),
+            channelEvents: x.channelEvents.filter((c) => c.txHash !== create.txHash),
+          }
+        : x,
+    );
+    const onlyStored = await bothWays({ batch: fewer });
+    expect(
+      onlyStored.some((d) => d.startsWith(`stats_generations: stored path only: {"height":${create.height},`)),
+    ).to.equal(true);
+    const onlyMemory = await bothWays({
+      alter: (db) => db.query('DELETE FROM channel_events WHERE tx_hash = $1', [create.txHash]),
+    });
+    expect(
+      onlyMemory.some((d) => d.startsWith(`stats_generations: memory path only: {"height":${create.height},`)),
+    ).to.equal(true);
   });
 
   it('finds a change on either side alone: a transaction the memory lacks, a block the stored rows lack', async () => {

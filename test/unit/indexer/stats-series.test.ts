@@ -1,8 +1,8 @@
 /** @module The series a batch's rows decide, counted in memory (the stored derivation's twin is compared in test/integration/indexer/stats-memory.test.ts). */
 import { expect } from 'chai';
-import type { SeriesCount } from '../../../src/db/queries/v3/stats-derive.ts';
+import type { CountedSeries } from '../../../src/db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from '../../../src/indexer/rows.ts';
-import { batchSeriesCounts, countedSeries } from '../../../src/indexer/stats-series.ts';
+import { countedSeries } from '../../../src/indexer/stats-series.ts';
 
 const DAY = 86_400_000n;
 
@@ -24,10 +24,13 @@ function gen(
 const figures = (...heights: number[]): Map<number, { difficulty: bigint; hashrate: bigint }> =>
   new Map(heights.map((h) => [h, { difficulty: BigInt(1000 + h), hashrate: BigInt(h) }]));
 
-const rows = (counts: readonly SeriesCount[]): string[] =>
-  counts.map((c) => `${c.height} ${c.series} ${c.day} ${c.count}`).sort();
+const rows = (c: CountedSeries['rows']): string[] =>
+  c.heights.map((h, i) => `${h} ${c.series[i]} ${c.days[i]} ${c.counts[i]}`).sort();
+/** batchSeriesCounts are the rows per height alone */
+const batchSeriesCounts = (...args: Parameters<typeof countedSeries>): CountedSeries['rows'] =>
+  countedSeries(...args).rows;
 
-describe('batchSeriesCounts', () => {
+describe('countedSeries', () => {
   it('counts blocks, transactions per type, difficulty and hashrate per height and UTC day', () => {
     const day = 20_454n;
     const counts = batchSeriesCounts(
@@ -89,7 +92,7 @@ describe('batchSeriesCounts', () => {
       figures(1, 2),
     );
     expect(rows(counted)).to.have.length(15);
-    expect(daySums.map((c) => `${c.series} ${c.day} ${c.count}`).sort()).to.deep.equal(
+    expect(daySums.series.map((s, i) => `${s} ${daySums.days[i]} ${daySums.counts[i]}`).sort()).to.deep.equal(
       [
         `blocks:key ${day} 2`,
         `blocks:all ${day} 3`,

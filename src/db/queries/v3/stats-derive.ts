@@ -5,6 +5,7 @@
  */
 import { isAccountSql } from '../account-ids.ts';
 import { txTypeCode } from '../../../chain/id-key.ts';
+import { arrayText } from '../../array-text.ts';
 import type { Queryable } from '../../pool.ts';
 import { txTypeNameSql } from '../transactions.ts';
 
@@ -18,35 +19,60 @@ const DAY = 'floor(%s / 86400000)::int';
 const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
 const day = (ms: string): string => DAY.replace('%s', ms);
 
-/** A row of `stats_series_counts`: what one height adds to a series on one UTC day. */
-export interface SeriesCount {
-  readonly height: number;
-  readonly series: string;
-  readonly day: number;
-  readonly count: bigint;
-}
-
-/** Series counted in memory: the rows per height, and their sums per series and day (the intervals' inputs). */
+/**
+ * Series counted in memory, column by column: the rows of `stats_series_counts` (height, series, UTC day, count: a
+ * number, or a bigint for difficulty and hashrate), and their sums per series and day (the intervals' inputs).
+ */
 export interface CountedSeries {
-  readonly rows: readonly SeriesCount[];
-  readonly daySums: readonly Omit<SeriesCount, 'height'>[];
+  readonly rows: {
+    readonly heights: readonly number[];
+    readonly series: readonly string[];
+    readonly days: readonly number[];
+    readonly counts: readonly (number | bigint)[];
+  };
+  readonly daySums: {
+    readonly series: readonly string[];
+    readonly days: readonly number[];
+    readonly counts: readonly (number | bigint)[];
+  };
 }
 
-/** The accounts' rows counted in memory: first appearances in the batch, and the lowest height per interval. */
+/**
+ * The accounts' rows counted in memory, column by column: first appearances in the batch (account number, height,
+ * day), and each account's lowest height per interval (interval_by, start, account, height).
+ */
 export interface CountedAccounts {
-  readonly firstSeen: readonly { readonly account: number; readonly height: number; readonly day: number }[];
-  readonly active: readonly {
-    readonly intervalBy: string;
-    readonly start: number;
-    readonly account: number;
-    readonly height: number;
-  }[];
+  readonly firstSeen: {
+    readonly accounts: readonly number[];
+    readonly heights: readonly number[];
+    readonly days: readonly number[];
+  };
+  readonly active: {
+    readonly intervalBy: readonly string[];
+    readonly starts: readonly number[];
+    readonly accounts: readonly number[];
+    readonly heights: readonly number[];
+  };
 }
 
 /** What a batch counted in memory: its series, and its accounts' rows when the writer gave its appearances. */
 export interface CountedBatch {
   readonly series: CountedSeries;
   readonly accounts?: CountedAccounts;
+  readonly generations: CountedGenerations;
+}
+
+/**
+ * A batch's generations' figures counted in memory, per height (column by column): channels opened and closed, what
+ * the channel transactions lock (numeric text), the micro blocks' transactions and the last one's time (0 if none).
+ */
+export interface CountedGenerations {
+  readonly heights: readonly number[];
+  readonly channelsOpened: readonly number[];
+  readonly channelsClosed: readonly number[];
+  readonly lockedInChannels: readonly bigint[];
+  readonly microTxs: readonly number[];
+  readonly lastMs: readonly bigint[];
 }
 
 /** What the populator computes itself for each height of a batch (same order in every array). */
@@ -119,6 +145,50 @@ const contributions = (height: string, adds: Partial<Record<Contribution, string
     .join(', ')} FROM ${from}`;
 const when = (condition: string, value = '1'): string => `CASE WHEN ${condition} THEN ${value} END`;
 
+/** The branches of DELTAS a batch of whole generations counts in memory (stats-generations.ts), read from the stored rows. */
+const STORED_GENERATIONS = [
+  contributions(
+    'c.height',
+    { channels_opened: when("c.tx_type = 'ChannelCreateTx'"), channels_closed: when('c.closes') },
+    `channel_events c WHERE ${inRange('c.height')}`,
+  ),
+  // the channel transactions that move what channels lock (every other type adds nothing)
+  contributions(
+    't.height',
+    {
+      // channel_amount: the amount, or the two parties' (final) amounts, the writer read from the tx (0084)
+      locked_in_channels: `CASE t.tx_type
+        WHEN ${code('ChannelCreateTx')} THEN t.channel_amount
+        WHEN ${code('ChannelDepositTx')} THEN t.channel_amount
+        WHEN ${code('ChannelWithdrawTx')} THEN -t.channel_amount
+        WHEN ${code('ChannelCloseMutualTx')} THEN -(t.channel_amount + t.fee)
+        WHEN ${code('ChannelSettleTx')} THEN -t.channel_amount END`,
+    },
+    `transactions t WHERE t.tx_type IN (${['ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx', 'ChannelCloseMutualTx', 'ChannelSettleTx'].map(code).join(', ')}) AND ${inRange('t.height')}`,
+  ),
+  contributions(
+    'm.height',
+    { micro_txs: 'm.tx_count', last_ms: 'm.time_ms' },
+    `micro_blocks m WHERE ${inRange('m.height')}`,
+  ),
+];
+
+/**
+ * The same figures counted in memory (indexer/stats-generations.ts), as arrays $4..$8 with an element per height from
+ * the batch's lowest ($2) up, read by each key block at its own position: joined as a set, or as a branch of the
+ * contributions, the planner expected too few rows and scanned them once per key block (48 ms against 9 ms for 200
+ * heights). Channels opened and closed, what the channel transactions lock, the micro blocks' transactions and the
+ * last one's time (0 for a generation without micro blocks: its tps is 0 either way), typed as the stored sums are.
+ */
+const counted = (param: number, type: string): string => `($${param}::${type}[])[k.height - $2 + 1]`;
+const COUNTED_FIGURES: Partial<Record<Contribution, string>> = {
+  channels_opened: counted(4, 'int'),
+  channels_closed: counted(5, 'int'),
+  locked_in_channels: counted(6, 'numeric'),
+};
+const COUNTED_TPS = `CASE WHEN ${counted(8, 'bigint')} > k.time_ms
+  THEN round(${counted(7, 'int')}::numeric * 100000.0 / (${counted(8, 'bigint')}::numeric - k.time_ms)) / 100 ELSE 0 END`;
+
 /**
  * A generation's DeltaStat from the stored chain. A name is in auction through its auction's end
  * height and active through its expiry height (as /v3/names reads them), so an auction ended at
@@ -130,12 +200,16 @@ const when = (condition: string, value = '1'): string => `CASE WHEN ${condition}
  * height: a probe per height and figure (23 per height) was most of the statement's time, and joining
  * the sources' own per-height sums took longer to plan than to run.
  */
-const DELTAS = `
+const deltas = (inMemory: boolean): string => `
   SELECT k.height, k.time_ms, k.beneficiary,
     ${SUMS.filter((f) => f !== 'micro_txs')
-      .map((f) => `coalesce(f.${f}, 0)${COUNTS.has(f) ? '::int' : ''} AS ${f}`)
+      .map((f) => `coalesce(${(inMemory && COUNTED_FIGURES[f]) || `f.${f}`}, 0)${COUNTS.has(f) ? '::int' : ''} AS ${f}`)
       .join(', ')},
-    CASE WHEN f.last_ms > k.time_ms THEN round(f.micro_txs * 100000.0 / (f.last_ms - k.time_ms)) / 100 ELSE 0 END AS tps
+    ${
+      inMemory
+        ? COUNTED_TPS
+        : 'CASE WHEN f.last_ms > k.time_ms THEN round(f.micro_txs * 100000.0 / (f.last_ms - k.time_ms)) / 100 ELSE 0 END'
+    } AS tps
   FROM key_blocks k
   LEFT JOIN (
     SELECT height, ${SUMS.map((f) => `sum(${f}) AS ${f}`).join(', ')}, max(last_ms) AS last_ms
@@ -184,25 +258,7 @@ const DELTAS = `
           `oracle_events e WHERE ${inRange('e.expires_at')} AND e.height < e.expires_at
              AND NOT ${LATER_ORACLE_EVENT_BEFORE('e.expires_at')}`,
         ),
-        contributions(
-          'c.height',
-          { channels_opened: when("c.tx_type = 'ChannelCreateTx'"), channels_closed: when('c.closes') },
-          `channel_events c WHERE ${inRange('c.height')}`,
-        ),
-        // the channel transactions that move what channels lock (every other type adds nothing)
-        contributions(
-          't.height',
-          {
-            // channel_amount: the amount, or the two parties' (final) amounts, the writer read from the tx (0084)
-            locked_in_channels: `CASE t.tx_type
-              WHEN ${code('ChannelCreateTx')} THEN t.channel_amount
-              WHEN ${code('ChannelDepositTx')} THEN t.channel_amount
-              WHEN ${code('ChannelWithdrawTx')} THEN -t.channel_amount
-              WHEN ${code('ChannelCloseMutualTx')} THEN -(t.channel_amount + t.fee)
-              WHEN ${code('ChannelSettleTx')} THEN -t.channel_amount END`,
-          },
-          `transactions t WHERE t.tx_type IN (${['ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx', 'ChannelCloseMutualTx', 'ChannelSettleTx'].map(code).join(', ')}) AND ${inRange('t.height')}`,
-        ),
+        ...(inMemory ? [] : STORED_GENERATIONS),
         contributions('c.height', { contracts_created: '1' }, `contracts c WHERE ${inRange('c.height')}`),
         // what the key block paid (the writer stores the internal transfers first)
         contributions(
@@ -215,11 +271,6 @@ const DELTAS = `
           `internal_transfers i WHERE ${inRange('i.height')}`,
         ),
         contributions('a.height', { accounts: '1' }, `stats_accounts a WHERE ${inRange('a.height')}`),
-        contributions(
-          'm.height',
-          { micro_txs: 'm.tx_count', last_ms: 'm.time_ms' },
-          `micro_blocks m WHERE ${inRange('m.height')}`,
-        ),
       ].join('\n      UNION ALL ')}) x
      GROUP BY height
   ) f USING (height)
@@ -267,6 +318,23 @@ const DERIVED_SERIES = `
         FROM stats_generations g
        CROSS JOIN LATERAL unnest(ARRAY['names', 'contracts'], ARRAY[g.names_activated, g.contracts_created]::numeric[]) s(series, count)
        WHERE ${inBatch('g.height')}`;
+
+/**
+ * generationsSql inserts the batch's generations with the running totals from the highest height below the batch
+ * (the batch's own when nothing is stored above it, as while following the chain; `totals` then carries them up
+ * after a -H reload); `inMemory`: with the figures counted in memory.
+ */
+const generationsSql = (
+  inMemory: boolean,
+): string => `WITH b AS (SELECT * FROM stats_generations WHERE height < $2 ORDER BY height DESC LIMIT 1)
+    INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
+    SELECT ${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w`).join(', ')}
+      FROM (SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended AS names_activated,
+                   names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
+                   channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
+                   locked_in_auctions, locked_in_channels, accounts, tps, minted
+              FROM (${deltas(inMemory)}) d) g
+    WINDOW w AS (ORDER BY g.height)`;
 
 /**
  * Every statement of a batch's derivation, in order (each takes its own parameters). A row's several series (or
@@ -350,17 +418,9 @@ const STATEMENTS = {
       SELECT * FROM unnest($4::int[], $5::text[], $6::int[], $7::numeric[]) UNION ALL SELECT * FROM derived)
     SELECT stats_intervals_add($8::text[] || array_agg(series), $9::int[] || array_agg(day), $10::numeric[] || array_agg(count))
       FROM derived`,
-  // with the running totals from the highest height below the batch (the batch's own when nothing is stored above
-  // it, as while following the chain; `totals` then carries them up after a -H reload)
-  generations: `WITH b AS (SELECT * FROM stats_generations WHERE height < $2 ORDER BY height DESC LIMIT 1)
-    INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
-    SELECT ${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w`).join(', ')}
-      FROM (SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended AS names_activated,
-                   names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
-                   channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
-                   locked_in_auctions, locked_in_channels, accounts, tps, minted
-              FROM (${DELTAS}) d) g
-    WINDOW w AS (ORDER BY g.height)`,
+  generations: generationsSql(false),
+  // the same with the figures a batch of whole generations counted in memory ($4..$8, COUNTED_FIGURES)
+  generationsCounted: generationsSql(true),
   // totals are running sums from the highest height below the batch: every stored height from the
   // batch's lowest up (after a -H reload or a backfill below stored statistics)
   totals: `UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')}
@@ -371,6 +431,13 @@ const STATEMENTS = {
             WINDOW w AS (ORDER BY s.height)) r
      WHERE g.height = r.height`,
 };
+
+/** byPosition puts each height's value at its position from `lowest` (0 between heights: no key block reads it). */
+function byPosition<T extends number | bigint>(heights: readonly number[], values: readonly T[], lowest: number): T[] {
+  const out = new Array<T>(heights.at(-1)! - lowest + 1).fill(0 as T);
+  for (let i = 0; i < heights.length; i++) out[heights[i]! - lowest] = values[i]!;
+  return out;
+}
 
 /** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself (0100). */
 const INTERVALS_ADDED = 'mdw.series_intervals';
@@ -393,16 +460,26 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   if (accounts === undefined) await db.query(STATEMENTS.accounts, batch);
   else
     await db.query(STATEMENTS.accountsCounted, [
-      accounts.firstSeen.map((a) => a.account),
-      accounts.firstSeen.map((a) => a.height),
-      accounts.firstSeen.map((a) => a.day),
-      accounts.active.map((a) => a.intervalBy),
-      accounts.active.map((a) => a.start),
-      accounts.active.map((a) => a.account),
-      accounts.active.map((a) => a.height),
+      arrayText(accounts.firstSeen.accounts),
+      arrayText(accounts.firstSeen.heights),
+      arrayText(accounts.firstSeen.days),
+      arrayText(accounts.active.intervalBy),
+      arrayText(accounts.active.starts),
+      arrayText(accounts.active.accounts),
+      arrayText(accounts.active.heights),
     ]);
   await db.query(STATEMENTS.minerRewards, batch);
-  await db.query(STATEMENTS.generations, batch);
+  const generations = counted?.generations;
+  if (generations === undefined) await db.query(STATEMENTS.generations, batch);
+  else
+    await db.query(STATEMENTS.generationsCounted, [
+      ...batch,
+      ...[generations.channelsOpened, generations.channelsClosed, generations.lockedInChannels].map((column) =>
+        arrayText(byPosition<number | bigint>(generations.heights, column, f.heights[0]!)),
+      ),
+      arrayText(byPosition(generations.heights, generations.microTxs, f.heights[0]!)),
+      arrayText(byPosition(generations.heights, generations.lastMs, f.heights[0]!)),
+    ]);
   if (replacing)
     await db.query(
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
@@ -414,13 +491,13 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', 'added', true)`);
     await db.query(STATEMENTS.seriesCounted, [
       ...batch,
-      counts.map((c) => c.height),
-      counts.map((c) => c.series),
-      counts.map((c) => c.day),
-      counts.map((c) => String(c.count)),
-      daySums.map((c) => c.series),
-      daySums.map((c) => c.day),
-      daySums.map((c) => String(c.count)),
+      arrayText(counts.heights),
+      arrayText(counts.series),
+      arrayText(counts.days),
+      arrayText(counts.counts),
+      arrayText(daySums.series),
+      arrayText(daySums.days),
+      arrayText(daySums.counts),
     ]);
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', '', true)`);
   }
