@@ -5,21 +5,12 @@
  * chains of round trips (generation, then its micro blocks' transactions, then their call infos) leave most
  * slots idle if the next batch's heights start only when the batch is whole. FetchAhead is one stream of heights
  * in chain order: it keeps starting heights (one per request slot of the node set) as long as what is fetched
- * and not yet handed out stays within a few batches' transactions (WINDOW_BATCHES), and each batch is cut from its
- * front. So the next batch's requests take the slots the current one frees, and no height is asked twice.
+ * and not yet handed out stays within a batch's transactions, and each batch is cut from its front. So the next
+ * batch's requests take the slots the current one frees, and no height is asked twice.
  */
 import type { NodeClient } from '../node/client.ts';
 import { fetchGeneration, type FetchOptions } from './fetch.ts';
 import type { FetchedGeneration } from './rows.ts';
-
-/**
- * WINDOW_BATCHES: how many batches' transactions the stream holds fetched and not handed out. One was not enough
- * against a node answering in 5 ms: a batch's write (its PostgreSQL statements) then outlasts the node's fetch of
- * the window, and the slots idle until the write ends; with three the populator's thread, not the window, is the
- * bound ((c) ÷ (n) 0.69–0.77 against 0.35–0.66 in alternating runs, peak RSS +5 to +40 MiB; docs/benchmarks.md,
- * issue 15 session 9). The fetched JSON is the smaller part of a batch's memory.
- */
-const WINDOW_BATCHES = 3;
 
 /** A height of the stream: started (its generation in flight or fetched), not yet handed out. */
 interface Entry {
@@ -88,7 +79,7 @@ export class FetchAhead {
     this.#next = this.#window.length;
     this.#limit = heights.length;
     this.#concurrency = concurrency;
-    this.#budget = maxTransactions * WINDOW_BATCHES;
+    this.#budget = maxTransactions;
     this.#opts = opts;
     const gens: FetchedGeneration[] = [];
     let transactions = 0;
@@ -137,7 +128,7 @@ export class FetchAhead {
   /**
    * pump starts heights while the stream may: at most one per slot of the node set (`concurrency` until a
    * generation arrived), and while the transactions fetched and not handed out, with those in flight at the
-   * average so far, stay below the window's (WINDOW_BATCHES batches'). An empty window always gets its next height.
+   * average so far, stay below a batch's. An empty window always gets its next height.
    */
   #pump(): void {
     while (!this.#failed && this.#next < this.#limit) {
