@@ -7,13 +7,13 @@
  * same 32 bytes) apart. A transaction type is stored as the node's object tag of its type (SpendTx
  * 12, …, ChannelForceProgressTx 521), which fits a smallint.
  */
-import { decode, encode, type Prefix } from './encoding.ts';
+import { encode, type Prefix } from './encoding.ts';
+import { idBytes } from './id-cache.ts';
 import { ID_TAGS, schemaFor, TX_SCHEMAS } from './tx-schema.ts';
 
 /** The tag of each id kind in its key (the node's id tags, plus oq). */
 export const KEY_TAGS: Readonly<Record<string, number>> = { ...ID_TAGS, oq: 7 };
 const PREFIX_OF_TAG = new Map<number, Prefix>(Object.entries(KEY_TAGS).map(([p, t]) => [t, p as Prefix]));
-const KEY_PREFIXES = Object.keys(KEY_TAGS) as Prefix[];
 
 /** The key that no stored id has: what an id that does not decode is looked up as (it matches nothing). */
 const NO_KEY = Buffer.alloc(0);
@@ -21,12 +21,14 @@ const NO_KEY = Buffer.alloc(0);
 /**
  * idKey is the stored key of an id as a request names it: its tag and payload, or an empty key
  * (which matches no row) when the text is not a well-formed id of a stored kind, so a malformed or
- * mistyped id finds nothing, as it did when ids were stored as text.
+ * mistyped id finds nothing, as it did when ids were stored as text. The payload comes from the id cache:
+ * the writer keys the ids the transform has just decoded (a decoding is mostly its checksum).
  */
 export function idKey(id: string): Buffer {
+  const prefix = id.slice(0, 2);
+  if (id[2] !== '_' || !Object.hasOwn(KEY_TAGS, prefix)) return NO_KEY;
   try {
-    const { prefix, bytes } = decode(id, KEY_PREFIXES);
-    return Buffer.concat([Uint8Array.of(KEY_TAGS[prefix]!), bytes]);
+    return Buffer.concat([Uint8Array.of(KEY_TAGS[prefix]!), idBytes(id)]);
   } catch {
     return NO_KEY;
   }

@@ -3,8 +3,7 @@
  * 32 bytes, src/chain/id-key.ts) once, and a 4-byte number stands for it in the big tables. A number is
  * 8 × n + the key's tag, so the kind of id a number stands for is `num & 7`.
  */
-import { idBytes } from '../../chain/id-cache.ts';
-import { KEY_TAGS } from '../../chain/id-key.ts';
+import { KEY_TAGS, idKey } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 
 /** ID_NUMBER_COLUMNS: the column of each table that holds ids' numbers. */
@@ -37,22 +36,11 @@ const NUMBER_IDS = `WITH k AS (SELECT DISTINCT decode(h, 'hex') AS key FROM unne
 
 const MAX_CACHED = 200_000;
 
-/**
- * storedKeyHex is the key of an id the chain produced (id-key.ts `idKey`), as hex; throws on an id of no stored kind.
- * The payload comes from the id cache: the transform has decoded nearly every id a batch names (its checksum is
- * most of a decoding).
- */
+/** storedKeyHex is the key of an id the chain produced, as hex; throws on an id of no stored kind. */
 function storedKeyHex(id: string): string {
-  const prefix = id.slice(0, 2);
-  const tag = id[2] === '_' && Object.hasOwn(KEY_TAGS, prefix) ? KEY_TAGS[prefix]! : undefined;
-  let bytes: Uint8Array | undefined;
-  try {
-    if (tag !== undefined) bytes = idBytes(id);
-  } catch {
-    // not a well-formed id: no key
-  }
-  if (bytes === undefined) throw new TypeError(`not an id of a stored kind: ${id.slice(0, 60)}`);
-  return tag!.toString(16).padStart(2, '0') + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+  const key = idKey(id);
+  if (key.length === 0) throw new TypeError(`not an id of a stored kind: ${id.slice(0, 60)}`);
+  return key.toString('hex');
 }
 
 /**
