@@ -6,12 +6,10 @@
  * PostgreSQL's upsert of these rows. Pure.
  */
 import { KEY_TAGS } from '../chain/id-key.ts';
-import { intervalOf, INTERVALS } from '../chain/stats-intervals.ts';
+import { intervalOf, INTERVALS, utcDay } from '../chain/stats-intervals.ts';
 import type { CountedAccounts } from '../db/queries/v3/stats-derive.ts';
 import type { AccountTxRow, GenerationRows } from './rows.ts';
 import type { IdNumbers } from './tables.ts';
-
-const DAY_MS = 86_400_000n;
 
 /** A batch's account appearances as the writer stores them: its rows, and the ids' numbers (migration 0095). */
 export interface BatchAppearances {
@@ -38,7 +36,7 @@ export function countedAccounts(gens: readonly GenerationRows[], batch: BatchApp
   for (const g of gens) {
     if (g.continuesAt !== undefined) throw new RangeError(`height ${g.keyBlock.height} continues a stored generation`);
     const byIndex: number[] = [];
-    for (const m of g.microBlocks) byIndex[m.microIndex] = Number(m.timeMs / DAY_MS);
+    for (const m of g.microBlocks) byIndex[m.microIndex] = utcDay(Number(m.timeMs));
     days.set(g.keyBlock.height, byIndex);
   }
   const first = new Map<number, First>();

@@ -5,10 +5,9 @@
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
 import { txTypeOfCode, txTypeCode } from '../chain/id-key.ts';
+import { utcDay } from '../chain/stats-intervals.ts';
 import type { CountedSeries } from '../db/queries/v3/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
-
-const DAY_MS = 86_400_000n;
 
 /** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */
 export interface KeyBlockFigures {
@@ -77,14 +76,14 @@ export function countedSeries(
     const h = g.keyBlock.height;
     const f = figures.get(h);
     if (f === undefined) throw new RangeError(`no difficulty for height ${h}`);
-    // a day as the SQL's `floor(ms / 86400000)::int` has it (bigint division), once per block time
-    const keyDay = Number(g.keyBlock.timeMs / DAY_MS);
+    // a day as the SQL's `floor(ms / 86400000)::int` has it (times are far below 2^53: Number is exact)
+    const keyDay = utcDay(Number(g.keyBlock.timeMs));
     height.add(keyDay, 'blocks:key', 1);
     height.add(keyDay, 'blocks:all', 1);
     height.add(keyDay, 'difficulty', f.difficulty);
     height.add(keyDay, 'hashrate', f.hashrate);
     for (const m of g.microBlocks) {
-      const day = Number(m.timeMs / DAY_MS);
+      const day = utcDay(Number(m.timeMs));
       height.add(day, 'blocks:micro', 1);
       height.add(day, 'blocks:all', 1);
     }
@@ -92,7 +91,7 @@ export function countedSeries(
     let day = 0;
     for (const t of g.transactions) {
       // a micro block's transactions share its time
-      if (t.microTimeMs !== ms) day = Number((ms = t.microTimeMs) / DAY_MS);
+      if (t.microTimeMs !== ms) day = utcDay(Number((ms = t.microTimeMs)));
       height.add(day, 'transactions', 1);
       height.add(day, seriesOfType(t.txType), 1);
     }
