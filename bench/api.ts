@@ -28,7 +28,6 @@
  * and backends; the populator has stopped), which other jobs on the machine disturb far less than
  * rates.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
@@ -53,6 +52,7 @@ import {
   type Result,
 } from './http.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const ACCOUNT_TXS = Number(process.env.BENCH_ACCOUNT_TXS ?? 100_000);
@@ -330,8 +330,7 @@ async function main(): Promise<void> {
     },
   };
   console.log(JSON.stringify(summary.ratios));
-  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('results/api.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+  writeResult('api', summary);
   await Promise.all([api.stop(), memoryApi.stop(), baseline.stop(), devnode.stop()]);
   await pool.end();
   await db.drop();

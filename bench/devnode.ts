@@ -11,12 +11,12 @@
  */
 import { createServer } from 'node:http';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import pino from 'pino';
 import { startDevnode } from '../src/devnode/index.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_DEVNODE_GENERATIONS ?? 20_000);
 const CLIENTS = Number(process.env.BENCH_DEVNODE_CLIENTS ?? 4);
@@ -146,5 +146,4 @@ const result = {
     averageBodyBytes: averageBody,
   },
 };
-mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('results/devnode.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+writeResult('devnode', result);

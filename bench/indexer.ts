@@ -18,7 +18,7 @@
  *                            BENCH_INDEXER_ONLY_INSTRUCTIONS=1 runs the instruction counts alone)
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,6 +40,7 @@ import { startDevnodeProcess, type Child } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_INDEXER_GENERATIONS ?? 20_000);
 /** Node flags of the populator's process, in (c) and in the instruction counts */
@@ -332,8 +333,7 @@ async function main(): Promise<void> {
     database: size,
     instructions,
   };
-  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('results/indexer.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+  writeResult('indexer', summary);
   await devnode.stop();
   await db.drop();
   await stopTestServer();
@@ -349,11 +349,7 @@ async function onlyInstructions(): Promise<void> {
   const db = await createTestDatabase();
   try {
     const instructions = await instructionCounts(db.url);
-    mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-    writeFileSync(
-      new URL('results/indexer-instructions.json', import.meta.url),
-      `${JSON.stringify({ benchmark: 'indexer', date: new Date().toISOString(), instructions }, null, 2)}\n`,
-    );
+    writeResult('indexer-instructions', { benchmark: 'indexer', date: new Date().toISOString(), instructions });
   } finally {
     await db.drop();
     await stopTestServer();

@@ -9,12 +9,12 @@
  *   (BENCH_AB_GENERATIONS=5000, BENCH_AB_ROUNDS=3; A is the older code, B this checkout)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { startDevnodeProcess } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const OLD = process.env.BENCH_AB_OLD;
 const GENERATIONS = Number(process.env.BENCH_AB_GENERATIONS ?? 5000);
@@ -93,11 +93,14 @@ async function main(): Promise<void> {
   }
   const sorted = pairs.map((p) => p.ratio).sort((x, y) => x - y);
   console.log(`B ÷ A, tx/s, median of ${pairs.length} pairs: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}`);
-  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(
-    new URL('results/populator-ab.json', import.meta.url),
-    `${JSON.stringify({ benchmark: 'populator-ab', date: new Date().toISOString(), old: OLD, generations: GENERATIONS, load, pairs }, null, 2)}\n`,
-  );
+  writeResult('populator-ab', {
+    benchmark: 'populator-ab',
+    date: new Date().toISOString(),
+    old: OLD,
+    generations: GENERATIONS,
+    load,
+    pairs,
+  });
 }
 
 await main();

@@ -21,6 +21,7 @@ import { freePort } from '../src/cli/free-port.ts';
 import { bareCopyApplication, bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
 import { startDevnodeProcess } from './http.lib.ts';
 import { valgrindAvailable } from './instructions.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_PG_INSTRUCTIONS_GENERATIONS ?? 2000);
 const POPULATOR_APPLICATION = 'mdw-populator';
@@ -166,24 +167,16 @@ async function main(): Promise<void> {
       `(${k(batched)}), all at once ${m(whole)} (${k(whole)}); (c) ÷ bare COPY in batches ` +
       `${(populator / batched).toFixed(2)} (target ≤ 1.3; ÷ all at once ${(populator / whole).toFixed(2)})`,
   );
-  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(
-    new URL('results/postgres-instructions.json', import.meta.url),
-    `${JSON.stringify(
-      {
-        benchmark: 'postgres-instructions',
-        date: new Date().toISOString(),
-        command: 'node bench/postgres-instructions.ts',
-        generations: GENERATIONS + 1,
-        transactions: txs,
-        batches: batches.length,
-        instructions: { populator, bareCopyBatched: batched, bareCopyWhole: whole, ...Object.fromEntries(counts) },
-        ratios: { overBatched: populator / batched, overWhole: populator / whole },
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  writeResult('postgres-instructions', {
+    benchmark: 'postgres-instructions',
+    date: new Date().toISOString(),
+    command: 'node bench/postgres-instructions.ts',
+    generations: GENERATIONS + 1,
+    transactions: txs,
+    batches: batches.length,
+    instructions: { populator, bareCopyBatched: batched, bareCopyWhole: whole, ...Object.fromEntries(counts) },
+    ratios: { overBatched: populator / batched, overWhole: populator / whole },
+  });
 }
 
 await main();

@@ -8,9 +8,9 @@
  *
  *   node bench/stats-counting.ts   (BENCH_GENERATIONS=1000, BENCH_STATS_PASSES=4; needs valgrind; about a minute)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { startDevnodeProcess } from './http.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const generations = Number(process.env.BENCH_GENERATIONS ?? 1000);
 const passes = Number(process.env.BENCH_STATS_PASSES ?? 4);
@@ -36,23 +36,15 @@ else {
     const one = await run(1);
     const more = await run(1 + passes);
     const perPass = perUnit(one, more);
-    mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-    writeFileSync(
-      new URL('results/stats-counting.json', import.meta.url),
-      `${JSON.stringify(
-        {
-          benchmark: 'stats-counting',
-          date: new Date().toISOString(),
-          command: 'node bench/stats-counting.ts',
-          generations: generations + 1,
-          transactions: one.txs,
-          rowsPerPass: one.rows,
-          instructions: { perPass, perTransaction: perPass / one.txs },
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    writeResult('stats-counting', {
+      benchmark: 'stats-counting',
+      date: new Date().toISOString(),
+      command: 'node bench/stats-counting.ts',
+      generations: generations + 1,
+      transactions: one.txs,
+      rowsPerPass: one.rows,
+      instructions: { perPass, perTransaction: perPass / one.txs },
+    });
     console.log(
       `stats counted in memory (valgrind, ${generations + 1} generations, ${one.txs} txs, ${one.rows} rows a pass): ` +
         `${(perPass / 1e6).toFixed(1)} M instructions a pass, ${(perPass / one.txs / 1000).toFixed(2)}k per tx`,

@@ -17,7 +17,6 @@
  *                         adds Node flags to the populator's process)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
@@ -33,6 +32,7 @@ import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
 import { machineBusySeconds, postgresCpuReader, processCpuSeconds, runQueueSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
 const SLOTS = Number(process.env.BENCH_SYNC_SLOTS ?? 32);
@@ -574,24 +574,16 @@ async function main(): Promise<void> {
   );
   const after = loadavg();
   console.log(`machine load after (1/5/15 min): ${after.map((l) => l.toFixed(1)).join(' ')}`);
-  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(
-    new URL('results/sync.json', import.meta.url),
-    `${JSON.stringify(
-      {
-        benchmark: 'sync',
-        date: new Date().toISOString(),
-        command: 'make bench ONLY=sync',
-        generations: GENERATIONS + 1,
-        slots: SLOTS,
-        load: { before: load.before, after },
-        mainnet: MAINNET,
-        runs,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  writeResult('sync', {
+    benchmark: 'sync',
+    date: new Date().toISOString(),
+    command: 'make bench ONLY=sync',
+    generations: GENERATIONS + 1,
+    slots: SLOTS,
+    load: { before: load.before, after },
+    mainnet: MAINNET,
+    runs,
+  });
 }
 
 type Run = {

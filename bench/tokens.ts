@@ -23,7 +23,6 @@
  * round; BENCH_TOKENS_PARTS (`populator,api`) which parts run. Writes bench/results/tokens.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { encode } from '../src/chain/encoding.ts';
 import { createPool, quoteIdent, withTransaction, type Pool } from '../src/db/pool.ts';
@@ -46,6 +45,7 @@ import {
   type Result,
 } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_TOKENS_GENERATIONS ?? 10_000);
 const SHARE = Number(process.env.BENCH_TOKENS_SHARE ?? 0.4);
@@ -168,8 +168,7 @@ async function main(): Promise<void> {
       note: 'test PostgreSQL (embedded, fsync off); machine shared while measuring: compare ratios, not absolutes',
     },
   };
-  mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('results/tokens.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+  writeResult('tokens', summary);
   await pool.end();
   await Promise.all([plain?.devnode.stop(), tokens.devnode.stop()]);
   await db.drop();
