@@ -449,7 +449,6 @@ const INTERVALS_ADDED = 'mdw.series_intervals';
 export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Promise<void> {
   if (f.heights.length === 0) return;
   const batch = [[...f.heights], f.heights[0]!, f.heights.at(-1)!];
-  const text = (values: readonly bigint[]): string[] => values.map(String);
   // a batch above every derived height (the usual case while following) has nothing to replace, and its totals
   // are complete as inserted (an UPDATE of them wrote each wide row a second time)
   const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM stats_generations');
@@ -485,7 +484,8 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
       [f.heights[0]],
     );
-  if (counted === undefined) await db.query(STATEMENTS.series, [...batch, text(f.difficulties), text(f.hashrates)]);
+  if (counted === undefined)
+    await db.query(STATEMENTS.series, [...batch, arrayText(f.difficulties), arrayText(f.hashrates)]);
   else {
     const { rows: counts, daySums } = counted.series;
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', 'added', true)`);
