@@ -8,7 +8,8 @@
  * answer late, the fastest too, while the client's own stalls (a synchronous stretch of decoding, a loaded machine)
  * make late only the answers that arrive during them; read as queueing they shrank the limit below the node's slots
  * and left those idle. The baseline is the lowest lower quartile of a window seen (not one answer: a single small,
- * fast answer would make every later window look queued). Pure apart from the clock the caller passes.
+ * fast answer would make every later window look queued), until shrinking the limit brings no relief: then the
+ * node itself got slower, and its answers now are the baseline. Pure apart from the clock the caller passes.
  */
 
 export interface AdaptiveLimitOptions {
@@ -25,6 +26,15 @@ export interface AdaptiveLimitOptions {
  * loop (or a shared machine) stretches round trips too; only a clearly longer one means the node queues.
  */
 const TOLERANCE = 1.25;
+
+/**
+ * STALE_AFTER, NO_RELIEF: when windows in a row have shrunk the limit to STALE_AFTER of what it was at their latest
+ * fastest answer and the fastest answer is still at least NO_RELIEF of that, the lateness was not our requests queueing (ours would
+ * have shrunk with them) but the node answering slower than the baseline seen: the baseline moves up to it. Without
+ * this a baseline seen once, in a quiet moment, would hold the limit far below the node's slots for good.
+ */
+const STALE_AFTER = 0.6;
+const NO_RELIEF = 0.9;
 
 /** lowerQuartile is the round trip a quarter of `values` are at or below (values not empty). Pure. */
 export function lowerQuartile(values: readonly number[]): number {
@@ -45,6 +55,8 @@ export class AdaptiveLimit {
   #inFlight = 0;
   /** until the first window that shows queueing the limit grows by half per window (a fresh start is quick) */
   #slowStart = true;
+  /** while windows in a row shrink the limit: the latest of them with the latest fastest answer, and its limit */
+  #shrinking: { readonly limit: number; readonly fastestMs: number } | undefined;
 
   constructor(opts: AdaptiveLimitOptions = {}) {
     this.#min = opts.min ?? 2;
@@ -88,12 +100,26 @@ export class AdaptiveLimit {
 
   #adjust(): void {
     const fastest = Math.min(...this.#window);
+    const quartile = lowerQuartile(this.#window);
     // a window the limit did not bound (the client asked less) says nothing about the node's capacity
     const bound = this.#windowPeak >= this.limit;
-    this.#baselineMs = Math.min(this.#baselineMs, lowerQuartile(this.#window));
+    this.#baselineMs = Math.min(this.#baselineMs, quartile);
     this.#window = [];
     this.#windowPeak = this.#inFlight;
     const gradient = Math.min(1, Math.max(0.5, (TOLERANCE * this.#baselineMs) / fastest));
+    if (gradient >= 1) this.#shrinking = undefined;
+    else {
+      // measured from the latest answers of the run: those of its first windows were sent before the queue grew
+      if (fastest >= (this.#shrinking?.fastestMs ?? 0)) this.#shrinking = { limit: this.#limit, fastestMs: fastest };
+      const from = this.#shrinking!;
+      if (this.#limit <= STALE_AFTER * from.limit && fastest >= NO_RELIEF * from.fastestMs) {
+        // fewer requests, and the answers no sooner: they are not queued behind ours, the node itself got slower
+        // (other clients, its own load, a jittery network): its answers now are the baseline
+        this.#baselineMs = quartile;
+        this.#shrinking = undefined;
+        return;
+      }
+    }
     if (!bound && gradient >= 1) return;
     if (this.#slowStart && gradient >= 1) {
       this.#limit = Math.min(this.#max, this.#limit * 1.5);

@@ -99,6 +99,19 @@ describe('AdaptiveLimit', () => {
     }
   });
 
+  it('keeps the slots full when the node gets slower for reasons other than our requests', () => {
+    // a baseline seen in a quiet moment (here: a 5 ms node) read every later answer of a node that got slower (12
+    // ms: other clients, its own load, a devnode whose timers ran early) as queued, and the limit fell to about 10
+    // of 32 slots for good: 0.35 of the node's ideal
+    const limit = new AdaptiveLimit({ initial: 4 });
+    simulate(limit, 32, 5, 5);
+    const run = simulate(limit, 32, 12, 20);
+    const settled = run.limits.slice(-run.limits.length / 2);
+    expect(Math.min(...settled)).to.be.at.least(32);
+    expect(run.ofIdeal).to.be.at.least(0.95);
+    expect(limit.baselineMs).to.be.at.least(9);
+  });
+
   it('takes its baseline from a quarter of a window, so that one fast answer does not make every later one look queued', () => {
     const limit = new AdaptiveLimit({ initial: 8 });
     limit.started();
