@@ -1,15 +1,16 @@
 /**
  * @module How many requests to keep in flight at one node: as many as it serves at once, found from what the
  * client sees. A node with M slots and latency N answers M requests per N; asking more only makes them queue,
- * and queueing shows as a longer round trip. Every window of about one round of answers the limit is scaled by
- * 1.25 × baseline ÷ the window's fastest round trip (the gradient, capped at 1) plus a small headroom, damped: it
- * grows while round trips stay near the baseline and settles somewhat above the node's slot count, so the node's
- * slots never wait for us. The fastest answer of a window, not its average: requests queued at the node make every
- * answer late, the fastest too, while the client's own stalls (a synchronous stretch of decoding, a loaded machine)
- * make late only the answers that arrive during them; read as queueing they shrank the limit below the node's slots
- * and left those idle. The baseline is the lowest lower quartile of a window seen (not one answer: a single small,
- * fast answer would make every later window look queued), until shrinking the limit brings no relief: then the
- * node itself got slower, and its answers now are the baseline. Pure apart from the clock the caller passes.
+ * and queueing shows as a longer round trip. Every window of a round of answers and WINDOW_MS at least, the limit
+ * is scaled by 1.25 × baseline ÷ the window's fastest round trip (the gradient, capped at 1) plus a small headroom,
+ * damped: it grows while round trips stay near the baseline and settles somewhat above the node's slot count, so
+ * the node's slots never wait for us. The fastest answer of a window, not its average: requests queued at the node
+ * make every answer late, the fastest too, while the client's own stalls (a synchronous stretch of decoding, a
+ * loaded machine) make late only the answers that arrive during them; read as queueing they shrank the limit below
+ * the node's slots and left those idle. The baseline is the lowest lower quartile of a window seen (not one answer:
+ * a single small, fast answer would make every later window look queued), until shrinking the limit brings no
+ * relief: then the node itself got slower, and its answers now are the baseline. Pure apart from the clock the
+ * caller passes.
  */
 
 export interface AdaptiveLimitOptions {
@@ -28,10 +29,18 @@ export interface AdaptiveLimitOptions {
 const TOLERANCE = 1.25;
 
 /**
- * STALE_AFTER, NO_RELIEF: when windows in a row have shrunk the limit to STALE_AFTER of what it was at their latest
- * fastest answer and the fastest answer is still at least NO_RELIEF of that, the lateness was not our requests queueing (ours would
- * have shrunk with them) but the node answering slower than the baseline seen: the baseline moves up to it. Without
- * this a baseline seen once, in a quiet moment, would hold the limit far below the node's slots for good.
+ * WINDOW_MS: a window spans at least this long as well as a round of answers. Against a node that answers in a few
+ * milliseconds a round is shorter than the client's own busy stretches (a batch's decoding, a collection), and a
+ * round inside one has only late answers, its fastest too: read as queueing, such rounds held the limit at 10–16
+ * of a 5 ms node's 32 slots.
+ */
+const WINDOW_MS = 100;
+
+/**
+ * STALE_AFTER, NO_RELIEF: when windows in a row have shrunk the limit to STALE_AFTER of what it was and their fastest
+ * answer stayed within NO_RELIEF of what it was then, the lateness was not our requests queueing (ours would have
+ * shrunk with them) but the node answering slower than the baseline seen: the baseline moves up to it. Without this
+ * a baseline seen once, in a quiet moment, would hold the limit far below the node's slots for good.
  */
 const STALE_AFTER = 0.6;
 const NO_RELIEF = 0.9;
@@ -49,13 +58,14 @@ export class AdaptiveLimit {
   readonly #headroom: number;
   #limit: number;
   #baselineMs = Infinity;
-  /** the round trips of the window so far */
+  /** the round trips of the window so far, and when its first came */
   #window: number[] = [];
+  #windowStart = 0;
   #windowPeak = 0;
   #inFlight = 0;
   /** until the first window that shows queueing the limit grows by half per window (a fresh start is quick) */
   #slowStart = true;
-  /** while windows in a row shrink the limit: the latest of them with the latest fastest answer, and its limit */
+  /** while windows in a row shrink the limit: the limit and fastest answer of the latest that rose or brought relief */
   #shrinking: { readonly limit: number; readonly fastestMs: number } | undefined;
 
   constructor(opts: AdaptiveLimitOptions = {}) {
@@ -90,12 +100,15 @@ export class AdaptiveLimit {
     this.#windowPeak = Math.max(this.#windowPeak, this.#inFlight);
   }
 
-  /** finished records a request's round trip (`ms`, undefined for a failure that says nothing of queueing). */
-  finished(ms?: number): void {
+  /**
+   * finished records a request's round trip (`ms`, undefined for a failure that says nothing of queueing), which
+   * ended `at` (a millisecond clock).
+   */
+  finished(ms?: number, at = performance.now()): void {
     this.#inFlight--;
     if (ms === undefined) return;
-    this.#window.push(ms);
-    if (this.#window.length >= Math.max(8, this.limit)) this.#adjust();
+    if (this.#window.push(ms) === 1) this.#windowStart = at;
+    if (this.#window.length >= Math.max(8, this.limit) && at - this.#windowStart >= WINDOW_MS) this.#adjust();
   }
 
   #adjust(): void {
@@ -109,10 +122,12 @@ export class AdaptiveLimit {
     const gradient = Math.min(1, Math.max(0.5, (TOLERANCE * this.#baselineMs) / fastest));
     if (gradient >= 1) this.#shrinking = undefined;
     else {
-      // measured from the latest answers of the run: those of its first windows were sent before the queue grew
-      if (fastest >= (this.#shrinking?.fastestMs ?? 0)) this.#shrinking = { limit: this.#limit, fastestMs: fastest };
-      const from = this.#shrinking!;
-      if (this.#limit <= STALE_AFTER * from.limit && fastest >= NO_RELIEF * from.fastestMs) {
+      // measured from the run's latest window whose fastest answer moved by a tenth: the first windows' answers,
+      // sent before the queue grew, come ever later, and a window that brought relief shows the queue was ours
+      const from = this.#shrinking;
+      if (!from || fastest * NO_RELIEF > from.fastestMs || fastest < NO_RELIEF * from.fastestMs) {
+        this.#shrinking = { limit: this.#limit, fastestMs: fastest };
+      } else if (this.#limit <= STALE_AFTER * from.limit) {
         // fewer requests, and the answers no sooner: they are not queued behind ours, the node itself got slower
         // (other clients, its own load, a jittery network): its answers now are the baseline
         this.#baselineMs = quartile;

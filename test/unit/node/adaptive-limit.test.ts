@@ -15,6 +15,9 @@ interface Simulated {
  * generation, writing a batch, a loaded machine), and sees the answers that arrive meanwhile, and sends again, only
  * when it is done.
  */
+/** the simulated clock, carried from one simulation to the next as the limit's own (a real one never goes back) */
+let clockMs = 0;
+
 function simulate(
   limit: AdaptiveLimit,
   slots: number,
@@ -49,13 +52,14 @@ function simulate(
     const [done, sent] = inFlight.pop()!;
     const stallStart = Math.floor(done / stall.everyMs) * stall.everyMs;
     now = done < stallStart + stall.ms ? stallStart + stall.ms : done;
-    limit.finished(now - sent);
+    limit.finished(now - sent, clockMs + now);
     if (now >= seconds * 500) answers++;
     while (limit.inFlight < limit.limit) send(now);
     limits.push(limit.limit);
   }
   // the client goes away: what is in flight ends without an answer (the limit's next use starts from none)
   for (let i = inFlight.length; i > 0; i--) limit.finished();
+  clockMs += seconds * 1000;
   return { limits, ofIdeal: answers / (seconds / 2) / ((slots * 1000) / latencyMs) };
 }
 
@@ -91,8 +95,13 @@ describe('AdaptiveLimit', () => {
     // late: read as queueing at the node (the window's average against the baseline), that shrank the limit, below
     // the node's slots at 32, and the node got 0.82 (8 slots) and 0.69 (32) of its ideal; the window's fastest
     // answer is late only when the node queues
-    for (const slots of [8, 32]) {
-      const run = simulate(new AdaptiveLimit({ initial: 4 }), slots, 20, 20, { everyMs: 100, ms: 40 });
+    // against a 5 ms node a round of answers is shorter than a stall: rounds inside one held the limit at 10–16 of 32
+    for (const [slots, latencyMs] of [
+      [8, 20],
+      [32, 20],
+      [32, 5],
+    ] as const) {
+      const run = simulate(new AdaptiveLimit({ initial: 4 }), slots, latencyMs, 20, { everyMs: 100, ms: 40 });
       const settled = run.limits.slice(-run.limits.length / 2);
       expect(Math.min(...settled), `slots ${slots}`).to.be.at.least(slots);
       expect(run.ofIdeal, `slots ${slots}`).to.be.at.least(0.88);
@@ -127,7 +136,7 @@ describe('AdaptiveLimit', () => {
     const limit = new AdaptiveLimit({ initial: 8 });
     for (let i = 0; i < 200; i++) {
       limit.started();
-      limit.finished(20);
+      limit.finished(20, 20 * i);
     }
     expect(limit.limit).to.equal(8);
     expect(limit.baselineMs).to.equal(20);
