@@ -77,14 +77,17 @@ export function machineBusySeconds(): number {
 }
 
 /**
- * runQueueSeconds is how long the main thread of process `pid` has waited for a core while it was ready to run
- * (`/proc/<pid>/schedstat`, the kernel's schedstats), undefined when the kernel does not say. On a loaded machine
- * this, not the thread's own CPU time, is what stretches a single-threaded process's work.
+ * mainThreadSeconds is how long the main thread of process `pid` has run on a core and waited for one while ready to
+ * run (`/proc/<pid>/schedstat`, the kernel's schedstats), undefined when the kernel does not say. On a loaded machine
+ * the wait, not the thread's own CPU time, is what stretches a single-threaded process's work; running and waiting
+ * together are what the thread asked of the machine.
  */
-export function runQueueSeconds(pid: number): number | undefined {
+export function mainThreadSeconds(pid: number): { running: number; waiting: number } | undefined {
   try {
-    const waitedNs = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
-    return Number.isFinite(waitedNs) ? waitedNs / 1e9 : undefined;
+    const [running, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return Number.isFinite(running) && Number.isFinite(waiting)
+      ? { running: running! / 1e9, waiting: waiting! / 1e9 }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -30,7 +30,7 @@ import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/verify.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
-import { machineBusySeconds, postgresCpuReader, processCpuSeconds, runQueueSeconds } from './process-cpu.lib.ts';
+import { machineBusySeconds, mainThreadSeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -248,7 +248,7 @@ async function populate(
   schema: string,
   transactions: number,
   onSyncing: () => Promise<void>,
-): Promise<Rate & { cpuSeconds: number; peakRssMiB: number; runQueueSeconds: number | undefined }> {
+): Promise<Rate & { cpuSeconds: number; peakRssMiB: number; mainThread: MainThread | undefined }> {
   // BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=…" profiles the populator on the mainnet-like chain
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const script = new URL('indexer.lib.populate.ts', import.meta.url).pathname;
@@ -272,21 +272,22 @@ async function populate(
   });
   let out = '';
   let syncing: Promise<void> | undefined;
-  // the populator thread's wait for a core from the clock's start, read until it exits (then /proc forgets it)
-  let queued: { first?: number; last?: number } = {};
-  const readQueue = setInterval(() => {
-    if (syncing) queued = { first: queued.first, last: runQueueSeconds(child.pid!) ?? queued.last };
+  // the populator's main thread on and waiting for a core from the clock's start, read until it exits (then /proc
+  // forgets it)
+  let thread: { first?: MainThread; last?: MainThread } = {};
+  const readThread = setInterval(() => {
+    if (syncing) thread = { first: thread.first, last: mainThreadSeconds(child.pid!) ?? thread.last };
   }, 250);
   child.stdout.on('data', (c: Buffer) => {
     out += c.toString();
     // the child has migrated its schema and starts the clock: the other processes' counts start here too
     if (!syncing && out.includes('syncing\n')) {
       syncing = onSyncing();
-      queued = { first: runQueueSeconds(child.pid!) };
+      thread = { first: mainThreadSeconds(child.pid!) };
     }
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(readQueue);
+  clearInterval(readThread);
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
   await syncing;
   const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
@@ -299,8 +300,17 @@ async function populate(
     ...rate(r.seconds, r.nodeRequests, GENERATIONS + 1, transactions),
     cpuSeconds: r.syncCpuSeconds,
     peakRssMiB: r.peakRssMiB,
-    runQueueSeconds: queued.first !== undefined && queued.last !== undefined ? queued.last - queued.first : undefined,
+    mainThread:
+      thread.first && thread.last
+        ? { running: thread.last.running - thread.first.running, waiting: thread.last.waiting - thread.first.waiting }
+        : undefined,
   };
+}
+
+/** MainThread is the seconds a process's main thread ran on a core and waited, ready, for one. */
+interface MainThread {
+  readonly running: number;
+  readonly waiting: number;
 }
 
 /** CpuPerTx is each party's CPU seconds per transaction during (c). */
@@ -311,7 +321,7 @@ interface CpuPerTx {
 }
 
 /**
- * Bounds is the arithmetic of one (c) run: the ideal node bound, what the populator's one thread and the machine's
+ * Bounds is the arithmetic of one (c) run: the ideal node bound, what the populator's main thread and the machine's
  * cores carry at the run's CPU per transaction, what 0.9 of the ideal would need, and which bound stopped the run.
  */
 interface Bounds {
@@ -320,8 +330,15 @@ interface Bounds {
   readonly idealTxPerSecond: number;
   /** (c)'s tx/s ÷ the ideal */
   readonly ofIdeal: number;
-  /** the populator's CPU over its wall time: the share of its one thread's core (it is single-threaded) */
+  /** the populator's CPU (all its threads: V8's collector runs beside the main one) over its wall time, in cores */
   readonly populatorCore: number;
+  /**
+   * its main thread's share of the wall time running, and ready but waiting for a core (the other parties had both):
+   * together what the thread asked for; undefined where the kernel does not say
+   */
+  readonly thread: { readonly running: number; readonly waiting: number } | undefined;
+  /** the main thread's CPU per transaction (the whole process's where the kernel does not say) */
+  readonly threadPerTx: number;
   /** the run's three parties' CPU over (c)'s wall time, and the whole machine's (other jobs included), in cores */
   readonly runCores: number;
   readonly machineCores: number;
@@ -339,7 +356,7 @@ function boundsOf(
   nodes: number,
   latencyMs: number,
   bare: Rate,
-  populated: Rate & { cpuSeconds: number },
+  populated: Rate & { cpuSeconds: number; mainThread: MainThread | undefined },
   perTx: CpuPerTx,
   cores: number,
   machineCores: number,
@@ -351,25 +368,36 @@ function boundsOf(
   const populatorCore = populated.cpuSeconds / populated.seconds;
   const runCores = (all * populated.transactions) / populated.seconds;
   const slotsBusy = uses.reduce((sum, u) => sum + u.slotsBusy, 0) / uses.length;
-  // the first bound that is (nearly) full names the run's limit
+  const main = populated.mainThread;
+  const thread = main && { running: main.running / populated.seconds, waiting: main.waiting / populated.seconds };
+  const threadPerTx = main ? main.running / populated.transactions : perTx.populator;
+  // the first bound that is (nearly) full names the run's limit; a thread ready to run all along is full, whether it
+  // ran or waited for one of the cores the devnode and PostgreSQL share with it
+  const threadFull = thread ? thread.running + thread.waiting >= 0.9 : populatorCore >= 0.85;
   const bound =
     slotsBusy >= 0.9
       ? 'the node(s): their slots were busy'
-      : populatorCore >= 0.85
-        ? "the populator's one thread"
+      : threadFull
+        ? "the populator's main thread" +
+          (thread
+            ? ` (running ${pct(thread.running)} of (c), ready but waiting for a core ${pct(thread.waiting)})`
+            : '')
         : machineCores >= 0.85 * cores
           ? `the machine's ${cores} cores (this run's parties and the other jobs)`
-          : 'the populator left slots idle with its thread and the cores not full (its fetching)';
+          : 'the populator left slots idle with its main thread and the cores not full (its fetching, or its writes ' +
+            'waiting for PostgreSQL)';
   return {
     idealRequestsPerSecond,
     idealTxPerSecond,
     ofIdeal: populated.txPerSecond / idealTxPerSecond,
     populatorCore,
+    thread,
+    threadPerTx,
     runCores,
     machineCores,
-    threadTxPerSecond: 1 / perTx.populator,
+    threadTxPerSecond: 1 / threadPerTx,
     coresTxPerSecond: cores / all,
-    at90: { thread: 0.9 * idealTxPerSecond * perTx.populator, cores: 0.9 * idealTxPerSecond * all },
+    at90: { thread: 0.9 * idealTxPerSecond * threadPerTx, cores: 0.9 * idealTxPerSecond * all },
     slotsBusy,
     bound,
   };
@@ -384,14 +412,14 @@ function boundLines(b: Bounds, perTx: CpuPerTx, nodes: number, latencyMs: number
     `ideal node bound: ${nodes} × ${SLOTS} slots ÷ ${latencyMs} ms = ${b.idealRequestsPerSecond.toFixed(0)} req/s = ` +
       `${b.idealTxPerSecond.toFixed(0)} tx/s; (c) reached ${(100 * b.ofIdeal).toFixed(0)} % of it, the nodes' slots busy ` +
       `${(100 * b.slotsBusy).toFixed(0)} % of (c)`,
-    `populator (single-threaded): ${us(perTx.populator)} µs/tx, ${(100 * b.populatorCore).toFixed(0)} % of its core; ` +
-      `its thread carries at most ${b.threadTxPerSecond.toFixed(0)} tx/s at that cost ` +
+    `populator: ${us(perTx.populator)} µs/tx in all its threads, ${b.populatorCore.toFixed(2)} cores; its main thread ` +
+      `${us(b.threadPerTx)} µs/tx, carrying at most ${b.threadTxPerSecond.toFixed(0)} tx/s at that cost ` +
       `(${(b.threadTxPerSecond / b.idealTxPerSecond).toFixed(2)} × the ideal)`,
     `CPU per tx in (c): populator ${us(perTx.populator)}, PostgreSQL ${us(perTx.postgres)}, devnode(s) ${us(perTx.nodes)} ` +
       `= ${us(all)} µs; cores in use: this run's ${b.runCores.toFixed(2)}, the machine's ${b.machineCores.toFixed(2)} of ` +
       `${cores}; the ${cores} cores carry at most ${b.coresTxPerSecond.toFixed(0)} tx/s ` +
       `(${(b.coresTxPerSecond / b.idealTxPerSecond).toFixed(2)} × the ideal)`,
-    `0.9 of the ideal (${(0.9 * b.idealTxPerSecond).toFixed(0)} tx/s) needs the populator's thread at ` +
+    `0.9 of the ideal (${(0.9 * b.idealTxPerSecond).toFixed(0)} tx/s) needs the populator's main thread at ` +
       `${b.at90.thread.toFixed(2)} of a core and ${b.at90.cores.toFixed(2)} of the ${cores} cores in all: ` +
       (reach >= 0.9
         ? 'within reach here'
@@ -401,6 +429,7 @@ function boundLines(b: Bounds, perTx: CpuPerTx, nodes: number, latencyMs: number
 }
 
 const hours = (seconds: number): string => `${(seconds / 3600).toFixed(1)} h`;
+const pct = (share: number): string => `${(100 * share).toFixed(0)} %`;
 
 /**
  * nodeBoundTxPerSecond is what `nodes` ideal nodes of SLOTS slots at `latencyMs` serve of this chain: SLOTS ÷ latency
@@ -498,11 +527,10 @@ async function main(): Promise<void> {
           console.log(
             `    slots busy in each tenth of (c): ${tenths.map((b) => (Number.isNaN(b) ? '?' : `${Math.round(100 * b)} %`)).join(', ')}`,
           );
-          if (populated.runQueueSeconds !== undefined)
+          if (bounds.thread)
             console.log(
-              `    populator's thread ready but waiting for a core: ${populated.runQueueSeconds.toFixed(1)} s of (c)'s ` +
-                `${populated.seconds.toFixed(1)} s (${((100 * populated.runQueueSeconds) / populated.seconds).toFixed(0)} %), ` +
-                `against ${populated.cpuSeconds.toFixed(1)} s running`,
+              `    populator's main thread: running ${pct(bounds.thread.running)} of (c), ready but waiting for a core ` +
+                `${pct(bounds.thread.waiting)}`,
             );
           console.log(
             `  (c) ÷ (n) = ${ratio.toFixed(2)}; (c) ÷ ideal node(s) = ${bounds.ofIdeal.toFixed(2)}; peak RSS ${populated.peakRssMiB} MiB; ` +
@@ -557,7 +585,7 @@ async function main(): Promise<void> {
     console.log(
       `    devnode(s) gave (n) ${(100 * nOfIdeal).toFixed(1)} % of their ideal; (c) got ${(100 * r.bounds.ofIdeal).toFixed(0)} % ` +
         `of it with the slots busy ${(100 * r.bounds.slotsBusy).toFixed(0)} %, the populator at ` +
-        `${(100 * r.bounds.populatorCore).toFixed(0)} % of its core, the machine at ${r.bounds.machineCores.toFixed(2)} of ` +
+        `${r.bounds.populatorCore.toFixed(2)} cores, the machine at ${r.bounds.machineCores.toFixed(2)} of ` +
         `${cores} cores; bound: ${r.bounds.bound}`,
     );
   }
@@ -627,10 +655,10 @@ function scalingLines(one: Measured, three: Measured, cores: number): void {
       `    steady state (tenths 2-9 of (c)): slots busy ${(100 * middle(one)).toFixed(0)} % with one node, ` +
         `${(100 * middle(three)).toFixed(0)} % with ${NODES}: ${NODES} ÷ 1 there ${((NODES * middle(three)) / middle(one)).toFixed(2)}`,
     );
-  // and the populator's one thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
-  const thread = three.cpuPerTx.populator;
+  // and the populator's main thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
+  const thread = three.bounds.threadPerTx;
   console.log(
-    `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's one thread at ` +
+    `    2.5 × one ideal node (${(2.5 * bound).toFixed(0)} tx/s) needs the populator's main thread at ` +
       `${(2.5 * bound * thread).toFixed(2)} of a core at the three-node run's ${(1e6 * thread).toFixed(0)} µs per tx ` +
       `(it carries at most ${(1 / thread).toFixed(0)} tx/s = ${(1 / thread / bound).toFixed(2)} × one ideal node)`,
   );
