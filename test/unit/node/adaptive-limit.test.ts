@@ -124,7 +124,7 @@ describe('AdaptiveLimit', () => {
   it('takes its baseline from a quarter of a window, so that one fast answer does not make every later one look queued', () => {
     const limit = new AdaptiveLimit({ initial: 8 });
     limit.started();
-    limit.finished(1); // e.g. a small answer among large ones
+    limit.finished(1, clockMs); // e.g. a small answer among large ones
     simulate(limit, 32, 20, 10);
     expect(limit.baselineMs).to.be.at.least(16);
     expect(limit.limit).to.be.at.least(32);
