@@ -147,13 +147,20 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     expect([posts(forked.proxy), posts(ahead.proxy)]).to.deep.equal([0, 4]);
   });
 
-  it('passes over a node that just failed while another can serve', async () => {
+  it('passes over a node that just failed while another can serve, counting its answers and failures', async () => {
     const { devnode, proxy: first } = await node();
     const second = await startFaultProxy(devnode.externalUrl);
     proxies.push(second);
     const errors: NodeError[] = [];
+    const answers: string[] = [];
     const c = new NodeClient(
-      { url: [first.url, second.url], timeoutMs: 10_000, attempts: 2, onError: (e) => errors.push(e) },
+      {
+        url: [first.url, second.url],
+        timeoutMs: 10_000,
+        attempts: 2,
+        onError: (e) => errors.push(e),
+        onAnswer: (url) => answers.push(url),
+      },
       silent,
     );
     const { call, encoder, meta } = token(devnode);
@@ -166,6 +173,9 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     const asked = await Promise.all([1, 2, 3].map(() => metaOf(c.dryRun(undefined, call), encoder)));
     expect(asked).to.deep.equal([meta, meta, meta]);
     expect([posts(first), posts(second)]).to.deep.equal([1, 4]);
+    // the metrics' view (mdw_node_requests_total, mdw_node_request_errors_total): five answers, one failure
+    expect(answers).to.deep.equal([first.url, ...Array<string>(4).fill(second.url)]);
+    expect(errors).to.have.length(1);
   });
 
   it("keeps dryRun's outcomes: PRUNED, REFUSED, and a transient error after its rounds", async () => {
