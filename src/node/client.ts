@@ -309,9 +309,10 @@ export class NodeClient {
           timeoutMs,
           signal,
         );
-        // freed without a round trip, as a failure's slot is: the limit follows how long the node's queue holds a
-        // GET (a lookup), and a dry-run's time is the node running contracts (a token's balances() walks every
-        // holder): timed with the GETs it would read as queueing and shrink the limit below the node's slots
+        // freed without a round trip, as a failure's slot is: the limit reads the node's queue from how long its
+        // GETs (lookups) take, and a dry-run's time is something else: the node running contracts (a token's
+        // balances() walks every holder), or a refusal at once (a pruning node's 410). Timed with the GETs they would
+        // read as queueing, or lower the baseline, and move the limit away from the node's slots
         this.#nodes.release(index);
         if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
         if (Array.isArray(answer)) return answer;
