@@ -584,7 +584,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `    devnode(s) gave (n) ${(100 * nOfIdeal).toFixed(1)} % of their ideal; (c) got ${(100 * r.bounds.ofIdeal).toFixed(0)} % ` +
-        `of it with the slots busy ${(100 * r.bounds.slotsBusy).toFixed(0)} %, the populator at ` +
+        `of it with the slots busy ${(100 * r.bounds.slotsBusy).toFixed(0)} %` +
+        (Number.isFinite(middle(r)) ? ` (${(100 * middle(r)).toFixed(0)} % in tenths 2-9)` : '') +
+        `, the populator at ` +
         `${r.bounds.populatorCore.toFixed(2)} cores, the machine at ${r.bounds.machineCores.toFixed(2)} of ` +
         `${cores} cores; bound: ${r.bounds.bound}`,
     );
@@ -629,6 +631,17 @@ type Measured = Run & {
   tenths: number[];
 };
 
+/**
+ * middle is the nodes' slots busy in a run's middle, without its start (the first heights, the limits' slow start)
+ * and its end (the last batches prepared and written once every height is fetched), which weigh three times more in
+ * a run three times shorter: the slots' use there is what the populator does with a long chain such as mainnet's.
+ * NaN for a run too short for a sample in each tenth.
+ */
+function middle(r: Pick<Measured, 'tenths'>): number {
+  const inner = r.tenths.slice(1, 9).filter((b) => !Number.isNaN(b));
+  return inner.reduce((sum, b) => sum + b, 0) / inner.length;
+}
+
 /** scalingLines prints three ÷ one at one latency: in all, what the cores allow, in the run's middle, and the thread. */
 function scalingLines(one: Measured, three: Measured, cores: number): void {
   // what the cores allow: at the one-node run's CPU per tx, the cores carry C tx/s; one node serves at most B,
@@ -642,13 +655,6 @@ function scalingLines(one: Measured, three: Measured, cores: number): void {
       `one-node run's ${(1e6 * cpu).toFixed(0)} µs of CPU per tx (populator, PostgreSQL, devnodes); the ${cores} cores carry ` +
       `${coresTx.toFixed(0)} tx/s, so this machine can show at most ${(Math.min(NODES * bound, coresTx) / Math.min(bound, coresTx)).toFixed(2)} ×`,
   );
-  // the run's middle, without its start (the first heights, the limits' slow start) and its end (the last
-  // batches prepared and written once every height is fetched), which weigh three times more in a run three
-  // times shorter: the slots' use there is what the node set does with a long chain such as mainnet's
-  const middle = (r: Measured): number => {
-    const inner = r.tenths.slice(1, 9).filter((b) => !Number.isNaN(b));
-    return inner.reduce((sum, b) => sum + b, 0) / inner.length;
-  };
   // a run too short for a sample in each tenth has no middle to show
   if (Number.isFinite(middle(one)) && Number.isFinite(middle(three)))
     console.log(
