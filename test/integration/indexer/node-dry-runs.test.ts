@@ -113,6 +113,25 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     expect(queued, 'ms the requests waited at the node').to.be.below(0.1 * L);
   });
 
+  it('ends a dry-run waiting for a slot when its client stops', async () => {
+    // one slot, held for 3 s by a GET of another client of the set (as the populator's poll shares its set); the
+    // stop must not wait for it
+    const { devnode, proxy } = await node({ latencyMs: 3000, maxConcurrentRequests: 1 });
+    const stop = new AbortController();
+    const nodes = new NodeSet([proxy.url], { initial: 1, min: 1, max: 1 });
+    const held = client(nodes).generation(1);
+    const c = new NodeClient({ url: nodes, timeoutMs: 10_000, attempts: 8, signal: stop.signal }, silent);
+    const started = performance.now();
+    const waiting = c.dryRun(undefined, token(devnode).call).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stop.abort();
+    const err = await waiting;
+    expect(err).to.be.instanceOf(NodeError);
+    expect(performance.now() - started, 'ms until the dry-run gave up').to.be.below(1500);
+    expect(posts(proxy), 'it never reached the node').to.equal(0);
+    await held;
+  });
+
   it("leaves the node's limit to the GETs' round trips: a dry-run's time is the contracts' run", async () => {
     const { devnode, proxy } = await node({ latencyMs: 20, maxConcurrentRequests: 2 });
     const { call } = token(devnode);
