@@ -12,20 +12,20 @@ import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
 import { ErrorCode } from '../errors.ts';
 import { NodeError } from '../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { dryRun, PRUNED, REFUSED, type DryRunResult, type DryRunRetries } from '../node/dry-run.ts';
+import { PRUNED, REFUSED, type DryRunResult } from '../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../config.ts';
 import type { NodeClient } from '../node/client.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
-import { BATCH_REQUEST_RETRIES, mapLimit } from './fetch.ts';
+import { mapLimit } from './fetch.ts';
 
 export interface AexnDetectorOptions {
-  /** the nodes asked for dry-runs, in turn */
-  readonly nodeUrls: readonly string[];
-  readonly timeoutMs: number;
-  /** a dry-run some node could not answer is asked again, so that one 503 does not redo the batch */
-  readonly retries: DryRunRetries;
+  /**
+   * asks the dry-runs: in a slot of the populator's node set, urgent (the batch waits for them), retried as its
+   * other requests, so that one 503 does not redo the batch
+   */
+  readonly node: Pick<NodeClient, 'dryRun'>;
   /** finds contract code (cached) and keeps the FATE encoders */
   readonly decoder: ContractDecoder;
   readonly db: Queryable;
@@ -117,9 +117,6 @@ export class AexnDetector {
     maxSize: DETECTED_CODE_CHARS,
     sizeCalculation: (_, code) => code.length,
   });
-
-  /** counts the contracts described, to spread their dry-runs over the nodes */
-  #turn = 0;
 
   constructor(opts: AexnDetectorOptions) {
     this.#opts = opts;
@@ -232,18 +229,11 @@ export class AexnDetector {
     const extensionsFn = `${detected.type}_extensions`;
     const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
     if (detected.extensions === undefined) functions.push(extensionsFn);
-    // each contract's dry-runs start at the next node: all at the first one, they queued behind its share of the
-    // fetch-ahead's requests while the other nodes' slots went on with theirs
-    const urls = this.#opts.nodeUrls;
-    const first = this.#turn++ % urls.length;
-    const order = [...urls.slice(first), ...urls.slice(0, first)];
-    const ask = (top: string | undefined, names: readonly string[]): ReturnType<typeof dryRun> =>
-      dryRun(
-        order,
+    // in the node set's slots: each takes the first slot free at a healthy node, before the fetch-ahead's requests
+    const ask = (top: string | undefined, names: readonly string[]): ReturnType<NodeClient['dryRun']> =>
+      this.#opts.node.dryRun(
         top,
         names.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
-        this.#opts.timeoutMs,
-        this.#opts.retries,
       );
     let asked = functions;
     let results = await ask(blockHash, asked);
@@ -329,21 +319,17 @@ export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
 }
 
 /**
- * contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache;
- * `signal` ends the dry-runs' waits when the owner stops.
+ * contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache, both
+ * asking the node through `node` (its node set's slots, its retries, its stop signal).
  */
 export function contractReaders(
-  cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'nodeUrls' | 'dex'>,
+  cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'dex'>,
   db: Queryable,
-  node: Pick<NodeClient, 'contractCode'>,
-  signal?: AbortSignal,
+  node: Pick<NodeClient, 'contractCode' | 'dryRun'>,
 ): { decoder: ContractDecoder; aexn: AexnDetector } {
   const decoder = new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db, node });
   const aexn = new AexnDetector({
-    nodeUrls: cfg.nodeUrls,
-    timeoutMs: cfg.nodeTimeoutMs,
-    // a batch waits for its dry-runs as for its other requests
-    retries: { ...BATCH_REQUEST_RETRIES, signal },
+    node,
     decoder,
     db,
     wrappedAe: [cfg.dex.wrappedAe],

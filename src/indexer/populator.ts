@@ -81,7 +81,7 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
     // itself, so an outage shows in sync_state at the next poll
     const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
     const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
-    const readers = contractReaders(cfg, pool, node, signal);
+    const readers = contractReaders(cfg, pool, node);
     const backfill = new DeriveBackfill({
       pool,
       log,

@@ -3,6 +3,16 @@ import { isJsonObject, parseJson, parseJsonMember, type Json } from '../chain/js
 import type { Logger } from '../log.ts';
 import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
 import { backoffDelay, sleep } from '../retry.ts';
+import {
+  askNode,
+  DRY_RUN_PATH,
+  dryRunBody,
+  inRounds,
+  nodeAnswered,
+  roundOutcome,
+  type DryRunCall,
+  type DryRunOutcome,
+} from './dry-run.ts';
 import { httpBase, httpGet, HttpGetError, type HttpBase } from './http-get.ts';
 import { LAST, NodeSet, URGENT } from './node-set.ts';
 import { failsOver } from './rotation.ts';
@@ -92,9 +102,7 @@ export class NodeClient {
       let transient = false;
       const tried: number[] = [];
       for (;;) {
-        const nodes = only === undefined ? this.#nodes.healthy() : [only];
-        const candidates = tried.length === 0 ? nodes : nodes.filter((i) => !tried.includes(i));
-        const index = await this.#nodes.acquire(candidates, this.#opts.signal, priority);
+        const index = await this.#nodes.acquire(this.#untried(tried, only), this.#opts.signal, priority);
         if (index === undefined) break;
         tried.push(index);
         const started = performance.now();
@@ -126,6 +134,12 @@ export class NodeClient {
       this.#log.debug({ path, attempt, delay, err: error.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }
+  }
+
+  /** #untried lists the nodes a request may still go to: the healthy ones (or `only`) not `tried` in this round. */
+  #untried(tried: readonly number[], only?: number): readonly number[] {
+    const nodes = only === undefined ? this.#nodes.healthy() : [only];
+    return tried.length === 0 ? nodes : nodes.filter((i) => !tried.includes(i));
   }
 
   async #once<T>(base: HttpBase, path: string, parse: (text: string) => T, answered: () => void): Promise<T> {
@@ -267,6 +281,47 @@ export class NodeClient {
     );
     if (!isJsonObject(whole)) throw badResponse(path, `node answered ${path} with a non-object`);
     return { info: whole, callInfoText: isJsonObject(whole.call_info) ? memberText : undefined };
+  }
+
+  /**
+   * dryRun runs `calls` on top of block `top` (the node's top when undefined; dry-run.ts) in a slot of the node
+   * set, as every request of the populator: urgent, as a contract's code (a batch being prepared waits for its
+   * dry-runs), at the healthy node with the most room, passing over one that just failed while another can serve.
+   * A round asks the healthy nodes in turn until one gives results; PRUNED when every node answered 410, REFUSED
+   * when every one refused the request; when some node could not answer (5xx, 429, no answer) the round is asked
+   * again after a backoff, up to the client's `attempts` rounds, then a transient NodeError is thrown.
+   */
+  dryRun(top: string | undefined, calls: readonly DryRunCall[]): Promise<DryRunOutcome> {
+    const body = dryRunBody(top, calls);
+    const { attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs, timeoutMs, signal } = this.#opts;
+    const round = async (): Promise<DryRunOutcome> => {
+      const failures: NodeError[] = [];
+      const tried: number[] = [];
+      for (;;) {
+        const index = await this.#nodes.acquire(this.#untried(tried), signal, URGENT);
+        if (index === undefined) return roundOutcome(top, failures);
+        tried.push(index);
+        const started = performance.now();
+        const answer = await askNode(
+          { base: this.#bases[index]!, path: DRY_RUN_PATH },
+          body,
+          calls.length,
+          timeoutMs,
+          signal,
+        );
+        // freed without a round trip, as a failure's slot is: the limit reads the node's queue from how long its
+        // GETs (lookups) take, and a dry-run's time is something else: the node running contracts (a token's
+        // balances() walks every holder), or a refusal at once (a pruning node's 410). Timed with the GETs they would
+        // read as queueing, or lower the baseline, and move the limit away from the node's slots
+        this.#nodes.release(index);
+        if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
+        if (Array.isArray(answer)) return answer;
+        this.#opts.onError?.(answer);
+        if (answer.transient) this.#nodes.failed(index, COOL_DOWN_MS);
+        failures.push(answer);
+      }
+    };
+    return inRounds(round, { attempts, initialMs, maxMs, signal });
   }
 
   /**

@@ -1,11 +1,12 @@
 /**
  * @module The node's dry-run (`POST /v2/dry-run`) for AEX-N meta info and balances at a contract's
  * creation block and AEX-141 metadata, as ae_mdw reads them: several read-only calls on top of one block in one
- * request. A node client, so the indexer and the API both use it.
+ * request. The request, the reading of each node's answer and of a round's end, used by both askers: the
+ * populator's NodeClient.dryRun (in its node set's slots) and the server's `dryRun` over the URLs.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import { NodeError } from './errors.ts';
-import { httpPostJson } from './http-get.ts';
+import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
+import { httpPostJson, HttpGetError } from './http-get.ts';
 import { ErrorCode } from '../errors.ts';
 import { retry, type RetryOptions } from '../retry.ts';
 
@@ -49,12 +50,91 @@ export type DryRunRetries = Pick<RetryOptions, 'attempts' | 'initialMs' | 'maxMs
 
 const ONCE: DryRunRetries = { attempts: 1, initialMs: 0, maxMs: 0 };
 
+/** DryRunOutcome is what a dry-run gives: the calls' results, or that every node pruned or refused the request. */
+export type DryRunOutcome = DryRunResult[] | typeof PRUNED | typeof REFUSED;
+
+/** dryRunBody is the request's JSON: `calls` on top of block `top` (the node's top block when undefined). Pure. */
+export function dryRunBody(top: string | undefined, calls: readonly DryRunCall[]): string {
+  const txs = calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } }));
+  return stringifyJson(top === undefined ? { txs } : { top, txs });
+}
+
+/** DRY_RUN_PATH: the dry-run's path under the node's `/v2`, as its errors name it. */
+export const DRY_RUN_PATH = '/dry-run';
+
+/**
+ * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
+ * when every node answered 410, REFUSED when every node refused the request (410 or another 4xx but 429); else it
+ * throws the transient NodeError that has the round asked again (a node could not answer, or none was asked). Pure.
+ */
+export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
+  if (failures.length > 0 && failures.every((f) => f.gone)) return PRUNED;
+  if (failures.length > 0 && failures.every((f) => !f.transient)) return REFUSED;
+  const last = failures.at(-1);
+  const why = `dry-run at ${top ?? 'the top'} failed: ${last?.message ?? 'no node'}`;
+  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, why, { path: DRY_RUN_PATH, transient: true, cause: last });
+}
+
+/**
+ * askNode posts a dry-run (`body`, of `calls` calls) to one node's `/v2/dry-run` (`target`): its results, or why it
+ * gave none as a NodeError (never rejects): gone for a 410, not transient for another 4xx but 429 (a refusal),
+ * transient for a 5xx or 429, a malformed answer, a timeout or no connection (errors.ts).
+ */
+export async function askNode(
+  target: Parameters<typeof httpPostJson>[0],
+  body: string,
+  calls: number,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<DryRunResult[] | NodeError> {
+  let status: number;
+  let text: string;
+  try {
+    ({ status, text } = await httpPostJson(target, body, timeoutMs, signal));
+  } catch (err) {
+    const timeout = err instanceof HttpGetError && err.timedOut;
+    return timeout ? timedOut(DRY_RUN_PATH, timeoutMs) : unreachable(DRY_RUN_PATH, err);
+  }
+  if (status >= 400)
+    return badResponse(DRY_RUN_PATH, `node answered the dry-run: ${status} ${text.slice(0, 200)}`, status);
+  if (status < 200 || status >= 300)
+    return badResponse(DRY_RUN_PATH, `node answered the dry-run with status ${status}`);
+  try {
+    return readResults(parseJson(text), calls);
+  } catch (err) {
+    return badResponse(
+      DRY_RUN_PATH,
+      `node answered the dry-run with ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
+/** nodeAnswered says whether a node answered at all (results, or an error status or malformed body), for metrics. */
+export function nodeAnswered(answer: DryRunResult[] | NodeError): boolean {
+  return (
+    Array.isArray(answer) || (answer.code !== ErrorCode.NODE_UNREACHABLE && answer.code !== ErrorCode.NODE_TIMEOUT)
+  );
+}
+
+/**
+ * inRounds runs `round` (one round of a dry-run over the nodes) until it gives an outcome, again after a backoff
+ * while it throws a transient NodeError, up to `retries.attempts` rounds: a node's passing 503 must not cost the
+ * whole batch its fetch again.
+ */
+export function inRounds(round: () => Promise<DryRunOutcome>, retries: DryRunRetries): Promise<DryRunOutcome> {
+  return retry(round, {
+    ...retries,
+    jitter: 0.2,
+    retryable: (err) => err instanceof NodeError && err.transient && !retries.signal?.aborted,
+  });
+}
+
 /**
  * dryRun runs `calls` on top of block `top` (a key or micro block hash; the node's top block when undefined),
- * asking each node in turn until one answers. Resolves to PRUNED when every node answered 410, to REFUSED when
- * every node answered another 4xx. When some node could not answer at all it asks every node again after a
- * backoff, up to `retries.attempts` rounds, then throws a transient NodeError (the batch is prepared again): a
- * node's passing 503 must not cost the whole batch its fetch again.
+ * asking each of `urls` in turn until one answers, straight, outside any NodeSet's slots: for a caller without one
+ * (the server's AEX-141 metadata); the populator asks through its node set (NodeClient.dryRun). Resolves to PRUNED
+ * when every node answered 410, to REFUSED when every node answered another 4xx. When some node could not answer at
+ * all it asks every node again after a backoff, up to `retries.attempts` rounds, then throws a transient NodeError.
  */
 export function dryRun(
   urls: readonly string[],
@@ -62,43 +142,15 @@ export function dryRun(
   calls: readonly DryRunCall[],
   timeoutMs: number,
   retries: DryRunRetries = ONCE,
-): Promise<DryRunResult[] | typeof PRUNED | typeof REFUSED> {
-  const txs = calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } }));
-  const body = stringifyJson(top === undefined ? { txs } : { top, txs });
-  return retry(() => askEachNode(urls, top, body, calls.length, timeoutMs, retries.signal), {
-    ...retries,
-    jitter: 0.2,
-    retryable: (err) => err instanceof NodeError && err.transient && !retries.signal?.aborted,
-  });
-}
-
-/** askEachNode is one round of dryRun: each node in turn until one answers. */
-async function askEachNode(
-  urls: readonly string[],
-  top: string | undefined,
-  body: string,
-  calls: number,
-  timeoutMs: number,
-  stop: AbortSignal | undefined,
-): Promise<DryRunResult[] | typeof PRUNED | typeof REFUSED> {
-  let gone = 0;
-  let refused = 0;
-  let failure = 'no node';
-  for (const url of urls) {
-    try {
-      const { status, text } = await httpPostJson(new URL(`${url}/v2/dry-run`), body, timeoutMs, stop);
-      if (status >= 200 && status < 300) return readResults(parseJson(text), calls);
-      if (status === 410) gone++;
-      else if (status >= 400 && status < 500 && status !== 429) refused++;
-      failure = `${status} ${text.slice(0, 200)}`;
-    } catch (err) {
-      failure = err instanceof Error ? err.message : String(err);
+): Promise<DryRunOutcome> {
+  const body = dryRunBody(top, calls);
+  return inRounds(async () => {
+    const failures: NodeError[] = [];
+    for (const url of urls) {
+      const answer = await askNode(new URL(`${url}/v2${DRY_RUN_PATH}`), body, calls.length, timeoutMs, retries.signal);
+      if (Array.isArray(answer)) return answer;
+      failures.push(answer);
     }
-  }
-  if (gone === urls.length) return PRUNED;
-  if (gone + refused === urls.length) return REFUSED;
-  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `dry-run at ${top ?? 'the top'} failed: ${failure}`, {
-    path: '/dry-run',
-    transient: true,
-  });
+    return roundOutcome(top, failures);
+  }, retries);
 }

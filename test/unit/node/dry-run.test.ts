@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dryRun, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
-import { NodeError } from '../../../src/node/errors.ts';
+import { dryRun, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
+import { badResponse, NodeError, unreachable } from '../../../src/node/errors.ts';
 
 /**
  * A node answering every dry-run with one status (and results when 200), or with the status `status` gives for the
@@ -39,6 +39,19 @@ describe('AEX-N dry-runs against the node', () => {
     return n.url;
   };
   after(() => servers.forEach((s) => s.close()));
+
+  it("ends a round without results by the nodes' answers: PRUNED, REFUSED, or a transient error to ask again", () => {
+    const [gone, notFound, badRequest, overloaded, tooMany] = [410, 404, 400, 503, 429].map((s) =>
+      badResponse('/dry-run', `status ${s}`, s),
+    );
+    expect(roundOutcome('mh_b', [gone!, gone!])).to.equal(PRUNED);
+    expect(roundOutcome('mh_b', [gone!, notFound!, badRequest!])).to.equal(REFUSED);
+    for (const answers of [[gone!, overloaded!], [tooMany!], [notFound!, unreachable('/dry-run', 'refused')], []]) {
+      expect(() => roundOutcome('mh_b', answers), answers.map((a) => a.message).join())
+        .to.throw(NodeError, /^dry-run at mh_b failed: /)
+        .with.property('transient', true);
+    }
+  });
 
   it('reads the results, asking on top of the block given (or the top without one)', async () => {
     const bodies: unknown[] = [];

@@ -50,6 +50,8 @@ export class Aex141Metadata {
       const encoder = await this.#encoder(contractId);
       const top = await storedTopHash(this.#pool);
       if (!encoder || top === undefined) return null;
+      // straight to the nodes in turn: a server has no node set (its node traffic is the proxy's, bounded by the
+      // requests it serves, and it follows no forks among the nodes), and asks one dry-run per token read
       const results = await dryRun(
         this.#cfg.nodeUrls,
         top,
