@@ -1,7 +1,7 @@
 /** @module NodeClient: the node's HTTP API with timeouts, capped exponential backoff and lossless JSON. */
 import { isJsonObject, parseJson, parseJsonMember, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
-import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
+import { badResponse, noAnswer, NodeError, unreachable } from './errors.ts';
 import { backoffDelay, sleep } from '../retry.ts';
 import {
   askNode,
@@ -13,7 +13,7 @@ import {
   type DryRunCall,
   type DryRunOutcome,
 } from './dry-run.ts';
-import { httpBase, httpGet, HttpGetError, type HttpBase } from './http-get.ts';
+import { httpBase, httpGet, type HttpBase } from './http-get.ts';
 import { LAST, NodeSet, URGENT } from './node-set.ts';
 import { failsOver } from './rotation.ts';
 
@@ -149,8 +149,7 @@ export class NodeClient {
       ({ status, text } = await httpGet({ base, path }, this.#opts.timeoutMs, this.#opts.signal));
       answered();
     } catch (err) {
-      if (err instanceof HttpGetError && err.timedOut) throw timedOut(path, this.#opts.timeoutMs);
-      throw unreachable(path, err);
+      throw noAnswer(path, err, this.#opts.timeoutMs);
     }
     const malformed = (): NodeError =>
       badResponse(

@@ -5,8 +5,8 @@
  * populator's NodeClient.dryRun (in its node set's slots) and the server's `dryRun` over the URLs.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import { badResponse, NodeError, timedOut, unreachable } from './errors.ts';
-import { httpPostJson, HttpGetError } from './http-get.ts';
+import { badResponse, noAnswer, NodeError } from './errors.ts';
+import { httpPostJson } from './http-get.ts';
 import { ErrorCode } from '../errors.ts';
 import { retry, type RetryOptions } from '../retry.ts';
 
@@ -92,8 +92,7 @@ export async function askNode(
   try {
     ({ status, text } = await httpPostJson(target, body, timeoutMs, signal));
   } catch (err) {
-    const timeout = err instanceof HttpGetError && err.timedOut;
-    return timeout ? timedOut(DRY_RUN_PATH, timeoutMs) : unreachable(DRY_RUN_PATH, err);
+    return noAnswer(DRY_RUN_PATH, err, timeoutMs);
   }
   if (status >= 400)
     return badResponse(DRY_RUN_PATH, `node answered the dry-run: ${status} ${text.slice(0, 200)}`, status);

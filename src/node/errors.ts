@@ -1,5 +1,6 @@
 /** @module Typed errors of the node client, mapped onto the NODE_* codes of the registry. */
 import { AppError, ErrorCode } from '../errors.ts';
+import { HttpGetError } from './http-get.ts';
 
 /** NodeError is any failed node request; `transient` says whether retrying may help. */
 export class NodeError extends AppError {
@@ -48,6 +49,14 @@ export function timedOut(path: string, timeoutMs: number): NodeError {
     path,
     transient: true,
   });
+}
+
+/**
+ * noAnswer is the NodeError of a request to `path` that got no answer (httpGet's or httpPostJson's rejection, `err`):
+ * timedOut at the deadline, unreachable otherwise.
+ */
+export function noAnswer(path: string, err: unknown, timeoutMs: number): NodeError {
+  return err instanceof HttpGetError && err.timedOut ? timedOut(path, timeoutMs) : unreachable(path, err);
 }
 
 /** badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient. */
