@@ -410,8 +410,8 @@ function boundLines(b: Bounds, perTx: CpuPerTx, nodes: number, latencyMs: number
   const reach = Math.min(b.threadTxPerSecond, b.coresTxPerSecond) / b.idealTxPerSecond;
   return [
     `ideal node bound: ${nodes} × ${SLOTS} slots ÷ ${latencyMs} ms = ${b.idealRequestsPerSecond.toFixed(0)} req/s = ` +
-      `${b.idealTxPerSecond.toFixed(0)} tx/s; (c) reached ${(100 * b.ofIdeal).toFixed(0)} % of it, the nodes' slots busy ` +
-      `${(100 * b.slotsBusy).toFixed(0)} % of (c)`,
+      `${b.idealTxPerSecond.toFixed(0)} tx/s; (c) reached ${pct(b.ofIdeal)} of it, the nodes' slots busy ` +
+      `${pct(b.slotsBusy)} of (c)`,
     `populator: ${us(perTx.populator)} µs/tx in all its threads, ${b.populatorCore.toFixed(2)} cores; its main thread ` +
       `${us(b.threadPerTx)} µs/tx, carrying at most ${b.threadTxPerSecond.toFixed(0)} tx/s at that cost ` +
       `(${(b.threadTxPerSecond / b.idealTxPerSecond).toFixed(2)} × the ideal)`,
@@ -583,9 +583,9 @@ async function main(): Promise<void> {
         `${hours(MAINNET.generations / ((r.nodes * SLOTS * 1000) / r.latencyMs / (r.bare.requests / r.bare.generations)))}`,
     );
     console.log(
-      `    devnode(s) gave (n) ${(100 * nOfIdeal).toFixed(1)} % of their ideal; (c) got ${(100 * r.bounds.ofIdeal).toFixed(0)} % ` +
-        `of it with the slots busy ${(100 * r.bounds.slotsBusy).toFixed(0)} %` +
-        (Number.isFinite(middle(r)) ? ` (${(100 * middle(r)).toFixed(0)} % in tenths 2-9)` : '') +
+      `    devnode(s) gave (n) ${(100 * nOfIdeal).toFixed(1)} % of their ideal; (c) got ${pct(r.bounds.ofIdeal)} ` +
+        `of it with the slots busy ${pct(r.bounds.slotsBusy)}` +
+        (Number.isFinite(middle(r)) ? ` (${pct(middle(r))} in tenths 2-9)` : '') +
         `, the populator at ` +
         `${r.bounds.populatorCore.toFixed(2)} cores, the machine at ${r.bounds.machineCores.toFixed(2)} of ` +
         `${cores} cores; bound: ${r.bounds.bound}`,
@@ -658,8 +658,8 @@ function scalingLines(one: Measured, three: Measured, cores: number): void {
   // a run too short for a sample in each tenth has no middle to show
   if (Number.isFinite(middle(one)) && Number.isFinite(middle(three)))
     console.log(
-      `    steady state (tenths 2-9 of (c)): slots busy ${(100 * middle(one)).toFixed(0)} % with one node, ` +
-        `${(100 * middle(three)).toFixed(0)} % with ${NODES}: ${NODES} ÷ 1 there ${((NODES * middle(three)) / middle(one)).toFixed(2)}`,
+      `    steady state (tenths 2-9 of (c)): slots busy ${pct(middle(one))} with one node, ` +
+        `${pct(middle(three))} with ${NODES}: ${NODES} ÷ 1 there ${((NODES * middle(three)) / middle(one)).toFixed(2)}`,
     );
   // and the populator's main thread, wherever it runs: 2.5 × one ideal node at its three-node CPU per transaction
   const thread = three.bounds.threadPerTx;
