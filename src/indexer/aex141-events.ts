@@ -5,8 +5,8 @@
  * not kept. Which contracts' events count (registered AEX-141 collections) is decided when they
  * are written. Pure.
  */
-import { callEvents, eventTopic, topicId, type CallEvent } from './call-events.ts';
-import type { ContractCallRow, TxPosition } from './rows.ts';
+import { callEvents, eventTopic, topicId, type CallEvent } from './derived/call-events.ts';
+import type { ContractCallRow, TxPosition } from './rows/rows.ts';
 
 /** Aex141Kind names a kept event as the aex141_events table does. */
 export type Aex141Kind =

@@ -3,9 +3,9 @@
  * standard AEX-9 events read from the call logs. Events are kept for any emitter here; the writer keeps
  * those of AEX-9 contracts only, emitted after the block their creation balances were read at. Pure.
  */
-import type { AexnType } from './aexn-detect.ts';
-import { callEvents, eventTopic, topicId } from './call-events.ts';
-import type { FetchedGeneration, TxPosition } from './rows.ts';
+import type { AexnType } from './contracts/aexn-detect.ts';
+import { callEvents, eventTopic, topicId } from './derived/call-events.ts';
+import type { FetchedGeneration, TxPosition } from './rows/rows.ts';
 
 /** AexnContractRow is one AEX-9 or AEX-141 contract at its creation (table aexn_contracts). */
 export interface AexnContractRow extends TxPosition {

@@ -5,20 +5,20 @@
  * (aexn-detect.ts), and their meta info and AEX-9 holders read by a dry-run at the creation block.
  */
 import { LRUCache } from 'lru-cache';
-import { isJsonObject } from '../chain/json.ts';
-import { createdIds } from '../chain/tx-fields.ts';
-import type { Queryable } from '../db/pool.ts';
-import { contractsCreatedAt, type CreatedAt } from '../db/queries/aexn.ts';
-import { ErrorCode } from '../errors.ts';
-import { NodeError } from '../node/errors.ts';
+import { isJsonObject } from '../../chain/json.ts';
+import { createdIds } from '../../chain/tx-fields.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { contractsCreatedAt, type CreatedAt } from '../../db/queries/aexn.ts';
+import { ErrorCode } from '../../errors.ts';
+import { NodeError } from '../../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
-import { PRUNED, REFUSED, type DryRunResult } from '../node/dry-run.ts';
-import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from './aexn-rows.ts';
+import { PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
+import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow, AexnFindings } from '../aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
-import type { Config } from '../config.ts';
-import type { NodeClient } from '../node/client.ts';
-import type { FetchedGeneration, TxPosition } from './rows.ts';
-import { mapLimit } from './fetch.ts';
+import type { Config } from '../../config.ts';
+import type { NodeClient } from '../../node/client.ts';
+import type { FetchedGeneration, TxPosition } from '../rows/rows.ts';
+import { mapLimit } from '../sync/fetch.ts';
 
 export interface AexnDetectorOptions {
   /**

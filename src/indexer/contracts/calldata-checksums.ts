@@ -7,8 +7,8 @@
  * take for certain (a wrong tag, size or checksum, an unknown type) to the library's own object, so that every
  * result and every error message stays the library's.
  */
-import { encode, type Prefix } from '../chain/encoding.ts';
-import { decodedField, encodedId } from '../chain/id-cache.ts';
+import { encode, type Prefix } from '../../chain/encoding.ts';
+import { decodedField, encodedId } from '../../chain/id-cache.ts';
 
 /** The part of aepp-calldata's internal ApiEncoder its byte-array encoder and canonical mapper call. */
 interface ApiEncoder {

@@ -6,15 +6,15 @@
  * aborts a block. Runs outside any database transaction.
  */
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../chain/json.ts';
-import { innerTx } from '../chain/tx-fields.ts';
-import { contractId } from '../chain/derived-ids.ts';
+import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../../chain/json.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
+import { contractId } from '../../chain/derived-ids.ts';
 import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
-import type { Queryable } from '../db/pool.ts';
-import { contractCreateTx } from '../db/queries/contracts.ts';
-import type { NodeClient } from '../node/client.ts';
-import type { DecodedCall, FetchedGeneration, JsonObject } from './rows.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { contractCreateTx } from '../../db/queries/contracts.ts';
+import type { NodeClient } from '../../node/client.ts';
+import type { DecodedCall, FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 export interface DecoderOptions {
   readonly compilerUrl?: string;

@@ -2,8 +2,8 @@
  * @module The events of a contract call as ae_mdw reads them: emission order (its `log_idx`),
  * topic 0 as the blake2b of the event's name, address topics as ids. Pure.
  */
-import { decode, encode, hash, type Prefix } from '../chain/encoding.ts';
-import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
+import { decode, encode, hash, type Prefix } from '../../chain/encoding.ts';
+import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 
 /** eventTopic is an event's topic 0: blake2b-256 of its constructor name, read as an unsigned integer. */
 export function eventTopic(name: string): bigint {

@@ -6,8 +6,8 @@
  * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
  * failing area never stops the chain from being followed.
  */
-import { notifyCommitted } from '../db/notify.ts';
-import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
+import { notifyCommitted } from '../../db/notify.ts';
+import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
 import {
   advanceBackfill,
   deleteInternalTransfers,
@@ -18,15 +18,15 @@ import {
   storedKeyBlockTargets,
   withSavepoint,
   type PendingBackfill,
-} from '../db/queries/derive-backfill.ts';
-import { storedHeightsAbove } from '../db/queries/blocks.ts';
-import type { Logger } from '../log.ts';
-import { Backoff } from '../retry.ts';
+} from '../../db/queries/derive-backfill.ts';
+import { storedHeightsAbove } from '../../db/queries/blocks.ts';
+import type { Logger } from '../../log.ts';
+import { Backoff } from '../../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
-import type { AexnDetector } from './aexn-detector.ts';
+import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
-import type { IndexerMetrics } from './metrics.ts';
-import type { GenerationRows } from './rows.ts';
+import type { IndexerMetrics } from '../metrics.ts';
+import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 

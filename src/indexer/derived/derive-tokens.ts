@@ -5,18 +5,18 @@
  * of the node once for a contract created inside a call) and dry-runs its meta info at its creation block. No
  * block is fetched again.
  */
-import { isJsonObject, type Json } from '../chain/json.ts';
-import type { Queryable } from '../db/pool.ts';
-import { insertAex141Events } from '../db/queries/aex141.ts';
-import { writeAexnRows } from '../db/queries/aexn.ts';
-import { deleteTokenRows, storedContractTxs, type StoredContractTx } from '../db/queries/derive-backfill.ts';
-import { aex141Candidates } from './aex141-events.ts';
-import type { AexnDetector } from './aexn-detector.ts';
-import { aexnRows, type AexnRows } from './aexn-rows.ts';
-import { createdContractCode } from './contract-decoder.ts';
+import { isJsonObject, type Json } from '../../chain/json.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { insertAex141Events } from '../../db/queries/aex141.ts';
+import { writeAexnRows } from '../../db/queries/aexn.ts';
+import { deleteTokenRows, storedContractTxs, type StoredContractTx } from '../../db/queries/derive-backfill.ts';
+import { aex141Candidates } from '../aex141-events.ts';
+import type { AexnDetector } from '../contracts/aexn-detector.ts';
+import { aexnRows, type AexnRows } from '../aexn-rows.ts';
+import { createdContractCode } from '../contracts/contract-decoder.ts';
 import { DEX_TABLES, dexRows } from './dex-tables.ts';
-import type { ContractCallRow, FetchedGeneration, GenerationRows, JsonObject } from './rows.ts';
-import { writeTableRows } from './writer.ts';
+import type { ContractCallRow, FetchedGeneration, GenerationRows, JsonObject } from '../rows/rows.ts';
+import { writeTableRows } from '../rows/writer.ts';
 
 /** What a position holds that is not a contract tx: nothing any token derivation reads. */
 const OTHER_TX: JsonObject = { hash: '', tx: {} };

@@ -4,8 +4,8 @@
  */
 import { callEvents } from './call-events.ts';
 import { readPairCreated, readSwapTokens, type PairCreated, type SwapTokens } from './dex-events.ts';
-import type { ContractCallRow, TxPosition } from './rows.ts';
-import type { Column, TableColumns } from './tables.ts';
+import type { ContractCallRow, TxPosition } from '../rows/rows.ts';
+import type { Column, TableColumns } from '../rows/tables.ts';
 
 /** Where an event is: its call's position and its index in the call's log. */
 type EventAt = TxPosition & { readonly logIdx: number };

@@ -4,7 +4,7 @@
  * oracle rewards and refunds), and what each generation paid in fees for the rewards to come.
  */
 import { readFile } from 'node:fs/promises';
-import { blockRewards, REWARD_RULES, rewardedGeneration, type RewardRules } from '../chain/block-rewards.ts';
+import { blockRewards, REWARD_RULES, rewardedGeneration, type RewardRules } from '../../chain/block-rewards.ts';
 import {
   forkCredits,
   hardForkCreditsOf,
@@ -12,13 +12,13 @@ import {
   type HardForkCredit,
   type HardForkCredits,
   type HardForkFile,
-} from '../chain/hard-forks.ts';
-import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
-import { innerTx } from '../chain/tx-fields.ts';
-import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../config.ts';
-import type { Queryable } from '../db/pool.ts';
-import { topHeight } from '../db/queries/blocks.ts';
-import { recordBackfill } from '../db/queries/derive-backfill.ts';
+} from '../../chain/hard-forks.ts';
+import { isJsonObject, parseJson, toBigInt } from '../../chain/json.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
+import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../../config.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { topHeight } from '../../db/queries/blocks.ts';
+import { recordBackfill } from '../../db/queries/derive-backfill.ts';
 import {
   deriveInternalTransfers,
   addGenerationFees,
@@ -27,8 +27,8 @@ import {
   insertInternalTransfers,
   rewardInputs,
   type InternalTransferRow,
-} from '../db/queries/v3/internal-transfers.ts';
-import type { GenerationRows } from './rows.ts';
+} from '../../db/queries/v3/internal-transfers.ts';
+import type { GenerationRows } from '../rows/rows.ts';
 
 /** The chain's rules for the transfers no transaction shows: its rewards, its genesis accounts and its forks' credits. */
 export interface TransferRules {

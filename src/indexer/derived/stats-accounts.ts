@@ -5,11 +5,11 @@
  * needs the stored state before the batch (an account seen earlier, an interval's earlier activity) stays with
  * PostgreSQL's upsert of these rows. Pure.
  */
-import { KEY_TAGS } from '../chain/id-key.ts';
-import { intervalOf, INTERVALS, utcDay } from '../chain/stats-intervals.ts';
-import type { CountedAccounts } from '../db/queries/v3/stats-derive.ts';
-import type { AccountTxRow, GenerationRows } from './rows.ts';
-import type { IdNumbers } from './tables.ts';
+import { KEY_TAGS } from '../../chain/id-key.ts';
+import { intervalOf, INTERVALS, utcDay } from '../../chain/stats-intervals.ts';
+import type { CountedAccounts } from '../../db/queries/v3/stats-derive.ts';
+import type { AccountTxRow, GenerationRows } from '../rows/rows.ts';
+import type { IdNumbers } from '../rows/tables.ts';
 
 /** A batch's account appearances as the writer stores them: its rows, and the ids' numbers (migration 0095). */
 export interface BatchAppearances {

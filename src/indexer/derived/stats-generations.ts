@@ -4,8 +4,8 @@
  * derivation's branches for them (db/queries/v3/stats-derive.ts STORED_GENERATIONS). What needs the stored chain
  * (names, oracles, contracts, rewards, accounts) stays with PostgreSQL. Pure.
  */
-import type { CountedGenerations } from '../db/queries/v3/stats-derive.ts';
-import type { GenerationRows } from './rows.ts';
+import type { CountedGenerations } from '../../db/queries/v3/stats-derive.ts';
+import type { GenerationRows } from '../rows/rows.ts';
 
 /**
  * What a channel transaction adds to what channels lock: its amount (the writer's channel_amount, migration 0084),

@@ -4,10 +4,10 @@
  * db/queries/v3/stats-derive.ts: PostgreSQL then writes them instead of reading back the rows the batch has just
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
-import { txTypeOfCode, txTypeCode } from '../chain/id-key.ts';
-import { utcDay } from '../chain/stats-intervals.ts';
-import type { CountedSeries } from '../db/queries/v3/stats-derive.ts';
-import type { GenerationRows } from './rows.ts';
+import { txTypeOfCode, txTypeCode } from '../../chain/id-key.ts';
+import { utcDay } from '../../chain/stats-intervals.ts';
+import type { CountedSeries } from '../../db/queries/v3/stats-derive.ts';
+import type { GenerationRows } from '../rows/rows.ts';
 
 /** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */
 export interface KeyBlockFigures {

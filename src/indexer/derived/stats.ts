@@ -6,11 +6,11 @@
  * (stats-series.ts), its accounts' first appearances and activity (stats-accounts.ts) and its generations' channels
  * and micro blocks (stats-generations.ts).
  */
-import { toSafeNumber } from '../chain/json.ts';
-import { difficultyOf, hashrateOf } from '../chain/stats-intervals.ts';
-import type { Queryable } from '../db/pool.ts';
-import { deriveStatsRows, type CountedBatch } from '../db/queries/v3/stats-derive.ts';
-import type { GenerationRows } from './rows.ts';
+import { toSafeNumber } from '../../chain/json.ts';
+import { difficultyOf, hashrateOf } from '../../chain/stats-intervals.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { deriveStatsRows, type CountedBatch } from '../../db/queries/v3/stats-derive.ts';
+import type { GenerationRows } from '../rows/rows.ts';
 import { countedAccounts, type BatchAppearances } from './stats-accounts.ts';
 import { countedGenerations } from './stats-generations.ts';
 import { countedSeries, type KeyBlockFigures } from './stats-series.ts';

@@ -2,22 +2,22 @@
  * @module Reload (-H): delete and re-load listed heights, each batch of them in one transaction,
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
-import type { Config } from '../config.ts';
-import { transferRulesOf } from './internal-transfers.ts';
-import { AccountNumbers } from '../db/queries/account-ids.ts';
-import { migrate } from '../db/migrator.ts';
-import { createWritePool } from '../db/pool.ts';
-import { storedHeightsAbove } from '../db/queries/blocks.ts';
-import { WriterLock, type LockHolder } from '../db/writer-lock.ts';
-import { AppError, ErrorCode } from '../errors.ts';
-import type { Logger } from '../log.ts';
-import { NodeClient } from '../node/client.ts';
-import { NodeError } from '../node/errors.ts';
-import { contractReaders } from './aexn-detector.ts';
-import { PrunedCallInfos } from './fetch-pruned.ts';
-import { contiguousRuns, heightRange } from './heights.ts';
-import { loadBatch, prepareBatch, type PreparedBatch } from './loader.ts';
-import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
+import type { Config } from '../../config.ts';
+import { transferRulesOf } from '../derived/internal-transfers.ts';
+import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import { migrate } from '../../db/migrator.ts';
+import { createWritePool } from '../../db/pool.ts';
+import { storedHeightsAbove } from '../../db/queries/blocks.ts';
+import { WriterLock, type LockHolder } from '../../db/writer-lock.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { contractReaders } from '../contracts/aexn-detector.ts';
+import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
+import { contiguousRuns, heightRange } from '../sync/heights.ts';
+import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
+import { heartbeat, SyncStatus } from '../../db/queries/sync-state.ts';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.

@@ -3,11 +3,11 @@
  * aggregates): every stored height re-derived from the stored rows into temporary twins of the tables, by the same
  * functions the populator's backfill runs (derive-backfill.ts), and compared row by row with what is stored.
  */
-import type { Pool } from '../db/pool.ts';
-import { withShadowTables } from '../db/queries/derive-check.ts';
-import { pendingBackfills } from '../db/queries/derive-backfill.ts';
-import { DERIVED_AREAS } from './derive-backfill.ts';
-import type { TransferRules } from './internal-transfers.ts';
+import type { Pool } from '../../db/pool.ts';
+import { withShadowTables } from '../../db/queries/derive-check.ts';
+import { pendingBackfills } from '../../db/queries/derive-backfill.ts';
+import { DERIVED_AREAS } from '../derived/derive-backfill.ts';
+import type { TransferRules } from '../derived/internal-transfers.ts';
 
 /** Heights re-derived per statement batch (as the backfill's batches). */
 const HEIGHTS_PER_BATCH = 500;

@@ -6,25 +6,25 @@
  * statistics: verify-derived.ts) and compares them. It writes nothing to the verified schema and always terminates.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.ts';
-import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
-import { signedTxBytes, txHash } from '../chain/tx-serialize.ts';
-import { createReadPool, type Queryable } from '../db/pool.ts';
-import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../db/queries/blocks.ts';
-import { storedCallInfos, type StoredCallInfo } from '../db/queries/contracts.ts';
-import { transactionsBetween } from '../db/queries/transactions.ts';
-import { dropSchema } from '../db/admin.ts';
-import { derivedTables, rowsOnlyIn } from '../db/queries/derived-rows.ts';
-import { lowestMissing } from '../db/queries/sync-state.ts';
-import type { Logger } from '../log.ts';
-import { NodeClient } from '../node/client.ts';
-import { NodeError } from '../node/errors.ts';
-import { fetchGeneration, mapLimit } from './fetch.ts';
-import { heightRange } from './heights.ts';
+import type { Config } from '../../config.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
+import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
+import { createReadPool, type Queryable } from '../../db/pool.ts';
+import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../../db/queries/blocks.ts';
+import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contracts.ts';
+import { transactionsBetween } from '../../db/queries/transactions.ts';
+import { dropSchema } from '../../db/admin.ts';
+import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
+import { lowestMissing } from '../../db/queries/sync-state.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { fetchGeneration, mapLimit } from '../sync/fetch.ts';
+import { heightRange } from '../sync/heights.ts';
 import { reloadHeights } from './reload.ts';
-import { transferRulesOf } from './internal-transfers.ts';
+import { transferRulesOf } from '../derived/internal-transfers.ts';
 import { compareStoredDerivations } from './verify-derived.ts';
-import type { FetchedGeneration, JsonObject } from './rows.ts';
+import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 /** A height as stored: key block, then micro blocks in order with their txs in order. */
 export interface StoredGeneration {

@@ -3,7 +3,7 @@
  * columns of its own (caller_id, contract_id, height), when they hold exactly those values. Pure.
  */
 import type { JsonObject } from './rows.ts';
-import { stringifyJson } from '../chain/json.ts';
+import { stringifyJson } from '../../chain/json.ts';
 
 /** firstNested is where the first value nested in the object `text` starts (its length when none). */
 function firstNested(text: string): number {

@@ -3,11 +3,11 @@
  * after it; and what a name pointed at when a transaction was sent to it. Pure; the writer
  * supplies the prior state from the database.
  */
-import { withPrefix } from '../chain/id-cache.ts';
-import { oracleQueryId } from '../chain/derived-ids.ts';
-import { isJsonObject } from '../chain/json.ts';
-import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../chain/aens.ts';
-import type { NameEventState, OracleEventState } from '../db/queries/state-events.ts';
+import { withPrefix } from '../../chain/id-cache.ts';
+import { oracleQueryId } from '../../chain/derived-ids.ts';
+import { isJsonObject } from '../../chain/json.ts';
+import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../../chain/aens.ts';
+import type { NameEventState, OracleEventState } from '../../db/queries/state-events.ts';
 import type {
   AccountTxRow,
   NameAction,

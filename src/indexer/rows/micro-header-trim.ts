@@ -3,7 +3,7 @@
  * which are the row's own columns, and without prev_key_hash and prev_hash, the hashes of its generation's key block
  * and of the block before it (the queries put them back: src/db/queries/blocks.ts `microHeaderSql`). Pure.
  */
-import { toBigInt } from '../chain/json.ts';
+import { toBigInt } from '../../chain/json.ts';
 import type { JsonObject, MicroBlockRow } from './rows.ts';
 
 /**

@@ -1,8 +1,8 @@
 /** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
-import type { Json } from '../chain/json.ts';
-import type { StoredTxColumns } from '../chain/stored-tx.ts';
-import type { NameReference } from '../chain/tx-fields.ts';
-import type { AexnFindings, AexnRows } from './aexn-rows.ts';
+import type { Json } from '../../chain/json.ts';
+import type { StoredTxColumns } from '../../chain/stored-tx.ts';
+import type { NameReference } from '../../chain/tx-fields.ts';
+import type { AexnFindings, AexnRows } from '../aexn-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
 

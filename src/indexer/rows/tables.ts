@@ -2,8 +2,8 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
-import { txTypeCode } from '../chain/id-key.ts';
-import { stringifyJson } from '../chain/json.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
+import { stringifyJson } from '../../chain/json.ts';
 import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
 import { storedMicroHeader } from './micro-header-trim.ts';
 import type {

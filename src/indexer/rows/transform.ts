@@ -1,9 +1,9 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
-import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../chain/json.ts';
-import { createdIds, innerTx, nameReferences, referencedIds } from '../chain/tx-fields.ts';
-import { storedTxColumns } from '../chain/stored-tx.ts';
+import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
+import { createdIds, innerTx, nameReferences, referencedIds } from '../../chain/tx-fields.ts';
+import { storedTxColumns } from '../../chain/stored-tx.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
-import { aexnRows } from './aexn-rows.ts';
+import { aexnRows } from '../aexn-rows.ts';
 
 /** Channel txs that end a channel's life. */
 const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx']);

@@ -3,7 +3,7 @@
  * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Queryable } from '../db/pool.ts';
+import type { Queryable } from '../../db/pool.ts';
 import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences } from './chain-state.ts';
 import type {
   AccountTxRow,
@@ -14,13 +14,13 @@ import type {
   ResolvedRows,
 } from './rows.ts';
 import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
-import { AccountNumbers } from '../db/queries/account-ids.ts';
-import { CopyPayloads, copyText } from '../db/copy-in.ts';
-import { copyMany, insertMany } from '../db/queries/bulk-load.ts';
-import { priorNameStates, priorOracleStates } from '../db/queries/state-events.ts';
-import { writeGenerationTxis } from '../db/queries/v3/txis.ts';
-import { DEFAULT_TRANSFER_RULES, type TransferRules } from './internal-transfers.ts';
-import { deriveBatchAreas } from './derive-backfill.ts';
+import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import { CopyPayloads, copyText } from '../../db/copy-in.ts';
+import { copyMany, insertMany } from '../../db/queries/bulk-load.ts';
+import { priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
+import { writeGenerationTxis } from '../../db/queries/v3/txis.ts';
+import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
+import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 
 /** NO_NUMBERS serves the tables that name no id by its number (they are encoded before the transaction). */
 const NO_NUMBERS: IdNumbers = {

@@ -8,9 +8,9 @@
  * and not yet handed out stays within a batch's transactions, and each batch is cut from its front. So the next
  * batch's requests take the slots the current one frees, and no height is asked twice.
  */
-import type { NodeClient } from '../node/client.ts';
+import type { NodeClient } from '../../node/client.ts';
 import { fetchGeneration, type FetchOptions } from './fetch.ts';
-import type { FetchedGeneration } from './rows.ts';
+import type { FetchedGeneration } from '../rows/rows.ts';
 
 /** A height of the stream: started (its generation in flight or fetched), not yet handed out. */
 interface Entry {

@@ -1,10 +1,10 @@
 /** @module Fetch: whole generations from the node, concurrently but delivered in height order. */
-import { isJsonObject } from '../chain/json.ts';
-import type { NodeClient } from '../node/client.ts';
-import { badResponse, NodeError } from '../node/errors.ts';
-import { contractTx } from './contract-decoder.ts';
-import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from './rows.ts';
-import type { RetryOptions } from '../retry.ts';
+import { isJsonObject } from '../../chain/json.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { badResponse, NodeError } from '../../node/errors.ts';
+import { contractTx } from '../contracts/contract-decoder.ts';
+import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from '../rows/rows.ts';
+import type { RetryOptions } from '../../retry.ts';
 
 /**
  * BATCH_REQUEST_RETRIES: a batch is redone whole when one of its requests gives up, so the populator's node requests

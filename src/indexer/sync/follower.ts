@@ -3,15 +3,15 @@
  * per poll interval while far behind), checks for forks once caught up, then loads the next batch
  * of missing heights, rolls back, or reports that there is nothing to do.
  */
-import type { Config } from '../config.ts';
-import type { Logger } from '../log.ts';
-import type { NodeClient } from '../node/client.ts';
+import type { Config } from '../../config.ts';
+import type { Logger } from '../../log.ts';
+import type { NodeClient } from '../../node/client.ts';
 import { checkForks } from './forks.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareAppend, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
-import type { IndexerMetrics } from './metrics.ts';
-import { topHeight } from '../db/queries/blocks.ts';
-import { heartbeat, lowestMissing, missingHeights, rederiveMark, SyncStatus } from '../db/queries/sync-state.ts';
+import type { IndexerMetrics } from '../metrics.ts';
+import { topHeight } from '../../db/queries/blocks.ts';
+import { heartbeat, lowestMissing, missingHeights, rederiveMark, SyncStatus } from '../../db/queries/sync-state.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;

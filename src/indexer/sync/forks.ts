@@ -2,13 +2,13 @@
  * @module Fork detection: compare the stored top K key hashes and the top generation's micro
  * blocks with the node's; find how far down a reorg reaches by walking parent links.
  */
-import type { Queryable } from '../db/pool.ts';
-import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../db/queries/blocks.ts';
-import type { NodeClient } from '../node/client.ts';
-import { isJsonObject } from '../chain/json.ts';
-import { NodeError } from '../node/errors.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../../db/queries/blocks.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { isJsonObject } from '../../chain/json.ts';
+import { NodeError } from '../../node/errors.ts';
 import { mapLimit, microBlockHashes } from './fetch.ts';
-import type { FetchedGeneration } from './rows.ts';
+import type { FetchedGeneration } from '../rows/rows.ts';
 
 /**
  * lowestMismatch is the lowest height (of a descending-or-any-order list) whose stored hash differs

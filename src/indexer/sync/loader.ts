@@ -5,25 +5,25 @@
  * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
-import { notifyCommitted } from '../db/notify.ts';
-import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../db/queries/blocks.ts';
-import { markStaleAbove, moveMark, recordTop } from '../db/queries/sync-state.ts';
-import type { Logger } from '../log.ts';
-import type { NodeClient } from '../node/client.ts';
-import { NodeError } from '../node/errors.ts';
-import { ErrorCode } from '../errors.ts';
-import { createdContractCode, type ContractDecoder } from './contract-decoder.ts';
-import type { AexnDetector } from './aexn-detector.ts';
+import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
+import { notifyCommitted } from '../../db/notify.ts';
+import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../../db/queries/blocks.ts';
+import { markStaleAbove, moveMark, recordTop } from '../../db/queries/sync-state.ts';
+import type { Logger } from '../../log.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { ErrorCode } from '../../errors.ts';
+import { createdContractCode, type ContractDecoder } from '../contracts/contract-decoder.ts';
+import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import { fetchGeneration, fetchGenerations } from './fetch.ts';
 import type { FetchAhead } from './fetch-ahead.ts';
 import { agreeingBelow, linkBreak } from './forks.ts';
-import type { IndexerMetrics } from './metrics.ts';
-import type { FetchedGeneration, GenerationRows } from './rows.ts';
-import { transformGeneration } from './transform.ts';
-import { encodeRows, writeGenerations, type EncodedRows } from './writer.ts';
-import { AccountNumbers } from '../db/queries/account-ids.ts';
-import type { TransferRules } from './internal-transfers.ts';
+import type { IndexerMetrics } from '../metrics.ts';
+import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
+import { transformGeneration } from '../rows/transform.ts';
+import { encodeRows, writeGenerations, type EncodedRows } from '../rows/writer.ts';
+import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import type { TransferRules } from '../derived/internal-transfers.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;

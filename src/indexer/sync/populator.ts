@@ -3,29 +3,29 @@
  * (node unreachable, 5xx, timeouts, malformed JSON, database hiccups) without ever crashing.
  */
 import type prom from 'prom-client';
-import type { Config } from '../config.ts';
-import { backfillStoredForks, transferRulesOf } from './internal-transfers.ts';
-import { AccountNumbers } from '../db/queries/account-ids.ts';
-import { migrate } from '../db/migrator.ts';
-import { untilDatabaseAnswers } from '../db/wait.ts';
-import { createWritePool } from '../db/pool.ts';
-import { WriterLock } from '../db/writer-lock.ts';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../log.ts';
-import { NodeClient } from '../node/client.ts';
-import { Backoff, sleep } from '../retry.ts';
-import { NodeError } from '../node/errors.ts';
-import { NodeSet } from '../node/node-set.ts';
-import type { Role } from '../roles.ts';
-import { contractReaders } from './aexn-detector.ts';
-import { DeriveBackfill } from './derive-backfill.ts';
+import type { Config } from '../../config.ts';
+import { backfillStoredForks, transferRulesOf } from '../derived/internal-transfers.ts';
+import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import { migrate } from '../../db/migrator.ts';
+import { untilDatabaseAnswers } from '../../db/wait.ts';
+import { createWritePool } from '../../db/pool.ts';
+import { WriterLock } from '../../db/writer-lock.ts';
+import { AppError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import { Backoff, sleep } from '../../retry.ts';
+import { NodeError } from '../../node/errors.ts';
+import { NodeSet } from '../../node/node-set.ts';
+import type { Role } from '../../roles.ts';
+import { contractReaders } from '../contracts/aexn-detector.ts';
+import { DeriveBackfill } from '../derived/derive-backfill.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
-import { createIndexerMetrics, type IndexerMetrics } from './metrics.ts';
-import { heartbeat, SyncStatus } from '../db/queries/sync-state.ts';
-import { onSizeFallback } from '../chain/tx-size.ts';
+import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
+import { heartbeat, SyncStatus } from '../../db/queries/sync-state.ts';
+import { onSizeFallback } from '../../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import { emittedLogs } from '../../../src/indexer/aexn-rows.ts';
-import { storedGenerations } from '../../../src/indexer/derive-tokens.ts';
+import { storedGenerations } from '../../../src/indexer/derived/derive-tokens.ts';
 import type { StoredContractTx } from '../../../src/db/queries/derive-backfill.ts';
 
 const CT = encode('ct', Buffer.alloc(32, 3));
