@@ -90,7 +90,7 @@ export async function writeTokenRows(
   await writeTableRows(db, swaps, dex.swaps);
 }
 
-/** deriveBatchTokens writes a batch's token rows (the writer's, through the derived areas). */
+/** deriveBatchTokens writes the token rows of a batch just written (the loader's transaction, through the derived areas). */
 export async function deriveBatchTokens(db: Queryable, gens: readonly GenerationRows[]): Promise<void> {
   await writeTokenRows(
     db,

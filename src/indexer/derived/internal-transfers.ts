@@ -165,7 +165,7 @@ export async function writeInternalTransfers(
 /**
  * deriveTransfersOfStored adds the transfers of heights whose rows and generation fees are stored: the
  * rewards and genesis accounts of `newKeyBlocks` (ascending) and what the stored rows of `range` imply
- * (name fees, oracle rewards and refunds). The writer calls it for each batch, the backfill for stored heights.
+ * (name fees, oracle rewards and refunds). The loader calls it for each batch, the backfill for stored heights.
  */
 export async function deriveTransfersOfStored(
   db: Queryable,

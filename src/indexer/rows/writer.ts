@@ -19,8 +19,6 @@ import { CopyPayloads, copyText } from '../../db/copy-in.ts';
 import { copyMany, insertMany } from '../../db/queries/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../../db/queries/v3/txis.ts';
-import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
-import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 
 /** NO_NUMBERS serves the tables that name no id by its number (they are encoded before the transaction). */
 const NO_NUMBERS: IdNumbers = {
@@ -149,20 +147,25 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
   });
 }
 
+/** What writeGenerations stored that the derived areas read after it. */
+export interface WrittenRows {
+  readonly transactions: number;
+  /** the account rows as stored, with the ids' numbers (the statistics count appearances from them) */
+  readonly accounts: { readonly rows: readonly (readonly AccountTxRow[])[]; readonly numbers: IdNumbers };
+}
+
 /**
- * writeGenerations inserts the rows of several heights (ascending); the caller owns the
- * transaction. `encoded` (from encodeRows) saves encoding inside it; `transferRules` are the
- * chain's reward rules and genesis accounts for the internal transfers; `numbers` the ids' numbers
- * (a populator keeps one for its life, and has it forget after a failed transaction). Returns the tx count.
+ * writeGenerations inserts the rows of several heights (ascending); the caller owns the transaction and derives the
+ * areas beside the chain after it (sync/loader.ts). `encoded` (from encodeRows) saves encoding inside it; `numbers`
+ * the ids' numbers (a populator keeps one for its life, and has it forget after a failed transaction).
  */
 export async function writeGenerations(
   db: Queryable,
   gens: readonly GenerationRows[],
   encoded?: EncodedRows,
-  transferRules: TransferRules = DEFAULT_TRANSFER_RULES,
   numbers: AccountNumbers = new AccountNumbers(),
-): Promise<number> {
-  if (gens.length === 0) return 0;
+): Promise<WrittenRows> {
+  if (gens.length === 0) return { transactions: 0, accounts: { rows: [], numbers } };
   const resolved = await resolveRows(db, gens);
   await numbers.resolve(
     db,
@@ -187,8 +190,8 @@ export async function writeGenerations(
       );
   }
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
-  // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
-  // before them (an area behind or failing is deferred to the backfill)
-  await deriveBatchAreas(db, gens, transferRules, { rows: [resolved.accountTxs, resolved.nameAccountTxs], numbers });
-  return resolved.transactions.length;
+  return {
+    transactions: resolved.transactions.length,
+    accounts: { rows: [resolved.accountTxs, resolved.nameAccountTxs], numbers },
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * @module Loader: one batch of whole heights (or the micro blocks the node added to the stored top
  * generation) from the node into the database, atomically.
- * Fetch and contract decoding happen first; then one transaction deletes what is replaced,
- * inserts the rows, records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
+ * Fetch and contract decoding happen first; then the loader owns every step of one transaction: it deletes what is
+ * replaced, inserts the rows (rows/writer.ts), derives the areas beside the chain (derived/derive-backfill.ts),
+ * records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
@@ -23,7 +24,8 @@ import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
 import { transformGeneration } from '../rows/transform.ts';
 import { encodeRows, writeGenerations, type EncodedRows } from '../rows/writer.ts';
 import { AccountNumbers } from '../../db/queries/account-ids.ts';
-import type { TransferRules } from '../derived/internal-transfers.ts';
+import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
+import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -233,7 +235,10 @@ export async function loadBatch(
       ({ replaced, added } = await storedBefore(client, gens));
       await deleteHeights(client, loaded);
     }
-    const count = await writeGenerations(client, rows, encoded, deps.transferRules, numbers);
+    const written = await writeGenerations(client, rows, encoded, numbers);
+    // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
+    // before them (an area behind or failing is deferred to the backfill)
+    await deriveBatchAreas(client, rows, deps.transferRules ?? DEFAULT_TRANSFER_RULES, written.accounts);
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
@@ -241,7 +246,7 @@ export async function loadBatch(
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await notifyCommitted(client, deps.schema, notification);
-    return count;
+    return written.transactions;
   }).catch((err: unknown) => {
     // the numbers given to new ids in the transaction are gone with it
     numbers.forget();
