@@ -18,7 +18,7 @@ import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../../config.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { FetchedGeneration, TxPosition } from '../rows/rows.ts';
-import { mapLimit } from '../sync/fetch.ts';
+import { mapLimit } from '../map-limit.ts';
 
 export interface AexnDetectorOptions {
   /**
