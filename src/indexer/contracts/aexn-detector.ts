@@ -101,6 +101,19 @@ interface Found {
  */
 const NODE_REQUESTS = 16;
 
+/**
+ * CodeUnknown: no node sent the code of a contract a batch creates inside a call or calls before its creation is
+ * stored. The batch is loaded without its token area, which the backfill derives once a node gives the code.
+ */
+export class CodeUnknown extends NodeError {
+  constructor(id: string) {
+    super(ErrorCode.NODE_BAD_RESPONSE, `no node sent the code of ${id}`, {
+      path: `/contracts/${id}/code`,
+      transient: true,
+    });
+  }
+}
+
 /** AexnDetector finds the AEX-N contracts of each batch the populator prepares. */
 export class AexnDetector {
   readonly #opts: AexnDetectorOptions;
@@ -176,11 +189,7 @@ export class AexnDetector {
   /** #find reads a step's contract: its code (unless created by a transaction), its type and, for AEX-N, its rows. */
   async #find(step: Step, batchCodes: ReadonlyMap<string, string>): Promise<Found> {
     const code = step.code ?? (await this.#opts.decoder.code(step.id, batchCodes));
-    if (code === undefined)
-      throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `no node sent the code of ${step.id}`, {
-        path: `/contracts/${step.id}/code`,
-        transient: true,
-      });
+    if (code === undefined) throw new CodeUnknown(step.id);
     const detected = this.#detect(code);
     const contracts: AexnContractRow[] = [];
     const seeds: Aex9SeedRow[] = [];

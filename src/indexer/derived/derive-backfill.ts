@@ -87,17 +87,24 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   ],
 ]);
 
+/** What a batch's derivation reads besides its rows. */
+export interface BatchDerivation {
+  readonly rules: TransferRules;
+  /** the batch's account rows as the writer stored them, which the statistics count in memory */
+  readonly appearances?: BatchAppearances;
+  /** the areas the batch cannot derive, with why (known before its transaction): deferred and reported as failing */
+  readonly underived?: ReadonlyMap<string, string>;
+}
+
 /**
  * deriveBatchAreas derives the areas of a batch just written (ascending generations) in the caller's transaction.
- * `appearances` are the batch's account rows as the writer stored them, which the statistics count in memory.
- * An area still behind (being backfilled) or failing, and every area after it, is not derived here: its heights are
- * added to derive_backfill, where the populator's backfill derives them in order and reports a failure.
+ * An area still behind (being backfilled), failing or underived, and every area after it, is not derived here: its
+ * heights are added to derive_backfill, where the populator's backfill derives them in order and reports a failure.
  */
 export async function deriveBatchAreas(
   db: Queryable,
   gens: readonly GenerationRows[],
-  rules: TransferRules,
-  appearances?: BatchAppearances,
+  { rules, appearances, underived = new Map() }: BatchDerivation,
 ): Promise<void> {
   if (gens.length === 0) return;
   const from = gens[0]!.keyBlock.height;
@@ -106,7 +113,7 @@ export async function deriveBatchAreas(
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
     if (!deferred && !behind.has(area)) {
-      const err = await withSavepoint(db, () => derive.batch(db, gens, rules, appearances));
+      const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, rules, appearances)));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, errorMessage(err));

@@ -37,6 +37,8 @@ export class Follower {
   #rederiveFrom: number | undefined;
   #caughtUp = false;
   #known = { top: -1, at: 0 };
+  /** the stored top as the follower last learnt it (loads, rollbacks, idle checks) */
+  #storedTop = -1;
   #ahead: { from: number; count: number; batch: Promise<PreparedBatch> } | undefined;
   #progress = { at: 0, height: 0 };
 
@@ -55,6 +57,7 @@ export class Follower {
     if (this.#next === undefined) {
       this.#rederiveFrom = await rederiveMark(loader.pool);
       this.#next = Math.min(await lowestMissing(loader.pool), this.#rederiveFrom ?? Infinity);
+      this.#storedTop = (await topHeight(loader.pool)) ?? -1;
       this.#progress = { at: Date.now(), height: this.#next };
       log.info({ from: this.#next, rederiveFrom: this.#rederiveFrom, schema: cfg.databaseSchema }, 'populator started');
     }
@@ -74,6 +77,7 @@ export class Follower {
     if (this.#rollbackFrom !== undefined) {
       log.warn({ from: this.#rollbackFrom, nodeTop }, 'node chain is shorter than the stored one: deleting');
       await rollbackOnly(loader, this.#rollbackFrom);
+      this.#storedTop = this.#rollbackFrom - 1;
       this.#next = this.#rollbackFrom;
       this.#rollbackFrom = undefined;
       return 'busy';
@@ -81,14 +85,27 @@ export class Follower {
     return this.#idle(nodeTop);
   }
 
-  /** While far behind, the known top is good enough for a poll interval: one request less per batch. */
+  /**
+   * While far behind, the known top is good enough for a poll interval: one request less per batch. Every step
+   * reports the lag before it loads, so a step that then fails (and each retry) leaves the lag true, not the last
+   * success's.
+   */
   async #nodeTop(next: number): Promise<number> {
-    const { cfg, poll, loader } = this.#deps;
+    const { cfg, poll } = this.#deps;
     if (this.#caughtUp || next + cfg.batchSize > this.#known.top || Date.now() - this.#known.at >= cfg.pollIntervalMs) {
       this.#known = { top: await poll.topHeight(), at: Date.now() };
     }
-    loader.metrics.nodeHeight.set(this.#known.top);
+    this.#report(this.#storedTop, this.#known.top);
     return this.#known.top;
+  }
+
+  /** #report sets the stored top, the node's top and the lag between them. */
+  #report(storedTop: number, nodeTop: number): void {
+    const { metrics } = this.#deps.loader;
+    this.#storedTop = storedTop;
+    metrics.syncHeight.set(storedTop);
+    metrics.nodeHeight.set(nodeTop);
+    metrics.lag.set(Math.max(0, nodeTop - storedTop));
   }
 
   /** The next batch: from a pending rollback, else the first run of missing heights ('skip': a stored stretch). */
@@ -111,7 +128,6 @@ export class Follower {
 
   async #load(heights: number[], nodeTop: number): Promise<StepResult> {
     const { cfg, loader } = this.#deps;
-    await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
     const pending = this.#ahead;
     // the batch prepared ahead asked for heights that are all still missing
     const prepared =
@@ -146,8 +162,9 @@ export class Follower {
       this.#rederiveFrom = result.rederiveFrom ?? undefined;
     }
     this.#next = result.to + 1;
-    loader.metrics.syncHeight.set(result.to);
-    loader.metrics.lag.set(Math.max(0, nodeTop - result.to));
+    // only a step that loaded clears the last error: a failing one keeps saying why until then
+    await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
+    this.#report(result.to, nodeTop);
     this.#logProgress(result.to, nodeTop);
     return 'busy';
   }
@@ -174,9 +191,7 @@ export class Follower {
     if (!this.#caughtUp) log.info({ height: nodeTop }, 'caught up with the node');
     this.#caughtUp = true;
     await heartbeat(loader.pool, SyncStatus.SYNCED, nodeTop, null);
-    const top = (await topHeight(loader.pool)) ?? -1;
-    loader.metrics.syncHeight.set(top);
-    loader.metrics.lag.set(Math.max(0, nodeTop - top));
+    this.#report((await topHeight(loader.pool)) ?? -1, nodeTop);
     return 'idle';
   }
 

@@ -15,7 +15,7 @@ import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { ErrorCode } from '../../errors.ts';
 import { createdContractCode, type ContractDecoder } from '../contracts/contract-decoder.ts';
-import type { AexnDetector } from '../contracts/aexn-detector.ts';
+import { CodeUnknown, type AexnDetector } from '../contracts/aexn-detector.ts';
 import { fetchGeneration, fetchGenerations } from './fetch.ts';
 import type { FetchAhead } from './fetch-ahead.ts';
 import { agreeingBelow, linkBreak } from './forks.ts';
@@ -127,6 +127,8 @@ export interface PreparedBatch {
   readonly encoded: EncodedRows;
   /** the code of the contracts the batch creates, by contract id */
   readonly createdCode: ReadonlyMap<string, string>;
+  /** the derived areas the batch cannot derive, with why (a contract's code no node gives): deferred to the backfill */
+  readonly underived: ReadonlyMap<string, string>;
 }
 
 /**
@@ -190,7 +192,7 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
   const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
-  const gens = deps.aexn ? await deps.aexn.detect(decoded, createdCode) : decoded;
+  const { gens, underived } = await detectTokens(deps.aexn, decoded, createdCode);
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];
@@ -198,7 +200,25 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
     rows.push(transformGeneration(g));
     await nextTurn();
   }
-  return { gens, rows, encoded: await encodeRows(rows), createdCode };
+  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived };
+}
+
+/**
+ * detectTokens adds the AEX-N findings to decoded generations. A contract whose code no node gives does not stop the
+ * chain: the batch goes on without findings (its calls to it are stored undecoded) and its token area is deferred.
+ */
+async function detectTokens(
+  aexn: AexnDetector | undefined,
+  decoded: FetchedGeneration[],
+  createdCode: ReadonlyMap<string, string>,
+): Promise<{ gens: FetchedGeneration[]; underived: ReadonlyMap<string, string> }> {
+  if (!aexn) return { gens: decoded, underived: new Map() };
+  try {
+    return { gens: await aexn.detect(decoded, createdCode), underived: new Map() };
+  } catch (err) {
+    if (!(err instanceof CodeUnknown)) throw err;
+    return { gens: decoded, underived: new Map([['tokens', err.message]]) };
+  }
 }
 
 /**
@@ -211,7 +231,8 @@ export async function loadBatch(
   opts: BatchOptions = {},
 ): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows, encoded, createdCode } = await (opts.prepared ?? prepareBatch(deps, heights, !opts.replace));
+  const { gens, rows, encoded, createdCode, underived } = await (opts.prepared ??
+    prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
@@ -238,7 +259,11 @@ export async function loadBatch(
     const written = await writeGenerations(client, rows, encoded, numbers);
     // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
     // before them (an area behind or failing is deferred to the backfill)
-    await deriveBatchAreas(client, rows, deps.transferRules ?? DEFAULT_TRANSFER_RULES, written.accounts);
+    await deriveBatchAreas(client, rows, {
+      rules: deps.transferRules ?? DEFAULT_TRANSFER_RULES,
+      appearances: written.accounts,
+      underived,
+    });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
