@@ -1,27 +1,11 @@
 /**
- * @module AEX-N rows of a generation: the contracts the detector found (FetchedGeneration.aexn) and the
+ * @module AEX-N rows of a generation: the contracts the detector found (FetchedGeneration.aexn, rows.ts) and the
  * standard AEX-9 events read from the call logs. Events are kept for any emitter here; the writer keeps
  * those of AEX-9 contracts only, emitted after the block their creation balances were read at. Pure.
  */
-import type {
-  Aex9EventKind,
-  Aex9LogRow,
-  AexnCallCreatedRow,
-  AexnContractRow,
-  AexnRows,
-  Aex9SeedRow,
-} from '../db/queries/token-rows.ts';
+import type { Aex9EventKind, Aex9LogRow, AexnRows } from '../db/queries/token-rows.ts';
 import { callEvents, eventTopic, topicId } from './derived/call-events.ts';
 import type { FetchedGeneration, TxPosition } from './rows/rows.ts';
-
-/** AexnFindings is what the detector found in one generation (I/O done before the transform). */
-export interface AexnFindings {
-  readonly contracts: readonly AexnContractRow[];
-  readonly callCreated: readonly AexnCallCreatedRow[];
-  readonly seeds: readonly Aex9SeedRow[];
-  /** the wrapped-AE contracts whose Deposit and Withdrawal events mint and burn */
-  readonly wrappedAe: ReadonlySet<string>;
-}
 
 /** EmittedLog is one event of a contract tx, numbered in emission order as ae_mdw numbers them. */
 export interface EmittedLog extends TxPosition {

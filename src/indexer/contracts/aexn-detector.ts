@@ -14,11 +14,10 @@ import { NodeError } from '../../node/errors.ts';
 import { detectAexn, type AexnDetection } from './aexn-detect.ts';
 import { PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow } from '../../db/queries/token-rows.ts';
-import type { AexnFindings } from '../aexn-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../../config.ts';
 import type { NodeClient } from '../../node/client.ts';
-import type { FetchedGeneration, TxPosition } from '../rows/rows.ts';
+import type { AexnFindings, FetchedGeneration, TxPosition } from '../rows/rows.ts';
 import { mapLimit } from '../map-limit.ts';
 
 export interface AexnDetectorOptions {

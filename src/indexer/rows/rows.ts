@@ -2,8 +2,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
-import type { AexnRows } from '../../db/queries/token-rows.ts';
-import type { AexnFindings } from '../aexn-rows.ts';
+import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/queries/token-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
 
@@ -19,6 +18,15 @@ export interface DecodedCall {
   readonly arguments: Json | null;
   readonly result: Json | null;
   readonly decodeError: string | null;
+}
+
+/** AexnFindings is what the detector found in one generation (I/O done before the transform). */
+export interface AexnFindings {
+  readonly contracts: readonly AexnContractRow[];
+  readonly callCreated: readonly AexnCallCreatedRow[];
+  readonly seeds: readonly Aex9SeedRow[];
+  /** the wrapped-AE contracts whose Deposit and Withdrawal events mint and burn */
+  readonly wrappedAe: ReadonlySet<string>;
 }
 
 /** Everything the node says about one height, fetched before any database work. */
