@@ -5,9 +5,9 @@
  * not kept. Which contracts' events count (registered AEX-141 collections) is decided when they
  * are written. Pure.
  */
-import { callEvents, eventTopic, topicId, type CallEvent } from './derived/call-events.ts';
-import type { Aex141Event, Aex141EventRow, Aex141Kind } from '../db/queries/token-rows.ts';
-import type { ContractCallRow } from './rows/rows.ts';
+import { callEvents, eventTopic, topicId, type CallEvent } from '../rows/call-events.ts';
+import type { Aex141Event, Aex141EventRow, Aex141Kind } from '../../db/queries/token-rows.ts';
+import type { ContractCallRow } from '../rows/rows.ts';
 
 type Reader = (topics: readonly bigint[], data: Buffer) => Omit<Aex141Event, 'contractId'> | undefined;
 

@@ -3,7 +3,7 @@
  * `PairCreated` from a factory (topics token0, token1, pair; data the pair count) and `SwapTokens`
  * from a pair (topics sender, to; data `"a0in|a1in|a0out|a1out"`). Pure.
  */
-import { eventTopic, topicId, type CallEvent } from './call-events.ts';
+import { eventTopic, topicId, type CallEvent } from '../rows/call-events.ts';
 
 export const PAIR_CREATED = eventTopic('PairCreated');
 export const SWAP_TOKENS = eventTopic('SwapTokens');

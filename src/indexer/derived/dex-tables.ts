@@ -2,7 +2,7 @@
  * @module The DEX's tables: pairs and swaps read from the logs of a batch's contract calls (derived here, so the
  * transform stays as it is), written with the token area (derive-tokens.ts). Pure.
  */
-import { callEvents } from './call-events.ts';
+import { callEvents } from '../rows/call-events.ts';
 import { readPairCreated, readSwapTokens, type PairCreated, type SwapTokens } from './dex-events.ts';
 import type { ContractCallRow, TxPosition } from '../rows/rows.ts';
 import type { Column, TableColumns } from '../rows/tables.ts';

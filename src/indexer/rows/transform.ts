@@ -3,7 +3,7 @@ import { isJsonObject, toBigInt } from '../../chain/json.ts';
 import { createdIds, innerTx, nameReferences, referencedIds } from '../../chain/tx-fields.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
-import { aexnRows } from '../aexn-rows.ts';
+import { aexnRows } from './aexn-rows.ts';
 import { addTxRows, intText, str } from './tx-rows.ts';
 
 /** The tx itself, then each inner tx it wraps (GAMetaTx, PayingForTx): all of them take effect. */

@@ -11,7 +11,7 @@ import { deleteFrom } from '../../../src/db/queries/blocks.ts';
 import { recordTop } from '../../../src/db/queries/sync-state.ts';
 import { writeGenerations } from '../../../src/indexer/rows/writer.ts';
 import { TABLES } from '../../../src/indexer/rows/tables.ts';
-import { eventTopic } from '../../../src/indexer/derived/call-events.ts';
+import { eventTopic } from '../../../src/indexer/rows/call-events.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows/rows.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { accountNumber } from '../../support/account-numbers.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
-import { emittedLogs } from '../../../src/indexer/aexn-rows.ts';
+import { emittedLogs } from '../../../src/indexer/rows/aexn-rows.ts';
 import { storedGenerations } from '../../../src/indexer/derived/derive-tokens.ts';
 import type { StoredContractTx } from '../../../src/db/queries/derive-backfill.ts';
 
