@@ -95,20 +95,22 @@ const nameClaimRows: RowHandler = (rows, { tx, pos, created, protocol }) => {
   });
 };
 
-const nameUpdateRows: RowHandler = (rows, { tx, pos, protocol }) => {
+/** What every name action says: which name, whose tx, and where. */
+type NameActionHead = TxPosition & { protocol: number; nameHash: string; account: string };
+
+/** nameAction is the head of a name action but a claim's (whose name's hash is the id it creates). */
+function nameAction({ tx, pos, protocol }: EffectiveTx): NameActionHead {
+  return { ...pos, protocol, nameHash: str(tx.name_id), account: str(tx.account_id) };
+}
+
+const nameUpdateRows: RowHandler = (rows, t) => {
+  const { tx, pos } = t;
   const pointers = (Array.isArray(tx.pointers) ? tx.pointers : [])
     .filter(isJsonObject)
     .map((p) => ({ key: String(p.key), id: String(p.id) }));
-  const nameHash = str(tx.name_id);
-  rows.nameActions.push({
-    ...pos,
-    protocol,
-    nameHash,
-    account: str(tx.account_id),
-    kind: 'update',
-    nameTtl: toSafeNumber(tx.name_ttl),
-    pointers,
-  });
+  const action = nameAction(t);
+  const nameHash = action.nameHash;
+  rows.nameActions.push({ ...action, kind: 'update', nameTtl: toSafeNumber(tx.name_ttl), pointers });
   // a key repeated in one update keeps its last id, as the node does
   const byKey = new Map(pointers.map((p) => [p.key, p.id]));
   for (const [key, id] of byKey) rows.namePointers.push({ ...pos, nameHash, key, id });
@@ -158,27 +160,9 @@ const ROW_HANDLERS: ReadonlyMap<string, RowHandler> = new Map<string, RowHandler
   ['NameUpdateTx', nameUpdateRows],
   [
     'NameTransferTx',
-    (rows, { tx, pos, protocol }) =>
-      rows.nameActions.push({
-        ...pos,
-        protocol,
-        nameHash: str(tx.name_id),
-        account: str(tx.account_id),
-        kind: 'transfer',
-        recipient: str(tx.recipient_id),
-      }),
+    (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'transfer', recipient: str(t.tx.recipient_id) }),
   ],
-  [
-    'NameRevokeTx',
-    (rows, { tx, pos, protocol }) =>
-      rows.nameActions.push({
-        ...pos,
-        protocol,
-        nameHash: str(tx.name_id),
-        account: str(tx.account_id),
-        kind: 'revoke',
-      }),
-  ],
+  ['NameRevokeTx', (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'revoke' })],
   [
     'OracleRegisterTx',
     (rows, { tx, pos, created }) =>
