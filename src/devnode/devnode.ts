@@ -9,6 +9,7 @@ import { deriveKey, generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
+import { withIntAsString } from './int-as-string.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
 import { pacing, pacingRoute, type PacingOptions } from './pacing.ts';
@@ -138,7 +139,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     pacingRoute(externalPacer),
   ]);
   const withApi = (routes: Route[]): Route[] => [
-    ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
+    ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
   const externalServer = createJsonServer(withApi(external), log, externalPacer);
