@@ -13,7 +13,7 @@ import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './params.ts';
-import { keyBlockJson, microBlockJson } from './render-blocks.ts';
+import { keyBlockJson, microBlockJson } from '../../../shapes/v3/render-blocks.ts';
 import { transactionJson } from './render-tx.ts';
 import { sendPage, sendText } from './respond.ts';
 
