@@ -31,7 +31,7 @@ import {
   pointeeObject,
   type ChainClock,
 } from './render-names.ts';
-import { transactionJson } from './render-tx.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);

@@ -20,7 +20,7 @@ import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { one, parseId, parsePaging } from './params.ts';
 import { heightTime } from './render-names.ts';
-import { transactionJson } from './render-tx.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendPage, sendText } from './respond.ts';
 
 const ORACLE_CURSOR: CursorCodec<OracleKey> = {
