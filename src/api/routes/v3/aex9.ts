@@ -33,7 +33,13 @@ import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate, type Direction, type Keyed, type Query } from './page.ts';
 import { one, parseId, parseNonNegative, parsePaging } from './params.ts';
-import { accountTokenObject, holderObject, incompleteMark, tokenObject, transferObject } from './render-aex9.ts';
+import {
+  accountTokenObject,
+  holderObject,
+  incompleteMark,
+  tokenObject,
+  transferObject,
+} from '../../../shapes/v3/render-aex9.ts';
 import { sendPage, sendValue } from './respond.ts';
 
 type Context = Parameters<Parameters<Router['get']>[1]>[0];
