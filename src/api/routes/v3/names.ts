@@ -30,7 +30,7 @@ import {
   nameObject,
   pointeeObject,
   type ChainClock,
-} from './render-names.ts';
+} from '../../../shapes/v3/render-names.ts';
 import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 

@@ -19,7 +19,7 @@ import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { one, parseId, parsePaging } from './params.ts';
-import { heightTime } from './render-names.ts';
+import { heightTime } from '../../../shapes/v3/render-names.ts';
 import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendPage, sendText } from './respond.ts';
 
