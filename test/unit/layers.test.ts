@@ -37,12 +37,9 @@ function projectImports(file: string): string[] {
   return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)));
 }
 
-/** valueImports lists the specifiers of the imports of a source file that bring values, not only types. */
-function valueImports(file: string): string[] {
-  const code = readFileSync(file, 'utf8');
-  return [...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*'(\.[^']+)'/gms)].map((m) =>
-    relative(SRC, resolve(dirname(file), m[1]!)),
-  );
+/** valueSpecifiers lists the specifiers of the import and export declarations of `code` that bring values, not only types. */
+function valueSpecifiers(code: string): string[] {
+  return [...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*'(\.[^']+)'/gms)].map((m) => m[1]!);
 }
 
 const unit = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : path);
@@ -135,7 +132,7 @@ describe('layers', () => {
     expect(cycles(graph).map((c) => circleThrough(c, graph).join(' → '))).to.deep.equal([]);
   });
 
-  it('finds a circle and an upward import when there is one (the checks can fail)', () => {
+  it('finds a circle, an upward import and a value import when there is one (the checks can fail)', () => {
     const graph = new Map([
       ['a', ['b']],
       ['b', ['c', 'e']],
@@ -148,6 +145,8 @@ describe('layers', () => {
     expect(importAllowed('db', 'events')).to.equal(false);
     expect(importAllowed('api', 'indexer')).to.equal(false);
     expect(importAllowed('events', 'db')).to.equal(true);
+    const code = "import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport { d } from './d.ts';";
+    expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts']);
   });
 
   it('lets only cli/ and devnode/ itself import devnode/', () => {
@@ -164,14 +163,17 @@ describe('layers', () => {
     expect(offenders).to.deep.equal([]);
   });
 
-  it('keeps shapes/ pure: it takes only types from db/', () => {
+  it('keeps shapes/ pure: no package (no Koa, no I/O), and only types from db/', () => {
     const offenders = files
       .filter((f) => unit(f.path) === 'shapes')
-      .flatMap((f) =>
-        valueImports(join(SRC, f.path))
-          .filter((i) => unit(i) === 'db')
-          .map((i) => `${f.path} → ${i}`),
-      );
+      .flatMap((f) => {
+        const code = readFileSync(join(SRC, f.path), 'utf8');
+        const packages = [...code.matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)].map((m) => m[1]!);
+        const db = valueSpecifiers(code)
+          .map((s) => relative(SRC, resolve(dirname(join(SRC, f.path)), s)))
+          .filter((i) => unit(i) === 'db');
+        return [...packages, ...db].map((i) => `${f.path} → ${i}`);
+      });
     expect(offenders).to.deep.equal([]);
   });
 });
