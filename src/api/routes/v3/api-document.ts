@@ -1,8 +1,21 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
-import type { ParamName, V3Operation } from './operation.ts';
 import { STATS_OPERATIONS, STATS_SCHEMAS } from './stats-document.ts';
+
+/** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
+export type ParamName =
+  'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
+
+/** One operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters and answer. */
+export interface V3Operation {
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly params: readonly ParamName[];
+  /** the schema of the answer: a component name, `Page<Name>` for a page of it, or `integer` */
+  readonly response: string;
+}
 
 const PAGED: readonly ParamName[] = ['limit', 'cursor', 'direction', 'rev'];
 const SCOPED: readonly ParamName[] = [...PAGED, 'scope'];

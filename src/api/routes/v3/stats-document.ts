@@ -1,5 +1,5 @@
 /** @module The statistics' part of the /v3/api document: ae_mdw's stats operations and their answers. Pure. */
-import type { V3Operation } from './operation.ts';
+import type { V3Operation } from './api-document.ts';
 
 const SERIES_PARAMS = ['statsLimit', 'cursor', 'direction', 'rev', 'scope', 'query:interval_by'] as const;
 const DATES = ['query:min_start_date', 'query:max_start_date'] as const;
