@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
-import { buildTx, buildTxHash, decode, encode, Encoding, Tag } from '@aeternity/aepp-sdk';
+import { buildContractIdByContractTx, buildTx, buildTxHash, decode, encode, Encoding, Tag } from '@aeternity/aepp-sdk';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { startTestNode, type TestNode } from '../harness.ts';
 
@@ -19,35 +19,30 @@ describe('devnode dry-run tx_events', function () {
   this.timeout(30_000);
   let t: TestNode;
   let wae: string;
+  /** callFields is the builder's body for `caller` calling `fn(args)` of the wrapped-AE contract with `amount`. */
+  const callFields = (caller: string, fn: string, args: unknown[], amount = 0): Record<string, unknown> => ({
+    caller_id: caller,
+    contract_id: wae,
+    amount,
+    fee: 200_000,
+    call_data: encoder.encodeCall(fn, args),
+    ...GAS,
+  });
 
   before(async () => {
     t = await startTestNode();
     const [owner] = t.accounts;
-    const create = await t.postInternal('/v2/debug/contracts/create', {
-      owner_id: owner!.address,
-      code: BYTECODE.wae,
-      vm_version: 7,
-      deposit: 0,
-      amount: 0,
-      fee: 300_000,
-      call_data: encoder.encodeCall('init', []),
-      ...GAS,
-    });
-    wae = create.body.contract_id;
-    const signed = await owner!.signTransaction(create.body.tx, { networkId: 'ae_devnet' });
-    expect((await t.post('/v2/transactions', { tx: signed })).status).to.equal(200);
-    const deposit = await t.submit(
-      'contracts/call',
-      {
-        caller_id: owner!.address,
-        contract_id: wae,
-        amount: 5000,
-        fee: 200_000,
-        call_data: encoder.encodeCall('deposit', []),
-        ...GAS,
-      },
+    // the contract id is the SDK's, from the signed create (an oracle independent of the builder's answer)
+    const fields = { vm_version: 7, deposit: 0, amount: 0, fee: 300_000, ...GAS };
+    const init = encoder.encodeCall('init', []);
+    const create = await t.signed(
+      'contracts/create',
+      { owner_id: owner!.address, code: BYTECODE.wae, call_data: init, ...fields },
       owner!,
     );
+    wae = buildContractIdByContractTx(create as `tx_${string}`);
+    expect((await t.post('/v2/transactions', { tx: create })).status).to.equal(200);
+    const deposit = await t.submit('contracts/call', callFields(owner!.address, 'deposit', [], 5000), owner!);
     expect(deposit.status).to.equal(200);
     await t.postInternal('/v2/debug/dev/mine', { key_blocks: 0 });
   });
@@ -57,14 +52,7 @@ describe('devnode dry-run tx_events', function () {
 
   it('reports the AE a withdrawal pays out as an internal Chain.spend, under the dry-run transaction hash', async () => {
     const [owner] = t.accounts;
-    const built = await t.postInternal('/v2/debug/contracts/call', {
-      caller_id: owner!.address,
-      contract_id: wae,
-      amount: 0,
-      fee: 200_000,
-      call_data: encoder.encodeCall('withdraw', [1200n]),
-      ...GAS,
-    });
+    const built = await t.postInternal('/v2/debug/contracts/call', callFields(owner!.address, 'withdraw', [1200n]));
     const reply = await t.post('/v3/dry-run', { txs: [{ tx: built.body.tx }], tx_events: true });
     expect(reply.body.results[0].call_obj.return_type).to.equal('ok');
     expect(reply.body.tx_events).to.deep.equal([
