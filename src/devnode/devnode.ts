@@ -12,7 +12,8 @@ import { internalRoutes } from './internal-api.ts';
 import { withIntAsString } from './int-as-string.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
-import { pacing, pacingRoute, type PacingOptions } from './pacing.ts';
+import { pacing, type PacingOptions } from './pacing.ts';
+import { pacingRoute } from './pacing-route.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
