@@ -7,9 +7,9 @@ import {
   keyBlockAt,
   keyBlocksBetween,
   microBlocksBetween,
-  newGenerationsJson,
   topHeight,
 } from '../../db/queries/blocks.ts';
+import { newGenerationsJson } from '../../db/queries/generations.ts';
 import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights, syncState } from '../../db/queries/stats.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
