@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createPool } from '../src/db/pool.ts';
-import { CopyPayloads } from '../src/db/copy-in.ts';
-import { copyMany } from '../src/db/queries/bulk-load.ts';
+import { CopyPayloads } from '../src/db/writes/copy-in.ts';
+import { copyMany } from '../src/db/writes/bulk-load.ts';
 
 interface CopyFile {
   readonly table: string;

@@ -18,7 +18,7 @@ import {
   storedKeyBlockTargets,
   withSavepoint,
   type PendingBackfill,
-} from '../db/queries/derive-backfill.ts';
+} from '../db/writes/derive-backfill.ts';
 import { storedHeightsAbove } from '../db/queries/blocks.ts';
 import type { Logger } from '../log.ts';
 import { Backoff } from '../retry.ts';

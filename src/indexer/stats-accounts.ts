@@ -7,7 +7,7 @@
  */
 import { KEY_TAGS } from '../chain/id-key.ts';
 import { intervalOf, INTERVALS, utcDay } from '../chain/stats-intervals.ts';
-import type { CountedAccounts } from '../db/queries/v3/stats-derive.ts';
+import type { CountedAccounts } from '../db/writes/stats-derive.ts';
 import type { AccountTxRow, GenerationRows } from './rows.ts';
 import type { IdNumbers } from './tables.ts';
 

@@ -4,7 +4,7 @@
  * derivation's branches for them (db/queries/v3/stats-derive.ts STORED_GENERATIONS). What needs the stored chain
  * (names, oracles, contracts, rewards, accounts) stays with PostgreSQL. Pure.
  */
-import type { CountedGenerations } from '../db/queries/v3/stats-derive.ts';
+import type { CountedGenerations } from '../db/writes/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { txTypeOfCode, txTypeCode } from '../chain/id-key.ts';
 import { utcDay } from '../chain/stats-intervals.ts';
-import type { CountedSeries } from '../db/queries/v3/stats-derive.ts';
+import type { CountedSeries } from '../db/writes/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
 
 /** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */

@@ -9,7 +9,7 @@
 import { toSafeNumber } from '../chain/json.ts';
 import { difficultyOf, hashrateOf } from '../chain/stats-intervals.ts';
 import type { Queryable } from '../db/pool.ts';
-import { deriveStatsRows, type CountedBatch } from '../db/queries/v3/stats-derive.ts';
+import { deriveStatsRows, type CountedBatch } from '../db/writes/stats-derive.ts';
 import type { GenerationRows } from './rows.ts';
 import { countedAccounts, type BatchAppearances } from './stats-accounts.ts';
 import { countedGenerations } from './stats-generations.ts';

@@ -193,18 +193,6 @@ export async function newGenerationsJson(
   return rows.map((r) => ({ height: r.height, json: renderPlaceholders(r.json) }));
 }
 
-/** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
-export async function deleteFrom(db: Queryable, height: number): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
-  return rowCount ?? 0;
-}
-
-/** deleteHeights removes exactly the listed heights. */
-export async function deleteHeights(db: Queryable, heights: readonly number[]): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height = ANY($1::int[])', [heights]);
-  return rowCount ?? 0;
-}
-
 /**
  * storedBlockHashes maps each listed height that is stored to its key hash followed by its micro
  * block hashes in order, joined by spaces.

@@ -1,5 +1,5 @@
 /** @module Read-side SQL for chain statistics: sizes, fees, and the populator's sync state. */
-import { pendingBackfills, type PendingBackfill } from './derive-backfill.ts';
+import { pendingBackfills, type PendingBackfill } from '../writes/derive-backfill.ts';
 import type { Queryable } from '../pool.ts';
 import { topKeyBlock } from './blocks.ts';
 

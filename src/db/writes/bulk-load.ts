@@ -3,7 +3,7 @@
  * first row of a repeated key), or one COPY … FROM STDIN of prepared text payloads. Table and
  * column names are constants (indexer/tables.ts), never input.
  */
-import { copyIn } from '../copy-in.ts';
+import { copyIn } from './copy-in.ts';
 import { quoteIdent, type Queryable } from '../pool.ts';
 
 /** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key. */

@@ -3,11 +3,11 @@
  * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
  * counts and the miners' totals in step.
  */
-import { isAccountSql } from '../account-ids.ts';
-import { txTypeCode } from '../../../chain/id-key.ts';
-import { arrayText } from '../../array-text.ts';
-import type { Queryable } from '../../pool.ts';
-import { txTypeNameSql } from '../transactions.ts';
+import { isAccountSql } from '../queries/account-ids.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
+import { arrayText } from '../array-text.ts';
+import type { Queryable } from '../pool.ts';
+import { txTypeNameSql } from '../queries/transactions.ts';
 
 const DAY = 'floor(%s / 86400000)::int';
 
