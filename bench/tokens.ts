@@ -27,7 +27,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { encode } from '../src/chain/encoding.ts';
 import { createPool, quoteIdent, withTransaction, type Pool } from '../src/db/pool.ts';
 import { writeAexnRows } from '../src/db/writes/aexn.ts';
-import { accountTokensPage, holdersPage } from '../src/db/queries/v3/aex9-balances.ts';
+import { accountTokensPage, holdersPage } from '../src/db/queries/aex9-balances.ts';
 import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/indexer/aexn-rows.ts';
 import type { TxPosition } from '../src/indexer/rows.ts';
 import { createLogger } from '../src/log.ts';

@@ -4,8 +4,8 @@ import { signedTx } from '../chain/signed-tx.ts';
 import { transactionJson } from '../api/routes/v3/render-tx.ts';
 import type { Queryable } from '../db/pool.ts';
 import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
-import { transactionByHash } from '../db/queries/v3/transactions.ts';
-import { txisBefore } from '../db/queries/v3/txis.ts';
+import { transactionByHash } from '../db/queries/transaction-filter.ts';
+import { txisBefore } from '../db/queries/txis.ts';
 import { v2TransactionJson, type MdwRenderer } from './mdw-hub.ts';
 
 /** mdwRenderer reads KeyBlocks, MicroBlocks and Transactions payloads as /v3 answers them (v2 adds the tx index). */

@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { storedTopHash } from '../../../db/queries/v3/aex141.ts';
+import { storedTopHash } from '../../../db/queries/aex141-collections.ts';
 import { dryRun } from '../../../node/dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';
 

@@ -16,7 +16,7 @@ import {
   type CollectionRow,
   type TokenFilter,
   type TokenKey,
-} from '../../../db/queries/v3/aex141.ts';
+} from '../../../db/queries/aex141-collections.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';

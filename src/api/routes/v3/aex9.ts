@@ -14,7 +14,7 @@ import {
   type Aex9Row,
   type TokenKey,
   type TokenOrder,
-} from '../../../db/queries/v3/aex9.ts';
+} from '../../../db/queries/aex9-tokens.ts';
 import {
   accountAmount,
   accountTokensPage,
@@ -26,7 +26,7 @@ import {
   type BlockBound,
   type HolderKey,
   type TransferFilter,
-} from '../../../db/queries/v3/aex9-balances.ts';
+} from '../../../db/queries/aex9-balances.ts';
 import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';

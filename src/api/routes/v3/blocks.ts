@@ -8,7 +8,7 @@ import {
   microBlocksPage,
   type KeyBlockCounted,
 } from '../../../db/queries/v3/blocks.ts';
-import { microBlockTransactionsPage } from '../../../db/queries/v3/transactions.ts';
+import { microBlockTransactionsPage } from '../../../db/queries/transaction-filter.ts';
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';

@@ -17,7 +17,7 @@ import {
   type NameOrder,
   type NameStateRow,
 } from '../../../db/queries/v3/names.ts';
-import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { transactionByHash } from '../../../db/queries/transaction-filter.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';

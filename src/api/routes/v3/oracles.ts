@@ -13,7 +13,7 @@ import {
   type OracleStateRow,
   type OracleTxRow,
 } from '../../../db/queries/v3/oracles.ts';
-import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+import { transactionByHash } from '../../../db/queries/transaction-filter.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';

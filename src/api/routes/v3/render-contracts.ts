@@ -2,7 +2,7 @@
 import { decode, hash } from '../../../chain/encoding.ts';
 import type { Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
-import type { CallRow } from '../../../db/queries/v3/contract-calls.ts';
+import type { CallRow } from '../../../db/queries/contract-calls.ts';
 import type { ContractRow, LogRow } from '../../../db/queries/v3/contracts.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';

@@ -10,7 +10,7 @@ import {
   transactionPositions,
   transactionsPage,
   type TxFilter,
-} from '../../../db/queries/v3/transactions.ts';
+} from '../../../db/queries/transaction-filter.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';

@@ -2,7 +2,7 @@
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { microHeaderSql } from '../blocks.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type Walk } from '../positions.ts';
 import { txTypeCode } from '../../../chain/id-key.ts';
 
 /** A key block with what ae_mdw counts about it. */

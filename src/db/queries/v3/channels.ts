@@ -2,8 +2,8 @@
 import type { Json } from '../../../chain/json.ts';
 import { renderStoredTx } from '../../../chain/stored-tx.ts';
 import type { Queryable } from '../../pool.ts';
-import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transactions.ts';
+import { keyset, type Walk } from '../positions.ts';
+import type { TxPosition } from '../transaction-filter.ts';
 import { txTypeNameSql } from '../transactions.ts';
 
 /** A channel: its creation, its latest transaction and what its transactions moved. */

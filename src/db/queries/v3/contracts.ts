@@ -1,7 +1,7 @@
 /** @module Read-side SQL for ae_mdw's contracts: the creation of a contract, and event logs from the stored call infos. */
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type Walk } from '../positions.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 

@@ -3,8 +3,8 @@ import { idKey, txTypeCode } from '../../../chain/id-key.ts';
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
 import { accountNumberSql } from '../account-ids.ts';
-import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transactions.ts';
+import { keyset, type Walk } from '../positions.ts';
+import type { TxPosition } from '../transaction-filter.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 

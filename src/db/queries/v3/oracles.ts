@@ -1,8 +1,8 @@
 /** @module Read-side SQL for ae_mdw's oracles: state from oracle_events, queries, responses and extensions by position. */
 import type { Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../pool.ts';
-import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transactions.ts';
+import { keyset, type Walk } from '../positions.ts';
+import type { TxPosition } from '../transaction-filter.ts';
 import { withTxObjects } from '../stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
 

@@ -1,6 +1,6 @@
 /** @module Read-side SQL of ae_mdw's statistics (/v3/stats*) over the tables of migration 0070. */
 import type { Queryable } from '../../pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type Walk } from '../positions.ts';
 
 /** A generation's statistics: its DeltaStat, the totals before it (TotalStat) and its last transaction. */
 export interface GenerationStatsRow {

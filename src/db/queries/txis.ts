@@ -3,8 +3,8 @@
  * number of transactions before it in chain order (height, micro index, tx index), kept per
  * generation in generation_txis (migration 0014).
  */
-import type { Queryable } from '../../pool.ts';
-import type { TxPosition } from './transactions.ts';
+import type { Queryable } from '../pool.ts';
+import type { TxPosition } from './transaction-filter.ts';
 
 /** txisBefore is the txi of the first transaction of a micro block (the count of transactions before it). */
 export async function txisBefore(db: Queryable, height: number, microIndex: number): Promise<number> {

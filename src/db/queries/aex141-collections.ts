@@ -2,9 +2,9 @@
  * @module Read-side SQL for ae_mdw's AEX-141: collections (registered in aexn_contracts) with their
  * counts and limits, tokens and their owners (aex141_tokens), templates and transfers (aex141_events).
  */
-import type { Queryable } from '../../pool.ts';
+import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
-import type { LogKey } from './contracts.ts';
+import type { LogKey } from './v3/contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** A limit event's value and where it is. */

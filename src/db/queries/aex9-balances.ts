@@ -2,10 +2,10 @@
  * @module Read-side SQL for AEX-9 balances: a token's holders (now, or at a block from its events), one account's
  * balance and its history, an account's tokens, and a token's transfers.
  */
-import type { Queryable } from '../../pool.ts';
-import type { LogKey } from './contracts.ts';
+import type { Queryable } from '../pool.ts';
+import type { LogKey } from './v3/contracts.ts';
 import { keyset, type Walk } from './positions.ts';
-import { txTypeNameSql } from '../transactions.ts';
+import { txTypeNameSql } from './transactions.ts';
 
 /**
  * A state of the chain: after every event up to this micro block of this height (inclusive). A key block at

@@ -1,7 +1,7 @@
 /** @module Read-side SQL of /v3/transfers: internal transfers in ae_mdw's order (height, position, kind, account, causing tx). */
-import type { Queryable } from '../../pool.ts';
+import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
+import { microBlockHashSql, txTypeNameSql } from './transactions.ts';
 
 /** A place in the list of transfers: its primary key. */
 export interface TransferKey {

@@ -1,11 +1,11 @@
 /** @module Read-side SQL of /v3/contracts/calls: the contract calls the chain holds as transactions, in chain order. */
-import type { Json } from '../../../chain/json.ts';
-import { callInfoSql } from '../call-info.ts';
-import type { Queryable } from '../../pool.ts';
+import type { Json } from '../../chain/json.ts';
+import { callInfoSql } from './call-info.ts';
+import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transactions.ts';
-import { withTxObjects } from '../stored-tx-json.ts';
-import { microBlockHashSql } from '../transactions.ts';
+import type { TxPosition } from './transaction-filter.ts';
+import { withTxObjects } from './stored-tx-json.ts';
+import { microBlockHashSql } from './transactions.ts';
 
 /** A stored call (a ContractCallTx, or a ContractCreateTx's constructor; inner ones of GAMetaTx/PayingForTx too). */
 export interface CallRow extends TxPosition {

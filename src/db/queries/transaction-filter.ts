@@ -1,14 +1,14 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
-import { fieldsPattern } from '../account-fields.ts';
-import { callInfoSql } from '../call-info.ts';
-import { accountNumberSql } from '../account-ids.ts';
-import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
-import type { Json } from '../../../chain/json.ts';
-import { renderStoredTx } from '../../../chain/stored-tx.ts';
-import type { Queryable } from '../../pool.ts';
-import { StatementNames } from '../../statement-names.ts';
+import { fieldsPattern } from './account-fields.ts';
+import { callInfoSql } from './call-info.ts';
+import { accountNumberSql } from './account-ids.ts';
+import { idKey, TX_TYPE_CODES, txTypeCode } from '../../chain/id-key.ts';
+import type { Json } from '../../chain/json.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
+import type { Queryable } from '../pool.ts';
+import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
-import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
+import { microBlockHashSql, txTypeNameSql } from './transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
