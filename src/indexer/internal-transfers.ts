@@ -17,13 +17,12 @@ import { isJsonObject, parseJson, toBigInt } from '../chain/json.ts';
 import { innerTx } from '../chain/tx-fields.ts';
 import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
-import { topHeight } from '../db/queries/blocks.ts';
+import { protocolEntry, topHeight } from '../db/queries/blocks.ts';
+import { hasKeyBlockTransfers } from '../db/queries/internal-transfers.ts';
 import { recordBackfill } from '../db/writes/derive-backfill.ts';
 import {
   deriveInternalTransfers,
   addGenerationFees,
-  hasKeyBlockTransfers,
-  protocolEntry,
   insertInternalTransfers,
   rewardInputs,
   type InternalTransferRow,

@@ -246,17 +246,6 @@ export async function transfersPage(
   return rows;
 }
 
-/** storedTopHash is the newest stored block's hash (its last micro block, else its key block). */
-export async function storedTopHash(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ hash: string }>({
-    name: 'mdw_v3_aex141_top',
-    text: `SELECT coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1),
-                           k.hash) AS hash
-             FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
-  });
-  return rows[0]?.hash;
-}
-
 /**
  * AEX141_ACTIVITIES: the NFT transfers an account sent or received (with owned_only, sent), as
  * /v3/accounts/{id}/activities lists them: after the transaction, in log order.

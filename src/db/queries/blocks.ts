@@ -1,7 +1,9 @@
-/** @module SQL for key blocks, micro blocks and generations: the reads, and the deletes of whole heights. */
+/** @module Read-side SQL for key blocks, micro blocks and generations: the node's objects, ae_mdw's counted lists, the top, the populator's checks. */
+import { txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { renderPlaceholders } from './stored-tx-json.ts';
+import { keyset, type Walk } from './positions.ts';
 import { RAW_TX_JSON } from './transactions.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
@@ -55,9 +57,55 @@ export async function topKeyBlock(db: Queryable): Promise<TopKeyBlock | undefine
   return r && { height: r.height, hash: r.hash, timeMs: Number(r.time_ms) };
 }
 
-/** topHeight is the highest stored height (undefined for an empty database). */
-export async function topHeight(db: Queryable): Promise<number | undefined> {
-  return (await topKeyBlock(db))?.height;
+/**
+ * topHeight is the highest stored height, -1 for an empty database (as the top of a chain of no generation: every
+ * stored height is at or below it). The one reading of "the top" for every API, the websocket and the populator.
+ */
+export async function topHeight(db: Queryable): Promise<number> {
+  return (await topKeyBlock(db))?.height ?? -1;
+}
+
+/** topBlockHash is the newest stored block's hash (its last micro block, else its key block). */
+export async function topBlockHash(db: Queryable): Promise<string | undefined> {
+  const { rows } = await db.query<{ hash: string }>({
+    name: 'mdw_top_block_hash',
+    text: `SELECT coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1),
+                           k.hash) AS hash
+             FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
+  });
+  return rows[0]?.hash;
+}
+
+/**
+ * protocolEntry finds the stored key block where the chain enters `version` (the lowest stored height whose
+ * key block has it or a later one), with its stored predecessor's protocol; undefined when none is stored.
+ * Protocols never fall along the chain, so it is a binary search of point reads, not a scan of key_blocks.
+ */
+export async function protocolEntry(
+  db: Queryable,
+  version: number,
+): Promise<{ height: number; previous: number | undefined } | undefined> {
+  const at = async (height: number): Promise<{ height: number; version: number } | undefined> => {
+    const { rows } = await db.query<{ height: number; version: number }>(
+      `SELECT height, coalesce((data->>'version')::int, 1) AS version FROM key_blocks
+        WHERE height >= $1 ORDER BY height LIMIT 1`,
+      [height],
+    );
+    return rows[0];
+  };
+  let [lo, hi] = [0, await topHeight(db)];
+  let found: { height: number; version: number } | undefined;
+  while (lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const block = await at(mid);
+    if (block && block.version >= version) {
+      found = block;
+      hi = mid - 1;
+    } else lo = (block?.height ?? mid) + 1;
+  }
+  if (!found) return undefined;
+  const before = found.height === 0 ? undefined : await at(found.height - 1);
+  return { height: found.height, previous: before?.height === found.height - 1 ? before.version : undefined };
 }
 
 /** keyBlockAt returns the key block at a height. */
@@ -272,4 +320,99 @@ export async function blockHashesBetween(db: Queryable, from: number, to: number
   const byHeight = new Map<number, string[]>();
   for (const r of rows) byHeight.set(r.height, [...(byHeight.get(r.height) ?? []), r.hash]);
   return byHeight;
+}
+
+/** A key block with what ae_mdw counts about it. */
+export interface KeyBlockCounted {
+  readonly height: number;
+  readonly data: { [key: string]: Json };
+  readonly microBlocksCount: number;
+  readonly transactionsCount: number;
+  /** what this key block paid its miners (its reward_block transfers) */
+  readonly beneficiaryReward: string;
+}
+
+/** A micro block with its place and its transactions' count and gas. */
+export interface MicroBlockCounted {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly header: { [key: string]: Json };
+  readonly transactionsCount: number;
+  readonly gas: string;
+}
+
+const KEY_BLOCK_COUNTED = `k.height, k.data,
+  (SELECT count(*) FROM micro_blocks m WHERE m.height = k.height)::int AS "microBlocksCount",
+  (SELECT coalesce(sum(m.tx_count), 0) FROM micro_blocks m WHERE m.height = k.height)::int AS "transactionsCount",
+  (SELECT coalesce(sum(x.amount), 0)::text FROM internal_transfers x
+    WHERE x.height = k.height AND x.micro_index = -1 AND x.tx_index = -1 AND x.kind = 'reward_block') AS "beneficiaryReward"`;
+
+// The gas a micro block uses as the node counts it: each transaction's base gas (five times the
+// base for contract and GA creation), 20 per byte, and the gas limit of calls and creations.
+const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", ${microHeaderSql('m')} AS header, m.tx_count AS "transactionsCount",
+  (SELECT coalesce(sum(CASE WHEN t.tx_type IN (${txTypeCode('ContractCreateTx')}, ${txTypeCode('GAAttachTx')}) THEN 75000 ELSE 15000 END
+                       + 20 * t.size + coalesce(t.gas, 0)), 0)::text
+     FROM transactions t WHERE t.height = m.height AND t.micro_index = m.micro_index) AS gas`;
+
+/** keyBlocksPage reads up to n key blocks walking from a height (inclusive) within first..last. */
+export async function keyBlocksPage(
+  db: Queryable,
+  walk: Walk,
+  from: number | undefined,
+  n: number,
+  range: { first: number; last: number },
+): Promise<KeyBlockCounted[]> {
+  const ks = keyset(['k.height'], walk, from === undefined ? undefined : '$4');
+  const values: unknown[] = [range.first, range.last, n];
+  if (from !== undefined) values.push(from);
+  const { rows } = await db.query<KeyBlockCounted>({
+    name: `mdw_v3_key_blocks_${walk}${from === undefined ? '' : '_from'}`,
+    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k
+            WHERE k.height BETWEEN $1 AND $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  });
+  return rows;
+}
+
+/** keyBlockCounted reads one key block by height or hash. */
+export async function keyBlockCounted(
+  db: Queryable,
+  by: { height: number } | { hash: string },
+): Promise<KeyBlockCounted | undefined> {
+  const { rows } = await db.query<KeyBlockCounted>({
+    name: 'height' in by ? 'mdw_v3_key_block_by_height' : 'mdw_v3_key_block_by_hash',
+    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k WHERE ${'height' in by ? 'k.height' : 'k.hash'} = $1`,
+    values: ['height' in by ? by.height : by.hash],
+  });
+  return rows[0];
+}
+
+/** microBlocksPage reads up to n micro blocks of a generation walking from a micro index (inclusive). */
+export async function microBlocksPage(
+  db: Queryable,
+  height: number,
+  walk: Walk,
+  from: number | undefined,
+  n: number,
+): Promise<MicroBlockCounted[]> {
+  const ks = keyset(['m.micro_index'], walk, from === undefined ? undefined : '$3');
+  const values: unknown[] = [height, n];
+  if (from !== undefined) values.push(from);
+  const { rows } = await db.query<MicroBlockCounted>({
+    name: `mdw_v3_micro_blocks_${walk}${from === undefined ? '' : '_from'}`,
+    text: `SELECT ${MICRO_BLOCK_COUNTED} FROM micro_blocks m
+            WHERE m.height = $1 AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  });
+  return rows;
+}
+
+/** microBlockCounted reads one micro block by hash. */
+export async function microBlockCounted(db: Queryable, hash: string): Promise<MicroBlockCounted | undefined> {
+  const { rows } = await db.query<MicroBlockCounted>({
+    name: 'mdw_v3_micro_block',
+    text: `SELECT ${MICRO_BLOCK_COUNTED} FROM micro_blocks m WHERE m.hash = $1`,
+    values: [hash],
+  });
+  return rows[0];
 }

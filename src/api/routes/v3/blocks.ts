@@ -7,7 +7,7 @@ import {
   microBlockCounted,
   microBlocksPage,
   type KeyBlockCounted,
-} from '../../../db/queries/v3/blocks.ts';
+} from '../../../db/queries/blocks.ts';
 import { microBlockTransactionsPage } from '../../../db/queries/transaction-filter.ts';
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';

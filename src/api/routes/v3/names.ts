@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { nameId } from '../../../chain/derived-ids.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
+import { topHeight } from '../../../db/queries/blocks.ts';
 import {
   accountClaimsPage,
   countActiveNames,
@@ -92,7 +92,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
       throw v3BadRequest(`invalid query: state=${state}`);
     const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
     const prefix = one(ctx.query.prefix)?.toLowerCase();
-    const top = await topStoredHeight(pool);
+    const top = await topHeight(pool);
     const order = by as NameOrder;
     const codec = nameCursor(order);
     const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
@@ -111,12 +111,12 @@ export function nameRoutes(router: Router, pool: Pool): void {
 
   router.get('/names/count', async (ctx) => {
     const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-    sendValue(ctx, await countActiveNames(pool, await topStoredHeight(pool), ownedBy));
+    sendValue(ctx, await countActiveNames(pool, await topHeight(pool), ownedBy));
   });
 
   router.get('/names/auctions', async (ctx) => {
     const paging = parsePaging(ctx.query);
-    const top = await topStoredHeight(pool);
+    const top = await topHeight(pool);
     const codec = nameCursor('activation');
     const page = await paginate(
       async (walk, from, n) =>
@@ -132,7 +132,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   });
 
   router.get('/names/auctions/:id', async (ctx) => {
-    const top = await topStoredHeight(pool);
+    const top = await topHeight(pool);
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
     if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
     sendText(ctx, await renderAuction(row, top));
@@ -143,7 +143,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/names/:id', async (ctx) => {
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
     if (!row) throw v3NotFound(ctx.params.id!);
-    sendText(ctx, await renderName(row, await topStoredHeight(pool)));
+    sendText(ctx, await renderName(row, await topHeight(pool)));
   });
 
   router.get('/names/:id/claims', async (ctx) => eventsOf(ctx, ctx.params.id!, ['claim', 'bid']));
@@ -167,7 +167,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/accounts/:id/names/pointees', async (ctx) => {
     const paging = parsePaging(ctx.query);
     const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
-    const top = await topStoredHeight(pool);
+    const top = await topHeight(pool);
     const page = await paginate(
       async (walk, from, n) =>
         (await pointeesPage(pool, id, top, walk, from, n)).map((p) => ({

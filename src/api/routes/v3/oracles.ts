@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
+import { topHeight } from '../../../db/queries/blocks.ts';
 import { keyBlockTimes } from '../../../db/queries/v3/names.ts';
 import {
   oracleState,
@@ -60,7 +60,7 @@ export function oracleRoutes(router: Router, pool: Pool): void {
     const state = one(ctx.query.state);
     if (state !== undefined && state !== 'active' && state !== 'inactive')
       throw v3BadRequest(`invalid query: state=${state}`);
-    const top = await topStoredHeight(pool);
+    const top = await topHeight(pool);
     const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
     const page = await paginate(
       async (walk, from, n) =>
@@ -79,7 +79,7 @@ export function oracleRoutes(router: Router, pool: Pool): void {
     const id = parseId(ctx.params.id, ['ok']);
     const o = await oracleState(pool, id);
     if (!o) throw v3NotFound(id);
-    sendText(ctx, await render(o, await topStoredHeight(pool)));
+    sendText(ctx, await render(o, await topHeight(pool)));
   });
 
   const txs = async (ctx: Koa.Context, id: string, kind: 'queries' | 'responses' | 'extends'): Promise<void> => {
