@@ -108,6 +108,16 @@ export async function protocolEntry(
   return { height: found.height, previous: before?.height === found.height - 1 ? before.version : undefined };
 }
 
+/** keyBlockTimes reads the times of stored key blocks at the heights (absent heights are left out). */
+export async function keyBlockTimes(db: Queryable, heights: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ height: number; time: string }>({
+    name: 'mdw_key_block_times',
+    text: 'SELECT height, time_ms::text AS time FROM key_blocks WHERE height = ANY($1::int[])',
+    values: [heights],
+  });
+  return new Map(rows.map((r) => [r.height, Number(r.time)]));
+}
+
 /** keyBlockAt returns the key block at a height. */
 export async function keyBlockAt(db: Queryable, height: number): Promise<KeyBlockRow | undefined> {
   const { rows } = await db.query(`SELECT ${KEY_BLOCK_COLUMNS} FROM key_blocks WHERE height = $1`, [height]);

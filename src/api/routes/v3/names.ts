@@ -4,11 +4,10 @@ import type Koa from 'koa';
 import { nameId } from '../../../chain/derived-ids.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topHeight } from '../../../db/queries/blocks.ts';
+import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   accountClaimsPage,
   countActiveNames,
-  keyBlockTimes,
   nameByHash,
   nameEventsPage,
   namesPage,
@@ -16,7 +15,7 @@ import {
   type NameKey,
   type NameOrder,
   type NameStateRow,
-} from '../../../db/queries/v3/names.ts';
+} from '../../../db/queries/names.ts';
 import { transactionByHash } from '../../../db/queries/transaction-filter.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';

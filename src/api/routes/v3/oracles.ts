@@ -3,8 +3,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topHeight } from '../../../db/queries/blocks.ts';
-import { keyBlockTimes } from '../../../db/queries/v3/names.ts';
+import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   oracleState,
   oraclesPage,
