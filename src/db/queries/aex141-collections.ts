@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
-import type { LogKey } from './v3/contracts.ts';
+import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** A limit event's value and where it is. */

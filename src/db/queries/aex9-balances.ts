@@ -3,7 +3,7 @@
  * balance and its history, an account's tokens, and a token's transfers.
  */
 import type { Queryable } from '../pool.ts';
-import type { LogKey } from './v3/contracts.ts';
+import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeNameSql } from './transactions.ts';
 

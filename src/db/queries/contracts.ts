@@ -1,10 +1,22 @@
-/** @module Read-side SQL for contracts and their decoded calls. */
+/**
+ * @module Read-side SQL for contracts: the contracts table with each contract's creation (the original's rows, ae_mdw's
+ * creation with its standard), their decoded calls, and event logs from the stored call infos.
+ */
 import type { Json } from '../../chain/json.ts';
 import { callInfoSql } from './call-info.ts';
 import type { Queryable } from '../pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { renderPlaceholders } from './stored-tx-json.ts';
-import { RAW_TX_JSON, renderedRows, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
+import { keyset, type Walk } from './positions.ts';
+import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
+import {
+  microBlockHashSql,
+  RAW_TX_JSON,
+  renderedRows,
+  SIGNED_TX_JSON_COLUMNS,
+  txTypeNameSql,
+  type TxJson,
+  type Window,
+} from './transactions.ts';
 
 /** A contract with its creating transaction. */
 export interface ContractRow {
@@ -120,4 +132,102 @@ export async function contractCreateTx(db: Queryable, contractId: string): Promi
     values: [contractId],
   });
   return rows[0] && renderStoredTx(rows[0].signed).tx;
+}
+
+/** A contract's creation as ae_mdw shows it: the transaction that created it, and its standard. */
+export interface ContractCreationRow {
+  readonly contractId: string;
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+  /** aex9 or aex141 when the contract implements the standard (aexn_contracts), else null */
+  readonly aexnType: string | null;
+}
+
+/**
+ * contractCreation reads a contract's creation: its create transaction, or for a contract created inside a call
+ * (aexn_call_created) that call.
+ */
+export async function contractCreation(db: Queryable, contractId: string): Promise<ContractCreationRow | undefined> {
+  const { rows } = await db.query({
+    name: 'mdw_v3_contract',
+    text: `SELECT c.contract_id AS "contractId", ${microBlockHashSql('t')} AS "blockHash", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
+                  (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id) AS "aexnType"
+             FROM (SELECT contract_id, create_tx_hash FROM contracts WHERE contract_id = $1
+                   UNION ALL
+                   SELECT contract_id, tx_hash FROM aexn_call_created WHERE contract_id = $1) c
+             JOIN transactions t ON t.hash = c.create_tx_hash
+            LIMIT 1`,
+    values: [contractId],
+  });
+  return withTxObjects<ContractCreationRow>(rows, 'tx')[0];
+}
+
+/** A log entry of a call: where it is, the called contract, and the node's {address, topics, data}. */
+export interface LogRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly callTxHash: string;
+  readonly calledContract: string;
+  readonly log: { address?: Json; topics?: Json; data?: Json };
+  readonly contractTxHash: string | null;
+  readonly calledContractTxHash: string | null;
+}
+
+/** A log position: the call's position and the entry's index in its log. */
+export interface LogKey {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+}
+
+/**
+ * logsPage reads up to n log entries (optionally of one emitting contract) walking from a key (inclusive). A node
+ * lists a call's log newest first (the FATE engine prepends each event); the oldest event is index 0, as ae_mdw
+ * numbers them.
+ */
+export async function logsPage(
+  db: Queryable,
+  filter: { contractId?: string; topic0?: string; first?: number; last?: number },
+  walk: Walk,
+  from: LogKey | undefined,
+  n: number,
+): Promise<LogRow[]> {
+  const values: unknown[] = [
+    n,
+    filter.contractId ?? null,
+    filter.first ?? 0,
+    filter.last ?? 2 ** 31 - 1,
+    filter.topic0 ?? null,
+  ];
+  if (from) values.push(from.height, from.microIndex, from.txIndex, from.logIdx);
+  const ks = keyset(
+    ['l.height', 'l.micro_index', 'l.tx_index', 'l.log_idx'],
+    walk,
+    from ? '$6::int, $7::int, $8::int, $9::int' : undefined,
+  );
+  const { rows } = await db.query<LogRow>(
+    `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
+            ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
+            l.contract_id AS "calledContract", l.entry AS log,
+            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.entry->>'address') AS "contractTxHash",
+            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.contract_id) AS "calledContractTxHash"
+       FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry,
+                    jsonb_array_length(c.call_info->'log') - e.ord AS log_idx
+               FROM contract_calls c
+               CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.call_info->'log', '[]'::jsonb)) WITH ORDINALITY AS e(entry, ord)
+              WHERE c.height BETWEEN $3 AND $4) l
+       JOIN transactions t ON t.hash = l.tx_hash
+      WHERE ($2::text IS NULL OR l.entry->>'address' = $2) AND ($5::text IS NULL OR l.entry->'topics'->>0 = $5)
+        AND ${ks.where}
+      ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  );
+  return rows;
 }

@@ -1,7 +1,7 @@
 /** @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs the configured factory announced, with their tokens' meta info. */
 import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
-import type { LogKey } from './v3/contracts.ts';
+import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** A swap with its pair's tokens (symbol and decimals null when the token is not a known AEX-9 contract). */
