@@ -11,7 +11,7 @@ import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
 import { signedTxBytes, txHash } from '../chain/tx-serialize.ts';
 import { createReadPool, type Queryable } from '../db/pool.ts';
 import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../db/queries/blocks.ts';
-import { storedCallInfos, type StoredCallInfo } from '../db/queries/contracts.ts';
+import { storedCallInfos, type StoredCallInfo } from '../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../db/queries/transactions.ts';
 import { dropSchema } from '../db/admin.ts';
 import { derivedTables, rowsOnlyIn } from '../db/queries/derived-rows.ts';

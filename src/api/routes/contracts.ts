@@ -7,10 +7,10 @@ import { innerTx } from '../../chain/tx-fields.ts';
 import {
   allContracts,
   contractById,
-  contractCalls,
   contractTransactions,
   creationTransactionJson,
 } from '../../db/queries/contracts.ts';
+import { contractCalls } from '../../db/queries/contract-calls.ts';
 import { transactionByHash } from '../../db/queries/transactions.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { createCompilerClient } from '../compiler.ts';

@@ -3,7 +3,6 @@
  * creation with its standard), their decoded calls, and event logs from the stored call infos.
  */
 import type { Json } from '../../chain/json.ts';
-import { callInfoSql } from './call-info.ts';
 import type { Queryable } from '../pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -25,20 +24,6 @@ export interface ContractRow {
   readonly height: number;
 }
 
-/** A decoded call or constructor run. */
-export interface ContractCallRow {
-  readonly txHash: string;
-  readonly contractId: string;
-  readonly callerId: string;
-  readonly function: string | null;
-  readonly arguments: Json;
-  readonly callInfo: Json;
-  /** true when every node had garbage-collected the call info (410): `callInfo` is null */
-  readonly callInfoPruned: boolean;
-  readonly result: Json;
-  readonly decodeError: string | null;
-}
-
 /** allContracts pages every contract, newest first. */
 export async function allContracts(db: Queryable, w: Window): Promise<ContractRow[]> {
   const { rows } = await db.query(
@@ -55,28 +40,6 @@ export async function contractById(db: Queryable, contractId: string): Promise<C
   ]);
   const r = rows[0];
   return r && { contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height };
-}
-
-/** contractCalls pages a contract's calls (the constructor run included), oldest first. */
-export async function contractCalls(db: Queryable, contractId: string, w: Window): Promise<ContractCallRow[]> {
-  const { rows } = await db.query(
-    `SELECT tx_hash, contract_id, caller_id, function, arguments, ${callInfoSql('c')} AS call_info, call_info_pruned,
-            result, decode_error
-       FROM contract_calls c WHERE contract_id = $1
-      ORDER BY height, micro_index, tx_index LIMIT $2 OFFSET $3`,
-    [contractId, w.limit, w.offset],
-  );
-  return rows.map((r) => ({
-    txHash: r.tx_hash,
-    contractId: r.contract_id,
-    callerId: r.caller_id,
-    function: r.function,
-    arguments: r.arguments,
-    callInfo: r.call_info,
-    callInfoPruned: r.call_info_pruned,
-    result: r.result,
-    decodeError: r.decode_error,
-  }));
 }
 
 /** contractTransactions pages the create transaction and every call of a contract, in chain order. */
@@ -103,23 +66,6 @@ export async function creationTransactionJson(
     [contractId],
   );
   return rows[0] && { height: rows[0].height, json: renderPlaceholders(rows[0].json) };
-}
-
-/** A stored call's info as verify compares it with the node's. */
-export interface StoredCallInfo {
-  readonly txHash: string;
-  readonly callInfo: Json;
-  readonly pruned: boolean;
-}
-
-/** storedCallInfos lists the call info stored for the contract calls at one height. */
-export async function storedCallInfos(db: Queryable, height: number): Promise<StoredCallInfo[]> {
-  const { rows } = await db.query(
-    `SELECT tx_hash, ${callInfoSql('c')} AS call_info, call_info_pruned FROM contract_calls c WHERE height = $1
-      ORDER BY tx_hash`,
-    [height],
-  );
-  return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));
 }
 
 /** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */
