@@ -4,7 +4,7 @@ import { signedTx } from '../chain/signed-tx.ts';
 import { transactionJson } from '../api/routes/v3/render-tx.ts';
 import type { Queryable } from '../db/pool.ts';
 import { keyBlockCounted, microBlockCounted } from '../db/queries/blocks.ts';
-import { transactionByHash } from '../db/queries/transaction-filter.ts';
+import { transactionByHash } from '../db/queries/transactions.ts';
 import { txisBefore } from '../db/queries/txis.ts';
 import { v2TransactionJson, type MdwRenderer } from './mdw-hub.ts';
 

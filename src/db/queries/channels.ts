@@ -1,6 +1,6 @@
 /** @module Read-side SQL for state channels. */
 import type { Queryable } from '../pool.ts';
-import { renderedRows, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
+import { renderedTxJson, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
 
 /** activeChannels pages the ids of channels that have no closing transaction, in id order. */
 export async function activeChannels(db: Queryable, w: Window): Promise<string[]> {
@@ -21,5 +21,5 @@ export async function channelTransactions(db: Queryable, channelId: string, w: W
       ORDER BY e.height, e.micro_index, e.tx_index LIMIT $2 OFFSET $3`,
     [channelId, w.limit, w.offset],
   );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }

@@ -10,7 +10,7 @@ import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
 import {
   microBlockHashSql,
   RAW_TX_JSON,
-  renderedRows,
+  renderedTxJson,
   SIGNED_TX_JSON_COLUMNS,
   txTypeNameSql,
   type TxJson,
@@ -33,15 +33,6 @@ export async function allContracts(db: Queryable, w: Window): Promise<ContractRo
   return rows.map((r) => ({ contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height }));
 }
 
-/** contractById returns one contract. */
-export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
-  const { rows } = await db.query('SELECT contract_id, create_tx_hash, height FROM contracts WHERE contract_id = $1', [
-    contractId,
-  ]);
-  const r = rows[0];
-  return r && { contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height };
-}
-
 /** contractTransactions pages the create transaction and every call of a contract, in chain order. */
 export async function contractTransactions(db: Queryable, contractId: string, w: Window): Promise<TxJson[]> {
   const { rows } = await db.query<TxJson>(
@@ -52,7 +43,7 @@ export async function contractTransactions(db: Queryable, contractId: string, w:
       ORDER BY t.height, t.micro_index, t.tx_index LIMIT $2 OFFSET $3`,
     [contractId, w.limit, w.offset],
   );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /** creationTransactionJson is the transaction that created the contract, as the original's RawTx JSON text. */

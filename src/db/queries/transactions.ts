@@ -1,5 +1,10 @@
-/** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
+/**
+ * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows), by account,
+ * interval, and daily spend rates.
+ */
 import { toBigInt, type Json } from '../../chain/json.ts';
+import { callInfoSql } from './call-info.ts';
+import { keyset, type Walk } from './positions.ts';
 import { idKey, idOfKey, txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
@@ -23,6 +28,32 @@ export interface TransactionRow {
   readonly txType: string;
   readonly signatures: string[] | null;
   readonly tx: Json;
+}
+
+/** A stored transaction with what ae_mdw's rendering adds. */
+export interface TxRow {
+  readonly hash: string;
+  readonly height: number;
+  readonly microBlockHash: string;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly microTimeMs: string;
+  readonly txType: string;
+  /** the stored form (chain/stored-tx.ts), from which `signatures` and `tx` are rendered */
+  readonly signed: Buffer;
+  readonly signatures: string[] | null;
+  readonly tx: { [key: string]: Json };
+  /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
+  readonly call: {
+    function: string | null;
+    arguments: Json;
+    result: Json;
+    call_info: Json;
+    /** the standard of the called (or created) contract: aex9, aex141 or null */
+    aexn_type: string | null;
+  } | null;
+  /** the plain name of a name transaction's name_id, when known */
+  readonly name: string | null;
 }
 
 /** Paging window of a list query. */
@@ -92,12 +123,12 @@ export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_
   'signatures', to_jsonb(${placeholderSql('t', 'signaturesText')}), 'tx_type', ${txTypeNameSql('t')},
   'tx', to_jsonb(${placeholderSql('t', 'tx')}), 'fee', t.fee::text, 'size', t.size)`;
 
-/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`; its rows go through renderedRows. */
+/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`; its rows go through renderedTxJson. */
 export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${SIGNED_TX_JSON})::text AS json`;
 const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${ACCOUNT_TX_JSON})::text AS json`;
 
-/** renderedRows renders the placeholders of TxJson rows (stored-tx-json.ts). */
-export function renderedRows(rows: readonly TxJson[]): TxJson[] {
+/** renderedTxJson renders the placeholders of TxJson rows (stored-tx-json.ts). */
+export function renderedTxJson(rows: readonly TxJson[]): TxJson[] {
   return rows.map((r) => ({ ...r, json: renderPlaceholders(r.json) }));
 }
 
@@ -125,10 +156,69 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
   return renderPlaceholders(rows[0]!.json);
 }
 
-/** transactionByHash returns one mined transaction. */
-export async function transactionByHash(db: Queryable, hash: string): Promise<TransactionRow | undefined> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM transactions t WHERE t.hash = $1`, [hash]);
-  return rows[0] && toTransaction(rows[0]);
+/** TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_CALL_JOIN's `c`; renderedRows completes it. */
+export const TX_ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
+  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
+  CASE WHEN c.tx_hash IS NULL THEN NULL
+       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
+                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
+// contract_calls by position, not by hash: a page's calls then sit together in one small index
+// (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
+// a deep page)
+export const TX_CALL_JOIN = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index`;
+
+/** A page's row as selected: what renderedRows completes. */
+export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name'>;
+const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
+
+/**
+ * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
+ * name_id (one lookup for the page: the name_id is inside the stored bytes, out of SQL's reach).
+ */
+export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
+  const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
+  const nameIds = [
+    ...new Set(txs.filter((t) => NAME_TXS.has(t.txType) && typeof t.tx.name_id === 'string').map((t) => t.tx.name_id)),
+  ];
+  const names = new Map<Json, string>();
+  if (nameIds.length > 0) {
+    const found = await db.query<{ name_hash: string; name: string }>(
+      'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
+      [nameIds],
+    );
+    for (const r of found.rows) names.set(r.name_hash, r.name);
+  }
+  return txs.map((t) => ({ ...t, name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null }));
+}
+
+/** transactionByHash reads one mined transaction with its rendering extras. */
+export async function transactionByHash(db: Queryable, hash: string): Promise<TxRow | undefined> {
+  const { rows } = await db.query<StoredTxRow>({
+    name: 'mdw_v3_transaction',
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN} WHERE t.hash = $1`,
+    values: [hash],
+  });
+  return (await renderedRows(db, rows))[0];
+}
+
+/** microBlockTransactionsPage reads up to n transactions of a micro block walking from a tx index (inclusive). */
+export async function microBlockTransactionsPage(
+  db: Queryable,
+  block: { height: number; microIndex: number },
+  walk: Walk,
+  start: number | undefined,
+  n: number,
+): Promise<TxRow[]> {
+  const ks = keyset(['t.tx_index'], walk, start === undefined ? undefined : '$4');
+  const values: unknown[] = [block.height, block.microIndex, n];
+  if (start !== undefined) values.push(start);
+  const { rows } = await db.query<StoredTxRow>({
+    name: `mdw_v3_micro_block_txs_${walk}${start === undefined ? '' : '_from'}`,
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN}
+            WHERE t.height = $1 AND t.micro_index = $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  });
+  return renderedRows(db, rows);
 }
 
 /** transactionsBetween returns every transaction of heights from..to in chain order (bounded by the caller's range). */
@@ -154,7 +244,7 @@ export async function transactionsInInterval(
       ${NEWEST_FIRST} LIMIT $4 OFFSET $5`,
     [from, to, txType === undefined ? null : txTypeCode(txType), w.limit, w.offset],
   );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /**
@@ -195,7 +285,7 @@ export async function transactionsOfAccount(
      ${NEWEST_FIRST}`,
     values,
   });
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /** ANCHOR_EVERY: every how many rows of an account's final list a position is kept. */
@@ -306,7 +396,7 @@ export async function transactionsOfAccountFromOldest(
      ${NEWEST_FIRST}`,
     values,
   });
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
@@ -353,7 +443,7 @@ export async function transactionsFromTo(
       fieldsPattern(['sender_id', 'tx.sender_id']),
     ],
   );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /** A day of spend activity. */

@@ -19,7 +19,7 @@ import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { createPool, type PoolClient } from '../../../src/db/pool.ts';
 import { fillSignedTransactions } from '../../../src/db/data-steps.ts';
 import { transactionJson } from '../../../src/db/queries/transactions.ts';
-import { transactionByHash as v3TransactionByHash } from '../../../src/db/queries/transaction-filter.ts';
+import { transactionByHash as v3TransactionByHash } from '../../../src/db/queries/transactions.ts';
 import { transactionJson as v3TransactionJson } from '../../../src/api/routes/v3/render-tx.ts';
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { ID_NUMBER_COLUMNS } from '../../../src/db/queries/account-ids.ts';

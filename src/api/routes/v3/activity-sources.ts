@@ -15,7 +15,7 @@ import {
 } from '../../../db/queries/activities.ts';
 import { AEX141_ACTIVITIES } from '../../../db/queries/aex141-collections.ts';
 import { DEX_ACTIVITIES } from '../../../db/queries/dex.ts';
-import { transactionByHash } from '../../../db/queries/transaction-filter.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/aex9-activities.ts';
 import { transactionObject } from './render-tx.ts';
 

@@ -16,7 +16,7 @@ import {
   type NameOrder,
   type NameStateRow,
 } from '../../../db/queries/names.ts';
-import { transactionByHash } from '../../../db/queries/transaction-filter.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';

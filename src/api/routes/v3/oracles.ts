@@ -12,7 +12,7 @@ import {
   type OracleStateRow,
   type OracleTxRow,
 } from '../../../db/queries/v3/oracles.ts';
-import { transactionByHash } from '../../../db/queries/transaction-filter.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';

@@ -6,11 +6,11 @@ import type { Pool } from '../../../db/pool.ts';
 import {
   accountFieldCounts,
   countTransactions,
-  transactionByHash,
   transactionPositions,
   transactionsPage,
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
