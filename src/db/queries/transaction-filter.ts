@@ -1,7 +1,7 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
 import { fieldsPattern } from './account-fields.ts';
 import { accountNumberSql } from './account-ids.ts';
-import { idKey, TX_TYPE_CODES, txTypeCode } from '../../chain/id-key.ts';
+import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -213,34 +213,6 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
   }
   const { rows } = await db.query<{ n: string }>({ text: `SELECT count(*) AS n ${fromWhere(f, p)}`, values: p.values });
   return Number(rows[0]?.n ?? 0);
-}
-
-/** accountFieldCounts counts an id's transactions, and per outer type the fields it appears in. */
-export async function accountFieldCounts(
-  db: Queryable,
-  id: string,
-): Promise<{ total: number; byField: { txType: string; field: string; n: number }[] }> {
-  const [total, byField] = await Promise.all([
-    db.query<{ n: string }>({
-      name: 'mdw_v3_account_tx_total',
-      text: `SELECT count(*) AS n FROM account_transactions WHERE account = ${accountNumberSql('$1')}`,
-      values: [idKey(id)],
-    }),
-    db.query<{ txType: string; field: string; n: string }>({
-      name: 'mdw_v3_account_tx_fields',
-      // types are stored as codes; their names order the answer (in the database's collation, as before)
-      text: `SELECT n.name AS "txType", x.f AS field, x.n
-               FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(string_to_array(fields, ' ')) AS f
-                      WHERE account = ${accountNumberSql('$1')} GROUP BY 1, 2) x
-               JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
-              ORDER BY 1, 2`,
-      values: [idKey(id), TX_TYPE_CODES.map(([, code]) => code), TX_TYPE_CODES.map(([type]) => type)],
-    }),
-  ]);
-  return {
-    total: Number(total.rows[0]?.n ?? 0),
-    byField: byField.rows.map((r) => ({ txType: r.txType, field: r.field, n: Number(r.n) })),
-  };
 }
 
 /** positionsOfTime is the first position at or after `fromMs` and the last at or before `toMs` (micro block times). */

@@ -4,12 +4,12 @@ import { isJsonObject, parseJson, stringifyJson, type Json } from '../../../chai
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
-  accountFieldCounts,
   countTransactions,
   transactionPositions,
   transactionsPage,
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
+import { accountFieldCounts } from '../../../db/queries/account-transactions.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
