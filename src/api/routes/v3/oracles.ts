@@ -11,7 +11,7 @@ import {
   type OracleKey,
   type OracleStateRow,
   type OracleTxRow,
-} from '../../../db/queries/v3/oracles.ts';
+} from '../../../db/queries/oracles.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
