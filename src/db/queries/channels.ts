@@ -42,7 +42,15 @@ export interface ChannelRow {
   readonly withdrawn: string;
 }
 
-const CHANNEL = `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
+// The channels a statement reads: every one, or the one whose id is $1.
+const CHANNEL_IDS = {
+  all: 'SELECT DISTINCT channel_id FROM channel_events',
+  one: 'SELECT DISTINCT channel_id FROM channel_events WHERE channel_id = $1',
+} as const;
+
+// One row per channel of `ids`.
+function channelSql(ids: keyof typeof CHANNEL_IDS): string {
+  return `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
     ct.signed AS "createTx",
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
                       'txType', ${txTypeNameSql('lt')}, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
@@ -51,11 +59,12 @@ const CHANNEL = `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM c
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,
     (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelWithdrawTx') AS withdrawn
-  FROM (SELECT DISTINCT channel_id FROM channel_events) c
+  FROM (${CHANNEL_IDS[ids]}) c
   CROSS JOIN LATERAL (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
                        WHERE x.channel_id = c.channel_id ORDER BY x.height, x.micro_index, x.tx_index LIMIT 1) ct
   CROSS JOIN LATERAL (SELECT t.* FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
                        WHERE x.channel_id = c.channel_id ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) lt`;
+}
 
 /** A channel as selected: the create tx's stored form, the latest tx's in hex (inside JSON). */
 type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'last'> & {
@@ -94,7 +103,7 @@ export async function channelsPage(
   const ks = keyset(cols, walk, from ? '$2::int, $3::int, $4::int, $5::text' : undefined);
   const filter = state === 'active' ? 's.active' : state === 'inactive' ? 'NOT s.active' : 'true';
   const { rows } = await db.query<StoredChannelRow>(
-    `SELECT * FROM (${CHANNEL}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
+    `SELECT * FROM (${channelSql('all')}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
     values,
   );
   return rows.map(rendered);
@@ -102,9 +111,6 @@ export async function channelsPage(
 
 /** channelById reads one channel. */
 export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
-  const { rows } = await db.query<StoredChannelRow>(
-    `SELECT * FROM (${CHANNEL.replace('FROM channel_events) c', 'FROM channel_events WHERE channel_id = $1) c')}) s`,
-    [channelId],
-  );
+  const { rows } = await db.query<StoredChannelRow>(channelSql('one'), [channelId]);
   return rows[0] && rendered(rows[0]);
 }

@@ -100,16 +100,24 @@ export interface OracleKey {
   readonly oracleId: string;
 }
 
-// One row per oracle: its latest event's expiry and its latest registration (both by primary key order).
-const ORACLE_STATE = `SELECT o.oracle_id AS "oracleId", l.expires_at AS "expiresAt", r.height AS "registeredAt",
-    r.tx_hash AS "registerTxHash", t.micro_time_ms::text AS "registerTimeMs", r.query_fee::text AS "queryFee",
-    r.query_format AS "queryFormat", r.response_format AS "responseFormat"
-  FROM (SELECT DISTINCT oracle_id FROM oracle_events) o
+// The oracles a state statement reads: every one, or the one whose id is $1.
+const ORACLE_IDS = {
+  all: 'SELECT DISTINCT oracle_id FROM oracle_events',
+  one: 'SELECT DISTINCT oracle_id FROM oracle_events WHERE oracle_id = $1',
+} as const;
+
+// One row per oracle of `ids`: its latest event's expiry and its latest registration (both by primary key order).
+function oracleStateSql(ids: keyof typeof ORACLE_IDS): string {
+  return `SELECT o.oracle_id AS "oracleId", l.expires_at AS "expiresAt",
+    r.height AS "registeredAt", r.tx_hash AS "registerTxHash", t.micro_time_ms::text AS "registerTimeMs",
+    r.query_fee::text AS "queryFee", r.query_format AS "queryFormat", r.response_format AS "responseFormat"
+  FROM (${ORACLE_IDS[ids]}) o
   CROSS JOIN LATERAL (SELECT e.expires_at FROM oracle_events e WHERE e.oracle_id = o.oracle_id
                        ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) l
   CROSS JOIN LATERAL (SELECT e.* FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND e.kind = 'register'
                        ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) r
   JOIN transactions t ON t.hash = r.tx_hash`;
+}
 
 /** oraclesPage reads up to n oracles (active: expiry above the top; inactive: at or below) walking from a key. */
 export async function oraclesPage(
@@ -129,7 +137,7 @@ export async function oraclesPage(
         ? 's."expiresAt" <= $1::int'
         : '$1::int IS NOT NULL';
   const { rows } = await db.query<OracleStateRow>(
-    `SELECT * FROM (${ORACLE_STATE}) s WHERE ${state} AND s."expiresAt" BETWEEN $3 AND $4 AND ${ks.where}
+    `SELECT * FROM (${oracleStateSql('all')}) s WHERE ${state} AND s."expiresAt" BETWEEN $3 AND $4 AND ${ks.where}
       ORDER BY ${ks.order} LIMIT $2`,
     values,
   );
@@ -138,10 +146,7 @@ export async function oraclesPage(
 
 /** oracleState reads one oracle. */
 export async function oracleState(db: Queryable, oracleId: string): Promise<OracleStateRow | undefined> {
-  const { rows } = await db.query<OracleStateRow>(
-    `SELECT * FROM (${ORACLE_STATE.replace('FROM oracle_events) o', 'FROM oracle_events WHERE oracle_id = $1) o')}) s`,
-    [oracleId],
-  );
+  const { rows } = await db.query<OracleStateRow>(oracleStateSql('one'), [oracleId]);
   return rows[0];
 }
 
