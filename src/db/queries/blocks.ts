@@ -118,6 +118,23 @@ export async function keyBlockTimes(db: Queryable, heights: readonly number[]): 
   return new Map(rows.map((r) => [r.height, Number(r.time)]));
 }
 
+/** keyBlockDays are the days of the first and last key block within heights first..last, or undefined when none is stored. */
+export async function keyBlockDays(
+  db: Queryable,
+  first: number,
+  last: number,
+): Promise<{ firstDay: number; lastDay: number } | undefined> {
+  const { rows } = await db.query<{ first: number | null; last: number | null }>({
+    name: 'mdw_key_block_days',
+    text: `SELECT floor(min(time_ms) / 86400000)::int AS first, floor(max(time_ms) / 86400000)::int AS last
+             FROM key_blocks WHERE height BETWEEN $1 AND $2`,
+    values: [first, last],
+  });
+  const r = rows[0];
+  return r && r.first !== null && r.last !== null ? { firstDay: r.first, lastDay: r.last } : undefined;
+}
+
+
 /** keyBlockAt returns the key block at a height. */
 export async function keyBlockAt(db: Queryable, height: number): Promise<KeyBlockRow | undefined> {
   const { rows } = await db.query(`SELECT ${KEY_BLOCK_COLUMNS} FROM key_blocks WHERE height = $1`, [height]);
