@@ -134,7 +134,6 @@ export async function keyBlockDays(
   return r && r.first !== null && r.last !== null ? { firstDay: r.first, lastDay: r.last } : undefined;
 }
 
-
 /** keyBlockAt returns the key block at a height. */
 export async function keyBlockAt(db: Queryable, height: number): Promise<KeyBlockRow | undefined> {
   const { rows } = await db.query(`SELECT ${KEY_BLOCK_COLUMNS} FROM key_blocks WHERE height = $1`, [height]);
