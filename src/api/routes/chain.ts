@@ -10,7 +10,8 @@ import {
   newGenerationsJson,
   topHeight,
 } from '../../db/queries/blocks.ts';
-import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights, syncState } from '../../db/queries/stats.ts';
+import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights } from '../../db/queries/stats.ts';
+import { syncState } from '../../db/queries/sync-state.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';

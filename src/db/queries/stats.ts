@@ -2,38 +2,8 @@
  * @module Read-side SQL for chain statistics: the original's sizes, fees and counts over the stored chain, and ae_mdw's
  * statistics (/v3/stats*) over the tables of migration 0070.
  */
-import { pendingBackfills, type PendingBackfill } from '../writes/derive-backfill.ts';
 import type { Queryable } from '../pool.ts';
-import { topKeyBlock } from './blocks.ts';
 import { keyset, type Walk } from './positions.ts';
-
-/** The populator's one sync_state row, with the newest stored block's time. */
-export interface SyncState {
-  readonly topHeight: number | undefined;
-  readonly topTimeMs: number | undefined;
-  readonly nodeHeight: number | undefined;
-  readonly heartbeatAt: Date | undefined;
-  readonly status: string;
-  readonly lastError: string | undefined;
-  /** derived areas behind the stored heights (derive_backfill): being derived from the stored rows, or failing */
-  readonly derivations?: readonly PendingBackfill[];
-}
-
-/** syncState reads the populator's progress and the newest stored key block. */
-export async function syncState(db: Queryable): Promise<SyncState> {
-  const top = await topKeyBlock(db);
-  const { rows } = await db.query('SELECT node_height, heartbeat_at, status, last_error FROM sync_state');
-  const r = rows[0] as Record<string, unknown> | undefined;
-  return {
-    topHeight: top?.height,
-    topTimeMs: top?.timeMs,
-    nodeHeight: (r?.node_height as number | null) ?? undefined,
-    heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
-    status: (r?.status as string | undefined) ?? 'idle',
-    lastError: (r?.last_error as string | null) ?? undefined,
-    derivations: await pendingBackfills(db),
-  };
-}
 
 /**
  * storedHeights is the top stored height and how many heights are stored (one index-only pass over

@@ -1,5 +1,10 @@
-/** @module The sync_state row: progress, heartbeat and last error (read by /middleware/status), and the re-derive mark. */
+/**
+ * @module Read-side SQL for the populator's progress: the sync_state row (status, heartbeat, last error, the re-derive
+ * mark) with the stored top, as /middleware/status, /v3/status and the metrics read it, and the heights still missing.
+ */
 import type { Queryable } from '../pool.ts';
+import { pendingBackfills, type PendingBackfill } from '../writes/derive-backfill.ts';
+import { topKeyBlock } from './blocks.ts';
 
 /**
  * missingHeights lists heights in [from, to] that have no key block, ascending, at most `limit`.
@@ -31,4 +36,73 @@ export async function lowestMissing(db: Queryable): Promise<number> {
 export async function rederiveMark(db: Queryable): Promise<number | undefined> {
   const { rows } = await db.query<{ rederive_from: number | null }>('SELECT rederive_from FROM sync_state');
   return rows[0]?.rederive_from ?? undefined;
+}
+
+/** The populator's one sync_state row, with the newest stored block's time. */
+export interface SyncState {
+  readonly topHeight: number | undefined;
+  readonly topTimeMs: number | undefined;
+  readonly nodeHeight: number | undefined;
+  readonly heartbeatAt: Date | undefined;
+  readonly status: string;
+  readonly lastError: string | undefined;
+  /** derived areas behind the stored heights (derive_backfill): being derived from the stored rows, or failing */
+  readonly derivations?: readonly PendingBackfill[];
+}
+
+/** syncState reads the populator's progress and the newest stored key block. */
+export async function syncState(db: Queryable): Promise<SyncState> {
+  const top = await topKeyBlock(db);
+  const { rows } = await db.query('SELECT node_height, heartbeat_at, status, last_error FROM sync_state');
+  const r = rows[0] as Record<string, unknown> | undefined;
+  return {
+    topHeight: top?.height,
+    topTimeMs: top?.timeMs,
+    nodeHeight: (r?.node_height as number | null) ?? undefined,
+    heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
+    status: (r?.status as string | undefined) ?? 'idle',
+    lastError: (r?.last_error as string | null) ?? undefined,
+    derivations: await pendingBackfills(db),
+  };
+}
+
+/** StoredTotals: the top height, the transactions stored, the last migration and the populator's view. */
+export interface StoredTotals {
+  readonly topHeight: number | undefined;
+  readonly txCount: number;
+  readonly lastMigration: string | undefined;
+  readonly nodeHeight: number | undefined;
+  readonly populatorStatus: string;
+  readonly heartbeatAt: Date | undefined;
+}
+
+/**
+ * storedTotals reads the status numbers in one statement. The transaction count sums the micro
+ * blocks' counts (one narrow row per micro block, not one per transaction).
+ */
+export async function storedTotals(db: Queryable): Promise<StoredTotals> {
+  const { rows } = await db.query<{
+    top: number | null;
+    txs: string | null;
+    migration: string | null;
+    node_height: number | null;
+    status: string | null;
+    heartbeat_at: Date | null;
+  }>({
+    name: 'mdw_v3_stored_totals',
+    text: `SELECT (SELECT max(height) FROM key_blocks) AS top,
+                  (SELECT sum(tx_count) FROM micro_blocks) AS txs,
+                  (SELECT max(name) FROM mdw_migrations) AS migration,
+                  s.node_height, s.status, s.heartbeat_at
+             FROM sync_state s`,
+  });
+  const r = rows[0];
+  return {
+    topHeight: r?.top ?? undefined,
+    txCount: Number(r?.txs ?? 0),
+    lastMigration: r?.migration ?? undefined,
+    nodeHeight: r?.node_height ?? undefined,
+    populatorStatus: r?.status ?? 'idle',
+    heartbeatAt: r?.heartbeat_at ?? undefined,
+  };
 }

@@ -24,7 +24,7 @@ import { transactionJson as v3TransactionJson } from '../../../src/api/routes/v3
 import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { ID_NUMBER_COLUMNS } from '../../../src/db/queries/account-ids.ts';
 import { callInfoSql } from '../../../src/db/queries/call-info.ts';
-import { syncState } from '../../../src/db/queries/stats.ts';
+import { syncState } from '../../../src/db/queries/sync-state.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/populator.ts';
