@@ -204,7 +204,7 @@ export async function templatesPage(
 }
 
 /** A transfer of a token. */
-export interface TransferRow extends LogKey {
+export interface Aex141TransferRow extends LogKey {
   readonly contractId: string;
   readonly txHash: string;
   readonly microTime: string;
@@ -213,20 +213,20 @@ export interface TransferRow extends LogKey {
   readonly tokenId: string;
 }
 
-/** transfersPage reads up to n transfers (of a collection, from and/or to an account, as given) walking from a position. */
-export async function transfersPage(
+/** aex141TransfersPage reads up to n transfers (of a collection, from and/or to an account, as given) walking from a position. */
+export async function aex141TransfersPage(
   db: Queryable,
   filter: { contract?: string; from?: string; to?: string },
   walk: Walk,
   start: LogKey | undefined,
   n: number,
-): Promise<TransferRow[]> {
+): Promise<Aex141TransferRow[]> {
   const ks = keyset(
     ['e.height', 'e.micro_index', 'e.tx_index', 'e.log_idx'],
     walk,
     '$5::int, $6::int, $7::int, $8::int',
   );
-  const { rows } = await db.query<TransferRow>(
+  const { rows } = await db.query<Aex141TransferRow>(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", e.log_idx AS "logIdx",
             e.contract_id AS "contractId", e.tx_hash AS "txHash", t.micro_time_ms::text AS "microTime",
             e.from_id AS "fromId", e.to_id AS "toId", e.token_id::text AS "tokenId"

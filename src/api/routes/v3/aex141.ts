@@ -10,7 +10,7 @@ import {
   templatesPage,
   tokenById,
   tokensPage,
-  transfersPage,
+  aex141TransfersPage,
   type CollectionKey,
   type CollectionOrder,
   type CollectionRow,
@@ -106,7 +106,7 @@ export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
     const paging = parsePaging(ctx.query);
     const page = await paginate(
       async (walk, from, n) =>
-        (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
+        (await aex141TransfersPage(pool, filter, walk, from, n)).map((t) => ({
           key: t,
           item: stringifyJson(transferObject(t)),
         })),

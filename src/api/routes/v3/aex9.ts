@@ -12,7 +12,7 @@ import {
   aex9Token,
   aex9TokensPage,
   type Aex9Row,
-  type TokenKey,
+  type Aex9TokenKey,
   type TokenOrder,
 } from '../../../db/queries/aex9-tokens.ts';
 import {
@@ -22,10 +22,10 @@ import {
   blockBound,
   holdersPage,
   MAX_MICRO,
-  transfersPage,
+  aex9TransfersPage,
   type BlockBound,
   type HolderKey,
-  type TransferFilter,
+  type Aex9TransferFilter,
 } from '../../../db/queries/aex9-balances.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
@@ -55,7 +55,7 @@ function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
   };
 }
 
-const isTokenKey = (v: unknown): v is TokenKey => {
+const isTokenKey = (v: unknown): v is Aex9TokenKey => {
   const k = v as Record<string, unknown> | null;
   if (typeof k !== 'object' || k === null || typeof k.contractId !== 'string') return false;
   return 'value' in k
@@ -236,7 +236,7 @@ export function aex9Routes(router: Router, pool: Pool): void {
     const paging = parsePaging(ctx.query);
     const page = await paginate(
       async (walk, from, n) =>
-        (await transfersPage(pool, token.contractId, filter, walk, from, n)).map((t) => ({
+        (await aex9TransfersPage(pool, token.contractId, filter, walk, from, n)).map((t) => ({
           key: t,
           item: stringifyJson(transferObject(t, token.incomplete)),
         })),
@@ -247,7 +247,7 @@ export function aex9Routes(router: Router, pool: Pool): void {
 }
 
 /** transferFilter reads ae_mdw's `sender`, `recipient` or `account` (one of them is required). */
-function transferFilter(ctx: Context): TransferFilter {
+function transferFilter(ctx: Context): Aex9TransferFilter {
   const sender = one(ctx.query.sender);
   const recipient = one(ctx.query.recipient);
   const account = one(ctx.query.account);

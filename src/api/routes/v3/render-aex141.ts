@@ -5,7 +5,7 @@ import type {
   LimitAt,
   TemplateRow,
   TokenRow,
-  TransferRow,
+  Aex141TransferRow,
 } from '../../../db/queries/aex141-collections.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
@@ -87,7 +87,7 @@ export function templateObject(contractId: string, t: TemplateRow): Record<strin
 }
 
 /** transferObject is ae_mdw's AEX-141 transfer (Aex141TransferEvent). */
-export function transferObject(t: TransferRow): Record<string, Json> {
+export function transferObject(t: Aex141TransferRow): Record<string, Json> {
   return {
     sender: t.fromId,
     recipient: t.toId,
