@@ -9,15 +9,14 @@ import { arrayText } from '../array-text.ts';
 import type { Queryable } from '../pool.ts';
 import { txTypeNameSql } from '../queries/transactions.ts';
 
-const DAY = 'floor(%s / 86400000)::int';
-
 /**
  * inBatch is "the column is one of the batch's heights" as the height indexes can use it: the range
  * lowest..highest ($2, $3; a plain `= ANY` of hundreds of heights is planned as a full scan) and the
  * exact set ($1: a -H batch may skip heights). Every statement takes $1..$3 so.
  */
 const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
-const day = (ms: string): string => DAY.replace('%s', ms);
+/** day is the UTC day number of the milliseconds column `ms`. */
+const day = (ms: string): string => `floor(${ms} / 86400000)::int`;
 
 /**
  * Series counted in memory, column by column: the rows of `stats_series_counts` (height, series, UTC day, count: a
