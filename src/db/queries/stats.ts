@@ -6,14 +6,14 @@ import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /**
- * storedHeights is the top stored height and how many heights are stored (one index-only pass over
- * key_blocks' primary key): every height from 0 to the top is stored when `count = top + 1`.
+ * heightsContiguous is true when every height from 0 to the top is stored (as many heights as the top + 1, in one
+ * index-only pass over key_blocks' primary key); false for an empty database.
  */
-export async function storedHeights(db: Queryable): Promise<{ top: number | undefined; count: number }> {
-  const { rows } = await db.query<{ top: number | null; count: string }>(
-    'SELECT max(height) AS top, count(*) AS count FROM key_blocks',
+export async function heightsContiguous(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ contiguous: boolean | null }>(
+    'SELECT count(*) = max(height) + 1 AS contiguous FROM key_blocks',
   );
-  return { top: rows[0]?.top ?? undefined, count: Number(rows[0]?.count ?? 0) };
+  return rows[0]?.contiguous ?? false;
 }
 
 /** countTransactionsIn counts the stored transactions with `above < height <= upTo` (on the (height, …) index). */

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../pool.ts';
 import { pendingBackfills, type PendingBackfill } from '../writes/derive-backfill.ts';
-import { topKeyBlock } from './blocks.ts';
+import { topHeight, topKeyBlock } from './blocks.ts';
 
 /**
  * missingHeights lists heights in [from, to] that have no key block, ascending, at most `limit`.
@@ -77,28 +77,29 @@ export interface StoredTotals {
 }
 
 /**
- * storedTotals reads the status numbers in one statement. The transaction count sums the micro
- * blocks' counts (one narrow row per micro block, not one per transaction).
+ * storedTotals reads the status numbers: the top (topHeight) and the rest in one statement. The transaction count
+ * sums the micro blocks' counts (one narrow row per micro block, not one per transaction).
  */
 export async function storedTotals(db: Queryable): Promise<StoredTotals> {
-  const { rows } = await db.query<{
-    top: number | null;
-    txs: string | null;
-    migration: string | null;
-    node_height: number | null;
-    status: string | null;
-    heartbeat_at: Date | null;
-  }>({
-    name: 'mdw_v3_stored_totals',
-    text: `SELECT (SELECT max(height) FROM key_blocks) AS top,
-                  (SELECT sum(tx_count) FROM micro_blocks) AS txs,
+  const [top, { rows }] = await Promise.all([
+    topHeight(db),
+    db.query<{
+      txs: string | null;
+      migration: string | null;
+      node_height: number | null;
+      status: string | null;
+      heartbeat_at: Date | null;
+    }>({
+      name: 'mdw_v3_stored_totals',
+      text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
                   (SELECT max(name) FROM mdw_migrations) AS migration,
                   s.node_height, s.status, s.heartbeat_at
              FROM sync_state s`,
-  });
+    }),
+  ]);
   const r = rows[0];
   return {
-    topHeight: r?.top ?? undefined,
+    topHeight: top < 0 ? undefined : top,
     txCount: Number(r?.txs ?? 0),
     lastMigration: r?.migration ?? undefined,
     nodeHeight: r?.node_height ?? undefined,
