@@ -19,7 +19,7 @@ import {
   withSavepoint,
   type PendingBackfill,
 } from '../db/writes/derive-backfill.ts';
-import { storedHeightsAbove } from '../db/queries/blocks.ts';
+import { storedHeightsAbove } from '../db/queries/block-hashes.ts';
 import type { Logger } from '../log.ts';
 import { Backoff } from '../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';

@@ -175,7 +175,7 @@ export class Follower {
     if (!this.#caughtUp) log.info({ height: nodeTop }, 'caught up with the node');
     this.#caughtUp = true;
     await heartbeat(loader.pool, SyncStatus.SYNCED, nodeTop, null);
-    const top = await topHeight(loader.pool);
+    const top = (await topHeight(loader.pool)) ?? -1;
     loader.metrics.syncHeight.set(top);
     loader.metrics.lag.set(Math.max(0, nodeTop - top));
     return 'idle';

@@ -7,7 +7,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { withTransaction, type Pool, type Queryable } from '../db/pool.ts';
 import { notifyCommitted } from '../db/notify.ts';
-import { storedBlockHashes, storedLink } from '../db/queries/blocks.ts';
+import { storedBlockHashes, storedLink } from '../db/queries/block-hashes.ts';
 import { deleteFrom, deleteHeights } from '../db/writes/heights.ts';
 import { markStaleAbove, moveMark, recordTop } from '../db/writes/sync-state.ts';
 import type { Logger } from '../log.ts';

@@ -7,7 +7,7 @@ import { transferRulesOf } from './internal-transfers.ts';
 import { AccountNumbers } from '../db/writes/account-numbers.ts';
 import { migrate } from '../db/migrator.ts';
 import { createWritePool } from '../db/pool.ts';
-import { storedHeightsAbove } from '../db/queries/blocks.ts';
+import { storedHeightsAbove } from '../db/queries/block-hashes.ts';
 import { WriterLock, type LockHolder } from '../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';

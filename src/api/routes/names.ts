@@ -28,7 +28,7 @@ export function nameRoutes(deps: RouteDeps): Router {
   router.get('/active', async (ctx) => {
     const o = owner(ctx);
     const top = await topHeight(pool);
-    if (top < 0) return sendJson(ctx, []);
+    if (top === undefined) return sendJson(ctx, []);
     const filter: NameFilter = {
       owner: o,
       activeAt: top,
@@ -41,7 +41,7 @@ export function nameRoutes(deps: RouteDeps): Router {
   router.get('/reverse/:account', async (ctx) => {
     const account = parseId(ctx.params.account, POINTER_PREFIXES, 'account');
     const top = await topHeight(pool);
-    if (top < 0) return sendJson(ctx, []);
+    if (top === undefined) return sendJson(ctx, []);
     const filter: NameFilter = { pointingAt: account, activeAt: top, order: 'name' };
     sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
   });

@@ -102,7 +102,7 @@ export async function finalRowsOfAccount(
   forkWindow: number,
 ): Promise<FinalRows | undefined> {
   const top = await topHeight(db);
-  if (top - forkWindow < 0) return undefined;
+  if (top === undefined || top - forkWindow < 0) return undefined;
   const height = top - forkWindow;
   const typed = txType === undefined ? '' : ' AND a.tx_type = $4';
   const anchor = 'FILTER (WHERE x.i > 0 AND x.i % $3 = 0)';

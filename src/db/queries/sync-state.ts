@@ -99,7 +99,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
   ]);
   const r = rows[0];
   return {
-    topHeight: top < 0 ? undefined : top,
+    topHeight: top,
     txCount: Number(r?.txs ?? 0),
     lastMigration: r?.migration ?? undefined,
     nodeHeight: r?.node_height ?? undefined,

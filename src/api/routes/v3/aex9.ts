@@ -121,7 +121,7 @@ export function aex9Routes(router: Router, pool: Pool): void {
     if (heightText === undefined) return undefined;
     const height = parseNonNegative(heightText);
     if (height === undefined) throw v3BadRequest(`invalid non-negative integer: ${heightText}`);
-    if (height > (await topHeight(pool))) throw v3NotFound(`height ${height}`);
+    if (height > ((await topHeight(pool)) ?? -1)) throw v3NotFound(`height ${height}`);
     return { height: height - 1, microIndex: MAX_MICRO };
   };
 
@@ -183,7 +183,7 @@ export function aex9Routes(router: Router, pool: Pool): void {
     const account = parseId(ctx.params.accountId, ['ak']);
     const paging = parsePaging(ctx.query);
     // ae_mdw reads the balance at each generation's key block: from the one after the token's creation to the top
-    const top = await topHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const first = Math.max(token.height + 1, paging.scope?.first ?? 0);
     const last = Math.min(top, paging.scope?.last ?? top);
     const history = await historyOf(pool, token.contractId, account, last);

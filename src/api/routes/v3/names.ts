@@ -91,7 +91,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
       throw v3BadRequest(`invalid query: state=${state}`);
     const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
     const prefix = one(ctx.query.prefix)?.toLowerCase();
-    const top = await topHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const order = by as NameOrder;
     const codec = nameCursor(order);
     const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
@@ -110,12 +110,12 @@ export function nameRoutes(router: Router, pool: Pool): void {
 
   router.get('/names/count', async (ctx) => {
     const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-    sendValue(ctx, await countActiveNames(pool, await topHeight(pool), ownedBy));
+    sendValue(ctx, await countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy));
   });
 
   router.get('/names/auctions', async (ctx) => {
     const paging = parsePaging(ctx.query);
-    const top = await topHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const codec = nameCursor('activation');
     const page = await paginate(
       async (walk, from, n) =>
@@ -131,7 +131,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   });
 
   router.get('/names/auctions/:id', async (ctx) => {
-    const top = await topHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
     if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
     sendText(ctx, await renderAuction(row, top));
@@ -142,7 +142,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/names/:id', async (ctx) => {
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
     if (!row) throw v3NotFound(ctx.params.id!);
-    sendText(ctx, await renderName(row, await topHeight(pool)));
+    sendText(ctx, await renderName(row, (await topHeight(pool)) ?? -1));
   });
 
   router.get('/names/:id/claims', async (ctx) => eventsOf(ctx, ctx.params.id!, ['claim', 'bid']));
@@ -166,7 +166,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/accounts/:id/names/pointees', async (ctx) => {
     const paging = parsePaging(ctx.query);
     const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
-    const top = await topHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const page = await paginate(
       async (walk, from, n) =>
         (await pointeesPage(pool, id, top, walk, from, n)).map((p) => ({

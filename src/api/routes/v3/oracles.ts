@@ -59,7 +59,7 @@ export function oracleRoutes(router: Router, pool: Pool): void {
     const state = one(ctx.query.state);
     if (state !== undefined && state !== 'active' && state !== 'inactive')
       throw v3BadRequest(`invalid query: state=${state}`);
-    const top = await topHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
     const page = await paginate(
       async (walk, from, n) =>
@@ -78,7 +78,7 @@ export function oracleRoutes(router: Router, pool: Pool): void {
     const id = parseId(ctx.params.id, ['ok']);
     const o = await oracleState(pool, id);
     if (!o) throw v3NotFound(id);
-    sendText(ctx, await render(o, await topHeight(pool)));
+    sendText(ctx, await render(o, (await topHeight(pool)) ?? -1));
   });
 
   const txs = async (ctx: Koa.Context, id: string, kind: 'queries' | 'responses' | 'extends'): Promise<void> => {
