@@ -3,7 +3,7 @@
  * populator must hand to PostgreSQL through a socket (the COPY text of the chain's rows, which bench/indexer.ts
  * wrote to files for (b)) are part of the bare COPY, not the populator's own work: this process reads them
  * (BENCH_COPY_MANIFEST: a JSON list of table, columns and file) and sends them as the populator does (one
- * `COPY … FROM STDIN` per table over node-postgres, in db/copy-in.ts `CopyPayloads`'s payloads) into DATABASE_SCHEMA.
+ * `COPY … FROM STDIN` per table over node-postgres, in db/writes/copy-in.ts `CopyPayloads`'s payloads) into DATABASE_SCHEMA.
  * Prints one JSON line: the CPU seconds of the sends alone (files read and cut before), their wall seconds, bytes.
  */
 import { readFileSync } from 'node:fs';

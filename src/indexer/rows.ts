@@ -210,7 +210,7 @@ export interface GenerationRows extends DirectRows {
   readonly oracleActions: OracleAction[];
   readonly nameOracleQueries: NameOracleQuery[];
   readonly nameReferences: NameReferenceRow[];
-  /** AEX-N contracts and AEX-9 events (written by db/queries/aexn.ts) */
+  /** AEX-N contracts and AEX-9 events (written by db/writes/aexn.ts) */
   readonly aexn: AexnRows;
 }
 

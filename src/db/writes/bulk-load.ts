@@ -25,7 +25,7 @@ export async function insertMany(
   );
 }
 
-/** copyMany loads COPY text payloads (db/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path. */
+/** copyMany loads COPY text payloads (writes/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path. */
 export async function copyMany(
   db: Queryable,
   table: string,

@@ -1,6 +1,6 @@
 /**
  * @module The statistics a batch counts in memory (indexer/stats-series.ts) against the stored derivation
- * (db/queries/v3/stats-derive.ts, which backfills, -H reloads and `mdw -v` run): the same batch derived both ways
+ * (db/writes/stats-derive.ts, which backfills, -H reloads and `mdw -v` run): the same batch derived both ways
  * gives the same rows in every statistics table, compared with EXCEPT ALL both ways, and the comparison finds a
  * change on either side alone.
  */

@@ -1,5 +1,5 @@
 /**
- * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries/v3) and a
+ * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries) and a
  * renderer; a token standard plugs in by adding one ActivityFeedSource to ACTIVITY_FEED, nothing else.
  */
 import { parseJson, type Json } from '../../../chain/json.ts';
