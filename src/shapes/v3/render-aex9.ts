@@ -1,6 +1,6 @@
 /** @module ae_mdw's AEX-9 objects from our rows: tokens, holders, account balances, transfers; exact big integers. Pure. */
-import type { Aex9Row } from '../../../db/queries/aex9-tokens.ts';
-import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../../db/queries/aex9-balances.ts';
+import type { Aex9Row } from '../../db/queries/aex9-tokens.ts';
+import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../db/queries/aex9-balances.ts';
 
 /** incompleteMark is `{incomplete: true}` for balances that may miss moves (pruned call info), else nothing. */
 export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});

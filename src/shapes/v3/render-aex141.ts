@@ -1,12 +1,12 @@
 /** @module ae_mdw's AEX-141 objects: collection, token, template, template token and transfer. Pure. */
-import type { Json } from '../../../chain/json.ts';
+import type { Json } from '../../chain/json.ts';
 import type {
   CollectionRow,
   LimitAt,
   TemplateRow,
   TokenRow,
   Aex141TransferRow,
-} from '../../../db/queries/aex141-collections.ts';
+} from '../../db/queries/aex141-collections.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);
