@@ -2,8 +2,8 @@
  * @module Write-side SQL of ae_mdw's internal transfers: the populator's per-batch statements
  * (the rows it computes, and the ones that follow from the rows the batch has just written).
  */
-import type { Queryable } from '../../pool.ts';
-import { insertMany } from '../bulk-load.ts';
+import type { Queryable } from '../pool.ts';
+import { insertMany } from './bulk-load.ts';
 
 /** A transfer row; micro and tx index −1 at key-block level, ref '' when no transaction caused it. */
 export interface InternalTransferRow {
@@ -127,46 +127,4 @@ export async function deriveInternalTransfers(db: Queryable, from: number, to: n
      ON CONFLICT DO NOTHING`,
     [from, to],
   );
-}
-
-/**
- * protocolEntry finds the stored key block where the chain enters `version` (the lowest stored height whose
- * key block has it or a later one), with its stored predecessor's protocol; undefined when none is stored.
- * Protocols never fall along the chain, so it is a binary search of point reads, not a scan of key_blocks.
- */
-export async function protocolEntry(
-  db: Queryable,
-  version: number,
-): Promise<{ height: number; previous: number | undefined } | undefined> {
-  const at = async (height: number): Promise<{ height: number; version: number } | undefined> => {
-    const { rows } = await db.query<{ height: number; version: number }>(
-      `SELECT height, coalesce((data->>'version')::int, 1) AS version FROM key_blocks
-        WHERE height >= $1 ORDER BY height LIMIT 1`,
-      [height],
-    );
-    return rows[0];
-  };
-  const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM key_blocks');
-  let [lo, hi] = [0, rows[0]?.top ?? -1];
-  let found: { height: number; version: number } | undefined;
-  while (lo <= hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const block = await at(mid);
-    if (block && block.version >= version) {
-      found = block;
-      hi = mid - 1;
-    } else lo = (block?.height ?? mid) + 1;
-  }
-  if (!found) return undefined;
-  const before = found.height === 0 ? undefined : await at(found.height - 1);
-  return { height: found.height, previous: before?.height === found.height - 1 ? before.version : undefined };
-}
-
-/** hasKeyBlockTransfers is true when the key block at `height` holds a transfer of one of `kinds`. */
-export async function hasKeyBlockTransfers(db: Queryable, height: number, kinds: readonly string[]): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM internal_transfers WHERE height = $1 AND micro_index = -1 AND tx_index = -1 AND kind = ANY($2::text[]) LIMIT 1`,
-    [height, kinds],
-  );
-  return rows.length > 0;
 }

@@ -5,9 +5,9 @@
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
-import { callInfoSql } from './call-info.ts';
+import { callInfoSql } from '../queries/call-info.ts';
 import type { Queryable } from '../pool.ts';
-import { microBlockHashSql } from './transactions.ts';
+import { microBlockHashSql } from '../queries/transactions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */

@@ -1,14 +1,11 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
-import { fieldsPattern } from '../account-fields.ts';
-import { callInfoSql } from '../call-info.ts';
-import { accountNumberSql } from '../account-ids.ts';
-import { idKey, TX_TYPE_CODES, txTypeCode } from '../../../chain/id-key.ts';
-import type { Json } from '../../../chain/json.ts';
-import { renderStoredTx } from '../../../chain/stored-tx.ts';
-import type { Queryable } from '../../pool.ts';
-import { StatementNames } from '../../statement-names.ts';
+import { fieldsPattern } from './account-fields.ts';
+import { accountNumberSql } from './account-ids.ts';
+import { idKey, txTypeCode } from '../../chain/id-key.ts';
+import type { Queryable } from '../pool.ts';
+import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
-import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
+import { renderedRows, TX_CALL_JOIN, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -40,32 +37,6 @@ export interface TxFilter {
   /** inclusive position bounds */
   readonly from?: TxPosition;
   readonly to?: TxPosition;
-}
-
-/** A stored transaction with what ae_mdw's rendering adds. */
-export interface TxRow {
-  readonly hash: string;
-  readonly height: number;
-  readonly microBlockHash: string;
-  readonly microIndex: number;
-  readonly txIndex: number;
-  readonly microTimeMs: string;
-  readonly txType: string;
-  /** the stored form (chain/stored-tx.ts), from which `signatures` and `tx` are rendered */
-  readonly signed: Buffer;
-  readonly signatures: string[] | null;
-  readonly tx: { [key: string]: Json };
-  /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
-  readonly call: {
-    function: string | null;
-    arguments: Json;
-    result: Json;
-    call_info: Json;
-    /** the standard of the called (or created) contract: aex9, aex141 or null */
-    aexn_type: string | null;
-  } | null;
-  /** the plain name of a name transaction's name_id, when known */
-  readonly name: string | null;
 }
 
 const MAX_INDEX = 2 ** 31 - 1;
@@ -160,40 +131,6 @@ function positionParams(at: TxPosition, p: Params): string {
   return `${p.add(at.height)}::int, ${p.add(at.microIndex)}::int, ${p.add(at.txIndex)}::int`;
 }
 
-const ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
-  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
-  CASE WHEN c.tx_hash IS NULL THEN NULL
-       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
-                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
-// contract_calls by position, not by hash: a page's calls then sit together in one small index
-// (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
-// a deep page)
-const JOINS = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index`;
-
-/** A page's row as selected: what renderedRows completes. */
-type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name'>;
-const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
-
-/**
- * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
- * name_id (one lookup for the page: the name_id is inside the stored bytes, out of SQL's reach).
- */
-export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
-  const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
-  const nameIds = [
-    ...new Set(txs.filter((t) => NAME_TXS.has(t.txType) && typeof t.tx.name_id === 'string').map((t) => t.tx.name_id)),
-  ];
-  const names = new Map<Json, string>();
-  if (nameIds.length > 0) {
-    const found = await db.query<{ name_hash: string; name: string }>(
-      'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
-      [nameIds],
-    );
-    for (const r of found.rows) names.set(r.name_hash, r.name);
-  }
-  return txs.map((t) => ({ ...t, name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null }));
-}
-
 /**
  * Prepared statements of pages and of their neighbours' positions, for walks over all transactions
  * (a range at most: no id, type or entrypoint). Their plan does not depend on the values, so the
@@ -222,9 +159,9 @@ export async function transactionsPage(
   const page = pageSql(f, walk, start, n, p);
   const order = keyset(['t.height', 't.micro_index', 't.tx_index'], walk, undefined).order;
   const text = `WITH page AS (${page})
-      SELECT ${ROW} FROM page g
+      SELECT ${TX_ROW} FROM page g
         JOIN transactions t ON t.height = g.height AND t.micro_index = g.micro_index AND t.tx_index = g.tx_index
-        ${JOINS}
+        ${TX_CALL_JOIN}
       ORDER BY ${order}`;
   const { rows } = await db.query<StoredTxRow>({
     name: statementName(PAGE_STATEMENTS, f, text),
@@ -276,64 +213,6 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
   }
   const { rows } = await db.query<{ n: string }>({ text: `SELECT count(*) AS n ${fromWhere(f, p)}`, values: p.values });
   return Number(rows[0]?.n ?? 0);
-}
-
-/** transactionByHash reads one mined transaction with its rendering extras. */
-export async function transactionByHash(db: Queryable, hash: string): Promise<TxRow | undefined> {
-  const { rows } = await db.query<StoredTxRow>({
-    name: 'mdw_v3_transaction',
-    text: `SELECT ${ROW} FROM transactions t ${JOINS} WHERE t.hash = $1`,
-    values: [hash],
-  });
-  return (await renderedRows(db, rows))[0];
-}
-
-/** microBlockTransactionsPage reads up to n transactions of a micro block walking from a tx index (inclusive). */
-export async function microBlockTransactionsPage(
-  db: Queryable,
-  block: { height: number; microIndex: number },
-  walk: Walk,
-  start: number | undefined,
-  n: number,
-): Promise<TxRow[]> {
-  const ks = keyset(['t.tx_index'], walk, start === undefined ? undefined : '$4');
-  const values: unknown[] = [block.height, block.microIndex, n];
-  if (start !== undefined) values.push(start);
-  const { rows } = await db.query<StoredTxRow>({
-    name: `mdw_v3_micro_block_txs_${walk}${start === undefined ? '' : '_from'}`,
-    text: `SELECT ${ROW} FROM transactions t ${JOINS}
-            WHERE t.height = $1 AND t.micro_index = $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
-    values,
-  });
-  return renderedRows(db, rows);
-}
-
-/** accountFieldCounts counts an id's transactions, and per outer type the fields it appears in. */
-export async function accountFieldCounts(
-  db: Queryable,
-  id: string,
-): Promise<{ total: number; byField: { txType: string; field: string; n: number }[] }> {
-  const [total, byField] = await Promise.all([
-    db.query<{ n: string }>({
-      name: 'mdw_v3_account_tx_total',
-      text: `SELECT count(*) AS n FROM account_transactions WHERE account = ${accountNumberSql('$1')}`,
-      values: [idKey(id)],
-    }),
-    db.query<{ txType: string; field: string; n: string }>({
-      name: 'mdw_v3_account_tx_fields',
-      // types are stored as codes; their names order the answer (in the database's collation, as before)
-      text: `SELECT n.name AS "txType", x.f AS field, x.n
-               FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(string_to_array(fields, ' ')) AS f
-                      WHERE account = ${accountNumberSql('$1')} GROUP BY 1, 2) x
-               JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
-              ORDER BY 1, 2`,
-      values: [idKey(id), TX_TYPE_CODES.map(([, code]) => code), TX_TYPE_CODES.map(([type]) => type)],
-    }),
-  ]);
-  return {
-    total: Number(total.rows[0]?.n ?? 0),
-    byField: byField.rows.map((r) => ({ txType: r.txType, field: r.field, n: Number(r.n) })),
-  };
 }
 
 /** positionsOfTime is the first position at or after `fromMs` and the last at or before `toMs` (micro block times). */

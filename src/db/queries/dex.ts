@@ -1,5 +1,5 @@
 /** @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs the configured factory announced, with their tokens' meta info. */
-import type { Queryable } from '../../pool.ts';
+import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';

@@ -1,5 +1,5 @@
 /** @module Read-side SQL for ae_mdw's /v3/aex9 token list, count and token: aexn_contracts with each token's holders and supplies. */
-import type { Queryable } from '../../pool.ts';
+import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** An AEX-9 token as /v3/aex9 shows it. */
@@ -60,7 +60,7 @@ export type TokenOrder =
   | { readonly by: 'creation' };
 
 /** A place in the token list: the sort value and the contract (creation: its position). */
-export type TokenKey =
+export type Aex9TokenKey =
   | { readonly value: string; readonly contractId: string }
   | { readonly height: number; readonly microIndex: number; readonly txIndex: number; readonly contractId: string };
 
@@ -72,9 +72,9 @@ export async function aex9TokensPage(
   db: Queryable,
   order: TokenOrder,
   walk: Walk,
-  from: TokenKey | undefined,
+  from: Aex9TokenKey | undefined,
   n: number,
-): Promise<{ key: TokenKey; row: Aex9Row }[]> {
+): Promise<{ key: Aex9TokenKey; row: Aex9Row }[]> {
   const id = `(c.contract_id COLLATE "C")`;
   if (order.by === 'creation') {
     const ks = keyset(['c.height', 'c.micro_index', 'c.tx_index', id], walk, '$2::int, $3::int, $4::int, $5::text');

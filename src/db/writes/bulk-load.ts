@@ -3,7 +3,7 @@
  * first row of a repeated key), or one COPY … FROM STDIN of prepared text payloads. Table and
  * column names are constants (indexer/tables.ts), never input.
  */
-import { copyIn } from '../copy-in.ts';
+import { copyIn } from './copy-in.ts';
 import { quoteIdent, type Queryable } from '../pool.ts';
 
 /** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key. */
@@ -25,7 +25,7 @@ export async function insertMany(
   );
 }
 
-/** copyMany loads COPY text payloads (db/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path. */
+/** copyMany loads COPY text payloads (writes/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path. */
 export async function copyMany(
   db: Queryable,
   table: string,

@@ -3,13 +3,11 @@
  * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
  * counts and the miners' totals in step.
  */
-import { isAccountSql } from '../account-ids.ts';
-import { txTypeCode } from '../../../chain/id-key.ts';
-import { arrayText } from '../../array-text.ts';
-import type { Queryable } from '../../pool.ts';
-import { txTypeNameSql } from '../transactions.ts';
-
-const DAY = 'floor(%s / 86400000)::int';
+import { isAccountSql } from '../queries/account-ids.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
+import { arrayText } from '../array-text.ts';
+import type { Queryable } from '../pool.ts';
+import { txTypeNameSql } from '../queries/transactions.ts';
 
 /**
  * inBatch is "the column is one of the batch's heights" as the height indexes can use it: the range
@@ -17,7 +15,8 @@ const DAY = 'floor(%s / 86400000)::int';
  * exact set ($1: a -H batch may skip heights). Every statement takes $1..$3 so.
  */
 const inBatch = (column: string): string => `${column} BETWEEN $2 AND $3 AND ${column} = ANY($1::int[])`;
-const day = (ms: string): string => DAY.replace('%s', ms);
+/** day is the UTC day number of the milliseconds column `ms`. */
+const day = (ms: string): string => `floor(${ms} / 86400000)::int`;
 
 /**
  * Series counted in memory, column by column: the rows of `stats_series_counts` (height, series, UTC day, count: a

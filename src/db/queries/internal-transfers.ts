@@ -1,7 +1,10 @@
-/** @module Read-side SQL of /v3/transfers: internal transfers in ae_mdw's order (height, position, kind, account, causing tx). */
-import type { Queryable } from '../../pool.ts';
+/**
+ * @module Read-side SQL of internal transfers: /v3/transfers in ae_mdw's order (height, position, kind, account, causing
+ * tx), and whether a key block holds some (the populator's check of the protocol forks).
+ */
+import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import { microBlockHashSql, txTypeNameSql } from '../transactions.ts';
+import { microBlockHashSql, txTypeNameSql } from './transactions.ts';
 
 /** A place in the list of transfers: its primary key. */
 export interface TransferKey {
@@ -66,4 +69,13 @@ export async function transfersPage(
     values,
   });
   return rows;
+}
+
+/** hasKeyBlockTransfers is true when the key block at `height` holds a transfer of one of `kinds`. */
+export async function hasKeyBlockTransfers(db: Queryable, height: number, kinds: readonly string[]): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM internal_transfers WHERE height = $1 AND micro_index = -1 AND tx_index = -1 AND kind = ANY($2::text[]) LIMIT 1`,
+    [height, kinds],
+  );
+  return rows.length > 0;
 }

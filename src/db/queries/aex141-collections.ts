@@ -2,7 +2,7 @@
  * @module Read-side SQL for ae_mdw's AEX-141: collections (registered in aexn_contracts) with their
  * counts and limits, tokens and their owners (aex141_tokens), templates and transfers (aex141_events).
  */
-import type { Queryable } from '../../pool.ts';
+import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -204,7 +204,7 @@ export async function templatesPage(
 }
 
 /** A transfer of a token. */
-export interface TransferRow extends LogKey {
+export interface Aex141TransferRow extends LogKey {
   readonly contractId: string;
   readonly txHash: string;
   readonly microTime: string;
@@ -213,20 +213,20 @@ export interface TransferRow extends LogKey {
   readonly tokenId: string;
 }
 
-/** transfersPage reads up to n transfers (of a collection, from and/or to an account, as given) walking from a position. */
-export async function transfersPage(
+/** aex141TransfersPage reads up to n transfers (of a collection, from and/or to an account, as given) walking from a position. */
+export async function aex141TransfersPage(
   db: Queryable,
   filter: { contract?: string; from?: string; to?: string },
   walk: Walk,
   start: LogKey | undefined,
   n: number,
-): Promise<TransferRow[]> {
+): Promise<Aex141TransferRow[]> {
   const ks = keyset(
     ['e.height', 'e.micro_index', 'e.tx_index', 'e.log_idx'],
     walk,
     '$5::int, $6::int, $7::int, $8::int',
   );
-  const { rows } = await db.query<TransferRow>(
+  const { rows } = await db.query<Aex141TransferRow>(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", e.log_idx AS "logIdx",
             e.contract_id AS "contractId", e.tx_hash AS "txHash", t.micro_time_ms::text AS "microTime",
             e.from_id AS "fromId", e.to_id AS "toId", e.token_id::text AS "tokenId"
@@ -244,17 +244,6 @@ export async function transfersPage(
     ],
   );
   return rows;
-}
-
-/** storedTopHash is the newest stored block's hash (its last micro block, else its key block). */
-export async function storedTopHash(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ hash: string }>({
-    name: 'mdw_v3_aex141_top',
-    text: `SELECT coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1),
-                           k.hash) AS hash
-             FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
-  });
-  return rows[0]?.hash;
 }
 
 /**

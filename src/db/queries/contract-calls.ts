@@ -1,11 +1,67 @@
-/** @module Read-side SQL of /v3/contracts/calls: the contract calls the chain holds as transactions, in chain order. */
-import type { Json } from '../../../chain/json.ts';
-import { callInfoSql } from '../call-info.ts';
-import type { Queryable } from '../../pool.ts';
+/**
+ * @module Read-side SQL for contract_calls: the calls the chain holds as transactions (ae_mdw's /v3/contracts/calls, in
+ * chain order), a contract's decoded calls (the original's), and the call infos verify compares with the node's.
+ */
+import type { Json } from '../../chain/json.ts';
+import { callInfoSql } from './call-info.ts';
+import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transactions.ts';
-import { withTxObjects } from '../stored-tx-json.ts';
-import { microBlockHashSql } from '../transactions.ts';
+import type { TxPosition } from './transaction-filter.ts';
+import { withTxObjects } from './stored-tx-json.ts';
+import { microBlockHashSql, type Window } from './transactions.ts';
+
+/** A decoded call or constructor run. */
+export interface ContractCallRow {
+  readonly txHash: string;
+  readonly contractId: string;
+  readonly callerId: string;
+  readonly function: string | null;
+  readonly arguments: Json;
+  readonly callInfo: Json;
+  /** true when every node had garbage-collected the call info (410): `callInfo` is null */
+  readonly callInfoPruned: boolean;
+  readonly result: Json;
+  readonly decodeError: string | null;
+}
+
+/** contractCalls pages a contract's calls (the constructor run included), oldest first. */
+export async function contractCalls(db: Queryable, contractId: string, w: Window): Promise<ContractCallRow[]> {
+  const { rows } = await db.query(
+    `SELECT tx_hash, contract_id, caller_id, function, arguments, ${callInfoSql('c')} AS call_info, call_info_pruned,
+            result, decode_error
+       FROM contract_calls c WHERE contract_id = $1
+      ORDER BY height, micro_index, tx_index LIMIT $2 OFFSET $3`,
+    [contractId, w.limit, w.offset],
+  );
+  return rows.map((r) => ({
+    txHash: r.tx_hash,
+    contractId: r.contract_id,
+    callerId: r.caller_id,
+    function: r.function,
+    arguments: r.arguments,
+    callInfo: r.call_info,
+    callInfoPruned: r.call_info_pruned,
+    result: r.result,
+    decodeError: r.decode_error,
+  }));
+}
+
+/** A stored call's info as verify compares it with the node's. */
+export interface StoredCallInfo {
+  readonly txHash: string;
+  readonly callInfo: Json;
+  readonly pruned: boolean;
+}
+
+/** storedCallInfos lists the call info stored for the contract calls at one height. */
+export async function storedCallInfos(db: Queryable, height: number): Promise<StoredCallInfo[]> {
+  const { rows } = await db.query(
+    `SELECT tx_hash, ${callInfoSql('c')} AS call_info, call_info_pruned FROM contract_calls c WHERE height = $1
+      ORDER BY tx_hash`,
+    [height],
+  );
+  return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));
+}
 
 /** A stored call (a ContractCallTx, or a ContractCreateTx's constructor; inner ones of GAMetaTx/PayingForTx too). */
 export interface CallRow extends TxPosition {

@@ -2,10 +2,10 @@
  * @module Read-side SQL for AEX-9 balances: a token's holders (now, or at a block from its events), one account's
  * balance and its history, an account's tokens, and a token's transfers.
  */
-import type { Queryable } from '../../pool.ts';
+import type { Queryable } from '../pool.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
-import { txTypeNameSql } from '../transactions.ts';
+import { txTypeNameSql } from './transactions.ts';
 
 /**
  * A state of the chain: after every event up to this micro block of this height (inclusive). A key block at
@@ -156,7 +156,7 @@ export async function accountTokensPage(
 }
 
 /** A Transfer event of a token. */
-export interface TransferRow extends LogKey {
+export interface Aex9TransferRow extends LogKey {
   readonly contractId: string;
   readonly sender: string;
   readonly recipient: string;
@@ -166,18 +166,18 @@ export interface TransferRow extends LogKey {
 }
 
 /** Which transfers of a token: from an account, to one, or either. */
-export type TransferFilter =
+export type Aex9TransferFilter =
   { readonly sender: string } | { readonly recipient: string } | { readonly account: string };
 
-/** transfersPage reads up to n transfers of a token matching the filter, walking from an event (inclusive). */
-export async function transfersPage(
+/** aex9TransfersPage reads up to n transfers of a token matching the filter, walking from an event (inclusive). */
+export async function aex9TransfersPage(
   db: Queryable,
   contractId: string,
-  filter: TransferFilter,
+  filter: Aex9TransferFilter,
   walk: Walk,
   from: LogKey | undefined,
   n: number,
-): Promise<TransferRow[]> {
+): Promise<Aex9TransferRow[]> {
   const ks = keyset(
     ['x.height', 'x.micro_index', 'x.tx_index', 'x.log_idx'],
     walk,
@@ -191,7 +191,7 @@ export async function transfersPage(
       ? `(SELECT * FROM aex9_transfers WHERE sender = $3
           UNION SELECT * FROM aex9_transfers WHERE recipient = $3)`
       : `(SELECT * FROM aex9_transfers WHERE ${side} = $3)`;
-  const { rows } = await db.query<TransferRow>(
+  const { rows } = await db.query<Aex9TransferRow>(
     `SELECT x.contract_id AS "contractId", x.sender, x.recipient, x.amount::text AS amount, x.height,
             x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.log_idx AS "logIdx", x.tx_hash AS "txHash",
             t.micro_time_ms::text AS "microTime"

@@ -3,11 +3,11 @@
  * transactions, its internal transfers, and whatever a token standard adds), each walked by its
  * own index and merged in one statement.
  */
-import { idKey, txTypeCode } from '../../../chain/id-key.ts';
-import { accountNumberSql } from '../account-ids.ts';
-import type { Queryable } from '../../pool.ts';
+import { idKey, txTypeCode } from '../../chain/id-key.ts';
+import { accountNumberSql } from './account-ids.ts';
+import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transactions.ts';
+import type { TxPosition } from './transaction-filter.ts';
 
 /**
  * A place in an id's feed: a position (−1, −1 at key-block level), then a tag and a ref that order
