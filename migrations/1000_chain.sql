@@ -1,12 +1,9 @@
--- 0.1.0 baseline: the chain as the node serves it. Every row that belongs to a height carries it, and one statement
--- per table deletes a height's rows when its key block goes (fork rollback, -H reload, a hand-made delete), so
--- `DELETE FROM key_blocks WHERE height >= h` leaves no row of a deleted height; no foreign key checks the inserts
--- (a lookup and a row lock each: a quarter of PostgreSQL's work while loading), the populator writing a height's
--- rows in the transaction of its key block. Every table has an index led by height for those deletes.
--- Node objects are kept in jsonb (exact numerics) so answers equal the node's digit for digit; the columns beside
--- them exist for queries. Compact forms: a transaction is the node's binary serialisation of the signed
--- transaction (src/chain/stored-tx.ts) with the columns SQL reads extracted by the writer; a micro block's header
--- and a call's info leave out what the row's own columns hold (src/db/queries/blocks.ts, call-info.ts put it back).
+-- 0.1.0 baseline: the chain as the node serves it. Every row that belongs to a height carries it and goes with its
+-- key block (1005_height_cascade). Node objects are kept in jsonb (exact numerics) so answers equal the node's digit
+-- for digit; the columns beside them exist for queries. Compact forms: a transaction is the node's binary
+-- serialisation of the signed transaction (src/chain/stored-tx.ts) with the columns SQL reads extracted by the
+-- writer; a micro block's header and a call's info leave out what the row's own columns hold (src/db/queries/
+-- blocks.ts and call-info.ts put it back); account_transactions names ids by number (account_ids).
 -- PostgreSQL 11 compatible, like every migration.
 
 -- One row: how far the populator got, and the node's height it last saw.
@@ -228,22 +225,3 @@ CREATE TABLE oracle_responses (
 );
 CREATE INDEX oracle_responses_height ON oracle_responses (height);
 
-CREATE FUNCTION key_blocks_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM micro_blocks         WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM transactions         WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM account_transactions WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM contracts            WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM contract_calls       WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM channel_events       WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM name_events          WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM name_pointers        WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM oracle_events        WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM oracle_queries       WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM oracle_responses     WHERE height IN (SELECT height FROM old_blocks);
-  RETURN NULL;
-END
-$$;
-CREATE TRIGGER key_blocks_on_delete AFTER DELETE ON key_blocks
-  REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT
-  EXECUTE FUNCTION key_blocks_after_delete();

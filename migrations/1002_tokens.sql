@@ -1,6 +1,6 @@
 -- 0.1.0 baseline: AEX-N contracts (AEX-9 fungible tokens, AEX-141 NFTs) as ae_mdw finds them, their events and
 -- what statement triggers keep from them (AEX-9 balances and contract state, AEX-141 tokens and owner counts), and
--- the DEX's pairs and swaps. Rows carry their height and go with it (the cascades here and in 1003_derived).
+-- the DEX's pairs and swaps. Rows carry their height and go with it (1005_height_cascade).
 
 -- Contracts whose bytecode implements AEX-9 or AEX-141, with the meta_info() read at their creation; those created
 -- inside calls are found when they first emit an event or are called. Names and symbols sort bytewise (C).
@@ -186,18 +186,6 @@ CREATE TRIGGER aex9_on_delete AFTER DELETE ON aex9_events
 CREATE TRIGGER aex9_no_update BEFORE UPDATE OR TRUNCATE ON aex9_events FOR EACH STATEMENT
   EXECUTE FUNCTION aex9_refuse_update();
 
-CREATE FUNCTION aexn_after_key_blocks_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM aexn_contracts    WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM aexn_call_created WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM aex9_events       WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM aex9_transfers    WHERE height IN (SELECT height FROM old_blocks);
-  RETURN NULL;
-END
-$$;
-CREATE TRIGGER aexn_on_key_blocks_delete AFTER DELETE ON key_blocks
-  REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT
-  EXECUTE FUNCTION aexn_after_key_blocks_delete();
 
 CREATE TABLE aex141_events (
   height      integer NOT NULL,

@@ -70,18 +70,3 @@ CREATE TABLE derive_backfill (
   PRIMARY KEY (area)
 );
 
-CREATE FUNCTION derived_after_key_blocks_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM internal_transfers    WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM generation_fees       WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM generation_txis       WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM contract_remote_calls WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM dex_pairs             WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM dex_swaps             WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM aex141_events         WHERE height IN (SELECT height FROM old_blocks);
-  RETURN NULL;
-END
-$$;
-CREATE TRIGGER derived_on_key_blocks_delete AFTER DELETE ON key_blocks
-  REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT
-  EXECUTE FUNCTION derived_after_key_blocks_delete();

@@ -213,16 +213,3 @@ CREATE TRIGGER stats_miner_rewards_on_delete AFTER DELETE ON stats_miner_rewards
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
   EXECUTE FUNCTION stats_miner_rewards_after();
 
-CREATE FUNCTION stats_after_key_blocks_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM stats_generations     WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM stats_series_counts   WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM stats_accounts        WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM stats_active_accounts WHERE height IN (SELECT height FROM old_blocks);
-  DELETE FROM stats_miner_rewards   WHERE height IN (SELECT height FROM old_blocks);
-  RETURN NULL;
-END
-$$;
-CREATE TRIGGER stats_on_key_blocks_delete AFTER DELETE ON key_blocks
-  REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT
-  EXECUTE FUNCTION stats_after_key_blocks_delete();

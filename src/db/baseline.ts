@@ -1,9 +1,10 @@
 /**
  * @module The migration history's rules, pure: 0.1.0 squashed the 46 files written before the release into a
- * baseline, so a schema that applied those files up to the last one is moved onto the baseline (recorded as
- * applied, nothing run: its schema is the baseline's), one that stopped earlier is refused, and a pending file named
- * below the newest applied one is refused (the migrator applies files in name order, so such a file would run in a
- * different order on an old schema than on a fresh one).
+ * baseline, so a schema that applied those files up to the last one is moved onto the baseline (the files whose
+ * schema it has are recorded as applied, not run; ONTO_BASELINE drops its own height cascade, which the baseline's
+ * shared one replaces), one that stopped earlier is refused, and a pending file named below the newest applied one
+ * is refused (the migrator applies files in name order, so such a file would run in a different order on an old
+ * schema than on a fresh one).
  */
 import { AppError, ErrorCode } from '../errors.ts';
 
@@ -14,8 +15,15 @@ export const BASELINE: readonly string[] = [
   '1002_tokens',
   '1003_derived',
   '1004_stats',
-  '1005_function_search_path',
+  '1005_height_cascade',
+  '1006_function_search_path',
 ];
+
+/** The baseline's files whose schema a schema at 0100 has already: recorded as applied when it is moved. */
+export const AT_0100: readonly string[] = BASELINE.slice(0, 5);
+
+/** The file (in the migrations' directory) that a schema at 0100 runs first when it is moved onto the baseline. */
+export const ONTO_BASELINE = 'onto-baseline-from-0100.sql';
 
 /** The files a schema applied before 0.1.0 (kept in test/fixtures/migrations-0.0/ to prove the baseline equal). */
 export const BEFORE_BASELINE: readonly string[] = [

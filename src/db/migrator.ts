@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Logger } from '../log.ts';
-import { BASELINE, BEFORE_BASELINE, checkOrder, movesOntoBaseline } from './baseline.ts';
+import { AT_0100, BEFORE_BASELINE, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -109,15 +109,17 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
 
 /**
  * checkHistory moves a schema that applied every file before 0.1.0 onto the baseline (its log then lists the
- * baseline's files instead, nothing run, no row touched) and refuses a history the files cannot continue.
+ * baseline's files whose schema it has, not run; its own height cascade goes, for the baseline's files after those
+ * to run as pending ones; no row touched) and refuses a history the files cannot continue.
  */
 async function checkHistory(client: PoolClient, opts: MigrateOptions, files: readonly string[], log: Logger) {
   const storage = storageOn(client);
   let applied = await storage.executed({ context: {} });
   if (movesOntoBaseline(opts.schema, applied, files)) {
+    await client.query(readFileSync(join(opts.dir ?? MIGRATIONS_DIR, ONTO_BASELINE), 'utf8'));
     await client.query(`DELETE FROM ${STATE_TABLE} WHERE name = ANY($1::text[])`, [BEFORE_BASELINE]);
-    for (const name of BASELINE) await storage.logMigration({ name, context: {} });
-    log.info({ schema: opts.schema, baseline: BASELINE }, 'schema from before 0.1.0 moved onto the baseline');
+    for (const name of AT_0100) await storage.logMigration({ name, context: {} });
+    log.info({ schema: opts.schema, recorded: AT_0100 }, 'schema from before 0.1.0 moved onto the baseline');
     applied = await storage.executed({ context: {} });
   }
   const done = new Set(applied);
