@@ -13,8 +13,11 @@ CREATE TABLE sync_state (
   top_hash      text,
   node_height   integer,
   heartbeat_at  timestamptz,
+  -- set while a -H reload or a catch-up is running
   status        text DEFAULT 'idle' NOT NULL,
   last_error    text,
+  -- the populator reloads the stored heights from here up in order (a batch added name or oracle
+  -- events below them: a sparse database's gaps)
   rederive_from integer,
   PRIMARY KEY (id)
 );
@@ -28,6 +31,7 @@ CREATE TABLE key_blocks (
   beneficiary   text NOT NULL,
   miner         text NOT NULL,
   time_ms       bigint NOT NULL,
+  -- the node's KeyBlock object
   data          jsonb NOT NULL,
   PRIMARY KEY (height),
   UNIQUE (hash)
@@ -37,9 +41,11 @@ CREATE INDEX key_blocks_time_ms ON key_blocks (time_ms);
 CREATE TABLE micro_blocks (
   hash        text NOT NULL,
   height      integer NOT NULL,
+  -- position of the micro block in its generation, from 0
   micro_index integer NOT NULL,
   time_ms     bigint NOT NULL,
   tx_count    integer NOT NULL,
+  -- the node's MicroBlockHeader without what the row and the chain hold (src/db/queries/blocks.ts)
   header      jsonb NOT NULL,
   UNIQUE (height, micro_index)
 );
@@ -50,11 +56,18 @@ CREATE TABLE transactions (
   hash           text NOT NULL,
   height         integer NOT NULL,
   micro_index    integer NOT NULL,
+  -- position of the transaction in its micro block, from 0
   tx_index       integer NOT NULL,
   micro_time_ms  bigint NOT NULL,
+  -- the outer transaction's type (GAMetaTx and PayingForTx keep their own): the node's object tag of
+  -- it (src/chain/id-key.ts txTypeCode; tx_type_name gives the name)
   tx_type        smallint NOT NULL,
   fee            numeric NOT NULL,
+  -- byte size of the signed transaction
   size           integer NOT NULL,
+  -- the node's binary serialisation of the signed transaction (src/chain/stored-tx.ts); SQL reads the
+  -- columns below, which the writer extracts: a micro block's gas, the type a GAMetaTx or PayingForTx
+  -- wraps, a channel transaction's coins
   signed         bytea NOT NULL,
   gas            numeric,
   inner_type     text,
@@ -82,7 +95,9 @@ $$;
 -- query that wants accounts only tests `num & 7` without reading account_ids; 2^28 numbers for ids.
 CREATE SEQUENCE account_ids_seq AS integer MAXVALUE 268435455;
 CREATE TABLE account_ids (
+  -- 8 × nextval(account_ids_seq) + the key's tag
   num integer NOT NULL,
+  -- the id's tag and 32 bytes (src/chain/id-key.ts idKey)
   key bytea NOT NULL,
   PRIMARY KEY (num),
   UNIQUE (key)
@@ -90,11 +105,14 @@ CREATE TABLE account_ids (
 
 -- Every transaction once per id it names (by number), with the fields it appears in, space-separated.
 CREATE TABLE account_transactions (
+  -- the id's number (account_ids)
   account     integer NOT NULL,
   height      integer NOT NULL,
   micro_index integer NOT NULL,
   tx_index    integer NOT NULL,
+  -- the outer transaction's type: the node's object tag of it (src/chain/id-key.ts txTypeCode)
   tx_type     smallint NOT NULL,
+  -- the fields the id appears in, space-separated, e.g. sender_id or tx.recipient_id pointers
   fields      text NOT NULL,
   PRIMARY KEY (account, height, micro_index, tx_index)
 );
@@ -106,6 +124,7 @@ CREATE TABLE contracts (
   height         integer NOT NULL,
   create_tx_hash text NOT NULL,
   owner_id       text NOT NULL,
+  -- as the node printed them (integers, or hex strings in old eras)
   vm_version     text NOT NULL,
   abi_version    text NOT NULL,
   PRIMARY KEY (contract_id)
@@ -121,9 +140,14 @@ CREATE TABLE contract_calls (
   caller_id         text NOT NULL,
   function          text,
   arguments         jsonb,
+  -- the node's call info (return_type, return_value, gas_used, log) when fetched; without caller_id,
+  -- contract_id and height when call_info_trimmed (src/db/queries/call-info.ts puts them back)
   call_info         jsonb,
+  -- the decoded return value
   result            jsonb,
+  -- why decoding failed; the call is stored all the same
   decode_error      text,
+  -- every node had pruned the call info: the call is stored without it
   call_info_pruned  boolean DEFAULT false NOT NULL,
   call_info_trimmed boolean DEFAULT false NOT NULL
 );
@@ -140,6 +164,7 @@ CREATE TABLE channel_events (
   tx_index    integer NOT NULL,
   tx_hash     text NOT NULL,
   tx_type     text NOT NULL,
+  -- true for the transactions that end a channel (close mutual, settle)
   closes      boolean NOT NULL,
   PRIMARY KEY (channel_id, height, micro_index, tx_index)
 );
@@ -147,16 +172,23 @@ CREATE INDEX channel_events_height ON channel_events (height);
 
 CREATE TABLE name_events (
   name_hash   text NOT NULL,
+  -- plain name (known from the claim; null on events before a claim was seen)
   name        text,
   height      integer NOT NULL,
   micro_index integer NOT NULL,
   tx_index    integer NOT NULL,
   tx_hash     text NOT NULL,
+  -- claim, bid (a claim into a running auction), update, transfer, revoke
   kind        text NOT NULL,
+  -- owner after this event
   owner       text NOT NULL,
+  -- height at which the name expires after this event; while in auction, the auction end plus the
+  -- claim lifetime (the expiry if the current bid wins); null when unknown (claim not stored)
   expires_at  integer,
+  -- height at which its auction ends, for claims that open or extend an auction
   auction_end integer,
   name_fee    numeric,
+  -- pointers after this event [{key, id}]
   pointers    jsonb DEFAULT '[]' NOT NULL,
   PRIMARY KEY (name_hash, height, micro_index, tx_index)
 );
@@ -184,8 +216,11 @@ CREATE TABLE oracle_events (
   micro_index     integer NOT NULL,
   tx_index        integer NOT NULL,
   tx_hash         text NOT NULL,
+  -- register or extend
   kind            text NOT NULL,
+  -- expiry height after this event
   expires_at      integer NOT NULL,
+  -- registration fields (null on extend)
   query_fee       numeric,
   query_format    text,
   response_format text,
@@ -204,6 +239,7 @@ CREATE TABLE oracle_queries (
   tx_hash      text NOT NULL,
   sender_id    text NOT NULL,
   sender_nonce numeric NOT NULL,
+  -- the query as the OracleQueryTx carried it
   query        text NOT NULL,
   fee          numeric NOT NULL,
   expires_at   integer NOT NULL,

@@ -3,10 +3,13 @@
 
 CREATE TABLE name_state (
   name_hash          text NOT NULL,
+  -- plain name, claim tx and height of the claim that started the current registration
   name               text NOT NULL,
   tx_hash            text NOT NULL,
   created_at_height  integer NOT NULL,
+  -- the latest auction end of that registration's claims and bids, else its claim height
   auction_end_height integer NOT NULL,
+  -- owner, expiry, pointers and kind of the latest event
   owner              text NOT NULL,
   expires_at         integer,
   pointers           jsonb NOT NULL,

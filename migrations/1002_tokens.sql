@@ -6,19 +6,25 @@
 -- inside calls are found when they first emit an event or are called. Names and symbols sort bytewise (C).
 CREATE TABLE aexn_contracts (
   contract_id      text NOT NULL,
+  -- aex9 or aex141
   aexn_type        text NOT NULL CHECK (aexn_type IN ('aex9', 'aex141')),
+  -- the creating transaction (for contracts created inside calls: the call in which the contract was first seen)
   height           integer NOT NULL,
   micro_index      integer NOT NULL,
   tx_index         integer NOT NULL,
   tx_hash          text NOT NULL,
   created_by_call  boolean NOT NULL,
+  -- meta_info(): name and symbol (C collation: ae_mdw sorts them bytewise), AEX-9 decimals, AEX-141 base URL
+  -- and metadata type (url, ipfs, object_id, map)
   name             text COLLATE "C",
   symbol           text COLLATE "C",
   decimals         integer,
   base_url         text,
   metadata_type    text,
   extensions       text[] DEFAULT '{}' NOT NULL,
+  -- meta_info() could not be read (it failed, or the node keeps no state at the creation block)
   meta_invalid     boolean DEFAULT false NOT NULL,
+  -- AEX-9: the balances at creation could not be read, so balances from events alone are incomplete
   balances_unknown boolean DEFAULT false NOT NULL,
   PRIMARY KEY (contract_id)
 );
@@ -43,13 +49,18 @@ CREATE INDEX aexn_call_created_height ON aexn_call_created (height);
 -- AEX-9 balance changes, one row per side of a transfer (side), inserted and deleted only.
 CREATE TABLE aex9_events (
   contract_id text NOT NULL,
+  -- C collation: holders list in the order of their public keys, as ae_mdw's (base58 of a fixed-size key
+  -- sorts bytewise as the key does)
   account     text NOT NULL COLLATE "C",
   height      integer NOT NULL,
   micro_index integer NOT NULL,
   tx_index    integer NOT NULL,
+  -- the event's index in its call's log (emission order); -1 for the balance at creation
   log_idx     integer NOT NULL,
+  -- 0: the account the event takes from, 1: the one it gives to (a transfer to oneself moves both)
   side        smallint NOT NULL,
   tx_hash     text NOT NULL,
+  -- seed (the balance at creation), transfer, mint, burn, swap, deposit, withdrawal
   kind        text NOT NULL,
   delta       numeric NOT NULL,
   PRIMARY KEY (contract_id, account, height, micro_index, tx_index, log_idx, side)
@@ -72,9 +83,12 @@ CREATE INDEX aex9_balances_amount ON aex9_balances (contract_id, amount, account
 
 CREATE TABLE aex9_contract_state (
   contract_id    text NOT NULL,
+  -- accounts with a positive balance
   holders        integer NOT NULL,
+  -- the balances at creation, and what events minted less what they burned since
   initial_supply numeric NOT NULL,
   event_supply   numeric NOT NULL,
+  -- balance-moving events (a transfer counts once)
   events_count   integer NOT NULL,
   PRIMARY KEY (contract_id)
 );
@@ -194,12 +208,15 @@ CREATE TABLE aex141_events (
   tx_hash     text NOT NULL,
   log_idx     integer NOT NULL,
   contract_id text NOT NULL,
+  -- transfer, mint, burn, template_mint, template_creation, template_deletion, token_limit, template_limit,
+  -- edition_limit (a limit's decrease is its new limit)
   kind        text NOT NULL,
   from_id     text,
   to_id       text,
   token_id    numeric,
   template_id numeric,
   limit_value numeric,
+  -- TemplateMint's edition serial
   edition     text
 );
 CREATE INDEX aex141_events_from ON aex141_events (from_id, height, micro_index, tx_index, log_idx) WHERE (kind = 'transfer'::text);
@@ -338,8 +355,10 @@ CREATE TABLE dex_pairs (
   tx_index    integer NOT NULL,
   tx_hash     text NOT NULL,
   log_idx     integer NOT NULL,
+  -- the emitter of PairCreated
   factory_id  text NOT NULL,
   pair_id     text NOT NULL,
+  -- the pair's tokens, sorted as the factory sorts them (token0 < token1 by address bytes)
   token0_id   text NOT NULL,
   token1_id   text NOT NULL
 );
@@ -354,7 +373,9 @@ CREATE TABLE dex_swaps (
   tx_index    integer NOT NULL,
   tx_hash     text NOT NULL,
   log_idx     integer NOT NULL,
+  -- the emitter of SwapTokens (a pair, when a factory announced it)
   pair_id     text NOT NULL,
+  -- the contract the transaction called (the router, or the pair itself)
   contract_id text NOT NULL,
   caller_id   text NOT NULL,
   to_id       text NOT NULL,

@@ -63,7 +63,10 @@ CREATE TRIGGER contract_remote_calls_on_insert AFTER INSERT ON contract_calls
 -- derives them from the stored rows in ascending batches (src/indexer/derive-backfill.ts).
 CREATE TABLE derive_backfill (
   area          text NOT NULL,
+  -- the lowest stored height whose rows of the area are still to derive
   next_height   integer NOT NULL,
+  -- derive through this height: the top stored when the need was recorded (heights written later
+  -- derive in their batch)
   to_height     integer NOT NULL,
   failing_since timestamptz,
   last_error    text,

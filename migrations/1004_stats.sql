@@ -8,11 +8,13 @@ CREATE TABLE stats_generations (
   height                 integer NOT NULL,
   time_ms                bigint NOT NULL,
   beneficiary            text NOT NULL,
+  -- DeltaStat of the generation (key block and micro blocks at this height)
   auctions_started       integer NOT NULL,
   auctions_ended         integer NOT NULL,
   names_activated        integer NOT NULL,
   names_expired          integer NOT NULL,
   names_revoked          integer NOT NULL,
+  -- claims of names that had been claimed before (inactive names becoming active or in auction again)
   names_reclaimed        integer NOT NULL,
   oracles_registered     integer NOT NULL,
   oracles_expired        integer NOT NULL,
@@ -26,7 +28,9 @@ CREATE TABLE stats_generations (
   locked_in_auctions     numeric NOT NULL,
   locked_in_channels     numeric NOT NULL,
   accounts               integer NOT NULL,
+  -- transactions per second between the key block and the generation's last micro block
   tps                    numeric NOT NULL,
+  -- running totals through this generation (ae_mdw shows the totals before a generation at its height)
   sum_block_reward       numeric NOT NULL,
   sum_dev_reward         numeric NOT NULL,
   sum_burned_in_auctions numeric NOT NULL,
@@ -48,7 +52,10 @@ CREATE INDEX stats_generations_tps ON stats_generations (tps DESC, height);
 
 CREATE TABLE stats_series_counts (
   height integer NOT NULL,
+  -- transactions, transactions:<TxType>, blocks:key, blocks:micro, blocks:all, names, contracts,
+  -- difficulty, hashrate, miner:<ak_> (key blocks by beneficiary), aex9_transfers
   series text NOT NULL,
+  -- UTC day since 1970-01-01
   day    integer NOT NULL,
   count  numeric NOT NULL,
   PRIMARY KEY (height, series, day)
@@ -73,6 +80,7 @@ CREATE INDEX stats_active_accounts_height ON stats_active_accounts (height);
 
 CREATE TABLE stats_intervals (
   series      text NOT NULL,
+  -- day, week (days since 1970-01-01 divided by 7, as ae_mdw: weeks start on Thursdays), month
   interval_by text NOT NULL,
   start       integer NOT NULL,
   count       numeric NOT NULL,
