@@ -5,6 +5,7 @@
  * equal to a fresh one, one they left earlier is refused, and so is a pending file named below an applied one.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });
 const BEFORE = fileURLToPath(new URL('../../fixtures/migrations-0.0/', import.meta.url));
+const MDW = fileURLToPath(new URL('../../../bin/mdw.js', import.meta.url));
 
 describe('the 0.1.0 migration baseline', function () {
   this.timeout(120_000);
@@ -132,6 +134,15 @@ describe('the 0.1.0 migration baseline', function () {
     expect(refusal?.message).to.contain('0100_stats_series_counted_intervals');
     expect(refusal?.message).to.contain('Load the chain into a new schema');
     expect(await logOf('at_0099'), 'nothing recorded').to.deep.equal(logged);
+    // `mdw migrate` (the operator's migration Job) says so and exits 1
+    const cli = spawnSync(process.execPath, [MDW, 'migrate', '--schema', 'at_0099'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url },
+      timeout: 60_000,
+    });
+    expect(cli.status).to.equal(1);
+    expect(cli.stderr).to.contain('stopped at 0099_name_fees_rebooked');
+    expect(cli.stderr).to.contain('MDW_DB_MIGRATION_REFUSED');
   });
 
   it('refuses a pending file named below one the schema applied, naming both', async () => {
