@@ -59,7 +59,7 @@ describe('the 0.1.0 migration baseline', function () {
       Object.fromEntries(
         onKeyBlocks(c).map((t) => {
           const [, name = '', fn = '', args = ''] =
-            /^CREATE TRIGGER (\w+) .* EXECUTE FUNCTION <schema>\.(\w+)\((.*)\)$/.exec(t) ?? [];
+            /^CREATE TRIGGER (\w+) .* EXECUTE (?:FUNCTION|PROCEDURE) <schema>\.(\w+)\((.*)\)$/.exec(t) ?? [];
           const body = c.functions!.find((f) => f.startsWith(`<schema>.${fn}(`)) ?? '';
           const tables = args
             ? [...args.matchAll(/'(\w+)'/g)].map((m) => m[1]!)
