@@ -23,14 +23,16 @@ const QUERIES: Record<string, string> = {
   triggers: `SELECT pg_get_triggerdef(t.oid) AS line FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
               WHERE c.relnamespace = $1::regnamespace AND NOT t.tgisinternal`,
   functions: `SELECT p.oid::regprocedure::text || ' returns ' || format_type(p.prorettype, NULL) || ' ' || l.lanname
-                     || ' volatile ' || p.provolatile::text || ' parallel ' || p.proparallel::text || ' strict ' || p.proisstrict
+                     || ' volatile ' || p.provolatile::text || ' parallel ' || p.proparallel::text
+                     || ' strict ' || p.proisstrict
                      || ' set ' || coalesce(array_to_string(p.proconfig, ','), '-') || E'\\n' || p.prosrc AS line
                 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
                WHERE p.pronamespace = $1::regnamespace`,
   sequences: `SELECT c.relname || ' ' || format_type(s.seqtypid, NULL) || ' ' || s.seqstart || ' ' || s.seqincrement
                      || ' ' || s.seqmin || ' ' || s.seqmax || ' ' || s.seqcache || ' ' || s.seqcycle AS line
                 FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid WHERE c.relnamespace = $1::regnamespace`,
-  tables: `SELECT c.relname || ' ' || c.relkind::text || ' ' || c.relpersistence::text || ' ' || coalesce(array_to_string(c.reloptions, ','), '-')
+  tables: `SELECT c.relname || ' ' || c.relkind::text || ' ' || c.relpersistence::text || ' '
+                  || coalesce(array_to_string(c.reloptions, ','), '-')
                   AS line
              FROM pg_class c WHERE c.relnamespace = $1::regnamespace`,
 };

@@ -45,7 +45,7 @@ describe('the 0.1.0 migration baseline', function () {
     return prefix;
   }
 
-  it('migrates a fresh schema to the schema the files before the release left, but for one shared height cascade', async () => {
+  it('migrates a fresh schema to the schema the files before the release left, but the shared cascade', async () => {
     expect(await migrate({ databaseUrl: db.url, schema: 'fresh_old', dir: BEFORE }, log)).to.have.length(46);
     expect(await migrate({ databaseUrl: db.url, schema: 'fresh_new' }, log)).to.deep.equal(BASELINE);
     const [old, baseline] = [await catalogOf(db.url, 'fresh_old'), await catalogOf(db.url, 'fresh_new')];

@@ -1,8 +1,9 @@
 /**
  * @module Every per-height table follows a delete of its key blocks: no table references key_blocks by a foreign key
  * (a check per inserted row the populator does not need), and each one with a height column is emptied by a
- * statement trigger on key_blocks (migrations/1005_height_cascade.sql), so a fork rollback or a -H reload leaves no row of a deleted height. A new table
- * that is forgotten there fails here, before any rollback test happens to cover it.
+ * statement trigger on key_blocks (migrations/1005_height_cascade.sql), so a fork rollback or a -H reload leaves no
+ * row of a deleted height. A new table that is forgotten there fails here, before any rollback test happens to cover
+ * it.
  */
 import { expect } from 'chai';
 import type { Pool } from '../../../src/db/pool.ts';
