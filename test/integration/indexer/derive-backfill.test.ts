@@ -21,7 +21,7 @@ import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/populator.ts';
 import { DeriveBackfill } from '../../../src/indexer/derive-backfill.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
-import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
+import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
 import { contractReaders } from '../../../src/indexer/aexn-detector.ts';
 import { transferRulesOf } from '../../../src/indexer/internal-transfers.ts';
 import { NodeClient } from '../../../src/node/client.ts';
