@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Koa {
     metrics.watchCache(deps.responseCache);
     app.use(responseCache(deps.responseCache, compressor));
   }
-  app.use(errorBoundary(log, deps.outages));
+  app.use(errorBoundary({ log, outages: deps.outages, shed: metrics.shed }));
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
@@ -98,6 +98,7 @@ export function createApp(deps: AppDeps): Koa {
     version: deps.version,
     responseCache: deps.responseCache,
     listener: deps.listener,
+    outages: deps.outages,
   };
   // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
   app.use(v3Api(routeDeps));

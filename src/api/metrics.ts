@@ -13,6 +13,8 @@ export interface ApiMetrics {
   readonly cacheAnswers: prom.Counter<'result'>;
   readonly nodeDuration: prom.Histogram<'outcome'>;
   readonly nodeErrors: prom.Counter<'kind'>;
+  /** requests refused as overload: 503 with Retry-After, the database pool full */
+  readonly shed: prom.Counter;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
   watch(pool: Pool, nodeHeight: NodeHeight): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
@@ -125,6 +127,11 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       name: 'mdw_api_node_errors_total',
       help: 'Forwarded node requests that failed, by kind (unreachable, timeout).',
       labelNames: ['kind'] as const,
+      registers,
+    }),
+    shed: new prom.Counter({
+      name: 'mdw_api_shed_requests_total',
+      help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
       registers,
     }),
     watch(pool, nodeHeight) {
