@@ -15,6 +15,13 @@ import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
 import { ResponseCache } from './response-cache.ts';
 
+/**
+ * Requests that may wait for each connection of the server's pool; more are refused at once with 503 and
+ * Retry-After (docs/operations.md, "Overload"). At a few milliseconds per query the queue empties in well under a
+ * second, so a request waits far less than the pool's connection timeout, and a burst costs no memory beyond it.
+ */
+const WAITING_PER_CONNECTION = 8;
+
 /** What the server role needs; it creates its own pool. */
 export interface ServerDeps {
   readonly cfg: Config;
@@ -31,7 +38,7 @@ export interface ServerDeps {
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   // a server only reads; its LISTEN is allowed in a read-only transaction too
-  const pool = createReadPool(cfg, 'mdw-server', log);
+  const pool = createReadPool(cfg, 'mdw-server', log, { maxWaiting: cfg.databasePoolSize * WAITING_PER_CONNECTION });
   const listener = new NotificationListener({
     pool,
     channel: notifyChannel(cfg.databaseSchema),
