@@ -8,6 +8,7 @@ import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
 import { notFound } from '../errors.ts';
+import { isListedOrigin } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
@@ -137,9 +138,4 @@ export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => str
     if (isListedOrigin(allowed, origin)) return origin;
     return allowed.includes('*') ? '*' : '';
   };
-}
-
-/** isListedOrigin is true for an Origin named in CORS_ORIGINS (not merely allowed by `*`). */
-export function isListedOrigin(allowed: readonly string[], origin: string): boolean {
-  return origin !== '' && origin !== '*' && allowed.includes(origin);
 }

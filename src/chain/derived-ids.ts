@@ -46,9 +46,24 @@ export function channelId(initiatorId: string, nonce: bigint | number, responder
   return encode('ch', hash(Buffer.concat([initiator, uintBytes(nonce, 32), keyOf(responderId, 'ak')])));
 }
 
-/** asciiName is the lower-case IDNA (punycode) form the node hashes; names are case-insensitive. */
+/**
+ * What the URL host parser behind domainToASCII cuts a name at (slash, backslash, `?`, `#`), drops (tab, line breaks) or decodes
+ * (`%`), and the rest of WHATWG's forbidden domain code points: no AENS name holds one.
+ */
+const NOT_IN_NAMES = /[\u0000-\u0020#%/:<>?@[\\\]^|\u007f]/;
+
+/** isNameText is false for text no AENS name can be (see NOT_IN_NAMES): an API answers it 400. */
+export function isNameText(name: string): boolean {
+  return !NOT_IN_NAMES.test(name);
+}
+
+/**
+ * asciiName is the lower-case IDNA (punycode) form the node hashes; names are case-insensitive. Text that is no name
+ * is hashed as it is, so that it never aliases a name (`a/b.chain` is not `a`, `a<tab>b.chain` is not `ab.chain`).
+ */
 export function asciiName(name: string): string {
   const lower = name.toLowerCase();
+  if (!isNameText(lower)) return lower;
   return domainToASCII(lower) || lower;
 }
 
