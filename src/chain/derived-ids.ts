@@ -47,14 +47,19 @@ export function channelId(initiatorId: string, nonce: bigint | number, responder
 }
 
 /**
- * What the URL host parser behind domainToASCII cuts a name at (slash, backslash, `?`, `#`), drops (tab, line breaks) or decodes
- * (`%`), and the rest of WHATWG's forbidden domain code points: no AENS name holds one.
+ * What the URL host parser behind domainToASCII cuts a name at (slash, backslash, `?`, `#`) or decodes (`%`), and
+ * the rest of WHATWG's forbidden domain code points; it drops tab and line breaks, which are controls: no AENS name
+ * holds one of them, a control character or a space.
  */
-const NOT_IN_NAMES = /[\u0000-\u0020#%/:<>?@[\\\]^|\u007f]/;
+const NOT_IN_NAMES = new Set('#%/:<>?@[\\]^|');
 
 /** isNameText is false for text no AENS name can be (see NOT_IN_NAMES): an API answers it 400. */
 export function isNameText(name: string): boolean {
-  return !NOT_IN_NAMES.test(name);
+  for (const c of name) {
+    const code = c.codePointAt(0)!;
+    if (code <= 0x20 || code === 0x7f || NOT_IN_NAMES.has(c)) return false;
+  }
+  return true;
 }
 
 /**
