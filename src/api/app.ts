@@ -19,6 +19,7 @@ import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
 import { NodeHeight } from './node-height.ts';
 import { readiness } from './readiness.ts';
+import { Admission, admissionLimits } from './admission.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Koa {
     responseCache: deps.responseCache,
     listener: deps.listener,
     outages: deps.outages,
+    admission: new Admission({ ...admissionLimits(cfg.databasePoolSize), registry }),
   };
   // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
   app.use(v3Api(routeDeps));

@@ -10,6 +10,7 @@ import type { ForwardToNode } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { NotificationListener } from '../events/listener.ts';
 import type { Outages } from './middleware/error-boundary.ts';
+import type { Admission } from './admission.ts';
 
 /** RouteDeps is handed to every route module. */
 export interface RouteDeps {
@@ -27,6 +28,8 @@ export interface RouteDeps {
   readonly listener?: NotificationListener;
   /** the outages background reads report a database that is away to (absent in tests without them) */
   readonly outages?: Outages;
+  /** the turns of the requests that read the database (ae_mdw's API), shared by the process (the app makes it) */
+  readonly admission?: Admission;
 }
 
 /**

@@ -16,11 +16,15 @@ import { startCacheInvalidation } from './cache-invalidation.ts';
 import { ResponseCache } from './response-cache.ts';
 
 /**
- * Requests that may wait for each connection of the server's pool; more are refused at once with 503 and
- * Retry-After (docs/operations.md, "Overload"). At a few milliseconds per query the queue empties in well under a
- * second, so a request waits far less than the pool's connection timeout, and a burst costs no memory beyond it.
+ * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After
+ * (docs/operations.md, "Overload"). ae_mdw's API takes turns before it queries (Admission), but one of its pages may
+ * ask a hundred things at once; at a millisecond or so per query the queue empties in about a second, far within the
+ * pool's connection timeout, and a burst on the other APIs costs no memory beyond it.
  */
-const WAITING_PER_CONNECTION = 8;
+const WAITING_PER_CONNECTION = 100;
+
+/** Connections the kernel may hold for accepting (Node's default is 511). */
+const LISTEN_BACKLOG = 4096;
 
 /** What the server role needs; it creates its own pool. */
 export interface ServerDeps {
@@ -80,7 +84,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(cfg.port, cfg.httpHost, resolve);
+      // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
+      server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
     const websocket = await startWebsocketServer({ cfg, log, pool, registry, listener });
     ws = websocket;

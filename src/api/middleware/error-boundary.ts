@@ -56,7 +56,7 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
     if (now - overload.loggedAt < OVERLOAD_LOG_INTERVAL_MS) return;
     log.warn(
       { refused: overload.refused, path: ctx.path, reason: (err as Error).message },
-      'overloaded: refusing requests with 503 until the database pool has room',
+      'overloaded: refusing requests with 503 and Retry-After until there is room',
     );
     overload = { refused: 0, loggedAt: now };
   };
