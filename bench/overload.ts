@@ -8,7 +8,8 @@
  *
  * Traffic goes to 127.0.0.1 only and is bounded in time (BENCH_SECONDS) and count (BENCH_MAX_REQUESTS, default
  * 2,000,000). What it checks, as figures (not assertions): no 500 at all, /readyz 200 throughout, the status's p99
- * under 50 ms while the heavy requests run, the server's RSS within 100 MB of its start a minute after the burst,
+ * under 50 ms while the heavy requests run, the server's RSS within 100 MB of its start a minute after the burst
+ * (a minute of light traffic: /mdw/v3/transactions?limit=10 ten times a second),
  * and within 100 MB during the hostile ranges with /healthz under 100 ms meanwhile.
  */
 import { fork } from 'node:child_process';
@@ -38,6 +39,18 @@ const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefin
 function rssMb(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Math.round(Number(kb) / 1024);
+}
+
+/** heapMb is the server's V8 heap in use and its external memory (buffers), in MB, from its own /metrics. */
+async function heapMb(base: string): Promise<{ used: number; total: number; external: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const mb = (name: string): number =>
+    Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+  return {
+    used: mb('nodejs_heap_size_used_bytes'),
+    total: mb('nodejs_heap_size_total_bytes'),
+    external: mb('nodejs_external_memory_bytes'),
+  };
 }
 
 /** percentile of sorted latencies in ms. */
@@ -128,6 +141,7 @@ async function main(): Promise<void> {
   await (await fetch(`${server.url}/mdw/v3/status`)).text();
 
   const rssStart = rssMb(server.pid);
+  const heapStart = await heapMb(server.url);
   const ready = new Probe(server.url, '/readyz', 200);
   const status = new Probe(server.url, '/mdw/v3/status', 50);
   ready.start();
@@ -141,8 +155,14 @@ async function main(): Promise<void> {
   });
   const rssAfterBurst = rssMb(server.pid);
   const [readyz, statusLatency] = [await ready.stop(), await status.stop()];
+  const heapAfterBurst = await heapMb(server.url);
+  // the minute after: the light traffic a server keeps getting (which also lets its heap be collected)
+  const trickle = new Probe(server.url, '/mdw/v3/transactions?limit=10', 100);
+  trickle.start();
   await sleep(SETTLE_MS);
+  const afterwards = await trickle.stop();
   const rssSettled = rssMb(server.pid);
+  const heapSettled = await heapMb(server.url);
 
   // Twelve distinct hostile ranges, asked all at once, each of every series once.
   const series = ['blocks', 'transactions', 'names', 'contracts', 'aex9-transfers', 'total-accounts'];
@@ -174,6 +194,8 @@ async function main(): Promise<void> {
     readyz,
     status: statusLatency,
     rssMb: { start: rssStart, afterBurst: rssAfterBurst, minuteLater: rssSettled },
+    heapMb: { start: heapStart, afterBurst: heapAfterBurst, minuteLater: heapSettled },
+    afterwards,
     hostile: {
       statuses: hostileStatuses,
       healthz,

@@ -2,7 +2,6 @@
  * @module Admission of requests that read the database: at most so many run at once, the others wait in a bounded
  * line for a bounded time, and what does not fit is refused at once with 503 and Retry-After (MDW_OVERLOADED).
  */
-import prom from 'prom-client';
 import { AppError, ErrorCode } from '../errors.ts';
 
 export interface AdmissionOptions {
@@ -12,7 +11,6 @@ export interface AdmissionOptions {
   readonly maxWaiting: number;
   /** how long a request may wait for its turn before it is refused */
   readonly maxWaitMs: number;
-  readonly registry?: prom.Registry;
 }
 
 /**
@@ -20,13 +18,13 @@ export interface AdmissionOptions {
  * run in parallel and its rendering between them), a burst of thousands waits parked, and none waits longer than
  * 5 s, half the pool's connection timeout.
  */
-export function admissionLimits(poolSize: number): Omit<AdmissionOptions, 'registry'> {
+export function admissionLimits(poolSize: number): AdmissionOptions {
   return { concurrency: poolSize, maxWaiting: 4096, maxWaitMs: 5000 };
 }
 
 /** overloaded is the refusal of a request the server has no room for: 503, Retry-After (the error boundary). */
-export function overloaded(): AppError {
-  return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later');
+export function overloaded(cause?: unknown): AppError {
+  return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause });
 }
 
 interface Waiter {
@@ -47,23 +45,11 @@ export class Admission {
 
   constructor(options: AdmissionOptions) {
     this.#options = options;
-    if (options.registry) {
-      const counts = (): { running: number; waiting: number } => ({
-        running: this.#running,
-        waiting: this.#waiting.length,
-      });
-      new prom.Gauge({
-        name: 'mdw_api_admission_requests',
-        help: 'Requests that read the database: running, and waiting for a turn (beyond the limits: 503 MDW_OVERLOADED).',
-        labelNames: ['state'] as const,
-        registers: [options.registry],
-        collect() {
-          const { running, waiting } = counts();
-          this.set({ state: 'running' }, running);
-          this.set({ state: 'waiting' }, waiting);
-        },
-      });
-    }
+  }
+
+  /** counts are the requests running and waiting now (a metric reads them at scrape time). */
+  get counts(): { running: number; waiting: number } {
+    return { running: this.#running, waiting: this.#waiting.length };
   }
 
   /** run calls `fn` in its turn; it rejects with `overloaded()` when the line is full or the wait too long. */

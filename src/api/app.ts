@@ -53,6 +53,8 @@ export function createApp(deps: AppDeps): Koa {
     outage: deps.outages?.node,
   });
   metrics.watch(pool, nodeHeight);
+  const admission = new Admission(admissionLimits(cfg.databasePoolSize));
+  metrics.watchAdmission(admission);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
@@ -98,7 +100,7 @@ export function createApp(deps: AppDeps): Koa {
     responseCache: deps.responseCache,
     listener: deps.listener,
     outages: deps.outages,
-    admission: new Admission({ ...admissionLimits(cfg.databasePoolSize), registry }),
+    admission,
   };
   // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
   app.use(v3Api(routeDeps));

@@ -2,6 +2,7 @@
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
 import { syncState } from '../db/queries/stats.ts';
+import type { Admission } from './admission.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -17,6 +18,8 @@ export interface ApiMetrics {
   readonly shed: prom.Counter;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
   watch(pool: Pool, nodeHeight: NodeHeight): void;
+  /** watchAdmission adds the requests running and waiting for a turn to read the database, read at scrape time */
+  watchAdmission(admission: Admission): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
 }
@@ -62,6 +65,20 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       } catch {
         // The database is down: /readyz reports it; the gauge keeps its last values.
       }
+    },
+  });
+  const admissions: Admission[] = [];
+  new prom.Gauge({
+    name: 'mdw_api_admission_requests',
+    help: "ae_mdw's requests that read the database: running, and waiting for a turn (beyond its limits: 503).",
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      for (const state of ['running', 'waiting'] as const)
+        this.set(
+          { state },
+          admissions.reduce((n, a) => n + a.counts[state], 0),
+        );
     },
   });
   const caches: ResponseCache[] = [];
@@ -137,6 +154,9 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     watch(pool, nodeHeight) {
       pools.push(pool);
       nodeHeights.push(nodeHeight);
+    },
+    watchAdmission(admission) {
+      admissions.push(admission);
     },
     watchCache(cache) {
       caches.push(cache);

@@ -2,7 +2,8 @@
  * @module Process lifecycle: stop every role cleanly on SIGTERM/SIGINT, reopen logs on SIGHUP, survive a promise
  * rejection nobody handled.
  */
-import prom from 'prom-client';
+import type prom from 'prom-client';
+import { createProcessMetrics } from '../process-metrics.ts';
 import type { Logger, LoggerHandle } from '../log.ts';
 import type { Role } from '../roles.ts';
 
@@ -71,13 +72,9 @@ export function survivesUnhandledRejections(
   registry: prom.Registry,
   proc: NodeJS.Process = process,
 ): () => void {
-  const counter = new prom.Counter({
-    name: 'mdw_unhandled_rejections_total',
-    help: 'Promise rejections no code handled (each logged with its stack); a bug, never fatal.',
-    registers: [registry],
-  });
+  const { unhandledRejections } = createProcessMetrics(registry);
   const onRejection = (reason: unknown): void => {
-    counter.inc();
+    unhandledRejections.inc();
     log.error({ err: reason }, 'unhandled promise rejection (a bug: please report it); the process keeps running');
   };
   proc.on('unhandledRejection', onRejection);

@@ -9,6 +9,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { isDatabaseUnavailable, isPoolBusy } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
+import { overloaded } from '../admission.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
@@ -114,7 +115,7 @@ export function classifyError(err: unknown): AppError {
           : ErrorCode.API_BAD_REQUEST;
     return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
   }
-  if (isPoolBusy(err)) return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause: err });
+  if (isPoolBusy(err)) return overloaded(err);
   if (isDatabaseUnavailable(err))
     return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
   return new AppError(ErrorCode.INTERNAL, 500, 'unhandled', { cause: err });
