@@ -9,7 +9,7 @@
  * Traffic goes to 127.0.0.1 only and is bounded in time (BENCH_SECONDS) and count (BENCH_MAX_REQUESTS, default
  * 2,000,000). What it checks, as figures (not assertions): no 500 at all, /readyz 200 throughout, the status's p99
  * under 50 ms while the heavy requests run, the server's RSS within 100 MB of its start a minute after the burst
- * (a minute of light traffic: /mdw/v3/transactions?limit=10 ten times a second),
+ * (a minute of light traffic: /mdw/v3/transactions?limit=100 ten times a second),
  * and within 100 MB during the hostile ranges with /healthz under 100 ms meanwhile.
  */
 import { fork } from 'node:child_process';
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   const [readyz, statusLatency] = [await ready.stop(), await status.stop()];
   const heapAfterBurst = await heapMb(server.url);
   // the minute after: the light traffic a server keeps getting (which also lets its heap be collected)
-  const trickle = new Probe(server.url, '/mdw/v3/transactions?limit=10', 100);
+  const trickle = new Probe(server.url, '/mdw/v3/transactions?limit=100', 100);
   trickle.start();
   await sleep(SETTLE_MS);
   const afterwards = await trickle.stop();
