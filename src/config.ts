@@ -328,6 +328,10 @@ class Reader {
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
         return this.#fail(name, `expected an http(s) URL, got ${JSON.stringify(value)}`, undefined);
       }
+      // the URL parser reads `host:` as the default port: a port left out by mistake would pass unseen
+      if (/^[a-z]+:\/\/[^/?#]*:(?:[/?#]|$)/i.test(value)) {
+        return this.#fail(name, `empty port in ${JSON.stringify(value)}`, undefined);
+      }
       return value.replace(/\/+$/, '');
     } catch {
       return this.#fail(name, `not a URL: ${JSON.stringify(value)}`, undefined);

@@ -2,6 +2,7 @@
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
 import { syncState } from '../db/queries/sync-state.ts';
+import type { Admission } from './admission.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -13,8 +14,12 @@ export interface ApiMetrics {
   readonly cacheAnswers: prom.Counter<'result'>;
   readonly nodeDuration: prom.Histogram<'outcome'>;
   readonly nodeErrors: prom.Counter<'kind'>;
+  /** requests refused as overload: 503 with Retry-After, the database pool full */
+  readonly shed: prom.Counter;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
   watch(pool: Pool, nodeHeight: NodeHeight): void;
+  /** watchAdmission adds the requests running and waiting for a turn to read the database, read at scrape time */
+  watchAdmission(admission: Admission): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
 }
@@ -60,6 +65,20 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       } catch {
         // The database is down: /readyz reports it; the gauge keeps its last values.
       }
+    },
+  });
+  const admissions: Admission[] = [];
+  new prom.Gauge({
+    name: 'mdw_api_admission_requests',
+    help: "ae_mdw's requests that read the database: running, and waiting for a turn (beyond its limits: 503).",
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      for (const state of ['running', 'waiting'] as const)
+        this.set(
+          { state },
+          admissions.reduce((n, a) => n + a.counts[state], 0),
+        );
     },
   });
   const caches: ResponseCache[] = [];
@@ -127,9 +146,17 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       labelNames: ['kind'] as const,
       registers,
     }),
+    shed: new prom.Counter({
+      name: 'mdw_api_shed_requests_total',
+      help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
+      registers,
+    }),
     watch(pool, nodeHeight) {
       pools.push(pool);
       nodeHeights.push(nodeHeight);
+    },
+    watchAdmission(admission) {
+      admissions.push(admission);
     },
     watchCache(cache) {
       caches.push(cache);

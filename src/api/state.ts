@@ -9,6 +9,8 @@ export interface ApiState {
   aboutHeight?: number;
   /** The answer's JSON text, offered to the response cache (final answers only, never "current"). */
   cacheableJson?: string;
+  /** The request is ae_mdw's API: the error boundary answers in its shape, `{"error": …}`. */
+  aeMdw?: boolean;
 }
 
 /** ApiContext is a request's context in this API. */

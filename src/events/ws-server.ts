@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Config } from '../config.ts';
+import { originAllowed } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
@@ -175,6 +176,9 @@ export class WebsocketServer implements Role {
       perMessageDeflate: false,
       // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
       clientTracking: false,
+      // a page of an origin CORS_ORIGINS does not list gets 403, as its requests get no CORS headers
+      verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, status?: number, reason?: string) => void) =>
+        done(originAllowed(cfg.corsOrigins, origin), 403, 'origin not allowed (CORS_ORIGINS)'),
     });
     try {
       await new Promise<void>((resolve, reject) => {

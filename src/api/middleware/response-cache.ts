@@ -4,6 +4,7 @@ import type { ApiContext, ApiMiddleware } from '../state.ts';
 import { COMPRESS_THRESHOLD, encodeBody, plainEncoding } from '../content-encoding.ts';
 import type { CachedAnswer, ResponseCache } from '../response-cache.ts';
 import { IMMUTABLE } from './cache-headers.ts';
+import { textProblem } from './valid-text.ts';
 
 /**
  * responseCache sits outside cacheHeaders: a stored answer is one cacheHeaders judged final
@@ -16,6 +17,8 @@ import { IMMUTABLE } from './cache-headers.ts';
 export function responseCache(cache: ResponseCache, compress: Koa.Middleware): ApiMiddleware {
   return async function responseCache(ctx, next) {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/v2/')) return next();
+    // the key is the path alone: a query string the API refuses (validText, inside) must not be answered from memory
+    if (textProblem(ctx.querystring) !== undefined) return next();
     const key = ctx.path;
     const cached = cache.get(key);
     if (cached) {

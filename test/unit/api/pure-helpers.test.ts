@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
 import type Koa from 'koa';
-import { corsOrigin, isListedOrigin } from '../../../src/api/app.ts';
+import { corsOrigin } from '../../../src/api/app.ts';
+import { isListedOrigin } from '../../../src/origins.ts';
 import { textProblem } from '../../../src/api/middleware/valid-text.ts';
 import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';

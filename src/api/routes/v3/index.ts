@@ -4,7 +4,7 @@
  * shape, `int-as-string`, and 404 `no such route` for any other /v3 path (never forwarded).
  */
 import Router from '@koa/router';
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../../state.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { parseJson } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
@@ -19,10 +19,10 @@ import { oracleRoutes } from './oracles.ts';
 import { channelRoutes } from './channels.ts';
 import { contractRoutes } from './contracts.ts';
 import { dexRoutes } from './dex.ts';
-import { v3Errors } from './errors.ts';
 import { exactRoutes } from './exact-routes.ts';
 import { intAsString, sendText, sendValue } from './respond.ts';
 import { StatusSource } from './status.ts';
+import { reportBackgroundFailure } from '../../middleware/error-boundary.ts';
 import { statsRoutes } from './stats.ts';
 import { transactionRoutes } from './transactions.ts';
 
@@ -34,6 +34,7 @@ export function v3Router(deps: RouteDeps): Router {
     pool,
     async () => parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text),
     deps.version,
+    (err) => reportBackgroundFailure(deps.log, deps.outages, 'v3 status refresh', err),
   );
   router.get('/status', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -54,10 +55,12 @@ export function v3Router(deps: RouteDeps): Router {
   return router;
 }
 
-/** v3Api answers every request under /v3 (or /mdw/v3) and passes the others on. */
-export function v3Api(deps: RouteDeps): Koa.Middleware {
+/** The /v3 paths answered from memory, which never wait for a turn to read the database. */
+const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
+
+/** v3Api answers every request under /v3 (or /mdw/v3), its errors in ae_mdw's shape, and passes the others on. */
+export function v3Api(deps: RouteDeps): ApiMiddleware {
   const routes = exactRoutes(v3Router(deps));
-  const errors = v3Errors(deps.log);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
@@ -65,6 +68,10 @@ export function v3Api(deps: RouteDeps): Koa.Middleware {
   return async function v3Api(ctx, next) {
     if (ctx.path.startsWith('/mdw/v3/')) ctx.path = ctx.path.slice('/mdw'.length);
     if (!ctx.path.startsWith('/v3/')) return next();
-    await errors(ctx, () => asString(ctx, () => routes(ctx, noSuchRoute)));
+    // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
+    ctx.state.aeMdw = true;
+    const answer = (): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
+    // answers from memory skip the line: under a burst they stay as quick as ever
+    await (FROM_MEMORY.has(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
   };
 }
