@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
   const yearStart = await addYearOfTransactionStats(pool);
-  const yearOfDays = `/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
+  const yearOfDays = `/mdw/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
 
   const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' }, SERVER_NODE_OPTIONS);
   const memoryApi = await startMdwServer(
@@ -189,8 +189,12 @@ async function main(): Promise<void> {
     ['mdw_key_block_by_height_memory', () => `/v2/key-blocks/height/${hotHeight()}`],
     ['mdw_generation_by_height_memory_gzip', () => `/v2/generations/height/${hotHeight()}`, GZIP],
     ['mdw_transaction_by_hash_memory_gzip', () => `/v2/transactions/${hotTx()}`, GZIP],
+    // the node's /v3 cached queries, as fast as their /v2 (issue 26)
+    ['mdw_v3_node_generation_by_height_memory', () => `/v3/generations/height/${hotHeight()}`],
+    ['mdw_v3_node_transaction_by_hash_memory', () => `/v3/transactions/${hotTx()}`],
+    ['mdw_v3_node_key_block_by_height_memory', () => `/v3/key-blocks/height/${hotHeight()}`],
     // ae_mdw's /v3/status, answered from memory (issue 12: at least half of bare Koa)
-    ['mdw_v3_status_memory', () => '/v3/status'],
+    ['mdw_v3_status_memory', () => '/mdw/v3/status'],
     // a year of daily transaction counts in one page, from memory per stored chain (issue 13: < 20 ms)
     ['mdw_v3_stats_year_of_days_memory', () => yearOfDays],
   ];
@@ -209,6 +213,8 @@ async function main(): Promise<void> {
   await run('mdw_generation_by_height', api, () => `/v2/generations/height/${randomHeight()}`);
   await run('devnode_generation_by_height', devnode, () => `/v2/generations/height/${randomHeight()}`);
   await run('mdw_transaction_by_hash', api, () => `/v2/transactions/${randomTx()}`);
+  await run('mdw_v3_node_generation_by_height', api, () => `/v3/generations/height/${randomHeight()}`);
+  await run('mdw_v3_node_transaction_by_hash', api, () => `/v3/transactions/${randomTx()}`);
   await run('devnode_transaction_by_hash', devnode, () => `/v2/transactions/${randomTx()}`);
   await run('mdw_account_first_page', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
   await run(
@@ -268,16 +274,16 @@ async function main(): Promise<void> {
   const v3Scenarios: [string, () => string][] = [
     [
       'mdw_v3_transactions_cursor_page_sequential',
-      () => `/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick(v3Cursors)}`,
+      () => `/mdw/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick(v3Cursors)}`,
     ],
     [
       'mdw_v3_account_spend_page_sequential',
-      () => `/v3/transactions?account=${heavy}&type=spend&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
+      () => `/mdw/v3/transactions?account=${heavy}&type=spend&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
     ],
     [
       'mdw_v3_two_ids_page_sequential',
       () =>
-        `/v3/transactions?sender_id=${heavy}&recipient_id=${heavy}&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
+        `/mdw/v3/transactions?sender_id=${heavy}&recipient_id=${heavy}&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
     ],
   ];
   for (const [, path] of v3Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
@@ -314,6 +320,9 @@ async function main(): Promise<void> {
       // database answers ÷ the median bare Koa rate
       mdw_generation_by_height_vs_bare_koa: vsBare('mdw_generation_by_height'),
       mdw_transaction_by_hash_vs_bare_koa: vsBare('mdw_transaction_by_hash'),
+      // the node's /v3 from the database ÷ its /v2 of the same run
+      mdw_v3_node_generation_vs_v2: ratio('mdw_v3_node_generation_by_height', 'mdw_generation_by_height'),
+      mdw_v3_node_transaction_vs_v2: ratio('mdw_v3_node_transaction_by_hash', 'mdw_transaction_by_hash'),
       generation_vs_devnode: ratio('mdw_generation_by_height', 'devnode_generation_by_height'),
       transaction_vs_devnode: ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash'),
     },

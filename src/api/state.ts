@@ -9,6 +9,8 @@ export interface ApiState {
   aboutHeight?: number;
   /** The answer's JSON text, offered to the response cache (final answers only, never "current"). */
   cacheableJson?: string;
+  /** A node /v3 query asked for `int-as-string`: the answer's integers go out as strings. */
+  intsAsStrings?: boolean;
 }
 
 /** ApiContext is a request's context in this API. */

@@ -1,7 +1,7 @@
 /**
- * @module ae_mdw's /v3 API as one Koa middleware: the SDK's `Middleware` client works against us
- * unchanged, given our URL (or our URL with `/mdw`, as ae_mdw is usually hosted). Its own error
- * shape, `int-as-string`, and 404 `no such route` for any other /v3 path (never forwarded).
+ * @module ae_mdw's /v3 API as one Koa middleware, under /mdw as an æternity gateway hosts it: the SDK's
+ * `Middleware` client works against us unchanged, given our URL with `/mdw`. Its own error shape,
+ * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -54,8 +54,12 @@ export function v3Router(deps: RouteDeps): Router {
   return router;
 }
 
-/** v3Api answers every request under /v3 (or /mdw/v3) and passes the others on. */
+/**
+ * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
+ * ROOT_V3=mdw (a deployment from before the gateway layout); it passes the others on.
+ */
 export function v3Api(deps: RouteDeps): Koa.Middleware {
+  const atRoot = deps.cfg.rootV3 === 'mdw';
   const routes = exactRoutes(v3Router(deps));
   const errors = v3Errors(deps.log);
   const asString = intAsString();
@@ -63,8 +67,8 @@ export function v3Api(deps: RouteDeps): Koa.Middleware {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
   return async function v3Api(ctx, next) {
-    if (ctx.path.startsWith('/mdw/v3/')) ctx.path = ctx.path.slice('/mdw'.length);
-    if (!ctx.path.startsWith('/v3/')) return next();
+    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) ctx.path = ctx.path.slice('/mdw'.length) || '/';
+    else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     await errors(ctx, () => asString(ctx, () => routes(ctx, noSuchRoute)));
   };
 }
