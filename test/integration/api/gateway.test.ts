@@ -67,6 +67,7 @@ describe('the gateway layout', () => {
     const page = await api.request.get('/mdw/v3/key-blocks?limit=1').expect(200);
     expect(isMdwPage(page.body)).to.equal(true);
     expect(page.body.next).to.match(/^\/v3\/key-blocks\?cursor=/);
+    expect((await api.request.get('/mdw/v3/api').expect(200)).body.servers).to.deep.equal([{ url: '/mdw/v3' }]);
     for (const path of ['/mdw/v3/nothing', '/mdw/v2/blocks', '/mdw', '/mdw/'])
       await api.request.get(path).expect(404, { error: 'no such route' });
     // the root /v3 is the node's: ae_mdw's lists are not there
@@ -98,6 +99,7 @@ describe('ROOT_V3=mdw: a deployment that served ae_mdw at the root /v3', () => {
     for (const base of ['/v3', '/mdw/v3']) {
       expect(isMdwPage((await api.request.get(`${base}/key-blocks?limit=1`).expect(200)).body), base).to.equal(true);
       await api.request.get(`${base}/generations/height/5`).expect(404, { error: 'no such route' });
+      expect((await api.request.get(`${base}/api`).expect(200)).body.servers, base).to.deep.equal([{ url: base }]);
     }
     await api.request.get('/v2/key-blocks/height/5').expect(200);
     expect(api.node.seen.filter((r) => !r.url.startsWith('/v2/status'))).to.deep.equal([]);

@@ -39,7 +39,13 @@ export function v3Router(deps: RouteDeps): Router {
     ctx.set('Cache-Control', 'no-store');
     sendText(ctx, await status.current());
   });
-  router.get('/api', (ctx) => sendValue(ctx, v3ApiDocument(deps.version)));
+  // its base is where the document was asked for: /mdw/v3, or the root /v3 with ROOT_V3=mdw
+  router.get('/api', (ctx) =>
+    sendValue(ctx, {
+      ...v3ApiDocument(deps.version),
+      servers: [{ url: ctx.originalUrl.startsWith('/mdw/') ? '/mdw/v3' : '/v3' }],
+    }),
+  );
   blockRoutes(router, pool);
   transactionRoutes(router, pool, cfg);
   nameRoutes(router, pool);
