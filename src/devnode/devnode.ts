@@ -7,7 +7,7 @@ import { dryRunRoute } from './contracts/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { deriveKey, generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
-import { close, createJsonServer, listen, type Route } from './http.ts';
+import { alsoUnderV3, close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
@@ -128,12 +128,15 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
   // each listener has its own acceptor pool, as each of a node's listeners does
   const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
-  const external = [...externalRoutes(chain, info), dryRunRoute(chain, '/v2/dry-run')];
-  const internal = [
+  const external = (['v2', 'v3'] as const).flatMap((v) => [
+    ...externalRoutes(chain, info, v),
+    dryRunRoute(chain, `/${v}/dry-run`),
+  ]);
+  const internal = alsoUnderV3([
     ...internalRoutes(chain),
     dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
     pacingRoute(externalPacer),
-  ];
+  ]);
   const withApi = (routes: Route[]): Route[] => [
     ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },

@@ -189,6 +189,12 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
   return { type: 'contract_call', result: 'ok', call_obj: callObj };
 }
 
+/** txEvents reads the input's `tx_events` flag (default false), a boolean as the node requires. */
+function txEvents(flag: Json | undefined): boolean {
+  if (flag === undefined || typeof flag === 'boolean') return flag === true;
+  throw bad('Bad request: Bad parameter, tx_events');
+}
+
 /** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
 export function dryRun(chain: Chain, body: Json | undefined): Reply {
   if (!isJsonObject(body) || !Array.isArray(body.txs)) throw bad('Bad request: body needs txs');
@@ -206,7 +212,9 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
     state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
   }
   const height = block.header.height;
-  return ok({ results: requests.map((req) => runRequest(newState(state), height, req)) });
+  const results = requests.map((req) => runRequest(newState(state), height, req));
+  // the node's tx_events are its internal calls' and channels' events: the devnode records none
+  return ok(txEvents(body.tx_events) ? { results, tx_events: [] } : { results });
 }
 
 /** dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, `/v2/debug/transactions/dry-run` internally). */
