@@ -14,7 +14,7 @@ import { intAsStringParam } from '../node-params.ts';
 import { nodeError, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 import { integersAsStrings } from './v3/respond.ts';
 
-const MAX_STORED_HEIGHT = 2 ** 31 - 1;
+const MAX_STORED_HEIGHT = 2n ** 31n - 1n;
 
 /** NodeApiVersion is a version of the node's API the seed's cached queries are served in. */
 export type NodeApiVersion = 'v2' | 'v3';
@@ -119,20 +119,25 @@ function hashParam(ctx: ApiContext, prefixes: readonly Prefix[]): boolean {
 }
 
 /**
- * heightParam reads a height as the node validates it: not an integer → the node's 400
- * validation_error; a height beyond what the database can hold → undefined (the node answers it).
+ * heightParam reads a height as the node's validator does (Erlang's binary_to_integer, then the minimum): not an
+ * integer → 400 wrong_type with the text; below 0 → 400 not_in_range with the integer; a height beyond what the
+ * database can hold → undefined (the node answers it, its maximum included).
  */
 function heightParam(ctx: ApiContext): number | undefined | null {
   const text = ctx.params.height ?? '';
-  if (!/^-?\d+$/.test(text) || text.startsWith('-')) {
-    validationError(ctx, 'height', /^-\d+$/.test(text) ? 'not_in_range' : 'wrong_type', text);
+  if (!/^[+-]?\d+$/.test(text)) {
+    validationError(ctx, 'height', 'wrong_type', text);
     return null;
   }
-  const n = Number(text);
-  return n <= MAX_STORED_HEIGHT ? n : undefined;
+  const n = BigInt(text);
+  if (n < 0n) {
+    validationError(ctx, 'height', 'not_in_range', n);
+    return null;
+  }
+  return n <= MAX_STORED_HEIGHT ? Number(n) : undefined;
 }
 
 /** validationError answers the node's 400 for a parameter its validator refuses. */
-function validationError(ctx: ApiContext, parameter: string, error: string, data: string): void {
+function validationError(ctx: ApiContext, parameter: string, error: string, data: string | bigint): void {
   sendJson(ctx, { reason: 'validation_error', parameter, info: { error, data } }, undefined, 400);
 }

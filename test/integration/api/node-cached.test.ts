@@ -125,6 +125,14 @@ for (const v of ['v2', 'v3'] as const) {
       });
       const negative = await api.request.get(`/${v}/generations/height/-1`).expect(400);
       expect(negative.body.info.error).to.equal('not_in_range');
+      // the node reads the height as an integer first: the range error carries the number, and a sign is allowed
+      expect(negative.text).to.contain('"data":-1');
+      expect(body(await api.request.get(`/${v}/key-blocks/height/+5`).expect(200))).to.deep.equal(
+        api.fixture.keyBlocks.get(5),
+      );
+      expect(body(await api.request.get(`/${v}/key-blocks/height/-0`).expect(200))).to.deep.equal(
+        api.fixture.keyBlocks.get(0),
+      );
       expect(api.node.seen).to.have.length(0);
     });
 

@@ -13,7 +13,7 @@ import { silentLog } from './harness.ts';
 
 type Generation = { key_block: { hash: string; height: number }; micro_blocks: string[] };
 
-describe('cached /v2 answers built by the real pipeline (devnode → populator → database → API)', function () {
+describe('cached node answers (/v2, /v3) built by the real pipeline (devnode → populator → database → API)', function () {
   this.timeout(120_000);
   let devnode: Devnode;
   let populator: Populator;
@@ -56,36 +56,40 @@ describe('cached /v2 answers built by the real pipeline (devnode → populator �
     await drop?.();
   });
 
-  it('answers every generation, key block, micro block and transaction exactly as the node does, from the database', async () => {
-    const top = devnode.height();
-    let txCount = 0;
-    for (let h = 0; h <= top; h++) {
-      const gen = await nodeGet(`/v2/generations/height/${h}`);
-      expect(await apiGet(`/v2/generations/height/${h}`), `generation ${h}`).to.deep.equal(gen);
-      const { key_block: kb, micro_blocks: micro } = gen.json as Generation;
-      for (const path of [`/v2/key-blocks/height/${h}`, `/v2/key-blocks/hash/${kb.hash}`]) {
-        expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
-      }
-      for (const mh of micro) {
-        for (const suffix of ['header', 'transactions', 'transactions/count']) {
-          const path = `/v2/micro-blocks/hash/${mh}/${suffix}`;
+  // the node's /v2 and its /v3, each compared with the devnode's answer in the same version
+  for (const v of ['v2', 'v3'] as const)
+    it(`answers every generation, key block, micro block and transaction exactly as the node's /${v} does, from the database`, async () => {
+      const top = devnode.height();
+      let txCount = 0;
+      for (let h = 0; h <= top; h++) {
+        const gen = await nodeGet(`/${v}/generations/height/${h}`);
+        expect(await apiGet(`/${v}/generations/height/${h}`), `generation ${h}`).to.deep.equal(gen);
+        const { key_block: kb, micro_blocks: micro } = gen.json as Generation;
+        for (const path of [`/${v}/key-blocks/height/${h}`, `/${v}/key-blocks/hash/${kb.hash}`]) {
           expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
         }
-        const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as {
-          transactions: { hash: string }[];
-        };
-        for (const t of transactions) {
-          expect(await apiGet(`/v2/transactions/${t.hash}`)).to.deep.equal(await nodeGet(`/v2/transactions/${t.hash}`));
-          txCount++;
+        for (const mh of micro) {
+          for (const suffix of ['header', 'transactions', 'transactions/count']) {
+            const path = `/${v}/micro-blocks/hash/${mh}/${suffix}`;
+            expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
+          }
+          const { transactions } = (await nodeGet(`/${v}/micro-blocks/hash/${mh}/transactions`)).json as {
+            transactions: { hash: string }[];
+          };
+          for (const t of transactions) {
+            expect(await apiGet(`/${v}/transactions/${t.hash}`)).to.deep.equal(
+              await nodeGet(`/${v}/transactions/${t.hash}`),
+            );
+            txCount++;
+          }
         }
       }
-    }
-    expect(txCount).to.be.above(0);
-    expect(await apiGet('/v2/key-blocks/current/height')).to.deep.equal({ status: 200, json: { height: top } });
-    const metrics = await registry.getSingleMetricAsString('mdw_api_cache_answers_total');
-    expect(metrics).to.not.match(/result="forward"/);
-    expect(metrics).to.match(/result="hit"\} [1-9]/);
-  });
+      expect(txCount).to.be.above(0);
+      expect(await apiGet(`/${v}/key-blocks/current/height`)).to.deep.equal({ status: 200, json: { height: top } });
+      const metrics = await registry.getSingleMetricAsString('mdw_api_cache_answers_total');
+      expect(metrics).to.not.match(/result="forward"/);
+      expect(metrics).to.match(/result="hit"\} [1-9]/);
+    });
 
   it('lists per account exactly the transactions that reference it or a name pointing at it, newest first', async () => {
     const byAccount = new Map<string, string[]>();
