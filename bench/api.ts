@@ -127,11 +127,14 @@ async function main(): Promise<void> {
   ).rows.map((r) => r.hash);
   const hotHeight = (): number => hotHeights[Math.floor(Math.random() * hotHeights.length)]!;
   const hotTx = (): string => hotTxs[Math.floor(Math.random() * hotTxs.length)]!;
-  for (const h of hotHeights) {
-    await (await fetch(`${memoryApi.url}/v2/generations/height/${h}`)).text();
-    await (await fetch(`${memoryApi.url}/v2/key-blocks/height/${h}`)).text();
+  // in the node's /v2 and its /v3 (answers kept apart)
+  for (const v of ['v2', 'v3']) {
+    for (const h of hotHeights) {
+      await (await fetch(`${memoryApi.url}/${v}/generations/height/${h}`)).text();
+      await (await fetch(`${memoryApi.url}/${v}/key-blocks/height/${h}`)).text();
+    }
+    for (const t of hotTxs) await (await fetch(`${memoryApi.url}/${v}/transactions/${t}`)).text();
   }
-  for (const t of hotTxs) await (await fetch(`${memoryApi.url}/v2/transactions/${t}`)).text();
   // Memory answers and bare Koa take well under a millisecond: they get more requests, after an
   // unmeasured warm-up of both, so the JIT and connection setup do not decide their ratio.
   const fast = FAST_REQUESTS_FACTOR * REQUESTS;
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
   // connection prepares on first use (a cold server spent twice the CPU per answer).
   await load(api.url, () => `/v2/generations/height/${randomHeight()}`, REQUESTS, CONCURRENCY);
   await load(api.url, () => `/v2/transactions/${randomTx()}`, REQUESTS, CONCURRENCY);
+  await load(api.url, () => `/v3/generations/height/${randomHeight()}`, REQUESTS, CONCURRENCY);
   const deepPage = Math.floor(ACCOUNT_TXS / PAGE_LIMIT) - 1;
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
   // and so do account pages, at every depth (the first deep page also takes the kept positions)

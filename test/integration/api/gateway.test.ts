@@ -4,7 +4,7 @@
  * ROOT_V3=mdw setting of a deployment that served ae_mdw's API at the root /v3.
  */
 import { expect } from 'chai';
-import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
+import { startApi, type ApiUnderTest } from './harness.ts';
 
 /** isMdwPage is true for a body in ae_mdw's page shape. */
 function isMdwPage(body: unknown): boolean {
@@ -13,18 +13,14 @@ function isMdwPage(body: unknown): boolean {
 
 describe('the gateway layout', () => {
   let api: ApiUnderTest;
-  let internal: FakeNode;
   before(async () => {
-    internal = await startFakeNode();
-    api = await startApi({ env: { NODE_INTERNAL_URL: internal.url } });
+    api = await startApi();
   });
   after(async () => {
     await api.close();
-    await internal.close();
   });
   beforeEach(() => {
     api.node.seen.length = 0;
-    internal.seen.length = 0;
   });
 
   it("forwards every /v3 path it does not cache to the node's /v3, with its query, and the node's answer as it is", async () => {
@@ -50,17 +46,6 @@ describe('the gateway layout', () => {
       status: 200,
       body: JSON.stringify({ echo: { method: req.method, url: req.url, body: req.body } }),
     });
-  });
-
-  it('posts a transaction to the node through /v3, and sends its internal API to the internal port only', async () => {
-    await api.request.post('/v3/transactions').send({ tx: 'tx_x' }).expect(200);
-    await api.request.post('/v3/debug/transactions/spend').send({ sender_id: 'ak_x' }).expect(200);
-    await api.request.post('/v3/key-blocks').send({ height: 1 }).expect(200);
-    expect(api.node.seen.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['POST /v3/transactions']);
-    expect(internal.seen.map((r) => `${r.method} ${r.url}`)).to.deep.equal([
-      'POST /v3/debug/transactions/spend',
-      'POST /v3/key-blocks',
-    ]);
   });
 
   it("serves ae_mdw's API at /mdw/v3 only, answering every /mdw path itself (never the node)", async () => {
