@@ -9,9 +9,11 @@ import { deriveKey, generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
+import { withIntAsString } from './int-as-string.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
-import { pacing, pacingRoute, type PacingOptions } from './pacing.ts';
+import { pacing, type PacingOptions } from './pacing.ts';
+import { pacingRoute } from './pacing-route.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -138,7 +140,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     pacingRoute(externalPacer),
   ]);
   const withApi = (routes: Route[]): Route[] => [
-    ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
+    ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
   const externalServer = createJsonServer(withApi(external), log, externalPacer);

@@ -108,13 +108,13 @@ function validName(name: string): string {
   return name;
 }
 
-function nameBody(chain: Chain, id: string): Reply {
+function nameBody(chain: Chain, id: string, version: ApiVersion): Reply {
   // a name in auction is not in the names tree yet: the node says it is not found
   const entry = chain.state.names.get(id);
   const status = nameStatus(entry, chain.height);
   if (status === 'revoked') throw new HttpError(404, 'Name revoked');
   if (status === 'gone') throw new HttpError(404, 'Name not found');
-  return ok(view.nameJson(entry!));
+  return ok(view.nameJson(entry!, version === 'v3'));
 }
 
 function queriesBody(chain: Chain, req: RouteRequest): Reply {
@@ -302,7 +302,8 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
         if (strategy !== 'max' && strategy !== 'continuity') throw validationError('strategy', 'not_in_enum', strategy);
         const account = chain.pending.accounts.get(publicKey(req, ['ak']));
         if (!account) throw new HttpError(404, 'Account not found');
-        return ok({ next_nonce: account.nonce + 1 });
+        // a generalized account signs through GAMetaTxs, whose inner transactions have nonce 0 (aec_next_nonce)
+        return ok({ next_nonce: account.ga ? 0 : account.nonce + 1 });
       },
     },
     {
@@ -339,14 +340,14 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
     {
       method: 'GET',
       path: `${base}/names/:name`,
-      handler: (req) => nameBody(chain, nameHash(validName(req.params[0]!))),
+      handler: (req) => nameBody(chain, nameHash(validName(req.params[0]!)), version),
     },
     {
       method: 'GET',
       path: `${base}/names/hash/:hash`,
       handler: (req) => {
         if (!isEncoded(req.params[0], ['nm'])) throw new HttpError(400, 'Invalid name hash');
-        return nameBody(chain, req.params[0]!);
+        return nameBody(chain, req.params[0]!, version);
       },
     },
     {

@@ -33,5 +33,7 @@ export {
   type ForkContract,
 } from './hard-forks.ts';
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
-export { DEVNODE_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
+export { DEVNODE_CONTRACT_BYTECODE, GA_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
+export { BYTECODE } from './contracts/standards.ts';
+export { GA_ACI, TOKEN_ACI, type Aci } from './aci.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';

@@ -250,6 +250,26 @@ describe('devnode /v3 through the SDK Node client', function () {
     }
   });
 
+  it('gives every integer as a string under ?int-as-string, as the node /v3 does, and /v2 ignores the flag', async () => {
+    const alice = t.accounts[0]!.address;
+    const balance = t.node.chain.state.accounts.get(alice)!.balance;
+    const account = await t.get(`/v3/accounts/${alice}?int-as-string=true`);
+    expect(account.body).to.include({ balance: balance.toString(), nonce: String(account.body.nonce) });
+    expect(typeof account.body.nonce).to.equal('string');
+    const kb = await t.get('/v3/key-blocks/height/3?int-as-string');
+    expect(kb.body.height).to.equal('3');
+    expect(kb.body.pow.every((p: unknown) => typeof p === 'string')).to.equal(true);
+    const status = (await t.get('/v3/status?int-as-string=TRUE')).body;
+    expect([status.top_block_height, status.sync_progress]).to.deep.equal([String(t.node.chain.height), 100]);
+    expect((await t.get('/v3/status?int-as-string=false')).body.top_block_height).to.equal(t.node.chain.height);
+    expect((await t.get('/v3/accounts/ak_nope?int-as-string=yes')).body).to.deep.equal({
+      reason: 'validation_error',
+      parameter: 'int-as-string',
+      info: { error: 'wrong_type', data: 'yes' },
+    });
+    expect((await t.get(`/v2/accounts/${alice}?int-as-string=true`)).body.balance).to.equal(balance);
+  });
+
   it('sends the node CORS headers and answers a preflight', async () => {
     const origin = 'https://wallet.example';
     const res = await fetch(`${t.node.externalUrl}/v3/status`, { headers: { origin } });

@@ -7,15 +7,15 @@ import {
   keyBlockAt,
   keyBlocksBetween,
   microBlocksBetween,
-  newGenerationsJson,
   topHeight,
 } from '../../db/queries/blocks.ts';
+import { newGenerationsJson } from '../../db/queries/generations.ts';
 import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights, syncState } from '../../db/queries/stats.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
-import { generationsReport } from '../shapes.ts';
+import { generationsReport } from '../../shapes/middleware.ts';
 import { BriefValue } from '../brief-value.ts';
 import { NODE_HEIGHT_TTL_MS } from '../node-height.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';

@@ -1,6 +1,7 @@
 /**
  * @module `POST /v2/dry-run` (external) and `POST /v2/debug/transactions/dry-run` (internal): contract
- * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs,
+ * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs (and the
+ * `init` of unsigned ContractCreateTxs, which the SDK dry-runs to estimate a deploy's gas),
  * with the node's DryRunResults. State below the top is rebuilt from the contract transactions.
  */
 import { decode, isEncoded } from '../../chain/encoding.ts';
@@ -107,8 +108,10 @@ function replayTx(state: WorldState, tx: TxFields, height: number): void {
   }
 }
 
-/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx. */
+/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx or ContractCreateTx. */
 interface CallRequest {
+  /** the code a ContractCreateTx deploys (its `init` is the call); absent for a call of an existing contract */
+  readonly create?: { readonly code: string; readonly vmVersion: number; readonly abiVersion: number };
   readonly contract: string;
   readonly caller: string;
   readonly callData: string;
@@ -116,6 +119,22 @@ interface CallRequest {
   readonly gas: bigint;
   readonly gasPrice: bigint;
   readonly nonce: number;
+}
+
+/** createRequest is a ContractCreateTx's `init` call of the contract it would create (its id from owner and nonce). */
+function createRequest(tx: TxFields): CallRequest {
+  const owner = str(tx.owner_id);
+  const nonce = Number(toBigInt(tx.nonce ?? 0));
+  return {
+    create: { code: str(tx.code), vmVersion: Number(tx.vm_version ?? 0), abiVersion: Number(tx.abi_version ?? 0) },
+    contract: contractId(owner, BigInt(nonce)),
+    caller: owner,
+    callData: str(tx.call_data),
+    amount: toBigInt(tx.amount ?? 0),
+    gas: toBigInt(tx.gas ?? 0),
+    gasPrice: toBigInt(tx.gas_price ?? 0),
+    nonce,
+  };
 }
 
 function callRequest(item: Json): CallRequest {
@@ -143,8 +162,9 @@ function callRequest(item: Json): CallRequest {
     } catch (err) {
       throw bad(`Bad request: ${(err as Error).message}`);
     }
+    if (tx.type === 'ContractCreateTx') return createRequest(tx);
     if (tx.type !== 'ContractCallTx')
-      throw bad(`Bad request: the devnode dry-runs ContractCallTx only, not ${String(tx.type)}`);
+      throw bad(`Bad request: the devnode dry-runs ContractCallTx and ContractCreateTx only, not ${String(tx.type)}`);
     return {
       contract: str(tx.contract_id),
       caller: str(tx.caller_id),
@@ -160,6 +180,18 @@ function callRequest(item: Json): CallRequest {
 
 /** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
 function runRequest(state: WorldState, height: number, req: CallRequest): Json {
+  const type = req.create ? 'contract_create' : 'contract_call';
+  if (req.create) {
+    const { code, vmVersion, abiVersion } = req.create;
+    state.contracts.set(req.contract, {
+      id: req.contract,
+      ownerId: req.caller,
+      vmVersion,
+      abiVersion,
+      deposit: 0n,
+      code,
+    });
+  }
   const contract = state.contracts.get(req.contract);
   if (!contract) return internalError('contract_does_not_exist');
   const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
@@ -177,7 +209,7 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
     callData: req.callData,
     amount: req.amount,
     gasLimit: gas,
-    isCreate: false,
+    isCreate: req.create !== undefined,
   });
   const callObj = callRecordJson(outcome, {
     caller: req.caller,
@@ -186,7 +218,7 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
     contract: req.contract,
     gasPrice: req.gasPrice,
   });
-  return { type: 'contract_call', result: 'ok', call_obj: callObj };
+  return { type, result: 'ok', call_obj: callObj };
 }
 
 /** txEvents reads the input's `tx_events` flag (default false), a boolean as the node requires. */

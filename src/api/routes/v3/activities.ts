@@ -1,5 +1,6 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import type Router from '@koa/router';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
@@ -9,7 +10,7 @@ import { ACTIVITY_FEED, ACTIVITY_TYPES } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './errors.ts';
 import { paginate } from './page.ts';
-import { ALL_HEIGHTS, isId, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
+import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { sendPage } from './respond.ts';
 
@@ -21,7 +22,8 @@ export const TRANSFER_CURSOR: CursorCodec<TransferKey> = {
   decode(text) {
     if (text === undefined) return undefined;
     const match = new RegExp(`^${POSITION}-([a-z_]{1,40})-(\\w{1,120})-(th_\\w+)?$`).exec(text);
-    if (!match || (match[6] !== undefined && !isId(match[6], ['th']))) throw v3BadRequest(`invalid cursor: ${text}`);
+    if (!match || (match[6] !== undefined && !isEncoded(match[6], ['th'])))
+      throw v3BadRequest(`invalid cursor: ${text}`);
     return {
       height: Number(match[1]),
       microIndex: Number(match[2]),
@@ -69,7 +71,7 @@ export function activityRoutes(router: Router, pool: Pool, dex: Pick<Config['dex
     const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi', 'time'] });
     rejectUnknown(ctx.query, TRANSFER_PARAMS);
     const account = one(ctx.query.account);
-    if (account !== undefined && !isId(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
+    if (account !== undefined && !isEncoded(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
     const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
     const page = await paginate(
       async (walk, from, n) =>
@@ -93,7 +95,7 @@ export function activityRoutes(router: Router, pool: Pool, dex: Pick<Config['dex
   router.get('/accounts/:id/activities', async (ctx) => {
     const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
     const id = ctx.params.id!;
-    if (!isId(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
+    if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
     const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
     const type = one(ctx.query.type);
     if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);

@@ -22,7 +22,13 @@ import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { one, parseId, parsePaging } from './params.ts';
-import { collectionObject, templateObject, templateTokenObject, tokenObject, transferObject } from './render-aex141.ts';
+import {
+  collectionObject,
+  templateObject,
+  templateTokenObject,
+  tokenObject,
+  transferObject,
+} from '../../../shapes/v3/render-aex141.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 
 type Context = Parameters<Parameters<Router['get']>[1]>[0];

@@ -7,7 +7,7 @@ import { swapsPage, type SwapFilter } from '../../../db/queries/v3/dex.ts';
 import { LOG_CURSOR } from './cursors.ts';
 import { paginate } from './page.ts';
 import { parseId, parsePaging } from './params.ts';
-import { swapObject } from './render-dex.ts';
+import { swapObject } from '../../../shapes/v3/render-dex.ts';
 import { sendPage } from './respond.ts';
 
 type Context = Parameters<Parameters<Router['get']>[1]>[0];

@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { nameId } from '../../../chain/derived-ids.ts';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
@@ -21,7 +22,7 @@ import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
-import { isId, one, parseId, parsePaging } from './params.ts';
+import { one, parseId, parsePaging } from './params.ts';
 import {
   auctionObject,
   isInAuction,
@@ -29,8 +30,8 @@ import {
   nameObject,
   pointeeObject,
   type ChainClock,
-} from './render-names.ts';
-import { transactionJson } from './render-tx.ts';
+} from '../../../shapes/v3/render-names.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);
@@ -188,7 +189,7 @@ function keyOf(row: NameStateRow, order: NameOrder): NameKey {
 /** nameHashOf reads a name path parameter: an `nm_` id, or a plain name (`.chain` added when missing). */
 export function nameHashOf(id: string): string {
   if (id.startsWith('nm_')) {
-    if (!isId(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
+    if (!isEncoded(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
     return id;
   }
   try {

@@ -18,7 +18,7 @@ import { v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { parseHash, parseId, parsePaging } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { transactionJson } from './render-tx.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendPage, sendText, sendValue } from './respond.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
