@@ -94,30 +94,28 @@ describe('the gateway over the real pipeline (devnode → populator → database
     await drop?.();
   });
 
-  // the node's /v2 and its /v3, each compared with the devnode's answer in the same version
+  // the node's /v2 and its /v3 (with and without int-as-string), each compared with the devnode's answer there
   for (const v of ['v2', 'v3'] as const)
     it(`answers every generation, key block, micro block and transaction exactly as the node's /${v} does, from the database`, async () => {
+      const same = async (path: string): Promise<void> => {
+        for (const query of v === 'v3' ? ['', '?int-as-string=true'] : [''])
+          expect(await apiGet(`${path}${query}`), `${path}${query}`).to.deep.equal(await nodeGet(`${path}${query}`));
+      };
       const top = devnode.height();
       let txCount = 0;
       for (let h = 0; h <= top; h++) {
-        const gen = await nodeGet(`/${v}/generations/height/${h}`);
-        expect(await apiGet(`/${v}/generations/height/${h}`), `generation ${h}`).to.deep.equal(gen);
-        const { key_block: kb, micro_blocks: micro } = gen.json as Generation;
-        for (const path of [`/${v}/key-blocks/height/${h}`, `/${v}/key-blocks/hash/${kb.hash}`]) {
-          expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
-        }
+        await same(`/${v}/generations/height/${h}`);
+        const { key_block: kb, micro_blocks: micro } = (await nodeGet(`/${v}/generations/height/${h}`))
+          .json as Generation;
+        for (const path of [`/${v}/key-blocks/height/${h}`, `/${v}/key-blocks/hash/${kb.hash}`]) await same(path);
         for (const mh of micro) {
-          for (const suffix of ['header', 'transactions', 'transactions/count']) {
-            const path = `/${v}/micro-blocks/hash/${mh}/${suffix}`;
-            expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
-          }
+          for (const suffix of ['header', 'transactions', 'transactions/count'])
+            await same(`/${v}/micro-blocks/hash/${mh}/${suffix}`);
           const { transactions } = (await nodeGet(`/${v}/micro-blocks/hash/${mh}/transactions`)).json as {
             transactions: { hash: string }[];
           };
           for (const t of transactions) {
-            expect(await apiGet(`/${v}/transactions/${t.hash}`)).to.deep.equal(
-              await nodeGet(`/${v}/transactions/${t.hash}`),
-            );
+            await same(`/${v}/transactions/${t.hash}`);
             txCount++;
           }
         }
@@ -212,6 +210,9 @@ describe('the gateway over the real pipeline (devnode → populator → database
     const kh = String(((await answer(devnode.externalUrl, '/v3/key-blocks/height/1')).body as { hash: string }).hash);
     const paths = [
       '/v3/key-blocks/height/abc',
+      '/v3/key-blocks/height/1?int-as-string=yes',
+      '/v3/key-blocks/height/abc?int-as-string=yes',
+      '/v3/key-blocks/current/height?int-as-string',
       '/v3/generations/height/x1',
       '/v3/transactions/th_bad',
       `/v3/key-blocks/hash/${kh.replace(/^kh_/, 'mh_')}`,
