@@ -32,7 +32,7 @@ import { transformGeneration } from '../src/indexer/transform.ts';
 import type { FetchedGeneration } from '../src/indexer/rows.ts';
 import { resolveRows } from '../src/indexer/writer.ts';
 import { TABLES } from '../src/indexer/tables.ts';
-import { copyText } from '../src/db/copy-in.ts';
+import { copyText } from '../src/db/writes/copy-in.ts';
 import { idKey } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';

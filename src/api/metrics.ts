@@ -1,7 +1,7 @@
 /** @module Prometheus metrics of the HTTP API: requests, cache answers, node calls, database pool, sync progress. */
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
-import { syncState } from '../db/queries/stats.ts';
+import { syncState } from '../db/queries/sync-state.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 

@@ -10,7 +10,7 @@ import type {
   AexnContractRow,
   AexnRows,
   Aex9SeedRow,
-} from '../db/queries/token-rows.ts';
+} from '../db/writes/token-rows.ts';
 import { callEvents, eventTopic, topicId } from './call-events.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
 

@@ -12,7 +12,8 @@ import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import { contractId } from '../ids.ts';
 import { HttpError, ok, type Reply, type Route, type RouteRequest } from '../http.ts';
 import { newState, type WorldState } from '../state.ts';
-import { decodeTx, type TxFields } from '../tx-codec.ts';
+import { decodeTx, encodeTx, type TxFields } from '../tx-codec.ts';
+import { dryRunTxHash, transferEvent, type EventSource } from './tx-events.ts';
 import { callRecordJson, contractOutcome } from './call-record.ts';
 import { isNativeCode } from './engine.ts';
 
@@ -24,6 +25,7 @@ const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
 const MR_MAGIC_FUNDS = 10n ** 21n;
 const DEFAULT_GAS = 1_000_000;
 const CALL_REQ_GAS_PRICE = 1_000_000n;
+const CALL_REQ_FEE = 10n ** 12n;
 
 /** internalError is the node's reason for a dry-run transaction it refuses (`~120p` of the error atom). */
 const internalError = (atom: string): Json => ({
@@ -110,6 +112,8 @@ function replayTx(state: WorldState, tx: TxFields, height: number): void {
 
 /** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx or ContractCreateTx. */
 interface CallRequest {
+  /** the type and hash the node files the call's tx_events under */
+  readonly source: EventSource;
   /** the code a ContractCreateTx deploys (its `init` is the call); absent for a call of an existing contract */
   readonly create?: { readonly code: string; readonly vmVersion: number; readonly abiVersion: number };
   readonly contract: string;
@@ -122,7 +126,7 @@ interface CallRequest {
 }
 
 /** createRequest is a ContractCreateTx's `init` call of the contract it would create (its id from owner and nonce). */
-function createRequest(tx: TxFields): CallRequest {
+function createRequest(tx: TxFields): Omit<CallRequest, 'source'> {
   const owner = str(tx.owner_id);
   const nonce = Number(toBigInt(tx.nonce ?? 0));
   return {
@@ -137,6 +141,27 @@ function createRequest(tx: TxFields): CallRequest {
   };
 }
 
+/**
+ * callReqSource is what a `call_req`'s events are filed under: the node runs it as a ContractCallTx of fee 10^12
+ * (and the request's `abi_version`, AEVM's 1 when absent), signed with the dry-run's dummy signature.
+ */
+function callReqSource(req: Omit<CallRequest, 'source'>, abiVersion: bigint): EventSource {
+  const tx: TxFields = {
+    type: 'ContractCallTx',
+    version: 1,
+    caller_id: req.caller,
+    nonce: req.nonce,
+    contract_id: req.contract,
+    abi_version: abiVersion,
+    fee: CALL_REQ_FEE,
+    amount: req.amount,
+    gas: req.gas,
+    gas_price: req.gasPrice,
+    call_data: req.callData,
+  };
+  return { type: 'contract_call_tx', hash: dryRunTxHash(encodeTx(tx)) };
+}
+
 function callRequest(item: Json): CallRequest {
   if (!isJsonObject(item)) throw bad('Bad request: a txs item must be an object');
   if (isJsonObject(item.call_req)) {
@@ -145,7 +170,7 @@ function callRequest(item: Json): CallRequest {
       throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
     const caller = req.caller === undefined ? MR_MAGIC : req.caller;
     if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
-    return {
+    const request = {
       contract: req.contract,
       caller,
       callData: req.calldata,
@@ -154,18 +179,23 @@ function callRequest(item: Json): CallRequest {
       gasPrice: CALL_REQ_GAS_PRICE,
       nonce: Number(uint(req.nonce, 1n, 'nonce')),
     };
+    return { ...request, source: callReqSource(request, uint(req.abi_version, 1n, 'abi_version')) };
   }
   if (isEncoded(item.tx, ['tx'])) {
     let tx: TxFields;
+    let bytes: Uint8Array;
     try {
-      tx = decodeTx(decode(item.tx, ['tx']).bytes);
+      bytes = decode(item.tx, ['tx']).bytes;
+      tx = decodeTx(bytes);
     } catch (err) {
       throw bad(`Bad request: ${(err as Error).message}`);
     }
-    if (tx.type === 'ContractCreateTx') return createRequest(tx);
+    const hash = dryRunTxHash(bytes);
+    if (tx.type === 'ContractCreateTx') return { ...createRequest(tx), source: { type: 'contract_create_tx', hash } };
     if (tx.type !== 'ContractCallTx')
       throw bad(`Bad request: the devnode dry-runs ContractCallTx and ContractCreateTx only, not ${String(tx.type)}`);
     return {
+      source: { type: 'contract_call_tx', hash },
       contract: str(tx.contract_id),
       caller: str(tx.caller_id),
       callData: str(tx.call_data),
@@ -179,7 +209,7 @@ function callRequest(item: Json): CallRequest {
 }
 
 /** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
-function runRequest(state: WorldState, height: number, req: CallRequest): Json {
+function runRequest(state: WorldState, height: number, req: CallRequest, events: Json[]): Json {
   const type = req.create ? 'contract_create' : 'contract_call';
   if (req.create) {
     const { code, vmVersion, abiVersion } = req.create;
@@ -218,6 +248,7 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
     contract: req.contract,
     gasPrice: req.gasPrice,
   });
+  for (const transfer of outcome.transfers ?? []) events.push(transferEvent(transfer, req.source));
   return { type, result: 'ok', call_obj: callObj };
 }
 
@@ -244,9 +275,10 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
     state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
   }
   const height = block.header.height;
-  const results = requests.map((req) => runRequest(newState(state), height, req));
-  // the node's tx_events are its internal calls' and channels' events: the devnode records none
-  return ok(txEvents(body.tx_events) ? { results, tx_events: [] } : { results });
+  const events: Json[] = [];
+  const results = requests.map((req) => runRequest(newState(state), height, req, events));
+  // the node's tx_events: the devnode has the AE its native contracts move (no channel events)
+  return ok(txEvents(body.tx_events) ? { results, tx_events: events } : { results });
 }
 
 /** dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, `/v2/debug/transactions/dry-run` internally). */

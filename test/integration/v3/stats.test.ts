@@ -9,7 +9,7 @@ import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
 import { withTransaction } from '../../../src/db/pool.ts';
-import { storedKeyBlockTargets } from '../../../src/db/queries/derive-backfill.ts';
+import { storedKeyBlockTargets } from '../../../src/db/writes/derive-backfill.ts';
 import { deriveStatsOfStored } from '../../../src/indexer/stats.ts';
 import { startV3, walkPages, type ChainTruth, type V3UnderTest } from './harness.ts';
 

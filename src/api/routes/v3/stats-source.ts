@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../../../db/pool.ts';
 import type { NotificationListener } from '../../../events/listener.ts';
-import { chainTimeRange, seriesIntervals, statsVersion } from '../../../db/queries/v3/stats.ts';
+import { chainTimeRange, seriesIntervals, statsVersion } from '../../../db/queries/stats.ts';
 import { utcDay, type IntervalBy } from '../../../chain/stats-intervals.ts';
 
 /** The stored chain's first and last days, or undefined when nothing is stored. */

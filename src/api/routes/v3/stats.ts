@@ -8,13 +8,8 @@ import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import type { NotificationListener } from '../../../events/listener.ts';
-import {
-  generationStatsPage,
-  keyBlockTimes,
-  minerIntervals,
-  minersPage,
-  overallStats,
-} from '../../../db/queries/v3/stats.ts';
+import { keyBlockDays } from '../../../db/queries/blocks.ts';
+import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate, type Keyed, type Page } from './page.ts';
@@ -167,7 +162,7 @@ async function intervalRange(
   let last = q.maxDay ?? days?.last ?? EMPTY_CHAIN_DAY;
   const scope = paging.scope;
   if (scope) {
-    const times = await keyBlockTimes(pool, scope.first, scope.last);
+    const times = await keyBlockDays(pool, scope.first, scope.last);
     if (times) {
       first = Math.max(first, times.firstDay);
       last = Math.min(last, times.lastDay);

@@ -1,6 +1,6 @@
 /** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
-import { storedTotals, type StoredTotals } from '../../../db/queries/v3/status.ts';
+import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import { SYNCED_MAX_LAG } from '../../status.ts';
 

@@ -6,7 +6,7 @@
 import { nameId } from '../../../chain/derived-ids.ts';
 import { isEncoded, type Prefix } from '../../../chain/encoding.ts';
 import { TX_SCHEMAS } from '../../../chain/tx-schema.ts';
-import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/v3/transactions.ts';
+import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/transaction-filter.ts';
 import { v3BadRequest } from './errors.ts';
 import type { Query } from './page.ts';
 import { all } from './params.ts';
