@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): Koa {
   // Memory hits are answered here, before the rest of the chain (see responseCache).
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);
-    app.use(responseCache(deps.responseCache, compressor));
+    app.use(responseCache(deps.responseCache, compressor, cfg.rootV3 === 'node'));
   }
   app.use(errorBoundary({ log, outages: deps.outages, shed: metrics.shed }));
   app.use(validText());
@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): Koa {
     outages: deps.outages,
     admission,
   };
-  // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
+  // ae_mdw's API answers every path under /mdw itself (errors in its own shape); nothing there is forwarded.
   app.use(v3Api(routeDeps));
   for (const router of apiRouters(routeDeps)) app.use(router.routes());
   app.use(async function forwardRest(ctx) {

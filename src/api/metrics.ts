@@ -10,7 +10,7 @@ import type { ResponseCache } from './response-cache.ts';
 export interface ApiMetrics {
   readonly requests: prom.Counter<'method' | 'route' | 'status'>;
   readonly duration: prom.Histogram<'method' | 'route'>;
-  /** answers of the cached /v2 routes: `hit` from the database, `forward` to the node */
+  /** answers of the cached node routes (/v2, /v3): `hit` from the database, `forward` to the node */
   readonly cacheAnswers: prom.Counter<'result'>;
   readonly nodeDuration: prom.Histogram<'outcome'>;
   readonly nodeErrors: prom.Counter<'kind'>;
@@ -84,7 +84,7 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   const caches: ResponseCache[] = [];
   new prom.Counter({
     name: 'mdw_api_response_cache_events_total',
-    help: 'In-memory cache of final /v2 answers: hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
+    help: 'In-memory cache of final cached node answers (/v2, /v3): hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
     labelNames: ['event'] as const,
     registers,
     collect() {
@@ -99,7 +99,7 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   });
   new prom.Gauge({
     name: 'mdw_api_response_cache_size',
-    help: 'In-memory cache of final /v2 answers: entries and bytes held.',
+    help: 'In-memory cache of final cached node answers (/v2, /v3): entries and bytes held.',
     labelNames: ['unit'] as const,
     registers,
     collect() {

@@ -1,4 +1,7 @@
-/** @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on cfg.websocket. */
+/**
+ * @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on
+ * cfg.websocket (ae_mdw's sockets also on cfg.port, under /mdw).
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
@@ -90,6 +93,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     const websocket = await startWebsocketServer({ cfg, log, pool, registry, listener });
     ws = websocket;
     reportPosted = (body) => websocket.reportPosted(body);
+    // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks
+    server.on('upgrade', (req, socket, head) => websocket.upgrade(req, socket, head));
   } catch (err) {
     await closeHttp(server);
     stopOutages();

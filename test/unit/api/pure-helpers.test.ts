@@ -23,6 +23,15 @@ describe('isInternalPath', () => {
       expect(isInternalPath('GET', p), p).to.equal(true);
     expect(isInternalPath('post', '/v2/key-blocks//')).to.equal(true);
   });
+  it("marks the same paths in the node's /v3", () => {
+    expect(isInternalPath('POST', '/v3/debug/oracles/register')).to.equal(true);
+    expect(isInternalPath('GET', '/V3//%64ebug/peers')).to.equal(true);
+    expect(isInternalPath('POST', '/v3/key-blocks')).to.equal(true);
+    expect(isInternalPath('GET', '/v3/key-blocks/pending')).to.equal(false);
+    expect(isInternalPath('POST', '/v3/transactions')).to.equal(false);
+    expect(isInternalPath('GET', '/v30/debug/peers')).to.equal(false);
+    expect(isInternalPath('GET', '/mdw/v3/debug')).to.equal(false);
+  });
 });
 
 describe('normalisedPath', () => {

@@ -1,7 +1,7 @@
 /**
- * @module ae_mdw's /v3 API as one Koa middleware: the SDK's `Middleware` client works against us
- * unchanged, given our URL (or our URL with `/mdw`, as ae_mdw is usually hosted). Its own error
- * shape, `int-as-string`, and 404 `no such route` for any other /v3 path (never forwarded).
+ * @module ae_mdw's /v3 API as one Koa middleware, under /mdw as an æternity gateway hosts it: the SDK's
+ * `Middleware` client works against us unchanged, given our URL with `/mdw`. Its own error shape,
+ * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
  */
 import Router from '@koa/router';
 import type { ApiMiddleware } from '../../state.ts';
@@ -40,7 +40,13 @@ export function v3Router(deps: RouteDeps): Router {
     ctx.set('Cache-Control', 'no-store');
     sendText(ctx, await status.current());
   });
-  router.get('/api', (ctx) => sendValue(ctx, v3ApiDocument(deps.version)));
+  // its base is where the document was asked for: /mdw/v3, or the root /v3 with ROOT_V3=mdw
+  router.get('/api', (ctx) =>
+    sendValue(ctx, {
+      ...v3ApiDocument(deps.version),
+      servers: [{ url: ctx.originalUrl.startsWith('/mdw/') ? '/mdw/v3' : '/v3' }],
+    }),
+  );
   blockRoutes(router, pool);
   transactionRoutes(router, pool, cfg);
   nameRoutes(router, pool);
@@ -58,16 +64,20 @@ export function v3Router(deps: RouteDeps): Router {
 /** The /v3 paths answered from memory, which never wait for a turn to read the database. */
 const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
 
-/** v3Api answers every request under /v3 (or /mdw/v3), its errors in ae_mdw's shape, and passes the others on. */
+/**
+ * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
+ * ROOT_V3=mdw (a deployment from before the gateway layout), its errors in ae_mdw's shape; it passes the others on.
+ */
 export function v3Api(deps: RouteDeps): ApiMiddleware {
+  const atRoot = deps.cfg.rootV3 === 'mdw';
   const routes = exactRoutes(v3Router(deps));
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
   return async function v3Api(ctx, next) {
-    if (ctx.path.startsWith('/mdw/v3/')) ctx.path = ctx.path.slice('/mdw'.length);
-    if (!ctx.path.startsWith('/v3/')) return next();
+    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) ctx.path = ctx.path.slice('/mdw'.length) || '/';
+    else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
     const answer = (): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
