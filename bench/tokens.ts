@@ -389,8 +389,8 @@ async function apiPart(
   );
   const bare = await startBareKoa(0, SERVER_NODE_OPTIONS);
   const pick = (list: readonly string[]): string => list[Math.floor(Math.random() * list.length)]!;
-  const holders = `/v3/aex9/${data.big}/balances?limit=${PAGE}`;
-  const owned = `/v3/accounts/${data.rich}/aex9/balances?limit=${PAGE}`;
+  const holders = `/mdw/v3/aex9/${data.big}/balances?limit=${PAGE}`;
+  const owned = `/mdw/v3/accounts/${data.rich}/aex9/balances?limit=${PAGE}`;
   const scenarios: [string, () => string, number][] = [
     ['holders_by_key_backward', () => `${holders}&cursor=${pick(data.holderCursors)}`, 20],
     ['holders_by_key_forward', () => `${holders}&direction=forward&cursor=${pick(data.holderCursors)}`, 20],

@@ -1,7 +1,7 @@
 /** @module /v3/names: names (active, inactive, in auction) from name_state, their claims, transfers and updates, and pointees. */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { nameId } from '../../../chain/derived-ids.ts';
+import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
@@ -191,6 +191,7 @@ export function nameHashOf(id: string): string {
     if (!isEncoded(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
     return id;
   }
+  if (!isNameText(id)) throw v3BadRequest(`invalid name: ${id}`);
   try {
     return nameId(id.includes('.') ? id : `${id}.chain`);
   } catch {

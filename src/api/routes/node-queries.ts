@@ -1,18 +1,36 @@
-/** @module Cached node queries: the node's paths and bodies answered from the database, forwarded on a miss. */
+/**
+ * @module Cached node queries: the node's paths and bodies, in its /v2 and its /v3, answered from the
+ * database and forwarded on a miss. One set of queries: the node answers both versions with the same
+ * bodies, and /v3 adds the `int-as-string` parameter (checked before the others, as the node's validator does).
+ */
 import type { ApiContext } from '../state.ts';
 import Router from '@koa/router';
 import type { ApiState } from '../state.ts';
 import { isEncoded, type Prefix } from '../../chain/encoding.ts';
+import { parseJson, stringifyJson } from '../../chain/json.ts';
 import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../db/queries/blocks.ts';
 import { microBlockTransactionsJson, transactionJson } from '../../db/queries/transactions.ts';
+import { intAsStringParam } from '../node-params.ts';
 import { nodeError, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
+import { integersAsStrings } from './v3/respond.ts';
 
-const MAX_STORED_HEIGHT = 2 ** 31 - 1;
+const MAX_STORED_HEIGHT = 2n ** 31n - 1n;
 
-/** v2Routes registers the cached /v2 paths of the seed; bodies come out of PostgreSQL as JSON text, exact and unparsed. */
-export function v2Routes(deps: RouteDeps): Router {
+/** NodeApiVersion is a version of the node's API the seed's cached queries are served in. */
+export type NodeApiVersion = 'v2' | 'v3';
+
+/** cachedNodeRoutes registers the seed's cached node paths under `/<version>`; bodies come out of PostgreSQL as JSON text, exact. */
+export function cachedNodeRoutes(deps: RouteDeps, version: NodeApiVersion): Router<ApiState> {
   const { pool, metrics } = deps;
-  const router = new Router<ApiState>({ prefix: '/v2' });
+  const router = new Router<ApiState>({ prefix: `/${version}` });
+  if (version === 'v3') {
+    router.use(async (ctx, next) => {
+      const flag = intAsStringParam(ctx.querystring);
+      if (typeof flag === 'object') return validationError(ctx, 'int-as-string', 'wrong_type', flag.invalid);
+      ctx.state.intsAsStrings = flag;
+      await next();
+    });
+  }
 
   /** miss forwards to the node (which answers what it knows, e.g. pending transactions, or its own error). */
   const miss = async (ctx: ApiContext): Promise<void> => {
@@ -20,8 +38,9 @@ export function v2Routes(deps: RouteDeps): Router {
     await deps.forward(ctx);
   };
   /** hit answers from the database; answers about a height (not "current") are offered to the response cache. */
-  const hit = (ctx: ApiContext, json: string, aboutHeight?: number, current = false): void => {
+  const hit = (ctx: ApiContext, stored: string, aboutHeight?: number, current = false): void => {
     metrics.cacheAnswers.inc({ result: 'hit' });
+    const json = ctx.state.intsAsStrings ? stringifyJson(integersAsStrings(parseJson(stored))) : stored;
     sendJsonText(ctx, json, aboutHeight);
     if (!current && aboutHeight !== undefined) ctx.state.cacheableJson = json;
   };
@@ -100,24 +119,25 @@ function hashParam(ctx: ApiContext, prefixes: readonly Prefix[]): boolean {
 }
 
 /**
- * heightParam reads a height as the node validates it: not an integer → the node's 400
- * validation_error; a height beyond what the database can hold → undefined (the node answers it).
+ * heightParam reads a height as the node's validator does (Erlang's binary_to_integer, then the minimum): not an
+ * integer → 400 wrong_type with the text; below 0 → 400 not_in_range with the integer; a height beyond what the
+ * database can hold → undefined (the node answers it, its maximum included).
  */
 function heightParam(ctx: ApiContext): number | undefined | null {
   const text = ctx.params.height ?? '';
-  if (!/^-?\d+$/.test(text) || text.startsWith('-')) {
-    sendJson(
-      ctx,
-      {
-        reason: 'validation_error',
-        parameter: 'height',
-        info: { error: /^-\d+$/.test(text) ? 'not_in_range' : 'wrong_type', data: text },
-      },
-      undefined,
-      400,
-    );
+  if (!/^[+-]?\d+$/.test(text)) {
+    validationError(ctx, 'height', 'wrong_type', text);
     return null;
   }
-  const n = Number(text);
-  return n <= MAX_STORED_HEIGHT ? n : undefined;
+  const n = BigInt(text);
+  if (n < 0n) {
+    validationError(ctx, 'height', 'not_in_range', n);
+    return null;
+  }
+  return n <= MAX_STORED_HEIGHT ? Number(n) : undefined;
+}
+
+/** validationError answers the node's 400 for a parameter its validator refuses. */
+function validationError(ctx: ApiContext, parameter: string, error: string, data: string | bigint): void {
+  sendJson(ctx, { reason: 'validation_error', parameter, info: { error, data } }, undefined, 400);
 }
