@@ -2,8 +2,8 @@
 -- key block (1005_height_cascade). Node objects are kept in jsonb (exact numerics) so answers equal the node's digit
 -- for digit; the columns beside them exist for queries. Compact forms: a transaction is the node's binary
 -- serialisation of the signed transaction (src/chain/stored-tx.ts) with the columns SQL reads extracted by the
--- writer; a micro block's header and a call's info leave out what the row's own columns hold (src/db/queries/
--- blocks.ts and call-info.ts put it back); account_transactions names ids by number (account_ids).
+-- writer; a micro block's header and a call's info leave out what the row's own columns hold (the queries put it
+-- back); account_transactions names ids by number (account_ids).
 -- PostgreSQL 11 compatible, like every migration.
 
 -- One row: how far the populator got, and the node's height it last saw.
@@ -45,7 +45,7 @@ CREATE TABLE micro_blocks (
   micro_index integer NOT NULL,
   time_ms     bigint NOT NULL,
   tx_count    integer NOT NULL,
-  -- the node's MicroBlockHeader without what the row and the chain hold (src/db/queries/blocks.ts)
+  -- the node's MicroBlockHeader without what the row and the chain hold (the queries put it back)
   header      jsonb NOT NULL,
   UNIQUE (height, micro_index)
 );
@@ -141,7 +141,7 @@ CREATE TABLE contract_calls (
   function          text,
   arguments         jsonb,
   -- the node's call info (return_type, return_value, gas_used, log) when fetched; without caller_id,
-  -- contract_id and height when call_info_trimmed (src/db/queries/call-info.ts puts them back)
+  -- contract_id and height when call_info_trimmed (the queries put them back)
   call_info         jsonb,
   -- the decoded return value
   result            jsonb,

@@ -60,7 +60,7 @@ CREATE TRIGGER contract_remote_calls_on_insert AFTER INSERT ON contract_calls
   EXECUTE FUNCTION contract_remote_calls_add();
 
 -- The derived areas whose rows some stored heights lack (a derivation deferred after failures): the populator
--- derives them from the stored rows in ascending batches (src/indexer/derive-backfill.ts).
+-- derives them from the stored rows in ascending batches (its derive backfill).
 CREATE TABLE derive_backfill (
   area          text NOT NULL,
   -- the lowest stored height whose rows of the area are still to derive

@@ -1,5 +1,5 @@
 /**
- * @module The numbers account_transactions names ids by (migration 0095): account_ids keeps each id's key (its tag and
+ * @module The numbers account_transactions names ids by (migration 1000): account_ids keeps each id's key (its tag and
  * 32 bytes, src/chain/id-key.ts) once, and a 4-byte number stands for it in the big tables. A number is
  * 8 × n + the key's tag, so the kind of id a number stands for is `num & 7`.
  */

@@ -18,7 +18,7 @@ import {
   type Window,
 } from './transactions.ts';
 
-// account_transactions names an id by its number (migration 0095); the queries below are given its key as $1
+// account_transactions names an id by its number (migration 1000); the queries below are given its key as $1
 const ACCOUNT = accountNumberSql('$1');
 
 // The original's account-list entry: the transaction plus its micro block time; `signatures` always present.

@@ -34,7 +34,7 @@ export interface ActivityRow extends ActivityKey {
  * An ActivitySql lists an id's items. Its `select` is SQL over one table giving the columns
  * height, micro_index, tx_index, tag, ref, data (text or NULL) for the id `$2`, between heights $3
  * and $4, and, where `$5` (owned_only) is true, only the items the id itself did; `id.num` (from the CTE
- * `id`) is the id's number in account_transactions (migration 0095); `$7` is the configured DEX factory
+ * `id`) is the id's number in account_transactions (migration 1000); `$7` is the configured DEX factory
  * (text) for a source that needs it. Its `keyColumns`
  * are the expressions of those five key columns over the table, in an order one of its indexes
  * serves after the id, so a page reads only its own rows. Values are placeholders, never text.
@@ -55,7 +55,7 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   source: 'transactions',
   from: 'account_transactions a',
   keyColumns: ['a.height', 'a.micro_index', 'a.tx_index', "''::text", "''::text"],
-  // the hash through the position (account_transactions keeps none: migration 0031)
+  // the hash through the position (account_transactions keeps none: migration 1000)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
   where: `a.account = (SELECT num FROM id) AND a.height BETWEEN $3 AND $4
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(string_to_array(a.fields, ' ')) f
@@ -90,7 +90,7 @@ export const CLAIM_ACTIVITIES: ActivitySql = {
 
 /**
  * The calls that reached a contract (a ct_ id) through another one: it emitted an event in the log
- * of a call to another contract (contract_remote_calls, migration 0015). Not with owned_only: the
+ * of a call to another contract (contract_remote_calls, migration 1003). Not with owned_only: the
  * contract did not make the call.
  */
 export const REMOTE_CALL_ACTIVITIES: ActivitySql = {

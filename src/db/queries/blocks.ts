@@ -26,8 +26,8 @@ export interface MicroBlockRow {
 
 const KEY_BLOCK_COLUMNS = 'height, hash, time_ms, data';
 /**
- * microHeaderSql is the SQL of the node's header of the micro_blocks row `m`: the stored header (migrations 0097,
- * 0098) with the row's hash, height and time put back, and prev_key_hash and prev_hash, the hashes of its key block
+ * microHeaderSql is the SQL of the node's header of the micro_blocks row `m`: the stored header (migration 1000)
+ * with the row's hash, height and time put back, and prev_key_hash and prev_hash, the hashes of its key block
  * and of the block before it (the key block for the first micro block). jsonb keeps an object's keys in one order
  * whatever the order they were added in, and a member the stored header still holds wins, so the object is the node's.
  */

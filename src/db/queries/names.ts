@@ -39,7 +39,7 @@ export interface NameFilter {
   readonly reverse?: boolean;
 }
 
-// Current state per name, kept by migration 0002 (name_state_refresh over name_events, run by
+// Current state per name, kept by migration 1001 (name_state_refresh over name_events, run by
 // triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back.
 const NAME_STATE = `
   SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers

@@ -1,6 +1,6 @@
 /**
  * @module Read-side SQL for chain statistics: the original's sizes, fees and counts over the stored chain, and ae_mdw's
- * statistics (/v3/stats*) over the tables of migration 0070.
+ * statistics (/v3/stats*) over the tables of migration 1004.
  */
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';

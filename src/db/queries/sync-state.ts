@@ -32,7 +32,7 @@ export async function lowestMissing(db: Queryable): Promise<number> {
   return rows[0]!.h;
 }
 
-/** rederiveMark is sync_state.rederive_from: where stored heights stop deriving from the whole chain below (see migration 0005). */
+/** rederiveMark is sync_state.rederive_from: where stored heights stop deriving from the whole chain below (migration 1000). */
 export async function rederiveMark(db: Queryable): Promise<number | undefined> {
   const { rows } = await db.query<{ rederive_from: number | null }>('SELECT rederive_from FROM sync_state');
   return rows[0]?.rederive_from ?? undefined;

@@ -65,7 +65,7 @@ function probe(fromWhere: string): string {
 function matchSql(a: string, m: IdMatch, p: Params): string {
   const parts: string[] = [];
   if (m.txTypes) parts.push(typeSql(a, m.txTypes, p));
-  // fields are stored space-separated (migration 0035)
+  // fields are stored space-separated (migration 1000)
   if (m.fields) parts.push(`${a}.fields ~ ${p.add(fieldsPattern(m.fields))}`);
   if (m.innerType)
     parts.push(
@@ -78,7 +78,7 @@ function matchSql(a: string, m: IdMatch, p: Params): string {
 /**
  * typeSql is the type condition; one type is an equality, so the (…, tx_type, height, micro_index,
  * tx_index) indexes hand out rows already in position order and a page reads only its own rows.
- * Both account_transactions and transactions keep types as codes (0032, 0087).
+ * Both account_transactions and transactions keep types as codes (migration 1000).
  */
 function typeSql(a: string, types: readonly string[], p: Params): string {
   const codes = types.map(txTypeCode);
@@ -104,7 +104,7 @@ function fromWhere(f: TxFilter, p: Params): string {
   const [first, ...rest] = f.ids;
   if (first) {
     from = 'account_transactions s';
-    // account_transactions keeps no hash (migration 0031): the transaction's, through its position
+    // account_transactions keeps no hash (migration 1000): the transaction's, through its position
     hash =
       '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));

@@ -1,7 +1,7 @@
 /**
  * @module ae_mdw's transaction index (txi) from our positions: the txi of a transaction is the
  * number of transactions before it in chain order (height, micro index, tx index), kept per
- * generation in generation_txis (migration 0014).
+ * generation in generation_txis (migration 1003).
  */
 import type { Queryable } from '../pool.ts';
 import type { TxPosition } from './transaction-filter.ts';

@@ -1,5 +1,5 @@
 /**
- * @module The writer's numbering of ids (migration 0095): the number account_ids gives each id's key, new ids numbered
+ * @module The writer's numbering of ids (migration 1000): the number account_ids gives each id's key, new ids numbered
  * as a batch names them; queries/account-ids.ts reads the numbers.
  */
 import { idKey } from '../../chain/id-key.ts';

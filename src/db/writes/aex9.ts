@@ -1,5 +1,5 @@
 /**
- * @module AEX-9 balance moves (migration 0051): the populator's writes of a batch's balances at creation and
+ * @module AEX-9 balance moves (migration 1002): the populator's writes of a batch's balances at creation and
  * standard events. Events are kept for AEX-9 contracts only, emitted after the block whose state their creation
  * balances were read at (events of that block are in those balances already: no double counting). The triggers
  * of aex9_events keep the balances and holders.

@@ -1,5 +1,5 @@
 /**
- * @module AEX-N contracts (migration 0050): the populator's writes of the contracts it detected and of the
+ * @module AEX-N contracts (migration 1002): the populator's writes of the contracts it detected and of the
  * contracts created inside calls it checked, and the lookups its detector makes.
  */
 import type { Queryable } from '../pool.ts';

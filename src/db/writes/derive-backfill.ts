@@ -1,5 +1,5 @@
 /**
- * @module derive_backfill (migration 0080): the derived areas some stored heights still lack, and the
+ * @module derive_backfill (migration 1003): the derived areas some stored heights still lack, and the
  * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
  */
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';

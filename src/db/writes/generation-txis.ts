@@ -1,4 +1,4 @@
-/** @module The populator's generation_txis rows (migration 0014): the first txi of each generation, which queries/txis.ts reads. */
+/** @module The populator's generation_txis rows (migration 1003): the first txi of each generation, which queries/txis.ts reads. */
 import type { Queryable } from '../pool.ts';
 
 /**

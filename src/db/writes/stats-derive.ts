@@ -1,5 +1,5 @@
 /**
- * @module Write-side SQL of the statistics (migration 0070): a batch's heights derive their rows
+ * @module Write-side SQL of the statistics (migration 1004): a batch's heights derive their rows
  * from the stored chain, inside the batch's transaction. The triggers of 0070 keep the per-interval
  * counts and the miners' totals in step.
  */
@@ -155,7 +155,7 @@ const STORED_GENERATIONS = [
   contributions(
     't.height',
     {
-      // channel_amount: the amount, or the two parties' (final) amounts, the writer read from the tx (0084)
+      // channel_amount: the amount, or the two parties' (final) amounts, the writer read from the tx
       locked_in_channels: `CASE t.tx_type
         WHEN ${code('ChannelCreateTx')} THEN t.channel_amount
         WHEN ${code('ChannelDepositTx')} THEN t.channel_amount
@@ -361,7 +361,7 @@ const STATEMENTS = {
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
      WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
-  // an account counts from its first appearance in any transaction field (accounts by number, of kind ak: migration 0095),
+  // an account counts from its first appearance in any transaction field (accounts by number, of kind ak: migration 1000),
   // and is active in each day, week and month it appears in; both read the batch's appearances once, each with its
   // micro block's time (a transaction's micro_time_ms: one hash join with the batch's micro blocks, not a probe of
   // transactions per appearance). The accounts are picked out after the join: PostgreSQL has no estimate for
@@ -409,7 +409,7 @@ const STATEMENTS = {
   // (indexer/stats-series.ts, already summed per height, series and day) and come as arrays $4..$7: the series
   // sets are disjoint, so only the derived ones are grouped here. The intervals are added here too, from the
   // counted sums per series and day ($8..$10) and the derived rows; the insert trigger skips the statement
-  // (migration 0100: mdw.series_intervals is 'added' around it)
+  // (migration 1004: mdw.series_intervals is 'added' around it)
   seriesCounted: `WITH derived AS (
       SELECT height, series, day, sum(count) AS count FROM (${DERIVED_SERIES}) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0),
     inserted AS (
@@ -438,7 +438,7 @@ function byPosition<T extends number | bigint>(heights: readonly number[], value
   return out;
 }
 
-/** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself (0100). */
+/** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself. */
 const INTERVALS_ADDED = 'mdw.series_intervals';
 
 /**
