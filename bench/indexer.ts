@@ -32,7 +32,7 @@ import { transformGeneration } from '../src/indexer/rows/transform.ts';
 import type { FetchedGeneration } from '../src/indexer/rows/rows.ts';
 import { resolveRows } from '../src/indexer/rows/writer.ts';
 import { TABLES } from '../src/indexer/rows/tables.ts';
-import { copyText } from '../src/db/copy-in.ts';
+import { copyText } from '../src/db/writes/copy-in.ts';
 import { idKey } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';

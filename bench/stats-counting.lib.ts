@@ -28,7 +28,7 @@ for (let from = 0; from <= top; from += cfg.batchSize) {
   const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
   batches.push((await fetchGenerations(node, heights, cfg.fetchConcurrency)).map(transformGeneration));
 }
-// numbers as migration 0095 makes them (8 × n + the key's tag)
+// numbers as the writer makes them (8 × n + the key's tag, account_ids)
 const numbers = new Map<string, number>();
 for (const batch of batches)
   for (const g of batch)

@@ -1,5 +1,5 @@
 /** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
-import type { SyncState } from '../db/queries/stats.ts';
+import type { SyncState } from '../db/queries/sync-state.ts';
 
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
 export const SYNCED_MAX_LAG = 3;

@@ -13,7 +13,7 @@ import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
-import { runUntilSignal, stopAll } from '../lifecycle.ts';
+import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 import { AppError } from '../../errors.ts';
 
@@ -88,6 +88,7 @@ export default class Root extends Command {
 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
+    survivesUnhandledRejections(log, registry);
     const roles: Role[] = [];
     try {
       if (flags.populate) {
@@ -103,7 +104,7 @@ export default class Root extends Command {
         const { startServer } = await import('../../api/server.ts');
         await ensureSchema(cfg, log);
         roles.push(await startServer({ cfg, log, registry, version: VERSION }));
-      } else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
+      } else roles.push(await startOpsServer({ port: cfg.port, host: cfg.httpHost, registry, log }));
     } catch (err) {
       await stopAll(roles, log);
       throw err;

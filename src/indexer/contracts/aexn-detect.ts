@@ -5,7 +5,7 @@
  * when the code returns it from a literal. Pure.
  */
 import { ContractEncoder } from '@aeternity/aepp-calldata';
-import type { AexnType } from '../../db/queries/token-rows.ts';
+import type { AexnType } from '../../db/writes/token-rows.ts';
 
 /** A FATE type as aepp-calldata's ContractEncoder decodes it. */
 interface DecodedType {

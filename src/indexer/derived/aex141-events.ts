@@ -6,7 +6,7 @@
  * are written. Pure.
  */
 import { callEvents, eventTopic, topicId, type CallEvent } from '../rows/call-events.ts';
-import type { Aex141Event, Aex141EventRow, Aex141Kind } from '../../db/queries/token-rows.ts';
+import type { Aex141Event, Aex141EventRow, Aex141Kind } from '../../db/writes/token-rows.ts';
 import type { ContractCallRow } from '../rows/rows.ts';
 
 type Reader = (topics: readonly bigint[], data: Buffer) => Omit<Aex141Event, 'contractId'> | undefined;

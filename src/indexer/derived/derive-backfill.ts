@@ -18,8 +18,8 @@ import {
   storedKeyBlockTargets,
   withSavepoint,
   type PendingBackfill,
-} from '../../db/queries/derive-backfill.ts';
-import { storedHeightsAbove } from '../../db/queries/blocks.ts';
+} from '../../db/writes/derive-backfill.ts';
+import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import type { Logger } from '../../log.ts';
 import { Backoff } from '../../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';

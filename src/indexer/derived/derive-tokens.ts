@@ -7,10 +7,10 @@
  */
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { insertAex141Events } from '../../db/queries/aex141.ts';
-import { writeAexnRows } from '../../db/queries/aexn.ts';
-import type { AexnRows } from '../../db/queries/token-rows.ts';
-import { deleteTokenRows, storedContractTxs, type StoredContractTx } from '../../db/queries/derive-backfill.ts';
+import { insertAex141Events } from '../../db/writes/aex141.ts';
+import { writeAexnRows } from '../../db/writes/aexn.ts';
+import type { AexnRows } from '../../db/writes/token-rows.ts';
+import { deleteTokenRows, storedContractTxs, type StoredContractTx } from '../../db/writes/derive-backfill.ts';
 import { aex141Candidates } from './aex141-events.ts';
 import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import { aexnRows } from '../rows/aexn-rows.ts';

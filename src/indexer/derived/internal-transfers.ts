@@ -17,17 +17,16 @@ import { isJsonObject, parseJson, toBigInt } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import { ConfigError, HARD_FORK_FILE_VARIABLES, type Config } from '../../config.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { topHeight } from '../../db/queries/blocks.ts';
-import { recordBackfill } from '../../db/queries/derive-backfill.ts';
+import { protocolEntry, topHeight } from '../../db/queries/blocks.ts';
+import { hasKeyBlockTransfers } from '../../db/queries/internal-transfers.ts';
+import { recordBackfill } from '../../db/writes/derive-backfill.ts';
 import {
   deriveInternalTransfers,
   addGenerationFees,
-  hasKeyBlockTransfers,
-  protocolEntry,
   insertInternalTransfers,
   rewardInputs,
   type InternalTransferRow,
-} from '../../db/queries/v3/internal-transfers.ts';
+} from '../../db/writes/internal-transfers.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /** The chain's rules for the transfers no transaction shows: its rewards, its genesis accounts and its forks' credits. */

@@ -1,13 +1,13 @@
 /**
  * @module The accounts' statistics of a batch (first appearances, active accounts per day, week and month) counted
  * from its account appearances in memory, the twin of the stored derivation's accounts statement in
- * db/queries/v3/stats-derive.ts, which reads them back from account_transactions joined with the micro blocks. What
+ * db/writes/stats-derive.ts, which reads them back from account_transactions joined with the micro blocks. What
  * needs the stored state before the batch (an account seen earlier, an interval's earlier activity) stays with
  * PostgreSQL's upsert of these rows. Pure.
  */
 import { KEY_TAGS } from '../../chain/id-key.ts';
 import { intervalOf, INTERVALS, utcDay } from '../../chain/stats-intervals.ts';
-import type { CountedAccounts } from '../../db/queries/v3/stats-derive.ts';
+import type { CountedAccounts } from '../../db/writes/stats-derive.ts';
 import type { AccountTxRow, GenerationRows } from '../rows/rows.ts';
 import type { IdNumbers } from '../rows/tables.ts';
 

@@ -1,10 +1,10 @@
 /**
  * @module The figures of a batch's generations its own rows decide (channels opened and closed, what channels lock,
  * the micro blocks' transactions and time for tps), counted from the rows in memory, the twin of the stored
- * derivation's branches for them (db/queries/v3/stats-derive.ts STORED_GENERATIONS). What needs the stored chain
+ * derivation's branches for them (db/writes/stats-derive.ts STORED_GENERATIONS). What needs the stored chain
  * (names, oracles, contracts, rewards, accounts) stays with PostgreSQL. Pure.
  */
-import type { CountedGenerations } from '../../db/queries/v3/stats-derive.ts';
+import type { CountedGenerations } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /**

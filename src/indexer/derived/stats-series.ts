@@ -1,12 +1,12 @@
 /**
  * @module The statistics' series counts a batch's own rows decide (blocks, transactions, difficulty and hashrate),
  * counted from the rows in memory, the twin of the stored derivation's branches for them in
- * db/queries/v3/stats-derive.ts: PostgreSQL then writes them instead of reading back the rows the batch has just
+ * db/writes/stats-derive.ts: PostgreSQL then writes them instead of reading back the rows the batch has just
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
 import { txTypeOfCode, txTypeCode } from '../../chain/id-key.ts';
 import { utcDay } from '../../chain/stats-intervals.ts';
-import type { CountedSeries } from '../../db/queries/v3/stats-derive.ts';
+import type { CountedSeries } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */

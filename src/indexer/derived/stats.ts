@@ -1,7 +1,7 @@
 /**
  * @module The statistics of a batch's heights (/v3/stats), derived in the batch's transaction after
  * its rows and internal transfers are written: difficulty from the header's compact target here, the
- * rest from the stored chain (db/queries/v3/stats-derive.ts), but for what a batch of whole generations decides
+ * rest from the stored chain (db/writes/stats-derive.ts), but for what a batch of whole generations decides
  * itself, counted from its rows in memory: its series of blocks, transactions, difficulty and hashrate
  * (stats-series.ts), its accounts' first appearances and activity (stats-accounts.ts) and its generations' channels
  * and micro blocks (stats-generations.ts).
@@ -9,7 +9,7 @@
 import { toSafeNumber } from '../../chain/json.ts';
 import { difficultyOf, hashrateOf } from '../../chain/stats-intervals.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { deriveStatsRows, type CountedBatch } from '../../db/queries/v3/stats-derive.ts';
+import { deriveStatsRows, type CountedBatch } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { countedAccounts, type BatchAppearances } from './stats-accounts.ts';
 import { countedGenerations } from './stats-generations.ts';

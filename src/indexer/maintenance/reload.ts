@@ -4,10 +4,10 @@
  */
 import type { Config } from '../../config.ts';
 import { transferRulesOf } from '../derived/internal-transfers.ts';
-import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { migrate } from '../../db/migrator.ts';
 import { createWritePool } from '../../db/pool.ts';
-import { storedHeightsAbove } from '../../db/queries/blocks.ts';
+import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { WriterLock, type LockHolder } from '../../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
@@ -17,7 +17,7 @@ import { contractReaders } from '../contracts/aexn-detector.ts';
 import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
 import { contiguousRuns, heightRange } from '../sync/heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
-import { heartbeat, SyncStatus } from '../../db/queries/sync-state.ts';
+import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.

@@ -10,8 +10,9 @@ import type { Config } from '../../config.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
 import { createReadPool, type Queryable } from '../../db/pool.ts';
-import { keyBlockAt, microBlocksBetween, storedHeightsAbove } from '../../db/queries/blocks.ts';
-import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contracts.ts';
+import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import { keyBlockAt, microBlocksBetween } from '../../db/queries/blocks.ts';
+import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { dropSchema } from '../../db/admin.ts';
 import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
@@ -181,7 +182,7 @@ export async function verifyChain(
   opts: { heights?: readonly number[]; full?: boolean },
 ): Promise<{ checked: number; differences: number; unverifiable: number }> {
   const { cfg, log, out } = deps;
-  const pool = createReadPool(cfg, 'mdw-verify', log, 4);
+  const pool = createReadPool(cfg, 'mdw-verify', log, { max: 4 });
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   // with several nodes their tops are read first: one on another fork leaves the set before any height is read
   await node.topHeight().catch(() => {});

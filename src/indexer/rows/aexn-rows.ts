@@ -3,7 +3,7 @@
  * standard AEX-9 events read from the call logs. Events are kept for any emitter here; the writer keeps
  * those of AEX-9 contracts only, emitted after the block their creation balances were read at. Pure.
  */
-import type { Aex9EventKind, Aex9LogRow, AexnRows } from '../../db/queries/token-rows.ts';
+import type { Aex9EventKind, Aex9LogRow, AexnRows } from '../../db/writes/token-rows.ts';
 import { callEvents, eventTopic, topicId } from './call-events.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
 

@@ -2,7 +2,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
-import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/queries/token-rows.ts';
+import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
 
@@ -219,7 +219,7 @@ export interface GenerationRows extends DirectRows {
   readonly oracleActions: OracleAction[];
   readonly nameOracleQueries: NameOracleQuery[];
   readonly nameReferences: NameReferenceRow[];
-  /** AEX-N contracts and AEX-9 events (written by db/queries/aexn.ts) */
+  /** AEX-N contracts and AEX-9 events (written by db/writes/aexn.ts) */
   readonly aexn: AexnRows;
 }
 

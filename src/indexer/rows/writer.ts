@@ -14,11 +14,11 @@ import type {
   ResolvedRows,
 } from './rows.ts';
 import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
-import { AccountNumbers } from '../../db/queries/account-ids.ts';
-import { CopyPayloads, copyText } from '../../db/copy-in.ts';
-import { copyMany, insertMany } from '../../db/queries/bulk-load.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { CopyPayloads, copyText } from '../../db/writes/copy-in.ts';
+import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
-import { writeGenerationTxis } from '../../db/queries/v3/txis.ts';
+import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
 
 /** NO_NUMBERS serves the tables that name no id by its number (they are encoded before the transaction). */
 const NO_NUMBERS: IdNumbers = {

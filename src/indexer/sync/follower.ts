@@ -11,7 +11,8 @@ import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareAppend, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
-import { heartbeat, lowestMissing, missingHeights, rederiveMark, SyncStatus } from '../../db/queries/sync-state.ts';
+import { lowestMissing, missingHeights, rederiveMark } from '../../db/queries/sync-state.ts';
+import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;

@@ -3,7 +3,7 @@
  * blocks with the node's; find how far down a reorg reaches by walking parent links.
  */
 import type { Queryable } from '../../db/pool.ts';
-import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../../db/queries/blocks.ts';
+import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../../db/queries/block-hashes.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { isJsonObject } from '../../chain/json.ts';
 import { NodeError } from '../../node/errors.ts';

@@ -8,8 +8,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
 import { notifyCommitted } from '../../db/notify.ts';
-import { deleteFrom, deleteHeights, storedBlockHashes, storedLink } from '../../db/queries/blocks.ts';
-import { markStaleAbove, moveMark, recordTop } from '../../db/queries/sync-state.ts';
+import { storedBlockHashes, storedLink } from '../../db/queries/block-hashes.ts';
+import { deleteFrom, deleteHeights } from '../../db/writes/heights.ts';
+import { markStaleAbove, moveMark, recordTop } from '../../db/writes/sync-state.ts';
 import type { Logger } from '../../log.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
@@ -23,7 +24,7 @@ import type { IndexerMetrics } from '../metrics.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
 import { transformGeneration } from '../rows/transform.ts';
 import { encodeRows, writeGenerations, type EncodedRows } from '../rows/writer.ts';
-import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 

@@ -5,7 +5,7 @@
 import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
 import { backfillStoredForks, transferRulesOf, type TransferRules } from '../derived/internal-transfers.ts';
-import { AccountNumbers } from '../../db/queries/account-ids.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { migrate } from '../../db/migrator.ts';
 import { untilDatabaseAnswers } from '../../db/wait.ts';
 import { createWritePool, type Pool } from '../../db/pool.ts';
@@ -24,7 +24,7 @@ import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
 import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
-import { heartbeat, SyncStatus } from '../../db/queries/sync-state.ts';
+import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;

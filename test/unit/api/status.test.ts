@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { heartbeatTimeoutSeconds, statusReport, SYNCED_MAX_LAG } from '../../../src/api/status.ts';
-import type { SyncState } from '../../../src/db/queries/stats.ts';
+import type { SyncState } from '../../../src/db/queries/sync-state.ts';
 
 describe('statusReport', () => {
   const now = 1_700_000_000_000;

@@ -10,13 +10,13 @@ import {
   templatesPage,
   tokenById,
   tokensPage,
-  transfersPage,
+  aex141TransfersPage,
   type CollectionKey,
   type CollectionOrder,
   type CollectionRow,
   type TokenFilter,
   type TokenKey,
-} from '../../../db/queries/v3/aex141.ts';
+} from '../../../db/queries/aex141-collections.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
@@ -112,7 +112,7 @@ export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
     const paging = parsePaging(ctx.query);
     const page = await paginate(
       async (walk, from, n) =>
-        (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
+        (await aex141TransfersPage(pool, filter, walk, from, n)).map((t) => ({
           key: t,
           item: stringifyJson(transferObject(t)),
         })),

@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { swapsPage, type SwapFilter } from '../../../db/queries/v3/dex.ts';
+import { swapsPage, type SwapFilter } from '../../../db/queries/dex.ts';
 import { LOG_CURSOR } from './cursors.ts';
 import { paginate } from './page.ts';
 import { parseId, parsePaging } from './params.ts';

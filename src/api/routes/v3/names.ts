@@ -1,15 +1,14 @@
 /** @module /v3/names: names (active, inactive, in auction) from name_state, their claims, transfers and updates, and pointees. */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { nameId } from '../../../chain/derived-ids.ts';
+import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
+import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   accountClaimsPage,
   countActiveNames,
-  keyBlockTimes,
   nameByHash,
   nameEventsPage,
   namesPage,
@@ -17,8 +16,8 @@ import {
   type NameKey,
   type NameOrder,
   type NameStateRow,
-} from '../../../db/queries/v3/names.ts';
-import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+} from '../../../db/queries/names.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
@@ -93,7 +92,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
       throw v3BadRequest(`invalid query: state=${state}`);
     const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
     const prefix = one(ctx.query.prefix)?.toLowerCase();
-    const top = await topStoredHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const order = by as NameOrder;
     const codec = nameCursor(order);
     const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
@@ -112,12 +111,12 @@ export function nameRoutes(router: Router, pool: Pool): void {
 
   router.get('/names/count', async (ctx) => {
     const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-    sendValue(ctx, await countActiveNames(pool, await topStoredHeight(pool), ownedBy));
+    sendValue(ctx, await countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy));
   });
 
   router.get('/names/auctions', async (ctx) => {
     const paging = parsePaging(ctx.query);
-    const top = await topStoredHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const codec = nameCursor('activation');
     const page = await paginate(
       async (walk, from, n) =>
@@ -133,7 +132,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   });
 
   router.get('/names/auctions/:id', async (ctx) => {
-    const top = await topStoredHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
     if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
     sendText(ctx, await renderAuction(row, top));
@@ -144,7 +143,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/names/:id', async (ctx) => {
     const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
     if (!row) throw v3NotFound(ctx.params.id!);
-    sendText(ctx, await renderName(row, await topStoredHeight(pool)));
+    sendText(ctx, await renderName(row, (await topHeight(pool)) ?? -1));
   });
 
   router.get('/names/:id/claims', async (ctx) => eventsOf(ctx, ctx.params.id!, ['claim', 'bid']));
@@ -168,7 +167,7 @@ export function nameRoutes(router: Router, pool: Pool): void {
   router.get('/accounts/:id/names/pointees', async (ctx) => {
     const paging = parsePaging(ctx.query);
     const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
-    const top = await topStoredHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const page = await paginate(
       async (walk, from, n) =>
         (await pointeesPage(pool, id, top, walk, from, n)).map((p) => ({
@@ -192,6 +191,7 @@ export function nameHashOf(id: string): string {
     if (!isEncoded(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
     return id;
   }
+  if (!isNameText(id)) throw v3BadRequest(`invalid name: ${id}`);
   try {
     return nameId(id.includes('.') ? id : `${id}.chain`);
   } catch {

@@ -4,8 +4,7 @@ import type Koa from 'koa';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
-import { keyBlockTimes } from '../../../db/queries/v3/names.ts';
+import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   oracleState,
   oraclesPage,
@@ -13,8 +12,8 @@ import {
   type OracleKey,
   type OracleStateRow,
   type OracleTxRow,
-} from '../../../db/queries/v3/oracles.ts';
-import { transactionByHash } from '../../../db/queries/v3/transactions.ts';
+} from '../../../db/queries/oracles.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
@@ -61,7 +60,7 @@ export function oracleRoutes(router: Router, pool: Pool): void {
     const state = one(ctx.query.state);
     if (state !== undefined && state !== 'active' && state !== 'inactive')
       throw v3BadRequest(`invalid query: state=${state}`);
-    const top = await topStoredHeight(pool);
+    const top = (await topHeight(pool)) ?? -1;
     const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
     const page = await paginate(
       async (walk, from, n) =>
@@ -80,7 +79,7 @@ export function oracleRoutes(router: Router, pool: Pool): void {
     const id = parseId(ctx.params.id, ['ok']);
     const o = await oracleState(pool, id);
     if (!o) throw v3NotFound(id);
-    sendText(ctx, await render(o, await topStoredHeight(pool)));
+    sendText(ctx, await render(o, (await topHeight(pool)) ?? -1));
   });
 
   const txs = async (ctx: Koa.Context, id: string, kind: 'queries' | 'responses' | 'extends'): Promise<void> => {

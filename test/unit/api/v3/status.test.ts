@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { statusBody } from '../../../../src/api/routes/v3/status.ts';
-import type { StoredTotals } from '../../../../src/db/queries/v3/status.ts';
+import type { StoredTotals } from '../../../../src/db/queries/sync-state.ts';
 
 describe('/v3/status body', () => {
   const totals: StoredTotals = {
