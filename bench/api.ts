@@ -33,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
 import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
-import { startPopulator } from '../src/indexer/populator.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { txTypeCode } from '../src/chain/id-key.ts';

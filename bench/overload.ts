@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import prom from 'prom-client';
 import { Pool as HttpPool } from 'undici';
 import { loadConfig } from '../src/config.ts';
-import { startPopulator } from '../src/indexer/populator.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import type { BurstOrder, BurstResult } from './burst.lib.ts';

@@ -79,7 +79,7 @@ export default class Dev extends Command {
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
-    const { startPopulator } = await import('../../indexer/populator.ts');
+    const { startPopulator } = await import('../../indexer/sync/populator.ts');
     const { startServer } = await import('../../api/server.ts');
     const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
     const { startTraffic } = await import('../dev/traffic.ts');

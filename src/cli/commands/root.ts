@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../../log.ts';
 import type { KubeSettings } from '../../config.ts';
 import type { Role } from '../../roles.ts';
-import { parseHeights } from '../../indexer/heights.ts';
+import { parseHeights } from '../../indexer/sync/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
@@ -62,7 +62,7 @@ export default class Root extends Command {
     log.info({ version: VERSION, schema: cfg.databaseSchema, nodes: cfg.nodeUrls }, 'starting');
 
     if (heights !== undefined && !flags.verify) {
-      const { reloadHeights } = await import('../../indexer/reload.ts');
+      const { reloadHeights } = await import('../../indexer/maintenance/reload.ts');
       const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
         (err: unknown) => {
           if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
@@ -72,7 +72,7 @@ export default class Root extends Command {
       log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
-      const { verifyChain } = await import('../../indexer/verify.ts');
+      const { verifyChain } = await import('../../indexer/maintenance/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
       this.log(
         `verified ${report.checked} heights: ${report.differences} difference(s)` +
@@ -92,7 +92,7 @@ export default class Root extends Command {
     const roles: Role[] = [];
     try {
       if (flags.populate) {
-        const { startPopulator } = await import('../../indexer/populator.ts');
+        const { startPopulator } = await import('../../indexer/sync/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
         roles.push(
           await (cfg.kube.writerLeaseName

@@ -10,7 +10,7 @@ import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fi
 import { loadConfig } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { silentLog } from './harness.ts';
 

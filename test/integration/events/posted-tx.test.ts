@@ -5,7 +5,7 @@ import { startServer } from '../../../src/api/server.ts';
 import { stringifyJson } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { postedTx } from '../../../src/events/posted-tx.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode, type TestNode } from '../../devnode/harness.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { openClient, silentLogger } from './ws-client.ts';

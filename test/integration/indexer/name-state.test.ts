@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { migrate } from '../../../src/db/migrator.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
 // The oracle: the names API's state query before name_state existed, over the whole table.

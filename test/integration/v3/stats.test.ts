@@ -10,7 +10,7 @@ import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
 import { withTransaction } from '../../../src/db/pool.ts';
 import { storedKeyBlockTargets } from '../../../src/db/writes/derive-backfill.ts';
-import { deriveStatsOfStored } from '../../../src/indexer/stats.ts';
+import { deriveStatsOfStored } from '../../../src/indexer/derived/stats.ts';
 import { startV3, walkPages, type ChainTruth, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;

@@ -34,6 +34,7 @@ const NOT_METRICS = [
   'mdw_height',
   'mdw_tx_index',
   'mdw_synced',
+  'mdw_syncing',
   'mdw_gens_per_minute',
   'mdw_g',
   'mdw_g1',

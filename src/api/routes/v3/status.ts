@@ -2,7 +2,7 @@
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
 import type { Queryable } from '../../../db/pool.ts';
-import { SYNCED_MAX_LAG } from '../../status.ts';
+import { cannotAdvance, SYNCED_MAX_LAG } from '../../status.ts';
 
 /**
  * MDW_COMPAT_VERSION is the ae_mdw release whose /v3 we answer like. The SDK's Middleware accepts
@@ -25,7 +25,9 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
   const height = totals.topHeight ?? -1;
   const nodeHeight = typeof node?.top_block_height === 'number' ? node.top_block_height : (totals.nodeHeight ?? height);
   const lag = nodeHeight - height;
-  const synced = totals.topHeight !== undefined && lag <= SYNCED_MAX_LAG && totals.populatorStatus !== 'reloading';
+  const stalled = cannotAdvance(totals.populatorStatus);
+  const synced =
+    totals.topHeight !== undefined && lag <= SYNCED_MAX_LAG && totals.populatorStatus !== 'reloading' && !stalled;
   return {
     mdw_async_tasks: { long_tasks: 0, producer_buffer: 0, total_pending: 0 },
     mdw_gens_per_minute: f.gensPerMinute,
@@ -33,7 +35,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     mdw_last_migration: Number(/^\d+/.exec(totals.lastMigration ?? '')?.[0] ?? 0),
     mdw_revision: f.revision,
     mdw_synced: synced,
-    mdw_syncing: !synced && totals.populatorStatus !== 'stopped',
+    // a populator whose steps fail is neither synced nor syncing
+    mdw_syncing: !synced && totals.populatorStatus !== 'stopped' && !stalled,
     mdw_tx_index: totals.txCount,
     mdw_version: MDW_COMPAT_VERSION,
     node_height: nodeHeight,
