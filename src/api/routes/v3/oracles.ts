@@ -100,6 +100,11 @@ export function oracleRoutes(router: Router, pool: Pool): void {
   router.get('/oracles/:id/extends', (ctx) => txs(ctx, ctx.params.id!, 'extends'));
 }
 
+/** base64 is a query's or response's bytes as ae_mdw renders them (the node's JSON has them as text). Pure. */
+function base64(text: Json | undefined): string | null {
+  return typeof text === 'string' ? Buffer.from(text).toString('base64') : null;
+}
+
 /** oracleTxObject is ae_mdw's OracleQuery, OracleResponse or OracleExtend. Pure. */
 export function oracleTxObject(
   kind: 'queries' | 'responses' | 'extends',
@@ -122,7 +127,7 @@ export function oracleTxObject(
       nonce: tx.nonce ?? null,
       fee: tx.fee ?? null,
       query_fee: tx.query_fee ?? null,
-      query: tx.query ?? null,
+      query: base64(tx.query),
       query_ttl: tx.query_ttl ?? null,
       response_ttl: tx.response_ttl ?? null,
       ttl: tx.ttl ?? 0,
@@ -131,7 +136,7 @@ export function oracleTxObject(
     ...common,
     fee: tx.fee ?? null,
     nonce: tx.nonce ?? null,
-    response: tx.response ?? null,
+    response: base64(tx.response),
     response_ttl: tx.response_ttl ?? null,
     ttl: tx.ttl ?? 0,
   };
