@@ -51,9 +51,8 @@ import {
 } from './names.ts';
 import { PAGED, SCOPED, type ParamName, type V3Env, type V3Operation } from './operation.ts';
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from './oracles.ts';
-import { sendValue } from './respond.ts';
+import { sendText, sendValue } from './respond.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
-import { getStatus } from './status.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -533,6 +532,12 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   },
   ...STATS_OPERATIONS,
 ];
+
+/** getStatus: the sync status, from memory (never kept by a client: it moves with every block). */
+async function getStatus(ctx: RouterContext, { status }: V3Env): Promise<void> {
+  ctx.set('Cache-Control', 'no-store');
+  sendText(ctx, await status.current());
+}
 
 /** getApi: the OpenAPI document of this table. */
 async function getApi(ctx: RouterContext, { version }: V3Env): Promise<void> {

@@ -1,11 +1,8 @@
 /** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
-import type { RouterContext } from '@koa/router';
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/v3/status.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import { SYNCED_MAX_LAG } from '../../status.ts';
-import type { V3Env } from './operation.ts';
-import { sendText } from './respond.ts';
 
 /**
  * MDW_COMPAT_VERSION is the ae_mdw release whose /v3 we answer like. The SDK's Middleware accepts
@@ -103,10 +100,4 @@ export class StatusSource {
     );
     this.#at = now;
   }
-}
-
-/** getStatus: the sync status (never cached by a client: it moves with every block). */
-export async function getStatus(ctx: RouterContext, { status }: V3Env): Promise<void> {
-  ctx.set('Cache-Control', 'no-store');
-  sendText(ctx, await status.current());
 }
