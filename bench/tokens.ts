@@ -28,7 +28,7 @@ import { encode } from '../src/chain/encoding.ts';
 import { createPool, quoteIdent, withTransaction, type Pool } from '../src/db/pool.ts';
 import { writeAexnRows } from '../src/db/queries/aexn.ts';
 import { accountTokensPage, holdersPage } from '../src/db/queries/v3/aex9-balances.ts';
-import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/indexer/aexn-rows.ts';
+import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/db/queries/token-rows.ts';
 import type { TxPosition } from '../src/indexer/rows.ts';
 import { createLogger } from '../src/log.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';

@@ -10,7 +10,7 @@ import { generateChain } from '../src/devnode/index.ts';
 import { txJson } from '../src/devnode/views.ts';
 import { parseJson, type Json } from '../src/chain/json.ts';
 import { renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
-import { transactionJson } from '../src/api/routes/v3/render-tx.ts';
+import { transactionJson } from '../src/shapes/v3/render-tx.ts';
 import type { TxRow } from '../src/db/queries/v3/transactions.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 

@@ -32,7 +32,7 @@ import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { createLogger } from '../src/log.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { migrate } from '../src/db/migrator.ts';
-import { notifyChannel } from '../src/events/notification.ts';
+import { notifyChannel } from '../src/db/notification.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { createTestDatabase, freePort, stopTestServer } from '../test/support/postgres.ts';
 import { waitFor } from '../test/support/wait.ts';

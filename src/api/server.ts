@@ -5,7 +5,7 @@ import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { createReadPool } from '../db/pool.ts';
 import { NotificationListener } from '../events/listener.ts';
-import { notifyChannel } from '../events/notification.ts';
+import { notifyChannel } from '../db/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import { createOutageMetrics, DependencyOutage } from '../outage.ts';

@@ -3,7 +3,7 @@
  * transaction (delivered at COMMIT, never after a rollback) and a server's LISTEN/UNLISTEN on one
  * dedicated connection.
  */
-import { encodeNotification, notifyChannel, type ChainNotification } from '../events/notification.ts';
+import { encodeNotification, notifyChannel, type ChainNotification } from './notification.ts';
 import { quoteIdent, type Queryable } from './pool.ts';
 
 /** notifyCommitted queues the schema's chain notification; PostgreSQL sends it when the caller's transaction commits. */

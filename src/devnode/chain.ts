@@ -85,6 +85,18 @@ function randomPow(): number[] {
   return Array.from({ length: 42 }, (_, i) => bytes.readUInt32BE(i * 4));
 }
 
+/** QueryExpiry lists the oracle queries that expire at a height (refunded by the key block after their ttl). */
+type QueryExpiry = Map<number, string[]>;
+
+/** HISTORY_KEPT past states stay rebuilt: a client reading at one block asks many times. */
+const HISTORY_KEPT = 8;
+
+function indexQuery(expiry: QueryExpiry, query: { id: string; expires: number }): void {
+  const list = expiry.get(query.expires + 1) ?? [];
+  list.push(query.id);
+  expiry.set(query.expires + 1, list);
+}
+
 /** Chain holds the blocks and the committed state; `pending` is the state with the mempool applied. */
 export class Chain {
   readonly options: ChainOptions;
@@ -95,7 +107,9 @@ export class Chain {
   mempool: TxRecord[] = [];
   state: WorldState = newState();
   pending: WorldState = newState(this.state);
-  #queryExpiry = new Map<number, string[]>();
+  #queryExpiry: QueryExpiry = new Map();
+  /** states rebuilt for reads at a past block, by block hash (a hash fixes the history below it) */
+  readonly #history = new Map<string, WorldState>();
   /** queries asked by mempool transactions, indexed for refunds when their micro block is sealed */
   #pendingQueries: { id: string; expires: number }[] = [];
 
@@ -216,19 +230,18 @@ export class Chain {
     }
   }
 
-  #indexQuery(query: { id: string; expires: number }): void {
-    const list = this.#queryExpiry.get(query.expires + 1) ?? [];
-    list.push(query.id);
-    this.#queryExpiry.set(query.expires + 1, list);
-  }
-
-  /** #include applies a transaction to the committed state; false (and no change) when it is no longer valid. */
-  #include(state: WorldState, record: TxRecord, height: number): boolean {
+  /**
+   * #include applies a transaction to the committed state; false (and no change) when it is no longer valid.
+   * `record` false replays history (stateAfter): the transaction's record keeps its infos.
+   */
+  #include(state: WorldState, record: TxRecord, height: number, expiry: QueryExpiry, keep = true): boolean {
     try {
       const effect = applyTx(state, record.tx, { height, txHash: record.hash });
-      record.callInfo = effect.callInfo;
-      record.gaInfo = effect.gaInfo;
-      if (effect.query) this.#indexQuery(effect.query);
+      if (keep) {
+        record.callInfo = effect.callInfo;
+        record.gaInfo = effect.gaInfo;
+      }
+      if (effect.query) indexQuery(expiry, effect.query);
       return true;
     } catch (err) {
       if (err instanceof TxRejected) return false;
@@ -237,14 +250,14 @@ export class Chain {
   }
 
   /** #keyBlockEffects applies a hard fork due at the key block, pays the beneficiary, ends the auctions due and refunds the queries that expired unanswered. */
-  #keyBlockEffects(state: WorldState, header: KeyHeader): void {
+  #keyBlockEffects(state: WorldState, header: KeyHeader, expiry: QueryExpiry): void {
     if (header.height === 0) return;
     const fork = this.schedule.forkAt(header.height);
     if (fork) applyHardFork(state, fork);
     endAuctions(state, header.height);
     const account = state.accounts.get(header.beneficiary) ?? { balance: 0n, nonce: 0 };
     state.accounts.set(header.beneficiary, { ...account, balance: account.balance + KEY_BLOCK_REWARD });
-    for (const id of this.#queryExpiry.get(header.height) ?? []) {
+    for (const id of expiry.get(header.height) ?? []) {
       const q = state.queries.get(id);
       if (!q || q.response !== undefined) continue;
       const sender = state.accounts.get(q.senderId) ?? { balance: 0n, nonce: 0 };
@@ -257,7 +270,7 @@ export class Chain {
     const block: KeyBlock = { kind: 'key', header, hash: keyBlockHash(header), micro: [] };
     this.keyBlocks.push(block);
     this.blocks.set(block.hash, block);
-    this.#keyBlockEffects(this.state, header);
+    this.#keyBlockEffects(this.state, header, this.#queryExpiry);
     this.#resetPending();
     return block;
   }
@@ -267,7 +280,7 @@ export class Chain {
     if (this.mempool.length === 0) return undefined;
     const records = this.mempool;
     commitState(this.pending);
-    for (const query of this.#pendingQueries) this.#indexQuery(query);
+    for (const query of this.#pendingQueries) indexQuery(this.#queryExpiry, query);
     this.mempool = [];
     this.#pendingQueries = [];
     this.pending = newState(this.state);
@@ -364,7 +377,9 @@ export class Chain {
       });
       const txs = old.micro
         .flatMap((m) => m.txs)
-        .filter((r) => this.#include(this.state, r, this.height) || (this.txs.delete(r.hash), false));
+        .filter(
+          (r) => this.#include(this.state, r, this.height, this.#queryExpiry) || (this.txs.delete(r.hash), false),
+        );
       if (txs.length > 0) this.#sealMicroBlock(txs, (old.micro.at(-1)?.header.time ?? old.header.time) + 2);
     }
     this.mempool = mempool;
@@ -373,13 +388,43 @@ export class Chain {
 
   /** #replay rebuilds the committed state from genesis through the kept blocks. */
   #replay(): void {
-    this.state = newState();
-    this.#queryExpiry = new Map();
-    this.#seedGenesis(this.state);
+    const { state, expiry } = this.#rebuild(undefined);
+    this.state = state;
+    this.#queryExpiry = expiry;
+    this.#history.clear();
     this.#resetPending();
-    for (const kb of this.keyBlocks) {
-      this.#keyBlockEffects(this.state, kb.header);
-      for (const mb of kb.micro) for (const r of mb.txs) this.#include(this.state, r, kb.header.height);
+  }
+
+  /**
+   * stateAfter is the committed state right after block `blockHash` (key or micro; the node's state "at" a block),
+   * rebuilt from genesis and kept for the next reads; undefined for a block not on the chain.
+   */
+  stateAfter(blockHash: string): WorldState | undefined {
+    if (!this.blocks.has(blockHash)) return undefined;
+    if (blockHash === this.topHash) return this.state;
+    let state = this.#history.get(blockHash);
+    if (!state) {
+      state = this.#rebuild(blockHash).state;
+      if (this.#history.size >= HISTORY_KEPT) this.#history.delete(this.#history.keys().next().value!);
+      this.#history.set(blockHash, state);
     }
+    return state;
+  }
+
+  /** #rebuild replays genesis through block `upto` (every kept block when undefined) into a new state. */
+  #rebuild(upto: string | undefined): { state: WorldState; expiry: QueryExpiry } {
+    const state = newState();
+    const expiry: QueryExpiry = new Map();
+    const keep = upto === undefined;
+    this.#seedGenesis(state);
+    for (const kb of this.keyBlocks) {
+      this.#keyBlockEffects(state, kb.header, expiry);
+      if (kb.hash === upto) break;
+      const last = kb.micro.findIndex((mb) => mb.hash === upto);
+      for (const mb of last < 0 ? kb.micro : kb.micro.slice(0, last + 1))
+        for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
+      if (last >= 0) break;
+    }
+    return { state, expiry };
   }
 }

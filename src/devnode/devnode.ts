@@ -7,11 +7,13 @@ import { dryRunRoute } from './contracts/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { deriveKey, generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
-import { close, createJsonServer, listen, type Route } from './http.ts';
+import { alsoUnderV3, close, createJsonServer, listen, type Route } from './http.ts';
 import { internalRoutes } from './internal-api.ts';
+import { withIntAsString } from './int-as-string.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
-import { pacing, pacingRoute, type PacingOptions } from './pacing.ts';
+import { pacing, type PacingOptions } from './pacing.ts';
+import { pacingRoute } from './pacing-route.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -128,14 +130,17 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
   // each listener has its own acceptor pool, as each of a node's listeners does
   const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
-  const external = [...externalRoutes(chain, info), dryRunRoute(chain, '/v2/dry-run')];
-  const internal = [
+  const external = (['v2', 'v3'] as const).flatMap((v) => [
+    ...externalRoutes(chain, info, v),
+    dryRunRoute(chain, `/${v}/dry-run`),
+  ]);
+  const internal = alsoUnderV3([
     ...internalRoutes(chain),
     dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
     pacingRoute(externalPacer),
-  ];
+  ]);
   const withApi = (routes: Route[]): Route[] => [
-    ...(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
+    ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
   const externalServer = createJsonServer(withApi(external), log, externalPacer);

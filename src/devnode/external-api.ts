@@ -1,4 +1,8 @@
-/** @module The node's external API (port 3013) over the devnode chain: blocks, transactions, accounts, oracles, names. */
+/**
+ * @module The node's external API (port 3013) over the devnode chain: blocks, transactions, accounts, oracles,
+ * names, under /v2 and /v3 alike (the node's handlers are the same for both; its specs differ in /v2's
+ * `/blocks/top` and in /v3's status, see statusBody).
+ */
 import { isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
 import { stringifyJson } from '../chain/json.ts';
 import { keyBlockHash, keyBlockJson } from './blocks.ts';
@@ -7,7 +11,12 @@ import { HttpError, ok, validationError, type Reply, type Route, type RouteReque
 import { nameHash, nameValidationError } from './ids.ts';
 import { nameStatus, nonceAccount } from './rules.ts';
 import { submitEncodedTx } from './submit.ts';
+import { nodeInfoRoutes } from './node-info.ts';
+import type { WorldState } from './state.ts';
 import * as view from './views.ts';
+
+/** ApiVersion is the base path of one of the node's two HTTP APIs: its swagger 2 (/v2) and its OpenAPI 3 (/v3). */
+export type ApiVersion = 'v2' | 'v3';
 
 /** DevnodeInfo is what the status endpoint and the mining mode need besides the chain. */
 export interface DevnodeInfo {
@@ -16,8 +25,14 @@ export interface DevnodeInfo {
   readonly version: string;
 }
 
-function height(req: RouteRequest): number {
-  const text = req.params[0]!;
+/**
+ * NODE_API_VERSION is the node release whose /v3 the devnode speaks (aeternity master's oas3.yaml): /v3/status
+ * reports it, as the SDK accepts 7.1.0 ≤ v < 8.0.0 only, with the devnode named in its build metadata.
+ */
+export const NODE_API_VERSION = '7.3.0';
+
+function height(req: RouteRequest, index = 0): number {
+  const text = req.params[index]!;
   if (!/^\d+$/.test(text)) throw validationError('height', 'wrong_type', text);
   return Number(text);
 }
@@ -59,7 +74,12 @@ function publicKey(req: RouteRequest, prefixes: Prefix[]): string {
   return value;
 }
 
-function statusBody(chain: Chain, info: DevnodeInfo): Reply {
+/**
+ * statusBody is the node's Status. /v2 says `devnode-<version>` as it always did; /v3, which the SDK reads and
+ * checks, says the node version whose API the devnode speaks, with `+devnode.<version>`, and `node_revision`
+ * says what it is.
+ */
+function statusBody(chain: Chain, info: DevnodeInfo, version: ApiVersion): Reply {
   return ok({
     genesis_key_block_hash: chain.keyBlocks[0]!.hash,
     solutions: 0,
@@ -69,7 +89,7 @@ function statusBody(chain: Chain, info: DevnodeInfo): Reply {
     sync_progress: 100,
     listening: true,
     protocols: chain.schedule.statusProtocols(),
-    node_version: `devnode-${info.version}`,
+    node_version: version === 'v2' ? `devnode-${info.version}` : `${NODE_API_VERSION}+devnode.${info.version}`,
     node_revision: 'devnode (not a real æternity node)',
     peer_count: 0,
     peer_connections: { inbound: 0, outbound: 0 },
@@ -82,15 +102,19 @@ function statusBody(chain: Chain, info: DevnodeInfo): Reply {
   });
 }
 
-function nameBody(chain: Chain, name: string): Reply {
+function validName(name: string): string {
   const invalid = nameValidationError(name);
   if (invalid) throw new HttpError(400, `Name validation failed with a reason: ${invalid}`);
+  return name;
+}
+
+function nameBody(chain: Chain, id: string, version: ApiVersion): Reply {
   // a name in auction is not in the names tree yet: the node says it is not found
-  const entry = chain.state.names.get(nameHash(name));
+  const entry = chain.state.names.get(id);
   const status = nameStatus(entry, chain.height);
   if (status === 'revoked') throw new HttpError(404, 'Name revoked');
   if (status === 'gone') throw new HttpError(404, 'Name not found');
-  return ok(view.nameJson(entry!));
+  return ok(view.nameJson(entry!, version === 'v3'));
 }
 
 function queriesBody(chain: Chain, req: RouteRequest): Reply {
@@ -114,6 +138,12 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
   return ok({ oracle_queries: queries.slice(0, Number(limitText)).map(view.queryJson) });
 }
 
+function accountBody(state: WorldState, id: string): Reply {
+  const account = state.accounts.get(reprefix(id, 'ak'));
+  if (!account) throw new HttpError(404, 'Account not found');
+  return ok(view.accountJson(id, account));
+}
+
 function txInfoBody(chain: Chain, req: RouteRequest): Reply {
   const record = byHash(chain.txs, req, ['th']);
   if (!record) throw new HttpError(404, 'Transaction not found');
@@ -122,20 +152,35 @@ function txInfoBody(chain: Chain, req: RouteRequest): Reply {
   return ok(view.txInfoBody(record));
 }
 
-/** externalRoutes are the node's external endpoints the devnode serves. */
-export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
+/** topBlockRoute is /v2's `/blocks/top` (the key block or micro block header at the top, wrapped by kind). */
+function topBlockRoute(chain: Chain): Route {
+  return {
+    method: 'GET',
+    path: '/v2/blocks/top',
+    handler: () => {
+      const micro = chain.top.micro.at(-1);
+      return ok(
+        micro ? `{"micro_block":${view.microHeaderBody(micro)}}` : `{"key_block":${view.keyBlockBody(chain.top)}}`,
+      );
+    },
+  };
+}
+
+/** externalRoutes are the node's external endpoints the devnode serves, under `/<version>`. */
+export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVersion): Route[] {
+  const base = `/${version}`;
   const generation = (kb: KeyBlock | undefined, reason: string): Reply => {
     if (!kb) throw new HttpError(404, reason);
     return ok(view.generationBody(kb));
   };
   return [
-    { method: 'GET', path: '/v2/status', handler: () => statusBody(chain, info) },
-    { method: 'GET', path: '/v2/key-blocks/current', handler: () => ok(view.keyBlockBody(chain.top)) },
-    { method: 'GET', path: '/v2/key-blocks/current/hash', handler: () => ok({ hash: chain.top.hash }) },
-    { method: 'GET', path: '/v2/key-blocks/current/height', handler: () => ok({ height: chain.height }) },
+    { method: 'GET', path: `${base}/status`, handler: () => statusBody(chain, info, version) },
+    { method: 'GET', path: `${base}/key-blocks/current`, handler: () => ok(view.keyBlockBody(chain.top)) },
+    { method: 'GET', path: `${base}/key-blocks/current/hash`, handler: () => ok({ hash: chain.top.hash }) },
+    { method: 'GET', path: `${base}/key-blocks/current/height`, handler: () => ok({ height: chain.height }) },
     {
       method: 'GET',
-      path: '/v2/key-blocks/pending',
+      path: `${base}/key-blocks/pending`,
       handler: () => {
         const candidate = chain.candidate();
         return ok(stringifyJson(keyBlockJson(candidate, keyBlockHash(candidate))));
@@ -143,12 +188,12 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/key-blocks/hash/:hash',
+      path: `${base}/key-blocks/hash/:hash`,
       handler: (req) => ok(view.keyBlockBody(keyBlock(chain, req, 'Block not fond'))),
     },
     {
       method: 'GET',
-      path: '/v2/key-blocks/height/:height',
+      path: `${base}/key-blocks/height/:height`,
       handler: (req) => {
         const kb = chain.keyBlocks[height(req)];
         if (!kb) throw new HttpError(404, 'Block not found');
@@ -157,22 +202,22 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/micro-blocks/hash/:hash/header',
+      path: `${base}/micro-blocks/hash/:hash/header`,
       handler: (req) => ok(view.microHeaderBody(microBlock(chain, req))),
     },
     {
       method: 'GET',
-      path: '/v2/micro-blocks/hash/:hash/transactions',
+      path: `${base}/micro-blocks/hash/:hash/transactions`,
       handler: (req) => ok(view.microTxsBody(microBlock(chain, req))),
     },
     {
       method: 'GET',
-      path: '/v2/micro-blocks/hash/:hash/transactions/count',
+      path: `${base}/micro-blocks/hash/:hash/transactions/count`,
       handler: (req) => ok({ count: microBlock(chain, req).txs.length }),
     },
     {
       method: 'GET',
-      path: '/v2/micro-blocks/hash/:hash/transactions/index/:index',
+      path: `${base}/micro-blocks/hash/:hash/transactions/index/:index`,
       handler: (req) => {
         const index = req.params[1]!;
         if (!/^\d+$/.test(index)) throw new HttpError(400, 'Invalid hash or index');
@@ -181,10 +226,10 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
         return ok(view.txJson(tx));
       },
     },
-    { method: 'GET', path: '/v2/generations/current', handler: () => generation(chain.top, 'Block not found') },
+    { method: 'GET', path: `${base}/generations/current`, handler: () => generation(chain.top, 'Block not found') },
     {
       method: 'GET',
-      path: '/v2/generations/hash/:hash',
+      path: `${base}/generations/hash/:hash`,
       handler: (req) => {
         const block = byHash(chain.blocks, req, ['kh']);
         if (!block || block.kind !== 'key') throw new HttpError(400, 'Hash not on main chain');
@@ -193,56 +238,77 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/generations/height/:height',
+      path: `${base}/generations/height/:height`,
       handler: (req) => generation(chain.keyBlocks[height(req)], 'Chain too short'),
     },
     {
       method: 'GET',
-      path: '/v2/blocks/top',
+      path: `${base}/headers/top`,
       handler: () => {
         const micro = chain.top.micro.at(-1);
-        return ok(
-          micro ? `{"micro_block":${view.microHeaderBody(micro)}}` : `{"key_block":${view.keyBlockBody(chain.top)}}`,
-        );
+        return ok(micro ? view.microHeaderBody(micro) : view.keyBlockBody(chain.top));
       },
     },
+    ...(version === 'v2' ? [topBlockRoute(chain)] : []),
+    ...nodeInfoRoutes(chain, base),
     {
       method: 'GET',
-      path: '/v2/transactions/:hash',
+      path: `${base}/transactions/:hash`,
       handler: (req) => {
         const record = byHash(chain.txs, req, ['th']);
         if (!record) throw new HttpError(404, 'Transaction not found');
         return ok(view.txJson(record));
       },
     },
-    { method: 'GET', path: '/v2/transactions/:hash/info', handler: (req) => txInfoBody(chain, req) },
+    { method: 'GET', path: `${base}/transactions/:hash/info`, handler: (req) => txInfoBody(chain, req) },
     {
       method: 'POST',
-      path: '/v2/transactions',
+      path: `${base}/transactions`,
       handler: (req) => ok({ tx_hash: submitEncodedTx(chain, req.body).hash }),
     },
     {
       method: 'GET',
-      path: '/v2/accounts/:id',
+      path: `${base}/accounts/:id`,
+      handler: (req) => accountBody(chain.state, publicKey(req, ['ak', 'ct'])),
+    },
+    {
+      method: 'GET',
+      path: `${base}/accounts/:id/height/:height`,
       handler: (req) => {
         const id = publicKey(req, ['ak', 'ct']);
-        const account = chain.state.accounts.get(reprefix(id, 'ak'));
-        if (!account) throw new HttpError(404, 'Account not found');
-        return ok(view.accountJson(id, account));
+        const kb = chain.keyBlocks[height(req, 1)];
+        if (!kb) throw new HttpError(404, 'Height not available', { error_code: 'chain_too_short' });
+        return accountBody(chain.stateAfter(kb.hash)!, id);
       },
     },
     {
       method: 'GET',
-      path: '/v2/accounts/:id/next-nonce',
+      path: `${base}/accounts/:id/hash/:hash`,
       handler: (req) => {
+        const id = publicKey(req, ['ak', 'ct']);
+        const hash = req.params[1]!;
+        if (!isEncoded(hash, ['kh', 'mh'])) throw new HttpError(400, 'Illegal hash: invalid_encoding');
+        const state = chain.stateAfter(hash);
+        if (!state) throw new HttpError(404, 'Hash not available', { error_code: 'no_state_trees' });
+        return accountBody(state, id);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/accounts/:id/next-nonce`,
+      handler: (req) => {
+        // the devnode's mempool takes no nonce gaps, so both of the node's strategies give the same nonce
+        const strategy = req.query.get('strategy') ?? 'max';
+        if (strategy !== 'max' && strategy !== 'continuity') throw validationError('strategy', 'not_in_enum', strategy);
         const account = chain.pending.accounts.get(publicKey(req, ['ak']));
         if (!account) throw new HttpError(404, 'Account not found');
-        return ok({ next_nonce: account.nonce + 1 });
+        // a generalized account signs through GAMetaTxs, whose inner transactions have nonce 0 (aec_next_nonce)
+        return ok({ next_nonce: account.ga ? 0 : account.nonce + 1 });
       },
     },
     {
       method: 'GET',
-      path: '/v2/accounts/:id/transactions/pending',
+      path: `${base}/accounts/:id/transactions/pending`,
       handler: (req) => {
         const id = publicKey(req, ['ak']);
         if (!chain.pending.accounts.get(id)) throw new HttpError(404, 'Account not found');
@@ -251,17 +317,17 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/oracles/:id',
+      path: `${base}/oracles/:id`,
       handler: (req) => {
         const oracle = chain.state.oracles.get(publicKey(req, ['ok']));
         if (!oracle || oracle.expires <= chain.height) throw new HttpError(404, 'Oracle not found');
         return ok(view.oracleJson(oracle));
       },
     },
-    { method: 'GET', path: '/v2/oracles/:id/queries', handler: (req) => queriesBody(chain, req) },
+    { method: 'GET', path: `${base}/oracles/:id/queries`, handler: (req) => queriesBody(chain, req) },
     {
       method: 'GET',
-      path: '/v2/oracles/:id/queries/:query',
+      path: `${base}/oracles/:id/queries/:query`,
       handler: (req) => {
         const [oracleId, queryId] = req.params;
         if (!isEncoded(oracleId, ['ok']) || !isEncoded(queryId, ['oq']))
@@ -271,10 +337,31 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
         return ok(view.queryJson(query));
       },
     },
-    { method: 'GET', path: '/v2/names/:name', handler: (req) => nameBody(chain, req.params[0]!) },
     {
       method: 'GET',
-      path: '/v2/contracts/:id',
+      path: `${base}/names/:name`,
+      handler: (req) => nameBody(chain, nameHash(validName(req.params[0]!)), version),
+    },
+    {
+      method: 'GET',
+      path: `${base}/names/hash/:hash`,
+      handler: (req) => {
+        if (!isEncoded(req.params[0], ['nm'])) throw new HttpError(400, 'Invalid name hash');
+        return nameBody(chain, req.params[0]!, version);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/auctions/:name`,
+      handler: (req) => {
+        const auction = chain.state.auctions.get(nameHash(validName(req.params[0]!)));
+        if (!auction) throw new HttpError(404, 'Name not found');
+        return ok(view.auctionJson(auction));
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/contracts/:id`,
       handler: (req) => {
         const contract = chain.state.contracts.get(publicKey(req, ['ct']));
         if (!contract) throw new HttpError(404, 'Contract not found');
@@ -283,7 +370,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/contracts/:id/code',
+      path: `${base}/contracts/:id/code`,
       handler: (req) => {
         const contract = chain.state.contracts.get(publicKey(req, ['ct']));
         if (!contract) throw new HttpError(404, 'Contract not found');
@@ -292,7 +379,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/channels/:id',
+      path: `${base}/channels/:id`,
       handler: (req) => {
         const channel = chain.state.channels.get(publicKey(req, ['ch']));
         if (!channel) throw new HttpError(404, 'Channel not found');
@@ -301,14 +388,15 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo): Route[] {
     },
     {
       method: 'GET',
-      path: '/v2/peers/pubkey',
+      path: `${base}/peers/pubkey`,
       handler: () => ok({ pubkey: reprefix(chain.options.miner.address, 'pp') }),
     },
   ];
 }
 
-/** apiDoc is the small document `GET /api` returns: the devnode lists its paths instead of the full swagger. */
-export function apiDoc(routes: readonly Route[], info: DevnodeInfo): Reply {
+/** apiDoc is the small document `GET /api` returns: the devnode lists its /v2 paths instead of the full swagger. */
+export function apiDoc(allRoutes: readonly Route[], info: DevnodeInfo): Reply {
+  const routes = allRoutes.filter((r) => r.path.startsWith('/v2/'));
   return ok({
     swagger: '2.0',
     info: { title: 'æternity devnode (development node, not a real æternity node)', version: info.version },

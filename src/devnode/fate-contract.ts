@@ -39,17 +39,17 @@ export const FATE_UNIT = encodeValue(UNIT) as `cb_${string}`;
 /** FATE_TRUE is the FATE value `true`, what a generalized account's authentication returns. */
 export const FATE_TRUE = encodeValue(true) as `cb_${string}`;
 
+/** GA_FUNCTIONS are the generalized-account contract's: `init()` and `authorize(int): bool`. */
+export const GA_FUNCTIONS: readonly FunctionSpec[] = [
+  { name: 'init', args: [], ret: { tuple: [] }, constant: UNIT },
+  { name: 'authorize', args: ['int'], ret: 'bool', constant: true },
+];
+
 /**
  * GA_CONTRACT_BYTECODE is the devnode's generalized-account contract: `init()` and
  * `authorize(int): bool`, which returns true (the devnode accepts every GAMetaTx of a GA account).
  */
-export const GA_CONTRACT_BYTECODE = contractBytecode(
-  [
-    { name: 'init', args: [], ret: { tuple: [] }, constant: UNIT },
-    { name: 'authorize', args: ['int'], ret: 'bool', constant: true },
-  ],
-  'devnode generalized account',
-);
+export const GA_CONTRACT_BYTECODE = contractBytecode(GA_FUNCTIONS, 'devnode generalized account');
 /** GA_AUTH_FUN is the `auth_fun` of a GAAttachTx for that contract: blake2b of the function name. */
 export const GA_AUTH_FUN = `0x${Buffer.from(hash(Buffer.from('authorize'))).toString('hex')}`;
 

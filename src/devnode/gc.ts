@@ -31,24 +31,24 @@ function dryRunTop(chain: Chain, req: RouteRequest): number | undefined {
 }
 
 /**
- * PRUNED lists the node's state-at-a-block reads by the route path the devnode serves them under, with the
- * node's extra `error_code` where it sends one. A path the devnode does not serve is skipped.
+ * PRUNED lists the node's state-at-a-block reads by their path below the API version (they read alike under /v2
+ * and /v3), with the node's extra `error_code` where it sends one. A path the devnode does not serve is skipped.
  */
 const PRUNED: Readonly<Record<string, { readonly height: StateHeight; readonly errorCode?: string }>> = {
-  '/v2/transactions/:hash/info': {
+  '/transactions/:hash/info': {
     height: (chain, req) => {
       const record = chain.txs.get(req.params[0] ?? '');
       return record && record.blockHeight >= 0 ? record.blockHeight : undefined;
     },
   },
-  '/v2/accounts/:id/height/:height': { height: (_, req) => heightParam(req, 1), errorCode: 'garbage_collected' },
-  '/v2/accounts/:id/hash/:hash': {
+  '/accounts/:id/height/:height': { height: (_, req) => heightParam(req, 1), errorCode: 'garbage_collected' },
+  '/accounts/:id/hash/:hash': {
     height: (chain, req) => blockHeight(chain, req.params[1]),
     errorCode: 'garbage_collected',
   },
-  '/v2/token-supply/height/:height': { height: (_, req) => heightParam(req, 0) },
-  '/v2/dry-run': { height: dryRunTop },
-  '/v2/debug/transactions/dry-run': { height: dryRunTop },
+  '/token-supply/height/:height': { height: (_, req) => heightParam(req, 0) },
+  '/dry-run': { height: dryRunTop },
+  '/debug/transactions/dry-run': { height: dryRunTop },
 };
 
 /** isCollected is true when state at `height` is below the GC height. Pure. */
@@ -59,7 +59,7 @@ export function isCollected(height: number | undefined, gcHeight: number): boole
 /** pruneBelow wraps the state reads among `routes` so that state below `gcHeight` answers 410. */
 export function pruneBelow(routes: readonly Route[], chain: Chain, gcHeight: number): Route[] {
   return routes.map((route) => {
-    const pruned = PRUNED[route.path];
+    const pruned = PRUNED[route.path.replace(/^\/v\d+/, '')];
     if (!pruned) return route;
     return {
       ...route,

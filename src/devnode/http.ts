@@ -25,6 +25,12 @@ export interface Route {
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
 }
 
+/** alsoUnderV3 serves each /v2 route under /v3 as well: the node's handlers answer both of its APIs alike. */
+export function alsoUnderV3(routes: readonly Route[]): Route[] {
+  const v3 = routes.filter((r) => r.path.startsWith('/v2/')).map((r) => ({ ...r, path: `/v3${r.path.slice(3)}` }));
+  return [...routes, ...v3];
+}
+
 /** HttpError is a client error with the node's `{reason, …}` body. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -116,9 +122,40 @@ function decodeParam(raw: string): string {
   }
 }
 
-function send(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.body) });
+/**
+ * corsHeaders are the node's CORS headers (aehttp_cors_middleware with its defaults: every origin allowed): sent
+ * only to a request that names its origin, echoing it, with the headers a preflight asks for.
+ */
+export function corsHeaders(origin: string | undefined, requestHeaders: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return {
+    vary: 'origin',
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT',
+    'access-control-allow-credentials': 'true',
+    'access-control-max-age': '1800',
+    ...(requestHeaders === undefined ? {} : { 'access-control-allow-headers': requestHeaders }),
+  };
+}
+
+function send(res: ServerResponse, reply: Reply, cors: Record<string, string>): void {
+  // the node's router and REST layer answer an unknown path or method with no body at all
+  const type: Record<string, string> = reply.body === '' ? {} : { 'content-type': 'application/json' };
+  res.writeHead(reply.status, { ...cors, ...type, 'content-length': Buffer.byteLength(reply.body) });
   res.end(reply.body);
+}
+
+/** OPTIONS is answered before routing, as the node's CORS middleware does: 200, no body. */
+const PREFLIGHT: Reply = { status: 200, body: '' };
+
+/**
+ * noRoute is the answer to a path no route has (404) or a method its routes lack (405): the node's, with no body,
+ * except under /v2, where the devnode has always said why in a `{reason}` (and its clients read it).
+ */
+function noRoute(path: string, pathMatched: boolean): Reply {
+  const status = pathMatched ? 405 : 404;
+  if (path !== '/v2' && !path.startsWith('/v2/')) return { status, body: '' };
+  return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
 }
 
 /** answer computes the reply to one request: the route's, or the node's 404/405/400/500. */
@@ -146,9 +183,7 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
       const params = m.slice(1).map(decodeParam);
       return await route.handler({ params, query: url.searchParams, body });
     }
-    return pathMatched
-      ? { status: 405, body: '{"reason":"Method not allowed"}' }
-      : { status: 404, body: '{"reason":"Not found"}' };
+    return noRoute(path, pathMatched);
   } catch (err) {
     if (err instanceof HttpError) return { status: err.status, body: stringifyJson(err.body) };
     log.error({ err, url: req.url }, 'devnode request failed');
@@ -156,17 +191,24 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
   }
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /**
- * createJsonServer answers every request with JSON; unexpected errors are logged and become 500 `{reason}`.
+ * createJsonServer answers every request with JSON (and the node's CORS headers); unexpected errors are logged and become 500 `{reason}`.
  * With a `pacer` (the realistic mode, see pacing.ts) each request waits for a slot, and its answer is written when
  * its latency is up.
  */
 export function createJsonServer(routes: readonly Route[], log: Logger, pacer?: Pacer): Server {
   const table = new RouteTable(routes);
   return createServer((req, res) => {
+    const cors = corsHeaders(header(req, 'origin'), header(req, 'access-control-request-headers'));
+    if (req.method === 'OPTIONS') return send(res, PREFLIGHT, cors);
     const work = (): Promise<Reply> => answer(table, req, log);
-    if (pacer) void pacer.serve(work, (reply) => send(res, reply));
-    else void work().then((reply) => send(res, reply));
+    if (pacer) void pacer.serve(work, (reply) => send(res, reply, cors));
+    else void work().then((reply) => send(res, reply, cors));
   });
 }
 

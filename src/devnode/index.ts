@@ -1,6 +1,7 @@
 /**
  * @module The devnode: an æternity-compatible development node (not a real node; /v2/status says
- * `node_version: devnode-…`). External port: the node's /v2 chain, transaction, account, oracle,
+ * `node_version: devnode-…`, /v3/status a 7.x version the SDK accepts, `+devnode.…`). Every path below is
+ * served under /v3 as well, with the node's /v3-only reads and CORS headers (docs/devnode.md). External port: the node's /v2 chain, transaction, account, oracle,
  * name, contract and channel reads, POST /v2/transactions, GET /v2/key-blocks/pending. Internal
  * port: POST /v2/key-blocks (shape checked, proof of work NOT verified), the /v2/debug builders,
  * GET /v2/debug/transactions/pending, and the devnode's own controls POST /v2/debug/dev/fork
@@ -32,5 +33,7 @@ export {
   type ForkContract,
 } from './hard-forks.ts';
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
-export { DEVNODE_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
+export { DEVNODE_CONTRACT_BYTECODE, GA_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
+export { BYTECODE } from './contracts/standards.ts';
+export { GA_ACI, TOKEN_ACI, type Aci } from './aci.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';

@@ -10,7 +10,6 @@
  * answers; `stats` says how close the devnode itself came to that ideal.
  */
 import pLimit from 'p-limit';
-import { HttpError, ok, type Route } from './http.ts';
 
 export interface PacingOptions {
   /** each answer takes this many milliseconds (±20 %) from its admission; 0 or absent: at once */
@@ -136,27 +135,4 @@ export class Pacer {
 export function pacing(opts: PacingOptions): Pacer | undefined {
   if ((opts.latencyMs ?? 0) <= 0 && opts.maxConcurrentRequests === undefined) return undefined;
   return new Pacer(opts);
-}
-
-/**
- * pacingRoute is `GET /v2/debug/dev/pacing` (internal port): the external listener's PacingStats in the node's
- * snake_case, so that a benchmark sees how close the devnode came to M ÷ L; 404 when the devnode is not paced.
- */
-export function pacingRoute(pacer: Pacer | undefined): Route {
-  return {
-    method: 'GET',
-    path: '/v2/debug/dev/pacing',
-    handler: () => {
-      if (!pacer) throw new HttpError(404, 'Pacing is off');
-      const s = pacer.stats();
-      return ok({
-        latency_ms: s.latencyMs,
-        max_concurrent_requests: s.maxConcurrentRequests,
-        answers: s.answers,
-        answer_ms: s.answerMs,
-        queued_ms: s.queuedMs,
-        overran: s.overran,
-      });
-    },
-  };
 }

@@ -4,7 +4,7 @@ import { stringifyJson, type Json } from '../chain/json.ts';
 import { keyBlockJson, microHeaderJson } from './blocks.ts';
 import type { KeyBlock, MicroBlock, TxRecord } from './chain.ts';
 import { decodeSignedTx } from './tx-codec.ts';
-import type { Account, ChannelEntry, ContractEntry, NameEntry, Oracle, OracleQuery } from './state.ts';
+import type { Account, ChannelEntry, ContractEntry, NameAuction, NameEntry, Oracle, OracleQuery } from './state.ts';
 import { jsonInt } from './tx-codec.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
@@ -109,9 +109,19 @@ export function queryJson(q: OracleQuery): { [k: string]: Json } {
   };
 }
 
-/** nameJson is a NameEntry (with the v5.11+ `owner`). */
-export function nameJson(n: NameEntry): { [k: string]: Json } {
-  return { id: n.id, ttl: n.expires, owner: n.owner, pointers: n.pointers.map((p) => ({ key: p.key, id: p.id })) };
+/**
+ * nameJson is a NameEntry (with the v5.11+ `owner`); `encodedKey` adds the OpenAPI 3 NamePointer's `encoded_key`
+ * (the key as a `ba_`), which /v3 sends and the devnode's /v2 never did.
+ */
+export function nameJson(n: NameEntry, encodedKey = false): { [k: string]: Json } {
+  const pointer = (p: { key: string; id: string }): { [k: string]: Json } =>
+    encodedKey ? { key: p.key, encoded_key: encode('ba', Buffer.from(p.key, 'utf8')), id: p.id } : { ...p };
+  return { id: n.id, ttl: n.expires, owner: n.owner, pointers: n.pointers.map(pointer) };
+}
+
+/** auctionJson is an AuctionEntry: the name's hash, the last bid's height, bidder and fee, and the end height. */
+export function auctionJson(a: NameAuction): { [k: string]: Json } {
+  return { id: a.id, started_at: a.started, ends_at: a.ends, highest_bidder: a.bidder, highest_bid: jsonInt(a.bid) };
 }
 
 /** contractJson is a ContractObject. */

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { sleep } from '../retry.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
-import type { ChainNotification } from './notification.ts';
+import type { ChainNotification } from '../db/notification.ts';
 import { blockHashesBetween, topHeight } from '../db/queries/blocks.ts';
 import { readChainEvents, type ChainEvent } from './events-source.ts';
 

@@ -1,5 +1,5 @@
 /** @module ae_mdw's websocket protocol (on /v2/websocket and /v3/websocket): client messages, replies, error strings. Pure. */
-import { isId } from '../api/routes/v3/params.ts';
+import { isEncoded } from '../chain/encoding.ts';
 
 /** Channel is what an ae_mdw client subscribes to. */
 export type Channel = 'KeyBlocks' | 'MicroBlocks' | 'Transactions' | 'Object';
@@ -39,7 +39,7 @@ export function parseMdwMessage(text: string): { ok: true; request: MdwRequest }
   const channel = payload as Channel;
   if (channel !== 'Object') return { ok: true, request: { op, channel, source: source as Source | undefined } };
   if (target === undefined || target === null) return { ok: false, error: 'missing field: target' };
-  if (typeof target !== 'string' || !isId(target, TARGET_PREFIXES))
+  if (typeof target !== 'string' || !isEncoded(target, TARGET_PREFIXES))
     return { ok: false, error: `invalid target: ${String(target)}` };
   return { ok: true, request: { op, channel, target, source: source as Source | undefined } };
 }

@@ -1,7 +1,7 @@
 /** @module The mdw-source payloads of ae_mdw's websocket, read from the database in /v3's shapes. */
-import { keyBlockJson, microBlockJson } from '../api/routes/v3/render-blocks.ts';
+import { keyBlockJson, microBlockJson } from '../shapes/v3/render-blocks.ts';
 import { signedTx } from '../chain/signed-tx.ts';
-import { transactionJson } from '../api/routes/v3/render-tx.ts';
+import { transactionJson } from '../shapes/v3/render-tx.ts';
 import type { Queryable } from '../db/pool.ts';
 import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
 import { transactionByHash } from '../db/queries/v3/transactions.ts';

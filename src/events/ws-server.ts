@@ -13,7 +13,7 @@ import { MdwHub, type MdwPeer } from './mdw-hub.ts';
 import { mdwRenderer } from './mdw-render.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
-import { decodeNotification, notifyChannel } from './notification.ts';
+import { decodeNotification, notifyChannel } from '../db/notification.ts';
 import { postedTx } from './posted-tx.ts';
 import { PendingTxPoller } from './tx-update.ts';
 

@@ -6,33 +6,8 @@
  * are written. Pure.
  */
 import { callEvents, eventTopic, topicId, type CallEvent } from './call-events.ts';
-import type { ContractCallRow, TxPosition } from './rows.ts';
-
-/** Aex141Kind names a kept event as the aex141_events table does. */
-export type Aex141Kind =
-  | 'transfer'
-  | 'mint'
-  | 'burn'
-  | 'template_mint'
-  | 'template_creation'
-  | 'template_deletion'
-  | 'token_limit'
-  | 'template_limit'
-  | 'edition_limit';
-
-/** An AEX-141 event: who and what it concerns (integers as decimal texts: token ids and limits are unbounded). */
-export interface Aex141Event {
-  readonly contractId: string;
-  readonly kind: Aex141Kind;
-  readonly fromId: string | null;
-  readonly toId: string | null;
-  readonly tokenId: string | null;
-  readonly templateId: string | null;
-  /** the (new) limit of a limit event */
-  readonly limit: string | null;
-  /** TemplateMint's edition serial (its data), when given */
-  readonly edition: string | null;
-}
+import type { Aex141Event, Aex141EventRow, Aex141Kind } from '../db/queries/token-rows.ts';
+import type { ContractCallRow } from './rows.ts';
 
 type Reader = (topics: readonly bigint[], data: Buffer) => Omit<Aex141Event, 'contractId'> | undefined;
 
@@ -121,9 +96,6 @@ export function readAex141Event(event: CallEvent): Aex141Event | undefined {
   const read = READERS.get(topic0)!(args, event.data);
   return read && { contractId: event.address, ...read };
 }
-
-/** Where an event is: its call's position and its index in the call's log. */
-export type Aex141EventRow = TxPosition & { readonly logIdx: number } & Aex141Event;
 
 /** aex141Candidates finds the events of calls that have AEX-141's shape, whoever emitted them. */
 export function aex141Candidates(calls: readonly ContractCallRow[]): Aex141EventRow[] {

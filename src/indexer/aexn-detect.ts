@@ -5,9 +5,7 @@
  * when the code returns it from a literal. Pure.
  */
 import { ContractEncoder } from '@aeternity/aepp-calldata';
-
-/** AexnType is the token standard a contract implements. */
-export type AexnType = 'aex9' | 'aex141';
+import type { AexnType } from '../db/queries/token-rows.ts';
 
 /** A FATE type as aepp-calldata's ContractEncoder decodes it. */
 interface DecodedType {

@@ -3,37 +3,16 @@
  * standard AEX-9 events read from the call logs. Events are kept for any emitter here; the writer keeps
  * those of AEX-9 contracts only, emitted after the block their creation balances were read at. Pure.
  */
-import type { AexnType } from './aexn-detect.ts';
+import type {
+  Aex9EventKind,
+  Aex9LogRow,
+  AexnCallCreatedRow,
+  AexnContractRow,
+  AexnRows,
+  Aex9SeedRow,
+} from '../db/queries/token-rows.ts';
 import { callEvents, eventTopic, topicId } from './call-events.ts';
 import type { FetchedGeneration, TxPosition } from './rows.ts';
-
-/** AexnContractRow is one AEX-9 or AEX-141 contract at its creation (table aexn_contracts). */
-export interface AexnContractRow extends TxPosition {
-  readonly contractId: string;
-  readonly aexnType: AexnType;
-  readonly createdByCall: boolean;
-  readonly name: string | null;
-  readonly symbol: string | null;
-  readonly decimals: number | null;
-  readonly baseUrl: string | null;
-  readonly metadataType: string | null;
-  readonly extensions: readonly string[];
-  readonly metaInvalid: boolean;
-  readonly balancesUnknown: boolean;
-}
-
-/** AexnCallCreatedRow is a contract created inside a call, checked once (table aexn_call_created). */
-export interface AexnCallCreatedRow extends TxPosition {
-  readonly contractId: string;
-  readonly aexnType: AexnType | null;
-}
-
-/** Aex9SeedRow is one holder's balance at an AEX-9 contract's creation block (from a `balances()` dry-run). */
-export interface Aex9SeedRow extends TxPosition {
-  readonly contractId: string;
-  readonly account: string;
-  readonly amount: string;
-}
 
 /** AexnFindings is what the detector found in one generation (I/O done before the transform). */
 export interface AexnFindings {
@@ -42,27 +21,6 @@ export interface AexnFindings {
   readonly seeds: readonly Aex9SeedRow[];
   /** the wrapped-AE contracts whose Deposit and Withdrawal events mint and burn */
   readonly wrappedAe: ReadonlySet<string>;
-}
-
-/** The AEX-9 events that move balances (Allowance moves none). */
-export type Aex9EventKind = 'transfer' | 'mint' | 'burn' | 'swap' | 'deposit' | 'withdrawal';
-
-/** Aex9LogRow is one standard AEX-9 event: `from` loses `amount`, `to` gains it (null for mints and burns). */
-export interface Aex9LogRow extends TxPosition {
-  readonly contractId: string;
-  readonly logIdx: number;
-  readonly kind: Aex9EventKind;
-  readonly from: string | null;
-  readonly to: string | null;
-  readonly amount: string;
-}
-
-/** AexnRows are a generation's AEX-N rows. */
-export interface AexnRows {
-  readonly contracts: readonly AexnContractRow[];
-  readonly callCreated: readonly AexnCallCreatedRow[];
-  readonly seeds: readonly Aex9SeedRow[];
-  readonly aex9Logs: readonly Aex9LogRow[];
 }
 
 /** EmittedLog is one event of a contract tx, numbered in emission order as ae_mdw numbers them. */

@@ -2,7 +2,8 @@
 import type { Json } from '../chain/json.ts';
 import type { StoredTxColumns } from '../chain/stored-tx.ts';
 import type { NameReference } from '../chain/tx-fields.ts';
-import type { AexnFindings, AexnRows } from './aexn-rows.ts';
+import type { AexnRows } from '../db/queries/token-rows.ts';
+import type { AexnFindings } from './aexn-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
 

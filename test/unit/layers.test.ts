@@ -1,12 +1,28 @@
 /**
- * @module The layer rules of docs/architecture.md that a refactor could quietly break: the devnode is a development
- * tool that only the CLI starts, and chain/ is pure (it imports nothing of the project beyond itself).
+ * @module The layer order of docs/architecture.md, checked on every import of src/: no file imports a layer above
+ * its own or a sibling of its row, no files import each other in a circle, the devnode is a development tool that
+ * only the CLI starts, chain/ is pure, and shapes/ takes only types from db/.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect } from 'chai';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
+
+/**
+ * LAYERS, top first: each row's units (a folder of src/ or a file at its top) may import their own files and the
+ * units of every row below; units that share a row are independent of each other (no role imports another).
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['cli'], // the commands: they start the roles and stop them in reverse order
+  ['api', 'indexer', 'operator', 'devnode'], // the roles (each keeps its own metrics.ts)
+  ['events'], // the websockets and the LISTEN side of the chain notification
+  ['shapes'], // pure: the JSON that answers and events carry, built from db/'s row types
+  ['db', 'node', 'outage.ts', 'ops-server.ts'], // PostgreSQL; the nodes; a dependency's outage; /metrics and probes
+  ['log.ts', 'retry.ts'],
+  ['config.ts'],
+  ['chain', 'errors.ts', 'roles.ts', 'types'], // import nothing of the project (chain/ only itself; types/ is ambient)
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -14,34 +30,150 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** projectImports lists the src/-relative files a source file imports (static, dynamic and re-exports). */
+/** projectImports lists the src/-relative files a source file imports (static, dynamic, type-only and re-exports). */
 function projectImports(file: string): string[] {
   const code = readFileSync(file, 'utf8');
   const specifiers = [...code.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1]!);
   return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)));
 }
 
-const layer = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : path);
+/** valueSpecifiers lists the specifiers of the import and export declarations of `code` that bring values, not only types. */
+function valueSpecifiers(code: string): string[] {
+  return [...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*'(\.[^']+)'/gms)].map((m) => m[1]!);
+}
+
+const unit = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : path);
+const row = (u: string): number => LAYERS.findIndex((r) => r.includes(u));
+
+/** importAllowed says whether a file of unit `from` may import one of unit `to`: its own unit, or a lower row. */
+function importAllowed(from: string, to: string): boolean {
+  return from === to || row(to) > row(from);
+}
+
+/** cycles lists the strongly connected components of more than one file (or a file importing itself), Tarjan's way. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** circleThrough names one shortest circle through the first file of a component, back to that file. */
+function circleThrough(component: readonly string[], graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const start = component[0]!;
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let v = queue.shift(); v !== undefined; v = queue.shift())
+    for (const w of graph.get(v) ?? []) {
+      if (w === start) {
+        const path = [start];
+        for (let u: string | undefined = v; u !== start && u !== undefined; u = cameFrom.get(u)) path.splice(1, 0, u);
+        return [...path, start];
+      }
+      if (component.includes(w) && !cameFrom.has(w)) {
+        cameFrom.set(w, v);
+        queue.push(w);
+      }
+    }
+  return [...component];
+}
 
 describe('layers', () => {
   const files = sourceFiles(SRC).map((f) => ({ path: relative(SRC, f), imports: projectImports(f) }));
 
-  it('finds the imports it checks', () => {
+  it('finds the imports it checks, each naming a file of src/', () => {
     const posted = files.find((f) => f.path === 'events/posted-tx.ts');
     expect(posted?.imports).to.include('chain/tx-parse.ts');
+    const missing = files.flatMap((f) =>
+      f.imports.filter((i) => !existsSync(join(SRC, i))).map((i) => `${f.path} → ${i}`),
+    );
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('places every folder and top file of src/ in one row of the layers', () => {
+    const units = [...new Set(files.map((f) => unit(f.path)))].sort();
+    expect(units.filter((u) => row(u) < 0)).to.deep.equal([]);
+    expect(LAYERS.flat().filter((u) => !units.includes(u))).to.deep.equal([]);
+  });
+
+  it('has no import that points up the layers or across a row', () => {
+    const offenders = files.flatMap((f) =>
+      f.imports.filter((i) => !importAllowed(unit(f.path), unit(i))).map((i) => `${f.path} → ${i}`),
+    );
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('has no circle of files importing each other', () => {
+    const graph = new Map(files.map((f) => [f.path, f.imports]));
+    expect(cycles(graph).map((c) => circleThrough(c, graph).join(' → '))).to.deep.equal([]);
+  });
+
+  it('finds a circle, an upward import and a value import when there is one (the checks can fail)', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c', 'e']],
+      ['c', ['a']],
+      ['d', ['a']],
+      ['e', ['e']],
+    ]);
+    expect(cycles(graph)).to.deep.equal([['e'], ['a', 'b', 'c']]);
+    expect(circleThrough(['a', 'b', 'c'], graph)).to.deep.equal(['a', 'b', 'c', 'a']);
+    expect(importAllowed('db', 'events')).to.equal(false);
+    expect(importAllowed('api', 'indexer')).to.equal(false);
+    expect(importAllowed('events', 'db')).to.equal(true);
+    const code = "import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport { d } from './d.ts';";
+    expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts']);
   });
 
   it('lets only cli/ and devnode/ itself import devnode/', () => {
     const offenders = files
-      .filter((f) => !['cli', 'devnode'].includes(layer(f.path)))
-      .flatMap((f) => f.imports.filter((i) => layer(i) === 'devnode').map((i) => `${f.path} → ${i}`));
+      .filter((f) => !['cli', 'devnode'].includes(unit(f.path)))
+      .flatMap((f) => f.imports.filter((i) => unit(i) === 'devnode').map((i) => `${f.path} → ${i}`));
     expect(offenders).to.deep.equal([]);
   });
 
   it('keeps chain/ pure: it imports only chain/', () => {
     const offenders = files
-      .filter((f) => layer(f.path) === 'chain')
-      .flatMap((f) => f.imports.filter((i) => layer(i) !== 'chain').map((i) => `${f.path} → ${i}`));
+      .filter((f) => unit(f.path) === 'chain')
+      .flatMap((f) => f.imports.filter((i) => unit(i) !== 'chain').map((i) => `${f.path} → ${i}`));
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it('keeps shapes/ pure: no package (no Koa, no I/O), and only types from db/', () => {
+    const offenders = files
+      .filter((f) => unit(f.path) === 'shapes')
+      .flatMap((f) => {
+        const code = readFileSync(join(SRC, f.path), 'utf8');
+        const packages = [...code.matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)].map((m) => m[1]!);
+        const db = valueSpecifiers(code)
+          .map((s) => relative(SRC, resolve(dirname(join(SRC, f.path)), s)))
+          .filter((i) => unit(i) === 'db');
+        return [...packages, ...db].map((i) => `${f.path} → ${i}`);
+      });
     expect(offenders).to.deep.equal([]);
   });
 });

@@ -15,7 +15,7 @@ import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
-import { generationsReport } from '../shapes.ts';
+import { generationsReport } from '../../shapes/middleware.ts';
 import { BriefValue } from '../brief-value.ts';
 import { NODE_HEIGHT_TTL_MS } from '../node-height.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';

@@ -1,6 +1,6 @@
 /** @module The writer's SQL for AEX-141: a batch's candidate events, kept only for registered AEX-141 collections. */
-import type { Aex141EventRow } from '../../indexer/aex141-events.ts';
 import type { Queryable } from '../pool.ts';
+import type { Aex141EventRow } from './token-rows.ts';
 
 /**
  * insertAex141Events inserts the events of contracts registered as AEX-141 (aexn_contracts, written

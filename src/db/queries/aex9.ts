@@ -5,7 +5,7 @@
  * of aex9_events keep the balances and holders.
  */
 import type { Queryable } from '../pool.ts';
-import type { AexnRows } from '../../indexer/aexn-rows.ts';
+import type { AexnRows } from './token-rows.ts';
 
 /** writeAex9Rows writes a batch's AEX-9 seeds, events and transfers, after its aexn_contracts rows. */
 export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): Promise<void> {

@@ -3,7 +3,7 @@
  * contracts created inside calls it checked, and the lookups its detector makes.
  */
 import type { Queryable } from '../pool.ts';
-import type { AexnRows } from '../../indexer/aexn-rows.ts';
+import type { AexnRows } from './token-rows.ts';
 import { insertMany } from './bulk-load.ts';
 import { writeAex9Rows } from './aex9.ts';
 

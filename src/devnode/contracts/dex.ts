@@ -35,7 +35,7 @@ export const WAE_HANDLERS: Record<string, Handler> = {
     require(int(amount) >= 0n, 'NON_NEGATIVE_VALUE_REQUIRED');
     debit(f, f.caller, int(amount));
     f.set('supply', f.int('supply') - int(amount));
-    moveAe(f.env, f.account, f.caller, int(amount));
+    moveAe(f.env, f.account, f.caller, int(amount), 'Chain.spend');
     f.emit('Withdrawal', [f.caller, int(amount)]);
     return UNIT;
   },

@@ -1,6 +1,7 @@
 /**
  * @module `POST /v2/dry-run` (external) and `POST /v2/debug/transactions/dry-run` (internal): contract
- * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs,
+ * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs (and the
+ * `init` of unsigned ContractCreateTxs, which the SDK dry-runs to estimate a deploy's gas),
  * with the node's DryRunResults. State below the top is rebuilt from the contract transactions.
  */
 import { decode, isEncoded } from '../../chain/encoding.ts';
@@ -11,7 +12,8 @@ import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import { contractId } from '../ids.ts';
 import { HttpError, ok, type Reply, type Route, type RouteRequest } from '../http.ts';
 import { newState, type WorldState } from '../state.ts';
-import { decodeTx, type TxFields } from '../tx-codec.ts';
+import { decodeTx, encodeTx, type TxFields } from '../tx-codec.ts';
+import { dryRunTxHash, transferEvent, type EventSource } from './tx-events.ts';
 import { callRecordJson, contractOutcome } from './call-record.ts';
 import { isNativeCode } from './engine.ts';
 
@@ -23,6 +25,7 @@ const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
 const MR_MAGIC_FUNDS = 10n ** 21n;
 const DEFAULT_GAS = 1_000_000;
 const CALL_REQ_GAS_PRICE = 1_000_000n;
+const CALL_REQ_FEE = 10n ** 12n;
 
 /** internalError is the node's reason for a dry-run transaction it refuses (`~120p` of the error atom). */
 const internalError = (atom: string): Json => ({
@@ -107,8 +110,12 @@ function replayTx(state: WorldState, tx: TxFields, height: number): void {
   }
 }
 
-/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx. */
+/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx or ContractCreateTx. */
 interface CallRequest {
+  /** the type and hash the node files the call's tx_events under */
+  readonly source: EventSource;
+  /** the code a ContractCreateTx deploys (its `init` is the call); absent for a call of an existing contract */
+  readonly create?: { readonly code: string; readonly vmVersion: number; readonly abiVersion: number };
   readonly contract: string;
   readonly caller: string;
   readonly callData: string;
@@ -116,6 +123,43 @@ interface CallRequest {
   readonly gas: bigint;
   readonly gasPrice: bigint;
   readonly nonce: number;
+}
+
+/** createRequest is a ContractCreateTx's `init` call of the contract it would create (its id from owner and nonce). */
+function createRequest(tx: TxFields): Omit<CallRequest, 'source'> {
+  const owner = str(tx.owner_id);
+  const nonce = Number(toBigInt(tx.nonce ?? 0));
+  return {
+    create: { code: str(tx.code), vmVersion: Number(tx.vm_version ?? 0), abiVersion: Number(tx.abi_version ?? 0) },
+    contract: contractId(owner, BigInt(nonce)),
+    caller: owner,
+    callData: str(tx.call_data),
+    amount: toBigInt(tx.amount ?? 0),
+    gas: toBigInt(tx.gas ?? 0),
+    gasPrice: toBigInt(tx.gas_price ?? 0),
+    nonce,
+  };
+}
+
+/**
+ * callReqSource is what a `call_req`'s events are filed under: the node runs it as a ContractCallTx of fee 10^12
+ * (and the request's `abi_version`, AEVM's 1 when absent), signed with the dry-run's dummy signature.
+ */
+function callReqSource(req: Omit<CallRequest, 'source'>, abiVersion: bigint): EventSource {
+  const tx: TxFields = {
+    type: 'ContractCallTx',
+    version: 1,
+    caller_id: req.caller,
+    nonce: req.nonce,
+    contract_id: req.contract,
+    abi_version: abiVersion,
+    fee: CALL_REQ_FEE,
+    amount: req.amount,
+    gas: req.gas,
+    gas_price: req.gasPrice,
+    call_data: req.callData,
+  };
+  return { type: 'contract_call_tx', hash: dryRunTxHash(encodeTx(tx)) };
 }
 
 function callRequest(item: Json): CallRequest {
@@ -126,7 +170,7 @@ function callRequest(item: Json): CallRequest {
       throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
     const caller = req.caller === undefined ? MR_MAGIC : req.caller;
     if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
-    return {
+    const request = {
       contract: req.contract,
       caller,
       callData: req.calldata,
@@ -135,17 +179,23 @@ function callRequest(item: Json): CallRequest {
       gasPrice: CALL_REQ_GAS_PRICE,
       nonce: Number(uint(req.nonce, 1n, 'nonce')),
     };
+    return { ...request, source: callReqSource(request, uint(req.abi_version, 1n, 'abi_version')) };
   }
   if (isEncoded(item.tx, ['tx'])) {
     let tx: TxFields;
+    let bytes: Uint8Array;
     try {
-      tx = decodeTx(decode(item.tx, ['tx']).bytes);
+      bytes = decode(item.tx, ['tx']).bytes;
+      tx = decodeTx(bytes);
     } catch (err) {
       throw bad(`Bad request: ${(err as Error).message}`);
     }
+    const hash = dryRunTxHash(bytes);
+    if (tx.type === 'ContractCreateTx') return { ...createRequest(tx), source: { type: 'contract_create_tx', hash } };
     if (tx.type !== 'ContractCallTx')
-      throw bad(`Bad request: the devnode dry-runs ContractCallTx only, not ${String(tx.type)}`);
+      throw bad(`Bad request: the devnode dry-runs ContractCallTx and ContractCreateTx only, not ${String(tx.type)}`);
     return {
+      source: { type: 'contract_call_tx', hash },
       contract: str(tx.contract_id),
       caller: str(tx.caller_id),
       callData: str(tx.call_data),
@@ -159,7 +209,19 @@ function callRequest(item: Json): CallRequest {
 }
 
 /** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
-function runRequest(state: WorldState, height: number, req: CallRequest): Json {
+function runRequest(state: WorldState, height: number, req: CallRequest, events: Json[]): Json {
+  const type = req.create ? 'contract_create' : 'contract_call';
+  if (req.create) {
+    const { code, vmVersion, abiVersion } = req.create;
+    state.contracts.set(req.contract, {
+      id: req.contract,
+      ownerId: req.caller,
+      vmVersion,
+      abiVersion,
+      deposit: 0n,
+      code,
+    });
+  }
   const contract = state.contracts.get(req.contract);
   if (!contract) return internalError('contract_does_not_exist');
   const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
@@ -177,7 +239,7 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
     callData: req.callData,
     amount: req.amount,
     gasLimit: gas,
-    isCreate: false,
+    isCreate: req.create !== undefined,
   });
   const callObj = callRecordJson(outcome, {
     caller: req.caller,
@@ -186,7 +248,14 @@ function runRequest(state: WorldState, height: number, req: CallRequest): Json {
     contract: req.contract,
     gasPrice: req.gasPrice,
   });
-  return { type: 'contract_call', result: 'ok', call_obj: callObj };
+  for (const transfer of outcome.transfers ?? []) events.push(transferEvent(transfer, req.source));
+  return { type, result: 'ok', call_obj: callObj };
+}
+
+/** txEvents reads the input's `tx_events` flag (default false), a boolean as the node requires. */
+function txEvents(flag: Json | undefined): boolean {
+  if (flag === undefined || typeof flag === 'boolean') return flag === true;
+  throw bad('Bad request: Bad parameter, tx_events');
 }
 
 /** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
@@ -206,7 +275,10 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
     state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
   }
   const height = block.header.height;
-  return ok({ results: requests.map((req) => runRequest(newState(state), height, req)) });
+  const events: Json[] = [];
+  const results = requests.map((req) => runRequest(newState(state), height, req, events));
+  // the node's tx_events: the devnode has the AE its native contracts move (no channel events)
+  return ok(txEvents(body.tx_events) ? { results, tx_events: events } : { results });
 }
 
 /** dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, `/v2/debug/transactions/dry-run` internally). */

@@ -20,7 +20,18 @@ import {
   type FateValue,
   type FateVariant,
 } from './fate.ts';
-import { charge, FateError, Frame, GAS, moveAe, require, Revert, type ContractLog, type Env } from './frame.ts';
+import {
+  charge,
+  FateError,
+  Frame,
+  GAS,
+  moveAe,
+  require,
+  Revert,
+  type AeTransfer,
+  type ContractLog,
+  type Env,
+} from './frame.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
@@ -111,7 +122,7 @@ function dispatch(
   require(handler !== undefined && (fn === 'init') === isCreate, `no function ${fn} to call`);
   if (value > 0n && !isCreate && !PAYABLE.get(kind)!.has(fn)) throw new FateError(`Function ${fn} is not payable`);
   const frame = new Frame(env, contract, caller, value);
-  if (caller !== env.origin) moveAe(env, frame.caller, frame.account, value);
+  if (caller !== env.origin) moveAe(env, frame.caller, frame.account, value, 'Call.amount');
   return handler(frame, args);
 }
 
@@ -133,6 +144,8 @@ export interface CallOutcome {
   readonly returnValue: string;
   readonly log: readonly ContractLog[];
   readonly gasUsed: number;
+  /** the AE the call moved between accounts, in order (a failed call moves none) */
+  readonly transfers?: readonly AeTransfer[];
 }
 
 /** isNativeCode says whether the engine runs this bytecode. */
@@ -152,6 +165,7 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
     origin: call.caller,
     gasLimit: call.gasLimit,
     logs: [],
+    transfers: [],
     gasUsed: call.isCreate ? GAS.create : 0,
     call: (caller, contract, fn, args, value) => dispatch(env, caller, contract, fn, args, value),
   };
@@ -170,7 +184,8 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
     );
     commitState(layer);
     // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
-    return { returnType: 'ok', returnValue: encodeValue(value), log: env.logs.reverse(), gasUsed: env.gasUsed };
+    const log = env.logs.reverse();
+    return { returnType: 'ok', returnValue: encodeValue(value), log, gasUsed: env.gasUsed, transfers: env.transfers };
   } catch (err) {
     if (err instanceof FateError) {
       return {

@@ -35,6 +35,17 @@ export const logJson = (log: ContractLog): Json => ({ address: log.address, topi
 /** Gas a native call charges: per call, per event and per storage write (round, plausible numbers). */
 export const GAS = { call: 600, event: 250, write: 120, create: 3000 } as const;
 
+/**
+ * AeTransfer is AE that moved inside a call, as the node reports it among a dry-run's `tx_events`: by `Chain.spend`
+ * (a contract paying out) or with a call to another contract (`Call.amount`).
+ */
+export interface AeTransfer {
+  readonly type: 'Chain.spend' | 'Call.amount';
+  readonly from: string;
+  readonly to: string;
+  readonly amount: bigint;
+}
+
 /** Env is what every frame of one transaction shares: the state layer, the height, the events and the gas. */
 export interface Env {
   readonly state: WorldState;
@@ -42,6 +53,7 @@ export interface Env {
   readonly origin: string;
   readonly gasLimit: number;
   readonly logs: ContractLog[];
+  readonly transfers: AeTransfer[];
   gasUsed: number;
   /** call runs a function of another contract (the engine's dispatcher) */
   readonly call: (caller: string, contract: string, fn: string, args: readonly FateValue[], value: bigint) => FateValue;
@@ -120,7 +132,7 @@ export class Frame {
 }
 
 /** moveAe pays AE between accounts within a call (value sent with an inner call, WAE withdrawals). */
-export function moveAe(env: Env, from: string, to: string, amount: bigint): void {
+export function moveAe(env: Env, from: string, to: string, amount: bigint, type: AeTransfer['type']): void {
   if (amount === 0n) return;
   const accounts = env.state.accounts;
   const source = accounts.get(from) ?? { balance: 0n, nonce: 0 };
@@ -128,6 +140,7 @@ export function moveAe(env: Env, from: string, to: string, amount: bigint): void
   accounts.set(from, { ...source, balance: source.balance - amount });
   const target = accounts.get(to) ?? { balance: 0n, nonce: 0 };
   accounts.set(to, { ...target, balance: target.balance + amount });
+  env.transfers.push({ type, from, to, amount });
 }
 
 /** require reverts with `reason` unless `condition` holds (Sophia's require). */

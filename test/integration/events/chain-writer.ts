@@ -5,7 +5,7 @@ import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { withTransaction, type Pool } from '../../../src/db/pool.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
-import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
+import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 /** TxSpec is one transaction to write: its node JSON and the ids account_transactions records for it. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
-import { notifyChannel } from '../../../src/events/notification.ts';
+import { notifyChannel } from '../../../src/db/notification.ts';
 import { createEventsFixture, type EventsFixture } from './ws-client.ts';
 
 const SCHEMA = 'mdw_listener';

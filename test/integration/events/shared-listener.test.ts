@@ -8,7 +8,7 @@ import { ResponseCache } from '../../../src/api/response-cache.ts';
 import { startServer } from '../../../src/api/server.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { NotificationListener, type NotificationSubscriber } from '../../../src/events/listener.ts';
-import { notifyChannel } from '../../../src/events/notification.ts';
+import { notifyChannel } from '../../../src/db/notification.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { createPopulator, notify, type TestPopulator } from './chain-writer.ts';
 import { createEventsFixture, testConfig, type EventsFixture } from './ws-client.ts';

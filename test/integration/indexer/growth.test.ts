@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import pg from 'pg';
 import prom from 'prom-client';
-import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/events/notification.ts';
+import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
 import { startHarness, silent, verifyClean, waitFor, type Harness } from './support/harness.ts';
 

@@ -5,7 +5,7 @@ import { StatsSource } from '../../../src/api/routes/v3/stats-source.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { notifyCommitted } from '../../../src/db/notify.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
-import { notifyChannel } from '../../../src/events/notification.ts';
+import { notifyChannel } from '../../../src/db/notification.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { silentLog } from '../api/harness.ts';
 

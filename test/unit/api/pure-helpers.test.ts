@@ -5,7 +5,7 @@ import { corsOrigin, isListedOrigin } from '../../../src/api/app.ts';
 import { textProblem } from '../../../src/api/middleware/valid-text.ts';
 import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
-import { generationsReport } from '../../../src/api/shapes.ts';
+import { generationsReport } from '../../../src/shapes/middleware.ts';
 import { signedTx } from '../../../src/chain/signed-tx.ts';
 
 describe('isInternalPath', () => {

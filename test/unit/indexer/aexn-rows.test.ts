@@ -6,7 +6,7 @@ import { readMeta } from '../../../src/indexer/aexn-detector.ts';
 import { readResults } from '../../../src/node/dry-run.ts';
 import { eventTopic } from '../../../src/indexer/call-events.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
-import { snakeTxType } from '../../../src/api/routes/v3/render-aex9.ts';
+import { snakeTxType } from '../../../src/shapes/v3/render-aex9.ts';
 
 const key = (byte: number): bigint => BigInt(`0x${byte.toString(16).padStart(2, '0').repeat(32)}`);
 const ak = (byte: number): string => encode('ak', Buffer.alloc(32, byte));

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import { callEvents, eventTopic, topicId } from '../../../src/indexer/call-events.ts';
 import { parseSwapAmounts, readPairCreated, readSwapTokens } from '../../../src/indexer/dex-events.ts';
-import { swapAction } from '../../../src/api/routes/v3/render-dex.ts';
+import { swapAction } from '../../../src/shapes/v3/render-dex.ts';
 import { dexRows } from '../../../src/indexer/dex-tables.ts';
 import type { ContractCallRow } from '../../../src/indexer/rows.ts';
 

@@ -1,5 +1,6 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import type { RouterContext } from '@koa/router';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { activitiesPage, type ActivityKey } from '../../../db/queries/v3/activities.ts';
@@ -9,7 +10,7 @@ import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
-import { ALL_HEIGHTS, isId, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
+import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
@@ -20,7 +21,8 @@ export const TRANSFER_CURSOR: CursorCodec<TransferKey> = {
   decode(text) {
     if (text === undefined) return undefined;
     const match = new RegExp(`^${POSITION}-([a-z_]{1,40})-(\\w{1,120})-(th_\\w+)?$`).exec(text);
-    if (!match || (match[6] !== undefined && !isId(match[6], ['th']))) throw v3BadRequest(`invalid cursor: ${text}`);
+    if (!match || (match[6] !== undefined && !isEncoded(match[6], ['th'])))
+      throw v3BadRequest(`invalid cursor: ${text}`);
     return {
       height: Number(match[1]),
       microIndex: Number(match[2]),
@@ -67,7 +69,7 @@ export async function getTransfers(ctx: RouterContext, { pool }: V3Env): Promise
   const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi', 'time'] });
   rejectUnknown(ctx.query, TRANSFER_PARAMS);
   const account = one(ctx.query.account);
-  if (account !== undefined && !isId(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
+  if (account !== undefined && !isEncoded(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
   const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
   await sendList(ctx, paging, {
     cursor: TRANSFER_CURSOR,
@@ -81,7 +83,7 @@ export async function getTransfers(ctx: RouterContext, { pool }: V3Env): Promise
 export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3Env): Promise<void> {
   const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
   const id = ctx.params.id!;
-  if (!isId(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
+  if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
   const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
   const type = one(ctx.query.type);
   if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);

@@ -18,7 +18,7 @@ import { AEX141_ACTIVITIES } from '../../../db/queries/v3/aex141.ts';
 import { DEX_ACTIVITIES } from '../../../db/queries/v3/dex.ts';
 import { transactionsByHashes, type TxRow } from '../../../db/queries/v3/transactions.ts';
 import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/v3/aex9-activities.ts';
-import { transactionObject } from './render-tx.ts';
+import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 
 /** An activity as ae_mdw renders it, less the block fields every item has. */
 export interface RenderedActivity {

@@ -21,7 +21,13 @@ import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env, V3Handler } from './operation.ts';
 import { one, parseId, parsePaging } from './params.ts';
-import { collectionObject, templateObject, templateTokenObject, tokenObject, transferObject } from './render-aex141.ts';
+import {
+  collectionObject,
+  templateObject,
+  templateTokenObject,
+  tokenObject,
+  transferObject,
+} from '../../../shapes/v3/render-aex141.ts';
 import { sendText, sendValue } from './respond.ts';
 
 const ORDERS: readonly CollectionOrder[] = ['creation', 'name', 'symbol'];

@@ -5,6 +5,7 @@
  * (call infos a pruning node refused) has its balances marked `incomplete: true`.
  */
 import type { RouterContext } from '@koa/router';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
@@ -33,8 +34,14 @@ import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import type { Direction, Query } from './page.ts';
-import { isId, one, parseId, parseNonNegative, parsePaging } from './params.ts';
-import { accountTokenObject, holderObject, incompleteMark, tokenObject, transferObject } from './render-aex9.ts';
+import { one, parseId, parseNonNegative, parsePaging } from './params.ts';
+import {
+  accountTokenObject,
+  holderObject,
+  incompleteMark,
+  tokenObject,
+  transferObject,
+} from '../../../shapes/v3/render-aex9.ts';
 import { sendValue } from './respond.ts';
 
 /** A cursor of JSON values, base64url (opaque to clients, as ae_mdw's are). */
@@ -71,7 +78,7 @@ function holderCursor(by: 'pubkey' | 'amount'): CursorCodec<HolderKey> {
     decode(text) {
       if (text === undefined) return undefined;
       const [amount, account] = by === 'amount' ? text.split('|') : [undefined, text];
-      if (account === undefined || !isId(account, ['ak']) || (by === 'amount' && !/^\d{1,80}$/.test(amount ?? '')))
+      if (account === undefined || !isEncoded(account, ['ak']) || (by === 'amount' && !/^\d{1,80}$/.test(amount ?? '')))
         throw v3BadRequest(`invalid cursor: ${text}`);
       return { account, amount };
     },
@@ -81,7 +88,7 @@ function holderCursor(by: 'pubkey' | 'amount'): CursorCodec<HolderKey> {
 const CONTRACT_CURSOR: CursorCodec<string> = {
   encode: (id) => id,
   decode(text) {
-    if (text !== undefined && !isId(text, ['ct'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    if (text !== undefined && !isEncoded(text, ['ct'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return text;
   },
 };
@@ -112,7 +119,7 @@ async function stateAt(pool: Pool, query: Query, hashParam: string): Promise<Blo
   const hash = one(query[hashParam]);
   const heightText = one(query.height);
   if (hash !== undefined) {
-    if (!isId(hash, ['kh', 'mh'])) throw v3BadRequest(`invalid query: ${hashParam}=${hash}`);
+    if (!isEncoded(hash, ['kh', 'mh'])) throw v3BadRequest(`invalid query: ${hashParam}=${hash}`);
     const bound = await blockBound(pool, hash);
     if (!bound) throw v3NotFound(hash);
     return bound;

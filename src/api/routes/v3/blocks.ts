@@ -14,8 +14,8 @@ import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './params.ts';
-import { keyBlockJson, microBlockJson } from './render-blocks.ts';
-import { transactionJson } from './render-tx.ts';
+import { keyBlockJson, microBlockJson } from '../../../shapes/v3/render-blocks.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendText } from './respond.ts';
 
 /** getKeyBlocks: key blocks by height. */

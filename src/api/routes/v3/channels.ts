@@ -1,12 +1,13 @@
 /** @module /v3/channels: channels by their latest transaction, and one channel's state. */
 import type { RouterContext } from '@koa/router';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson, type Json } from '../../../chain/json.ts';
 import { channelById, channelsPage, type ChannelKey, type ChannelRow } from '../../../db/queries/v3/channels.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
-import { isId, one, parseId, parsePaging } from './params.ts';
+import { one, parseId, parsePaging } from './params.ts';
 import { sendText } from './respond.ts';
 
 const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
@@ -14,7 +15,7 @@ const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   decode(text) {
     if (text === undefined) return undefined;
     const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})-(ch_\w+)$/.exec(text);
-    if (!match || !isId(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    if (!match || !isEncoded(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return { height: Number(match[1]), microIndex: Number(match[2]), txIndex: Number(match[3]), channelId: match[4]! };
   },
 };

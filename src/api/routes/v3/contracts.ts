@@ -11,7 +11,7 @@ import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import { ALL_HEIGHTS, one, parseId, parsePaging, rejectUnknown } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { contractCallObject, contractLogObject, contractObject } from './render-contracts.ts';
+import { contractCallObject, contractLogObject, contractObject } from '../../../shapes/v3/render-contracts.ts';
 import { sendText } from './respond.ts';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);

@@ -6,7 +6,7 @@ import { LOG_CURSOR } from './cursors.ts';
 import { sendList } from './list.ts';
 import type { V3Env, V3Handler } from './operation.ts';
 import { parseId, parsePaging } from './params.ts';
-import { swapObject } from './render-dex.ts';
+import { swapObject } from '../../../shapes/v3/render-dex.ts';
 
 /** getDexSwaps: every swap of the configured DEX's pairs. */
 export const getDexSwaps: V3Handler = (ctx, env) => sendSwaps(ctx, env, {});

@@ -1,5 +1,6 @@
 /** @module /v3/names: names (active, inactive, in auction) from name_state, their claims, transfers and updates, and pointees. */
 import type { RouterContext } from '@koa/router';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { nameId } from '../../../chain/derived-ids.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
@@ -21,7 +22,7 @@ import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env, V3Handler } from './operation.ts';
-import { isId, one, parseId, parsePaging } from './params.ts';
+import { one, parseId, parsePaging } from './params.ts';
 import {
   auctionObject,
   isInAuction,
@@ -29,8 +30,8 @@ import {
   nameObject,
   pointeeObject,
   type ChainClock,
-} from './render-names.ts';
-import { transactionJson } from './render-tx.ts';
+} from '../../../shapes/v3/render-names.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendText, sendValue } from './respond.ts';
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);
@@ -193,7 +194,7 @@ function keyOf(row: NameStateRow, order: NameOrder): NameKey {
 /** nameHashOf reads a name path parameter: an `nm_` id, or a plain name (`.chain` added when missing). */
 export function nameHashOf(id: string): string {
   if (id.startsWith('nm_')) {
-    if (!isId(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
+    if (!isEncoded(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
     return id;
   }
   try {

@@ -1,5 +1,6 @@
 /** @module /v3/oracles: oracles (active, inactive) by expiry, one oracle, its queries, responses and extensions. */
 import type { RouterContext } from '@koa/router';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
@@ -17,9 +18,9 @@ import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env, V3Handler } from './operation.ts';
-import { isId, one, parseId, parsePaging } from './params.ts';
-import { heightTime } from './render-names.ts';
-import { transactionJson } from './render-tx.ts';
+import { one, parseId, parsePaging } from './params.ts';
+import { heightTime } from '../../../shapes/v3/render-names.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendText } from './respond.ts';
 
 const ORACLE_CURSOR: CursorCodec<OracleKey> = {
@@ -27,7 +28,7 @@ const ORACLE_CURSOR: CursorCodec<OracleKey> = {
   decode(text) {
     if (text === undefined) return undefined;
     const match = /^(\d{1,10})-(ok_\w+)$/.exec(text);
-    if (!match || !isId(match[2]!, ['ok'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    if (!match || !isEncoded(match[2]!, ['ok'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return { expiresAt: Number(match[1]), oracleId: match[2]! };
   },
 };

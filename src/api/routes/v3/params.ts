@@ -1,5 +1,5 @@
 /** @module ae_mdw's request parameters: limit, direction, scope, rev, ids and hashes, with its error texts. Pure. */
-import { decode, DecodeError, type Prefix } from '../../../chain/encoding.ts';
+import { isEncoded, type Prefix } from '../../../chain/encoding.ts';
 import { v3BadRequest } from './errors.ts';
 import type { Direction, Query } from './page.ts';
 
@@ -90,25 +90,14 @@ function parseScope(text: string, allowed: readonly Scope['type'][]): { scope: S
 
 /** parseId checks an encoded id of one of the prefixes: ae_mdw's `invalid id: <value>` otherwise. */
 export function parseId(value: string | undefined, prefixes: readonly Prefix[]): string {
-  if (value === undefined || !isId(value, prefixes)) throw v3BadRequest(`invalid id: ${value ?? ''}`);
+  if (value === undefined || !isEncoded(value, prefixes)) throw v3BadRequest(`invalid id: ${value ?? ''}`);
   return value;
 }
 
 /** parseHash checks a block or transaction hash: ae_mdw's `invalid hash: <value>` otherwise. */
 export function parseHash(value: string | undefined, prefix: Prefix): string {
-  if (value === undefined || !isId(value, [prefix])) throw v3BadRequest(`invalid hash: ${value ?? ''}`);
+  if (value === undefined || !isEncoded(value, [prefix])) throw v3BadRequest(`invalid hash: ${value ?? ''}`);
   return value;
-}
-
-/** isId is true when the text decodes as one of the prefixes (checksum and length included). */
-export function isId(value: string, prefixes: readonly Prefix[]): boolean {
-  try {
-    decode(value, prefixes);
-    return true;
-  } catch (err) {
-    if (err instanceof DecodeError) return false;
-    throw err;
-  }
 }
 
 /** parseNonNegative reads a decimal integer ≥ 0 of the stored range, or undefined when it is not one. */

@@ -21,7 +21,7 @@ import { paginate, type Keyed, type Page } from './page.ts';
 import { parseId, parsePaging, type Paging } from './params.ts';
 import { sendPage, sendValue } from './respond.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
-import { deltaStatJson, totalStatJson } from './render-stats.ts';
+import { deltaStatJson, totalStatJson } from '../../../shapes/v3/render-stats.ts';
 import { arrayFetch, averageSeries, denseSeries, statJson, trends } from './stats-series.ts';
 import type { StatsSnapshot } from './stats-source.ts';
 

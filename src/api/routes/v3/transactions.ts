@@ -18,7 +18,7 @@ import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import { parseHash, parseId, parsePaging } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { transactionJson } from './render-tx.ts';
+import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendText, sendValue } from './respond.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 

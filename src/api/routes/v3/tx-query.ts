@@ -4,12 +4,12 @@
  * included), `entrypoint`; everything given holds together. Pure.
  */
 import { nameId } from '../../../chain/derived-ids.ts';
-import type { Prefix } from '../../../chain/encoding.ts';
+import { isEncoded, type Prefix } from '../../../chain/encoding.ts';
 import { TX_SCHEMAS } from '../../../chain/tx-schema.ts';
 import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/v3/transactions.ts';
 import { v3BadRequest } from './errors.ts';
 import type { Query } from './page.ts';
-import { all, isId } from './params.ts';
+import { all } from './params.ts';
 
 /** TX_TYPE_NAMES maps ae_mdw's snake type names to the node's. */
 export const TX_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
@@ -140,13 +140,13 @@ function txType(value: string): string {
 }
 
 function anyId(value: string): string {
-  if (isId(value, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq', 'cm'])) return value;
+  if (isEncoded(value, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq', 'cm'])) return value;
   throw v3BadRequest(`invalid id: ${value}`);
 }
 
 function genericId(param: string, value: string): string {
   if (param === 'name' && !value.includes('_')) return nameId(value.endsWith('.chain') ? value : `${value}.chain`);
-  if (isId(value, GENERIC.get(param)!)) return value;
+  if (isEncoded(value, GENERIC.get(param)!)) return value;
   throw v3BadRequest(`invalid id: ${value}`);
 }
 

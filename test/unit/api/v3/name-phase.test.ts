@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isActive, isInAuction } from '../../../../src/api/routes/v3/render-names.ts';
+import { isActive, isInAuction } from '../../../../src/shapes/v3/render-names.ts';
 import type { NameStateRow } from '../../../../src/db/queries/v3/names.ts';
 
 const name = (over: Partial<NameStateRow>): NameStateRow => ({

@@ -1,9 +1,9 @@
 /** @module ae_mdw's Contract, ContractCall and ContractLog objects: creation, calls, and logs with base32hex event hashes and decoded data. Pure. */
-import { decode, hash } from '../../../chain/encoding.ts';
-import type { Json } from '../../../chain/json.ts';
-import { innerTx } from '../../../chain/tx-fields.ts';
-import type { CallRow } from '../../../db/queries/v3/contract-calls.ts';
-import type { ContractRow, LogRow } from '../../../db/queries/v3/contracts.ts';
+import { decode, hash } from '../../chain/encoding.ts';
+import type { Json } from '../../chain/json.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
+import type { CallRow } from '../../db/queries/v3/contract-calls.ts';
+import type { ContractRow, LogRow } from '../../db/queries/v3/contracts.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 

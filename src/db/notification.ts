@@ -1,4 +1,7 @@
-/** @module The populator's NOTIFY payload: which heights were committed and what they hold. Pure. */
+/**
+ * @module The populator's NOTIFY payload: which heights were committed and what they hold. Pure. It lives beside
+ * db/notify.ts, which sends it, so that the servers' side (events/, api/) imports it downwards.
+ */
 
 /** NOTIFY channel; one per schema, so servers of one data generation hear only their populator. */
 export function notifyChannel(schema: string): string {

@@ -1,6 +1,6 @@
 /** @module ae_mdw's AEX-9 objects from our rows: tokens, holders, account balances, transfers; exact big integers. Pure. */
-import type { Aex9Row } from '../../../db/queries/v3/aex9.ts';
-import type { AccountTokenRow, HolderRow, TransferRow } from '../../../db/queries/v3/aex9-balances.ts';
+import type { Aex9Row } from '../../db/queries/v3/aex9.ts';
+import type { AccountTokenRow, HolderRow, TransferRow } from '../../db/queries/v3/aex9-balances.ts';
 
 /** incompleteMark is `{incomplete: true}` for balances that may miss moves (pruned call info), else nothing. */
 export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});

@@ -1,6 +1,6 @@
 /** @module ae_mdw's AEX-141 objects: collection, token, template, template token and transfer. Pure. */
-import type { Json } from '../../../chain/json.ts';
-import type { CollectionRow, LimitAt, TemplateRow, TokenRow, TransferRow } from '../../../db/queries/v3/aex141.ts';
+import type { Json } from '../../chain/json.ts';
+import type { CollectionRow, LimitAt, TemplateRow, TokenRow, TransferRow } from '../../db/queries/v3/aex141.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);

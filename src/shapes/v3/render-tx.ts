@@ -1,10 +1,10 @@
 /** @module ae_mdw's Transaction object from a stored transaction: the node's signed tx, its place, and mdw's additions to `tx`. Pure. */
-import { encode } from '../../../chain/encoding.ts';
-import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
-import { createdIds } from '../../../chain/tx-fields.ts';
-import { isBinary } from '../../../chain/stored-tx.ts';
-import { signedTxBytes } from '../../../chain/tx-serialize.ts';
-import type { TxRow } from '../../../db/queries/v3/transactions.ts';
+import { encode } from '../../chain/encoding.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
+import { createdIds } from '../../chain/tx-fields.ts';
+import { isBinary } from '../../chain/stored-tx.ts';
+import { signedTxBytes } from '../../chain/tx-serialize.ts';
+import type { TxRow } from '../../db/queries/v3/transactions.ts';
 
 /** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
 export function transactionObject(r: TxRow): Record<string, Json> {
