@@ -6,6 +6,7 @@ import { builderRoutes } from './builders.ts';
 import type { Chain } from './chain.ts';
 import { HttpError, ok, validationError, type Route, type RouteRequest } from './http.ts';
 import { commitmentId, nameValidationError } from './ids.ts';
+import { nodeDebugRoutes } from './node-debug.ts';
 import { TxRejected } from './rules.ts';
 import { txListJson } from './views.ts';
 
@@ -116,5 +117,6 @@ export function internalRoutes(chain: Chain): Route[] {
       },
     },
     ...builderRoutes(chain),
+    ...nodeDebugRoutes(chain),
   ];
 }

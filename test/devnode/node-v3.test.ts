@@ -324,5 +324,34 @@ describe('devnode /v3 through the SDK Node client', function () {
     expect(mined.body.height).to.equal(t.node.chain.height);
     expect((await node.getTransactionByHash(txHash)).blockHeight).to.equal(t.node.chain.height - 1);
     expect((await t.getInternal('/v3/debug/accounts/beneficiary')).body.pub_key).to.match(/^ak_/);
+    expect((await t.getInternal(`/v3/debug/check-tx/pool/${txHash}`)).body).to.deep.equal({ status: 'included' });
+  });
+
+  it('answers the internal reads about peers, channels and the mempool as a node alone in its network', async () => {
+    const [alice, bob] = t.accounts;
+    const spend = await buildTxAsync({
+      tag: Tag.SpendTx,
+      senderId: alice!.address,
+      recipientId: bob!.address,
+      amount: 1,
+      onNode: node,
+    });
+    const { txHash } = await node.postTransaction({
+      tx: await alice!.signTransaction(spend, { networkId: 'ae_devnet' }),
+    });
+    const check = (hash: string) => t.getInternal(`/v3/debug/check-tx/pool/${hash}`);
+    expect((await check(txHash)).body).to.deep.equal({ status: 'includable' });
+    expect((await check('th_nope')).body).to.deep.equal({ reason: 'Invalid hash: hash' });
+    const unknown = t.node.chain.keyBlocks[0]!.hash.replace('kh_', 'th_');
+    expect(await check(unknown).then((r) => [r.status, r.body])).to.deep.equal([404, { reason: 'tx_not_found' }]);
+    expect((await t.getInternal('/v3/debug/peers')).body).to.deep.equal({
+      peers: [],
+      inbound: [],
+      outbound: [],
+      blocked: [],
+    });
+    expect((await t.getInternal('/v3/debug/channels/fsm-count')).body).to.deep.equal({ count: 0 });
+    expect((await t.getInternal('/v3/node/operator/peers/count')).body.blocked).to.equal(0);
+    expect((await t.getInternal('/v3/debug/network')).status).to.equal(404);
   });
 });

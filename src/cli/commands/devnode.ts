@@ -1,4 +1,4 @@
-/** @module `mdw devnode`: a development æternity node (not a real node; it says so in /v2/status). */
+/** @module `mdw devnode`: a development æternity node (not a real node; it says so in /v2/status and /v3/status). */
 import { Command, Flags } from '@oclif/core';
 import { createLogger } from '../../log.ts';
 import { runUntilSignal } from '../lifecycle.ts';

@@ -2,7 +2,7 @@
 import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson, type Json } from '../../../chain/json.ts';
-import { channelById, channelsPage, type ChannelKey, type ChannelRow } from '../../../db/queries/v3/channels.ts';
+import { channelById, channelsPage, type ChannelKey, type ChannelRow } from '../../../db/queries/channels.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';

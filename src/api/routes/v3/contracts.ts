@@ -2,9 +2,9 @@
 import type { RouterContext } from '@koa/router';
 import { hash } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
-import { callsPage } from '../../../db/queries/v3/contract-calls.ts';
-import { contractById, logsPage } from '../../../db/queries/v3/contracts.ts';
-import type { TxPosition } from '../../../db/queries/v3/transactions.ts';
+import { callsPage } from '../../../db/queries/contract-calls.ts';
+import { contractCreation, logsPage } from '../../../db/queries/contracts.ts';
+import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
 import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -69,7 +69,7 @@ export async function getContractLogs(ctx: RouterContext, { pool }: V3Env): Prom
 /** getContract: a contract and its creation. */
 export async function getContract(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const id = parseId(ctx.params.id, ['ct']);
-  const c = await contractById(pool, id);
+  const c = await contractCreation(pool, id);
   if (!c) throw v3NotFound(id);
   sendText(ctx, stringifyJson(contractObject(c)));
 }
