@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { mdwLink, startV3, type V3UnderTest } from './harness.ts';
 
 type Page = { data: Json[]; next: string | null; prev: string | null };
 
@@ -51,7 +51,7 @@ describe('/v3 pages read their items in a fixed number of statements', function 
     expect(full.page.data.length, `${list}: items to page through`).to.be.at.least(atLeast);
     const one = await statementsOf(`${list}${join}limit=1`);
     expect(one.page.data).to.have.length(1);
-    const next = await statementsOf(one.page.next!);
+    const next = await statementsOf(mdwLink(one.page.next)!);
     expect(next.page.prev, list).to.not.equal(null);
     const counts = [full, one, next].map((r) => r.statements);
     for (const n of counts) expect(n, `${list}: ${counts.join(', ')}`).to.be.at.most(STATEMENTS);
