@@ -3,7 +3,8 @@ import { Ajv } from 'ajv';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { channelId, contractId, oracleId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
-import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };

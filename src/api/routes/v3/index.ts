@@ -6,52 +6,38 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { httpGet } from '../../../node/http-get.ts';
-import { parseJson } from '../../../chain/json.ts';
+import { parseJson, type Json } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import type { RouteDeps } from '../../respond.ts';
-import { v3ApiDocument } from './api-document.ts';
-import { activityRoutes } from './activities.ts';
-import { aex9Routes } from './aex9.ts';
-import { aex141Routes } from './aex141.ts';
-import { blockRoutes } from './blocks.ts';
-import { nameRoutes } from './names.ts';
-import { oracleRoutes } from './oracles.ts';
-import { channelRoutes } from './channels.ts';
-import { contractRoutes } from './contracts.ts';
-import { dexRoutes } from './dex.ts';
+import { Aex141Metadata } from './aex141-metadata.ts';
 import { v3Errors } from './errors.ts';
 import { exactRoutes } from './exact-routes.ts';
-import { intAsString, sendText, sendValue } from './respond.ts';
+import { routerPath, type V3Env } from './operation.ts';
+import { V3_OPERATIONS } from './operations.ts';
+import { intAsString } from './respond.ts';
+import { StatsSource } from './stats-source.ts';
 import { StatusSource } from './status.ts';
-import { statsRoutes } from './stats.ts';
-import { transactionRoutes } from './transactions.ts';
 
-/** v3Router builds every /v3 operation on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
+/** v3Router builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
 export function v3Router(deps: RouteDeps): Router {
-  const { pool, cfg } = deps;
+  const env = v3Env(deps);
   const router = new Router({ prefix: '/v3' });
-  const status = new StatusSource(
-    pool,
-    async () => parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text),
-    deps.version,
-  );
-  router.get('/status', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    sendText(ctx, await status.current());
-  });
-  router.get('/api', (ctx) => sendValue(ctx, v3ApiDocument(deps.version)));
-  blockRoutes(router, pool);
-  transactionRoutes(router, pool, cfg);
-  nameRoutes(router, pool);
-  oracleRoutes(router, pool);
-  channelRoutes(router, pool);
-  contractRoutes(router, pool);
-  activityRoutes(router, pool, cfg.dex);
-  dexRoutes(router, pool, cfg.dex);
-  aex9Routes(router, pool);
-  aex141Routes(router, pool, cfg);
-  statsRoutes(router, pool, deps.listener);
+  for (const op of V3_OPERATIONS) router.get(op.operationId, routerPath(op.path), (ctx) => op.handle(ctx, env));
   return router;
+}
+
+/** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
+function v3Env({ pool, cfg, version, listener }: RouteDeps): V3Env {
+  const nodeStatus = async (): Promise<Json> =>
+    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text);
+  return {
+    pool,
+    cfg,
+    version,
+    status: new StatusSource(pool, nodeStatus, version),
+    stats: new StatsSource(pool, listener),
+    metadata: new Aex141Metadata(pool, cfg),
+  };
 }
 
 /** v3Api answers every request under /v3 (or /mdw/v3) and passes the others on. */
