@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import type { Json } from '../../../src/chain/json.ts';
+import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** The answers the explorer (aescan) reads, as it reads them, checked against the devnode chain (issue 28). */
+describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', function () {
+  this.timeout(180_000);
+  let v3: V3UnderTest;
+  let chain: ChainTruth;
+  const walk = (path: string): Promise<Obj[]> => v3.walk(path);
+  const txOf = (t: ChainTx): Obj => t.signed.tx as Obj;
+  const ofType = (type: string): ChainTx[] => chain.transactions.filter((t) => txOf(t).type === type);
+  /** the explorer decodes a query or a response from base64 (aescan's formatDecodeBase64) */
+  const fromBase64 = (text: Json | undefined): string => Buffer.from(String(text), 'base64').toString('utf8');
+
+  before(async () => {
+    v3 = await startV3(60, 'v3-explorer');
+    chain = await v3.truth();
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  it('sends oracle queries and responses as base64, and each with its other half', async () => {
+    const queries = ofType('OracleQueryTx').filter((t) => String(txOf(t).oracle_id).startsWith('ok_'));
+    const responses = ofType('OracleRespondTx');
+    expect(queries.length, 'the generated chain asks oracles').to.be.above(0);
+    expect(responses.length, 'the generated chain answers queries').to.be.above(0);
+    for (const t of [...queries, ...responses]) {
+      const field = txOf(t).type === 'OracleQueryTx' ? 'query' : 'response';
+      const one = (await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj;
+      expect(fromBase64((one.tx as Obj)[field]), t.hash).to.equal(txOf(t)[field]);
+      const listed = await walk(
+        `/mdw/v3/transactions?type=${txOf(t).type === 'OracleQueryTx' ? 'oracle_query' : 'oracle_response'}&limit=100`,
+      );
+      const item = listed.find((x) => x.hash === t.hash)!;
+      expect(fromBase64((item.tx as Obj)[field])).to.equal(txOf(t)[field]);
+    }
+    const queryText = new Map(queries.map((t) => [t.hash, String(txOf(t).query)]));
+    const responseOf = new Map(responses.map((t) => [String(txOf(t).query_id), String(txOf(t).response)]));
+    const oracles = [...new Set(queries.map((t) => String(txOf(t).oracle_id)))];
+    let answered = 0;
+    for (const id of oracles) {
+      for (const q of await walk(`/mdw/v3/oracles/${id}/queries?limit=2`)) {
+        expect(fromBase64(q.query)).to.equal(queryText.get(String(q.source_tx_hash)));
+        const response = q.response as Obj | null;
+        if (responseOf.has(String(q.query_id))) {
+          answered += 1;
+          expect(fromBase64(response!.response)).to.equal(responseOf.get(String(q.query_id)));
+          expect(response!.query_id).to.equal(q.query_id);
+        } else expect(response).to.equal(null);
+      }
+      for (const r of await walk(`/mdw/v3/oracles/${id}/responses?limit=2`)) {
+        expect(fromBase64(r.response)).to.equal(responseOf.get(String(r.query_id)));
+        const query = r.query as Obj;
+        expect(query.query_id).to.equal(r.query_id);
+        expect(fromBase64(query.query)).to.equal(queryText.get(String(query.source_tx_hash)));
+      }
+    }
+    expect(answered).to.equal(responses.length);
+  });
+});
