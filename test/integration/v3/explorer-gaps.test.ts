@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
@@ -60,5 +61,27 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
       }
     }
     expect(answered).to.equal(responses.length);
+  });
+
+  it("lists each of a name's claims once among its activities (NameClaimEvent, no NameClaimTxEvent)", async () => {
+    const claimOf = (t: ChainTx): Obj | undefined => {
+      for (let tx: Obj | undefined = txOf(t); tx; tx = ((tx.tx as Obj | undefined)?.tx as Obj | undefined) ?? undefined)
+        if (tx.type === 'NameClaimTx') return tx;
+      return undefined;
+    };
+    const names = [...new Set(chain.transactions.flatMap((t) => [claimOf(t)?.name ?? []].flat()))];
+    expect(names.length, 'the generated chain claims names').to.be.above(0);
+    for (const name of names) {
+      const id = nameId(String(name));
+      const claims = chain.transactions.filter((t) => claimOf(t)?.name === name).map((t) => t.hash);
+      const items = await walk(`/mdw/v3/accounts/${id}/activities?limit=5`);
+      const hashOf = (a: Obj): Json | undefined => (a.payload as Obj).hash ?? (a.payload as Obj).source_tx_hash;
+      const shown = items.filter((a) => claims.includes(String(hashOf(a))));
+      expect(
+        shown.map((a) => a.type),
+        name as string,
+      ).to.deep.equal(claims.map(() => 'NameClaimEvent'));
+      expect(shown.map(hashOf)).to.deep.equal([...claims].reverse());
+    }
   });
 });
