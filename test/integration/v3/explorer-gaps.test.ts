@@ -84,4 +84,35 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
       expect(shown.map(hashOf)).to.deep.equal([...claims].reverse());
     }
   });
+
+  it('lists open and closed channels when no state is given', async () => {
+    const active = await walk('/mdw/v3/channels?state=active&limit=2');
+    const inactive = await walk('/mdw/v3/channels?state=inactive&limit=2');
+    expect(active.length, 'the generated chain keeps channels open').to.be.above(0);
+    expect(inactive.length, 'and closes some').to.be.above(0);
+    const all = await walk('/mdw/v3/channels?limit=2');
+    expect(all.map((c) => c.channel).sort()).to.deep.equal([...active, ...inactive].map((c) => c.channel).sort());
+    // newest update first, as ae_mdw orders them
+    const updated = all.map((c) => Number(c.last_updated_height));
+    expect(updated).to.deep.equal([...updated].sort((a, b) => b - a));
+  });
+
+  it('counts the transactions of a micro block (mb_hash) as {data: n}', async () => {
+    const blocks = [...chain.microBlocks.values()].flat();
+    expect(blocks.length).to.be.above(0);
+    for (const block of blocks.slice(-5)) {
+      const hash = String(block.hash);
+      const own = chain.transactions.filter((t) => t.blockHash === hash);
+      expect((await v3.get(`/mdw/v3/transactions/count?mb_hash=${hash}`)).body, hash).to.deep.equal({
+        data: own.length,
+      });
+      const spends = own.filter((t) => txOf(t).type === 'SpendTx').length;
+      expect((await v3.get(`/mdw/v3/transactions/count?mb_hash=${hash}&type=spend`)).body).to.deep.equal({
+        data: spends,
+      });
+    }
+    const some = String(blocks[0]!.hash);
+    expect((await v3.get(`/mdw/v3/transactions/count?mb_hash=${some}&scope=gen:1-2`)).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/transactions/count?mb_hash=mh_nope')).status).to.equal(400);
+  });
 });

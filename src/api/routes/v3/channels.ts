@@ -50,11 +50,12 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
   };
 }
 
-/** getChannels: channels of a state by their latest transaction. */
+/** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */
 export async function getChannels(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const paging = parsePaging(ctx.query);
-  const state = one(ctx.query.state) ?? 'active';
-  if (state !== 'active' && state !== 'inactive') throw v3BadRequest(`invalid query: state=${state}`);
+  const state = one(ctx.query.state);
+  if (state !== undefined && state !== 'active' && state !== 'inactive')
+    throw v3BadRequest(`invalid query: state=${state}`);
   await sendList(ctx, paging, {
     cursor: CHANNEL_CURSOR,
     read: (walk, from, n) => channelsPage(pool, state, walk, from, n),

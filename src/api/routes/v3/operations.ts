@@ -138,7 +138,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/transactions/count',
     operationId: 'GetTransactionsCount',
     summary: 'How many transactions match',
-    params: ['scope', 'query:tx_type', 'query:id', ...TX_FILTERS],
+    params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
     response: 'integer',
     handle: getTransactionsCount,
   },
