@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { nameId } from '../../../src/chain/derived-ids.ts';
-import type { Json } from '../../../src/chain/json.ts';
+import { channelId, nameId } from '../../../src/chain/derived-ids.ts';
+import { toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -114,5 +114,29 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     const some = String(blocks[0]!.hash);
     expect((await v3.get(`/mdw/v3/transactions/count?mb_hash=${some}&scope=gen:1-2`)).status).to.equal(400);
     expect((await v3.get('/mdw/v3/transactions/count?mb_hash=mh_nope')).status).to.equal(400);
+  });
+
+  it("lists a channel's transactions as its updates, the creation first going forward", async () => {
+    const creates = chain.transactions.filter((t) => txOf(t).type === 'ChannelCreateTx');
+    expect(creates.length, 'the generated chain opens channels').to.be.above(0);
+    for (const create of creates) {
+      const tx = txOf(create);
+      const id = channelId(String(tx.initiator_id), toBigInt(tx.nonce), String(tx.responder_id));
+      const own = chain.transactions.filter((t) => t === create || txOf(t).channel_id === id);
+      // the explorer reads the creation as the first update forward
+      const first = (await v3.get(`/mdw/v3/channels/${id}/updates?limit=1&direction=forward`)).body as {
+        data: Obj[];
+      };
+      expect(first.data.map((u) => u.source_tx_hash)).to.deep.equal([create.hash]);
+      const updates = await walk(`/mdw/v3/channels/${id}/updates?limit=2`);
+      expect(updates.map((u) => u.source_tx_hash)).to.deep.equal(own.map((t) => t.hash).reverse());
+      for (const [i, u] of [...updates].reverse().entries()) {
+        const { type, version: _version, ...rest } = txOf(own[i]!);
+        expect(u).to.deep.include({ channel: id, tx_type: type, source_tx_type: type, block_hash: own[i]!.blockHash });
+        expect(u.tx).to.deep.equal(rest);
+      }
+    }
+    const never = channelId(String(txOf(creates[0]!).initiator_id), 999_999n, String(txOf(creates[0]!).responder_id));
+    expect((await v3.get(`/mdw/v3/channels/${never}/updates`)).status).to.equal(404);
   });
 });

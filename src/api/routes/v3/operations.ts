@@ -34,7 +34,7 @@ import {
   getMicroBlock,
   getMicroBlockTransactions,
 } from './blocks.ts';
-import { getChannel, getChannels } from './channels.ts';
+import { getChannel, getChannels, getChannelUpdates } from './channels.ts';
 import { getContract, getContractCalls, getContractLogs } from './contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
 import {
@@ -318,6 +318,15 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     response: 'Channel',
     handle: getChannel,
   },
+  {
+    path: '/channels/{id}/updates',
+    operationId: 'GetChannelUpdates',
+    summary: "A channel's transactions",
+    params: ['path:id', ...PAGED],
+    response: 'Page<ChannelUpdate>',
+    handle: getChannelUpdates,
+  },
+
   {
     path: '/contracts/calls',
     operationId: 'GetContractCalls',
