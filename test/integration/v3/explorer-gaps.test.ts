@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { channelId, nameId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
@@ -138,5 +139,34 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     }
     const never = channelId(String(txOf(creates[0]!).initiator_id), 999_999n, String(txOf(creates[0]!).responder_id));
     expect((await v3.get(`/mdw/v3/channels/${never}/updates`)).status).to.equal(404);
+  });
+
+  it('decodes AEX-9 and AEX-141 event arguments with aexn-args=true, as the explorer reads them', async () => {
+    const plain = await walk('/mdw/v3/contracts/logs?direction=forward&limit=50');
+    const decoded = await walk('/mdw/v3/contracts/logs?direction=forward&limit=50&aexn-args=true');
+    expect(decoded.map((l) => l.call_tx_hash)).to.deep.equal(plain.map((l) => l.call_tx_hash));
+    // a topic as the SDK encodes an id from its 32 bytes
+    const id = (topic: Json, encoding: Encoding): string =>
+      sdkEncode(Buffer.from(BigInt(String(topic)).toString(16).padStart(64, '0'), 'hex'), encoding);
+    const shapes: Record<string, string> = { Transfer: 'aai', Allowance: 'aai', Mint: 'ai', Burn: 'ai', Swap: 'ai' };
+    let checked = 0;
+    for (const [i, log] of decoded.entries()) {
+      const topics = plain[i]!.args as Json[];
+      const shape = shapes[String(log.event_name)];
+      if (shape === undefined || shape.length !== topics.length) {
+        expect(log.args, String(log.event_name)).to.deep.equal(topics);
+        continue;
+      }
+      checked += 1;
+      // amounts as JSON integers (exact), ids as the SDK encodes them
+      const args = log.args as Json[];
+      const amounts = args.filter((_, k) => shape[k] === 'i');
+      expect(amounts.every((a) => typeof a === 'number' || typeof a === 'bigint')).to.equal(true);
+      expect(args.map(String)).to.deep.equal(
+        topics.map((t, k) => (shape[k] === 'a' ? id(t, Encoding.AccountAddress) : String(t))),
+      );
+    }
+    expect(checked, 'the generated chain emits token events').to.be.above(0);
+    expect((await v3.get('/mdw/v3/contracts/logs?aexn-args=yes')).status).to.equal(400);
   });
 });

@@ -9,7 +9,7 @@ import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
-import { ALL_HEIGHTS, one, parseId, parsePaging, rejectUnknown } from './params.ts';
+import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { contractCallObject, contractLogObject, contractObject } from '../../../shapes/v3/render-contracts.ts';
 import { sendText } from './respond.ts';
@@ -50,6 +50,7 @@ export async function getContractLogs(ctx: RouterContext, { pool }: V3Env): Prom
   const contract = one(ctx.query.contract_id) ?? one(ctx.query.contract);
   const contractId = contract === undefined ? undefined : parseId(contract, ['ct']);
   const event = one(ctx.query.event);
+  const aexnArgs = parseBoolean(one(ctx.query['aexn-args']), 'aexn-args') ?? false;
   // an event is its name's blake2b as topic 0, which the node prints as a decimal integer
   const topic0 =
     event === undefined ? undefined : BigInt(`0x${Buffer.from(hash(Buffer.from(event))).toString('hex')}`).toString();
@@ -62,7 +63,7 @@ export async function getContractLogs(ctx: RouterContext, { pool }: V3Env): Prom
     cursor: LOG_CURSOR,
     read: (walk, from, n) => logsPage(pool, filter, walk, from, n),
     key: (l) => ({ height: l.height, microIndex: l.microIndex, txIndex: l.txIndex, logIdx: l.logIdx }),
-    render: (rows) => rows.map((l) => stringifyJson(contractLogObject(l))),
+    render: (rows) => rows.map((l) => stringifyJson(contractLogObject(l, aexnArgs))),
   });
 }
 

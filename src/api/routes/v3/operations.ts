@@ -339,7 +339,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/contracts/logs',
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
-    params: [...SCOPED, 'query:contract_id', 'query:event'],
+    params: [...SCOPED, 'query:contract_id', 'query:event', 'query:aexn-args'],
     response: 'Page<ContractLog>',
     handle: getContractLogs,
   },
