@@ -169,4 +169,22 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     expect(checked, 'the generated chain emits token events').to.be.above(0);
     expect((await v3.get('/mdw/v3/contracts/logs?aexn-args=yes')).status).to.equal(400);
   });
+
+  it("counts the last 24 hours' key blocks per beneficiary (stats/miners/top-24h)", async () => {
+    // the generated chain's times are long past: key blocks mined now fall in the last 24 hours
+    for (let i = 0; i < 3; i++) await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    const { keyBlocks } = await v3.truth();
+    const res = await v3.get('/mdw/v3/stats/miners/top-24h');
+    const since = Date.now() - 24 * 60 * 60 * 1000;
+    const counts = new Map<string, number>();
+    for (const k of keyBlocks.filter((b) => Number(b.time) >= since))
+      counts.set(String(k.beneficiary), (counts.get(String(k.beneficiary)) ?? 0) + 1);
+    expect(counts.size, 'the devnode mined in the last 24 hours').to.be.above(0);
+    // the explorer charts `miner` against `blocks_mined`
+    const listed = res.body as Obj[];
+    expect(new Map(listed.map((m) => [String(m.miner), m.blocks_mined]))).to.deep.equal(counts);
+    const mined = listed.map((m) => Number(m.blocks_mined));
+    expect(mined).to.deep.equal([...mined].sort((a, b) => b - a));
+  });
 });
