@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
-import { channelId, nameId } from '../../../src/chain/derived-ids.ts';
+import { channelId, contractId, nameId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
@@ -186,5 +186,35 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     expect(new Map(listed.map((m) => [String(m.miner), m.blocks_mined]))).to.deep.equal(counts);
     const mined = listed.map((m) => Number(m.blocks_mined));
     expect(mined).to.deep.equal([...mined].sort((a, b) => b - a));
+  });
+
+  it("lists contracts by creation, and a contract's logs and calls by its id in the path", async () => {
+    const creations = chain.transactions.filter((t) =>
+      ['ContractCreateTx', 'GAAttachTx'].includes(String(txOf(t).type)),
+    );
+    expect(creations.length, 'the generated chain creates contracts').to.be.above(0);
+    const listed = await walk('/mdw/v3/contracts?limit=3');
+    expect(listed.map((c) => c.source_tx_hash)).to.deep.equal(creations.map((t) => t.hash).reverse());
+    for (const c of listed) {
+      const t = creations.find((x) => x.hash === c.source_tx_hash)!;
+      expect(c.contract).to.equal(contractId(String(txOf(t).owner_id), toBigInt(txOf(t).nonce)));
+      expect(c).to.deep.include({ block_hash: t.blockHash, source_tx_type: txOf(t).type });
+      expect(c).to.deep.equal((await v3.get(`/mdw/v3/contracts/${String(c.contract)}`)).body);
+    }
+    const logs = await walk('/mdw/v3/contracts/logs?limit=100');
+    const calls = await walk('/mdw/v3/contracts/calls?limit=100');
+    let ownLogs = 0;
+    for (const c of listed) {
+      const id = String(c.contract);
+      const byPath = await walk(`/mdw/v3/contracts/${id}/logs?limit=2`);
+      expect(byPath).to.deep.equal(await walk(`/mdw/v3/contracts/logs?contract_id=${id}&limit=2`));
+      ownLogs += byPath.length;
+      expect((await walk(`/mdw/v3/contracts/${id}/calls?limit=2`)).map((x) => x.call_tx_hash)).to.deep.equal(
+        calls.filter((x) => x.contract_id === id).map((x) => x.call_tx_hash),
+      );
+    }
+    expect(ownLogs).to.equal(logs.filter((l) => listed.some((c) => c.contract === l.contract_id)).length);
+    expect(ownLogs, 'the contracts log events').to.be.above(0);
+    expect((await v3.get('/mdw/v3/contracts/ak_x/calls')).status).to.equal(400);
   });
 });

@@ -35,7 +35,7 @@ import {
   getMicroBlockTransactions,
 } from './blocks.ts';
 import { getChannel, getChannels, getChannelUpdates } from './channels.ts';
-import { getContract, getContractCalls, getContractLogs } from './contracts.ts';
+import { getContract, getContractCalls, getContractLogs, getContracts } from './contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
 import {
   getAccountNameClaims,
@@ -328,6 +328,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   },
 
   {
+    path: '/contracts',
+    operationId: 'GetContracts',
+    summary: 'Contracts by creation (ContractCreateTx, GAAttachTx)',
+    params: SCOPED,
+    response: 'Page<Contract>',
+    handle: getContracts,
+  },
+  {
     path: '/contracts/calls',
     operationId: 'GetContractCalls',
     summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
@@ -351,6 +359,23 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     response: 'Contract',
     handle: getContract,
   },
+  {
+    path: '/contracts/{contract_id}/logs',
+    operationId: 'GetContractLogsById',
+    summary: "A contract's event logs",
+    params: ['path:contract_id', ...SCOPED, 'query:event', 'query:aexn-args'],
+    response: 'Page<ContractLog>',
+    handle: getContractLogs,
+  },
+  {
+    path: '/contracts/{contract_id}/calls',
+    operationId: 'GetContractCallsById',
+    summary: "A contract's calls",
+    params: ['path:contract_id', ...SCOPED, 'query:caller_id', 'query:function'],
+    response: 'Page<ContractCall>',
+    handle: getContractCalls,
+  },
+
   {
     path: '/transfers',
     operationId: 'GetTransfers',
