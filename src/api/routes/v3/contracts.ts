@@ -31,7 +31,7 @@ const WHOLE_CHAIN = {
 
 /**
  * getContractCalls: contract calls the chain holds as transactions, of a contract (a query parameter, or the path's
- * for /contracts/{contract_id}/calls), a caller, a function.
+ * for /contracts/{id}/calls), a caller, a function.
  */
 export async function getContractCalls(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi'] });
@@ -57,7 +57,7 @@ export async function getContractCalls(ctx: RouterContext, { pool }: V3Env): Pro
 
 /** pathOrQueryContract is the contract a list is narrowed to: the path's, else `contract_id` or `contract`. */
 function pathOrQueryContract(ctx: RouterContext): string | undefined {
-  return ctx.params.contract_id ?? one(ctx.query.contract_id) ?? one(ctx.query.contract);
+  return ctx.params.id ?? one(ctx.query.contract_id) ?? one(ctx.query.contract);
 }
 
 /** getContractLogs: event logs of contract calls, of a contract (as getContractCalls) and an event name. */
