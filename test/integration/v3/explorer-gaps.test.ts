@@ -217,4 +217,13 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     expect(ownLogs, 'the contracts log events').to.be.above(0);
     expect((await v3.get('/mdw/v3/contracts/ak_x/calls')).status).to.equal(400);
   });
+
+  it("answers /stats with milliseconds_per_block, as the explorer's mining page reads it", async () => {
+    const { keyBlocks } = await v3.truth();
+    const top = keyBlocks.at(-1)!;
+    const stats = (await v3.get('/mdw/v3/stats')).body as Obj;
+    expect(stats.milliseconds_per_block).to.equal(
+      Math.floor((Number(top.time) - Number(keyBlocks[1]!.time)) / Number(top.height)),
+    );
+  });
 });

@@ -62,5 +62,6 @@ export const STATS_SCHEMAS: Record<string, unknown> = {
     max_transactions_per_second: num,
     max_transactions_per_second_block_hash: { type: 'string', pattern: '^kh_' },
     transactions_trend: num,
+    milliseconds_per_block: { type: 'integer', nullable: true },
   }),
 };

@@ -14,6 +14,8 @@ import {
   minersPage,
   overallStats,
 } from '../../../db/queries/v3/stats.ts';
+import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
+import { keyBlockTimes as keyBlockTimesAt } from '../../../db/queries/v3/names.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import type { V3Env, V3Handler } from './operation.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
@@ -56,12 +58,26 @@ export type SeriesName = keyof typeof SERIES;
 export async function getStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
+  const top = await topStoredHeight(pool);
+  // two key blocks by height, not the range between them
+  const times = await keyBlockTimesAt(pool, [1, top]);
   sendValue(ctx, {
     ...trends(s),
     max_transactions_per_second: Number(s.maxTps),
     max_transactions_per_second_block_hash: s.maxTpsBlockHash,
     miners_count: s.minersCount,
+    milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   });
+}
+
+/** millisecondsPerBlock is ae_mdw's: the time from key block 1 to the top over the top's height, whole ms. Pure. */
+export function millisecondsPerBlock(
+  top: number,
+  firstMs: number | undefined,
+  topMs: number | undefined,
+): number | null {
+  if (top < 1 || firstMs === undefined || topMs === undefined) return null;
+  return Math.floor((topMs - firstMs) / top);
 }
 
 /** generationStats answers a page of per-generation statistics, each rendered by `render`. */
