@@ -33,7 +33,7 @@ import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
 import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
-import { startPopulator } from '../src/indexer/populator.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { txTypeCode } from '../src/chain/id-key.ts';
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const heavy = encode('ak', new Uint8Array(32).fill(0xbe));
   await addHeavyAccount(pool, heavy, top);
   const yearStart = await addYearOfTransactionStats(pool);
-  const yearOfDays = `/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
+  const yearOfDays = `/mdw/v3/stats/transactions?interval_by=day&min_start_date=${yearStart}&limit=1000`;
 
   const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' }, SERVER_NODE_OPTIONS);
   const memoryApi = await startMdwServer(
@@ -127,11 +127,14 @@ async function main(): Promise<void> {
   ).rows.map((r) => r.hash);
   const hotHeight = (): number => hotHeights[Math.floor(Math.random() * hotHeights.length)]!;
   const hotTx = (): string => hotTxs[Math.floor(Math.random() * hotTxs.length)]!;
-  for (const h of hotHeights) {
-    await (await fetch(`${memoryApi.url}/v2/generations/height/${h}`)).text();
-    await (await fetch(`${memoryApi.url}/v2/key-blocks/height/${h}`)).text();
+  // in the node's /v2 and its /v3 (answers kept apart)
+  for (const v of ['v2', 'v3']) {
+    for (const h of hotHeights) {
+      await (await fetch(`${memoryApi.url}/${v}/generations/height/${h}`)).text();
+      await (await fetch(`${memoryApi.url}/${v}/key-blocks/height/${h}`)).text();
+    }
+    for (const t of hotTxs) await (await fetch(`${memoryApi.url}/${v}/transactions/${t}`)).text();
   }
-  for (const t of hotTxs) await (await fetch(`${memoryApi.url}/v2/transactions/${t}`)).text();
   // Memory answers and bare Koa take well under a millisecond: they get more requests, after an
   // unmeasured warm-up of both, so the JIT and connection setup do not decide their ratio.
   const fast = FAST_REQUESTS_FACTOR * REQUESTS;
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
   // connection prepares on first use (a cold server spent twice the CPU per answer).
   await load(api.url, () => `/v2/generations/height/${randomHeight()}`, REQUESTS, CONCURRENCY);
   await load(api.url, () => `/v2/transactions/${randomTx()}`, REQUESTS, CONCURRENCY);
+  await load(api.url, () => `/v3/generations/height/${randomHeight()}`, REQUESTS, CONCURRENCY);
   const deepPage = Math.floor(ACCOUNT_TXS / PAGE_LIMIT) - 1;
   const deepCursor = await cursorAt(pool, heavy, (deepPage - 1) * PAGE_LIMIT);
   // and so do account pages, at every depth (the first deep page also takes the kept positions)
@@ -189,8 +193,12 @@ async function main(): Promise<void> {
     ['mdw_key_block_by_height_memory', () => `/v2/key-blocks/height/${hotHeight()}`],
     ['mdw_generation_by_height_memory_gzip', () => `/v2/generations/height/${hotHeight()}`, GZIP],
     ['mdw_transaction_by_hash_memory_gzip', () => `/v2/transactions/${hotTx()}`, GZIP],
+    // the node's /v3 cached queries, as fast as their /v2 (issue 26)
+    ['mdw_v3_node_generation_by_height_memory', () => `/v3/generations/height/${hotHeight()}`],
+    ['mdw_v3_node_transaction_by_hash_memory', () => `/v3/transactions/${hotTx()}`],
+    ['mdw_v3_node_key_block_by_height_memory', () => `/v3/key-blocks/height/${hotHeight()}`],
     // ae_mdw's /v3/status, answered from memory (issue 12: at least half of bare Koa)
-    ['mdw_v3_status_memory', () => '/v3/status'],
+    ['mdw_v3_status_memory', () => '/mdw/v3/status'],
     // a year of daily transaction counts in one page, from memory per stored chain (issue 13: < 20 ms)
     ['mdw_v3_stats_year_of_days_memory', () => yearOfDays],
   ];
@@ -209,6 +217,8 @@ async function main(): Promise<void> {
   await run('mdw_generation_by_height', api, () => `/v2/generations/height/${randomHeight()}`);
   await run('devnode_generation_by_height', devnode, () => `/v2/generations/height/${randomHeight()}`);
   await run('mdw_transaction_by_hash', api, () => `/v2/transactions/${randomTx()}`);
+  await run('mdw_v3_node_generation_by_height', api, () => `/v3/generations/height/${randomHeight()}`);
+  await run('mdw_v3_node_transaction_by_hash', api, () => `/v3/transactions/${randomTx()}`);
   await run('devnode_transaction_by_hash', devnode, () => `/v2/transactions/${randomTx()}`);
   await run('mdw_account_first_page', memoryApi, () => `/middleware/transactions/account/${heavy}?limit=${PAGE_LIMIT}`);
   await run(
@@ -268,16 +278,16 @@ async function main(): Promise<void> {
   const v3Scenarios: [string, () => string][] = [
     [
       'mdw_v3_transactions_cursor_page_sequential',
-      () => `/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick(v3Cursors)}`,
+      () => `/mdw/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick(v3Cursors)}`,
     ],
     [
       'mdw_v3_account_spend_page_sequential',
-      () => `/v3/transactions?account=${heavy}&type=spend&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
+      () => `/mdw/v3/transactions?account=${heavy}&type=spend&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
     ],
     [
       'mdw_v3_two_ids_page_sequential',
       () =>
-        `/v3/transactions?sender_id=${heavy}&recipient_id=${heavy}&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
+        `/mdw/v3/transactions?sender_id=${heavy}&recipient_id=${heavy}&limit=${PAGE_LIMIT}&cursor=${pick(heavyCursors)}`,
     ],
   ];
   for (const [, path] of v3Scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
@@ -314,6 +324,9 @@ async function main(): Promise<void> {
       // database answers ÷ the median bare Koa rate
       mdw_generation_by_height_vs_bare_koa: vsBare('mdw_generation_by_height'),
       mdw_transaction_by_hash_vs_bare_koa: vsBare('mdw_transaction_by_hash'),
+      // the node's /v3 from the database ÷ its /v2 of the same run
+      mdw_v3_node_generation_vs_v2: ratio('mdw_v3_node_generation_by_height', 'mdw_generation_by_height'),
+      mdw_v3_node_transaction_vs_v2: ratio('mdw_v3_node_transaction_by_hash', 'mdw_transaction_by_hash'),
       generation_vs_devnode: ratio('mdw_generation_by_height', 'devnode_generation_by_height'),
       transaction_vs_devnode: ratio('mdw_transaction_by_hash', 'devnode_transaction_by_hash'),
     },

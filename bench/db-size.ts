@@ -13,7 +13,7 @@ import prom from 'prom-client';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createPool } from '../src/db/pool.ts';
-import { startPopulator } from '../src/indexer/populator.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';

@@ -3,15 +3,15 @@
  * populator must hand to PostgreSQL through a socket (the COPY text of the chain's rows, which bench/indexer.ts
  * wrote to files for (b)) are part of the bare COPY, not the populator's own work: this process reads them
  * (BENCH_COPY_MANIFEST: a JSON list of table, columns and file) and sends them as the populator does (one
- * `COPY … FROM STDIN` per table over node-postgres, in db/copy-in.ts `CopyPayloads`'s payloads) into DATABASE_SCHEMA.
+ * `COPY … FROM STDIN` per table over node-postgres, in db/writes/copy-in.ts `CopyPayloads`'s payloads) into DATABASE_SCHEMA.
  * Prints one JSON line: the CPU seconds of the sends alone (files read and cut before), their wall seconds, bytes.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { createPool } from '../src/db/pool.ts';
-import { CopyPayloads } from '../src/db/copy-in.ts';
-import { copyMany } from '../src/db/queries/bulk-load.ts';
+import { CopyPayloads } from '../src/db/writes/copy-in.ts';
+import { copyMany } from '../src/db/writes/bulk-load.ts';
 
 interface CopyFile {
   readonly table: string;

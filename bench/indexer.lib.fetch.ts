@@ -6,7 +6,7 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { NodeClient } from '../src/node/client.ts';
-import { fetchGenerations } from '../src/indexer/fetch.ts';
+import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
 
 const cfg = loadConfig(process.env);
 const top = Number(process.env.BENCH_TOP);

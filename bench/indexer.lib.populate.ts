@@ -9,7 +9,7 @@ import pino from 'pino';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrator.ts';
-import { startPopulator } from '../src/indexer/populator.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
 
 const cfg = loadConfig(process.env);
 const top = Number(process.env.BENCH_TOP);

@@ -15,11 +15,11 @@
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { NodeClient } from '../src/node/client.ts';
-import { fetchGenerations } from '../src/indexer/fetch.ts';
-import { ContractDecoder, createdContractCode } from '../src/indexer/contract-decoder.ts';
-import { transformGeneration } from '../src/indexer/transform.ts';
-import { encodeRows } from '../src/indexer/writer.ts';
-import type { FetchedGeneration, GenerationRows } from '../src/indexer/rows.ts';
+import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
+import { ContractDecoder, createdContractCode } from '../src/indexer/contracts/contract-decoder.ts';
+import { transformGeneration } from '../src/indexer/rows/transform.ts';
+import { encodeRows } from '../src/indexer/rows/writer.ts';
+import type { FetchedGeneration, GenerationRows } from '../src/indexer/rows/rows.ts';
 
 const cfg = loadConfig(process.env);
 const top = Number(process.env.BENCH_TOP);

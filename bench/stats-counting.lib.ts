@@ -1,5 +1,5 @@
 /**
- * @module The populator's counting of a batch's statistics in memory (indexer/stats-series.ts, stats-accounts.ts, stats-generations.ts),
+ * @module The populator's counting of a batch's statistics in memory (indexer/derived/stats-series.ts, stats-accounts.ts, stats-generations.ts),
  * alone in a process for instruction counts: fetches and transforms every generation up to BENCH_TOP from NODE_URL,
  * then counts each batch of BATCH_SIZE generations BENCH_PASSES times, with the array parameters of its statements
  * made as the stored derivation makes them (db/array-text.ts). The ids' numbers come from a map, as the writer's
@@ -11,12 +11,12 @@ import { difficultyOf, hashrateOf } from '../src/chain/stats-intervals.ts';
 import { toSafeNumber } from '../src/chain/json.ts';
 import { loadConfig } from '../src/config.ts';
 import { arrayText } from '../src/db/array-text.ts';
-import { fetchGenerations } from '../src/indexer/fetch.ts';
-import type { GenerationRows } from '../src/indexer/rows.ts';
-import { countedAccounts } from '../src/indexer/stats-accounts.ts';
-import { countedGenerations } from '../src/indexer/stats-generations.ts';
-import { countedSeries } from '../src/indexer/stats-series.ts';
-import { transformGeneration } from '../src/indexer/transform.ts';
+import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
+import type { GenerationRows } from '../src/indexer/rows/rows.ts';
+import { countedAccounts } from '../src/indexer/derived/stats-accounts.ts';
+import { countedGenerations } from '../src/indexer/derived/stats-generations.ts';
+import { countedSeries } from '../src/indexer/derived/stats-series.ts';
+import { transformGeneration } from '../src/indexer/rows/transform.ts';
 import { NodeClient } from '../src/node/client.ts';
 
 const cfg = loadConfig(process.env);
@@ -28,7 +28,7 @@ for (let from = 0; from <= top; from += cfg.batchSize) {
   const heights = Array.from({ length: Math.min(cfg.batchSize, top - from + 1) }, (_, i) => from + i);
   batches.push((await fetchGenerations(node, heights, cfg.fetchConcurrency)).map(transformGeneration));
 }
-// numbers as migration 0095 makes them (8 × n + the key's tag)
+// numbers as the writer makes them (8 × n + the key's tag, account_ids)
 const numbers = new Map<string, number>();
 for (const batch of batches)
   for (const g of batch)

@@ -1,6 +1,6 @@
 /**
  * @module What counting a batch's statistics in memory costs the populator per transaction (issue 15): instructions
- * (valgrind's cachegrind, independent of load) of indexer/stats-series.ts, stats-accounts.ts and stats-generations.ts over the default
+ * (valgrind's cachegrind, independent of load) of indexer/derived/stats-series.ts, stats-accounts.ts and stats-generations.ts over the default
  * devnode chain (seed `bench`), with `pg`'s preparation of the arrays the writer hands over. Two child runs
  * (bench/stats-counting.lib.ts) fetch and transform the same chain and count it 1 and 1 + BENCH_STATS_PASSES times: the
  * difference per pass and transaction is the counting's cost, Node's start, the fetch and the transform cancelling.

@@ -26,10 +26,10 @@ import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { encode } from '../src/chain/encoding.ts';
 import { createPool, quoteIdent, withTransaction, type Pool } from '../src/db/pool.ts';
-import { writeAexnRows } from '../src/db/queries/aexn.ts';
-import { accountTokensPage, holdersPage } from '../src/db/queries/v3/aex9-balances.ts';
-import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/db/queries/token-rows.ts';
-import type { TxPosition } from '../src/indexer/rows.ts';
+import { writeAexnRows } from '../src/db/writes/aexn.ts';
+import { accountTokensPage, holdersPage } from '../src/db/queries/aex9-balances.ts';
+import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/db/writes/token-rows.ts';
+import type { TxPosition } from '../src/indexer/rows/rows.ts';
 import { createLogger } from '../src/log.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import {
@@ -389,8 +389,8 @@ async function apiPart(
   );
   const bare = await startBareKoa(0, SERVER_NODE_OPTIONS);
   const pick = (list: readonly string[]): string => list[Math.floor(Math.random() * list.length)]!;
-  const holders = `/v3/aex9/${data.big}/balances?limit=${PAGE}`;
-  const owned = `/v3/accounts/${data.rich}/aex9/balances?limit=${PAGE}`;
+  const holders = `/mdw/v3/aex9/${data.big}/balances?limit=${PAGE}`;
+  const owned = `/mdw/v3/accounts/${data.rich}/aex9/balances?limit=${PAGE}`;
   const scenarios: [string, () => string, number][] = [
     ['holders_by_key_backward', () => `${holders}&cursor=${pick(data.holderCursors)}`, 20],
     ['holders_by_key_forward', () => `${holders}&direction=forward&cursor=${pick(data.holderCursors)}`, 20],

@@ -11,7 +11,7 @@ import { txJson } from '../src/devnode/views.ts';
 import { parseJson, type Json } from '../src/chain/json.ts';
 import { renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
 import { transactionJson } from '../src/shapes/v3/render-tx.ts';
-import type { TxRow } from '../src/db/queries/v3/transactions.ts';
+import type { TxRow } from '../src/db/queries/transactions.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 
 const generations = Number(process.env.BENCH_GENERATIONS ?? 100);

@@ -49,8 +49,13 @@ export interface Config {
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
-  /** Bytes of final /v2 answers the server keeps in memory; 0 turns the cache off. */
+  /** Bytes of final cached node answers (/v2, /v3) the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
+  /**
+   * What the root /v3 serves: `node`, the node's API (cached queries, the rest forwarded), as an æternity gateway
+   * lays it out; `mdw`, ae_mdw's API, for a deployment from before that layout. ae_mdw's is at /mdw/v3 either way.
+   */
+  readonly rootV3: 'node' | 'mdw';
   /** How the chain pays its miners (internal transfers `reward_block`/`reward_dev`): the node's mainnet or testnet rules, or the devnode's. */
   readonly rewardRules: 'mainnet' | 'testnet' | 'devnode';
   /** The node's genesis accounts file (`{"ak_…": balance}`), for the `accounts_roma` transfers; none when unset. */
@@ -127,6 +132,7 @@ export const DEFAULTS = {
   NODE_TIMEOUT_MS: 10000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  ROOT_V3: 'node',
   // mainnet's (ae_mdw's dex_factories and ae_token)
   DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
   DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
@@ -203,6 +209,7 @@ export function loadConfig(
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
+    rootV3: read.oneOf<Config['rootV3']>('ROOT_V3', DEFAULTS.ROOT_V3, ['node', 'mdw']),
     rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
       'mainnet',
       'testnet',
@@ -327,6 +334,10 @@ class Reader {
       const parsed = new URL(value);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
         return this.#fail(name, `expected an http(s) URL, got ${JSON.stringify(value)}`, undefined);
+      }
+      // the URL parser reads `host:` as the default port: a port left out by mistake would pass unseen
+      if (/^[a-z]+:\/\/[^/?#]*:(?:[/?#]|$)/i.test(value)) {
+        return this.#fail(name, `empty port in ${JSON.stringify(value)}`, undefined);
       }
       return value.replace(/\/+$/, '');
     } catch {

@@ -6,9 +6,8 @@ import {
   transactionsOfAccountFromOldest,
   type Cursor,
   type FinalRows,
-  type TxJson,
-  type Window,
-} from '../db/queries/transactions.ts';
+} from '../db/queries/account-transactions.ts';
+import type { TxJson, Window } from '../db/queries/transactions.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 /** FROM_OLDEST_MIN_OFFSET: below this many skipped rows the plain scan is cheap and no count is needed. */

@@ -7,8 +7,8 @@ import compress from 'koa-compress';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
-import { ping } from '../db/queries/stats.ts';
 import { notFound } from '../errors.ts';
+import { isListedOrigin } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
@@ -18,6 +18,8 @@ import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
 import { validText } from './middleware/valid-text.ts';
 import { NodeHeight } from './node-height.ts';
+import { readiness } from './readiness.ts';
+import { Admission, admissionLimits } from './admission.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -40,9 +42,6 @@ export interface AppDeps {
   readonly listener?: NotificationListener;
 }
 
-/** READY_TIMEOUT_MS bounds the database ping of /readyz. */
-const READY_TIMEOUT_MS = 2000;
-
 /** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
 export function createApp(deps: AppDeps): Koa {
   const { cfg, log, pool, registry } = deps;
@@ -54,6 +53,8 @@ export function createApp(deps: AppDeps): Koa {
     outage: deps.outages?.node,
   });
   metrics.watch(pool, nodeHeight);
+  const admission = new Admission(admissionLimits(cfg.databasePoolSize));
+  metrics.watchAdmission(admission);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
@@ -81,9 +82,9 @@ export function createApp(deps: AppDeps): Koa {
   // Memory hits are answered here, before the rest of the chain (see responseCache).
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);
-    app.use(responseCache(deps.responseCache, compressor));
+    app.use(responseCache(deps.responseCache, compressor, cfg.rootV3 === 'node'));
   }
-  app.use(errorBoundary(log, deps.outages));
+  app.use(errorBoundary({ log, outages: deps.outages, shed: metrics.shed }));
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
@@ -98,8 +99,10 @@ export function createApp(deps: AppDeps): Koa {
     version: deps.version,
     responseCache: deps.responseCache,
     listener: deps.listener,
+    outages: deps.outages,
+    admission,
   };
-  // ae_mdw's /v3 answers every path under it itself (errors in its own shape); nothing is forwarded.
+  // ae_mdw's API answers every path under /mdw itself (errors in its own shape); nothing there is forwarded.
   app.use(v3Api(routeDeps));
   for (const router of apiRouters(routeDeps)) app.use(router.routes());
   app.use(async function forwardRest(ctx) {
@@ -109,19 +112,16 @@ export function createApp(deps: AppDeps): Koa {
   return app;
 }
 
-/** operations serves /healthz (the process answers), /readyz (the database answers) and /metrics. */
+/** operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics. */
 function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const ready = await withTimeout(ping(deps.pool), READY_TIMEOUT_MS).then(
-        () => true,
-        () => false,
-      );
-      ctx.status = ready ? 200 : 503;
-      ctx.body = ready ? { ready: true } : { ready: false, reason: 'database unreachable' };
+      const answer = await readiness(deps.pool, deps.outages?.database);
+      ctx.status = answer.ready ? 200 : 503;
+      ctx.body = answer;
     } else if (ctx.path === '/metrics') {
       ctx.type = deps.registry.contentType;
       ctx.body = await deps.registry.metrics();
@@ -142,17 +142,4 @@ export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => str
     if (isListedOrigin(allowed, origin)) return origin;
     return allowed.includes('*') ? '*' : '';
   };
-}
-
-/** isListedOrigin is true for an Origin named in CORS_ORIGINS (not merely allowed by `*`). */
-export function isListedOrigin(allowed: readonly string[], origin: string): boolean {
-  return origin !== '' && origin !== '*' && allowed.includes(origin);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

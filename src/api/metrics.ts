@@ -1,7 +1,8 @@
 /** @module Prometheus metrics of the HTTP API: requests, cache answers, node calls, database pool, sync progress. */
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
-import { syncState } from '../db/queries/stats.ts';
+import { syncState } from '../db/queries/sync-state.ts';
+import type { Admission } from './admission.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -9,12 +10,16 @@ import type { ResponseCache } from './response-cache.ts';
 export interface ApiMetrics {
   readonly requests: prom.Counter<'method' | 'route' | 'status'>;
   readonly duration: prom.Histogram<'method' | 'route'>;
-  /** answers of the cached /v2 routes: `hit` from the database, `forward` to the node */
+  /** answers of the cached node routes (/v2, /v3): `hit` from the database, `forward` to the node */
   readonly cacheAnswers: prom.Counter<'result'>;
   readonly nodeDuration: prom.Histogram<'outcome'>;
   readonly nodeErrors: prom.Counter<'kind'>;
+  /** requests refused as overload: 503 with Retry-After, the database pool full */
+  readonly shed: prom.Counter;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
   watch(pool: Pool, nodeHeight: NodeHeight): void;
+  /** watchAdmission adds the requests running and waiting for a turn to read the database, read at scrape time */
+  watchAdmission(admission: Admission): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
 }
@@ -62,10 +67,24 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       }
     },
   });
+  const admissions: Admission[] = [];
+  new prom.Gauge({
+    name: 'mdw_api_admission_requests',
+    help: "ae_mdw's requests that read the database: running, and waiting for a turn (beyond its limits: 503).",
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      for (const state of ['running', 'waiting'] as const)
+        this.set(
+          { state },
+          admissions.reduce((n, a) => n + a.counts[state], 0),
+        );
+    },
+  });
   const caches: ResponseCache[] = [];
   new prom.Counter({
     name: 'mdw_api_response_cache_events_total',
-    help: 'In-memory cache of final /v2 answers: hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
+    help: 'In-memory cache of final cached node answers (/v2, /v3): hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
     labelNames: ['event'] as const,
     registers,
     collect() {
@@ -80,7 +99,7 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   });
   new prom.Gauge({
     name: 'mdw_api_response_cache_size',
-    help: 'In-memory cache of final /v2 answers: entries and bytes held.',
+    help: 'In-memory cache of final cached node answers (/v2, /v3): entries and bytes held.',
     labelNames: ['unit'] as const,
     registers,
     collect() {
@@ -127,9 +146,17 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       labelNames: ['kind'] as const,
       registers,
     }),
+    shed: new prom.Counter({
+      name: 'mdw_api_shed_requests_total',
+      help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
+      registers,
+    }),
     watch(pool, nodeHeight) {
       pools.push(pool);
       nodeHeights.push(nodeHeight);
+    },
+    watchAdmission(admission) {
+      admissions.push(admission);
     },
     watchCache(cache) {
       caches.push(cache);

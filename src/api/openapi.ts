@@ -3,7 +3,8 @@ import { GENERATIONS_PAGING } from './routes/chain.ts';
 import { RESPONSES, SCHEMAS } from './openapi-schemas.ts';
 import { PAGING_DEFAULTS } from './params.ts';
 
-type Param = 'limit' | 'page' | 'cursor' | 'txtype' | 'owner' | 'reverse' | 'sort' | 'length' | `path:${string}`;
+type Param =
+  'limit' | 'page' | 'cursor' | 'txtype' | 'owner' | 'reverse' | 'sort' | 'length' | 'int-as-string' | `path:${string}`;
 
 /** An operation: method, OpenAPI path, summary and the parameters it accepts. */
 export interface Operation {
@@ -16,8 +17,8 @@ export interface Operation {
 
 const PAGED = ['limit', 'page'] as const;
 
-/** OPERATIONS lists every route the server answers itself; everything else is forwarded to the node. */
-export const OPERATIONS: readonly Operation[] = [
+/** CACHED_NODE_QUERIES are the node's reads the server answers from the database, as the node's /v2 has them. */
+const CACHED_NODE_QUERIES: readonly Operation[] = [
   {
     method: 'get',
     path: '/v2/generations/current',
@@ -81,6 +82,20 @@ export const OPERATIONS: readonly Operation[] = [
     params: ['path:hash'],
     cached: true,
   },
+];
+
+/**
+ * OPERATIONS lists every route the server answers itself; everything else is forwarded to the node. The cached
+ * node queries are in the node's /v2 and its /v3 (where `int-as-string` writes every integer as a string; with
+ * ROOT_V3=mdw the root /v3 is ae_mdw's instead, whose document is at /mdw/v3/api).
+ */
+export const OPERATIONS: readonly Operation[] = [
+  ...CACHED_NODE_QUERIES,
+  ...CACHED_NODE_QUERIES.map((op) => ({
+    ...op,
+    path: op.path.replace(/^\/v2\//, '/v3/'),
+    params: [...op.params, 'int-as-string' as const],
+  })),
   {
     method: 'get',
     path: '/middleware/generations/{from}/{to}',
@@ -273,7 +288,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
       parameters: op.params.map(parameter),
       ...(op.method === 'post' ? { requestBody: verifyBody } : {}),
       responses: {
-        200: answer(`${op.method} ${op.path}`),
+        // the node answers its /v2 and /v3 alike
+        200: answer(`${op.method} ${op.path.replace(/^\/v3\//, '/v2/')}`),
         ...(op.path === '/middleware/status' ? { 503: answer('get /middleware/status', 'Unhealthy') } : {}),
         400: { $ref: '#/components/responses/Error' },
         404: { $ref: '#/components/responses/Error' },
@@ -361,6 +377,13 @@ function parameter(p: Param): Record<string, unknown> {
         in: 'query',
         schema: { type: 'string', enum: ['expiration', 'name', 'max_bid'], default: 'expiration' },
         description: 'auction end (soonest first), name, or winning bid (highest first)',
+      };
+    case 'int-as-string':
+      return {
+        name: 'int-as-string',
+        in: 'query',
+        schema: { type: 'boolean', default: false },
+        description: "every integer of the answer as a string, as the node's /v3 writes it",
       };
     case 'length':
       return {

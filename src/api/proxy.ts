@@ -18,7 +18,7 @@ export interface NodeProxyOptions {
   readonly timeoutMs: number;
   readonly metrics: ApiMetrics;
   readonly log: Logger;
-  /** hears the body of every `POST /v2/transactions` the node accepted (tx_update reports it as pending) */
+  /** hears the body of every `POST /v2/transactions` (or /v3) the node accepted (tx_update reports it as pending) */
   readonly onTransactionPosted?: (body: string) => void;
 }
 
@@ -88,9 +88,9 @@ export function normalisedPath(path: string): string {
   return `/${segments.join('/')}`;
 }
 
-/** isInternalPath is true for the node's internal-port API: debug builders and key block submission. */
+/** isInternalPath is true for the node's internal-port API, in /v2 and /v3: debug builders and key block submission. */
 export function isInternalPath(method: string, path: string): boolean {
-  const p = normalisedPath(path);
+  const p = normalisedPath(path).replace(/^\/v3(?=\/|$)/, '/v2');
   return p === '/v2/debug' || p.startsWith('/v2/debug/') || (method.toUpperCase() === 'POST' && p === '/v2/key-blocks');
 }
 
@@ -169,9 +169,10 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
   };
 }
 
-/** isTransactionPost is true for a client posting a signed transaction to the node. */
+/** isTransactionPost is true for a client posting a signed transaction to the node (its /v2 or /v3). */
 function isTransactionPost(req: IncomingMessage): boolean {
-  return req.method === 'POST' && normalisedPath(new URL(req.url ?? '/', 'http://x').pathname) === '/v2/transactions';
+  const path = normalisedPath(new URL(req.url ?? '/', 'http://x').pathname);
+  return req.method === 'POST' && (path === '/v2/transactions' || path === '/v3/transactions');
 }
 
 /** tapBody keeps a copy of the request body as it streams to the node. */

@@ -9,6 +9,8 @@ import type { NodeHeight } from './node-height.ts';
 import type { ForwardToNode } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { NotificationListener } from '../events/listener.ts';
+import type { Outages } from './middleware/error-boundary.ts';
+import type { Admission } from './admission.ts';
 
 /** RouteDeps is handed to every route module. */
 export interface RouteDeps {
@@ -24,6 +26,10 @@ export interface RouteDeps {
   readonly responseCache?: ResponseCache;
   /** the server's notification listener (absent where an app runs without one, as in tests) */
   readonly listener?: NotificationListener;
+  /** the outages background reads report a database that is away to (absent in tests without them) */
+  readonly outages?: Outages;
+  /** the turns of the requests that read the database (ae_mdw's API), shared by the process (the app makes it) */
+  readonly admission?: Admission;
 }
 
 /**

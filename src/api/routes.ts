@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import type { ApiState } from './state.ts';
 import type { RouteDeps } from './respond.ts';
+import { cachedNodeRoutes } from './routes/node-queries.ts';
 import { auctionRoutes } from './routes/auctions.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -10,12 +11,15 @@ import { nameRoutes } from './routes/names.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { oracleRoutes } from './routes/oracles.ts';
 import { transactionRoutes } from './routes/transactions.ts';
-import { v2Routes } from './routes/v2.ts';
 
-/** apiRouters builds the routers of the cached node queries and the middleware queries. */
+/**
+ * apiRouters builds the routers of the cached node queries and the middleware queries: the node's /v3
+ * too unless ROOT_V3=mdw gives the root /v3 to ae_mdw's API.
+ */
 export function apiRouters(deps: RouteDeps): Router<ApiState>[] {
   return [
-    v2Routes(deps),
+    cachedNodeRoutes(deps, 'v2'),
+    ...(deps.cfg.rootV3 === 'node' ? [cachedNodeRoutes(deps, 'v3')] : []),
     chainRoutes(deps),
     transactionRoutes(deps),
     auctionRoutes(deps),

@@ -1,4 +1,7 @@
-/** @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on cfg.websocket. */
+/**
+ * @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on
+ * cfg.websocket (ae_mdw's sockets also on cfg.port, under /mdw).
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
@@ -14,6 +17,17 @@ import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
 import { ResponseCache } from './response-cache.ts';
+
+/**
+ * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After
+ * (docs/operations.md, "Overload"). ae_mdw's API takes turns before it queries (Admission), but one of its pages may
+ * ask a hundred things at once; at a millisecond or so per query the queue empties in about a second, far within the
+ * pool's connection timeout, and a burst on the other APIs costs no memory beyond it.
+ */
+const WAITING_PER_CONNECTION = 100;
+
+/** Connections the kernel may hold for accepting (Node's default is 511). */
+const LISTEN_BACKLOG = 4096;
 
 /** What the server role needs; it creates its own pool. */
 export interface ServerDeps {
@@ -31,7 +45,7 @@ export interface ServerDeps {
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   // a server only reads; its LISTEN is allowed in a read-only transaction too
-  const pool = createReadPool(cfg, 'mdw-server', log);
+  const pool = createReadPool(cfg, 'mdw-server', log, { maxWaiting: cfg.databasePoolSize * WAITING_PER_CONNECTION });
   const listener = new NotificationListener({
     pool,
     channel: notifyChannel(cfg.databaseSchema),
@@ -73,11 +87,14 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(cfg.port, cfg.httpHost, resolve);
+      // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
+      server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
     const websocket = await startWebsocketServer({ cfg, log, pool, registry, listener });
     ws = websocket;
     reportPosted = (body) => websocket.reportPosted(body);
+    // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks
+    server.on('upgrade', (req, socket, head) => websocket.upgrade(req, socket, head));
   } catch (err) {
     await closeHttp(server);
     stopOutages();

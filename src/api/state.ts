@@ -9,6 +9,10 @@ export interface ApiState {
   aboutHeight?: number;
   /** The answer's JSON text, offered to the response cache (final answers only, never "current"). */
   cacheableJson?: string;
+  /** The request is ae_mdw's API: the error boundary answers in its shape, `{"error": …}`. */
+  aeMdw?: boolean;
+  /** A node /v3 query asked for `int-as-string`: the answer's integers go out as strings. */
+  intsAsStrings?: boolean;
 }
 
 /** ApiContext is a request's context in this API. */

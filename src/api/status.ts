@@ -1,5 +1,5 @@
 /** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
-import type { SyncState } from '../db/queries/stats.ts';
+import type { SyncState } from '../db/queries/sync-state.ts';
 
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
 export const SYNCED_MAX_LAG = 3;
@@ -29,9 +29,17 @@ export function heartbeatTimeoutSeconds(pollIntervalMs: number): number {
 const STOPPED = 'stopped';
 
 /**
+ * cannotAdvance is true while the populator's last step failed (SyncStatus.NODE_UNAVAILABLE or ERROR, written with
+ * the error at each failed step and cleared only by a step that loaded or found nothing to load).
+ */
+export function cannotAdvance(populatorStatus: string): boolean {
+  return populatorStatus === 'node_unavailable' || populatorStatus === 'error';
+}
+
+/**
  * statusReport keeps the original's fields (`OK`, `queue_length`, `seconds_since_last_block`,
  * `version`, `errors_last_500_blocks`) and adds what the operator's promotion gate reads (see
- * docs/api.md). `ok` (HTTP 200) needs a live populator, a reachable node and a fresh newest block;
+ * docs/api.md). `ok` (HTTP 200) needs a live populator that can advance, a reachable node and a fresh newest block;
  * `synced` needs besides a lag of at most SYNCED_MAX_LAG, no reload and no gap below the top.
  */
 export function statusReport(i: StatusInputs): { ok: boolean; body: Record<string, unknown> } {
@@ -49,12 +57,19 @@ export function statusReport(i: StatusInputs): { ok: boolean; body: Record<strin
       ? 'the populator is stuck: no heartbeat'
       : i.nodeHeight === null
         ? 'the node cannot be reached'
-        : !blockFresh
-          ? `the newest block is ${blockAge ?? 'not yet'} seconds old (maximum ${i.maxBlockAge})`
-          : undefined;
+        : cannotAdvance(state.status)
+          ? `the populator cannot advance: ${state.lastError ?? state.status}`
+          : !blockFresh
+            ? `the newest block is ${blockAge ?? 'not yet'} seconds old (maximum ${i.maxBlockAge})`
+            : undefined;
   const ok = reason === undefined;
   const synced =
-    lag !== null && Math.abs(lag) <= SYNCED_MAX_LAG && populatorAlive && state.status !== 'reloading' && i.contiguous;
+    lag !== null &&
+    Math.abs(lag) <= SYNCED_MAX_LAG &&
+    populatorAlive &&
+    state.status !== 'reloading' &&
+    !cannotAdvance(state.status) &&
+    i.contiguous;
   return {
     ok,
     body: {

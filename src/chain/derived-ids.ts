@@ -46,9 +46,29 @@ export function channelId(initiatorId: string, nonce: bigint | number, responder
   return encode('ch', hash(Buffer.concat([initiator, uintBytes(nonce, 32), keyOf(responderId, 'ak')])));
 }
 
-/** asciiName is the lower-case IDNA (punycode) form the node hashes; names are case-insensitive. */
+/**
+ * What the URL host parser behind domainToASCII cuts a name at (slash, backslash, `?`, `#`) or decodes (`%`), and
+ * the rest of WHATWG's forbidden domain code points; it drops tab and line breaks, which are controls: no AENS name
+ * holds one of them, a control character or a space.
+ */
+const NOT_IN_NAMES = new Set('#%/:<>?@[\\]^|');
+
+/** isNameText is false for text no AENS name can be (see NOT_IN_NAMES): an API answers it 400. */
+export function isNameText(name: string): boolean {
+  for (const c of name) {
+    const code = c.codePointAt(0)!;
+    if (code <= 0x20 || code === 0x7f || NOT_IN_NAMES.has(c)) return false;
+  }
+  return true;
+}
+
+/**
+ * asciiName is the lower-case IDNA (punycode) form the node hashes; names are case-insensitive. Text that is no name
+ * is hashed as it is, so that it never aliases a name (`a/b.chain` is not `a`, `a<tab>b.chain` is not `ab.chain`).
+ */
 export function asciiName(name: string): string {
   const lower = name.toLowerCase();
+  if (!isNameText(lower)) return lower;
   return domainToASCII(lower) || lower;
 }
 

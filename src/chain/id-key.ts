@@ -1,5 +1,5 @@
 /**
- * @module The compact forms the database keeps of ids and transaction types (migration 0032). Pure.
+ * @module The compact forms the database keeps of ids and transaction types (migrations/1000_chain.sql). Pure.
  *
  * An id is stored as its kind's tag and its 32 bytes (33 bytes against 53 characters): the node's
  * binary id where the kind has one (tx-schema.ts `ID_TAGS`: ak 1, nm 2, cm 3, ok 4, ct 5, ch 6), and

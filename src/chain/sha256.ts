@@ -2,7 +2,7 @@
  * @module The 4-byte checksum of the æternity API encoding: the first 4 bytes of SHA-256(SHA-256(bytes)), as one
  * 32-bit word. Every id, signature and call datum the populator reads carries one. Node's `crypto.hash` costs about
  * 2 µs per call here, almost all of it the call (a signature's checksum: 4.2–4.6 µs against 1.3–2.0 µs for the
- * loop below, hash-wasm 2.4–2.9 µs, @noble/hashes 5.7–7.0 µs; docs/benchmarks.md, issue 15 session 9), so short
+ * loop below, hash-wasm 2.4–2.9 µs, @noble/hashes 5.7–7.0 µs; alternating timed loops), so short
  * inputs are hashed here, in a few reused typed arrays, and long ones (contract code) natively. Pure.
  */
 import { hash as nodeHash } from 'node:crypto';

@@ -30,9 +30,11 @@ export function firstDay(start: number, by: IntervalBy): number {
   return utcDay(Date.UTC(1970 + Math.floor(start / 12), start % 12, 1));
 }
 
-/** isoDate is a day as `YYYY-MM-DD`. */
+/** isoDate is a day as `YYYY-MM-DD` (a fifth digit of year after 9999, as Elixir's ISO 8601 dates have it). */
 export function isoDate(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  const d = new Date(day * DAY_MS);
+  const pad = (n: number, digits: number): string => String(n).padStart(digits, '0');
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`;
 }
 
 /** intervalDates are ae_mdw's `start_date` and (exclusive) `end_date` of an interval. */

@@ -1,5 +1,5 @@
 /**
- * @module A mined transaction's stored form (`transactions.signed`, migration 0084): the node's binary serialisation
+ * @module A mined transaction's stored form (`transactions.signed`): the node's binary serialisation
  * of the signed transaction, from which its JSON (`signatures` and `tx` of GenericSignedTx) is rendered, digit for
  * digit. A transaction the serialiser cannot reproduce (a layout it does not know, or JSON that is not the node's
  * rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte ≥ 0xc0, JSON with `{`,

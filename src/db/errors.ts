@@ -36,3 +36,22 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * PoolBusyError is a query refused before it waited: the pool's connections are all in use and as many requests as it
+ * may queue are already waiting. The database is there; this process has more work than its pool serves.
+ */
+export class PoolBusyError extends Error {
+  override readonly name = 'PoolBusyError';
+}
+
+/** pg-pool's error for a request that waited its whole connection timeout for a free connection of a full pool. */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * isPoolBusy tells whether `err` is a refusal for want of a free connection (PoolBusyError, or pg-pool's wait that
+ * timed out), which is overload rather than an outage: ask it before isDatabaseUnavailable.
+ */
+export function isPoolBusy(err: unknown): boolean {
+  return err instanceof PoolBusyError || (err instanceof Error && err.message === POOL_WAIT_TIMEOUT);
+}

@@ -1,13 +1,14 @@
 /**
- * @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. A file with
- * a data step of its name (db/data-steps.ts) is followed by that TypeScript step, which commits in batches.
+ * @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. Before
+ * applying, the history is checked (db/baseline.ts): a schema from before 0.1.0 is moved onto the baseline, and a
+ * pending file named below an applied one is refused.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Logger } from '../log.ts';
-import { DATA_STEPS } from './data-steps.ts';
+import { AT_0100, BEFORE_BASELINE, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -94,14 +95,6 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
       name: m.name,
       up: async () => {
         await client.query(m.sql);
-        const step = DATA_STEPS[m.name];
-        if (step) {
-          // the migrations so far commit; the step commits batch by batch; the rest (and this one's record) run in
-          // a new transaction
-          await client.query('COMMIT');
-          await step(client, log);
-          await client.query('BEGIN');
-        }
       },
     })),
     storage: storageOn(client),
@@ -115,14 +108,44 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
 }
 
 /**
- * migrate creates the schema if needed and applies every pending migration in one transaction
- * (all or nothing; a data step commits the migrations before it and its own batches), returning the names applied
- * by this call.
+ * checkHistory moves a schema that applied every file before 0.1.0 onto the baseline (its log then lists the
+ * baseline's files whose schema it has, not run; its own height cascade goes, for the baseline's files after those
+ * to run as pending ones; no row touched) and refuses a history the files cannot continue.
+ */
+async function checkHistory(client: PoolClient, opts: MigrateOptions, files: readonly string[], log: Logger) {
+  const storage = storageOn(client);
+  let applied = await storage.executed({ context: {} });
+  if (movesOntoBaseline(opts.schema, applied, files)) {
+    await client.query(readFileSync(join(opts.dir ?? MIGRATIONS_DIR, ONTO_BASELINE), 'utf8'));
+    await client.query(`DELETE FROM ${STATE_TABLE} WHERE name = ANY($1::text[])`, [BEFORE_BASELINE]);
+    for (const name of AT_0100) await storage.logMigration({ name, context: {} });
+    log.info({ schema: opts.schema, recorded: AT_0100 }, 'schema from before 0.1.0 moved onto the baseline');
+    applied = await storage.executed({ context: {} });
+  }
+  const done = new Set(applied);
+  checkOrder(
+    opts.schema,
+    applied,
+    files.filter((name) => !done.has(name)),
+  );
+}
+
+/**
+ * migrate creates the schema if needed and applies every pending migration in one transaction (all or nothing,
+ * the history's check included), returning the names applied by this call.
  */
 export async function migrate(opts: MigrateOptions, log: Logger): Promise<string[]> {
   const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);
   return withLockedSchema(opts, log, true, async (client) => {
-    const applied = await inTransaction(client, () => umzugOn(client, migrations, log).up());
+    const applied = await inTransaction(client, async () => {
+      await checkHistory(
+        client,
+        opts,
+        migrations.map((m) => m.name),
+        log,
+      );
+      return umzugOn(client, migrations, log).up();
+    });
     const names = applied.map((m) => m.name);
     if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
     return names;

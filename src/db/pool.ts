@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { parseJson } from '../chain/json.ts';
+import { PoolBusyError } from './errors.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -25,11 +26,47 @@ export interface PoolOptions {
   readonly applicationName?: string;
   /** Every transaction is read-only unless it says otherwise (default_transaction_read_only). */
   readonly readOnly?: boolean;
+  /**
+   * Most requests that may wait for a connection of a full pool; one more is refused at once with PoolBusyError
+   * (a server sheds load so: a bounded queue is a bounded wait, well before the connection timeout). Unbounded
+   * when not set.
+   */
+  readonly maxWaiting?: number;
+}
+
+type ConnectCallback = (
+  err: Error | undefined,
+  client: PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
+
+/** SheddingPool is a pg pool whose queue of requests waiting for a connection is bounded. */
+class SheddingPool extends pg.Pool {
+  readonly #maxWaiting: number;
+
+  constructor(config: pg.PoolConfig, maxWaiting: number) {
+    super(config);
+    this.#maxWaiting = maxWaiting;
+  }
+
+  // pool.query() takes its connection through connect(callback), so both forms are bounded here.
+  override connect(): Promise<PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<PoolClient> | void {
+    const full = this.idleCount === 0 && this.totalCount >= (this.options.max ?? 10);
+    if (full && this.waitingCount >= this.#maxWaiting) {
+      const err = new PoolBusyError(`all ${this.totalCount} database connections busy, ${this.waitingCount} waiting`);
+      if (!callback) return Promise.reject(err);
+      process.nextTick(() => callback(err, undefined, () => {}));
+      return;
+    }
+    return callback ? super.connect(callback) : super.connect();
+  }
 }
 
 /** createPool opens connections whose search_path is the configured schema. */
 export function createPool(opts: PoolOptions, log: Logger): Pool {
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString: opts.databaseUrl,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'mdw',
@@ -40,7 +77,8 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     // restart), so the long-lived LISTEN connection learns it is lost sooner.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-  });
+  };
+  const pool = opts.maxWaiting === undefined ? new pg.Pool(config) : new SheddingPool(config, opts.maxWaiting);
   // Without a listener a client's error would crash the process: an idle client's comes through the pool, a
   // checked-out client's (a restart or pg_terminate_backend during a query) from the client itself, after its
   // query has already failed with it. Whoever uses the connection reports the outage, once; these are details.
@@ -61,9 +99,18 @@ function poolOptions(cfg: Config, applicationName: string, max: number | undefin
   };
 }
 
+/** How a read pool is sized: its connections (default DATABASE_POOL_SIZE) and its bounded queue, if any. */
+export interface ReadPoolLimits {
+  readonly max?: number;
+  readonly maxWaiting?: number;
+}
+
 /** createReadPool is a role's pool for reading: a write through it fails (read-only transactions). */
-export function createReadPool(cfg: Config, applicationName: string, log: Logger, max?: number): Pool {
-  return createPool({ ...poolOptions(cfg, applicationName, max), readOnly: true }, log);
+export function createReadPool(cfg: Config, applicationName: string, log: Logger, limits: ReadPoolLimits = {}): Pool {
+  return createPool(
+    { ...poolOptions(cfg, applicationName, limits.max), readOnly: true, maxWaiting: limits.maxWaiting },
+    log,
+  );
 }
 
 /** createWritePool is the pool of a role that writes the chain (the populator, a reload). */

@@ -4,7 +4,8 @@ import { sleep } from '../retry.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from '../db/notification.ts';
-import { blockHashesBetween, topHeight } from '../db/queries/blocks.ts';
+import { blockHashesBetween } from '../db/queries/block-hashes.ts';
+import { topHeight } from '../db/queries/blocks.ts';
 import { readChainEvents, type ChainEvent } from './events-source.ts';
 
 /**

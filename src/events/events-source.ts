@@ -3,7 +3,8 @@ import { stringifyJson } from '../chain/json.ts';
 import { signedTx } from '../chain/signed-tx.ts';
 import { withSnapshot, type Pool } from '../db/pool.ts';
 import { keyBlocksBetween, microBlocksBetween, type KeyBlockRow, type MicroBlockRow } from '../db/queries/blocks.ts';
-import { transactionsBetween, txIdsBetween, type TransactionRow, type TxIdRow } from '../db/queries/transactions.ts';
+import { txIdsBetween, type TxIdRow } from '../db/queries/account-transactions.ts';
+import { transactionsBetween, type TransactionRow } from '../db/queries/transactions.ts';
 
 /**
  * ChainEvent is one thing that happened on chain, with its payload already serialised once

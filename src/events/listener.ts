@@ -121,6 +121,8 @@ export class NotificationListener {
     this.#retryTimer = setTimeout(() => {
       this.#connect().then(
         () => {
+          // stopped while connecting: the new connection is nobody's
+          if (this.#stopped) return void this.stop();
           this.#backoff.reset();
           this.#options.log.info({ channel: this.#options.channel }, 'database listen connection restored');
           this.#emit('reconnected', (s) => s.onReconnected?.());

@@ -3,9 +3,9 @@ import { keyBlockJson, microBlockJson } from '../shapes/v3/render-blocks.ts';
 import { signedTx } from '../chain/signed-tx.ts';
 import { transactionJson } from '../shapes/v3/render-tx.ts';
 import type { Queryable } from '../db/pool.ts';
-import { keyBlockCounted, microBlockCounted } from '../db/queries/v3/blocks.ts';
-import { transactionByHash } from '../db/queries/v3/transactions.ts';
-import { txisBefore } from '../db/queries/v3/txis.ts';
+import { keyBlockCounted, microBlockCounted } from '../db/queries/blocks.ts';
+import { transactionByHash } from '../db/queries/transactions.ts';
+import { txisBefore } from '../db/queries/txis.ts';
 import { v2TransactionJson, type MdwRenderer } from './mdw-hub.ts';
 
 /** mdwRenderer reads KeyBlocks, MicroBlocks and Transactions payloads as /v3 answers them (v2 adds the tx index). */

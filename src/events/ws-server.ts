@@ -1,9 +1,11 @@
 /** @module The websocket role of a server process: sockets, heartbeat and limits around the hub. */
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Config } from '../config.ts';
+import { originAllowed } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
@@ -46,7 +48,8 @@ const MIN_MEMORY_HEIGHTS = 100;
  * WebsocketServer listens on cfg.websocket and sends every client the chain events it subscribed
  * to, read from the database after each populator NOTIFY. Every server process does this for its
  * own clients, so any number of servers fed by one populator all deliver events. `/v2/websocket`
- * and `/v3/websocket` speak ae_mdw's protocol (MdwHub); every other path the seed's (Hub).
+ * and `/v3/websocket` (with or without `/mdw`) speak ae_mdw's protocol (MdwHub); every other path the
+ * seed's (Hub). The HTTP port hands over ae_mdw's two paths under `/mdw` too (see `upgrade`).
  */
 export class WebsocketServer implements Role {
   readonly name = 'websocket';
@@ -175,6 +178,9 @@ export class WebsocketServer implements Role {
       perMessageDeflate: false,
       // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
       clientTracking: false,
+      // a page of an origin CORS_ORIGINS does not list gets 403, as its requests get no CORS headers
+      verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, status?: number, reason?: string) => void) =>
+        done(originAllowed(cfg.corsOrigins, origin), 403, 'origin not allowed (CORS_ORIGINS)'),
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -195,6 +201,20 @@ export class WebsocketServer implements Role {
       { url: this.#url, maxConnections: cfg.websocketMaxConnections, pendingPolling: this.#poller !== undefined },
       'websocket server listening',
     );
+  }
+
+  /**
+   * upgrade takes a websocket handshake that came to the HTTP port: ae_mdw's `/mdw/v3/websocket` and
+   * `/mdw/v2/websocket`, where a client given only the gateway's URL looks for it (as on mainnet.aeternity.io).
+   * Any other path, or a server not listening, is answered 404 and closed.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const wss = this.#wss;
+    if (!wss || !isGatewayWebsocketPath(req.url)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req.url, req.socket));
   }
 
   /** stop stops following the chain, closes every client (going away) and the listening socket. */
@@ -334,11 +354,17 @@ function toBytes(data: RawData): Buffer {
 
 /** mdwVersionOf is the ae_mdw socket version a request path asks for (`/v2/websocket`, `/v3/websocket`, with or without `/mdw`). */
 export function mdwVersionOf(url: string | undefined): 'v2' | 'v3' | undefined {
-  const path = (url ?? '/')
-    .split('?')[0]!
-    .replace(/^\/mdw(?=\/)/, '')
-    .replace(/\/$/, '');
+  const path = socketPath(url).replace(/^\/mdw(?=\/)/, '');
   return path === '/v2/websocket' ? 'v2' : path === '/v3/websocket' ? 'v3' : undefined;
+}
+
+/** isGatewayWebsocketPath is true for ae_mdw's sockets under `/mdw`, the ones the HTTP port serves. */
+export function isGatewayWebsocketPath(url: string | undefined): boolean {
+  return socketPath(url).startsWith('/mdw/') && mdwVersionOf(url) !== undefined;
+}
+
+function socketPath(url: string | undefined): string {
+  return (url ?? '/').split('?')[0]!.replace(/\/$/, '');
 }
 
 function formatHost(host: string): string {

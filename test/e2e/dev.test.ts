@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { MemoryAccount, Middleware } from '@aeternity/aepp-sdk';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../support/wait.ts';
@@ -53,7 +53,7 @@ function startDev(extra: readonly string[] = []): DevRun {
 }
 
 function printed(run: DevRun, label: string): string {
-  const match = new RegExp(`^  ${label}\\s+(\\S+)`, 'm').exec(run.output());
+  const match = new RegExp(`^  ${label.replace(/[()]/g, '\\$&')}\\s+(\\S+)`, 'm').exec(run.output());
   if (!match) throw new Error(`mdw dev printed no ${label}:\n${run.output()}`);
   return match[1]!;
 }
@@ -95,7 +95,9 @@ describe('mdw dev (the binary)', function () {
     }
     const urls = runs.map((run) => ({
       api: printed(run, 'API'),
-      v3: printed(run, "ae_mdw's /v3"),
+      node: printed(run, 'new Node(url)'),
+      mdw: printed(run, 'new Middleware(url)'),
+      subscriber: printed(run, 'MiddlewareSubscriber'),
       websocket: printed(run, 'websocket'),
       devnode: printed(run, 'devnode'),
       postgres: printed(run, 'PostgreSQL'),
@@ -106,7 +108,15 @@ describe('mdw dev (the binary)', function () {
       expect(u.websocket).not.to.match(/:3020$/);
       expect(u.devnode).not.to.match(/:3013$/);
     }
-    expect(new Set(urls.flatMap((u) => Object.values(u).map((url) => new URL(url).port))).size).to.equal(8); // /v3 shares the API's port
+    // the node's API, ae_mdw's and its websocket share the API's port: a gateway
+    expect(new Set(urls.flatMap((u) => Object.values(u).map((url) => new URL(url).port))).size).to.equal(8);
+    for (const u of urls) {
+      expect([u.node, u.mdw, u.subscriber]).to.deep.equal([
+        u.api.replace('/middleware/status', ''),
+        u.api.replace('/middleware/status', '/mdw'),
+        u.api.replace('/middleware/status', '/mdw/v3/websocket').replace(/^http/, 'ws'),
+      ]);
+    }
     for (const u of urls) {
       await waitFor(
         'the populator to load a mined block and the server to say so',
@@ -118,12 +128,12 @@ describe('mdw dev (the binary)', function () {
         60_000,
         200,
       );
-      const v3 = (await (await fetch(u.v3)).json()) as { mdw_height?: number; mdw_version?: string };
-      expect(v3.mdw_height, JSON.stringify(v3)).to.be.at.least(1);
-      expect(v3.mdw_version).to.be.a('string');
+      const v3 = await new Middleware(u.mdw).getStatus();
+      expect(v3.mdwHeight, JSON.stringify(v3)).to.be.at.least(1);
+      expect(v3.mdwVersion).to.be.a('string');
     }
     // the forked devnode's middleware was given the fork's file: its transfer at the fork's key block
-    const minerva = `${urls[1]!.v3.replace(/status$/, '')}transfers?kind=accounts_minerva`;
+    const minerva = `${urls[1]!.mdw}/v3/transfers?kind=accounts_minerva`;
     let transfers: { data?: { account_id: string; amount: unknown; height: number }[] } = {};
     await waitFor(
       'the hard fork transfer',

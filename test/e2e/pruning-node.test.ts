@@ -8,7 +8,7 @@ import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
 import { loadConfig } from '../../src/config.ts';
-import { contractCalls } from '../../src/db/queries/contracts.ts';
+import { contractCalls } from '../../src/db/queries/contract-calls.ts';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { keyPairFromSeed } from '../../src/devnode/keys.ts';
 import { createTestDatabase } from '../support/postgres.ts';

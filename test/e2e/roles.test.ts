@@ -93,6 +93,28 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
     });
     return { status: await exitCode(child), out };
   }
+
+  it('a populator alone serves its metrics on HTTP_HOST only, as the server does (issue 27.6)', async () => {
+    const opsPort = await freePort();
+    const child = spawn(process.execPath, [MDW, '-p'], {
+      env: { ...env, DATABASE_SCHEMA: 'mdw_e2e_host', HTTP_HOST: '127.0.0.2', PORT: String(opsPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await waitFor('the metrics to answer on 127.0.0.2', async () => {
+        const res = await fetch(`http://127.0.0.2:${opsPort}/healthz`).catch(() => undefined);
+        return res?.status === 200;
+      });
+      const elsewhere = await fetch(`http://127.0.0.1:${opsPort}/healthz`).then(
+        (r) => `answered ${r.status}`,
+        (err: Error) => (err.cause as { code?: string } | undefined)?.code,
+      );
+      expect(elsewhere).to.equal('ECONNREFUSED');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exitCode(child)).to.equal(0);
+  });
 });
 
 function exitCode(child: ChildProcess): Promise<number | null> {

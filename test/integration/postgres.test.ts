@@ -28,7 +28,7 @@ describe('read and write pools', () => {
     const db = await createTestDatabase();
     const cfg = loadConfig({ DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw_g8' });
     const writes = createWritePool(cfg, 'test-writes', silent, 2);
-    const reads = createReadPool(cfg, 'test-reads', silent, 2);
+    const reads = createReadPool(cfg, 'test-reads', silent, { max: 2 });
     try {
       await writes.query('CREATE SCHEMA mdw_g8');
       await writes.query('CREATE TABLE t (v int)');

@@ -1,6 +1,6 @@
 /** @module The number account_transactions names an id by (migration 0095), for tests that write or read its rows. */
 import type { Queryable } from '../../src/db/pool.ts';
-import { AccountNumbers } from '../../src/db/queries/account-ids.ts';
+import { AccountNumbers } from '../../src/db/writes/account-numbers.ts';
 
 /** accountNumber is the id's number, numbering it as the writer would when it has none. */
 export async function accountNumber(db: Queryable, id: string): Promise<number> {

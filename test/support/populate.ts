@@ -2,7 +2,7 @@
 import pino from 'pino';
 import prom from 'prom-client';
 import type { Config } from '../../src/config.ts';
-import { startPopulator } from '../../src/indexer/populator.ts';
+import { startPopulator } from '../../src/indexer/sync/populator.ts';
 
 /** populateToTop starts a populator on `cfg`, waits until it is synced with the node and stops it (also on failure). */
 export async function populateToTop(cfg: Config, registry = new prom.Registry()): Promise<void> {

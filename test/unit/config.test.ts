@@ -128,6 +128,10 @@ describe('loadConfig(env)', () => {
     ['NODE_URLS', 'http://a:3013,ftp://x', /NODE_URLS: expected an http\(s\) URL/],
     ['NODE_URL', 'not a url', /NODE_URL: not a URL/],
     ['NODE_URL', 'ftp://x', /NODE_URL: expected an http\(s\) URL/],
+    // issue 27.6: the URL parser takes `host:` as the default port, a typo that would pass unseen
+    ['NODE_URL', 'http://node:', /NODE_URL: empty port in "http:\/\/node:"/],
+    ['NODE_URL', 'http://node:/v2', /NODE_URL: empty port/],
+    ['NODE_URLS', 'http://a:3013,http://[::1]:', /NODE_URLS: empty port/],
     ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL: expected a postgres/],
     ['STATUS_MAX_BLOCK_AGE', 'ten', /STATUS_MAX_BLOCK_AGE: expected an integer/],
     ['STATUS_MAX_BLOCK_AGE', '0', /STATUS_MAX_BLOCK_AGE: expected 1\.\./],

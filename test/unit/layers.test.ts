@@ -18,10 +18,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['api', 'indexer', 'operator', 'devnode'], // the roles (each keeps its own metrics.ts)
   ['events'], // the websockets and the LISTEN side of the chain notification
   ['shapes'], // pure: the JSON that answers and events carry, built from db/'s row types
-  ['db', 'node', 'outage.ts', 'ops-server.ts'], // PostgreSQL; the nodes; a dependency's outage; /metrics and probes
+  ['db', 'node', 'outage.ts', 'ops-server.ts', 'process-metrics.ts'], // PostgreSQL; the nodes; a dependency's outage; /metrics and probes; the process's own metrics
   ['log.ts', 'retry.ts'],
   ['config.ts'],
-  ['chain', 'errors.ts', 'roles.ts', 'types'], // import nothing of the project (chain/ only itself; types/ is ambient)
+  ['chain', 'errors.ts', 'roles.ts', 'origins.ts', 'types'], // import nothing of the project (chain/ only itself; types/ is ambient)
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -1,9 +1,15 @@
-/** @module The one HTTP error boundary: every failure becomes JSON `{reason, code}` with the right status. */
-import type { ApiMiddleware } from '../state.ts';
+/**
+ * @module The one HTTP error boundary of every API (/middleware, /v2, ae_mdw's /v3): one classifier of what was
+ * thrown, one outage log per dependency, one overload log, and two body shapes: `{reason, code}` and ae_mdw's
+ * `{error}` for the requests its API took (`ctx.state.aeMdw`).
+ */
+import type prom from 'prom-client';
+import type { ApiContext, ApiMiddleware } from '../state.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
-import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { isDatabaseUnavailable, isPoolBusy } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
+import { overloaded } from '../admission.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
@@ -13,6 +19,22 @@ export interface Outages {
   readonly node?: DependencyOutage;
 }
 
+export interface ErrorBoundaryOptions {
+  readonly log: Logger;
+  readonly outages?: Outages;
+  /** counts the requests refused as overload (503 MDW_OVERLOADED) */
+  readonly shed?: prom.Counter;
+}
+
+/** Seconds a client is told to wait before trying again, per refusal that passes (RFC 9110 Retry-After). */
+const RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.OVERLOADED]: 1,
+  [ErrorCode.DB_UNAVAILABLE]: 5,
+};
+
+/** Overload is logged at most once per this long, with the count of refusals since the last line. */
+const OVERLOAD_LOG_INTERVAL_MS = 10_000;
+
 /** outageOf is the outage a refusal with `code` belongs to, if any. */
 function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefined {
   if (code === ErrorCode.DB_UNAVAILABLE) return outages.database;
@@ -21,11 +43,24 @@ function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefin
 }
 
 /**
- * errorBoundary turns thrown errors into `{reason, code}`; a 500 body never carries internals. A request refused
- * because a dependency is away (503 for the database, 502/504 for the node) is told to its outage instead of
- * being logged.
+ * errorBoundary turns thrown errors into answers; a 500 body never carries internals. A request refused because a
+ * dependency is away (503 for the database, 502/504 for the node) is told to its outage instead of being logged, one
+ * refused for overload (503 with Retry-After) is counted and logged at most every few seconds.
  */
-export function errorBoundary(log: Logger, outages: Outages = {}): ApiMiddleware {
+export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
+  const { log, outages = {}, shed } = opts;
+  let overload = { refused: 0, loggedAt: 0 };
+  const overloaded = (ctx: ApiContext, err: unknown): void => {
+    shed?.inc();
+    overload.refused++;
+    const now = Date.now();
+    if (now - overload.loggedAt < OVERLOAD_LOG_INTERVAL_MS) return;
+    log.warn(
+      { refused: overload.refused, path: ctx.path, reason: (err as Error).message },
+      'overloaded: refusing requests with 503 and Retry-After until there is room',
+    );
+    overload = { refused: 0, loggedAt: now };
+  };
   return async function errorBoundary(ctx, next) {
     try {
       await next();
@@ -34,21 +69,41 @@ export function errorBoundary(log: Logger, outages: Outages = {}): ApiMiddleware
         throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'Not found');
       }
     } catch (err) {
-      const e = toAppError(err);
+      const e = classifyError(err);
       const outage = outageOf(e.code, outages);
       if (outage) outage.refused(err);
+      else if (e.code === ErrorCode.OVERLOADED) overloaded(ctx, err);
       else if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
       else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
+      const retryAfter = RETRY_AFTER_SECONDS[e.code];
+      if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
       // Upstream and availability errors carry messages written for clients; only bugs are hidden.
-      ctx.body = { reason: e.code === ErrorCode.INTERNAL ? 'Internal Server Error' : e.message, code: e.code };
+      const reason =
+        e.code === ErrorCode.INTERNAL ? (ctx.state.aeMdw ? 'internal error' : 'Internal Server Error') : e.message;
+      ctx.body = ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
     }
   };
 }
 
-/** toAppError classifies what a handler or a Koa helper threw (bodyparser and Koa throw http-errors). */
-function toAppError(err: unknown): AppError {
+/**
+ * reportBackgroundFailure reports what a background task of the API (a refresh no request waits for) failed with,
+ * classified as the boundary classifies requests: a database that is away goes to its outage (logged once per
+ * outage), a busy pool is no news, anything else is logged as the task's failure.
+ */
+export function reportBackgroundFailure(log: Logger, outages: Outages | undefined, task: string, err: unknown): void {
+  const e = classifyError(err);
+  if (e.code === ErrorCode.OVERLOADED) return;
+  if (e.code === ErrorCode.DB_UNAVAILABLE && outages?.database) return outages.database.unavailable(err);
+  log.warn({ err, task }, 'background task failed; it runs again on its next turn');
+}
+
+/**
+ * classifyError is what a handler or a Koa helper threw as an AppError (bodyparser and Koa throw http-errors): a
+ * pool with no room is overload, a database that is away is an outage, anything else unknown is a bug.
+ */
+export function classifyError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const status = (err as { status?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -60,6 +115,7 @@ function toAppError(err: unknown): AppError {
           : ErrorCode.API_BAD_REQUEST;
     return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
   }
+  if (isPoolBusy(err)) return overloaded(err);
   if (isDatabaseUnavailable(err))
     return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
   return new AppError(ErrorCode.INTERNAL, 500, 'unhandled', { cause: err });

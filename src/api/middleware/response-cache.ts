@@ -1,9 +1,11 @@
-/** @module Answers final /v2 reads from memory; stores the ones the routes and cache-headers mark cacheable and final. */
+/** @module Answers final cached node reads (/v2, /v3) from memory; stores the ones the routes and cache-headers mark cacheable and final. */
 import type Koa from 'koa';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
 import { COMPRESS_THRESHOLD, encodeBody, plainEncoding } from '../content-encoding.ts';
 import type { CachedAnswer, ResponseCache } from '../response-cache.ts';
+import { intAsStringParam } from '../node-params.ts';
 import { IMMUTABLE } from './cache-headers.ts';
+import { textProblem } from './valid-text.ts';
 
 /**
  * responseCache sits outside cacheHeaders: a stored answer is one cacheHeaders judged final
@@ -12,11 +14,15 @@ import { IMMUTABLE } from './cache-headers.ts';
  * It also sits outside the error boundary and `compress` (the app's koa-compress, handed in), so a
  * memory hit passes nothing it does not need: it adds the `Vary: Accept-Encoding` that `compress`
  * adds, and for an Accept-Encoding it does not read itself it runs `compress` on the stored body.
+ * `nodeV3` says whether the root /v3 is the node's API (ROOT_V3=node), whose answers are kept too.
  */
-export function responseCache(cache: ResponseCache, compress: Koa.Middleware): ApiMiddleware {
+export function responseCache(cache: ResponseCache, compress: Koa.Middleware, nodeV3: boolean): ApiMiddleware {
   return async function responseCache(ctx, next) {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.path.startsWith('/v2/')) return next();
-    const key = ctx.path;
+    const key =
+      ctx.method === 'GET' || ctx.method === 'HEAD' ? answerKey(ctx.path, ctx.querystring, nodeV3) : undefined;
+    if (key === undefined) return next();
+    // a query string the API refuses (validText, inside) must not be answered from memory
+    if (textProblem(ctx.querystring) !== undefined) return next();
     const cached = cache.get(key);
     if (cached) {
       if (cached.route !== undefined) (ctx as { _matchedRoute?: string })._matchedRoute = cached.route;
@@ -48,6 +54,18 @@ export function responseCache(cache: ResponseCache, compress: Koa.Middleware): A
       ticket,
     );
   };
+}
+
+/**
+ * answerKey is a node query's key in memory: its path, and in /v3 whether it asks for `int-as-string` (the only
+ * parameter that changes the node's answer there); undefined where no answer is kept (an invalid flag is the route's 400).
+ */
+export function answerKey(path: string, querystring: string, nodeV3: boolean): string | undefined {
+  if (path.startsWith('/v2/')) return path;
+  if (!nodeV3 || !path.startsWith('/v3/')) return undefined;
+  const flag = intAsStringParam(querystring);
+  if (typeof flag === 'object') return undefined;
+  return flag ? `${path}?int-as-string` : path;
 }
 
 /**

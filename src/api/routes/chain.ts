@@ -10,7 +10,8 @@ import {
   topHeight,
 } from '../../db/queries/blocks.ts';
 import { newGenerationsJson } from '../../db/queries/generations.ts';
-import { decodeErrorsSince, feesAt, sizeUpTo, storedHeights, syncState } from '../../db/queries/stats.ts';
+import { decodeErrorsSince, feesAt, heightsContiguous, sizeUpTo } from '../../db/queries/stats.ts';
+import { syncState } from '../../db/queries/sync-state.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';
@@ -31,10 +32,7 @@ export function chainRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
   const router = new Router<ApiState>({ prefix: '/middleware' });
   // one pass over key_blocks' index per TTL, not per status request
-  const contiguity = new BriefValue(async () => {
-    const { top, count } = await storedHeights(pool);
-    return top !== undefined && count === top + 1;
-  }, NODE_HEIGHT_TTL_MS);
+  const contiguity = new BriefValue(() => heightsContiguous(pool), NODE_HEIGHT_TTL_MS);
 
   router.get('/generations/:from/:to', async (ctx) => {
     const from = parseHeight(ctx.params.from, 'from');

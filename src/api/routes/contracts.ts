@@ -6,12 +6,11 @@ import { isJsonObject, type Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import {
   allContracts,
-  contractById,
-  contractCalls,
+  contractCreateTx,
   contractTransactions,
   creationTransactionJson,
 } from '../../db/queries/contracts.ts';
-import { transactionByHash } from '../../db/queries/transactions.ts';
+import { contractCalls } from '../../db/queries/contract-calls.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { createCompilerClient } from '../compiler.ts';
 import { parseId, parsePaging, parseText } from '../params.ts';
@@ -102,9 +101,8 @@ function stringField(body: { [key: string]: Json }, key: string): string | undef
 
 /** createCode is the bytecode the contract was created with (inside a GA or paying-for wrapper too). */
 async function createCode(deps: RouteDeps, contractId: string): Promise<string> {
-  const contract = await contractById(deps.pool, contractId);
-  const tx = contract && (await transactionByHash(deps.pool, contract.createTxHash));
-  const outer = tx && isJsonObject(tx.tx) ? tx.tx : undefined;
+  const tx = await contractCreateTx(deps.pool, contractId);
+  const outer = tx !== undefined && isJsonObject(tx) ? tx : undefined;
   const create = outer && (innerTx(outer) ?? outer);
   if (!create || typeof create.code !== 'string') throw notFound(`contract ${contractId} is not known`);
   return create.code;

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { ApiState } from '../state.ts';
 import type { ApiContext } from '../state.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
-import { nameByHash, names, type NameFilter } from '../../db/queries/names.ts';
+import { nameStateByHash, names, type NameFilter } from '../../db/queries/names.ts';
 import { notFound } from '../../errors.ts';
 import { parseFlag, parseId, parsePaging, parseText } from '../params.ts';
 import { sendJson, type RouteDeps } from '../respond.ts';
@@ -48,7 +48,7 @@ export function nameRoutes(deps: RouteDeps): Router {
 
   router.get('/hash/:hash', async (ctx) => {
     const hash = parseId(ctx.params.hash, ['nm'], 'hash');
-    const name = await nameByHash(pool, hash);
+    const name = await nameStateByHash(pool, hash);
     if (!name) throw notFound(`no name with hash ${hash}`);
     sendJson(ctx, { name });
   });

@@ -2,12 +2,8 @@
 import Router from '@koa/router';
 import type { ApiState } from '../state.ts';
 import type { Prefix } from '../../chain/encoding.ts';
-import {
-  countTransactionsOfAccount,
-  spendRates,
-  transactionsFromTo,
-  transactionsInInterval,
-} from '../../db/queries/transactions.ts';
+import { countTransactionsOfAccount, transactionsFromTo } from '../../db/queries/account-transactions.ts';
+import { spendRates, transactionsInInterval } from '../../db/queries/transactions.ts';
 import { badRequest } from '../../errors.ts';
 import { accountTransactionsPage } from '../account-pages.ts';
 import { formatCursor, parseCursor, parseDate, parseHeight, parseId, parsePaging, parseTxType } from '../params.ts';

@@ -79,7 +79,7 @@ export default class Dev extends Command {
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
-    const { startPopulator } = await import('../../indexer/populator.ts');
+    const { startPopulator } = await import('../../indexer/sync/populator.ts');
     const { startServer } = await import('../../api/server.ts');
     const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
     const { startTraffic } = await import('../dev/traffic.ts');
@@ -162,17 +162,20 @@ export default class Dev extends Command {
         );
       }
       const wsUrl = server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:');
+      const http = server.httpUrl;
+      // laid out as an æternity gateway: the URLs an aepp gives the SDK's clients come first
       this.log(
         [
           '',
           'æternity middleware dev environment is up:',
-          `  API            ${server.httpUrl}/middleware/status   (node queries: ${server.httpUrl}/v2/generations/current)`,
-          `  ae_mdw's /v3   ${server.httpUrl}/v3/status   (the aepp-sdk's Middleware; OpenAPI: ${server.httpUrl}/v3/api)`,
-          `  websocket      ${wsUrl}   (ae_mdw's MiddlewareSubscriber: ${wsUrl}/v3/websocket)`,
-          `  metrics        ${server.httpUrl}/metrics`,
-          `  OpenAPI        ${server.httpUrl}/middleware/api`,
-          `  devnode        ${devnode.externalUrl} (internal ${devnode.internalUrl})`,
-          `  PostgreSQL     ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
+          `  new Node(url)         ${http}   (the node's API, /v2 and /v3: cached queries from PostgreSQL, the rest forwarded to the devnode)`,
+          `  new Middleware(url)   ${http}/mdw   (ae_mdw's API at /mdw/v3; OpenAPI: ${http}/mdw/v3/api)`,
+          `  MiddlewareSubscriber  ${http.replace(/^http/, 'ws')}/mdw/v3/websocket`,
+          `  API                   ${http}/middleware/status   (the original middleware API; OpenAPI: ${http}/middleware/api)`,
+          `  websocket             ${wsUrl}   (the seed's chain events; ae_mdw's at ${wsUrl}/v3/websocket too)`,
+          `  metrics               ${http}/metrics`,
+          `  devnode               ${devnode.externalUrl} (internal ${devnode.internalUrl})`,
+          `  PostgreSQL            ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
           'Ctrl-C stops everything.',
           '',
         ].join('\n'),

@@ -2,6 +2,7 @@
 import { Command, Flags } from '@oclif/core';
 import { createLogger } from '../../log.ts';
 import { dropSchema } from '../../db/admin.ts';
+import { AppError } from '../../errors.ts';
 import { configFromEnv } from '../env.ts';
 
 export default class Migrate extends Command {
@@ -34,7 +35,11 @@ export default class Migrate extends Command {
     } else if (flags.status) {
       for (const m of await migrationStatus(target, log)) this.log(`${m.applied ? 'applied' : 'pending'}  ${m.name}`);
     } else {
-      const applied = await migrate(target, log);
+      const applied = await migrate(target, log).catch((err: unknown) => {
+        // a refused history (db/baseline.ts) says what to do: shown as it is, not as a crash
+        if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: 1 });
+        throw err;
+      });
       this.log(applied.length === 0 ? `schema ${cfg.databaseSchema} is up to date` : `applied ${applied.join(', ')}`);
     }
     flush();

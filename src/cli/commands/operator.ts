@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../log.ts';
 import { loadOperatorConfig } from '../../config.ts';
 import { kubeClientFor } from '../kube-flags.ts';
-import { runUntilSignal } from '../lifecycle.ts';
+import { runUntilSignal, survivesUnhandledRejections } from '../lifecycle.ts';
 
 export default class Operator extends Command {
   static override summary = 'Run the Kubernetes operator that reconciles Middleware resources.';
@@ -27,6 +27,7 @@ export default class Operator extends Command {
     const kube = await kubeClientFor({}, cfg);
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
+    survivesUnhandledRejections(logger.log, registry);
     const metrics = createOperatorMetrics(registry);
     const reconcile = createReconciler({
       kube,

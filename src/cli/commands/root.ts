@@ -8,12 +8,12 @@ import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../../log.ts';
 import type { KubeSettings } from '../../config.ts';
 import type { Role } from '../../roles.ts';
-import { parseHeights } from '../../indexer/heights.ts';
+import { parseHeights } from '../../indexer/sync/heights.ts';
 import { startOpsServer } from '../../ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
-import { runUntilSignal, stopAll } from '../lifecycle.ts';
+import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 import { AppError } from '../../errors.ts';
 
@@ -62,7 +62,7 @@ export default class Root extends Command {
     log.info({ version: VERSION, schema: cfg.databaseSchema, nodes: cfg.nodeUrls }, 'starting');
 
     if (heights !== undefined && !flags.verify) {
-      const { reloadHeights } = await import('../../indexer/reload.ts');
+      const { reloadHeights } = await import('../../indexer/maintenance/reload.ts');
       const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
         (err: unknown) => {
           if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
@@ -72,7 +72,7 @@ export default class Root extends Command {
       log.info({ reloaded, rederived, callInfoPruned }, 'heights reloaded');
     }
     if (flags.verify) {
-      const { verifyChain } = await import('../../indexer/verify.ts');
+      const { verifyChain } = await import('../../indexer/maintenance/verify.ts');
       const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
       this.log(
         `verified ${report.checked} heights: ${report.differences} difference(s)` +
@@ -88,10 +88,11 @@ export default class Root extends Command {
 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
+    survivesUnhandledRejections(log, registry);
     const roles: Role[] = [];
     try {
       if (flags.populate) {
-        const { startPopulator } = await import('../../indexer/populator.ts');
+        const { startPopulator } = await import('../../indexer/sync/populator.ts');
         const populate = () => startPopulator({ cfg, log, registry });
         roles.push(
           await (cfg.kube.writerLeaseName
@@ -103,7 +104,7 @@ export default class Root extends Command {
         const { startServer } = await import('../../api/server.ts');
         await ensureSchema(cfg, log);
         roles.push(await startServer({ cfg, log, registry, version: VERSION }));
-      } else roles.push(await startOpsServer({ port: cfg.port, registry, log }));
+      } else roles.push(await startOpsServer({ port: cfg.port, host: cfg.httpHost, registry, log }));
     } catch (err) {
       await stopAll(roles, log);
       throw err;

@@ -1,6 +1,6 @@
 /**
  * @module How a query tests account_transactions' `fields`, the space-separated names of the fields an id appears in
- * (migration 0035). Pure.
+ * (migration 1000). Pure.
  */
 
 /** Characters of a field name that a regular expression would read as operators. */

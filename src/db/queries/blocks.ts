@@ -1,6 +1,11 @@
-/** @module SQL for key blocks and micro blocks: the reads, and the deletes of whole heights. */
+/**
+ * @module Read-side SQL for key blocks, micro blocks and generations: the node's objects, ae_mdw's counted lists, the
+ * top, block times; the stored hashes the populator compares are in block-hashes.ts.
+ */
+import { txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
+import { keyset, type Walk } from './positions.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
 export interface KeyBlockRow {
@@ -21,8 +26,8 @@ export interface MicroBlockRow {
 
 const KEY_BLOCK_COLUMNS = 'height, hash, time_ms, data';
 /**
- * microHeaderSql is the SQL of the node's header of the micro_blocks row `m`: the stored header (migrations 0097,
- * 0098) with the row's hash, height and time put back, and prev_key_hash and prev_hash, the hashes of its key block
+ * microHeaderSql is the SQL of the node's header of the micro_blocks row `m`: the stored header (migration 1000)
+ * with the row's hash, height and time put back, and prev_key_hash and prev_hash, the hashes of its key block
  * and of the block before it (the key block for the first micro block). jsonb keeps an object's keys in one order
  * whatever the order they were added in, and a member the stored header still holds wins, so the object is the node's.
  */
@@ -53,9 +58,81 @@ export async function topKeyBlock(db: Queryable): Promise<TopKeyBlock | undefine
   return r && { height: r.height, hash: r.hash, timeMs: Number(r.time_ms) };
 }
 
-/** topHeight is the highest stored height (undefined for an empty database). */
+/**
+ * topHeight is the highest stored height (undefined for an empty database): the one reading of the top height for
+ * every API, the websocket and the populator (those that count from the top of an empty chain take -1).
+ */
 export async function topHeight(db: Queryable): Promise<number | undefined> {
   return (await topKeyBlock(db))?.height;
+}
+
+/** topBlockHash is the newest stored block's hash (its last micro block, else its key block). */
+export async function topBlockHash(db: Queryable): Promise<string | undefined> {
+  const { rows } = await db.query<{ hash: string }>({
+    name: 'mdw_top_block_hash',
+    text: `SELECT coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1),
+                           k.hash) AS hash
+             FROM key_blocks k ORDER BY k.height DESC LIMIT 1`,
+  });
+  return rows[0]?.hash;
+}
+
+/**
+ * protocolEntry finds the stored key block where the chain enters `version` (the lowest stored height whose
+ * key block has it or a later one), with its stored predecessor's protocol; undefined when none is stored.
+ * Protocols never fall along the chain, so it is a binary search of point reads, not a scan of key_blocks.
+ */
+export async function protocolEntry(
+  db: Queryable,
+  version: number,
+): Promise<{ height: number; previous: number | undefined } | undefined> {
+  const at = async (height: number): Promise<{ height: number; version: number } | undefined> => {
+    const { rows } = await db.query<{ height: number; version: number }>(
+      `SELECT height, coalesce((data->>'version')::int, 1) AS version FROM key_blocks
+        WHERE height >= $1 ORDER BY height LIMIT 1`,
+      [height],
+    );
+    return rows[0];
+  };
+  let [lo, hi] = [0, (await topHeight(db)) ?? -1];
+  let found: { height: number; version: number } | undefined;
+  while (lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const block = await at(mid);
+    if (block && block.version >= version) {
+      found = block;
+      hi = mid - 1;
+    } else lo = (block?.height ?? mid) + 1;
+  }
+  if (!found) return undefined;
+  const before = found.height === 0 ? undefined : await at(found.height - 1);
+  return { height: found.height, previous: before?.height === found.height - 1 ? before.version : undefined };
+}
+
+/** keyBlockTimes reads the times of stored key blocks at the heights (absent heights are left out). */
+export async function keyBlockTimes(db: Queryable, heights: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ height: number; time: string }>({
+    name: 'mdw_key_block_times',
+    text: 'SELECT height, time_ms::text AS time FROM key_blocks WHERE height = ANY($1::int[])',
+    values: [heights],
+  });
+  return new Map(rows.map((r) => [r.height, Number(r.time)]));
+}
+
+/** keyBlockDays are the days of the first and last key block within heights first..last, or undefined when none is stored. */
+export async function keyBlockDays(
+  db: Queryable,
+  first: number,
+  last: number,
+): Promise<{ firstDay: number; lastDay: number } | undefined> {
+  const { rows } = await db.query<{ first: number | null; last: number | null }>({
+    name: 'mdw_key_block_days',
+    text: `SELECT floor(min(time_ms) / 86400000)::int AS first, floor(max(time_ms) / 86400000)::int AS last
+             FROM key_blocks WHERE height BETWEEN $1 AND $2`,
+    values: [first, last],
+  });
+  const r = rows[0];
+  return r && r.first !== null && r.last !== null ? { firstDay: r.first, lastDay: r.last } : undefined;
 }
 
 /** keyBlockAt returns the key block at a height. */
@@ -164,97 +241,99 @@ function toMicroBlock(r: Record<string, unknown>): MicroBlockRow {
   };
 }
 
-/** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
-export async function deleteFrom(db: Queryable, height: number): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
-  return rowCount ?? 0;
-}
-
-/** deleteHeights removes exactly the listed heights. */
-export async function deleteHeights(db: Queryable, heights: readonly number[]): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height = ANY($1::int[])', [heights]);
-  return rowCount ?? 0;
-}
-
-/**
- * storedBlockHashes maps each listed height that is stored to its key hash followed by its micro
- * block hashes in order, joined by spaces.
- */
-export async function storedBlockHashes(db: Queryable, heights: readonly number[]): Promise<Map<number, string>> {
-  const { rows } = await db.query<{ height: number; hashes: string }>(
-    `SELECT k.height, concat_ws(' ', k.hash, string_agg(m.hash, ' ' ORDER BY m.micro_index)) AS hashes
-       FROM key_blocks k LEFT JOIN micro_blocks m ON m.height = k.height
-      WHERE k.height = ANY($1::int[]) GROUP BY k.height, k.hash`,
-    [heights],
-  );
-  return new Map(rows.map((r) => [r.height, r.hashes]));
-}
-
-/** A stored generation's link: what a generation at `height + 1` must point back to. */
-export interface StoredLink {
+/** A key block with what ae_mdw counts about it. */
+export interface KeyBlockCounted {
   readonly height: number;
-  readonly keyHash: string;
-  readonly lastMicroHash: string | null;
+  readonly data: { [key: string]: Json };
+  readonly microBlocksCount: number;
+  readonly transactionsCount: number;
+  /** what this key block paid its miners (its reward_block transfers) */
+  readonly beneficiaryReward: string;
 }
 
-/** storedLink is the stored key hash and last micro block hash at `height` (undefined when not stored). */
-export async function storedLink(db: Queryable, height: number): Promise<StoredLink | undefined> {
-  const { rows } = await db.query<{ hash: string; last_micro: string | null }>(
-    `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
-       FROM key_blocks k WHERE k.height = $1`,
-    [height],
-  );
-  return rows[0] ? { height, keyHash: rows[0].hash, lastMicroHash: rows[0].last_micro } : undefined;
-}
-
-/** keyHashAt is the stored key block hash at a height (undefined when not stored). */
-export async function keyHashAt(db: Queryable, height: number): Promise<string | undefined> {
-  const { rows } = await db.query<{ hash: string }>('SELECT hash FROM key_blocks WHERE height = $1', [height]);
-  return rows[0]?.hash;
-}
-
-/** A stored key block's height and hash. */
-export interface StoredHash {
+/** A micro block with its place and its transactions' count and gas. */
+export interface MicroBlockCounted {
   readonly height: number;
-  readonly hash: string;
+  readonly microIndex: number;
+  readonly header: { [key: string]: Json };
+  readonly transactionsCount: number;
+  readonly gas: string;
 }
 
-/** topKeyHashes lists the `count` highest stored key blocks, highest first. */
-export async function topKeyHashes(db: Queryable, count: number): Promise<StoredHash[]> {
-  const { rows } = await db.query<StoredHash>('SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT $1', [
-    count,
-  ]);
+const KEY_BLOCK_COUNTED = `k.height, k.data,
+  (SELECT count(*) FROM micro_blocks m WHERE m.height = k.height)::int AS "microBlocksCount",
+  (SELECT coalesce(sum(m.tx_count), 0) FROM micro_blocks m WHERE m.height = k.height)::int AS "transactionsCount",
+  (SELECT coalesce(sum(x.amount), 0)::text FROM internal_transfers x
+    WHERE x.height = k.height AND x.micro_index = -1 AND x.tx_index = -1 AND x.kind = 'reward_block') AS "beneficiaryReward"`;
+
+// The gas a micro block uses as the node counts it: each transaction's base gas (five times the
+// base for contract and GA creation), 20 per byte, and the gas limit of calls and creations.
+const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", ${microHeaderSql('m')} AS header, m.tx_count AS "transactionsCount",
+  (SELECT coalesce(sum(CASE WHEN t.tx_type IN (${txTypeCode('ContractCreateTx')}, ${txTypeCode('GAAttachTx')}) THEN 75000 ELSE 15000 END
+                       + 20 * t.size + coalesce(t.gas, 0)), 0)::text
+     FROM transactions t WHERE t.height = m.height AND t.micro_index = m.micro_index) AS gas`;
+
+/** keyBlocksPage reads up to n key blocks walking from a height (inclusive) within first..last. */
+export async function keyBlocksPage(
+  db: Queryable,
+  walk: Walk,
+  from: number | undefined,
+  n: number,
+  range: { first: number; last: number },
+): Promise<KeyBlockCounted[]> {
+  const ks = keyset(['k.height'], walk, from === undefined ? undefined : '$4');
+  const values: unknown[] = [range.first, range.last, n];
+  if (from !== undefined) values.push(from);
+  const { rows } = await db.query<KeyBlockCounted>({
+    name: `mdw_v3_key_blocks_${walk}${from === undefined ? '' : '_from'}`,
+    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k
+            WHERE k.height BETWEEN $1 AND $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  });
   return rows;
 }
 
-/** microBlockHashesAt lists the stored micro block hashes of a generation in chain order. */
-export async function microBlockHashesAt(db: Queryable, height: number): Promise<string[]> {
-  const { rows } = await db.query<{ hash: string }>(
-    'SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index',
-    [height],
-  );
-  return rows.map((r) => r.hash);
+/** keyBlockCounted reads one key block by height or hash. */
+export async function keyBlockCounted(
+  db: Queryable,
+  by: { height: number } | { hash: string },
+): Promise<KeyBlockCounted | undefined> {
+  const { rows } = await db.query<KeyBlockCounted>({
+    name: 'height' in by ? 'mdw_v3_key_block_by_height' : 'mdw_v3_key_block_by_hash',
+    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k WHERE ${'height' in by ? 'k.height' : 'k.hash'} = $1`,
+    values: ['height' in by ? by.height : by.hash],
+  });
+  return rows[0];
 }
 
-/** storedHeightsAbove lists the stored heights above `after`, ascending, at most `limit` (all when null). */
-export async function storedHeightsAbove(db: Queryable, after: number, limit: number | null = null): Promise<number[]> {
-  const { rows } = await db.query<{ height: number }>(
-    'SELECT height FROM key_blocks WHERE height > $1 ORDER BY height LIMIT $2',
-    [after, limit],
-  );
-  return rows.map((r) => r.height);
+/** microBlocksPage reads up to n micro blocks of a generation walking from a micro index (inclusive). */
+export async function microBlocksPage(
+  db: Queryable,
+  height: number,
+  walk: Walk,
+  from: number | undefined,
+  n: number,
+): Promise<MicroBlockCounted[]> {
+  const ks = keyset(['m.micro_index'], walk, from === undefined ? undefined : '$3');
+  const values: unknown[] = [height, n];
+  if (from !== undefined) values.push(from);
+  const { rows } = await db.query<MicroBlockCounted>({
+    name: `mdw_v3_micro_blocks_${walk}${from === undefined ? '' : '_from'}`,
+    text: `SELECT ${MICRO_BLOCK_COUNTED} FROM micro_blocks m
+            WHERE m.height = $1 AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  });
+  return rows;
 }
 
-/** blockHashesBetween lists the stored key and micro block hashes of heights from..to, by height. */
-export async function blockHashesBetween(db: Queryable, from: number, to: number): Promise<Map<number, string[]>> {
-  const { rows } = await db.query<{ height: number; hash: string }>(
-    `SELECT height, hash FROM key_blocks WHERE height BETWEEN $1 AND $2
-     UNION ALL SELECT height, hash FROM micro_blocks WHERE height BETWEEN $1 AND $2`,
-    [from, to],
-  );
-  const byHeight = new Map<number, string[]>();
-  for (const r of rows) byHeight.set(r.height, [...(byHeight.get(r.height) ?? []), r.hash]);
-  return byHeight;
+/** microBlockCounted reads one micro block by hash. */
+export async function microBlockCounted(db: Queryable, hash: string): Promise<MicroBlockCounted | undefined> {
+  const { rows } = await db.query<MicroBlockCounted>({
+    name: 'mdw_v3_micro_block',
+    text: `SELECT ${MICRO_BLOCK_COUNTED} FROM micro_blocks m WHERE m.hash = $1`,
+    values: [hash],
+  });
+  return rows[0];
 }
 
 /** A beneficiary and how many key blocks it was paid for. */

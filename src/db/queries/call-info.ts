@@ -1,5 +1,5 @@
 /**
- * @module How the queries read contract_calls' `call_info` (migration 0096): a row marked `call_info_trimmed` keeps the
+ * @module How the queries read contract_calls' `call_info` (migration 1000): a row marked `call_info_trimmed` keeps the
  * node's call info without caller_id, contract_id and height, which are the row's own columns.
  */
 

@@ -1,6 +1,21 @@
-/** @module Read-side SQL for state channels. */
+/**
+ * @module Read-side SQL for state channels from channel_events: the original's open channels and a channel's
+ * transactions, and ae_mdw's channels with their create tx, latest tx, updates and amounts.
+ */
+import type { Json } from '../../chain/json.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
-import { renderedRows, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
+import { keyset, type Walk } from './positions.ts';
+import type { TxPosition } from './transaction-filter.ts';
+import { withTxObjects } from './stored-tx-json.ts';
+import {
+  microBlockHashSql,
+  renderedTxJson,
+  SIGNED_TX_JSON_COLUMNS,
+  txTypeNameSql,
+  type TxJson,
+  type Window,
+} from './transactions.ts';
 
 /** activeChannels pages the ids of channels that have no closing transaction, in id order. */
 export async function activeChannels(db: Queryable, w: Window): Promise<string[]> {
@@ -21,5 +36,121 @@ export async function channelTransactions(db: Queryable, channelId: string, w: W
       ORDER BY e.height, e.micro_index, e.tx_index LIMIT $2 OFFSET $3`,
     [channelId, w.limit, w.offset],
   );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
+}
+
+/** A channel: its creation, its latest transaction and what its transactions moved. */
+export interface ChannelRow {
+  readonly channelId: string;
+  readonly active: boolean;
+  readonly createTx: { [key: string]: Json };
+  readonly last: TxPosition & { txHash: string; txType: string; timeMs: string; tx: { [key: string]: Json } };
+  readonly updatesCount: number;
+  readonly deposited: string;
+  readonly withdrawn: string;
+}
+
+// The channels a statement reads: every one, or the one whose id is $1.
+const CHANNEL_IDS = {
+  all: 'SELECT DISTINCT channel_id FROM channel_events',
+  one: 'SELECT DISTINCT channel_id FROM channel_events WHERE channel_id = $1',
+} as const;
+
+// One row per channel of `ids`.
+function channelSql(ids: keyof typeof CHANNEL_IDS): string {
+  return `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
+    ct.signed AS "createTx",
+    json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
+                      'txType', ${txTypeNameSql('lt')}, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
+    (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
+    (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,
+    (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelWithdrawTx') AS withdrawn
+  FROM (${CHANNEL_IDS[ids]}) c
+  CROSS JOIN LATERAL (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+                       WHERE x.channel_id = c.channel_id ORDER BY x.height, x.micro_index, x.tx_index LIMIT 1) ct
+  CROSS JOIN LATERAL (SELECT t.* FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+                       WHERE x.channel_id = c.channel_id ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) lt`;
+}
+
+/** A channel as selected: the create tx's stored form, the latest tx's in hex (inside JSON). */
+type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'last'> & {
+  createTx: Buffer;
+  last: Omit<ChannelRow['last'], 'tx'> & { tx: string };
+};
+
+/** rendered renders a channel's two transactions from their stored forms. */
+function rendered(r: StoredChannelRow): ChannelRow {
+  return {
+    ...r,
+    createTx: renderStoredTx(r.createTx).tx,
+    last: { ...r.last, tx: renderStoredTx(Buffer.from(r.last.tx, 'hex')).tx },
+  };
+}
+
+/** Channel list key: the position of its latest transaction. */
+export type ChannelKey = TxPosition & { channelId: string };
+
+/** channelsPage reads up to n channels (active: not closed) by their latest transaction, walking from a key. */
+export async function channelsPage(
+  db: Queryable,
+  state: 'active' | 'inactive' | undefined,
+  walk: Walk,
+  from: ChannelKey | undefined,
+  n: number,
+): Promise<ChannelRow[]> {
+  const values: unknown[] = [n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex, from.channelId);
+  const cols = [
+    "(s.last->>'height')::int",
+    "(s.last->>'microIndex')::int",
+    "(s.last->>'txIndex')::int",
+    's."channelId"',
+  ];
+  const ks = keyset(cols, walk, from ? '$2::int, $3::int, $4::int, $5::text' : undefined);
+  const filter = state === 'active' ? 's.active' : state === 'inactive' ? 'NOT s.active' : 'true';
+  const { rows } = await db.query<StoredChannelRow>(
+    `SELECT * FROM (${channelSql('all')}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  );
+  return rows.map(rendered);
+}
+
+/** channelById reads one channel. */
+export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
+  const { rows } = await db.query<StoredChannelRow>(channelSql('one'), [channelId]);
+  return rows[0] && rendered(rows[0]);
+}
+
+/** A channel's transaction (an update, in ae_mdw's words) with its block; `tx` is the outer transaction. */
+export interface ChannelUpdateRow extends TxPosition {
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  /** the channel transaction's own type (the outer one's when not wrapped) */
+  readonly updateType: string;
+  readonly tx: { [key: string]: Json };
+}
+
+/** channelUpdatesPage reads up to n of a channel's transactions walking from a position (its primary key). */
+export async function channelUpdatesPage(
+  db: Queryable,
+  channelId: string,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<ChannelUpdateRow[]> {
+  const values: unknown[] = [channelId, n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const { rows } = await db.query(
+    `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", x.tx_type AS "updateType", t.signed AS tx
+       FROM channel_events x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+      WHERE x.channel_id = $1 AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return withTxObjects<ChannelUpdateRow>(rows, 'tx');
 }

@@ -1,30 +1,27 @@
-/** @module Read-side SQL for contracts and their decoded calls. */
+/**
+ * @module Read-side SQL for contracts: the contracts table with each contract's creation (the original's rows, ae_mdw's
+ * creation with its standard), their decoded calls, and event logs from the stored call infos.
+ */
 import type { Json } from '../../chain/json.ts';
-import { callInfoSql } from './call-info.ts';
 import type { Queryable } from '../pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { renderPlaceholders } from './stored-tx-json.ts';
-import { RAW_TX_JSON, renderedRows, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
+import { keyset, type Walk } from './positions.ts';
+import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
+import {
+  microBlockHashSql,
+  RAW_TX_JSON,
+  renderedTxJson,
+  SIGNED_TX_JSON_COLUMNS,
+  txTypeNameSql,
+  type TxJson,
+  type Window,
+} from './transactions.ts';
 
 /** A contract with its creating transaction. */
 export interface ContractRow {
   readonly contractId: string;
   readonly createTxHash: string;
   readonly height: number;
-}
-
-/** A decoded call or constructor run. */
-export interface ContractCallRow {
-  readonly txHash: string;
-  readonly contractId: string;
-  readonly callerId: string;
-  readonly function: string | null;
-  readonly arguments: Json;
-  readonly callInfo: Json;
-  /** true when every node had garbage-collected the call info (410): `callInfo` is null */
-  readonly callInfoPruned: boolean;
-  readonly result: Json;
-  readonly decodeError: string | null;
 }
 
 /** allContracts pages every contract, newest first. */
@@ -34,37 +31,6 @@ export async function allContracts(db: Queryable, w: Window): Promise<ContractRo
     [w.limit, w.offset],
   );
   return rows.map((r) => ({ contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height }));
-}
-
-/** contractById returns one contract. */
-export async function contractById(db: Queryable, contractId: string): Promise<ContractRow | undefined> {
-  const { rows } = await db.query('SELECT contract_id, create_tx_hash, height FROM contracts WHERE contract_id = $1', [
-    contractId,
-  ]);
-  const r = rows[0];
-  return r && { contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height };
-}
-
-/** contractCalls pages a contract's calls (the constructor run included), oldest first. */
-export async function contractCalls(db: Queryable, contractId: string, w: Window): Promise<ContractCallRow[]> {
-  const { rows } = await db.query(
-    `SELECT tx_hash, contract_id, caller_id, function, arguments, ${callInfoSql('c')} AS call_info, call_info_pruned,
-            result, decode_error
-       FROM contract_calls c WHERE contract_id = $1
-      ORDER BY height, micro_index, tx_index LIMIT $2 OFFSET $3`,
-    [contractId, w.limit, w.offset],
-  );
-  return rows.map((r) => ({
-    txHash: r.tx_hash,
-    contractId: r.contract_id,
-    callerId: r.caller_id,
-    function: r.function,
-    arguments: r.arguments,
-    callInfo: r.call_info,
-    callInfoPruned: r.call_info_pruned,
-    result: r.result,
-    decodeError: r.decode_error,
-  }));
 }
 
 /** contractTransactions pages the create transaction and every call of a contract, in chain order. */
@@ -77,7 +43,7 @@ export async function contractTransactions(db: Queryable, contractId: string, w:
       ORDER BY t.height, t.micro_index, t.tx_index LIMIT $2 OFFSET $3`,
     [contractId, w.limit, w.offset],
   );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /** creationTransactionJson is the transaction that created the contract, as the original's RawTx JSON text. */
@@ -93,23 +59,6 @@ export async function creationTransactionJson(
   return rows[0] && { height: rows[0].height, json: renderPlaceholders(rows[0].json) };
 }
 
-/** A stored call's info as verify compares it with the node's. */
-export interface StoredCallInfo {
-  readonly txHash: string;
-  readonly callInfo: Json;
-  readonly pruned: boolean;
-}
-
-/** storedCallInfos lists the call info stored for the contract calls at one height. */
-export async function storedCallInfos(db: Queryable, height: number): Promise<StoredCallInfo[]> {
-  const { rows } = await db.query(
-    `SELECT tx_hash, ${callInfoSql('c')} AS call_info, call_info_pruned FROM contract_calls c WHERE height = $1
-      ORDER BY tx_hash`,
-    [height],
-  );
-  return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));
-}
-
 /** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */
 export async function contractCreateTx(db: Queryable, contractId: string): Promise<Json | undefined> {
   // named: asked for every contract the decoder has not met yet (tens a batch on the bench chain): each
@@ -120,4 +69,112 @@ export async function contractCreateTx(db: Queryable, contractId: string): Promi
     values: [contractId],
   });
   return rows[0] && renderStoredTx(rows[0].signed).tx;
+}
+
+/** A contract's creation as ae_mdw shows it: the transaction that created it, and its standard. */
+export interface ContractCreationRow {
+  readonly contractId: string;
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+  /** aex9 or aex141 when the contract implements the standard (aexn_contracts), else null */
+  readonly aexnType: string | null;
+}
+
+/**
+ * contractCreation reads a contract's creation: its create transaction, or for a contract created inside a call
+ * (aexn_call_created) that call.
+ */
+export async function contractCreation(db: Queryable, contractId: string): Promise<ContractCreationRow | undefined> {
+  const { rows } = await db.query({
+    name: 'mdw_v3_contract',
+    text: `SELECT c.contract_id AS "contractId", ${microBlockHashSql('t')} AS "blockHash", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
+                  (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id) AS "aexnType"
+             FROM (SELECT contract_id, create_tx_hash FROM contracts WHERE contract_id = $1
+                   UNION ALL
+                   SELECT contract_id, tx_hash FROM aexn_call_created WHERE contract_id = $1) c
+             JOIN transactions t ON t.hash = c.create_tx_hash
+            LIMIT 1`,
+    values: [contractId],
+  });
+  return withTxObjects<ContractCreationRow>(rows, 'tx')[0];
+}
+
+/** A log entry of a call: where it is, the called contract, and the node's {address, topics, data}. */
+export interface LogRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly callTxHash: string;
+  readonly calledContract: string;
+  readonly log: { address?: Json; topics?: Json; data?: Json };
+  readonly contractTxHash: string | null;
+  readonly calledContractTxHash: string | null;
+}
+
+/** A log position: the call's position and the entry's index in its log. */
+export interface LogKey {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+}
+
+/**
+ * logsPage reads up to n log entries (optionally of one emitting contract) walking from a key (inclusive). A node
+ * lists a call's log newest first (the FATE engine prepends each event); the oldest event is index 0, as ae_mdw
+ * numbers them.
+ */
+export async function logsPage(
+  db: Queryable,
+  filter: { contractId?: string; topic0?: string; first?: number; last?: number },
+  walk: Walk,
+  from: LogKey | undefined,
+  n: number,
+): Promise<LogRow[]> {
+  const values: unknown[] = [
+    n,
+    filter.contractId ?? null,
+    filter.first ?? 0,
+    filter.last ?? 2 ** 31 - 1,
+    filter.topic0 ?? null,
+  ];
+  if (from) values.push(from.height, from.microIndex, from.txIndex, from.logIdx);
+  const ks = keyset(
+    ['l.height', 'l.micro_index', 'l.tx_index', 'l.log_idx'],
+    walk,
+    from ? '$6::int, $7::int, $8::int, $9::int' : undefined,
+  );
+  const { rows } = await db.query<LogRow>(
+    `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
+            ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
+            l.contract_id AS "calledContract", l.entry AS log,
+            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.entry->>'address') AS "contractTxHash",
+            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.contract_id) AS "calledContractTxHash"
+       FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry,
+                    jsonb_array_length(c.call_info->'log') - e.ord AS log_idx
+               FROM contract_calls c
+               CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.call_info->'log', '[]'::jsonb)) WITH ORDINALITY AS e(entry, ord)
+              WHERE c.height BETWEEN $3 AND $4) l
+       JOIN transactions t ON t.hash = l.tx_hash
+      WHERE ($2::text IS NULL OR l.entry->>'address' = $2) AND ($5::text IS NULL OR l.entry->'topics'->>0 = $5)
+        AND ${ks.where}
+      ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  );
+  return rows;
+}
+
+/** aexnTypes reads which of these contracts implement AEX-9 or AEX-141 (aexn_contracts' primary key, one statement). */
+export async function aexnTypes(db: Queryable, contractIds: readonly string[]): Promise<Map<string, string>> {
+  if (contractIds.length === 0) return new Map();
+  const { rows } = await db.query<{ contractId: string; aexnType: string }>(
+    `SELECT contract_id AS "contractId", aexn_type AS "aexnType" FROM aexn_contracts WHERE contract_id = ANY($1::text[])`,
+    [contractIds],
+  );
+  return new Map(rows.map((r) => [r.contractId, r.aexnType]));
 }

@@ -83,7 +83,7 @@ export async function rowsOnlyIn(
   return { rows: rows.map((r) => readableRow(r.row)), total: Number(rows[0]?.total ?? 0) };
 }
 
-/** A stored id key (migration 0032: its tag and 32 bytes) as row_to_json prints a bytea. */
+/** A stored id key (migration 1000: its tag and 32 bytes) as row_to_json prints a bytea. */
 const ID_KEY_JSON = /"\\\\x(0[1-7][0-9a-f]{64})"/g;
 
 /** readableRow shows each stored id key of a row (as row_to_json printed it) as the id it stands for. */

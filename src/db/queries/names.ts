@@ -1,7 +1,16 @@
-/** @module Read-side SQL for names: pages of the name_state table (a name's latest event and current claim). */
+/**
+ * @module Read-side SQL for names: the name_state table (a name's latest event and current claim) in the original
+ * middleware's pages and in ae_mdw's (by activation, deactivation or name, with each registration's claims), a name's
+ * events, and the names pointing at an id.
+ */
+import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import type { Window } from './transactions.ts';
+import { accountNumberSql } from './account-ids.ts';
+import { keyset, type Walk } from './positions.ts';
+import { withTxObjects } from './stored-tx-json.ts';
+import type { TxPosition } from './transaction-filter.ts';
+import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
 /** A name's current state in the original middleware's field names. */
 export interface NameRow {
@@ -30,7 +39,7 @@ export interface NameFilter {
   readonly reverse?: boolean;
 }
 
-// Current state per name, kept by migration 0002 (name_state_refresh over name_events, run by
+// Current state per name, kept by migration 1001 (name_state_refresh over name_events, run by
 // triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back.
 const NAME_STATE = `
   SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
@@ -72,12 +81,234 @@ export async function names(db: Queryable, filter: NameFilter, w: Window): Promi
   return rows;
 }
 
-/** nameByHash is the current state of the name with this hash (nm_), or undefined. */
-export async function nameByHash(db: Queryable, nameHash: string): Promise<NameRow | undefined> {
+/** nameStateByHash is the current state of the name with this hash (nm_) in the original's fields, or undefined. */
+export async function nameStateByHash(db: Queryable, nameHash: string): Promise<NameRow | undefined> {
   const { rows } = await db.query<NameRow>(
     `SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
        FROM name_state WHERE name_hash = $1`,
     [nameHash],
   );
   return rows[0];
+}
+
+/** A name's current registration, as name_state keeps it, with what ae_mdw shows about it. */
+export interface NameStateRow {
+  readonly name: string;
+  readonly nameHash: string;
+  readonly createdAt: number;
+  /** height the name is (or was) activated: its auction's end, else its claim */
+  readonly activatedAt: number;
+  readonly owner: string;
+  readonly expiresAt: number | null;
+  readonly pointers: Json;
+  readonly kind: string;
+  /** claims and bids of this registration, the winning (latest) one's owner, fee and tx */
+  readonly claimsCount: number;
+  readonly lastClaimOwner: string | null;
+  readonly nameFee: string | null;
+  readonly lastClaimTx: string | null;
+  /** the revoking transaction, when revoked */
+  readonly revokeTx: string | null;
+}
+
+/** Which names a list selects at the stored top `top`. */
+export interface NameListFilter {
+  readonly state?: 'active' | 'inactive';
+  /** names still in auction (claimed, auction not over) instead of claimed ones */
+  readonly inAuction?: boolean;
+  readonly ownedBy?: string;
+  readonly prefix?: string;
+  readonly top: number;
+}
+
+/** The orders of /v3/names: by activation height, by expiry height, or by name (each then by name). */
+export type NameOrder = 'activation' | 'deactivation' | 'name';
+
+/** A name list key: the order's height (absent for `name`) and the name. */
+export interface NameKey {
+  readonly height?: number;
+  readonly name: string;
+}
+
+/**
+ * A name is in auction while the auction its first bid opened has not passed its last height ($1 is the top): a node
+ * hands it over when the generation after the end starts. A name claimed without an auction has its end at its claim.
+ */
+const IN_AUCTION =
+  "s.auction_end_height > s.created_at_height AND s.auction_end_height >= $1 AND s.kind IN ('claim', 'bid')";
+const NOT_IN_AUCTION = `NOT (${IN_AUCTION})`;
+
+const DETAILS = `s.name, s.name_hash AS "nameHash", s.created_at_height AS "createdAt", s.auction_end_height AS "activatedAt",
+  s.owner, s.expires_at AS "expiresAt", s.pointers, s.kind, d.claims_count AS "claimsCount",
+  d.last_claim_owner AS "lastClaimOwner", d.name_fee AS "nameFee", d.last_claim_tx AS "lastClaimTx", d.revoke_tx AS "revokeTx"`;
+// The registration's claims and bids (from its claim height), and its revocation; one index range per name.
+const DETAILS_JOIN = `CROSS JOIN LATERAL (
+  SELECT count(*) FILTER (WHERE e.kind IN ('claim', 'bid'))::int AS claims_count,
+         (array_agg(e.owner ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind IN ('claim', 'bid')))[1] AS last_claim_owner,
+         (array_agg(e.name_fee::text ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind IN ('claim', 'bid')))[1] AS name_fee,
+         (array_agg(e.tx_hash ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind IN ('claim', 'bid')))[1] AS last_claim_tx,
+         (array_agg(e.tx_hash ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC) FILTER (WHERE e.kind = 'revoke'))[1] AS revoke_tx
+    FROM name_events e WHERE e.name_hash = s.name_hash AND e.height >= s.created_at_height) d`;
+
+const ORDER_COLUMNS: Record<NameOrder, readonly string[]> = {
+  activation: ['s.auction_end_height', 's.name'],
+  deactivation: ['s.expires_at', 's.name'],
+  name: ['s.name'],
+};
+
+/** namesPage reads up to n names of the filter walking from a key (inclusive) in the order. */
+export async function namesPage(
+  db: Queryable,
+  f: NameListFilter,
+  order: NameOrder,
+  walk: Walk,
+  from: NameKey | undefined,
+  n: number,
+): Promise<NameStateRow[]> {
+  const values: unknown[] = [f.top, n, f.ownedBy ?? null, f.prefix ?? null];
+  const where = [
+    f.inAuction ? IN_AUCTION : NOT_IN_AUCTION,
+    '($3::text IS NULL OR s.owner = $3)',
+    '($4::text IS NULL OR starts_with(s.name, $4::text))',
+  ];
+  if (f.state === 'active') where.push("s.expires_at >= $1 AND s.kind <> 'revoke'");
+  if (f.state === 'inactive') where.push("(s.expires_at < $1 OR s.kind = 'revoke')");
+  let start: string | undefined;
+  if (from !== undefined) {
+    values.push(from.name);
+    start = `$${values.length}`;
+    if (order !== 'name') {
+      values.push(from.height ?? 0);
+      start = `$${values.length}::int, ${start}`;
+    }
+  }
+  const columns = ORDER_COLUMNS[order];
+  const ks = keyset(columns, walk, start);
+  const { rows } = await db.query<NameStateRow>(
+    `SELECT ${DETAILS} FROM name_state s ${DETAILS_JOIN}
+      WHERE ${where.join(' AND ')} AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return rows;
+}
+
+/** nameByHash reads one name's current registration. */
+export async function nameByHash(db: Queryable, nameHash: string): Promise<NameStateRow | undefined> {
+  const { rows } = await db.query<NameStateRow>({
+    name: 'mdw_v3_name',
+    text: `SELECT ${DETAILS} FROM name_state s ${DETAILS_JOIN} WHERE s.name_hash = $1`,
+    values: [nameHash],
+  });
+  return rows[0];
+}
+
+/** countActiveNames counts the names active at the top (optionally of one owner). */
+export async function countActiveNames(db: Queryable, top: number, ownedBy: string | undefined): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM name_state s
+      WHERE ${NOT_IN_AUCTION} AND s.expires_at >= $1 AND s.kind <> 'revoke' AND ($2::text IS NULL OR s.owner = $2)`,
+    [top, ownedBy ?? null],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** An event of a name with its transaction, for claims, transfers and updates. */
+export interface NameEventRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+  readonly activeFrom: number;
+}
+
+/** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
+export async function nameEventsPage(
+  db: Queryable,
+  nameHash: string,
+  kinds: readonly string[],
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<NameEventRow[]> {
+  const values: unknown[] = [nameHash, kinds, n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
+  const { rows } = await db.query(
+    `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+            e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
+            coalesce((SELECT s.auction_end_height FROM name_state s WHERE s.name_hash = e.name_hash AND s.created_at_height <= e.height), e.height) AS "activeFrom"
+       FROM name_events e JOIN transactions t ON t.hash = e.tx_hash
+      WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  );
+  return withTxObjects<NameEventRow>(rows, 'tx');
+}
+
+/** A claim made by an account (any name), for /v3/accounts/{id}/names/claims. */
+export async function accountClaimsPage(
+  db: Queryable,
+  account: string,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<NameEventRow[]> {
+  const values: unknown[] = [idKey(account), n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const { rows } = await db.query(
+    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx, a.height AS "activeFrom"
+       FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
+      WHERE a.account = ${accountNumberSql('$1')} AND a.tx_type = ${txTypeCode('NameClaimTx')} AND a.fields ~ '(^| )account_id( |$)' AND ${ks.where}
+      ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return withTxObjects<NameEventRow>(rows, 'tx');
+}
+
+/** A name currently pointing at an id, with the update that set the pointer. */
+export interface PointeeRow {
+  readonly name: string;
+  readonly key: string;
+  readonly active: boolean;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+}
+
+/** pointeesPage reads names whose current pointers point at the id, by the update that set them. */
+export async function pointeesPage(
+  db: Queryable,
+  id: string,
+  top: number,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<PointeeRow[]> {
+  const values: unknown[] = [id, n, top];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['p.height', 'p.micro_index', 'p.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
+  const { rows } = await db.query(
+    `SELECT s.name, p.key, (s.expires_at >= $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
+            p.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime",
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx
+       FROM name_pointers p
+       JOIN name_state s ON s.name_hash = p.name_hash
+        AND s.pointers @> jsonb_build_array(jsonb_build_object('key', p.key, 'id', $1::text))
+       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
+      WHERE p.id = $1 AND ${ks.where}
+        AND NOT EXISTS (SELECT 1 FROM name_pointers q WHERE q.name_hash = p.name_hash AND q.key = p.key
+                          AND (q.height, q.micro_index, q.tx_index) > (p.height, p.micro_index, p.tx_index))
+      ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return withTxObjects<PointeeRow>(rows, 'tx');
 }

@@ -1,8 +1,13 @@
-/** @module Read-side SQL for oracles, their queries and responses. */
+/**
+ * @module Read-side SQL for oracles from oracle_events and oracle_queries: the original's registrations, queries and
+ * responses, and ae_mdw's oracle state with its queries, responses and extensions by position.
+ */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import type { Window } from './transactions.ts';
+import { keyset, type Walk } from './positions.ts';
+import type { TxPosition } from './transaction-filter.ts';
 import { withTxObjects } from './stored-tx-json.ts';
+import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
 /** An oracle registration with its current expiry (extensions included). */
 export interface OracleRow {
@@ -75,4 +80,138 @@ export async function oracleQueries(db: Queryable, oracleId: string, w: Window):
     request: { hash: r.q_hash, timeMs: Number(r.q_time), tx: r.q_tx },
     response: r.r_hash == null ? null : { hash: r.r_hash, timeMs: Number(r.r_time), tx: r.r_tx },
   }));
+}
+
+/** An oracle's latest registration and its expiry after its latest event. */
+export interface OracleStateRow {
+  readonly oracleId: string;
+  readonly expiresAt: number;
+  readonly registeredAt: number;
+  readonly registerTxHash: string;
+  readonly registerTimeMs: string;
+  readonly queryFee: string | null;
+  readonly queryFormat: string | null;
+  readonly responseFormat: string | null;
+}
+
+/** Oracle list key: expiry height, then the id. */
+export interface OracleKey {
+  readonly expiresAt: number;
+  readonly oracleId: string;
+}
+
+// The oracles a state statement reads: every one, or the one whose id is $1.
+const ORACLE_IDS = {
+  all: 'SELECT DISTINCT oracle_id FROM oracle_events',
+  one: 'SELECT DISTINCT oracle_id FROM oracle_events WHERE oracle_id = $1',
+} as const;
+
+// One row per oracle of `ids`: its latest event's expiry and its latest registration (both by primary key order).
+function oracleStateSql(ids: keyof typeof ORACLE_IDS): string {
+  return `SELECT o.oracle_id AS "oracleId", l.expires_at AS "expiresAt",
+    r.height AS "registeredAt", r.tx_hash AS "registerTxHash", t.micro_time_ms::text AS "registerTimeMs",
+    r.query_fee::text AS "queryFee", r.query_format AS "queryFormat", r.response_format AS "responseFormat"
+  FROM (${ORACLE_IDS[ids]}) o
+  CROSS JOIN LATERAL (SELECT e.expires_at FROM oracle_events e WHERE e.oracle_id = o.oracle_id
+                       ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) l
+  CROSS JOIN LATERAL (SELECT e.* FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND e.kind = 'register'
+                       ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) r
+  JOIN transactions t ON t.hash = r.tx_hash`;
+}
+
+/** oraclesPage reads up to n oracles (active: expiry above the top; inactive: at or below) walking from a key. */
+export async function oraclesPage(
+  db: Queryable,
+  filter: { state?: 'active' | 'inactive'; top: number; first?: number; last?: number },
+  walk: Walk,
+  from: OracleKey | undefined,
+  n: number,
+): Promise<OracleStateRow[]> {
+  const values: unknown[] = [filter.top, n, filter.first ?? 0, filter.last ?? 2 ** 31 - 1];
+  if (from) values.push(from.expiresAt, from.oracleId);
+  const ks = keyset(['s."expiresAt"', 's."oracleId"'], walk, from ? '$5::int, $6::text' : undefined);
+  const state =
+    filter.state === 'active'
+      ? 's."expiresAt" > $1::int'
+      : filter.state === 'inactive'
+        ? 's."expiresAt" <= $1::int'
+        : '$1::int IS NOT NULL';
+  const { rows } = await db.query<OracleStateRow>(
+    `SELECT * FROM (${oracleStateSql('all')}) s WHERE ${state} AND s."expiresAt" BETWEEN $3 AND $4 AND ${ks.where}
+      ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return rows;
+}
+
+/** oracleState reads one oracle. */
+export async function oracleState(db: Queryable, oracleId: string): Promise<OracleStateRow | undefined> {
+  const { rows } = await db.query<OracleStateRow>(oracleStateSql('one'), [oracleId]);
+  return rows[0];
+}
+
+/** A query, response or extension with its transaction and block. */
+export interface OracleTxRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+  readonly queryId: string | null;
+}
+
+const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+  t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx`;
+
+/** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */
+export async function oracleTxsPage(
+  db: Queryable,
+  oracleId: string,
+  kind: 'queries' | 'responses' | 'extends',
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<OracleTxRow[]> {
+  const source = {
+    queries: `SELECT q.height, q.micro_index, q.tx_index, q.query_id FROM oracle_queries q WHERE q.oracle_id = $1`,
+    responses: `SELECT r.height, r.micro_index, r.tx_index, r.query_id FROM oracle_responses r
+                  JOIN oracle_queries q ON q.query_id = r.query_id WHERE q.oracle_id = $1`,
+    extends: `SELECT e.height, e.micro_index, e.tx_index, NULL::text AS query_id FROM oracle_events e
+                WHERE e.oracle_id = $1 AND e.kind = 'extend'`,
+  }[kind];
+  const values: unknown[] = [oracleId, n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const { rows } = await db.query(
+    `SELECT ${TX_COLUMNS}, x.query_id AS "queryId" FROM (${source}) x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+      WHERE ${ks.where} ORDER BY ${ks.order.replaceAll('x.', 't.')} LIMIT $2`,
+    values,
+  );
+  return withTxObjects<OracleTxRow>(rows, 'tx');
+}
+
+/**
+ * oracleTxsByQueryIds reads the queries or the responses of these query ids (primary-key lookups, one statement):
+ * a list of queries shows each one's response, a list of responses each one's query.
+ */
+export async function oracleTxsByQueryIds(
+  db: Queryable,
+  kind: 'queries' | 'responses',
+  queryIds: readonly string[],
+): Promise<Map<string, OracleTxRow>> {
+  if (queryIds.length === 0) return new Map();
+  const source = {
+    queries: `SELECT query_id, height, micro_index, tx_index FROM oracle_queries WHERE query_id = ANY($1::text[])`,
+    responses: `SELECT query_id, height, micro_index, tx_index FROM oracle_responses WHERE query_id = ANY($1::text[])`,
+  }[kind];
+  const { rows } = await db.query(
+    `SELECT ${TX_COLUMNS}, x.query_id AS "queryId" FROM (${source}) x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index`,
+    [queryIds],
+  );
+  return new Map(withTxObjects<OracleTxRow>(rows, 'tx').map((r) => [r.queryId!, r]));
 }

@@ -1,45 +1,19 @@
-/** @module Read-side SQL for chain statistics: sizes, fees, and the populator's sync state. */
-import { pendingBackfills, type PendingBackfill } from './derive-backfill.ts';
+/**
+ * @module Read-side SQL for chain statistics: the original's sizes, fees and counts over the stored chain, and ae_mdw's
+ * statistics (/v3/stats*) over the tables of migration 1004.
+ */
 import type { Queryable } from '../pool.ts';
-import { topKeyBlock } from './blocks.ts';
-
-/** The populator's one sync_state row, with the newest stored block's time. */
-export interface SyncState {
-  readonly topHeight: number | undefined;
-  readonly topTimeMs: number | undefined;
-  readonly nodeHeight: number | undefined;
-  readonly heartbeatAt: Date | undefined;
-  readonly status: string;
-  readonly lastError: string | undefined;
-  /** derived areas behind the stored heights (derive_backfill): being derived from the stored rows, or failing */
-  readonly derivations?: readonly PendingBackfill[];
-}
-
-/** syncState reads the populator's progress and the newest stored key block. */
-export async function syncState(db: Queryable): Promise<SyncState> {
-  const top = await topKeyBlock(db);
-  const { rows } = await db.query('SELECT node_height, heartbeat_at, status, last_error FROM sync_state');
-  const r = rows[0] as Record<string, unknown> | undefined;
-  return {
-    topHeight: top?.height,
-    topTimeMs: top?.timeMs,
-    nodeHeight: (r?.node_height as number | null) ?? undefined,
-    heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
-    status: (r?.status as string | undefined) ?? 'idle',
-    lastError: (r?.last_error as string | null) ?? undefined,
-    derivations: await pendingBackfills(db),
-  };
-}
+import { keyset, type Walk } from './positions.ts';
 
 /**
- * storedHeights is the top stored height and how many heights are stored (one index-only pass over
- * key_blocks' primary key): every height from 0 to the top is stored when `count = top + 1`.
+ * heightsContiguous is true when every height from 0 to the top is stored (as many heights as the top + 1, in one
+ * index-only pass over key_blocks' primary key); false for an empty database.
  */
-export async function storedHeights(db: Queryable): Promise<{ top: number | undefined; count: number }> {
-  const { rows } = await db.query<{ top: number | null; count: string }>(
-    'SELECT max(height) AS top, count(*) AS count FROM key_blocks',
+export async function heightsContiguous(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ contiguous: boolean | null }>(
+    'SELECT count(*) = max(height) + 1 AS contiguous FROM key_blocks',
   );
-  return { top: rows[0]?.top ?? undefined, count: Number(rows[0]?.count ?? 0) };
+  return rows[0]?.contiguous ?? false;
 }
 
 /** countTransactionsIn counts the stored transactions with `above < height <= upTo` (on the (height, …) index). */
@@ -85,4 +59,205 @@ export async function decodeErrorsSince(db: Queryable, height: number): Promise<
 /** ping checks that the database answers. */
 export async function ping(db: Queryable): Promise<void> {
   await db.query('SELECT 1');
+}
+
+/** A generation's statistics: its DeltaStat, the totals before it (TotalStat) and its last transaction. */
+export interface GenerationStatsRow {
+  readonly height: number;
+  readonly delta: Record<string, string | number>;
+  /** running totals through the generation below (null at height 0) */
+  readonly before: Record<string, string | number> | null;
+  readonly lastTxHash: string | null;
+}
+
+const DELTA_FIELDS = [
+  'auctions_started',
+  'names_activated',
+  'names_expired',
+  'names_revoked',
+  'oracles_registered',
+  'oracles_expired',
+  'contracts_created',
+  'block_reward::text',
+  'dev_reward::text',
+  'locked_in_auctions::text',
+  'burned_in_auctions::text',
+  'channels_opened',
+  'channels_closed',
+  'locked_in_channels::text',
+  'accounts',
+];
+const TOTAL_FIELDS = [
+  'active_auctions::int',
+  'active_names::int',
+  'active_oracles::int',
+  'sum_contracts::int',
+  'inactive_names::int',
+  'inactive_oracles::int',
+  'sum_block_reward::text',
+  'sum_dev_reward::text',
+  'sum_locked_in_auctions::text',
+  'sum_burned_in_auctions::text',
+  'open_channels::int',
+  'sum_locked_in_channels::text',
+  'sum_accounts::int',
+  'sum_minted::text',
+];
+const object = (alias: string, fields: readonly string[]): string =>
+  `json_build_object(${fields.map((f) => `'${f.split('::')[0]}', ${alias}.${f}`).join(', ')})`;
+
+/** generationStatsPage reads up to n generations' statistics walking from a height (inclusive) within first..last. */
+export async function generationStatsPage(
+  db: Queryable,
+  walk: Walk,
+  from: number | undefined,
+  n: number,
+  range: { first: number; last: number },
+): Promise<GenerationStatsRow[]> {
+  const ks = keyset(['g.height'], walk, from === undefined ? undefined : '$4');
+  const values: unknown[] = [range.first, range.last, n];
+  if (from !== undefined) values.push(from);
+  const { rows } = await db.query<GenerationStatsRow>({
+    name: `mdw_v3_stats_generations_${walk}${from === undefined ? '' : '_from'}`,
+    text: `SELECT g.height, ${object('g', DELTA_FIELDS)} AS delta,
+              (SELECT ${object('b', TOTAL_FIELDS)} FROM stats_generations b WHERE b.height = g.height - 1) AS before,
+              (SELECT t.hash FROM transactions t WHERE t.height <= g.height
+                ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC LIMIT 1) AS "lastTxHash"
+             FROM stats_generations g
+            WHERE g.height BETWEEN $1 AND $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  });
+  return rows;
+}
+
+/**
+ * statsVersion names the stored chain the statistics were derived from: the top key block, the
+ * top generation's last micro block (a new micro block, a new key block or a fork changes it) and
+ * the progress of the areas an upgrade derives for stored heights (a backfill's batch changes it).
+ */
+export async function statsVersion(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ version: string }>({
+    name: 'mdw_v3_stats_version',
+    text: `SELECT (SELECT k.hash || ':' || coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = k.height
+                                                      ORDER BY m.micro_index DESC LIMIT 1), '')
+                     FROM key_blocks k ORDER BY k.height DESC LIMIT 1)
+                  || coalesce((SELECT ':' || string_agg(area || '@' || next_height, ',' ORDER BY area)
+                                 FROM derive_backfill), '') AS version`,
+  });
+  return rows[0]?.version ?? '';
+}
+
+/** An interval's count as stored (nonzero intervals only). */
+export interface IntervalCount {
+  readonly start: number;
+  readonly count: string;
+}
+
+/** seriesIntervals reads every nonzero interval of a series, oldest first. */
+export async function seriesIntervals(db: Queryable, series: string, intervalBy: string): Promise<IntervalCount[]> {
+  const { rows } = await db.query<IntervalCount>({
+    name: 'mdw_v3_stats_series',
+    text: `SELECT start, count::text AS count FROM stats_intervals
+            WHERE series = $1 AND interval_by = $2 ORDER BY start`,
+    values: [series, intervalBy],
+  });
+  return rows;
+}
+
+/** A miner's key blocks in an interval. */
+export interface MinerInterval {
+  readonly start: number;
+  readonly miner: string;
+  readonly count: number;
+}
+
+/** minerIntervals reads every interval's key blocks per beneficiary within first..last. */
+export async function minerIntervals(
+  db: Queryable,
+  intervalBy: string,
+  first: number,
+  last: number,
+): Promise<MinerInterval[]> {
+  const { rows } = await db.query<MinerInterval>({
+    name: 'mdw_v3_stats_miner_intervals',
+    text: `SELECT start, substr(series, 7) AS miner, count::int AS count FROM stats_intervals
+            WHERE series LIKE 'miner:%' AND interval_by = $1 AND start BETWEEN $2 AND $3`,
+    values: [intervalBy, first, last],
+  });
+  return rows;
+}
+
+/** The stored chain's first and last block times (ms), or undefined when nothing is stored. */
+export async function chainTimeRange(db: Queryable): Promise<{ firstMs: number; lastMs: number } | undefined> {
+  const { rows } = await db.query<{ first: string | null; last: string | null }>({
+    name: 'mdw_v3_stats_time_range',
+    text: `SELECT (SELECT time_ms FROM key_blocks ORDER BY height LIMIT 1)::text AS first,
+                  greatest((SELECT time_ms FROM key_blocks ORDER BY height DESC LIMIT 1),
+                           (SELECT max(time_ms) FROM micro_blocks
+                             WHERE height = (SELECT max(height) FROM key_blocks)))::text AS last`,
+  });
+  const r = rows[0];
+  return r?.first && r.last ? { firstMs: Number(r.first), lastMs: Number(r.last) } : undefined;
+}
+
+/** A beneficiary's rewards. */
+export interface MinerReward {
+  readonly miner: string;
+  readonly totalReward: string;
+}
+
+/**
+ * minersPage reads up to n miners walking from one (inclusive) in ae_mdw's order, that of their
+ * public keys: base58 keeps the order of numbers of the same length, so length, then text byte by byte.
+ */
+export async function minersPage(
+  db: Queryable,
+  walk: Walk,
+  from: string | undefined,
+  n: number,
+): Promise<MinerReward[]> {
+  const ks = keyset(
+    ['length(m.miner)', 'm.miner COLLATE "C"'],
+    walk,
+    from === undefined ? undefined : 'length($2), $2',
+  );
+  const values: unknown[] = [n];
+  if (from !== undefined) values.push(from);
+  const { rows } = await db.query<MinerReward>({
+    name: `mdw_v3_stats_miners_${walk}${from === undefined ? '' : '_from'}`,
+    text: `SELECT m.miner, m.total_reward::text AS "totalReward" FROM stats_miners m
+            WHERE ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  });
+  return rows;
+}
+
+/** The figures of /v3/stats. */
+export interface OverallStats {
+  readonly minersCount: number;
+  readonly maxTps: string | null;
+  readonly maxTpsBlockHash: string | null;
+  /** transactions and their fees in the last 24 hours before `nowMs`, and in the 24 hours before those */
+  readonly last: { readonly count: number; readonly fees: string };
+  readonly previous: { readonly count: number; readonly fees: string };
+}
+
+/** overallStats reads /v3/stats' figures; the 24-hour windows end at `nowMs`. */
+export async function overallStats(db: Queryable, nowMs: number): Promise<OverallStats> {
+  const window = (from: string, to: string): string =>
+    `(SELECT json_build_object('count', count(*), 'fees', coalesce(sum(t.fee), 0)::text)
+        FROM micro_blocks m JOIN transactions t ON t.height = m.height AND t.micro_index = m.micro_index
+       WHERE m.time_ms >= ${from} AND m.time_ms < ${to})`;
+  const { rows } = await db.query<OverallStats>({
+    name: 'mdw_v3_stats_overall',
+    text: `SELECT (SELECT count(*) FROM stats_miners)::int AS "minersCount",
+                  best.tps::text AS "maxTps", k.hash AS "maxTpsBlockHash",
+                  ${window('$1::bigint - 86400000', '$1::bigint')} AS last,
+                  ${window('$1::bigint - 172800000', '$1::bigint - 86400000')} AS previous
+             FROM (SELECT 1) one
+             LEFT JOIN LATERAL (SELECT height, tps FROM stats_generations ORDER BY tps DESC, height LIMIT 1) best ON true
+             LEFT JOIN key_blocks k ON k.height = best.height`,
+    values: [nowMs],
+  });
+  return rows[0]!;
 }

@@ -1,30 +1,10 @@
-/** @module The sync_state row: progress, heartbeat and last error (read by /middleware/status), and the re-derive mark. */
+/**
+ * @module Read-side SQL for the populator's progress: the sync_state row (status, heartbeat, last error, the re-derive
+ * mark) with the stored top, as /middleware/status, /v3/status and the metrics read it, and the heights still missing.
+ */
 import type { Queryable } from '../pool.ts';
-
-/** SyncStatus values written to sync_state.status. */
-export const SyncStatus = {
-  CATCHING_UP: 'catching_up',
-  SYNCED: 'synced',
-  NODE_UNAVAILABLE: 'node_unavailable',
-  /** a failure other than the node's (the database, a bug): retried the same way */
-  ERROR: 'error',
-  RELOADING: 'reloading',
-  STOPPED: 'stopped',
-} as const;
-export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];
-
-/** heartbeat records a poll: the node's height (when known), the status and the last error (null clears it). */
-export async function heartbeat(
-  db: Queryable,
-  status: SyncStatus,
-  nodeHeight: number | null,
-  lastError: string | null,
-): Promise<void> {
-  await db.query(
-    `UPDATE sync_state SET status = $1, node_height = COALESCE($2, node_height), last_error = $3, heartbeat_at = now()`,
-    [status, nodeHeight, lastError],
-  );
-}
+import { pendingBackfills, type PendingBackfill } from '../writes/derive-backfill.ts';
+import { topHeight, topKeyBlock } from './blocks.ts';
 
 /**
  * missingHeights lists heights in [from, to] that have no key block, ascending, at most `limit`.
@@ -52,38 +32,78 @@ export async function lowestMissing(db: Queryable): Promise<number> {
   return rows[0]!.h;
 }
 
-/** rederiveMark is sync_state.rederive_from: where stored heights stop deriving from the whole chain below (see migration 0005). */
+/** rederiveMark is sync_state.rederive_from: where stored heights stop deriving from the whole chain below (migration 1000). */
 export async function rederiveMark(db: Queryable): Promise<number | undefined> {
   const { rows } = await db.query<{ rederive_from: number | null }>('SELECT rederive_from FROM sync_state');
   return rows[0]?.rederive_from ?? undefined;
 }
 
+/** The populator's one sync_state row, with the newest stored block's time. */
+export interface SyncState {
+  readonly topHeight: number | undefined;
+  readonly topTimeMs: number | undefined;
+  readonly nodeHeight: number | undefined;
+  readonly heartbeatAt: Date | undefined;
+  readonly status: string;
+  readonly lastError: string | undefined;
+  /** derived areas behind the stored heights (derive_backfill): being derived from the stored rows, or failing */
+  readonly derivations?: readonly PendingBackfill[];
+}
+
+/** syncState reads the populator's progress and the newest stored key block. */
+export async function syncState(db: Queryable): Promise<SyncState> {
+  const top = await topKeyBlock(db);
+  const { rows } = await db.query('SELECT node_height, heartbeat_at, status, last_error FROM sync_state');
+  const r = rows[0] as Record<string, unknown> | undefined;
+  return {
+    topHeight: top?.height,
+    topTimeMs: top?.timeMs,
+    nodeHeight: (r?.node_height as number | null) ?? undefined,
+    heartbeatAt: (r?.heartbeat_at as Date | null) ?? undefined,
+    status: (r?.status as string | undefined) ?? 'idle',
+    lastError: (r?.last_error as string | null) ?? undefined,
+    derivations: await pendingBackfills(db),
+  };
+}
+
+/** StoredTotals: the top height, the transactions stored, the last migration and the populator's view. */
+export interface StoredTotals {
+  readonly topHeight: number | undefined;
+  readonly txCount: number;
+  readonly lastMigration: string | undefined;
+  readonly nodeHeight: number | undefined;
+  readonly populatorStatus: string;
+  readonly heartbeatAt: Date | undefined;
+}
+
 /**
- * markStaleAbove lowers sync_state.rederive_from to just above `top` when heights are stored above
- * it: they derived their name and oracle state without the events just written below them.
+ * storedTotals reads the status numbers: the top (topHeight) and the rest in one statement. The transaction count
+ * sums the micro blocks' counts (one narrow row per micro block, not one per transaction).
  */
-export async function markStaleAbove(db: Queryable, top: number): Promise<number | undefined> {
-  const { rows } = await db.query<{ rederive_from: number }>(
-    `UPDATE sync_state SET rederive_from = least(rederive_from, $1::int + 1)
-      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`,
-    [top],
-  );
-  return rows[0]?.rederive_from;
-}
-
-/** moveMark sets sync_state.rederive_from above a re-derived `top`, or clears it when nothing is stored above. */
-export async function moveMark(db: Queryable, top: number): Promise<number | null> {
-  const { rows } = await db.query<{ rederive_from: number | null }>(
-    `UPDATE sync_state SET rederive_from = CASE WHEN EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) THEN $1::int + 1 END
-      RETURNING rederive_from`,
-    [top],
-  );
-  return rows[0]!.rederive_from;
-}
-
-/** recordTop sets the loaded top in sync_state (same transaction as the rows it describes). */
-export async function recordTop(db: Queryable): Promise<void> {
-  await db.query(
-    `UPDATE sync_state SET (top_height, top_hash) = (SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1)`,
-  );
+export async function storedTotals(db: Queryable): Promise<StoredTotals> {
+  const [top, { rows }] = await Promise.all([
+    topHeight(db),
+    db.query<{
+      txs: string | null;
+      migration: string | null;
+      node_height: number | null;
+      status: string | null;
+      heartbeat_at: Date | null;
+    }>({
+      name: 'mdw_v3_stored_totals',
+      text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
+                  (SELECT max(name) FROM mdw_migrations) AS migration,
+                  s.node_height, s.status, s.heartbeat_at
+             FROM sync_state s`,
+    }),
+  ]);
+  const r = rows[0];
+  return {
+    topHeight: top,
+    txCount: Number(r?.txs ?? 0),
+    lastMigration: r?.migration ?? undefined,
+    nodeHeight: r?.node_height ?? undefined,
+    populatorStatus: r?.status ?? 'idle',
+    heartbeatAt: r?.heartbeat_at ?? undefined,
+  };
 }

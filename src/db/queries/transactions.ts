@@ -1,16 +1,15 @@
-/** @module Read-side SQL for transactions: by hash, block, account, interval, and daily spend rates. */
+/**
+ * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows), by height
+ * interval, and daily spend rates; an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
+ */
 import { toBigInt, type Json } from '../../chain/json.ts';
-import { idKey, idOfKey, txTypeCode } from '../../chain/id-key.ts';
+import { callInfoSql } from './call-info.ts';
+import { keyset, type Walk } from './positions.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
-import { fieldsPattern } from './account-fields.ts';
-import { accountNumberSql } from './account-ids.ts';
-import { topHeight } from './blocks.ts';
-
-// account_transactions names an id by its number (migration 0095); the queries below are given its key as $1
-const ACCOUNT = accountNumberSql('$1');
 
 /** A stored transaction with its place in the chain. */
 export interface TransactionRow {
@@ -25,17 +24,36 @@ export interface TransactionRow {
   readonly tx: Json;
 }
 
+/** A stored transaction with what ae_mdw's rendering adds. */
+export interface TxRow {
+  readonly hash: string;
+  readonly height: number;
+  readonly microBlockHash: string;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly microTimeMs: string;
+  readonly txType: string;
+  /** the stored form (chain/stored-tx.ts), from which `signatures` and `tx` are rendered */
+  readonly signed: Buffer;
+  readonly signatures: string[] | null;
+  readonly tx: { [key: string]: Json };
+  /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
+  readonly call: {
+    function: string | null;
+    arguments: Json;
+    result: Json;
+    call_info: Json;
+    /** the standard of the called (or created) contract: aex9, aex141 or null */
+    aexn_type: string | null;
+  } | null;
+  /** the plain name of a name transaction's name_id, when known */
+  readonly name: string | null;
+}
+
 /** Paging window of a list query. */
 export interface Window {
   readonly limit: number;
   readonly offset: number;
-}
-
-/** A keyset position: the list continues strictly below (older than) this transaction. */
-export interface Cursor {
-  readonly height: number;
-  readonly microIndex: number;
-  readonly txIndex: number;
 }
 
 /** A list entry serialised by PostgreSQL (exact integers, never parsed here), with its chain position. */
@@ -61,7 +79,8 @@ export function microBlockHashSql(alias: string): string {
 export function txTypeNameSql(alias: string): string {
   return `tx_type_name(${alias}.tx_type)`;
 }
-const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
+/** NEWEST_FIRST orders `transactions t` rows newest first. */
+export const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
 /** Where each GenericSignedTx key (chain/signed-tx.ts) comes from in a `transactions t` row; `tx` stands for `signatures` too. */
 const SIGNED_TX_SOURCES: Readonly<Record<Exclude<SignedTxKey, 'signatures'>, string>> = {
@@ -79,9 +98,6 @@ const SIGNED_TX_SOURCES: Readonly<Record<Exclude<SignedTxKey, 'signatures'>, str
 const SIGNED_TX_JSON = `jsonb_build_object(${SIGNED_TX_KEYS.filter((k) => k !== 'signatures')
   .map((k) => `'${k}', ${SIGNED_TX_SOURCES[k]}`)
   .join(', ')})`;
-// The original's account-list entry: the transaction plus its micro block time; `signatures` always present.
-const ACCOUNT_TX_JSON = `jsonb_build_object('time', t.micro_time_ms, 'block_height', t.height, 'block_hash', ${microBlockHashSql('t')},
-  'hash', t.hash, 'signatures', to_jsonb(${placeholderSql('t', 'signatures')}), 'tx', to_jsonb(${placeholderSql('t', 'tx')}))`;
 
 /**
  * RAW_TX_JSON is the original's "RawTx" (its stored transaction row) built from a `transactions t`:
@@ -92,12 +108,11 @@ export const RAW_TX_JSON = `jsonb_build_object('block_height', t.height, 'block_
   'signatures', to_jsonb(${placeholderSql('t', 'signaturesText')}), 'tx_type', ${txTypeNameSql('t')},
   'tx', to_jsonb(${placeholderSql('t', 'tx')}), 'fee', t.fee::text, 'size', t.size)`;
 
-/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`; its rows go through renderedRows. */
+/** SIGNED_TX_JSON_COLUMNS selects a TxJson row of GenericSignedTx from a `transactions t`; its rows go through renderedTxJson. */
 export const SIGNED_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${SIGNED_TX_JSON})::text AS json`;
-const ACCOUNT_TX_JSON_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", (${ACCOUNT_TX_JSON})::text AS json`;
 
-/** renderedRows renders the placeholders of TxJson rows (stored-tx-json.ts). */
-export function renderedRows(rows: readonly TxJson[]): TxJson[] {
+/** renderedTxJson renders the placeholders of TxJson rows (stored-tx-json.ts). */
+export function renderedTxJson(rows: readonly TxJson[]): TxJson[] {
   return rows.map((r) => ({ ...r, json: renderPlaceholders(r.json) }));
 }
 
@@ -125,10 +140,80 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
   return renderPlaceholders(rows[0]!.json);
 }
 
-/** transactionByHash returns one mined transaction. */
-export async function transactionByHash(db: Queryable, hash: string): Promise<TransactionRow | undefined> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM transactions t WHERE t.hash = $1`, [hash]);
-  return rows[0] && toTransaction(rows[0]);
+/** TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_CALL_JOIN's `c`; renderedRows completes it. */
+export const TX_ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
+  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
+  CASE WHEN c.tx_hash IS NULL THEN NULL
+       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
+                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
+// contract_calls by position, not by hash: a page's calls then sit together in one small index
+// (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
+// a deep page)
+export const TX_CALL_JOIN = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index`;
+
+/** A page's row as selected: what renderedRows completes. */
+export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name'>;
+const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
+
+/**
+ * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
+ * name_id (one lookup for the page: the name_id is inside the stored bytes, out of SQL's reach).
+ */
+export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
+  const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
+  const nameIds = [
+    ...new Set(txs.filter((t) => NAME_TXS.has(t.txType) && typeof t.tx.name_id === 'string').map((t) => t.tx.name_id)),
+  ];
+  const names = new Map<Json, string>();
+  if (nameIds.length > 0) {
+    const found = await db.query<{ name_hash: string; name: string }>(
+      'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
+      [nameIds],
+    );
+    for (const r of found.rows) names.set(r.name_hash, r.name);
+  }
+  return txs.map((t) => ({ ...t, name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null }));
+}
+
+/** transactionByHash reads one mined transaction with its rendering extras. */
+export async function transactionByHash(db: Queryable, hash: string): Promise<TxRow | undefined> {
+  const { rows } = await db.query<StoredTxRow>({
+    name: 'mdw_v3_transaction',
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN} WHERE t.hash = $1`,
+    values: [hash],
+  });
+  return (await renderedRows(db, rows))[0];
+}
+
+/** transactionsByHashes reads the mined transactions of a page's items in one statement, by hash (absent ones left out). */
+export async function transactionsByHashes(db: Queryable, hashes: readonly string[]): Promise<Map<string, TxRow>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await db.query<StoredTxRow>({
+    name: 'mdw_v3_transactions_by_hash',
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN} WHERE t.hash = ANY($1::text[])`,
+    values: [[...new Set(hashes)]],
+  });
+  return new Map((await renderedRows(db, rows)).map((t) => [t.hash, t]));
+}
+
+/** microBlockTransactionsPage reads up to n transactions of a micro block walking from a tx index (inclusive). */
+export async function microBlockTransactionsPage(
+  db: Queryable,
+  block: { height: number; microIndex: number },
+  walk: Walk,
+  start: number | undefined,
+  n: number,
+): Promise<TxRow[]> {
+  const ks = keyset(['t.tx_index'], walk, start === undefined ? undefined : '$4');
+  const values: unknown[] = [block.height, block.microIndex, n];
+  if (start !== undefined) values.push(start);
+  const { rows } = await db.query<StoredTxRow>({
+    name: `mdw_v3_micro_block_txs_${walk}${start === undefined ? '' : '_from'}`,
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN}
+            WHERE t.height = $1 AND t.micro_index = $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
+    values,
+  });
+  return renderedRows(db, rows);
 }
 
 /** transactionsBetween returns every transaction of heights from..to in chain order (bounded by the caller's range). */
@@ -154,206 +239,7 @@ export async function transactionsInInterval(
       ${NEWEST_FIRST} LIMIT $4 OFFSET $5`,
     [from, to, txType === undefined ? null : txTypeCode(txType), w.limit, w.offset],
   );
-  return renderedRows(rows);
-}
-
-/**
- * transactionsOfAccount pages every transaction referencing the id, newest first. The page is
- * chosen on the narrow account_transactions index alone; only the rows returned touch the
- * transactions table.
- */
-export async function transactionsOfAccount(
-  db: Queryable,
-  account: string,
-  txType: string | undefined,
-  w: Window,
-  after?: Cursor,
-): Promise<TxJson[]> {
-  // One statement per shape, so each reads its rows on an index alone (index-only scan): the
-  // primary key without a type, account_transactions_type with one; `$n IS NULL OR` would force
-  // heap reads. With a cursor the page starts by an index seek (keyset), without one by OFFSET.
-  // Only fixed fragments and placeholder numbers are put together here; every value is a parameter.
-  const values: unknown[] = [idKey(account), w.limit, after === undefined ? w.offset : 0];
-  let conditions = '';
-  if (txType !== undefined) {
-    values.push(txTypeCode(txType));
-    conditions += ` AND a.tx_type = $${values.length}`;
-  }
-  if (after !== undefined) {
-    values.push(after.height, after.microIndex, after.txIndex);
-    conditions += ` AND (a.height, a.micro_index, a.tx_index) < ($${values.length - 2}, $${values.length - 1}, $${values.length})`;
-  }
-  const { rows } = await db.query<TxJson>({
-    // one named statement per shape (type filter, cursor)
-    name: `mdw_account_page${txType === undefined ? '' : '_typed'}${after === undefined ? '' : '_after'}`,
-    text: `WITH page AS (
-       SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
-        WHERE a.account = ${ACCOUNT}${conditions}
-        ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC LIMIT $2 OFFSET $3)
-     SELECT ${ACCOUNT_TX_JSON_COLUMNS} FROM page p
-       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
-     ${NEWEST_FIRST}`,
-    values,
-  });
-  return renderedRows(rows);
-}
-
-/** ANCHOR_EVERY: every how many rows of an account's final list a position is kept. */
-export const ANCHOR_EVERY = 5000;
-
-/**
- * An account's transactions at heights up to `height` (final heights: they do not change): how
- * many, and the positions of rows number ANCHOR_EVERY, 2 × ANCHOR_EVERY, … counted from the oldest
- * (from 0), one array per position column.
- */
-export interface FinalRows {
-  readonly height: number;
-  readonly count: number;
-  readonly anchorHeights: readonly number[];
-  readonly anchorMicroIndexes: readonly number[];
-  readonly anchorTxIndexes: readonly number[];
-}
-
-/**
- * finalRowsOfAccount counts the account's transactions (optionally of one type) at heights at
- * least `forkWindow` below the top and takes every ANCHOR_EVERY-th position, in one pass over the
- * index; undefined while the chain is shorter than the fork window.
- */
-export async function finalRowsOfAccount(
-  db: Queryable,
-  account: string,
-  txType: string | undefined,
-  forkWindow: number,
-): Promise<FinalRows | undefined> {
-  const top = await topHeight(db);
-  if (top === undefined || top - forkWindow < 0) return undefined;
-  const height = top - forkWindow;
-  const typed = txType === undefined ? '' : ' AND a.tx_type = $4';
-  const anchor = 'FILTER (WHERE x.i > 0 AND x.i % $3 = 0)';
-  const { rows } = await db.query<{
-    count: string;
-    heights: number[] | null;
-    micro: number[] | null;
-    tx: number[] | null;
-  }>({
-    name: `mdw_account_final_rows${txType === undefined ? '' : '_typed'}`,
-    text: `SELECT count(*) AS count, array_agg(x.height ORDER BY x.i) ${anchor} AS heights,
-            array_agg(x.micro_index ORDER BY x.i) ${anchor} AS micro, array_agg(x.tx_index ORDER BY x.i) ${anchor} AS tx
-       FROM (SELECT a.height, a.micro_index, a.tx_index, row_number() OVER (ORDER BY a.height, a.micro_index, a.tx_index) - 1 AS i
-               FROM account_transactions a WHERE a.account = ${ACCOUNT} AND a.height <= $2${typed}) x`,
-    values:
-      txType === undefined
-        ? [idKey(account), height, ANCHOR_EVERY]
-        : [idKey(account), height, ANCHOR_EVERY, txTypeCode(txType)],
-  });
-  const row = rows[0]!;
-  return {
-    height,
-    count: Number(row.count),
-    anchorHeights: row.heights ?? [],
-    anchorMicroIndexes: row.micro ?? [],
-    anchorTxIndexes: row.tx ?? [],
-  };
-}
-
-/**
- * transactionsOfAccountFromOldest returns the same page as `transactionsOfAccount` (newest first,
- * `w.offset` rows skipped from the newest), found from the oldest end: the rows above the final
- * height are counted in the same statement (same snapshot), so the total, and the position of the
- * page from the oldest end, is exact; the scan starts at the kept position just before the page,
- * so it skips fewer than ANCHOR_EVERY index entries wherever the page is.
- */
-export async function transactionsOfAccountFromOldest(
-  db: Queryable,
-  account: string,
-  txType: string | undefined,
-  w: Window,
-  final: FinalRows,
-): Promise<TxJson[]> {
-  const typed = txType === undefined ? '' : ' AND a.tx_type = $10';
-  const values: unknown[] = [
-    idKey(account),
-    final.height,
-    final.count,
-    w.offset,
-    w.limit,
-    final.anchorHeights,
-    final.anchorMicroIndexes,
-    final.anchorTxIndexes,
-    ANCHOR_EVERY,
-  ];
-  if (txType !== undefined) values.push(txTypeCode(txType));
-  const { rows } = await db.query<TxJson>({
-    name: `mdw_account_page_from_oldest${txType === undefined ? '' : '_typed'}`,
-    // total = $3 + newer; the page is rows [skip, skip + take) counted from the oldest, skip =
-    // total - offset - limit; the scan starts at kept position k = skip / $9 (row k × $9; none for
-    // k = 0). The planner cannot size a LIMIT computed from a sub-select (it guesses thousands of
-    // rows and hashes all of transactions): the LATERAL lookup, kept apart by OFFSET 0, is one
-    // index probe per row.
-    text: `WITH newer AS (SELECT count(*) AS n FROM account_transactions a WHERE a.account = ${ACCOUNT} AND a.height > $2${typed}),
-     pos AS (SELECT greatest(0, $3 + n - $4 - $5) AS skip, greatest(0, least($5, $3 + n - $4)) AS take FROM newer),
-     start AS (SELECT p.skip, p.take, least(p.skip / $9, cardinality($6::int[]))::int AS k FROM pos p),
-     page AS (
-       SELECT a.height, a.micro_index, a.tx_index FROM account_transactions a
-        WHERE a.account = ${ACCOUNT}${typed}
-          AND (a.height, a.micro_index, a.tx_index) >= ((SELECT coalesce(($6::int[])[k], -1) FROM start),
-               (SELECT coalesce(($7::int[])[k], -1) FROM start), (SELECT coalesce(($8::int[])[k], -1) FROM start))
-        ORDER BY a.height, a.micro_index, a.tx_index
-        LIMIT (SELECT take FROM start) OFFSET (SELECT skip - k * $9 FROM start))
-     SELECT ${ACCOUNT_TX_JSON_COLUMNS} FROM page p
-       CROSS JOIN LATERAL (SELECT * FROM transactions t
-        WHERE t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index OFFSET 0) t
-     ${NEWEST_FIRST}`,
-    values,
-  });
-  return renderedRows(rows);
-}
-
-/** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
-export async function countTransactionsOfAccount(
-  db: Queryable,
-  account: string,
-  txType: string | undefined,
-): Promise<number> {
-  const { rows } =
-    txType === undefined
-      ? await db.query<{ n: string }>(`SELECT count(*) AS n FROM account_transactions WHERE account = ${ACCOUNT}`, [
-          idKey(account),
-        ])
-      : await db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM account_transactions WHERE account = ${ACCOUNT} AND tx_type = $2`,
-          [idKey(account), txTypeCode(txType)],
-        );
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** transactionsFromTo pages transactions whose sender is `sender` and recipient is `recipient`, newest first. */
-export async function transactionsFromTo(
-  db: Queryable,
-  sender: string,
-  recipient: string,
-  w: Window,
-): Promise<TxJson[]> {
-  const { rows } = await db.query<TxJson>(
-    `WITH page AS (
-       SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
-         JOIN account_transactions r ON r.account = ${accountNumberSql('$2')} AND r.height = s.height
-          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields ~ $5
-        WHERE s.account = ${ACCOUNT} AND s.fields ~ $6
-        ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
-     SELECT ${SIGNED_TX_JSON_COLUMNS} FROM page p
-       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
-     ${NEWEST_FIRST}`,
-    [
-      idKey(sender),
-      idKey(recipient),
-      w.limit,
-      w.offset,
-      fieldsPattern(['recipient_id', 'tx.recipient_id']),
-      fieldsPattern(['sender_id', 'tx.sender_id']),
-    ],
-  );
-  return renderedRows(rows);
+  return renderedTxJson(rows);
 }
 
 /** A day of spend activity. */
@@ -388,24 +274,6 @@ export async function spendRates(db: Queryable, fromMs: number, toMs: number): P
   return [...days]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([date, d]) => ({ date, count: d.count, amount: d.amount.toString() }));
-}
-
-/** An id a transaction references or creates (an account_transactions row), at the transaction's position. */
-export interface TxIdRow {
-  readonly height: number;
-  readonly microIndex: number;
-  readonly txIndex: number;
-  readonly account: string;
-}
-
-/** txIdsBetween lists the ids referenced by the transactions of heights from..to (unordered). */
-export async function txIdsBetween(db: Queryable, from: number, to: number): Promise<TxIdRow[]> {
-  const { rows } = await db.query<Omit<TxIdRow, 'account'> & { account: Buffer }>(
-    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", i.key AS account
-       FROM account_transactions a JOIN account_ids i ON i.num = a.account WHERE a.height BETWEEN $1 AND $2`,
-    [from, to],
-  );
-  return rows.map((r) => ({ ...r, account: idOfKey(r.account) }));
 }
 
 function toTransaction(r: Record<string, unknown>): TransactionRow {

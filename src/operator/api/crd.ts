@@ -18,6 +18,7 @@ import {
   ReclaimPolicy,
   ReloadState,
   ReloadStrategy,
+  RootV3,
   ServiceType,
   SpaceCheckResult,
   VERSION,
@@ -333,6 +334,7 @@ function serverSchema(): JsonSchema {
           rules: [{ rule: 'self.minReplicas <= self.maxReplicas', message: AUTOSCALING_BOUNDS }],
         },
       ),
+      rootV3: str({ enum: Object.values(RootV3), default: D.rootV3 }),
     },
     {
       default: {},

@@ -7,6 +7,7 @@ import type {
   PullPolicy,
   ReclaimPolicy,
   ReloadStrategy,
+  RootV3,
   SecretKeyRef,
   ServiceType,
 } from './middleware-types.ts';
@@ -21,6 +22,8 @@ export const SPEC_DEFAULTS = {
   httpServiceType: 'ClusterIP' as ServiceType,
   httpPort: 80,
   websocketPort: 3020,
+  /** Same as ROOT_V3's default in src/config.ts: the node's API at the root /v3, ae_mdw's at /mdw/v3. */
+  rootV3: 'node' as RootV3,
   pdbEnabled: true,
   pdbMaxUnavailable: 1,
   autoscalingMinReplicas: 2,
@@ -76,6 +79,7 @@ export type ResolvedSpec = {
     ingress: IngressSpec | undefined;
     pdb: { enabled: boolean; minAvailable: number | undefined; maxUnavailable: number | undefined };
     autoscaling: { minReplicas: number; maxReplicas: number; targetCPUUtilizationPercentage: number } | undefined;
+    rootV3: RootV3;
   };
   populator: { resources: V1ResourceRequirements | undefined; batchTransactions: number | undefined };
   metrics: { serviceMonitor: { enabled: boolean; interval: string } };
@@ -124,6 +128,7 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
         maxReplicas: server.autoscaling.maxReplicas,
         targetCPUUtilizationPercentage: server.autoscaling.targetCPUUtilizationPercentage ?? D.autoscalingTargetCPU,
       },
+      rootV3: server.rootV3 ?? D.rootV3,
     },
     populator: { resources: spec.populator?.resources, batchTransactions: spec.populator?.batchTransactions },
     metrics: {

@@ -88,6 +88,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     'Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
   '.spec.server.resources.requests{}':
     'A value of: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.server.rootV3':
+    "ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw).",
   '.spec.server.websocket': "The stable Service's websocket port.",
   '.spec.server.websocket.port': 'Port of the websocket on the stable Service.',
   '.status': 'What the operator observed, written through the status subresource.',

@@ -35,6 +35,10 @@ export type PullPolicy = (typeof PullPolicy)[keyof typeof PullPolicy];
 export const ServiceType = { ClusterIP: 'ClusterIP', NodePort: 'NodePort', LoadBalancer: 'LoadBalancer' } as const;
 export type ServiceType = (typeof ServiceType)[keyof typeof ServiceType];
 
+/** RootV3: what the servers' root /v3 is (ROOT_V3): the node's API, as a gateway lays it out, or ae_mdw's (before that). */
+export const RootV3 = { node: 'node', mdw: 'mdw' } as const;
+export type RootV3 = (typeof RootV3)[keyof typeof RootV3];
+
 /** LogLevel: the LOG_LEVEL values the middleware accepts (src/config.ts). */
 export const LogLevel = {
   trace: 'trace',
@@ -209,6 +213,8 @@ export type MiddlewareSpec = {
     pdb?: PdbSpec;
     /** A HorizontalPodAutoscaler over the servers. */
     autoscaling?: AutoscalingSpec;
+    /** ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw). */
+    rootV3?: RootV3;
   };
   /** The populator (`mdw -p`) of each generation. */
   populator?: {

@@ -6,6 +6,7 @@ import {
   PullPolicy,
   ReclaimPolicy,
   ReloadStrategy,
+  RootV3,
   ServiceType,
 } from './middleware-types.ts';
 import type { Middleware } from './middleware-types.ts';
@@ -127,6 +128,7 @@ function checkServer(c: Checker, server: Obj): void {
   }
   const ws = c.object(server, 'websocket', 'spec.server.websocket');
   if (ws) c.integer(ws, 'port', 'spec.server.websocket.port', BOUNDS.port);
+  c.oneOf(server, 'rootV3', 'spec.server.rootV3', Object.values(RootV3));
   const ingress = c.object(server, 'ingress', 'spec.server.ingress');
   if (ingress) {
     c.string(ingress, 'className', 'spec.server.ingress.className', PATTERNS.resourceName, BOUNDS.resourceNameLength);

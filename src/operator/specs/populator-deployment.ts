@@ -19,7 +19,7 @@ export interface PopulatorOptions {
  * limit, and V8 the young generation from the heap: a limited pod gets smaller semi-spaces than the 32 MiB V8 takes on
  * a large machine. The populator keeps batches alive while it fetches and prepares the next, and with 8 MiB it
  * scavenged them five times as often, its main thread pausing twice as long per transaction; larger than 32 MiB gained
- * nothing (docs/benchmarks.md, issue 15 session 8).
+ * nothing (measured with bench/indexer.ts; the git history of docs/benchmarks.md).
  */
 export const POPULATOR_NODE_OPTIONS = '--max-semi-space-size=32';
 

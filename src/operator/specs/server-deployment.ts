@@ -32,7 +32,11 @@ export function buildServerDeployment(
     args: ['-s'],
     generation,
     resources: ctx.spec.server.resources,
-    extraEnv: [{ name: 'NODE_OPTIONS', value: SERVER_NODE_OPTIONS }],
+    extraEnv: [
+      { name: 'NODE_OPTIONS', value: SERVER_NODE_OPTIONS },
+      // set only away from the default, so that servers of a Middleware without it keep their pod template
+      ...(ctx.spec.server.rootV3 === 'node' ? [] : [{ name: 'ROOT_V3', value: ctx.spec.server.rootV3 }]),
+    ],
     ports: true,
     readinessProbe: httpProbe('/readyz', 5, 3),
     livenessProbe: httpProbe('/healthz', 10, 6),

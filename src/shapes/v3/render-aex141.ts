@@ -1,6 +1,12 @@
 /** @module ae_mdw's AEX-141 objects: collection, token, template, template token and transfer. Pure. */
 import type { Json } from '../../chain/json.ts';
-import type { CollectionRow, LimitAt, TemplateRow, TokenRow, TransferRow } from '../../db/queries/v3/aex141.ts';
+import type {
+  CollectionRow,
+  LimitAt,
+  TemplateRow,
+  TokenRow,
+  Aex141TransferRow,
+} from '../../db/queries/aex141-collections.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);
@@ -81,7 +87,7 @@ export function templateObject(contractId: string, t: TemplateRow): Record<strin
 }
 
 /** transferObject is ae_mdw's AEX-141 transfer (Aex141TransferEvent). */
-export function transferObject(t: TransferRow): Record<string, Json> {
+export function transferObject(t: Aex141TransferRow): Record<string, Json> {
   return {
     sender: t.fromId,
     recipient: t.toId,

@@ -1,6 +1,6 @@
 /** @module ae_mdw's AEX-9 objects from our rows: tokens, holders, account balances, transfers; exact big integers. Pure. */
-import type { Aex9Row } from '../../db/queries/v3/aex9.ts';
-import type { AccountTokenRow, HolderRow, TransferRow } from '../../db/queries/v3/aex9-balances.ts';
+import type { Aex9Row } from '../../db/queries/aex9-tokens.ts';
+import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../db/queries/aex9-balances.ts';
 
 /** incompleteMark is `{incomplete: true}` for balances that may miss moves (pruned call info), else nothing. */
 export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});
@@ -68,7 +68,7 @@ export function accountTokenObject(r: AccountTokenRow): Record<string, unknown> 
 }
 
 /** transferObject is ae_mdw's v3 AEX-9 transfer (marked when the token's events may be incomplete). */
-export function transferObject(t: TransferRow, incomplete: boolean): Record<string, unknown> {
+export function transferObject(t: Aex9TransferRow, incomplete: boolean): Record<string, unknown> {
   return {
     sender: t.sender,
     recipient: t.recipient,

@@ -1,6 +1,6 @@
 /** @module ae_mdw's KeyBlockExtended and MicroBlockExtended from stored rows. Pure. */
 import { stringifyJson } from '../../chain/json.ts';
-import type { KeyBlockCounted, MicroBlockCounted } from '../../db/queries/v3/blocks.ts';
+import type { KeyBlockCounted, MicroBlockCounted } from '../../db/queries/blocks.ts';
 
 /**
  * keyBlockJson is the node's key block with ae_mdw's counts. `beneficiary_reward` is what the key

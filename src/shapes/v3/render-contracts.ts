@@ -2,8 +2,8 @@
 import { decode, encode, hash } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
-import type { CallRow } from '../../db/queries/v3/contract-calls.ts';
-import type { ContractRow, LogRow } from '../../db/queries/v3/contracts.ts';
+import type { CallRow } from '../../db/queries/contract-calls.ts';
+import type { ContractCreationRow, LogRow } from '../../db/queries/contracts.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 
@@ -118,7 +118,7 @@ export function contractLogObject(l: LogRow, aexnArgs = false): Record<string, J
 }
 
 /** contractObject is ae_mdw's Contract: the creating transaction (without type and version) and where it is. */
-export function contractObject(c: ContractRow): Record<string, Json> {
+export function contractObject(c: ContractCreationRow): Record<string, Json> {
   const { type: _type, version: _version, ...createTx } = c.tx;
   return {
     contract: c.contractId,

@@ -1,6 +1,6 @@
 /** @module ae_mdw's DexSwap: a pair's swap with its tokens' symbols and decimals, the amounts in and out, and the action. Pure. */
 import type { Json } from '../../chain/json.ts';
-import type { SwapRow } from '../../db/queries/v3/dex.ts';
+import type { SwapRow } from '../../db/queries/dex.ts';
 
 /** SwapAction is ae_mdw's `action`: wrapped AE as the pair's first token is a BUY, as its second a SELL. */
 export type SwapAction = 'BUY' | 'SELL' | 'SWAP';

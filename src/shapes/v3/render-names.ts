@@ -1,7 +1,7 @@
 /** @module ae_mdw's Name, Auction, NameClaim/Transfer/Update and Pointee objects from stored rows. Pure. */
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, type Json } from '../../chain/json.ts';
-import type { NameEventRow, NameStateRow, PointeeRow } from '../../db/queries/v3/names.ts';
+import type { NameEventRow, NameStateRow, PointeeRow } from '../../db/queries/names.ts';
 
 /** KEY_BLOCK_MS: the expected time between key blocks, for heights not mined yet. */
 export const KEY_BLOCK_MS = 180_000;

@@ -1,6 +1,6 @@
 /** @module ae_mdw's DeltaStat and TotalStat from a generation's stored statistics (keys in ae_mdw's order). Pure. */
 import { stringifyJson } from '../../chain/json.ts';
-import type { GenerationStatsRow } from '../../db/queries/v3/stats.ts';
+import type { GenerationStatsRow } from '../../db/queries/stats.ts';
 
 /**
  * big is an amount; one below -2^53 goes as a decimal string, which the SDK reads as exactly (its

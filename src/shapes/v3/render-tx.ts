@@ -4,7 +4,7 @@ import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { createdIds } from '../../chain/tx-fields.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
-import type { TxRow } from '../../db/queries/v3/transactions.ts';
+import type { TxRow } from '../../db/queries/transactions.ts';
 
 /** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
 export function transactionObject(r: TxRow): Record<string, Json> {

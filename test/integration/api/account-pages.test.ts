@@ -3,7 +3,11 @@ import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/account-pages.ts';
 import { jsonArrayText } from '../../../src/api/respond.ts';
 import { ResponseCache } from '../../../src/api/response-cache.ts';
-import { ANCHOR_EVERY, finalRowsOfAccount, transactionsOfAccount } from '../../../src/db/queries/transactions.ts';
+import {
+  ANCHOR_EVERY,
+  finalRowsOfAccount,
+  transactionsOfAccount,
+} from '../../../src/db/queries/account-transactions.ts';
 import { id, TOP } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 import { accountNumber } from '../../support/account-numbers.ts';

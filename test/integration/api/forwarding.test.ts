@@ -70,6 +70,17 @@ describe('forwarding to the node', () => {
     expect(api.node.seen.map((r) => r.url)).to.deep.equal(['/v2/key-blocks/pending']);
   });
 
+  it("does the same in the node's /v3, where a transaction is posted to the node", async () => {
+    await api.request.post('/v3/transactions').send({ tx: 'tx_x' }).expect(200);
+    await api.request.post('/v3/debug/transactions/spend').send({ sender_id: 'ak_x' }).expect(200);
+    await api.request.post('/v3/key-blocks').send({ height: 1 }).expect(200);
+    expect(api.node.seen.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['POST /v3/transactions']);
+    expect(internal.seen.map((r) => `${r.method} ${r.url}`)).to.deep.equal([
+      'POST /v3/debug/transactions/spend',
+      'POST /v3/key-blocks',
+    ]);
+  });
+
   it('answers 504 {"reason"} when the node does not answer within NODE_TIMEOUT_MS', async () => {
     api.node.respond = () => 'hang';
     const started = Date.now();
@@ -105,5 +116,7 @@ describe('forwarding with the node down and the internal API off', () => {
     expect(res.body.reason).to.match(/NODE_INTERNAL_URL/);
     await api.request.post('/v2/key-blocks').send({}).expect(404);
     await api.request.get('/v2/debug/accounts/beneficiary').expect(404);
+    for (const path of ['/v3/debug/names/claim', '/v3/key-blocks', '/V3//%64ebug/names/claim'])
+      expect((await api.request.post(path).send({}).expect(404)).body.reason, path).to.match(/NODE_INTERNAL_URL/);
   });
 });

@@ -117,7 +117,7 @@ export async function startApi(
   const fixture = opts.empty ? undefined : await buildFixture(pool, opts.fixture);
   const registry = new prom.Registry();
   // the app reads as a server does, through a read-only pool: a write on its read path fails the test
-  const reads = createReadPool(cfg, 'mdw-test-api', silentLog, 5);
+  const reads = createReadPool(cfg, 'mdw-test-api', silentLog, { max: 5 });
   const app = createApp({
     cfg,
     log: silentLog,

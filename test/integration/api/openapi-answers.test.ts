@@ -70,7 +70,8 @@ describe('every route answers what /middleware/api says it answers', function ()
       '/middleware/channels/transactions/address/{address}': CHANNEL_CLOSED,
     };
     if (!path.includes('{')) return path;
-    const concrete = values[path];
+    // the node's /v3 cached queries take the values of its /v2 ones
+    const concrete = values[path.replace(/^\/v3\//, '/v2/')];
     if (concrete === undefined) throw new Error(`no sample values for ${path}`);
     const parts = concrete.split(' ');
     return path.replace(/\{[^}]+\}/g, () => parts.shift()!);

@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { AeSdk, MemoryAccount, Middleware, Node } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
@@ -7,13 +10,18 @@ import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fi
 import { loadConfig } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { silentLog } from './harness.ts';
 
 type Generation = { key_block: { hash: string; height: number }; micro_blocks: string[] };
 
-describe('cached /v2 answers built by the real pipeline (devnode → populator → database → API)', function () {
+/**
+ * The gateway over the real pipeline: every cached answer equals the node's in /v2 and /v3, aepp-sdk's clients given
+ * only the gateway's URL (`new Node(url)`, `AeSdk` on it, `new Middleware(url + '/mdw')`) work, and where we answer in
+ * the node's place (malformed input, reads we do not hold, unknown paths) the answer is the devnode's own.
+ */
+describe('the gateway over the real pipeline (devnode → populator → database → API)', function () {
   this.timeout(120_000);
   let devnode: Devnode;
   let populator: Populator;
@@ -21,6 +29,10 @@ describe('cached /v2 answers built by the real pipeline (devnode → populator �
   let drop: () => Promise<void>;
   let request: ReturnType<typeof supertest>;
   let registry: prom.Registry;
+  let server: Server;
+  /** the gateway's URL, for the SDK's clients */
+  let url: string;
+  const warn = console.warn;
   const nodeGet = async (path: string): Promise<{ status: number; json: unknown }> => {
     const res = await fetch(`${devnode.externalUrl}${path}`);
     return { status: res.status, json: parseJson(await res.text()) };
@@ -30,7 +42,27 @@ describe('cached /v2 answers built by the real pipeline (devnode → populator �
     return { status: res.status, json: parseJson(res.text) };
   };
 
+  /** answer is a request's status and exact body (parsed losslessly when it is JSON) from `base`. */
+  const answer = async (base: string, path: string): Promise<{ status: number; body: unknown }> => {
+    const res = await fetch(`${base}${path}`);
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? '' : parseJson(text) };
+  };
+  /** synced waits until the populator stored the devnode's top. */
+  const synced = async (): Promise<void> => {
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await pool.query<{ top: number }>('SELECT max(height) AS top FROM key_blocks');
+      if (rows[0]?.top === devnode.height()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the populator did not catch up');
+  };
+
   before(async () => {
+    // the SDK warns of every key block nonce beyond 2^53 (all of them): nothing about the gateway
+    console.warn = (...args: unknown[]) => {
+      if (!String(args[0]).startsWith('AeSdk internal error: BigInt value')) warn(...args);
+    };
     devnode = await startDevnode(
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'api-pipeline' } },
       silentLog,
@@ -47,45 +79,53 @@ describe('cached /v2 answers built by the real pipeline (devnode → populator �
     await populator.synced();
     pool = createPool({ databaseUrl: db.url, schema: 'mdw_g1', max: 4 }, silentLog);
     registry = new prom.Registry();
-    request = supertest(createApp({ cfg, log: silentLog, pool, registry, version: 't' }).callback());
+    const app = createApp({ cfg, log: silentLog, pool, registry, version: 't' });
+    request = supertest(app.callback());
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
+    console.warn = warn;
+    await new Promise((resolve) => server?.close(resolve));
     await populator?.stop();
     await pool?.end();
     await devnode?.stop();
     await drop?.();
   });
 
-  it('answers every generation, key block, micro block and transaction exactly as the node does, from the database', async () => {
-    const top = devnode.height();
-    let txCount = 0;
-    for (let h = 0; h <= top; h++) {
-      const gen = await nodeGet(`/v2/generations/height/${h}`);
-      expect(await apiGet(`/v2/generations/height/${h}`), `generation ${h}`).to.deep.equal(gen);
-      const { key_block: kb, micro_blocks: micro } = gen.json as Generation;
-      for (const path of [`/v2/key-blocks/height/${h}`, `/v2/key-blocks/hash/${kb.hash}`]) {
-        expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
-      }
-      for (const mh of micro) {
-        for (const suffix of ['header', 'transactions', 'transactions/count']) {
-          const path = `/v2/micro-blocks/hash/${mh}/${suffix}`;
-          expect(await apiGet(path), path).to.deep.equal(await nodeGet(path));
+  // the node's /v2 and its /v3 (with and without int-as-string), each compared with the devnode's answer there
+  for (const v of ['v2', 'v3'] as const)
+    it(`answers every generation, key block, micro block and transaction exactly as the node's /${v} does, from the database`, async () => {
+      const same = async (path: string): Promise<void> => {
+        for (const query of v === 'v3' ? ['', '?int-as-string=true'] : [''])
+          expect(await apiGet(`${path}${query}`), `${path}${query}`).to.deep.equal(await nodeGet(`${path}${query}`));
+      };
+      const top = devnode.height();
+      let txCount = 0;
+      for (let h = 0; h <= top; h++) {
+        await same(`/${v}/generations/height/${h}`);
+        const { key_block: kb, micro_blocks: micro } = (await nodeGet(`/${v}/generations/height/${h}`))
+          .json as Generation;
+        for (const path of [`/${v}/key-blocks/height/${h}`, `/${v}/key-blocks/hash/${kb.hash}`]) await same(path);
+        for (const mh of micro) {
+          for (const suffix of ['header', 'transactions', 'transactions/count'])
+            await same(`/${v}/micro-blocks/hash/${mh}/${suffix}`);
+          const { transactions } = (await nodeGet(`/${v}/micro-blocks/hash/${mh}/transactions`)).json as {
+            transactions: { hash: string }[];
+          };
+          for (const t of transactions) {
+            await same(`/${v}/transactions/${t.hash}`);
+            txCount++;
+          }
         }
-        const { transactions } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)).json as {
-          transactions: { hash: string }[];
-        };
-        for (const t of transactions) {
-          expect(await apiGet(`/v2/transactions/${t.hash}`)).to.deep.equal(await nodeGet(`/v2/transactions/${t.hash}`));
-          txCount++;
-        }
       }
-    }
-    expect(txCount).to.be.above(0);
-    expect(await apiGet('/v2/key-blocks/current/height')).to.deep.equal({ status: 200, json: { height: top } });
-    const metrics = await registry.getSingleMetricAsString('mdw_api_cache_answers_total');
-    expect(metrics).to.not.match(/result="forward"/);
-    expect(metrics).to.match(/result="hit"\} [1-9]/);
-  });
+      expect(txCount).to.be.above(0);
+      expect(await apiGet(`/${v}/key-blocks/current/height`)).to.deep.equal({ status: 200, json: { height: top } });
+      const metrics = await registry.getSingleMetricAsString('mdw_api_cache_answers_total');
+      expect(metrics).to.not.match(/result="forward"/);
+      expect(metrics).to.match(/result="hit"\} [1-9]/);
+    });
 
   it('lists per account exactly the transactions that reference it or a name pointing at it, newest first', async () => {
     const byAccount = new Map<string, string[]>();
@@ -136,6 +176,55 @@ describe('cached /v2 answers built by the real pipeline (devnode → populator �
         listed.map((t) => t.hash),
         account,
       ).to.deep.equal(expected);
+    }
+  });
+
+  it("sends a spend through AeSdk on new Node(gatewayUrl), and reads it back from the node's /v3 and our cache", async () => {
+    const node = new Node(url, { retryCount: 0 });
+    const status = await node.getStatus();
+    expect(status.nodeVersion).to.match(/^7\./);
+    expect(await node.getCurrentKeyBlockHeight()).to.deep.equal({ height: devnode.height() });
+    const alice = new MemoryAccount(devnode.accounts[0]!.secretKey as `sk_${string}`);
+    const recipient = MemoryAccount.generate().address;
+    const sdk = new AeSdk({ nodes: [{ name: 'gateway', instance: node }], accounts: [alice] });
+    const { hash } = await sdk.spend(4321, recipient, { waitMined: false });
+    await devnode.mineKeyBlock();
+    const mined = await node.getTransactionByHash(hash);
+    expect(mined.blockHeight).to.equal(devnode.height() - 1);
+    expect((await node.getAccountByPubkey(recipient)).balance).to.equal(4321n);
+    await synced();
+    // now from the database: the node's /v3 answer, digit for digit
+    const cached = await answer(url, `/v3/transactions/${hash}`);
+    expect(cached).to.deep.equal(await answer(devnode.externalUrl, `/v3/transactions/${hash}`));
+    expect((await node.getTransactionByHash(hash)).blockHash).to.equal(mined.blockHash);
+  });
+
+  it("gives new Middleware(gatewayUrl + '/mdw') ae_mdw's API", async () => {
+    const status = await new Middleware(`${url}/mdw`).getStatus();
+    expect(status.mdwHeight).to.be.at.least(1);
+    expect(status.nodeHeight).to.equal(devnode.height());
+  });
+
+  it("answers malformed /v3 requests, reads it does not hold and unknown paths as the node's own /v3 does", async () => {
+    const top = devnode.height();
+    const kh = String(((await answer(devnode.externalUrl, '/v3/key-blocks/height/1')).body as { hash: string }).hash);
+    const paths = [
+      '/v3/key-blocks/height/abc',
+      '/v3/key-blocks/height/1?int-as-string=yes',
+      '/v3/key-blocks/height/abc?int-as-string=yes',
+      '/v3/key-blocks/current/height?int-as-string',
+      '/v3/generations/height/x1',
+      '/v3/transactions/th_bad',
+      `/v3/key-blocks/hash/${kh.replace(/^kh_/, 'mh_')}`,
+      `/v3/micro-blocks/hash/${kh}/header`,
+      `/v3/key-blocks/height/${top + 50}`,
+      `/v3/generations/height/${top + 50}`,
+      '/v3/no-such-path',
+      '/v3/key-blocks/height/1/nothing',
+      '/v2/no-such-path',
+    ];
+    for (const path of paths) {
+      expect(await answer(url, path), path).to.deep.equal(await answer(devnode.externalUrl, path));
     }
   });
 });

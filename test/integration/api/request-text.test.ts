@@ -34,6 +34,15 @@ describe('NUL and invalid UTF-8 in a path or query parameter', function () {
     expect(failures).to.deep.equal([]);
   });
 
+  it('refuses as a name what no name can be, instead of looking up the name the host parser would make of it (issue 27.6)', async () => {
+    for (const text of ['a%2Fb', 'a%5Cb', 'a%3Fb', 'a%23b', 'a%09b', 'a%0Ab', 'a%2562']) {
+      const res = await api.request.get(`/mdw/v3/names/${text}`).expect(400);
+      expect(res.body.error, text).to.equal(`invalid name: ${decodeURIComponent(text)}`);
+      const txs = await api.request.get(`/mdw/v3/transactions?name=${text}`).expect(400);
+      expect(txs.body.error, text).to.equal(`invalid name: ${decodeURIComponent(text)}`);
+    }
+  });
+
   it('refuses them on forwarded paths too, without asking the node', async () => {
     api.node.seen.length = 0;
     await api.request.get('/v2/accounts/%00').expect(400);

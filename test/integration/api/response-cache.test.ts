@@ -49,6 +49,15 @@ describe('response cache of final /v2 answers (real PostgreSQL, LISTEN/NOTIFY)',
     expect(await read()).to.equal(want);
   };
 
+  it('refuses a NUL or invalid UTF-8 in the query string of a cached answer with 400, as it does uncached (issue 27.6)', async () => {
+    await api.request.get(`/v2/key-blocks/height/${FINAL}`).expect(200);
+    for (const query of ['?x=%00', '?x=%FF', '?x=a%00b&y=1']) {
+      const res = await api.request.get(`/v2/key-blocks/height/${FINAL}${query}`).expect(400);
+      expect(res.body.code, query).to.equal('MDW_API_BAD_REQUEST');
+    }
+    await api.request.get(`/v2/key-blocks/height/${FINAL}?x=1`).expect(200);
+  });
+
   it('answers a final block again from memory with the identical body and headers', async () => {
     const first = await api.request.get(`/v2/key-blocks/height/${FINAL}`).expect(200);
     await rewrite(FINAL, 'cb_changed'); // not announced: only a memory answer still shows the old row

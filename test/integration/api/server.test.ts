@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
+import { WebSocket } from 'ws';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { migrate } from '../../../src/db/migrator.ts';
@@ -40,5 +41,36 @@ describe('startServer', () => {
       () => true,
     );
     expect(refused).to.equal(true);
+  });
+
+  it("serves ae_mdw's websocket on the HTTP port under /mdw, where a client given the gateway's URL looks", async () => {
+    const cfg = loadConfig({ DATABASE_URL: url, NODE_URL: node.url, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' });
+    const server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
+    const base = server.httpUrl.replace(/^http/, 'ws');
+    try {
+      for (const path of ['/mdw/v3/websocket', '/mdw/v2/websocket']) {
+        const ws = new WebSocket(`${base}${path}`);
+        const reply = new Promise<string>((resolve, reject) => {
+          ws.once('message', (data) => resolve(String(data)));
+          ws.once('error', reject);
+        });
+        await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+        ws.send(JSON.stringify({ op: 'Subscribe', payload: 'KeyBlocks' }));
+        expect(JSON.parse(await reply), path).to.deep.equal(['KeyBlocks']);
+        ws.close();
+      }
+      // the seed's socket stays on its own port; the HTTP port takes ae_mdw's two paths only
+      for (const path of ['/websocket', '/v3/websocket', '/mdw/v4/websocket']) {
+        const status = await new Promise<number | undefined>((resolve) => {
+          const ws = new WebSocket(`${base}${path}`);
+          ws.once('unexpected-response', (_req, res) => resolve(res.statusCode));
+          ws.once('open', () => resolve(101));
+          ws.once('error', () => resolve(undefined));
+        });
+        expect(status, path).to.equal(404);
+      }
+    } finally {
+      await server.stop();
+    }
   });
 });

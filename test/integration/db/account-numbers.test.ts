@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { KEY_TAGS, idKey } from '../../../src/chain/id-key.ts';
 import { withTransaction, type Pool } from '../../../src/db/pool.ts';
-import { AccountNumbers } from '../../../src/db/queries/account-ids.ts';
+import { AccountNumbers } from '../../../src/db/writes/account-numbers.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
 const ids = (encoding: Encoding, n: number): string[] =>

@@ -1,8 +1,9 @@
 /**
  * @module Every per-height table follows a delete of its key blocks: no table references key_blocks by a foreign key
- * (a check per inserted row the populator does not need: 0003, 0083), and each one with a height column is emptied by
- * a statement trigger on key_blocks, so a fork rollback or a -H reload leaves no row of a deleted height. A new table
- * that is forgotten there fails here, before any rollback test happens to cover it.
+ * (a check per inserted row the populator does not need), and each one with a height column is emptied by a
+ * statement trigger on key_blocks (migrations/1005_height_cascade.sql), so a fork rollback or a -H reload leaves no
+ * row of a deleted height. A new table that is forgotten there fails here, before any rollback test happens to cover
+ * it.
  */
 import { expect } from 'chai';
 import type { Pool } from '../../../src/db/pool.ts';
@@ -40,15 +41,16 @@ describe('height cascade: every per-height table is emptied by a delete on key_b
         WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.column_name = 'height'
         ORDER BY 1`,
     );
-    const { rows: bodies } = await db.pool.query<{ body: string }>(
-      `SELECT p.prosrc AS body FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
+    // each trigger's function with the tables it is given (the shared cascade_deleted_heights deletes from each)
+    const { rows: triggers } = await db.pool.query<{ body: string; args: string[] }>(
+      `SELECT p.prosrc AS body,
+              string_to_array(rtrim(encode(g.tgargs, 'escape'), '\\000'), '\\000') AS args
+         FROM pg_trigger g JOIN pg_proc p ON p.oid = g.tgfoid
         WHERE g.tgrelid = 'key_blocks'::regclass AND NOT g.tgisinternal
           AND (g.tgtype::int & 8) <> 0 AND (g.tgtype::int & 1) = 0`, // TRIGGER_TYPE_DELETE, FOR EACH STATEMENT
     );
-    const deleted = (table: string): boolean =>
-      bodies.some((b) =>
-        new RegExp(`DELETE FROM ${table}\\s+WHERE height IN \\(SELECT height FROM old_blocks\\)`).test(b.body),
-      );
+    const deletes = /DELETE FROM %I WHERE height IN \(SELECT height FROM old_blocks\)/;
+    const deleted = (table: string): boolean => triggers.some((g) => deletes.test(g.body) && g.args.includes(table));
     const forgotten = tables.map((t) => t.table).filter((t) => NOT_PER_HEIGHT[t] === undefined && !deleted(t));
     expect(tables.length).to.be.greaterThan(20);
     expect(forgotten).to.deep.equal([]);

@@ -11,17 +11,26 @@ import { createEventsFixture, type EventsFixture } from './ws-client.ts';
 const SCHEMA = 'mdw_listener';
 const CHANNEL = notifyChannel(SCHEMA);
 
-/** FreezableProxy forwards TCP to the database; freeze() stops forwarding on every connection opened so far, without closing it. */
+/**
+ * FreezableProxy forwards TCP to the database; freeze() stops forwarding on every connection opened so far, without
+ * closing it; hold() keeps new connections waiting (accepted, not yet forwarded) until release().
+ */
 interface FreezableProxy {
   readonly url: string;
   freeze(): void;
+  hold(): void;
+  /** held is the count of connections waiting */
+  readonly held: number;
+  release(): void;
   close(): Promise<void>;
 }
 
 async function startProxy(databaseUrl: string): Promise<FreezableProxy> {
   const target = new URL(databaseUrl);
   const pairs: [Socket, Socket][] = [];
-  const server: Server = createServer((downstream) => {
+  let holding = false;
+  const waiting: Socket[] = [];
+  const forward = (downstream: Socket): void => {
     const upstream = connect(Number(target.port), target.hostname);
     pairs.push([downstream, upstream]);
     downstream.pipe(upstream);
@@ -32,6 +41,10 @@ async function startProxy(databaseUrl: string): Promise<FreezableProxy> {
     };
     downstream.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
+  };
+  const server: Server = createServer((downstream) => {
+    if (holding) waiting.push(downstream);
+    else forward(downstream);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -49,7 +62,18 @@ async function startProxy(databaseUrl: string): Promise<FreezableProxy> {
         upstream.pause();
       }
     },
+    hold() {
+      holding = true;
+    },
+    get held() {
+      return waiting.length;
+    },
+    release() {
+      holding = false;
+      for (const downstream of waiting.splice(0)) forward(downstream);
+    },
     async close() {
+      for (const downstream of waiting) downstream.destroy();
       for (const [downstream, upstream] of pairs) {
         downstream.destroy();
         upstream.destroy();
@@ -145,6 +169,37 @@ describe('NotificationListener (real PostgreSQL)', () => {
         'reconnected',
         'notification again',
       ]);
+    } finally {
+      await listener.stop();
+      await pool.end();
+      await proxy.close();
+    }
+  });
+
+  it('stopped while it reconnects, gives the new connection back and tells nobody it reconnected (issue 27: every background task)', async () => {
+    const proxy = await startProxy(fixture.databaseUrl);
+    const pool: Pool = createPool({ databaseUrl: proxy.url, schema: SCHEMA, max: 2 }, fixture.log);
+    const listener = new NotificationListener({
+      pool,
+      channel: CHANNEL,
+      log: fixture.log,
+      checkIntervalMs: 100,
+      checkTimeoutMs: 300,
+      initialRetryMs: 50,
+    });
+    const events: string[] = [];
+    listener.subscribe({ onLost: () => events.push('lost'), onReconnected: () => events.push('reconnected') });
+    await listener.start();
+    try {
+      proxy.hold();
+      proxy.freeze();
+      await until(() => proxy.held > 0, 'the listener to be reconnecting');
+      await listener.stop();
+      proxy.release();
+      await until(() => pool.totalCount === pool.idleCount || pool.totalCount === 0, 'the new connection given back');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(events).to.deep.equal(['lost']);
+      expect(listener.listening).to.equal(false);
     } finally {
       await listener.stop();
       await pool.end();

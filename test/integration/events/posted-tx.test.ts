@@ -5,7 +5,7 @@ import { startServer } from '../../../src/api/server.ts';
 import { stringifyJson } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { postedTx } from '../../../src/events/posted-tx.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode, type TestNode } from '../../devnode/harness.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { openClient, silentLogger } from './ws-client.ts';
@@ -42,33 +42,35 @@ describe('tx_update of transactions posted through the server (no NODE_INTERNAL_
     await db?.drop();
   });
 
-  it('reports the posted transaction as pending, exactly as the node shows it, then its inclusion', async () => {
-    const updates = await openClient(server.wsUrl);
-    await updates.request({ op: 'Subscribe', payload: 'TxUpdate' });
-    const [from, to] = t.accounts;
-    const signed = await t.signed(
-      'transactions/spend',
-      { sender_id: from!.address, recipient_id: to!.address, amount: 1, fee: 20_000_000_000_000 },
-      from!,
-    );
-    const res = await fetch(`${server.httpUrl}/v2/transactions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: stringifyJson({ tx: signed }),
+  // posted to the node's /v2 or its /v3 alike
+  for (const v of ['v2', 'v3'] as const)
+    it(`reports a transaction posted to /${v} as pending, exactly as the node shows it, then its inclusion`, async () => {
+      const updates = await openClient(server.wsUrl);
+      await updates.request({ op: 'Subscribe', payload: 'TxUpdate' });
+      const [from, to] = t.accounts;
+      const signed = await t.signed(
+        'transactions/spend',
+        { sender_id: from!.address, recipient_id: to!.address, amount: 1, fee: 20_000_000_000_000 },
+        from!,
+      );
+      const res = await fetch(`${server.httpUrl}/${v}/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stringifyJson({ tx: signed }),
+      });
+      const { tx_hash: hash } = (await res.json()) as { tx_hash: string };
+      expect(res.status).to.equal(200);
+      const pending = (await updates.next()) as { payload: { hash: string; block_height: number } };
+      // the node's own answer for the still pending transaction is the oracle
+      const nodeView = await t.get(`/${v}/transactions/${hash}`);
+      expect(nodeView.body.block_height).to.equal(-1);
+      expect(pending).to.deep.equal({ payload: nodeView.body, subscription: 'TxUpdate' });
+      await t.node.mineKeyBlock();
+      const inclusion = (await updates.next(20_000)) as { payload: { hash: string; block_height: number } };
+      expect(inclusion.payload.hash).to.equal(hash);
+      expect(inclusion.payload.block_height).to.equal(t.node.height() - 1);
+      updates.ws.close();
     });
-    const { tx_hash: hash } = (await res.json()) as { tx_hash: string };
-    expect(res.status).to.equal(200);
-    const pending = (await updates.next()) as { payload: { hash: string; block_height: number } };
-    // the node's own answer for the still pending transaction is the oracle
-    const nodeView = await t.get(`/v2/transactions/${hash}`);
-    expect(nodeView.body.block_height).to.equal(-1);
-    expect(pending).to.deep.equal({ payload: nodeView.body, subscription: 'TxUpdate' });
-    await t.node.mineKeyBlock();
-    const inclusion = (await updates.next(20_000)) as { payload: { hash: string; block_height: number } };
-    expect(inclusion.payload.hash).to.equal(hash);
-    expect(inclusion.payload.block_height).to.equal(t.node.height() - 1);
-    updates.ws.close();
-  });
 
   it('reads nothing out of a body it cannot decode', () => {
     for (const body of ['', '{}', '{"tx": 1}', '{"tx": "tx_notbase64"}', 'not json']) {

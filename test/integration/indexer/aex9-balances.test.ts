@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import {
   balanceKey,
   balancesFromLogs,
@@ -16,7 +16,7 @@ import {
   wrappedAe,
   type Balances,
 } from '../../support/aex9-truth.ts';
-import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
 describe('AEX-9 balances from events, exact across forks', function () {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import type { FateTuple, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ContractDecoder, toJsonValue } from '../../../src/indexer/contract-decoder.ts';
+import { ContractDecoder, toJsonValue } from '../../../src/indexer/contracts/contract-decoder.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../../src/devnode/fate-contract.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';

@@ -11,7 +11,7 @@ import { createApp } from '../../../src/api/app.ts';
 import { CERES_BID_EXTENSION, auctionTimeout, claimMaxExpiration, Protocol } from '../../../src/chain/aens.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { minimumNameFee } from '../../../src/devnode/rules-names.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';

@@ -9,7 +9,7 @@ import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { nonceAccount } from '../../../src/devnode/rules.ts';
 import type { TxFields } from '../../../src/devnode/tx-codec.ts';
 import { startHarness, silent, verifyClean, type Harness } from './support/harness.ts';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { decode } from '@aeternity/aepp-sdk';
 import { parseJson } from '../../../src/chain/json.ts';
 import { startHarness, silent, verifyClean, type Harness } from './support/harness.ts';

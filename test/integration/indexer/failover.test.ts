@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { ErrorCode } from '../../../src/errors.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 

@@ -1,8 +1,8 @@
 /** @module Node faults: 5xx storms, an outage, malformed and slow answers are survived without partial heights. */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 

@@ -1,8 +1,8 @@
 /** @module FetchAhead: one stream of heights; each batch is cut from its front, the rest is fetched meanwhile, once. */
 import { expect } from 'chai';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { FetchAhead } from '../../../src/indexer/fetch-ahead.ts';
-import { fetchGenerations } from '../../../src/indexer/fetch.ts';
+import { FetchAhead } from '../../../src/indexer/sync/fetch-ahead.ts';
+import { fetchGenerations } from '../../../src/indexer/sync/fetch.ts';
 import { NodeClient, type JsonObject } from '../../../src/node/client.ts';
 import { silent } from './support/harness.ts';
 

@@ -4,7 +4,7 @@ import { MemoryAccount } from '@aeternity/aepp-sdk';
 import pg from 'pg';
 import prom from 'prom-client';
 import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startHarness, silent, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
 describe('populator: top generation growth versus forks (devnode + PostgreSQL)', function () {

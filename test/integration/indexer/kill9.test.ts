@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { verifyChain } from '../../../src/indexer/verify.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
 

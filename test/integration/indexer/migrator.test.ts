@@ -39,7 +39,7 @@ describe('migrate / migrationStatus', () => {
 
   it('creates the schema, applies every migration once, and is idempotent', async () => {
     const first = await migrate({ databaseUrl: db.url, schema: 'mdw_g1' }, log);
-    expect(first).to.include('0001_chain');
+    expect(first).to.include('1000_chain');
     expect(await tables('mdw_g1')).to.include.members(['key_blocks', 'transactions', 'sync_state', 'mdw_migrations']);
     expect(await migrate({ databaseUrl: db.url, schema: 'mdw_g1' }, log)).to.deep.equal([]);
     const status = await migrationStatus({ databaseUrl: db.url, schema: 'mdw_g1' }, log);
@@ -54,7 +54,7 @@ describe('migrate / migrationStatus', () => {
     ]);
     const appliedBy = results.filter((r) => r.length > 0);
     expect(appliedBy).to.have.length(1);
-    expect(appliedBy[0]).to.include('0001_chain');
+    expect(appliedBy[0]).to.include('1000_chain');
   });
 
   it('keeps data generations apart: two schemas in one database', async () => {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, storedTopHash, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';

@@ -1,8 +1,8 @@
 /** @module The populator against a devnode: full sync equals the node, following, forks of depth 1, 5 and K+3. */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
-import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 import { ACCOUNT_ROWS_BY_KEY } from '../../support/account-numbers.ts';
 

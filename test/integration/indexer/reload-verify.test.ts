@@ -1,7 +1,7 @@
 /** @module -H reloads (sparse, range, into a new schema, atomic for readers, following replaced heights) and -v reports (clean, corrupted rows). */
 import { expect } from 'chai';
-import { reloadHeights } from '../../../src/indexer/reload.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { AppError, ErrorCode } from '../../../src/errors.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';

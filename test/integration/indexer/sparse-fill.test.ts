@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { heightRange } from '../../../src/indexer/heights.ts';
-import { startPopulator } from '../../../src/indexer/populator.ts';
-import { reloadHeights } from '../../../src/indexer/reload.ts';
+import { heightRange } from '../../../src/indexer/sync/heights.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 import { ACCOUNT_ROWS_BY_KEY } from '../../support/account-numbers.ts';
 

@@ -1,6 +1,6 @@
 /**
- * @module The statistics a batch counts in memory (indexer/stats-series.ts) against the stored derivation
- * (db/queries/v3/stats-derive.ts, which backfills, -H reloads and `mdw -v` run): the same batch derived both ways
+ * @module The statistics a batch counts in memory (indexer/derived/stats-series.ts) against the stored derivation
+ * (db/writes/stats-derive.ts, which backfills, -H reloads and `mdw -v` run): the same batch derived both ways
  * gives the same rows in every statistics table, compared with EXCEPT ALL both ways, and the comparison finds a
  * change on either side alone.
  */
@@ -8,18 +8,18 @@ import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
 import { createWritePool, type Pool, type PoolClient } from '../../../src/db/pool.ts';
-import { storedKeyBlockTargets } from '../../../src/db/queries/derive-backfill.ts';
+import { storedKeyBlockTargets } from '../../../src/db/writes/derive-backfill.ts';
 import { NodeClient } from '../../../src/node/client.ts';
-import { fetchGeneration } from '../../../src/indexer/fetch.ts';
-import { startPopulator } from '../../../src/indexer/populator.ts';
-import type { GenerationRows } from '../../../src/indexer/rows.ts';
-import { deriveStats, deriveStatsOfStored } from '../../../src/indexer/stats.ts';
-import { transformGeneration } from '../../../src/indexer/transform.ts';
-import { compareStoredDerivations } from '../../../src/indexer/verify-derived.ts';
-import { DEFAULT_TRANSFER_RULES } from '../../../src/indexer/internal-transfers.ts';
-import { AccountNumbers } from '../../../src/db/queries/account-ids.ts';
-import type { BatchAppearances } from '../../../src/indexer/stats-accounts.ts';
-import { resolveRows } from '../../../src/indexer/writer.ts';
+import { fetchGeneration } from '../../../src/indexer/sync/fetch.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
+import { deriveStats, deriveStatsOfStored } from '../../../src/indexer/derived/stats.ts';
+import { transformGeneration } from '../../../src/indexer/rows/transform.ts';
+import { compareStoredDerivations } from '../../../src/indexer/maintenance/verify-derived.ts';
+import { DEFAULT_TRANSFER_RULES } from '../../../src/indexer/derived/internal-transfers.ts';
+import { AccountNumbers } from '../../../src/db/writes/account-numbers.ts';
+import type { BatchAppearances } from '../../../src/indexer/derived/stats-accounts.ts';
+import { resolveRows } from '../../../src/indexer/rows/writer.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 
 /** The statistics' tables with rows per height, and the aggregates their triggers keep. */

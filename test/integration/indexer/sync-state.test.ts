@@ -1,13 +1,8 @@
 /** @module sync_state helpers on a real PostgreSQL: which heights are missing, and the re-derive mark. */
 import { expect } from 'chai';
 import type { Pool } from '../../../src/db/pool.ts';
-import {
-  lowestMissing,
-  markStaleAbove,
-  missingHeights,
-  moveMark,
-  rederiveMark,
-} from '../../../src/db/queries/sync-state.ts';
+import { lowestMissing, missingHeights, rederiveMark } from '../../../src/db/queries/sync-state.ts';
+import { markStaleAbove, moveMark } from '../../../src/db/writes/sync-state.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
 describe('sync state (PostgreSQL)', () => {

@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { idOfKey } from '../../../src/chain/id-key.ts';
 import prom from 'prom-client';
-import { startPopulator } from '../../../src/indexer/populator.ts';
-import { verifyChain } from '../../../src/indexer/verify.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 
 describe('verify --full of derived rows (account index, fees, names, …)', function () {

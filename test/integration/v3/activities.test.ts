@@ -20,7 +20,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
   before(async () => {
     v3 = await startV3(60, 'v3-names');
     // a query nobody answers: its fee goes back to its sender at the key block after its expiry
-    const oracle = ((await v3.get('/v3/oracles?state=active&limit=1')).body as Raw).data[0]!;
+    const oracle = ((await v3.get('/mdw/v3/oracles?state=active&limit=1')).body as Raw).data[0]!;
     const sender = v3.devnode.accounts[0]!.publicKey as `ak_${string}`;
     const { next_nonce: nonce } = (await v3.nodeGet(`/v2/accounts/${sender}/next-nonce`)) as { next_nonce: number };
     await v3.submit(
@@ -63,7 +63,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
       });
 
   it('pays each key block its reward, lists the genesis accounts and refunds expired queries, as the devnode does', async () => {
-    const transfers = await walk('/v3/transfers?direction=forward&limit=100');
+    const transfers = await walk('/mdw/v3/transfers?direction=forward&limit=100');
     const top = chain.keyBlocks.length - 1;
     const rewards = transfers.filter((t) => t.kind === 'reward_block');
     expect(rewards.map((t) => [t.height, t.account_id])).to.deep.equal(
@@ -80,7 +80,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const account = (await v3.nodeGet(`/v2/accounts/${beneficiary}`)) as Obj;
     expect(paid.toString()).to.equal(String(account.balance));
     // the key block says what it paid
-    const kb = (await v3.get(`/v3/key-blocks/${top}`)).body as Obj;
+    const kb = (await v3.get(`/mdw/v3/key-blocks/${top}`)).body as Obj;
     expect(String(kb.beneficiary_reward)).to.equal(String(rewards.at(-1)!.amount));
 
     const genesis = transfers.filter((t) => t.kind === 'accounts_roma');
@@ -99,30 +99,32 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     expect(expired.length, 'the chain has expired queries').to.be.greaterThan(0);
 
     // filters: a kind prefix, an account; and the list backward is the list forward reversed
-    expect(await walk('/v3/transfers?kind=fee&direction=forward&limit=50')).to.deep.equal(
+    expect(await walk('/mdw/v3/transfers?kind=fee&direction=forward&limit=50')).to.deep.equal(
       transfers.filter((t) => String(t.kind).startsWith('fee')),
     );
-    expect(await walk(`/v3/transfers?account=${beneficiary}&limit=100`)).to.deep.equal(
+    expect(await walk(`/mdw/v3/transfers?account=${beneficiary}&limit=100`)).to.deep.equal(
       transfers.filter((t) => t.account_id === beneficiary).reverse(),
     );
     // both at once, as ae_mdw combines them; a payer of name fees gets fee transfers of several kinds
     const payer = String(transfers.find((t) => t.kind === 'fee_refund_name')!.account_id);
     const payerFees = transfers.filter((t) => t.account_id === payer && String(t.kind).startsWith('fee'));
     expect(new Set(payerFees.map((t) => t.kind)).size, 'kinds of the payer').to.be.greaterThan(1);
-    expect(await walk(`/v3/transfers?account=${payer}&kind=fee&direction=forward&limit=3`)).to.deep.equal(payerFees);
-    expect(await walk(`/v3/transfers?account=${payer}&kind=fee_refund&limit=3`)).to.deep.equal(
+    expect(await walk(`/mdw/v3/transfers?account=${payer}&kind=fee&direction=forward&limit=3`)).to.deep.equal(
+      payerFees,
+    );
+    expect(await walk(`/mdw/v3/transfers?account=${payer}&kind=fee_refund&limit=3`)).to.deep.equal(
       payerFees.filter((t) => t.kind === 'fee_refund_name').reverse(),
     );
-    expect(await walk('/v3/transfers?scope=gen:3-7&limit=4')).to.deep.equal(
+    expect(await walk('/mdw/v3/transfers?scope=gen:3-7&limit=4')).to.deep.equal(
       transfers.filter((t) => Number(t.height) >= 3 && Number(t.height) <= 7),
     );
-    expect(await walk('/v3/transfers?limit=33')).to.deep.equal([...transfers].reverse());
-    expect((await v3.get('/v3/transfers?account=ct_x')).status).to.equal(400);
-    expect((await v3.get('/v3/transfers?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
+    expect(await walk('/mdw/v3/transfers?limit=33')).to.deep.equal([...transfers].reverse());
+    expect((await v3.get('/mdw/v3/transfers?account=ct_x')).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/transfers?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
   });
 
   it('books name fees as ae_mdw: a claim without an auction locks, one in an auction spends, a bid returns the outbid fee', async () => {
-    const transfers = await walk('/v3/transfers?direction=forward&limit=7');
+    const transfers = await walk('/mdw/v3/transfers?direction=forward&limit=7');
     const claims = chain.transactions.filter((t) => txOf(t).type === 'NameClaimTx');
     const inAuction = (c: ChainTx): boolean => auctionTimeout(String(txOf(c).name), PROTOCOL_VERSION) > 0;
     expect(claims.filter(inAuction).length, 'the chain has auctions').to.be.greaterThan(0);
@@ -158,7 +160,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const rewards = transfers.filter((t) => t.kind === 'reward_oracle');
     const responses = chain.transactions.filter((t) => txOf(t).type === 'OracleRespondTx');
     expect(rewards.map((t) => t.ref_tx_hash)).to.deep.equal(responses.map((t) => t.hash));
-    expect((await walk('/v3/transfers?kind=reward_o&limit=100')).map((t) => t.ref_tx_hash)).to.deep.equal(
+    expect((await walk('/mdw/v3/transfers?kind=reward_o&limit=100')).map((t) => t.ref_tx_hash)).to.deep.equal(
       rewards.map((t) => t.ref_tx_hash).reverse(),
     );
   });
@@ -172,7 +174,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
         WHERE a.account = (SELECT num FROM account_ids WHERE key = $1) ORDER BY a.height DESC, a.micro_index DESC, a.tx_index DESC`,
       [idKey(account)],
     );
-    const all = await walk(`/v3/accounts/${account}/activities?limit=4`);
+    const all = await walk(`/mdw/v3/accounts/${account}/activities?limit=4`);
     const txEvents = all.filter((a) => a.type !== 'InternalTransferEvent');
     expect(txEvents.map((a) => (a.payload as Obj).hash)).to.deep.equal(rows.map((r) => r.tx_hash));
     for (const a of txEvents) expect(a.type).to.equal(`${String(((a.payload as Obj).tx as Obj).type)}Event`);
@@ -180,7 +182,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     const claimAt = all.findIndex((a) => (a.payload as Obj).hash === claim.hash);
     expect(all[claimAt - 1]).to.deep.include({ type: 'InternalTransferEvent' });
     expect((all[claimAt - 1]!.payload as Obj).ref_tx_hash).to.equal(claim.hash);
-    const forward = await walk(`/v3/accounts/${account}/activities?direction=forward&limit=5`);
+    const forward = await walk(`/mdw/v3/accounts/${account}/activities?direction=forward&limit=5`);
     expect(forward).to.deep.equal([...all].reverse());
     const page = (await v3.mdw.getAccountActivities(account as `ak_${string}`, { limit: 1 })) as unknown as {
       data: { height: number }[];
@@ -190,7 +192,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
     expect(page.data).to.have.length(1);
     expect(page.prevPath).to.equal(null);
     expect(page.nextPath).to.match(new RegExp(`^/v3/accounts/${account}/activities\\?cursor=[^&]+&limit=1$`));
-    const onlyTransfers = await walk(`/v3/accounts/${account}/activities?type=transfers`);
+    const onlyTransfers = await walk(`/mdw/v3/accounts/${account}/activities?type=transfers`);
     expect(onlyTransfers.every((a) => a.type === 'InternalTransferEvent')).to.equal(true);
     expect(nameId(String(txOf(claim).name))).to.match(/^nm_/);
   });
@@ -218,7 +220,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
       [...ofName].reverse().map((c) => ['NameClaimEvent', c.height, c.blockHash]),
     );
     // the payload as ae_mdw writes it (owned_only changes nothing): the claim without type and version, micro_time in ms
-    const raw = await walk(`/v3/accounts/${id}/activities?type=claims&owned_only=true`);
+    const raw = await walk(`/mdw/v3/accounts/${id}/activities?type=claims&owned_only=true`);
     expect(raw.map((a) => a.payload)).to.deep.equal(
       [...ofName].reverse().map((c) => {
         const { type: _type, version: _version, ...tx } = claimOf(c)!;
@@ -230,7 +232,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
   it('narrows transfers by gen, txi and time scopes and activities by gen and time scopes, as ae_mdw does', async () => {
     const claim = chain.transactions.find((t) => txOf(t).type === 'NameClaimTx')!;
     const account = String(txOf(claim).account_id);
-    const feed = await walk(`/v3/accounts/${account}/activities?direction=forward&limit=100`);
+    const feed = await walk(`/mdw/v3/accounts/${account}/activities?direction=forward&limit=100`);
     const keyLevel = (a: Obj): boolean => String(a.block_hash).startsWith('kh_');
     const txItems = feed.filter((a) => !keyLevel(a));
     expect(txItems.length, 'the account has transactions').to.be.greaterThan(4);
@@ -249,33 +251,33 @@ describe('/v3 transfers and account activities, checked against the devnode chai
         : Number(a.block_time) >= t1 * 1000 && Number(a.block_time) <= t2 * 1000 + 999,
     );
     expect(expected.length).to.be.lessThan(feed.length);
-    expect(await walk(`/v3/accounts/${account}/activities?scope=time:${t1}-${t2}&limit=3`)).to.deep.equal(expected);
-    expect(await walk(`/v3/accounts/${account}/activities?scope=time:${t2}-${t1}&limit=3`)).to.deep.equal(
+    expect(await walk(`/mdw/v3/accounts/${account}/activities?scope=time:${t1}-${t2}&limit=3`)).to.deep.equal(expected);
+    expect(await walk(`/mdw/v3/accounts/${account}/activities?scope=time:${t2}-${t1}&limit=3`)).to.deep.equal(
       [...expected].reverse(),
     );
-    const genScoped = await walk(`/v3/accounts/${account}/activities?scope=gen:${lo}-${hi}&limit=3`);
+    const genScoped = await walk(`/mdw/v3/accounts/${account}/activities?scope=gen:${lo}-${hi}&limit=3`);
     expect(genScoped).to.deep.equal(feed.filter((a) => Number(a.height) >= lo && Number(a.height) <= hi));
-    expect((await v3.get(`/v3/accounts/${account}/activities?scope=txi:1-2`)).body).to.deep.equal({
+    expect((await v3.get(`/mdw/v3/accounts/${account}/activities?scope=txi:1-2`)).body).to.deep.equal({
       error: 'invalid scope: txi',
     });
     // transfers: a txi or time scope stands for the generations of its first and last transaction
-    const all = await walk('/v3/transfers?direction=forward&limit=100');
+    const all = await walk('/mdw/v3/transfers?direction=forward&limit=100');
     const ofHeights = (a: number, b: number): Obj[] =>
       all.filter((t) => Number(t.height) >= a && Number(t.height) <= b);
-    expect(await walk(`/v3/transfers?scope=time:${t1}-${t2}&limit=50`)).to.deep.equal(ofHeights(lo, hi));
+    expect(await walk(`/mdw/v3/transfers?scope=time:${t1}-${t2}&limit=50`)).to.deep.equal(ofHeights(lo, hi));
     // a transaction's txi is its index in chain order
-    const txs = await walk('/v3/transactions?direction=forward&limit=100&scope=gen:0-20');
-    expect(await walk('/v3/transfers?scope=txi:3-8&limit=50')).to.deep.equal(
+    const txs = await walk('/mdw/v3/transactions?direction=forward&limit=100&scope=gen:0-20');
+    expect(await walk('/mdw/v3/transfers?scope=txi:3-8&limit=50')).to.deep.equal(
       ofHeights(Number(txs[3]!.block_height), Number(txs[8]!.block_height)),
     );
   });
 
   it('rejects bad activity input with 400', async () => {
-    expect((await v3.get('/v3/accounts/ak_x/activities')).body).to.deep.equal({ error: 'invalid id: ak_x' });
+    expect((await v3.get('/mdw/v3/accounts/ak_x/activities')).body).to.deep.equal({ error: 'invalid id: ak_x' });
     const account = String(txOf(chain.transactions[0]!).sender_id ?? '');
     if (account.startsWith('ak_')) {
-      expect((await v3.get(`/v3/accounts/${account}/activities?type=foo`)).status).to.equal(400);
-      expect((await v3.get(`/v3/accounts/${account}/activities?cursor=1-2`)).body).to.deep.equal({
+      expect((await v3.get(`/mdw/v3/accounts/${account}/activities?type=foo`)).status).to.equal(400);
+      expect((await v3.get(`/mdw/v3/accounts/${account}/activities?cursor=1-2`)).body).to.deep.equal({
         error: 'invalid cursor: 1-2',
       });
     }

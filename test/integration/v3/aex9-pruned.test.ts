@@ -26,18 +26,18 @@ describe('/v3/aex9 from a pruning node', function () {
   });
 
   it('marks the balances of tokens created below the GC height incomplete, and keeps the others exact', async () => {
-    const tokens = (await v3.get('/v3/aex9?limit=100')).body as { data: Obj[] };
+    const tokens = (await v3.get('/mdw/v3/aex9?limit=100')).body as { data: Obj[] };
     const ledger = ledgerBalances(v3.devnode.chain);
     let incomplete = 0;
     let complete = 0;
     for (const token of tokens.data) {
       const id = String(token.contract_id);
-      const created = (await v3.get(`/v3/contracts/${id}`)).body as Obj;
+      const created = (await v3.get(`/mdw/v3/contracts/${id}`)).body as Obj;
       const height = v3.devnode.chain.txs.get(String(created.source_tx_hash))?.blockHeight;
-      const holders = ((await v3.get(`/v3/aex9/${id}/balances?limit=100`)).body as { data: Obj[] }).data;
+      const holders = ((await v3.get(`/mdw/v3/aex9/${id}/balances?limit=100`)).body as { data: Obj[] }).data;
       const [, account] = [...ledger].find(([k]) => k.startsWith(`${id} `))?.[0].split(' ') ?? [];
       const balance =
-        account === undefined ? undefined : ((await v3.get(`/v3/aex9/${id}/balances/${account}`)).body as Obj);
+        account === undefined ? undefined : ((await v3.get(`/mdw/v3/aex9/${id}/balances/${account}`)).body as Obj);
       // meta info is read at the top when the creation block's state is gone: the token stays usable
       expect(token.invalid, id).to.equal(false);
       if (height !== undefined && height < GC_HEIGHT) {
@@ -47,11 +47,11 @@ describe('/v3/aex9 from a pruning node', function () {
         if (balance) expect(balance.incomplete).to.equal(true);
         if (account !== undefined) {
           // its transfers, in the token's list and in the account's activities, say so too
-          const transfers = (await v3.get(`/v3/aex9/${id}/transfers?account=${account}&limit=100`)).body as {
+          const transfers = (await v3.get(`/mdw/v3/aex9/${id}/transfers?account=${account}&limit=100`)).body as {
             data: Obj[];
           };
           for (const t of transfers.data) expect(t.incomplete, id).to.equal(true);
-          const feed = (await v3.get(`/v3/accounts/${account}/activities?type=aex9&limit=100`)).body as {
+          const feed = (await v3.get(`/mdw/v3/accounts/${account}/activities?type=aex9&limit=100`)).body as {
             data: Obj[];
           };
           for (const a of feed.data.filter((a) => (a.payload as Obj).contract_id === id))

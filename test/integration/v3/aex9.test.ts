@@ -72,7 +72,7 @@ describe('/v3/aex9 against the devnode chain', function () {
 
   it('counts and lists every token, sorted by name, symbol and creation, with prefix and exact searches', async () => {
     expect((await v3.mdw.getAex9TokensCount()).data).to.equal(tokens.size);
-    const byName = (await walk('/v3/aex9?limit=3')).map((t) => String(t.contract_id));
+    const byName = (await walk('/mdw/v3/aex9?limit=3')).map((t) => String(t.contract_id));
     expect([...byName].sort()).to.deep.equal([...tokens.keys()].sort());
     const names = byName.map((id) => String(meta(id)[0]).toLowerCase());
     expect(names, 'backward by lower-cased name').to.deep.equal([...names].sort().reverse());
@@ -86,15 +86,15 @@ describe('/v3/aex9 against the devnode chain', function () {
     expect(viaSdk).to.deep.equal(
       byName.filter((id) => String(meta(id)[0]).toLowerCase().startsWith(prefix.toLowerCase())),
     );
-    const bySymbol = await walk('/v3/aex9?by=symbol&direction=forward&limit=4');
+    const bySymbol = await walk('/mdw/v3/aex9?by=symbol&direction=forward&limit=4');
     const symbols = bySymbol.map((t) => String(t.symbol).toLowerCase());
     expect(symbols).to.deep.equal([...symbols].sort());
-    const byCreation = (await walk('/v3/aex9?by=creation&direction=forward&limit=2')).map((t) => t.contract_id);
+    const byCreation = (await walk('/mdw/v3/aex9?by=creation&direction=forward&limit=2')).map((t) => t.contract_id);
     expect(byCreation).to.deep.equal(creationOrder());
     const gold = [...tokens.keys()].find((id) => meta(id)[1] === 'GOLD')!;
-    expect((await walk('/v3/aex9?prefix=devnode%20g')).map((t) => t.contract_id)).to.deep.equal([gold]);
-    expect((await walk('/v3/aex9?by=symbol&exact=GOLD')).map((t) => t.contract_id)).to.deep.equal([gold]);
-    expect(await walk('/v3/aex9?by=symbol&exact=gold')).to.deep.equal([]);
+    expect((await walk('/mdw/v3/aex9?prefix=devnode%20g')).map((t) => t.contract_id)).to.deep.equal([gold]);
+    expect((await walk('/mdw/v3/aex9?by=symbol&exact=GOLD')).map((t) => t.contract_id)).to.deep.equal([gold]);
+    expect(await walk('/mdw/v3/aex9?by=symbol&exact=gold')).to.deep.equal([]);
   });
 
   /** the tokens in order of creation: by their create transaction, or (pairs cloned in calls) the call that created them */
@@ -116,7 +116,7 @@ describe('/v3/aex9 against the devnode chain', function () {
   it('serves each token with its meta info, holders and supplies as the ledger has them', async () => {
     const store = v3.devnode.chain.state.contractStore;
     for (const id of tokens.keys()) {
-      const raw = (await v3.get(`/v3/aex9/${id}`)).body as Obj;
+      const raw = (await v3.get(`/mdw/v3/aex9/${id}`)).body as Obj;
       const [name, symbol, decimals] = meta(id);
       expect([raw.name, raw.symbol, big(raw.decimals)]).to.deep.equal([name, symbol, decimals]);
       if (sdkSafe(id)) {
@@ -139,7 +139,7 @@ describe('/v3/aex9 against the devnode chain', function () {
       );
       if (created) expect(raw.contract_tx_hash).to.equal(created[0]);
       // the contract itself says its standard; a pair cloned in a call names that call as its source
-      const contract = (await v3.get(`/v3/contracts/${id}`)).body as Obj;
+      const contract = (await v3.get(`/mdw/v3/contracts/${id}`)).body as Obj;
       expect([contract.aexn_type, contract.source_tx_hash]).to.deep.equal(['aex9', raw.contract_tx_hash]);
       expect(contract.source_tx_type).to.equal(created ? 'ContractCreateTx' : 'ContractCallTx');
     }
@@ -150,7 +150,7 @@ describe('/v3/aex9 against the devnode chain', function () {
     for (const id of tokens.keys()) {
       const holders = holdersOf(id);
       for (const by of ['pubkey', 'amount']) {
-        const items = await walk(`/v3/aex9/${id}/balances?by=${by}&limit=4`);
+        const items = await walk(`/mdw/v3/aex9/${id}/balances?by=${by}&limit=4`);
         const accounts = items.map((i) => String(i.account_id));
         expect(new Set(accounts).size, 'no duplicate holder').to.equal(accounts.length);
         expect(new Map(items.map((i) => [String(i.account_id), big(i.amount)]))).to.deep.equal(
@@ -190,18 +190,18 @@ describe('/v3/aex9 against the devnode chain', function () {
       const expected = balancesFromLogs(chain, hash);
       for (const [k, want] of [...expected].filter(([k]) => k.startsWith(`${id} `)).slice(0, 3)) {
         const holder = k.split(' ')[1]!;
-        const raw = (await v3.get(`/v3/aex9/${id}/balances/${holder}?hash=${hash}`)).body as Obj;
+        const raw = (await v3.get(`/mdw/v3/aex9/${id}/balances/${holder}?hash=${hash}`)).body as Obj;
         expect(big(raw.amount), `${k} at ${hash}`).to.equal(want);
         compared++;
       }
-      const page = await walk(`/v3/aex9/${id}/balances?block_hash=${hash}&limit=50`);
+      const page = await walk(`/mdw/v3/aex9/${id}/balances?block_hash=${hash}&limit=50`);
       expect(new Map(page.map((i) => [balanceKey(id, String(i.account_id)), big(i.amount)]))).to.deep.equal(
         new Map([...expected].filter(([k]) => k.startsWith(`${id} `))),
       );
     }
     expect(compared).to.be.above(10);
     const kb = chain.keyBlocks[60]!;
-    const atHeight = (await v3.get(`/v3/aex9/${id}/balances/${account}?height=60`)).body as Obj;
+    const atHeight = (await v3.get(`/mdw/v3/aex9/${id}/balances/${account}?height=60`)).body as Obj;
     expect(atHeight.amount === null ? undefined : big(atHeight.amount)).to.equal(
       balancesFromLogs(chain, kb.hash).get(key),
     );
@@ -211,7 +211,7 @@ describe('/v3/aex9 against the devnode chain', function () {
     const chain = v3.devnode.chain;
     const [key] = [...ledger].find(([k]) => tokens.get(k.split(' ')[0]!) === 'aex9')!;
     const [id, account] = key.split(' ') as [`ct_${string}`, `ak_${string}`];
-    const items = await walk(`/v3/aex9/${id}/balances/${account}/history?limit=25`);
+    const items = await walk(`/mdw/v3/aex9/${id}/balances/${account}/history?limit=25`);
     expect(items[0]!.height).to.equal(chain.height);
     for (const item of items.filter((_, i) => i % 9 === 0)) {
       const want = balancesFromLogs(chain, chain.keyBlocks[Number(item.height)]!.hash).get(key);
@@ -226,7 +226,7 @@ describe('/v3/aex9 against the devnode chain', function () {
   it("lists an account's tokens with the ledger's balances", async () => {
     const trader = [...ledger.keys()][0]!.split(' ')[1] as `ak_${string}`;
     const page = await v3.mdw.getAex9AccountBalances(trader);
-    const items = await walk(`/v3/accounts/${trader}/aex9/balances?limit=3`);
+    const items = await walk(`/mdw/v3/accounts/${trader}/aex9/balances?limit=3`);
     expect(page.data.map((b) => b.contractId)).to.deep.equal(items.slice(0, 10).map((i) => i.contract_id));
     const want = new Map([...ledger].filter(([k]) => k.endsWith(` ${trader}`)).map(([k, v]) => [k.split(' ')[0]!, v]));
     expect(
@@ -255,18 +255,18 @@ describe('/v3/aex9 against the devnode chain', function () {
                 to: ak(l.topics[2]!),
                 amount: l.topics[3]!,
               });
-    const sent = (await walk(`/v3/aex9/${id}/transfers?sender=${account}&limit=5`)).reverse();
+    const sent = (await walk(`/mdw/v3/aex9/${id}/transfers?sender=${account}&limit=5`)).reverse();
     expect(sent.map((t) => [t.tx_hash, t.recipient, big(t.amount)])).to.deep.equal(
       events.filter((e) => e.from === account).map((e) => [e.hash, e.to, e.amount]),
     );
     // a transaction says the standard of the contract it calls (ae_mdw's tx.aexn_type)
     for (const t of sent.slice(0, 5)) {
-      const tx = ((await v3.get(`/v3/transactions/${String(t.tx_hash)}`)).body as Obj).tx as Obj;
+      const tx = ((await v3.get(`/mdw/v3/transactions/${String(t.tx_hash)}`)).body as Obj).tx as Obj;
       const called = String(tx.contract_id);
       const kind = kindOfCode(chain.state.contracts.get(called)!.code);
       expect(tx.aexn_type, called).to.equal(tokens.has(called) ? 'aex9' : kind === 'aex141' ? 'aex141' : null);
     }
-    const either = await walk(`/v3/aex9/${id}/transfers?account=${account}&direction=forward`);
+    const either = await walk(`/mdw/v3/aex9/${id}/transfers?account=${account}&direction=forward`);
     expect(either.map((t) => t.tx_hash)).to.deep.equal(
       events.filter((e) => e.from === account || e.to === account).map((e) => e.hash),
     );
@@ -289,7 +289,7 @@ describe('/v3/aex9 against the devnode chain', function () {
           });
           expected.push(...mine);
         }
-    const items = await walk(`/v3/accounts/${account}/activities?type=aex9&limit=7`);
+    const items = await walk(`/mdw/v3/accounts/${account}/activities?type=aex9&limit=7`);
     expect(items.every((i) => i.type === 'Aex9TransferEvent')).to.equal(true);
     const got = items.map((i) => {
       const p = i.payload as Obj;
@@ -301,7 +301,7 @@ describe('/v3/aex9 against the devnode chain', function () {
     );
     const first = items[0]!.payload as Obj;
     expect(first.token_symbol).to.equal(meta(String(first.contract_id))[1]);
-    const owned = await walk(`/v3/accounts/${account}/activities?type=aex9&owned_only=true&limit=50`);
+    const owned = await walk(`/mdw/v3/accounts/${account}/activities?type=aex9&owned_only=true&limit=50`);
     expect(owned.map((i) => (i.payload as Obj).sender_id)).to.satisfy((s: Json[]) => s.every((x) => x === account));
     const sdk = await v3.mdw.getAccountActivities(account as `ak_${string}`, { type: 'aex9', limit: 2 });
     expect(sdk.data.map((a) => a.type)).to.deep.equal(['Aex9TransferEvent', 'Aex9TransferEvent']);
@@ -313,7 +313,7 @@ describe('/v3/aex9 against the devnode chain', function () {
     const [key] = [...ledger][0]!;
     const [id, account] = key.split(' ') as [string, string];
     for (const op of V3_OPERATIONS.filter((o) => o.path.includes('aex9'))) {
-      const path = `/v3${op.path}`
+      const path = `/mdw/v3${op.path}`
         .replace('{id}', id)
         .replace('{contractId}', id)
         .replace('{accountId}', account)
@@ -329,16 +329,16 @@ describe('/v3/aex9 against the devnode chain', function () {
       ([, c]) => kindOfCode(c.code) === 'factory',
     )![0];
     for (const [path, status, error] of [
-      ['/v3/aex9/ct_nope', 400, 'invalid id: ct_nope'],
-      [`/v3/aex9/${factory}`, 404, `not found: ${factory}`],
-      [`/v3/aex9/${factory}/balances`, 400, `not AEX9 contract: ${factory}`],
-      [`/v3/aex9/${id}/balances?cursor=zz`, 400, 'invalid cursor: zz'],
-      [`/v3/aex9/${id}/balances?by=size`, 400, 'invalid query: by=size'],
-      [`/v3/aex9/${id}/balances/${account}?hash=kh_nope`, 400, 'invalid query: hash=kh_nope'],
-      [`/v3/aex9/${id}/transfers`, 400, 'invalid query: sender or recipient param is required'],
-      ['/v3/aex9?by=size', 400, 'invalid query: by=size'],
-      ['/v3/aex9?prefix=a&exact=b', 400, "invalid query: can't use both `prefix` and `exact` parameters"],
-      ['/v3/aex9?cursor=%7B', 400, 'invalid cursor: {'],
+      ['/mdw/v3/aex9/ct_nope', 400, 'invalid id: ct_nope'],
+      [`/mdw/v3/aex9/${factory}`, 404, `not found: ${factory}`],
+      [`/mdw/v3/aex9/${factory}/balances`, 400, `not AEX9 contract: ${factory}`],
+      [`/mdw/v3/aex9/${id}/balances?cursor=zz`, 400, 'invalid cursor: zz'],
+      [`/mdw/v3/aex9/${id}/balances?by=size`, 400, 'invalid query: by=size'],
+      [`/mdw/v3/aex9/${id}/balances/${account}?hash=kh_nope`, 400, 'invalid query: hash=kh_nope'],
+      [`/mdw/v3/aex9/${id}/transfers`, 400, 'invalid query: sender or recipient param is required'],
+      ['/mdw/v3/aex9?by=size', 400, 'invalid query: by=size'],
+      ['/mdw/v3/aex9?prefix=a&exact=b', 400, "invalid query: can't use both `prefix` and `exact` parameters"],
+      ['/mdw/v3/aex9?cursor=%7B', 400, 'invalid cursor: {'],
     ] as const) {
       const res = await v3.get(path);
       expect([res.status, res.body], path).to.deep.equal([status, { error }]);

@@ -93,7 +93,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
 
   it('serves every transaction by hash with the node tx, its place and its encoding', async () => {
     for (const t of chain.transactions.slice(0, 60)) {
-      const raw = (await v3.get(`/v3/transactions/${t.hash}`)).body as Obj;
+      const raw = (await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj;
       expect(raw.block_hash).to.equal(t.blockHash);
       expect(raw.block_height).to.equal(t.height);
       expect(raw.micro_index).to.equal(t.microIndex);
@@ -135,15 +135,17 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
         listed.map((t) => t.hash),
         `txi:${a}-${b}`,
       ).to.deep.equal(hashes.slice(a, b + 1));
-      const back = (await v3.get(`/v3/transactions?scope=txi:${b}-${a}&limit=100`)).body as { data: Obj[] };
+      const back = (await v3.get(`/mdw/v3/transactions?scope=txi:${b}-${a}&limit=100`)).body as { data: Obj[] };
       expect(back.data.map((t) => t.hash)).to.deep.equal(hashes.slice(a, b + 1).reverse());
-      expect((await v3.get(`/v3/transactions/count?scope=txi:${a}-${b}`)).body).to.equal(hashes.slice(a, b + 1).length);
+      expect((await v3.get(`/mdw/v3/transactions/count?scope=txi:${a}-${b}`)).body).to.equal(
+        hashes.slice(a, b + 1).length,
+      );
     }
-    expect((await v3.get(`/v3/transactions?scope=txi:${n}-${n + 9}`)).body).to.deep.include({ data: [] });
+    expect((await v3.get(`/mdw/v3/transactions?scope=txi:${n}-${n + 9}`)).body).to.deep.include({ data: [] });
     // contract calls in a txi range are the calls among those transactions (A < B walks forward)
     const range = new Set(hashes.slice(10, 60));
-    const calls = (await v3.get('/v3/contracts/calls?direction=forward&limit=100')).body as { data: Obj[] };
-    const scoped = (await v3.get('/v3/contracts/calls?scope=txi:10-59&limit=100')).body as { data: Obj[] };
+    const calls = (await v3.get('/mdw/v3/contracts/calls?direction=forward&limit=100')).body as { data: Obj[] };
+    const scoped = (await v3.get('/mdw/v3/contracts/calls?scope=txi:10-59&limit=100')).body as { data: Obj[] };
     expect(scoped.data.map((c) => c.call_tx_hash)).to.deep.equal(
       calls.data.map((c) => c.call_tx_hash).filter((h) => range.has(String(h))),
     );
@@ -202,21 +204,21 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
 
   it("answers bad input with 400 and ae_mdw's error shape, unknown objects with 404, never a 5xx", async () => {
     const cases: [string, number, string][] = [
-      ['/v3/transactions?limit=101', 400, 'limit too large: 101'],
-      ['/v3/transactions?limit=0', 400, 'invalid limit: 0'],
-      ['/v3/transactions?direction=up', 400, 'invalid direction: up'],
-      ['/v3/transactions?scope=epoch:1-2', 400, 'invalid scope: epoch'],
-      ['/v3/transactions?scope=gen:a-2', 400, 'invalid range: a-2'],
-      ['/v3/transactions?type=foo', 400, 'invalid transaction type: foo'],
-      ['/v3/transactions?type_group=foo', 400, 'invalid transaction group: foo'],
-      ['/v3/transactions?account=ak_bad', 400, 'invalid id: ak_bad'],
-      ['/v3/transactions?spend.owner_id=ak_bad', 400, 'invalid transaction field: spend.owner_id'],
-      ['/v3/transactions?cursor=abc', 400, 'invalid cursor: abc'],
-      ['/v3/key-blocks?cursor=1-2-3', 400, 'invalid cursor: 1-2-3'],
-      ['/v3/transactions/th_bad', 400, 'invalid hash: th_bad'],
-      ['/v3/key-blocks/xyz', 400, 'invalid block index: xyz'],
-      ['/v3/key-blocks/99999', 404, 'not found: 99999'],
-      ['/v3/nothing-here', 404, 'no such route'],
+      ['/mdw/v3/transactions?limit=101', 400, 'limit too large: 101'],
+      ['/mdw/v3/transactions?limit=0', 400, 'invalid limit: 0'],
+      ['/mdw/v3/transactions?direction=up', 400, 'invalid direction: up'],
+      ['/mdw/v3/transactions?scope=epoch:1-2', 400, 'invalid scope: epoch'],
+      ['/mdw/v3/transactions?scope=gen:a-2', 400, 'invalid range: a-2'],
+      ['/mdw/v3/transactions?type=foo', 400, 'invalid transaction type: foo'],
+      ['/mdw/v3/transactions?type_group=foo', 400, 'invalid transaction group: foo'],
+      ['/mdw/v3/transactions?account=ak_bad', 400, 'invalid id: ak_bad'],
+      ['/mdw/v3/transactions?spend.owner_id=ak_bad', 400, 'invalid transaction field: spend.owner_id'],
+      ['/mdw/v3/transactions?cursor=abc', 400, 'invalid cursor: abc'],
+      ['/mdw/v3/key-blocks?cursor=1-2-3', 400, 'invalid cursor: 1-2-3'],
+      ['/mdw/v3/transactions/th_bad', 400, 'invalid hash: th_bad'],
+      ['/mdw/v3/key-blocks/xyz', 400, 'invalid block index: xyz'],
+      ['/mdw/v3/key-blocks/99999', 404, 'not found: 99999'],
+      ['/mdw/v3/nothing-here', 404, 'no such route'],
     ];
     for (const [path, status, error] of cases) {
       const res = await v3.get(path);
@@ -224,11 +226,11 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
       expect(res.body, path).to.deep.equal({ error });
     }
     const unknownTx = `th_${'2'.repeat(10)}`;
-    expect((await v3.get(`/v3/transactions/${unknownTx}`)).status).to.equal(400);
+    expect((await v3.get(`/mdw/v3/transactions/${unknownTx}`)).status).to.equal(400);
   });
 
   it('writes every integer as a string with int-as-string, and ignores the SDK retry parameter in links', async () => {
-    const res = await v3.get('/v3/key-blocks?limit=1&int-as-string=true&__sdk-retry=1');
+    const res = await v3.get('/mdw/v3/key-blocks?limit=1&int-as-string=true&__sdk-retry=1');
     const kb = (res.body as { data: Obj[] }).data[0]!;
     expect(kb.height).to.equal(String(v3.devnode.height()));
     expect((res.body as { next: string }).next).to.equal(
@@ -260,8 +262,8 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
     // check their schemas
     const ownTests = /\/names|^\/(oracles|channels|contracts)|^\/(aex9|aex141)\/\{/;
     for (const op of V3_OPERATIONS.filter((o) => !ownTests.test(o.path))) {
-      let path = `/v3${op.path}`;
-      if (path.startsWith('/v3/micro-blocks/{hash}')) path = path.replace('{hash}', tx.blockHash);
+      let path = `/mdw/v3${op.path}`;
+      if (path.startsWith('/mdw/v3/micro-blocks/{hash}')) path = path.replace('{hash}', tx.blockHash);
       else path = path.replace('{hash}', tx.hash);
       for (const [param, value] of Object.entries(examples)) path = path.replace(param, value);
       const res = await v3.get(path);

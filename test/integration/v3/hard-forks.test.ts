@@ -18,7 +18,7 @@ import {
   backfillStoredForks,
   storedForksWithoutTransfers,
   transferRulesOf,
-} from '../../../src/indexer/internal-transfers.ts';
+} from '../../../src/indexer/derived/internal-transfers.ts';
 
 type Obj = { [key: string]: Json };
 /** a Transfer as the SDK's client reads it */

@@ -18,7 +18,7 @@ import {
   type Devnode,
   type DevnodeOptions,
 } from '../../../src/devnode/index.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/populator.ts';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
@@ -49,7 +49,9 @@ export interface ChainTruth {
 export interface V3UnderTest {
   readonly devnode: Devnode;
   readonly pool: Pool;
+  /** the server's URL: the node's API at /v2 and /v3, ae_mdw's at /mdw/v3 */
   readonly url: string;
+  /** the SDK's Middleware client, given the server's URL with `/mdw` as a gateway's users give it */
   readonly mdw: Middleware;
   /** the websocket server's base URL (ws://host:port) */
   readonly wsUrl: string;
@@ -62,6 +64,7 @@ export interface V3UnderTest {
   readonly settings: Record<string, string>;
   /** serveWith runs another server over the same database with some settings changed (stop it with `close`) */
   serveWith(overrides: Record<string, string>): Promise<{ url: string; close(): Promise<void> }>;
+  /** get fetches a path of the server (ae_mdw's under /mdw/v3) */
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
   /** walk follows a raw list's `next` links from `path` to the end (every page must answer 200): every item */
   walk(path: string): Promise<Obj[]>;
@@ -69,6 +72,11 @@ export interface V3UnderTest {
   /** synced resolves once the populator stored the devnode's top */
   synced(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** mdwLink is the server path of a `next`/`prev` link of ae_mdw's API, which is relative to its base (`/v3/…`, under /mdw here). */
+export function mdwLink(link: string | null): string | null {
+  return link === null ? null : `/mdw${link}`;
 }
 
 /** MiddlewarePage is what the SDK's list methods return: a page that fetches its neighbours. */
@@ -195,7 +203,7 @@ export async function startV3(
     devnode,
     pool,
     url,
-    mdw: new Middleware(url),
+    mdw: new Middleware(`${url}/mdw`),
     wsUrl: ws.url,
     async spend(recipient, amount) {
       const { publicKey } = devnode.accounts[0]!;
@@ -218,7 +226,7 @@ export async function startV3(
         expect(res.status, `${next}: ${res.text}`).to.equal(200);
         const page = res.body as { data: Obj[]; next: string | null };
         items.push(...page.data);
-        next = page.next;
+        next = mdwLink(page.next);
       }
       return items;
     },

@@ -30,10 +30,10 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
     const names = [...new Set(claims.map((t) => String(txOf(t).name)))];
     for (const name of names) {
       const hash = nameId(name);
-      const byName = (await v3.get(`/v3/names/${name}`)).body as Obj;
+      const byName = (await v3.get(`/mdw/v3/names/${name}`)).body as Obj;
       expect(byName.name, name).to.equal(name);
       expect(byName.hash).to.equal(hash);
-      expect((await v3.get(`/v3/names/${hash}`)).body).to.deep.equal(byName);
+      expect((await v3.get(`/mdw/v3/names/${hash}`)).body).to.deep.equal(byName);
       const nameTxs = (type: string): string[] =>
         chain.transactions
           .filter(
@@ -41,13 +41,13 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
           )
           .map((t) => t.hash)
           .reverse();
-      expect((await walk(`/v3/names/${hash}/claims?limit=2`)).map((c) => c.source_tx_hash)).to.deep.equal(
+      expect((await walk(`/mdw/v3/names/${hash}/claims?limit=2`)).map((c) => c.source_tx_hash)).to.deep.equal(
         nameTxs('NameClaimTx'),
       );
-      expect((await walk(`/v3/names/${name}/transfers?limit=2`)).map((c) => c.source_tx_hash)).to.deep.equal(
+      expect((await walk(`/mdw/v3/names/${name}/transfers?limit=2`)).map((c) => c.source_tx_hash)).to.deep.equal(
         nameTxs('NameTransferTx'),
       );
-      expect((await walk(`/v3/names/${name}/updates?limit=2`)).map((c) => c.source_tx_hash)).to.deep.equal(
+      expect((await walk(`/mdw/v3/names/${name}/updates?limit=2`)).map((c) => c.source_tx_hash)).to.deep.equal(
         nameTxs('NameUpdateTx'),
       );
       // the owner after the last claim or transfer of this name
@@ -66,28 +66,28 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
 
   it('lists active and inactive names in every order, each walk complete and equal to the count', async () => {
     const top = v3.devnode.height();
-    const active = await walk('/v3/names?state=active&limit=3');
+    const active = await walk('/mdw/v3/names?state=active&limit=3');
     expect(active.every((n) => n.active === true && Number(n.expire_height) > top)).to.equal(true);
     expect(await v3.mdw.getNamesCount()).to.deep.equal({ body: active.length });
-    const inactive = await walk('/v3/names?state=inactive&limit=3');
+    const inactive = await walk('/mdw/v3/names?state=inactive&limit=3');
     expect(inactive.every((n) => n.active === false)).to.equal(true);
-    const all = await walk('/v3/names?limit=4');
+    const all = await walk('/mdw/v3/names?limit=4');
     expect(active.length, 'active names').to.be.above(0);
     expect(all.map((n) => n.name).sort()).to.deep.equal([...active, ...inactive].map((n) => n.name).sort());
     for (const by of ['name', 'deactivation', 'activation']) {
-      const forward = await walk(`/v3/names?by=${by}&direction=forward&limit=2`);
-      const backward = await walk(`/v3/names?by=${by}&limit=5`);
+      const forward = await walk(`/mdw/v3/names?by=${by}&direction=forward&limit=2`);
+      const backward = await walk(`/mdw/v3/names?by=${by}&limit=5`);
       expect(
         forward.map((n) => n.name),
         by,
       ).to.deep.equal(backward.map((n) => n.name).reverse());
       expect(forward).to.have.length(all.length);
     }
-    const byName = await walk('/v3/names?by=name&direction=forward&limit=3');
+    const byName = await walk('/mdw/v3/names?by=name&direction=forward&limit=3');
     expect(byName.map((n) => n.name)).to.deep.equal(byName.map((n) => String(n.name)).sort());
     const owner = String((active[0]?.ownership as Obj | undefined)?.current ?? '');
     if (owner) {
-      const owned = await walk(`/v3/names?owned_by=${owner}&state=active`);
+      const owned = await walk(`/mdw/v3/names?owned_by=${owner}&state=active`);
       expect(owned.map((n) => n.name).sort()).to.deep.equal(
         active
           .filter((n) => (n.ownership as Obj).current === owner)
@@ -97,18 +97,18 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
       expect(await v3.mdw.getNamesCount({ ownedBy: owner as `ak_${string}` })).to.deep.equal({ body: owned.length });
     }
     const prefix = String(all[0]!.name).slice(0, 2);
-    const prefixed = await walk(`/v3/names?prefix=${prefix}&limit=3`);
+    const prefixed = await walk(`/mdw/v3/names?prefix=${prefix}&limit=3`);
     expect(prefixed.map((n) => n.name)).to.deep.equal(
       all.filter((n) => String(n.name).startsWith(prefix)).map((n) => n.name),
     );
-    const auctions = await walk('/v3/names/auctions?limit=2');
+    const auctions = await walk('/mdw/v3/names/auctions?limit=2');
     for (const a of auctions) expect(Number(a.auction_end)).to.be.above(top);
   });
 
   it("lists an account's claims and the names pointing at an id", async () => {
     const claims = ofType('NameClaimTx');
     const claimer = String(txOf(claims[0]!).account_id);
-    const listed = await walk(`/v3/accounts/${claimer}/names/claims?limit=2`);
+    const listed = await walk(`/mdw/v3/accounts/${claimer}/names/claims?limit=2`);
     expect(listed.map((c) => c.source_tx_hash)).to.deep.equal(
       claims
         .filter((t) => txOf(t).account_id === claimer)
@@ -121,8 +121,8 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
     if (updates.length > 0) {
       const last = updates.at(-1)!;
       const pointer = (txOf(last).pointers as Obj[])[0]!;
-      const pointees = await walk(`/v3/accounts/${String(pointer.id)}/names/pointees`);
-      const byHash = (await v3.get(`/v3/names/${String(txOf(last).name_id)}`)).body as Obj;
+      const pointees = await walk(`/mdw/v3/accounts/${String(pointer.id)}/names/pointees`);
+      const byHash = (await v3.get(`/mdw/v3/names/${String(txOf(last).name_id)}`)).body as Obj;
       expect(pointees.map((p) => p.name)).to.include(byHash.name);
     }
   });
@@ -133,7 +133,7 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
     const claim = ofType('NameClaimTx')[0]!;
     const name = String(txOf(claim).name);
     for (const op of V3_OPERATIONS.filter((o) => o.path.includes('/names') && !o.path.includes('auctions/{id}'))) {
-      const path = `/v3${op.path}`
+      const path = `/mdw/v3${op.path}`
         .replace('/names/{id}', `/names/${name}`)
         .replace('{id}', String(txOf(claim).account_id));
       const res = await v3.get(path);
@@ -144,10 +144,10 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
       const validate = ajv.compile(schema);
       expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
     }
-    expect((await v3.get('/v3/names/nm_bad')).body).to.deep.equal({ error: 'invalid id: nm_bad' });
-    expect((await v3.get('/v3/names?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
-    expect((await v3.get('/v3/names/unclaimed-name-xyz')).status).to.equal(404);
-    expect((await v3.get('/v3/names?by=name&cursor=abc')).status).to.equal(200);
-    expect((await v3.get('/v3/names?cursor=abc')).body).to.deep.equal({ error: 'invalid cursor: abc' });
+    expect((await v3.get('/mdw/v3/names/nm_bad')).body).to.deep.equal({ error: 'invalid id: nm_bad' });
+    expect((await v3.get('/mdw/v3/names?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
+    expect((await v3.get('/mdw/v3/names/unclaimed-name-xyz')).status).to.equal(404);
+    expect((await v3.get('/mdw/v3/names?by=name&cursor=abc')).status).to.equal(200);
+    expect((await v3.get('/mdw/v3/names?cursor=abc')).body).to.deep.equal({ error: 'invalid cursor: abc' });
   });
 });

@@ -13,7 +13,7 @@ import type { Devnode } from '../../../src/devnode/index.ts';
 import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
-import { startV3, walkPages, type V3UnderTest } from './harness.ts';
+import { mdwLink, startV3, walkPages, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;
 
@@ -227,11 +227,11 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       // the metadata the devnode keeps for the token (a MetadataMap), read by a dry-run
       const kept = v3.devnode.chain.state.contractStore.get(`${collection}/m:${one.tokenId}`) as FateVariant;
       const entries = (kept.values[0] as FateMap).entries.map(([k, v]) => [String(k), String(v)]);
-      const rawDetail = (await v3.get(`/v3/aex141/${collection}/tokens/${one.tokenId}`)).body as Obj;
+      const rawDetail = (await v3.get(`/mdw/v3/aex141/${collection}/tokens/${one.tokenId}`)).body as Obj;
       expect(rawDetail.metadata, 'metadata').to.deep.equal({ map: Object.fromEntries(entries) });
       const collectionObject = await v3.mdw.getAex141ByContract(collection);
       expect(collectionObject.contractId).to.equal(collection);
-      const raw = (await v3.get(`/v3/aex141/${collection}`)).body as Obj;
+      const raw = (await v3.get(`/mdw/v3/aex141/${collection}`)).body as Obj;
       expect([raw.nfts_amount, raw.nft_owners]).to.deep.equal([
         tokens.length,
         new Set(tokens.map((t) => t.ownerId)).size,
@@ -256,7 +256,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         // the edition: the limit the devnode keeps for the template, and the tokens minted from it that exist
         const tuple = v3.devnode.chain.state.contractStore.get(`${collection}/tpl:${id}`) as FateTuple;
         const limit = tuple.items[1] as { tag: number; values: readonly FateValue[] };
-        const raw = (await v3.get(`/v3/aex141/${collection}/templates?limit=100`)).body as { data: Obj[] };
+        const raw = (await v3.get(`/mdw/v3/aex141/${collection}/templates?limit=100`)).body as { data: Obj[] };
         const edition = raw.data.find((t) => BigInt(String(t.template_id)) === id)!.edition as Obj | null;
         expect(edition?.limit, `template ${id}`).to.equal(limit.tag === 1 ? Number(limit.values[0]) : undefined);
         expect(edition?.supply, `template ${id}`).to.equal(minted.length > 0 ? minted.length : undefined);
@@ -283,10 +283,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect(burns, 'the chain burns NFTs').to.be.above(0);
     expect(templateTokens, 'the chain mints NFTs from templates').to.be.above(0);
     // ae_mdw's router-only lists: the count, and every collection's transfers (here from one account)
-    expect(((await v3.get('/v3/aex141/count')).body as Obj).data).to.equal(collections.length);
+    expect(((await v3.get('/mdw/v3/aex141/count')).body as Obj).data).to.equal(collections.length);
     const everyTransfer = collections.flatMap((c) => ownership(all, c).transfers);
     const someone = String(everyTransfer[0]!.sender);
-    const fromSomeone = (await v3.walk(`/v3/aex141/transfers?from=${someone}&limit=3`)).map((t) => [
+    const fromSomeone = (await v3.walk(`/mdw/v3/aex141/transfers?from=${someone}&limit=3`)).map((t) => [
       t.tx_hash,
       t.log_idx,
     ]);
@@ -329,11 +329,11 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       (v3.devnode.chain.state.contractStore.get(`${c}/meta`) as FateTuple).items.slice(0, 2) as string[];
     const raw = async (query: string): Promise<Obj[]> => {
       const items: Obj[] = [];
-      for (let next: string | null = `/v3/aex141?limit=1&${query}`; next !== null;) {
+      for (let next: string | null = `/mdw/v3/aex141?limit=1&${query}`; next !== null;) {
         const res = await v3.get(next);
         expect(res.status, res.text).to.equal(200);
         items.push(...(res.body as { data: Obj[] }).data);
-        next = (res.body as { next: string | null }).next;
+        next = mdwLink((res.body as { next: string | null }).next);
       }
       return items;
     };
@@ -356,7 +356,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     const limit = v3.devnode.chain.state.contractStore.get(`${first}/template_limit`);
     expect((c!.limits as Obj).template_limit).to.equal(Number(limit));
     expect((c!.limits as Obj).limit_tx_hash).to.equal(c!.contract_tx_hash);
-    expect((await v3.get('/v3/aex141?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
+    expect((await v3.get('/mdw/v3/aex141?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
   });
 
   it("lists NFT transfers and swaps among each account's activities, after their transaction, in log order", async () => {
@@ -367,7 +367,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         const res = await v3.get(next);
         expect(res.status, res.text).to.equal(200);
         items.push(...(res.body as { data: Obj[] }).data);
-        next = (res.body as { next: string | null }).next;
+        next = mdwLink((res.body as { next: string | null }).next);
       }
       return items;
     };
@@ -378,7 +378,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       Number(b.logIdx) - Number(a.logIdx);
     const account = String(transfers[0]!.recipient);
     const mine = transfers.filter((t) => t.sender === account || t.recipient === account).sort(byPosition);
-    const listed = await rawWalk(`/v3/accounts/${account}/activities?type=aex141&limit=7`);
+    const listed = await rawWalk(`/mdw/v3/accounts/${account}/activities?type=aex141&limit=7`);
     expect(listed.map((a) => a.type)).to.satisfy((types: string[]) => types.every((t) => t === 'Aex141TransferEvent'));
     expect(
       listed.map((a) => {
@@ -386,30 +386,30 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         return [p.tx_hash, p.log_idx, p.sender_id, p.recipient, Number(p.token_id)];
       }),
     ).to.deep.equal(mine.map((t) => [t.txHash, t.logIdx, t.sender, t.recipient, t.tokenId]));
-    const sent = await rawWalk(`/v3/accounts/${account}/activities?type=aex141&owned_only=true`);
+    const sent = await rawWalk(`/mdw/v3/accounts/${account}/activities?type=aex141&owned_only=true`);
     expect(sent.map((a) => (a.payload as Obj).tx_hash)).to.deep.equal(
       mine.filter((t) => t.sender === account).map((t) => t.txHash),
     );
 
     const swaps = expectedSwaps(all);
     const caller = String(swaps[0]!.caller);
-    const swapped = await rawWalk(`/v3/accounts/${caller}/activities?type=swaps`);
+    const swapped = await rawWalk(`/mdw/v3/accounts/${caller}/activities?type=swaps`);
     expect(
       swapped.map((a) => [a.type, ((a.payload as Obj).tx as Obj).hash, BigInt(String((a.payload as Obj).amount))]),
     ).to.deep.equal(swaps.filter((s) => s.caller === caller).map((s) => ['DexSwapEvent', s.txHash, s.fromAmount]));
     // the swaps of the configured factory's pairs only, as /v3/dex lists them: another factory has none of these
     const other = await v3.serveWith({ DEX_FACTORY: wae });
     try {
-      const res = await fetch(`${other.url}/v3/accounts/${caller}/activities?type=swaps`);
+      const res = await fetch(`${other.url}/mdw/v3/accounts/${caller}/activities?type=swaps`);
       expect(await res.json()).to.deep.equal({ data: [], next: null, prev: null });
-      const dex = await fetch(`${other.url}/v3/accounts/${caller}/dex/swaps`);
+      const dex = await fetch(`${other.url}/mdw/v3/accounts/${caller}/dex/swaps`);
       expect(await dex.json()).to.deep.equal({ data: [], next: null, prev: null });
     } finally {
       await other.close();
     }
     // in the whole feed (newest first) a transaction's transfers come just before the transaction itself
     const own = mine.find((t) => t.sender === account)!;
-    const feed = await rawWalk(`/v3/accounts/${account}/activities?limit=100&scope=gen:${own.blockHeight}`);
+    const feed = await rawWalk(`/mdw/v3/accounts/${account}/activities?limit=100&scope=gen:${own.blockHeight}`);
     const hashOf = (a: Obj): Json | undefined =>
       (a.payload as Obj)[a.type === 'Aex141TransferEvent' ? 'tx_hash' : 'hash'];
     const ofTx = feed.flatMap((a, i) => (hashOf(a) === own.txHash ? [[i, a.type]] : []));
@@ -456,9 +456,9 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     const ajv = new Ajv({ strict: false });
     ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
     const collection = contractsOf(v3.devnode, 'aex141')[0]!;
-    const tokens = (await v3.get(`/v3/aex141/${collection}/tokens?limit=1`)).body as { data: Obj[] };
+    const tokens = (await v3.get(`/mdw/v3/aex141/${collection}/tokens?limit=1`)).body as { data: Obj[] };
     const { owner_id: owner, token_id: token } = tokens.data[0]!;
-    const swap = ((await v3.get('/v3/dex/swaps?limit=1')).body as { data: Obj[] }).data[0]!;
+    const swap = ((await v3.get('/mdw/v3/dex/swaps?limit=1')).body as { data: Obj[] }).data[0]!;
     const values: Record<string, string> = {
       '{id}': collection,
       '{contractId}': collection,
@@ -469,7 +469,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     const ops = V3_OPERATIONS.filter((o) => /^\/(aex141|dex)|\/(aex141|dex)\//.test(o.path));
     expect(ops).to.have.length(13);
     for (const op of ops) {
-      let path = `/v3${op.path}`;
+      let path = `/mdw/v3${op.path}`;
       if (op.path.startsWith('/dex/{'))
         path = path
           .replace('{contractId}', String(swap.from_contract))
@@ -487,19 +487,19 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   });
 
   it('answers bad input with ae_mdw errors', async () => {
-    expect((await v3.get('/v3/dex/ct_nope/swaps')).status).to.equal(400);
-    expect((await v3.get('/v3/accounts/ak_nope/dex/swaps')).body).to.deep.equal({ error: 'invalid id: ak_nope' });
-    expect((await v3.get('/v3/dex/swaps?cursor=1-2')).body).to.deep.equal({ error: 'invalid cursor: 1-2' });
+    expect((await v3.get('/mdw/v3/dex/ct_nope/swaps')).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/accounts/ak_nope/dex/swaps')).body).to.deep.equal({ error: 'invalid id: ak_nope' });
+    expect((await v3.get('/mdw/v3/dex/swaps?cursor=1-2')).body).to.deep.equal({ error: 'invalid cursor: 1-2' });
     const [collection] = contractsOf(v3.devnode, 'aex141');
     const [token] = contractsOf(v3.devnode, 'aex9');
-    expect((await v3.get(`/v3/aex141/${token}`)).status, 'an AEX-9 token is no collection').to.equal(404);
-    expect((await v3.get(`/v3/aex141/${collection}/tokens/99999999`)).status).to.equal(404);
-    expect((await v3.get(`/v3/aex141/${collection}/tokens/x`)).status).to.equal(404);
-    expect((await v3.get(`/v3/aex141/${collection}/tokens?cursor=zz`)).body).to.deep.equal({
+    expect((await v3.get(`/mdw/v3/aex141/${token}`)).status, 'an AEX-9 token is no collection').to.equal(404);
+    expect((await v3.get(`/mdw/v3/aex141/${collection}/tokens/99999999`)).status).to.equal(404);
+    expect((await v3.get(`/mdw/v3/aex141/${collection}/tokens/x`)).status).to.equal(404);
+    expect((await v3.get(`/mdw/v3/aex141/${collection}/tokens?cursor=zz`)).body).to.deep.equal({
       error: 'invalid cursor: zz',
     });
-    expect((await v3.get('/v3/aex141?cursor=%%%')).status).to.equal(400);
-    expect((await v3.get(`/v3/aex141/${collection}/transfers?from=ak_x`)).body).to.deep.equal({
+    expect((await v3.get('/mdw/v3/aex141?cursor=%%%')).status).to.equal(400);
+    expect((await v3.get(`/mdw/v3/aex141/${collection}/transfers?from=ak_x`)).body).to.deep.equal({
       error: 'invalid id: ak_x',
     });
   });
@@ -524,6 +524,7 @@ describe('/v3 AEX-141 collections over a pruning node', function () {
     expect(rows[0]!.n, 'calls below the GC height were stored as pruned').to.be.above(0);
     const collections = contractsOf(v3.devnode, 'aex141');
     expect(collections).to.have.length.above(0);
-    for (const c of collections) expect(((await v3.get(`/v3/aex141/${c}`)).body as Obj).incomplete, c).to.equal(true);
+    for (const c of collections)
+      expect(((await v3.get(`/mdw/v3/aex141/${c}`)).body as Obj).incomplete, c).to.equal(true);
   });
 });

@@ -31,24 +31,24 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     expect(registers.length, 'the generated chain registers oracles').to.be.above(0);
     const ids = [...new Set(registers.map((t) => oracleId(String(txOf(t).account_id))))];
     for (const id of ids) {
-      const oracle = (await v3.get(`/v3/oracles/${id}`)).body as Obj;
+      const oracle = (await v3.get(`/mdw/v3/oracles/${id}`)).body as Obj;
       expect(oracle.oracle).to.equal(id);
       const own = (type: string): ChainTx[] => ofType(type).filter((t) => txOf(t).oracle_id === id);
       expect(oracle.register_tx_hash).to.equal(
         registers.filter((t) => oracleId(String(txOf(t).account_id)) === id).at(-1)!.hash,
       );
-      expect((await walk(`/v3/oracles/${id}/queries?limit=3`)).map((q) => q.source_tx_hash)).to.deep.equal(
+      expect((await walk(`/mdw/v3/oracles/${id}/queries?limit=3`)).map((q) => q.source_tx_hash)).to.deep.equal(
         newestFirst(own('OracleQueryTx')),
       );
-      expect((await walk(`/v3/oracles/${id}/responses?limit=3`)).map((q) => q.source_tx_hash)).to.deep.equal(
+      expect((await walk(`/mdw/v3/oracles/${id}/responses?limit=3`)).map((q) => q.source_tx_hash)).to.deep.equal(
         newestFirst(own('OracleRespondTx')),
       );
-      expect((await walk(`/v3/oracles/${id}/extends?limit=3`)).map((q) => q.source_tx_hash)).to.deep.equal(
+      expect((await walk(`/mdw/v3/oracles/${id}/extends?limit=3`)).map((q) => q.source_tx_hash)).to.deep.equal(
         newestFirst(own('OracleExtendTx')),
       );
     }
-    const active = await walk('/v3/oracles?state=active&limit=2');
-    const inactive = await walk('/v3/oracles?state=inactive&limit=2');
+    const active = await walk('/mdw/v3/oracles?state=active&limit=2');
+    const inactive = await walk('/mdw/v3/oracles?state=inactive&limit=2');
     expect([...active, ...inactive].map((o) => o.oracle).sort()).to.deep.equal([...ids].sort());
     const sdk = await v3.mdw.getOracle(ids[0]! as `ok_${string}`);
     expect(sdk.oracle).to.equal(ids[0]);
@@ -61,13 +61,15 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     for (const t of creates) {
       const tx = txOf(t);
       const id = channelId(String(tx.initiator_id), toBigInt(tx.nonce), String(tx.responder_id));
-      const channel = (await v3.get(`/v3/channels/${id}`)).body as Obj;
+      const channel = (await v3.get(`/mdw/v3/channels/${id}`)).body as Obj;
       const own = chain.transactions.filter((x) => x === t || txOf(x).channel_id === id);
       expect(channel.updates_count, id).to.equal(own.length);
       expect(channel.last_updated_tx_hash).to.equal(own.at(-1)!.hash);
       if (channel.active) open.push(id);
     }
-    expect((await walk('/v3/channels?state=active&limit=2')).map((c) => c.channel).sort()).to.deep.equal(open.sort());
+    expect((await walk('/mdw/v3/channels?state=active&limit=2')).map((c) => c.channel).sort()).to.deep.equal(
+      open.sort(),
+    );
   });
 
   it('serves every contract by id and lists every call log as the node reports it', async () => {
@@ -94,7 +96,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       for (const _ of log) expected.push(t.hash);
       nodeLogs.set(t.hash, log);
     }
-    const logs = await walk('/v3/contracts/logs?direction=forward&limit=7');
+    const logs = await walk('/mdw/v3/contracts/logs?direction=forward&limit=7');
     expect(logs.map((l) => l.call_tx_hash)).to.deep.equal(expected);
     // a call's events are numbered from its oldest (the node lists them newest first), as ae_mdw numbers them
     for (const hash of new Set(expected)) {
@@ -128,7 +130,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     const codes = new Map(
       calls.filter((c) => c.tx.type === 'ContractCreateTx').map((c) => [contractOf(c.tx), String(c.tx.code)]),
     );
-    const listed = await walk('/v3/contracts/calls?direction=forward&limit=9');
+    const listed = await walk('/mdw/v3/contracts/calls?direction=forward&limit=9');
     expect(listed.map((c) => c.call_tx_hash)).to.deep.equal(calls.map((c) => c.hash));
     for (const [i, c] of listed.entries()) {
       const truth = calls[i]!;
@@ -157,16 +159,16 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     const sample = listed.find((c) => (c.internal_tx as Obj).type === 'ContractCallTx')!;
     const caller = String((sample.internal_tx as Obj).caller_id);
     const byContract = listed.filter((c) => c.contract_id === sample.contract_id);
-    expect(await walk(`/v3/contracts/calls?contract_id=${String(sample.contract_id)}&limit=3`)).to.deep.equal(
+    expect(await walk(`/mdw/v3/contracts/calls?contract_id=${String(sample.contract_id)}&limit=3`)).to.deep.equal(
       [...byContract].reverse(),
     );
     const byCaller = listed.filter(
       (c) => (c.internal_tx as Obj).caller_id === caller || (c.internal_tx as Obj).owner_id === caller,
     );
-    expect(await walk(`/v3/contracts/calls?caller_id=${caller}&direction=forward`)).to.deep.equal(byCaller);
+    expect(await walk(`/mdw/v3/contracts/calls?caller_id=${caller}&direction=forward`)).to.deep.equal(byCaller);
     const fname = String(sample.function);
     expect(
-      await walk(`/v3/contracts/calls?function=${fname}&contract=${String(sample.contract_id)}&direction=forward`),
+      await walk(`/mdw/v3/contracts/calls?function=${fname}&contract=${String(sample.contract_id)}&direction=forward`),
     ).to.deep.equal(byContract.filter((c) => c.function === fname));
     const page = await v3.mdw.getContractCalls({ limit: 2 });
     expect(page.data.map((c) => c.callTxHash)).to.deep.equal(
@@ -175,8 +177,8 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
         .reverse()
         .map((c) => c.call_tx_hash),
     );
-    expect((await v3.get('/v3/contracts/calls?contract_id=ak_x')).status).to.equal(400);
-    expect((await v3.get('/v3/contracts/calls?foo=bar')).body).to.deep.equal({ error: 'invalid query: foo=bar' });
+    expect((await v3.get('/mdw/v3/contracts/calls?contract_id=ak_x')).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/contracts/calls?foo=bar')).body).to.deep.equal({ error: 'invalid query: foo=bar' });
   });
 
   it('answers these operations with their documented schemas', async () => {
@@ -186,7 +188,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     const create = ofType('ContractCreateTx')[0]!;
     const contract = contractId(String(txOf(create).owner_id), toBigInt(txOf(create).nonce));
     for (const op of V3_OPERATIONS.filter((o) => /^\/(oracles|contracts)/.test(o.path) || o.path === '/channels')) {
-      const path = `/v3${op.path}`.replace('/oracles/{id}', `/oracles/${oracle}`).replace('{id}', contract);
+      const path = `/mdw/v3${op.path}`.replace('/oracles/{id}', `/oracles/${oracle}`).replace('{id}', contract);
       const res = await v3.get(path);
       expect(res.status, path).to.equal(200);
       const validate = ajv.compile(

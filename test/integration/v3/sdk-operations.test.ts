@@ -37,7 +37,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
   });
 
   it('blocks and transactions', async () => {
-    const keyBlocks = await same('getKeyBlocks', v3.mdw.getKeyBlocks({ limit: 100 }), '/v3/key-blocks?limit=100', [
+    const keyBlocks = await same('getKeyBlocks', v3.mdw.getKeyBlocks({ limit: 100 }), '/mdw/v3/key-blocks?limit=100', [
       'hash',
     ]);
     const withMicros = keyBlocks.find((k) => Number(k.micro_blocks_count) > 1)!;
@@ -46,7 +46,7 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     const micros = await same(
       'getKeyBlockMicroBlocks',
       v3.mdw.getKeyBlockMicroBlocks(withMicros.hash as `kh_${string}`, { limit: 1 }),
-      `/v3/key-blocks/${String(withMicros.hash)}/micro-blocks?limit=1`,
+      `/mdw/v3/key-blocks/${String(withMicros.hash)}/micro-blocks?limit=1`,
       ['hash', 'micro_block_index'],
     );
     const mh = micros[0]!.hash as `mh_${string}`;
@@ -54,23 +54,26 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     const txs = await same(
       'getMicroBlockTransactions',
       v3.mdw.getMicroBlockTransactions(mh),
-      `/v3/micro-blocks/${mh}/transactions`,
+      `/mdw/v3/micro-blocks/${mh}/transactions`,
       ['hash'],
     );
     expect((await v3.mdw.getTransaction(txs[0]!.hash as `th_${string}`)).blockHash).to.equal(mh);
-    const all = await same('getTransactions', v3.mdw.getTransactions({ limit: 100 }), '/v3/transactions?limit=100', [
-      'hash',
-    ]);
+    const all = await same(
+      'getTransactions',
+      v3.mdw.getTransactions({ limit: 100 }),
+      '/mdw/v3/transactions?limit=100',
+      ['hash'],
+    );
     expect(await v3.mdw.getTransactionsCount()).to.deep.equal({ body: all.length });
     const sender = String((all.find((t) => (t.tx as Obj).type === 'SpendTx')!.tx as Obj).sender_id) as `ak_${string}`;
     await same(
       'getTransactions by account and type',
       v3.mdw.getTransactions({ account: sender, type: ['spend'], limit: 7 }),
-      `/v3/transactions?account=${sender}&type=spend&limit=7`,
+      `/mdw/v3/transactions?account=${sender}&type=spend&limit=7`,
       ['hash'],
     );
     expect((await v3.mdw.getAccountTransactionsCount(sender)).total).to.equal(
-      (await v3.walk(`/v3/transactions?account=${sender}&limit=100`)).length,
+      (await v3.walk(`/mdw/v3/transactions?account=${sender}&limit=100`)).length,
     );
     const pending = await v3.mdw.getPendingTransactions();
     expect(pending.data).to.deep.equal([]);
@@ -81,71 +84,81 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     const names = await same(
       'getNames',
       v3.mdw.getNames({ limit: 100, state: 'active' }),
-      '/v3/names?limit=100&state=active',
+      '/mdw/v3/names?limit=100&state=active',
       ['name'],
     );
-    const inactive = await v3.walk('/v3/names?limit=100&state=inactive');
+    const inactive = await v3.walk('/mdw/v3/names?limit=100&state=inactive');
     expect(await v3.mdw.getNamesCount()).to.deep.equal({ body: names.length });
     const byName = await same(
       'getNames by name',
       v3.mdw.getNames({ by: 'name', limit: 100 }),
-      '/v3/names?by=name&limit=100',
+      '/mdw/v3/names?by=name&limit=100',
       ['name'],
     );
     expect(byName.length).to.equal(names.length + inactive.length);
     const name = names[0]!.name as `${string}.chain`;
     expect((await v3.mdw.getName(name)).name).to.equal(name);
-    await same('getNameClaims', v3.mdw.getNameClaims(name, { limit: 1 }), `/v3/names/${name}/claims?limit=1`, [
+    await same('getNameClaims', v3.mdw.getNameClaims(name, { limit: 1 }), `/mdw/v3/names/${name}/claims?limit=1`, [
       'source_tx_hash',
     ]);
-    const updated = (await v3.walk('/v3/transactions?type=name_update&limit=100')).map((t) =>
+    const updated = (await v3.walk('/mdw/v3/transactions?type=name_update&limit=100')).map((t) =>
       String((t.tx as Obj).name_id),
     );
     const withUpdates = names.find((n) => updated.includes(String((n as Obj).hash)))!;
     await same(
       'getNameUpdates',
       v3.mdw.getNameUpdates(withUpdates.name as `${string}.chain`),
-      `/v3/names/${String(withUpdates.name)}/updates`,
+      `/mdw/v3/names/${String(withUpdates.name)}/updates`,
       ['source_tx_hash'],
     );
-    const transferred = (await v3.walk('/v3/transactions?type=name_transfer&limit=100')).map((t) =>
+    const transferred = (await v3.walk('/mdw/v3/transactions?type=name_transfer&limit=100')).map((t) =>
       String((t.tx as Obj).name_id),
     );
     const withTransfers = [...names, ...inactive].find((n) => transferred.includes(String((n as Obj).hash)))!;
     await same(
       'getNameTransfers',
       v3.mdw.getNameTransfers(withTransfers.name as `${string}.chain`),
-      `/v3/names/${String(withTransfers.name)}/transfers`,
+      `/mdw/v3/names/${String(withTransfers.name)}/transfers`,
       ['source_tx_hash'],
     );
     const auctions = await same(
       'getNamesAuctions',
       v3.mdw.getNamesAuctions({ limit: 100 }),
-      '/v3/names/auctions?limit=100',
+      '/mdw/v3/names/auctions?limit=100',
       ['name'],
     );
     const auction = auctions[0]!.name as `${string}.chain`;
     expect((await v3.mdw.getNameAuction(auction)).name).to.equal(auction);
-    await same('getNameAuctionClaims', v3.mdw.getNameAuctionClaims(auction), `/v3/names/auctions/${auction}/claims`, [
-      'source_tx_hash',
-    ]);
-    const claimer = String(((await v3.walk(`/v3/names/${name}/claims`))[0]!.tx as Obj).account_id) as `ak_${string}`;
-    await same('getAccountNameClaims', v3.mdw.getAccountNameClaims(claimer), `/v3/accounts/${claimer}/names/claims`, [
-      'source_tx_hash',
-    ]);
-    const pointed = (await v3.walk('/v3/transactions?type=name_update&limit=100'))
+    await same(
+      'getNameAuctionClaims',
+      v3.mdw.getNameAuctionClaims(auction),
+      `/mdw/v3/names/auctions/${auction}/claims`,
+      ['source_tx_hash'],
+    );
+    const claimer = String(
+      ((await v3.walk(`/mdw/v3/names/${name}/claims`))[0]!.tx as Obj).account_id,
+    ) as `ak_${string}`;
+    await same(
+      'getAccountNameClaims',
+      v3.mdw.getAccountNameClaims(claimer),
+      `/mdw/v3/accounts/${claimer}/names/claims`,
+      ['source_tx_hash'],
+    );
+    const pointed = (await v3.walk('/mdw/v3/transactions?type=name_update&limit=100'))
       .flatMap((t) => ((t.tx as Obj).pointers as Obj[]).map((p) => String(p.id)))
       .find((id) => id.startsWith('ak_'))!;
     await same(
       'getAccountPointees',
       v3.mdw.getAccountPointees(pointed as `ak_${string}`),
-      `/v3/accounts/${pointed}/names/pointees`,
+      `/mdw/v3/accounts/${pointed}/names/pointees`,
       ['name', 'key'],
     );
   });
 
   it('oracles with their queries, responses and extensions; channels', async () => {
-    const oracles = await same('getOracles', v3.mdw.getOracles({ limit: 100 }), '/v3/oracles?limit=100', ['oracle']);
+    const oracles = await same('getOracles', v3.mdw.getOracles({ limit: 100 }), '/mdw/v3/oracles?limit=100', [
+      'oracle',
+    ]);
     const id = oracles[0]!.oracle as `ok_${string}`;
     expect((await v3.mdw.getOracle(id)).oracle).to.equal(id);
     for (const [op, path, field] of [
@@ -155,16 +168,16 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
     ] as const) {
       const withSome = [];
       for (const o of oracles)
-        if ((await v3.walk(`/v3/oracles/${String(o.oracle)}/${path}`)).length > 0) withSome.push(o);
+        if ((await v3.walk(`/mdw/v3/oracles/${String(o.oracle)}/${path}`)).length > 0) withSome.push(o);
       expect(withSome.length, `${op}: the chain has some`).to.be.above(0);
       await same(
         op,
         v3.mdw[op](withSome[0]!.oracle as `ok_${string}`),
-        `/v3/oracles/${String(withSome[0]!.oracle)}/${path}`,
+        `/mdw/v3/oracles/${String(withSome[0]!.oracle)}/${path}`,
         [field],
       );
     }
-    const channels = await same('getChannels', v3.mdw.getChannels({ limit: 100 }), '/v3/channels?limit=100', [
+    const channels = await same('getChannels', v3.mdw.getChannels({ limit: 100 }), '/mdw/v3/channels?limit=100', [
       'channel',
     ]);
     const channel = channels[0]!.channel as `ch_${string}`;
@@ -172,29 +185,30 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
   });
 
   it('contracts, their calls and logs; transfers and activities', async () => {
-    const creates = await v3.walk('/v3/transactions?type=contract_create&limit=100');
+    const creates = await v3.walk('/mdw/v3/transactions?type=contract_create&limit=100');
     const contract = String((creates[0]!.tx as Obj).contract_id) as `ct_${string}`;
     expect((await v3.mdw.getContract(contract)).contract).to.equal(contract);
-    await same('getContractCalls', v3.mdw.getContractCalls({ limit: 100 }), '/v3/contracts/calls?limit=100', [
+    await same('getContractCalls', v3.mdw.getContractCalls({ limit: 100 }), '/mdw/v3/contracts/calls?limit=100', [
       'call_tx_hash',
     ]);
-    await same('getContractLogs', v3.mdw.getContractLogs({ limit: 100 }), '/v3/contracts/logs?limit=100', [
+    await same('getContractLogs', v3.mdw.getContractLogs({ limit: 100 }), '/mdw/v3/contracts/logs?limit=100', [
       'call_tx_hash',
       'log_idx',
     ]);
-    await same('getTransfers', v3.mdw.getTransfers({ limit: 100 }), '/v3/transfers?limit=100', [
+    await same('getTransfers', v3.mdw.getTransfers({ limit: 100 }), '/mdw/v3/transfers?limit=100', [
       'account_id',
       'kind',
       'height',
     ]);
-    const claim = ((await v3.get('/v3/transactions?type=name_claim&limit=1&direction=forward')).body as { data: Obj[] })
-      .data[0]!;
+    const claim = (
+      (await v3.get('/mdw/v3/transactions?type=name_claim&limit=1&direction=forward')).body as { data: Obj[] }
+    ).data[0]!;
     const account = String((claim.tx as Obj).account_id) as `ak_${string}`;
     for (const type of [undefined, 'transactions', 'transfers'] as const)
       await same(
         `getAccountActivities ${type ?? ''}`,
         v3.mdw.getAccountActivities(account, { limit: 100, ...(type ? { type } : {}) }),
-        `/v3/accounts/${account}/activities?limit=100${type ? `&type=${type}` : ''}`,
+        `/mdw/v3/accounts/${account}/activities?limit=100${type ? `&type=${type}` : ''}`,
         ['type', 'height', 'block_hash'],
       );
   });

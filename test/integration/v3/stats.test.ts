@@ -9,8 +9,8 @@ import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
 import { withTransaction } from '../../../src/db/pool.ts';
-import { storedKeyBlockTargets } from '../../../src/db/queries/derive-backfill.ts';
-import { deriveStatsOfStored } from '../../../src/indexer/stats.ts';
+import { storedKeyBlockTargets } from '../../../src/db/writes/derive-backfill.ts';
+import { deriveStatsOfStored } from '../../../src/indexer/derived/stats.ts';
 import { startV3, walkPages, type ChainTruth, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;
@@ -146,9 +146,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     const months = await walkPages(await v3.mdw.getTransactionsStats({ intervalBy: 'month', limit: 100 }));
     expect(counts(months)).to.deep.equal(regroup(monthStart));
     const total = chain.transactions.length;
-    const onFirstDay = (await v3.get('/v3/stats/transactions/total?max_start_date=2026-01-01')).body;
+    const onFirstDay = (await v3.get('/mdw/v3/stats/transactions/total?max_start_date=2026-01-01')).body;
     expect(onFirstDay).to.equal(r.txsPerDay.get('2026-01-01'));
-    expect((await v3.get('/v3/stats/transactions/total')).body).to.equal(total);
+    expect((await v3.get('/mdw/v3/stats/transactions/total')).body).to.equal(total);
   }
 
   /** checkGenerations compares deltas and totals at sampled heights with the recount. */
@@ -188,14 +188,14 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
     }
     expect(sum.contracts, 'the chain creates contracts').to.be.greaterThan(0);
     // the key blocks' own reward is the generation's
-    const kb = (await v3.get(`/v3/key-blocks/${top}`)).body as Obj;
+    const kb = (await v3.get(`/mdw/v3/key-blocks/${top}`)).body as Obj;
     expect(kb.beneficiary_reward).to.equal(deltas[0]!.blockReward);
     // all rewards go to the devnode's beneficiary
     const miners = (await v3.mdw.getMinerStats()).data as unknown as Item[];
     expect(miners.map((m) => m.miner)).to.deep.equal([...new Set(chain.keyBlocks.slice(1).map((k) => k.beneficiary))]);
     expect(miners[0]!.totalReward).to.equal(sum.reward);
     // and each key block counts once for its rewarded miner, per day
-    const top1 = (await v3.get('/v3/stats/miners/top?limit=100')).body as { data: Obj[] };
+    const top1 = (await v3.get('/mdw/v3/stats/miners/top?limit=100')).body as { data: Obj[] };
     expect(new Map(top1.data.map((m) => [m.start_date, m.blocks_mined]))).to.deep.equal(
       new Map(
         [...r.keyBlocksPerDay].map(([day, n]) => [day, day === isoDay(Number(chain.keyBlocks[0]!.time)) ? n - 1 : n]),
@@ -254,24 +254,26 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
   });
 
   it('answers /v3/stats and rejects bad parameters as ae_mdw does', async () => {
-    const stats = (await v3.get('/v3/stats')).body as Obj;
+    const stats = (await v3.get('/mdw/v3/stats')).body as Obj;
     expect(stats.miners_count).to.equal(1);
     expect(String(stats.max_transactions_per_second_block_hash)).to.match(/^kh_/);
-    expect((await v3.get('/v3/stats/transactions?interval_by=year')).body).to.deep.equal({
+    expect((await v3.get('/mdw/v3/stats/transactions?interval_by=year')).body).to.deep.equal({
       error: 'invalid query: year',
     });
-    expect((await v3.get('/v3/stats/transactions?tx_type=nope')).body).to.deep.equal({
+    expect((await v3.get('/mdw/v3/stats/transactions?tx_type=nope')).body).to.deep.equal({
       error: 'invalid transaction type: nope',
     });
-    expect((await v3.get('/v3/stats/blocks?min_start_date=2026-02-30')).status).to.equal(400);
-    expect((await v3.get('/v3/stats/names?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
-    expect((await v3.get('/v3/stats/transactions?limit=1001')).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/stats/blocks?min_start_date=2026-02-30')).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/stats/names?foo=1')).body).to.deep.equal({ error: 'invalid query: foo=1' });
+    expect((await v3.get('/mdw/v3/stats/transactions?limit=1001')).status).to.equal(400);
     // a gen: scope narrows a series to its key blocks' days (the first ten generations: the first day)
-    expect((await v3.get('/v3/stats/transactions/total?scope=gen:0-10')).body).to.equal(r.txsPerDay.get('2026-01-01'));
-    const scoped = (await v3.get('/v3/stats/transactions?scope=gen:0-10')).body as { data: Obj[] };
+    expect((await v3.get('/mdw/v3/stats/transactions/total?scope=gen:0-10')).body).to.equal(
+      r.txsPerDay.get('2026-01-01'),
+    );
+    const scoped = (await v3.get('/mdw/v3/stats/transactions?scope=gen:0-10')).body as { data: Obj[] };
     expect(scoped.data.map((d) => d.start_date)).to.deep.equal(['2026-01-01']);
-    expect((await v3.get('/v3/stats/transactions?scope=txi:1-2')).status).to.equal(400);
-    const first = (await v3.get('/v3/stats/delta')).body as Obj;
+    expect((await v3.get('/mdw/v3/stats/transactions?scope=txi:1-2')).status).to.equal(400);
+    const first = (await v3.get('/mdw/v3/stats/delta')).body as Obj;
     expect(first.next).to.equal(`/v3/stats/delta?cursor=${chain.keyBlocks.length - 11}&limit=10`);
   });
 

@@ -170,10 +170,10 @@ describe("ae_mdw's websocket through the SDK's MiddlewareSubscriber (devnode →
 
   it("lists the node's pending transactions and counts them", async () => {
     const hash = await v3.spend(MemoryAccount.generate().address, 3);
-    const page = (await v3.get('/v3/transactions/pending')).body as { data: { hash: string; failures: number }[] };
+    const page = (await v3.get('/mdw/v3/transactions/pending')).body as { data: { hash: string; failures: number }[] };
     expect(page.data.map((t) => t.hash)).to.include(hash);
     expect(await v3.mdw.getPendingTransactionsCount()).to.deep.equal({ body: page.data.length });
     await v3.devnode.mineMicroBlock();
-    expect(((await v3.get('/v3/transactions/pending')).body as { data: unknown[] }).data).to.deep.equal([]);
+    expect(((await v3.get('/mdw/v3/transactions/pending')).body as { data: unknown[] }).data).to.deep.equal([]);
   });
 });

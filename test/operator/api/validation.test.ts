@@ -61,6 +61,7 @@ describe('validateMiddleware', () => {
       path: 'spec.server.ingress.host',
     },
     { name: 'a bad log level', mw: withSpec({ logLevel: 'verbose' }), path: 'spec.logLevel' },
+    { name: 'a root /v3 of neither API', mw: withSpec({ server: { rootV3: 'both' } }), path: 'spec.server.rootV3' },
     { name: 'fork window 0', mw: withSpec({ forkWindow: 0 }), path: 'spec.forkWindow' },
     {
       name: 'batches of 0 transactions',

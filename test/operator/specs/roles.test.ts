@@ -40,6 +40,12 @@ describe('server Deployment', () => {
     expect(d.spec?.strategy?.rollingUpdate).to.deep.equal({ maxUnavailable: 0, maxSurge: 1 });
     expect(d.spec?.template.spec?.containers[0]?.readinessProbe?.httpGet?.path).to.equal('/readyz');
   });
+  it("serves the node's API at the root /v3 by default, and ae_mdw's there too with spec.server.rootV3: mdw", () => {
+    expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template)).to.not.have.property('ROOT_V3');
+    const legacy = contextOf(aMiddleware({ server: { rootV3: 'mdw' } }));
+    expect(envOf(buildServerDeployment(legacy, 1).spec?.template).ROOT_V3).to.equal('mdw');
+    expect(envOf(buildPopulatorDeployment(legacy, 1).spec?.template)).to.not.have.property('ROOT_V3');
+  });
   it("caps V8's young generation of servers (many websocket clients) and pins the populator's (its batches)", () => {
     expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
       '--max-semi-space-size=8',

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
 import type Koa from 'koa';
-import { corsOrigin, isListedOrigin } from '../../../src/api/app.ts';
+import { corsOrigin } from '../../../src/api/app.ts';
+import { isListedOrigin } from '../../../src/origins.ts';
 import { textProblem } from '../../../src/api/middleware/valid-text.ts';
 import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
@@ -21,6 +22,15 @@ describe('isInternalPath', () => {
     for (const p of ['/v2//debug/x', '/v2/%64ebug/x', '/v2/Debug/x', '/v2\\debug/x', '/v2/a/../debug'])
       expect(isInternalPath('GET', p), p).to.equal(true);
     expect(isInternalPath('post', '/v2/key-blocks//')).to.equal(true);
+  });
+  it("marks the same paths in the node's /v3", () => {
+    expect(isInternalPath('POST', '/v3/debug/oracles/register')).to.equal(true);
+    expect(isInternalPath('GET', '/V3//%64ebug/peers')).to.equal(true);
+    expect(isInternalPath('POST', '/v3/key-blocks')).to.equal(true);
+    expect(isInternalPath('GET', '/v3/key-blocks/pending')).to.equal(false);
+    expect(isInternalPath('POST', '/v3/transactions')).to.equal(false);
+    expect(isInternalPath('GET', '/v30/debug/peers')).to.equal(false);
+    expect(isInternalPath('GET', '/mdw/v3/debug')).to.equal(false);
   });
 });
 

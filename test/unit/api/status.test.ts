@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { heartbeatTimeoutSeconds, statusReport, SYNCED_MAX_LAG } from '../../../src/api/status.ts';
-import type { SyncState } from '../../../src/db/queries/stats.ts';
+import type { SyncState } from '../../../src/db/queries/sync-state.ts';
 
 describe('statusReport', () => {
   const now = 1_700_000_000_000;
@@ -73,6 +73,20 @@ describe('statusReport', () => {
     expect(ok).to.equal(false);
     expect(body).to.include({ reason: 'the populator has stopped', synced: false });
     expect(body.populator).to.include({ status: 'stopped', alive: false });
+  });
+  it('is 503 and not synced while the populator cannot advance, saying why, until a step succeeds again', () => {
+    for (const status of ['node_unavailable', 'error']) {
+      const { ok, body } = report({ status, lastError: 'no node sent the code of ct_x' });
+      expect(ok, status).to.equal(false);
+      expect(body, status).to.include({
+        synced: false,
+        reason: 'the populator cannot advance: no node sent the code of ct_x',
+      });
+      expect(body.populator, status).to.include({ alive: true, last_error: 'no node sent the code of ct_x' });
+    }
+    // the node out of reach is said first: the server sees it too
+    expect(report({ status: 'node_unavailable' }, 900, null).body.reason).to.equal('the node cannot be reached');
+    expect(report({ status: 'catching_up' }).ok).to.equal(true);
   });
   it('handles an empty database without throwing', () => {
     const { ok, body } = report({ topHeight: undefined, topTimeMs: undefined });

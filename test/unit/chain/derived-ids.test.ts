@@ -7,6 +7,7 @@ import {
   channelId,
   commitmentId,
   contractId,
+  isNameText,
   nameId,
   oracleId,
   oracleQueryId,
@@ -63,6 +64,23 @@ describe('chain/derived-ids', () => {
     }
     expect(nameId('Meta.Chain')).to.equal('nm_2ab7LiFhV5uAzXq6EHmMsPm2cHoKaLdFMnwoTrkVaHSUAAZmx5');
     expect(nameId('umpz.test')).to.equal('nm_t13Kcjan1mRu2sFjdMgeeASSSL8QoxmVhTrFCmji1j1DZ4jhb');
+  });
+
+  it('never hashes text that is no name as another name: nothing cut at / \\ ? #, no tab dropped, no % decoded (issue 27.6)', () => {
+    for (const [text, name] of [
+      ['a/b.chain', 'a'],
+      ['a\\b.chain', 'a'],
+      ['a?b.chain', 'a'],
+      ['a#b.chain', 'a'],
+      ['a\tb.chain', 'ab.chain'],
+      ['a\nb.chain', 'ab.chain'],
+      ['a%62.chain', 'ab.chain'],
+    ] as const) {
+      expect(isNameText(text), JSON.stringify(text)).to.equal(false);
+      expect(nameId(text), JSON.stringify(text)).to.not.equal(nameId(name));
+      expect(nameId(text), JSON.stringify(text)).to.not.equal(nameId(`${name.replace(/\.chain$/, '')}.chain`));
+    }
+    for (const name of ['meta.chain', 'привет.chain', 'a-b.chain']) expect(isNameText(name), name).to.equal(true);
   });
 
   it('derives commitment ids like aepp-sdk (.chain) and the protocol example (.test)', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CopyPayloads, copyText } from '../../../src/db/copy-in.ts';
+import { CopyPayloads, copyText } from '../../../src/db/writes/copy-in.ts';
 
 describe('db/copy-in copyText', () => {
   it('writes NULL, numbers, booleans and text in COPY text format', () => {

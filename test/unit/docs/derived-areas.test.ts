@@ -1,10 +1,10 @@
 /**
  * @module docs/operations.md#upgrades lists the derived areas an upgrade re-derives from the stored rows in the order
- * the populator runs them (src/indexer/derive-backfill.ts's DERIVED_AREAS), the names `derive_backfill`, the
+ * the populator runs them (src/indexer/derived/derive-backfill.ts's DERIVED_AREAS), the names `derive_backfill`, the
  * status's `populator.derivations` and the `mdw_derive_*{area}` metrics use.
  */
 import { expect } from 'chai';
-import { DERIVED_AREAS } from '../../../src/indexer/derive-backfill.ts';
+import { DERIVED_AREAS } from '../../../src/indexer/derived/derive-backfill.ts';
 import { codeSpans, readDoc, section, tableRows } from './markdown.ts';
 
 describe('docs: the derived areas (docs/operations.md#upgrades)', () => {

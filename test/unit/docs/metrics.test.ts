@@ -11,6 +11,7 @@ import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
 import { createOutageMetrics } from '../../../src/outage.ts';
+import { createProcessMetrics } from '../../../src/process-metrics.ts';
 import { codeSpans, markdownFiles, readDoc, ROOT, section, tableRows } from './markdown.ts';
 
 /** The modules whose factories below register every metric; a metric made elsewhere fails the first test. */
@@ -20,6 +21,7 @@ const FACTORY_MODULES = [
   'src/indexer/metrics.ts',
   'src/operator/runtime/metrics.ts',
   'src/outage.ts',
+  'src/process-metrics.ts',
 ];
 
 /**
@@ -32,6 +34,7 @@ const NOT_METRICS = [
   'mdw_height',
   'mdw_tx_index',
   'mdw_synced',
+  'mdw_syncing',
   'mdw_gens_per_minute',
   'mdw_g',
   'mdw_g1',
@@ -74,7 +77,13 @@ describe('docs: Prometheus metrics', () => {
   });
 
   it("lists the populator's and the server's metrics, with labels and types, in docs/operations.md#metrics", () => {
-    const code = registered(createIndexerMetrics, createApiMetrics, createWebsocketMetrics, createOutageMetrics);
+    const code = registered(
+      createIndexerMetrics,
+      createApiMetrics,
+      createWebsocketMetrics,
+      createOutageMetrics,
+      createProcessMetrics,
+    );
     expect(code.length).to.be.greaterThan(30);
     expect(documented('docs/operations.md', '### Metrics')).to.deep.equal(code);
   });
@@ -91,6 +100,7 @@ describe('docs: Prometheus metrics', () => {
       createApiMetrics,
       createWebsocketMetrics,
       createOutageMetrics,
+      createProcessMetrics,
       createOperatorMetrics,
     ).map((m) => m.replace(/[{ ].*/, ''));
     // a name ending in `_` is a prefix (`mdw_ws_*`, "names start with `mdw_`"): some metric must start with it

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mdwEvent, parseMdwMessage, pong } from '../../../src/events/mdw-protocol.ts';
 import { MdwSubscriptions } from '../../../src/events/mdw-subscriptions.ts';
-import { mdwVersionOf } from '../../../src/events/ws-server.ts';
+import { isGatewayWebsocketPath, mdwVersionOf } from '../../../src/events/ws-server.ts';
 
 const ACCOUNT = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
@@ -51,5 +51,19 @@ describe("ae_mdw's websocket protocol", () => {
     expect(mdwVersionOf('/mdw/v3/websocket?x=1')).to.equal('v3');
     expect(mdwVersionOf('/')).to.equal(undefined);
     expect(mdwVersionOf('/websocket')).to.equal(undefined);
+  });
+
+  it("takes ae_mdw's two sockets under /mdw on the HTTP port, and nothing else there", () => {
+    for (const url of ['/mdw/v3/websocket', '/mdw/v2/websocket/', '/mdw/v3/websocket?x=1'])
+      expect(isGatewayWebsocketPath(url), url).to.equal(true);
+    for (const url of [
+      '/v3/websocket',
+      '/v2/websocket',
+      '/websocket',
+      '/mdw/websocket',
+      '/mdw/v4/websocket',
+      undefined,
+    ])
+      expect(isGatewayWebsocketPath(url), String(url)).to.equal(false);
   });
 });

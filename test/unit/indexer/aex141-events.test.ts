@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
-import { aex141Candidates, readAex141Event } from '../../../src/indexer/aex141-events.ts';
-import type { ContractCallRow } from '../../../src/indexer/rows.ts';
+import { aex141Candidates, readAex141Event } from '../../../src/indexer/derived/aex141-events.ts';
+import type { ContractCallRow } from '../../../src/indexer/rows/rows.ts';
 
 const key = (): Buffer => randomBytes(32);
 const int = (bytes: Uint8Array): bigint => BigInt(`0x${Buffer.from(bytes).toString('hex')}`);

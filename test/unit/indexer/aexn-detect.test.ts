@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detectAexn, typeSignature } from '../../../src/indexer/aexn-detect.ts';
+import { detectAexn, typeSignature } from '../../../src/indexer/contracts/aexn-detect.ts';
 import { contractBytecode, type FunctionSpec } from '../../../src/devnode/contracts/bytecode.ts';
 import { AEX9_FUNCTIONS, AEX141_FUNCTIONS, BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { optionType, type FateType } from '../../../src/devnode/contracts/fate.ts';

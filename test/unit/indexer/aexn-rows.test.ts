@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { aex9Event, aexnRows, emittedLogs, type EmittedLog } from '../../../src/indexer/aexn-rows.ts';
-import { readMeta } from '../../../src/indexer/aexn-detector.ts';
+import { aex9Event, aexnRows, emittedLogs, type EmittedLog } from '../../../src/indexer/rows/aexn-rows.ts';
+import { readMeta } from '../../../src/indexer/contracts/aexn-detector.ts';
 import { readResults } from '../../../src/node/dry-run.ts';
-import { eventTopic } from '../../../src/indexer/call-events.ts';
-import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
+import { eventTopic } from '../../../src/indexer/rows/call-events.ts';
+import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
 import { snakeTxType } from '../../../src/shapes/v3/render-aex9.ts';
 
 const key = (byte: number): bigint => BigInt(`0x${byte.toString(16).padStart(2, '0').repeat(32)}`);

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding } from '@aeternity/aepp-sdk';
 import { parseJson } from '../../../src/chain/json.ts';
-import { storedCallInfo } from '../../../src/indexer/call-info-trim.ts';
-import type { JsonObject } from '../../../src/indexer/rows.ts';
+import { storedCallInfo } from '../../../src/indexer/rows/call-info-trim.ts';
+import type { JsonObject } from '../../../src/indexer/rows/rows.ts';
 
 const caller = encode(randomBytes(32), Encoding.AccountAddress);
 const contract = encode(randomBytes(32), Encoding.ContractAddress);

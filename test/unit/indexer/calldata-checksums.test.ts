@@ -1,7 +1,7 @@
 /** @module aepp-calldata with native checksums gives exactly the library's own results and errors. */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { usesNativeChecksums, withNativeChecksums } from '../../../src/indexer/calldata-checksums.ts';
+import { usesNativeChecksums, withNativeChecksums } from '../../../src/indexer/contracts/calldata-checksums.ts';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 

@@ -7,8 +7,8 @@ import {
   resolveNameQueries,
   resolveNameReferences,
   type NameState,
-} from '../../../src/indexer/chain-state.ts';
-import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from '../../../src/indexer/rows.ts';
+} from '../../../src/indexer/rows/chain-state.ts';
+import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from '../../../src/indexer/rows/rows.ts';
 
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
 

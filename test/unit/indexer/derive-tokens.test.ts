@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
-import { emittedLogs } from '../../../src/indexer/aexn-rows.ts';
-import { storedGenerations } from '../../../src/indexer/derive-tokens.ts';
-import type { StoredContractTx } from '../../../src/db/queries/derive-backfill.ts';
+import { emittedLogs } from '../../../src/indexer/rows/aexn-rows.ts';
+import { storedGenerations } from '../../../src/indexer/derived/derive-tokens.ts';
+import type { StoredContractTx } from '../../../src/db/writes/derive-backfill.ts';
 
 const CT = encode('ct', Buffer.alloc(32, 3));
 const info = (topic: number) => ({ return_type: 'ok', log: [{ address: CT, topics: [topic] }] });

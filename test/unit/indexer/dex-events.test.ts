@@ -2,11 +2,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
-import { callEvents, eventTopic, topicId } from '../../../src/indexer/call-events.ts';
-import { parseSwapAmounts, readPairCreated, readSwapTokens } from '../../../src/indexer/dex-events.ts';
+import { callEvents, eventTopic, topicId } from '../../../src/indexer/rows/call-events.ts';
+import { parseSwapAmounts, readPairCreated, readSwapTokens } from '../../../src/indexer/derived/dex-events.ts';
 import { swapAction } from '../../../src/shapes/v3/render-dex.ts';
-import { dexRows } from '../../../src/indexer/dex-tables.ts';
-import type { ContractCallRow } from '../../../src/indexer/rows.ts';
+import { dexRows } from '../../../src/indexer/derived/dex-tables.ts';
+import type { ContractCallRow } from '../../../src/indexer/rows/rows.ts';
 
 const key = (): Buffer => randomBytes(32);
 const int = (bytes: Uint8Array): bigint => BigInt(`0x${Buffer.from(bytes).toString('hex')}`);

@@ -1,6 +1,6 @@
 /** @module mapLimit: bounded concurrency, results in input order, and stopping early on request. */
 import { expect } from 'chai';
-import { mapLimit } from '../../../src/indexer/fetch.ts';
+import { mapLimit } from '../../../src/indexer/map-limit.ts';
 
 describe('mapLimit', () => {
   it('keeps at most `limit` calls in flight and returns results in input order', async () => {

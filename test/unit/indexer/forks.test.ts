@@ -1,8 +1,8 @@
 /** @module Fork planning and verify's comparison: pure parts. */
 import { expect } from 'chai';
-import { classifyTopMicroBlocks, linkBreak, lowestMismatch } from '../../../src/indexer/forks.ts';
-import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/verify.ts';
-import type { FetchedGeneration } from '../../../src/indexer/rows.ts';
+import { classifyTopMicroBlocks, linkBreak, lowestMismatch } from '../../../src/indexer/sync/forks.ts';
+import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/maintenance/verify.ts';
+import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
 
 function fetched(
   height: number,

@@ -1,6 +1,6 @@
 /** @module Tests of the -H height list parser. */
 import { expect } from 'chai';
-import { parseHeights, contiguousRuns, MAX_HEIGHTS } from '../../../src/indexer/heights.ts';
+import { parseHeights, contiguousRuns, MAX_HEIGHTS } from '../../../src/indexer/sync/heights.ts';
 import { AppError, ErrorCode } from '../../../src/errors.ts';
 
 function failure(list: string): AppError {

@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { ConfigError } from '../../../src/config.ts';
-import { generationFees, loadHardForkFiles } from '../../../src/indexer/internal-transfers.ts';
-import type { GenerationRows } from '../../../src/indexer/rows.ts';
+import { generationFees, loadHardForkFiles } from '../../../src/indexer/derived/internal-transfers.ts';
+import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 
 type Obj = { [key: string]: Json };
 const rows = (txs: { hash: string; tx: Obj }[], gas: Record<string, number>): GenerationRows =>

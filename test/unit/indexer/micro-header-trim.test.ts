@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding } from '@aeternity/aepp-sdk';
-import { storedMicroHeader } from '../../../src/indexer/micro-header-trim.ts';
+import { storedMicroHeader } from '../../../src/indexer/rows/micro-header-trim.ts';
 
 const hash = encode(randomBytes(32), Encoding.MicroBlockHash);
 const keyHash = encode(randomBytes(32), Encoding.KeyBlockHash);

@@ -1,8 +1,8 @@
 /** @module The accounts' statistics of a batch counted in memory (the stored derivation's twin: test/integration/indexer/stats-memory.test.ts). */
 import { expect } from 'chai';
 import { KEY_TAGS } from '../../../src/chain/id-key.ts';
-import type { AccountTxRow, GenerationRows } from '../../../src/indexer/rows.ts';
-import { countedAccounts } from '../../../src/indexer/stats-accounts.ts';
+import type { AccountTxRow, GenerationRows } from '../../../src/indexer/rows/rows.ts';
+import { countedAccounts } from '../../../src/indexer/derived/stats-accounts.ts';
 
 const DAY = 86_400_000n;
 

@@ -1,7 +1,7 @@
 /** @module The generations' figures a batch counts in memory (the stored derivation's twin: test/integration/indexer/stats-memory.test.ts). */
 import { expect } from 'chai';
-import type { GenerationRows } from '../../../src/indexer/rows.ts';
-import { countedGenerations } from '../../../src/indexer/stats-generations.ts';
+import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
+import { countedGenerations } from '../../../src/indexer/derived/stats-generations.ts';
 
 type Tx = { txType: string; amount: string | null; fee: string };
 

@@ -1,8 +1,8 @@
 /** @module The series a batch's rows decide, counted in memory (the stored derivation's twin is compared in test/integration/indexer/stats-memory.test.ts). */
 import { expect } from 'chai';
-import type { CountedSeries } from '../../../src/db/queries/v3/stats-derive.ts';
-import type { GenerationRows } from '../../../src/indexer/rows.ts';
-import { countedSeries } from '../../../src/indexer/stats-series.ts';
+import type { CountedSeries } from '../../../src/db/writes/stats-derive.ts';
+import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
+import { countedSeries } from '../../../src/indexer/derived/stats-series.ts';
 
 const DAY = 86_400_000n;
 

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { buildContractId, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
-import { transformGeneration } from '../../../src/indexer/transform.ts';
-import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows.ts';
+import { transformGeneration } from '../../../src/indexer/rows/transform.ts';
+import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows/rows.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 
 const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg' | 'bs' | 'bx'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));

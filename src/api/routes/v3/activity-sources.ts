@@ -1,5 +1,5 @@
 /**
- * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries/v3) and a pure
+ * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries) and a pure
  * renderer; a token standard plugs in by adding one ActivityFeedSource to ACTIVITY_FEED, nothing else.
  * The transactions a page's items show are read for the whole page in one statement (activityItems).
  */
@@ -13,11 +13,11 @@ import {
   TRANSFER_ACTIVITIES,
   type ActivityRow,
   type ActivitySql,
-} from '../../../db/queries/v3/activities.ts';
-import { AEX141_ACTIVITIES } from '../../../db/queries/v3/aex141.ts';
-import { DEX_ACTIVITIES } from '../../../db/queries/v3/dex.ts';
-import { transactionsByHashes, type TxRow } from '../../../db/queries/v3/transactions.ts';
-import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/v3/aex9-activities.ts';
+} from '../../../db/queries/activities.ts';
+import { AEX141_ACTIVITIES } from '../../../db/queries/aex141-collections.ts';
+import { DEX_ACTIVITIES } from '../../../db/queries/dex.ts';
+import { transactionsByHashes, type TxRow } from '../../../db/queries/transactions.ts';
+import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/aex9-activities.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 
 /** An activity as ae_mdw renders it, less the block fields every item has. */

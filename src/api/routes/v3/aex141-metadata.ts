@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { storedTopHash } from '../../../db/queries/v3/aex141.ts';
+import { topBlockHash } from '../../../db/queries/blocks.ts';
 import { dryRun } from '../../../node/dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';
 
@@ -48,7 +48,7 @@ export class Aex141Metadata {
   async read(contractId: string, tokenId: string, metadataType: string | null): Promise<Json> {
     try {
       const encoder = await this.#encoder(contractId);
-      const top = await storedTopHash(this.#pool);
+      const top = await topBlockHash(this.#pool);
       if (!encoder || top === undefined) return null;
       // straight to the nodes in turn: a server has no node set (its node traffic is the proxy's, bounded by the
       // requests it serves, and it follows no forks among the nodes), and asks one dry-run per token read

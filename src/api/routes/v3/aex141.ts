@@ -9,13 +9,13 @@ import {
   templatesPage,
   tokenById,
   tokensPage,
-  transfersPage,
+  aex141TransfersPage,
   type CollectionKey,
   type CollectionOrder,
   type CollectionRow,
   type TokenFilter,
   type TokenKey,
-} from '../../../db/queries/v3/aex141.ts';
+} from '../../../db/queries/aex141-collections.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -186,7 +186,7 @@ async function sendTransfers(ctx: RouterContext, { pool }: V3Env, contract: stri
   const paging = parsePaging(ctx.query);
   await sendList(ctx, paging, {
     cursor: LOG_CURSOR,
-    read: (walk, from, n) => transfersPage(pool, filter, walk, from, n),
+    read: (walk, from, n) => aex141TransfersPage(pool, filter, walk, from, n),
     key: (t) => t,
     render: (rows) => rows.map((t) => stringifyJson(transferObject(t))),
   });

@@ -13,9 +13,9 @@ import {
   aex9Token,
   aex9TokensPage,
   type Aex9Row,
-  type TokenKey,
+  type Aex9TokenKey,
   type TokenOrder,
-} from '../../../db/queries/v3/aex9.ts';
+} from '../../../db/queries/aex9-tokens.ts';
 import {
   accountAmount,
   accountTokensPage,
@@ -23,12 +23,12 @@ import {
   blockBound,
   holdersPage,
   MAX_MICRO,
-  transfersPage,
+  aex9TransfersPage,
   type BlockBound,
   type HolderKey,
-  type TransferFilter,
-} from '../../../db/queries/v3/aex9-balances.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
+  type Aex9TransferFilter,
+} from '../../../db/queries/aex9-balances.ts';
+import { topHeight } from '../../../db/queries/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -62,7 +62,7 @@ function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
   };
 }
 
-const isTokenKey = (v: unknown): v is TokenKey => {
+const isTokenKey = (v: unknown): v is Aex9TokenKey => {
   const k = v as Record<string, unknown> | null;
   if (typeof k !== 'object' || k === null || typeof k.contractId !== 'string') return false;
   return 'value' in k
@@ -127,7 +127,7 @@ async function stateAt(pool: Pool, query: Query, hashParam: string): Promise<Blo
   if (heightText === undefined) return undefined;
   const height = parseNonNegative(heightText);
   if (height === undefined) throw v3BadRequest(`invalid non-negative integer: ${heightText}`);
-  if (height > (await topStoredHeight(pool))) throw v3NotFound(`height ${height}`);
+  if (height > ((await topHeight(pool)) ?? -1)) throw v3NotFound(`height ${height}`);
   return { height: height - 1, microIndex: MAX_MICRO };
 }
 
@@ -190,7 +190,7 @@ export async function getAex9ContractAccountBalanceHistory(ctx: RouterContext, {
   const account = parseId(ctx.params.accountId, ['ak']);
   const paging = parsePaging(ctx.query);
   // ae_mdw reads the balance at each generation's key block: from the one after the token's creation to the top
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   const first = Math.max(token.height + 1, paging.scope?.first ?? 0);
   const last = Math.min(top, paging.scope?.last ?? top);
   const history = await historyOf(pool, token.contractId, account, last);
@@ -241,14 +241,14 @@ export async function getAex9ContractTransfers(ctx: RouterContext, { pool }: V3E
   const paging = parsePaging(ctx.query);
   await sendList(ctx, paging, {
     cursor: LOG_CURSOR,
-    read: (walk, from, n) => transfersPage(pool, token.contractId, filter, walk, from, n),
+    read: (walk, from, n) => aex9TransfersPage(pool, token.contractId, filter, walk, from, n),
     key: (t) => t,
     render: (rows) => rows.map((t) => stringifyJson(transferObject(t, token.incomplete))),
   });
 }
 
 /** transferFilter reads ae_mdw's `sender`, `recipient` or `account` (one of them is required). */
-function transferFilter(ctx: RouterContext): TransferFilter {
+function transferFilter(ctx: RouterContext): Aex9TransferFilter {
   const sender = one(ctx.query.sender);
   const recipient = one(ctx.query.recipient);
   const account = one(ctx.query.account);

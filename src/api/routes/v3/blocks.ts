@@ -7,8 +7,8 @@ import {
   microBlockCounted,
   microBlocksPage,
   type KeyBlockCounted,
-} from '../../../db/queries/v3/blocks.ts';
-import { microBlockTransactionsPage } from '../../../db/queries/v3/transactions.ts';
+} from '../../../db/queries/blocks.ts';
+import { microBlockTransactionsPage } from '../../../db/queries/transactions.ts';
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';

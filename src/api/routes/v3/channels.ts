@@ -10,7 +10,7 @@ import {
   type ChannelKey,
   type ChannelRow,
   type ChannelUpdateRow,
-} from '../../../db/queries/v3/channels.ts';
+} from '../../../db/queries/channels.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';

@@ -2,17 +2,17 @@
 import type { RouterContext } from '@koa/router';
 import { hash } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
-import { callsPage } from '../../../db/queries/v3/contract-calls.ts';
-import { aexnTypes, contractById, logsPage } from '../../../db/queries/v3/contracts.ts';
+import { createdIds } from '../../../chain/tx-fields.ts';
+import type { Pool } from '../../../db/pool.ts';
+import { callsPage } from '../../../db/queries/contract-calls.ts';
+import { aexnTypes, contractCreation, logsPage } from '../../../db/queries/contracts.ts';
 import {
   transactionPositions,
   transactionsPage,
   type TxFilter,
   type TxPosition,
-  type TxRow,
-} from '../../../db/queries/v3/transactions.ts';
-import { createdIds } from '../../../chain/tx-fields.ts';
-import type { Pool } from '../../../db/pool.ts';
+} from '../../../db/queries/transaction-filter.ts';
+import type { TxRow } from '../../../db/queries/transactions.ts';
 import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -122,7 +122,7 @@ async function createdContracts(pool: Pool, rows: readonly TxRow[]): Promise<str
 /** getContract: a contract and its creation. */
 export async function getContract(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const id = parseId(ctx.params.id, ['ct']);
-  const c = await contractById(pool, id);
+  const c = await contractCreation(pool, id);
   if (!c) throw v3NotFound(id);
   sendText(ctx, stringifyJson(contractObject(c)));
 }

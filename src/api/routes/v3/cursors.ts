@@ -1,6 +1,6 @@
 /** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
-import type { LogKey } from '../../../db/queries/v3/contracts.ts';
-import type { TxPosition } from '../../../db/queries/v3/transactions.ts';
+import type { LogKey } from '../../../db/queries/contracts.ts';
+import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
 import { v3BadRequest } from './errors.ts';
 import { parseNonNegative } from './params.ts';
 

@@ -1,7 +1,7 @@
 /** @module /v3/dex: DEX swaps of the configured factory's pairs, all, by pair or token, and by caller. */
 import type { RouterContext } from '@koa/router';
 import { stringifyJson } from '../../../chain/json.ts';
-import { swapsPage, type SwapFilter } from '../../../db/queries/v3/dex.ts';
+import { swapsPage, type SwapFilter } from '../../../db/queries/dex.ts';
 import { LOG_CURSOR } from './cursors.ts';
 import { sendList } from './list.ts';
 import type { V3Env, V3Handler } from './operation.ts';

@@ -1,16 +1,16 @@
 /**
- * @module ae_mdw's /v3 API as one Koa middleware: the SDK's `Middleware` client works against us
- * unchanged, given our URL (or our URL with `/mdw`, as ae_mdw is usually hosted). Its own error
- * shape, `int-as-string`, and 404 `no such route` for any other /v3 path (never forwarded).
+ * @module ae_mdw's /v3 API as one Koa middleware, under /mdw as an æternity gateway hosts it: the SDK's
+ * `Middleware` client works against us unchanged, given our URL with `/mdw`. Its own error shape,
+ * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
  */
 import Router from '@koa/router';
-import type Koa from 'koa';
+import type { ApiMiddleware } from '../../state.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { parseJson, type Json } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
+import { reportBackgroundFailure } from '../../middleware/error-boundary.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
-import { v3Errors } from './errors.ts';
 import { exactRoutes } from './exact-routes.ts';
 import { routerPath, type V3Env } from './operation.ts';
 import { V3_OPERATIONS } from './operations.ts';
@@ -27,30 +27,42 @@ export function v3Router(deps: RouteDeps): Router {
 }
 
 /** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener }: RouteDeps): V3Env {
+function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env {
   const nodeStatus = async (): Promise<Json> =>
     parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text);
   return {
     pool,
     cfg,
     version,
-    status: new StatusSource(pool, nodeStatus, version),
+    status: new StatusSource(pool, nodeStatus, version, (err) =>
+      reportBackgroundFailure(log, outages, 'v3 status refresh', err),
+    ),
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg),
   };
 }
 
-/** v3Api answers every request under /v3 (or /mdw/v3) and passes the others on. */
-export function v3Api(deps: RouteDeps): Koa.Middleware {
+/** The /v3 paths answered from memory, which never wait for a turn to read the database. */
+const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
+
+/**
+ * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
+ * ROOT_V3=mdw (a deployment from before the gateway layout), its errors in ae_mdw's shape; it passes the others on.
+ */
+export function v3Api(deps: RouteDeps): ApiMiddleware {
+  const atRoot = deps.cfg.rootV3 === 'mdw';
   const routes = exactRoutes(v3Router(deps));
-  const errors = v3Errors(deps.log);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
   return async function v3Api(ctx, next) {
-    if (ctx.path.startsWith('/mdw/v3/')) ctx.path = ctx.path.slice('/mdw'.length);
-    if (!ctx.path.startsWith('/v3/')) return next();
-    await errors(ctx, () => asString(ctx, () => routes(ctx, noSuchRoute)));
+    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) ctx.path = ctx.path.slice('/mdw'.length) || '/';
+    else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
+    // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
+    ctx.state.aeMdw = true;
+    const answer = (): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
+    // answers from memory skip the line: under a burst they stay as quick as ever
+    await (FROM_MEMORY.has(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
   };
 }

@@ -1,14 +1,13 @@
 /** @module /v3/names: names (active, inactive, in auction) from name_state, their claims, transfers and updates, and pointees. */
 import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
-import { nameId } from '../../../chain/derived-ids.ts';
+import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
+import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   accountClaimsPage,
   countActiveNames,
-  keyBlockTimes,
   nameByHash,
   nameEventsPage,
   namesPage,
@@ -16,8 +15,9 @@ import {
   type NameKey,
   type NameOrder,
   type NameStateRow,
-} from '../../../db/queries/v3/names.ts';
-import { transactionsByHashes, type TxPosition } from '../../../db/queries/v3/transactions.ts';
+} from '../../../db/queries/names.ts';
+import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -60,7 +60,7 @@ export async function getNames(ctx: RouterContext, { pool }: V3Env): Promise<voi
     throw v3BadRequest(`invalid query: state=${state}`);
   const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
   const prefix = one(ctx.query.prefix)?.toLowerCase();
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   const order = by as NameOrder;
   const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
   await sendList(ctx, paging, {
@@ -74,13 +74,13 @@ export async function getNames(ctx: RouterContext, { pool }: V3Env): Promise<voi
 /** getNamesCount: the active names, of an owner. */
 export async function getNamesCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-  sendValue(ctx, await countActiveNames(pool, await topStoredHeight(pool), ownedBy));
+  sendValue(ctx, await countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy));
 }
 
 /** getNamesAuctions: the names in auction by their auction's end. */
 export async function getNamesAuctions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const paging = parsePaging(ctx.query);
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   await sendList(ctx, paging, {
     cursor: nameCursor('activation'),
     read: (walk, from, n) => namesPage(pool, { inAuction: true, top }, 'activation', walk, from, n),
@@ -91,7 +91,7 @@ export async function getNamesAuctions(ctx: RouterContext, { pool }: V3Env): Pro
 
 /** getNameAuction: a name in auction. */
 export async function getNameAuction(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
   if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
   sendText(ctx, (await nameItems(pool, [row], top, 'auction'))[0]!);
@@ -101,7 +101,7 @@ export async function getNameAuction(ctx: RouterContext, { pool }: V3Env): Promi
 export async function getName(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
   if (!row) throw v3NotFound(ctx.params.id!);
-  sendText(ctx, (await nameItems(pool, [row], await topStoredHeight(pool), 'name'))[0]!);
+  sendText(ctx, (await nameItems(pool, [row], (await topHeight(pool)) ?? -1, 'name'))[0]!);
 }
 
 /** getNameClaims: a name's claims and bids. */
@@ -138,7 +138,7 @@ export async function getAccountNameClaims(ctx: RouterContext, { pool }: V3Env):
 export async function getAccountPointees(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const paging = parsePaging(ctx.query);
   const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   await sendList(ctx, paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => pointeesPage(pool, id, top, walk, from, n),
@@ -197,6 +197,7 @@ export function nameHashOf(id: string): string {
     if (!isEncoded(id, ['nm'])) throw v3BadRequest(`invalid id: ${id}`);
     return id;
   }
+  if (!isNameText(id)) throw v3BadRequest(`invalid name: ${id}`);
   try {
     return nameId(id.includes('.') ? id : `${id}.chain`);
   } catch {

@@ -573,7 +573,10 @@ async function getStatus(ctx: RouterContext, { status }: V3Env): Promise<void> {
   sendText(ctx, await status.current());
 }
 
-/** getApi: the OpenAPI document of this table. */
+/** getApi: the OpenAPI document of this table, its base where it was asked for (/mdw/v3, or the root /v3 with ROOT_V3=mdw). */
 async function getApi(ctx: RouterContext, { version }: V3Env): Promise<void> {
-  sendValue(ctx, v3ApiDocument(V3_OPERATIONS, version));
+  sendValue(ctx, {
+    ...v3ApiDocument(V3_OPERATIONS, version),
+    servers: [{ url: ctx.originalUrl.startsWith('/mdw/') ? '/mdw/v3' : '/v3' }],
+  });
 }

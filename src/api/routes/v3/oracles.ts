@@ -3,8 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
-import { keyBlockTimes } from '../../../db/queries/v3/names.ts';
+import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   oracleState,
   oraclesPage,
@@ -13,8 +12,8 @@ import {
   type OracleKey,
   type OracleStateRow,
   type OracleTxRow,
-} from '../../../db/queries/v3/oracles.ts';
-import { transactionsByHashes } from '../../../db/queries/v3/transactions.ts';
+} from '../../../db/queries/oracles.ts';
+import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -40,7 +39,7 @@ export async function getOracles(ctx: RouterContext, { pool }: V3Env): Promise<v
   const state = one(ctx.query.state);
   if (state !== undefined && state !== 'active' && state !== 'inactive')
     throw v3BadRequest(`invalid query: state=${state}`);
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
   await sendList(ctx, paging, {
     cursor: ORACLE_CURSOR,
@@ -55,7 +54,7 @@ export async function getOracle(ctx: RouterContext, { pool }: V3Env): Promise<vo
   const id = parseId(ctx.params.id, ['ok']);
   const o = await oracleState(pool, id);
   if (!o) throw v3NotFound(id);
-  sendText(ctx, (await oracleItems(pool, [o], await topStoredHeight(pool)))[0]!);
+  sendText(ctx, (await oracleItems(pool, [o], (await topHeight(pool)) ?? -1))[0]!);
 }
 
 /** getOracleQueries: an oracle's queries. */

@@ -1,7 +1,7 @@
 /** @module A list's `scope` as positions: generations, times (micro block times) and txis all become the first and last position in range. */
 import type { Queryable } from '../../../db/pool.ts';
-import { positionsOfTime, type TxPosition } from '../../../db/queries/v3/transactions.ts';
-import { positionsOfTxis } from '../../../db/queries/v3/txis.ts';
+import { positionsOfTime, type TxPosition } from '../../../db/queries/transaction-filter.ts';
+import { positionsOfTxis } from '../../../db/queries/txis.ts';
 import type { Scope } from './params.ts';
 
 const MAX_INDEX = 2 ** 31 - 1;

@@ -11,11 +11,28 @@ export interface IntervalPoint {
   readonly count: bigint;
 }
 
-/** denseSeries is every interval from `first` to `last` (inclusive) with its count, 0 where none is stored. */
-export function denseSeries(counts: ReadonlyMap<number, bigint>, first: number, last: number): IntervalPoint[] {
-  const points: IntervalPoint[] = [];
-  for (let start = first; start <= last; start++) points.push({ start, count: counts.get(start) ?? 0n });
-  return points;
+/**
+ * seriesFetch walks every interval from `first` to `last` (inclusive) with its count, 0 where none is stored, as the
+ * page engine asks, keyed by interval start: each page renders its own intervals only, as ae_mdw streams a series
+ * with the empty intervals filled in, so a range of any size (`max_start_date=9999-12-31`) costs one page's work.
+ */
+export function seriesFetch<T>(
+  counts: ReadonlyMap<number, bigint>,
+  first: number,
+  last: number,
+  render: (point: IntervalPoint) => T,
+): Fetch<number, T> {
+  return (direction: Direction, from: number | undefined, n: number) => {
+    const out: Keyed<number, T>[] = [];
+    const point = (start: number): Keyed<number, T> => ({
+      key: start,
+      item: render({ start, count: counts.get(start) ?? 0n }),
+    });
+    if (direction === 'forward')
+      for (let s = Math.max(first, from ?? first); s <= last && out.length < n; s++) out.push(point(s));
+    else for (let s = Math.min(last, from ?? last); s >= first && out.length < n; s--) out.push(point(s));
+    return Promise.resolve(out);
+  };
 }
 
 /**

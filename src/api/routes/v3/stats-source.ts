@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../../../db/pool.ts';
 import type { NotificationListener } from '../../../events/listener.ts';
-import { chainTimeRange, seriesIntervals, statsVersion } from '../../../db/queries/v3/stats.ts';
+import { chainTimeRange, seriesIntervals, statsVersion } from '../../../db/queries/stats.ts';
 import { utcDay, type IntervalBy } from '../../../chain/stats-intervals.ts';
 
 /** The stored chain's first and last days, or undefined when nothing is stored. */
@@ -15,12 +15,24 @@ export interface StatsSnapshot {
   /** the series' nonzero counts by interval start */
   series(name: string, by: IntervalBy): Promise<ReadonlyMap<number, bigint>>;
   days(): Promise<DayRange>;
-  /** memo keeps what `make` computes from this version's reads under `key` (e.g. a rendered series) */
+  /**
+   * memo keeps what `make` computes from this version's reads under `key` (an averaged series); keys come from a
+   * fixed set (never from a client's range), so what is kept stays bounded
+   */
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
 }
 
-/** MAX_ENTRIES bounds the kept values (series × interval kinds; tx types and miners make them many). */
-const MAX_ENTRIES = 500;
+/**
+ * MAX_BYTES bounds what is kept, estimated at ENTRY_BYTES per interval of a kept series (a Map entry of a number
+ * and a bigint): the series of every transaction type by day, week and month of a mainnet-sized chain fit.
+ */
+const MAX_BYTES = 32 * 1024 * 1024;
+const ENTRY_BYTES = 100;
+
+/** estimatedBytes is what a kept value holds in memory, roughly: its intervals, or one entry's worth. */
+function estimatedBytes(value: unknown): number {
+  return value instanceof Map ? (value.size + 1) * ENTRY_BYTES : ENTRY_BYTES;
+}
 
 /**
  * StatsSource answers from memory while the stored chain stays the same. With the server's
@@ -35,6 +47,9 @@ export class StatsSource {
   readonly #listener: NotificationListener | undefined;
   #version: string | undefined;
   #values = new Map<string, Promise<unknown>>();
+  /** estimated bytes of each settled kept value (in #values' order of insertion) and their sum */
+  #sizes = new Map<string, number>();
+  #bytes = 0;
   /** notifications heard so far; the version read is trusted while this stays what it was then */
   #heard = 0;
   #trustedAt: number | undefined;
@@ -49,6 +64,20 @@ export class StatsSource {
     });
   }
 
+  /** #kept counts a settled value's bytes and drops the oldest kept values while the sum is over MAX_BYTES. */
+  #kept(values: Map<string, Promise<unknown>>, key: string, bytes: number): void {
+    // a value read under an older version is not kept
+    if (values !== this.#values || values.get(key) === undefined) return;
+    this.#sizes.set(key, bytes);
+    this.#bytes += bytes;
+    for (const [oldest, size] of this.#sizes) {
+      if (this.#bytes <= MAX_BYTES) break;
+      this.#sizes.delete(oldest);
+      values.delete(oldest);
+      this.#bytes -= size;
+    }
+  }
+
   /** snapshot gives the reads of the stored chain's current version. */
   async snapshot(): Promise<StatsSnapshot> {
     if (this.#trustedAt !== this.#heard || !this.#listener?.listening) {
@@ -57,6 +86,8 @@ export class StatsSource {
       if (version !== this.#version) {
         this.#version = version;
         this.#values = new Map();
+        this.#sizes = new Map();
+        this.#bytes = 0;
       }
       this.#trustedAt = this.#listener?.listening ? heard : undefined;
     }
@@ -65,9 +96,11 @@ export class StatsSource {
       let value = values.get(key) as Promise<T> | undefined;
       if (value === undefined) {
         value = read();
-        if (values.size >= MAX_ENTRIES) values.delete(values.keys().next().value!);
         values.set(key, value);
-        value.catch(() => values.delete(key));
+        value.then(
+          (v) => this.#kept(values, key, estimatedBytes(v)),
+          () => values.delete(key),
+        );
       }
       return value;
     };

@@ -7,24 +7,17 @@ import type Koa from 'koa';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import {
-  generationStatsPage,
-  keyBlockTimes,
-  minerIntervals,
-  minersPage,
-  overallStats,
-} from '../../../db/queries/v3/stats.ts';
-import { topStoredHeight } from '../../../db/queries/v3/blocks.ts';
-import { keyBlockTimes as keyBlockTimesAt } from '../../../db/queries/v3/names.ts';
+import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
+import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import type { V3Env, V3Handler } from './operation.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
-import { paginate, type Keyed, type Page } from './page.ts';
+import { paginate } from './page.ts';
 import { parseId, parsePaging, type Paging } from './params.ts';
 import { sendPage, sendValue } from './respond.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
 import { deltaStatJson, totalStatJson } from '../../../shapes/v3/render-stats.ts';
-import { arrayFetch, averageSeries, denseSeries, statJson, trends } from './stats-series.ts';
+import { arrayFetch, averageSeries, seriesFetch, statJson, trends } from './stats-series.ts';
 import type { StatsSnapshot } from './stats-source.ts';
 
 /** ae_mdw's page sizes of the statistics. */
@@ -58,9 +51,9 @@ export type SeriesName = keyof typeof SERIES;
 export async function getStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
-  const top = await topStoredHeight(pool);
+  const top = (await topHeight(pool)) ?? -1;
   // two key blocks by height, not the range between them
-  const times = await keyBlockTimesAt(pool, [1, top]);
+  const times = await keyBlockTimes(pool, [1, top]);
   sendValue(ctx, {
     ...trends(s),
     max_transactions_per_second: Number(s.maxTps),
@@ -152,27 +145,18 @@ export function seriesStats(path: SeriesName): V3Handler {
     const snapshot = await source.snapshot();
     const { first, last } = await intervalRange(snapshot, q, paging, pool);
     const name = series.name(q);
-    // rendered once per stored chain and range; a request pages through the kept items
-    const items = await snapshot.memo(`${path} ${name} ${q.by} ${first} ${last}`, async () => {
-      let counts = await snapshot.series(name, q.by);
-      if (series.average) counts = averageSeries(counts, await snapshot.series('blocks:key', q.by));
-      return denseSeries(counts, first, last).map((p) => ({ key: p.start, item: stringifyJson(statJson(p, q.by)) }));
-    });
-    await sendSeriesPage(ctx, items, paging);
+    // the stored counts are kept per stored chain; only the page's intervals are rendered, whatever the range
+    const counts = series.average
+      ? await snapshot.memo(`average ${q.by} ${name}`, async () =>
+          averageSeries(await snapshot.series(name, q.by), await snapshot.series('blocks:key', q.by)),
+        )
+      : await snapshot.series(name, q.by);
+    const page = await paginate(
+      seriesFetch(counts, first, last, (p) => stringifyJson(statJson(p, q.by))),
+      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, INDEX_CURSOR.encode);
   };
-}
-
-/** sendSeriesPage pages a series' rendered intervals (ascending by start) by interval start. */
-async function sendSeriesPage(
-  ctx: Koa.Context,
-  items: readonly Keyed<number, string>[],
-  paging: Paging,
-): Promise<void> {
-  const page: Page<number, string> = await paginate(
-    arrayFetch(items, (a, b) => a - b),
-    { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-  );
-  sendPage(ctx, page, INDEX_CURSOR.encode);
 }
 
 /**
@@ -190,7 +174,7 @@ async function intervalRange(
   let last = q.maxDay ?? days?.last ?? EMPTY_CHAIN_DAY;
   const scope = paging.scope;
   if (scope) {
-    const times = await keyBlockTimes(pool, scope.first, scope.last);
+    const times = await keyBlockDays(pool, scope.first, scope.last);
     if (times) {
       first = Math.max(first, times.firstDay);
       last = Math.min(last, times.lastDay);

@@ -1,8 +1,8 @@
 /** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
-import { storedTotals, type StoredTotals } from '../../../db/queries/v3/status.ts';
+import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
 import type { Queryable } from '../../../db/pool.ts';
-import { SYNCED_MAX_LAG } from '../../status.ts';
+import { cannotAdvance, SYNCED_MAX_LAG } from '../../status.ts';
 
 /**
  * MDW_COMPAT_VERSION is the ae_mdw release whose /v3 we answer like. The SDK's Middleware accepts
@@ -25,7 +25,9 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
   const height = totals.topHeight ?? -1;
   const nodeHeight = typeof node?.top_block_height === 'number' ? node.top_block_height : (totals.nodeHeight ?? height);
   const lag = nodeHeight - height;
-  const synced = totals.topHeight !== undefined && lag <= SYNCED_MAX_LAG && totals.populatorStatus !== 'reloading';
+  const stalled = cannotAdvance(totals.populatorStatus);
+  const synced =
+    totals.topHeight !== undefined && lag <= SYNCED_MAX_LAG && totals.populatorStatus !== 'reloading' && !stalled;
   return {
     mdw_async_tasks: { long_tasks: 0, producer_buffer: 0, total_pending: 0 },
     mdw_gens_per_minute: f.gensPerMinute,
@@ -33,7 +35,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     mdw_last_migration: Number(/^\d+/.exec(totals.lastMigration ?? '')?.[0] ?? 0),
     mdw_revision: f.revision,
     mdw_synced: synced,
-    mdw_syncing: !synced && totals.populatorStatus !== 'stopped',
+    // a populator whose steps fail is neither synced nor syncing
+    mdw_syncing: !synced && totals.populatorStatus !== 'stopped' && !stalled,
     mdw_tx_index: totals.txCount,
     mdw_version: MDW_COMPAT_VERSION,
     node_height: nodeHeight,
@@ -58,7 +61,8 @@ const SAMPLE_WINDOW_MS = 60_000;
 /**
  * StatusSource keeps the last status in memory. A request older than MAX_AGE_MS starts one refresh
  * (never two at once) and is answered with the value it had, so answers cost no I/O; only the very
- * first request waits.
+ * first request waits. A refresh nobody waits for that fails (the database restarting) is handed to
+ * `onRefreshFailed` and the last status stays: a background failure never ends the process.
  */
 export class StatusSource {
   readonly #db: Queryable;
@@ -69,17 +73,28 @@ export class StatusSource {
   #at = 0;
   #refreshing: Promise<void> | undefined;
   readonly #samples: { atMs: number; height: number }[] = [];
+  readonly #onRefreshFailed: (err: unknown) => void;
 
-  constructor(db: Queryable, nodeStatus: () => Promise<Json>, revision: string) {
+  constructor(
+    db: Queryable,
+    nodeStatus: () => Promise<Json>,
+    revision: string,
+    onRefreshFailed: (err: unknown) => void,
+  ) {
     this.#db = db;
     this.#nodeStatus = nodeStatus;
     this.#revision = revision;
+    this.#onRefreshFailed = onRefreshFailed;
   }
 
-  /** current is the status as JSON text. */
+  /** current is the status as JSON text; it rejects only while no status was ever read. */
   async current(): Promise<string> {
-    if (Date.now() - this.#at > MAX_AGE_MS)
-      this.#refreshing ??= this.#refresh().finally(() => (this.#refreshing = undefined));
+    if (Date.now() - this.#at > MAX_AGE_MS && !this.#refreshing) {
+      const refresh = this.#refresh().finally(() => (this.#refreshing = undefined));
+      this.#refreshing = refresh;
+      // the first request awaits it (and answers its failure); every later refresh runs in the background
+      if (this.#text !== undefined) refresh.catch(this.#onRefreshFailed);
+    }
     if (this.#text === undefined) await this.#refreshing;
     return this.#text!;
   }

@@ -3,14 +3,14 @@ import type { RouterContext } from '@koa/router';
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import {
-  accountFieldCounts,
   countTransactions,
-  transactionByHash,
   transactionPositions,
   transactionsPage,
   type TxFilter,
-} from '../../../db/queries/v3/transactions.ts';
-import { microBlockCounted } from '../../../db/queries/v3/blocks.ts';
+} from '../../../db/queries/transaction-filter.ts';
+import { accountFieldCounts } from '../../../db/queries/account-transactions.ts';
+import { microBlockCounted } from '../../../db/queries/blocks.ts';
+import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';

@@ -3,10 +3,10 @@
  * generic ids, `<field>` and `<type>.<field>` ids (inner transactions of GAMetaTx and PayingForTx
  * included), `entrypoint`; everything given holds together. Pure.
  */
-import { nameId } from '../../../chain/derived-ids.ts';
+import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import { isEncoded, type Prefix } from '../../../chain/encoding.ts';
 import { TX_SCHEMAS } from '../../../chain/tx-schema.ts';
-import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/v3/transactions.ts';
+import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/transaction-filter.ts';
 import { v3BadRequest } from './errors.ts';
 import type { Query } from './page.ts';
 import { all } from './params.ts';
@@ -145,7 +145,10 @@ function anyId(value: string): string {
 }
 
 function genericId(param: string, value: string): string {
-  if (param === 'name' && !value.includes('_')) return nameId(value.endsWith('.chain') ? value : `${value}.chain`);
+  if (param === 'name' && !value.includes('_')) {
+    if (!isNameText(value)) throw v3BadRequest(`invalid name: ${value}`);
+    return nameId(value.endsWith('.chain') ? value : `${value}.chain`);
+  }
   if (isEncoded(value, GENERIC.get(param)!)) return value;
   throw v3BadRequest(`invalid id: ${value}`);
 }

@@ -9,6 +9,8 @@ export interface FaultProxy {
   readonly url: string;
   /** fault applies to every request from now on; `rate` (0..1) is the share of requests hit. */
   set(fault: Fault, rate?: number): void;
+  /** answers every request whose path matches `paths` with the node's 404 from now on (undefined: none) */
+  notFound(paths: RegExp | undefined): void;
   /** requests seen, and how many got a fault; `paths`: each request's method and path, in order */
   readonly stats: { requests: number; faulted: number; paths: string[] };
   close(): Promise<void>;
@@ -22,12 +24,17 @@ export async function startFaultProxy(
   const upstream = new URL(target);
   let fault: Fault = 'none';
   let rate = 1;
+  let missing: RegExp | undefined;
   let seed = opts.seed ?? 1;
   const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const stats = { requests: 0, faulted: 0, paths: [] as string[] };
   const server: Server = createServer((req, res) => {
     stats.requests++;
     stats.paths.push(`${req.method} ${req.url}`);
+    if (missing?.test(req.url ?? '')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{"reason":"Contract not found"}');
+    }
     const hit = fault !== 'none' && random() < rate;
     if (hit) stats.faulted++;
     if (hit && fault === 'down') return req.socket.destroy();
@@ -66,6 +73,9 @@ export async function startFaultProxy(
     set(f, r = 1) {
       fault = f;
       rate = r;
+    },
+    notFound(paths) {
+      missing = paths;
     },
     stats,
     close: () =>

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../../../src/config.ts';
 import { startDevnode, type Devnode } from '../../../../src/devnode/index.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
-import { verifyChain } from '../../../../src/indexer/verify.ts';
+import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
 
 export const silent = pino({ level: 'silent' });
 

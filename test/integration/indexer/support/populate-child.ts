@@ -2,7 +2,7 @@
 import prom from 'prom-client';
 import pino from 'pino';
 import { loadConfig } from '../../../../src/config.ts';
-import { startPopulator } from '../../../../src/indexer/populator.ts';
+import { startPopulator } from '../../../../src/indexer/sync/populator.ts';
 
 const cfg = loadConfig(process.env);
 const populator = await startPopulator({ cfg, log: pino({ level: 'silent' }), registry: new prom.Registry() });

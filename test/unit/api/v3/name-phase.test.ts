@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { isActive, isInAuction } from '../../../../src/shapes/v3/render-names.ts';
-import type { NameStateRow } from '../../../../src/db/queries/v3/names.ts';
+import type { NameStateRow } from '../../../../src/db/queries/names.ts';
 
 const name = (over: Partial<NameStateRow>): NameStateRow => ({
   name: 'abc.chain',

@@ -4,7 +4,7 @@ import { nodeTxType, parseSeriesQuery } from '../../../../src/api/routes/v3/stat
 import {
   arrayFetch,
   averageSeries,
-  denseSeries,
+  seriesFetch,
   statJson,
   trends,
 } from '../../../../src/api/routes/v3/stats-series.ts';
@@ -21,14 +21,33 @@ const message = (fn: () => unknown): string => {
 };
 
 describe('/v3/stats series', () => {
-  it('lists every interval between the first and the last, 0 where nothing is stored', () => {
-    const points = denseSeries(new Map([[20455, 7n]]), 20454, 20456);
+  it('lists every interval between the first and the last, 0 where nothing is stored', async () => {
+    const fetch = seriesFetch(new Map([[20455, 7n]]), 20454, 20456, (p) => p);
+    const points = (await fetch('forward', undefined, 10)).map((k) => k.item);
     expect(points).to.deep.equal([
       { start: 20454, count: 0n },
       { start: 20455, count: 7n },
       { start: 20456, count: 0n },
     ]);
     expect(statJson(points[1]!, 'day')).to.deep.equal({ count: 7n, end_date: '2026-01-03', start_date: '2026-01-02' });
+  });
+
+  it('renders only the page it is asked for, however wide the range (issue 27.1: 0000-01-01 to 9999-12-31)', async () => {
+    let rendered = 0;
+    const fetch = seriesFetch(new Map([[20455, 7n]]), -719_528, 2_932_896, (p) => (rendered++, p));
+    const page = await paginate(fetch, { direction: 'backward', rev: false, limit: 2, cursor: undefined });
+    expect(page.items).to.deep.equal([
+      { start: 2_932_896, count: 0n },
+      { start: 2_932_895, count: 0n },
+    ]);
+    expect(page.next).to.deep.equal({ key: 2_932_894, rev: false });
+    const stored = await paginate(fetch, { direction: 'forward', rev: false, limit: 1, cursor: 20455 });
+    expect(stored.items).to.deep.equal([{ start: 20455, count: 7n }]);
+    expect(stored.prev).to.deep.equal({ key: 20454, rev: true });
+    // limit + 1 per walk and one key behind a cursor: never the range
+    expect(rendered).to.equal(3 + 2 + 2);
+    expect(await fetch('forward', 2_932_897, 5)).to.deep.equal([]);
+    expect((await fetch('backward', 3_000_000, 1))[0]!.key).to.equal(2_932_896);
   });
 
   it('averages per key block, rounding half up, 0 without key blocks', () => {

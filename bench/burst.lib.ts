@@ -1,0 +1,64 @@
+/**
+ * @module The overload benchmark's load generator, in a process of its own so that its own event loop (thousands of
+ * connections) delays none of the probes it is measured against. Forked with one JSON argument (BurstOrder); sends
+ * back the answers by status and exits.
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool as HttpPool } from 'undici';
+
+export interface BurstOrder {
+  readonly base: string;
+  readonly paths: readonly string[];
+  readonly connections: number;
+  readonly seconds: number;
+  readonly maxRequests: number;
+}
+
+export interface BurstResult {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly statuses: Record<number, number>;
+  /** Retry-After values of the 503 answers */
+  readonly retryAfter: Record<string, number>;
+}
+
+/** burst keeps `connections` requests in flight over `paths` (round robin) for `seconds` (0: a client error). */
+async function burst(order: BurstOrder): Promise<BurstResult> {
+  const client = new HttpPool(order.base, { connections: order.connections, pipelining: 1 });
+  const statuses = new Map<number, number>();
+  const retryAfter = new Map<string, number>();
+  const started = performance.now();
+  const until = started + order.seconds * 1000;
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: order.connections }, async () => {
+      while (performance.now() < until && sent < order.maxRequests) {
+        const path = order.paths[sent++ % order.paths.length]!;
+        const status = await client.request({ method: 'GET', path }).then(
+          async (res) => {
+            await res.body.text();
+            if (res.statusCode === 503) {
+              const header = String(res.headers['retry-after']);
+              retryAfter.set(header, (retryAfter.get(header) ?? 0) + 1);
+            }
+            return res.statusCode;
+          },
+          () => 0,
+        );
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  await client.close();
+  return {
+    requests: sent,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+    statuses: Object.fromEntries(statuses),
+    retryAfter: Object.fromEntries(retryAfter),
+  };
+}
+
+if (process.send) {
+  const result = await burst(JSON.parse(process.argv[2]!) as BurstOrder);
+  process.send(result, () => process.disconnect());
+}

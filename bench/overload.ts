@@ -1,0 +1,213 @@
+/**
+ * @module Overload benchmark (issue 27): `mdw -s` over a devnode chain loaded by the real populator, under a burst
+ * of BENCH_CONNECTIONS (default 2000) connections on six heavy ae_mdw endpoints for BENCH_SECONDS (default 30),
+ * while a prober asks /readyz and /mdw/v3/status; then twelve hostile statistics ranges while it asks /healthz.
+ * Prints the answers by status, the probes' latencies and the server's RSS, and writes bench/results/overload.json.
+ *
+ *   make bench ONLY=overload      (BENCH_GENERATIONS, default 3000, sets the chain length)
+ *
+ * Traffic goes to 127.0.0.1 only and is bounded in time (BENCH_SECONDS) and count (BENCH_MAX_REQUESTS, default
+ * 2,000,000). What it checks, as figures (not assertions): no 500 at all, /readyz 200 throughout, the status's p99
+ * under 50 ms while the heavy requests run, the server's RSS within 100 MB of its start a minute after the burst
+ * (a minute of light traffic: /mdw/v3/transactions?limit=100 ten times a second),
+ * and within 100 MB during the hostile ranges with /healthz under 100 ms meanwhile.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import prom from 'prom-client';
+import { Pool as HttpPool } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
+import { createLogger } from '../src/log.ts';
+import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import type { BurstOrder, BurstResult } from './burst.lib.ts';
+import { killChildrenOnExit, startDevnodeProcess, startMdwServer, track } from './http.lib.ts';
+import { writeResult } from './results.lib.ts';
+
+const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 3000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
+/** how long after the burst the server's RSS is read again (BENCH_SETTLE_SECONDS, default a minute) */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60) * 1000;
+const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
+
+/** rssMb is a process's resident set, in MB, from /proc. */
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kb) / 1024);
+}
+
+/** heapMb is the server's V8 heap in use and its external memory (buffers), in MB, from its own /metrics. */
+async function heapMb(base: string): Promise<{ used: number; total: number; external: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const mb = (name: string): number =>
+    Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+  return {
+    used: mb('nodejs_heap_size_used_bytes'),
+    total: mb('nodejs_heap_size_total_bytes'),
+    external: mb('nodejs_external_memory_bytes'),
+  };
+}
+
+/** percentile of sorted latencies in ms. */
+function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1));
+}
+
+/** Probe asks one path every `everyMs` on a connection of its own until stopped: its statuses and latencies. */
+class Probe {
+  readonly #client: HttpPool;
+  readonly #path: string;
+  readonly #everyMs: number;
+  readonly statuses = new Map<number, number>();
+  readonly latencies: number[] = [];
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(base: string, path: string, everyMs: number) {
+    this.#client = new HttpPool(base, { connections: 1 });
+    this.#path = path;
+    this.#everyMs = everyMs;
+  }
+
+  start(): void {
+    this.#running = (async () => {
+      while (!this.#stopped) {
+        const t = performance.now();
+        const status = await this.#client.request({ method: 'GET', path: this.#path }).then(
+          async (res) => (await res.body.text(), res.statusCode),
+          () => 0,
+        );
+        this.latencies.push(performance.now() - t);
+        this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+        await sleep(this.#everyMs);
+      }
+    })();
+  }
+
+  async stop(): Promise<{ statuses: Record<number, number>; p50Ms: number; p99Ms: number; maxMs: number }> {
+    this.#stopped = true;
+    await this.#running;
+    await this.#client.close();
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    return {
+      statuses: Object.fromEntries(this.statuses),
+      p50Ms: percentile(sorted, 0.5),
+      p99Ms: percentile(sorted, 0.99),
+      maxMs: percentile(sorted, 1),
+    };
+  }
+}
+
+/** burst runs bench/burst.lib.ts in a process of its own and waits for its answers by status. */
+async function burst(order: BurstOrder): Promise<BurstResult> {
+  const child = track(
+    fork(new URL('burst.lib.ts', import.meta.url).pathname, [JSON.stringify(order)], { stdio: 'inherit' }),
+  );
+  const [result] = (await once(child, 'message')) as [BurstResult];
+  return result;
+}
+
+async function main(): Promise<void> {
+  killChildrenOnExit();
+  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench-overload']);
+  const db = await createTestDatabase();
+  const env = { DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw_bench_overload', NODE_URL: devnode.url };
+  const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
+  await populator.synced();
+  await populator.stop();
+  const server = await startMdwServer({ ...env, HTTP_HOST: '127.0.0.1' });
+  // the busiest sender of the newest transactions: its activities are the issue's heavy request
+  const newest = (await (await fetch(`${server.url}/mdw/v3/transactions?limit=100`)).json()) as {
+    data: { tx: { sender_id?: string } }[];
+  };
+  const senders = new Map<string, number>();
+  for (const t of newest.data) if (t.tx.sender_id) senders.set(t.tx.sender_id, (senders.get(t.tx.sender_id) ?? 0) + 1);
+  const busy = [...senders].sort((a, b) => b[1] - a[1])[0]![0];
+  const heavy = [
+    `/mdw/v3/accounts/${busy}/activities?limit=100`,
+    `/mdw/v3/transactions?account=${busy}&limit=100`,
+    '/mdw/v3/transactions?limit=100',
+    '/mdw/v3/key-blocks?limit=100',
+    '/mdw/v3/stats/blocks?max_start_date=9999-12-30&limit=1000',
+    '/mdw/v3/stats/delta?limit=1000',
+  ];
+  for (const path of heavy) await (await fetch(`${server.url}${path}`)).text();
+  await (await fetch(`${server.url}/mdw/v3/status`)).text();
+
+  const rssStart = rssMb(server.pid);
+  const heapStart = await heapMb(server.url);
+  const ready = new Probe(server.url, '/readyz', 200);
+  const status = new Probe(server.url, '/mdw/v3/status', 50);
+  ready.start();
+  status.start();
+  const answers = await burst({
+    base: server.url,
+    paths: heavy,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    maxRequests: MAX_REQUESTS,
+  });
+  const rssAfterBurst = rssMb(server.pid);
+  const [readyz, statusLatency] = [await ready.stop(), await status.stop()];
+  const heapAfterBurst = await heapMb(server.url);
+  // the minute after: the light traffic a server keeps getting (which also lets its heap be collected)
+  const trickle = new Probe(server.url, '/mdw/v3/transactions?limit=100', 100);
+  trickle.start();
+  await sleep(SETTLE_MS);
+  const afterwards = await trickle.stop();
+  const rssSettled = rssMb(server.pid);
+  const heapSettled = await heapMb(server.url);
+
+  // Twelve distinct hostile ranges, asked all at once, each of every series once.
+  const series = ['blocks', 'transactions', 'names', 'contracts', 'aex9-transfers', 'total-accounts'];
+  const hostile = Array.from(
+    { length: 12 },
+    (_, i) => `/mdw/v3/stats/${series[i % series.length]}?min_start_date=${1970 + i}-01-01&max_start_date=9999-12-30`,
+  );
+  const rssBeforeHostile = rssMb(server.pid);
+  const health = new Probe(server.url, '/healthz', 20);
+  health.start();
+  let rssPeakHostile = rssBeforeHostile;
+  const hostileStatuses = await Promise.all(
+    hostile.map(async (path) => {
+      const res = await fetch(`${server.url}${path}`);
+      await res.text();
+      rssPeakHostile = Math.max(rssPeakHostile, rssMb(server.pid));
+      return res.status;
+    }),
+  );
+  await sleep(1000);
+  const healthz = await health.stop();
+  const rssAfterHostile = rssMb(server.pid);
+
+  const result = {
+    generations: GENERATIONS,
+    connections: CONNECTIONS,
+    heavy,
+    burst: { ...answers, perSecond: Math.round(answers.requests / answers.seconds) },
+    readyz,
+    status: statusLatency,
+    rssMb: { start: rssStart, afterBurst: rssAfterBurst, minuteLater: rssSettled },
+    heapMb: { start: heapStart, afterBurst: heapAfterBurst, minuteLater: heapSettled },
+    afterwards,
+    hostile: {
+      statuses: hostileStatuses,
+      healthz,
+      rssMb: { before: rssBeforeHostile, peak: rssPeakHostile, after: rssAfterHostile },
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  writeResult('overload', result);
+  await server.stop();
+  await devnode.stop();
+  await db.drop();
+  await stopTestServer();
+}
+
+await main();

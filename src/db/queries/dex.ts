@@ -1,0 +1,84 @@
+/** @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs the configured factory announced, with their tokens' meta info. */
+import type { Queryable } from '../pool.ts';
+import type { ActivitySql } from './activities.ts';
+import type { LogKey } from './contracts.ts';
+import { keyset, type Walk } from './positions.ts';
+
+/** A swap with its pair's tokens (symbol and decimals null when the token is not a known AEX-9 contract). */
+export interface SwapRow extends LogKey {
+  readonly txHash: string;
+  readonly microTime: string;
+  readonly callerId: string;
+  readonly toId: string;
+  readonly amount0In: string;
+  readonly amount1In: string;
+  readonly amount0Out: string;
+  readonly amount1Out: string;
+  readonly token0: string;
+  readonly token1: string;
+  readonly symbol0: string | null;
+  readonly symbol1: string | null;
+  readonly decimals0: number | null;
+  readonly decimals1: number | null;
+}
+
+/** Which swaps: all, one caller's, or those of the pairs a contract is (a pair) or is in (a token). */
+export type SwapFilter = { readonly caller?: string; readonly contract?: string };
+
+/** swapsPage reads up to n swaps of the factory's pairs walking from a key (inclusive). */
+export async function swapsPage(
+  db: Queryable,
+  factory: string,
+  filter: SwapFilter,
+  walk: Walk,
+  from: LogKey | undefined,
+  n: number,
+): Promise<SwapRow[]> {
+  const ks = keyset(
+    ['s.height', 's.micro_index', 's.tx_index', 's.log_idx'],
+    walk,
+    '$5::int, $6::int, $7::int, $8::int',
+  );
+  const values = [
+    n,
+    factory,
+    filter.caller ?? null,
+    filter.contract ?? null,
+    ...(from ? [from.height, from.microIndex, from.txIndex, from.logIdx] : [null, null, null, null]),
+  ];
+  const { rows } = await db.query<SwapRow>(
+    `SELECT s.height, s.micro_index AS "microIndex", s.tx_index AS "txIndex", s.log_idx AS "logIdx", s.tx_hash AS "txHash",
+            t.micro_time_ms::text AS "microTime", s.caller_id AS "callerId", s.to_id AS "toId",
+            s.amount0_in::text AS "amount0In", s.amount1_in::text AS "amount1In",
+            s.amount0_out::text AS "amount0Out", s.amount1_out::text AS "amount1Out",
+            p.token0_id AS token0, p.token1_id AS token1, a0.symbol AS symbol0, a1.symbol AS symbol1,
+            a0.decimals AS decimals0, a1.decimals AS decimals1
+       FROM dex_swaps s
+       CROSS JOIN LATERAL (SELECT token0_id, token1_id FROM dex_pairs p
+                            WHERE p.pair_id = s.pair_id AND p.factory_id = $2
+                            ORDER BY p.height, p.micro_index, p.tx_index, p.log_idx LIMIT 1) p
+       JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (s.height, s.micro_index, s.tx_index)
+       LEFT JOIN aexn_contracts a0 ON a0.contract_id = p.token0_id
+       LEFT JOIN aexn_contracts a1 ON a1.contract_id = p.token1_id
+      WHERE ($3::text IS NULL OR s.caller_id = $3)
+        AND ($4::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE q.factory_id = $2
+                                                  AND $4 IN (q.pair_id, q.token0_id, q.token1_id)))
+        AND ($5::int IS NULL OR ${ks.where})
+      ORDER BY ${ks.order} LIMIT $1`,
+    values,
+  );
+  return rows;
+}
+
+/**
+ * DEX_ACTIVITIES: the swaps an account made, as /v3/accounts/{id}/activities lists them (after the
+ * transaction, in log order): those of the pairs the configured factory (`$7`) announced, as /v3/dex lists them.
+ */
+export const DEX_ACTIVITIES: ActivitySql = {
+  source: 'swaps',
+  from: `dex_swaps s LEFT JOIN aexn_contracts c ON c.contract_id = s.pair_id`,
+  keyColumns: ['s.height', 's.micro_index', 's.tx_index', "'swap'::text", "lpad(s.log_idx::text, 10, '0')"],
+  data: `json_build_object('tx_hash', s.tx_hash, 'token_name', c.name, 'amount', s.amount0_in + s.amount1_in)::text`,
+  where: `s.caller_id = $2 AND s.height BETWEEN $3 AND $4 AND EXISTS (SELECT 1 FROM dex_pairs p WHERE p.pair_id = s.pair_id AND p.factory_id = $7)
+          AND ($5 OR true)`,
+};

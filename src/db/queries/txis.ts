@@ -1,0 +1,52 @@
+/**
+ * @module ae_mdw's transaction index (txi) from our positions: the txi of a transaction is the
+ * number of transactions before it in chain order (height, micro index, tx index), kept per
+ * generation in generation_txis (migration 1003).
+ */
+import type { Queryable } from '../pool.ts';
+import type { TxPosition } from './transaction-filter.ts';
+
+/** txisBefore is the txi of the first transaction of a micro block (the count of transactions before it). */
+export async function txisBefore(db: Queryable, height: number, microIndex: number): Promise<number> {
+  const { rows } = await db.query<{ n: string | null }>({
+    name: 'mdw_v3_txis_before',
+    text: `SELECT coalesce((SELECT first_txi FROM generation_txis WHERE height = $1),
+                           (SELECT sum(tx_count) FROM micro_blocks WHERE height < $1))
+                  + (SELECT coalesce(sum(tx_count), 0) FROM micro_blocks WHERE height = $1 AND micro_index < $2) AS n`,
+    values: [height, microIndex],
+  });
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** positionOfTxi is the position of the transaction with txi `txi`, undefined past the last one. */
+export async function positionOfTxi(db: Queryable, txi: number): Promise<TxPosition | undefined> {
+  const { rows } = await db.query<{ height: number; micro_index: number; tx_index: number }>({
+    name: 'mdw_v3_position_of_txi',
+    text: `SELECT g.height, m.micro_index, ($1 - g.first_txi - m.before)::int AS tx_index
+             FROM (SELECT height, first_txi FROM generation_txis WHERE first_txi <= $1
+                    ORDER BY first_txi DESC, height DESC LIMIT 1) g
+             CROSS JOIN LATERAL (SELECT micro_index, tx_count,
+                                        coalesce(sum(tx_count) OVER (ORDER BY micro_index ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+                                   FROM micro_blocks WHERE height = g.height) m
+            WHERE $1 - g.first_txi >= m.before AND $1 - g.first_txi < m.before + m.tx_count`,
+    values: [txi],
+  });
+  const r = rows[0];
+  return r && { height: r.height, microIndex: r.micro_index, txIndex: r.tx_index };
+}
+
+const EMPTY = {
+  from: { height: 2 ** 31 - 1, microIndex: 0, txIndex: 0 },
+  to: { height: 0, microIndex: 0, txIndex: 0 },
+};
+
+/** positionsOfTxis turns txis first..last into the positions of those transactions (an empty range past the last one). */
+export async function positionsOfTxis(
+  db: Queryable,
+  first: number,
+  last: number,
+): Promise<{ from: TxPosition; to: TxPosition }> {
+  const [from, to] = await Promise.all([positionOfTxi(db, first), positionOfTxi(db, last)]);
+  if (from === undefined) return EMPTY;
+  return { from, to: to ?? { height: 2 ** 31 - 1, microIndex: 0, txIndex: 0 } };
+}

@@ -1,0 +1,201 @@
+/**
+ * @module derive_backfill (migration 1003): the derived areas some stored heights still lack, and the
+ * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
+ */
+import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
+import { callInfoSql } from '../queries/call-info.ts';
+import type { Queryable } from '../pool.ts';
+import { microBlockHashSql } from '../queries/transactions.ts';
+import { txTypeCode } from '../../chain/id-key.ts';
+
+/** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
+export interface PendingBackfill {
+  readonly area: string;
+  readonly next: number;
+  readonly to: number;
+  readonly failingSince?: Date;
+  readonly error?: string;
+}
+
+/** pendingBackfills lists the areas still to derive (in no order: the caller knows which feeds which). */
+export async function pendingBackfills(db: Queryable): Promise<PendingBackfill[]> {
+  const { rows } = await db.query<{
+    area: string;
+    next_height: number;
+    to_height: number;
+    failing_since: Date | null;
+    last_error: string | null;
+  }>('SELECT area, next_height, to_height, failing_since, last_error FROM derive_backfill ORDER BY area');
+  return rows.map((r) => ({
+    area: r.area,
+    next: r.next_height,
+    to: r.to_height,
+    ...(r.failing_since ? { failingSince: r.failing_since, error: r.last_error ?? '' } : {}),
+  }));
+}
+
+/** recordFailure notes that an area's derivation failed (the first failure's time is kept), or clears it (null). */
+export async function recordFailure(db: Queryable, area: string, error: string | null): Promise<void> {
+  await db.query(
+    `UPDATE derive_backfill SET last_error = $2,
+            failing_since = CASE WHEN $2::text IS NULL THEN NULL ELSE coalesce(failing_since, now()) END
+      WHERE area = $1`,
+    [area, error],
+  );
+}
+
+/**
+ * withSavepoint runs `fn` so that its failure undoes only its own statements, not the caller's transaction:
+ * the error is returned (undefined on success).
+ */
+export async function withSavepoint(db: Queryable, fn: () => Promise<void>): Promise<unknown> {
+  await db.query('SAVEPOINT mdw_derive');
+  try {
+    await fn();
+    await db.query('RELEASE SAVEPOINT mdw_derive');
+    return undefined;
+  } catch (err) {
+    await db.query('ROLLBACK TO SAVEPOINT mdw_derive');
+    return err;
+  }
+}
+
+/** recordBackfill asks for an area's rows of heights from..to (merged with what is already asked). */
+export async function recordBackfill(db: Queryable, area: string, from: number, to: number): Promise<void> {
+  await db.query(
+    `INSERT INTO derive_backfill AS b (area, next_height, to_height) VALUES ($1, $2, $3)
+     ON CONFLICT (area) DO UPDATE SET next_height = least(b.next_height, excluded.next_height),
+                                      to_height = greatest(b.to_height, excluded.to_height)`,
+    [area, from, to],
+  );
+}
+
+/** advanceBackfill records that an area is derived below `next` (the row goes once it passes to_height). */
+export async function advanceBackfill(db: Queryable, area: string, next: number): Promise<void> {
+  await db.query('UPDATE derive_backfill SET next_height = $2 WHERE area = $1', [area, next]);
+  await db.query('DELETE FROM derive_backfill WHERE area = $1 AND next_height > to_height', [area]);
+}
+
+/** storedKeyBlockTargets gives the stored heights from..to (ascending) with their header's compact target. */
+export async function storedKeyBlockTargets(
+  db: Queryable,
+  from: number,
+  to: number,
+): Promise<{ height: number; target: string }[]> {
+  const { rows } = await db.query<{ height: number; target: string | null }>(
+    `SELECT height, data->>'target' AS target FROM key_blocks WHERE height BETWEEN $1 AND $2 ORDER BY height`,
+    [from, to],
+  );
+  return rows.map((r) => ({ height: r.height, target: r.target ?? '0' }));
+}
+
+const CONTRACT_TXS = ['ContractCallTx', 'ContractCreateTx'];
+/** The types whose fees need the stored transaction: contract txs (gas) and the wrappers of any tx. */
+const FEE_WALKED = [...CONTRACT_TXS, 'GAMetaTx', 'PayingForTx'];
+
+/**
+ * replaceGenerationFees writes generation_fees of the stored heights from..to from their stored
+ * transactions as the populator counts them (indexer/internal-transfers.ts `generationFees`): every fee,
+ * of inner transactions (GAMetaTx, PayingForTx) too, and each contract tx's gas used times its gas price.
+ */
+export async function replaceGenerationFees(db: Queryable, from: number, to: number): Promise<void> {
+  await db.query('DELETE FROM generation_fees WHERE height BETWEEN $1 AND $2', [from, to]);
+  // the fee column suffices but for contract txs (gas) and wrappers (their inner tx's fee and gas), whose stored
+  // transactions are rendered here (the binary form has no SQL reader)
+  const [plain, special] = await Promise.all([
+    db.query<{ height: number; fees: string }>(
+      `SELECT height, sum(fee)::text AS fees FROM transactions
+        WHERE height BETWEEN $1 AND $2 AND tx_type <> ALL($3::smallint[]) GROUP BY height`,
+      [from, to, FEE_WALKED.map(txTypeCode)],
+    ),
+    db.query<{ height: number; signed: Buffer; gas_used: Json | null }>(
+      `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used
+         FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
+        WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::smallint[])`,
+      [from, to, FEE_WALKED.map(txTypeCode)],
+    ),
+  ]);
+  const fees = new Map<number, bigint>(plain.rows.map((r) => [r.height, BigInt(r.fees)]));
+  for (const r of special.rows) {
+    let paid = 0n;
+    for (let tx: Json | undefined = renderStoredTx(r.signed).tx; isJsonObject(tx); tx = innerTx(tx)) {
+      paid += tx.fee === undefined ? 0n : toBigInt(tx.fee);
+      if (CONTRACT_TXS.includes(String(tx.type)))
+        paid += (r.gas_used === null ? 0n : toBigInt(r.gas_used)) * toBigInt(tx.gas_price ?? 0);
+    }
+    fees.set(r.height, (fees.get(r.height) ?? 0n) + paid);
+  }
+  await db.query(
+    `INSERT INTO generation_fees (height, fees)
+     SELECT k.height, coalesce(v.fees, 0) FROM key_blocks k
+       LEFT JOIN unnest($3::int[], $4::numeric[]) AS v(height, fees) ON v.height = k.height
+      WHERE k.height BETWEEN $1 AND $2`,
+    [from, to, [...fees.keys()], [...fees.values()].map(String)],
+  );
+}
+
+/** deleteInternalTransfers removes the internal transfers of heights from..to (to derive them again). */
+export async function deleteInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
+  await db.query('DELETE FROM internal_transfers WHERE height BETWEEN $1 AND $2', [from, to]);
+}
+
+/** A stored transaction that may be or wrap a contract call or creation, with its call's stored row. */
+export interface StoredContractTx {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly hash: string;
+  readonly microBlockHash: string;
+  readonly tx: Json;
+  /** the contract_calls row, when the transaction has one */
+  readonly call?: { readonly contractId: string; readonly callerId: string; readonly callInfo: Json | null };
+}
+
+/** storedContractTxs lists the stored transactions of heights from..to that are or wrap contract txs, in chain order. */
+export async function storedContractTxs(db: Queryable, from: number, to: number): Promise<StoredContractTx[]> {
+  const { rows } = await db.query<{
+    height: number;
+    micro_index: number;
+    tx_index: number;
+    hash: string;
+    micro_block_hash: string;
+    signed: Buffer;
+    contract_id: string | null;
+    caller_id: string | null;
+    call_info: Json | null;
+  }>(
+    `SELECT t.height, t.micro_index, t.tx_index, t.hash, ${microBlockHashSql('t')} AS micro_block_hash, t.signed, c.contract_id, c.caller_id, 
+            ${callInfoSql('c')} AS call_info
+       FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
+      WHERE t.height BETWEEN $1 AND $2 AND t.tx_type IN (${FEE_WALKED.map(txTypeCode).join(', ')})
+      ORDER BY t.height, t.micro_index, t.tx_index`,
+    [from, to],
+  );
+  return rows.map((r) => ({
+    height: r.height,
+    microIndex: r.micro_index,
+    txIndex: r.tx_index,
+    hash: r.hash,
+    microBlockHash: r.micro_block_hash,
+    tx: renderStoredTx(r.signed).tx,
+    ...(r.contract_id === null
+      ? {}
+      : { call: { contractId: r.contract_id, callerId: r.caller_id ?? '', callInfo: r.call_info } }),
+  }));
+}
+
+/** deleteTokenRows removes the AEX-N, AEX-9, AEX-141 and DEX rows of heights from..to (their triggers follow). */
+export async function deleteTokenRows(db: Queryable, from: number, to: number): Promise<void> {
+  for (const table of [
+    'aex9_events',
+    'aex9_transfers',
+    'aex141_events',
+    'dex_swaps',
+    'dex_pairs',
+    'aexn_call_created',
+    'aexn_contracts',
+  ])
+    await db.query(`DELETE FROM ${table} WHERE height BETWEEN $1 AND $2`, [from, to]);
+}

@@ -1,0 +1,57 @@
+/** @module The populator's writes of the sync_state row: its status and heartbeat, the re-derive mark, and the loaded top. */
+import type { Queryable } from '../pool.ts';
+
+/** SyncStatus values written to sync_state.status. */
+export const SyncStatus = {
+  CATCHING_UP: 'catching_up',
+  SYNCED: 'synced',
+  NODE_UNAVAILABLE: 'node_unavailable',
+  /** a failure other than the node's (the database, a bug): retried the same way */
+  ERROR: 'error',
+  RELOADING: 'reloading',
+  STOPPED: 'stopped',
+} as const;
+export type SyncStatus = (typeof SyncStatus)[keyof typeof SyncStatus];
+
+/** heartbeat records a poll: the node's height (when known), the status and the last error (null clears it). */
+export async function heartbeat(
+  db: Queryable,
+  status: SyncStatus,
+  nodeHeight: number | null,
+  lastError: string | null,
+): Promise<void> {
+  await db.query(
+    `UPDATE sync_state SET status = $1, node_height = COALESCE($2, node_height), last_error = $3, heartbeat_at = now()`,
+    [status, nodeHeight, lastError],
+  );
+}
+
+/**
+ * markStaleAbove lowers sync_state.rederive_from to just above `top` when heights are stored above
+ * it: they derived their name and oracle state without the events just written below them.
+ */
+export async function markStaleAbove(db: Queryable, top: number): Promise<number | undefined> {
+  const { rows } = await db.query<{ rederive_from: number }>(
+    `UPDATE sync_state SET rederive_from = least(rederive_from, $1::int + 1)
+      WHERE EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) RETURNING rederive_from`,
+    [top],
+  );
+  return rows[0]?.rederive_from;
+}
+
+/** moveMark sets sync_state.rederive_from above a re-derived `top`, or clears it when nothing is stored above. */
+export async function moveMark(db: Queryable, top: number): Promise<number | null> {
+  const { rows } = await db.query<{ rederive_from: number | null }>(
+    `UPDATE sync_state SET rederive_from = CASE WHEN EXISTS (SELECT 1 FROM key_blocks WHERE height > $1) THEN $1::int + 1 END
+      RETURNING rederive_from`,
+    [top],
+  );
+  return rows[0]!.rederive_from;
+}
+
+/** recordTop sets the loaded top in sync_state (same transaction as the rows it describes). */
+export async function recordTop(db: Queryable): Promise<void> {
+  await db.query(
+    `UPDATE sync_state SET (top_height, top_hash) = (SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1)`,
+  );
+}

@@ -1,0 +1,307 @@
+/**
+ * @module Contract call decoding: function, arguments and return value of ContractCreateTx and
+ * ContractCallTx, through the compiler's HTTP API when configured, else in-process for FATE.
+ * The decoder finds a called contract's bytecode itself: created in the same batch, else stored
+ * (db/queries/contracts.ts), else asked from the node. A failure is recorded on the call; it never
+ * aborts a block. Runs outside any database transaction.
+ */
+import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
+import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../../chain/json.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
+import { contractId } from '../../chain/derived-ids.ts';
+import { LRUCache } from 'lru-cache';
+import { withNativeChecksums } from './calldata-checksums.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { contractCreateTx } from '../../db/queries/contracts.ts';
+import type { NodeClient } from '../../node/client.ts';
+import type { DecodedCall, FetchedGeneration, JsonObject } from '../rows/rows.ts';
+
+export interface DecoderOptions {
+  readonly compilerUrl?: string;
+  readonly timeoutMs: number;
+  /** where a deployed contract's create transaction is stored */
+  readonly db: Queryable;
+  /** asked for the code of a contract not stored (created in a batch not yet committed) */
+  readonly node: Pick<NodeClient, 'contractCode'>;
+}
+
+/** ABI 3 is FATE; older eras print the version as a hex string, which Number() reads too. */
+function isFate(abiVersion: Json | undefined): boolean {
+  return Number(abiVersion) === 3;
+}
+
+/** toJsonValue turns decoded FATE values (bigint, Map, bytes, records) into JSON, keeping big integers exact. */
+export function toJsonValue(value: unknown): Json {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : BigInt(value);
+  if (value instanceof Uint8Array) return `0x${Buffer.from(value).toString('hex')}`;
+  if (value instanceof Map) return [...value].map(([key, val]) => ({ key: toJsonValue(key), val: toJsonValue(val) }));
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v)]));
+  return String(value);
+}
+
+function message(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+}
+
+/** The contract tx a signed tx carries (itself, or inside GAMetaTx/PayingForTx). */
+export function contractTx(tx: JsonObject): JsonObject | undefined {
+  for (let t: JsonObject | undefined = tx; t; t = innerTx(t)) {
+    if (t.type === 'ContractCallTx' || t.type === 'ContractCreateTx') return t;
+  }
+  return undefined;
+}
+
+/** The encoder's methods used here, with plain string parameters. */
+export interface BytecodeEncoder {
+  encodeCall(funName: string, args: unknown[]): string;
+  decodeCall(data: string): { functionName: string; args: unknown[] };
+  decodeResult(funName: string, data: string, resultType: string): unknown;
+}
+
+/** A revert carries the contract's reason as a FATE string, whatever the function returns. */
+const REVERT_DECODER = withNativeChecksums(new ContractByteArrayEncoder());
+
+/** Bytecode remembered by contract id, in characters: the contracts a busy era calls, in a few MiB. */
+const CODE_CACHE_CHARS = 8 * 2 ** 20;
+/** Encoders kept, by the characters of their bytecode (an encoder holds its code parsed, a few times larger). */
+const ENCODER_CACHE_CHARS = 4 * 2 ** 20;
+
+/** A cache whose bound counts the characters of the bytecode each entry stands for, least recently used out first. */
+function weightedCache<V extends object | string>(maxChars: number): LRUCache<string, V> {
+  // (an entry larger than the whole bound is not kept; a contract's code is far below it)
+  return new LRUCache<string, V>({ maxSize: maxChars });
+}
+
+/**
+ * ContractDecoder decodes calls, remembering each called contract's bytecode (so a call costs no
+ * lookup) and one in-process encoder per bytecode.
+ */
+export class ContractDecoder {
+  readonly #opts: DecoderOptions;
+  readonly #encoders = weightedCache<BytecodeEncoder>(ENCODER_CACHE_CHARS);
+  readonly #codeById = weightedCache<string>(CODE_CACHE_CHARS);
+
+  constructor(opts: DecoderOptions) {
+    this.#opts = opts;
+  }
+
+  /**
+   * decodeCalls fills `decodedCalls` of each generation (outside the database transaction);
+   * `batchCodes` is the code of the contracts created in the batch, which calls in it may need.
+   */
+  decodeCalls(
+    gens: readonly FetchedGeneration[],
+    batchCodes: ReadonlyMap<string, string> = new Map(),
+  ): Promise<FetchedGeneration[]> {
+    return Promise.all(
+      gens.map(async (gen) => {
+        const decoded = new Map<string, DecodedCall>();
+        for (const mb of gen.microBlocks) {
+          for (const signed of mb.transactions) {
+            const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
+            const hash = String(signed.hash);
+            if (!tx) continue;
+            const info = gen.callInfos.get(hash);
+            // the usual call, its contract's code at hand, decodes without a turn of the event loop
+            decoded.set(hash, this.#decodeKnown(tx, info, batchCodes) ?? (await this.decode(tx, info, batchCodes)));
+          }
+        }
+        return { ...gen, decodedCalls: decoded };
+      }),
+    );
+  }
+
+  /** decode never throws: every failure becomes `decodeError`. */
+  async decode(
+    tx: JsonObject,
+    callInfo: JsonObject | undefined,
+    batchCodes: ReadonlyMap<string, string> = new Map(),
+  ): Promise<DecodedCall> {
+    try {
+      const isCreate = tx.type === 'ContractCreateTx';
+      const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
+      if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
+      const calldata = String(tx.call_data);
+      if (this.#opts.compilerUrl) {
+        try {
+          return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+        } catch (err) {
+          // a FATE call the compiler cannot decode (it sent no function, or failed): the in-process decoder may
+          if (!isFate(tx.abi_version)) throw err;
+          return this.#inProcessAfter(err, code, calldata, callInfo);
+        }
+      }
+      if (!isFate(tx.abi_version))
+        return { function: null, arguments: null, result: null, decodeError: 'AEVM calls need COMPILER_URL' };
+      return this.#inProcess(code, calldata, callInfo);
+    } catch (err) {
+      return { function: null, arguments: null, result: null, decodeError: message(err) };
+    }
+  }
+
+  /**
+   * #decodeKnown is `decode` of a FATE call decoded in-process whose code is at hand (created by the call, remembered
+   * or created in the batch), undefined for every other call (`decode` then looks the code up or asks the compiler).
+   */
+  #decodeKnown(
+    tx: JsonObject,
+    callInfo: JsonObject | undefined,
+    batchCodes: ReadonlyMap<string, string>,
+  ): DecodedCall | undefined {
+    if (this.#opts.compilerUrl || !isFate(tx.abi_version)) return undefined;
+    const code =
+      tx.type === 'ContractCreateTx'
+        ? String(tx.code)
+        : (this.#codeById.get(String(tx.contract_id)) ?? batchCodes.get(String(tx.contract_id)));
+    if (!code) return undefined;
+    try {
+      return this.#inProcess(code, String(tx.call_data), callInfo);
+    } catch (err) {
+      return { function: null, arguments: null, result: null, decodeError: message(err) };
+    }
+  }
+
+  /**
+   * rememberCode keeps the code of contracts whose creation is committed, so their first call
+   * costs no lookup.
+   */
+  rememberCode(codes: ReadonlyMap<string, string>): void {
+    for (const [id, code] of codes) this.#codeById.set(id, code, { size: code.length });
+  }
+
+  /**
+   * forgetCode drops the remembered bytecode. Call it when heights are deleted: a fork may create
+   * a different contract under the same id (same owner and nonce).
+   */
+  forgetCode(): void {
+    this.#codeById.clear();
+  }
+
+  /** code is a deployed contract's bytecode (created in the batch, remembered, stored, or asked from the node). */
+  code(id: string, batchCodes: ReadonlyMap<string, string> = new Map()): Promise<string | undefined> {
+    return this.#code(id, batchCodes);
+  }
+
+  /** encoder is the in-process encoder of FATE code, kept in the decoder's cache (AEX-N dry-runs use it too). */
+  encoder(code: string): BytecodeEncoder {
+    let encoder = this.#encoders.get(code);
+    if (!encoder) {
+      encoder = withNativeChecksums(
+        new BytecodeContractCallEncoder(code as `cb_${string}`),
+      ) as unknown as BytecodeEncoder;
+      this.#encoders.set(code, encoder, { size: code.length });
+    }
+    return encoder;
+  }
+
+  async #code(id: string, batchCodes: ReadonlyMap<string, string>): Promise<string | undefined> {
+    const known = this.#codeById.get(id);
+    if (known !== undefined) return known;
+    const code = batchCodes.get(id) ?? (await this.#lookUpCode(id));
+    if (code !== undefined) this.#codeById.set(id, code, { size: code.length });
+    return code;
+  }
+
+  /** #lookUpCode finds deployed bytecode: stored, else asked from the node (undefined when neither knows it). */
+  async #lookUpCode(id: string): Promise<string | undefined> {
+    const stored = await contractCreateTx(this.#opts.db, id);
+    const create = isJsonObject(stored) ? contractTx(stored) : undefined;
+    if (create && typeof create.code === 'string') return create.code;
+    return this.#opts.node.contractCode(id).catch(() => undefined);
+  }
+
+  /** #inProcessAfter decodes in-process after the compiler failed; when both fail, the error names both. */
+  #inProcessAfter(
+    compilerError: unknown,
+    code: string,
+    calldata: string,
+    callInfo: JsonObject | undefined,
+  ): DecodedCall {
+    try {
+      return this.#inProcess(code, calldata, callInfo);
+    } catch (err) {
+      throw new Error(`${message(compilerError)}; in-process: ${message(err)}`, { cause: err });
+    }
+  }
+
+  #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {
+    const encoder = this.encoder(code);
+    const call = encoder.decodeCall(calldata);
+    let result: Json = null;
+    let decodeError: string | null = null;
+    const returnValue = callInfo?.return_value;
+    if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
+      try {
+        result = toJsonValue(
+          callInfo?.return_type === 'revert'
+            ? REVERT_DECODER.decodeWithType(returnValue as `cb_${string}`, { name: 'string' })
+            : // aepp-calldata's public decodeResult(data, resultType) forwards its arguments to an inner
+              // (funName, data, resultType): passing the name first lines them up, for 'ok' results only.
+              encoder.decodeResult(call.functionName, returnValue, 'ok'),
+        );
+      } catch (err) {
+        decodeError = `return value: ${message(err)}`;
+      }
+    }
+    return { function: call.functionName, arguments: toJsonValue(call.args), result, decodeError };
+  }
+
+  async #post(path: string, body: Json): Promise<Json> {
+    const res = await fetch(`${this.#opts.compilerUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stringifyJson(body),
+      signal: AbortSignal.timeout(this.#opts.timeoutMs),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`compiler ${path}: ${res.status} ${text.slice(0, 200)}`);
+    return parseJson(text);
+  }
+
+  async #viaCompiler(
+    code: string,
+    calldata: string,
+    abiVersion: Json | undefined,
+    callInfo: JsonObject | undefined,
+  ): Promise<DecodedCall> {
+    const backend = isFate(abiVersion) ? 'fate' : 'aevm';
+    const decoded = await this.#post('/decode-calldata/bytecode', { calldata, bytecode: code, backend });
+    if (!isJsonObject(decoded) || typeof decoded.function !== 'string') throw new Error('compiler sent no function');
+    let result: Json = null;
+    let decodeError: string | null = null;
+    if (callInfo?.return_type === 'ok' && typeof callInfo.return_value === 'string') {
+      try {
+        const r = await this.#post('/decode-call-result/bytecode', {
+          bytecode: code,
+          function: decoded.function,
+          'call-result': 'ok',
+          'call-value': callInfo.return_value,
+          backend,
+        });
+        result = isJsonObject(r) && 'result' in r ? r.result! : r;
+      } catch (err) {
+        decodeError = `return value: ${message(err)}`;
+      }
+    }
+    return { function: decoded.function, arguments: decoded.arguments ?? null, result, decodeError };
+  }
+}
+
+/** createdContractCode maps contracts created by these txs to their code (calls in the same batch need it). */
+export function createdContractCode(txs: readonly JsonObject[]): Map<string, string> {
+  const codes = new Map<string, string>();
+  for (const signed of txs) {
+    const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
+    if (tx?.type === 'ContractCreateTx' && typeof tx.code === 'string') {
+      try {
+        codes.set(contractId(String(tx.owner_id), toBigInt(tx.nonce)), tx.code);
+      } catch {
+        // malformed owner or nonce: the call decoder will say the code is unknown
+      }
+    }
+  }
+  return codes;
+}

@@ -1,0 +1,244 @@
+/**
+ * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
+ * statistics) beside the chain: each batch derives them in its transaction; an area that an upgrade added, that is
+ * behind, or whose derivation fails is recorded in derive_backfill (migrations 0080–0082) and derived later from the
+ * stored rows, never by fetching the blocks again, one batch of heights per step, each in one transaction that also
+ * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
+ * failing area never stops the chain from being followed.
+ */
+import { notifyCommitted } from '../../db/notify.ts';
+import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
+import {
+  advanceBackfill,
+  deleteInternalTransfers,
+  pendingBackfills,
+  recordBackfill,
+  recordFailure,
+  replaceGenerationFees,
+  storedKeyBlockTargets,
+  withSavepoint,
+  type PendingBackfill,
+} from '../../db/writes/derive-backfill.ts';
+import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import type { Logger } from '../../log.ts';
+import { Backoff } from '../../retry.ts';
+import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
+import type { AexnDetector } from '../contracts/aexn-detector.ts';
+import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
+import type { IndexerMetrics } from '../metrics.ts';
+import type { GenerationRows } from '../rows/rows.ts';
+import { deriveStats, deriveStatsOfStored } from './stats.ts';
+import type { BatchAppearances } from './stats-accounts.ts';
+
+/** What the stored derivations need beyond the database. */
+export interface DeriveContext {
+  readonly rules: TransferRules;
+  /** reads new contracts' code and meta info (the token area; absent: that area cannot be derived) */
+  readonly detector?: AexnDetector;
+}
+
+/** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
+interface AreaDerivation {
+  readonly batch: (
+    db: Queryable,
+    gens: readonly GenerationRows[],
+    rules: TransferRules,
+    appearances?: BatchAppearances,
+  ) => Promise<void>;
+  readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
+  /** the stored derivation asks the node (dry-runs of new contracts), so `mdw -v` does not repeat it */
+  readonly asksNode?: boolean;
+}
+
+/**
+ * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
+ * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it.
+ */
+export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
+  [
+    'transfers',
+    {
+      batch: writeInternalTransfers,
+      async stored(db, from, to, { rules }) {
+        await deleteInternalTransfers(db, from, to);
+        await replaceGenerationFees(db, from, to);
+        const heights = (await storedKeyBlockTargets(db, from, to)).map((b) => b.height);
+        await deriveTransfersOfStored(db, heights, { from, to }, rules);
+      },
+    },
+  ],
+  [
+    'tokens',
+    {
+      batch: deriveBatchTokens,
+      async stored(db, from, to, { detector }) {
+        if (!detector) throw new Error('the token area needs a node for its contracts (none given)');
+        await deriveStoredTokens(db, detector, from, to);
+      },
+      asksNode: true,
+    },
+  ],
+  [
+    'stats',
+    {
+      batch: (db, gens, _rules, appearances) => deriveStats(db, gens, appearances),
+      stored: async (db, from, to) => deriveStatsOfStored(db, await storedKeyBlockTargets(db, from, to)),
+    },
+  ],
+]);
+
+/** What a batch's derivation reads besides its rows. */
+export interface BatchDerivation {
+  readonly rules: TransferRules;
+  /** the batch's account rows as the writer stored them, which the statistics count in memory */
+  readonly appearances?: BatchAppearances;
+  /** the areas the batch cannot derive, with why (known before its transaction): deferred and reported as failing */
+  readonly underived?: ReadonlyMap<string, string>;
+}
+
+/**
+ * deriveBatchAreas derives the areas of a batch just written (ascending generations) in the caller's transaction.
+ * An area still behind (being backfilled), failing or underived, and every area after it, is not derived here: its
+ * heights are added to derive_backfill, where the populator's backfill derives them in order and reports a failure.
+ */
+export async function deriveBatchAreas(
+  db: Queryable,
+  gens: readonly GenerationRows[],
+  { rules, appearances, underived = new Map() }: BatchDerivation,
+): Promise<void> {
+  if (gens.length === 0) return;
+  const from = gens[0]!.keyBlock.height;
+  const to = gens.at(-1)!.keyBlock.height;
+  const behind = new Set((await pendingBackfills(db)).map((p) => p.area));
+  let deferred = false;
+  for (const [area, derive] of DERIVED_AREAS) {
+    if (!deferred && !behind.has(area)) {
+      const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, rules, appearances)));
+      if (err === undefined) continue;
+      await recordBackfill(db, area, from, to);
+      await recordFailure(db, area, errorMessage(err));
+    } else await recordBackfill(db, area, from, to);
+    deferred = true;
+  }
+}
+
+const PROGRESS_LOG_MS = 10_000;
+
+export interface DeriveBackfillDeps {
+  readonly pool: Pool;
+  readonly log: Logger;
+  readonly rules: TransferRules;
+  /** the token area's contract reader (the populator shares its follower's: readers keep caches only, safe to share) */
+  readonly detector?: AexnDetector;
+  /** heights derived per transaction */
+  readonly batchHeights: number;
+  /** the schema whose servers hear of each batch (their cached statistics and answers) */
+  readonly schema: string;
+  readonly metrics?: Pick<IndexerMetrics, 'derivePendingHeights' | 'deriveFailing'>;
+}
+
+/** DeriveBackfill derives the pending areas one batch per step, in DERIVED_AREAS order, and reports failures once. */
+export class DeriveBackfill {
+  readonly #deps: DeriveBackfillDeps;
+  #area: { name: string; from: number; started: number; loggedAt: number } | undefined;
+  /** the areas known to fail (logged once when they start failing, once when they recover) */
+  readonly #failing = new Set<string>();
+  readonly #retry = new Backoff({ initialMs: 1000, maxMs: 60_000, jitter: 0.2 });
+  #retryAt = 0;
+
+  constructor(deps: DeriveBackfillDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * step derives the next batch of the first pending area: true when it did, false when nothing is left or a failing
+   * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
+   */
+  async step(): Promise<boolean> {
+    const { pool, log, rules, detector, batchHeights } = this.#deps;
+    const pending = await pendingBackfills(pool);
+    this.#observe(pending);
+    const job = [...DERIVED_AREAS.keys()].map((area) => pending.find((p) => p.area === area)).find((p) => p);
+    if (job === undefined || Date.now() < this.#retryAt) return false;
+    const derive = DERIVED_AREAS.get(job.area)!;
+    if (this.#area?.name !== job.area) {
+      const now = Date.now();
+      this.#area = { name: job.area, from: job.next, started: now, loggedAt: now };
+      log.info(
+        { area: job.area, from: job.next, to: job.to },
+        'deriving an area for stored heights from the stored rows (no blocks are fetched)',
+      );
+    }
+    // a stretch without stored heights (a sparse database) is skipped at once
+    const first = (await storedHeightsAbove(pool, job.next - 1, 1))[0];
+    const from = first === undefined ? job.to + 1 : Math.min(first, job.to + 1);
+    const to = Math.min(from + batchHeights - 1, job.to);
+    try {
+      await withTransaction(pool, async (client) => {
+        if (from <= to) await derive.stored(client, from, to, { rules, detector });
+        if (job.failingSince) await recordFailure(client, job.area, null);
+        await advanceBackfill(client, job.area, to + 1);
+        if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });
+      });
+    } catch (err) {
+      await recordFailure(pool, job.area, errorMessage(err));
+      this.#observe(pending.map((p) => (p === job ? { ...p, failingSince: new Date(), error: errorMessage(err) } : p)));
+      this.#retryAt = Date.now() + this.#retry.next();
+      return false;
+    }
+    this.#retry.reset();
+    this.#observe(pending.map((p) => (p === job ? { ...p, next: to + 1, failingSince: undefined } : p)));
+    this.#progress(job, to);
+    return true;
+  }
+
+  /** #observe logs the areas that started or stopped failing and sets the metrics. */
+  #observe(pending: readonly PendingBackfill[]): void {
+    const { log, metrics } = this.#deps;
+    for (const area of DERIVED_AREAS.keys()) {
+      const p = pending.find((q) => q.area === area && q.next <= q.to);
+      metrics?.derivePendingHeights.set({ area }, p ? p.to - p.next + 1 : 0);
+      const failing = p?.failingSince !== undefined;
+      metrics?.deriveFailing.set({ area }, failing ? 1 : 0);
+      if (failing && !this.#failing.has(area)) {
+        this.#failing.add(area);
+        log.error(
+          { area, from: p.next, err: p.error },
+          'deriving an area fails: its heights are deferred and retried while the chain is followed',
+        );
+      } else if (!failing && this.#failing.delete(area)) log.info({ area }, 'deriving the area works again');
+    }
+  }
+
+  #progress(job: PendingBackfill, to: number): void {
+    const area = this.#area!;
+    const now = Date.now();
+    const seconds = (now - area.started) / 1000;
+    if (to >= job.to) {
+      this.#area = undefined;
+      this.#deps.log.info(
+        { area: job.area, from: area.from, to: job.to, seconds: Math.round(seconds) },
+        'derived area complete for stored heights',
+      );
+      return;
+    }
+    if (now - area.loggedAt >= PROGRESS_LOG_MS) {
+      area.loggedAt = now;
+      const rate = (to + 1 - area.from) / Math.max(seconds, 1e-3);
+      this.#deps.log.info(
+        {
+          area: job.area,
+          height: to,
+          to: job.to,
+          heightsPerSecond: Math.round(rate),
+          secondsLeft: Math.round((job.to - to) / Math.max(rate, 1e-3)),
+        },
+        'deriving an area for stored heights',
+      );
+    }
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

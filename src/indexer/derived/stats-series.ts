@@ -1,0 +1,113 @@
+/**
+ * @module The statistics' series counts a batch's own rows decide (blocks, transactions, difficulty and hashrate),
+ * counted from the rows in memory, the twin of the stored derivation's branches for them in
+ * db/writes/stats-derive.ts: PostgreSQL then writes them instead of reading back the rows the batch has just
+ * written (most of the statistics' cost, docs/benchmarks.md). Pure.
+ */
+import { txTypeOfCode, txTypeCode } from '../../chain/id-key.ts';
+import { utcDay } from '../../chain/stats-intervals.ts';
+import type { CountedSeries } from '../../db/writes/stats-derive.ts';
+import type { GenerationRows } from '../rows/rows.ts';
+
+/** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */
+export interface KeyBlockFigures {
+  readonly difficulty: bigint;
+  readonly hashrate: bigint;
+}
+
+/**
+ * typeSeries names a transaction type's series as the stored derivation does from the stored code (tx_type_name of
+ * txTypeCode): a type this code does not know has no code and no name there, and its batch fails in both.
+ */
+const typeSeries = new Map<string, string>();
+function seriesOfType(type: string): string {
+  let series = typeSeries.get(type);
+  if (series === undefined) {
+    series = `transactions:${txTypeOfCode(txTypeCode(type))}`;
+    typeSeries.set(type, series);
+  }
+  return series;
+}
+
+/**
+ * DaySums sums counts per UTC day and series. A height's or a batch's rows fall on few days, so a map per day
+ * (number keys, no key strings built per row), and counts are numbers (no bigint allocated per addition).
+ */
+class DaySums {
+  readonly #days = new Map<number, Map<string, number | bigint>>();
+
+  add(day: number, series: string, count: number | bigint): void {
+    let sums = this.#days.get(day);
+    if (sums === undefined) this.#days.set(day, (sums = new Map()));
+    const s = sums.get(series);
+    // the two kinds never meet: a series' counts are all numbers (blocks, transactions) or all bigints (the figures)
+    sums.set(series, s === undefined ? count : typeof s === 'bigint' ? s + (count as bigint) : s + (count as number));
+  }
+
+  /** drain calls `each` for every sum that is not zero (as the SQL's HAVING) and empties the sums. */
+  drain(each: (day: number, series: string, count: number | bigint) => void): void {
+    for (const [day, sums] of this.#days)
+      for (const [series, count] of sums) if (count !== 0 && count !== 0n) each(day, series, count);
+    this.#days.clear();
+  }
+}
+
+/**
+ * countedSeries are the series counts of whole generations (ascending, none continuing a stored one): each key block
+ * (blocks:key, blocks:all, its difficulty and hashrate, `figures` by height), each micro block (blocks:micro,
+ * blocks:all) and each transaction (transactions, transactions:<type>), at the block's UTC day (a transaction's micro
+ * block's), summed per height, series and day, sums of zero left out as the SQL's HAVING; and the same summed per
+ * series and day over the batch, from which the intervals (day, week, month) are added: tens of rows for thousands.
+ */
+export function countedSeries(
+  gens: readonly GenerationRows[],
+  figures: ReadonlyMap<number, KeyBlockFigures>,
+): CountedSeries {
+  const rows = {
+    heights: [] as number[],
+    series: [] as string[],
+    days: [] as number[],
+    counts: [] as (number | bigint)[],
+  };
+  const height = new DaySums();
+  const batch = new DaySums();
+  for (const g of gens) {
+    if (g.continuesAt !== undefined) throw new RangeError(`height ${g.keyBlock.height} continues a stored generation`);
+    const h = g.keyBlock.height;
+    const f = figures.get(h);
+    if (f === undefined) throw new RangeError(`no difficulty for height ${h}`);
+    // a day as the SQL's `floor(ms / 86400000)::int` has it (times are far below 2^53: Number is exact)
+    const keyDay = utcDay(Number(g.keyBlock.timeMs));
+    height.add(keyDay, 'blocks:key', 1);
+    height.add(keyDay, 'blocks:all', 1);
+    height.add(keyDay, 'difficulty', f.difficulty);
+    height.add(keyDay, 'hashrate', f.hashrate);
+    for (const m of g.microBlocks) {
+      const day = utcDay(Number(m.timeMs));
+      height.add(day, 'blocks:micro', 1);
+      height.add(day, 'blocks:all', 1);
+    }
+    let ms: bigint | undefined;
+    let day = 0;
+    for (const t of g.transactions) {
+      // a micro block's transactions share its time
+      if (t.microTimeMs !== ms) day = utcDay(Number((ms = t.microTimeMs)));
+      height.add(day, 'transactions', 1);
+      height.add(day, seriesOfType(t.txType), 1);
+    }
+    height.drain((d, series, count) => {
+      rows.heights.push(h);
+      rows.series.push(series);
+      rows.days.push(d);
+      rows.counts.push(count);
+      batch.add(d, series, count);
+    });
+  }
+  const daySums = { series: [] as string[], days: [] as number[], counts: [] as (number | bigint)[] };
+  batch.drain((d, series, count) => {
+    daySums.series.push(series);
+    daySums.days.push(d);
+    daySums.counts.push(count);
+  });
+  return { rows, daySums };
+}

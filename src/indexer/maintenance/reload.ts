@@ -1,0 +1,139 @@
+/**
+ * @module Reload (-H): delete and re-load listed heights, each batch of them in one transaction,
+ * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
+ */
+import type { Config } from '../../config.ts';
+import { transferRulesOf } from '../derived/internal-transfers.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { migrate } from '../../db/migrator.ts';
+import { createWritePool } from '../../db/pool.ts';
+import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import { WriterLock, type LockHolder } from '../../db/writer-lock.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { contractReaders } from '../contracts/aexn-detector.ts';
+import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
+import { contiguousRuns, heightRange } from '../sync/heights.ts';
+import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
+import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
+
+/**
+ * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
+ * When the node has other blocks at a stored height, the name and oracle state of every stored
+ * height above derives from stale data: those are reloaded too, in chain order, and counted in
+ * `rederived`.
+ */
+export async function reloadHeights(
+  deps: { cfg: Config; log: Logger },
+  heights: readonly number[],
+): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
+  const { cfg, log } = deps;
+  await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
+  const pool = createWritePool(cfg, 'mdw-reload', log, 4);
+  const lock = new WriterLock(pool, cfg.databaseSchema);
+  try {
+    // the schema's single-writer lock: with a populator (or another -H) writing, say who and stop, never wait silently
+    if (!(await lock.tryAcquire())) throw writerBusy(cfg.databaseSchema, await lock.holder());
+    const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+    // with several nodes their tops are read first: one on another fork leaves the set before any height is read
+    await node.topHeight().catch(() => {});
+    const pruned = new PrunedCallInfos(log);
+    const loader = {
+      pool,
+      node,
+      ...contractReaders(cfg, pool, node),
+      schema: cfg.databaseSchema,
+      concurrency: cfg.fetchConcurrency,
+      batchTransactions: cfg.batchTransactions,
+      log,
+      onCallInfoGone: pruned.record,
+      transferRules: await transferRulesOf(cfg),
+      accountNumbers: new AccountNumbers(),
+    };
+    await heartbeat(pool, SyncStatus.RELOADING, null, null);
+    let lowestReplaced: number | undefined;
+    // a batch up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached
+    const prepare = (from: number, to: number): Promise<PreparedBatch> => {
+      const preparing = prepareBatch(loader, heightRange(from, Math.min(cfg.batchSize, to - from + 1)), false);
+      preparing.catch(() => {}); // surfaced when the batch is loaded
+      return preparing;
+    };
+    const reload = async (list: readonly number[], message: string): Promise<number> => {
+      let done = 0;
+      for (const [from, to] of contiguousRuns(list)) {
+        let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
+        while (prepared) {
+          const current = prepared;
+          let batch: PreparedBatch;
+          try {
+            batch = await current;
+          } catch (err) {
+            if (err instanceof NodeError && err.notFound) {
+              throw new AppError(
+                ErrorCode.CLI_BAD_HEIGHTS,
+                400,
+                `the node has no generation in ${from}-${to} (${err.message})`,
+              );
+            }
+            throw err;
+          }
+          const last = batch.gens.at(-1)!.height;
+          // prepare the next batch while this one is written
+          prepared = last < to ? prepare(last + 1, to) : undefined;
+          const result = await loadBatch(
+            loader,
+            batch.gens.map((g) => g.height),
+            { replace: true, prepared: current },
+          );
+          if (result.kind === 'written' && result.replaced.length > 0)
+            lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
+          done += batch.gens.length;
+          log.info({ from: batch.gens[0]!.height, to: last, done, total: list.length }, message);
+          // the lock went with its connection (a restart): another writer may have it now
+          if (lock.lost.aborted)
+            throw new AppError(ErrorCode.CLI_WRITER_BUSY, 409, 'writer lock lost with its connection');
+        }
+      }
+      return done;
+    };
+    const reloaded = await reload(heights, 'heights reloaded');
+    let rederived = 0;
+    if (lowestReplaced !== undefined) {
+      // heights reloaded in order right after the replaced one derive from fresh state; from the
+      // first stored height above it that was not reloaded, everything stored derives from stale state
+      const stored = await storedHeightsAbove(pool, lowestReplaced);
+      const listed = new Set(heights);
+      const firstStale = stored.findIndex((h) => !listed.has(h));
+      const above = firstStale < 0 ? [] : stored.slice(firstStale);
+      if (above.length > 0) {
+        log.warn(
+          { replacedFrom: lowestReplaced, heights: above.length },
+          'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it',
+        );
+        rederived = await reload(above, 'heights above a replaced one reloaded');
+      }
+    }
+    await heartbeat(pool, SyncStatus.STOPPED, null, null);
+    return { reloaded, rederived, callInfoPruned: pruned.count };
+  } finally {
+    await lock.release();
+    await pool.end();
+  }
+}
+
+/** writerBusy is the error of a reload that found another writer holding the schema's lock. */
+function writerBusy(schema: string, holder: LockHolder | undefined): AppError {
+  const who = holder
+    ? `${holder.applicationName || 'a client'} (backend pid ${holder.pid}` +
+      `${holder.clientAddress ? ` from ${holder.clientAddress}` : ''}` +
+      `${holder.since ? `, connected since ${holder.since.toISOString()}` : ''})`
+    : 'another writer';
+  return new AppError(
+    ErrorCode.CLI_WRITER_BUSY,
+    409,
+    `schema ${schema} is being written by ${who}, which holds its writer lock: stop that populator or reload ` +
+      `and run -H again, or reload into another schema (--schema) and switch to it`,
+  );
+}

@@ -1,0 +1,298 @@
+/**
+ * @module Verify (-v): compare stored heights with the node (key block, micro-block list,
+ * transaction hashes and counts; with `full`, every stored JSON object, that each stored tx of
+ * a known layout serialises to its hash, and every derived row: see compareDerived) and report each
+ * difference. Over the whole chain it also re-derives the areas derived from stored rows alone (transfers,
+ * statistics: verify-derived.ts) and compares them. It writes nothing to the verified schema and always terminates.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
+import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
+import { createReadPool, type Queryable } from '../../db/pool.ts';
+import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import { keyBlockAt, microBlocksBetween } from '../../db/queries/blocks.ts';
+import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
+import { transactionsBetween } from '../../db/queries/transactions.ts';
+import { dropSchema } from '../../db/admin.ts';
+import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
+import { lowestMissing } from '../../db/queries/sync-state.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { fetchGeneration } from '../sync/fetch.ts';
+import { mapLimit } from '../map-limit.ts';
+import { heightRange } from '../sync/heights.ts';
+import { reloadHeights } from './reload.ts';
+import { transferRulesOf } from '../derived/internal-transfers.ts';
+import { compareStoredDerivations } from './verify-derived.ts';
+import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
+
+/** A height as stored: key block, then micro blocks in order with their txs in order. */
+export interface StoredGeneration {
+  readonly height: number;
+  readonly keyBlock: JsonObject;
+  readonly microBlocks: readonly {
+    hash: string;
+    header: JsonObject;
+    txs: readonly { hash: string; tx: JsonObject; signatures: string[] | null }[];
+  }[];
+}
+
+/** canonical is JSON with sorted keys, so objects compare by content whatever their key order. */
+export function canonical(value: Json | undefined): string {
+  const sort = (v: Json | undefined): Json | undefined =>
+    Array.isArray(v)
+      ? v.map((x) => sort(x) as Json)
+      : isJsonObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort(v[k]) as Json]),
+          )
+        : v;
+  return stringifyJson(sort(value)) ?? 'undefined';
+}
+
+/** compareGeneration lists the differences between a stored height and the node's. Pure. */
+export function compareGeneration(db: StoredGeneration, node: FetchedGeneration, full: boolean): string[] {
+  const h = `height ${db.height}`;
+  const out: string[] = [];
+  if (db.keyBlock.hash !== node.keyBlock.hash)
+    out.push(`${h}: key block hash differs: db ${String(db.keyBlock.hash)} node ${String(node.keyBlock.hash)}`);
+  else if (full && canonical(db.keyBlock) !== canonical(node.keyBlock))
+    out.push(`${h}: key block ${String(db.keyBlock.hash)} content differs`);
+  const dbMicro = db.microBlocks.map((m) => m.hash);
+  const nodeMicro = node.microBlocks.map((m) => String(m.header.hash));
+  if (dbMicro.length !== nodeMicro.length)
+    out.push(`${h}: micro block count differs: db ${dbMicro.length} node ${nodeMicro.length}`);
+  for (let i = 0; i < Math.max(dbMicro.length, nodeMicro.length); i++) {
+    const dm = db.microBlocks[i];
+    const nm = node.microBlocks[i];
+    if (!dm || !nm) {
+      out.push(`${h}: micro block ${i} only in the ${dm ? 'database' : 'node'}: ${dm?.hash ?? nodeMicro[i]}`);
+      continue;
+    }
+    if (dm.hash !== nodeMicro[i]) {
+      out.push(`${h}: micro block ${i} hash differs: db ${dm.hash} node ${nodeMicro[i]}`);
+      continue;
+    }
+    if (full && canonical(dm.header) !== canonical(nm.header)) out.push(`${h}: micro block ${dm.hash} header differs`);
+    const dbTx = dm.txs.map((t) => t.hash);
+    const nodeTx = nm.transactions.map((t) => String(t.hash));
+    if (dbTx.length !== nodeTx.length)
+      out.push(`${h}: micro block ${dm.hash} transaction count differs: db ${dbTx.length} node ${nodeTx.length}`);
+    for (let j = 0; j < Math.max(dbTx.length, nodeTx.length); j++) {
+      if (dbTx[j] !== nodeTx[j]) {
+        out.push(
+          `${h}: micro block ${dm.hash} transaction ${j} differs: db ${dbTx[j] ?? '(none)'} node ${nodeTx[j] ?? '(none)'}`,
+        );
+      } else if (full) {
+        const nt = nm.transactions[j]!;
+        const dt = dm.txs[j]!;
+        const nodeSigs = Array.isArray(nt.signatures) ? nt.signatures.map(String) : null;
+        if (canonical(dt.tx) !== canonical(nt.tx)) out.push(`${h}: transaction ${dt.hash} content differs`);
+        else if (canonical(dt.signatures) === canonical(nodeSigs)) {
+          // stored and node agree: the content must still hash to the hash both give it
+          const rehashed = serialisedHash(dt.tx, dt.signatures);
+          if (rehashed !== undefined && rehashed !== dt.hash)
+            out.push(`${h}: transaction ${dt.hash} serialises to ${rehashed}`);
+        }
+        if (canonical(dt.signatures) !== canonical(nodeSigs))
+          out.push(`${h}: transaction ${dt.hash} signatures differ`);
+      }
+    }
+  }
+  return out;
+}
+
+/** What verify found at one height: differences, and what it could not check (the node pruned that state). */
+export interface HeightReport {
+  readonly differences: string[];
+  readonly unverifiable: string[];
+}
+
+/**
+ * compareCallInfos checks the stored call info of a height's contract calls. A call stored without it (every node
+ * had garbage-collected it) cannot be checked: unverifiable, not a difference; so is one the node has pruned since.
+ * With the node's `callInfos` (a full verify), the ones both hold must be equal, and one stored as pruned that the
+ * node now holds is a difference a reload (-H) repairs. Pure.
+ */
+export function compareCallInfos(
+  height: number,
+  stored: readonly StoredCallInfo[],
+  node: Pick<FetchedGeneration, 'callInfos' | 'prunedCallInfos'> | undefined,
+): HeightReport {
+  const h = `height ${height}`;
+  const differences: string[] = [];
+  const gone = stored.filter((c) =>
+    node ? node.prunedCallInfos?.has(c.txHash) || (c.pruned && !node.callInfos.has(c.txHash)) : c.pruned,
+  );
+  for (const c of node ? stored : []) {
+    const theirs = node!.callInfos.get(c.txHash);
+    if (theirs === undefined) continue;
+    if (c.pruned)
+      differences.push(`${h}: call info of ${c.txHash} was stored without (pruned node); the node has it now`);
+    else if (canonical(c.callInfo) !== canonical(theirs)) differences.push(`${h}: call info of ${c.txHash} differs`);
+  }
+  const unverifiable =
+    gone.length === 0
+      ? []
+      : [
+          `${h}: unverifiable: the call info of ${gone.length} contract call(s) was garbage-collected ` +
+            `(first ${gone[0]!.txHash})`,
+        ];
+  return { differences, unverifiable };
+}
+
+/** serialisedHash is the th_ of a stored tx re-serialised; undefined for a layout the serialiser does not know. */
+function serialisedHash(tx: JsonObject, signatures: string[] | null): string | undefined {
+  try {
+    return txHash(signedTxBytes({ tx, signatures }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** loadStored reads one stored height (undefined when it is not stored). */
+export async function loadStored(db: Queryable, height: number): Promise<StoredGeneration | undefined> {
+  const kb = await keyBlockAt(db, height);
+  if (kb === undefined) return undefined;
+  const mbs = await microBlocksBetween(db, height, height);
+  const txs = await transactionsBetween(db, height, height);
+  return {
+    height,
+    keyBlock: kb.data as JsonObject,
+    microBlocks: mbs.map((m) => ({
+      hash: m.hash,
+      header: m.header as JsonObject,
+      txs: txs
+        .filter((t) => t.microBlockHash === m.hash)
+        .map((t) => ({ hash: t.hash, tx: t.tx as JsonObject, signatures: t.signatures })),
+    })),
+  };
+}
+
+/**
+ * verifyChain checks the listed heights (default: every stored height) and prints one line per difference, and
+ * one per height it cannot check because the state is garbage-collected (counted apart: not a difference).
+ */
+export async function verifyChain(
+  deps: { cfg: Config; log: Logger; out: (line: string) => void },
+  opts: { heights?: readonly number[]; full?: boolean },
+): Promise<{ checked: number; differences: number; unverifiable: number }> {
+  const { cfg, log, out } = deps;
+  const pool = createReadPool(cfg, 'mdw-verify', log, { max: 4 });
+  const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+  // with several nodes their tops are read first: one on another fork leaves the set before any height is read
+  await node.topHeight().catch(() => {});
+  let checked = 0;
+  let differences = 0;
+  let unverifiable = 0;
+  const report = (found: HeightReport): void => {
+    differences += found.differences.length;
+    unverifiable += found.unverifiable.length;
+    for (const line of [...found.differences, ...found.unverifiable]) out(line);
+  };
+  const full = opts.full ?? false;
+  const check = async (height: number): Promise<HeightReport> => {
+    const stored = await loadStored(pool, height);
+    if (!stored) return { differences: [`height ${height}: not in the database`], unverifiable: [] };
+    try {
+      const calls = await storedCallInfos(pool, height);
+      // a full verify asks for the call info too; a 410 from every node is noted, not thrown
+      const fetched = await fetchGeneration(node, height, { callInfo: full && calls.length > 0 });
+      const callReport = compareCallInfos(height, calls, full ? fetched : undefined);
+      return {
+        differences: [...compareGeneration(stored, fetched, full), ...callReport.differences],
+        unverifiable: callReport.unverifiable,
+      };
+    } catch (err) {
+      if (err instanceof NodeError && err.notFound)
+        return { differences: [`height ${height}: the node has no generation there`], unverifiable: [] };
+      throw err;
+    }
+  };
+  try {
+    // chunks keep memory flat on a long chain; keyset over stored heights when none are listed
+    let after = -1;
+    for (;;) {
+      let chunk: number[];
+      if (opts.heights) {
+        chunk = opts.heights.slice(checked, checked + 200);
+      } else {
+        chunk = await storedHeightsAbove(pool, after, 200);
+      }
+      if (chunk.length === 0) break;
+      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, check)) report(found);
+      checked += chunk.length;
+      after = chunk.at(-1)!;
+    }
+    // the areas derived from stored rows alone (transfers, statistics) are re-derived from them, for the whole chain
+    if (!opts.heights && checked > 0) {
+      if ((await lowestMissing(pool)) > after) {
+        const derived = await compareStoredDerivations(
+          pool,
+          cfg.databaseSchema,
+          await transferRulesOf(cfg),
+          ROWS_SHOWN,
+        );
+        report({ differences: derived.differences, unverifiable: [] });
+        if (derived.skipped) out(derived.skipped);
+      } else out(`derived areas not compared: heights 0-${after} are not all stored (each derives from those below)`);
+    }
+    if (opts.full && checked > 0) {
+      const top = opts.heights ? opts.heights.reduce((a, b) => Math.max(a, b)) : after;
+      // a sparse database derives name and oracle state from the heights it holds: nothing to compare it with
+      if ((await lowestMissing(pool)) > top)
+        report({ differences: await compareDerived({ cfg, log, pool }, opts.heights, top), unverifiable: [] });
+      else out(`derived rows not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
+    }
+    return { checked, differences, unverifiable };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Differing rows printed per table and direction; the count covers them all. */
+const ROWS_SHOWN = 5;
+
+/**
+ * compareDerived re-derives every derived row (account index, fees, sizes, names, oracles, channels, contracts and
+ * their calls, and any table added later) from the node: it loads heights 0 to `top` into a scratch schema as a
+ * sync from scratch would, and compares each table row by row with the verified schema, over the verified heights
+ * (state tables without a height, such as name_state, only when every stored height is verified). The scratch
+ * schema is dropped afterwards.
+ */
+async function compareDerived(
+  deps: { cfg: Config; log: Logger; pool: Queryable },
+  heights: readonly number[] | undefined,
+  top: number,
+): Promise<string[]> {
+  const { cfg, log, pool } = deps;
+  const scratch = `${cfg.databaseSchema.slice(0, 40)}_verify_${randomBytes(4).toString('hex')}`;
+  const schemas = { db: cfg.databaseSchema, node: scratch };
+  log.info({ scratch, heights: top + 1 }, 'verify --full: re-deriving every row from the node');
+  try {
+    await reloadHeights(
+      { cfg: { ...cfg, databaseSchema: scratch }, log: log.child({ scratch }) },
+      heightRange(0, top + 1),
+    );
+    const out: string[] = [];
+    for (const table of await derivedTables(pool, cfg.databaseSchema)) {
+      if (!table.byHeight && heights !== undefined) continue;
+      for (const [from, other, where] of [
+        [schemas.db, schemas.node, 'only in the database'],
+        [schemas.node, schemas.db, 'only re-derived from the node'],
+      ] as const) {
+        const only = await rowsOnlyIn(pool, table, { from, other, heightsOf: schemas.db }, heights, ROWS_SHOWN);
+        for (const row of only.rows) out.push(`derived ${table.name}: row ${where}: ${row}`);
+        if (only.total > only.rows.length)
+          out.push(`derived ${table.name}: ${only.total - only.rows.length} more row(s) ${where}`);
+      }
+    }
+    return out;
+  } finally {
+    await dropSchema(cfg.databaseUrl, scratch);
+  }
+}

@@ -1,0 +1,233 @@
+/** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
+import type { Json } from '../../chain/json.ts';
+import type { StoredTxColumns } from '../../chain/stored-tx.ts';
+import type { NameReference } from '../../chain/tx-fields.ts';
+import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/writes/token-rows.ts';
+
+export type JsonObject = { [key: string]: Json };
+
+/** A micro block as fetched: its header and its signed txs in block order. */
+export interface FetchedMicroBlock {
+  readonly header: JsonObject;
+  readonly transactions: readonly JsonObject[];
+}
+
+/** DecodedCall is what contract decoding produced for one tx (or why it could not). */
+export interface DecodedCall {
+  readonly function: string | null;
+  readonly arguments: Json | null;
+  readonly result: Json | null;
+  readonly decodeError: string | null;
+}
+
+/** AexnFindings is what the detector found in one generation (I/O done before the transform). */
+export interface AexnFindings {
+  readonly contracts: readonly AexnContractRow[];
+  readonly callCreated: readonly AexnCallCreatedRow[];
+  readonly seeds: readonly Aex9SeedRow[];
+  /** the wrapped-AE contracts whose Deposit and Withdrawal events mint and burn */
+  readonly wrappedAe: ReadonlySet<string>;
+}
+
+/** Everything the node says about one height, fetched before any database work. */
+export interface FetchedGeneration {
+  readonly height: number;
+  readonly keyBlock: JsonObject;
+  /**
+   * Set when the generation is stored already up to this micro index and `microBlocks` are the
+   * ones the node added after it: the key block is not written again. Undefined: the whole generation.
+   */
+  readonly continuesAt?: number;
+  /** with continuesAt: the hash of the micro block before the first fetched one, as the node lists the generation */
+  readonly previousMicroHash?: string;
+  readonly microBlocks: readonly FetchedMicroBlock[];
+  /** `call_info` (or `ga_info`) per contract tx hash. */
+  readonly callInfos: ReadonlyMap<string, JsonObject>;
+  /** the node's own JSON text of a call info, where it was kept (stored as it is, not written out again) */
+  readonly callInfoTexts?: ReadonlyMap<string, string>;
+  /** contract txs whose call info every node had garbage-collected (410): stored without it, marked so */
+  readonly prunedCallInfos?: ReadonlySet<string>;
+  /** decoded calls per contract tx hash (filled outside the database transaction). */
+  readonly decodedCalls: ReadonlyMap<string, DecodedCall>;
+  /** AEX-N contracts found in the generation (filled outside the database transaction, aexn-detector.ts) */
+  readonly aexn?: AexnFindings;
+}
+
+/** Position of a tx in the chain: the keyset order every list uses. */
+export interface TxPosition {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly txHash: string;
+}
+
+export interface KeyBlockRow {
+  height: number;
+  hash: string;
+  prevHash: string;
+  prevKeyHash: string;
+  beneficiary: string;
+  miner: string;
+  timeMs: bigint;
+  data: JsonObject;
+}
+export interface MicroBlockRow {
+  hash: string;
+  height: number;
+  microIndex: number;
+  timeMs: bigint;
+  txCount: number;
+  header: JsonObject;
+  /** the generation's key block hash (the header's prev_key_hash) */
+  keyHash: string;
+  /** the block before it (the header's prev_hash): the key block, or the micro block before, when in this fetch */
+  prevHash: string | undefined;
+}
+export interface TransactionRow extends TxPosition {
+  microTimeMs: bigint;
+  txType: string;
+  fee: string;
+  /** the node's tx object (not written: `stored` holds it) */
+  tx: JsonObject;
+  /** the signed transaction's stored form and the columns read from it (chain/stored-tx.ts) */
+  stored: StoredTxColumns;
+}
+export interface AccountTxRow extends TxPosition {
+  account: string;
+  txType: string;
+  fields: string[];
+}
+/** A name a tx sends to: the account, oracle or contract behind it is known at write time. */
+export type NameReferenceRow = TxPosition & NameReference & { txType: string };
+export interface ContractRow {
+  contractId: string;
+  height: number;
+  createTxHash: string;
+  ownerId: string;
+  vmVersion: string;
+  abiVersion: string;
+}
+export interface ContractCallRow extends TxPosition {
+  contractId: string;
+  callerId: string;
+  function: string | null;
+  arguments: Json | null;
+  callInfo: JsonObject | null;
+  /** callInfo's JSON text as the node sent it, when kept (else the writer writes callInfo out) */
+  callInfoText?: string;
+  /** true when the node had garbage-collected the call info (then callInfo is null) */
+  callInfoPruned: boolean;
+  result: Json | null;
+  decodeError: string | null;
+}
+export interface ChannelEventRow extends TxPosition {
+  channelId: string;
+  txType: string;
+  closes: boolean;
+}
+export interface NamePointerRow extends TxPosition {
+  nameHash: string;
+  key: string;
+  id: string;
+}
+export interface OracleQueryRow extends TxPosition {
+  queryId: string;
+  oracleId: string;
+  senderId: string;
+  senderNonce: string;
+  query: string;
+  fee: string;
+  expiresAt: number;
+  responseTtl: Json;
+}
+/**
+ * A query sent to a name (nm_): its oracle is the name's `oracle_pubkey` pointer at that moment,
+ * known at write time, and so is its query id. `txType` (the outer tx's) and `queryField` (`query_id`,
+ * `tx.query_id` inside a GAMetaTx or PayingForTx) make the query id's account row.
+ */
+export type NameOracleQuery = Omit<OracleQueryRow, 'queryId' | 'oracleId'> & {
+  nameHash: string;
+  txType: string;
+  queryField: string;
+};
+export interface OracleResponseRow extends TxPosition {
+  queryId: string;
+  response: string;
+}
+
+/** A name transaction before the name's prior state is known (see name-state.ts). */
+export type NameAction = TxPosition & { protocol: number; nameHash: string; account: string } & (
+    | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
+    | { kind: 'update'; nameTtl: number; pointers: { key: string; id: string }[] }
+    | { kind: 'transfer'; recipient: string }
+    | { kind: 'revoke' }
+  );
+
+export interface NameEventRow extends TxPosition {
+  nameHash: string;
+  name: string | null;
+  kind: string;
+  owner: string;
+  expiresAt: number | null;
+  auctionEnd: number | null;
+  nameFee: string | null;
+  pointers: Json;
+}
+
+/** An oracle transaction before the oracle's prior expiry is known. */
+export type OracleAction = TxPosition & { oracleId: string } & (
+    | {
+        kind: 'register';
+        ttl: { type: string; value: number };
+        queryFee: string;
+        queryFormat: string;
+        responseFormat: string;
+        abiVersion: string;
+      }
+    | { kind: 'extend'; ttl: { type: string; value: number } }
+  );
+
+export interface OracleEventRow extends TxPosition {
+  oracleId: string;
+  kind: string;
+  expiresAt: number;
+  queryFee: string | null;
+  queryFormat: string | null;
+  responseFormat: string | null;
+  abiVersion: string | null;
+}
+
+/** Rows every table takes as they come from the transform. */
+interface DirectRows {
+  readonly microBlocks: MicroBlockRow[];
+  readonly transactions: TransactionRow[];
+  readonly accountTxs: AccountTxRow[];
+  readonly contracts: ContractRow[];
+  readonly contractCalls: ContractCallRow[];
+  readonly channelEvents: ChannelEventRow[];
+  readonly namePointers: NamePointerRow[];
+  readonly oracleQueries: OracleQueryRow[];
+  readonly oracleResponses: OracleResponseRow[];
+}
+
+/** Rows of one generation; name and oracle events are resolved at write time against prior state. */
+export interface GenerationRows extends DirectRows {
+  readonly keyBlock: KeyBlockRow;
+  /** the rows continue a stored generation from this micro index on (FetchedGeneration.continuesAt) */
+  readonly continuesAt: number | undefined;
+  readonly nameActions: NameAction[];
+  readonly oracleActions: OracleAction[];
+  readonly nameOracleQueries: NameOracleQuery[];
+  readonly nameReferences: NameReferenceRow[];
+  /** AEX-N contracts and AEX-9 events (written by db/writes/aexn.ts) */
+  readonly aexn: AexnRows;
+}
+
+/** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */
+export interface ResolvedRows extends DirectRows {
+  readonly keyBlocks: KeyBlockRow[];
+  /** the accounts, oracles and contracts txs reached through names (nameReferences resolved) */
+  readonly nameAccountTxs: AccountTxRow[];
+  readonly nameEvents: NameEventRow[];
+  readonly oracleEvents: OracleEventRow[];
+}

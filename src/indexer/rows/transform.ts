@@ -1,0 +1,96 @@
+/** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
+import { isJsonObject, toBigInt } from '../../chain/json.ts';
+import { createdIds, innerTx, nameReferences, referencedIds } from '../../chain/tx-fields.ts';
+import { storedTxColumns } from '../../chain/stored-tx.ts';
+import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
+import { aexnRows } from './aexn-rows.ts';
+import { addTxRows, intText, str } from './tx-rows.ts';
+
+/** The tx itself, then each inner tx it wraps (GAMetaTx, PayingForTx): all of them take effect. */
+function effectiveTxs(tx: JsonObject): JsonObject[] {
+  const chain = [tx];
+  for (let inner = innerTx(tx); inner; inner = innerTx(inner)) chain.push(inner);
+  return chain;
+}
+
+/** transformGeneration builds every row of one height from the node's objects. */
+export function transformGeneration(gen: FetchedGeneration): GenerationRows {
+  const kb = gen.keyBlock;
+  const height = gen.height;
+  const protocol = typeof kb.version === 'number' ? kb.version : 1;
+  const rows: GenerationRows = {
+    keyBlock: {
+      height,
+      hash: str(kb.hash),
+      prevHash: str(kb.prev_hash),
+      prevKeyHash: str(kb.prev_key_hash),
+      beneficiary: str(kb.beneficiary),
+      miner: str(kb.miner),
+      timeMs: toBigInt(kb.time),
+      data: kb,
+    },
+    continuesAt: gen.continuesAt,
+    microBlocks: [],
+    transactions: [],
+    accountTxs: [],
+    contracts: [],
+    contractCalls: [],
+    channelEvents: [],
+    nameActions: [],
+    namePointers: [],
+    oracleActions: [],
+    oracleQueries: [],
+    oracleResponses: [],
+    nameOracleQueries: [],
+    nameReferences: [],
+    aexn: aexnRows(gen),
+  };
+  const keyHash = str(gen.keyBlock.hash);
+  gen.microBlocks.forEach((mb, i) => {
+    const microIndex = (gen.continuesAt ?? 0) + i;
+    const mbHash = str(mb.header.hash);
+    const microTimeMs = toBigInt(mb.header.time);
+    rows.microBlocks.push({
+      hash: mbHash,
+      height,
+      microIndex,
+      timeMs: microTimeMs,
+      txCount: mb.transactions.length,
+      header: mb.header,
+      keyHash,
+      prevHash: i > 0 ? str(gen.microBlocks[i - 1]!.header.hash) : gen.continuesAt ? gen.previousMicroHash : keyHash,
+    });
+    mb.transactions.forEach((signed, txIndex) => {
+      const tx = signed.tx;
+      if (!isJsonObject(tx)) throw new TypeError(`transaction ${String(signed.hash)} has no tx object`);
+      const pos: TxPosition = { height, microIndex, txIndex, txHash: str(signed.hash) };
+      const txType = str(tx.type);
+      rows.transactions.push({
+        ...pos,
+        microTimeMs,
+        txType,
+        fee: intText(tx.fee),
+        tx,
+        stored: storedTxColumns(signed),
+      });
+      // derived ids (hashes of decoded ids) are computed once for the account rows and the domain rows
+      const effective = effectiveTxs(tx);
+      const created = effective.map(createdIds);
+      const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
+      for (const [account, fields] of referencedIds(tx, createdOf))
+        rows.accountTxs.push({ ...pos, account, txType, fields });
+      for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
+      for (let depth = 0; depth < effective.length; depth++)
+        addTxRows(rows, {
+          gen,
+          pos,
+          outerType: txType,
+          depth,
+          tx: effective[depth]!,
+          created: created[depth]!,
+          protocol,
+        });
+    });
+  });
+  return rows;
+}

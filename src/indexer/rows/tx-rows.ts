@@ -1,0 +1,196 @@
+/**
+ * @module Per-type row handlers: the rows one effective transaction (itself, or one wrapped inside a GAMetaTx or
+ * PayingForTx) adds besides its transaction and account rows, one handler per transaction type. Pure.
+ */
+import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
+import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
+
+/** Channel txs that end a channel's life. */
+const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx']);
+
+export function str(value: Json | undefined): string {
+  if (typeof value !== 'string') throw new TypeError(`expected a string, got ${typeof value}`);
+  return value;
+}
+
+export function intText(value: Json | undefined): string {
+  if (value === undefined || value === null) return '0';
+  // a fee is a safe integer: its digits need no bigint
+  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : toBigInt(value).toString();
+}
+
+/** ttlHeight turns a TTL object into an absolute height: delta counts from `height`. */
+function ttlHeight(ttl: Json | undefined, height: number): number {
+  if (!isJsonObject(ttl)) return height;
+  const value = toSafeNumber(ttl.value);
+  return ttl.type === 'block' ? value : height + value;
+}
+
+function ttlObject(ttl: Json | undefined): { type: string; value: number } {
+  return isJsonObject(ttl) ? { type: String(ttl.type), value: toSafeNumber(ttl.value) } : { type: 'delta', value: 0 };
+}
+
+/** EffectiveTx is one effective tx, `depth` wrappers inside the signed tx at `pos` whose type is `outerType`. */
+export interface EffectiveTx {
+  readonly gen: FetchedGeneration;
+  readonly pos: TxPosition;
+  readonly outerType: string;
+  readonly depth: number;
+  readonly tx: JsonObject;
+  /** createdIds of `tx` (a missing one means a malformed field: no row) */
+  readonly created: Record<string, string>;
+  /** the key block's protocol version (name rules change with it) */
+  readonly protocol: number;
+}
+
+/** A RowHandler adds the rows of one effective tx of its type to the generation's rows. */
+type RowHandler = (rows: GenerationRows, t: EffectiveTx) => void;
+
+/** addCall adds the contract call of a ContractCreateTx or ContractCallTx with its call info and decoding. */
+function addCall(rows: GenerationRows, { gen, pos }: EffectiveTx, contractId: string, callerId: string): void {
+  const decoded = gen.decodedCalls.get(pos.txHash);
+  rows.contractCalls.push({
+    ...pos,
+    contractId,
+    callerId,
+    callInfo: gen.callInfos.get(pos.txHash) ?? null,
+    callInfoText: gen.callInfoTexts?.get(pos.txHash),
+    callInfoPruned: gen.prunedCallInfos?.has(pos.txHash) ?? false,
+    function: decoded?.function ?? null,
+    arguments: decoded?.arguments ?? null,
+    result: decoded?.result ?? null,
+    decodeError: decoded?.decodeError ?? (decoded ? null : 'not decoded'),
+  });
+}
+
+/** A contract created (a GA attaches one too); a ContractCreateTx also calls its init. */
+const contractRows: RowHandler = (rows, t) => {
+  const { tx, pos, created } = t;
+  const id = created.contract_id;
+  if (id === undefined) return;
+  rows.contracts.push({
+    contractId: id,
+    height: pos.height,
+    createTxHash: pos.txHash,
+    ownerId: str(tx.owner_id),
+    vmVersion: String(tx.vm_version),
+    abiVersion: String(tx.abi_version),
+  });
+  if (tx.type === 'ContractCreateTx') addCall(rows, t, id, str(tx.owner_id));
+};
+
+const nameClaimRows: RowHandler = (rows, { tx, pos, created, protocol }) => {
+  const name = str(tx.name);
+  const nameFee = tx.name_fee === undefined ? null : intText(tx.name_fee);
+  if (created.name_id === undefined) return;
+  rows.nameActions.push({
+    ...pos,
+    protocol,
+    nameHash: created.name_id,
+    account: str(tx.account_id),
+    kind: 'claim',
+    name,
+    nameFee,
+    salt: toBigInt(tx.name_salt),
+  });
+};
+
+/** What every name action says: which name, whose tx, and where. */
+type NameActionHead = TxPosition & { protocol: number; nameHash: string; account: string };
+
+/** nameAction is the head of a name action but a claim's (whose name's hash is the id it creates). */
+function nameAction({ tx, pos, protocol }: EffectiveTx): NameActionHead {
+  return { ...pos, protocol, nameHash: str(tx.name_id), account: str(tx.account_id) };
+}
+
+const nameUpdateRows: RowHandler = (rows, t) => {
+  const { tx, pos } = t;
+  const pointers = (Array.isArray(tx.pointers) ? tx.pointers : [])
+    .filter(isJsonObject)
+    .map((p) => ({ key: String(p.key), id: String(p.id) }));
+  const action = nameAction(t);
+  const nameHash = action.nameHash;
+  rows.nameActions.push({ ...action, kind: 'update', nameTtl: toSafeNumber(tx.name_ttl), pointers });
+  // a key repeated in one update keeps its last id, as the node does
+  const byKey = new Map(pointers.map((p) => [p.key, p.id]));
+  for (const [key, id] of byKey) rows.namePointers.push({ ...pos, nameHash, key, id });
+};
+
+const oracleQueryRows: RowHandler = (rows, { tx, pos, created, outerType, depth }) => {
+  const oracle = str(tx.oracle_id);
+  const query = {
+    ...pos,
+    senderId: str(tx.sender_id),
+    senderNonce: intText(tx.nonce),
+    query: String(tx.query ?? ''),
+    fee: intText(tx.query_fee),
+    expiresAt: ttlHeight(tx.query_ttl, pos.height),
+    responseTtl: tx.response_ttl ?? null,
+  };
+  // a query to a name reaches the oracle the name points at, which the writer resolves
+  if (oracle.startsWith('nm_'))
+    rows.nameOracleQueries.push({
+      ...query,
+      nameHash: oracle,
+      txType: outerType,
+      queryField: `${'tx.'.repeat(depth)}query_id`,
+    });
+  else if (created.query_id !== undefined)
+    rows.oracleQueries.push({ ...query, queryId: created.query_id, oracleId: oracle });
+};
+
+const oracleResponseRows: RowHandler = (rows, { tx, pos }) => {
+  rows.oracleResponses.push({ ...pos, queryId: str(tx.query_id), response: String(tx.response ?? '') });
+};
+
+/** Every channel tx is an event of its channel (a ChannelCreateTx's channel is the id it creates). */
+const channelRows: RowHandler = (rows, { tx, pos, created }) => {
+  const type = String(tx.type);
+  const channel = type === 'ChannelCreateTx' ? created.channel_id : tx.channel_id;
+  if (typeof channel === 'string')
+    rows.channelEvents.push({ ...pos, channelId: channel, txType: type, closes: CLOSING_CHANNEL_TXS.has(type) });
+};
+
+/** The handler of each type that adds rows of its own; the others add none (channel txs: by their prefix). */
+const ROW_HANDLERS: ReadonlyMap<string, RowHandler> = new Map<string, RowHandler>([
+  ['ContractCreateTx', contractRows],
+  ['GAAttachTx', contractRows],
+  ['ContractCallTx', (rows, t) => addCall(rows, t, str(t.tx.contract_id), str(t.tx.caller_id))],
+  ['NameClaimTx', nameClaimRows],
+  ['NameUpdateTx', nameUpdateRows],
+  [
+    'NameTransferTx',
+    (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'transfer', recipient: str(t.tx.recipient_id) }),
+  ],
+  ['NameRevokeTx', (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'revoke' })],
+  [
+    'OracleRegisterTx',
+    (rows, { tx, pos, created }) =>
+      rows.oracleActions.push({
+        ...pos,
+        oracleId: created.oracle_id ?? str(tx.account_id),
+        kind: 'register',
+        ttl: ttlObject(tx.oracle_ttl),
+        queryFee: intText(tx.query_fee),
+        queryFormat: String(tx.query_format ?? ''),
+        responseFormat: String(tx.response_format ?? ''),
+        // node 1.x printed vm_version here; keep whichever the node sent
+        abiVersion: String(tx.abi_version ?? tx.vm_version ?? 0),
+      }),
+  ],
+  [
+    'OracleExtendTx',
+    (rows, { tx, pos }) =>
+      rows.oracleActions.push({ ...pos, oracleId: str(tx.oracle_id), kind: 'extend', ttl: ttlObject(tx.oracle_ttl) }),
+  ],
+  ['OracleQueryTx', oracleQueryRows],
+  ['OracleRespondTx', oracleResponseRows],
+  ['OracleResponseTx', oracleResponseRows],
+]);
+
+/** addTxRows adds the rows the effective tx's type calls for (none for a type without a handler). */
+export function addTxRows(rows: GenerationRows, t: EffectiveTx): void {
+  const type = String(t.tx.type);
+  const handler = ROW_HANDLERS.get(type) ?? (type.startsWith('Channel') ? channelRows : undefined);
+  handler?.(rows, t);
+}

@@ -1,0 +1,197 @@
+/**
+ * @module Writer: the rows of whole heights in one database transaction, one COPY (or, where a key
+ * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Queryable } from '../../db/pool.ts';
+import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences } from './chain-state.ts';
+import type {
+  AccountTxRow,
+  GenerationRows,
+  NameEventRow,
+  OracleEventRow,
+  OracleQueryRow,
+  ResolvedRows,
+} from './rows.ts';
+import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { CopyPayloads, copyText } from '../../db/writes/copy-in.ts';
+import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
+import { priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
+import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
+
+/** NO_NUMBERS serves the tables that name no id by its number (they are encoded before the transaction). */
+const NO_NUMBERS: IdNumbers = {
+  number: (id) => {
+    throw new Error(`an id's number asked outside the writer's transaction: ${id.slice(0, 60)}`);
+  },
+};
+
+/** copyRows adds the COPY text lines of rows `from`..`to` of one table to `out` (a plain loop: it runs for every value written). */
+function copyRows<R>(
+  out: CopyPayloads,
+  spec: TableColumns<R>,
+  rows: readonly R[],
+  from = 0,
+  to = rows.length,
+  numbers: IdNumbers = NO_NUMBERS,
+): void {
+  const columns = spec.columns;
+  for (let r = from; r < to; r++) {
+    const row = rows[r]!;
+    let line = copyText(columns[0]![1], columns[0]![2](row, numbers));
+    for (let c = 1; c < columns.length; c++) line += `\t${copyText(columns[c]![1], columns[c]![2](row, numbers))}`;
+    out.line(line);
+  }
+}
+
+/** copyPayloads are the COPY payloads of one table's rows. */
+function copyPayloads<R>(spec: TableColumns<R>, rows: readonly R[], numbers?: IdNumbers): Buffer[] {
+  const out = new CopyPayloads();
+  copyRows(out, spec, rows, 0, rows.length, numbers);
+  return out.payloads();
+}
+
+const ENCODE_TURN = 500;
+
+/** writeTableRows writes rows of one table as the writer does (one COPY); the caller owns the transaction. */
+export async function writeTableRows<R>(db: Queryable, spec: TableColumns<R>, rows: readonly R[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyMany(
+    db,
+    spec.table,
+    spec.columns.map(([name]) => name),
+    copyPayloads(spec, rows),
+  );
+}
+
+/** EncodedRows are the COPY payloads of the tables that need no stored state, made before the transaction. */
+export type EncodedRows = ReadonlyMap<string, Buffer[]>;
+
+/**
+ * encodeRows prepares the COPY payloads of a batch; the populator does it while the previous batch
+ * is written, so it gives the event loop a turn every ENCODE_TURN rows (that write's statements wait on it).
+ */
+export async function encodeRows(gens: readonly GenerationRows[]): Promise<EncodedRows> {
+  const direct = flatten(gens, NO_STATE_ROWS);
+  const encoded = new Map<string, Buffer[]>();
+  for (const spec of TABLES) {
+    if (spec.firstWins || spec.needsState) continue;
+    const rows = spec.rows(direct);
+    const out = new CopyPayloads();
+    for (let i = 0; i < rows.length; i += ENCODE_TURN) {
+      copyRows(out, spec, rows, i, Math.min(rows.length, i + ENCODE_TURN));
+      await nextTurn();
+    }
+    encoded.set(spec.table, out.payloads());
+  }
+  return encoded;
+}
+
+/** Rows that exist only once the stored state before a batch is known. */
+interface StateRows {
+  readonly nameEvents: NameEventRow[];
+  readonly oracleEvents: OracleEventRow[];
+  readonly nameQueries: OracleQueryRow[];
+  readonly nameAccountTxs: AccountTxRow[];
+}
+
+const NO_STATE_ROWS: StateRows = { nameEvents: [], oracleEvents: [], nameQueries: [], nameAccountTxs: [] };
+
+function flatten(
+  gens: readonly GenerationRows[],
+  { nameEvents, oracleEvents, nameQueries, nameAccountTxs }: StateRows,
+): ResolvedRows {
+  const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
+    gens.flatMap((g) => g[k] as unknown[]) as never;
+  return {
+    keyBlocks: gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock),
+    microBlocks: all('microBlocks'),
+    transactions: all('transactions'),
+    accountTxs: all('accountTxs'),
+    contracts: all('contracts'),
+    contractCalls: all('contractCalls'),
+    channelEvents: all('channelEvents'),
+    namePointers: all('namePointers'),
+    oracleQueries: [...all('oracleQueries'), ...nameQueries],
+    oracleResponses: all('oracleResponses'),
+    nameEvents,
+    oracleEvents,
+    nameAccountTxs,
+  };
+}
+
+/** resolveRows flattens generations (ascending) and resolves name and oracle events against the stored state before them. */
+export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]): Promise<ResolvedRows> {
+  const from = { height: gens[0]!.keyBlock.height, microIndex: gens[0]!.continuesAt ?? 0 };
+  const nameActions = gens.flatMap((g) => g.nameActions);
+  const oracleActions = gens.flatMap((g) => g.oracleActions);
+  const nameQueries = gens.flatMap((g) => g.nameOracleQueries);
+  const nameRefs = gens.flatMap((g) => g.nameReferences);
+  const priorNames = await priorNameStates(
+    db,
+    [...new Set([...nameActions, ...nameQueries, ...nameRefs].map((a) => a.nameHash))],
+    from,
+  );
+  const nameEvents = foldNameActions(priorNames, nameActions);
+  const oracleEvents = foldOracleActions(
+    await priorOracleStates(db, [...new Set(oracleActions.map((a) => a.oracleId))], from),
+    oracleActions,
+  );
+  const queries = resolveNameQueries(priorNames, nameEvents, nameQueries);
+  return flatten(gens, {
+    nameEvents,
+    oracleEvents,
+    nameQueries: queries.queries,
+    nameAccountTxs: [...resolveNameReferences(priorNames, nameEvents, nameRefs), ...queries.accountTxs],
+  });
+}
+
+/** What writeGenerations stored that the derived areas read after it. */
+export interface WrittenRows {
+  readonly transactions: number;
+  /** the account rows as stored, with the ids' numbers (the statistics count appearances from them) */
+  readonly accounts: { readonly rows: readonly (readonly AccountTxRow[])[]; readonly numbers: IdNumbers };
+}
+
+/**
+ * writeGenerations inserts the rows of several heights (ascending); the caller owns the transaction and derives the
+ * areas beside the chain after it (sync/loader.ts). `encoded` (from encodeRows) saves encoding inside it; `numbers`
+ * the ids' numbers (a populator keeps one for its life, and has it forget after a failed transaction).
+ */
+export async function writeGenerations(
+  db: Queryable,
+  gens: readonly GenerationRows[],
+  encoded?: EncodedRows,
+  numbers: AccountNumbers = new AccountNumbers(),
+): Promise<WrittenRows> {
+  if (gens.length === 0) return { transactions: 0, accounts: { rows: [], numbers } };
+  const resolved = await resolveRows(db, gens);
+  await numbers.resolve(
+    db,
+    [...resolved.accountTxs, ...resolved.nameAccountTxs].map((r) => r.account),
+  );
+  for (const spec of TABLES) {
+    const rows = spec.rows(resolved);
+    // COPY cannot skip a repeated key, so the few tables keyed by a derived id take an INSERT
+    if (spec.firstWins)
+      await insertMany(
+        db,
+        spec.table,
+        spec.columns.map(([name, type]) => [name, type] as const),
+        spec.columns.map(([, , value]) => rows.map((row) => value(row, numbers))),
+      );
+    else
+      await copyMany(
+        db,
+        spec.table,
+        spec.columns.map(([name]) => name),
+        encoded?.get(spec.table) ?? copyPayloads(spec, rows, numbers),
+      );
+  }
+  await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
+  return {
+    transactions: resolved.transactions.length,
+    accounts: { rows: [resolved.accountTxs, resolved.nameAccountTxs], numbers },
+  };
+}

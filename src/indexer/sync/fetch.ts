@@ -1,0 +1,160 @@
+/** @module Fetch: whole generations from the node, concurrently but delivered in height order. */
+import { isJsonObject } from '../../chain/json.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { badResponse, NodeError } from '../../node/errors.ts';
+import { contractTx } from '../contracts/contract-decoder.ts';
+import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from '../rows/rows.ts';
+import type { RetryOptions } from '../../retry.ts';
+
+/**
+ * BATCH_REQUEST_RETRIES: a batch is redone whole when one of its requests gives up, so the populator's node requests
+ * and its AEX-N dry-runs retry generously (8 rounds, 100 ms doubling to 2 s).
+ */
+export const BATCH_REQUEST_RETRIES: Pick<RetryOptions, 'attempts' | 'initialMs' | 'maxMs'> = {
+  attempts: 8,
+  initialMs: 100,
+  maxMs: 2000,
+};
+
+/** microBlockHashes reads the `micro_blocks` list of a generation, checking its shape. */
+export function microBlockHashes(generation: JsonObject, height: number): string[] {
+  const list = generation.micro_blocks;
+  if (!Array.isArray(list) || !list.every((h) => typeof h === 'string')) {
+    throw badResponse(`/generations/height/${height}`, 'generation has no micro_blocks list');
+  }
+  return list as string[];
+}
+
+/** FetchOptions says what a generation's fetch includes. */
+export interface FetchOptions {
+  /** fetch the call info of contract txs (default true) */
+  readonly callInfo?: boolean;
+  /** the generation is stored up to this micro index: fetch only the micro blocks from here on */
+  readonly continuesAt?: number;
+  /** told of each contract tx whose call info no node holds any more (410 from every node) */
+  readonly onCallInfoGone?: (txHash: string, height: number) => void;
+}
+
+/**
+ * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`,
+ * only those from that index on), and the call info of contract txs. A call info every node has
+ * garbage-collected (410) is left out and its tx listed in `prunedCallInfos`.
+ */
+export async function fetchGeneration(
+  node: NodeClient,
+  height: number,
+  opts: FetchOptions = {},
+): Promise<FetchedGeneration> {
+  const { continuesAt } = opts;
+  const generation = await node.generation(height);
+  const keyBlock = generation.key_block;
+  if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
+    throw badResponse(`/generations/height/${height}`, `generation at ${height} has no key block of that height`);
+  }
+  const callInfos = new Map<string, JsonObject>();
+  const callInfoTexts = new Map<string, string>();
+  const prunedCallInfos = new Set<string>();
+  const callInfoOf = async (signed: JsonObject): Promise<void> => {
+    const hash = String(signed.hash);
+    let info: JsonObject;
+    let text: string | undefined;
+    try {
+      ({ info, callInfoText: text } = await node.transactionInfo(hash, height));
+    } catch (err) {
+      if (!(err instanceof NodeError && err.gone)) throw err;
+      prunedCallInfos.add(hash);
+      opts.onCallInfoGone?.(hash, height);
+      return;
+    }
+    // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
+    // info inside (inner_object.call_info), and that is the call the row describes
+    const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
+    const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
+    if (callInfo) callInfos.set(hash, callInfo);
+    if (callInfo && text !== undefined && callInfo === info.call_info) callInfoTexts.set(hash, text);
+  };
+  // every request at once: the node set bounds how many are in flight, and serves lower heights first (each
+  // request's priority is its height). A micro block's call infos are asked as soon as its transactions arrive,
+  // not after the whole generation's (one round trip less per height)
+  const hashes = microBlockHashes(generation, height);
+  const microBlocks: FetchedMicroBlock[] = await Promise.all(
+    hashes.slice(continuesAt ?? 0).map(async (hash) => {
+      const [header, transactions] = await Promise.all([
+        node.microBlockHeader(hash, height),
+        node.microBlockTransactions(hash, height).then(async (txs) => {
+          if (opts.callInfo ?? true)
+            await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
+          return txs;
+        }),
+      ]);
+      return { header, transactions };
+    }),
+  );
+  return {
+    height,
+    keyBlock,
+    continuesAt,
+    ...(continuesAt ? { previousMicroHash: hashes[continuesAt - 1] } : {}),
+    microBlocks,
+    callInfos,
+    callInfoTexts,
+    prunedCallInfos,
+    decodedCalls: new Map(),
+  };
+}
+
+/**
+ * fetchGenerations loads heights in order, several at once: at least `concurrency`, and as many more as keep
+ * the node set's slots busy (one per slot: a generation of few transactions has a few requests in flight at
+ * a time, its next ones waiting for the round trip that names them).
+ * With `maxTransactions` it starts no further height once the generations fetched, and those in flight at the
+ * average so far, hold that many transactions, and returns the leading heights it fetched (at least one): a
+ * batch's memory follows its transactions.
+ */
+export function fetchGenerations(
+  node: NodeClient,
+  heights: readonly number[],
+  concurrency: number,
+  maxTransactions = Infinity,
+  opts: FetchOptions = {},
+): Promise<FetchedGeneration[]> {
+  const results: FetchedGeneration[] = [];
+  let transactions = 0;
+  let done = 0;
+  let next = 0;
+  let active = 0;
+  let failed = false;
+  // until a generation arrives `concurrency` heights; then one per slot, as long as the transactions fetched
+  // and those expected of the heights in flight (at the average so far) stay below maxTransactions
+  const more = (): boolean => {
+    if (done === 0) return active < concurrency;
+    return (
+      active < Math.max(concurrency, node.nodes.capacity) &&
+      transactions + (active * transactions) / done < maxTransactions
+    );
+  };
+  return new Promise((resolve, reject) => {
+    const pump = (): void => {
+      while (!failed && next < heights.length && transactions < maxTransactions && more()) {
+        const index = next++;
+        active++;
+        fetchGeneration(node, heights[index]!, opts).then(
+          (gen) => {
+            results[index] = gen;
+            for (const mb of gen.microBlocks) transactions += mb.transactions.length;
+            done++;
+            active--;
+            pump();
+          },
+          (err: unknown) => {
+            failed = true;
+            reject(err);
+          },
+        );
+      }
+      if (active === 0 && !failed) resolve(results.slice(0, next));
+    };
+    pump();
+  });
+}

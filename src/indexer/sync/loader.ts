@@ -1,0 +1,292 @@
+/**
+ * @module Loader: one batch of whole heights (or the micro blocks the node added to the stored top
+ * generation) from the node into the database, atomically.
+ * Fetch and contract decoding happen first; then the loader owns every step of one transaction: it deletes what is
+ * replaced, inserts the rows (rows/writer.ts), derives the areas beside the chain (derived/derive-backfill.ts),
+ * records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
+import { notifyCommitted } from '../../db/notify.ts';
+import { storedBlockHashes, storedLink } from '../../db/queries/block-hashes.ts';
+import { deleteFrom, deleteHeights } from '../../db/writes/heights.ts';
+import { markStaleAbove, moveMark, recordTop } from '../../db/writes/sync-state.ts';
+import type { Logger } from '../../log.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { ErrorCode } from '../../errors.ts';
+import { createdContractCode, type ContractDecoder } from '../contracts/contract-decoder.ts';
+import { CodeUnknown, type AexnDetector } from '../contracts/aexn-detector.ts';
+import { fetchGeneration, fetchGenerations } from './fetch.ts';
+import type { FetchAhead } from './fetch-ahead.ts';
+import { agreeingBelow, linkBreak } from './forks.ts';
+import type { IndexerMetrics } from '../metrics.ts';
+import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
+import { transformGeneration } from '../rows/transform.ts';
+import { encodeRows, writeGenerations, type EncodedRows } from '../rows/writer.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
+import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+
+export interface LoaderDeps {
+  readonly pool: Pool;
+  readonly node: NodeClient;
+  readonly decoder: ContractDecoder;
+  /** finds AEX-N contracts before the transaction (none found when absent) */
+  readonly aexn?: AexnDetector;
+  readonly schema: string;
+  readonly concurrency: number;
+  /** a batch takes no further generation once it holds this many transactions (no limit when absent) */
+  readonly batchTransactions?: number;
+  readonly log: Logger;
+  readonly metrics?: IndexerMetrics;
+  /** told of each contract call stored without its call info because every node had pruned it (410) */
+  readonly onCallInfoGone?: (txHash: string, height: number) => void;
+  /** fetches the heights after each batch while the batch is decoded, transformed and written (the populator) */
+  readonly fetchAhead?: FetchAhead;
+  /** the chain's reward rules and genesis accounts (internal transfers); the node's mainnet rules when absent */
+  readonly transferRules?: TransferRules;
+  /** the ids' numbers (account_transactions), remembered from batch to batch; looked up per batch when absent */
+  readonly accountNumbers?: AccountNumbers;
+}
+
+/** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
+export type BatchResult =
+  | {
+      readonly kind: 'written';
+      readonly from: number;
+      readonly to: number;
+      readonly transactions: number;
+      /** with `replace`: the heights stored before whose blocks the node has replaced */
+      readonly replaced: readonly number[];
+      /** sync_state.rederive_from after the batch when the batch set, moved or cleared (null) it */
+      readonly rederiveFrom?: number | null;
+    }
+  | { readonly kind: 'relink'; readonly rollbackFrom: number };
+
+export interface BatchOptions {
+  /** Delete every height from here up in the same transaction (a fork). */
+  readonly rollbackFrom?: number;
+  /** Delete exactly the batch's heights first (a reload) and skip the parent-link checks. */
+  readonly replace?: boolean;
+  /**
+   * The batch re-derives stored heights from sync_state.rederive_from on (with `replace`, but the
+   * parent link below is checked): the mark moves above it, or is cleared when nothing is stored above.
+   */
+  readonly rederive?: boolean;
+  /** The batch, already being prepared (the populator prepares ahead while it writes). */
+  readonly prepared?: Promise<PreparedBatch>;
+}
+
+/**
+ * storedBefore sorts the heights of `gens` by what was stored there: other blocks (key block or
+ * micro blocks) than the node's (`replaced`), or nothing (`added`).
+ */
+async function storedBefore(
+  db: Queryable,
+  gens: readonly FetchedGeneration[],
+): Promise<{ replaced: number[]; added: number[] }> {
+  const stored = await storedBlockHashes(
+    db,
+    gens.map((g) => g.height),
+  );
+  const replaced = gens
+    .filter((g) => {
+      const before = stored.get(g.height);
+      return before !== undefined && before !== [g.keyBlock.hash, ...g.microBlocks.map((m) => m.header.hash)].join(' ');
+    })
+    .map((g) => g.height);
+  return { replaced, added: gens.filter((g) => !stored.has(g.height)).map((g) => g.height) };
+}
+
+/** changesState is true when generations hold name or oracle events: the derived rows of every later height depend on them. */
+function changesState(rows: readonly GenerationRows[]): boolean {
+  return rows.some((r) => r.nameActions.length > 0 || r.oracleActions.length > 0);
+}
+
+/**
+ * rollbackOnly deletes heights from `height` up when the node has nothing to put there (its chain
+ * became shorter). The notification's `to` is below its `from`: nothing was written.
+ */
+export async function rollbackOnly(
+  deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics' | 'decoder'>,
+  height: number,
+): Promise<void> {
+  deps.decoder.forgetCode();
+  await withTransaction(deps.pool, async (client) => {
+    await deleteFrom(client, height);
+    await recordTop(client);
+    await notifyCommitted(client, deps.schema, { from: height, to: height - 1, rollbackFrom: height });
+  });
+  deps.metrics?.rollbacks.inc();
+}
+
+/** A batch ready to write: fetched, checked link by link among itself, decoded and transformed; its heights are `gens`'. */
+export interface PreparedBatch {
+  readonly gens: readonly FetchedGeneration[];
+  readonly rows: readonly GenerationRows[];
+  readonly encoded: EncodedRows;
+  /** the code of the contracts the batch creates, by contract id */
+  readonly createdCode: ReadonlyMap<string, string>;
+  /** the derived areas the batch cannot derive, with why (a contract's code no node gives): deferred to the backfill */
+  readonly underived: ReadonlyMap<string, string>;
+}
+
+/**
+ * prepareBatch does everything before the database transaction, for the leading heights that fit
+ * `batchTransactions` (at least one). It needs no earlier batch to be committed (a contract created
+ * just before is found through the node), so the populator runs it for the next batch while the
+ * current one is written.
+ */
+export async function prepareBatch(
+  deps: LoaderDeps,
+  heights: readonly number[],
+  checkLinks: boolean,
+): Promise<PreparedBatch> {
+  const fetchOptions = { onCallInfoGone: deps.onCallInfoGone };
+  const gens = deps.fetchAhead
+    ? await deps.fetchAhead.fetch(heights, deps.concurrency, deps.batchTransactions ?? Infinity, fetchOptions)
+    : await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, fetchOptions);
+  for (let i = 1; checkLinks && i < gens.length; i++) {
+    const prev = gens[i - 1]!;
+    const lastMicro = prev.microBlocks.at(-1)?.header.hash;
+    if (
+      linkBreak(gens[i]!, {
+        height: prev.height,
+        keyHash: String(prev.keyBlock.hash),
+        lastMicroHash: typeof lastMicro === 'string' ? lastMicro : null,
+      }) !== undefined
+    ) {
+      throw new NodeError(
+        ErrorCode.NODE_BAD_RESPONSE,
+        `chain moved while fetching heights ${prev.height}-${gens[i]!.height}`,
+        { path: '/generations', transient: true },
+      );
+    }
+  }
+  return decodeAndTransform(deps, gens);
+}
+
+/**
+ * prepareAppend prepares the micro blocks the node added to the stored generation at `height`
+ * after its first `stored` ones, for loadBatch to add without rewriting the generation. They must
+ * follow the stored blocks; if not, the chain moved, and a transient error lets the next poll look again.
+ */
+export async function prepareAppend(deps: LoaderDeps, height: number, stored: number): Promise<PreparedBatch> {
+  const link = await storedLink(deps.pool, height);
+  const gen = await fetchGeneration(deps.node, height, { continuesAt: stored, onCallInfoGone: deps.onCallInfoGone });
+  const first = gen.microBlocks[0]?.header;
+  if (
+    !link ||
+    gen.keyBlock.hash !== link.keyHash ||
+    first === undefined ||
+    first.prev_hash !== (link.lastMicroHash ?? link.keyHash)
+  ) {
+    throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `chain moved while adding micro blocks at height ${height}`, {
+      path: '/generations',
+      transient: true,
+    });
+  }
+  return decodeAndTransform(deps, [gen]);
+}
+
+async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
+  const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
+  const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
+  const { gens, underived } = await detectTokens(deps.aexn, decoded, createdCode);
+  // a turn of the event loop after each generation: this runs while the previous batch is written,
+  // whose next statement waits for the socket events a long synchronous stretch would hold back
+  const rows: GenerationRows[] = [];
+  for (const g of gens) {
+    rows.push(transformGeneration(g));
+    await nextTurn();
+  }
+  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived };
+}
+
+/**
+ * detectTokens adds the AEX-N findings to decoded generations. A contract whose code no node gives does not stop the
+ * chain: the batch goes on without findings (its calls to it are stored undecoded) and its token area is deferred.
+ */
+async function detectTokens(
+  aexn: AexnDetector | undefined,
+  decoded: FetchedGeneration[],
+  createdCode: ReadonlyMap<string, string>,
+): Promise<{ gens: FetchedGeneration[]; underived: ReadonlyMap<string, string> }> {
+  if (!aexn) return { gens: decoded, underived: new Map() };
+  try {
+    return { gens: await aexn.detect(decoded, createdCode), underived: new Map() };
+  } catch (err) {
+    if (!(err instanceof CodeUnknown)) throw err;
+    return { gens: decoded, underived: new Map([['tokens', err.message]]) };
+  }
+}
+
+/**
+ * loadBatch loads the given ascending heights, or the leading ones that fit `batchTransactions`
+ * (the result's from/to say which), in one transaction; or reports a broken link.
+ */
+export async function loadBatch(
+  deps: LoaderDeps,
+  heights: readonly number[],
+  opts: BatchOptions = {},
+): Promise<BatchResult> {
+  const started = process.hrtime.bigint();
+  const { gens, rows, encoded, createdCode, underived } = await (opts.prepared ??
+    prepareBatch(deps, heights, !opts.replace));
+  if (!opts.replace || opts.rederive) {
+    const first = gens[0]!;
+    const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
+    if (below && linkBreak(first, below) !== undefined) {
+      return { kind: 'relink', rollbackFrom: Math.max(0, await agreeingBelow(deps.pool, deps.node, first.height - 1)) };
+    }
+  }
+  const loaded = gens.map((g) => g.height);
+  const from = loaded[0]!;
+  const to = loaded.at(-1)!;
+  const rolledBack = opts.rollbackFrom !== undefined;
+  if (rolledBack || opts.replace) deps.decoder.forgetCode();
+  let replaced: number[] = [];
+  let rederiveFrom: number | null | undefined;
+  const numbers = deps.accountNumbers ?? new AccountNumbers();
+  const transactions = await withTransaction(deps.pool, async (client) => {
+    if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
+    // the heights this batch adds to the stored ones (a reload may also fill gaps)
+    let added: readonly number[] = loaded;
+    if (opts.replace) {
+      ({ replaced, added } = await storedBefore(client, gens));
+      await deleteHeights(client, loaded);
+    }
+    const written = await writeGenerations(client, rows, encoded, numbers);
+    // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
+    // before them (an area behind or failing is deferred to the backfill)
+    await deriveBatchAreas(client, rows, {
+      rules: deps.transferRules ?? DEFAULT_TRANSFER_RULES,
+      appearances: written.accounts,
+      underived,
+    });
+    await recordTop(client);
+    if (opts.rederive) rederiveFrom = await moveMark(client, to);
+    else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
+      rederiveFrom = await markStaleAbove(client, to);
+    const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
+    // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
+    await notifyCommitted(client, deps.schema, notification);
+    return written.transactions;
+  }).catch((err: unknown) => {
+    // the numbers given to new ids in the transaction are gone with it
+    numbers.forget();
+    throw err;
+  });
+  // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
+  deps.decoder.rememberCode(createdCode);
+  const m = deps.metrics;
+  if (m) {
+    m.batches.inc();
+    m.generations.inc(gens.filter((g) => g.continuesAt === undefined).length);
+    m.transactions.inc(transactions);
+    m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    if (rolledBack) m.rollbacks.inc();
+  }
+  return { kind: 'written', from, to, transactions, replaced, rederiveFrom };
+}

@@ -1,0 +1,286 @@
+/**
+ * @module Populator (-p): migrate, then step the Follower until stopped, backing off on failures
+ * (node unreachable, 5xx, timeouts, malformed JSON, database hiccups) without ever crashing, and saying so.
+ */
+import type prom from 'prom-client';
+import type { Config } from '../../config.ts';
+import { backfillStoredForks, transferRulesOf, type TransferRules } from '../derived/internal-transfers.ts';
+import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { migrate } from '../../db/migrator.ts';
+import { untilDatabaseAnswers } from '../../db/wait.ts';
+import { createWritePool, type Pool } from '../../db/pool.ts';
+import { WriterLock } from '../../db/writer-lock.ts';
+import { AppError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import { Backoff, sleep } from '../../retry.ts';
+import { NodeError } from '../../node/errors.ts';
+import { NodeSet } from '../../node/node-set.ts';
+import type { Role } from '../../roles.ts';
+import { contractReaders } from '../contracts/aexn-detector.ts';
+import { DeriveBackfill } from '../derived/derive-backfill.ts';
+import { Follower } from './follower.ts';
+import { FetchAhead } from './fetch-ahead.ts';
+import { BATCH_REQUEST_RETRIES } from './fetch.ts';
+import { PrunedCallInfos } from './fetch-pruned.ts';
+import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
+import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
+import { onSizeFallback } from '../../chain/tx-size.ts';
+
+const MAX_ERROR_BACKOFF_MS = 5_000;
+
+export interface PopulatorDeps {
+  readonly cfg: Config;
+  readonly log: Logger;
+  readonly registry: prom.Registry;
+}
+
+/**
+ * Populator runs migrations, then loads and follows the chain, deriving beside it what derived areas lack for stored
+ * heights from the stored rows (derived/derive-backfill.ts), in the background until stop(). It writes only while it
+ * holds the schema's writer lock; when the connection holding it dies (a database restart, `pg_terminate_backend`, a
+ * failover) it stops writing, takes the lock again with backoff and resumes from what the database holds.
+ */
+export class Populator implements Role {
+  readonly name = 'populator';
+  readonly #cfg: Config;
+  readonly #log: Logger;
+  readonly #pool: Pool;
+  readonly #metrics: IndexerMetrics;
+  readonly #abort = new AbortController();
+  /** one set of nodes for every client: the poll and the fetches share its slots and its view of forks */
+  readonly #nodes: NodeSet;
+  readonly #lock: WriterLock;
+  readonly #failures: FailureLog;
+  readonly #backoff: Backoff;
+  /** told of each call info no node holds any more: once per run, whatever the follower (logged once, counted each time) */
+  readonly #onCallInfoGone: (txHash: string, height: number) => void;
+  readonly #synced: Promise<void>;
+  #markSynced!: () => void;
+  #running: Promise<void> | undefined;
+
+  constructor(deps: PopulatorDeps) {
+    const { cfg, log } = deps;
+    this.#cfg = cfg;
+    this.#log = log;
+    this.#pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
+    this.#metrics = createIndexerMetrics(deps.registry);
+    this.#nodes = new NodeSet(cfg.nodeUrls);
+    this.#lock = new WriterLock(this.#pool, cfg.databaseSchema);
+    this.#failures = new FailureLog(log, this.#metrics);
+    this.#backoff = new Backoff({
+      initialMs: Math.min(cfg.pollIntervalMs, 1000),
+      maxMs: MAX_ERROR_BACKOFF_MS,
+      jitter: 0.2,
+    });
+    this.#onCallInfoGone = new PrunedCallInfos(log, this.#metrics.callInfoPruned).record;
+    this.#synced = new Promise<void>((resolve) => {
+      this.#markSynced = resolve;
+    });
+  }
+
+  /** start migrates the schema (waiting for the database), then runs in the background until stop(). */
+  async start(): Promise<void> {
+    const cfg = this.#cfg;
+    let rules: TransferRules;
+    try {
+      await untilDatabaseAnswers(
+        'migrations',
+        () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, this.#log),
+        this.#log,
+      );
+      rules = await transferRulesOf(cfg);
+    } catch (err) {
+      await this.#pool.end();
+      throw err;
+    }
+    // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
+    onSizeFallback((txType, reason) => this.#log.warn({ txType, reason }, 'transaction size taken from its json'));
+    this.#running = this.#run(rules).catch((err: unknown) => {
+      this.#log.error({ err: errorMessage(err) }, 'populator stopped by an error');
+    });
+  }
+
+  /** synced resolves once the database has reached the node's top. */
+  synced(): Promise<void> {
+    return this.#synced;
+  }
+
+  async stop(): Promise<void> {
+    // a wait for another populator's lock ends too: its connection is dropped
+    this.#abort.abort();
+    await this.#running;
+    await this.#pool.end();
+  }
+
+  /** #run follows the chain while it holds the writer lock, taking it again after its connection went. */
+  async #run(rules: TransferRules): Promise<void> {
+    const signal = this.#abort.signal;
+    while (!signal.aborted) {
+      try {
+        await this.#lock.acquire(signal);
+      } catch (err) {
+        if (signal.aborted) break;
+        this.#failures.failed(err, 'cannot take the writer lock; retrying');
+        await sleep(this.#backoff.next(), signal);
+        continue;
+      }
+      await this.#follow(AbortSignal.any([signal, this.#lock.lost]), rules);
+      if (signal.aborted) {
+        await heartbeat(this.#pool, SyncStatus.STOPPED, null, null).catch(() => {});
+        await this.#lock.release();
+        break;
+      }
+      // the lock went with its connection: nothing is written until it is taken again
+      this.#failures.failed(
+        this.#lock.lost.reason,
+        'writer lock lost with its database connection; waiting to take it again',
+      );
+      await this.#lock.release();
+    }
+  }
+
+  /** #follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
+  async #follow(term: AbortSignal, rules: TransferRules): Promise<void> {
+    const cfg = this.#cfg;
+    const log = this.#log;
+    const { follower, backfill } = this.#newFollower(term, rules);
+    /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
+    let idleAt = -Infinity;
+    // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
+    const forks = await backfillStoredForks(this.#pool, rules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
+      return [];
+    });
+    for (const fork of forks)
+      log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
+    while (!term.aborted) {
+      try {
+        // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
+        const backfilled = await backfill.step();
+        if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
+        const result = await follower.step();
+        this.#failures.recovered();
+        this.#backoff.reset();
+        if (follower.caughtUp) this.#markSynced();
+        idleAt = result === 'idle' ? Date.now() : -Infinity;
+        if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
+      } catch (err) {
+        if (term.aborted) break;
+        this.#failures.failed(err, 'populator step failed; retrying');
+        // the error stays in sync_state until a step succeeds: the status routes say the populator cannot advance
+        const status = err instanceof NodeError ? SyncStatus.NODE_UNAVAILABLE : SyncStatus.ERROR;
+        await heartbeat(this.#pool, status, null, errorMessage(err)).catch(() => {});
+        await sleep(this.#backoff.next(), term);
+      }
+    }
+  }
+
+  /**
+   * #newFollower is a Follower whose node requests end with `signal` (it reads where to go on from the database), and
+   * the backfill of derived areas beside it, on the same node client and the same contract readers (one code cache,
+   * one set of parsed contracts).
+   */
+  #newFollower(signal: AbortSignal, rules: TransferRules): { follower: Follower; backfill: DeriveBackfill } {
+    const cfg = this.#cfg;
+    const log = this.#log;
+    const pool = this.#pool;
+    const metrics = this.#metrics;
+    const clientOptions = {
+      url: this.#nodes,
+      timeoutMs: cfg.nodeTimeoutMs,
+      signal,
+      onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
+      onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+      onFork: (node: string, dropped: boolean) => {
+        if (dropped) metrics.nodeForks.inc({ node });
+      },
+    };
+    // a batch's requests retry generously (BATCH_REQUEST_RETRIES); the poll of the node's top does not retry
+    // itself, so an outage shows in sync_state at the next poll
+    const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
+    const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
+    const readers = contractReaders(cfg, pool, node);
+    const backfill = new DeriveBackfill({
+      pool,
+      log,
+      rules,
+      detector: readers.aexn,
+      batchHeights: cfg.batchSize,
+      schema: cfg.databaseSchema,
+      metrics,
+    });
+    const follower = new Follower({
+      cfg,
+      log,
+      poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
+      loader: {
+        pool,
+        node,
+        ...readers,
+        schema: cfg.databaseSchema,
+        concurrency: cfg.fetchConcurrency,
+        batchTransactions: cfg.batchTransactions,
+        log,
+        metrics,
+        onCallInfoGone: this.#onCallInfoGone,
+        fetchAhead: new FetchAhead(node, cfg.forkWindow),
+        transferRules: rules,
+        accountNumbers: new AccountNumbers(),
+      },
+    });
+    return { follower, backfill };
+  }
+}
+
+/** startPopulator starts a Populator (its migrations done) and hands it over running. */
+export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
+  const populator = new Populator(deps);
+  await populator.start();
+  return populator;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * FailureLog logs a run of failures once per kind (the first of each new kind), and the recovery once, with how
+ * many tries failed meanwhile: an outage of minutes writes two lines, not one per retry.
+ */
+class FailureLog {
+  readonly #log: Logger;
+  readonly #metrics: IndexerMetrics;
+  #kind: string | undefined;
+  #count = 0;
+  #since = 0;
+
+  constructor(log: Logger, metrics: IndexerMetrics) {
+    this.#log = log;
+    this.#metrics = metrics;
+  }
+
+  failed(err: unknown, message: string): void {
+    const kind =
+      err instanceof AppError
+        ? err.code
+        : err instanceof Error
+          ? ((err as { code?: string }).code ?? err.name)
+          : 'error';
+    this.#count++;
+    this.#metrics.failures.inc({ kind });
+    if (this.#kind === undefined) this.#since = Date.now();
+    if (kind !== this.#kind) this.#log.warn({ err: errorMessage(err), kind }, message);
+    this.#kind = kind;
+  }
+
+  recovered(): void {
+    if (this.#kind === undefined) return;
+    this.#log.info(
+      { failedTries: this.#count, seconds: Math.round((Date.now() - this.#since) / 1000) },
+      'populator recovered',
+    );
+    this.#kind = undefined;
+    this.#count = 0;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * @module A PostgreSQL outage under a running server (issue 27, items 2 and 4): the process keeps running while
+ * /mdw/v3/status is asked, every API refuses with 503 and Retry-After in its own shape, and the outage is two log
+ * lines whatever the number of refused requests.
+ */
+import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import prom from 'prom-client';
+import { startServer } from '../../../src/api/server.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { migrate } from '../../../src/db/migrator.ts';
+import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';
+import { freePort } from '../../support/postgres.ts';
+import { waitFor } from '../../support/wait.ts';
+import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
+
+interface Line {
+  level: number;
+  msg: string;
+  dependency?: string;
+  refused?: number;
+}
+
+describe('a database outage as the server answers and logs it', function () {
+  this.timeout(120_000);
+  const lines: Line[] = [];
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown): void => void rejections.push(reason);
+  let db: RestartablePostgres;
+  let node: FakeNode;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const get = async (path: string) => {
+    const res = await fetch(`${server.httpUrl}${path}`);
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as unknown };
+  };
+  const logged = (msg: string): Line[] => lines.filter((l) => l.msg === msg);
+
+  before(async () => {
+    db = await startRestartablePostgres();
+    node = await startFakeNode();
+    await migrate({ databaseUrl: db.url, schema: 'mdw_db_outage' }, silentLog);
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(JSON.parse(chunk.toString()) as Line);
+          done();
+        },
+      }),
+    );
+    const cfg = loadConfig({
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_db_outage',
+      NODE_URL: node.url,
+      PORT: '0',
+      HTTP_HOST: '127.0.0.1',
+      WEBSOCKET_ADDRESS: `127.0.0.1:${await freePort()}`,
+    });
+    server = await startServer({ cfg, log, registry: new prom.Registry(), version: 't' });
+    // Mocha reports an unhandled rejection as a failure of whichever test runs; this one counts them itself.
+    process.prependListener('unhandledRejection', onRejection);
+  });
+
+  after(async () => {
+    process.off('unhandledRejection', onRejection);
+    await server?.stop();
+    await node?.close();
+    await db?.destroy();
+  });
+
+  it('keeps answering /mdw/v3/status from its last reading while PostgreSQL is stopped (the refresh fails in the background)', async () => {
+    const before = await get('/mdw/v3/status');
+    expect(before.status).to.equal(200);
+    await db.stop();
+    // each answer older than a second starts a refresh, which fails: three seconds of them
+    const statuses: number[] = [];
+    const until = Date.now() + 3000;
+    while (Date.now() < until) {
+      statuses.push((await get('/mdw/v3/status')).status);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(new Set(statuses)).to.deep.equal(new Set([200]));
+    expect(rejections.map(String)).to.deep.equal([]);
+    await waitFor(
+      'the refresh to report the outage',
+      () => logged('database unavailable: refusing what needs it until it is back').length > 0,
+    );
+  });
+
+  it("refuses with 503 and Retry-After in each API's own shape, logging no line per request, then logs the return once", async () => {
+    for (let i = 0; i < 10; i++) {
+      for (const path of ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/mdw/v3/stats/blocks']) {
+        const res = await get(path);
+        expect(res.status, path).to.equal(503);
+        expect(res.retryAfter, path).to.equal('5');
+        expect(res.body, path).to.deep.equal({ error: 'database unavailable' });
+      }
+      for (const path of ['/middleware/contracts/all', '/v2/generations/height/1']) {
+        const res = await get(path);
+        expect(res.status, path).to.equal(503);
+        expect(res.retryAfter, path).to.equal('5');
+        expect(res.body, path).to.deep.equal({ reason: 'database unavailable', code: 'MDW_DB_UNAVAILABLE' });
+      }
+    }
+    expect((await get('/readyz')).status).to.equal(503);
+    await db.start();
+    await waitFor('the return to be logged', () => logged('database available again').length > 0, 30_000);
+    await waitFor('the server to be ready again', async () => (await get('/readyz')).status === 200);
+    expect(logged('database unavailable: refusing what needs it until it is back')).to.have.length(1);
+    const back = logged('database available again');
+    expect(back).to.have.length(1);
+    expect(back[0]!.refused).to.be.at.least(50);
+    expect(lines.filter((l) => l.level >= 50).map((l) => l.msg)).to.deep.equal([]);
+    expect(rejections.map(String)).to.deep.equal([]);
+    expect((await get('/mdw/v3/status')).status).to.equal(200);
+  });
+});

@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { statusBody } from '../../../../src/api/routes/v3/status.ts';
+import type { StoredTotals } from '../../../../src/db/queries/sync-state.ts';
+
+describe('/v3/status body', () => {
+  const totals: StoredTotals = {
+    topHeight: 100,
+    txCount: 7,
+    lastMigration: '0101_x',
+    nodeHeight: 101,
+    populatorStatus: 'synced',
+    heartbeatAt: new Date(),
+  };
+  const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
+    statusBody({
+      totals: { ...totals, ...over },
+      node: { top_block_height: nodeTop },
+      gensPerMinute: 0,
+      revision: 'r',
+    });
+
+  it('is synced within the lag bound and syncing while behind', () => {
+    expect(body({})).to.include({ mdw_synced: true, mdw_syncing: false, mdw_height: 100, node_height: 101 });
+    expect(body({ populatorStatus: 'catching_up' }, 200)).to.include({ mdw_synced: false, mdw_syncing: true });
+  });
+  it('is neither synced nor syncing while the populator cannot advance, however small the lag', () => {
+    for (const populatorStatus of ['node_unavailable', 'error'])
+      expect(body({ populatorStatus }), populatorStatus).to.include({ mdw_synced: false, mdw_syncing: false });
+  });
+});
