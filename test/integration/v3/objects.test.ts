@@ -67,7 +67,9 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       expect(channel.last_updated_tx_hash).to.equal(own.at(-1)!.hash);
       if (channel.active) open.push(id);
     }
-    expect((await walk('/mdw/v3/channels?limit=2')).map((c) => c.channel).sort()).to.deep.equal(open.sort());
+    expect((await walk('/mdw/v3/channels?state=active&limit=2')).map((c) => c.channel).sort()).to.deep.equal(
+      open.sort(),
+    );
   });
 
   it('serves every contract by id and lists every call log as the node reports it', async () => {

@@ -135,6 +135,14 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     last_updated_tx_type: str,
     updates_count: int,
   }),
+  ChannelUpdate: object({
+    channel: { type: 'string', pattern: '^ch_' },
+    tx_type: str,
+    block_hash: { type: 'string', pattern: '^mh_' },
+    source_tx_hash: th,
+    source_tx_type: str,
+    tx: { type: 'object' },
+  }),
   Contract: object({
     contract: { type: 'string', pattern: '^ct_' },
     block_hash: str,

@@ -34,8 +34,8 @@ import {
   getMicroBlock,
   getMicroBlockTransactions,
 } from './blocks.ts';
-import { getChannel, getChannels } from './channels.ts';
-import { getContract, getContractCalls, getContractLogs } from './contracts.ts';
+import { getChannel, getChannels, getChannelUpdates } from './channels.ts';
+import { getContract, getContractCalls, getContractLogs, getContracts } from './contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
 import {
   getAccountNameClaims,
@@ -138,7 +138,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/transactions/count',
     operationId: 'GetTransactionsCount',
     summary: 'How many transactions match',
-    params: ['scope', 'query:tx_type', 'query:id', ...TX_FILTERS],
+    params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
     response: 'integer',
     handle: getTransactionsCount,
   },
@@ -319,6 +319,23 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     handle: getChannel,
   },
   {
+    path: '/channels/{id}/updates',
+    operationId: 'GetChannelUpdates',
+    summary: "A channel's transactions",
+    params: ['path:id', ...PAGED],
+    response: 'Page<ChannelUpdate>',
+    handle: getChannelUpdates,
+  },
+
+  {
+    path: '/contracts',
+    operationId: 'GetContracts',
+    summary: 'Contracts by creation (ContractCreateTx, GAAttachTx)',
+    params: SCOPED,
+    response: 'Page<Contract>',
+    handle: getContracts,
+  },
+  {
     path: '/contracts/calls',
     operationId: 'GetContractCalls',
     summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
@@ -330,7 +347,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     path: '/contracts/logs',
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
-    params: [...SCOPED, 'query:contract_id', 'query:event'],
+    params: [...SCOPED, 'query:contract_id', 'query:event', 'query:aexn-args'],
     response: 'Page<ContractLog>',
     handle: getContractLogs,
   },
@@ -342,6 +359,23 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     response: 'Contract',
     handle: getContract,
   },
+  {
+    path: '/contracts/{id}/logs',
+    operationId: 'GetContractLogsById',
+    summary: "A contract's event logs",
+    params: ['path:id', ...SCOPED, 'query:event', 'query:aexn-args'],
+    response: 'Page<ContractLog>',
+    handle: getContractLogs,
+  },
+  {
+    path: '/contracts/{id}/calls',
+    operationId: 'GetContractCallsById',
+    summary: "A contract's calls",
+    params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
+    response: 'Page<ContractCall>',
+    handle: getContractCalls,
+  },
+
   {
     path: '/transfers',
     operationId: 'GetTransfers',

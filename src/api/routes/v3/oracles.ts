@@ -7,6 +7,7 @@ import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   oracleState,
   oraclesPage,
+  oracleTxsByQueryIds,
   oracleTxsPage,
   type OracleKey,
   type OracleStateRow,
@@ -19,7 +20,7 @@ import { sendList } from './list.ts';
 import type { V3Env, V3Handler } from './operation.ts';
 import { one, parseId, parsePaging } from './params.ts';
 import { heightTime } from '../../../shapes/v3/render-names.ts';
-import { transactionJson } from '../../../shapes/v3/render-tx.ts';
+import { base64Text, transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendText } from './respond.ts';
 
 const ORACLE_CURSOR: CursorCodec<OracleKey> = {
@@ -74,7 +75,29 @@ async function sendOracleTxs(
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => oracleTxsPage(pool, oracleId, kind, walk, from, n),
     key: (r) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex }),
-    render: (rows) => rows.map((r) => stringifyJson(oracleTxObject(kind, oracleId, r))),
+    render: (rows) => oracleTxItems(pool, kind, oracleId, rows),
+  });
+}
+
+/** oracleTxItems renders a page: a query with its response, a response with its query (read once for the page). */
+async function oracleTxItems(
+  pool: Pool,
+  kind: 'queries' | 'responses' | 'extends',
+  oracleId: string,
+  rows: readonly OracleTxRow[],
+): Promise<string[]> {
+  if (kind === 'extends') return rows.map((r) => stringifyJson(oracleTxObject(kind, oracleId, r)));
+  const otherKind = kind === 'queries' ? 'responses' : 'queries';
+  const others = await oracleTxsByQueryIds(
+    pool,
+    otherKind,
+    rows.flatMap((r) => (r.queryId === null ? [] : [r.queryId])),
+  );
+  return rows.map((r) => {
+    const other = r.queryId === null ? undefined : others.get(r.queryId);
+    const nested = other ? oracleTxObject(otherKind, oracleId, other) : null;
+    const item = oracleTxObject(kind, oracleId, r);
+    return stringifyJson(kind === 'queries' ? { ...item, response: nested } : { ...item, query: nested });
   });
 }
 
@@ -106,7 +129,10 @@ async function oracleItems(pool: Pool, rows: readonly OracleStateRow[], top: num
   });
 }
 
-/** oracleTxObject is ae_mdw's OracleQuery, OracleResponse or OracleExtend. Pure. */
+/**
+ * oracleTxObject is ae_mdw's OracleQuery, OracleResponse or OracleExtend, without the other half of a query (see
+ * oracleTxItems). Query and response are base64 of their bytes, as ae_mdw sends them. Pure.
+ */
 export function oracleTxObject(
   kind: 'queries' | 'responses' | 'extends',
   oracleId: string,
@@ -128,7 +154,7 @@ export function oracleTxObject(
       nonce: tx.nonce ?? null,
       fee: tx.fee ?? null,
       query_fee: tx.query_fee ?? null,
-      query: tx.query ?? null,
+      query: base64Text(tx.query),
       query_ttl: tx.query_ttl ?? null,
       response_ttl: tx.response_ttl ?? null,
       ttl: tx.ttl ?? 0,
@@ -137,7 +163,7 @@ export function oracleTxObject(
     ...common,
     fee: tx.fee ?? null,
     nonce: tx.nonce ?? null,
-    response: tx.response ?? null,
+    response: base64Text(tx.response),
     response_ttl: tx.response_ttl ?? null,
     ttl: tx.ttl ?? 0,
   };

@@ -53,6 +53,7 @@ export const STATS_SCHEMAS: Record<string, unknown> = {
   }),
   Miner: object({ miner: ak, total_reward: big }),
   TopMinerStat: object({ miner: ak, blocks_mined: int, start_date: date, end_date: date }),
+  TopMiners24h: { type: 'array', items: object({ miner: ak, blocks_mined: int }) },
   Stats: object({
     miners_count: int,
     fees_trend: num,
@@ -61,5 +62,6 @@ export const STATS_SCHEMAS: Record<string, unknown> = {
     max_transactions_per_second: num,
     max_transactions_per_second_block_hash: { type: 'string', pattern: '^kh_' },
     transactions_trend: num,
+    milliseconds_per_block: { type: 'integer', nullable: true },
   }),
 };

@@ -1,5 +1,6 @@
 /** @module The statistics' part of the /v3 route table: ae_mdw's stats operations and their handlers (stats.ts). */
 import type { V3Operation } from './operation.ts';
+import { getTopMiners24h } from './top-miners.ts';
 import {
   getDeltaStats,
   getMinerStats,
@@ -70,6 +71,14 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     params: [...SERIES_PARAMS, ...DATES, 'query:type'],
     response: 'Page<TopMinerStat>',
     handle: getTopMinerStats,
+  },
+  {
+    path: '/stats/miners/top-24h',
+    operationId: 'GetTopMiners24hs',
+    summary: 'Key blocks per beneficiary in the last 24 hours',
+    params: [],
+    response: 'TopMiners24h',
+    handle: getTopMiners24h,
   },
   series('transactions', 'GetTransactionsStats', 'Transactions per interval', ['query:tx_type']),
   {

@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { keyBlockDays } from '../../../db/queries/blocks.ts';
+import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import type { V3Env, V3Handler } from './operation.ts';
@@ -51,12 +51,26 @@ export type SeriesName = keyof typeof SERIES;
 export async function getStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
+  const top = (await topHeight(pool)) ?? -1;
+  // two key blocks by height, not the range between them
+  const times = await keyBlockTimes(pool, [1, top]);
   sendValue(ctx, {
     ...trends(s),
     max_transactions_per_second: Number(s.maxTps),
     max_transactions_per_second_block_hash: s.maxTpsBlockHash,
     miners_count: s.minersCount,
+    milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   });
+}
+
+/** millisecondsPerBlock is ae_mdw's: the time from key block 1 to the top over the top's height, whole ms. Pure. */
+export function millisecondsPerBlock(
+  top: number,
+  firstMs: number | undefined,
+  topMs: number | undefined,
+): number | null {
+  if (top < 1 || firstMs === undefined || topMs === undefined) return null;
+  return Math.floor((topMs - firstMs) / top);
 }
 
 /** generationStats answers a page of per-generation statistics, each rendered by `render`. */

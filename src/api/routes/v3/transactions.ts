@@ -9,14 +9,15 @@ import {
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
 import { accountFieldCounts } from '../../../db/queries/account-transactions.ts';
+import { microBlockCounted } from '../../../db/queries/blocks.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
-import { v3NotFound } from './errors.ts';
+import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
-import { parseHash, parseId, parsePaging } from './params.ts';
+import { one, parseHash, parseId, parsePaging } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { transactionJson } from '../../../shapes/v3/render-tx.ts';
 import { sendText, sendValue } from './respond.ts';
@@ -35,10 +36,20 @@ export async function getTransactions(ctx: RouterContext, { pool }: V3Env): Prom
   });
 }
 
-/** getTransactionsCount: how many transactions match. */
+/** getTransactionsCount: how many transactions match; of one micro block (`mb_hash`, no scope) as `{data: n}`. */
 export async function getTransactionsCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging({ scope: ctx.query.scope }, { scopes: ['gen', 'time', 'txi'] });
-  const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
+  const { mb_hash: mbHash, ...query } = ctx.query;
+  if (mbHash !== undefined) {
+    if (query.scope !== undefined) throw v3BadRequest('invalid query: scope not allowed');
+    const hash = parseHash(one(mbHash), 'mh');
+    const block = await microBlockCounted(pool, hash);
+    if (!block) throw v3NotFound(hash);
+    const inBlock = { from: { ...block, txIndex: 0 }, to: { ...block, txIndex: block.transactionsCount } };
+    sendValue(ctx, { data: await countTransactions(pool, { ...parseTxFilter(query), ...inBlock }) });
+    return;
+  }
+  const paging = parsePaging({ scope: query.scope }, { scopes: ['gen', 'time', 'txi'] });
+  const filter: TxFilter = { ...parseTxFilter(query), ...(await positionBounds(pool, paging.scope)) };
   sendValue(ctx, await countTransactions(pool, filter));
 }
 
