@@ -1,4 +1,4 @@
-/** @module The number account_transactions names an id by (migration 0095), for tests that write or read its rows. */
+/** @module The number account_transactions names an id by (migration 1000), for tests that write or read its rows. */
 import type { Queryable } from '../../src/db/pool.ts';
 import { AccountNumbers } from '../../src/db/writes/account-numbers.ts';
 

@@ -50,7 +50,10 @@ export interface ActivitySql {
 // the fields in which an id is the object of a tx, not its actor (ae_mdw's non-owner fields)
 const NOT_OWNED = `ARRAY['recipient_id', 'responder_id', 'commitment_id']`;
 
-/** An id's transactions: every one naming it in any field (account_transactions). */
+/**
+ * An id's transactions: every one naming it in any field (account_transactions). A name's own claims are not
+ * among them: CLAIM_ACTIVITIES lists those (as ae_mdw, which has no NameClaimTxEvent for a name).
+ */
 export const TRANSACTION_ACTIVITIES: ActivitySql = {
   source: 'transactions',
   from: 'account_transactions a',
@@ -58,6 +61,7 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   // the hash through the position (account_transactions keeps none: migration 1000)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
   where: `a.account = (SELECT num FROM id) AND a.height BETWEEN $3 AND $4
+          AND NOT (a.tx_type = ${txTypeCode('NameClaimTx')} AND left($2, 3) = 'nm_')
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(string_to_array(a.fields, ' ')) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
                                     AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,

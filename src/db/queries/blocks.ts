@@ -335,3 +335,19 @@ export async function microBlockCounted(db: Queryable, hash: string): Promise<Mi
   });
   return rows[0];
 }
+
+/** A beneficiary and how many key blocks it was paid for. */
+export interface MinerBlocks {
+  readonly miner: string;
+  readonly blocks: number;
+}
+
+/** minersSince counts the key blocks at or after a time per beneficiary, most first (the time index bounds the read). */
+export async function minersSince(db: Queryable, sinceMs: number): Promise<MinerBlocks[]> {
+  const { rows } = await db.query<MinerBlocks>(
+    `SELECT beneficiary AS miner, count(*)::int AS blocks FROM key_blocks WHERE time_ms >= $1
+      GROUP BY beneficiary ORDER BY blocks DESC, miner`,
+    [sinceMs],
+  );
+  return rows;
+}

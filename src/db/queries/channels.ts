@@ -7,7 +7,15 @@ import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transaction-filter.ts';
-import { renderedTxJson, SIGNED_TX_JSON_COLUMNS, txTypeNameSql, type TxJson, type Window } from './transactions.ts';
+import { withTxObjects } from './stored-tx-json.ts';
+import {
+  microBlockHashSql,
+  renderedTxJson,
+  SIGNED_TX_JSON_COLUMNS,
+  txTypeNameSql,
+  type TxJson,
+  type Window,
+} from './transactions.ts';
 
 /** activeChannels pages the ids of channels that have no closing transaction, in id order. */
 export async function activeChannels(db: Queryable, w: Window): Promise<string[]> {
@@ -113,4 +121,36 @@ export async function channelsPage(
 export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
   const { rows } = await db.query<StoredChannelRow>(channelSql('one'), [channelId]);
   return rows[0] && rendered(rows[0]);
+}
+
+/** A channel's transaction (an update, in ae_mdw's words) with its block; `tx` is the outer transaction. */
+export interface ChannelUpdateRow extends TxPosition {
+  readonly blockHash: string;
+  readonly txHash: string;
+  readonly txType: string;
+  /** the channel transaction's own type (the outer one's when not wrapped) */
+  readonly updateType: string;
+  readonly tx: { [key: string]: Json };
+}
+
+/** channelUpdatesPage reads up to n of a channel's transactions walking from a position (its primary key). */
+export async function channelUpdatesPage(
+  db: Queryable,
+  channelId: string,
+  walk: Walk,
+  from: TxPosition | undefined,
+  n: number,
+): Promise<ChannelUpdateRow[]> {
+  const values: unknown[] = [channelId, n];
+  if (from) values.push(from.height, from.microIndex, from.txIndex);
+  const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const { rows } = await db.query(
+    `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", x.tx_type AS "updateType", t.signed AS tx
+       FROM channel_events x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+      WHERE x.channel_id = $1 AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
+    values,
+  );
+  return withTxObjects<ChannelUpdateRow>(rows, 'tx');
 }

@@ -168,3 +168,13 @@ export async function logsPage(
   );
   return rows;
 }
+
+/** aexnTypes reads which of these contracts implement AEX-9 or AEX-141 (aexn_contracts' primary key, one statement). */
+export async function aexnTypes(db: Queryable, contractIds: readonly string[]): Promise<Map<string, string>> {
+  if (contractIds.length === 0) return new Map();
+  const { rows } = await db.query<{ contractId: string; aexnType: string }>(
+    `SELECT contract_id AS "contractId", aexn_type AS "aexnType" FROM aexn_contracts WHERE contract_id = ANY($1::text[])`,
+    [contractIds],
+  );
+  return new Map(rows.map((r) => [r.contractId, r.aexnType]));
+}

@@ -193,3 +193,25 @@ export async function oracleTxsPage(
   );
   return withTxObjects<OracleTxRow>(rows, 'tx');
 }
+
+/**
+ * oracleTxsByQueryIds reads the queries or the responses of these query ids (primary-key lookups, one statement):
+ * a list of queries shows each one's response, a list of responses each one's query.
+ */
+export async function oracleTxsByQueryIds(
+  db: Queryable,
+  kind: 'queries' | 'responses',
+  queryIds: readonly string[],
+): Promise<Map<string, OracleTxRow>> {
+  if (queryIds.length === 0) return new Map();
+  const source = {
+    queries: `SELECT query_id, height, micro_index, tx_index FROM oracle_queries WHERE query_id = ANY($1::text[])`,
+    responses: `SELECT query_id, height, micro_index, tx_index FROM oracle_responses WHERE query_id = ANY($1::text[])`,
+  }[kind];
+  const { rows } = await db.query(
+    `SELECT ${TX_COLUMNS}, x.query_id AS "queryId" FROM (${source}) x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index`,
+    [queryIds],
+  );
+  return new Map(withTxObjects<OracleTxRow>(rows, 'tx').map((r) => [r.queryId!, r]));
+}

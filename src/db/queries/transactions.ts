@@ -185,6 +185,17 @@ export async function transactionByHash(db: Queryable, hash: string): Promise<Tx
   return (await renderedRows(db, rows))[0];
 }
 
+/** transactionsByHashes reads the mined transactions of a page's items in one statement, by hash (absent ones left out). */
+export async function transactionsByHashes(db: Queryable, hashes: readonly string[]): Promise<Map<string, TxRow>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await db.query<StoredTxRow>({
+    name: 'mdw_v3_transactions_by_hash',
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN} WHERE t.hash = ANY($1::text[])`,
+    values: [[...new Set(hashes)]],
+  });
+  return new Map((await renderedRows(db, rows)).map((t) => [t.hash, t]));
+}
+
 /** microBlockTransactionsPage reads up to n transactions of a micro block walking from a tx index (inclusive). */
 export async function microBlockTransactionsPage(
   db: Queryable,

@@ -1,7 +1,7 @@
 /**
  * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
  * statistics) beside the chain: each batch derives them in its transaction; an area that an upgrade added, that is
- * behind, or whose derivation fails is recorded in derive_backfill (migrations 0080–0082) and derived later from the
+ * behind, or whose derivation fails is recorded in derive_backfill (migration 1003) and derived later from the
  * stored rows, never by fetching the blocks again, one batch of heights per step, each in one transaction that also
  * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
  * failing area never stops the chain from being followed.

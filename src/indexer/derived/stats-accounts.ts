@@ -11,7 +11,7 @@ import type { CountedAccounts } from '../../db/writes/stats-derive.ts';
 import type { AccountTxRow, GenerationRows } from '../rows/rows.ts';
 import type { IdNumbers } from '../rows/tables.ts';
 
-/** A batch's account appearances as the writer stores them: its rows, and the ids' numbers (migration 0095). */
+/** A batch's account appearances as the writer stores them: its rows, and the ids' numbers (migration 1000). */
 export interface BatchAppearances {
   readonly rows: readonly (readonly AccountTxRow[])[];
   readonly numbers: IdNumbers;

@@ -8,7 +8,7 @@ import type { CountedGenerations } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /**
- * What a channel transaction adds to what channels lock: its amount (the writer's channel_amount, migration 0084),
+ * What a channel transaction adds to what channels lock: its amount (the writer's channel_amount, migration 1000),
  * signed, the mutual close's fee with it; other types add nothing, nor does a transaction without an amount.
  */
 const LOCKS: Readonly<Record<string, (amount: bigint, fee: bigint) => bigint>> = {

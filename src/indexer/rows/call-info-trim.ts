@@ -1,5 +1,5 @@
 /**
- * @module The call info a contract_calls row stores (migration 0096): the node's, without the members the row keeps in
+ * @module The call info a contract_calls row stores (migration 1000): the node's, without the members the row keeps in
  * columns of its own (caller_id, contract_id, height), when they hold exactly those values. Pure.
  */
 import type { JsonObject } from './rows.ts';

@@ -1,5 +1,5 @@
 /**
- * @module The header a micro_blocks row stores (migrations 0097, 0098): the node's, without hash, height and time,
+ * @module The header a micro_blocks row stores (migration 1000): the node's, without hash, height and time,
  * which are the row's own columns, and without prev_key_hash and prev_hash, the hashes of its generation's key block
  * and of the block before it (the queries put them back: src/db/queries/blocks.ts `microHeaderSql`). Pure.
  */

@@ -83,7 +83,7 @@ function spec<R>(
   return { table, rows, columns, firstWins: kind === 'firstWins', needsState: kind === 'needsState' };
 }
 
-// ids as numbers (migration 0095), types as codes (0032), fields space-separated (0035)
+// ids as numbers, types as codes, fields space-separated (migration 1000)
 const accountTxColumns: Column<AccountTxRow>[] = [
   ['account', 'int', (r, numbers) => numbers.number(r.account)],
   ...pos<AccountTxRow>(),
@@ -109,7 +109,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['micro_index', 'int', (r) => r.microIndex],
     ['time_ms', 'bigint', (r) => r.timeMs.toString()],
     ['tx_count', 'int', (r) => r.txCount],
-    // without hash, height and time: the columns above (migration 0097)
+    // without hash, height and time: the columns above (migration 1000)
     ['header', 'jsonb', (r) => json(storedMicroHeader(r))],
   ]),
   spec<TransactionRow>('transactions', (b) => b.transactions, [
@@ -147,7 +147,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['caller_id', 'text', (r) => r.callerId],
     ['function', 'text', (r) => r.function],
     ['arguments', 'jsonb', (r) => json(r.arguments)],
-    // without the members the row's columns hold (migration 0096)
+    // without the members the row's columns hold (migration 1000)
     ['call_info', 'jsonb', (r) => storedInfo(r)?.text ?? null],
     ['call_info_trimmed', 'boolean', (r) => storedInfo(r)?.trimmed ?? false],
     ['call_info_pruned', 'boolean', (r) => r.callInfoPruned],

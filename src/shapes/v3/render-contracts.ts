@@ -1,5 +1,5 @@
 /** @module ae_mdw's Contract, ContractCall and ContractLog objects: creation, calls, and logs with base32hex event hashes and decoded data. Pure. */
-import { decode, hash } from '../../chain/encoding.ts';
+import { decode, encode, hash } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import type { CallRow } from '../../db/queries/contract-calls.ts';
@@ -70,20 +70,42 @@ export function logData(data: Json | undefined): string {
     : bytes.toString('base64');
 }
 
-/** contractLogObject is ae_mdw's ContractLog. */
-export function contractLogObject(l: LogRow): Record<string, Json> {
+/**
+ * The arguments of the AEX-9/AEX-141 (and DEX) events ae_mdw decodes with `aexn-args=true`, by event name: an
+ * account, a contract or an integer per topic. An event whose topics do not match its entry stays in decimals.
+ */
+const AEXN_ARGS: ReadonlyMap<string, readonly ('ak' | 'ct' | 'int')[]> = new Map([
+  ['Allowance', ['ak', 'ak', 'int']],
+  ['Burn', ['ak', 'int']],
+  ['Mint', ['ak', 'int']],
+  ['Swap', ['ak', 'int']],
+  ['PairCreated', ['ct', 'ct', 'ct']],
+  ['Transfer', ['ak', 'ak', 'int']],
+  ['TemplateMint', ['ak', 'int', 'int']],
+] as const);
+
+/** logArgs are a log's topics after the event's: decimals, or with `aexnArgs` a standard event's ids and integers. */
+export function logArgs(eventName: string | null, args: readonly Json[], aexnArgs: boolean): Json[] {
+  const kinds = aexnArgs && eventName !== null ? AEXN_ARGS.get(eventName) : undefined;
+  if (kinds === undefined || kinds.length !== args.length) return args.map((t) => BigInt(String(t)).toString());
+  return args.map((t, i) => (kinds[i] === 'int' ? BigInt(String(t)) : encode(kinds[i]!, topicBytes(t))));
+}
+
+/** contractLogObject is ae_mdw's ContractLog (`aexnArgs`: standard events' arguments decoded, see logArgs). */
+export function contractLogObject(l: LogRow, aexnArgs = false): Record<string, Json> {
   const topics = Array.isArray(l.log.topics) ? l.log.topics : [];
   const eventHash = topics.length > 0 ? base32hex(topicBytes(topics[0]!)) : null;
+  const eventName = eventHash === null ? null : (EVENT_NAMES.get(eventHash) ?? null);
   const emitter = String(l.log.address ?? l.calledContract);
   const external = emitter !== l.calledContract;
   return {
     contract_id: emitter,
     contract_tx_hash: l.contractTxHash,
     call_tx_hash: l.callTxHash,
-    args: topics.slice(1).map((t) => BigInt(String(t)).toString()),
+    args: logArgs(eventName, topics.slice(1), aexnArgs),
     data: logData(l.log.data),
     event_hash: eventHash,
-    event_name: eventHash === null ? null : (EVENT_NAMES.get(eventHash) ?? null),
+    event_name: eventName,
     ext_caller_contract_id: external ? l.calledContract : null,
     ext_caller_contract_tx_hash: external ? l.calledContractTxHash : null,
     parent_contract_id: null,

@@ -48,6 +48,9 @@ export function encodedTx(r: Pick<TxRow, 'signed' | 'tx' | 'signatures'>): strin
 export function mdwTx(r: TxRow): Record<string, Json> {
   const tx: Record<string, Json> = { ...r.tx, ...createdIds(r.tx) };
   if (r.name !== null) tx.name = r.name;
+  // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
+  if (r.txType === 'OracleQueryTx') tx.query = base64Text(tx.query);
+  if (r.txType === 'OracleRespondTx') tx.response = base64Text(tx.response);
   const call = r.call;
   if (call && (r.txType === 'ContractCallTx' || r.txType === 'ContractCreateTx')) {
     const info = isJsonObject(call.call_info) ? call.call_info : {};
@@ -68,4 +71,9 @@ export function mdwTx(r: TxRow): Record<string, Json> {
     }
   }
   return tx;
+}
+
+/** base64Text is a query's or response's text as base64 of its UTF-8 bytes (null when absent). Pure. */
+export function base64Text(text: Json | undefined): string | null {
+  return typeof text === 'string' ? Buffer.from(text, 'utf8').toString('base64') : null;
 }

@@ -1,4 +1,4 @@
-/** @module The ids' numbers (migration 0095): one number per id, its kind in its low bits, safe across writers and rollbacks. */
+/** @module The ids' numbers (migration 1000): one number per id, its kind in its low bits, safe across writers and rollbacks. */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';

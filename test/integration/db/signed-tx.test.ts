@@ -49,7 +49,7 @@ describe('GenericSignedTx in SQL and in TypeScript (PostgreSQL)', () => {
   });
   after(() => db.drop());
 
-  it('stores every type as its code and names it back as src/chain/id-key.ts does (0087)', async () => {
+  it('stores every type as its code and names it back as src/chain/id-key.ts does', async () => {
     const { rows } = await db.pool.query<{ code: number; name: string | null }>(
       'SELECT c.code, tx_type_name(c.code::smallint) AS name FROM unnest($1::int[]) AS c(code)',
       [TX_TYPE_CODES.map(([, code]) => code)],

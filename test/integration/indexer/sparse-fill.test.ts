@@ -16,7 +16,7 @@ const DERIVED = [
   'SELECT * FROM name_state ORDER BY name_hash',
   'SELECT * FROM oracle_events ORDER BY height, micro_index, tx_index',
   'SELECT * FROM oracle_queries ORDER BY height, micro_index, tx_index',
-  // ids by their keys: each load numbers them in its own order (migration 0095)
+  // ids by their keys: each load numbers them in its own order (migration 1000)
   ACCOUNT_ROWS_BY_KEY,
 ];
 

@@ -125,7 +125,7 @@ describe('statistics counted in memory against the stored derivation', function 
       for (const t of TABLES.slice(0, 5)) await db.query(`DELETE FROM ${t} WHERE height >= $1`, [below]);
       await db.query('SAVEPOINT memory');
       await deriveStats(db, batch, seen);
-      // the insert trigger adds the intervals again for every later statement (migration 0100)
+      // the insert trigger adds the intervals again for every later statement (migration 1004)
       const { rows } = await db.query<{ s: string | null }>(
         `SELECT current_setting('mdw.series_intervals', true) AS s`,
       );

@@ -66,7 +66,7 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
       const { lines } = await verify();
       expect(lines).to.have.length(1);
       expect(lines[0]).to.match(/^derived account_transactions: row only re-derived from the node: /);
-      // the id stored as its number (migration 0095) is shown as the id itself
+      // the id stored as its number (migration 1000) is shown as the id itself
       const [key] = await h.query<{ key: Buffer }>('mdw', 'SELECT key FROM account_ids WHERE num = $1', [row!.account]);
       expect(lines[0]).to.contain(`"height":60,`);
       expect(lines[0]).to.contain(`"account":"${idOfKey(key!.key)}"`);

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
-import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';

@@ -3,7 +3,8 @@ import { Ajv } from 'ajv';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { channelId, contractId, oracleId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
-import { V3_OPERATIONS, V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -66,7 +67,9 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       expect(channel.last_updated_tx_hash).to.equal(own.at(-1)!.hash);
       if (channel.active) open.push(id);
     }
-    expect((await walk('/mdw/v3/channels?limit=2')).map((c) => c.channel).sort()).to.deep.equal(open.sort());
+    expect((await walk('/mdw/v3/channels?state=active&limit=2')).map((c) => c.channel).sort()).to.deep.equal(
+      open.sort(),
+    );
   });
 
   it('serves every contract by id and lists every call log as the node reports it', async () => {

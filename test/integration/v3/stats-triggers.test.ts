@@ -1,5 +1,5 @@
 /**
- * @module The per-interval counts and miners' totals of migrations 0070/0071 stay equal to a
+ * @module The per-interval counts and miners' totals of migration 1004 stay equal to a
  * recount of the per-height rows after any inserts and deletes: deletes of the top (a fork) and of
  * heights in the middle (a -H reload), and the heights written again.
  */

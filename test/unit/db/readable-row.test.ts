@@ -1,4 +1,4 @@
-/** @module readableRow: a derived row's stored id keys (migration 0032) shown as the ids the node prints. */
+/** @module readableRow: a derived row's stored id keys (migration 1000) shown as the ids the node prints. */
 import { expect } from 'chai';
 import { decode, MemoryAccount } from '@aeternity/aepp-sdk';
 import { readableRow } from '../../../src/db/queries/derived-rows.ts';

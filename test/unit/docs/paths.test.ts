@@ -2,7 +2,7 @@
  * @module Every file of the checkout that README.md or docs/*.md names in code (`src/…`, `test/…`, `bench/…`, …)
  * exists; a name with `*` must match at least one file. Placeholders (`<name>`, `…`) are not checked, nor
  * `bench/results/`, which `make bench` writes (git ignores it). Every migration the docs name by number
- * ("migration 0012", "migrations 0050–0061", "migrations 0070 and 0071") is a file of migrations/.
+ * ("migration 1003", "migrations 1000–1004", "migrations 1002 and 1004") is a file of migrations/.
  */
 import { expect } from 'chai';
 import { existsSync, globSync, readdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** @module The call info a contract_calls row stores (migration 0096): trimmed of the row's own columns only when exact. */
+/** @module The call info a contract_calls row stores (migration 1000): trimmed of the row's own columns only when exact. */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding } from '@aeternity/aepp-sdk';

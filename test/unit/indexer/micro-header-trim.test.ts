@@ -1,4 +1,4 @@
-/** @module The header a micro_blocks row stores (migrations 0097, 0098): without what its columns and chain hold. */
+/** @module The header a micro_blocks row stores (migration 1000): without what its columns and chain hold. */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding } from '@aeternity/aepp-sdk';

@@ -14,7 +14,7 @@ const gen = (height: number, micros: bigint[], continuesAt?: number): Generation
     microBlocks: micros.map((ms, microIndex) => ({ microIndex, timeMs: ms })),
   }) as unknown as GenerationRows;
 
-/** numbers as migration 0095 makes them: 8 × n + the kind's tag */
+/** numbers as the writer makes them: 8 × n + the kind's tag */
 const NUMBERS = new Map([
   ['ak_a', 8 + KEY_TAGS.ak!],
   ['ak_b', 16 + KEY_TAGS.ak!],

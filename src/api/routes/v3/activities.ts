@@ -1,18 +1,17 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
-import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { activitiesPage, type ActivityKey } from '../../../db/queries/activities.ts';
-import { transfersPage, type TransferKey } from '../../../db/queries/internal-transfers.ts';
-import { ACTIVITY_FEED, ACTIVITY_TYPES } from './activity-sources.ts';
+import { transfersPage, type TransferKey, type TransferRow } from '../../../db/queries/internal-transfers.ts';
+import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './errors.ts';
-import { paginate } from './page.ts';
+import { sendList } from './list.ts';
+import type { V3Env } from './operation.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { sendPage } from './respond.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
 
@@ -65,77 +64,54 @@ async function scopeHeights(pool: Pool, scope: Scope | undefined): Promise<{ fir
   return { first: from?.height ?? 0, last: to?.height ?? ALL_HEIGHTS.last };
 }
 
-/** activityRoutes registers transfers and account activities on the /v3 router (swaps: of the configured DEX's pairs). */
-export function activityRoutes(router: Router, pool: Pool, dex: Pick<Config['dex'], 'factory'>): void {
-  router.get('/transfers', async (ctx) => {
-    const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi', 'time'] });
-    rejectUnknown(ctx.query, TRANSFER_PARAMS);
-    const account = one(ctx.query.account);
-    if (account !== undefined && !isEncoded(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
-    const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await transfersPage(pool, filter, walk, from, n)).map((t) => ({
-          key: t,
-          item: stringifyJson({
-            account_id: t.accountId,
-            amount: BigInt(t.amount),
-            height: t.height,
-            kind: t.kind,
-            ref_block_hash: t.refBlockHash,
-            ref_tx_hash: t.ref === '' ? null : t.ref,
-            ref_tx_type: t.refTxType,
-          }),
-        })),
-      { ...paging, cursor: TRANSFER_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, TRANSFER_CURSOR.encode);
+/** getTransfers: internal transfers, of a kind (prefix) and an account. */
+export async function getTransfers(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi', 'time'] });
+  rejectUnknown(ctx.query, TRANSFER_PARAMS);
+  const account = one(ctx.query.account);
+  if (account !== undefined && !isEncoded(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
+  const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
+  await sendList(ctx, paging, {
+    cursor: TRANSFER_CURSOR,
+    read: (walk, from, n) => transfersPage(pool, filter, walk, from, n),
+    key: (t) => t,
+    render: (rows) => rows.map(transferJson),
   });
+}
 
-  router.get('/accounts/:id/activities', async (ctx) => {
-    const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
-    const id = ctx.params.id!;
-    if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
-    const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
-    const type = one(ctx.query.type);
-    if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
-    const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type));
-    const heights = await scopeHeights(pool, paging.scope);
-    const positions = paging.scope?.type === 'time' ? await positionBounds(pool, paging.scope) : undefined;
-    const filter = {
-      ...heights,
-      ownedOnly,
-      dexFactory: dex.factory,
-      ...(positions?.from && positions.to ? { positions: { from: positions.from, to: positions.to } } : {}),
-    };
-    const page = await paginate(
-      async (walk, from, n) =>
-        Promise.all(
-          (
-            await activitiesPage(
-              pool,
-              id,
-              sources.map((s) => s.sql),
-              filter,
-              walk,
-              from,
-              n,
-            )
-          ).map(async (a) => {
-            const source = sources.find((s) => s.sql.source === a.source)!;
-            const { type: activityType, payload } = await source.render(pool, a);
-            const item = stringifyJson({
-              block_hash: a.blockHash,
-              block_time: Number(a.blockTime),
-              height: a.height,
-              type: activityType,
-              payload,
-            });
-            return { key: a as ActivityKey, item };
-          }),
-        ),
-      { ...paging, cursor: ACTIVITY_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, ACTIVITY_CURSOR.encode);
+/** getAccountActivities: an id's feed (swaps: of the configured DEX's pairs), its transactions read once per page. */
+export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
+  const id = ctx.params.id!;
+  if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
+  const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
+  const type = one(ctx.query.type);
+  if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
+  const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type)).map((s) => s.sql);
+  const heights = await scopeHeights(pool, paging.scope);
+  const positions = paging.scope?.type === 'time' ? await positionBounds(pool, paging.scope) : undefined;
+  const filter = {
+    ...heights,
+    ownedOnly,
+    dexFactory: cfg.dex.factory,
+    ...(positions?.from && positions.to ? { positions: { from: positions.from, to: positions.to } } : {}),
+  };
+  await sendList(ctx, paging, {
+    cursor: ACTIVITY_CURSOR,
+    read: (walk, from, n) => activitiesPage(pool, id, sources, filter, walk, from, n),
+    key: (a): ActivityKey => a,
+    render: (rows) => activityItems(pool, rows),
+  });
+}
+
+function transferJson(t: TransferRow): string {
+  return stringifyJson({
+    account_id: t.accountId,
+    amount: BigInt(t.amount),
+    height: t.height,
+    kind: t.kind,
+    ref_block_hash: t.refBlockHash,
+    ref_tx_hash: t.ref === '' ? null : t.ref,
+    ref_tx_type: t.refTxType,
   });
 }

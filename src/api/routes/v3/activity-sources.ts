@@ -1,10 +1,11 @@
 /**
- * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries) and a
+ * @module The sources of /v3/accounts/{id}/activities. A source is a query (db/queries) and a pure
  * renderer; a token standard plugs in by adding one ActivityFeedSource to ACTIVITY_FEED, nothing else.
+ * The transactions a page's items show are read for the whole page in one statement (activityItems).
  */
-import { parseJson, type Json } from '../../../chain/json.ts';
+import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/pool.ts';
 import {
   CLAIM_ACTIVITIES,
   REMOTE_CALL_ACTIVITIES,
@@ -15,7 +16,7 @@ import {
 } from '../../../db/queries/activities.ts';
 import { AEX141_ACTIVITIES } from '../../../db/queries/aex141-collections.ts';
 import { DEX_ACTIVITIES } from '../../../db/queries/dex.ts';
-import { transactionByHash } from '../../../db/queries/transactions.ts';
+import { transactionsByHashes, type TxRow } from '../../../db/queries/transactions.ts';
 import { AEX9_RECEIVED_ACTIVITIES, AEX9_SENT_ACTIVITIES } from '../../../db/queries/aex9-activities.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 
@@ -30,15 +31,19 @@ export interface ActivityFeedSource {
   readonly sql: ActivitySql;
   /** values of the `type` parameter that include this source (every source is included without one) */
   readonly types: readonly string[];
-  render(pool: Pool, row: ActivityRow): Promise<RenderedActivity>;
+  /** txHash is the hash of the transaction an item shows, if it shows one */
+  txHash?(row: ActivityRow): string;
+  /** render is the item, given the page's transactions by hash. Pure. */
+  render(row: ActivityRow, txs: ReadonlyMap<string, TxRow>): RenderedActivity;
 }
 
 /** `<TxType>Event` with the whole Transaction. */
 const transactions: ActivityFeedSource = {
   sql: TRANSACTION_ACTIVITIES,
   types: ['transactions'],
-  async render(pool, row) {
-    const tx = await transactionByHash(pool, row.data!);
+  txHash: (row) => row.data!,
+  render(row, txs) {
+    const tx = txs.get(row.data!);
     return { type: `${tx?.txType ?? 'Unknown'}Event`, payload: tx ? transactionObject(tx) : null };
   },
 };
@@ -53,8 +58,9 @@ const remoteCalls: ActivityFeedSource = { ...transactions, sql: REMOTE_CALL_ACTI
 const claims: ActivityFeedSource = {
   sql: CLAIM_ACTIVITIES,
   types: ['claims'],
-  async render(pool, row) {
-    const found = await transactionByHash(pool, row.data!);
+  txHash: (row) => row.data!,
+  render(row, txs) {
+    const found = txs.get(row.data!);
     let claim = found?.tx;
     while (claim && claim.type !== 'NameClaimTx') claim = innerTx(claim);
     const { type: _type, version: _version, ...tx } = claim ?? {};
@@ -74,7 +80,7 @@ const claims: ActivityFeedSource = {
 const transfers: ActivityFeedSource = {
   sql: TRANSFER_ACTIVITIES,
   types: ['transfers'],
-  async render(_pool, row) {
+  render(row) {
     const data = parseJson(row.data!) as { amount: Json; kind: Json };
     return {
       type: 'InternalTransferEvent',
@@ -87,7 +93,7 @@ const transfers: ActivityFeedSource = {
 const aex9Transfer = (sql: ActivitySql): ActivityFeedSource => ({
   sql,
   types: ['aex9', 'aexn'],
-  async render(_pool, row) {
+  render(row) {
     const { incomplete, ...data } = parseJson(row.data!) as { [key: string]: Json };
     return {
       type: 'Aex9TransferEvent',
@@ -107,7 +113,7 @@ const aex9Transfer = (sql: ActivitySql): ActivityFeedSource => ({
 const aex141: ActivityFeedSource = {
   sql: AEX141_ACTIVITIES,
   types: ['aex141', 'aexn'],
-  async render(_pool, row) {
+  render(row) {
     const data = parseJson(row.data!) as { [key: string]: Json };
     return {
       type: 'Aex141TransferEvent',
@@ -120,9 +126,10 @@ const aex141: ActivityFeedSource = {
 const swaps: ActivityFeedSource = {
   sql: DEX_ACTIVITIES,
   types: ['swaps'],
-  async render(pool, row) {
+  txHash: (row) => (parseJson(row.data!) as { tx_hash: string }).tx_hash,
+  render(row, txs) {
     const data = parseJson(row.data!) as { tx_hash: string; token_name: Json; amount: Json };
-    const tx = await transactionByHash(pool, data.tx_hash);
+    const tx = txs.get(data.tx_hash);
     return {
       type: 'DexSwapEvent',
       payload: { tx: tx ? transactionObject(tx) : null, token_name: data.token_name, amount: data.amount },
@@ -141,6 +148,28 @@ export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
   claims,
   remoteCalls,
 ];
+
+/**
+ * activityItems renders a page of the feed (rows of ACTIVITY_FEED's sources): the transactions its items show are
+ * read in one statement for the page.
+ */
+export async function activityItems(db: Queryable, rows: readonly ActivityRow[]): Promise<string[]> {
+  const sourced = rows.map((row) => ({ row, source: ACTIVITY_FEED.find((s) => s.sql.source === row.source)! }));
+  const txs = await transactionsByHashes(
+    db,
+    sourced.flatMap(({ row, source }) => (source.txHash ? [source.txHash(row)] : [])),
+  );
+  return sourced.map(({ row, source }) => {
+    const { type, payload } = source.render(row, txs);
+    return stringifyJson({
+      block_hash: row.blockHash,
+      block_time: Number(row.blockTime),
+      height: row.height,
+      type,
+      payload,
+    });
+  });
+}
 
 /** ACTIVITY_TYPES: ae_mdw's values of `type`. */
 export const ACTIVITY_TYPES: ReadonlySet<string> = new Set([

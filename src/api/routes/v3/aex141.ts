@@ -1,7 +1,6 @@
 /** @module /v3/aex141: NFT collections, their tokens and owners, templates and transfers, and an account's NFTs. */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { stringifyJson } from '../../../chain/json.ts';
-import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
   collectionById,
@@ -17,10 +16,10 @@ import {
   type TokenFilter,
   type TokenKey,
 } from '../../../db/queries/aex141-collections.ts';
-import { Aex141Metadata } from './aex141-metadata.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
-import { paginate } from './page.ts';
+import { sendList } from './list.ts';
+import type { V3Env, V3Handler } from './operation.ts';
 import { one, parseId, parsePaging } from './params.ts';
 import {
   collectionObject,
@@ -29,9 +28,7 @@ import {
   tokenObject,
   transferObject,
 } from '../../../shapes/v3/render-aex141.ts';
-import { sendPage, sendText, sendValue } from './respond.ts';
-
-type Context = Parameters<Parameters<Router['get']>[1]>[0];
+import { sendText, sendValue } from './respond.ts';
 
 const ORDERS: readonly CollectionOrder[] = ['creation', 'name', 'symbol'];
 
@@ -83,108 +80,114 @@ function integerParam(value: string | undefined): string {
   return BigInt(value).toString();
 }
 
-/** aex141Routes registers the AEX-141 operations on the /v3 router. */
-export function aex141Routes(router: Router, pool: Pool, cfg: Config): void {
-  const metadata = new Aex141Metadata(pool, cfg);
-  const collection = async (id: string | undefined): Promise<CollectionRow> => {
-    const contractId = parseId(id, ['ct']);
-    const found = await collectionById(pool, contractId);
-    if (!found) throw v3NotFound(contractId);
-    return found;
+/** collection is the collection a path names: ae_mdw's `not found` when it is none. */
+async function collection(pool: Pool, id: string | undefined): Promise<CollectionRow> {
+  const contractId = parseId(id, ['ct']);
+  const found = await collectionById(pool, contractId);
+  if (!found) throw v3NotFound(contractId);
+  return found;
+}
+
+/** getSortedAex141Contracts: NFT collections by creation, name or symbol. */
+export async function getSortedAex141Contracts(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const by = one(ctx.query.by) ?? 'creation';
+  if (!ORDERS.includes(by as CollectionOrder)) throw v3BadRequest(`invalid query: by=${by}`);
+  const order = by as CollectionOrder;
+  const match = { prefix: one(ctx.query.prefix), exact: one(ctx.query.exact) };
+  await sendList(ctx, paging, {
+    cursor: COLLECTION_CURSOR,
+    read: (walk, from, n) => collectionsPage(pool, order, match, walk, from, n),
+    key: (c) => collectionKey(order, c),
+    render: (rows) => rows.map((c) => stringifyJson(collectionObject(c))),
+  });
+}
+
+/** getAex141Count: the number of NFT collections. */
+export async function getAex141Count(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  sendValue(ctx, { data: await collectionsCount(pool) });
+}
+
+/** getAex141Transfers: NFT transfers of every collection, from and/or to an account. */
+export const getAex141Transfers: V3Handler = (ctx, env) => sendTransfers(ctx, env, undefined);
+
+/** getAex141ByContract: an NFT collection. */
+export async function getAex141ByContract(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  sendText(ctx, stringifyJson(collectionObject(await collection(pool, ctx.params.id))));
+}
+
+/** getAex141ContractTokens: a collection's tokens and their owners. */
+export async function getAex141ContractTokens(ctx: RouterContext, env: V3Env): Promise<void> {
+  const { contractId } = await collection(env.pool, ctx.params.contractId);
+  await sendTokens(ctx, env, { contract: contractId }, tokenObject);
+}
+
+/** getAex141TokenOwner: a token's owner and metadata. */
+export async function getAex141TokenOwner(ctx: RouterContext, { pool, metadata }: V3Env): Promise<void> {
+  const { contractId, metadataType } = await collection(pool, ctx.params.contractId);
+  const token = await tokenById(pool, contractId, integerParam(ctx.params.tokenId));
+  if (!token) throw v3NotFound(ctx.params.tokenId ?? '');
+  const read = await metadata.read(contractId, token.tokenId, metadataType);
+  // ae_mdw's v3 answer names the owner `owner`; its spec (and the SDK) `owner_id`: both are given
+  sendText(ctx, stringifyJson({ ...tokenObject(token), owner: token.ownerId, metadata: read }));
+}
+
+/** getAex141ContractTemplates: a collection's templates. */
+export async function getAex141ContractTemplates(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const contractId = parseId(ctx.params.contractId, ['ct']);
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: TEMPLATE_CURSOR,
+    read: (walk, from, n) => templatesPage(pool, contractId, walk, from, n),
+    key: (t) => t.templateId,
+    render: (rows) => rows.map((t) => stringifyJson(templateObject(contractId, t))),
+  });
+}
+
+/** getAex141TemplateTokens: the tokens minted from a template. */
+export async function getAex141TemplateTokens(ctx: RouterContext, env: V3Env): Promise<void> {
+  const contract = parseId(ctx.params.contractId, ['ct']);
+  await sendTokens(ctx, env, { contract, template: integerParam(ctx.params.templateId) }, templateTokenObject);
+}
+
+/** getAex141ContractTransfers: a collection's transfers, from and/or to an account. */
+export const getAex141ContractTransfers: V3Handler = (ctx, env) =>
+  sendTransfers(ctx, env, parseId(ctx.params.contractId, ['ct']));
+
+/** getAex141OwnedTokens: an account's NFTs, of one collection where given. */
+export async function getAex141OwnedTokens(ctx: RouterContext, env: V3Env): Promise<void> {
+  const owner = parseId(ctx.params.accountId, ['ak']);
+  const contractParam = one(ctx.query.contract);
+  const contract = contractParam === undefined ? undefined : parseId(contractParam, ['ct']);
+  await sendTokens(ctx, env, { owner, contract }, tokenObject);
+}
+
+async function sendTokens(
+  ctx: RouterContext,
+  { pool }: V3Env,
+  filter: TokenFilter,
+  render: typeof tokenObject,
+): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: TOKEN_CURSOR,
+    read: (walk, from, n) => tokensPage(pool, filter, walk, from, n),
+    key: (t) => t,
+    render: (rows) => rows.map((t) => stringifyJson(render(t))),
+  });
+}
+
+async function sendTransfers(ctx: RouterContext, { pool }: V3Env, contract: string | undefined): Promise<void> {
+  const account = (name: string): string | undefined => {
+    const value = one(ctx.query[name]);
+    return value === undefined ? undefined : parseId(value, ['ak']);
   };
-
-  const tokens = async (ctx: Context, filter: TokenFilter, render: typeof tokenObject): Promise<void> => {
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await tokensPage(pool, filter, walk, from, n)).map((t) => ({ key: t, item: stringifyJson(render(t)) })),
-      { ...paging, cursor: TOKEN_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, TOKEN_CURSOR.encode);
-  };
-
-  const transfers = async (ctx: Context, contract: string | undefined): Promise<void> => {
-    const account = (name: string): string | undefined => {
-      const value = one(ctx.query[name]);
-      return value === undefined ? undefined : parseId(value, ['ak']);
-    };
-    const filter = { contract, from: account('from'), to: account('to') };
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await aex141TransfersPage(pool, filter, walk, from, n)).map((t) => ({
-          key: t,
-          item: stringifyJson(transferObject(t)),
-        })),
-      { ...paging, cursor: LOG_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, LOG_CURSOR.encode);
-  };
-
-  router.get('/aex141', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const by = one(ctx.query.by) ?? 'creation';
-    if (!ORDERS.includes(by as CollectionOrder)) throw v3BadRequest(`invalid query: by=${by}`);
-    const order = by as CollectionOrder;
-    const match = { prefix: one(ctx.query.prefix), exact: one(ctx.query.exact) };
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await collectionsPage(pool, order, match, walk, from, n)).map((c) => ({
-          key: collectionKey(order, c),
-          item: stringifyJson(collectionObject(c)),
-        })),
-      { ...paging, cursor: COLLECTION_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, COLLECTION_CURSOR.encode);
-  });
-
-  // before /aex141/:id, which would take these names for ids
-  router.get('/aex141/count', async (ctx) => sendValue(ctx, { data: await collectionsCount(pool) }));
-  router.get('/aex141/transfers', (ctx) => transfers(ctx, undefined));
-
-  router.get('/aex141/:id', async (ctx) => {
-    sendText(ctx, stringifyJson(collectionObject(await collection(ctx.params.id))));
-  });
-
-  router.get('/aex141/:contractId/tokens', async (ctx) => {
-    const { contractId } = await collection(ctx.params.contractId);
-    await tokens(ctx, { contract: contractId }, tokenObject);
-  });
-
-  router.get('/aex141/:contractId/tokens/:tokenId', async (ctx) => {
-    const { contractId, metadataType } = await collection(ctx.params.contractId);
-    const token = await tokenById(pool, contractId, integerParam(ctx.params.tokenId));
-    if (!token) throw v3NotFound(ctx.params.tokenId ?? '');
-    const read = await metadata.read(contractId, token.tokenId, metadataType);
-    // ae_mdw's v3 answer names the owner `owner`; its spec (and the SDK) `owner_id`: both are given
-    sendText(ctx, stringifyJson({ ...tokenObject(token), owner: token.ownerId, metadata: read }));
-  });
-
-  router.get('/aex141/:contractId/templates', async (ctx) => {
-    const contractId = parseId(ctx.params.contractId, ['ct']);
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await templatesPage(pool, contractId, walk, from, n)).map((t) => ({
-          key: t.templateId,
-          item: stringifyJson(templateObject(contractId, t)),
-        })),
-      { ...paging, cursor: TEMPLATE_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, TEMPLATE_CURSOR.encode);
-  });
-
-  router.get('/aex141/:contractId/templates/:templateId/tokens', async (ctx) => {
-    const contract = parseId(ctx.params.contractId, ['ct']);
-    await tokens(ctx, { contract, template: integerParam(ctx.params.templateId) }, templateTokenObject);
-  });
-
-  router.get('/aex141/:contractId/transfers', (ctx) => transfers(ctx, parseId(ctx.params.contractId, ['ct'])));
-
-  router.get('/accounts/:accountId/aex141/tokens', async (ctx) => {
-    const owner = parseId(ctx.params.accountId, ['ak']);
-    const contractParam = one(ctx.query.contract);
-    const contract = contractParam === undefined ? undefined : parseId(contractParam, ['ct']);
-    await tokens(ctx, { owner, contract }, tokenObject);
+  const filter = { contract, from: account('from'), to: account('to') };
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: LOG_CURSOR,
+    read: (walk, from, n) => aex141TransfersPage(pool, filter, walk, from, n),
+    key: (t) => t,
+    render: (rows) => rows.map((t) => stringifyJson(transferObject(t))),
   });
 }

@@ -4,7 +4,7 @@
  * Balances come from the stored events (aex9_events), exact under forks; a token whose events may be missing
  * (call infos a pruning node refused) has its balances marked `incomplete: true`.
  */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
@@ -31,7 +31,9 @@ import {
 import { topHeight } from '../../../db/queries/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
-import { paginate, type Direction, type Keyed, type Query } from './page.ts';
+import { sendList } from './list.ts';
+import type { V3Env } from './operation.ts';
+import type { Direction, Query } from './page.ts';
 import { one, parseId, parseNonNegative, parsePaging } from './params.ts';
 import {
   accountTokenObject,
@@ -40,9 +42,7 @@ import {
   tokenObject,
   transferObject,
 } from '../../../shapes/v3/render-aex9.ts';
-import { sendPage, sendValue } from './respond.ts';
-
-type Context = Parameters<Parameters<Router['get']>[1]>[0];
+import { sendValue } from './respond.ts';
 
 /** A cursor of JSON values, base64url (opaque to clients, as ae_mdw's are). */
 function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
@@ -105,156 +105,150 @@ function tokenOrder(query: Query): TokenOrder {
   return exact !== undefined ? { by, exact } : { by, prefix: (prefix ?? '').slice(0, 100) };
 }
 
-/** aex9Routes registers the AEX-9 operations on the /v3 router. */
-export function aex9Routes(router: Router, pool: Pool): void {
-  /** the token of a balances request: an AEX-9 contract whose meta info was read (ae_mdw's validate_aex9) */
-  const validToken = async (id: string | undefined): Promise<Aex9Row> => {
-    const contractId = parseId(id, ['ct']);
-    const token = await aex9Token(pool, contractId);
-    if (!token) throw v3BadRequest(`not AEX9 contract: ${contractId}`);
-    if (token.metaInvalid) throw v3BadRequest(`invalid AEXN contract: ${contractId}`);
-    return token;
-  };
-  /** the state `hash` (a stored key or micro block) or `height` (its key block) stands for */
-  const stateAt = async (query: Query, hashParam: string): Promise<BlockBound | undefined> => {
-    const hash = one(query[hashParam]);
-    const heightText = one(query.height);
-    if (hash !== undefined) {
-      if (!isEncoded(hash, ['kh', 'mh'])) throw v3BadRequest(`invalid query: ${hashParam}=${hash}`);
-      const bound = await blockBound(pool, hash);
-      if (!bound) throw v3NotFound(hash);
-      return bound;
-    }
-    if (heightText === undefined) return undefined;
-    const height = parseNonNegative(heightText);
-    if (height === undefined) throw v3BadRequest(`invalid non-negative integer: ${heightText}`);
-    if (height > ((await topHeight(pool)) ?? -1)) throw v3NotFound(`height ${height}`);
-    return { height: height - 1, microIndex: MAX_MICRO };
-  };
+/** validToken is the token of a balances request: an AEX-9 contract whose meta info was read (ae_mdw's validate_aex9). */
+async function validToken(pool: Pool, id: string | undefined): Promise<Aex9Row> {
+  const contractId = parseId(id, ['ct']);
+  const token = await aex9Token(pool, contractId);
+  if (!token) throw v3BadRequest(`not AEX9 contract: ${contractId}`);
+  if (token.metaInvalid) throw v3BadRequest(`invalid AEXN contract: ${contractId}`);
+  return token;
+}
 
-  router.get('/aex9', async (ctx) => {
-    const order = tokenOrder(ctx.query);
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await aex9TokensPage(pool, order, walk, from, n)).map(({ key, row }) => ({
-          key,
-          item: stringifyJson(tokenObject(row)),
-        })),
-      { ...paging, cursor: TOKEN_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, TOKEN_CURSOR.encode);
+/** stateAt is the state `hash` (a stored key or micro block) or `height` (its key block) stands for. */
+async function stateAt(pool: Pool, query: Query, hashParam: string): Promise<BlockBound | undefined> {
+  const hash = one(query[hashParam]);
+  const heightText = one(query.height);
+  if (hash !== undefined) {
+    if (!isEncoded(hash, ['kh', 'mh'])) throw v3BadRequest(`invalid query: ${hashParam}=${hash}`);
+    const bound = await blockBound(pool, hash);
+    if (!bound) throw v3NotFound(hash);
+    return bound;
+  }
+  if (heightText === undefined) return undefined;
+  const height = parseNonNegative(heightText);
+  if (height === undefined) throw v3BadRequest(`invalid non-negative integer: ${heightText}`);
+  if (height > ((await topHeight(pool)) ?? -1)) throw v3NotFound(`height ${height}`);
+  return { height: height - 1, microIndex: MAX_MICRO };
+}
+
+/** getSortedAex9Tokens: AEX-9 tokens by name, symbol or creation. */
+export async function getSortedAex9Tokens(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const order = tokenOrder(ctx.query);
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: TOKEN_CURSOR,
+    read: (walk, from, n) => aex9TokensPage(pool, order, walk, from, n),
+    key: (t) => t.key,
+    render: (rows) => rows.map((t) => stringifyJson(tokenObject(t.row))),
   });
+}
 
-  router.get('/aex9/count', async (ctx) => sendValue(ctx, { data: await aex9Count(pool) }));
+/** getAex9TokensCount: the number of AEX-9 tokens. */
+export async function getAex9TokensCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  sendValue(ctx, { data: await aex9Count(pool) });
+}
 
-  router.get('/aex9/:id', async (ctx) => {
-    const id = parseId(ctx.params.id, ['ct']);
-    const token = await aex9Token(pool, id);
-    if (!token) throw v3NotFound(id);
-    sendValue(ctx, tokenObject(token));
+/** getAex9ByContract: an AEX-9 token. */
+export async function getAex9ByContract(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const id = parseId(ctx.params.id, ['ct']);
+  const token = await aex9Token(pool, id);
+  if (!token) throw v3NotFound(id);
+  sendValue(ctx, tokenObject(token));
+}
+
+/** getAex9ContractBalances: a token's holders, by account or amount, now or at a block. */
+export async function getAex9ContractBalances(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const token = await validToken(pool, ctx.params.contractId);
+  const by = one(ctx.query.by) ?? 'pubkey';
+  if (by !== 'pubkey' && by !== 'amount') throw v3BadRequest(`invalid query: by=${by}`);
+  const at = await stateAt(pool, ctx.query, 'block_hash');
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: holderCursor(by),
+    read: (walk, from, n) => holdersPage(pool, token.contractId, by, walk, from, n, at),
+    key: (h) => ({ account: h.account, amount: h.amount }),
+    render: (rows) => rows.map((h) => stringifyJson(holderObject(token.contractId, h, token.incomplete))),
   });
+}
 
-  router.get('/aex9/:contractId/balances', async (ctx) => {
-    const token = await validToken(ctx.params.contractId);
-    const by = one(ctx.query.by) ?? 'pubkey';
-    if (by !== 'pubkey' && by !== 'amount') throw v3BadRequest(`invalid query: by=${by}`);
-    const at = await stateAt(ctx.query, 'block_hash');
-    const codec = holderCursor(by);
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await holdersPage(pool, token.contractId, by, walk, from, n, at)).map((h) => ({
-          key: { account: h.account, amount: h.amount },
-          item: stringifyJson(holderObject(token.contractId, h, token.incomplete)),
-        })),
-      { ...paging, cursor: codec.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, codec.encode);
+/** getAex9ContractAccountBalance: an account's balance of a token, now, at a block hash or at a height. */
+export async function getAex9ContractAccountBalance(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const token = await validToken(pool, ctx.params.contractId);
+  const account = parseId(ctx.params.accountId, ['ak']);
+  const amount = await accountAmount(pool, token.contractId, account, await stateAt(pool, ctx.query, 'hash'));
+  sendValue(ctx, {
+    account,
+    amount: amount === null ? null : BigInt(amount),
+    contract: token.contractId,
+    ...incompleteMark(token.incomplete),
   });
+}
 
-  router.get('/aex9/:contractId/balances/:accountId', async (ctx) => {
-    const token = await validToken(ctx.params.contractId);
-    const account = parseId(ctx.params.accountId, ['ak']);
-    const amount = await accountAmount(pool, token.contractId, account, await stateAt(ctx.query, 'hash'));
-    sendValue(ctx, {
-      account,
-      amount: amount === null ? null : BigInt(amount),
-      contract: token.contractId,
-      ...incompleteMark(token.incomplete),
-    });
-  });
-
-  router.get('/aex9/:contractId/balances/:accountId/history', async (ctx) => {
-    const token = await validToken(ctx.params.contractId);
-    const account = parseId(ctx.params.accountId, ['ak']);
-    const paging = parsePaging(ctx.query);
-    // ae_mdw reads the balance at each generation's key block: from the one after the token's creation to the top
-    const top = (await topHeight(pool)) ?? -1;
-    const first = Math.max(token.height + 1, paging.scope?.first ?? 0);
-    const last = Math.min(top, paging.scope?.last ?? top);
-    const history = await historyOf(pool, token.contractId, account, last);
-    const page = await paginate(
-      async (walk: Direction, from: number | undefined, n: number): Promise<Keyed<number, string>[]> => {
-        const heights: number[] = [];
-        const step = walk === 'forward' ? 1 : -1;
-        for (
-          let h = from ?? (walk === 'forward' ? first : last);
-          h >= first && h <= last && heights.length < n;
-          h += step
-        )
-          heights.push(h);
-        return heights.map((height) => {
-          const amount = history(height);
-          return {
-            key: height,
-            item: stringifyJson({
-              account,
-              amount: amount === null ? null : amount,
-              contract: token.contractId,
-              height,
-              ...incompleteMark(token.incomplete),
-            }),
-          };
+/** getAex9ContractAccountBalanceHistory: an account's balance of a token at each generation. */
+export async function getAex9ContractAccountBalanceHistory(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const token = await validToken(pool, ctx.params.contractId);
+  const account = parseId(ctx.params.accountId, ['ak']);
+  const paging = parsePaging(ctx.query);
+  // ae_mdw reads the balance at each generation's key block: from the one after the token's creation to the top
+  const top = (await topHeight(pool)) ?? -1;
+  const first = Math.max(token.height + 1, paging.scope?.first ?? 0);
+  const last = Math.min(top, paging.scope?.last ?? top);
+  const history = await historyOf(pool, token.contractId, account, last);
+  await sendList(ctx, paging, {
+    cursor: INDEX_CURSOR,
+    async read(walk: Direction, from: number | undefined, n: number): Promise<number[]> {
+      const heights: number[] = [];
+      const step = walk === 'forward' ? 1 : -1;
+      for (
+        let h = from ?? (walk === 'forward' ? first : last);
+        h >= first && h <= last && heights.length < n;
+        h += step
+      )
+        heights.push(h);
+      return heights;
+    },
+    key: (height) => height,
+    render: (heights) =>
+      heights.map((height) => {
+        const amount = history(height);
+        return stringifyJson({
+          account,
+          amount: amount === null ? null : amount,
+          contract: token.contractId,
+          height,
+          ...incompleteMark(token.incomplete),
         });
-      },
-      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, INDEX_CURSOR.encode);
+      }),
   });
+}
 
-  router.get('/accounts/:accountId/aex9/balances', async (ctx) => {
-    const account = parseId(ctx.params.accountId, ['ak']);
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await accountTokensPage(pool, account, walk, from, n)).map((r) => ({
-          key: r.contractId,
-          item: stringifyJson(accountTokenObject(r)),
-        })),
-      { ...paging, cursor: CONTRACT_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, CONTRACT_CURSOR.encode);
+/** getAex9AccountBalances: an account's AEX-9 balances. */
+export async function getAex9AccountBalances(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const account = parseId(ctx.params.accountId, ['ak']);
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: CONTRACT_CURSOR,
+    read: (walk, from, n) => accountTokensPage(pool, account, walk, from, n),
+    key: (r) => r.contractId,
+    render: (rows) => rows.map((r) => stringifyJson(accountTokenObject(r))),
   });
+}
 
-  router.get('/aex9/:contractId/transfers', async (ctx) => {
-    const token = await validToken(ctx.params.contractId);
-    const filter = transferFilter(ctx);
-    const paging = parsePaging(ctx.query);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await aex9TransfersPage(pool, token.contractId, filter, walk, from, n)).map((t) => ({
-          key: t,
-          item: stringifyJson(transferObject(t, token.incomplete)),
-        })),
-      { ...paging, cursor: LOG_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, LOG_CURSOR.encode);
+/** getAex9ContractTransfers: a token's transfers from, to or of an account. */
+export async function getAex9ContractTransfers(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const token = await validToken(pool, ctx.params.contractId);
+  const filter = transferFilter(ctx);
+  const paging = parsePaging(ctx.query);
+  await sendList(ctx, paging, {
+    cursor: LOG_CURSOR,
+    read: (walk, from, n) => aex9TransfersPage(pool, token.contractId, filter, walk, from, n),
+    key: (t) => t,
+    render: (rows) => rows.map((t) => stringifyJson(transferObject(t, token.incomplete))),
   });
 }
 
 /** transferFilter reads ae_mdw's `sender`, `recipient` or `account` (one of them is required). */
-function transferFilter(ctx: Context): Aex9TransferFilter {
+function transferFilter(ctx: RouterContext): Aex9TransferFilter {
   const sender = one(ctx.query.sender);
   const recipient = one(ctx.query.recipient);
   const account = one(ctx.query.account);

@@ -1,5 +1,5 @@
 /** @module /v3/key-blocks and /v3/micro-blocks: node headers with ae_mdw's counts, paged by height and index. */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import type { Pool } from '../../../db/pool.ts';
 import {
   keyBlockCounted,
@@ -11,64 +11,61 @@ import {
 import { microBlockTransactionsPage } from '../../../db/queries/transactions.ts';
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
-import { paginate } from './page.ts';
+import { sendList } from './list.ts';
+import type { V3Env } from './operation.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './params.ts';
 import { keyBlockJson, microBlockJson } from '../../../shapes/v3/render-blocks.ts';
 import { transactionJson } from '../../../shapes/v3/render-tx.ts';
-import { sendPage, sendText } from './respond.ts';
+import { sendText } from './respond.ts';
 
-/** blockRoutes registers the key and micro block operations on the /v3 router. */
-export function blockRoutes(router: Router, pool: Pool): void {
-  router.get('/key-blocks', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const range = paging.scope ?? ALL_HEIGHTS;
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await keyBlocksPage(pool, walk, from, n, range)).map((k) => ({ key: k.height, item: keyBlockJson(k) })),
-      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, INDEX_CURSOR.encode);
+/** getKeyBlocks: key blocks by height. */
+export async function getKeyBlocks(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const range = paging.scope ?? ALL_HEIGHTS;
+  await sendList(ctx, paging, {
+    cursor: INDEX_CURSOR,
+    read: (walk, from, n) => keyBlocksPage(pool, walk, from, n, range),
+    key: (k) => k.height,
+    render: (rows) => rows.map(keyBlockJson),
   });
+}
 
-  router.get('/key-blocks/:hash_or_kbi', async (ctx) => {
-    sendText(ctx, keyBlockJson(await keyBlock(pool, ctx.params.hash_or_kbi!)));
+/** getKeyBlock: a key block by hash or height. */
+export async function getKeyBlock(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  sendText(ctx, keyBlockJson(await keyBlock(pool, ctx.params.hash_or_kbi!)));
+}
+
+/** getKeyBlockMicroBlocks: the micro blocks of a generation by index. */
+export async function getKeyBlockMicroBlocks(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const { height } = await keyBlock(pool, ctx.params.hash_or_kbi!);
+  await sendList(ctx, paging, {
+    cursor: INDEX_CURSOR,
+    read: (walk, from, n) => microBlocksPage(pool, height, walk, from, n),
+    key: (m) => m.microIndex,
+    render: (rows) => rows.map(microBlockJson),
   });
+}
 
-  router.get('/key-blocks/:hash_or_kbi/micro-blocks', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const { height } = await keyBlock(pool, ctx.params.hash_or_kbi!);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await microBlocksPage(pool, height, walk, from, n)).map((m) => ({
-          key: m.microIndex,
-          item: microBlockJson(m),
-        })),
-      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, INDEX_CURSOR.encode);
-  });
+/** getMicroBlock: a micro block. */
+export async function getMicroBlock(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const hash = parseHash(ctx.params.hash, 'mh');
+  const block = await microBlockCounted(pool, hash);
+  if (!block) throw v3NotFound(hash);
+  sendText(ctx, microBlockJson(block));
+}
 
-  router.get('/micro-blocks/:hash', async (ctx) => {
-    const hash = parseHash(ctx.params.hash, 'mh');
-    const block = await microBlockCounted(pool, hash);
-    if (!block) throw v3NotFound(hash);
-    sendText(ctx, microBlockJson(block));
-  });
-
-  router.get('/micro-blocks/:hash/transactions', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const hash = parseHash(ctx.params.hash, 'mh');
-    const block = await microBlockCounted(pool, hash);
-    if (!block) throw v3NotFound(hash);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await microBlockTransactionsPage(pool, block, walk, from, n)).map((t) => ({
-          key: t.txIndex,
-          item: transactionJson(t),
-        })),
-      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, INDEX_CURSOR.encode);
+/** getMicroBlockTransactions: the transactions of a micro block by index. */
+export async function getMicroBlockTransactions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const hash = parseHash(ctx.params.hash, 'mh');
+  const block = await microBlockCounted(pool, hash);
+  if (!block) throw v3NotFound(hash);
+  await sendList(ctx, paging, {
+    cursor: INDEX_CURSOR,
+    read: (walk, from, n) => microBlockTransactionsPage(pool, block, walk, from, n),
+    key: (t) => t.txIndex,
+    render: (rows) => rows.map(transactionJson),
   });
 }
 

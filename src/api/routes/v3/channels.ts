@@ -1,14 +1,22 @@
 /** @module /v3/channels: channels by their latest transaction, and one channel's state. */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { stringifyJson, type Json } from '../../../chain/json.ts';
-import type { Pool } from '../../../db/pool.ts';
-import { channelById, channelsPage, type ChannelKey, type ChannelRow } from '../../../db/queries/channels.ts';
-import type { CursorCodec } from './cursors.ts';
+import { innerTx } from '../../../chain/tx-fields.ts';
+import {
+  channelById,
+  channelsPage,
+  channelUpdatesPage,
+  type ChannelKey,
+  type ChannelRow,
+  type ChannelUpdateRow,
+} from '../../../db/queries/channels.ts';
+import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
-import { paginate } from './page.ts';
+import { sendList } from './list.ts';
+import type { V3Env } from './operation.ts';
 import { one, parseId, parsePaging } from './params.ts';
-import { sendPage, sendText } from './respond.ts';
+import { sendText } from './respond.ts';
 
 const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
@@ -50,27 +58,52 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
   };
 }
 
-/** channelRoutes registers the channel operations on the /v3 router. */
-export function channelRoutes(router: Router, pool: Pool): void {
-  router.get('/channels', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const state = one(ctx.query.state) ?? 'active';
-    if (state !== 'active' && state !== 'inactive') throw v3BadRequest(`invalid query: state=${state}`);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await channelsPage(pool, state, walk, from, n)).map((c) => ({
-          key: { ...c.last, channelId: c.channelId },
-          item: stringifyJson(channelObject(c)),
-        })),
-      { ...paging, cursor: CHANNEL_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, CHANNEL_CURSOR.encode);
+/** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */
+export async function getChannels(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const state = one(ctx.query.state);
+  if (state !== undefined && state !== 'active' && state !== 'inactive')
+    throw v3BadRequest(`invalid query: state=${state}`);
+  await sendList(ctx, paging, {
+    cursor: CHANNEL_CURSOR,
+    read: (walk, from, n) => channelsPage(pool, state, walk, from, n),
+    key: (c) => ({ ...c.last, channelId: c.channelId }),
+    render: (rows) => rows.map((c) => stringifyJson(channelObject(c))),
   });
+}
 
-  router.get('/channels/:id', async (ctx) => {
-    const id = parseId(ctx.params.id, ['ch']);
-    const c = await channelById(pool, id);
-    if (!c) throw v3NotFound(id);
-    sendText(ctx, stringifyJson(channelObject(c)));
+/** getChannel: a channel's state. */
+export async function getChannel(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const id = parseId(ctx.params.id, ['ch']);
+  const c = await channelById(pool, id);
+  if (!c) throw v3NotFound(id);
+  sendText(ctx, stringifyJson(channelObject(c)));
+}
+
+/** getChannelUpdates: a channel's transactions, its creation first (the explorer reads the creation this way). */
+export async function getChannelUpdates(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const id = parseId(ctx.params.id, ['ch']);
+  if (!(await channelById(pool, id))) throw v3NotFound(id);
+  await sendList(ctx, paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => channelUpdatesPage(pool, id, walk, from, n),
+    key: (u) => ({ height: u.height, microIndex: u.microIndex, txIndex: u.txIndex }),
+    render: (rows) => rows.map((u) => stringifyJson(channelUpdateObject(id, u))),
   });
+}
+
+/** channelUpdateObject is ae_mdw's ChannelUpdate: the channel transaction (unwrapped) and its source. Pure. */
+export function channelUpdateObject(channelId: string, u: ChannelUpdateRow): Record<string, Json> {
+  let update: { [key: string]: Json } | undefined = u.tx;
+  while (update && update.type !== u.updateType) update = innerTx(update);
+  const { type: _type, version: _version, ...tx } = update ?? u.tx;
+  return {
+    channel: channelId,
+    tx_type: u.updateType,
+    block_hash: u.blockHash,
+    source_tx_hash: u.txHash,
+    source_tx_type: u.txType,
+    tx,
+  };
 }

@@ -6,59 +6,40 @@
 import Router from '@koa/router';
 import type { ApiMiddleware } from '../../state.ts';
 import { httpGet } from '../../../node/http-get.ts';
-import { parseJson } from '../../../chain/json.ts';
+import { parseJson, type Json } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
-import type { RouteDeps } from '../../respond.ts';
-import { v3ApiDocument } from './api-document.ts';
-import { activityRoutes } from './activities.ts';
-import { aex9Routes } from './aex9.ts';
-import { aex141Routes } from './aex141.ts';
-import { blockRoutes } from './blocks.ts';
-import { nameRoutes } from './names.ts';
-import { oracleRoutes } from './oracles.ts';
-import { channelRoutes } from './channels.ts';
-import { contractRoutes } from './contracts.ts';
-import { dexRoutes } from './dex.ts';
-import { exactRoutes } from './exact-routes.ts';
-import { intAsString, sendText, sendValue } from './respond.ts';
-import { StatusSource } from './status.ts';
 import { reportBackgroundFailure } from '../../middleware/error-boundary.ts';
-import { statsRoutes } from './stats.ts';
-import { transactionRoutes } from './transactions.ts';
+import type { RouteDeps } from '../../respond.ts';
+import { Aex141Metadata } from './aex141-metadata.ts';
+import { exactRoutes } from './exact-routes.ts';
+import { routerPath, type V3Env } from './operation.ts';
+import { V3_OPERATIONS } from './operations.ts';
+import { intAsString } from './respond.ts';
+import { StatsSource } from './stats-source.ts';
+import { StatusSource } from './status.ts';
 
-/** v3Router builds every /v3 operation on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
+/** v3Router builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
 export function v3Router(deps: RouteDeps): Router {
-  const { pool, cfg } = deps;
+  const env = v3Env(deps);
   const router = new Router({ prefix: '/v3' });
-  const status = new StatusSource(
-    pool,
-    async () => parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text),
-    deps.version,
-    (err) => reportBackgroundFailure(deps.log, deps.outages, 'v3 status refresh', err),
-  );
-  router.get('/status', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    sendText(ctx, await status.current());
-  });
-  // its base is where the document was asked for: /mdw/v3, or the root /v3 with ROOT_V3=mdw
-  router.get('/api', (ctx) =>
-    sendValue(ctx, {
-      ...v3ApiDocument(deps.version),
-      servers: [{ url: ctx.originalUrl.startsWith('/mdw/') ? '/mdw/v3' : '/v3' }],
-    }),
-  );
-  blockRoutes(router, pool);
-  transactionRoutes(router, pool, cfg);
-  nameRoutes(router, pool);
-  oracleRoutes(router, pool);
-  channelRoutes(router, pool);
-  contractRoutes(router, pool);
-  activityRoutes(router, pool, cfg.dex);
-  dexRoutes(router, pool, cfg.dex);
-  aex9Routes(router, pool);
-  aex141Routes(router, pool, cfg);
-  statsRoutes(router, pool, deps.listener);
+  for (const op of V3_OPERATIONS) router.get(op.operationId, routerPath(op.path), (ctx) => op.handle(ctx, env));
   return router;
+}
+
+/** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
+function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env {
+  const nodeStatus = async (): Promise<Json> =>
+    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text);
+  return {
+    pool,
+    cfg,
+    version,
+    status: new StatusSource(pool, nodeStatus, version, (err) =>
+      reportBackgroundFailure(log, outages, 'v3 status refresh', err),
+    ),
+    stats: new StatsSource(pool, listener),
+    metadata: new Aex141Metadata(pool, cfg),
+  };
 }
 
 /** The /v3 paths answered from memory, which never wait for a turn to read the database. */

@@ -1,8 +1,7 @@
 /** @module /v3/names: names (active, inactive, in auction) from name_state, their claims, transfers and updates, and pointees. */
-import type Router from '@koa/router';
-import type Koa from 'koa';
-import { isNameText, nameId } from '../../../chain/derived-ids.ts';
+import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
+import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
@@ -17,10 +16,12 @@ import {
   type NameOrder,
   type NameStateRow,
 } from '../../../db/queries/names.ts';
-import { transactionByHash } from '../../../db/queries/transactions.ts';
+import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
-import { paginate } from './page.ts';
+import { sendList } from './list.ts';
+import type { V3Env, V3Handler } from './operation.ts';
 import { one, parseId, parsePaging } from './params.ts';
 import {
   auctionObject,
@@ -31,7 +32,7 @@ import {
   type ChainClock,
 } from '../../../shapes/v3/render-names.ts';
 import { transactionJson } from '../../../shapes/v3/render-tx.ts';
-import { sendPage, sendText, sendValue } from './respond.ts';
+import { sendText, sendValue } from './respond.ts';
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);
 
@@ -49,135 +50,140 @@ function nameCursor(order: NameOrder): CursorCodec<NameKey> {
   };
 }
 
-/** nameRoutes registers the names operations on the /v3 router. */
-export function nameRoutes(router: Router, pool: Pool): void {
-  const clockFor = async (top: number, heights: number[]): Promise<ChainClock> => {
-    const times = await keyBlockTimes(pool, [top, ...heights]);
-    return { top, topTimeMs: times.get(top) ?? Date.now(), times };
-  };
-  const transactionValue = async (hash: string | null): Promise<Json> => {
-    const row = hash === null ? undefined : await transactionByHash(pool, hash);
+/** getNames: names by activation, deactivation or name, of a state, an owner, a prefix. */
+export async function getNames(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const by = one(ctx.query.by) ?? 'activation';
+  if (!ORDERS.has(by)) throw v3BadRequest(`invalid query: by=${by}`);
+  const state = one(ctx.query.state);
+  if (state !== undefined && state !== 'active' && state !== 'inactive')
+    throw v3BadRequest(`invalid query: state=${state}`);
+  const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
+  const prefix = one(ctx.query.prefix)?.toLowerCase();
+  const top = (await topHeight(pool)) ?? -1;
+  const order = by as NameOrder;
+  const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
+  await sendList(ctx, paging, {
+    cursor: nameCursor(order),
+    read: (walk, from, n) => namesPage(pool, filter, order, walk, from, n),
+    key: (row) => keyOf(row, order),
+    render: (rows) => nameItems(pool, rows, top, 'name'),
+  });
+}
+
+/** getNamesCount: the active names, of an owner. */
+export async function getNamesCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
+  sendValue(ctx, await countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy));
+}
+
+/** getNamesAuctions: the names in auction by their auction's end. */
+export async function getNamesAuctions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const top = (await topHeight(pool)) ?? -1;
+  await sendList(ctx, paging, {
+    cursor: nameCursor('activation'),
+    read: (walk, from, n) => namesPage(pool, { inAuction: true, top }, 'activation', walk, from, n),
+    key: (row) => keyOf(row, 'activation'),
+    render: (rows) => nameItems(pool, rows, top, 'auction'),
+  });
+}
+
+/** getNameAuction: a name in auction. */
+export async function getNameAuction(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const top = (await topHeight(pool)) ?? -1;
+  const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
+  if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
+  sendText(ctx, (await nameItems(pool, [row], top, 'auction'))[0]!);
+}
+
+/** getName: a name by name or nm_ hash. */
+export async function getName(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
+  if (!row) throw v3NotFound(ctx.params.id!);
+  sendText(ctx, (await nameItems(pool, [row], (await topHeight(pool)) ?? -1, 'name'))[0]!);
+}
+
+/** getNameClaims: a name's claims and bids. */
+export const getNameClaims: V3Handler = (ctx, env) => sendNameEvents(ctx, env, ['claim', 'bid']);
+/** getNameTransfers: a name's transfers. */
+export const getNameTransfers: V3Handler = (ctx, env) => sendNameEvents(ctx, env, ['transfer']);
+/** getNameUpdates: a name's updates. */
+export const getNameUpdates: V3Handler = (ctx, env) => sendNameEvents(ctx, env, ['update']);
+
+async function sendNameEvents(ctx: RouterContext, { pool }: V3Env, kinds: string[]): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const hash = nameHashOf(ctx.params.id!);
+  await sendList(ctx, paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => nameEventsPage(pool, hash, kinds, walk, from, n),
+    key: positionOf,
+    render: (rows) => rows.map((e) => stringifyJson(nameEventObject(e))),
+  });
+}
+
+/** getAccountNameClaims: the name claims an account made. */
+export async function getAccountNameClaims(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const account = parseId(ctx.params.id, ['ak']);
+  await sendList(ctx, paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => accountClaimsPage(pool, account, walk, from, n),
+    key: positionOf,
+    render: (rows) => rows.map((e) => stringifyJson(nameEventObject(e))),
+  });
+}
+
+/** getAccountPointees: the names whose pointers point at an id. */
+export async function getAccountPointees(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
+  const top = (await topHeight(pool)) ?? -1;
+  await sendList(ctx, paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => pointeesPage(pool, id, top, walk, from, n),
+    key: positionOf,
+    render: (rows) => rows.map((p) => stringifyJson(pointeeObject(p))),
+  });
+}
+
+/**
+ * nameItems renders names (`name`) or auctions (`auction`) at the top: the key block times and the claim and
+ * revoke transactions they show are read once for all of them.
+ */
+async function nameItems(
+  pool: Pool,
+  rows: readonly NameStateRow[],
+  top: number,
+  as: 'name' | 'auction',
+): Promise<string[]> {
+  const times = await keyBlockTimes(pool, [
+    top,
+    ...rows.flatMap((n) => [n.activatedAt, n.createdAt, n.expiresAt ?? top]),
+  ]);
+  const clock: ChainClock = { top, topTimeMs: times.get(top) ?? Date.now(), times };
+  const auctionOf = (n: NameStateRow): boolean => as === 'auction' || isInAuction(n, top);
+  const revokeOf = (n: NameStateRow): boolean => as === 'name' && n.kind === 'revoke';
+  const txs = await transactionsByHashes(
+    pool,
+    rows
+      .flatMap((n) => [auctionOf(n) ? n.lastClaimTx : null, revokeOf(n) ? n.revokeTx : null])
+      .filter((h) => h !== null),
+  );
+  const transactionValue = (hash: string | null): Json => {
+    const row = hash === null ? undefined : txs.get(hash);
     return row ? parseJson(transactionJson(row)) : null;
   };
-  const renderName = async (n: NameStateRow, top: number): Promise<string> => {
-    const clock = await clockFor(top, [n.activatedAt, n.createdAt, n.expiresAt ?? top]);
-    const auction = isInAuction(n, top) ? auctionObject(n, clock, await transactionValue(n.lastClaimTx)) : null;
-    const revoke = n.kind === 'revoke' ? await transactionValue(n.revokeTx) : null;
-    return stringifyJson(nameObject(n, clock, auction, revoke));
-  };
-  const renderAuction = async (n: NameStateRow, top: number): Promise<string> => {
-    const clock = await clockFor(top, [n.activatedAt, n.createdAt]);
-    return stringifyJson(auctionObject(n, clock, await transactionValue(n.lastClaimTx)));
-  };
-
-  const eventsOf = async (ctx: Koa.Context, id: string, kinds: string[]): Promise<void> => {
-    const paging = parsePaging(ctx.query);
-    const hash = nameHashOf(id);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await nameEventsPage(pool, hash, kinds, walk, from, n)).map((e) => ({
-          key: { height: e.height, microIndex: e.microIndex, txIndex: e.txIndex },
-          item: stringifyJson(nameEventObject(e)),
-        })),
-      { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, POSITION_CURSOR.encode);
-  };
-  router.get('/names', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const by = one(ctx.query.by) ?? 'activation';
-    if (!ORDERS.has(by)) throw v3BadRequest(`invalid query: by=${by}`);
-    const state = one(ctx.query.state);
-    if (state !== undefined && state !== 'active' && state !== 'inactive')
-      throw v3BadRequest(`invalid query: state=${state}`);
-    const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-    const prefix = one(ctx.query.prefix)?.toLowerCase();
-    const top = (await topHeight(pool)) ?? -1;
-    const order = by as NameOrder;
-    const codec = nameCursor(order);
-    const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
-    const page = await paginate(
-      async (walk, from, n) =>
-        Promise.all(
-          (await namesPage(pool, filter, order, walk, from, n)).map(async (row) => ({
-            key: keyOf(row, order),
-            item: await renderName(row, top),
-          })),
-        ),
-      { ...paging, cursor: codec.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, codec.encode);
+  return rows.map((n) => {
+    const auction = auctionOf(n) ? auctionObject(n, clock, transactionValue(n.lastClaimTx)) : null;
+    if (as === 'auction') return stringifyJson(auction);
+    return stringifyJson(nameObject(n, clock, auction, revokeOf(n) ? transactionValue(n.revokeTx) : null));
   });
+}
 
-  router.get('/names/count', async (ctx) => {
-    const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-    sendValue(ctx, await countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy));
-  });
-
-  router.get('/names/auctions', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const top = (await topHeight(pool)) ?? -1;
-    const codec = nameCursor('activation');
-    const page = await paginate(
-      async (walk, from, n) =>
-        Promise.all(
-          (await namesPage(pool, { inAuction: true, top }, 'activation', walk, from, n)).map(async (row) => ({
-            key: keyOf(row, 'activation'),
-            item: await renderAuction(row, top),
-          })),
-        ),
-      { ...paging, cursor: codec.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, codec.encode);
-  });
-
-  router.get('/names/auctions/:id', async (ctx) => {
-    const top = (await topHeight(pool)) ?? -1;
-    const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
-    if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
-    sendText(ctx, await renderAuction(row, top));
-  });
-
-  router.get('/names/auctions/:id/claims', async (ctx) => eventsOf(ctx, ctx.params.id!, ['claim', 'bid']));
-
-  router.get('/names/:id', async (ctx) => {
-    const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
-    if (!row) throw v3NotFound(ctx.params.id!);
-    sendText(ctx, await renderName(row, (await topHeight(pool)) ?? -1));
-  });
-
-  router.get('/names/:id/claims', async (ctx) => eventsOf(ctx, ctx.params.id!, ['claim', 'bid']));
-  router.get('/names/:id/transfers', async (ctx) => eventsOf(ctx, ctx.params.id!, ['transfer']));
-  router.get('/names/:id/updates', async (ctx) => eventsOf(ctx, ctx.params.id!, ['update']));
-
-  router.get('/accounts/:id/names/claims', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const account = parseId(ctx.params.id, ['ak']);
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await accountClaimsPage(pool, account, walk, from, n)).map((e) => ({
-          key: { height: e.height, microIndex: e.microIndex, txIndex: e.txIndex },
-          item: stringifyJson(nameEventObject(e)),
-        })),
-      { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, POSITION_CURSOR.encode);
-  });
-
-  router.get('/accounts/:id/names/pointees', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
-    const top = (await topHeight(pool)) ?? -1;
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await pointeesPage(pool, id, top, walk, from, n)).map((p) => ({
-          key: { height: p.height, microIndex: p.microIndex, txIndex: p.txIndex },
-          item: stringifyJson(pointeeObject(p)),
-        })),
-      { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, POSITION_CURSOR.encode);
-  });
+/** positionOf is the position of an event or pointer: its list key. */
+function positionOf(e: TxPosition): TxPosition {
+  return { height: e.height, microIndex: e.microIndex, txIndex: e.txIndex };
 }
 
 function keyOf(row: NameStateRow, order: NameOrder): NameKey {

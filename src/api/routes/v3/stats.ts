@@ -2,15 +2,15 @@
  * @module /v3/stats and every series under it: per-generation deltas and totals paged by height,
  * time series per day, week or month (from memory per stored chain), miners and top miners.
  */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
 import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
-import type { NotificationListener } from '../../../events/listener.ts';
-import { keyBlockDays } from '../../../db/queries/blocks.ts';
+import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
+import type { V3Env, V3Handler } from './operation.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { paginate } from './page.ts';
 import { parseId, parsePaging, type Paging } from './params.ts';
@@ -18,7 +18,7 @@ import { sendPage, sendValue } from './respond.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
 import { deltaStatJson, totalStatJson } from '../../../shapes/v3/render-stats.ts';
 import { arrayFetch, averageSeries, seriesFetch, statJson, trends } from './stats-series.ts';
-import { StatsSource, type StatsSnapshot } from './stats-source.ts';
+import type { StatsSnapshot } from './stats-source.ts';
 
 /** ae_mdw's page sizes of the statistics. */
 const STATS_LIMIT = { maxLimit: 1000 } as const;
@@ -32,110 +32,131 @@ interface SeriesSpec {
   readonly extra?: readonly ('tx_type' | 'type')[];
   readonly average?: boolean;
 }
-const SERIES: ReadonlyMap<string, SeriesSpec> = new Map<string, SeriesSpec>([
-  ['transactions', { name: (q) => (q.txType ? `transactions:${q.txType}` : 'transactions'), extra: ['tx_type'] }],
-  ['blocks', { name: (q) => `blocks:${q.blockType ?? 'all'}`, extra: ['type'] }],
-  ['names', { name: () => 'names' }],
-  ['contracts', { name: () => 'contracts' }],
-  ['aex9-transfers', { name: () => 'aex9_transfers' }],
-  ['total-accounts', { name: () => 'total_accounts' }],
-  ['active-accounts', { name: () => 'active_accounts' }],
-  ['difficulty', { name: () => 'difficulty', average: true }],
-  ['hashrate', { name: () => 'hashrate', average: true }],
-]);
+const SERIES = {
+  transactions: { name: (q) => (q.txType ? `transactions:${q.txType}` : 'transactions'), extra: ['tx_type'] },
+  blocks: { name: (q) => `blocks:${q.blockType ?? 'all'}`, extra: ['type'] },
+  names: { name: () => 'names' },
+  contracts: { name: () => 'contracts' },
+  'aex9-transfers': { name: () => 'aex9_transfers' },
+  'total-accounts': { name: () => 'total_accounts' },
+  'active-accounts': { name: () => 'active_accounts' },
+  difficulty: { name: () => 'difficulty', average: true },
+  hashrate: { name: () => 'hashrate', average: true },
+} as const satisfies Record<string, SeriesSpec>;
 
-/** statsRoutes registers the statistics operations on the /v3 router. */
-export function statsRoutes(router: Router, pool: Pool, listener?: NotificationListener): void {
-  const source = new StatsSource(pool, listener);
+/** SeriesName: a time series, `/stats/<name>`. */
+export type SeriesName = keyof typeof SERIES;
 
-  router.get('/stats', async (ctx) => {
-    const s = await overallStats(pool, Date.now());
-    if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
-    sendValue(ctx, {
-      ...trends(s),
-      max_transactions_per_second: Number(s.maxTps),
-      max_transactions_per_second_block_hash: s.maxTpsBlockHash,
-      miners_count: s.minersCount,
-    });
+/** getStats: figures of the last 24 hours and of all time. */
+export async function getStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const s = await overallStats(pool, Date.now());
+  if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
+  const top = (await topHeight(pool)) ?? -1;
+  // two key blocks by height, not the range between them
+  const times = await keyBlockTimes(pool, [1, top]);
+  sendValue(ctx, {
+    ...trends(s),
+    max_transactions_per_second: Number(s.maxTps),
+    max_transactions_per_second_block_hash: s.maxTpsBlockHash,
+    miners_count: s.minersCount,
+    milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   });
+}
 
-  for (const [path, render] of [
-    ['/stats/delta', deltaStatJson],
-    ['/stats/total', totalStatJson],
-  ] as const) {
-    router.get(path, async (ctx) => {
-      const paging = parsePaging(ctx.query, STATS_LIMIT);
-      // ae_mdw's generation statistics start at height 1
-      const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
-      const page = await paginate(
-        async (walk, from, n) =>
-          (await generationStatsPage(pool, walk, from, n, range)).map((g) => ({ key: g.height, item: render(g) })),
-        { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-      );
-      sendPage(ctx, page, INDEX_CURSOR.encode, withLimit(ctx.query, paging));
-    });
-  }
+/** millisecondsPerBlock is ae_mdw's: the time from key block 1 to the top over the top's height, whole ms. Pure. */
+export function millisecondsPerBlock(
+  top: number,
+  firstMs: number | undefined,
+  topMs: number | undefined,
+): number | null {
+  if (top < 1 || firstMs === undefined || topMs === undefined) return null;
+  return Math.floor((topMs - firstMs) / top);
+}
 
-  router.get('/stats/miners', async (ctx) => {
+/** generationStats answers a page of per-generation statistics, each rendered by `render`. */
+function generationStats(render: typeof deltaStatJson): V3Handler {
+  return async function getGenerationStats(ctx, { pool }) {
     const paging = parsePaging(ctx.query, STATS_LIMIT);
-    const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
+    // ae_mdw's generation statistics start at height 1
+    const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
     const page = await paginate(
       async (walk, from, n) =>
-        (await minersPage(pool, walk, from, n)).map((m) => ({
-          key: m.miner,
-          item: stringifyJson({ miner: m.miner, total_reward: BigInt(m.totalReward) }),
-        })),
-      { ...paging, cursor },
+        (await generationStatsPage(pool, walk, from, n, range)).map((g) => ({ key: g.height, item: render(g) })),
+      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
-    sendPage(ctx, page, (miner) => miner);
-  });
+    sendPage(ctx, page, INDEX_CURSOR.encode, withLimit(ctx.query, paging));
+  };
+}
 
-  router.get('/stats/miners/top', async (ctx) => {
-    const paging = parsePaging(ctx.query, STATS_LIMIT);
-    const q = parseSeriesQuery(ctx.query, ['type']);
-    const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
-    const rows = await minerIntervals(pool, q.by, first, last);
-    const items = rows
-      .map((r) => ({ key: r, item: stringifyJson(topMinerJson(r, q.by)) }))
-      .sort((a, b) => compareTopMiner(a.key, b.key));
-    const page = await paginate(arrayFetch(items, compareTopMiner), {
-      ...paging,
-      cursor: TOP_MINER_CURSOR.decode(paging.cursor),
-    });
-    sendPage(ctx, page, TOP_MINER_CURSOR.encode);
-  });
+/** getDeltaStats: what happened in each generation. */
+export const getDeltaStats = generationStats(deltaStatJson);
+/** getTotalStats: totals at each generation. */
+export const getTotalStats = generationStats(totalStatJson);
 
-  router.get('/stats/transactions/total', async (ctx) => {
+/** getMinerStats: rewards per beneficiary. */
+export async function getMinerStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query, STATS_LIMIT);
+  const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
+  const page = await paginate(
+    async (walk, from, n) =>
+      (await minersPage(pool, walk, from, n)).map((m) => ({
+        key: m.miner,
+        item: stringifyJson({ miner: m.miner, total_reward: BigInt(m.totalReward) }),
+      })),
+    { ...paging, cursor },
+  );
+  sendPage(ctx, page, (miner) => miner);
+}
+
+/** getTopMinerStats: key blocks per beneficiary per interval. */
+export async function getTopMinerStats(ctx: RouterContext, { pool, stats: source }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query, STATS_LIMIT);
+  const q = parseSeriesQuery(ctx.query, ['type']);
+  const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
+  const rows = await minerIntervals(pool, q.by, first, last);
+  const items = rows
+    .map((r) => ({ key: r, item: stringifyJson(topMinerJson(r, q.by)) }))
+    .sort((a, b) => compareTopMiner(a.key, b.key));
+  const page = await paginate(arrayFetch(items, compareTopMiner), {
+    ...paging,
+    cursor: TOP_MINER_CURSOR.decode(paging.cursor),
+  });
+  sendPage(ctx, page, TOP_MINER_CURSOR.encode);
+}
+
+/** getTotalTransactionsStats: transactions in a period. */
+export async function getTotalTransactionsStats(ctx: RouterContext, { pool, stats: source }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query, STATS_LIMIT);
+  const q = parseSeriesQuery(ctx.query, ['tx_type']);
+  const snapshot = await source.snapshot();
+  const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, paging, pool);
+  const counts = await snapshot.series(q.txType ? `transactions:${q.txType}` : 'transactions', 'day');
+  let total = 0n;
+  for (const [start, count] of counts) if (start >= first && start <= last) total += count;
+  sendValue(ctx, total);
+}
+
+/** seriesStats answers the time series `/stats/<path>`. */
+export function seriesStats(path: SeriesName): V3Handler {
+  const series: SeriesSpec = SERIES[path];
+  return async function getSeriesStats(ctx, { pool, stats: source }) {
     const paging = parsePaging(ctx.query, STATS_LIMIT);
-    const q = parseSeriesQuery(ctx.query, ['tx_type']);
+    const q = parseSeriesQuery(ctx.query, series.extra);
     const snapshot = await source.snapshot();
-    const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, paging, pool);
-    const counts = await snapshot.series(q.txType ? `transactions:${q.txType}` : 'transactions', 'day');
-    let total = 0n;
-    for (const [start, count] of counts) if (start >= first && start <= last) total += count;
-    sendValue(ctx, total);
-  });
-
-  for (const [path, series] of SERIES) {
-    router.get(`/stats/${path}`, async (ctx) => {
-      const paging = parsePaging(ctx.query, STATS_LIMIT);
-      const q = parseSeriesQuery(ctx.query, series.extra);
-      const snapshot = await source.snapshot();
-      const { first, last } = await intervalRange(snapshot, q, paging, pool);
-      const name = series.name(q);
-      // the stored counts are kept per stored chain; only the page's intervals are rendered, whatever the range
-      const counts = series.average
-        ? await snapshot.memo(`average ${q.by} ${name}`, async () =>
-            averageSeries(await snapshot.series(name, q.by), await snapshot.series('blocks:key', q.by)),
-          )
-        : await snapshot.series(name, q.by);
-      const page = await paginate(
-        seriesFetch(counts, first, last, (p) => stringifyJson(statJson(p, q.by))),
-        { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-      );
-      sendPage(ctx, page, INDEX_CURSOR.encode);
-    });
-  }
+    const { first, last } = await intervalRange(snapshot, q, paging, pool);
+    const name = series.name(q);
+    // the stored counts are kept per stored chain; only the page's intervals are rendered, whatever the range
+    const counts = series.average
+      ? await snapshot.memo(`average ${q.by} ${name}`, async () =>
+          averageSeries(await snapshot.series(name, q.by), await snapshot.series('blocks:key', q.by)),
+        )
+      : await snapshot.series(name, q.by);
+    const page = await paginate(
+      seriesFetch(counts, first, last, (p) => stringifyJson(statJson(p, q.by))),
+      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
+    );
+    sendPage(ctx, page, INDEX_CURSOR.encode);
+  };
 }
 
 /**

@@ -1,8 +1,7 @@
 /** @module /v3/transactions: ae_mdw's query engine over the stored chain, counts, by hash, and the node's pending list. */
-import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
-import type { Pool } from '../../../db/pool.ts';
 import {
   countTransactions,
   transactionPositions,
@@ -10,80 +9,93 @@ import {
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
 import { accountFieldCounts } from '../../../db/queries/account-transactions.ts';
+import { microBlockCounted } from '../../../db/queries/blocks.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { PENDING_PATH } from '../../../events/tx-update.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
-import { v3NotFound } from './errors.ts';
-import { paginate } from './page.ts';
-import { parseHash, parseId, parsePaging } from './params.ts';
+import { v3BadRequest, v3NotFound } from './errors.ts';
+import { sendList } from './list.ts';
+import type { V3Env } from './operation.ts';
+import { one, parseHash, parseId, parsePaging } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { transactionJson } from '../../../shapes/v3/render-tx.ts';
-import { sendPage, sendText, sendValue } from './respond.ts';
+import { sendText, sendValue } from './respond.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
-/** transactionRoutes registers the transaction operations on the /v3 router. */
-export function transactionRoutes(router: Router, pool: Pool, cfg: Config): void {
-  router.get('/transactions', async (ctx) => {
-    const paging = parsePaging(ctx.query, { scopes: ['gen', 'time', 'txi'] });
-    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
-    const page = await paginate(
-      async (walk, from, n) =>
-        (await transactionsPage(pool, filter, walk, from, n)).map((t) => ({
-          key: { height: t.height, microIndex: t.microIndex, txIndex: t.txIndex },
-          item: transactionJson(t),
-        })),
-      { ...paging, cursor: POSITION_CURSOR.decode(paging.cursor) },
-      (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
-    );
-    sendPage(ctx, page, POSITION_CURSOR.encode);
+/** getTransactions: transactions matching every filter given. */
+export async function getTransactions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query, { scopes: ['gen', 'time', 'txi'] });
+  const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
+  await sendList(ctx, paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
+    key: (t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex }),
+    render: (rows) => rows.map(transactionJson),
+    readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
   });
+}
 
-  router.get('/transactions/count', async (ctx) => {
-    const paging = parsePaging({ scope: ctx.query.scope }, { scopes: ['gen', 'time', 'txi'] });
-    const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
-    sendValue(ctx, await countTransactions(pool, filter));
-  });
+/** getTransactionsCount: how many transactions match; of one micro block (`mb_hash`, no scope) as `{data: n}`. */
+export async function getTransactionsCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const { mb_hash: mbHash, ...query } = ctx.query;
+  if (mbHash !== undefined) {
+    if (query.scope !== undefined) throw v3BadRequest('invalid query: scope not allowed');
+    const hash = parseHash(one(mbHash), 'mh');
+    const block = await microBlockCounted(pool, hash);
+    if (!block) throw v3NotFound(hash);
+    const inBlock = { from: { ...block, txIndex: 0 }, to: { ...block, txIndex: block.transactionsCount } };
+    sendValue(ctx, { data: await countTransactions(pool, { ...parseTxFilter(query), ...inBlock }) });
+    return;
+  }
+  const paging = parsePaging({ scope: query.scope }, { scopes: ['gen', 'time', 'txi'] });
+  const filter: TxFilter = { ...parseTxFilter(query), ...(await positionBounds(pool, paging.scope)) };
+  sendValue(ctx, await countTransactions(pool, filter));
+}
 
-  router.get('/transactions/pending', async (ctx) => {
-    const paging = parsePaging(ctx.query);
-    const pending = await pendingTransactions(cfg);
-    // The mempool has no positions that last; its list order (oldest first) is the key.
-    const page = await paginate(
-      async (walk, from, n) => {
-        const keyed = pending.map((item, key) => ({ key, item }));
-        const ordered = walk === 'forward' ? keyed : keyed.reverse();
-        const start =
-          from === undefined ? 0 : ordered.findIndex((k) => (walk === 'forward' ? k.key >= from : k.key <= from));
-        return start < 0 ? [] : ordered.slice(start, start + n);
-      },
-      { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
-    );
-    sendPage(ctx, page, INDEX_CURSOR.encode);
+/** getPendingTransactions: the node's pending transactions. */
+export async function getPendingTransactions(ctx: RouterContext, { cfg }: V3Env): Promise<void> {
+  const paging = parsePaging(ctx.query);
+  const pending = await pendingTransactions(cfg);
+  // The mempool has no positions that last; its list order (oldest first) is the key.
+  await sendList(ctx, paging, {
+    cursor: INDEX_CURSOR,
+    async read(walk, from, n) {
+      const keyed = pending.map((item, key) => ({ key, item }));
+      const ordered = walk === 'forward' ? keyed : keyed.reverse();
+      const start =
+        from === undefined ? 0 : ordered.findIndex((k) => (walk === 'forward' ? k.key >= from : k.key <= from));
+      return start < 0 ? [] : ordered.slice(start, start + n);
+    },
+    key: (k) => k.key,
+    render: (rows) => rows.map((k) => k.item),
   });
+}
 
-  router.get('/transactions/pending/count', async (ctx) => {
-    sendValue(ctx, (await pendingTransactions(cfg)).length);
-  });
+/** getPendingTransactionsCount: how many transactions are pending. */
+export async function getPendingTransactionsCount(ctx: RouterContext, { cfg }: V3Env): Promise<void> {
+  sendValue(ctx, (await pendingTransactions(cfg)).length);
+}
 
-  router.get('/transactions/:hash', async (ctx) => {
-    const hash = parseHash(ctx.params.hash, 'th');
-    const row = await transactionByHash(pool, hash);
-    if (!row) throw v3NotFound(hash);
-    sendText(ctx, transactionJson(row));
-  });
+/** getTransaction: a mined transaction by hash. */
+export async function getTransaction(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const hash = parseHash(ctx.params.hash, 'th');
+  const row = await transactionByHash(pool, hash);
+  if (!row) throw v3NotFound(hash);
+  sendText(ctx, transactionJson(row));
+}
 
-  router.get('/accounts/:id/transactions/count', async (ctx) => {
-    const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
-    const counts = await accountFieldCounts(pool, id);
-    const body: Record<string, Json> = { total: counts.total };
-    for (const { txType, field, n } of counts.byField) {
-      const key = snakeTxType(txType);
-      const fields = (body[key] ??= {}) as Record<string, Json>;
-      fields[field] = n;
-    }
-    sendValue(ctx, body);
-  });
+/** getAccountTransactionsCount: an id's transactions, counted per type and field. */
+export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+  const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
+  const counts = await accountFieldCounts(pool, id);
+  const body: Record<string, Json> = { total: counts.total };
+  for (const { txType, field, n } of counts.byField) {
+    const key = snakeTxType(txType);
+    const fields = (body[key] ??= {}) as Record<string, Json>;
+    fields[field] = n;
+  }
+  sendValue(ctx, body);
 }
 
 /**

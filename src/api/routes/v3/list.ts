@@ -1,0 +1,37 @@
+/**
+ * @module The paged route of a /v3 list: a reader of keyed rows, a batched renderer of the page's rows, a cursor.
+ * A page reads `limit + 1` rows (the extra one only makes the `next` cursor) and renders its `limit` rows in one
+ * call, so the renderer looks up what the items need once per page (one query per kind), never once per item.
+ */
+import type Koa from 'koa';
+import type { CursorCodec } from './cursors.ts';
+import { paginate, type Direction, type Query } from './page.ts';
+import type { Paging } from './params.ts';
+import { sendPage } from './respond.ts';
+
+/** A list: how its rows are read from a key, the key of a row, how a page's rows render, and its cursor text. */
+export interface List<K, R> {
+  readonly cursor: CursorCodec<K>;
+  /** read reads up to `n` rows walking in `walk` from `from` (inclusive), or from the list's end for the walk */
+  read(walk: Direction, from: K | undefined, n: number): Promise<readonly R[]>;
+  key(row: NoInfer<R>): K;
+  /** render renders a page's rows as JSON texts, in their order: once per page, with only the rows shown */
+  render(rows: readonly NoInfer<R>[]): readonly string[] | Promise<readonly string[]>;
+  /** readKeys reads only the keys of what `read` would (the step back to the previous page), where that is cheaper */
+  readKeys?(walk: Direction, from: K | undefined, n: number): Promise<readonly K[]>;
+}
+
+/** sendList answers a list request with the page `paging` asks for; links carry the request's query, or `query`. */
+export async function sendList<K, R>(
+  ctx: Koa.Context,
+  paging: Paging,
+  list: List<K, R>,
+  query: Query = ctx.query,
+): Promise<void> {
+  const page = await paginate(
+    async (walk, from, n) => (await list.read(walk, from, n)).map((row) => ({ key: list.key(row), item: row })),
+    { ...paging, cursor: list.cursor.decode(paging.cursor) },
+    list.readKeys?.bind(list),
+  );
+  sendPage(ctx, { ...page, items: [...(await list.render(page.items))] }, list.cursor.encode, query);
+}
