@@ -91,8 +91,13 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
         const { blockHash, blockHeight, signatures, tx } = chain;
         // the node leaves out a meta transaction's empty signatures; ae_mdw lists them as []
         expect(ours, hash).to.deep.include({ hash, blockHash, blockHeight, signatures: signatures ?? [] });
-        // every field of the node's, and ae_mdw's additions (a claim's name_id, a call's call info, …)
-        expect(ours.tx, hash).to.deep.include(tx);
+        // every field of the node's (ae_mdw sends an oracle query's and response's bytes in base64), and ae_mdw's
+        // additions (a claim's name_id, a call's call info, …)
+        const b64 = (text: unknown): string => Buffer.from(String(text)).toString('base64');
+        const asMdw = { ...tx } as Record<string, unknown>;
+        if (asMdw.type === 'OracleQueryTx') asMdw.query = b64(asMdw.query);
+        if (asMdw.type === 'OracleRespondTx') asMdw.response = b64(asMdw.response);
+        expect(ours.tx, hash).to.deep.include(asMdw);
       }
     });
 
@@ -105,6 +110,14 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
       expect(revoked).to.deep.include({ name: name.value, hash: name.id, active: false });
       expect(revoked.ownership).to.deep.equal({ current: accounts.bob.address, original: accounts.alice.address });
       expect(revoked.revoke?.hash).to.equal(name.hashes.revoke);
+      const nameId = name.value as `${string}.chain`;
+      const updates = (await mdw.getNameUpdates(nameId)).data.map((u) => u.sourceTxHash);
+      // the SDK extends a name's TTL with a NameUpdateTx
+      expect(updates).to.deep.equal([name.hashes.extend, name.hashes.update]);
+      const transfers = (await mdw.getNameTransfers(nameId)).data.map((t) => t.sourceTxHash);
+      expect(transfers).to.deep.equal([name.hashes.transfer]);
+      const claims = (await mdw.getNameClaims(auction.value as `${string}.chain`)).data.map((c) => c.sourceTxHash);
+      expect(claims).to.deep.equal([auction.bidHash, auction.claimHash]);
       const original = await get(`/middleware/names/${auction.value}`);
       expect(original.body).to.deep.equal([
         {
@@ -139,6 +152,11 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
         [oracle.queryId, oracle.hashes.respond],
       ]);
       expect(Buffer.from(responses[0]!.response, 'base64').toString()).to.equal(oracle.response);
+      // ae_mdw gives each query its response and each response its query
+      const { response } = queries[0] as unknown as { response: { sourceTxHash: string } | null };
+      expect(response?.sourceTxHash).to.equal(oracle.hashes.respond);
+      const { query } = responses[0] as unknown as { query: { sourceTxHash: string } | null };
+      expect(query?.sourceTxHash).to.equal(oracle.hashes.query);
       const extends_ = (await mdw.getOracleExtends(id)).data;
       expect(extends_.map((e) => e.sourceTxHash)).to.deep.equal([oracle.hashes.extend]);
       const original = (await get(`/middleware/oracles/${id}`)).body as {
