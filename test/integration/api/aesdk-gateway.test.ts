@@ -34,12 +34,12 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
     return hashes;
   };
   /** get is the gateway's answer at `path`, parsed losslessly. */
-  const expectCount = async (path: string, count: number): Promise<void> => {
-    expect((await get(path)).body).to.deep.equal({ count });
-  };
   const get = async (path: string): Promise<{ status: number; body: Json }> => {
     const res = await fetch(`${url}${path}`);
     return { status: res.status, body: parseJson(await res.text()) };
+  };
+  const expectCount = async (path: string, count: number): Promise<void> => {
+    expect((await get(path)).body).to.deep.equal({ count });
   };
 
   before(async () => {
@@ -199,6 +199,15 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
         const { blockHash } = await chain.getTransactionByHash((a.payload as { hash: `th_${string}` }).hash);
         expect(a.blockHash).to.equal(blockHash);
       }
+      // the account transferFunds opened: that one spend, and its balance
+      const { fresh } = accounts;
+      const opened = (await get(`/middleware/transactions/account/${fresh.address}`)).body as { hash: string }[];
+      expect(opened.map((t) => t.hash)).to.deep.equal([outcomes.transfer!.hash]);
+      const freshEvents = (await mdw.getAccountActivities(fresh.address)).data;
+      expect(freshEvents.map((a) => [a.type, (a.payload as { hash: string }).hash])).to.deep.equal([
+        ['SpendTxEvent', outcomes.transfer!.hash],
+      ]);
+      expect((await gateway.getAccountByPubkey(fresh.address)).balance).to.equal(outcomes.transfer!.amount);
       // InternalTransferEvent is not in the SDK's enum of activity types (ae_mdw #2137)
       // her oracle's id lists the oracle's transactions (the SDK types the id as ak_; ae_mdw takes any id)
       const ofOracle = (await mdw.getAccountActivities(oracle.id as `ak_${string}`)).data;
