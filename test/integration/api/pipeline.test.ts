@@ -1,18 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { AeSdk, MemoryAccount, Middleware, Node } from '@aeternity/aepp-sdk';
-import prom from 'prom-client';
+import type prom from 'prom-client';
 import supertest from 'supertest';
-import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
-import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
 import { silentLog } from './harness.ts';
+import { quietSdkBigIntWarnings, startPipeline, type PipelineStack } from './pipeline-stack.ts';
 
 type Generation = { key_block: { hash: string; height: number }; micro_blocks: string[] };
 
@@ -24,15 +19,13 @@ type Generation = { key_block: { hash: string; height: number }; micro_blocks: s
 describe('the gateway over the real pipeline (devnode → populator → database → API)', function () {
   this.timeout(120_000);
   let devnode: Devnode;
-  let populator: Populator;
+  let stack: PipelineStack;
   let pool: Pool;
-  let drop: () => Promise<void>;
   let request: ReturnType<typeof supertest>;
   let registry: prom.Registry;
-  let server: Server;
   /** the gateway's URL, for the SDK's clients */
   let url: string;
-  const warn = console.warn;
+  let restoreWarn: () => void;
   const nodeGet = async (path: string): Promise<{ status: number; json: unknown }> => {
     const res = await fetch(`${devnode.externalUrl}${path}`);
     return { status: res.status, json: parseJson(await res.text()) };
@@ -59,39 +52,19 @@ describe('the gateway over the real pipeline (devnode → populator → database
   };
 
   before(async () => {
-    // the SDK warns of every key block nonce beyond 2^53 (all of them): nothing about the gateway
-    console.warn = (...args: unknown[]) => {
-      if (!String(args[0]).startsWith('AeSdk internal error: BigInt value')) warn(...args);
-    };
+    restoreWarn = quietSdkBigIntWarnings();
     devnode = await startDevnode(
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'api-pipeline' } },
       silentLog,
     );
-    const db = await createTestDatabase();
-    drop = db.drop;
-    const cfg = loadConfig({
-      DATABASE_URL: db.url,
-      NODE_URL: devnode.externalUrl,
-      POLL_INTERVAL_MS: '100',
-      DATABASE_SCHEMA: 'mdw_g1',
-    });
-    populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
-    await populator.synced();
-    pool = createPool({ databaseUrl: db.url, schema: 'mdw_g1', max: 4 }, silentLog);
-    registry = new prom.Registry();
-    const app = createApp({ cfg, log: silentLog, pool, registry, version: 't' });
-    request = supertest(app.callback());
-    server = createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stack = await startPipeline(devnode, 'mdw_g1');
+    ({ pool, registry, url } = stack);
+    request = supertest(stack.app.callback());
   });
   after(async () => {
-    console.warn = warn;
-    await new Promise((resolve) => server?.close(resolve));
-    await populator?.stop();
-    await pool?.end();
+    restoreWarn?.();
+    await stack?.stop();
     await devnode?.stop();
-    await drop?.();
   });
 
   // the node's /v2 and its /v3 (with and without int-as-string), each compared with the devnode's answer there

@@ -1,0 +1,69 @@
+/**
+ * @module The whole pipeline for a test: a devnode's chain loaded by the populator into a fresh database, and the
+ * API (the gateway) over it on a real HTTP port, so aepp-sdk's clients can be given its URL.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import prom from 'prom-client';
+import { createApp } from '../../../src/api/app.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { silentLog } from './harness.ts';
+
+/** PipelineStack: the API's app, its metrics registry, a pool on its database and its URL; stop ends all. */
+export interface PipelineStack {
+  readonly app: Koa;
+  readonly registry: prom.Registry;
+  readonly pool: Pool;
+  /** the gateway's URL, for the SDK's clients */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** startPipeline loads `devnode`'s chain into a new database (schema `schema`) and serves the API over it. */
+export async function startPipeline(devnode: Devnode, schema: string): Promise<PipelineStack> {
+  const db = await createTestDatabase();
+  const cfg = loadConfig({
+    DATABASE_URL: db.url,
+    NODE_URL: devnode.externalUrl,
+    POLL_INTERVAL_MS: '100',
+    DATABASE_SCHEMA: schema,
+  });
+  const populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+  await populator.synced();
+  const pool = createPool({ databaseUrl: db.url, schema, max: 4 }, silentLog);
+  const registry = new prom.Registry();
+  const app = createApp({ cfg, log: silentLog, pool, registry, version: 't' });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    app,
+    registry,
+    pool,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      await new Promise((resolve) => server.close(resolve));
+      await populator.stop();
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
+
+/**
+ * quietSdkBigIntWarnings drops the SDK's warning of every key block nonce beyond 2^53 (all of them: nothing about
+ * the gateway) and passes every other warning on; it returns what puts console.warn back.
+ */
+export function quietSdkBigIntWarnings(): () => void {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).startsWith('AeSdk internal error: BigInt value')) warn(...args);
+  };
+  return () => {
+    console.warn = warn;
+  };
+}
