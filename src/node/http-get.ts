@@ -1,7 +1,8 @@
 /**
- * @module One HTTP(S) GET (or a dry-run's POST) with a deadline and an abort signal, over undici's keep-alive
- * connection pools: a request costs the client about a quarter less CPU than node:http's (no ClientRequest, no
- * IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
+ * @module The middleware's one outbound HTTP layer (the node, its mempool, dry-runs, the Sophia compiler; only the
+ * /v2 proxy streams on its own): one GET (or a POST that changes nothing) with a deadline and an abort signal, over
+ * undici's keep-alive connection pools. A request costs the client about a quarter less CPU than node:http's (no
+ * ClientRequest, no IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
 
