@@ -12,6 +12,7 @@ import { notifyChannel } from '../db/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import { createOutageMetrics, DependencyOutage } from '../outage.ts';
+import { httpGet } from '../node/http-get.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
@@ -139,7 +140,6 @@ function shownHost(host: string | undefined): string {
 
 /** nodeAnswers resolves when the node's status answers (any answer below 500: it is there and serving). */
 async function nodeAnswers(nodeUrl: string, timeoutMs: number): Promise<void> {
-  const res = await fetch(`${nodeUrl}/v2/status`, { signal: AbortSignal.timeout(timeoutMs) });
-  await res.body?.cancel();
-  if (res.status >= 500) throw new Error(`the node answered ${res.status}`);
+  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs);
+  if (status >= 500) throw new Error(`the node answered ${status}`);
 }

@@ -3,12 +3,13 @@
  * transactions that entered it. Their inclusion is reported by the hub when the populator commits
  * them. Without NODE_INTERNAL_URL there is no pending list to read, and tx_update reports inclusions only.
  */
-import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
+import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
+import { PENDING_PATH, readMempool } from '../node/mempool.ts';
 import type { Logger } from '../log.ts';
 import type { WebsocketMetrics } from './metrics.ts';
 
-/** Path of the node's full mempool listing, served on the internal port only. */
-export const PENDING_PATH = '/v2/debug/transactions/pending';
+/** The pending list's path, which the websocket's tests serve from their fake node. */
+export { PENDING_PATH };
 
 export interface PendingPollerOptions {
   readonly nodeInternalUrl: string;
@@ -101,9 +102,8 @@ export class PendingTxPoller {
 
   async #fetchPending(): Promise<Json> {
     const { nodeInternalUrl, timeoutMs } = this.#options;
-    const response = await fetch(`${nodeInternalUrl}${PENDING_PATH}`, { signal: AbortSignal.timeout(timeoutMs) });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`node answered ${response.status} for ${PENDING_PATH}`);
-    return parseJson(text);
+    const { status, body } = await readMempool(nodeInternalUrl, timeoutMs);
+    if (body === undefined) throw new Error(`node answered ${status} for ${PENDING_PATH}`);
+    return body;
   }
 }

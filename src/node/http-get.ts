@@ -1,7 +1,8 @@
 /**
- * @module One HTTP(S) GET (or a dry-run's POST) with a deadline and an abort signal, over undici's keep-alive
- * connection pools: a request costs the client about a quarter less CPU than node:http's (no ClientRequest, no
- * IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
+ * @module The middleware's one outbound HTTP layer (the node, its mempool, dry-runs, the Sophia compiler; only the
+ * /v2 proxy streams on its own): one GET (or a POST that changes nothing) with a deadline and an abort signal, over
+ * undici's keep-alive connection pools. A request costs the client about a quarter less CPU than node:http's (no
+ * ClientRequest, no IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
 
@@ -105,16 +106,25 @@ export function httpGet(
 }
 
 /**
- * httpPostJson is httpGet for a POST of a JSON body that changes nothing at the node (a dry-run), on the same
- * connections: sent again like a GET when a kept-alive connection was closed under it.
+ * httpPostJson is httpGet for a POST of a JSON body that changes nothing at the server (a dry-run, a compilation),
+ * on the same connections: sent again like a GET when a kept-alive connection was closed under it. `headers` are
+ * sent besides the JSON ones (the compiler's version header).
  */
 export function httpPostJson(
   url: Target,
   json: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  headers?: Readonly<Record<string, string>>,
 ): Promise<{ status: number; text: string }> {
-  return send(url, 'POST', json, timeoutMs, signal);
+  return send(
+    url,
+    'POST',
+    json,
+    timeoutMs,
+    signal,
+    headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
+  );
 }
 
 const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
@@ -125,6 +135,7 @@ function send(
   body: string | undefined,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  postHeaders: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const [origin, path] =
@@ -150,7 +161,7 @@ function send(
       pool(origin).dispatch(
         body === undefined
           ? { origin, path, method, headers: HEADERS }
-          : { origin, path, method, headers: JSON_HEADERS, body, idempotent: true },
+          : { origin, path, method, headers: postHeaders, body, idempotent: true },
         {
           onRequestStart(c) {
             controller = c;

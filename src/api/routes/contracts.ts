@@ -12,7 +12,7 @@ import {
 } from '../../db/queries/contracts.ts';
 import { contractCalls } from '../../db/queries/contract-calls.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { createCompilerClient } from '../compiler.ts';
+import { createCompilerClient } from '../../node/compiler.ts';
 import { parseId, parsePaging, parseText } from '../params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 

@@ -6,7 +6,7 @@
  * aborts a block. Runs outside any database transaction.
  */
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { isJsonObject, parseJson, stringifyJson, toBigInt, type Json } from '../../chain/json.ts';
+import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import { contractId } from '../../chain/derived-ids.ts';
 import { LRUCache } from 'lru-cache';
@@ -14,6 +14,7 @@ import { withNativeChecksums } from './calldata-checksums.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
 import type { NodeClient } from '../../node/client.ts';
+import { createCompilerClient, type CompilerClient } from '../../node/compiler.ts';
 import type { DecodedCall, FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 export interface DecoderOptions {
@@ -83,9 +84,11 @@ export class ContractDecoder {
   readonly #opts: DecoderOptions;
   readonly #encoders = weightedCache<BytecodeEncoder>(ENCODER_CACHE_CHARS);
   readonly #codeById = weightedCache<string>(CODE_CACHE_CHARS);
+  readonly #compiler: CompilerClient | undefined;
 
   constructor(opts: DecoderOptions) {
     this.#opts = opts;
+    this.#compiler = opts.compilerUrl ? createCompilerClient(opts.compilerUrl, opts.timeoutMs) : undefined;
   }
 
   /**
@@ -125,9 +128,9 @@ export class ContractDecoder {
       const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
       if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
       const calldata = String(tx.call_data);
-      if (this.#opts.compilerUrl) {
+      if (this.#compiler) {
         try {
-          return await this.#viaCompiler(code, calldata, tx.abi_version, callInfo);
+          return await this.#viaCompiler(this.#compiler, code, calldata, tx.abi_version, callInfo);
         } catch (err) {
           // a FATE call the compiler cannot decode (it sent no function, or failed): the in-process decoder may
           if (!isFate(tx.abi_version)) throw err;
@@ -151,7 +154,7 @@ export class ContractDecoder {
     callInfo: JsonObject | undefined,
     batchCodes: ReadonlyMap<string, string>,
   ): DecodedCall | undefined {
-    if (this.#opts.compilerUrl || !isFate(tx.abi_version)) return undefined;
+    if (this.#compiler || !isFate(tx.abi_version)) return undefined;
     const code =
       tx.type === 'ContractCreateTx'
         ? String(tx.code)
@@ -249,32 +252,21 @@ export class ContractDecoder {
     return { function: call.functionName, arguments: toJsonValue(call.args), result, decodeError };
   }
 
-  async #post(path: string, body: Json): Promise<Json> {
-    const res = await fetch(`${this.#opts.compilerUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: stringifyJson(body),
-      signal: AbortSignal.timeout(this.#opts.timeoutMs),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`compiler ${path}: ${res.status} ${text.slice(0, 200)}`);
-    return parseJson(text);
-  }
-
   async #viaCompiler(
+    compiler: CompilerClient,
     code: string,
     calldata: string,
     abiVersion: Json | undefined,
     callInfo: JsonObject | undefined,
   ): Promise<DecodedCall> {
     const backend = isFate(abiVersion) ? 'fate' : 'aevm';
-    const decoded = await this.#post('/decode-calldata/bytecode', { calldata, bytecode: code, backend });
+    const decoded = await compiler.decode('/decode-calldata/bytecode', { calldata, bytecode: code, backend });
     if (!isJsonObject(decoded) || typeof decoded.function !== 'string') throw new Error('compiler sent no function');
     let result: Json = null;
     let decodeError: string | null = null;
     if (callInfo?.return_type === 'ok' && typeof callInfo.return_value === 'string') {
       try {
-        const r = await this.#post('/decode-call-result/bytecode', {
+        const r = await compiler.decode('/decode-call-result/bytecode', {
           bytecode: code,
           function: decoded.function,
           'call-result': 'ok',

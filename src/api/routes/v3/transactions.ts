@@ -1,6 +1,6 @@
 /** @module /v3/transactions: ae_mdw's query engine over the stored chain, counts, by hash, and the node's pending list. */
 import type { RouterContext } from '@koa/router';
-import { isJsonObject, parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import {
   countTransactions,
@@ -11,8 +11,7 @@ import {
 import { accountFieldCounts } from '../../../db/queries/account-transactions.ts';
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
-import { httpGet } from '../../../node/http-get.ts';
-import { PENDING_PATH } from '../../../events/tx-update.ts';
+import { readMempool } from '../../../node/mempool.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -104,8 +103,8 @@ export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: 
  */
 async function pendingTransactions(cfg: Config): Promise<string[]> {
   if (cfg.nodeInternalUrl === undefined) return [];
-  const { status, text } = await httpGet(new URL(`${cfg.nodeInternalUrl}${PENDING_PATH}`), cfg.nodeTimeoutMs);
-  const body = status === 200 ? parseJson(text) : undefined;
+  const { status, body: answer } = await readMempool(cfg.nodeInternalUrl, cfg.nodeTimeoutMs);
+  const body = status === 200 ? answer : undefined;
   const list = isJsonObject(body) && Array.isArray(body.transactions) ? body.transactions : [];
   return list.filter(isJsonObject).map((t) => stringifyJson({ ...t, failures: 0 }));
 }
