@@ -14,6 +14,8 @@
  * - GET /transactions/{hash}/info: the contract page's events panel (the call's return, decoded with its ACI)
  * - POST /dry-run: the token page (total_supply) and the contract page's read entrypoints, through
  *   `Contract.initialize` on the AeSdk (which also reads the contract and the top key block)
+ * The detail panels also link the node's own answer (key block, micro block header, transaction, account, contract,
+ * oracle) for the reader to open.
  * The ae_mdw calls made on those same pages, beside them:
  * - /status (status page); /transactions/{hash}, /micro-blocks/{hash}, /key-blocks/{height}/micro-blocks with
  *   limit and direction (transaction page: the adjacent blocks); /contracts/{id}, /transactions/count?id=,
@@ -242,5 +244,29 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
     expect(info).to.deep.equal(await truth.getTransactionInfoByHash(th));
     expect(info.callInfo?.returnValue).to.equal(call.callInfo!.return_value);
     await same(`/transactions/${th}/info`);
+
+    // the same dry-run as plain HTTP (the chain's own call data of that call): the devnode's answer, digit for digit
+    const body = JSON.stringify({
+      txs: [{ call_req: { contract: token, calldata: call.tx.call_data, caller: call.tx.caller_id, amount: 0 } }],
+      tx_events: true,
+    });
+    const dryRun = async (base: string): Promise<{ status: number; body: unknown }> => {
+      const res = await fetch(`${base}/v3/dry-run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      return { status: res.status, body: parseJson(await res.text()) };
+    };
+    const ours = await dryRun(url);
+    expect(ours).to.deep.equal(await dryRun(devnode.externalUrl));
+    expect((ours.body as { results: { result: string }[] }).results.map((r) => r.result)).to.deep.equal(['ok']);
+  });
+
+  it("the detail panels' links to the node's API open the node's answer", async () => {
+    const chain = devnode.chain;
+    const [oracle] = [...chain.state.oracles.entries()].map(([id]) => id);
+    expect(oracle).to.be.a('string');
+    for (const path of [`/key-blocks/hash/${chain.keyBlocks[5]!.hash}`, `/oracles/${oracle}`]) await same(path);
   });
 });
