@@ -8,9 +8,6 @@ import { PENDING_PATH, readMempool } from '../node/mempool.ts';
 import type { Logger } from '../log.ts';
 import type { WebsocketMetrics } from './metrics.ts';
 
-/** The pending list's path, which the websocket's tests serve from their fake node. */
-export { PENDING_PATH };
-
 export interface PendingPollerOptions {
   readonly nodeInternalUrl: string;
   readonly intervalMs: number;

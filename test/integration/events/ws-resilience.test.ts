@@ -10,7 +10,7 @@ import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import { PENDING_PATH } from '../../../src/events/tx-update.ts';
+import { PENDING_PATH } from '../../../src/node/mempool.ts';
 import {
   createPopulator,
   randomId,
