@@ -170,3 +170,18 @@ export function toSafeNumber(value: unknown): number {
 export function isJsonObject(value: unknown): value is { [key: string]: Json } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * integersAsStrings is the value with every integer (number or bigint) replaced by its decimal text, as the node's
+ * and ae_mdw's `int-as-string` write it; members named in `numbers` (fields the node holds as floats) stay numbers.
+ */
+export function integersAsStrings(value: Json, numbers: ReadonlySet<string> = NONE, key?: string): Json {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return Number.isInteger(value) && !numbers.has(key ?? '') ? String(value) : value;
+  if (Array.isArray(value)) return value.map((item) => integersAsStrings(item, numbers));
+  if (isJsonObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, integersAsStrings(v, numbers, k)]));
+  return value;
+}
+
+const NONE: ReadonlySet<string> = new Set();

@@ -2,19 +2,15 @@
  * @module The node's /v3 `?int-as-string` flag (aehttp_api_handler): every integer of an answer becomes a JSON
  * string, for clients whose JSON cannot hold 64-bit integers. /v2 has no such flag.
  */
-import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
+import { integersAsStrings, parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import { validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 
 /** FLOATS are the answers' fields the node holds as floats (Status `sync_progress`): the flag leaves them numbers. */
 const FLOATS = new Set(['sync_progress']);
 
 /** intsAsStrings turns every integer of a JSON value into its decimal string, as the node's handler does. Pure. */
-export function intsAsStrings(value: Json, key?: string): Json {
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return Number.isInteger(value) && !FLOATS.has(key ?? '') ? String(value) : value;
-  if (Array.isArray(value)) return value.map((item) => intsAsStrings(item));
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, intsAsStrings(v, k)]));
-  return value;
+export function intsAsStrings(value: Json): Json {
+  return integersAsStrings(value, FLOATS);
 }
 
 /**

@@ -7,12 +7,11 @@ import type { ApiContext } from '../state.ts';
 import Router from '@koa/router';
 import type { ApiState } from '../state.ts';
 import { isEncoded, type Prefix } from '../../chain/encoding.ts';
-import { parseJson, stringifyJson } from '../../chain/json.ts';
 import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../db/queries/blocks.ts';
 import { microBlockTransactionsJson, transactionJson } from '../../db/queries/transactions.ts';
 import { intAsStringParam } from '../node-params.ts';
 import { nodeError, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
-import { integersAsStrings } from './v3/respond.ts';
+import { integersAsStrings, parseJson, stringifyJson } from '../../chain/json.ts';
 
 const MAX_STORED_HEIGHT = 2n ** 31n - 1n;
 

@@ -1,6 +1,6 @@
 /** @module How /v3 answers are written: pages with ae_mdw's links, single objects, and `int-as-string`. */
 import type Koa from 'koa';
-import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import { integersAsStrings, parseJson, stringifyJson } from '../../../chain/json.ts';
 import { pageLink, type Page, type Query } from './page.ts';
 
 /**
@@ -43,14 +43,4 @@ export function intAsString(): Koa.Middleware {
     if (flag === undefined || flag === 'false' || typeof ctx.body !== 'string') return;
     ctx.body = stringifyJson(integersAsStrings(parseJson(ctx.body)));
   };
-}
-
-/** integersAsStrings is the value with every integer (number or bigint) replaced by its decimal text. */
-export function integersAsStrings(value: Json): Json {
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value;
-  if (Array.isArray(value)) return value.map(integersAsStrings);
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, integersAsStrings(v)]));
-  return value;
 }
