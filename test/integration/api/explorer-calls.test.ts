@@ -35,6 +35,7 @@ import { createTestDatabase } from '../../support/postgres.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { aex9Tokens, ledgerBalances } from '../../support/aex9-truth.ts';
 import { silentLog } from './harness.ts';
+import { quietSdkBigIntWarnings } from './pipeline-stack.ts';
 
 describe("the explorer's calls, through the SDK's clients on the gateway", function () {
   this.timeout(60_000);
@@ -47,7 +48,7 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
   let truth: Node;
   let mdw: Middleware;
   let url: string;
-  const warn = console.warn;
+  let restoreWarn: (() => void) | undefined;
 
   /** same asserts the gateway answers a plain GET of the node's /v3 path as the devnode does, digit for digit. */
   const same = async (path: string): Promise<void> => {
@@ -76,10 +77,7 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
     );
 
   before(async () => {
-    // the SDK warns of every key block nonce beyond 2^53 (all of them): nothing about the gateway
-    console.warn = (...args: unknown[]) => {
-      if (!String(args[0]).startsWith('AeSdk internal error: BigInt value')) warn(...args);
-    };
+    restoreWarn = quietSdkBigIntWarnings();
     devnode = await startDevnode(
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 30, seed: 'explorer-calls' } },
       silentLog,
@@ -98,7 +96,7 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
     mdw = new Middleware(`${url}/mdw`, { retryCount: 0 });
   });
   after(async () => {
-    console.warn = warn;
+    restoreWarn?.();
     await new Promise((resolve) => server?.close(resolve));
     await pool?.end();
     await devnode?.stop();
