@@ -51,6 +51,7 @@ export function createApp(deps: AppDeps): Koa {
     timeoutMs: cfg.nodeTimeoutMs,
     log,
     outage: deps.outages?.node,
+    metrics: metrics.outbound,
   });
   metrics.watch(pool, nodeHeight);
   const admission = new Admission(admissionLimits(cfg.databasePoolSize));
@@ -59,7 +60,7 @@ export function createApp(deps: AppDeps): Koa {
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
     timeoutMs: cfg.nodeTimeoutMs,
-    metrics,
+    metrics: metrics.outbound,
     log,
     onTransactionPosted: deps.onTransactionPosted,
   });

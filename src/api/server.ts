@@ -13,6 +13,7 @@ import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import { createOutageMetrics, DependencyOutage } from '../outage.ts';
 import { httpGet } from '../node/http-get.ts';
+import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
@@ -54,13 +55,14 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
   const outageMetrics = createOutageMetrics(registry);
+  const probeMeter = createOutboundMetrics(registry).meter('node', 'status');
   const outages = {
     database: new DependencyOutage({ dependency: 'database', log, metrics: outageMetrics, probe: () => ping(pool) }),
     node: new DependencyOutage({
       dependency: 'node',
       log,
       metrics: outageMetrics,
-      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs),
+      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs, probeMeter),
     }),
   };
   const stopOutages = (): void => {
@@ -139,7 +141,7 @@ function shownHost(host: string | undefined): string {
 }
 
 /** nodeAnswers resolves when the node's status answers (any answer below 500: it is there and serving). */
-async function nodeAnswers(nodeUrl: string, timeoutMs: number): Promise<void> {
-  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs);
+async function nodeAnswers(nodeUrl: string, timeoutMs: number, meter: Meter): Promise<void> {
+  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs, { meter });
   if (status >= 500) throw new Error(`the node answered ${status}`);
 }

@@ -10,12 +10,13 @@ import { isDatabaseUnavailable, isPoolBusy } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
 import { overloaded } from '../admission.ts';
+import { UNREACHABLE_REASON } from '../../node/errors.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
   /** told of every 503 for a database that is away */
   readonly database?: DependencyOutage;
-  /** told of every 502/504 for a node that does not answer */
+  /** told of every 502/504 for a node that does not answer (MDW_NODE_UNREACHABLE, MDW_NODE_TIMEOUT) */
   readonly node?: DependencyOutage;
 }
 
@@ -79,9 +80,15 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
-      // Upstream and availability errors carry messages written for clients; only bugs are hidden.
+      // Upstream and availability errors carry messages written for clients; only bugs and the node's address are hidden.
       const reason =
-        e.code === ErrorCode.INTERNAL ? (ctx.state.aeMdw ? 'internal error' : 'Internal Server Error') : e.message;
+        e.code === ErrorCode.INTERNAL
+          ? ctx.state.aeMdw
+            ? 'internal error'
+            : 'Internal Server Error'
+          : e.code === ErrorCode.NODE_UNREACHABLE
+            ? UNREACHABLE_REASON
+            : e.message;
       ctx.body = ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
     }
   };
