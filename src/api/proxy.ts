@@ -59,10 +59,11 @@ const MAX_SOCKETS_PER_NODE = 256;
  */
 const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 
-const FAILURE = Symbol('mdw.proxy.failure');
+const LEG = Symbol('mdw.proxy.leg');
 const POSTED = Symbol('mdw.proxy.posted');
 type Tagged = IncomingMessage & {
-  [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean; status?: number };
+  /** what the leg to the node came to: the node's status, or an error or a timeout */
+  [LEG]?: { error?: NodeJS.ErrnoException; timedOut?: boolean; status?: number };
   /** the body of a transaction post, as it streams to the node (undefined beyond MAX_POSTED_TX_BYTES) */
   [POSTED]?: Buffer[] | undefined;
 };
@@ -114,18 +115,18 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       // The agent sets the node leg's own `Connection: keep-alive`.
       for (const h of hopByHopHeaders(req.headers)) proxyReq.removeHeader(h);
       proxyReq.on('timeout', () => {
-        failure(req).timedOut = true;
+        leg(req).timedOut = true;
       });
       if (opts.onTransactionPosted && isTransactionPost(req)) tapBody(req as Tagged);
     },
     proxyRes(proxyRes: IncomingMessage, req: IncomingMessage) {
-      failure(req).status = proxyRes.statusCode;
+      leg(req).status = proxyRes.statusCode;
       for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
       const posted = (req as Tagged)[POSTED];
       if (posted && proxyRes.statusCode === 200) opts.onTransactionPosted?.(Buffer.concat(posted).toString('utf8'));
     },
     error(error: NodeJS.ErrnoException, req: IncomingMessage) {
-      failure(req).error = error;
+      leg(req).error = error;
     },
   };
   const toNode = koaProxies(
@@ -151,7 +152,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     const sentAt = performance.now();
     ctx.state.forwarded = true;
     await toNode(ctx, async () => {});
-    const { error, timedOut: late, status } = failure(ctx.req);
+    const { error, timedOut: late, status } = leg(ctx.req);
     const failed = late === true || error !== undefined;
     const outcome = late ? 'timeout' : error ? 'unreachable' : statusOutcome(status ?? 0);
     meter(outcome, (performance.now() - sentAt) / 1000);
@@ -188,7 +189,7 @@ function tapBody(req: Tagged): void {
   });
 }
 
-function failure(req: IncomingMessage): NonNullable<Tagged[typeof FAILURE]> {
+function leg(req: IncomingMessage): NonNullable<Tagged[typeof LEG]> {
   const tagged = req as Tagged;
-  return (tagged[FAILURE] ??= {});
+  return (tagged[LEG] ??= {});
 }
