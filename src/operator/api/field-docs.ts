@@ -17,7 +17,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec.database.readReplicas.cnpg.credentialsSecretName':
     "Secret with the keys `user`, `password` and `dbname` (CloudNativePG's `<cluster>-app` has them); default: the primary's Secret (database.urlSecretRef.name), so the replicas are read with the primary's credentials.",
   '.spec.database.readReplicas.maxLagSeconds':
-    "READ_REPLICA_MAX_LAG_SECONDS: a replica further behind the primary than this is not read from; unset: the servers' default.",
+    "READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30).",
   '.spec.database.readReplicas.urlsSecretRef':
     "Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS).",
   '.spec.database.readReplicas.urlsSecretRef.key': 'Key of the Secret whose value is used.',

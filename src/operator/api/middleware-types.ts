@@ -126,7 +126,7 @@ export type ReadReplicasSpec = {
   cnpg?: CnpgReadReplicas;
   /** Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS). */
   urlsSecretRef?: SecretKeyRef;
-  /** READ_REPLICA_MAX_LAG_SECONDS: a replica further behind the primary than this is not read from; unset: the servers' default. */
+  /** READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30). */
   maxLagSeconds?: number;
 };
 
