@@ -4,6 +4,7 @@
  */
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
+import type { ReadReplicas, ReplicaState } from '../db/read-replicas.ts';
 import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 import { syncState } from '../db/queries/sync-state.ts';
 import type { Admission } from './admission.ts';
@@ -26,6 +27,8 @@ export interface ApiMetrics {
   watchAdmission(admission: Admission): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
+  /** watchReplicas adds each read replica's lag and whether reads go there, read at scrape time */
+  watchReplicas(replicas: ReadReplicas): void;
 }
 
 /** createApiMetrics registers the API's metrics in the given registry (never the default one). */
@@ -117,6 +120,37 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       );
     },
   });
+  const replicaSets: ReadReplicas[] = [];
+  const replicaGauge = (name: string, help: string, value: (s: ReplicaState) => number | null): void => {
+    new prom.Gauge({
+      name,
+      help,
+      labelNames: ['replica'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const state of replicaSets.flatMap((r) => r.states())) {
+          const v = value(state);
+          if (v !== null) this.set({ replica: state.url }, v);
+        }
+      },
+    });
+  };
+  replicaGauge(
+    'mdw_api_read_replica_lag_seconds',
+    'Seconds since the primary was first seen beyond what the read replica has replayed (0: caught up).',
+    (s) => s.lagSeconds,
+  );
+  replicaGauge(
+    'mdw_api_read_replica_lag_bytes',
+    "WAL bytes the read replica has still to replay of the primary's position at the last look.",
+    (s) => s.lagBytes,
+  );
+  replicaGauge(
+    'mdw_api_read_replica_serving',
+    'Whether reads go to the read replica: 1 when it answers, is a standby and has replayed what this server acted on.',
+    (s) => (s.serving ? 1 : 0),
+  );
   return {
     requests: new prom.Counter({
       name: 'mdw_api_http_requests_total',
@@ -152,6 +186,9 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     },
     watchCache(cache) {
       caches.push(cache);
+    },
+    watchReplicas(replicas) {
+      replicaSets.push(replicas);
     },
   };
 }
