@@ -1,6 +1,6 @@
 /**
  * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
- * statistics) beside the chain: each batch derives them in its transaction; an area that an upgrade added, that is
+ * statistics; the decoding of calls stored undecoded for now) beside the chain: each batch derives them in its transaction; an area that an upgrade added, that is
  * behind, or whose derivation fails is recorded in derive_backfill (migration 1003) and derived later from the
  * stored rows, never by fetching the blocks again, one batch of heights per step, each in one transaction that also
  * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
@@ -24,10 +24,12 @@ import type { Logger } from '../../log.ts';
 import { Backoff } from '../../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 import type { AexnDetector } from '../contracts/aexn-detector.ts';
+import type { ContractDecoder } from '../contracts/contract-decoder.ts';
 import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
+import { redecodeStoredCalls } from './redecode-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 
 /** What the stored derivations need beyond the database. */
@@ -35,6 +37,8 @@ export interface DeriveContext {
   readonly rules: TransferRules;
   /** reads new contracts' code and meta info (the token area; absent: that area cannot be derived) */
   readonly detector?: AexnDetector;
+  /** decodes the calls stored undecoded for now (the call area; absent: that area cannot be derived) */
+  readonly decoder?: ContractDecoder;
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
@@ -46,13 +50,14 @@ interface AreaDerivation {
     appearances?: BatchAppearances,
   ) => Promise<void>;
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
-  /** the stored derivation asks the node (dry-runs of new contracts), so `mdw -v` does not repeat it */
+  /** the stored derivation asks the node (dry-runs of new contracts, contracts' code), so `mdw -v` does not repeat it */
   readonly asksNode?: boolean;
 }
 
 /**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
- * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it.
+ * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
+ * decoding comes last: no other area reads it, so a call undecoded for now defers nothing else.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
   [
@@ -85,6 +90,18 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       stored: async (db, from, to) => deriveStatsOfStored(db, await storedKeyBlockTargets(db, from, to)),
     },
   ],
+  [
+    'calls',
+    {
+      // a batch's calls are decoded before its transaction and written with its rows
+      batch: () => Promise.resolve(),
+      async stored(db, from, to, { decoder }) {
+        if (!decoder) throw new Error('the call area needs a node for its contracts’ code (none given)');
+        await redecodeStoredCalls(db, decoder, from, to);
+      },
+      asksNode: true,
+    },
+  ],
 ]);
 
 /** What a batch's derivation reads besides its rows. */
@@ -92,7 +109,10 @@ export interface BatchDerivation {
   readonly rules: TransferRules;
   /** the batch's account rows as the writer stored them, which the statistics count in memory */
   readonly appearances?: BatchAppearances;
-  /** the areas the batch cannot derive, with why (known before its transaction): deferred and reported as failing */
+  /**
+   * the areas the batch cannot derive, with why (known before its transaction: a contract's code no node gives, a
+   * call undecoded for now): deferred and reported as failing
+   */
   readonly underived?: ReadonlyMap<string, string>;
 }
 
@@ -130,6 +150,8 @@ export interface DeriveBackfillDeps {
   readonly rules: TransferRules;
   /** the token area's contract reader (the populator shares its follower's: readers keep caches only, safe to share) */
   readonly detector?: AexnDetector;
+  /** the call area's decoder (the populator shares its follower's, whose code cache the detector shares too) */
+  readonly decoder?: ContractDecoder;
   /** heights derived per transaction */
   readonly batchHeights: number;
   /** the schema whose servers hear of each batch (their cached statistics and answers) */
@@ -155,7 +177,7 @@ export class DeriveBackfill {
    * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
    */
   async step(): Promise<boolean> {
-    const { pool, log, rules, detector, batchHeights } = this.#deps;
+    const { pool, log, rules, detector, decoder, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = [...DERIVED_AREAS.keys()].map((area) => pending.find((p) => p.area === area)).find((p) => p);
@@ -175,7 +197,7 @@ export class DeriveBackfill {
     const to = Math.min(from + batchHeights - 1, job.to);
     try {
       await withTransaction(pool, async (client) => {
-        if (from <= to) await derive.stored(client, from, to, { rules, detector });
+        if (from <= to) await derive.stored(client, from, to, { rules, detector, decoder });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });

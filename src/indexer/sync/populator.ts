@@ -207,6 +207,7 @@ export class Populator implements Role {
       log,
       rules,
       detector: readers.aexn,
+      decoder: readers.decoder,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,
