@@ -137,7 +137,12 @@ export async function deriveBatchAreas(
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, errorMessage(err));
-    } else await recordBackfill(db, area, from, to);
+    } else {
+      await recordBackfill(db, area, from, to);
+      // deferred behind another area, it says why it could not derive itself either (it fails until its turn)
+      const own = underived.get(area);
+      if (own !== undefined) await recordFailure(db, area, own);
+    }
     deferred = true;
   }
 }

@@ -20,7 +20,8 @@ import type { FetchedGeneration } from '../rows/rows.ts';
 export function undecodedForNow(gens: readonly FetchedGeneration[]): string | undefined {
   for (const gen of gens)
     for (const [hash, call] of gen.decodedCalls)
-      if (isTransientDecodeError(call.decodeError)) return `contract call ${hash} stored undecoded: ${call.decodeError}`;
+      if (isTransientDecodeError(call.decodeError))
+        return `contract call ${hash} stored undecoded: ${call.decodeError}`;
   return undefined;
 }
 

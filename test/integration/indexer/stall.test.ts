@@ -13,6 +13,7 @@ import { contractId } from '../../../src/chain/derived-ids.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
@@ -112,6 +113,23 @@ describe('a populator that cannot get what it needs', function () {
     const after = await h.query<{ hash: string }>('mdw', 'SELECT hash FROM key_blocks WHERE height = $1', [from]);
     expect(after).to.deep.equal(before);
     expect((await tokenArea())?.next_height).to.be.at.most(from);
+    const [calls] = await h.query<{ next_height: number }>(
+      'mdw',
+      "SELECT next_height FROM derive_backfill WHERE area = 'calls'",
+    );
+    expect(calls?.next_height, 'the reloaded calls wait for the call area too').to.be.at.most(from);
+    // mdw -v names each call stored undecoded for now, and what repairs it
+    const lines: string[] = [];
+    const report = await verifyChain(
+      { cfg: h.config({ NODE_URL: proxy.url }), log: silent, out: (l) => lines.push(l) },
+      {},
+    );
+    const undecoded = lines.filter((l) => / stored undecoded \(contract bytecode unknown\): /.test(l));
+    expect(undecoded, 'undecoded calls reported').to.not.deep.equal([]);
+    expect(undecoded[0]).to.match(
+      /^height \d+: contract call th_\w+ stored undecoded .*: the populator decodes it again/,
+    );
+    expect(report.differences).to.be.at.least(undecoded.length);
   });
 
   it('derives the deferred token area once the node gives the code again', async () => {
