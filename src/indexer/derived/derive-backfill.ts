@@ -52,12 +52,17 @@ interface AreaDerivation {
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
   /** the stored derivation asks the node (dry-runs of new contracts, contracts' code), so `mdw -v` does not repeat it */
   readonly asksNode?: boolean;
+  /**
+   * the area reads no other area's rows and none reads its: a batch defers it only for its own sake, and it defers no
+   * other (the backfill still takes it in order, after the areas before it)
+   */
+  readonly standalone?: boolean;
 }
 
 /**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
  * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
- * decoding comes last: no other area reads it, so a call undecoded for now defers nothing else.
+ * decoding stands alone, last: a call undecoded for now defers no other area, and no other defers it in a batch.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
   [
@@ -100,6 +105,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
         await redecodeStoredCalls(db, decoder, from, to);
       },
       asksNode: true,
+      standalone: true,
     },
   ],
 ]);
@@ -118,8 +124,9 @@ export interface BatchDerivation {
 
 /**
  * deriveBatchAreas derives the areas of a batch just written (ascending generations) in the caller's transaction.
- * An area still behind (being backfilled), failing or underived, and every area after it, is not derived here: its
- * heights are added to derive_backfill, where the populator's backfill derives them in order and reports a failure.
+ * An area still behind (being backfilled), failing or underived, and every area after it (but a standalone one), is not
+ * derived here: its heights are added to derive_backfill, where the populator's backfill derives them in order and
+ * reports a failure.
  */
 export async function deriveBatchAreas(
   db: Queryable,
@@ -132,7 +139,7 @@ export async function deriveBatchAreas(
   const behind = new Set((await pendingBackfills(db)).map((p) => p.area));
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
-    if (!deferred && !behind.has(area)) {
+    if ((derive.standalone || !deferred) && !behind.has(area)) {
       const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, rules, appearances)));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
@@ -143,7 +150,7 @@ export async function deriveBatchAreas(
       const own = underived.get(area);
       if (own !== undefined) await recordFailure(db, area, own);
     }
-    deferred = true;
+    deferred ||= !derive.standalone;
   }
 }
 
