@@ -7,8 +7,6 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { createPool } from '../../../src/db/pool.ts';
-import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
@@ -17,6 +15,7 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { rowsApart } from './support/schema-rows.ts';
 
 const CODE = /\/contracts\/[^/]+\/code/;
 /** A schema loaded by a populator that never missed a contract's code. */
@@ -158,21 +157,7 @@ describe('a populator that cannot get what it needs', function () {
     expect(clean.filter((c) => c.function !== null).length, 'calls the clean load decoded').to.be.greaterThan(0);
     expect(await decodings('mdw')).to.deep.equal(clean);
     // every table, derived ones included, as `mdw -v --full` compares them
-    const pool = createPool({ databaseUrl: h.db.url, schema: CLEAN, max: 1 }, silent);
-    try {
-      const differences: string[] = [];
-      for (const table of await derivedTables(pool, CLEAN))
-        for (const [from, other] of [
-          [CLEAN, 'mdw'],
-          ['mdw', CLEAN],
-        ] as const) {
-          const only = await rowsOnlyIn(pool, table, { from, other, heightsOf: CLEAN }, undefined, 3);
-          if (only.total > 0) differences.push(`${table.name}: ${only.total} row(s) only in ${from}: ${only.rows[0]}`);
-        }
-      expect(differences).to.deep.equal([]);
-    } finally {
-      await pool.end();
-    }
+    expect(await rowsApart(h.db.url, CLEAN, 'mdw')).to.deep.equal([]);
     await verifyClean(h);
   });
 
