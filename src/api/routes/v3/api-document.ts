@@ -332,6 +332,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     tx_hash: { type: 'string', pattern: '^th_' },
   }),
+  /** ae_mdw's /wealth: a plain array, the richest accounts first */
+  Wealth: { type: 'array', items: object({ account: ak, balance: big }) },
   ...STATS_SCHEMAS,
 };
 

@@ -53,6 +53,7 @@ import { PAGED, SCOPED, type ParamName, type V3Env, type V3Operation } from './o
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from './oracles.ts';
 import { sendText, sendValue } from './respond.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
+import { getWealth } from './wealth.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -86,6 +87,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     handle: getStatus,
   },
   { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], response: 'OpenApi', handle: getApi },
+  {
+    path: '/wealth',
+    operationId: 'GetWealth',
+    summary: 'The accounts with the most AE (200, no paging)',
+    params: [],
+    response: 'Wealth',
+    handle: getWealth,
+  },
   {
     path: '/key-blocks',
     operationId: 'GetKeyBlocks',
