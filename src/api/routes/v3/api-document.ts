@@ -206,6 +206,10 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     internal_source: bool,
     tx: { type: 'object' },
   }),
+  /** ae_mdw's history items: a NameEvent, or a registration's expiry */
+  NameHistoryItem: {
+    oneOf: [{ $ref: '#/components/schemas/NameEvent' }, object({ active_from: int, expired_at: int })],
+  },
   Pointee: object({
     active: bool,
     name: str,

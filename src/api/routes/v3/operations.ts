@@ -35,6 +35,7 @@ import {
   getMicroBlockTransactions,
 } from './blocks.ts';
 import { getChannel, getChannels, getChannelUpdates } from './channels.ts';
+import { getNameHistory } from './name-history.ts';
 import { getContract, getContractCalls, getContractLogs, getContracts } from './contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
 import {
@@ -254,6 +255,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
     handle: getNameUpdates,
+  },
+  {
+    path: '/names/{id}/history',
+    operationId: 'GetNameHistory',
+    summary: "A name's claims, bids, updates, transfers, revokes and expiries",
+    params: ['path:id', ...PAGED],
+    response: 'Page<NameHistoryItem>',
+    handle: getNameHistory,
   },
   {
     path: '/accounts/{id}/names/claims',
