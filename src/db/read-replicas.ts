@@ -7,7 +7,8 @@ import type { Logger } from '../log.ts';
 import { redactUrl } from '../config.ts';
 import { ReplicaUnavailableError } from './errors.ts';
 import { formatLsn } from './lsn.ts';
-import { createRoutingPool, type Pool, type Queryable } from './pool.ts';
+import { createRoutingPool, type Pool, type PoolClient, type Queryable } from './pool.ts';
+import { sleep } from '../retry.ts';
 import { replayPosition, walEnd } from './queries/replication.ts';
 import { PrimaryPositions } from './replica-lag.ts';
 
@@ -50,6 +51,11 @@ interface Replica {
 
 const DEFAULT_POLL_MS = 1000;
 const DEFAULT_WAIT_POLL_MS = 20;
+/**
+ * How long a read waits for its connection's standby to reach the floor before it is refused (503): a URL that
+ * spreads its connections over several standbys (CloudNativePG's `-ro`) may hand out one behind the one followed.
+ */
+const CONNECTION_CATCH_UP_MS = 2000;
 
 /**
  * ReadReplicas follows its replicas' replay. `replayed(lsn)` resolves once one of them has replayed `lsn`; from then
@@ -64,6 +70,8 @@ export class ReadReplicas {
   readonly #primary = new PrimaryPositions();
   readonly #waiters: { lsn: bigint; resolve: () => void; reject: (err: Error) => void }[] = [];
   #floor = 0n;
+  /** what each pooled connection's standby was last seen to have replayed (replay only moves on per standby) */
+  readonly #known = new WeakMap<PoolClient, bigint>();
   #turn = 0;
   #lastPrimaryReadMs = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
@@ -81,6 +89,7 @@ export class ReadReplicas {
     this.pool = createRoutingPool(
       options.pools.map((p) => p.pool),
       () => this.#pick(),
+      (client) => this.#atFloor(client),
     );
   }
 
@@ -149,6 +158,25 @@ export class ReadReplicas {
     if (current.length === 0) throw new ReplicaUnavailableError(this.#why());
     this.#turn = (this.#turn + 1) % current.length;
     return current[this.#turn]!.pool;
+  }
+
+  /**
+   * #atFloor resolves once the connection's own standby has replayed the floor: asked only when the floor moved on
+   * since it was last seen there (once per connection per notification, not per read), waiting briefly.
+   */
+  async #atFloor(client: PoolClient): Promise<void> {
+    const deadline = Date.now() + CONNECTION_CATCH_UP_MS;
+    for (;;) {
+      const floor = this.#floor;
+      if ((this.#known.get(client) ?? -1n) >= floor) return;
+      const { replayed, inRecovery } = await replayPosition(client);
+      if (!inRecovery) throw new ReplicaUnavailableError('the read connection is on no standby (promoted?)');
+      if (replayed !== undefined) this.#known.set(client, replayed);
+      if (replayed !== undefined && replayed >= floor) return;
+      if (Date.now() >= deadline)
+        throw new ReplicaUnavailableError(`the read connection's standby has not replayed ${formatLsn(floor)} yet`);
+      await sleep(this.#options.waitPollMs ?? DEFAULT_WAIT_POLL_MS);
+    }
   }
 
   #why(): string {
