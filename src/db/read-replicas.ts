@@ -130,7 +130,7 @@ export class ReadReplicas {
   states(nowMs = Date.now()): ReplicaState[] {
     const newest = this.#primary.newest;
     return this.#replicas.map((r) => {
-      const known = r.reachable && r.standby && r.replayed !== undefined;
+      const known = usableReplica(r);
       return {
         url: r.url,
         serving: this.#current(r),
@@ -149,7 +149,7 @@ export class ReadReplicas {
   }
 
   #current(r: Replica): boolean {
-    return r.reachable && r.standby && r.replayed !== undefined && r.replayed >= this.#floor;
+    return usableReplica(r) && r.replayed! >= this.#floor;
   }
 
   /** #pick takes turns among the replicas at the floor. */
@@ -187,13 +187,9 @@ export class ReadReplicas {
 
   /** #release resolves the waiters a replica has caught up with, in order; true when `lsn` is replayed already. */
   #release(lsn?: bigint): boolean {
-    const best = this.#replicas.reduce<bigint | undefined>(
-      (max, r) =>
-        r.reachable && r.standby && r.replayed !== undefined && (max === undefined || r.replayed > max)
-          ? r.replayed
-          : max,
-      undefined,
-    );
+    const best = this.#replicas
+      .filter(usableReplica)
+      .reduce<bigint | undefined>((max, r) => (max === undefined || r.replayed! > max ? r.replayed : max), undefined);
     if (best === undefined) return false;
     while (this.#waiters.length > 0 && this.#waiters[0]!.lsn <= best) {
       const waiter = this.#waiters.shift()!;
@@ -218,7 +214,8 @@ export class ReadReplicas {
   }
 
   async #poll(): Promise<void> {
-    const servedBefore = this.#replicas.some((r) => this.#current(r));
+    const servingBefore = this.#replicas.filter((r) => this.#current(r));
+    const usableBefore = this.#replicas.filter(usableReplica);
     const now = Date.now();
     // the primary's position once per idle period: a waiting notification brought its own
     const primaryDue = now - this.#lastPrimaryReadMs >= (this.#options.pollMs ?? DEFAULT_POLL_MS);
@@ -232,8 +229,28 @@ export class ReadReplicas {
       undefined,
     );
     if (replayedByAll !== undefined) this.#primary.forgetUpTo(replayedByAll);
-    if (servedBefore && !this.#replicas.some((r) => this.#current(r)))
-      this.#options.onUnavailable?.(new ReplicaUnavailableError(this.#why()));
+    this.#reportChanges(servingBefore, usableBefore);
+  }
+
+  /**
+   * #reportChanges tells the outage when no replica serves any more: a database outage, logged once by it, with its
+   * return. A replica lost or promoted while others serve is logged by itself, one line each way (one only behind the
+   * floor for a moment, as the others replay a little ahead, is not).
+   */
+  #reportChanges(servingBefore: readonly Replica[], usableBefore: readonly Replica[]): void {
+    const serving = this.#replicas.filter((r) => this.#current(r));
+    if (serving.length === 0) {
+      if (servingBefore.length > 0) this.#options.onUnavailable?.(new ReplicaUnavailableError(this.#why()));
+      return;
+    }
+    const { log } = this.#options;
+    const usable = this.#replicas.filter(usableReplica);
+    for (const r of usableBefore)
+      if (!usable.includes(r))
+        log.warn({ replica: r.url, reachable: r.reachable }, 'read replica lost or promoted: no reads go there');
+    for (const r of usable)
+      if (!usableBefore.includes(r))
+        log.info({ replica: r.url }, 'read replica back: reads go there once it has caught up');
   }
 
   async #readPrimary(now: number): Promise<void> {
@@ -248,19 +265,17 @@ export class ReadReplicas {
   async #readReplica(r: Replica): Promise<void> {
     try {
       const position = await replayPosition(r.pool);
-      if (r.standby && !position.inRecovery)
-        this.#options.log.warn(
-          { replica: r.url },
-          'read replica is no standby any more (promoted?): no reads go there',
-        );
       r.reachable = true;
       r.standby = position.inRecovery;
       // a restarted standby replays again from its last restart point: its position may go back
       r.replayed = position.replayed;
-    } catch (err) {
-      if (r.reachable)
-        this.#options.log.debug({ replica: r.url, err: (err as Error).message }, 'read replica unreachable');
+    } catch {
       r.reachable = false;
     }
   }
+}
+
+/** usableReplica: it answers and is a standby with a replay position. */
+function usableReplica(r: Replica): boolean {
+  return r.reachable && r.standby && r.replayed !== undefined;
 }
