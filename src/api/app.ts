@@ -58,6 +58,7 @@ export function createApp(deps: AppDeps): Koa {
     timeoutMs: cfg.nodeTimeoutMs,
     log,
     outage: deps.outages?.node,
+    metrics: metrics.outbound,
   });
   metrics.watch(pool, nodeHeight);
   if (deps.replicas) metrics.watchReplicas(deps.replicas);
@@ -67,7 +68,7 @@ export function createApp(deps: AppDeps): Koa {
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
     timeoutMs: cfg.nodeTimeoutMs,
-    metrics,
+    metrics: metrics.outbound,
     log,
     onTransactionPosted: deps.onTransactionPosted,
   });

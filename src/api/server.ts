@@ -14,6 +14,7 @@ import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import { createOutageMetrics, DependencyOutage } from '../outage.ts';
 import { httpGet } from '../node/http-get.ts';
+import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
@@ -81,13 +82,14 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     ...(replicas ? { replayed: (lsn: bigint) => replicas.replayed(lsn) } : {}),
   });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
+  const probeMeter = createOutboundMetrics(registry).meter('node', 'status');
   const outages = {
     database: new DependencyOutage({ dependency: 'database', log, metrics: outageMetrics, probe: () => ping(pool) }),
     node: new DependencyOutage({
       dependency: 'node',
       log,
       metrics: outageMetrics,
-      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs),
+      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs, probeMeter),
     }),
   };
   replicasUnavailable = (err) => outages.database.unavailable(err);
@@ -172,7 +174,7 @@ function shownHost(host: string | undefined): string {
 }
 
 /** nodeAnswers resolves when the node's status answers (any answer below 500: it is there and serving). */
-async function nodeAnswers(nodeUrl: string, timeoutMs: number): Promise<void> {
-  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs);
+async function nodeAnswers(nodeUrl: string, timeoutMs: number, meter: Meter): Promise<void> {
+  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs, { meter });
   if (status >= 500) throw new Error(`the node answered ${status}`);
 }
