@@ -55,11 +55,11 @@ export function sdkResponseMapper(path: string): Mapper | undefined {
 /** mapperViolations lists where `value` breaks `mapper`, each as `<JSON path>: <what>`; none when it conforms. */
 export function mapperViolations(mapper: Mapper, value: Json, options: MapperOptions = {}, at = '$'): string[] {
   if (value === null)
-    return mapper.nullable === true || mapper.type.name === 'any' ? [] : [`${at}: null, not ${describe(mapper)}`];
+    return mapper.nullable === true || mapper.type.name === 'any' ? [] : [`${at}: null, not ${modelName(mapper)}`];
   if (mapper.isConstant && mapper.defaultValue !== undefined && value !== mapper.defaultValue)
     return [`${at}: ${JSON.stringify(value)}, not the constant ${JSON.stringify(mapper.defaultValue)}`];
   const { type } = mapper;
-  const wrong = [`${at}: ${brief(value)}, not ${describe(mapper)}`];
+  const wrong = [`${at}: ${brief(value)}, not ${modelName(mapper)}`];
   switch (type.name) {
     case 'String':
       if (typeof value !== 'string') return wrong;
@@ -138,7 +138,7 @@ function isObject(value: Json): value is { [k: string]: Json } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function describe(mapper: Mapper): string {
+function modelName(mapper: Mapper): string {
   return mapper.type.className ?? mapper.type.name;
 }
 
