@@ -25,7 +25,8 @@ export interface MdwTxPayloads {
 export interface MdwRenderer {
   keyBlock(hash: string): Promise<string | undefined>;
   microBlock(hash: string): Promise<string | undefined>;
-  transaction(hash: string): Promise<MdwTxPayloads | undefined>;
+  /** the transaction as stored in `microBlock`: undefined when a fork moved it elsewhere */
+  transaction(hash: string, microBlock: string): Promise<MdwTxPayloads | undefined>;
 }
 
 /** The subscription limits of ae_mdw's sockets (its MAX_SUBS_PER_CONN, MAX_TOTAL_WS_SUBS and MAX_PING_LIMIT). */
@@ -227,7 +228,7 @@ export class MdwHub {
       if (event.type === 'micro_block') return await this.#render.microBlock(event.block);
       const signed = parseJson(event.payload);
       return isJsonObject(signed) && typeof signed.hash === 'string'
-        ? await this.#render.transaction(signed.hash)
+        ? await this.#render.transaction(signed.hash, event.block)
         : undefined;
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'reading an mdw websocket payload failed');
