@@ -141,6 +141,9 @@ export class MdwHub {
 
   async #answer(peer: MdwPeer, client: MdwClient, text: string): Promise<void> {
     const { subs } = client;
+    // a message queued behind a from_height one may find its client gone: its subscriptions are no longer counted
+    const gone = (): boolean => this.#clients.get(peer) !== client;
+    if (gone()) return;
     const parsed = parseMdwMessage(text);
     if (!parsed.ok) return peer.send(JSON.stringify(parsed.error));
     const request = parsed.request;
@@ -150,8 +153,7 @@ export class MdwHub {
       const { top, maxHeights } = this.#replay;
       const refusal = replayRefusal(fromHeight, await top(), maxHeights);
       if (refusal !== undefined) return peer.send(JSON.stringify(refusal));
-      // the client may have left while the top was read
-      if (!this.#clients.has(peer)) return;
+      if (gone()) return;
     }
     const key = request.channel === 'Object' ? request.target! : request.channel;
     const before = subs.size;

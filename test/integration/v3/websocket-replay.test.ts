@@ -10,6 +10,7 @@ import { MemoryAccount, MiddlewareSubscriber } from '@aeternity/aepp-sdk';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
+import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
@@ -53,11 +54,6 @@ async function listen(url: string): Promise<Listener> {
   };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
-
 const quiet = (ms = 500): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** of lists the payloads of one subscription and source, in arrival order. */
@@ -99,12 +95,12 @@ describe("ae_mdw's websocket: replay from a height, beyond ae_mdw (devnode → p
     const truth = await v3.truth();
     const top = v3.devnode.height();
     const topHash = truth.keyBlocks[top]!.hash;
-    await until(
+    await waitFor(
+      'the replay and the live events up to the top',
       () =>
         of(c.events, 'KeyBlocks', 'mdw').some((k) => k.hash === topHash) &&
         of(c.events, 'KeyBlocks', 'node').some((k) => k.hash === topHash) &&
         of(c.events, 'Transactions', 'mdw').length >= truth.transactions.filter((t) => t.height >= from).length,
-      'the replay and the live events up to the top',
     );
     await quiet();
     c.close();
@@ -154,7 +150,7 @@ describe("ae_mdw's websocket: replay from a height, beyond ae_mdw (devnode → p
     const truth = await v3.truth();
     const top = v3.devnode.height();
     const topHash = truth.keyBlocks[top]!.hash;
-    await until(() => of(c.events, 'KeyBlocks', 'node').some((k) => k.hash === topHash), 'the new top');
+    await waitFor('the new top', () => of(c.events, 'KeyBlocks', 'node').some((k) => k.hash === topHash));
     await quiet();
     c.close();
 
@@ -199,7 +195,7 @@ describe("ae_mdw's websocket: replay from a height, beyond ae_mdw (devnode → p
       expect(await subscribe(top + 1)).to.deep.equal(['KeyBlocks']);
       await v3.devnode.mineKeyBlock();
       await v3.synced();
-      await until(() => c.events.length >= 2, 'the next key block from both sources');
+      await waitFor('the next key block from both sources', () => c.events.length >= 2);
       await quiet(300);
       c.close();
       const hash = (await v3.nodeGet(`/v2/key-blocks/height/${top + 1}`)) as Message;

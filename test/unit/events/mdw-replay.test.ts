@@ -18,8 +18,8 @@ class ScriptedChain implements ReplayFeed {
   /** blocks the feed delivered, or settled otherwise */
   readonly delivered = new SentBlocks();
   readonly reads: [number, number][] = [];
-  /** runs after each read: a block mined, a fork, while the replay works */
-  duringRead: ((from: number, to: number) => void) | undefined;
+  /** what happens (a block mined, a fork) once a read from a height has taken its snapshot */
+  readonly #whenReading = new Map<number, () => void>();
   frontierCalls = 0;
   replay: Replay | undefined;
 
@@ -40,9 +40,14 @@ class ScriptedChain implements ReplayFeed {
   read = async (from: number, to: number): Promise<ChainEvent[]> => {
     this.reads.push([from, to]);
     const events = this.events(from, to);
-    this.duringRead?.(from, to);
+    this.#whenReading.get(from)?.();
+    this.#whenReading.delete(from);
     return events;
   };
+
+  whenReading(from: number, act: () => void): void {
+    this.#whenReading.set(from, act);
+  }
 
   events(from: number, to: number): ChainEvent[] {
     const events: ChainEvent[] = [];
@@ -119,11 +124,10 @@ describe('replay from a height, then live', () => {
 
   it('hands over a block mined during the replay to the live events: not replayed', async () => {
     const chain = new ScriptedChain(45);
-    chain.duringRead = (from) => {
-      if (from !== 10) return;
+    chain.whenReading(10, () => {
       chain.commit(46, 'kh_46');
       chain.feedCatchesUp(46);
-    };
+    });
     const { sent } = await replayOn(chain, 10);
     // 46 was delivered before the hand-over: the replay sends it, the feed will not again
     expect(sent).to.deep.equal(range(10, 46));
@@ -134,12 +138,11 @@ describe('replay from a height, then live', () => {
 
   it('after a fork during the replay, sends the new chain from the fork height on, each block once', async () => {
     const chain = new ScriptedChain(45);
-    chain.duringRead = (from) => {
-      if (from !== 10) return;
+    chain.whenReading(10, () => {
       // the read of 10..19 saw the old chain; then a fork replaces 15..45 and the feed delivers it
       chain.fork(15, 'b');
       chain.feedCatchesUp(15);
-    };
+    });
     const { sent, live } = await replayOn(chain, 0);
     expect(live).to.equal(true);
     // the old 15..19 had been read: they were sent, then the new chain from 15 on
@@ -150,11 +153,10 @@ describe('replay from a height, then live', () => {
 
   it('does not go below its start when a fork reaches deeper', async () => {
     const chain = new ScriptedChain(30);
-    chain.duringRead = (from) => {
-      if (from !== 20) return;
+    chain.whenReading(20, () => {
       chain.fork(5, 'b');
       chain.feedCatchesUp(5);
-    };
+    });
     const { sent } = await replayOn(chain, 20);
     expect(sent).to.deep.equal([...range(20, 29), ...range(20, 30, 'b')]);
   });
@@ -214,5 +216,26 @@ describe('from_height: parsing and bounds', () => {
     expect(replayRefusal(12, 10, 100)).to.equal('from_height above the top (10): 12');
     expect(replayRefusal(1, 100, 100)).to.equal(undefined);
     expect(replayRefusal(0, 100, 100)).to.equal('from_height further back than 100 heights from the top (100): 0');
+  });
+});
+
+describe('SentBlocks', () => {
+  it('keeps the events of blocks not sent before, a transaction with its micro block, and forgets low heights', () => {
+    const sent = new SentBlocks();
+    sent.remember(new Map([[1, ['kh_1']]]));
+    const events: ChainEvent[] = [
+      { type: 'key_block', height: 1, block: 'kh_1', payload: '{}' },
+      { type: 'micro_block', height: 1, block: 'mh_1', payload: '{}' },
+      { type: 'transaction', height: 1, block: 'mh_1', payload: '{}', ids: [] },
+      { type: 'key_block', height: 2, block: 'kh_2', payload: '{}' },
+    ];
+    expect(sent.unsent(events).map((e) => `${e.type} ${e.block}`)).to.deep.equal([
+      'micro_block mh_1',
+      'transaction mh_1',
+      'key_block kh_2',
+    ]);
+    expect(sent.unsent(events)).to.deep.equal([]);
+    sent.forgetBelow(2);
+    expect([sent.has(1, 'mh_1'), sent.has(2, 'kh_2')]).to.deep.equal([false, true]);
   });
 });
