@@ -27,9 +27,10 @@ export function v3Router(deps: RouteDeps): Router {
 }
 
 /** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env {
+function v3Env({ pool, cfg, version, listener, log, outages, metrics }: RouteDeps): V3Env {
+  const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
-    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text);
+    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
   return {
     pool,
     cfg,
@@ -38,7 +39,8 @@ function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env
       reportBackgroundFailure(log, outages, 'v3 status refresh', err),
     ),
     stats: new StatsSource(pool, listener),
-    metadata: new Aex141Metadata(pool, cfg),
+    metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
+    outbound: metrics.outbound,
   };
 }
 
