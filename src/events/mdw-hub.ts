@@ -37,6 +37,8 @@ export type MdwSubscriptionLimits = Pick<
 
 /** Where replays (`from_height`) read the chain, and their bounds. */
 export interface MdwReplaySource extends Pick<ReplayOptions, 'feed' | 'read' | 'memoryHeights'> {
+  /** renders what it reads (from the same database as `read`) */
+  readonly render: MdwRenderer;
   /** the stored top height (-1 when nothing is stored) */
   top(): Promise<number>;
   /** how far below the top + 1 a replay may start */
@@ -217,20 +219,20 @@ export class MdwHub {
       const sources = subs.sources(key);
       if (sources.size === 0) return;
       if (!keysFor(subs, event).includes(key)) continue;
-      const mdw = sources.has('mdw') ? await this.#mdwPayload(event) : undefined;
+      const mdw = sources.has('mdw') ? await this.#mdwPayload(event, this.#replay.render) : undefined;
       sendEvent(peer, subs, key, event, mdw);
       if (wait) await peer.writable();
     }
   }
 
   /** #mdwPayload reads an event's mdw-source payload; undefined when it is gone (a fork) or cannot be read. */
-  async #mdwPayload(event: ChainEvent): Promise<string | MdwTxPayloads | undefined> {
+  async #mdwPayload(event: ChainEvent, render = this.#render): Promise<string | MdwTxPayloads | undefined> {
     try {
-      if (event.type === 'key_block') return await this.#render.keyBlock(event.block);
-      if (event.type === 'micro_block') return await this.#render.microBlock(event.block);
+      if (event.type === 'key_block') return await render.keyBlock(event.block);
+      if (event.type === 'micro_block') return await render.microBlock(event.block);
       const signed = parseJson(event.payload);
       return isJsonObject(signed) && typeof signed.hash === 'string'
-        ? await this.#render.transaction(signed.hash, event.block)
+        ? await render.transaction(signed.hash, event.block)
         : undefined;
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'reading an mdw websocket payload failed');

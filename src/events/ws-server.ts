@@ -26,6 +26,11 @@ export interface WebsocketServerDeps {
   readonly cfg: Config;
   readonly log: Logger;
   readonly pool: Pool;
+  /**
+   * The primary, when `pool` reads replicas (DATABASE_READ_URLS): replays read and render from it, since a replica
+   * may be behind the one the feed read, and a replay must see every block the feed delivered. Absent: `pool`.
+   */
+  readonly primary?: Pool;
   readonly registry: prom.Registry;
   /** Ping period; a client that has not answered the previous ping is terminated. */
   readonly heartbeatIntervalMs?: number;
@@ -104,13 +109,15 @@ export class WebsocketServer implements Role {
       memoryHeights,
     }));
     const replayReads = pLimit(MAX_CONCURRENT_REPLAY_READS);
+    const replayPool = deps.primary ?? pool;
     this.#mdwHub = new MdwHub({
       render: mdwRenderer(pool),
       log,
       limits: cfg.mdwWebsocket,
       replay: {
         feed,
-        read: (from, to) => replayReads(() => readChainEvents(pool, from, to)),
+        read: (from, to) => replayReads(() => readChainEvents(replayPool, from, to)),
+        render: mdwRenderer(replayPool),
         top: async () => (await topHeight(pool)) ?? -1,
         maxHeights: cfg.mdwWebsocket.maxReplayHeights,
         memoryHeights,
