@@ -76,6 +76,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     tx: object({ type: str }),
   }),
   PendingTransaction: object({ hash: str, tx: { type: 'object' }, failures: int }),
+  /** a bare integer; `{"data": n}` for one micro block (`mb_hash`), as ae_mdw answers (its spec says integer only) */
+  TransactionsCount: { oneOf: [int, object({ data: int }, false)] },
   AccountTransactionsCount: object({ total: int }),
   Transfer: object({
     account_id: str,
@@ -164,7 +166,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   ContractLog: object({
     contract_id: str,
     call_tx_hash: str,
-    args: { type: 'array', items: str },
+    // topics as decimal strings; with aexn-args=true a standard event's as ids and integers
+    args: { type: 'array', items: { oneOf: [str, int] } },
     data: str,
     event_hash: { type: 'string', nullable: true },
     height: int,

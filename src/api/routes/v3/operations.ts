@@ -149,7 +149,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTransactionsCount',
     summary: 'How many transactions match',
     params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
-    response: 'integer',
+    response: 'TransactionsCount',
     handle: getTransactionsCount,
   },
   {
