@@ -46,13 +46,14 @@ interface Ids {
  */
 const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetStatus: () => ['/status'],
+  GetWealth: () => ['/wealth'],
   GetApi: () => ['/api'],
   GetKeyBlocks: () => ['/key-blocks', '/key-blocks?limit=100&direction=forward', '/key-blocks?scope=gen:1-5'],
   GetKeyBlock: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}`, `/key-blocks/${String(keyBlock.height)}`],
   GetKeyBlockMicroBlocks: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}/micro-blocks`],
   GetMicroBlock: ({ microBlock }) => [`/micro-blocks/${microBlock}`],
   GetMicroBlockTransactions: ({ microBlock }) => [`/micro-blocks/${microBlock}/transactions?limit=100`],
-  GetTransactions: ({ account, contract, channel, oracle, name }) => [
+  GetTransactions: ({ account, contract, channel, oracle, name, txByType }) => [
     '/transactions?limit=100',
     '/transactions?limit=100&expand=true',
     ...[...TX_TYPE_NAMES.keys()].map((type) => `/transactions?type=${type}&limit=5`),
@@ -67,6 +68,7 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
     `/transactions?sender_id=${account}&direction=forward`,
     `/transactions?recipient_id=${account}&scope=gen:0-1000`,
     `/transactions?entrypoint=transfer&limit=20`,
+    `/transactions?scope=transaction:${String(txByType.get('SpendTx')!.hash)}-${String(txByType.get('NameClaimTx')!.hash)}`,
   ],
   GetTransactionsCount: ({ account, microBlock }) => [
     '/transactions/count',
@@ -102,6 +104,10 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
     `/names/${String((txByType.get('NameTransferTx')!.tx as Obj).name_id)}/transfers`,
   ],
   GetNameUpdates: ({ txByType }) => [`/names/${String((txByType.get('NameUpdateTx')!.tx as Obj).name_id)}/updates`],
+  GetNameHistory: ({ name, txByType }) => [
+    `/names/${name}/history?limit=100`,
+    `/names/${String((txByType.get('NameRevokeTx')?.tx as Obj).name_id)}/history?direction=forward`,
+  ],
   GetAccountNameClaims: ({ txByType }) => [
     `/accounts/${String((txByType.get('NameClaimTx')!.tx as Obj).account_id)}/names/claims`,
   ],
