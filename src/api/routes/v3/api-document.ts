@@ -209,6 +209,10 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     internal_source: bool,
     tx: { type: 'object' },
   }),
+  /** ae_mdw's history items: a NameEvent, or a registration's expiry */
+  NameHistoryItem: {
+    oneOf: [{ $ref: '#/components/schemas/NameEvent' }, object({ active_from: int, expired_at: int })],
+  },
   Pointee: object({
     active: bool,
     name: str,
@@ -335,6 +339,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     tx_hash: { type: 'string', pattern: '^th_' },
   }),
+  /** ae_mdw's /wealth: a plain array, the richest accounts first */
+  Wealth: { type: 'array', items: object({ account: ak, balance: big }) },
   ...STATS_SCHEMAS,
 };
 
@@ -395,7 +401,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     cursor: str,
     direction: { type: 'string', enum: ['forward', 'backward'], default: 'backward' },
     rev: { type: 'string', enum: ['1'] },
-    scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
+    scope: { type: 'string', pattern: '^((gen|time|txi):\\d+(-\\d+)?|transaction:th_\\w+(-th_\\w+)?)$' },
   };
   if (p === 'statsLimit')
     return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };
