@@ -47,6 +47,7 @@ interface Ids {
 const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetStatus: () => ['/status'],
   GetApi: () => ['/api'],
+  GetWealth: () => ['/wealth'],
   GetKeyBlocks: () => ['/key-blocks', '/key-blocks?limit=100&direction=forward', '/key-blocks?scope=gen:1-5'],
   GetKeyBlock: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}`, `/key-blocks/${String(keyBlock.height)}`],
   GetKeyBlockMicroBlocks: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}/micro-blocks`],
@@ -100,6 +101,11 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetNameClaims: ({ name }) => [`/names/${name}/claims`],
   GetNameTransfers: ({ txByType }) => [
     `/names/${String((txByType.get('NameTransferTx')!.tx as Obj).name_id)}/transfers`,
+  ],
+  GetNameHistory: ({ name, txByType }) => [
+    `/names/${name}/history?limit=100`,
+    `/names/${String((txByType.get('NameRevokeTx')!.tx as Obj).name_id)}/history`,
+    `/names/${String((txByType.get('NameTransferTx')!.tx as Obj).name_id)}/history?direction=forward`,
   ],
   GetNameUpdates: ({ txByType }) => [`/names/${String((txByType.get('NameUpdateTx')!.tx as Obj).name_id)}/updates`],
   GetAccountNameClaims: ({ txByType }) => [
