@@ -150,20 +150,33 @@ export class MdwHub {
     if (!parsed.ok) return peer.send(JSON.stringify(parsed.error));
     const request = parsed.request;
     if (request.op === 'Ping') return peer.send(pong(subs.list(this.#limits.pingLimit), subs.size));
+    const key = request.channel === 'Object' ? request.target! : request.channel;
     const fromHeight = request.op === 'Subscribe' ? request.fromHeight : undefined;
     if (fromHeight !== undefined) {
-      const { top, maxHeights } = this.#replay;
-      const refusal = replayRefusal(fromHeight, await top(), maxHeights);
+      const refusal = await this.#replayRefusal(subs, key, fromHeight);
       if (refusal !== undefined) return peer.send(JSON.stringify(refusal));
       if (gone()) return;
     }
-    const key = request.channel === 'Object' ? request.target! : request.channel;
     const before = subs.size;
     const error = subs.apply(request, this.#total >= this.#limits.maxTotalSubscriptions);
     this.#total += subs.size - before;
     if (error === undefined && subs.sources(key).size === 0) this.#stopReplay(client, key);
     if (error === undefined && fromHeight !== undefined) this.#startReplay(peer, client, key, fromHeight);
     peer.send(JSON.stringify(error ?? subs.list()));
+  }
+
+  /**
+   * #replayRefusal is the error answering a `from_height` that cannot be replayed: out of bounds, or on a subscription
+   * already held (another source of it would get its events twice); undefined when it can.
+   */
+  async #replayRefusal(subs: MdwSubscriptions, key: string, fromHeight: number): Promise<string | undefined> {
+    if (subs.sources(key).size > 0) return `from_height on a subscription already held: ${key}`;
+    const top = await this.#replay.top().catch((err: unknown) => {
+      this.#log.warn({ err: (err as Error).message }, 'reading the top for an mdw websocket replay failed');
+      return undefined;
+    });
+    if (top === undefined) return `replay unavailable, try again: ${key}`;
+    return replayRefusal(fromHeight, top, this.#replay.maxHeights);
   }
 
   /** #startReplay holds the subscription's live events back and queues its replay (it starts after the reply). */
