@@ -13,8 +13,10 @@ import type { RouteDeps } from '../../respond.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
 import { exactRoutes } from './exact-routes.ts';
 import { routerPath, type V3Env } from './operation.ts';
+import { one } from './params.ts';
+import { txiScopeOfTransactions } from './scope-bounds.ts';
 import { V3_OPERATIONS } from './operations.ts';
-import { intAsString } from './respond.ts';
+import { intAsString, keepGivenQuery } from './respond.ts';
 import { StatsSource } from './stats-source.ts';
 import { StatusSource } from './status.ts';
 
@@ -22,7 +24,18 @@ import { StatusSource } from './status.ts';
 export function v3Router(deps: RouteDeps): Router {
   const env = v3Env(deps);
   const router = new Router({ prefix: '/v3' });
-  for (const op of V3_OPERATIONS) router.get(op.operationId, routerPath(op.path), (ctx) => op.handle(ctx, env));
+  for (const op of V3_OPERATIONS) {
+    const scoped = op.params.includes('scope');
+    router.get(op.operationId, routerPath(op.path), async (ctx) => {
+      // ae_mdw reads `scope=transaction:…` as the txis of those transactions, on every list that takes a scope
+      const txiScope = scoped ? await txiScopeOfTransactions(env.pool, one(ctx.query.scope) ?? '') : undefined;
+      if (txiScope !== undefined) {
+        keepGivenQuery(ctx, ctx.query);
+        ctx.query = { ...ctx.query, scope: txiScope };
+      }
+      await op.handle(ctx, env);
+    });
+  }
   return router;
 }
 
