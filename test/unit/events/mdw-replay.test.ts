@@ -180,6 +180,33 @@ describe('replay from a height, then live', () => {
     expect(other.reads).to.deep.equal([[0, 9]]);
   });
 
+  it('reads the next batch only once the client has taken the last one (a slow reader slows its replay)', async () => {
+    const chain = new ScriptedChain(45);
+    let open: () => void = () => {};
+    const waits: boolean[] = [];
+    const replay = new Replay({
+      fromHeight: 0,
+      feed: chain,
+      read: chain.read,
+      send: (_events, wait) => {
+        waits.push(wait);
+        return wait ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve();
+      },
+      goLive: () => {},
+      batchHeights: 10,
+      memoryHeights: MEMORY,
+    });
+    const running = replay.run();
+    for (let batch = 1; batch <= 4; batch++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(chain.reads, `while batch ${batch} is unsent`).to.have.length(batch);
+      open();
+    }
+    await running;
+    // the last heights, sent at the hand-over, do not wait: the feed delivers nothing meanwhile
+    expect(waits).to.deep.equal([true, true, true, true, false]);
+  });
+
   it('waits for the feed to reach its start when the database is ahead of it', async () => {
     const chain = new ScriptedChain(45);
     chain.commit(46, 'kh_46');
