@@ -49,6 +49,21 @@ export interface QueryField {
 export const requiredString = (to: ArgTarget): ArgSpec => ({ type: new GraphQLNonNull(GraphQLString), to });
 export const optionalString = (to: ArgTarget): ArgSpec => ({ type: GraphQLString, to });
 
+/** byId is a field answering one object by its id (or hash) in the path. */
+export function byId(op: string, type: GraphQLOutputType, description: string, to: ArgTarget = 'path:id'): QueryField {
+  return { op, type, args: { id: requiredString(to) }, description };
+}
+
+/** pageById is a field answering a page of what belongs to an id in the path. */
+export function pageById(
+  op: string,
+  type: GraphQLOutputType,
+  description: string,
+  to: ArgTarget = 'path:id',
+): QueryField {
+  return { op, type, list: 'paged', args: { id: requiredString(to) }, description };
+}
+
 /** MAX_HEIGHT: the open end of a height range given one bound (the REST scope's largest height). */
 const MAX_HEIGHT = 2 ** 31 - 1;
 

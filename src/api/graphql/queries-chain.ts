@@ -1,7 +1,7 @@
 /** @module ae_mdw's query fields over the chain itself: blocks, transactions, an account's activities, transfers, statistics, status. */
 import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
 import { IntScalar, JsonScalar } from './scalars.ts';
-import { countOf, optionalString, requiredString, type QueryField } from './fields.ts';
+import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import {
   AccountActivity,
   ActivityType,
@@ -33,12 +33,7 @@ export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The key block with a hash',
   },
-  keyBlock: {
-    op: 'GetKeyBlock',
-    type: KeyBlock,
-    args: { id: requiredString('path:hash_or_kbi') },
-    description: 'A key block by height or hash',
-  },
+  keyBlock: byId('GetKeyBlock', KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
   microBlocksOfKeyBlockAtHeight: {
     op: 'GetKeyBlockMicroBlocks',
     type: MicroBlock,
@@ -53,13 +48,12 @@ export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The micro blocks of the generation of a key block hash',
   },
-  keyBlockMicroBlocks: {
-    op: 'GetKeyBlockMicroBlocks',
-    type: MicroBlock,
-    list: 'paged',
-    args: { id: requiredString('path:hash_or_kbi') },
-    description: 'The micro blocks of a generation by height or hash',
-  },
+  keyBlockMicroBlocks: pageById(
+    'GetKeyBlockMicroBlocks',
+    MicroBlock,
+    'The micro blocks of a generation by height or hash',
+    'path:hash_or_kbi',
+  ),
   microBlock: {
     op: 'GetMicroBlock',
     type: MicroBlock,
@@ -121,12 +115,11 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
     type: IntScalar,
     description: 'How many transactions are pending',
   },
-  accountTransactionsCount: {
-    op: 'GetAccountTransactionsCount',
-    type: JsonScalar,
-    args: { id: requiredString('path:id') },
-    description: "An id's transactions counted per type and field",
-  },
+  accountTransactionsCount: byId(
+    'GetAccountTransactionsCount',
+    JsonScalar,
+    "An id's transactions counted per type and field",
+  ),
 };
 
 export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {

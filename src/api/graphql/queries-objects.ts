@@ -1,7 +1,7 @@
 /** @module ae_mdw's query fields over what the chain holds: names, contracts, channels, oracles, tokens, DEX swaps. */
 import { GraphQLBoolean, GraphQLNonNull } from 'graphql';
 import { IntScalar } from './scalars.ts';
-import { countOf, optionalString, requiredString, type QueryField } from './fields.ts';
+import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import * as T from './types.ts';
 
 const NameState = T.enumOf('NameState', ['active', 'inactive']);
@@ -11,7 +11,7 @@ const AuctionOrder = T.enumOf('AuctionOrder', ['expiration', 'name']);
 const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
 
 export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
-  name: { op: 'GetName', type: T.Name, args: { id: requiredString('path:id') }, description: 'A name by name or hash' },
+  name: byId('GetName', T.Name, 'A name by name or hash'),
   names: {
     op: 'GetNames',
     type: T.Name,
@@ -39,15 +39,10 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     args: { ownedBy: optionalString('query:owned_by') },
     description: 'Active names',
   },
-  nameClaims: nameEvents('GetNameClaims', T.NameClaim, 'Claims and bids of a name'),
-  nameUpdates: nameEvents('GetNameUpdates', T.NameUpdate, 'Updates of a name'),
-  nameTransfers: nameEvents('GetNameTransfers', T.NameTransfer, 'Transfers of a name'),
-  auction: {
-    op: 'GetNameAuction',
-    type: T.Auction,
-    args: { id: requiredString('path:id') },
-    description: 'A name in auction',
-  },
+  nameClaims: pageById('GetNameClaims', T.NameClaim, 'Claims and bids of a name'),
+  nameUpdates: pageById('GetNameUpdates', T.NameUpdate, 'Updates of a name'),
+  nameTransfers: pageById('GetNameTransfers', T.NameTransfer, 'Transfers of a name'),
+  auction: byId('GetNameAuction', T.Auction, 'A name in auction'),
   auctions: {
     op: 'GetNamesAuctions',
     type: T.Auction,
@@ -56,7 +51,7 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     values: { orderBy: { expiration: '' } },
     description: 'Names in auction',
   },
-  auctionClaims: nameEvents('GetNameAuctionClaims', T.NameClaim, 'Claims and bids of a name in auction'),
+  auctionClaims: pageById('GetNameAuctionClaims', T.NameClaim, 'Claims and bids of a name in auction'),
   accountNameClaims: {
     op: 'GetAccountNameClaims',
     type: T.NameClaim,
@@ -73,10 +68,6 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
   },
 };
 
-function nameEvents(op: string, type: typeof T.NameClaim, description: string): QueryField {
-  return { op, type, list: 'paged', args: { id: requiredString('path:id') }, description };
-}
-
 const logFilters = {
   event: optionalString('query:event'),
   aexnArgs: { type: GraphQLBoolean, to: 'query:aexn-args' },
@@ -84,7 +75,7 @@ const logFilters = {
 
 export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
   contracts: { op: 'GetContracts', type: T.Contract, list: 'scoped', description: 'Contracts by creation' },
-  contract: { op: 'GetContract', type: T.Contract, args: { id: requiredString('path:id') }, description: 'A contract' },
+  contract: byId('GetContract', T.Contract, 'A contract'),
   contractsLogs: {
     op: 'GetContractLogs',
     type: T.ContractLog,
@@ -119,23 +110,9 @@ export const CHANNEL_QUERIES: Readonly<Record<string, QueryField>> = {
     args: { state: { type: ActiveState('ChannelState'), to: 'query:state' } },
     description: 'Channels',
   },
-  channel: { op: 'GetChannel', type: T.Channel, args: { id: requiredString('path:id') }, description: 'A channel' },
-  channelUpdates: {
-    op: 'GetChannelUpdates',
-    type: T.ChannelUpdate,
-    list: 'paged',
-    args: { id: requiredString('path:id') },
-    description: "A channel's updates",
-  },
+  channel: byId('GetChannel', T.Channel, 'A channel'),
+  channelUpdates: pageById('GetChannelUpdates', T.ChannelUpdate, "A channel's updates"),
 };
-
-const oracleList = (op: string, type: typeof T.OracleExtend, description: string): QueryField => ({
-  op,
-  type,
-  list: 'paged',
-  args: { id: requiredString('path:id') },
-  description,
-});
 
 export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
   oracles: {
@@ -145,10 +122,10 @@ export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
     args: { state: { type: ActiveState('OracleState'), to: 'query:state' } },
     description: 'Oracles',
   },
-  oracle: { op: 'GetOracle', type: T.Oracle, args: { id: requiredString('path:id') }, description: 'An oracle' },
-  oracleQueries: oracleList('GetOracleQueries', T.OracleQuery, "An oracle's queries"),
-  oracleResponses: oracleList('GetOracleResponses', T.OracleResponse, "An oracle's responses"),
-  oracleExtends: oracleList('GetOracleExtends', T.OracleExtend, "An oracle's extensions"),
+  oracle: byId('GetOracle', T.Oracle, 'An oracle'),
+  oracleQueries: pageById('GetOracleQueries', T.OracleQuery, "An oracle's queries"),
+  oracleResponses: pageById('GetOracleResponses', T.OracleResponse, "An oracle's responses"),
+  oracleExtends: pageById('GetOracleExtends', T.OracleExtend, "An oracle's extensions"),
 };
 
 const Aex9ContractOrderBy = T.enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
@@ -170,12 +147,7 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'AEX-9 tokens',
   },
-  aex9Contract: {
-    op: 'GetAex9ByContract',
-    type: T.Aex9Contract,
-    args: { id: requiredString('path:id') },
-    description: 'An AEX-9 token',
-  },
+  aex9Contract: byId('GetAex9ByContract', T.Aex9Contract, 'An AEX-9 token'),
   aex9ContractBalances: {
     op: 'GetAex9ContractBalances',
     type: T.Aex9ContractBalance,
@@ -236,12 +208,7 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'NFT collections',
   },
-  aex141Contract: {
-    op: 'GetAex141ByContract',
-    type: T.Aex141Contract,
-    args: { id: requiredString('path:id') },
-    description: 'An NFT collection',
-  },
+  aex141Contract: byId('GetAex141ByContract', T.Aex141Contract, 'An NFT collection'),
   aex141Transfers: {
     op: 'GetAex141Transfers',
     type: T.Aex141Transfer,

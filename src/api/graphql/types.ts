@@ -3,9 +3,10 @@
  * answer of the same resource. Beyond ae_mdw: a transaction's `block` and a micro block's `keyBlock`, loaded in
  * batches (loaders.ts).
  */
-import { GraphQLEnumType, type GraphQLObjectType } from 'graphql';
+import { GraphQLEnumType, type GraphQLFieldConfig, type GraphQLObjectType } from 'graphql';
 import { B, Bool, F, I, J, list, objectType, S, type RestObject } from './object-types.ts';
 import type { GraphQLContext } from './context.ts';
+import type { Loaders } from './loaders.ts';
 
 /** enumOf is one of ae_mdw's enums: Absinthe's upper-case names, each standing for its lower-case REST value. */
 export function enumOf(name: string, values: readonly string[]): GraphQLEnumType {
@@ -13,6 +14,19 @@ export function enumOf(name: string, values: readonly string[]): GraphQLEnumType
     name,
     values: Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/-/g, '_'), { value: v }])),
   });
+}
+
+/** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
+function loaded(
+  type: GraphQLObjectType<RestObject, GraphQLContext>,
+  description: string,
+  load: (source: RestObject, loaders: Loaders) => Promise<RestObject | null>,
+): GraphQLFieldConfig<RestObject, GraphQLContext> {
+  return {
+    type,
+    description: `${description} (beyond ae_mdw; read in one batch per page)`,
+    resolve: (source, _args, { loaders }) => load(source, loaders),
+  };
 }
 
 export const KeyBlock = objectType('KeyBlock', {
@@ -50,11 +64,7 @@ export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = objectT
   time: I,
   txsHash: S,
   version: I,
-  keyBlock: {
-    type: KeyBlock,
-    description: 'the key block of its generation (beyond ae_mdw; loaded in batches)',
-    resolve: (m, _args, { loaders }) => loaders.keyBlock.load(m.height as number),
-  },
+  keyBlock: loaded(KeyBlock, 'the key block of its generation', (m, { keyBlock }) => keyBlock.load(m.height as number)),
 });
 
 export const Transaction = objectType('Transaction', {
@@ -67,11 +77,9 @@ export const Transaction = objectType('Transaction', {
   signatures: list(S),
   tx: J,
   txIndex: I,
-  block: {
-    type: MicroBlock,
-    description: 'the micro block holding it (beyond ae_mdw; loaded in batches, one read per page)',
-    resolve: (t, _args, { loaders }) => loaders.microBlock.load(t.block_hash as string),
-  },
+  block: loaded(MicroBlock, 'the micro block holding it', (t, { microBlock }) =>
+    microBlock.load(t.block_hash as string),
+  ),
 });
 
 export const AccountActivity = objectType('AccountActivity', {
