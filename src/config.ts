@@ -31,6 +31,8 @@ export interface Config {
   readonly websocketMaxBufferedBytes: number;
   /** Bytes buffered for all websocket clients together; beyond it the clients holding the most are closed. */
   readonly websocketMaxTotalBufferedBytes: number;
+  /** The limits of ae_mdw's sockets (/mdw/v3/websocket, /mdw/v2/websocket), with ae_mdw's defaults. */
+  readonly mdwWebsocket: MdwWebsocketLimits;
   /** HTTP API and /metrics. */
   readonly port: number;
   /** Address the HTTP API listens on; undefined: every interface. */
@@ -74,6 +76,20 @@ export interface Config {
    * its Deposit and Withdrawal events mint and burn AEX-9 balances).
    */
   readonly dex: { readonly factory: string; readonly wrappedAe: string };
+}
+
+/** MdwWebsocketLimits bound ae_mdw's sockets as ae_mdw 1.107 does (its variable named on each). */
+export interface MdwWebsocketLimits {
+  /** connections to ae_mdw's sockets together (MAX_WS_CONNECTIONS) */
+  readonly maxConnections: number;
+  /** connections from one peer address (MAX_WS_CONNECTIONS_PER_IP) */
+  readonly maxConnectionsPerIp: number;
+  /** channels and targets one connection holds (MAX_SUBS_PER_CONN) */
+  readonly maxSubscriptions: number;
+  /** channels and targets of every connection together (MAX_TOTAL_WS_SUBS) */
+  readonly maxTotalSubscriptions: number;
+  /** subscriptions a Pong lists; `count` tells the rest (MAX_PING_LIMIT) */
+  readonly pingLimit: number;
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -122,6 +138,12 @@ export const DEFAULTS = {
   WEBSOCKET_MAX_CONNECTIONS: 20000,
   WEBSOCKET_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
   WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES: 64 * 1024 * 1024,
+  // ae_mdw 1.107's defaults (config/runtime.exs)
+  WEBSOCKET_MDW_MAX_CONNECTIONS: 1000,
+  WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: 50,
+  WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: 100_000,
+  WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: 2_000_000,
+  WEBSOCKET_MDW_PING_LIMIT: 1000,
   PORT: 8080,
   FORK_WINDOW: 30,
   BATCH_SIZE: 500,
@@ -198,6 +220,7 @@ export function loadConfig(
       1024,
       2 ** 40,
     ),
+    mdwWebsocket: readMdwWebsocketLimits(read),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
@@ -225,6 +248,18 @@ export function loadConfig(
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function readMdwWebsocketLimits(read: Reader): MdwWebsocketLimits {
+  const limit = (name: keyof typeof DEFAULTS & `WEBSOCKET_MDW_${string}`): number =>
+    read.integer(name, DEFAULTS[name], 1, 10 ** 9);
+  return Object.freeze({
+    maxConnections: limit('WEBSOCKET_MDW_MAX_CONNECTIONS'),
+    maxConnectionsPerIp: limit('WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP'),
+    maxSubscriptions: limit('WEBSOCKET_MDW_MAX_SUBSCRIPTIONS'),
+    maxTotalSubscriptions: limit('WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS'),
+    pingLimit: limit('WEBSOCKET_MDW_PING_LIMIT'),
+  });
 }
 
 /** loadKubeSettings reads KUBECONFIG, WRITER_LEASE_NAME, POD_NAMESPACE and POD_NAME alone (the admin commands). */

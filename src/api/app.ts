@@ -23,6 +23,7 @@ import { Admission, admissionLimits } from './admission.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
+import { swaggerUiRoutes } from './routes/swagger-ui.ts';
 import { v3Api } from './routes/v3/index.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
@@ -102,6 +103,8 @@ export function createApp(deps: AppDeps): Koa {
     outages: deps.outages,
     admission,
   };
+  // Swagger UI at /mdw/swagger and /middleware/swagger, before ae_mdw's API claims every path under /mdw
+  app.use(swaggerUiRoutes().routes());
   // ae_mdw's API answers every path under /mdw itself (errors in its own shape); nothing there is forwarded.
   app.use(v3Api(routeDeps));
   for (const router of apiRouters(routeDeps)) app.use(router.routes());

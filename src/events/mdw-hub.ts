@@ -1,5 +1,6 @@
 /** @module The ae_mdw websocket hub: its clients on /v2/websocket and /v3/websocket, and their chain events in chain order. */
 import { parseJson, stringifyJson, isJsonObject } from '../chain/json.ts';
+import type { MdwWebsocketLimits } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
 import { mdwEvent, parseMdwMessage, pong, type Channel, type Source } from './mdw-protocol.ts';
@@ -24,6 +25,12 @@ export interface MdwRenderer {
   transaction(hash: string): Promise<MdwTxPayloads | undefined>;
 }
 
+/** The subscription limits of ae_mdw's sockets (its MAX_SUBS_PER_CONN, MAX_TOTAL_WS_SUBS and MAX_PING_LIMIT). */
+export type MdwSubscriptionLimits = Pick<
+  MdwWebsocketLimits,
+  'maxSubscriptions' | 'maxTotalSubscriptions' | 'pingLimit'
+>;
+
 const CHANNEL_OF: Record<ChainEvent['type'], Channel> = {
   key_block: 'KeyBlocks',
   micro_block: 'MicroBlocks',
@@ -39,17 +46,22 @@ export class MdwHub {
   readonly #clients = new Map<MdwPeer, MdwSubscriptions>();
   readonly #render: MdwRenderer;
   readonly #log: Logger;
+  readonly #limits: MdwSubscriptionLimits;
+  /** subscriptions of every connection together, held under limits.maxTotalSubscriptions */
+  #total = 0;
 
-  constructor(render: MdwRenderer, log: Logger) {
-    this.#render = render;
-    this.#log = log;
+  constructor(options: { render: MdwRenderer; log: Logger; limits: MdwSubscriptionLimits }) {
+    this.#render = options.render;
+    this.#log = options.log;
+    this.#limits = options.limits;
   }
 
   add(peer: MdwPeer): void {
-    this.#clients.set(peer, new MdwSubscriptions());
+    this.#clients.set(peer, new MdwSubscriptions(this.#limits.maxSubscriptions));
   }
 
   remove(peer: MdwPeer): void {
+    this.#total -= this.#clients.get(peer)?.size ?? 0;
     this.#clients.delete(peer);
   }
 
@@ -67,8 +79,10 @@ export class MdwHub {
     if (!subs) return;
     const parsed = parseMdwMessage(text);
     if (!parsed.ok) return peer.send(JSON.stringify(parsed.error));
-    if (parsed.request.op === 'Ping') return peer.send(pong(subs.list()));
-    const error = subs.apply(parsed.request);
+    if (parsed.request.op === 'Ping') return peer.send(pong(subs.list(this.#limits.pingLimit), subs.size));
+    const before = subs.size;
+    const error = subs.apply(parsed.request, this.#total >= this.#limits.maxTotalSubscriptions);
+    this.#total += subs.size - before;
     peer.send(JSON.stringify(error ?? subs.list()));
   }
 

@@ -50,13 +50,12 @@ export function mdwEvent(payloadJson: string, source: Source, subscription: Chan
   return `{"payload":${payloadJson},"source":"${source}","subscription":"${subscription}"${tail}}`;
 }
 
-/** pong is the answer to Ping: the subscriptions (at most 1000 listed) and their count. */
-export function pong(subscriptions: readonly string[]): string {
-  const listed = subscriptions.slice(0, 1000);
+/** pong is the answer to Ping: a sample of the subscriptions (ae_mdw's MAX_PING_LIMIT first ones) and their count. */
+export function pong(sample: readonly string[], count: number): string {
   return JSON.stringify({
     payload: 'Pong',
-    subscriptions: listed,
-    count: subscriptions.length,
-    ...(listed.length < subscriptions.length ? { has_more: true } : {}),
+    subscriptions: sample,
+    count,
+    ...(sample.length < count ? { has_more: true } : {}),
   });
 }

@@ -1,10 +1,10 @@
 /** @module The websocket role of a server process: sockets, heartbeat and limits around the hub. */
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { Config } from '../config.ts';
+import type { Config, MdwWebsocketLimits } from '../config.ts';
 import { originAllowed } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
@@ -64,6 +64,8 @@ export class WebsocketServer implements Role {
   readonly #poller: PendingTxPoller | undefined;
   readonly #connections = new Map<WebSocket, Connection>();
   readonly #mdwSockets = new Set<WebSocket>();
+  /** ae_mdw sockets open per peer address, for cfg.mdwWebsocket.maxConnectionsPerIp */
+  readonly #mdwPerAddress = new Map<string, number>();
   #unsubscribe: (() => void) | undefined;
   #wss: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -85,7 +87,7 @@ export class WebsocketServer implements Role {
       metrics,
       log,
     }));
-    const mdwHub = (this.#mdwHub = new MdwHub(mdwRenderer(pool), log));
+    const mdwHub = (this.#mdwHub = new MdwHub({ render: mdwRenderer(pool), log, limits: cfg.mdwWebsocket }));
     this.#feed = new ChainFeed({
       pool,
       log,
@@ -243,7 +245,7 @@ export class WebsocketServer implements Role {
     ]);
   }
 
-  #accept(ws: WebSocket, url: string | undefined, socket: Duplex): void {
+  #accept(ws: WebSocket, url: string | undefined, socket: Socket): void {
     const { cfg } = this.#deps;
     if (this.#hub.size + this.#mdwHub.size >= cfg.websocketMaxConnections) {
       this.#metrics.connectionsRefused.inc();
@@ -251,7 +253,7 @@ export class WebsocketServer implements Role {
       return;
     }
     const version = mdwVersionOf(url);
-    if (version !== undefined) return this.#acceptMdw(ws, version);
+    if (version !== undefined) return this.#acceptMdw(ws, version, socket.remoteAddress ?? 'unknown');
     const connection = new Connection(ws, socket);
     this.#connections.set(ws, connection);
     this.#hub.add(connection);
@@ -262,9 +264,20 @@ export class WebsocketServer implements Role {
     ws.on('close', this.#onClose);
   }
 
-  /** #acceptMdw serves ae_mdw's protocol on one socket; its answers and events are plain text frames. */
-  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3'): void {
-    const maxBuffered = this.#deps.cfg.websocketMaxBufferedBytes;
+  /**
+   * #acceptMdw serves ae_mdw's protocol on one socket (its answers and events are plain text frames), within
+   * ae_mdw's connection limits: beyond them the socket is closed at once, as ae_mdw does.
+   */
+  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3', address: string): void {
+    const { websocketMaxBufferedBytes: maxBuffered, mdwWebsocket: limits } = this.#deps.cfg;
+    const fromAddress = this.#mdwPerAddress.get(address) ?? 0;
+    const refusal = mdwRefusal(limits, this.#mdwHub.size, fromAddress);
+    if (refusal !== undefined) {
+      this.#metrics.connectionsRefused.inc();
+      ws.close(CLOSE_TOO_MANY_CONNECTIONS, refusal);
+      return;
+    }
+    this.#mdwPerAddress.set(address, fromAddress + 1);
     const peer: MdwPeer = {
       version,
       send: (text) => {
@@ -286,6 +299,9 @@ export class WebsocketServer implements Role {
     });
     ws.on('error', this.#onError);
     ws.on('close', () => {
+      const left = (this.#mdwPerAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.#mdwPerAddress.set(address, left);
+      else this.#mdwPerAddress.delete(address);
       this.#mdwSockets.delete(ws);
       this.#mdwHub.remove(peer);
       this.#metrics.connections.dec();
@@ -350,6 +366,21 @@ class Connection implements Peer {
 function toBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/**
+ * mdwRefusal is the close reason of a connection to ae_mdw's sockets beyond its limits (ae_mdw's reasons
+ * too_many_connections and too_many_connections_from_ip), or undefined when it may open.
+ */
+export function mdwRefusal(
+  limits: Pick<MdwWebsocketLimits, 'maxConnections' | 'maxConnectionsPerIp'>,
+  open: number,
+  openFromAddress: number,
+): string | undefined {
+  if (open >= limits.maxConnections) return `too many connections (${limits.maxConnections}); try again later`;
+  if (openFromAddress >= limits.maxConnectionsPerIp)
+    return `too many connections from your address (${limits.maxConnectionsPerIp}); try again later`;
+  return undefined;
 }
 
 /** mdwVersionOf is the ae_mdw socket version a request path asks for (`/v2/websocket`, `/v3/websocket`, with or without `/mdw`). */

@@ -116,6 +116,31 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ LIMA_EXTRA_ACCOUNTS_FILE: '/d/.lima' })).to.throw(/LIMA_EXTRA_ACCOUNTS_FILE/);
   });
 
+  it("bounds ae_mdw's sockets with ae_mdw's defaults, each limit its own variable", () => {
+    expect(loadConfig({}).mdwWebsocket).to.deep.equal({
+      maxConnections: 1000,
+      maxConnectionsPerIp: 50,
+      maxSubscriptions: 100_000,
+      maxTotalSubscriptions: 2_000_000,
+      pingLimit: 1000,
+    });
+    const set = loadConfig({
+      WEBSOCKET_MDW_MAX_CONNECTIONS: '5',
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '4',
+      WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: '3',
+      WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: '2',
+      WEBSOCKET_MDW_PING_LIMIT: '1',
+    }).mdwWebsocket;
+    expect(set).to.deep.equal({
+      maxConnections: 5,
+      maxConnectionsPerIp: 4,
+      maxSubscriptions: 3,
+      maxTotalSubscriptions: 2,
+      pingLimit: 1,
+    });
+    expect(() => loadConfig({ WEBSOCKET_MDW_PING_LIMIT: '0' })).to.throw(ConfigError, /WEBSOCKET_MDW_PING_LIMIT/);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);

@@ -29,6 +29,7 @@ import {
   IMMUTABLE_PREFIX,
   INPLACE_NEEDS_HEIGHTS,
   PDB_EXCLUSIVE,
+  READ_REPLICAS_ONE_SOURCE,
   RELOAD_NEEDS_NEW_ID,
   REPLICAS_WITHIN_AUTOSCALING,
 } from './validation.ts';
@@ -193,13 +194,7 @@ function specSchema(): JsonSchema {
       compilerUrl: url('Sophia compiler URL; contract calls are decoded in-process when unset.'),
       database: obj(
         {
-          urlSecretRef: obj(
-            { name: name('Secret name.'), key: str({ pattern: P.secretKey, maxLength: B.resourceNameLength }) },
-            {
-              required: ['name', 'key'],
-              description: 'Secret key holding DATABASE_URL.',
-            },
-          ),
+          urlSecretRef: secretKeyRef('Secret key holding DATABASE_URL.'),
           schemaPrefix: str({
             pattern: P.schemaPrefix,
             maxLength: B.schemaPrefixLength,
@@ -208,6 +203,7 @@ function specSchema(): JsonSchema {
             rules: [{ rule: 'self == oldSelf', message: IMMUTABLE_PREFIX }],
           }),
           storageCapacity: str({ pattern: P.byteQuantity, maxLength: 64 }),
+          readReplicas: readReplicasSchema(),
         },
         { required: ['urlSecretRef'] },
       ),
@@ -276,6 +272,30 @@ function specSchema(): JsonSchema {
       ),
     },
     { required: ['nodeUrls', 'database'] },
+  );
+}
+
+/** secretKeyRef is the schema of a SecretKeyRef: one key of a Secret in the Middleware's namespace. */
+function secretKeyRef(description?: string): JsonSchema {
+  const name = str({ pattern: P.resourceName, maxLength: B.resourceNameLength, description: 'Secret name.' });
+  const key = str({ pattern: P.secretKey, maxLength: B.resourceNameLength });
+  return obj({ name, key }, { required: ['name', 'key'], ...(description === undefined ? {} : { description }) });
+}
+
+function readReplicasSchema(): JsonSchema {
+  return obj(
+    {
+      cnpg: obj(
+        {
+          cluster: str({ pattern: P.instanceName, maxLength: B.cnpgClusterLength }),
+          credentialsSecretName: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
+        },
+        { required: ['cluster'] },
+      ),
+      urlsSecretRef: secretKeyRef(),
+      maxLagSeconds: int(B.replicaMaxLagSeconds),
+    },
+    { rules: [{ rule: 'has(self.cnpg) != has(self.urlsSecretRef)', message: READ_REPLICAS_ONE_SOURCE }] },
   );
 }
 

@@ -9,6 +9,19 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec': 'What the Middleware should run: node, database, servers, populator, reloads.',
   '.spec.compilerUrl': 'COMPILER_URL: a Sophia compiler HTTP API; contract calls are decoded in-process without it.',
   '.spec.database': 'The PostgreSQL database all generations share, one schema each.',
+  '.spec.database.readReplicas':
+    'Replicas the servers read from; the populator, migration and reload Jobs stay on the primary.',
+  '.spec.database.readReplicas.cnpg': "A CloudNativePG cluster's read-only Service, with credentials from a Secret.",
+  '.spec.database.readReplicas.cnpg.cluster':
+    "Name of the CloudNativePG Cluster, in the Middleware's namespace: the servers read through its `<cluster>-ro` Service.",
+  '.spec.database.readReplicas.cnpg.credentialsSecretName':
+    "Secret with the keys `user`, `password` and `dbname` (CloudNativePG's `<cluster>-app` has them); default: the primary's Secret (database.urlSecretRef.name), so the replicas are read with the primary's credentials.",
+  '.spec.database.readReplicas.maxLagSeconds':
+    "READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30).",
+  '.spec.database.readReplicas.urlsSecretRef':
+    "Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS).",
+  '.spec.database.readReplicas.urlsSecretRef.key': 'Key of the Secret whose value is used.',
+  '.spec.database.readReplicas.urlsSecretRef.name': "Name of the Secret, in the Middleware's namespace.",
   '.spec.database.schemaPrefix': 'Schemas are named `<schemaPrefix><generation>` (mdw_g1, mdw_g2, …).',
   '.spec.database.storageCapacity':
     "Capacity of the database's volume, a quantity (\"500Gi\"): PostgreSQL cannot tell its volume's free space. With it, a BlueGreen reload starts only when the new generation (the active one's size plus 20 %) fits beside the database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).",

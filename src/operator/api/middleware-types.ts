@@ -109,6 +109,27 @@ export type SecretKeyRef = {
   key: string;
 };
 
+/** CnpgReadReplicas names a CloudNativePG cluster whose `<cluster>-ro` Service the servers read from. */
+export type CnpgReadReplicas = {
+  /** Name of the CloudNativePG Cluster, in the Middleware's namespace: the servers read through its `<cluster>-ro` Service. */
+  cluster: string;
+  /**
+   * Secret with the keys `user`, `password` and `dbname` (CloudNativePG's `<cluster>-app` has them); default: the
+   * primary's Secret (database.urlSecretRef.name), so the replicas are read with the primary's credentials.
+   */
+  credentialsSecretName?: string;
+};
+
+/** ReadReplicasSpec: PostgreSQL replicas the servers read from (DATABASE_READ_URLS); exactly one of cnpg and urlsSecretRef. */
+export type ReadReplicasSpec = {
+  /** A CloudNativePG cluster's read-only Service, with credentials from a Secret. */
+  cnpg?: CnpgReadReplicas;
+  /** Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS). */
+  urlsSecretRef?: SecretKeyRef;
+  /** READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30). */
+  maxLagSeconds?: number;
+};
+
 /** IngressSpec exposes the stable Service; presence of `host` is what enables it. */
 export type IngressSpec = {
   /** IngressClass that serves it; the cluster's default class when absent. */
@@ -182,6 +203,8 @@ export type MiddlewareSpec = {
      * database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).
      */
     storageCapacity?: string;
+    /** Replicas the servers read from; the populator, migration and reload Jobs stay on the primary. */
+    readReplicas?: ReadReplicasSpec;
   };
   /** Container image of the middleware; default: the operator's own image. */
   image?: string;

@@ -29,6 +29,8 @@ export const PATTERNS = {
 /** BOUNDS: inclusive numeric ranges and lengths of the spec's fields. */
 export const BOUNDS = {
   instanceNameLength: 63,
+  /** A CloudNativePG cluster name, so that its `<cluster>-ro` Service name stays a 63-character label. */
+  cnpgClusterLength: 60,
   resourceNameLength: 253,
   /** 63 (PostgreSQL identifiers) minus room for a ten-digit generation. */
   schemaPrefixLength: 53,
@@ -46,4 +48,5 @@ export const BOUNDS = {
   statusMaxBlockAge: { min: 1, max: 1_000_000_000 },
   syncedWithinBlocks: { min: 0, max: 100000 },
   stableWindowSeconds: { min: 0, max: 604800 },
+  replicaMaxLagSeconds: { min: 1, max: 86400 },
 } as const;

@@ -61,6 +61,7 @@ export const RELOAD_NEEDS_NEW_ID = 'strategy and heights of a reload cannot chan
 export const INPLACE_NEEDS_HEIGHTS = 'strategy InPlace requires heights';
 export const PDB_EXCLUSIVE = 'set at most one of minAvailable and maxUnavailable';
 export const AUTOSCALING_BOUNDS = 'minReplicas must not exceed maxReplicas';
+export const READ_REPLICAS_ONE_SOURCE = 'set exactly one of cnpg and urlsSecretRef';
 export const REPLICAS_WITHIN_AUTOSCALING =
   'with autoscaling, replicas is owned by the autoscaler and must lie within [minReplicas, maxReplicas]';
 
@@ -72,13 +73,11 @@ function checkSpec(c: Checker, spec: Obj): void {
   c.string(spec, 'compilerUrl', 'spec.compilerUrl', PATTERNS.httpUrl, BOUNDS.urlLength);
   const db = c.object(spec, 'database', 'spec.database', true);
   if (db) {
-    const ref = c.object(db, 'urlSecretRef', 'spec.database.urlSecretRef', true);
-    if (ref) {
-      c.string(ref, 'name', 'spec.database.urlSecretRef.name', PATTERNS.resourceName, BOUNDS.resourceNameLength, true);
-      c.string(ref, 'key', 'spec.database.urlSecretRef.key', PATTERNS.secretKey, BOUNDS.resourceNameLength, true);
-    }
+    checkSecretKeyRef(c, db, 'urlSecretRef', 'spec.database.urlSecretRef', true);
     c.string(db, 'schemaPrefix', 'spec.database.schemaPrefix', PATTERNS.schemaPrefix, BOUNDS.schemaPrefixLength);
     c.string(db, 'storageCapacity', 'spec.database.storageCapacity', PATTERNS.byteQuantity, 64);
+    const replicas = c.object(db, 'readReplicas', 'spec.database.readReplicas');
+    if (replicas) checkReadReplicas(c, replicas);
   }
   c.string(spec, 'image', 'spec.image', undefined, 1024);
   c.oneOf(spec, 'imagePullPolicy', 'spec.imagePullPolicy', Object.values(PullPolicy));
@@ -116,6 +115,26 @@ function checkSpec(c: Checker, spec: Obj): void {
     c.integer(promotion, 'syncedWithinBlocks', 'spec.promotion.syncedWithinBlocks', BOUNDS.syncedWithinBlocks);
     c.integer(promotion, 'stableWindowSeconds', 'spec.promotion.stableWindowSeconds', BOUNDS.stableWindowSeconds);
   }
+}
+
+function checkSecretKeyRef(c: Checker, parent: Obj, key: string, path: string, required = false): void {
+  const ref = c.object(parent, key, path, required);
+  if (!ref) return;
+  c.string(ref, 'name', `${path}.name`, PATTERNS.resourceName, BOUNDS.resourceNameLength, true);
+  c.string(ref, 'key', `${path}.key`, PATTERNS.secretKey, BOUNDS.resourceNameLength, true);
+}
+
+function checkReadReplicas(c: Checker, replicas: Obj): void {
+  const path = 'spec.database.readReplicas';
+  const cnpg = c.object(replicas, 'cnpg', `${path}.cnpg`);
+  if (cnpg) {
+    c.string(cnpg, 'cluster', `${path}.cnpg.cluster`, PATTERNS.instanceName, BOUNDS.cnpgClusterLength, true);
+    const secret = `${path}.cnpg.credentialsSecretName`;
+    c.string(cnpg, 'credentialsSecretName', secret, PATTERNS.resourceName, BOUNDS.resourceNameLength);
+  }
+  checkSecretKeyRef(c, replicas, 'urlsSecretRef', `${path}.urlsSecretRef`);
+  if ((replicas.cnpg === undefined) === (replicas.urlsSecretRef === undefined)) c.fail(path, READ_REPLICAS_ONE_SOURCE);
+  c.integer(replicas, 'maxLagSeconds', `${path}.maxLagSeconds`, BOUNDS.replicaMaxLagSeconds);
 }
 
 function checkServer(c: Checker, server: Obj): void {

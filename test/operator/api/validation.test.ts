@@ -10,6 +10,8 @@ import { middlewareSchemaProblems } from '../specs/kube-schema.ts';
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const withSpec = (spec: Record<string, unknown>): Middleware => aMiddleware(spec as Partial<MiddlewareSpec>);
+const withReplicas = (readReplicas: Record<string, unknown>): Middleware =>
+  withSpec({ database: { urlSecretRef: { name: 'mdw-db', key: 'url' }, readReplicas } });
 
 describe('validateMiddleware', () => {
   it('accepts the minimal and the full fixture, and the CRD schema agrees', () => {
@@ -46,6 +48,43 @@ describe('validateMiddleware', () => {
       name: 'a storage capacity that is no Kubernetes quantity',
       mw: withSpec({ database: { urlSecretRef: { name: 'db', key: 'u' }, storageCapacity: '500GB' } }),
       path: 'spec.database.storageCapacity',
+    },
+    {
+      name: 'read replicas from a CNPG cluster whose name is no DNS label',
+      mw: withReplicas({ cnpg: { cluster: 'PG_main' } }),
+      path: 'spec.database.readReplicas.cnpg.cluster',
+    },
+    {
+      name: 'read replicas from a CNPG cluster without its name',
+      mw: withReplicas({ cnpg: { credentialsSecretName: 'pg-app' } }),
+      path: 'spec.database.readReplicas.cnpg.cluster',
+    },
+    {
+      name: 'read replica URLs in plain text instead of a Secret key',
+      mw: withReplicas({ urlsSecretRef: 'postgres://reader:pw@replica:5432/mdw' }),
+      path: 'spec.database.readReplicas.urlsSecretRef',
+    },
+    {
+      name: 'a read replica Secret ref without key',
+      mw: withReplicas({ urlsSecretRef: { name: 'replicas' } }),
+      path: 'spec.database.readReplicas.urlsSecretRef.key',
+    },
+    {
+      name: 'a replica lag bound of 0 seconds',
+      mw: withReplicas({ urlsSecretRef: { name: 'replicas', key: 'urls' }, maxLagSeconds: 0 }),
+      path: 'spec.database.readReplicas.maxLagSeconds',
+    },
+    {
+      name: 'read replicas from both a CNPG cluster and a Secret',
+      mw: withReplicas({ cnpg: { cluster: 'pg' }, urlsSecretRef: { name: 'replicas', key: 'urls' } }),
+      path: 'spec.database.readReplicas',
+      celOnly: true,
+    },
+    {
+      name: 'read replicas from nowhere',
+      mw: withReplicas({ maxLagSeconds: 30 }),
+      path: 'spec.database.readReplicas',
+      celOnly: true,
     },
     { name: 'negative replicas', mw: withSpec({ server: { replicas: -1 } }), path: 'spec.server.replicas' },
     { name: 'fractional replicas', mw: withSpec({ server: { replicas: 1.5 } }), path: 'spec.server.replicas' },

@@ -126,6 +126,32 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.middleware().status?.selector).to.contain(`${LABEL_GENERATION}=1`);
   });
 
+  it('rolls only the servers onto read replicas: the populator and the migration Job stay on the primary', async () => {
+    await runningMiddleware();
+    const job = h.names('Job');
+    const populator = { ...SERVER, name: 'mainnet-populator-g1' };
+    const populatorTemplate = h.kube.peek<Built<V1Deployment>>(populator)?.spec?.template;
+    // By naming a CNPG cluster's replicas, as `kubectl edit middleware/mainnet` would.
+    h.kube.userPatch(MW_REF, { spec: { database: { readReplicas: { cnpg: { cluster: 'pg' }, maxLagSeconds: 15 } } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    const env = h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.env ?? [];
+    expect(env.find((e) => e.name === 'DATABASE_READ_URLS')?.value).to.match(/@pg-ro:5432\//);
+    expect(env.find((e) => e.name === 'READ_REPLICA_MAX_LAG_SECONDS')?.value).to.equal('15');
+    expect(h.kube.peek<Built<V1Deployment>>(populator)?.spec?.template).to.deep.equal(populatorTemplate);
+    expect(h.names('Job')).to.deep.equal(job);
+
+    // By dropping them again: the servers roll back onto the primary alone.
+    h.kube.userPatch(MW_REF, { spec: { database: { readReplicas: null } } });
+    await h.pass();
+    const names = (h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.env ?? []).map(
+      (e) => e.name,
+    );
+    expect(names).not.to.include('DATABASE_READ_URLS');
+    expect(names).not.to.include('CNPG_RO_PASSWORD');
+  });
+
   it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {
     await h.apply();
     h.probe.set('mainnet', 100, 0);

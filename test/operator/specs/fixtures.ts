@@ -26,7 +26,11 @@ export function aFullMiddleware(): Middleware {
     nodeUrls: ['http://ae-node-0.chain.svc:3013', 'http://ae-node-1.chain.svc:3013'],
     nodeInternalUrl: 'http://ae-node-0.chain.svc:3113',
     compilerUrl: 'http://compiler.chain.svc:3080',
-    database: { urlSecretRef: { name: 'mdw-db', key: 'url' }, schemaPrefix: 'mainnet_g' },
+    database: {
+      urlSecretRef: { name: 'mdw-db', key: 'url' },
+      schemaPrefix: 'mainnet_g',
+      readReplicas: { cnpg: { cluster: 'pg', credentialsSecretName: 'pg-app' }, maxLagSeconds: 30 },
+    },
     image: 'registry.example.com/mdw:1.2.3',
     imagePullPolicy: 'Always',
     imagePullSecrets: [{ name: 'registry' }],

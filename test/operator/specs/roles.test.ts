@@ -1,6 +1,7 @@
 /** @module Behaviour of the builders that users rely on: commands, env, scaling, switching, security. */
 import { expect } from 'chai';
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
+import type { MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
 import {
@@ -62,6 +63,79 @@ describe('server Deployment', () => {
       buildServerDeployment(createBuildContext(aMiddleware({ image: 'my/mdw:2' }), 'x'), 1).spec?.template.spec
         ?.containers[0]?.image,
     ).to.equal('my/mdw:2');
+  });
+});
+
+describe('server Deployment reading from replicas (spec.database.readReplicas)', () => {
+  const withReplicas = (readReplicas: MiddlewareSpec['database']['readReplicas']) =>
+    contextOf(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' }, readReplicas } }));
+  /** containerEnv resolves a pod's env as the kubelet does: Secret keys read, `$(VAR)` of an earlier variable expanded. */
+  const containerEnv = (t: V1PodTemplateSpec | undefined, secrets: Record<string, Record<string, string>>) => {
+    const env: Record<string, string> = {};
+    for (const e of t?.spec?.containers[0]?.env ?? []) {
+      const ref = e.valueFrom?.secretKeyRef;
+      if (ref) env[e.name] = secrets[ref.name ?? '']?.[ref.key] ?? `<missing ${ref.name}/${ref.key}>`;
+      else if (e.value !== undefined)
+        env[e.name] = e.value.replace(/\$\(([A-Z0-9_]+)\)/g, (m, v: string) => env[v] ?? m);
+    }
+    return env;
+  };
+
+  it("reads a CNPG cluster's -ro Service with the primary's credentials, the password never in the Deployment", () => {
+    const server = buildServerDeployment(withReplicas({ cnpg: { cluster: 'pg' } }), 1);
+    const password = 'Xq3vN8rT0aLk2mPz';
+    const env = containerEnv(server.spec?.template, {
+      'pg-app': { uri: `postgresql://app:${password}@pg-rw.chain:5432/app`, user: 'app', password, dbname: 'app' },
+    });
+    const url = new URL(env.DATABASE_READ_URLS ?? '');
+    expect([url.protocol, url.username, url.password, url.hostname, url.port, url.pathname]).to.deep.equal([
+      'postgresql:',
+      'app',
+      password,
+      'pg-ro',
+      '5432',
+      '/app',
+    ]);
+    expect(env.DATABASE_URL).to.equal(`postgresql://app:${password}@pg-rw.chain:5432/app`);
+    expect(JSON.stringify(server)).not.to.contain(password);
+    expect(env).not.to.have.property('READ_REPLICA_MAX_LAG_SECONDS');
+  });
+
+  it('takes the CNPG credentials from another Secret when named, and the lag bound when set', () => {
+    const ctx = withReplicas({ cnpg: { cluster: 'pg', credentialsSecretName: 'pg-reader' }, maxLagSeconds: 20 });
+    const env = containerEnv(buildServerDeployment(ctx, 1).spec?.template, {
+      'pg-reader': { user: 'reader', password: 'r', dbname: 'mdw' },
+    });
+    expect(env.DATABASE_READ_URLS).to.equal('postgresql://reader:r@pg-ro:5432/mdw');
+    expect(env.READ_REPLICA_MAX_LAG_SECONDS).to.equal('20');
+  });
+
+  it('passes a Secret key of URLs through as DATABASE_READ_URLS', () => {
+    const ctx = withReplicas({ urlsSecretRef: { name: 'replicas', key: 'urls' } });
+    const urls = 'postgres://r:p@replica-0:5432/mdw,postgres://r:p@replica-1:5432/mdw';
+    const server = buildServerDeployment(ctx, 2);
+    expect(containerEnv(server.spec?.template, { replicas: { urls } }).DATABASE_READ_URLS).to.equal(urls);
+    expect(envOf(server.spec?.template).DATABASE_READ_URLS).to.deep.equal({
+      secretKeyRef: { name: 'replicas', key: 'urls' },
+    });
+  });
+
+  it('leaves the populator and every Job on the primary, unchanged, and rolls only the servers', () => {
+    const plain = contextOf(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' } } }));
+    const replicated = withReplicas({ cnpg: { cluster: 'pg' }, maxLagSeconds: 10 });
+    const build = (ctx: typeof plain) => [
+      buildPopulatorDeployment(ctx, 1),
+      buildMigrationJob(ctx, 1),
+      buildReloadJob(ctx, 1, 'r1', '1-5'),
+      buildDropSchemaJob(ctx, 1),
+      buildDatabaseUsageJob(ctx, 1, 'adopt'),
+    ];
+    expect(build(replicated)).to.deep.equal(build(plain));
+    const before = buildServerDeployment(plain, 1);
+    const after = buildServerDeployment(replicated, 1);
+    expect(after.spec?.template).not.to.deep.equal(before.spec?.template);
+    expect(after.metadata.annotations).not.to.deep.equal(before.metadata.annotations);
+    expect(envOf(before.spec?.template)).not.to.have.property('DATABASE_READ_URLS');
   });
 });
 
