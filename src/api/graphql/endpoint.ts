@@ -17,6 +17,7 @@ import {
   type FragmentDefinitionNode,
 } from 'graphql';
 import type Koa from 'koa';
+import { LRUCache } from 'lru-cache';
 import { stringifyJson } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { V3Env } from '../routes/v3/operation.ts';
@@ -74,15 +75,9 @@ async function run(request: Partial<GraphQLRequest>, env: V3Env, viaGet: boolean
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
     throw badRequest('`operationName` must be a string');
   const variables = variablesOf(request.variables);
-  let document: DocumentNode;
-  try {
-    document = parse(query, { maxTokens: 10_000 });
-  } catch (err) {
-    if (err instanceof GraphQLError) return { errors: [err] };
-    throw err;
-  }
-  const invalid = validate(SCHEMA, document);
-  if (invalid.length > 0) return { errors: invalid };
+  const checked = checkedDocument(query);
+  if (!('definitions' in checked)) return { errors: checked };
+  const document = checked;
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return { errors: [new GraphQLError('no operation of that name in the document')] };
   if (viaGet && operation.operation !== 'query') return { errors: [new GraphQLError('GET takes queries only')] };
@@ -106,6 +101,29 @@ async function run(request: Partial<GraphQLRequest>, env: V3Env, viaGet: boolean
     contextValue: { env, loaders: requestLoaders(env.pool) },
   });
   return { ...result, errors: result.errors?.map(fieldError) };
+}
+
+/** Documents parsed and validated, by their text: clients send the same few queries again and again. */
+const documents = new LRUCache<string, DocumentNode | readonly GraphQLError[]>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (_value, query) => query.length + 1,
+});
+
+/** checkedDocument is a query's document, or its syntax or validation errors. */
+function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] {
+  const known = documents.get(query);
+  if (known) return known;
+  let checked: DocumentNode | readonly GraphQLError[];
+  try {
+    const document = parse(query, { maxTokens: 10_000 });
+    const invalid = validate(SCHEMA, document);
+    checked = invalid.length > 0 ? invalid : document;
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    checked = [err];
+  }
+  documents.set(query, checked);
+  return checked;
 }
 
 /** variablesOf reads `variables`: an object, or its JSON text (GET and form requests). */

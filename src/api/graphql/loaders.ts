@@ -7,12 +7,7 @@ import { parseJson } from '../../chain/json.ts';
 import type { Pool } from '../../db/pool.ts';
 import { keyBlocksCountedAt, microBlocksCounted } from '../../db/queries/blocks.ts';
 import { keyBlockJson, microBlockJson } from '../../shapes/v3/render-blocks.ts';
-import type { RestObject } from './object-types.ts';
-
-export interface Loaders {
-  readonly microBlock: DataLoader<string, RestObject | null>;
-  readonly keyBlock: DataLoader<number, RestObject | null>;
-}
+import type { Loaders, RestObject } from './context.ts';
 
 /** requestLoaders are a request's loaders: their caches live as long as the request. */
 export function requestLoaders(pool: Pool): Loaders {

@@ -15,10 +15,7 @@ import {
 } from 'graphql';
 import type { Json } from '../../chain/json.ts';
 import { BigIntScalar, IntScalar, JsonScalar } from './scalars.ts';
-import type { GraphQLContext } from './context.ts';
-
-/** A REST object as the resolvers pass it on. */
-export type RestObject = { readonly [key: string]: Json };
+import type { GraphQLContext, RestObject } from './context.ts';
 
 /** The short names the type tables use. */
 export const S = GraphQLString;

@@ -7,7 +7,8 @@ import * as T from './types.ts';
 const NameState = T.enumOf('NameState', ['active', 'inactive']);
 // ae_mdw's `expiration` is the REST order `deactivation`
 const NameOrder = T.enumOf('NameOrder', ['expiration', 'activation', 'deactivation', 'name']);
-const AuctionOrder = T.enumOf('AuctionOrder', ['expiration', 'name']);
+// ae_mdw's auctions by name are not served (the REST list has the one order): NAME is refused as an unknown value
+const AuctionOrder = T.enumOf('AuctionOrder', ['expiration']);
 const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
 
 export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {

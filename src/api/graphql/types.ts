@@ -4,9 +4,8 @@
  * batches (loaders.ts).
  */
 import { GraphQLEnumType, type GraphQLFieldConfig, type GraphQLObjectType } from 'graphql';
-import { B, Bool, F, I, J, list, objectType, S, type RestObject } from './object-types.ts';
-import type { GraphQLContext } from './context.ts';
-import type { Loaders } from './loaders.ts';
+import { B, Bool, F, I, J, list, objectType, S } from './object-types.ts';
+import type { GraphQLContext, Loaders, RestObject } from './context.ts';
 
 /** enumOf is one of ae_mdw's enums: Absinthe's upper-case names, each standing for its lower-case REST value. */
 export function enumOf(name: string, values: readonly string[]): GraphQLEnumType {
