@@ -5,6 +5,7 @@
  */
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
   GraphQLFloat,
   GraphQLList,
   GraphQLObjectType,
@@ -83,4 +84,12 @@ export function pageOf(item: GraphQLObjectType): GraphQLObjectType<PageValue, Gr
   });
   pages.set(item, page);
   return page;
+}
+
+/** enumOf is one of ae_mdw's enums: Absinthe's upper-case names, each standing for its lower-case REST value. */
+export function enumOf(name: string, values: readonly string[]): GraphQLEnumType {
+  return new GraphQLEnumType({
+    name,
+    values: Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/-/g, '_'), { value: v }])),
+  });
 }

@@ -6,7 +6,6 @@ import {
   AccountActivity,
   ActivityType,
   DeltaStats,
-  enumOf,
   KeyBlock,
   MicroBlock,
   MinersStats,
@@ -18,8 +17,8 @@ import {
   TotalStats,
   Transaction,
   Transfer,
-} from './types.ts';
-import { objectType, list } from './object-types.ts';
+} from './types-chain.ts';
+import { enumOf, list, objectType } from './object-types.ts';
 
 const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLNonNull(GraphQLString)), to });
 const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;

@@ -2,13 +2,14 @@
 import { GraphQLBoolean, GraphQLNonNull } from 'graphql';
 import { IntScalar } from './scalars.ts';
 import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
-import * as T from './types.ts';
+import { enumOf } from './object-types.ts';
+import * as T from './types-objects.ts';
 
-const NameState = T.enumOf('NameState', ['active', 'inactive']);
+const NameState = enumOf('NameState', ['active', 'inactive']);
 // ae_mdw's `expiration` is the REST order `deactivation`
-const NameOrder = T.enumOf('NameOrder', ['expiration', 'activation', 'deactivation', 'name']);
+const NameOrder = enumOf('NameOrder', ['expiration', 'activation', 'deactivation', 'name']);
 // ae_mdw's auctions by name are not served (the REST list has the one order): NAME is refused as an unknown value
-const AuctionOrder = T.enumOf('AuctionOrder', ['expiration']);
+const AuctionOrder = enumOf('AuctionOrder', ['expiration']);
 const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
 
 export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
@@ -101,7 +102,7 @@ export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
   },
 };
 
-const ActiveState = (name: string) => T.enumOf(name, ['active', 'inactive']);
+const ActiveState = (name: string) => enumOf(name, ['active', 'inactive']);
 
 export const CHANNEL_QUERIES: Readonly<Record<string, QueryField>> = {
   channels: {
@@ -129,9 +130,9 @@ export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
   oracleExtends: pageById('GetOracleExtends', T.OracleExtend, "An oracle's extensions"),
 };
 
-const Aex9ContractOrderBy = T.enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
-const Aex141ContractOrderBy = T.enumOf('Aex141ContractOrderBy', ['creation', 'name', 'symbol']);
-const Aex9BalanceOrderBy = T.enumOf('Aex9BalanceOrderBy', ['pubkey', 'amount']);
+const Aex9ContractOrderBy = enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
+const Aex141ContractOrderBy = enumOf('Aex141ContractOrderBy', ['creation', 'name', 'symbol']);
+const Aex9BalanceOrderBy = enumOf('Aex9BalanceOrderBy', ['pubkey', 'amount']);
 const contractId = requiredString('path:contractId');
 const accountId = requiredString('path:accountId');
 
