@@ -18,6 +18,13 @@ export interface Config {
   /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
   readonly databaseSchema: string;
   readonly databasePoolSize: number;
+  /**
+   * PostgreSQL streaming replicas a server reads from (DATABASE_READ_URLS); empty: it reads the primary. The LISTEN
+   * connection and the populator's own state stay on DATABASE_URL; the populator, -H, -v and migrations ignore these.
+   */
+  readonly databaseReadUrls: readonly string[];
+  /** Seconds a server's replica may lag behind the primary before /readyz fails (READ_REPLICA_MAX_LAG_SECONDS). */
+  readonly readReplicaMaxLagSeconds: number;
   readonly pidFile: string | undefined;
   readonly logDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -90,6 +97,8 @@ export interface MdwWebsocketLimits {
   readonly maxTotalSubscriptions: number;
   /** subscriptions a Pong lists; `count` tells the rest (MAX_PING_LIMIT) */
   readonly pingLimit: number;
+  /** heights a replay (`from_height`, ours alone) may reach below the top + 1 */
+  readonly maxReplayHeights: number;
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -132,6 +141,7 @@ export const DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@localhost:5432/middleware',
   DATABASE_SCHEMA: 'public',
   DATABASE_POOL_SIZE: 10,
+  READ_REPLICA_MAX_LAG_SECONDS: 30,
   LOG_LEVEL: 'info',
   STATUS_MAX_BLOCK_AGE: 900,
   WEBSOCKET_ADDRESS: '0.0.0.0:3020',
@@ -144,6 +154,7 @@ export const DEFAULTS = {
   WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: 100_000,
   WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: 2_000_000,
   WEBSOCKET_MDW_PING_LIMIT: 1000,
+  WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: 10_000,
   PORT: 8080,
   FORK_WINDOW: 30,
   BATCH_SIZE: 500,
@@ -201,6 +212,13 @@ export function loadConfig(
     databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
+    databaseReadUrls: read.databaseUrlList('DATABASE_READ_URLS'),
+    readReplicaMaxLagSeconds: read.integer(
+      'READ_REPLICA_MAX_LAG_SECONDS',
+      DEFAULTS.READ_REPLICA_MAX_LAG_SECONDS,
+      1,
+      86_400,
+    ),
     pidFile: read.optional('PID_FILE'),
     logDir: read.optional('LOG_DIR'),
     logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
@@ -259,6 +277,7 @@ function readMdwWebsocketLimits(read: Reader): MdwWebsocketLimits {
     maxSubscriptions: limit('WEBSOCKET_MDW_MAX_SUBSCRIPTIONS'),
     maxTotalSubscriptions: limit('WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS'),
     pingLimit: limit('WEBSOCKET_MDW_PING_LIMIT'),
+    maxReplayHeights: limit('WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS'),
   });
 }
 
@@ -393,15 +412,28 @@ class Reader {
   }
 
   databaseUrl(name: string, fallback: string): string {
-    const value = this.optional(name) ?? fallback;
+    return this.#parseDatabaseUrl(name, this.optional(name) ?? fallback) ?? fallback;
+  }
+
+  /** databaseUrlList reads comma-separated PostgreSQL URLs, each validated like DATABASE_URL, repeats dropped. */
+  databaseUrlList(name: string): string[] {
+    const urls = (this.optional(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .flatMap((value) => this.#parseDatabaseUrl(name, value) ?? []);
+    return [...new Set(urls)];
+  }
+
+  #parseDatabaseUrl(name: string, value: string): string | undefined {
     try {
       const parsed = new URL(value);
       if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-        return this.#fail(name, 'expected a postgres:// or postgresql:// URL', fallback);
+        return this.#fail(name, 'expected a postgres:// or postgresql:// URL', undefined);
       }
       return value;
     } catch {
-      return this.#fail(name, 'not a PostgreSQL connection URL', fallback);
+      return this.#fail(name, 'not a PostgreSQL connection URL', undefined);
     }
   }
 

@@ -105,12 +105,86 @@ export interface ReadPoolLimits {
   readonly maxWaiting?: number;
 }
 
-/** createReadPool is a role's pool for reading: a write through it fails (read-only transactions). */
-export function createReadPool(cfg: Config, applicationName: string, log: Logger, limits: ReadPoolLimits = {}): Pool {
+/**
+ * createReadPool is a role's pool for reading: a write through it fails (read-only transactions). It reads
+ * DATABASE_URL, or `databaseUrl` (a server's read replica).
+ */
+export function createReadPool(
+  cfg: Config,
+  applicationName: string,
+  log: Logger,
+  limits: ReadPoolLimits = {},
+  databaseUrl = cfg.databaseUrl,
+): Pool {
   return createPool(
-    { ...poolOptions(cfg, applicationName, limits.max), readOnly: true, maxWaiting: limits.maxWaiting },
+    { ...poolOptions(cfg, applicationName, limits.max), databaseUrl, readOnly: true, maxWaiting: limits.maxWaiting },
     log,
   );
+}
+
+/**
+ * RoutingPool sends each query and each connection request to the pool `pick` names at that moment (one of the
+ * read replicas), and hands a connection out only once `ready` accepted it; it holds no connection of its own. Its
+ * counts are those of the pools it routes to.
+ */
+class RoutingPool extends pg.Pool {
+  readonly #pick: () => Pool;
+  readonly #ready: (client: PoolClient) => Promise<void>;
+  readonly #pools: readonly Pool[];
+
+  constructor(pools: readonly Pool[], pick: () => Pool, ready: (client: PoolClient) => Promise<void>) {
+    super({ max: 1 });
+    this.#pools = pools;
+    this.#pick = pick;
+    this.#ready = ready;
+    const sum = (count: (p: Pool) => number) => ({ get: () => pools.reduce((n, p) => n + count(p), 0) });
+    // pg.Pool declares its counts as fields: they are made the sums on the instance
+    Object.defineProperties(this, {
+      totalCount: sum((p) => p.totalCount),
+      idleCount: sum((p) => p.idleCount),
+      waitingCount: sum((p) => p.waitingCount),
+    });
+  }
+
+  // pool.query() takes its connection through connect(callback): both forms are routed here.
+  override connect(): Promise<PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<PoolClient> | void {
+    const connected = this.#connect();
+    if (!callback) return connected;
+    connected.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (err: Error) => callback(err, undefined, () => {}),
+    );
+  }
+
+  async #connect(): Promise<PoolClient> {
+    const client = await this.#pick().connect();
+    try {
+      await this.#ready(client);
+      return client;
+    } catch (err) {
+      // a connection that failed its check is dropped, not handed to the next request
+      client.release(true);
+      throw err;
+    }
+  }
+
+  override async end(): Promise<void> {
+    await Promise.all(this.#pools.map((p) => p.end()));
+  }
+}
+
+/**
+ * createRoutingPool is a pool whose every use goes to the pool `pick` returns then, on a connection `ready` resolved
+ * for (either throws: the use fails).
+ */
+export function createRoutingPool(
+  pools: readonly Pool[],
+  pick: () => Pool,
+  ready: (client: PoolClient) => Promise<void>,
+): Pool {
+  return new RoutingPool(pools, pick, ready);
 }
 
 /** createWritePool is the pool of a role that writes the chain (the populator, a reload). */

@@ -19,9 +19,10 @@ export function mdwRenderer(db: Queryable): MdwRenderer {
       const m = await microBlockCounted(db, hash);
       return m && microBlockJson(m);
     },
-    async transaction(hash) {
+    async transaction(hash, microBlock) {
       const t = await transactionByHash(db, hash);
-      if (!t) return undefined;
+      // a fork moved it to another block (or dropped it) since the event was read: the event's block is gone
+      if (!t || t.microBlockHash !== microBlock) return undefined;
       const before = await txisBefore(db, t.height, t.microIndex);
       return {
         v3: transactionJson(t),

@@ -116,6 +116,18 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ LIMA_EXTRA_ACCOUNTS_FILE: '/d/.lima' })).to.throw(/LIMA_EXTRA_ACCOUNTS_FILE/);
   });
 
+  it('DATABASE_READ_URLS lists the replicas a server reads (none by default), READ_REPLICA_MAX_LAG_SECONDS its bound', () => {
+    expect(loadConfig({})).to.deep.include({ databaseReadUrls: [], readReplicaMaxLagSeconds: 30 });
+    const cfg = loadConfig({
+      DATABASE_READ_URLS: ' postgres://r1/mdw, postgresql://r2/mdw,postgres://r1/mdw ',
+      READ_REPLICA_MAX_LAG_SECONDS: '5',
+    });
+    expect(cfg).to.deep.include({
+      databaseReadUrls: ['postgres://r1/mdw', 'postgresql://r2/mdw'],
+      readReplicaMaxLagSeconds: 5,
+    });
+  });
+
   it("bounds ae_mdw's sockets with ae_mdw's defaults, each limit its own variable", () => {
     expect(loadConfig({}).mdwWebsocket).to.deep.equal({
       maxConnections: 1000,
@@ -123,6 +135,7 @@ describe('loadConfig(env)', () => {
       maxSubscriptions: 100_000,
       maxTotalSubscriptions: 2_000_000,
       pingLimit: 1000,
+      maxReplayHeights: 10_000,
     });
     const set = loadConfig({
       WEBSOCKET_MDW_MAX_CONNECTIONS: '5',
@@ -130,6 +143,7 @@ describe('loadConfig(env)', () => {
       WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: '3',
       WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: '2',
       WEBSOCKET_MDW_PING_LIMIT: '1',
+      WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: '6',
     }).mdwWebsocket;
     expect(set).to.deep.equal({
       maxConnections: 5,
@@ -137,6 +151,7 @@ describe('loadConfig(env)', () => {
       maxSubscriptions: 3,
       maxTotalSubscriptions: 2,
       pingLimit: 1,
+      maxReplayHeights: 6,
     });
     expect(() => loadConfig({ WEBSOCKET_MDW_PING_LIMIT: '0' })).to.throw(ConfigError, /WEBSOCKET_MDW_PING_LIMIT/);
   });
@@ -158,6 +173,8 @@ describe('loadConfig(env)', () => {
     ['NODE_URL', 'http://node:/v2', /NODE_URL: empty port/],
     ['NODE_URLS', 'http://a:3013,http://[::1]:', /NODE_URLS: empty port/],
     ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL: expected a postgres/],
+    ['DATABASE_READ_URLS', 'postgres://r1/mdw,http://r2', /DATABASE_READ_URLS: expected a postgres/],
+    ['READ_REPLICA_MAX_LAG_SECONDS', '0', /READ_REPLICA_MAX_LAG_SECONDS: expected 1\.\./],
     ['STATUS_MAX_BLOCK_AGE', 'ten', /STATUS_MAX_BLOCK_AGE: expected an integer/],
     ['STATUS_MAX_BLOCK_AGE', '0', /STATUS_MAX_BLOCK_AGE: expected 1\.\./],
     ['WEBSOCKET_ADDRESS', 'host:port', /WEBSOCKET_ADDRESS: expected host:port/],

@@ -15,6 +15,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { createCompilerClient, type CompilerClient } from '../../node/compiler.ts';
+import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
 import type { DecodedCall, FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 export interface DecoderOptions {
@@ -24,6 +25,8 @@ export interface DecoderOptions {
   readonly db: Queryable;
   /** asked for the code of a contract not stored (created in a batch not yet committed) */
   readonly node: Pick<NodeClient, 'contractCode'>;
+  /** counts the requests to the compiler */
+  readonly metrics?: OutboundMetrics;
 }
 
 /** ABI 3 is FATE; older eras print the version as a hex string, which Number() reads too. */
@@ -88,7 +91,9 @@ export class ContractDecoder {
 
   constructor(opts: DecoderOptions) {
     this.#opts = opts;
-    this.#compiler = opts.compilerUrl ? createCompilerClient(opts.compilerUrl, opts.timeoutMs) : undefined;
+    this.#compiler = opts.compilerUrl
+      ? createCompilerClient(opts.compilerUrl, opts.timeoutMs, opts.metrics)
+      : undefined;
   }
 
   /**

@@ -14,22 +14,36 @@ import type { RouteDeps } from '../../respond.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
 import { exactRoutes } from './exact-routes.ts';
 import { routerPath, type V3Env } from './operation.ts';
+import { one } from './params.ts';
+import { txiScopeOfTransactions } from './scope-bounds.ts';
 import { V3_OPERATIONS } from './operations.ts';
-import { intAsString } from './respond.ts';
+import { intAsString, keepGivenQuery } from './respond.ts';
 import { StatsSource } from './stats-source.ts';
 import { StatusSource } from './status.ts';
 
 /** v3Router builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
 export function v3Router(deps: RouteDeps, env: V3Env = v3Env(deps)): Router {
   const router = new Router({ prefix: '/v3' });
-  for (const op of V3_OPERATIONS) router.get(op.operationId, routerPath(op.path), (ctx) => op.handle(ctx, env));
+  for (const op of V3_OPERATIONS) {
+    const scoped = op.params.includes('scope');
+    router.get(op.operationId, routerPath(op.path), async (ctx) => {
+      // ae_mdw reads `scope=transaction:…` as the txis of those transactions, on every list that takes a scope
+      const txiScope = scoped ? await txiScopeOfTransactions(env.pool, one(ctx.query.scope) ?? '') : undefined;
+      if (txiScope !== undefined) {
+        keepGivenQuery(ctx, ctx.query);
+        ctx.query = { ...ctx.query, scope: txiScope };
+      }
+      await op.handle(ctx, env);
+    });
+  }
   return router;
 }
 
 /** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env {
+function v3Env({ pool, cfg, version, listener, log, outages, metrics }: RouteDeps): V3Env {
+  const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
-    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text);
+    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
   return {
     pool,
     cfg,
@@ -38,7 +52,8 @@ function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env
       reportBackgroundFailure(log, outages, 'v3 status refresh', err),
     ),
     stats: new StatsSource(pool, listener),
-    metadata: new Aex141Metadata(pool, cfg),
+    metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
+    outbound: metrics.outbound,
   };
 }
 
