@@ -160,3 +160,8 @@ export function countOf(answer: Json): Json {
     ? answer.data!
     : answer;
 }
+
+/** asData wraps a plain array answer as ae_mdw's GraphQL wraps it, `{data: [...]}` (no cursors). */
+export function asData(answer: Json): Json {
+  return { data: answer };
+}

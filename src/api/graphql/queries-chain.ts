@@ -1,7 +1,7 @@
 /** @module ae_mdw's query fields over the chain itself: blocks, transactions, an account's activities, transfers, statistics, status. */
 import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
 import { IntScalar, JsonScalar } from './scalars.ts';
-import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
+import { asData, byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import {
   AccountActivity,
   ActivityType,
@@ -17,6 +17,7 @@ import {
   TotalStats,
   Transaction,
   Transfer,
+  WealthEntry,
 } from './types-chain.ts';
 import { enumOf, list, objectType } from './object-types.ts';
 
@@ -160,6 +161,7 @@ const series = (op: string, description: string, extra: QueryField['args'] = {},
 });
 
 const TopMiners24hStatsPage = objectType('TopMiners24hStatsPage', { data: list(TopMiners24hStats) });
+const WealthPage = objectType('WealthPage', { data: list(WealthEntry) });
 
 export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
   stats: { op: 'GetStats', type: Stats, description: 'Counters of the last 24 hours' },
@@ -189,7 +191,16 @@ export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
     op: 'GetTopMiners24hs',
     type: TopMiners24hStatsPage,
     description: 'Top miners of the last 24 hours',
-    pick: (answer) => ({ data: answer }),
+    pick: asData,
+  },
+};
+
+export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
+  wealth: {
+    op: 'GetWealth',
+    type: WealthPage,
+    description: 'The accounts with the most AE, highest first',
+    pick: asData,
   },
 };
 

@@ -44,6 +44,7 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
   nameClaims: pageById('GetNameClaims', T.NameClaim, 'Claims and bids of a name'),
   nameUpdates: pageById('GetNameUpdates', T.NameUpdate, 'Updates of a name'),
   nameTransfers: pageById('GetNameTransfers', T.NameTransfer, 'Transfers of a name'),
+  nameHistory: pageById('GetNameHistory', T.NameHistory, 'Everything that happened to a name'),
   auction: byId('GetNameAuction', T.Auction, 'A name in auction'),
   auctions: {
     op: 'GetNamesAuctions',

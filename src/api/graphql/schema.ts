@@ -2,7 +2,14 @@
 import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfigMap } from 'graphql';
 import type { GraphQLContext } from './context.ts';
 import { fieldConfig, type QueryField } from './fields.ts';
-import { ACCOUNT_QUERIES, BLOCK_QUERIES, STATS_QUERIES, STATUS_QUERIES, TRANSACTION_QUERIES } from './queries-chain.ts';
+import {
+  ACCOUNT_QUERIES,
+  BLOCK_QUERIES,
+  STATS_QUERIES,
+  STATUS_QUERIES,
+  TRANSACTION_QUERIES,
+  WEALTH_QUERIES,
+} from './queries-chain.ts';
 import {
   AEX141_QUERIES,
   AEX9_QUERIES,
@@ -27,6 +34,7 @@ export const QUERY_FIELDS: Readonly<Record<string, QueryField>> = {
   ...AEX141_QUERIES,
   ...ORACLE_QUERIES,
   ...DEX_QUERIES,
+  ...WEALTH_QUERIES,
 };
 
 /** SCHEMA: the schema, built once. */

@@ -180,3 +180,5 @@ export const Status = objectType('Status', {
   nodeRevision: S,
   nodeSyncing: Bool,
 });
+
+export const WealthEntry = objectType('WealthEntry', { account: S, balance: B });

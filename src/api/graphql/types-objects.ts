@@ -34,6 +34,7 @@ const nameEvent = {
 export const NameClaim = objectType('NameClaim', nameEvent);
 export const NameUpdate = objectType('NameUpdate', nameEvent);
 export const NameTransfer = objectType('NameTransfer', nameEvent);
+export const NameHistory = objectType('NameHistory', { ...nameEvent, expiredAt: I });
 
 export const Auction = objectType('Auction', {
   name: S,

@@ -197,6 +197,7 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
     await compare('name', `(id: "${name}")`, `/mdw/v3/names/${name}`);
     await compare('nameClaims', `(id: "${name}")`, `/mdw/v3/names/${name}/claims`);
     await compare('nameUpdates', `(id: "${name}")`, `/mdw/v3/names/${name}/updates`);
+    await compare('nameHistory', `(id: "${name}", limit: 5)`, `/mdw/v3/names/${name}/history?limit=5`);
     expect((await ok('{ namesCount }')).namesCount).to.equal(await rest('/mdw/v3/names/count'));
     const contracts = await compare('contracts', '(limit: 10)', '/mdw/v3/contracts?limit=10');
     expect(contracts.length, 'the chain has contracts').to.be.above(0);
@@ -255,6 +256,10 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
     await compare('deltaStats', '(limit: 5)', '/mdw/v3/stats/delta?limit=5');
     await compare('minersStats', '', '/mdw/v3/stats/miners');
     await compare('transactionsStats', '', '/mdw/v3/stats/transactions');
+    const wealth = ((await ok('{ wealth { data { account balance } } }')).wealth as Obj).data as Obj[];
+    const restWealth = (await rest('/mdw/v3/wealth')) as Obj[];
+    expect(wealth.length, 'the ranking lists accounts').to.be.above(0);
+    expect(wealth).to.deep.equal(restWealth.map((w) => ({ account: w.account, balance: String(w.balance) })));
     const status = (await ok('{ status { mdwHeight mdwSynced nodeHeight mdwVersion } }')).status as Obj;
     const restStatus = (await rest('/mdw/v3/status')) as Obj;
     expect(status).to.deep.equal({
