@@ -124,16 +124,19 @@ export function createReadPool(
 
 /**
  * RoutingPool sends each query and each connection request to the pool `pick` names at that moment (one of the
- * read replicas); it holds no connection of its own. Its counts are those of the pools it routes to.
+ * read replicas), and hands a connection out only once `ready` accepted it; it holds no connection of its own. Its
+ * counts are those of the pools it routes to.
  */
 class RoutingPool extends pg.Pool {
   readonly #pick: () => Pool;
+  readonly #ready: (client: PoolClient) => Promise<void>;
   readonly #pools: readonly Pool[];
 
-  constructor(pools: readonly Pool[], pick: () => Pool) {
+  constructor(pools: readonly Pool[], pick: () => Pool, ready: (client: PoolClient) => Promise<void>) {
     super({ max: 1 });
     this.#pools = pools;
     this.#pick = pick;
+    this.#ready = ready;
     const sum = (count: (p: Pool) => number) => ({ get: () => pools.reduce((n, p) => n + count(p), 0) });
     // pg.Pool declares its counts as fields: they are made the sums on the instance
     Object.defineProperties(this, {
@@ -147,15 +150,24 @@ class RoutingPool extends pg.Pool {
   override connect(): Promise<PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<PoolClient> | void {
-    let target: Pool;
+    const connected = this.#connect();
+    if (!callback) return connected;
+    connected.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (err: Error) => callback(err, undefined, () => {}),
+    );
+  }
+
+  async #connect(): Promise<PoolClient> {
+    const client = await this.#pick().connect();
     try {
-      target = this.#pick();
+      await this.#ready(client);
+      return client;
     } catch (err) {
-      if (!callback) return Promise.reject(err as Error);
-      process.nextTick(() => callback(err as Error, undefined, () => {}));
-      return;
+      // a connection that failed its check is dropped, not handed to the next request
+      client.release(true);
+      throw err;
     }
-    return callback ? target.connect(callback) : target.connect();
   }
 
   override async end(): Promise<void> {
@@ -163,9 +175,16 @@ class RoutingPool extends pg.Pool {
   }
 }
 
-/** createRoutingPool is a pool whose every use goes to the pool `pick` returns then (it throws: the use fails). */
-export function createRoutingPool(pools: readonly Pool[], pick: () => Pool): Pool {
-  return new RoutingPool(pools, pick);
+/**
+ * createRoutingPool is a pool whose every use goes to the pool `pick` returns then, on a connection `ready` resolved
+ * for (either throws: the use fails).
+ */
+export function createRoutingPool(
+  pools: readonly Pool[],
+  pick: () => Pool,
+  ready: (client: PoolClient) => Promise<void>,
+): Pool {
+  return new RoutingPool(pools, pick, ready);
 }
 
 /** createWritePool is the pool of a role that writes the chain (the populator, a reload). */

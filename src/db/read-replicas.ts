@@ -7,7 +7,8 @@ import type { Logger } from '../log.ts';
 import { redactUrl } from '../config.ts';
 import { ReplicaUnavailableError } from './errors.ts';
 import { formatLsn } from './lsn.ts';
-import { createRoutingPool, type Pool, type Queryable } from './pool.ts';
+import { createRoutingPool, type Pool, type PoolClient, type Queryable } from './pool.ts';
+import { sleep } from '../retry.ts';
 import { replayPosition, walEnd } from './queries/replication.ts';
 import { PrimaryPositions } from './replica-lag.ts';
 
@@ -50,6 +51,11 @@ interface Replica {
 
 const DEFAULT_POLL_MS = 1000;
 const DEFAULT_WAIT_POLL_MS = 20;
+/**
+ * How long a read waits for its connection's standby to reach the floor before it is refused (503): a URL that
+ * spreads its connections over several standbys (CloudNativePG's `-ro`) may hand out one behind the one followed.
+ */
+const CONNECTION_CATCH_UP_MS = 2000;
 
 /**
  * ReadReplicas follows its replicas' replay. `replayed(lsn)` resolves once one of them has replayed `lsn`; from then
@@ -64,6 +70,8 @@ export class ReadReplicas {
   readonly #primary = new PrimaryPositions();
   readonly #waiters: { lsn: bigint; resolve: () => void; reject: (err: Error) => void }[] = [];
   #floor = 0n;
+  /** what each pooled connection's standby was last seen to have replayed (replay only moves on per standby) */
+  readonly #known = new WeakMap<PoolClient, bigint>();
   #turn = 0;
   #lastPrimaryReadMs = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
@@ -81,6 +89,7 @@ export class ReadReplicas {
     this.pool = createRoutingPool(
       options.pools.map((p) => p.pool),
       () => this.#pick(),
+      (client) => this.#atFloor(client),
     );
   }
 
@@ -121,7 +130,7 @@ export class ReadReplicas {
   states(nowMs = Date.now()): ReplicaState[] {
     const newest = this.#primary.newest;
     return this.#replicas.map((r) => {
-      const known = r.reachable && r.standby && r.replayed !== undefined;
+      const known = usableReplica(r);
       return {
         url: r.url,
         serving: this.#current(r),
@@ -140,7 +149,7 @@ export class ReadReplicas {
   }
 
   #current(r: Replica): boolean {
-    return r.reachable && r.standby && r.replayed !== undefined && r.replayed >= this.#floor;
+    return usableReplica(r) && r.replayed! >= this.#floor;
   }
 
   /** #pick takes turns among the replicas at the floor. */
@@ -151,6 +160,25 @@ export class ReadReplicas {
     return current[this.#turn]!.pool;
   }
 
+  /**
+   * #atFloor resolves once the connection's own standby has replayed the floor: asked only when the floor moved on
+   * since it was last seen there (once per connection per notification, not per read), waiting briefly.
+   */
+  async #atFloor(client: PoolClient): Promise<void> {
+    const deadline = Date.now() + CONNECTION_CATCH_UP_MS;
+    for (;;) {
+      const floor = this.#floor;
+      if ((this.#known.get(client) ?? -1n) >= floor) return;
+      const { replayed, inRecovery } = await replayPosition(client);
+      if (!inRecovery) throw new ReplicaUnavailableError('the read connection is on no standby (promoted?)');
+      if (replayed !== undefined) this.#known.set(client, replayed);
+      if (replayed !== undefined && replayed >= floor) return;
+      if (Date.now() >= deadline)
+        throw new ReplicaUnavailableError(`the read connection's standby has not replayed ${formatLsn(floor)} yet`);
+      await sleep(this.#options.waitPollMs ?? DEFAULT_WAIT_POLL_MS);
+    }
+  }
+
   #why(): string {
     if (!this.#replicas.some((r) => r.reachable)) return 'no read replica reachable';
     if (!this.#replicas.some((r) => r.reachable && r.standby)) return 'no read replica is a standby (promoted?)';
@@ -159,13 +187,9 @@ export class ReadReplicas {
 
   /** #release resolves the waiters a replica has caught up with, in order; true when `lsn` is replayed already. */
   #release(lsn?: bigint): boolean {
-    const best = this.#replicas.reduce<bigint | undefined>(
-      (max, r) =>
-        r.reachable && r.standby && r.replayed !== undefined && (max === undefined || r.replayed > max)
-          ? r.replayed
-          : max,
-      undefined,
-    );
+    const best = this.#replicas
+      .filter(usableReplica)
+      .reduce<bigint | undefined>((max, r) => (max === undefined || r.replayed! > max ? r.replayed : max), undefined);
     if (best === undefined) return false;
     while (this.#waiters.length > 0 && this.#waiters[0]!.lsn <= best) {
       const waiter = this.#waiters.shift()!;
@@ -190,7 +214,8 @@ export class ReadReplicas {
   }
 
   async #poll(): Promise<void> {
-    const servedBefore = this.#replicas.some((r) => this.#current(r));
+    const servingBefore = this.#replicas.filter((r) => this.#current(r));
+    const usableBefore = this.#replicas.filter(usableReplica);
     const now = Date.now();
     // the primary's position once per idle period: a waiting notification brought its own
     const primaryDue = now - this.#lastPrimaryReadMs >= (this.#options.pollMs ?? DEFAULT_POLL_MS);
@@ -204,8 +229,28 @@ export class ReadReplicas {
       undefined,
     );
     if (replayedByAll !== undefined) this.#primary.forgetUpTo(replayedByAll);
-    if (servedBefore && !this.#replicas.some((r) => this.#current(r)))
-      this.#options.onUnavailable?.(new ReplicaUnavailableError(this.#why()));
+    this.#reportChanges(servingBefore, usableBefore);
+  }
+
+  /**
+   * #reportChanges tells the outage when no replica serves any more: a database outage, logged once by it, with its
+   * return. A replica lost or promoted while others serve is logged by itself, one line each way (one only behind the
+   * floor for a moment, as the others replay a little ahead, is not).
+   */
+  #reportChanges(servingBefore: readonly Replica[], usableBefore: readonly Replica[]): void {
+    const serving = this.#replicas.filter((r) => this.#current(r));
+    if (serving.length === 0) {
+      if (servingBefore.length > 0) this.#options.onUnavailable?.(new ReplicaUnavailableError(this.#why()));
+      return;
+    }
+    const { log } = this.#options;
+    const usable = this.#replicas.filter(usableReplica);
+    for (const r of usableBefore)
+      if (!usable.includes(r))
+        log.warn({ replica: r.url, reachable: r.reachable }, 'read replica lost or promoted: no reads go there');
+    for (const r of usable)
+      if (!usableBefore.includes(r))
+        log.info({ replica: r.url }, 'read replica back: reads go there once it has caught up');
   }
 
   async #readPrimary(now: number): Promise<void> {
@@ -220,19 +265,17 @@ export class ReadReplicas {
   async #readReplica(r: Replica): Promise<void> {
     try {
       const position = await replayPosition(r.pool);
-      if (r.standby && !position.inRecovery)
-        this.#options.log.warn(
-          { replica: r.url },
-          'read replica is no standby any more (promoted?): no reads go there',
-        );
       r.reachable = true;
       r.standby = position.inRecovery;
       // a restarted standby replays again from its last restart point: its position may go back
       r.replayed = position.replayed;
-    } catch (err) {
-      if (r.reachable)
-        this.#options.log.debug({ replica: r.url, err: (err as Error).message }, 'read replica unreachable');
+    } catch {
       r.reachable = false;
     }
   }
+}
+
+/** usableReplica: it answers and is a standby with a replay position. */
+function usableReplica(r: Replica): boolean {
+  return r.reachable && r.standby && r.replayed !== undefined;
 }

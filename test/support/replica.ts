@@ -19,6 +19,8 @@ export interface ReplicatedPostgres {
   /** stopReplica shuts the replica down fast; startReplica brings it back on the same port and data. */
   stopReplica(): Promise<void>;
   startReplica(): Promise<void>;
+  /** promoteReplica makes the replica a primary of its own (a failover the server was not told of). */
+  promoteReplica(): Promise<void>;
   /** caughtUp resolves once the replica has replayed everything the primary has written so far. */
   caughtUp(timeoutMs?: number): Promise<void>;
   destroy(): Promise<void>;
@@ -72,6 +74,9 @@ export async function startReplicatedPostgres(options: ReplicaOptions = {}): Pro
     replicaUrl,
     stopReplica: () => replica.stop(),
     startReplica: () => replica.start(replicaUrl),
+    promoteReplica: async () => {
+      await queryOnce(replicaUrl, 'SELECT pg_promote(true)');
+    },
     caughtUp: async (timeoutMs = 30_000) => {
       const { rows } = await queryOnce<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
       const target = rows[0]!.lsn;

@@ -271,6 +271,7 @@ export async function loadBatch(
       rules: deps.transferRules ?? DEFAULT_TRANSFER_RULES,
       appearances: written.accounts,
       underived,
+      balances: deps.node,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);

@@ -207,6 +207,7 @@ export class Populator implements Role {
       log,
       rules,
       detector: readers.aexn,
+      balances: node,
       decoder: readers.decoder,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,

@@ -152,6 +152,41 @@ describe('operator lifecycle on the fake API server', () => {
     expect(names).not.to.include('CNPG_RO_PASSWORD');
   });
 
+  it('reports servers that cannot roll out (a missing replica Secret) as Degraded while the running ones serve', async () => {
+    await runningMiddleware();
+    h.kube.userPatch(MW_REF, {
+      spec: { database: { readReplicas: { urlsSecretRef: { name: 'gone', key: 'urls' } } } },
+    });
+    await h.pass();
+    // By playing the Deployment controller: the new pods wait in CreateContainerConfigError (Secret "gone" not
+    // found), the old ones serve, and after progressDeadlineSeconds the Deployment says its rollout stopped.
+    const live = h.kube.peek<Built<V1Deployment>>(SERVER)!;
+    h.kube.setStatus(SERVER, {
+      ...live.status,
+      conditions: [
+        { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' },
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ProgressDeadlineExceeded',
+          message: 'ReplicaSet "mainnet-server-g1-7d9f" has timed out progressing.',
+        },
+      ],
+    });
+    await h.pass();
+    expect(h.condition('Available')).to.deep.include({ status: 'True' });
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'ServerRolloutStalled' });
+    expect((h.condition('Degraded') as { message?: string }).message).to.contain('has timed out progressing');
+    expect(h.middleware().status?.phase).to.equal('Degraded');
+    expect(h.kube.events.find((e) => e.reason === 'ServerRolloutStalled')?.type).to.equal('Warning');
+
+    // By creating the Secret: the new pods start, the rollout completes, the problem is gone.
+    h.readyDeployments();
+    await h.pass();
+    expect(h.condition('Degraded')).to.deep.include({ status: 'False', reason: 'NoProblems' });
+    expect(h.middleware().status?.phase).to.equal('Available');
+  });
+
   it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {
     await h.apply();
     h.probe.set('mainnet', 100, 0);
