@@ -151,6 +151,16 @@ describe('replay from a height, then live', () => {
     expect(canonical).to.deep.equal([...range(0, 14), ...range(15, 45, 'b')]);
   });
 
+  it('after a fork near the frontier, hands over from the fork height, not from where it had read to', async () => {
+    const chain = new ScriptedChain(45);
+    chain.whenReading(30, () => {
+      chain.fork(38, 'b');
+      chain.feedCatchesUp(38);
+    });
+    const { sent } = await replayOn(chain, 30);
+    expect(sent).to.deep.equal([...range(30, 39), ...range(38, 45, 'b')]);
+  });
+
   it('does not go below its start when a fork reaches deeper', async () => {
     const chain = new ScriptedChain(30);
     chain.whenReading(20, () => {
