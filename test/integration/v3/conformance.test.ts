@@ -48,7 +48,6 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetStatus: () => ['/status'],
   GetWealth: () => ['/wealth'],
   GetApi: () => ['/api'],
-  GetWealth: () => ['/wealth'],
   GetKeyBlocks: () => ['/key-blocks', '/key-blocks?limit=100&direction=forward', '/key-blocks?scope=gen:1-5'],
   GetKeyBlock: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}`, `/key-blocks/${String(keyBlock.height)}`],
   GetKeyBlockMicroBlocks: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}/micro-blocks`],
@@ -110,10 +109,6 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
     `/names/${String((txByType.get('NameTransferTx')!.tx as Obj).name_id)}/history?direction=forward`,
   ],
   GetNameUpdates: ({ txByType }) => [`/names/${String((txByType.get('NameUpdateTx')!.tx as Obj).name_id)}/updates`],
-  GetNameHistory: ({ name, txByType }) => [
-    `/names/${name}/history?limit=100`,
-    `/names/${String((txByType.get('NameRevokeTx')?.tx as Obj).name_id)}/history?direction=forward`,
-  ],
   GetAccountNameClaims: ({ txByType }) => [
     `/accounts/${String((txByType.get('NameClaimTx')!.tx as Obj).account_id)}/names/claims`,
   ],
