@@ -24,9 +24,13 @@ export interface MdwTxPayloads {
 /** MdwRenderer reads the mdw-source payloads of events from the database (undefined when a fork removed them). */
 export interface MdwRenderer {
   keyBlock(hash: string): Promise<string | undefined>;
+  /** keyBlocks renders the stored key blocks of heights from..to at once (a replay's batch), by hash */
+  keyBlocks(from: number, to: number): Promise<Map<string, string>>;
   microBlock(hash: string): Promise<string | undefined>;
   /** the transaction as stored in `microBlock`: undefined when a fork moved it elsewhere */
   transaction(hash: string, microBlock: string): Promise<MdwTxPayloads | undefined>;
+  /** transactions renders many at once (a replay's batch): those stored in the given blocks, by hash */
+  transactions(refs: readonly { hash: string; microBlock: string }[]): Promise<Map<string, MdwTxPayloads>>;
 }
 
 /** The subscription limits of ae_mdw's sockets (its MAX_SUBS_PER_CONN, MAX_TOTAL_WS_SUBS and MAX_PING_LIMIT). */
@@ -150,20 +154,33 @@ export class MdwHub {
     if (!parsed.ok) return peer.send(JSON.stringify(parsed.error));
     const request = parsed.request;
     if (request.op === 'Ping') return peer.send(pong(subs.list(this.#limits.pingLimit), subs.size));
+    const key = request.channel === 'Object' ? request.target! : request.channel;
     const fromHeight = request.op === 'Subscribe' ? request.fromHeight : undefined;
     if (fromHeight !== undefined) {
-      const { top, maxHeights } = this.#replay;
-      const refusal = replayRefusal(fromHeight, await top(), maxHeights);
+      const refusal = await this.#replayRefusal(subs, key, fromHeight);
       if (refusal !== undefined) return peer.send(JSON.stringify(refusal));
       if (gone()) return;
     }
-    const key = request.channel === 'Object' ? request.target! : request.channel;
     const before = subs.size;
     const error = subs.apply(request, this.#total >= this.#limits.maxTotalSubscriptions);
     this.#total += subs.size - before;
     if (error === undefined && subs.sources(key).size === 0) this.#stopReplay(client, key);
     if (error === undefined && fromHeight !== undefined) this.#startReplay(peer, client, key, fromHeight);
     peer.send(JSON.stringify(error ?? subs.list()));
+  }
+
+  /**
+   * #replayRefusal is the error answering a `from_height` that cannot be replayed: out of bounds, or on a subscription
+   * already held (another source of it would get its events twice); undefined when it can.
+   */
+  async #replayRefusal(subs: MdwSubscriptions, key: string, fromHeight: number): Promise<string | undefined> {
+    if (subs.sources(key).size > 0) return `from_height on a subscription already held: ${key}`;
+    const top = await this.#replay.top().catch((err: unknown) => {
+      this.#log.warn({ err: (err as Error).message }, 'reading the top for an mdw websocket replay failed');
+      return undefined;
+    });
+    if (top === undefined) return `replay unavailable, try again: ${key}`;
+    return replayRefusal(fromHeight, top, this.#replay.maxHeights);
   }
 
   /** #startReplay holds the subscription's live events back and queues its replay (it starts after the reply). */
@@ -215,12 +232,26 @@ export class MdwHub {
     events: readonly ChainEvent[],
     wait: boolean,
   ): Promise<void> {
-    for (const event of events) {
+    const wanted = events.filter((event) => keysFor(subs, event).includes(key));
+    const { render } = this.#replay;
+    // the key blocks' and transactions' /v3 payloads in one read each per batch (a failure fails the replay)
+    const mdw = subs.sources(key).has('mdw');
+    const heights = wanted.filter((e) => e.type === 'key_block').map((e) => e.height);
+    const keyBlocks =
+      mdw && heights.length > 0 ? await render.keyBlocks(heights[0]!, heights.at(-1)!) : new Map<string, string>();
+    const txRefs = wanted.flatMap((e) => (e.type === 'transaction' ? [{ hash: txHash(e), microBlock: e.block }] : []));
+    const txs = mdw && txRefs.length > 0 ? await render.transactions(txRefs) : new Map<string, MdwTxPayloads>();
+    for (const event of wanted) {
       const sources = subs.sources(key);
       if (sources.size === 0) return;
-      if (!keysFor(subs, event).includes(key)) continue;
-      const mdw = sources.has('mdw') ? await this.#mdwPayload(event, this.#replay.render) : undefined;
-      sendEvent(peer, subs, key, event, mdw);
+      const payload = !sources.has('mdw')
+        ? undefined
+        : event.type === 'transaction'
+          ? txs.get(txHash(event))
+          : event.type === 'key_block'
+            ? keyBlocks.get(event.block)
+            : await this.#mdwPayload(event, render);
+      sendEvent(peer, subs, key, event, payload);
       if (wait) await peer.writable();
     }
   }
@@ -230,15 +261,18 @@ export class MdwHub {
     try {
       if (event.type === 'key_block') return await render.keyBlock(event.block);
       if (event.type === 'micro_block') return await render.microBlock(event.block);
-      const signed = parseJson(event.payload);
-      return isJsonObject(signed) && typeof signed.hash === 'string'
-        ? await render.transaction(signed.hash, event.block)
-        : undefined;
+      return await render.transaction(txHash(event), event.block);
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'reading an mdw websocket payload failed');
       return undefined;
     }
   }
+}
+
+/** txHash is a transaction event's hash (its payload is the node's signed transaction). */
+function txHash(event: ChainEvent): string {
+  const signed = parseJson(event.payload);
+  return isJsonObject(signed) && typeof signed.hash === 'string' ? signed.hash : '';
 }
 
 /** keysFor lists the client's channel and targets an event goes to. */

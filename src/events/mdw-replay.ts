@@ -94,11 +94,14 @@ export class Replay {
     });
   }
 
-  /** #start is where the next batch begins: the cursor, or lower where the feed delivered since (never below fromHeight). */
+  /**
+   * #start is where the next read begins, and moves the cursor there: the cursor, or lower where the feed delivered
+   * since (never below fromHeight). Kept in the cursor, a rewind seen just before the hand-over is not lost.
+   */
   #start(): number {
-    const from = Math.max(this.#o.fromHeight, Math.min(this.#cursor, this.#lowestDelivered));
+    this.#cursor = Math.max(this.#o.fromHeight, Math.min(this.#cursor, this.#lowestDelivered));
     this.#lowestDelivered = Infinity;
-    return from;
+    return this.#cursor;
   }
 
   async #replay(from: number, to: number, wait: boolean): Promise<void> {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildTx, commitmentHash, Tag, type AensName } from '@aeternity/aepp-sdk';
+import { buildTx, commitmentHash, MemoryAccount, Tag, type AensName } from '@aeternity/aepp-sdk';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTx, type V3UnderTest } from './harness.ts';
@@ -102,5 +102,42 @@ describe('/mdw/v3/names/{id}/history, checked against the devnode chain', functi
     expect((await v3.get(`/mdw/v3/names/${name}`)).body).to.include({ active: false });
     const back = await v3.walk(`/mdw/v3/names/${name}/history?limit=1`);
     expect(back).to.deep.equal([...history].reverse());
+  });
+
+  it("lists a claim a PayingForTx wraps once, in the name's history and its activities", async () => {
+    const payer = v3.devnode.accounts[0]!.publicKey as `ak_${string}`;
+    const claimer = v3.devnode.accounts[1]!;
+    const account = claimer.publicKey as `ak_${string}`;
+    const name = 'history-paid-for-claim.chain' as AensName;
+    const salt = 777;
+    const nonceOf = async (id: string): Promise<number> =>
+      Number(((await v3.nodeGet(`/v3/accounts/${id}/next-nonce`)) as Obj).next_nonce);
+    await v3.submit(
+      buildTx({
+        tag: Tag.NamePreclaimTx,
+        accountId: account,
+        nonce: await nonceOf(account),
+        commitmentId: commitmentHash(name, salt),
+      }),
+      1,
+    );
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    const inner = await new MemoryAccount(claimer.secretKey as `sk_${string}`).signTransaction(
+      buildTx({ tag: Tag.NameClaimTx, accountId: account, nonce: await nonceOf(account), name, nameSalt: salt }),
+      { networkId: 'ae_devnet', innerTx: true },
+    );
+    const wrapped = await v3.submit(
+      buildTx({ tag: Tag.PayingForTx, payerId: payer, nonce: await nonceOf(payer), tx: inner }),
+      0,
+    );
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    const history = await v3.walk(`/mdw/v3/names/${name}/history`);
+    expect(history.map((x) => [x.source_tx_hash, x.source_tx_type])).to.deep.equal([[wrapped, 'PayingForTx']]);
+    const activities = await v3.walk(`/mdw/v3/accounts/${nameId(name)}/activities?limit=3`);
+    const hashOf = (a: Obj): Json | undefined => (a.payload as Obj).hash ?? (a.payload as Obj).source_tx_hash;
+    expect(activities.filter((a) => hashOf(a) === wrapped).map((a) => a.type)).to.deep.equal(['NameClaimEvent']);
   });
 });

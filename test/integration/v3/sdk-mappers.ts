@@ -44,12 +44,12 @@ const DIGITS = /^-?[0-9]+$/;
 /** route is a path with its parameters' names dropped: `/v3/names/{id}` is `/v3/names/*`. */
 const route = (path: string): string => path.replace(/\{[^}]+\}/g, '*');
 
-/** sdkResponseMapper is the mapper of the 200 answer of the SDK's operation at `path` (`/v3/…`), if the SDK has one. */
-export function sdkResponseMapper(path: string): Mapper | undefined {
+/** sdkResponseMapper is the mapper of an answer (200 unless `status`) of the SDK's operation at `path` (`/v3/…`), if any. */
+export function sdkResponseMapper(path: string, status = 200): Mapper | undefined {
   const spec = (
     operationSpecs as readonly { path?: string; responses: Record<number, { bodyMapper?: Mapper }> }[]
   ).find((s) => s.path !== undefined && route(s.path) === route(path));
-  return spec?.responses[200]?.bodyMapper;
+  return spec?.responses[status]?.bodyMapper;
 }
 
 /** mapperViolations lists where `value` breaks `mapper`, each as `<JSON path>: <what>`; none when it conforms. */

@@ -193,6 +193,9 @@ describe("ae_mdw's websocket: replay from a height, beyond ae_mdw (devnode → p
         `from_height further back than 5 heights from the top (${top}): ${top - 5}`,
       );
       expect(await subscribe(top + 1)).to.deep.equal(['KeyBlocks']);
+      expect(await c.ask({ op: 'Subscribe', payload: 'KeyBlocks', source: 'node', from_height: top })).to.equal(
+        'from_height on a subscription already held: KeyBlocks',
+      );
       await v3.devnode.mineKeyBlock();
       await v3.synced();
       await waitFor('the next key block from both sources', () => c.events.length >= 2);

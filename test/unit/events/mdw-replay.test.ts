@@ -151,6 +151,16 @@ describe('replay from a height, then live', () => {
     expect(canonical).to.deep.equal([...range(0, 14), ...range(15, 45, 'b')]);
   });
 
+  it('after a fork near the frontier, hands over from the fork height, not from where it had read to', async () => {
+    const chain = new ScriptedChain(45);
+    chain.whenReading(30, () => {
+      chain.fork(38, 'b');
+      chain.feedCatchesUp(38);
+    });
+    const { sent } = await replayOn(chain, 30);
+    expect(sent).to.deep.equal([...range(30, 39), ...range(38, 45, 'b')]);
+  });
+
   it('does not go below its start when a fork reaches deeper', async () => {
     const chain = new ScriptedChain(30);
     chain.whenReading(20, () => {
@@ -178,6 +188,33 @@ describe('replay from a height, then live', () => {
     await replay.run();
     expect(live).to.equal(false);
     expect(other.reads).to.deep.equal([[0, 9]]);
+  });
+
+  it('reads the next batch only once the client has taken the last one (a slow reader slows its replay)', async () => {
+    const chain = new ScriptedChain(45);
+    let open: () => void = () => {};
+    const waits: boolean[] = [];
+    const replay = new Replay({
+      fromHeight: 0,
+      feed: chain,
+      read: chain.read,
+      send: (_events, wait) => {
+        waits.push(wait);
+        return wait ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve();
+      },
+      goLive: () => {},
+      batchHeights: 10,
+      memoryHeights: MEMORY,
+    });
+    const running = replay.run();
+    for (let batch = 1; batch <= 4; batch++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(chain.reads, `while batch ${batch} is unsent`).to.have.length(batch);
+      open();
+    }
+    await running;
+    // the last heights, sent at the hand-over, do not wait: the feed delivers nothing meanwhile
+    expect(waits).to.deep.equal([true, true, true, true, false]);
   });
 
   it('waits for the feed to reach its start when the database is ahead of it', async () => {
