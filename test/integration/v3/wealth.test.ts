@@ -58,7 +58,7 @@ describe('/mdw/v3/wealth and holders_count, checked against the devnode state', 
   let v3: V3UnderTest;
 
   before(async () => {
-    v3 = await startV3(60, 'v3-wealth');
+    v3 = await startV3(60, 'v3-wealth', () => ({ BATCH_SIZE: '1' }));
   });
   after(async () => {
     await v3?.close();
