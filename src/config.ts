@@ -97,6 +97,8 @@ export interface MdwWebsocketLimits {
   readonly maxTotalSubscriptions: number;
   /** subscriptions a Pong lists; `count` tells the rest (MAX_PING_LIMIT) */
   readonly pingLimit: number;
+  /** heights a replay (`from_height`, ours alone) may reach below the top + 1 */
+  readonly maxReplayHeights: number;
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -152,6 +154,7 @@ export const DEFAULTS = {
   WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: 100_000,
   WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: 2_000_000,
   WEBSOCKET_MDW_PING_LIMIT: 1000,
+  WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: 10_000,
   PORT: 8080,
   FORK_WINDOW: 30,
   BATCH_SIZE: 500,
@@ -274,6 +277,7 @@ function readMdwWebsocketLimits(read: Reader): MdwWebsocketLimits {
     maxSubscriptions: limit('WEBSOCKET_MDW_MAX_SUBSCRIPTIONS'),
     maxTotalSubscriptions: limit('WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS'),
     pingLimit: limit('WEBSOCKET_MDW_PING_LIMIT'),
+    maxReplayHeights: limit('WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS'),
   });
 }
 

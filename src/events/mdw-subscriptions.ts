@@ -52,6 +52,11 @@ export class MdwSubscriptions {
     return keys;
   }
 
+  /** drop removes a channel or target with all its sources (a replay that failed): true when it was held. */
+  drop(key: string): boolean {
+    return this.#entries.delete(key);
+  }
+
   /** sources of a channel or target (empty when not subscribed). */
   sources(key: Channel | string): ReadonlySet<Source> {
     return this.#entries.get(key) ?? new Set();

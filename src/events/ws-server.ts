@@ -9,7 +9,10 @@ import { originAllowed } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
+import pLimit from 'p-limit';
+import { topHeight } from '../db/queries/blocks.ts';
 import { ChainFeed } from './chain-feed.ts';
+import { readChainEvents } from './events-source.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
 import { MdwHub, type MdwPeer } from './mdw-hub.ts';
 import { mdwRenderer } from './mdw-render.ts';
@@ -23,6 +26,11 @@ export interface WebsocketServerDeps {
   readonly cfg: Config;
   readonly log: Logger;
   readonly pool: Pool;
+  /**
+   * The primary, when `pool` reads replicas (DATABASE_READ_URLS): replays read and render from it, since a replica
+   * may be behind the one the feed read, and a replay must see every block the feed delivered. Absent: `pool`.
+   */
+  readonly primary?: Pool;
   readonly registry: prom.Registry;
   /** Ping period; a client that has not answered the previous ping is terminated. */
   readonly heartbeatIntervalMs?: number;
@@ -43,6 +51,8 @@ const DEFAULT_HEARTBEAT_MS = 30_000;
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 // Forks deeper than this are not re-sent; the fork window bounds them in practice.
 const MIN_MEMORY_HEIGHTS = 100;
+// Replays read the database a batch at a time, this many at once in all: live delivery keeps its share of the pool.
+const MAX_CONCURRENT_REPLAY_READS = 2;
 
 /**
  * WebsocketServer listens on cfg.websocket and sends every client the chain events it subscribed
@@ -87,16 +97,31 @@ export class WebsocketServer implements Role {
       metrics,
       log,
     }));
-    const mdwHub = (this.#mdwHub = new MdwHub({ render: mdwRenderer(pool), log, limits: cfg.mdwWebsocket }));
-    this.#feed = new ChainFeed({
+    const memoryHeights = Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow);
+    const feed = (this.#feed = new ChainFeed({
       pool,
       log,
       deliver: async (events, noticedAt) => {
         await hub.publish(events, noticedAt);
-        await mdwHub.publish(events);
+        await this.#mdwHub.publish(events);
       },
-      hasListeners: () => hub.hasAnySubscription() || mdwHub.hasAnySubscription(),
-      memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
+      hasListeners: () => hub.hasAnySubscription() || this.#mdwHub.hasAnySubscription(),
+      memoryHeights,
+    }));
+    const replayReads = pLimit(MAX_CONCURRENT_REPLAY_READS);
+    const replayPool = deps.primary ?? pool;
+    this.#mdwHub = new MdwHub({
+      render: mdwRenderer(pool),
+      log,
+      limits: cfg.mdwWebsocket,
+      replay: {
+        feed,
+        read: (from, to) => replayReads(() => readChainEvents(replayPool, from, to)),
+        render: mdwRenderer(replayPool),
+        top: async () => (await topHeight(pool)) ?? -1,
+        maxHeights: cfg.mdwWebsocket.maxReplayHeights,
+        memoryHeights,
+      },
     });
     const connections = this.#connections;
     this.#onPong = function onPong(this: WebSocket): void {
@@ -253,7 +278,7 @@ export class WebsocketServer implements Role {
       return;
     }
     const version = mdwVersionOf(url);
-    if (version !== undefined) return this.#acceptMdw(ws, version, socket.remoteAddress ?? 'unknown');
+    if (version !== undefined) return this.#acceptMdw(ws, version, socket);
     const connection = new Connection(ws, socket);
     this.#connections.set(ws, connection);
     this.#hub.add(connection);
@@ -268,8 +293,9 @@ export class WebsocketServer implements Role {
    * #acceptMdw serves ae_mdw's protocol on one socket (its answers and events are plain text frames), within
    * ae_mdw's connection limits: beyond them the socket is closed at once, as ae_mdw does.
    */
-  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3', address: string): void {
+  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3', socket: Socket): void {
     const { websocketMaxBufferedBytes: maxBuffered, mdwWebsocket: limits } = this.#deps.cfg;
+    const address = socket.remoteAddress ?? 'unknown';
     const fromAddress = this.#mdwPerAddress.get(address) ?? 0;
     const refusal = mdwRefusal(limits, this.#mdwHub.size, fromAddress);
     if (refusal !== undefined) {
@@ -289,6 +315,19 @@ export class WebsocketServer implements Role {
           return;
         }
         ws.send(text);
+      },
+      // A replay waits here: well below the bound above, until the socket's buffer is written out.
+      writable: () => {
+        if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount <= maxBuffered / 4) return Promise.resolve();
+        return new Promise((resolve) => {
+          const done = (): void => {
+            socket.off('drain', done);
+            ws.off('close', done);
+            resolve();
+          };
+          socket.on('drain', done);
+          ws.on('close', done);
+        });
       },
     };
     this.#mdwHub.add(peer);

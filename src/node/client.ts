@@ -330,6 +330,25 @@ export class NodeClient {
   }
 
   /**
+   * accountBalance is an account's balance in the state after block `hash` (`kh_`/`mh_`), or at the node's top
+   * without one; undefined when the account does not exist there. Urgent: a batch's transaction waits for it.
+   */
+  async accountBalance(id: string, hash?: string): Promise<bigint | undefined> {
+    const path = `/accounts/${encodeURIComponent(id)}${hash === undefined ? '' : `/hash/${encodeURIComponent(hash)}`}`;
+    let body: JsonObject;
+    try {
+      body = await this.#object(path, URGENT);
+    } catch (err) {
+      // the node's 404 for a block it lacks says so otherwise ("Block not found", "Hash not available")
+      if (err instanceof NodeError && err.notFound && err.message.endsWith('Account not found')) return undefined;
+      throw err;
+    }
+    if (typeof body.balance !== 'number' && typeof body.balance !== 'bigint')
+      throw badResponse(path, 'node sent no balance');
+    return BigInt(body.balance);
+  }
+
+  /**
    * contractCode is the deployed bytecode (`cb_…`). Urgent in the node set: a batch being prepared waits for it,
    * while the fetch-ahead's requests are for later batches.
    */

@@ -135,6 +135,7 @@ describe('loadConfig(env)', () => {
       maxSubscriptions: 100_000,
       maxTotalSubscriptions: 2_000_000,
       pingLimit: 1000,
+      maxReplayHeights: 10_000,
     });
     const set = loadConfig({
       WEBSOCKET_MDW_MAX_CONNECTIONS: '5',
@@ -142,6 +143,7 @@ describe('loadConfig(env)', () => {
       WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: '3',
       WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: '2',
       WEBSOCKET_MDW_PING_LIMIT: '1',
+      WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: '6',
     }).mdwWebsocket;
     expect(set).to.deep.equal({
       maxConnections: 5,
@@ -149,6 +151,7 @@ describe('loadConfig(env)', () => {
       maxSubscriptions: 3,
       maxTotalSubscriptions: 2,
       pingLimit: 1,
+      maxReplayHeights: 6,
     });
     expect(() => loadConfig({ WEBSOCKET_MDW_PING_LIMIT: '0' })).to.throw(ConfigError, /WEBSOCKET_MDW_PING_LIMIT/);
   });

@@ -207,6 +207,8 @@ export class Populator implements Role {
       log,
       rules,
       detector: readers.aexn,
+      balances: node,
+      decoder: readers.decoder,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,

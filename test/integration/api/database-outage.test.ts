@@ -90,7 +90,9 @@ describe('a database outage as the server answers and logs it', function () {
 
   it("refuses with 503 and Retry-After in each API's own shape, logging no line per request, then logs the return once", async () => {
     for (let i = 0; i < 10; i++) {
-      for (const path of ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/mdw/v3/stats/blocks']) {
+      // GraphQL too: a field's failure of the server's own is the request's 503, not a GraphQL error
+      const graphql = `/mdw/graphql?query=${encodeURIComponent('{ keyBlocks { data { hash } } }')}`;
+      for (const path of ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/mdw/v3/stats/blocks', graphql]) {
         const res = await get(path);
         expect(res.status, path).to.equal(503);
         expect(res.retryAfter, path).to.equal('5');

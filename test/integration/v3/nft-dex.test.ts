@@ -9,20 +9,14 @@ import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-docum
 import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
-import type { Devnode } from '../../../src/devnode/index.ts';
-import { kindOfCode, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
+import { contractsOf } from '../../support/devnode-contracts.ts';
 import { mdwLink, startV3, walkPages, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;
 
 type Obj = { [key: string]: Json };
-
-/** contractsOf lists the devnode's contracts of a kind (its own state: the truth beside the logs). */
-function contractsOf(devnode: Devnode, kind: ContractKind): string[] {
-  return [...devnode.chain.state.contracts.entries()].filter(([, c]) => kindOfCode(c.code) === kind).map(([id]) => id);
-}
 
 const topicOf = (name: string): bigint => BigInt(`0x${Buffer.from(hash(name)).toString('hex')}`);
 const idOf = (topic: Json, encoding: Encoding.AccountAddress | Encoding.ContractAddress): string =>
