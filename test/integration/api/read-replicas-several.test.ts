@@ -3,48 +3,22 @@
  * return one line each, events still delivered, no 500), as when it comes back.
  */
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
-import pino from 'pino';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { queryOnce } from '../../support/postgres.ts';
-import { startReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
 import { waitFor } from '../../support/wait.ts';
-import { notify, spendTx, writeHeight } from '../events/chain-writer.ts';
-import { openClient, type TestClient } from '../events/ws-client.ts';
-import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
-
-interface Line {
-  level: number;
-  msg: string;
-}
-
-const SCHEMA = 'public';
+import { startReplicaFixture, type ReplicaFixture } from './replica-fixture.ts';
 
 describe('a server reading two standbys', function () {
   this.timeout(180_000);
-  const lines: Line[] = [];
-  let pg: ReplicatedPostgres;
-  let primary: Pool;
-  let node: FakeNode;
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let client: TestClient;
+  let fixture: ReplicaFixture;
+  let server: ReplicaFixture['server'];
   let top = 5;
-  const logged = (msg: string): Line[] => lines.filter((l) => l.msg === msg);
-  const write = async (height: number): Promise<string> => {
-    const spend = spendTx(MemoryAccount.generate().address, MemoryAccount.generate().address);
-    return String((await writeHeight(primary, height, [[spend]])).keyBlock.hash);
-  };
+  const logged = (msg: string): ReplicaFixture['lines'] => fixture.logged(msg);
   /** commit writes the next height, announces it and returns its hash once its event has come. */
   const commit = async (): Promise<string> => {
-    const hash = await write(++top);
-    await notify(primary, SCHEMA, { from: top, to: top });
-    const event = (await client.next(20_000)) as { payload: Record<string, Json> };
+    const hash = String((await fixture.write(++top)).keyBlock.hash);
+    await fixture.announce(top, top);
+    const event = (await fixture.client.next(20_000)) as { payload: Record<string, Json> };
     expect(event.payload.hash).to.equal(hash);
     return hash;
   };
@@ -57,48 +31,20 @@ describe('a server reading two standbys', function () {
     ).rows[0]!.n;
 
   before(async () => {
-    pg = await startReplicatedPostgres({ replicas: 2 });
-    await migrate({ databaseUrl: pg.primaryUrl, schema: SCHEMA }, silentLog);
-    primary = createPool({ databaseUrl: pg.primaryUrl, schema: SCHEMA, max: 2 }, silentLog);
-    for (let h = 0; h <= top; h++) await write(h);
-    await pg.caughtUp();
-    node = await startFakeNode();
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(JSON.parse(chunk.toString()) as Line);
-          done();
-        },
-      }),
-    );
-    const cfg = loadConfig({
-      DATABASE_URL: pg.primaryUrl,
-      DATABASE_READ_URLS: pg.replicaUrls.join(','),
-      NODE_URL: node.url,
-      PORT: '0',
-      HTTP_HOST: '127.0.0.1',
-      WEBSOCKET_ADDRESS: '127.0.0.1:0',
-    });
-    server = await startServer({ cfg, log, registry: new prom.Registry(), version: 't' });
-    client = await openClient(server.wsUrl);
-    await client.request({ op: 'subscribe', payload: 'key_blocks' });
+    fixture = await startReplicaFixture({ replicas: { replicas: 2 }, heights: top, subscriptions: ['key_blocks'] });
+    server = fixture.server;
   });
   after(async () => {
-    client?.ws.terminate();
-    await server?.stop();
-    await node?.close();
-    await primary?.end();
-    await pg?.destroy();
+    await fixture?.close();
   });
 
   it('takes turns between them', async () => {
     for (let i = 0; i < 20; i++) expect((await fetch(`${server.httpUrl}/mdw/v3/key-blocks/2`)).status).to.equal(200);
-    for (const url of pg.replicaUrls) expect(await serverConnections(url)).to.be.greaterThan(0);
+    for (const url of fixture.pg.replicaUrls) expect(await serverConnections(url)).to.be.greaterThan(0);
   });
 
   it('serves on from the other while one is stopped, and takes the first back', async () => {
-    await pg.stopReplica(0);
+    await fixture.pg.stopReplica(0);
     // an in-flight read on the stopped one may be refused; then the other serves every read
     await waitFor('a read served by the other', async () => {
       return (await fetch(`${server.httpUrl}/mdw/v3/key-blocks/2`)).status === 200;
@@ -113,7 +59,7 @@ describe('a server reading two standbys', function () {
     }
     expect((await fetch(`${server.httpUrl}/readyz`)).status).to.equal(200);
     await waitFor('the loss logged', () => logged('read replica lost or promoted: no reads go there').length > 0);
-    await pg.startReplica(0);
+    await fixture.pg.startReplica(0);
     await waitFor(
       'the return logged',
       () => logged('read replica back: reads go there once it has caught up').length > 0,
@@ -121,11 +67,11 @@ describe('a server reading two standbys', function () {
     await commit();
     await waitFor('reads on the first again', async () => {
       await fetch(`${server.httpUrl}/mdw/v3/key-blocks/2`);
-      return (await serverConnections(pg.replicaUrls[0]!)) > 0;
+      return (await serverConnections(fixture.pg.replicaUrls[0]!)) > 0;
     });
     expect(logged('read replica lost or promoted: no reads go there')).to.have.length(1);
     expect(logged('read replica back: reads go there once it has caught up')).to.have.length(1);
     expect(logged('database unavailable: refusing what needs it until it is back')).to.have.length(0);
-    expect(lines.filter((l) => l.level >= 50).map((l) => l.msg)).to.deep.equal([]);
+    expect(fixture.lines.filter((l) => l.level >= 50).map((l) => l.msg)).to.deep.equal([]);
   });
 });
