@@ -15,7 +15,8 @@ export interface CompilerClient {
   compile(source: string, version: string): Promise<string | undefined>;
   /**
    * decode posts `body` to one of the compiler's decoding paths and returns its JSON answer (big integers exact);
-   * any status but 2xx rejects with the status and the start of the answer.
+   * any status but 2xx rejects with the status and the start of the answer (a 5xx or 429, like no answer at all, as
+   * COMPILER_UNAVAILABLE: the input may be fine).
    */
   decode(path: string, body: Json): Promise<Json>;
 }
@@ -75,7 +76,10 @@ export function createCompilerClient(url: string, timeoutMs: number, metrics?: O
     },
     async decode(path, body) {
       const { status, text } = await send('decode', path, stringifyJson(body));
-      if (status < 200 || status > 299) throw new Error(`compiler ${path}: ${status} ${text.slice(0, 200)}`);
+      const answer = `compiler ${path}: ${status} ${text.slice(0, 200)}`;
+      // a 5xx or 429 says the compiler could not do it now; another status, that the input is wrong
+      if (status >= 500 || status === 429) throw unavailable(answer);
+      if (status < 200 || status > 299) throw new Error(answer);
       return parseJson(text);
     },
   };

@@ -1,23 +1,22 @@
 /**
  * @module The batch loaders of one GraphQL request: the blocks the items of a page point at, read in one query per
- * page (not one per item) and rendered by the same shapes as /v3/micro-blocks/{hash} and /v3/key-blocks/{height}.
+ * page (not one per item) and shaped as /v3/micro-blocks/{hash} and /v3/key-blocks/{height} shape them.
  */
 import DataLoader from 'dataloader';
-import { parseJson } from '../../chain/json.ts';
 import type { Pool } from '../../db/pool.ts';
 import { keyBlocksCountedAt, microBlocksCounted } from '../../db/queries/blocks.ts';
-import { keyBlockJson, microBlockJson } from '../../shapes/v3/render-blocks.ts';
+import { keyBlockObject, microBlockObject } from '../../shapes/v3/render-blocks.ts';
 import type { Loaders, RestObject } from './context.ts';
 
 /** requestLoaders are a request's loaders: their caches live as long as the request. */
 export function requestLoaders(pool: Pool): Loaders {
   return {
     microBlock: new DataLoader(async (hashes) => {
-      const blocks = (await microBlocksCounted(pool, hashes)).map((m) => parseJson(microBlockJson(m)) as RestObject);
+      const blocks = (await microBlocksCounted(pool, hashes)).map(microBlockObject);
       return inOrder(hashes, blocks, (b) => b.hash as string);
     }),
     keyBlock: new DataLoader(async (heights) => {
-      const blocks = (await keyBlocksCountedAt(pool, heights)).map((k) => parseJson(keyBlockJson(k)) as RestObject);
+      const blocks = (await keyBlocksCountedAt(pool, heights)).map(keyBlockObject);
       return inOrder(heights, blocks, (b) => b.height as number);
     }),
   };

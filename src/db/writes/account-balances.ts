@@ -22,8 +22,9 @@ const BALANCE_TAGS = [KEY_TAGS.ak!, KEY_TAGS.ok!];
  * touchedAccounts lists the accounts the stored heights from..to touched, each with the highest such height, from
  * micro block `fromMicro` of height `from` on (−1: its key block too): every id a transaction names (its inner ones
  * and the accounts its names resolved to included), every internal transfer's account (rewards, name fees and
- * refunds, oracle rewards and refunds, genesis and fork credits), both parties of a channel that closes, and the
- * locked-coins account where a name's fee or lost bid moved to it.
+ * refunds, oracle rewards and refunds, genesis and fork credits; not Lima's contracts, whose credits name them as
+ * accounts: only accounts are ranked), both parties of a channel that closes, and the locked-coins account where a
+ * name's fee or lost bid moved to it.
  */
 export async function touchedAccounts(
   db: Queryable,
@@ -39,7 +40,7 @@ export async function touchedAccounts(
              UNION ALL
              SELECT i.height, NULL, i.account_id FROM internal_transfers i
               WHERE i.height BETWEEN $1 AND $2 AND (i.height > $1 OR i.micro_index >= $3)
-                AND i.account_id LIKE 'ak\\_%'
+                AND i.account_id LIKE 'ak\\_%' AND i.kind <> 'contracts_lima'
              UNION ALL
              SELECT i.height, NULL, $5 FROM internal_transfers i
               WHERE i.height BETWEEN $1 AND $2 AND (i.height > $1 OR i.micro_index >= $3)

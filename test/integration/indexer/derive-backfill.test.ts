@@ -14,7 +14,6 @@ import prom from 'prom-client';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
-import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { syncState } from '../../../src/db/queries/sync-state.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
@@ -29,6 +28,7 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, waitFor } from './support/harness.ts';
+import { rowsApart } from './support/schema-rows.ts';
 import { populateToTop } from '../../support/populate.ts';
 
 const FRESH = 'fresh';
@@ -108,22 +108,7 @@ describe('a stored database derives its missing derived rows from its stored row
 
   /** Every table's rows in `schema` equal the fresh load's (both ways), as `mdw -v --full` compares them. */
   async function expectEqualToFresh(schema: string): Promise<void> {
-    const pool = createPool({ databaseUrl: db.url, schema, max: 1 }, silent);
-    try {
-      const differences: string[] = [];
-      for (const table of await derivedTables(pool, FRESH)) {
-        for (const [from, other] of [
-          [FRESH, schema],
-          [schema, FRESH],
-        ] as const) {
-          const only = await rowsOnlyIn(pool, table, { from, other, heightsOf: FRESH }, undefined, 3);
-          if (only.total > 0) differences.push(`${table.name}: ${only.total} row(s) only in ${from}: ${only.rows[0]}`);
-        }
-      }
-      expect(differences).to.deep.equal([]);
-    } finally {
-      await pool.end();
-    }
+    expect(await rowsApart(db.url, FRESH, schema)).to.deep.equal([]);
   }
 
   /**
