@@ -27,6 +27,15 @@ export function overloaded(cause?: unknown): AppError {
   return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause });
 }
 
+/**
+ * spreadWait is a waiter's deadline, somewhere in the last quarter of `maxWaitMs`: a burst parks together, and
+ * with one deadline its refusals would fall due in the same timer turn, all answered in one stretch (and asked again
+ * together by clients that retry at once, the next wave five seconds later).
+ */
+function spreadWait(maxWaitMs: number): number {
+  return maxWaitMs * (0.75 + Math.random() * 0.25);
+}
+
 interface Waiter {
   readonly admit: () => void;
   readonly timer: NodeJS.Timeout;
@@ -71,15 +80,17 @@ export class Admission {
     if (this.#waiting.length >= maxWaiting) return Promise.reject(overloaded());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        // the running count passes straight from the request that finished to this one
+        // The running count passes straight from the request that finished to this one, which starts on a task of
+        // its own: resolved at once, a request answered from memory would start the next in the same task, and a
+        // line of them would render one after the other without the event loop ever turning to a probe.
         admit: () => {
           clearTimeout(waiter.timer);
-          resolve();
+          setImmediate(resolve);
         },
         timer: setTimeout(() => {
           this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
           reject(overloaded());
-        }, maxWaitMs),
+        }, spreadWait(maxWaitMs)),
       };
       this.#waiting.push(waiter);
     });

@@ -44,4 +44,36 @@ describe('Admission', () => {
     // a refused request took no turn: the next one runs at once
     expect(await refusal(admission.run(async () => {}))).to.equal('ran');
   });
+
+  it('starts each request let in from the line on a task of its own, so other tasks run between them', async () => {
+    const admission = new Admission({ concurrency: 1, maxWaiting: 10, maxWaitMs: 10_000 });
+    const order: string[] = [];
+    const running = gate();
+    const first = admission.run(() => running.done);
+    // answered without I/O, as from memory: a task the first queues (as a socket's data would) runs before the next
+    const second = admission.run(async () => {
+      order.push('second');
+      setImmediate(() => order.push('task'));
+    });
+    const third = admission.run(async () => void order.push('third'));
+    running.finish();
+    await Promise.all([first, second, third]);
+    expect(order).to.deep.equal(['second', 'task', 'third']);
+  });
+
+  it('spreads the refusals of requests parked together over the last quarter of maxWaitMs', async () => {
+    const maxWaitMs = 400;
+    const admission = new Admission({ concurrency: 1, maxWaiting: 100, maxWaitMs });
+    const running = gate();
+    const first = admission.run(() => running.done);
+    const parked = performance.now();
+    const refusedAt = await Promise.all(
+      Array.from({ length: 20 }, () => admission.run(async () => {}).catch(() => performance.now() - parked)),
+    );
+    running.finish();
+    await first;
+    // none before three quarters of the wait; not all in one turn of the event loop (a wave of refusals)
+    expect(Math.min(...(refusedAt as number[]))).to.be.at.least(maxWaitMs * 0.75 - 1);
+    expect(Math.max(...(refusedAt as number[])) - Math.min(...(refusedAt as number[]))).to.be.above(20);
+  });
 });
