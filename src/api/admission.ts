@@ -3,6 +3,7 @@
  * line for a bounded time, and what does not fit is refused at once with 503 and Retry-After (MDW_OVERLOADED).
  */
 import { AppError, ErrorCode } from '../errors.ts';
+import { Turns } from './turns.ts';
 
 export interface AdmissionOptions {
   /** requests that run at once */
@@ -50,6 +51,7 @@ interface Waiter {
 export class Admission {
   readonly #options: AdmissionOptions;
   readonly #waiting: Waiter[] = [];
+  readonly #turns = new Turns();
   #running = 0;
 
   constructor(options: AdmissionOptions) {
@@ -63,15 +65,20 @@ export class Admission {
 
   /** run calls `fn` in its turn; it rejects with `overloaded()` when the line is full or the wait too long. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.#turn();
+    await this.#slot();
     try {
+      // Each starts on a turn of the event loop of its own (Turns): started in the task that admitted it, a request
+      // answered from memory would run in the same task as the one before it (let in when that one finished, or
+      // found running below the limit by the next socket of the same poll), and a burst would render back to back
+      // for seconds without the loop turning to a probe.
+      await this.#turns.next();
       return await fn();
     } finally {
       this.#release();
     }
   }
 
-  #turn(): Promise<void> {
+  #slot(): Promise<void> {
     const { concurrency, maxWaiting, maxWaitMs } = this.#options;
     if (this.#running < concurrency) {
       this.#running++;
@@ -80,12 +87,10 @@ export class Admission {
     if (this.#waiting.length >= maxWaiting) return Promise.reject(overloaded());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        // The running count passes straight from the request that finished to this one, which starts on a task of
-        // its own: resolved at once, a request answered from memory would start the next in the same task, and a
-        // line of them would render one after the other without the event loop ever turning to a probe.
+        // the running count passes straight from the request that finished to this one
         admit: () => {
           clearTimeout(waiter.timer);
-          setImmediate(resolve);
+          resolve();
         },
         timer: setTimeout(() => {
           this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
