@@ -67,10 +67,10 @@ export class Admission {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     await this.#slot();
     try {
-      // Each starts on a turn of the event loop of its own (Turns): started in the task that admitted it, a request
-      // answered from memory would run in the same task as the one before it (let in when that one finished, or
-      // found running below the limit by the next socket of the same poll), and a burst would render back to back
-      // for seconds without the loop turning to a probe.
+      // One starts per turn of the event loop (Turns): started in the task that admitted it, a request answered from
+      // memory would run in the same task as the one before it (let in when that one finished, or found running
+      // below the limit by the next socket of the same poll), and a burst would render back to back for seconds
+      // without the loop turning to a probe.
       await this.#turns.next();
       return await fn();
     } finally {
