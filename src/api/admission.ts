@@ -3,7 +3,6 @@
  * line for a bounded time, and what does not fit is refused at once with 503 and Retry-After (MDW_OVERLOADED).
  */
 import { AppError, ErrorCode } from '../errors.ts';
-import { Turns } from './turns.ts';
 
 export interface AdmissionOptions {
   /** requests that run at once */
@@ -51,7 +50,6 @@ interface Waiter {
 export class Admission {
   readonly #options: AdmissionOptions;
   readonly #waiting: Waiter[] = [];
-  readonly #turns = new Turns();
   #running = 0;
 
   constructor(options: AdmissionOptions) {
@@ -67,11 +65,11 @@ export class Admission {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     await this.#slot();
     try {
-      // One starts per turn of the event loop (Turns): started in the task that admitted it, a request answered from
-      // memory would run in the same task as the one before it (let in when that one finished, or found running
-      // below the limit by the next socket of the same poll), and a burst would render back to back for seconds
-      // without the loop turning to a probe.
-      await this.#turns.next();
+      // Each starts on a task of its own, among the loop's immediates (after its poll for I/O): started in the task
+      // that let it in, a request answered from memory would run in the same task as the one before it (let in when
+      // that one finished, or found running below the limit by the next socket of the same poll), and a burst would
+      // render back to back for seconds without the loop turning to a probe. So at most `concurrency` start per turn.
+      await new Promise(setImmediate);
       return await fn();
     } finally {
       this.#release();
