@@ -47,6 +47,8 @@ interface Replica {
   reachable: boolean;
   standby: boolean;
   replayed: bigint | undefined;
+  /** usable as last logged (a loss and a return are logged once each) */
+  shown: boolean;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -75,6 +77,7 @@ export class ReadReplicas {
   #turn = 0;
   #lastPrimaryReadMs = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
+  #polling = false;
   #stopped = false;
 
   constructor(options: ReadReplicasOptions) {
@@ -85,18 +88,25 @@ export class ReadReplicas {
       reachable: false,
       standby: false,
       replayed: undefined,
+      shown: false,
     }));
     this.pool = createRoutingPool(
       options.pools.map((p) => p.pool),
-      () => this.#pick(),
-      (client) => this.#atFloor(client),
+      {
+        pick: (avoid) => this.#pick(avoid),
+        ready: (client) => this.#atFloor(client),
+        // the next poll finds it back when it answers
+        unreachable: (pool) => {
+          const replica = this.#replicas.find((r) => r.pool === pool);
+          if (replica) replica.reachable = false;
+        },
+      },
     );
   }
 
   /** start reads every replica once (one that is away is no error: reads fail until it is back) and keeps following. */
   async start(): Promise<void> {
-    await this.#poll();
-    this.#schedule();
+    await this.#pollOnce();
   }
 
   /** stop ends following and closes the replicas' pools; a notification still waiting is dropped. */
@@ -152,9 +162,9 @@ export class ReadReplicas {
     return usableReplica(r) && r.replayed! >= this.#floor;
   }
 
-  /** #pick takes turns among the replicas at the floor. */
-  #pick(): Pool {
-    const current = this.#replicas.filter((r) => this.#current(r));
+  /** #pick takes turns among the replicas at the floor, but those in `avoid`. */
+  #pick(avoid: ReadonlySet<Pool>): Pool {
+    const current = this.#replicas.filter((r) => this.#current(r) && !avoid.has(r.pool));
     if (current.length === 0) throw new ReplicaUnavailableError(this.#why());
     this.#turn = (this.#turn + 1) % current.length;
     return current[this.#turn]!.pool;
@@ -201,21 +211,31 @@ export class ReadReplicas {
     return true;
   }
 
+  /** #schedule sets the next poll; while one runs, it schedules the next itself when done (one at a time). */
   #schedule(delayMs?: number): void {
-    if (this.#stopped) return;
+    if (this.#stopped || this.#polling) return;
     clearTimeout(this.#timer);
     const waiting = this.#waiters.length > 0;
     const ms =
       delayMs ??
       (waiting ? this.#options.waitPollMs : this.#options.pollMs) ??
       (waiting ? DEFAULT_WAIT_POLL_MS : DEFAULT_POLL_MS);
-    this.#timer = setTimeout(() => void this.#poll().finally(() => this.#schedule()), ms);
+    this.#timer = setTimeout(() => void this.#pollOnce(), ms);
     this.#timer.unref();
   }
 
+  async #pollOnce(): Promise<void> {
+    this.#polling = true;
+    try {
+      await this.#poll();
+    } finally {
+      this.#polling = false;
+      this.#schedule();
+    }
+  }
+
   async #poll(): Promise<void> {
-    const servingBefore = this.#replicas.filter((r) => this.#current(r));
-    const usableBefore = this.#replicas.filter(usableReplica);
+    const servingBefore = this.#replicas.filter((r) => this.#current(r)).length;
     const now = Date.now();
     // the primary's position once per idle period: a waiting notification brought its own
     const primaryDue = now - this.#lastPrimaryReadMs >= (this.#options.pollMs ?? DEFAULT_POLL_MS);
@@ -229,7 +249,7 @@ export class ReadReplicas {
       undefined,
     );
     if (replayedByAll !== undefined) this.#primary.forgetUpTo(replayedByAll);
-    this.#reportChanges(servingBefore, usableBefore);
+    this.#reportChanges(servingBefore);
   }
 
   /**
@@ -237,20 +257,22 @@ export class ReadReplicas {
    * return. A replica lost or promoted while others serve is logged by itself, one line each way (one only behind the
    * floor for a moment, as the others replay a little ahead, is not).
    */
-  #reportChanges(servingBefore: readonly Replica[], usableBefore: readonly Replica[]): void {
-    const serving = this.#replicas.filter((r) => this.#current(r));
-    if (serving.length === 0) {
-      if (servingBefore.length > 0) this.#options.onUnavailable?.(new ReplicaUnavailableError(this.#why()));
+  #reportChanges(servingBefore: number): void {
+    if (!this.#replicas.some((r) => this.#current(r))) {
+      if (servingBefore > 0) this.#options.onUnavailable?.(new ReplicaUnavailableError(this.#why()));
+      // the first to come back is the outage's return, logged by it
+      for (const r of this.#replicas) r.shown = false;
       return;
     }
     const { log } = this.#options;
-    const usable = this.#replicas.filter(usableReplica);
-    for (const r of usableBefore)
-      if (!usable.includes(r))
+    for (const r of this.#replicas) {
+      const usable = usableReplica(r);
+      if (r.shown && !usable)
         log.warn({ replica: r.url, reachable: r.reachable }, 'read replica lost or promoted: no reads go there');
-    for (const r of usable)
-      if (!usableBefore.includes(r))
+      else if (!r.shown && usable && servingBefore > 0)
         log.info({ replica: r.url }, 'read replica back: reads go there once it has caught up');
+      r.shown = usable;
+    }
   }
 
   async #readPrimary(now: number): Promise<void> {

@@ -8,34 +8,37 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, cpSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { formatLsn, parseLsn, recordEnd } from '../../src/db/lsn.ts';
 import { freePort, launchEmbeddedPostgres, queryOnce } from './postgres.ts';
 import { waitFor } from './wait.ts';
 
 export interface ReplicatedPostgres {
   /** URL of the primary's `middleware` database */
   readonly primaryUrl: string;
-  /** URL of the same database on the streaming replica */
+  /** URL of the same database on the (first) streaming replica */
   readonly replicaUrl: string;
-  /** stopReplica shuts the replica down fast; startReplica brings it back on the same port and data. */
-  stopReplica(): Promise<void>;
-  startReplica(): Promise<void>;
-  /** promoteReplica makes the replica a primary of its own (a failover the server was not told of). */
-  promoteReplica(): Promise<void>;
-  /** caughtUp resolves once the replica has replayed everything the primary has written so far. */
+  /** URLs of every replica, in the order made */
+  readonly replicaUrls: readonly string[];
+  /** stopReplica shuts a replica down fast; startReplica brings it back on the same port and data. */
+  stopReplica(index?: number): Promise<void>;
+  startReplica(index?: number): Promise<void>;
+  /** promoteReplica makes a replica a primary of its own (a failover the server was not told of). */
+  promoteReplica(index?: number): Promise<void>;
+  /** caughtUp resolves once every replica has replayed everything the primary has written so far. */
   caughtUp(timeoutMs?: number): Promise<void>;
   destroy(): Promise<void>;
 }
 
 export interface ReplicaOptions {
-  /** the replica applies each commit this many milliseconds after the primary made it (recovery_min_apply_delay) */
+  /** how many replicas (default 1) */
+  readonly replicas?: number;
+  /** the replicas apply each commit this many milliseconds after the primary made it (recovery_min_apply_delay) */
   readonly applyDelayMs?: number;
-  /** server settings of both, `name=value` */
+  /** server settings of all, `name=value` */
   readonly settings?: readonly string[];
 }
 
-const SLOT = 'mdw_test_replica';
-
-/** startReplicatedPostgres starts a primary with a `middleware` database and a streaming replica of it. */
+/** startReplicatedPostgres starts a primary with a `middleware` database and streaming replicas of it. */
 export async function startReplicatedPostgres(options: ReplicaOptions = {}): Promise<ReplicatedPostgres> {
   const settings = ['fsync=off', 'max_connections=200', 'wal_level=replica', ...(options.settings ?? [])];
   const { epg, dir, server } = await launchEmbeddedPostgres({
@@ -44,57 +47,65 @@ export async function startReplicatedPostgres(options: ReplicaOptions = {}): Pro
     settings,
   });
   await queryOnce(`${server}/postgres`, 'CREATE DATABASE middleware');
-  const primaryData = join(dir, 'data');
-  const replicaData = join(dir, 'replica');
-  const owner = statSync(primaryData);
-  await baseBackup(`${server}/postgres`, primaryData, replicaData);
-  chownTree(replicaData, owner.uid, owner.gid);
   const primary = new URL(server);
-  const conninfo = `host=127.0.0.1 port=${primary.port} user=postgres password=${primary.password} application_name=replica`;
-  appendFileSync(
-    join(replicaData, 'postgresql.auto.conf'),
-    [
-      `primary_conninfo = '${conninfo}'`,
-      `primary_slot_name = '${SLOT}'`,
-      `recovery_min_apply_delay = '${options.applyDelayMs ?? 0}ms'`,
-      "hot_standby = 'on'",
-      // a standby keeps its queries through replay conflicts (the delayed tests read while rows change)
-      "max_standby_streaming_delay = '-1'",
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(replicaData, 'standby.signal'), '');
-  const port = await freePort();
-  const replica = new StandbyProcess(replicaData, port, settings, owner.uid, owner.gid);
-  await replica.start(`postgres://postgres:${primary.password}@127.0.0.1:${port}/middleware`);
+  const replicas: { process: StandbyProcess; url: string }[] = [];
+  for (let i = 0; i < (options.replicas ?? 1); i++) {
+    const slot = `mdw_test_replica_${i}`;
+    const data = join(dir, `replica${i}`);
+    const owner = statSync(join(dir, 'data'));
+    await baseBackup(`${server}/postgres`, join(dir, 'data'), data, slot);
+    chownTree(data, owner.uid, owner.gid);
+    const conninfo = `host=127.0.0.1 port=${primary.port} user=postgres password=${primary.password} application_name=replica${i}`;
+    appendFileSync(
+      join(data, 'postgresql.auto.conf'),
+      [
+        `primary_conninfo = '${conninfo}'`,
+        `primary_slot_name = '${slot}'`,
+        `recovery_min_apply_delay = '${options.applyDelayMs ?? 0}ms'`,
+        "hot_standby = 'on'",
+        // a standby keeps its queries through replay conflicts (the delayed tests read while rows change)
+        "max_standby_streaming_delay = '-1'",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(data, 'standby.signal'), '');
+    const port = await freePort();
+    const url = `postgres://postgres:${primary.password}@127.0.0.1:${port}/middleware`;
+    const standby = new StandbyProcess(data, port, settings, owner.uid, owner.gid);
+    await standby.start(url);
+    replicas.push({ process: standby, url });
+  }
   const primaryUrl = `${server}/middleware`;
-  const replicaUrl = `postgres://postgres:${primary.password}@127.0.0.1:${port}/middleware`;
   return {
     primaryUrl,
-    replicaUrl,
-    stopReplica: () => replica.stop(),
-    startReplica: () => replica.start(replicaUrl),
-    promoteReplica: async () => {
-      await queryOnce(replicaUrl, 'SELECT pg_promote(true)');
+    replicaUrl: replicas[0]!.url,
+    replicaUrls: replicas.map((r) => r.url),
+    stopReplica: (i = 0) => replicas[i]!.process.stop(),
+    startReplica: (i = 0) => replicas[i]!.process.start(replicas[i]!.url),
+    promoteReplica: async (i = 0) => {
+      await queryOnce(replicas[i]!.url, 'SELECT pg_promote(true)');
     },
     caughtUp: async (timeoutMs = 30_000) => {
       const { rows } = await queryOnce<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
-      const target = rows[0]!.lsn;
-      await waitFor(
-        `the replica to replay ${target}`,
-        async () => {
-          const { rows: r } = await queryOnce<{ behind: boolean }>(
-            replicaUrl,
-            'SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn()) > 0 AS behind',
-            [target],
-          ).catch(() => ({ rows: [{ behind: true }] }));
-          return !r[0]!.behind;
-        },
-        timeoutMs,
-      );
+      // where the last record ends, as a standby's replay position says it (see recordEnd)
+      const target = formatLsn(recordEnd(parseLsn(rows[0]!.lsn)!));
+      for (const { url } of replicas) {
+        await waitFor(
+          `the replica to replay ${target}`,
+          async () => {
+            const { rows: r } = await queryOnce<{ behind: boolean }>(
+              url,
+              'SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn()) > 0 AS behind',
+              [target],
+            ).catch(() => ({ rows: [{ behind: true }] }));
+            return !r[0]!.behind;
+          },
+          timeoutMs,
+        );
+      }
     },
     destroy: async () => {
-      await replica.stop();
+      for (const r of replicas) await r.process.stop();
       await epg.stop();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -105,11 +116,11 @@ export async function startReplicatedPostgres(options: ReplicaOptions = {}): Pro
  * baseBackup copies `from` into `to` inside a non-exclusive backup (PostgreSQL 15's names), leaving out what a
  * standby must not start with: the primary's WAL (it streams its own from the backup's start), its pid and options.
  */
-async function baseBackup(url: string, from: string, to: string): Promise<void> {
+async function baseBackup(url: string, from: string, to: string, slot: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('SELECT pg_create_physical_replication_slot($1, true)', [SLOT]);
+    await client.query('SELECT pg_create_physical_replication_slot($1, true)', [slot]);
     await client.query("SELECT pg_backup_start('mdw-test-replica', true)");
     cpSync(from, to, {
       recursive: true,

@@ -4,43 +4,29 @@
  * response cache.
  */
 import { expect } from 'chai';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import type { Role } from '../../../src/roles.ts';
-import { startReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
-import { deleteFrom, notify, spendTx, writeHeight, type WrittenHeight } from '../events/chain-writer.ts';
-import { openClient, type TestClient } from '../events/ws-client.ts';
-import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
+import { deleteFrom, type WrittenHeight } from '../events/chain-writer.ts';
+import { startReplicaFixture, type ReplicaFixture } from './replica-fixture.ts';
 
-const SCHEMA = 'public';
 /** the standby applies each commit this late */
 const APPLY_DELAY_MS = 1500;
 
 describe('a server on a lagging standby', function () {
   this.timeout(240_000);
-  let pg: ReplicatedPostgres;
-  let primary: Pool;
-  let node: FakeNode;
-  let server: Role & { httpUrl: string; wsUrl: string };
-  let client: TestClient;
+  let fixture: ReplicaFixture;
   /** the chain as the primary has it: each height's key block hash */
   const chain = new Map<number, string>();
-  let top = 0;
+  let top = 40;
 
-  const spend = (): ReturnType<typeof spendTx> =>
-    spendTx(MemoryAccount.generate().address, MemoryAccount.generate().address);
   const write = async (height: number): Promise<WrittenHeight> => {
-    const written = await writeHeight(primary, height, [[spend()]]);
+    const written = await fixture.write(height);
     chain.set(height, String(written.keyBlock.hash));
     return written;
   };
+  const notify = (from: number, to: number, rollbackFrom?: number): Promise<void> =>
+    fixture.announce(from, to, rollbackFrom);
   const get = async (path: string): Promise<{ status: number; body: Record<string, Json> }> => {
-    const res = await fetch(`${server.httpUrl}${path}`);
+    const res = await fetch(`${fixture.server.httpUrl}${path}`);
     return { status: res.status, body: parseJson(await res.text()) as Record<string, Json> };
   };
   const hashAt = async (height: number): Promise<string | undefined> => {
@@ -49,36 +35,26 @@ describe('a server on a lagging standby', function () {
   };
   /** nextEvent is the next chain event the client gets (a key block or a transaction). */
   const nextEvent = async (): Promise<{ subscription: string; payload: Record<string, Json> }> =>
-    (await client.next(20_000)) as { subscription: string; payload: Record<string, Json> };
+    (await fixture.client.next(20_000)) as { subscription: string; payload: Record<string, Json> };
 
   before(async () => {
-    pg = await startReplicatedPostgres({ applyDelayMs: APPLY_DELAY_MS });
-    await migrate({ databaseUrl: pg.primaryUrl, schema: SCHEMA }, silentLog);
-    primary = createPool({ databaseUrl: pg.primaryUrl, schema: SCHEMA, max: 4 }, silentLog);
-    for (top = 1; top <= 40; top++) await write(top);
-    top--;
-    await pg.caughtUp();
-    node = await startFakeNode();
-    const cfg = loadConfig({
-      DATABASE_URL: pg.primaryUrl,
-      DATABASE_READ_URLS: pg.replicaUrl,
-      NODE_URL: node.url,
-      PORT: '0',
-      WEBSOCKET_ADDRESS: '127.0.0.1:0',
-      // every height below the top is final: a fork's depth reaches into the cached answers
-      FORK_WINDOW: '1',
-      READ_REPLICA_MAX_LAG_SECONDS: '1',
+    fixture = await startReplicaFixture({
+      replicas: { applyDelayMs: APPLY_DELAY_MS },
+      heights: top,
+      env: {
+        // every height below the top is final: a fork's depth reaches into the cached answers
+        FORK_WINDOW: '1',
+        READ_REPLICA_MAX_LAG_SECONDS: '1',
+      },
+      subscriptions: ['key_blocks', 'transactions'],
     });
-    server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
-    client = await openClient(server.wsUrl);
-    for (const payload of ['key_blocks', 'transactions']) await client.request({ op: 'subscribe', payload });
+    const { rows } = await fixture.primary.query<{ height: number; hash: string }>(
+      'SELECT height, hash FROM key_blocks',
+    );
+    for (const { height, hash } of rows) chain.set(height, hash);
   });
   after(async () => {
-    client?.ws.terminate();
-    await server?.stop();
-    await node?.close();
-    await primary?.end();
-    await pg?.destroy();
+    await fixture?.close();
   });
 
   it('pushes no event before its key block and transaction are readable through the same server', async () => {
@@ -86,7 +62,7 @@ describe('a server on a lagging standby', function () {
       const height = ++top;
       const notifiedAt = Date.now();
       const written = await write(height);
-      await notify(primary, SCHEMA, { from: height, to: height });
+      await notify(height, height);
       for (let events = 0; events < 2; events++) {
         const { subscription, payload } = await nextEvent();
         // read at once, on receipt: the standby must have it already
@@ -109,13 +85,13 @@ describe('a server on a lagging standby', function () {
     expect((await readyz()).status).to.equal(200);
     const height = ++top;
     await write(height);
-    await notify(primary, SCHEMA, { from: height, to: height });
+    await notify(height, height);
     // the standby applies the commit 1.5 s late: after a second it lags beyond the bound
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const behind = await readyz();
     expect(behind.status).to.equal(503);
     expect(String(behind.body.reason)).to.match(/^read replica \d+ s behind \(maximum 1 s\)$/);
-    const metrics = await (await fetch(`${server.httpUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${fixture.server.httpUrl}/metrics`)).text();
     const lag = Number(/^mdw_api_read_replica_lag_seconds\{replica="[^"]+"\} ([\d.]+)/m.exec(metrics)?.[1]);
     expect(lag).to.be.greaterThan(1);
     // once the standby has it, the server is ready again
@@ -139,11 +115,11 @@ describe('a server on a lagging standby', function () {
       for (const h of [forkFrom - 1, ...heights]) expect(await hashAt(h)).to.equal(chain.get(h));
       expect(await cachedEntries()).to.be.greaterThan(0);
       // the fork: the heights from forkFrom replaced, one more on top, announced as a rollback
-      await deleteFrom(primary, forkFrom);
+      await deleteFrom(fixture.primary, forkFrom);
       for (const h of heights) await write(h);
       top++;
       await write(top);
-      await notify(primary, SCHEMA, { from: forkFrom, to: top, rollbackFrom: forkFrom });
+      await notify(forkFrom, top, forkFrom);
       // a reader keeps asking for the forked heights while the standby still has the old chain
       let reading = true;
       const reader = (async () => {
@@ -165,7 +141,7 @@ describe('a server on a lagging standby', function () {
 
   /** cachedEntries is how many answers the server's response cache holds now. */
   async function cachedEntries(): Promise<number> {
-    const text = await (await fetch(`${server.httpUrl}/metrics`)).text();
+    const text = await (await fetch(`${fixture.server.httpUrl}/metrics`)).text();
     return Number(/^mdw_api_response_cache_size\{unit="entries"\} (\d+)/m.exec(text)?.[1] ?? 0);
   }
 });

@@ -4,82 +4,29 @@
  * the standby was away is handed on once it is back).
  */
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
-import pino from 'pino';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { startReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
 import { waitFor } from '../../support/wait.ts';
-import { notify, spendTx, writeHeight } from '../events/chain-writer.ts';
-import { openClient, type TestClient } from '../events/ws-client.ts';
-import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
+import { startReplicaFixture, type ReplicaFixture } from './replica-fixture.ts';
 
-interface Line {
-  level: number;
-  msg: string;
-  refused?: number;
-}
-
-const SCHEMA = 'public';
 const PATHS = ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/v2/key-blocks/height/2', '/middleware/count/current'];
 
 describe('the standby a server reads, stopped and started again under read load', function () {
   this.timeout(180_000);
-  const lines: Line[] = [];
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown): void => void rejections.push(reason);
-  let pg: ReplicatedPostgres;
-  let primary: Pool;
-  let node: FakeNode;
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let client: TestClient;
-  const logged = (msg: string): Line[] => lines.filter((l) => l.msg === msg);
-  const write = async (height: number): Promise<string> => {
-    const spend = spendTx(MemoryAccount.generate().address, MemoryAccount.generate().address);
-    return String((await writeHeight(primary, height, [[spend]])).keyBlock.hash);
-  };
+  let fixture: ReplicaFixture;
+  let server: ReplicaFixture['server'];
+  const logged = (msg: string): ReplicaFixture['lines'] => fixture.logged(msg);
+  const errors = (): string[] => fixture.lines.filter((l) => l.level >= 50).map((l) => l.msg);
 
   before(async () => {
-    pg = await startReplicatedPostgres();
-    await migrate({ databaseUrl: pg.primaryUrl, schema: SCHEMA }, silentLog);
-    primary = createPool({ databaseUrl: pg.primaryUrl, schema: SCHEMA, max: 2 }, silentLog);
-    for (let h = 0; h <= 5; h++) await write(h);
-    await pg.caughtUp();
-    node = await startFakeNode();
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(JSON.parse(chunk.toString()) as Line);
-          done();
-        },
-      }),
-    );
-    const cfg = loadConfig({
-      DATABASE_URL: pg.primaryUrl,
-      DATABASE_READ_URLS: pg.replicaUrl,
-      NODE_URL: node.url,
-      PORT: '0',
-      HTTP_HOST: '127.0.0.1',
-      WEBSOCKET_ADDRESS: '127.0.0.1:0',
-    });
-    server = await startServer({ cfg, log, registry: new prom.Registry(), version: 't' });
-    client = await openClient(server.wsUrl);
-    await client.request({ op: 'subscribe', payload: 'key_blocks' });
+    fixture = await startReplicaFixture({ heights: 5, subscriptions: ['key_blocks'] });
+    server = fixture.server;
     process.prependListener('unhandledRejection', onRejection);
   });
   after(async () => {
     process.off('unhandledRejection', onRejection);
-    client?.ws.terminate();
-    await server?.stop();
-    await node?.close();
-    await primary?.end();
-    await pg?.destroy();
+    await fixture?.close();
   });
 
   it('answers 503 (never 500) while it is away, logs it once each way, and resumes reads and events', async () => {
@@ -99,14 +46,14 @@ describe('the standby a server reads, stopped and started again under read load'
     const load = Promise.all(Array.from({ length: 4 }, () => worker()));
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      await pg.stopReplica();
+      await fixture.pg.stopReplica();
       // committed while the standby is away: its event waits for it
-      const hash = await write(6);
-      await notify(primary, SCHEMA, { from: 6, to: 6 });
+      const hash = String((await fixture.write(6)).keyBlock.hash);
+      await fixture.announce(6, 6);
       await waitFor('reads refused', () => (statuses.get(503) ?? 0) > 20);
       expect((await fetch(`${server.httpUrl}/readyz`)).status).to.equal(503);
-      await pg.startReplica();
-      const event = (await client.next(30_000)) as { payload: Record<string, Json> };
+      await fixture.pg.startReplica();
+      const event = (await fixture.client.next(30_000)) as { payload: Record<string, Json> };
       expect(event.payload.hash).to.equal(hash);
       const res = await fetch(`${server.httpUrl}/v2/key-blocks/height/6`);
       expect(res.status).to.equal(200);
@@ -123,19 +70,19 @@ describe('the standby a server reads, stopped and started again under read load'
     expect((await fetch(`${server.httpUrl}/readyz`)).status).to.equal(200);
     expect(logged('database unavailable: refusing what needs it until it is back')).to.have.length(1);
     expect(logged('database available again')).to.have.length(1);
-    expect(lines.filter((l) => l.level >= 50).map((l) => l.msg)).to.deep.equal([]);
+    expect(errors()).to.deep.equal([]);
     expect(rejections.map(String)).to.deep.equal([]);
   });
 
   it('reads nothing from a standby that was promoted: 503 (never 500), not ready, the outage logged once more', async () => {
     const unavailable = logged('database unavailable: refusing what needs it until it is back').length;
-    await pg.promoteReplica();
+    await fixture.pg.promoteReplica();
     await waitFor('reads refused', async () => (await fetch(`${server.httpUrl}/mdw/v3/transactions`)).status === 503);
     for (const path of PATHS) expect((await fetch(`${server.httpUrl}${path}`)).status, path).to.equal(503);
     const readyz = await fetch(`${server.httpUrl}/readyz`);
     expect(readyz.status).to.equal(503);
     expect(logged('database unavailable: refusing what needs it until it is back')).to.have.length(unavailable + 1);
-    expect(lines.filter((l) => l.level >= 50).map((l) => l.msg)).to.deep.equal([]);
+    expect(errors()).to.deep.equal([]);
     expect(rejections.map(String)).to.deep.equal([]);
   });
 });
