@@ -1,6 +1,7 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
 import { isEncoded } from './chain/encoding.ts';
 import type { HardForkFile } from './chain/hard-forks.ts';
+import { parseProxyEntry } from './client-address.ts';
 import { AppError, ErrorCode } from './errors.ts';
 
 export interface Config {
@@ -18,6 +19,13 @@ export interface Config {
   /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
   readonly databaseSchema: string;
   readonly databasePoolSize: number;
+  /**
+   * PostgreSQL streaming replicas a server reads from (DATABASE_READ_URLS); empty: it reads the primary. The LISTEN
+   * connection and the populator's own state stay on DATABASE_URL; the populator, -H, -v and migrations ignore these.
+   */
+  readonly databaseReadUrls: readonly string[];
+  /** Seconds a server's replica may lag behind the primary before /readyz fails (READ_REPLICA_MAX_LAG_SECONDS). */
+  readonly readReplicaMaxLagSeconds: number;
   readonly pidFile: string | undefined;
   readonly logDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -31,6 +39,8 @@ export interface Config {
   readonly websocketMaxBufferedBytes: number;
   /** Bytes buffered for all websocket clients together; beyond it the clients holding the most are closed. */
   readonly websocketMaxTotalBufferedBytes: number;
+  /** The limits of ae_mdw's sockets (/mdw/v3/websocket, /mdw/v2/websocket), with ae_mdw's defaults. */
+  readonly mdwWebsocket: MdwWebsocketLimits;
   /** HTTP API and /metrics. */
   readonly port: number;
   /** Address the HTTP API listens on; undefined: every interface. */
@@ -49,6 +59,11 @@ export interface Config {
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
+  /**
+   * Proxies (addresses and CIDR networks) whose X-Forwarded-For is believed when a client's address is needed (ae_mdw
+   * sockets per address); empty: a client is its TCP peer.
+   */
+  readonly trustedProxies: readonly string[];
   /** Bytes of final cached node answers (/v2, /v3) the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
   /**
@@ -74,6 +89,22 @@ export interface Config {
    * its Deposit and Withdrawal events mint and burn AEX-9 balances).
    */
   readonly dex: { readonly factory: string; readonly wrappedAe: string };
+}
+
+/** MdwWebsocketLimits bound ae_mdw's sockets as ae_mdw 1.107 does (its variable named on each). */
+export interface MdwWebsocketLimits {
+  /** connections to ae_mdw's sockets together (MAX_WS_CONNECTIONS) */
+  readonly maxConnections: number;
+  /** connections from one peer address (MAX_WS_CONNECTIONS_PER_IP) */
+  readonly maxConnectionsPerIp: number;
+  /** channels and targets one connection holds (MAX_SUBS_PER_CONN) */
+  readonly maxSubscriptions: number;
+  /** channels and targets of every connection together (MAX_TOTAL_WS_SUBS) */
+  readonly maxTotalSubscriptions: number;
+  /** subscriptions a Pong lists; `count` tells the rest (MAX_PING_LIMIT) */
+  readonly pingLimit: number;
+  /** heights a replay (`from_height`, ours alone) may reach below the top + 1 */
+  readonly maxReplayHeights: number;
 }
 
 /** KubeSettings are set by the operator on the pods it runs (or by a user of the admin commands: KUBECONFIG). */
@@ -116,12 +147,20 @@ export const DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@localhost:5432/middleware',
   DATABASE_SCHEMA: 'public',
   DATABASE_POOL_SIZE: 10,
+  READ_REPLICA_MAX_LAG_SECONDS: 30,
   LOG_LEVEL: 'info',
   STATUS_MAX_BLOCK_AGE: 900,
   WEBSOCKET_ADDRESS: '0.0.0.0:3020',
   WEBSOCKET_MAX_CONNECTIONS: 20000,
   WEBSOCKET_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
   WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES: 64 * 1024 * 1024,
+  // ae_mdw 1.107's defaults (config/runtime.exs)
+  WEBSOCKET_MDW_MAX_CONNECTIONS: 1000,
+  WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: 50,
+  WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: 100_000,
+  WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: 2_000_000,
+  WEBSOCKET_MDW_PING_LIMIT: 1000,
+  WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: 10_000,
   PORT: 8080,
   FORK_WINDOW: 30,
   BATCH_SIZE: 500,
@@ -179,6 +218,13 @@ export function loadConfig(
     databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
+    databaseReadUrls: read.databaseUrlList('DATABASE_READ_URLS'),
+    readReplicaMaxLagSeconds: read.integer(
+      'READ_REPLICA_MAX_LAG_SECONDS',
+      DEFAULTS.READ_REPLICA_MAX_LAG_SECONDS,
+      1,
+      86_400,
+    ),
     pidFile: read.optional('PID_FILE'),
     logDir: read.optional('LOG_DIR'),
     logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
@@ -198,6 +244,7 @@ export function loadConfig(
       1024,
       2 ** 40,
     ),
+    mdwWebsocket: readMdwWebsocketLimits(read),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
@@ -208,6 +255,7 @@ export function loadConfig(
     mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
+    trustedProxies: read.proxyList('TRUSTED_PROXIES'),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
     rootV3: read.oneOf<Config['rootV3']>('ROOT_V3', DEFAULTS.ROOT_V3, ['node', 'mdw']),
     rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
@@ -225,6 +273,19 @@ export function loadConfig(
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function readMdwWebsocketLimits(read: Reader): MdwWebsocketLimits {
+  const limit = (name: keyof typeof DEFAULTS & `WEBSOCKET_MDW_${string}`): number =>
+    read.integer(name, DEFAULTS[name], 1, 10 ** 9);
+  return Object.freeze({
+    maxConnections: limit('WEBSOCKET_MDW_MAX_CONNECTIONS'),
+    maxConnectionsPerIp: limit('WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP'),
+    maxSubscriptions: limit('WEBSOCKET_MDW_MAX_SUBSCRIPTIONS'),
+    maxTotalSubscriptions: limit('WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS'),
+    pingLimit: limit('WEBSOCKET_MDW_PING_LIMIT'),
+    maxReplayHeights: limit('WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS'),
+  });
 }
 
 /** loadKubeSettings reads KUBECONFIG, WRITER_LEASE_NAME, POD_NAMESPACE and POD_NAME alone (the admin commands). */
@@ -358,15 +419,28 @@ class Reader {
   }
 
   databaseUrl(name: string, fallback: string): string {
-    const value = this.optional(name) ?? fallback;
+    return this.#parseDatabaseUrl(name, this.optional(name) ?? fallback) ?? fallback;
+  }
+
+  /** databaseUrlList reads comma-separated PostgreSQL URLs, each validated like DATABASE_URL, repeats dropped. */
+  databaseUrlList(name: string): string[] {
+    const urls = (this.optional(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .flatMap((value) => this.#parseDatabaseUrl(name, value) ?? []);
+    return [...new Set(urls)];
+  }
+
+  #parseDatabaseUrl(name: string, value: string): string | undefined {
     try {
       const parsed = new URL(value);
       if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-        return this.#fail(name, 'expected a postgres:// or postgresql:// URL', fallback);
+        return this.#fail(name, 'expected a postgres:// or postgresql:// URL', undefined);
       }
       return value;
     } catch {
-      return this.#fail(name, 'not a PostgreSQL connection URL', fallback);
+      return this.#fail(name, 'not a PostgreSQL connection URL', undefined);
     }
   }
 
@@ -435,6 +509,15 @@ class Reader {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
+  }
+
+  /** proxyList reads comma-separated addresses and CIDR networks, IPv4 or IPv6 (src/client-address.ts). */
+  proxyList(name: string): string[] {
+    return this.list(name, '').filter((entry) => {
+      if (parseProxyEntry(entry) !== undefined) return true;
+      this.problem(name, `expected an IP address or CIDR network (10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry)}`);
+      return false;
+    });
   }
 
   address(name: string, fallback: string): { host: string; port: number } {

@@ -7,6 +7,7 @@ import compress from 'koa-compress';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
+import type { ReadReplicas } from '../db/read-replicas.ts';
 import { notFound } from '../errors.ts';
 import { isListedOrigin } from '../origins.ts';
 import type { Logger } from '../log.ts';
@@ -23,13 +24,19 @@ import { Admission, admissionLimits } from './admission.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
+import { swaggerUiRoutes } from './routes/swagger-ui.ts';
 import { v3Api } from './routes/v3/index.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
 export interface AppDeps {
   readonly cfg: Config;
   readonly log: Logger;
+  /** what reads go through: the read replicas' routing pool, or the primary's */
   readonly pool: Pool;
+  /** the primary (DATABASE_URL), when reads go to replicas: the populator's state in the status is read there */
+  readonly primary?: Pool;
+  /** the read replicas, when there are any: their lag in /metrics, the status and /readyz */
+  readonly replicas?: ReadReplicas;
   readonly registry: prom.Registry;
   readonly version: string;
   /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
@@ -51,15 +58,17 @@ export function createApp(deps: AppDeps): Koa {
     timeoutMs: cfg.nodeTimeoutMs,
     log,
     outage: deps.outages?.node,
+    metrics: metrics.outbound,
   });
   metrics.watch(pool, nodeHeight);
+  if (deps.replicas) metrics.watchReplicas(deps.replicas);
   const admission = new Admission(admissionLimits(cfg.databasePoolSize));
   metrics.watchAdmission(admission);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,
     timeoutMs: cfg.nodeTimeoutMs,
-    metrics,
+    metrics: metrics.outbound,
     log,
     onTransactionPosted: deps.onTransactionPosted,
   });
@@ -93,6 +102,8 @@ export function createApp(deps: AppDeps): Koa {
     cfg,
     log,
     pool,
+    primary: deps.primary,
+    replicas: deps.replicas,
     metrics,
     forward,
     nodeHeight,
@@ -102,6 +113,8 @@ export function createApp(deps: AppDeps): Koa {
     outages: deps.outages,
     admission,
   };
+  // Swagger UI at /mdw/swagger and /middleware/swagger, before ae_mdw's API claims every path under /mdw
+  app.use(swaggerUiRoutes().routes());
   // ae_mdw's API answers every path under /mdw itself (errors in its own shape); nothing there is forwarded.
   app.use(v3Api(routeDeps));
   for (const router of apiRouters(routeDeps)) app.use(router.routes());
@@ -119,7 +132,7 @@ function operations(deps: AppDeps): ApiMiddleware {
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const answer = await readiness(deps.pool, deps.outages?.database);
+      const answer = await readiness(deps.pool, deps.outages?.database, replicaLag(deps));
       ctx.status = answer.ready ? 200 : 503;
       ctx.body = answer;
     } else if (ctx.path === '/metrics') {
@@ -130,6 +143,11 @@ function operations(deps: AppDeps): ApiMiddleware {
     }
     ctx.set('Cache-Control', 'no-store');
   };
+}
+
+/** replicaLag is the lag /readyz judges when reads go to replicas: the least lagging one's, against the bound. */
+function replicaLag(deps: AppDeps): { seconds: number | null; maxSeconds: number } | undefined {
+  return deps.replicas && { seconds: deps.replicas.lagSeconds(), maxSeconds: deps.cfg.readReplicaMaxLagSeconds };
 }
 
 /**

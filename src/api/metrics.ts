@@ -1,6 +1,11 @@
-/** @module Prometheus metrics of the HTTP API: requests, cache answers, node calls, database pool, sync progress. */
+/**
+ * @module Prometheus metrics of the HTTP API: requests, cache answers, database pool, sync progress; and its requests
+ * to the node and the compiler, in the process's one outbound metric (node/outbound-metrics.ts).
+ */
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
+import type { ReadReplicas, ReplicaState } from '../db/read-replicas.ts';
+import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 import { syncState } from '../db/queries/sync-state.ts';
 import type { Admission } from './admission.ts';
 import type { NodeHeight } from './node-height.ts';
@@ -12,8 +17,8 @@ export interface ApiMetrics {
   readonly duration: prom.Histogram<'method' | 'route'>;
   /** answers of the cached node routes (/v2, /v3): `hit` from the database, `forward` to the node */
   readonly cacheAnswers: prom.Counter<'result'>;
-  readonly nodeDuration: prom.Histogram<'outcome'>;
-  readonly nodeErrors: prom.Counter<'kind'>;
+  /** every request the server sends to the node (forwarded or its own) and to the compiler */
+  readonly outbound: OutboundMetrics;
   /** requests refused as overload: 503 with Retry-After, the database pool full */
   readonly shed: prom.Counter;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
@@ -22,6 +27,8 @@ export interface ApiMetrics {
   watchAdmission(admission: Admission): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
+  /** watchReplicas adds each read replica's lag and whether reads go there, read at scrape time */
+  watchReplicas(replicas: ReadReplicas): void;
 }
 
 /** createApiMetrics registers the API's metrics in the given registry (never the default one). */
@@ -113,6 +120,37 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       );
     },
   });
+  const replicaSets: ReadReplicas[] = [];
+  const replicaGauge = (name: string, help: string, value: (s: ReplicaState) => number | null): void => {
+    new prom.Gauge({
+      name,
+      help,
+      labelNames: ['replica'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const state of replicaSets.flatMap((r) => r.states())) {
+          const v = value(state);
+          if (v !== null) this.set({ replica: state.url }, v);
+        }
+      },
+    });
+  };
+  replicaGauge(
+    'mdw_api_read_replica_lag_seconds',
+    'Seconds since the primary was first seen beyond what the read replica has replayed (0: caught up).',
+    (s) => s.lagSeconds,
+  );
+  replicaGauge(
+    'mdw_api_read_replica_lag_bytes',
+    "WAL bytes the read replica has still to replay of the primary's position at the last look.",
+    (s) => s.lagBytes,
+  );
+  replicaGauge(
+    'mdw_api_read_replica_serving',
+    'Whether reads go to the read replica: 1 when it answers, is a standby and has replayed what this server acted on.',
+    (s) => (s.serving ? 1 : 0),
+  );
   return {
     requests: new prom.Counter({
       name: 'mdw_api_http_requests_total',
@@ -133,19 +171,7 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       labelNames: ['result'] as const,
       registers,
     }),
-    nodeDuration: new prom.Histogram({
-      name: 'mdw_api_node_request_duration_seconds',
-      help: 'Forwarded node requests by outcome.',
-      labelNames: ['outcome'] as const,
-      registers,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    }),
-    nodeErrors: new prom.Counter({
-      name: 'mdw_api_node_errors_total',
-      help: 'Forwarded node requests that failed, by kind (unreachable, timeout).',
-      labelNames: ['kind'] as const,
-      registers,
-    }),
+    outbound: createOutboundMetrics(registry),
     shed: new prom.Counter({
       name: 'mdw_api_shed_requests_total',
       help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
@@ -160,6 +186,9 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     },
     watchCache(cache) {
       caches.push(cache);
+    },
+    watchReplicas(replicas) {
+      replicaSets.push(replicas);
     },
   };
 }

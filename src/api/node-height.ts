@@ -1,6 +1,7 @@
 /** @module The node's height as this server reads it now, kept for a moment so that status polls do not each ask the node. */
 import type { Logger } from '../log.ts';
 import { NodeClient } from '../node/client.ts';
+import type { OutboundMetrics } from '../node/outbound-metrics.ts';
 import type { DependencyOutage } from '../outage.ts';
 import { BriefValue } from './brief-value.ts';
 
@@ -18,6 +19,8 @@ export interface NodeHeightOptions {
   /** told when no node answers, so that the node's loss and return are logged once with the forwarded requests' */
   readonly outage?: DependencyOutage;
   readonly ttlMs?: number;
+  /** counts the readings among the server's requests to the node */
+  readonly metrics?: OutboundMetrics;
 }
 
 /**
@@ -31,7 +34,7 @@ export class NodeHeight {
 
   constructor(opts: NodeHeightOptions) {
     this.#client = new NodeClient(
-      { url: opts.urls, timeoutMs: Math.min(opts.timeoutMs, MAX_READ_MS), attempts: 1 },
+      { url: opts.urls, timeoutMs: Math.min(opts.timeoutMs, MAX_READ_MS), attempts: 1, metrics: opts.metrics },
       opts.log,
     );
     this.#outage = opts.outage;

@@ -1,6 +1,7 @@
 /**
  * @module Forwarding to the node: method, path, query, body and end-to-end headers pass through
- * over a pool of keep-alive connections; failures become 502/504.
+ * over a pool of keep-alive connections (streamed, outside http-get.ts); counted in the outbound metric as every
+ * other request to the node, and its failures are the node's errors (node/errors.ts): 502, or 504 for a timeout.
  */
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -8,7 +9,8 @@ import type { ApiContext } from './state.ts';
 import koaProxies from 'koa-proxies';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { ApiMetrics } from './metrics.ts';
+import { timedOut, unreachable } from '../node/errors.ts';
+import { statusOutcome, type OutboundMetrics } from '../node/outbound-metrics.ts';
 
 /** Where and how long to forward. */
 export interface NodeProxyOptions {
@@ -16,7 +18,7 @@ export interface NodeProxyOptions {
   /** the node's internal API; internal paths are refused while it is undefined */
   readonly nodeInternalUrl: string | undefined;
   readonly timeoutMs: number;
-  readonly metrics: ApiMetrics;
+  readonly metrics: OutboundMetrics;
   readonly log: Logger;
   /** hears the body of every `POST /v2/transactions` (or /v3) the node accepted (tx_update reports it as pending) */
   readonly onTransactionPosted?: (body: string) => void;
@@ -57,10 +59,11 @@ const MAX_SOCKETS_PER_NODE = 256;
  */
 const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 
-const FAILURE = Symbol('mdw.proxy.failure');
+const LEG = Symbol('mdw.proxy.leg');
 const POSTED = Symbol('mdw.proxy.posted');
 type Tagged = IncomingMessage & {
-  [FAILURE]?: { error?: NodeJS.ErrnoException; timedOut?: boolean };
+  /** what the leg to the node came to: the node's status, or an error or a timeout */
+  [LEG]?: { error?: NodeJS.ErrnoException; timedOut?: boolean; status?: number };
   /** the body of a transaction post, as it streams to the node (undefined beyond MAX_POSTED_TX_BYTES) */
   [POSTED]?: Buffer[] | undefined;
 };
@@ -106,22 +109,24 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     }
     return agent;
   };
+  const meter = opts.metrics.meter('node', 'forward');
   const events = {
     proxyReq(proxyReq: ClientRequest, req: IncomingMessage) {
       // The agent sets the node leg's own `Connection: keep-alive`.
       for (const h of hopByHopHeaders(req.headers)) proxyReq.removeHeader(h);
       proxyReq.on('timeout', () => {
-        failure(req).timedOut = true;
+        leg(req).timedOut = true;
       });
       if (opts.onTransactionPosted && isTransactionPost(req)) tapBody(req as Tagged);
     },
     proxyRes(proxyRes: IncomingMessage, req: IncomingMessage) {
+      leg(req).status = proxyRes.statusCode;
       for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
       const posted = (req as Tagged)[POSTED];
       if (posted && proxyRes.statusCode === 200) opts.onTransactionPosted?.(Buffer.concat(posted).toString('utf8'));
     },
     error(error: NodeJS.ErrnoException, req: IncomingMessage) {
-      failure(req).error = error;
+      leg(req).error = error;
     },
   };
   const toNode = koaProxies(
@@ -144,28 +149,25 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
         "the node's internal API is not forwarded by this middleware (NODE_INTERNAL_URL is unset)",
       );
     }
-    const end = opts.metrics.nodeDuration.startTimer();
+    const sentAt = performance.now();
     ctx.state.forwarded = true;
     await toNode(ctx, async () => {});
-    const failed = (ctx.req as Tagged)[FAILURE];
+    const { error, timedOut: late, status } = leg(ctx.req);
+    const failed = late === true || error !== undefined;
+    const outcome = late ? 'timeout' : error ? 'unreachable' : statusOutcome(status ?? 0);
+    meter(outcome, (performance.now() - sentAt) / 1000);
     if (!failed) {
-      end({ outcome: 'answered' });
       ctx.respond = false;
       return;
     }
-    const kind = failed.timedOut ? 'timeout' : 'unreachable';
-    end({ outcome: kind });
-    opts.metrics.nodeErrors.inc({ kind });
     // a detail: the error boundary tells the node's outage, which logs its loss and return once each
-    opts.log.debug({ path: ctx.path, kind, err: failed.error?.code ?? failed.error?.message }, 'node request failed');
+    opts.log.debug({ path: ctx.path, outcome, err: error?.code ?? error?.message }, 'node request failed');
     if (ctx.res.headersSent) {
       ctx.res.destroy();
       ctx.respond = false;
       return;
     }
-    if (failed.timedOut)
-      throw new AppError(ErrorCode.NODE_TIMEOUT, 504, `the node did not answer within ${opts.timeoutMs} ms`);
-    throw new AppError(ErrorCode.NODE_UNREACHABLE, 502, 'the node is unreachable');
+    throw late ? timedOut(ctx.path, opts.timeoutMs) : unreachable(ctx.path, error);
   };
 }
 
@@ -187,7 +189,7 @@ function tapBody(req: Tagged): void {
   });
 }
 
-function failure(req: IncomingMessage): NonNullable<Tagged[typeof FAILURE]> {
+function leg(req: IncomingMessage): NonNullable<Tagged[typeof LEG]> {
   const tagged = req as Tagged;
-  return (tagged[FAILURE] ??= {});
+  return (tagged[LEG] ??= {});
 }

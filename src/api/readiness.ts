@@ -19,8 +19,14 @@ const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
  * ready and busy at once, without joining the queue (a probe that waits behind the load would time out and take
  * the server out of service for being loaded); otherwise it is whether the database answers a ping.
  */
-export async function readiness(pool: Pool, database: DependencyOutage | undefined): Promise<Readiness> {
+export async function readiness(
+  pool: Pool,
+  database: DependencyOutage | undefined,
+  replicaLag?: ReplicaLag,
+): Promise<Readiness> {
   if (database?.down) return UNREACHABLE;
+  const behind = replicaBehind(replicaLag);
+  if (behind) return behind;
   if (poolBusy(pool)) return { ready: true, busy: true };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -35,6 +41,24 @@ export async function readiness(pool: Pool, database: DependencyOutage | undefin
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** ReplicaLag: the least lagging serving read replica's lag (null: none serves) and READ_REPLICA_MAX_LAG_SECONDS. */
+export interface ReplicaLag {
+  readonly seconds: number | null;
+  readonly maxSeconds: number;
+}
+
+/**
+ * replicaBehind is not ready when no read replica serves or the best lags beyond the bound: a server behind a stuck
+ * replica leaves its Service (its answers would be old, its events late) until the replica catches up.
+ */
+export function replicaBehind(lag: ReplicaLag | undefined): Readiness | undefined {
+  if (lag === undefined) return undefined;
+  if (lag.seconds === null) return { ready: false, reason: 'no read replica serving' };
+  if (lag.seconds > lag.maxSeconds)
+    return { ready: false, reason: `read replica ${Math.round(lag.seconds)} s behind (maximum ${lag.maxSeconds} s)` };
+  return undefined;
 }
 
 /** poolBusy: every connection is checked out and requests wait for one. */

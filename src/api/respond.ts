@@ -3,6 +3,7 @@ import type { ApiContext } from './state.ts';
 import { stringifyJson } from '../chain/json.ts';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
+import type { ReadReplicas } from '../db/read-replicas.ts';
 import type { Logger } from '../log.ts';
 import type { ApiMetrics } from './metrics.ts';
 import type { NodeHeight } from './node-height.ts';
@@ -16,7 +17,12 @@ import type { Admission } from './admission.ts';
 export interface RouteDeps {
   readonly cfg: Config;
   readonly log: Logger;
+  /** what reads go through (the read replicas when there are any) */
   readonly pool: Pool;
+  /** the primary, when reads go to replicas: the status reads the populator's state there */
+  readonly primary?: Pool;
+  /** the read replicas, when there are any */
+  readonly replicas?: ReadReplicas;
   readonly metrics: ApiMetrics;
   readonly forward: ForwardToNode;
   /** the node's height as this server reads it now (one reading per moment, shared by status and metrics) */

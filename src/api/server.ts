@@ -7,12 +7,14 @@ import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import { createReadPool } from '../db/pool.ts';
+import { ReadReplicas } from '../db/read-replicas.ts';
 import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../db/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../log.ts';
 import { createOutageMetrics, DependencyOutage } from '../outage.ts';
 import { httpGet } from '../node/http-get.ts';
+import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
 import { createApp } from './app.ts';
@@ -26,6 +28,12 @@ import { ResponseCache } from './response-cache.ts';
  * pool's connection timeout, and a burst on the other APIs costs no memory beyond it.
  */
 const WAITING_PER_CONNECTION = 100;
+
+/**
+ * Connections to the primary of a server that reads replicas: the LISTEN connection, the status's reading of the
+ * populator and the WAL position the replicas' lag is measured against.
+ */
+const PRIMARY_CONNECTIONS_BESIDE_REPLICAS = 3;
 
 /** Connections the kernel may hold for accepting (Node's default is 511). */
 const LISTEN_BACKLOG = 4096;
@@ -45,24 +53,46 @@ export interface ServerDeps {
  */
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
+  const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
+  const replicated = cfg.databaseReadUrls.length > 0;
   // a server only reads; its LISTEN is allowed in a read-only transaction too
-  const pool = createReadPool(cfg, 'mdw-server', log, { maxWaiting: cfg.databasePoolSize * WAITING_PER_CONNECTION });
+  const primary = createReadPool(cfg, 'mdw-server', log, {
+    maxWaiting,
+    ...(replicated ? { max: PRIMARY_CONNECTIONS_BESIDE_REPLICAS } : {}),
+  });
+  const outageMetrics = createOutageMetrics(registry);
+  // reads go to the replicas when there are any (DATABASE_READ_URLS); the LISTEN connection stays on the primary
+  let replicasUnavailable: (err: Error) => void = () => {};
+  const replicas = replicated
+    ? new ReadReplicas({
+        pools: cfg.databaseReadUrls.map((url) => ({
+          url,
+          pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting }, url),
+        })),
+        primary,
+        log: log.child({ component: 'read-replicas' }),
+        onUnavailable: (err) => replicasUnavailable(err),
+      })
+    : undefined;
+  const pool = replicas?.pool ?? primary;
   const listener = new NotificationListener({
-    pool,
+    pool: primary,
     channel: notifyChannel(cfg.databaseSchema),
     log: log.child({ component: 'listener' }),
+    ...(replicas ? { replayed: (lsn: bigint) => replicas.replayed(lsn) } : {}),
   });
   const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
-  const outageMetrics = createOutageMetrics(registry);
+  const probeMeter = createOutboundMetrics(registry).meter('node', 'status');
   const outages = {
     database: new DependencyOutage({ dependency: 'database', log, metrics: outageMetrics, probe: () => ping(pool) }),
     node: new DependencyOutage({
       dependency: 'node',
       log,
       metrics: outageMetrics,
-      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs),
+      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs, probeMeter),
     }),
   };
+  replicasUnavailable = (err) => outages.database.unavailable(err);
   const stopOutages = (): void => {
     outages.database.stop();
     outages.node.stop();
@@ -73,6 +103,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     createApp({
       ...deps,
       pool,
+      primary,
+      replicas,
       responseCache,
       listener,
       outages,
@@ -83,6 +115,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   let ws: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
   let invalidation: Role | undefined;
   try {
+    await replicas?.start();
     // Listening for rollbacks before the first request, so no answer is cached unguarded.
     await listener.start();
     if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
@@ -91,7 +124,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
       server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
-    const websocket = await startWebsocketServer({ cfg, log, pool, registry, listener });
+    const websocket = await startWebsocketServer({ cfg, log, pool, primary, registry, listener });
     ws = websocket;
     reportPosted = (body) => websocket.reportPosted(body);
     // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks
@@ -101,7 +134,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     stopOutages();
     await invalidation?.stop();
     await listener.stop();
-    await pool.end();
+    await replicas?.stop();
+    await primary.end();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -117,7 +151,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       await invalidation?.stop();
       // Last of the three: both users are done with it.
       await listener.stop();
-      await pool.end();
+      await replicas?.stop();
+      await primary.end();
       log.debug('http api stopped');
     },
   };
@@ -139,7 +174,7 @@ function shownHost(host: string | undefined): string {
 }
 
 /** nodeAnswers resolves when the node's status answers (any answer below 500: it is there and serving). */
-async function nodeAnswers(nodeUrl: string, timeoutMs: number): Promise<void> {
-  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs);
+async function nodeAnswers(nodeUrl: string, timeoutMs: number, meter: Meter): Promise<void> {
+  const { status } = await httpGet(new URL(`${nodeUrl}/v2/status`), timeoutMs, { meter });
   if (status >= 500) throw new Error(`the node answered ${status}`);
 }

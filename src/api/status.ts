@@ -1,5 +1,6 @@
 /** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
 import type { SyncState } from '../db/queries/sync-state.ts';
+import type { ReplicaState } from '../db/read-replicas.ts';
 
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
 export const SYNCED_MAX_LAG = 3;
@@ -18,6 +19,8 @@ export interface StatusInputs {
   readonly heartbeatTimeout: number;
   readonly version: string;
   readonly decodeErrors: number;
+  /** the read replicas this server reads, when it reads any (DATABASE_READ_URLS) */
+  readonly replicas?: readonly ReplicaState[];
 }
 
 /** heartbeatTimeoutSeconds: the populator beats every poll, so ten missed polls (at least a minute) mean it is stuck. */
@@ -98,6 +101,19 @@ export function statusReport(i: StatusInputs): { ok: boolean; body: Record<strin
       },
       errors_last_500_blocks: i.decodeErrors,
       version: i.version,
+      ...(i.replicas === undefined ? {} : { read_replicas: i.replicas.map(replicaReport) }),
     },
+  };
+}
+
+/** replicaReport is one read replica in the status: where reads go, how far it replayed and how far behind it is. */
+function replicaReport(r: ReplicaState): Record<string, unknown> {
+  return {
+    url: r.url,
+    serving: r.serving,
+    reachable: r.reachable,
+    replayed_lsn: r.replayed,
+    lag_seconds: r.lagSeconds,
+    lag_bytes: r.lagBytes,
   };
 }

@@ -29,6 +29,12 @@ export function contractId(ownerId: string, nonce: bigint | number): string {
   return encode('ct', hash(Buffer.concat([keyOf(ownerId, 'ak'), uintBytes(nonce)])));
 }
 
+/**
+ * LOCKED_COINS_ACCOUNT holds the coins the chain locks away (aec_governance:locked_coins_holder_account, 32 zero
+ * bytes): names' fees and lost bids, and it owns the Lima fork's contracts.
+ */
+export const LOCKED_COINS_ACCOUNT = encode('ak', new Uint8Array(32));
+
 /** oracleId is the registering account's key with the ok_ prefix. */
 export function oracleId(accountId: string): string {
   return reprefix(accountId, 'ok');

@@ -23,9 +23,19 @@ const UNAVAILABLE_SOCKET_CODES = new Set([
 const UNAVAILABLE_MESSAGE =
   /timeout exceeded when trying to connect|Connection terminated|not queryable|connection error|Connection timeout/i;
 
+/**
+ * ReplicaUnavailableError is a read refused before it was sent: no read replica is reachable, still a standby and
+ * caught up with what this server has already served (docs/operations.md, "Read replicas"). An outage like the
+ * primary's: 503 until one is back.
+ */
+export class ReplicaUnavailableError extends Error {
+  override readonly name = 'ReplicaUnavailableError';
+}
+
 /** isDatabaseUnavailable tells whether `err` (or an error it was caused by) says the database is away. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ReplicaUnavailableError) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (code.startsWith('08') && code.length === 5) return true;

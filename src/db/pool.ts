@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { parseJson } from '../chain/json.ts';
-import { PoolBusyError } from './errors.ts';
+import { isDatabaseUnavailable, isPoolBusy, PoolBusyError } from './errors.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -105,12 +105,99 @@ export interface ReadPoolLimits {
   readonly maxWaiting?: number;
 }
 
-/** createReadPool is a role's pool for reading: a write through it fails (read-only transactions). */
-export function createReadPool(cfg: Config, applicationName: string, log: Logger, limits: ReadPoolLimits = {}): Pool {
+/**
+ * createReadPool is a role's pool for reading: a write through it fails (read-only transactions). It reads
+ * DATABASE_URL, or `databaseUrl` (a server's read replica).
+ */
+export function createReadPool(
+  cfg: Config,
+  applicationName: string,
+  log: Logger,
+  limits: ReadPoolLimits = {},
+  databaseUrl = cfg.databaseUrl,
+): Pool {
   return createPool(
-    { ...poolOptions(cfg, applicationName, limits.max), readOnly: true, maxWaiting: limits.maxWaiting },
+    { ...poolOptions(cfg, applicationName, limits.max), databaseUrl, readOnly: true, maxWaiting: limits.maxWaiting },
     log,
   );
+}
+
+/** How a RoutingPool chooses, checks and gives up on the pools it routes to. */
+export interface Routing {
+  /** the pool to use now, none of `avoid` (it throws when there is none: the use fails) */
+  readonly pick: (avoid: ReadonlySet<Pool>) => Pool;
+  /** resolves when a connection may be handed out (it throws: the connection is dropped and the use fails) */
+  readonly ready: (client: PoolClient) => Promise<void>;
+  /** told of a pool that could not connect, before another is tried */
+  readonly unreachable: (pool: Pool) => void;
+}
+
+/**
+ * RoutingPool sends each query and each connection request to the pool its routing picks at that moment (one of the
+ * read replicas), and hands a connection out only once the routing accepted it; a pool that cannot connect (nothing
+ * was sent) is left for another. It holds no connection of its own; its counts are those of the pools it routes to.
+ */
+class RoutingPool extends pg.Pool {
+  readonly #routing: Routing;
+  readonly #pools: readonly Pool[];
+
+  constructor(pools: readonly Pool[], routing: Routing) {
+    super({ max: 1 });
+    this.#pools = pools;
+    this.#routing = routing;
+    const sum = (count: (p: Pool) => number) => ({ get: () => pools.reduce((n, p) => n + count(p), 0) });
+    // pg.Pool declares its counts as fields: they are made the sums on the instance
+    Object.defineProperties(this, {
+      totalCount: sum((p) => p.totalCount),
+      idleCount: sum((p) => p.idleCount),
+      waitingCount: sum((p) => p.waitingCount),
+    });
+  }
+
+  // pool.query() takes its connection through connect(callback): both forms are routed here.
+  override connect(): Promise<PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<PoolClient> | void {
+    const connected = this.#connect();
+    if (!callback) return connected;
+    connected.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (err: Error) => callback(err, undefined, () => {}),
+    );
+  }
+
+  async #connect(): Promise<PoolClient> {
+    const avoid = new Set<Pool>();
+    for (;;) {
+      const pool = this.#routing.pick(avoid);
+      let client: PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || isPoolBusy(err)) throw err;
+        this.#routing.unreachable(pool);
+        avoid.add(pool);
+        continue;
+      }
+      try {
+        await this.#routing.ready(client);
+        return client;
+      } catch (err) {
+        // a connection that failed its check is dropped, not handed to the next request
+        client.release(true);
+        throw err;
+      }
+    }
+  }
+
+  override async end(): Promise<void> {
+    await Promise.all(this.#pools.map((p) => p.end()));
+  }
+}
+
+/** createRoutingPool is a pool whose every use goes to a pool `routing` picks then, on a connection it accepted. */
+export function createRoutingPool(pools: readonly Pool[], routing: Routing): Pool {
+  return new RoutingPool(pools, routing);
 }
 
 /** createWritePool is the pool of a role that writes the chain (the populator, a reload). */

@@ -5,10 +5,11 @@
  */
 import { isEncoded, reprefix, type Prefix } from '../chain/encoding.ts';
 import { stringifyJson } from '../chain/json.ts';
+import { readNodeHeight } from '../chain/node-height.ts';
 import { keyBlockHash, keyBlockJson } from './blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
-import { nameHash, nameValidationError } from './ids.ts';
+import { decodeErrorCode, nameHash, nameValidationError } from './ids.ts';
 import { nameStatus, nonceAccount } from './rules.ts';
 import { submitEncodedTx } from './submit.ts';
 import { nodeInfoRoutes } from './node-info.ts';
@@ -31,46 +32,73 @@ export interface DevnodeInfo {
  */
 export const NODE_API_VERSION = '7.3.0';
 
-function height(req: RouteRequest, index = 0): number {
-  const text = req.params[index]!;
-  if (!/^\d+$/.test(text)) throw validationError('height', 'wrong_type', text);
-  return Number(text);
+/** MAX_HEIGHT is each spec's maximum of a height: /v2's 2^64 - 1, /v3's 18446744073709552000 as its YAML writes it. */
+const MAX_HEIGHT: Readonly<Record<ApiVersion, bigint>> = { v2: 2n ** 64n - 1n, v3: 18446744073709552000n };
+
+/**
+ * height reads a height parameter as the node's validator does (readNodeHeight, then the spec's maximum), as an
+ * index of the chain's key blocks: past the top it names none (the handler's 404).
+ */
+function height(req: RouteRequest, version: ApiVersion, index = 0): number {
+  const read = readNodeHeight(req.params[index]!);
+  if ('error' in read) throw validationError('height', read.error, read.data);
+  if (read.height > MAX_HEIGHT[version]) throw validationError('height', 'not_in_range', read.height);
+  return read.height <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(read.height) : Number.MAX_SAFE_INTEGER;
 }
 
 /**
- * byHash is the object the hash parameter names in `map` (undefined: none), or a 400 with `reason` when the
- * parameter is no valid hash of the `prefixes`. A hash the map holds is valid (the chain keys its maps by the
- * hashes it made), so only a miss pays for checking the encoding and its checksum: most requests name a known
- * object, and checking each one was a tenth of the devnode's CPU per answer.
+ * Refused says how the node's handler refuses an id it cannot decode: its 400's `reason`, and whether it adds
+ * safe_decode's error as `error_code` (most handlers do since node 6.13; a few never did).
+ */
+interface Refused {
+  readonly reason: string;
+  readonly coded: boolean;
+}
+
+/** INVALID_HASH is the common refusal of a hash parameter, with the error code. */
+const INVALID_HASH: Refused = { reason: 'Invalid hash', coded: true };
+
+/** refuse is the node's 400 for `value`, no valid id of the `prefixes`. */
+function refuse(value: string, prefixes: readonly Prefix[], refused: Refused): HttpError {
+  const code = decodeErrorCode(value, prefixes) ?? 'invalid_encoding';
+  return new HttpError(400, refused.reason, refused.coded ? { error_code: code } : {});
+}
+
+/**
+ * byHash is the object the hash parameter names in `map` (undefined: none), or the node's 400 when the parameter
+ * is no valid hash of the `prefixes`. A hash the map holds is valid (the chain keys its maps by the hashes it made),
+ * so only a miss pays for checking the encoding and its checksum: most requests name a known object, and checking
+ * each one was a tenth of the devnode's CPU per answer.
  */
 function byHash<T>(
   map: ReadonlyMap<string, T>,
   req: RouteRequest,
   prefixes: Prefix[],
-  reason = 'Invalid hash',
+  refused = INVALID_HASH,
 ): T | undefined {
   const value = req.params[0]!;
   const found = map.get(value);
   if (found !== undefined && prefixes.includes(value.slice(0, 2) as Prefix)) return found;
-  if (!isEncoded(value, prefixes)) throw new HttpError(400, reason);
+  if (!isEncoded(value, prefixes)) throw refuse(value, prefixes, refused);
   return found;
 }
 
 function keyBlock(chain: Chain, req: RouteRequest, notFound = 'Block not found'): KeyBlock {
-  const block = byHash(chain.blocks, req, ['kh']);
+  // GetKeyBlockByHash is one of the handlers that give no error code
+  const block = byHash(chain.blocks, req, ['kh'], { reason: 'Invalid hash', coded: false });
   if (!block || block.kind !== 'key') throw new HttpError(404, notFound);
   return block;
 }
 
-function microBlock(chain: Chain, req: RouteRequest, reason = 'Invalid hash'): MicroBlock {
-  const block = byHash(chain.blocks, req, ['mh'], reason);
+function microBlock(chain: Chain, req: RouteRequest, refused = INVALID_HASH): MicroBlock {
+  const block = byHash(chain.blocks, req, ['mh'], refused);
   if (!block || block.kind !== 'micro') throw new HttpError(404, 'Block not found');
   return block;
 }
 
-function publicKey(req: RouteRequest, prefixes: Prefix[]): string {
+function publicKey(req: RouteRequest, prefixes: Prefix[], coded = true): string {
   const value = req.params[0]!;
-  if (!isEncoded(value, prefixes)) throw new HttpError(400, 'Invalid public key');
+  if (!isEncoded(value, prefixes)) throw refuse(value, prefixes, { reason: 'Invalid public key', coded });
   return value;
 }
 
@@ -104,7 +132,7 @@ function statusBody(chain: Chain, info: DevnodeInfo, version: ApiVersion): Reply
 
 function validName(name: string): string {
   const invalid = nameValidationError(name);
-  if (invalid) throw new HttpError(400, `Name validation failed with a reason: ${invalid}`);
+  if (invalid) throw new HttpError(400, `Name validation failed with a reason: ${invalid}`, { error_code: invalid });
   return name;
 }
 
@@ -145,7 +173,8 @@ function accountBody(state: WorldState, id: string): Reply {
 }
 
 function txInfoBody(chain: Chain, req: RouteRequest): Reply {
-  const record = byHash(chain.txs, req, ['th']);
+  // read by the node's helpers (api_decode), which name the parameter and give no error code
+  const record = byHash(chain.txs, req, ['th'], { reason: 'Invalid hash: hash', coded: false });
   if (!record) throw new HttpError(404, 'Transaction not found');
   if (record.blockHeight < 0) throw new HttpError(404, 'Tx not mined');
   if (!record.gaInfo && !record.callInfo) throw new HttpError(400, 'Tx has no info');
@@ -195,7 +224,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       method: 'GET',
       path: `${base}/key-blocks/height/:height`,
       handler: (req) => {
-        const kb = chain.keyBlocks[height(req)];
+        const kb = chain.keyBlocks[height(req, version)];
         if (!kb) throw new HttpError(404, 'Block not found');
         return ok(view.keyBlockBody(kb));
       },
@@ -221,7 +250,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       handler: (req) => {
         const index = req.params[1]!;
         if (!/^\d+$/.test(index)) throw new HttpError(400, 'Invalid hash or index');
-        const tx = microBlock(chain, req, 'Invalid hash or index').txs[Number(index) - 1];
+        const tx = microBlock(chain, req, { reason: 'Invalid hash or index', coded: false }).txs[Number(index) - 1];
         if (!tx) throw new HttpError(404, 'Block not found');
         return ok(view.txJson(tx));
       },
@@ -239,7 +268,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
     {
       method: 'GET',
       path: `${base}/generations/height/:height`,
-      handler: (req) => generation(chain.keyBlocks[height(req)], 'Chain too short'),
+      handler: (req) => generation(chain.keyBlocks[height(req, version)], 'Chain too short'),
     },
     {
       method: 'GET',
@@ -276,7 +305,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/accounts/:id/height/:height`,
       handler: (req) => {
         const id = publicKey(req, ['ak', 'ct']);
-        const kb = chain.keyBlocks[height(req, 1)];
+        const kb = chain.keyBlocks[height(req, version, 1)];
         if (!kb) throw new HttpError(404, 'Height not available', { error_code: 'chain_too_short' });
         return accountBody(chain.stateAfter(kb.hash)!, id);
       },
@@ -287,7 +316,8 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       handler: (req) => {
         const id = publicKey(req, ['ak', 'ct']);
         const hash = req.params[1]!;
-        if (!isEncoded(hash, ['kh', 'mh'])) throw new HttpError(400, 'Illegal hash: invalid_encoding');
+        const illegal = decodeErrorCode(hash, ['kh', 'mh']);
+        if (illegal) throw new HttpError(400, `Illegal hash: ${illegal}`);
         const state = chain.stateAfter(hash);
         if (!state) throw new HttpError(404, 'Hash not available', { error_code: 'no_state_trees' });
         return accountBody(state, id);
@@ -329,9 +359,9 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       method: 'GET',
       path: `${base}/oracles/:id/queries/:query`,
       handler: (req) => {
-        const [oracleId, queryId] = req.params;
-        if (!isEncoded(oracleId, ['ok']) || !isEncoded(queryId, ['oq']))
-          throw new HttpError(400, 'Invalid public key or query ID');
+        const [oracleId = '', queryId = ''] = req.params;
+        const code = decodeErrorCode(oracleId, ['ok']) ?? decodeErrorCode(queryId, ['oq']);
+        if (code) throw new HttpError(400, 'Invalid public key or query ID', { error_code: code });
         const query = chain.state.queries.get(queryId);
         if (!query || query.oracleId !== oracleId) throw new HttpError(404, 'Query not found');
         return ok(view.queryJson(query));
@@ -346,7 +376,8 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       method: 'GET',
       path: `${base}/names/hash/:hash`,
       handler: (req) => {
-        if (!isEncoded(req.params[0], ['nm'])) throw new HttpError(400, 'Invalid name hash');
+        if (!isEncoded(req.params[0], ['nm']))
+          throw refuse(req.params[0]!, ['nm'], { reason: 'Invalid name hash', coded: true });
         return nameBody(chain, req.params[0]!, version);
       },
     },
@@ -363,7 +394,8 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       method: 'GET',
       path: `${base}/contracts/:id`,
       handler: (req) => {
-        const contract = chain.state.contracts.get(publicKey(req, ['ct']));
+        // GetContract gives no error code (GetContractCode does)
+        const contract = chain.state.contracts.get(publicKey(req, ['ct'], false));
         if (!contract) throw new HttpError(404, 'Contract not found');
         return ok(view.contractJson(contract));
       },

@@ -8,9 +8,10 @@
  * The devnode applies Ceres' rules only, so a chain whose top is below Ceres takes no transactions
  * (chain.ts refuses them) rather than running them under rules its blocks do not claim.
  */
-import { encode, isEncoded } from '../chain/encoding.ts';
+import { isEncoded } from '../chain/encoding.ts';
 import { isJsonObject, parseJson, stringifyJson, toSafeNumber, type Json } from '../chain/json.ts';
 import { Protocol } from '../chain/aens.ts';
+import { LOCKED_COINS_ACCOUNT } from '../chain/derived-ids.ts';
 import { parseHardForkFile, type HardForkFile } from '../chain/hard-forks.ts';
 import { contractId } from './ids.ts';
 import { asAccount, credit } from './rules-common.ts';
@@ -43,9 +44,6 @@ export interface DevnodeHardFork {
   /** Lima only */
   readonly contracts?: readonly ForkContract[];
 }
-
-/** LOCKED_COINS_ACCOUNT owns the fork contracts (aec_governance:locked_coins_holder_account, 32 zero bytes). */
-export const LOCKED_COINS_ACCOUNT = encode('ak', new Uint8Array(32));
 
 /** The devnode's own schedule unless told otherwise: Ceres from genesis. */
 export const CERES_ONLY: readonly DevnodeHardFork[] = [{ version: Protocol.CERES, height: 0 }];

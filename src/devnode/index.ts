@@ -27,7 +27,6 @@ export {
   hardForkFilesJson,
   parseHardForkSchedule,
   forkContractId,
-  LOCKED_COINS_ACCOUNT,
   type DevnodeHardFork,
   type ForkAccount,
   type ForkContract,

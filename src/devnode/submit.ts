@@ -3,12 +3,13 @@ import { decode, DecodeError } from '../chain/encoding.ts';
 import { isJsonObject, type Json } from '../chain/json.ts';
 import type { Chain, TxRecord } from './chain.ts';
 import { HttpError, validationError } from './http.ts';
+import { decodeErrorCode } from './ids.ts';
 import { RlpError } from '../chain/rlp.ts';
 import { TxRejected } from './rules.ts';
 import { TxCodecError } from './tx-codec.ts';
 
 /**
- * submitEncodedTx answers 400 `Invalid api encoding` for a string that is not a `tx_`, and
+ * submitEncodedTx answers 400 `Invalid api encoding` (with the node's error code) for a string that is not a `tx_`, and
  * 400 `Invalid tx: <why>` for a transaction the devnode cannot decode or refuses (nonce,
  * signature, fee, "insufficient balance", …); the real node says only `Invalid tx`.
  */
@@ -20,7 +21,8 @@ export function submitEncodedTx(chain: Chain, body: Json | undefined): TxRecord 
   try {
     bytes = decode(body.tx, ['tx']).bytes;
   } catch {
-    throw new HttpError(400, 'Invalid api encoding');
+    const code = decodeErrorCode(body.tx, ['tx']) ?? 'invalid_encoding';
+    throw new HttpError(400, 'Invalid api encoding', { error_code: code });
   }
   try {
     return chain.submit(bytes);

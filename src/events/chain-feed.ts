@@ -7,6 +7,7 @@ import type { ChainNotification } from '../db/notification.ts';
 import { blockHashesBetween } from '../db/queries/block-hashes.ts';
 import { topHeight } from '../db/queries/blocks.ts';
 import { readChainEvents, type ChainEvent } from './events-source.ts';
+import { SentBlocks } from './sent-blocks.ts';
 
 /**
  * FeedState is the work left: heights next..wanted were never read; recheckFrom..next-1 were,
@@ -67,8 +68,10 @@ export function completeChunk(state: FeedState, from: number, to: number): FeedS
  */
 export class ChainFeed {
   readonly #options: ChainFeedOptions;
-  readonly #sent = new Map<number, Set<string>>();
+  readonly #sent = new SentBlocks();
   #state: FeedState = { next: 0, wanted: -1 };
+  // Each chunk (read, deliver, completed) and each atFrontier call run one after the other.
+  #turn: Promise<void> = Promise.resolve();
   // Arrival times of notifications not fully delivered yet, oldest first (for the latency metric).
   #noticed: { to: number; at: number }[] = [];
   #draining: Promise<void> | undefined;
@@ -82,7 +85,35 @@ export class ChainFeed {
   async start(): Promise<void> {
     const top = (await topHeight(this.#options.pool)) ?? -1;
     this.#state = { next: top + 1, wanted: top };
-    this.#remember(await blockHashesBetween(this.#options.pool, top - this.#options.memoryHeights + 1, top));
+    this.#sent.remember(await blockHashesBetween(this.#options.pool, top - this.#options.memoryHeights + 1, top));
+  }
+
+  /** next is the lowest height not delivered yet: every height below it was read and its blocks delivered. */
+  get next(): number {
+    return this.#state.next;
+  }
+
+  /**
+   * settled is true when the feed will not deliver this block (again): it was delivered (or stored before the server
+   * started), or lies too deep for a rewrite to be sent. A block of a height below `next` that is not settled was
+   * committed after its height was read, and its notification will have it delivered.
+   */
+  settled(height: number, block: string): boolean {
+    if (height >= this.#state.next) return false;
+    return height < this.#state.next - this.#options.memoryHeights || this.#sent.has(height, block);
+  }
+
+  /**
+   * atFrontier runs `fn` between two chunks: nothing is delivered while it runs, so `next` and `settled` hold still,
+   * and a replay can hand its client over to the live events there with no gap and no repeat.
+   */
+  atFrontier<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(fn);
+    this.#turn = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** notify queues the heights of one populator notification. */
@@ -125,17 +156,8 @@ export class ChainFeed {
       chunk = takeChunk(this.#state, chunkHeights)
     ) {
       try {
-        if (this.#options.hasListeners()) {
-          const events = await readChainEvents(this.#options.pool, chunk.from, chunk.to);
-          if (this.#stopped) return;
-          await this.#options.deliver(this.#unsent(events), this.#noticed[0]?.at ?? performance.now());
-        } else {
-          // Nobody to send to (a server during the populator's backfill): only note the blocks.
-          this.#remember(await blockHashesBetween(this.#options.pool, chunk.from, chunk.to));
-        }
-        this.#state = completeChunk(this.#state, chunk.from, chunk.to);
-        this.#noticed = this.#noticed.filter((n) => n.to > chunk!.to);
-        this.#forgetBelow(this.#state.next - this.#options.memoryHeights);
+        const range = chunk;
+        await this.atFrontier(() => this.#deliverChunk(range.from, range.to));
       } catch (err) {
         log.error(
           { err: (err as Error).message, from: chunk.from, to: chunk.to },
@@ -146,30 +168,19 @@ export class ChainFeed {
     }
   }
 
-  /** #unsent keeps the events of blocks not sent before and remembers those blocks. */
-  #unsent(events: readonly ChainEvent[]): ChainEvent[] {
-    const fresh = new Set<string>();
-    for (const e of events) {
-      if (e.type !== 'transaction' && !this.#sent.get(e.height)?.has(e.block)) fresh.add(e.block);
+  /** #deliverChunk reads heights from..to and delivers the blocks not sent before. */
+  async #deliverChunk(from: number, to: number): Promise<void> {
+    const { pool, memoryHeights } = this.#options;
+    if (this.#options.hasListeners()) {
+      const events = await readChainEvents(pool, from, to);
+      if (this.#stopped) return;
+      await this.#options.deliver(this.#sent.unsent(events), this.#noticed[0]?.at ?? performance.now());
+    } else {
+      // Nobody to send to (a server during the populator's backfill): only note the blocks.
+      this.#sent.remember(await blockHashesBetween(pool, from, to));
     }
-    for (const e of events) {
-      if (!fresh.has(e.block)) continue;
-      let set = this.#sent.get(e.height);
-      if (!set) this.#sent.set(e.height, (set = new Set()));
-      set.add(e.block);
-    }
-    return events.filter((e) => fresh.has(e.block));
-  }
-
-  #remember(hashes: Map<number, string[]>): void {
-    for (const [height, list] of hashes) {
-      const set = this.#sent.get(height);
-      if (set) for (const hash of list) set.add(hash);
-      else this.#sent.set(height, new Set(list));
-    }
-  }
-
-  #forgetBelow(height: number): void {
-    for (const h of this.#sent.keys()) if (h < height) this.#sent.delete(h);
+    this.#state = completeChunk(this.#state, from, to);
+    this.#noticed = this.#noticed.filter((n) => n.to > to);
+    this.#sent.forgetBelow(this.#state.next - memoryHeights);
   }
 }

@@ -2,6 +2,7 @@
 import type { Logger } from '../log.ts';
 import { listen, unlisten } from '../db/notify.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
+import { walEnd } from '../db/queries/replication.ts';
 import { Backoff } from '../retry.ts';
 
 /** NotificationSubscriber is one user of the shared LISTEN connection; every callback is optional. */
@@ -24,6 +25,12 @@ export interface ListenerOptions {
   readonly checkIntervalMs?: number;
   /** How long a check may take before the connection counts as dead. */
   readonly checkTimeoutMs?: number;
+  /**
+   * Set when the server reads replicas (db/read-replicas.ts): resolves once they have replayed the primary's WAL up to
+   * a position. Each notification (and each reconnection) is then held until the replicas have replayed the primary's
+   * position read right after it arrived, and handed on in arrival order.
+   */
+  readonly replayed?: (lsn: bigint) => Promise<void>;
 }
 
 const DEFAULT_INITIAL_RETRY_MS = 100;
@@ -48,6 +55,8 @@ export class NotificationListener {
   /** the client whose check has not answered yet (a new client is checked regardless) */
   #checking: PoolClient | undefined;
   readonly #backoff: Backoff;
+  /** what is held until the replicas have replayed it, in arrival order (with `replayed` only) */
+  #held: Promise<void> = Promise.resolve();
 
   constructor(options: ListenerOptions) {
     this.#options = options;
@@ -95,7 +104,8 @@ export class NotificationListener {
     client.on('error', (err) => this.#lost(client, err));
     client.on('end', () => this.#lost(client, undefined));
     client.on('notification', ({ channel: from, payload }) => {
-      if (from === channel && payload !== undefined) this.#emit('notification', (s) => s.onNotification?.(payload));
+      if (from === channel && payload !== undefined)
+        this.#afterReplay(client, () => this.#emit('notification', (s) => s.onNotification?.(payload)));
     });
     try {
       await listen(client, channel);
@@ -125,7 +135,8 @@ export class NotificationListener {
           if (this.#stopped) return void this.stop();
           this.#backoff.reset();
           this.#options.log.info({ channel: this.#options.channel }, 'database listen connection restored');
-          this.#emit('reconnected', (s) => s.onReconnected?.());
+          // what subscribers read to catch up must be on the replicas first
+          this.#afterReplay(this.#client!, () => this.#emit('reconnected', (s) => s.onReconnected?.()));
         },
         (err: unknown) => {
           if (this.#stopped) return;
@@ -138,6 +149,28 @@ export class NotificationListener {
         },
       );
     }, delay);
+  }
+
+  /**
+   * #afterReplay hands `deliver` on at once without replicas; with them, once they have replayed the primary's position
+   * read now (on the LISTEN connection: after the notification, so at or past its commit), after what came before.
+   * A position that cannot be read means the connection is lost: the reconnection makes subscribers catch up.
+   */
+  #afterReplay(client: PoolClient, deliver: () => void): void {
+    const { replayed } = this.#options;
+    if (!replayed) return deliver();
+    const position = walEnd(client);
+    // read now, awaited in turn below: its failure is handled there, not an unhandled rejection meanwhile
+    position.catch(() => {});
+    this.#held = this.#held.then(async () => {
+      try {
+        await replayed(await position);
+      } catch (err) {
+        if (!this.#stopped) this.#options.log.debug({ err: (err as Error).message }, 'notification dropped');
+        return;
+      }
+      if (!this.#stopped) deliver();
+    });
   }
 
   /** #emit calls every subscriber; one that throws is logged and does not keep the others from hearing. */

@@ -1,13 +1,17 @@
 /** @module The ae_mdw websocket hub: its clients on /v2/websocket and /v3/websocket, and their chain events in chain order. */
 import { parseJson, stringifyJson, isJsonObject } from '../chain/json.ts';
+import type { MdwWebsocketLimits } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
-import { mdwEvent, parseMdwMessage, pong, type Channel, type Source } from './mdw-protocol.ts';
+import { mdwEvent, parseMdwMessage, pong, type Channel } from './mdw-protocol.ts';
+import { Replay, replayRefusal, type ReplayOptions } from './mdw-replay.ts';
 import { MdwSubscriptions } from './mdw-subscriptions.ts';
 
 /** A connected client: how to send it a text frame, and which payload shapes it speaks. */
 export interface MdwPeer {
   send(text: string): void;
+  /** writable resolves once the client has taken most of what was sent (or is gone): a replay's pace */
+  writable(): Promise<void>;
   readonly version: 'v2' | 'v3';
 }
 
@@ -20,9 +24,33 @@ export interface MdwTxPayloads {
 /** MdwRenderer reads the mdw-source payloads of events from the database (undefined when a fork removed them). */
 export interface MdwRenderer {
   keyBlock(hash: string): Promise<string | undefined>;
+  /** keyBlocks renders the stored key blocks of heights from..to at once (a replay's batch), by hash */
+  keyBlocks(from: number, to: number): Promise<Map<string, string>>;
   microBlock(hash: string): Promise<string | undefined>;
-  transaction(hash: string): Promise<MdwTxPayloads | undefined>;
+  /** the transaction as stored in `microBlock`: undefined when a fork moved it elsewhere */
+  transaction(hash: string, microBlock: string): Promise<MdwTxPayloads | undefined>;
+  /** transactions renders many at once (a replay's batch): those stored in the given blocks, by hash */
+  transactions(refs: readonly { hash: string; microBlock: string }[]): Promise<Map<string, MdwTxPayloads>>;
 }
+
+/** The subscription limits of ae_mdw's sockets (its MAX_SUBS_PER_CONN, MAX_TOTAL_WS_SUBS and MAX_PING_LIMIT). */
+export type MdwSubscriptionLimits = Pick<
+  MdwWebsocketLimits,
+  'maxSubscriptions' | 'maxTotalSubscriptions' | 'pingLimit'
+>;
+
+/** Where replays (`from_height`) read the chain, and their bounds. */
+export interface MdwReplaySource extends Pick<ReplayOptions, 'feed' | 'read' | 'memoryHeights'> {
+  /** renders what it reads (from the same database as `read`) */
+  readonly render: MdwRenderer;
+  /** the stored top height (-1 when nothing is stored) */
+  top(): Promise<number>;
+  /** how far below the top + 1 a replay may start */
+  readonly maxHeights: number;
+}
+
+/** Heights a replay reads at once: the chain feed's chunk. */
+const REPLAY_BATCH_HEIGHTS = 10;
 
 const CHANNEL_OF: Record<ChainEvent['type'], Channel> = {
   key_block: 'KeyBlocks',
@@ -30,26 +58,54 @@ const CHANNEL_OF: Record<ChainEvent['type'], Channel> = {
   transaction: 'Transactions',
 };
 
+/** One connection's state. */
+interface MdwClient {
+  readonly subs: MdwSubscriptions;
+  /** subscriptions (channel or target) being replayed: they get no live event until their replay hands over */
+  readonly replays: Map<string, Replay>;
+  /** messages are answered in order (a `from_height` one reads the top first) */
+  inbox: Promise<void>;
+  /** a connection's replays run one after the other */
+  replaying: Promise<void>;
+}
+
 /**
  * MdwHub answers ae_mdw's protocol: every (un)subscribe with the connection's whole list (what
  * the SDK's MiddlewareSubscriber checks), errors as strings, Ping with Pong; and sends each chain
  * event to its subscribers in chain order, per source: `node` the node's object, `mdw` ae_mdw's.
+ * A Subscribe with `from_height` first replays the stored events from that height (see Replay).
  */
 export class MdwHub {
-  readonly #clients = new Map<MdwPeer, MdwSubscriptions>();
+  readonly #clients = new Map<MdwPeer, MdwClient>();
+  readonly #replays = new Set<Replay>();
   readonly #render: MdwRenderer;
   readonly #log: Logger;
+  readonly #limits: MdwSubscriptionLimits;
+  readonly #replay: MdwReplaySource;
+  /** subscriptions of every connection together, held under limits.maxTotalSubscriptions */
+  #total = 0;
 
-  constructor(render: MdwRenderer, log: Logger) {
-    this.#render = render;
-    this.#log = log;
+  constructor(options: { render: MdwRenderer; log: Logger; limits: MdwSubscriptionLimits; replay: MdwReplaySource }) {
+    this.#render = options.render;
+    this.#log = options.log;
+    this.#limits = options.limits;
+    this.#replay = options.replay;
   }
 
   add(peer: MdwPeer): void {
-    this.#clients.set(peer, new MdwSubscriptions());
+    this.#clients.set(peer, {
+      subs: new MdwSubscriptions(this.#limits.maxSubscriptions),
+      replays: new Map(),
+      inbox: Promise.resolve(),
+      replaying: Promise.resolve(),
+    });
   }
 
   remove(peer: MdwPeer): void {
+    const client = this.#clients.get(peer);
+    if (!client) return;
+    for (const key of client.replays.keys()) this.#stopReplay(client, key);
+    this.#total -= client.subs.size;
     this.#clients.delete(peer);
   }
 
@@ -58,56 +114,188 @@ export class MdwHub {
   }
 
   hasAnySubscription(): boolean {
-    for (const subs of this.#clients.values()) if (subs.size > 0) return true;
+    for (const { subs } of this.#clients.values()) if (subs.size > 0) return true;
     return false;
   }
 
   receive(peer: MdwPeer, text: string): void {
-    const subs = this.#clients.get(peer);
-    if (!subs) return;
-    const parsed = parseMdwMessage(text);
-    if (!parsed.ok) return peer.send(JSON.stringify(parsed.error));
-    if (parsed.request.op === 'Ping') return peer.send(pong(subs.list()));
-    const error = subs.apply(parsed.request);
-    peer.send(JSON.stringify(error ?? subs.list()));
+    const client = this.#clients.get(peer);
+    if (!client) return;
+    client.inbox = client.inbox
+      .then(() => this.#answer(peer, client, text))
+      .catch((err: unknown) =>
+        this.#log.warn({ err: (err as Error).message }, 'answering an mdw websocket message failed'),
+      );
   }
 
   /** publish sends the events (chain order) to every subscriber; payloads are read once per event. */
   async publish(events: readonly ChainEvent[]): Promise<void> {
-    if (!this.hasAnySubscription()) return;
+    if (!this.hasAnySubscription() || events.length === 0) return;
+    const lowest = events.reduce((min, e) => Math.min(min, e.height), Infinity);
+    for (const replay of this.#replays) replay.noteDelivered(lowest);
     for (const event of events) {
-      const channel = CHANNEL_OF[event.type];
-      const ids = event.type === 'transaction' ? event.ids : [];
-      const wanted = [...this.#clients].filter(
-        ([, subs]) => subs.sources(channel).size > 0 || ids.some((id) => subs.sources(id).size > 0),
-      );
-      if (wanted.length === 0) continue;
-      const mdw = await this.#mdwPayload(event).catch((err: unknown) => {
-        this.#log.warn({ err: (err as Error).message }, 'reading an mdw websocket payload failed');
-        return undefined;
-      });
-      for (const [peer, subs] of wanted) {
-        const payloadFor = (source: Source): string | undefined =>
-          source === 'node' ? event.payload : mdw && (typeof mdw === 'string' ? mdw : mdw[peer.version]);
-        for (const source of subs.sources(channel)) {
-          const payload = payloadFor(source);
-          if (payload !== undefined) peer.send(mdwEvent(payload, source, channel));
-        }
-        for (const id of new Set(ids)) {
-          for (const source of subs.sources(id)) {
-            const payload = payloadFor(source);
-            if (payload !== undefined) peer.send(mdwEvent(payload, source, 'Object', id));
-          }
-        }
+      const wanted: [MdwPeer, MdwSubscriptions, string[]][] = [];
+      for (const [peer, { subs, replays }] of this.#clients) {
+        const keys = keysFor(subs, event).filter((key) => !replays.has(key));
+        if (keys.length > 0) wanted.push([peer, subs, keys]);
       }
+      if (wanted.length === 0) continue;
+      const mdw = await this.#mdwPayload(event);
+      for (const [peer, subs, keys] of wanted) for (const key of keys) sendEvent(peer, subs, key, event, mdw);
     }
   }
 
-  async #mdwPayload(event: ChainEvent): Promise<string | MdwTxPayloads | undefined> {
-    if (event.type === 'key_block') return this.#render.keyBlock(event.block);
-    if (event.type === 'micro_block') return this.#render.microBlock(event.block);
-    const signed = parseJson(event.payload);
-    return isJsonObject(signed) && typeof signed.hash === 'string' ? this.#render.transaction(signed.hash) : undefined;
+  async #answer(peer: MdwPeer, client: MdwClient, text: string): Promise<void> {
+    const { subs } = client;
+    // a message queued behind a from_height one may find its client gone: its subscriptions are no longer counted
+    const gone = (): boolean => this.#clients.get(peer) !== client;
+    if (gone()) return;
+    const parsed = parseMdwMessage(text);
+    if (!parsed.ok) return peer.send(JSON.stringify(parsed.error));
+    const request = parsed.request;
+    if (request.op === 'Ping') return peer.send(pong(subs.list(this.#limits.pingLimit), subs.size));
+    const key = request.channel === 'Object' ? request.target! : request.channel;
+    const fromHeight = request.op === 'Subscribe' ? request.fromHeight : undefined;
+    if (fromHeight !== undefined) {
+      const refusal = await this.#replayRefusal(subs, key, fromHeight);
+      if (refusal !== undefined) return peer.send(JSON.stringify(refusal));
+      if (gone()) return;
+    }
+    const before = subs.size;
+    const error = subs.apply(request, this.#total >= this.#limits.maxTotalSubscriptions);
+    this.#total += subs.size - before;
+    if (error === undefined && subs.sources(key).size === 0) this.#stopReplay(client, key);
+    if (error === undefined && fromHeight !== undefined) this.#startReplay(peer, client, key, fromHeight);
+    peer.send(JSON.stringify(error ?? subs.list()));
+  }
+
+  /**
+   * #replayRefusal is the error answering a `from_height` that cannot be replayed: out of bounds, or on a subscription
+   * already held (another source of it would get its events twice); undefined when it can.
+   */
+  async #replayRefusal(subs: MdwSubscriptions, key: string, fromHeight: number): Promise<string | undefined> {
+    if (subs.sources(key).size > 0) return `from_height on a subscription already held: ${key}`;
+    const top = await this.#replay.top().catch((err: unknown) => {
+      this.#log.warn({ err: (err as Error).message }, 'reading the top for an mdw websocket replay failed');
+      return undefined;
+    });
+    if (top === undefined) return `replay unavailable, try again: ${key}`;
+    return replayRefusal(fromHeight, top, this.#replay.maxHeights);
+  }
+
+  /** #startReplay holds the subscription's live events back and queues its replay (it starts after the reply). */
+  #startReplay(peer: MdwPeer, client: MdwClient, key: string, fromHeight: number): void {
+    const { feed, read, memoryHeights } = this.#replay;
+    const replay: Replay = new Replay({
+      fromHeight,
+      feed,
+      read,
+      memoryHeights,
+      batchHeights: REPLAY_BATCH_HEIGHTS,
+      send: (events, wait) => this.#sendReplayed(peer, client.subs, key, events, wait),
+      goLive: () => this.#endReplay(client, key, replay),
+    });
+    client.replays.set(key, replay);
+    this.#replays.add(replay);
+    client.replaying = client.replaying.then(async () => {
+      if (replay.cancelled) return;
+      try {
+        await replay.run();
+      } catch (err) {
+        this.#endReplay(client, key, replay);
+        if (replay.cancelled) return;
+        // A subscription with a gap would be worse than none: the client is told and may subscribe again.
+        this.#log.warn({ err: (err as Error).message, key, fromHeight }, 'an mdw websocket replay failed');
+        this.#total -= client.subs.drop(key) ? 1 : 0;
+        peer.send(JSON.stringify(`replay failed, unsubscribed: ${key}`));
+      }
+    });
+  }
+
+  #stopReplay(client: MdwClient, key: string): void {
+    const replay = client.replays.get(key);
+    if (!replay) return;
+    replay.cancel();
+    this.#endReplay(client, key, replay);
+  }
+
+  #endReplay(client: MdwClient, key: string, replay: Replay): void {
+    if (client.replays.get(key) === replay) client.replays.delete(key);
+    this.#replays.delete(replay);
+  }
+
+  /** #sendReplayed sends the replayed events the subscription `key` wants, as publish would have sent them. */
+  async #sendReplayed(
+    peer: MdwPeer,
+    subs: MdwSubscriptions,
+    key: string,
+    events: readonly ChainEvent[],
+    wait: boolean,
+  ): Promise<void> {
+    const wanted = events.filter((event) => keysFor(subs, event).includes(key));
+    const { render } = this.#replay;
+    // the key blocks' and transactions' /v3 payloads in one read each per batch (a failure fails the replay)
+    const mdw = subs.sources(key).has('mdw');
+    const heights = wanted.filter((e) => e.type === 'key_block').map((e) => e.height);
+    const keyBlocks =
+      mdw && heights.length > 0 ? await render.keyBlocks(heights[0]!, heights.at(-1)!) : new Map<string, string>();
+    const txRefs = wanted.flatMap((e) => (e.type === 'transaction' ? [{ hash: txHash(e), microBlock: e.block }] : []));
+    const txs = mdw && txRefs.length > 0 ? await render.transactions(txRefs) : new Map<string, MdwTxPayloads>();
+    for (const event of wanted) {
+      const sources = subs.sources(key);
+      if (sources.size === 0) return;
+      const payload = !sources.has('mdw')
+        ? undefined
+        : event.type === 'transaction'
+          ? txs.get(txHash(event))
+          : event.type === 'key_block'
+            ? keyBlocks.get(event.block)
+            : await this.#mdwPayload(event, render);
+      sendEvent(peer, subs, key, event, payload);
+      if (wait) await peer.writable();
+    }
+  }
+
+  /** #mdwPayload reads an event's mdw-source payload; undefined when it is gone (a fork) or cannot be read. */
+  async #mdwPayload(event: ChainEvent, render = this.#render): Promise<string | MdwTxPayloads | undefined> {
+    try {
+      if (event.type === 'key_block') return await render.keyBlock(event.block);
+      if (event.type === 'micro_block') return await render.microBlock(event.block);
+      return await render.transaction(txHash(event), event.block);
+    } catch (err) {
+      this.#log.warn({ err: (err as Error).message }, 'reading an mdw websocket payload failed');
+      return undefined;
+    }
+  }
+}
+
+/** txHash is a transaction event's hash (its payload is the node's signed transaction). */
+function txHash(event: ChainEvent): string {
+  const signed = parseJson(event.payload);
+  return isJsonObject(signed) && typeof signed.hash === 'string' ? signed.hash : '';
+}
+
+/** keysFor lists the client's channel and targets an event goes to. */
+function keysFor(subs: MdwSubscriptions, event: ChainEvent): string[] {
+  const channel = CHANNEL_OF[event.type];
+  const keys: string[] = subs.sources(channel).size > 0 ? [channel] : [];
+  if (event.type === 'transaction') for (const id of new Set(event.ids)) if (subs.sources(id).size > 0) keys.push(id);
+  return keys;
+}
+
+/** sendEvent sends one event to one subscription (channel or target) of a client, once per source it holds. */
+function sendEvent(
+  peer: MdwPeer,
+  subs: MdwSubscriptions,
+  key: string,
+  event: ChainEvent,
+  mdw: string | MdwTxPayloads | undefined,
+): void {
+  const channel = CHANNEL_OF[event.type];
+  for (const source of subs.sources(key)) {
+    const payload = source === 'node' ? event.payload : mdw && (typeof mdw === 'string' ? mdw : mdw[peer.version]);
+    if (payload === undefined) continue;
+    peer.send(key === channel ? mdwEvent(payload, source, channel) : mdwEvent(payload, source, 'Object', key));
   }
 }
 

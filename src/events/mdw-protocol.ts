@@ -12,6 +12,8 @@ export type MdwRequest =
       readonly channel: Channel;
       readonly target?: string;
       readonly source?: Source;
+      /** Subscribe only, beyond ae_mdw: replay the stored events from this height, then go live */
+      readonly fromHeight?: number;
     }
   | { readonly op: 'Ping' };
 
@@ -29,19 +31,31 @@ export function parseMdwMessage(text: string): { ok: true; request: MdwRequest }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, error: `invalid subscription: ${text.slice(0, 100)}` };
-  const { op, payload, target, source } = value as Record<string, unknown>;
+  const { op, payload, target, source, from_height: fromHeight } = value as Record<string, unknown>;
   if (op === 'Ping') return { ok: true, request: { op: 'Ping' } };
   if (op !== 'Subscribe' && op !== 'Unsubscribe') return { ok: false, error: `invalid operation: ${String(op)}` };
   if (typeof payload !== 'string' || !CHANNELS.has(payload))
     return { ok: false, error: `invalid payload: ${String(payload)}` };
   if (source !== undefined && source !== 'mdw' && source !== 'node')
     return { ok: false, error: `invalid source: ${String(source)}` };
+  // ae_mdw ignores the fields it does not know: so does Unsubscribe here
+  const replayFrom = op === 'Subscribe' ? fromHeight : undefined;
+  if (
+    replayFrom !== undefined &&
+    !(typeof replayFrom === 'number' && Number.isSafeInteger(replayFrom) && replayFrom >= 0)
+  )
+    return { ok: false, error: `invalid from_height: ${JSON.stringify(replayFrom)}` };
+  const base = {
+    op: op as 'Subscribe' | 'Unsubscribe',
+    source: source as Source | undefined,
+    ...(replayFrom === undefined ? {} : { fromHeight: replayFrom }),
+  };
   const channel = payload as Channel;
-  if (channel !== 'Object') return { ok: true, request: { op, channel, source: source as Source | undefined } };
+  if (channel !== 'Object') return { ok: true, request: { ...base, channel } };
   if (target === undefined || target === null) return { ok: false, error: 'missing field: target' };
   if (typeof target !== 'string' || !isEncoded(target, TARGET_PREFIXES))
     return { ok: false, error: `invalid target: ${String(target)}` };
-  return { ok: true, request: { op, channel, target, source: source as Source | undefined } };
+  return { ok: true, request: { ...base, channel, target } };
 }
 
 /** mdwEvent frames one event: `{payload, source, subscription[, target]}`; the payload is JSON text. */
@@ -50,13 +64,12 @@ export function mdwEvent(payloadJson: string, source: Source, subscription: Chan
   return `{"payload":${payloadJson},"source":"${source}","subscription":"${subscription}"${tail}}`;
 }
 
-/** pong is the answer to Ping: the subscriptions (at most 1000 listed) and their count. */
-export function pong(subscriptions: readonly string[]): string {
-  const listed = subscriptions.slice(0, 1000);
+/** pong is the answer to Ping: a sample of the subscriptions (ae_mdw's MAX_PING_LIMIT first ones) and their count. */
+export function pong(sample: readonly string[], count: number): string {
   return JSON.stringify({
     payload: 'Pong',
-    subscriptions: listed,
-    count: subscriptions.length,
-    ...(listed.length < subscriptions.length ? { has_more: true } : {}),
+    subscriptions: sample,
+    count,
+    ...(sample.length < count ? { has_more: true } : {}),
   });
 }

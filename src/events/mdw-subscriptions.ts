@@ -1,9 +1,6 @@
 /** @module One ae_mdw websocket client's subscriptions: channels and Object targets, each with its sources. Pure. */
 import type { Channel, MdwRequest, Source } from './mdw-protocol.ts';
 
-/** Subscriptions a client may hold; bounds what one connection can claim. */
-export const MAX_MDW_SUBSCRIPTIONS = 1000;
-
 const BOTH: readonly Source[] = ['mdw', 'node'];
 
 /**
@@ -12,16 +9,25 @@ const BOTH: readonly Source[] = ['mdw', 'node'];
  */
 export class MdwSubscriptions {
   readonly #entries = new Map<string, Set<Source>>();
+  /** channels and targets one connection may hold (ae_mdw's MAX_SUBS_PER_CONN) */
+  readonly #max: number;
 
-  /** apply performs a (un)subscribe: undefined when done, else ae_mdw's error string. */
-  apply(request: Extract<MdwRequest, { op: 'Subscribe' | 'Unsubscribe' }>): string | undefined {
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /**
+   * apply performs a (un)subscribe: undefined when done, else ae_mdw's error string. `serverFull`: every
+   * connection together holds the most the server allows (ae_mdw's MAX_TOTAL_WS_SUBS), so nothing new is taken.
+   */
+  apply(request: Extract<MdwRequest, { op: 'Subscribe' | 'Unsubscribe' }>, serverFull = false): string | undefined {
     const key = request.channel === 'Object' ? request.target! : request.channel;
     const sources = request.source ? [request.source] : BOTH;
     const held = this.#entries.get(key);
     if (request.op === 'Subscribe') {
       if (held && sources.every((s) => held.has(s)))
         return request.channel === 'Object' ? `already subscribed to target: ${key}` : `already subscribed to: ${key}`;
-      if (!held && this.#entries.size >= MAX_MDW_SUBSCRIPTIONS) return `too many subscriptions! discarding: ${key}`;
+      if (!held && (serverFull || this.#entries.size >= this.#max)) return `too many subscriptions! discarding: ${key}`;
       const set = held ?? new Set<Source>();
       for (const s of sources) set.add(s);
       this.#entries.set(key, set);
@@ -36,9 +42,19 @@ export class MdwSubscriptions {
     return undefined;
   }
 
-  /** list is the connection's whole list, as ae_mdw's full-list reply shows it (subscription order). */
-  list(): string[] {
-    return [...this.#entries.keys()];
+  /** list is the connection's list, as ae_mdw's full-list reply shows it (subscription order): the first `limit`. */
+  list(limit = Infinity): string[] {
+    const keys: string[] = [];
+    for (const key of this.#entries.keys()) {
+      if (keys.length >= limit) break;
+      keys.push(key);
+    }
+    return keys;
+  }
+
+  /** drop removes a channel or target with all its sources (a replay that failed): true when it was held. */
+  drop(key: string): boolean {
+    return this.#entries.delete(key);
   }
 
   /** sources of a channel or target (empty when not subscribed). */

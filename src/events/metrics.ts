@@ -1,5 +1,9 @@
-/** @module Prometheus metrics of the websocket server (connections, messages, slow clients, latency). */
+/**
+ * @module Prometheus metrics of the websocket server (connections, messages, slow clients, latency); its polls of the
+ * node's mempool count in the process's one outbound metric (node/outbound-metrics.ts).
+ */
 import prom from 'prom-client';
+import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 
 /** WebsocketMetrics is the typed set of websocket metrics registered on one registry. */
 export interface WebsocketMetrics {
@@ -11,7 +15,8 @@ export interface WebsocketMetrics {
   readonly deadPeersTerminated: prom.Counter;
   readonly deliveryLatency: prom.Histogram;
   readonly listenerReconnects: prom.Counter;
-  readonly pendingPollErrors: prom.Counter;
+  /** the polls of the node's mempool for tx_update */
+  readonly outbound: OutboundMetrics;
 }
 
 /** createWebsocketMetrics registers the websocket metrics on `registry` (never the default one). */
@@ -57,10 +62,6 @@ export function createWebsocketMetrics(registry: prom.Registry): WebsocketMetric
       help: 'Times the LISTEN connection to the database was re-established',
       registers,
     }),
-    pendingPollErrors: new prom.Counter({
-      name: 'mdw_ws_pending_poll_errors_total',
-      help: 'Failed polls of the node mempool for tx_update',
-      registers,
-    }),
+    outbound: createOutboundMetrics(registry),
   };
 }

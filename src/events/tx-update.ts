@@ -90,7 +90,7 @@ export class PendingTxPoller {
       this.#failing = false;
       if (fresh.length > 0 && !this.#stopped) this.#options.publish(fresh);
     } catch (err) {
-      this.#options.metrics.pendingPollErrors.inc();
+      // counted with every request to the node (mdw_outbound_request_duration_seconds{operation="mempool"})
       if (!this.#failing)
         this.#options.log.warn({ err: (err as Error).message }, 'polling the node pending list failed');
       this.#failing = true;
@@ -98,8 +98,8 @@ export class PendingTxPoller {
   }
 
   async #fetchPending(): Promise<Json> {
-    const { nodeInternalUrl, timeoutMs } = this.#options;
-    const { status, body } = await readMempool(nodeInternalUrl, timeoutMs);
+    const { nodeInternalUrl, timeoutMs, metrics } = this.#options;
+    const { status, body } = await readMempool(nodeInternalUrl, timeoutMs, metrics.outbound);
     if (body === undefined) throw new Error(`node answered ${status} for ${PENDING_PATH}`);
     return body;
   }

@@ -4,12 +4,16 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { Config } from '../config.ts';
+import { TrustedProxies } from '../client-address.ts';
+import type { Config, MdwWebsocketLimits } from '../config.ts';
 import { originAllowed } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Role } from '../roles.ts';
+import pLimit from 'p-limit';
+import { topHeight } from '../db/queries/blocks.ts';
 import { ChainFeed } from './chain-feed.ts';
+import { readChainEvents } from './events-source.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
 import { MdwHub, type MdwPeer } from './mdw-hub.ts';
 import { mdwRenderer } from './mdw-render.ts';
@@ -23,6 +27,11 @@ export interface WebsocketServerDeps {
   readonly cfg: Config;
   readonly log: Logger;
   readonly pool: Pool;
+  /**
+   * The primary, when `pool` reads replicas (DATABASE_READ_URLS): replays read and render from it, since a replica
+   * may be behind the one the feed read, and a replay must see every block the feed delivered. Absent: `pool`.
+   */
+  readonly primary?: Pool;
   readonly registry: prom.Registry;
   /** Ping period; a client that has not answered the previous ping is terminated. */
   readonly heartbeatIntervalMs?: number;
@@ -43,6 +52,8 @@ const DEFAULT_HEARTBEAT_MS = 30_000;
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 // Forks deeper than this are not re-sent; the fork window bounds them in practice.
 const MIN_MEMORY_HEIGHTS = 100;
+// Replays read the database a batch at a time, this many at once in all: live delivery keeps its share of the pool.
+const MAX_CONCURRENT_REPLAY_READS = 2;
 
 /**
  * WebsocketServer listens on cfg.websocket and sends every client the chain events it subscribed
@@ -64,6 +75,10 @@ export class WebsocketServer implements Role {
   readonly #poller: PendingTxPoller | undefined;
   readonly #connections = new Map<WebSocket, Connection>();
   readonly #mdwSockets = new Set<WebSocket>();
+  /** ae_mdw sockets open per client address, for cfg.mdwWebsocket.maxConnectionsPerIp */
+  readonly #mdwPerAddress = new Map<string, number>();
+  /** TRUSTED_PROXIES: a client behind them is counted by its forwarded address, not the proxy's */
+  readonly #trustedProxies: TrustedProxies;
   #unsubscribe: (() => void) | undefined;
   #wss: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -77,6 +92,7 @@ export class WebsocketServer implements Role {
   constructor(deps: WebsocketServerDeps) {
     const { cfg, pool } = deps;
     this.#deps = deps;
+    this.#trustedProxies = new TrustedProxies(cfg.trustedProxies);
     const log = (this.#log = deps.log.child({ component: 'websocket' }));
     const metrics = (this.#metrics = createWebsocketMetrics(deps.registry));
     const hub = (this.#hub = new Hub({
@@ -85,16 +101,31 @@ export class WebsocketServer implements Role {
       metrics,
       log,
     }));
-    const mdwHub = (this.#mdwHub = new MdwHub(mdwRenderer(pool), log));
-    this.#feed = new ChainFeed({
+    const memoryHeights = Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow);
+    const feed = (this.#feed = new ChainFeed({
       pool,
       log,
       deliver: async (events, noticedAt) => {
         await hub.publish(events, noticedAt);
-        await mdwHub.publish(events);
+        await this.#mdwHub.publish(events);
       },
-      hasListeners: () => hub.hasAnySubscription() || mdwHub.hasAnySubscription(),
-      memoryHeights: Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow),
+      hasListeners: () => hub.hasAnySubscription() || this.#mdwHub.hasAnySubscription(),
+      memoryHeights,
+    }));
+    const replayReads = pLimit(MAX_CONCURRENT_REPLAY_READS);
+    const replayPool = deps.primary ?? pool;
+    this.#mdwHub = new MdwHub({
+      render: mdwRenderer(pool),
+      log,
+      limits: cfg.mdwWebsocket,
+      replay: {
+        feed,
+        read: (from, to) => replayReads(() => readChainEvents(replayPool, from, to)),
+        render: mdwRenderer(replayPool),
+        top: async () => (await topHeight(pool)) ?? -1,
+        maxHeights: cfg.mdwWebsocket.maxReplayHeights,
+        memoryHeights,
+      },
     });
     const connections = this.#connections;
     this.#onPong = function onPong(this: WebSocket): void {
@@ -193,7 +224,7 @@ export class WebsocketServer implements Role {
     }
     this.#wss = wss;
     wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
-    wss.on('connection', (ws, req) => this.#accept(ws, req.url, req.socket));
+    wss.on('connection', (ws, req) => this.#accept(ws, req));
     this.#heartbeat = setInterval(() => this.#beat(), this.#deps.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS);
     this.#heartbeat.unref();
     this.#url = `ws://${formatHost(cfg.websocket.host)}:${(wss.address() as AddressInfo).port}`;
@@ -214,7 +245,7 @@ export class WebsocketServer implements Role {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req.url, req.socket));
+    wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req));
   }
 
   /** stop stops following the chain, closes every client (going away) and the listening socket. */
@@ -243,16 +274,16 @@ export class WebsocketServer implements Role {
     ]);
   }
 
-  #accept(ws: WebSocket, url: string | undefined, socket: Duplex): void {
+  #accept(ws: WebSocket, req: IncomingMessage): void {
     const { cfg } = this.#deps;
     if (this.#hub.size + this.#mdwHub.size >= cfg.websocketMaxConnections) {
       this.#metrics.connectionsRefused.inc();
       ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
       return;
     }
-    const version = mdwVersionOf(url);
-    if (version !== undefined) return this.#acceptMdw(ws, version);
-    const connection = new Connection(ws, socket);
+    const version = mdwVersionOf(req.url);
+    if (version !== undefined) return this.#acceptMdw(ws, version, req);
+    const connection = new Connection(ws, req.socket);
     this.#connections.set(ws, connection);
     this.#hub.add(connection);
     this.#metrics.connections.inc();
@@ -262,9 +293,22 @@ export class WebsocketServer implements Role {
     ws.on('close', this.#onClose);
   }
 
-  /** #acceptMdw serves ae_mdw's protocol on one socket; its answers and events are plain text frames. */
-  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3'): void {
-    const maxBuffered = this.#deps.cfg.websocketMaxBufferedBytes;
+  /**
+   * #acceptMdw serves ae_mdw's protocol on one socket (its answers and events are plain text frames), within
+   * ae_mdw's connection limits: beyond them the socket is closed at once, as ae_mdw does.
+   */
+  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3', req: IncomingMessage): void {
+    const { websocketMaxBufferedBytes: maxBuffered, mdwWebsocket: limits } = this.#deps.cfg;
+    const socket = req.socket;
+    const address = this.#trustedProxies.clientAddress(socket.remoteAddress, req.headers['x-forwarded-for']);
+    const fromAddress = this.#mdwPerAddress.get(address) ?? 0;
+    const refusal = mdwRefusal(limits, this.#mdwHub.size, fromAddress);
+    if (refusal !== undefined) {
+      this.#metrics.connectionsRefused.inc();
+      ws.close(CLOSE_TOO_MANY_CONNECTIONS, refusal);
+      return;
+    }
+    this.#mdwPerAddress.set(address, fromAddress + 1);
     const peer: MdwPeer = {
       version,
       send: (text) => {
@@ -277,6 +321,19 @@ export class WebsocketServer implements Role {
         }
         ws.send(text);
       },
+      // A replay waits here: well below the bound above, until the socket's buffer is written out.
+      writable: () => {
+        if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount <= maxBuffered / 4) return Promise.resolve();
+        return new Promise((resolve) => {
+          const done = (): void => {
+            socket.off('drain', done);
+            ws.off('close', done);
+            resolve();
+          };
+          socket.on('drain', done);
+          ws.on('close', done);
+        });
+      },
     };
     this.#mdwHub.add(peer);
     this.#mdwSockets.add(ws);
@@ -286,6 +343,9 @@ export class WebsocketServer implements Role {
     });
     ws.on('error', this.#onError);
     ws.on('close', () => {
+      const left = (this.#mdwPerAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.#mdwPerAddress.set(address, left);
+      else this.#mdwPerAddress.delete(address);
       this.#mdwSockets.delete(ws);
       this.#mdwHub.remove(peer);
       this.#metrics.connections.dec();
@@ -350,6 +410,21 @@ class Connection implements Peer {
 function toBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/**
+ * mdwRefusal is the close reason of a connection to ae_mdw's sockets beyond its limits (ae_mdw's reasons
+ * too_many_connections and too_many_connections_from_ip), or undefined when it may open.
+ */
+export function mdwRefusal(
+  limits: Pick<MdwWebsocketLimits, 'maxConnections' | 'maxConnectionsPerIp'>,
+  open: number,
+  openFromAddress: number,
+): string | undefined {
+  if (open >= limits.maxConnections) return `too many connections (${limits.maxConnections}); try again later`;
+  if (openFromAddress >= limits.maxConnectionsPerIp)
+    return `too many connections from your address (${limits.maxConnectionsPerIp}); try again later`;
+  return undefined;
 }
 
 /** mdwVersionOf is the ae_mdw socket version a request path asks for (`/v2/websocket`, `/v3/websocket`, with or without `/mdw`). */

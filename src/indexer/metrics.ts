@@ -1,5 +1,9 @@
-/** @module The populator's Prometheus metrics, registered on the registry the caller gives. */
+/**
+ * @module The populator's Prometheus metrics, registered on the registry the caller gives; its requests to the node
+ * and the compiler count in the process's one outbound metric (node/outbound-metrics.ts).
+ */
 import prom from 'prom-client';
+import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 
 export interface IndexerMetrics {
   readonly syncHeight: prom.Gauge;
@@ -17,6 +21,8 @@ export interface IndexerMetrics {
   readonly failures: prom.Counter<'kind'>;
   /** contract calls stored without call info because every node had garbage-collected it (410) */
   readonly callInfoPruned: prom.Counter;
+  /** every request to the node and the compiler, by target, operation and outcome */
+  readonly outbound: OutboundMetrics;
   /** answers per node (each attempt that got one, error statuses included) */
   readonly nodeRequests: prom.Counter<'node'>;
   /** times a node left the set for being on another fork than the most advanced node */
@@ -65,6 +71,7 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
       labelNames: ['kind'],
       registers,
     }),
+    outbound: createOutboundMetrics(registry),
     nodeRequests: new prom.Counter({
       name: 'mdw_node_requests_total',
       help: 'Answers from each node (every attempt that got one)',

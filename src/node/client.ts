@@ -15,6 +15,7 @@ import {
 } from './dry-run.ts';
 import { httpBase, httpGet, type HttpBase } from './http-get.ts';
 import { LAST, NodeSet, URGENT } from './node-set.ts';
+import type { Meter, OutboundMetrics } from './outbound-metrics.ts';
 import { failsOver } from './rotation.ts';
 
 export type JsonObject = { [key: string]: Json };
@@ -32,6 +33,8 @@ export interface NodeClientOptions {
   readonly backoffMaxMs?: number;
   /** Aborts waits and requests when the owner stops. */
   readonly signal?: AbortSignal;
+  /** Counts and times every request sent (`read`, `dry_run`), as every other request of the process to the node. */
+  readonly metrics?: OutboundMetrics;
   /** Called on every failed attempt (for metrics). */
   readonly onError?: (err: NodeError) => void;
   /** Called on every answer the node gave, an error status included (for metrics: requests, round trips). */
@@ -48,8 +51,10 @@ const COOL_DOWN_MS = 1000;
  * digits, and a request already in flight for the same path is shared, never sent twice.
  */
 export class NodeClient {
-  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url'>> &
+  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url' | 'metrics'>> &
     Pick<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork'>;
+  /** the requests' meters, by what they ask */
+  readonly #meters: { readonly read?: Meter; readonly dryRun?: Meter };
   readonly #nodes: NodeSet;
   /** each node's `/v2` base, taken apart once */
   readonly #bases: readonly HttpBase[];
@@ -58,8 +63,9 @@ export class NodeClient {
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(opts: NodeClientOptions, log: Logger) {
-    const { url, ...rest } = opts;
+    const { url, metrics, ...rest } = opts;
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
+    this.#meters = { read: metrics?.meter('node', 'read'), dryRun: metrics?.meter('node', 'dry_run') };
     this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
     this.#bases = this.#nodes.urls.map((u) => httpBase(`${u}/v2`));
     this.#log = log;
@@ -146,7 +152,10 @@ export class NodeClient {
     let text: string;
     let status: number;
     try {
-      ({ status, text } = await httpGet({ base, path }, this.#opts.timeoutMs, this.#opts.signal));
+      ({ status, text } = await httpGet({ base, path }, this.#opts.timeoutMs, {
+        signal: this.#opts.signal,
+        meter: this.#meters.read,
+      }));
       answered();
     } catch (err) {
       throw noAnswer(path, err, this.#opts.timeoutMs);
@@ -301,13 +310,10 @@ export class NodeClient {
         if (index === undefined) return roundOutcome(top, failures);
         tried.push(index);
         const started = performance.now();
-        const answer = await askNode(
-          { base: this.#bases[index]!, path: DRY_RUN_PATH },
-          body,
-          calls.length,
-          timeoutMs,
+        const answer = await askNode({ base: this.#bases[index]!, path: DRY_RUN_PATH }, body, calls.length, timeoutMs, {
           signal,
-        );
+          meter: this.#meters.dryRun,
+        });
         // freed without a round trip, as a failure's slot is: the limit reads the node's queue from how long its
         // GETs (lookups) take, and a dry-run's time is something else: the node running contracts (a token's
         // balances() walks every holder), or a refusal at once (a pruning node's 410). Timed with the GETs they would
@@ -321,6 +327,25 @@ export class NodeClient {
       }
     };
     return inRounds(round, { attempts, initialMs, maxMs, signal });
+  }
+
+  /**
+   * accountBalance is an account's balance in the state after block `hash` (`kh_`/`mh_`), or at the node's top
+   * without one; undefined when the account does not exist there. Urgent: a batch's transaction waits for it.
+   */
+  async accountBalance(id: string, hash?: string): Promise<bigint | undefined> {
+    const path = `/accounts/${encodeURIComponent(id)}${hash === undefined ? '' : `/hash/${encodeURIComponent(hash)}`}`;
+    let body: JsonObject;
+    try {
+      body = await this.#object(path, URGENT);
+    } catch (err) {
+      // the node's 404 for a block it lacks says so otherwise ("Block not found", "Hash not available")
+      if (err instanceof NodeError && err.notFound && err.message.endsWith('Account not found')) return undefined;
+      throw err;
+    }
+    if (typeof body.balance !== 'number' && typeof body.balance !== 'bigint')
+      throw badResponse(path, 'node sent no balance');
+    return BigInt(body.balance);
   }
 
   /**

@@ -5,6 +5,7 @@
 import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import { AppError, ErrorCode } from '../errors.ts';
 import { httpBase, httpGet, httpPostJson } from './http-get.ts';
+import type { OutboundMetrics } from './outbound-metrics.ts';
 
 /** CompilerClient talks to one compiler with a timeout per request. */
 export interface CompilerClient {
@@ -14,7 +15,8 @@ export interface CompilerClient {
   compile(source: string, version: string): Promise<string | undefined>;
   /**
    * decode posts `body` to one of the compiler's decoding paths and returns its JSON answer (big integers exact);
-   * any status but 2xx rejects with the status and the start of the answer.
+   * any status but 2xx rejects with the status and the start of the answer (a 5xx or 429, like no answer at all, as
+   * COMPILER_UNAVAILABLE: the input may be fine).
    */
   decode(path: string, body: Json): Promise<Json>;
 }
@@ -23,19 +25,26 @@ function unavailable(message: string, cause?: unknown): AppError {
   return new AppError(ErrorCode.COMPILER_UNAVAILABLE, 502, message, { cause });
 }
 
-/** createCompilerClient builds a client for the compiler at `url`. */
-export function createCompilerClient(url: string, timeoutMs: number): CompilerClient {
+/** createCompilerClient builds a client for the compiler at `url`; `metrics` counts its requests. */
+export function createCompilerClient(url: string, timeoutMs: number, metrics?: OutboundMetrics): CompilerClient {
   const base = httpBase(url);
+  const meters = {
+    version: metrics?.meter('compiler', 'version'),
+    compile: metrics?.meter('compiler', 'compile'),
+    decode: metrics?.meter('compiler', 'decode'),
+  };
   /** send makes one request; a request without an answer is the compiler being unavailable. */
   const send = async (
+    operation: keyof typeof meters,
     path: string,
     body?: string,
     headers?: Readonly<Record<string, string>>,
   ): Promise<{ status: number; text: string }> => {
+    const meter = meters[operation];
     try {
       return await (body === undefined
-        ? httpGet({ base, path }, timeoutMs)
-        : httpPostJson({ base, path }, body, timeoutMs, undefined, headers));
+        ? httpGet({ base, path }, timeoutMs, { meter })
+        : httpPostJson({ base, path }, body, timeoutMs, { meter, headers }));
     } catch (err) {
       throw unavailable('the compiler is unreachable', err);
     }
@@ -49,7 +58,7 @@ export function createCompilerClient(url: string, timeoutMs: number): CompilerCl
   };
   return {
     async version() {
-      const { status, text } = await send('/version');
+      const { status, text } = await send('version', '/version');
       const version = (parsed(text) as { version?: unknown } | null)?.version;
       if (status !== 200 || typeof version !== 'string') {
         throw unavailable(`the compiler answered ${status} to GET /version`);
@@ -57,7 +66,7 @@ export function createCompilerClient(url: string, timeoutMs: number): CompilerCl
       return version;
     },
     async compile(source, version) {
-      const { status, text } = await send('/compile', stringifyJson({ code: source, options: {} }), {
+      const { status, text } = await send('compile', '/compile', stringifyJson({ code: source, options: {} }), {
         'sophia-compiler-version': version,
       });
       const bytecode = (parsed(text) as { bytecode?: unknown } | null)?.bytecode;
@@ -66,8 +75,11 @@ export function createCompilerClient(url: string, timeoutMs: number): CompilerCl
       throw unavailable(`the compiler answered ${status} to POST /compile`);
     },
     async decode(path, body) {
-      const { status, text } = await send(path, stringifyJson(body));
-      if (status < 200 || status > 299) throw new Error(`compiler ${path}: ${status} ${text.slice(0, 200)}`);
+      const { status, text } = await send('decode', path, stringifyJson(body));
+      const answer = `compiler ${path}: ${status} ${text.slice(0, 200)}`;
+      // a 5xx or 429 says the compiler could not do it now; another status, that the input is wrong
+      if (status >= 500 || status === 429) throw unavailable(answer);
+      if (status < 200 || status > 299) throw new Error(answer);
       return parseJson(text);
     },
   };

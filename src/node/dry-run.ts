@@ -6,7 +6,8 @@
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import { badResponse, noAnswer, NodeError } from './errors.ts';
-import { httpPostJson } from './http-get.ts';
+import { httpPostJson, type RequestOptions } from './http-get.ts';
+import type { OutboundMetrics } from './outbound-metrics.ts';
 import { ErrorCode } from '../errors.ts';
 import { retry, type RetryOptions } from '../retry.ts';
 
@@ -76,21 +77,22 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
 }
 
 /**
- * askNode posts a dry-run (`body`, of `calls` calls) to one node's `/v2/dry-run` (`target`): its results, or why it
- * gave none as a NodeError (never rejects): gone for a 410, not transient for another 4xx but 429 (a refusal),
- * transient for a 5xx or 429, a malformed answer, a timeout or no connection (errors.ts).
+ * askNode posts a dry-run (`body`, of `calls` calls) to one node's `/v2/dry-run` (`target`; `options`: the caller's
+ * signal and meter): its results, or why it gave none as a NodeError (never rejects): gone for a 410, not transient
+ * for another 4xx but 429 (a refusal), transient for a 5xx or 429, a malformed answer, a timeout or no connection
+ * (errors.ts).
  */
 export async function askNode(
   target: Parameters<typeof httpPostJson>[0],
   body: string,
   calls: number,
   timeoutMs: number,
-  signal: AbortSignal | undefined,
+  options: RequestOptions,
 ): Promise<DryRunResult[] | NodeError> {
   let status: number;
   let text: string;
   try {
-    ({ status, text } = await httpPostJson(target, body, timeoutMs, signal));
+    ({ status, text } = await httpPostJson(target, body, timeoutMs, options));
   } catch (err) {
     return noAnswer(DRY_RUN_PATH, err, timeoutMs);
   }
@@ -134,6 +136,7 @@ export function inRounds(round: () => Promise<DryRunOutcome>, retries: DryRunRet
  * (the server's AEX-141 metadata); the populator asks through its node set (NodeClient.dryRun). Resolves to PRUNED
  * when every node answered 410, to REFUSED when every node answered another 4xx. When some node could not answer at
  * all it asks every node again after a backoff, up to `retries.attempts` rounds, then throws a transient NodeError.
+ * `metrics` counts each request.
  */
 export function dryRun(
   urls: readonly string[],
@@ -141,12 +144,14 @@ export function dryRun(
   calls: readonly DryRunCall[],
   timeoutMs: number,
   retries: DryRunRetries = ONCE,
+  metrics?: OutboundMetrics,
 ): Promise<DryRunOutcome> {
   const body = dryRunBody(top, calls);
+  const options = { signal: retries.signal, meter: metrics?.meter('node', 'dry_run') };
   return inRounds(async () => {
     const failures: NodeError[] = [];
     for (const url of urls) {
-      const answer = await askNode(new URL(`${url}/v2${DRY_RUN_PATH}`), body, calls.length, timeoutMs, retries.signal);
+      const answer = await askNode(new URL(`${url}/v2${DRY_RUN_PATH}`), body, calls.length, timeoutMs, options);
       if (Array.isArray(answer)) return answer;
       failures.push(answer);
     }

@@ -1,6 +1,20 @@
-/** @module Typed errors of the node client, mapped onto the NODE_* codes of the registry. */
+/**
+ * @module Typed errors of the node, mapped onto the NODE_* codes of the registry: one classification of a request
+ * the node did not answer for every path that asks it (the node client, dry-runs, the mempool, the forwarding).
+ */
 import { AppError, ErrorCode } from '../errors.ts';
 import { HttpGetError } from './http-get.ts';
+
+/**
+ * NODE_STATUS: the answer a client gets for a request that needed the node and failed so, as a reverse proxy answers
+ * (nginx's 502 for a refused or reset connection and for an answer it cannot use, 504 for one that does not come in
+ * time). docs/errors.md promises these; a status that is ours to refuse (overload, the database away) is a 503.
+ */
+const NODE_STATUS: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.NODE_UNREACHABLE]: 502,
+  [ErrorCode.NODE_TIMEOUT]: 504,
+  [ErrorCode.NODE_BAD_RESPONSE]: 502,
+};
 
 /** NodeError is any failed node request; `transient` says whether retrying may help. */
 export class NodeError extends AppError {
@@ -14,9 +28,7 @@ export class NodeError extends AppError {
     message: string,
     opts: { path: string; nodeStatus?: number; transient: boolean; cause?: unknown },
   ) {
-    super(code, code === ErrorCode.NODE_TIMEOUT ? 504 : code === ErrorCode.NODE_UNREACHABLE ? 503 : 502, message, {
-      cause: opts.cause,
-    });
+    super(code, NODE_STATUS[code] ?? 502, message, { cause: opts.cause });
     this.nodeStatus = opts.nodeStatus;
     this.transient = opts.transient;
     this.path = opts.path;
@@ -36,6 +48,12 @@ export class NodeError extends AppError {
   }
 }
 
+/**
+ * UNREACHABLE_REASON is what a client reads of a node it cannot reach: the cause (an address, a socket error) is for
+ * the logs, NODE_INTERNAL_URL's address above all.
+ */
+export const UNREACHABLE_REASON = 'the node is unreachable';
+
 /** unreachable: the connection failed (refused, reset, DNS). */
 export function unreachable(path: string, cause: unknown): NodeError {
   const reason =
@@ -53,10 +71,10 @@ export function timedOut(path: string, timeoutMs: number): NodeError {
 
 /**
  * noAnswer is the NodeError of a request to `path` that got no answer (httpGet's or httpPostJson's rejection, `err`):
- * timedOut at the deadline, unreachable otherwise.
+ * timedOut at the deadline, unreachable otherwise (an aborted request too: its asker stopped and reads no reason).
  */
 export function noAnswer(path: string, err: unknown, timeoutMs: number): NodeError {
-  return err instanceof HttpGetError && err.timedOut ? timedOut(path, timeoutMs) : unreachable(path, err);
+  return err instanceof HttpGetError && err.outcome === 'timeout' ? timedOut(path, timeoutMs) : unreachable(path, err);
 }
 
 /** badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient. */

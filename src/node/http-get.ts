@@ -1,19 +1,37 @@
 /**
  * @module The middleware's one outbound HTTP layer (the node, its mempool, dry-runs, the Sophia compiler; only the
- * /v2 proxy streams on its own): one GET (or a POST that changes nothing) with a deadline and an abort signal, over
- * undici's keep-alive connection pools. A request costs the client about a quarter less CPU than node:http's (no
+ * /v2 proxy streams on its own, and counts in the same metric): one GET (or a POST that changes nothing) with a
+ * deadline and an abort signal, over undici's keep-alive connection pools, each timed and counted by its Meter
+ * (outbound-metrics.ts) when it has one. A request costs the client about a quarter less CPU than node:http's (no
  * ClientRequest, no IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
+import { statusOutcome, type Meter, type OutboundOutcome } from './outbound-metrics.ts';
 
-/** Why a GET failed before an answer: too slow, or no connection (refused, reset, aborted). */
+/** NoAnswer: why a request got no answer: too slow, no connection (refused, reset), or its signal aborted it. */
+export type NoAnswer = Extract<OutboundOutcome, 'timeout' | 'unreachable' | 'aborted'>;
+
+/** Why a request failed before an answer (`outcome`). */
 export class HttpGetError extends Error {
   override readonly name = 'HttpGetError';
-  readonly timedOut: boolean;
-  constructor(message: string, timedOut: boolean, options?: { cause?: unknown }) {
+  readonly outcome: NoAnswer;
+  constructor(message: string, outcome: NoAnswer, options?: { cause?: unknown }) {
     super(message, options);
-    this.timedOut = timedOut;
+    this.outcome = outcome;
   }
+
+  /** timedOut says whether the request had no answer within its deadline. */
+  get timedOut(): boolean {
+    return this.outcome === 'timeout';
+  }
+}
+
+/** RequestOptions: what a request may carry besides its URL and deadline. */
+export interface RequestOptions {
+  /** aborts the request (it rejects with the `aborted` outcome) */
+  readonly signal?: AbortSignal;
+  /** times and counts the request by its outcome (outbound-metrics.ts) */
+  readonly meter?: Meter;
 }
 
 /** HttpBase is a base URL taken apart once, for GETs of many paths under it (the node client's every request). */
@@ -100,9 +118,9 @@ type Target = URL | { readonly base: HttpBase; readonly path: string };
 export function httpGet(
   url: Target,
   timeoutMs: number,
-  signal?: AbortSignal,
+  options: RequestOptions = {},
 ): Promise<{ status: number; text: string }> {
-  return send(url, 'GET', undefined, timeoutMs, signal);
+  return send(url, 'GET', undefined, timeoutMs, options);
 }
 
 /**
@@ -114,15 +132,15 @@ export function httpPostJson(
   url: Target,
   json: string,
   timeoutMs: number,
-  signal?: AbortSignal,
-  headers?: Readonly<Record<string, string>>,
+  options: RequestOptions & { readonly headers?: Readonly<Record<string, string>> } = {},
 ): Promise<{ status: number; text: string }> {
+  const { headers } = options;
   return send(
     url,
     'POST',
     json,
     timeoutMs,
-    signal,
+    options,
     headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
   );
 }
@@ -134,10 +152,11 @@ function send(
   method: 'GET' | 'POST',
   body: string | undefined,
   timeoutMs: number,
-  signal: AbortSignal | undefined,
+  { signal, meter }: RequestOptions,
   postHeaders: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
+    const sentAt = meter === undefined ? 0 : performance.now();
     const [origin, path] =
       url instanceof URL ? [url.origin, url.pathname + url.search] : [url.base.origin, url.base.path + url.path];
     let settled = false;
@@ -149,6 +168,7 @@ function send(
       settled = true;
       clearTimeout(timer);
       forget?.();
+      meter?.(err ? err.outcome : statusOutcome(value!.status), (performance.now() - sentAt) / 1000);
       if (err) {
         reject(err);
         controller?.abort(err);
@@ -165,7 +185,7 @@ function send(
         {
           onRequestStart(c) {
             controller = c;
-            if (settled) c.abort(new HttpGetError('aborted', false));
+            if (settled) c.abort(new HttpGetError('aborted', 'aborted'));
           },
           onResponseStart(_c, statusCode) {
             status = statusCode;
@@ -183,15 +203,15 @@ function send(
               retries++;
               controller = undefined;
               dispatch();
-            } else finish(new HttpGetError(err.message, false, { cause: err }));
+            } else finish(new HttpGetError(err.message, 'unreachable', { cause: err }));
           },
         },
       );
     };
-    const timer = setTimeout(() => finish(new HttpGetError(`no answer within ${timeoutMs} ms`, true)), timeoutMs);
-    if (signal?.aborted) finish(new HttpGetError('aborted', false));
+    const timer = setTimeout(() => finish(new HttpGetError(`no answer within ${timeoutMs} ms`, 'timeout')), timeoutMs);
+    if (signal?.aborted) finish(new HttpGetError('aborted', 'aborted'));
     else {
-      if (signal) forget = onAbort(signal, () => finish(new HttpGetError('aborted', false)));
+      if (signal) forget = onAbort(signal, () => finish(new HttpGetError('aborted', 'aborted')));
       dispatch();
     }
   });

@@ -3,19 +3,31 @@
  * /v3's pending transactions.
  */
 import { parseJson, type Json } from '../chain/json.ts';
+import { noAnswer } from './errors.ts';
 import { httpGet } from './http-get.ts';
+import type { OutboundMetrics } from './outbound-metrics.ts';
 
 /** Path of the node's full mempool listing, served on the internal port only. */
 export const PENDING_PATH = '/v2/debug/transactions/pending';
 
 /**
  * readMempool asks the node at `internalUrl` for its pending list: the status, and the JSON answer when the status
- * is 2xx. Rejects with an HttpGetError when the node does not answer within `timeoutMs`.
+ * is 2xx. Rejects with the node's NodeError (errors.ts: unreachable, or timed out after `timeoutMs`) when it does not
+ * answer. `metrics` counts the request.
  */
 export async function readMempool(
   internalUrl: string,
   timeoutMs: number,
+  metrics?: OutboundMetrics,
 ): Promise<{ status: number; body: Json | undefined }> {
-  const { status, text } = await httpGet(new URL(`${internalUrl}${PENDING_PATH}`), timeoutMs);
+  let answer: { status: number; text: string };
+  try {
+    answer = await httpGet(new URL(`${internalUrl}${PENDING_PATH}`), timeoutMs, {
+      meter: metrics?.meter('node', 'mempool'),
+    });
+  } catch (err) {
+    throw noAnswer(PENDING_PATH, err, timeoutMs);
+  }
+  const { status, text } = answer;
   return { status, body: status >= 200 && status <= 299 ? parseJson(text) : undefined };
 }

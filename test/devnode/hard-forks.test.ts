@@ -3,12 +3,8 @@ import { expect } from 'chai';
 import { Protocol } from '../../src/chain/aens.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { Chain, keyPairFromSeed } from '../../src/devnode/index.ts';
-import {
-  forkContractId,
-  LOCKED_COINS_ACCOUNT,
-  parseHardForkSchedule,
-  ProtocolSchedule,
-} from '../../src/devnode/hard-forks.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
+import { forkContractId, parseHardForkSchedule, ProtocolSchedule } from '../../src/devnode/hard-forks.ts';
 import { TxRejected } from '../../src/devnode/rules.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 

@@ -116,6 +116,7 @@ describe('devnode naming flow over HTTP', () => {
       .and.to.have.deep.property('body', { reason: 'Name validation failed with a reason: registrar_unknown' });
     expect((await t.get('/v2/names/nope')).body).to.deep.equal({
       reason: 'Name validation failed with a reason: no_registrar',
+      error_code: 'no_registrar',
     });
   });
 });

@@ -288,15 +288,50 @@ describe('devnode /v3 through the SDK Node client', function () {
     expect((await fetch(`${t.node.externalUrl}/v3/status`)).headers.get('access-control-allow-origin')).to.equal(null);
   });
 
+  it('reads a height as the node validator does: an integer (sign allowed) first, then its range', async () => {
+    for (const v of ['v2', 'v3']) {
+      // the range error carries the integer, the type error the text
+      const negative = await t.get(`/${v}/key-blocks/height/-1`);
+      expect([negative.status, negative.body]).to.deep.equal([
+        400,
+        { reason: 'validation_error', parameter: 'height', info: { error: 'not_in_range', data: -1 } },
+      ]);
+      expect(negative.text).to.contain('"data":-1');
+      expect((await t.get(`/${v}/generations/height/-7`)).body.info).to.deep.equal({ error: 'not_in_range', data: -7 });
+      expect((await t.get(`/${v}/key-blocks/height/1.5`)).body.info).to.deep.equal({
+        error: 'wrong_type',
+        data: '1.5',
+      });
+      expect((await t.get(`/${v}/key-blocks/height/+1`)).body).to.deep.equal(
+        (await t.get(`/${v}/key-blocks/height/1`)).body,
+      );
+      expect((await t.get(`/${v}/key-blocks/height/-0`)).body.height).to.equal(0);
+    }
+    // each spec's maximum: /v2's 2^64 - 1; /v3's is written 18446744073709552000, so 2^64 is a height it lets through
+    const past = await t.get('/v2/key-blocks/height/18446744073709551616');
+    expect([past.status, past.text]).to.deep.equal([
+      400,
+      '{"reason":"validation_error","parameter":"height","info":{"error":"not_in_range","data":18446744073709551616}}',
+    ]);
+    expect((await t.get('/v3/key-blocks/height/18446744073709551616')).status).to.equal(404);
+    expect((await t.get('/v3/key-blocks/height/18446744073709552001')).body.info.error).to.equal('not_in_range');
+  });
+
   it('answers bad /v3 requests with the node 400 and unknown paths with its bodiless 404', async () => {
     expect((await t.get('/v3/key-blocks/height/abc')).body).to.deep.equal({
       reason: 'validation_error',
       parameter: 'height',
       info: { error: 'wrong_type', data: 'abc' },
     });
-    expect((await t.get('/v3/accounts/ak_nope')).body).to.deep.equal({ reason: 'Invalid public key' });
+    expect((await t.get('/v3/accounts/ak_nope')).body).to.deep.equal({
+      reason: 'Invalid public key',
+      error_code: 'invalid_encoding',
+    });
     expect((await t.get('/v3/accounts/ak_nope/next-nonce?strategy=any')).status).to.equal(400);
-    expect((await t.post('/v3/transactions', { tx: 'nope' })).body).to.deep.equal({ reason: 'Invalid api encoding' });
+    expect((await t.post('/v3/transactions', { tx: 'nope' })).body).to.deep.equal({
+      reason: 'Invalid api encoding',
+      error_code: 'invalid_encoding',
+    });
     expect((await t.post('/v3/dry-run', '{"txs": [')).body.reason).to.equal('validation_error');
     for (const path of ['/v3/nothing', '/v3/hyperchain/contracts', '/v3']) {
       const reply = await t.get(path);

@@ -215,7 +215,10 @@ describe('devnode oracle flow over HTTP', () => {
     const [operator] = t.accounts as [(typeof t.accounts)[0]];
     const oracleId = operator.address.replace('ak_', 'ok_');
     expect((await t.get(`/v2/oracles/${oracleId}/queries`)).body).to.deep.equal({ oracle_queries: [] });
-    expect((await t.get('/v2/oracles/ok_nope')).body).to.deep.equal({ reason: 'Invalid public key' });
+    expect((await t.get('/v2/oracles/ok_nope')).body).to.deep.equal({
+      reason: 'Invalid public key',
+      error_code: 'invalid_encoding',
+    });
     const missing = await t.postInternal('/v2/debug/oracles/respond', {
       query_id: encode('oq', Buffer.alloc(32)),
       response: 'x',

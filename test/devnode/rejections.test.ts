@@ -155,17 +155,65 @@ describe('devnode rejections over HTTP', () => {
     // the top key block's hash asked as a micro block, a key block and a generation; a hash with a wrong checksum
     const kh: string = top.hash;
     const bad = `${kh.slice(0, -1)}${kh.endsWith('1') ? '2' : '1'}`;
-    expect(await asked(`/v2/micro-blocks/hash/${kh}/header`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+    // with the node's error code where its handler gives one: a valid hash of another kind, or no valid hash
+    expect(await asked(`/v2/micro-blocks/hash/${kh}/header`)).to.deep.equal([
+      400,
+      '{"reason":"Invalid hash","error_code":"invalid_prefix"}',
+    ]);
     expect((await t.get(`/v2/key-blocks/hash/${kh}`)).text).to.equal((await t.get('/v2/key-blocks/current')).text);
     expect(await asked(`/v2/key-blocks/hash/${bad}`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
-    expect(await asked(`/v2/generations/hash/${bad}`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+    expect(await asked(`/v2/generations/hash/${bad}`)).to.deep.equal([
+      400,
+      '{"reason":"Invalid hash","error_code":"invalid_encoding"}',
+    ]);
     const unknown = encode('kh', new Uint8Array(32).fill(7));
     expect(await asked(`/v2/key-blocks/hash/${unknown}`)).to.deep.equal([404, '{"reason":"Block not fond"}']);
     expect(await asked(`/v2/transactions/${encode('th', new Uint8Array(32).fill(7))}`)).to.deep.equal([
       404,
       '{"reason":"Transaction not found"}',
     ]);
-    expect(await asked(`/v2/transactions/${kh}`)).to.deep.equal([400, '{"reason":"Invalid hash"}']);
+    expect(await asked(`/v2/transactions/${kh}`)).to.deep.equal([
+      400,
+      '{"reason":"Invalid hash","error_code":"invalid_prefix"}',
+    ]);
+  });
+
+  it("refuses a malformed id with the node's reason, and its error code where the node's handler gives one", async () => {
+    const [alice] = t.accounts as [MemoryAccount];
+    const kh: string = (await t.get('/v2/key-blocks/current')).body.hash;
+    const ok = alice.address.replace('ak_', 'ok_');
+    const failing = (reason: string, error_code?: string) => ({ reason, ...(error_code ? { error_code } : {}) });
+    // [path, body]: a valid id of another kind is invalid_prefix, anything else invalid_encoding (safe_decode)
+    const cases: [string, object][] = [
+      [`/v2/accounts/${ok}`, failing('Invalid public key', 'invalid_prefix')],
+      ['/v2/accounts/ak_nope', failing('Invalid public key', 'invalid_encoding')],
+      [`/v2/accounts/${alice.address}/hash/${ok}`, failing('Illegal hash: invalid_prefix')],
+      [`/v2/accounts/${alice.address}/hash/kh_nope`, failing('Illegal hash: invalid_encoding')],
+      [
+        `/v2/accounts/${alice.address.replace('ak_', 'ct_')}/next-nonce`,
+        failing('Invalid public key', 'invalid_prefix'),
+      ],
+      [`/v2/accounts/${ok}/transactions/pending`, failing('Invalid public key', 'invalid_prefix')],
+      [`/v2/transactions/${kh}/info`, failing('Invalid hash: hash')],
+      [`/v2/micro-blocks/hash/${kh}/transactions`, failing('Invalid hash', 'invalid_prefix')],
+      [`/v2/micro-blocks/hash/${kh}/transactions/count`, failing('Invalid hash', 'invalid_prefix')],
+      [`/v2/micro-blocks/hash/${kh}/transactions/index/1`, failing('Invalid hash or index')],
+      [`/v2/key-blocks/hash/${ok}`, failing('Invalid hash')],
+      [`/v2/contracts/${alice.address}`, failing('Invalid public key')],
+      [`/v2/contracts/${alice.address}/code`, failing('Invalid public key', 'invalid_prefix')],
+      [`/v2/oracles/${alice.address}`, failing('Invalid public key', 'invalid_prefix')],
+      [`/v2/oracles/${ok}/queries/${kh}`, failing('Invalid public key or query ID', 'invalid_prefix')],
+      [`/v2/oracles/ok_nope/queries/${kh}`, failing('Invalid public key or query ID', 'invalid_encoding')],
+      [`/v2/names/hash/${kh}`, failing('Invalid name hash', 'invalid_prefix')],
+      ['/v2/auctions/x.test', failing('Name validation failed with a reason: registrar_unknown', 'registrar_unknown')],
+      [`/v2/channels/${alice.address}`, failing('Invalid public key', 'invalid_prefix')],
+    ];
+    for (const [path, body] of cases) {
+      const reply = await t.get(path);
+      expect([reply.status, reply.body], path).to.deep.equal([400, body]);
+    }
+    const posted = await t.post('/v2/transactions', { tx: kh });
+    expect([posted.status, posted.body]).to.deep.equal([400, failing('Invalid api encoding', 'invalid_prefix')]);
   });
 
   it('answers /transactions/{th}/info for pending, plain and contract transactions', async () => {

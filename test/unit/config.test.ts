@@ -116,6 +116,52 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ LIMA_EXTRA_ACCOUNTS_FILE: '/d/.lima' })).to.throw(/LIMA_EXTRA_ACCOUNTS_FILE/);
   });
 
+  it('DATABASE_READ_URLS lists the replicas a server reads (none by default), READ_REPLICA_MAX_LAG_SECONDS its bound', () => {
+    expect(loadConfig({})).to.deep.include({ databaseReadUrls: [], readReplicaMaxLagSeconds: 30 });
+    const cfg = loadConfig({
+      DATABASE_READ_URLS: ' postgres://r1/mdw, postgresql://r2/mdw,postgres://r1/mdw ',
+      READ_REPLICA_MAX_LAG_SECONDS: '5',
+    });
+    expect(cfg).to.deep.include({
+      databaseReadUrls: ['postgres://r1/mdw', 'postgresql://r2/mdw'],
+      readReplicaMaxLagSeconds: 5,
+    });
+  });
+
+  it("bounds ae_mdw's sockets with ae_mdw's defaults, each limit its own variable", () => {
+    expect(loadConfig({}).mdwWebsocket).to.deep.equal({
+      maxConnections: 1000,
+      maxConnectionsPerIp: 50,
+      maxSubscriptions: 100_000,
+      maxTotalSubscriptions: 2_000_000,
+      pingLimit: 1000,
+      maxReplayHeights: 10_000,
+    });
+    const set = loadConfig({
+      WEBSOCKET_MDW_MAX_CONNECTIONS: '5',
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '4',
+      WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: '3',
+      WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: '2',
+      WEBSOCKET_MDW_PING_LIMIT: '1',
+      WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: '6',
+    }).mdwWebsocket;
+    expect(set).to.deep.equal({
+      maxConnections: 5,
+      maxConnectionsPerIp: 4,
+      maxSubscriptions: 3,
+      maxTotalSubscriptions: 2,
+      pingLimit: 1,
+      maxReplayHeights: 6,
+    });
+    expect(() => loadConfig({ WEBSOCKET_MDW_PING_LIMIT: '0' })).to.throw(ConfigError, /WEBSOCKET_MDW_PING_LIMIT/);
+  });
+
+  it('TRUSTED_PROXIES lists the proxies whose X-Forwarded-For is believed: none by default, IPv4 and IPv6', () => {
+    expect(loadConfig({}).trustedProxies).to.deep.equal([]);
+    const cfg = loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1' });
+    expect(cfg.trustedProxies).to.deep.equal(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1']);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);
@@ -133,6 +179,15 @@ describe('loadConfig(env)', () => {
     ['NODE_URL', 'http://node:/v2', /NODE_URL: empty port/],
     ['NODE_URLS', 'http://a:3013,http://[::1]:', /NODE_URLS: empty port/],
     ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL: expected a postgres/],
+    ['DATABASE_READ_URLS', 'postgres://r1/mdw,http://r2', /DATABASE_READ_URLS: expected a postgres/],
+    ['READ_REPLICA_MAX_LAG_SECONDS', '0', /READ_REPLICA_MAX_LAG_SECONDS: expected 1\.\./],
+    [
+      'TRUSTED_PROXIES',
+      '10.0.0.0/8,ingress-nginx',
+      /TRUSTED_PROXIES: expected an IP address or CIDR network .*"ingress-nginx"/,
+    ],
+    ['TRUSTED_PROXIES', '10.0.0.0/33', /TRUSTED_PROXIES: expected an IP address or CIDR network .*"10\.0\.0\.0\/33"/],
+    ['TRUSTED_PROXIES', '10.0.0.0/8 fd00::/8', /TRUSTED_PROXIES: expected an IP address/],
     ['STATUS_MAX_BLOCK_AGE', 'ten', /STATUS_MAX_BLOCK_AGE: expected an integer/],
     ['STATUS_MAX_BLOCK_AGE', '0', /STATUS_MAX_BLOCK_AGE: expected 1\.\./],
     ['WEBSOCKET_ADDRESS', 'host:port', /WEBSOCKET_ADDRESS: expected host:port/],

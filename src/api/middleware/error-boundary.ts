@@ -10,12 +10,13 @@ import { isDatabaseUnavailable, isPoolBusy } from '../../db/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
 import { overloaded } from '../admission.ts';
+import { UNREACHABLE_REASON } from '../../node/errors.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
   /** told of every 503 for a database that is away */
   readonly database?: DependencyOutage;
-  /** told of every 502/504 for a node that does not answer */
+  /** told of every 502/504 for a node that does not answer (MDW_NODE_UNREACHABLE, MDW_NODE_TIMEOUT) */
   readonly node?: DependencyOutage;
 }
 
@@ -79,12 +80,19 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
-      // Upstream and availability errors carry messages written for clients; only bugs are hidden.
-      const reason =
-        e.code === ErrorCode.INTERNAL ? (ctx.state.aeMdw ? 'internal error' : 'Internal Server Error') : e.message;
+      const reason = clientReason(e, ctx.state.aeMdw === true);
       ctx.body = ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
     }
   };
+}
+
+/**
+ * clientReason is what a client reads of an error: upstream and availability errors carry messages written for
+ * clients; a bug is hidden, and so is why the node could not be reached (an address, NODE_INTERNAL_URL's above all).
+ */
+function clientReason(e: AppError, aeMdw: boolean): string {
+  if (e.code === ErrorCode.INTERNAL) return aeMdw ? 'internal error' : 'Internal Server Error';
+  return e.code === ErrorCode.NODE_UNREACHABLE ? UNREACHABLE_REASON : e.message;
 }
 
 /**

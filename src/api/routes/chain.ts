@@ -11,7 +11,7 @@ import {
 } from '../../db/queries/blocks.ts';
 import { newGenerationsJson } from '../../db/queries/generations.ts';
 import { decodeErrorsSince, feesAt, heightsContiguous, sizeUpTo } from '../../db/queries/stats.ts';
-import { syncState } from '../../db/queries/sync-state.ts';
+import { syncState, type SyncState } from '../../db/queries/sync-state.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
 import { parseHeight, parseInteger, parsePaging } from '../params.ts';
@@ -98,7 +98,11 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/status', async (ctx) => {
-    const [state, node, contiguous] = await Promise.all([syncState(pool), deps.nodeHeight.current(), contiguity.get()]);
+    const [state, node, contiguous] = await Promise.all([
+      servedSyncState(deps),
+      deps.nodeHeight.current(),
+      contiguity.get(),
+    ]);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
       state,
@@ -109,12 +113,23 @@ export function chainRoutes(deps: RouteDeps): Router {
       heartbeatTimeout: heartbeatTimeoutSeconds(cfg.pollIntervalMs),
       version: deps.version,
       decodeErrors,
+      replicas: deps.replicas?.states(),
     });
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, body, undefined, ok ? 200 : 503);
   });
 
   return router;
+}
+
+/**
+ * servedSyncState is the populator's state as the writer has it (its heartbeat, status and errors, read on the
+ * primary) with the top this server serves (read where its reads go: the replicas, when there are any).
+ */
+async function servedSyncState({ pool, primary }: RouteDeps): Promise<SyncState> {
+  if (!primary) return syncState(pool);
+  const [writer, served] = await Promise.all([syncState(primary), syncState(pool)]);
+  return { ...writer, topHeight: served.topHeight, topTimeMs: served.topTimeMs };
 }
 
 /** addToDecimal adds an integer to a non-negative decimal string such as "10848.4", exactly. */

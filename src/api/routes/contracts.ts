@@ -23,7 +23,10 @@ const MAX_SOURCE_BYTES = 1024 * 1024;
 export function contractRoutes(deps: RouteDeps): Router {
   const { pool, cfg } = deps;
   const router = new Router<ApiState>({ prefix: '/middleware' });
-  const compiler = cfg.compilerUrl === undefined ? undefined : createCompilerClient(cfg.compilerUrl, cfg.nodeTimeoutMs);
+  const compiler =
+    cfg.compilerUrl === undefined
+      ? undefined
+      : createCompilerClient(cfg.compilerUrl, cfg.nodeTimeoutMs, deps.metrics.outbound);
 
   router.get('/compilers', async (ctx) => {
     if (!compiler) return sendJson(ctx, { error: 'no compiler available' });

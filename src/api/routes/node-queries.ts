@@ -7,6 +7,7 @@ import type { ApiContext } from '../state.ts';
 import Router from '@koa/router';
 import type { ApiState } from '../state.ts';
 import { isEncoded, type Prefix } from '../../chain/encoding.ts';
+import { readNodeHeight } from '../../chain/node-height.ts';
 import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../db/queries/blocks.ts';
 import { microBlockTransactionsJson, transactionJson } from '../../db/queries/transactions.ts';
 import { intAsStringParam } from '../node-params.ts';
@@ -118,22 +119,16 @@ function hashParam(ctx: ApiContext, prefixes: readonly Prefix[]): boolean {
 }
 
 /**
- * heightParam reads a height as the node's validator does (Erlang's binary_to_integer, then the minimum): not an
- * integer → 400 wrong_type with the text; below 0 → 400 not_in_range with the integer; a height beyond what the
- * database can hold → undefined (the node answers it, its maximum included).
+ * heightParam reads a height as the node's validator does (readNodeHeight), answering its 400 for a refused one
+ * (null); a height beyond what the database can hold → undefined (the node answers it, its maximum included).
  */
 function heightParam(ctx: ApiContext): number | undefined | null {
-  const text = ctx.params.height ?? '';
-  if (!/^[+-]?\d+$/.test(text)) {
-    validationError(ctx, 'height', 'wrong_type', text);
+  const read = readNodeHeight(ctx.params.height ?? '');
+  if ('error' in read) {
+    validationError(ctx, 'height', read.error, read.data);
     return null;
   }
-  const n = BigInt(text);
-  if (n < 0n) {
-    validationError(ctx, 'height', 'not_in_range', n);
-    return null;
-  }
-  return n <= MAX_STORED_HEIGHT ? Number(n) : undefined;
+  return read.height <= MAX_STORED_HEIGHT ? Number(read.height) : undefined;
 }
 
 /** validationError answers the node's 400 for a parameter its validator refuses. */

@@ -52,7 +52,8 @@ const NOT_OWNED = `ARRAY['recipient_id', 'responder_id', 'commitment_id']`;
 
 /**
  * An id's transactions: every one naming it in any field (account_transactions). A name's own claims are not
- * among them: CLAIM_ACTIVITIES lists those (as ae_mdw, which has no NameClaimTxEvent for a name).
+ * among them, wrapped in a GAMetaTx or PayingForTx or not: CLAIM_ACTIVITIES lists those (as ae_mdw, which has no
+ * NameClaimTxEvent, nor the wrapper's event, for a name).
  */
 export const TRANSACTION_ACTIVITIES: ActivitySql = {
   source: 'transactions',
@@ -61,7 +62,11 @@ export const TRANSACTION_ACTIVITIES: ActivitySql = {
   // the hash through the position (account_transactions keeps none: migration 1000)
   data: '(SELECT t.hash FROM transactions t WHERE t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index)',
   where: `a.account = (SELECT num FROM id) AND a.height BETWEEN $3 AND $4
-          AND NOT (a.tx_type = ${txTypeCode('NameClaimTx')} AND left($2, 3) = 'nm_')
+          AND NOT (left($2, 3) = 'nm_' AND (a.tx_type = ${txTypeCode('NameClaimTx')}
+                   OR a.tx_type IN (${txTypeCode('GAMetaTx')}, ${txTypeCode('PayingForTx')})
+                      AND EXISTS (SELECT 1 FROM transactions w
+                                   WHERE w.height = a.height AND w.micro_index = a.micro_index
+                                     AND w.tx_index = a.tx_index AND w.inner_type = 'NameClaimTx')))
           AND (NOT $5 OR EXISTS (SELECT 1 FROM unnest(string_to_array(a.fields, ' ')) f
                                   WHERE NOT regexp_replace(f, '^(tx\\.)+', '') = ANY (${NOT_OWNED})
                                     AND NOT (a.tx_type = ${txTypeCode('OracleQueryTx')} AND f = 'oracle_id')))`,

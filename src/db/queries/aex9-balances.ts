@@ -122,6 +122,8 @@ export interface AccountTokenRow {
   readonly height: number;
   readonly blockHash: string;
   readonly txHash: string;
+  /** ae_mdw's txi of that transaction (int8 as text; null for a generation without its generation_txis row) */
+  readonly txIndex: string | null;
   readonly txType: string;
   readonly incomplete: boolean;
 }
@@ -139,6 +141,10 @@ export async function accountTokensPage(
   const { rows } = await db.query<AccountTokenRow>(
     `SELECT p.contract_id AS "contractId", p.amount::text AS amount, p.name, p.symbol, p.decimals, p.height,
             m.hash AS "blockHash", p.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
+            ((SELECT g.first_txi FROM generation_txis g WHERE g.height = p.height)
+              + (SELECT coalesce(sum(x.tx_count), 0) FROM micro_blocks x
+                  WHERE x.height = p.height AND x.micro_index < p.micro_index)
+              + t.tx_index)::text AS "txIndex",
             coalesce(p.balances_unknown OR p.created <= (SELECT max(x.height) FROM contract_calls x WHERE x.call_info_pruned),
                      false) AS incomplete
        FROM (SELECT b.contract_id, b.amount, b.height, b.micro_index, b.tx_hash, c.name, c.symbol, c.decimals,

@@ -306,6 +306,16 @@ export async function keyBlockCounted(
   return rows[0];
 }
 
+/** keyBlocksCountedAt reads the key blocks at these heights in one query (in no particular order). */
+export async function keyBlocksCountedAt(db: Queryable, heights: readonly number[]): Promise<KeyBlockCounted[]> {
+  const { rows } = await db.query<KeyBlockCounted>({
+    name: 'mdw_v3_key_blocks_at',
+    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k WHERE k.height = ANY($1::int[])`,
+    values: [heights],
+  });
+  return rows;
+}
+
 /** microBlocksPage reads up to n micro blocks of a generation walking from a micro index (inclusive). */
 export async function microBlocksPage(
   db: Queryable,
@@ -334,6 +344,16 @@ export async function microBlockCounted(db: Queryable, hash: string): Promise<Mi
     values: [hash],
   });
   return rows[0];
+}
+
+/** microBlocksCounted reads the micro blocks of these hashes in one query (in no particular order). */
+export async function microBlocksCounted(db: Queryable, hashes: readonly string[]): Promise<MicroBlockCounted[]> {
+  const { rows } = await db.query<MicroBlockCounted>({
+    name: 'mdw_v3_micro_blocks_by_hash',
+    text: `SELECT ${MICRO_BLOCK_COUNTED} FROM micro_blocks m WHERE m.hash = ANY($1::text[])`,
+    values: [hashes],
+  });
+  return rows;
 }
 
 /** A beneficiary and how many key blocks it was paid for. */

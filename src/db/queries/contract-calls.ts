@@ -51,16 +51,23 @@ export interface StoredCallInfo {
   readonly txHash: string;
   readonly callInfo: Json;
   readonly pruned: boolean;
+  /** why the call is stored undecoded (null when decoded) */
+  readonly decodeError: string | null;
 }
 
-/** storedCallInfos lists the call info stored for the contract calls at one height. */
+/** storedCallInfos lists the call info (and decode error) stored for the contract calls at one height. */
 export async function storedCallInfos(db: Queryable, height: number): Promise<StoredCallInfo[]> {
   const { rows } = await db.query(
-    `SELECT tx_hash, ${callInfoSql('c')} AS call_info, call_info_pruned FROM contract_calls c WHERE height = $1
-      ORDER BY tx_hash`,
+    `SELECT tx_hash, ${callInfoSql('c')} AS call_info, call_info_pruned, decode_error FROM contract_calls c
+      WHERE height = $1 ORDER BY tx_hash`,
     [height],
   );
-  return rows.map((r) => ({ txHash: r.tx_hash, callInfo: r.call_info, pruned: r.call_info_pruned }));
+  return rows.map((r) => ({
+    txHash: r.tx_hash,
+    callInfo: r.call_info,
+    pruned: r.call_info_pruned,
+    decodeError: r.decode_error,
+  }));
 }
 
 /** A stored call (a ContractCallTx, or a ContractCreateTx's constructor; inner ones of GAMetaTx/PayingForTx too). */

@@ -247,6 +247,41 @@ export async function nameEventsPage(
   return withTxObjects<NameEventRow>(rows, 'tx');
 }
 
+/** A registration of a name that ended by expiring (not revoked, not renewed): ae_mdw's NameExpired. */
+export interface NameExpiryRow {
+  /** the height the name is inactive from (its last event's expiry + 1, as the statistics count it) */
+  readonly expiredAt: number;
+  /** the height the registration became active: its auction's end, else its claim's */
+  readonly activeFrom: number;
+}
+
+/**
+ * nameExpiries lists the registrations of a name that expired by `top`, in chain order: an event other than a
+ * revoke whose expiry passed with no later event of the name before it.
+ */
+export async function nameExpiries(db: Queryable, nameHash: string, top: number): Promise<NameExpiryRow[]> {
+  const { rows } = await db.query<NameExpiryRow>({
+    name: 'mdw_v3_name_expiries',
+    text: `SELECT e.expires_at + 1 AS "expiredAt",
+                  coalesce((SELECT max(b.auction_end) FROM name_events b
+                             WHERE b.name_hash = e.name_hash AND b.kind IN ('claim', 'bid')
+                               AND (b.height, b.micro_index, b.tx_index) >= (c.height, c.micro_index, c.tx_index)
+                               AND (b.height, b.micro_index, b.tx_index) <= (e.height, e.micro_index, e.tx_index)),
+                           c.height) AS "activeFrom"
+             FROM name_events e
+             JOIN LATERAL (SELECT o.height, o.micro_index, o.tx_index FROM name_events o
+                            WHERE o.name_hash = e.name_hash AND o.kind = 'claim'
+                              AND (o.height, o.micro_index, o.tx_index) <= (e.height, e.micro_index, e.tx_index)
+                            ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1) c ON true
+            WHERE e.name_hash = $1 AND e.kind <> 'revoke' AND e.expires_at < $2
+              AND NOT EXISTS (SELECT 1 FROM name_events l WHERE l.name_hash = e.name_hash AND l.height <= e.expires_at
+                                AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))
+            ORDER BY e.expires_at`,
+    values: [nameHash, top],
+  });
+  return rows;
+}
+
 /** A claim made by an account (any name), for /v3/accounts/{id}/names/claims. */
 export async function accountClaimsPage(
   db: Queryable,

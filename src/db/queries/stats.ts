@@ -235,6 +235,8 @@ export async function minersPage(
 /** The figures of /v3/stats. */
 export interface OverallStats {
   readonly minersCount: number;
+  /** the accounts whose AE balance is above 0 (migration 1007) */
+  readonly holdersCount: number;
   readonly maxTps: string | null;
   readonly maxTpsBlockHash: string | null;
   /** transactions and their fees in the last 24 hours before `nowMs`, and in the 24 hours before those */
@@ -251,6 +253,7 @@ export async function overallStats(db: Queryable, nowMs: number): Promise<Overal
   const { rows } = await db.query<OverallStats>({
     name: 'mdw_v3_stats_overall',
     text: `SELECT (SELECT count(*) FROM stats_miners)::int AS "minersCount",
+                  (SELECT holders FROM account_holders)::int AS "holdersCount",
                   best.tps::text AS "maxTps", k.hash AS "maxTpsBlockHash",
                   ${window('$1::bigint - 86400000', '$1::bigint')} AS last,
                   ${window('$1::bigint - 172800000', '$1::bigint - 86400000')} AS previous

@@ -18,6 +18,21 @@ export async function txisBefore(db: Queryable, height: number, microIndex: numb
   return Number(rows[0]?.n ?? 0);
 }
 
+/** txiOfHash is the txi of a stored transaction, undefined for a hash not stored. */
+export async function txiOfHash(db: Queryable, hash: string): Promise<number | undefined> {
+  const { rows } = await db.query<{ txi: string }>({
+    name: 'mdw_v3_txi_of_hash',
+    text: `SELECT coalesce((SELECT first_txi FROM generation_txis WHERE height = t.height),
+                           (SELECT sum(tx_count) FROM micro_blocks WHERE height < t.height))
+                  + (SELECT coalesce(sum(tx_count), 0) FROM micro_blocks m
+                      WHERE m.height = t.height AND m.micro_index < t.micro_index)
+                  + t.tx_index AS txi
+             FROM transactions t WHERE t.hash = $1`,
+    values: [hash],
+  });
+  return rows[0] === undefined ? undefined : Number(rows[0].txi);
+}
+
 /** positionOfTxi is the position of the transaction with txi `txi`, undefined past the last one. */
 export async function positionOfTxi(db: Queryable, txi: number): Promise<TxPosition | undefined> {
   const { rows } = await db.query<{ height: number; micro_index: number; tx_index: number }>({

@@ -17,6 +17,7 @@ import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow } from '../../db/
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../../config.ts';
 import type { NodeClient } from '../../node/client.ts';
+import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
 import type { AexnFindings, FetchedGeneration, TxPosition } from '../rows/rows.ts';
 import { mapLimit } from '../map-limit.ts';
 
@@ -329,14 +330,22 @@ export function readMeta(detected: AexnDetection, decoded: unknown): Meta {
 
 /**
  * contractReaders are the populator's contract decoder and AEX-N detector, sharing the decoder's code cache, both
- * asking the node through `node` (its node set's slots, its retries, its stop signal).
+ * asking the node through `node` (its node set's slots, its retries, its stop signal); `metrics` counts the
+ * decoder's requests to the compiler.
  */
 export function contractReaders(
   cfg: Pick<Config, 'compilerUrl' | 'nodeTimeoutMs' | 'dex'>,
   db: Queryable,
   node: Pick<NodeClient, 'contractCode' | 'dryRun'>,
+  metrics?: OutboundMetrics,
 ): { decoder: ContractDecoder; aexn: AexnDetector } {
-  const decoder = new ContractDecoder({ compilerUrl: cfg.compilerUrl, timeoutMs: cfg.nodeTimeoutMs, db, node });
+  const decoder = new ContractDecoder({
+    compilerUrl: cfg.compilerUrl,
+    timeoutMs: cfg.nodeTimeoutMs,
+    db,
+    node,
+    metrics,
+  });
   const aexn = new AexnDetector({
     node,
     decoder,

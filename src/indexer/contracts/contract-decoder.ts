@@ -13,8 +13,10 @@ import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { createCompilerClient, type CompilerClient } from '../../node/compiler.ts';
+import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
 import type { DecodedCall, FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 export interface DecoderOptions {
@@ -24,6 +26,8 @@ export interface DecoderOptions {
   readonly db: Queryable;
   /** asked for the code of a contract not stored (created in a batch not yet committed) */
   readonly node: Pick<NodeClient, 'contractCode'>;
+  /** counts the requests to the compiler */
+  readonly metrics?: OutboundMetrics;
 }
 
 /** ABI 3 is FATE; older eras print the version as a hex string, which Number() reads too. */
@@ -43,8 +47,28 @@ export function toJsonValue(value: unknown): Json {
   return String(value);
 }
 
+/** A call's decode error when its contract's code is at hand nowhere (neither stored nor given by a node). */
+export const CODE_UNKNOWN = 'contract bytecode unknown';
+/** How a decode error begins when the compiler did not answer (unreachable, timed out, a 5xx). */
+const COMPILER_AWAY = 'compiler unavailable: ';
+const RESULT_FAILED = 'return value: ';
+
+/**
+ * The beginnings of the decode errors that say nothing of the call itself, only that what decodes it was not at hand:
+ * such a call is decoded again once it is (derived/redecode-calls.ts). A bad calldata's error is none of them.
+ */
+export const TRANSIENT_DECODE_ERRORS: readonly string[] = [CODE_UNKNOWN, COMPILER_AWAY, RESULT_FAILED + COMPILER_AWAY];
+
+/** isTransientDecodeError is true for a decode error TRANSIENT_DECODE_ERRORS begins. Pure. */
+export function isTransientDecodeError(decodeError: string | null): boolean {
+  return decodeError !== null && TRANSIENT_DECODE_ERRORS.some((start) => decodeError.startsWith(start));
+}
+
+/** message is a failure as a call's decode error: a compiler that did not answer is named so (transient). */
 function message(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  const text = err instanceof Error ? err.message : String(err);
+  const away = err instanceof AppError && err.code === ErrorCode.COMPILER_UNAVAILABLE;
+  return ((away ? COMPILER_AWAY : '') + text).slice(0, 500);
 }
 
 /** The contract tx a signed tx carries (itself, or inside GAMetaTx/PayingForTx). */
@@ -88,7 +112,9 @@ export class ContractDecoder {
 
   constructor(opts: DecoderOptions) {
     this.#opts = opts;
-    this.#compiler = opts.compilerUrl ? createCompilerClient(opts.compilerUrl, opts.timeoutMs) : undefined;
+    this.#compiler = opts.compilerUrl
+      ? createCompilerClient(opts.compilerUrl, opts.timeoutMs, opts.metrics)
+      : undefined;
   }
 
   /**
@@ -126,7 +152,7 @@ export class ContractDecoder {
     try {
       const isCreate = tx.type === 'ContractCreateTx';
       const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
-      if (!code) return { function: null, arguments: null, result: null, decodeError: 'contract bytecode unknown' };
+      if (!code) return { function: null, arguments: null, result: null, decodeError: CODE_UNKNOWN };
       const calldata = String(tx.call_data);
       if (this.#compiler) {
         try {
@@ -246,7 +272,7 @@ export class ContractDecoder {
               encoder.decodeResult(call.functionName, returnValue, 'ok'),
         );
       } catch (err) {
-        decodeError = `return value: ${message(err)}`;
+        decodeError = RESULT_FAILED + message(err);
       }
     }
     return { function: call.functionName, arguments: toJsonValue(call.args), result, decodeError };
@@ -275,7 +301,7 @@ export class ContractDecoder {
         });
         result = isJsonObject(r) && 'result' in r ? r.result! : r;
       } catch (err) {
-        decodeError = `return value: ${message(err)}`;
+        decodeError = RESULT_FAILED + message(err);
       }
     }
     return { function: decoded.function, arguments: decoded.arguments ?? null, result, decodeError };

@@ -1,10 +1,10 @@
 /**
  * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
- * statistics) beside the chain: each batch derives them in its transaction; an area that an upgrade added, that is
- * behind, or whose derivation fails is recorded in derive_backfill (migration 1003) and derived later from the
- * stored rows, never by fetching the blocks again, one batch of heights per step, each in one transaction that also
- * records the progress: a kill mid-way resumes at the last commit, a finished area is never derived again, and a
- * failing area never stops the chain from being followed.
+ * statistics; accounts' balances; the decoding of calls stored undecoded for now) beside the chain: each batch derives
+ * them in its transaction; an area that an upgrade added, that is behind, or whose derivation fails is recorded in
+ * derive_backfill (migration 1003) and derived later from the stored rows, never by fetching the blocks again, one
+ * batch of heights per step, each in one transaction that also records the progress: a kill mid-way resumes at the
+ * last commit, a finished area is never derived again, and a failing area never stops the chain from being followed.
  */
 import { notifyCommitted } from '../../db/notify.ts';
 import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
@@ -24,10 +24,13 @@ import type { Logger } from '../../log.ts';
 import { Backoff } from '../../retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 import type { AexnDetector } from '../contracts/aexn-detector.ts';
+import type { ContractDecoder } from '../contracts/contract-decoder.ts';
 import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
+import { deriveBalances, deriveBatchBalances, type BalanceReader } from './account-balances.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
+import { redecodeStoredCalls } from './redecode-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 
 /** What the stored derivations need beyond the database. */
@@ -35,30 +38,38 @@ export interface DeriveContext {
   readonly rules: TransferRules;
   /** reads new contracts' code and meta info (the token area; absent: that area cannot be derived) */
   readonly detector?: AexnDetector;
+  /** reads accounts' balances (the balances area; absent: that area cannot be derived) */
+  readonly balances?: BalanceReader;
+  /** decodes the calls stored undecoded for now (the call area; absent: that area cannot be derived) */
+  readonly decoder?: ContractDecoder;
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
 interface AreaDerivation {
-  readonly batch: (
-    db: Queryable,
-    gens: readonly GenerationRows[],
-    rules: TransferRules,
-    appearances?: BatchAppearances,
-  ) => Promise<void>;
+  readonly batch: (db: Queryable, gens: readonly GenerationRows[], derivation: BatchDerivation) => Promise<void>;
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
-  /** the stored derivation asks the node (dry-runs of new contracts), so `mdw -v` does not repeat it */
+  /**
+   * the stored derivation asks the node (dry-runs of new contracts, balances, contracts' code), so `mdw -v` does not
+   * repeat it
+   */
   readonly asksNode?: boolean;
+  /**
+   * the area reads no other area's rows and none reads its: a batch defers it only for its own sake, and it defers no
+   * other (the backfill still takes it in order, after the areas before it)
+   */
+  readonly standalone?: boolean;
 }
 
 /**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
- * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it.
+ * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
+ * decoding stands alone, last: a call undecoded for now defers no other area, and no other defers it in a batch.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
   [
     'transfers',
     {
-      batch: writeInternalTransfers,
+      batch: (db, gens, { rules }) => writeInternalTransfers(db, gens, rules),
       async stored(db, from, to, { rules }) {
         await deleteInternalTransfers(db, from, to);
         await replaceGenerationFees(db, from, to);
@@ -70,7 +81,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   [
     'tokens',
     {
-      batch: deriveBatchTokens,
+      batch: (db, gens) => deriveBatchTokens(db, gens),
       async stored(db, from, to, { detector }) {
         if (!detector) throw new Error('the token area needs a node for its contracts (none given)');
         await deriveStoredTokens(db, detector, from, to);
@@ -79,10 +90,35 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     },
   ],
   [
+    // after the transfers, which it reads; before the statistics, so that their failing defers no balances
+    'balances',
+    {
+      batch: (db, gens, { balances }) => deriveBatchBalances(db, gens, balances),
+      async stored(db, from, to, { balances }) {
+        if (!balances) throw new Error('the balances area needs a node for the balances (none given)');
+        await deriveBalances(db, balances, { from, to, fromMicro: -1 });
+      },
+      asksNode: true,
+    },
+  ],
+  [
     'stats',
     {
-      batch: (db, gens, _rules, appearances) => deriveStats(db, gens, appearances),
+      batch: (db, gens, { appearances }) => deriveStats(db, gens, appearances),
       stored: async (db, from, to) => deriveStatsOfStored(db, await storedKeyBlockTargets(db, from, to)),
+    },
+  ],
+  [
+    'calls',
+    {
+      // a batch's calls are decoded before its transaction and written with its rows
+      batch: () => Promise.resolve(),
+      async stored(db, from, to, { decoder }) {
+        if (!decoder) throw new Error('the call area needs a node for its contracts’ code (none given)');
+        await redecodeStoredCalls(db, decoder, from, to);
+      },
+      asksNode: true,
+      standalone: true,
     },
   ],
 ]);
@@ -92,33 +128,45 @@ export interface BatchDerivation {
   readonly rules: TransferRules;
   /** the batch's account rows as the writer stored them, which the statistics count in memory */
   readonly appearances?: BatchAppearances;
-  /** the areas the batch cannot derive, with why (known before its transaction): deferred and reported as failing */
+  /**
+   * the areas the batch cannot derive, with why (known before its transaction: a contract's code no node gives, a
+   * call undecoded for now): deferred and reported as failing
+   */
   readonly underived?: ReadonlyMap<string, string>;
+  /** reads accounts' balances (the balances area) */
+  readonly balances?: BalanceReader;
 }
 
 /**
  * deriveBatchAreas derives the areas of a batch just written (ascending generations) in the caller's transaction.
- * An area still behind (being backfilled), failing or underived, and every area after it, is not derived here: its
- * heights are added to derive_backfill, where the populator's backfill derives them in order and reports a failure.
+ * An area still behind (being backfilled), failing or underived, and every area after it (but a standalone one), is not
+ * derived here: its heights are added to derive_backfill, where the populator's backfill derives them in order and
+ * reports a failure.
  */
 export async function deriveBatchAreas(
   db: Queryable,
   gens: readonly GenerationRows[],
-  { rules, appearances, underived = new Map() }: BatchDerivation,
+  derivation: BatchDerivation,
 ): Promise<void> {
   if (gens.length === 0) return;
+  const underived = derivation.underived ?? new Map<string, string>();
   const from = gens[0]!.keyBlock.height;
   const to = gens.at(-1)!.keyBlock.height;
   const behind = new Set((await pendingBackfills(db)).map((p) => p.area));
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
-    if (!deferred && !behind.has(area)) {
-      const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, rules, appearances)));
+    if ((derive.standalone || !deferred) && !behind.has(area)) {
+      const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, derivation)));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, errorMessage(err));
-    } else await recordBackfill(db, area, from, to);
-    deferred = true;
+    } else {
+      await recordBackfill(db, area, from, to);
+      // deferred behind another area, it says why it could not derive itself either (it fails until its turn)
+      const own = underived.get(area);
+      if (own !== undefined) await recordFailure(db, area, own);
+    }
+    deferred ||= !derive.standalone;
   }
 }
 
@@ -130,6 +178,10 @@ export interface DeriveBackfillDeps {
   readonly rules: TransferRules;
   /** the token area's contract reader (the populator shares its follower's: readers keep caches only, safe to share) */
   readonly detector?: AexnDetector;
+  /** the balances area's reader of accounts' balances */
+  readonly balances?: BalanceReader;
+  /** the call area's decoder (the populator shares its follower's, whose code cache the detector shares too) */
+  readonly decoder?: ContractDecoder;
   /** heights derived per transaction */
   readonly batchHeights: number;
   /** the schema whose servers hear of each batch (their cached statistics and answers) */
@@ -155,7 +207,7 @@ export class DeriveBackfill {
    * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
    */
   async step(): Promise<boolean> {
-    const { pool, log, rules, detector, batchHeights } = this.#deps;
+    const { pool, log, rules, detector, balances, decoder, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = [...DERIVED_AREAS.keys()].map((area) => pending.find((p) => p.area === area)).find((p) => p);
@@ -175,7 +227,7 @@ export class DeriveBackfill {
     const to = Math.min(from + batchHeights - 1, job.to);
     try {
       await withTransaction(pool, async (client) => {
-        if (from <= to) await derive.stored(client, from, to, { rules, detector });
+        if (from <= to) await derive.stored(client, from, to, { rules, detector, balances, decoder });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });

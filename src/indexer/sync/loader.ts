@@ -27,6 +27,7 @@ import { encodeRows, writeGenerations, type EncodedRows } from '../rows/writer.t
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+import { undecodedForNow } from '../derived/redecode-calls.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -128,7 +129,10 @@ export interface PreparedBatch {
   readonly encoded: EncodedRows;
   /** the code of the contracts the batch creates, by contract id */
   readonly createdCode: ReadonlyMap<string, string>;
-  /** the derived areas the batch cannot derive, with why (a contract's code no node gives): deferred to the backfill */
+  /**
+   * the derived areas the batch cannot derive, with why (a contract's code no node gives, a call undecoded for now):
+   * deferred to the backfill
+   */
   readonly underived: ReadonlyMap<string, string>;
 }
 
@@ -194,6 +198,9 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
   const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
   const { gens, underived } = await detectTokens(deps.aexn, decoded, createdCode);
+  // a call whose decoding waits for its contract's code or the compiler: the call area decodes it again later
+  const undecoded = undecodedForNow(decoded);
+  if (undecoded !== undefined) underived.set('calls', undecoded);
   // a turn of the event loop after each generation: this runs while the previous batch is written,
   // whose next statement waits for the socket events a long synchronous stretch would hold back
   const rows: GenerationRows[] = [];
@@ -212,7 +219,7 @@ async function detectTokens(
   aexn: AexnDetector | undefined,
   decoded: FetchedGeneration[],
   createdCode: ReadonlyMap<string, string>,
-): Promise<{ gens: FetchedGeneration[]; underived: ReadonlyMap<string, string> }> {
+): Promise<{ gens: FetchedGeneration[]; underived: Map<string, string> }> {
   if (!aexn) return { gens: decoded, underived: new Map() };
   try {
     return { gens: await aexn.detect(decoded, createdCode), underived: new Map() };
@@ -264,6 +271,7 @@ export async function loadBatch(
       rules: deps.transferRules ?? DEFAULT_TRANSFER_RULES,
       appearances: written.accounts,
       underived,
+      balances: deps.node,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);

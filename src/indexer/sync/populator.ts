@@ -190,6 +190,7 @@ export class Populator implements Role {
       url: this.#nodes,
       timeoutMs: cfg.nodeTimeoutMs,
       signal,
+      metrics: metrics.outbound,
       onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
       onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
       onFork: (node: string, dropped: boolean) => {
@@ -200,12 +201,14 @@ export class Populator implements Role {
     // itself, so an outage shows in sync_state at the next poll
     const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
     const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
-    const readers = contractReaders(cfg, pool, node);
+    const readers = contractReaders(cfg, pool, node, metrics.outbound);
     const backfill = new DeriveBackfill({
       pool,
       log,
       rules,
       detector: readers.aexn,
+      balances: node,
+      decoder: readers.decoder,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,

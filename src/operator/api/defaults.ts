@@ -1,5 +1,5 @@
 /** @module Defaults of the Middleware spec: one table used by resolveSpec and by the generated CRD schema. Pure. */
-import type { V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
+import type { V1EnvVar, V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
 import type {
   IngressSpec,
   LogLevel,
@@ -62,12 +62,22 @@ export type ResolvedReload = {
   deadlineSeconds: number;
 };
 
+/** ResolvedReadReplicas is spec.database.readReplicas with its one source, the CNPG credentials' Secret filled in. */
+export type ResolvedReadReplicas = { maxLagSeconds: number | undefined } & (
+  { cnpg: { cluster: string; credentialsSecretName: string } } | { urlsSecretRef: SecretKeyRef }
+);
+
 /** ResolvedSpec is the spec with every default applied: what the builders and the controller read. */
 export type ResolvedSpec = {
   nodeUrls: readonly string[];
   nodeInternalUrl: string | undefined;
   compilerUrl: string | undefined;
-  database: { urlSecretRef: SecretKeyRef; schemaPrefix: string; storageCapacityBytes: number | undefined };
+  database: {
+    urlSecretRef: SecretKeyRef;
+    schemaPrefix: string;
+    storageCapacityBytes: number | undefined;
+    readReplicas: ResolvedReadReplicas | undefined;
+  };
   image: string | undefined;
   imagePullPolicy: PullPolicy;
   imagePullSecrets: readonly V1LocalObjectReference[];
@@ -80,8 +90,14 @@ export type ResolvedSpec = {
     pdb: { enabled: boolean; minAvailable: number | undefined; maxUnavailable: number | undefined };
     autoscaling: { minReplicas: number; maxReplicas: number; targetCPUUtilizationPercentage: number } | undefined;
     rootV3: RootV3;
+    trustedProxies: readonly string[];
+    env: readonly V1EnvVar[];
   };
-  populator: { resources: V1ResourceRequirements | undefined; batchTransactions: number | undefined };
+  populator: {
+    resources: V1ResourceRequirements | undefined;
+    batchTransactions: number | undefined;
+    env: readonly V1EnvVar[];
+  };
   metrics: { serviceMonitor: { enabled: boolean; interval: string } };
   forkWindow: number;
   statusMaxBlockAge: number;
@@ -107,6 +123,7 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
       schemaPrefix: spec.database.schemaPrefix ?? D.schemaPrefix,
       storageCapacityBytes:
         spec.database.storageCapacity === undefined ? undefined : parseByteQuantity(spec.database.storageCapacity),
+      readReplicas: resolveReadReplicas(spec.database),
     },
     image: spec.image,
     imagePullPolicy: spec.imagePullPolicy ?? D.imagePullPolicy,
@@ -129,8 +146,14 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
         targetCPUUtilizationPercentage: server.autoscaling.targetCPUUtilizationPercentage ?? D.autoscalingTargetCPU,
       },
       rootV3: server.rootV3 ?? D.rootV3,
+      trustedProxies: server.trustedProxies ?? [],
+      env: server.env ?? [],
     },
-    populator: { resources: spec.populator?.resources, batchTransactions: spec.populator?.batchTransactions },
+    populator: {
+      resources: spec.populator?.resources,
+      batchTransactions: spec.populator?.batchTransactions,
+      env: spec.populator?.env ?? [],
+    },
     metrics: {
       serviceMonitor: {
         enabled: spec.metrics?.serviceMonitor?.enabled ?? D.serviceMonitorEnabled,
@@ -180,6 +203,18 @@ export function parseByteQuantity(text: string): number | undefined {
   if (!new RegExp(PATTERNS.byteQuantity).test(text)) return undefined;
   const [, amount = '0', unit = ''] = /^([0-9.]+)(.*)$/.exec(text) ?? [];
   return Math.floor(Number(amount) * (QUANTITY_UNITS[unit] ?? 1));
+}
+
+function resolveReadReplicas(database: MiddlewareSpec['database']): ResolvedReadReplicas | undefined {
+  const { readReplicas, urlSecretRef } = database;
+  if (readReplicas === undefined) return undefined;
+  const { cnpg, urlsSecretRef, maxLagSeconds } = readReplicas;
+  // validateMiddleware lets exactly one source through
+  if (cnpg !== undefined) {
+    const credentialsSecretName = cnpg.credentialsSecretName ?? urlSecretRef.name;
+    return { cnpg: { cluster: cnpg.cluster, credentialsSecretName }, maxLagSeconds };
+  }
+  return urlsSecretRef && { urlsSecretRef: { ...urlsSecretRef }, maxLagSeconds };
 }
 
 function resolveReload(reload: NonNullable<MiddlewareSpec['reload']>): ResolvedReload {

@@ -1,5 +1,5 @@
 /** @module The Middleware custom resource (middleware.aeternity.io/v1alpha1): its spec and status as TypeScript types. */
-import type { V1LocalObjectReference, V1ObjectMeta, V1ResourceRequirements } from '@kubernetes/client-node';
+import type { V1EnvVar, V1LocalObjectReference, V1ObjectMeta, V1ResourceRequirements } from '@kubernetes/client-node';
 
 /** API group of the Middleware custom resource. */
 export const GROUP = 'middleware.aeternity.io';
@@ -109,6 +109,27 @@ export type SecretKeyRef = {
   key: string;
 };
 
+/** CnpgReadReplicas names a CloudNativePG cluster whose `<cluster>-ro` Service the servers read from. */
+export type CnpgReadReplicas = {
+  /** Name of the CloudNativePG Cluster, in the Middleware's namespace: the servers read through its `<cluster>-ro` Service. */
+  cluster: string;
+  /**
+   * Secret with the keys `user`, `password` and `dbname` (CloudNativePG's `<cluster>-app` has them); default: the
+   * primary's Secret (database.urlSecretRef.name), so the replicas are read with the primary's credentials.
+   */
+  credentialsSecretName?: string;
+};
+
+/** ReadReplicasSpec: PostgreSQL replicas the servers read from (DATABASE_READ_URLS); exactly one of cnpg and urlsSecretRef. */
+export type ReadReplicasSpec = {
+  /** A CloudNativePG cluster's read-only Service, with credentials from a Secret. */
+  cnpg?: CnpgReadReplicas;
+  /** Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS). */
+  urlsSecretRef?: SecretKeyRef;
+  /** READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30). */
+  maxLagSeconds?: number;
+};
+
 /** IngressSpec exposes the stable Service; presence of `host` is what enables it. */
 export type IngressSpec = {
   /** IngressClass that serves it; the cluster's default class when absent. */
@@ -182,6 +203,8 @@ export type MiddlewareSpec = {
      * database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).
      */
     storageCapacity?: string;
+    /** Replicas the servers read from; the populator, migration and reload Jobs stay on the primary. */
+    readReplicas?: ReadReplicasSpec;
   };
   /** Container image of the middleware; default: the operator's own image. */
   image?: string;
@@ -215,6 +238,16 @@ export type MiddlewareSpec = {
     autoscaling?: AutoscalingSpec;
     /** ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw). */
     rootV3?: RootV3;
+    /**
+     * TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's
+     * pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).
+     */
+    trustedProxies?: string[];
+    /**
+     * More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES,
+     * …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.
+     */
+    env?: V1EnvVar[];
   };
   /** The populator (`mdw -p`) of each generation. */
   populator?: {
@@ -222,6 +255,11 @@ export type MiddlewareSpec = {
     resources?: V1ResourceRequirements;
     /** BATCH_TRANSACTIONS: transactions written in one database transaction at most. */
     batchTransactions?: number;
+    /**
+     * More variables of the populator container and of the reload Jobs, which load the chain as it does
+     * (FETCH_CONCURRENCY, REWARD_RULES, DEX_*, …); the ones the operator sets itself are refused.
+     */
+    env?: V1EnvVar[];
   };
   /** How the middleware pods' /metrics are scraped. */
   metrics?: {

@@ -117,6 +117,17 @@ export function deploymentCounts(deployment: V1Deployment | undefined): Deployme
   return { desired: deployment.spec?.replicas ?? 1, available: deployment.status?.availableReplicas ?? 0 };
 }
 
+/**
+ * rolloutStall is why a Deployment's rollout stopped (its Progressing condition False, ProgressDeadlineExceeded:
+ * a new pod that cannot start, from a missing Secret key to an image that cannot be pulled), undefined while it
+ * progresses or is done.
+ */
+export function rolloutStall(deployment: V1Deployment | undefined): string | undefined {
+  const progressing = deployment?.status?.conditions?.find((c) => c.type === 'Progressing');
+  if (progressing?.status !== 'False' || progressing.reason !== 'ProgressDeadlineExceeded') return undefined;
+  return progressing.message ?? 'its progress deadline passed';
+}
+
 /** isDeploymentAvailable: the controller has seen the latest spec and every desired replica (at least one) is available. */
 export function isDeploymentAvailable(deployment: V1Deployment | undefined): boolean {
   const counts = deploymentCounts(deployment);

@@ -4,7 +4,7 @@ import type { Middleware, MiddlewareStatus } from '../api/middleware-types.ts';
 import { ConditionType, ReloadState, SpaceCheckResult } from '../api/middleware-types.ts';
 import { Component, formatSelector, selectorFor } from '../specs/meta.ts';
 import type { GenerationState, ReloadProgress } from './bluegreen.ts';
-import { deploymentCounts, isDeploymentAvailable, jobFailure } from './reconcile-children.ts';
+import { deploymentCounts, isDeploymentAvailable, jobFailure, rolloutStall } from './reconcile-children.ts';
 import type { GenerationReport } from './reconcile-generation.ts';
 import {
   availabilityProblem,
@@ -93,6 +93,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
       ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` }
       : undefined,
     state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
+    serverRolloutProblem(active),
   ].filter((p): p is Problem => p !== undefined);
   const updates: ConditionUpdate[] = [
     reconciledCondition(active),
@@ -123,6 +124,14 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     readyReplicas: active.server?.status?.readyReplicas ?? 0,
     selector: formatSelector(selectorFor(mw, Component.server, state.activeGeneration)),
   };
+}
+
+/** serverRolloutProblem: the active servers' rollout stopped (the running ones keep serving, the new ones cannot start). */
+function serverRolloutProblem(active: GenerationReport): Problem | undefined {
+  const stall = rolloutStall(active.server);
+  if (stall === undefined) return undefined;
+  const message = `the servers of generation ${active.generation} cannot roll out (kubectl describe pods): ${stall}`;
+  return { reason: 'ServerRolloutStalled', message };
 }
 
 /** invalidStatus reports a spec the operator refuses: Reconciled=False/InvalidSpec; nothing else changes. */

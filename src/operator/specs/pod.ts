@@ -9,6 +9,7 @@ import type {
   V1ResourceRequirements,
   V1SecurityContext,
 } from '@kubernetes/client-node';
+import type { SecretKeyRef } from '../api/middleware-types.ts';
 import type { BuildContext } from './meta.ts';
 import { schemaName, serviceAccountName } from './meta.ts';
 
@@ -46,10 +47,7 @@ function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
   if (spec.populator.batchTransactions !== undefined)
     env.push({ name: 'BATCH_TRANSACTIONS', value: String(spec.populator.batchTransactions) });
   env.push(
-    {
-      name: 'DATABASE_URL',
-      valueFrom: { secretKeyRef: { name: spec.database.urlSecretRef.name, key: spec.database.urlSecretRef.key } },
-    },
+    secretEnv('DATABASE_URL', spec.database.urlSecretRef),
     { name: 'DATABASE_SCHEMA', value: schemaName(spec, generation) },
     { name: 'PORT', value: String(HTTP_PORT) },
     { name: 'WEBSOCKET_ADDRESS', value: `0.0.0.0:${WEBSOCKET_PORT}` },
@@ -58,6 +56,11 @@ function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
     { name: 'LOG_LEVEL', value: spec.logLevel },
   );
   return env;
+}
+
+/** secretEnv is a variable read from one key of a Secret: the kubelet resolves it, the pod template holds no value. */
+export function secretEnv(name: string, ref: SecretKeyRef): V1EnvVar {
+  return { name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } };
 }
 
 /** downwardEnv exposes the pod's own name and namespace (the writer Lease's holder identity and namespace). */

@@ -4,6 +4,7 @@ import type { Built, BuildContext } from './meta.ts';
 import { Component, childMeta, childName, generationSuffix, labelsFor, selectorFor } from './meta.ts';
 import { httpProbe, middlewareContainer, podTemplate } from './pod.ts';
 import { withInputHash } from './hash.ts';
+import { readReplicaEnv } from './read-replicas.ts';
 
 /**
  * SERVER_NODE_OPTIONS are the V8 settings of server pods. V8 sizes the young generation from the
@@ -36,6 +37,13 @@ export function buildServerDeployment(
       { name: 'NODE_OPTIONS', value: SERVER_NODE_OPTIONS },
       // set only away from the default, so that servers of a Middleware without it keep their pod template
       ...(ctx.spec.server.rootV3 === 'node' ? [] : [{ name: 'ROOT_V3', value: ctx.spec.server.rootV3 }]),
+      // only the servers read from replicas: whatever writes or migrates stays on the primary
+      ...readReplicaEnv(ctx.spec.database.readReplicas),
+      ...(ctx.spec.server.trustedProxies.length === 0
+        ? []
+        : [{ name: 'TRUSTED_PROXIES', value: ctx.spec.server.trustedProxies.join(',') }]),
+      // the user's own last: validation keeps them off every name above (managed-env.ts)
+      ...ctx.spec.server.env,
     ],
     ports: true,
     readinessProbe: httpProbe('/readyz', 5, 3),

@@ -47,16 +47,13 @@ export const snakeTxType = (type: string): string =>
     .toLowerCase()
     .replace(/^g_a_/, 'ga_');
 
-/**
- * accountTokenObject is ae_mdw's Aex9BalanceResponse. `tx_index` is ae_mdw's global transaction index, which
- * this middleware does not keep (positions are height, micro block and index): null.
- */
+/** accountTokenObject is ae_mdw's Aex9BalanceResponse; `tx_index` is the txi of the balance's latest transaction. */
 export function accountTokenObject(r: AccountTokenRow): Record<string, unknown> {
   return {
     contract_id: r.contractId,
     block_hash: r.blockHash,
     tx_hash: r.txHash,
-    tx_index: null,
+    tx_index: r.txIndex === null ? null : Number(r.txIndex),
     tx_type: snakeTxType(r.txType),
     height: r.height,
     amount: BigInt(r.amount),

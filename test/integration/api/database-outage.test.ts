@@ -4,8 +4,6 @@
  * lines whatever the number of refused requests.
  */
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -13,18 +11,11 @@ import { migrate } from '../../../src/db/migrator.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';
 import { freePort } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
-import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
-
-interface Line {
-  level: number;
-  msg: string;
-  dependency?: string;
-  refused?: number;
-}
+import { capturedLog, silentLog, startFakeNode, type FakeNode, type LogLine } from './harness.ts';
 
 describe('a database outage as the server answers and logs it', function () {
   this.timeout(120_000);
-  const lines: Line[] = [];
+  const { log, lines } = capturedLog();
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown): void => void rejections.push(reason);
   let db: RestartablePostgres;
@@ -34,21 +25,12 @@ describe('a database outage as the server answers and logs it', function () {
     const res = await fetch(`${server.httpUrl}${path}`);
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as unknown };
   };
-  const logged = (msg: string): Line[] => lines.filter((l) => l.msg === msg);
+  const logged = (msg: string): LogLine[] => lines.filter((l) => l.msg === msg);
 
   before(async () => {
     db = await startRestartablePostgres();
     node = await startFakeNode();
     await migrate({ databaseUrl: db.url, schema: 'mdw_db_outage' }, silentLog);
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(JSON.parse(chunk.toString()) as Line);
-          done();
-        },
-      }),
-    );
     const cfg = loadConfig({
       DATABASE_URL: db.url,
       DATABASE_SCHEMA: 'mdw_db_outage',
@@ -90,7 +72,9 @@ describe('a database outage as the server answers and logs it', function () {
 
   it("refuses with 503 and Retry-After in each API's own shape, logging no line per request, then logs the return once", async () => {
     for (let i = 0; i < 10; i++) {
-      for (const path of ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/mdw/v3/stats/blocks']) {
+      // GraphQL too: a field's failure of the server's own is the request's 503, not a GraphQL error
+      const graphql = `/mdw/graphql?query=${encodeURIComponent('{ keyBlocks { data { hash } } }')}`;
+      for (const path of ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/mdw/v3/stats/blocks', graphql]) {
         const res = await get(path);
         expect(res.status, path).to.equal(503);
         expect(res.retryAfter, path).to.equal('5');

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { outboundCounts } from '../../support/outbound.ts';
 import { freePort } from '../../support/postgres.ts';
 import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
 
@@ -88,6 +89,33 @@ describe('forwarding to the node', () => {
     expect(Date.now() - started).to.be.below(3000);
     expect(res.body).to.include({ code: 'MDW_NODE_TIMEOUT' });
     expect(res.body.reason).to.match(/300 ms/);
+  });
+
+  it("reads a silent node's mempool as its forwarding: 504 MDW_NODE_TIMEOUT, never a 500, each counted as a timeout", async () => {
+    const before = await outboundCounts(api.registry);
+    const echo = internal.respond;
+    api.node.respond = () => 'hang';
+    internal.respond = () => 'hang';
+    try {
+      await api.request.get('/v2/status').expect(504);
+      const pending = await api.request.get('/mdw/v3/transactions/pending').expect(504);
+      expect(pending.body.error).to.match(/did not answer .* within 300 ms/);
+    } finally {
+      internal.respond = echo;
+    }
+    const after = await outboundCounts(api.registry);
+    expect((after['node forward timeout'] ?? 0) - (before['node forward timeout'] ?? 0)).to.equal(1);
+    expect((after['node mempool timeout'] ?? 0) - (before['node mempool timeout'] ?? 0)).to.equal(1);
+  });
+
+  it('counts forwarded answers and mempool reads by status class', async () => {
+    const before = await outboundCounts(api.registry);
+    api.node.respond = () => ({ status: 404, body: '{"reason":"Account not found"}' });
+    await api.request.get('/v2/accounts/ak_x').expect(404);
+    await api.request.get('/mdw/v3/transactions/pending/count').expect(200);
+    const after = await outboundCounts(api.registry);
+    expect((after['node forward 4xx'] ?? 0) - (before['node forward 4xx'] ?? 0)).to.equal(1);
+    expect((after['node mempool 2xx'] ?? 0) - (before['node mempool 2xx'] ?? 0)).to.equal(1);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   QUERY_OPEN,
 } from './fixture.ts';
 import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
+import { outboundCounts } from '../../support/outbound.ts';
 
 describe('middleware object queries', () => {
   let api: ApiUnderTest;
@@ -138,6 +139,7 @@ describe('middleware object queries', () => {
       compiler.respond = (req) =>
         req.url === '/version' ? { status: 200, body: '{"version":"4.2.0"}' } : { status: 404, body: '{}' };
       await api.request.get('/middleware/compilers').expect(200, { compilers: ['4.2.0'] });
+      expect((await outboundCounts(api.registry))['compiler version 2xx']).to.equal(1);
     });
     it('verifies a source against the create bytecode', async () => {
       const code = String(api.fixture.tx('create').tx.code);
@@ -179,6 +181,7 @@ describe('middleware object queries', () => {
       await compiler.close();
       const res = await api.request.get('/middleware/compilers').expect(502);
       expect(res.body.code).to.equal('MDW_COMPILER_UNAVAILABLE');
+      expect((await outboundCounts(api.registry))['compiler version unreachable']).to.equal(1);
     });
   });
 

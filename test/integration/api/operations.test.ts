@@ -47,7 +47,9 @@ describe('operations: health, metrics, CORS, compression', () => {
     );
     expect(text).to.match(/mdw_api_cache_answers_total\{result="hit"\} 1/);
     expect(text).to.match(/mdw_api_cache_answers_total\{result="forward"\} 1/);
-    expect(text).to.match(/mdw_api_node_request_duration_seconds_count\{outcome="answered"\} 1/);
+    expect(text).to.match(
+      /mdw_outbound_request_duration_seconds_count\{target="node",operation="forward",outcome="2xx"\} 1/,
+    );
     expect(text).to.match(/mdw_api_db_pool_connections\{state="total"\} [1-9]/);
     expect(text).to.match(/mdw_api_sync_height\{kind="database"\} 60/);
     // the node's height is read once per 2 s; on a loaded machine an earlier reading may have timed out

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { AT_0100, BASELINE } from '../../../src/db/baseline.ts';
+import { AT_0100, BASELINE, ONTO_BASELINE } from '../../../src/db/baseline.ts';
 import { migrate, migrationStatus, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { catalogOf } from '../../support/catalog.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
@@ -24,9 +24,17 @@ describe('the 0.1.0 migration baseline', function () {
   this.timeout(120_000);
   let db: { url: string; drop(): Promise<void> };
   let dir: string;
+  /** the baseline's files alone (migrations/ also holds the files written after it) */
+  let baselineDir: string;
   before(async () => {
     db = await createTestDatabase();
     dir = await mkdtemp(join(tmpdir(), 'mdw-baseline-'));
+    baselineDir = join(dir, 'baseline');
+    await copyDir(
+      MIGRATIONS_DIR,
+      baselineDir,
+      (f) => BASELINE.includes(f.replace(/\.sql$/, '')) || f === ONTO_BASELINE,
+    );
   });
   after(async () => {
     await db?.drop();
@@ -47,7 +55,7 @@ describe('the 0.1.0 migration baseline', function () {
 
   it('migrates a fresh schema to the schema the files before the release left, but the shared cascade', async () => {
     expect(await migrate({ databaseUrl: db.url, schema: 'fresh_old', dir: BEFORE }, log)).to.have.length(46);
-    expect(await migrate({ databaseUrl: db.url, schema: 'fresh_new' }, log)).to.deep.equal(BASELINE);
+    expect(await migrate({ databaseUrl: db.url, schema: 'fresh_new', dir: baselineDir }, log)).to.deep.equal(BASELINE);
     const [old, baseline] = [await catalogOf(db.url, 'fresh_old'), await catalogOf(db.url, 'fresh_new')];
     expect(baseline.columns).to.have.length.greaterThan(250);
     // the height cascade: the same four triggers on key_blocks, each deleting from the same tables in the same order,
@@ -102,11 +110,11 @@ describe('the 0.1.0 migration baseline', function () {
     const stored = await rows();
     expect(stored).to.have.length(3);
     expect(
-      (await migrationStatus({ databaseUrl: db.url, schema: 'at_0100' }, log)).map((s) => s.applied),
+      (await migrationStatus({ databaseUrl: db.url, schema: 'at_0100', dir: baselineDir }, log)).map((s) => s.applied),
     ).to.deep.equal(BASELINE.map(() => false));
 
     // the baseline's tables are recorded, only its height cascade and the functions' search_path run
-    expect(await migrate({ databaseUrl: db.url, schema: 'at_0100' }, log), 'files run').to.deep.equal(
+    expect(await migrate({ databaseUrl: db.url, schema: 'at_0100', dir: baselineDir }, log), 'files run').to.deep.equal(
       BASELINE.filter((name) => !AT_0100.includes(name)),
     );
     expect(await logOf('at_0100')).to.deep.equal(BASELINE);
@@ -114,12 +122,29 @@ describe('the 0.1.0 migration baseline', function () {
     expect(await catalogOf(db.url, 'at_0100')).to.deep.equal(await catalogOf(db.url, 'fresh_new'));
     // and it goes on as a fresh one: a file after the baseline applies, the heights' rows still go with their block
     const later = join(dir, 'later');
-    await copyDir(MIGRATIONS_DIR, later, () => true);
+    await copyDir(baselineDir, later, () => true);
     await writeFile(join(later, '1010_later.sql'), 'CREATE TABLE later (id integer);\n');
     expect(await migrate({ databaseUrl: db.url, schema: 'at_0100', dir: later }, log)).to.deep.equal(['1010_later']);
     await query('DELETE FROM at_0100.key_blocks WHERE height = 7');
     expect(await query('SELECT * FROM at_0100.name_events')).to.deep.equal([]);
     expect(await query('SELECT * FROM at_0100.name_state')).to.deep.equal([]);
+  });
+
+  it('applies the files after the baseline to a schema with stored heights, their areas derived from those heights', async () => {
+    await migrate({ databaseUrl: db.url, schema: 'upgraded', dir: baselineDir }, log);
+    await query(`INSERT INTO upgraded.key_blocks VALUES
+                   (6, 'kh_6', 'kh_5', 'kh_5', 'ak_b', 'ak_m', 1700000000000, '{}'),
+                   (7, 'kh_7', 'kh_6', 'kh_6', 'ak_b', 'ak_m', 1700000000001, '{}')`);
+    const after = (await readdir(MIGRATIONS_DIR))
+      .filter((f) => /^\d{4}_\w+\.sql$/.test(f) && !BASELINE.includes(f.replace(/\.sql$/, '')))
+      .map((f) => f.replace(/\.sql$/, ''))
+      .sort();
+    expect(after).to.include('1007_account_balances');
+    expect(await migrate({ databaseUrl: db.url, schema: 'upgraded' }, log)).to.deep.equal(after);
+    // the balances of the stored heights are asked from the node by the populator's backfill
+    expect(
+      await query("SELECT next_height, to_height FROM upgraded.derive_backfill WHERE area = 'balances'"),
+    ).to.deep.equal([{ next_height: 6, to_height: 7 }]);
   });
 
   it('refuses a schema that the files before the release left short of 0100, saying what to do', async () => {
@@ -147,7 +172,7 @@ describe('the 0.1.0 migration baseline', function () {
 
   it('refuses a pending file named below one the schema applied, naming both', async () => {
     const files = join(dir, 'out-of-order');
-    await copyDir(MIGRATIONS_DIR, files, () => true);
+    await copyDir(baselineDir, files, () => true);
     await writeFile(join(files, '1020_newer.sql'), 'CREATE TABLE newer (id integer);\n');
     await migrate({ databaseUrl: db.url, schema: 'out_of_order', dir: files }, log);
     await writeFile(join(files, '1015_older.sql'), 'CREATE TABLE older (id integer);\n');

@@ -2,7 +2,11 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ContractDecoder, toJsonValue } from '../../../src/indexer/contracts/contract-decoder.ts';
+import {
+  ContractDecoder,
+  isTransientDecodeError,
+  toJsonValue,
+} from '../../../src/indexer/contracts/contract-decoder.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../../src/devnode/fate-contract.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
@@ -211,6 +215,7 @@ describe('ContractDecoder', () => {
       expect(result.function).to.equal('set');
       expect(result.arguments).to.deep.equal([{ type: 'int', value: 123456789012345678901234567890n }]);
       expect(result.decodeError).to.match(/^return value: compiler/);
+      expect(isTransientDecodeError(result.decodeError), 'a 400 is the call’s own failure').to.equal(false);
       expect(seen[0]).to.deep.equal({
         path: '/decode-calldata/bytecode',
         body: { calldata: 'cb_Xfbg4g==', bytecode: DEVNODE_CONTRACT_BYTECODE, backend: 'aevm' },
@@ -235,6 +240,33 @@ describe('ContractDecoder', () => {
       expect(result.function).to.equal(null);
       expect(result.decodeError).to.match(/^compiler sent no function; in-process: /);
     });
+  });
+
+  it('records a compiler that does not answer as a failure that passes (the call is decoded again later)', async () => {
+    // nothing listens on port 1: every request is refused
+    const away = decoderWith(codeOf, 'http://127.0.0.1:1');
+    const aevm = await away.decode(
+      { type: 'ContractCallTx', contract_id: ct, abi_version: 1, call_data: 'cb_Xfbg4g==' },
+      undefined,
+    );
+    expect(aevm.decodeError).to.match(/^compiler unavailable: /);
+    expect(isTransientDecodeError(aevm.decodeError)).to.equal(true);
+    // a FATE call needs no compiler: decoded in-process
+    const fate = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [5n]) };
+    expect(await away.decode(fate, undefined)).to.include({ function: 'set', decodeError: null });
+    const busy = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('busy');
+    });
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const call = { type: 'ContractCallTx', contract_id: ct, abi_version: 1, call_data: 'cb_Xfbg4g==' };
+      const result = await decoderWith(codeOf, `http://127.0.0.1:${port}`).decode(call, undefined);
+      expect(result.decodeError).to.match(/^compiler unavailable: compiler \/decode-calldata\/bytecode: 503 busy/);
+    } finally {
+      busy.close();
+    }
   });
 
   it('turns FATE values into JSON', () => {

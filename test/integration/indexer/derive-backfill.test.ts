@@ -14,7 +14,6 @@ import prom from 'prom-client';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
-import { derivedTables, rowsOnlyIn } from '../../../src/db/queries/derived-rows.ts';
 import { syncState } from '../../../src/db/queries/sync-state.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
@@ -29,6 +28,7 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, waitFor } from './support/harness.ts';
+import { rowsApart } from './support/schema-rows.ts';
 import { populateToTop } from '../../support/populate.ts';
 
 const FRESH = 'fresh';
@@ -60,8 +60,9 @@ describe('a stored database derives its missing derived rows from its stored row
   const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> =>
     (await client.query<T>(sql, params)).rows;
 
-  /** Tables of the derived areas (src/indexer/derive-backfill.ts DERIVED_AREAS): transfers, tokens, statistics. */
-  const DERIVED = /^(internal_transfers|generation_fees|aexn_|aex9_|aex141_|dex_|stats_)/;
+  /** Tables of the derived areas (src/indexer/derive-backfill.ts DERIVED_AREAS): transfers, tokens, balances, statistics. */
+  const DERIVED =
+    /^(internal_transfers|generation_fees|aexn_|aex9_|aex141_|dex_|account_balances|account_wealth|account_holders|stats_)/;
 
   /**
    * storedWithoutDerived gives `schema` the fresh load's chain without the rows of the derived areas, and records
@@ -86,7 +87,7 @@ describe('a stored database derives its missing derived rows from its stored row
       );
       await query(`INSERT INTO "${schema}".derive_backfill (area, next_height, to_height)
                    SELECT area, 0, (SELECT max(height) FROM "${schema}".key_blocks)
-                     FROM unnest(ARRAY['stats', 'tokens', 'transfers']) AS area`);
+                     FROM unnest(ARRAY['stats', 'tokens', 'transfers', 'balances']) AS area`);
     } finally {
       await query('SET session_replication_role = DEFAULT');
     }
@@ -107,22 +108,7 @@ describe('a stored database derives its missing derived rows from its stored row
 
   /** Every table's rows in `schema` equal the fresh load's (both ways), as `mdw -v --full` compares them. */
   async function expectEqualToFresh(schema: string): Promise<void> {
-    const pool = createPool({ databaseUrl: db.url, schema, max: 1 }, silent);
-    try {
-      const differences: string[] = [];
-      for (const table of await derivedTables(pool, FRESH)) {
-        for (const [from, other] of [
-          [FRESH, schema],
-          [schema, FRESH],
-        ] as const) {
-          const only = await rowsOnlyIn(pool, table, { from, other, heightsOf: FRESH }, undefined, 3);
-          if (only.total > 0) differences.push(`${table.name}: ${only.total} row(s) only in ${from}: ${only.rows[0]}`);
-        }
-      }
-      expect(differences).to.deep.equal([]);
-    } finally {
-      await pool.end();
-    }
+    expect(await rowsApart(db.url, FRESH, schema)).to.deep.equal([]);
   }
 
   /**
@@ -211,7 +197,7 @@ describe('a stored database derives its missing derived rows from its stored row
     const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM stored.transactions');
     expect(Number(stored!.n)).to.be.greaterThan(100);
 
-    const refetched = await deriveAndFollow('stored', ['stats', 'tokens', 'transfers']);
+    const refetched = await deriveAndFollow('stored', ['balances', 'stats', 'tokens', 'transfers']);
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     await expectEqualToFresh('stored');
     // the backfill is done and recorded so: it never runs again
@@ -253,6 +239,7 @@ describe('a stored database derives its missing derived rows from its stored row
         log,
         rules,
         detector: contractReaders(config('killed'), pool, node).aexn,
+        balances: node,
         batchHeights: 7,
         schema: 'killed',
       });
@@ -276,6 +263,7 @@ describe('a stored database derives its missing derived rows from its stored row
         ['transfers', 0],
         ['transfers', 14],
         ['tokens', 0],
+        ['balances', 0],
         ['stats', 0],
       ]);
     } finally {
@@ -391,7 +379,7 @@ describe('a stored database derives its missing derived rows from its stored row
     await devnode.mineKeyBlock();
     // a fork's handling reloads the last height both chains share (the fork base) with the replaced ones
     const forkBase = devnode.height() - 2 - 4;
-    const refetched = await deriveAndFollow('busy', ['stats', 'tokens', 'transfers'], forkBase);
+    const refetched = await deriveAndFollow('busy', ['balances', 'stats', 'tokens', 'transfers'], forkBase);
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     const top = devnode.height();
     expect(await query('SELECT max(height) AS h FROM busy.key_blocks')).to.deep.equal([{ h: top }]);

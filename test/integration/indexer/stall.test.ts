@@ -1,7 +1,7 @@
 /**
  * @module A populator never stalls silently (issue 27.5): a contract whose code no node gives is loaded past (its calls
- * stored undecoded, the token area of its heights deferred to the backfill, which derives it once the code comes), so
- * are `-H` reloads of its heights; and a populator that cannot advance, for any reason, says so within a poll in the
+ * stored undecoded, the token and call areas of its heights deferred to the backfill, which derives them once the code
+ * comes: the calls decoded as a load that never missed it), so are `-H` reloads of its heights; and a populator that cannot advance, for any reason, says so within a poll in the
  * lag metric, sync_state, /middleware/status and /mdw/v3/status.
  */
 import { expect } from 'chai';
@@ -11,10 +11,15 @@ import { contractId } from '../../../src/chain/derived-ids.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
-import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
+import { populateToTop } from '../../support/populate.ts';
+import { rowsApart } from './support/schema-rows.ts';
 
 const CODE = /\/contracts\/[^/]+\/code/;
+/** A schema loaded by a populator that never missed a contract's code. */
+const CLEAN = 'clean';
 
 describe('a populator that cannot get what it needs', function () {
   this.timeout(300_000);
@@ -67,7 +72,7 @@ describe('a populator that cannot get what it needs', function () {
       )
     )[0];
 
-  it('loads past a contract whose code no node gives: its calls undecoded, its token area deferred and failing', async () => {
+  it('loads past a contract whose code no node gives: its calls undecoded, its token and call areas deferred and failing', async () => {
     proxy.notFound(CODE);
     populator = await startPopulator({
       cfg: h.config({ NODE_URL: proxy.url }),
@@ -82,6 +87,11 @@ describe('a populator that cannot get what it needs', function () {
       "SELECT count(*)::int AS n FROM contract_calls WHERE decode_error = 'contract bytecode unknown'",
     );
     expect(undecoded[0]!.n, 'calls stored undecoded').to.be.greaterThan(0);
+    const [calls] = await h.query<{ last_error: string | null }>(
+      'mdw',
+      "SELECT last_error FROM derive_backfill WHERE area = 'calls'",
+    );
+    expect(calls?.last_error, 'the call area waits, failing').to.match(/contract bytecode unknown/);
     const createdByTx = new Set<string>();
     for (const { tx } of h.devnode.chain.txs.values())
       if (tx.type === 'ContractCreateTx') createdByTx.add(contractId(String(tx.owner_id), BigInt(String(tx.nonce))));
@@ -102,6 +112,23 @@ describe('a populator that cannot get what it needs', function () {
     const after = await h.query<{ hash: string }>('mdw', 'SELECT hash FROM key_blocks WHERE height = $1', [from]);
     expect(after).to.deep.equal(before);
     expect((await tokenArea())?.next_height).to.be.at.most(from);
+    const [calls] = await h.query<{ next_height: number }>(
+      'mdw',
+      "SELECT next_height FROM derive_backfill WHERE area = 'calls'",
+    );
+    expect(calls?.next_height, 'the reloaded calls wait for the call area too').to.be.at.most(from);
+    // mdw -v names each call stored undecoded for now, and what repairs it
+    const lines: string[] = [];
+    const report = await verifyChain(
+      { cfg: h.config({ NODE_URL: proxy.url }), log: silent, out: (l) => lines.push(l) },
+      {},
+    );
+    const undecoded = lines.filter((l) => / stored undecoded \(contract bytecode unknown\): /.test(l));
+    expect(undecoded, 'undecoded calls reported').to.not.deep.equal([]);
+    expect(undecoded[0]).to.match(
+      /^height \d+: contract call th_\w+ stored undecoded .*: the populator decodes it again/,
+    );
+    expect(report.differences).to.be.at.least(undecoded.length);
   });
 
   it('derives the deferred token area once the node gives the code again', async () => {
@@ -113,6 +140,25 @@ describe('a populator that cannot get what it needs', function () {
     });
     await waitFor('the token area to be derived', async () => (await tokenArea()) === undefined, 120_000);
     expect(await storedTokens()).to.deep.equal(tokens());
+  });
+
+  it('decodes the calls stored undecoded once the node gives the code again, as a load that never missed it', async () => {
+    const areas = async (): Promise<string[]> =>
+      (await h.query<{ area: string }>('mdw', 'SELECT area FROM derive_backfill ORDER BY area')).map((r) => r.area);
+    await waitFor('every deferred area to be derived', async () => (await areas()).length === 0, 60_000);
+    await populateToTop(h.config({ DATABASE_SCHEMA: CLEAN }));
+    const decodings = (schema: string): Promise<Record<string, unknown>[]> =>
+      h.query(
+        schema,
+        `SELECT tx_hash, function, arguments::text, result::text, decode_error FROM contract_calls
+          ORDER BY height, micro_index, tx_index`,
+      );
+    const clean = await decodings(CLEAN);
+    expect(clean.filter((c) => c.function !== null).length, 'calls the clean load decoded').to.be.greaterThan(0);
+    expect(await decodings('mdw')).to.deep.equal(clean);
+    // every table, derived ones included, as `mdw -v --full` compares them
+    expect(await rowsApart(h.db.url, CLEAN, 'mdw')).to.deep.equal([]);
+    await verifyClean(h);
   });
 
   it('says within a poll that it cannot advance: lag metric, sync_state, /middleware/status and /mdw/v3/status', async () => {

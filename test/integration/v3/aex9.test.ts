@@ -235,6 +235,11 @@ describe('/v3/aex9 against the devnode chain', function () {
     for (const i of items) {
       expect(i.token_symbol).to.equal(meta(String(i.contract_id))[1]);
       expect(i.tx_type).to.match(/^contract_c(all|reate)_tx$/);
+      // tx_index is ae_mdw's txi of tx_hash: the transaction a txi scope of that one index lists
+      const [atTxi] = (await walk(
+        `/mdw/v3/transactions?scope=txi:${String(i.tx_index)}-${String(i.tx_index)}`,
+      )) as Obj[];
+      expect(atTxi?.hash, String(i.tx_index)).to.equal(i.tx_hash);
     }
   });
 

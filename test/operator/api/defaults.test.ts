@@ -1,6 +1,7 @@
 /** @module resolveSpec and parseDurationSeconds. */
 import { expect } from 'chai';
 import { parseDurationSeconds, resolveSpec, SPEC_DEFAULTS } from '../../../src/operator/api/defaults.ts';
+import type { MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
 import { aFullMiddleware, aMiddleware } from '../specs/fixtures.ts';
 
 describe('resolveSpec', () => {
@@ -27,6 +28,24 @@ describe('resolveSpec', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it("reads CNPG replicas with the primary's Secret unless another is named, and keeps a Secret of URLs as given", () => {
+    const withReplicas = (readReplicas: MiddlewareSpec['database']['readReplicas']) =>
+      resolveSpec(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' }, readReplicas } }).spec)
+        .database.readReplicas;
+    expect(resolveSpec(aMiddleware().spec).database.readReplicas).to.equal(undefined);
+    expect(withReplicas({ cnpg: { cluster: 'pg' } })).to.deep.equal({
+      cnpg: { cluster: 'pg', credentialsSecretName: 'pg-app' },
+      maxLagSeconds: undefined,
+    });
+    expect(withReplicas({ cnpg: { cluster: 'pg', credentialsSecretName: 'pg-reader' } })).to.deep.include({
+      cnpg: { cluster: 'pg', credentialsSecretName: 'pg-reader' },
+    });
+    expect(withReplicas({ urlsSecretRef: { name: 'replicas', key: 'urls' }, maxLagSeconds: 5 })).to.deep.equal({
+      urlsSecretRef: { name: 'replicas', key: 'urls' },
+      maxLagSeconds: 5,
+    });
   });
 
   it('keeps what the user set', () => {

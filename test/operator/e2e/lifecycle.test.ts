@@ -126,6 +126,116 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.middleware().status?.selector).to.contain(`${LABEL_GENERATION}=1`);
   });
 
+  it('rolls only the servers onto read replicas: the populator and the migration Job stay on the primary', async () => {
+    await runningMiddleware();
+    const job = h.names('Job');
+    const populator = { ...SERVER, name: 'mainnet-populator-g1' };
+    const populatorTemplate = h.kube.peek<Built<V1Deployment>>(populator)?.spec?.template;
+    // By naming a CNPG cluster's replicas, as `kubectl edit middleware/mainnet` would.
+    h.kube.userPatch(MW_REF, { spec: { database: { readReplicas: { cnpg: { cluster: 'pg' }, maxLagSeconds: 15 } } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    const env = h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.env ?? [];
+    expect(env.find((e) => e.name === 'DATABASE_READ_URLS')?.value).to.match(/@pg-ro:5432\//);
+    expect(env.find((e) => e.name === 'READ_REPLICA_MAX_LAG_SECONDS')?.value).to.equal('15');
+    expect(h.kube.peek<Built<V1Deployment>>(populator)?.spec?.template).to.deep.equal(populatorTemplate);
+    expect(h.names('Job')).to.deep.equal(job);
+
+    // By dropping them again: the servers roll back onto the primary alone.
+    h.kube.userPatch(MW_REF, { spec: { database: { readReplicas: null } } });
+    await h.pass();
+    const names = (h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.env ?? []).map(
+      (e) => e.name,
+    );
+    expect(names).not.to.include('DATABASE_READ_URLS');
+    expect(names).not.to.include('CNPG_RO_PASSWORD');
+  });
+
+  it('reports servers that cannot roll out (a missing replica Secret) as Degraded while the running ones serve', async () => {
+    await runningMiddleware();
+    h.kube.userPatch(MW_REF, {
+      spec: { database: { readReplicas: { urlsSecretRef: { name: 'gone', key: 'urls' } } } },
+    });
+    await h.pass();
+    // By playing the Deployment controller: the new pods wait in CreateContainerConfigError (Secret "gone" not
+    // found), the old ones serve, and after progressDeadlineSeconds the Deployment says its rollout stopped.
+    const live = h.kube.peek<Built<V1Deployment>>(SERVER)!;
+    h.kube.setStatus(SERVER, {
+      ...live.status,
+      conditions: [
+        { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' },
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ProgressDeadlineExceeded',
+          message: 'ReplicaSet "mainnet-server-g1-7d9f" has timed out progressing.',
+        },
+      ],
+    });
+    await h.pass();
+    expect(h.condition('Available')).to.deep.include({ status: 'True' });
+    expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'ServerRolloutStalled' });
+    expect((h.condition('Degraded') as { message?: string }).message).to.contain('has timed out progressing');
+    expect(h.middleware().status?.phase).to.equal('Degraded');
+    expect(h.kube.events.find((e) => e.reason === 'ServerRolloutStalled')?.type).to.equal('Warning');
+
+    // By creating the Secret: the new pods start, the rollout completes, the problem is gone.
+    h.readyDeployments();
+    await h.pass();
+    expect(h.condition('Degraded')).to.deep.include({ status: 'False', reason: 'NoProblems' });
+    expect(h.middleware().status?.phase).to.equal('Available');
+  });
+
+  it('rolls the servers onto the variables of spec.server.env and spec.server.trustedProxies, the populator onto its own', async () => {
+    await runningMiddleware();
+    const job = h.names('Job');
+    const populator = { ...SERVER, name: 'mainnet-populator-g1' };
+    const envOf = (ref: typeof SERVER) =>
+      Object.fromEntries(
+        (h.kube.peek<Built<V1Deployment>>(ref)?.spec?.template.spec?.containers[0]?.env ?? []).map((e) => [
+          e.name,
+          e.value,
+        ]),
+      );
+    // By raising ae_mdw's per-address limit and trusting the ingress, as `kubectl edit middleware/mainnet` would.
+    h.kube.userPatch(MW_REF, {
+      spec: {
+        server: {
+          env: [{ name: 'WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP', value: '200' }],
+          trustedProxies: ['10.244.0.0/16'],
+        },
+      },
+    });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    expect(envOf(SERVER)).to.deep.include({
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '200',
+      TRUSTED_PROXIES: '10.244.0.0/16',
+    });
+    expect(h.names('Job')).to.deep.equal(job);
+
+    // The populator's own roll the populator alone.
+    h.kube.userPatch(MW_REF, { spec: { populator: { env: [{ name: 'FETCH_CONCURRENCY', value: '16' }] } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal([populator.name]);
+    expect(envOf(populator).FETCH_CONCURRENCY).to.equal('16');
+
+    // A name the operator sets is refused: the Middleware is Invalid and its pods are left as they are.
+    h.kube.userPatch(MW_REF, {
+      spec: { server: { env: [{ name: 'DATABASE_URL', value: 'postgres://elsewhere/mdw' }] } },
+    });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply')).to.deep.equal([]);
+    expect(h.middleware().status?.phase).to.equal('Invalid');
+    expect(JSON.stringify(h.middleware().status?.conditions)).to.contain(
+      'DATABASE_URL is set by the operator from spec.database.urlSecretRef',
+    );
+  });
+
   it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {
     await h.apply();
     h.probe.set('mainnet', 100, 0);

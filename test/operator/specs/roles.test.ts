@@ -1,6 +1,7 @@
 /** @module Behaviour of the builders that users rely on: commands, env, scaling, switching, security. */
 import { expect } from 'chai';
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
+import type { MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
 import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
 import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
 import {
@@ -20,6 +21,7 @@ import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { createBuildContext, selectorFor } from '../../../src/operator/specs/meta.ts';
+import { managedEnvProblem } from '../../../src/operator/api/managed-env.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 
 const envOf = (t: V1PodTemplateSpec | undefined) =>
@@ -62,6 +64,79 @@ describe('server Deployment', () => {
       buildServerDeployment(createBuildContext(aMiddleware({ image: 'my/mdw:2' }), 'x'), 1).spec?.template.spec
         ?.containers[0]?.image,
     ).to.equal('my/mdw:2');
+  });
+});
+
+describe('server Deployment reading from replicas (spec.database.readReplicas)', () => {
+  const withReplicas = (readReplicas: MiddlewareSpec['database']['readReplicas']) =>
+    contextOf(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' }, readReplicas } }));
+  /** containerEnv resolves a pod's env as the kubelet does: Secret keys read, `$(VAR)` of an earlier variable expanded. */
+  const containerEnv = (t: V1PodTemplateSpec | undefined, secrets: Record<string, Record<string, string>>) => {
+    const env: Record<string, string> = {};
+    for (const e of t?.spec?.containers[0]?.env ?? []) {
+      const ref = e.valueFrom?.secretKeyRef;
+      if (ref) env[e.name] = secrets[ref.name ?? '']?.[ref.key] ?? `<missing ${ref.name}/${ref.key}>`;
+      else if (e.value !== undefined)
+        env[e.name] = e.value.replace(/\$\(([A-Z0-9_]+)\)/g, (m, v: string) => env[v] ?? m);
+    }
+    return env;
+  };
+
+  it("reads a CNPG cluster's -ro Service with the primary's credentials, the password never in the Deployment", () => {
+    const server = buildServerDeployment(withReplicas({ cnpg: { cluster: 'pg' } }), 1);
+    const password = 'Xq3vN8rT0aLk2mPz';
+    const env = containerEnv(server.spec?.template, {
+      'pg-app': { uri: `postgresql://app:${password}@pg-rw.chain:5432/app`, user: 'app', password, dbname: 'app' },
+    });
+    const url = new URL(env.DATABASE_READ_URLS ?? '');
+    expect([url.protocol, url.username, url.password, url.hostname, url.port, url.pathname]).to.deep.equal([
+      'postgresql:',
+      'app',
+      password,
+      'pg-ro',
+      '5432',
+      '/app',
+    ]);
+    expect(env.DATABASE_URL).to.equal(`postgresql://app:${password}@pg-rw.chain:5432/app`);
+    expect(JSON.stringify(server)).not.to.contain(password);
+    expect(env).not.to.have.property('READ_REPLICA_MAX_LAG_SECONDS');
+  });
+
+  it('takes the CNPG credentials from another Secret when named, and the lag bound when set', () => {
+    const ctx = withReplicas({ cnpg: { cluster: 'pg', credentialsSecretName: 'pg-reader' }, maxLagSeconds: 20 });
+    const env = containerEnv(buildServerDeployment(ctx, 1).spec?.template, {
+      'pg-reader': { user: 'reader', password: 'r', dbname: 'mdw' },
+    });
+    expect(env.DATABASE_READ_URLS).to.equal('postgresql://reader:r@pg-ro:5432/mdw');
+    expect(env.READ_REPLICA_MAX_LAG_SECONDS).to.equal('20');
+  });
+
+  it('passes a Secret key of URLs through as DATABASE_READ_URLS', () => {
+    const ctx = withReplicas({ urlsSecretRef: { name: 'replicas', key: 'urls' } });
+    const urls = 'postgres://r:p@replica-0:5432/mdw,postgres://r:p@replica-1:5432/mdw';
+    const server = buildServerDeployment(ctx, 2);
+    expect(containerEnv(server.spec?.template, { replicas: { urls } }).DATABASE_READ_URLS).to.equal(urls);
+    expect(envOf(server.spec?.template).DATABASE_READ_URLS).to.deep.equal({
+      secretKeyRef: { name: 'replicas', key: 'urls' },
+    });
+  });
+
+  it('leaves the populator and every Job on the primary, unchanged, and rolls only the servers', () => {
+    const plain = contextOf(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' } } }));
+    const replicated = withReplicas({ cnpg: { cluster: 'pg' }, maxLagSeconds: 10 });
+    const build = (ctx: typeof plain) => [
+      buildPopulatorDeployment(ctx, 1),
+      buildMigrationJob(ctx, 1),
+      buildReloadJob(ctx, 1, 'r1', '1-5'),
+      buildDropSchemaJob(ctx, 1),
+      buildDatabaseUsageJob(ctx, 1, 'adopt'),
+    ];
+    expect(build(replicated)).to.deep.equal(build(plain));
+    const before = buildServerDeployment(plain, 1);
+    const after = buildServerDeployment(replicated, 1);
+    expect(after.spec?.template).not.to.deep.equal(before.spec?.template);
+    expect(after.metadata.annotations).not.to.deep.equal(before.metadata.annotations);
+    expect(envOf(before.spec?.template)).not.to.have.property('DATABASE_READ_URLS');
   });
 });
 
@@ -226,5 +301,85 @@ describe('pod security', () => {
       expect(c?.volumeMounts).to.deep.equal([{ name: 'tmp', mountPath: '/tmp' }]);
       expect(t?.spec?.volumes?.[0]?.emptyDir).to.not.equal(undefined);
     }
+  });
+});
+
+describe('variables of the users (spec.server.env, spec.populator.env, spec.server.trustedProxies)', () => {
+  const namesOf = (t: V1PodTemplateSpec | undefined) => (t?.spec?.containers[0]?.env ?? []).map((e) => e.name);
+  const cors = { name: 'CORS_ORIGINS', value: 'https://aescan.io' };
+  const perIp = { name: 'WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP', valueFrom: { secretKeyRef: { name: 'ws', key: 'n' } } };
+  const fetch = { name: 'FETCH_CONCURRENCY', value: '16' };
+
+  it("appends the servers' own after the operator's, values and sources as given, on the servers alone", () => {
+    const plain = contextOf(aMiddleware());
+    const ctx = contextOf(aMiddleware({ server: { env: [cors, perIp] } }));
+    const server = buildServerDeployment(ctx, 1).spec?.template;
+    expect(server?.spec?.containers[0]?.env?.slice(-2)).to.deep.equal([cors, perIp]);
+    expect(namesOf(server).slice(0, -2)).to.deep.equal(namesOf(buildServerDeployment(plain, 1).spec?.template));
+    expect(buildPopulatorDeployment(ctx, 1)).to.deep.equal(buildPopulatorDeployment(plain, 1));
+    expect(buildReloadJob(ctx, 1, 'r1', '1-5')).to.deep.equal(buildReloadJob(plain, 1, 'r1', '1-5'));
+  });
+
+  it("gives the populator's own to the populator and the reload Jobs, which load the chain as it does, and nothing else", () => {
+    const plain = contextOf(aMiddleware());
+    const ctx = contextOf(aMiddleware({ populator: { env: [fetch] } }));
+    expect(envOf(buildPopulatorDeployment(ctx, 1).spec?.template).FETCH_CONCURRENCY).to.equal('16');
+    expect(envOf(buildReloadJob(ctx, 1, 'r1', '1-5').spec?.template).FETCH_CONCURRENCY).to.equal('16');
+    const others = (c: typeof plain) => [
+      buildServerDeployment(c, 1),
+      buildMigrationJob(c, 1),
+      buildDropSchemaJob(c, 1),
+      buildDatabaseUsageJob(c, 1, 'adopt'),
+    ];
+    expect(others(ctx)).to.deep.equal(others(plain));
+  });
+
+  it('rolls the pods when a variable changes: their template and input hash follow it', () => {
+    const before = buildServerDeployment(contextOf(aMiddleware({ server: { env: [cors] } })), 1);
+    const after = buildServerDeployment(
+      contextOf(aMiddleware({ server: { env: [{ ...cors, value: 'https://aescan.io,https://wallet.io' }] } })),
+      1,
+    );
+    expect(after.spec?.template).not.to.deep.equal(before.spec?.template);
+    expect(after.metadata.annotations).not.to.deep.equal(before.metadata.annotations);
+  });
+
+  it('sets TRUSTED_PROXIES on the servers from spec.server.trustedProxies, and nothing without it', () => {
+    const ctx = contextOf(aMiddleware({ server: { trustedProxies: ['10.244.0.0/16', 'fd00::/8'] } }));
+    expect(envOf(buildServerDeployment(ctx, 1).spec?.template).TRUSTED_PROXIES).to.equal('10.244.0.0/16,fd00::/8');
+    expect(envOf(buildPopulatorDeployment(ctx, 1).spec?.template)).not.to.have.property('TRUSTED_PROXIES');
+    const plain = buildServerDeployment(contextOf(aMiddleware({ server: { trustedProxies: [], env: [] } })), 1);
+    expect(plain).to.deep.equal(buildServerDeployment(contextOf(aMiddleware()), 1));
+  });
+
+  it('refuses in spec.*.env every variable a builder sets itself (MANAGED_ENV lists them all)', () => {
+    const ctx = contextOf(aFullMiddleware());
+    const users = new Set([...ctx.spec.server.env, ...ctx.spec.populator.env].map((e) => e.name));
+    const templates = [
+      buildServerDeployment(ctx, 1).spec?.template,
+      buildPopulatorDeployment(ctx, 1, { heights: '1-5' }).spec?.template,
+      buildMigrationJob(ctx, 1).spec?.template,
+      buildReloadJob(ctx, 1, 'r1', '1-5').spec?.template,
+      buildDropSchemaJob(ctx, 1).spec?.template,
+      buildDatabaseUsageJob(ctx, 1, 'adopt').spec?.template,
+      buildServerDeployment(
+        contextOf(
+          aMiddleware({
+            database: {
+              urlSecretRef: { name: 'a', key: 'b' },
+              readReplicas: { urlsSecretRef: { name: 'r', key: 'u' } },
+            },
+          }),
+        ),
+        1,
+      ).spec?.template,
+    ];
+    const set = [...new Set(templates.flatMap(namesOf))].filter((name) => !users.has(name));
+    expect(set.filter((name) => managedEnvProblem(name) === undefined)).to.deep.equal([]);
+    expect(managedEnvProblem('DATABASE_URL')).to.equal(
+      'DATABASE_URL is set by the operator from spec.database.urlSecretRef: set that instead',
+    );
+    expect(managedEnvProblem('CORS_ORIGINS')).to.equal(undefined);
+    expect(managedEnvProblem('toString')).to.equal(undefined);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mdwEvent, parseMdwMessage, pong } from '../../../src/events/mdw-protocol.ts';
 import { MdwSubscriptions } from '../../../src/events/mdw-subscriptions.ts';
-import { isGatewayWebsocketPath, mdwVersionOf } from '../../../src/events/ws-server.ts';
+import { isGatewayWebsocketPath, mdwRefusal, mdwVersionOf } from '../../../src/events/ws-server.ts';
 
 const ACCOUNT = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
@@ -27,7 +27,7 @@ describe("ae_mdw's websocket protocol", () => {
   });
 
   it('keeps the whole list per connection; a source-less request covers both sources', () => {
-    const subs = new MdwSubscriptions();
+    const subs = new MdwSubscriptions(1000);
     expect(subs.apply({ op: 'Subscribe', channel: 'KeyBlocks' })).to.equal(undefined);
     expect(subs.apply({ op: 'Subscribe', channel: 'Object', target: ACCOUNT, source: 'mdw' })).to.equal(undefined);
     expect(subs.list()).to.deep.equal(['KeyBlocks', ACCOUNT]);
@@ -42,11 +42,50 @@ describe("ae_mdw's websocket protocol", () => {
     expect(subs.list()).to.deep.equal([ACCOUNT]);
   });
 
+  it("holds a connection to its limit, or to none when the server is full, with ae_mdw's message", () => {
+    const subs = new MdwSubscriptions(2);
+    expect(subs.apply({ op: 'Subscribe', channel: 'KeyBlocks' })).to.equal(undefined);
+    expect(subs.apply({ op: 'Subscribe', channel: 'MicroBlocks' }, true)).to.equal(
+      'too many subscriptions! discarding: MicroBlocks',
+    );
+    // a source added to a channel held is no new subscription, even on a full server
+    expect(subs.apply({ op: 'Subscribe', channel: 'KeyBlocks', source: 'mdw' }, true)).to.equal(
+      'already subscribed to: KeyBlocks',
+    );
+    expect(subs.apply({ op: 'Subscribe', channel: 'Object', target: ACCOUNT })).to.equal(undefined);
+    expect(subs.apply({ op: 'Subscribe', channel: 'Transactions' })).to.equal(
+      'too many subscriptions! discarding: Transactions',
+    );
+    expect(subs.list(1)).to.deep.equal(['KeyBlocks']);
+    expect(subs.list()).to.deep.equal(['KeyBlocks', ACCOUNT]);
+  });
+
+  it('Pong carries the count, and has_more only when the sample is short of it', () => {
+    expect(JSON.parse(pong(['KeyBlocks', ACCOUNT], 3))).to.deep.equal({
+      payload: 'Pong',
+      subscriptions: ['KeyBlocks', ACCOUNT],
+      count: 3,
+      has_more: true,
+    });
+    expect(JSON.parse(pong([], 0))).to.deep.equal({ payload: 'Pong', subscriptions: [], count: 0 });
+  });
+
+  it('refuses a connection beyond the total first, then beyond its address', () => {
+    const limits = { maxConnections: 3, maxConnectionsPerIp: 2 };
+    expect(mdwRefusal(limits, 2, 1)).to.equal(undefined);
+    expect(mdwRefusal(limits, 2, 2)).to.equal('too many connections from your address (2); try again later');
+    expect(mdwRefusal(limits, 3, 0)).to.equal('too many connections (3); try again later');
+  });
+
   it('frames events and Pong, and routes ae_mdw paths to the protocol', () => {
     expect(mdwEvent('{"a":1}', 'node', 'Object', ACCOUNT)).to.equal(
       `{"payload":{"a":1},"source":"node","subscription":"Object","target":"${ACCOUNT}"}`,
     );
-    expect(JSON.parse(pong(['KeyBlocks']))).to.deep.equal({ payload: 'Pong', subscriptions: ['KeyBlocks'], count: 1 });
+    expect(JSON.parse(pong(['KeyBlocks'], 1))).to.deep.equal({
+      payload: 'Pong',
+      subscriptions: ['KeyBlocks'],
+      count: 1,
+    });
     expect(mdwVersionOf('/v2/websocket')).to.equal('v2');
     expect(mdwVersionOf('/mdw/v3/websocket?x=1')).to.equal('v3');
     expect(mdwVersionOf('/')).to.equal(undefined);

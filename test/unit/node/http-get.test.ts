@@ -84,11 +84,11 @@ describe('node/http-get', () => {
     const controller = new AbortController();
     const target = { base: httpBase(`${base}/v2`), path: '/hold' };
     const before = held.length;
-    const pending = [1, 2, 3].map(() => rejection(httpGet(target, 5000, controller.signal)));
+    const pending = [1, 2, 3].map(() => rejection(httpGet(target, 5000, { signal: controller.signal })));
     while (held.length < before + 3) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     for (const outcome of await Promise.all(pending)) expect(outcome.message).to.equal('aborted');
-    const late = await rejection(httpGet(target, 5000, controller.signal));
+    const late = await rejection(httpGet(target, 5000, { signal: controller.signal }));
     expect(late.message).to.equal('aborted');
   });
 

@@ -12,6 +12,7 @@ import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
+import { scopeGivenAsTransactions } from './respond.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
 
@@ -81,7 +82,8 @@ export async function getTransfers(ctx: RouterContext, { pool }: V3Env): Promise
 
 /** getAccountActivities: an id's feed (swaps: of the configured DEX's pairs), its transactions read once per page. */
 export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query, { scopes: ['gen', 'time'] });
+  // not txi (ae_mdw refuses it here), but a transaction scope read as txis
+  const paging = parsePaging(ctx.query, { scopes: scopeGivenAsTransactions(ctx) ? ['txi'] : ['gen', 'time'] });
   const id = ctx.params.id!;
   if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
   const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
@@ -89,7 +91,7 @@ export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3
   if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
   const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type)).map((s) => s.sql);
   const heights = await scopeHeights(pool, paging.scope);
-  const positions = paging.scope?.type === 'time' ? await positionBounds(pool, paging.scope) : undefined;
+  const positions = paging.scope && paging.scope.type !== 'gen' ? await positionBounds(pool, paging.scope) : undefined;
   const filter = {
     ...heights,
     ownedOnly,

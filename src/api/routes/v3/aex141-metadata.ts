@@ -11,6 +11,7 @@ import type { Pool } from '../../../db/pool.ts';
 import { topBlockHash } from '../../../db/queries/blocks.ts';
 import { dryRun } from '../../../node/dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';
+import type { Meter, OutboundMetrics } from '../../../node/outbound-metrics.ts';
 
 interface Encoder {
   encodeCall(fn: string, args: unknown[]): string;
@@ -38,10 +39,15 @@ export class Aex141Metadata {
   readonly #pool: Pool;
   readonly #cfg: Config;
   readonly #encoders = new LRUCache<string, Encoder>({ max: 64 });
+  readonly #metrics: OutboundMetrics;
+  /** a collection's code is a read of the node's, as the populator's */
+  readonly #readMeter: Meter;
 
-  constructor(pool: Pool, cfg: Config) {
+  constructor(pool: Pool, cfg: Config, metrics: OutboundMetrics) {
     this.#pool = pool;
     this.#cfg = cfg;
+    this.#metrics = metrics;
+    this.#readMeter = metrics.meter('node', 'read');
   }
 
   /** read is the token's metadata, or null when the node does not answer it (pruned state, a failing call). */
@@ -57,6 +63,8 @@ export class Aex141Metadata {
         top,
         [{ contract: contractId, calldata: encoder.encodeCall('metadata', [BigInt(tokenId)]) }],
         this.#cfg.nodeTimeoutMs,
+        undefined,
+        this.#metrics,
       );
       // a pruned or refusing node has no answer: the metadata is unknown
       const result = typeof results === 'string' ? undefined : results[0];
@@ -69,7 +77,13 @@ export class Aex141Metadata {
   async #encoder(contractId: string): Promise<Encoder | undefined> {
     const known = this.#encoders.get(contractId);
     if (known) return known;
-    const res = await httpGet(new URL(`${this.#cfg.nodeUrl}/v2/contracts/${contractId}/code`), this.#cfg.nodeTimeoutMs);
+    const res = await httpGet(
+      new URL(`${this.#cfg.nodeUrl}/v2/contracts/${contractId}/code`),
+      this.#cfg.nodeTimeoutMs,
+      {
+        meter: this.#readMeter,
+      },
+    );
     const body = res.status === 200 ? parseJson(res.text) : null;
     if (!isJsonObject(body) || typeof body.bytecode !== 'string') return undefined;
     const encoder = new BytecodeContractCallEncoder(body.bytecode as `cb_${string}`) as unknown as Encoder;

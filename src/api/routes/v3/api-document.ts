@@ -76,6 +76,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     tx: object({ type: str }),
   }),
   PendingTransaction: object({ hash: str, tx: { type: 'object' }, failures: int }),
+  /** a bare integer; `{"data": n}` for one micro block (`mb_hash`), as ae_mdw answers (its spec says integer only) */
+  TransactionsCount: { oneOf: [int, object({ data: int }, false)] },
   AccountTransactionsCount: object({ total: int }),
   Transfer: object({
     account_id: str,
@@ -164,7 +166,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   ContractLog: object({
     contract_id: str,
     call_tx_hash: str,
-    args: { type: 'array', items: str },
+    // topics as decimal strings; with aexn-args=true a standard event's as ids and integers
+    args: { type: 'array', items: { oneOf: [str, int] } },
     data: str,
     event_hash: { type: 'string', nullable: true },
     height: int,
@@ -206,6 +209,10 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     internal_source: bool,
     tx: { type: 'object' },
   }),
+  /** ae_mdw's history items: a NameEvent, or a registration's expiry */
+  NameHistoryItem: {
+    oneOf: [{ $ref: '#/components/schemas/NameEvent' }, object({ active_from: int, expired_at: int })],
+  },
   Pointee: object({
     active: bool,
     name: str,
@@ -332,6 +339,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     micro_time: int,
     tx_hash: { type: 'string', pattern: '^th_' },
   }),
+  /** ae_mdw's /wealth: a plain array, the richest accounts first */
+  Wealth: { type: 'array', items: object({ account: ak, balance: big }) },
   ...STATS_SCHEMAS,
 };
 
@@ -392,7 +401,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     cursor: str,
     direction: { type: 'string', enum: ['forward', 'backward'], default: 'backward' },
     rev: { type: 'string', enum: ['1'] },
-    scope: { type: 'string', pattern: '^(gen|time):\\d+(-\\d+)?$' },
+    scope: { type: 'string', pattern: '^((gen|time|txi):\\d+(-\\d+)?|transaction:th_\\w+(-th_\\w+)?)$' },
   };
   if (p === 'statsLimit')
     return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };

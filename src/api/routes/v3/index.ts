@@ -8,28 +8,42 @@ import type { ApiMiddleware } from '../../state.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import { parseJson, type Json } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
+import { graphqlApi } from '../../graphql/endpoint.ts';
 import { reportBackgroundFailure } from '../../middleware/error-boundary.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
 import { exactRoutes } from './exact-routes.ts';
 import { routerPath, type V3Env } from './operation.ts';
+import { one } from './params.ts';
+import { txiScopeOfTransactions } from './scope-bounds.ts';
 import { V3_OPERATIONS } from './operations.ts';
-import { intAsString } from './respond.ts';
+import { intAsString, keepGivenQuery } from './respond.ts';
 import { StatsSource } from './stats-source.ts';
 import { StatusSource } from './status.ts';
 
 /** v3Router builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
-export function v3Router(deps: RouteDeps): Router {
-  const env = v3Env(deps);
+export function v3Router(deps: RouteDeps, env: V3Env = v3Env(deps)): Router {
   const router = new Router({ prefix: '/v3' });
-  for (const op of V3_OPERATIONS) router.get(op.operationId, routerPath(op.path), (ctx) => op.handle(ctx, env));
+  for (const op of V3_OPERATIONS) {
+    const scoped = op.params.includes('scope');
+    router.get(op.operationId, routerPath(op.path), async (ctx) => {
+      // ae_mdw reads `scope=transaction:…` as the txis of those transactions, on every list that takes a scope
+      const txiScope = scoped ? await txiScopeOfTransactions(env.pool, one(ctx.query.scope) ?? '') : undefined;
+      if (txiScope !== undefined) {
+        keepGivenQuery(ctx, ctx.query);
+        ctx.query = { ...ctx.query, scope: txiScope };
+      }
+      await op.handle(ctx, env);
+    });
+  }
   return router;
 }
 
 /** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env {
+function v3Env({ pool, cfg, version, listener, log, outages, metrics }: RouteDeps): V3Env {
+  const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
-    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs)).text);
+    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
   return {
     pool,
     cfg,
@@ -38,12 +52,17 @@ function v3Env({ pool, cfg, version, listener, log, outages }: RouteDeps): V3Env
       reportBackgroundFailure(log, outages, 'v3 status refresh', err),
     ),
     stats: new StatsSource(pool, listener),
-    metadata: new Aex141Metadata(pool, cfg),
+    metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
+    outbound: metrics.outbound,
   };
 }
 
 /** The /v3 paths answered from memory, which never wait for a turn to read the database. */
 const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
+
+/** fromMemory: those paths, and GraphiQL's page and assets. */
+const fromMemory = (path: string): boolean =>
+  FROM_MEMORY.has(path) || path === '/graphiql' || path.startsWith('/graphiql/');
 
 /**
  * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
@@ -51,7 +70,10 @@ const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
  */
 export function v3Api(deps: RouteDeps): ApiMiddleware {
   const atRoot = deps.cfg.rootV3 === 'mdw';
-  const routes = exactRoutes(v3Router(deps));
+  const env = v3Env(deps);
+  const routes = exactRoutes(v3Router(deps, env));
+  // GraphQL at /mdw/graphql, its fields answered by the same handlers and sources as the routes
+  const graphql = graphqlApi(env);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
@@ -61,8 +83,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
-    const answer = (): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
+    const answer = (): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
     // answers from memory skip the line: under a burst they stay as quick as ever
-    await (FROM_MEMORY.has(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
+    await (fromMemory(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
   };
 }

@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import type { CursorCodec } from './cursors.ts';
 import { paginate, type Direction, type Query } from './page.ts';
 import type { Paging } from './params.ts';
-import { sendPage } from './respond.ts';
+import { givenQuery, sendPage } from './respond.ts';
 
 /** A list: how its rows are read from a key, the key of a row, how a page's rows render, and its cursor text. */
 export interface List<K, R> {
@@ -26,7 +26,7 @@ export async function sendList<K, R>(
   ctx: Koa.Context,
   paging: Paging,
   list: List<K, R>,
-  query: Query = ctx.query,
+  query: Query = givenQuery(ctx),
 ): Promise<void> {
   const page = await paginate(
     async (walk, from, n) => (await list.read(walk, from, n)).map((row) => ({ key: list.key(row), item: row })),

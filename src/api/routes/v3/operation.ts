@@ -5,6 +5,7 @@
 import type { RouterContext } from '@koa/router';
 import type { Config } from '../../../config.ts';
 import type { Pool } from '../../../db/pool.ts';
+import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import type { Aex141Metadata } from './aex141-metadata.ts';
 import type { StatsSource } from './stats-source.ts';
 import type { StatusSource } from './status.ts';
@@ -22,6 +23,8 @@ export interface V3Env {
   readonly status: StatusSource;
   readonly stats: StatsSource;
   readonly metadata: Aex141Metadata;
+  /** counts the requests to the node (its mempool) */
+  readonly outbound: OutboundMetrics;
 }
 
 /** A handler answers its operation's request (path parameters in `ctx.params`) or throws a v3 error. */

@@ -35,8 +35,9 @@ import {
   getMicroBlockTransactions,
 } from './blocks.ts';
 import { getChannel, getChannels, getChannelUpdates } from './channels.ts';
+import { getNameHistory } from './name-history.ts';
 import { getContract, getContractCalls, getContractLogs, getContracts } from './contracts.ts';
-import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
+import { getAccountDexSwaps, getDebugDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
 import {
   getAccountNameClaims,
   getAccountPointees,
@@ -53,6 +54,7 @@ import { PAGED, SCOPED, type ParamName, type V3Env, type V3Operation } from './o
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from './oracles.ts';
 import { sendText, sendValue } from './respond.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
+import { getWealth } from './wealth.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -86,6 +88,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     handle: getStatus,
   },
   { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], response: 'OpenApi', handle: getApi },
+  {
+    path: '/wealth',
+    operationId: 'GetWealth',
+    summary: 'The accounts with the most AE (200, no paging)',
+    params: [],
+    response: 'Wealth',
+    handle: getWealth,
+  },
   {
     path: '/key-blocks',
     operationId: 'GetKeyBlocks',
@@ -139,7 +149,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTransactionsCount',
     summary: 'How many transactions match',
     params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
-    response: 'integer',
+    response: 'TransactionsCount',
     handle: getTransactionsCount,
   },
   {
@@ -245,6 +255,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
     handle: getNameUpdates,
+  },
+  {
+    path: '/names/{id}/history',
+    operationId: 'GetNameHistory',
+    summary: "A name's claims, bids, updates, transfers, revokes and expiries",
+    params: ['path:id', ...PAGED],
+    response: 'Page<NameHistoryItem>',
+    handle: getNameHistory,
   },
   {
     path: '/accounts/{id}/names/claims',
@@ -409,6 +427,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:contractId', ...PAGED],
     response: 'Page<DexSwap>',
     handle: getDexSwapsByContractId,
+  },
+  {
+    path: '/debug/dex/{contractId}/swaps',
+    operationId: 'GetDebugDexSwaps',
+    summary: "DEX swaps a token took part in (ae_mdw's debug route)",
+    params: ['path:contractId', ...PAGED],
+    response: 'Page<DexSwap>',
+    handle: getDebugDexSwaps,
   },
   {
     path: '/accounts/{accountId}/dex/swaps',

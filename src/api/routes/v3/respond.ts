@@ -3,6 +3,24 @@ import type Koa from 'koa';
 import { integersAsStrings, parseJson, stringifyJson } from '../../../chain/json.ts';
 import { pageLink, type Page, type Query } from './page.ts';
 
+/** The parameters of requests whose scope the router read anew (ae_mdw's `transaction:` scope, as txis). */
+const givenQueries = new WeakMap<Koa.Context, Query>();
+
+/** keepGivenQuery records the parameters a request came with before the router rewrote them: its links carry those. */
+export function keepGivenQuery(ctx: Koa.Context, query: Query): void {
+  givenQueries.set(ctx, query);
+}
+
+/** givenQuery is the parameters the request came with (what its page links carry). */
+export function givenQuery(ctx: Koa.Context): Query {
+  return givenQueries.get(ctx) ?? ctx.query;
+}
+
+/** scopeGivenAsTransactions is true when the request's `txi:` scope was given as `transaction:th_A-th_B`. */
+export function scopeGivenAsTransactions(ctx: Koa.Context): boolean {
+  return givenQueries.has(ctx);
+}
+
 /**
  * sendPage writes `{"data": [...], "next": link|null, "prev": link|null}`; items are JSON texts.
  * Links carry the request's parameters, or `query` where given.
@@ -11,7 +29,7 @@ export function sendPage<K>(
   ctx: Koa.Context,
   page: Page<K, string>,
   encodeCursor: (key: K) => string,
-  query: Query = ctx.query,
+  query: Query = givenQuery(ctx),
 ): void {
   const link = (c: Page<K, string>['next']): string | null =>
     c === undefined ? null : pageLink(ctx.path, query, encodeCursor(c.key), c.rev);

@@ -56,6 +56,7 @@ export const STATS_SCHEMAS: Record<string, unknown> = {
   TopMiners24h: { type: 'array', items: object({ miner: ak, blocks_mined: int }) },
   Stats: object({
     miners_count: int,
+    holders_count: int,
     fees_trend: num,
     last_24hs_average_transaction_fees: num,
     last_24hs_transactions: int,

@@ -59,6 +59,7 @@ export async function getStats(ctx: RouterContext, { pool }: V3Env): Promise<voi
     max_transactions_per_second: Number(s.maxTps),
     max_transactions_per_second_block_hash: s.maxTpsBlockHash,
     miners_count: s.minersCount,
+    holders_count: s.holdersCount,
     milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   });
 }

@@ -12,6 +12,7 @@ import { accountFieldCounts } from '../../../db/queries/account-transactions.ts'
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { readMempool } from '../../../node/mempool.ts';
+import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
@@ -53,9 +54,9 @@ export async function getTransactionsCount(ctx: RouterContext, { pool }: V3Env):
 }
 
 /** getPendingTransactions: the node's pending transactions. */
-export async function getPendingTransactions(ctx: RouterContext, { cfg }: V3Env): Promise<void> {
+export async function getPendingTransactions(ctx: RouterContext, { cfg, outbound }: V3Env): Promise<void> {
   const paging = parsePaging(ctx.query);
-  const pending = await pendingTransactions(cfg);
+  const pending = await pendingTransactions(cfg, outbound);
   // The mempool has no positions that last; its list order (oldest first) is the key.
   await sendList(ctx, paging, {
     cursor: INDEX_CURSOR,
@@ -72,8 +73,8 @@ export async function getPendingTransactions(ctx: RouterContext, { cfg }: V3Env)
 }
 
 /** getPendingTransactionsCount: how many transactions are pending. */
-export async function getPendingTransactionsCount(ctx: RouterContext, { cfg }: V3Env): Promise<void> {
-  sendValue(ctx, (await pendingTransactions(cfg)).length);
+export async function getPendingTransactionsCount(ctx: RouterContext, { cfg, outbound }: V3Env): Promise<void> {
+  sendValue(ctx, (await pendingTransactions(cfg, outbound)).length);
 }
 
 /** getTransaction: a mined transaction by hash. */
@@ -99,11 +100,12 @@ export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: 
 
 /**
  * pendingTransactions reads the node's mempool (internal API) as ae_mdw's PendingTransaction
- * objects; without NODE_INTERNAL_URL the pending list is empty.
+ * objects; without NODE_INTERNAL_URL the pending list is empty. A node that does not answer is its NodeError (502,
+ * or 504 for a timeout), as for every request that needs the node.
  */
-async function pendingTransactions(cfg: Config): Promise<string[]> {
+async function pendingTransactions(cfg: Config, outbound: OutboundMetrics): Promise<string[]> {
   if (cfg.nodeInternalUrl === undefined) return [];
-  const { status, body: answer } = await readMempool(cfg.nodeInternalUrl, cfg.nodeTimeoutMs);
+  const { status, body: answer } = await readMempool(cfg.nodeInternalUrl, cfg.nodeTimeoutMs, outbound);
   const body = status === 200 ? answer : undefined;
   const list = isJsonObject(body) && Array.isArray(body.transactions) ? body.transactions : [];
   return list.filter(isJsonObject).map((t) => stringifyJson({ ...t, failures: 0 }));

@@ -1,0 +1,19 @@
+/** @module What every GraphQL resolver of a request is given: the /v3 handlers' environment and the request's loaders. */
+import type DataLoader from 'dataloader';
+import type { Json } from '../../chain/json.ts';
+import type { V3Env } from '../routes/v3/operation.ts';
+
+/** A REST object (an item of a /v3 answer) as the resolvers pass it on. */
+export type RestObject = { readonly [key: string]: Json };
+
+/** The batch loaders of a request (loaders.ts): the blocks a page's items point at. */
+export interface Loaders {
+  readonly microBlock: DataLoader<string, RestObject | null>;
+  readonly keyBlock: DataLoader<number, RestObject | null>;
+}
+
+export interface GraphQLContext {
+  readonly env: V3Env;
+  /** batch what the items of a page need: one read per page, never one per item */
+  readonly loaders: Loaders;
+}

@@ -1,0 +1,85 @@
+/**
+ * @module The depth and cost of a GraphQL operation, measured before it runs. Cost counts the objects an answer will
+ * hold, as ae_mdw's complexity counts fields: an object is 1 plus its selections, and a field taking `limit` costs
+ * `limit × its selections + 1` (the page's size as it will be read: 10 when not given, within 1..100). Unlike
+ * ae_mdw's, a scalar costs nothing: it is read with its object, so a page of 100 transactions costs the same whatever
+ * fields it shows, and their blocks add one per item. Fragments count where they are spread. Introspection
+ * (`__schema`, `__type`) is left to graphql-js's own introspection depth rule. Pure.
+ */
+import {
+  getNamedType,
+  isObjectType,
+  Kind,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
+import { LIMITS } from '../routes/v3/params.ts';
+
+export interface Measure {
+  readonly depth: number;
+  readonly cost: number;
+}
+
+/** LIMITS of one operation: deeper or costlier ones are refused before anything is read. */
+export const QUERY_LIMITS = { depth: 10, cost: 1000 } as const;
+
+interface Walk {
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * measure walks an operation that passed validation (its fragments form no cycle, its fields exist). A variable
+ * holding `limit` counts with its value.
+ */
+export function measure(
+  operation: OperationDefinitionNode,
+  root: GraphQLObjectType,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Readonly<Record<string, unknown>>,
+): Measure {
+  return selections(operation.selectionSet, root, { fragments, variables });
+}
+
+function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk): Measure {
+  let depth = 0;
+  let cost = 0;
+  for (const node of set.selections) {
+    let m: Measure;
+    if (node.kind === Kind.FIELD) {
+      if (node.name.value.startsWith('__')) continue;
+      const def = parent.getFields()[node.name.value];
+      const type = def && getNamedType(def.type);
+      const inner = node.selectionSet && isObjectType(type) ? selections(node.selectionSet, type, walk) : undefined;
+      const paged = def?.args.some((a) => a.name === 'limit') ?? false;
+      const limitNode = node.arguments?.find((a) => a.name.value === 'limit')?.value;
+      if (!inner) m = { depth: 1, cost: 0 };
+      else
+        m = {
+          depth: inner.depth + 1,
+          cost: paged ? pageSize(limitNode, walk.variables) * inner.cost + 1 : inner.cost + 1,
+        };
+    } else if (node.kind === Kind.INLINE_FRAGMENT) {
+      m = selections(node.selectionSet, parent, walk);
+    } else {
+      const fragment = walk.fragments.get(node.name.value);
+      m = fragment ? selections(fragment.selectionSet, parent, walk) : { depth: 0, cost: 0 };
+    }
+    depth = Math.max(depth, m.depth);
+    cost += m.cost;
+  }
+  return { depth, cost };
+}
+
+/** pageSize is the size a page will be read at: the `limit` given, within 1..100, or the default. */
+function pageSize(limit: ValueNode | undefined, variables: Readonly<Record<string, unknown>>): number {
+  let value: unknown;
+  if (limit?.kind === Kind.INT) value = Number(limit.value);
+  else if (limit?.kind === Kind.VARIABLE) value = variables[limit.name.value];
+  return typeof value === 'number' && Number.isFinite(value)
+    ? Math.min(Math.max(Math.trunc(value), 1), LIMITS.max)
+    : LIMITS.default;
+}

@@ -1,0 +1,167 @@
+/**
+ * @module ae_mdw's GraphQL endpoint, /mdw/graphql (GET or POST, JSON or form), and GraphiQL at /mdw/graphiql. An
+ * operation is parsed, validated and measured (depth and cost: cost.ts) before anything is read; every GraphQL
+ * error is answered 200 with `errors`, as ae_mdw does. A failure of the server's own (the database away, overload) is
+ * thrown on to the error boundary, which answers it as for any /v3 request (503), never as a GraphQL error.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+} from 'graphql';
+import type Koa from 'koa';
+import { LRUCache } from 'lru-cache';
+import { stringifyJson } from '../../chain/json.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { V3Env } from '../routes/v3/operation.ts';
+import { measure, QUERY_LIMITS } from './cost.ts';
+import { graphiqlFile } from './graphiql.ts';
+import { requestLoaders } from './loaders.ts';
+import { SCHEMA } from './schema.ts';
+
+/** MAX_BODY: the largest request body (a query and its variables). */
+const MAX_BODY = '64kb';
+
+/** A GraphQL request as the client sent it. */
+interface GraphQLRequest {
+  readonly query: unknown;
+  readonly variables: unknown;
+  readonly operationName: unknown;
+}
+
+/**
+ * graphqlApi answers /graphql and /graphiql (paths under /mdw, the prefix taken off) and passes other paths on.
+ * Anything else than GET and POST is 405.
+ */
+export function graphqlApi(env: V3Env): Koa.Middleware {
+  const body = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: MAX_BODY, formLimit: MAX_BODY });
+  return async function graphqlApi(ctx, next) {
+    if (ctx.path !== '/graphql') return serveGraphiql(ctx, next);
+    if (ctx.method !== 'GET' && ctx.method !== 'POST') {
+      ctx.set('Allow', 'GET, POST');
+      throw new AppError(ErrorCode.API_BAD_REQUEST, 405, `method not allowed: ${ctx.method}`);
+    }
+    let request: Partial<GraphQLRequest> = ctx.query;
+    if (ctx.method === 'POST') {
+      await body(ctx, async () => {});
+      request = (ctx.request as { body?: Partial<GraphQLRequest> }).body ?? {};
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = stringifyJson(await run(request, env, ctx.method === 'GET'));
+  };
+}
+
+async function serveGraphiql(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const file = await graphiqlFile(ctx.path);
+  if (!file) return next();
+  ctx.type = file.type;
+  ctx.set('Cache-Control', ctx.path === '/graphiql' ? 'no-cache' : 'public, max-age=86400');
+  ctx.body = file.body;
+}
+
+/** run answers one request: errors of the request itself as `{errors}`, the operation's result otherwise. */
+async function run(request: Partial<GraphQLRequest>, env: V3Env, viaGet: boolean): Promise<ExecutionResult> {
+  const { query, operationName } = request;
+  if (typeof query !== 'string' || query === '') throw badRequest('a GraphQL request needs a `query`');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+    throw badRequest('`operationName` must be a string');
+  const variables = variablesOf(request.variables);
+  const checked = checkedDocument(query);
+  if (!('definitions' in checked)) return { errors: checked };
+  const document = checked;
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return { errors: [new GraphQLError('no operation of that name in the document')] };
+  if (viaGet && operation.operation !== 'query') return { errors: [new GraphQLError('GET takes queries only')] };
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  const { depth, cost } = measure(operation, SCHEMA.getQueryType()!, fragments, variables);
+  if (depth > QUERY_LIMITS.depth)
+    return { errors: [limitError(`query depth ${depth} exceeds the limit ${QUERY_LIMITS.depth}`)] };
+  if (cost > QUERY_LIMITS.cost)
+    return {
+      errors: [limitError(`query cost ${cost} exceeds the limit ${QUERY_LIMITS.cost}: ask for fewer items or fields`)],
+    };
+  const result = await execute({
+    schema: SCHEMA,
+    document,
+    variableValues: variables,
+    operationName: operationName ?? undefined,
+    contextValue: { env, loaders: requestLoaders(env.pool) },
+  });
+  return { ...result, errors: result.errors?.map(fieldError) };
+}
+
+/** Documents parsed and validated, by their text: clients send the same few queries again and again. */
+const documents = new LRUCache<string, DocumentNode | readonly GraphQLError[]>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (_value, query) => query.length + 1,
+});
+
+/** checkedDocument is a query's document, or its syntax or validation errors. */
+function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] {
+  const known = documents.get(query);
+  if (known) return known;
+  let checked: DocumentNode | readonly GraphQLError[];
+  try {
+    const document = parse(query, { maxTokens: 10_000 });
+    const invalid = validate(SCHEMA, document);
+    checked = invalid.length > 0 ? invalid : document;
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    checked = [err];
+  }
+  documents.set(query, checked);
+  return checked;
+}
+
+/** variablesOf reads `variables`: an object, or its JSON text (GET and form requests). */
+function variablesOf(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null || value === '') return {};
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw badRequest('`variables` is no JSON object');
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('`variables` is no JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * fieldError keeps a field's GraphQL error and a handler's input error (its 4xx, as the REST answer has it); any other
+ * failure is the server's, thrown on so the request is answered as the error boundary answers it.
+ */
+function fieldError(error: GraphQLError): GraphQLError {
+  const cause = error.originalError;
+  if (cause === undefined || cause instanceof GraphQLError) return error;
+  if (cause instanceof AppError && cause.status < 500)
+    return new GraphQLError(cause.message, {
+      nodes: error.nodes,
+      path: error.path,
+      extensions: { code: cause.status === 404 ? 'NOT_FOUND' : 'BAD_USER_INPUT', status: cause.status },
+    });
+  throw cause;
+}
+
+function limitError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX' } });
+}
+
+function badRequest(message: string): AppError {
+  return new AppError(ErrorCode.API_BAD_REQUEST, 400, message);
+}
