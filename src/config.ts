@@ -1,6 +1,7 @@
 /** @module Configuration: the environment read once into one frozen, typed object. Pure. */
 import { isEncoded } from './chain/encoding.ts';
 import type { HardForkFile } from './chain/hard-forks.ts';
+import { parseProxyEntry } from './client-address.ts';
 import { AppError, ErrorCode } from './errors.ts';
 
 export interface Config {
@@ -58,6 +59,11 @@ export interface Config {
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
+  /**
+   * Proxies (addresses and CIDR networks) whose X-Forwarded-For is believed when a client's address is needed (ae_mdw
+   * sockets per address); empty: a client is its TCP peer.
+   */
+  readonly trustedProxies: readonly string[];
   /** Bytes of final cached node answers (/v2, /v3) the server keeps in memory; 0 turns the cache off. */
   readonly apiCacheMaxBytes: number;
   /**
@@ -249,6 +255,7 @@ export function loadConfig(
     mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
+    trustedProxies: read.proxyList('TRUSTED_PROXIES'),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
     rootV3: read.oneOf<Config['rootV3']>('ROOT_V3', DEFAULTS.ROOT_V3, ['node', 'mdw']),
     rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
@@ -502,6 +509,15 @@ class Reader {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
+  }
+
+  /** proxyList reads comma-separated addresses and CIDR networks, IPv4 or IPv6 (src/client-address.ts). */
+  proxyList(name: string): string[] {
+    return this.list(name, '').filter((entry) => {
+      if (parseProxyEntry(entry) !== undefined) return true;
+      this.problem(name, `expected an IP address or CIDR network (10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry)}`);
+      return false;
+    });
   }
 
   address(name: string, fallback: string): { host: string; port: number } {

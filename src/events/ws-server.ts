@@ -1,9 +1,10 @@
 /** @module The websocket role of a server process: sockets, heartbeat and limits around the hub. */
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type prom from 'prom-client';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { TrustedProxies } from '../client-address.ts';
 import type { Config, MdwWebsocketLimits } from '../config.ts';
 import { originAllowed } from '../origins.ts';
 import type { Logger } from '../log.ts';
@@ -74,8 +75,10 @@ export class WebsocketServer implements Role {
   readonly #poller: PendingTxPoller | undefined;
   readonly #connections = new Map<WebSocket, Connection>();
   readonly #mdwSockets = new Set<WebSocket>();
-  /** ae_mdw sockets open per peer address, for cfg.mdwWebsocket.maxConnectionsPerIp */
+  /** ae_mdw sockets open per client address, for cfg.mdwWebsocket.maxConnectionsPerIp */
   readonly #mdwPerAddress = new Map<string, number>();
+  /** TRUSTED_PROXIES: a client behind them is counted by its forwarded address, not the proxy's */
+  readonly #trustedProxies: TrustedProxies;
   #unsubscribe: (() => void) | undefined;
   #wss: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -89,6 +92,7 @@ export class WebsocketServer implements Role {
   constructor(deps: WebsocketServerDeps) {
     const { cfg, pool } = deps;
     this.#deps = deps;
+    this.#trustedProxies = new TrustedProxies(cfg.trustedProxies);
     const log = (this.#log = deps.log.child({ component: 'websocket' }));
     const metrics = (this.#metrics = createWebsocketMetrics(deps.registry));
     const hub = (this.#hub = new Hub({
@@ -220,7 +224,7 @@ export class WebsocketServer implements Role {
     }
     this.#wss = wss;
     wss.on('error', (err) => log.error({ err: err.message }, 'websocket server error'));
-    wss.on('connection', (ws, req) => this.#accept(ws, req.url, req.socket));
+    wss.on('connection', (ws, req) => this.#accept(ws, req));
     this.#heartbeat = setInterval(() => this.#beat(), this.#deps.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS);
     this.#heartbeat.unref();
     this.#url = `ws://${formatHost(cfg.websocket.host)}:${(wss.address() as AddressInfo).port}`;
@@ -241,7 +245,7 @@ export class WebsocketServer implements Role {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req.url, req.socket));
+    wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req));
   }
 
   /** stop stops following the chain, closes every client (going away) and the listening socket. */
@@ -270,16 +274,16 @@ export class WebsocketServer implements Role {
     ]);
   }
 
-  #accept(ws: WebSocket, url: string | undefined, socket: Socket): void {
+  #accept(ws: WebSocket, req: IncomingMessage): void {
     const { cfg } = this.#deps;
     if (this.#hub.size + this.#mdwHub.size >= cfg.websocketMaxConnections) {
       this.#metrics.connectionsRefused.inc();
       ws.close(CLOSE_TOO_MANY_CONNECTIONS, `server full (${cfg.websocketMaxConnections} connections); try again later`);
       return;
     }
-    const version = mdwVersionOf(url);
-    if (version !== undefined) return this.#acceptMdw(ws, version, socket);
-    const connection = new Connection(ws, socket);
+    const version = mdwVersionOf(req.url);
+    if (version !== undefined) return this.#acceptMdw(ws, version, req);
+    const connection = new Connection(ws, req.socket);
     this.#connections.set(ws, connection);
     this.#hub.add(connection);
     this.#metrics.connections.inc();
@@ -293,9 +297,10 @@ export class WebsocketServer implements Role {
    * #acceptMdw serves ae_mdw's protocol on one socket (its answers and events are plain text frames), within
    * ae_mdw's connection limits: beyond them the socket is closed at once, as ae_mdw does.
    */
-  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3', socket: Socket): void {
+  #acceptMdw(ws: WebSocket, version: 'v2' | 'v3', req: IncomingMessage): void {
     const { websocketMaxBufferedBytes: maxBuffered, mdwWebsocket: limits } = this.#deps.cfg;
-    const address = socket.remoteAddress ?? 'unknown';
+    const socket = req.socket;
+    const address = this.#trustedProxies.clientAddress(socket.remoteAddress, req.headers['x-forwarded-for']);
     const fromAddress = this.#mdwPerAddress.get(address) ?? 0;
     const refusal = mdwRefusal(limits, this.#mdwHub.size, fromAddress);
     if (refusal !== undefined) {

@@ -156,6 +156,12 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ WEBSOCKET_MDW_PING_LIMIT: '0' })).to.throw(ConfigError, /WEBSOCKET_MDW_PING_LIMIT/);
   });
 
+  it('TRUSTED_PROXIES lists the proxies whose X-Forwarded-For is believed: none by default, IPv4 and IPv6', () => {
+    expect(loadConfig({}).trustedProxies).to.deep.equal([]);
+    const cfg = loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1' });
+    expect(cfg.trustedProxies).to.deep.equal(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1']);
+  });
+
   it('API_CACHE_MAX_BYTES sets the response cache size; 0 turns it off', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '1048576' }).apiCacheMaxBytes).to.equal(1048576);
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);
@@ -175,6 +181,13 @@ describe('loadConfig(env)', () => {
     ['DATABASE_URL', 'mysql://x/y', /DATABASE_URL: expected a postgres/],
     ['DATABASE_READ_URLS', 'postgres://r1/mdw,http://r2', /DATABASE_READ_URLS: expected a postgres/],
     ['READ_REPLICA_MAX_LAG_SECONDS', '0', /READ_REPLICA_MAX_LAG_SECONDS: expected 1\.\./],
+    [
+      'TRUSTED_PROXIES',
+      '10.0.0.0/8,ingress-nginx',
+      /TRUSTED_PROXIES: expected an IP address or CIDR network .*"ingress-nginx"/,
+    ],
+    ['TRUSTED_PROXIES', '10.0.0.0/33', /TRUSTED_PROXIES: expected an IP address or CIDR network .*"10\.0\.0\.0\/33"/],
+    ['TRUSTED_PROXIES', '10.0.0.0/8 fd00::/8', /TRUSTED_PROXIES: expected an IP address/],
     ['STATUS_MAX_BLOCK_AGE', 'ten', /STATUS_MAX_BLOCK_AGE: expected an integer/],
     ['STATUS_MAX_BLOCK_AGE', '0', /STATUS_MAX_BLOCK_AGE: expected 1\.\./],
     ['WEBSOCKET_ADDRESS', 'host:port', /WEBSOCKET_ADDRESS: expected host:port/],

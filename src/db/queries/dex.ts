@@ -23,7 +23,8 @@ export interface SwapRow extends LogKey {
 }
 
 /** Which swaps: all, one caller's, or those of the pairs a contract is (a pair) or is in (a token). */
-export type SwapFilter = { readonly caller?: string; readonly contract?: string };
+/** caller: an account's swaps; contract: a pair's, or its tokens' pairs'; token: the pairs' of a token only. */
+export type SwapFilter = { readonly caller?: string; readonly contract?: string; readonly token?: string };
 
 /** swapsPage reads up to n swaps of the factory's pairs walking from a key (inclusive). */
 export async function swapsPage(
@@ -45,6 +46,7 @@ export async function swapsPage(
     filter.caller ?? null,
     filter.contract ?? null,
     ...(from ? [from.height, from.microIndex, from.txIndex, from.logIdx] : [null, null, null, null]),
+    filter.token ?? null,
   ];
   const { rows } = await db.query<SwapRow>(
     `SELECT s.height, s.micro_index AS "microIndex", s.tx_index AS "txIndex", s.log_idx AS "logIdx", s.tx_hash AS "txHash",
@@ -63,6 +65,8 @@ export async function swapsPage(
       WHERE ($3::text IS NULL OR s.caller_id = $3)
         AND ($4::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE q.factory_id = $2
                                                   AND $4 IN (q.pair_id, q.token0_id, q.token1_id)))
+        AND ($9::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE q.factory_id = $2
+                                                  AND $9 IN (q.token0_id, q.token1_id)))
         AND ($5::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
     values,

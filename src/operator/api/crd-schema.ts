@@ -7,6 +7,8 @@ export type JsonSchema = { [key: string]: unknown };
 export interface Rule {
   readonly rule: string;
   readonly message: string;
+  /** a CEL expression whose string replaces message (the value that failed named in it) */
+  readonly messageExpression?: string;
   readonly fieldPath?: string;
 }
 

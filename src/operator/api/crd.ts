@@ -5,6 +5,7 @@ import type { KubeObject } from '../kube/client.ts';
 import { APP_NAME, LABEL_COMPONENT, LABEL_NAME, LABEL_PART_OF } from '../specs/meta.ts';
 import { SPEC_DEFAULTS as D } from './defaults.ts';
 import { FIELD_DOCS } from './field-docs.ts';
+import { MANAGED_ENV, MANAGED_ENV_PREFIX } from './managed-env.ts';
 import { arr, bool, int, map, obj, resources, str } from './crd-schema.ts';
 import type { JsonSchema } from './crd-schema.ts';
 import {
@@ -26,6 +27,8 @@ import {
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
 import {
   AUTOSCALING_BOUNDS,
+  ENV_ONE_SOURCE,
+  ENV_VALUE_OR_SOURCE,
   IMMUTABLE_PREFIX,
   INPLACE_NEEDS_HEIGHTS,
   PDB_EXCLUSIVE,
@@ -222,6 +225,7 @@ function specSchema(): JsonSchema {
             description:
               'BATCH_TRANSACTIONS: a batch takes no further generation once it holds this many transactions (lower it for a small memory limit).',
           }),
+          env: envSchema(),
         },
         { default: {} },
       ),
@@ -299,6 +303,64 @@ function readReplicasSchema(): JsonSchema {
   );
 }
 
+/**
+ * envSchema is a container's extra variables (core/v1 EnvVar, its sources but the file one). A name the operator sets
+ * itself is refused naming the field that sets it, the same sentence validateMiddleware writes (managed-env.ts).
+ */
+function envSchema(): JsonSchema {
+  const name = str({ pattern: P.resourceName, maxLength: B.resourceNameLength });
+  const key = str({ pattern: P.secretKey, maxLength: B.resourceNameLength });
+  const keyRef = (of: string) =>
+    obj(
+      { name, key, optional: bool() },
+      { required: ['name', 'key'], description: `A key of a ${of} in the Middleware's namespace.` },
+    );
+  const quantity: JsonSchema = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+  const sources = {
+    secretKeyRef: keyRef('Secret'),
+    configMapKeyRef: keyRef('ConfigMap'),
+    fieldRef: obj(
+      { fieldPath: str({ maxLength: 1024 }), apiVersion: str({ maxLength: 64 }) },
+      { required: ['fieldPath'], description: 'A field of the pod (metadata.name, status.podIP, …).' },
+    ),
+    resourceFieldRef: obj(
+      { resource: str({ maxLength: 256 }), containerName: str({ maxLength: 253 }), divisor: quantity },
+      { required: ['resource'], description: 'A resource of the container (limits.memory, …).' },
+    ),
+  };
+  const oneSource = `[${Object.keys(sources)
+    .map((s) => `has(self.${s})`)
+    .join(', ')}].filter(s, s).size() == 1`;
+  const managed = Object.keys(MANAGED_ENV).map((n) => JSON.stringify(n));
+  const reasons = Object.entries(MANAGED_ENV).map(([n, why]) => `${JSON.stringify(n)}: ${JSON.stringify(why)}`);
+  const variable = obj(
+    {
+      name: str({
+        pattern: P.envName,
+        maxLength: B.envNameLength,
+        description: "Name of the variable (README's Configuration lists the middleware's); not one the operator sets.",
+      }),
+      value: str({ maxLength: B.envValueLength }),
+      valueFrom: obj(sources, {
+        description: 'Where the kubelet reads the value from: exactly one source.',
+        rules: [{ rule: oneSource, message: ENV_ONE_SOURCE }],
+      }),
+    },
+    {
+      required: ['name'],
+      rules: [
+        {
+          rule: `!(self.name in [${managed.join(', ')}])`,
+          message: 'names a variable the operator sets itself (docs/operator-crd.md#server-environment)',
+          messageExpression: `self.name + ' ${MANAGED_ENV_PREFIX} ' + {${reasons.join(', ')}}[self.name]`,
+        },
+        { rule: '!(has(self.value) && has(self.valueFrom))', message: ENV_VALUE_OR_SOURCE },
+      ],
+    },
+  );
+  return arr(variable, { max: B.env.max, listType: 'map', mapKeys: ['name'] });
+}
+
 function serverSchema(): JsonSchema {
   return obj(
     {
@@ -355,6 +417,11 @@ function serverSchema(): JsonSchema {
         },
       ),
       rootV3: str({ enum: Object.values(RootV3), default: D.rootV3 }),
+      trustedProxies: arr(str({ pattern: P.addressOrNetwork, maxLength: B.addressOrNetworkLength }), {
+        max: B.trustedProxies.max,
+        listType: 'set',
+      }),
+      env: envSchema(),
     },
     {
       default: {},

@@ -1,5 +1,5 @@
 /** @module Defaults of the Middleware spec: one table used by resolveSpec and by the generated CRD schema. Pure. */
-import type { V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
+import type { V1EnvVar, V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
 import type {
   IngressSpec,
   LogLevel,
@@ -90,8 +90,14 @@ export type ResolvedSpec = {
     pdb: { enabled: boolean; minAvailable: number | undefined; maxUnavailable: number | undefined };
     autoscaling: { minReplicas: number; maxReplicas: number; targetCPUUtilizationPercentage: number } | undefined;
     rootV3: RootV3;
+    trustedProxies: readonly string[];
+    env: readonly V1EnvVar[];
   };
-  populator: { resources: V1ResourceRequirements | undefined; batchTransactions: number | undefined };
+  populator: {
+    resources: V1ResourceRequirements | undefined;
+    batchTransactions: number | undefined;
+    env: readonly V1EnvVar[];
+  };
   metrics: { serviceMonitor: { enabled: boolean; interval: string } };
   forkWindow: number;
   statusMaxBlockAge: number;
@@ -140,8 +146,14 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
         targetCPUUtilizationPercentage: server.autoscaling.targetCPUUtilizationPercentage ?? D.autoscalingTargetCPU,
       },
       rootV3: server.rootV3 ?? D.rootV3,
+      trustedProxies: server.trustedProxies ?? [],
+      env: server.env ?? [],
     },
-    populator: { resources: spec.populator?.resources, batchTransactions: spec.populator?.batchTransactions },
+    populator: {
+      resources: spec.populator?.resources,
+      batchTransactions: spec.populator?.batchTransactions,
+      env: spec.populator?.env ?? [],
+    },
     metrics: {
       serviceMonitor: {
         enabled: spec.metrics?.serviceMonitor?.enabled ?? D.serviceMonitorEnabled,

@@ -47,6 +47,31 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec.nodeUrls[]': 'An item of: Node external API URLs; the first is the primary.',
   '.spec.populator': 'The populator (`mdw -p`) of each generation.',
   '.spec.populator.batchTransactions': 'BATCH_TRANSACTIONS: transactions written in one database transaction at most.',
+  '.spec.populator.env':
+    'More variables of the populator container and of the reload Jobs, which load the chain as it does (FETCH_CONCURRENCY, REWARD_RULES, DEX_*, …); the ones the operator sets itself are refused.',
+  '.spec.populator.env[]': 'EnvVar represents an environment variable present in a Container.',
+  '.spec.populator.env[].name':
+    "Name of the environment variable. May consist of any printable ASCII characters except \\'=\\'.",
+  '.spec.populator.env[].value':
+    'Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \\"$$(VAR_NAME)\\" will produce the string literal \\"$(VAR_NAME)\\". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to \\"\\".',
+  '.spec.populator.env[].valueFrom.configMapKeyRef.key': 'The key to select.',
+  '.spec.populator.env[].valueFrom.configMapKeyRef.name':
+    'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
+  '.spec.populator.env[].valueFrom.configMapKeyRef.optional':
+    'Specify whether the ConfigMap or its key must be defined',
+  '.spec.populator.env[].valueFrom.fieldRef.apiVersion':
+    'Version of the schema the FieldPath is written in terms of, defaults to \\"v1\\".',
+  '.spec.populator.env[].valueFrom.fieldRef.fieldPath': 'Path of the field to select in the specified API version.',
+  '.spec.populator.env[].valueFrom.resourceFieldRef.containerName':
+    'Container name: required for volumes, optional for env vars',
+  '.spec.populator.env[].valueFrom.resourceFieldRef.divisor':
+    'Specifies the output format of the exposed resources, defaults to \\"1\\"',
+  '.spec.populator.env[].valueFrom.resourceFieldRef.resource': 'Required: resource to select',
+  '.spec.populator.env[].valueFrom.secretKeyRef.key':
+    'The key of the secret to select from. Must be a valid secret key.',
+  '.spec.populator.env[].valueFrom.secretKeyRef.name':
+    'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
+  '.spec.populator.env[].valueFrom.secretKeyRef.optional': 'Specify whether the Secret or its key must be defined',
   '.spec.populator.resources': 'CPU and memory of the populator container.',
   '.spec.populator.resources.limits':
     'Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
@@ -76,6 +101,29 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec.server.autoscaling.minReplicas': 'Fewest servers the autoscaler keeps.',
   '.spec.server.autoscaling.targetCPUUtilizationPercentage':
     "Average CPU use, in percent of the servers' requests, that the autoscaler aims at.",
+  '.spec.server.env':
+    "More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES, …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.",
+  '.spec.server.env[]': 'EnvVar represents an environment variable present in a Container.',
+  '.spec.server.env[].name':
+    "Name of the environment variable. May consist of any printable ASCII characters except \\'=\\'.",
+  '.spec.server.env[].value':
+    'Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. \\"$$(VAR_NAME)\\" will produce the string literal \\"$(VAR_NAME)\\". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to \\"\\".',
+  '.spec.server.env[].valueFrom.configMapKeyRef.key': 'The key to select.',
+  '.spec.server.env[].valueFrom.configMapKeyRef.name':
+    'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
+  '.spec.server.env[].valueFrom.configMapKeyRef.optional': 'Specify whether the ConfigMap or its key must be defined',
+  '.spec.server.env[].valueFrom.fieldRef.apiVersion':
+    'Version of the schema the FieldPath is written in terms of, defaults to \\"v1\\".',
+  '.spec.server.env[].valueFrom.fieldRef.fieldPath': 'Path of the field to select in the specified API version.',
+  '.spec.server.env[].valueFrom.resourceFieldRef.containerName':
+    'Container name: required for volumes, optional for env vars',
+  '.spec.server.env[].valueFrom.resourceFieldRef.divisor':
+    'Specifies the output format of the exposed resources, defaults to \\"1\\"',
+  '.spec.server.env[].valueFrom.resourceFieldRef.resource': 'Required: resource to select',
+  '.spec.server.env[].valueFrom.secretKeyRef.key': 'The key of the secret to select from. Must be a valid secret key.',
+  '.spec.server.env[].valueFrom.secretKeyRef.name':
+    'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
+  '.spec.server.env[].valueFrom.secretKeyRef.optional': 'Specify whether the Secret or its key must be defined',
   '.spec.server.http': "The stable Service's HTTP port.",
   '.spec.server.http.port': 'Port of the HTTP API on the stable Service.',
   '.spec.server.http.type': 'Service type of the stable Service (ClusterIP, NodePort, LoadBalancer).',
@@ -103,6 +151,10 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     'A value of: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
   '.spec.server.rootV3':
     "ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw).",
+  '.spec.server.trustedProxies':
+    "TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).",
+  '.spec.server.trustedProxies[]':
+    "An item of: TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).",
   '.spec.server.websocket': "The stable Service's websocket port.",
   '.spec.server.websocket.port': 'Port of the websocket on the stable Service.',
   '.status': 'What the operator observed, written through the status subresource.',

@@ -1,5 +1,5 @@
 /** @module The Middleware custom resource (middleware.aeternity.io/v1alpha1): its spec and status as TypeScript types. */
-import type { V1LocalObjectReference, V1ObjectMeta, V1ResourceRequirements } from '@kubernetes/client-node';
+import type { V1EnvVar, V1LocalObjectReference, V1ObjectMeta, V1ResourceRequirements } from '@kubernetes/client-node';
 
 /** API group of the Middleware custom resource. */
 export const GROUP = 'middleware.aeternity.io';
@@ -238,6 +238,16 @@ export type MiddlewareSpec = {
     autoscaling?: AutoscalingSpec;
     /** ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw). */
     rootV3?: RootV3;
+    /**
+     * TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's
+     * pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).
+     */
+    trustedProxies?: string[];
+    /**
+     * More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES,
+     * …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.
+     */
+    env?: V1EnvVar[];
   };
   /** The populator (`mdw -p`) of each generation. */
   populator?: {
@@ -245,6 +255,11 @@ export type MiddlewareSpec = {
     resources?: V1ResourceRequirements;
     /** BATCH_TRANSACTIONS: transactions written in one database transaction at most. */
     batchTransactions?: number;
+    /**
+     * More variables of the populator container and of the reload Jobs, which load the chain as it does
+     * (FETCH_CONCURRENCY, REWARD_RULES, DEX_*, …); the ones the operator sets itself are refused.
+     */
+    env?: V1EnvVar[];
   };
   /** How the middleware pods' /metrics are scraped. */
   metrics?: {

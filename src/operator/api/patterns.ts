@@ -24,6 +24,10 @@ export const PATTERNS = {
   byteQuantity: '^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$',
   /** A duration: "90s", "30m", "1h30m", "0s". */
   duration: '^([0-9]+(s|m|h))+$',
+  /** An environment variable's name, as the middleware's are written (README's Configuration). */
+  envName: '^[A-Za-z_][A-Za-z0-9_]*$',
+  /** The characters of an IP address or CIDR network; the operator checks the rest (src/client-address.ts). */
+  addressOrNetwork: '^[0-9A-Fa-f:.]+(/[0-9]{1,3})?$',
 } as const;
 
 /** BOUNDS: inclusive numeric ranges and lengths of the spec's fields. */
@@ -49,4 +53,11 @@ export const BOUNDS = {
   syncedWithinBlocks: { min: 0, max: 100000 },
   stableWindowSeconds: { min: 0, max: 604800 },
   replicaMaxLagSeconds: { min: 1, max: 86400 },
+  /** Variables of spec.server.env and spec.populator.env each. */
+  env: { min: 0, max: 128 },
+  envNameLength: 128,
+  envValueLength: 32768,
+  trustedProxies: { min: 0, max: 64 },
+  /** The longest IPv6 network: eight groups of four, seven colons and /128. */
+  addressOrNetworkLength: 43,
 } as const;

@@ -12,6 +12,8 @@ import {
 import type { Middleware } from './middleware-types.ts';
 import { BOUNDS, PATTERNS } from './patterns.ts';
 import { SPEC_DEFAULTS } from './defaults.ts';
+import { managedEnvProblem } from './managed-env.ts';
+import { parseProxyEntry } from '../../client-address.ts';
 
 /** Problem is one invalid field: a dotted path ("spec.server.replicas") and what is wrong with it. */
 export interface Problem {
@@ -62,6 +64,9 @@ export const INPLACE_NEEDS_HEIGHTS = 'strategy InPlace requires heights';
 export const PDB_EXCLUSIVE = 'set at most one of minAvailable and maxUnavailable';
 export const AUTOSCALING_BOUNDS = 'minReplicas must not exceed maxReplicas';
 export const READ_REPLICAS_ONE_SOURCE = 'set exactly one of cnpg and urlsSecretRef';
+export const ENV_VALUE_OR_SOURCE = 'set at most one of value and valueFrom';
+export const ENV_ONE_SOURCE = 'set exactly one of secretKeyRef, configMapKeyRef, fieldRef and resourceFieldRef';
+export const NOT_AN_ADDRESS = 'must be an IP address or CIDR network (10.0.0.0/8, fd00::/8)';
 export const REPLICAS_WITHIN_AUTOSCALING =
   'with autoscaling, replicas is owned by the autoscaler and must lie within [minReplicas, maxReplicas]';
 
@@ -93,6 +98,7 @@ function checkSpec(c: Checker, spec: Obj): void {
   if (populator) {
     c.object(populator, 'resources', 'spec.populator.resources');
     c.integer(populator, 'batchTransactions', 'spec.populator.batchTransactions', BOUNDS.batchTransactions);
+    checkEnv(c, populator, 'spec.populator.env');
   }
   const monitor = c.object(
     c.object(spec, 'metrics', 'spec.metrics') ?? {},
@@ -137,6 +143,46 @@ function checkReadReplicas(c: Checker, replicas: Obj): void {
   c.integer(replicas, 'maxLagSeconds', `${path}.maxLagSeconds`, BOUNDS.replicaMaxLagSeconds);
 }
 
+/** ENV_SOURCES: the keys of a valueFrom, with the fields each must have. */
+const ENV_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  secretKeyRef: ['name', 'key'],
+  configMapKeyRef: ['name', 'key'],
+  fieldRef: ['fieldPath'],
+  resourceFieldRef: ['resource'],
+};
+
+function checkEnv(c: Checker, parent: Obj, path: string): void {
+  const env = c.array(parent, 'env', path, BOUNDS.env);
+  const seen = new Set<string>();
+  env?.forEach((_, i) => {
+    const at = `${path}[${i}]`;
+    const variable = c.object(env, i, at, true);
+    if (!variable) return;
+    const name = c.string(variable, 'name', `${at}.name`, PATTERNS.envName, BOUNDS.envNameLength, true);
+    if (name !== undefined && seen.has(name)) c.fail(`${at}.name`, `repeats ${name}`);
+    if (name !== undefined) seen.add(name);
+    const managed = name === undefined ? undefined : managedEnvProblem(name);
+    if (managed !== undefined) c.fail(`${at}.name`, managed);
+    if (variable.value !== undefined && typeof variable.value !== 'string') c.fail(`${at}.value`, 'must be a string');
+    else if (typeof variable.value === 'string' && variable.value.length > BOUNDS.envValueLength)
+      c.fail(`${at}.value`, `must be at most ${BOUNDS.envValueLength} characters`);
+    const source = c.object(variable, 'valueFrom', `${at}.valueFrom`);
+    if (source && variable.value !== undefined) c.fail(at, ENV_VALUE_OR_SOURCE);
+    if (source) checkEnvSource(c, source, `${at}.valueFrom`);
+  });
+}
+
+function checkEnvSource(c: Checker, source: Obj, path: string): void {
+  const given = Object.keys(source);
+  const unknown = given.filter((key) => !Object.hasOwn(ENV_SOURCES, key));
+  for (const key of unknown) c.fail(`${path}.${key}`, 'is not a source this operator passes on');
+  if (given.length - unknown.length !== 1) c.fail(path, ENV_ONE_SOURCE);
+  for (const [key, required] of Object.entries(ENV_SOURCES)) {
+    const ref = c.object(source, key, `${path}.${key}`);
+    if (ref) for (const field of required) c.string(ref, field, `${path}.${key}.${field}`, undefined, 1024, true);
+  }
+}
+
 function checkServer(c: Checker, server: Obj): void {
   const replicas = c.integer(server, 'replicas', 'spec.server.replicas', BOUNDS.replicas);
   c.object(server, 'resources', 'spec.server.resources');
@@ -148,6 +194,13 @@ function checkServer(c: Checker, server: Obj): void {
   const ws = c.object(server, 'websocket', 'spec.server.websocket');
   if (ws) c.integer(ws, 'port', 'spec.server.websocket.port', BOUNDS.port);
   c.oneOf(server, 'rootV3', 'spec.server.rootV3', Object.values(RootV3));
+  const proxies = c.array(server, 'trustedProxies', 'spec.server.trustedProxies', BOUNDS.trustedProxies);
+  proxies?.forEach((_, i) => {
+    const at = `spec.server.trustedProxies[${i}]`;
+    const entry = c.string(proxies, i, at, undefined, BOUNDS.addressOrNetworkLength, true);
+    if (entry !== undefined && parseProxyEntry(entry) === undefined) c.fail(at, NOT_AN_ADDRESS);
+  });
+  checkEnv(c, server, 'spec.server.env');
   const ingress = c.object(server, 'ingress', 'spec.server.ingress');
   if (ingress) {
     c.string(ingress, 'className', 'spec.server.ingress.className', PATTERNS.resourceName, BOUNDS.resourceNameLength);

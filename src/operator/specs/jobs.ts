@@ -1,5 +1,5 @@
 /** @module Builds the Jobs of a data generation: migrate its schema, reload heights in place, drop the schema. Pure. */
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1EnvVar, V1Job } from '@kubernetes/client-node';
 import type { Built, BuildContext, Component as ComponentType } from './meta.ts';
 import { ANNOTATION_SCHEMA, Component, childMeta, childName, generationSuffix, labelsFor, schemaName } from './meta.ts';
 import { middlewareContainer, podTemplate } from './pod.ts';
@@ -28,9 +28,12 @@ export function buildMigrationJob(ctx: BuildContext, generation: number): Built<
 /**
  * buildReloadJob runs `mdw -H <heights>` against the generation's schema (the InPlace reload named reloadId). The
  * generation's populator writes the same schema: the caller stops it (or `-H` must take the writer Lease) meanwhile.
+ * It loads the chain as the populator does, so it gets the populator's own variables (spec.populator.env).
  */
 export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: string, heights: string): Built<V1Job> {
-  return buildJob(ctx, generation, Component.reload, ['-H', heights], JOB_DEADLINE_SECONDS.reload, reloadId);
+  const args = ['-H', heights];
+  const env = ctx.spec.populator.env;
+  return buildJob(ctx, generation, Component.reload, args, JOB_DEADLINE_SECONDS.reload, reloadId, env);
 }
 
 /** buildDropSchemaJob runs `mdw migrate --drop` for a retired generation; dropping an absent schema succeeds. */
@@ -55,11 +58,12 @@ function buildJob(
   args: string[],
   deadlineSeconds: number,
   discriminator?: string,
+  extraEnv: readonly V1EnvVar[] = [],
 ): Built<V1Job> {
   // the database usage Job is about the whole database, not one generation's schema
   const ofGeneration = component !== Component.databaseUsage;
   const labels = labelsFor(ctx.mw, component, ofGeneration ? generation : undefined);
-  const container = middlewareContainer(ctx, { args, generation });
+  const container = middlewareContainer(ctx, { args, generation, extraEnv });
   // the report (or, when it failed, the log's end) comes back as the container's termination message
   if (!ofGeneration)
     Object.assign(container, {

@@ -53,6 +53,8 @@ export function buildPopulatorDeployment(
       { name: 'WRITER_LEASE_NAME', value: writerLeaseName(ctx.mw, generation) },
       { name: 'NODE_OPTIONS', value: POPULATOR_NODE_OPTIONS },
       ...downwardEnv(),
+      // the user's own last: validation keeps them off every name above (managed-env.ts)
+      ...ctx.spec.populator.env,
     ],
   });
   return withInputHash({

@@ -39,6 +39,11 @@ export function buildServerDeployment(
       ...(ctx.spec.server.rootV3 === 'node' ? [] : [{ name: 'ROOT_V3', value: ctx.spec.server.rootV3 }]),
       // only the servers read from replicas: whatever writes or migrates stays on the primary
       ...readReplicaEnv(ctx.spec.database.readReplicas),
+      ...(ctx.spec.server.trustedProxies.length === 0
+        ? []
+        : [{ name: 'TRUSTED_PROXIES', value: ctx.spec.server.trustedProxies.join(',') }]),
+      // the user's own last: validation keeps them off every name above (managed-env.ts)
+      ...ctx.spec.server.env,
     ],
     ports: true,
     readinessProbe: httpProbe('/readyz', 5, 3),

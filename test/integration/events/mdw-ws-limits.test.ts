@@ -118,3 +118,62 @@ describe("ae_mdw's websocket limits (real PostgreSQL, real sockets)", () => {
     await closeAll([c]);
   });
 });
+
+describe("ae_mdw's per-address limit behind a trusted proxy (TRUSTED_PROXIES, real sockets)", () => {
+  let fixture: EventsFixture;
+  let server: Role & { url: string };
+  // 127.0.0.1 plays the ingress: a client reaching it from 198.51.100.x is named in X-Forwarded-For
+  const through = (proxy: string, forwardedFor?: string): Promise<TestClient> =>
+    fixture.open(`${server.url}/v3/websocket`, {
+      localAddress: proxy,
+      ...(forwardedFor === undefined ? {} : { headers: { 'X-Forwarded-For': forwardedFor } }),
+    });
+  const refusal = {
+    code: CLOSE_TOO_MANY_CONNECTIONS,
+    reason: 'too many connections from your address (2); try again later',
+  };
+  const ping = { payload: 'Pong', subscriptions: [], count: 0 };
+
+  before(async () => {
+    fixture = await createEventsFixture(`${SCHEMA}_proxy`);
+    const cfg = testConfig(fixture.databaseUrl, `${SCHEMA}_proxy`, {
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '2',
+      TRUSTED_PROXIES: '127.0.0.1',
+    });
+    server = await startWebsocketServer({ cfg, log: fixture.log, pool: fixture.pool, registry: new prom.Registry() });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await fixture?.close();
+  });
+
+  it("counts each client behind the proxy by its forwarded address, not the proxy's", async () => {
+    const a = [await through('127.0.0.1', '198.51.100.1'), await through('127.0.0.1', '198.51.100.1')];
+    // the client's own claim (left) is not believed: the proxy appended the address it saw (right)
+    const third = await through('127.0.0.1', '203.0.113.50, 198.51.100.1');
+    expect(await third.closed).to.deep.equal(refusal);
+    // five clients through one proxy: far more than 2 from the proxy's own address
+    const others = [
+      await through('127.0.0.1', '198.51.100.2'),
+      await through('127.0.0.1', '198.51.100.2'),
+      await through('127.0.0.1', '198.51.100.3'),
+    ];
+    for (const c of [...a, ...others]) expect(await c.request({ op: 'Ping' })).to.deep.equal(ping);
+    // the proxy's own connections (no header) are one more address
+    const direct = [await through('127.0.0.1'), await through('127.0.0.1')];
+    expect(await (await through('127.0.0.1')).closed).to.deep.equal(refusal);
+    for (const c of [...a, ...others, ...direct]) c.ws.close();
+    await Promise.all([...a, ...others, ...direct].map((c) => c.closed));
+  });
+
+  it('ignores X-Forwarded-For from a peer that is no trusted proxy: it is counted by its own address', async () => {
+    const forged = [await through('127.0.0.2', '198.51.100.7'), await through('127.0.0.2', '198.51.100.8')];
+    expect(await (await through('127.0.0.2', '198.51.100.9')).closed).to.deep.equal(refusal);
+    // and the addresses it named are untouched
+    const real = await through('127.0.0.1', '198.51.100.7');
+    expect(await real.request({ op: 'Ping' })).to.deep.equal(ping);
+    for (const c of [...forged, real]) c.ws.close();
+    await Promise.all([...forged, real].map((c) => c.closed));
+  });
+});

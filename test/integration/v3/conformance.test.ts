@@ -150,6 +150,7 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   ],
   GetDexSwaps: () => ['/dex/swaps?limit=100'],
   GetDexSwapsByContractId: ({ swap }) => [`/dex/${String(swap.from_contract)}/swaps`],
+  GetDebugDexSwaps: ({ swap }) => [`/debug/dex/${String(swap.to_contract)}/swaps`],
   GetAccountDexSwaps: ({ swap }) => [`/accounts/${String(swap.caller)}/dex/swaps`],
   GetSortedAex9Tokens: () => ['/aex9', '/aex9?by=name', '/aex9?by=symbol', '/aex9?by=creation&direction=forward'],
   GetAex9TokensCount: () => ['/aex9/count'],

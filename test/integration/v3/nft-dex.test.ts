@@ -130,6 +130,18 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     };
   };
 
+  /** rawWalk follows a list's `next` links from `path`, for the routes the SDK has no method for. */
+  async function rawWalk(path: string): Promise<Obj[]> {
+    const items: Obj[] = [];
+    for (let next: string | null = path; next !== null;) {
+      const res = await v3.get(next);
+      expect(res.status, res.text).to.equal(200);
+      items.push(...(res.body as { data: Obj[] }).data);
+      next = mdwLink((res.body as { next: string | null }).next);
+    }
+    return items;
+  }
+
   async function checkSwaps(): Promise<void> {
     const expected = expectedSwaps(await logs());
     expect(expected.length, 'the generated chain swaps through the router').to.be.above(3);
@@ -145,7 +157,16 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       expect(ofToken.map(pick), token).to.deep.equal(
         expected.filter((s) => s.fromContract === token || s.toContract === token),
       );
+      // ae_mdw's debug route lists the same swaps of a token (no SDK method: walked by its links)
+      const debug = await rawWalk(`/mdw/v3/debug/dex/${token}/swaps?limit=2`);
+      expect(
+        debug.map((s) => [s.tx_hash, s.log_idx]),
+        token,
+      ).to.deep.equal(ofToken.map((s) => [s.txHash, s.logIdx]));
     }
+    // a pair is not a token: the debug route lists nothing for it, as ae_mdw's does
+    const [pair] = contractsOf(v3.devnode, 'pair');
+    expect(await rawWalk(`/mdw/v3/debug/dex/${pair}/swaps`)).to.deep.equal([]);
   }
 
   /** ownership recomputes each collection's owners, templates and transfers from the NFT events of its logs. */
@@ -321,16 +342,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     const collections = contractsOf(v3.devnode, 'aex141');
     const meta = (c: string): string[] =>
       (v3.devnode.chain.state.contractStore.get(`${c}/meta`) as FateTuple).items.slice(0, 2) as string[];
-    const raw = async (query: string): Promise<Obj[]> => {
-      const items: Obj[] = [];
-      for (let next: string | null = `/mdw/v3/aex141?limit=1&${query}`; next !== null;) {
-        const res = await v3.get(next);
-        expect(res.status, res.text).to.equal(200);
-        items.push(...(res.body as { data: Obj[] }).data);
-        next = mdwLink((res.body as { next: string | null }).next);
-      }
-      return items;
-    };
+    const raw = (query: string): Promise<Obj[]> => rawWalk(`/mdw/v3/aex141?limit=1&${query}`);
     const byName = [...collections].sort((a, b) => (meta(a)[0]! < meta(b)[0]! ? -1 : 1));
     expect((await raw('by=name&direction=forward')).map((c) => c.contract_id)).to.deep.equal(byName);
     expect((await raw('by=name')).map((c) => c.contract_id)).to.deep.equal([...byName].reverse());
@@ -355,16 +367,6 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
 
   it("lists NFT transfers and swaps among each account's activities, after their transaction, in log order", async () => {
     const all = await logs();
-    const rawWalk = async (path: string): Promise<Obj[]> => {
-      const items: Obj[] = [];
-      for (let next: string | null = path; next !== null;) {
-        const res = await v3.get(next);
-        expect(res.status, res.text).to.equal(200);
-        items.push(...(res.body as { data: Obj[] }).data);
-        next = mdwLink((res.body as { next: string | null }).next);
-      }
-      return items;
-    };
     const transfers = contractsOf(v3.devnode, 'aex141').flatMap((c) => ownership(all, c).transfers);
     const byPosition = (a: Item, b: Item): number =>
       Number(b.blockHeight) - Number(a.blockHeight) ||
@@ -461,10 +463,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       '{accountId}': String(owner),
     };
     const ops = V3_OPERATIONS.filter((o) => /^\/(aex141|dex)|\/(aex141|dex)\//.test(o.path));
-    expect(ops).to.have.length(13);
+    expect(ops).to.have.length(14);
     for (const op of ops) {
       let path = `/mdw/v3${op.path}`;
-      if (op.path.startsWith('/dex/{'))
+      if (op.path.includes('/dex/{'))
         path = path
           .replace('{contractId}', String(swap.from_contract))
           .replace('{contract_id}', String(swap.from_contract));

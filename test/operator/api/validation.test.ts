@@ -7,6 +7,8 @@ import { formatProblems, validateMiddleware, validateUpdate } from '../../../src
 import type { Middleware, MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
 import { aFullMiddleware, aMiddleware } from '../specs/fixtures.ts';
 import { middlewareSchemaProblems } from '../specs/kube-schema.ts';
+import { middlewareOpenApiSchema } from '../../../src/operator/api/crd.ts';
+import type { JsonSchema } from '../../../src/operator/api/crd-schema.ts';
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 const withSpec = (spec: Record<string, unknown>): Middleware => aMiddleware(spec as Partial<MiddlewareSpec>);
@@ -84,6 +86,85 @@ describe('validateMiddleware', () => {
       name: 'read replicas from nowhere',
       mw: withReplicas({ maxLagSeconds: 30 }),
       path: 'spec.database.readReplicas',
+      celOnly: true,
+    },
+    {
+      name: 'a trusted proxy that is a host name',
+      mw: withSpec({ server: { trustedProxies: ['ingress-nginx'] } }),
+      path: 'spec.server.trustedProxies[0]',
+    },
+    {
+      name: 'a trusted network with a prefix beyond 32 bits of IPv4',
+      mw: withSpec({ server: { trustedProxies: ['10.0.0.0/8', '10.0.0.0/40'] } }),
+      path: 'spec.server.trustedProxies[1]',
+      celOnly: true, // the CRD's pattern checks the characters only (1.29 has no isCIDR): the operator refuses it
+    },
+    {
+      name: 'a server variable without a name',
+      mw: withSpec({ server: { env: [{ value: 'x' }] } }),
+      path: 'spec.server.env[0].name',
+    },
+    {
+      name: 'a server variable whose name has a space',
+      mw: withSpec({ server: { env: [{ name: 'CORS ORIGINS', value: '*' }] } }),
+      path: 'spec.server.env[0].name',
+    },
+    {
+      name: 'a server variable with a value that is a number',
+      mw: withSpec({ server: { env: [{ name: 'API_CACHE_MAX_BYTES', value: 0 }] } }),
+      path: 'spec.server.env[0].value',
+    },
+    {
+      name: 'a server variable given a value and a source',
+      mw: withSpec({
+        server: { env: [{ name: 'CORS_ORIGINS', value: '*', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] },
+      }),
+      path: 'spec.server.env[0]',
+      celOnly: true,
+    },
+    {
+      name: 'a server variable from two sources',
+      mw: withSpec({
+        server: {
+          env: [
+            {
+              name: 'CORS_ORIGINS',
+              valueFrom: { secretKeyRef: { name: 's', key: 'k' }, configMapKeyRef: { name: 'c', key: 'k' } },
+            },
+          ],
+        },
+      }),
+      path: 'spec.server.env[0].valueFrom',
+      celOnly: true,
+    },
+    {
+      name: 'a server variable from a Secret without its key',
+      mw: withSpec({ server: { env: [{ name: 'CORS_ORIGINS', valueFrom: { secretKeyRef: { name: 's' } } }] } }),
+      path: 'spec.server.env[0].valueFrom.secretKeyRef.key',
+    },
+    {
+      name: 'a server variable set twice',
+      mw: withSpec({
+        server: {
+          env: [
+            { name: 'CORS_ORIGINS', value: '*' },
+            { name: 'CORS_ORIGINS', value: 'x' },
+          ],
+        },
+      }),
+      path: 'spec.server.env[1].name',
+      celOnly: true, // the list is a map keyed by name: the API server refuses the repeat
+    },
+    {
+      name: "the servers' DATABASE_URL in spec.server.env",
+      mw: withSpec({ server: { env: [{ name: 'DATABASE_URL', value: 'postgres://elsewhere/mdw' }] } }),
+      path: 'spec.server.env[0].name',
+      celOnly: true,
+    },
+    {
+      name: "the populator's NODE_OPTIONS in spec.populator.env",
+      mw: withSpec({ populator: { env: [{ name: 'NODE_OPTIONS', value: '--max-old-space-size=4096' }] } }),
+      path: 'spec.populator.env[0].name',
       celOnly: true,
     },
     { name: 'negative replicas', mw: withSpec({ server: { replicas: -1 } }), path: 'spec.server.replicas' },
@@ -173,6 +254,44 @@ describe('validateMiddleware', () => {
       else expect(schema, 'the CRD schema rejects it too').not.to.deep.equal([]);
     });
   }
+
+  it('names the field that sets a variable the operator manages, in the operator and in the CRD rule alike', () => {
+    const problems = validateMiddleware(
+      withSpec({
+        server: {
+          env: [
+            { name: 'CORS_ORIGINS', value: '*' },
+            { name: 'NODE_URLS', value: 'http://a:3013,http://b:3013' },
+            { name: 'TRUSTED_PROXIES', value: '10.0.0.0/8' },
+          ],
+        },
+        populator: { env: [{ name: 'PORT', value: '9090' }] },
+      }),
+    );
+    expect(formatProblems(problems)).to.equal(
+      [
+        'spec.server.env[1].name: NODE_URLS is set by the operator from spec.nodeUrls: set that instead',
+        'spec.server.env[2].name: TRUSTED_PROXIES is set by the operator from spec.server.trustedProxies: set that instead',
+        "spec.populator.env[0].name: PORT is set by the operator (the containers' ports; spec.server.http.port sets the Service's) and cannot be changed",
+      ].join('\n'),
+    );
+    // the CRD's rule lists the same names, and its messageExpression writes the same sentences (evaluated here by
+    // hand: `self.name + ' <prefix> ' + {<a JSON object>}[self.name]`)
+    const spec = (middlewareOpenApiSchema().properties as Record<string, JsonSchema>).spec!;
+    for (const role of ['server', 'populator']) {
+      const roleSchema = (spec.properties as Record<string, JsonSchema>)[role]!;
+      const items = (roleSchema.properties as Record<string, JsonSchema>).env!.items as JsonSchema;
+      const [managed] = items['x-kubernetes-validations'] as { rule: string; messageExpression: string }[];
+      const listed = JSON.parse(/\[.*\]/.exec(managed!.rule)![0]) as string[];
+      const expression = /^self\.name \+ '( [^']+ )' \+ (\{.*\})\[self\.name\]$/.exec(managed!.messageExpression)!;
+      const reasons = JSON.parse(expression[2]!) as Record<string, string>;
+      expect(listed).to.deep.equal(Object.keys(reasons));
+      for (const name of listed) {
+        const mw = withSpec({ [role]: { env: [{ name, value: 'x' }] } });
+        expect(validateMiddleware(mw).map((p) => p.message)).to.deep.equal([`${name}${expression[1]}${reasons[name]}`]);
+      }
+    }
+  });
 
   it('reports every problem at once', () => {
     const problems = validateMiddleware(withSpec({ nodeUrls: ['x'], logLevel: 'loud', forkWindow: -1 }));

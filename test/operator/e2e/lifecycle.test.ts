@@ -187,6 +187,55 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.middleware().status?.phase).to.equal('Available');
   });
 
+  it('rolls the servers onto the variables of spec.server.env and spec.server.trustedProxies, the populator onto its own', async () => {
+    await runningMiddleware();
+    const job = h.names('Job');
+    const populator = { ...SERVER, name: 'mainnet-populator-g1' };
+    const envOf = (ref: typeof SERVER) =>
+      Object.fromEntries(
+        (h.kube.peek<Built<V1Deployment>>(ref)?.spec?.template.spec?.containers[0]?.env ?? []).map((e) => [
+          e.name,
+          e.value,
+        ]),
+      );
+    // By raising ae_mdw's per-address limit and trusting the ingress, as `kubectl edit middleware/mainnet` would.
+    h.kube.userPatch(MW_REF, {
+      spec: {
+        server: {
+          env: [{ name: 'WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP', value: '200' }],
+          trustedProxies: ['10.244.0.0/16'],
+        },
+      },
+    });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    expect(envOf(SERVER)).to.deep.include({
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '200',
+      TRUSTED_PROXIES: '10.244.0.0/16',
+    });
+    expect(h.names('Job')).to.deep.equal(job);
+
+    // The populator's own roll the populator alone.
+    h.kube.userPatch(MW_REF, { spec: { populator: { env: [{ name: 'FETCH_CONCURRENCY', value: '16' }] } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal([populator.name]);
+    expect(envOf(populator).FETCH_CONCURRENCY).to.equal('16');
+
+    // A name the operator sets is refused: the Middleware is Invalid and its pods are left as they are.
+    h.kube.userPatch(MW_REF, {
+      spec: { server: { env: [{ name: 'DATABASE_URL', value: 'postgres://elsewhere/mdw' }] } },
+    });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply')).to.deep.equal([]);
+    expect(h.middleware().status?.phase).to.equal('Invalid');
+    expect(JSON.stringify(h.middleware().status?.conditions)).to.contain(
+      'DATABASE_URL is set by the operator from spec.database.urlSecretRef',
+    );
+  });
+
   it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {
     await h.apply();
     h.probe.set('mainnet', 100, 0);

@@ -48,8 +48,20 @@ export function aFullMiddleware(): Middleware {
       },
       pdb: { minAvailable: 2 },
       autoscaling: { minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70 },
+      trustedProxies: ['10.244.0.0/16', 'fd00:10:244::/56'],
+      env: [
+        { name: 'CORS_ORIGINS', value: 'https://aescan.io' },
+        {
+          name: 'WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP',
+          valueFrom: { configMapKeyRef: { name: 'mdw-tuning', key: 'ws' } },
+        },
+      ],
     },
-    populator: { resources: { requests: { cpu: '1', memory: '2Gi' } }, batchTransactions: 1000 },
+    populator: {
+      resources: { requests: { cpu: '1', memory: '2Gi' } },
+      batchTransactions: 1000,
+      env: [{ name: 'FETCH_CONCURRENCY', value: '16' }],
+    },
     metrics: { serviceMonitor: { enabled: true, interval: '15s' } },
     forkWindow: 50,
     statusMaxBlockAge: 600,

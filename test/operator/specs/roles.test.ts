@@ -21,6 +21,7 @@ import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { createBuildContext, selectorFor } from '../../../src/operator/specs/meta.ts';
+import { managedEnvProblem } from '../../../src/operator/api/managed-env.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 
 const envOf = (t: V1PodTemplateSpec | undefined) =>
@@ -300,5 +301,85 @@ describe('pod security', () => {
       expect(c?.volumeMounts).to.deep.equal([{ name: 'tmp', mountPath: '/tmp' }]);
       expect(t?.spec?.volumes?.[0]?.emptyDir).to.not.equal(undefined);
     }
+  });
+});
+
+describe('variables of the users (spec.server.env, spec.populator.env, spec.server.trustedProxies)', () => {
+  const namesOf = (t: V1PodTemplateSpec | undefined) => (t?.spec?.containers[0]?.env ?? []).map((e) => e.name);
+  const cors = { name: 'CORS_ORIGINS', value: 'https://aescan.io' };
+  const perIp = { name: 'WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP', valueFrom: { secretKeyRef: { name: 'ws', key: 'n' } } };
+  const fetch = { name: 'FETCH_CONCURRENCY', value: '16' };
+
+  it("appends the servers' own after the operator's, values and sources as given, on the servers alone", () => {
+    const plain = contextOf(aMiddleware());
+    const ctx = contextOf(aMiddleware({ server: { env: [cors, perIp] } }));
+    const server = buildServerDeployment(ctx, 1).spec?.template;
+    expect(server?.spec?.containers[0]?.env?.slice(-2)).to.deep.equal([cors, perIp]);
+    expect(namesOf(server).slice(0, -2)).to.deep.equal(namesOf(buildServerDeployment(plain, 1).spec?.template));
+    expect(buildPopulatorDeployment(ctx, 1)).to.deep.equal(buildPopulatorDeployment(plain, 1));
+    expect(buildReloadJob(ctx, 1, 'r1', '1-5')).to.deep.equal(buildReloadJob(plain, 1, 'r1', '1-5'));
+  });
+
+  it("gives the populator's own to the populator and the reload Jobs, which load the chain as it does, and nothing else", () => {
+    const plain = contextOf(aMiddleware());
+    const ctx = contextOf(aMiddleware({ populator: { env: [fetch] } }));
+    expect(envOf(buildPopulatorDeployment(ctx, 1).spec?.template).FETCH_CONCURRENCY).to.equal('16');
+    expect(envOf(buildReloadJob(ctx, 1, 'r1', '1-5').spec?.template).FETCH_CONCURRENCY).to.equal('16');
+    const others = (c: typeof plain) => [
+      buildServerDeployment(c, 1),
+      buildMigrationJob(c, 1),
+      buildDropSchemaJob(c, 1),
+      buildDatabaseUsageJob(c, 1, 'adopt'),
+    ];
+    expect(others(ctx)).to.deep.equal(others(plain));
+  });
+
+  it('rolls the pods when a variable changes: their template and input hash follow it', () => {
+    const before = buildServerDeployment(contextOf(aMiddleware({ server: { env: [cors] } })), 1);
+    const after = buildServerDeployment(
+      contextOf(aMiddleware({ server: { env: [{ ...cors, value: 'https://aescan.io,https://wallet.io' }] } })),
+      1,
+    );
+    expect(after.spec?.template).not.to.deep.equal(before.spec?.template);
+    expect(after.metadata.annotations).not.to.deep.equal(before.metadata.annotations);
+  });
+
+  it('sets TRUSTED_PROXIES on the servers from spec.server.trustedProxies, and nothing without it', () => {
+    const ctx = contextOf(aMiddleware({ server: { trustedProxies: ['10.244.0.0/16', 'fd00::/8'] } }));
+    expect(envOf(buildServerDeployment(ctx, 1).spec?.template).TRUSTED_PROXIES).to.equal('10.244.0.0/16,fd00::/8');
+    expect(envOf(buildPopulatorDeployment(ctx, 1).spec?.template)).not.to.have.property('TRUSTED_PROXIES');
+    const plain = buildServerDeployment(contextOf(aMiddleware({ server: { trustedProxies: [], env: [] } })), 1);
+    expect(plain).to.deep.equal(buildServerDeployment(contextOf(aMiddleware()), 1));
+  });
+
+  it('refuses in spec.*.env every variable a builder sets itself (MANAGED_ENV lists them all)', () => {
+    const ctx = contextOf(aFullMiddleware());
+    const users = new Set([...ctx.spec.server.env, ...ctx.spec.populator.env].map((e) => e.name));
+    const templates = [
+      buildServerDeployment(ctx, 1).spec?.template,
+      buildPopulatorDeployment(ctx, 1, { heights: '1-5' }).spec?.template,
+      buildMigrationJob(ctx, 1).spec?.template,
+      buildReloadJob(ctx, 1, 'r1', '1-5').spec?.template,
+      buildDropSchemaJob(ctx, 1).spec?.template,
+      buildDatabaseUsageJob(ctx, 1, 'adopt').spec?.template,
+      buildServerDeployment(
+        contextOf(
+          aMiddleware({
+            database: {
+              urlSecretRef: { name: 'a', key: 'b' },
+              readReplicas: { urlsSecretRef: { name: 'r', key: 'u' } },
+            },
+          }),
+        ),
+        1,
+      ).spec?.template,
+    ];
+    const set = [...new Set(templates.flatMap(namesOf))].filter((name) => !users.has(name));
+    expect(set.filter((name) => managedEnvProblem(name) === undefined)).to.deep.equal([]);
+    expect(managedEnvProblem('DATABASE_URL')).to.equal(
+      'DATABASE_URL is set by the operator from spec.database.urlSecretRef: set that instead',
+    );
+    expect(managedEnvProblem('CORS_ORIGINS')).to.equal(undefined);
+    expect(managedEnvProblem('toString')).to.equal(undefined);
   });
 });

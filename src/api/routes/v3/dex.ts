@@ -15,6 +15,13 @@ export const getDexSwaps: V3Handler = (ctx, env) => sendSwaps(ctx, env, {});
 export const getDexSwapsByContractId: V3Handler = (ctx, env) =>
   sendSwaps(ctx, env, { contract: parseId(ctx.params.contractId, ['ct']) });
 
+/**
+ * getDebugDexSwaps: ae_mdw's debug list of the swaps a token took part in (as either side of a pair), in log order;
+ * a pair's own id lists nothing there.
+ */
+export const getDebugDexSwaps: V3Handler = (ctx, env) =>
+  sendSwaps(ctx, env, { token: parseId(ctx.params.contractId, ['ct']) });
+
 /** getAccountDexSwaps: an account's swaps. */
 export const getAccountDexSwaps: V3Handler = (ctx, env) =>
   sendSwaps(ctx, env, { caller: parseId(ctx.params.accountId, ['ak']) });

@@ -37,7 +37,7 @@ import {
 import { getChannel, getChannels, getChannelUpdates } from './channels.ts';
 import { getNameHistory } from './name-history.ts';
 import { getContract, getContractCalls, getContractLogs, getContracts } from './contracts.ts';
-import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
+import { getAccountDexSwaps, getDebugDexSwaps, getDexSwaps, getDexSwapsByContractId } from './dex.ts';
 import {
   getAccountNameClaims,
   getAccountPointees,
@@ -427,6 +427,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:contractId', ...PAGED],
     response: 'Page<DexSwap>',
     handle: getDexSwapsByContractId,
+  },
+  {
+    path: '/debug/dex/{contractId}/swaps',
+    operationId: 'GetDebugDexSwaps',
+    summary: "DEX swaps a token took part in (ae_mdw's debug route)",
+    params: ['path:contractId', ...PAGED],
+    response: 'Page<DexSwap>',
+    handle: getDebugDexSwaps,
   },
   {
     path: '/accounts/{accountId}/dex/swaps',
