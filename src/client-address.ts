@@ -2,7 +2,7 @@
  * @module The address of the client behind a request: its TCP peer, or, when that peer is a proxy TRUSTED_PROXIES
  * names, the address the proxies forwarded in X-Forwarded-For. Pure.
  */
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { BlockList, SocketAddress, isIPv4, isIPv6 } from 'node:net';
 
 /** ProxyEntry is one entry of TRUSTED_PROXIES: an address, or a network in CIDR notation. */
 export interface ProxyEntry {
@@ -61,7 +61,9 @@ export class TrustedProxies {
    * start: the answer is then the last trusted proxy, since nothing before it can be believed.
    */
   clientAddress(peer: string | undefined, forwardedFor: string | readonly string[] | undefined): string {
-    let hop = normaliseAddress(peer ?? '') ?? 'unknown';
+    let hop = normaliseAddress(peer ?? '');
+    // a socket already closed has no peer address: all such sockets share one count
+    if (hop === undefined) return 'unknown';
     if (!this.includes(hop) || forwardedFor === undefined) return hop;
     const entries = (typeof forwardedFor === 'string' ? [forwardedFor] : forwardedFor).join(',').split(',');
     for (let i = entries.length - 1; i >= 0; i--) {
@@ -76,13 +78,14 @@ export class TrustedProxies {
 
 /**
  * normaliseAddress writes an address as clients are counted: an IPv4 address mapped into IPv6 (`::ffff:10.0.0.1`, as
- * a dual-stack socket reports IPv4 peers) as the IPv4 one; undefined when it is no address.
+ * a dual-stack socket reports IPv4 peers) as the IPv4 one, an IPv6 address in its shortest form (RFC 5952, as a
+ * proxy may not write it); undefined when it is no address.
  */
 export function normaliseAddress(text: string): string | undefined {
   const mapped = ipv4Mapped(text);
   if (mapped !== undefined) return mapped;
   if (isIPv4(text)) return text;
-  return isIPv6(text) && !text.includes('%') ? text.toLowerCase() : undefined;
+  return isIPv6(text) && !text.includes('%') ? new SocketAddress({ address: text, family: 'ipv6' }).address : undefined;
 }
 
 /** forwardedAddress reads one X-Forwarded-For entry: an address, `[v6]`, or with a port (`1.2.3.4:5`, `[v6]:5`). */

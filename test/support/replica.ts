@@ -32,8 +32,11 @@ export interface ReplicatedPostgres {
 export interface ReplicaOptions {
   /** how many replicas (default 1) */
   readonly replicas?: number;
-  /** the replicas apply each commit this many milliseconds after the primary made it (recovery_min_apply_delay) */
-  readonly applyDelayMs?: number;
+  /**
+   * the replicas apply each commit this many milliseconds after the primary made it (recovery_min_apply_delay); a list
+   * gives each replica its own
+   */
+  readonly applyDelayMs?: number | readonly number[];
   /** server settings of all, `name=value` */
   readonly settings?: readonly string[];
 }
@@ -61,7 +64,7 @@ export async function startReplicatedPostgres(options: ReplicaOptions = {}): Pro
       [
         `primary_conninfo = '${conninfo}'`,
         `primary_slot_name = '${slot}'`,
-        `recovery_min_apply_delay = '${options.applyDelayMs ?? 0}ms'`,
+        `recovery_min_apply_delay = '${applyDelay(options.applyDelayMs, i)}ms'`,
         "hot_standby = 'on'",
         // a standby keeps its queries through replay conflicts (the delayed tests read while rows change)
         "max_standby_streaming_delay = '-1'",
@@ -110,6 +113,11 @@ export async function startReplicatedPostgres(options: ReplicaOptions = {}): Pro
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** applyDelay is replica `i`'s share of ReplicaOptions.applyDelayMs. */
+function applyDelay(delay: ReplicaOptions['applyDelayMs'], i: number): number {
+  return typeof delay === 'number' ? delay : (delay?.[i] ?? 0);
 }
 
 /**

@@ -33,6 +33,7 @@ describe('normaliseAddress', () => {
     expect(normaliseAddress('::ffff:127.0.0.1')).to.equal('127.0.0.1');
     expect(normaliseAddress('::FFFF:127.0.0.1')).to.equal('127.0.0.1');
     expect(normaliseAddress('2001:DB8::1')).to.equal('2001:db8::1');
+    expect(normaliseAddress('2001:0db8:0:0:0:0:0:1')).to.equal('2001:db8::1');
     expect(normaliseAddress('8.8.8.8')).to.equal('8.8.8.8');
     expect(normaliseAddress('unknown')).to.equal(undefined);
   });
@@ -46,6 +47,7 @@ describe('TrustedProxies.clientAddress(peer, X-Forwarded-For)', () => {
     expect(none.clientAddress('203.0.113.9', '198.51.100.1')).to.equal('203.0.113.9');
     expect(none.clientAddress('::ffff:203.0.113.9', undefined)).to.equal('203.0.113.9');
     expect(none.clientAddress(undefined, undefined)).to.equal('unknown');
+    expect(new TrustedProxies(['10.0.0.0/8']).clientAddress(undefined, '198.51.100.1')).to.equal('unknown');
   });
 
   it('is the TCP peer when the peer is no trusted proxy: its X-Forwarded-For is forged', () => {
@@ -58,7 +60,7 @@ describe('TrustedProxies.clientAddress(peer, X-Forwarded-For)', () => {
     expect(ingress.clientAddress('10.1.1.1', '1.1.1.1, 198.51.100.1')).to.equal('198.51.100.1');
     // two proxies of ours in a row (a load balancer, then the ingress)
     expect(ingress.clientAddress('::ffff:10.1.1.1', '1.1.1.1, 198.51.100.1, 10.2.2.2')).to.equal('198.51.100.1');
-    expect(ingress.clientAddress('fd00::2', '2001:DB8::7, fd00::3')).to.equal('2001:db8::7');
+    expect(ingress.clientAddress('fd00::2', '2001:DB8:0::7, fd00::3')).to.equal('2001:db8::7');
   });
 
   it('reads the header repeated, and entries with ports or brackets', () => {

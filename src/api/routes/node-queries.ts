@@ -6,12 +6,13 @@
 import type { ApiContext } from '../state.ts';
 import Router from '@koa/router';
 import type { ApiState } from '../state.ts';
-import { isEncoded, type Prefix } from '../../chain/encoding.ts';
+import type { Prefix } from '../../chain/encoding.ts';
+import { decodeErrorCode } from '../../chain/decode-error.ts';
 import { readNodeHeight } from '../../chain/node-height.ts';
 import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../db/queries/blocks.ts';
 import { microBlockTransactionsJson, transactionJson } from '../../db/queries/transactions.ts';
 import { intAsStringParam } from '../node-params.ts';
-import { nodeError, sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
+import { sendJson, sendJsonText, type RouteDeps } from '../respond.ts';
 import { integersAsStrings, parseJson, stringifyJson } from '../../chain/json.ts';
 
 const MAX_STORED_HEIGHT = 2n ** 31n - 1n;
@@ -66,7 +67,7 @@ export function cachedNodeRoutes(deps: RouteDeps, version: NodeApiVersion): Rout
   });
 
   router.get('/key-blocks/hash/:hash', async (ctx) => {
-    if (!hashParam(ctx, ['kh'])) return;
+    if (!hashParam(ctx, ['kh'], false)) return;
     const kb = await keyBlockJson(pool, { hash: ctx.params.hash! });
     if (!kb) return miss(ctx);
     hit(ctx, kb.json, kb.height);
@@ -111,10 +112,14 @@ export function cachedNodeRoutes(deps: RouteDeps, version: NodeApiVersion): Rout
   return router;
 }
 
-/** hashParam answers the node's 400 `Invalid hash` for a malformed hash and returns false. */
-function hashParam(ctx: ApiContext, prefixes: readonly Prefix[]): boolean {
-  if (isEncoded(ctx.params.hash, prefixes)) return true;
-  nodeError(ctx, 400, 'Invalid hash');
+/**
+ * hashParam answers the node's 400 `Invalid hash` for a malformed hash and returns false: with safe_decode's
+ * `error_code`, but for the handlers that never give one (`coded` false: GetKeyBlockByHash).
+ */
+function hashParam(ctx: ApiContext, prefixes: readonly Prefix[], coded = true): boolean {
+  const code = decodeErrorCode(ctx.params.hash ?? '', prefixes);
+  if (code === undefined) return true;
+  sendJson(ctx, { reason: 'Invalid hash', ...(coded ? { error_code: code } : {}) }, undefined, 400);
   return false;
 }
 

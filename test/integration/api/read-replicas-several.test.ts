@@ -22,13 +22,7 @@ describe('a server reading two standbys', function () {
     expect(event.payload.hash).to.equal(hash);
     return hash;
   };
-  const serverConnections = async (url: string): Promise<number> =>
-    (
-      await queryOnce<{ n: number }>(
-        url,
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server'",
-      )
-    ).rows[0]!.n;
+  const serverConnections = serverConnectionsOn;
 
   before(async () => {
     fixture = await startReplicaFixture({ replicas: { replicas: 2 }, heights: top, subscriptions: ['key_blocks'] });
@@ -75,3 +69,48 @@ describe('a server reading two standbys', function () {
     expect(fixture.lines.filter((l) => l.level >= 50).map((l) => l.msg)).to.deep.equal([]);
   });
 });
+
+describe('a server reading a prompt standby and one 1.5 s late', function () {
+  this.timeout(180_000);
+  let fixture: ReplicaFixture;
+
+  before(async () => {
+    fixture = await startReplicaFixture({
+      replicas: { replicas: 2, applyDelayMs: [0, 1500] },
+      heights: 5,
+      subscriptions: ['key_blocks'],
+    });
+  });
+  after(async () => {
+    await fixture?.close();
+  });
+
+  it('never answers from the late one what is older than an event it already sent', async () => {
+    for (let height = 6; height <= 8; height++) {
+      const hash = String((await fixture.write(height)).keyBlock.hash);
+      await fixture.announce(height, height);
+      const event = (await fixture.client.next(20_000)) as { payload: Record<string, Json> };
+      expect(event.payload.hash).to.equal(hash);
+      // the late standby has not applied it yet: every read goes to the prompt one meanwhile
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch(`${fixture.server.httpUrl}/mdw/v3/key-blocks/${height}`);
+        expect(res.status, `read ${i} of height ${height}`).to.equal(200);
+        expect(((await res.json()) as { hash: string }).hash).to.equal(hash);
+      }
+    }
+    // once the late one has caught up, it takes its turns again
+    await fixture.pg.caughtUp();
+    await waitFor('reads on the late one', async () => {
+      await fetch(`${fixture.server.httpUrl}/mdw/v3/key-blocks/2`);
+      return (await serverConnectionsOn(fixture.pg.replicaUrls[1]!)) > 0;
+    });
+  });
+});
+
+async function serverConnectionsOn(url: string): Promise<number> {
+  const { rows } = await queryOnce<{ n: number }>(
+    url,
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server'",
+  );
+  return rows[0]!.n;
+}

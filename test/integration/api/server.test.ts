@@ -73,4 +73,34 @@ describe('startServer', () => {
       await server.stop();
     }
   });
+
+  it("counts ae_mdw's sockets on the HTTP port per client behind a trusted proxy (X-Forwarded-For), as an ingress reaches them", async () => {
+    const cfg = loadConfig({
+      DATABASE_URL: url,
+      NODE_URL: node.url,
+      PORT: '0',
+      WEBSOCKET_ADDRESS: '127.0.0.1:0',
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '1',
+      TRUSTED_PROXIES: '127.0.0.0/8',
+    });
+    const server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
+    const url3 = `${server.httpUrl.replace(/^http/, 'ws')}/mdw/v3/websocket`;
+    /** open resolves with the socket once open, or with its close code when the server closed it at once */
+    const open = (forwardedFor: string): Promise<{ ws: WebSocket; closed: Promise<number> }> => {
+      const ws = new WebSocket(url3, { headers: { 'X-Forwarded-For': forwardedFor } });
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      return new Promise((resolve, reject) => ws.once('open', () => resolve({ ws, closed })).once('error', reject));
+    };
+    try {
+      const first = await open('198.51.100.1');
+      const second = await open('198.51.100.2');
+      const again = await open('198.51.100.1');
+      expect(await again.closed).to.equal(1013);
+      first.ws.close();
+      second.ws.close();
+      await Promise.all([first.closed, second.closed]);
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -114,4 +114,39 @@ describe('statusReport', () => {
     ]);
     expect((report({}).body.populator as Record<string, unknown>).derivations).to.deep.equal([]);
   });
+
+  it('lists the read replicas of a server reading standbys, and nothing of them otherwise', () => {
+    expect(report({}).body).to.not.have.property('read_replicas');
+    const replica = {
+      url: 'postgres://mdw:***@standby-1/mdw',
+      serving: true,
+      reachable: true,
+      replayed: '0/3000060',
+      lagSeconds: 0.5,
+      lagBytes: 120,
+    };
+    const { ok, body } = statusReport({
+      state,
+      nodeHeight: 101,
+      contiguous: true,
+      nowMs: now,
+      maxBlockAge: 900,
+      heartbeatTimeout: 60,
+      version: '1.2.3',
+      decodeErrors: 0,
+      replicas: [replica, { ...replica, serving: false, reachable: false, lagSeconds: null, lagBytes: null }],
+    });
+    expect(ok).to.equal(true);
+    expect(body.read_replicas).to.deep.equal([
+      { url: replica.url, serving: true, reachable: true, replayed_lsn: '0/3000060', lag_seconds: 0.5, lag_bytes: 120 },
+      {
+        url: replica.url,
+        serving: false,
+        reachable: false,
+        replayed_lsn: '0/3000060',
+        lag_seconds: null,
+        lag_bytes: null,
+      },
+    ]);
+  });
 });
