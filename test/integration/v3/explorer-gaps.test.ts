@@ -218,6 +218,28 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     expect((await v3.get('/mdw/v3/contracts/ak_x/calls')).status).to.equal(400);
   });
 
+  it('answers 404 for a name only in auction, as ae_mdw does, and serves it as an auction', async () => {
+    // the explorer's name page reads /names/{name}, and only when that fails /names/auctions/{name}: a name object
+    // for an auction showed the auction as an inactive name
+    const auctions = await walk('/mdw/v3/names/auctions?limit=100');
+    const fresh = auctions.filter(
+      (a) => !ofType('NameRevokeTx').some((t) => txOf(t).name_id === nameId(String(a.name))),
+    );
+    expect(fresh.length, 'the generated chain has names in auction').to.be.above(0);
+    for (const auction of fresh) {
+      const name = String(auction.name);
+      // the node does not know it as a name either (an unregistered name is answered with a reason, no id)
+      expect(await v3.nodeGet(`/v3/names/${name}`), name)
+        .to.have.property('reason')
+        .and.not.have.property('id');
+      const res = await v3.get(`/mdw/v3/names/${name}`);
+      expect(res.status, name).to.equal(404);
+      expect(res.body).to.deep.equal({ error: `not found: ${name}` });
+      expect((await v3.get(`/mdw/v3/names/${nameId(name)}`)).status).to.equal(404);
+      expect(((await v3.get(`/mdw/v3/names/auctions/${name}`)).body as Obj).name).to.equal(name);
+    }
+  });
+
   it("answers /stats with milliseconds_per_block, as the explorer's mining page reads it", async () => {
     const { keyBlocks } = await v3.truth();
     const top = keyBlocks.at(-1)!;
