@@ -240,6 +240,24 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     }
   });
 
+  it("matches an NFT collection's name prefix whatever its case, as ae_mdw does (the explorer's search)", async () => {
+    const collections = await walk('/mdw/v3/aex141?limit=100');
+    const named = collections.filter((c) => typeof c.name === 'string' && c.name.length >= 3);
+    expect(named.length, 'the generated chain has named collections').to.be.above(0);
+    for (const collection of named) {
+      const name = String(collection.name);
+      for (const prefix of [name.slice(0, 3).toLowerCase(), name.slice(0, 3).toUpperCase(), name]) {
+        const found = await walk(`/mdw/v3/aex141?prefix=${encodeURIComponent(prefix)}&direction=forward&limit=100`);
+        expect(
+          found.map((f) => f.contract_id),
+          prefix,
+        ).to.include(collection.contract_id);
+        for (const f of found)
+          expect(String(f.name).toLowerCase().startsWith(prefix.toLowerCase()), prefix).to.equal(true);
+      }
+    }
+  });
+
   it("answers /stats with milliseconds_per_block, as the explorer's mining page reads it", async () => {
     const { keyBlocks } = await v3.truth();
     const top = keyBlocks.at(-1)!;
