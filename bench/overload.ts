@@ -6,6 +6,8 @@
  *
  *   make bench ONLY=overload      (BENCH_GENERATIONS, default 3000, sets the chain length)
  *
+ * The server runs as a pod does (the operator's NODE_OPTIONS for servers, the image's NODE_ENV and malloc setting);
+ * BENCH_SERVER_NODE_OPTIONS adds Node flags (e.g. "--cpu-prof --cpu-prof-dir=DIR" to profile it).
  * Traffic goes to 127.0.0.1 only and is bounded in time (BENCH_SECONDS) and count (BENCH_MAX_REQUESTS, default
  * 2,000,000). What it checks, as figures (not assertions): no 500 at all, /readyz 200 throughout, the status's p99
  * under 50 ms while the heavy requests run, the server's RSS within 100 MB of its start a minute after the burst
@@ -22,6 +24,7 @@ import { Pool as HttpPool } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
+import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import type { BurstOrder, BurstResult } from './burst.lib.ts';
 import { killChildrenOnExit, startDevnodeProcess, startMdwServer, track } from './http.lib.ts';
@@ -33,6 +36,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
 /** how long after the burst the server's RSS is read again (BENCH_SETTLE_SECONDS, default a minute) */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60) * 1000;
+/** the server's NODE_OPTIONS and the image's environment: a pod's (the module comment) */
+const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
+const IMAGE_ENV = { NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072' };
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 /** rssMb is a process's resident set, in MB, from /proc. */
@@ -121,7 +127,7 @@ async function main(): Promise<void> {
   const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
   await populator.synced();
   await populator.stop();
-  const server = await startMdwServer({ ...env, HTTP_HOST: '127.0.0.1' });
+  const server = await startMdwServer({ ...env, ...IMAGE_ENV, HTTP_HOST: '127.0.0.1' }, NODE_OPTIONS);
   // the busiest sender of the newest transactions: its activities are the issue's heavy request
   const newest = (await (await fetch(`${server.url}/mdw/v3/transactions?limit=100`)).json()) as {
     data: { tx: { sender_id?: string } }[];

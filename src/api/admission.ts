@@ -27,6 +27,15 @@ export function overloaded(cause?: unknown): AppError {
   return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause });
 }
 
+/**
+ * spreadWait is a waiter's deadline, somewhere in the last quarter of `maxWaitMs`: a burst parks together, and
+ * with one deadline its refusals would fall due in the same timer turn, all answered in one stretch (and asked again
+ * together by clients that retry at once, the next wave five seconds later).
+ */
+function spreadWait(maxWaitMs: number): number {
+  return maxWaitMs * (0.75 + Math.random() * 0.25);
+}
+
 interface Waiter {
   readonly admit: () => void;
   readonly timer: NodeJS.Timeout;
@@ -54,15 +63,20 @@ export class Admission {
 
   /** run calls `fn` in its turn; it rejects with `overloaded()` when the line is full or the wait too long. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.#turn();
+    await this.#slot();
     try {
+      // Each starts on a task of its own, among the loop's immediates (after its poll for I/O): started in the task
+      // that let it in, a request answered from memory would run in the same task as the one before it (let in when
+      // that one finished, or found running below the limit by the next socket of the same poll), and a burst would
+      // render back to back for seconds without the loop turning to a probe. So at most `concurrency` start per turn.
+      await new Promise(setImmediate);
       return await fn();
     } finally {
       this.#release();
     }
   }
 
-  #turn(): Promise<void> {
+  #slot(): Promise<void> {
     const { concurrency, maxWaiting, maxWaitMs } = this.#options;
     if (this.#running < concurrency) {
       this.#running++;
@@ -79,7 +93,7 @@ export class Admission {
         timer: setTimeout(() => {
           this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
           reject(overloaded());
-        }, maxWaitMs),
+        }, spreadWait(maxWaitMs)),
       };
       this.#waiting.push(waiter);
     });

@@ -9,6 +9,11 @@ function gate(): { done: Promise<void>; finish: () => void } {
   return { done, finish };
 }
 
+/** turns lets the event loop turn a few times: each request starts on a turn of its own. */
+async function turns(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+}
+
 const refusal = (p: Promise<unknown>): Promise<string> =>
   p.then(
     () => 'ran',
@@ -21,11 +26,11 @@ describe('Admission', () => {
     const started: number[] = [];
     const gates = [gate(), gate(), gate(), gate()];
     const runs = gates.map((g, i) => admission.run(async () => (started.push(i), g.done)));
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(started).to.deep.equal([0, 1]);
     gates[1]!.finish();
     await runs[1];
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(started).to.deep.equal([0, 1, 2]);
     for (const g of gates) g.finish();
     await Promise.all(runs);
@@ -43,5 +48,37 @@ describe('Admission', () => {
     await first;
     // a refused request took no turn: the next one runs at once
     expect(await refusal(admission.run(async () => {}))).to.equal('ran');
+  });
+
+  it('starts at most `concurrency` requests per turn of the event loop, those let in at once and from the line', async () => {
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 });
+    // the turns of the event loop, counted by a task queued anew on each
+    let turn = 0;
+    let counting = true;
+    const count = (): void => void (counting && (turn++, setImmediate(count)));
+    count();
+    const startedOn: number[] = [];
+    // answered without I/O, as from memory: two let in at once (as two sockets of one poll), four from the line
+    await Promise.all(Array.from({ length: 6 }, () => admission.run(async () => void startedOn.push(turn))));
+    counting = false;
+    const perTurn = new Map<number, number>();
+    for (const t of startedOn) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).to.equal(2);
+  });
+
+  it('spreads the refusals of requests parked together over the last quarter of maxWaitMs', async () => {
+    const maxWaitMs = 400;
+    const admission = new Admission({ concurrency: 1, maxWaiting: 100, maxWaitMs });
+    const running = gate();
+    const first = admission.run(() => running.done);
+    const parked = performance.now();
+    const refusedAt = await Promise.all(
+      Array.from({ length: 20 }, () => admission.run(async () => {}).catch(() => performance.now() - parked)),
+    );
+    running.finish();
+    await first;
+    // none before three quarters of the wait; not all in one turn of the event loop (a wave of refusals)
+    expect(Math.min(...(refusedAt as number[]))).to.be.at.least(maxWaitMs * 0.75 - 1);
+    expect(Math.max(...(refusedAt as number[])) - Math.min(...(refusedAt as number[]))).to.be.above(20);
   });
 });

@@ -17,7 +17,7 @@ import { parseId, parsePaging, type Paging } from './params.ts';
 import { sendPage, sendValue } from './respond.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
 import { deltaStatJson, totalStatJson } from '../../../shapes/v3/render-stats.ts';
-import { arrayFetch, averageSeries, seriesFetch, statJson, trends } from './stats-series.ts';
+import { arrayFetch, averageSeries, seriesFetch, statJson, statText, trends } from './stats-series.ts';
 import type { StatsSnapshot } from './stats-source.ts';
 
 /** ae_mdw's page sizes of the statistics. */
@@ -153,7 +153,7 @@ export function seriesStats(path: SeriesName): V3Handler {
         )
       : await snapshot.series(name, q.by);
     const page = await paginate(
-      seriesFetch(counts, first, last, (p) => stringifyJson(statJson(p, q.by))),
+      seriesFetch(counts, first, last, (p) => statText(p, q.by)),
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
     sendPage(ctx, page, INDEX_CURSOR.encode);

@@ -6,8 +6,10 @@ import {
   averageSeries,
   seriesFetch,
   statJson,
+  statText,
   trends,
 } from '../../../../src/api/routes/v3/stats-series.ts';
+import { parseJson } from '../../../../src/chain/json.ts';
 import { AppError } from '../../../../src/errors.ts';
 
 const message = (fn: () => unknown): string => {
@@ -30,6 +32,15 @@ describe('/v3/stats series', () => {
       { start: 20456, count: 0n },
     ]);
     expect(statJson(points[1]!, 'day')).to.deep.equal({ count: 7n, end_date: '2026-01-03', start_date: '2026-01-02' });
+  });
+
+  it('writes a point as the JSON text of its Stat, a count beyond 2^53 to the digit', () => {
+    const count = 2n ** 64n + 1n;
+    for (const by of ['day', 'week', 'month'] as const) {
+      const text = statText({ start: 20455, count }, by);
+      expect(parseJson(text)).to.deep.equal(statJson({ start: 20455, count }, by));
+      expect(Object.keys(JSON.parse(text) as object)).to.deep.equal(['count', 'end_date', 'start_date']);
+    }
   });
 
   it('renders only the page it is asked for, however wide the range (issue 27.1: 0000-01-01 to 9999-12-31)', async () => {
