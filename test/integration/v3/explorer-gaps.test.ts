@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
+import { encode as sdkEncode, Encoding, Tag, unpackTx } from '@aeternity/aepp-sdk';
 import { channelId, contractId, nameId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
@@ -255,6 +255,37 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
         for (const f of found)
           expect(String(f.name).toLowerCase().startsWith(prefix.toLowerCase()), prefix).to.equal(true);
       }
+    }
+  });
+
+  it("adds the off-chain round a solo close, slash or snapshot's payload carries, as ae_mdw does", async () => {
+    const solo = ['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSnapshotSoloTx'].flatMap(ofType);
+    expect(solo.length, 'the generated chain has solo channel transactions').to.be.above(0);
+    /** the SDK's reading of the payload: the round of the signed off-chain state, none for an empty payload */
+    const roundOf = (payload: string): number | undefined => {
+      if (payload === 'tx_' || Buffer.from(payload.slice(3), 'base64').length <= 4) return undefined;
+      // the SDK unpacks a signed tx's inner transaction as an object of its own
+      const { encodedTx } = unpackTx(payload as `tx_${string}`, Tag.SignedTx) as unknown as {
+        encodedTx: { tag: Tag; round: number | string };
+      };
+      expect(encodedTx.tag).to.equal(Tag.ChannelOffChainTx);
+      return Number(encodedTx.round);
+    };
+    let rounds = 0;
+    for (const t of solo) {
+      const expected = roundOf(String(txOf(t).payload));
+      const tx = ((await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj).tx as Obj;
+      if (expected === undefined) expect(tx, t.hash).not.to.have.property('round');
+      else {
+        expect(tx.round, t.hash).to.equal(expected);
+        rounds += 1;
+      }
+    }
+    expect(rounds, 'some payloads carry a state').to.be.above(0);
+    const listed = await walk('/mdw/v3/transactions?type=channel_close_solo&limit=100');
+    for (const item of listed) {
+      const expected = roundOf(String((item.tx as Obj).payload));
+      if (expected !== undefined) expect((item.tx as Obj).round, String(item.hash)).to.equal(expected);
     }
   });
 
