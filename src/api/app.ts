@@ -113,7 +113,7 @@ export function createApp(deps: AppDeps): Koa {
     outages: deps.outages,
     admission,
   };
-  // Swagger UI at /mdw/swagger and /middleware/swagger, before ae_mdw's API claims every path under /mdw
+  // Swagger UI at /mdw/swagger, /mdw/v3/swagger and /middleware/swagger, before ae_mdw's API claims every path under /mdw
   app.use(swaggerUiRoutes().routes());
   // ae_mdw's API answers every path under /mdw itself (errors in its own shape); nothing there is forwarded.
   app.use(v3Api(routeDeps));

@@ -12,9 +12,13 @@ export interface SwaggerSite {
   readonly title: string;
 }
 
-/** SWAGGER_SITES: ae_mdw's API where ae_mdw serves its Swagger UI (the explorer links `<middleware>/swagger`), and ours. */
+/**
+ * SWAGGER_SITES: ae_mdw's API where ae_mdw serves its Swagger UI, and where the explorer's footer links it
+ * (`<MIDDLEWARE_URL>/swagger`, its MIDDLEWARE_URL being `<gateway>/mdw/v3`); and ours.
+ */
 export const SWAGGER_SITES: readonly SwaggerSite[] = [
   { path: '/mdw/swagger', document: 'v3/api', title: "ae_mdw's API (/mdw/v3)" },
+  { path: '/mdw/v3/swagger', document: 'api', title: "ae_mdw's API (/mdw/v3)" },
   { path: '/middleware/swagger', document: 'api', title: 'Middleware API (/middleware)' },
 ];
 

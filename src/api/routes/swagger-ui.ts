@@ -1,5 +1,5 @@
 /**
- * @module Swagger UI over our OpenAPI documents (SWAGGER_SITES: ae_mdw's at /mdw/swagger, ours at
+ * @module Swagger UI over our OpenAPI documents (SWAGGER_SITES: ae_mdw's at /mdw/swagger and /mdw/v3/swagger, ours at
  * /middleware/swagger), its files read from the swagger-ui-dist package we depend on: no CDN, nothing fetched.
  */
 import Router from '@koa/router';

@@ -91,13 +91,14 @@ export async function collectionsPage(
   const start = types.map((t, i) => `$${i + 4}::${t}`).join(', ');
   const ks = keyset(columns, walk, start);
   // prefix and exact match the name, or the symbol when sorting by it; name and symbol lists leave out
-  // collections whose meta info could not be read (no value to sort by)
+  // collections whose meta info could not be read (no value to sort by). A prefix matches whatever its case, as
+  // ae_mdw's (it looks it up lower-cased in a table of lower-cased names) and the AEX-9 list's do
   const matched = order === 'symbol' ? 'a.symbol' : 'a.name';
   const sortable = order === 'creation' ? 'true' : `${matched} IS NOT NULL`;
   const { rows } = await db.query<CollectionRow>(
     `SELECT ${COLLECTION_FIELDS}
       WHERE a.aexn_type = 'aex141' AND ${sortable}
-        AND ($2::text IS NULL OR starts_with(${matched}, $2)) AND ($3::text IS NULL OR ${matched} = $3)
+        AND ($2::text IS NULL OR starts_with(lower(${matched}), lower($2))) AND ($3::text IS NULL OR ${matched} = $3)
         AND ($4::${types[0]} IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
     [n, match.prefix ?? null, match.exact ?? null, ...(from ?? types.map(() => null))],

@@ -2,6 +2,7 @@
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { createdIds } from '../../chain/tx-fields.ts';
+import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
 import type { TxRow } from '../../db/queries/transactions.ts';
@@ -40,9 +41,11 @@ export function encodedTx(r: Pick<TxRow, 'signed' | 'tx' | 'signatures'>): strin
   }
 }
 
+const ROUND_TYPES = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSnapshotSoloTx']);
+
 /**
  * mdwTx is the node's tx with the fields ae_mdw adds: ids a tx creates (name_id, oracle_id,
- * query_id, channel_id, contract_id), the plain name of name transactions, and the outcome of
+ * query_id, channel_id, contract_id), the plain name of name transactions, the off-chain round of solo channel transactions, and the outcome of
  * contract calls and creations (function, arguments, return, gas used, log).
  */
 export function mdwTx(r: TxRow): Record<string, Json> {
@@ -51,6 +54,11 @@ export function mdwTx(r: TxRow): Record<string, Json> {
   // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
   if (r.txType === 'OracleQueryTx') tx.query = base64Text(tx.query);
   if (r.txType === 'OracleRespondTx') tx.response = base64Text(tx.response);
+  // ae_mdw adds the round of the off-chain state a solo close, slash or snapshot brings on chain (the explorer shows it)
+  if (ROUND_TYPES.has(r.txType)) {
+    const round = offChainRound(tx.payload);
+    if (round !== undefined) tx.round = round;
+  }
   const call = r.call;
   if (call && (r.txType === 'ContractCallTx' || r.txType === 'ContractCreateTx')) {
     const info = isJsonObject(call.call_info) ? call.call_info : {};

@@ -1,5 +1,5 @@
 /**
- * @module Swagger UI at /mdw/swagger (ae_mdw's, where the explorer links it) and /middleware/swagger: every file the
+ * @module Swagger UI at /mdw/swagger and /mdw/v3/swagger (ae_mdw's; the explorer links the latter) and /middleware/swagger: every file the
  * page links is served from the swagger-ui-dist package byte for byte with its type, and the document it names is ours.
  */
 import { expect } from 'chai';
@@ -20,6 +20,8 @@ const TYPES: Record<string, RegExp> = {
 /** The Swagger UI pages, each with a path its document must have (ae_mdw's spec writes paths without /v3). */
 const SITES = [
   { page: '/mdw/swagger', document: '/mdw/v3/api', hasPath: '/key-blocks/{hash_or_kbi}' },
+  // the explorer's footer links `<MIDDLEWARE_URL>/swagger`, its MIDDLEWARE_URL being the gateway's /mdw/v3
+  { page: '/mdw/v3/swagger', document: '/mdw/v3/api', hasPath: '/key-blocks/{hash_or_kbi}' },
   { page: '/middleware/swagger', document: '/middleware/api', hasPath: '/middleware/status' },
 ];
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
+import { encode as sdkEncode, Encoding, Tag, unpackTx } from '@aeternity/aepp-sdk';
 import { channelId, contractId, nameId } from '../../../src/chain/derived-ids.ts';
 import { toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
@@ -216,6 +216,77 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
     expect(ownLogs).to.equal(logs.filter((l) => listed.some((c) => c.contract === l.contract_id)).length);
     expect(ownLogs, 'the contracts log events').to.be.above(0);
     expect((await v3.get('/mdw/v3/contracts/ak_x/calls')).status).to.equal(400);
+  });
+
+  it('answers 404 for a name only in auction, as ae_mdw does, and serves it as an auction', async () => {
+    // the explorer's name page reads /names/{name}, and only when that fails /names/auctions/{name}: a name object
+    // for an auction showed the auction as an inactive name
+    const auctions = await walk('/mdw/v3/names/auctions?limit=100');
+    const fresh = auctions.filter(
+      (a) => !ofType('NameRevokeTx').some((t) => txOf(t).name_id === nameId(String(a.name))),
+    );
+    expect(fresh.length, 'the generated chain has names in auction').to.be.above(0);
+    for (const auction of fresh) {
+      const name = String(auction.name);
+      // the node does not know it as a name either (an unregistered name is answered with a reason, no id)
+      expect(await v3.nodeGet(`/v3/names/${name}`), name)
+        .to.have.property('reason')
+        .and.not.have.property('id');
+      const res = await v3.get(`/mdw/v3/names/${name}`);
+      expect(res.status, name).to.equal(404);
+      expect(res.body).to.deep.equal({ error: `not found: ${name}` });
+      expect((await v3.get(`/mdw/v3/names/${nameId(name)}`)).status).to.equal(404);
+      expect(((await v3.get(`/mdw/v3/names/auctions/${name}`)).body as Obj).name).to.equal(name);
+    }
+  });
+
+  it("matches an NFT collection's name prefix whatever its case, as ae_mdw does (the explorer's search)", async () => {
+    const collections = await walk('/mdw/v3/aex141?limit=100');
+    const named = collections.filter((c) => typeof c.name === 'string' && c.name.length >= 3);
+    expect(named.length, 'the generated chain has named collections').to.be.above(0);
+    for (const collection of named) {
+      const name = String(collection.name);
+      for (const prefix of [name.slice(0, 3).toLowerCase(), name.slice(0, 3).toUpperCase(), name]) {
+        const found = await walk(`/mdw/v3/aex141?prefix=${encodeURIComponent(prefix)}&direction=forward&limit=100`);
+        expect(
+          found.map((f) => f.contract_id),
+          prefix,
+        ).to.include(collection.contract_id);
+        for (const f of found)
+          expect(String(f.name).toLowerCase().startsWith(prefix.toLowerCase()), prefix).to.equal(true);
+      }
+    }
+  });
+
+  it("adds the off-chain round a solo close, slash or snapshot's payload carries, as ae_mdw does", async () => {
+    const solo = ['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSnapshotSoloTx'].flatMap(ofType);
+    expect(solo.length, 'the generated chain has solo channel transactions').to.be.above(0);
+    /** the SDK's reading of the payload: the round of the signed off-chain state, none for an empty payload */
+    const roundOf = (payload: string): number | undefined => {
+      if (payload === 'tx_' || Buffer.from(payload.slice(3), 'base64').length <= 4) return undefined;
+      // the SDK unpacks a signed tx's inner transaction as an object of its own
+      const { encodedTx } = unpackTx(payload as `tx_${string}`, Tag.SignedTx) as unknown as {
+        encodedTx: { tag: Tag; round: number | string };
+      };
+      expect(encodedTx.tag).to.equal(Tag.ChannelOffChainTx);
+      return Number(encodedTx.round);
+    };
+    let rounds = 0;
+    for (const t of solo) {
+      const expected = roundOf(String(txOf(t).payload));
+      const tx = ((await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj).tx as Obj;
+      if (expected === undefined) expect(tx, t.hash).not.to.have.property('round');
+      else {
+        expect(tx.round, t.hash).to.equal(expected);
+        rounds += 1;
+      }
+    }
+    expect(rounds, 'some payloads carry a state').to.be.above(0);
+    const listed = await walk('/mdw/v3/transactions?type=channel_close_solo&limit=100');
+    for (const item of listed) {
+      const expected = roundOf(String((item.tx as Obj).payload));
+      if (expected !== undefined) expect((item.tx as Obj).round, String(item.hash)).to.equal(expected);
+    }
   });
 
   it("answers /stats with milliseconds_per_block, as the explorer's mining page reads it", async () => {

@@ -30,10 +30,15 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
     const names = [...new Set(claims.map((t) => String(txOf(t).name)))];
     for (const name of names) {
       const hash = nameId(name);
-      const byName = (await v3.get(`/mdw/v3/names/${name}`)).body as Obj;
+      const asName = await v3.get(`/mdw/v3/names/${name}`);
+      // a name only in auction is no name yet (404, as ae_mdw answers: explorer-gaps.test.ts): its auction carries it
+      const inAuction = asName.status === 404;
+      const byName = (inAuction ? (await v3.get(`/mdw/v3/names/auctions/${name}`)).body : asName.body) as Obj;
+      const lastBid = inAuction ? ((byName.last_bid as Obj).tx as Obj) : undefined;
       expect(byName.name, name).to.equal(name);
-      expect(byName.hash).to.equal(hash);
-      expect((await v3.get(`/mdw/v3/names/${hash}`)).body).to.deep.equal(byName);
+      expect(lastBid ? lastBid.name_id : byName.hash).to.equal(hash);
+      const byHash = `/mdw/v3/names/${inAuction ? 'auctions/' : ''}${hash}`;
+      expect((await v3.get(byHash)).body).to.deep.equal(byName);
       const nameTxs = (type: string): string[] =>
         chain.transactions
           .filter(
@@ -58,7 +63,7 @@ describe('/v3/names through the SDK Middleware client, checked against the devno
             (txOf(t).type === 'NameTransferTx' && txOf(t).name_id === hash),
         )
         .map((t) => (txOf(t).type === 'NameClaimTx' ? txOf(t).account_id : txOf(t).recipient_id));
-      expect((byName.ownership as Obj).current, name).to.equal(owners.at(-1));
+      expect(lastBid ? lastBid.account_id : (byName.ownership as Obj).current, name).to.equal(owners.at(-1));
     }
     const viaSdk = await v3.mdw.getName(names[0]! as `${string}.chain`);
     expect(viaSdk.name).to.equal(names[0]);

@@ -97,11 +97,22 @@ export async function getNameAuction(ctx: RouterContext, { pool }: V3Env): Promi
   sendText(ctx, (await nameItems(pool, [row], top, 'auction'))[0]!);
 }
 
-/** getName: a name by name or nm_ hash. */
+/**
+ * getName: a name by name or nm_ hash. A name that is only in auction, never registered before, is not a name yet: 404,
+ * as ae_mdw answers (it looks in its active and inactive names, and the auction is at /names/auctions/{id}); the
+ * explorer then reads the auction. A name auctioned again after an earlier registration is still served.
+ */
 export async function getName(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
-  if (!row) throw v3NotFound(ctx.params.id!);
-  sendText(ctx, (await nameItems(pool, [row], (await topHeight(pool)) ?? -1, 'name'))[0]!);
+  const top = (await topHeight(pool)) ?? -1;
+  if (!row || (isInAuction(row, top) && !(await registeredBefore(pool, row)))) throw v3NotFound(ctx.params.id!);
+  sendText(ctx, (await nameItems(pool, [row], top, 'name'))[0]!);
+}
+
+/** registeredBefore: the name was claimed before the registration `row` describes (its first claim is older). */
+async function registeredBefore(pool: Pool, row: NameStateRow): Promise<boolean> {
+  const [first] = await nameEventsPage(pool, row.nameHash, ['claim'], 'forward', undefined, 1);
+  return first !== undefined && first.height < row.createdAt;
 }
 
 /** getNameClaims: a name's claims and bids. */
