@@ -12,6 +12,7 @@ import {
   StartEndCountStats,
   Stats,
   Status,
+  SyncStatus,
   TopMiners24hStats,
   TopMinersStats,
   TotalStats,
@@ -206,4 +207,5 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
 
 export const STATUS_QUERIES: Readonly<Record<string, QueryField>> = {
   status: { op: 'GetStatus', type: Status, description: 'Middleware and node status' },
+  syncStatus: { op: 'GetStatus', type: SyncStatus, description: 'The stored top and whether it is still catching up' },
 };

@@ -3,14 +3,12 @@
  * the operation's path and query, as the router would give it, and its JSON answer is what the field resolves to.
  * The numbers are the REST answer's by construction; a handler's 4xx becomes the field's GraphQL error.
  */
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import type { RouterContext } from '@koa/router';
-import Koa from 'koa';
 import { parseJson, type Json } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { V3Env, V3Operation } from '../routes/v3/operation.ts';
 import { V3_OPERATIONS } from '../routes/v3/operations.ts';
+import { answerAsValue, answeredValue } from '../routes/v3/respond.ts';
 
 /** A request to an operation: its path parameters and its query (a list is a repeated parameter). */
 export interface RestRequest {
@@ -27,22 +25,28 @@ export function operation(operationId: string): V3Operation {
   return op;
 }
 
-/** the app whose contexts the handlers are given (no middleware, never listening) */
-const contexts = new Koa();
-
-/** callOperation answers one request with the operation's handler and returns its JSON answer. */
+/**
+ * callOperation answers one request with the operation's handler and returns its answer: the value of a list whose
+ * items are objects (respond.ts answerAsValue), else its JSON text parsed.
+ */
 export async function callOperation(op: V3Operation, env: V3Env, request: RestRequest): Promise<Json> {
-  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(request.params[name] ?? ''));
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query))
-    for (const v of typeof value === 'string' ? [value] : value) search.append(name, v);
-  const req = new IncomingMessage(new Socket());
-  req.method = 'GET';
-  req.url = `/v3${path}${search.size > 0 ? `?${search}` : ''}`;
-  const ctx = contexts.createContext(req, new ServerResponse(req)) as RouterContext;
-  ctx.params = { ...request.params };
+  const ctx = handlerContext(op, request);
+  answerAsValue(ctx);
   await op.handle(ctx, env);
+  const value = answeredValue(ctx);
+  if (value !== undefined) return value;
   if (typeof ctx.body !== 'string')
     throw new AppError(ErrorCode.INTERNAL, 500, `${op.operationId} answered no JSON text`);
   return parseJson(ctx.body);
+}
+
+/**
+ * handlerContext is what a /v3 handler reads and writes of the router's context, and no more: the request's path,
+ * path parameters and parsed query; the answer's status, type and body (and headers, ignored). A Koa context of a
+ * request made up for the call (socket, request, response objects) cost a third of a small field's time.
+ */
+function handlerContext(op: V3Operation, { params, query }: RestRequest): RouterContext {
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+  const ctx = { path: `/v3${path}`, params: { ...params }, query, status: 404, type: '', body: undefined, set() {} };
+  return ctx as unknown as RouterContext;
 }

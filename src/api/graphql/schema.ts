@@ -1,5 +1,9 @@
-/** @module ae_mdw's GraphQL schema (1.107): every query field of the tables, each answered by its /v3 operation. */
+/**
+ * @module ae_mdw's GraphQL schema (1.107): every query field of the tables, each answered by its /v3 operation, and
+ * `account`, which no operation answers (account.ts).
+ */
 import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfigMap } from 'graphql';
+import { accountField } from './account.ts';
 import type { GraphQLContext } from './context.ts';
 import { fieldConfig, type QueryField } from './fields.ts';
 import {
@@ -44,7 +48,7 @@ export const SCHEMA = new GraphQLSchema({
     fields: () => {
       const fields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
       for (const [name, field] of Object.entries(QUERY_FIELDS)) fields[name] = fieldConfig(name, field);
-      return fields;
+      return { ...fields, account: accountField };
     },
   }),
 });

@@ -4,6 +4,8 @@
  * ae_mdw: a transaction's `block` and a micro block's `keyBlock`, loaded in batches (loaders.ts).
  */
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
+import { countOf } from './fields.ts';
+import { callOperation, operation } from './rest-call.ts';
 import { B, Bool, enumOf, F, I, J, list, objectType, S } from './object-types.ts';
 import type { GraphQLContext, Loaders, RestObject } from './context.ts';
 
@@ -19,6 +21,9 @@ function loaded(
     resolve: (source, _args, { loaders }) => load(source, loaders),
   };
 }
+
+/** ae_mdw's status fields that are other /v3/status keys: `partial` is `!!mdw_syncing`, the synced height `mdw_height` */
+const STATUS_KEYS = { partial: 'mdw_syncing', lastSyncedHeight: 'mdw_height' };
 
 export const KeyBlock = objectType('KeyBlock', {
   transactionsCount: I,
@@ -164,21 +169,58 @@ export const MinersStats = objectType('MinersStats', { miner: S, totalReward: B 
 export const TopMinersStats = objectType('TopMinersStats', { miner: S, blocksMined: I, startDate: S, endDate: S });
 export const TopMiners24hStats = objectType('TopMiners24hStats', { miner: S, blocksMined: I });
 
-export const Status = objectType('Status', {
-  nodeHeight: I,
-  nodeVersion: S,
-  mdwAsyncTasks: J,
-  mdwGensPerMinute: F,
-  mdwHeight: I,
-  mdwLastMigration: I,
-  mdwRevision: S,
-  mdwSynced: Bool,
-  mdwSyncing: Bool,
-  mdwTxIndex: I,
-  mdwVersion: S,
-  nodeProgress: F,
-  nodeRevision: S,
-  nodeSyncing: Bool,
-});
+/** restCount is a count answered by a /v3 operation without parameters (its `{"data": n}` or n). */
+function restCount(op: string, description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {
+  return {
+    type: I,
+    description,
+    resolve: async (_status, _args, { env }) =>
+      countOf(await callOperation(operation(op), env, { params: {}, query: {} })),
+  };
+}
+
+/** topKeyBlock is a field of the key block at the status's `mdw_height` (null while nothing is stored). */
+function topKeyBlock(key: 'hash' | 'time', description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {
+  return {
+    type: key === 'hash' ? S : I,
+    description,
+    resolve: async (status, _args, { loaders }) =>
+      (await loaders.keyBlock.load(status.mdw_height as number))?.[key] ?? null,
+  };
+}
+
+/**
+ * ae_mdw's Status: /v3/status's fields, and fields its GraphQL declares and answers null (but `partial`, its
+ * `mdw_syncing`), which we answer: the stored top, its key block, /v3/transactions/count and the pending count.
+ */
+export const Status = objectType(
+  'Status',
+  {
+    nodeHeight: I,
+    nodeVersion: S,
+    mdwAsyncTasks: J,
+    mdwGensPerMinute: F,
+    mdwHeight: I,
+    mdwLastMigration: I,
+    mdwRevision: S,
+    mdwSynced: Bool,
+    mdwSyncing: Bool,
+    mdwTxIndex: I,
+    mdwVersion: S,
+    nodeProgress: F,
+    nodeRevision: S,
+    nodeSyncing: Bool,
+    partial: Bool,
+    lastSyncedHeight: I,
+    lastKeyBlockHash: topKeyBlock('hash', 'the hash of the key block at `mdwHeight`'),
+    lastKeyBlockTime: topKeyBlock('time', 'the time of the key block at `mdwHeight` (ms)'),
+    totalTransactions: restCount('GetTransactionsCount', 'the stored transactions, as /v3/transactions/count'),
+    pendingTransactions: restCount('GetPendingTransactionsCount', "the node's pending transactions"),
+  },
+  STATUS_KEYS,
+);
+
+/** ae_mdw's SyncStatus, of /v3/status: the stored top and whether the middleware is still catching up. */
+export const SyncStatus = objectType('SyncStatus', { lastSyncedHeight: I, partial: Bool }, STATUS_KEYS);
 
 export const WealthEntry = objectType('WealthEntry', { account: S, balance: B });

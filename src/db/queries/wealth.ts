@@ -22,3 +22,13 @@ export async function richestAccounts(db: Queryable, count: number): Promise<Acc
   });
   return rows;
 }
+
+/** accountBalance is an account's latest stored balance (aettos, as text), or undefined when no height touched it. */
+export async function accountBalance(db: Queryable, account: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ balance: string }>({
+    name: 'mdw_v3_account_balance',
+    text: 'SELECT balance::text AS balance FROM account_wealth WHERE account_id = $1',
+    values: [account],
+  });
+  return rows[0]?.balance;
+}

@@ -270,6 +270,42 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
     });
   });
 
+  it("answers account from the stored balances as the node has them, syncStatus and Status's fields ae_mdw leaves null", async () => {
+    const wealth = (await rest('/mdw/v3/wealth')) as Obj[];
+    const contract = (((await rest('/mdw/v3/contracts?limit=1')) as Obj).data as Obj[])[0]!.contract as string;
+    expect(wealth.length, 'the ranking lists accounts').to.be.above(2);
+    for (const id of wealth.slice(0, 3).map((w) => w.account as string)) {
+      const { account } = await ok('query($id: String!) { account(id: $id) { id balance creationTime } }', { id });
+      const node = (await v3.nodeGet(`/v3/accounts/${id}`)) as Obj;
+      expect(account, id).to.deep.equal({ id, balance: String(node.balance), creationTime: null });
+    }
+    const unknown = encode(new Uint8Array(32).fill(7), Encoding.AccountAddress);
+    const missing = await post(`{ account(id: "${unknown}") { balance } }`);
+    expect(missing.errors![0]!.extensions, missing.errors![0]!.message).to.deep.include({ status: 404 });
+    for (const id of ['ak_nope', contract]) {
+      const bad = await post(`{ account(id: "${id}") { balance } }`);
+      expect(bad.errors![0]!.extensions, bad.errors![0]!.message).to.deep.include({ status: 400 });
+    }
+
+    const data = await ok(`{
+      syncStatus { lastSyncedHeight partial }
+      status { mdwHeight mdwSyncing partial lastSyncedHeight lastKeyBlockHash lastKeyBlockTime totalTransactions pendingTransactions }
+    }`);
+    const restStatus = (await rest('/mdw/v3/status')) as Obj;
+    const top = (await rest(`/mdw/v3/key-blocks/${String(restStatus.mdw_height)}`)) as Obj;
+    expect(data.syncStatus).to.deep.equal({ lastSyncedHeight: restStatus.mdw_height, partial: restStatus.mdw_syncing });
+    expect(data.status).to.deep.equal({
+      mdwHeight: restStatus.mdw_height,
+      mdwSyncing: restStatus.mdw_syncing,
+      partial: restStatus.mdw_syncing,
+      lastSyncedHeight: restStatus.mdw_height,
+      lastKeyBlockHash: top.hash,
+      lastKeyBlockTime: top.time,
+      totalTransactions: (await v3.truth()).transactions.length,
+      pendingTransactions: await rest('/mdw/v3/transactions/pending/count'),
+    });
+  });
+
   it('refuses what is over its limits, a bad argument and a foreign cursor with a GraphQL error, never a 5xx', async () => {
     const many = Array.from(
       { length: 8 },

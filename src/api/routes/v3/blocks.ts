@@ -14,8 +14,8 @@ import { v3BadRequest, v3NotFound } from './errors.ts';
 import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './params.ts';
-import { keyBlockJson, microBlockJson } from '../../../shapes/v3/render-blocks.ts';
-import { transactionJson } from '../../../shapes/v3/render-tx.ts';
+import { keyBlockJson, keyBlockObject, microBlockJson, microBlockObject } from '../../../shapes/v3/render-blocks.ts';
+import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { sendText } from './respond.ts';
 
 /** getKeyBlocks: key blocks by height. */
@@ -26,7 +26,7 @@ export async function getKeyBlocks(ctx: RouterContext, { pool }: V3Env): Promise
     cursor: INDEX_CURSOR,
     read: (walk, from, n) => keyBlocksPage(pool, walk, from, n, range),
     key: (k) => k.height,
-    render: (rows) => rows.map(keyBlockJson),
+    item: keyBlockObject,
   });
 }
 
@@ -43,7 +43,7 @@ export async function getKeyBlockMicroBlocks(ctx: RouterContext, { pool }: V3Env
     cursor: INDEX_CURSOR,
     read: (walk, from, n) => microBlocksPage(pool, height, walk, from, n),
     key: (m) => m.microIndex,
-    render: (rows) => rows.map(microBlockJson),
+    item: microBlockObject,
   });
 }
 
@@ -65,7 +65,7 @@ export async function getMicroBlockTransactions(ctx: RouterContext, { pool }: V3
     cursor: INDEX_CURSOR,
     read: (walk, from, n) => microBlockTransactionsPage(pool, block, walk, from, n),
     key: (t) => t.txIndex,
-    render: (rows) => rows.map(transactionJson),
+    item: transactionObject,
   });
 }
 

@@ -4,22 +4,32 @@
  * call, so the renderer looks up what the items need once per page (one query per kind), never once per item.
  */
 import type Koa from 'koa';
+import type { Json } from '../../../chain/json.ts';
 import type { CursorCodec } from './cursors.ts';
 import { paginate, type Direction, type Query } from './page.ts';
 import type { Paging } from './params.ts';
-import { givenQuery, sendPage } from './respond.ts';
+import { givenQuery, sendObjectPage, sendPage } from './respond.ts';
 
 /** A list: how its rows are read from a key, the key of a row, how a page's rows render, and its cursor text. */
-export interface List<K, R> {
+interface ListReader<K, R> {
   readonly cursor: CursorCodec<K>;
   /** read reads up to `n` rows walking in `walk` from `from` (inclusive), or from the list's end for the walk */
   read(walk: Direction, from: K | undefined, n: number): Promise<readonly R[]>;
   key(row: NoInfer<R>): K;
-  /** render renders a page's rows as JSON texts, in their order: once per page, with only the rows shown */
-  render(rows: readonly NoInfer<R>[]): readonly string[] | Promise<readonly string[]>;
   /** readKeys reads only the keys of what `read` would (the step back to the previous page), where that is cheaper */
   readKeys?(walk: Direction, from: K | undefined, n: number): Promise<readonly K[]>;
 }
+
+/**
+ * A list's items are either rendered as JSON texts, a page's rows in one call (`render`: once per page, with only the
+ * rows shown), or each made an object of its row (`item`: its text is the object's, and an in-process caller takes
+ * the objects themselves, respond.ts answerAsValue).
+ */
+export type List<K, R> = ListReader<K, R> &
+  (
+    | { render(rows: readonly NoInfer<R>[]): readonly string[] | Promise<readonly string[]>; item?: never }
+    | { item(row: NoInfer<R>): Json; render?: never }
+  );
 
 /** sendList answers a list request with the page `paging` asks for; links carry the request's query, or `query`. */
 export async function sendList<K, R>(
@@ -33,5 +43,6 @@ export async function sendList<K, R>(
     { ...paging, cursor: list.cursor.decode(paging.cursor) },
     list.readKeys?.bind(list),
   );
-  sendPage(ctx, { ...page, items: [...(await list.render(page.items))] }, list.cursor.encode, query);
+  if (list.item) sendObjectPage(ctx, { ...page, items: page.items.map(list.item) }, list.cursor.encode, query);
+  else sendPage(ctx, { ...page, items: [...(await list.render(page.items))] }, list.cursor.encode, query);
 }

@@ -1,6 +1,6 @@
 /** @module How /v3 answers are written: pages with ae_mdw's links, single objects, and `int-as-string`. */
 import type Koa from 'koa';
-import { integersAsStrings, parseJson, stringifyJson } from '../../../chain/json.ts';
+import { integersAsStrings, parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
 import { pageLink, type Page, type Query } from './page.ts';
 
 /** The parameters of requests whose scope the router read anew (ae_mdw's `transaction:` scope, as txis). */
@@ -22,6 +22,22 @@ export function scopeGivenAsTransactions(ctx: Koa.Context): boolean {
 }
 
 /**
+ * Requests answered in process (GraphQL's fields, graphql/rest-call.ts) that take a page's items as values, not as the
+ * JSON text a client reads: the value is kept here for the caller instead of being written and parsed again.
+ */
+const valueAnswers = new WeakMap<Koa.Context, { value?: Json }>();
+
+/** answerAsValue marks a request whose lists of objects answer a value (answeredValue reads it), not JSON text. */
+export function answerAsValue(ctx: Koa.Context): void {
+  valueAnswers.set(ctx, {});
+}
+
+/** answeredValue is the value a request marked by answerAsValue was answered with (undefined: it answered text). */
+export function answeredValue(ctx: Koa.Context): Json | undefined {
+  return valueAnswers.get(ctx)?.value;
+}
+
+/**
  * sendPage writes `{"data": [...], "next": link|null, "prev": link|null}`; items are JSON texts.
  * Links carry the request's parameters, or `query` where given.
  */
@@ -31,11 +47,36 @@ export function sendPage<K>(
   encodeCursor: (key: K) => string,
   query: Query = givenQuery(ctx),
 ): void {
-  const link = (c: Page<K, string>['next']): string | null =>
-    c === undefined ? null : pageLink(ctx.path, query, encodeCursor(c.key), c.rev);
-  const next = link(page.next);
-  const prev = link(page.prev);
+  const { next, prev } = pageLinks(ctx, page, encodeCursor, query);
   sendText(ctx, `{"data":[${page.items.join(',')}],"next":${JSON.stringify(next)},"prev":${JSON.stringify(prev)}}`);
+}
+
+/**
+ * sendObjectPage is sendPage of items that are values: their JSON texts, or the values themselves for a request
+ * marked by answerAsValue (the same page, never written as text).
+ */
+export function sendObjectPage<K>(
+  ctx: Koa.Context,
+  page: Page<K, Json>,
+  encodeCursor: (key: K) => string,
+  query: Query = givenQuery(ctx),
+): void {
+  const answer = valueAnswers.get(ctx);
+  if (!answer)
+    return sendPage(ctx, { ...page, items: page.items.map((item) => stringifyJson(item)) }, encodeCursor, query);
+  answer.value = { data: page.items, ...pageLinks(ctx, page, encodeCursor, query) };
+  ctx.status = 200;
+}
+
+function pageLinks<K>(
+  ctx: Koa.Context,
+  page: Page<K, unknown>,
+  encodeCursor: (key: K) => string,
+  query: Query,
+): { next: string | null; prev: string | null } {
+  const link = (c: Page<K, unknown>['next']): string | null =>
+    c === undefined ? null : pageLink(ctx.path, query, encodeCursor(c.key), c.rev);
+  return { next: link(page.next), prev: link(page.prev) };
 }
 
 /** sendValue writes one value (bigints as bare integers). */

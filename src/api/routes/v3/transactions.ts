@@ -19,7 +19,7 @@ import { sendList } from './list.ts';
 import type { V3Env } from './operation.ts';
 import { one, parseHash, parseId, parsePaging } from './params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { transactionJson } from '../../../shapes/v3/render-tx.ts';
+import { transactionJson, transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { sendText, sendValue } from './respond.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
@@ -31,7 +31,7 @@ export async function getTransactions(ctx: RouterContext, { pool }: V3Env): Prom
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
     key: (t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex }),
-    render: (rows) => rows.map(transactionJson),
+    item: transactionObject,
     readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
   });
 }

@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { INDEX_CURSOR } from '../../../../src/api/routes/v3/cursors.ts';
 import { sendList, type List } from '../../../../src/api/routes/v3/list.ts';
 import { parsePaging } from '../../../../src/api/routes/v3/params.ts';
+import { answerAsValue, answeredValue } from '../../../../src/api/routes/v3/respond.ts';
 
 /** A list of heights 1..7 whose renderer records every batch it is given. */
 function heights(batches: number[][]): List<number, number> {
@@ -48,5 +49,32 @@ describe('sendList (the paged route of a /v3 list)', () => {
     expect(page.data).to.deep.equal([{ height: 4 }, { height: 3 }]);
     expect(page.next).to.equal('/v3/heights?cursor=2&limit=2');
     expect(page.prev).to.equal('/v3/heights?cursor=5&limit=2&rev=1');
+  });
+
+  it('a list of objects answers their JSON texts, and an in-process caller the same page as values', async () => {
+    const query = { limit: '2', cursor: '5' };
+    const objects: List<number, number> = {
+      ...heights([]),
+      render: undefined,
+      item: (k) => ({ height: k, amount: 10n ** 20n + BigInt(k) }),
+    };
+    const text = { path: '/v3/heights', query } as unknown as Koa.Context;
+    await sendList(text, parsePaging(query), objects);
+    expect(String(text.body)).to.equal(
+      '{"data":[{"height":5,"amount":100000000000000000005},{"height":4,"amount":100000000000000000004}],' +
+        '"next":"/v3/heights?cursor=3&limit=2","prev":"/v3/heights?cursor=6&limit=2&rev=1"}',
+    );
+    const values = { path: '/v3/heights', query } as unknown as Koa.Context;
+    answerAsValue(values);
+    await sendList(values, parsePaging(query), objects);
+    expect(values.body).to.equal(undefined);
+    expect(answeredValue(values)).to.deep.equal({
+      data: [
+        { height: 5, amount: 10n ** 20n + 5n },
+        { height: 4, amount: 10n ** 20n + 4n },
+      ],
+      next: '/v3/heights?cursor=3&limit=2',
+      prev: '/v3/heights?cursor=6&limit=2&rev=1',
+    });
   });
 });
