@@ -73,6 +73,7 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetTransactionsCount: ({ account, microBlock }) => [
     '/transactions/count',
     '/transactions/count?tx_type=spend',
+    '/transactions/count?type=contract_create',
     `/transactions/count?id=${account}`,
     '/transactions/count?scope=gen:1-20',
     `/transactions/count?mb_hash=${microBlock}`,
