@@ -7,11 +7,11 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import type { FateTuple, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { eventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { decode } from '@aeternity/aepp-sdk';
+import { tokenStandards } from '../../support/devnode-contracts.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
 interface Row {
@@ -43,15 +43,7 @@ describe('AEX-N detection at contract creation', function () {
   };
 
   /** What the devnode runs: each contract's standard, from the code it deployed. */
-  const expected = (): Map<string, string> => {
-    const found = new Map<string, string>();
-    for (const [id, contract] of h.devnode.chain.state.contracts.entries()) {
-      const kind = kindOfCode(contract.code);
-      if (kind === 'aex9' || kind === 'wae' || kind === 'pair') found.set(id, 'aex9');
-      if (kind === 'aex141') found.set(id, 'aex141');
-    }
-    return found;
-  };
+  const expected = (): Map<string, string> => tokenStandards(h.devnode);
 
   const createTxIds = (): Map<string, string> => {
     const ids = new Map<string, string>();

@@ -8,11 +8,11 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
-import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { tokenStandards } from '../../support/devnode-contracts.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { rowsApart } from './support/schema-rows.ts';
@@ -46,15 +46,7 @@ describe('a populator that cannot get what it needs', function () {
     );
 
   /** The contracts the devnode runs as tokens, AEX-9 or AEX-141 (as the AEX-N detection test reads them). */
-  const tokens = (): Map<string, string> => {
-    const found = new Map<string, string>();
-    for (const [id, contract] of h.devnode.chain.state.contracts.entries()) {
-      const kind = kindOfCode(contract.code);
-      if (kind === 'aex9' || kind === 'wae' || kind === 'pair') found.set(id, 'aex9');
-      if (kind === 'aex141') found.set(id, 'aex141');
-    }
-    return found;
-  };
+  const tokens = (): Map<string, string> => tokenStandards(h.devnode);
   const storedTokens = async (): Promise<Map<string, string>> =>
     new Map(
       (
