@@ -44,7 +44,7 @@ lint: node_modules/.installed
 	npx prettier --check --log-level warn .
 
 unit: node_modules/.installed
-	npx mocha 'test/**/*.test.ts'
+	npx mocha --parallel --jobs 2 'test/**/*.test.ts'
 
 ## test-pg11: the whole suite against PostgreSQL 11, the oldest supported major (binaries from npm)
 test-pg11: node_modules/.installed

@@ -1,8 +1,14 @@
-/** @module Mocha root hooks: stop the shared PostgreSQL once every test file has run. */
-import { stopTestServer } from './postgres.ts';
+/**
+ * @module Mocha's global fixtures: one PostgreSQL for the whole run. The suite runs its files in parallel worker
+ * processes; the server starts once in mocha's main process, before the workers, which inherit its address through
+ * TEST_DATABASE_URL and make their own databases on it.
+ */
+import { sharedServerUrl, stopTestServer } from './postgres.ts';
 
-export const mochaHooks = {
-  async afterAll(this: unknown): Promise<void> {
-    await stopTestServer();
-  },
-};
+export async function mochaGlobalSetup(): Promise<void> {
+  process.env.TEST_DATABASE_URL = await sharedServerUrl();
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  await stopTestServer();
+}

@@ -21,7 +21,7 @@ let server: Promise<Server> | undefined;
 
 /** createTestDatabase makes a fresh, empty database for one test file and returns its URL. */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const { url } = await (server ??= startServer());
+  const url = await sharedServerUrl();
   const name = `mdw_test_${randomBytes(6).toString('hex')}`;
   await queryOnce(url, `CREATE DATABASE ${name}`);
   const dbUrl = withDatabase(url, name);
@@ -53,7 +53,12 @@ export async function createMigratedDatabase(
   };
 }
 
-/** stopTestServer stops the embedded server, if this run started one (mocha global teardown). */
+/** sharedServerUrl is the address of the run's server, started on first use. */
+export async function sharedServerUrl(): Promise<string> {
+  return (await (server ??= startServer())).url;
+}
+
+/** stopTestServer stops the embedded server, if this run started one (mocha's global teardown). */
 export async function stopTestServer(): Promise<void> {
   const started = server;
   server = undefined;
@@ -67,7 +72,7 @@ async function startServer(): Promise<Server> {
   const { epg, dir, server } = await launchEmbeddedPostgres({
     dirPrefix: 'mdw-test-pg-',
     persistent: false,
-    settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'],
+    settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=600'],
   });
   return {
     url: `${server}/postgres`,

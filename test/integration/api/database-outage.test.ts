@@ -9,7 +9,6 @@ import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';
-import { freePort } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { capturedLog, silentLog, startFakeNode, type FakeNode, type LogLine } from './harness.ts';
 
@@ -37,7 +36,7 @@ describe('a database outage as the server answers and logs it', function () {
       NODE_URL: node.url,
       PORT: '0',
       HTTP_HOST: '127.0.0.1',
-      WEBSOCKET_ADDRESS: `127.0.0.1:${await freePort()}`,
+      WEBSOCKET_ADDRESS: '127.0.0.1:0',
     });
     server = await startServer({ cfg, log, registry: new prom.Registry(), version: 't' });
     // Mocha reports an unhandled rejection as a failure of whichever test runs; this one counts them itself.

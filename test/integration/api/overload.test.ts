@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createMigratedDatabase, freePort } from '../../support/postgres.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 
 describe('a server under more load than its pool serves', function () {
@@ -25,7 +25,7 @@ describe('a server under more load than its pool serves', function () {
       NODE_URL: node.url,
       PORT: '0',
       HTTP_HOST: '127.0.0.1',
-      WEBSOCKET_ADDRESS: `127.0.0.1:${await freePort()}`,
+      WEBSOCKET_ADDRESS: '127.0.0.1:0',
     });
     server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
   });
