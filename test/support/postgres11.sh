@@ -16,6 +16,6 @@ chmod -R a+rX "$root"
 mkdir data && chown postgres data
 echo pw > pwfile && chmod a+r pwfile
 su postgres -c "$root/pkg/native/bin/initdb -D $root/data -U postgres --pwfile=$root/pwfile -A md5" >/dev/null
-su postgres -c "$root/pkg/native/bin/pg_ctl -D $root/data -o '-p $port -c fsync=off -c max_connections=300' -l $root/data/log -w start" >/dev/null
+su postgres -c "$root/pkg/native/bin/pg_ctl -D $root/data -o '-p $port -c fsync=off -c max_connections=600' -l $root/data/log -w start" >/dev/null
 cd - >/dev/null
-TEST_DATABASE_URL="postgres://postgres:pw@127.0.0.1:$port/postgres" npx mocha 'test/**/*.test.ts'
+TEST_DATABASE_URL="postgres://postgres:pw@127.0.0.1:$port/postgres" npx mocha --parallel --jobs 2 'test/**/*.test.ts'
