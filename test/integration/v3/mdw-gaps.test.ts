@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { buildTx, Tag } from '@aeternity/aepp-sdk';
-import { contractId } from '../../../src/chain/derived-ids.ts';
+import { PARTY_TX_TYPES } from '../../../src/chain/channel-parties.ts';
+import { channelId, contractId } from '../../../src/chain/derived-ids.ts';
 import { BYTECODE } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
@@ -117,5 +118,48 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     const exact = await v3.walk(`/mdw/v3/aex141?by=name&exact=${encodeURIComponent(LOWER_CASE_COLLECTION[0])}`);
     expect(exact.map((c) => c.contract_id)).to.deep.equal([lowerCaseCollection]);
     expect(await v3.walk('/mdw/v3/aex141?by=name&exact=BEE%20HIVE')).to.deep.equal([]);
+  });
+
+  it("shows a channel's parties on its transactions after the creation that lack them, as ae_mdw does", async () => {
+    const partyTypes = [...PARTY_TX_TYPES];
+    const creations = new Map(
+      chain.transactions
+        .filter((t) => txOf(t).type === 'ChannelCreateTx')
+        .map((t) => [
+          channelId(String(txOf(t).initiator_id), BigInt(String(txOf(t).nonce)), String(txOf(t).responder_id)),
+          txOf(t),
+        ]),
+    );
+    const channelTxs = chain.transactions.filter((t) => String(txOf(t).type).startsWith('Channel'));
+    const shown = new Set<string>();
+    const listed = new Map(
+      (await v3.walk('/mdw/v3/transactions?type_group=channel&limit=100')).map((t) => [String(t.hash), t.tx as Obj]),
+    );
+    for (const t of channelTxs) {
+      const tx = txOf(t);
+      const one = ((await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj).tx as Obj;
+      for (const rendered of [one, listed.get(t.hash)!]) {
+        if (partyTypes.includes(String(tx.type))) {
+          const create = creations.get(String(tx.channel_id))!;
+          expect(rendered.initiator_id, t.hash).to.equal(create.initiator_id);
+          expect(rendered.responder_id, t.hash).to.equal(create.responder_id);
+          shown.add(String(tx.type));
+        } else {
+          // the creation has them of its own; deposits and withdrawals are shown as the node shows them
+          expect(rendered.initiator_id, t.hash).to.equal(tx.initiator_id);
+          expect(rendered.responder_id, t.hash).to.equal(tx.responder_id);
+        }
+      }
+    }
+    expect([...shown].sort(), 'the generated chain has these channel transactions').to.deep.equal(
+      partyTypes.filter((type) => channelTxs.some((t) => txOf(t).type === type)).sort(),
+    );
+    expect(shown.size).to.be.above(2);
+    // and in the parties' activities
+    const settle = channelTxs.find((t) => partyTypes.includes(String(txOf(t).type)))!;
+    const { initiator_id: initiator, responder_id: responder } = creations.get(String(txOf(settle).channel_id))!;
+    const activities = await v3.walk(`/mdw/v3/accounts/${String(responder)}/activities?limit=100`);
+    const activity = activities.find((a) => (a.payload as Obj).hash === settle.hash)!;
+    expect(((activity.payload as Obj).tx as Obj).initiator_id).to.equal(initiator);
   });
 });
