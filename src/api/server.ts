@@ -124,7 +124,15 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
       server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
-    const websocket = await startWebsocketServer({ cfg, log, pool, primary, registry, listener });
+    const websocket = await startWebsocketServer({
+      cfg,
+      log,
+      pool,
+      primary,
+      registry,
+      listener,
+      ...(replicas ? { raiseFloor: (lsn: bigint) => replicas.raiseFloor(lsn) } : {}),
+    });
     ws = websocket;
     reportPosted = (body) => websocket.reportPosted(body);
     // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks

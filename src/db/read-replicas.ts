@@ -61,7 +61,7 @@ export class ReadReplicas {
     await this.pool.end();
   }
 
-  /** floor is the position every read is at or past (the latest this server acted on). */
+  /** floor is the position every read is at or past (the latest this server acted on or pushed events read at). */
   get floor(): bigint {
     return this.#floor.floor;
   }
@@ -72,7 +72,16 @@ export class ReadReplicas {
    */
   replayed(lsn: bigint): Promise<void> {
     this.#watch.primaryAt(lsn, Date.now());
-    if (this.#floor.release(this.#watch.best(), lsn)) return Promise.resolve();
+    return this.raiseFloor(lsn);
+  }
+
+  /**
+   * raiseFloor resolves once the floor is at or past `lsn`, a position a replica has replayed: what the live feed read
+   * there, beyond the notification it acts on, is then readable by every read of this server before it is pushed. It
+   * waits for the replicas as followed to show one there (at the next look), so no read is refused meanwhile.
+   */
+  raiseFloor(lsn: bigint): Promise<void> {
+    if (lsn <= this.#floor.floor || this.#floor.release(this.#watch.best(), lsn)) return Promise.resolve();
     const released = this.#floor.wait(lsn);
     // poll at the waiting pace now rather than at the idle one's next turn
     this.#schedule(0);

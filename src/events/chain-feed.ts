@@ -6,7 +6,7 @@ import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from '../db/notification.ts';
 import { blockHashesBetween } from '../db/queries/block-hashes.ts';
 import { topHeight } from '../db/queries/blocks.ts';
-import { readChainEvents, type ChainEvent } from './events-source.ts';
+import { readReplayedChainEvents, type ChainEvent } from './events-source.ts';
 import { SentBlocks } from './sent-blocks.ts';
 
 /**
@@ -26,6 +26,12 @@ export interface ChainFeedOptions {
   readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => Promise<void>;
   /** False while no client subscribed to anything: events are then not read at all. */
   readonly hasListeners: () => boolean;
+  /**
+   * Set when `pool` reads replicas (db/read-replicas.ts raiseFloor): resolves once every read of the server is at or
+   * past a standby's replay position. A chunk read on a standby beyond the notification it acts on (a block committed
+   * after it) is delivered only then, so its events are readable on whichever standby the server reads next.
+   */
+  readonly raiseFloor?: (lsn: bigint) => Promise<void>;
   /** Heights whose sent blocks are remembered; a rewrite deeper than this is not sent again. */
   readonly memoryHeights: number;
   readonly chunkHeights?: number;
@@ -76,6 +82,7 @@ export class ChainFeed {
   #noticed: { to: number; at: number }[] = [];
   #draining: Promise<void> | undefined;
   #stopped = false;
+  readonly #stopping = Promise.withResolvers<void>();
 
   constructor(options: ChainFeedOptions) {
     this.#options = options;
@@ -139,6 +146,7 @@ export class ChainFeed {
   /** stop lets the batch being sent finish, and sends nothing more. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping.resolve();
     await this.#draining;
   }
 
@@ -172,7 +180,10 @@ export class ChainFeed {
   async #deliverChunk(from: number, to: number): Promise<void> {
     const { pool, memoryHeights } = this.#options;
     if (this.#options.hasListeners()) {
-      const events = await readChainEvents(pool, from, to);
+      const { events, replayed } = await readReplayedChainEvents(pool, from, to);
+      const { raiseFloor } = this.#options;
+      // a wait for a standby (all away) ends with stop, which must not hang on it
+      if (raiseFloor && replayed !== undefined) await Promise.race([raiseFloor(replayed), this.#stopping.promise]);
       if (this.#stopped) return;
       await this.#options.deliver(this.#sent.unsent(events), this.#noticed[0]?.at ?? performance.now());
     } else {

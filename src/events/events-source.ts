@@ -1,9 +1,10 @@
 /** @module Reads the committed chain rows of a height range as websocket events, in chain order. */
 import { stringifyJson } from '../chain/json.ts';
 import { signedTx } from '../chain/signed-tx.ts';
-import { withSnapshot, type Pool } from '../db/pool.ts';
+import { withSnapshot, type Pool, type Queryable } from '../db/pool.ts';
 import { keyBlocksBetween, microBlocksBetween, type KeyBlockRow, type MicroBlockRow } from '../db/queries/blocks.ts';
 import { txIdsBetween, type TxIdRow } from '../db/queries/account-transactions.ts';
+import { replayPosition } from '../db/queries/replication.ts';
 import { transactionsBetween, type TransactionRow } from '../db/queries/transactions.ts';
 
 /**
@@ -33,14 +34,38 @@ export type ChainEvent =
  * repeatable-read snapshot, so a concurrent fork cannot mix two chains in one answer.
  */
 export function readChainEvents(pool: Pool, from: number, to: number): Promise<ChainEvent[]> {
+  return withSnapshot(pool, (db) => eventsIn(db, from, to));
+}
+
+/** ReplayedChainEvents are events read with how far the standby they were read on had replayed. */
+export interface ReplayedChainEvents {
+  readonly events: ChainEvent[];
+  /** at or past every commit the events show; undefined when read on a primary */
+  readonly replayed: bigint | undefined;
+}
+
+/**
+ * readReplayedChainEvents is readChainEvents with the replay position of the standby read (a read replica may have
+ * replayed commits beyond the notification the events are read for: the server must have its floor there before it
+ * pushes them).
+ */
+export function readReplayedChainEvents(pool: Pool, from: number, to: number): Promise<ReplayedChainEvents> {
   return withSnapshot(pool, async (db) => {
-    // One client runs one query at a time, so these go one after the other.
-    const keyBlocks = await keyBlocksBetween(db, from, to, to - from + 1, 0);
-    const microBlocks = await microBlocksBetween(db, from, to);
-    const transactions = await transactionsBetween(db, from, to);
-    const ids = await txIdsBetween(db, from, to);
-    return inChainOrder(keyBlocks, microBlocks, transactions, ids);
+    const events = await eventsIn(db, from, to);
+    // read last: every commit the snapshot shows was replayed by then (a replayed commit is visible a moment before
+    // the standby's position moves past its record; that moment is over once the reads above are done)
+    const { replayed } = await replayPosition(db);
+    return { events, replayed };
   });
+}
+
+async function eventsIn(db: Queryable, from: number, to: number): Promise<ChainEvent[]> {
+  // One client runs one query at a time, so these go one after the other.
+  const keyBlocks = await keyBlocksBetween(db, from, to, to - from + 1, 0);
+  const microBlocks = await microBlocksBetween(db, from, to);
+  const transactions = await transactionsBetween(db, from, to);
+  const ids = await txIdsBetween(db, from, to);
+  return inChainOrder(keyBlocks, microBlocks, transactions, ids);
 }
 
 function inChainOrder(

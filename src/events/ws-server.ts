@@ -32,6 +32,8 @@ export interface WebsocketServerDeps {
    * may be behind the one the feed read, and a replay must see every block the feed delivered. Absent: `pool`.
    */
   readonly primary?: Pool;
+  /** Set when `pool` reads replicas: the live feed raises the server's floor to what it read before it pushes it. */
+  readonly raiseFloor?: (lsn: bigint) => Promise<void>;
   readonly registry: prom.Registry;
   /** Ping period; a client that has not answered the previous ping is terminated. */
   readonly heartbeatIntervalMs?: number;
@@ -111,6 +113,7 @@ export class WebsocketServer implements Role {
       },
       hasListeners: () => hub.hasAnySubscription() || this.#mdwHub.hasAnySubscription(),
       memoryHeights,
+      raiseFloor: deps.raiseFloor,
     }));
     const replayReads = pLimit(MAX_CONCURRENT_REPLAY_READS);
     const replayPool = deps.primary ?? pool;
