@@ -131,7 +131,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       primary,
       registry,
       listener,
-      ...(replicas ? { raiseFloor: (lsn: bigint) => replicas.raiseFloor(lsn) } : {}),
+      ...(replicas ? { raiseFloor: (lsn: bigint, signal: AbortSignal) => replicas.raiseFloor(lsn, signal) } : {}),
     });
     ws = websocket;
     reportPosted = (body) => websocket.reportPosted(body);

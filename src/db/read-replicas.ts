@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../log.ts';
 import { ReplicaUnavailableError } from './errors.ts';
+import { formatLsn } from './lsn.ts';
 import type { Pool, Queryable } from './pool.ts';
 import { ReplayFloor } from './replay-floor.ts';
 import { noReplicaReason, routeReads } from './replica-routing.ts';
@@ -78,11 +79,14 @@ export class ReadReplicas {
   /**
    * raiseFloor resolves once the floor is at or past `lsn`, a position a replica has replayed: what the live feed read
    * there, beyond the notification it acts on, is then readable by every read of this server before it is pushed. It
-   * waits for the replicas as followed to show one there (at the next look), so no read is refused meanwhile.
+   * waits for the replicas as followed to show one there (at the next look), so no read is refused meanwhile; aborted
+   * by `signal` first, it rejects with a ReplicaUnavailableError (the floor stays where it is).
    */
-  raiseFloor(lsn: bigint): Promise<void> {
+  raiseFloor(lsn: bigint, signal?: AbortSignal): Promise<void> {
     if (lsn <= this.#floor.floor || this.#floor.release(this.#watch.best(), lsn)) return Promise.resolve();
-    const released = this.#floor.wait(lsn);
+    const released = this.#floor.wait(lsn, signal).catch((err: unknown) => {
+      throw signal?.aborted ? new ReplicaUnavailableError(`no read replica has replayed ${formatLsn(lsn)} yet`) : err;
+    });
     // poll at the waiting pace now rather than at the idle one's next turn
     this.#schedule(0);
     return released;

@@ -39,9 +39,28 @@ export class ReplayFloor {
     return true;
   }
 
-  /** wait resolves once a later release covers `lsn`. */
-  wait(lsn: bigint): Promise<void> {
-    return new Promise<void>((resolve, reject) => this.#waiters.push({ lsn, resolve, reject }));
+  /** wait resolves once a later release covers `lsn`; aborted by `signal` first, it waits no more (rejects). */
+  wait(lsn: bigint, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      signal?.throwIfAborted();
+      const waiter = {
+        lsn,
+        resolve: () => {
+          signal?.removeEventListener('abort', abandon);
+          resolve();
+        },
+        reject: (err: Error) => {
+          signal?.removeEventListener('abort', abandon);
+          reject(err);
+        },
+      };
+      const abandon = (): void => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(signal!.reason as Error);
+      };
+      signal?.addEventListener('abort', abandon, { once: true });
+      this.#waiters.push(waiter);
+    });
   }
 
   /** drop rejects every waiter with `err` (the replicas stopped). */

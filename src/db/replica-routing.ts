@@ -41,8 +41,8 @@ export function routeReads(watch: ReplicaWatch, floor: ReplayFloor, waitPollMs: 
         turn = (turn + 1) % current.length;
         return current[turn]!.pool;
       },
-      // asked only when the floor moved on since the connection was last seen there (once per connection per
-      // notification, not per read), waiting briefly
+      // asked only when the floor moved on since the connection was last seen there (once per connection each time
+      // the floor moves, not per read), waiting briefly
       async ready(client) {
         const deadline = Date.now() + CONNECTION_CATCH_UP_MS;
         for (;;) {

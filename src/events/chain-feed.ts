@@ -31,7 +31,7 @@ export interface ChainFeedOptions {
    * past a standby's replay position. A chunk read on a standby beyond the notification it acts on (a block committed
    * after it) is delivered only then, so its events are readable on whichever standby the server reads next.
    */
-  readonly raiseFloor?: (lsn: bigint) => Promise<void>;
+  readonly raiseFloor?: (lsn: bigint, signal: AbortSignal) => Promise<void>;
   /** Heights whose sent blocks are remembered; a rewrite deeper than this is not sent again. */
   readonly memoryHeights: number;
   readonly chunkHeights?: number;
@@ -82,7 +82,7 @@ export class ChainFeed {
   #noticed: { to: number; at: number }[] = [];
   #draining: Promise<void> | undefined;
   #stopped = false;
-  readonly #stopping = Promise.withResolvers<void>();
+  readonly #stopping = new AbortController();
 
   constructor(options: ChainFeedOptions) {
     this.#options = options;
@@ -146,7 +146,7 @@ export class ChainFeed {
   /** stop lets the batch being sent finish, and sends nothing more. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#stopping.resolve();
+    this.#stopping.abort();
     await this.#draining;
   }
 
@@ -167,6 +167,8 @@ export class ChainFeed {
         const range = chunk;
         await this.atFrontier(() => this.#deliverChunk(range.from, range.to));
       } catch (err) {
+        // cut short by stop (a wait for the floor, a read): nothing to retry
+        if (this.#stopped) return;
         log.error(
           { err: (err as Error).message, from: chunk.from, to: chunk.to },
           'reading chain events failed; retrying',
@@ -180,10 +182,9 @@ export class ChainFeed {
   async #deliverChunk(from: number, to: number): Promise<void> {
     const { pool, memoryHeights } = this.#options;
     if (this.#options.hasListeners()) {
-      const { events, replayed } = await readReplayedChainEvents(pool, from, to);
-      const { raiseFloor } = this.#options;
+      const { value: events, replayed } = await readReplayedChainEvents(pool, from, to);
       // a wait for a standby (all away) ends with stop, which must not hang on it
-      if (raiseFloor && replayed !== undefined) await Promise.race([raiseFloor(replayed), this.#stopping.promise]);
+      if (replayed !== undefined) await this.#options.raiseFloor?.(replayed, this.#stopping.signal);
       if (this.#stopped) return;
       await this.#options.deliver(this.#sent.unsent(events), this.#noticed[0]?.at ?? performance.now());
     } else {

@@ -4,7 +4,7 @@ import { signedTx } from '../chain/signed-tx.ts';
 import { withSnapshot, type Pool, type Queryable } from '../db/pool.ts';
 import { keyBlocksBetween, microBlocksBetween, type KeyBlockRow, type MicroBlockRow } from '../db/queries/blocks.ts';
 import { txIdsBetween, type TxIdRow } from '../db/queries/account-transactions.ts';
-import { replayPosition } from '../db/queries/replication.ts';
+import { readReplayed, type Replayed } from '../db/queries/replication.ts';
 import { transactionsBetween, type TransactionRow } from '../db/queries/transactions.ts';
 
 /**
@@ -37,26 +37,13 @@ export function readChainEvents(pool: Pool, from: number, to: number): Promise<C
   return withSnapshot(pool, (db) => eventsIn(db, from, to));
 }
 
-/** ReplayedChainEvents are events read with how far the standby they were read on had replayed. */
-export interface ReplayedChainEvents {
-  readonly events: ChainEvent[];
-  /** at or past every commit the events show; undefined when read on a primary */
-  readonly replayed: bigint | undefined;
-}
-
 /**
  * readReplayedChainEvents is readChainEvents with the replay position of the standby read (a read replica may have
- * replayed commits beyond the notification the events are read for: the server must have its floor there before it
+ * replayed commits beyond the notification the events are read for: the server's floor must be there before it
  * pushes them).
  */
-export function readReplayedChainEvents(pool: Pool, from: number, to: number): Promise<ReplayedChainEvents> {
-  return withSnapshot(pool, async (db) => {
-    const events = await eventsIn(db, from, to);
-    // read last: every commit the snapshot shows was replayed by then (a replayed commit is visible a moment before
-    // the standby's position moves past its record; that moment is over once the reads above are done)
-    const { replayed } = await replayPosition(db);
-    return { events, replayed };
-  });
+export function readReplayedChainEvents(pool: Pool, from: number, to: number): Promise<Replayed<ChainEvent[]>> {
+  return readReplayed(pool, (db) => eventsIn(db, from, to));
 }
 
 async function eventsIn(db: Queryable, from: number, to: number): Promise<ChainEvent[]> {

@@ -33,7 +33,7 @@ export interface WebsocketServerDeps {
    */
   readonly primary?: Pool;
   /** Set when `pool` reads replicas: the live feed raises the server's floor to what it read before it pushes it. */
-  readonly raiseFloor?: (lsn: bigint) => Promise<void>;
+  readonly raiseFloor?: (lsn: bigint, signal: AbortSignal) => Promise<void>;
   readonly registry: prom.Registry;
   /** Ping period; a client that has not answered the previous ping is terminated. */
   readonly heartbeatIntervalMs?: number;

@@ -1,6 +1,6 @@
 /** @module WAL positions of a primary and its streaming replicas (read replicas, docs/operations.md). */
 import { parseLsn, recordEnd } from '../lsn.ts';
-import type { Queryable } from '../pool.ts';
+import { withSnapshot, type Pool, type PoolClient, type Queryable } from '../pool.ts';
 
 /**
  * walEnd is the end of the last record the primary has written. Read after a notification arrived, it is at or past
@@ -28,4 +28,26 @@ export async function replayPosition(db: Queryable): Promise<ReplayPosition> {
     'SELECT pg_last_wal_replay_lsn()::text AS lsn, pg_is_in_recovery() AS recovery',
   );
   return { replayed: parseLsn(rows[0]?.lsn), inRecovery: rows[0]?.recovery ?? false };
+}
+
+/** Replayed is what a read found, with how far the standby it ran on had replayed. */
+export interface Replayed<T> {
+  readonly value: T;
+  /** at or past every commit the read saw; undefined on a primary */
+  readonly replayed: bigint | undefined;
+}
+
+/**
+ * readReplayed runs `read` in one snapshot, then reads the standby's replay position: a read replica at the server's
+ * floor may have replayed commits beyond it, and what the read saw there is readable on every replica only once the
+ * floor is at that position (db/read-replicas.ts raiseFloor).
+ */
+export function readReplayed<T>(pool: Pool, read: (db: PoolClient) => Promise<T>): Promise<Replayed<T>> {
+  return withSnapshot(pool, async (db) => {
+    const value = await read(db);
+    // read last: every commit the snapshot shows was replayed by then (a replayed commit is visible a moment before
+    // the standby's position moves past its record; that moment is over once the read above is done)
+    const { replayed } = await replayPosition(db);
+    return { value, replayed };
+  });
 }

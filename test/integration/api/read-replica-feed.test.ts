@@ -1,7 +1,7 @@
 /**
- * @module A server reading two standbys, one ahead of the other: the live feed may read the one ahead, beyond the
- * notification it acts on, and an event it pushes must still be readable through the same server on either standby
- * (docs/operations.md, "Read replicas").
+ * @module A server reading two standbys, one ahead of the other: the live feed and the status may read the one ahead,
+ * beyond the notification the server acted on last, and an event it pushes or a height its status shows must still be
+ * readable through the same server on either standby (docs/operations.md, "Read replicas").
  */
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
@@ -14,7 +14,7 @@ const LATE_MS = 5000;
 /** the time between the announced commit and the one the feed reads beyond it */
 const BETWEEN_MS = 3000;
 
-describe('a live event read on a standby ahead of the floor', function () {
+describe('what a server read on a standby ahead of the floor', function () {
   this.timeout(180_000);
   let fixture: ReplicaFixture;
 
@@ -31,7 +31,7 @@ describe('a live event read on a standby ahead of the floor', function () {
     await fixture?.close();
   });
 
-  it('is readable through the same server on the standby still at the floor', async () => {
+  it('goes out as a live event only once the standby still at the floor has it too', async () => {
     const [ahead] = fixture.pg.replicaUrls as [string, string];
     await queryOnce(ahead, 'SELECT pg_wal_replay_pause()');
     let resumed = false;
@@ -66,9 +66,31 @@ describe('a live event read on a standby ahead of the floor', function () {
         read_replicas: { serving: boolean }[];
       };
       expect(status.read_replicas.map((r) => r.serving)).to.deep.equal([true, true]);
-      await fixture.announce(6, 6, 6);
     } finally {
       if (!resumed) await queryOnce(ahead, 'SELECT pg_wal_replay_resume()');
     }
+  });
+
+  it('shows no height in /middleware/status that the standby at the floor lacks', async () => {
+    // not announced: the prompt standby has height 7 at once, the late one LATE_MS later, and both are at the floor
+    await fixture.write(7);
+    const writtenAt = Date.now();
+    let shown = 0;
+    const statuses: number[] = [];
+    while (Date.now() < writtenAt + LATE_MS - 1000) {
+      const status = (await (await fetch(`${fixture.server.httpUrl}/middleware/status`)).json()) as { height: number };
+      if (status.height === 7) {
+        shown++;
+        // reads take turns: four reach both standbys
+        for (let i = 0; i < 4; i++)
+          statuses.push((await fetch(`${fixture.server.httpUrl}/mdw/v3/key-blocks/7`)).status);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(shown, 'statuses showing height 7').to.be.greaterThan(0);
+    expect(
+      statuses.filter((s) => s !== 200),
+      `of ${statuses.length} reads`,
+    ).to.deep.equal([]);
   });
 });

@@ -32,6 +32,27 @@ describe('db/replay-floor: the floor rises as a replica replays what notificatio
     expect([f.floor, f.waiting]).to.deep.equal([300n, false]);
   });
 
+  it('forgets a waiter whose wait is aborted, leaving the floor and the others as they were', async () => {
+    const f = new ReplayFloor();
+    const abort = new AbortController();
+    const given = f.wait(300n, abort.signal);
+    const next = f.wait(200n);
+    abort.abort(new Error('stopped'));
+    await given.then(
+      () => expect.fail('released'),
+      (err: Error) => expect(err.message).to.equal('stopped'),
+    );
+    // the one behind it is no longer held by it
+    f.release(250n);
+    await next;
+    expect([f.floor, f.waiting]).to.deep.equal([200n, false]);
+    await f.wait(1n, abort.signal).then(
+      () => expect.fail('waited'),
+      (err: Error) => expect(err.message, 'aborted before').to.equal('stopped'),
+    );
+    expect(f.waiting).to.equal(false);
+  });
+
   it('drops the waiters when the replicas stop', async () => {
     const f = new ReplayFloor();
     const waiting = f.wait(5n);
