@@ -99,11 +99,14 @@ export async function startDevnodeProcess(
   return { url, internalUrl, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-/** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
-export async function startMdwServer(env: Record<string, string>, nodeOptions = ''): Promise<Child> {
+/**
+ * startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready;
+ * `mdw` is another tree's bin/mdw.js for an A/B run (this tree's by default).
+ */
+export async function startMdwServer(env: Record<string, string>, nodeOptions = '', mdw = MDW): Promise<Child> {
   const [port, wsPort] = [await freePort(), await freePort()];
   const child = track(
-    spawn(process.execPath, [MDW, '-s'], {
+    spawn(process.execPath, [mdw, '-s'], {
       env: {
         ...process.env,
         ...env,
