@@ -23,6 +23,8 @@ const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 /** the servers' Node flags: a pod's (the operator's), and BENCH_SERVER_NODE_OPTIONS (`--cpu-prof`, `--trace-gc`) */
 const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
+/** Node flags NODE_OPTIONS refuses, for both servers (`--trace-gc`: each collection on the bench's output) */
+const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** another tree's bin/mdw.js: its server is measured too, scenario by scenario beside this tree's (an A/B run) */
 const BASELINE_MDW = process.env.BENCH_BASELINE_MDW;
 const CONCURRENCY = 16;
@@ -47,8 +49,13 @@ async function main(): Promise<void> {
   const serverEnv = { ...env, API_CACHE_MAX_BYTES: '0' };
   // the baseline first, so that neither server has the machine to itself while the other one starts
   const servers: [string, Child][] = [];
-  if (BASELINE_MDW) servers.push(['_baseline', await startMdwServer(serverEnv, NODE_OPTIONS, BASELINE_MDW)]);
-  servers.push(['', await startMdwServer(serverEnv, NODE_OPTIONS)]);
+  if (BASELINE_MDW)
+    servers.push([
+      '_baseline',
+      await startMdwServer(serverEnv, NODE_OPTIONS, { mdw: BASELINE_MDW, nodeArgs: NODE_ARGS }),
+    ]);
+  servers.push(['', await startMdwServer(serverEnv, NODE_OPTIONS, { nodeArgs: NODE_ARGS })]);
+  console.log(`servers (pid): ${servers.map(([suffix, api]) => `${suffix || 'this tree'} ${api.pid}`).join(', ')}`);
   const pick = (): string => positions[Math.floor(Math.random() * positions.length)]!;
   const tag = listTag('transactions', {});
   const graphql = (selection: string) => (): string => {
