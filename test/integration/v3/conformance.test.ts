@@ -81,8 +81,11 @@ const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetPendingTransactions: () => ['/transactions/pending'],
   GetPendingTransactionsCount: () => ['/transactions/pending/count'],
   GetTransaction: ({ txByType }) => [...txByType.values()].map((t) => `/transactions/${String(t.hash)}`),
-  GetAccountTransactionsCount: ({ account, contract, oracle, channel }) =>
-    [account, contract, oracle, channel].map((id) => `/accounts/${id}/transactions/count`),
+  GetAccountTransactionsCount: ({ account, contract, oracle, channel }) => [
+    ...[account, contract, oracle, channel].map((id) => `/accounts/${id}/transactions/count`),
+    `/accounts/${account}/transactions/count?type=spend`,
+    `/accounts/${account}/transactions/count?type_group=name`,
+  ],
   GetNames: ({ account }) => [
     '/names?limit=100',
     '/names?state=inactive&limit=100',
@@ -308,6 +311,13 @@ const EXCEPTIONS: readonly Exception[] = [
     operations: ['GetTransactionsCount'],
     request: 'mb_hash=',
     reason: 'ae_mdw answers `{"data": n}` for one micro block (TxController.count), its spec a bare integer',
+  },
+  {
+    violation: /^\$: "?\d+"?, not \w+$/,
+    operations: ['GetAccountTransactionsCount'],
+    request: 'type',
+    reason:
+      'ae_mdw answers a bare integer when `type` or `type_group` is given (TxController.count_id), its spec only the object of counts per type and field',
   },
 ];
 
