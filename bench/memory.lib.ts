@@ -25,7 +25,10 @@ export interface MemoryBreakdown {
   readonly v8Pooled: number;
   /** glibc's main arena (the brk heap) */
   readonly mallocMain: number;
-  /** other anonymous memory: thread arenas, malloc's own mappings, V8's large objects and code, stacks */
+  /**
+   * other anonymous memory: glibc's other arenas (one per thread that mallocs, up to MALLOC_ARENA_MAX), malloc's own
+   * mappings of large blocks, V8's large objects and code, stacks
+   */
   readonly otherAnonymous: number;
   /** mapped files: the node binary and libraries */
   readonly files: number;
