@@ -2,7 +2,9 @@
  * @module Overload benchmark (issue 27): `mdw -s` over a devnode chain loaded by the real populator, under a burst
  * of BENCH_CONNECTIONS (default 2000) connections on six heavy ae_mdw endpoints for BENCH_SECONDS (default 30),
  * while a prober asks /readyz and /mdw/v3/status; then twelve hostile statistics ranges while it asks /healthz.
- * Prints the answers by status, the probes' latencies and the server's RSS, and writes bench/results/overload.json.
+ * Prints the answers by status, the probes' latencies (the status also for 10 s before the burst, unloaded: the ratio),
+ * the server's RSS broken down (bench/memory.lib.ts) before, after and a minute after the burst, its event-loop delay
+ * over the burst and the CPU each process had of the machine's cores, and writes bench/results/overload.json.
  *
  *   make bench ONLY=overload      (BENCH_GENERATIONS, default 3000, sets the chain length)
  *
@@ -39,6 +41,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
 /** how long after the burst the server's RSS is read again (BENCH_SETTLE_SECONDS, default a minute) */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60) * 1000;
+/** how long the status is asked before the burst, with nothing else running on the server */
+const UNLOADED_MS = 10_000;
 /** the server's NODE_OPTIONS and the image's environment: a pod's (the module comment) */
 const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
 const IMAGE_ENV = { NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072' };
@@ -173,6 +177,11 @@ async function main(): Promise<void> {
   for (const path of heavy) await (await fetch(`${server.url}${path}`)).text();
   await (await fetch(`${server.url}/mdw/v3/status`)).text();
 
+  // the status unloaded, in the same run: what the burst's figure is a ratio to (the machine is shared)
+  const unloaded = new Probe(server.url, '/mdw/v3/status', 50);
+  unloaded.start();
+  await sleep(UNLOADED_MS);
+  const statusUnloaded = await unloaded.stop();
   const rssStart = rssMb(server.pid);
   const start = await serverFigures(server.url, server.pid);
   const [busyStart, loadStart] = [machineBusySeconds(), loadavg()[0]!];
@@ -245,6 +254,8 @@ async function main(): Promise<void> {
     serverLoopDelayMs: afterBurst.loopDelayMs,
     readyz,
     status: statusLatency,
+    statusUnloaded,
+    statusP99Ratio: Number((statusLatency.p99Ms / statusUnloaded.p99Ms).toFixed(1)),
     rssMb: { start: rssStart, afterBurst: rssAfterBurst, minuteLater: rssSettled },
     memoryMb: { start: start.memory, afterBurst: afterBurst.memory, minuteLater: settled.memory },
     afterwards,
