@@ -37,6 +37,7 @@ function rows(): { row: Omit<TxRow, 'tx' | 'signatures'>; signed: Buffer }[] {
           signed: Buffer.from(signed),
           call: null,
           name: null,
+          parties: null,
         },
         signed: Buffer.from(signed),
       };

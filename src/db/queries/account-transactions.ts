@@ -250,6 +250,17 @@ export async function txIdsBetween(db: Queryable, from: number, to: number): Pro
   return rows.map((r) => ({ ...r, account: idOfKey(r.account) }));
 }
 
+/** accountTypeCount counts an id's transactions whose outer type is one of `txTypes` (node type names). */
+export async function accountTypeCount(db: Queryable, id: string, txTypes: readonly string[]): Promise<number> {
+  const { rows } = await db.query<{ n: string }>({
+    name: 'mdw_v3_account_tx_type_count',
+    text: `SELECT count(*) AS n FROM account_transactions
+            WHERE account = ${accountNumberSql('$1')} AND tx_type = ANY($2::smallint[])`,
+    values: [idKey(id), txTypes.map(txTypeCode)],
+  });
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** accountFieldCounts counts an id's transactions, and per outer type the fields it appears in. */
 export async function accountFieldCounts(
   db: Queryable,

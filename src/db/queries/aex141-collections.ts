@@ -43,14 +43,22 @@ export type CollectionOrder = 'creation' | 'name' | 'symbol';
 /** A place in a list of collections: the sort value(s) and the contract id. */
 export type CollectionKey = readonly (string | number)[];
 
-const ORDER_COLUMNS: Record<CollectionOrder, { columns: string[]; types: string[] }> = {
-  creation: {
-    columns: ['a.height', 'a.micro_index', 'a.tx_index', 'a.contract_id'],
-    types: ['int', 'int', 'int', 'text'],
-  },
-  name: { columns: ['a.name', 'a.contract_id'], types: ['text', 'text'] },
-  symbol: { columns: ['a.symbol', 'a.contract_id'], types: ['text', 'text'] },
-};
+/** A collection of a list, with the value it is sorted by (the lower-cased name or symbol; none by creation). */
+export type SortedCollectionRow = CollectionRow & { readonly sortValue: string | null };
+
+/**
+ * sortColumns: what a list is ordered by. A name or symbol sorts lower-cased, as ae_mdw's tables of downcased names
+ * key them (AexnTokens), unless an `exact` value is asked for, which ae_mdw walks in its table of names as written.
+ */
+function sortColumns(order: CollectionOrder, exact: boolean): { columns: string[]; types: string[] } {
+  if (order === 'creation')
+    return {
+      columns: ['a.height', 'a.micro_index', 'a.tx_index', 'a.contract_id'],
+      types: ['int', 'int', 'int', 'text'],
+    };
+  const value = order === 'name' ? 'a.name' : 'a.symbol';
+  return { columns: [exact ? value : `lower(${value})`, 'a.contract_id'], types: ['text', 'text'] };
+}
 
 const limitAt = (kind: string): string =>
   `(SELECT json_build_object('value', e.limit_value::text, 'txHash', e.tx_hash, 'logIdx', e.log_idx,
@@ -86,8 +94,8 @@ export async function collectionsPage(
   walk: Walk,
   from: CollectionKey | undefined,
   n: number,
-): Promise<CollectionRow[]> {
-  const { columns, types } = ORDER_COLUMNS[order];
+): Promise<SortedCollectionRow[]> {
+  const { columns, types } = sortColumns(order, match.exact !== undefined);
   const start = types.map((t, i) => `$${i + 4}::${t}`).join(', ');
   const ks = keyset(columns, walk, start);
   // prefix and exact match the name, or the symbol when sorting by it; name and symbol lists leave out
@@ -95,8 +103,8 @@ export async function collectionsPage(
   // ae_mdw's (it looks it up lower-cased in a table of lower-cased names) and the AEX-9 list's do
   const matched = order === 'symbol' ? 'a.symbol' : 'a.name';
   const sortable = order === 'creation' ? 'true' : `${matched} IS NOT NULL`;
-  const { rows } = await db.query<CollectionRow>(
-    `SELECT ${COLLECTION_FIELDS}
+  const { rows } = await db.query<SortedCollectionRow>(
+    `SELECT ${order === 'creation' ? 'NULL' : columns[0]} AS "sortValue", ${COLLECTION_FIELDS}
       WHERE a.aexn_type = 'aex141' AND ${sortable}
         AND ($2::text IS NULL OR starts_with(lower(${matched}), lower($2))) AND ($3::text IS NULL OR ${matched} = $3)
         AND ($4::${types[0]} IS NULL OR ${ks.where})

@@ -2,6 +2,7 @@
  * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows), by height
  * interval, and daily spend rates; an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
  */
+import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import { toBigInt, type Json } from '../../chain/json.ts';
 import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -48,6 +49,8 @@ export interface TxRow {
   } | null;
   /** the plain name of a name transaction's name_id, when known */
   readonly name: string | null;
+  /** the channel's parties, for the channel transactions ae_mdw shows with them (chain/channel-parties.ts), when known */
+  readonly parties: ChannelParties | null;
 }
 
 /** Paging window of a list query. */
@@ -152,27 +155,55 @@ export const TX_ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBloc
 export const TX_CALL_JOIN = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index`;
 
 /** A page's row as selected: what renderedRows completes. */
-export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name'>;
+export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
 const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
 
 /**
  * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
- * name_id (one lookup for the page: the name_id is inside the stored bytes, out of SQL's reach).
+ * name_id and the parties of channel transactions' channel (one lookup each for the page: the ids are inside the
+ * stored bytes, out of SQL's reach).
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
   const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
   const nameIds = [
     ...new Set(txs.filter((t) => NAME_TXS.has(t.txType) && typeof t.tx.name_id === 'string').map((t) => t.tx.name_id)),
   ];
+  const channelIds = [...new Set(txs.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
-  if (nameIds.length > 0) {
-    const found = await db.query<{ name_hash: string; name: string }>(
-      'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
-      [nameIds],
-    );
-    for (const r of found.rows) names.set(r.name_hash, r.name);
+  const [found, parties] = await Promise.all([
+    nameIds.length === 0
+      ? undefined
+      : db.query<{ name_hash: string; name: string }>(
+          'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
+          [nameIds],
+        ),
+    channelParties(db, channelIds),
+  ]);
+  for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
+  return txs.map((t) => ({
+    ...t,
+    name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null,
+    parties: parties.get(partiesChannel(t.tx) ?? '') ?? null,
+  }));
+}
+
+/** channelParties reads each channel's parties from its first transaction, its creation. */
+async function channelParties(db: Queryable, channelIds: readonly string[]): Promise<Map<string, ChannelParties>> {
+  const parties = new Map<string, ChannelParties>();
+  if (channelIds.length === 0) return parties;
+  const { rows } = await db.query<{ channel_id: string; signed: Buffer }>({
+    name: 'mdw_v3_channel_creations',
+    text: `SELECT DISTINCT ON (e.channel_id) e.channel_id, t.signed
+             FROM channel_events e JOIN transactions t ON t.hash = e.tx_hash
+            WHERE e.channel_id = ANY($1::text[])
+            ORDER BY e.channel_id, e.height, e.micro_index, e.tx_index`,
+    values: [channelIds],
+  });
+  for (const r of rows) {
+    const found = partiesOf(renderStoredTx(r.signed).tx);
+    if (found) parties.set(r.channel_id, found);
   }
-  return txs.map((t) => ({ ...t, name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null }));
+  return parties;
 }
 
 /** transactionByHash reads one mined transaction with its rendering extras. */

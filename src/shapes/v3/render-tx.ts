@@ -2,6 +2,7 @@
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { createdIds } from '../../chain/tx-fields.ts';
+import { withParties } from '../../chain/channel-parties.ts';
 import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
@@ -45,11 +46,12 @@ const ROUND_TYPES = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSna
 
 /**
  * mdwTx is the node's tx with the fields ae_mdw adds: ids a tx creates (name_id, oracle_id,
- * query_id, channel_id, contract_id), the plain name of name transactions, the off-chain round of solo channel transactions, and the outcome of
+ * query_id, channel_id, contract_id), the plain name of name transactions, the parties of channel transactions after the
+ * creation, the off-chain round of solo channel transactions, and the outcome of
  * contract calls and creations (function, arguments, return, gas used, log).
  */
 export function mdwTx(r: TxRow): Record<string, Json> {
-  const tx: Record<string, Json> = { ...r.tx, ...createdIds(r.tx) };
+  const tx: Record<string, Json> = { ...(r.parties ? withParties(r.tx, r.parties) : r.tx), ...createdIds(r.tx) };
   if (r.name !== null) tx.name = r.name;
   // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
   if (r.txType === 'OracleQueryTx') tx.query = base64Text(tx.query);

@@ -13,6 +13,7 @@ import {
   type CollectionKey,
   type CollectionOrder,
   type CollectionRow,
+  type SortedCollectionRow,
   type TokenFilter,
   type TokenKey,
 } from '../../../db/queries/aex141-collections.ts';
@@ -69,9 +70,9 @@ const TEMPLATE_CURSOR: CursorCodec<string> = {
   },
 };
 
-function collectionKey(order: CollectionOrder, c: CollectionRow): CollectionKey {
+function collectionKey(order: CollectionOrder, c: SortedCollectionRow): CollectionKey {
   if (order === 'creation') return [c.height, c.microIndex, c.txIndex, c.contractId];
-  return [(order === 'name' ? c.name : c.symbol) ?? '', c.contractId];
+  return [c.sortValue ?? '', c.contractId];
 }
 
 /** integerParam reads a token or template id of a path (ae_mdw answers `not found` for one that is not an integer). */

@@ -78,7 +78,8 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   PendingTransaction: object({ hash: str, tx: { type: 'object' }, failures: int }),
   /** a bare integer; `{"data": n}` for one micro block (`mb_hash`), as ae_mdw answers (its spec says integer only) */
   TransactionsCount: { oneOf: [int, object({ data: int }, false)] },
-  AccountTransactionsCount: object({ total: int }),
+  /** per type and field; with `type` or `type_group` a bare number, as ae_mdw answers (its spec says object only) */
+  AccountTransactionsCount: { oneOf: [object({ total: int }), int] },
   Transfer: object({
     account_id: str,
     amount: big,

@@ -179,8 +179,8 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   {
     path: '/accounts/{id}/transactions/count',
     operationId: 'GetAccountTransactionsCount',
-    summary: "An id's transactions, counted per type and field",
-    params: ['path:id'],
+    summary: "An id's transactions, counted per type and field (a bare number with type or type_group)",
+    params: ['path:id', 'query:type', 'query:type_group'],
     response: 'AccountTransactionsCount',
     handle: getAccountTransactionsCount,
   },

@@ -8,7 +8,7 @@ import {
   transactionsPage,
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
-import { accountFieldCounts } from '../../../db/queries/account-transactions.ts';
+import { accountFieldCounts, accountTypeCount } from '../../../db/queries/account-transactions.ts';
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
 import { transactionByHash } from '../../../db/queries/transactions.ts';
 import { readMempool } from '../../../node/mempool.ts';
@@ -85,9 +85,18 @@ export async function getTransaction(ctx: RouterContext, { pool }: V3Env): Promi
   sendText(ctx, transactionJson(row));
 }
 
-/** getAccountTransactionsCount: an id's transactions, counted per type and field. */
+/**
+ * getAccountTransactionsCount: an id's transactions, counted per type and field; with `type_group` (which ae_mdw
+ * reads first) or `type`, the bare number of its transactions of those types.
+ */
 export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
   const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
+  const { type, type_group: typeGroup } = ctx.query;
+  if (type !== undefined || typeGroup !== undefined) {
+    const { types } = parseTxFilter(typeGroup !== undefined ? { type_group: typeGroup } : { type });
+    sendValue(ctx, await accountTypeCount(pool, id, types!));
+    return;
+  }
   const counts = await accountFieldCounts(pool, id);
   const body: Record<string, Json> = { total: counts.total };
   for (const { txType, field, n } of counts.byField) {
