@@ -4,7 +4,8 @@
  */
 import prom from 'prom-client';
 import type { Pool } from '../db/pool.ts';
-import type { ReadReplicas, ReplicaState } from '../db/read-replicas.ts';
+import type { ReadReplicas } from '../db/read-replicas.ts';
+import type { ReplicaState } from '../db/replica-watch.ts';
 import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 import { syncState } from '../db/queries/sync-state.ts';
 import type { Admission } from './admission.ts';

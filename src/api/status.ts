@@ -1,6 +1,6 @@
 /** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
 import type { SyncState } from '../db/queries/sync-state.ts';
-import type { ReplicaState } from '../db/read-replicas.ts';
+import type { ReplicaState } from '../db/replica-watch.ts';
 
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
 export const SYNCED_MAX_LAG = 3;

@@ -4,6 +4,7 @@ import { idOfKey } from '../../../src/chain/id-key.ts';
 import prom from 'prom-client';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { DERIVED_AREAS } from '../../../src/indexer/derived/derive-backfill.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 
 describe('verify --full of derived rows (account index, fees, names, …)', function () {
@@ -78,6 +79,64 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
         [row!.height, row!.micro_index, row!.tx_index, row!.tx_type, row!.account, row!.fields],
       );
     }
+  });
+
+  it('skips, and says so, the tables of an area still pending (balances just added by migration 1007, statistics)', async () => {
+    // every table an area names is one of the schema's, so none is compared by mistake under a misspelt name
+    const tables = await h.query<{ table_name: string }>(
+      'mdw',
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'mdw'",
+    );
+    for (const [area, derive] of DERIVED_AREAS)
+      expect(
+        tables.map((t) => t.table_name),
+        area,
+      ).to.include.members([...derive.tables]);
+    // as after migration 1007 on a loaded database: no balances yet, the whole chain waits for the balances area; and
+    // the statistics of the last heights not derived yet
+    const [{ top }] = (await h.query<{ top: number }>('mdw', 'SELECT max(height) AS top FROM key_blocks')) as [
+      { top: number },
+    ];
+    const balances = await h.query('mdw', 'DELETE FROM account_balances RETURNING *');
+    const stats = await h.query('mdw', 'DELETE FROM stats_generations WHERE height > 100 RETURNING *');
+    expect(balances.length * stats.length).to.be.greaterThan(0);
+    await h.query(
+      'mdw',
+      "INSERT INTO derive_backfill (area, next_height, to_height) VALUES ('balances', 0, $1), ('stats', 101, $1)",
+      [top],
+    );
+    try {
+      expect(await verify()).to.deep.equal({
+        lines: [
+          `derived areas not compared: the populator is still deriving balances (heights 0-${top}), ` +
+            `stats (heights 101-${top}) from the stored rows`,
+          `derived rows of the balances area not compared: the populator is still deriving heights 0-${top} ` +
+            '(account_balances, account_wealth, account_holders)',
+          `derived rows of the stats area not compared: the populator is still deriving heights 101-${top} ` +
+            '(stats_generations, stats_series_counts, stats_accounts, stats_active_accounts, stats_intervals, ' +
+            'stats_miner_rewards, stats_miners)',
+        ],
+        differences: 0,
+      });
+      // a difference in a table of no pending area is still found
+      await h.query('mdw', 'UPDATE transactions SET fee = fee + 1 WHERE height = 120');
+      try {
+        const { lines } = await verify();
+        expect(lines.some((l) => l.startsWith('derived transactions: row only in the database'))).to.equal(true);
+      } finally {
+        await h.query('mdw', 'UPDATE transactions SET fee = fee - 1 WHERE height = 120');
+      }
+    } finally {
+      await h.query('mdw', 'DELETE FROM derive_backfill');
+      for (const [table, rows] of [
+        ['account_balances', balances],
+        ['stats_generations', stats],
+      ] as const)
+        await h.query('mdw', `INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`, [
+          JSON.stringify(rows),
+        ]);
+    }
+    expect(await verify()).to.deep.equal({ lines: [], differences: 0 });
   });
 
   it("finds a name's owner changed", async () => {

@@ -1,0 +1,51 @@
+/**
+ * @module The floor of a server's replica reads: the latest primary position this server has acted on (a notification
+ * it heard of), which every read must have replayed, and the notifications waiting for a replica to replay theirs.
+ * Pure: the replicas' positions come from replica-watch.ts.
+ */
+
+/**
+ * ReplayFloor raises the floor as the best replica replays the positions waited for, in order: a notification is
+ * released (and the floor raised to it) only once a replica reads can go to has replayed it.
+ */
+export class ReplayFloor {
+  #floor = 0n;
+  readonly #waiters: { lsn: bigint; resolve: () => void; reject: (err: Error) => void }[] = [];
+
+  /** floor is the position every read is at or past. */
+  get floor(): bigint {
+    return this.#floor;
+  }
+
+  /** waiting says whether a notification waits for a replica (the replicas are then read at the waiting pace). */
+  get waiting(): boolean {
+    return this.#waiters.length > 0;
+  }
+
+  /**
+   * release resolves, in order, the waiters `best` (the highest position a usable replica has replayed) covers,
+   * raising the floor to each; with `lsn`, true when it is replayed already and nothing waits before it (the floor
+   * raised to it too).
+   */
+  release(best: bigint | undefined, lsn?: bigint): boolean {
+    if (best === undefined) return false;
+    while (this.#waiters.length > 0 && this.#waiters[0]!.lsn <= best) {
+      const waiter = this.#waiters.shift()!;
+      if (waiter.lsn > this.#floor) this.#floor = waiter.lsn;
+      waiter.resolve();
+    }
+    if (lsn === undefined || lsn > best || this.#waiters.length > 0) return false;
+    if (lsn > this.#floor) this.#floor = lsn;
+    return true;
+  }
+
+  /** wait resolves once a later release covers `lsn`. */
+  wait(lsn: bigint): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.#waiters.push({ lsn, resolve, reject }));
+  }
+
+  /** drop rejects every waiter with `err` (the replicas stopped). */
+  drop(err: Error): void {
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(err);
+  }
+}

@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { ReplayFloor } from '../../../src/db/replay-floor.ts';
+import { noReplicaReason } from '../../../src/db/replica-routing.ts';
+import type { Replica } from '../../../src/db/replica-watch.ts';
+import type { Pool } from '../../../src/db/pool.ts';
+
+describe('db/replay-floor: the floor rises as a replica replays what notifications wait for, in order', () => {
+  it('releases a position already replayed at once, raising the floor to it', () => {
+    const f = new ReplayFloor();
+    expect(f.release(undefined, 10n), 'no replica known').to.equal(false);
+    expect(f.release(100n, 50n)).to.equal(true);
+    expect(f.floor).to.equal(50n);
+    // a position below the floor leaves it where it is
+    expect(f.release(100n, 20n)).to.equal(true);
+    expect(f.floor).to.equal(50n);
+  });
+
+  it('keeps waiters until a replica has replayed theirs, and releases them in order', async () => {
+    const f = new ReplayFloor();
+    const released: bigint[] = [];
+    const wait = (lsn: bigint): Promise<void> => f.wait(lsn).then(() => void released.push(lsn));
+    const all = Promise.all([wait(200n), wait(300n)]);
+    expect(f.waiting).to.equal(true);
+    expect(f.release(250n, 100n), 'one waits before it').to.equal(false);
+    f.release(250n);
+    await Promise.resolve();
+    expect(released).to.deep.equal([200n]);
+    expect(f.floor).to.equal(200n);
+    f.release(300n);
+    await all;
+    expect(released).to.deep.equal([200n, 300n]);
+    expect([f.floor, f.waiting]).to.deep.equal([300n, false]);
+  });
+
+  it('drops the waiters when the replicas stop', async () => {
+    const f = new ReplayFloor();
+    const waiting = f.wait(5n);
+    f.drop(new Error('read replicas stopped'));
+    await waiting.then(
+      () => expect.fail('released'),
+      (err: Error) => expect(err.message).to.equal('read replicas stopped'),
+    );
+    expect(f.waiting).to.equal(false);
+  });
+});
+
+describe('db/replica-routing: why no read can go to a replica', () => {
+  const replica = (state: Partial<Replica>): Replica => ({
+    url: 'postgres://standby',
+    pool: {} as Pool,
+    reachable: true,
+    standby: true,
+    replayed: 0n,
+    shown: false,
+    ...state,
+  });
+
+  it('names the first missing condition: reachable, a standby, replayed the floor', () => {
+    expect(noReplicaReason([replica({ reachable: false })], 1n)).to.equal('no read replica reachable');
+    expect(noReplicaReason([replica({ standby: false })], 1n)).to.equal('no read replica is a standby (promoted?)');
+    expect(noReplicaReason([replica({ replayed: 1n })], 0x1_00000010n)).to.equal(
+      'no read replica has replayed 1/10 yet',
+    );
+  });
+});
