@@ -83,16 +83,25 @@ function byHash<T>(
   return found;
 }
 
-function keyBlock(chain: Chain, req: RouteRequest, notFound = 'Block not found'): KeyBlock {
-  // GetKeyBlockByHash is one of the handlers that give no error code
+/**
+ * notFound is the node's 404 for an object it does not hold: `reason`, and the handler's `error_code` when it gives
+ * one (the lookup's error, e.g. `not_found`; GetTransactionByHash, GetAccountByPubkey and a few more give none).
+ */
+function notFound(reason: string, code?: string): HttpError {
+  return new HttpError(404, reason, code === undefined ? {} : { error_code: code });
+}
+
+function keyBlock(chain: Chain, req: RouteRequest): KeyBlock {
+  // GetKeyBlockByHash is one of the handlers that give no error code (node 6 said "Block not fond")
   const block = byHash(chain.blocks, req, ['kh'], { reason: 'Invalid hash', coded: false });
-  if (!block || block.kind !== 'key') throw new HttpError(404, notFound);
+  if (!block || block.kind !== 'key') throw notFound('Block not found');
   return block;
 }
 
-function microBlock(chain: Chain, req: RouteRequest, refused = INVALID_HASH): MicroBlock {
+/** microBlock is the micro block the hash names; `coded`: whether the handler's 404 gives the lookup's error code. */
+function microBlock(chain: Chain, req: RouteRequest, refused = INVALID_HASH, coded = true): MicroBlock {
   const block = byHash(chain.blocks, req, ['mh'], refused);
-  if (!block || block.kind !== 'micro') throw new HttpError(404, 'Block not found');
+  if (!block || block.kind !== 'micro') throw notFound('Block not found', coded ? 'block_not_found' : undefined);
   return block;
 }
 
@@ -140,8 +149,8 @@ function nameBody(chain: Chain, id: string, version: ApiVersion): Reply {
   // a name in auction is not in the names tree yet: the node says it is not found
   const entry = chain.state.names.get(id);
   const status = nameStatus(entry, chain.height);
-  if (status === 'revoked') throw new HttpError(404, 'Name revoked');
-  if (status === 'gone') throw new HttpError(404, 'Name not found');
+  if (status === 'revoked') throw notFound('Name revoked', 'name_revoked');
+  if (status === 'gone') throw notFound('Name not found', 'name_not_found');
   return ok(view.nameJson(entry!, version === 'v3'));
 }
 
@@ -168,15 +177,15 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
 
 function accountBody(state: WorldState, id: string): Reply {
   const account = state.accounts.get(reprefix(id, 'ak'));
-  if (!account) throw new HttpError(404, 'Account not found');
+  if (!account) throw notFound('Account not found');
   return ok(view.accountJson(id, account));
 }
 
 function txInfoBody(chain: Chain, req: RouteRequest): Reply {
   // read by the node's helpers (api_decode), which name the parameter and give no error code
   const record = byHash(chain.txs, req, ['th'], { reason: 'Invalid hash: hash', coded: false });
-  if (!record) throw new HttpError(404, 'Transaction not found');
-  if (record.blockHeight < 0) throw new HttpError(404, 'Tx not mined');
+  if (!record) throw notFound('Transaction not found');
+  if (record.blockHeight < 0) throw notFound('Tx not mined');
   if (!record.gaInfo && !record.callInfo) throw new HttpError(400, 'Tx has no info');
   return ok(view.txInfoBody(record));
 }
@@ -199,7 +208,7 @@ function topBlockRoute(chain: Chain): Route {
 export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVersion): Route[] {
   const base = `/${version}`;
   const generation = (kb: KeyBlock | undefined, reason: string): Reply => {
-    if (!kb) throw new HttpError(404, reason);
+    if (!kb) throw notFound(reason);
     return ok(view.generationBody(kb));
   };
   return [
@@ -218,14 +227,14 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
     {
       method: 'GET',
       path: `${base}/key-blocks/hash/:hash`,
-      handler: (req) => ok(view.keyBlockBody(keyBlock(chain, req, 'Block not fond'))),
+      handler: (req) => ok(view.keyBlockBody(keyBlock(chain, req))),
     },
     {
       method: 'GET',
       path: `${base}/key-blocks/height/:height`,
       handler: (req) => {
         const kb = chain.keyBlocks[height(req, version)];
-        if (!kb) throw new HttpError(404, 'Block not found');
+        if (!kb) throw notFound('Block not found', 'chain_too_short');
         return ok(view.keyBlockBody(kb));
       },
     },
@@ -250,8 +259,10 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       handler: (req) => {
         const index = req.params[1]!;
         if (!/^\d+$/.test(index)) throw new HttpError(400, 'Invalid hash or index');
-        const tx = microBlock(chain, req, { reason: 'Invalid hash or index', coded: false }).txs[Number(index) - 1];
-        if (!tx) throw new HttpError(404, 'Block not found');
+        const block = microBlock(chain, req, { reason: 'Invalid hash or index', coded: false }, false);
+        const tx = block.txs[Number(index) - 1];
+        // an index past the block's transactions is a bad request to the node, not a miss
+        if (!tx) throw new HttpError(400, 'Invalid hash or index');
         return ok(view.txJson(tx));
       },
     },
@@ -285,7 +296,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/transactions/:hash`,
       handler: (req) => {
         const record = byHash(chain.txs, req, ['th']);
-        if (!record) throw new HttpError(404, 'Transaction not found');
+        if (!record) throw notFound('Transaction not found');
         return ok(view.txJson(record));
       },
     },
@@ -306,7 +317,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       handler: (req) => {
         const id = publicKey(req, ['ak', 'ct']);
         const kb = chain.keyBlocks[height(req, version, 1)];
-        if (!kb) throw new HttpError(404, 'Height not available', { error_code: 'chain_too_short' });
+        if (!kb) throw notFound('Height not available', 'chain_too_short');
         return accountBody(chain.stateAfter(kb.hash)!, id);
       },
     },
@@ -319,7 +330,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
         const illegal = decodeErrorCode(hash, ['kh', 'mh']);
         if (illegal) throw new HttpError(400, `Illegal hash: ${illegal}`);
         const state = chain.stateAfter(hash);
-        if (!state) throw new HttpError(404, 'Hash not available', { error_code: 'no_state_trees' });
+        if (!state) throw notFound('Hash not available', 'no_state_trees');
         return accountBody(state, id);
       },
     },
@@ -331,7 +342,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
         const strategy = req.query.get('strategy') ?? 'max';
         if (strategy !== 'max' && strategy !== 'continuity') throw validationError('strategy', 'not_in_enum', strategy);
         const account = chain.pending.accounts.get(publicKey(req, ['ak']));
-        if (!account) throw new HttpError(404, 'Account not found');
+        if (!account) throw notFound('Account not found', 'account_not_found');
         // a generalized account signs through GAMetaTxs, whose inner transactions have nonce 0 (aec_next_nonce)
         return ok({ next_nonce: account.ga ? 0 : account.nonce + 1 });
       },
@@ -341,7 +352,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/accounts/:id/transactions/pending`,
       handler: (req) => {
         const id = publicKey(req, ['ak']);
-        if (!chain.pending.accounts.get(id)) throw new HttpError(404, 'Account not found');
+        if (!chain.pending.accounts.get(id)) throw notFound('Account not found');
         return ok(view.txListJson(chain.mempool.filter((r) => nonceAccount(r.tx) === id)));
       },
     },
@@ -350,7 +361,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/oracles/:id`,
       handler: (req) => {
         const oracle = chain.state.oracles.get(publicKey(req, ['ok']));
-        if (!oracle || oracle.expires <= chain.height) throw new HttpError(404, 'Oracle not found');
+        if (!oracle || oracle.expires <= chain.height) throw notFound('Oracle not found', 'not_found');
         return ok(view.oracleJson(oracle));
       },
     },
@@ -363,7 +374,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
         const code = decodeErrorCode(oracleId, ['ok']) ?? decodeErrorCode(queryId, ['oq']);
         if (code) throw new HttpError(400, 'Invalid public key or query ID', { error_code: code });
         const query = chain.state.queries.get(queryId);
-        if (!query || query.oracleId !== oracleId) throw new HttpError(404, 'Query not found');
+        if (!query || query.oracleId !== oracleId) throw notFound('Query not found', 'not_found');
         return ok(view.queryJson(query));
       },
     },
@@ -386,7 +397,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/auctions/:name`,
       handler: (req) => {
         const auction = chain.state.auctions.get(nameHash(validName(req.params[0]!)));
-        if (!auction) throw new HttpError(404, 'Name not found');
+        if (!auction) throw notFound('Name not found', 'name_not_found');
         return ok(view.auctionJson(auction));
       },
     },
@@ -394,9 +405,9 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       method: 'GET',
       path: `${base}/contracts/:id`,
       handler: (req) => {
-        // GetContract gives no error code (GetContractCode does)
+        // GetContract gives no error code for a key it cannot decode (GetContractCode does), but one for a miss
         const contract = chain.state.contracts.get(publicKey(req, ['ct'], false));
-        if (!contract) throw new HttpError(404, 'Contract not found');
+        if (!contract) throw notFound('Contract not found', 'not_present');
         return ok(view.contractJson(contract));
       },
     },
@@ -405,7 +416,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/contracts/:id/code`,
       handler: (req) => {
         const contract = chain.state.contracts.get(publicKey(req, ['ct']));
-        if (!contract) throw new HttpError(404, 'Contract not found');
+        if (!contract) throw notFound('Contract not found', 'not_present');
         return ok({ bytecode: contract.code });
       },
     },
@@ -414,7 +425,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/channels/:id`,
       handler: (req) => {
         const channel = chain.state.channels.get(publicKey(req, ['ch']));
-        if (!channel) throw new HttpError(404, 'Channel not found');
+        if (!channel) throw notFound('Channel not found', 'not_found');
         return ok(view.channelJson(channel));
       },
     },

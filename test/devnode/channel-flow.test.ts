@@ -77,7 +77,10 @@ describe('devnode channel flow over HTTP', () => {
     });
     expect(closed.status, closed.text).to.equal(200);
     await t.node.mineKeyBlock();
-    expect((await t.get(`/v2/channels/${channelId}`)).body).to.deep.equal({ reason: 'Channel not found' });
+    expect((await t.get(`/v2/channels/${channelId}`)).body).to.deep.equal({
+      reason: 'Channel not found',
+      error_code: 'not_found',
+    });
     expect((await t.get(`/v2/accounts/${responder.address}`)).body.balance).to.equal(FUNDS - 500n + 799n);
   });
 
@@ -149,7 +152,7 @@ describe('devnode channel flow over HTTP', () => {
     expect(early.body.reason).to.match(/not closed yet/);
     while (t.node.height() <= slashedAt + 3) await t.node.mineKeyBlock();
     await step('channels/settle', finals, responder);
-    expect(await channel()).to.deep.equal({ reason: 'Channel not found' });
+    expect(await channel()).to.deep.equal({ reason: 'Channel not found', error_code: 'not_found' });
     expect((await t.get(`/v2/accounts/${initiator.address}`)).body.balance).to.equal(FUNDS - 1000n + 50n - 4n + 950n);
   });
 });

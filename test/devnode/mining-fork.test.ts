@@ -155,6 +155,7 @@ describe('devnode mining and forks over HTTP', () => {
     expect(after[10]!.body.key_block.prev_key_hash).to.equal(after[9]!.body.key_block.hash);
     expect((await t.get(`/v2/micro-blocks/hash/${movedMicro}/header`)).body).to.deep.equal({
       reason: 'Block not found',
+      error_code: 'block_not_found',
     });
     const moved = await t.get(`/v2/transactions/${movedTxs[0].hash}`);
     expect(moved.body.block_height).to.equal(11);

@@ -21,7 +21,7 @@ describe('devnode naming flow over HTTP', () => {
     const nameId = produceNameId(name);
     expect(await t.get(`/v2/names/${name}`))
       .to.include({ status: 404 })
-      .and.to.have.deep.property('body', { reason: 'Name not found' });
+      .and.to.have.deep.property('body', { reason: 'Name not found', error_code: 'name_not_found' });
 
     const salt = 2n ** 120n + 7n;
     const commitment = await t.getInternal(`/v2/debug/names/commitment-id?name=${name}&salt=${salt}`);
@@ -92,7 +92,7 @@ describe('devnode naming flow over HTTP', () => {
     await t.node.mineKeyBlock();
     expect(await t.get(`/v2/names/${name}`))
       .to.include({ status: 404 })
-      .and.to.have.deep.property('body', { reason: 'Name revoked' });
+      .and.to.have.deep.property('body', { reason: 'Name revoked', error_code: 'name_revoked' });
   });
 
   it('accepts the seed claim form with an nm_-encoded name and rejects invalid names', async () => {

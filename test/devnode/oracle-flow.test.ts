@@ -27,7 +27,10 @@ describe('devnode oracle flow over HTTP', () => {
     );
     expect(register.status, register.text).to.equal(200);
     expect(register.body.tx_hash).to.match(/^th_/);
-    expect((await t.get(`/v2/oracles/${oracleId}`)).body).to.deep.equal({ reason: 'Oracle not found' });
+    expect((await t.get(`/v2/oracles/${oracleId}`)).body).to.deep.equal({
+      reason: 'Oracle not found',
+      error_code: 'not_found',
+    });
     const pending = await t.getInternal('/v2/debug/transactions/pending');
     expect(pending.body.transactions.map((x: { hash: string }) => x.hash)).to.deep.equal([register.body.tx_hash]);
 
@@ -120,7 +123,7 @@ describe('devnode oracle flow over HTTP', () => {
     for (let i = 0; i < 3; i++) await t.node.mineKeyBlock();
     expect(await t.get(`/v2/oracles/${oracleId}`))
       .to.include({ status: 404 })
-      .and.to.have.deep.property('body', { reason: 'Oracle not found' });
+      .and.to.have.deep.property('body', { reason: 'Oracle not found', error_code: 'not_found' });
   });
 
   it('refunds the query fee when a query expires unanswered', async () => {

@@ -132,7 +132,7 @@ describe('devnode rejections over HTTP', () => {
     expect((await t.getInternal('/v2/debug/names/commitment-id?name=a.chain&salt=x')).status).to.equal(400);
     expect((await t.get('/v2/key-blocks/hash/kh_nope')).body).to.deep.equal({ reason: 'Invalid hash' });
     expect((await t.get(`/v2/key-blocks/hash/${encode('kh', Buffer.alloc(32))}`)).body).to.deep.equal({
-      reason: 'Block not fond',
+      reason: 'Block not found',
     });
     expect((await t.get('/v2/no/such/path')).status).to.equal(404);
     expect((await t.get('/v2/names/%E0%A4%A')).body).to.deep.equal({ reason: 'Invalid request path' });
@@ -167,7 +167,7 @@ describe('devnode rejections over HTTP', () => {
       '{"reason":"Invalid hash","error_code":"invalid_encoding"}',
     ]);
     const unknown = encode('kh', new Uint8Array(32).fill(7));
-    expect(await asked(`/v2/key-blocks/hash/${unknown}`)).to.deep.equal([404, '{"reason":"Block not fond"}']);
+    expect(await asked(`/v2/key-blocks/hash/${unknown}`)).to.deep.equal([404, '{"reason":"Block not found"}']);
     expect(await asked(`/v2/transactions/${encode('th', new Uint8Array(32).fill(7))}`)).to.deep.equal([
       404,
       '{"reason":"Transaction not found"}',
@@ -325,7 +325,9 @@ describe('devnode POST /v2/transactions with corrupted transactions', () => {
   });
 });
 
-describe('devnode builders with wrongly typed fields', () => {
+describe('devnode builders with wrongly typed fields', function () {
+  // about 5,600 requests, one after another: 3 s alone, ten times that on a machine shared with other work
+  this.timeout(120_000);
   let t: TestNode;
   before(async () => {
     t = await startTestNode();

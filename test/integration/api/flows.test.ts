@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import type { MemoryAccount } from '@aeternity/aepp-sdk';
 import { startServer } from '../../../src/api/server.ts';
+import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
@@ -137,12 +138,34 @@ describe("the seed flows with the middleware as the client's node URL (devnode â
     expect({ status: cached.status, body: cached.body }).to.deep.equal({ status: direct.status, body: direct.body });
   });
 
+  it("passes the node's 404 for an unknown object on as the node gave it, error_code and all", async () => {
+    const unknown = (prefix: string): string => encode(prefix as Parameters<typeof encode>[0], Buffer.alloc(32, 5));
+    // forwarded paths, and a cached one the database cannot answer (a height past the top)
+    for (const path of [
+      `/v2/contracts/${unknown('ct')}`,
+      `/v2/channels/${unknown('ch')}`,
+      `/v2/oracles/${unknown('ok')}`,
+      `/v3/names/nosuchname.chain`,
+      `/v2/transactions/${unknown('th')}/info`,
+      '/v2/key-blocks/height/100000',
+      `/v3/micro-blocks/hash/${unknown('mh')}/header`,
+    ]) {
+      const [through, direct] = [await s.mw(path), await s.t.get(path)];
+      expect(direct.status, path).to.equal(404);
+      expect([through.status, through.text], path).to.deep.equal([direct.status, direct.text]);
+    }
+    expect((await s.mw(`/v2/channels/${unknown('ch')}`)).body).to.deep.equal({
+      reason: 'Channel not found',
+      error_code: 'not_found',
+    });
+  });
+
   it('runs the naming flow and then finds the name by its pointer', async () => {
     const [owner, friend] = s.t.accounts as [MemoryAccount, MemoryAccount];
     const name = 'middlewareflow.chain';
     expect(await s.mw(`/v2/names/${name}`))
       .to.include({ status: 404 })
-      .and.to.have.deep.property('body', { reason: 'Name not found' });
+      .and.to.have.deep.property('body', { reason: 'Name not found', error_code: 'name_not_found' });
     const salt = 2n ** 120n + 7n;
     const commitment = await s.mw(`/v2/debug/names/commitment-id?name=${name}&salt=${salt}`);
     expect(commitment.status).to.equal(200);

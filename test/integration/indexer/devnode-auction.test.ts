@@ -89,7 +89,10 @@ describe('a name auction with outbids, node and middleware (devnode + populator 
     const first = minimumNameFee(NAME);
     expect((await claim(0, first)).status).to.equal(200);
     await mineTo(start + 1);
-    expect(await t.get(`/v2/names/${NAME}`)).to.deep.include({ status: 404, body: { reason: 'Name not found' } });
+    expect(await t.get(`/v2/names/${NAME}`)).to.deep.include({
+      status: 404,
+      body: { reason: 'Name not found', error_code: 'name_not_found' },
+    });
     expect(await balance(0)).to.equal(FUNDS - 20000n - first);
 
     // a bid below 5 % more is refused; a proper one refunds the first bidder
