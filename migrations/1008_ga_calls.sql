@@ -1,13 +1,18 @@
 -- The outcome of a generalized account's own call, which ae_mdw adds to its transactions (`gas_used`, `return_type`):
 -- a GAAttachTx's init call (its call_info) and a GAMetaTx's authentication call (its ga_info), as the node's
--- /transactions/{hash}/info gives them, one row per such transaction. The `ga` derived area asks the node for them
--- (src/indexer/derived/ga-calls.ts).
+-- /transactions/{hash}/info gives them, one row per such transaction; for a GAAttachTx also the name of its
+-- authentication function and its init call's decoded arguments, read from the transaction's own code. The `ga`
+-- derived area asks the node for them (src/indexer/derived/ga-calls.ts).
 CREATE TABLE ga_calls (
-  height      integer NOT NULL,
-  micro_index integer NOT NULL,
-  tx_index    integer NOT NULL,
-  gas_used    bigint NOT NULL,
-  return_type text NOT NULL,
+  height        integer NOT NULL,
+  micro_index   integer NOT NULL,
+  tx_index      integer NOT NULL,
+  -- null when no node holds the transaction's info any more (garbage-collected)
+  gas_used      bigint,
+  return_type   text,
+  -- GAAttachTx only: null for a GAMetaTx, or where the code does not tell (not FATE, a function it does not name)
+  auth_fun_name text,
+  args          jsonb,
   PRIMARY KEY (height, micro_index, tx_index)
 );
 

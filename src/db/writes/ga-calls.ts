@@ -3,6 +3,7 @@
  * (GAAttachTx, GAMetaTx), and their calls' outcome as the node gave it.
  */
 import { txTypeCode } from '../../chain/id-key.ts';
+import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 
 /** A range of stored heights, from micro block `fromMicro` of `from` on (−1: whole generations). */
@@ -12,12 +13,13 @@ export interface GaRange {
   readonly fromMicro: number;
 }
 
-/** A stored transaction whose own call is a generalized account's. */
+/** A stored transaction whose own call is a generalized account's, with its stored form (chain/stored-tx.ts). */
 export interface GaTransaction {
   readonly height: number;
   readonly microIndex: number;
   readonly txIndex: number;
   readonly hash: string;
+  readonly signed: Buffer;
 }
 
 const GA_TX_TYPES = ['GAAttachTx', 'GAMetaTx'].map(txTypeCode);
@@ -26,7 +28,7 @@ const GA_TX_TYPES = ['GAAttachTx', 'GAMetaTx'].map(txTypeCode);
 export async function gaTransactions(db: Queryable, range: GaRange): Promise<GaTransaction[]> {
   const { rows } = await db.query<GaTransaction>({
     name: 'mdw_ga_transactions',
-    text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash FROM transactions t
+    text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed FROM transactions t
             WHERE t.height BETWEEN $1 AND $2 AND (t.height > $1 OR t.micro_index >= $3) AND t.tx_type = ANY ($4::smallint[])
             ORDER BY t.height, t.micro_index, t.tx_index`,
     values: [range.from, range.to, range.fromMicro, GA_TX_TYPES],
@@ -34,10 +36,12 @@ export async function gaTransactions(db: Queryable, range: GaRange): Promise<GaT
   return rows;
 }
 
-/** A call's outcome to store at its transaction's position. */
-export interface GaCallRow extends Omit<GaTransaction, 'hash'> {
-  readonly gasUsed: bigint;
-  readonly returnType: string;
+/** A GA call to store at its transaction's position: its outcome, and a GAAttachTx's function name and arguments. */
+export interface GaCallRow extends Omit<GaTransaction, 'hash' | 'signed'> {
+  readonly gasUsed: bigint | null;
+  readonly returnType: string | null;
+  readonly authFunName: string | null;
+  readonly args: Json;
 }
 
 /** replaceGaCalls stores the calls of a range in place of its rows. */
@@ -50,14 +54,17 @@ export async function replaceGaCalls(db: Queryable, range: GaRange, rows: readon
   if (rows.length === 0) return;
   await db.query({
     name: 'mdw_ga_calls_insert',
-    text: `INSERT INTO ga_calls (height, micro_index, tx_index, gas_used, return_type)
-           SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[], $5::text[])`,
+    text: `INSERT INTO ga_calls (height, micro_index, tx_index, gas_used, return_type, auth_fun_name, args)
+           SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[], $5::text[], $6::text[], $7::jsonb[])`,
     values: [
       rows.map((r) => r.height),
       rows.map((r) => r.microIndex),
       rows.map((r) => r.txIndex),
-      rows.map((r) => r.gasUsed.toString()),
+      rows.map((r) => r.gasUsed?.toString() ?? null),
       rows.map((r) => r.returnType),
+      rows.map((r) => r.authFunName),
+      // exact integers: written as JSON text by the chain's own writer, never through JSON.stringify
+      rows.map((r) => (r.args === null ? null : stringifyJson(r.args))),
     ],
   });
 }

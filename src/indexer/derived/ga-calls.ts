@@ -5,11 +5,14 @@
  * not otherwise ask for a GA transaction that wraps no contract call; this area asks it once per such transaction.
  */
 import { isJsonObject, toBigInt } from '../../chain/json.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { gaTransactions, replaceGaCalls, type GaCallRow, type GaRange } from '../../db/writes/ga-calls.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
+import { attachDetails } from '../contracts/ga-attach.ts';
 import { mapLimit } from '../map-limit.ts';
+import { batchRange } from './batch-range.ts';
 import type { GenerationRows, JsonObject } from '../rows/rows.ts';
 
 /** What the area asks the node: a transaction's info. */
@@ -26,9 +29,9 @@ export function gaCallOutcome(info: JsonObject): { gasUsed: bigint; returnType: 
 }
 
 /**
- * deriveGaCalls stores the GA calls of a range of stored heights, asking the node for each transaction's info. One the
- * node no longer holds (410 from every node, garbage-collected) is left without a row, as a pruned call info is:
- * its transaction is shown without the fields.
+ * deriveGaCalls stores the GA calls of a range of stored heights, asking the node for each transaction's info and
+ * reading a GAAttachTx's function name and arguments from its code. An info the node no longer holds (410 from every
+ * node, garbage-collected) leaves gas and return type null, as a pruned call info does.
  */
 export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: GaRange): Promise<void> {
   const txs = await gaTransactions(db, range);
@@ -41,9 +44,20 @@ export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: Ga
       },
     ),
   );
-  const rows: GaCallRow[] = txs.flatMap(({ hash: _hash, ...at }, i) => {
+  const rows: GaCallRow[] = txs.flatMap(({ hash: _hash, signed, ...at }, i) => {
     const outcome = outcomes[i];
-    return outcome ? [{ ...at, ...outcome }] : [];
+    const { tx } = renderStoredTx(signed);
+    const attach = tx.type === 'GAAttachTx' ? attachDetails(tx) : undefined;
+    if (!outcome && !attach) return [];
+    return [
+      {
+        ...at,
+        gasUsed: outcome?.gasUsed ?? null,
+        returnType: outcome?.returnType ?? null,
+        authFunName: attach?.authFunName ?? null,
+        args: attach?.args ?? null,
+      },
+    ];
   });
   await replaceGaCalls(db, range, rows);
 }
@@ -55,10 +69,5 @@ export async function deriveBatchGaCalls(
   node: GaInfoReader | undefined,
 ): Promise<void> {
   if (!node) throw new Error('the ga area needs a node for the GA calls (none given)');
-  const first = gens[0]!;
-  await deriveGaCalls(db, node, {
-    from: first.keyBlock.height,
-    to: gens.at(-1)!.keyBlock.height,
-    fromMicro: first.continuesAt ?? -1,
-  });
+  await deriveGaCalls(db, node, batchRange(gens));
 }

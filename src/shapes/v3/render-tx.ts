@@ -62,8 +62,13 @@ export function mdwTx(r: TxRow): Record<string, Json> {
     if (round !== undefined) tx.round = round;
   }
   // ae_mdw adds a generalized account's own call: a GAAttachTx's init, a GAMetaTx's authentication (format.ex)
+  if (r.txType === 'GAAttachTx') {
+    tx.auth_fun_name = r.gaCall?.auth_fun_name ?? null;
+    tx.args = r.gaCall?.args ?? null;
+  }
   if (r.txType === 'GAAttachTx' || r.txType === 'GAMetaTx') {
-    tx.gas_used = r.gaCall ? BigInt(r.gaCall.gas_used) : null;
+    const gasUsed = r.gaCall?.gas_used;
+    tx.gas_used = typeof gasUsed === 'string' ? BigInt(gasUsed) : null;
     tx.return_type = r.gaCall?.return_type ?? null;
   }
   const call = r.call;

@@ -3,7 +3,7 @@ import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { buildTx, encode, Encoding, hash, Tag } from '@aeternity/aepp-sdk';
 import { PARTY_TX_TYPES } from '../../../src/chain/channel-parties.ts';
 import { channelId, contractId } from '../../../src/chain/derived-ids.ts';
-import { BYTECODE } from '../../../src/devnode/index.ts';
+import { BYTECODE, GA_ACI } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { TX_TYPE_NAMES } from '../../../src/api/routes/v3/tx-query.ts';
@@ -228,6 +228,19 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
       return byHash;
     };
     expect(await shown()).to.deep.equal(expected);
+    // a GAAttachTx's authentication function, named by its hash among the GA contract's functions, and init arguments
+    for (const t of gaTxs.filter((g) => txOf(g).type === 'GAAttachTx')) {
+      const tx = txOf(t);
+      const named = GA_ACI[0].contract.functions
+        .map((f) => f.name)
+        .find((name) => `0x${Buffer.from(hash(name)).toString('hex')}` === tx.auth_fun);
+      expect(named, 'the attach names a function of the GA contract').to.equal('authorize');
+      const { args } = new BytecodeContractCallEncoder(tx.code as `cb_${string}`).decodeCall(
+        tx.call_data as `cb_${string}`,
+      ) as { args: unknown[] };
+      const one = ((await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj).tx as Obj;
+      expect({ auth_fun_name: one.auth_fun_name, args: one.args }).to.deep.equal({ auth_fun_name: named, args });
+    }
 
     // a database stored before the GA calls were kept (migration 1008 adds the table and records every stored height
     // for the ga area): the populator's backfill asks the node for them, no block is fetched again
