@@ -29,16 +29,11 @@
  * rates.
  */
 import { availableParallelism } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import prom from 'prom-client';
-import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
-import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { txTypeCode } from '../src/chain/id-key.ts';
 import { storedTxColumns } from '../src/chain/stored-tx.ts';
-import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { accountNumber } from '../test/support/account-numbers.ts';
 import {
   cpuMicros,
@@ -46,11 +41,11 @@ import {
   load,
   median,
   startBareKoa,
-  startDevnodeProcess,
   startMdwServer,
   type Child,
   type Result,
 } from './http.lib.ts';
+import { loadedChain } from './loaded-chain.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -73,29 +68,11 @@ const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefin
 
 async function main(): Promise<void> {
   killChildrenOnExit();
-  const t0 = performance.now();
-  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench-api']);
-  const generatedMs = performance.now() - t0;
-  const db = await createTestDatabase();
-  const env = {
-    DATABASE_URL: db.url,
-    DATABASE_SCHEMA: SCHEMA,
-    NODE_URL: devnode.url,
-    POLL_INTERVAL_MS: '200',
-    DATABASE_POOL_SIZE: '20',
-  };
-  const cfg = loadConfig(env);
-  const t1 = performance.now();
-  const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
-  await populator.synced();
-  await populator.stop();
-  const loadedMs = performance.now() - t1;
-  console.log(
-    `chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded by the populator in ${(loadedMs / 1000).toFixed(1)} s`,
-  );
-  const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 4 }, log);
+  const chain = await loadedChain(GENERATIONS, 'bench-api', SCHEMA, { DATABASE_POOL_SIZE: '20' });
+  const { env, cfg, devnode, generatedMs, loadedMs } = chain;
+  const pool = createPool({ databaseUrl: env.DATABASE_URL!, schema: SCHEMA, max: 4 }, log);
   // the PostgreSQL server of this run alone (the populator has stopped): its CPU per request is the database's share
-  const postgresCpu = await postgresCpuReader(db.url);
+  const postgresCpu = await postgresCpuReader(env.DATABASE_URL!);
   const top = (await pool.query<{ h: number }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h;
   const txHashes = (
     await pool.query<{ hash: string }>('SELECT hash FROM transactions ORDER BY random() LIMIT 1000')
@@ -344,10 +321,9 @@ async function main(): Promise<void> {
   };
   console.log(JSON.stringify(summary.ratios));
   writeResult('api', summary);
-  await Promise.all([api.stop(), memoryApi.stop(), baseline.stop(), devnode.stop()]);
+  await Promise.all([api.stop(), memoryApi.stop(), baseline.stop()]);
   await pool.end();
-  await db.drop();
-  await stopTestServer();
+  await chain.stop();
 }
 
 /** addHeavyAccount gives one account `ACCOUNT_TXS` spends spread over the stored heights (synthetic rows, real layout). */

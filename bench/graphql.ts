@@ -11,19 +11,22 @@
  * BENCH_GENERATIONS (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario.
  */
 import { availableParallelism } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import prom from 'prom-client';
 import { encodeCursor, listTag } from '../src/api/graphql/cursor.ts';
-import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
-import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
-import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { cpuMicros, killChildrenOnExit, load, startDevnodeProcess, startMdwServer, type Result } from './http.lib.ts';
+import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
+import { cpuMicros, killChildrenOnExit, load, startMdwServer, type Child, type Result } from './http.lib.ts';
+import { loadedChain } from './loaded-chain.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
+/** the servers' Node flags: a pod's (the operator's), and BENCH_SERVER_NODE_OPTIONS (`--cpu-prof`, `--trace-gc`) */
+const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
+/** Node flags NODE_OPTIONS refuses, for both servers (`--trace-gc`: each collection on the bench's output) */
+const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** another tree's bin/mdw.js: its server is measured too, scenario by scenario beside this tree's (an A/B run) */
+const BASELINE_MDW = process.env.BENCH_BASELINE_MDW;
 const CONCURRENCY = 16;
 const PAGE_LIMIT = 100;
 const SCHEMA = 'mdw_bench_graphql';
@@ -34,27 +37,25 @@ const BLOCK_FIELDS = 'hash height time gas transactionsCount microBlockIndex pre
 
 async function main(): Promise<void> {
   killChildrenOnExit();
-  const t0 = performance.now();
-  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench-api']);
-  const generatedMs = performance.now() - t0;
-  const db = await createTestDatabase();
-  const env = { DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_URL: devnode.url, POLL_INTERVAL_MS: '200' };
-  const t1 = performance.now();
-  const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
-  await populator.synced();
-  await populator.stop();
-  const loadedMs = performance.now() - t1;
-  console.log(
-    `chain of ${GENERATIONS} generations: generated in ${(generatedMs / 1000).toFixed(1)} s, loaded in ${(loadedMs / 1000).toFixed(1)} s`,
-  );
-  const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 2 }, log);
+  const chain = await loadedChain(GENERATIONS, 'bench-api', SCHEMA);
+  const { env, generatedMs, loadedMs } = chain;
+  const pool = createPool({ databaseUrl: env.DATABASE_URL!, schema: SCHEMA, max: 2 }, log);
   const positions = (
     await pool.query<{ c: string }>(
       `SELECT height || '-' || micro_index || '-' || tx_index AS c FROM transactions ORDER BY random() LIMIT 1000`,
     )
   ).rows.map((r) => r.c);
   await pool.end();
-  const api = await startMdwServer({ ...env, API_CACHE_MAX_BYTES: '0' });
+  const serverEnv = { ...env, API_CACHE_MAX_BYTES: '0' };
+  // the baseline first, so that neither server has the machine to itself while the other one starts
+  const servers: [string, Child][] = [];
+  if (BASELINE_MDW)
+    servers.push([
+      '_baseline',
+      await startMdwServer(serverEnv, NODE_OPTIONS, { mdw: BASELINE_MDW, nodeArgs: NODE_ARGS }),
+    ]);
+  servers.push(['', await startMdwServer(serverEnv, NODE_OPTIONS, { nodeArgs: NODE_ARGS })]);
+  console.log(`servers (pid): ${servers.map(([suffix, api]) => `${suffix || 'this tree'} ${api.pid}`).join(', ')}`);
   const pick = (): string => positions[Math.floor(Math.random() * positions.length)]!;
   const tag = listTag('transactions', {});
   const graphql = (selection: string) => (): string => {
@@ -73,14 +74,16 @@ async function main(): Promise<void> {
   ];
   // an unmeasured warm-up of each (the JIT, the named statements of every pooled connection); then a check
   // that the GraphQL answers are pages of 100 without errors
-  for (const [, path] of scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
-  for (const [name, path] of scenarios.slice(1)) {
-    const body = (await (await fetch(`${api.url}${path()}`)).json()) as {
-      data?: { transactions: { data: unknown[] } };
-      errors?: unknown;
-    };
-    if (body.errors || body.data?.transactions.data.length !== PAGE_LIMIT)
-      throw new Error(`${name}: ${JSON.stringify(body.errors ?? 'not a page of 100')}`);
+  for (const [, api] of servers) {
+    for (const [, path] of scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
+    for (const [name, path] of scenarios.slice(1)) {
+      const body = (await (await fetch(`${api.url}${path()}`)).json()) as {
+        data?: { transactions: { data: unknown[] } };
+        errors?: unknown;
+      };
+      if (body.errors || body.data?.transactions.data.length !== PAGE_LIMIT)
+        throw new Error(`${name}: ${JSON.stringify(body.errors ?? 'not a page of 100')}`);
+    }
   }
   const results: Record<string, Result & { serverCpuUsPerRequest: number }> = {};
   for (const [mode, concurrency, total] of [
@@ -88,13 +91,15 @@ async function main(): Promise<void> {
     ['in_flight', CONCURRENCY, REQUESTS],
   ] as const) {
     for (const [name, path] of scenarios) {
-      const cpuBefore = cpuMicros(api.pid);
-      const r = await load(api.url, path, total, concurrency);
-      const key = `${name}_${mode}`;
-      results[key] = { ...r, serverCpuUsPerRequest: Math.round((cpuMicros(api.pid) - cpuBefore) / (r.requests + 1)) };
-      console.log(
-        `${key.padEnd(66)} ${r.perSecond.toFixed(0).padStart(5)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${results[key].serverCpuUsPerRequest} us/req   load ${r.load1.toFixed(1)}`,
-      );
+      for (const [suffix, api] of servers) {
+        const cpuBefore = cpuMicros(api.pid);
+        const r = await load(api.url, path, total, concurrency);
+        const key = `${name}_${mode}${suffix}`;
+        results[key] = { ...r, serverCpuUsPerRequest: Math.round((cpuMicros(api.pid) - cpuBefore) / (r.requests + 1)) };
+        console.log(
+          `${key.padEnd(75)} ${r.perSecond.toFixed(0).padStart(5)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${results[key].serverCpuUsPerRequest} us/req   load ${r.load1.toFixed(1)}`,
+        );
+      }
     }
   }
   writeResult('graphql', {
@@ -103,6 +108,7 @@ async function main(): Promise<void> {
       generations: GENERATIONS,
       pageLimit: PAGE_LIMIT,
       requests: REQUESTS,
+      baseline: BASELINE_MDW ?? null,
       concurrency: CONCURRENCY,
       generatedMs: Math.round(generatedMs),
       loadedMs: Math.round(loadedMs),
@@ -111,9 +117,8 @@ async function main(): Promise<void> {
     targets: { graphqlTransactionsWithBlocksP99Ms: 20 },
     machine: { cpus: availableParallelism(), note: 'shared by other jobs while measuring; compare within a run' },
   });
-  await Promise.all([api.stop(), devnode.stop()]);
-  await db.drop();
-  await stopTestServer();
+  await Promise.all(servers.map(([, api]) => api.stop()));
+  await chain.stop();
 }
 
 await main();

@@ -99,11 +99,19 @@ export async function startDevnodeProcess(
   return { url, internalUrl, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-/** startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready. */
-export async function startMdwServer(env: Record<string, string>, nodeOptions = ''): Promise<Child> {
+/**
+ * startMdwServer runs `mdw -s` as a pod does (its own process, the given environment) and waits until it is ready;
+ * `mdw` is another tree's bin/mdw.js for an A/B run (this tree's by default), `nodeArgs` Node flags that
+ * NODE_OPTIONS does not take (`--trace-gc`).
+ */
+export async function startMdwServer(
+  env: Record<string, string>,
+  nodeOptions = '',
+  { mdw = MDW, nodeArgs = [] }: { mdw?: string; nodeArgs?: readonly string[] } = {},
+): Promise<Child> {
   const [port, wsPort] = [await freePort(), await freePort()];
   const child = track(
-    spawn(process.execPath, [MDW, '-s'], {
+    spawn(process.execPath, [...nodeArgs, mdw, '-s'], {
       env: {
         ...process.env,
         ...env,

@@ -84,28 +84,55 @@ export function encode(prefix: Prefix, bytes: Uint8Array): string {
 
 const ALPHABET = Buffer.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 'latin1');
 const LIMB = 58 ** 5;
+/**
+ * The base-58^5 limbs and the digits of one base58 call, reused (the calls are synchronous), grown for a longer input:
+ * a signature's 68 bytes took 2–3 times as long with an array of limbs and a buffer made per call.
+ */
+let limbs = new Float64Array(64);
+let digits = Buffer.alloc(320);
 
-/** base58 encodes bytes in the Bitcoin alphabet (leading zero bytes become '1's), on base-58^5 limbs. */
+/**
+ * base58 encodes bytes in the Bitcoin alphabet (leading zero bytes become '1's), on base-58^5 limbs fed two bytes at
+ * a time (a limb × 2^16 + carry stays below 2^46: exact in a double).
+ */
 export function base58(bytes: Uint8Array): string {
+  const n = bytes.length;
+  // 58^5 holds more than 29 bits: a limb per 29 bits of the input (and one to spare), 5 digits per limb
+  if (Math.ceil((n * 8) / 29) + 1 > limbs.length) {
+    limbs = new Float64Array(Math.ceil((n * 8) / 29) + 1);
+    digits = Buffer.alloc(limbs.length * 5 + n);
+  }
   let zeros = 0;
-  while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
-  const limbs: number[] = [];
-  for (let i = zeros; i < bytes.length; i++) {
-    let carry = bytes[i]!;
-    for (let j = 0; j < limbs.length; j++) {
-      const v = limbs[j]! * 256 + carry;
+  while (zeros < n && bytes[zeros] === 0) zeros++;
+  let count = 0;
+  let i = zeros;
+  // an odd number of bytes: the first one (not zero, the zeros were skipped) alone
+  if ((n - zeros) % 2 === 1) limbs[count++] = bytes[i++]!;
+  for (; i < n; i += 2) {
+    let carry = bytes[i]! * 256 + bytes[i + 1]!;
+    for (let j = 0; j < count; j++) {
+      const v = limbs[j]! * 65536 + carry;
       carry = Math.floor(v / LIMB);
       limbs[j] = v - carry * LIMB;
     }
-    for (; carry > 0; carry = Math.floor(carry / LIMB)) limbs.push(carry % LIMB);
+    for (; carry > 0; count++) {
+      const q = Math.floor(carry / LIMB);
+      limbs[count] = carry - q * LIMB;
+      carry = q;
+    }
   }
-  const out = Buffer.alloc(zeros + limbs.length * 5, ALPHABET[0]);
-  let end = out.length;
-  limbs.forEach((limb, j) => {
-    for (let k = 0, v = limb; k < 5 && (v > 0 || j < limbs.length - 1); k++, v = Math.floor(v / 58))
-      out[--end] = ALPHABET[v % 58]!;
-  });
-  return out.toString('latin1', end - zeros);
+  // the digits from the last: five per limb, the top limb without its leading zeros
+  let end = digits.length;
+  for (let j = 0; j < count; j++) {
+    let v = limbs[j]!;
+    for (let k = 0; k < 5 && (v > 0 || j < count - 1); k++) {
+      const q = Math.floor(v / 58);
+      digits[--end] = ALPHABET[v - q * 58]!;
+      v = q;
+    }
+  }
+  for (let z = 0; z < zeros; z++) digits[--end] = ALPHABET[0]!;
+  return digits.toString('latin1', end);
 }
 
 const DIGITS = new Int8Array(128).fill(-1);

@@ -25,6 +25,17 @@ export function jsonInt(value: bigint): number | bigint {
   return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
+/**
+ * intJson reads an integer field as the node prints it (jsonInt): up to 6 bytes (below 2^48) as a number with no
+ * bigint on the way, a bigint made per byte being most of a small integer's decoding (fees, nonces, heights).
+ */
+function intJson(bytes: Uint8Array): number | bigint {
+  if (bytes.length > 6) return jsonInt(bytesToInt(bytes));
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i]!;
+  return n;
+}
+
 function idJson(bytes: RlpItem, name: string): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== 33) throw new TxCodecError(`${name} is not an id`);
   const prefix = PREFIX_BY_TAG.get(bytes[0]!);
@@ -52,8 +63,8 @@ function updateJson(bytes: Uint8Array): { [k: string]: Json } {
     const item = items[i + 2];
     if (kind === 'id') out[field] = idJson(blob(item, field), field);
     else if (kind === 'cb') out[field] = encode('cb', blob(item, field));
-    else if (kind === 'ints') out[field] = list(item, field).map((n) => jsonInt(bytesToInt(blob(n, field))));
-    else out[field] = jsonInt(bytesToInt(blob(item, field)));
+    else if (kind === 'ints') out[field] = list(item, field).map((n) => intJson(blob(n, field)));
+    else out[field] = intJson(blob(item, field));
   });
   return out;
 }
@@ -65,7 +76,7 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
       tx[name] = idJson(blob(item, name), name);
       return at + 1;
     case 'int':
-      tx[name] = jsonInt(bytesToInt(blob(item, name)));
+      tx[name] = intJson(blob(item, name));
       return at + 1;
     case 'ba':
     case 'cb':
@@ -93,7 +104,7 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
     case 'ttl': {
       const type = TTL_TYPES[Number(bytesToInt(blob(item, name)))];
       if (!type) throw new TxCodecError(`${name} has an unknown ttl type`);
-      tx[name] = { type, value: jsonInt(bytesToInt(blob(items[at + 1], name))) };
+      tx[name] = { type, value: intJson(blob(items[at + 1], name)) };
       return at + 2;
     }
     case 'ctVersion': {
@@ -123,8 +134,8 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
 /** decodeTx parses an unsigned transaction into the node's JSON; `ttl` 0 is omitted as the node does. */
 export function decodeTx(bytes: Uint8Array): TxFields {
   const items = list(rlpDecode(bytes), 'transaction');
-  const tag = Number(bytesToInt(blob(items[0], 'tag')));
-  const version = Number(bytesToInt(blob(items[1], 'version')));
+  const tag = Number(intJson(blob(items[0], 'tag')));
+  const version = Number(intJson(blob(items[1], 'version')));
   const schema = schemaFor(tag, version);
   if (!schema) throw new TxCodecError(`unsupported transaction tag ${tag} version ${version}`);
   const tx: TxFields = {};
@@ -138,7 +149,7 @@ export function decodeTx(bytes: Uint8Array): TxFields {
 /** decodeSignedTx unwraps a signed transaction into its signatures and inner transaction bytes. */
 export function decodeSignedTx(bytes: Uint8Array): { signatures: Uint8Array[]; txBytes: Uint8Array } {
   const items = list(rlpDecode(bytes), 'signed transaction');
-  if (items.length !== 4 || Number(bytesToInt(blob(items[0], 'tag'))) !== SIGNED_TX_TAG) {
+  if (items.length !== 4 || Number(intJson(blob(items[0], 'tag'))) !== SIGNED_TX_TAG) {
     throw new TxCodecError('not a signed transaction');
   }
   const signatures = list(items[2], 'signatures').map((s) => blob(s, 'signature'));

@@ -1,15 +1,15 @@
 /** @module What every GraphQL resolver of a request is given: the /v3 handlers' environment and the request's loaders. */
-import type DataLoader from 'dataloader';
 import type { Json } from '../../chain/json.ts';
 import type { V3Env } from '../routes/v3/operation.ts';
+import type { BatchLoader } from './batch-loader.ts';
 
 /** A REST object (an item of a /v3 answer) as the resolvers pass it on. */
 export type RestObject = { readonly [key: string]: Json };
 
 /** The batch loaders of a request (loaders.ts): the blocks a page's items point at. */
 export interface Loaders {
-  readonly microBlock: DataLoader<string, RestObject | null>;
-  readonly keyBlock: DataLoader<number, RestObject | null>;
+  readonly microBlock: BatchLoader<string, RestObject>;
+  readonly keyBlock: BatchLoader<number, RestObject>;
 }
 
 export interface GraphQLContext {

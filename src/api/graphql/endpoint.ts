@@ -22,6 +22,7 @@ import { stringifyJson } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { V3Env } from '../routes/v3/operation.ts';
 import { measure, QUERY_LIMITS } from './cost.ts';
+import { shapeOf } from './document-shape.ts';
 import { graphiqlFile } from './graphiql.ts';
 import { requestLoaders } from './loaders.ts';
 import { SCHEMA } from './schema.ts';
@@ -109,6 +110,12 @@ const documents = new LRUCache<string, DocumentNode | readonly GraphQLError[]>({
   sizeCalculation: (_value, query) => query.length + 1,
 });
 
+/** The shapes (document-shape.ts) of documents found valid: another text of one of them is valid too. */
+const validShapes = new LRUCache<string, true>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (_value, shape) => shape.length + 1,
+});
+
 /** checkedDocument is a query's document, or its syntax or validation errors. */
 function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] {
   const known = documents.get(query);
@@ -116,7 +123,9 @@ function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] 
   let checked: DocumentNode | readonly GraphQLError[];
   try {
     const document = parse(query, { maxTokens: 10_000 });
-    const invalid = validate(SCHEMA, document);
+    const shape = shapeOf(SCHEMA, query, document);
+    const invalid = validShapes.has(shape) ? [] : validate(SCHEMA, document);
+    if (invalid.length === 0) validShapes.set(shape, true);
     checked = invalid.length > 0 ? invalid : document;
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;

@@ -15,6 +15,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { Json } from '../../chain/json.ts';
+import { preloaded } from './batch.ts';
 import { BigIntScalar, IntScalar, JsonScalar } from './scalars.ts';
 import type { GraphQLContext, RestObject } from './context.ts';
 
@@ -77,7 +78,11 @@ export function pageOf(item: GraphQLObjectType): GraphQLObjectType<PageValue, Gr
   const page = new GraphQLObjectType<PageValue, GraphQLContext>({
     name: `${item.name}Page`,
     fields: {
-      data: { type: list(item) },
+      // the loaded fields the query selects of the items (a transaction's block) read first, one batch each
+      data: {
+        type: list(item),
+        resolve: (page, _args, { loaders }, info) => preloaded(page.data, item, info, loaders),
+      },
       prevCursor: { type: GraphQLString, description: 'the previous page, for `cursor` (null at the first)' },
       nextCursor: { type: GraphQLString, description: 'the next page, for `cursor` (null at the last)' },
     },

@@ -4,22 +4,21 @@
  * ae_mdw: a transaction's `block` and a micro block's `keyBlock`, loaded in batches (loaders.ts).
  */
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
+import type { BatchLoader } from './batch-loader.ts';
+import { loadedField } from './batch.ts';
 import { countOf } from './fields.ts';
 import { callOperation, operation } from './rest-call.ts';
 import { B, Bool, enumOf, F, I, J, list, objectType, S } from './object-types.ts';
 import type { GraphQLContext, Loaders, RestObject } from './context.ts';
 
 /** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
-function loaded(
+function loaded<K>(
   type: GraphQLObjectType<RestObject, GraphQLContext>,
   description: string,
-  load: (source: RestObject, loaders: Loaders) => Promise<RestObject | null>,
+  key: (source: RestObject) => K,
+  loader: (loaders: Loaders) => BatchLoader<K, RestObject>,
 ): GraphQLFieldConfig<RestObject, GraphQLContext> {
-  return {
-    type,
-    description: `${description} (beyond ae_mdw; read in one batch per page)`,
-    resolve: (source, _args, { loaders }) => load(source, loaders),
-  };
+  return loadedField(type, `${description} (beyond ae_mdw; read in one batch per page)`, { key, loader });
 }
 
 /** ae_mdw's status fields that are other /v3/status keys: `partial` is `!!mdw_syncing`, the synced height `mdw_height` */
@@ -60,7 +59,12 @@ export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = objectT
   time: I,
   txsHash: S,
   version: I,
-  keyBlock: loaded(KeyBlock, 'the key block of its generation', (m, { keyBlock }) => keyBlock.load(m.height as number)),
+  keyBlock: loaded(
+    KeyBlock,
+    'the key block of its generation',
+    (m) => m.height as number,
+    (loaders) => loaders.keyBlock,
+  ),
 });
 
 export const Transaction = objectType('Transaction', {
@@ -73,8 +77,11 @@ export const Transaction = objectType('Transaction', {
   signatures: list(S),
   tx: J,
   txIndex: I,
-  block: loaded(MicroBlock, 'the micro block holding it', (t, { microBlock }) =>
-    microBlock.load(t.block_hash as string),
+  block: loaded(
+    MicroBlock,
+    'the micro block holding it',
+    (t) => t.block_hash as string,
+    (loaders) => loaders.microBlock,
   ),
 });
 

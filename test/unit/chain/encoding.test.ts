@@ -33,6 +33,12 @@ describe('chain/encoding', () => {
     }
     expect(base58(new Uint8Array(0))).to.equal('');
     expect(base58(Uint8Array.of(0, 0, 1))).to.equal('112');
+    expect(base58(new Uint8Array(3))).to.equal('111');
+    // longer than any id or signature, and a short one after it
+    for (const n of [301, 1000, 68]) {
+      const bytes = randomBytes(n);
+      expect(base58(bytes)).to.equal(bs58.encode(bytes));
+    }
   });
 
   it('decodes Base58 like the bs58 library: leading ones, every length, characters outside the alphabet', () => {

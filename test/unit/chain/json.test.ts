@@ -67,6 +67,26 @@ describe('chain/json', () => {
     expect(stringifyJson({ a: { toJSON: () => 2n ** 64n } })).to.equal('{"a":18446744073709551616}');
   });
 
+  it('writes the bigints of a value without changing the value, and as the replacer would', () => {
+    const shared = { amount: 10n ** 20n, fee: 16_840_000_000_000 };
+    const page = {
+      data: [
+        { tx: shared, n: -(2n ** 70n) },
+        { tx: shared, list: [1, 2n ** 53n + 1n, 'x'] },
+      ],
+      next: null,
+    };
+    const before = structuredClone(page);
+    const replacer = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v);
+    expect(stringifyJson(page)).to.equal(JSON.stringify(page, replacer));
+    expect(stringifyJson(page, 2)).to.equal(JSON.stringify(page, replacer, 2));
+    expect(page).to.deep.equal(before);
+    expect(page.data[0]!.tx).to.equal(page.data[1]!.tx);
+    // an own "__proto__" member (JSON.parse makes one) is written as a member, never made the copy's prototype
+    const proto = parseJson('{"__proto__":{"x":123456789012345678901},"y":1}');
+    expect(stringifyJson(proto)).to.equal('{"__proto__":{"x":123456789012345678901},"y":1}');
+  });
+
   it('keeps the node’s own text of a one-member wrapper’s value, parsed as the whole text parses it', () => {
     const callInfo =
       '{"caller_id":"ak_2","gas_used":123456789012345678901,"log":[{"address":"ct_1","topics":[1,2],"data":"cb_Xfbg4g=="}],"return_type":"ok"}';

@@ -52,8 +52,9 @@ export function sendPage<K>(
 }
 
 /**
- * sendObjectPage is sendPage of items that are values: their JSON texts, or the values themselves for a request
- * marked by answerAsValue (the same page, never written as text).
+ * sendObjectPage is sendPage of items that are values: the page written in one stringify (sendPage's text, as one
+ * call costs less than one per item), or the page's value itself for a request marked by answerAsValue (the same
+ * page, never written as text).
  */
 export function sendObjectPage<K>(
   ctx: Koa.Context,
@@ -61,10 +62,10 @@ export function sendObjectPage<K>(
   encodeCursor: (key: K) => string,
   query: Query = givenQuery(ctx),
 ): void {
+  const value = { data: page.items, ...pageLinks(ctx, page, encodeCursor, query) };
   const answer = valueAnswers.get(ctx);
-  if (!answer)
-    return sendPage(ctx, { ...page, items: page.items.map((item) => stringifyJson(item)) }, encodeCursor, query);
-  answer.value = { data: page.items, ...pageLinks(ctx, page, encodeCursor, query) };
+  if (!answer) return sendText(ctx, stringifyJson(value));
+  answer.value = value;
   ctx.status = 200;
 }
 
