@@ -5,10 +5,13 @@
  *
  *   node bench/graphql.ts
  *
- * The server is `mdw -s` in its own process, as in production; this process generates the chain's load (undici) and,
- * before measuring, runs the devnode and the populator. The pages start at 1000 random positions of the chain (REST
- * cursors, and the GraphQL cursors of the same positions), read one after another for latency, then 16 in flight.
- * BENCH_GENERATIONS (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario.
+ * The server is `mdw -s` in its own process with a pod's Node flags, as in production; this process generates the
+ * chain's load (undici) and, before measuring, runs the devnode and the populator. The pages start at 1000 random
+ * positions of the chain (REST cursors, and the GraphQL cursors of the same positions), read one after another for
+ * latency, then 16 in flight. BENCH_GENERATIONS (default 20000) sets the chain length, BENCH_REQUESTS (default 3000)
+ * the requests per scenario; BENCH_BASELINE_MDW another tree's bin/mdw.js, whose server is measured beside this
+ * tree's scenario by scenario (an A/B run); BENCH_SERVER_NODE_OPTIONS and BENCH_SERVER_NODE_ARGS the servers' extra
+ * Node flags (`--cpu-prof`; `--trace-gc`, which NODE_OPTIONS refuses).
  */
 import { availableParallelism } from 'node:os';
 import { encodeCursor, listTag } from '../src/api/graphql/cursor.ts';
