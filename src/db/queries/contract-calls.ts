@@ -4,6 +4,7 @@
  */
 import type { Json } from '../../chain/json.ts';
 import { callInfoSql } from './call-info.ts';
+import { creationTxHashSql } from './contracts.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transaction-filter.ts';
@@ -132,7 +133,7 @@ export async function callsPage(
     name: `mdw_v3_contract_calls_${walk}_${shape}${from ? '_from' : ''}`,
     text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.tx_hash AS "txHash",
                   ${microBlockHashSql('t')} AS "blockHash", c.contract_id AS "contractId",
-                  (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = c.contract_id) AS "contractTxHash",
+                  ${creationTxHashSql('c.contract_id')} AS "contractTxHash",
                   c.caller_id AS "callerId", c.function, c.arguments, c.result, ${callInfoSql('c')} AS "callInfo", t.signed AS tx
              FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash
             WHERE ${where.join(' AND ')} AND ${ks.where}

@@ -17,6 +17,16 @@ import {
   type Window,
 } from './transactions.ts';
 
+/**
+ * creationTxHashSql is the hash of the transaction that created the contract `id` (an SQL expression): its
+ * ContractCreateTx or GAAttachTx, else, for a contract a call created (a DEX factory's pair), that call, as ae_mdw
+ * finds it (Origin: the creating contract_call_tx); null for one created otherwise (hard forks' contracts).
+ */
+export function creationTxHashSql(id: string): string {
+  return `coalesce((SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = ${id}),
+                   (SELECT a.tx_hash FROM aexn_call_created a WHERE a.contract_id = ${id}))`;
+}
+
 /** A contract with its creating transaction. */
 export interface ContractRow {
   readonly contractId: string;
@@ -153,8 +163,8 @@ export async function logsPage(
     `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
             ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
             l.contract_id AS "calledContract", l.entry AS log,
-            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.entry->>'address') AS "contractTxHash",
-            (SELECT k.create_tx_hash FROM contracts k WHERE k.contract_id = l.contract_id) AS "calledContractTxHash"
+            ${creationTxHashSql("l.entry->>'address'")} AS "contractTxHash",
+            ${creationTxHashSql('l.contract_id')} AS "calledContractTxHash"
        FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry,
                     jsonb_array_length(c.call_info->'log') - e.ord AS log_idx
                FROM contract_calls c

@@ -251,12 +251,6 @@ const EXCEPTIONS: readonly Exception[] = [
       'ae_mdw writes `response: null` for a query not answered (Oracles.render_query); its schema does not allow null',
   },
   {
-    violation: /^\$\.data\[\d+\]\.contract_tx_hash: null, not String$/,
-    operations: ['GetContractLogs'],
-    reason:
-      'ae_mdw writes `contract_tx_hash: null` for a contract without a creating transaction of its own (Contracts.render_log); its schema does not allow null',
-  },
-  {
     violation: /^\$\.data\[\d+\]\.kind: "(fee_\w+|reward_oracle|accounts_\w+|contracts_lima)" is not one of its enum$/,
     operations: ['GetTransfers'],
     reason:

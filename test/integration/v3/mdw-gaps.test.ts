@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
-import { buildTx, Tag } from '@aeternity/aepp-sdk';
+import { buildTx, encode, Encoding, hash, Tag } from '@aeternity/aepp-sdk';
 import { PARTY_TX_TYPES } from '../../../src/chain/channel-parties.ts';
 import { channelId, contractId } from '../../../src/chain/derived-ids.ts';
 import { BYTECODE } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { TX_TYPE_NAMES } from '../../../src/api/routes/v3/tx-query.ts';
+import { wrappedAe } from '../../support/aex9-truth.ts';
+import { contractsOf } from '../../support/devnode-contracts.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -24,7 +26,10 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
   let lowerCaseCollection: string;
 
   before(async () => {
-    v3 = await startV3(60, 'v3-mdw-gaps');
+    v3 = await startV3(300, 'v3-mdw-gaps', (devnode) => ({
+      DEX_FACTORY: contractsOf(devnode, 'factory')[0]!,
+      DEX_WRAPPED_AE: wrappedAe(devnode.chain),
+    }));
     const owner = v3.devnode.accounts[1]!.publicKey as `ak_${string}`;
     const { next_nonce: nonce } = (await v3.nodeGet(`/v2/accounts/${owner}/next-nonce`)) as { next_nonce: number };
     await v3.submit(
@@ -161,5 +166,40 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     const activities = await v3.walk(`/mdw/v3/accounts/${String(responder)}/activities?limit=100`);
     const activity = activities.find((a) => (a.payload as Obj).hash === settle.hash)!;
     expect(((activity.payload as Obj).tx as Obj).initiator_id).to.equal(initiator);
+  });
+
+  it('gives a contract a call created the creating call as its transaction, in its logs and as a contract', async () => {
+    const factory = contractsOf(v3.devnode, 'factory')[0]!;
+    const pairCreated = BigInt(`0x${Buffer.from(hash('PairCreated')).toString('hex')}`);
+    // the factory's PairCreated events (in the router's calls), as the node logged them: the pair (topic 3) and the call
+    const creatorOf = new Map<string, string>();
+    for (const t of chain.transactions.filter((c) => txOf(c).type === 'ContractCallTx')) {
+      const info = (await v3.nodeGet(`/v2/transactions/${t.hash}/info`)) as { call_info?: { log: Obj[] } };
+      for (const l of info.call_info?.log ?? []) {
+        const topics = l.topics as Json[];
+        if (l.address === factory && BigInt(String(topics[0])) === pairCreated) {
+          const pair = BigInt(String(topics[3])).toString(16).padStart(64, '0');
+          creatorOf.set(encode(Buffer.from(pair, 'hex'), Encoding.ContractAddress), t.hash);
+        }
+      }
+    }
+    expect(creatorOf.size, 'the factory created pairs').to.be.above(0);
+    let logged = 0;
+    for (const [pair, creation] of creatorOf) {
+      const contract = (await v3.get(`/mdw/v3/contracts/${pair}`)).body as Obj;
+      expect(contract.source_tx_hash, pair).to.equal(creation);
+      expect(contract.source_tx_type, pair).to.equal('ContractCallTx');
+      for (const log of await v3.walk(`/mdw/v3/contracts/logs?contract_id=${pair}&limit=100`)) {
+        expect(log.contract_tx_hash, pair).to.equal(creation);
+        logged += 1;
+      }
+      const token = (await v3.get(`/mdw/v3/aex9/${pair}`)).body as Obj;
+      expect(token.contract_tx_hash, pair).to.equal(creation);
+    }
+    expect(logged, 'the pairs logged events').to.be.above(0);
+    // a swap the router makes is logged by the pair: the pair's creation is its contract_tx_hash there too
+    const swaps = await v3.walk('/mdw/v3/contracts/logs?event=SwapTokens&limit=100');
+    expect(swaps.length).to.be.above(0);
+    for (const swap of swaps) expect(swap.contract_tx_hash).to.equal(creatorOf.get(String(swap.contract_id)));
   });
 });
