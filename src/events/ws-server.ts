@@ -28,8 +28,9 @@ export interface WebsocketServerDeps {
   readonly log: Logger;
   readonly pool: Pool;
   /**
-   * The primary, when `pool` reads replicas (DATABASE_READ_URLS): replays read and render from it, since a replica
-   * may be behind the one the feed read, and a replay must see every block the feed delivered. Absent: `pool`.
+   * The primary, when `pool` reads replicas (DATABASE_READ_URLS): replays read and render from it, since a replay
+   * must see every block the feed counts as sent, and those it noted without a client to send them to raise no floor:
+   * a replica at the floor may lack them. Absent: `pool`.
    */
   readonly primary?: Pool;
   /** Set when `pool` reads replicas: the live feed raises the server's floor to what it read before it pushes it. */
