@@ -11,7 +11,6 @@ import {
 } from '../../db/queries/blocks.ts';
 import { newGenerationsJson } from '../../db/queries/generations.ts';
 import { decodeErrorsSince, feesAt, heightsContiguous, sizeUpTo } from '../../db/queries/stats.ts';
-import { readReplayed } from '../../db/queries/replication.ts';
 import { syncState, type SyncState } from '../../db/queries/sync-state.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { notFound } from '../../errors.ts';
@@ -20,6 +19,7 @@ import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../respon
 import { generationsReport } from '../../shapes/middleware.ts';
 import { BriefValue } from '../brief-value.ts';
 import { NODE_HEIGHT_TTL_MS } from '../node-height.ts';
+import { readServedTop } from '../served-top.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../status.ts';
 import { transactionCountUpTo } from '../transaction-count.ts';
 import { coinbaseAt } from '../../chain/coinbase.ts';
@@ -123,18 +123,13 @@ export function chainRoutes(deps: RouteDeps): Router {
   return router;
 }
 
-/** How long the status waits for the floor to reach the replica it read (one look, unless that replica is lost). */
-const FLOOR_WAIT_MS = 2000;
-
 /**
  * servedSyncState is the populator's state as the writer has it (its heartbeat, status and errors, read on the
- * primary) with the top this server serves (read where its reads go: the replicas, when there are any). A replica
- * ahead of the floor may show a top another one at the floor lacks: the floor is raised there before it is shown.
+ * primary) with the top this server serves (read where its reads go: the replicas, when there are any).
  */
 async function servedSyncState({ pool, primary, replicas }: RouteDeps): Promise<SyncState> {
   if (!primary) return syncState(pool);
-  const [writer, { value: served, replayed }] = await Promise.all([syncState(primary), readReplayed(pool, syncState)]);
-  if (replayed !== undefined) await replicas?.raiseFloor(replayed, AbortSignal.timeout(FLOOR_WAIT_MS));
+  const [writer, served] = await Promise.all([syncState(primary), readServedTop(pool, replicas, syncState)]);
   return { ...writer, topHeight: served.topHeight, topTimeMs: served.topTimeMs };
 }
 

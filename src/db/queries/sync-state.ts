@@ -81,22 +81,21 @@ export interface StoredTotals {
  * sums the micro blocks' counts (one narrow row per micro block, not one per transaction).
  */
 export async function storedTotals(db: Queryable): Promise<StoredTotals> {
-  const [top, { rows }] = await Promise.all([
-    topHeight(db),
-    db.query<{
-      txs: string | null;
-      migration: string | null;
-      node_height: number | null;
-      status: string | null;
-      heartbeat_at: Date | null;
-    }>({
-      name: 'mdw_v3_stored_totals',
-      text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
+  // one after the other: `db` may be one client (a replica's snapshot), which runs one query at a time
+  const top = await topHeight(db);
+  const { rows } = await db.query<{
+    txs: string | null;
+    migration: string | null;
+    node_height: number | null;
+    status: string | null;
+    heartbeat_at: Date | null;
+  }>({
+    name: 'mdw_v3_stored_totals',
+    text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
                   (SELECT max(name) FROM mdw_migrations) AS migration,
                   s.node_height, s.status, s.heartbeat_at
              FROM sync_state s`,
-    }),
-  ]);
+  });
   const r = rows[0];
   return {
     topHeight: top,

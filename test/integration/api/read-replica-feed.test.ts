@@ -1,16 +1,17 @@
 /**
- * @module A server reading two standbys, one ahead of the other: the live feed and the status may read the one ahead,
- * beyond the notification the server acted on last, and an event it pushes or a height its status shows must still be
- * readable through the same server on either standby (docs/operations.md, "Read replicas").
+ * @module A server reading two standbys, one ahead of the other: the live feed and the statuses may read the one
+ * ahead, beyond the notification the server acted on last, and an event it pushes or a height a status shows must
+ * still be readable through the same server on either standby (docs/operations.md, "Read replicas").
  */
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
 import { queryOnce } from '../../support/postgres.ts';
+import { waitFor } from '../../support/wait.ts';
 import { deleteFrom } from '../events/chain-writer.ts';
 import { startReplicaFixture, type ReplicaFixture } from './replica-fixture.ts';
 
 /** the second standby applies each commit this late; the first applies at once (while its replay is not paused) */
-const LATE_MS = 5000;
+const LATE_MS = 8000;
 /** the time between the announced commit and the one the feed reads beyond it */
 const BETWEEN_MS = 3000;
 
@@ -49,7 +50,9 @@ describe('what a server read on a standby ahead of the floor', function () {
       await queryOnce(ahead, 'SELECT pg_wal_replay_resume()');
       resumed = true;
       const event = (await fixture.client.next(20_000)) as { payload: Record<string, Json> };
-      expect(event.payload.hash).to.equal(rewritten);
+      expect(event.payload.hash, 'the rewritten block (the first standby released the notification)').to.equal(
+        rewritten,
+      );
       // the late standby reaches the notification's position, then applies the rewrite LATE_MS after it was made:
       // until then a read there would not find the block the event carried
       const statuses: number[] = [];
@@ -71,26 +74,46 @@ describe('what a server read on a standby ahead of the floor', function () {
     }
   });
 
-  it('shows no height in /middleware/status that the standby at the floor lacks', async () => {
-    // not announced: the prompt standby has height 7 at once, the late one LATE_MS later, and both are at the floor
-    await fixture.write(7);
+  /**
+   * shownHeightReadable writes `height` (not announced: the prompt standby has it at once, the late one LATE_MS later,
+   * both at the floor) and checks that once `shown` (a status read) shows it, every read of its key block finds it.
+   */
+  const shownHeightReadable = async (height: number, shown: () => Promise<number>): Promise<void> => {
+    await waitFor('both standbys serving', async () => {
+      const status = (await (await fetch(`${fixture.server.httpUrl}/middleware/status`)).json()) as {
+        read_replicas: { serving: boolean }[];
+      };
+      return status.read_replicas.every((r) => r.serving);
+    });
+    await fixture.write(height);
     const writtenAt = Date.now();
-    let shown = 0;
+    let showing = 0;
     const statuses: number[] = [];
     while (Date.now() < writtenAt + LATE_MS - 1000) {
-      const status = (await (await fetch(`${fixture.server.httpUrl}/middleware/status`)).json()) as { height: number };
-      if (status.height === 7) {
-        shown++;
+      if ((await shown()) === height) {
+        showing++;
         // reads take turns: four reach both standbys
         for (let i = 0; i < 4; i++)
-          statuses.push((await fetch(`${fixture.server.httpUrl}/mdw/v3/key-blocks/7`)).status);
+          statuses.push((await fetch(`${fixture.server.httpUrl}/mdw/v3/key-blocks/${height}`)).status);
       }
+      // one read more, so that a status's own reads do not fall on the same standby's turn every time
+      await fetch(`${fixture.server.httpUrl}/mdw/v3/key-blocks/1`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(shown, 'statuses showing height 7').to.be.greaterThan(0);
+    expect(showing, `statuses showing height ${height}`).to.be.greaterThan(0);
     expect(
       statuses.filter((s) => s !== 200),
       `of ${statuses.length} reads`,
     ).to.deep.equal([]);
+  };
+  const getJson = async (path: string): Promise<Record<string, Json>> =>
+    (await (await fetch(`${fixture.server.httpUrl}${path}`)).json()) as Record<string, Json>;
+
+  it('shows no height in /middleware/status that the standby at the floor lacks', async () => {
+    await shownHeightReadable(7, async () => Number((await getJson('/middleware/status')).height));
+  });
+
+  it("shows no mdw_height in ae_mdw's /mdw/v3/status that the standby at the floor lacks", async () => {
+    await shownHeightReadable(8, async () => Number((await getJson('/mdw/v3/status')).mdw_height));
   });
 });

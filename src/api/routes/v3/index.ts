@@ -40,7 +40,7 @@ export function v3Router(deps: RouteDeps, env: V3Env = v3Env(deps)): Router {
 }
 
 /** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener, log, outages, metrics }: RouteDeps): V3Env {
+function v3Env({ pool, cfg, version, listener, log, outages, metrics, replicas }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
     parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
@@ -48,8 +48,12 @@ function v3Env({ pool, cfg, version, listener, log, outages, metrics }: RouteDep
     pool,
     cfg,
     version,
-    status: new StatusSource(pool, nodeStatus, version, (err) =>
-      reportBackgroundFailure(log, outages, 'v3 status refresh', err),
+    status: new StatusSource(
+      pool,
+      nodeStatus,
+      version,
+      (err) => reportBackgroundFailure(log, outages, 'v3 status refresh', err),
+      replicas,
     ),
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg, metrics.outbound),

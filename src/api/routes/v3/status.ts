@@ -1,7 +1,9 @@
 /** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
-import type { Queryable } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/pool.ts';
+import type { ReadReplicas } from '../../../db/read-replicas.ts';
+import { readServedTop } from '../../served-top.ts';
 import { cannotAdvance, SYNCED_MAX_LAG } from '../../status.ts';
 
 /**
@@ -65,7 +67,8 @@ const SAMPLE_WINDOW_MS = 60_000;
  * `onRefreshFailed` and the last status stays: a background failure never ends the process.
  */
 export class StatusSource {
-  readonly #db: Queryable;
+  readonly #db: Pool;
+  readonly #replicas: ReadReplicas | undefined;
   readonly #nodeStatus: () => Promise<Json>;
   readonly #revision: string;
   /** the status as JSON text: answers send it as it is */
@@ -76,12 +79,14 @@ export class StatusSource {
   readonly #onRefreshFailed: (err: unknown) => void;
 
   constructor(
-    db: Queryable,
+    db: Pool,
     nodeStatus: () => Promise<Json>,
     revision: string,
     onRefreshFailed: (err: unknown) => void,
+    replicas?: ReadReplicas,
   ) {
     this.#db = db;
+    this.#replicas = replicas;
     this.#nodeStatus = nodeStatus;
     this.#revision = revision;
     this.#onRefreshFailed = onRefreshFailed;
@@ -101,7 +106,7 @@ export class StatusSource {
 
   async #refresh(): Promise<void> {
     const [totals, node] = await Promise.all([
-      storedTotals(this.#db),
+      readServedTop(this.#db, this.#replicas, storedTotals),
       this.#nodeStatus().then(
         (s) => (isJsonObject(s) ? s : undefined),
         () => undefined,
