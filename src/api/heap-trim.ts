@@ -11,12 +11,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from '../log.ts';
 
-/** how often HeapTrim looks: a burst counts as over after one whole period without a request waiting */
+/** how often HeapTrim looks: a burst counts as over after one whole period without a request waiting, the loop idle */
 export const HEAP_TRIM_EVERY_MS = 10_000;
 
 /**
  * RSS growth past the last baseline that calls for a trim: well above what the caches and a busy minute's garbage
- * hold, so that a server at its steady size never pays for one (each costs the event loop 0.1–0.4 s).
+ * hold, so that a server at its steady size never pays for one (each pauses the event loop, about 0.1 s on a free
+ * core, several times that on a loaded machine).
  */
 export const HEAP_TRIM_SLACK_BYTES = 64 * 2 ** 20;
 
