@@ -91,6 +91,8 @@ export class HeapTrim {
   #previous: HeapSample | undefined;
   #baselineBytes = 0;
   #timer: NodeJS.Timeout | undefined;
+  #trims = 0;
+  #pauseSeconds = 0;
 
   constructor(options: HeapTrimOptions) {
     this.#options = options;
@@ -109,6 +111,11 @@ export class HeapTrim {
     this.#timer = undefined;
   }
 
+  /** counts are the trims so far and the event loop's time they took (a metric reads them at scrape time). */
+  get counts(): { trims: number; pauseSeconds: number } {
+    return { trims: this.#trims, pauseSeconds: this.#pauseSeconds };
+  }
+
   /** look is one check (the timer's; a test calls it itself): trims when due; true when it trimmed. */
   look(): boolean {
     const { sample, log, slackBytes = HEAP_TRIM_SLACK_BYTES, collect = collectAllGarbage } = this.#options;
@@ -118,13 +125,13 @@ export class HeapTrim {
     if (!trimDue(previous, now, this.#baselineBytes, slackBytes)) return false;
     const started = performance.now();
     collect();
+    const ms = performance.now() - started;
     const after = sample();
     this.#previous = after;
     this.#baselineBytes = after.rssBytes;
-    log.info(
-      { rssBefore: now.rssBytes, rssAfter: after.rssBytes, ms: Math.round(performance.now() - started) },
-      'burst over: heap trimmed',
-    );
+    this.#trims++;
+    this.#pauseSeconds += ms / 1000;
+    log.info({ rssBefore: now.rssBytes, rssAfter: after.rssBytes, ms: Math.round(ms) }, 'burst over: heap trimmed');
     return true;
   }
 }

@@ -117,6 +117,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       listener,
       outages,
       admission,
+      heapTrim,
       onTransactionPosted: (body) => reportPosted(body),
     }).callback(),
   );

@@ -77,6 +77,9 @@ describe('HeapTrim', () => {
       expect(s.trim.look()).to.equal(false);
       expect(s.trim.look()).to.equal(true);
       expect(s.collections).to.equal(2);
+      // what /metrics reports of them
+      expect(s.trim.counts.trims).to.equal(2);
+      expect(s.trim.counts.pauseSeconds).to.be.at.least(0);
     } finally {
       s.trim.stop();
     }
