@@ -38,6 +38,7 @@ function rows(): { row: Omit<TxRow, 'tx' | 'signatures'>; signed: Buffer }[] {
           call: null,
           name: null,
           parties: null,
+          gaCall: null,
         },
         signed: Buffer.from(signed),
       };

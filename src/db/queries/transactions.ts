@@ -47,6 +47,16 @@ export interface TxRow {
     /** the standard of the called (or created) contract: aex9, aex141 or null */
     aexn_type: string | null;
   } | null;
+  /**
+   * a GAAttachTx's or GAMetaTx's own call (the ga area, 1008): its gas used (exact, as text) and return type, and a
+   * GAAttachTx's authentication function and init arguments
+   */
+  readonly gaCall: {
+    gas_used: string | null;
+    return_type: string | null;
+    auth_fun_name: string | null;
+    args: Json;
+  } | null;
   /** the plain name of a name transaction's name_id, when known */
   readonly name: string | null;
   /** the channel's parties, for the channel transactions ae_mdw shows with them (chain/channel-parties.ts), when known */
@@ -148,7 +158,10 @@ export const TX_ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBloc
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
   CASE WHEN c.tx_hash IS NULL THEN NULL
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
-                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call`;
+                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,
+  (SELECT json_build_object('gas_used', g.gas_used::text, 'return_type', g.return_type, 'auth_fun_name', g.auth_fun_name,
+                            'args', g.args) FROM ga_calls g
+    WHERE g.height = t.height AND g.micro_index = t.micro_index AND g.tx_index = t.tx_index) AS "gaCall"`;
 // contract_calls by position, not by hash: a page's calls then sit together in one small index
 // (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
 // a deep page)

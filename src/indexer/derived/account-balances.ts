@@ -15,6 +15,7 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
+import { batchRange } from './batch-range.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
@@ -63,10 +64,5 @@ export async function deriveBatchBalances(
   node: BalanceReader | undefined,
 ): Promise<void> {
   if (!node) throw new Error('the balances area needs a node for the balances (none given)');
-  const first = gens[0]!;
-  await deriveBalances(db, node, {
-    from: first.keyBlock.height,
-    to: gens.at(-1)!.keyBlock.height,
-    fromMicro: first.continuesAt ?? -1,
-  });
+  await deriveBalances(db, node, batchRange(gens));
 }

@@ -1,6 +1,6 @@
 /**
  * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
- * statistics; accounts' balances; the decoding of calls stored undecoded for now) beside the chain: each batch derives
+ * statistics; accounts' balances; the decoding of calls stored undecoded for now; generalized accounts' calls) beside the chain: each batch derives
  * them in its transaction; an area that an upgrade added, that is behind, or whose derivation fails is recorded in
  * derive_backfill (migration 1003) and derived later from the stored rows, never by fetching the blocks again, one
  * batch of heights per step, each in one transaction that also records the progress: a kill mid-way resumes at the
@@ -31,6 +31,7 @@ import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import { redecodeStoredCalls } from './redecode-calls.ts';
+import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 
 /** What the stored derivations need beyond the database. */
@@ -42,6 +43,8 @@ export interface DeriveContext {
   readonly balances?: BalanceReader;
   /** decodes the calls stored undecoded for now (the call area; absent: that area cannot be derived) */
   readonly decoder?: ContractDecoder;
+  /** reads GA transactions' infos (the ga area; absent: that area cannot be derived) */
+  readonly gaCalls?: GaInfoReader;
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
@@ -153,6 +156,19 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       standalone: true,
     },
   ],
+  [
+    'ga',
+    {
+      batch: (db, gens, { gaCalls }) => deriveBatchGaCalls(db, gens, gaCalls),
+      async stored(db, from, to, { gaCalls }) {
+        if (!gaCalls) throw new Error('the ga area needs a node for the GA calls (none given)');
+        await deriveGaCalls(db, gaCalls, { from, to, fromMicro: -1 });
+      },
+      tables: ['ga_calls'],
+      asksNode: true,
+      standalone: true,
+    },
+  ],
 ]);
 
 /**
@@ -177,6 +193,8 @@ export interface BatchDerivation {
   readonly underived?: ReadonlyMap<string, string>;
   /** reads accounts' balances (the balances area) */
   readonly balances?: BalanceReader;
+  /** reads GA transactions' infos (the ga area) */
+  readonly gaCalls?: GaInfoReader;
 }
 
 /**
@@ -224,6 +242,8 @@ export interface DeriveBackfillDeps {
   readonly balances?: BalanceReader;
   /** the call area's decoder (the populator shares its follower's, whose code cache the detector shares too) */
   readonly decoder?: ContractDecoder;
+  /** the ga area's reader of GA transactions' infos */
+  readonly gaCalls?: GaInfoReader;
   /** heights derived per transaction */
   readonly batchHeights: number;
   /** the schema whose servers hear of each batch (their cached statistics and answers) */
@@ -249,7 +269,7 @@ export class DeriveBackfill {
    * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
    */
   async step(): Promise<boolean> {
-    const { pool, log, rules, detector, balances, decoder, batchHeights } = this.#deps;
+    const { pool, log, rules, detector, balances, decoder, gaCalls, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = [...DERIVED_AREAS.keys()].map((area) => pending.find((p) => p.area === area)).find((p) => p);
@@ -269,7 +289,7 @@ export class DeriveBackfill {
     const to = Math.min(from + batchHeights - 1, job.to);
     try {
       await withTransaction(pool, async (client) => {
-        if (from <= to) await derive.stored(client, from, to, { rules, detector, balances, decoder });
+        if (from <= to) await derive.stored(client, from, to, { rules, detector, balances, decoder, gaCalls });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });

@@ -272,6 +272,7 @@ export async function loadBatch(
       appearances: written.accounts,
       underived,
       balances: deps.node,
+      gaCalls: deps.node,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);

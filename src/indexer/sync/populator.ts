@@ -208,6 +208,7 @@ export class Populator implements Role {
       rules,
       detector: readers.aexn,
       balances: node,
+      gaCalls: node,
       decoder: readers.decoder,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,

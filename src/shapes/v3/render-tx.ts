@@ -48,7 +48,7 @@ const ROUND_TYPES = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSna
  * mdwTx is the node's tx with the fields ae_mdw adds: ids a tx creates (name_id, oracle_id,
  * query_id, channel_id, contract_id), the plain name of name transactions, the parties of channel transactions after the
  * creation, the off-chain round of solo channel transactions, and the outcome of
- * contract calls and creations (function, arguments, return, gas used, log).
+ * contract calls and creations (function, arguments, return, gas used, log) and of a generalized account's own call.
  */
 export function mdwTx(r: TxRow): Record<string, Json> {
   const tx: Record<string, Json> = { ...(r.parties ? withParties(r.tx, r.parties) : r.tx), ...createdIds(r.tx) };
@@ -60,6 +60,16 @@ export function mdwTx(r: TxRow): Record<string, Json> {
   if (ROUND_TYPES.has(r.txType)) {
     const round = offChainRound(tx.payload);
     if (round !== undefined) tx.round = round;
+  }
+  // ae_mdw adds a generalized account's own call: a GAAttachTx's init, a GAMetaTx's authentication (format.ex)
+  if (r.txType === 'GAAttachTx') {
+    tx.auth_fun_name = r.gaCall?.auth_fun_name ?? null;
+    tx.args = r.gaCall?.args ?? null;
+  }
+  if (r.txType === 'GAAttachTx' || r.txType === 'GAMetaTx') {
+    const gasUsed = r.gaCall?.gas_used;
+    tx.gas_used = typeof gasUsed === 'string' ? BigInt(gasUsed) : null;
+    tx.return_type = r.gaCall?.return_type ?? null;
   }
   const call = r.call;
   if (call && (r.txType === 'ContractCallTx' || r.txType === 'ContractCreateTx')) {

@@ -145,6 +145,10 @@ describe('the 0.1.0 migration baseline', function () {
     expect(
       await query("SELECT next_height, to_height FROM upgraded.derive_backfill WHERE area = 'balances'"),
     ).to.deep.equal([{ next_height: 6, to_height: 7 }]);
+    // and so are the generalized accounts' calls (1008)
+    expect(await query("SELECT next_height, to_height FROM upgraded.derive_backfill WHERE area = 'ga'")).to.deep.equal([
+      { next_height: 6, to_height: 7 },
+    ]);
   });
 
   it('refuses a schema that the files before the release left short of 0100, saying what to do', async () => {

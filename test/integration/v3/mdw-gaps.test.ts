@@ -3,7 +3,7 @@ import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { buildTx, encode, Encoding, hash, Tag } from '@aeternity/aepp-sdk';
 import { PARTY_TX_TYPES } from '../../../src/chain/channel-parties.ts';
 import { channelId, contractId } from '../../../src/chain/derived-ids.ts';
-import { BYTECODE } from '../../../src/devnode/index.ts';
+import { BYTECODE, GA_ACI } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { TX_TYPE_NAMES } from '../../../src/api/routes/v3/tx-query.ts';
@@ -201,5 +201,58 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     const swaps = await v3.walk('/mdw/v3/contracts/logs?event=SwapTokens&limit=100');
     expect(swaps.length).to.be.above(0);
     for (const swap of swaps) expect(swap.contract_tx_hash).to.equal(creatorOf.get(String(swap.contract_id)));
+  });
+
+  it("adds a generalized account's own call to GAAttachTx and GAMetaTx, and derives it for a database stored before", async () => {
+    const gaTxs = chain.transactions.filter((t) => ['GAAttachTx', 'GAMetaTx'].includes(String(txOf(t).type)));
+    const types = new Set(gaTxs.map((t) => txOf(t).type));
+    expect([...types].sort(), 'the generated chain attaches and uses GAs').to.deep.equal(['GAAttachTx', 'GAMetaTx']);
+    // the node's own record of the call: a GAAttachTx's init call, a GAMetaTx's authentication call
+    const expected = new Map<string, { gas_used: Json; return_type: Json }>();
+    for (const t of gaTxs) {
+      const info = (await v3.nodeGet(`/v2/transactions/${t.hash}/info`)) as Obj;
+      const call = (info.ga_info ?? info.call_info) as Obj;
+      expect(call, t.hash).to.be.an('object');
+      expected.set(t.hash, { gas_used: call.gas_used!, return_type: call.return_type! });
+    }
+    const shown = async (): Promise<Map<string, { gas_used: Json; return_type: Json }>> => {
+      const listed = await v3.walk('/mdw/v3/transactions?type_group=ga&direction=forward&limit=100');
+      expect(listed.map((t) => t.hash)).to.deep.equal(gaTxs.map((t) => t.hash));
+      const byHash = new Map<string, { gas_used: Json; return_type: Json }>();
+      for (const t of listed) {
+        const { gas_used, return_type } = t.tx as Obj;
+        byHash.set(String(t.hash), { gas_used: gas_used!, return_type: return_type! });
+        const one = ((await v3.get(`/mdw/v3/transactions/${String(t.hash)}`)).body as Obj).tx as Obj;
+        expect({ gas_used: one.gas_used, return_type: one.return_type }).to.deep.equal(byHash.get(String(t.hash)));
+      }
+      return byHash;
+    };
+    expect(await shown()).to.deep.equal(expected);
+    // a GAAttachTx's authentication function, named by its hash among the GA contract's functions, and init arguments
+    for (const t of gaTxs.filter((g) => txOf(g).type === 'GAAttachTx')) {
+      const tx = txOf(t);
+      const named = GA_ACI[0].contract.functions
+        .map((f) => f.name)
+        .find((name) => `0x${Buffer.from(hash(name)).toString('hex')}` === tx.auth_fun);
+      expect(named, 'the attach names a function of the GA contract').to.equal('authorize');
+      const { args } = new BytecodeContractCallEncoder(tx.code as `cb_${string}`).decodeCall(
+        tx.call_data as `cb_${string}`,
+      ) as { args: unknown[] };
+      const one = ((await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj).tx as Obj;
+      expect({ auth_fun_name: one.auth_fun_name, args: one.args }).to.deep.equal({ auth_fun_name: named, args });
+    }
+
+    // a database stored before the GA calls were kept (migration 1008 adds the table and records every stored height
+    // for the ga area): the populator's backfill asks the node for them, no block is fetched again
+    await v3.pool.query('DELETE FROM ga_calls');
+    expect([...(await shown()).values()][0]).to.deep.equal({ gas_used: null, return_type: null });
+    await v3.pool.query(`INSERT INTO derive_backfill (area, next_height, to_height)
+                         SELECT 'ga', min(height), max(height) FROM key_blocks HAVING count(*) > 0`);
+    for (let i = 0; i < 200; i++) {
+      if ((await v3.pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await v3.pool.query('SELECT 1 FROM derive_backfill')).rows).to.deep.equal([]);
+    expect(await shown()).to.deep.equal(expected);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * @module The `ga` area (migration 1008): the outcome of each generalized account's own call, which ae_mdw adds to
+ * its transactions (format.ex: a GAAttachTx's `gas_used`/`return_type` from its init call, a GAMetaTx's from its
+ * authentication call). The node keeps them in the transaction's info only (`call_info`, `ga_info`), which a sync does
+ * not otherwise ask for a GA transaction that wraps no contract call; this area asks it once per such transaction.
+ */
+import { isJsonObject, toBigInt } from '../../chain/json.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
+import type { Queryable } from '../../db/pool.ts';
+import { gaTransactions, replaceGaCalls, type GaCallRow, type GaRange } from '../../db/writes/ga-calls.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { NodeError } from '../../node/errors.ts';
+import { attachDetails } from '../contracts/ga-attach.ts';
+import { mapLimit } from '../map-limit.ts';
+import { batchRange } from './batch-range.ts';
+import type { GenerationRows, JsonObject } from '../rows/rows.ts';
+
+/** What the area asks the node: a transaction's info. */
+export type GaInfoReader = Pick<NodeClient, 'transactionInfo'>;
+
+/** Infos asked at once: the node set bounds the requests in flight; this bounds the promises waiting for it. */
+const IN_FLIGHT = 64;
+
+/** gaCallOutcome is the GA call's gas and return type in a transaction's info; undefined when it has none. */
+export function gaCallOutcome(info: JsonObject): { gasUsed: bigint; returnType: string } | undefined {
+  const call = isJsonObject(info.ga_info) ? info.ga_info : isJsonObject(info.call_info) ? info.call_info : undefined;
+  if (!call || call.gas_used === undefined || typeof call.return_type !== 'string') return undefined;
+  return { gasUsed: toBigInt(call.gas_used), returnType: call.return_type };
+}
+
+/**
+ * deriveGaCalls stores the GA calls of a range of stored heights, asking the node for each transaction's info and
+ * reading a GAAttachTx's function name and arguments from its code. An info the node no longer holds (410 from every
+ * node, garbage-collected) leaves gas and return type null, as a pruned call info does.
+ */
+export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: GaRange): Promise<void> {
+  const txs = await gaTransactions(db, range);
+  const outcomes = await mapLimit(txs, IN_FLIGHT, (t) =>
+    node.transactionInfo(t.hash, t.height).then(
+      ({ info }) => gaCallOutcome(info),
+      (err: unknown) => {
+        if (err instanceof NodeError && err.gone) return undefined;
+        throw err;
+      },
+    ),
+  );
+  const rows: GaCallRow[] = txs.flatMap(({ hash: _hash, signed, ...at }, i) => {
+    const outcome = outcomes[i];
+    const { tx } = renderStoredTx(signed);
+    const attach = tx.type === 'GAAttachTx' ? attachDetails(tx) : undefined;
+    if (!outcome && !attach) return [];
+    return [
+      {
+        ...at,
+        gasUsed: outcome?.gasUsed ?? null,
+        returnType: outcome?.returnType ?? null,
+        authFunName: attach?.authFunName ?? null,
+        args: attach?.args ?? null,
+      },
+    ];
+  });
+  await replaceGaCalls(db, range, rows);
+}
+
+/** deriveBatchGaCalls is the area's derivation of a batch just written (ascending generations). */
+export async function deriveBatchGaCalls(
+  db: Queryable,
+  gens: readonly GenerationRows[],
+  node: GaInfoReader | undefined,
+): Promise<void> {
+  if (!node) throw new Error('the ga area needs a node for the GA calls (none given)');
+  await deriveGaCalls(db, node, batchRange(gens));
+}
