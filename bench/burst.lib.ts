@@ -20,6 +20,8 @@ export interface BurstResult {
   readonly statuses: Record<number, number>;
   /** Retry-After values of the 503 answers */
   readonly retryAfter: Record<string, number>;
+  /** the load generator's own CPU seconds (user and system) over the burst: its share of the machine's cores */
+  readonly cpuSeconds: number;
 }
 
 /** burst keeps `connections` requests in flight over `paths` (round robin) for `seconds` (0: a client error). */
@@ -28,6 +30,7 @@ async function burst(order: BurstOrder): Promise<BurstResult> {
   const statuses = new Map<number, number>();
   const retryAfter = new Map<string, number>();
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const until = started + order.seconds * 1000;
   let sent = 0;
   await Promise.all(
@@ -50,11 +53,13 @@ async function burst(order: BurstOrder): Promise<BurstResult> {
     }),
   );
   await client.close();
+  const cpu = process.cpuUsage(cpuStart);
   return {
     requests: sent,
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
     statuses: Object.fromEntries(statuses),
     retryAfter: Object.fromEntries(retryAfter),
+    cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
   };
 }
 

@@ -5,10 +5,14 @@
  *
  *   node bench/graphql.ts
  *
- * The server is `mdw -s` in its own process, as in production; this process generates the chain's load (undici) and,
- * before measuring, runs the devnode and the populator. The pages start at 1000 random positions of the chain (REST
- * cursors, and the GraphQL cursors of the same positions), read one after another for latency, then 16 in flight.
- * BENCH_GENERATIONS (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario.
+ * The server is `mdw -s` in its own process with a pod's Node flags, as in production; this process generates the
+ * chain's load (undici) and, before measuring, runs the devnode and the populator. The pages start at 1000 random
+ * positions of the chain (REST cursors, and the GraphQL cursors of the same positions), read one after another for
+ * latency, then 16 in flight. BENCH_GENERATIONS (default 20000) sets the chain length, BENCH_REQUESTS (default 3000)
+ * the requests per scenario; BENCH_BASELINE_MDW another tree's bin/mdw.js, whose server is measured beside this
+ * tree's scenario by scenario (an A/B run); BENCH_SERVER_NODE_OPTIONS and BENCH_SERVER_NODE_ARGS the servers' extra
+ * Node flags (`--cpu-prof`; `--trace-gc`, which NODE_OPTIONS refuses), BENCH_BASELINE_NODE_OPTIONS the baseline's
+ * alone (with BENCH_BASELINE_MDW=bin/mdw.js, an A/B of flags).
  */
 import { availableParallelism } from 'node:os';
 import { encodeCursor, listTag } from '../src/api/graphql/cursor.ts';
@@ -21,8 +25,10 @@ import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
-/** the servers' Node flags: a pod's (the operator's), and BENCH_SERVER_NODE_OPTIONS (`--cpu-prof`, `--trace-gc`) */
+/** the servers' Node flags: a pod's (the operator's), and BENCH_SERVER_NODE_OPTIONS (`--cpu-prof`) */
 const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
+/** the baseline server's, where BENCH_BASELINE_NODE_OPTIONS adds others (an A/B of flags: the same tree twice) */
+const BASELINE_NODE_OPTIONS = `${NODE_OPTIONS} ${process.env.BENCH_BASELINE_NODE_OPTIONS ?? ''}`.trim();
 /** Node flags NODE_OPTIONS refuses, for both servers (`--trace-gc`: each collection on the bench's output) */
 const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** another tree's bin/mdw.js: its server is measured too, scenario by scenario beside this tree's (an A/B run) */
@@ -52,7 +58,7 @@ async function main(): Promise<void> {
   if (BASELINE_MDW)
     servers.push([
       '_baseline',
-      await startMdwServer(serverEnv, NODE_OPTIONS, { mdw: BASELINE_MDW, nodeArgs: NODE_ARGS }),
+      await startMdwServer(serverEnv, BASELINE_NODE_OPTIONS, { mdw: BASELINE_MDW, nodeArgs: NODE_ARGS }),
     ]);
   servers.push(['', await startMdwServer(serverEnv, NODE_OPTIONS, { nodeArgs: NODE_ARGS })]);
   console.log(`servers (pid): ${servers.map(([suffix, api]) => `${suffix || 'this tree'} ${api.pid}`).join(', ')}`);
@@ -109,6 +115,8 @@ async function main(): Promise<void> {
       pageLimit: PAGE_LIMIT,
       requests: REQUESTS,
       baseline: BASELINE_MDW ?? null,
+      nodeOptions: NODE_OPTIONS,
+      baselineNodeOptions: BASELINE_MDW ? BASELINE_NODE_OPTIONS : null,
       concurrency: CONCURRENCY,
       generatedMs: Math.round(generatedMs),
       loadedMs: Math.round(loadedMs),

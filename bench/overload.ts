@@ -2,7 +2,9 @@
  * @module Overload benchmark (issue 27): `mdw -s` over a devnode chain loaded by the real populator, under a burst
  * of BENCH_CONNECTIONS (default 2000) connections on six heavy ae_mdw endpoints for BENCH_SECONDS (default 30),
  * while a prober asks /readyz and /mdw/v3/status; then twelve hostile statistics ranges while it asks /healthz.
- * Prints the answers by status, the probes' latencies and the server's RSS, and writes bench/results/overload.json.
+ * Prints the answers by status, the probes' latencies (the status also for 10 s before the burst, unloaded: the ratio),
+ * the server's RSS broken down (bench/memory.lib.ts) before, after and a minute after the burst, its event-loop delay
+ * over the burst and the CPU each process had of the machine's cores, and writes bench/results/overload.json.
  *
  *   make bench ONLY=overload      (BENCH_GENERATIONS, default 3000, sets the chain length)
  *
@@ -17,6 +19,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import prom from 'prom-client';
@@ -28,6 +31,8 @@ import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts'
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import type { BurstOrder, BurstResult } from './burst.lib.ts';
 import { killChildrenOnExit, startDevnodeProcess, startMdwServer, track } from './http.lib.ts';
+import { memoryBreakdown, metricValue, type MemoryBreakdown } from './memory.lib.ts';
+import { machineBusySeconds, mainThreadSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 3000);
@@ -36,6 +41,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
 /** how long after the burst the server's RSS is read again (BENCH_SETTLE_SECONDS, default a minute) */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60) * 1000;
+/** how long the status is asked before the burst, with nothing else running on the server */
+const UNLOADED_MS = 10_000;
 /** the server's NODE_OPTIONS and the image's environment: a pod's (the module comment) */
 const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
 const IMAGE_ENV = { NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072' };
@@ -47,17 +54,41 @@ function rssMb(pid: number): number {
   return Math.round(Number(kb) / 1024);
 }
 
-/** heapMb is the server's V8 heap in use and its external memory (buffers), in MB, from its own /metrics. */
-async function heapMb(base: string): Promise<{ used: number; total: number; external: number }> {
+/** ServerFigures are what the server's /metrics and /proc say of it at one moment (the module comment of memory.lib). */
+interface ServerFigures {
+  readonly memory: MemoryBreakdown;
+  /** the event loop's delay since the last scrape (prom-client's monitorEventLoopDelay, reset at each scrape), ms */
+  readonly loopDelayMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  /** CPU seconds of the whole process so far, and of the garbage collector by kind */
+  readonly cpuSeconds: number;
+  readonly gcSeconds: Record<string, number>;
+  /** the main thread's time on a core and waiting for one so far (/proc/<pid>/schedstat) */
+  readonly mainThread: { readonly running: number; readonly waiting: number } | undefined;
+}
+
+/** serverFigures scrapes the server's /metrics once (which also starts its next event-loop delay interval). */
+async function serverFigures(base: string, pid: number): Promise<ServerFigures> {
   const text = await (await fetch(`${base}/metrics`)).text();
-  const mb = (name: string): number =>
-    Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20);
+  const ms = (name: string): number => Number((metricValue(text, name) * 1000).toFixed(1));
+  const gcSeconds = Object.fromEntries(
+    [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]),
+  );
   return {
-    used: mb('nodejs_heap_size_used_bytes'),
-    total: mb('nodejs_heap_size_total_bytes'),
-    external: mb('nodejs_external_memory_bytes'),
+    memory: memoryBreakdown(text, pid),
+    loopDelayMs: {
+      p50: ms('nodejs_eventloop_lag_p50_seconds'),
+      p90: ms('nodejs_eventloop_lag_p90_seconds'),
+      p99: ms('nodejs_eventloop_lag_p99_seconds'),
+      max: ms('nodejs_eventloop_lag_max_seconds'),
+    },
+    cpuSeconds: metricValue(text, 'process_cpu_seconds_total'),
+    gcSeconds,
+    mainThread: mainThreadSeconds(pid),
   };
 }
+
+/** seconds rounds a difference of CPU seconds for the output. */
+const seconds = (s: number): number => Number(s.toFixed(2));
 
 /** percentile of sorted latencies in ms. */
 function percentile(sorted: readonly number[], q: number): number {
@@ -146,8 +177,14 @@ async function main(): Promise<void> {
   for (const path of heavy) await (await fetch(`${server.url}${path}`)).text();
   await (await fetch(`${server.url}/mdw/v3/status`)).text();
 
+  // the status unloaded, in the same run: what the burst's figure is a ratio to (the machine is shared)
+  const unloaded = new Probe(server.url, '/mdw/v3/status', 50);
+  unloaded.start();
+  await sleep(UNLOADED_MS);
+  const statusUnloaded = await unloaded.stop();
   const rssStart = rssMb(server.pid);
-  const heapStart = await heapMb(server.url);
+  const start = await serverFigures(server.url, server.pid);
+  const [busyStart, loadStart] = [machineBusySeconds(), loadavg()[0]!];
   const ready = new Probe(server.url, '/readyz', 200);
   const status = new Probe(server.url, '/mdw/v3/status', 50);
   ready.start();
@@ -160,15 +197,16 @@ async function main(): Promise<void> {
     maxRequests: MAX_REQUESTS,
   });
   const rssAfterBurst = rssMb(server.pid);
+  const afterBurst = await serverFigures(server.url, server.pid);
+  const machineBusy = machineBusySeconds() - busyStart;
   const [readyz, statusLatency] = [await ready.stop(), await status.stop()];
-  const heapAfterBurst = await heapMb(server.url);
   // the minute after: the light traffic a server keeps getting (which also lets its heap be collected)
   const trickle = new Probe(server.url, '/mdw/v3/transactions?limit=100', 100);
   trickle.start();
   await sleep(SETTLE_MS);
   const afterwards = await trickle.stop();
   const rssSettled = rssMb(server.pid);
-  const heapSettled = await heapMb(server.url);
+  const settled = await serverFigures(server.url, server.pid);
 
   // Twelve distinct hostile ranges, asked all at once, each of every series once.
   const series = ['blocks', 'transactions', 'names', 'contracts', 'aex9-transfers', 'total-accounts'];
@@ -197,10 +235,29 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     heavy,
     burst: { ...answers, perSecond: Math.round(answers.requests / answers.seconds) },
+    // who had the two cores during the burst: the machine's load, the server's main thread, the load generator
+    cores: {
+      count: cpus().length,
+      loadAverage: { start: loadStart, end: loadavg()[0]! },
+      machineBusySeconds: seconds(machineBusy),
+      serverCpuSeconds: seconds(afterBurst.cpuSeconds - start.cpuSeconds),
+      serverMainThread: start.mainThread &&
+        afterBurst.mainThread && {
+          running: seconds(afterBurst.mainThread.running - start.mainThread.running),
+          waiting: seconds(afterBurst.mainThread.waiting - start.mainThread.waiting),
+        },
+      serverGcSeconds: Object.fromEntries(
+        Object.entries(afterBurst.gcSeconds).map(([kind, s]) => [kind, seconds(s - (start.gcSeconds[kind] ?? 0))]),
+      ),
+      generatorCpuSeconds: answers.cpuSeconds,
+    },
+    serverLoopDelayMs: afterBurst.loopDelayMs,
     readyz,
     status: statusLatency,
+    statusUnloaded,
+    statusP99Ratio: Number((statusLatency.p99Ms / statusUnloaded.p99Ms).toFixed(1)),
     rssMb: { start: rssStart, afterBurst: rssAfterBurst, minuteLater: rssSettled },
-    heapMb: { start: heapStart, afterBurst: heapAfterBurst, minuteLater: heapSettled },
+    memoryMb: { start: start.memory, afterBurst: afterBurst.memory, minuteLater: settled.memory },
     afterwards,
     hostile: {
       statuses: hostileStatuses,

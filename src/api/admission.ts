@@ -51,14 +51,18 @@ export class Admission {
   readonly #options: AdmissionOptions;
   readonly #waiting: Waiter[] = [];
   #running = 0;
+  #pressure = 0;
 
   constructor(options: AdmissionOptions) {
     this.#options = options;
   }
 
-  /** counts are the requests running and waiting now (a metric reads them at scrape time). */
-  get counts(): { running: number; waiting: number } {
-    return { running: this.#running, waiting: this.#waiting.length };
+  /**
+   * counts are the requests running and waiting now (a metric reads them at scrape time), and the pressure: requests
+   * so far that found every turn taken, parked or refused (it stops growing when a burst is over: HeapTrim).
+   */
+  get counts(): { running: number; waiting: number; pressure: number } {
+    return { running: this.#running, waiting: this.#waiting.length, pressure: this.#pressure };
   }
 
   /** run calls `fn` in its turn; it rejects with `overloaded()` when the line is full or the wait too long. */
@@ -82,6 +86,7 @@ export class Admission {
       this.#running++;
       return Promise.resolve();
     }
+    this.#pressure++;
     if (this.#waiting.length >= maxWaiting) return Promise.reject(overloaded());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {

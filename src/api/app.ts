@@ -47,6 +47,8 @@ export interface AppDeps {
   readonly onTransactionPosted?: (body: string) => void;
   /** the server's notification listener: answers kept in memory (statistics) learn of new commits from it */
   readonly listener?: NotificationListener;
+  /** the turns of ae_mdw's requests that read the database; absent: one sized to the pool */
+  readonly admission?: Admission;
 }
 
 /** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
@@ -62,7 +64,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   metrics.watch(pool, nodeHeight);
   if (deps.replicas) metrics.watchReplicas(deps.replicas);
-  const admission = new Admission(admissionLimits(cfg.databasePoolSize));
+  const admission = deps.admission ?? new Admission(admissionLimits(cfg.databasePoolSize));
   metrics.watchAdmission(admission);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,

@@ -17,8 +17,10 @@ import { httpGet } from '../node/http-get.ts';
 import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
+import { Admission, admissionLimits } from './admission.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
+import { HeapTrim } from './heap-trim.ts';
 import { ResponseCache } from './response-cache.ts';
 
 /**
@@ -97,6 +99,12 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     outages.database.stop();
     outages.node.stop();
   };
+  const admission = new Admission(admissionLimits(cfg.databasePoolSize));
+  // the memory a burst took goes back to the system once it is over (no request waiting for a turn)
+  const heapTrim = new HeapTrim({
+    sample: () => ({ rssBytes: process.memoryUsage.rss(), pressure: admission.counts.pressure }),
+    log: log.child({ component: 'heap-trim' }),
+  });
   // the websocket server starts after the app: posted transactions reach it once it is there
   let reportPosted: (body: string) => void = () => {};
   const server = createServer(
@@ -108,6 +116,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       responseCache,
       listener,
       outages,
+      admission,
       onTransactionPosted: (body) => reportPosted(body),
     }).callback(),
   );
@@ -140,12 +149,14 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   }
   const { port } = server.address() as AddressInfo;
   log.info({ port }, 'http api listening');
+  heapTrim.start();
   const websocket = ws;
   return {
     name: 'server',
     httpUrl: `http://${shownHost(cfg.httpHost)}:${port}`,
     wsUrl: websocket.url,
     async stop() {
+      heapTrim.stop();
       await Promise.all([closeHttp(server), websocket.stop()]);
       stopOutages();
       await invalidation?.stop();

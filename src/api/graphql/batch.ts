@@ -34,7 +34,11 @@ export function loadedField<K>(
     type,
     description,
     extensions: { batch },
-    resolve: (source, _args, { loaders }) => batch.loader(loaders).load(batch.key(source)),
+    // an item without a key (a pending transaction has no block) has no object
+    resolve(source, _args, { loaders }) {
+      const key = batch.key(source);
+      return key === undefined || key === null ? null : batch.loader(loaders).load(key);
+    },
   };
 }
 

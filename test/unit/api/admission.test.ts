@@ -50,6 +50,20 @@ describe('Admission', () => {
     expect(await refusal(admission.run(async () => {}))).to.equal('ran');
   });
 
+  it('counts as pressure each request that found every turn taken, parked or refused, none let in at once', async () => {
+    const admission = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 10_000 });
+    const running = gate();
+    const first = admission.run(() => running.done);
+    expect(admission.counts.pressure).to.equal(0);
+    const parked = admission.run(async () => {});
+    expect(await refusal(admission.run(async () => {}))).to.equal('503 MDW_OVERLOADED');
+    expect(admission.counts).to.deep.equal({ running: 1, waiting: 1, pressure: 2 });
+    running.finish();
+    await Promise.all([first, parked]);
+    await admission.run(async () => {});
+    expect(admission.counts).to.deep.equal({ running: 0, waiting: 0, pressure: 2 });
+  });
+
   it('starts at most `concurrency` requests per turn of the event loop, those let in at once and from the line', async () => {
     const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 });
     // the turns of the event loop, counted by a task queued anew on each

@@ -13,7 +13,11 @@ const MICRO: Readonly<Record<string, RestObject>> = {
 };
 const KEY: Readonly<Record<number, RestObject>> = { 1: { hash: 'kh_1', height: 1 }, 2: { hash: 'kh_2', height: 2 } };
 const TXS: PageValue = {
-  data: ['mh_a', 'mh_b', 'mh_b', 'mh_c', 'mh_x', 'mh_a'].map((block, i) => ({ hash: `th_${i}`, block_hash: block })),
+  data: [
+    ...['mh_a', 'mh_b', 'mh_b', 'mh_c', 'mh_x', 'mh_a'].map((block, i) => ({ hash: `th_${i}`, block_hash: block })),
+    // a pending transaction: no block
+    { hash: 'th_6' },
+  ],
   nextCursor: null,
   prevCursor: null,
 };
@@ -60,6 +64,7 @@ describe('GraphQL objects a page shares, read in one batch (batch.ts)', () => {
             { hash: 'th_3', block: { hash: 'mh_c', height: 2, keyBlock: { hash: 'kh_2' } } },
             { hash: 'th_4', block: null },
             { hash: 'th_5', block: { hash: 'mh_a', height: 1, keyBlock: { hash: 'kh_1' } } },
+            { hash: 'th_6', block: null },
           ],
         },
       },
