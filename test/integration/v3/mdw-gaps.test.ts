@@ -80,6 +80,9 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
       const expected = naming.filter((t) => txOf(t).type === type).length;
       expect(await count(`type=${snakeOf.get(type)!}`), type).to.equal(expected);
       expect(await count(`type=${snakeOf.get(type)!}_tx`), type).to.equal(expected);
+      // and as the node names it (ae_mdw's Validate.tx_type takes `SpendTx`, `spend_tx`, `spend`, `Spend`)
+      expect(await count(`type=${type}`), type).to.equal(expected);
+      expect(await count(`type=${type.replace(/Tx$/, '')}`), type).to.equal(expected);
     }
     const groups = ['channel', 'contract', 'ga', 'name', 'oracle', 'paying_for', 'spend'];
     const inGroup = (g: string): number =>
@@ -91,6 +94,9 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     expect(await count('type=channel_set_delegates')).to.equal(0);
     const all = (await count('')) as Obj;
     expect(all.total).to.equal(naming.length);
+    // the transactions list reads a type the same way
+    const spends = await v3.walk(`/mdw/v3/transactions?account=${sender}&type=spend&limit=100`);
+    expect(await v3.walk(`/mdw/v3/transactions?account=${sender}&type=SpendTx&limit=100`)).to.deep.equal(spends);
     for (const query of ['type=nope', 'type_group=nope', 'type=spend&type_group=nope'])
       expect((await v3.get(`/mdw/v3/accounts/${sender}/transactions/count?${query}`)).status, query).to.equal(400);
   });
