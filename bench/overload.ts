@@ -64,7 +64,12 @@ interface ServerFigures {
   readonly gcSeconds: Record<string, number>;
   /** the main thread's time on a core and waiting for one so far (/proc/<pid>/schedstat) */
   readonly mainThread: { readonly running: number; readonly waiting: number } | undefined;
+  /** the collections the server ran once a burst was over, and the event loop's seconds in them */
+  readonly heapTrims: { readonly count: number; readonly seconds: number };
 }
+
+/** seconds rounds seconds for the output. */
+const seconds = (s: number): number => Number(s.toFixed(2));
 
 /** serverFigures scrapes the server's /metrics once (which also starts its next event-loop delay interval). */
 async function serverFigures(base: string, pid: number): Promise<ServerFigures> {
@@ -84,11 +89,12 @@ async function serverFigures(base: string, pid: number): Promise<ServerFigures> 
     cpuSeconds: metricValue(text, 'process_cpu_seconds_total'),
     gcSeconds,
     mainThread: mainThreadSeconds(pid),
+    heapTrims: {
+      count: metricValue(text, 'mdw_api_heap_trims_total'),
+      seconds: seconds(metricValue(text, 'mdw_api_heap_trim_seconds_total')),
+    },
   };
 }
-
-/** seconds rounds a difference of CPU seconds for the output. */
-const seconds = (s: number): number => Number(s.toFixed(2));
 
 /** percentile of sorted latencies in ms. */
 function percentile(sorted: readonly number[], q: number): number {
@@ -258,6 +264,10 @@ async function main(): Promise<void> {
     statusP99Ratio: Number((statusLatency.p99Ms / statusUnloaded.p99Ms).toFixed(1)),
     rssMb: { start: rssStart, afterBurst: rssAfterBurst, minuteLater: rssSettled },
     memoryMb: { start: start.memory, afterBurst: afterBurst.memory, minuteLater: settled.memory },
+    heapTrimsInTheMinute: {
+      count: settled.heapTrims.count - afterBurst.heapTrims.count,
+      seconds: seconds(settled.heapTrims.seconds - afterBurst.heapTrims.seconds),
+    },
     afterwards,
     hostile: {
       statuses: hostileStatuses,

@@ -21,6 +21,7 @@ import { validText } from './middleware/valid-text.ts';
 import { NodeHeight } from './node-height.ts';
 import { readiness } from './readiness.ts';
 import { Admission, admissionLimits } from './admission.ts';
+import type { HeapTrim } from './heap-trim.ts';
 import { createNodeProxy } from './proxy.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { apiRouters } from './routes.ts';
@@ -49,6 +50,8 @@ export interface AppDeps {
   readonly listener?: NotificationListener;
   /** the turns of ae_mdw's requests that read the database; absent: one sized to the pool */
   readonly admission?: Admission;
+  /** the server's trims after bursts, counted in /metrics */
+  readonly heapTrim?: HeapTrim;
 }
 
 /** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
@@ -66,6 +69,7 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.replicas) metrics.watchReplicas(deps.replicas);
   const admission = deps.admission ?? new Admission(admissionLimits(cfg.databasePoolSize));
   metrics.watchAdmission(admission);
+  if (deps.heapTrim) metrics.watchHeapTrim(deps.heapTrim);
   const forward = createNodeProxy({
     nodeUrl: cfg.nodeUrl,
     nodeInternalUrl: cfg.nodeInternalUrl,

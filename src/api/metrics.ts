@@ -9,6 +9,7 @@ import type { ReplicaState } from '../db/replica-watch.ts';
 import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 import { syncState } from '../db/queries/sync-state.ts';
 import type { Admission } from './admission.ts';
+import type { HeapTrim } from './heap-trim.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -26,6 +27,8 @@ export interface ApiMetrics {
   watch(pool: Pool, nodeHeight: NodeHeight): void;
   /** watchAdmission adds the requests running and waiting for a turn to read the database, read at scrape time */
   watchAdmission(admission: Admission): void;
+  /** watchHeapTrim adds the trims after bursts and the event loop's time they took, read at scrape time */
+  watchHeapTrim(trim: HeapTrim): void;
   /** watchCache adds the response cache's counters (hit, miss, eviction, invalidation) and size, read at scrape time */
   watchCache(cache: ResponseCache): void;
   /** watchReplicas adds each read replica's lag and whether reads go there, read at scrape time */
@@ -87,6 +90,25 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
           { state },
           admissions.reduce((n, a) => n + a.counts[state], 0),
         );
+    },
+  });
+  const trims: HeapTrim[] = [];
+  new prom.Counter({
+    name: 'mdw_api_heap_trims_total',
+    help: "Collections run once a burst was over to give its memory back (V8's pooled pages).",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(trims.reduce((n, t) => n + t.counts.trims, 0));
+    },
+  });
+  new prom.Counter({
+    name: 'mdw_api_heap_trim_seconds_total',
+    help: 'Time the event loop spent in those collections.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(trims.reduce((n, t) => n + t.counts.pauseSeconds, 0));
     },
   });
   const caches: ResponseCache[] = [];
@@ -184,6 +206,9 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     },
     watchAdmission(admission) {
       admissions.push(admission);
+    },
+    watchHeapTrim(trim) {
+      trims.push(trim);
     },
     watchCache(cache) {
       caches.push(cache);

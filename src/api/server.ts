@@ -20,7 +20,7 @@ import type { Role } from '../roles.ts';
 import { Admission, admissionLimits } from './admission.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
-import { HeapTrim } from './heap-trim.ts';
+import { HeapTrim, processSampler } from './heap-trim.ts';
 import { ResponseCache } from './response-cache.ts';
 
 /**
@@ -100,9 +100,9 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     outages.node.stop();
   };
   const admission = new Admission(admissionLimits(cfg.databasePoolSize));
-  // the memory a burst took goes back to the system once it is over (no request waiting for a turn)
+  // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
   const heapTrim = new HeapTrim({
-    sample: () => ({ rssBytes: process.memoryUsage.rss(), pressure: admission.counts.pressure }),
+    sample: processSampler(() => admission.counts.pressure),
     log: log.child({ component: 'heap-trim' }),
   });
   // the websocket server starts after the app: posted transactions reach it once it is there
@@ -117,6 +117,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       listener,
       outages,
       admission,
+      heapTrim,
       onTransactionPosted: (body) => reportPosted(body),
     }).callback(),
   );

@@ -4,6 +4,7 @@
  */
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import { toBigInt, type Json } from '../../chain/json.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
 import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
@@ -171,6 +172,12 @@ export const TX_CALL_JOIN = `LEFT JOIN contract_calls c ON c.height = t.height A
 export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
 const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
 
+/** nameTxId is the name_id of a name transaction, or of the one a GAMetaTx or PayingForTx wraps. */
+function nameTxId(tx: { [key: string]: Json }): string | undefined {
+  const own = innerTx(tx) ?? tx;
+  return NAME_TXS.has(String(own.type)) && typeof own.name_id === 'string' ? own.name_id : undefined;
+}
+
 /**
  * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
  * name_id and the parties of channel transactions' channel (one lookup each for the page: the ids are inside the
@@ -178,9 +185,7 @@ const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
   const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
-  const nameIds = [
-    ...new Set(txs.filter((t) => NAME_TXS.has(t.txType) && typeof t.tx.name_id === 'string').map((t) => t.tx.name_id)),
-  ];
+  const nameIds = [...new Set(txs.flatMap((t) => nameTxId(t.tx) ?? []))];
   const channelIds = [...new Set(txs.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
   const [found, parties] = await Promise.all([
@@ -195,7 +200,7 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
   for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
   return txs.map((t) => ({
     ...t,
-    name: (NAME_TXS.has(t.txType) && names.get(t.tx.name_id ?? null)) || null,
+    name: names.get(nameTxId(t.tx) ?? '') ?? null,
     parties: parties.get(partiesChannel(t.tx) ?? '') ?? null,
   }));
 }

@@ -1,7 +1,7 @@
 /** @module ae_mdw's Transaction object from a stored transaction: the node's signed tx, its place, and mdw's additions to `tx`. Pure. */
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
-import { createdIds } from '../../chain/tx-fields.ts';
+import { createdIds, innerTx } from '../../chain/tx-fields.ts';
 import { withParties } from '../../chain/channel-parties.ts';
 import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
@@ -43,24 +43,20 @@ export function encodedTx(r: Pick<TxRow, 'signed' | 'tx' | 'signatures'>): strin
 }
 
 const ROUND_TYPES = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSnapshotSoloTx']);
+const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
 
 /**
  * mdwTx is the node's tx with the fields ae_mdw adds: ids a tx creates (name_id, oracle_id,
  * query_id, channel_id, contract_id), the plain name of name transactions, the parties of channel transactions after the
  * creation, the off-chain round of solo channel transactions, and the outcome of
  * contract calls and creations (function, arguments, return, gas used, log) and of a generalized account's own call.
+ * A GAMetaTx's or PayingForTx's inner transaction gets its own, but for a ContractCreateTx, as ae_mdw's
+ * add_inner_tx_details gives them.
  */
 export function mdwTx(r: TxRow): Record<string, Json> {
-  const tx: Record<string, Json> = { ...(r.parties ? withParties(r.tx, r.parties) : r.tx), ...createdIds(r.tx) };
-  if (r.name !== null) tx.name = r.name;
-  // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
-  if (r.txType === 'OracleQueryTx') tx.query = base64Text(tx.query);
-  if (r.txType === 'OracleRespondTx') tx.response = base64Text(tx.response);
-  // ae_mdw adds the round of the off-chain state a solo close, slash or snapshot brings on chain (the explorer shows it)
-  if (ROUND_TYPES.has(r.txType)) {
-    const round = offChainRound(tx.payload);
-    if (round !== undefined) tx.round = round;
-  }
+  const tx = withAdditions(r.parties ? withParties(r.tx, r.parties) : r.tx, r);
+  const inner = innerTx(tx);
+  if (inner && inner.type !== 'ContractCreateTx') tx.tx = { ...(tx.tx as TxObject), tx: withAdditions(inner, r) };
   // ae_mdw adds a generalized account's own call: a GAAttachTx's init, a GAMetaTx's authentication (format.ex)
   if (r.txType === 'GAAttachTx') {
     tx.auth_fun_name = r.gaCall?.auth_fun_name ?? null;
@@ -71,22 +67,40 @@ export function mdwTx(r: TxRow): Record<string, Json> {
     tx.gas_used = typeof gasUsed === 'string' ? BigInt(gasUsed) : null;
     tx.return_type = r.gaCall?.return_type ?? null;
   }
+  return tx;
+}
+
+type TxObject = { [key: string]: Json };
+
+/** withAdditions is one tx (the outer one, or the one it wraps) with what ae_mdw adds to a tx of its type. */
+function withAdditions(own: TxObject, r: TxRow): TxObject {
+  const type = String(own.type);
+  const tx: TxObject = { ...own, ...createdIds(own) };
+  if (r.name !== null && NAME_TXS.has(type)) tx.name = r.name;
+  // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
+  if (type === 'OracleQueryTx') tx.query = base64Text(tx.query);
+  if (type === 'OracleRespondTx') tx.response = base64Text(tx.response);
+  // ae_mdw adds the round of the off-chain state a solo close, slash or snapshot brings on chain (the explorer shows it)
+  if (ROUND_TYPES.has(type)) {
+    const round = offChainRound(tx.payload);
+    if (round !== undefined) tx.round = round;
+  }
   const call = r.call;
-  if (call && (r.txType === 'ContractCallTx' || r.txType === 'ContractCreateTx')) {
+  if (call && (type === 'ContractCallTx' || type === 'ContractCreateTx')) {
     const info = isJsonObject(call.call_info) ? call.call_info : {};
     const returnType = info.return_type ?? null;
     tx.gas_used = info.gas_used ?? null;
     tx.return_type = returnType;
     tx.log = info.log ?? [];
     tx.aexn_type = call.aexn_type ?? null;
-    if (r.txType === 'ContractCallTx') {
+    if (type === 'ContractCallTx') {
       tx.function = call.function;
       tx.arguments = call.arguments ?? [];
       tx.result = returnType;
       tx.return = call.result;
     } else {
       tx.args = call.arguments ?? [];
-      tx.caller_id = r.tx.owner_id ?? null;
+      tx.caller_id = own.owner_id ?? null;
       tx.return_value = info.return_value ?? null;
     }
   }

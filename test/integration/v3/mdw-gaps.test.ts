@@ -80,6 +80,9 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
       const expected = naming.filter((t) => txOf(t).type === type).length;
       expect(await count(`type=${snakeOf.get(type)!}`), type).to.equal(expected);
       expect(await count(`type=${snakeOf.get(type)!}_tx`), type).to.equal(expected);
+      // and as the node names it (ae_mdw's Validate.tx_type takes `SpendTx`, `spend_tx`, `spend`, `Spend`)
+      expect(await count(`type=${type}`), type).to.equal(expected);
+      expect(await count(`type=${type.replace(/Tx$/, '')}`), type).to.equal(expected);
     }
     const groups = ['channel', 'contract', 'ga', 'name', 'oracle', 'paying_for', 'spend'];
     const inGroup = (g: string): number =>
@@ -91,6 +94,9 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     expect(await count('type=channel_set_delegates')).to.equal(0);
     const all = (await count('')) as Obj;
     expect(all.total).to.equal(naming.length);
+    // the transactions list reads a type the same way
+    const spends = await v3.walk(`/mdw/v3/transactions?account=${sender}&type=spend&limit=100`);
+    expect(await v3.walk(`/mdw/v3/transactions?account=${sender}&type=SpendTx&limit=100`)).to.deep.equal(spends);
     for (const query of ['type=nope', 'type_group=nope', 'type=spend&type_group=nope'])
       expect((await v3.get(`/mdw/v3/accounts/${sender}/transactions/count?${query}`)).status, query).to.equal(400);
   });
@@ -254,5 +260,35 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     }
     expect((await v3.pool.query('SELECT 1 FROM derive_backfill')).rows).to.deep.equal([]);
     expect(await shown()).to.deep.equal(expected);
+  });
+
+  it("adds to a GAMetaTx's or PayingForTx's inner contract call what ae_mdw adds to a call", async () => {
+    const wrapped = chain.transactions.filter(
+      (t) =>
+        ['GAMetaTx', 'PayingForTx'].includes(String(txOf(t).type)) &&
+        ((txOf(t).tx as Obj).tx as Obj).type === 'ContractCallTx',
+    );
+    expect(new Set(wrapped.map((t) => txOf(t).type)).size, 'both wrappers wrap calls').to.equal(2);
+    for (const t of wrapped) {
+      const call = (txOf(t).tx as Obj).tx as Obj;
+      const info = (await v3.nodeGet(`/v2/transactions/${t.hash}/info`)) as Obj;
+      const callInfo = (info.call_info ?? ((info.ga_info as Obj).inner_object as Obj).call_info) as Obj;
+      const { bytecode } = (await v3.nodeGet(`/v2/contracts/${String(call.contract_id)}/code`)) as { bytecode: string };
+      const { functionName } = new BytecodeContractCallEncoder(bytecode as `cb_${string}`).decodeCall(
+        call.call_data as `cb_${string}`,
+      ) as { functionName: string };
+      const inner = ((((await v3.get(`/mdw/v3/transactions/${t.hash}`)).body as Obj).tx as Obj).tx as Obj).tx as Obj;
+      expect(
+        { function: inner.function, gas_used: inner.gas_used, return_type: inner.return_type, log: inner.log },
+        t.hash,
+      ).to.deep.equal({
+        function: functionName,
+        gas_used: callInfo.gas_used,
+        return_type: callInfo.return_type,
+        log: callInfo.log,
+      });
+      // the node's own fields stay as they are
+      for (const [field, value] of Object.entries(call)) expect(inner[field], field).to.deep.equal(value);
+    }
   });
 });

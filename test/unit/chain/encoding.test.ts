@@ -22,7 +22,13 @@ describe('chain/encoding', () => {
       expect(encode('th', bytes)).to.equal(sdkEncode(bytes, Encoding.TxHash));
       const any = randomBytes(i * 7);
       expect(encode('cb', any)).to.equal(sdkEncode(any, Encoding.ContractBytearray));
+      // a long payload (the reused buffer grows), then short ones again
+      const long = randomBytes(200 + i * 40);
+      expect(encode('cb', long)).to.equal(sdkEncode(long, Encoding.ContractBytearray));
+      expect(encode('nm', long)).to.equal(sdkEncode(long, Encoding.Name));
     }
+    for (const id of [new Uint8Array(32), new Uint8Array(32).fill(0xff)])
+      expect(encode('ak', id)).to.equal(sdkEncode(id, Encoding.AccountAddress));
   });
 
   it('encodes Base58 like the bs58 library, leading zero bytes included', () => {
@@ -34,10 +40,12 @@ describe('chain/encoding', () => {
     expect(base58(new Uint8Array(0))).to.equal('');
     expect(base58(Uint8Array.of(0, 0, 1))).to.equal('112');
     expect(base58(new Uint8Array(3))).to.equal('111');
-    // longer than any id or signature, and a short one after it
-    for (const n of [301, 1000, 68]) {
+    // longer than any id or signature, and a short one after it; the longest the first buffers hold, all zeros too
+    for (const n of [301, 1000, 68, 228]) {
       const bytes = randomBytes(n);
       expect(base58(bytes)).to.equal(bs58.encode(bytes));
+      expect(base58(bytes.fill(0xff))).to.equal(bs58.encode(bytes));
+      expect(base58(bytes.fill(0))).to.equal(bs58.encode(bytes));
     }
   });
 

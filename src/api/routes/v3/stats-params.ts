@@ -3,7 +3,7 @@ import { INTERVALS, parseIsoDate, type IntervalBy } from '../../../chain/stats-i
 import { v3BadRequest } from './errors.ts';
 import type { Query } from './page.ts';
 import { one } from './params.ts';
-import { TX_TYPE_NAMES } from './tx-query.ts';
+import { nodeTxType } from './tx-query.ts';
 
 /** What a series request asks for. */
 export interface SeriesQuery {
@@ -51,21 +51,4 @@ export function parseSeriesQuery(query: Query, extra: readonly ('tx_type' | 'typ
     txType: txTypeText === undefined ? undefined : nodeTxType(txTypeText),
     blockType: typeText,
   };
-}
-
-/**
- * nodeTxType reads a transaction type in any of ae_mdw's spellings (`SpendTx`, `spend_tx`,
- * `spend`, `Spend`) as the node's name; else `invalid transaction type: <value>`.
- */
-export function nodeTxType(text: string): string {
-  const nodeNames = new Set(TX_TYPE_NAMES.values());
-  const snake = text.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-  const base = snake.replace(/_tx$/, '');
-  const camel = `${base
-    .split('_')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('')}Tx`;
-  const found = [text, TX_TYPE_NAMES.get(base), camel].find((t) => t !== undefined && nodeNames.has(t));
-  if (found === undefined) throw v3BadRequest(`invalid transaction type: ${text}`);
-  return found;
 }

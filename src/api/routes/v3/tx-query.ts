@@ -107,7 +107,7 @@ export function parseTxFilter(query: Query): Omit<TxFilter, 'from' | 'to'> {
     const values = all(value);
     if (name === 'type' || name === 'tx_type') {
       types ??= new Set();
-      for (const v of values) types.add(txType(v));
+      for (const v of values) types.add(nodeTxType(v));
     } else if (name === 'type_group') {
       types ??= new Set();
       for (const v of values) {
@@ -133,10 +133,25 @@ export function parseTxFilter(query: Query): Omit<TxFilter, 'from' | 'to'> {
   return { types: types && [...types], ids, entrypoint };
 }
 
-function txType(value: string): string {
-  const type = TX_TYPE_NAMES.get(value.replace(/_tx$/, ''));
-  if (!type) throw v3BadRequest(`invalid transaction type: ${value}`);
-  return type;
+/**
+ * nodeTxType reads a transaction type in any of ae_mdw's spellings (`SpendTx`, `spend_tx`,
+ * `spend`, `Spend`) as the node's name; else `invalid transaction type: <value>`.
+ */
+export function nodeTxType(text: string): string {
+  const nodeNames = new Set(TX_TYPE_NAMES.values());
+  // as Elixir's Macro.underscore, which ae_mdw applies: `GAMetaTx` → `ga_meta_tx`
+  const snake = text
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase();
+  const base = snake.replace(/_tx$/, '');
+  const camel = `${base
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Tx`;
+  const found = [text, TX_TYPE_NAMES.get(base), camel].find((t) => t !== undefined && nodeNames.has(t));
+  if (found === undefined) throw v3BadRequest(`invalid transaction type: ${text}`);
+  return found;
 }
 
 function anyId(value: string): string {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { paginate } from '../../../../src/api/routes/v3/page.ts';
-import { nodeTxType, parseSeriesQuery } from '../../../../src/api/routes/v3/stats-params.ts';
+import { parseSeriesQuery } from '../../../../src/api/routes/v3/stats-params.ts';
+import { nodeTxType } from '../../../../src/api/routes/v3/tx-query.ts';
 import {
   arrayFetch,
   averageSeries,
@@ -146,6 +147,8 @@ describe('/v3/stats parameters', () => {
   it('takes a transaction type in every spelling ae_mdw takes', () => {
     for (const text of ['SpendTx', 'spend_tx', 'spend', 'Spend']) expect(nodeTxType(text), text).to.equal('SpendTx');
     expect(nodeTxType('ga_attach')).to.equal('GAAttachTx');
+    for (const text of ['GAMeta', 'GAMetaTx', 'ga_meta_tx', 'GaMeta'])
+      expect(nodeTxType(text), text).to.equal('GAMetaTx');
     expect(nodeTxType('oracle_response')).to.equal('OracleRespondTx');
     expect(nodeTxType('ChannelCloseMutualTx')).to.equal('ChannelCloseMutualTx');
     expect(message(() => nodeTxType('nope'))).to.equal('400 invalid transaction type: nope');
