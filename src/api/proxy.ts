@@ -112,12 +112,9 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
   const meter = opts.metrics.meter('node', 'forward');
   const events = {
     proxyReq(proxyReq: ClientRequest, req: IncomingMessage) {
-      // The agent sets the node leg's own `Connection: keep-alive`.
-      for (const h of hopByHopHeaders(req.headers)) proxyReq.removeHeader(h);
       proxyReq.on('timeout', () => {
         leg(req).timedOut = true;
       });
-      if (opts.onTransactionPosted && isTransactionPost(req)) tapBody(req as Tagged);
     },
     proxyRes(proxyRes: IncomingMessage, req: IncomingMessage) {
       leg(req).status = proxyRes.statusCode;
@@ -151,6 +148,12 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     }
     const sentAt = performance.now();
     ctx.state.forwarded = true;
+    // Both before the node leg exists, not in its proxyReq event: that event comes when the leg gets a socket, which a
+    // leg queued behind the agent's busy sockets gets after its headers and body are written (removing a header then
+    // throws, uncaught). http-proxy copies the request's headers into the leg's; the agent sets the leg's own
+    // `Connection: keep-alive`.
+    for (const h of hopByHopHeaders(ctx.req.headers)) delete ctx.req.headers[h];
+    if (opts.onTransactionPosted && isTransactionPost(ctx.req)) tapBody(ctx.req as Tagged);
     await toNode(ctx, async () => {});
     const { error, timedOut: late, status } = leg(ctx.req);
     const failed = late === true || error !== undefined;

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { outboundCounts } from '../../support/outbound.ts';
 import { freePort } from '../../support/postgres.ts';
@@ -116,6 +119,40 @@ describe('forwarding to the node', () => {
     const after = await outboundCounts(api.registry);
     expect((after['node forward 4xx'] ?? 0) - (before['node forward 4xx'] ?? 0)).to.equal(1);
     expect((after['node mempool 2xx'] ?? 0) - (before['node mempool 2xx'] ?? 0)).to.equal(1);
+  });
+});
+
+describe('forwarding with every socket to the node busy', () => {
+  let api: ApiUnderTest;
+  let server: Server;
+  let base: string;
+  before(async () => {
+    api = await startApi({ empty: true, env: { NODE_TIMEOUT_MS: '10000' } });
+    server = api.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    server.close();
+    await api.close();
+  });
+
+  it('queues the request beyond the sockets and forwards it without its hop-by-hop headers, never an uncaught error', async () => {
+    // 256 sockets (the agent's per-node limit) held by slow answers; the request after them waits for a socket, by
+    // which time its headers are written: they must have been cleaned before
+    api.node.respond = (req) => ({ status: 200, body: '{}', delayMs: req.url === '/v2/hold' ? 1500 : 0 });
+    const held = Array.from({ length: 256 }, () => fetch(`${base}/v2/hold`).then((r) => r.status));
+    while (api.node.seen.length < 256) await new Promise((r) => setTimeout(r, 20));
+    // node:http, as fetch sets `Connection` itself
+    const queued = request(`${base}/v2/status`, { headers: { connection: 'keep-alive, x-hop', 'x-hop': '1' } }).end();
+    const [answer] = (await once(queued, 'response')) as [IncomingMessage];
+    answer.resume();
+    expect(answer.statusCode).to.equal(200);
+    queued.destroy();
+    expect(await Promise.all(held)).to.deep.equal(Array.from({ length: 256 }, () => 200));
+    const forwarded = api.node.seen.find((r) => r.url === '/v2/status')!;
+    expect(forwarded.headers).to.not.have.property('x-hop');
   });
 });
 
