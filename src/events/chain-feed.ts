@@ -6,7 +6,7 @@ import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from '../db/notification.ts';
 import { blockHashesBetween } from '../db/queries/block-hashes.ts';
 import { topHeight } from '../db/queries/blocks.ts';
-import { readReplayedChainEvents, type ChainEvent } from './events-source.ts';
+import { readChainEvents, readReplayedChainEvents, type ChainEvent } from './events-source.ts';
 import { SentBlocks } from './sent-blocks.ts';
 
 /**
@@ -180,11 +180,11 @@ export class ChainFeed {
 
   /** #deliverChunk reads heights from..to and delivers the blocks not sent before. */
   async #deliverChunk(from: number, to: number): Promise<void> {
-    const { pool, memoryHeights } = this.#options;
+    const { pool, memoryHeights, raiseFloor } = this.#options;
     if (this.#options.hasListeners()) {
-      const { value: events, replayed } = await readReplayedChainEvents(pool, from, to);
-      // a wait for a standby (all away) ends with stop, which must not hang on it
-      if (replayed !== undefined) await this.#options.raiseFloor?.(replayed, this.#stopping.signal);
+      const events = raiseFloor
+        ? await this.#readRaisingFloor(from, to, raiseFloor)
+        : await readChainEvents(pool, from, to);
       if (this.#stopped) return;
       await this.#options.deliver(this.#sent.unsent(events), this.#noticed[0]?.at ?? performance.now());
     } else {
@@ -194,5 +194,17 @@ export class ChainFeed {
     this.#state = completeChunk(this.#state, from, to);
     this.#noticed = this.#noticed.filter((n) => n.to > to);
     this.#sent.forgetBelow(this.#state.next - memoryHeights);
+  }
+
+  /** #readRaisingFloor reads heights from..to on a standby and raises the server's floor to what that standby saw. */
+  async #readRaisingFloor(
+    from: number,
+    to: number,
+    raiseFloor: NonNullable<ChainFeedOptions['raiseFloor']>,
+  ): Promise<ChainEvent[]> {
+    const { value, replayed } = await readReplayedChainEvents(this.#options.pool, from, to);
+    // a wait for a standby (all away) ends with stop, which must not hang on it
+    if (replayed !== undefined) await raiseFloor(replayed, this.#stopping.signal);
+    return value;
   }
 }
