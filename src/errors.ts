@@ -51,3 +51,8 @@ export function badRequest(message: string): AppError {
 export function notFound(message: string): AppError {
   return new AppError(ErrorCode.API_NOT_FOUND, 404, message);
 }
+
+/** errorMessage is what a log line or a status field says of a caught value: an Error's message, else its text. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -5,6 +5,7 @@
 import prom from 'prom-client';
 import type { Logger } from './log.ts';
 import { Backoff, sleep, type BackoffOptions } from './retry.ts';
+import { errorMessage } from './errors.ts';
 
 /** The outage metrics of every dependency, labelled by its name. */
 export interface OutageMetrics {
@@ -85,7 +86,7 @@ export class DependencyOutage {
     metrics.outages.inc({ dependency });
     metrics.up.set({ dependency }, 0);
     log.warn(
-      { dependency, reason: err instanceof Error ? err.message : String(err) },
+      { dependency, reason: errorMessage(err) },
       `${dependency} unavailable: refusing what needs it until it is back`,
     );
     void this.#probeUntilBack();

@@ -5,6 +5,7 @@
 import type { Logger } from '../log.ts';
 import { retry, type BackoffOptions } from '../retry.ts';
 import { isDatabaseUnavailable } from './errors.ts';
+import { errorMessage } from '../errors.ts';
 
 const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 
@@ -29,7 +30,7 @@ export async function untilDatabaseAnswers<T>(
       if (since !== undefined) return;
       since = Date.now();
       log.warn(
-        { dependency: 'database', step: what, reason: err instanceof Error ? err.message : String(err) },
+        { dependency: 'database', step: what, reason: errorMessage(err) },
         'database unavailable: waiting for it before starting',
       );
     },

@@ -8,7 +8,7 @@ import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json
 import { badResponse, noAnswer, NodeError } from './errors.ts';
 import { httpPostJson, type RequestOptions } from './http-get.ts';
 import type { OutboundMetrics } from './outbound-metrics.ts';
-import { ErrorCode } from '../errors.ts';
+import { ErrorCode, errorMessage } from '../errors.ts';
 import { retry, type RetryOptions } from '../retry.ts';
 
 /** DryRunCall is one call: the contract and its calldata (`cb_`). */
@@ -103,10 +103,7 @@ export async function askNode(
   try {
     return readResults(parseJson(text), calls);
   } catch (err) {
-    return badResponse(
-      DRY_RUN_PATH,
-      `node answered the dry-run with ${err instanceof Error ? err.message : String(err)}`,
-    );
+    return badResponse(DRY_RUN_PATH, `node answered the dry-run with ${errorMessage(err)}`);
   }
 }
 

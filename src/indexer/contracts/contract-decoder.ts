@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
-import { AppError, ErrorCode } from '../../errors.ts';
+import { AppError, ErrorCode, errorMessage } from '../../errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { createCompilerClient, type CompilerClient } from '../../node/compiler.ts';
 import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
@@ -66,7 +66,7 @@ export function isTransientDecodeError(decodeError: string | null): boolean {
 
 /** message is a failure as a call's decode error: a compiler that did not answer is named so (transient). */
 function message(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorMessage(err);
   const away = err instanceof AppError && err.code === ErrorCode.COMPILER_UNAVAILABLE;
   return ((away ? COMPILER_AWAY : '') + text).slice(0, 500);
 }

@@ -33,6 +33,7 @@ import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import { redecodeStoredCalls } from './redecode-calls.ts';
 import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
+import { errorMessage } from '../../errors.ts';
 
 /** What the stored derivations need beyond the database. */
 export interface DeriveContext {
@@ -351,8 +352,4 @@ export class DeriveBackfill {
       );
     }
   }
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

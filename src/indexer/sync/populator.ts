@@ -10,7 +10,7 @@ import { migrate } from '../../db/migrator.ts';
 import { untilDatabaseAnswers } from '../../db/wait.ts';
 import { createWritePool, type Pool } from '../../db/pool.ts';
 import { WriterLock } from '../../db/writer-lock.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
 import { Backoff, sleep } from '../../retry.ts';
@@ -242,10 +242,6 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
   const populator = new Populator(deps);
   await populator.start();
   return populator;
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

@@ -22,6 +22,7 @@ import type {
   WatchHandle,
   WatchOptions,
 } from './client.ts';
+import { errorMessage } from '../../errors.ts';
 
 /** KubeConfigOptions choose where the cluster credentials come from. */
 export interface KubeConfigOptions {
@@ -292,7 +293,7 @@ function toKubeError(err: unknown, action: string): KubeError {
   if (err instanceof Error && err.message.startsWith('Unrecognized API version and kind')) {
     return new KubeError(404, 'NotFound', `${action}: ${err.message}`, { cause: err });
   }
-  return new KubeError(0, 'NetworkError', `${action}: ${err instanceof Error ? err.message : String(err)}`, {
+  return new KubeError(0, 'NetworkError', `${action}: ${errorMessage(err)}`, {
     cause: err,
   });
 }
@@ -325,7 +326,7 @@ function watchEndError(err: unknown): KubeError | undefined {
   if (typeof statusCode === 'number') {
     return new KubeError(statusCode, REASONS[statusCode] ?? 'Unknown', `watch: HTTP ${statusCode}`, { cause: err });
   }
-  return new KubeError(0, 'NetworkError', `watch: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  return new KubeError(0, 'NetworkError', `watch: ${errorMessage(err)}`, { cause: err });
 }
 
 /** reviveMetadata makes metadata timestamps Dates whatever path the object came by (typed read, list, watch). */
