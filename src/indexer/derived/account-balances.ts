@@ -15,8 +15,6 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
-import { batchRange } from './batch-range.ts';
-import type { GenerationRows } from '../rows/rows.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
 export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
@@ -55,14 +53,4 @@ export async function deriveBalances(
     return balance === undefined ? [] : [{ height: touched.get(accountId)!, accountId, balance }];
   });
   await replaceBalances(db, range, rows);
-}
-
-/** deriveBatchBalances is the area's derivation of a batch just written (ascending generations). */
-export async function deriveBatchBalances(
-  db: Queryable,
-  gens: readonly GenerationRows[],
-  node: BalanceReader | undefined,
-): Promise<void> {
-  if (!node) throw new Error('the balances area needs a node for the balances (none given)');
-  await deriveBalances(db, node, batchRange(gens));
 }

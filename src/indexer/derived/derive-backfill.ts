@@ -26,12 +26,13 @@ import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } f
 import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import type { ContractDecoder } from '../contracts/contract-decoder.ts';
 import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
-import { deriveBalances, deriveBatchBalances, type BalanceReader } from './account-balances.ts';
+import { deriveBalances, type BalanceReader } from './account-balances.ts';
+import { batchRange } from './batch-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import { redecodeStoredCalls } from './redecode-calls.ts';
-import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
+import { deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 import { errorMessage } from '../../errors.ts';
 
@@ -92,10 +93,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     'tokens',
     {
       batch: (db, gens) => deriveBatchTokens(db, gens),
-      async stored(db, from, to, { detector }) {
-        if (!detector) throw new Error('the token area needs a node for its contracts (none given)');
-        await deriveStoredTokens(db, detector, from, to);
-      },
+      stored: (db, from, to, { detector }) => deriveStoredTokens(db, nodeReader('tokens', detector), from, to),
       tables: [
         'aexn_contracts',
         'aexn_call_created',
@@ -117,11 +115,9 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     // after the transfers, which it reads; before the statistics, so that their failing defers no balances
     'balances',
     {
-      batch: (db, gens, { balances }) => deriveBatchBalances(db, gens, balances),
-      async stored(db, from, to, { balances }) {
-        if (!balances) throw new Error('the balances area needs a node for the balances (none given)');
-        await deriveBalances(db, balances, { from, to, fromMicro: -1 });
-      },
+      batch: (db, gens, { balances }) => deriveBalances(db, nodeReader('balances', balances), batchRange(gens)),
+      stored: (db, from, to, { balances }) =>
+        deriveBalances(db, nodeReader('balances', balances), { from, to, fromMicro: -1 }),
       tables: ['account_balances', 'account_wealth', 'account_holders'],
       asksNode: true,
     },
@@ -147,10 +143,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     {
       // a batch's calls are decoded before its transaction and written with its rows
       batch: () => Promise.resolve(),
-      async stored(db, from, to, { decoder }) {
-        if (!decoder) throw new Error('the call area needs a node for its contracts’ code (none given)');
-        await redecodeStoredCalls(db, decoder, from, to);
-      },
+      stored: (db, from, to, { decoder }) => redecodeStoredCalls(db, nodeReader('calls', decoder), from, to),
       // their decoding: `mdw -v` names each call undecoded for now apart (verify.ts undecodedCalls)
       tables: ['contract_calls'],
       asksNode: true,
@@ -160,11 +153,8 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   [
     'ga',
     {
-      batch: (db, gens, { gaCalls }) => deriveBatchGaCalls(db, gens, gaCalls),
-      async stored(db, from, to, { gaCalls }) {
-        if (!gaCalls) throw new Error('the ga area needs a node for the GA calls (none given)');
-        await deriveGaCalls(db, gaCalls, { from, to, fromMicro: -1 });
-      },
+      batch: (db, gens, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), batchRange(gens)),
+      stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
       tables: ['ga_calls'],
       asksNode: true,
       standalone: true,
@@ -352,4 +342,10 @@ export class DeriveBackfill {
       );
     }
   }
+}
+
+/** nodeReader is an area's reader of the node (asksNode), or the error that no node was given to derive it. */
+function nodeReader<T>(area: string, reader: T | undefined): T {
+  if (reader === undefined) throw new Error(`the ${area} area needs a node (none given)`);
+  return reader;
 }

@@ -12,8 +12,7 @@ import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { attachDetails } from '../contracts/ga-attach.ts';
 import { mapLimit } from '../map-limit.ts';
-import { batchRange } from './batch-range.ts';
-import type { GenerationRows, JsonObject } from '../rows/rows.ts';
+import type { JsonObject } from '../rows/rows.ts';
 
 /** What the area asks the node: a transaction's info. */
 export type GaInfoReader = Pick<NodeClient, 'transactionInfo'>;
@@ -60,14 +59,4 @@ export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: Ga
     ];
   });
   await replaceGaCalls(db, range, rows);
-}
-
-/** deriveBatchGaCalls is the area's derivation of a batch just written (ascending generations). */
-export async function deriveBatchGaCalls(
-  db: Queryable,
-  gens: readonly GenerationRows[],
-  node: GaInfoReader | undefined,
-): Promise<void> {
-  if (!node) throw new Error('the ga area needs a node for the GA calls (none given)');
-  await deriveGaCalls(db, node, batchRange(gens));
 }
