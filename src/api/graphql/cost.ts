@@ -29,6 +29,11 @@ export const QUERY_LIMITS = { depth: 10, cost: 1000 } as const;
 interface Walk {
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   readonly variables: Readonly<Record<string, unknown>>;
+  /**
+   * each fragment's measure under a parent type, taken once: a fragment spreading another twice, down a chain of
+   * forty, would be walked 2^40 times (the event loop held for hours by one request of a few kilobytes)
+   */
+  readonly spreads: Map<string, Measure>;
 }
 
 /**
@@ -41,7 +46,7 @@ export function measure(
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Readonly<Record<string, unknown>>,
 ): Measure {
-  return selections(operation.selectionSet, root, { fragments, variables });
+  return selections(operation.selectionSet, root, { fragments, variables, spreads: new Map() });
 }
 
 function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk): Measure {
@@ -65,13 +70,24 @@ function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk
     } else if (node.kind === Kind.INLINE_FRAGMENT) {
       m = selections(node.selectionSet, parent, walk);
     } else {
-      const fragment = walk.fragments.get(node.name.value);
-      m = fragment ? selections(fragment.selectionSet, parent, walk) : { depth: 0, cost: 0 };
+      m = spread(node.name.value, parent, walk);
     }
     depth = Math.max(depth, m.depth);
     cost += m.cost;
   }
   return { depth, cost };
+}
+
+/** spread is the measure of a fragment spread where the parent is `parent`, walked once per walk. */
+function spread(name: string, parent: GraphQLObjectType, walk: Walk): Measure {
+  const key = `${name} ${parent.name}`;
+  let m = walk.spreads.get(key);
+  if (!m) {
+    const fragment = walk.fragments.get(name);
+    m = fragment ? selections(fragment.selectionSet, parent, walk) : { depth: 0, cost: 0 };
+    walk.spreads.set(key, m);
+  }
+  return m;
 }
 
 /** pageSize is the size a page will be read at: the `limit` given, within 1..100, or the default. */

@@ -69,6 +69,14 @@ describe('GraphQL cost and depth (cost.ts)', () => {
     expect(measured('{ tx(hash: "x") { ... on Tx { block { hash } } } }')).to.deep.equal({ depth: 3, cost: 2 });
   });
 
+  it('measures a fragment spread twice down a long chain without walking it once per path', () => {
+    // F0 spreads F1 twice, F1 spreads F2 twice, …: 2^60 paths to the last one's block, each costing 1
+    const chain = Array.from({ length: 61 }, (_, i) =>
+      i === 60 ? `fragment F60 on Tx { block { hash } }` : `fragment F${i} on Tx { ...F${i + 1} ...F${i + 1} }`,
+    ).join(' ');
+    expect(measured(`{ tx(hash: "x") { ...F0 } } ${chain}`)).to.deep.equal({ depth: 3, cost: 2 ** 60 + 1 });
+  });
+
   it('leaves introspection to graphql-js', () => {
     expect(measured('{ __schema { types { name fields { name type { name } } } } }')).to.deep.equal({
       depth: 0,
