@@ -3,7 +3,9 @@
  * hold, as ae_mdw's complexity counts fields: an object is 1 plus its selections, and a field taking `limit` costs
  * `limit × its selections + 1` (the page's size as it will be read: 10 when not given, within 1..100). Unlike
  * ae_mdw's, a scalar costs nothing: it is read with its object, so a page of 100 transactions costs the same whatever
- * fields it shows, and their blocks add one per item. Fragments count where they are spread. Introspection
+ * fields it shows, and their blocks add one per item. A scalar that is a read of its own costs 1: one of the query
+ * type (a count) or one marked `extensions: { reads: true }` (Status's counts); free, a thousand aliases of one
+ * count were a thousand reads. Fragments count where they are spread. Introspection
  * (`__schema`, `__type`) is left to graphql-js's own introspection depth rule. Pure.
  */
 import {
@@ -29,6 +31,7 @@ export const QUERY_LIMITS = { depth: 10, cost: 1000 } as const;
 interface Walk {
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   readonly variables: Readonly<Record<string, unknown>>;
+  readonly root: GraphQLObjectType;
   /**
    * each fragment's measure under a parent type, taken once: a fragment spreading another twice, down a chain of
    * forty, would be walked 2^40 times (the event loop held for hours by one request of a few kilobytes)
@@ -46,7 +49,7 @@ export function measure(
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Readonly<Record<string, unknown>>,
 ): Measure {
-  return selections(operation.selectionSet, root, { fragments, variables, spreads: new Map() });
+  return selections(operation.selectionSet, root, { fragments, variables, root, spreads: new Map() });
 }
 
 function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk): Measure {
@@ -61,7 +64,7 @@ function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk
       const inner = node.selectionSet && isObjectType(type) ? selections(node.selectionSet, type, walk) : undefined;
       const paged = def?.args.some((a) => a.name === 'limit') ?? false;
       const limitNode = node.arguments?.find((a) => a.name.value === 'limit')?.value;
-      if (!inner) m = { depth: 1, cost: 0 };
+      if (!inner) m = { depth: 1, cost: parent === walk.root || def?.extensions.reads === true ? 1 : 0 };
       else
         m = {
           depth: inner.depth + 1,

@@ -19,7 +19,13 @@ const Block = new GraphQLObjectType({
 });
 const Tx = new GraphQLObjectType({
   name: 'Tx',
-  fields: { hash: { type: GraphQLString }, fee: { type: GraphQLInt }, block: { type: Block } },
+  fields: {
+    hash: { type: GraphQLString },
+    fee: { type: GraphQLInt },
+    block: { type: Block },
+    // a scalar with a read of its own, as Status's counts
+    confirmations: { type: GraphQLInt, extensions: { reads: true } },
+  },
 });
 const TxPage = new GraphQLObjectType({
   name: 'TxPage',
@@ -30,6 +36,7 @@ const Query = new GraphQLObjectType({
   fields: {
     txs: { type: TxPage, args: { limit: { type: GraphQLInt } } },
     tx: { type: Tx, args: { hash: { type: GraphQLString } } },
+    txCount: { type: GraphQLInt },
   },
 });
 const schema = new GraphQLSchema({ query: Query });
@@ -75,6 +82,15 @@ describe('GraphQL cost and depth (cost.ts)', () => {
       i === 60 ? `fragment F60 on Tx { block { hash } }` : `fragment F${i} on Tx { ...F${i + 1} ...F${i + 1} }`,
     ).join(' ');
     expect(measured(`{ tx(hash: "x") { ...F0 } } ${chain}`)).to.deep.equal({ depth: 3, cost: 2 ** 60 + 1 });
+  });
+
+  it('counts a scalar that is a read of its own: a field of the query type, or one marked as reading', () => {
+    const aliases = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ');
+    expect(measured(`{ ${aliases(1001, 'txCount')} }`)).to.deep.equal({ depth: 1, cost: 1001 });
+    expect(measured(`{ tx(hash: "x") { ${aliases(1000, 'confirmations')} fee } }`)).to.deep.equal({
+      depth: 2,
+      cost: 1001,
+    });
   });
 
   it('leaves introspection to graphql-js', () => {
