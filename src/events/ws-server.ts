@@ -325,6 +325,8 @@ export class WebsocketServer implements Role {
         }
         ws.send(text);
       },
+      pause: () => ws.pause(),
+      resume: () => ws.resume(),
       // A replay waits here: well below the bound above, until the socket's buffer is written out.
       writable: () => {
         if (ws.readyState !== WebSocket.OPEN || ws.bufferedAmount <= maxBuffered / 4) return Promise.resolve();
