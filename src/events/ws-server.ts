@@ -209,6 +209,9 @@ export class WebsocketServer implements Role {
       host: cfg.websocket.host,
       port: cfg.websocket.port,
       maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+      // One client message per turn of the event loop, the socket read no further meanwhile: emitted all at once, a
+      // flood of 100 000 small messages (everything read in one turn) held the loop for seconds, /healthz timing out.
+      allowSynchronousEvents: false,
       // Connection writes pre-encoded frames to the socket, which needs uncompressed messages.
       perMessageDeflate: false,
       // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.

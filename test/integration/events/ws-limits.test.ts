@@ -76,6 +76,38 @@ describe('websocket limits (real PostgreSQL, real sockets)', () => {
     await Promise.all([...open, accepted].map((c) => c.closed));
   });
 
+  it('reads a flood of messages sent in one write one per turn of the event loop, not all in one', async function () {
+    this.timeout(60_000);
+    const flooder = await client();
+    const count = 1000;
+    // masked text frames (a zero mask leaves the payload as written), all in one write
+    const payload = Buffer.from('{"op":"subscribe","payload":"nope"}');
+    const frame = Buffer.concat([Buffer.from([0x81, 0x80 | payload.length, 0, 0, 0, 0]), payload]);
+    let answers = 0;
+    const answered = new Promise<void>((resolve) =>
+      flooder.ws.on('message', () => {
+        if (++answers === count) resolve();
+      }),
+    );
+    // the turns of this process's event loop, which the server shares, until the last answer
+    let turns = 0;
+    let counting = true;
+    const tick = (): void => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    (flooder.ws as unknown as { _socket: { write(b: Buffer): void } })._socket.write(
+      Buffer.concat(Array.from({ length: count }, () => frame)),
+    );
+    await answered;
+    counting = false;
+    // read all at once, the flood held the loop for one turn (a few, with the answers' reads)
+    expect(turns).to.be.at.least(count / 2);
+    flooder.ws.close();
+    await flooder.closed;
+  });
+
   it('terminates a peer that does not answer pings, and keeps one that does', async () => {
     const ownRegistry = new prom.Registry();
     const pinging = await startWebsocketServer({
