@@ -3,7 +3,9 @@
  * hold, as ae_mdw's complexity counts fields: an object is 1 plus its selections, and a field taking `limit` costs
  * `limit × its selections + 1` (the page's size as it will be read: 10 when not given, within 1..100). Unlike
  * ae_mdw's, a scalar costs nothing: it is read with its object, so a page of 100 transactions costs the same whatever
- * fields it shows, and their blocks add one per item. Fragments count where they are spread. Introspection
+ * fields it shows, and their blocks add one per item. A scalar that is a read of its own costs 1: one of the query
+ * type (a count) or one marked `extensions: { reads: true }` (Status's counts); free, a thousand aliases of one
+ * count were a thousand reads. Fragments count where they are spread. Introspection
  * (`__schema`, `__type`) is left to graphql-js's own introspection depth rule. Pure.
  */
 import {
@@ -29,6 +31,12 @@ export const QUERY_LIMITS = { depth: 10, cost: 1000 } as const;
 interface Walk {
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   readonly variables: Readonly<Record<string, unknown>>;
+  readonly root: GraphQLObjectType;
+  /**
+   * each fragment's measure under a parent type, taken once: a fragment spreading another twice, down a chain of
+   * forty, would be walked 2^40 times (the event loop held for hours by one request of a few kilobytes)
+   */
+  readonly spreads: Map<string, Measure>;
 }
 
 /**
@@ -41,7 +49,7 @@ export function measure(
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Readonly<Record<string, unknown>>,
 ): Measure {
-  return selections(operation.selectionSet, root, { fragments, variables });
+  return selections(operation.selectionSet, root, { fragments, variables, root, spreads: new Map() });
 }
 
 function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk): Measure {
@@ -56,7 +64,7 @@ function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk
       const inner = node.selectionSet && isObjectType(type) ? selections(node.selectionSet, type, walk) : undefined;
       const paged = def?.args.some((a) => a.name === 'limit') ?? false;
       const limitNode = node.arguments?.find((a) => a.name.value === 'limit')?.value;
-      if (!inner) m = { depth: 1, cost: 0 };
+      if (!inner) m = { depth: 1, cost: parent === walk.root || def?.extensions.reads === true ? 1 : 0 };
       else
         m = {
           depth: inner.depth + 1,
@@ -65,13 +73,24 @@ function selections(set: SelectionSetNode, parent: GraphQLObjectType, walk: Walk
     } else if (node.kind === Kind.INLINE_FRAGMENT) {
       m = selections(node.selectionSet, parent, walk);
     } else {
-      const fragment = walk.fragments.get(node.name.value);
-      m = fragment ? selections(fragment.selectionSet, parent, walk) : { depth: 0, cost: 0 };
+      m = spread(node.name.value, parent, walk);
     }
     depth = Math.max(depth, m.depth);
     cost += m.cost;
   }
   return { depth, cost };
+}
+
+/** spread is the measure of a fragment spread where the parent is `parent`, walked once per walk. */
+function spread(name: string, parent: GraphQLObjectType, walk: Walk): Measure {
+  const key = `${name} ${parent.name}`;
+  let m = walk.spreads.get(key);
+  if (!m) {
+    const fragment = walk.fragments.get(name);
+    m = fragment ? selections(fragment.selectionSet, parent, walk) : { depth: 0, cost: 0 };
+    walk.spreads.set(key, m);
+  }
+  return m;
 }
 
 /** pageSize is the size a page will be read at: the `limit` given, within 1..100, or the default. */

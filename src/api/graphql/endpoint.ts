@@ -11,6 +11,7 @@ import {
   GraphQLError,
   Kind,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type ExecutionResult,
@@ -24,6 +25,7 @@ import type { V3Env } from '../routes/v3/operation.ts';
 import { measure, QUERY_LIMITS } from './cost.ts';
 import { shapeOf } from './document-shape.ts';
 import { graphiqlFile } from './graphiql.ts';
+import { IntrospectionCountRule } from './introspection-rule.ts';
 import { requestLoaders } from './loaders.ts';
 import { SCHEMA } from './schema.ts';
 
@@ -104,6 +106,9 @@ async function run(request: Partial<GraphQLRequest>, env: V3Env, viaGet: boolean
   return { ...result, errors: result.errors?.map(fieldError) };
 }
 
+/** RULES: graphql-js's own and a bound on introspection fields. */
+const RULES = [...specifiedRules, IntrospectionCountRule];
+
 /** Documents parsed and validated, by their text: clients send the same few queries again and again. */
 const documents = new LRUCache<string, DocumentNode | readonly GraphQLError[]>({
   maxSize: 8 * 1024 * 1024,
@@ -124,7 +129,7 @@ function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] 
   try {
     const document = parse(query, { maxTokens: 10_000 });
     const shape = shapeOf(SCHEMA, query, document);
-    const invalid = validShapes.has(shape) ? [] : validate(SCHEMA, document);
+    const invalid = validShapes.has(shape) ? [] : validate(SCHEMA, document, RULES);
     if (invalid.length === 0) validShapes.set(shape, true);
     checked = invalid.length > 0 ? invalid : document;
   } catch (err) {

@@ -354,6 +354,31 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
     expect(put.status).to.equal(405);
   });
 
+  it('refuses a hostile client’s small documents of unbounded work: fragment chains, count aliases, introspection aliases', async () => {
+    const aliases = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ');
+    // 40 fragments, each spreading the next twice: 2^40 paths, measured once per fragment
+    const chain = Array.from({ length: 40 }, (_, i) =>
+      i === 39 ? 'fragment F39 on Status { mdwHeight }' : `fragment F${i} on Status { ...F${i + 1} ...F${i + 1} }`,
+    ).join(' ');
+    const fanned = await ok(`{ status { ...F0 } } ${chain}`);
+    expect((fanned.status as Obj).mdwHeight).to.be.a('number');
+    // every alias of a count is a read of its own
+    for (const query of [
+      `{ ${aliases(1001, 'aex9Count')} }`,
+      `{ status { ${aliases(1001, 'pendingTransactions')} } }`,
+    ]) {
+      const counts = await post(query);
+      expect(counts.data, query.slice(0, 40)).to.equal(null);
+      expect(counts.errors![0]!.message).to.match(/^query cost 100[12] exceeds the limit 1000/);
+    }
+    // 700 schemas would be a 10 MB answer
+    const schemas = await post(`{ ${aliases(700, '__schema { types { fields { name } } }')} }`);
+    expect(schemas.data).to.equal(null);
+    expect(schemas.errors!.map((e) => e.message)).to.deep.equal([
+      'more than 10 introspection fields (__schema, __type) in one document',
+    ]);
+  });
+
   it('takes GET and form requests as ae_mdw does, BigInt as strings', async () => {
     const q = encodeURIComponent('{ keyBlock(id: "4") { height beneficiaryReward nonce time } }');
     const got = parseJson(await (await fetch(`${v3.url}/mdw/graphql?query=${q}`)).text()) as Obj;

@@ -19,7 +19,13 @@ const Block = new GraphQLObjectType({
 });
 const Tx = new GraphQLObjectType({
   name: 'Tx',
-  fields: { hash: { type: GraphQLString }, fee: { type: GraphQLInt }, block: { type: Block } },
+  fields: {
+    hash: { type: GraphQLString },
+    fee: { type: GraphQLInt },
+    block: { type: Block },
+    // a scalar with a read of its own, as Status's counts
+    confirmations: { type: GraphQLInt, extensions: { reads: true } },
+  },
 });
 const TxPage = new GraphQLObjectType({
   name: 'TxPage',
@@ -30,6 +36,7 @@ const Query = new GraphQLObjectType({
   fields: {
     txs: { type: TxPage, args: { limit: { type: GraphQLInt } } },
     tx: { type: Tx, args: { hash: { type: GraphQLString } } },
+    txCount: { type: GraphQLInt },
   },
 });
 const schema = new GraphQLSchema({ query: Query });
@@ -67,6 +74,23 @@ describe('GraphQL cost and depth (cost.ts)', () => {
     const viaFragment = measured('{ txs(limit: 10) { data { ...T } } } fragment T on Tx { hash block { height } }');
     expect(viaFragment).to.deep.equal(measured('{ txs(limit: 10) { data { hash block { height } } } }'));
     expect(measured('{ tx(hash: "x") { ... on Tx { block { hash } } } }')).to.deep.equal({ depth: 3, cost: 2 });
+  });
+
+  it('measures a fragment spread twice down a long chain without walking it once per path', () => {
+    // F0 spreads F1 twice, F1 spreads F2 twice, …: 2^60 paths to the last one's block, each costing 1
+    const chain = Array.from({ length: 61 }, (_, i) =>
+      i === 60 ? `fragment F60 on Tx { block { hash } }` : `fragment F${i} on Tx { ...F${i + 1} ...F${i + 1} }`,
+    ).join(' ');
+    expect(measured(`{ tx(hash: "x") { ...F0 } } ${chain}`)).to.deep.equal({ depth: 3, cost: 2 ** 60 + 1 });
+  });
+
+  it('counts a scalar that is a read of its own: a field of the query type, or one marked as reading', () => {
+    const aliases = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ');
+    expect(measured(`{ ${aliases(1001, 'txCount')} }`)).to.deep.equal({ depth: 1, cost: 1001 });
+    expect(measured(`{ tx(hash: "x") { ${aliases(1000, 'confirmations')} fee } }`)).to.deep.equal({
+      depth: 2,
+      cost: 1001,
+    });
   });
 
   it('leaves introspection to graphql-js', () => {
