@@ -45,11 +45,11 @@ export async function getTransactionsCount(ctx: RouterContext, { pool }: V3Env):
     const block = await microBlockCounted(pool, hash);
     if (!block) throw v3NotFound(hash);
     const inBlock = { from: { ...block, txIndex: 0 }, to: { ...block, txIndex: block.transactionsCount } };
-    sendValue(ctx, { data: await countTransactions(pool, { ...parseTxFilter(query), ...inBlock }) });
+    sendValue(ctx, { data: await countTransactions(pool, { ...parseTxFilter(query, { count: true }), ...inBlock }) });
     return;
   }
   const paging = parsePaging({ scope: query.scope }, { scopes: ['gen', 'time', 'txi'] });
-  const filter: TxFilter = { ...parseTxFilter(query), ...(await positionBounds(pool, paging.scope)) };
+  const filter: TxFilter = { ...parseTxFilter(query, { count: true }), ...(await positionBounds(pool, paging.scope)) };
   sendValue(ctx, await countTransactions(pool, filter));
 }
 

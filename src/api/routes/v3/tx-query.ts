@@ -65,14 +65,20 @@ const GENERIC: ReadonlyMap<string, readonly Prefix[]> = new Map<string, readonly
 const WRAPPERS = ['GAMetaTx', 'PayingForTx'];
 const ID_KINDS: ReadonlySet<string> = new Set(['id']);
 
-/** ID_FIELDS: the id fields of each node type (from the serialiser's layouts), plus those mdw derives. */
-const ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+/** NODE_ID_FIELDS: the id fields of each node type, from the serialiser's layouts. */
+const NODE_ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const map = new Map<string, Set<string>>();
   for (const s of TX_SCHEMAS) {
     const set = map.get(s.type) ?? new Set<string>();
     for (const [name, kind] of s.fields) if (ID_KINDS.has(kind)) set.add(name);
     map.set(s.type, set);
   }
+  return map;
+})();
+
+/** ID_FIELDS: NODE_ID_FIELDS plus the ids mdw derives (the created contract, oracle, channel, name, query). */
+const ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const map = new Map([...NODE_ID_FIELDS].map(([type, fields]) => [type, new Set(fields)]));
   const derived: Record<string, string> = {
     ContractCreateTx: 'contract_id',
     GAAttachTx: 'contract_id',
@@ -83,6 +89,19 @@ const ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   };
   for (const [type, field] of Object.entries(derived)) map.get(type)?.add(field);
   return map;
+})();
+
+/**
+ * OWN_FIELD_MATCHES: an id in one of the node's id fields of the outer transaction, each field with the types that
+ * have it. ae_mdw's `/transactions/count?id=` counts these only (`Txs.count_id_type` sums its per-field counters): not
+ * the transaction that created the id (the explorer adds one for a channel's creation itself), nor an id inside a
+ * GAMetaTx or PayingForTx.
+ */
+const OWN_FIELD_MATCHES: readonly IdMatch[] = (() => {
+  const typesOf = new Map<string, string[]>();
+  for (const [type, fields] of NODE_ID_FIELDS)
+    for (const f of fields) typesOf.set(f, [...(typesOf.get(f) ?? []), type]);
+  return [...typesOf].map(([field, txTypes]) => ({ txTypes, fields: [field] }));
 })();
 
 /** Parameters that are not filters (paging, rendering); `_`-prefixed ones are the client's own. */
@@ -97,8 +116,11 @@ const NOT_FILTERS: ReadonlySet<string> = new Set([
   'tx_hash',
 ]);
 
-/** parseTxFilter reads every filter of a /v3/transactions request (or its count). */
-export function parseTxFilter(query: Query): Omit<TxFilter, 'from' | 'to'> {
+/**
+ * parseTxFilter reads every filter of a /v3/transactions request (or its count: with `count`, an `id` matches as
+ * ae_mdw counts it, see OWN_FIELD_MATCHES).
+ */
+export function parseTxFilter(query: Query, { count = false } = {}): Omit<TxFilter, 'from' | 'to'> {
   let types: Set<string> | undefined;
   const ids: IdCondition[] = [];
   let entrypoint: string | undefined;
@@ -118,7 +140,7 @@ export function parseTxFilter(query: Query): Omit<TxFilter, 'from' | 'to'> {
     } else if (name === 'entrypoint') {
       entrypoint = values.at(-1);
     } else if (name === 'id') {
-      for (const v of values) ids.push({ id: anyId(v), matches: [] });
+      for (const v of values) ids.push({ id: anyId(v), matches: count ? OWN_FIELD_MATCHES : [] });
     } else if (GENERIC.has(name)) {
       for (const v of values) ids.push({ id: genericId(name, v), matches: [] });
     } else if (name.includes('.')) {
