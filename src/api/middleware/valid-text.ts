@@ -1,4 +1,7 @@
-/** @module Refuses a request whose path or query string decodes to NUL or to bytes that are not UTF-8. */
+/**
+ * @module Refuses a request whose target is not a path, or whose path or query string decodes to NUL or to bytes that
+ * are not UTF-8.
+ */
 import type { ApiMiddleware } from '../state.ts';
 import { badRequest } from '../../errors.ts';
 
@@ -48,6 +51,9 @@ export function textProblem(text: string): string | undefined {
  */
 export function validText(): ApiMiddleware {
   return async function validText(ctx, next) {
+    // `GET *` or `OPTIONS *` (the asterisk form): no route takes it, and the forwarder, which takes paths only, let it
+    // through unanswered (the client waited until its socket timed out)
+    if (!ctx.path.startsWith('/')) throw badRequest('the request target is not a path');
     const pathProblem = textProblem(ctx.path);
     if (pathProblem) throw badRequest(`the request path ${pathProblem}`);
     const queryProblem = textProblem(ctx.querystring);

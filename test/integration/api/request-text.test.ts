@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { OPERATIONS } from '../../../src/api/openapi.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
@@ -47,6 +49,31 @@ describe('NUL and invalid UTF-8 in a path or query parameter', function () {
     api.node.seen.length = 0;
     await api.request.get('/v2/accounts/%00').expect(400);
     await api.request.get('/v2/names/x?y=%FE').expect(400);
+    expect(api.node.seen).to.deep.equal([]);
+  });
+
+  it('answers a request target that is no path (`GET *`, `OPTIONS *`) with 400, not with silence', async () => {
+    api.node.seen.length = 0;
+    const server = createServer(api.app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (const line of ['GET * HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+        // the whole answer: the server closes the connection after it (Connection: close)
+        const answer = await new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1');
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('close', () => resolve(text));
+          socket.on('error', reject);
+          socket.write(`${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        });
+        expect(answer, line).to.match(/^HTTP\/1\.1 400 /);
+        expect(answer, line).to.include('the request target is not a path');
+      }
+    } finally {
+      server.close();
+    }
     expect(api.node.seen).to.deep.equal([]);
   });
 
