@@ -5,6 +5,7 @@
  */
 import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { Readable } from 'node:stream';
 import type { ApiContext } from './state.ts';
 import koaProxies from 'koa-proxies';
 import { AppError, ErrorCode } from '../errors.ts';
@@ -59,13 +60,24 @@ const MAX_SOCKETS_PER_NODE = 256;
  */
 const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 
+/**
+ * The largest request body forwarded (a posted transaction or a dry-run is far smaller); a bigger one is a 413. A body
+ * is read whole before the leg to the node starts: streamed, a client trickling its body held one of the
+ * MAX_SOCKETS_PER_NODE connections to the node for as long as it liked, and 300 such clients stalled every
+ * forwarded request (36 s for /v2/status).
+ */
+const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
+
 const LEG = Symbol('mdw.proxy.leg');
 const POSTED = Symbol('mdw.proxy.posted');
+const BODY = Symbol('mdw.proxy.body');
 type Tagged = IncomingMessage & {
   /** what the leg to the node came to: the node's status, or an error or a timeout */
   [LEG]?: { error?: NodeJS.ErrnoException; timedOut?: boolean; status?: number };
-  /** the body of a transaction post, as it streams to the node (undefined beyond MAX_POSTED_TX_BYTES) */
+  /** the body of a transaction post (undefined beyond MAX_POSTED_TX_BYTES) */
   [POSTED]?: Buffer[] | undefined;
+  /** the request's body, read whole before the leg to the node starts */
+  [BODY]?: Buffer;
 };
 /** A posted transaction bigger than this is forwarded but not reported as pending (the node takes far smaller ones). */
 const MAX_POSTED_TX_BYTES = 1024 * 1024;
@@ -130,6 +142,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     '/',
     (_params, ctx) =>
       ({
+        ...bodyOption(ctx.req as Tagged),
         target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
         agent: agentFor(isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl),
         changeOrigin: true,
@@ -146,6 +159,14 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
         "the node's internal API is not forwarded by this middleware (NODE_INTERNAL_URL is unset)",
       );
     }
+    const hasBody =
+      ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
+    if (hasBody) {
+      const body = await wholeBody(ctx.req);
+      (ctx.req as Tagged)[BODY] = body;
+      if (opts.onTransactionPosted && isTransactionPost(ctx.req) && body.length <= MAX_POSTED_TX_BYTES)
+        (ctx.req as Tagged)[POSTED] = [body];
+    }
     const sentAt = performance.now();
     ctx.state.forwarded = true;
     // Both before the node leg exists, not in its proxyReq event: that event comes when the leg gets a socket, which a
@@ -153,7 +174,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     // throws, uncaught). http-proxy copies the request's headers into the leg's; the agent sets the leg's own
     // `Connection: keep-alive`.
     for (const h of hopByHopHeaders(ctx.req.headers)) delete ctx.req.headers[h];
-    if (opts.onTransactionPosted && isTransactionPost(ctx.req)) tapBody(ctx.req as Tagged);
+    const body = (ctx.req as Tagged)[BODY];
+    if (body) ctx.req.headers['content-length'] = String(body.length);
     await toNode(ctx, async () => {});
     const { error, timedOut: late, status } = leg(ctx.req);
     const failed = late === true || error !== undefined;
@@ -180,16 +202,27 @@ function isTransactionPost(req: IncomingMessage): boolean {
   return req.method === 'POST' && (path === '/v2/transactions' || path === '/v3/transactions');
 }
 
-/** tapBody keeps a copy of the request body as it streams to the node. */
-function tapBody(req: Tagged): void {
+/** wholeBody reads a request's body, at most MAX_FORWARDED_BODY_BYTES (a 413 beyond). */
+async function wholeBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  req[POSTED] = chunks;
-  req.on('data', (chunk: Buffer) => {
+  for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_POSTED_TX_BYTES) req[POSTED] = undefined;
-    else chunks.push(chunk);
-  });
+    if (size > MAX_FORWARDED_BODY_BYTES)
+      throw new AppError(
+        ErrorCode.API_PAYLOAD_TOO_LARGE,
+        413,
+        `request body larger than ${MAX_FORWARDED_BODY_BYTES} bytes`,
+      );
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** bodyOption has http-proxy send the body read before, instead of piping the request (already consumed). */
+function bodyOption(req: Tagged): { buffer?: Readable } {
+  const body = req[BODY];
+  return body ? { buffer: Readable.from([body]) } : {};
 }
 
 function leg(req: IncomingMessage): NonNullable<Tagged[typeof LEG]> {

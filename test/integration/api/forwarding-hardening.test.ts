@@ -78,6 +78,41 @@ describe('forwarding: the internal-API guard on normalised paths, hop-by-hop hea
     }
   });
 
+  it('reads a body whole before it goes to the node: a trickled chunked body arrives as one, a huge one is a 413', async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = (write: (req: ReturnType<typeof request>) => void): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          `${base}/v2/transactions`,
+          { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        write(req);
+      });
+    try {
+      // chunked, in pieces: streamed, the node's leg (one of its pooled connections) was held while the client trickled
+      const status = await post((req) => {
+        req.write('{"tx":');
+        setImmediate(() => req.end('"tx_x"}'));
+      });
+      expect(status).to.equal(200);
+      const { headers, body } = api.node.seen[0]!;
+      expect(body).to.equal('{"tx":"tx_x"}');
+      expect(headers['content-length']).to.equal('13');
+      expect(headers).to.not.have.property('transfer-encoding');
+      const huge = await post((req) => req.end(Buffer.alloc(8 * 1024 * 1024 + 1, 0x20)));
+      expect(huge).to.equal(413);
+      expect(api.node.seen).to.have.length(1);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('drops the headers the node names in Connection from its answer', async () => {
     api.node.respond = () => ({
       status: 200,
