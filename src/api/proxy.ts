@@ -176,11 +176,24 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     for (const h of hopByHopHeaders(ctx.req.headers)) delete ctx.req.headers[h];
     const body = (ctx.req as Tagged)[BODY];
     if (body) ctx.req.headers['content-length'] = String(body.length);
-    await toNode(ctx, async () => {});
+    let clientLeft = false;
+    try {
+      await toNode(ctx, async () => {});
+    } catch (err) {
+      // koa-proxies rejects when the answer's connection closes before it is written out: the client hung up, or the
+      // node's leg failed (told below). Neither is a bug to log with its stack, once for every client that leaves.
+      if (ctx.res.writableFinished) throw err;
+      clientLeft = true;
+    }
     const { error, timedOut: late, status } = leg(ctx.req);
     const failed = late === true || error !== undefined;
-    const outcome = late ? 'timeout' : error ? 'unreachable' : statusOutcome(status ?? 0);
+    const outcome = late ? 'timeout' : error ? 'unreachable' : clientLeft ? 'aborted' : statusOutcome(status ?? 0);
     meter(outcome, (performance.now() - sentAt) / 1000);
+    if (clientLeft && !failed) {
+      opts.log.debug({ path: ctx.path }, 'the client left before the node answered');
+      ctx.respond = false;
+      return;
+    }
     if (!failed) {
       ctx.respond = false;
       return;

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { outboundCounts } from '../../support/outbound.ts';
 import { freePort } from '../../support/postgres.ts';
-import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
+import { waitFor } from '../../support/wait.ts';
+import { capturedLog, startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
 
 describe('forwarding to the node', () => {
   let api: ApiUnderTest;
@@ -153,6 +154,43 @@ describe('forwarding with every socket to the node busy', () => {
     expect(await Promise.all(held)).to.deep.equal(Array.from({ length: 256 }, () => 200));
     const forwarded = api.node.seen.find((r) => r.url === '/v2/status')!;
     expect(forwarded.headers).to.not.have.property('x-hop');
+  });
+});
+
+describe('forwarding to a client that hangs up', () => {
+  const { log, lines } = capturedLog();
+  let api: ApiUnderTest;
+  let server: Server;
+  let base: string;
+  before(async () => {
+    api = await startApi({ empty: true, env: { NODE_TIMEOUT_MS: '10000' }, log });
+    server = api.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    server.close();
+    await api.close();
+  });
+
+  it('counts it as aborted and logs no error: every client that leaves would write a stack', async () => {
+    api.node.respond = () => ({ status: 200, body: '{}', delayMs: 500 });
+    const clients = Array.from({ length: 5 }, () => {
+      const req = request(`${base}/v2/status`).end();
+      req.on('error', () => {}); // destroyed below, on purpose
+      return req;
+    });
+    await waitFor('the node to get the forwards', () => api.node.seen.length >= 5);
+    for (const req of clients) req.destroy();
+    await waitFor(
+      'the forwards to be counted',
+      async () => (await outboundCounts(api.registry))['node forward aborted'] === 5,
+    );
+    // a later forward is answered as usual
+    api.node.respond = () => ({ status: 200, body: '{"ok":true}' });
+    expect(await (await fetch(`${base}/v2/status`)).json()).to.deep.equal({ ok: true });
+    expect(lines.filter((l) => l.level >= 40)).to.deep.equal([]);
   });
 });
 

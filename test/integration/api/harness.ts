@@ -132,6 +132,8 @@ export async function startApi(
     empty?: boolean;
     fixture?: Parameters<typeof buildFixture>[1];
     responseCache?: ResponseCache;
+    /** the app's logger (default: silent) */
+    log?: pino.Logger;
   } = {},
 ): Promise<ApiUnderTest> {
   const db = await createTestDatabase();
@@ -145,7 +147,7 @@ export async function startApi(
   const reads = createReadPool(cfg, 'mdw-test-api', silentLog, { max: 5 });
   const app = createApp({
     cfg,
-    log: silentLog,
+    log: opts.log ?? silentLog,
     pool: reads,
     registry,
     version: '9.9.9-test',
