@@ -3,7 +3,13 @@
  * over a pool of keep-alive connections (streamed, outside http-get.ts); counted in the outbound metric as every
  * other request to the node, and its failures are the node's errors (node/errors.ts): 502, or 504 for a timeout.
  */
-import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ApiContext } from './state.ts';
@@ -128,9 +134,13 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
         leg(req).timedOut = true;
       });
     },
-    proxyRes(proxyRes: IncomingMessage, req: IncomingMessage) {
+    proxyRes(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
       leg(req).status = proxyRes.statusCode;
       for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
+      // The client's connection is this server's to keep or close, as it decided from the client's request: left
+      // unset, http-proxy writes `keep-alive` (the client's `Connection` is gone by now), and a client that asked for
+      // `close` had its socket kept open.
+      proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
       const posted = (req as Tagged)[POSTED];
       if (posted && proxyRes.statusCode === 200) opts.onTransactionPosted?.(Buffer.concat(posted).toString('utf8'));
     },

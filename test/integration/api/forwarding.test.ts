@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { request, type IncomingMessage, type Server } from 'node:http';
+import { Agent, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { outboundCounts } from '../../support/outbound.ts';
@@ -157,7 +157,7 @@ describe('forwarding with every socket to the node busy', () => {
   });
 });
 
-describe('forwarding to a client that hangs up', () => {
+describe("forwarding and the client's connection", () => {
   const { log, lines } = capturedLog();
   let api: ApiUnderTest;
   let server: Server;
@@ -191,6 +191,28 @@ describe('forwarding to a client that hangs up', () => {
     api.node.respond = () => ({ status: 200, body: '{"ok":true}' });
     expect(await (await fetch(`${base}/v2/status`)).json()).to.deep.equal({ ok: true });
     expect(lines.filter((l) => l.level >= 40)).to.deep.equal([]);
+  });
+
+  it('closes the connection after the answer when the client asks for it, and keeps it otherwise', async () => {
+    api.node.respond = () => ({ status: 200, body: '{}', headers: { connection: 'keep-alive' } });
+    const ask = async (connection: string): Promise<{ header?: string; closed: boolean }> => {
+      // a keep-alive agent of its own: the client side keeps the socket unless the server closes it
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const req = request(`${base}/v2/status`, { agent, headers: { connection } }).end();
+      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      const socket = res.socket;
+      res.resume();
+      await once(res, 'end');
+      // the server closes its side at once after an answer it sent with `close`
+      const closed = await Promise.race([
+        once(socket, 'close').then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+      ]);
+      agent.destroy();
+      return { header: res.headers.connection, closed };
+    };
+    expect(await ask('close')).to.deep.equal({ header: 'close', closed: true });
+    expect(await ask('keep-alive')).to.deep.equal({ header: 'keep-alive', closed: false });
   });
 });
 
