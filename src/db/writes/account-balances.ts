@@ -4,6 +4,7 @@
  */
 import { KEY_TAGS } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
+import type { HeightRange } from './heights.ts';
 
 /**
  * An account a stored height touched: by its stored key (an `ak_` or `ok_` id of account_transactions; an oracle is
@@ -28,7 +29,7 @@ const BALANCE_TAGS = [KEY_TAGS.ak!, KEY_TAGS.ok!];
  */
 export async function touchedAccounts(
   db: Queryable,
-  range: { readonly from: number; readonly to: number; readonly fromMicro: number },
+  range: HeightRange,
   lockedCoins: string,
 ): Promise<TouchedAccount[]> {
   const { rows } = await db.query<TouchedAccount>({
@@ -71,11 +72,7 @@ export interface BalanceRow {
  * replaceBalances stores the balances of a range in place of its rows: every row of heights from..to, or with
  * `fromMicro` ≥ 0 (micro blocks added to the stored top generation `from`), only the rows of the accounts given.
  */
-export async function replaceBalances(
-  db: Queryable,
-  range: { readonly from: number; readonly to: number; readonly fromMicro: number },
-  rows: readonly BalanceRow[],
-): Promise<void> {
+export async function replaceBalances(db: Queryable, range: HeightRange, rows: readonly BalanceRow[]): Promise<void> {
   const accounts = rows.map((r) => r.accountId);
   await db.query({
     name: 'mdw_delete_account_balances',

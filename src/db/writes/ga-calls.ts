@@ -5,13 +5,7 @@
 import { txTypeCode } from '../../chain/id-key.ts';
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-
-/** A range of stored heights, from micro block `fromMicro` of `from` on (−1: whole generations). */
-export interface GaRange {
-  readonly from: number;
-  readonly to: number;
-  readonly fromMicro: number;
-}
+import type { HeightRange } from './heights.ts';
 
 /** A stored transaction whose own call is a generalized account's, with its stored form (chain/stored-tx.ts). */
 export interface GaTransaction {
@@ -25,7 +19,7 @@ export interface GaTransaction {
 const GA_TX_TYPES = ['GAAttachTx', 'GAMetaTx'].map(txTypeCode);
 
 /** gaTransactions lists the GAAttachTx and GAMetaTx of a range, in chain order. */
-export async function gaTransactions(db: Queryable, range: GaRange): Promise<GaTransaction[]> {
+export async function gaTransactions(db: Queryable, range: HeightRange): Promise<GaTransaction[]> {
   const { rows } = await db.query<GaTransaction>({
     name: 'mdw_ga_transactions',
     text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed FROM transactions t
@@ -45,7 +39,7 @@ export interface GaCallRow extends Omit<GaTransaction, 'hash' | 'signed'> {
 }
 
 /** replaceGaCalls stores the calls of a range in place of its rows. */
-export async function replaceGaCalls(db: Queryable, range: GaRange, rows: readonly GaCallRow[]): Promise<void> {
+export async function replaceGaCalls(db: Queryable, range: HeightRange, rows: readonly GaCallRow[]): Promise<void> {
   await db.query({
     name: 'mdw_ga_calls_delete',
     text: 'DELETE FROM ga_calls WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3)',

@@ -1,5 +1,18 @@
-/** @module The deletes of whole heights: a fork undone, or heights to reload (key_blocks' delete trigger removes what belongs to them). */
+/**
+ * @module The deletes of whole heights: a fork undone, or heights to reload (key_blocks' delete trigger removes what
+ * belongs to them); and the range of heights the derived areas' writes take.
+ */
 import type { Queryable } from '../pool.ts';
+
+/**
+ * A range of stored heights, from micro block `fromMicro` of `from` on (−1: whole generations): what a batch just
+ * written covers, or stored heights an area derives again.
+ */
+export interface HeightRange {
+  readonly from: number;
+  readonly to: number;
+  readonly fromMicro: number;
+}
 
 /** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
 export async function deleteFrom(db: Queryable, height: number): Promise<number> {

@@ -15,6 +15,7 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
+import type { HeightRange } from '../../db/writes/heights.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
 export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
@@ -28,11 +29,7 @@ const IN_FLIGHT = 64;
  * longer holds that state (410, garbage-collected) is asked for its top's: the account's later heights store their
  * own rows as the populator reaches them, so its latest row is exact once the stored chain is at the node's top.
  */
-export async function deriveBalances(
-  db: Queryable,
-  node: BalanceReader,
-  range: { readonly from: number; readonly to: number; readonly fromMicro: number },
-): Promise<void> {
+export async function deriveBalances(db: Queryable, node: BalanceReader, range: HeightRange): Promise<void> {
   const link = await storedLink(db, range.to);
   if (!link) return;
   const after = link.lastMicroHash ?? link.keyHash;

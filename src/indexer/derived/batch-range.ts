@@ -1,12 +1,6 @@
 /** @module The stored heights a batch just written covers, as the areas that ask the node per range take them. Pure. */
+import type { HeightRange } from '../../db/writes/heights.ts';
 import type { GenerationRows } from '../rows/rows.ts';
-
-/** A range of stored heights, from micro block `fromMicro` of `from` on (−1: whole generations). */
-export interface HeightRange {
-  readonly from: number;
-  readonly to: number;
-  readonly fromMicro: number;
-}
 
 /** batchRange is the range of a batch (ascending generations; the first may continue a stored one). */
 export function batchRange(gens: readonly GenerationRows[]): HeightRange {

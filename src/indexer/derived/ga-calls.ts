@@ -7,7 +7,8 @@
 import { isJsonObject, toBigInt } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { gaTransactions, replaceGaCalls, type GaCallRow, type GaRange } from '../../db/writes/ga-calls.ts';
+import { gaTransactions, replaceGaCalls, type GaCallRow } from '../../db/writes/ga-calls.ts';
+import type { HeightRange } from '../../db/writes/heights.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { attachDetails } from '../contracts/ga-attach.ts';
@@ -32,7 +33,7 @@ export function gaCallOutcome(info: JsonObject): { gasUsed: bigint; returnType: 
  * reading a GAAttachTx's function name and arguments from its code. An info the node no longer holds (410 from every
  * node, garbage-collected) leaves gas and return type null, as a pruned call info does.
  */
-export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: GaRange): Promise<void> {
+export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: HeightRange): Promise<void> {
   const txs = await gaTransactions(db, range);
   const outcomes = await mapLimit(txs, IN_FLIGHT, (t) =>
     node.transactionInfo(t.hash, t.height).then(
