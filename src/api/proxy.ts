@@ -75,13 +75,10 @@ const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 
 const LEG = Symbol('mdw.proxy.leg');
-const POSTED = Symbol('mdw.proxy.posted');
 const BODY = Symbol('mdw.proxy.body');
 type Tagged = IncomingMessage & {
   /** what the leg to the node came to: the node's status, or an error or a timeout */
   [LEG]?: { error?: NodeJS.ErrnoException; timedOut?: boolean; status?: number };
-  /** the body of a transaction post (undefined beyond MAX_POSTED_TX_BYTES) */
-  [POSTED]?: Buffer[] | undefined;
   /** the request's body, read whole before the leg to the node starts */
   [BODY]?: Buffer;
 };
@@ -141,8 +138,9 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       // unset, http-proxy writes `keep-alive` (the client's `Connection` is gone by now), and a client that asked for
       // `close` had its socket kept open.
       proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
-      const posted = (req as Tagged)[POSTED];
-      if (posted && proxyRes.statusCode === 200) opts.onTransactionPosted?.(Buffer.concat(posted).toString('utf8'));
+      const body = (req as Tagged)[BODY];
+      if (body && proxyRes.statusCode === 200 && isTransactionPost(req) && body.length <= MAX_POSTED_TX_BYTES)
+        opts.onTransactionPosted?.(body.toString('utf8'));
     },
     error(error: NodeJS.ErrnoException, req: IncomingMessage) {
       leg(req).error = error;
@@ -171,12 +169,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     }
     const hasBody =
       ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
-    if (hasBody) {
-      const body = await wholeBody(ctx.req);
-      (ctx.req as Tagged)[BODY] = body;
-      if (opts.onTransactionPosted && isTransactionPost(ctx.req) && body.length <= MAX_POSTED_TX_BYTES)
-        (ctx.req as Tagged)[POSTED] = [body];
-    }
+    const body = hasBody ? await wholeBody(ctx.req) : undefined;
+    (ctx.req as Tagged)[BODY] = body;
     const sentAt = performance.now();
     ctx.state.forwarded = true;
     // Both before the node leg exists, not in its proxyReq event: that event comes when the leg gets a socket, which a
@@ -184,7 +178,6 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     // throws, uncaught). http-proxy copies the request's headers into the leg's; the agent sets the leg's own
     // `Connection: keep-alive`.
     for (const h of hopByHopHeaders(ctx.req.headers)) delete ctx.req.headers[h];
-    const body = (ctx.req as Tagged)[BODY];
     if (body) ctx.req.headers['content-length'] = String(body.length);
     let clientLeft = false;
     try {
@@ -199,12 +192,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     const failed = late === true || error !== undefined;
     const outcome = late ? 'timeout' : error ? 'unreachable' : clientLeft ? 'aborted' : statusOutcome(status ?? 0);
     meter(outcome, (performance.now() - sentAt) / 1000);
-    if (clientLeft && !failed) {
-      opts.log.debug({ path: ctx.path }, 'the client left before the node answered');
-      ctx.respond = false;
-      return;
-    }
     if (!failed) {
+      if (clientLeft) opts.log.debug({ path: ctx.path }, 'the client left before the node answered');
       ctx.respond = false;
       return;
     }

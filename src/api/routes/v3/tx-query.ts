@@ -40,6 +40,9 @@ export const TX_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ['paying_for', 'PayingForTx'],
 ]);
 
+/** NODE_TX_TYPES: the node's type names, which nodeTxType answers. */
+const NODE_TX_TYPES: ReadonlySet<string> = new Set(TX_TYPE_NAMES.values());
+
 /** snakeTxType is ae_mdw's name of a node type with `_tx` (`SpendTx` → `spend_tx`), as count objects key them. */
 export function snakeTxType(nodeType: string): string {
   for (const [snake, node] of TX_TYPE_NAMES) if (node === nodeType) return `${snake}_tx`;
@@ -160,7 +163,6 @@ export function parseTxFilter(query: Query, { count = false } = {}): Omit<TxFilt
  * `spend`, `Spend`) as the node's name; else `invalid transaction type: <value>`.
  */
 export function nodeTxType(text: string): string {
-  const nodeNames = new Set(TX_TYPE_NAMES.values());
   // as Elixir's Macro.underscore, which ae_mdw applies: `GAMetaTx` → `ga_meta_tx`
   const snake = text
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
@@ -171,7 +173,7 @@ export function nodeTxType(text: string): string {
     .split('_')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Tx`;
-  const found = [text, TX_TYPE_NAMES.get(base), camel].find((t) => t !== undefined && nodeNames.has(t));
+  const found = [text, TX_TYPE_NAMES.get(base), camel].find((t) => t !== undefined && NODE_TX_TYPES.has(t));
   if (found === undefined) throw v3BadRequest(`invalid transaction type: ${text}`);
   return found;
 }
