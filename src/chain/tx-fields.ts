@@ -28,6 +28,15 @@ export function innerTx(tx: TxObject): TxObject | undefined {
   return isJsonObject(signed) && isJsonObject(signed.tx) ? signed.tx : undefined;
 }
 
+/** NAME_TX_TYPES: the name transactions ae_mdw shows with the plain name of their `name_id`. */
+export const NAME_TX_TYPES: ReadonlySet<string> = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
+
+/** nameTxId is the name_id of a name transaction (NAME_TX_TYPES), or of the one a GAMetaTx or PayingForTx wraps. */
+export function nameTxId(tx: TxObject): string | undefined {
+  const own = innerTx(tx) ?? tx;
+  return NAME_TX_TYPES.has(String(own.type)) && typeof own.name_id === 'string' ? own.name_id : undefined;
+}
+
 /** CreatedIdsOf gives createdIds of a tx (a caller that needs them too passes the ones it computed). */
 export type CreatedIdsOf = (tx: TxObject) => Record<string, string>;
 

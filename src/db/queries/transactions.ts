@@ -4,7 +4,7 @@
  */
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import { toBigInt, type Json } from '../../chain/json.ts';
-import { innerTx } from '../../chain/tx-fields.ts';
+import { nameTxId } from '../../chain/tx-fields.ts';
 import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
@@ -170,13 +170,6 @@ export const TX_CALL_JOIN = `LEFT JOIN contract_calls c ON c.height = t.height A
 
 /** A page's row as selected: what renderedRows completes. */
 export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
-const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
-
-/** nameTxId is the name_id of a name transaction, or of the one a GAMetaTx or PayingForTx wraps. */
-function nameTxId(tx: { [key: string]: Json }): string | undefined {
-  const own = innerTx(tx) ?? tx;
-  return NAME_TXS.has(String(own.type)) && typeof own.name_id === 'string' ? own.name_id : undefined;
-}
 
 /**
  * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'

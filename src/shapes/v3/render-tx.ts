@@ -1,7 +1,7 @@
 /** @module ae_mdw's Transaction object from a stored transaction: the node's signed tx, its place, and mdw's additions to `tx`. Pure. */
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
-import { createdIds, innerTx } from '../../chain/tx-fields.ts';
+import { createdIds, innerTx, NAME_TX_TYPES } from '../../chain/tx-fields.ts';
 import { withParties } from '../../chain/channel-parties.ts';
 import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
@@ -43,7 +43,6 @@ export function encodedTx(r: Pick<TxRow, 'signed' | 'tx' | 'signatures'>): strin
 }
 
 const ROUND_TYPES = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSnapshotSoloTx']);
-const NAME_TXS = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
 
 /**
  * mdwTx is the node's tx with the fields ae_mdw adds: ids a tx creates (name_id, oracle_id,
@@ -76,7 +75,7 @@ type TxObject = { [key: string]: Json };
 function withAdditions(own: TxObject, r: TxRow): TxObject {
   const type = String(own.type);
   const tx: TxObject = { ...own, ...createdIds(own) };
-  if (r.name !== null && NAME_TXS.has(type)) tx.name = r.name;
+  if (r.name !== null && NAME_TX_TYPES.has(type)) tx.name = r.name;
   // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
   if (type === 'OracleQueryTx') tx.query = base64Text(tx.query);
   if (type === 'OracleRespondTx') tx.response = base64Text(tx.response);
