@@ -27,7 +27,7 @@ import { mapLimit } from '../map-limit.ts';
 import { heightRange } from '../sync/heights.ts';
 import { reloadHeights } from './reload.ts';
 import { transferRulesOf } from '../derived/internal-transfers.ts';
-import { pendingAreaTables } from '../derived/derive-backfill.ts';
+import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
 import { compareStoredDerivations } from './verify-derived.ts';
 import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
@@ -299,10 +299,7 @@ async function compareDerived(
   const skipped = pending.map(
     (p) =>
       `derived rows of the ${p.area} area not compared: the populator is still deriving heights ${p.next}-${p.to} ` +
-      `(${[...unfinished]
-        .filter(([, q]) => q === p)
-        .map(([table]) => table)
-        .join(', ')})`,
+      `(${(DERIVED_AREAS.get(p.area)?.tables ?? []).join(', ')})`,
   );
   const scratch = `${cfg.databaseSchema.slice(0, 40)}_verify_${randomBytes(4).toString('hex')}`;
   const schemas = { db: cfg.databaseSchema, node: scratch };
