@@ -1,7 +1,7 @@
 /**
- * @module contract_calls (migration 1000) decoded again: the calls of stored heights that were stored undecoded for a
- * reason that passes (their decode error begins one of the given ways), read with their transaction and call info,
- * and their decoding written over the stored one.
+ * @module contract_calls (migration 1000) decoded again: the calls of stored heights, read with their transaction and
+ * call info, and their decoding written over the stored one (the `calls` area: calls stored undecoded for a reason
+ * that passes, and every call after an upgrade that changes the decoded form, migration 1009).
  */
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
@@ -9,27 +9,21 @@ import { callInfoSql } from '../queries/call-info.ts';
 import type { Queryable } from '../pool.ts';
 
 /** A stored call to decode again: its signed transaction's `tx` object and the node's call info (null when pruned). */
-export interface UndecodedCall {
+export interface StoredCall {
   readonly height: number;
   readonly txHash: string;
   readonly tx: Json;
   readonly callInfo: Json | null;
 }
 
-/** callsUndecoded lists, in chain order, the calls of heights from..to whose decode error begins one of `starts`. */
-export async function callsUndecoded(
-  db: Queryable,
-  from: number,
-  to: number,
-  starts: readonly string[],
-): Promise<UndecodedCall[]> {
+/** storedCalls lists, in chain order, the calls of heights from..to. */
+export async function storedCalls(db: Queryable, from: number, to: number): Promise<StoredCall[]> {
   const { rows } = await db.query<{ height: number; tx_hash: string; signed: Buffer; call_info: Json | null }>(
     `SELECT c.height, c.tx_hash, t.signed, ${callInfoSql('c')} AS call_info
        FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash AND t.height = c.height
       WHERE c.height BETWEEN $1 AND $2
-        AND EXISTS (SELECT 1 FROM unnest($3::text[]) s(start) WHERE starts_with(c.decode_error, s.start))
       ORDER BY c.height, c.micro_index, c.tx_index`,
-    [from, to, starts],
+    [from, to],
   );
   return rows.map((r) => ({
     height: r.height,

@@ -5,12 +5,13 @@
  * (db/queries/contracts.ts), else asked from the node. A failure is recorded on the call; it never
  * aborts a block. Runs outside any database transaction.
  */
-import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
+import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import { contractId } from '../../chain/derived-ids.ts';
 import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
+import { typedCallData, typedValue } from './typed-values.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
 import { AppError, ErrorCode, errorMessage } from '../../errors.ts';
@@ -57,7 +58,7 @@ const RESULT_FAILED = 'return value: ';
  * The beginnings of the decode errors that say nothing of the call itself, only that what decodes it was not at hand:
  * such a call is decoded again once it is (derived/redecode-calls.ts). A bad calldata's error is none of them.
  */
-export const TRANSIENT_DECODE_ERRORS: readonly string[] = [CODE_UNKNOWN, COMPILER_AWAY, RESULT_FAILED + COMPILER_AWAY];
+const TRANSIENT_DECODE_ERRORS: readonly string[] = [CODE_UNKNOWN, COMPILER_AWAY, RESULT_FAILED + COMPILER_AWAY];
 
 /** isTransientDecodeError is true for a decode error TRANSIENT_DECODE_ERRORS begins. Pure. */
 export function isTransientDecodeError(decodeError: string | null): boolean {
@@ -86,8 +87,20 @@ export interface BytecodeEncoder {
   decodeResult(funName: string, data: string, resultType: string): unknown;
 }
 
-/** A revert carries the contract's reason as a FATE string, whatever the function returns. */
-const REVERT_DECODER = withNativeChecksums(new ContractByteArrayEncoder());
+/** The internals of aepp-calldata's BytecodeContractCallEncoder (version 1.9) that name a function by its id. */
+interface ResolverInternals {
+  _internalEncoder?: { _typeResolver?: { getFunctionName?(id: string): string } };
+}
+
+/**
+ * functionName is the name the code gives the called function: its type resolver's answer, or (a later library
+ * without it) the function of the library's own decoding of the call data.
+ */
+function functionName(encoder: BytecodeEncoder, functionId: string, calldata: string): string {
+  const resolver = (encoder as ResolverInternals)._internalEncoder?._typeResolver;
+  if (typeof resolver?.getFunctionName !== 'function') return encoder.decodeCall(calldata).functionName;
+  return resolver.getFunctionName(functionId);
+}
 
 /** Bytecode remembered by contract id, in characters: the contracts a busy era calls, in a few MiB. */
 const CODE_CACHE_CHARS = 8 * 2 ** 20;
@@ -256,26 +269,24 @@ export class ContractDecoder {
     }
   }
 
+  /**
+   * #inProcess decodes in ae_mdw's typed form (typed-values.ts): the arguments, and the value an `ok` call returns or
+   * the reason a `revert` gives (a FATE string), each read by its own tags; an `error` has no value.
+   */
   #inProcess(code: string, calldata: string, callInfo: JsonObject | undefined): DecodedCall {
-    const encoder = this.encoder(code);
-    const call = encoder.decodeCall(calldata);
+    const call = typedCallData(calldata);
+    const name = functionName(this.encoder(code), call.functionId, calldata);
     let result: Json = null;
     let decodeError: string | null = null;
     const returnValue = callInfo?.return_value;
     if (typeof returnValue === 'string' && callInfo?.return_type !== 'error') {
       try {
-        result = toJsonValue(
-          callInfo?.return_type === 'revert'
-            ? REVERT_DECODER.decodeWithType(returnValue as `cb_${string}`, { name: 'string' })
-            : // aepp-calldata's public decodeResult(data, resultType) forwards its arguments to an inner
-              // (funName, data, resultType): passing the name first lines them up, for 'ok' results only.
-              encoder.decodeResult(call.functionName, returnValue, 'ok'),
-        );
+        result = typedValue(returnValue);
       } catch (err) {
         decodeError = RESULT_FAILED + message(err);
       }
     }
-    return { function: call.functionName, arguments: toJsonValue(call.args), result, decodeError };
+    return { function: name, arguments: call.args, result, decodeError };
   }
 
   async #viaCompiler(

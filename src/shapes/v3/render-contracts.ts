@@ -4,6 +4,7 @@ import type { Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import type { CallRow } from '../../db/queries/contract-calls.ts';
 import type { ContractCreationRow, LogRow } from '../../db/queries/contracts.ts';
+import { callOutcome, mdwEncoded } from './call-values.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 
@@ -135,8 +136,8 @@ const CALL_TXS = new Set(['ContractCallTx', 'ContractCreateTx']);
 /**
  * contractCallObject is ae_mdw's ContractCall for a call the chain holds as a transaction:
  * `function` is the entrypoint (`init` for a constructor), `internal_tx` the call transaction
- * itself (inside a GAMetaTx or PayingForTx, the inner one) with the decoded `arguments`, the
- * `return` value and `return_type`, `gas_used` and `log`; `local_idx` is 0, the call itself.
+ * itself (inside a GAMetaTx or PayingForTx, the inner one) with the decoded `arguments`, the `result` and `return`
+ * (call-values.ts), `return_type`, `gas_used` and `log`; `local_idx` is 0, the call itself.
  */
 export function contractCallObject(c: CallRow): Record<string, Json> {
   let tx: { [key: string]: Json } | undefined = c.tx;
@@ -152,8 +153,8 @@ export function contractCallObject(c: CallRow): Record<string, Json> {
     internal_tx: {
       ...(tx ?? c.tx),
       function: c.function,
-      arguments: c.arguments ?? [],
-      return: c.result,
+      arguments: mdwEncoded(c.arguments ?? []),
+      ...callOutcome(info.return_type ?? null, c.result),
       return_type: info.return_type ?? null,
       gas_used: info.gas_used ?? null,
       log: info.log ?? [],

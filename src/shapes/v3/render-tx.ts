@@ -7,6 +7,7 @@ import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
 import type { TxRow } from '../../db/queries/transactions.ts';
+import { callOutcome, initArgs, mdwEncoded } from './call-values.ts';
 
 /** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
 export function transactionObject(r: TxRow): Record<string, Json> {
@@ -94,11 +95,10 @@ function withAdditions(own: TxObject, r: TxRow): TxObject {
     tx.aexn_type = call.aexn_type ?? null;
     if (type === 'ContractCallTx') {
       tx.function = call.function;
-      tx.arguments = call.arguments ?? [];
-      tx.result = returnType;
-      tx.return = call.result;
+      tx.arguments = mdwEncoded(call.arguments ?? []);
+      Object.assign(tx, callOutcome(returnType, call.result));
     } else {
-      tx.args = call.arguments ?? [];
+      tx.args = initArgs(call.arguments);
       tx.caller_id = own.owner_id ?? null;
       tx.return_value = info.return_value ?? null;
     }

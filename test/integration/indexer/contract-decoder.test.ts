@@ -46,7 +46,12 @@ describe('ContractDecoder', () => {
     const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [big]) };
     // FATE small integer 42 is the single byte 42 << 1
     const result = await decoder.decode(tx, { return_type: 'ok', return_value: encode('cb', Uint8Array.of(84)) });
-    expect(result).to.deep.equal({ function: 'set', arguments: [big], result: 42n, decodeError: null });
+    expect(result).to.deep.equal({
+      function: 'set',
+      arguments: [{ type: 'int', value: big }],
+      result: { type: 'int', value: 42 },
+      decodeError: null,
+    });
     const init = await decoder.decode(
       {
         type: 'ContractCreateTx',
@@ -59,14 +64,19 @@ describe('ContractDecoder', () => {
     expect(init).to.include({ function: 'init', decodeError: null });
   });
 
-  it("decodes a revert as the reason string, not as the function's return type", async () => {
+  it("decodes a revert as the reason, a typed string, not as the function's return type", async () => {
     const decoder = decoderWith();
     const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [1n]) };
     // a FATE short string: one byte (length << 2 | 1), then the bytes
     const reason = Buffer.from('not allowed');
     const value = encode('cb', Uint8Array.from([(reason.length << 2) | 1, ...reason]));
     const result = await decoder.decode(tx, { return_type: 'revert', return_value: value });
-    expect(result).to.deep.equal({ function: 'set', arguments: [1n], result: 'not allowed', decodeError: null });
+    expect(result).to.deep.equal({
+      function: 'set',
+      arguments: [{ type: 'int', value: 1 }],
+      result: { type: 'string', value: 'not allowed' },
+      decodeError: null,
+    });
   });
 
   it('records why a call could not be decoded instead of throwing', async () => {
@@ -230,7 +240,12 @@ describe('ContractDecoder', () => {
       const before = seen.length;
       const result = await decoder.decode(tx, { return_type: 'ok', return_value: encode('cb', Uint8Array.of(84)) });
       expect(seen.length, 'the compiler was asked first').to.equal(before + 1);
-      expect(result).to.deep.equal({ function: 'set', arguments: [big], result: 42n, decodeError: null });
+      expect(result).to.deep.equal({
+        function: 'set',
+        arguments: [{ type: 'int', value: big }],
+        result: { type: 'int', value: 42 },
+        decodeError: null,
+      });
     });
 
     it('names both failures when neither the compiler nor the in-process decoder can decode a FATE call', async () => {
