@@ -75,8 +75,6 @@ function elementValue(item: Json): Json {
 export function initArgs(args: Json): Json {
   if (!Array.isArray(args)) return mdwEncoded(args ?? []);
   return args.map((arg) =>
-    isTyped(arg) && Array.isArray(arg.value)
-      ? { type: arg.type, value: arg.value.map(elementValue) }
-      : mdwEncoded(arg),
+    isTyped(arg) && Array.isArray(arg.value) ? { type: arg.type, value: arg.value.map(elementValue) } : mdwEncoded(arg),
   );
 }

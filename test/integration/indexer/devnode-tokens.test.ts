@@ -7,7 +7,9 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { decode } from '@aeternity/aepp-sdk';
-import { parseJson } from '../../../src/chain/json.ts';
+import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { canonicalOf, kindsOf } from '../../support/typed-oracle.ts';
 import { startHarness, silent, verifyClean, type Harness } from './support/harness.ts';
 
 describe('devnode token chain through the populator', function () {
@@ -54,10 +56,64 @@ describe('devnode token chain through the populator', function () {
       const info = h.devnode.chain.txs.get(row.tx_hash)!.callInfo as { log: { topics: bigint[] }[] };
       if (info.log.length === 0) continue; // a reverted transfer
       const [, , to, amount] = info.log[0]!.topics;
-      const [storedTo, storedAmount] = parseJson(row.arguments) as [string, number | bigint];
-      expect(BigInt(storedAmount), row.tx_hash).to.equal(amount);
-      expect(BigInt(`0x${Buffer.from(decode(storedTo as `ak_${string}`)).toString('hex')}`)).to.equal(to);
+      // ae_mdw's typed form: each argument with its FATE kind
+      const [storedTo, storedAmount] = parseJson(row.arguments) as [
+        { type: string; value: string },
+        { type: string; value: number | bigint },
+      ];
+      expect([storedTo.type, storedAmount.type], row.tx_hash).to.deep.equal(['address', 'int']);
+      expect(BigInt(storedAmount.value), row.tx_hash).to.equal(amount);
+      expect(BigInt(`0x${Buffer.from(decode(storedTo.value as `ak_${string}`)).toString('hex')}`)).to.equal(to);
     }
+  });
+
+  it("stores every call's arguments and return value in ae_mdw's typed form, as aepp-calldata decodes the bytes", async () => {
+    const rows = await h.query<{ tx_hash: string; contract_id: string; arguments: string; result: string | null }>(
+      'mdw',
+      `SELECT tx_hash, contract_id, arguments::text AS arguments, result::text AS result FROM contract_calls
+        ORDER BY height, micro_index, tx_index`,
+    );
+    const node = async (path: string): Promise<{ [k: string]: Json }> =>
+      parseJson(await (await fetch(`${h.devnode.externalUrl}${path}`)).text()) as { [k: string]: Json };
+    const codes = new Map<string, string>();
+    const kinds = new Set<string>();
+    const outcomes = new Set<string>();
+    for (const row of rows) {
+      let tx = (await node(`/v3/transactions/${row.tx_hash}`)).tx as { [k: string]: Json };
+      while (tx.type !== 'ContractCallTx' && tx.type !== 'ContractCreateTx') tx = (tx.tx as typeof tx).tx as typeof tx;
+      if (!codes.has(row.contract_id))
+        codes.set(row.contract_id, String((await node(`/v3/contracts/${row.contract_id}/code`)).bytecode));
+      const library = new BytecodeContractCallEncoder(codes.get(row.contract_id)! as `cb_${string}`);
+      const { args } = library.decodeCall(String(tx.call_data) as `cb_${string}`) as { args: unknown[] };
+      const stored = parseJson(row.arguments) as Json[];
+      expect(stored.map(canonicalOf), row.tx_hash).to.deep.equal(args);
+      for (const arg of stored) for (const kind of kindsOf(arg)) kinds.add(kind);
+      const info = h.devnode.chain.txs.get(row.tx_hash)!.callInfo;
+      if (info === undefined) continue;
+      outcomes.add(String(info.return_type));
+      const result = row.result === null ? null : parseJson(row.result);
+      if (info.return_type === 'error') expect(result, row.tx_hash).to.equal(null);
+      else {
+        // a return value, or a revert's reason (a string), read by its own tags
+        const bytes = new ContractByteArrayEncoder().decode(String(info.return_value) as `cb_${string}`);
+        expect(canonicalOf(result), row.tx_hash).to.deep.equal(bytes);
+        for (const kind of kindsOf(result)) kinds.add(kind);
+        if (info.return_type === 'revert') expect((result as { type: string }).type).to.equal('string');
+      }
+    }
+    expect([...outcomes], 'calls that returned').to.include('ok');
+    expect([...kinds], "the kinds the chain's calls carry").to.include.members([
+      'int',
+      'bool',
+      'string',
+      'address',
+      'contract',
+      'list',
+      'tuple',
+      'map',
+      'variant',
+      'unit',
+    ]);
   });
 
   it('keeps every call info with its logs as the node serves them, topics digit for digit', async () => {

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
-import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import { channelId, contractId, oracleId } from '../../../src/chain/derived-ids.ts';
-import { toBigInt, type Json } from '../../../src/chain/json.ts';
+import { readFile } from 'node:fs/promises';
+import { stringifyJson, toBigInt, type Json } from '../../../src/chain/json.ts';
+import { toJsonValue } from '../../../src/indexer/contracts/contract-decoder.ts';
 import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
 import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
+import { canonicalOf, kindsOf } from '../../support/typed-oracle.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -132,6 +135,8 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     );
     const listed = await walk('/mdw/v3/contracts/calls?direction=forward&limit=9');
     expect(listed.map((c) => c.call_tx_hash)).to.deep.equal(calls.map((c) => c.hash));
+    const kinds = new Set<string>();
+    const outcomes = new Set<string>();
     for (const [i, c] of listed.entries()) {
       const truth = calls[i]!;
       expect(c).to.deep.include({
@@ -153,8 +158,47 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
         args: unknown[];
       };
       expect(c.function, c.call_tx_hash as string).to.equal(decoded.functionName);
-      expect((internal.arguments as Json[]).length).to.equal(decoded.args.length);
+      // ae_mdw's typed form: each argument `{type, value}`, the value the library's decoding of the same bytes
+      const args = internal.arguments as Json[];
+      expect(args.map(canonicalOf), c.call_tx_hash as string).to.deep.equal(decoded.args);
+      for (const arg of args) for (const kind of kindsOf(arg)) kinds.add(kind);
+      // the outcome as ae_mdw's ContractCall record holds it: a revert is an ok call returning `invalid`
+      const info = (await v3.nodeGet(`/v2/transactions/${truth.hash}/info`)) as Obj;
+      const callInfo = (info.call_info ?? ((info.ga_info as Obj | undefined)?.inner_object as Obj)?.call_info) as Obj;
+      const returnType = String(callInfo.return_type);
+      outcomes.add(returnType);
+      expect(internal.return_type).to.equal(returnType);
+      if (returnType === 'ok') {
+        expect(internal.result).to.equal('ok');
+        const returned = new ContractByteArrayEncoder().decode(String(callInfo.return_value) as `cb_${string}`);
+        expect(canonicalOf(internal.return as Json), c.call_tx_hash as string).to.deep.equal(returned);
+        for (const kind of kindsOf(internal.return as Json)) kinds.add(kind);
+      } else if (returnType === 'revert') expect([internal.result, internal.return]).to.deep.equal(['ok', 'invalid']);
+      else expect([internal.result, internal.return]).to.deep.equal(['invalid', null]);
+      // a ContractCallTx is the same in /mdw/v3/transactions; a ContractCreateTx has its args typed at the top
+      const one = (await v3.get(`/mdw/v3/transactions/${truth.hash}`)).body as Obj;
+      let tx = one.tx as Obj;
+      while (tx.type !== truth.tx.type) tx = (tx.tx as Obj).tx as Obj;
+      if (tx.type === 'ContractCallTx')
+        expect({ arguments: tx.arguments, result: tx.result, return: tx.return }).to.deep.equal({
+          arguments: internal.arguments,
+          result: internal.result,
+          return: internal.return,
+        });
+      // (ae_mdw leaves a create inside a GAMetaTx or PayingForTx as the node shows it)
+      else if (tx === one.tx)
+        expect((tx.args as Obj[]).map((a) => a.type)).to.deep.equal(args.map((a) => (a as Obj).type));
     }
+    expect([...outcomes], 'calls that returned').to.include('ok');
+    expect([...kinds], "the kinds the chain's calls carry").to.include.members([
+      'int',
+      'string',
+      'address',
+      'contract',
+      'map',
+      'variant',
+      'unit',
+    ]);
     // filters, ANDed: a contract, a caller, a function; newest first through the SDK
     const sample = listed.find((c) => (c.internal_tx as Obj).type === 'ContractCallTx')!;
     const caller = String((sample.internal_tx as Obj).caller_id);
@@ -179,6 +223,46 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     );
     expect((await v3.get('/mdw/v3/contracts/calls?contract_id=ak_x')).status).to.equal(400);
     expect((await v3.get('/mdw/v3/contracts/calls?foo=bar')).body).to.deep.equal({ error: 'invalid query: foo=bar' });
+  });
+
+  it('decodes again, on upgrade, the calls a database stored in the bare form (migration 1009, the calls area)', async () => {
+    const stored = async (): Promise<unknown[]> =>
+      (
+        await v3.pool.query(
+          `SELECT tx_hash, function, arguments::text, result::text, decode_error FROM contract_calls ORDER BY tx_hash`,
+        )
+      ).rows;
+    const typed = await stored();
+    const served = await walk('/mdw/v3/contracts/calls?direction=forward&limit=100');
+    // the form the in-process decoder stored before: the library's values, bare (`[415424]`, `true`)
+    const rows = (
+      await v3.pool.query<{ tx_hash: string; contract_id: string }>(
+        'SELECT tx_hash, contract_id FROM contract_calls WHERE decode_error IS NULL',
+      )
+    ).rows;
+    expect(rows.length, 'decoded calls').to.be.above(10);
+    for (const { tx_hash, contract_id } of rows) {
+      let tx = ((await v3.nodeGet(`/v2/transactions/${tx_hash}`)) as Obj).tx as Obj;
+      while (tx.type !== 'ContractCallTx' && tx.type !== 'ContractCreateTx') tx = (tx.tx as Obj).tx as Obj;
+      const { bytecode } = (await v3.nodeGet(`/v2/contracts/${contract_id}/code`)) as { bytecode: string };
+      const { args } = new BytecodeContractCallEncoder(bytecode as `cb_${string}`).decodeCall(
+        String(tx.call_data) as `cb_${string}`,
+      ) as { args: unknown[] };
+      await v3.pool.query('UPDATE contract_calls SET arguments = $2::jsonb, result = NULL WHERE tx_hash = $1', [
+        tx_hash,
+        stringifyJson(toJsonValue(args)),
+      ]);
+    }
+    expect(await stored()).to.not.deep.equal(typed);
+    // the upgrade: the migration records every height with calls for the populator's calls area
+    await v3.pool.query(await readFile(new URL('../../../migrations/1009_calls_typed.sql', import.meta.url), 'utf8'));
+    for (let i = 0; i < 400; i++) {
+      if ((await v3.pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await v3.pool.query('SELECT area, last_error FROM derive_backfill')).rows).to.deep.equal([]);
+    expect(await stored()).to.deep.equal(typed);
+    expect(await walk('/mdw/v3/contracts/calls?direction=forward&limit=100')).to.deep.equal(served);
   });
 
   it('answers these operations with their documented schemas', async () => {
