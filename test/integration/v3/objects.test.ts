@@ -3,6 +3,9 @@ import { Ajv } from 'ajv';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import { channelId, contractId, oracleId } from '../../../src/chain/derived-ids.ts';
 import { readFile } from 'node:fs/promises';
+import { buildTx, Tag } from '@aeternity/aepp-sdk';
+import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { contractsOf } from '../../support/devnode-contracts.ts';
 import { stringifyJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { toJsonValue } from '../../../src/indexer/contracts/contract-decoder.ts';
 import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
@@ -263,6 +266,55 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     expect((await v3.pool.query('SELECT area, last_error FROM derive_backfill')).rows).to.deep.equal([]);
     expect(await stored()).to.deep.equal(typed);
     expect(await walk('/mdw/v3/contracts/calls?direction=forward&limit=100')).to.deep.equal(served);
+  });
+
+  it('sends a reverted call as ae_mdw does: an ok result returning `invalid`; /middleware keeps the reason', async () => {
+    const token = contractsOf(v3.devnode, 'aex9')[0]!;
+    const caller = v3.devnode.accounts[0]!.publicKey as `ak_${string}`;
+    const { next_nonce: nonce } = (await v3.nodeGet(`/v2/accounts/${caller}/next-nonce`)) as { next_nonce: number };
+    // more than any account holds: the token reverts with its reason
+    const amount = 2n ** 200n;
+    const callData = new BytecodeContractCallEncoder(BYTECODE.aex9 as `cb_${string}`).encodeCall('transfer', [
+      caller,
+      amount,
+    ]) as `cb_${string}`;
+    const hash = await v3.submit(
+      buildTx({
+        tag: Tag.ContractCallTx,
+        callerId: caller,
+        nonce,
+        contractId: token as `ct_${string}`,
+        abiVersion: 3,
+        amount: 0,
+        gasLimit: 50_000,
+        gasPrice: 1_000_000_000,
+        callData,
+        fee: 200_000_000_000_000,
+      }),
+    );
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    const info = ((await v3.nodeGet(`/v2/transactions/${hash}/info`)) as Obj).call_info as Obj;
+    expect(info.return_type).to.equal('revert');
+    const reason = new ContractByteArrayEncoder().decode(String(info.return_value) as `cb_${string}`);
+    const tx = ((await v3.get(`/mdw/v3/transactions/${hash}`)).body as Obj).tx as Obj;
+    expect({
+      arguments: tx.arguments,
+      result: tx.result,
+      return: tx.return,
+      return_type: tx.return_type,
+    }).to.deep.equal({
+      arguments: [
+        { type: 'address', value: caller },
+        { type: 'int', value: amount },
+      ],
+      result: 'ok',
+      return: 'invalid',
+      return_type: 'revert',
+    });
+    const calls = (await v3.get(`/middleware/contracts/calls/address/${token}?limit=100`)).body as Obj[];
+    const mine = calls.find((c) => c.transaction_id === hash)!;
+    expect(mine.result).to.deep.equal({ type: 'string', value: reason });
   });
 
   it('answers these operations with their documented schemas', async () => {
