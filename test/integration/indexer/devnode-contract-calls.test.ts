@@ -33,11 +33,13 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
     expect(calls.filter((c) => c.decode_error !== null)).to.deep.equal([]);
     expect(new Set(calls.map((c) => c.function))).to.include.members(['init', 'set', 'get', 'note']);
     const byFunction = new Map(calls.map((c) => [c.function, c.result]));
-    expect(byFunction.get('get')).to.equal(42);
-    expect(byFunction.get('init')).to.equal(null);
-    expect(byFunction.get('note'))
-      .to.be.a('string')
-      .and.match(/^note /);
+    // ae_mdw's typed form: each value with its FATE kind
+    expect(byFunction.get('get')).to.deep.equal({ type: 'int', value: 42 });
+    // the constructor's return value read by its own tags (the bare form read it by init's declared type: nothing)
+    expect(byFunction.get('init')).to.deep.equal({ type: 'unit', value: '' });
+    const note = byFunction.get('note') as { type: string; value: string };
+    expect(note.type).to.equal('string');
+    expect(note.value).to.match(/^note /);
   });
 
   it('stores the byte size of each signed transaction (v5 nodes send no encoded_tx), whose blake2b is the th_ hash', async () => {
