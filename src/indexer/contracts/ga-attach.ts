@@ -1,11 +1,11 @@
 /**
  * @module What ae_mdw reads from a GAAttachTx's own code (Contract.get_ga_attach_call_details): the name of the
- * authentication function its `auth_fun` hash names, and its init call's decoded arguments. Pure.
+ * authentication function its `auth_fun` hash names, and its init call's decoded arguments (typed, as a call's). Pure.
  */
-import { BytecodeContractCallEncoder, ContractEncoder } from '@aeternity/aepp-calldata';
+import { ContractEncoder } from '@aeternity/aepp-calldata';
 import type { Json } from '../../chain/json.ts';
 import type { JsonObject } from '../rows/rows.ts';
-import { toJsonValue, type BytecodeEncoder } from './contract-decoder.ts';
+import { typedCallData } from './typed-values.ts';
 
 /** A GAAttachTx's authentication function and init arguments; null where its code does not tell. */
 export interface AttachDetails {
@@ -21,9 +21,10 @@ export function attachDetails(tx: JsonObject): AttachDetails {
   const code = String(tx.code) as `cb_${string}`;
   if (Number(tx.abi_version) !== 3) return { authFunName: null, args: null };
   let authFunName: string | null = null;
+  let symbols: Record<string, string> = {};
   try {
-    const { symbols } = (new ContractEncoder().decode(code) as { bytecode: { symbols: Record<string, string> } })
-      .bytecode;
+    symbols = (new ContractEncoder().decode(code) as { bytecode: { symbols: Record<string, string> } }).bytecode
+      .symbols;
     const id = /^0x([0-9a-f]{8})/i.exec(String(tx.auth_fun))?.[1]?.toLowerCase();
     authFunName = (id !== undefined && symbols[id]) || null;
   } catch {
@@ -31,8 +32,9 @@ export function attachDetails(tx: JsonObject): AttachDetails {
   }
   let args: Json = null;
   try {
-    const encoder = new BytecodeContractCallEncoder(code) as unknown as Pick<BytecodeEncoder, 'decodeCall'>;
-    args = toJsonValue(encoder.decodeCall(String(tx.call_data)).args);
+    const call = typedCallData(String(tx.call_data));
+    // ae_mdw takes the arguments of a call of the code's `init` only
+    if (symbols[call.functionId] === 'init') args = call.args;
   } catch {
     // arguments that do not decode stay null, as ae_mdw leaves them
   }

@@ -3,9 +3,9 @@
  * and its outcome. Its transaction renderer (format.ex `custom_encode`) passes them through `encode_raw_values`, which
  * writes a boolean as the text `"true"`/`"false"`; a ContractCallTx's `result` is what its ContractCall record holds
  * (`ok` for a call that returned or reverted, `invalid` for one that failed), `return` the typed value, `invalid` for
- * a revert; a ContractCreateTx's `args` are its init call's arguments typed at the top only (`args_type_value`), the
- * elements of a list, tuple, map or variant bare. Values in another form (the compiler's, with COMPILER_URL) pass
- * as they are but for the booleans. Pure.
+ * a revert; a ContractCreateTx's and a GAAttachTx's `args` are the init call's arguments typed at the top only
+ * (`args_type_value`), the elements of a list, tuple, map or variant bare. Values in another form (the compiler's,
+ * with COMPILER_URL) pass as they are but for the booleans. Pure.
  */
 import { isJsonObject, type Json } from '../../chain/json.ts';
 
@@ -34,47 +34,56 @@ export function callOutcome(returnType: Json, decoded: Json): { result: Json; re
   return { result: null, return: mdwEncoded(decoded) };
 }
 
-/**
- * rawValue is a typed value's value as Elixir's `encode_raw_values` writes the untouched term: a nested typed value
- * becomes `[type, value]`, but a tuple `{"tuple": […]}` and a list `{"list": […]}` (its special cases).
- */
-function rawValue(v: Json): Json {
-  if (!isTyped(v)) return rawItem(v);
-  return Array.isArray(v.value) ? v.value.map(rawItem) : mdwEncoded(v.value);
-}
-
-function rawItem(item: Json): Json {
-  if (isTyped(item)) {
-    if (item.type === 'tuple' || item.type === 'list') return { [item.type]: rawValue(item) };
-    return [item.type, rawValue(item)];
-  }
-  if (isEntry(item)) return { key: rawItem(item.key), val: rawItem(item.val) };
-  return mdwEncoded(item);
-}
+/** A leaf value as the renderer writes it: ae_mdw's transactions encode booleans as text, a GAAttachTx's do not. */
+type Leaf = (value: Json) => Json;
 
 /**
- * elementValue is an element of a top-level list, tuple, map or variant as ae_mdw's `element_value` writes it: a
- * nested list or tuple as `{type, value: {kind: value, …}}` (its elements by kind, the last of a kind kept), a map's
- * entry as `{key, val}` bare, anything else bare.
+ * topTypedArgs is an init call's arguments as ae_mdw's `args_type_value` writes them, each typed, its elements bare
+ * (`element_value`): a nested list or tuple as `{type, value: {kind: value, …}}` (its elements by kind, the last of
+ * a kind kept), a map's entry as `{key, val}` bare, anything else bare. Deeper values are the untouched Elixir terms
+ * as `encode_raw_values` writes them: a typed value `[type, value]`, but a tuple `{"tuple": […]}` and a list
+ * `{"list": […]}` (its special cases).
  */
-function elementValue(item: Json): Json {
-  if (isTyped(item)) {
-    const items = item.value;
-    if (Array.isArray(items) && items.length > 0 && isTyped(items[0]!))
-      return {
-        type: item.type,
-        value: Object.fromEntries(items.map((e) => [isTyped(e) ? e.type : '', rawValue(e)])),
-      };
-    return rawValue(item);
-  }
-  if (isEntry(item)) return { key: rawValue(item.key), val: rawValue(item.val) };
-  return mdwEncoded(item);
-}
-
-/** initArgs is a ContractCreateTx's `args`: each argument typed, its elements bare (see elementValue). */
-export function initArgs(args: Json): Json {
-  if (!Array.isArray(args)) return mdwEncoded(args ?? []);
+function topTypedArgs(args: Json, leaf: Leaf): Json {
+  const rawValue = (v: Json): Json => {
+    if (!isTyped(v)) return rawItem(v);
+    return Array.isArray(v.value) ? v.value.map(rawItem) : leaf(v.value);
+  };
+  const rawItem = (item: Json): Json => {
+    if (isTyped(item)) {
+      if (item.type === 'tuple' || item.type === 'list') return { [item.type]: rawValue(item) };
+      return [item.type, rawValue(item)];
+    }
+    if (isEntry(item)) return { key: rawItem(item.key), val: rawItem(item.val) };
+    return leaf(item);
+  };
+  const elementValue = (item: Json): Json => {
+    if (isTyped(item)) {
+      const items = item.value;
+      if (Array.isArray(items) && items.length > 0 && isTyped(items[0]!))
+        return {
+          type: item.type,
+          value: Object.fromEntries(items.map((e) => [isTyped(e) ? e.type : '', rawValue(e)])),
+        };
+      return rawValue(item);
+    }
+    if (isEntry(item)) return { key: rawValue(item.key), val: rawValue(item.val) };
+    return leaf(item);
+  };
+  if (!Array.isArray(args)) return leaf(args ?? []);
   return args.map((arg) =>
-    isTyped(arg) && Array.isArray(arg.value) ? { type: arg.type, value: arg.value.map(elementValue) } : mdwEncoded(arg),
+    isTyped(arg) && Array.isArray(arg.value)
+      ? { type: arg.type, value: arg.value.map(elementValue) }
+      : (leaf(arg) as Json),
   );
+}
+
+/** initArgs is a ContractCreateTx's `args` (format.ex passes them through `encode_raw_values`: booleans as text). */
+export function initArgs(args: Json): Json {
+  return topTypedArgs(args, mdwEncoded);
+}
+
+/** gaAttachArgs is a GAAttachTx's `args`: the same form, sent as it is (ae_mdw's booleans stay booleans there). */
+export function gaAttachArgs(args: Json): Json {
+  return topTypedArgs(args, (value) => value);
 }

@@ -7,7 +7,7 @@ import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
 import type { TxRow } from '../../db/queries/transactions.ts';
-import { callOutcome, initArgs, mdwEncoded } from './call-values.ts';
+import { callOutcome, gaAttachArgs, initArgs, mdwEncoded } from './call-values.ts';
 
 /** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
 export function transactionObject(r: TxRow): Record<string, Json> {
@@ -60,7 +60,8 @@ export function mdwTx(r: TxRow): Record<string, Json> {
   // ae_mdw adds a generalized account's own call: a GAAttachTx's init, a GAMetaTx's authentication (format.ex)
   if (r.txType === 'GAAttachTx') {
     tx.auth_fun_name = r.gaCall?.auth_fun_name ?? null;
-    tx.args = r.gaCall?.args ?? null;
+    const args = r.gaCall?.args ?? null;
+    tx.args = args === null ? null : gaAttachArgs(args);
   }
   if (r.txType === 'GAAttachTx' || r.txType === 'GAMetaTx') {
     const gasUsed = r.gaCall?.gas_used;

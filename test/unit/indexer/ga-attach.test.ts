@@ -13,7 +13,12 @@ describe('attachDetails (a GAAttachTx read as ae_mdw reads it)', () => {
   it("names the function auth_fun hashes, among the code's, and decodes the init arguments", () => {
     expect(attachDetails({ ...attach, auth_fun: authFun('transfer') })).to.deep.equal({
       authFunName: 'transfer',
-      args: ['Cats', 'CATS', 8n],
+      // typed, as a call's arguments
+      args: [
+        { type: 'string', value: 'Cats' },
+        { type: 'string', value: 'CATS' },
+        { type: 'int', value: 8 },
+      ],
     });
   });
 
@@ -27,5 +32,8 @@ describe('attachDetails (a GAAttachTx read as ae_mdw reads it)', () => {
       authFunName: 'transfer',
       args: null,
     });
+    // a call of another function than init: no init arguments (ae_mdw's contract_init_args)
+    const other = new BytecodeContractCallEncoder(code).encodeCall('burn', [1n]);
+    expect(attachDetails({ ...attach, call_data: other, auth_fun: authFun('transfer') }).args).to.equal(null);
   });
 });
