@@ -27,7 +27,7 @@ interface FateString extends FateData {
   toBytes(): Uint8Array;
 }
 
-/** The kind and prefix of each FATE address type (ae_mdw names no channel: a channel id is rare in a call). */
+/** The kind and prefix of each FATE address type (ae_mdw's fate_val has no case for a channel id: named so here). */
 const ADDRESS_KINDS: Readonly<Record<string, readonly [string, Prefix]>> = {
   account_pubkey: ['address', 'ak'],
   contract_pubkey: ['contract', 'ct'],
