@@ -36,18 +36,6 @@ function isFate(abiVersion: Json | undefined): boolean {
   return Number(abiVersion) === 3;
 }
 
-/** toJsonValue turns decoded FATE values (bigint, Map, bytes, records) into JSON, keeping big integers exact. */
-export function toJsonValue(value: unknown): Json {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint' || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? value : BigInt(value);
-  if (value instanceof Uint8Array) return `0x${Buffer.from(value).toString('hex')}`;
-  if (value instanceof Map) return [...value].map(([key, val]) => ({ key: toJsonValue(key), val: toJsonValue(val) }));
-  if (Array.isArray(value)) return value.map(toJsonValue);
-  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonValue(v)]));
-  return String(value);
-}
-
 /** A call's decode error when its contract's code is at hand nowhere (neither stored nor given by a node). */
 export const CODE_UNKNOWN = 'contract bytecode unknown';
 /** How a decode error begins when the compiler did not answer (unreachable, timed out, a 5xx). */

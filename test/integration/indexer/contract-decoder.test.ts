@@ -2,11 +2,8 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  ContractDecoder,
-  isTransientDecodeError,
-  toJsonValue,
-} from '../../../src/indexer/contracts/contract-decoder.ts';
+import { ContractDecoder, isTransientDecodeError } from '../../../src/indexer/contracts/contract-decoder.ts';
+import { bareForm } from '../../support/bare-form.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../../src/devnode/fate-contract.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
@@ -284,9 +281,9 @@ describe('ContractDecoder', () => {
     }
   });
 
-  it('turns FATE values into JSON', () => {
-    expect(toJsonValue(new Map([[1n, 'a']]))).to.deep.equal([{ key: 1n, val: 'a' }]);
-    expect(toJsonValue(Uint8Array.of(1, 255))).to.equal('0x01ff');
-    expect(toJsonValue({ Some: [true] })).to.deep.equal({ Some: [true] });
+  it('turns FATE values into JSON (the bare form stored before migration 1009)', () => {
+    expect(bareForm(new Map([[1n, 'a']]))).to.deep.equal([{ key: 1n, val: 'a' }]);
+    expect(bareForm(Uint8Array.of(1, 255))).to.equal('0x01ff');
+    expect(bareForm({ Some: [true] })).to.deep.equal({ Some: [true] });
   });
 });

@@ -7,7 +7,7 @@ import { buildTx, Tag } from '@aeternity/aepp-sdk';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';
 import { stringifyJson, toBigInt, type Json } from '../../../src/chain/json.ts';
-import { toJsonValue } from '../../../src/indexer/contracts/contract-decoder.ts';
+import { bareForm } from '../../support/bare-form.ts';
 import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
 import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
@@ -253,7 +253,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       ) as { args: unknown[] };
       await v3.pool.query('UPDATE contract_calls SET arguments = $2::jsonb, result = NULL WHERE tx_hash = $1', [
         tx_hash,
-        stringifyJson(toJsonValue(args)),
+        stringifyJson(bareForm(args)),
       ]);
     }
     expect(await stored()).to.not.deep.equal(typed);
