@@ -17,6 +17,7 @@ import { httpGet } from '../node/http-get.ts';
 import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
+import { TurnQueue } from '../turns.ts';
 import { Admission, admissionLimits } from './admission.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
@@ -56,10 +57,14 @@ export interface ServerDeps {
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
+  // a request's start and what it does with each query's rows take turns of the event loop, one a turn, so the loop
+  // reads its sockets between two pages of a burst (src/turns.ts)
+  const turns = new TurnQueue();
   const replicated = cfg.databaseReadUrls.length > 0;
   // a server only reads; its LISTEN is allowed in a read-only transaction too
   const primary = createReadPool(cfg, 'mdw-server', log, {
     maxWaiting,
+    turns,
     ...(replicated ? { max: PRIMARY_CONNECTIONS_BESIDE_REPLICAS } : {}),
   });
   const outageMetrics = createOutageMetrics(registry);
@@ -69,11 +74,12 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     ? new ReadReplicas({
         pools: cfg.databaseReadUrls.map((url) => ({
           url,
-          pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting }, url),
+          pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting, turns }, url),
         })),
         primary,
         log: log.child({ component: 'read-replicas' }),
         onUnavailable: (err) => replicasUnavailable(err),
+        turns,
       })
     : undefined;
   const pool = replicas?.pool ?? primary;
@@ -99,7 +105,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     outages.database.stop();
     outages.node.stop();
   };
-  const admission = new Admission(admissionLimits(cfg.databasePoolSize));
+  const admission = new Admission(admissionLimits(cfg.databasePoolSize), turns);
   // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
   const heapTrim = new HeapTrim({
     sample: processSampler(() => admission.counts.pressure),
