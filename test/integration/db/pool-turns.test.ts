@@ -79,7 +79,11 @@ describe('a server pool taking turns (PostgreSQL)', () => {
   });
 
   it("the replicas' routing pool: one result a turn", async () => {
-    const routing = createRoutingPool([pool], { pick: () => pool, ready: async () => {}, unreachable: () => {} }, turns);
+    const routing = createRoutingPool(
+      [pool],
+      { pick: () => pool, ready: async () => {}, unreachable: () => {} },
+      turns,
+    );
     expect(new Set(await turnsOfResults(() => sleepy(routing))).size).to.equal(QUERIES);
   });
 
