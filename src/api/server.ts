@@ -41,6 +41,14 @@ const PRIMARY_CONNECTIONS_BESIDE_REPLICAS = 3;
 /** Connections the kernel may hold for accepting (Node's default is 511). */
 const LISTEN_BACKLOG = 4096;
 
+/**
+ * How long a client may take to send a request's headers, and the whole request (a forwarded body is at most 8 MiB),
+ * checked every second; past either its socket is answered 408 and closed. With Node's defaults (60 s and 300 s,
+ * checked every 30 s) a client trickling its headers held a socket for minutes, and a few thousand such clients held
+ * thousands. An idle keep-alive connection is keepAliveTimeout's.
+ */
+const REQUEST_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 };
+
 /** What the server role needs; it creates its own pool. */
 export interface ServerDeps {
   readonly cfg: Config;
@@ -114,6 +122,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   // the websocket server starts after the app: posted transactions reach it once it is there
   let reportPosted: (body: string) => void = () => {};
   const server = createServer(
+    REQUEST_TIMEOUTS,
     createApp({
       ...deps,
       pool,
