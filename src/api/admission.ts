@@ -3,6 +3,7 @@
  * line for a bounded time, and what does not fit is refused at once with 503 and Retry-After (MDW_OVERLOADED).
  */
 import { AppError, ErrorCode } from '../errors.ts';
+import { TurnQueue } from '../turns.ts';
 
 export interface AdmissionOptions {
   /** requests that run at once */
@@ -49,12 +50,15 @@ interface Waiter {
  */
 export class Admission {
   readonly #options: AdmissionOptions;
+  readonly #turns: TurnQueue;
   readonly #waiting: Waiter[] = [];
   #running = 0;
   #pressure = 0;
 
-  constructor(options: AdmissionOptions) {
+  /** `turns` are those its requests start in, shared with the server's pool (src/turns.ts) */
+  constructor(options: AdmissionOptions, turns = new TurnQueue()) {
     this.#options = options;
+    this.#turns = turns;
   }
 
   /**
@@ -69,11 +73,11 @@ export class Admission {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     await this.#slot();
     try {
-      // Each starts on a task of its own, among the loop's immediates (after its poll for I/O): started in the task
-      // that let it in, a request answered from memory would run in the same task as the one before it (let in when
-      // that one finished, or found running below the limit by the next socket of the same poll), and a burst would
-      // render back to back for seconds without the loop turning to a probe. So at most `concurrency` start per turn.
-      await new Promise(setImmediate);
+      // Each starts in a turn of its own (after the loop's poll for I/O): started in the task that let it in, a request
+      // answered from memory would run in the same task as the one before it (let in when that one finished, or found
+      // running below the limit by the next socket of the same poll), and a burst would render back to back for
+      // seconds without the loop turning to a probe.
+      await this.#turns.next();
       return await fn();
     } finally {
       this.#release();

@@ -17,6 +17,7 @@ import { httpGet } from '../node/http-get.ts';
 import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import type { Role } from '../roles.ts';
+import { TurnQueue } from '../turns.ts';
 import { Admission, admissionLimits } from './admission.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './cache-invalidation.ts';
@@ -40,6 +41,14 @@ const PRIMARY_CONNECTIONS_BESIDE_REPLICAS = 3;
 /** Connections the kernel may hold for accepting (Node's default is 511). */
 const LISTEN_BACKLOG = 4096;
 
+/**
+ * How long a client may take to send a request's headers, and the whole request (a forwarded body is at most 8 MiB),
+ * checked every second; past either its socket is answered 408 and closed. With Node's defaults (60 s and 300 s,
+ * checked every 30 s) a client trickling its headers held a socket for minutes, and a few thousand such clients held
+ * thousands. An idle keep-alive connection is keepAliveTimeout's.
+ */
+const REQUEST_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 };
+
 /** What the server role needs; it creates its own pool. */
 export interface ServerDeps {
   readonly cfg: Config;
@@ -56,10 +65,14 @@ export interface ServerDeps {
 export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
   const { cfg, log, registry } = deps;
   const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
+  // a request's start and what it does with each query's rows take turns of the event loop, one a turn, so the loop
+  // reads its sockets between two pages of a burst (src/turns.ts)
+  const turns = new TurnQueue();
   const replicated = cfg.databaseReadUrls.length > 0;
   // a server only reads; its LISTEN is allowed in a read-only transaction too
   const primary = createReadPool(cfg, 'mdw-server', log, {
     maxWaiting,
+    turns,
     ...(replicated ? { max: PRIMARY_CONNECTIONS_BESIDE_REPLICAS } : {}),
   });
   const outageMetrics = createOutageMetrics(registry);
@@ -69,11 +82,12 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     ? new ReadReplicas({
         pools: cfg.databaseReadUrls.map((url) => ({
           url,
-          pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting }, url),
+          pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting, turns }, url),
         })),
         primary,
         log: log.child({ component: 'read-replicas' }),
         onUnavailable: (err) => replicasUnavailable(err),
+        turns,
       })
     : undefined;
   const pool = replicas?.pool ?? primary;
@@ -99,7 +113,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     outages.database.stop();
     outages.node.stop();
   };
-  const admission = new Admission(admissionLimits(cfg.databasePoolSize));
+  const admission = new Admission(admissionLimits(cfg.databasePoolSize), turns);
   // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
   const heapTrim = new HeapTrim({
     sample: processSampler(() => admission.counts.pressure),
@@ -108,6 +122,7 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   // the websocket server starts after the app: posted transactions reach it once it is there
   let reportPosted: (body: string) => void = () => {};
   const server = createServer(
+    REQUEST_TIMEOUTS,
     createApp({
       ...deps,
       pool,

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { parseJson } from '../chain/json.ts';
+import type { TurnQueue } from '../turns.ts';
 import { isDatabaseUnavailable, isPoolBusy, PoolBusyError } from './errors.ts';
 
 export type Pool = pg.Pool;
@@ -32,6 +33,12 @@ export interface PoolOptions {
    * when not set.
    */
   readonly maxWaiting?: number;
+  /**
+   * The turns a server's queries hand their results over in, one a turn (src/turns.ts): what a request does with its
+   * rows (rendering a page) runs in a turn of its own, so the server reads its sockets between two pages. Needs
+   * `maxWaiting`.
+   */
+  readonly turns?: TurnQueue;
 }
 
 type ConnectCallback = (
@@ -40,13 +47,42 @@ type ConnectCallback = (
   done: (release?: unknown) => void,
 ) => void;
 
-/** SheddingPool is a pg pool whose queue of requests waiting for a connection is bounded. */
+/** Query is pg's query method in all its forms (a pool's or a connection's). */
+type Query = (...args: unknown[]) => unknown;
+
+/**
+ * afterTurn is `query` whose promised results are handed over in a turn of `turns`. The callback form passes
+ * through untouched: it is pg-pool's own, which releases the connection first (a pool's query hands its result over
+ * in its own turn).
+ */
+function afterTurn(query: Query, turns: TurnQueue): Query {
+  return (...args) => {
+    const result = query(...args);
+    return result instanceof Promise ? result.then(async (rows: unknown) => (await turns.next(), rows)) : result;
+  };
+}
+
+/** clientTakingTurns is a connection class whose queries hand their results over in turns of `turns`. */
+function clientTakingTurns(turns: TurnQueue): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.query = afterTurn(this.query.bind(this) as Query, turns) as pg.Client['query'];
+    }
+  };
+}
+
+/**
+ * SheddingPool is a server's pg pool: its queue of requests waiting for a connection is bounded, and its queries (its
+ * own and its connections') hand their results over in turns of `turns` when given.
+ */
 class SheddingPool extends pg.Pool {
   readonly #maxWaiting: number;
 
-  constructor(config: pg.PoolConfig, maxWaiting: number) {
-    super(config);
+  constructor(config: pg.PoolConfig, maxWaiting: number, turns?: TurnQueue) {
+    super(turns ? { ...config, Client: clientTakingTurns(turns) } : config);
     this.#maxWaiting = maxWaiting;
+    if (turns) this.query = afterTurn(this.query.bind(this) as Query, turns) as pg.Pool['query'];
   }
 
   // pool.query() takes its connection through connect(callback), so both forms are bounded here.
@@ -78,7 +114,8 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   };
-  const pool = opts.maxWaiting === undefined ? new pg.Pool(config) : new SheddingPool(config, opts.maxWaiting);
+  const pool =
+    opts.maxWaiting === undefined ? new pg.Pool(config) : new SheddingPool(config, opts.maxWaiting, opts.turns);
   // Without a listener a client's error would crash the process: an idle client's comes through the pool, a
   // checked-out client's (a restart or pg_terminate_backend during a query) from the client itself, after its
   // query has already failed with it. Whoever uses the connection reports the outage, once; these are details.
@@ -103,6 +140,7 @@ function poolOptions(cfg: Config, applicationName: string, max: number | undefin
 export interface ReadPoolLimits {
   readonly max?: number;
   readonly maxWaiting?: number;
+  readonly turns?: TurnQueue;
 }
 
 /**
@@ -117,7 +155,13 @@ export function createReadPool(
   databaseUrl = cfg.databaseUrl,
 ): Pool {
   return createPool(
-    { ...poolOptions(cfg, applicationName, limits.max), databaseUrl, readOnly: true, maxWaiting: limits.maxWaiting },
+    {
+      ...poolOptions(cfg, applicationName, limits.max),
+      databaseUrl,
+      readOnly: true,
+      maxWaiting: limits.maxWaiting,
+      turns: limits.turns,
+    },
     log,
   );
 }
@@ -141,10 +185,11 @@ class RoutingPool extends pg.Pool {
   readonly #routing: Routing;
   readonly #pools: readonly Pool[];
 
-  constructor(pools: readonly Pool[], routing: Routing) {
+  constructor(pools: readonly Pool[], routing: Routing, turns?: TurnQueue) {
     super({ max: 1 });
     this.#pools = pools;
     this.#routing = routing;
+    if (turns) this.query = afterTurn(this.query.bind(this) as Query, turns) as pg.Pool['query'];
     const sum = (count: (p: Pool) => number) => ({ get: () => pools.reduce((n, p) => n + count(p), 0) });
     // pg.Pool declares its counts as fields: they are made the sums on the instance
     Object.defineProperties(this, {
@@ -196,8 +241,8 @@ class RoutingPool extends pg.Pool {
 }
 
 /** createRoutingPool is a pool whose every use goes to a pool `routing` picks then, on a connection it accepted. */
-export function createRoutingPool(pools: readonly Pool[], routing: Routing): Pool {
-  return new RoutingPool(pools, routing);
+export function createRoutingPool(pools: readonly Pool[], routing: Routing, turns?: TurnQueue): Pool {
+  return new RoutingPool(pools, routing, turns);
 }
 
 /** createWritePool is the pool of a role that writes the chain (the populator, a reload). */

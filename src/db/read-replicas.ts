@@ -9,6 +9,7 @@ import { formatLsn } from './lsn.ts';
 import type { Pool, Queryable } from './pool.ts';
 import { ReplayFloor } from './replay-floor.ts';
 import { noReplicaReason, routeReads } from './replica-routing.ts';
+import type { TurnQueue } from '../turns.ts';
 import { atFloor, ReplicaWatch, usableReplica, type ReplicaState } from './replica-watch.ts';
 
 export interface ReadReplicasOptions {
@@ -23,6 +24,8 @@ export interface ReadReplicasOptions {
   readonly pollMs?: number;
   /** how often the replicas' positions are read while a notification waits for them (default 20 ms) */
   readonly waitPollMs?: number;
+  /** the turns the routing pool's queries hand their results over in, as its replicas' pools (pool.ts) */
+  readonly turns?: TurnQueue;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -46,7 +49,7 @@ export class ReadReplicas {
   constructor(options: ReadReplicasOptions) {
     this.#options = options;
     this.#watch = new ReplicaWatch(options.pools, options.primary, options.pollMs ?? DEFAULT_POLL_MS);
-    this.pool = routeReads(this.#watch, this.#floor, options.waitPollMs ?? DEFAULT_WAIT_POLL_MS);
+    this.pool = routeReads(this.#watch, this.#floor, options.waitPollMs ?? DEFAULT_WAIT_POLL_MS, options.turns);
   }
 
   /** start reads every replica once (one that is away is no error: reads fail until it is back) and keeps following. */

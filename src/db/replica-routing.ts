@@ -6,6 +6,7 @@ import { ReplicaUnavailableError } from './errors.ts';
 import { formatLsn } from './lsn.ts';
 import { createRoutingPool, type Pool, type PoolClient } from './pool.ts';
 import { sleep } from '../retry.ts';
+import type { TurnQueue } from '../turns.ts';
 import { replayPosition } from './queries/replication.ts';
 import type { ReplayFloor } from './replay-floor.ts';
 import { atFloor, type Replica, type ReplicaWatch } from './replica-watch.ts';
@@ -26,9 +27,10 @@ export function noReplicaReason(replicas: readonly Replica[], floor: bigint): st
 /**
  * routeReads is the pool of the replicas `watch` follows, which sends each use to one at `floor`'s floor (turn by
  * turn, passing over one whose connection failed) and checks that its connection's standby is there, waiting
- * `waitPollMs` between looks. No replica at the floor: the use fails with a ReplicaUnavailableError.
+ * `waitPollMs` between looks. No replica at the floor: the use fails with a ReplicaUnavailableError. Its queries hand
+ * their results over in turns of `turns`, when given.
  */
-export function routeReads(watch: ReplicaWatch, floor: ReplayFloor, waitPollMs: number): Pool {
+export function routeReads(watch: ReplicaWatch, floor: ReplayFloor, waitPollMs: number, turns?: TurnQueue): Pool {
   let turn = 0;
   /** what each pooled connection's standby was last seen to have replayed (replay only moves on per standby) */
   const known = new WeakMap<PoolClient, bigint>();
@@ -62,5 +64,6 @@ export function routeReads(watch: ReplicaWatch, floor: ReplayFloor, waitPollMs: 
       // the next look finds it back when it answers
       unreachable: (pool) => watch.unreachable(pool),
     },
+    turns,
   );
 }

@@ -19,7 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['events'], // the websockets and the LISTEN side of the chain notification
   ['shapes'], // pure: the JSON that answers and events carry, built from db/'s row types
   ['db', 'node', 'outage.ts', 'ops-server.ts', 'process-metrics.ts'], // PostgreSQL; the nodes; a dependency's outage; /metrics and probes; the process's own metrics
-  ['log.ts', 'retry.ts'],
+  ['log.ts', 'retry.ts', 'turns.ts'],
   ['config.ts'],
   ['chain', 'errors.ts', 'roles.ts', 'origins.ts', 'client-address.ts', 'types'], // import nothing of the project (chain/ only itself; types/ is ambient)
 ];

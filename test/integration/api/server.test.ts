@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
+import { createConnection, type Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -99,6 +100,38 @@ describe('startServer', () => {
       first.ws.close();
       second.ws.close();
       await Promise.all([first.closed, second.closed]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('closes a socket whose client trickles its headers, within seconds, and leaves idle keep-alive sockets open', async function () {
+    this.timeout(30_000);
+    const cfg = loadConfig({ DATABASE_URL: url, NODE_URL: node.url, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' });
+    const server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
+    const { port } = new URL(server.httpUrl);
+    /** connect opens a socket and collects what the server sends until it closes it */
+    const connect = async (): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> => {
+      const socket = createConnection({ host: '127.0.0.1', port: Number(port) });
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      const opened = performance.now();
+      const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now() - opened)));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      return { socket, received: () => text, closed };
+    };
+    try {
+      const idle = await connect();
+      idle.socket.write('GET /healthz HTTP/1.1\r\nHost: mdw\r\n\r\n');
+      const trickling = await connect();
+      trickling.socket.write('GET /healthz HTTP/1.1\r\nHost: mdw\r\n'); // and never the end of its headers
+      const trickledFor = await trickling.closed;
+      expect(trickling.received()).to.match(/^HTTP\/1\.1 408/);
+      expect(trickledFor).to.be.within(9_000, 15_000);
+      // the idle keep-alive socket, as old as the trickling one, still serves
+      idle.socket.write('GET /healthz HTTP/1.1\r\nHost: mdw\r\n\r\n');
+      while ((idle.received().match(/HTTP\/1\.1 200/g) ?? []).length < 2) await new Promise((r) => setTimeout(r, 20));
+      idle.socket.destroy();
     } finally {
       await server.stop();
     }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { Admission } from '../../../src/api/admission.ts';
 import { AppError } from '../../../src/errors.ts';
+import { TurnQueue } from '../../../src/turns.ts';
+import { countTurns } from '../../support/loop-turns.ts';
 
 /** gate is a promise and the function that resolves it: a request that runs until told to finish. */
 function gate(): { done: Promise<void>; finish: () => void } {
@@ -64,20 +66,24 @@ describe('Admission', () => {
     expect(admission.counts).to.deep.equal({ running: 0, waiting: 0, pressure: 2 });
   });
 
-  it('starts at most `concurrency` requests per turn of the event loop, those let in at once and from the line', async () => {
+  it('starts each request in a turn of the event loop of its own, those let in at once and from the line', async () => {
     const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 });
-    // the turns of the event loop, counted by a task queued anew on each
-    let turn = 0;
-    let counting = true;
-    const count = (): void => void (counting && (turn++, setImmediate(count)));
-    count();
+    const loop = countTurns();
     const startedOn: number[] = [];
     // answered without I/O, as from memory: two let in at once (as two sockets of one poll), four from the line
-    await Promise.all(Array.from({ length: 6 }, () => admission.run(async () => void startedOn.push(turn))));
-    counting = false;
-    const perTurn = new Map<number, number>();
-    for (const t of startedOn) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
-    expect(Math.max(...perTurn.values())).to.equal(2);
+    await Promise.all(Array.from({ length: 6 }, () => admission.run(async () => void startedOn.push(loop.now))));
+    loop.stop();
+    expect(new Set(startedOn).size).to.equal(6);
+  });
+
+  it('starts its requests in the turns it shares with the pool, after those asked for before', async () => {
+    const shared = new TurnQueue();
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 }, shared);
+    const order: string[] = [];
+    // a query's rows waiting for a turn before the request comes in
+    const rows = shared.next().then(() => void order.push('rows'));
+    await Promise.all([rows, admission.run(async () => void order.push('request'))]);
+    expect(order).to.deep.equal(['rows', 'request']);
   });
 
   it('spreads the refusals of requests parked together over the last quarter of maxWaitMs', async () => {
