@@ -51,14 +51,18 @@ type ConnectCallback = (
 type Query = (...args: unknown[]) => unknown;
 
 /**
- * afterTurn is `query` whose promised results are handed over in a turn of `turns`. The callback form passes
- * through untouched: it is pg-pool's own, which releases the connection first (a pool's query hands its result over
- * in its own turn).
+ * afterTurn is `query` whose promised rows are handed over in a turn of `turns`; a failure comes at once (answering it
+ * is cheap). The callback form passes through untouched: it is pg-pool's own, which releases the connection first (a
+ * pool's query hands its result over in its own turn).
  */
 function afterTurn(query: Query, turns: TurnQueue): Query {
+  const inTurn = async (rows: unknown): Promise<unknown> => {
+    await turns.next();
+    return rows;
+  };
   return (...args) => {
     const result = query(...args);
-    return result instanceof Promise ? result.then(async (rows: unknown) => (await turns.next(), rows)) : result;
+    return result instanceof Promise ? result.then(inTurn) : result;
   };
 }
 
