@@ -66,6 +66,11 @@ function afterTurn(query: Query, turns: TurnQueue): Query {
   };
 }
 
+/** queriesInTurns makes a pool's own queries hand their rows over in turns of `turns` (its connections' are theirs). */
+function queriesInTurns(pool: pg.Pool, turns: TurnQueue): void {
+  pool.query = afterTurn(pool.query.bind(pool) as Query, turns) as pg.Pool['query'];
+}
+
 /** clientTakingTurns is a connection class whose queries hand their results over in turns of `turns`. */
 function clientTakingTurns(turns: TurnQueue): typeof pg.Client {
   return class extends pg.Client {
@@ -86,7 +91,7 @@ class SheddingPool extends pg.Pool {
   constructor(config: pg.PoolConfig, maxWaiting: number, turns?: TurnQueue) {
     super(turns ? { ...config, Client: clientTakingTurns(turns) } : config);
     this.#maxWaiting = maxWaiting;
-    if (turns) this.query = afterTurn(this.query.bind(this) as Query, turns) as pg.Pool['query'];
+    if (turns) queriesInTurns(this, turns);
   }
 
   // pool.query() takes its connection through connect(callback), so both forms are bounded here.
@@ -193,7 +198,7 @@ class RoutingPool extends pg.Pool {
     super({ max: 1 });
     this.#pools = pools;
     this.#routing = routing;
-    if (turns) this.query = afterTurn(this.query.bind(this) as Query, turns) as pg.Pool['query'];
+    if (turns) queriesInTurns(this, turns);
     const sum = (count: (p: Pool) => number) => ({ get: () => pools.reduce((n, p) => n + count(p), 0) });
     // pg.Pool declares its counts as fields: they are made the sums on the instance
     Object.defineProperties(this, {

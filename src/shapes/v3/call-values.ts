@@ -34,6 +34,15 @@ export function callOutcome(returnType: Json, decoded: Json): { result: Json; re
   return { result: null, return: mdwEncoded(decoded) };
 }
 
+/** callFields is a ContractCallTx's `arguments`, `result` and `return` as ae_mdw sends them (a call's, a call transaction's). */
+export function callFields(
+  returnType: Json,
+  args: Json,
+  decoded: Json,
+): { arguments: Json; result: Json; return: Json } {
+  return { arguments: mdwEncoded(args ?? []), ...callOutcome(returnType, decoded) };
+}
+
 /** A leaf value as the renderer writes it: ae_mdw's transactions encode booleans as text, a GAAttachTx's do not. */
 type Leaf = (value: Json) => Json;
 

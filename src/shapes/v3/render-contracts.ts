@@ -4,7 +4,7 @@ import type { Json } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import type { CallRow } from '../../db/queries/contract-calls.ts';
 import type { ContractCreationRow, LogRow } from '../../db/queries/contracts.ts';
-import { callOutcome, mdwEncoded } from './call-values.ts';
+import { callFields } from './call-values.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 
@@ -153,8 +153,7 @@ export function contractCallObject(c: CallRow): Record<string, Json> {
     internal_tx: {
       ...(tx ?? c.tx),
       function: c.function,
-      arguments: mdwEncoded(c.arguments ?? []),
-      ...callOutcome(info.return_type ?? null, c.result),
+      ...callFields(info.return_type ?? null, c.arguments, c.result),
       return_type: info.return_type ?? null,
       gas_used: info.gas_used ?? null,
       log: info.log ?? [],

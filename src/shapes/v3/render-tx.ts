@@ -7,7 +7,7 @@ import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
 import type { TxRow } from '../../db/queries/transactions.ts';
-import { callOutcome, gaAttachArgs, initArgs, mdwEncoded } from './call-values.ts';
+import { callFields, gaAttachArgs, initArgs } from './call-values.ts';
 
 /** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
 export function transactionObject(r: TxRow): Record<string, Json> {
@@ -96,8 +96,7 @@ function withAdditions(own: TxObject, r: TxRow): TxObject {
     tx.aexn_type = call.aexn_type ?? null;
     if (type === 'ContractCallTx') {
       tx.function = call.function;
-      tx.arguments = mdwEncoded(call.arguments ?? []);
-      Object.assign(tx, callOutcome(returnType, call.result));
+      Object.assign(tx, callFields(returnType, call.arguments, call.result));
     } else {
       tx.args = initArgs(call.arguments);
       tx.caller_id = own.owner_id ?? null;
