@@ -10,22 +10,16 @@ import {
   getOperationAST,
   GraphQLError,
   Kind,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
   type ExecutionResult,
   type FragmentDefinitionNode,
 } from 'graphql';
 import type Koa from 'koa';
-import { LRUCache } from 'lru-cache';
 import { stringifyJson } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { V3Env } from '../routes/v3/operation.ts';
 import { measure, QUERY_LIMITS } from './cost.ts';
-import { shapeOf } from './document-shape.ts';
+import { checkedDocument } from './document-cache.ts';
 import { graphiqlFile } from './graphiql.ts';
-import { IntrospectionCountRule } from './introspection-rule.ts';
 import { requestLoaders } from './loaders.ts';
 import { SCHEMA } from './schema.ts';
 
@@ -104,40 +98,6 @@ async function run(request: Partial<GraphQLRequest>, env: V3Env, viaGet: boolean
     contextValue: { env, loaders: requestLoaders(env.pool) },
   });
   return { ...result, errors: result.errors?.map(fieldError) };
-}
-
-/** RULES: graphql-js's own and a bound on introspection fields. */
-const RULES = [...specifiedRules, IntrospectionCountRule];
-
-/** Documents parsed and validated, by their text: clients send the same few queries again and again. */
-const documents = new LRUCache<string, DocumentNode | readonly GraphQLError[]>({
-  maxSize: 8 * 1024 * 1024,
-  sizeCalculation: (_value, query) => query.length + 1,
-});
-
-/** The shapes (document-shape.ts) of documents found valid: another text of one of them is valid too. */
-const validShapes = new LRUCache<string, true>({
-  maxSize: 8 * 1024 * 1024,
-  sizeCalculation: (_value, shape) => shape.length + 1,
-});
-
-/** checkedDocument is a query's document, or its syntax or validation errors. */
-function checkedDocument(query: string): DocumentNode | readonly GraphQLError[] {
-  const known = documents.get(query);
-  if (known) return known;
-  let checked: DocumentNode | readonly GraphQLError[];
-  try {
-    const document = parse(query, { maxTokens: 10_000 });
-    const shape = shapeOf(SCHEMA, query, document);
-    const invalid = validShapes.has(shape) ? [] : validate(SCHEMA, document, RULES);
-    if (invalid.length === 0) validShapes.set(shape, true);
-    checked = invalid.length > 0 ? invalid : document;
-  } catch (err) {
-    if (!(err instanceof GraphQLError)) throw err;
-    checked = [err];
-  }
-  documents.set(query, checked);
-  return checked;
 }
 
 /** variablesOf reads `variables`: an object, or its JSON text (GET and form requests). */
