@@ -43,9 +43,8 @@ const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60) * 1000;
 /** how long the status is asked before the burst, with nothing else running on the server */
 const UNLOADED_MS = 10_000;
-/** the server's NODE_OPTIONS and the image's environment: a pod's (the module comment) */
+/** the server's NODE_OPTIONS: a pod's (the module comment; startMdwServer gives it the image's environment) */
 const NODE_OPTIONS = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
-const IMAGE_ENV = { NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072' };
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 /** rssMb is a process's resident set, in MB, from /proc. */
@@ -164,7 +163,7 @@ async function main(): Promise<void> {
   const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
   await populator.synced();
   await populator.stop();
-  const server = await startMdwServer({ ...env, ...IMAGE_ENV, HTTP_HOST: '127.0.0.1' }, NODE_OPTIONS);
+  const server = await startMdwServer({ ...env, HTTP_HOST: '127.0.0.1' }, NODE_OPTIONS);
   // the busiest sender of the newest transactions: its activities are the issue's heavy request
   const newest = (await (await fetch(`${server.url}/mdw/v3/transactions?limit=100`)).json()) as {
     data: { tx: { sender_id?: string } }[];

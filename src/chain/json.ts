@@ -125,7 +125,7 @@ const DEEPEST = 64;
  * else is the value's own, so a value without bigints comes back as it is. What it does not look into (a toJSON
  * result, depth beyond DEEPEST) keeps its bigints: the plain stringify throws on them, and the replacer writes them.
  */
-function withRawBigInts(value: unknown, depth: number): unknown {
+export function withRawBigInts(value: unknown, depth = 0): unknown {
   if (typeof value === 'bigint') return JSON.rawJSON(value.toString());
   if (typeof value !== 'object' || value === null || depth > DEEPEST) return value;
   if (Array.isArray(value)) {
@@ -160,8 +160,17 @@ function replaceBigInt(_key: string, v: unknown): unknown {
  * bigints, is written in half the time).
  */
 export function stringifyJson(value: unknown, space?: number): string {
+  return stringifyRawBigInts(withRawBigInts(value), space);
+}
+
+/**
+ * stringifyRawBigInts writes a value whose bigints are raw JSON already (withRawBigInts applied where they can be, as
+ * the GraphQL scalars do for their values): the native stringify without a walk over the whole value, and the
+ * replacer's where a bigint was left.
+ */
+export function stringifyRawBigInts(value: unknown, space?: number): string {
   try {
-    return JSON.stringify(withRawBigInts(value, 0), undefined, space);
+    return JSON.stringify(value, undefined, space);
   } catch (err) {
     // a bigint withRawBigInts did not reach (behind a toJSON, too deep); a cycle throws again, as it should
     if (!(err instanceof TypeError)) throw err;

@@ -14,7 +14,7 @@ import {
   type FragmentDefinitionNode,
 } from 'graphql';
 import type Koa from 'koa';
-import { stringifyJson } from '../../chain/json.ts';
+import { stringifyRawBigInts } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { V3Env } from '../routes/v3/operation.ts';
 import { measure, QUERY_LIMITS } from './cost.ts';
@@ -52,7 +52,8 @@ export function graphqlApi(env: V3Env): Koa.Middleware {
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
-    ctx.body = stringifyJson(await run(request, env, ctx.method === 'GET'));
+    // the scalars wrote their bigints as raw JSON: no walk over the result's every field
+    ctx.body = stringifyRawBigInts(await run(request, env, ctx.method === 'GET'));
   };
 }
 

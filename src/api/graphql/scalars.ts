@@ -3,6 +3,7 @@
  * Absinthe's integer) is any integer: heights and indexes, and also times in milliseconds that no 32-bit Int holds.
  */
 import { GraphQLEnumType, GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { withRawBigInts } from '../../chain/json.ts';
 
 /** INTEGER: a decimal integer text, as a BigInt argument may be given. */
 const INTEGER = /^-?\d+$/;
@@ -30,13 +31,15 @@ function bigIntOf(value: unknown): bigint {
 /**
  * IntScalar replaces graphql-js's 32-bit Int under the same name: ae_mdw's `Int` fields hold millisecond times, and
  * an integer past 2^53 goes out with all its digits (the answer is written by the exact JSON writer). As an argument
- * it is a safe integer.
+ * it is a safe integer. A bigint goes out as raw JSON, as the JSON scalar's do: the endpoint writes the result without
+ * a walk of its own over every field (stringifyRawBigInts).
  */
-export const IntScalar = new GraphQLScalarType<number, number | bigint>({
+export const IntScalar = new GraphQLScalarType<number, unknown>({
   name: 'Int',
   description: 'An integer (ae_mdw: times in milliseconds too, beyond 32 bits).',
   serialize(value) {
-    if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return value;
+    if (typeof value === 'bigint') return JSON.rawJSON(value.toString());
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
     throw new GraphQLError(`Int cannot represent ${String(value)}`);
   },
   parseValue: (value) => safeInteger(value),
@@ -48,11 +51,14 @@ function safeInteger(value: unknown): number {
   throw new GraphQLError(`Int cannot represent ${String(value)}`);
 }
 
-/** JsonScalar carries a JSON value of the REST answer as it is (transactions' `tx`, pointers, auctions). */
+/**
+ * JsonScalar carries a JSON value of the REST answer as it is (transactions' `tx`, pointers, auctions), its bigints
+ * as raw JSON (the REST answer's exact integers).
+ */
 export const JsonScalar = new GraphQLScalarType<unknown, unknown>({
   name: 'JSON',
   description: 'Any JSON value, as the REST answer holds it.',
-  serialize: (value) => value,
+  serialize: (value) => withRawBigInts(value),
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => literalValue(ast, variables ?? undefined),
 });
