@@ -5,21 +5,32 @@
  *
  *   node bench/graphql.ts
  *
- * The server is `mdw -s` in its own process with a pod's Node flags, as in production; this process generates the
- * chain's load (undici) and, before measuring, runs the devnode and the populator. The pages start at 1000 random
- * positions of the chain (REST cursors, and the GraphQL cursors of the same positions), read one after another for
- * latency, then 16 in flight. BENCH_GENERATIONS (default 20000) sets the chain length, BENCH_REQUESTS (default 3000)
- * the requests per scenario; BENCH_BASELINE_MDW another tree's bin/mdw.js, whose server is measured beside this
- * tree's scenario by scenario (an A/B run); BENCH_SERVER_NODE_OPTIONS and BENCH_SERVER_NODE_ARGS the servers' extra
- * Node flags (`--cpu-prof`; `--trace-gc`, which NODE_OPTIONS refuses), BENCH_BASELINE_NODE_OPTIONS the baseline's
- * alone (with BENCH_BASELINE_MDW=bin/mdw.js, an A/B of flags).
+ * The server is `mdw -s` in its own process with a pod's Node flags and the image's environment, as in production;
+ * this process generates the chain's load (undici) and, before measuring, runs the devnode and the populator. The
+ * pages start at 1000 random positions of the chain (REST cursors, and the GraphQL cursors of the same positions),
+ * read one after another for latency, then 16 in flight; each latency as the client measured it and as the server
+ * saw it (from the request's headers to the answer's last byte, bench/server-timing.hook.ts). BENCH_GENERATIONS
+ * (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario; BENCH_BASELINE_MDW
+ * another tree's bin/mdw.js, whose server is measured beside this tree's scenario by scenario (an A/B run);
+ * BENCH_SERVER_NODE_OPTIONS and BENCH_SERVER_NODE_ARGS the servers' extra Node flags (`--cpu-prof`; `--trace-gc`,
+ * which NODE_OPTIONS refuses), BENCH_BASELINE_NODE_OPTIONS the baseline's alone (with BENCH_BASELINE_MDW=bin/mdw.js,
+ * an A/B of flags).
  */
 import { availableParallelism } from 'node:os';
 import { encodeCursor, listTag } from '../src/api/graphql/cursor.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createLogger } from '../src/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
-import { cpuMicros, killChildrenOnExit, load, startMdwServer, type Child, type Result } from './http.lib.ts';
+import {
+  cpuMicros,
+  killChildrenOnExit,
+  load,
+  percentile,
+  serverTimes,
+  startMdwServer,
+  type Child,
+  type Result,
+} from './http.lib.ts';
 import { loadedChain } from './loaded-chain.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -98,12 +109,20 @@ async function main(): Promise<void> {
   ] as const) {
     for (const [name, path] of scenarios) {
       for (const [suffix, api] of servers) {
+        await serverTimes(api);
         const cpuBefore = cpuMicros(api.pid);
         const r = await load(api.url, path, total, concurrency);
+        const cpu = Math.round((cpuMicros(api.pid) - cpuBefore) / (r.requests + 1));
+        const times = await serverTimes(api);
         const key = `${name}_${mode}${suffix}`;
-        results[key] = { ...r, serverCpuUsPerRequest: Math.round((cpuMicros(api.pid) - cpuBefore) / (r.requests + 1)) };
+        results[key] = {
+          ...r,
+          serverP50Ms: percentile(times, 0.5),
+          serverP99Ms: percentile(times, 0.99),
+          serverCpuUsPerRequest: cpu,
+        };
         console.log(
-          `${key.padEnd(75)} ${r.perSecond.toFixed(0).padStart(5)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   server CPU ${results[key].serverCpuUsPerRequest} us/req   load ${r.load1.toFixed(1)}`,
+          `${key.padEnd(68)} ${r.perSecond.toFixed(0).padStart(4)} req/s   p50 ${r.p50Ms.toFixed(2)} p99 ${r.p99Ms.toFixed(2)} ms   in the server ${percentile(times, 0.5).toFixed(2)} / ${percentile(times, 0.99).toFixed(2)} ms   CPU ${cpu} us/req   load ${r.load1.toFixed(1)}`,
         );
       }
     }

@@ -6,9 +6,11 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Koa from 'koa';
@@ -17,11 +19,15 @@ import { freePort } from '../test/support/postgres.ts';
 import { processCpuSeconds } from './process-cpu.lib.ts';
 
 const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
+/** the hook every benchmark's `mdw -s` loads: its answers' times as it sees them (serverTimes) */
+const TIMING_HOOK = new URL('./server-timing.hook.ts', import.meta.url).pathname;
+/** where the servers write those times, one directory per benchmark process */
+let timingDir: string | undefined;
 
 /**
  * IMAGE_ENV is the environment the image gives every role (the Dockerfile's ENV): graphql-js and Koa run in their
- * production mode (graphql-js's development checks cost a server about a tenth of its CPU per GraphQL page), glibc's malloc
- * gives large blocks back.
+ * production mode (graphql-js's development checks cost a server about a tenth of its CPU per GraphQL page), glibc's
+ * malloc gives large blocks back.
  */
 export const IMAGE_ENV = { NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
 
@@ -33,6 +39,9 @@ export interface Result {
   readonly load1: number;
   /** CPU time (user + system) the answering process spent per request: a count the other jobs on the machine disturb little */
   readonly serverCpuUsPerRequest?: number;
+  /** the answers' latency as the server saw it (serverTimes): without the client's share */
+  readonly serverP50Ms?: number;
+  readonly serverP99Ms?: number;
   /** CPU time the run's PostgreSQL server spent per request (bench/api.ts) */
   readonly postgresCpuUsPerRequest?: number;
 }
@@ -117,12 +126,17 @@ export async function startMdwServer(
   { mdw = MDW, nodeArgs = [] }: { mdw?: string; nodeArgs?: readonly string[] } = {},
 ): Promise<Child> {
   const [port, wsPort] = [await freePort(), await freePort()];
+  if (timingDir === undefined) {
+    const dir = (timingDir = mkdtempSync(join(tmpdir(), 'mdw-bench-timing-')));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
   const child = track(
-    spawn(process.execPath, [...nodeArgs, mdw, '-s'], {
+    spawn(process.execPath, [...nodeArgs, '--import', TIMING_HOOK, mdw, '-s'], {
       env: {
         ...process.env,
         ...IMAGE_ENV,
         ...env,
+        BENCH_SERVER_TIMING_DIR: timingDir,
         PORT: String(port),
         WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
         LOG_LEVEL: 'warn',
@@ -177,6 +191,35 @@ export async function serveBareKoa(top: number): Promise<void> {
     server.closeAllConnections();
     process.disconnect();
   });
+}
+
+/**
+ * serverTimes are the times (ms, sorted) of the answers a server of startMdwServer gave since the previous call, as
+ * it saw them (bench/server-timing.hook.ts): its own latency, without the client's.
+ */
+export async function serverTimes(server: Child): Promise<number[]> {
+  const file = join(timingDir!, `${server.pid}.txt`);
+  rmSync(file, { force: true });
+  process.kill(server.pid, 'SIGUSR2');
+  for (let i = 0; i < 500; i++) {
+    try {
+      const text = readFileSync(file, 'utf8');
+      return text === ''
+        ? []
+        : text
+            .split('\n')
+            .map(Number)
+            .sort((a, b) => a - b);
+    } catch {
+      await sleep(10);
+    }
+  }
+  throw new Error(`server ${server.pid} wrote no answer times`);
+}
+
+/** percentile is the value at quantile q of sorted values (the nearest rank at or below), to the microsecond. */
+export function percentile(sorted: readonly number[], q: number): number {
+  return Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(3));
 }
 
 export function median(values: readonly number[]): number {
@@ -240,13 +283,11 @@ export async function load(
   const elapsed = performance.now() - started;
   await client.close();
   latencies.sort((a, b) => a - b);
-  const at = (q: number): number =>
-    Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(3));
   return {
     requests: latencies.length,
     perSecond: Number(((latencies.length / elapsed) * 1000).toFixed(1)),
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
     load1: Number(loadavg()[0]!.toFixed(2)),
   };
 }
