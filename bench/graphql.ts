@@ -5,8 +5,9 @@
  *
  *   node bench/graphql.ts
  *
- * The server is `mdw -s` in its own process with a pod's Node flags and the image's environment, as in production;
- * this process generates the chain's load (undici) and, before measuring, runs the devnode and the populator. The
+ * The server is `mdw -s` in its own process with a pod's Node flags and the image's environment, as in production, on
+ * a core of its own (http.lib.ts reserveServerCore; BENCH_SERVER_CORE=none shares the cores); this process generates
+ * the chain's load (undici) and, before measuring, runs the devnode and the populator, on the other cores. The
  * pages start at 1000 random positions of the chain (REST cursors, and the GraphQL cursors of the same positions),
  * read one after another for latency, then 16 in flight; each latency as the client measured it and as the server
  * saw it (from the request's headers to the answer's last byte, bench/server-timing.hook.ts). BENCH_GENERATIONS
@@ -26,6 +27,7 @@ import {
   killChildrenOnExit,
   load,
   percentile,
+  reserveServerCore,
   serverTimes,
   startMdwServer,
   type Child,
@@ -54,6 +56,7 @@ const BLOCK_FIELDS = 'hash height time gas transactionsCount microBlockIndex pre
 
 async function main(): Promise<void> {
   killChildrenOnExit();
+  const serverCore = reserveServerCore() ?? null;
   const chain = await loadedChain(GENERATIONS, 'bench-api', SCHEMA);
   const { env, generatedMs, loadedMs } = chain;
   const pool = createPool({ databaseUrl: env.DATABASE_URL!, schema: SCHEMA, max: 2 }, log);
@@ -137,6 +140,7 @@ async function main(): Promise<void> {
       nodeOptions: NODE_OPTIONS,
       baselineNodeOptions: BASELINE_MDW ? BASELINE_NODE_OPTIONS : null,
       concurrency: CONCURRENCY,
+      serverCore,
       generatedMs: Math.round(generatedMs),
       loadedMs: Math.round(loadedMs),
     },

@@ -4,12 +4,12 @@
  * process), killed with the bench, and the load generator (undici, keep-alive, a given number of requests in flight)
  * with its latency percentiles.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -66,6 +66,24 @@ export function killChildrenOnExit(): void {
     for (const child of running) child.kill('SIGKILL');
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
+}
+
+/** the core reserveServerCore keeps for the servers of startMdwServer, once it has */
+let serverCore: number | undefined;
+
+/**
+ * reserveServerCore gives the servers startMdwServer starts from now on the last core to themselves, as a pod has the
+ * CPU it requests, and this process, its threads and whatever it starts after (PostgreSQL, the devnode, the populator)
+ * the others (`taskset`): what the server's latency shows is then the server's, not its turn for a core beside the
+ * load generator and the database. Nothing is reserved with `BENCH_SERVER_CORE=none` or on a machine of one core.
+ * Answers the core, if one is reserved.
+ */
+export function reserveServerCore(): number | undefined {
+  const cores = availableParallelism();
+  if (process.env.BENCH_SERVER_CORE === 'none' || cores < 2) return undefined;
+  serverCore = cores - 1;
+  execFileSync('taskset', ['-a', '-p', '-c', `0-${serverCore - 1}`, String(process.pid)], { stdio: 'ignore' });
+  return serverCore;
 }
 
 /** track remembers a child until it exits. */
@@ -130,8 +148,10 @@ export async function startMdwServer(
     const dir = (timingDir = mkdtempSync(join(tmpdir(), 'mdw-bench-timing-')));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
+  const node = [process.execPath, ...nodeArgs, '--import', TIMING_HOOK, mdw, '-s'];
+  const [command, ...args] = serverCore === undefined ? node : ['taskset', '-c', String(serverCore), ...node];
   const child = track(
-    spawn(process.execPath, [...nodeArgs, '--import', TIMING_HOOK, mdw, '-s'], {
+    spawn(command!, args, {
       env: {
         ...process.env,
         ...IMAGE_ENV,
