@@ -72,9 +72,9 @@ async function main(): Promise<void> {
   if (BASELINE_MDW)
     servers.push([
       '_baseline',
-      await startMdwServer(serverEnv, BASELINE_NODE_OPTIONS, { mdw: BASELINE_MDW, nodeArgs: NODE_ARGS }),
+      await startMdwServer(serverEnv, BASELINE_NODE_OPTIONS, { mdw: BASELINE_MDW, nodeArgs: NODE_ARGS, timed: true }),
     ]);
-  servers.push(['', await startMdwServer(serverEnv, NODE_OPTIONS, { nodeArgs: NODE_ARGS })]);
+  servers.push(['', await startMdwServer(serverEnv, NODE_OPTIONS, { nodeArgs: NODE_ARGS, timed: true })]);
   console.log(`servers (pid): ${servers.map(([suffix, api]) => `${suffix || 'this tree'} ${api.pid}`).join(', ')}`);
   const pick = (): string => positions[Math.floor(Math.random() * positions.length)]!;
   const tag = listTag('transactions', {});

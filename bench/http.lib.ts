@@ -19,7 +19,7 @@ import { freePort } from '../test/support/postgres.ts';
 import { processCpuSeconds } from './process-cpu.lib.ts';
 
 const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
-/** the hook every benchmark's `mdw -s` loads: its answers' times as it sees them (serverTimes) */
+/** the hook a benchmark's `mdw -s` loads when asked (`timed`): its answers' times as it sees them (serverTimes) */
 const TIMING_HOOK = new URL('./server-timing.hook.ts', import.meta.url).pathname;
 /** where the servers write those times, one directory per benchmark process */
 let timingDir: string | undefined;
@@ -136,19 +136,19 @@ export async function startDevnodeProcess(
 /**
  * startMdwServer runs `mdw -s` as a pod does (its own process, the image's environment and the given one) and waits
  * until it is ready; `mdw` is another tree's bin/mdw.js for an A/B run (this tree's by default), `nodeArgs` Node
- * flags that NODE_OPTIONS does not take (`--trace-gc`).
+ * flags that NODE_OPTIONS does not take (`--trace-gc`), `timed` to read its answers' times (serverTimes).
  */
 export async function startMdwServer(
   env: Record<string, string>,
   nodeOptions = '',
-  { mdw = MDW, nodeArgs = [] }: { mdw?: string; nodeArgs?: readonly string[] } = {},
+  { mdw = MDW, nodeArgs = [], timed = false }: { mdw?: string; nodeArgs?: readonly string[]; timed?: boolean } = {},
 ): Promise<Child> {
   const [port, wsPort] = [await freePort(), await freePort()];
-  if (timingDir === undefined) {
+  if (timed && timingDir === undefined) {
     const dir = (timingDir = mkdtempSync(join(tmpdir(), 'mdw-bench-timing-')));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
-  const node = [process.execPath, ...nodeArgs, '--import', TIMING_HOOK, mdw, '-s'];
+  const node = [process.execPath, ...nodeArgs, ...(timed ? ['--import', TIMING_HOOK] : []), mdw, '-s'];
   const [command, ...args] = serverCore === undefined ? node : ['taskset', '-c', String(serverCore), ...node];
   const child = track(
     spawn(command!, args, {
@@ -156,7 +156,7 @@ export async function startMdwServer(
         ...process.env,
         ...IMAGE_ENV,
         ...env,
-        BENCH_SERVER_TIMING_DIR: timingDir,
+        ...(timed && { BENCH_SERVER_TIMING_DIR: timingDir }),
         PORT: String(port),
         WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
         LOG_LEVEL: 'warn',
@@ -214,8 +214,8 @@ export async function serveBareKoa(top: number): Promise<void> {
 }
 
 /**
- * serverTimes are the times (ms, sorted) of the answers a server of startMdwServer gave since the previous call, as
- * it saw them (bench/server-timing.hook.ts): its own latency, without the client's.
+ * serverTimes are the times (ms, sorted) of the answers a `timed` server of startMdwServer gave since the previous
+ * call, as it saw them (bench/server-timing.hook.ts): its own latency, without the client's.
  */
 export async function serverTimes(server: Child): Promise<number[]> {
   const file = join(timingDir!, `${server.pid}.txt`);
