@@ -2,7 +2,8 @@
  * @module Loaded into a benchmark's server (`--import`: startMdwServer's `timed`, read by serverTimes in
  * bench/http.lib.ts): each HTTP answer's time as the server sees it, from its request's headers parsed to its
  * response's last byte handed to the kernel. What the client's latency adds to it (the load generator's own turn for
- * a core, the loopback) stays out. On SIGUSR2 the server writes the times since the previous signal, one per line in ms, to `<BENCH_SERVER_TIMING_DIR>/<pid>.txt`.
+ * a core, the loopback) stays out. On SIGUSR2 the server writes the times since the previous signal, one per line
+ * in ms, to `<BENCH_SERVER_TIMING_DIR>/<pid>.txt`.
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { renameSync, writeFileSync } from 'node:fs';
