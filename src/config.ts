@@ -47,6 +47,18 @@ export interface Config {
   readonly httpHost: string | undefined;
   /** Generations re-checked against the node at every poll; blocks deeper are final for caching. */
   readonly forkWindow: number;
+  /**
+   * Stored generations a fork may replace (MAX_FORK_DEPTH): a deeper one is a stop with an error, not a deletion; far
+   * above any real reorg, it is what a node of another chain or a node resyncing from scratch looks like.
+   */
+  readonly maxForkDepth: number;
+  /** ALLOW_DEEP_FORK: the operator allows the populator to follow a fork deeper than maxForkDepth. */
+  readonly allowDeepFork: boolean;
+  /**
+   * The Middleware this binary runs for (MIDDLEWARE_UID, MIDDLEWARE_NAME `<namespace>/<name>`, set by the operator on
+   * every pod and Job); undefined uid: run by hand. Recorded in the schema by the first write and checked by every role.
+   */
+  readonly owner: { readonly uid: string | undefined; readonly name: string | undefined };
   /** Generations written in one database transaction. */
   readonly batchSize: number;
   /** a batch stops taking generations once it holds this many transactions */
@@ -163,6 +175,7 @@ export const DEFAULTS = {
   WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: 10_000,
   PORT: 8080,
   FORK_WINDOW: 30,
+  MAX_FORK_DEPTH: 1000,
   BATCH_SIZE: 500,
   BATCH_TRANSACTIONS: 2000,
   FETCH_CONCURRENCY: 8,
@@ -248,6 +261,9 @@ export function loadConfig(
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
+    maxForkDepth: read.integer('MAX_FORK_DEPTH', DEFAULTS.MAX_FORK_DEPTH, 1, 10 ** 9),
+    allowDeepFork: read.boolean('ALLOW_DEEP_FORK', false),
+    owner: Object.freeze({ uid: read.optional('MIDDLEWARE_UID'), name: read.optional('MIDDLEWARE_NAME') }),
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
     batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),

@@ -17,6 +17,9 @@ export const ErrorCode = {
   COMPILER_UNAVAILABLE: 'MDW_COMPILER_UNAVAILABLE',
   DB_UNAVAILABLE: 'MDW_DB_UNAVAILABLE',
   DB_MIGRATION_REFUSED: 'MDW_DB_MIGRATION_REFUSED',
+  DB_SCHEMA_NEWER: 'MDW_DB_SCHEMA_NEWER',
+  CHAIN_IDENTITY_MISMATCH: 'MDW_CHAIN_IDENTITY_MISMATCH',
+  INDEXER_FORK_TOO_DEEP: 'MDW_INDEXER_FORK_TOO_DEEP',
   OVERLOADED: 'MDW_OVERLOADED',
   OPERATOR_NOT_FOUND: 'MDW_OPERATOR_NOT_FOUND',
   OPERATOR_BAD_REQUEST: 'MDW_OPERATOR_BAD_REQUEST',
@@ -41,6 +44,16 @@ export class AppError extends Error {
     return this.status < 500;
   }
 }
+
+/**
+ * REFUSALS: the codes of a start refused for what the schema holds (another chain, another owner, a newer version):
+ * a mistake of configuration or rollout, not a failure, so the process exits 2 with the one line that says it.
+ */
+export const REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  ErrorCode.CONFIG_INVALID,
+  ErrorCode.DB_SCHEMA_NEWER,
+  ErrorCode.CHAIN_IDENTITY_MISMATCH,
+]);
 
 /** badRequest is the 400 every handler throws for a client mistake. */
 export function badRequest(message: string): AppError {

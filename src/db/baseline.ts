@@ -98,6 +98,25 @@ export function movesOntoBaseline(schema: string, applied: readonly string[], fi
 }
 
 /**
+ * checkKnown throws when the schema applied a migration that is not among `files` (the binary's): a newer version
+ * migrated it, and this one would read and write tables it was not written for. Files from before the baseline are
+ * known (movesOntoBaseline handles them).
+ */
+export function checkKnown(schema: string, applied: readonly string[], files: readonly string[]): void {
+  const known = new Set([...files, ...BEFORE_BASELINE]);
+  const unknown = applied.filter((name) => !known.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new AppError(
+    ErrorCode.DB_SCHEMA_NEWER,
+    409,
+    `schema "${schema}" is at migration ${unknown.at(-1)}, newer than this binary, whose newest is ` +
+      `${[...files].sort().at(-1) ?? 'none'}: a newer version of mdw migrated it and this one cannot use it. Run that ` +
+      'version or a newer one again (spec.image), or roll back to a schema this version wrote ' +
+      '(docs/operations.md, "Upgrades and rollbacks")',
+  );
+}
+
+/**
  * checkOrder throws when a pending file is named below the newest file the schema applied: the migrator applies
  * pending files in name order, so that file would run after the newer ones here and before them on a fresh schema.
  */

@@ -1,14 +1,14 @@
 /**
  * @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. Before
- * applying, the history is checked (db/baseline.ts): a schema from before 0.1.0 is moved onto the baseline, and a
- * pending file named below an applied one is refused.
+ * applying, the history is checked (db/baseline.ts): a schema a newer version migrated is refused, a schema from
+ * before 0.1.0 is moved onto the baseline, and a pending file named below an applied one is refused.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Logger } from '../log.ts';
-import { AT_0100, BEFORE_BASELINE, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
+import { AT_0100, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -27,6 +27,11 @@ export interface MigrateOptions {
 interface SqlMigration {
   readonly name: string;
   readonly sql: string;
+}
+
+/** migrationNames lists the migrations this binary ships, in the order they apply. */
+export function migrationNames(dir = MIGRATIONS_DIR): string[] {
+  return readMigrations(dir).map((m) => m.name);
 }
 
 function readMigrations(dir: string): SqlMigration[] {
@@ -115,6 +120,7 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
 async function checkHistory(client: PoolClient, opts: MigrateOptions, files: readonly string[], log: Logger) {
   const storage = storageOn(client);
   let applied = await storage.executed({ context: {} });
+  checkKnown(opts.schema, applied, files);
   if (movesOntoBaseline(opts.schema, applied, files)) {
     await client.query(readFileSync(join(opts.dir ?? MIGRATIONS_DIR, ONTO_BASELINE), 'utf8'));
     await client.query(`DELETE FROM ${STATE_TABLE} WHERE name = ANY($1::text[])`, [BEFORE_BASELINE]);

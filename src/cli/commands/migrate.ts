@@ -3,6 +3,7 @@ import { Command, Flags } from '@oclif/core';
 import { createLogger } from '../../log.ts';
 import { dropSchema } from '../../db/admin.ts';
 import { AppError } from '../../errors.ts';
+import { exitIfRefused } from '../refusal.ts';
 import { configFromEnv } from '../env.ts';
 
 export default class Migrate extends Command {
@@ -35,8 +36,16 @@ export default class Migrate extends Command {
     } else if (flags.status) {
       for (const m of await migrationStatus(target, log)) this.log(`${m.applied ? 'applied' : 'pending'}  ${m.name}`);
     } else {
-      const applied = await migrate(target, log).catch((err: unknown) => {
+      const { guardSchema } = await import('../../indexer/identity/guard.ts');
+      let applied: string[] = [];
+      // another owner's or chain's schema, or one a newer version migrated, is refused before anything changes
+      await guardSchema(cfg, log, {
+        writes: false,
+        waitForNodes: false,
+        migrate: async () => (applied = await migrate(target, log)),
+      }).catch((err: unknown) => {
         // a refused history (db/baseline.ts) says what to do: shown as it is, not as a crash
+        exitIfRefused(this, err);
         if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: 1 });
         throw err;
       });

@@ -16,6 +16,7 @@ import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts'
 import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 import { AppError } from '../../errors.ts';
+import { exitIfRefused } from '../refusal.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
@@ -46,6 +47,14 @@ export default class Root extends Command {
   };
 
   async run(): Promise<void> {
+    // a start refused for what the schema holds is one line and exit 2, never a stack (docs/operations.md)
+    await this.runRoles().catch((err: unknown) => {
+      exitIfRefused(this, err);
+      throw err;
+    });
+  }
+
+  async runRoles(): Promise<void> {
     const { flags } = await this.parse(Root);
     if (!flags.populate && !flags.server && !flags.verify && flags.heights === undefined) {
       this.error('nothing to do: give at least one of -p, -s, -H or -v (see mdw --help)', { exit: 2 });
@@ -65,6 +74,7 @@ export default class Root extends Command {
       const { reloadHeights } = await import('../../indexer/maintenance/reload.ts');
       const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
         (err: unknown) => {
+          exitIfRefused(this, err);
           if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
           throw err;
         },
@@ -102,7 +112,8 @@ export default class Root extends Command {
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
-        await ensureSchema(cfg, log);
+        const { guardSchema } = await import('../../indexer/identity/guard.ts');
+        await guardSchema(cfg, log, { writes: false, waitForNodes: false, migrate: () => ensureSchema(cfg, log) });
         roles.push(await startServer({ cfg, log, registry, version: VERSION }));
       } else roles.push(await startOpsServer({ port: cfg.port, host: cfg.httpHost, registry, log }));
     } catch (err) {

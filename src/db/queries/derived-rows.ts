@@ -9,12 +9,19 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
 
 /**
  * Tables that hold no chain data: the populator's progress (sync_state; derive_backfill, what its areas still derive),
- * the migrations applied, and the ids' numbers (each load numbers ids in its own order: rows are compared with their
+ * the migrations applied, the schema's identity (its owner is the deployment's, not the chain's), and the ids' numbers (each load numbers ids in its own order: rows are compared with their
  * ids' keys instead, ID_NUMBER_COLUMNS); and the accounts' balances, stored at the last height of each batch that
  * touched an account, so at heights that follow the load's batches (each account's latest, account_wealth, is the
  * chain's and compared).
  */
-const NOT_DERIVED = ['sync_state', 'derive_backfill', 'mdw_migrations', 'account_ids', 'account_balances'];
+const NOT_DERIVED = [
+  'sync_state',
+  'derive_backfill',
+  'mdw_migrations',
+  'schema_identity',
+  'account_ids',
+  'account_balances',
+];
 
 /** A table of the schema and the columns whose values derive from the chain. */
 export interface DerivedTable {

@@ -14,6 +14,7 @@ import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
+import { guardSchema } from '../identity/guard.ts';
 import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
 import { contiguousRuns, heightRange } from '../sync/heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
@@ -30,7 +31,11 @@ export async function reloadHeights(
   heights: readonly number[],
 ): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
   const { cfg, log } = deps;
-  await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log);
+  await guardSchema(cfg, log, {
+    writes: true,
+    waitForNodes: true,
+    migrate: () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log),
+  });
   const pool = createWritePool(cfg, 'mdw-reload', log, 4);
   const lock = new WriterLock(pool, cfg.databaseSchema);
   try {

@@ -21,6 +21,7 @@ import { pendingBackfills } from '../../db/writes/derive-backfill.ts';
 import { isTransientDecodeError } from '../contracts/contract-decoder.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
+import { guardSchema } from '../identity/guard.ts';
 import { NodeError } from '../../node/errors.ts';
 import { fetchGeneration } from '../sync/fetch.ts';
 import { mapLimit } from '../map-limit.ts';
@@ -197,6 +198,7 @@ export async function verifyChain(
   opts: { heights?: readonly number[]; full?: boolean },
 ): Promise<{ checked: number; differences: number; unverifiable: number }> {
   const { cfg, log, out } = deps;
+  await guardSchema(cfg, log, { writes: false, waitForNodes: true });
   const pool = createReadPool(cfg, 'mdw-verify', log, { max: 4 });
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   // with several nodes their tops are read first: one on another fork leaves the set before any height is read

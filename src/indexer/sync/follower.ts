@@ -13,13 +13,23 @@ import type { IndexerMetrics } from '../metrics.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
 import { lowestMissing, missingHeights, rederiveMark } from '../../db/queries/sync-state.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;
 const PROGRESS_LOG_MS = 10_000;
 
 export interface FollowerDeps {
-  readonly cfg: Pick<Config, 'batchSize' | 'fetchConcurrency' | 'forkWindow' | 'pollIntervalMs' | 'databaseSchema'>;
+  readonly cfg: Pick<
+    Config,
+    | 'batchSize'
+    | 'fetchConcurrency'
+    | 'forkWindow'
+    | 'pollIntervalMs'
+    | 'databaseSchema'
+    | 'maxForkDepth'
+    | 'allowDeepFork'
+  >;
   readonly log: Logger;
   readonly loader: LoaderDeps & { readonly metrics: IndexerMetrics };
   /** the client for the top-height poll (no retries of its own) */
@@ -64,7 +74,13 @@ export class Follower {
     }
     const nodeTop = await this.#nodeTop(this.#next);
     if (this.#caughtUp && this.#rollbackFrom === undefined) {
-      const found = await checkForks(loader.pool, loader.node, cfg.forkWindow, cfg.fetchConcurrency);
+      const found = await checkForks(
+        loader.pool,
+        loader.node,
+        cfg.forkWindow,
+        cfg.fetchConcurrency,
+        cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
+      );
       if (found?.kind === 'fork') this.#forkFrom(found.from, 'fork detected');
       if (found?.kind === 'grew') {
         // new micro blocks in the top generation: added after the stored ones, announced as new data
@@ -174,8 +190,15 @@ export class Follower {
     return this.#rederiveFrom !== undefined && height >= this.#rederiveFrom;
   }
 
-  /** A real fork: stored blocks the node replaced, reloaded from `from` up. */
+  /**
+   * A real fork: stored blocks the node replaced, reloaded from `from` up. One deeper than MAX_FORK_DEPTH is refused
+   * (the step fails, nothing is deleted, the populator retries): it is what a node of another chain or one resyncing
+   * from scratch looks like, never a reorg, unless the operator says so (ALLOW_DEEP_FORK).
+   */
   #forkFrom(from: number, message: string): void {
+    const { cfg } = this.#deps;
+    const depth = this.#storedTop - from + 1;
+    if (depth > cfg.maxForkDepth && !cfg.allowDeepFork) throw forkTooDeep(from, this.#storedTop, cfg.maxForkDepth);
     this.#deps.log.warn({ from }, message);
     this.#deps.loader.metrics.forks.inc();
     this.#rollbackFrom = from;
@@ -209,4 +232,15 @@ export class Follower {
     );
     this.#progress = { at: Date.now(), height };
   }
+}
+
+function forkTooDeep(from: number, storedTop: number, maxDepth: number): AppError {
+  return new AppError(
+    ErrorCode.INDEXER_FORK_TOO_DEEP,
+    500,
+    `the node's chain forks from the stored one at height ${from} or below, which would replace ` +
+      `${storedTop - from + 1} or more stored generations (up to ${storedTop}), more than MAX_FORK_DEPTH ` +
+      `(${maxDepth}): nothing deleted. A node of another chain or one resyncing from scratch looks like this: check ` +
+      'NODE_URL and NODE_URLS; to follow the fork, set ALLOW_DEEP_FORK=true (docs/operations.md, "Deep forks")',
+  );
 }

@@ -54,9 +54,15 @@ async function nodeKeyHash(node: NodeClient, height: number): Promise<string | n
 /**
  * agreeingBelow walks down from `height` until a stored key hash equals the node's; returns that
  * height (-1 when none agrees). The matched height is reloaded too, to refresh its micro blocks.
+ * Not below `floor`: when the node disagrees there too, the fork reaches deeper and `floor - 1` is
+ * returned at once, one request instead of a walk down a chain the node does not share.
  */
-export async function agreeingBelow(db: Queryable, node: NodeClient, height: number): Promise<number> {
-  for (let h = height; h >= 0; h--) {
+export async function agreeingBelow(db: Queryable, node: NodeClient, height: number, floor = 0): Promise<number> {
+  if (floor > 0 && floor <= height) {
+    const stored = await keyHashAt(db, floor);
+    if (stored !== undefined && (await nodeKeyHash(node, floor)) !== stored) return floor - 1;
+  }
+  for (let h = height; h >= Math.max(0, floor); h--) {
     const stored = await keyHashAt(db, h);
     if (stored === undefined) return h; // a gap: nothing stored to disagree with below here
     if ((await nodeKeyHash(node, h)) === stored) return h;
@@ -85,13 +91,15 @@ export type ForkCheck =
 /**
  * checkForks compares the top `window` stored generations with the node: a key hash mismatch or
  * a changed micro block is a fork (from the lowest affected height); new micro blocks at the top
- * are growth. Undefined when everything agrees.
+ * are growth. Undefined when everything agrees. A fork is looked for down to `maxDepth` generations
+ * below the stored top; one deeper is reported as starting just below that.
  */
 export async function checkForks(
   db: Queryable,
   node: NodeClient,
   window: number,
   concurrency: number,
+  maxDepth = Infinity,
 ): Promise<ForkCheck | undefined> {
   const stored = await topKeyHashes(db, window);
   if (stored.length === 0) return undefined;
@@ -100,8 +108,11 @@ export async function checkForks(
   if (mismatch !== undefined) {
     const bottom = stored.at(-1)!;
     // the whole window differs: the reorg may be deeper than K, follow it down
-    if (mismatch === bottom.height && bottom.height > 0)
-      return { kind: 'fork', from: Math.max(0, await agreeingBelow(db, node, bottom.height - 1)) };
+    if (mismatch === bottom.height && bottom.height > 0) {
+      // the walk stops below the deepest fork the populator may follow: the caller refuses a deeper one
+      const floor = Math.max(0, stored[0]!.height - maxDepth + 1);
+      return { kind: 'fork', from: Math.max(0, await agreeingBelow(db, node, bottom.height - 1, floor)) };
+    }
     return { kind: 'fork', from: mismatch };
   }
   const top = stored[0]!;

@@ -49,6 +49,8 @@ export interface LoaderDeps {
   readonly transferRules?: TransferRules;
   /** the ids' numbers (account_transactions), remembered from batch to batch; looked up per batch when absent */
   readonly accountNumbers?: AccountNumbers;
+  /** generations below a broken parent link searched for where the node agrees (no bound when absent) */
+  readonly maxForkDepth?: number;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -245,7 +247,9 @@ export async function loadBatch(
     const first = gens[0]!;
     const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
     if (below && linkBreak(first, below) !== undefined) {
-      return { kind: 'relink', rollbackFrom: Math.max(0, await agreeingBelow(deps.pool, deps.node, first.height - 1)) };
+      const floor = Math.max(0, first.height - (deps.maxForkDepth ?? Infinity));
+      const agreeing = await agreeingBelow(deps.pool, deps.node, first.height - 1, floor);
+      return { kind: 'relink', rollbackFrom: Math.max(0, agreeing) };
     }
   }
   const loaded = gens.map((g) => g.height);

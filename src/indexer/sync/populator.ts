@@ -19,6 +19,7 @@ import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import { DeriveBackfill } from '../derived/derive-backfill.ts';
+import { guardSchema } from '../identity/guard.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
@@ -79,16 +80,26 @@ export class Populator implements Role {
     });
   }
 
-  /** start migrates the schema (waiting for the database), then runs in the background until stop(). */
+  /**
+   * start checks that the schema is this chain's and this Middleware's and migrates it (waiting for the database and
+   * the nodes), then runs in the background until stop().
+   */
   async start(): Promise<void> {
     const cfg = this.#cfg;
     let rules: TransferRules;
     try {
-      await untilDatabaseAnswers(
-        'migrations',
-        () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, this.#log),
-        this.#log,
-      );
+      // nothing is written into a schema of another chain, owner or version (docs/operations.md, "Chain identity")
+      await guardSchema(cfg, this.#log, {
+        writes: true,
+        waitForNodes: true,
+        signal: this.#abort.signal,
+        migrate: () =>
+          untilDatabaseAnswers(
+            'migrations',
+            () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, this.#log),
+            this.#log,
+          ),
+      });
       rules = await transferRulesOf(cfg);
     } catch (err) {
       await this.#pool.end();
@@ -231,6 +242,7 @@ export class Populator implements Role {
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
         transferRules: rules,
         accountNumbers: new AccountNumbers(),
+        maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
       },
     });
     return { follower, backfill };

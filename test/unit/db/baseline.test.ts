@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { AppError } from '../../../src/errors.ts';
-import { BASELINE, BEFORE_BASELINE, checkOrder, movesOntoBaseline } from '../../../src/db/baseline.ts';
+import { BASELINE, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline } from '../../../src/db/baseline.ts';
 
 const refusal = (fn: () => unknown): AppError => {
   try {
@@ -43,5 +43,22 @@ describe('migration history: the 0.1.0 baseline', () => {
     const err = refusal(() => checkOrder('s', [...BASELINE, '1020_newer'], ['1015_older', '1030_newest']));
     expect(err.message).to.contain('migration 1015_older is pending');
     expect(err.message).to.contain('below 1020_newer');
+  });
+
+  it('refuses a schema a newer version migrated (issue 38): its version, the binary’s and what to do', () => {
+    expect(() => checkKnown('s', [...BASELINE], [...BASELINE, '1010_a'])).not.to.throw();
+    // a schema from before the release is moved, not refused
+    expect(() => checkKnown('s', [...BEFORE_BASELINE], [...BASELINE])).not.to.throw();
+    let err: unknown;
+    try {
+      checkKnown('mdw_g1', [...BASELINE, '1010_a', '1042_later', '1041_later'], [...BASELINE, '1010_a']);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(AppError);
+    expect((err as AppError).code).to.equal('MDW_DB_SCHEMA_NEWER');
+    expect((err as AppError).message).to.match(
+      /^schema "mdw_g1" is at migration 1042_later, newer than this binary, whose newest is 1010_a: .*Run that version or a newer one again .*"Upgrades and rollbacks"/,
+    );
   });
 });

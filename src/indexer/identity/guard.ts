@@ -1,0 +1,66 @@
+/**
+ * @module The check every role runs before it writes or serves (docs/operations.md, "Chain identity"): the schema was
+ * not migrated by a newer version, holds the chain its nodes serve and belongs to the Middleware that runs this; a
+ * writer records what the schema did not hold yet. Nothing is written when the check refuses.
+ */
+import type { Config } from '../../config.ts';
+import { checkKnown } from '../../db/baseline.ts';
+import { migrationNames } from '../../db/migrator.ts';
+import { createWritePool } from '../../db/pool.ts';
+import { recordIdentity, schemaFacts, type SchemaFacts } from '../../db/queries/schema-identity.ts';
+import { untilDatabaseAnswers } from '../../db/wait.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { nodeChains, type NodeChain } from '../../node/chain-identity.ts';
+import { judgeIdentity } from './judge.ts';
+
+export interface GuardOptions {
+  /** the role writes chain data (the populator, -H): it records the identity and must own an owned schema */
+  readonly writes: boolean;
+  /**
+   * wait for every node to answer (a role that needs the node anyway); without, a node that is away is left
+   * unchecked (a server serves the database without its node, `mdw migrate` needs none)
+   */
+  readonly waitForNodes: boolean;
+  /** the role's own migration step, run once the schema passed the check and before the identity is recorded */
+  readonly migrate?: () => Promise<unknown>;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * guardSchema refuses (AppError MDW_DB_SCHEMA_NEWER or MDW_CHAIN_IDENTITY_MISMATCH, one line) a schema this role must
+ * not touch, else migrates it (options.migrate) and, for a writer, records the chain and the owner it lacked.
+ */
+export async function guardSchema(cfg: Config, log: Logger, options: GuardOptions): Promise<void> {
+  const schema = cfg.databaseSchema;
+  const pool = createWritePool(cfg, 'mdw-identity', log, 1);
+  try {
+    const read = () => untilDatabaseAnswers('identity check', () => schemaFacts(pool, schema), log, options);
+    const facts = await read();
+    checkKnown(schema, facts.applied, migrationNames());
+    const nodes = await nodeChains(
+      cfg.nodeUrls,
+      {
+        timeoutMs: cfg.nodeTimeoutMs,
+        wait: options.waitForNodes,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      log,
+    );
+    const verdict = judge(cfg, facts, nodes, options.writes);
+    await options.migrate?.();
+    if (!verdict.record) return;
+    // the schema as migrated, the table there now; the row as recorded, another starter's if it came first
+    const recorded = await untilDatabaseAnswers('identity record', () => recordIdentity(pool, verdict.record!), log);
+    judge(cfg, { ...(await read()), identity: recorded }, nodes, options.writes);
+    log.info({ schema, ...recorded }, 'schema identity recorded');
+  } finally {
+    await pool.end();
+  }
+}
+
+function judge(cfg: Config, facts: SchemaFacts, nodes: readonly NodeChain[], writes: boolean) {
+  const verdict = judgeIdentity({ schema: cfg.databaseSchema, facts, nodes, owner: cfg.owner, writes });
+  if (verdict.refused !== undefined) throw new AppError(ErrorCode.CHAIN_IDENTITY_MISMATCH, 409, verdict.refused);
+  return verdict;
+}
