@@ -1,0 +1,77 @@
+/**
+ * @module Issue 38: a fork deeper than MAX_FORK_DEPTH is a stop with an error, not a deletion, until the operator
+ * allows it (ALLOW_DEEP_FORK); forks within the bound are followed as before.
+ */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
+import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
+
+describe('deep forks (issue 38)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let populator: Populator | undefined;
+  const bounded = { MAX_FORK_DEPTH: '6' };
+  const registry = new prom.Registry();
+
+  before(async () => {
+    h = await startHarness(40, 'deep-fork-test');
+    populator = await startPopulator({ cfg: h.config(bounded), log: silent, registry });
+    await populator.synced();
+  });
+  after(async () => {
+    await populator?.stop();
+    await h.close();
+  });
+
+  const storedHashes = async (): Promise<string[]> =>
+    (await h.query<{ hash: string }>('mdw', 'SELECT hash FROM key_blocks ORDER BY height')).map((r) => r.hash);
+
+  const converged = () =>
+    waitFor(
+      'the populator to reach the node top',
+      async () => (await storedTopHash(h, 'mdw'))?.hash === h.devnode.chain.top.hash,
+    );
+
+  it('follows a fork within MAX_FORK_DEPTH as before', async () => {
+    await h.devnode.fork(4);
+    await converged();
+    await verifyClean(h);
+  });
+
+  it('stops at a fork deeper than MAX_FORK_DEPTH, deleting nothing and saying why in sync_state', async () => {
+    const before = await storedHashes();
+    await h.devnode.fork(12);
+    let state: { status: string; last_error: string | null } | undefined;
+    await waitFor(
+      'the refused fork in sync_state',
+      async () =>
+        ([state] = await h.query<{ status: string; last_error: string | null }>(
+          'mdw',
+          'SELECT status, last_error FROM sync_state',
+        )).length > 0 && state!.status === 'error',
+    );
+    expect(state!.last_error).to.match(
+      /^the node's chain forks from the stored one at height \d+ or below, which would replace \d+ or more stored generations .* more than MAX_FORK_DEPTH \(6\): nothing deleted\. .*ALLOW_DEEP_FORK=true/,
+    );
+    // steps later still nothing deleted or replaced: the populator retries, refusing each time
+    const refusals = async (): Promise<number> =>
+      (await registry.getSingleMetric('mdw_populator_failures_total')!.get()).values.find(
+        (v) => v.labels.kind === 'MDW_INDEXER_FORK_TOO_DEEP',
+      )?.value ?? 0;
+    const first = await refusals();
+    await waitFor('two more refused steps', async () => (await refusals()) >= first + 2);
+    expect(await storedHashes()).to.deep.equal(before);
+  });
+
+  it('follows the deep fork once the operator allows it (ALLOW_DEEP_FORK)', async () => {
+    await populator!.stop();
+    populator = await startPopulator({
+      cfg: h.config({ ...bounded, ALLOW_DEEP_FORK: 'true' }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
+    await converged();
+    await verifyClean(h);
+  });
+});
