@@ -16,6 +16,7 @@ import { createOutageMetrics, DependencyOutage } from '../outage.ts';
 import { httpGet } from '../node/http-get.ts';
 import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
+import { walEnd } from '../db/queries/replication.ts';
 import type { Role } from '../roles.ts';
 import { TurnQueue } from '../turns.ts';
 import { Admission, admissionLimits } from './admission.ts';
@@ -139,8 +140,12 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
   server.keepAliveTimeout = 65_000;
   let ws: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
   let invalidation: Role | undefined;
+  let replayedAtStart: Promise<void> | undefined;
   try {
     await replicas?.start();
+    // no read goes to a replica before it has replayed what the primary holds now (this start's migrations with it):
+    // until then reads answer 503 and /readyz is not ready, rather than a replica's missing tables answering 500
+    replayedAtStart = replicas?.caughtUp(await walEnd(primary));
     // Listening for rollbacks before the first request, so no answer is cached unguarded.
     await listener.start();
     if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
@@ -149,6 +154,9 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
       server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
+    log.info({ port: (server.address() as AddressInfo).port }, 'http api listening');
+    // the live feed starts from what a replica has; the process stays up meanwhile, however long the replica is away
+    await replayedAtStart;
     const websocket = await startWebsocketServer({
       cfg,
       log,
@@ -163,6 +171,8 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks
     server.on('upgrade', (req, socket, head) => websocket.upgrade(req, socket, head));
   } catch (err) {
+    // stopping the replicas below ends the wait: its rejection is this failure's, already being thrown
+    void replayedAtStart?.catch(() => {});
     await closeHttp(server);
     stopOutages();
     await invalidation?.stop();
@@ -172,7 +182,6 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
     throw err;
   }
   const { port } = server.address() as AddressInfo;
-  log.info({ port }, 'http api listening');
   heapTrim.start();
   const websocket = ws;
   return {

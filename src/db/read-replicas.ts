@@ -95,6 +95,26 @@ export class ReadReplicas {
     return released;
   }
 
+  /**
+   * caughtUp makes `lsn` (the primary's position at a server's start, its migrations included) the floor at once, so
+   * that reads are refused (503) rather than sent to a replica without them, and resolves once a replica has replayed
+   * it. The wait is logged once, with its end, when a replica is not there yet.
+   */
+  async caughtUp(lsn: bigint): Promise<void> {
+    this.#floor.require(lsn);
+    if (this.#floor.release(this.#watch.best(), lsn)) return;
+    const since = Date.now();
+    const { log } = this.#options;
+    log.warn(
+      { position: formatLsn(lsn), replicas: this.#watch.replicas.map((r) => r.url) },
+      "waiting for a read replica to replay the primary's position at start: not ready meanwhile",
+    );
+    const replayed = this.#floor.wait(lsn);
+    this.#schedule(0);
+    await replayed;
+    log.info({ position: formatLsn(lsn), seconds: Math.round((Date.now() - since) / 1000) }, 'read replica caught up');
+  }
+
   /** states tells each replica's reachability and lag, in DATABASE_READ_URLS order. */
   states(nowMs = Date.now()): ReplicaState[] {
     return this.#watch.states(this.#floor.floor, nowMs);

@@ -39,6 +39,14 @@ export class ReplayFloor {
     return true;
   }
 
+  /**
+   * require raises the floor to `lsn` at once, before any replica has replayed it: no read goes to a replica until one
+   * has (a server's start, after migrations a replica may not have replayed yet). `wait(lsn)` tells when one has.
+   */
+  require(lsn: bigint): void {
+    if (lsn > this.#floor) this.#floor = lsn;
+  }
+
   /** wait resolves once a later release covers `lsn`; aborted by `signal` first, it waits no more (rejects). */
   wait(lsn: bigint, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {

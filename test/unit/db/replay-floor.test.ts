@@ -15,6 +15,21 @@ describe('db/replay-floor: the floor rises as a replica replays what notificatio
     expect(f.floor).to.equal(50n);
   });
 
+  it('requires a position at once: no replica behind it serves until one has replayed it (a server start)', async () => {
+    const f = new ReplayFloor();
+    f.release(100n, 100n);
+    f.require(400n);
+    expect(f.floor, 'raised before any replica is there').to.equal(400n);
+    f.require(300n);
+    expect(f.floor, 'never lowered').to.equal(400n);
+    const replayed = f.wait(400n);
+    f.release(399n);
+    expect(f.waiting).to.equal(true);
+    f.release(400n);
+    await replayed;
+    expect([f.floor, f.waiting]).to.deep.equal([400n, false]);
+  });
+
   it('keeps waiters until a replica has replayed theirs, and releases them in order', async () => {
     const f = new ReplayFloor();
     const released: bigint[] = [];
