@@ -6,7 +6,7 @@ import type { Logger } from '../log.ts';
 import { errorMessage } from '../errors.ts';
 import { retry, type BackoffOptions } from '../retry.ts';
 import { NodeClient } from './client.ts';
-import { badResponse, NodeError } from './errors.ts';
+import { badResponse, NodeError, unreachable } from './errors.ts';
 
 /** The chain one node serves. */
 export interface NodeChain {
@@ -29,44 +29,63 @@ export async function nodeChain(url: string, timeoutMs: number, log: Logger, sig
 }
 
 /**
- * nodeChains asks every node which chain it serves. With `wait`, a node that does not answer is asked again with
- * backoff until it does (its absence logged once, its return once); without, it is left out and logged.
+ * nodeChains asks every node which chain it serves, leaving out (and logging once each) a node that does not answer:
+ * the nodes that do are compared (one of another chain that answers only later is refused at the next start, and kept
+ * out meanwhile by the NodeSet's fork check and MAX_FORK_DEPTH). With `wait`, it asks again with backoff until at
+ * least one answers (logged once, with the return): a populator with one node away of several starts on the others.
  */
 export async function nodeChains(
   urls: readonly string[],
   opts: { timeoutMs: number; wait: boolean; signal?: AbortSignal },
   log: Logger,
 ): Promise<NodeChain[]> {
-  const asked = await Promise.all(
-    urls.map(async (url) => {
-      if (!opts.wait)
-        return nodeChain(url, opts.timeoutMs, log, opts.signal).catch((err: unknown) => {
-          if (!(err instanceof NodeError)) throw err;
-          log.warn({ node: url, reason: errorMessage(err) }, 'node unavailable: its chain identity is not checked');
-          return undefined;
-        });
-      let since: number | undefined;
-      const chain = await retry(() => nodeChain(url, opts.timeoutMs, log, opts.signal), {
-        ...WAIT_BACKOFF,
-        attempts: Infinity,
-        signal: opts.signal,
-        retryable: (err) => err instanceof NodeError,
-        onRetry: (_attempt, err) => {
-          if (since !== undefined) return;
-          since = Date.now();
-          log.warn(
-            { dependency: 'node', node: url, reason: errorMessage(err) },
-            'node unavailable: waiting for it to check the chain it serves',
-          );
-        },
-      });
-      if (since !== undefined)
-        log.info(
-          { dependency: 'node', node: url, seconds: Math.round((Date.now() - since) / 1000) },
-          'node available again',
+  const askAll = async (): Promise<{ chains: NodeChain[]; away: { url: string; reason: string }[] }> => {
+    const asked = await Promise.all(
+      urls.map((url) =>
+        nodeChain(url, opts.timeoutMs, log, opts.signal).then(
+          (chain) => ({ url, chain }),
+          (err: unknown) => {
+            if (!(err instanceof NodeError)) throw err;
+            return { url, reason: errorMessage(err) };
+          },
+        ),
+      ),
+    );
+    return {
+      chains: asked.flatMap((a) => ('chain' in a ? [a.chain] : [])),
+      away: asked.flatMap((a) => ('reason' in a ? [{ url: a.url, reason: a.reason }] : [])),
+    };
+  };
+  let since: number | undefined;
+  const { chains, away } = await retry(
+    async () => {
+      const answers = await askAll();
+      if (opts.wait && answers.chains.length === 0) throw noNode(answers.away);
+      return answers;
+    },
+    {
+      ...WAIT_BACKOFF,
+      attempts: opts.wait ? Infinity : 1,
+      signal: opts.signal,
+      retryable: (err) => err instanceof NodeError,
+      onRetry: (_attempt, err) => {
+        if (since !== undefined) return;
+        since = Date.now();
+        log.warn(
+          { dependency: 'node', nodes: urls, reason: errorMessage(err) },
+          'node unavailable: waiting for one to check the chain it serves',
         );
-      return chain;
-    }),
+      },
+    },
   );
-  return asked.filter((c): c is NodeChain => c !== undefined);
+  if (since !== undefined)
+    log.info({ dependency: 'node', seconds: Math.round((Date.now() - since) / 1000) }, 'node available again');
+  for (const node of away)
+    log.warn({ node: node.url, reason: node.reason }, 'node unavailable: its chain identity is not checked');
+  return chains;
+}
+
+/** noNode: no node of NODE_URLS answered which chain it serves. */
+function noNode(away: readonly { url: string; reason: string }[]): NodeError {
+  return unreachable('/status', new Error(away.map((a) => `${a.url}: ${a.reason}`).join('; ')));
 }
