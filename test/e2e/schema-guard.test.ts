@@ -154,6 +154,25 @@ describe('a schema knows what it holds (issue 38)', function () {
     expect((await stored()).heights).to.equal(62);
   });
 
+  it("never drops another Middleware's schema (mdw migrate --drop, the operator's drop Job), and lets its owner", async () => {
+    const schemaThere = async (): Promise<boolean> =>
+      (await queryOnce(db.url, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [SCHEMA])).rows.length === 1;
+    const other = await mdw(['migrate', '--drop'], {
+      MIDDLEWARE_UID: 'a-second-middleware',
+      MIDDLEWARE_NAME: 'chain/netb',
+    });
+    expect(other.status, other.err).to.equal(2);
+    expect(other.err).to.contain(
+      `schema "${SCHEMA}" belongs to Middleware chain/neta (uid ${OWNER.MIDDLEWARE_UID}), not to chain/netb ` +
+        '(uid a-second-middleware) (MIDDLEWARE_UID) that would drop it: nothing dropped',
+    );
+    expect(await schemaThere()).to.equal(true);
+    expect((await stored()).heights).to.equal(62);
+    const owner = await mdw(['migrate', '--drop'], OWNER);
+    expect(owner.status, owner.err).to.equal(0);
+    expect(await schemaThere()).to.equal(false);
+  });
+
   /** mdw runs the binary to its exit (a role refused at start exits by itself) with `extra` over the base env. */
   async function mdw(
     args: string[],

@@ -31,6 +31,12 @@ export default class Migrate extends Command {
     const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
     if (flags.drop) {
       if (cfg.databaseSchema === 'public') this.error('refusing to drop the public schema', { exit: 2 });
+      // another Middleware's live schema is never dropped, whatever asked for it (docs/operations.md, "Chain identity")
+      const { guardDrop } = await import('../../indexer/identity/guard.ts');
+      await guardDrop(cfg, log).catch((err: unknown) => {
+        exitIfRefused(this, err);
+        throw err;
+      });
       await dropSchema(cfg.databaseUrl, cfg.databaseSchema);
       this.log(`dropped schema ${cfg.databaseSchema}`);
     } else if (flags.status) {

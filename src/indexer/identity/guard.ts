@@ -12,7 +12,7 @@ import { untilDatabaseAnswers } from '../../db/wait.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { nodeChains, type NodeChain } from '../../node/chain-identity.ts';
-import { judgeIdentity } from './judge.ts';
+import { judgeDrop, judgeIdentity } from './judge.ts';
 
 export interface GuardOptions {
   /** the role writes chain data (the populator, -H): it records the identity and must own an owned schema */
@@ -54,6 +54,22 @@ export async function guardSchema(cfg: Config, log: Logger, options: GuardOption
     const recorded = await untilDatabaseAnswers('identity record', () => recordIdentity(pool, verdict.record!), log);
     judge(cfg, { ...(await read()), identity: recorded }, nodes, options.writes);
     log.info({ schema, ...recorded }, 'schema identity recorded');
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * guardDrop refuses (AppError MDW_CHAIN_IDENTITY_MISMATCH, one line) to drop a schema another Middleware owns, before
+ * `mdw migrate --drop` drops it; a schema that is gone or has no owner may be dropped.
+ */
+export async function guardDrop(cfg: Config, log: Logger): Promise<void> {
+  if (cfg.owner.uid === undefined) return;
+  const pool = createWritePool(cfg, 'mdw-identity', log, 1);
+  try {
+    const { identity } = await schemaFacts(pool, cfg.databaseSchema);
+    const refusal = judgeDrop(cfg.databaseSchema, identity, cfg.owner);
+    if (refusal !== undefined) throw new AppError(ErrorCode.CHAIN_IDENTITY_MISMATCH, 409, refusal);
   } finally {
     await pool.end();
   }

@@ -66,6 +66,21 @@ export function judgeIdentity(input: JudgeInput): Verdict {
   return { record: writes ? toRecord(recorded, first, owner) : undefined };
 }
 
+/**
+ * judgeDrop refuses (the message) to drop a schema another Middleware owns: a Middleware retiring its generations, or
+ * deleted with `reclaimPolicy: Delete`, never drops another's live data. Without an owner (run by hand) a drop is the
+ * administrator's own decision.
+ */
+export function judgeDrop(schema: string, recorded: RecordedIdentity | undefined, owner: Owner): string | undefined {
+  const ownerUid = recorded?.ownerUid ?? null;
+  if (ownerUid === null || owner.uid === undefined || ownerUid === owner.uid) return undefined;
+  return (
+    `schema "${schema}" belongs to Middleware ${describeOwner(ownerUid, recorded?.ownerName ?? null)}, not to ` +
+    `${describeOwner(owner.uid, owner.name ?? null)} (MIDDLEWARE_UID) that would drop it: nothing dropped; check ` +
+    'DATABASE_SCHEMA (the schema prefix)'
+  );
+}
+
 /** toRecord is what a writer fills in: the chain once a node told it, the owner while the schema has none. */
 function toRecord(
   recorded: RecordedIdentity | undefined,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { judgeIdentity, type JudgeInput } from '../../../../src/indexer/identity/judge.ts';
+import { judgeDrop, judgeIdentity, type JudgeInput } from '../../../../src/indexer/identity/judge.ts';
 import type { RecordedIdentity } from '../../../../src/db/queries/schema-identity.ts';
 
 const MAIN = { url: 'http://main:3013', networkId: 'ae_mainnet', genesisHash: 'kh_main' };
@@ -93,5 +93,21 @@ describe('judgeIdentity', () => {
   it('checks only the owner when no node answered (a server whose node is away)', () => {
     expect(judgeIdentity(input({ identity: RECORDED, nodes: [], writes: false }))).to.deep.equal({ record: undefined });
     expect(judgeIdentity(input({ nodes: [], owner: NOBODY }))).to.deep.equal({ record: undefined });
+  });
+});
+
+describe('judgeDrop', () => {
+  it("refuses to drop another Middleware's schema, naming both", () => {
+    expect(judgeDrop('mdw_g1', RECORDED, { uid: 'uid-b', name: 'prod/testnet' })).to.equal(
+      'schema "mdw_g1" belongs to Middleware prod/mainnet (uid uid-a), not to prod/testnet (uid uid-b) ' +
+        '(MIDDLEWARE_UID) that would drop it: nothing dropped; check DATABASE_SCHEMA (the schema prefix)',
+    );
+  });
+
+  it('lets the owner drop its schema, anyone drop an unowned or absent one, and a drop by hand through', () => {
+    expect(judgeDrop('mdw_g1', RECORDED, OURS)).to.equal(undefined);
+    expect(judgeDrop('mdw_g1', { ...RECORDED, ownerUid: null, ownerName: null }, OURS)).to.equal(undefined);
+    expect(judgeDrop('mdw_g1', undefined, OURS)).to.equal(undefined);
+    expect(judgeDrop('mdw_g1', RECORDED, NOBODY)).to.equal(undefined);
   });
 });
