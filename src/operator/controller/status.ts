@@ -145,7 +145,9 @@ export function pausedCondition(paused: boolean): ConditionUpdate {
 export function derivePhase(conditions: readonly MiddlewareCondition[] | undefined): Phase {
   const status = (type: string): ConditionStatus | undefined => findCondition(conditions, type)?.status;
   const reconciled = findCondition(conditions, ConditionType.Reconciled);
-  if (reconciled?.status === 'False' && reconciled.reason === 'InvalidSpec') return Phase.Invalid;
+  // a spec the operator refuses: invalid, or schemas that would be another Middleware's
+  if (reconciled?.status === 'False' && (reconciled.reason === 'InvalidSpec' || reconciled.reason === 'SchemaConflict'))
+    return Phase.Invalid;
   if (status(ConditionType.ReconciliationPaused) === 'True') return Phase.Paused;
   // not reconciled yet, or still asking the database which generation a Middleware without status serves
   const askingDatabase = reconciled?.reason === 'CheckingDatabase' || reconciled?.reason === 'DatabaseCheckFailed';
