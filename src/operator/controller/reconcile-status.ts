@@ -162,9 +162,9 @@ export function checkingDatabaseStatus(mw: Middleware, message: string, failed: 
   return { ...mw.status, observedGeneration: mw.metadata.generation ?? 0, conditions, phase: derivePhase(conditions) };
 }
 
-/** withCondition sets one condition (and the phase it gives); nothing else of the status changes. */
-export function withCondition(mw: Middleware, update: ConditionUpdate, now: Date): MiddlewareStatus {
-  const conditions = setConditions(mw.status?.conditions, [update], {
+/** withConditions sets conditions (and the phase they give); nothing else of the status changes. */
+export function withConditions(mw: Middleware, updates: readonly ConditionUpdate[], now: Date): MiddlewareStatus {
+  const conditions = setConditions(mw.status?.conditions, updates, {
     now,
     observedGeneration: mw.metadata.generation ?? 0,
   });

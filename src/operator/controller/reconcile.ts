@@ -65,7 +65,7 @@ import {
   pausedStatus,
   reconciledStatus,
   statusPatch,
-  withCondition,
+  withConditions,
   withGenerationState,
 } from './reconcile-status.ts';
 import { setConditions, statusChanged } from './status.ts';
@@ -198,7 +198,20 @@ async function reconcileMiddleware(
   if (operand.event !== undefined)
     await recordEvent(mw, operand.event.type, operand.event.reason, operand.event.message);
   if (operand.image === undefined) {
-    await writeStatus(deps, ref, mw, withCondition(mw, operand.condition, now));
+    // no image accepted yet, so nothing runs: Reconciled says why (a refused image is the spec's problem: Invalid)
+    const { status, reason } = operand.condition;
+    const reconciled = {
+      type: ConditionType.Reconciled,
+      status: 'False' as const,
+      reason:
+        status !== 'False'
+          ? 'CheckingOperand'
+          : reason === 'OperandCheckFailed'
+            ? 'DatabaseCheckFailed'
+            : 'OperandRefused',
+      message: operand.condition.message,
+    };
+    await writeStatus(deps, ref, mw, withConditions(mw, [operand.condition, reconciled], now));
     return { requeueAfterMs: operand.requeueAfterMs ?? DATABASE_RETRY_MS };
   }
   pass.build = { ...pass.build, image: operand.image };
@@ -352,7 +365,7 @@ async function refuseCollision(
   if (stopped > 0)
     await recordEvent(mw, 'Warning', 'StoppingWorkloads', `deleted ${stopped} populators and schema Jobs: ${message}`);
   const update = { type: ConditionType.Reconciled, status: 'False' as const, reason: 'SchemaConflict', message };
-  if (await writeStatus(deps, ref, mw, withCondition(mw, update, now)))
+  if (await writeStatus(deps, ref, mw, withConditions(mw, [update], now)))
     await recordEvent(mw, 'Warning', 'SchemaConflict', message);
   return { requeueAfterMs: DATABASE_RETRY_MS };
 }

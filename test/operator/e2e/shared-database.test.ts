@@ -274,6 +274,9 @@ describe('operand versions (issue 38)', () => {
     });
     await run(h);
     expect(h.condition('OperandVersion')).to.deep.include({ status: 'False', reason: 'OperandTooOld' });
+    // nothing runs, for a reason the spec must fix
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'OperandRefused' });
+    expect(h.middleware().status?.phase).to.equal('Invalid');
     expect(h.deployments()).to.deep.equal([]);
     expect(h.names('Job').filter((n) => !n.startsWith('mainnet-db-usage'))).to.deep.equal([]);
     expect(h.kube.events.filter((e) => e.reason === 'OperandRefused' && e.type === 'Warning')).to.have.length(1);
