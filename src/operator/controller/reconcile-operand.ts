@@ -54,7 +54,7 @@ export async function checkOperand(
       // run again later: the database may have been unreachable (an image without `mdw db usage` fails each time)
       if (await deleteChild(pass.kube, job)) pass.writes++;
       const message = `image ${image} could not be checked (\`mdw db usage\` in a Job): ${check.error ?? 'unknown'}`;
-      return refusal(accepted, 'OperandCheckFailed', message, RETRY_MS, status);
+      return refusal(pass, accepted, 'OperandCheckFailed', message, RETRY_MS, status);
     }
     answer = check.report;
   }
@@ -81,7 +81,7 @@ export async function checkOperand(
   if (!verdict.accepted) {
     // kept while the image stays, so its answer is read again instead of the Job running again each pass
     if (report === undefined) pass.keep.keep(job);
-    return refusal(accepted, verdict.reason, verdict.message, undefined, status);
+    return refusal(pass, accepted, verdict.reason, verdict.message, undefined, status);
   }
   return {
     image,
@@ -92,13 +92,19 @@ export async function checkOperand(
 }
 
 function refusal(
+  pass: PassContext,
   accepted: OperandStatus | undefined,
   reason: string,
   message: string,
   requeueAfterMs: number | undefined,
   status: MiddlewareStatus | undefined,
 ): OperandStep {
-  const keeps = accepted === undefined ? 'no workload is started' : `the workloads keep ${accepted.image}`;
+  const keeps =
+    accepted !== undefined
+      ? `the workloads keep ${accepted.image}`
+      : isRunning(pass)
+        ? 'the running workloads are left as they are'
+        : 'no workload is started';
   const full = `${message}; ${keeps}`;
   const before = status?.conditions?.find((c) => c.type === ConditionType.OperandVersion);
   const news = before?.status !== 'False' || before.message !== full;
@@ -121,4 +127,12 @@ function acceptedCondition(operand: OperandStatus, status: MiddlewareStatus | un
     reason: 'OperandAccepted',
     message: `image ${operand.image} is version ${operand.version}`,
   };
+}
+
+/**
+ * isRunning is true when the Middleware has workloads although no image was accepted: it ran under an operator
+ * from before the check, whose workloads are left as they are until an image is accepted.
+ */
+export function isRunning(pass: PassContext): boolean {
+  return pass.children.some((c) => c.kind === 'Deployment');
 }

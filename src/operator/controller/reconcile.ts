@@ -15,7 +15,7 @@ import {
 } from '../api/middleware-types.ts';
 import { schemaPrefixChange, schemaPrefixOf } from '../api/schema-prefix.ts';
 import { listAll } from '../kube/list-all.ts';
-import { checkOperand } from './reconcile-operand.ts';
+import { checkOperand, isRunning } from './reconcile-operand.ts';
 import { collisionMessage, stopWriters } from './reconcile-refusal.ts';
 import { collisionOf } from './schema-ownership.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
@@ -198,7 +198,7 @@ async function reconcileMiddleware(
   if (operand.event !== undefined)
     await recordEvent(mw, operand.event.type, operand.event.reason, operand.event.message);
   if (operand.image === undefined) {
-    // no image accepted yet, so nothing runs: Reconciled says why (a refused image is the spec's problem: Invalid)
+    // no image accepted yet, so nothing is applied: Reconciled says why (a refused image is the spec's problem)
     const { status, reason } = operand.condition;
     const reconciled = {
       type: ConditionType.Reconciled,
@@ -211,7 +211,9 @@ async function reconcileMiddleware(
             : 'OperandRefused',
       message: operand.condition.message,
     };
-    await writeStatus(deps, ref, mw, withConditions(mw, [operand.condition, reconciled], now));
+    // workloads that ran before the check (an operator upgrade) keep serving, and the phase keeps saying so
+    const updates = isRunning(pass) ? [operand.condition] : [operand.condition, reconciled];
+    await writeStatus(deps, ref, mw, withConditions(mw, updates, now));
     return { requeueAfterMs: operand.requeueAfterMs ?? DATABASE_RETRY_MS };
   }
   pass.build = { ...pass.build, image: operand.image };

@@ -265,6 +265,22 @@ describe('operand versions (issue 38)', () => {
     );
   });
 
+  it('leaves the workloads of an installation from before the check running when its pinned image is refused', async () => {
+    const h = await mainnetServing(aMiddleware('mainnet'));
+    // what the operator of 774716f left: workloads of an image it never checked, pinned in the spec
+    const old = 'ghcr.io/aeternity/mdw:0.0.9';
+    h.database.images.set(old, {});
+    await h.kube.patchStatus(MW_REF, { operand: null });
+    h.kube.userPatch(MW_REF, { spec: { image: old } });
+    await run(h);
+
+    const condition = h.middleware().status?.conditions?.find((c) => c.type === 'OperandVersion');
+    expect(condition).to.deep.include({ status: 'False', reason: 'OperandTooOld' });
+    expect(condition?.message).to.contain('the running workloads are left as they are');
+    expect(h.middleware().status?.phase).to.equal('Available');
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
+  });
+
   it('starts nothing for a new Middleware whose image is too old', async () => {
     const h = new Harness();
     h.database.images.set('ghcr.io/aeternity/mdw:0.0.9', {});
