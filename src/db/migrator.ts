@@ -41,6 +41,11 @@ function readMigrations(dir: string): SqlMigration[] {
     .map((f) => ({ name: f.replace(/\.sql$/, ''), sql: readFileSync(join(dir, f), 'utf8') }));
 }
 
+/** newestMigration is the last migration this binary ships: the newest schema it knows (`mdw db usage` reports it). */
+export function newestMigration(dir = MIGRATIONS_DIR): string | undefined {
+  return readMigrations(dir).at(-1)?.name;
+}
+
 function storageOn(client: PoolClient): UmzugStorage {
   return {
     async logMigration({ name }) {

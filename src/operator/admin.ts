@@ -2,6 +2,7 @@
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Middleware, MiddlewareCondition, ReloadSpec, ReloadStrategy } from './api/middleware-types.ts';
 import { ReloadState } from './api/middleware-types.ts';
+import { schemaPrefixOf } from './api/schema-prefix.ts';
 import { formatProblems, validateMiddleware } from './api/validation.ts';
 import { REPLACE_ANNOTATION, ROLLBACK_ANNOTATION, isReloadBusy } from './controller/bluegreen.ts';
 import { generationStateOf } from './controller/reconcile-status.ts';
@@ -109,8 +110,7 @@ export async function describeStatus(kube: KubeClient, target: MiddlewareName): 
 /** formatStatus is describeStatus without the read (pure). */
 function formatStatus(mw: Middleware): string {
   const s = mw.status ?? {};
-  const schema = (g: number | undefined) =>
-    g === undefined ? '-' : `${g} (schema ${mw.spec.database.schemaPrefix ?? 'mdw_g'}${g})`;
+  const schema = (g: number | undefined) => (g === undefined ? '-' : `${g} (schema ${schemaPrefixOf(mw)}${g})`);
   const lines = [
     `Middleware ${mw.metadata.namespace ?? ''}/${mw.metadata.name ?? ''}`,
     `  Phase:        ${s.phase ?? 'Unknown'} (observed generation ${s.observedGeneration ?? '-'} of ${mw.metadata.generation ?? '-'})`,

@@ -198,17 +198,25 @@ function specSchema(): JsonSchema {
       database: obj(
         {
           urlSecretRef: secretKeyRef('Secret key holding DATABASE_URL.'),
+          // no default: it is the Middleware's own (<name>_g), which a schema default cannot express
           schemaPrefix: str({
             pattern: P.schemaPrefix,
             maxLength: B.schemaPrefixLength,
-            default: D.schemaPrefix,
-            description: 'Generation g lives in schema <schemaPrefix><g>. Immutable.',
-            rules: [{ rule: 'self == oldSelf', message: IMMUTABLE_PREFIX }],
+            description: 'Generation g lives in schema <schemaPrefix><g>; default <name>_g. Immutable.',
           }),
           storageCapacity: str({ pattern: P.byteQuantity, maxLength: 64 }),
           readReplicas: readReplicasSchema(),
         },
-        { required: ['urlSecretRef'] },
+        {
+          required: ['urlSecretRef'],
+          // on the object, not the field: a field's transition rule does not see it removed
+          rules: [
+            {
+              rule: '!has(oldSelf.schemaPrefix) || (has(self.schemaPrefix) && self.schemaPrefix == oldSelf.schemaPrefix)',
+              message: IMMUTABLE_PREFIX,
+            },
+          ],
+        },
       ),
       image: str({ maxLength: 1024, description: "Middleware image; default: the operator's own image." }),
       imagePullPolicy: str({ enum: Object.values(PullPolicy), default: D.imagePullPolicy }),
@@ -515,6 +523,11 @@ function statusSchema(): JsonSchema {
     replicas: count(),
     readyReplicas: count(),
     selector: str({ maxLength: 4096 }),
+    schemaPrefix: str({ pattern: P.schemaPrefix, maxLength: B.schemaPrefixLength }),
+    operand: obj(
+      { image: str({ maxLength: 1024 }), version: str({ maxLength: 256 }), newestMigration: str({ maxLength: 256 }) },
+      { required: ['image', 'version'] },
+    ),
     reload: obj(
       {
         id: str({ maxLength: B.reloadIdLength }),

@@ -15,8 +15,6 @@ import { PATTERNS } from './patterns.ts';
 
 /** SPEC_DEFAULTS: every default of the spec, in one place (the CRD schema's `default:` values come from here). */
 export const SPEC_DEFAULTS = {
-  /** Generation g lives in PostgreSQL schema `<schemaPrefix><g>`, e.g. mdw_g1. */
-  schemaPrefix: 'mdw_g',
   imagePullPolicy: 'IfNotPresent' as PullPolicy,
   serverReplicas: 2,
   httpServiceType: 'ClusterIP' as ServiceType,
@@ -108,8 +106,11 @@ export type ResolvedSpec = {
   promotion: { syncedWithinBlocks: number; stableWindowSeconds: number };
 };
 
-/** resolveSpec fills in every default; call it on a spec that validateMiddleware accepted. */
-export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
+/**
+ * resolveSpec fills in every default; call it on a spec that validateMiddleware accepted. The schema prefix depends on
+ * the object (its name, its status): the caller gives it (schemaPrefixOf).
+ */
+export function resolveSpec(spec: MiddlewareSpec, schemaPrefix: string): ResolvedSpec {
   const D = SPEC_DEFAULTS;
   const server = spec.server ?? {};
   const pdb = server.pdb ?? {};
@@ -120,7 +121,7 @@ export function resolveSpec(spec: MiddlewareSpec): ResolvedSpec {
     compilerUrl: spec.compilerUrl,
     database: {
       urlSecretRef: { ...spec.database.urlSecretRef },
-      schemaPrefix: spec.database.schemaPrefix ?? D.schemaPrefix,
+      schemaPrefix,
       storageCapacityBytes:
         spec.database.storageCapacity === undefined ? undefined : parseByteQuantity(spec.database.storageCapacity),
       readReplicas: resolveReadReplicas(spec.database),

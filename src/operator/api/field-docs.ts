@@ -22,7 +22,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     "Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS).",
   '.spec.database.readReplicas.urlsSecretRef.key': 'Key of the Secret whose value is used.',
   '.spec.database.readReplicas.urlsSecretRef.name': "Name of the Secret, in the Middleware's namespace.",
-  '.spec.database.schemaPrefix': 'Schemas are named `<schemaPrefix><generation>` (mdw_g1, mdw_g2, …).',
+  '.spec.database.schemaPrefix':
+    'Schemas are named `<schemaPrefix><generation>`; default `<name>_g` (mainnet_g1, mainnet_g2, …), so Middlewares sharing a database never share a schema (one that ran before this default keeps `mdw_g`). Immutable.',
   '.spec.database.storageCapacity':
     "Capacity of the database's volume, a quantity (\"500Gi\"): PostgreSQL cannot tell its volume's free space. With it, a BlueGreen reload starts only when the new generation (the active one's size plus 20 %) fits beside the database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).",
   '.spec.database.urlSecretRef': 'Secret key holding the PostgreSQL connection URL (DATABASE_URL).',
@@ -172,6 +173,11 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.status.lag': 'nodeHeight - height of the active generation.',
   '.status.nodeHeight': "The node's height, as the active generation's status endpoint read it.",
   '.status.observedGeneration': 'metadata.generation of the spec the status describes.',
+  '.status.operand':
+    'The operand image the workloads run, once its version was checked (a new image rolls only after its check).',
+  '.status.operand.image': 'The image reference the workloads run.',
+  '.status.operand.newestMigration': 'The newest migration the image ships.',
+  '.status.operand.version': 'The version the image reported (package.json of its build).',
   '.status.pendingGeneration': 'Data generation being built behind the preview Service.',
   '.status.phase':
     'One word for people: Pending, Migrating, Syncing, Available, Reindexing, Degraded, Paused, Invalid.',
@@ -200,5 +206,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.status.reload.strategy': 'The strategy of the reload.',
   '.status.reload.syncedSince': 'Since when the generation has been within promotion.syncedWithinBlocks of the node.',
   '.status.replicas': 'Scale subresource: servers of the active generation.',
+  '.status.schemaPrefix':
+    "The prefix this Middleware's schemas live under, recorded at its first generation (spec.database.schemaPrefix or its default).",
   '.status.selector': "Scale subresource: label selector (string form) of the active generation's server pods.",
 };

@@ -36,6 +36,8 @@ export const MANAGED_ENV: Readonly<Record<string, string>> = {
   WRITER_LEASE_NAME: fixed("the generation's writer Lease"),
   POD_NAME: fixed("the pod's own name, for its Leases"),
   POD_NAMESPACE: fixed("the pod's own namespace, for its Leases"),
+  MIDDLEWARE_UID: fixed("the Middleware's uid, the owner its schemas record"),
+  MIDDLEWARE_NAME: fixed("the Middleware's namespace/name, the owner its schemas record"),
 };
 
 /** managedEnvProblem is why spec.*.env may not name `name`, or undefined when it may. */

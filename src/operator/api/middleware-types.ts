@@ -62,6 +62,7 @@ export const ConditionType = {
   ReconciliationPaused: 'ReconciliationPaused',
   PendingPopulatorReady: 'PendingPopulatorReady',
   DatabaseSpace: 'DatabaseSpace',
+  OperandVersion: 'OperandVersion',
 } as const;
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
 
@@ -195,7 +196,10 @@ export type MiddlewareSpec = {
   database: {
     /** Secret key holding the PostgreSQL connection URL (DATABASE_URL). */
     urlSecretRef: SecretKeyRef;
-    /** Schemas are named `<schemaPrefix><generation>` (mdw_g1, mdw_g2, …). */
+    /**
+     * Schemas are named `<schemaPrefix><generation>`; default `<name>_g` (mainnet_g1, mainnet_g2, …), so Middlewares
+     * sharing a database never share a schema (one that ran before this default keeps `mdw_g`). Immutable.
+     */
     schemaPrefix?: string;
     /**
      * Capacity of the database's volume, a quantity ("500Gi"): PostgreSQL cannot tell its volume's free space. With
@@ -387,6 +391,20 @@ export type MiddlewareStatus = {
   selector?: string;
   /** Progress of the reload spec.reload requests. */
   reload?: ReloadStatus;
+  /** The prefix this Middleware's schemas live under, recorded at its first generation (spec.database.schemaPrefix or its default). */
+  schemaPrefix?: string;
+  /** The operand image the workloads run, once its version was checked (a new image rolls only after its check). */
+  operand?: OperandStatus;
+};
+
+/** OperandStatus is the image the operator accepted for the workloads and what its `mdw db usage` reported. */
+export type OperandStatus = {
+  /** The image reference the workloads run. */
+  image: string;
+  /** The version the image reported (package.json of its build). */
+  version: string;
+  /** The newest migration the image ships. */
+  newestMigration?: string;
 };
 
 /** Middleware is the custom resource; a type alias (not an interface) so it is assignable to KubeObject. */

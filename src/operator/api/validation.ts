@@ -40,8 +40,9 @@ export function validateMiddleware(value: unknown): Problem[] {
 /** validateUpdate returns the problems of changing `before` into `after` (the CRD's transition rules). */
 export function validateUpdate(before: Middleware, after: Middleware): Problem[] {
   const problems: Problem[] = [];
-  const prefix = (mw: Middleware) => mw.spec.database?.schemaPrefix ?? SPEC_DEFAULTS.schemaPrefix;
-  if (prefix(before) !== prefix(after)) {
+  // once set it stays: unset, the operator would take the Middleware's default, another prefix than its schemas'
+  const prefix = (mw: Middleware) => mw.spec.database?.schemaPrefix;
+  if (prefix(before) !== undefined && prefix(before) !== prefix(after)) {
     problems.push({ path: 'spec.database.schemaPrefix', message: IMMUTABLE_PREFIX });
   }
   const a = before.spec.reload;
@@ -58,7 +59,8 @@ export function formatProblems(problems: readonly Problem[]): string {
 }
 
 /** Messages shared with the CRD's CEL rules so kubectl and the operator say the same thing. */
-export const IMMUTABLE_PREFIX = 'schemaPrefix is immutable: existing generations live under it';
+export const IMMUTABLE_PREFIX =
+  'schemaPrefix is immutable (once set, it cannot be changed or removed): existing generations live under it';
 export const RELOAD_NEEDS_NEW_ID = 'strategy and heights of a reload cannot change; request a new reload with a new id';
 export const INPLACE_NEEDS_HEIGHTS = 'strategy InPlace requires heights';
 export const PDB_EXCLUSIVE = 'set at most one of minAvailable and maxUnavailable';

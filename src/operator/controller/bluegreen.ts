@@ -283,6 +283,12 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
   };
 }
 
+/** generationsInPlay are the generations whose schemas the workloads run on: active, pending and retained. */
+export function generationsInPlay(state: GenerationState): number[] {
+  const all = [state.activeGeneration, state.pendingGeneration, state.previousGeneration];
+  return all.filter((g): g is number => g !== undefined);
+}
+
 /** nextGenerationNumber is one above every generation this Middleware has used, so a schema name is never reused. */
 export function nextGenerationNumber(state: GenerationState): number {
   return (

@@ -5,20 +5,37 @@
  */
 import { SpaceCheckResult, type SpaceCheck } from '../api/middleware-types.ts';
 
-/** SchemaReport is one `<prefix><N>` schema as `mdw db usage` reports it. */
+/**
+ * SchemaReport is one `<prefix><N>` schema as `mdw db usage` reports it. An image from before the schema identity
+ * (migration 1010) reports neither its newest migration nor its owner: absent, they read as null (none recorded).
+ */
 export interface SchemaReport {
   readonly name: string;
   readonly generation: number;
   readonly bytes: number;
   readonly migrated: boolean;
   readonly height: number | null;
+  /** Its newest applied migration. */
+  readonly migration?: string | null;
+  /** metadata.uid of the Middleware it records as its owner. */
+  readonly owner_uid?: string | null;
+  /** `<namespace>/<name>` of that Middleware. */
+  readonly owner_name?: string | null;
+  /** The network id of the chain it holds. */
+  readonly network_id?: string | null;
 }
 
-/** DatabaseReport is the whole answer of `mdw db usage`. */
+/** DatabaseReport is the whole answer of `mdw db usage`; `version` and `newestMigration` are the image's own. */
 export interface DatabaseReport {
+  /** absent: the image is older than the first that reports it. */
+  readonly version?: string;
+  readonly newestMigration?: string | null;
   readonly databaseBytes: number;
   readonly schemas: readonly SchemaReport[];
 }
+
+/** OPTIONAL_TEXT: the schema fields an older image does not report; each is text or null. */
+const OPTIONAL_TEXT = ['migration', 'owner_uid', 'owner_name', 'network_id'] as const;
 
 /** SPACE_MARGIN: a new generation is taken to need its active one's size plus this share (indexes being built, growth). */
 export const SPACE_MARGIN = 0.2;
@@ -31,8 +48,9 @@ export function parseDatabaseReport(text: string): DatabaseReport | string {
   } catch {
     return `not JSON: ${text.slice(0, 200)}`;
   }
-  const v = value as { databaseBytes?: unknown; schemas?: unknown };
+  const v = value as { version?: unknown; newestMigration?: unknown; databaseBytes?: unknown; schemas?: unknown };
   if (!isSize(v.databaseBytes) || !Array.isArray(v.schemas)) return 'no databaseBytes or schemas';
+  if (!isOptionalText(v.version) || !isOptionalText(v.newestMigration)) return 'a malformed version or newestMigration';
   const schemas: SchemaReport[] = [];
   for (const s of v.schemas as Array<Record<string, unknown>>) {
     const { name, generation, bytes, migrated, height } = s;
@@ -42,12 +60,26 @@ export function parseDatabaseReport(text: string): DatabaseReport | string {
       (generation as number) < 1 ||
       !isSize(bytes) ||
       typeof migrated !== 'boolean' ||
-      (height !== null && !isSize(height))
+      (height !== null && !isSize(height)) ||
+      OPTIONAL_TEXT.some((key) => !isOptionalText(s[key]))
     )
       return `a malformed schema entry: ${JSON.stringify(s).slice(0, 200)}`;
-    schemas.push({ name, generation: generation as number, bytes, migrated, height: height as number | null });
+    const known = Object.fromEntries(OPTIONAL_TEXT.filter((key) => key in s).map((key) => [key, s[key]]));
+    schemas.push({
+      name,
+      generation: generation as number,
+      bytes,
+      migrated,
+      height: height as number | null,
+      ...known,
+    });
   }
-  return { databaseBytes: v.databaseBytes, schemas };
+  return {
+    ...(typeof v.version === 'string' ? { version: v.version } : {}),
+    ...(v.newestMigration === undefined ? {} : { newestMigration: v.newestMigration as string | null }),
+    databaseBytes: v.databaseBytes,
+    schemas,
+  };
 }
 
 /** Adoption is the generation a Middleware without status serves from, and the schemas it leaves alone. */
@@ -114,6 +146,10 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+function isOptionalText(v: unknown): boolean {
+  return v === undefined || v === null || typeof v === 'string';
 }
 
 function isSize(v: unknown): v is number {

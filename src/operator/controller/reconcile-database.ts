@@ -10,7 +10,15 @@ import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { formatSelector } from '../specs/meta.ts';
 import { buildStableService, selectedGeneration } from '../specs/services.ts';
 import type { DatabaseCheck } from './bluegreen.ts';
-import { adoptFromDatabase, formatBytes, parseDatabaseReport } from './database-report.ts';
+import type { Middleware } from '../api/middleware-types.ts';
+import {
+  adoptFromDatabase,
+  formatBytes,
+  freeGeneration,
+  parseDatabaseReport,
+  type DatabaseReport,
+} from './database-report.ts';
+import { ownershipOf } from './schema-ownership.ts';
 import { JOB_NAME_LABEL, deleteChild, jobFailure, jobState } from './reconcile-children.ts';
 import { liveChild, writeChild, type PassContext } from './reconcile-generation.ts';
 import { FIRST_GENERATION } from './reconcile-status.ts';
@@ -70,7 +78,13 @@ export async function keepDatabaseCheck(
 /** AdoptionStep: the generation a Middleware without status serves, or that the pass must wait for the database. */
 export type AdoptionStep =
   | { readonly kind: 'known' }
-  | { readonly kind: 'adopted'; readonly generation: number; readonly message?: string }
+  | {
+      readonly kind: 'adopted';
+      readonly generation: number;
+      readonly message?: string;
+      /** the database's answer, when it was asked (it also tells the image's version). */
+      readonly report?: DatabaseReport;
+    }
   | { readonly kind: 'waiting'; readonly message: string; readonly failed: boolean };
 
 /** ADOPT: the purpose of the usage Job a Middleware without status runs. */
@@ -79,10 +93,12 @@ const ADOPT = 'adopt';
 /**
  * adoptGeneration finds the generation a Middleware without a status (a new one, one restored from a backup, or
  * re-created with the same name) serves: the one its live stable Service selects, else the database's migrated
- * schema with the most stored heights (`mdw db usage` in a Job), else the first generation. Starting at generation
- * 1 over existing schemas would orphan the active one and load the chain again; a failed check is retried.
+ * schema of its own (ownershipOf, over `all` the Middlewares) with the most stored heights (`mdw db usage` in a
+ * Job), else the first generation whose schema does not exist. Starting at generation 1 over existing schemas would
+ * orphan the active one and load the chain again; a schema of another Middleware is never adopted; a failed check is
+ * retried.
  */
-export async function adoptGeneration(pass: PassContext): Promise<AdoptionStep> {
+export async function adoptGeneration(pass: PassContext, all: readonly Middleware[]): Promise<AdoptionStep> {
   if (pass.build.mw.status?.activeGeneration !== undefined) return { kind: 'known' };
   const selected = selectedGeneration(liveChild<V1Service & KubeObject>(pass, buildStableService(pass.build, 1)));
   if (selected !== undefined)
@@ -99,19 +115,36 @@ export async function adoptGeneration(pass: PassContext): Promise<AdoptionStep> 
     if (await deleteChild(pass.kube, job)) pass.writes++;
     return { kind: 'waiting', failed: true, message: `the database check failed: ${check.error ?? 'unknown'}` };
   }
-  if (check.report === undefined)
+  const report = check.report;
+  if (report === undefined)
     return { kind: 'waiting', failed: false, message: 'a Job reads which generation schemas the database holds' };
-  const { generation, others } = adoptFromDatabase(check.report);
-  if (generation === undefined) return { kind: 'adopted', generation: FIRST_GENERATION };
+  const verdicts = report.schemas.map((schema) => ({ schema, ownership: ownershipOf(schema, pass.build.mw, all) }));
+  const own = verdicts.filter((v) => v.ownership.kind === 'own').map((v) => v.schema);
+  const foreign = verdicts.flatMap(({ schema, ownership }) =>
+    ownership.kind === 'own'
+      ? []
+      : [`${schema.name} (${ownership.kind === 'other' ? `owned by ${ownership.owner}` : ownership.why})`],
+  );
+  const notOurs = foreign.length === 0 ? '' : `; not this Middleware's, never touched: ${foreign.join(', ')}`;
+  const { generation, others } = adoptFromDatabase({ ...report, schemas: own });
+  if (generation === undefined) {
+    // the first generation's schema name may be another Middleware's: then a number above every such schema
+    const theirs = verdicts.filter((v) => v.ownership.kind !== 'own').map((v) => v.schema);
+    const first = freeGeneration({ ...report, schemas: theirs }, FIRST_GENERATION);
+    const message = foreign.length === 0 ? undefined : `the database holds no schema of this Middleware${notOurs}`;
+    return { kind: 'adopted', generation: first, report, ...(message === undefined ? {} : { message }) };
+  }
   const kept = others.map(
     (s) => `${s.name} (${s.migrated ? `height ${s.height ?? 'none'}` : 'not migrated'}, ${formatBytes(s.bytes)})`,
   );
   return {
     kind: 'adopted',
     generation,
+    report,
     message:
       `the status had no generation; the database holds generation ${generation} with the most stored heights, which is kept as the active one` +
-      (kept.length === 0 ? '' : `; left as they are (never used or dropped by this Middleware): ${kept.join(', ')}`),
+      (kept.length === 0 ? '' : `; left as they are (never used or dropped by this Middleware): ${kept.join(', ')}`) +
+      notOurs,
   };
 }
 

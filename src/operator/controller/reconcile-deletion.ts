@@ -11,7 +11,10 @@ import { listAll } from '../kube/list-all.ts';
 import { Component, LABEL_COMPONENT, formatSelector, schemaName } from '../specs/meta.ts';
 import type { JobState } from './bluegreen.ts';
 import { JOB_NAME_LABEL, deleteChild, generationOf } from './reconcile-children.ts';
-import { reconcileDropJob, type PassContext } from './reconcile-generation.ts';
+import { reconcileDropJob, writeChild, type PassContext } from './reconcile-generation.ts';
+import { readDatabaseCheck } from './reconcile-database.ts';
+import { ownershipOf } from './schema-ownership.ts';
+import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import type { EventRecorder } from './reconcile-events.ts';
 
 /** FINALIZER guards the generations' schemas: removed only after every one of them was dropped. */
@@ -24,6 +27,9 @@ export interface DeletionResult {
 }
 
 const WAIT_MS = 5000;
+const RETRY_MS = 60_000;
+/** KEPT_JOBS: the Jobs of the deletion itself (the drops, and the database check before them). */
+const KEPT_JOBS: ReadonlySet<string> = new Set([Component.dropSchema, Component.databaseUsage]);
 
 /** hasFinalizer is true when the Middleware carries the operator's finalizer. */
 export function hasFinalizer(mw: Middleware): boolean {
@@ -66,6 +72,7 @@ export async function finalizeDeletion(
   ref: ObjectRef,
   mw: Middleware,
   recordEvent: EventRecorder,
+  all: readonly Middleware[],
 ): Promise<DeletionResult> {
   if (!hasFinalizer(mw)) return { done: true };
   if (pass.build.spec.reclaimPolicy === ReclaimPolicy.Retain)
@@ -73,8 +80,7 @@ export async function finalizeDeletion(
   const blocker = await dropBlocker(pass);
   if (blocker !== undefined) return retain(pass, ref, mw, recordEvent, blocker, 'Warning');
   const workloads = pass.children.filter(
-    (c) =>
-      c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] !== Component.dropSchema),
+    (c) => c.kind === 'Deployment' || (c.kind === 'Job' && !KEPT_JOBS.has(c.metadata.labels?.[LABEL_COMPONENT] ?? '')),
   );
   let deleted = 0;
   for (const child of workloads) if (await deleteChild(pass.kube, child)) deleted++;
@@ -84,14 +90,24 @@ export async function finalizeDeletion(
       await recordEvent(mw, 'Normal', 'StoppingWorkloads', `deleting ${deleted} workloads before dropping the schemas`);
     return { done: false, requeueAfterMs: WAIT_MS };
   }
-  const generations = knownGenerations(mw, pass);
+  const known = knownGenerations(mw, pass);
   const states: JobState[] = [];
+  const generations: number[] = [];
+  const theirs: string[] = [];
   try {
+    const owned = known.length === 0 ? { mine: [], theirs: [] } : await ownedGenerations(pass, known, all);
+    if (owned === undefined) return { done: false, requeueAfterMs: WAIT_MS };
+    if ('failed' in owned) {
+      await recordEvent(mw, 'Warning', 'DatabaseCheckFailed', owned.failed);
+      return { done: false, requeueAfterMs: RETRY_MS };
+    }
+    generations.push(...owned.mine);
+    theirs.push(...owned.theirs);
     for (const generation of generations) states.push(await reconcileDropJob(pass, generation));
   } catch (err) {
     // A namespace being deleted refuses new objects (403): the drop Jobs can never run there.
     if (!isKubeError(err, 403)) throw err;
-    return retain(pass, ref, mw, recordEvent, `a drop Job was refused (${err.message})`, 'Warning');
+    return retain(pass, ref, mw, recordEvent, `a Job of the clean-up was refused (${err.message})`, 'Warning');
   }
   if (states.some((s) => s !== 'Succeeded')) {
     if (pass.writes > 0)
@@ -105,26 +121,63 @@ export async function finalizeDeletion(
   }
   await removeFinalizer(pass.kube, ref, mw);
   pass.writes++;
-  await recordEvent(
-    mw,
-    'Normal',
-    'Finalized',
-    generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop',
-  );
+  const dropped = generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop';
+  await recordEvent(mw, 'Normal', 'Finalized', dropped);
+  if (theirs.length > 0)
+    await recordEvent(mw, 'Warning', 'SchemasRetained', `not this Middleware's, so not dropped: ${theirs.join(', ')}`);
   return { done: true };
+}
+
+/** RECLAIM: the purpose of the usage Job that reads, before any drop, which schemas this Middleware owns. */
+const RECLAIM = 'reclaim';
+
+/**
+ * ownedGenerations splits the known generations into those whose schema this Middleware owns (or that does not
+ * exist: its drop is a no-op) and the others, described, from a `mdw db usage` Job; undefined while it runs.
+ */
+async function ownedGenerations(
+  pass: PassContext,
+  known: readonly number[],
+  all: readonly Middleware[],
+): Promise<{ mine: number[]; theirs: string[] } | { failed: string } | undefined> {
+  const job = buildDatabaseUsageJob(pass.build, known[0] ?? 1, RECLAIM);
+  const check = await readDatabaseCheck(pass, job);
+  if (check.job === 'Failed') {
+    if (await deleteChild(pass.kube, job)) pass.writes++;
+    return {
+      failed: `the database check before the drops failed, so nothing is dropped yet: ${check.error ?? 'unknown'}`,
+    };
+  }
+  // kept until the drops are done: its answer is read again on every pass meanwhile
+  pass.keep.keep(job);
+  if (check.job === 'Absent') await writeChild(pass, job);
+  if (check.report === undefined) return undefined;
+  const mine: number[] = [];
+  const theirs: string[] = [];
+  for (const generation of known) {
+    const schema = check.report.schemas.find((s) => s.generation === generation);
+    const ownership = schema === undefined ? undefined : ownershipOf(schema, pass.build.mw, all);
+    if (ownership === undefined || ownership.kind === 'own') mine.push(generation);
+    else
+      theirs.push(
+        `${schema?.name ?? ''} (${ownership.kind === 'other' ? `owned by ${ownership.owner}` : ownership.why})`,
+      );
+  }
+  return { mine, theirs };
 }
 
 /**
  * dropBlocker names why drop Jobs cannot run: the namespace is being deleted (it refuses new Jobs, and takes the
- * database Secret with it), or a drop Job's pod cannot start because its configuration (the database Secret) is
+ * database Secret with it), or a drop Job's (or the database check's) pod cannot start because its configuration (the database Secret) is
  * gone. Undefined: drops can run. Reading pods, not the Secret, keeps the operator away from Secrets.
  */
 async function dropBlocker(pass: PassContext): Promise<string | undefined> {
   const namespace = pass.build.mw.metadata.namespace ?? 'default';
   const ns = await pass.kube.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
   if (ns?.metadata.deletionTimestamp !== undefined) return `namespace ${namespace} is being deleted`;
+  // the drops, and the database check before them, need the same Secret
   const drops = pass.children.filter(
-    (c) => c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] === Component.dropSchema,
+    (c) => c.kind === 'Job' && KEPT_JOBS.has(c.metadata.labels?.[LABEL_COMPONENT] ?? ''),
   );
   for (const job of drops) {
     const selector = formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' });
@@ -133,7 +186,7 @@ async function dropBlocker(pass: PassContext): Promise<string | undefined> {
       .flatMap((pod) => pod.status?.containerStatuses ?? [])
       .find((c) => c.state?.waiting?.reason === 'CreateContainerConfigError');
     if (stuck !== undefined)
-      return `the drop Job ${job.metadata.name ?? ''} cannot start: ${stuck.state?.waiting?.message ?? 'its configuration is missing'}`;
+      return `the clean-up Job ${job.metadata.name ?? ''} cannot start: ${stuck.state?.waiting?.message ?? 'its configuration is missing'}`;
   }
   return undefined;
 }

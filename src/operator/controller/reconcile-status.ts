@@ -32,6 +32,8 @@ export interface PassOutcome {
   readonly activeProbe: ProbeResult | undefined;
   /** The populator Deployment of the pending generation, when a blue/green reload builds one. */
   readonly pendingPopulator?: V1Deployment | undefined;
+  /** The OperandVersion condition of the pass (reconcile-operand.ts): a refused image is a problem. */
+  readonly operand?: ConditionUpdate;
   readonly now: Date;
 }
 
@@ -94,6 +96,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
       : undefined,
     state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
     serverRolloutProblem(active),
+    outcome.operand?.status === 'False' ? { reason: 'OperandRefused', message: outcome.operand.message } : undefined,
   ].filter((p): p is Problem => p !== undefined);
   const updates: ConditionUpdate[] = [
     reconciledCondition(active),
@@ -105,6 +108,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     databaseSpaceCondition(state.reload),
     degradedCondition(problems),
     pausedCondition(false),
+    ...(outcome.operand === undefined ? [] : [outcome.operand]),
   ];
   const conditions = setConditions(mw.status?.conditions, updates, {
     now,
@@ -152,6 +156,15 @@ export function checkingDatabaseStatus(mw: Middleware, message: string, failed: 
   const reason = failed ? 'DatabaseCheckFailed' : 'CheckingDatabase';
   const update: ConditionUpdate = { type: ConditionType.Reconciled, status: 'False', reason, message };
   const conditions = setConditions(mw.status?.conditions, [update], {
+    now,
+    observedGeneration: mw.metadata.generation ?? 0,
+  });
+  return { ...mw.status, observedGeneration: mw.metadata.generation ?? 0, conditions, phase: derivePhase(conditions) };
+}
+
+/** withConditions sets conditions (and the phase they give); nothing else of the status changes. */
+export function withConditions(mw: Middleware, updates: readonly ConditionUpdate[], now: Date): MiddlewareStatus {
+  const conditions = setConditions(mw.status?.conditions, updates, {
     now,
     observedGeneration: mw.metadata.generation ?? 0,
   });

@@ -5,7 +5,19 @@
  * changed. "Look again later" is a return value; a thrown error means backoff.
  */
 import type { Logger } from '../../log.ts';
-import { API_VERSION, KIND, ReloadState, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
+import {
+  API_VERSION,
+  ConditionType,
+  KIND,
+  ReloadState,
+  type Middleware,
+  type MiddlewareStatus,
+} from '../api/middleware-types.ts';
+import { schemaPrefixChange, schemaPrefixOf } from '../api/schema-prefix.ts';
+import { listAll } from '../kube/list-all.ts';
+import { checkOperand, isRunning } from './reconcile-operand.ts';
+import { collisionMessage, stopWriters } from './reconcile-refusal.ts';
+import { collisionOf } from './schema-ownership.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
 import { formatProblems, validateMiddleware } from '../api/validation.ts';
 import type { V1Deployment } from '@kubernetes/client-node';
@@ -17,6 +29,7 @@ import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
   desiredLayout,
+  generationsInPlay,
   type DesiredLayout,
   type ReloadRequest,
   type ReloadSettings,
@@ -52,6 +65,7 @@ import {
   pausedStatus,
   reconciledStatus,
   statusPatch,
+  withConditions,
   withGenerationState,
 } from './reconcile-status.ts';
 import { setConditions, statusChanged } from './status.ts';
@@ -154,21 +168,55 @@ async function reconcileMiddleware(
       await recordEvent(mw, 'Warning', 'InvalidSpec', message);
     return {};
   }
+  const prefixChange = schemaPrefixChange(mw);
+  if (prefixChange !== undefined) {
+    if (await writeStatus(deps, ref, mw, invalidStatus(mw, prefixChange, now)))
+      await recordEvent(mw, 'Warning', 'InvalidSpec', prefixChange);
+    return {};
+  }
   if (!hasFinalizer(mw)) mw = await addFinalizer(kube, ref, mw);
-  const spec = resolveSpec(mw.spec);
+  const spec = resolveSpec(mw.spec, schemaPrefixOf(mw));
   if (spec.paused) {
     if (await writeStatus(deps, ref, mw, pausedStatus(mw, now)))
       await recordEvent(mw, 'Normal', 'ReconciliationPaused', 'spec.paused is true: children are left as they are');
     return {};
   }
+  const all = await listMiddlewares(deps, mw);
+  const rival = collisionOf(mw, all);
+  if (rival !== undefined) return refuseCollision(deps, recordEvent, ref, mw, rival, now);
   const pass = await startPass(deps, mw, spec);
-  const adoption = await adoptGeneration(pass);
+  const adoption = await adoptGeneration(pass, all);
   if (adoption.kind === 'waiting') {
     if (await writeStatus(deps, ref, mw, checkingDatabaseStatus(mw, adoption.message, adoption.failed, now)))
       if (adoption.failed) await recordEvent(mw, 'Warning', 'DatabaseCheckFailed', adoption.message);
     return { requeueAfterMs: adoption.failed ? DATABASE_RETRY_MS : WAIT_MS };
   }
   const step = await advanceAndPersist(deps, recordEvent, ref, mw, pass, spec, now, adoption);
+  // the state is recorded, nothing acted on yet: the children roll only an image the operator may drive
+  const report = adoption.kind === 'adopted' ? adoption.report : undefined;
+  const operand = await checkOperand(pass, mw.status, generationsInPlay(step.state), report);
+  if (operand.event !== undefined)
+    await recordEvent(mw, operand.event.type, operand.event.reason, operand.event.message);
+  if (operand.image === undefined) {
+    // no image accepted yet, so nothing is applied: Reconciled says why (a refused image is the spec's problem)
+    const { status, reason } = operand.condition;
+    const reconciled = {
+      type: ConditionType.Reconciled,
+      status: 'False' as const,
+      reason:
+        status !== 'False'
+          ? 'CheckingOperand'
+          : reason === 'OperandCheckFailed'
+            ? 'DatabaseCheckFailed'
+            : 'OperandRefused',
+      message: operand.condition.message,
+    };
+    // workloads that ran before the check (an operator upgrade) keep serving, and the phase keeps saying so
+    const updates = isRunning(pass) ? [operand.condition] : [operand.condition, reconciled];
+    await writeStatus(deps, ref, mw, withConditions(mw, updates, now));
+    return { requeueAfterMs: operand.requeueAfterMs ?? DATABASE_RETRY_MS };
+  }
+  pass.build = { ...pass.build, image: operand.image };
   const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
   const activeProbe =
     (active.server?.status?.availableReplicas ?? 0) > 0 ? await deps.probe(stableTarget(pass)) : undefined;
@@ -177,7 +225,19 @@ async function reconcileMiddleware(
     pending === undefined
       ? undefined
       : liveChild<V1Deployment & KubeObject>(pass, buildPopulatorDeployment(pass.build, pending));
-  const next = reconciledStatus({ mw, state: step.state, active, activeProbe, pendingPopulator, now });
+  const next = {
+    ...reconciledStatus({
+      mw,
+      state: step.state,
+      active,
+      activeProbe,
+      pendingPopulator,
+      operand: operand.condition,
+      now,
+    }),
+    schemaPrefix: spec.database.schemaPrefix,
+    ...(operand.operand === undefined ? {} : { operand: operand.operand }),
+  };
   const previous = mw.status;
   reportReloadState(deps, ref, next.reload?.state);
   if (await writeStatus(deps, ref, mw, next)) {
@@ -186,7 +246,7 @@ async function reconcileMiddleware(
   }
   deps.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
   return requeueOf(
-    step.requeueAfterMs,
+    step.requeueAfterMs ?? operand.requeueAfterMs,
     isDeploymentAvailable(active.server) && active.migration === 'Succeeded',
     activeProbe?.synced === true,
   );
@@ -207,8 +267,10 @@ async function advanceAndPersist(
   const before = generationStateOf(mw.status, adopted);
   const seen = await observeReload(pass, before, deps.probe);
   const step = advanceReload(before, reloadRequestOf(spec), seen, now, reloadSettingsOf(spec));
+  // the prefix is recorded with the first generation: from then on it names that generation's schema
+  const schemaPrefix = spec.database.schemaPrefix;
   if (adopted !== undefined || statusChanged(before, step.state))
-    await writeStatus(deps, ref, mw, withGenerationState(mw.status, step.state));
+    await writeStatus(deps, ref, mw, { ...withGenerationState(mw.status, step.state), schemaPrefix });
   if (adoption.kind === 'adopted' && adoption.message !== undefined)
     await recordEvent(mw, 'Normal', 'GenerationAdopted', adoption.message);
   for (const event of step.events) await recordEvent(mw, event.type, event.reason, event.message);
@@ -269,8 +331,8 @@ async function reconcileDeletion(
     );
     return { requeueAfterMs: 60_000 };
   }
-  const pass = await startPass(deps, mw, resolveSpec(mw.spec));
-  const result = await finalizeDeletion(pass, ref, mw, recordEvent);
+  const pass = await startPass(deps, mw, resolveSpec(mw.spec, schemaPrefixOf(mw)));
+  const result = await finalizeDeletion(pass, ref, mw, recordEvent, await listMiddlewares(deps, mw));
   return result.done ? {} : { requeueAfterMs: result.requeueAfterMs ?? WAIT_MS };
 }
 
@@ -289,6 +351,33 @@ async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpe
     keep: new ChildSet(),
     writes: 0,
   };
+}
+
+/** refuseCollision refuses a Middleware whose schemas are another's: its writers stop, its status and an Event say why. */
+async function refuseCollision(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  ref: ObjectRef,
+  mw: Middleware,
+  rival: Middleware,
+  now: Date,
+): Promise<ReconcileResult> {
+  const message = collisionMessage(mw, rival);
+  const stopped = await stopWriters(deps.kube, await listChildren(deps.kube, mw, deps.cache));
+  if (stopped > 0)
+    await recordEvent(mw, 'Warning', 'StoppingWorkloads', `deleted ${stopped} populators and schema Jobs: ${message}`);
+  const update = { type: ConditionType.Reconciled, status: 'False' as const, reason: 'SchemaConflict', message };
+  if (await writeStatus(deps, ref, mw, withConditions(mw, [update], now)))
+    await recordEvent(mw, 'Warning', 'SchemaConflict', message);
+  return { requeueAfterMs: DATABASE_RETRY_MS };
+}
+
+/** listMiddlewares lists the Middlewares of mw's namespace (the informers' cache when there is one): who shares its database. */
+async function listMiddlewares(deps: ReconcilerDeps, mw: Middleware): Promise<Middleware[]> {
+  const namespace = mw.metadata.namespace;
+  const cached = deps.cache?.list<Middleware>(API_VERSION, KIND, namespace);
+  if (cached !== undefined) return cached;
+  return (await listAll<Middleware>(deps.kube, API_VERSION, KIND, namespace)).items;
 }
 
 async function prune(pass: PassContext): Promise<void> {

@@ -141,14 +141,21 @@ export function pausedCondition(paused: boolean): ConditionUpdate {
       };
 }
 
+/** REFUSALS: the reasons of Reconciled=False for a spec the operator will not act on (phase Invalid). */
+const REFUSALS: ReadonlySet<string> = new Set(['InvalidSpec', 'SchemaConflict', 'OperandRefused']);
+/** ASKING: the reasons of Reconciled=False while a Job asks the database before anything runs (phase Pending). */
+const ASKING: ReadonlySet<string> = new Set(['CheckingDatabase', 'DatabaseCheckFailed', 'CheckingOperand']);
+
 /** derivePhase condenses the conditions into one word, the most pressing state first. */
 export function derivePhase(conditions: readonly MiddlewareCondition[] | undefined): Phase {
   const status = (type: string): ConditionStatus | undefined => findCondition(conditions, type)?.status;
   const reconciled = findCondition(conditions, ConditionType.Reconciled);
-  if (reconciled?.status === 'False' && reconciled.reason === 'InvalidSpec') return Phase.Invalid;
+  // a spec the operator refuses: invalid, schemas that would be another Middleware's, or an image it cannot drive
+  if (reconciled?.status === 'False' && REFUSALS.has(reconciled.reason)) return Phase.Invalid;
   if (status(ConditionType.ReconciliationPaused) === 'True') return Phase.Paused;
-  // not reconciled yet, or still asking the database which generation a Middleware without status serves
-  const askingDatabase = reconciled?.reason === 'CheckingDatabase' || reconciled?.reason === 'DatabaseCheckFailed';
+  // not reconciled yet, or still asking the database which generation a Middleware without status serves (or the
+  // version of its image)
+  const askingDatabase = reconciled !== undefined && ASKING.has(reconciled.reason);
   if (reconciled === undefined || (reconciled.status === 'False' && askingDatabase)) return Phase.Pending;
   if (status(ConditionType.Degraded) === 'True') return Phase.Degraded;
   if (status(ConditionType.MigrationsApplied) !== 'True') return Phase.Migrating;

@@ -218,10 +218,9 @@ export class OperatorRuntime implements Role {
     // children first, so their caches are filled when the first Middleware keys arrive
     const owned = opts.ownedKinds ?? MANAGED_KINDS;
     for (const k of owned) caches.set(k.kind, this.#informerFor(k, ownedHandlers(KIND, enqueue), true));
-    const informers = [
-      ...caches.values(),
-      this.#informerFor({ apiVersion: API_VERSION, kind: KIND }, primaryHandlers(enqueue), false),
-    ];
+    // the Middlewares too: a reconcile reads which others share its database from this cache
+    caches.set(KIND, this.#informerFor({ apiVersion: API_VERSION, kind: KIND }, primaryHandlers(enqueue), false));
+    const informers = [...caches.values()];
     const session: Session = { queue, informers, abort: new AbortController() };
     this.#session = session;
     try {
@@ -264,7 +263,7 @@ export class OperatorRuntime implements Role {
   }
 }
 
-/** informerCache reads the children's informers (by kind): the reconciler's ObjectCache. */
+/** informerCache reads the informers (by kind), the children's and the Middlewares': the reconciler's ObjectCache. */
 function informerCache(informers: ReadonlyMap<string, Informer<KubeObject>>): ObjectCache {
   return {
     list<T extends KubeObject>(_apiVersion: string, kind: string, namespace: string | undefined, selector?: string) {

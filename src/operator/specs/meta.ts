@@ -5,6 +5,7 @@ import type { KubeObject } from '../kube/client.ts';
 import { API_VERSION, GROUP, KIND } from '../api/middleware-types.ts';
 import type { Middleware } from '../api/middleware-types.ts';
 import { resolveSpec } from '../api/defaults.ts';
+import { schemaPrefixOf } from '../api/schema-prefix.ts';
 import type { ResolvedSpec } from '../api/defaults.ts';
 
 /** Recommended label keys (https://kubernetes.io/docs/concepts/overview/working-with-objects/common-labels/). */
@@ -54,7 +55,7 @@ export interface BuildContext {
 
 /** createBuildContext resolves the spec's defaults and the image (spec.image, else the operator's default image). */
 export function createBuildContext(mw: Middleware, defaultImage: string): BuildContext {
-  const spec = resolveSpec(mw.spec);
+  const spec = resolveSpec(mw.spec, schemaPrefixOf(mw));
   return { mw, spec, image: spec.image ?? defaultImage };
 }
 
@@ -82,6 +83,11 @@ export function generationSuffix(generation: number): string {
 /** schemaName is the PostgreSQL schema of a data generation: `<schemaPrefix><generation>`. */
 export function schemaName(spec: ResolvedSpec, generation: number): string {
   return `${spec.database.schemaPrefix}${generation}`;
+}
+
+/** ownerName is `<namespace>/<name>`: the Middleware as its schemas record their owner (MIDDLEWARE_NAME). */
+export function ownerName(mw: Middleware): string {
+  return `${mw.metadata.namespace ?? 'default'}/${instanceName(mw)}`;
 }
 
 /** writerLeaseName is the Lease the populator of a generation holds so two never write one schema. */

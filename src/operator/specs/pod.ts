@@ -11,7 +11,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { SecretKeyRef } from '../api/middleware-types.ts';
 import type { BuildContext } from './meta.ts';
-import { schemaName, serviceAccountName } from './meta.ts';
+import { ownerName, schemaName, serviceAccountName } from './meta.ts';
 
 /** HTTP_PORT is the container's PORT: the HTTP API, /healthz, /readyz and /metrics. */
 export const HTTP_PORT = 8080;
@@ -54,6 +54,9 @@ function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
     { name: 'FORK_WINDOW', value: String(spec.forkWindow) },
     { name: 'STATUS_MAX_BLOCK_AGE', value: String(spec.statusMaxBlockAge) },
     { name: 'LOG_LEVEL', value: spec.logLevel },
+    // the schema records its owner and every role checks it, so no other Middleware's pod writes or drops it
+    { name: 'MIDDLEWARE_UID', value: ctx.mw.metadata.uid ?? '' },
+    { name: 'MIDDLEWARE_NAME', value: ownerName(ctx.mw) },
   );
   return env;
 }

@@ -1,6 +1,6 @@
 /** @module `mdw db usage` on a real PostgreSQL: sizes, migrated generation schemas and their heights, as JSON. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,22 +34,54 @@ describe('databaseUsage and `mdw db usage` (PostgreSQL)', () => {
       `INSERT INTO mdw_g1.key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
        SELECT h, 'kh_' || h, 'kh_p', 'kh_p', 'ak_b', 'ak_m', h, '{}' FROM generate_series(0, 41) AS h`,
     );
+    // generation 1 is owned by a Middleware (recorded by its first write); generation 3 is from before 1010
+    await queryOnce(
+      db.url,
+      `INSERT INTO mdw_g1.schema_identity (network_id, genesis_hash, owner_uid, owner_name)
+       VALUES ('ae_uat', 'kh_g', '0b9d6c1e-1111-4c4c-8c8c-000000000001', 'chain/testnet')`,
+    );
+    await queryOnce(
+      db.url,
+      `DROP TABLE mdw_g3.schema_identity; DELETE FROM mdw_g3.mdw_migrations WHERE name >= '1010'`,
+    );
     // not generations of the prefix: an unmigrated lookalike, another prefix
     await queryOnce(db.url, 'CREATE SCHEMA mdw_gx; CREATE SCHEMA other1; CREATE SCHEMA mdw_g7');
   });
   after(async () => db.drop());
 
-  it('measures the database and each generation schema (migrated, top height)', async () => {
+  it('measures the database and each generation schema (migrated, top height, newest migration, owner)', async () => {
     const usage = await databaseUsage(db.url, 'mdw_g');
+    const newest = readdirSync(new URL('../../../migrations/', import.meta.url))
+      .filter((f) => /^\d{4}_.*\.sql$/.test(f))
+      .sort()
+      .at(-1)
+      ?.replace(/\.sql$/, '');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect({ version: usage.version, newestMigration: usage.newestMigration }).to.deep.equal({
+      version: pkg.version,
+      newestMigration: newest,
+    });
+    const unowned = { owner_uid: null, owner_name: null, network_id: null };
     const { rows } = await queryOnce<{ bytes: string }>(
       db.url,
       'SELECT pg_database_size(current_database())::text AS bytes',
     );
     expect(usage.databaseBytes).to.be.closeTo(Number(rows[0]?.bytes), 1024 * 1024);
     expect(usage.schemas.map(({ bytes: _b, ...s }) => s)).to.deep.equal([
-      { name: 'mdw_g1', generation: 1, migrated: true, height: 41 },
-      { name: 'mdw_g3', generation: 3, migrated: true, height: null },
-      { name: 'mdw_g7', generation: 7, migrated: false, height: null },
+      {
+        name: 'mdw_g1',
+        generation: 1,
+        migrated: true,
+        height: 41,
+        migration: newest,
+        owner_uid: '0b9d6c1e-1111-4c4c-8c8c-000000000001',
+        owner_name: 'chain/testnet',
+        network_id: 'ae_uat',
+      },
+      { name: 'mdw_g3', generation: 3, migrated: true, height: null, migration: '1009_calls_typed', ...unowned },
+      { name: 'mdw_g7', generation: 7, migrated: false, height: null, migration: null, ...unowned },
     ]);
     const [g1, g3, g7] = usage.schemas;
     expect(g1?.bytes).to.be.greaterThan(g3?.bytes ?? Infinity); // 42 more rows and their index pages

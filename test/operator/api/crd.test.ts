@@ -124,6 +124,8 @@ describe('Middleware CRD', () => {
       replicas: 2,
       readyReplicas: 2,
       selector: 'app.kubernetes.io/instance=mainnet',
+      schemaPrefix: 'mainnet_g',
+      operand: { image: 'ghcr.io/aeternity/mdw:0.2.0', version: '0.2.0', newestMigration: '1010_schema_identity' },
       conditions: Object.values(ConditionType).map((type) => ({
         type,
         status: 'True',
@@ -160,7 +162,7 @@ describe('Middleware CRD', () => {
   it('declares CEL rules for immutability and mutual exclusion, and keys conditions by type', () => {
     const spec = middlewareOpenApiSchema().properties as Record<string, JsonSchema>;
     const rules = JSON.stringify(spec.spec);
-    expect(rules).to.include('self == oldSelf');
+    expect(rules).to.include('self.schemaPrefix == oldSelf.schemaPrefix');
     expect(rules).to.include("self.strategy != 'InPlace' || has(self.heights)");
     expect(rules).to.include('!(has(self.minAvailable) && has(self.maxUnavailable))');
     const status = spec.status as { properties: Record<string, JsonSchema> };

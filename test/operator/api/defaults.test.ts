@@ -1,13 +1,16 @@
 /** @module resolveSpec and parseDurationSeconds. */
 import { expect } from 'chai';
 import { parseDurationSeconds, resolveSpec, SPEC_DEFAULTS } from '../../../src/operator/api/defaults.ts';
-import type { MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
+import type { Middleware, MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
+import { schemaPrefixOf } from '../../../src/operator/api/schema-prefix.ts';
 import { aFullMiddleware, aMiddleware } from '../specs/fixtures.ts';
+
+const resolved = (mw: Middleware) => resolveSpec(mw.spec, schemaPrefixOf(mw));
 
 describe('resolveSpec', () => {
   it('fills every default into a minimal spec', () => {
-    const spec = resolveSpec(aMiddleware().spec);
-    expect(spec.database.schemaPrefix).to.equal('mdw_g');
+    const spec = resolved(aMiddleware());
+    expect(spec.database.schemaPrefix).to.equal('mainnet_g');
     expect(spec.server).to.deep.include({
       replicas: 2,
       http: { type: 'ClusterIP', port: 80 },
@@ -32,9 +35,9 @@ describe('resolveSpec', () => {
 
   it("reads CNPG replicas with the primary's Secret unless another is named, and keeps a Secret of URLs as given", () => {
     const withReplicas = (readReplicas: MiddlewareSpec['database']['readReplicas']) =>
-      resolveSpec(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' }, readReplicas } }).spec)
-        .database.readReplicas;
-    expect(resolveSpec(aMiddleware().spec).database.readReplicas).to.equal(undefined);
+      resolved(aMiddleware({ database: { urlSecretRef: { name: 'pg-app', key: 'uri' }, readReplicas } })).database
+        .readReplicas;
+    expect(resolved(aMiddleware()).database.readReplicas).to.equal(undefined);
     expect(withReplicas({ cnpg: { cluster: 'pg' } })).to.deep.equal({
       cnpg: { cluster: 'pg', credentialsSecretName: 'pg-app' },
       maxLagSeconds: undefined,
@@ -49,7 +52,7 @@ describe('resolveSpec', () => {
   });
 
   it('keeps what the user set', () => {
-    const spec = resolveSpec(aFullMiddleware().spec);
+    const spec = resolved(aFullMiddleware());
     expect(spec.server.pdb).to.deep.equal({ enabled: true, minAvailable: 2, maxUnavailable: undefined });
     expect(spec.reload).to.deep.equal({
       id: 'reindex-2026-11',
@@ -69,7 +72,7 @@ describe('resolveSpec', () => {
   });
 
   it('defaults a reload to BlueGreen, auto-promoted, keeping the previous generation 6 h, with a 48 h deadline', () => {
-    const spec = resolveSpec(aMiddleware({ reload: { id: 'r1' } }).spec);
+    const spec = resolved(aMiddleware({ reload: { id: 'r1' } }));
     expect(spec.reload).to.deep.include({
       strategy: 'BlueGreen',
       autoPromote: true,

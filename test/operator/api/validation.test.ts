@@ -314,12 +314,19 @@ describe('validateUpdate', () => {
       validateUpdate(before, aMiddleware({ server: { replicas: 4 }, reload: { id: 'r2', heights: '5' } })),
     ).to.deep.equal([]);
   });
-  it('keeps the schema prefix (even when the old one was the default)', () => {
-    const after = aMiddleware({
-      database: { urlSecretRef: { name: 'mdw-db', key: 'url' }, schemaPrefix: 'other_g' },
-      reload: before.spec.reload,
-    });
-    expect(validateUpdate(before, after).map((p) => p.path)).to.deep.equal(['spec.database.schemaPrefix']);
+  it('keeps a schema prefix once set: neither changed nor removed (unset, the Middleware would take its default)', () => {
+    const withPrefix = (schemaPrefix?: string) =>
+      aMiddleware({
+        database: { urlSecretRef: { name: 'mdw-db', key: 'url' }, schemaPrefix },
+        reload: before.spec.reload,
+      });
+    const paths = (a: ReturnType<typeof withPrefix>, b: ReturnType<typeof withPrefix>) =>
+      validateUpdate(a, b).map((p) => p.path);
+    expect(paths(withPrefix('mdw_g'), withPrefix('other_g'))).to.deep.equal(['spec.database.schemaPrefix']);
+    expect(paths(withPrefix('mdw_g'), withPrefix(undefined))).to.deep.equal(['spec.database.schemaPrefix']);
+    expect(paths(withPrefix('mdw_g'), withPrefix('mdw_g'))).to.deep.equal([]);
+    // set on a Middleware that had none: the operator compares it with the prefix its status recorded
+    expect(paths(withPrefix(undefined), withPrefix('mainnet_g'))).to.deep.equal([]);
   });
   it('refuses to change a running reload under the same id', () => {
     const after = aMiddleware({ reload: { id: 'r1', strategy: 'InPlace', heights: '1-20' } });

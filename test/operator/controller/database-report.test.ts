@@ -22,6 +22,19 @@ describe('parseDatabaseReport', () => {
     const report = { databaseBytes: 5000, schemas: [schema(1, 41), schema(3, null, false)] };
     expect(parseDatabaseReport(JSON.stringify(report))).to.deep.equal(report);
   });
+  it("reads an older image's report, which has no version, newest migration or owners (issue 38)", () => {
+    const old = { databaseBytes: 5000, schemas: [schema(1, 41)] };
+    const parsed = parseDatabaseReport(JSON.stringify(old));
+    expect(parsed).to.deep.equal(old);
+    expect(typeof parsed !== 'string' && parsed.version).to.equal(undefined);
+    const owned = { ...schema(1, 41), migration: '1010_x', owner_uid: 'u', owner_name: 'chain/a', network_id: null };
+    const current = { version: '0.2.0', newestMigration: '1010_x', databaseBytes: 5000, schemas: [owned] };
+    expect(parseDatabaseReport(JSON.stringify(current))).to.deep.equal(current);
+    expect(parseDatabaseReport(JSON.stringify({ ...current, version: 2 }))).to.match(/malformed version/);
+    expect(parseDatabaseReport(JSON.stringify({ ...old, schemas: [{ ...owned, owner_uid: 7 }] }))).to.match(
+      /malformed/,
+    );
+  });
   it('says what is wrong with anything else (a truncated message, a log tail, a bad entry)', () => {
     expect(parseDatabaseReport('{"databaseBytes": 5')).to.match(/^not JSON/);
     expect(parseDatabaseReport('{}')).to.equal('no databaseBytes or schemas');

@@ -43,17 +43,19 @@ function countingReads(kube: FakeKube): { client: FakeKube; reads: string[] } {
 }
 
 describe('API reads per reconcile (issue 14 item 8)', () => {
-  it('before: a pass without the caches reads the Middleware and lists each of the 10 kinds of child', async () => {
+  it('before: a pass without the caches reads the Middleware, lists the Middlewares and each of the 10 kinds of child', async () => {
     const h = new Harness();
     h.probe.set('mainnet', 100, 0);
     await h.apply();
     await h.settle();
     const { client, reads } = countingReads(h.kube);
     await h.newReconciler(client)(KEY);
+    // the Middlewares of the namespace too: which others share its database (issue 38)
     expect(reads)
-      .to.have.length(1 + MANAGED_KINDS.length)
-      .and.length(11);
+      .to.have.length(2 + MANAGED_KINDS.length)
+      .and.length(12);
     expect(reads[0]).to.equal('get Middleware');
+    expect(reads).to.include('list Middleware');
   });
 
   it('after: the running operator reads only the Middleware itself; its children come from the caches', async () => {

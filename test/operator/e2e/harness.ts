@@ -24,6 +24,7 @@ import {
 } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { Component, LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
+import { generationOfSchema } from '../../../src/db/usage.ts';
 
 export const IMAGE = 'ghcr.io/aeternity/mdw:1.0.0';
 export const KEY = 'chain/mainnet';
@@ -68,44 +69,88 @@ export class ScriptedProbe {
   }
 }
 
-/** SchemaState is one schema of the simulated database. */
+/** SchemaState is one schema of the simulated database, with the owner and migration it records (null: none). */
 interface SchemaState {
   bytes: number;
   height: number | null;
   migrated: boolean;
+  migration?: string | null;
+  owner_uid?: string | null;
+  owner_name?: string | null;
 }
 
+/** FakeImage is what an operand image's `mdw db usage` says of itself; an image before 1010 says nothing. */
+export interface FakeImage {
+  readonly version?: string;
+  readonly newestMigration?: string;
+}
+
+/** NEWEST_MIGRATION: the newest migration the images of these tests ship (unless told otherwise). */
+export const NEWEST_MIGRATION = '1010_schema_identity';
+
 /**
- * FakeDatabase plays the PostgreSQL database the operator's Jobs work on: migration Jobs create their generation's
- * schema, drop Jobs remove it, and `mdw db usage` Jobs answer with its report (through their pod's termination
- * message, as the real command does).
+ * FakeDatabase plays the PostgreSQL database the operator's Jobs work on, and the binary in them: migration Jobs
+ * create their schema (`DATABASE_SCHEMA`) and record its owner (`MIDDLEWARE_UID`, `MIDDLEWARE_NAME`) when it has
+ * none, drop Jobs remove it, and `mdw db usage` Jobs answer with the schemas of their `--schema-prefix` and the
+ * image's version (through their pod's termination message, as the real command does). An image listed in `images`
+ * answers as that image does: one from before the schema identity reports neither versions nor owners.
  */
 export class FakeDatabase {
-  readonly schemas = new Map<number, SchemaState>();
+  /** schemas by name. */
+  readonly schemas = new Map<string, SchemaState>();
+  readonly images = new Map<string, FakeImage>();
   /** bytes outside the generation schemas (catalogs, other schemas). */
   otherBytes = 8 * 2 ** 20;
-  readonly prefix: string;
-  constructor(prefix = 'mdw_g') {
-    this.prefix = prefix;
-  }
 
   /** jobDone applies what a finished Job did and gives the termination message of a usage Job. */
   jobDone(job: KubeObject): string | undefined {
     const labels = job.metadata.labels ?? {};
-    const generation = Number(labels[LABEL_GENERATION]);
     const component = labels[LABEL_COMPONENT];
-    if (component === 'migration' && !this.schemas.has(generation))
-      this.schemas.set(generation, { bytes: 2 ** 20, height: null, migrated: true });
-    if (component === 'drop-schema') this.schemas.delete(generation);
-    return component === 'db-usage' ? this.report() : undefined;
+    const container = (job as V1Job).spec?.template.spec?.containers[0];
+    const env = Object.fromEntries((container?.env ?? []).map((e) => [e.name, e.value]));
+    const schema = env.DATABASE_SCHEMA ?? '';
+    const image = this.imageOf(container?.image);
+    if (component === 'migration') {
+      const known = this.schemas.get(schema);
+      const owner =
+        image.version === undefined || (known?.owner_uid ?? null) !== null
+          ? {}
+          : { owner_uid: env.MIDDLEWARE_UID ?? null, owner_name: env.MIDDLEWARE_NAME ?? null };
+      this.schemas.set(schema, {
+        ...(known ?? { bytes: 2 ** 20, height: null, migrated: true }),
+        ...owner,
+        migration: image.newestMigration ?? known?.migration ?? null,
+      });
+    }
+    if (component === 'drop-schema') this.schemas.delete(schema);
+    if (component !== 'db-usage') return undefined;
+    const args = container?.args ?? [];
+    return this.report(args[args.indexOf('--schema-prefix') + 1] ?? 'mdw_g', image);
   }
 
-  report(): string {
+  report(prefix = 'mdw_g', image: FakeImage = this.imageOf(undefined)): string {
+    const identified = image.version !== undefined;
     const schemas = [...this.schemas.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([generation, s]) => ({ name: `${this.prefix}${generation}`, generation, ...s }));
-    const databaseBytes = this.otherBytes + schemas.reduce((n, s) => n + s.bytes, 0);
-    return JSON.stringify({ databaseBytes, schemas });
+      .map(([name, s]) => ({ name, generation: generationOfSchema(name, prefix), ...s }))
+      .filter((s) => s.generation !== undefined)
+      .sort((a, b) => (a.generation ?? 0) - (b.generation ?? 0))
+      .map(({ migration, owner_uid, owner_name, ...s }) =>
+        identified
+          ? {
+              ...s,
+              migration: migration ?? null,
+              owner_uid: owner_uid ?? null,
+              owner_name: owner_name ?? null,
+              network_id: null,
+            }
+          : s,
+      );
+    const databaseBytes = this.otherBytes + [...this.schemas.values()].reduce((n, s) => n + s.bytes, 0);
+    return JSON.stringify({ ...image, databaseBytes, schemas });
+  }
+
+  imageOf(image: string | undefined): FakeImage {
+    return this.images.get(image ?? '') ?? { version: '1.0.0', newestMigration: NEWEST_MIGRATION };
   }
 }
 

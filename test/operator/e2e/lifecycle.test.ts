@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { FINALIZER } from '../../../src/operator/controller/reconcile-deletion.ts';
 import { KubeError } from '../../../src/operator/kube/client.ts';
-import { LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
+import { Component, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
 import { Harness, IMAGE, MW_REF, exampleMiddleware } from './harness.ts';
 import type { Middleware } from '../../../src/operator/api/middleware-types.ts';
 
@@ -330,6 +330,11 @@ describe('operator lifecycle on the fake API server', () => {
     const oldJob = h.names('Job')[0];
     h.kube.userPatch(MW_REF, { spec: { image: 'ghcr.io/aeternity/mdw:1.1.0' } });
     await h.pass();
+    // The new image is asked for its version first (a Job running it): nothing rolls meanwhile.
+    expect(h.names('Job').filter((n) => n.startsWith('mainnet-db-usage-'))).to.have.length(1);
+    expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
+    h.completeJobs(Component.databaseUsage);
+    await h.pass();
     // The old Job is gone, the new one runs, and the servers still run the old image.
     expect(h.names('Job')).to.have.length(1).and.not.include(oldJob);
     expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
@@ -392,12 +397,17 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.deployments()).to.deep.equal([]);
     expect(h.jobs().filter((j) => j.metadata.name.startsWith('mainnet-drop'))).to.deep.equal([]);
 
-    // By reconciling again: a drop Job per generation.
+    // By reconciling again: a Job reads whose schemas the database holds (each records its owner) ...
     await h.pass();
-    const drops = h.names('Job');
+    expect(h.names('Job')).to.have.length(1);
+    h.completeJobs(Component.databaseUsage);
+    // ... then a drop Job per generation of this Middleware's own.
+    await h.pass();
+    const drops = h.names('Job').filter((n) => n.startsWith('mainnet-drop'));
     expect(drops).to.have.length(1);
     expect(drops[0]).to.match(/^mainnet-drop-schema-g1-/);
-    expect(h.jobs()[0]?.spec?.template.spec?.containers[0]?.args).to.deep.equal(['migrate', '--drop']);
+    const drop = h.jobs().find((j) => j.metadata.name === drops[0]);
+    expect(drop?.spec?.template.spec?.containers[0]?.args).to.deep.equal(['migrate', '--drop']);
     expect(h.kube.peek(MW_REF)).to.not.equal(undefined);
 
     // By completing the drop: the finalizer is removed and the object and its children disappear.
@@ -423,7 +433,10 @@ describe('operator lifecycle on the fake API server', () => {
     await h.kube.delete(MW_REF);
     await h.pass();
     await h.pass();
+    h.completeJobs(Component.databaseUsage);
+    await h.pass();
     expect(h.names('Job').map((n) => n.replace(/-[0-9a-f]{8}$/, ''))).to.deep.equal([
+      'mainnet-db-usage',
       'mainnet-drop-schema-g1',
       'mainnet-drop-schema-g2',
     ]);
@@ -437,11 +450,14 @@ describe('operator lifecycle on the fake API server', () => {
     await h.kube.delete(MW_REF);
     await h.pass();
     await h.pass();
-    h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: h.names('Job')[0]! });
+    h.completeJobs(Component.databaseUsage);
+    await h.pass();
+    const drop = () => h.names('Job').filter((n) => n.startsWith('mainnet-drop'));
+    h.kube.failJob({ apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: drop()[0]! });
     await h.pass(); // the failed Job is deleted
     expect(h.kube.peek(MW_REF)).to.not.equal(undefined);
     await h.pass(); // and created again
-    expect(h.names('Job')).to.have.length(1);
+    expect(drop()).to.have.length(1);
     h.completeJobs();
     await h.pass();
     expect(h.kube.peek(MW_REF)).to.equal(undefined);
@@ -488,9 +504,9 @@ describe('operator lifecycle on the fake API server', () => {
     await h.kube.delete({ apiVersion: 'v1', kind: 'Secret', namespace: 'chain', name: 'mdw-db' });
     await h.kube.delete(MW_REF);
     await h.pass(); // workloads stop
-    await h.pass(); // the drop Job is created
+    await h.pass(); // the database check before the drops is created
     const job = h.names('Job')[0]!;
-    expect(job).to.match(/^mainnet-drop-schema-g1-/);
+    expect(job).to.match(/^mainnet-db-usage-/);
     // the kubelet cannot build the pod's environment: the Secret is missing
     const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'chain', name: `${job}-x1` };
     await h.kube.create({
@@ -518,6 +534,8 @@ describe('operator lifecycle on the fake API server', () => {
     h.kube.failOn({ verb: 'apply', kind: 'Job', error: new KubeError(403, 'Forbidden', 'refused'), times: Infinity });
     await h.pass();
     expect(h.kube.peek(MW_REF)).to.equal(undefined);
-    expect(h.kube.events.find((e) => e.reason === 'SchemasRetained')?.message).to.contain('a drop Job was refused');
+    expect(h.kube.events.find((e) => e.reason === 'SchemasRetained')?.message).to.contain(
+      'a Job of the clean-up was refused',
+    );
   });
 });

@@ -44,8 +44,8 @@ describe('names and selectors', () => {
     expect(writerLeaseName(mw, 3)).to.equal('mainnet-writer-g3');
     expect(labelValue('y'.repeat(100))).to.have.length(63);
   });
-  it('puts generation g in schema <prefix><g>', () => {
-    expect(schemaName(contextOf(mw).spec, 7)).to.equal('mdw_g7');
+  it('puts generation g in schema <prefix><g> (by default its own, <name>_g)', () => {
+    expect(schemaName(contextOf(mw).spec, 7)).to.equal('mainnet_g7');
   });
   it('selects one generation only when asked, and never on descriptive labels', () => {
     expect(selectorFor(mw, 'server')).not.to.have.property('middleware.aeternity.io/generation');

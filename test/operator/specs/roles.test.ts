@@ -38,7 +38,7 @@ describe('server Deployment', () => {
   });
   it('reads the schema of its own generation and rolls without losing capacity', () => {
     const d = buildServerDeployment(contextOf(aMiddleware()), 3);
-    expect(envOf(d.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g3');
+    expect(envOf(d.spec?.template).DATABASE_SCHEMA).to.equal('mainnet_g3');
     expect(d.spec?.strategy?.rollingUpdate).to.deep.equal({ maxUnavailable: 0, maxSurge: 1 });
     expect(d.spec?.template.spec?.containers[0]?.readinessProbe?.httpGet?.path).to.equal('/readyz');
   });
@@ -165,7 +165,7 @@ describe('Jobs', () => {
     const again = buildMigrationJob(contextOf(aMiddleware()), 4);
     const newImage = buildMigrationJob(createBuildContext(aMiddleware(), 'ghcr.io/aeternity/mdw:0.2.0'), 4);
     expect(argsOf(a.spec?.template)).to.deep.equal(['migrate']);
-    expect(envOf(a.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g4');
+    expect(envOf(a.spec?.template).DATABASE_SCHEMA).to.equal('mainnet_g4');
     expect(a.metadata.name).to.match(/^mainnet-migrate-g4-[0-9a-f]{8}$/);
     expect(again.metadata.name).to.equal(a.metadata.name);
     expect(newImage.metadata.name).not.to.equal(a.metadata.name);
@@ -178,7 +178,7 @@ describe('Jobs', () => {
     );
     const drop = buildDropSchemaJob(ctx, 1);
     expect(argsOf(drop.spec?.template)).to.deep.equal(['migrate', '--drop']);
-    expect(envOf(drop.spec?.template).DATABASE_SCHEMA).to.equal('mdw_g1');
+    expect(envOf(drop.spec?.template).DATABASE_SCHEMA).to.equal('mainnet_g1');
     expect(drop.spec?.template.spec?.restartPolicy).to.equal('Never');
   });
   it('ask the database with `mdw db usage`, answering through the termination message, one Job per question', () => {
@@ -188,7 +188,7 @@ describe('Jobs', () => {
       'db',
       'usage',
       '--schema-prefix',
-      'mdw_g',
+      'mainnet_g',
       '--termination-log',
       '/dev/termination-log',
     ]);
@@ -352,6 +352,24 @@ describe('variables of the users (spec.server.env, spec.populator.env, spec.serv
     expect(plain).to.deep.equal(buildServerDeployment(contextOf(aMiddleware()), 1));
   });
 
+  it("gives every operand container its Middleware's uid and namespace/name, the owner its schemas record (issue 38)", () => {
+    const ctx = contextOf(aFullMiddleware());
+    const templates = [
+      buildServerDeployment(ctx, 1).spec?.template,
+      buildPopulatorDeployment(ctx, 1).spec?.template,
+      buildMigrationJob(ctx, 1).spec?.template,
+      buildReloadJob(ctx, 1, 'r1', '1-5').spec?.template,
+      buildDropSchemaJob(ctx, 1).spec?.template,
+      buildDatabaseUsageJob(ctx, 1, 'adopt').spec?.template,
+    ];
+    for (const t of templates)
+      expect(envOf(t)).to.include({
+        MIDDLEWARE_UID: '3f1c2a9e-0000-4000-8000-000000000001',
+        MIDDLEWARE_NAME: 'chain/mainnet',
+      });
+    for (const name of ['MIDDLEWARE_UID', 'MIDDLEWARE_NAME'])
+      expect(managedEnvProblem(name)).to.contain('cannot be changed');
+  });
   it('refuses in spec.*.env every variable a builder sets itself (MANAGED_ENV lists them all)', () => {
     const ctx = contextOf(aFullMiddleware());
     const users = new Set([...ctx.spec.server.env, ...ctx.spec.populator.env].map((e) => e.name));

@@ -9,7 +9,7 @@ const TERMINATION_MESSAGE_LIMIT = 4096;
 export default class DbUsage extends Command {
   static override summary = "Report the database's size and its data generation schemas as JSON.";
   static override description =
-    "Prints one JSON line: databaseBytes (pg_database_size) and, for every schema named <prefix><N>, its bytes, whether it is migrated, and its top stored height. The operator runs it in a Job before a blue/green reload (free-space check) and when a Middleware without status adopts its generation; --termination-log hands the answer to the operator through the container's termination message.";
+    "Prints one JSON line: the binary's version and newest migration, databaseBytes (pg_database_size) and, for every schema named <prefix><N>, its bytes, whether it is migrated, its newest applied migration, its top stored height, and the owner (owner_uid, owner_name) and network_id it records (null before migration 1010). The operator runs it in a Job before a blue/green reload (free-space check) and when a Middleware without status adopts its generation, and to check an image before it rolls it; --termination-log hands the answer to the operator through the container's termination message.";
   static override examples = [
     'mdw db usage',
     'mdw db usage --schema-prefix mdw_g --termination-log /dev/termination-log',
