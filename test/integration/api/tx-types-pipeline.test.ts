@@ -88,6 +88,8 @@ describe('new and unknown transaction types through the pipeline (issue 39)', fu
     ] as const) {
       const count = await get(stack.url, `/mdw/v3/transactions/count?type=${filter}`);
       expect(count, filter).to.deep.equal({ status: 200, body: onChain.get(type)!.length });
+      const total = await get(stack.url, `/mdw/v3/stats/transactions/total?tx_type=${filter}`);
+      expect(total, `${filter} in the statistics`).to.deep.equal({ status: 200, body: onChain.get(type)!.length });
       const page = await get(stack.url, `/mdw/v3/transactions?type=${filter}&limit=100`);
       const items = (page.body as { data: { hash: string; tx: { type: string } }[] }).data;
       expect(
@@ -95,6 +97,16 @@ describe('new and unknown transaction types through the pipeline (issue 39)', fu
         filter,
       ).to.equal(true);
       expect(items.map((t) => t.hash).sort(), filter).to.deep.equal([...onChain.get(type)!].sort());
+    }
+    // an account's activities list each of its transactions of the new types as `<type>Event`
+    for (const type of NEW_TYPES) {
+      const r = devnode.chain.txs.get(onChain.get(type)![0]!)!;
+      const account = String(r.tx.voter_id ?? r.tx.owner_id ?? r.tx.from_id);
+      const activities = await get(stack.url, `/mdw/v3/accounts/${account}/activities?type=transactions&limit=100`);
+      const found = (activities.body as { data: { type: string; payload: { hash: string } }[] }).data.find(
+        (a) => a.payload.hash === r.hash,
+      );
+      expect(found?.type, `${type} in the activities of ${account}`).to.equal(`${type}Event`);
     }
     // a name that is no type is refused, one that no chain has found nowhere
     expect((await get(stack.url, '/mdw/v3/transactions/count?type=not-a-type')).status).to.equal(400);
