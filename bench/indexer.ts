@@ -33,7 +33,7 @@ import type { FetchedGeneration } from '../src/indexer/rows/rows.ts';
 import { resolveRows } from '../src/indexer/rows/writer.ts';
 import { TABLES } from '../src/indexer/rows/tables.ts';
 import { copyText } from '../src/db/writes/copy-in.ts';
-import { idKey } from '../src/chain/id-key.ts';
+import { idKey, txTypeCode } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child } from './http.lib.ts';
@@ -70,6 +70,8 @@ const NUMBERS = {
     if (num === undefined) ID_NUMBERS.set(id, (num = 8 * (ID_NUMBERS.size + 1) + idKey(id)[0]!));
     return num;
   },
+  // a generated chain holds only the types the code knows
+  typeCode: txTypeCode,
 };
 
 /** appendCopyLines adds the COPY text lines of (b)'s rows of these generations to `files`; returns their transactions. */

@@ -1,5 +1,6 @@
 /** @module Request parameter parsing: every path and query value is checked here, bad input becomes a 400. Pure. */
 import { decode, DecodeError, type Prefix } from '../chain/encoding.ts';
+import { CHAIN_TX_TYPES } from '../chain/tx-schema.ts';
 import { badRequest } from '../errors.ts';
 
 /** Paging as handlers use it: `limit` rows starting after `offset` rows. */
@@ -17,34 +18,11 @@ export const PAGING_DEFAULTS = { limit: 100, maxLimit: 1000, maxOffset: 10_000_0
 /** Largest height the schema stores (integer column). */
 const MAX_HEIGHT = 2 ** 31 - 1;
 
-/** TX_TYPES are the outer transaction types the node prints; the tx-type filter accepts these (any case). */
-const TX_TYPES = [
-  'SpendTx',
-  'OracleRegisterTx',
-  'OracleExtendTx',
-  'OracleQueryTx',
-  'OracleRespondTx',
-  'OracleResponseTx',
-  'NamePreclaimTx',
-  'NameClaimTx',
-  'NameUpdateTx',
-  'NameTransferTx',
-  'NameRevokeTx',
-  'ContractCreateTx',
-  'ContractCallTx',
-  'ChannelCreateTx',
-  'ChannelDepositTx',
-  'ChannelWithdrawTx',
-  'ChannelCloseMutualTx',
-  'ChannelCloseSoloTx',
-  'ChannelSlashTx',
-  'ChannelSettleTx',
-  'ChannelSnapshotSoloTx',
-  'ChannelForceProgressTx',
-  'GAAttachTx',
-  'GAMetaTx',
-  'PayingForTx',
-] as const;
+/**
+ * TX_TYPES are the outer transaction types the node prints (and the seed's `OracleResponseTx` spelling); the tx-type
+ * filter accepts these (any case).
+ */
+const TX_TYPES: readonly string[] = [...CHAIN_TX_TYPES, 'OracleResponseTx'];
 const TX_TYPES_BY_LOWER = new Map<string, string>(TX_TYPES.map((t) => [t.toLowerCase(), t]));
 
 /** parseId checks an encoded id (prefix, checksum, length) and returns it unchanged. */

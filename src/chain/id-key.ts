@@ -41,11 +41,19 @@ export function idOfKey(key: Uint8Array): string {
   return encode(prefix, key.subarray(1));
 }
 
-/** TX_TYPE_NONE is the code of a type this code does not know (a later protocol's): no type filter finds it. */
+/**
+ * TX_TYPE_NONE stands for a type this code does not know (a later protocol's) where no database is asked: such a
+ * type is stored under a negative code of its own (migration 1011, db/writes/tx-type-codes.ts).
+ */
 export const TX_TYPE_NONE = 0;
 const CODE_OF_TYPE = new Map<string, number>(TX_SCHEMAS.map((s) => [s.type, s.tag]));
 
-/** txTypeCode is the stored code of a transaction type: the node's object tag of the type. */
+/** isKnownTxType tells a type this code knows (it has the node's tag as its code). */
+export function isKnownTxType(type: string): boolean {
+  return CODE_OF_TYPE.has(type);
+}
+
+/** txTypeCode is the stored code of a known transaction type: the node's object tag of the type (TX_TYPE_NONE for another). */
 export function txTypeCode(type: string): number {
   return CODE_OF_TYPE.get(type) ?? TX_TYPE_NONE;
 }

@@ -122,6 +122,25 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
         responder: list(items[at + 1], name).map((id) => idJson(id, name)),
       };
       return at + 2;
+    case 'kv': {
+      const data: { [key: string]: Json } = {};
+      for (const pair of list(item, name)) {
+        const [key, value] = list(pair, name);
+        // defined, not assigned: a key named `__proto__` is data too
+        Object.defineProperty(data, utf8.decode(blob(key, `${name} key`)), {
+          value: utf8.decode(blob(value, `${name} value`)),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      tx[name] = data;
+      return at + 1;
+    }
+    case 'unshown':
+      // read, and left out as the node's JSON leaves it out
+      blob(item, name);
+      return at + 1;
     case 'pointers':
       tx[name] = list(item, name).map((p) => {
         const [key, id] = list(p, 'pointer');

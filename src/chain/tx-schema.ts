@@ -6,8 +6,11 @@
  * shown as `0x…`, `signedTx` a signed tx shown as `{tx, signatures}`, `ttl` two RLP fields
  * (type, value) shown as `{type, value}`, `oq` a raw 32-byte query id, `pointers` name pointers,
  * `ctVersion` one RLP integer shown as `vm_version` + `abi_version`, `ids` a list of ids,
- * `delegates` two id lists shown as `{initiator, responder}`, `ss` encoded state trees and `update`
- * a serialised off-chain contract call shown as the node's `{op: "OffChainCallContract", …}`.
+ * `delegates` two id lists shown as `{initiator, responder}`, `ss` encoded state trees, `update`
+ * a serialised off-chain contract call shown as the node's `{op: "OffChainCallContract", …}`, `kv` a
+ * sorted list of (key, value) byte strings shown as an object of texts, and `unshown` an integer the
+ * node's JSON does not show (HCVoteTx's vote type, which the JSON's `type` overwrites: aetx.erl
+ * serialize_for_client), so that only a builder that names it can serialise the type.
  */
 export type FieldKind =
   | 'id'
@@ -27,7 +30,9 @@ export type FieldKind =
   | 'ids'
   | 'delegates'
   | 'ss'
-  | 'update';
+  | 'update'
+  | 'kv'
+  | 'unshown';
 
 /** TxSchema is one (type, version) layout. */
 export interface TxSchema {
@@ -334,6 +339,21 @@ export const TX_SCHEMAS: readonly TxSchema[] = [
     ],
   },
   {
+    type: 'ChannelSetDelegatesTx',
+    tag: 501,
+    version: 1,
+    fields: [
+      ['channel_id', 'id'],
+      ['from_id', 'id'],
+      ['initiator_delegate_ids', 'ids'],
+      ['responder_delegate_ids', 'ids'],
+      ['payload', 'tx'],
+      ['state_hash', 'st'],
+      ['round', 'int'],
+      ...channelTail,
+    ],
+  },
+  {
     type: 'GAAttachTx',
     tag: 80,
     version: 1,
@@ -389,7 +409,27 @@ export const TX_SCHEMAS: readonly TxSchema[] = [
       ['tx', 'signedTx'],
     ],
   },
+  {
+    // node 7.3's hyperchain epoch vote (aec_hc_vote_tx.erl); its vote type is `vote_type` to a builder only
+    type: 'HCVoteTx',
+    tag: 83,
+    version: 1,
+    fields: [
+      ['voter_id', 'id'],
+      ['epoch', 'int'],
+      ['vote_type', 'unshown'],
+      ['data', 'kv'],
+    ],
+  },
 ];
+
+/** OFF_CHAIN_TX_TYPE is the one listed type no micro block holds: the off-chain state a channel payload carries. */
+const OFF_CHAIN_TX_TYPE = 'ChannelOffChainTx';
+
+/** CHAIN_TX_TYPES are the types a micro block can hold, each once (test/unit/chain/node-tx-types.test.ts checks them against the node's). */
+export const CHAIN_TX_TYPES: readonly string[] = [...new Set(TX_SCHEMAS.map((s) => s.type))].filter(
+  (t) => t !== OFF_CHAIN_TX_TYPE,
+);
 
 /** SIGNED_TX_TAG is the tag of the signed-transaction wrapper `[11, 1, [signatures], tx]`. */
 export const SIGNED_TX_TAG = 11;

@@ -131,6 +131,26 @@ function idList(value: Json | undefined, name: string, proof?: Proof): Uint8Arra
   return (Array.isArray(value) ? value : []).map((id) => idBytes(id, name));
 }
 
+/** kvPairs reads a `kv` field (HCVoteTx `data`): its (key, value) texts as byte strings in key byte order, as the node sorts them. */
+function kvPairs(value: Json | undefined, name: string, proof?: Proof): Uint8Array[][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new TxCodecError(`${name} must be an object of texts`);
+  const pairs = Object.entries(value).map(([key, v]) => {
+    if (typeof v !== 'string') throw new TxCodecError(`${name}.${key} must be a text`);
+    if (proof) proof.canonical &&= isRenderedText(key) && isRenderedText(v);
+    return [Buffer.from(key, 'utf8'), Buffer.from(v, 'utf8')];
+  });
+  if (proof) proof.canonical &&= isPlainObject(value);
+  return pairs.sort((a, b) => Buffer.compare(a[0]!, b[0]!));
+}
+
+/** unshownInt reads a field the node's JSON does not show (see FieldKind `unshown`): only a builder names it. */
+function unshownInt(value: Json | undefined, name: string): number | bigint {
+  if (value === undefined)
+    throw new TxCodecError(`${name} is not in the node's JSON: the transaction cannot be rebuilt`);
+  return asInt(value, name);
+}
+
 /** updateBytes serialises a ChannelForceProgressTx `update` (an `OffChainCallContract`, version 1). */
 function updateBytes(value: Json | undefined, name: string): Uint8Array {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || value.op !== 'OffChainCallContract')
@@ -220,6 +240,13 @@ function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]
       );
       return 1;
     }
+    case 'kv':
+      out.push(kvPairs(value, name, proof));
+      return 1;
+    case 'unshown':
+      out.push(intToBytes(unshownInt(value, name)));
+      // the parser prints no such key: JSON that names it is not what it renders
+      return 0;
     case 'signedTx':
       // tx-parse prints a wrapped tx as exactly {tx, signatures}, signatures always a list
       if (proof) proof.canonical &&= isPlainObject(value) && hasKeys(value, 2) && Array.isArray(value.signatures);
@@ -419,6 +446,12 @@ function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
         throw new TxCodecError(`${name} must be {tx, signatures}`);
       return rlpLength(signedTxLength(value));
     }
+    case 'kv':
+      return listLength(
+        kvPairs(value, name).map((pair) => listLength(pair.map((b) => byteStringLength(b.length, b[0] ?? 0)))),
+      );
+    case 'unshown':
+      return intLength(unshownInt(value, name));
   }
 }
 

@@ -51,6 +51,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
     profile?: 'mainnet-like';
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
     tokenShare?: number;
+    /** tests only: a type no node has in the mix (GenerateOptions.madeUpTxs) */
+    madeUpTxs?: boolean;
   };
 }
 

@@ -141,6 +141,20 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       stateHash: str(tx.state_hash),
     });
   },
+  // since Iris: a party names the channel's delegates (aesc_set_delegates_tx), at a round above the channel's
+  ChannelSetDelegatesTx(state, tx) {
+    const from = str(tx.from_id);
+    const channel = active(openChannel(state, tx, from));
+    if (num(tx.round) <= channel.round) throw new TxRejected(`old_round: ${num(tx.round)}`);
+    debit(state, from, int(tx.fee));
+    const ids = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map(str) : []);
+    state.channels.set(channel.id, {
+      ...channel,
+      delegateIds: [...ids(tx.initiator_delegate_ids), ...ids(tx.responder_delegate_ids)],
+      round: num(tx.round),
+      stateHash: str(tx.state_hash),
+    });
+  },
   ChannelCloseMutualTx(state, tx) {
     payout(state, openChannel(state, tx, str(tx.from_id)), tx, true);
   },

@@ -14,6 +14,7 @@ import type { TxFields } from './tx-codec.ts';
 import { commitState, newState, type WorldState } from './state.ts';
 import { CHANNEL_RULES, channelSigners } from './rules-channels.ts';
 import { NAME_RULES } from './rules-names.ts';
+import { MADE_UP_RULE, MADE_UP_TX_TYPE } from './made-up-tx.ts';
 import {
   asAccount,
   credit,
@@ -50,9 +51,13 @@ export function nonceAccount(tx: TxFields): string {
   return asAccount(str(id));
 }
 
-/** signers lists the accounts that must sign a transaction (both parties for channel create/close, none for GAMetaTx). */
+/**
+ * signers lists the accounts that must sign a transaction (both parties for channel create/close, none for GAMetaTx,
+ * the voter for HCVoteTx).
+ */
 export function signers(tx: TxFields, state: WorldState): string[] {
   if (tx.type === 'GAMetaTx') return [];
+  if (tx.type === 'HCVoteTx') return [str(tx.voter_id)];
   return channelSigners(tx, state) ?? [nonceAccount(tx)];
 }
 
@@ -300,9 +305,18 @@ const APPLY: Record<string, Apply> = {
     credit(state, nonceAccount(inner), int(inner.fee));
     return applyChecked(state, inner, ctx, false);
   },
+  // node 7.3's hyperchain epoch vote (aec_hc_vote_tx): no fee, no nonce, no effect on the state but its inclusion
+  HCVoteTx(state, tx) {
+    if (state.accounts.get(str(tx.voter_id)) === undefined)
+      throw new TxRejected(`account ${str(tx.voter_id)} not found`);
+  },
   ...NAME_RULES,
   ...CHANNEL_RULES,
+  [MADE_UP_TX_TYPE]: MADE_UP_RULE,
 };
+
+/** UNPAID_TYPES: the types that carry neither fee nor nonce (the node's aec_hc_vote_tx: fee 0, nonce 0). */
+const UNPAID_TYPES: ReadonlySet<string> = new Set(['HCVoteTx']);
 
 /** applyChecked checks ttl and fee, uses the nonce (none for GAMetaTx and a GA's inner tx) and applies the effects. */
 function applyChecked(state: WorldState, tx: TxFields, ctx: ApplyContext, gaInner: boolean): TxEffect {
@@ -310,6 +324,7 @@ function applyChecked(state: WorldState, tx: TxFields, ctx: ApplyContext, gaInne
   if (!apply) throw new TxRejected(`unsupported transaction type ${String(tx.type)}`);
   const ttl = num(tx.ttl);
   if (ttl !== 0 && ttl < ctx.height) throw new TxRejected(`ttl ${ttl} has expired (height ${ctx.height})`);
+  if (UNPAID_TYPES.has(String(tx.type))) return apply(state, tx, ctx) ?? {};
   const minFee = minimumFee(tx, state, ctx.height);
   if (int(tx.fee) < minFee) throw new TxRejected(`fee too low: ${int(tx.fee)} is below the minimum fee ${minFee}`);
   if (tx.type !== 'GAMetaTx' && !gaInner) bumpNonce(state, nonceAccount(tx), num(tx.nonce));

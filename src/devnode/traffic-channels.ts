@@ -90,7 +90,8 @@ export class ChannelTraffic {
       if (height > entry.lockedUntil) return this.#settle(c, entry);
       return this.#kit.rng.chance(0.5) ? this.#slash(c, entry) : undefined;
     }
-    const roll = this.#kit.rng.int(1, 7);
+    const roll = this.#kit.rng.int(1, 8);
+    if (roll === 8) return this.#setDelegates(c, entry);
     if (roll === 1) return this.#deposit(c, entry);
     if (roll === 2) return this.#withdraw(c, entry);
     if (roll === 3) return this.#snapshot(c, entry);
@@ -137,6 +138,20 @@ export class ChannelTraffic {
       round: e.round + 1,
     };
     return { tx, signers: [to] };
+  }
+
+  /** #setDelegates names one or two of the funded accounts as the delegates of either side (since Iris). */
+  #setDelegates(c: Channel, e: ChannelEntry): BuiltTx {
+    const from = this.#party(c);
+    const tx = {
+      ...this.#base('ChannelSetDelegatesTx', c, from),
+      initiator_delegate_ids: [this.#kit.account().address],
+      responder_delegate_ids: this.#kit.rng.chance(0.5) ? [this.#kit.account().address] : [],
+      payload: this.#offChain(c, e.round + 1),
+      state_hash: this.#stateHash(),
+      round: e.round + 1,
+    };
+    return { tx, signers: [from] };
   }
 
   #snapshot(c: Channel, e: ChannelEntry): BuiltTx {

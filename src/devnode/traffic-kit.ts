@@ -8,6 +8,8 @@ import type { TxFields } from './tx-codec.ts';
 export interface BuiltTx {
   readonly tx: TxFields;
   readonly signers: readonly KeyPair[];
+  /** its serialisation, for a type the shared codec does not know (made-up-tx.ts) */
+  readonly bytes?: Uint8Array;
 }
 
 /** Maker builds one transaction valid at `height`, or undefined when it has nothing to act on. */

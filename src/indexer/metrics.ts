@@ -31,6 +31,8 @@ export interface IndexerMetrics {
   readonly derivePendingHeights: prom.Gauge<'area'>;
   /** 1 while a derived area's derivation fails (its heights wait in derive_backfill) */
   readonly deriveFailing: prom.Gauge<'area'>;
+  /** transactions stored whose type this version does not know, by the node's name of the type */
+  readonly unknownTransactions: prom.Counter<'type'>;
 }
 
 /** createIndexerMetrics registers the indexer's metrics (never on the default registry). */
@@ -94,6 +96,12 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
       name: 'mdw_derive_failing',
       help: "1 while a derived area's derivation fails (retried with backoff; the chain is followed meanwhile)",
       labelNames: ['area'],
+      registers,
+    }),
+    unknownTransactions: new prom.Counter({
+      name: 'mdw_unknown_transactions_total',
+      help: 'Transactions stored whose type this version does not know (stored, served and counted under their name)',
+      labelNames: ['type'],
       registers,
     }),
     callInfoPruned: new prom.Counter({

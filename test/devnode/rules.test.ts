@@ -246,4 +246,57 @@ describe('devnode rules', () => {
     apply(s, close(99), 2);
     expect(s.channels.get(channelId)).to.equal(undefined);
   });
+
+  it('sets a channel’s delegates by a party at a newer round, the fee paid (ChannelSetDelegatesTx, issue 39)', () => {
+    const s = world();
+    const carol = encode('ak', Buffer.alloc(32, 3));
+    const create: TxFields = {
+      type: 'ChannelCreateTx',
+      initiator_id: alice,
+      responder_id: bob,
+      initiator_amount: 100,
+      responder_amount: 100,
+      channel_reserve: 1,
+      lock_period: 1,
+      fee: 1,
+      delegate_ids: { initiator: [], responder: [] },
+      state_hash: encode('st', Buffer.alloc(32)),
+      sender_id: alice,
+    };
+    apply(s, create, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    s.accounts.set(carol, { balance: 1000n, nonce: 0 });
+    const stateHash = encode('st', Buffer.alloc(32, 4));
+    const set = (round: number, from = alice): TxFields => ({
+      type: 'ChannelSetDelegatesTx',
+      channel_id: channelId,
+      from_id: from,
+      initiator_delegate_ids: [carol],
+      responder_delegate_ids: [bob],
+      payload: 'tx_',
+      state_hash: stateHash,
+      round,
+      fee: 7,
+      sender_id: from,
+    });
+    expect(() => apply(newState(s), set(1), 2)).to.throw(TxRejected, /old_round/);
+    expect(() => apply(newState(s), set(2, carol), 2)).to.throw(TxRejected, /account_not_peer/);
+    const before = s.accounts.get(alice)!.balance;
+    apply(s, set(2), 2);
+    expect(s.channels.get(channelId)).to.include({ round: 2, stateHash });
+    expect(s.channels.get(channelId)!.delegateIds).to.deep.equal([carol, bob]);
+    expect(s.accounts.get(alice)!.balance).to.equal(before - 7n);
+  });
+
+  it('takes an HCVoteTx from an existing voter without fee or nonce, and changes no balance (issue 39)', () => {
+    const s = world();
+    const vote: TxFields = { type: 'HCVoteTx', version: 1, voter_id: alice, epoch: 2, data: { epoch: '2' } };
+    applyTx(s, vote, { height: 3, txHash: 'th_vote' });
+    expect(s.accounts.get(alice)).to.deep.equal({ balance: 10n ** 20n, nonce: 0 });
+    const nobody = encode('ak', Buffer.alloc(32, 9));
+    expect(() => applyTx(s, { ...vote, voter_id: nobody }, { height: 3, txHash: 'th_x' })).to.throw(
+      TxRejected,
+      /not found/,
+    );
+  });
 });

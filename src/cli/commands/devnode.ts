@@ -65,6 +65,11 @@ export default class Devnode extends Command {
         return share;
       },
     })(),
+    'made-up-txs': Flags.boolean({
+      description:
+        'with --generate, for tests: the mix also emits DevnodeMadeUpTx, a type no node has, as a later protocol adds one',
+      default: false,
+    }),
     'latency-ms': Flags.integer({
       description: 'answer each request after MS milliseconds (±20 % jitter), as a real node over a network does',
       min: 0,
@@ -126,6 +131,7 @@ export default class Devnode extends Command {
                 seed: flags.seed,
                 ...(flags['mainnet-like'] ? { profile: 'mainnet-like' as const } : {}),
                 ...(flags['token-share'] === undefined ? {} : { tokenShare: flags['token-share'] }),
+                ...(flags['made-up-txs'] ? { madeUpTxs: true } : {}),
               },
             }
           : {}),

@@ -44,6 +44,8 @@ export interface ChannelRow {
   readonly channelId: string;
   readonly active: boolean;
   readonly createTx: { [key: string]: Json };
+  /** its latest ChannelSetDelegatesTx (as stored: the outer tx when wrapped), which names its delegates since */
+  readonly delegatesTx: { [key: string]: Json } | undefined;
   readonly last: TxPosition & { txHash: string; txType: string; timeMs: string; tx: { [key: string]: Json } };
   readonly updatesCount: number;
   readonly deposited: string;
@@ -60,6 +62,9 @@ const CHANNEL_IDS = {
 function channelSql(ids: keyof typeof CHANNEL_IDS): string {
   return `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
     ct.signed AS "createTx",
+    (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelSetDelegatesTx'
+      ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) AS "delegatesTx",
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
                       'txType', ${txTypeNameSql('lt')}, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
     (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
@@ -75,8 +80,9 @@ function channelSql(ids: keyof typeof CHANNEL_IDS): string {
 }
 
 /** A channel as selected: the create tx's stored form, the latest tx's in hex (inside JSON). */
-type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'last'> & {
+type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'delegatesTx' | 'last'> & {
   createTx: Buffer;
+  delegatesTx: Buffer | null;
   last: Omit<ChannelRow['last'], 'tx'> & { tx: string };
 };
 
@@ -85,6 +91,7 @@ function rendered(r: StoredChannelRow): ChannelRow {
   return {
     ...r,
     createTx: renderStoredTx(r.createTx).tx,
+    delegatesTx: r.delegatesTx ? renderStoredTx(r.delegatesTx).tx : undefined,
     last: { ...r.last, tx: renderStoredTx(Buffer.from(r.last.tx, 'hex')).tx },
   };
 }

@@ -74,6 +74,16 @@ export interface StoredTotals {
   readonly nodeHeight: number | undefined;
   readonly populatorStatus: string;
   readonly heartbeatAt: Date | undefined;
+  /** the derived areas whose derivation fails: from which height, since when, why (derive_backfill) */
+  readonly failedAreas: readonly FailedArea[];
+}
+
+/** A derived area whose derivation fails: the first height it lacks, since when it fails and the error. */
+export interface FailedArea {
+  readonly area: string;
+  readonly from: number;
+  readonly since: Date;
+  readonly error: string;
 }
 
 /**
@@ -89,11 +99,15 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     node_height: number | null;
     status: string | null;
     heartbeat_at: Date | null;
+    failed: FailedArea[] | null;
   }>({
     name: 'mdw_v3_stored_totals',
     text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
                   (SELECT max(name) FROM mdw_migrations) AS migration,
-                  s.node_height, s.status, s.heartbeat_at
+                  s.node_height, s.status, s.heartbeat_at,
+                  (SELECT json_agg(json_build_object('area', b.area, 'from', b.next_height, 'since', b.failing_since,
+                                                     'error', coalesce(b.last_error, '')) ORDER BY b.area)
+                     FROM derive_backfill b WHERE b.failing_since IS NOT NULL) AS failed
              FROM sync_state s`,
   });
   const r = rows[0];
@@ -104,5 +118,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     nodeHeight: r?.node_height ?? undefined,
     populatorStatus: r?.status ?? 'idle',
     heartbeatAt: r?.heartbeat_at ?? undefined,
+    // json_agg gives the time as text
+    failedAreas: (r?.failed ?? []).map((f) => ({ ...f, since: new Date(f.since) })),
   };
 }

@@ -1,7 +1,7 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
 import { fieldsPattern } from './account-fields.ts';
 import { accountNumberSql } from './account-ids.ts';
-import { idKey, txTypeCode } from '../../chain/id-key.ts';
+import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -81,8 +81,16 @@ function matchSql(a: string, m: IdMatch, p: Params): string {
  * Both account_transactions and transactions keep types as codes (migration 1000).
  */
 function typeSql(a: string, types: readonly string[], p: Params): string {
-  const codes = types.map(txTypeCode);
-  return codes.length === 1 ? `${a}.tx_type = ${p.add(codes[0])}` : `${a}.tx_type = ANY(${p.add(codes)}::smallint[])`;
+  const known = types.filter(isKnownTxType).map(txTypeCode);
+  const unknown = types.filter((t) => !isKnownTxType(t));
+  // a type the code does not know has the code unknown_tx_types gave its name (migration 1011), found once per query
+  if (unknown.length === 0 && known.length === 1) return `${a}.tx_type = ${p.add(known[0])}`;
+  if (known.length === 0 && unknown.length === 1)
+    return `${a}.tx_type = (SELECT u.code FROM unknown_tx_types u WHERE u.name = ${p.add(unknown[0])})`;
+  const codes = `${p.add(known)}::smallint[]`;
+  return unknown.length === 0
+    ? `${a}.tx_type = ANY(${codes})`
+    : `${a}.tx_type = ANY(${codes} || ARRAY(SELECT u.code FROM unknown_tx_types u WHERE u.name = ANY(${p.add(unknown)}::text[])))`;
 }
 
 function conditionSql(a: string, c: IdCondition, p: Params): string {

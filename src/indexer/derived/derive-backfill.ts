@@ -210,7 +210,7 @@ export async function deriveBatchAreas(
       const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, derivation)));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
-      await recordFailure(db, area, errorMessage(err));
+      await recordFailure(db, area, failureText(from, to, err));
     } else {
       await recordBackfill(db, area, from, to);
       // deferred behind another area, it says why it could not derive itself either (it fails until its turn)
@@ -219,6 +219,11 @@ export async function deriveBatchAreas(
     }
     deferred ||= !derive.standalone;
   }
+}
+
+/** failureText is what a failed derivation records and logs: the heights it failed on and the cause. */
+function failureText(from: number, to: number, err: unknown): string {
+  return `heights ${from}-${to}: ${errorMessage(err)}`;
 }
 
 const PROGRESS_LOG_MS = 10_000;
@@ -286,8 +291,9 @@ export class DeriveBackfill {
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });
       });
     } catch (err) {
-      await recordFailure(pool, job.area, errorMessage(err));
-      this.#observe(pending.map((p) => (p === job ? { ...p, failingSince: new Date(), error: errorMessage(err) } : p)));
+      const error = failureText(from, to, err);
+      await recordFailure(pool, job.area, error);
+      this.#observe(pending.map((p) => (p === job ? { ...p, failingSince: new Date(), error } : p)));
       this.#retryAt = Date.now() + this.#retry.next();
       return false;
     }

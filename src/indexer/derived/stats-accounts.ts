@@ -14,7 +14,7 @@ import type { IdNumbers } from '../rows/tables.ts';
 /** A batch's account appearances as the writer stores them: its rows, and the ids' numbers (migration 1000). */
 export interface BatchAppearances {
   readonly rows: readonly (readonly AccountTxRow[])[];
-  readonly numbers: IdNumbers;
+  readonly numbers: Pick<IdNumbers, 'number'>;
 }
 
 /** The first appearance of an account in a batch so far: its position and its micro block's day. */

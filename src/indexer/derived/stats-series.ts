@@ -4,7 +4,6 @@
  * db/writes/stats-derive.ts: PostgreSQL then writes them instead of reading back the rows the batch has just
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
-import { txTypeOfCode, txTypeCode } from '../../chain/id-key.ts';
 import { utcDay } from '../../chain/stats-intervals.ts';
 import type { CountedSeries } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
@@ -16,14 +15,14 @@ export interface KeyBlockFigures {
 }
 
 /**
- * typeSeries names a transaction type's series as the stored derivation does from the stored code (tx_type_name of
- * txTypeCode): a type this code does not know has no code and no name there, and its batch fails in both.
+ * typeSeries names a transaction type's series as the stored derivation does from the stored code (tx_type_name): by
+ * the node's name, of a type this code does not know too (migration 1011).
  */
 const typeSeries = new Map<string, string>();
 function seriesOfType(type: string): string {
   let series = typeSeries.get(type);
   if (series === undefined) {
-    series = `transactions:${txTypeOfCode(txTypeCode(type))}`;
+    series = `transactions:${type}`;
     typeSeries.set(type, series);
   }
   return series;

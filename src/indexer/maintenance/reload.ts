@@ -5,6 +5,7 @@
 import type { Config } from '../../config.ts';
 import { transferRulesOf } from '../derived/internal-transfers.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { migrate } from '../../db/migrator.ts';
 import { createWritePool } from '../../db/pool.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
@@ -56,6 +57,7 @@ export async function reloadHeights(
       onCallInfoGone: pruned.record,
       transferRules: await transferRulesOf(cfg),
       accountNumbers: new AccountNumbers(),
+      txTypeCodes: new TxTypeCodes(),
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     let lowestReplaced: number | undefined;

@@ -5,12 +5,26 @@
  */
 import type { Pool } from '../../db/pool.ts';
 import { withShadowTables } from '../../db/queries/derive-check.ts';
-import { pendingBackfills } from '../../db/writes/derive-backfill.ts';
+import { pendingBackfills, type PendingBackfill } from '../../db/writes/derive-backfill.ts';
 import { DERIVED_AREAS } from '../derived/derive-backfill.ts';
 import type { TransferRules } from '../derived/internal-transfers.ts';
 
 /** Heights re-derived per statement batch (as the backfill's batches). */
 const HEIGHTS_PER_BATCH = 500;
+
+/**
+ * failedAreaLines names each derived area whose derivation fails, with the first height it lacks, since when and why:
+ * a difference (`mdw -v` exits non-zero), never "still deriving", which the populator is not (issue 39).
+ */
+export function failedAreaLines(pending: readonly PendingBackfill[]): string[] {
+  return pending
+    .filter((p) => p.failingSince !== undefined)
+    .map(
+      (p) =>
+        `derived area ${p.area} fails at height ${p.next} (heights ${p.next}-${p.to} underived) since ` +
+        `${p.failingSince!.toISOString()}: ${p.error ?? ''}`,
+    );
+}
 
 /**
  * compareStoredDerivations lists the differences between the stored derived rows and a re-derivation from the

@@ -2,7 +2,6 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
-import { txTypeCode } from '../../chain/id-key.ts';
 import { stringifyJson } from '../../chain/json.ts';
 import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
 import { storedMicroHeader } from './micro-header-trim.ts';
@@ -22,9 +21,13 @@ import type {
   TransactionRow,
 } from './rows.ts';
 
-/** IdNumbers gives the number that stands for an id in account_transactions (db/queries/account-ids.ts). */
+/**
+ * IdNumbers gives the number that stands for an id in account_transactions (db/queries/account-ids.ts) and the code
+ * that stands for a transaction type (db/writes/tx-type-codes.ts).
+ */
 export interface IdNumbers {
   number(id: string): number;
+  typeCode(type: string): number;
 }
 
 /** Column: name, PostgreSQL type, and the value of a row (null for SQL NULL), which may name an id by its number. */
@@ -87,7 +90,7 @@ function spec<R>(
 const accountTxColumns: Column<AccountTxRow>[] = [
   ['account', 'int', (r, numbers) => numbers.number(r.account)],
   ...pos<AccountTxRow>(),
-  ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
+  ['tx_type', 'smallint', (r, numbers) => numbers.typeCode(r.txType)],
   ['fields', 'text', (r) => r.fields.join(' ')],
 ];
 
@@ -116,7 +119,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['hash', 'text', (r) => r.txHash],
     ...pos<TransactionRow>(),
     ['micro_time_ms', 'bigint', (r) => r.microTimeMs.toString()],
-    ['tx_type', 'smallint', (r) => txTypeCode(r.txType)],
+    ['tx_type', 'smallint', (r, numbers) => numbers.typeCode(r.txType)],
     ['fee', 'numeric', (r) => r.fee],
     ['size', 'int', (r) => r.stored.size],
     ['signed', 'bytea', (r) => byteaHex(r.stored.signed)],

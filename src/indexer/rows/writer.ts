@@ -19,11 +19,25 @@ import { CopyPayloads, copyText } from '../../db/writes/copy-in.ts';
 import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
 import { priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
+import { TxTypeCodes, type UnknownTxType } from '../../db/writes/tx-type-codes.ts';
+import { isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 
-/** NO_NUMBERS serves the tables that name no id by its number (they are encoded before the transaction). */
+/** UnresolvedTypeError: a type the code does not know has its code only inside the writer's transaction. */
+class UnresolvedTypeError extends Error {
+  override readonly name = 'UnresolvedTypeError';
+}
+
+/**
+ * NO_NUMBERS serves the tables that name no id by its number and no type the code does not know (they are encoded
+ * before the transaction).
+ */
 const NO_NUMBERS: IdNumbers = {
   number: (id) => {
     throw new Error(`an id's number asked outside the writer's transaction: ${id.slice(0, 60)}`);
+  },
+  typeCode: (type) => {
+    if (!isKnownTxType(type)) throw new UnresolvedTypeError(type);
+    return txTypeCode(type);
   },
 };
 
@@ -79,9 +93,15 @@ export async function encodeRows(gens: readonly GenerationRows[]): Promise<Encod
     if (spec.firstWins || spec.needsState) continue;
     const rows = spec.rows(direct);
     const out = new CopyPayloads();
-    for (let i = 0; i < rows.length; i += ENCODE_TURN) {
-      copyRows(out, spec, rows, i, Math.min(rows.length, i + ENCODE_TURN));
-      await nextTurn();
+    try {
+      for (let i = 0; i < rows.length; i += ENCODE_TURN) {
+        copyRows(out, spec, rows, i, Math.min(rows.length, i + ENCODE_TURN));
+        await nextTurn();
+      }
+    } catch (err) {
+      // a type the code does not know: the table is encoded in the transaction, once the type has its code
+      if (err instanceof UnresolvedTypeError) continue;
+      throw err;
     }
     encoded.set(spec.table, out.payloads());
   }
@@ -150,26 +170,39 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
 /** What writeGenerations stored that the derived areas read after it. */
 export interface WrittenRows {
   readonly transactions: number;
+  /** the transactions of types the code does not know, by type, and the types first stored by this batch */
+  readonly unknownTypes: { readonly counts: ReadonlyMap<string, number>; readonly firstMet: readonly UnknownTxType[] };
   /** the account rows as stored, with the ids' numbers (the statistics count appearances from them) */
   readonly accounts: { readonly rows: readonly (readonly AccountTxRow[])[]; readonly numbers: IdNumbers };
 }
 
 /**
  * writeGenerations inserts the rows of several heights (ascending); the caller owns the transaction and derives the
- * areas beside the chain after it (sync/loader.ts). `encoded` (from encodeRows) saves encoding inside it; `numbers`
- * the ids' numbers (a populator keeps one for its life, and has it forget after a failed transaction).
+ * areas beside the chain after it (sync/loader.ts). `encoded` (from encodeRows) saves encoding inside it;
+ * `accountNumbers` the ids' numbers and `types` the codes of types the code does not know (a populator keeps one of
+ * each for its life, and has them forget after a failed transaction).
  */
 export async function writeGenerations(
   db: Queryable,
   gens: readonly GenerationRows[],
   encoded?: EncodedRows,
-  numbers: AccountNumbers = new AccountNumbers(),
+  accountNumbers: AccountNumbers = new AccountNumbers(),
+  types: TxTypeCodes = new TxTypeCodes(),
 ): Promise<WrittenRows> {
-  if (gens.length === 0) return { transactions: 0, accounts: { rows: [], numbers } };
+  const numbers: IdNumbers = { number: (id) => accountNumbers.number(id), typeCode: (type) => types.code(type) };
+  const none = { counts: new Map<string, number>(), firstMet: [] };
+  if (gens.length === 0) return { transactions: 0, unknownTypes: none, accounts: { rows: [], numbers } };
   const resolved = await resolveRows(db, gens);
-  await numbers.resolve(
+  await accountNumbers.resolve(
     db,
     [...resolved.accountTxs, ...resolved.nameAccountTxs].map((r) => r.account),
+  );
+  const unknown = resolved.transactions.filter((t) => !isKnownTxType(t.txType));
+  const counts = new Map<string, number>();
+  for (const t of unknown) counts.set(t.txType, (counts.get(t.txType) ?? 0) + 1);
+  const firstMet = await types.resolve(
+    db,
+    unknown.map((t) => ({ name: t.txType, height: t.height, hash: t.txHash })),
   );
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
@@ -192,6 +225,7 @@ export async function writeGenerations(
   await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
   return {
     transactions: resolved.transactions.length,
+    unknownTypes: { counts, firstMet },
     accounts: { rows: [resolved.accountTxs, resolved.nameAccountTxs], numbers },
   };
 }

@@ -23,7 +23,8 @@ import { agreeingBelow, linkBreak } from './forks.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
 import { transformGeneration } from '../rows/transform.ts';
-import { encodeRows, writeGenerations, type EncodedRows } from '../rows/writer.ts';
+import { encodeRows, writeGenerations, type EncodedRows, type WrittenRows } from '../rows/writer.ts';
+import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
@@ -51,6 +52,8 @@ export interface LoaderDeps {
   readonly accountNumbers?: AccountNumbers;
   /** generations below a broken parent link searched for where the node agrees (no bound when absent) */
   readonly maxForkDepth?: number;
+  /** the codes of transaction types the code does not know, remembered from batch to batch */
+  readonly txTypeCodes?: TxTypeCodes;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -260,6 +263,8 @@ export async function loadBatch(
   let replaced: number[] = [];
   let rederiveFrom: number | null | undefined;
   const numbers = deps.accountNumbers ?? new AccountNumbers();
+  const types = deps.txTypeCodes ?? new TxTypeCodes();
+  let unknownTypes: WrittenRows['unknownTypes'] | undefined;
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     // the heights this batch adds to the stored ones (a reload may also fill gaps)
@@ -268,7 +273,8 @@ export async function loadBatch(
       ({ replaced, added } = await storedBefore(client, gens));
       await deleteHeights(client, loaded);
     }
-    const written = await writeGenerations(client, rows, encoded, numbers);
+    const written = await writeGenerations(client, rows, encoded, numbers, types);
+    unknownTypes = written.unknownTypes;
     // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
     // before them (an area behind or failing is deferred to the backfill)
     await deriveBatchAreas(client, rows, {
@@ -287,10 +293,12 @@ export async function loadBatch(
     await notifyCommitted(client, deps.schema, notification);
     return written.transactions;
   }).catch((err: unknown) => {
-    // the numbers given to new ids in the transaction are gone with it
+    // the numbers given to new ids and the codes given to new types in the transaction are gone with it
     numbers.forget();
+    types.forget();
     throw err;
   });
+  if (unknownTypes) reportUnknownTypes(deps, unknownTypes);
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
   const m = deps.metrics;
@@ -302,4 +310,18 @@ export async function loadBatch(
     if (rolledBack) m.rollbacks.inc();
   }
   return { kind: 'written', from, to, transactions, replaced, rederiveFrom };
+}
+
+/**
+ * reportUnknownTypes logs each transaction type the code does not know once, when the schema first stores it (the
+ * type, its first height and hash), and counts every such transaction by type: they are stored, served and counted
+ * under their names, and a later version that knows the type re-types them (db/writes/learned-tx-types.ts).
+ */
+function reportUnknownTypes(deps: Pick<LoaderDeps, 'log' | 'metrics'>, unknown: WrittenRows['unknownTypes']): void {
+  for (const t of unknown.firstMet)
+    deps.log.warn(
+      { type: t.name, height: t.height, hash: t.hash },
+      'a transaction type this version does not know: stored, served and counted under its name',
+    );
+  for (const [type, n] of unknown.counts) deps.metrics?.unknownTransactions.inc({ type }, n);
 }

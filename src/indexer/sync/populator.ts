@@ -6,6 +6,8 @@ import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
 import { backfillStoredForks, transferRulesOf, type TransferRules } from '../derived/internal-transfers.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
+import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
+import { learnTxTypes } from '../../db/writes/learned-tx-types.ts';
 import { migrate } from '../../db/migrator.ts';
 import { untilDatabaseAnswers } from '../../db/wait.ts';
 import { createWritePool, type Pool } from '../../db/pool.ts';
@@ -165,6 +167,13 @@ export class Populator implements Role {
     });
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
+    // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
+    const learned = await learnTxTypes(this.#pool).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');
+      return [];
+    });
+    for (const type of learned)
+      log.info(type, 'a transaction type stored as unknown is known now: its stored transactions are re-typed');
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
@@ -243,6 +252,7 @@ export class Populator implements Role {
         transferRules: rules,
         accountNumbers: new AccountNumbers(),
         maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
+        txTypeCodes: new TxTypeCodes(),
       },
     });
     return { follower, backfill };

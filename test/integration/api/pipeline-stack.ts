@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
@@ -21,6 +21,8 @@ export interface PipelineStack {
   readonly pool: Pool;
   /** the gateway's URL, for the SDK's clients */
   readonly url: string;
+  /** the populator's configuration (its database and schema), e.g. for `mdw -v` over what it loaded */
+  readonly cfg: Config;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startPipeline(devnode: Devnode, schema: string): Promise<P
     registry,
     pool,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    cfg,
     async stop() {
       await new Promise((resolve) => server.close(resolve));
       await populator.stop();

@@ -60,9 +60,10 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     expect(sdk.oracle).to.equal(ids[0]);
   });
 
-  it('serves every channel with its updates count, and lists open ones', async () => {
+  it('serves every channel with its updates count and delegates, and lists open ones', async () => {
     const creates = ofType('ChannelCreateTx');
     expect(creates.length, 'the generated chain opens channels').to.be.above(0);
+    expect(ofType('ChannelSetDelegatesTx').length, 'the generated chain sets delegates').to.be.above(0);
     const open: string[] = [];
     for (const t of creates) {
       const tx = txOf(t);
@@ -71,6 +72,13 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       const own = chain.transactions.filter((x) => x === t || txOf(x).channel_id === id);
       expect(channel.updates_count, id).to.equal(own.length);
       expect(channel.last_updated_tx_hash).to.equal(own.at(-1)!.hash);
+      // the delegates its latest ChannelSetDelegatesTx names (issue 39), else its creation's
+      const set = own.filter((x) => txOf(x).type === 'ChannelSetDelegatesTx').at(-1);
+      expect(channel.delegate_ids, id).to.deep.equal(
+        set
+          ? { initiator: txOf(set).initiator_delegate_ids, responder: txOf(set).responder_delegate_ids }
+          : tx.delegate_ids,
+      );
       if (channel.active) open.push(id);
     }
     expect((await walk('/mdw/v3/channels?state=active&limit=2')).map((c) => c.channel).sort()).to.deep.equal(

@@ -104,10 +104,11 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
       expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
   });
 
-  it('alert on a stuck populator, a high lag, a 5xx ratio, a failed or slow reload and reconcile errors', () =>
+  it('alert on a stuck populator, a high lag, a failing derived area, a 5xx ratio, a failed or slow reload and reconcile errors', () =>
     expect(rules().map((r) => r.alert)).to.have.members([
       'MiddlewarePopulatorStuck',
       'MiddlewareLagHigh',
+      'MiddlewareDerivedAreaFailing',
       'MiddlewareHttp5xxRatio',
       'MiddlewareReloadFailed',
       'MiddlewareReloadSlow',
@@ -119,6 +120,7 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
     expect([...used]).to.include.members([
       'mdw_sync_lag_blocks',
       'mdw_sync_height',
+      'mdw_derive_failing',
       'mdw_node_height',
       'mdw_node_requests_total',
       'mdw_api_http_requests_total',

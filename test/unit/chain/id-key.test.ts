@@ -54,7 +54,7 @@ describe('chain/id-key', () => {
   });
 
   it('codes each transaction type as the node’s object tag of the type, and back', () => {
-    expect(TX_TYPE_CODES).to.have.length(25);
+    expect(TX_TYPE_CODES).to.have.length(27);
     expect(txTypeCode('SpendTx')).to.equal(12);
     expect(txTypeCode('ChannelForceProgressTx')).to.equal(521);
     expect(txTypeCode('NoSuchTx')).to.equal(0);
@@ -63,7 +63,7 @@ describe('chain/id-key', () => {
       expect(txTypeOfCode(code)).to.equal(type);
       expect(txTypeCode(type)).to.equal(code);
     }
-    expect(new Set(TX_TYPE_CODES.map(([, c]) => c)).size).to.equal(25);
+    expect(new Set(TX_TYPE_CODES.map(([, c]) => c)).size).to.equal(27);
     expect(() => txTypeOfCode(0)).to.throw(TypeError);
   });
 });

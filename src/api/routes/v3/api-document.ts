@@ -41,6 +41,10 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     node_revision: str,
     node_syncing: bool,
     node_version: str,
+    mdw_failed_areas: {
+      type: 'array',
+      items: object({ area: str, from: int, since: str, error: str }, false),
+    },
   }),
   OpenApi: object({ openapi: str, paths: { type: 'object' } }),
   KeyBlock: object({

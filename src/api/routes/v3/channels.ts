@@ -44,7 +44,7 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
     responder: create.responder_id ?? null,
     initiator_amount: initiatorAmount,
     responder_amount: responderAmount,
-    delegate_ids: create.delegate_ids ?? { initiator: [], responder: [] },
+    delegate_ids: delegateIds(c),
     last_updated_height: c.last.height,
     last_updated_time: Number(c.last.timeMs),
     last_updated_tx_hash: c.last.txHash,
@@ -56,6 +56,14 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
     state_hash: last.state_hash ?? create.state_hash ?? null,
     updates_count: c.updatesCount,
   };
+}
+
+/** delegateIds are a channel's delegates: as its latest ChannelSetDelegatesTx (since Iris) names them, else its creation. */
+function delegateIds(c: ChannelRow): Json {
+  let set = c.delegatesTx;
+  while (set && set.type !== 'ChannelSetDelegatesTx') set = innerTx(set);
+  if (set) return { initiator: set.initiator_delegate_ids ?? [], responder: set.responder_delegate_ids ?? [] };
+  return c.createTx.delegate_ids ?? { initiator: [], responder: [] };
 }
 
 /** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */

@@ -46,6 +46,13 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     node_revision: typeof node?.node_revision === 'string' ? node.node_revision : '',
     node_syncing: node?.syncing === true,
     node_version: typeof node?.node_version === 'string' ? node.node_version : '',
+    // ours (issue 39): the derived areas whose derivation fails, which a synced chain does not show otherwise
+    mdw_failed_areas: totals.failedAreas.map((a) => ({
+      area: a.area,
+      from: a.from,
+      since: a.since.toISOString(),
+      error: a.error,
+    })),
   };
 }
 

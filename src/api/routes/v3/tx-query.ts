@@ -11,7 +11,7 @@ import { v3BadRequest } from './errors.ts';
 import type { Query } from './page.ts';
 import { all } from './params.ts';
 
-/** TX_TYPE_NAMES maps ae_mdw's snake type names to the node's. */
+/** TX_TYPE_NAMES maps ae_mdw's snake type names to the node's (HCVoteTx, which ae_mdw lacks, by the same rule). */
 export const TX_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ['spend', 'SpendTx'],
   ['oracle_register', 'OracleRegisterTx'],
@@ -38,7 +38,11 @@ export const TX_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ['ga_attach', 'GAAttachTx'],
   ['ga_meta', 'GAMetaTx'],
   ['paying_for', 'PayingForTx'],
+  ['hc_vote', 'HCVoteTx'],
 ]);
+
+/** UNKNOWN_TYPE_NAME: how the node names a type (`…Tx`), the one spelling a type this version does not know is found by. */
+const UNKNOWN_TYPE_NAME = /^[A-Z][A-Za-z0-9]{0,60}Tx$/;
 
 /** NODE_TX_TYPES: the node's type names, which nodeTxType answers. */
 const NODE_TX_TYPES: ReadonlySet<string> = new Set(TX_TYPE_NAMES.values());
@@ -160,7 +164,8 @@ export function parseTxFilter(query: Query, { count = false } = {}): Omit<TxFilt
 
 /**
  * nodeTxType reads a transaction type in any of ae_mdw's spellings (`SpendTx`, `spend_tx`,
- * `spend`, `Spend`) as the node's name; else `invalid transaction type: <value>`.
+ * `spend`, `Spend`) as the node's name, a type this version does not know in the node's spelling only (`…Tx`);
+ * else `invalid transaction type: <value>`.
  */
 export function nodeTxType(text: string): string {
   // as Elixir's Macro.underscore, which ae_mdw applies: `GAMetaTx` → `ga_meta_tx`
@@ -174,8 +179,10 @@ export function nodeTxType(text: string): string {
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Tx`;
   const found = [text, TX_TYPE_NAMES.get(base), camel].find((t) => t !== undefined && NODE_TX_TYPES.has(t));
-  if (found === undefined) throw v3BadRequest(`invalid transaction type: ${text}`);
-  return found;
+  if (found !== undefined) return found;
+  // a type this version does not know is stored under the node's name of it, which finds it (issue 39)
+  if (UNKNOWN_TYPE_NAME.test(text)) return text;
+  throw v3BadRequest(`invalid transaction type: ${text}`);
 }
 
 function anyId(value: string): string {

@@ -10,6 +10,7 @@ describe('/v3/status body', () => {
     nodeHeight: 101,
     populatorStatus: 'synced',
     heartbeatAt: new Date(),
+    failedAreas: [],
   };
   const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
     statusBody({
@@ -26,5 +27,12 @@ describe('/v3/status body', () => {
   it('is neither synced nor syncing while the populator cannot advance, however small the lag', () => {
     for (const populatorStatus of ['node_unavailable', 'error'])
       expect(body({ populatorStatus }), populatorStatus).to.include({ mdw_synced: false, mdw_syncing: false });
+  });
+  it('carries the derived areas that fail: area, from which height, since when, why (issue 39)', () => {
+    const since = new Date('2026-11-24T20:00:00.000Z');
+    expect(body({}).mdw_failed_areas).to.deep.equal([]);
+    expect(
+      body({ failedAreas: [{ area: 'stats', from: 17, since, error: 'boom at 17' }] }).mdw_failed_areas,
+    ).to.deep.equal([{ area: 'stats', from: 17, since: '2026-11-24T20:00:00.000Z', error: 'boom at 17' }]);
   });
 });

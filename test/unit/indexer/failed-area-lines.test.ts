@@ -1,0 +1,18 @@
+/** @module failedAreaLines: `mdw -v` names a failing derived area as a difference (issue 39). Pure. */
+import { expect } from 'chai';
+import { failedAreaLines } from '../../../src/indexer/maintenance/verify-derived.ts';
+
+describe('failedAreaLines (mdw -v, issue 39)', () => {
+  it('names each failing area with its height, since when and why, and leaves out the ones still deriving', () => {
+    const since = new Date('2026-11-24T20:00:00.000Z');
+    expect(
+      failedAreaLines([
+        { area: 'transfers', next: 3, to: 9 },
+        { area: 'stats', next: 17, to: 40, failingSince: since, error: 'heights 17-40: boom' },
+      ]),
+    ).to.deep.equal([
+      'derived area stats fails at height 17 (heights 17-40 underived) since 2026-11-24T20:00:00.000Z: heights 17-40: boom',
+    ]);
+    expect(failedAreaLines([{ area: 'transfers', next: 3, to: 9 }])).to.deep.equal([]);
+  });
+});
