@@ -38,8 +38,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
   /**
-   * the protocol schedule and its hard forks' accounts and contracts (Ceres from genesis when absent); not with
-   * `generate`, whose transactions need Ceres from the first generation on
+   * the protocol schedule and its hard forks' accounts and contracts (Ceres from genesis when absent); with
+   * `generate`, Ceres or a later protocol from height 1 on (its transactions start there), e.g. Ceres → Arcus
    */
   hardForks?: readonly DevnodeHardFork[];
   /** start from a generated chain (see generateChain) */
@@ -95,9 +95,13 @@ function makeChain(
   const networkId = opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
-    if (opts.hardForks)
-      throw new RangeError('a generated chain runs Ceres from genesis: no hard forks with `generate`');
-    const generated = generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts });
+    const generated = generateChain({
+      ...opts.generate,
+      networkId,
+      miner,
+      extraAccounts: genesisAccounts,
+      ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
+    });
     const txs = generated.chain.txs.size;
     log.info(
       { generations: generated.chain.height, txs, tokenTxs: generated.tokenTxs, txTypes: generated.txTypes },
