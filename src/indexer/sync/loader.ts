@@ -28,6 +28,7 @@ import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
+import type { StoredProtocol } from './protocol-watch.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -49,6 +50,8 @@ export interface LoaderDeps {
   readonly transferRules?: TransferRules;
   /** the ids' numbers (account_transactions), remembered from batch to batch; looked up per batch when absent */
   readonly accountNumbers?: AccountNumbers;
+  /** told of the protocols of the key blocks each batch stored, once committed (ProtocolWatch) */
+  readonly onProtocols?: (blocks: readonly StoredProtocol[]) => void;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -289,6 +292,9 @@ export async function loadBatch(
   });
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
+  deps.onProtocols?.(
+    gens.map((g) => ({ height: g.height, version: typeof g.keyBlock.version === 'number' ? g.keyBlock.version : 1 })),
+  );
   const m = deps.metrics;
   if (m) {
     m.batches.inc();

@@ -23,6 +23,8 @@ import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
+import { ProtocolWatch } from './protocol-watch.ts';
+import { topProtocol } from '../../db/queries/blocks.ts';
 import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
@@ -55,6 +57,8 @@ export class Populator implements Role {
   readonly #backoff: Backoff;
   /** told of each call info no node holds any more: once per run, whatever the follower (logged once, counted each time) */
   readonly #onCallInfoGone: (txHash: string, height: number) => void;
+  /** hears the protocols stored: a protocol this middleware does not know is said once per run */
+  readonly #protocols: ProtocolWatch;
   readonly #synced: Promise<void>;
   #markSynced!: () => void;
   #running: Promise<void> | undefined;
@@ -74,6 +78,7 @@ export class Populator implements Role {
       jitter: 0.2,
     });
     this.#onCallInfoGone = new PrunedCallInfos(log, this.#metrics.callInfoPruned).record;
+    this.#protocols = new ProtocolWatch(log, this.#metrics.protocol);
     this.#synced = new Promise<void>((resolve) => {
       this.#markSynced = resolve;
     });
@@ -154,6 +159,9 @@ export class Populator implements Role {
     });
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
+    // the protocol the stored chain is at, before any new block: a protocol not known is said at once
+    const top = await topProtocol(this.#pool).catch(() => undefined);
+    if (top) this.#protocols.stored([top]);
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
@@ -228,6 +236,7 @@ export class Populator implements Role {
         log,
         metrics,
         onCallInfoGone: this.#onCallInfoGone,
+        onProtocols: this.#protocols.stored,
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
         transferRules: rules,
         accountNumbers: new AccountNumbers(),
