@@ -14,6 +14,7 @@ import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
 import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
+import { Overload, overloadRoutes } from './overload.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -69,6 +70,10 @@ export interface Devnode {
   mineMicroBlock(): Promise<void>;
   /** replace the top `depth` generations with different ones at the same heights */
   fork(depth: number): Promise<void>;
+  /** answer the next `requests` requests of the external API 503 with `Retry-After: retryAfter` (overload.ts) */
+  overload(requests: number, retryAfter: string): void;
+  /** the external API's requests refused so far by overload, and those still to refuse */
+  overloadStats(): { refused: number; remaining: number };
   height(): number;
   stop(): Promise<void>;
 }
@@ -138,17 +143,20 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     ...externalRoutes(chain, info, v),
     dryRunRoute(chain, `/${v}/dry-run`),
   ]);
+  const overload = new Overload();
   const internal = alsoUnderV3([
     ...internalRoutes(chain),
     dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
     pacingRoute(externalPacer),
+    ...overloadRoutes(overload),
   ]);
   const withApi = (routes: Route[]): Route[] => [
     ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
-  const externalServer = createJsonServer(withApi(external), log, externalPacer);
-  const internalServer = createJsonServer(withApi(internal), log, internalPacer);
+  const height = (): number => chain.height;
+  const externalServer = createJsonServer(withApi(external), log, { pacer: externalPacer, overload, height });
+  const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
   const host = opts.host ?? '127.0.0.1';
   const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
   const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {
@@ -200,7 +208,9 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
       chain.fork(depth);
       log.info({ depth, height: chain.height, top: chain.top.hash }, 'devnode fork');
     },
-    height: () => chain.height,
+    overload: (requests, retryAfter) => overload.refuse(requests, retryAfter),
+    overloadStats: () => overload.stats(),
+    height,
     stop: async () => {
       for (const t of timers) clearInterval(t);
       await Promise.all([close(externalServer), close(internalServer)]);

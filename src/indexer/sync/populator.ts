@@ -13,7 +13,7 @@ import { WriterLock } from '../../db/writer-lock.ts';
 import { AppError, errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
-import { Backoff, sleep } from '../../retry.ts';
+import { Backoff, sleep, waitBefore } from '../../retry.ts';
 import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
@@ -179,7 +179,11 @@ export class Populator implements Role {
         // the error stays in sync_state until a step succeeds: the status routes say the populator cannot advance
         const status = err instanceof NodeError ? SyncStatus.NODE_UNAVAILABLE : SyncStatus.ERROR;
         await heartbeat(this.#pool, status, null, errorMessage(err)).catch(() => {});
-        await sleep(this.#backoff.next(), term);
+        // a node that answered 503 with Retry-After is left alone as long as it asked (bounded), not polled sooner
+        const asked = err instanceof NodeError ? err.retryAfterMs : undefined;
+        const wait = waitBefore(this.#backoff.next(), asked);
+        if (asked !== undefined) this.#metrics.outbound.waitedAsAsked('node', wait / 1000);
+        await sleep(wait, term);
       }
     }
   }
@@ -279,7 +283,13 @@ class FailureLog {
     this.#count++;
     this.#metrics.failures.inc({ kind });
     if (this.#kind === undefined) this.#since = Date.now();
-    if (kind !== this.#kind) this.#log.warn({ err: errorMessage(err), kind }, message);
+    if (kind !== this.#kind) {
+      const retryAfterMs = err instanceof NodeError ? err.retryAfterMs : undefined;
+      this.#log.warn(
+        { err: errorMessage(err), kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+        message,
+      );
+    }
     this.#kind = kind;
   }
 
