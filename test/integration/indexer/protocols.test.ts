@@ -1,13 +1,16 @@
 /**
  * @module Issue 39: a chain that crosses Ceres → Arcus and then enters a protocol this middleware does not know is
- * followed to its top and verified clean; the unknown protocol is said once, counted and shown in both statuses.
+ * followed to its top and verified clean; the unknown protocol is said once, counted and shown in both statuses;
+ * the headers' `flags` (shown by 7.3 nodes) are stored and served as the node gave them.
  */
 import { Writable } from 'node:stream';
+import { decode } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
 import request from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
+import { IMMUTABLE } from '../../../src/api/middleware/cache-headers.ts';
 import { Protocol } from '../../../src/chain/aens.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { pendingBackfills } from '../../../src/db/writes/derive-backfill.ts';
@@ -68,6 +71,8 @@ describe('issue 39: Ceres → Arcus → a protocol the middleware does not know'
       POLL_INTERVAL_MS: '50',
       BATCH_SIZE: '5',
       FETCH_CONCURRENCY: '4',
+      // blocks below the top few are final: the API answers them from the database as immutable
+      FORK_WINDOW: '4',
     });
     populator = await startPopulator({ cfg, log, registry });
     await populator.synced();
@@ -142,5 +147,40 @@ describe('issue 39: Ceres → Arcus → a protocol the middleware does not know'
     const v3 = await request(app.callback()).get('/mdw/v3/status');
     expect(v3.status).to.equal(200);
     expect(v3.body).to.deep.include({ mdw_synced: true, mdw_protocol: shown });
+  });
+
+  it('stores and serves key and micro header flags exactly as the node gave them, in every API', async () => {
+    const app = createApp({ cfg, log: pino({ level: 'silent' }), pool, registry: new prom.Registry(), version: 't' });
+    const api = request(app.callback());
+    const node = async (path: string): Promise<Record<string, unknown>> =>
+      (await fetch(`${devnode.externalUrl}${path}`)).json() as Promise<Record<string, unknown>>;
+    const { rows } = await pool.query<{ height: number; hash: string }>(
+      'SELECT height, hash FROM micro_blocks WHERE height IN ($1, $2, $3) AND micro_index = 0 ORDER BY height',
+      [ARCUS_AT - 1, ARCUS_AT, FUTURE_AT],
+    );
+    expect(rows.map((r) => r.height)).to.deep.equal([ARCUS_AT - 1, ARCUS_AT, FUTURE_AT]);
+    for (const { height, hash } of rows) {
+      const key = await node(`/v2/key-blocks/height/${height}`);
+      const micro = await node(`/v2/micro-blocks/hash/${hash}/header`);
+      // a 7.3 node's flags on Arcus and later blocks: the key tag (and no info), a micro block without fraud proof
+      const flags =
+        height >= ARCUS_AT ? [decode(key.flags as `ba_${string}`), decode(micro.flags as `ba_${string}`)] : [];
+      expect(
+        flags.map((f) => Buffer.from(f).toString('hex')),
+        `flags at ${height}`,
+      ).to.deep.equal(height >= ARCUS_AT ? ['80000000', '00000000'] : []);
+      if (height < ARCUS_AT) expect([key, micro].map((b) => Object.hasOwn(b, 'flags'))).to.deep.equal([false, false]);
+      for (const path of [`/v2/key-blocks/height/${height}`, `/v3/key-blocks/height/${height}`]) {
+        const res = await api.get(path);
+        // answered from the database (a final block), not forwarded
+        expect([res.status, res.headers['cache-control']], path).to.deep.equal([200, IMMUTABLE]);
+        expect(res.body, path).to.deep.equal(key);
+      }
+      const header = await api.get(`/v2/micro-blocks/hash/${hash}/header`);
+      expect(header.body).to.deep.equal(micro);
+      const mdwKey = (await api.get(`/mdw/v3/key-blocks/${height}`)).body as Record<string, unknown>;
+      const mdwMicro = (await api.get(`/mdw/v3/micro-blocks/${hash}`)).body as Record<string, unknown>;
+      expect([mdwKey.flags, mdwMicro.flags]).to.deep.equal([key.flags, micro.flags]);
+    }
   });
 });
