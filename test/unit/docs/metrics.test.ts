@@ -40,6 +40,7 @@ const NOT_METRICS = [
   'mdw_synced',
   'mdw_syncing',
   'mdw_gens_per_minute',
+  'mdw_protocol',
   'mdw_g',
   'mdw_g1',
   'mdw_g2',
