@@ -1,7 +1,7 @@
 /**
  * @module The one retry helper: capped exponential backoff with jitter and a wait that an `AbortSignal` cuts short.
  * Every loop that retries (node requests, the populator, LISTEN reconnects, the operator's watches and queue)
- * takes its delays from here.
+ * takes its delays from here, and a server's Retry-After (a node's 503) lengthens them to what it asked, within bounds.
  */
 
 export interface BackoffOptions {
@@ -63,6 +63,47 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * MAX_RETRY_AFTER_MS bounds the wait a server's Retry-After asks for: one asking longer is asked again after this long
+ * (the node asks 3 s when its request queue is full and 30 s while it is not ready, aehttp_helpers).
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** IMF-fixdate and the two obsolete HTTP-date forms a recipient must accept (RFC 9110 §5.6.7). */
+const HTTP_DATE = [
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+/**
+ * retryAfterMs reads a Retry-After value (RFC 9110 §10.2.3), delay-seconds or an HTTP-date, as the milliseconds to
+ * wait from `nowMs`, within [0, maxMs]; undefined when absent or malformed (then the caller's own backoff applies).
+ * Pure.
+ */
+export function retryAfterMs(
+  value: string | undefined,
+  nowMs: number,
+  maxMs: number = MAX_RETRY_AFTER_MS,
+): number | undefined {
+  const text = value?.trim();
+  if (text === undefined || text === '') return undefined;
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else if (HTTP_DATE.some((form) => form.test(text))) {
+    // an asctime date has no zone: it is GMT
+    const at = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
+    if (Number.isNaN(at)) return undefined;
+    ms = at - nowMs;
+  } else return undefined;
+  return Math.min(maxMs, Math.max(0, ms));
+}
+
+/** waitBefore is the wait before another try: the backoff's, or longer when the server asked for longer (Retry-After). */
+export function waitBefore(backoffMs: number, retryAfter: number | undefined): number {
+  return retryAfter === undefined ? backoffMs : Math.max(backoffMs, retryAfter);
+}
+
 export interface RetryOptions extends BackoffOptions {
   /** Tries in all, the first included. */
   readonly attempts: number;
@@ -70,6 +111,8 @@ export interface RetryOptions extends BackoffOptions {
   readonly signal?: AbortSignal;
   /** Whether an error is worth another try (default: every error). */
   readonly retryable?: (err: unknown) => boolean;
+  /** The wait an error asks for (a server's Retry-After, in ms): the delay is never shorter. */
+  readonly retryAfter?: (err: unknown) => number | undefined;
   /** Called before each wait, with the failed attempt's number (1-based), its error and the delay chosen. */
   readonly onRetry?: (attempt: number, err: unknown, delayMs: number) => void;
 }
@@ -82,7 +125,7 @@ export async function retry<T>(fn: (attempt: number) => Promise<T>, options: Ret
     } catch (err) {
       const last = attempt >= options.attempts || options.signal?.aborted === true;
       if (last || !(options.retryable?.(err) ?? true)) throw err;
-      const delay = backoffDelay(attempt, options);
+      const delay = waitBefore(backoffDelay(attempt, options), options.retryAfter?.(err));
       options.onRetry?.(attempt, err, delay);
       await sleep(delay, options.signal);
       if (options.signal?.aborted) throw err;

@@ -13,7 +13,10 @@ import { isListedOrigin } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
+import { aeHeight, AE_HEIGHT_HEADER } from './middleware/ae-height.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
+import { topHeight } from '../db/queries/blocks.ts';
+import { readServedTop } from './served-top.ts';
 import { errorBoundary, type Outages } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
@@ -90,10 +93,13 @@ export function createApp(deps: AppDeps): Koa {
       // Credentials only for origins listed by name: `*` means any page may read, never as the user.
       credentials: (ctx) => isListedOrigin(cfg.corsOrigins, ctx.get('Origin')),
       allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-      // Browser clients page with the cursor and revalidate with the ETag.
-      exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
+      // Browser clients page with the cursor and revalidate with the ETag; they read the node's headers as its own
+      // CORS layer lets them: the chain-state height and the wait a 503 asks for.
+      exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag', 'Retry-After', AE_HEIGHT_HEADER],
     }),
   );
+  // outside the memory hits, which are answers of the node's API too
+  app.use(aeHeight({ top: () => readServedTop(pool, deps.replicas, topHeight), nodeV3: cfg.rootV3 === 'node' }));
   // Memory hits are answered here, before the rest of the chain (see responseCache).
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);

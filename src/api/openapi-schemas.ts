@@ -22,6 +22,15 @@ const anyValue: Schema = {};
 const array = (items: Schema): Schema => ({ type: 'array', items });
 const map = (values: Schema): Schema => ({ type: 'object', additionalProperties: values });
 
+/** PROTOCOL_REPORT_SCHEMA: the stored chain's protocol in both statuses (chain/protocols.ts ProtocolReport). */
+export const PROTOCOL_REPORT_SCHEMA: Schema = obj({
+  version: int,
+  name: nullable(str),
+  known: { type: 'boolean' },
+  rules: int,
+  since_height: nullable(int),
+});
+
 const keyBlockFields = {
   hash: encoded('kh'),
   height: int,
@@ -149,6 +158,7 @@ export const RESPONSES: Record<string, Schema> = {
       lag: nullable(int),
       synced: { type: 'boolean' },
       contiguous: { type: 'boolean' },
+      protocol: nullable(PROTOCOL_REPORT_SCHEMA),
       seconds_since_last_block: nullable(int),
       queue_length: int,
       populator: obj({

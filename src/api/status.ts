@@ -1,6 +1,7 @@
 /** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
 import type { SyncState } from '../db/queries/sync-state.ts';
 import type { ReplicaState } from '../db/replica-watch.ts';
+import type { ProtocolReport } from '../chain/protocols.ts';
 
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
 export const SYNCED_MAX_LAG = 3;
@@ -21,6 +22,8 @@ export interface StatusInputs {
   readonly decodeErrors: number;
   /** the read replicas this server reads, when it reads any (DATABASE_READ_URLS) */
   readonly replicas?: readonly ReplicaState[];
+  /** the stored chain's protocol (undefined for an empty database) */
+  readonly protocol?: ProtocolReport;
 }
 
 /** heartbeatTimeoutSeconds: the populator beats every poll, so ten missed polls (at least a minute) mean it is stuck. */
@@ -83,6 +86,8 @@ export function statusReport(i: StatusInputs): { ok: boolean; body: Record<strin
       lag,
       synced,
       contiguous: i.contiguous,
+      // a protocol this middleware does not know is followed with the last known rules: shown, never a failure
+      protocol: i.protocol ?? null,
       seconds_since_last_block: blockAge,
       queue_length: lag === null ? 0 : Math.max(0, lag),
       populator: {

@@ -1,8 +1,8 @@
 /** @module Naming-system rules that depend on the protocol version (aec_governance). Pure. */
 import { asciiName } from './derived-ids.ts';
 
-/** Consensus protocol versions, as key blocks print them. */
-export const Protocol = { ROMA: 1, MINERVA: 2, FORTUNA: 3, LIMA: 4, IRIS: 5, CERES: 6 } as const;
+/** Consensus protocol versions, as key blocks print them (aec_hard_forks; the names and the rules: protocols.ts). */
+export const Protocol = { ROMA: 1, MINERVA: 2, FORTUNA: 3, LIMA: 4, IRIS: 5, CERES: 6, ARCUS: 7 } as const;
 
 /**
  * From Ceres a bid extends its auction to at least bid height + this (aec_governance

@@ -48,10 +48,27 @@ function u64(n: bigint | number): Buffer {
   return b;
 }
 
+/** keyFlags is a key header's flags word: the key tag (bit 31) and "info present" (bit 30). */
+function keyFlags(info: Uint8Array): number {
+  return (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
+}
+
+/** MICRO_FLAGS: a micro header's flags word, the devnode's micro blocks carrying no proof of fraud. */
+const MICRO_FLAGS = 0;
+
+/**
+ * showsFlags: the node's API shows a header's `flags` (`ba_` of the flags word) from 7.3.0-rc7. The devnode shows them
+ * on blocks of Arcus on, the ones only such a node makes, so that chains of earlier protocols answer as the 7.2 nodes
+ * (and ae_mdw's renderings of them) the conformance tests hold the API to.
+ */
+function showsFlags(version: number): boolean {
+  return version >= Protocol.ARCUS;
+}
+
 /** keyHeaderBytes is `aec_headers:serialize_to_binary/1` of a key header (pow and nonce zero when absent). */
 function keyHeaderBytes(h: KeyHeader): Uint8Array {
   const info = idBytes(h.info);
-  const flags = (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
+  const flags = keyFlags(info);
   const pow = Buffer.alloc(42 * 4);
   (h.pow ?? []).forEach((p, i) => pow.writeUInt32BE(p >>> 0, i * 4));
   return Buffer.concat([
@@ -80,7 +97,7 @@ export function keyBlockHash(h: KeyHeader): string {
 export function microHeaderBytes(h: MicroHeader): Uint8Array {
   return Buffer.concat([
     u32(h.version),
-    u32(0),
+    u32(MICRO_FLAGS),
     u64(h.height),
     idBytes(h.prevHash),
     idBytes(h.prevKeyHash),
@@ -113,12 +130,13 @@ export function keyBlockJson(h: KeyHeader, hashValue: string): { [k: string]: Js
   };
   if (h.nonce !== undefined) json.nonce = jsonInt(h.nonce);
   if (h.pow !== undefined) json.pow = [...h.pow];
+  if (showsFlags(h.version)) json.flags = encode('ba', u32(keyFlags(idBytes(h.info))));
   return json;
 }
 
 /** microHeaderJson is the node's MicroBlockHeader object. */
 export function microHeaderJson(h: MicroHeader, hashValue: string): { [k: string]: Json } {
-  return {
+  const json: { [k: string]: Json } = {
     hash: hashValue,
     height: h.height,
     pof_hash: 'no_fraud',
@@ -130,4 +148,6 @@ export function microHeaderJson(h: MicroHeader, hashValue: string): { [k: string
     time: h.time,
     version: h.version,
   };
+  if (showsFlags(h.version)) json.flags = encode('ba', u32(MICRO_FLAGS));
+  return json;
 }

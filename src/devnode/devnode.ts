@@ -14,6 +14,7 @@ import { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
 import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
+import { Overload, overloadRoutes } from './overload.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -38,8 +39,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
   /** accounts prefunded at genesis; three are generated when absent */
   accounts?: { secretKey: string; balance: bigint }[];
   /**
-   * the protocol schedule and its hard forks' accounts and contracts (Ceres from genesis when absent); not with
-   * `generate`, whose transactions need Ceres from the first generation on
+   * the protocol schedule and its hard forks' accounts and contracts (Ceres from genesis when absent); with
+   * `generate`, Ceres or a later protocol from height 1 on (its transactions start there), e.g. Ceres → Arcus
    */
   hardForks?: readonly DevnodeHardFork[];
   /** start from a generated chain (see generateChain) */
@@ -71,6 +72,10 @@ export interface Devnode {
   mineMicroBlock(): Promise<void>;
   /** replace the top `depth` generations with different ones at the same heights */
   fork(depth: number): Promise<void>;
+  /** answer the next `requests` requests of the external API 503 with `Retry-After: retryAfter` (overload.ts) */
+  overload(requests: number, retryAfter: string): void;
+  /** the external API's requests refused so far by overload, and those still to refuse */
+  overloadStats(): { refused: number; remaining: number };
   height(): number;
   stop(): Promise<void>;
 }
@@ -97,9 +102,13 @@ function makeChain(
   const networkId = opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
-    if (opts.hardForks)
-      throw new RangeError('a generated chain runs Ceres from genesis: no hard forks with `generate`');
-    const generated = generateChain({ ...opts.generate, networkId, miner, extraAccounts: genesisAccounts });
+    const generated = generateChain({
+      ...opts.generate,
+      networkId,
+      miner,
+      extraAccounts: genesisAccounts,
+      ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
+    });
     const txs = generated.chain.txs.size;
     log.info(
       { generations: generated.chain.height, txs, tokenTxs: generated.tokenTxs, txTypes: generated.txTypes },
@@ -136,17 +145,20 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     ...externalRoutes(chain, info, v),
     dryRunRoute(chain, `/${v}/dry-run`),
   ]);
+  const overload = new Overload();
   const internal = alsoUnderV3([
     ...internalRoutes(chain),
     dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
     pacingRoute(externalPacer),
+    ...overloadRoutes(overload),
   ]);
   const withApi = (routes: Route[]): Route[] => [
     ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
     { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
   ];
-  const externalServer = createJsonServer(withApi(external), log, externalPacer);
-  const internalServer = createJsonServer(withApi(internal), log, internalPacer);
+  const height = (): number => chain.height;
+  const externalServer = createJsonServer(withApi(external), log, { pacer: externalPacer, overload, height });
+  const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
   const host = opts.host ?? '127.0.0.1';
   const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
   const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {
@@ -198,7 +210,9 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
       chain.fork(depth);
       log.info({ depth, height: chain.height, top: chain.top.hash }, 'devnode fork');
     },
-    height: () => chain.height,
+    overload: (requests, retryAfter) => overload.refuse(requests, retryAfter),
+    overloadStats: () => overload.stats(),
+    height,
     stop: async () => {
       for (const t of timers) clearInterval(t);
       await Promise.all([close(externalServer), close(internalServer)]);

@@ -1,6 +1,8 @@
 /** @module Deterministic chains for tests and benchmarks: N generations × M micro blocks of mixed, valid, signed transactions. */
 import { hash } from '../chain/encoding.ts';
+import { PROTOCOL_VERSION } from './blocks.ts';
 import { Chain } from './chain.ts';
+import type { DevnodeHardFork } from './hard-forks.ts';
 import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
@@ -40,6 +42,11 @@ export interface GenerateOptions {
   readonly madeUpTxs?: boolean;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
+  /**
+   * the protocol schedule (Ceres from genesis when absent), e.g. Ceres then Arcus from a height on; every generation
+   * holds transactions, so from height 1 on it must run Ceres or a later protocol
+   */
+  readonly hardForks?: readonly DevnodeHardFork[];
 }
 
 /** GeneratedChain is the chain and the keys that can sign for it. */
@@ -107,7 +114,12 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
       ...accounts.map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
       ...(opts.extraAccounts ?? []),
     ],
+    ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
   });
+  if (chain.schedule.protocolAt(1) < PROTOCOL_VERSION)
+    throw new RangeError(
+      `a generated chain has transactions from its first generation on: its protocol at height 1 must be ${PROTOCOL_VERSION} or later`,
+    );
   const kit = new TrafficKit(chain, rng, accounts);
   const share = opts.tokenShare;
   if (share !== undefined && !(share >= 0 && share <= 1)) throw new RangeError(`tokenShare ${share} is not in 0–1`);

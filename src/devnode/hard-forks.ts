@@ -6,13 +6,15 @@
  * owned by the locked-coins account). Pure.
  *
  * The devnode applies Ceres' rules only, so a chain whose top is below Ceres takes no transactions
- * (chain.ts refuses them) rather than running them under rules its blocks do not claim.
+ * (chain.ts refuses them) rather than running them under rules its blocks do not claim. Arcus (7) changes none of
+ * the rules the devnode runs (chain/protocols.ts), so a chain crosses Ceres → Arcus as a 7.3 node's does.
  */
 import { isEncoded } from '../chain/encoding.ts';
 import { isJsonObject, parseJson, stringifyJson, toSafeNumber, type Json } from '../chain/json.ts';
 import { Protocol } from '../chain/aens.ts';
 import { LOCKED_COINS_ACCOUNT } from '../chain/derived-ids.ts';
 import { parseHardForkFile, type HardForkFile } from '../chain/hard-forks.ts';
+import { LATEST_KNOWN_PROTOCOL } from '../chain/protocols.ts';
 import { contractId } from './ids.ts';
 import { asAccount, credit } from './rules-common.ts';
 import type { WorldState } from './state.ts';
@@ -38,6 +40,11 @@ export interface ForkContract {
 export interface DevnodeHardFork {
   readonly version: number;
   readonly height: number;
+  /**
+   * tests only: `version` is a made-up protocol above the known ones, which the devnode runs under Arcus' rules,
+   * to show a middleware a protocol it does not know (the node's configuration has no such thing)
+   */
+  readonly future?: boolean;
   readonly accounts?: readonly ForkAccount[];
   /** Lima only */
   readonly extraAccounts?: readonly ForkAccount[];
@@ -59,8 +66,11 @@ export class ProtocolSchedule {
     if (forks[0]?.height !== 0) throw new RangeError('the protocol schedule must start at height 0');
     forks.forEach((f, i) => {
       const prev = forks[i - 1];
-      if (!Number.isInteger(f.version) || f.version < Protocol.ROMA || f.version > Protocol.CERES)
+      const top = f.future === true ? Infinity : LATEST_KNOWN_PROTOCOL;
+      if (!Number.isInteger(f.version) || f.version < Protocol.ROMA || f.version > top)
         throw new RangeError(`unknown protocol ${f.version}`);
+      if (f.future === true && f.version <= LATEST_KNOWN_PROTOCOL)
+        throw new RangeError(`protocol ${f.version} is a known one, not a future one`);
       if (prev && (f.height <= prev.height || f.version <= prev.version))
         throw new RangeError('protocol heights and versions must rise');
       if ((f.accounts?.length ?? 0) > 0 && !CARRIES_ACCOUNTS.has(f.version))

@@ -5,10 +5,11 @@ import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import type { Pacer } from './pacing.ts';
 
-/** Reply is a status and a JSON body already serialised. */
+/** Reply is a status and a JSON body already serialised, with the headers it needs besides (a 503's Retry-After). */
 export interface Reply {
   readonly status: number;
   readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** RouteRequest is what a handler sees: path parameters, query string and the parsed body. */
@@ -133,15 +134,21 @@ export function corsHeaders(origin: string | undefined, requestHeaders: string |
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT',
     'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': 'retry-after, x-ae-height',
     'access-control-max-age': '1800',
     ...(requestHeaders === undefined ? {} : { 'access-control-allow-headers': requestHeaders }),
   };
 }
 
-function send(res: ServerResponse, reply: Reply, cors: Record<string, string>): void {
+function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>): void {
   // the node's router and REST layer answer an unknown path or method with no body at all
   const type: Record<string, string> = reply.body === '' ? {} : { 'content-type': 'application/json' };
-  res.writeHead(reply.status, { ...cors, ...type, 'content-length': Buffer.byteLength(reply.body) });
+  res.writeHead(reply.status, {
+    ...stamped,
+    ...reply.headers,
+    ...type,
+    'content-length': Buffer.byteLength(reply.body),
+  });
   res.end(reply.body);
 }
 
@@ -196,21 +203,39 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** What a listener does besides routing. */
+export interface JsonServerOptions {
+  /** the realistic mode (pacing.ts): each request waits for a slot, its answer is written when its latency is up */
+  readonly pacer?: Pacer;
+  /** refuses requests with 503 and Retry-After while told to (overload.ts), before they queue, as the node's queue does */
+  readonly overload?: { take(): Reply | undefined };
+  /** the chain's height, stamped on every answer as `X-Ae-Height`, as a node after 7.2.2 does (before routing) */
+  readonly height?: () => number;
+}
+
 /**
- * createJsonServer answers every request with JSON (and the node's CORS headers); unexpected errors are logged and become 500 `{reason}`.
- * With a `pacer` (the realistic mode, see pacing.ts) each request waits for a slot, and its answer is written when
- * its latency is up.
+ * createJsonServer answers every request with JSON (and the node's CORS headers, which expose its Retry-After and
+ * X-Ae-Height to browsers); unexpected errors are logged and become 500 `{reason}`.
  */
-export function createJsonServer(routes: readonly Route[], log: Logger, pacer?: Pacer): Server {
+export function createJsonServer(routes: readonly Route[], log: Logger, options: JsonServerOptions = {}): Server {
   const table = new RouteTable(routes);
+  const { pacer, overload, height } = options;
   return createServer((req, res) => {
-    const cors = corsHeaders(header(req, 'origin'), header(req, 'access-control-request-headers'));
-    if (req.method === 'OPTIONS') return send(res, PREFLIGHT, cors);
+    const stamped = {
+      ...(height === undefined ? {} : { [AE_HEIGHT_HEADER]: String(height()) }),
+      ...corsHeaders(header(req, 'origin'), header(req, 'access-control-request-headers')),
+    };
+    if (req.method === 'OPTIONS') return send(res, PREFLIGHT, stamped);
+    const refusal = overload?.take();
+    if (refusal) return send(res, refusal, stamped);
     const work = (): Promise<Reply> => answer(table, req, log);
-    if (pacer) void pacer.serve(work, (reply) => send(res, reply, cors));
-    else void work().then((reply) => send(res, reply, cors));
+    if (pacer) void pacer.serve(work, (reply) => send(res, reply, stamped));
+    else void work().then((reply) => send(res, reply, stamped));
   });
 }
+
+/** AE_HEIGHT_HEADER: the node's chain-state height header (aehttp_state_version; a lower bound of the answer's state). */
+export const AE_HEIGHT_HEADER = 'x-ae-height';
 
 /** listen starts a server and resolves with its URL. */
 export function listen(server: Server, host: string, port: number): Promise<string> {

@@ -9,6 +9,8 @@ export interface IndexerMetrics {
   readonly syncHeight: prom.Gauge;
   readonly nodeHeight: prom.Gauge;
   readonly lag: prom.Gauge;
+  /** the protocol of the newest key block stored, and 1 per stored protocol this middleware does not know */
+  readonly protocol: { readonly version: prom.Gauge; readonly unknown: prom.Gauge<'protocol'> };
   readonly batches: prom.Counter;
   readonly transactions: prom.Counter;
   readonly generations: prom.Counter;
@@ -42,6 +44,19 @@ export function createIndexerMetrics(registry: prom.Registry): IndexerMetrics {
     syncHeight: new prom.Gauge({ name: 'mdw_sync_height', help: 'Highest height stored in the database', registers }),
     nodeHeight: new prom.Gauge({ name: 'mdw_node_height', help: 'Top height reported by the node', registers }),
     lag: new prom.Gauge({ name: 'mdw_sync_lag_blocks', help: 'Node top minus stored top', registers }),
+    protocol: {
+      version: new prom.Gauge({
+        name: 'mdw_protocol_version',
+        help: 'Consensus protocol of the newest key block the populator stored',
+        registers,
+      }),
+      unknown: new prom.Gauge({
+        name: 'mdw_unknown_protocol',
+        help: 'A stored consensus protocol this middleware does not know (followed with the last known rules)',
+        labelNames: ['protocol'],
+        registers,
+      }),
+    },
     batches: new prom.Counter({ name: 'mdw_indexer_batches_total', help: 'Batches committed', registers }),
     transactions: new prom.Counter({ name: 'mdw_indexer_transactions_total', help: 'Transactions written', registers }),
     generations: new prom.Counter({ name: 'mdw_indexer_generations_total', help: 'Generations written', registers }),

@@ -2,7 +2,7 @@
 import { isJsonObject, parseJson, parseJsonMember, type Json } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
 import { badResponse, noAnswer, NodeError, unreachable } from './errors.ts';
-import { backoffDelay, sleep } from '../retry.ts';
+import { backoffDelay, sleep, waitBefore } from '../retry.ts';
 import {
   askNode,
   DRY_RUN_PATH,
@@ -55,6 +55,7 @@ export class NodeClient {
     Pick<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork'>;
   /** the requests' meters, by what they ask */
   readonly #meters: { readonly read?: Meter; readonly dryRun?: Meter };
+  readonly #metrics: OutboundMetrics | undefined;
   readonly #nodes: NodeSet;
   /** each node's `/v2` base, taken apart once */
   readonly #bases: readonly HttpBase[];
@@ -66,6 +67,7 @@ export class NodeClient {
     const { url, metrics, ...rest } = opts;
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
     this.#meters = { read: metrics?.meter('node', 'read'), dryRun: metrics?.meter('node', 'dry_run') };
+    this.#metrics = metrics;
     this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
     this.#bases = this.#nodes.urls.map((u) => httpBase(`${u}/v2`));
     this.#log = log;
@@ -106,6 +108,8 @@ export class NodeClient {
       let error: NodeError | undefined;
       let gone: NodeError | undefined;
       let transient = false;
+      /** the soonest a node that answered 503 with Retry-After asked to be asked again */
+      let asked: number | undefined;
       const tried: number[] = [];
       for (;;) {
         const index = await this.#nodes.acquire(this.#untried(tried, only), this.#opts.signal, priority);
@@ -118,7 +122,8 @@ export class NodeClient {
         } catch (err) {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
-          if (error.transient) this.#nodes.failed(index, COOL_DOWN_MS);
+          if (error.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, error.retryAfterMs));
+          if (error.retryAfterMs !== undefined) asked = Math.min(asked ?? Infinity, error.retryAfterMs);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
           if (error.gone) gone = error;
           transient ||= error.transient;
@@ -132,12 +137,15 @@ export class NodeClient {
       }
       if (error === undefined) throw unreachable(path, new Error('no node left in the set'));
       if (!transient || attempt >= this.#opts.attempts || this.#opts.signal?.aborted) throw gone ?? error;
-      const delay = backoffDelay(attempt, {
+      const backoff = backoffDelay(attempt, {
         initialMs: this.#opts.backoffInitialMs,
         maxMs: this.#opts.backoffMaxMs,
         jitter: 0.2,
       });
-      this.#log.debug({ path, attempt, delay, err: error.message }, 'node request retry');
+      // a node that asked for a wait (503 with Retry-After) is not asked again before it: that is what it needs
+      const delay = waitBefore(backoff, asked);
+      if (asked !== undefined) this.#metrics?.waitedAsAsked('node', delay / 1000);
+      this.#log.debug({ path, attempt, delay, retryAfterMs: asked, err: error.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }
   }
@@ -151,8 +159,9 @@ export class NodeClient {
   async #once<T>(base: HttpBase, path: string, parse: (text: string) => T, answered: () => void): Promise<T> {
     let text: string;
     let status: number;
+    let retryAfter: string | undefined;
     try {
-      ({ status, text } = await httpGet({ base, path }, this.#opts.timeoutMs, {
+      ({ status, text, retryAfter } = await httpGet({ base, path }, this.#opts.timeoutMs, {
         signal: this.#opts.signal,
         meter: this.#meters.read,
       }));
@@ -165,6 +174,7 @@ export class NodeClient {
         path,
         `node answered ${path} with malformed JSON (status ${status})`,
         status >= 400 ? status : undefined,
+        retryAfter,
       );
     if (status >= 400) {
       let body: Json;
@@ -174,7 +184,7 @@ export class NodeClient {
         throw malformed();
       }
       const reason = isJsonObject(body) && typeof body.reason === 'string' ? body.reason : `status ${status}`;
-      throw badResponse(path, `node answered ${path}: ${status} ${reason}`, status);
+      throw badResponse(path, `node answered ${path}: ${status} ${reason}`, status, retryAfter);
     }
     try {
       return parse(text);
@@ -322,7 +332,7 @@ export class NodeClient {
         if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
         if (Array.isArray(answer)) return answer;
         this.#opts.onError?.(answer);
-        if (answer.transient) this.#nodes.failed(index, COOL_DOWN_MS);
+        if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
         failures.push(answer);
       }
     };

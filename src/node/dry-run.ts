@@ -66,14 +66,23 @@ export const DRY_RUN_PATH = '/dry-run';
 /**
  * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
  * when every node answered 410, REFUSED when every node refused the request (410 or another 4xx but 429); else it
- * throws the transient NodeError that has the round asked again (a node could not answer, or none was asked). Pure.
+ * throws the transient NodeError that has the round asked again (a node could not answer, or none was asked), with the
+ * soonest wait a node asked for. Pure.
  */
 export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
   if (failures.length > 0 && failures.every((f) => f.gone)) return PRUNED;
   if (failures.length > 0 && failures.every((f) => !f.transient)) return REFUSED;
   const last = failures.at(-1);
   const why = `dry-run at ${top ?? 'the top'} failed: ${last?.message ?? 'no node'}`;
-  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, why, { path: DRY_RUN_PATH, transient: true, cause: last });
+  // the soonest any node asked to be asked again (its 503's Retry-After)
+  const asked = failures.flatMap((f) => (f.retryAfterMs === undefined ? [] : [f.retryAfterMs]));
+  const retryAfterMs = asked.length === 0 ? undefined : Math.min(...asked);
+  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, why, {
+    path: DRY_RUN_PATH,
+    transient: true,
+    cause: last,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
 }
 
 /**
@@ -91,13 +100,14 @@ export async function askNode(
 ): Promise<DryRunResult[] | NodeError> {
   let status: number;
   let text: string;
+  let retryAfter: string | undefined;
   try {
-    ({ status, text } = await httpPostJson(target, body, timeoutMs, options));
+    ({ status, text, retryAfter } = await httpPostJson(target, body, timeoutMs, options));
   } catch (err) {
     return noAnswer(DRY_RUN_PATH, err, timeoutMs);
   }
   if (status >= 400)
-    return badResponse(DRY_RUN_PATH, `node answered the dry-run: ${status} ${text.slice(0, 200)}`, status);
+    return badResponse(DRY_RUN_PATH, `node answered the dry-run: ${status} ${text.slice(0, 200)}`, status, retryAfter);
   if (status < 200 || status >= 300)
     return badResponse(DRY_RUN_PATH, `node answered the dry-run with status ${status}`);
   try {
@@ -124,6 +134,8 @@ export function inRounds(round: () => Promise<DryRunOutcome>, retries: DryRunRet
     ...retries,
     jitter: 0.2,
     retryable: (err) => err instanceof NodeError && err.transient && !retries.signal?.aborted,
+    // a round whose nodes asked for a wait (503 with Retry-After) is not asked again before it
+    retryAfter: (err) => (err instanceof NodeError ? err.retryAfterMs : undefined),
   });
 }
 

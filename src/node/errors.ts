@@ -4,6 +4,7 @@
  */
 import { AppError, ErrorCode } from '../errors.ts';
 import { HttpGetError } from './http-get.ts';
+import { retryAfterMs as retryAfterMsOf } from '../retry.ts';
 
 /**
  * NODE_STATUS: the answer a client gets for a request that needed the node and failed so, as a reverse proxy answers
@@ -22,16 +23,19 @@ export class NodeError extends AppError {
   readonly nodeStatus: number | undefined;
   readonly transient: boolean;
   readonly path: string;
+  /** how long the node asked to be left alone (its 503's Retry-After, bounded: retry.ts retryAfterMs) */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { path: string; nodeStatus?: number; transient: boolean; cause?: unknown },
+    opts: { path: string; nodeStatus?: number; transient: boolean; cause?: unknown; retryAfterMs?: number },
   ) {
     super(code, NODE_STATUS[code] ?? 502, message, { cause: opts.cause });
     this.nodeStatus = opts.nodeStatus;
     this.transient = opts.transient;
     this.path = opts.path;
+    this.retryAfterMs = opts.retryAfterMs;
   }
 
   /** notFound is true for the node's 404 (a height above its top, an unknown hash): not an outage. */
@@ -77,8 +81,12 @@ export function noAnswer(path: string, err: unknown, timeoutMs: number): NodeErr
   return err instanceof HttpGetError && err.outcome === 'timeout' ? timedOut(path, timeoutMs) : unreachable(path, err);
 }
 
-/** badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient. */
-export function badResponse(path: string, message: string, nodeStatus?: number): NodeError {
+/**
+ * badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient; `retryAfter`
+ * is the answer's Retry-After header, kept (bounded) on a transient one as the wait the node asked for.
+ */
+export function badResponse(path: string, message: string, nodeStatus?: number, retryAfter?: string): NodeError {
   const transient = nodeStatus === undefined || nodeStatus >= 500 || nodeStatus === 429;
-  return new NodeError(ErrorCode.NODE_BAD_RESPONSE, message, { path, nodeStatus, transient });
+  const retryAfterMs = transient ? retryAfterMsOf(retryAfter, Date.now()) : undefined;
+  return new NodeError(ErrorCode.NODE_BAD_RESPONSE, message, { path, nodeStatus, transient, retryAfterMs });
 }

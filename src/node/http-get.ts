@@ -111,15 +111,19 @@ type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestSt
 
 type Target = URL | { readonly base: HttpBase; readonly path: string };
 
+/** HttpAnswer is an answer's status, its whole body as text and, on an error status, its Retry-After value. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly text: string;
+  /** the Retry-After header of an error answer (a node's 503), as sent */
+  readonly retryAfter?: string;
+}
+
 /**
  * httpGet resolves with the status and the whole body as text, or rejects with an HttpGetError. `url` is a URL, or a
  * base (httpBase) and the path under it.
  */
-export function httpGet(
-  url: Target,
-  timeoutMs: number,
-  options: RequestOptions = {},
-): Promise<{ status: number; text: string }> {
+export function httpGet(url: Target, timeoutMs: number, options: RequestOptions = {}): Promise<HttpAnswer> {
   return send(url, 'GET', undefined, timeoutMs, options);
 }
 
@@ -133,7 +137,7 @@ export function httpPostJson(
   json: string,
   timeoutMs: number,
   options: RequestOptions & { readonly headers?: Readonly<Record<string, string>> } = {},
-): Promise<{ status: number; text: string }> {
+): Promise<HttpAnswer> {
   const { headers } = options;
   return send(
     url,
@@ -154,7 +158,7 @@ function send(
   timeoutMs: number,
   { signal, meter }: RequestOptions,
   postHeaders: Readonly<Record<string, string>> = JSON_HEADERS,
-): Promise<{ status: number; text: string }> {
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const sentAt = meter === undefined ? 0 : performance.now();
     const [origin, path] =
@@ -163,7 +167,7 @@ function send(
     let forget: (() => void) | undefined;
     let controller: Controller | undefined;
     let retries = 0;
-    const finish = (err: HttpGetError | undefined, value?: { status: number; text: string }): void => {
+    const finish = (err: HttpGetError | undefined, value?: HttpAnswer): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -176,6 +180,7 @@ function send(
     };
     const dispatch = (): void => {
       let status = 0;
+      let retryAfter: string | undefined;
       let started = false;
       const chunks: Buffer[] = [];
       pool(origin).dispatch(
@@ -187,16 +192,20 @@ function send(
             controller = c;
             if (settled) c.abort(new HttpGetError('aborted', 'aborted'));
           },
-          onResponseStart(_c, statusCode) {
+          onResponseStart(_c, statusCode, headers) {
             status = statusCode;
             started = true;
+            if (statusCode >= 400) {
+              const value = headers['retry-after'];
+              retryAfter = Array.isArray(value) ? value[0] : value;
+            }
           },
           onResponseData(_c, chunk) {
             chunks.push(chunk);
           },
           onResponseEnd() {
             const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-            finish(undefined, { status, text });
+            finish(undefined, retryAfter === undefined ? { status, text } : { status, text, retryAfter });
           },
           onResponseError(_c, err) {
             if (!settled && !started && retries < RETRIES && closedWhenReused(err)) {

@@ -1,6 +1,7 @@
 /**
  * @module The one metric of every request this process sends out (the node's API, its mempool, dry-runs, the
- * /v2 and /v3 forwarding, the Sophia compiler): one histogram by whom it asked, for what, and how it ended.
+ * /v2 and /v3 forwarding, the Sophia compiler): one histogram by whom it asked, for what, and how it ended; and the
+ * waits a server asked for with Retry-After (a node's 503), which this process kept before asking again.
  */
 import prom from 'prom-client';
 
@@ -38,6 +39,7 @@ export const OUTBOUND_METRIC = 'mdw_outbound_request_duration_seconds';
 /** OutboundMetrics is the histogram on one registry, handing out a Meter per kind of request. */
 export class OutboundMetrics {
   readonly #histogram: prom.Histogram<'target' | 'operation' | 'outcome'>;
+  readonly #retryAfter: prom.Histogram<'target'>;
 
   constructor(registry: prom.Registry) {
     this.#histogram = new prom.Histogram({
@@ -47,6 +49,18 @@ export class OutboundMetrics {
       registers: [registry],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     });
+    this.#retryAfter = new prom.Histogram({
+      name: 'mdw_outbound_retry_after_wait_seconds',
+      help: 'Waits before asking again that a server asked for with Retry-After (a node overloaded or starting), by target.',
+      labelNames: ['target'] as const,
+      registers: [registry],
+      buckets: [1, 3, 10, 30, 60],
+    });
+  }
+
+  /** waitedAsAsked records a wait of `seconds` kept because `target` answered with a Retry-After. */
+  waitedAsAsked(target: OutboundTarget, seconds: number): void {
+    this.#retryAfter.observe({ target }, seconds);
   }
 
   /** meter is the Meter of requests to `target` for `operation` (a label set per outcome, looked up once). */

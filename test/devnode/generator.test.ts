@@ -165,6 +165,35 @@ describe('devnode chain generator', () => {
       }
     }
   });
+  it('crosses Ceres → Arcus when its schedule says so, with transactions on both sides of the fork', () => {
+    const crossing = generateChain({
+      generations: 12,
+      seed: 'generator-arcus',
+      hardForks: [
+        { version: 6, height: 0 },
+        { version: 7, height: 6 },
+      ],
+    });
+    expect(crossing.rejected).to.equal(0);
+    const versions = crossing.chain.keyBlocks.map((k) => k.header.version);
+    expect(versions).to.deep.equal([...Array(6).fill(6), ...Array(7).fill(7)]);
+    const micros = (height: number): { header: { version: number }; txs: readonly unknown[] }[] =>
+      crossing.chain.keyBlocks[height]!.micro;
+    expect(micros(5).every((m) => m.header.version === 6 && m.txs.length > 0)).to.equal(true);
+    expect(micros(6).every((m) => m.header.version === 7 && m.txs.length > 0)).to.equal(true);
+    // transactions start at height 1: a schedule below Ceres there is refused
+    expect(() =>
+      generateChain({
+        generations: 2,
+        seed: 'x',
+        hardForks: [
+          { version: 5, height: 0 },
+          { version: 6, height: 2 },
+        ],
+      }),
+    ).to.throw(/height 1 must be 6 or later/);
+  });
+
   describe('token share', () => {
     const tokenCodes = new Set(Object.values(BYTECODE));
     /** tokenTxsOn recounts from the chain: creations of token, NFT and DEX contracts, and calls to them */

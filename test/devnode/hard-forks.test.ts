@@ -107,6 +107,44 @@ describe('devnode hard forks', () => {
     expect(encode('ak', new Uint8Array(32))).to.equal(LOCKED_COINS_ACCOUNT);
   });
 
+  it('runs Arcus (7) after Ceres, taking transactions in both, and a made-up later protocol only when told it is one', () => {
+    const chain = chainWith([
+      { version: Protocol.CERES, height: 0 },
+      { version: Protocol.ARCUS, height: 2 },
+    ]);
+    for (let i = 0; i < 3; i++) chain.mineKeyBlock();
+    expect(chain.keyBlocks.map((k) => k.header.version)).to.deep.equal([6, 6, 7, 7]);
+    expect(chain.schedule.statusProtocols()).to.deep.equal([
+      { version: 6, effective_at_height: 0 },
+      { version: 7, effective_at_height: 2 },
+    ]);
+    // no rule refuses a transaction for its protocol at Arcus (this one fails its signature check instead)
+    const spend = { type: 'SpendTx' } as unknown as TxFields;
+    expect(() => chain.admit(new Uint8Array([1]), spend))
+      .to.throw(TxRejected)
+      .that.does.not.match(/protocol/);
+    expect(parseHardForkSchedule('{"6": 0, "7": 5}')).to.deep.equal([
+      { version: 6, height: 0 },
+      { version: 7, height: 5 },
+    ]);
+    // 8 is no protocol of the node's: refused, unless a test says it makes one up
+    expect(() => parseHardForkSchedule('{"6": 0, "8": 5}')).to.throw(/unknown protocol 8/);
+    expect(() => parseHardForkSchedule('{"6": 0, "8": {"height": 5, "future": true}}')).to.throw(/unknown future/);
+    expect(
+      new ProtocolSchedule([
+        { version: Protocol.CERES, height: 0 },
+        { version: 8, height: 4, future: true },
+      ]).protocolAt(4),
+    ).to.equal(8);
+    expect(
+      () =>
+        new ProtocolSchedule([
+          { version: Protocol.CERES, height: 0 },
+          { version: Protocol.ARCUS, height: 4, future: true },
+        ]),
+    ).to.throw(/known one/);
+  });
+
   it('reads a schedule written as the node’s chain.hard_forks with the files inline', () => {
     const id = forkContractId(contract);
     const spec = { amount: 9, vm_version: 7, abi_version: 3, nonce: 4, code, call_data: code };

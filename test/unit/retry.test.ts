@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Backoff, backoffDelay, retry, sleep } from '../../src/retry.ts';
+import { Backoff, backoffDelay, MAX_RETRY_AFTER_MS, retry, retryAfterMs, sleep, waitBefore } from '../../src/retry.ts';
 
 describe('backoffDelay(attempt, options)', () => {
   it('doubles from the initial delay up to the cap when there is no jitter', () => {
@@ -72,5 +72,61 @@ describe('retry(fn, options)', () => {
     const err = await retry(failing, options).catch((e: unknown) => e);
     expect((err as Error).message).to.equal('down');
     expect(Date.now() - started).to.be.below(5_000);
+  });
+});
+
+describe('retryAfterMs(value, nowMs, maxMs)', () => {
+  const now = Date.parse('Tue, 24 Nov 2026 20:00:00 GMT');
+  it('reads delay-seconds and each HTTP-date form as the wait from now', () => {
+    expect(retryAfterMs('3', now)).to.equal(3000);
+    expect(retryAfterMs(' 30 ', now)).to.equal(30_000);
+    expect(retryAfterMs('0', now)).to.equal(0);
+    expect(retryAfterMs('Tue, 24 Nov 2026 20:00:07 GMT', now)).to.equal(7000);
+    expect(retryAfterMs('Tuesday, 24-Nov-26 20:00:05 GMT', now)).to.equal(5000);
+    expect(retryAfterMs('Tue Nov 24 20:00:04 2026', now)).to.equal(4000);
+  });
+
+  it('bounds the wait: a date passed is no wait, a long one is cut to the maximum', () => {
+    expect(retryAfterMs('Tue, 24 Nov 2026 19:00:00 GMT', now)).to.equal(0);
+    expect(retryAfterMs('86400', now)).to.equal(MAX_RETRY_AFTER_MS);
+    expect(retryAfterMs('10', now, 5000)).to.equal(5000);
+  });
+
+  it('ignores what is neither (the caller’s own backoff applies)', () => {
+    for (const value of [
+      undefined,
+      '',
+      'soon',
+      '-3',
+      '1.5',
+      '3s',
+      '2026-11-24T20:00:07Z',
+      'Tue, 32 Nov 2026 20:00:07 GMT',
+    ])
+      expect(retryAfterMs(value, now), String(value)).to.equal(undefined);
+  });
+});
+
+describe('retry(fn, options) with a Retry-After', () => {
+  it('waits what the error asks for when that is longer than the backoff, and the backoff otherwise', async () => {
+    const delays: number[] = [];
+    const asked = [undefined, 30, 1];
+    let calls = 0;
+    await retry(
+      async () => {
+        if (calls++ < 3) throw new Error('busy');
+        return 'ok';
+      },
+      {
+        attempts: 4,
+        initialMs: 5,
+        maxMs: 5,
+        retryAfter: () => asked[delays.length],
+        onRetry: (_attempt, _err, delayMs) => delays.push(delayMs),
+      },
+    );
+    expect(delays).to.deep.equal([5, 30, 5]);
+    expect(waitBefore(100, undefined)).to.equal(100);
+    expect(waitBefore(100, 3000)).to.equal(3000);
   });
 });

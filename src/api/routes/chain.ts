@@ -7,6 +7,7 @@ import {
   keyBlockAt,
   keyBlocksBetween,
   microBlocksBetween,
+  storedProtocolReport,
   topHeight,
 } from '../../db/queries/blocks.ts';
 import { newGenerationsJson } from '../../db/queries/generations.ts';
@@ -34,6 +35,7 @@ export function chainRoutes(deps: RouteDeps): Router {
   const router = new Router<ApiState>({ prefix: '/middleware' });
   // one pass over key_blocks' index per TTL, not per status request
   const contiguity = new BriefValue(() => heightsContiguous(pool), NODE_HEIGHT_TTL_MS);
+  const protocol = new BriefValue(() => storedProtocolReport(pool), NODE_HEIGHT_TTL_MS);
 
   router.get('/generations/:from/:to', async (ctx) => {
     const from = parseHeight(ctx.params.from, 'from');
@@ -99,10 +101,11 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/status', async (ctx) => {
-    const [state, node, contiguous] = await Promise.all([
+    const [state, node, contiguous, stored] = await Promise.all([
       servedSyncState(deps),
       deps.nodeHeight.current(),
       contiguity.get(),
+      protocol.get(),
     ]);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
@@ -115,6 +118,7 @@ export function chainRoutes(deps: RouteDeps): Router {
       version: deps.version,
       decodeErrors,
       replicas: deps.replicas?.states(),
+      protocol: stored,
     });
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, body, undefined, ok ? 200 : 503);

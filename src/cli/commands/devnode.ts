@@ -80,8 +80,7 @@ export default class Devnode extends Command {
     }),
     'hard-forks': Flags.string({
       description:
-        'a protocol schedule with hard forks, as the node\'s chain.hard_forks with the files inline: {"1": 0, "2": {"height": 2, "accounts": {"ak_…": 5}}, "4": {"height": 5, "extra_accounts": {…}, "contracts": {"ct_…": {…}}}, "6": 6} (not with --generate)',
-      exclusive: ['generate'],
+        'a protocol schedule with hard forks, as the node\'s chain.hard_forks with the files inline: {"1": 0, "2": {"height": 2, "accounts": {"ak_…": 5}}, "4": {"height": 5, "extra_accounts": {…}, "contracts": {"ct_…": {…}}}, "6": 6, "7": 9} (protocols 1 to 7, Arcus; with --generate, Ceres or later from height 1: {"6": 0, "7": 500})',
     }),
     'hard-fork-files': Flags.string({
       description:

@@ -4,6 +4,7 @@
  */
 import { txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
+import { protocolReport, type ProtocolReport } from '../../chain/protocols.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
@@ -107,6 +108,26 @@ export async function protocolEntry(
   if (!found) return undefined;
   const before = found.height === 0 ? undefined : await at(found.height - 1);
   return { height: found.height, previous: before?.height === found.height - 1 ? before.version : undefined };
+}
+
+/** topProtocol is the height and protocol of the newest stored key block (undefined for an empty database). */
+export async function topProtocol(db: Queryable): Promise<{ height: number; version: number } | undefined> {
+  const { rows } = await db.query<{ height: number; version: number }>({
+    name: 'mdw_top_protocol',
+    text: `SELECT height, coalesce((data->>'version')::int, 1) AS version FROM key_blocks ORDER BY height DESC LIMIT 1`,
+  });
+  return rows[0];
+}
+
+/**
+ * storedProtocolReport is the protocol of the newest stored key block as the statuses show it, with the lowest stored
+ * height of that protocol (where the stored chain entered it: protocolEntry); undefined for an empty database.
+ */
+export async function storedProtocolReport(db: Queryable): Promise<ProtocolReport | undefined> {
+  const top = await topProtocol(db);
+  if (!top) return undefined;
+  const entry = await protocolEntry(db, top.version);
+  return protocolReport(top.version, entry?.height ?? top.height);
 }
 
 /** keyBlockTimes reads the times of stored key blocks at the heights (absent heights are left out). */

@@ -29,6 +29,7 @@ import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
+import type { StoredProtocol } from './protocol-watch.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -54,6 +55,8 @@ export interface LoaderDeps {
   readonly maxForkDepth?: number;
   /** the codes of transaction types the code does not know, remembered from batch to batch */
   readonly txTypeCodes?: TxTypeCodes;
+  /** told of the protocols of the key blocks each batch stored, once committed (ProtocolWatch) */
+  readonly onProtocols?: (blocks: readonly StoredProtocol[]) => void;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -301,6 +304,9 @@ export async function loadBatch(
   if (unknownTypes) reportUnknownTypes(deps, unknownTypes);
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
+  deps.onProtocols?.(
+    gens.map((g) => ({ height: g.height, version: typeof g.keyBlock.version === 'number' ? g.keyBlock.version : 1 })),
+  );
   const m = deps.metrics;
   if (m) {
     m.batches.inc();

@@ -15,7 +15,7 @@ import { WriterLock } from '../../db/writer-lock.ts';
 import { AppError, errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
-import { Backoff, sleep } from '../../retry.ts';
+import { Backoff, sleep, waitBefore } from '../../retry.ts';
 import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
@@ -26,6 +26,8 @@ import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
+import { ProtocolWatch } from './protocol-watch.ts';
+import { topProtocol } from '../../db/queries/blocks.ts';
 import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
@@ -58,6 +60,8 @@ export class Populator implements Role {
   readonly #backoff: Backoff;
   /** told of each call info no node holds any more: once per run, whatever the follower (logged once, counted each time) */
   readonly #onCallInfoGone: (txHash: string, height: number) => void;
+  /** hears the protocols stored: a protocol this middleware does not know is said once per run */
+  readonly #protocols: ProtocolWatch;
   readonly #synced: Promise<void>;
   #markSynced!: () => void;
   #running: Promise<void> | undefined;
@@ -77,6 +81,7 @@ export class Populator implements Role {
       jitter: 0.2,
     });
     this.#onCallInfoGone = new PrunedCallInfos(log, this.#metrics.callInfoPruned).record;
+    this.#protocols = new ProtocolWatch(log, this.#metrics.protocol);
     this.#synced = new Promise<void>((resolve) => {
       this.#markSynced = resolve;
     });
@@ -174,6 +179,9 @@ export class Populator implements Role {
     });
     for (const type of learned)
       log.info(type, 'a transaction type stored as unknown is known now: its stored transactions are re-typed');
+    // the protocol the stored chain is at, before any new block: a protocol not known is said at once
+    const top = await topProtocol(this.#pool).catch(() => undefined);
+    if (top) this.#protocols.stored([top]);
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
@@ -191,7 +199,11 @@ export class Populator implements Role {
         // the error stays in sync_state until a step succeeds: the status routes say the populator cannot advance
         const status = err instanceof NodeError ? SyncStatus.NODE_UNAVAILABLE : SyncStatus.ERROR;
         await heartbeat(this.#pool, status, null, errorMessage(err)).catch(() => {});
-        await sleep(this.#backoff.next(), term);
+        // a node that answered 503 with Retry-After is left alone as long as it asked (bounded), not polled sooner
+        const asked = err instanceof NodeError ? err.retryAfterMs : undefined;
+        const wait = waitBefore(this.#backoff.next(), asked);
+        if (asked !== undefined) this.#metrics.outbound.waitedAsAsked('node', wait / 1000);
+        await sleep(wait, term);
       }
     }
   }
@@ -248,6 +260,7 @@ export class Populator implements Role {
         log,
         metrics,
         onCallInfoGone: this.#onCallInfoGone,
+        onProtocols: this.#protocols.stored,
         fetchAhead: new FetchAhead(node, cfg.forkWindow),
         transferRules: rules,
         accountNumbers: new AccountNumbers(),
@@ -292,7 +305,13 @@ class FailureLog {
     this.#count++;
     this.#metrics.failures.inc({ kind });
     if (this.#kind === undefined) this.#since = Date.now();
-    if (kind !== this.#kind) this.#log.warn({ err: errorMessage(err), kind }, message);
+    if (kind !== this.#kind) {
+      const retryAfterMs = err instanceof NodeError ? err.retryAfterMs : undefined;
+      this.#log.warn(
+        { err: errorMessage(err), kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+        message,
+      );
+    }
     this.#kind = kind;
   }
 

@@ -230,7 +230,8 @@ const EXCEPTIONS: readonly Exception[] = [
     operations: BLOCKS,
     reason:
       "ae_mdw's KeyBlockExtended and MicroBlockExtended require `flags`, but ae_mdw writes the node's client " +
-      "serialization of a header (aec_headers:serialize_for_client), which has no such field, nor has the node's schema",
+      'serialization of a header (aec_headers:serialize_for_client), which has it only from node 7.3: the devnode ' +
+      'shows it on Arcus blocks only, and these chains run Ceres',
   },
   {
     violation: /\.(encoded_tx|state_hash): "(tx|st)_[^"]*" does not match \/\^(tx|st)_\\w\+\$\/$/,

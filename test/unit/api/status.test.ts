@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { heartbeatTimeoutSeconds, statusReport, SYNCED_MAX_LAG } from '../../../src/api/status.ts';
 import type { SyncState } from '../../../src/db/queries/sync-state.ts';
+import { protocolReport } from '../../../src/chain/protocols.ts';
 
 describe('statusReport', () => {
   const now = 1_700_000_000_000;
@@ -113,6 +114,27 @@ describe('statusReport', () => {
       { area: 'stats', from: 40, to: 100, failing_since: failingSince.toISOString(), error: 'statistics broken' },
     ]);
     expect((report({}).body.populator as Record<string, unknown>).derivations).to.deep.equal([]);
+  });
+
+  it('shows the stored chain’s protocol, one it does not know as such, without changing OK or synced', () => {
+    expect(report({}).body.protocol).to.equal(null);
+    const unknown = protocolReport(8, 250);
+    const { ok, body } = statusReport({
+      state,
+      nodeHeight: 101,
+      contiguous: true,
+      nowMs: now,
+      maxBlockAge: 900,
+      heartbeatTimeout: 60,
+      version: '1.2.3',
+      decodeErrors: 0,
+      protocol: unknown,
+    });
+    expect(ok).to.equal(true);
+    expect(body).to.deep.include({
+      synced: true,
+      protocol: { version: 8, name: null, known: false, rules: 7, since_height: 250 },
+    });
   });
 
   it('lists the read replicas of a server reading standbys, and nothing of them otherwise', () => {

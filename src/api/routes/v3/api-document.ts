@@ -3,6 +3,7 @@ import type { ParamName, V3Operation } from './operation.ts';
 import { LIMITS } from './params.ts';
 import { MDW_COMPAT_VERSION } from './status.ts';
 import { STATS_SCHEMAS } from './stats-document.ts';
+import { PROTOCOL_REPORT_SCHEMA } from '../../openapi-schemas.ts';
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
@@ -31,6 +32,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     mdw_gens_per_minute: { type: 'number' },
     mdw_height: int,
     mdw_last_migration: int,
+    mdw_protocol: { ...PROTOCOL_REPORT_SCHEMA, nullable: true },
     mdw_revision: str,
     mdw_synced: bool,
     mdw_syncing: bool,

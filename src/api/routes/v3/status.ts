@@ -1,6 +1,8 @@
 /** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
+import { storedProtocolReport } from '../../../db/queries/blocks.ts';
+import type { ProtocolReport } from '../../../chain/protocols.ts';
 import type { Pool } from '../../../db/pool.ts';
 import type { ReadReplicas } from '../../../db/read-replicas.ts';
 import { readServedTop } from '../../served-top.ts';
@@ -19,6 +21,8 @@ export interface StatusFacts {
   readonly node: { [key: string]: Json } | undefined;
   readonly gensPerMinute: number;
   readonly revision: string;
+  /** the stored chain's protocol (undefined for an empty database) */
+  readonly protocol?: ProtocolReport;
 }
 
 /** statusBody is ae_mdw's Status object (keys in its order) with our sync truth. Pure. */
@@ -35,6 +39,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     mdw_gens_per_minute: f.gensPerMinute,
     mdw_height: height,
     mdw_last_migration: Number(/^\d+/.exec(totals.lastMigration ?? '')?.[0] ?? 0),
+    // not ae_mdw's: the stored chain's protocol, `known: false` for one this middleware follows with the last known rules
+    mdw_protocol: f.protocol ? { ...f.protocol } : null,
     mdw_revision: f.revision,
     mdw_synced: synced,
     // a populator whose steps fail is neither synced nor syncing
@@ -112,18 +118,19 @@ export class StatusSource {
   }
 
   async #refresh(): Promise<void> {
-    const [totals, node] = await Promise.all([
+    const [totals, node, protocol] = await Promise.all([
       readServedTop(this.#db, this.#replicas, storedTotals),
       this.#nodeStatus().then(
         (s) => (isJsonObject(s) ? s : undefined),
         () => undefined,
       ),
+      storedProtocolReport(this.#db),
     ]);
     const now = Date.now();
     this.#samples.push({ atMs: now, height: totals.topHeight ?? 0 });
     while (this.#samples.length > 2 && now - this.#samples[0]!.atMs > SAMPLE_WINDOW_MS) this.#samples.shift();
     this.#text = stringifyJson(
-      statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision }),
+      statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision, protocol }),
     );
     this.#at = now;
   }

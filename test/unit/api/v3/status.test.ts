@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { statusBody } from '../../../../src/api/routes/v3/status.ts';
 import type { StoredTotals } from '../../../../src/db/queries/sync-state.ts';
+import { protocolReport } from '../../../../src/chain/protocols.ts';
 
 describe('/v3/status body', () => {
   const totals: StoredTotals = {
@@ -23,6 +24,20 @@ describe('/v3/status body', () => {
   it('is synced within the lag bound and syncing while behind', () => {
     expect(body({})).to.include({ mdw_synced: true, mdw_syncing: false, mdw_height: 100, node_height: 101 });
     expect(body({ populatorStatus: 'catching_up' }, 200)).to.include({ mdw_synced: false, mdw_syncing: true });
+  });
+  it('carries the stored chain’s protocol as mdw_protocol, a protocol it does not know as such, still synced', () => {
+    expect(body({})).to.include({ mdw_protocol: null });
+    const withProtocol = statusBody({
+      totals,
+      node: { top_block_height: 101 },
+      gensPerMinute: 0,
+      revision: 'r',
+      protocol: protocolReport(9, 40),
+    });
+    expect(withProtocol).to.deep.include({
+      mdw_synced: true,
+      mdw_protocol: { version: 9, name: null, known: false, rules: 7, since_height: 40 },
+    });
   });
   it('is neither synced nor syncing while the populator cannot advance, however small the lag', () => {
     for (const populatorStatus of ['node_unavailable', 'error'])
