@@ -28,6 +28,7 @@ import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
+import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -134,6 +135,8 @@ export interface PreparedBatch {
    * deferred to the backfill
    */
   readonly underived: ReadonlyMap<string, string>;
+  /** what its derived areas ask the node (balances, GA infos), asked as it was prepared */
+  readonly reads: BatchNodeReads;
 }
 
 /**
@@ -208,7 +211,9 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
     rows.push(transformGeneration(g));
     await nextTurn();
   }
-  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived };
+  // the areas' node reads go out now, beside the encoding and the write before this batch, not in its transaction
+  const reads = askBatchReads(deps.node, gens, rows);
+  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived, reads };
 }
 
 /**
@@ -239,7 +244,7 @@ export async function loadBatch(
   opts: BatchOptions = {},
 ): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows, encoded, createdCode, underived } = await (opts.prepared ??
+  const { gens, rows, encoded, createdCode, underived, reads } = await (opts.prepared ??
     prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
@@ -255,6 +260,8 @@ export async function loadBatch(
   if (rolledBack || opts.replace) deps.decoder.forgetCode();
   let replaced: number[] = [];
   let rederiveFrom: number | null | undefined;
+  // the transaction holds its locks (and the next batch waits) for no node round trip asked ahead
+  await reads.settled;
   const numbers = deps.accountNumbers ?? new AccountNumbers();
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
@@ -271,8 +278,8 @@ export async function loadBatch(
       rules: deps.transferRules ?? DEFAULT_TRANSFER_RULES,
       appearances: written.accounts,
       underived,
-      balances: deps.node,
-      gaCalls: deps.node,
+      balances: reads.balances,
+      gaCalls: reads.gaCalls,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
