@@ -211,7 +211,8 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
     rows.push(transformGeneration(g));
     await nextTurn();
   }
-  // the areas' node reads go out now, beside the encoding and the write before this batch, not in its transaction
+  // the areas' node reads go out now, beside the encoding and the write before this batch: its transaction finds them
+  // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
   const reads = askBatchReads(deps.node, gens, rows);
   return { gens, rows, encoded: await encodeRows(rows), createdCode, underived, reads };
 }
@@ -260,8 +261,6 @@ export async function loadBatch(
   if (rolledBack || opts.replace) deps.decoder.forgetCode();
   let replaced: number[] = [];
   let rederiveFrom: number | null | undefined;
-  // the transaction holds its locks (and the next batch waits) for no node round trip asked ahead
-  await reads.settled;
   const numbers = deps.accountNumbers ?? new AccountNumbers();
   const transactions = await withTransaction(deps.pool, async (client) => {
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);

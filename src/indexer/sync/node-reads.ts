@@ -11,11 +11,8 @@ import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BalanceReader } from '../derived/account-balances.ts';
-import type { GaInfoReader } from '../derived/ga-calls.ts';
+import { GA_TX_TYPES, type GaInfoReader } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
-
-/** The transactions whose info the ga area reads (db/writes/ga-calls.ts takes the same types). */
-const GA_TX_TYPES = new Set(['GAAttachTx', 'GAMetaTx']);
 
 /**
  * balanceCandidates lists the accounts a batch's own rows show it touches: each account (and oracle, whose account it
@@ -44,7 +41,7 @@ export function lastBlockHash(gens: readonly FetchedGeneration[]): string {
 export interface BatchNodeReads {
   readonly balances: BalanceReader;
   readonly gaCalls: GaInfoReader;
-  /** resolves once every read asked ahead has its answer (or failed): the batch's transaction waits for no node */
+  /** resolves once every read asked ahead has its answer (or failed): what the batch will not ask again */
   readonly settled: Promise<void>;
 }
 
