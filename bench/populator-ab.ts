@@ -1,105 +1,216 @@
 /**
- * @module A/B of two populators on one chain in one run (issue 12: the populator's throughput with the /v3 tables
- * against the code before them). Both checkouts' `bench/indexer.lib.populate.ts` load the same devnode chain (this
- * checkout's devnode, its own process) from an empty schema of one PostgreSQL, in turns A B A B …, so that the
- * machine's drift falls on both alike; each pair gives a ratio B ÷ A of tx/s. CPU per transaction of each populator
- * process and of PostgreSQL are read from /proc.
+ * @module The populator of the working tree (B) against an older commit's (A), on one chain in one run (issue 40: the
+ * guard a release runs against the last one). A devnode answering like a real node (`--latency-ms`,
+ * `--max-concurrent-requests`) serves one chain; each round reads it with a bare client that keeps every slot busy
+ * (n, the node-bound rate) and loads it with A's and B's populators (`bench/indexer.lib.populate.ts` of each
+ * checkout, own processes) into empty schemas of one PostgreSQL, A and B in alternating order (A B, then B A) so that
+ * the machine's drift falls on both alike. Per round: generations/s of each and the ratios B ÷ A, A ÷ n and B ÷ n;
+ * node requests per generation; CPU seconds per transaction of each populator ÷ the bare client's, and PostgreSQL's.
+ * The summary gives each ratio's median and spread (min–max) with the load average. Every B schema is checked
+ * against the node afterwards (`mdw -v --full`), and a difference fails the run.
  *
- *   BENCH_AB_OLD=<checkout of the older code, node_modules included> node bench/populator-ab.ts
- *   (BENCH_AB_GENERATIONS=5000, BENCH_AB_ROUNDS=3; A is the older code, B this checkout)
+ *   BENCH_AB_COMMIT=<commit> make bench ONLY=populator-ab   (default: the newest release CHANGELOG.md names)
+ *   BENCH_AB_OLD=<a checkout with node_modules>               (instead of a commit)
+ *   BENCH_AB_GENERATIONS=3000 BENCH_AB_ROUNDS=3 BENCH_AB_LATENCY_MS=20 BENCH_AB_SLOTS=32 BENCH_AB_NODES=1
+ *   BENCH_AB_VERIFY=0 (no verify) BENCH_AB_FLAGS="--cpu-prof --cpu-prof-dir=…" (Node flags of both populators)
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { keyPairFromSeed } from '../src/devnode/keys.ts';
+import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { startDevnodeProcess } from './http.lib.ts';
-import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { bareClient, type BareRead } from './bare-client.lib.ts';
+import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
+import { killChildrenOnExit, median, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+import { postgresCpuReader } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
-const OLD = process.env.BENCH_AB_OLD;
-const GENERATIONS = Number(process.env.BENCH_AB_GENERATIONS ?? 5000);
+const GENERATIONS = Number(process.env.BENCH_AB_GENERATIONS ?? 3000);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
+const LATENCY_MS = Number(process.env.BENCH_AB_LATENCY_MS ?? 20);
+const SLOTS = Number(process.env.BENCH_AB_SLOTS ?? 32);
+const NODES = Number(process.env.BENCH_AB_NODES ?? 1);
+const VERIFY = process.env.BENCH_AB_VERIFY !== '0';
+const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
 const NEW = new URL('..', import.meta.url).pathname;
+// the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
+const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
+const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 
+/** One populator's load of the chain. */
 interface Run {
   readonly seconds: number;
+  /** the populator's CPU over the sync (not its start), all its threads */
   readonly cpuSeconds: number;
   readonly postgresCpuSeconds: number;
+  /** the node answers it needed (its own count, summed over nodes) */
+  readonly nodeRequests: number;
 }
 
-/** populate runs `checkout`'s populator child into a new schema and reads its CPU until it exits. */
-async function populate(checkout: string, nodeUrl: string, databaseUrl: string, schema: string): Promise<Run> {
+/** populate runs `checkout`'s populator child into a new schema and reports its run. */
+async function populate(checkout: string, urls: readonly string[], databaseUrl: string, schema: string): Promise<Run> {
   const postgresCpu = await postgresCpuReader(databaseUrl);
-  const pg0 = postgresCpu();
-  const child = spawn(process.execPath, ['--expose-gc', join(checkout, 'bench/indexer.lib.populate.ts')], {
+  let pg0 = 0;
+  const child = spawn(process.execPath, ['--expose-gc', ...FLAGS, join(checkout, 'bench/indexer.lib.populate.ts')], {
     cwd: checkout,
     env: {
-      NODE_URL: nodeUrl,
+      NODE_URL: urls[0]!,
+      NODE_URLS: urls.join(','),
       DATABASE_URL: databaseUrl,
       DATABASE_SCHEMA: schema,
       BENCH_TOP: String(GENERATIONS),
       LOG_LEVEL: 'warn',
+      NODE_TIMEOUT_MS: '30000',
       MALLOC_MMAP_THRESHOLD_: '131072',
       PATH: process.env.PATH,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let cpu = 0;
-  // the last reading before the exit: /proc forgets a process once it is reaped
-  const timer = setInterval(() => {
-    try {
-      cpu = processCpuSeconds(child.pid!);
-    } catch {
-      // exited between two readings
-    }
-  }, 50);
   let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout.on('data', (c: Buffer) => {
+    const before = out;
+    out += c.toString();
+    // the child has migrated its schema and starts its clock: PostgreSQL's CPU from here on
+    if (!before.includes('syncing\n') && out.includes('syncing\n')) pg0 = postgresCpu();
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(timer);
   if (code !== 0) throw new Error(`${checkout}: populator exited with ${code}`);
-  const report = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; cpuSeconds?: number };
-  return { seconds: report.seconds, cpuSeconds: report.cpuSeconds ?? cpu, postgresCpuSeconds: postgresCpu() - pg0 };
+  const report = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    seconds: number;
+    syncCpuSeconds: number;
+    nodeRequests: number;
+  };
+  return {
+    seconds: report.seconds,
+    cpuSeconds: report.syncCpuSeconds,
+    postgresCpuSeconds: postgresCpu() - pg0,
+    nodeRequests: report.nodeRequests,
+  };
+}
+
+/** startNodes runs NODES devnodes serving one chain, each in its own process. */
+function startNodes(): Promise<DevnodeChild[]> {
+  return Promise.all(
+    Array.from({ length: NODES }, () =>
+      startDevnodeProcess([
+        ...['--generate', String(GENERATIONS), '--seed', 'perf'],
+        ...['--latency-ms', String(LATENCY_MS), '--max-concurrent-requests', String(SLOTS)],
+        ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+      ]),
+    ),
+  );
+}
+
+/** verified checks every stored height of `schema` against the nodes, throwing on any difference. */
+async function verified(urls: readonly string[], databaseUrl: string, schema: string): Promise<number> {
+  const cfg = loadConfig({
+    NODE_URL: urls[0]!,
+    NODE_URLS: urls.join(','),
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+  });
+  const lines: string[] = [];
+  const { checked, differences } = await verifyChain(
+    { cfg, log: pino({ level: 'warn' }), out: (l) => lines.push(l) },
+    { full: true },
+  );
+  if (differences > 0)
+    throw new Error(`${schema}: mdw -v --full found ${differences} differences:\n${lines.join('\n')}`);
+  return checked;
+}
+
+interface Round {
+  readonly n: BareRead;
+  readonly a: Run;
+  readonly b: Run;
+  readonly load: number;
+}
+
+const gensPerSecond = (r: { seconds: number }): number => (GENERATIONS + 1) / r.seconds;
+/** spread is a ratio's median and range over the rounds, as printed */
+const spread = (values: readonly number[]): string =>
+  `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+
+function roundLine(i: number, { n, a, b, load }: Round): string {
+  const perTx = (s: number): string => `${((1e6 * s) / n.transactions).toFixed(0)}`;
+  const side = (name: string, r: Run): string =>
+    `${name} ${gensPerSecond(r).toFixed(1)} gens/s, ${(r.nodeRequests / n.generations).toFixed(2)} req/gen, ` +
+    `CPU ${perTx(r.cpuSeconds)} µs/tx = ${(r.cpuSeconds / n.cpuSeconds).toFixed(2)} × n, PostgreSQL ${perTx(r.postgresCpuSeconds)} µs/tx`;
+  return (
+    `round ${i + 1} (load ${load.toFixed(1)}): n ${gensPerSecond(n).toFixed(1)} gens/s, ` +
+    `${(n.requests / n.generations).toFixed(2)} req/gen, CPU ${perTx(n.cpuSeconds)} µs/tx; ${side('A', a)}; ${side('B', b)}; ` +
+    `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}`
+  );
 }
 
 async function main(): Promise<void> {
-  if (!OLD) {
-    console.log('populator-ab: skipped (BENCH_AB_OLD names the checkout of the older code to compare with)');
-    return;
+  killChildrenOnExit();
+  let old: Checkout | undefined;
+  let oldDir = process.env.BENCH_AB_OLD;
+  let label = oldDir ?? '';
+  if (oldDir === undefined) {
+    const ref = process.env.BENCH_AB_COMMIT;
+    const release = ref === undefined ? releaseCommit(NEW) : undefined;
+    old = extractCommit(NEW, ref ?? release!.commit);
+    oldDir = old.dir;
+    label = `${old.commit.slice(0, 7)}${release ? ` (release ${release.version})` : ''}`;
   }
   const load = { before: loadavg() };
-  // this checkout's devnode (2 micro blocks × 5 txs a generation)
-  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench']);
+  console.log(
+    `A: ${label}; B: the working tree. ${GENERATIONS} generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
+      `${SLOTS} slots; load ${load.before.map((l) => l.toFixed(1)).join(' ')}`,
+  );
+  const nodes = await startNodes();
+  const urls = nodes.map((n) => n.url);
   const db = await createTestDatabase();
-  const transactions = GENERATIONS * 10;
-  const pairs: { a: Run; b: Run; ratio: number; load: number }[] = [];
+  const rounds: Round[] = [];
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      const a = await populate(OLD, devnode.url, db.url, `ab_a_${round}`);
-      const b = await populate(NEW, devnode.url, db.url, `ab_b_${round}`);
-      const ratio = a.seconds / b.seconds;
-      pairs.push({ a, b, ratio, load: loadavg()[0]! });
-      const perTx = (s: number): string => `${((1e6 * s) / transactions).toFixed(0)} µs`;
-      console.log(
-        `round ${round + 1} (load ${loadavg()[0]!.toFixed(1)}): A ${(transactions / a.seconds).toFixed(0)} tx/s ` +
-          `(CPU per tx ${perTx(a.cpuSeconds)}, PostgreSQL ${perTx(a.postgresCpuSeconds)}), B ${(transactions / b.seconds).toFixed(0)} tx/s ` +
-          `(${perTx(b.cpuSeconds)}, PostgreSQL ${perTx(b.postgresCpuSeconds)}); B ÷ A ${ratio.toFixed(2)}`,
-      );
+    for (let i = 0; i < ROUNDS; i++) {
+      const n = await bareClient(urls, GENERATIONS, SLOTS);
+      const runA = (): Promise<Run> => populate(oldDir, urls, db.url, `ab_a_${i}`);
+      const runB = (): Promise<Run> => populate(NEW, urls, db.url, `ab_b_${i}`);
+      // A first in even rounds, B first in odd ones
+      const [a, b] = i % 2 === 0 ? [await runA(), await runB()] : [await runB(), await runA()].reverse();
+      const round = { n, a: a!, b: b!, load: loadavg()[0]! };
+      rounds.push(round);
+      console.log(roundLine(i, round));
+      if (VERIFY)
+        console.log(
+          `  mdw -v --full on B's schema: ${await verified(urls, db.url, `ab_b_${i}`)} heights, 0 differences`,
+        );
     }
   } finally {
-    await devnode.stop();
+    await Promise.all(nodes.map((n) => n.stop()));
     await db.drop();
     await stopTestServer();
+    old?.remove();
   }
-  const sorted = pairs.map((p) => p.ratio).sort((x, y) => x - y);
-  console.log(`B ÷ A, tx/s, median of ${pairs.length} pairs: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}`);
+  const ratios = {
+    bOverA: rounds.map((r) => r.a.seconds / r.b.seconds),
+    aOverN: rounds.map((r) => r.n.seconds / r.a.seconds),
+    bOverN: rounds.map((r) => r.n.seconds / r.b.seconds),
+    cpuAOverN: rounds.map((r) => r.a.cpuSeconds / r.n.cpuSeconds),
+    cpuBOverN: rounds.map((r) => r.b.cpuSeconds / r.n.cpuSeconds),
+  };
+  console.log(
+    `median (min–max) of ${rounds.length} rounds, load ${rounds.map((r) => r.load.toFixed(1)).join(', ')}: ` +
+      `gens/s B ÷ A ${spread(ratios.bOverA)}; A ÷ n ${spread(ratios.aOverN)}; B ÷ n ${spread(ratios.bOverN)}; ` +
+      `CPU per tx A ÷ n ${spread(ratios.cpuAOverN)}, B ÷ n ${spread(ratios.cpuBOverN)}`,
+  );
   writeResult('populator-ab', {
     benchmark: 'populator-ab',
     date: new Date().toISOString(),
-    old: OLD,
+    old: label,
     generations: GENERATIONS,
+    nodes: NODES,
+    latencyMs: LATENCY_MS,
+    slots: SLOTS,
     load,
-    pairs,
+    rounds,
+    ratios,
   });
 }
 

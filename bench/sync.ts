@@ -20,14 +20,12 @@ import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
-import { contractTx } from '../src/indexer/contracts/contract-decoder.ts';
-import { httpGet, HttpGetError } from '../src/node/http-get.ts';
-import { retry } from '../src/retry.ts';
+import { httpGet } from '../src/node/http-get.ts';
 import { loadConfig } from '../src/config.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
+import { bareClient } from './bare-client.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
 import { machineBusySeconds, mainThreadSeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
@@ -178,67 +176,6 @@ function useLine(uses: readonly NodeUse[], latencyMs: number): string {
         `${u.answerMs.toFixed(2)} ms for ${latencyMs}, queued ${u.queuedMs.toFixed(1)} ms, ${u.overran} overran)`,
     )
     .join('; ');
-}
-
-/**
- * bareClient (n) reads the whole chain with 2 × `SLOTS` requests in flight at each node and nothing else: every
- * answer parsed losslessly, its follow-up requests queued (micro blocks after their generation, call infos
- * after their micro block's transactions). SLOTS of them wait at the node, so a slot freed is taken at once and
- * the client's own turnaround (and the loopback) never leaves one empty: the node's rate, whatever the client.
- */
-async function bareClient(urls: readonly string[]): Promise<Rate> {
-  const queue: string[] = Array.from({ length: GENERATIONS + 1 }, (_, h) => `/generations/height/${h}`);
-  let inFlight = 0;
-  let requests = 0;
-  let transactions = 0;
-  // workers with nothing to do wait for the answers in flight to bring more work (or for the end)
-  let waiting: (() => void)[] = [];
-  const wakeAll = (): void => {
-    const all = waiting;
-    waiting = [];
-    for (const w of all) w();
-  };
-  const handle = (path: string, body: Json): void => {
-    if (!isJsonObject(body)) throw new Error(`${path}: not an object`);
-    if (Array.isArray(body.micro_blocks)) {
-      for (const hash of body.micro_blocks) queue.push(`/micro-blocks/hash/${String(hash)}/header`);
-      for (const hash of body.micro_blocks) queue.push(`/micro-blocks/hash/${String(hash)}/transactions`);
-    } else if (Array.isArray(body.transactions)) {
-      transactions += body.transactions.length;
-      for (const signed of body.transactions)
-        if (isJsonObject(signed) && isJsonObject(signed.tx) && contractTx(signed.tx))
-          queue.push(`/transactions/${String(signed.hash)}/info`);
-    }
-  };
-  const worker = async (base: string): Promise<void> => {
-    for (;;) {
-      const path = queue.shift();
-      if (path === undefined) {
-        if (inFlight === 0) {
-          wakeAll();
-          return;
-        }
-        await new Promise<void>((resolve) => waiting.push(resolve));
-        continue;
-      }
-      inFlight++;
-      // a keep-alive socket the node closed as it was reused fails without an answer: a GET may simply go again
-      const { status, text } = await retry(() => httpGet(new URL(`${base}/v2${path}`), 30_000), {
-        attempts: 3,
-        initialMs: 10,
-        maxMs: 100,
-        retryable: (err) => err instanceof HttpGetError && !err.timedOut,
-      });
-      if (status !== 200) throw new Error(`${path}: ${status} ${text.slice(0, 200)}`);
-      handle(path, parseJson(text));
-      requests++;
-      inFlight--;
-      wakeAll();
-    }
-  };
-  const started = performance.now();
-  await Promise.all(urls.flatMap((url) => Array.from({ length: 2 * SLOTS }, () => worker(url))));
-  return rate((performance.now() - started) / 1000, requests, GENERATIONS + 1, transactions);
 }
 
 /** populate (c) runs the populator in its own process from an empty schema to the top. */
@@ -479,7 +416,8 @@ async function main(): Promise<void> {
           const urls = nodes.slice(0, n).map((x) => x.url);
           const used = nodes.slice(0, n);
           const bareCounts = await Promise.all(used.map(pacingCounts));
-          const bare = await bareClient(urls);
+          const read = await bareClient(urls, GENERATIONS, SLOTS);
+          const bare = rate(read.seconds, read.requests, read.generations, read.transactions);
           const bareUse = await usesSince(used, bareCounts, bare.seconds, latencyMs);
           const schema = `sync_${schemaIndex++}`;
           let cpu0 = { postgres: 0, nodes: 0, machine: 0 };

@@ -14,7 +14,7 @@ import {
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
 import { TxRejected, applyTx, endAuctions, nonceAccount, signers } from './rules.ts';
-import { commitState, newState, type WorldState } from './state.ts';
+import { commitState, copyState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { idBytes } from '../chain/id-cache.ts';
 
@@ -91,6 +91,22 @@ type QueryExpiry = Map<number, string[]>;
 /** HISTORY_KEPT past states stay rebuilt: a client reading at one block asks many times. */
 const HISTORY_KEPT = 8;
 
+/** Where a block is on the chain: its height and its index among the generation's micro blocks (−1: the key block). */
+interface BlockPosition {
+  readonly height: number;
+  readonly micro: number;
+}
+
+const before = (a: BlockPosition, b: BlockPosition): boolean =>
+  a.height < b.height || (a.height === b.height && a.micro < b.micro);
+
+/** A state rebuilt for reads at a past block, with the oracle queries due for refund after it. */
+interface KeptState {
+  readonly at: BlockPosition;
+  readonly state: WorldState;
+  readonly expiry: QueryExpiry;
+}
+
 function indexQuery(expiry: QueryExpiry, query: { id: string; expires: number }): void {
   const list = expiry.get(query.expires + 1) ?? [];
   list.push(query.id);
@@ -109,7 +125,7 @@ export class Chain {
   pending: WorldState = newState(this.state);
   #queryExpiry: QueryExpiry = new Map();
   /** states rebuilt for reads at a past block, by block hash (a hash fixes the history below it) */
-  readonly #history = new Map<string, WorldState>();
+  readonly #history = new Map<string, KeptState>();
   /** queries asked by mempool transactions, indexed for refunds when their micro block is sealed */
   #pendingQueries: { id: string; expires: number }[] = [];
 
@@ -397,32 +413,50 @@ export class Chain {
 
   /**
    * stateAfter is the committed state right after block `blockHash` (key or micro; the node's state "at" a block),
-   * rebuilt from genesis and kept for the next reads; undefined for a block not on the chain.
+   * kept for the next reads; undefined for a block not on the chain. It is rebuilt from the nearest kept state below
+   * the block, or from genesis: a client reading at each new batch's last block (the populator's balances) costs the
+   * blocks since its last read, not the whole chain's replay (a node reads its state trees at the block).
    */
   stateAfter(blockHash: string): WorldState | undefined {
-    if (!this.blocks.has(blockHash)) return undefined;
+    const at = this.#position(blockHash);
+    if (at === undefined) return undefined;
     if (blockHash === this.topHash) return this.state;
-    let state = this.#history.get(blockHash);
-    if (!state) {
-      state = this.#rebuild(blockHash).state;
+    let kept = this.#history.get(blockHash);
+    if (!kept) {
+      const below = [...this.#history.values()]
+        .filter((k) => before(k.at, at))
+        .reduce<KeptState | undefined>((best, k) => (best && !before(best.at, k.at) ? best : k), undefined);
+      kept = { at, ...this.#rebuild(blockHash, below) };
       if (this.#history.size >= HISTORY_KEPT) this.#history.delete(this.#history.keys().next().value!);
-      this.#history.set(blockHash, state);
+      this.#history.set(blockHash, kept);
     }
-    return state;
+    return kept.state;
   }
 
-  /** #rebuild replays genesis through block `upto` (every kept block when undefined) into a new state. */
-  #rebuild(upto: string | undefined): { state: WorldState; expiry: QueryExpiry } {
-    const state = newState();
-    const expiry: QueryExpiry = new Map();
+  /** #position is where block `hash` is on the chain; undefined when it is not. */
+  #position(hash: string): BlockPosition | undefined {
+    const block = this.blocks.get(hash);
+    if (!block) return undefined;
+    const height = block.header.height;
+    return { height, micro: block.kind === 'key' ? -1 : this.keyBlocks[height]!.micro.indexOf(block) };
+  }
+
+  /**
+   * #rebuild replays the chain through block `upto` (every kept block when undefined) into a new state: from genesis,
+   * or after the kept state `from` (a copy of it: a kept state is read by others and never changes).
+   */
+  #rebuild(upto: string | undefined, from?: KeptState): { state: WorldState; expiry: QueryExpiry } {
+    const state = from ? copyState(from.state) : newState();
+    const expiry: QueryExpiry = new Map([...(from?.expiry ?? [])].map(([height, ids]) => [height, [...ids]]));
     const keep = upto === undefined;
-    this.#seedGenesis(state);
-    for (const kb of this.keyBlocks) {
-      this.#keyBlockEffects(state, kb.header, expiry);
+    if (!from) this.#seedGenesis(state);
+    for (const kb of this.keyBlocks.slice(from?.at.height ?? 0)) {
+      const continued = from !== undefined && kb.header.height === from.at.height;
+      if (!continued) this.#keyBlockEffects(state, kb.header, expiry);
       if (kb.hash === upto) break;
       const last = kb.micro.findIndex((mb) => mb.hash === upto);
-      for (const mb of last < 0 ? kb.micro : kb.micro.slice(0, last + 1))
-        for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
+      const micro = kb.micro.slice(continued ? from.at.micro + 1 : 0, last < 0 ? undefined : last + 1);
+      for (const mb of micro) for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
       if (last >= 0) break;
     }
     return { state, expiry };

@@ -157,6 +157,19 @@ export function commitState(layer: WorldState): void {
   for (const map of Object.values(layer) as LayeredMap<unknown>[]) map.commit();
 }
 
+/**
+ * copyState makes a state of one layer holding what `state` holds: a copy the caller may go on writing while `state`
+ * stays as it is (the values are never changed in place, only replaced).
+ */
+export function copyState(state: WorldState): WorldState {
+  const copy = newState();
+  for (const [name, map] of Object.entries(state) as [keyof WorldState, LayeredMap<unknown>][]) {
+    const target = copy[name] as LayeredMap<unknown>;
+    for (const [k, v] of map.entries()) target.set(k, v);
+  }
+  return copy;
+}
+
 /** newState makes an empty state, or a writable view over `parent`. */
 export function newState(parent?: WorldState): WorldState {
   return {

@@ -341,13 +341,14 @@ export class NodeClient {
 
   /**
    * accountBalance is an account's balance in the state after block `hash` (`kh_`/`mh_`), or at the node's top
-   * without one; undefined when the account does not exist there. Urgent: a batch's transaction waits for it.
+   * without one; undefined when the account does not exist there. Urgent unless a `priority` is given: a batch's
+   * transaction waits for it (the populator asks a batch's balances with its height while it prepares the batch).
    */
-  async accountBalance(id: string, hash?: string): Promise<bigint | undefined> {
+  async accountBalance(id: string, hash?: string, priority = URGENT): Promise<bigint | undefined> {
     const path = `/accounts/${encodeURIComponent(id)}${hash === undefined ? '' : `/hash/${encodeURIComponent(hash)}`}`;
     let body: JsonObject;
     try {
-      body = await this.#object(path, URGENT);
+      body = await this.#object(path, priority);
     } catch (err) {
       // the node's 404 for a block it lacks says so otherwise ("Block not found", "Hash not available")
       if (err instanceof NodeError && err.notFound && err.message.endsWith('Account not found')) return undefined;

@@ -32,7 +32,7 @@ import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import { redecodeStoredCalls } from './redecode-calls.ts';
-import { deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
+import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 import { errorMessage } from '../../errors.ts';
 
@@ -153,7 +153,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   [
     'ga',
     {
-      batch: (db, gens, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), batchRange(gens)),
+      batch: (db, gens, { gaCalls }) => deriveBatchGaCalls(db, nodeReader('ga', gaCalls), gens),
       stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
       tables: ['ga_calls'],
       asksNode: true,

@@ -13,10 +13,14 @@ import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { attachDetails } from '../contracts/ga-attach.ts';
 import { mapLimit } from '../map-limit.ts';
-import type { JsonObject } from '../rows/rows.ts';
+import type { GenerationRows, JsonObject } from '../rows/rows.ts';
+import { batchRange } from './batch-range.ts';
 
 /** What the area asks the node: a transaction's info. */
 export type GaInfoReader = Pick<NodeClient, 'transactionInfo'>;
+
+/** The transactions whose GA call the area stores (db/writes/ga-calls.ts reads the same types). */
+export const GA_TX_TYPES: ReadonlySet<string> = new Set(['GAAttachTx', 'GAMetaTx']);
 
 /** Infos asked at once: the node set bounds the requests in flight; this bounds the promises waiting for it. */
 const IN_FLIGHT = 64;
@@ -60,4 +64,17 @@ export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: He
     ];
   });
   await replaceGaCalls(db, range, rows);
+}
+
+/**
+ * deriveBatchGaCalls is deriveGaCalls for a batch just written: one without a GA transaction (most of them) asks the
+ * database nothing, where the look-up for none cost each batch's transaction a query (issue 40).
+ */
+export async function deriveBatchGaCalls(
+  db: Queryable,
+  node: GaInfoReader,
+  gens: readonly GenerationRows[],
+): Promise<void> {
+  if (gens.some((g) => g.transactions.some((t) => GA_TX_TYPES.has(t.txType))))
+    await deriveGaCalls(db, node, batchRange(gens));
 }

@@ -30,6 +30,7 @@ import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
+import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -142,6 +143,8 @@ export interface PreparedBatch {
    * deferred to the backfill
    */
   readonly underived: ReadonlyMap<string, string>;
+  /** what its derived areas ask the node (balances, GA infos), asked as it was prepared */
+  readonly reads: BatchNodeReads;
 }
 
 /**
@@ -216,7 +219,10 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
     rows.push(transformGeneration(g));
     await nextTurn();
   }
-  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived };
+  // the areas' node reads go out now, beside the encoding and the write before this batch: its transaction finds them
+  // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
+  const reads = askBatchReads(deps.node, gens, rows);
+  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived, reads };
 }
 
 /**
@@ -247,7 +253,7 @@ export async function loadBatch(
   opts: BatchOptions = {},
 ): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows, encoded, createdCode, underived } = await (opts.prepared ??
+  const { gens, rows, encoded, createdCode, underived, reads } = await (opts.prepared ??
     prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
@@ -284,8 +290,8 @@ export async function loadBatch(
       rules: deps.transferRules ?? DEFAULT_TRANSFER_RULES,
       appearances: written.accounts,
       underived,
-      balances: deps.node,
-      gaCalls: deps.node,
+      balances: reads.balances,
+      gaCalls: reads.gaCalls,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);

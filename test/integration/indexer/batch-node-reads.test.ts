@@ -1,0 +1,88 @@
+/**
+ * @module A batch's derived areas ask the node while the batch is prepared, not in its database transaction (issue 40):
+ * the balances area's account reads and the ga area's transaction infos go out beside the fetch, and the transaction
+ * (which holds its locks, and the next batch behind it) waits for no node round trip; the balances stored are the
+ * node's all the same.
+ */
+import { expect } from 'chai';
+import { migrate } from '../../../src/db/migrator.ts';
+import { createWritePool, type Pool } from '../../../src/db/pool.ts';
+import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
+import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers.ts';
+import { heightRange } from '../../../src/indexer/sync/heights.ts';
+import { loadBatch, prepareBatch, type LoaderDeps } from '../../../src/indexer/sync/loader.ts';
+import { balanceCandidates } from '../../../src/indexer/sync/node-reads.ts';
+import { NodeClient } from '../../../src/node/client.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
+
+const BATCH = 10;
+
+describe("a batch's node reads for its derived areas", function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let pool: Pool;
+  /** in front of the devnode: the paths it was asked, in order */
+  let proxy: FaultProxy;
+
+  before(async () => {
+    h = await startHarness(45, 'batch-node-reads');
+    const cfg = h.config();
+    await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, silent);
+    pool = createWritePool(cfg, 'batch-node-reads', silent, 3);
+    proxy = await startFaultProxy(h.devnode.externalUrl);
+  });
+  after(async () => {
+    await pool?.end();
+    await proxy?.close();
+    await h?.close();
+  });
+
+  it('are asked before its transaction, which asks only what the database alone knows; the balances are the node’s', async () => {
+    const cfg = h.config();
+    const answered = proxy.stats.paths;
+    const node = new NodeClient({ url: proxy.url, timeoutMs: cfg.nodeTimeoutMs }, silent);
+    const deps: LoaderDeps = {
+      pool,
+      node,
+      ...contractReaders(cfg, pool, node),
+      schema: cfg.databaseSchema,
+      concurrency: 4,
+      log: silent,
+      transferRules: await transferRulesOf(cfg),
+    };
+    const top = h.devnode.height();
+    /** what a transaction asked that its batch's rows named: none may be */
+    const askedInTransaction: string[] = [];
+    /** the accounts a transaction asked that only the database knew it touched (an earlier query's refund, …) */
+    let unnamed = 0;
+    let askedAhead = 0;
+    for (let from = 0; from <= top; from += BATCH) {
+      const heights = heightRange(from, Math.min(BATCH, top - from + 1));
+      const prepared = await prepareBatch(deps, heights, true);
+      await prepared.reads.settled;
+      askedAhead += answered.filter((p) => p.includes('/accounts/') || p.endsWith('/info')).length;
+      answered.length = 0;
+      const result = await loadBatch(deps, heights, { prepared: Promise.resolve(prepared) });
+      expect(result.kind).to.equal('written');
+      const named = new Set(balanceCandidates(prepared.rows));
+      for (const path of answered) {
+        const account = /^GET \/v2\/accounts\/(ak_\w+)\/hash\//.exec(path)?.[1];
+        if (account !== undefined && !named.has(account)) unnamed++;
+        else askedInTransaction.push(path);
+      }
+      answered.length = 0;
+    }
+    expect(askedInTransaction).to.deep.equal([]);
+    expect(unnamed).to.be.lessThan(askedAhead / 10);
+    // each account's latest stored balance is its balance at the node's top
+    const stored = await h.query<{ account_id: string; balance: string }>(
+      cfg.databaseSchema,
+      `SELECT DISTINCT ON (account_id) account_id, balance::text FROM account_balances ORDER BY account_id, height DESC`,
+    );
+    expect(stored.length).to.be.greaterThan(10);
+    for (const { account_id: id, balance } of stored)
+      expect(balance, id).to.equal(String((await node.accountBalance(id)) ?? 0n));
+    await verifyClean(h);
+  });
+});
