@@ -1,19 +1,18 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import type { NotificationListener } from '../events/listener.ts';
 import Koa from 'koa';
-import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
-import cors from '@koa/cors';
+import type { ApiMiddleware, ApiState } from './state.ts';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ReadReplicas } from '../db/read-replicas.ts';
 import { notFound } from '../errors.ts';
-import { isListedOrigin } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
+import { corsPolicy } from './middleware/cors-policy.ts';
 import { errorBoundary, type Outages } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
@@ -83,17 +82,8 @@ export function createApp(deps: AppDeps): Koa {
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
   app.use(requestMetrics(metrics));
-  // CORS headers go on every answer, errors included (the error boundary is inside).
-  app.use(
-    cors({
-      origin: corsOrigin(cfg.corsOrigins),
-      // Credentials only for origins listed by name: `*` means any page may read, never as the user.
-      credentials: (ctx) => isListedOrigin(cfg.corsOrigins, ctx.get('Origin')),
-      allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-      // Browser clients page with the cursor and revalidate with the ETag.
-      exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag'],
-    }),
-  );
+  // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside).
+  app.use(corsPolicy(cfg.corsOrigins));
   // Memory hits are answered here, before the rest of the chain (see responseCache).
   if (deps.responseCache) {
     metrics.watchCache(deps.responseCache);
@@ -154,16 +144,4 @@ function operations(deps: AppDeps): ApiMiddleware {
 /** replicaLag is the lag /readyz judges when reads go to replicas: the least lagging one's, against the bound. */
 function replicaLag(deps: AppDeps): { seconds: number | null; maxSeconds: number } | undefined {
   return deps.replicas && { seconds: deps.replicas.lagSeconds(), maxSeconds: deps.cfg.readReplicaMaxLagSeconds };
-}
-
-/**
- * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
- * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
- */
-export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
-  return (ctx) => {
-    const origin = ctx.get('Origin');
-    if (isListedOrigin(allowed, origin)) return origin;
-    return allowed.includes('*') ? '*' : '';
-  };
 }
