@@ -11,6 +11,8 @@ export interface ApiState {
   cacheableJson?: string;
   /** The request is ae_mdw's API: the error boundary answers in its shape, `{"error": …}`. */
   aeMdw?: boolean;
+  /** The request is GraphQL's (/mdw/graphql): the error boundary answers its refusals (4xx) as `{"errors": [{message}]}`. */
+  graphql?: boolean;
   /** A node /v3 query asked for `int-as-string`: the answer's integers go out as strings. */
   intsAsStrings?: boolean;
 }

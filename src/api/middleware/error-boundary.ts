@@ -1,7 +1,7 @@
 /**
  * @module The one HTTP error boundary of every API (/middleware, /v2, ae_mdw's /v3): one classifier of what was
- * thrown, one outage log per dependency, one overload log, and two body shapes: `{reason, code}` and ae_mdw's
- * `{error}` for the requests its API took (`ctx.state.aeMdw`).
+ * thrown, one outage log per dependency, one overload log, and three body shapes: `{reason, code}`, ae_mdw's
+ * `{error}` for the requests its API took (`ctx.state.aeMdw`) and GraphQL's `{errors}` for a GraphQL request refused.
  */
 import type prom from 'prom-client';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
@@ -80,10 +80,20 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
-      const reason = clientReason(e, ctx.state.aeMdw === true);
-      ctx.body = ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
+      ctx.body = errorBody(ctx, e);
     }
   };
+}
+
+/**
+ * errorBody is an error's answer in the shape of the API the request went to: GraphQL's refusals of a request (4xx) in
+ * GraphQL's, with the code as its extension (a failure of the server's own stays ae_mdw's: it is not the document's),
+ * ae_mdw's `{error}`, or `{reason, code}`.
+ */
+function errorBody(ctx: ApiContext, e: AppError): unknown {
+  const reason = clientReason(e, ctx.state.aeMdw === true);
+  if (ctx.state.graphql && e.status < 500) return { errors: [{ message: reason, extensions: { code: e.code } }] };
+  return ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
 }
 
 /**
