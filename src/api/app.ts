@@ -121,7 +121,10 @@ export function createApp(deps: AppDeps): Koa {
   return app;
 }
 
-/** operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics. */
+/**
+ * operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics, each
+ * counted in the metrics under its path.
+ */
 function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -137,6 +140,7 @@ function operations(deps: AppDeps): ApiMiddleware {
     } else {
       return next();
     }
+    ctx.state.route = ctx.path;
     ctx.set('Cache-Control', 'no-store');
   };
 }

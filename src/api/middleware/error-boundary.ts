@@ -11,6 +11,7 @@ import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
 import { overloaded } from '../admission.ts';
 import { UNREACHABLE_REASON } from '../../node/errors.ts';
+import { askedPath } from './request-metrics.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
@@ -57,7 +58,7 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
     const now = Date.now();
     if (now - overload.loggedAt < OVERLOAD_LOG_INTERVAL_MS) return;
     log.warn(
-      { refused: overload.refused, path: ctx.path, reason: (err as Error).message },
+      { refused: overload.refused, path: askedPath(ctx), reason: (err as Error).message },
       'overloaded: refusing requests with 503 and Retry-After until there is room',
     );
     overload = { refused: 0, loggedAt: now };
@@ -74,8 +75,8 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       const outage = outageOf(e.code, outages);
       if (outage) outage.refused(err);
       else if (e.code === ErrorCode.OVERLOADED) overloaded(ctx, err);
-      else if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
-      else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
+      else if (e.status >= 500) log.error({ err, code: e.code, path: askedPath(ctx) }, 'request failed');
+      else log.info({ code: e.code, path: askedPath(ctx), reason: e.message }, 'request rejected');
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];

@@ -86,8 +86,10 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
   return async function v3Api(ctx, next) {
-    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) ctx.path = ctx.path.slice('/mdw'.length) || '/';
-    else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
+    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) {
+      ctx.path = ctx.path.slice('/mdw'.length) || '/';
+      ctx.state.mountedAt = '/mdw';
+    } else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
     const answer = (): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
