@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { GRAPHQL_ROUTE, MAX_OPERATION_LABELS, OperationLabels } from '../../../src/api/graphql/operation-labels.ts';
-import { routeLabel } from '../../../src/api/middleware/request-metrics.ts';
+import { routeLabel, type RouteOf } from '../../../src/api/middleware/request-metrics.ts';
 
 describe('routeLabel', () => {
   it("names ae_mdw's routes with the /mdw prefix the client asked, apart from the node's /v3 routes", () => {
@@ -53,5 +54,36 @@ describe('OperationLabels', () => {
     // the names already labelled keep their labels
     expect(labels.label('B')).to.equal(`${GRAPHQL_ROUTE}#B`);
     expect(MAX_OPERATION_LABELS).to.be.within(1, 256);
+  });
+});
+
+describe("the dashboard's panel of requests per API", () => {
+  const dashboard = JSON.parse(
+    readFileSync(
+      new URL('../../../charts/aeternity-middleware-operator/dashboards/aeternity-middleware.json', import.meta.url),
+      'utf8',
+    ),
+  ) as { panels: { title: string; targets: { expr: string; legendFormat: string }[] }[] };
+  const panel = dashboard.panels.find((p) => p.title === 'HTTP requests per API and status')!;
+  // Prometheus anchors a label matcher's regular expression at both ends
+  const apis = panel.targets.map((t) => ({
+    api: t.legendFormat.split(' {{')[0],
+    matches: new RegExp(`^(?:${/route=~"([^"]+)"/.exec(t.expr)![1]})$`),
+  }));
+  const apiOf = (label: string): (string | undefined)[] => apis.filter((a) => a.matches.test(label)).map((a) => a.api);
+
+  it('puts every route label the server gives into its one API', () => {
+    const labels: [RouteOf, string][] = [
+      [{ path: '/mdw/v3/key-blocks/3', matched: '/v3/key-blocks/:hash_or_kbi', mountedAt: '/mdw' }, '/mdw/v3'],
+      [{ path: '/mdw/graphql', route: new OperationLabels().label('Blocks') }, '/mdw/graphql'],
+      [{ path: '/mdw/graphql', route: GRAPHQL_ROUTE }, '/mdw/graphql'],
+      [{ path: '/v3/key-blocks/height/3', matched: '/v3/key-blocks/height/:height' }, '/v3 (node)'],
+      [{ path: '/v3/accounts/ak_x', forwarded: true }, '/v3 (node)'],
+      [{ path: '/v2/key-blocks/height/3', matched: '/v2/key-blocks/height/:height' }, '/v2 (node)'],
+      [{ path: '/v2/accounts/ak_x', forwarded: true }, '/v2 (node)'],
+      [{ path: '/middleware/status', matched: '/middleware/status' }, '/middleware'],
+    ];
+    for (const [route, api] of labels) expect(apiOf(routeLabel(route)), routeLabel(route)).to.deep.equal([api]);
+    expect(apiOf('/metrics')).to.deep.equal([]);
   });
 });
