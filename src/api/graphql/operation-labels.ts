@@ -2,8 +2,8 @@
  * @module The route label of a GraphQL request in metrics and logs: `/mdw/graphql`, and the operation's name after a
  * `#` where it is one of a bounded set. A label is a time series for ever, and a client names its operations as it
  * likes: a hostile one could send a new name with every request (or names of kilobytes). So a name becomes a label only
- * if it is a short GraphQL name of an operation that was let run, and only the first MAX_OPERATION_LABELS such names
- * do; any other operation is counted as plain `/mdw/graphql`.
+ * if it is a short GraphQL name of a valid operation within the limits (depth, cost), about to run, and only the first
+ * MAX_OPERATION_LABELS such names do; any other operation is counted as plain `/mdw/graphql`.
  */
 
 /** GRAPHQL_ROUTE: the endpoint's route label, for an operation without a label of its own. */
@@ -15,7 +15,7 @@ export const MAX_OPERATION_LABELS = 64;
 /** A name as GraphQL writes it, at most 64 characters long. */
 const LABELLED_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
 
-/** OperationLabels keeps the operation names that are labels: the first MAX_OPERATION_LABELS that ran. */
+/** OperationLabels keeps the operation names that are labels: the first MAX_OPERATION_LABELS of operations to run. */
 export class OperationLabels {
   readonly #names = new Set<string>();
   readonly #max: number;
