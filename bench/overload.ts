@@ -14,7 +14,11 @@
  * 2,000,000). What it checks, as figures (not assertions): no 500 at all, /readyz 200 throughout, the status's p99
  * under 50 ms while the heavy requests run, the server's RSS within 100 MB of its start a minute after the burst
  * (a minute of light traffic: /mdw/v3/transactions?limit=100 ten times a second),
- * and within 100 MB during the hostile ranges with /healthz under 100 ms meanwhile.
+ * and within 100 MB during the hostile ranges with /healthz under 100 ms meanwhile. Last, a GraphQL mix (issue 41):
+ * BENCH_GRAPHQL_CONNECTIONS (default 500) connections, at most BENCH_GRAPHQL_REQUESTS (default 1500) requests, round
+ * robin over four heavy GraphQL operations (cost 101 to 804) and two of the heavy REST pages, while the status is
+ * probed: every answer should come within the admission's 5 s of its arrival (a 200, or a 503 with Retry-After), and
+ * the answers later than that are counted by status.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,6 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import prom from 'prom-client';
 import { Pool as HttpPool } from 'undici';
+import { admissionLimits } from '../src/api/admission.ts';
 import { loadConfig } from '../src/config.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';
@@ -39,6 +44,18 @@ const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 3000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
+const GRAPHQL_CONNECTIONS = Number(process.env.BENCH_GRAPHQL_CONNECTIONS ?? 500);
+const GRAPHQL_REQUESTS = Number(process.env.BENCH_GRAPHQL_REQUESTS ?? 1500);
+/** the bound every answer should come within: the admission's wait and deadline, from the request's arrival */
+const ANSWER_BOUND_MS = admissionLimits(10).deadlineMs;
+/** heavy GraphQL operations, each asked with GET: a page of 100 transactions with their blocks (cost 201), two and four of them, 100 key blocks */
+const PAGE_WITH_BLOCKS = 'transactions(limit: 100) { data { hash tx block { hash height } } }';
+const GRAPHQL_HEAVY = [
+  `{ ${PAGE_WITH_BLOCKS} }`,
+  `{ a: ${PAGE_WITH_BLOCKS} b: transactions(limit: 100, direction: FORWARD) { data { hash } } }`,
+  `{ ${['a', 'b', 'c', 'd'].map((alias) => `${alias}: ${PAGE_WITH_BLOCKS}`).join(' ')} }`,
+  '{ keyBlocks(limit: 100) { data { hash height } } }',
+].map((query) => `/mdw/graphql?query=${encodeURIComponent(query)}`);
 /** how long after the burst the server's RSS is read again (BENCH_SETTLE_SECONDS, default a minute) */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60) * 1000;
 /** how long the status is asked before the burst, with nothing else running on the server */
@@ -93,6 +110,21 @@ async function serverFigures(base: string, pid: number): Promise<ServerFigures> 
       seconds: seconds(metricValue(text, 'mdw_api_heap_trim_seconds_total')),
     },
   };
+}
+
+/**
+ * slowerInServer counts the answers of the routes a label matches that took the server more than 5 s (its duration
+ * histogram's count less its 5 s bucket): the late answers as the server saw them, from its first reading of the
+ * request, without the time the load generator and the kernel held them.
+ */
+function slowerInServer(text: string, route: RegExp): number {
+  let slower = 0;
+  for (const [, le, label, value] of text.matchAll(
+    /^mdw_api_http_request_duration_seconds_(?:bucket\{le="([^"]+)",|count\{)method="GET",route="([^"]+)"\} (\S+)$/gm,
+  ))
+    if (route.test(label!) && (le === undefined || le === '5'))
+      slower += le === undefined ? Number(value) : -Number(value);
+  return slower;
 }
 
 /** percentile of sorted latencies in ms. */
@@ -200,6 +232,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     seconds: SECONDS,
     maxRequests: MAX_REQUESTS,
+    lateMs: ANSWER_BOUND_MS,
   });
   const rssAfterBurst = rssMb(server.pid);
   const afterBurst = await serverFigures(server.url, server.pid);
@@ -234,6 +267,29 @@ async function main(): Promise<void> {
   await sleep(1000);
   const healthz = await health.stop();
   const rssAfterHostile = rssMb(server.pid);
+
+  // GraphQL's heavy operations in the same turns as REST's heavy pages (bench/burst.lib.ts times each answer)
+  for (const path of GRAPHQL_HEAVY) {
+    const res = await fetch(`${server.url}${path}`);
+    const text = await res.text();
+    if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${path}: ${res.status} ${text}`);
+  }
+  const loadBeforeGraphql = loadavg()[0]!;
+  const metricsBeforeGraphql = await (await fetch(`${server.url}/metrics`)).text();
+  const graphqlStatus = new Probe(server.url, '/mdw/v3/status', 50);
+  graphqlStatus.start();
+  const graphqlAnswers = await burst({
+    base: server.url,
+    paths: [...GRAPHQL_HEAVY, heavy[0]!, heavy[2]!],
+    connections: GRAPHQL_CONNECTIONS,
+    seconds: SECONDS,
+    maxRequests: GRAPHQL_REQUESTS,
+    lateMs: ANSWER_BOUND_MS,
+  });
+  const graphqlStatusLatency = await graphqlStatus.stop();
+  const metricsAfterGraphql = await (await fetch(`${server.url}/metrics`)).text();
+  const slowerDuringGraphql = (route: RegExp): number =>
+    slowerInServer(metricsAfterGraphql, route) - slowerInServer(metricsBeforeGraphql, route);
 
   const result = {
     generations: GENERATIONS,
@@ -272,6 +328,18 @@ async function main(): Promise<void> {
       statuses: hostileStatuses,
       healthz,
       rssMb: { before: rssBeforeHostile, peak: rssPeakHostile, after: rssAfterHostile },
+    },
+    graphqlMix: {
+      connections: GRAPHQL_CONNECTIONS,
+      paths: GRAPHQL_HEAVY.length + 2,
+      answerBoundMs: ANSWER_BOUND_MS,
+      loadAverage: { start: loadBeforeGraphql, end: loadavg()[0]! },
+      ...graphqlAnswers,
+      status: graphqlStatusLatency,
+      slowerThan5sInServer: {
+        graphql: slowerDuringGraphql(/^\/mdw\/graphql/),
+        rest: slowerDuringGraphql(/^\/mdw\/v3\//),
+      },
     },
   };
   console.log(JSON.stringify(result, null, 2));

@@ -1,22 +1,21 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import type { NotificationListener } from '../events/listener.ts';
 import Koa from 'koa';
-import type { ApiContext, ApiMiddleware, ApiState } from './state.ts';
-import cors from '@koa/cors';
+import type { ApiMiddleware, ApiState } from './state.ts';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ReadReplicas } from '../db/read-replicas.ts';
 import { notFound } from '../errors.ts';
-import { isListedOrigin } from '../origins.ts';
 import type { Logger } from '../log.ts';
 import { COMPRESS_THRESHOLD } from './content-encoding.ts';
 import { createApiMetrics } from './metrics.ts';
-import { aeHeight, AE_HEIGHT_HEADER } from './middleware/ae-height.ts';
+import { aeHeight } from './middleware/ae-height.ts';
 import { cacheHeaders } from './middleware/cache-headers.ts';
 import { topHeight } from '../db/queries/blocks.ts';
 import { readServedTop } from './served-top.ts';
+import { corsPolicy } from './middleware/cors-policy.ts';
 import { errorBoundary, type Outages } from './middleware/error-boundary.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseCache } from './middleware/response-cache.ts';
@@ -86,18 +85,8 @@ export function createApp(deps: AppDeps): Koa {
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
   app.use(requestMetrics(metrics));
-  // CORS headers go on every answer, errors included (the error boundary is inside).
-  app.use(
-    cors({
-      origin: corsOrigin(cfg.corsOrigins),
-      // Credentials only for origins listed by name: `*` means any page may read, never as the user.
-      credentials: (ctx) => isListedOrigin(cfg.corsOrigins, ctx.get('Origin')),
-      allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-      // Browser clients page with the cursor and revalidate with the ETag; they read the node's headers as its own
-      // CORS layer lets them: the chain-state height and the wait a 503 asks for.
-      exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag', 'Retry-After', AE_HEIGHT_HEADER],
-    }),
-  );
+  // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside).
+  app.use(corsPolicy(cfg.corsOrigins));
   // outside the memory hits, which are answers of the node's API too
   app.use(aeHeight({ top: () => readServedTop(pool, deps.replicas, topHeight), nodeV3: cfg.rootV3 === 'node' }));
   // Memory hits are answered here, before the rest of the chain (see responseCache).
@@ -137,7 +126,10 @@ export function createApp(deps: AppDeps): Koa {
   return app;
 }
 
-/** operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics. */
+/**
+ * operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics, each
+ * counted in the metrics under its path.
+ */
 function operations(deps: AppDeps): ApiMiddleware {
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
@@ -153,6 +145,7 @@ function operations(deps: AppDeps): ApiMiddleware {
     } else {
       return next();
     }
+    ctx.state.route = ctx.path;
     ctx.set('Cache-Control', 'no-store');
   };
 }
@@ -160,16 +153,4 @@ function operations(deps: AppDeps): ApiMiddleware {
 /** replicaLag is the lag /readyz judges when reads go to replicas: the least lagging one's, against the bound. */
 function replicaLag(deps: AppDeps): { seconds: number | null; maxSeconds: number } | undefined {
   return deps.replicas && { seconds: deps.replicas.lagSeconds(), maxSeconds: deps.cfg.readReplicaMaxLagSeconds };
-}
-
-/**
- * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
- * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
- */
-export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
-  return (ctx) => {
-    const origin = ctx.get('Origin');
-    if (isListedOrigin(allowed, origin)) return origin;
-    return allowed.includes('*') ? '*' : '';
-  };
 }

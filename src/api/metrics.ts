@@ -186,7 +186,8 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
       help: 'HTTP request duration by method and route.',
       labelNames: ['method', 'route'] as const,
       registers,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      // 5: the admission's bound (admission.ts): what an answer should come within, under overload too
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
     cacheAnswers: new prom.Counter({
       name: 'mdw_api_cache_answers_total',

@@ -14,6 +14,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ApiContext } from './state.ts';
 import koaProxies from 'koa-proxies';
+import vary from 'vary';
 import { AppError, ErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { timedOut, unreachable } from '../node/errors.ts';
@@ -55,6 +56,17 @@ export function hopByHopHeaders(headers: IncomingHttpHeaders): string[] {
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
   return [...new Set([...HOP_BY_HOP, ...named])];
+}
+
+/**
+ * withoutNodeCors takes the node's CORS headers out of its answer's headers (the node allows every origin, with
+ * credentials): the answer goes out with the middleware's own (CORS_ORIGINS, set before the request was forwarded)
+ * and no other. The node's `Vary` is kept, added to ours (`Origin`) rather than replacing it. Pure but for `headers`.
+ */
+export function withoutNodeCors(headers: IncomingHttpHeaders, ourVary: string): void {
+  for (const name of Object.keys(headers)) if (name.startsWith('access-control-')) delete headers[name];
+  const theirs = headers.vary;
+  if (theirs !== undefined) headers.vary = vary.append(ourVary, theirs);
 }
 
 /** Connections to the node are reused; at most this many per node at once. */
@@ -134,6 +146,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     proxyRes(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
       leg(req).status = proxyRes.statusCode;
       for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
+      withoutNodeCors(proxyRes.headers, String(res.getHeader('vary') ?? ''));
       // The client's connection is this server's to keep or close, as it decided from the client's request: left
       // unset, http-proxy writes `keep-alive` (the client's `Connection` is gone by now), and a client that asked for
       // `close` had its socket kept open.

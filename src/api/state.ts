@@ -11,6 +11,12 @@ export interface ApiState {
   cacheableJson?: string;
   /** The request is ae_mdw's API: the error boundary answers in its shape, `{"error": …}`. */
   aeMdw?: boolean;
+  /** The path prefix an API took off before routing (ae_mdw's `/mdw`): route labels and logs name the path asked. */
+  mountedAt?: string;
+  /** The request's route label in metrics where no router matched it (GraphQL's, with its operation's name). */
+  route?: string;
+  /** The request is GraphQL's (/mdw/graphql): the error boundary answers its refusals (4xx) as `{"errors": [{message}]}`. */
+  graphql?: boolean;
   /** A node /v3 query asked for `int-as-string`: the answer's integers go out as strings. */
   intsAsStrings?: boolean;
 }

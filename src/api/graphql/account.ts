@@ -17,8 +17,9 @@ export const accountField: GraphQLFieldConfig<unknown, GraphQLContext> = {
   type: Account,
   description: "An account's AE balance",
   args: { id: { type: new GraphQLNonNull(GraphQLString) } },
-  async resolve(_source, { id }: { id: string }, { env }): Promise<RestObject> {
+  async resolve(_source, { id }: { id: string }, { env, deadline }): Promise<RestObject> {
     const account = parseId(id, ['ak']);
+    deadline.check();
     const balance = await accountBalance(env.pool, account);
     if (balance === undefined) throw v3NotFound(account);
     return { id: account, balance: BigInt(balance), creation_time: null };

@@ -1,5 +1,6 @@
 /** @module What every GraphQL resolver of a request is given: the /v3 handlers' environment and the request's loaders. */
 import type { Json } from '../../chain/json.ts';
+import type { Deadline } from '../admission.ts';
 import type { V3Env } from '../routes/v3/operation.ts';
 import type { BatchLoader } from './batch-loader.ts';
 
@@ -16,4 +17,6 @@ export interface GraphQLContext {
   readonly env: V3Env;
   /** batch what the items of a page need: one read per page, never one per item */
   readonly loaders: Loaders;
+  /** checked before every read: past it the request is given up (503), its answer too late to wait for */
+  readonly deadline: Deadline;
 }

@@ -28,6 +28,12 @@ export interface Measure {
 /** LIMITS of one operation: deeper or costlier ones are refused before anything is read. */
 export const QUERY_LIMITS = { depth: 10, cost: 1000 } as const;
 
+/**
+ * COST_PER_TURN: the cost an operation runs per turn of the admission (admission.ts), the cost of a page of 100 items,
+ * which REST reads in one request of one turn: an operation of the largest cost takes ten, the whole of a default pool.
+ */
+export const COST_PER_TURN = 100;
+
 interface Walk {
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   readonly variables: Readonly<Record<string, unknown>>;

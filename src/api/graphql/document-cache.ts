@@ -47,7 +47,7 @@ export function checkedDocument(query: string): Checked {
   let checked: Checked;
   let bytes = query.length + 1;
   try {
-    const document = parse(query, { maxTokens: MAX_TOKENS });
+    const document = parse(query, { maxLexicalTokens: MAX_TOKENS });
     // validation errors point into the document, so they keep it alive as much as the document itself
     bytes = documentBytes(query, document);
     const fields = fieldCount(document);

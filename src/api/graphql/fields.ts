@@ -88,7 +88,8 @@ export function fieldConfig(name: string, field: QueryField): GraphQLFieldConfig
     type: field.list ? pageOf(field.type as GraphQLObjectType) : field.type,
     description: field.description,
     args,
-    async resolve(_source, given: Record<string, unknown>, { env }) {
+    async resolve(_source, given: Record<string, unknown>, { env, deadline }) {
+      deadline.check();
       if (!field.list) {
         const answer = await callOperation(op, env, restRequest(field, given, ''));
         return field.pick ? field.pick(answer) : answer;

@@ -1,7 +1,7 @@
 /**
  * @module The one HTTP error boundary of every API (/middleware, /v2, ae_mdw's /v3): one classifier of what was
- * thrown, one outage log per dependency, one overload log, and two body shapes: `{reason, code}` and ae_mdw's
- * `{error}` for the requests its API took (`ctx.state.aeMdw`).
+ * thrown, one outage log per dependency, one overload log, and three body shapes: `{reason, code}`, ae_mdw's
+ * `{error}` for the requests its API took (`ctx.state.aeMdw`) and GraphQL's `{errors}` for a GraphQL request refused.
  */
 import type prom from 'prom-client';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
@@ -11,6 +11,7 @@ import type { Logger } from '../../log.ts';
 import type { DependencyOutage } from '../../outage.ts';
 import { overloaded } from '../admission.ts';
 import { UNREACHABLE_REASON } from '../../node/errors.ts';
+import { askedPath } from './request-metrics.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
@@ -57,7 +58,7 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
     const now = Date.now();
     if (now - overload.loggedAt < OVERLOAD_LOG_INTERVAL_MS) return;
     log.warn(
-      { refused: overload.refused, path: ctx.path, reason: (err as Error).message },
+      { refused: overload.refused, path: askedPath(ctx), reason: (err as Error).message },
       'overloaded: refusing requests with 503 and Retry-After until there is room',
     );
     overload = { refused: 0, loggedAt: now };
@@ -74,16 +75,26 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       const outage = outageOf(e.code, outages);
       if (outage) outage.refused(err);
       else if (e.code === ErrorCode.OVERLOADED) overloaded(ctx, err);
-      else if (e.status >= 500) log.error({ err, code: e.code, path: ctx.path }, 'request failed');
-      else log.info({ code: e.code, path: ctx.path, reason: e.message }, 'request rejected');
+      else if (e.status >= 500) log.error({ err, code: e.code, path: askedPath(ctx) }, 'request failed');
+      else log.info({ code: e.code, path: askedPath(ctx), reason: e.message }, 'request rejected');
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
-      const reason = clientReason(e, ctx.state.aeMdw === true);
-      ctx.body = ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
+      ctx.body = errorBody(ctx, e);
     }
   };
+}
+
+/**
+ * errorBody is an error's answer in the shape of the API the request went to: GraphQL's refusals of a request (4xx) in
+ * GraphQL's, with the code as its extension (a failure of the server's own stays ae_mdw's: it is not the document's),
+ * ae_mdw's `{error}`, or `{reason, code}`.
+ */
+function errorBody(ctx: ApiContext, e: AppError): unknown {
+  const reason = clientReason(e, ctx.state.aeMdw === true);
+  if (ctx.state.graphql && e.status < 500) return { errors: [{ message: reason, extensions: { code: e.code } }] };
+  return ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
 }
 
 /**

@@ -1,45 +1,106 @@
+/**
+ * @module CORS_ORIGINS is the only CORS policy a browser sees, on every kind of answer: cached (from the database and
+ * from memory), forwarded to the node (which allows every origin with credentials: its own headers are dropped),
+ * errors and preflights; with a restricted policy and with `*` (issue 41, item 1).
+ */
 import { expect } from 'chai';
+import type { Response } from 'supertest';
+import { corsHeaders } from '../../../src/devnode/http.ts';
+import { ResponseCache } from '../../../src/api/response-cache.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
-describe('CORS with the default CORS_ORIGINS=*', () => {
-  let api: ApiUnderTest;
-  before(async () => {
-    api = await startApi({ empty: true });
-  });
-  after(async () => {
-    await api.close();
-  });
+const GOOD = 'https://good.example';
+const EVIL = 'https://evil.example';
 
-  it('answers any Origin with Access-Control-Allow-Origin: * and never with credentials', async () => {
-    const res = await api.request.get('/healthz').set('Origin', 'https://evil.example').expect(200);
-    expect(res.headers['access-control-allow-origin']).to.equal('*');
-    expect(res.headers).to.not.have.property('access-control-allow-credentials');
-    const preflight = await api.request
-      .options('/middleware/contracts/verify')
-      .set('Origin', 'https://evil.example')
+/** A request of one kind of answer; `forwarded` says whether the node must have been asked. */
+interface Ask {
+  readonly kind: string;
+  readonly forwarded: boolean;
+  send(api: ApiUnderTest, origin: string): Promise<Response>;
+}
+
+const get =
+  (path: string) =>
+  (api: ApiUnderTest, origin: string): Promise<Response> =>
+    api.request.get(path).set('Origin', origin);
+const preflight =
+  (path: string) =>
+  (api: ApiUnderTest, origin: string): Promise<Response> =>
+    api.request
+      .options(path)
+      .set('Origin', origin)
       .set('Access-Control-Request-Method', 'POST')
-      .expect(204);
-    expect(preflight.headers['access-control-allow-origin']).to.equal('*');
-    expect(preflight.headers).to.not.have.property('access-control-allow-credentials');
-  });
-});
+      .set('Access-Control-Request-Headers', 'content-type');
 
-describe('CORS with listed origins beside *', () => {
-  let api: ApiUnderTest;
-  before(async () => {
-    api = await startApi({ empty: true, env: { CORS_ORIGINS: '*,https://wallet.example' } });
-  });
-  after(async () => {
-    await api.close();
-  });
+const ASKS: readonly Ask[] = [
+  { kind: 'cached, from the database', forwarded: false, send: get('/v2/key-blocks/height/5') },
+  { kind: 'cached, from memory', forwarded: false, send: get('/v2/key-blocks/height/5') },
+  { kind: 'forwarded', forwarded: true, send: get('/v2/status') },
+  { kind: "forwarded, the node's error", forwarded: true, send: get('/v2/accounts/ak_nobody') },
+  { kind: "forwarded, the node's /v3", forwarded: true, send: get('/v3/status') },
+  { kind: 'an error of ours (/v2)', forwarded: false, send: get('/v2/key-blocks/height/x') },
+  { kind: "an error of ae_mdw's API", forwarded: false, send: get('/mdw/v3/key-blocks/xyz') },
+  { kind: 'an error of the original API', forwarded: false, send: get('/middleware/nothing') },
+  { kind: 'ae_mdw', forwarded: false, send: get('/mdw/v3/key-blocks?limit=1') },
+  { kind: 'a preflight of a forwarded path', forwarded: false, send: preflight('/v2/transactions') },
+  { kind: 'a preflight of GraphQL', forwarded: false, send: preflight('/mdw/graphql') },
+];
 
-  it('reflects a listed origin with credentials and gives every other one * without them', async () => {
-    const listed = await api.request.get('/healthz').set('Origin', 'https://wallet.example').expect(200);
-    expect(listed.headers['access-control-allow-origin']).to.equal('https://wallet.example');
-    expect(listed.headers['access-control-allow-credentials']).to.equal('true');
-    expect(listed.headers.vary).to.match(/Origin/);
-    const other = await api.request.get('/healthz').set('Origin', 'https://other.example').expect(200);
-    expect(other.headers['access-control-allow-origin']).to.equal('*');
-    expect(other.headers).to.not.have.property('access-control-allow-credentials');
+/** POLICIES: CORS_ORIGINS, and what an origin is answered under it. */
+const POLICIES = [
+  {
+    env: GOOD,
+    expected: (origin: string) => (origin === GOOD ? { allow: GOOD, credentials: true } : undefined),
+  },
+  { env: '*', expected: () => ({ allow: '*', credentials: false }) },
+  {
+    env: `*,${GOOD}`,
+    expected: (origin: string) =>
+      origin === GOOD ? { allow: GOOD, credentials: true } : { allow: '*', credentials: false },
+  },
+] as const;
+
+for (const policy of POLICIES) {
+  describe(`CORS with CORS_ORIGINS=${policy.env}`, function () {
+    this.timeout(30_000);
+    let api: ApiUnderTest;
+    before(async () => {
+      api = await startApi({ env: { CORS_ORIGINS: policy.env }, responseCache: new ResponseCache({ maxBytes: 1e6 }) });
+      // the node as it answers: every origin allowed, with credentials (aehttp_cors_middleware's defaults)
+      api.node.respond = (req) => ({
+        status: req.url.startsWith('/v2/accounts/') ? 404 : 200,
+        body: req.method === 'OPTIONS' ? '' : '{"reason":"node"}',
+        headers: {
+          ...corsHeaders(req.headers.origin, req.headers['access-control-request-headers'] as string),
+          vary: 'origin, accept-encoding',
+        },
+      });
+    });
+    after(async () => {
+      await api?.close();
+    });
+
+    for (const origin of [GOOD, EVIL]) {
+      it(`answers ${origin} by the policy alone on every kind of answer`, async () => {
+        const expected = policy.expected(origin);
+        for (const ask of ASKS) {
+          const seen = api.node.seen.length;
+          const res = await ask.send(api, origin);
+          const where = `${ask.kind}: ${res.status} ${JSON.stringify(res.headers)}`;
+          expect(res.status, where).to.be.below(500);
+          expect(api.node.seen.length > seen, where).to.equal(ask.forwarded);
+          expect(res.headers['access-control-allow-origin'], where).to.equal(expected?.allow);
+          expect(res.headers['access-control-allow-credentials'], where).to.equal(
+            expected?.credentials ? 'true' : undefined,
+          );
+          // the node's other CORS headers are gone too: it allows DELETE, PUT and PATCH
+          expect(res.headers['access-control-allow-methods'], where).to.be.oneOf([undefined, 'GET,HEAD,POST,OPTIONS']);
+          expect(res.headers['access-control-max-age'], where).to.equal(undefined);
+          // an answer that depends on the Origin says so to caches, whoever else it depends on
+          expect(res.headers.vary, where).to.match(/\bOrigin\b/i);
+          if (ask.forwarded) expect(res.headers.vary, where).to.match(/accept-encoding/i);
+        }
+      });
+    }
   });
-});
+}

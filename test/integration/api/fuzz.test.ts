@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DOCUMENT_LIMITS } from '../../../src/api/graphql/document-bounds.ts';
 import { OPERATIONS } from '../../../src/api/openapi.ts';
 import { ALICE, CONTRACT, id, ORACLE } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
@@ -122,5 +123,70 @@ describe('API fuzz pass', function () {
     // The injection attempts changed nothing.
     const { rows } = await api.pool.query<{ n: string }>('SELECT count(*) AS n FROM transactions');
     expect(Number(rows[0]!.n)).to.equal(api.fixture.txs.length);
+  });
+
+  it('answers GraphQL documents nested of every kind, at any depth, never with a 5xx: 400 `{errors}` beyond the bound', async () => {
+    const random = prng(20261124);
+    const nest = (open: string, inner: string, close: string, n: number): string =>
+      open.repeat(n) + inner + close.repeat(n);
+    const chain = (n: number): string =>
+      Array.from({ length: n }, (_, i) =>
+        i === n - 1 ? `fragment F${i} on Status { mdwHeight }` : `fragment F${i} on Status { ...F${i + 1} }`,
+      ).join(' ');
+    /** each kind: the document (and variables) nesting `n` deep, and whether its brackets nest that deep */
+    const kinds: Record<string, (n: number) => { query: string; variables?: unknown; brackets: number }> = {
+      lists: (n) => ({ query: `{ keyBlocks(limit: ${nest('[', '1', ']', n)}) { data { hash } } }`, brackets: n + 2 }),
+      objects: (n) => ({
+        query: `{ keyBlocks(limit: ${nest('{a: ', '1', '}', n)}) { data { hash } } }`,
+        brackets: n + 2,
+      }),
+      selections: (n) => ({ query: `{ status ${nest('{ mdwHeight ', '', '}', n)} }`, brackets: n + 1 }),
+      'inline fragments': (n) => ({
+        query: `{ status { ${nest('... on Status { ', 'mdwHeight', ' }', n)} } }`,
+        brackets: n + 2,
+      }),
+      'variable types': (n) => ({
+        query: `query($v: ${nest('[', 'Int', ']', n)}) { keyBlocks(limit: $v) { data { hash } } }`,
+        brackets: n + 1,
+      }),
+      'variable values': (n) => ({
+        query: 'query($v: Int) { keyBlocks(limit: $v) { data { hash } } }',
+        variables: { v: JSON.parse(nest('[', '1', ']', n)) as unknown },
+        brackets: 3,
+      }),
+      directives: (n) => ({
+        query: `{ status @include(if: ${nest('[', 'true', ']', n)}) { mdwHeight } }`,
+        brackets: n + 2,
+      }),
+      // spreads nest without brackets: as many as the parser's 4000 tokens allow (8 a fragment)
+      'fragment chains': (n) => ({ query: `{ status { ...F0 } } ${chain(Math.min(n, 490))}`, brackets: 2 }),
+    };
+    const failures: string[] = [];
+    // about the bound, the issue's 1,999 list brackets (the parser's stack overflowed there), and random depths from 1
+    // to 4096, as many small as large
+    const limit = DOCUMENT_LIMITS.nesting;
+    const depths = [
+      limit - 2,
+      limit - 1,
+      limit,
+      1999,
+      ...Array.from({ length: 16 }, () => Math.floor(2 ** (random() * 12))),
+    ];
+    for (const [kind, make] of Object.entries(kinds))
+      for (const n of depths.map((d) => Math.max(1, d))) {
+        const { query, variables, brackets } = make(n);
+        const res = await api.request
+          .post('/mdw/graphql')
+          .set('content-type', 'application/json')
+          .send(JSON.stringify({ query, variables }));
+        const where = `${kind} ${n}: ${res.status} ${res.text.slice(0, 120)}`;
+        // first in the list: what the test is most about
+        if (res.status >= 500) failures.unshift(where);
+        const refused = brackets > DOCUMENT_LIMITS.nesting || query.length > DOCUMENT_LIMITS.length;
+        // a body beyond the endpoint's 64 KB is refused before its document is looked at
+        if (refused !== (res.status === 400 || res.status === 413)) failures.push(`refused ${refused}: ${where}`);
+        if (res.status >= 400 && typeof res.body.errors?.[0]?.message !== 'string') failures.push(`shape: ${where}`);
+      }
+    expect(failures.slice(0, 15)).to.deep.equal([]);
   });
 });

@@ -6,6 +6,7 @@ import pino from 'pino';
 import type Koa from 'koa';
 import prom from 'prom-client';
 import supertest from 'supertest';
+import type { Admission } from '../../../src/api/admission.ts';
 import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/response-cache.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -134,6 +135,8 @@ export async function startApi(
     responseCache?: ResponseCache;
     /** the app's logger (default: silent) */
     log?: pino.Logger;
+    /** the turns of ae_mdw's requests (default: the app's own, sized to the pool) */
+    admission?: Admission;
   } = {},
 ): Promise<ApiUnderTest> {
   const db = await createTestDatabase();
@@ -152,6 +155,7 @@ export async function startApi(
     registry,
     version: '9.9.9-test',
     responseCache: opts.responseCache,
+    admission: opts.admission,
   });
   return {
     request: supertest(app.callback()),

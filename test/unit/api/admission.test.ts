@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Admission } from '../../../src/api/admission.ts';
+import { Admission, Deadline } from '../../../src/api/admission.ts';
 import { AppError } from '../../../src/errors.ts';
 import { TurnQueue } from '../../../src/turns.ts';
 import { countTurns } from '../../support/loop-turns.ts';
@@ -24,7 +24,7 @@ const refusal = (p: Promise<unknown>): Promise<string> =>
 
 describe('Admission', () => {
   it('runs at most `concurrency` at once, the next in order of arrival as each finishes', async () => {
-    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 });
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 10_000 });
     const started: number[] = [];
     const gates = [gate(), gate(), gate(), gate()];
     const runs = gates.map((g, i) => admission.run(async () => (started.push(i), g.done)));
@@ -40,7 +40,7 @@ describe('Admission', () => {
   });
 
   it('refuses with 503 MDW_OVERLOADED at once when the line is full, and after maxWaitMs in it', async () => {
-    const admission = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 50 });
+    const admission = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 50, deadlineMs: 10_000 });
     const running = gate();
     const first = admission.run(() => running.done);
     const waiting = refusal(admission.run(async () => {}));
@@ -53,7 +53,7 @@ describe('Admission', () => {
   });
 
   it('counts as pressure each request that found every turn taken, parked or refused, none let in at once', async () => {
-    const admission = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 10_000 });
+    const admission = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 10_000, deadlineMs: 10_000 });
     const running = gate();
     const first = admission.run(() => running.done);
     expect(admission.counts.pressure).to.equal(0);
@@ -67,7 +67,7 @@ describe('Admission', () => {
   });
 
   it('starts each request in a turn of the event loop of its own, those let in at once and from the line', async () => {
-    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 });
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 10_000 });
     const loop = countTurns();
     const startedOn: number[] = [];
     // answered without I/O, as from memory: two let in at once (as two sockets of one poll), four from the line
@@ -78,7 +78,7 @@ describe('Admission', () => {
 
   it('starts its requests in the turns it shares with the pool, after those asked for before', async () => {
     const shared = new TurnQueue();
-    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000 }, shared);
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 10_000 }, shared);
     const order: string[] = [];
     // a query's rows waiting for a turn before the request comes in
     const rows = shared.next().then(() => void order.push('rows'));
@@ -88,7 +88,7 @@ describe('Admission', () => {
 
   it('spreads the refusals of requests parked together over the last quarter of maxWaitMs', async () => {
     const maxWaitMs = 400;
-    const admission = new Admission({ concurrency: 1, maxWaiting: 100, maxWaitMs });
+    const admission = new Admission({ concurrency: 1, maxWaiting: 100, maxWaitMs, deadlineMs: 10_000 });
     const running = gate();
     const first = admission.run(() => running.done);
     const parked = performance.now();
@@ -100,5 +100,82 @@ describe('Admission', () => {
     // none before three quarters of the wait; not all in one turn of the event loop (a wave of refusals)
     expect(Math.min(...(refusedAt as number[]))).to.be.at.least(maxWaitMs * 0.75 - 1);
     expect(Math.max(...(refusedAt as number[])) - Math.min(...(refusedAt as number[]))).to.be.above(20);
+  });
+
+  it('runs a request of weight w once w turns are free, in order of arrival: lighter ones behind it wait too', async () => {
+    const admission = new Admission({ concurrency: 4, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 10_000 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const start = (name: string, weight: number): Promise<void> => {
+      const g = gate();
+      gates.set(name, g);
+      return admission.run(async () => (started.push(name), g.done), weight);
+    };
+    const runs = [start('light 1', 1), start('light 2', 1), start('heavy', 3), start('light 3', 1)];
+    await turns();
+    // two turns are free, the heavy one needs three: it waits, and the light one after it waits behind it
+    expect(started).to.deep.equal(['light 1', 'light 2']);
+    expect(admission.counts).to.deep.include({ running: 2, waiting: 2 });
+    gates.get('light 1')!.finish();
+    await turns();
+    expect(started).to.deep.equal(['light 1', 'light 2', 'heavy']);
+    // 1 + 3 turns held: the last light one still waits
+    expect(admission.counts).to.deep.include({ running: 2, waiting: 1 });
+    gates.get('light 2')!.finish();
+    await turns();
+    expect(started).to.deep.equal(['light 1', 'light 2', 'heavy', 'light 3']);
+    for (const g of gates.values()) g.finish();
+    await Promise.all(runs);
+    expect(admission.counts).to.deep.include({ running: 0, waiting: 0 });
+  });
+
+  it('runs a request heavier than the whole server alone, and never a fraction of a turn', async () => {
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 10_000 });
+    const started: string[] = [];
+    const heavy = gate();
+    const runs = [
+      admission.run(async () => (started.push('heavy'), heavy.done), 1000),
+      admission.run(async () => void started.push('light')),
+    ];
+    await turns();
+    expect(started).to.deep.equal(['heavy']);
+    heavy.finish();
+    await Promise.all(runs);
+    expect(started).to.deep.equal(['heavy', 'light']);
+    // 0.3 of a turn is a turn: two of them do not share one
+    const both = [gate(), gate()];
+    const light = both.map((g) => admission.run(() => g.done, 0.3));
+    await turns();
+    expect(admission.counts.running).to.equal(2);
+    for (const g of both) g.finish();
+    await Promise.all(light);
+  });
+
+  it('lets the lighter requests behind a heavy one in when the heavy one gives up waiting', async () => {
+    const admission = new Admission({ concurrency: 2, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 10_000 });
+    const running = gate();
+    const first = admission.run(() => running.done);
+    // the heavy one came long ago (it did work before it asked): its wait is over at once
+    const heavy = refusal(admission.run(async () => {}, 2, performance.now() - 20_000));
+    // parked behind the heavy one, though a turn is free; let in when the heavy one leaves the line
+    const light = refusal(admission.run(async () => {}));
+    expect(await heavy).to.equal('503 MDW_OVERLOADED');
+    expect(await light).to.equal('ran');
+    running.finish();
+    await first;
+    expect(admission.counts).to.deep.include({ running: 0, waiting: 0 });
+  });
+
+  it('hands the work its deadline: past it, check() refuses the request with 503 MDW_OVERLOADED', async () => {
+    const past = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 10_000, deadlineMs: 0 });
+    expect(await refusal(past.run(async (deadline) => deadline.check()))).to.equal('503 MDW_OVERLOADED');
+    const ahead = new Admission({ concurrency: 1, maxWaiting: 1, maxWaitMs: 10_000, deadlineMs: 60_000 });
+    expect(await refusal(ahead.run(async (deadline) => deadline.check()))).to.equal('ran');
+    // counted from the request's arrival, when it did work before it asked
+    const arrivedLongAgo = performance.now() - 120_000;
+    expect(await refusal(ahead.run(async (deadline) => deadline.check(), 1, arrivedLongAgo))).to.equal(
+      '503 MDW_OVERLOADED',
+    );
+    expect(() => new Deadline(Infinity).check()).to.not.throw();
   });
 });

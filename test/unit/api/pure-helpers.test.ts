@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
 import type Koa from 'koa';
-import { corsOrigin } from '../../../src/api/app.ts';
+import { corsOrigin } from '../../../src/api/middleware/cors-policy.ts';
 import { isListedOrigin } from '../../../src/origins.ts';
 import { textProblem } from '../../../src/api/middleware/valid-text.ts';
-import { hopByHopHeaders, isInternalPath, normalisedPath } from '../../../src/api/proxy.ts';
+import { hopByHopHeaders, isInternalPath, normalisedPath, withoutNodeCors } from '../../../src/api/proxy.ts';
 import { feeShare } from '../../../src/api/routes/chain.ts';
 import { generationsReport } from '../../../src/shapes/middleware.ts';
 import { signedTx } from '../../../src/chain/signed-tx.ts';
@@ -48,6 +48,23 @@ describe('hopByHopHeaders', () => {
     const h = hopByHopHeaders({ connection: 'Close, X-A ,x-b,' });
     expect(h).to.include.members(['connection', 'keep-alive', 'te', 'upgrade', 'x-a', 'x-b']);
     expect(hopByHopHeaders({})).to.not.include('');
+  });
+});
+
+describe('withoutNodeCors', () => {
+  it("drops every CORS header of the node's and adds its Vary to ours", () => {
+    const headers = {
+      'access-control-allow-origin': 'https://evil.example',
+      'access-control-allow-credentials': 'true',
+      'access-control-max-age': '1800',
+      'content-type': 'application/json',
+      vary: 'origin, accept-encoding',
+    };
+    withoutNodeCors(headers, 'Origin');
+    expect(headers).to.deep.equal({ 'content-type': 'application/json', vary: 'Origin, accept-encoding' });
+    const none: Record<string, string> = { 'content-type': 'text/plain' };
+    withoutNodeCors(none, 'Origin');
+    expect(none).to.deep.equal({ 'content-type': 'text/plain' });
   });
 });
 

@@ -64,9 +64,12 @@ function v3Env({ pool, cfg, version, listener, log, outages, metrics, replicas }
 /** The /v3 paths answered from memory, which never wait for a turn to read the database. */
 const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
 
-/** fromMemory: those paths, and GraphiQL's page and assets. */
-const fromMemory = (path: string): boolean =>
-  FROM_MEMORY.has(path) || path === '/graphiql' || path.startsWith('/graphiql/');
+/**
+ * ownTurns: those paths, GraphiQL's page and assets, and GraphQL, whose operations take their turns themselves, as many
+ * as their cost once it is measured (graphql/endpoint.ts).
+ */
+const ownTurns = (path: string): boolean =>
+  FROM_MEMORY.has(path) || path === '/graphql' || path === '/graphiql' || path.startsWith('/graphiql/');
 
 /**
  * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
@@ -77,18 +80,20 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const env = v3Env(deps);
   const routes = exactRoutes(v3Router(deps, env));
   // GraphQL at /mdw/graphql, its fields answered by the same handlers and sources as the routes
-  const graphql = graphqlApi(env);
+  const graphql = graphqlApi(env, deps.admission);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
   return async function v3Api(ctx, next) {
-    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) ctx.path = ctx.path.slice('/mdw'.length) || '/';
-    else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
+    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) {
+      ctx.path = ctx.path.slice('/mdw'.length) || '/';
+      ctx.state.mountedAt = '/mdw';
+    } else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
     const answer = (): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
     // answers from memory skip the line: under a burst they stay as quick as ever
-    await (fromMemory(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
+    await (ownTurns(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
   };
 }

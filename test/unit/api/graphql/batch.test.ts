@@ -1,3 +1,4 @@
+import { Deadline } from '../../../../src/api/admission.ts';
 import { expect } from 'chai';
 import { execute, GraphQLObjectType, GraphQLSchema, parse } from 'graphql';
 import { BatchLoader } from '../../../../src/api/graphql/batch-loader.ts';
@@ -42,7 +43,7 @@ function setup(fail = false): { run: (query: string) => Promise<unknown>; reads:
       fields: { transactions: { type: pageOf(Transaction), resolve: () => TXS } },
     }),
   });
-  const contextValue: GraphQLContext = { env: undefined as never, loaders };
+  const contextValue: GraphQLContext = { env: undefined as never, loaders, deadline: new Deadline(Infinity) };
   const run = async (query: string): Promise<unknown> =>
     JSON.parse(JSON.stringify(await execute({ schema, document: parse(query), contextValue })));
   return { run, reads, loaders };
