@@ -6,11 +6,14 @@ import { AeSdk, MemoryAccount, Name, Node, Oracle, OracleClient } from '@aeterni
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { parseJson, toBigInt, type Json } from '../../src/chain/json.ts';
 import { startDevnode } from '../../src/devnode/index.ts';
 import {
   ANY_MIDDLEWARE_PORTS,
   exitCode,
   printed,
+  printedSettings,
+  runMdw,
   startDev,
   stopDev,
   untilUp,
@@ -39,9 +42,17 @@ function fundedAccounts(run: DevRun): { address: string; secretKey: string; ae: 
   }));
 }
 
-async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
+/** getJson reads a JSON answer with its integers exact (balances exceed 2^53 aettos). */
+async function getJson(url: string): Promise<{ status: number; body: Record<string, Json> }> {
   const res = await fetch(url);
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  const text = await res.text();
+  let body: Json = {};
+  try {
+    body = parseJson(text);
+  } catch {
+    // not JSON: an error page, judged by its status
+  }
+  return { status: res.status, body: body as Record<string, Json> };
 }
 
 describe('mdw dev, a first hour (issue 44)', function () {
@@ -129,7 +140,8 @@ describe('mdw dev, a first hour (issue 44)', function () {
   it('starts a restart on a new schema for the new devnode chain, never answering with the previous chain', async () => {
     const first = runs[1]!;
     const schemaOf = (run: DevRun): string => /\(schema (\w+)\)/.exec(run.output())![1]!;
-    const second = startDev([], first.dir);
+    // its key blocks mined by hand (the rewards test below), so its chain stays below the old one's height
+    const second = startDev(['--key-block-interval', String(3_600_000)], first.dir);
     runs.push(second);
     await untilUp(second);
     expect(schemaOf(second)).not.to.equal(schemaOf(first));
@@ -145,6 +157,61 @@ describe('mdw dev, a first hour (issue 44)', function () {
     const zero = await getJson(`${url}/mdw/v3/key-blocks/0`);
     if (zero.status === 200) expect(zero.body.hash).to.equal(genesis);
     else expect(zero.status).to.equal(404);
+    // a height only the old chain reached
+    expect((await getJson(`${url}/mdw/v3/key-blocks/3`)).status).to.equal(404);
+  });
+
+  // issue 44: mdw dev's REWARD_RULES=devnode was read as mainnet: no rewards for 180 heights, then mainnet-sized ones
+  it('counts the block rewards the devnode paid: /mdw/v3/transfers, beneficiary_reward and /mdw/v3/wealth', async () => {
+    const run = runs[2]!;
+    const mdw = `${printed(run, 'new Node(url)')}/mdw/v3`;
+    const node = printed(run, 'devnode');
+    const internal = /\(internal (http\S+)\)/.exec(run.output())![1]!;
+    const post = await fetch(`${internal}/v2/debug/dev/mine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_blocks: 5 }),
+    });
+    expect(post.status).to.equal(200);
+    const top = Number((await getJson(`${node}/v2/key-blocks/current/height`)).body.height);
+    expect(top).to.be.at.least(5);
+    await waitFor(
+      'the middleware to store the top',
+      async () => (await getJson(`${mdw}/status`)).body.mdw_height === top,
+    );
+    const beneficiary = String((await getJson(`${internal}/v2/debug/accounts/beneficiary`)).body.pub_key);
+    // the devnode's own ledger: the beneficiary signs nothing, so what its balance gains at a height is that reward
+    const balanceAt = async (height: number): Promise<bigint> => {
+      const account = await getJson(`${node}/v2/accounts/${beneficiary}/height/${height}`);
+      return account.status === 404 ? 0n : toBigInt(account.body.balance);
+    };
+    const paid: bigint[] = [];
+    for (let height = 1; height <= top; height++) paid.push((await balanceAt(height)) - (await balanceAt(height - 1)));
+    expect(paid.every((reward) => reward > 0n)).to.equal(true);
+
+    const transfers = (await getJson(`${mdw}/transfers?kind=reward_block&direction=forward&limit=100`)).body;
+    expect(
+      (transfers.data as { height: number; account_id: string; amount: Json }[]).map((t) => [
+        t.height,
+        t.account_id,
+        toBigInt(t.amount),
+      ]),
+    ).to.deep.equal(paid.map((reward, i) => [i + 1, beneficiary, reward]));
+    for (let height = 1; height <= top; height++) {
+      const block = (await getJson(`${mdw}/key-blocks/${height}`)).body;
+      expect(toBigInt(block.beneficiary_reward), `height ${height}`).to.equal(paid[height - 1]);
+    }
+    const wealth = (await getJson(`${mdw}/wealth`)).body as unknown as { account: string; balance: Json }[];
+    const listed = wealth.find((w) => w.account === beneficiary);
+    expect(listed && toBigInt(listed.balance)).to.equal(await balanceAt(top));
+
+    // the banner's settings (the database's password among them): mdw -v and mdw db usage on the same database
+    const settings = printedSettings(run);
+    const verified = await runMdw(['-v'], settings);
+    expect(verified.code, verified.output).to.equal(0);
+    const usage = await runMdw(['db', 'usage'], settings);
+    expect(usage.code, usage.output).to.equal(0);
+    expect(JSON.parse(usage.output)).to.have.property('databaseBytes').above(0);
   });
 
   it('--node-url runs the middleware in front of a node of yours, its chain kept in its schema between runs', async () => {

@@ -1,5 +1,5 @@
 /** @module `mdw dev` as the binary, started as a terminal would start it, and read from what it prints. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,4 +67,28 @@ export async function stopDev(run: DevRun): Promise<number | null> {
   if (run.child.exitCode !== null) return run.child.exitCode;
   process.kill(-run.child.pid!, 'SIGINT');
   return exitCode(run.child);
+}
+
+/** printedSettings reads the banner's line that runs `mdw -v` on the dev database: its variables. */
+export function printedSettings(run: DevRun): Record<string, string> {
+  const line = /^ {2}(\S+=.*) node bin\/mdw\.js -v$/m.exec(run.output());
+  if (!line) throw new Error(`mdw dev printed no settings for mdw -v:\n${run.output()}`);
+  return Object.fromEntries(
+    line[1]!.split(' ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+}
+
+/** runMdw runs the binary with `env` (and PATH) to its end: its exit status and what it printed. */
+export function runMdw(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [MDW, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
 }
