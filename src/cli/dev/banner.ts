@@ -56,7 +56,7 @@ export function bannerLines(f: BannerFacts): string[] {
     ...(f.node.devnode
       ? [
           'The devnode runs no FATE code: deploying works, calling your own contract does not. For that, run a real',
-          'æternity node (and a compiler) and `make dev NODE_URL=http://localhost:3013` (docs/devnode.md#a-real-node).',
+          'æternity node (and a compiler) and `make dev NODE_URL=http://localhost:3013` (docs/devnode.md#a-real-node-instead-of-the-devnode).',
         ]
       : []),
     'Ctrl-C stops everything.',
