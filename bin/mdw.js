@@ -3,5 +3,17 @@
 // where there are none (the image ships dist/ only, and points oclif's command list at it).
 import { existsSync } from 'node:fs';
 
+// Before anything else: an older Node fails on the sources with ERR_UNKNOWN_FILE_EXTENSION ".ts", which says
+// nothing of the fix (issue 44).
+const REQUIRED_MAJOR = 24;
+const major = Number(process.versions.node.split('.')[0]);
+if (major < REQUIRED_MAJOR) {
+  process.stderr.write(
+    `mdw needs Node ${REQUIRED_MAJOR} or newer; this is Node ${process.versions.node} (${process.execPath}).\n` +
+      'In a checkout, `make node` installs Node 24 under .tools/; then `export PATH=$PWD/.tools/node/bin:$PATH`.\n',
+  );
+  process.exit(1);
+}
+
 const source = new URL('../src/cli/run.ts', import.meta.url);
 await import(existsSync(source) ? source.href : new URL('../dist/cli/run.js', import.meta.url).href);

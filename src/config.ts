@@ -203,22 +203,29 @@ export class ConfigError extends AppError {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
+ * RoleDefaults are one kind of run's own defaults, as the variables' text: each stands in for its variable wherever
+ * the environment leaves it unset, and is read and validated exactly as the variable would be.
+ */
+export type RoleDefaults = Readonly<Partial<Record<keyof typeof DEFAULTS | 'HTTP_HOST', string>>>;
+
+/**
  * Defaults of `mdw dev`, where everything runs on one laptop: the websocket listens on loopback only (the HTTP API
  * does too, see the dev command), so a development environment is never reachable from the network by default.
  */
-export const DEV_DEFAULTS = { WEBSOCKET_ADDRESS: '127.0.0.1:3020', HTTP_HOST: '127.0.0.1' } as const;
+export const DEV_DEFAULTS = {
+  WEBSOCKET_ADDRESS: '127.0.0.1:3020',
+  HTTP_HOST: '127.0.0.1',
+} as const satisfies RoleDefaults;
 
 /**
  * loadConfig reads the variables from `env` (never from process.env itself) and validates all of them.
- * `defaults` replaces some of DEFAULTS for one kind of run (DEV_DEFAULTS); a variable that is set still wins.
+ * `defaults` replaces some of DEFAULTS for one kind of run (DEV_DEFAULTS); a variable that is set still wins. Every
+ * variable is read through the one Reader, which consults `defaults` first, so no variable can miss its role's default.
  */
-export function loadConfig(
-  env: Env,
-  defaults: Partial<Record<keyof typeof DEFAULTS | 'HTTP_HOST', string>> = {},
-): Config {
+export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
   const problems: string[] = [];
-  const read = new Reader(env, problems);
-  const ws = read.address('WEBSOCKET_ADDRESS', defaults.WEBSOCKET_ADDRESS ?? DEFAULTS.WEBSOCKET_ADDRESS);
+  const read = new Reader(env, problems, defaults);
+  const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
   const extraNodes = read.urlList('NODE_URLS');
   const nodeUrl = read.url('NODE_URL', extraNodes[0] ?? DEFAULTS.NODE_URL);
   const config: Config = {
@@ -228,7 +235,7 @@ export function loadConfig(
     nodeInternalUrl: read.optionalUrl('NODE_INTERNAL_URL'),
     compilerUrl: read.optionalUrl('COMPILER_URL'),
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
-    databaseUrlSet: read.optional('DATABASE_URL') !== undefined,
+    databaseUrlSet: read.isSet('DATABASE_URL'),
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
     databaseReadUrls: read.databaseUrlList('DATABASE_READ_URLS'),
@@ -259,7 +266,7 @@ export function loadConfig(
     ),
     mdwWebsocket: readMdwWebsocketLimits(read),
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
-    httpHost: read.optional('HTTP_HOST') ?? defaults.HTTP_HOST,
+    httpHost: read.optional('HTTP_HOST'),
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     maxForkDepth: read.integer('MAX_FORK_DEPTH', DEFAULTS.MAX_FORK_DEPTH, 1, 10 ** 9),
     allowDeepFork: read.boolean('ALLOW_DEEP_FORK', false),
@@ -376,15 +383,22 @@ export function redactUrl(url: string): string {
 class Reader {
   readonly #env: Env;
   readonly #problems: string[];
+  readonly #defaults: Env;
 
-  constructor(env: Env, problems: string[]) {
+  constructor(env: Env, problems: string[], defaults: Env = {}) {
     this.#env = env;
     this.#problems = problems;
+    this.#defaults = defaults;
   }
 
+  /** optional is every read's source: the variable when set (not blank), else the role's default, else undefined. */
   optional(name: string): string | undefined {
-    const value = this.#env[name]?.trim();
-    return value === '' ? undefined : value;
+    return nonBlank(this.#env[name]) ?? nonBlank(this.#defaults[name]);
+  }
+
+  /** isSet tells whether the environment itself sets the variable (a role's default does not count). */
+  isSet(name: string): boolean {
+    return nonBlank(this.#env[name]) !== undefined;
   }
 
   /** problem records a variable that is set but wrong. */
@@ -546,4 +560,9 @@ class Reader {
     }
     return { host: (match[1] ?? '0.0.0.0').replace(/^\[|\]$/g, ''), port };
   }
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
 }

@@ -1,8 +1,9 @@
 /** @module A value read at most once per short period; callers within it share the reading. */
 
 /**
- * BriefValue keeps what `read` returned for `ttlMs`; callers that come while a reading is under way
- * wait for that one. A rejected reading is not kept.
+ * BriefValue keeps what `read` returned for `ttlMs` from the moment that reading started, so no caller is answered a
+ * value older than `ttlMs` (issue 44): a caller finding it older waits for a new reading, and callers that come while
+ * one is under way wait for that one. A rejected reading is not kept.
  */
 export class BriefValue<T> {
   readonly #read: () => Promise<T>;
@@ -20,10 +21,11 @@ export class BriefValue<T> {
 
   get(): Promise<T> {
     if (this.#now() - this.#readAt < this.#ttlMs) return Promise.resolve(this.#value as T);
+    const startedAt = this.#now();
     this.#reading ??= this.#read()
       .then((value) => {
         this.#value = value;
-        this.#readAt = this.#now();
+        this.#readAt = startedAt;
         return value;
       })
       .finally(() => {

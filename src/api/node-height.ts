@@ -5,8 +5,8 @@ import type { OutboundMetrics } from '../node/outbound-metrics.ts';
 import type { DependencyOutage } from '../outage.ts';
 import { BriefValue } from './brief-value.ts';
 
-/** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests. */
-export const NODE_HEIGHT_TTL_MS = 2000;
+/** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests (a second at most: issue 44). */
+export const NODE_HEIGHT_TTL_MS = 1000;
 /** Upper bound on one reading: a status answer never waits long for a silent node. */
 const MAX_READ_MS = 2000;
 

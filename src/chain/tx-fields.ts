@@ -93,14 +93,19 @@ export function createdIds(tx: TxObject): Record<string, string> {
   }
 }
 
-/** The pointer the node resolves a name (nm_) through, per tx type and field, and the prefix of what it finds. */
+/**
+ * The pointer the node resolves a name (nm_) through, per tx type and field, and the prefix of what it finds; `only`
+ * when the tx is the pointee's alone: a spend to a name, and a call to one, are indexed under the account (contract)
+ * the name pointed at in that block and not under the name, as ae_mdw indexes them, so a name's activities never list
+ * them. A query to a name and a name transferred to a name name the name too.
+ */
 const NAME_TARGETS: Readonly<
-  Record<string, Readonly<Record<string, readonly [key: string, prefix: 'ak' | 'ok' | 'ct']>>>
+  Record<string, Readonly<Record<string, readonly [key: string, prefix: 'ak' | 'ok' | 'ct', only?: 'only']>>>
 > = {
-  SpendTx: { recipient_id: ['account_pubkey', 'ak'] },
+  SpendTx: { recipient_id: ['account_pubkey', 'ak', 'only'] },
   NameTransferTx: { recipient_id: ['account_pubkey', 'ak'] },
   OracleQueryTx: { oracle_id: ['oracle_pubkey', 'ok'] },
-  ContractCallTx: { contract_id: ['contract_pubkey', 'ct'] },
+  ContractCallTx: { contract_id: ['contract_pubkey', 'ct', 'only'] },
 };
 
 /** A name a tx addresses where the node expects an account, oracle or contract. */
@@ -112,17 +117,35 @@ export interface NameReference {
   readonly key: string;
   /** the prefix of the id it resolves to */
   readonly prefix: 'ak' | 'ok' | 'ct';
+  /** the tx is indexed under the id it resolves to only, not under the name (NAME_TARGETS) */
+  readonly pointeeOnly: boolean;
 }
 
 /** nameReferences lists the names a tx (and its inner txs) sends to: a recipient, an oracle or a contract given as nm_. */
 export function nameReferences(tx: TxObject, prefix = ''): NameReference[] {
   const targets = NAME_TARGETS[String(tx.type)] ?? {};
-  const refs = Object.entries(targets).flatMap(([field, [key, target]]) => {
+  const refs = Object.entries(targets).flatMap(([field, [key, target, only]]) => {
     const value = tx[field];
     return typeof value === 'string' && value.startsWith('nm_')
-      ? [{ nameHash: value, field: prefix + field, key, prefix: target }]
+      ? [{ nameHash: value, field: prefix + field, key, prefix: target, pointeeOnly: only === 'only' }]
       : [];
   });
   const inner = innerTx(tx);
   return inner ? [...refs, ...nameReferences(inner, `${prefix}tx.`)] : refs;
+}
+
+/**
+ * indexedIds are the ids a tx is listed under, each with its fields: referencedIds less a name that a spend or a call
+ * is sent to (nameReferences' `pointeeOnly`), whose pointee the writer adds as of that block.
+ */
+export function indexedIds(tx: TxObject, created: CreatedIdsOf = createdIds): Map<string, string[]> {
+  const ids = referencedIds(tx, created);
+  for (const ref of nameReferences(tx)) {
+    if (!ref.pointeeOnly) continue;
+    const fields = ids.get(ref.nameHash)?.filter((f) => f !== ref.field);
+    if (fields === undefined) continue;
+    if (fields.length === 0) ids.delete(ref.nameHash);
+    else ids.set(ref.nameHash, fields);
+  }
+  return ids;
 }

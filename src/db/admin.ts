@@ -1,4 +1,4 @@
-/** @module Administration outside the migrations: create a database (`mdw dev`), drop a schema (`mdw migrate --drop`). */
+/** @module Administration outside the migrations: create a database and drop old chains' schemas (`mdw dev`), drop a schema (`mdw migrate --drop`). */
 import pg from 'pg';
 import { quoteIdent } from './pool.ts';
 
@@ -25,6 +25,21 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<v
 export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
   await withClient(databaseUrl, async (client) => {
     await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+  });
+}
+
+/**
+ * dropSchemasExcept drops every schema whose name starts with `prefix` but `keep`, returning their names: the schemas
+ * of `mdw dev`'s earlier devnode chains, which no node serves any more.
+ */
+export async function dropSchemasExcept(databaseUrl: string, prefix: string, keep: string): Promise<string[]> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1) AND nspname <> $2 ORDER BY nspname`,
+      [prefix, keep],
+    );
+    for (const { name } of rows) await client.query(`DROP SCHEMA ${quoteIdent(name)} CASCADE`);
+    return rows.map((r) => r.name);
   });
 }
 

@@ -1,68 +1,10 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { MemoryAccount, Middleware } from '@aeternity/aepp-sdk';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ANY_PORTS, exitCode, printed, startDev, untilUp, type DevRun } from '../support/dev-run.ts';
 import { waitFor } from '../support/wait.ts';
-
-const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
-
-/** A `mdw dev` started as a terminal would: leading a process group that Ctrl-C signals as a whole. */
-interface DevRun {
-  readonly child: ChildProcess;
-  readonly output: () => string;
-  readonly dir: string;
-}
-
-function startDev(extra: readonly string[] = []): DevRun {
-  const dir = mkdtempSync(join(tmpdir(), 'mdw-dev-'));
-  const args = [
-    'dev',
-    ...extra,
-    '--data-dir',
-    dir,
-    '--no-traffic',
-    '--key-block-interval',
-    '1000',
-    '--micro-block-interval',
-    '300',
-  ];
-  // every port chosen by the kernel: two of these run side by side, as two checkouts would
-  args.push(
-    '--port',
-    '0',
-    '--websocket',
-    '127.0.0.1:0',
-    '--node-port',
-    '0',
-    '--node-internal-port',
-    '0',
-    '--pg-port',
-    '0',
-  );
-  const child = spawn(process.execPath, [MDW, ...args], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { child, dir, output: () => out };
-}
-
-function printed(run: DevRun, label: string): string {
-  const match = new RegExp(`^  ${label.replace(/[()]/g, '\\$&')}\\s+(\\S+)`, 'm').exec(run.output());
-  if (!match) throw new Error(`mdw dev printed no ${label}:\n${run.output()}`);
-  return match[1]!;
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) =>
-    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
-  );
-}
 
 describe('mdw dev (the binary)', function () {
   this.timeout(120_000);
@@ -85,13 +27,9 @@ describe('mdw dev (the binary)', function () {
     const forks = join(mkdtempSync(join(tmpdir(), 'mdw-dev-forks-')), 'forks.json');
     writeFileSync(forks, JSON.stringify({ 1: 0, 2: { height: 2, accounts: { [newcomer]: 5 } } }));
     // one after the other: a first start may create the postgres user, which two at once would race for
-    for (const run of [startDev(), startDev(['--hard-forks', forks])]) {
+    for (const run of [startDev(ANY_PORTS), startDev([...ANY_PORTS, '--hard-forks', forks])]) {
       runs.push(run);
-      await waitFor('mdw dev to print its URLs', () => /environment is up/.test(run.output()), 60_000, 100).catch(
-        (err: Error) => {
-          throw new Error(`${err.message}:\n${run.output()}`);
-        },
-      );
+      await untilUp(run);
     }
     const urls = runs.map((run) => ({
       api: printed(run, 'API'),

@@ -229,6 +229,58 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
     expect(set.port).to.equal(0);
     expect(loadConfig({}).httpHost).to.equal(undefined);
   });
+
+  // issue 44: `mdw dev` passed REWARD_RULES=devnode as a default, and loadConfig read it with the global one
+  it('honours a role default for every variable exactly as the variable itself, and a set variable still wins', () => {
+    const other: Record<keyof typeof DEFAULTS | 'HTTP_HOST', string> = {
+      NODE_URL: 'http://node.example:3013',
+      DATABASE_URL: 'postgres://u@db.example/x',
+      DATABASE_SCHEMA: 'dev_x',
+      DATABASE_POOL_SIZE: '3',
+      READ_REPLICA_MAX_LAG_SECONDS: '5',
+      LOG_LEVEL: 'debug',
+      STATUS_MAX_BLOCK_AGE: '60',
+      WEBSOCKET_ADDRESS: '127.0.0.1:4020',
+      WEBSOCKET_MAX_CONNECTIONS: '7',
+      WEBSOCKET_MAX_BUFFERED_BYTES: '2048',
+      WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES: '4096',
+      WEBSOCKET_MDW_MAX_CONNECTIONS: '11',
+      WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: '12',
+      WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: '13',
+      WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: '14',
+      WEBSOCKET_MDW_PING_LIMIT: '15',
+      WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: '16',
+      PORT: '9090',
+      FORK_WINDOW: '9',
+      BATCH_SIZE: '8',
+      BATCH_TRANSACTIONS: '77',
+      FETCH_CONCURRENCY: '2',
+      POLL_INTERVAL_MS: '300',
+      MEMPOOL_POLL_INTERVAL_MS: '200',
+      NODE_TIMEOUT_MS: '1500',
+      CORS_ORIGINS: 'https://a.example',
+      API_CACHE_MAX_BYTES: '0',
+      ROOT_V3: 'mdw',
+      DEX_FACTORY: 'ct_NhbxN8wg8NLkGuzwRNDQhMDKSKBwDAQgxQawK7tkigi2aC7i9',
+      DEX_WRAPPED_AE: 'ct_JDp175ruWd7mQggeHewSLS1PFXt9AzThCDaFedxon8mF8xTRF',
+      REWARD_RULES: 'devnode',
+      HTTP_HOST: '127.0.0.2',
+    };
+    // a variable added to DEFAULTS must join this table
+    expect(Object.keys(other).sort()).to.deep.equal([...Object.keys(DEFAULTS), 'HTTP_HOST'].sort());
+    // databaseUrlSet says whether the user chose the database, which a role's default is not (below)
+    const load = (env: Record<string, string>, defaults = {}) => ({ ...loadConfig(env, defaults), databaseUrlSet: 0 });
+    const plain = load({});
+    for (const [name, value] of Object.entries(other)) {
+      const byDefault = load({}, { [name]: value });
+      expect(byDefault, name).to.deep.equal(load({ [name]: value }));
+      expect(byDefault, name).not.to.deep.equal(plain);
+      expect(load({ [name]: value }, { [name]: 'not valid' }), name).to.deep.equal(byDefault);
+    }
+    // a role's default is not the user's choice: mdw dev still starts its own PostgreSQL
+    expect(loadConfig({}, { DATABASE_URL: other.DATABASE_URL }).databaseUrlSet).to.equal(false);
+    expect(() => loadConfig({}, { REWARD_RULES: 'moon' })).to.throw(/REWARD_RULES: expected one of/);
+  });
 });
 
 describe('MEMPOOL_POLL_INTERVAL_MS', () => {

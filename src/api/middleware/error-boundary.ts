@@ -107,18 +107,6 @@ function clientReason(e: AppError, aeMdw: boolean): string {
 }
 
 /**
- * reportBackgroundFailure reports what a background task of the API (a refresh no request waits for) failed with,
- * classified as the boundary classifies requests: a database that is away goes to its outage (logged once per
- * outage), a busy pool is no news, anything else is logged as the task's failure.
- */
-export function reportBackgroundFailure(log: Logger, outages: Outages | undefined, task: string, err: unknown): void {
-  const e = classifyError(err);
-  if (e.code === ErrorCode.OVERLOADED) return;
-  if (e.code === ErrorCode.DB_UNAVAILABLE && outages?.database) return outages.database.unavailable(err);
-  log.warn({ err, task }, 'background task failed; it runs again on its next turn');
-}
-
-/**
  * classifyError is what a handler or a Koa helper threw as an AppError (bodyparser and Koa throw http-errors): a
  * pool with no room is overload, a database that is away is an outage, anything else unknown is a bug.
  */

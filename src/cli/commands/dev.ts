@@ -1,4 +1,5 @@
-/** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode + populator + server on one laptop. */
+/** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode (or a node of yours) + populator + server on one laptop. */
+import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { Command, Flags } from '@oclif/core';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -6,20 +7,38 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createLogger } from '../../log.ts';
+import { createLogger, type Logger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import type { HardForkFile } from '../../chain/hard-forks.ts';
-import { DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES } from '../../config.ts';
+import { DEFAULTS, DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES } from '../../config.ts';
+import { NodeClient } from '../../node/client.ts';
+import { parseAccountFlag } from '../account-flag.ts';
+import { bannerLines, type BannerFacts } from '../dev/banner.ts';
+import { chainSchema, DEVNODE_SCHEMA_PREFIX, devSettings } from '../dev/settings.ts';
 import { configFromEnv } from '../env.ts';
-import { freePort } from '../free-port.ts';
+import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../version.ts';
 
+/** The developer's own funded accounts, beside the two the dev traffic signs with. */
+const DEVELOPER_ACCOUNTS = 3;
+
 export default class Dev extends Command {
   static override summary =
-    'Run everything locally: embedded PostgreSQL, a devnode with traffic, the populator and the server.';
-  static override description =
-    'Data is kept under .data/ between runs (delete it to start over). Set DATABASE_URL to use your own PostgreSQL instead. Ctrl-C stops everything.';
+    'Run everything locally: embedded PostgreSQL, a devnode with traffic (or a node of yours), the populator and the server.';
+  static override description = [
+    'The devnode makes a new chain at every start, and the middleware stores each chain in a schema of its own',
+    '(devnode_<genesis>): a restart starts from an empty schema and drops the schemas of earlier devnode chains, so',
+    'it never serves a chain the node does not have. The embedded PostgreSQL keeps its data under --data-dir',
+    '(.data/); with --node-url the chain of that node keeps its schema (node_<genesis>) between runs. Set',
+    'DATABASE_URL to use your own PostgreSQL instead. A default port another process holds is replaced by a free',
+    'one (the banner says which); a port you give that is taken is an error. Ctrl-C stops everything.',
+  ].join(' ');
+  static override examples = [
+    'mdw dev',
+    'mdw dev --port 9080 --node-port 0 --account sk_…:5000000000000000000000',
+    'mdw dev --node-url http://localhost:3013',
+  ];
   static override flags = {
     'data-dir': Flags.string({ description: 'where the embedded PostgreSQL keeps its data', default: '.data' }),
     host: Flags.string({
@@ -30,23 +49,37 @@ export default class Dev extends Command {
     websocket: Flags.string({
       description: `websocket address, host:port (WEBSOCKET_ADDRESS, default ${DEV_DEFAULTS.WEBSOCKET_ADDRESS}); port 0: any free port`,
     }),
+    'node-url': Flags.string({
+      description:
+        'an æternity node of yours (its external API) instead of the devnode: for contracts of your own, which the devnode cannot run',
+      exclusive: [
+        'node-port',
+        'node-internal-port',
+        'hard-forks',
+        'account',
+        'key-block-interval',
+        'micro-block-interval',
+      ],
+    }),
     'node-port': Flags.integer({
-      description: 'devnode external API port; 0: any free port',
-      default: 3013,
+      description: 'devnode external API port (default 3013); 0: any free port',
       min: 0,
       max: 65535,
     }),
     'node-internal-port': Flags.integer({
-      description: 'devnode internal API port; 0: any free port',
-      default: 3113,
+      description: 'devnode internal API port (default 3113); 0: any free port',
       min: 0,
       max: 65535,
     }),
     'pg-port': Flags.integer({
-      description: 'port of the embedded PostgreSQL; 0: any free port',
-      default: 54320,
+      description: 'port of the embedded PostgreSQL (default 54320); 0: any free port',
       min: 0,
       max: 65535,
+    }),
+    account: Flags.string({
+      description:
+        'one more funded account for you, SECRET:BALANCE (sk_… and aettos; repeatable); three are made and printed anyway',
+      multiple: true,
     }),
     'key-block-interval': Flags.integer({ description: 'devnode key block interval (ms)', default: 15000, min: 100 }),
     'micro-block-interval': Flags.integer({
@@ -59,7 +92,8 @@ export default class Dev extends Command {
         "the devnode's protocol schedule with hard forks, a file as for `mdw devnode --hard-forks`; the middleware is given the forks' accounts and contracts files",
     }),
     traffic: Flags.boolean({
-      description: 'post a little traffic (spends, an oracle round trip, a name claim)',
+      description:
+        'post a little devnode traffic (spends, an oracle round trip, a name claim) from accounts of its own',
       default: true,
       allowNo: true,
     }),
@@ -71,11 +105,13 @@ export default class Dev extends Command {
     if (!flags['own-group']) {
       this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
     }
-    const { startDevnode, genesisAccountsJson, hardForkFilesJson, parseHardForkSchedule } =
+    const { startDevnode, genesisAccountsJson, hardForkFilesJson, parseHardForkSchedule, DEFAULT_ACCOUNT_BALANCE } =
       await import('../../devnode/index.ts');
     let hardForks;
+    let ownAccounts;
     try {
       if (flags['hard-forks']) hardForks = parseHardForkSchedule(await readFile(flags['hard-forks'], 'utf8'));
+      ownAccounts = (flags.account ?? []).map(parseAccountFlag);
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
@@ -83,102 +119,149 @@ export default class Dev extends Command {
     const { startServer } = await import('../../api/server.ts');
     const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
     const { startTraffic } = await import('../dev/traffic.ts');
+    const { dropSchemasExcept } = await import('../../db/admin.ts');
     const roles: Role[] = [];
     // flags win over the environment, which wins over the dev defaults (loopback)
-    const overrides = {
+    const flagged = {
       HTTP_HOST: flags.host,
       PORT: flags.port === undefined ? undefined : String(flags.port),
       WEBSOCKET_ADDRESS: flags.websocket,
     };
-    const base = configFromEnv(overrides, DEV_DEFAULTS);
+    const base = configFromEnv(flagged, DEV_DEFAULTS);
     const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
     const { log } = logger;
+    const host = flags.host;
+    const movedPorts: BannerFacts['movedPorts'][number][] = [];
+    const port = async (choice: PortChoice, on = host): Promise<number> => {
+      const chosen = await choosePort(on, choice).catch((err: unknown) =>
+        this.error(err instanceof PortInUseError ? err.message : String(err), { exit: 2 }),
+      );
+      if (chosen.replaced) movedPorts.push({ setting: choice.setting, from: choice.port, to: chosen.port });
+      return chosen.port;
+    };
+    const defaultWebsocket = `${base.websocket.host}:${base.websocket.port}` === DEV_DEFAULTS.WEBSOCKET_ADDRESS;
+    const httpPort = await port({
+      setting: flags.port === undefined ? 'PORT' : '--port',
+      port: base.port,
+      explicit: flags.port !== undefined || base.port !== DEFAULTS.PORT,
+    });
+    const wsPort = await port(
+      {
+        setting: flags.websocket === undefined ? 'WEBSOCKET_ADDRESS' : '--websocket',
+        port: base.websocket.port,
+        explicit: flags.websocket !== undefined || !defaultWebsocket,
+      },
+      base.websocket.host,
+    );
+    const listeners = {
+      ...flagged,
+      PORT: String(httpPort),
+      WEBSOCKET_ADDRESS: `${base.websocket.host.includes(':') ? `[${base.websocket.host}]` : base.websocket.host}:${wsPort}`,
+    };
     try {
       let databaseUrl = base.databaseUrlSet ? base.databaseUrl : undefined;
       if (!databaseUrl) {
+        const pgPort = await port(
+          { setting: '--pg-port', port: flags['pg-port'] ?? 54320, explicit: flags['pg-port'] !== undefined },
+          '127.0.0.1',
+        );
+        // PostgreSQL needs its number before it starts: 0 (any free port) is chosen here
         const db = await startEmbeddedPostgres({
           dataDir: flags['data-dir'],
-          port: flags['pg-port'] || (await freePort()),
+          port: pgPort || (await freePort()),
           database: 'middleware',
         });
         roles.push(db);
         databaseUrl = db.url;
       }
-      const devnode = await startDevnode(
-        {
-          host: flags.host,
-          port: flags['node-port'],
-          internalPort: flags['node-internal-port'],
-          keyBlockIntervalMs: flags['key-block-interval'],
-          microBlockIntervalMs: flags['micro-block-interval'],
-          ...(hardForks ? { hardForks } : {}),
-        },
-        log.child({ component: 'devnode' }),
-      );
-      roles.push(devnode);
-      // the forks' accounts and contracts as the node's files, for the hard-fork transfers
-      const forkFiles: Record<string, string> = {};
-      if (hardForks) {
-        const dir = join(tmpdir(), `mdw-dev-forks-${process.pid}`);
-        await mkdir(dir, { recursive: true });
-        for (const [file, text] of Object.entries(hardForkFilesJson(devnode.chain.schedule)) as [
-          HardForkFile,
-          string,
-        ][]) {
-          const path = join(dir, `${file}.json`);
-          await writeFile(path, text);
-          forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
-        }
+      const nodeUrl = flags['node-url'];
+      const traffic = Array.from({ length: 2 }, () => MemoryAccount.generate());
+      const yours = [
+        ...Array.from({ length: DEVELOPER_ACCOUNTS }, () => ({
+          secretKey: MemoryAccount.generate().secretKey,
+          balance: DEFAULT_ACCOUNT_BALANCE,
+        })),
+        ...(ownAccounts ?? []),
+      ];
+      let devnodeSettings;
+      let node: BannerFacts['node'];
+      let devnode;
+      if (nodeUrl === undefined) {
+        devnode = await startDevnode(
+          {
+            host,
+            port: await port({
+              setting: '--node-port',
+              port: flags['node-port'] ?? 3013,
+              explicit: flags['node-port'] !== undefined,
+            }),
+            internalPort: await port({
+              setting: '--node-internal-port',
+              port: flags['node-internal-port'] ?? 3113,
+              explicit: flags['node-internal-port'] !== undefined,
+            }),
+            keyBlockIntervalMs: flags['key-block-interval'],
+            microBlockIntervalMs: flags['micro-block-interval'],
+            // the traffic's two accounts first (startTraffic signs with those), then the developer's
+            accounts: [...traffic.map((a) => ({ secretKey: a.secretKey, balance: DEFAULT_ACCOUNT_BALANCE })), ...yours],
+            ...(hardForks ? { hardForks } : {}),
+          },
+          log.child({ component: 'devnode' }),
+        );
+        roles.push(devnode);
+        devnodeSettings = {
+          internalUrl: devnode.internalUrl,
+          ...(await writeDevnodeFiles(genesisAccountsJson(devnode.chain), hardForkFilesJson(devnode.chain.schedule))),
+        };
+        node = { external: devnode.externalUrl, internal: devnode.internalUrl, devnode: true };
+      } else {
+        node = { external: nodeUrl.replace(/\/+$/, ''), devnode: false };
       }
-      // the devnode's reward rules (unless REWARD_RULES says otherwise) and genesis accounts, for the internal transfers
-      const genesisFile = join(tmpdir(), `mdw-dev-genesis-${process.pid}.json`);
-      await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
-      const cfg = configFromEnv(
-        {
-          ...overrides,
-          GENESIS_ACCOUNTS_FILE: genesisFile,
-          ...forkFiles,
-          DATABASE_URL: databaseUrl,
-          NODE_URL: devnode.externalUrl,
-          NODE_INTERNAL_URL: devnode.internalUrl,
-        },
-        { ...DEV_DEFAULTS, REWARD_RULES: 'devnode' },
-      );
+      const schema = chainSchema(devnode ? 'devnode' : 'node', await genesisHash(node.external, log));
+      if (devnode) {
+        const dropped = await dropSchemasExcept(databaseUrl, DEVNODE_SCHEMA_PREFIX, schema);
+        if (dropped.length > 0) log.info({ schemas: dropped }, 'dropped the schemas of earlier devnode chains');
+      }
+      const { overrides, defaults } = devSettings({
+        databaseUrl,
+        schema,
+        nodeUrl: node.external,
+        ...(devnodeSettings ? { devnode: devnodeSettings } : {}),
+      });
+      const cfg = configFromEnv({ ...listeners, ...overrides }, defaults);
       const registry = new Registry();
       collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
       roles.push(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
       const server = await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION });
       roles.push(server);
-      if (flags.traffic) {
+      if (devnode && flags.traffic) {
         roles.push(
           startTraffic({
             externalUrl: devnode.externalUrl,
             internalUrl: devnode.internalUrl,
             networkId: 'ae_devnet',
-            accounts: devnode.accounts,
+            accounts: devnode.accounts.slice(0, traffic.length),
             intervalMs: 2000,
             log: log.child({ component: 'traffic' }),
           }),
         );
       }
-      const wsUrl = server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:');
-      const http = server.httpUrl;
-      // laid out as an æternity gateway: the URLs an aepp gives the SDK's clients come first
+      const byKey = new Map(yours.map((a) => [a.secretKey, a.balance]));
       this.log(
-        [
-          '',
-          'æternity middleware dev environment is up:',
-          `  new Node(url)         ${http}   (the node's API, /v2 and /v3: cached queries from PostgreSQL, the rest forwarded to the devnode)`,
-          `  new Middleware(url)   ${http}/mdw   (ae_mdw's API at /mdw/v3; OpenAPI: ${http}/mdw/v3/api, Swagger UI: ${http}/mdw/swagger)`,
-          `  MiddlewareSubscriber  ${http.replace(/^http/, 'ws')}/mdw/v3/websocket`,
-          `  API                   ${http}/middleware/status   (the original middleware API; OpenAPI: ${http}/middleware/api, Swagger UI: ${http}/middleware/swagger)`,
-          `  websocket             ${wsUrl}   (the seed's chain events; ae_mdw's at ${wsUrl}/v3/websocket too)`,
-          `  metrics               ${http}/metrics`,
-          `  devnode               ${devnode.externalUrl} (internal ${devnode.internalUrl})`,
-          `  PostgreSQL            ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}`,
-          'Ctrl-C stops everything.',
-          '',
-        ].join('\n'),
+        bannerLines({
+          http: server.httpUrl,
+          websocket: server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:'),
+          node,
+          databaseUrl,
+          embeddedDatabase: !base.databaseUrlSet,
+          schema,
+          settings: { ...overrides, ...(defaults.REWARD_RULES ? { REWARD_RULES: defaults.REWARD_RULES } : {}) },
+          accounts: (devnode?.accounts ?? []).flatMap((a) => {
+            const balance = byKey.get(a.secretKey);
+            return balance === undefined ? [] : [{ ...a, balance }];
+          }),
+          movedPorts,
+        }).join('\n'),
       );
     } catch (err) {
       await stopAll(roles, log);
@@ -186,6 +269,31 @@ export default class Dev extends Command {
     }
     await runUntilSignal(roles, logger);
   }
+}
+
+/** genesisHash reads the hash of the node's genesis key block: the chain's identity, which names its schema. */
+async function genesisHash(nodeUrl: string, log: Logger): Promise<string> {
+  const genesis = await new NodeClient({ url: nodeUrl, timeoutMs: 10_000 }, log).keyBlock(0);
+  if (typeof genesis.hash !== 'string') throw new Error(`${nodeUrl} sent no genesis key block hash`);
+  return genesis.hash;
+}
+
+/** writeDevnodeFiles writes the devnode's genesis accounts and hard-fork files as the node's, for the transfers. */
+async function writeDevnodeFiles(
+  genesisAccounts: string,
+  hardForkFiles: Readonly<Partial<Record<HardForkFile, string>>>,
+): Promise<{ genesisAccountsFile: string; forkFiles: Record<string, string> }> {
+  const dir = join(tmpdir(), `mdw-dev-${process.pid}`);
+  await mkdir(dir, { recursive: true });
+  const genesisAccountsFile = join(dir, 'genesis-accounts.json');
+  await writeFile(genesisAccountsFile, genesisAccounts);
+  const forkFiles: Record<string, string> = {};
+  for (const [file, text] of Object.entries(hardForkFiles) as [HardForkFile, string][]) {
+    const path = join(dir, `${file}.json`);
+    await writeFile(path, text);
+    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
+  }
+  return { genesisAccountsFile, forkFiles };
 }
 
 /**

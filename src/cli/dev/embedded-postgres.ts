@@ -36,8 +36,14 @@ export async function startEmbeddedPostgres(opts: {
     onLog: () => {},
     onError: () => {},
   });
-  if (fresh) await epg.initialise();
-  await epg.start();
+  // the package rejects with nothing when PostgreSQL does not start (a port 0, a data directory in use): say so
+  const failed = (step: string) => (err: unknown) => {
+    throw err instanceof Error
+      ? err
+      : new Error(`the embedded PostgreSQL did not ${step} (data under ${databaseDir}, port ${opts.port})`);
+  };
+  if (fresh) await epg.initialise().catch(failed('initialise'));
+  await epg.start().catch(failed('start'));
   const server = `postgres://postgres:postgres@127.0.0.1:${opts.port}`;
   await ensureDatabase(server, opts.database);
   return { name: 'postgres', url: `${server}/${opts.database}`, stop: () => epg.stop() };

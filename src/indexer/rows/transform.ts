@@ -1,6 +1,6 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
 import { isJsonObject, toBigInt } from '../../chain/json.ts';
-import { createdIds, innerTx, nameReferences, referencedIds } from '../../chain/tx-fields.ts';
+import { createdIds, indexedIds, innerTx, nameReferences } from '../../chain/tx-fields.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 import { aexnRows } from './aexn-rows.ts';
@@ -77,7 +77,7 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       const effective = effectiveTxs(tx);
       const created = effective.map(createdIds);
       const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
-      for (const [account, fields] of referencedIds(tx, createdOf))
+      for (const [account, fields] of indexedIds(tx, createdOf))
         rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
       for (let depth = 0; depth < effective.length; depth++)

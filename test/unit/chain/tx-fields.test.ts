@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { buildContractId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
-import { createdIds, innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
+import { createdIds, indexedIds, innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
 import { channelId, oracleId } from '../../../src/chain/derived-ids.ts';
 
 const ak = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`;
@@ -91,14 +91,14 @@ describe('chain/tx-fields', () => {
   it('lists the names a tx sends to, with the pointer the node resolves each through', () => {
     const name = produceNameId('receiver.chain');
     expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: name })).to.deep.equal([
-      { nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' },
+      { nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak', pointeeOnly: true },
     ]);
     expect(nameReferences({ type: 'SpendTx', sender_id: ak(), recipient_id: ak() })).to.deep.equal([]);
     expect(nameReferences({ type: 'NameTransferTx', name_id: name, recipient_id: name })).to.deep.equal([
-      { nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak' },
+      { nameHash: name, field: 'recipient_id', key: 'account_pubkey', prefix: 'ak', pointeeOnly: false },
     ]);
     expect(nameReferences({ type: 'OracleQueryTx', oracle_id: name })).to.deep.equal([
-      { nameHash: name, field: 'oracle_id', key: 'oracle_pubkey', prefix: 'ok' },
+      { nameHash: name, field: 'oracle_id', key: 'oracle_pubkey', prefix: 'ok', pointeeOnly: false },
     ]);
     const call = { type: 'ContractCallTx', caller_id: ak(), contract_id: name };
     const pf = {
@@ -107,10 +107,32 @@ describe('chain/tx-fields', () => {
       tx: { tx: { type: 'GAMetaTx', ga_id: ak(), tx: { tx: call, signatures: [] } }, signatures: [] },
     };
     expect(nameReferences(pf)).to.deep.equal([
-      { nameHash: name, field: 'tx.tx.contract_id', key: 'contract_pubkey', prefix: 'ct' },
+      { nameHash: name, field: 'tx.tx.contract_id', key: 'contract_pubkey', prefix: 'ct', pointeeOnly: true },
     ]);
     // a name in a field the node does not resolve (the name a NameUpdateTx updates) is not a reference
     expect(nameReferences({ type: 'NameUpdateTx', name_id: name })).to.deep.equal([]);
+  });
+
+  // issue 44: a name's activities listed a spend sent to it; ae_mdw lists it under the name's account pointer only
+  it('lists a spend or a call sent to a name under everything it names but that name; a query or transfer keeps it', () => {
+    const name = produceNameId('receiver.chain');
+    const [sender, caller, payer] = [ak(), ak(), ak()];
+    expect([...indexedIds({ type: 'SpendTx', sender_id: sender, recipient_id: name }).keys()]).to.deep.equal([sender]);
+    const call = { type: 'ContractCallTx', caller_id: caller, contract_id: name };
+    const pf = { type: 'PayingForTx', payer_id: payer, tx: { tx: call, signatures: [] } };
+    expect(Object.fromEntries(indexedIds(pf))).to.deep.equal({ [payer]: ['payer_id'], [caller]: ['tx.caller_id'] });
+    // the name itself is a party of these
+    expect(indexedIds({ type: 'OracleQueryTx', sender_id: sender, oracle_id: name }).get(name)).to.deep.equal([
+      'oracle_id',
+    ]);
+    expect(
+      indexedIds({ type: 'NameTransferTx', account_id: sender, name_id: name, recipient_id: name }).get(name),
+    ).to.deep.equal(['name_id', 'recipient_id']);
+    // a spend to an account is unchanged
+    const to = ak();
+    expect(indexedIds({ type: 'SpendTx', sender_id: sender, recipient_id: to })).to.deep.equal(
+      referencedIds({ type: 'SpendTx', sender_id: sender, recipient_id: to }),
+    );
   });
 
   it('ignores values that are not ids and tolerates malformed fields', () => {

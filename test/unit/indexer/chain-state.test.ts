@@ -258,7 +258,15 @@ describe('resolveNameReferences(prior, events, refs)', () => {
     field: string,
     key: string,
     prefix: 'ak' | 'ok' | 'ct',
-  ): NameReferenceRow => ({ ...at(height, txIndex), nameHash, field, key, prefix, txType: 'SpendTx' });
+  ): NameReferenceRow => ({
+    ...at(height, txIndex),
+    nameHash,
+    field,
+    key,
+    prefix,
+    pointeeOnly: true,
+    txType: 'SpendTx',
+  });
   const pointers = (entries: [string, string][]): NameState => ({
     name: 'wallet.chain',
     kind: 'update',

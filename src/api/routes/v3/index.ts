@@ -9,7 +9,6 @@ import { httpGet } from '../../../node/http-get.ts';
 import { parseJson, type Json } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import { graphqlApi } from '../../graphql/endpoint.ts';
-import { reportBackgroundFailure } from '../../middleware/error-boundary.ts';
 import type { RouteDeps } from '../../respond.ts';
 import { Aex141Metadata } from './aex141-metadata.ts';
 import { exactRoutes } from './exact-routes.ts';
@@ -40,7 +39,7 @@ export function v3Router(deps: RouteDeps, env: V3Env = v3Env(deps)): Router {
 }
 
 /** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener, log, outages, metrics, replicas }: RouteDeps): V3Env {
+function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
     parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
@@ -48,13 +47,7 @@ function v3Env({ pool, cfg, version, listener, log, outages, metrics, replicas }
     pool,
     cfg,
     version,
-    status: new StatusSource(
-      pool,
-      nodeStatus,
-      version,
-      (err) => reportBackgroundFailure(log, outages, 'v3 status refresh', err),
-      replicas,
-    ),
+    status: new StatusSource(pool, nodeStatus, version, replicas),
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
     outbound: metrics.outbound,

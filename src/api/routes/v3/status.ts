@@ -1,10 +1,11 @@
-/** @module ae_mdw's /v3/status, answered from memory: the stored totals and the node's status, refreshed at most once a second. */
+/** @module ae_mdw's /v3/status: the stored totals and the node's status, read at most once a second and never older. */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
 import { storedProtocolReport } from '../../../db/queries/blocks.ts';
 import type { ProtocolReport } from '../../../chain/protocols.ts';
 import type { Pool } from '../../../db/pool.ts';
 import type { ReadReplicas } from '../../../db/read-replicas.ts';
+import { BriefValue } from '../../brief-value.ts';
 import { readServedTop } from '../../served-top.ts';
 import { cannotAdvance, SYNCED_MAX_LAG } from '../../status.ts';
 
@@ -70,14 +71,15 @@ export function gensPerMinute(samples: readonly { atMs: number; height: number }
   return Math.round(((last.height - first.height) * 60_000 * 100) / (last.atMs - first.atMs)) / 100;
 }
 
-const MAX_AGE_MS = 1000;
+/** MAX_AGE_MS bounds how old an answered status may be: a request finding it older waits for a new reading. */
+export const STATUS_MAX_AGE_MS = 1000;
 const SAMPLE_WINDOW_MS = 60_000;
 
 /**
- * StatusSource keeps the last status in memory. A request older than MAX_AGE_MS starts one refresh
- * (never two at once) and is answered with the value it had, so answers cost no I/O; only the very
- * first request waits. A refresh nobody waits for that fails (the database restarting) is handed to
- * `onRefreshFailed` and the last status stays: a background failure never ends the process.
+ * StatusSource reads the status at most once per STATUS_MAX_AGE_MS, requests within that time sharing one reading. A
+ * request finding the last reading older waits for a new one (issue 44: answering the previous reading and refreshing
+ * behind it told a monitor polling once a minute a minute-old `mdw_synced`); a reading that fails (the database
+ * restarting) is that request's failure, never an old status passed off as current.
  */
 export class StatusSource {
   readonly #db: Pool;
@@ -85,39 +87,23 @@ export class StatusSource {
   readonly #nodeStatus: () => Promise<Json>;
   readonly #revision: string;
   /** the status as JSON text: answers send it as it is */
-  #text: string | undefined;
-  #at = 0;
-  #refreshing: Promise<void> | undefined;
+  readonly #text: BriefValue<string>;
   readonly #samples: { atMs: number; height: number }[] = [];
-  readonly #onRefreshFailed: (err: unknown) => void;
 
-  constructor(
-    db: Pool,
-    nodeStatus: () => Promise<Json>,
-    revision: string,
-    onRefreshFailed: (err: unknown) => void,
-    replicas?: ReadReplicas,
-  ) {
+  constructor(db: Pool, nodeStatus: () => Promise<Json>, revision: string, replicas?: ReadReplicas) {
     this.#db = db;
     this.#replicas = replicas;
     this.#nodeStatus = nodeStatus;
     this.#revision = revision;
-    this.#onRefreshFailed = onRefreshFailed;
+    this.#text = new BriefValue(() => this.#read(), STATUS_MAX_AGE_MS);
   }
 
-  /** current is the status as JSON text; it rejects only while no status was ever read. */
-  async current(): Promise<string> {
-    if (Date.now() - this.#at > MAX_AGE_MS && !this.#refreshing) {
-      const refresh = this.#refresh().finally(() => (this.#refreshing = undefined));
-      this.#refreshing = refresh;
-      // the first request awaits it (and answers its failure); every later refresh runs in the background
-      if (this.#text !== undefined) refresh.catch(this.#onRefreshFailed);
-    }
-    if (this.#text === undefined) await this.#refreshing;
-    return this.#text!;
+  /** current is the status as JSON text, read within the last STATUS_MAX_AGE_MS. */
+  current(): Promise<string> {
+    return this.#text.get();
   }
 
-  async #refresh(): Promise<void> {
+  async #read(): Promise<string> {
     const [totals, node, protocol] = await Promise.all([
       readServedTop(this.#db, this.#replicas, storedTotals),
       this.#nodeStatus().then(
@@ -129,9 +115,8 @@ export class StatusSource {
     const now = Date.now();
     this.#samples.push({ atMs: now, height: totals.topHeight ?? 0 });
     while (this.#samples.length > 2 && now - this.#samples[0]!.atMs > SAMPLE_WINDOW_MS) this.#samples.shift();
-    this.#text = stringifyJson(
+    return stringifyJson(
       statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision, protocol }),
     );
-    this.#at = now;
   }
 }
