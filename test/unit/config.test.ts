@@ -264,6 +264,7 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       DEX_FACTORY: 'ct_NhbxN8wg8NLkGuzwRNDQhMDKSKBwDAQgxQawK7tkigi2aC7i9',
       DEX_WRAPPED_AE: 'ct_JDp175ruWd7mQggeHewSLS1PFXt9AzThCDaFedxon8mF8xTRF',
       REWARD_RULES: 'devnode',
+      MAX_FORK_DEPTH: '50',
       HTTP_HOST: '127.0.0.2',
     };
     // a variable added to DEFAULTS must join this table
