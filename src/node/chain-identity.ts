@@ -5,7 +5,7 @@
 import type { Logger } from '../log.ts';
 import { errorMessage } from '../errors.ts';
 import { retry, type BackoffOptions } from '../retry.ts';
-import { NodeClient } from './client.ts';
+import { NodeClient, type NodeClientOptions } from './client.ts';
 import { badResponse, NodeError, unreachable } from './errors.ts';
 
 /** The chain one node serves. */
@@ -17,9 +17,17 @@ export interface NodeChain {
 
 const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 
+/** How a role counts its requests to the node (its metrics): the identity's requests are counted with the rest. */
+export type NodeMeters = Pick<NodeClientOptions, 'metrics' | 'onError' | 'onAnswer'>;
+
 /** nodeChain asks one node which chain it serves (one attempt: the caller decides whether to wait). */
-export async function nodeChain(url: string, timeoutMs: number, log: Logger, signal?: AbortSignal): Promise<NodeChain> {
-  const node = new NodeClient({ url, timeoutMs, attempts: 1, ...(signal ? { signal } : {}) }, log);
+export async function nodeChain(
+  url: string,
+  opts: { timeoutMs: number; signal?: AbortSignal; meters?: NodeMeters },
+  log: Logger,
+): Promise<NodeChain> {
+  const { timeoutMs, signal, meters } = opts;
+  const node = new NodeClient({ url, timeoutMs, attempts: 1, ...(signal ? { signal } : {}), ...meters }, log);
   const [status, genesis] = await Promise.all([node.get('/status'), node.keyBlock(0)]);
   const networkId = typeof status === 'object' && status !== null && 'network_id' in status ? status.network_id : null;
   if (typeof networkId !== 'string') throw badResponse('/status', `node ${url} sent no network_id in /v2/status`);
@@ -36,13 +44,13 @@ export async function nodeChain(url: string, timeoutMs: number, log: Logger, sig
  */
 export async function nodeChains(
   urls: readonly string[],
-  opts: { timeoutMs: number; wait: boolean; signal?: AbortSignal },
+  opts: { timeoutMs: number; wait: boolean; signal?: AbortSignal; meters?: NodeMeters },
   log: Logger,
 ): Promise<NodeChain[]> {
   const askAll = async (): Promise<{ chains: NodeChain[]; away: { url: string; reason: string }[] }> => {
     const asked = await Promise.all(
       urls.map((url) =>
-        nodeChain(url, opts.timeoutMs, log, opts.signal).then(
+        nodeChain(url, opts, log).then(
           (chain) => ({ url, chain }),
           (err: unknown) => {
             if (!(err instanceof NodeError)) throw err;

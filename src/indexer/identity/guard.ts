@@ -11,7 +11,7 @@ import { recordIdentity, schemaFacts, type SchemaFacts } from '../../db/queries/
 import { untilDatabaseAnswers } from '../../db/wait.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
-import { nodeChains, type NodeChain } from '../../node/chain-identity.ts';
+import { nodeChains, type NodeChain, type NodeMeters } from '../../node/chain-identity.ts';
 import { judgeDrop, judgeIdentity } from './judge.ts';
 
 export interface GuardOptions {
@@ -25,6 +25,8 @@ export interface GuardOptions {
   /** the role's own migration step, run once the schema passed the check and before the identity is recorded */
   readonly migrate?: () => Promise<unknown>;
   readonly signal?: AbortSignal;
+  /** the role's node metrics, which count the check's requests too */
+  readonly nodeMeters?: NodeMeters;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function guardSchema(cfg: Config, log: Logger, options: GuardOption
         timeoutMs: cfg.nodeTimeoutMs,
         wait: options.waitForNodes,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.nodeMeters ? { meters: options.nodeMeters } : {}),
       },
       log,
     );

@@ -22,6 +22,7 @@ import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import { DeriveBackfill } from '../derived/derive-backfill.ts';
 import { guardSchema } from '../identity/guard.ts';
+import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
@@ -100,6 +101,7 @@ export class Populator implements Role {
         writes: true,
         waitForNodes: true,
         signal: this.#abort.signal,
+        nodeMeters: this.#nodeMeters(),
         migrate: () =>
           untilDatabaseAnswers(
             'migrations',
@@ -213,6 +215,16 @@ export class Populator implements Role {
    * the backfill of derived areas beside it, on the same node client and the same contract readers (one code cache,
    * one set of parsed contracts).
    */
+  /** #nodeMeters counts every request to the nodes in the role's metrics: each answer, each failure, each one sent. */
+  #nodeMeters(): NodeMeters {
+    const metrics = this.#metrics;
+    return {
+      metrics: metrics.outbound,
+      onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
+      onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+    };
+  }
+
   #newFollower(signal: AbortSignal, rules: TransferRules): { follower: Follower; backfill: DeriveBackfill } {
     const cfg = this.#cfg;
     const log = this.#log;
@@ -222,9 +234,7 @@ export class Populator implements Role {
       url: this.#nodes,
       timeoutMs: cfg.nodeTimeoutMs,
       signal,
-      metrics: metrics.outbound,
-      onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
-      onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+      ...this.#nodeMeters(),
       onFork: (node: string, dropped: boolean) => {
         if (dropped) metrics.nodeForks.inc({ node });
       },
