@@ -332,6 +332,9 @@ async function reconcileDeletion(
     return { requeueAfterMs: 60_000 };
   }
   const pass = await startPass(deps, mw, resolveSpec(mw.spec, schemaPrefixOf(mw)));
+  // the clean-up's Jobs run the image the operator accepted, not a spec image it refused
+  const accepted = mw.status?.operand?.image;
+  if (accepted !== undefined) pass.build = { ...pass.build, image: accepted };
   const result = await finalizeDeletion(pass, ref, mw, recordEvent, await listMiddlewares(deps, mw));
   return result.done ? {} : { requeueAfterMs: result.requeueAfterMs ?? WAIT_MS };
 }

@@ -281,6 +281,42 @@ describe('operand versions (issue 38)', () => {
     expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
   });
 
+  it('cleans up with the accepted image, not a refused one, and drops nothing an image without owners names', async () => {
+    const h = await mainnetServing(aMiddleware('mainnet', undefined, 'mdw-db', 'Delete'));
+    const old = 'ghcr.io/aeternity/mdw:0.0.9';
+    h.database.images.set(old, {});
+    h.kube.userPatch(MW_REF, { spec: { image: old } });
+    await run(h, 3);
+    expect(h.condition('OperandVersion')).to.deep.include({ status: 'False' });
+    const before = new Set(h.names('Job'));
+    await h.kube.delete(MW_REF);
+    // the images of the clean-up's own Jobs (the owner check, the drops)
+    const images = new Set<string | undefined>();
+    for (let i = 0; i < 6; i++) {
+      await h.pass();
+      for (const job of h.jobs().filter((j) => !before.has(j.metadata.name)))
+        images.add(job.spec?.template.spec?.containers[0]?.image);
+      h.completeJobs();
+    }
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    expect(h.database.schemas.has('mainnet_g1')).to.equal(false);
+    expect([...images]).to.deep.equal([IMAGE]);
+
+    // without an accepted image (an installation from before the check), an image that reports no owners drops none
+    const g = await mainnetServing(aMiddleware('mainnet', undefined, 'mdw-db', 'Delete'));
+    g.database.images.set(old, {});
+    await g.kube.patchStatus(MW_REF, { operand: null });
+    g.kube.userPatch(MW_REF, { spec: { image: old } });
+    await g.kube.delete(MW_REF);
+    for (let i = 0; i < 6; i++) {
+      await g.pass();
+      g.completeJobs();
+    }
+    expect(g.kube.peek(MW_REF)).to.equal(undefined);
+    expect(g.database.schemas.has('mainnet_g1')).to.equal(true);
+    expect(g.kube.events.find((e) => e.reason === 'SchemasRetained')?.message).to.contain('reports no owners');
+  });
+
   it('starts nothing for a new Middleware whose image is too old', async () => {
     const h = new Harness();
     h.database.images.set('ghcr.io/aeternity/mdw:0.0.9', {});
