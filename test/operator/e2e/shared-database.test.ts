@@ -128,6 +128,39 @@ describe('several Middlewares on one database (issue 38)', () => {
     expect(h.eventReasons()).to.include.members(['StoppingWorkloads', 'SchemaConflict']);
   });
 
+  it('stops the writers of a Middleware that runs on a schema another one owns, through another Secret', async () => {
+    const h = await mainnetServing(aMiddleware('mainnet', 'mdw_g'));
+    h.clock.advance(60_000);
+    // another Secret naming the same database (the operator cannot tell): what the operator of 774716f left after
+    // the second Middleware adopted mainnet's schema, its populator writing there
+    const testnet = await h.apply(aMiddleware('testnet', 'mdw_g', 'mdw-db-copy'));
+    await h.kube.patchStatus(TESTNET, { activeGeneration: 1 });
+    const populator = structuredClone(h.kube.peek<Built<V1Deployment>>({ ...SERVER, name: 'mainnet-populator-g1' }));
+    if (populator === undefined) throw new Error('no populator');
+    populator.metadata = {
+      name: 'testnet-populator-g1',
+      namespace: 'chain',
+      labels: { ...populator.metadata.labels, 'app.kubernetes.io/instance': 'testnet' },
+      ownerReferences: [
+        { apiVersion: API_VERSION, kind: KIND, name: 'testnet', uid: testnet.metadata.uid ?? '', controller: true },
+      ],
+    };
+    await h.kube.create(populator);
+
+    for (let i = 0; i < 4; i++) {
+      await h.reconcile('chain/testnet');
+      h.completeJobs();
+    }
+    const status = h.kube.peek<Middleware>(TESTNET)?.status;
+    const operand = status?.conditions?.find((c) => c.type === 'OperandVersion');
+    expect(operand).to.deep.include({ status: 'False', reason: 'SchemaOwnedByAnother' });
+    expect(operand?.message).to.contain('mdw_g1 (owned by chain/mainnet');
+    expect(status?.phase).to.equal('Invalid');
+    expect(h.names('Deployment').filter((n) => n.startsWith('testnet-'))).to.deep.equal([]);
+    expect(h.names('Job').filter((n) => n.startsWith('testnet-migrate'))).to.deep.equal([]);
+    expect(h.database.schemas.get('mdw_g1')).to.deep.include({ owner_name: 'chain/mainnet' });
+  });
+
   it('never drops another Middleware’s schema on reclaim, whatever the prefix (reclaimPolicy Delete)', async () => {
     const h = await mainnetServing(aMiddleware('mainnet', 'mdw_g'));
     h.clock.advance(60_000);
