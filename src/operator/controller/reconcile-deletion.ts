@@ -154,9 +154,16 @@ async function ownedGenerations(
   if (check.report === undefined) return undefined;
   const mine: number[] = [];
   const theirs: string[] = [];
+  // an image from before the schema identity reports no owners: nothing it names can be told to be this one's
+  const blind = check.report.version === undefined;
   for (const generation of known) {
     const schema = check.report.schemas.find((s) => s.generation === generation);
-    const ownership = schema === undefined ? undefined : ownershipOf(schema, pass.build.mw, all);
+    const ownership =
+      schema === undefined
+        ? undefined
+        : blind
+          ? { kind: 'unknown' as const, why: `image ${pass.build.image} reports no owners` }
+          : ownershipOf(schema, pass.build.mw, all);
     if (ownership === undefined || ownership.kind === 'own') mine.push(generation);
     else
       theirs.push(

@@ -3,7 +3,7 @@
  * `mdw db usage` (a Job running that image) showed that the operator may drive it; meanwhile, and when it is
  * refused, the workloads keep the image accepted before.
  */
-import { ConditionType, type MiddlewareStatus, type OperandStatus } from '../api/middleware-types.ts';
+import { ConditionType, type Middleware, type MiddlewareStatus, type OperandStatus } from '../api/middleware-types.ts';
 import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { schemaName } from '../specs/meta.ts';
 import type { ReloadEvent } from './bluegreen.ts';
@@ -12,6 +12,7 @@ import { judgeOperand } from './operand-version.ts';
 import { deleteChild } from './reconcile-children.ts';
 import { keepDatabaseCheck, readDatabaseCheck } from './reconcile-database.ts';
 import type { PassContext } from './reconcile-generation.ts';
+import { takenSchemas } from './schema-ownership.ts';
 import { FIRST_GENERATION } from './reconcile-status.ts';
 import type { ConditionUpdate } from './status.ts';
 
@@ -25,6 +26,9 @@ export interface OperandStep {
   readonly requeueAfterMs?: number;
 }
 
+/** SCHEMA_TAKEN: the reason of a refusal because a schema in play records another Middleware as its owner. */
+export const SCHEMA_TAKEN = 'SchemaOwnedByAnother';
+
 /** CHECK: the purpose of the usage Job that checks a new image. */
 const CHECK = 'image';
 const WAIT_MS = 15_000;
@@ -32,13 +36,15 @@ const RETRY_MS = 60_000;
 
 /**
  * checkOperand accepts pass.build.image once the image's own report allows it (`report`: the adoption Job's, which
- * ran that image, else a Job of its own), for the schemas of `generations`. An image accepted before is not asked
+ * ran that image, else a Job of its own), for the schemas of `generations`, none of which may record another
+ * Middleware (of `all`, or none live) as its owner. An image accepted before is not asked
  * again; a refused one is, only when it changes (the Job's name carries the image).
  */
 export async function checkOperand(
   pass: PassContext,
   status: MiddlewareStatus | undefined,
   generations: readonly number[],
+  all: readonly Middleware[],
   report?: DatabaseReport,
 ): Promise<OperandStep> {
   const image = pass.build.image;
@@ -73,14 +79,21 @@ export async function checkOperand(
       requeueAfterMs: WAIT_MS,
     };
   }
-  const verdict = judgeOperand(
-    image,
-    answer,
-    generations.map((g) => schemaName(pass.build.spec, g)),
-  );
-  if (!verdict.accepted) {
+  const schemas = generations.map((g) => schemaName(pass.build.spec, g));
+  const verdict = judgeOperand(image, answer, schemas);
+  const taken = verdict.accepted ? takenSchemas(answer, schemas, pass.build.mw, all) : [];
+  if (!verdict.accepted || taken.length > 0) {
     // kept while the image stays, so its answer is read again instead of the Job running again each pass
     if (report === undefined) pass.keep.keep(job);
+    if (verdict.accepted)
+      return refusal(
+        pass,
+        accepted,
+        SCHEMA_TAKEN,
+        `image ${image} would run on ${taken.join(', ')}: another Middleware's schema, which this one never writes; its writers are stopped. Delete this Middleware with reclaimPolicy Retain and create it again with a schemaPrefix of its own`,
+        undefined,
+        status,
+      );
     return refusal(pass, accepted, verdict.reason, verdict.message, undefined, status);
   }
   return {

@@ -15,7 +15,7 @@ import {
 } from '../api/middleware-types.ts';
 import { schemaPrefixChange, schemaPrefixOf } from '../api/schema-prefix.ts';
 import { listAll } from '../kube/list-all.ts';
-import { checkOperand, isRunning } from './reconcile-operand.ts';
+import { SCHEMA_TAKEN, checkOperand, isRunning } from './reconcile-operand.ts';
 import { collisionMessage, stopWriters } from './reconcile-refusal.ts';
 import { collisionOf } from './schema-ownership.ts';
 import { resolveSpec, type ResolvedSpec } from '../api/defaults.ts';
@@ -68,7 +68,7 @@ import {
   withConditions,
   withGenerationState,
 } from './reconcile-status.ts';
-import { setConditions, statusChanged } from './status.ts';
+import { setConditions, statusChanged, type ConditionUpdate } from './status.ts';
 import type { StatusProbe } from './status-probe.ts';
 
 /** ReconcileResult asks the work queue to look at the key again after a delay (no error, no backoff). */
@@ -194,28 +194,11 @@ async function reconcileMiddleware(
   const step = await advanceAndPersist(deps, recordEvent, ref, mw, pass, spec, now, adoption);
   // the state is recorded, nothing acted on yet: the children roll only an image the operator may drive
   const report = adoption.kind === 'adopted' ? adoption.report : undefined;
-  const operand = await checkOperand(pass, mw.status, generationsInPlay(step.state), report);
+  const operand = await checkOperand(pass, mw.status, generationsInPlay(step.state), all, report);
   if (operand.event !== undefined)
     await recordEvent(mw, operand.event.type, operand.event.reason, operand.event.message);
-  if (operand.image === undefined) {
-    // no image accepted yet, so nothing is applied: Reconciled says why (a refused image is the spec's problem)
-    const { status, reason } = operand.condition;
-    const reconciled = {
-      type: ConditionType.Reconciled,
-      status: 'False' as const,
-      reason:
-        status !== 'False'
-          ? 'CheckingOperand'
-          : reason === 'OperandCheckFailed'
-            ? 'DatabaseCheckFailed'
-            : 'OperandRefused',
-      message: operand.condition.message,
-    };
-    // workloads that ran before the check (an operator upgrade) keep serving, and the phase keeps saying so
-    const updates = isRunning(pass) ? [operand.condition] : [operand.condition, reconciled];
-    await writeStatus(deps, ref, mw, withConditions(mw, updates, now));
-    return { requeueAfterMs: operand.requeueAfterMs ?? DATABASE_RETRY_MS };
-  }
+  if (operand.image === undefined)
+    return holdUnaccepted(deps, recordEvent, ref, mw, pass, operand.condition, now, operand.requeueAfterMs);
   pass.build = { ...pass.build, image: operand.image };
   const active = await convergeChildren(pass, desiredLayout(step.state), recordEvent);
   const activeProbe =
@@ -332,6 +315,9 @@ async function reconcileDeletion(
     return { requeueAfterMs: 60_000 };
   }
   const pass = await startPass(deps, mw, resolveSpec(mw.spec, schemaPrefixOf(mw)));
+  // the clean-up's Jobs run the image the operator accepted, not a spec image it refused
+  const accepted = mw.status?.operand?.image;
+  if (accepted !== undefined) pass.build = { ...pass.build, image: accepted };
   const result = await finalizeDeletion(pass, ref, mw, recordEvent, await listMiddlewares(deps, mw));
   return result.done ? {} : { requeueAfterMs: result.requeueAfterMs ?? WAIT_MS };
 }
@@ -351,6 +337,48 @@ async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpe
     keep: new ChildSet(),
     writes: 0,
   };
+}
+
+/**
+ * holdUnaccepted writes the status of a Middleware without an accepted image (nothing is applied): checking,
+ * refused, or running on another Middleware's schema (its writers stop).
+ */
+async function holdUnaccepted(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  ref: ObjectRef,
+  mw: Middleware,
+  pass: PassContext,
+  condition: ConditionUpdate,
+  now: Date,
+  requeueAfterMs?: number,
+): Promise<ReconcileResult> {
+  // no image accepted yet, so nothing is applied: Reconciled says why (a refused image is the spec's problem)
+  const { status, reason } = condition;
+  const reconciled = {
+    type: ConditionType.Reconciled,
+    status: 'False' as const,
+    reason:
+      status !== 'False'
+        ? 'CheckingOperand'
+        : reason === 'OperandCheckFailed'
+          ? 'DatabaseCheckFailed'
+          : 'OperandRefused',
+    message: condition.message,
+  };
+  if (reason === SCHEMA_TAKEN) {
+    // it runs on another Middleware's schema (the earlier operator let it adopt one): its writers stop
+    const stopped = await stopWriters(deps.kube, pass.children);
+    if (stopped > 0)
+      await recordEvent(mw, 'Warning', 'StoppingWorkloads', `deleted ${stopped} populators and schema Jobs`);
+    const conflict = { ...reconciled, reason: 'SchemaConflict' };
+    await writeStatus(deps, ref, mw, withConditions(mw, [condition, conflict], now));
+    return { requeueAfterMs: DATABASE_RETRY_MS };
+  }
+  // workloads that ran before the check (an operator upgrade) keep serving, and the phase keeps saying so
+  const updates = isRunning(pass) ? [condition] : [condition, reconciled];
+  await writeStatus(deps, ref, mw, withConditions(mw, updates, now));
+  return { requeueAfterMs: requeueAfterMs ?? DATABASE_RETRY_MS };
 }
 
 /** refuseCollision refuses a Middleware whose schemas are another's: its writers stop, its status and an Event say why. */

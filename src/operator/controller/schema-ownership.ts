@@ -5,7 +5,7 @@
 import type { Middleware } from '../api/middleware-types.ts';
 import { schemaPrefixOf } from '../api/schema-prefix.ts';
 import { ownerName } from '../specs/meta.ts';
-import type { SchemaReport } from './database-report.ts';
+import type { DatabaseReport, SchemaReport } from './database-report.ts';
 
 /** Ownership: the Middleware's own schema, another Middleware's, or one that could be either (never touched). */
 export type Ownership =
@@ -81,4 +81,21 @@ function cameFirst(a: Middleware, b: Middleware): boolean {
 
 function isSame(a: Middleware, b: Middleware): boolean {
   return a.metadata.uid !== undefined ? a.metadata.uid === b.metadata.uid : ownerName(a) === ownerName(b);
+}
+
+/**
+ * takenSchemas describes the schemas of `report` named in `names` that record another Middleware as their owner: a
+ * Middleware that runs on one (the earlier operator let it adopt another's generation) must stop writing it.
+ */
+export function takenSchemas(
+  report: DatabaseReport,
+  names: readonly string[],
+  mw: Middleware,
+  all: readonly Middleware[],
+): string[] {
+  return report.schemas.flatMap((schema) => {
+    if (!names.includes(schema.name)) return [];
+    const ownership = ownershipOf(schema, mw, all);
+    return ownership.kind === 'other' ? [`${schema.name} (owned by ${ownership.owner})`] : [];
+  });
 }

@@ -130,8 +130,8 @@ describe('describeStatus', () => {
     const text = await describeStatus(h.kube, target);
     expect(text).to.contain('Middleware chain/mainnet');
     expect(text).to.match(/Phase: +Reindexing/);
-    expect(text).to.match(/Active: +1 \(schema mdw_g1\)/);
-    expect(text).to.match(/Pending: +2 \(schema mdw_g2\)/);
+    expect(text).to.match(/Active: +1 \(schema mainnet_g1\)/);
+    expect(text).to.match(/Pending: +2 \(schema mainnet_g2\)/);
     expect(text).to.match(/Height: +100 of node 100 \(lag 0\)/);
     expect(text).to.match(/Servers: +2\/2 ready/);
     expect(text).to.contain('Reload:       shown (BlueGreen) Migrating, generation 2 from 1');

@@ -161,7 +161,7 @@ describe('blue/green reload on the fake API server', () => {
     await h.pass();
     const drop = h.jobs().find((j) => j.metadata.name.startsWith('mainnet-drop-schema-g1-'));
     expect(drop?.spec?.template.spec?.containers[0]?.env?.find((e) => e.name === 'DATABASE_SCHEMA')?.value).to.equal(
-      'mdw_g1',
+      'mainnet_g1',
     );
 
     // By completing the drop: the reload is Completed and only generation 2 is left.
@@ -386,7 +386,7 @@ describe('blue/green reload on the fake API server', () => {
           failedOnce = true;
           h.kube.failJob(
             { apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', name: drop.metadata.name },
-            'permission denied for schema mdw_g1',
+            'permission denied for schema mainnet_g1',
           );
         }
       },

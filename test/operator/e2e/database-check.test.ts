@@ -32,8 +32,8 @@ describe('database checks through Jobs (issue 14)', () => {
   it('a Middleware re-created over existing schemas adopts the one with the most stored heights, never reusing a number', async () => {
     const h = new Harness();
     // what a deleted Middleware (reclaimPolicy Retain) left: generation 2 served, 3 was being built
-    h.database.schemas.set('mdw_g2', { bytes: 5 * GiB, height: 500_000, migrated: true });
-    h.database.schemas.set('mdw_g3', { bytes: GiB, height: 12_000, migrated: true });
+    h.database.schemas.set('mainnet_g2', { bytes: 5 * GiB, height: 500_000, migrated: true });
+    h.database.schemas.set('mainnet_g3', { bytes: GiB, height: 12_000, migrated: true });
     await h.apply();
     h.probe.set('mainnet', 500_000, 0);
     await h.pass();
@@ -47,7 +47,7 @@ describe('database checks through Jobs (issue 14)', () => {
     const adopted = h.kube.events.find((e) => e.reason === 'GenerationAdopted');
     expect(adopted?.message)
       .to.contain('generation 2 with the most stored heights')
-      .and.contain('mdw_g3 (height 12000');
+      .and.contain('mainnet_g3 (height 12000');
     expect(h.names('Job')).to.have.length(1); // generation 2's migrations (idempotent on a migrated schema)
     h.completeJobs();
     await h.settle();
@@ -56,7 +56,7 @@ describe('database checks through Jobs (issue 14)', () => {
     expect(h.generationsOf('Deployment')).to.deep.equal([2]);
     expect(usageJobs(h)).to.deep.equal([]);
 
-    // a reload builds generation 4: schema mdw_g3 exists (not ours to reuse)
+    // a reload builds generation 4: schema mainnet_g3 exists (not ours to reuse)
     h.kube.userPatch(MW_REF, { spec: { reload: { id: 'r1', strategy: 'BlueGreen' } } });
     await h.pass();
     h.completeJobs();
@@ -73,7 +73,7 @@ describe('database checks through Jobs (issue 14)', () => {
 
   it("reads the answer of the attempt that succeeded, not a failed attempt's log tail", async () => {
     const h = new Harness();
-    h.database.schemas.set('mdw_g4', { bytes: GiB, height: 70, migrated: true });
+    h.database.schemas.set('mainnet_g4', { bytes: GiB, height: 70, migrated: true });
     await h.apply();
     await h.pass();
     const [job] = usageJobs(h);
@@ -116,7 +116,7 @@ describe('database checks through Jobs (issue 14)', () => {
 
   it('refuses a BlueGreen reload that would not fit in spec.database.storageCapacity, building nothing', async () => {
     const h = await serving(withCapacity('10Gi'));
-    h.database.schemas.set('mdw_g1', { bytes: 6 * GiB, height: 100, migrated: true }); // the new one needs 7.2 GiB
+    h.database.schemas.set('mainnet_g1', { bytes: 6 * GiB, height: 100, migrated: true }); // the new one needs 7.2 GiB
     h.kube.userPatch(MW_REF, { spec: { reload: { id: 'too-big', strategy: 'BlueGreen' } } });
     await h.pass();
     h.completeJobs(Component.databaseUsage);

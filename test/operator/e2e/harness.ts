@@ -125,10 +125,10 @@ export class FakeDatabase {
     if (component === 'drop-schema') this.schemas.delete(schema);
     if (component !== 'db-usage') return undefined;
     const args = container?.args ?? [];
-    return this.report(args[args.indexOf('--schema-prefix') + 1] ?? 'mdw_g', image);
+    return this.report(args[args.indexOf('--schema-prefix') + 1] ?? '', image);
   }
 
-  report(prefix = 'mdw_g', image: FakeImage = this.imageOf(undefined)): string {
+  report(prefix: string, image: FakeImage = this.imageOf(undefined)): string {
     const identified = image.version !== undefined;
     const schemas = [...this.schemas.entries()]
       .map(([name, s]) => ({ name, generation: generationOfSchema(name, prefix), ...s }))

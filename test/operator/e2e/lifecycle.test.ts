@@ -471,7 +471,7 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.names('Job').filter((n) => n.includes('drop'))).to.deep.equal([]);
     const retained = h.kube.events.find((e) => e.reason === 'SchemasRetained');
     expect(retained?.type).to.equal('Normal');
-    expect(retained?.message).to.contain('reclaimPolicy is Retain').and.to.contain('mdw_g1');
+    expect(retained?.message).to.contain('reclaimPolicy is Retain').and.to.contain('mainnet_g1');
   });
 
   // issue 14 item 6: deleting the namespace must not strand it in Terminating

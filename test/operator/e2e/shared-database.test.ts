@@ -128,6 +128,39 @@ describe('several Middlewares on one database (issue 38)', () => {
     expect(h.eventReasons()).to.include.members(['StoppingWorkloads', 'SchemaConflict']);
   });
 
+  it('stops the writers of a Middleware that runs on a schema another one owns, through another Secret', async () => {
+    const h = await mainnetServing(aMiddleware('mainnet', 'mdw_g'));
+    h.clock.advance(60_000);
+    // another Secret naming the same database (the operator cannot tell): what the operator of 774716f left after
+    // the second Middleware adopted mainnet's schema, its populator writing there
+    const testnet = await h.apply(aMiddleware('testnet', 'mdw_g', 'mdw-db-copy'));
+    await h.kube.patchStatus(TESTNET, { activeGeneration: 1 });
+    const populator = structuredClone(h.kube.peek<Built<V1Deployment>>({ ...SERVER, name: 'mainnet-populator-g1' }));
+    if (populator === undefined) throw new Error('no populator');
+    populator.metadata = {
+      name: 'testnet-populator-g1',
+      namespace: 'chain',
+      labels: { ...populator.metadata.labels, 'app.kubernetes.io/instance': 'testnet' },
+      ownerReferences: [
+        { apiVersion: API_VERSION, kind: KIND, name: 'testnet', uid: testnet.metadata.uid ?? '', controller: true },
+      ],
+    };
+    await h.kube.create(populator);
+
+    for (let i = 0; i < 4; i++) {
+      await h.reconcile('chain/testnet');
+      h.completeJobs();
+    }
+    const status = h.kube.peek<Middleware>(TESTNET)?.status;
+    const operand = status?.conditions?.find((c) => c.type === 'OperandVersion');
+    expect(operand).to.deep.include({ status: 'False', reason: 'SchemaOwnedByAnother' });
+    expect(operand?.message).to.contain('mdw_g1 (owned by chain/mainnet');
+    expect(status?.phase).to.equal('Invalid');
+    expect(h.names('Deployment').filter((n) => n.startsWith('testnet-'))).to.deep.equal([]);
+    expect(h.names('Job').filter((n) => n.startsWith('testnet-migrate'))).to.deep.equal([]);
+    expect(h.database.schemas.get('mdw_g1')).to.deep.include({ owner_name: 'chain/mainnet' });
+  });
+
   it('never drops another Middleware’s schema on reclaim, whatever the prefix (reclaimPolicy Delete)', async () => {
     const h = await mainnetServing(aMiddleware('mainnet', 'mdw_g'));
     h.clock.advance(60_000);
@@ -279,6 +312,42 @@ describe('operand versions (issue 38)', () => {
     expect(condition?.message).to.contain('the running workloads are left as they are');
     expect(h.middleware().status?.phase).to.equal('Available');
     expect(h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec?.containers[0]?.image).to.equal(IMAGE);
+  });
+
+  it('cleans up with the accepted image, not a refused one, and drops nothing an image without owners names', async () => {
+    const h = await mainnetServing(aMiddleware('mainnet', undefined, 'mdw-db', 'Delete'));
+    const old = 'ghcr.io/aeternity/mdw:0.0.9';
+    h.database.images.set(old, {});
+    h.kube.userPatch(MW_REF, { spec: { image: old } });
+    await run(h, 3);
+    expect(h.condition('OperandVersion')).to.deep.include({ status: 'False' });
+    const before = new Set(h.names('Job'));
+    await h.kube.delete(MW_REF);
+    // the images of the clean-up's own Jobs (the owner check, the drops)
+    const images = new Set<string | undefined>();
+    for (let i = 0; i < 6; i++) {
+      await h.pass();
+      for (const job of h.jobs().filter((j) => !before.has(j.metadata.name)))
+        images.add(job.spec?.template.spec?.containers[0]?.image);
+      h.completeJobs();
+    }
+    expect(h.kube.peek(MW_REF)).to.equal(undefined);
+    expect(h.database.schemas.has('mainnet_g1')).to.equal(false);
+    expect([...images]).to.deep.equal([IMAGE]);
+
+    // without an accepted image (an installation from before the check), an image that reports no owners drops none
+    const g = await mainnetServing(aMiddleware('mainnet', undefined, 'mdw-db', 'Delete'));
+    g.database.images.set(old, {});
+    await g.kube.patchStatus(MW_REF, { operand: null });
+    g.kube.userPatch(MW_REF, { spec: { image: old } });
+    await g.kube.delete(MW_REF);
+    for (let i = 0; i < 6; i++) {
+      await g.pass();
+      g.completeJobs();
+    }
+    expect(g.kube.peek(MW_REF)).to.equal(undefined);
+    expect(g.database.schemas.has('mainnet_g1')).to.equal(true);
+    expect(g.kube.events.find((e) => e.reason === 'SchemasRetained')?.message).to.contain('reports no owners');
   });
 
   it('starts nothing for a new Middleware whose image is too old', async () => {
