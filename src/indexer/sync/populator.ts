@@ -20,7 +20,7 @@ import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
-import { DeriveBackfill } from '../derived/derive-backfill.ts';
+import { DERIVED_AREAS, DeriveBackfill } from '../derived/derive-backfill.ts';
 import { Follower } from './follower.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
@@ -157,12 +157,15 @@ export class Populator implements Role {
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
-    const learned = await learnTxTypes(this.#pool).catch((err: unknown) => {
+    const learned = await learnTxTypes(this.#pool, [...DERIVED_AREAS.keys()]).catch((err: unknown) => {
       log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');
       return [];
     });
     for (const type of learned)
-      log.info(type, 'a transaction type stored as unknown is known now: its stored transactions are re-typed');
+      log.info(
+        type,
+        'a transaction type stored as unknown is known now: its stored transactions are re-typed and derived again',
+      );
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain

@@ -182,8 +182,17 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
       Buffer.from(stringifyJson({ signatures: [id('sg')], tx: { ...delegates, nonce: 9 } })),
     ]);
     await pool.query('UPDATE account_transactions SET tx_type = -100 WHERE height = 4');
-    const learned = await learnTxTypes(pool);
-    expect(learned).to.deep.equal([{ name: 'ChannelSetDelegatesTx', code: -100, tag: 501, transactions: 1 }]);
+    await pool.query('DELETE FROM derive_backfill');
+    const areas = [...DERIVED_AREAS.keys()];
+    const learned = await learnTxTypes(pool, areas);
+    expect(learned).to.deep.equal([
+      { name: 'ChannelSetDelegatesTx', code: -100, tag: 501, transactions: 1, from: 4, to: 4 },
+    ]);
+    // its heights go back to every derived area, which now sees the type for what it is
+    expect(
+      (await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area')).rows,
+    ).to.deep.equal([...areas].sort().map((area) => ({ area, next_height: 4, to_height: 4 })));
+    await pool.query('DELETE FROM derive_backfill');
     const row = await pool.query<{ tx_type: number; signed: Buffer }>(
       'SELECT tx_type, signed FROM transactions WHERE height = 4',
     );
@@ -195,7 +204,7 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     expect((await pool.query("SELECT 1 FROM unknown_tx_types WHERE name = 'ChannelSetDelegatesTx'")).rowCount).to.equal(
       0,
     );
-    expect(await learnTxTypes(pool)).to.deep.equal([]);
+    expect(await learnTxTypes(pool, areas)).to.deep.equal([]);
   });
 
   it('migration 1011 gives the rows 774716f stored under the shared code 0 their own codes, and their statistics again', async () => {
@@ -225,7 +234,9 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
       (await pool.query("SELECT next_height, to_height FROM derive_backfill WHERE area = 'stats'")).rows,
     ).to.deep.equal([{ next_height: 1, to_height: 20 }]);
     // the type this version knows then takes its tag when the populator starts
-    expect((await learnTxTypes(pool)).map((l) => [l.name, l.tag, l.transactions])).to.deep.equal([['HCVoteTx', 83, 1]]);
+    expect((await learnTxTypes(pool, ['stats'])).map((l) => [l.name, l.tag, l.transactions])).to.deep.equal([
+      ['HCVoteTx', 83, 1],
+    ]);
     expect(
       (await pool.query('SELECT tx_type FROM transactions WHERE height = 20 ORDER BY tx_index')).rows[1],
     ).to.deep.equal({
