@@ -26,6 +26,29 @@ export function failedAreaLines(pending: readonly PendingBackfill[]): string[] {
     );
 }
 
+/** pendingState says why an area's heights are not derived yet: the populator is deriving them, or the area fails. */
+export function pendingState(p: PendingBackfill): string {
+  return p.failingSince === undefined
+    ? `the populator is still deriving heights ${p.next}-${p.to}`
+    : `the area fails at height ${p.next} (heights ${p.next}-${p.to} underived)`;
+}
+
+/** pendingAreasText says which areas the populator is still deriving, and which fail, from which height. */
+export function pendingAreasText(pending: readonly PendingBackfill[]): string {
+  const deriving = pending.filter((p) => p.failingSince === undefined);
+  const failing = pending.filter((p) => p.failingSince !== undefined);
+  return [
+    ...(deriving.length > 0
+      ? [
+          `the populator is still deriving ${deriving
+            .map((p) => `${p.area} (heights ${p.next}-${p.to})`)
+            .join(', ')} from the stored rows`,
+        ]
+      : []),
+    ...failing.map((p) => `${p.area} fails at height ${p.next}`),
+  ].join('; ');
+}
+
 /**
  * compareStoredDerivations lists the differences between the stored derived rows and a re-derivation from the
  * stored rows of the whole chain (`shown` rows per table and side, and how many more), or says why it cannot.
@@ -40,9 +63,7 @@ export async function compareStoredDerivations(
   if (pending.length > 0)
     return {
       differences: [],
-      skipped: `derived areas not compared: the populator is still deriving ${pending
-        .map((p) => `${p.area} (heights ${p.next}-${p.to})`)
-        .join(', ')} from the stored rows`,
+      skipped: `derived areas not compared: ${pendingAreasText(pending)}`,
     };
   const result = await withShadowTables(
     pool,

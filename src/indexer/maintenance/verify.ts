@@ -29,7 +29,7 @@ import { heightRange } from '../sync/heights.ts';
 import { reloadHeights } from './reload.ts';
 import { transferRulesOf } from '../derived/internal-transfers.ts';
 import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
-import { compareStoredDerivations, failedAreaLines } from './verify-derived.ts';
+import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
 import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 /** A height as stored: key block, then micro blocks in order with their txs in order. */
@@ -302,7 +302,7 @@ async function compareDerived(
   const unfinished = pendingAreaTables(pending);
   const skipped = pending.map(
     (p) =>
-      `derived rows of the ${p.area} area not compared: the populator is still deriving heights ${p.next}-${p.to} ` +
+      `derived rows of the ${p.area} area not compared: ${pendingState(p)} ` +
       `(${(DERIVED_AREAS.get(p.area)?.tables ?? []).join(', ')})`,
   );
   const scratch = `${cfg.databaseSchema.slice(0, 40)}_verify_${randomBytes(4).toString('hex')}`;

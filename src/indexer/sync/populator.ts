@@ -20,7 +20,7 @@ import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
-import { DeriveBackfill } from '../derived/derive-backfill.ts';
+import { DERIVED_AREAS, DeriveBackfill } from '../derived/derive-backfill.ts';
 import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
@@ -175,12 +175,15 @@ export class Populator implements Role {
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
-    const learned = await learnTxTypes(this.#pool).catch((err: unknown) => {
+    const learned = await learnTxTypes(this.#pool, [...DERIVED_AREAS.keys()]).catch((err: unknown) => {
       log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');
       return [];
     });
     for (const type of learned)
-      log.info(type, 'a transaction type stored as unknown is known now: its stored transactions are re-typed');
+      log.info(
+        type,
+        'a transaction type stored as unknown is known now: its stored transactions are re-typed and derived again',
+      );
     // the protocol the stored chain is at, before any new block: a protocol not known is said at once
     const top = await topProtocol(this.#pool).catch(() => undefined);
     if (top) this.#protocols.stored([top]);

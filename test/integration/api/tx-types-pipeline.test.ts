@@ -114,15 +114,24 @@ describe('new and unknown transaction types through the pipeline (issue 39)', fu
   });
 
   it('serves each transaction of the new types from the database as the node does, big integers exact', async () => {
+    const forwarded = async (): Promise<string> =>
+      (await stack.registry.getSingleMetricAsString('mdw_api_cache_answers_total'))
+        .split('\n')
+        .filter((l) => l.includes('result="forward"'))
+        .join();
+    const before = await forwarded();
     for (const type of NEW_TYPES)
       for (const hash of onChain.get(type)!.slice(0, 3)) {
         const path = `/v3/transactions/${hash}`;
-        expect(await get(stack.url, path), `${type} ${hash}`).to.deep.equal(await get(devnode.externalUrl, path));
+        const micro = devnode.chain.txs.get(hash)!.blockHash!;
+        for (const p of [path, `/v2/transactions/${hash}`, `/v3/micro-blocks/hash/${micro}/transactions`])
+          expect(await get(stack.url, p), `${type} ${p}`).to.deep.equal(await get(devnode.externalUrl, p));
         const mdw = (await get(stack.url, `/mdw/v3/transactions/${hash}`)).body as { tx: Json };
         expect(mdw.tx, `${type} ${hash} in /mdw/v3`).to.deep.include(
           ((await get(devnode.externalUrl, path)).body as { tx: { [k: string]: Json } }).tx,
         );
       }
+    expect(await forwarded(), 'answered from the database, none forwarded to the node').to.equal(before);
   });
 
   it('shows no failed area, and mdw -v --full finds nothing', async () => {

@@ -63,6 +63,8 @@ describe('a failing derived area is visible (issue 39)', function () {
     expect(differences).to.be.greaterThan(0);
     expect(lines.filter((l) => l.startsWith('derived area stats fails at height'))).to.have.length(1);
     expect(lines.find((l) => l.startsWith('derived area stats'))).to.contain(`at height ${first} `);
+    expect(lines).to.include(`derived areas not compared: stats fails at height ${first}`);
+    expect(lines.some((l) => l.includes('still deriving'))).to.equal(false);
 
     await h.query('mdw', 'ALTER TABLE stats_generations DROP CONSTRAINT issue39_refused');
     await waitFor(

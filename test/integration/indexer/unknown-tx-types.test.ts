@@ -4,6 +4,7 @@
  * older version stored as unknown are re-typed once this version knows them.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { encode } from '../../../src/chain/encoding.ts';
@@ -181,8 +182,17 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
       Buffer.from(stringifyJson({ signatures: [id('sg')], tx: { ...delegates, nonce: 9 } })),
     ]);
     await pool.query('UPDATE account_transactions SET tx_type = -100 WHERE height = 4');
-    const learned = await learnTxTypes(pool);
-    expect(learned).to.deep.equal([{ name: 'ChannelSetDelegatesTx', code: -100, tag: 501, transactions: 1 }]);
+    await pool.query('DELETE FROM derive_backfill');
+    const areas = [...DERIVED_AREAS.keys()];
+    const learned = await learnTxTypes(pool, areas);
+    expect(learned).to.deep.equal([
+      { name: 'ChannelSetDelegatesTx', code: -100, tag: 501, transactions: 1, from: 4, to: 4 },
+    ]);
+    // its heights go back to every derived area, which now sees the type for what it is
+    expect(
+      (await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area')).rows,
+    ).to.deep.equal([...areas].sort().map((area) => ({ area, next_height: 4, to_height: 4 })));
+    await pool.query('DELETE FROM derive_backfill');
     const row = await pool.query<{ tx_type: number; signed: Buffer }>(
       'SELECT tx_type, signed FROM transactions WHERE height = 4',
     );
@@ -194,7 +204,44 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     expect((await pool.query("SELECT 1 FROM unknown_tx_types WHERE name = 'ChannelSetDelegatesTx'")).rowCount).to.equal(
       0,
     );
-    expect(await learnTxTypes(pool)).to.deep.equal([]);
+    expect(await learnTxTypes(pool, areas)).to.deep.equal([]);
+  });
+
+  it('migration 1011 gives the rows 774716f stored under the shared code 0 their own codes, and their statistics again', async () => {
+    await withTransaction(pool, (c) =>
+      writeGenerations(c, [gen(20, [madeUp(20), vote, { ...other, fee: 2 }])].map(transformGeneration)),
+    );
+    // as 774716f stored them: every type it did not know (HCVoteTx too) under code 0, kept as its JSON
+    await pool.query('UPDATE transactions SET tx_type = 0 WHERE height = 20 AND tx_type IN (-1, -2, 83)');
+    await pool.query('UPDATE account_transactions SET tx_type = 0 WHERE height = 20 AND tx_type IN (-1, -2, 83)');
+    await pool.query('DELETE FROM unknown_tx_types');
+    await pool.query('DELETE FROM derive_backfill');
+    const sql = await readFile(new URL('../../../migrations/1011_tx_type_names.sql', import.meta.url), 'utf8');
+    // its statements on the rows (the schema's are in place): from the one naming the stored unknown types on
+    await pool.query(sql.slice(sql.indexOf('INSERT INTO unknown_tx_types')));
+    const stored = await pool.query<{ name: string; code: number; accounts: number }>(
+      `SELECT tx_type_name(t.tx_type) AS name, t.tx_type AS code,
+              (SELECT count(*)::int FROM account_transactions a
+                WHERE (a.height, a.micro_index, a.tx_index) = (t.height, t.micro_index, t.tx_index)
+                  AND a.tx_type = t.tx_type) AS accounts
+         FROM transactions t WHERE t.height = 20 ORDER BY t.tx_index`,
+    );
+    expect(stored.rows.map((r) => r.name)).to.deep.equal(['MadeUpTx', 'HCVoteTx', 'OtherNewTx']);
+    expect(stored.rows.every((r) => r.code < 0 && r.accounts > 0)).to.equal(true);
+    expect(new Set(stored.rows.map((r) => r.code)).size).to.equal(3);
+    // the statistics of every height holding such a type are derived again (the first case's heights too)
+    expect(
+      (await pool.query("SELECT next_height, to_height FROM derive_backfill WHERE area = 'stats'")).rows,
+    ).to.deep.equal([{ next_height: 1, to_height: 20 }]);
+    // the type this version knows then takes its tag when the populator starts
+    expect((await learnTxTypes(pool, ['stats'])).map((l) => [l.name, l.tag, l.transactions])).to.deep.equal([
+      ['HCVoteTx', 83, 1],
+    ]);
+    expect(
+      (await pool.query('SELECT tx_type FROM transactions WHERE height = 20 ORDER BY tx_index')).rows[1],
+    ).to.deep.equal({
+      tx_type: 83,
+    });
   });
 
   it('exports mdw_unknown_transactions_total by type', async () => {

@@ -158,8 +158,15 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
   it('vouches for every transaction of a devnode chain but those it leaves to the full check', () => {
     const unvouched = new Set<string>();
     for (const signed of txs) {
+      const type = String((signed.tx as JsonObject).type);
+      // an HCVoteTx's JSON lacks its vote type: the serialiser cannot rebuild it at all, and it is kept as JSON
+      if (type === 'HCVoteTx') {
+        expect(() => signedTxEncoding({ tx: signed.tx!, signatures: signed.signatures ?? [] })).to.throw(/vote_type/);
+        expect(isBinary(storedTxColumns(signed).signed)).to.equal(false);
+        continue;
+      }
       const { renders } = signedTxEncoding({ tx: signed.tx!, signatures: signed.signatures ?? [] });
-      if (!renders) unvouched.add(String((signed.tx as JsonObject).type));
+      if (!renders) unvouched.add(type);
       expect(isBinary(storedTxColumns(signed).signed)).to.equal(rendersBack(signed));
     }
     // an off-chain call's update is checked by rendering it

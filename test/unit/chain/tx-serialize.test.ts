@@ -867,6 +867,11 @@ describe('stored transactions (chain/stored-tx): the binary form renders as the 
       // the devnode prints an outer GAMetaTx with `"signatures": []`, where the node prints none
       // (reference/node-api.md): the JSON is kept as it came
       if (type === 'GAMetaTx') continue;
+      // the node's JSON of an HCVoteTx does not show its vote type: it is kept as it came (tx-serialize-new-types)
+      if (type === 'HCVoteTx') {
+        expect(isBinary(stored.signed), type).to.equal(false);
+        continue;
+      }
       expect(isBinary(stored.signed), type).to.equal(true);
       expect(stored.size).to.equal(sdkDecode(encodedStoredTx(stored.signed) as `tx_${string}`).length);
       types.add(type);
