@@ -1,8 +1,9 @@
 /**
  * @module The bounds a GraphQL document's text is held to before it is parsed: its length, and how deep its brackets
  * nest. graphql-js parses nested values, selections and types recursively, and a few kilobytes of `[[[[…` (1,999
- * levels) overflowed its stack: a 500 where every other abuse was refused. Its parser bounds tokens (maxTokens,
- * document-cache.ts), comments and length, but not nesting. Pure.
+ * levels) overflowed its stack: a 500 where every other abuse was refused. Its parser's options bound tokens
+ * (maxLexicalTokens, document-cache.ts), comments and length, but not nesting; the length is checked here, before the
+ * nesting is counted, and both refusals are a 400 (endpoint.ts), where the parser's would be a GraphQL error. Pure.
  */
 
 /** DOCUMENT_LIMITS: the longest document, in UTF-16 code units, and the deepest nesting of `{`, `[` and `(`. */
