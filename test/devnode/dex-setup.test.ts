@@ -1,7 +1,13 @@
 /** @module Issue 44: `mdw dev`'s devnode has a DEX of its own, whose factory the middleware's DEX_FACTORY names. */
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { expect } from 'chai';
-import { BYTECODE, deployDex, parseSecretKey, type DevnodeDex } from '../../src/devnode/index.ts';
+import {
+  BYTECODE,
+  deployDex,
+  parseHardForkSchedule,
+  parseSecretKey,
+  type DevnodeDex,
+} from '../../src/devnode/index.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 describe('deployDex (the devnode DEX of mdw dev)', () => {
@@ -10,7 +16,7 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
 
   before(async () => {
     t = await startTestNode();
-    dex = deployDex(t.node.chain, parseSecretKey(t.accounts[0]!.secretKey));
+    dex = deployDex(t.node.chain, parseSecretKey(t.accounts[0]!.secretKey))!;
     expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 1 })).status).to.equal(200);
   });
   after(() => t?.node.stop());
@@ -39,5 +45,15 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
       return router.decodeResult(fn, result!.call_obj.return_value as `cb_${string}`);
     };
     expect(await read('factory')).to.equal(dex.factory);
+  });
+
+  it('deploys nothing where the protocol at genesis takes no contracts (mdw dev --hard-forks from Roma)', async () => {
+    const roma = await startTestNode({ hardForks: parseHardForkSchedule(JSON.stringify({ 1: 0, 6: 5 })) });
+    try {
+      expect(deployDex(roma.node.chain, parseSecretKey(roma.accounts[0]!.secretKey))).to.equal(undefined);
+      expect((await roma.getInternal('/v2/debug/transactions/pending')).body).to.deep.equal({ transactions: [] });
+    } finally {
+      await roma.node.stop();
+    }
   });
 });

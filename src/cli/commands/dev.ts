@@ -222,9 +222,10 @@ export default class Dev extends Command {
         );
         roles.push(devnode);
         dex = deployDex(devnode.chain, parseSecretKey(dexOwner.secretKey));
+        if (!dex) log.info('no DEX on the devnode: its protocol at genesis takes no contracts');
         devnodeSettings = {
           internalUrl: devnode.internalUrl,
-          dex,
+          ...(dex ? { dex } : {}),
           ...(await writeDevnodeFiles(genesisAccountsJson(devnode.chain), hardForkFilesJson(devnode.chain.schedule))),
         };
         node = { external: devnode.externalUrl, internal: devnode.internalUrl, devnode: true };

@@ -30,7 +30,7 @@ export interface DevSettingsInput {
     /** the devnode's hard-fork files, by their variable (MINERVA_ACCOUNTS_FILE, …) */
     readonly forkFiles: Readonly<Record<string, string>>;
     /** the devnode's own DEX, which DEX_FACTORY and DEX_WRAPPED_AE name unless the environment says otherwise */
-    readonly dex: { readonly factory: string; readonly wrappedAe: string };
+    readonly dex?: { readonly factory: string; readonly wrappedAe: string };
   };
 }
 
@@ -60,7 +60,10 @@ export function devSettings(input: DevSettingsInput): {
     defaults: {
       ...DEV_DEFAULTS,
       ...(devnode
-        ? { REWARD_RULES: 'devnode', DEX_FACTORY: devnode.dex.factory, DEX_WRAPPED_AE: devnode.dex.wrappedAe }
+        ? {
+            REWARD_RULES: 'devnode',
+            ...(devnode.dex ? { DEX_FACTORY: devnode.dex.factory, DEX_WRAPPED_AE: devnode.dex.wrappedAe } : {}),
+          }
         : {}),
     },
   };
