@@ -34,5 +34,6 @@ export {
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
 export { DEVNODE_CONTRACT_BYTECODE, GA_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
 export { BYTECODE } from './contracts/standards.ts';
+export { deployDex, type DevnodeDex } from './contracts/dex-setup.ts';
 export { GA_ACI, TOKEN_ACI, type Aci } from './aci.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { parseJson, toBigInt, type Json } from '../../src/chain/json.ts';
-import { startDevnode } from '../../src/devnode/index.ts';
+import { BYTECODE, startDevnode } from '../../src/devnode/index.ts';
 import {
   ANY_MIDDLEWARE_PORTS,
   exitCode,
@@ -209,6 +209,10 @@ describe('mdw dev, a first hour (issue 44)', function () {
     const settings = printedSettings(run);
     const verified = await runMdw(['-v'], settings);
     expect(verified.code, verified.output).to.equal(0);
+    // its DEX_FACTORY is the devnode's own factory, which the banner prints (mainnet's before: /mdw/v3/dex/* empty)
+    const factory = /^ {2}DEX +factory (ct_\w+) /m.exec(run.output())?.[1];
+    expect(settings.DEX_FACTORY).to.equal(factory);
+    expect((await getJson(`${node}/v2/contracts/${factory}/code`)).body.bytecode).to.equal(BYTECODE.factory);
     const usage = await runMdw(['db', 'usage'], settings);
     expect(usage.code, usage.output).to.equal(0);
     expect(JSON.parse(usage.output)).to.have.property('databaseBytes').above(0);

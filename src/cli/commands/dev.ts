@@ -10,7 +10,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger, type Logger } from '../../log.ts';
 import type { Role } from '../../roles.ts';
 import type { HardForkFile } from '../../chain/hard-forks.ts';
-import { DEFAULTS, DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES } from '../../config.ts';
+import { DEFAULTS, DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type RoleDefaults } from '../../config.ts';
 import { NodeClient } from '../../node/client.ts';
 import { parseAccountFlag } from '../account-flag.ts';
 import { bannerLines, type BannerFacts } from '../dev/banner.ts';
@@ -105,8 +105,15 @@ export default class Dev extends Command {
     if (!flags['own-group']) {
       this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
     }
-    const { startDevnode, genesisAccountsJson, hardForkFilesJson, parseHardForkSchedule, DEFAULT_ACCOUNT_BALANCE } =
-      await import('../../devnode/index.ts');
+    const {
+      startDevnode,
+      genesisAccountsJson,
+      hardForkFilesJson,
+      parseHardForkSchedule,
+      deployDex,
+      parseSecretKey,
+      DEFAULT_ACCOUNT_BALANCE,
+    } = await import('../../devnode/index.ts');
     let hardForks;
     let ownAccounts;
     try {
@@ -176,6 +183,7 @@ export default class Dev extends Command {
       }
       const nodeUrl = flags['node-url'];
       const traffic = Array.from({ length: 2 }, () => MemoryAccount.generate());
+      const dexOwner = MemoryAccount.generate();
       const yours = [
         ...Array.from({ length: DEVELOPER_ACCOUNTS }, () => ({
           secretKey: MemoryAccount.generate().secretKey,
@@ -186,6 +194,7 @@ export default class Dev extends Command {
       let devnodeSettings;
       let node: BannerFacts['node'];
       let devnode;
+      let dex;
       if (nodeUrl === undefined) {
         devnode = await startDevnode(
           {
@@ -202,15 +211,21 @@ export default class Dev extends Command {
             }),
             keyBlockIntervalMs: flags['key-block-interval'],
             microBlockIntervalMs: flags['micro-block-interval'],
-            // the traffic's two accounts first (startTraffic signs with those), then the developer's
-            accounts: [...traffic.map((a) => ({ secretKey: a.secretKey, balance: DEFAULT_ACCOUNT_BALANCE })), ...yours],
+            // the traffic's two accounts first (startTraffic signs with those), the DEX's owner, then the developer's
+            accounts: [
+              ...[...traffic, dexOwner].map((a) => ({ secretKey: a.secretKey, balance: DEFAULT_ACCOUNT_BALANCE })),
+              ...yours,
+            ],
             ...(hardForks ? { hardForks } : {}),
           },
           log.child({ component: 'devnode' }),
         );
         roles.push(devnode);
+        dex = deployDex(devnode.chain, parseSecretKey(dexOwner.secretKey));
+        if (!dex) log.info('no DEX on the devnode: its protocol at genesis takes no contracts');
         devnodeSettings = {
           internalUrl: devnode.internalUrl,
+          ...(dex ? { dex } : {}),
           ...(await writeDevnodeFiles(genesisAccountsJson(devnode.chain), hardForkFilesJson(devnode.chain.schedule))),
         };
         node = { external: devnode.externalUrl, internal: devnode.internalUrl, devnode: true };
@@ -255,7 +270,8 @@ export default class Dev extends Command {
           databaseUrl,
           embeddedDatabase: !base.databaseUrlSet,
           schema,
-          settings: { ...overrides, ...(defaults.REWARD_RULES ? { REWARD_RULES: defaults.REWARD_RULES } : {}) },
+          settings: { ...overrides, ...chainDefaults(defaults) },
+          ...(dex ? { dex } : {}),
           accounts: (devnode?.accounts ?? []).flatMap((a) => {
             const balance = byKey.get(a.secretKey);
             return balance === undefined ? [] : [{ ...a, balance }];
@@ -269,6 +285,12 @@ export default class Dev extends Command {
     }
     await runUntilSignal(roles, logger);
   }
+}
+
+/** chainDefaults are the role's defaults that concern the chain (not the listeners): `mdw -v` needs them too. */
+function chainDefaults(defaults: RoleDefaults): Record<string, string> {
+  const { WEBSOCKET_ADDRESS: _websocket, HTTP_HOST: _host, ...chain } = defaults;
+  return Object.fromEntries(Object.entries(chain).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 /** genesisHash reads the hash of the node's genesis key block: the chain's identity, which names its schema. */

@@ -17,6 +17,8 @@ export interface BannerFacts {
   readonly settings: Readonly<Record<string, string>>;
   /** the developer's funded accounts, which mdw dev's own traffic never uses */
   readonly accounts: readonly { readonly publicKey: string; readonly secretKey: string; readonly balance: bigint }[];
+  /** the devnode's own DEX, which the middleware's DEX_FACTORY and DEX_WRAPPED_AE name */
+  readonly dex?: { readonly factory: string; readonly router: string; readonly wrappedAe: string };
   /** defaults that were taken by another process, and the port chosen instead */
   readonly movedPorts: readonly { readonly setting: string; readonly from: number; readonly to: number }[];
 }
@@ -41,6 +43,9 @@ export function bannerLines(f: BannerFacts): string[] {
     `  websocket             ${f.websocket}   (the seed's chain events; ae_mdw's at ${f.websocket}/v3/websocket too)`,
     `  metrics               ${http}/metrics`,
     nodeLine,
+    ...(f.dex
+      ? [`  DEX                   factory ${f.dex.factory}  router ${f.dex.router}  wrapped AE ${f.dex.wrappedAe}`]
+      : []),
     `  PostgreSQL            ${shownDb}   (schema ${f.schema})`,
     ...f.movedPorts.map((m) => `  port ${m.from} (${m.setting}) was taken by another process: using ${m.to}`),
     ...(f.accounts.length > 0

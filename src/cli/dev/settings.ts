@@ -29,13 +29,15 @@ export interface DevSettingsInput {
     readonly genesisAccountsFile: string;
     /** the devnode's hard-fork files, by their variable (MINERVA_ACCOUNTS_FILE, …) */
     readonly forkFiles: Readonly<Record<string, string>>;
+    /** the devnode's own DEX, which DEX_FACTORY and DEX_WRAPPED_AE name unless the environment says otherwise */
+    readonly dex?: { readonly factory: string; readonly wrappedAe: string };
   };
 }
 
 /**
  * devSettings splits the middleware's settings under `mdw dev` into what mdw dev decides (its database, schema and
  * node: the environment cannot move those) and defaults that the environment may override (loopback listeners, and
- * for the devnode its reward rules: a fixed 100 AE per key block at once, fees burnt).
+ * for the devnode its reward rules, a fixed 100 AE per key block at once with fees burnt, and its own DEX).
  */
 export function devSettings(input: DevSettingsInput): {
   overrides: Record<string, string>;
@@ -55,6 +57,14 @@ export function devSettings(input: DevSettingsInput): {
           }
         : {}),
     },
-    defaults: { ...DEV_DEFAULTS, ...(devnode ? { REWARD_RULES: 'devnode' } : {}) },
+    defaults: {
+      ...DEV_DEFAULTS,
+      ...(devnode
+        ? {
+            REWARD_RULES: 'devnode',
+            ...(devnode.dex ? { DEX_FACTORY: devnode.dex.factory, DEX_WRAPPED_AE: devnode.dex.wrappedAe } : {}),
+          }
+        : {}),
+    },
   };
 }

@@ -1,0 +1,59 @@
+/** @module Issue 44: `mdw dev`'s devnode has a DEX of its own, whose factory the middleware's DEX_FACTORY names. */
+import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { expect } from 'chai';
+import {
+  BYTECODE,
+  deployDex,
+  parseHardForkSchedule,
+  parseSecretKey,
+  type DevnodeDex,
+} from '../../src/devnode/index.ts';
+import { startTestNode, type TestNode } from './harness.ts';
+
+describe('deployDex (the devnode DEX of mdw dev)', () => {
+  let t: TestNode;
+  let dex: DevnodeDex;
+
+  before(async () => {
+    t = await startTestNode();
+    dex = deployDex(t.node.chain, parseSecretKey(t.accounts[0]!.secretKey))!;
+    expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 1 })).status).to.equal(200);
+  });
+  after(() => t?.node.stop());
+
+  it('deploys wrapped AE, a factory and a router as the node shows them, at the ids it returns', async () => {
+    for (const [id, kind] of [
+      [dex.wrappedAe, 'wae'],
+      [dex.factory, 'factory'],
+      [dex.router, 'router'],
+    ] as const) {
+      const code = await t.get(`/v2/contracts/${id}/code`);
+      expect(code.status, kind).to.equal(200);
+      expect(code.body.bytecode, kind).to.equal(BYTECODE[kind]);
+    }
+  });
+
+  it("wires the router to the factory (read by a dry-run, decoded by the SDK's calldata library)", async () => {
+    const router = new BytecodeContractCallEncoder(BYTECODE.router as `cb_${string}`);
+    const read = async (fn: string): Promise<unknown> => {
+      const reply = await t.post('/v2/dry-run', {
+        txs: [{ call_req: { contract: dex.router, calldata: router.encodeCall(fn, []) } }],
+      });
+      expect(reply.status, reply.text).to.equal(200);
+      const [result] = reply.body.results as { result: string; call_obj: { return_value: string } }[];
+      expect(result!.result, reply.text).to.equal('ok');
+      return router.decodeResult(fn, result!.call_obj.return_value as `cb_${string}`);
+    };
+    expect(await read('factory')).to.equal(dex.factory);
+  });
+
+  it('deploys nothing where the protocol at genesis takes no contracts (mdw dev --hard-forks from Roma)', async () => {
+    const roma = await startTestNode({ hardForks: parseHardForkSchedule(JSON.stringify({ 1: 0, 6: 5 })) });
+    try {
+      expect(deployDex(roma.node.chain, parseSecretKey(roma.accounts[0]!.secretKey))).to.equal(undefined);
+      expect((await roma.getInternal('/v2/debug/transactions/pending')).body).to.deep.equal({ transactions: [] });
+    } finally {
+      await roma.node.stop();
+    }
+  });
+});
