@@ -11,7 +11,7 @@ import { TOKEN_WEIGHT, tokenSource } from './contracts/traffic.ts';
 import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
-import { madeUpMakers } from './made-up-tx.ts';
+import { madeUpMakers } from './made-up-traffic.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {

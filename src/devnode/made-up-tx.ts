@@ -1,13 +1,13 @@
 /**
  * @module A transaction type no node has, which the generator emits behind a flag (tests only: `madeUpTxs`), so that
  * a middleware meets a type it does not know, as it will when a later protocol adds one. The devnode alone knows its
- * layout: the shared codec (chain/tx-serialize.ts) refuses it, as the middleware's does.
+ * layout: the shared codec (chain/tx-serialize.ts) refuses it, as the middleware's does. Its makers for the generator
+ * are in made-up-traffic.ts (the rules here are the chain's, which the traffic kit imports).
  */
 import { taggedIdBytes } from '../chain/id-cache.ts';
 import { intToBytes, rlpEncode } from '../chain/rlp.ts';
 import { debit, int, str, type Apply } from './rules-common.ts';
 import { ID_TAGS } from '../chain/tx-schema.ts';
-import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
 import type { TxFields } from './tx-codec.ts';
 
 /** MADE_UP_TX_TYPE: its name, spelt as the node names its types. */
@@ -31,20 +31,3 @@ export function madeUpTxBytes(tx: TxFields): Uint8Array {
 export const MADE_UP_RULE: Apply = (state, tx) => {
   debit(state, str(tx.owner_id), int(tx.fee));
 };
-
-/** madeUpMakers: one maker of the type, its amount beyond 2^53 (a middleware keeps it exact). */
-export function madeUpMakers(kit: TrafficKit): WeightedMaker[] {
-  const make = (): BuiltTx => {
-    const owner = kit.account();
-    const tx: TxFields = {
-      type: MADE_UP_TX_TYPE,
-      version: 1,
-      owner_id: owner.address,
-      amount: 2n ** 60n + BigInt(kit.rng.uint32()),
-      fee: kit.fee(),
-      nonce: kit.nonce(owner),
-    };
-    return { tx, signers: [owner], bytes: madeUpTxBytes(tx) };
-  };
-  return [[2, make]];
-}

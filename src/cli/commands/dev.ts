@@ -18,7 +18,7 @@ import { chainSchema, DEVNODE_SCHEMA_PREFIX, devSettings } from '../dev/settings
 import { configFromEnv } from '../env.ts';
 import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
 import { runUntilSignal, stopAll } from '../lifecycle.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../version.ts';
 
 /** The developer's own funded accounts, beside the two the dev traffic signs with. */
 const DEVELOPER_ACCOUNTS = 3;

@@ -14,7 +14,7 @@ import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../version.ts';
 import { AppError } from '../../errors.ts';
 import { exitIfRefused } from '../refusal.ts';
 

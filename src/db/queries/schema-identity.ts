@@ -1,6 +1,7 @@
 /**
  * @module SQL of the schema's identity (migrations/1010_schema_identity.sql): the chain it holds and the Middleware
- * that owns it, and the migrations it has applied, as every role reads them before it writes or serves.
+ * that owns it, and the migrations it has applied, as every role reads them before it writes or serves (the writer
+ * recording it: db/writes/schema-identity.ts).
  */
 import type { Queryable } from '../pool.ts';
 import { STATE_TABLE } from '../migrator.ts';
@@ -23,7 +24,7 @@ export interface SchemaFacts {
   readonly storedGenesis: string | undefined;
 }
 
-interface IdentityRow {
+export interface IdentityRow {
   network_id: string | null;
   genesis_hash: string | null;
   owner_uid: string | null;
@@ -54,26 +55,8 @@ export async function schemaFacts(db: Queryable, schema: string): Promise<Schema
   return { applied, identity: identity && fromRow(identity), storedGenesis: genesis };
 }
 
-/**
- * recordIdentity fills what the row does not hold yet and returns the row as it is afterwards: a field already
- * recorded is never replaced, so of two starters racing on a new schema the first wins and the second, comparing the
- * row it gets back, sees the other's chain.
- */
-export async function recordIdentity(db: Queryable, identity: RecordedIdentity): Promise<RecordedIdentity> {
-  const { rows } = await db.query<IdentityRow>(
-    `INSERT INTO schema_identity AS s (network_id, genesis_hash, owner_uid, owner_name) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (singleton) DO UPDATE SET
-       network_id = coalesce(s.network_id, excluded.network_id),
-       genesis_hash = coalesce(s.genesis_hash, excluded.genesis_hash),
-       owner_uid = coalesce(s.owner_uid, excluded.owner_uid),
-       owner_name = CASE WHEN s.owner_uid IS NULL THEN excluded.owner_name ELSE s.owner_name END
-     RETURNING network_id, genesis_hash, owner_uid, owner_name`,
-    [identity.networkId, identity.genesisHash, identity.ownerUid, identity.ownerName],
-  );
-  return fromRow(rows[0]!);
-}
-
-function fromRow(row: IdentityRow): RecordedIdentity {
+/** fromRow is the row as the roles read it. */
+export function fromRow(row: IdentityRow): RecordedIdentity {
   return {
     networkId: row.network_id,
     genesisHash: row.genesis_hash,

@@ -21,7 +21,15 @@ import {
 const CODE = ['{src,bench,test}/**/*.ts', 'charts/**/*.{yaml,tpl,json}', 'Makefile', 'Dockerfile'];
 
 /** UPPER_SNAKE names of other programs the docs may show though no code of ours has them (e.g. `LD_PRELOAD`). */
-const OTHER_PROGRAMS: string[] = [];
+const OTHER_PROGRAMS: string[] = [
+  // the æternity node's configuration file (docs/devnode.md, a real node beside mdw dev)
+  'AETERNITY_CONFIG',
+  // the explorer's (aescan) settings, pointed at the gateway
+  'NUXT_PUBLIC_NODE_URL',
+  'NUXT_PUBLIC_MIDDLEWARE_URL',
+  'NUXT_PUBLIC_WEBSOCKET_URL',
+  'NUXT_PUBLIC_NETWORK_ID',
+];
 
 /** variablesRead runs `load` on an empty environment that records every name it is asked for. */
 function variablesRead(load: (env: Record<string, string | undefined>) => unknown): string[] {
