@@ -54,6 +54,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
     tokenShare?: number;
     /** tests only: a type no node has in the mix (GenerateOptions.madeUpTxs) */
     madeUpTxs?: boolean;
+    /** a hyperchain's epoch votes in the mix (GenerateOptions.hcVotes) */
+    hcVotes?: boolean;
   };
 }
 

@@ -12,6 +12,7 @@ import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { madeUpMakers } from './made-up-traffic.ts';
+import { hcVoteMakers } from './hc-vote-traffic.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {
@@ -40,6 +41,8 @@ export interface GenerateOptions {
    * that does not know it
    */
   readonly madeUpTxs?: boolean;
+  /** a hyperchain's epoch votes (HCVoteTx) in the mix too (hc-vote-traffic.ts); a main chain has none */
+  readonly hcVotes?: boolean;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
   /**
@@ -135,6 +138,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const traffic = new Traffic(kit, [
     ...tokenMaker,
     ...(opts.madeUpTxs ? madeUpMakers(kit) : []),
+    ...(opts.hcVotes ? hcVoteMakers(kit) : []),
     ...(opts.extraMakers?.(kit) ?? []),
   ]);
   const txTypes: Record<string, number> = {};

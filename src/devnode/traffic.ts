@@ -74,7 +74,6 @@ export class Traffic {
       [8, () => this.#contractCall()],
       ...new ChannelTraffic(this.#kit, contract).makers(),
       ...new WrappedTraffic(this.#kit, contract).makers(),
-      [1, (h) => this.#hcVote(h)],
       ...extraMakers,
     ];
     this.#totalWeight = this.#makers.reduce((sum, [w]) => sum + w, 0);
@@ -127,20 +126,6 @@ export class Traffic {
 
   #amount(): number | bigint {
     return this.#rng.chance(0.2) ? jsonInt(this.#rng.bigint(72)) : this.#rng.int(1, 1_000_000_000);
-  }
-
-  /**
-   * #hcVote builds an HCVoteTx (node 7.3's hyperchain epoch vote; the devnode takes it on any chain): an epoch of ten
-   * generations, a vote type only its bytes carry and data of texts, as the node keeps it.
-   */
-  #hcVote(height: number): BuiltTx {
-    const voter = this.#rng.pick(this.#accounts);
-    const epoch = Math.floor(height / 10) + 1;
-    const data = { epoch: String(epoch), fork: encode('kh', this.#rng.bytes(32)) };
-    return {
-      tx: { type: 'HCVoteTx', version: 1, voter_id: voter.address, epoch, vote_type: this.#rng.int(0, 2), data },
-      signers: [voter],
-    };
   }
 
   #spend(height: number): BuiltTx {

@@ -1,6 +1,7 @@
 /**
- * @module The chain a node serves, as its own answers say it: `/v2/status`'s network_id and the hash of its key block
- * at height 0. Read from each node of NODE_URLS alone, so that one node of another network cannot hide behind another.
+ * @module The chain a node serves, as its own answers say it: `/v2/status`'s network_id and genesis_key_block_hash (the
+ * hash of its key block at height 0). Read from each node of NODE_URLS alone, so that one node of another network
+ * cannot hide behind another.
  */
 import type { Logger } from '../log.ts';
 import { errorMessage } from '../errors.ts';
@@ -28,12 +29,18 @@ export async function nodeChain(
 ): Promise<NodeChain> {
   const { timeoutMs, signal, meters } = opts;
   const node = new NodeClient({ url, timeoutMs, attempts: 1, ...(signal ? { signal } : {}), ...meters }, log);
-  const [status, genesis] = await Promise.all([node.get('/status'), node.keyBlock(0)]);
-  const networkId = typeof status === 'object' && status !== null && 'network_id' in status ? status.network_id : null;
+  // one request: /v2/status names both (a node of every version since 5 does), and no stored block is asked again
+  const status = await node.get('/status');
+  const field = (name: string): unknown =>
+    typeof status === 'object' && status !== null && !Array.isArray(status)
+      ? (status as Record<string, unknown>)[name]
+      : undefined;
+  const networkId = field('network_id');
+  const genesisHash = field('genesis_key_block_hash');
   if (typeof networkId !== 'string') throw badResponse('/status', `node ${url} sent no network_id in /v2/status`);
-  if (typeof genesis.hash !== 'string')
-    throw badResponse('/key-blocks/height/0', `node ${url} sent no hash at height 0`);
-  return { url, networkId, genesisHash: genesis.hash };
+  if (typeof genesisHash !== 'string')
+    throw badResponse('/status', `node ${url} sent no genesis_key_block_hash in /v2/status`);
+  return { url, networkId, genesisHash };
 }
 
 /**

@@ -38,7 +38,6 @@ const ALL_TYPES = [
   'ChannelSlashTx',
   'ChannelSettleTx',
   'ChannelSetDelegatesTx',
-  'HCVoteTx',
 ];
 /** NOT_IN_SDK: the types the sdk has no tag for (tx-serialize-new-types.test.ts checks them against the node's RLP). */
 const NOT_IN_SDK = new Set(['ChannelSetDelegatesTx', 'HCVoteTx']);
@@ -113,6 +112,21 @@ describe('devnode chain generator', () => {
       expect((r.tx.amount as bigint) > SAFE).to.equal(true);
     }
     expect(generated.txTypes[MADE_UP_TX_TYPE], 'not without the flag').to.equal(undefined);
+  });
+
+  it("with hcVotes, also emits a hyperchain's epoch votes, valid and signed by the voter; a main chain none", () => {
+    const g = generateChain({ generations: 60, seed: 'hc-votes', hcVotes: true });
+    expect(g.rejected).to.equal(0);
+    const votes = [...g.chain.txs.values()].filter((r) => r.tx.type === 'HCVoteTx');
+    expect(votes.length).to.be.greaterThan(0);
+    expect(g.txTypes.HCVoteTx).to.equal(votes.length);
+    for (const r of votes) {
+      const { signatures, txBytes } = decodeSignedTx(r.signedBytes);
+      const voter = decode(r.tx.voter_id as string).bytes;
+      const message = Buffer.concat([Buffer.from('ae_devnet'), txBytes]);
+      expect(signatures.some((s) => verifySignature(voter, message, s))).to.equal(true);
+    }
+    expect(generated.txTypes.HCVoteTx, 'not without the flag').to.equal(undefined);
   });
 
   it('has key block nonces and amounts beyond 2^53', () => {

@@ -70,6 +70,10 @@ export default class Devnode extends Command {
         'with --generate, for tests: the mix also emits DevnodeMadeUpTx, a type no node has, as a later protocol adds one',
       default: false,
     }),
+    'hc-votes': Flags.boolean({
+      description: "with --generate: the mix also emits HCVoteTx, a hyperchain's epoch votes (a main chain has none)",
+      default: false,
+    }),
     'latency-ms': Flags.integer({
       description: 'answer each request after MS milliseconds (±20 % jitter), as a real node over a network does',
       min: 0,
@@ -131,6 +135,7 @@ export default class Devnode extends Command {
                 ...(flags['mainnet-like'] ? { profile: 'mainnet-like' as const } : {}),
                 ...(flags['token-share'] === undefined ? {} : { tokenShare: flags['token-share'] }),
                 ...(flags['made-up-txs'] ? { madeUpTxs: true } : {}),
+                ...(flags['hc-votes'] ? { hcVotes: true } : {}),
               },
             }
           : {}),

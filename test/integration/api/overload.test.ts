@@ -37,13 +37,13 @@ describe('a server under more load than its pool serves', function () {
   });
 
   it('refuses what waits too long for a turn with 503 and Retry-After, stays ready, and answers the rest', async () => {
-    // /v3/status answers from memory once read: it stays cheap under load
     expect((await fetch(`${server.httpUrl}/mdw/v3/status`)).status).to.equal(200);
     // Another session's lock stands for slow queries: every read of key_blocks waits for it.
     const locker = await db.pool.connect();
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE key_blocks IN ACCESS EXCLUSIVE MODE');
     let answers: Promise<{ status: number; retryAfter: string | null; body: unknown }[]>;
+    let statusShed: number;
     try {
       answers = Promise.all(
         Array.from({ length: 60 }, async () => {
@@ -56,8 +56,12 @@ describe('a server under more load than its pool serves', function () {
       const ready = await fetch(`${server.httpUrl}/readyz`);
       expect(ready.status).to.equal(200);
       expect(await ready.json()).to.deep.equal({ ready: true, busy: true });
+      // a status is never older than a second (issue 44): its new reading takes a turn like any read, and with every
+      // connection held it is refused the same way, never answered with an old status, a 500 or a hang
       const status = await fetch(`${server.httpUrl}/mdw/v3/status`);
-      expect(status.status).to.equal(200);
+      expect([200, 503]).to.include(status.status);
+      if (status.status === 503) expect(status.headers.get('retry-after')).to.equal('1');
+      statusShed = status.status === 503 ? 1 : 0;
       // past the longest wait for a turn (5 s): the waiting requests have been refused, the running ones still wait
       await new Promise((r) => setTimeout(r, 5000));
     } finally {
@@ -72,6 +76,8 @@ describe('a server under more load than its pool serves', function () {
       expect(refused.body).to.deep.equal({ error: 'server busy: retry later' });
     }
     const metrics = await (await fetch(`${server.httpUrl}/metrics`)).text();
-    expect(metrics).to.match(new RegExp(`^mdw_api_shed_requests_total ${byStatus.get(503)!.length}$`, 'm'));
+    expect(metrics).to.match(
+      new RegExp(`^mdw_api_shed_requests_total ${byStatus.get(503)!.length + statusShed}$`, 'm'),
+    );
   });
 });

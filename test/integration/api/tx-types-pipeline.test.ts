@@ -39,6 +39,7 @@ describe('new and unknown transaction types through the pipeline (issue 39)', fu
           txsPerMicroBlock: 5,
           seed: 'tx-types',
           madeUpTxs: true,
+          hcVotes: true,
         },
       },
       silentLog,

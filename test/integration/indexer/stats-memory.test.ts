@@ -71,7 +71,7 @@ describe('statistics counted in memory against the stored derivation', function 
   /** their account rows as the writer stores them, with the ids' numbers */
   let appearances: BatchAppearances;
   const logged: { area?: string; msg?: string }[] = [];
-  const FROM = 40;
+  const FROM = 30;
 
   before(async () => {
     h = await startHarness(59, 'stats-memory');

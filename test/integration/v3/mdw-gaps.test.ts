@@ -91,7 +91,9 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
     expect(groups.filter((g) => inGroup(g) > 0).length, 'the account acts in several groups').to.be.above(1);
     // ae_mdw reads type_group before type
     expect(await count('type_group=spend&type=contract_call')).to.equal(inGroup('spend'));
-    expect(await count('type=channel_set_delegates')).to.equal(0);
+    expect(await count('type=channel_set_delegates')).to.equal(
+      naming.filter((t) => txOf(t).type === 'ChannelSetDelegatesTx').length,
+    );
     const all = (await count('')) as Obj;
     expect(all.total).to.equal(naming.length);
     // the transactions list reads a type the same way

@@ -144,7 +144,7 @@ function rendersBack(signed: JsonObject): boolean {
 }
 
 describe('stored transactions under altered JSON (chain/stored-tx, the serialiser’s proof)', () => {
-  const { chain } = generateChain({ generations: 300, seed: 'stored-tx-altered' });
+  const { chain } = generateChain({ generations: 300, seed: 'stored-tx-altered', hcVotes: true });
   const txs = [...chain.txs.values()].map((r) => parseJson(txJson(r)) as JsonObject);
   // a few of each type and wrapped type, altered field by field
   const samples = new Map<string, JsonObject[]>();

@@ -857,7 +857,7 @@ describe('stored transactions (chain/stored-tx): the binary form renders as the 
   });
 
   it('stores every transaction of a devnode chain in binary form (but its GAMetaTx) and renders the devnode’s JSON', () => {
-    const { chain } = generateChain({ generations: 300, seed: 'stored-tx' });
+    const { chain } = generateChain({ generations: 300, seed: 'stored-tx', hcVotes: true });
     const types = new Set<string>();
     for (const record of chain.txs.values()) {
       const signed = parseJson(txJson(record)) as JsonObject;

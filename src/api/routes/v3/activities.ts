@@ -40,7 +40,7 @@ export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.tag}-${k.ref}`,
   decode(text) {
     if (text === undefined) return undefined;
-    const match = new RegExp(`^${POSITION}-([a-z0-9_]{0,40})-(\\w{0,120})$`).exec(text);
+    const match = new RegExp(`^${POSITION}-([a-z0-9_:]{0,40})-(\\w{0,120})$`).exec(text);
     if (!match) throw v3BadRequest(`invalid cursor: ${text}`);
     return {
       height: Number(match[1]),
