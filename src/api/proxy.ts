@@ -13,6 +13,8 @@ import {
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ApiContext } from './state.ts';
+// before koa-proxies, which loads http-proxy: its util._extend without Node's deprecation warning
+import './util-extend.ts';
 import koaProxies from 'koa-proxies';
 import vary from 'vary';
 import { AppError, ErrorCode } from '../errors.ts';
