@@ -4,6 +4,7 @@
  * filter under its own name, every transaction served as the node sent it, and `mdw -v --full` finds nothing.
  */
 import { expect } from 'chai';
+import { Protocol } from '../../../src/chain/aens.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { MADE_UP_TX_TYPE } from '../../../src/devnode/made-up-tx.ts';
@@ -12,6 +13,8 @@ import { waitFor } from '../../support/wait.ts';
 import { silentLog } from './harness.ts';
 import { startPipeline, type PipelineStack } from './pipeline-stack.ts';
 
+/** the height Arcus starts at, half way up the generated chain */
+const ARCUS_AT = 30;
 const NEW_TYPES = ['ChannelSetDelegatesTx', 'HCVoteTx', MADE_UP_TX_TYPE];
 
 describe('new and unknown transaction types through the pipeline (issue 39)', function () {
@@ -41,9 +44,15 @@ describe('new and unknown transaction types through the pipeline (issue 39)', fu
           madeUpTxs: true,
           hcVotes: true,
         },
+        // issue 39's chain crosses Ceres → Arcus with the new types on both sides
+        hardForks: [
+          { version: Protocol.CERES, height: 0 },
+          { version: Protocol.ARCUS, height: ARCUS_AT },
+        ],
       },
       silentLog,
     );
+    expect(devnode.chain.keyBlocks.at(-1)!.header.version, 'the chain runs Arcus at its top').to.equal(Protocol.ARCUS);
     for (const r of devnode.chain.txs.values()) {
       if (r.blockHeight < 0) continue;
       const type = String(r.tx.type);
