@@ -24,6 +24,11 @@ export const PROTOCOL_NAMES: Readonly<Record<number, string>> = {
 /** LATEST_KNOWN_PROTOCOL is the newest protocol whose rules the middleware has. */
 export const LATEST_KNOWN_PROTOCOL: number = Protocol.ARCUS;
 
+/** keyBlockProtocol is a key block's consensus protocol: its `version`, 1 (Roma) where a node sent none. Pure. */
+export function keyBlockProtocol(keyBlock: { readonly version?: unknown }): number {
+  return typeof keyBlock.version === 'number' ? keyBlock.version : 1;
+}
+
 /** isKnownProtocol is true for a protocol of the table (Roma to Arcus). */
 export function isKnownProtocol(version: number): boolean {
   return Object.hasOwn(PROTOCOL_NAMES, version);

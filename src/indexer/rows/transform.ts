@@ -2,6 +2,7 @@
 import { isJsonObject, toBigInt } from '../../chain/json.ts';
 import { createdIds, indexedIds, innerTx, nameReferences } from '../../chain/tx-fields.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
+import { keyBlockProtocol } from '../../chain/protocols.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 import { aexnRows } from './aexn-rows.ts';
 import { addTxRows, intText, str } from './tx-rows.ts';
@@ -17,7 +18,7 @@ function effectiveTxs(tx: JsonObject): JsonObject[] {
 export function transformGeneration(gen: FetchedGeneration): GenerationRows {
   const kb = gen.keyBlock;
   const height = gen.height;
-  const protocol = typeof kb.version === 'number' ? kb.version : 1;
+  const protocol = keyBlockProtocol(kb);
   const rows: GenerationRows = {
     keyBlock: {
       height,

@@ -30,6 +30,7 @@ import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
+import { keyBlockProtocol } from '../../chain/protocols.ts';
 import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
 
 export interface LoaderDeps {
@@ -310,9 +311,7 @@ export async function loadBatch(
   if (unknownTypes) reportUnknownTypes(deps, unknownTypes);
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
-  deps.onProtocols?.(
-    gens.map((g) => ({ height: g.height, version: typeof g.keyBlock.version === 'number' ? g.keyBlock.version : 1 })),
-  );
+  deps.onProtocols?.(gens.map((g) => ({ height: g.height, version: keyBlockProtocol(g.keyBlock) })));
   const m = deps.metrics;
   if (m) {
     m.batches.inc();
