@@ -53,6 +53,7 @@ export async function fetchGeneration(
   }
   const callInfos = new Map<string, JsonObject>();
   const callInfoTexts = new Map<string, string>();
+  const gaInfos = new Map<string, JsonObject>();
   const prunedCallInfos = new Set<string>();
   const callInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
@@ -69,6 +70,7 @@ export async function fetchGeneration(
     // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
     // info inside (inner_object.call_info), and that is the call the row describes
     const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
+    if (ga) gaInfos.set(hash, info);
     const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
     const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
     if (callInfo) callInfos.set(hash, callInfo);
@@ -99,6 +101,7 @@ export async function fetchGeneration(
     microBlocks,
     callInfos,
     callInfoTexts,
+    gaInfos,
     prunedCallInfos,
     decodedCalls: new Map(),
   };

@@ -3,7 +3,8 @@
  * reads the accounts a batch touched after its last block, the ga area each GA transaction's info; asked from inside
  * the batch's database transaction, those round trips held the write (and the next batch's behind it) for a node
  * round trip or more per batch. The loader asks them beside the fetch, at the batch's priority, and the areas read the
- * answers through these readers; what was not asked ahead (an account only the database knows the batch touched: a
+ * answers through these readers (a GA transaction's info the fetch asked for its contract call is read from the fetch's
+ * answer); what was not asked ahead (an account only the database knows the batch touched: a
  * reward to an earlier generation's beneficiary, an account a name resolved to, a channel's party) or failed is asked
  * then, as before.
  */
@@ -68,11 +69,16 @@ export function askBatchReads(
   const balances = new Map(
     balanceCandidates(rows).map((id) => [id, asked(node.accountBalance(id, after, priority))] as const),
   );
+  // a GA transaction the fetch asked already (it wraps a contract tx) is not asked again
+  const fetched = new Map(gens.flatMap((g) => [...(g.gaInfos ?? [])]));
   const infos = new Map(
     rows
       .flatMap((r) => r.transactions)
       .filter((t) => GA_TX_TYPES.has(t.txType))
-      .map((t) => [t.txHash, asked(node.transactionInfo(t.txHash, priority))] as const),
+      .map((t) => {
+        const info = fetched.get(t.txHash);
+        return [t.txHash, asked(info ? Promise.resolve({ info }) : node.transactionInfo(t.txHash, priority))] as const;
+      }),
   );
   return {
     settled: Promise.allSettled([...balances.values(), ...infos.values()]).then(() => undefined),

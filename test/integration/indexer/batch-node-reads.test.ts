@@ -57,15 +57,21 @@ describe("a batch's node reads for its derived areas", function () {
     /** the accounts a transaction asked that only the database knew it touched (an earlier query's refund, …) */
     let unnamed = 0;
     let askedAhead = 0;
+    /** every transaction info asked, ahead or in a transaction: none twice (a GA's the fetch asked is read from it) */
+    const infos: string[] = [];
+    let gaWrappedCalls = 0;
     for (let from = 0; from <= top; from += BATCH) {
       const heights = heightRange(from, Math.min(BATCH, top - from + 1));
       const prepared = await prepareBatch(deps, heights, true);
       await prepared.reads.settled;
+      gaWrappedCalls += prepared.gens.reduce((n, g) => n + (g.gaInfos?.size ?? 0), 0);
+      infos.push(...answered.filter((p) => p.endsWith('/info')));
       askedAhead += answered.filter((p) => p.includes('/accounts/') || p.endsWith('/info')).length;
       answered.length = 0;
       const result = await loadBatch(deps, heights, { prepared: Promise.resolve(prepared) });
       expect(result.kind).to.equal('written');
       const named = new Set(balanceCandidates(prepared.rows));
+      infos.push(...answered.filter((p) => p.endsWith('/info')));
       for (const path of answered) {
         const account = /^GET \/v2\/accounts\/(ak_\w+)\/hash\//.exec(path)?.[1];
         if (account !== undefined && !named.has(account)) unnamed++;
@@ -75,6 +81,8 @@ describe("a batch's node reads for its derived areas", function () {
     }
     expect(askedInTransaction).to.deep.equal([]);
     expect(unnamed).to.be.lessThan(askedAhead / 10);
+    expect(gaWrappedCalls, 'GAMetaTxs wrapping a contract call in the chain').to.be.greaterThan(0);
+    expect(infos.length - new Set(infos).size, 'infos asked twice').to.equal(0);
     // each account's latest stored balance is its balance at the node's top
     const stored = await h.query<{ account_id: string; balance: string }>(
       cfg.databaseSchema,
