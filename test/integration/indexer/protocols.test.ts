@@ -10,7 +10,7 @@ import pino from 'pino';
 import prom from 'prom-client';
 import request from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
-import { IMMUTABLE } from '../../../src/api/middleware/cache-headers.ts';
+import { IMMUTABLE } from '../../../src/api/http/middleware/cache-headers.ts';
 import { Protocol } from '../../../src/chain/aens.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { pendingBackfills } from '../../../src/db/writes/derive-backfill.ts';

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { GraphQLString } from 'graphql';
-import { encodeCursor, listTag } from '../../../../src/api/graphql/cursor.ts';
+import { encodeCursor, listTag } from '../../../../src/api/mdw/graphql/cursor.ts';
 import {
   linkPosition,
   optionalString,
   requiredString,
   restRequest,
   type QueryField,
-} from '../../../../src/api/graphql/fields.ts';
+} from '../../../../src/api/mdw/graphql/fields.ts';
 
 const names: QueryField = {
   op: 'GetNames',

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { Ajv } from 'ajv';
-import { createApiMetrics } from '../../../../src/api/metrics.ts';
-import { v3Router } from '../../../../src/api/routes/v3/index.ts';
-import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/routes/v3/api-document.ts';
-import { V3_OPERATIONS } from '../../../../src/api/routes/v3/operations.ts';
-import { NodeHeight } from '../../../../src/api/node-height.ts';
+import { createApiMetrics } from '../../../../src/api/http/metrics.ts';
+import { v3Router } from '../../../../src/api/mdw/mdw-api.ts';
+import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
+import { V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
+import { NodeHeight } from '../../../../src/api/http/node-height.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { createPool } from '../../../../src/db/pool.ts';
 import { createLogger } from '../../../../src/log.ts';

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
-import { INDEX_CURSOR } from '../../../../src/api/routes/v3/cursors.ts';
-import { sendList, type List } from '../../../../src/api/routes/v3/list.ts';
-import { parsePaging } from '../../../../src/api/routes/v3/params.ts';
-import { answerAsValue, answeredValue } from '../../../../src/api/routes/v3/respond.ts';
+import { INDEX_CURSOR } from '../../../../src/api/mdw/resources/cursors.ts';
+import { sendList, type List } from '../../../../src/api/mdw/resources/list.ts';
+import { parsePaging } from '../../../../src/api/mdw/resources/mdw-params.ts';
+import { answerAsValue, answeredValue } from '../../../../src/api/mdw/rest/mdw-respond.ts';
 
 /** A list of heights 1..7 whose renderer records every batch it is given. */
 function heights(batches: number[][]): List<number, number> {

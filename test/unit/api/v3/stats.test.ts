@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { paginate } from '../../../../src/api/routes/v3/page.ts';
-import { parseSeriesQuery } from '../../../../src/api/routes/v3/stats-params.ts';
-import { nodeTxType } from '../../../../src/api/routes/v3/tx-query.ts';
+import { paginate } from '../../../../src/api/mdw/resources/page.ts';
+import { parseSeriesQuery } from '../../../../src/api/mdw/resources/stats-params.ts';
+import { nodeTxType } from '../../../../src/api/mdw/resources/tx-query.ts';
 import {
   arrayFetch,
   averageSeries,
@@ -9,7 +9,7 @@ import {
   statJson,
   statText,
   trends,
-} from '../../../../src/api/routes/v3/stats-series.ts';
+} from '../../../../src/api/mdw/resources/stats-series.ts';
 import { parseJson } from '../../../../src/chain/json.ts';
 import { AppError } from '../../../../src/errors.ts';
 
