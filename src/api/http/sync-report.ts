@@ -3,6 +3,22 @@ import type { SyncState } from '../../db/queries/sync-state.ts';
 import type { ReplicaState } from '../../db/replica-watch.ts';
 import type { ProtocolReport } from '../../chain/protocols.ts';
 
+/**
+ * PROTOCOL_REPORT_SCHEMA: the OpenAPI schema of the stored chain's protocol (ProtocolReport), which both statuses
+ * carry, `/middleware/status` and `/mdw/v3/status`, so both documents take it from here.
+ */
+export const PROTOCOL_REPORT_SCHEMA = {
+  type: 'object',
+  required: ['version', 'name', 'known', 'rules', 'since_height'],
+  properties: {
+    version: { type: 'integer' },
+    name: { type: 'string', nullable: true },
+    known: { type: 'boolean' },
+    rules: { type: 'integer' },
+    since_height: { type: 'integer', nullable: true },
+  },
+} as const;
+
 /** SYNCED_MAX_LAG: a generation within this many heights of the node counts as synced. */
 export const SYNCED_MAX_LAG = 3;
 

@@ -2,6 +2,7 @@
  * @module JSON schemas (OpenAPI 3.0 dialect) of every answer our routes give, as components and
  * per-route shapes. A test validates real answers of every route against them. Pure.
  */
+import { PROTOCOL_REPORT_SCHEMA } from '../http/sync-report.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -21,15 +22,6 @@ const nullable = (s: Schema): Schema => ({ ...s, nullable: true });
 const anyValue: Schema = {};
 const array = (items: Schema): Schema => ({ type: 'array', items });
 const map = (values: Schema): Schema => ({ type: 'object', additionalProperties: values });
-
-/** PROTOCOL_REPORT_SCHEMA: the stored chain's protocol in both statuses (chain/protocols.ts ProtocolReport). */
-export const PROTOCOL_REPORT_SCHEMA: Schema = obj({
-  version: int,
-  name: nullable(str),
-  known: { type: 'boolean' },
-  rules: int,
-  since_height: nullable(int),
-});
 
 const keyBlockFields = {
   hash: encoded('kh'),

@@ -13,7 +13,7 @@ import { createApp } from '../../../src/api/app.ts';
 import { IMMUTABLE } from '../../../src/api/http/middleware/cache-headers.ts';
 import { Protocol } from '../../../src/chain/aens.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { pendingBackfills } from '../../../src/db/writes/derive-backfill.ts';
+import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';

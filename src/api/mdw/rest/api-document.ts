@@ -3,7 +3,7 @@ import type { ParamName, V3Operation } from './operation.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
 import { STATS_SCHEMAS } from './stats-document.ts';
-import { PROTOCOL_REPORT_SCHEMA } from '../../legacy/legacy-openapi-schemas.ts';
+import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
