@@ -36,6 +36,11 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['legacy', 'mdw'], // the original /middleware with the node's /v2 and /v3; ae_mdw's /mdw/v3 and GraphQL
     ['http'], // the shell: admission, caches, content encoding, Koa middleware, metrics, the proxy to the node
   ],
+  'api/mdw': [
+    ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment
+    ['rest', 'graphql'], // two transports of the same resources: neither calls the other
+    ['resources'], // each operation a function of (environment, parameters) returning a value
+  ],
   db: [
     ['writes'], // the populator's SQL: it may read what it writes through the queries
     ['queries'], // the read model: never imports a write
@@ -207,11 +212,13 @@ describe('layers', () => {
     expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts']);
     const rooms = [
       { path: 'api/http/app.ts', imports: ['api/mdw/mdw-api.ts'] },
+      { path: 'api/mdw/graphql/fields.ts', imports: ['api/mdw/rest/operations.ts', 'api/mdw/resources/blocks.ts'] },
       { path: 'db/queries/sync-state.ts', imports: ['db/writes/derive-backfill.ts', 'db/pool.ts'] },
       { path: 'operator/api/crd.ts', imports: ['operator/specs/meta.ts', 'operator/kube/client.ts'] },
     ];
     expect(roomOffenders(rooms)).to.deep.equal([
       'api/http/app.ts → api/mdw/mdw-api.ts',
+      'api/mdw/graphql/fields.ts → api/mdw/rest/operations.ts',
       'db/queries/sync-state.ts → db/writes/derive-backfill.ts',
       'operator/api/crd.ts → operator/specs/meta.ts',
     ]);

@@ -3,7 +3,6 @@
  * `Middleware` client works against us unchanged, given our URL with `/mdw`. Its own error shape,
  * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
  */
-import Router from '@koa/router';
 import type { ApiMiddleware } from '../http/state.ts';
 import { httpGet } from '../../node/http-get.ts';
 import { parseJson, type Json } from '../../chain/json.ts';
@@ -12,34 +11,16 @@ import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
 import { exactRoutes } from './rest/exact-routes.ts';
-import { routerPath, type V3Env } from './rest/operation.ts';
-import { one } from './resources/mdw-params.ts';
-import { txiScopeOfTransactions } from './resources/scope-bounds.ts';
+import type { V3Env } from './resources/resource.ts';
+import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
-import { intAsString, keepGivenQuery } from './rest/mdw-respond.ts';
+import { intAsString } from './rest/mdw-respond.ts';
+import { restRouter } from './rest/rest-routes.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 
-/** v3Router builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
-export function v3Router(deps: RouteDeps, env: V3Env = v3Env(deps)): Router {
-  const router = new Router({ prefix: '/v3' });
-  for (const op of V3_OPERATIONS) {
-    const scoped = op.params.includes('scope');
-    router.get(op.operationId, routerPath(op.path), async (ctx) => {
-      // ae_mdw reads `scope=transaction:…` as the txis of those transactions, on every list that takes a scope
-      const txiScope = scoped ? await txiScopeOfTransactions(env.pool, one(ctx.query.scope) ?? '') : undefined;
-      if (txiScope !== undefined) {
-        keepGivenQuery(ctx, ctx.query);
-        ctx.query = { ...ctx.query, scope: txiScope };
-      }
-      await op.handle(ctx, env);
-    });
-  }
-  return router;
-}
-
-/** v3Env is what the handlers share: the pool, the settings and the sources kept across requests. */
-function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
+/** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
+export function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
     parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
@@ -51,6 +32,8 @@ function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): 
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
     outbound: metrics.outbound,
+    // the document is made of JSON literals (its schemas are typed as open records)
+    apiDocument: v3ApiDocument(V3_OPERATIONS, version) as Record<string, Json>,
   };
 }
 
@@ -71,8 +54,8 @@ const ownTurns = (path: string): boolean =>
 export function v3Api(deps: RouteDeps): ApiMiddleware {
   const atRoot = deps.cfg.rootV3 === 'mdw';
   const env = v3Env(deps);
-  const routes = exactRoutes(v3Router(deps, env));
-  // GraphQL at /mdw/graphql, its fields answered by the same handlers and sources as the routes
+  const routes = exactRoutes(restRouter(env));
+  // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {

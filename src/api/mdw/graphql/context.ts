@@ -1,7 +1,7 @@
-/** @module What every GraphQL resolver of a request is given: the /v3 handlers' environment and the request's loaders. */
+/** @module What every GraphQL resolver of a request is given: the /v3 resources' environment and the request's loaders. */
 import type { Json } from '../../../chain/json.ts';
 import type { Deadline } from '../../http/admission.ts';
-import type { V3Env } from '../rest/operation.ts';
+import type { V3Env } from '../resources/resource.ts';
 import type { BatchLoader } from './batch-loader.ts';
 
 /** A REST object (an item of a /v3 answer) as the resolvers pass it on. */

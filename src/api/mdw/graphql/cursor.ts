@@ -1,16 +1,11 @@
 /**
- * @module The opaque cursors of the GraphQL pages. A cursor holds the REST page's cursor and whether it walks back
- * (`rev`), and names the list it came from: the field and its filters. A cursor given to another list, or one
+ * @module The opaque cursors of the GraphQL pages. A cursor holds a page position (the list's cursor text and
+ * whether it walks back), and names the list it came from: the field and its filters. A cursor given to another list, or one
  * that is no cursor of ours, is refused before anything is read. Pure.
  */
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-
-/** A REST page position: the `cursor` of a `next`/`prev` link and its `rev=1`. */
-export interface RestCursor {
-  readonly cursor: string;
-  readonly rev: boolean;
-}
+import type { PagePosition } from '../resources/resource.ts';
 
 /** listTag names a list: its field and its arguments but the paging ones (a cursor stays good for any page size). */
 export function listTag(field: string, args: Readonly<Record<string, unknown>>): string {
@@ -26,13 +21,13 @@ export function listTag(field: string, args: Readonly<Record<string, unknown>>):
 
 const PAGING_ARGS: ReadonlySet<string> = new Set(['cursor', 'limit', 'direction']);
 
-/** encodeCursor writes a REST position as the opaque cursor of the list `tag`. */
-export function encodeCursor(tag: string, position: RestCursor): string {
+/** encodeCursor writes a page position as the opaque cursor of the list `tag`. */
+export function encodeCursor(tag: string, position: PagePosition): string {
   return Buffer.from(`${tag}${position.rev ? 'r' : 'f'}${position.cursor}`, 'utf8').toString('base64url');
 }
 
 /** decodeCursor reads a cursor of the list `tag`, or throws a GraphQL error naming it (`invalid cursor`). */
-export function decodeCursor(tag: string, text: string): RestCursor {
+export function decodeCursor(tag: string, text: string): PagePosition {
   const plain = /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, 'base64url').toString('utf8') : '';
   const walk = plain.charAt(tag.length);
   if (!plain.startsWith(tag) || (walk !== 'r' && walk !== 'f') || plain.length === tag.length + 1)

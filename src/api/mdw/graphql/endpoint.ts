@@ -19,7 +19,7 @@ import type Koa from 'koa';
 import { stringifyRawBigInts } from '../../../chain/json.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import { Deadline, type Admission } from '../../http/admission.ts';
-import type { V3Env } from '../rest/operation.ts';
+import type { V3Env } from '../resources/resource.ts';
 import type { ApiContext, ApiMiddleware } from '../../http/state.ts';
 import { COST_PER_TURN, measure, QUERY_LIMITS } from './cost.ts';
 import { documentProblem } from './document-bounds.ts';
@@ -169,7 +169,7 @@ function variablesOf(value: unknown): Record<string, unknown> {
 }
 
 /**
- * fieldError keeps a field's GraphQL error and a handler's input error (its 4xx, as the REST answer has it); any other
+ * fieldError keeps a field's GraphQL error and a resource's input error (its 4xx, as the REST answer has it); any other
  * failure is the server's, thrown on so the request is answered as the error boundary answers it.
  */
 function fieldError(error: GraphQLError): GraphQLError {

@@ -1,7 +1,7 @@
 /**
- * @module How a query field is declared and answered: the /v3 operation that answers it, how its arguments become
- * that operation's path and query parameters, and ae_mdw's paging arguments (`cursor`, `limit`, `direction`, and
- * `fromHeight`/`toHeight` on the lists that take a range) turned into the REST ones.
+ * @module How a query field is declared and answered: the /v3 resource that answers it (the route's), how its
+ * arguments become that resource's parameters as REST names them, and ae_mdw's paging arguments (`cursor`, `limit`,
+ * `direction`, and `fromHeight`/`toHeight` on the lists that take a range) turned into the REST ones.
  */
 import {
   GraphQLNonNull,
@@ -14,10 +14,16 @@ import {
 } from 'graphql';
 import type { Json } from '../../../chain/json.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
+import {
+  ItemsPage,
+  type Answer,
+  type PagePosition,
+  type Resource,
+  type ResourceRequest,
+} from '../resources/resource.ts';
 import type { GraphQLContext } from './context.ts';
-import { decodeCursor, encodeCursor, listTag, type RestCursor } from './cursor.ts';
+import { decodeCursor, encodeCursor, listTag } from './cursor.ts';
 import { pageOf, type PageValue } from './object-types.ts';
-import { callOperation, operation, type RestRequest } from './rest-call.ts';
 import { DirectionEnum, IntScalar } from './scalars.ts';
 
 /** Where an argument goes: a path parameter or a query parameter of the operation. */
@@ -29,9 +35,9 @@ export interface ArgSpec {
   readonly defaultValue?: unknown;
 }
 
-/** A query field: its operation, what it answers, its arguments and, for a list, whether it takes a height range. */
+/** A query field: its resource, what it answers, its arguments and, for a list, whether it takes a height range. */
 export interface QueryField {
-  readonly op: string;
+  readonly op: Resource;
   readonly type: GraphQLOutputType;
   readonly description: string;
   readonly args?: Readonly<Record<string, ArgSpec>>;
@@ -50,13 +56,18 @@ export const requiredString = (to: ArgTarget): ArgSpec => ({ type: new GraphQLNo
 export const optionalString = (to: ArgTarget): ArgSpec => ({ type: GraphQLString, to });
 
 /** byId is a field answering one object by its id (or hash) in the path. */
-export function byId(op: string, type: GraphQLOutputType, description: string, to: ArgTarget = 'path:id'): QueryField {
+export function byId(
+  op: Resource,
+  type: GraphQLOutputType,
+  description: string,
+  to: ArgTarget = 'path:id',
+): QueryField {
   return { op, type, args: { id: requiredString(to) }, description };
 }
 
 /** pageById is a field answering a page of what belongs to an id in the path. */
 export function pageById(
-  op: string,
+  op: Resource,
   type: GraphQLOutputType,
   description: string,
   to: ArgTarget = 'path:id',
@@ -79,7 +90,6 @@ const SCOPE_ARGS: GraphQLFieldConfigArgumentMap = {
 
 /** fieldConfig builds the GraphQL field of a declaration, named `name` (its cursors' list tag). */
 export function fieldConfig(name: string, field: QueryField): GraphQLFieldConfig<unknown, GraphQLContext> {
-  const op = operation(field.op);
   const args: GraphQLFieldConfigArgumentMap = {};
   for (const [arg, spec] of Object.entries(field.args ?? {}))
     args[arg] = { type: spec.type, defaultValue: spec.defaultValue };
@@ -91,17 +101,21 @@ export function fieldConfig(name: string, field: QueryField): GraphQLFieldConfig
     async resolve(_source, given: Record<string, unknown>, { env, deadline }) {
       deadline.check();
       if (!field.list) {
-        const answer = await callOperation(op, env, restRequest(field, given, ''));
+        const answer = valueOf(await field.op(env, resourceRequest(field, given, '')));
         return field.pick ? field.pick(answer) : answer;
       }
       const tag = listTag(name, given);
-      return pageValue(await callOperation(op, env, restRequest(field, given, tag)), tag);
+      return pageValue(await field.op(env, resourceRequest(field, given, tag)), tag);
     },
   };
 }
 
-/** restRequest maps a field's arguments to its operation's parameters. */
-export function restRequest(field: QueryField, given: Readonly<Record<string, unknown>>, tag: string): RestRequest {
+/** resourceRequest maps a field's arguments to its resource's parameters, as REST names them. */
+export function resourceRequest(
+  field: QueryField,
+  given: Readonly<Record<string, unknown>>,
+  tag: string,
+): ResourceRequest {
   const params: Record<string, string> = {};
   const query: Record<string, string | string[]> = { ...field.fixed };
   for (const [arg, spec] of Object.entries(field.args ?? {})) {
@@ -137,22 +151,18 @@ function pagingQuery(given: Readonly<Record<string, unknown>>, tag: string, scop
   return query;
 }
 
-/** pageValue is a REST page with its `next`/`prev` links as this list's opaque cursors. */
-function pageValue(answer: Json, tag: string): PageValue {
-  const page = answer as { data: Json[]; next: string | null; prev: string | null };
-  const cursorOf = (link: string | null): string | null => {
-    const position = linkPosition(link);
-    return position ? encodeCursor(tag, position) : null;
-  };
-  return { data: page.data, nextCursor: cursorOf(page.next), prevCursor: cursorOf(page.prev) };
+/** pageValue is a page of a list with its positions as this list's opaque cursors. */
+function pageValue(answer: Answer, tag: string): PageValue {
+  if (!(answer instanceof ItemsPage)) throw new TypeError('a list field answered no page');
+  const cursorOf = (position: PagePosition | undefined): string | null =>
+    position ? encodeCursor(tag, position) : null;
+  return { data: [...answer.items], nextCursor: cursorOf(answer.next), prevCursor: cursorOf(answer.prev) };
 }
 
-/** linkPosition reads the cursor and `rev` of a REST page link. */
-export function linkPosition(link: string | null): RestCursor | undefined {
-  if (link === null) return undefined;
-  const search = new URLSearchParams(link.slice(link.indexOf('?') + 1));
-  const cursor = search.get('cursor');
-  return cursor === null ? undefined : { cursor, rev: search.get('rev') === '1' };
+/** valueOf is the value a field that is no list answers (a list is declared with `list`, and answers pageValue). */
+export function valueOf(answer: Answer): Json {
+  if (answer instanceof ItemsPage) throw new TypeError('a field that is no list answered a page');
+  return answer;
 }
 
 /** countOf reads a count answered as `{"data": n}` or as n. */

@@ -21,42 +21,71 @@ import {
   WealthEntry,
 } from './types-chain.ts';
 import { enumOf, list, objectType } from './object-types.ts';
+import { getAccountActivities, getTransfers } from '../resources/activities.ts';
+import {
+  getKeyBlock,
+  getKeyBlockMicroBlocks,
+  getKeyBlocks,
+  getMicroBlock,
+  getMicroBlockTransactions,
+} from '../resources/blocks.ts';
+import type { Resource } from '../resources/resource.ts';
+import { getStatus } from '../resources/service.ts';
+import {
+  getDeltaStats,
+  getMinerStats,
+  getStats,
+  getTopMinerStats,
+  getTotalStats,
+  getTotalTransactionsStats,
+  seriesStats,
+} from '../resources/stats.ts';
+import { getTopMiners24h } from '../resources/top-miners.ts';
+import {
+  getAccountTransactionsCount,
+  getPendingTransactions,
+  getPendingTransactionsCount,
+  getTransaction,
+  getTransactions,
+  getTransactionsCount,
+} from '../resources/transactions.ts';
+import { getWealth } from '../resources/wealth.ts';
 
 const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLNonNull(GraphQLString)), to });
 const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;
 
 export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
-  keyBlocks: { op: 'GetKeyBlocks', type: KeyBlock, list: 'scoped', description: 'Key blocks' },
-  keyBlockAtHeight: { op: 'GetKeyBlock', type: KeyBlock, args: { height }, description: 'The key block at a height' },
+  keyBlocks: { op: getKeyBlocks, type: KeyBlock, list: 'scoped', description: 'Key blocks' },
+  keyBlockAtHeight: { op: getKeyBlock, type: KeyBlock, args: { height }, description: 'The key block at a height' },
   keyBlockWithHash: {
-    op: 'GetKeyBlock',
+    op: getKeyBlock,
     type: KeyBlock,
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The key block with a hash',
   },
-  keyBlock: byId('GetKeyBlock', KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
+  keyBlock: byId(getKeyBlock, KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
   microBlocksOfKeyBlockAtHeight: {
-    op: 'GetKeyBlockMicroBlocks',
+    op: getKeyBlockMicroBlocks,
     type: MicroBlock,
     list: 'paged',
     args: { height },
     description: 'The micro blocks of the generation at a height',
   },
   microBlocksOfKeyBlockWithHash: {
-    op: 'GetKeyBlockMicroBlocks',
+    op: getKeyBlockMicroBlocks,
     type: MicroBlock,
     list: 'paged',
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The micro blocks of the generation of a key block hash',
   },
   keyBlockMicroBlocks: pageById(
-    'GetKeyBlockMicroBlocks',
+    getKeyBlockMicroBlocks,
     MicroBlock,
     'The micro blocks of a generation by height or hash',
     'path:hash_or_kbi',
   ),
   microBlock: {
-    op: 'GetMicroBlock',
+    op: getMicroBlock,
     type: MicroBlock,
     args: { hash: requiredString('path:hash') },
     description: 'A micro block',
@@ -65,13 +94,13 @@ export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
 
 export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
   transaction: {
-    op: 'GetTransaction',
+    op: getTransaction,
     type: Transaction,
     args: { hash: optionalString('path:hash'), id: optionalString('path:hash') },
     description: 'A transaction by hash (`hash` or `id`)',
   },
   transactions: {
-    op: 'GetTransactions',
+    op: getTransactions,
     type: Transaction,
     list: 'scoped',
     args: {
@@ -88,7 +117,7 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'Transactions matching every filter given',
   },
   transactionsCount: {
-    op: 'GetTransactionsCount',
+    op: getTransactionsCount,
     type: IntScalar,
     args: {
       id: optionalString('query:id'),
@@ -99,25 +128,25 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
     pick: countOf,
   },
   microBlockTransactions: {
-    op: 'GetMicroBlockTransactions',
+    op: getMicroBlockTransactions,
     type: Transaction,
     list: 'paged',
     args: { hash: requiredString('path:hash') },
     description: 'The transactions of a micro block',
   },
   pendingTransactions: {
-    op: 'GetPendingTransactions',
+    op: getPendingTransactions,
     type: Transaction,
     list: 'paged',
     description: "The node's pending transactions",
   },
   pendingTransactionsCount: {
-    op: 'GetPendingTransactionsCount',
+    op: getPendingTransactionsCount,
     type: IntScalar,
     description: 'How many transactions are pending',
   },
   accountTransactionsCount: byId(
-    'GetAccountTransactionsCount',
+    getAccountTransactionsCount,
     JsonScalar,
     "An id's transactions counted per type and field",
   ),
@@ -125,7 +154,7 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
 
 export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
   accountActivities: {
-    op: 'GetAccountActivities',
+    op: getAccountActivities,
     type: AccountActivity,
     list: 'scoped',
     args: {
@@ -136,7 +165,7 @@ export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
     description: "An id's activities",
   },
   transfers: {
-    op: 'GetTransfers',
+    op: getTransfers,
     type: Transfer,
     list: 'scoped',
     args: { account: optionalString('query:account'), kind: optionalString('query:kind') },
@@ -152,8 +181,8 @@ const dates = {
   maxStartDate: optionalString('query:max_start_date'),
 };
 
-/** series is a statistics time series of its operation, with the dates where ae_mdw takes them. */
-const series = (op: string, description: string, extra: QueryField['args'] = {}, withDates = true): QueryField => ({
+/** series is a statistics time series of its resource, with the dates where ae_mdw takes them. */
+const series = (op: Resource, description: string, extra: QueryField['args'] = {}, withDates = true): QueryField => ({
   op,
   type: StartEndCountStats,
   list: 'paged',
@@ -165,31 +194,31 @@ const TopMiners24hStatsPage = objectType('TopMiners24hStatsPage', { data: list(T
 const WealthPage = objectType('WealthPage', { data: list(WealthEntry) });
 
 export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
-  stats: { op: 'GetStats', type: Stats, description: 'Counters of the last 24 hours' },
-  transactionsStats: series('GetTransactionsStats', 'Transactions per interval', {
+  stats: { op: getStats, type: Stats, description: 'Counters of the last 24 hours' },
+  transactionsStats: series(seriesStats('transactions'), 'Transactions per interval', {
     txType: optionalString('query:tx_type'),
   }),
   totalTransactionsStats: {
-    op: 'GetTotalTransactionsStats',
+    op: getTotalTransactionsStats,
     type: IntScalar,
     args: { txType: optionalString('query:tx_type'), ...dates },
     description: 'Transactions between the dates',
     pick: countOf,
   },
-  blocksStats: series('GetBlocksStats', 'Blocks per interval', { type: { type: BlockType, to: 'query:type' } }),
-  difficultyStats: series('GetDifficultyStats', 'Average difficulty per interval'),
-  hashrateStats: series('GetHashrateStats', 'Average hashrate per interval'),
-  totalAccountsStats: series('GetTotalAccountsStats', 'Accounts seen first per interval', {}, false),
-  activeAccountsStats: series('GetActiveAccountsStats', 'Active accounts per interval', {}, false),
-  namesStats: series('GetNamesStats', 'Names activated per interval'),
-  contractsStats: series('GetContractsStats', 'Contracts created per interval'),
-  aex9TransfersStats: series('GetAex9TransfersStats', 'AEX-9 transfers per interval'),
-  totalStats: { op: 'GetTotalStats', type: TotalStats, list: 'scoped', description: 'Totals per generation' },
-  deltaStats: { op: 'GetDeltaStats', type: DeltaStats, list: 'scoped', description: 'Changes per generation' },
-  minersStats: { op: 'GetMinerStats', type: MinersStats, list: 'paged', description: 'Rewards per miner' },
-  topMinersStats: { ...series('GetTopMinerStats', 'Top miners per interval'), type: TopMinersStats },
+  blocksStats: series(seriesStats('blocks'), 'Blocks per interval', { type: { type: BlockType, to: 'query:type' } }),
+  difficultyStats: series(seriesStats('difficulty'), 'Average difficulty per interval'),
+  hashrateStats: series(seriesStats('hashrate'), 'Average hashrate per interval'),
+  totalAccountsStats: series(seriesStats('total-accounts'), 'Accounts seen first per interval', {}, false),
+  activeAccountsStats: series(seriesStats('active-accounts'), 'Active accounts per interval', {}, false),
+  namesStats: series(seriesStats('names'), 'Names activated per interval'),
+  contractsStats: series(seriesStats('contracts'), 'Contracts created per interval'),
+  aex9TransfersStats: series(seriesStats('aex9-transfers'), 'AEX-9 transfers per interval'),
+  totalStats: { op: getTotalStats, type: TotalStats, list: 'scoped', description: 'Totals per generation' },
+  deltaStats: { op: getDeltaStats, type: DeltaStats, list: 'scoped', description: 'Changes per generation' },
+  minersStats: { op: getMinerStats, type: MinersStats, list: 'paged', description: 'Rewards per miner' },
+  topMinersStats: { ...series(getTopMinerStats, 'Top miners per interval'), type: TopMinersStats },
   topMiners24hStats: {
-    op: 'GetTopMiners24hs',
+    op: getTopMiners24h,
     type: TopMiners24hStatsPage,
     description: 'Top miners of the last 24 hours',
     pick: asData,
@@ -198,7 +227,7 @@ export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
 
 export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
   wealth: {
-    op: 'GetWealth',
+    op: getWealth,
     type: WealthPage,
     description: 'The accounts with the most AE, highest first',
     pick: asData,
@@ -206,6 +235,6 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
 };
 
 export const STATUS_QUERIES: Readonly<Record<string, QueryField>> = {
-  status: { op: 'GetStatus', type: Status, description: 'Middleware and node status' },
-  syncStatus: { op: 'GetStatus', type: SyncStatus, description: 'The stored top and whether it is still catching up' },
+  status: { op: getStatus, type: Status, description: 'Middleware and node status' },
+  syncStatus: { op: getStatus, type: SyncStatus, description: 'The stored top and whether it is still catching up' },
 };

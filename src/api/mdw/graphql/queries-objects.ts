@@ -4,6 +4,45 @@ import { IntScalar } from './scalars.ts';
 import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import { enumOf } from './object-types.ts';
 import * as T from './types-objects.ts';
+import {
+  getAex141ByContract,
+  getAex141ContractTemplates,
+  getAex141ContractTokens,
+  getAex141ContractTransfers,
+  getAex141Count,
+  getAex141OwnedTokens,
+  getAex141TemplateTokens,
+  getAex141TokenOwner,
+  getAex141Transfers,
+  getSortedAex141Contracts,
+} from '../resources/aex141.ts';
+import {
+  getAex9AccountBalances,
+  getAex9ByContract,
+  getAex9ContractAccountBalance,
+  getAex9ContractAccountBalanceHistory,
+  getAex9ContractBalances,
+  getAex9ContractTransfers,
+  getAex9TokensCount,
+  getSortedAex9Tokens,
+} from '../resources/aex9.ts';
+import { getChannel, getChannelUpdates, getChannels } from '../resources/channels.ts';
+import { getContract, getContractCalls, getContractLogs, getContracts } from '../resources/contracts.ts';
+import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from '../resources/dex.ts';
+import { getNameHistory } from '../resources/name-history.ts';
+import {
+  getAccountNameClaims,
+  getAccountPointees,
+  getName,
+  getNameAuction,
+  getNameClaims,
+  getNameTransfers,
+  getNameUpdates,
+  getNames,
+  getNamesAuctions,
+  getNamesCount,
+} from '../resources/names.ts';
+import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
 
 const NameState = enumOf('NameState', ['active', 'inactive']);
 // ae_mdw's `expiration` is the REST order `deactivation`
@@ -13,9 +52,9 @@ const AuctionOrder = enumOf('AuctionOrder', ['expiration']);
 const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
 
 export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
-  name: byId('GetName', T.Name, 'A name by name or hash'),
+  name: byId(getName, T.Name, 'A name by name or hash'),
   names: {
-    op: 'GetNames',
+    op: getNames,
     type: T.Name,
     list: 'paged',
     args: {
@@ -28,7 +67,7 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'Names',
   },
   searchNames: {
-    op: 'GetNames',
+    op: getNames,
     type: T.Name,
     list: 'paged',
     args: { prefix: requiredString('query:prefix') },
@@ -36,34 +75,34 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'Names starting with a prefix',
   },
   namesCount: {
-    op: 'GetNamesCount',
+    op: getNamesCount,
     type: IntScalar,
     args: { ownedBy: optionalString('query:owned_by') },
     description: 'Active names',
   },
-  nameClaims: pageById('GetNameClaims', T.NameClaim, 'Claims and bids of a name'),
-  nameUpdates: pageById('GetNameUpdates', T.NameUpdate, 'Updates of a name'),
-  nameTransfers: pageById('GetNameTransfers', T.NameTransfer, 'Transfers of a name'),
-  nameHistory: pageById('GetNameHistory', T.NameHistory, 'Everything that happened to a name'),
-  auction: byId('GetNameAuction', T.Auction, 'A name in auction'),
+  nameClaims: pageById(getNameClaims, T.NameClaim, 'Claims and bids of a name'),
+  nameUpdates: pageById(getNameUpdates, T.NameUpdate, 'Updates of a name'),
+  nameTransfers: pageById(getNameTransfers, T.NameTransfer, 'Transfers of a name'),
+  nameHistory: pageById(getNameHistory, T.NameHistory, 'Everything that happened to a name'),
+  auction: byId(getNameAuction, T.Auction, 'A name in auction'),
   auctions: {
-    op: 'GetNamesAuctions',
+    op: getNamesAuctions,
     type: T.Auction,
     list: 'paged',
     args: { orderBy: { type: AuctionOrder, to: 'query:by', defaultValue: 'expiration' } },
     values: { orderBy: { expiration: '' } },
     description: 'Names in auction',
   },
-  auctionClaims: pageById('GetNameAuctionClaims', T.NameClaim, 'Claims and bids of a name in auction'),
+  auctionClaims: pageById(getNameClaims, T.NameClaim, 'Claims and bids of a name in auction'),
   accountNameClaims: {
-    op: 'GetAccountNameClaims',
+    op: getAccountNameClaims,
     type: T.NameClaim,
     list: 'paged',
     args: { accountId: requiredString('path:id') },
     description: 'Name claims of an account',
   },
   accountNamePointees: {
-    op: 'GetAccountPointees',
+    op: getAccountPointees,
     type: T.Pointee,
     list: 'paged',
     args: { accountId: requiredString('path:id') },
@@ -77,25 +116,25 @@ const logFilters = {
 } as const;
 
 export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
-  contracts: { op: 'GetContracts', type: T.Contract, list: 'scoped', description: 'Contracts by creation' },
-  contract: byId('GetContract', T.Contract, 'A contract'),
+  contracts: { op: getContracts, type: T.Contract, list: 'scoped', description: 'Contracts by creation' },
+  contract: byId(getContract, T.Contract, 'A contract'),
   contractsLogs: {
-    op: 'GetContractLogs',
+    op: getContractLogs,
     type: T.ContractLog,
     list: 'scoped',
     args: { contractId: optionalString('query:contract_id'), ...logFilters },
     description: 'Event logs of contract calls',
   },
   contractLogs: {
-    op: 'GetContractLogsById',
+    op: getContractLogs,
     type: T.ContractLog,
     list: 'scoped',
     args: { id: requiredString('path:id'), ...logFilters },
     description: "A contract's event logs",
   },
-  contractsCalls: { op: 'GetContractCalls', type: T.ContractCall, list: 'scoped', description: 'Contract calls' },
+  contractsCalls: { op: getContractCalls, type: T.ContractCall, list: 'scoped', description: 'Contract calls' },
   contractCalls: {
-    op: 'GetContractCallsById',
+    op: getContractCalls,
     type: T.ContractCall,
     list: 'scoped',
     args: { id: requiredString('path:id') },
@@ -107,28 +146,28 @@ const ActiveState = (name: string) => enumOf(name, ['active', 'inactive']);
 
 export const CHANNEL_QUERIES: Readonly<Record<string, QueryField>> = {
   channels: {
-    op: 'GetChannels',
+    op: getChannels,
     type: T.Channel,
     list: 'paged',
     args: { state: { type: ActiveState('ChannelState'), to: 'query:state' } },
     description: 'Channels',
   },
-  channel: byId('GetChannel', T.Channel, 'A channel'),
-  channelUpdates: pageById('GetChannelUpdates', T.ChannelUpdate, "A channel's updates"),
+  channel: byId(getChannel, T.Channel, 'A channel'),
+  channelUpdates: pageById(getChannelUpdates, T.ChannelUpdate, "A channel's updates"),
 };
 
 export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
   oracles: {
-    op: 'GetOracles',
+    op: getOracles,
     type: T.Oracle,
     list: 'scoped',
     args: { state: { type: ActiveState('OracleState'), to: 'query:state' } },
     description: 'Oracles',
   },
-  oracle: byId('GetOracle', T.Oracle, 'An oracle'),
-  oracleQueries: pageById('GetOracleQueries', T.OracleQuery, "An oracle's queries"),
-  oracleResponses: pageById('GetOracleResponses', T.OracleResponse, "An oracle's responses"),
-  oracleExtends: pageById('GetOracleExtends', T.OracleExtend, "An oracle's extensions"),
+  oracle: byId(getOracle, T.Oracle, 'An oracle'),
+  oracleQueries: pageById(getOracleQueries, T.OracleQuery, "An oracle's queries"),
+  oracleResponses: pageById(getOracleResponses, T.OracleResponse, "An oracle's responses"),
+  oracleExtends: pageById(getOracleExtends, T.OracleExtend, "An oracle's extensions"),
 };
 
 const Aex9ContractOrderBy = enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
@@ -138,9 +177,9 @@ const contractId = requiredString('path:contractId');
 const accountId = requiredString('path:accountId');
 
 export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
-  aex9Count: { op: 'GetAex9TokensCount', type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
+  aex9Count: { op: getAex9TokensCount, type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
   aex9Contracts: {
-    op: 'GetSortedAex9Tokens',
+    op: getSortedAex9Tokens,
     type: T.Aex9Contract,
     list: 'paged',
     args: {
@@ -150,9 +189,9 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'AEX-9 tokens',
   },
-  aex9Contract: byId('GetAex9ByContract', T.Aex9Contract, 'An AEX-9 token'),
+  aex9Contract: byId(getAex9ByContract, T.Aex9Contract, 'An AEX-9 token'),
   aex9ContractBalances: {
-    op: 'GetAex9ContractBalances',
+    op: getAex9ContractBalances,
     type: T.Aex9ContractBalance,
     list: 'paged',
     args: {
@@ -163,27 +202,27 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     description: "A token's holders",
   },
   aex9BalanceHistory: {
-    op: 'GetAex9ContractAccountBalanceHistory',
+    op: getAex9ContractAccountBalanceHistory,
     type: T.Aex9BalanceHistoryItem,
     list: 'scoped',
     args: { contractId, accountId },
     description: "An account's balance of a token per generation",
   },
   aex9TokenBalance: {
-    op: 'GetAex9ContractAccountBalance',
+    op: getAex9ContractAccountBalance,
     type: T.Aex9Balance,
     args: { contractId, accountId, hash: optionalString('query:hash') },
     description: "An account's balance of a token",
   },
   aex9AccountBalances: {
-    op: 'GetAex9AccountBalances',
+    op: getAex9AccountBalances,
     type: T.Aex9AccountBalance,
     list: 'paged',
     args: { accountId },
     description: "An account's AEX-9 balances",
   },
   aex9ContractTransfers: {
-    op: 'GetAex9ContractTransfers',
+    op: getAex9ContractTransfers,
     type: T.Aex9Transfer,
     list: 'paged',
     args: {
@@ -199,9 +238,9 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
 const fromTo = { from: optionalString('query:from'), to: optionalString('query:to') };
 
 export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
-  aex141Count: { op: 'GetAex141Count', type: IntScalar, description: 'NFT collections', pick: countOf },
+  aex141Count: { op: getAex141Count, type: IntScalar, description: 'NFT collections', pick: countOf },
   aex141Contracts: {
-    op: 'GetSortedAex141Contracts',
+    op: getSortedAex141Contracts,
     type: T.Aex141Contract,
     list: 'paged',
     args: {
@@ -211,50 +250,50 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'NFT collections',
   },
-  aex141Contract: byId('GetAex141ByContract', T.Aex141Contract, 'An NFT collection'),
+  aex141Contract: byId(getAex141ByContract, T.Aex141Contract, 'An NFT collection'),
   aex141Transfers: {
-    op: 'GetAex141Transfers',
+    op: getAex141Transfers,
     type: T.Aex141Transfer,
     list: 'paged',
     args: fromTo,
     description: 'NFT transfers',
   },
   aex141ContractTransfers: {
-    op: 'GetAex141ContractTransfers',
+    op: getAex141ContractTransfers,
     type: T.Aex141Transfer,
     list: 'paged',
     args: { contractId, ...fromTo },
     description: "A collection's transfers",
   },
   aex141ContractTokens: {
-    op: 'GetAex141ContractTokens',
+    op: getAex141ContractTokens,
     type: T.Aex141Token,
     list: 'paged',
     args: { contractId },
     description: "A collection's tokens",
   },
   aex141ContractToken: {
-    op: 'GetAex141TokenOwner',
+    op: getAex141TokenOwner,
     type: T.Aex141TokenWithMetadata,
     args: { contractId, tokenId: requiredString('path:tokenId') },
     description: 'A token, its owner and metadata',
   },
   aex141AccountTokens: {
-    op: 'GetAex141OwnedTokens',
+    op: getAex141OwnedTokens,
     type: T.Aex141Token,
     list: 'paged',
     args: { accountId, contract: optionalString('query:contract') },
     description: "An account's NFTs",
   },
   aex141ContractTemplates: {
-    op: 'GetAex141ContractTemplates',
+    op: getAex141ContractTemplates,
     type: T.Aex141Template,
     list: 'paged',
     args: { contractId },
     description: "A collection's templates",
   },
   aex141ContractTemplateTokens: {
-    op: 'GetAex141TemplateTokens',
+    op: getAex141TemplateTokens,
     type: T.Aex141TemplateToken,
     list: 'paged',
     args: { contractId, templateId: { type: new GraphQLNonNull(IntScalar), to: 'path:templateId' } },
@@ -263,16 +302,16 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
 };
 
 export const DEX_QUERIES: Readonly<Record<string, QueryField>> = {
-  swaps: { op: 'GetDexSwaps', type: T.Swap, list: 'paged', description: 'DEX swaps' },
+  swaps: { op: getDexSwaps, type: T.Swap, list: 'paged', description: 'DEX swaps' },
   accountSwaps: {
-    op: 'GetAccountDexSwaps',
+    op: getAccountDexSwaps,
     type: T.Swap,
     list: 'paged',
     args: { accountId: requiredString('path:accountId') },
     description: "An account's swaps",
   },
   contractSwaps: {
-    op: 'GetDexSwapsByContractId',
+    op: getDexSwapsByContractId,
     type: T.Swap,
     list: 'paged',
     args: { contractId: requiredString('path:contractId') },

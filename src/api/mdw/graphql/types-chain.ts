@@ -6,10 +6,11 @@
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import type { BatchLoader } from './batch-loader.ts';
 import { loadedField } from './batch.ts';
-import { countOf } from './fields.ts';
-import { callOperation, operation } from './rest-call.ts';
+import { countOf, valueOf } from './fields.ts';
+import type { Resource } from '../resources/resource.ts';
 import { B, Bool, enumOf, F, I, J, list, objectType, S } from './object-types.ts';
 import type { GraphQLContext, Loaders, RestObject } from './context.ts';
+import { getPendingTransactionsCount, getTransactionsCount } from '../resources/transactions.ts';
 
 /** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
 function loaded<K>(
@@ -176,14 +177,13 @@ export const MinersStats = objectType('MinersStats', { miner: S, totalReward: B 
 export const TopMinersStats = objectType('TopMinersStats', { miner: S, blocksMined: I, startDate: S, endDate: S });
 export const TopMiners24hStats = objectType('TopMiners24hStats', { miner: S, blocksMined: I });
 
-/** restCount is a count answered by a /v3 operation without parameters (its `{"data": n}` or n). */
-function restCount(op: string, description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {
+/** restCount is a count answered by a /v3 resource without parameters (its `{"data": n}` or n). */
+function restCount(op: Resource, description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {
   return {
     type: I,
     description,
     extensions: { reads: true }, // a read of its own, which cost.ts counts
-    resolve: async (_status, _args, { env }) =>
-      countOf(await callOperation(operation(op), env, { params: {}, query: {} })),
+    resolve: async (_status, _args, { env }) => countOf(valueOf(await op(env, { params: {}, query: {} }))),
   };
 }
 
@@ -222,8 +222,8 @@ export const Status = objectType(
     lastSyncedHeight: I,
     lastKeyBlockHash: topKeyBlock('hash', 'the hash of the key block at `mdwHeight`'),
     lastKeyBlockTime: topKeyBlock('time', 'the time of the key block at `mdwHeight` (ms)'),
-    totalTransactions: restCount('GetTransactionsCount', 'the stored transactions, as /v3/transactions/count'),
-    pendingTransactions: restCount('GetPendingTransactionsCount', "the node's pending transactions"),
+    totalTransactions: restCount(getTransactionsCount, 'the stored transactions, as /v3/transactions/count'),
+    pendingTransactions: restCount(getPendingTransactionsCount, "the node's pending transactions"),
   },
   STATUS_KEYS,
 );

@@ -1,18 +1,15 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
-import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
-import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { activitiesPage, type ActivityKey } from '../../../db/queries/activities.ts';
 import { transfersPage, type TransferKey, type TransferRow } from '../../../db/queries/internal-transfers.ts';
 import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { scopeGivenAsTransactions } from '../rest/mdw-respond.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
 
@@ -66,28 +63,28 @@ async function scopeHeights(pool: Pool, scope: Scope | undefined): Promise<{ fir
 }
 
 /** getTransfers: internal transfers, of a kind (prefix) and an account. */
-export async function getTransfers(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query, { scopes: ['gen', 'txi', 'time'] });
-  rejectUnknown(ctx.query, TRANSFER_PARAMS);
-  const account = one(ctx.query.account);
+export async function getTransfers({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, { scopes: ['gen', 'txi', 'time'] });
+  rejectUnknown(req.query, TRANSFER_PARAMS);
+  const account = one(req.query.account);
   if (account !== undefined && !isEncoded(account, ['ak'])) throw v3BadRequest(`invalid id: ${account}`);
-  const filter = { kindPrefix: one(ctx.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
-  await sendList(ctx, paging, {
+  const filter = { kindPrefix: one(req.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
+  return listPage(paging, {
     cursor: TRANSFER_CURSOR,
     read: (walk, from, n) => transfersPage(pool, filter, walk, from, n),
     key: (t) => t,
-    render: (rows) => rows.map(transferJson),
+    render: (rows) => rows.map(transferObject),
   });
 }
 
 /** getAccountActivities: an id's feed (swaps: of the configured DEX's pairs), its transactions read once per page. */
-export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3Env): Promise<void> {
+export async function getAccountActivities({ pool, cfg }: V3Env, req: ResourceRequest): Promise<Answer> {
   // not txi (ae_mdw refuses it here), but a transaction scope read as txis
-  const paging = parsePaging(ctx.query, { scopes: scopeGivenAsTransactions(ctx) ? ['txi'] : ['gen', 'time'] });
-  const id = ctx.params.id!;
+  const paging = parsePaging(req.query, { scopes: req.scopeOfTransactions ? ['txi'] : ['gen', 'time'] });
+  const id = req.params.id!;
   if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
-  const ownedOnly = parseBoolean(one(ctx.query.owned_only), 'owned_only') ?? false;
-  const type = one(ctx.query.type);
+  const ownedOnly = parseBoolean(one(req.query.owned_only), 'owned_only') ?? false;
+  const type = one(req.query.type);
   if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
   const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type)).map((s) => s.sql);
   const heights = await scopeHeights(pool, paging.scope);
@@ -98,7 +95,7 @@ export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3
     dexFactory: cfg.dex.factory,
     ...(positions?.from && positions.to ? { positions: { from: positions.from, to: positions.to } } : {}),
   };
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: ACTIVITY_CURSOR,
     read: (walk, from, n) => activitiesPage(pool, id, sources, filter, walk, from, n),
     key: (a): ActivityKey => a,
@@ -106,8 +103,8 @@ export async function getAccountActivities(ctx: RouterContext, { pool, cfg }: V3
   });
 }
 
-function transferJson(t: TransferRow): string {
-  return stringifyJson({
+function transferObject(t: TransferRow): Item {
+  return {
     account_id: t.accountId,
     amount: BigInt(t.amount),
     height: t.height,
@@ -115,5 +112,5 @@ function transferJson(t: TransferRow): string {
     ref_block_hash: t.refBlockHash,
     ref_tx_hash: t.ref === '' ? null : t.ref,
     ref_tx_type: t.refTxType,
-  });
+  };
 }

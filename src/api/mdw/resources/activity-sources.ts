@@ -3,9 +3,10 @@
  * renderer; a token standard plugs in by adding one ActivityFeedSource to ACTIVITY_FEED, nothing else.
  * The transactions a page's items show are read for the whole page in one statement (activityItems).
  */
-import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import { parseJson, type Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
 import type { Queryable } from '../../../db/pool.ts';
+import type { Item } from './resource.ts';
 import {
   CLAIM_ACTIVITIES,
   REMOTE_CALL_ACTIVITIES,
@@ -153,7 +154,7 @@ export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
  * activityItems renders a page of the feed (rows of ACTIVITY_FEED's sources): the transactions its items show are
  * read in one statement for the page.
  */
-export async function activityItems(db: Queryable, rows: readonly ActivityRow[]): Promise<string[]> {
+export async function activityItems(db: Queryable, rows: readonly ActivityRow[]): Promise<Item[]> {
   const sourced = rows.map((row) => ({ row, source: ACTIVITY_FEED.find((s) => s.sql.source === row.source)! }));
   const txs = await transactionsByHashes(
     db,
@@ -161,13 +162,13 @@ export async function activityItems(db: Queryable, rows: readonly ActivityRow[])
   );
   return sourced.map(({ row, source }) => {
     const { type, payload } = source.render(row, txs);
-    return stringifyJson({
+    return {
       block_hash: row.blockHash,
       block_time: Number(row.blockTime),
       height: row.height,
       type,
       payload,
-    });
+    };
   });
 }
 

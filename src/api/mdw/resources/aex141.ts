@@ -1,6 +1,4 @@
 /** @module /v3/aex141: NFT collections, their tokens and owners, templates and transfers, and an account's NFTs. */
-import type { RouterContext } from '@koa/router';
-import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
   collectionById,
@@ -19,8 +17,8 @@ import {
 } from '../../../db/queries/aex141-collections.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env, V3Handler } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import {
   collectionObject,
@@ -29,7 +27,6 @@ import {
   tokenObject,
   transferObject,
 } from '../../../shapes/v3/render-aex141.ts';
-import { sendText, sendValue } from '../rest/mdw-respond.ts';
 
 const ORDERS: readonly CollectionOrder[] = ['creation', 'name', 'symbol'];
 
@@ -90,105 +87,105 @@ async function collection(pool: Pool, id: string | undefined): Promise<Collectio
 }
 
 /** getSortedAex141Contracts: NFT collections by creation, name or symbol. */
-export async function getSortedAex141Contracts(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const by = one(ctx.query.by) ?? 'creation';
+export async function getSortedAex141Contracts({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const by = one(req.query.by) ?? 'creation';
   if (!ORDERS.includes(by as CollectionOrder)) throw v3BadRequest(`invalid query: by=${by}`);
   const order = by as CollectionOrder;
-  const match = { prefix: one(ctx.query.prefix), exact: one(ctx.query.exact) };
-  await sendList(ctx, paging, {
+  const match = { prefix: one(req.query.prefix), exact: one(req.query.exact) };
+  return listPage(paging, {
     cursor: COLLECTION_CURSOR,
     read: (walk, from, n) => collectionsPage(pool, order, match, walk, from, n),
     key: (c) => collectionKey(order, c),
-    render: (rows) => rows.map((c) => stringifyJson(collectionObject(c))),
+    render: (rows) => rows.map((c) => collectionObject(c)),
   });
 }
 
 /** getAex141Count: the number of NFT collections. */
-export async function getAex141Count(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  sendValue(ctx, { data: await collectionsCount(pool) });
+export async function getAex141Count({ pool }: V3Env): Promise<Answer> {
+  return { data: await collectionsCount(pool) };
 }
 
 /** getAex141Transfers: NFT transfers of every collection, from and/or to an account. */
-export const getAex141Transfers: V3Handler = (ctx, env) => sendTransfers(ctx, env, undefined);
+export const getAex141Transfers: Resource = (env, req) => transferPage(env, req, undefined);
 
 /** getAex141ByContract: an NFT collection. */
-export async function getAex141ByContract(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  sendText(ctx, stringifyJson(collectionObject(await collection(pool, ctx.params.id))));
+export async function getAex141ByContract({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  return collectionObject(await collection(pool, req.params.id));
 }
 
 /** getAex141ContractTokens: a collection's tokens and their owners. */
-export async function getAex141ContractTokens(ctx: RouterContext, env: V3Env): Promise<void> {
-  const { contractId } = await collection(env.pool, ctx.params.contractId);
-  await sendTokens(ctx, env, { contract: contractId }, tokenObject);
+export async function getAex141ContractTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
+  const { contractId } = await collection(env.pool, req.params.contractId);
+  return tokenPage(env, req, { contract: contractId }, tokenObject);
 }
 
 /** getAex141TokenOwner: a token's owner and metadata. */
-export async function getAex141TokenOwner(ctx: RouterContext, { pool, metadata }: V3Env): Promise<void> {
-  const { contractId, metadataType } = await collection(pool, ctx.params.contractId);
-  const token = await tokenById(pool, contractId, integerParam(ctx.params.tokenId));
-  if (!token) throw v3NotFound(ctx.params.tokenId ?? '');
+export async function getAex141TokenOwner({ pool, metadata }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const { contractId, metadataType } = await collection(pool, req.params.contractId);
+  const token = await tokenById(pool, contractId, integerParam(req.params.tokenId));
+  if (!token) throw v3NotFound(req.params.tokenId ?? '');
   const read = await metadata.read(contractId, token.tokenId, metadataType);
   // ae_mdw's v3 answer names the owner `owner`; its spec (and the SDK) `owner_id`: both are given
-  sendText(ctx, stringifyJson({ ...tokenObject(token), owner: token.ownerId, metadata: read }));
+  return { ...tokenObject(token), owner: token.ownerId, metadata: read };
 }
 
 /** getAex141ContractTemplates: a collection's templates. */
-export async function getAex141ContractTemplates(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const contractId = parseId(ctx.params.contractId, ['ct']);
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+export async function getAex141ContractTemplates({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const contractId = parseId(req.params.contractId, ['ct']);
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: TEMPLATE_CURSOR,
     read: (walk, from, n) => templatesPage(pool, contractId, walk, from, n),
     key: (t) => t.templateId,
-    render: (rows) => rows.map((t) => stringifyJson(templateObject(contractId, t))),
+    render: (rows) => rows.map((t) => templateObject(contractId, t)),
   });
 }
 
 /** getAex141TemplateTokens: the tokens minted from a template. */
-export async function getAex141TemplateTokens(ctx: RouterContext, env: V3Env): Promise<void> {
-  const contract = parseId(ctx.params.contractId, ['ct']);
-  await sendTokens(ctx, env, { contract, template: integerParam(ctx.params.templateId) }, templateTokenObject);
+export async function getAex141TemplateTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
+  const contract = parseId(req.params.contractId, ['ct']);
+  return tokenPage(env, req, { contract, template: integerParam(req.params.templateId) }, templateTokenObject);
 }
 
 /** getAex141ContractTransfers: a collection's transfers, from and/or to an account. */
-export const getAex141ContractTransfers: V3Handler = (ctx, env) =>
-  sendTransfers(ctx, env, parseId(ctx.params.contractId, ['ct']));
+export const getAex141ContractTransfers: Resource = (env, req) =>
+  transferPage(env, req, parseId(req.params.contractId, ['ct']));
 
 /** getAex141OwnedTokens: an account's NFTs, of one collection where given. */
-export async function getAex141OwnedTokens(ctx: RouterContext, env: V3Env): Promise<void> {
-  const owner = parseId(ctx.params.accountId, ['ak']);
-  const contractParam = one(ctx.query.contract);
+export async function getAex141OwnedTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
+  const owner = parseId(req.params.accountId, ['ak']);
+  const contractParam = one(req.query.contract);
   const contract = contractParam === undefined ? undefined : parseId(contractParam, ['ct']);
-  await sendTokens(ctx, env, { owner, contract }, tokenObject);
+  return tokenPage(env, req, { owner, contract }, tokenObject);
 }
 
-async function sendTokens(
-  ctx: RouterContext,
+async function tokenPage(
   { pool }: V3Env,
+  req: ResourceRequest,
   filter: TokenFilter,
   render: typeof tokenObject,
-): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+): Promise<ItemsPage> {
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: TOKEN_CURSOR,
     read: (walk, from, n) => tokensPage(pool, filter, walk, from, n),
     key: (t) => t,
-    render: (rows) => rows.map((t) => stringifyJson(render(t))),
+    render: (rows) => rows.map((t) => render(t)),
   });
 }
 
-async function sendTransfers(ctx: RouterContext, { pool }: V3Env, contract: string | undefined): Promise<void> {
+async function transferPage({ pool }: V3Env, req: ResourceRequest, contract: string | undefined): Promise<ItemsPage> {
   const account = (name: string): string | undefined => {
-    const value = one(ctx.query[name]);
+    const value = one(req.query[name]);
     return value === undefined ? undefined : parseId(value, ['ak']);
   };
   const filter = { contract, from: account('from'), to: account('to') };
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: LOG_CURSOR,
     read: (walk, from, n) => aex141TransfersPage(pool, filter, walk, from, n),
     key: (t) => t,
-    render: (rows) => rows.map((t) => stringifyJson(transferObject(t))),
+    render: (rows) => rows.map((t) => transferObject(t)),
   });
 }

@@ -4,9 +4,7 @@
  * Balances come from the stored events (aex9_events), exact under forks; a token whose events may be missing
  * (call infos a pruning node refused) has its balances marked `incomplete: true`.
  */
-import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
-import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import {
   aex9Count,
@@ -31,8 +29,8 @@ import {
 import { topHeight } from '../../../db/queries/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, ResourceRequest, V3Env } from './resource.ts';
 import type { Direction, Query } from './page.ts';
 import { one, parseId, parseNonNegative, parsePaging } from './mdw-params.ts';
 import {
@@ -42,7 +40,6 @@ import {
   tokenObject,
   transferObject,
 } from '../../../shapes/v3/render-aex9.ts';
-import { sendValue } from '../rest/mdw-respond.ts';
 
 /** A cursor of JSON values, base64url (opaque to clients, as ae_mdw's are). */
 function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
@@ -132,69 +129,69 @@ async function stateAt(pool: Pool, query: Query, hashParam: string): Promise<Blo
 }
 
 /** getSortedAex9Tokens: AEX-9 tokens by name, symbol or creation. */
-export async function getSortedAex9Tokens(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const order = tokenOrder(ctx.query);
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+export async function getSortedAex9Tokens({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const order = tokenOrder(req.query);
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: TOKEN_CURSOR,
     read: (walk, from, n) => aex9TokensPage(pool, order, walk, from, n),
     key: (t) => t.key,
-    render: (rows) => rows.map((t) => stringifyJson(tokenObject(t.row))),
+    render: (rows) => rows.map((t) => tokenObject(t.row)),
   });
 }
 
 /** getAex9TokensCount: the number of AEX-9 tokens. */
-export async function getAex9TokensCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  sendValue(ctx, { data: await aex9Count(pool) });
+export async function getAex9TokensCount({ pool }: V3Env): Promise<Answer> {
+  return { data: await aex9Count(pool) };
 }
 
 /** getAex9ByContract: an AEX-9 token. */
-export async function getAex9ByContract(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const id = parseId(ctx.params.id, ['ct']);
+export async function getAex9ByContract({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const id = parseId(req.params.id, ['ct']);
   const token = await aex9Token(pool, id);
   if (!token) throw v3NotFound(id);
-  sendValue(ctx, tokenObject(token));
+  return tokenObject(token);
 }
 
 /** getAex9ContractBalances: a token's holders, by account or amount, now or at a block. */
-export async function getAex9ContractBalances(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const token = await validToken(pool, ctx.params.contractId);
-  const by = one(ctx.query.by) ?? 'pubkey';
+export async function getAex9ContractBalances({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const token = await validToken(pool, req.params.contractId);
+  const by = one(req.query.by) ?? 'pubkey';
   if (by !== 'pubkey' && by !== 'amount') throw v3BadRequest(`invalid query: by=${by}`);
-  const at = await stateAt(pool, ctx.query, 'block_hash');
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+  const at = await stateAt(pool, req.query, 'block_hash');
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: holderCursor(by),
     read: (walk, from, n) => holdersPage(pool, token.contractId, by, walk, from, n, at),
     key: (h) => ({ account: h.account, amount: h.amount }),
-    render: (rows) => rows.map((h) => stringifyJson(holderObject(token.contractId, h, token.incomplete))),
+    render: (rows) => rows.map((h) => holderObject(token.contractId, h, token.incomplete)),
   });
 }
 
 /** getAex9ContractAccountBalance: an account's balance of a token, now, at a block hash or at a height. */
-export async function getAex9ContractAccountBalance(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const token = await validToken(pool, ctx.params.contractId);
-  const account = parseId(ctx.params.accountId, ['ak']);
-  const amount = await accountAmount(pool, token.contractId, account, await stateAt(pool, ctx.query, 'hash'));
-  sendValue(ctx, {
+export async function getAex9ContractAccountBalance({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const token = await validToken(pool, req.params.contractId);
+  const account = parseId(req.params.accountId, ['ak']);
+  const amount = await accountAmount(pool, token.contractId, account, await stateAt(pool, req.query, 'hash'));
+  return {
     account,
     amount: amount === null ? null : BigInt(amount),
     contract: token.contractId,
     ...incompleteMark(token.incomplete),
-  });
+  };
 }
 
 /** getAex9ContractAccountBalanceHistory: an account's balance of a token at each generation. */
-export async function getAex9ContractAccountBalanceHistory(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const token = await validToken(pool, ctx.params.contractId);
-  const account = parseId(ctx.params.accountId, ['ak']);
-  const paging = parsePaging(ctx.query);
+export async function getAex9ContractAccountBalanceHistory({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const token = await validToken(pool, req.params.contractId);
+  const account = parseId(req.params.accountId, ['ak']);
+  const paging = parsePaging(req.query);
   // ae_mdw reads the balance at each generation's key block: from the one after the token's creation to the top
   const top = (await topHeight(pool)) ?? -1;
   const first = Math.max(token.height + 1, paging.scope?.first ?? 0);
   const last = Math.min(top, paging.scope?.last ?? top);
   const history = await historyOf(pool, token.contractId, account, last);
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: INDEX_CURSOR,
     async read(walk: Direction, from: number | undefined, n: number): Promise<number[]> {
       const heights: number[] = [];
@@ -211,47 +208,47 @@ export async function getAex9ContractAccountBalanceHistory(ctx: RouterContext, {
     render: (heights) =>
       heights.map((height) => {
         const amount = history(height);
-        return stringifyJson({
+        return {
           account,
           amount: amount === null ? null : amount,
           contract: token.contractId,
           height,
           ...incompleteMark(token.incomplete),
-        });
+        };
       }),
   });
 }
 
 /** getAex9AccountBalances: an account's AEX-9 balances. */
-export async function getAex9AccountBalances(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const account = parseId(ctx.params.accountId, ['ak']);
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+export async function getAex9AccountBalances({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const account = parseId(req.params.accountId, ['ak']);
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: CONTRACT_CURSOR,
     read: (walk, from, n) => accountTokensPage(pool, account, walk, from, n),
     key: (r) => r.contractId,
-    render: (rows) => rows.map((r) => stringifyJson(accountTokenObject(r))),
+    render: (rows) => rows.map((r) => accountTokenObject(r)),
   });
 }
 
 /** getAex9ContractTransfers: a token's transfers from, to or of an account. */
-export async function getAex9ContractTransfers(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const token = await validToken(pool, ctx.params.contractId);
-  const filter = transferFilter(ctx);
-  const paging = parsePaging(ctx.query);
-  await sendList(ctx, paging, {
+export async function getAex9ContractTransfers({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const token = await validToken(pool, req.params.contractId);
+  const filter = transferFilter(req);
+  const paging = parsePaging(req.query);
+  return listPage(paging, {
     cursor: LOG_CURSOR,
     read: (walk, from, n) => aex9TransfersPage(pool, token.contractId, filter, walk, from, n),
     key: (t) => t,
-    render: (rows) => rows.map((t) => stringifyJson(transferObject(t, token.incomplete))),
+    render: (rows) => rows.map((t) => transferObject(t, token.incomplete)),
   });
 }
 
 /** transferFilter reads ae_mdw's `sender`, `recipient` or `account` (one of them is required). */
-function transferFilter(ctx: RouterContext): Aex9TransferFilter {
-  const sender = one(ctx.query.sender);
-  const recipient = one(ctx.query.recipient);
-  const account = one(ctx.query.account);
+function transferFilter(req: ResourceRequest): Aex9TransferFilter {
+  const sender = one(req.query.sender);
+  const recipient = one(req.query.recipient);
+  const account = one(req.query.account);
   if (sender !== undefined && recipient !== undefined)
     throw v3BadRequest('invalid query: set either a recipient or a sender');
   if (sender !== undefined) return { sender: parseId(sender, ['ak']) };

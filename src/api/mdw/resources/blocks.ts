@@ -1,5 +1,4 @@
 /** @module /v3/key-blocks and /v3/micro-blocks: node headers with ae_mdw's counts, paged by height and index. */
-import type { RouterContext } from '@koa/router';
 import type { Pool } from '../../../db/pool.ts';
 import {
   keyBlockCounted,
@@ -11,18 +10,17 @@ import {
 import { microBlockTransactionsPage } from '../../../db/queries/transactions.ts';
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, ResourceRequest, V3Env } from './resource.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './mdw-params.ts';
-import { keyBlockJson, keyBlockObject, microBlockJson, microBlockObject } from '../../../shapes/v3/render-blocks.ts';
+import { keyBlockObject, microBlockObject } from '../../../shapes/v3/render-blocks.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
-import { sendText } from '../rest/mdw-respond.ts';
 
 /** getKeyBlocks: key blocks by height. */
-export async function getKeyBlocks(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
+export async function getKeyBlocks({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
   const range = paging.scope ?? ALL_HEIGHTS;
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: INDEX_CURSOR,
     read: (walk, from, n) => keyBlocksPage(pool, walk, from, n, range),
     key: (k) => k.height,
@@ -31,15 +29,15 @@ export async function getKeyBlocks(ctx: RouterContext, { pool }: V3Env): Promise
 }
 
 /** getKeyBlock: a key block by hash or height. */
-export async function getKeyBlock(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  sendText(ctx, keyBlockJson(await keyBlock(pool, ctx.params.hash_or_kbi!)));
+export async function getKeyBlock({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  return keyBlockObject(await keyBlock(pool, req.params.hash_or_kbi!));
 }
 
 /** getKeyBlockMicroBlocks: the micro blocks of a generation by index. */
-export async function getKeyBlockMicroBlocks(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const { height } = await keyBlock(pool, ctx.params.hash_or_kbi!);
-  await sendList(ctx, paging, {
+export async function getKeyBlockMicroBlocks({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const { height } = await keyBlock(pool, req.params.hash_or_kbi!);
+  return listPage(paging, {
     cursor: INDEX_CURSOR,
     read: (walk, from, n) => microBlocksPage(pool, height, walk, from, n),
     key: (m) => m.microIndex,
@@ -48,20 +46,20 @@ export async function getKeyBlockMicroBlocks(ctx: RouterContext, { pool }: V3Env
 }
 
 /** getMicroBlock: a micro block. */
-export async function getMicroBlock(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const hash = parseHash(ctx.params.hash, 'mh');
+export async function getMicroBlock({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const hash = parseHash(req.params.hash, 'mh');
   const block = await microBlockCounted(pool, hash);
   if (!block) throw v3NotFound(hash);
-  sendText(ctx, microBlockJson(block));
+  return microBlockObject(block);
 }
 
 /** getMicroBlockTransactions: the transactions of a micro block by index. */
-export async function getMicroBlockTransactions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const hash = parseHash(ctx.params.hash, 'mh');
+export async function getMicroBlockTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const hash = parseHash(req.params.hash, 'mh');
   const block = await microBlockCounted(pool, hash);
   if (!block) throw v3NotFound(hash);
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: INDEX_CURSOR,
     read: (walk, from, n) => microBlockTransactionsPage(pool, block, walk, from, n),
     key: (t) => t.txIndex,

@@ -1,7 +1,6 @@
 /** @module /v3/channels: channels by their latest transaction, and one channel's state. */
-import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
-import { stringifyJson, type Json } from '../../../chain/json.ts';
+import { type Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
 import {
   channelById,
@@ -13,10 +12,9 @@ import {
 } from '../../../db/queries/channels.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
-import { sendText } from '../rest/mdw-respond.ts';
 
 const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
@@ -67,37 +65,37 @@ function delegateIds(c: ChannelRow): Json {
 }
 
 /** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */
-export async function getChannels(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const state = one(ctx.query.state);
+export async function getChannels({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const state = one(req.query.state);
   if (state !== undefined && state !== 'active' && state !== 'inactive')
     throw v3BadRequest(`invalid query: state=${state}`);
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: CHANNEL_CURSOR,
     read: (walk, from, n) => channelsPage(pool, state, walk, from, n),
     key: (c) => ({ ...c.last, channelId: c.channelId }),
-    render: (rows) => rows.map((c) => stringifyJson(channelObject(c))),
+    render: (rows) => rows.map((c) => channelObject(c)),
   });
 }
 
 /** getChannel: a channel's state. */
-export async function getChannel(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const id = parseId(ctx.params.id, ['ch']);
+export async function getChannel({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const id = parseId(req.params.id, ['ch']);
   const c = await channelById(pool, id);
   if (!c) throw v3NotFound(id);
-  sendText(ctx, stringifyJson(channelObject(c)));
+  return channelObject(c);
 }
 
 /** getChannelUpdates: a channel's transactions, its creation first (the explorer reads the creation this way). */
-export async function getChannelUpdates(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const id = parseId(ctx.params.id, ['ch']);
+export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const id = parseId(req.params.id, ['ch']);
   if (!(await channelById(pool, id))) throw v3NotFound(id);
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => channelUpdatesPage(pool, id, walk, from, n),
     key: (u) => ({ height: u.height, microIndex: u.microIndex, txIndex: u.txIndex }),
-    render: (rows) => rows.map((u) => stringifyJson(channelUpdateObject(id, u))),
+    render: (rows) => rows.map((u) => channelUpdateObject(id, u)),
   });
 }
 

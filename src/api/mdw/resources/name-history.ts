@@ -3,8 +3,6 @@
  * updates, transfers and revokes (each as in /claims, /updates, /transfers), and each registration that expired,
  * `{active_from, expired_at}`, in chain order.
  */
-import type { RouterContext } from '@koa/router';
-import { stringifyJson } from '../../../chain/json.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 import {
   nameByHash,
@@ -18,9 +16,9 @@ import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
 import { nameEventObject } from '../../../shapes/v3/render-names.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
+import { listPage } from './list.ts';
 import { nameHashOf } from './names.ts';
-import type { V3Env } from '../rest/operation.ts';
+import type { Answer, ResourceRequest, V3Env } from './resource.ts';
 import { parseNonNegative, parsePaging } from './mdw-params.ts';
 
 /** The events a name's history lists (every kind of name_events). */
@@ -76,23 +74,21 @@ export function historyPage(
 }
 
 /** getNameHistory: a name's history, newest first by default; 404 for a name never claimed. */
-export async function getNameHistory(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const hash = nameHashOf(ctx.params.id!);
-  if (!(await nameByHash(pool, hash))) throw v3NotFound(ctx.params.id!);
+export async function getNameHistory({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const hash = nameHashOf(req.params.id!);
+  if (!(await nameByHash(pool, hash))) throw v3NotFound(req.params.id!);
   const expiries = await nameExpiries(pool, hash, (await topHeight(pool)) ?? -1);
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: HISTORY_CURSOR,
     read: async (walk, from, n) =>
       historyPage(await nameEventsPage(pool, hash, HISTORY_KINDS, walk, from, n), expiries, walk, from, n),
     key: (item) => item.key,
     render: (items) =>
       items.map((item) =>
-        stringifyJson(
-          'event' in item
-            ? nameEventObject(item.event)
-            : { active_from: item.expiry.activeFrom, expired_at: item.expiry.expiredAt },
-        ),
+        'event' in item
+          ? nameEventObject(item.event)
+          : { active_from: item.expiry.activeFrom, expired_at: item.expiry.expiredAt },
       ),
   });
 }

@@ -1,8 +1,7 @@
 /** @module /v3/names: names (active, inactive, in auction) from name_state, their claims, transfers and updates, and pointees. */
-import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { isNameText, nameId } from '../../../chain/derived-ids.ts';
-import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import type { Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
@@ -20,8 +19,8 @@ import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
 import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env, V3Handler } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import {
   auctionObject,
@@ -31,8 +30,7 @@ import {
   pointeeObject,
   type ChainClock,
 } from '../../../shapes/v3/render-names.ts';
-import { transactionJson } from '../../../shapes/v3/render-tx.ts';
-import { sendText, sendValue } from '../rest/mdw-respond.ts';
+import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);
 
@@ -51,19 +49,19 @@ function nameCursor(order: NameOrder): CursorCodec<NameKey> {
 }
 
 /** getNames: names by activation, deactivation or name, of a state, an owner, a prefix. */
-export async function getNames(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const by = one(ctx.query.by) ?? 'activation';
+export async function getNames({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const by = one(req.query.by) ?? 'activation';
   if (!ORDERS.has(by)) throw v3BadRequest(`invalid query: by=${by}`);
-  const state = one(ctx.query.state);
+  const state = one(req.query.state);
   if (state !== undefined && state !== 'active' && state !== 'inactive')
     throw v3BadRequest(`invalid query: state=${state}`);
-  const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-  const prefix = one(ctx.query.prefix)?.toLowerCase();
+  const ownedBy = req.query.owned_by === undefined ? undefined : parseId(one(req.query.owned_by), ['ak']);
+  const prefix = one(req.query.prefix)?.toLowerCase();
   const top = (await topHeight(pool)) ?? -1;
   const order = by as NameOrder;
   const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: nameCursor(order),
     read: (walk, from, n) => namesPage(pool, filter, order, walk, from, n),
     key: (row) => keyOf(row, order),
@@ -72,16 +70,16 @@ export async function getNames(ctx: RouterContext, { pool }: V3Env): Promise<voi
 }
 
 /** getNamesCount: the active names, of an owner. */
-export async function getNamesCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const ownedBy = ctx.query.owned_by === undefined ? undefined : parseId(one(ctx.query.owned_by), ['ak']);
-  sendValue(ctx, await countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy));
+export async function getNamesCount({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const ownedBy = req.query.owned_by === undefined ? undefined : parseId(one(req.query.owned_by), ['ak']);
+  return countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy);
 }
 
 /** getNamesAuctions: the names in auction by their auction's end. */
-export async function getNamesAuctions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
+export async function getNamesAuctions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
   const top = (await topHeight(pool)) ?? -1;
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: nameCursor('activation'),
     read: (walk, from, n) => namesPage(pool, { inAuction: true, top }, 'activation', walk, from, n),
     key: (row) => keyOf(row, 'activation'),
@@ -90,11 +88,11 @@ export async function getNamesAuctions(ctx: RouterContext, { pool }: V3Env): Pro
 }
 
 /** getNameAuction: a name in auction. */
-export async function getNameAuction(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+export async function getNameAuction({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
   const top = (await topHeight(pool)) ?? -1;
-  const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
-  if (!row || !isInAuction(row, top)) throw v3NotFound(ctx.params.id!);
-  sendText(ctx, (await nameItems(pool, [row], top, 'auction'))[0]!);
+  const row = await nameByHash(pool, nameHashOf(req.params.id!));
+  if (!row || !isInAuction(row, top)) throw v3NotFound(req.params.id!);
+  return (await nameItems(pool, [row], top, 'auction'))[0]!;
 }
 
 /**
@@ -102,11 +100,11 @@ export async function getNameAuction(ctx: RouterContext, { pool }: V3Env): Promi
  * as ae_mdw answers (it looks in its active and inactive names, and the auction is at /names/auctions/{id}); the
  * explorer then reads the auction. A name auctioned again after an earlier registration is still served.
  */
-export async function getName(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const row = await nameByHash(pool, nameHashOf(ctx.params.id!));
+export async function getName({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const row = await nameByHash(pool, nameHashOf(req.params.id!));
   const top = (await topHeight(pool)) ?? -1;
-  if (!row || (isInAuction(row, top) && !(await registeredBefore(pool, row)))) throw v3NotFound(ctx.params.id!);
-  sendText(ctx, (await nameItems(pool, [row], top, 'name'))[0]!);
+  if (!row || (isInAuction(row, top) && !(await registeredBefore(pool, row)))) throw v3NotFound(req.params.id!);
+  return (await nameItems(pool, [row], top, 'name'))[0]!;
 }
 
 /** registeredBefore: the name was claimed before the registration `row` describes (its first claim is older). */
@@ -116,45 +114,45 @@ async function registeredBefore(pool: Pool, row: NameStateRow): Promise<boolean>
 }
 
 /** getNameClaims: a name's claims and bids. */
-export const getNameClaims: V3Handler = (ctx, env) => sendNameEvents(ctx, env, ['claim', 'bid']);
+export const getNameClaims: Resource = (env, req) => nameEventPage(env, req, ['claim', 'bid']);
 /** getNameTransfers: a name's transfers. */
-export const getNameTransfers: V3Handler = (ctx, env) => sendNameEvents(ctx, env, ['transfer']);
+export const getNameTransfers: Resource = (env, req) => nameEventPage(env, req, ['transfer']);
 /** getNameUpdates: a name's updates. */
-export const getNameUpdates: V3Handler = (ctx, env) => sendNameEvents(ctx, env, ['update']);
+export const getNameUpdates: Resource = (env, req) => nameEventPage(env, req, ['update']);
 
-async function sendNameEvents(ctx: RouterContext, { pool }: V3Env, kinds: string[]): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const hash = nameHashOf(ctx.params.id!);
-  await sendList(ctx, paging, {
+async function nameEventPage({ pool }: V3Env, req: ResourceRequest, kinds: string[]): Promise<ItemsPage> {
+  const paging = parsePaging(req.query);
+  const hash = nameHashOf(req.params.id!);
+  return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => nameEventsPage(pool, hash, kinds, walk, from, n),
     key: positionOf,
-    render: (rows) => rows.map((e) => stringifyJson(nameEventObject(e))),
+    render: (rows) => rows.map((e) => nameEventObject(e)),
   });
 }
 
 /** getAccountNameClaims: the name claims an account made. */
-export async function getAccountNameClaims(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const account = parseId(ctx.params.id, ['ak']);
-  await sendList(ctx, paging, {
+export async function getAccountNameClaims({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const account = parseId(req.params.id, ['ak']);
+  return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => accountClaimsPage(pool, account, walk, from, n),
     key: positionOf,
-    render: (rows) => rows.map((e) => stringifyJson(nameEventObject(e))),
+    render: (rows) => rows.map((e) => nameEventObject(e)),
   });
 }
 
 /** getAccountPointees: the names whose pointers point at an id. */
-export async function getAccountPointees(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch']);
+export async function getAccountPointees({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const id = parseId(req.params.id, ['ak', 'ct', 'ok', 'ch']);
   const top = (await topHeight(pool)) ?? -1;
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => pointeesPage(pool, id, top, walk, from, n),
     key: positionOf,
-    render: (rows) => rows.map((p) => stringifyJson(pointeeObject(p))),
+    render: (rows) => rows.map((p) => pointeeObject(p)),
   });
 }
 
@@ -167,7 +165,7 @@ async function nameItems(
   rows: readonly NameStateRow[],
   top: number,
   as: 'name' | 'auction',
-): Promise<string[]> {
+): Promise<Item[]> {
   const times = await keyBlockTimes(pool, [
     top,
     ...rows.flatMap((n) => [n.activatedAt, n.createdAt, n.expiresAt ?? top]),
@@ -183,12 +181,12 @@ async function nameItems(
   );
   const transactionValue = (hash: string | null): Json => {
     const row = hash === null ? undefined : txs.get(hash);
-    return row ? parseJson(transactionJson(row)) : null;
+    return row ? transactionObject(row) : null;
   };
   return rows.map((n) => {
+    if (as === 'auction') return auctionObject(n, clock, transactionValue(n.lastClaimTx));
     const auction = auctionOf(n) ? auctionObject(n, clock, transactionValue(n.lastClaimTx)) : null;
-    if (as === 'auction') return stringifyJson(auction);
-    return stringifyJson(nameObject(n, clock, auction, revokeOf(n) ? transactionValue(n.revokeTx) : null));
+    return nameObject(n, clock, auction, revokeOf(n) ? transactionValue(n.revokeTx) : null);
   });
 }
 

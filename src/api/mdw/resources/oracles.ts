@@ -1,7 +1,6 @@
 /** @module /v3/oracles: oracles (active, inactive) by expiry, one oracle, its queries, responses and extensions. */
-import type { RouterContext } from '@koa/router';
 import { isEncoded } from '../../../chain/encoding.ts';
-import { parseJson, stringifyJson, type Json } from '../../../chain/json.ts';
+import type { Json } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
@@ -16,12 +15,11 @@ import {
 import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env, V3Handler } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import { heightTime } from '../../../shapes/v3/render-names.ts';
-import { base64Text, transactionJson } from '../../../shapes/v3/render-tx.ts';
-import { sendText } from '../rest/mdw-respond.ts';
+import { base64Text, transactionObject } from '../../../shapes/v3/render-tx.ts';
 
 const ORACLE_CURSOR: CursorCodec<OracleKey> = {
   encode: (k) => `${k.expiresAt}-${k.oracleId}`,
@@ -34,14 +32,14 @@ const ORACLE_CURSOR: CursorCodec<OracleKey> = {
 };
 
 /** getOracles: oracles by expiry, of a state. */
-export async function getOracles(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const state = one(ctx.query.state);
+export async function getOracles({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const state = one(req.query.state);
   if (state !== undefined && state !== 'active' && state !== 'inactive')
     throw v3BadRequest(`invalid query: state=${state}`);
   const top = (await topHeight(pool)) ?? -1;
   const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: ORACLE_CURSOR,
     read: (walk, from, n) => oraclesPage(pool, filter, walk, from, n),
     key: (o) => ({ expiresAt: o.expiresAt, oracleId: o.oracleId }),
@@ -50,28 +48,28 @@ export async function getOracles(ctx: RouterContext, { pool }: V3Env): Promise<v
 }
 
 /** getOracle: one oracle. */
-export async function getOracle(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const id = parseId(ctx.params.id, ['ok']);
+export async function getOracle({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const id = parseId(req.params.id, ['ok']);
   const o = await oracleState(pool, id);
   if (!o) throw v3NotFound(id);
-  sendText(ctx, (await oracleItems(pool, [o], (await topHeight(pool)) ?? -1))[0]!);
+  return (await oracleItems(pool, [o], (await topHeight(pool)) ?? -1))[0]!;
 }
 
 /** getOracleQueries: an oracle's queries. */
-export const getOracleQueries: V3Handler = (ctx, env) => sendOracleTxs(ctx, env, 'queries');
+export const getOracleQueries: Resource = (env, req) => oracleTxPage(env, req, 'queries');
 /** getOracleResponses: an oracle's responses. */
-export const getOracleResponses: V3Handler = (ctx, env) => sendOracleTxs(ctx, env, 'responses');
+export const getOracleResponses: Resource = (env, req) => oracleTxPage(env, req, 'responses');
 /** getOracleExtends: an oracle's extensions. */
-export const getOracleExtends: V3Handler = (ctx, env) => sendOracleTxs(ctx, env, 'extends');
+export const getOracleExtends: Resource = (env, req) => oracleTxPage(env, req, 'extends');
 
-async function sendOracleTxs(
-  ctx: RouterContext,
+async function oracleTxPage(
   { pool }: V3Env,
+  req: ResourceRequest,
   kind: 'queries' | 'responses' | 'extends',
-): Promise<void> {
-  const paging = parsePaging(ctx.query);
-  const oracleId = parseId(ctx.params.id, ['ok']);
-  await sendList(ctx, paging, {
+): Promise<ItemsPage> {
+  const paging = parsePaging(req.query);
+  const oracleId = parseId(req.params.id, ['ok']);
+  return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => oracleTxsPage(pool, oracleId, kind, walk, from, n),
     key: (r) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex }),
@@ -85,8 +83,8 @@ async function oracleTxItems(
   kind: 'queries' | 'responses' | 'extends',
   oracleId: string,
   rows: readonly OracleTxRow[],
-): Promise<string[]> {
-  if (kind === 'extends') return rows.map((r) => stringifyJson(oracleTxObject(kind, oracleId, r)));
+): Promise<Item[]> {
+  if (kind === 'extends') return rows.map((r) => oracleTxObject(kind, oracleId, r));
   const otherKind = kind === 'queries' ? 'responses' : 'queries';
   const others = await oracleTxsByQueryIds(
     pool,
@@ -97,12 +95,12 @@ async function oracleTxItems(
     const other = r.queryId === null ? undefined : others.get(r.queryId);
     const nested = other ? oracleTxObject(otherKind, oracleId, other) : null;
     const item = oracleTxObject(kind, oracleId, r);
-    return stringifyJson(kind === 'queries' ? { ...item, response: nested } : { ...item, query: nested });
+    return kind === 'queries' ? { ...item, response: nested } : { ...item, query: nested };
   });
 }
 
 /** oracleItems renders oracles at the top: their expiry times and registrations are read once for all of them. */
-async function oracleItems(pool: Pool, rows: readonly OracleStateRow[], top: number): Promise<string[]> {
+async function oracleItems(pool: Pool, rows: readonly OracleStateRow[], top: number): Promise<Item[]> {
   const times = await keyBlockTimes(pool, [top, ...rows.map((o) => o.expiresAt)]);
   const clock = { top, topTimeMs: times.get(top) ?? Date.now(), times };
   const registers = await transactionsByHashes(
@@ -111,10 +109,10 @@ async function oracleItems(pool: Pool, rows: readonly OracleStateRow[], top: num
   );
   return rows.map((o) => {
     const registerRow = registers.get(o.registerTxHash);
-    const register = registerRow ? (parseJson(transactionJson(registerRow)) as { [k: string]: Json }) : null;
+    const register = registerRow ? transactionObject(registerRow) : null;
     if (register && typeof register.tx === 'object' && register.tx !== null && !Array.isArray(register.tx))
       register.tx = { ...register.tx, tx_hash: o.registerTxHash };
-    return stringifyJson({
+    return {
       oracle: o.oracleId,
       active: o.expiresAt > top,
       active_from: o.registeredAt,
@@ -125,7 +123,7 @@ async function oracleItems(pool: Pool, rows: readonly OracleStateRow[], top: num
       format: { query: o.queryFormat, response: o.responseFormat },
       query_fee: o.queryFee === null ? null : BigInt(o.queryFee),
       register,
-    });
+    };
   });
 }
 

@@ -58,15 +58,6 @@ export function statJson(
 }
 
 /**
- * statText is statJson's JSON text, written directly: a series page renders up to 1000 of them, and a JSON.stringify
- * of each (its bigint count through the replacer) took the event loop several milliseconds a page.
- */
-export function statText(point: IntervalPoint, by: IntervalBy): string {
-  const { start_date, end_date } = intervalDates(point.start, by);
-  return `{"count":${point.count},"end_date":"${end_date}","start_date":"${start_date}"}`;
-}
-
-/**
  * arrayFetch walks a list sorted ascending by `compare` on its keys, as the page engine asks: from
  * the key (inclusive) or the list's end for the direction, up to n items.
  */

@@ -2,22 +2,20 @@
  * @module /v3/stats and every series under it: per-generation deltas and totals paged by height,
  * time series per day, week or month (from memory per stored chain), miners and top miners.
  */
-import type { RouterContext } from '@koa/router';
-import type Koa from 'koa';
+import type { Json } from '../../../chain/json.ts';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
-import { stringifyJson } from '../../../chain/json.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
-import type { V3Env, V3Handler } from '../rest/operation.ts';
+import { itemsPage } from './list.ts';
+import type { Answer, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { paginate } from './page.ts';
+import { paginate, type Query } from './page.ts';
 import { parseId, parsePaging, type Paging } from './mdw-params.ts';
-import { sendPage, sendValue } from '../rest/mdw-respond.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
-import { deltaStatJson, totalStatJson } from '../../../shapes/v3/render-stats.ts';
-import { arrayFetch, averageSeries, seriesFetch, statJson, statText, trends } from './stats-series.ts';
+import { deltaStatObject, totalStatObject } from '../../../shapes/v3/render-stats.ts';
+import { arrayFetch, averageSeries, seriesFetch, statJson, trends } from './stats-series.ts';
 import type { StatsSnapshot } from './stats-source.ts';
 
 /** ae_mdw's page sizes of the statistics. */
@@ -48,20 +46,20 @@ const SERIES = {
 export type SeriesName = keyof typeof SERIES;
 
 /** getStats: figures of the last 24 hours and of all time. */
-export async function getStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+export async function getStats({ pool }: V3Env): Promise<Answer> {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
   const top = (await topHeight(pool)) ?? -1;
   // two key blocks by height, not the range between them
   const times = await keyBlockTimes(pool, [1, top]);
-  sendValue(ctx, {
+  return {
     ...trends(s),
     max_transactions_per_second: Number(s.maxTps),
     max_transactions_per_second_block_hash: s.maxTpsBlockHash,
     miners_count: s.minersCount,
     holders_count: s.holdersCount,
     milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
-  });
+  };
 }
 
 /** millisecondsPerBlock is ae_mdw's: the time from key block 1 to the top over the top's height, whole ms. Pure. */
@@ -75,9 +73,9 @@ export function millisecondsPerBlock(
 }
 
 /** generationStats answers a page of per-generation statistics, each rendered by `render`. */
-function generationStats(render: typeof deltaStatJson): V3Handler {
-  return async function getGenerationStats(ctx, { pool }) {
-    const paging = parsePaging(ctx.query, STATS_LIMIT);
+function generationStats(render: typeof deltaStatObject): Resource {
+  return async function getGenerationStats({ pool }, req) {
+    const paging = parsePaging(req.query, STATS_LIMIT);
     // ae_mdw's generation statistics start at height 1
     const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
     const page = await paginate(
@@ -85,64 +83,64 @@ function generationStats(render: typeof deltaStatJson): V3Handler {
         (await generationStatsPage(pool, walk, from, n, range)).map((g) => ({ key: g.height, item: render(g) })),
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
-    sendPage(ctx, page, INDEX_CURSOR.encode, withLimit(ctx.query, paging));
+    return itemsPage(page, INDEX_CURSOR.encode, withLimit(req.query, paging));
   };
 }
 
 /** getDeltaStats: what happened in each generation. */
-export const getDeltaStats = generationStats(deltaStatJson);
+export const getDeltaStats = generationStats(deltaStatObject);
 /** getTotalStats: totals at each generation. */
-export const getTotalStats = generationStats(totalStatJson);
+export const getTotalStats = generationStats(totalStatObject);
 
 /** getMinerStats: rewards per beneficiary. */
-export async function getMinerStats(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query, STATS_LIMIT);
+export async function getMinerStats({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, STATS_LIMIT);
   const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
   const page = await paginate(
     async (walk, from, n) =>
       (await minersPage(pool, walk, from, n)).map((m) => ({
         key: m.miner,
-        item: stringifyJson({ miner: m.miner, total_reward: BigInt(m.totalReward) }),
+        item: { miner: m.miner, total_reward: BigInt(m.totalReward) },
       })),
     { ...paging, cursor },
   );
-  sendPage(ctx, page, (miner) => miner);
+  return itemsPage(page, (miner) => miner);
 }
 
 /** getTopMinerStats: key blocks per beneficiary per interval. */
-export async function getTopMinerStats(ctx: RouterContext, { pool, stats: source }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query, STATS_LIMIT);
-  const q = parseSeriesQuery(ctx.query, ['type']);
+export async function getTopMinerStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, STATS_LIMIT);
+  const q = parseSeriesQuery(req.query, ['type']);
   const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
   const rows = await minerIntervals(pool, q.by, first, last);
   const items = rows
-    .map((r) => ({ key: r, item: stringifyJson(topMinerJson(r, q.by)) }))
+    .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
     .sort((a, b) => compareTopMiner(a.key, b.key));
   const page = await paginate(arrayFetch(items, compareTopMiner), {
     ...paging,
     cursor: TOP_MINER_CURSOR.decode(paging.cursor),
   });
-  sendPage(ctx, page, TOP_MINER_CURSOR.encode);
+  return itemsPage(page, TOP_MINER_CURSOR.encode);
 }
 
 /** getTotalTransactionsStats: transactions in a period. */
-export async function getTotalTransactionsStats(ctx: RouterContext, { pool, stats: source }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query, STATS_LIMIT);
-  const q = parseSeriesQuery(ctx.query, ['tx_type']);
+export async function getTotalTransactionsStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, STATS_LIMIT);
+  const q = parseSeriesQuery(req.query, ['tx_type']);
   const snapshot = await source.snapshot();
   const { first, last } = await intervalRange(snapshot, { ...q, by: 'day' }, paging, pool);
   const counts = await snapshot.series(q.txType ? `transactions:${q.txType}` : 'transactions', 'day');
   let total = 0n;
   for (const [start, count] of counts) if (start >= first && start <= last) total += count;
-  sendValue(ctx, total);
+  return total;
 }
 
 /** seriesStats answers the time series `/stats/<path>`. */
-export function seriesStats(path: SeriesName): V3Handler {
+export function seriesStats(path: SeriesName): Resource {
   const series: SeriesSpec = SERIES[path];
-  return async function getSeriesStats(ctx, { pool, stats: source }) {
-    const paging = parsePaging(ctx.query, STATS_LIMIT);
-    const q = parseSeriesQuery(ctx.query, series.extra);
+  return async function getSeriesStats({ pool, stats: source }, req) {
+    const paging = parsePaging(req.query, STATS_LIMIT);
+    const q = parseSeriesQuery(req.query, series.extra);
     const snapshot = await source.snapshot();
     const { first, last } = await intervalRange(snapshot, q, paging, pool);
     const name = series.name(q);
@@ -153,10 +151,10 @@ export function seriesStats(path: SeriesName): V3Handler {
         )
       : await snapshot.series(name, q.by);
     const page = await paginate(
-      seriesFetch(counts, first, last, (p) => statText(p, q.by)),
+      seriesFetch(counts, first, last, (p) => statJson(p, q.by)),
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
-    sendPage(ctx, page, INDEX_CURSOR.encode);
+    return itemsPage(page, INDEX_CURSOR.encode);
   };
 }
 
@@ -185,7 +183,7 @@ async function intervalRange(
 }
 
 /** withLimit is the request's parameters with its page size: ae_mdw's generation statistics' links always carry it. */
-function withLimit(query: Koa.Context['query'], paging: Paging): Koa.Context['query'] {
+function withLimit(query: Query, paging: Paging): Query {
   return { ...query, limit: String(paging.limit) };
 }
 
@@ -199,7 +197,7 @@ function cursorId(text: string): string {
 
 type TopMinerKey = Awaited<ReturnType<typeof minerIntervals>>[number];
 
-function topMinerJson(r: TopMinerKey, by: IntervalBy): Record<string, unknown> {
+function topMinerJson(r: TopMinerKey, by: IntervalBy): Record<string, Json> {
   const { count, ...dates } = statJson({ start: r.start, count: BigInt(r.count) }, by);
   return { blocks_mined: count, end_date: dates.end_date, miner: r.miner, start_date: dates.start_date };
 }

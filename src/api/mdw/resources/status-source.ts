@@ -1,5 +1,5 @@
 /** @module ae_mdw's /v3/status: the stored totals and the node's status, read at most once a second and never older. */
-import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
+import { isJsonObject, type Json } from '../../../chain/json.ts';
 import { storedTotals, type StoredTotals } from '../../../db/queries/sync-state.ts';
 import { storedProtocolReport } from '../../../db/queries/blocks.ts';
 import type { ProtocolReport } from '../../../chain/protocols.ts';
@@ -86,8 +86,8 @@ export class StatusSource {
   readonly #replicas: ReadReplicas | undefined;
   readonly #nodeStatus: () => Promise<Json>;
   readonly #revision: string;
-  /** the status as JSON text: answers send it as it is */
-  readonly #text: BriefValue<string>;
+  /** the status last read: every request within STATUS_MAX_AGE_MS answers it */
+  readonly #status: BriefValue<Record<string, Json>>;
   readonly #samples: { atMs: number; height: number }[] = [];
 
   constructor(db: Pool, nodeStatus: () => Promise<Json>, revision: string, replicas?: ReadReplicas) {
@@ -95,15 +95,15 @@ export class StatusSource {
     this.#replicas = replicas;
     this.#nodeStatus = nodeStatus;
     this.#revision = revision;
-    this.#text = new BriefValue(() => this.#read(), STATUS_MAX_AGE_MS);
+    this.#status = new BriefValue(() => this.#read(), STATUS_MAX_AGE_MS);
   }
 
-  /** current is the status as JSON text, read within the last STATUS_MAX_AGE_MS. */
-  current(): Promise<string> {
-    return this.#text.get();
+  /** current is the status, read within the last STATUS_MAX_AGE_MS. */
+  current(): Promise<Record<string, Json>> {
+    return this.#status.get();
   }
 
-  async #read(): Promise<string> {
+  async #read(): Promise<Record<string, Json>> {
     const [totals, node, protocol] = await Promise.all([
       readServedTop(this.#db, this.#replicas, storedTotals),
       this.#nodeStatus().then(
@@ -115,8 +115,12 @@ export class StatusSource {
     const now = Date.now();
     this.#samples.push({ atMs: now, height: totals.topHeight ?? 0 });
     while (this.#samples.length > 2 && now - this.#samples[0]!.atMs > SAMPLE_WINDOW_MS) this.#samples.shift();
-    return stringifyJson(
-      statusBody({ totals, node, gensPerMinute: gensPerMinute(this.#samples), revision: this.#revision, protocol }),
-    );
+    return statusBody({
+      totals,
+      node,
+      gensPerMinute: gensPerMinute(this.#samples),
+      revision: this.#revision,
+      protocol,
+    });
   }
 }

@@ -1,16 +1,11 @@
 /** @module /v3/stats/miners/top-24h: the beneficiaries of the last 24 hours' key blocks, as the explorer charts them. */
-import type { RouterContext } from '@koa/router';
 import { minersSince } from '../../../db/queries/blocks.ts';
-import type { V3Env } from '../rest/operation.ts';
-import { sendValue } from '../rest/mdw-respond.ts';
+import type { Answer, V3Env } from './resource.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** getTopMiners24h: `[{miner, blocks_mined}]` for the key blocks of the last 24 hours by wall clock, most first. */
-export async function getTopMiners24h(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+export async function getTopMiners24h({ pool }: V3Env): Promise<Answer> {
   const miners = await minersSince(pool, Date.now() - DAY_MS);
-  sendValue(
-    ctx,
-    miners.map((m) => ({ miner: m.miner, blocks_mined: m.blocks })),
-  );
+  return miners.map((m) => ({ miner: m.miner, blocks_mined: m.blocks }));
 }

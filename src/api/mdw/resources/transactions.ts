@@ -1,6 +1,5 @@
 /** @module /v3/transactions: ae_mdw's query engine over the stored chain, counts, by hash, and the node's pending list. */
-import type { RouterContext } from '@koa/router';
-import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
+import { isJsonObject, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config.ts';
 import {
   countTransactions,
@@ -15,19 +14,18 @@ import { readMempool } from '../../../node/mempool.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { sendList } from './list.ts';
-import type { V3Env } from '../rest/operation.ts';
+import { listPage } from './list.ts';
+import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseHash, parseId, parsePaging } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { transactionJson, transactionObject } from '../../../shapes/v3/render-tx.ts';
-import { sendText, sendValue } from '../rest/mdw-respond.ts';
+import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
 /** getTransactions: transactions matching every filter given. */
-export async function getTransactions(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query, { scopes: ['gen', 'time', 'txi'] });
-  const filter: TxFilter = { ...parseTxFilter(ctx.query), ...(await positionBounds(pool, paging.scope)) };
-  await sendList(ctx, paging, {
+export async function getTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, { scopes: ['gen', 'time', 'txi'] });
+  const filter: TxFilter = { ...parseTxFilter(req.query), ...(await positionBounds(pool, paging.scope)) };
+  return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
     key: (t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex }),
@@ -37,28 +35,27 @@ export async function getTransactions(ctx: RouterContext, { pool }: V3Env): Prom
 }
 
 /** getTransactionsCount: how many transactions match; of one micro block (`mb_hash`, no scope) as `{data: n}`. */
-export async function getTransactionsCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const { mb_hash: mbHash, ...query } = ctx.query;
+export async function getTransactionsCount({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const { mb_hash: mbHash, ...query } = req.query;
   if (mbHash !== undefined) {
     if (query.scope !== undefined) throw v3BadRequest('invalid query: scope not allowed');
     const hash = parseHash(one(mbHash), 'mh');
     const block = await microBlockCounted(pool, hash);
     if (!block) throw v3NotFound(hash);
     const inBlock = { from: { ...block, txIndex: 0 }, to: { ...block, txIndex: block.transactionsCount } };
-    sendValue(ctx, { data: await countTransactions(pool, { ...parseTxFilter(query, { count: true }), ...inBlock }) });
-    return;
+    return { data: await countTransactions(pool, { ...parseTxFilter(query, { count: true }), ...inBlock }) };
   }
   const paging = parsePaging({ scope: query.scope }, { scopes: ['gen', 'time', 'txi'] });
   const filter: TxFilter = { ...parseTxFilter(query, { count: true }), ...(await positionBounds(pool, paging.scope)) };
-  sendValue(ctx, await countTransactions(pool, filter));
+  return countTransactions(pool, filter);
 }
 
 /** getPendingTransactions: the node's pending transactions. */
-export async function getPendingTransactions(ctx: RouterContext, { cfg, outbound }: V3Env): Promise<void> {
-  const paging = parsePaging(ctx.query);
+export async function getPendingTransactions({ cfg, outbound }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
   const pending = await pendingTransactions(cfg, outbound);
   // The mempool has no positions that last; its list order (oldest first) is the key.
-  await sendList(ctx, paging, {
+  return listPage(paging, {
     cursor: INDEX_CURSOR,
     async read(walk, from, n) {
       const keyed = pending.map((item, key) => ({ key, item }));
@@ -73,29 +70,28 @@ export async function getPendingTransactions(ctx: RouterContext, { cfg, outbound
 }
 
 /** getPendingTransactionsCount: how many transactions are pending. */
-export async function getPendingTransactionsCount(ctx: RouterContext, { cfg, outbound }: V3Env): Promise<void> {
-  sendValue(ctx, (await pendingTransactions(cfg, outbound)).length);
+export async function getPendingTransactionsCount({ cfg, outbound }: V3Env): Promise<Answer> {
+  return (await pendingTransactions(cfg, outbound)).length;
 }
 
 /** getTransaction: a mined transaction by hash. */
-export async function getTransaction(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const hash = parseHash(ctx.params.hash, 'th');
+export async function getTransaction({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const hash = parseHash(req.params.hash, 'th');
   const row = await transactionByHash(pool, hash);
   if (!row) throw v3NotFound(hash);
-  sendText(ctx, transactionJson(row));
+  return transactionObject(row);
 }
 
 /**
  * getAccountTransactionsCount: an id's transactions, counted per type and field; with `type_group` (which ae_mdw
  * reads first) or `type`, the bare number of its transactions of those types.
  */
-export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: V3Env): Promise<void> {
-  const id = parseId(ctx.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
-  const { type, type_group: typeGroup } = ctx.query;
+export async function getAccountTransactionsCount({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const id = parseId(req.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
+  const { type, type_group: typeGroup } = req.query;
   if (type !== undefined || typeGroup !== undefined) {
     const { types } = parseTxFilter(typeGroup !== undefined ? { type_group: typeGroup } : { type });
-    sendValue(ctx, await accountTypeCount(pool, id, types!));
-    return;
+    return accountTypeCount(pool, id, types!);
   }
   const counts = await accountFieldCounts(pool, id);
   const body: Record<string, Json> = { total: counts.total };
@@ -104,7 +100,7 @@ export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: 
     const fields = (body[key] ??= {}) as Record<string, Json>;
     fields[field] = n;
   }
-  sendValue(ctx, body);
+  return body;
 }
 
 /**
@@ -112,10 +108,10 @@ export async function getAccountTransactionsCount(ctx: RouterContext, { pool }: 
  * objects; without NODE_INTERNAL_URL the pending list is empty. A node that does not answer is its NodeError (502,
  * or 504 for a timeout), as for every request that needs the node.
  */
-async function pendingTransactions(cfg: Config, outbound: OutboundMetrics): Promise<string[]> {
+async function pendingTransactions(cfg: Config, outbound: OutboundMetrics): Promise<Item[]> {
   if (cfg.nodeInternalUrl === undefined) return [];
   const { status, body: answer } = await readMempool(cfg.nodeInternalUrl, cfg.nodeTimeoutMs, outbound);
   const body = status === 200 ? answer : undefined;
   const list = isJsonObject(body) && Array.isArray(body.transactions) ? body.transactions : [];
-  return list.filter(isJsonObject).map((t) => stringifyJson({ ...t, failures: 0 }));
+  return list.filter(isJsonObject).map((t) => ({ ...t, failures: 0 }));
 }

@@ -1,9 +1,7 @@
 /** @module /v3/wealth: the accounts with the most AE, as ae_mdw ranks them. */
-import type { RouterContext } from '@koa/router';
 import { idBytes } from '../../../chain/id-cache.ts';
 import { richestAccounts, type AccountBalance } from '../../../db/queries/wealth.ts';
-import type { V3Env } from '../rest/operation.ts';
-import { sendValue } from '../rest/mdw-respond.ts';
+import type { Answer, V3Env } from './resource.ts';
 
 /** WEALTH_RANK_SIZE: how many accounts ae_mdw lists (its WEALTH_RANK_SIZE's default); it takes no paging. */
 export const WEALTH_RANK_SIZE = 200;
@@ -19,10 +17,7 @@ export function rankAccounts(rows: readonly AccountBalance[], count: number): Ac
 }
 
 /** getWealth: `[{account, balance}]`, the richest accounts, balances as exact integers. */
-export async function getWealth(ctx: RouterContext, { pool }: V3Env): Promise<void> {
+export async function getWealth({ pool }: V3Env): Promise<Answer> {
   const ranked = rankAccounts(await richestAccounts(pool, WEALTH_RANK_SIZE), WEALTH_RANK_SIZE);
-  sendValue(
-    ctx,
-    ranked.map((r) => ({ account: r.account, balance: BigInt(r.balance) })),
-  );
+  return ranked.map((r) => ({ account: r.account, balance: BigInt(r.balance) }));
 }

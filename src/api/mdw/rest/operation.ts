@@ -1,34 +1,12 @@
 /**
  * @module One /v3 operation as the route table (operations.ts) declares it: what the /v3/api document says of it
- * and the named handler that answers it, with what every handler is given.
+ * and the resource that answers it.
  */
-import type { RouterContext } from '@koa/router';
-import type { Config } from '../../../config.ts';
-import type { Pool } from '../../../db/pool.ts';
-import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
-import type { Aex141Metadata } from '../resources/aex141-metadata.ts';
-import type { StatsSource } from '../resources/stats-source.ts';
-import type { StatusSource } from '../resources/status-source.ts';
+import type { Resource } from '../resources/resource.ts';
 
 /** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
 export type ParamName =
   'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
-
-/** What a handler works with: the server's pool and settings, and the sources kept across requests. */
-export interface V3Env {
-  readonly pool: Pool;
-  readonly cfg: Config;
-  /** the build, named in /v3/api */
-  readonly version: string;
-  readonly status: StatusSource;
-  readonly stats: StatsSource;
-  readonly metadata: Aex141Metadata;
-  /** counts the requests to the node (its mempool) */
-  readonly outbound: OutboundMetrics;
-}
-
-/** A handler answers its operation's request (path parameters in `ctx.params`) or throws a v3 error. */
-export type V3Handler = (ctx: RouterContext, env: V3Env) => Promise<void>;
 
 /** One GET operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters, answer. */
 export interface V3Operation {
@@ -38,7 +16,9 @@ export interface V3Operation {
   readonly params: readonly ParamName[];
   /** the schema of the answer: a component name, `Page<Name>` for a page of it, or `integer` */
   readonly response: string;
-  readonly handle: V3Handler;
+  readonly resource: Resource;
+  /** an answer no client may keep (the status moves with every block) */
+  readonly noStore?: boolean;
 }
 
 /** PAGED: the parameters of every list; SCOPED: of a list that also takes a range. */

@@ -2,7 +2,6 @@
  * @module The /v3 route table: every operation once, from which the router is built (index.ts) and the
  * /v3/api document generated (api-document.ts).
  */
-import type { RouterContext } from '@koa/router';
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';
 import {
   getAex9AccountBalances,
@@ -26,7 +25,6 @@ import {
   getAex141Transfers,
   getSortedAex141Contracts,
 } from '../resources/aex141.ts';
-import { v3ApiDocument } from './api-document.ts';
 import {
   getKeyBlock,
   getKeyBlockMicroBlocks,
@@ -50,9 +48,9 @@ import {
   getNameTransfers,
   getNameUpdates,
 } from '../resources/names.ts';
-import { PAGED, SCOPED, type ParamName, type V3Env, type V3Operation } from './operation.ts';
+import { PAGED, SCOPED, type ParamName, type V3Operation } from './operation.ts';
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
-import { sendText, sendValue } from './mdw-respond.ts';
+import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
 import {
@@ -85,16 +83,17 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Sync status',
     params: [],
     response: 'Status',
-    handle: getStatus,
+    resource: getStatus,
+    noStore: true,
   },
-  { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], response: 'OpenApi', handle: getApi },
+  { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], response: 'OpenApi', resource: getApi },
   {
     path: '/wealth',
     operationId: 'GetWealth',
     summary: 'The accounts with the most AE (200, no paging)',
     params: [],
     response: 'Wealth',
-    handle: getWealth,
+    resource: getWealth,
   },
   {
     path: '/key-blocks',
@@ -102,7 +101,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Key blocks',
     params: SCOPED,
     response: 'Page<KeyBlock>',
-    handle: getKeyBlocks,
+    resource: getKeyBlocks,
   },
   {
     path: '/key-blocks/{hash_or_kbi}',
@@ -110,7 +109,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A key block by hash or height',
     params: ['path:hash_or_kbi'],
     response: 'KeyBlock',
-    handle: getKeyBlock,
+    resource: getKeyBlock,
   },
   {
     path: '/key-blocks/{hash_or_kbi}/micro-blocks',
@@ -118,7 +117,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'The micro blocks of a generation',
     params: ['path:hash_or_kbi', ...PAGED],
     response: 'Page<MicroBlock>',
-    handle: getKeyBlockMicroBlocks,
+    resource: getKeyBlockMicroBlocks,
   },
   {
     path: '/micro-blocks/{hash}',
@@ -126,7 +125,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A micro block',
     params: ['path:hash'],
     response: 'MicroBlock',
-    handle: getMicroBlock,
+    resource: getMicroBlock,
   },
   {
     path: '/micro-blocks/{hash}/transactions',
@@ -134,7 +133,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'The transactions of a micro block',
     params: ['path:hash', ...PAGED],
     response: 'Page<Transaction>',
-    handle: getMicroBlockTransactions,
+    resource: getMicroBlockTransactions,
   },
   {
     path: '/transactions',
@@ -142,7 +141,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Transactions matching every filter given',
     params: [...SCOPED, ...TX_FILTERS],
     response: 'Page<Transaction>',
-    handle: getTransactions,
+    resource: getTransactions,
   },
   {
     path: '/transactions/count',
@@ -150,7 +149,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'How many transactions match',
     params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
     response: 'TransactionsCount',
-    handle: getTransactionsCount,
+    resource: getTransactionsCount,
   },
   {
     path: '/transactions/pending',
@@ -158,7 +157,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "The node's pending transactions",
     params: PAGED,
     response: 'Page<PendingTransaction>',
-    handle: getPendingTransactions,
+    resource: getPendingTransactions,
   },
   {
     path: '/transactions/pending/count',
@@ -166,7 +165,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'How many transactions are pending',
     params: [],
     response: 'integer',
-    handle: getPendingTransactionsCount,
+    resource: getPendingTransactionsCount,
   },
   {
     path: '/transactions/{hash}',
@@ -174,7 +173,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A transaction',
     params: ['path:hash'],
     response: 'Transaction',
-    handle: getTransaction,
+    resource: getTransaction,
   },
   {
     path: '/accounts/{id}/transactions/count',
@@ -182,7 +181,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An id's transactions, counted per type and field (a bare number with type or type_group)",
     params: ['path:id', 'query:type', 'query:type_group'],
     response: 'AccountTransactionsCount',
-    handle: getAccountTransactionsCount,
+    resource: getAccountTransactionsCount,
   },
   {
     path: '/names',
@@ -190,7 +189,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Names, by activation, deactivation or name',
     params: [...PAGED, 'query:by', 'query:state', 'query:owned_by', 'query:prefix'],
     response: 'Page<Name>',
-    handle: getNames,
+    resource: getNames,
   },
   {
     path: '/names/count',
@@ -198,7 +197,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Active names',
     params: ['query:owned_by'],
     response: 'integer',
-    handle: getNamesCount,
+    resource: getNamesCount,
   },
   {
     path: '/names/auctions',
@@ -206,7 +205,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Names in auction',
     params: PAGED,
     response: 'Page<Auction>',
-    handle: getNamesAuctions,
+    resource: getNamesAuctions,
   },
   {
     path: '/names/auctions/{id}',
@@ -214,7 +213,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A name in auction',
     params: ['path:id'],
     response: 'Auction',
-    handle: getNameAuction,
+    resource: getNameAuction,
   },
   {
     path: '/names/auctions/{id}/claims',
@@ -222,7 +221,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
-    handle: getNameClaims,
+    resource: getNameClaims,
   },
   {
     path: '/names/{id}',
@@ -230,7 +229,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A name by name or nm_ hash',
     params: ['path:id'],
     response: 'Name',
-    handle: getName,
+    resource: getName,
   },
   {
     path: '/names/{id}/claims',
@@ -238,7 +237,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
-    handle: getNameClaims,
+    resource: getNameClaims,
   },
   {
     path: '/names/{id}/transfers',
@@ -246,7 +245,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Transfers of a name',
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
-    handle: getNameTransfers,
+    resource: getNameTransfers,
   },
   {
     path: '/names/{id}/updates',
@@ -254,7 +253,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Updates of a name',
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
-    handle: getNameUpdates,
+    resource: getNameUpdates,
   },
   {
     path: '/names/{id}/history',
@@ -262,7 +261,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A name's claims, bids, updates, transfers, revokes and expiries",
     params: ['path:id', ...PAGED],
     response: 'Page<NameHistoryItem>',
-    handle: getNameHistory,
+    resource: getNameHistory,
   },
   {
     path: '/accounts/{id}/names/claims',
@@ -270,7 +269,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Name claims made by an account',
     params: ['path:id', ...PAGED],
     response: 'Page<NameEvent>',
-    handle: getAccountNameClaims,
+    resource: getAccountNameClaims,
   },
   {
     path: '/accounts/{id}/names/pointees',
@@ -278,7 +277,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Names pointing at an id',
     params: ['path:id', ...PAGED],
     response: 'Page<Pointee>',
-    handle: getAccountPointees,
+    resource: getAccountPointees,
   },
   {
     path: '/oracles',
@@ -286,7 +285,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Oracles by expiry',
     params: [...SCOPED, 'query:state'],
     response: 'Page<Oracle>',
-    handle: getOracles,
+    resource: getOracles,
   },
   {
     path: '/oracles/{id}',
@@ -294,7 +293,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'An oracle',
     params: ['path:id'],
     response: 'Oracle',
-    handle: getOracle,
+    resource: getOracle,
   },
   {
     path: '/oracles/{id}/queries',
@@ -302,7 +301,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An oracle's queries",
     params: ['path:id', ...PAGED],
     response: 'Page<OracleQuery>',
-    handle: getOracleQueries,
+    resource: getOracleQueries,
   },
   {
     path: '/oracles/{id}/responses',
@@ -310,7 +309,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An oracle's responses",
     params: ['path:id', ...PAGED],
     response: 'Page<OracleResponse>',
-    handle: getOracleResponses,
+    resource: getOracleResponses,
   },
   {
     path: '/oracles/{id}/extends',
@@ -318,7 +317,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An oracle's extensions",
     params: ['path:id', ...PAGED],
     response: 'Page<OracleExtend>',
-    handle: getOracleExtends,
+    resource: getOracleExtends,
   },
   {
     path: '/channels',
@@ -326,7 +325,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Channels by latest update',
     params: [...PAGED, 'query:state'],
     response: 'Page<Channel>',
-    handle: getChannels,
+    resource: getChannels,
   },
   {
     path: '/channels/{id}',
@@ -334,7 +333,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A channel',
     params: ['path:id'],
     response: 'Channel',
-    handle: getChannel,
+    resource: getChannel,
   },
   {
     path: '/channels/{id}/updates',
@@ -342,7 +341,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A channel's transactions",
     params: ['path:id', ...PAGED],
     response: 'Page<ChannelUpdate>',
-    handle: getChannelUpdates,
+    resource: getChannelUpdates,
   },
 
   {
@@ -351,7 +350,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Contracts by creation (ContractCreateTx, GAAttachTx)',
     params: SCOPED,
     response: 'Page<Contract>',
-    handle: getContracts,
+    resource: getContracts,
   },
   {
     path: '/contracts/calls',
@@ -359,7 +358,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
     params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
     response: 'Page<ContractCall>',
-    handle: getContractCalls,
+    resource: getContractCalls,
   },
   {
     path: '/contracts/logs',
@@ -367,7 +366,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Event logs of contract calls',
     params: [...SCOPED, 'query:contract_id', 'query:event', 'query:aexn-args'],
     response: 'Page<ContractLog>',
-    handle: getContractLogs,
+    resource: getContractLogs,
   },
   {
     path: '/contracts/{id}',
@@ -375,7 +374,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'A contract and its creation',
     params: ['path:id'],
     response: 'Contract',
-    handle: getContract,
+    resource: getContract,
   },
   {
     path: '/contracts/{id}/logs',
@@ -383,7 +382,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A contract's event logs",
     params: ['path:id', ...SCOPED, 'query:event', 'query:aexn-args'],
     response: 'Page<ContractLog>',
-    handle: getContractLogs,
+    resource: getContractLogs,
   },
   {
     path: '/contracts/{id}/calls',
@@ -391,7 +390,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A contract's calls",
     params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
     response: 'Page<ContractCall>',
-    handle: getContractCalls,
+    resource: getContractCalls,
   },
 
   {
@@ -400,7 +399,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'Internal transfers',
     params: [...SCOPED, 'query:kind', 'query:account'],
     response: 'Page<Transfer>',
-    handle: getTransfers,
+    resource: getTransfers,
   },
   {
     path: '/accounts/{id}/activities',
@@ -409,7 +408,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
       "An id's activities: transactions, internal transfers, token transfers, swaps, a name's claims, calls reaching a contract",
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
     response: 'Page<Activity>',
-    handle: getAccountActivities,
+    resource: getAccountActivities,
   },
   // the DEX (dex.ts)
   {
@@ -418,7 +417,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'DEX swaps',
     params: PAGED,
     response: 'Page<DexSwap>',
-    handle: getDexSwaps,
+    resource: getDexSwaps,
   },
   {
     path: '/dex/{contractId}/swaps',
@@ -426,7 +425,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'DEX swaps of a pair, or of the pairs of a token',
     params: ['path:contractId', ...PAGED],
     response: 'Page<DexSwap>',
-    handle: getDexSwapsByContractId,
+    resource: getDexSwapsByContractId,
   },
   {
     path: '/debug/dex/{contractId}/swaps',
@@ -434,7 +433,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "DEX swaps a token took part in (ae_mdw's debug route)",
     params: ['path:contractId', ...PAGED],
     response: 'Page<DexSwap>',
-    handle: getDebugDexSwaps,
+    resource: getDebugDexSwaps,
   },
   {
     path: '/accounts/{accountId}/dex/swaps',
@@ -442,7 +441,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An account's DEX swaps",
     params: ['path:accountId', ...PAGED],
     response: 'Page<DexSwap>',
-    handle: getAccountDexSwaps,
+    resource: getAccountDexSwaps,
   },
   // AEX-9 tokens (aex9.ts)
   {
@@ -451,7 +450,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'AEX-9 tokens by name, symbol or creation',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
     response: 'Page<Aex9Response>',
-    handle: getSortedAex9Tokens,
+    resource: getSortedAex9Tokens,
   },
   {
     path: '/aex9/count',
@@ -459,7 +458,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'The number of AEX-9 tokens',
     params: [],
     response: 'Aex9Count',
-    handle: getAex9TokensCount,
+    resource: getAex9TokensCount,
   },
   {
     path: '/aex9/{id}',
@@ -467,7 +466,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'An AEX-9 token',
     params: ['path:id'],
     response: 'Aex9Response',
-    handle: getAex9ByContract,
+    resource: getAex9ByContract,
   },
   {
     path: '/aex9/{contractId}/balances',
@@ -475,7 +474,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A token's holders, now or at a block",
     params: ['path:contractId', ...PAGED, 'query:by', 'query:block_hash', 'query:height'],
     response: 'Page<Aex9ContractBalanceResponse>',
-    handle: getAex9ContractBalances,
+    resource: getAex9ContractBalances,
   },
   {
     path: '/aex9/{contractId}/balances/{accountId}',
@@ -483,7 +482,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An account's balance of a token, now, at a block hash or at a height",
     params: ['path:contractId', 'path:accountId', 'query:hash', 'query:height'],
     response: 'Aex9AccountBalance',
-    handle: getAex9ContractAccountBalance,
+    resource: getAex9ContractAccountBalance,
   },
   {
     path: '/aex9/{contractId}/balances/{accountId}/history',
@@ -491,7 +490,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An account's balance of a token at each generation",
     params: ['path:contractId', 'path:accountId', ...SCOPED],
     response: 'Page<Aex9BalanceHistoryItem>',
-    handle: getAex9ContractAccountBalanceHistory,
+    resource: getAex9ContractAccountBalanceHistory,
   },
   {
     path: '/accounts/{accountId}/aex9/balances',
@@ -499,7 +498,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An account's AEX-9 balances",
     params: ['path:accountId', ...PAGED],
     response: 'Page<Aex9BalanceResponse>',
-    handle: getAex9AccountBalances,
+    resource: getAex9AccountBalances,
   },
   {
     path: '/aex9/{contractId}/transfers',
@@ -507,7 +506,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A token's transfers from, to or of an account",
     params: ['path:contractId', ...PAGED, 'query:sender', 'query:recipient', 'query:account'],
     response: 'Page<Aex9Transfer>',
-    handle: getAex9ContractTransfers,
+    resource: getAex9ContractTransfers,
   },
   // AEX-141 (aex141.ts)
   {
@@ -516,7 +515,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'NFT collections by creation, name or symbol',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
     response: 'Page<Aex141Response>',
-    handle: getSortedAex141Contracts,
+    resource: getSortedAex141Contracts,
   },
   {
     path: '/aex141/count',
@@ -524,7 +523,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'The number of NFT collections (ae_mdw router only: not in its spec)',
     params: [],
     response: 'Aex141Count',
-    handle: getAex141Count,
+    resource: getAex141Count,
   },
   {
     path: '/aex141/transfers',
@@ -532,7 +531,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'NFT transfers of every collection, optionally from and/or to an account (ae_mdw router only)',
     params: [...PAGED, 'query:from', 'query:to'],
     response: 'Page<Aex141TransferEvent>',
-    handle: getAex141Transfers,
+    resource: getAex141Transfers,
   },
   {
     path: '/aex141/{id}',
@@ -540,7 +539,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'An NFT collection',
     params: ['path:id'],
     response: 'Aex141Response',
-    handle: getAex141ByContract,
+    resource: getAex141ByContract,
   },
   {
     path: '/aex141/{contractId}/tokens',
@@ -548,7 +547,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A collection's tokens and their owners",
     params: ['path:contractId', ...PAGED],
     response: 'Page<Aex141TokenResponse>',
-    handle: getAex141ContractTokens,
+    resource: getAex141ContractTokens,
   },
   {
     path: '/aex141/{contractId}/tokens/{tokenId}',
@@ -556,7 +555,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A token's owner",
     params: ['path:contractId', 'path:tokenId'],
     response: 'Aex141TokenDetailResponse',
-    handle: getAex141TokenOwner,
+    resource: getAex141TokenOwner,
   },
   {
     path: '/aex141/{contractId}/templates',
@@ -564,7 +563,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A collection's templates",
     params: ['path:contractId', ...PAGED],
     response: 'Page<Aex141TemplatesResponse>',
-    handle: getAex141ContractTemplates,
+    resource: getAex141ContractTemplates,
   },
   {
     path: '/aex141/{contractId}/templates/{templateId}/tokens',
@@ -572,7 +571,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: 'The tokens minted from a template',
     params: ['path:contractId', 'path:templateId', ...PAGED],
     response: 'Page<Aex141TemplateTokensResponse>',
-    handle: getAex141TemplateTokens,
+    resource: getAex141TemplateTokens,
   },
   {
     path: '/aex141/{contractId}/transfers',
@@ -580,7 +579,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "A collection's transfers, optionally from and/or to an account",
     params: ['path:contractId', ...PAGED, 'query:from', 'query:to'],
     response: 'Page<Aex141TransferEvent>',
-    handle: getAex141ContractTransfers,
+    resource: getAex141ContractTransfers,
   },
   {
     path: '/accounts/{accountId}/aex141/tokens',
@@ -588,21 +587,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary: "An account's NFTs, optionally of one collection",
     params: ['path:accountId', ...PAGED, 'query:contract'],
     response: 'Page<Aex141TokenResponse>',
-    handle: getAex141OwnedTokens,
+    resource: getAex141OwnedTokens,
   },
   ...STATS_OPERATIONS,
 ];
-
-/** getStatus: the sync status, from memory (never kept by a client: it moves with every block). */
-async function getStatus(ctx: RouterContext, { status }: V3Env): Promise<void> {
-  ctx.set('Cache-Control', 'no-store');
-  sendText(ctx, await status.current());
-}
-
-/** getApi: the OpenAPI document of this table, its base where it was asked for (/mdw/v3, or the root /v3 with ROOT_V3=mdw). */
-async function getApi(ctx: RouterContext, { version }: V3Env): Promise<void> {
-  sendValue(ctx, {
-    ...v3ApiDocument(V3_OPERATIONS, version),
-    servers: [{ url: ctx.originalUrl.startsWith('/mdw/') ? '/mdw/v3' : '/v3' }],
-  });
-}

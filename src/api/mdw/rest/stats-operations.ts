@@ -1,4 +1,4 @@
-/** @module The statistics' part of the /v3 route table: ae_mdw's stats operations and their handlers (stats.ts). */
+/** @module The statistics' part of the /v3 route table: ae_mdw's stats operations and their resources (stats.ts). */
 import type { V3Operation } from './operation.ts';
 import { getTopMiners24h } from '../resources/top-miners.ts';
 import {
@@ -27,7 +27,7 @@ const series = (
   summary,
   params: [...SERIES_PARAMS, ...DATES, ...extra],
   response: 'Page<Stat>',
-  handle: seriesStats(name),
+  resource: seriesStats(name),
 });
 
 /** STATS_OPERATIONS: every /v3/stats route. */
@@ -38,7 +38,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'Figures of the last 24 hours and of all time',
     params: [],
     response: 'Stats',
-    handle: getStats,
+    resource: getStats,
   },
   {
     path: '/stats/delta',
@@ -46,7 +46,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'What happened in each generation',
     params: ['statsLimit', 'cursor', 'direction', 'rev', 'scope'],
     response: 'Page<DeltaStat>',
-    handle: getDeltaStats,
+    resource: getDeltaStats,
   },
   {
     path: '/stats/total',
@@ -54,7 +54,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'Totals at each generation',
     params: ['statsLimit', 'cursor', 'direction', 'rev', 'scope'],
     response: 'Page<TotalStat>',
-    handle: getTotalStats,
+    resource: getTotalStats,
   },
   {
     path: '/stats/miners',
@@ -62,7 +62,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'Rewards per beneficiary',
     params: ['statsLimit', 'cursor', 'direction', 'rev'],
     response: 'Page<Miner>',
-    handle: getMinerStats,
+    resource: getMinerStats,
   },
   {
     path: '/stats/miners/top',
@@ -70,7 +70,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'Key blocks per beneficiary per interval',
     params: [...SERIES_PARAMS, ...DATES, 'query:type'],
     response: 'Page<TopMinerStat>',
-    handle: getTopMinerStats,
+    resource: getTopMinerStats,
   },
   {
     path: '/stats/miners/top-24h',
@@ -78,7 +78,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'Key blocks per beneficiary in the last 24 hours',
     params: [],
     response: 'TopMiners24h',
-    handle: getTopMiners24h,
+    resource: getTopMiners24h,
   },
   series('transactions', 'GetTransactionsStats', 'Transactions per interval', ['query:tx_type']),
   {
@@ -87,7 +87,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     summary: 'Transactions in a period',
     params: ['scope', ...DATES, 'query:tx_type'],
     response: 'integer',
-    handle: getTotalTransactionsStats,
+    resource: getTotalTransactionsStats,
   },
   series('blocks', 'GetBlocksStats', 'Blocks per interval', ['query:type']),
   series('names', 'GetNamesStats', 'Names activated per interval'),
