@@ -1,13 +1,22 @@
 import { expect } from 'chai';
-import { GraphQLString } from 'graphql';
+import { GraphQLString, type GraphQLResolveInfo } from 'graphql';
+import { Deadline } from '../../../../src/api/http/admission.ts';
+import type { GraphQLContext } from '../../../../src/api/mdw/graphql/context.ts';
 import { encodeCursor, listTag } from '../../../../src/api/mdw/graphql/cursor.ts';
 import {
+  fieldConfig,
   optionalString,
   requiredString,
   resourceRequest,
   type QueryField,
 } from '../../../../src/api/mdw/graphql/fields.ts';
 import { getNames } from '../../../../src/api/mdw/resources/names.ts';
+import {
+  ItemsPage,
+  type Resource,
+  type ResourceRequest,
+  type V3Env,
+} from '../../../../src/api/mdw/resources/resource.ts';
 
 const names: QueryField = {
   op: getNames,
@@ -55,5 +64,49 @@ describe('GraphQL arguments as REST parameters (fields.ts)', () => {
     expect(resourceRequest(names, { cursor: back }, tag).query).to.deep.include({ cursor: '12-a.chain', rev: '1' });
     const other = encodeCursor(listTag('keyBlocks', {}), { cursor: '12', rev: false });
     expect(() => resourceRequest(names, { cursor: other }, tag)).to.throw(/not a cursor of this list/);
+  });
+
+  it('resolves a list to the very objects its resource returns (nothing written and parsed back), cursors from the page', async () => {
+    const items = [{ name: 'a.chain', fee: 2n ** 64n + 1n }];
+    const asked: ResourceRequest[] = [];
+    const resource: Resource = async (_env, request) => {
+      asked.push(request);
+      return new ItemsPage(items, { cursor: '12-a.chain', rev: false }, { cursor: '30-b.chain', rev: true });
+    };
+    const field = fieldConfig('names', { ...names, op: resource });
+    // the resource is this test's own: the environment is handed to it untouched
+    const context = { env: {} as V3Env, deadline: new Deadline(Infinity) } as GraphQLContext;
+    const page = (await field.resolve!(undefined, { id: 'a.chain' }, context, {} as GraphQLResolveInfo)) as {
+      data: unknown[];
+      nextCursor: string | null;
+      prevCursor: string | null;
+    };
+    expect(page.data[0]).to.equal(items[0]);
+    expect(page.nextCursor).to.equal(
+      encodeCursor(listTag('names', { id: 'a.chain' }), { cursor: '12-a.chain', rev: false }),
+    );
+    expect(page.prevCursor).to.equal(
+      encodeCursor(listTag('names', { id: 'a.chain' }), { cursor: '30-b.chain', rev: true }),
+    );
+    expect(asked).to.deep.equal([
+      { params: { id: 'a.chain' }, query: { extra: 'yes', limit: '10', direction: 'backward' } },
+    ]);
+  });
+
+  it("resolves a field that is no list to its resource's value, and refuses a page there", async () => {
+    const value = { name: 'a.chain', fee: 2n ** 64n + 1n };
+    const one = fieldConfig('name', { op: async () => value, type: GraphQLString, description: 'test' });
+    const context = { env: {} as V3Env, deadline: new Deadline(Infinity) } as GraphQLContext;
+    expect(await one.resolve!(undefined, {}, context, {} as GraphQLResolveInfo)).to.equal(value);
+    const paged = fieldConfig('name', {
+      op: async () => new ItemsPage([], undefined, undefined),
+      type: GraphQLString,
+      description: 'test',
+    });
+    let refused: unknown;
+    await Promise.resolve(paged.resolve!(undefined, {}, context, {} as GraphQLResolveInfo)).catch((err: unknown) => {
+      refused = err;
+    });
+    expect(String(refused)).to.match(/no list answered a page/);
   });
 });
