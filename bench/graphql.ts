@@ -18,7 +18,7 @@
  * an A/B of flags).
  */
 import { availableParallelism } from 'node:os';
-import { encodeCursor, listTag } from '../src/api/graphql/cursor.ts';
+import { encodeCursor, listTag } from '../src/api/mdw/graphql/cursor.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createLogger } from '../src/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';

@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import prom from 'prom-client';
 import { Pool as HttpPool } from 'undici';
-import { admissionLimits } from '../src/api/admission.ts';
+import { admissionLimits } from '../src/api/http/admission.ts';
 import { loadConfig } from '../src/config.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/log.ts';

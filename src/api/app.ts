@@ -1,7 +1,7 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
 import type { NotificationListener } from '../events/listener.ts';
 import Koa from 'koa';
-import type { ApiMiddleware, ApiState } from './state.ts';
+import type { ApiMiddleware, ApiState } from './http/state.ts';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
 import type { Config } from '../config.ts';
@@ -9,26 +9,26 @@ import type { Pool } from '../db/pool.ts';
 import type { ReadReplicas } from '../db/read-replicas.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { COMPRESS_THRESHOLD } from './content-encoding.ts';
-import { createApiMetrics } from './metrics.ts';
-import { aeHeight } from './middleware/ae-height.ts';
-import { cacheHeaders } from './middleware/cache-headers.ts';
+import { COMPRESS_THRESHOLD } from './http/content-encoding.ts';
+import { createApiMetrics } from './http/metrics.ts';
+import { aeHeight } from './http/middleware/ae-height.ts';
+import { cacheHeaders } from './http/middleware/cache-headers.ts';
 import { topHeight } from '../db/queries/blocks.ts';
-import { readServedTop } from './served-top.ts';
-import { corsPolicy } from './middleware/cors-policy.ts';
-import { errorBoundary, type Outages } from './middleware/error-boundary.ts';
-import { requestMetrics } from './middleware/request-metrics.ts';
-import { responseCache } from './middleware/response-cache.ts';
-import { validText } from './middleware/valid-text.ts';
-import { NodeHeight } from './node-height.ts';
-import { readiness } from './readiness.ts';
-import { Admission, admissionLimits } from './admission.ts';
-import type { HeapTrim } from './heap-trim.ts';
-import { createNodeProxy } from './proxy.ts';
-import type { ResponseCache } from './response-cache.ts';
-import { apiRouters } from './routes.ts';
-import { swaggerUiRoutes } from './routes/swagger-ui.ts';
-import { v3Api } from './routes/v3/index.ts';
+import { readServedTop } from './http/served-top.ts';
+import { corsPolicy } from './http/middleware/cors-policy.ts';
+import { errorBoundary, type Outages } from './http/middleware/error-boundary.ts';
+import { requestMetrics } from './http/middleware/request-metrics.ts';
+import { responseCache } from './http/middleware/cached-answers.ts';
+import { validText } from './http/middleware/valid-text.ts';
+import { NodeHeight } from './http/node-height.ts';
+import { readiness } from './http/readiness.ts';
+import { Admission, admissionLimits } from './http/admission.ts';
+import type { HeapTrim } from './http/heap-trim.ts';
+import { createNodeProxy } from './http/proxy.ts';
+import type { ResponseCache } from './http/response-cache.ts';
+import { apiRouters } from './legacy/legacy-api.ts';
+import { swaggerUiRoutes } from './http/swagger-ui.ts';
+import { v3Api } from './mdw/mdw-api.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
 export interface AppDeps {

@@ -19,11 +19,11 @@ import { ping } from '../db/queries/stats.ts';
 import { walEnd } from '../db/queries/replication.ts';
 import type { Role } from '../roles.ts';
 import { TurnQueue } from '../turns.ts';
-import { Admission, admissionLimits } from './admission.ts';
+import { Admission, admissionLimits } from './http/admission.ts';
 import { createApp } from './app.ts';
-import { startCacheInvalidation } from './cache-invalidation.ts';
-import { HeapTrim, processSampler } from './heap-trim.ts';
-import { ResponseCache } from './response-cache.ts';
+import { startCacheInvalidation } from './http/cache-invalidation.ts';
+import { HeapTrim, processSampler } from './http/heap-trim.ts';
+import { ResponseCache } from './http/response-cache.ts';
 
 /**
  * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After

@@ -1,7 +1,8 @@
 /**
  * @module The layer order of docs/architecture.md, checked on every import of src/: no file imports a layer above
- * its own or a sibling of its row, no files import each other in a circle, the devnode is a development tool that
- * only the CLI starts, chain/ is pure, and shapes/ takes only types from db/.
+ * its own or a sibling of its row, inside src/ and inside the folders whose rooms have an order of their own (api/,
+ * api/mdw/, db/, operator/); no files import each other in a circle, the devnode is a development tool that only the
+ * CLI starts, chain/ is pure, and shapes/ takes only types from db/.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -23,6 +24,54 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config.ts'],
   ['chain', 'errors.ts', 'roles.ts', 'origins.ts', 'client-address.ts', 'version.ts', 'types'], // import nothing of the project (chain/ only itself; types/ is ambient)
 ];
+
+/**
+ * ROOMS: the folders whose own units (a subfolder or a file at the folder's top) keep an order of their own, as LAYERS
+ * does for src/; a unit of the folder not named in its table may import any of them (a folder's helpers).
+ */
+const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  api: [
+    ['server.ts'], // the server role: the app, the websockets, the cache's invalidation, started and stopped
+    ['app.ts'], // the composition: the shell with both APIs mounted on it
+    ['legacy', 'mdw'], // the original /middleware with the node's /v2 and /v3; ae_mdw's /mdw/v3 and GraphQL
+    ['http'], // the shell: admission, caches, content encoding, Koa middleware, metrics, the proxy to the node
+  ],
+  'api/mdw': [
+    ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment
+    ['rest', 'graphql'], // two transports of the same resources: neither calls the other
+    ['resources'], // each operation a function of (environment, parameters) returning a value
+  ],
+  db: [
+    ['writes'], // the populator's SQL: it may read what it writes through the queries
+    ['queries'], // the read model: never imports a write
+  ],
+  operator: [
+    ['admin.ts', 'runtime'], // the operator's commands and its process: informers, leader election, work queue
+    ['controller'], // reconciling: compares the desired objects with the cluster's and applies
+    ['specs'], // pure builders of the Kubernetes objects of a Middleware
+    ['api'], // the Middleware custom resource: its types, defaults, validation, CRD schema
+    ['kube'], // the Kubernetes client port and its in-memory fake
+  ],
+};
+
+/** roomOffenders lists the imports inside ROOMS' folders that point up a folder's order or across one of its rows. */
+function roomOffenders(files: readonly { path: string; imports: readonly string[] }[]): string[] {
+  return Object.entries(ROOMS).flatMap(([folder, layers]) => {
+    const inner = (path: string): string | undefined =>
+      path.startsWith(`${folder}/`) ? unit(path.slice(folder.length + 1)) : undefined;
+    const rowOf = (u: string): number => layers.findIndex((r) => r.includes(u));
+    return files.flatMap((f) => {
+      const from = inner(f.path);
+      if (from === undefined || rowOf(from) < 0) return [];
+      return f.imports
+        .filter((i) => {
+          const to = inner(i);
+          return to !== undefined && to !== from && rowOf(to) >= 0 && rowOf(to) <= rowOf(from);
+        })
+        .map((i) => `${f.path} → ${i}`);
+    });
+  });
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -127,6 +176,20 @@ describe('layers', () => {
     expect(offenders).to.deep.equal([]);
   });
 
+  it('has no import that points up the order of the rooms inside api/, api/mdw/, db/ or operator/', () => {
+    expect(roomOffenders(files)).to.deep.equal([]);
+    const units = (folder: string): string[] => [
+      ...new Set(
+        files.filter((f) => f.path.startsWith(`${folder}/`)).map((f) => unit(f.path.slice(folder.length + 1))),
+      ),
+    ];
+    for (const [folder, layers] of Object.entries(ROOMS))
+      expect(
+        layers.flat().filter((u) => !units(folder).includes(u)),
+        `rooms of ${folder}/`,
+      ).to.deep.equal([]);
+  });
+
   it('has no circle of files importing each other', () => {
     const graph = new Map(files.map((f) => [f.path, f.imports]));
     expect(cycles(graph).map((c) => circleThrough(c, graph).join(' → '))).to.deep.equal([]);
@@ -147,6 +210,18 @@ describe('layers', () => {
     expect(importAllowed('events', 'db')).to.equal(true);
     const code = "import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport { d } from './d.ts';";
     expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts']);
+    const rooms = [
+      { path: 'api/http/app.ts', imports: ['api/mdw/mdw-api.ts'] },
+      { path: 'api/mdw/graphql/fields.ts', imports: ['api/mdw/rest/operations.ts', 'api/mdw/resources/blocks.ts'] },
+      { path: 'db/queries/sync-state.ts', imports: ['db/writes/derive-backfill.ts', 'db/pool.ts'] },
+      { path: 'operator/api/crd.ts', imports: ['operator/specs/meta.ts', 'operator/kube/client.ts'] },
+    ];
+    expect(roomOffenders(rooms)).to.deep.equal([
+      'api/http/app.ts → api/mdw/mdw-api.ts',
+      'api/mdw/graphql/fields.ts → api/mdw/rest/operations.ts',
+      'db/queries/sync-state.ts → db/writes/derive-backfill.ts',
+      'operator/api/crd.ts → operator/specs/meta.ts',
+    ]);
   });
 
   it('lets only cli/ and devnode/ itself import devnode/', () => {

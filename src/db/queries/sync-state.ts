@@ -3,7 +3,7 @@
  * mark) with the stored top, as /middleware/status, /v3/status and the metrics read it, and the heights still missing.
  */
 import type { Queryable } from '../pool.ts';
-import { pendingBackfills, type PendingBackfill } from '../writes/derive-backfill.ts';
+import { pendingBackfills, type PendingBackfill } from './pending-backfills.ts';
 import { topHeight, topKeyBlock } from './blocks.ts';
 
 /**

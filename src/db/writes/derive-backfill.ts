@@ -10,32 +10,6 @@ import type { Queryable } from '../pool.ts';
 import { microBlockHashSql } from '../queries/transactions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 
-/** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
-export interface PendingBackfill {
-  readonly area: string;
-  readonly next: number;
-  readonly to: number;
-  readonly failingSince?: Date;
-  readonly error?: string;
-}
-
-/** pendingBackfills lists the areas still to derive (in no order: the caller knows which feeds which). */
-export async function pendingBackfills(db: Queryable): Promise<PendingBackfill[]> {
-  const { rows } = await db.query<{
-    area: string;
-    next_height: number;
-    to_height: number;
-    failing_since: Date | null;
-    last_error: string | null;
-  }>('SELECT area, next_height, to_height, failing_since, last_error FROM derive_backfill ORDER BY area');
-  return rows.map((r) => ({
-    area: r.area,
-    next: r.next_height,
-    to: r.to_height,
-    ...(r.failing_since ? { failingSince: r.failing_since, error: r.last_error ?? '' } : {}),
-  }));
-}
-
 /** recordFailure notes that an area's derivation failed (the first failure's time is kept), or clears it (null). */
 export async function recordFailure(db: Queryable, area: string, error: string | null): Promise<void> {
   await db.query(

@@ -11,14 +11,13 @@ import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
 import {
   advanceBackfill,
   deleteInternalTransfers,
-  pendingBackfills,
   recordBackfill,
   recordFailure,
   replaceGenerationFees,
   storedKeyBlockTargets,
   withSavepoint,
-  type PendingBackfill,
 } from '../../db/writes/derive-backfill.ts';
+import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import type { Logger } from '../../log.ts';
 import { Backoff } from '../../retry.ts';

@@ -5,7 +5,7 @@
  */
 import type { Pool } from '../../db/pool.ts';
 import { withShadowTables } from '../../db/queries/derive-check.ts';
-import { pendingBackfills, type PendingBackfill } from '../../db/writes/derive-backfill.ts';
+import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
 import { DERIVED_AREAS } from '../derived/derive-backfill.ts';
 import type { TransferRules } from '../derived/internal-transfers.ts';
 

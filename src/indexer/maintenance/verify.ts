@@ -17,7 +17,7 @@ import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { dropSchema } from '../../db/admin.ts';
 import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
 import { lowestMissing } from '../../db/queries/sync-state.ts';
-import { pendingBackfills } from '../../db/writes/derive-backfill.ts';
+import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
 import { isTransientDecodeError } from '../contracts/contract-decoder.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';

@@ -2,7 +2,7 @@
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
-import { APP_NAME, LABEL_COMPONENT, LABEL_NAME, LABEL_PART_OF } from '../specs/meta.ts';
+import { APP_NAME, LABEL_COMPONENT, LABEL_NAME, LABEL_PART_OF } from './labels.ts';
 import { SPEC_DEFAULTS as D } from './defaults.ts';
 import { FIELD_DOCS } from './field-docs.ts';
 import { MANAGED_ENV, MANAGED_ENV_PREFIX } from './managed-env.ts';

@@ -3,17 +3,21 @@ import { createHash } from 'node:crypto';
 import type { V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
 import type { KubeObject } from '../kube/client.ts';
 import { API_VERSION, GROUP, KIND } from '../api/middleware-types.ts';
+import {
+  APP_NAME,
+  LABEL_COMPONENT,
+  LABEL_INSTANCE,
+  LABEL_MANAGED_BY,
+  LABEL_NAME,
+  LABEL_PART_OF,
+} from '../api/labels.ts';
 import type { Middleware } from '../api/middleware-types.ts';
 import { resolveSpec } from '../api/defaults.ts';
 import { schemaPrefixOf } from '../api/schema-prefix.ts';
 import type { ResolvedSpec } from '../api/defaults.ts';
 
-/** Recommended label keys (https://kubernetes.io/docs/concepts/overview/working-with-objects/common-labels/). */
-export const LABEL_NAME = 'app.kubernetes.io/name';
-export const LABEL_INSTANCE = 'app.kubernetes.io/instance';
-export const LABEL_COMPONENT = 'app.kubernetes.io/component';
-export const LABEL_PART_OF = 'app.kubernetes.io/part-of';
-export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
+// the label keys are the Middleware API's (api/labels.ts: its CRD carries them too); the builders take them from here
+export { APP_NAME, LABEL_COMPONENT, LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, LABEL_PART_OF };
 /** LABEL_GENERATION marks the data generation an object belongs to; the stable Service selects on it. */
 export const LABEL_GENERATION = `${GROUP}/generation`;
 /** LABEL_SERVICE_ROLE tells the stable Service from the preview one. */
@@ -24,8 +28,6 @@ export const ANNOTATION_INPUT_HASH = `${GROUP}/input-hash`;
 /** ANNOTATION_SCHEMA on a Job names the PostgreSQL schema it works on (for humans and clean-up). */
 export const ANNOTATION_SCHEMA = `${GROUP}/schema`;
 
-/** APP_NAME is the value of app.kubernetes.io/name on every operand. */
-export const APP_NAME = 'aeternity-middleware';
 /** MANAGED_BY is the value of app.kubernetes.io/managed-by, and the operator's server-side-apply field manager. */
 export const MANAGED_BY = 'mdw-operator';
 /** FIELD_MANAGER is the fieldManager of every server-side apply the operator makes. */

@@ -1,4 +1,5 @@
 /** @module ae_mdw's AEX-9 objects from our rows: tokens, holders, account balances, transfers; exact big integers. Pure. */
+import type { Json } from '../../chain/json.ts';
 import type { Aex9Row } from '../../db/queries/aex9-tokens.ts';
 import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../db/queries/aex9-balances.ts';
 
@@ -6,7 +7,7 @@ import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../db/queri
 export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});
 
 /** tokenObject is ae_mdw's Aex9Response. */
-export function tokenObject(t: Aex9Row): Record<string, unknown> {
+export function tokenObject(t: Aex9Row): Record<string, Json> {
   return {
     name: t.name,
     symbol: t.symbol,
@@ -27,7 +28,7 @@ export function tokenObject(t: Aex9Row): Record<string, unknown> {
 }
 
 /** holderObject is ae_mdw's Aex9ContractBalanceResponse. */
-export function holderObject(contractId: string, h: HolderRow, incomplete: boolean): Record<string, unknown> {
+export function holderObject(contractId: string, h: HolderRow, incomplete: boolean): Record<string, Json> {
   return {
     contract_id: contractId,
     account_id: h.account,
@@ -48,7 +49,7 @@ export const snakeTxType = (type: string): string =>
     .replace(/^g_a_/, 'ga_');
 
 /** accountTokenObject is ae_mdw's Aex9BalanceResponse; `tx_index` is the txi of the balance's latest transaction. */
-export function accountTokenObject(r: AccountTokenRow): Record<string, unknown> {
+export function accountTokenObject(r: AccountTokenRow): Record<string, Json> {
   return {
     contract_id: r.contractId,
     block_hash: r.blockHash,
@@ -65,7 +66,7 @@ export function accountTokenObject(r: AccountTokenRow): Record<string, unknown> 
 }
 
 /** transferObject is ae_mdw's v3 AEX-9 transfer (marked when the token's events may be incomplete). */
-export function transferObject(t: Aex9TransferRow, incomplete: boolean): Record<string, unknown> {
+export function transferObject(t: Aex9TransferRow, incomplete: boolean): Record<string, Json> {
   return {
     sender: t.sender,
     recipient: t.recipient,

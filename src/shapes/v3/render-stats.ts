@@ -1,32 +1,24 @@
 /**
  * @module ae_mdw's DeltaStat and TotalStat from a generation's stored statistics (keys in ae_mdw's order). Pure.
- * A page holds up to 1000 of them, so each is written as text from its fields' JSON texts: a JSON.stringify of an
- * object with bigints (its replacer called for every value) took a page ten milliseconds of the event loop.
  */
+import type { Json } from '../../chain/json.ts';
 import type { GenerationStatsRow } from '../../db/queries/stats.ts';
 
 /**
- * big is an amount's JSON text: its bare digits, or below -2^53 a decimal string, which the SDK reads as exactly (its
+ * big is an amount: an exact integer, or below -2^53 a decimal string, which the SDK reads as exactly (its
  * big-integer parsing skips negative numbers, and a bare one would reach it rounded).
  */
-const big = (v: string | number | bigint | undefined): string => {
+const big = (v: string | number | bigint | undefined): bigint | string => {
   const n = BigInt(v ?? 0);
-  return n < -MAX_SAFE ? `"${n}"` : String(n);
+  return n < -MAX_SAFE ? String(n) : n;
 };
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const int = (v: string | number | undefined): string => String(Number(v ?? 0));
+const int = (v: string | number | undefined): number => Number(v ?? 0);
 
-/** objectText writes an object from its members' JSON texts, in the order given (keys are plain words). */
-function objectText(members: Record<string, string>): string {
-  let text = '';
-  for (const key in members) text += `${text === '' ? '{' : ','}"${key}":${members[key]}`;
-  return `${text}}`;
-}
-
-/** deltaStatJson is what happened in the generation. */
-export function deltaStatJson(g: GenerationStatsRow): string {
+/** deltaStatObject is what happened in the generation. */
+export function deltaStatObject(g: GenerationStatsRow): Record<string, Json> {
   const d = g.delta;
-  return objectText({
+  return {
     accounts: int(d.accounts),
     auctions_started: int(d.auctions_started),
     block_reward: big(d.block_reward),
@@ -35,8 +27,8 @@ export function deltaStatJson(g: GenerationStatsRow): string {
     channels_opened: int(d.channels_opened),
     contracts_created: int(d.contracts_created),
     dev_reward: big(d.dev_reward),
-    height: String(g.height),
-    last_tx_hash: JSON.stringify(g.lastTxHash),
+    height: g.height,
+    last_tx_hash: g.lastTxHash,
     locked_in_auctions: big(d.locked_in_auctions),
     locked_in_channels: big(d.locked_in_channels),
     names_activated: int(d.names_activated),
@@ -44,28 +36,28 @@ export function deltaStatJson(g: GenerationStatsRow): string {
     names_revoked: int(d.names_revoked),
     oracles_expired: int(d.oracles_expired),
     oracles_registered: int(d.oracles_registered),
-  });
+  };
 }
 
 /**
- * totalStatJson is the totals at the generation's height as ae_mdw states them: through the
+ * totalStatObject is the totals at the generation's height as ae_mdw states them: through the
  * generation below (a generation's deltas show in the totals of the next height). The token supply
  * is what genesis and hard forks created (their accounts_* and contracts_* transfers) and every
  * reward paid, as ae_mdw counts it.
  */
-export function totalStatJson(g: GenerationStatsRow): string {
+export function totalStatObject(g: GenerationStatsRow): Record<string, Json> {
   const t = g.before ?? {};
-  return objectText({
+  return {
     accounts: int(t.sum_accounts),
     active_auctions: int(t.active_auctions),
     active_names: int(t.active_names),
     active_oracles: int(t.active_oracles),
     burned_in_auctions: big(t.sum_burned_in_auctions),
     contracts: int(t.sum_contracts),
-    height: String(g.height),
+    height: g.height,
     inactive_names: int(t.inactive_names),
     inactive_oracles: int(t.inactive_oracles),
-    last_tx_hash: JSON.stringify(g.lastTxHash),
+    last_tx_hash: g.lastTxHash,
     locked_in_auctions: big(t.sum_locked_in_auctions),
     locked_in_channels: big(t.sum_locked_in_channels),
     open_channels: int(t.open_channels),
@@ -74,5 +66,5 @@ export function totalStatJson(g: GenerationStatsRow): string {
     total_token_supply: big(
       BigInt(t.sum_minted ?? 0) + BigInt(t.sum_block_reward ?? 0) + BigInt(t.sum_dev_reward ?? 0),
     ),
-  });
+  };
 }

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
-import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/account-pages.ts';
-import { jsonArrayText } from '../../../src/api/respond.ts';
-import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { FROM_OLDEST_MIN_OFFSET } from '../../../src/api/legacy/account-pages.ts';
+import { jsonArrayText } from '../../../src/api/http/route-deps.ts';
+import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import {
   ANCHOR_EVERY,
   finalRowsOfAccount,

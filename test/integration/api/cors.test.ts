@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Response } from 'supertest';
 import { corsHeaders } from '../../../src/devnode/http.ts';
-import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 const GOOD = 'https://good.example';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { DOCUMENT_LIMITS } from '../../../src/api/graphql/document-bounds.ts';
-import { OPERATIONS } from '../../../src/api/openapi.ts';
+import { DOCUMENT_LIMITS } from '../../../src/api/mdw/graphql/document-bounds.ts';
+import { OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
 import { ALICE, CONTRACT, id, ORACLE } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
 import { BIG, EMPTY_HEIGHT, id, TOP } from './fixture.ts';
-import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 /** body parses an answer losslessly (supertest's own parse would round big integers). */

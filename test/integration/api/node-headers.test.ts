@@ -9,7 +9,7 @@ import prom from 'prom-client';
 import request from 'supertest';
 import type Koa from 'koa';
 import { createApp } from '../../../src/api/app.ts';
-import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';

@@ -1,7 +1,7 @@
 /** @module Real answers of every route validated against the response schemas of the served OpenAPI document. */
 import { expect } from 'chai';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { OPERATIONS } from '../../../src/api/openapi.ts';
+import { OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
 import { addAuctions, ZZ } from './auction-fixture.ts';
 import { ALICE, BOB, CAROL, CHANNEL_CLOSED, CONTRACT, id, NAME_HASH, ORACLE, TOP } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { ALICE, BOB, CAROL, CONTRACT, DAVE, id, NAME, NAME_HASH, TOP } from './fixture.ts';
-import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { addAuctions, AUCTION_BIDS, auctionTx, ENDED, LONGER, ZZ } from './auction-fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { OPERATIONS } from '../../../src/api/openapi.ts';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
+import { OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';

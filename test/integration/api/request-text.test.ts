@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { OPERATIONS } from '../../../src/api/openapi.ts';
+import { OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 describe('NUL and invalid UTF-8 in a path or query parameter', function () {

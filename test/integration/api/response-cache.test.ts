@@ -1,7 +1,7 @@
 import { zstdDecompressSync } from 'node:zlib';
 import { expect } from 'chai';
-import { startCacheInvalidation } from '../../../src/api/cache-invalidation.ts';
-import { ResponseCache } from '../../../src/api/response-cache.ts';
+import { startCacheInvalidation } from '../../../src/api/http/cache-invalidation.ts';
+import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
 import type { Role } from '../../../src/roles.ts';

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { IMMUTABLE } from '../../../src/api/middleware/cache-headers.ts';
+import { IMMUTABLE } from '../../../src/api/http/middleware/cache-headers.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 const DIST = fileURLToPath(new URL('../../../node_modules/swagger-ui-dist/', import.meta.url));

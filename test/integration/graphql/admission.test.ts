@@ -4,7 +4,7 @@
  * same 503 and Retry-After. The admission's decisions are asserted, never a clock.
  */
 import { expect } from 'chai';
-import { Admission } from '../../../src/api/admission.ts';
+import { Admission } from '../../../src/api/http/admission.ts';
 import { startApi, type ApiUnderTest } from '../api/harness.ts';
 
 /** two pages of 100 transactions with their blocks: cost 2 × 201, more than four turns' */

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { encode, Encoding } from '@aeternity/aepp-sdk';
 import { getNamedType, isScalarType, type GraphQLObjectType } from 'graphql';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { snakeKey } from '../../../src/api/graphql/object-types.ts';
-import { SCHEMA } from '../../../src/api/graphql/schema.ts';
+import { snakeKey } from '../../../src/api/mdw/graphql/object-types.ts';
+import { SCHEMA } from '../../../src/api/mdw/graphql/schema.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';
 import { startV3, type V3UnderTest } from '../v3/harness.ts';
 

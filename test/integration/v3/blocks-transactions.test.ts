@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { idKey } from '../../../src/chain/id-key.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { Ajv } from 'ajv';
-import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { startV3, walkBack, walkPages, type ChainTruth, type MiddlewarePage, type V3UnderTest } from './harness.ts';
 

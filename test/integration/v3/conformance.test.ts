@@ -1,6 +1,6 @@
 /**
  * @module Conformance of every /v3 answer to ae_mdw's own schemas (issue 28). Every operation of the route table
- * (src/api/routes/v3/operations.ts) is called over a devnode chain with every transaction type, tokens, NFTs and
+ * (src/api/mdw/rest/operations.ts) is called over a devnode chain with every transaction type, tokens, NFTs and
  * swaps, with real ids and the parameter variants whose answers differ in shape, and each answer is validated
  * against (a) the SDK's model of that operation's answer (its generated mappers carry ae_mdw's swagger: every
  * field, its type, whether it is required), where the SDK has the operation, and (b) the response schema our
@@ -10,8 +10,8 @@
  */
 import { expect } from 'chai';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
-import { TX_TYPE_NAMES } from '../../../src/api/routes/v3/tx-query.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
+import { TX_TYPE_NAMES } from '../../../src/api/mdw/resources/tx-query.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';

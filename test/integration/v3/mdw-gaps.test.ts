@@ -6,7 +6,7 @@ import { channelId, contractId } from '../../../src/chain/derived-ids.ts';
 import { BYTECODE, GA_ACI } from '../../../src/devnode/index.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { TX_TYPE_NAMES } from '../../../src/api/routes/v3/tx-query.ts';
+import { TX_TYPE_NAMES } from '../../../src/api/mdw/resources/tx-query.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';

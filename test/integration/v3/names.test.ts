@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };

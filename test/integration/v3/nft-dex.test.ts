@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
-import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';

@@ -8,8 +8,8 @@ import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';
 import { stringifyJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { bareForm } from '../../support/bare-form.ts';
-import { V3_SCHEMAS, responseSchema } from '../../../src/api/routes/v3/api-document.ts';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
+import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-document.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { startV3, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 import { canonicalOf, kindsOf } from '../../support/typed-oracle.ts';
 

@@ -1,7 +1,7 @@
 /** @module The statistics kept in memory per stored chain: read once, dropped when the populator announces a commit, re-checked per request without a listener. */
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StatsSource } from '../../../src/api/routes/v3/stats-source.ts';
+import { StatsSource } from '../../../src/api/mdw/resources/stats-source.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
 import { notifyCommitted } from '../../../src/db/notify.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';

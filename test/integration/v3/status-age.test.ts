@@ -3,7 +3,7 @@
  * reading of the previous request (height 37 with the chain at 69); a request finding it old now waits for a new one.
  */
 import { expect } from 'chai';
-import { STATUS_MAX_AGE_MS } from '../../../src/api/routes/v3/status.ts';
+import { STATUS_MAX_AGE_MS } from '../../../src/api/mdw/resources/status-source.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 /** quiet waits longer than the bound with no request to the server, as a monitor polling once a minute does. */

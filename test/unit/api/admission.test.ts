@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Admission, Deadline } from '../../../src/api/admission.ts';
+import { Admission, Deadline } from '../../../src/api/http/admission.ts';
 import { AppError } from '../../../src/errors.ts';
 import { TurnQueue } from '../../../src/turns.ts';
 import { countTurns } from '../../support/loop-turns.ts';

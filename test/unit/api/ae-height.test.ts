@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { ApiContext } from '../../../src/api/state.ts';
-import { aeHeight, isNodeApiPath } from '../../../src/api/middleware/ae-height.ts';
+import type { ApiContext } from '../../../src/api/http/state.ts';
+import { aeHeight, isNodeApiPath } from '../../../src/api/http/middleware/ae-height.ts';
 
 /** answer runs the middleware once on `path` and gives the X-Ae-Height it set (undefined: none). */
 async function answer(mw: ReturnType<typeof aeHeight>, path: string): Promise<string | undefined> {

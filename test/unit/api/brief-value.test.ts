@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BriefValue } from '../../../src/api/brief-value.ts';
+import { BriefValue } from '../../../src/api/http/brief-value.ts';
 
 describe('BriefValue', () => {
   it('reads once per period, shares a reading under way, and does not keep a failed one', async () => {

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { collectAllGarbage, HeapTrim, processSampler, trimDue, type HeapSample } from '../../../src/api/heap-trim.ts';
+import {
+  collectAllGarbage,
+  HeapTrim,
+  processSampler,
+  trimDue,
+  type HeapSample,
+} from '../../../src/api/http/heap-trim.ts';
 import { createLogger } from '../../../src/log.ts';
 
 const log = createLogger({ logDir: undefined, logLevel: 'silent', logPretty: false }).log;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { answerKey } from '../../../src/api/middleware/response-cache.ts';
-import { intAsStringParam } from '../../../src/api/node-params.ts';
+import { answerKey } from '../../../src/api/http/middleware/cached-answers.ts';
+import { intAsStringParam } from '../../../src/api/http/node-params.ts';
 
 describe("the node's /v3 int-as-string parameter", () => {
   it('reads true and false in any case, a bare flag as true, and absence as false', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
-import { openApiDocument, OPERATIONS } from '../../../src/api/openapi.ts';
-import type { RouteDeps } from '../../../src/api/respond.ts';
-import { apiRouters } from '../../../src/api/routes.ts';
+import { openApiDocument, OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
+import type { RouteDeps } from '../../../src/api/http/route-deps.ts';
+import { apiRouters } from '../../../src/api/legacy/legacy-api.ts';
 import { loadConfig } from '../../../src/config.ts';
 
 /** routesOf lists `METHOD /path/{param}` for every route the routers register (HEAD aside). */

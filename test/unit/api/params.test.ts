@@ -10,7 +10,7 @@ import {
   parsePaging,
   parseTxType,
   PAGING_DEFAULTS,
-} from '../../../src/api/params.ts';
+} from '../../../src/api/legacy/legacy-params.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { AppError } from '../../../src/errors.ts';
 

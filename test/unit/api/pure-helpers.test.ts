@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { isFinal } from '../../../src/api/middleware/cache-headers.ts';
+import { isFinal } from '../../../src/api/http/middleware/cache-headers.ts';
 import type Koa from 'koa';
-import { corsOrigin } from '../../../src/api/middleware/cors-policy.ts';
+import { corsOrigin } from '../../../src/api/http/middleware/cors-policy.ts';
 import { isListedOrigin } from '../../../src/origins.ts';
-import { textProblem } from '../../../src/api/middleware/valid-text.ts';
-import { hopByHopHeaders, isInternalPath, normalisedPath, withoutNodeCors } from '../../../src/api/proxy.ts';
-import { feeShare } from '../../../src/api/routes/chain.ts';
+import { textProblem } from '../../../src/api/http/middleware/valid-text.ts';
+import { hopByHopHeaders, isInternalPath, normalisedPath, withoutNodeCors } from '../../../src/api/http/proxy.ts';
+import { feeShare } from '../../../src/api/legacy/routes/chain.ts';
 import { generationsReport } from '../../../src/shapes/middleware.ts';
 import { signedTx } from '../../../src/chain/signed-tx.ts';
 

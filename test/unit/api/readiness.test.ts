@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { replicaBehind } from '../../../src/api/readiness.ts';
+import { replicaBehind } from '../../../src/api/http/readiness.ts';
 
 describe('replicaBehind: /readyz of a server reading standbys', () => {
   it('says nothing for a server reading the primary', () => {

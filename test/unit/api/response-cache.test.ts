@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { invalidatedFrom } from '../../../src/api/cache-invalidation.ts';
-import { ResponseCache, type CachedAnswer } from '../../../src/api/response-cache.ts';
+import { invalidatedFrom } from '../../../src/api/http/cache-invalidation.ts';
+import { ResponseCache, type CachedAnswer } from '../../../src/api/http/response-cache.ts';
 
 function answer(height: number, bytes = 100): CachedAnswer {
   return { body: Buffer.alloc(bytes, 0x61), etag: `"e${height}"`, height, route: '/v2/key-blocks/height/:height' };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { GRAPHQL_ROUTE, MAX_OPERATION_LABELS, OperationLabels } from '../../../src/api/graphql/operation-labels.ts';
-import { routeLabel, type RouteOf } from '../../../src/api/middleware/request-metrics.ts';
+import { GRAPHQL_ROUTE, MAX_OPERATION_LABELS, OperationLabels } from '../../../src/api/mdw/graphql/operation-labels.ts';
+import { routeLabel, type RouteOf } from '../../../src/api/http/middleware/request-metrics.ts';
 
 describe('routeLabel', () => {
   it("names ae_mdw's routes with the /mdw prefix the client asked, apart from the node's /v3 routes", () => {

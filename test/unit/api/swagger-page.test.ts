@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { INITIALIZER_FILE, SWAGGER_SITES, swaggerPage, type SwaggerSite } from '../../../src/api/swagger-page.ts';
+import { INITIALIZER_FILE, SWAGGER_SITES, swaggerPage, type SwaggerSite } from '../../../src/api/http/swagger-page.ts';
 
 const TAGS = { dist: '5.0.0', initializer: 'abc' };
 

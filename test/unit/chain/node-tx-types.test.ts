@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { CHAIN_TX_TYPES, schemaFor, TX_SCHEMAS } from '../../../src/chain/tx-schema.ts';
-import { TX_TYPE_NAMES } from '../../../src/api/routes/v3/tx-query.ts';
-import { parseTxType } from '../../../src/api/params.ts';
+import { TX_TYPE_NAMES } from '../../../src/api/mdw/resources/tx-query.ts';
+import { parseTxType } from '../../../src/api/legacy/legacy-params.ts';
 
 interface NodeType {
   readonly type: string;

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { globSync, readFileSync } from 'node:fs';
 import prom from 'prom-client';
-import { createApiMetrics } from '../../../src/api/metrics.ts';
+import { createApiMetrics } from '../../../src/api/http/metrics.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
@@ -19,7 +19,7 @@ import { codeSpans, markdownFiles, readDoc, ROOT, section, tableRows } from './m
  * the websocket's); a metric made elsewhere fails the first test.
  */
 const FACTORY_MODULES = [
-  'src/api/metrics.ts',
+  'src/api/http/metrics.ts',
   'src/events/metrics.ts',
   'src/indexer/metrics.ts',
   'src/node/outbound-metrics.ts',

@@ -1,12 +1,12 @@
 /**
- * @module The routes the server answers itself (src/api/openapi.ts's OPERATIONS, the OpenAPI document's source) are
+ * @module The routes the server answers itself (src/api/legacy/legacy-openapi.ts's OPERATIONS, the OpenAPI document's source) are
  * the routes docs/api.md documents: the cached `/v2` table, the `/middleware` table (paths relative to
  * `/middleware`) and `GET /middleware/api`; a route the docs show in those sections is one the server has. The
  * example answer of `/middleware/status` shows the fields its schema requires, no more and no fewer.
  */
 import { expect } from 'chai';
-import { OPERATIONS } from '../../../src/api/openapi.ts';
-import { RESPONSES } from '../../../src/api/openapi-schemas.ts';
+import { OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
+import { RESPONSES } from '../../../src/api/legacy/legacy-openapi-schemas.ts';
 import { codeBlockLines, codeSpans, readDoc, section, withoutCodeBlocks } from './markdown.ts';
 
 /** route is `GET /a/*` for `GET /a/{x}`, `get /a/<x>` or `GET /a/:x` (the parameters' names differ). */

@@ -4,7 +4,7 @@
  * tables name no other. In a cell, `/v3/stats/difficulty`, `/hashrate` abbreviates the sibling `/v3/stats/hashrate`.
  */
 import { expect } from 'chai';
-import { V3_OPERATIONS } from '../../../src/api/routes/v3/operations.ts';
+import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { codeSpans, readDoc, tableRows, withoutCodeBlocks } from './markdown.ts';
 
 /** route is a path with its parameters' names dropped: `/v3/names/{id}` and `/v3/names/:id` are `/v3/names/*`. */

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import prom from 'prom-client';
-import { createApiMetrics } from '../../../src/api/metrics.ts';
+import { createApiMetrics } from '../../../src/api/http/metrics.ts';
 import { freePort } from '../../../src/cli/free-port.ts';
 import { ErrorCode } from '../../../src/errors.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';

@@ -1,10 +1,10 @@
-import { Deadline } from '../../../../src/api/admission.ts';
+import { Deadline } from '../../../../src/api/http/admission.ts';
 import { expect } from 'chai';
 import { execute, GraphQLObjectType, GraphQLSchema, parse } from 'graphql';
-import { BatchLoader } from '../../../../src/api/graphql/batch-loader.ts';
-import type { GraphQLContext, Loaders, RestObject } from '../../../../src/api/graphql/context.ts';
-import { pageOf, type PageValue } from '../../../../src/api/graphql/object-types.ts';
-import { Transaction } from '../../../../src/api/graphql/types-chain.ts';
+import { BatchLoader } from '../../../../src/api/mdw/graphql/batch-loader.ts';
+import type { GraphQLContext, Loaders, RestObject } from '../../../../src/api/mdw/graphql/context.ts';
+import { pageOf, type PageValue } from '../../../../src/api/mdw/graphql/object-types.ts';
+import { Transaction } from '../../../../src/api/mdw/graphql/types-chain.ts';
 
 /** Two generations: micro blocks mh_a (height 1) and mh_b, mh_c (height 2); mh_x is stored nowhere. */
 const MICRO: Readonly<Record<string, RestObject>> = {

@@ -10,7 +10,7 @@ import {
   parse,
   type FragmentDefinitionNode,
 } from 'graphql';
-import { measure } from '../../../../src/api/graphql/cost.ts';
+import { measure } from '../../../../src/api/mdw/graphql/cost.ts';
 
 // a schema of the same form as ae_mdw's: pages with `limit`, items pointing at other objects
 const Block = new GraphQLObjectType({

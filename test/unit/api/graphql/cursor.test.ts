@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeCursor, encodeCursor, listTag } from '../../../../src/api/graphql/cursor.ts';
+import { decodeCursor, encodeCursor, listTag } from '../../../../src/api/mdw/graphql/cursor.ts';
 
 describe('GraphQL cursors (cursor.ts)', () => {
   it('carries the REST cursor and its walk back and forth, whatever its characters', () => {

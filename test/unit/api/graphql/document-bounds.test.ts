@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parse } from 'graphql';
-import { deeperThan, DOCUMENT_LIMITS, documentProblem } from '../../../../src/api/graphql/document-bounds.ts';
+import { deeperThan, DOCUMENT_LIMITS, documentProblem } from '../../../../src/api/mdw/graphql/document-bounds.ts';
 
 const nested = (open: string, inner: string, close: string, n: number): string =>
   open.repeat(n) + inner + close.repeat(n);

@@ -6,8 +6,8 @@ import {
   documentBytes,
   fieldCount,
   MAX_FIELDS,
-} from '../../../../src/api/graphql/document-cache.ts';
-import { collectAllGarbage } from '../../../../src/api/heap-trim.ts';
+} from '../../../../src/api/mdw/graphql/document-cache.ts';
+import { collectAllGarbage } from '../../../../src/api/http/heap-trim.ts';
 
 const MB = 2 ** 20;
 

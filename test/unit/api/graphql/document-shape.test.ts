@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'graphql';
-import { shapeOf } from '../../../../src/api/graphql/document-shape.ts';
-import { SCHEMA } from '../../../../src/api/graphql/schema.ts';
+import { shapeOf } from '../../../../src/api/mdw/graphql/document-shape.ts';
+import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
 
 const shape = (query: string): string => shapeOf(SCHEMA, query, parse(query));
 

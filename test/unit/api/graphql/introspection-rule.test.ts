@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, parse, specifiedRules, validate } from 'graphql';
-import { IntrospectionCountRule, MAX_INTROSPECTION_FIELDS } from '../../../../src/api/graphql/introspection-rule.ts';
+import {
+  IntrospectionCountRule,
+  MAX_INTROSPECTION_FIELDS,
+} from '../../../../src/api/mdw/graphql/introspection-rule.ts';
 
 const schema = new GraphQLSchema({
   query: new GraphQLObjectType({ name: 'Query', fields: { hash: { type: GraphQLString } } }),

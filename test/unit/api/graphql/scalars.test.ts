@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execute, GraphQLObjectType, GraphQLSchema, parse } from 'graphql';
-import { BigIntScalar, IntScalar, JsonScalar } from '../../../../src/api/graphql/scalars.ts';
+import { BigIntScalar, IntScalar, JsonScalar } from '../../../../src/api/mdw/graphql/scalars.ts';
 import { stringifyRawBigInts } from '../../../../src/chain/json.ts';
 
 /** A query of the three scalars, whose values the root gives as the REST answers hold them. */

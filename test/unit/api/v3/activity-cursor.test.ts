@@ -3,7 +3,7 @@
  * colon, which the cursor refused (`invalid cursor`, a 400 on the next page) when a page ended on one.
  */
 import { expect } from 'chai';
-import { ACTIVITY_CURSOR } from '../../../../src/api/routes/v3/activities.ts';
+import { ACTIVITY_CURSOR } from '../../../../src/api/mdw/resources/activities.ts';
 
 describe('ACTIVITY_CURSOR', () => {
   it('reads back the key of a transaction, an AEX-9 transfer and a key-block activity', () => {

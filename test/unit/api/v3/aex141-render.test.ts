@@ -1,6 +1,6 @@
 /** @module AEX-141 answers' pure parts: metadata as ae_mdw shapes it, limits and editions. */
 import { expect } from 'chai';
-import { readMetadata } from '../../../../src/api/routes/v3/aex141-metadata.ts';
+import { readMetadata } from '../../../../src/api/mdw/resources/aex141-metadata.ts';
 import { limitsObject, templateObject } from '../../../../src/shapes/v3/render-aex141.ts';
 
 describe('AEX-141 rendering', () => {

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { Ajv } from 'ajv';
-import { createApiMetrics } from '../../../../src/api/metrics.ts';
-import { v3Router } from '../../../../src/api/routes/v3/index.ts';
-import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/routes/v3/api-document.ts';
-import { V3_OPERATIONS } from '../../../../src/api/routes/v3/operations.ts';
-import { NodeHeight } from '../../../../src/api/node-height.ts';
+import { createApiMetrics } from '../../../../src/api/http/metrics.ts';
+import { v3Env } from '../../../../src/api/mdw/mdw-api.ts';
+import { restRouter } from '../../../../src/api/mdw/rest/rest-routes.ts';
+import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
+import { V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
+import { NodeHeight } from '../../../../src/api/http/node-height.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { createPool } from '../../../../src/db/pool.ts';
 import { createLogger } from '../../../../src/log.ts';
@@ -16,15 +17,17 @@ describe('/v3/api document', () => {
   it('lists exactly the routes the /v3 router serves', async () => {
     const cfg = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/x', NODE_URL: 'http://127.0.0.1:1' });
     const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'public', max: 1 }, silentLog);
-    const router = v3Router({
-      cfg,
-      log: silentLog,
-      pool,
-      metrics: createApiMetrics(new prom.Registry()),
-      forward: async () => {},
-      nodeHeight: new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: 100, log: silentLog }),
-      version: 't',
-    });
+    const router = restRouter(
+      v3Env({
+        cfg,
+        log: silentLog,
+        pool,
+        metrics: createApiMetrics(new prom.Registry()),
+        forward: async () => {},
+        nodeHeight: new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: 100, log: silentLog }),
+        version: 't',
+      }),
+    );
     const served = router.stack
       .filter((layer) => layer.methods.includes('GET'))
       .map((layer) =>

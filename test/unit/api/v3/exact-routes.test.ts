@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
-import { exactRoutes } from '../../../../src/api/routes/v3/exact-routes.ts';
+import { exactRoutes } from '../../../../src/api/mdw/rest/exact-routes.ts';
 
 /** An app with the router behind exactRoutes; answers name the handler that ran, the params and the matched route. */
 function appWith(register: (router: Router) => void): Koa {

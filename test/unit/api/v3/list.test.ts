@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type Koa from 'koa';
-import { INDEX_CURSOR } from '../../../../src/api/routes/v3/cursors.ts';
-import { sendList, type List } from '../../../../src/api/routes/v3/list.ts';
-import { parsePaging } from '../../../../src/api/routes/v3/params.ts';
-import { answerAsValue, answeredValue } from '../../../../src/api/routes/v3/respond.ts';
+import { INDEX_CURSOR } from '../../../../src/api/mdw/resources/cursors.ts';
+import { listPage, type List } from '../../../../src/api/mdw/resources/list.ts';
+import { parsePaging } from '../../../../src/api/mdw/resources/mdw-params.ts';
+import { ItemsPage } from '../../../../src/api/mdw/resources/resource.ts';
+import { answerText } from '../../../../src/api/mdw/rest/mdw-respond.ts';
 
 /** A list of heights 1..7 whose renderer records every batch it is given. */
 function heights(batches: number[][]): List<number, number> {
@@ -17,22 +17,21 @@ function heights(batches: number[][]): List<number, number> {
     key: (k) => k,
     render(rows) {
       batches.push([...rows]);
-      return rows.map((k) => JSON.stringify({ height: k }));
+      return rows.map((k) => ({ height: k }));
     },
   };
 }
 
-/** answer runs sendList for a request of the query: the page as a client reads it. */
+/** answer reads the page a request of the query asks for, as a REST client reads it. */
 async function answer(
   query: Record<string, string>,
   batches: number[][],
 ): Promise<{ data: unknown[]; next: string | null; prev: string | null }> {
-  const ctx = { path: '/v3/heights', query } as unknown as Koa.Context;
-  await sendList(ctx, parsePaging(query), heights(batches));
-  return JSON.parse(String(ctx.body));
+  const page = await listPage(parsePaging(query), heights(batches));
+  return JSON.parse(answerText(page, '/v3/heights', query));
 }
 
-describe('sendList (the paged route of a /v3 list)', () => {
+describe('listPage (the page of a /v3 list) and its REST text', () => {
   it('renders only the page: its limit rows in one batch, never the extra row behind the next cursor', async () => {
     const batches: number[][] = [];
     const page = await answer({ limit: '3' }, batches);
@@ -51,30 +50,32 @@ describe('sendList (the paged route of a /v3 list)', () => {
     expect(page.prev).to.equal('/v3/heights?cursor=5&limit=2&rev=1');
   });
 
-  it('a list of objects answers their JSON texts, and an in-process caller the same page as values', async () => {
+  it('a list of objects is a page of values (exact bigints), written by REST with its links', async () => {
     const query = { limit: '2', cursor: '5' };
     const objects: List<number, number> = {
       ...heights([]),
       render: undefined,
       item: (k) => ({ height: k, amount: 10n ** 20n + BigInt(k) }),
     };
-    const text = { path: '/v3/heights', query } as unknown as Koa.Context;
-    await sendList(text, parsePaging(query), objects);
-    expect(String(text.body)).to.equal(
+    const page = await listPage(parsePaging(query), objects);
+    expect(page).to.be.instanceOf(ItemsPage);
+    expect(page.items).to.deep.equal([
+      { height: 5, amount: 10n ** 20n + 5n },
+      { height: 4, amount: 10n ** 20n + 4n },
+    ]);
+    expect(page.next).to.deep.equal({ cursor: '3', rev: false });
+    expect(page.prev).to.deep.equal({ cursor: '6', rev: true });
+    expect(answerText(page, '/v3/heights', query)).to.equal(
       '{"data":[{"height":5,"amount":100000000000000000005},{"height":4,"amount":100000000000000000004}],' +
         '"next":"/v3/heights?cursor=3&limit=2","prev":"/v3/heights?cursor=6&limit=2&rev=1"}',
     );
-    const values = { path: '/v3/heights', query } as unknown as Koa.Context;
-    answerAsValue(values);
-    await sendList(values, parsePaging(query), objects);
-    expect(values.body).to.equal(undefined);
-    expect(answeredValue(values)).to.deep.equal({
-      data: [
-        { height: 5, amount: 10n ** 20n + 5n },
-        { height: 4, amount: 10n ** 20n + 4n },
-      ],
-      next: '/v3/heights?cursor=3&limit=2',
-      prev: '/v3/heights?cursor=6&limit=2&rev=1',
-    });
+  });
+
+  it("writes a page's links with its own link query where it has one, and a value as it is", () => {
+    const page = new ItemsPage([{ height: 1 }], { cursor: '9', rev: false }, undefined, { limit: '10' });
+    expect(answerText(page, '/v3/stats/delta', {})).to.equal(
+      '{"data":[{"height":1}],"next":"/v3/stats/delta?cursor=9&limit=10","prev":null}',
+    );
+    expect(answerText({ data: 2n ** 64n }, '/v3/x', {})).to.equal('{"data":18446744073709551616}');
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formEncode, pageLink, paginate, type Direction, type Fetch } from '../../../../src/api/routes/v3/page.ts';
+import { formEncode, pageLink, paginate, type Direction, type Fetch } from '../../../../src/api/mdw/resources/page.ts';
 
 /** A list of keys 1..n as a Fetch (items are the keys' text). */
 function listOf(keys: number[]): Fetch<number, string> {

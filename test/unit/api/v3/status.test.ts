@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { statusBody } from '../../../../src/api/routes/v3/status.ts';
+import { statusBody } from '../../../../src/api/mdw/resources/status-source.ts';
 import type { StoredTotals } from '../../../../src/db/queries/sync-state.ts';
 import { protocolReport } from '../../../../src/chain/protocols.ts';
 

@@ -1,0 +1,168 @@
+/**
+ * @module Admission of requests that read the database: at most so much work runs at once (a request weighs one turn,
+ * a GraphQL operation as many as its cost), the others wait in a bounded line for a bounded time, and what does not
+ * fit is refused at once with 503 and Retry-After (MDW_OVERLOADED). A request's work may also check its deadline
+ * (GraphQL's fields do, before each read) and give up with the same 503 once it is past.
+ */
+import { AppError, ErrorCode } from '../../errors.ts';
+import { TurnQueue } from '../../turns.ts';
+
+export interface AdmissionOptions {
+  /** turns: requests of weight 1 that run at once */
+  readonly concurrency: number;
+  /** requests that may wait for a turn; one more is refused at once */
+  readonly maxWaiting: number;
+  /** how long a request may wait for its turn before it is refused */
+  readonly maxWaitMs: number;
+  /** how long after its arrival a request's work may go on (Deadline) */
+  readonly deadlineMs: number;
+}
+
+/**
+ * admissionLimits sizes the line to the pool: as many requests run as there are connections (a request's queries
+ * run in parallel and its rendering between them), a burst of thousands waits parked, none waits longer than
+ * 5 s, half the pool's connection timeout, and work that checks its deadline ends within those 5 s too.
+ */
+export function admissionLimits(poolSize: number): AdmissionOptions {
+  return { concurrency: poolSize, maxWaiting: 4096, maxWaitMs: 5000, deadlineMs: 5000 };
+}
+
+/** Deadline is the moment a request's work is given up: check() throws `overloaded()` once it has come. */
+export class Deadline {
+  readonly #at: number;
+
+  /** `at`: performance.now()'s reading the work must end by */
+  constructor(at: number) {
+    this.#at = at;
+  }
+
+  /** check throws the request's refusal (503, Retry-After) once its deadline has come; work calls it between reads. */
+  check(): void {
+    if (performance.now() >= this.#at) throw overloaded();
+  }
+}
+
+/** overloaded is the refusal of a request the server has no room for: 503, Retry-After (the error boundary). */
+export function overloaded(cause?: unknown): AppError {
+  return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause });
+}
+
+/**
+ * spreadWait is a waiter's deadline, somewhere in the last quarter of `maxWaitMs`: a burst parks together, and
+ * with one deadline its refusals would fall due in the same timer turn, all answered in one stretch (and asked again
+ * together by clients that retry at once, the next wave five seconds later).
+ */
+function spreadWait(maxWaitMs: number): number {
+  return maxWaitMs * (0.75 + Math.random() * 0.25);
+}
+
+interface Waiter {
+  readonly weight: number;
+  readonly admit: () => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * Admission runs requests under a concurrency limit. A burst waits parked (costing neither CPU nor connections of the
+ * pool), so a cheap request that bypasses it (a probe, the status from memory) is answered at once; the line is
+ * bounded in length and in time, well below the pool's connection timeout, so every request gets an answer, never a
+ * 500 for a wait that timed out.
+ */
+export class Admission {
+  readonly #options: AdmissionOptions;
+  readonly #turns: TurnQueue;
+  readonly #waiting: Waiter[] = [];
+  /** the requests running, and the turns they hold (their weights) */
+  #running = 0;
+  #held = 0;
+  #pressure = 0;
+
+  /** `turns` are those its requests start in, shared with the server's pool (src/turns.ts) */
+  constructor(options: AdmissionOptions, turns = new TurnQueue()) {
+    this.#options = options;
+    this.#turns = turns;
+  }
+
+  /**
+   * counts are the requests running and waiting now (a metric reads them at scrape time), and the pressure: requests
+   * so far that found every turn taken, parked or refused (it stops growing when a burst is over: HeapTrim).
+   */
+  get counts(): { running: number; waiting: number; pressure: number } {
+    return { running: this.#running, waiting: this.#waiting.length, pressure: this.#pressure };
+  }
+
+  /**
+   * run calls `fn` once `weight` turns are free (at most `concurrency`: a request heavier than the whole server runs
+   * alone), with the request's deadline; it rejects with `overloaded()` when the line is full or the wait too long.
+   * The line is first come, first served: a heavy request is not passed by lighter ones for ever. The wait and the
+   * deadline count from `arrivedAt` (performance.now()'s reading), when the request did work before it asked.
+   */
+  async run<T>(fn: (deadline: Deadline) => Promise<T>, weight = 1, arrivedAt = performance.now()): Promise<T> {
+    const deadline = new Deadline(arrivedAt + this.#options.deadlineMs);
+    const turns = Math.min(Math.max(1, Math.ceil(weight)), this.#options.concurrency);
+    await this.#slot(turns, arrivedAt);
+    try {
+      // Each starts in a turn of its own (after the loop's poll for I/O): started in the task that let it in, a request
+      // answered from memory would run in the same task as the one before it (let in when that one finished, or found
+      // running below the limit by the next socket of the same poll), and a burst would render back to back for
+      // seconds without the loop turning to a probe.
+      await this.#turns.next();
+      return await fn(deadline);
+    } finally {
+      this.#release(turns);
+    }
+  }
+
+  #slot(weight: number, arrivedAt: number): Promise<void> {
+    const { maxWaiting, maxWaitMs } = this.#options;
+    if (this.#waiting.length === 0 && this.#fits(weight)) {
+      this.#hold(weight);
+      return Promise.resolve();
+    }
+    this.#pressure++;
+    if (this.#waiting.length >= maxWaiting) return Promise.reject(overloaded());
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        weight,
+        admit: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        timer: setTimeout(
+          () => {
+            this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+            reject(overloaded());
+            // a heavy request at the head that gave up may have held lighter ones back
+            this.#admitWaiting();
+          },
+          arrivedAt + spreadWait(maxWaitMs) - performance.now(),
+        ),
+      };
+      this.#waiting.push(waiter);
+    });
+  }
+
+  #fits(weight: number): boolean {
+    return this.#held + weight <= this.#options.concurrency;
+  }
+
+  #hold(weight: number): void {
+    this.#running++;
+    this.#held += weight;
+  }
+
+  #release(weight: number): void {
+    this.#running--;
+    this.#held -= weight;
+    this.#admitWaiting();
+  }
+
+  /** admitWaiting lets in the waiters at the head of the line, in order, while their turns are free. */
+  #admitWaiting(): void {
+    while (this.#waiting.length > 0 && this.#fits(this.#waiting[0]!.weight)) {
+      const next = this.#waiting.shift()!;
+      this.#hold(next.weight);
+      next.admit();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * @module CORS_ORIGINS as the one CORS policy of every answer: ours, errors included, and the node's forwarded ones
+ * (whose own CORS headers the forwarder drops: proxy.ts withoutNodeCors). A preflight is always answered here, never
+ * forwarded: the node would allow any origin.
+ */
+import cors from '@koa/cors';
+import type { ApiContext, ApiMiddleware } from '../state.ts';
+import { isListedOrigin } from '../../../origins.ts';
+import { AE_HEIGHT_HEADER } from './ae-height.ts';
+
+/**
+ * corsPolicy sets the CORS headers before the rest of the chain runs (so they stay on an error's answer too) and
+ * answers every preflight: an origin the policy lets in gets its headers, any other a 204 without them (the browser
+ * then refuses the request it asked about).
+ */
+export function corsPolicy(allowed: readonly string[]): ApiMiddleware {
+  const headers = cors({
+    origin: corsOrigin(allowed),
+    // Credentials only for origins listed by name: `*` means any page may read, never as the user.
+    credentials: (ctx) => isListedOrigin(allowed, ctx.get('Origin')),
+    allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    // Browser clients page with the cursor and revalidate with the ETag; they read the node's headers as its own
+    // CORS layer lets them: the chain-state height and the wait a 503 asks for.
+    exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag', 'Retry-After', AE_HEIGHT_HEADER],
+  });
+  return async function corsPolicy(ctx, next) {
+    await headers(ctx, async () => {
+      if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '') {
+        ctx.status = 204;
+        return;
+      }
+      await next();
+    });
+  };
+}
+
+/**
+ * corsOrigin is `*` when any origin is allowed, else the request's Origin when it is listed (a
+ * listed origin is echoed, with `Vary: Origin`, so that credentials may go with it).
+ */
+export function corsOrigin(allowed: readonly string[]): (ctx: ApiContext) => string {
+  return (ctx) => {
+    const origin = ctx.get('Origin');
+    if (isListedOrigin(allowed, origin)) return origin;
+    return allowed.includes('*') ? '*' : '';
+  };
+}

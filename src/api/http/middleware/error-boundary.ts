@@ -1,0 +1,129 @@
+/**
+ * @module The one HTTP error boundary of every API (/middleware, /v2, ae_mdw's /v3): one classifier of what was
+ * thrown, one outage log per dependency, one overload log, and three body shapes: `{reason, code}`, ae_mdw's
+ * `{error}` for the requests its API took (`ctx.state.aeMdw`) and GraphQL's `{errors}` for a GraphQL request refused.
+ */
+import type prom from 'prom-client';
+import type { ApiContext, ApiMiddleware } from '../state.ts';
+import { AppError, ErrorCode } from '../../../errors.ts';
+import { isDatabaseUnavailable, isPoolBusy } from '../../../db/errors.ts';
+import type { Logger } from '../../../log.ts';
+import type { DependencyOutage } from '../../../outage.ts';
+import { overloaded } from '../admission.ts';
+import { UNREACHABLE_REASON } from '../../../node/errors.ts';
+import { askedPath } from './request-metrics.ts';
+
+/** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
+export interface Outages {
+  /** told of every 503 for a database that is away */
+  readonly database?: DependencyOutage;
+  /** told of every 502/504 for a node that does not answer (MDW_NODE_UNREACHABLE, MDW_NODE_TIMEOUT) */
+  readonly node?: DependencyOutage;
+}
+
+export interface ErrorBoundaryOptions {
+  readonly log: Logger;
+  readonly outages?: Outages;
+  /** counts the requests refused as overload (503 MDW_OVERLOADED) */
+  readonly shed?: prom.Counter;
+}
+
+/** Seconds a client is told to wait before trying again, per refusal that passes (RFC 9110 Retry-After). */
+const RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.OVERLOADED]: 1,
+  [ErrorCode.DB_UNAVAILABLE]: 5,
+};
+
+/** Overload is logged at most once per this long, with the count of refusals since the last line. */
+const OVERLOAD_LOG_INTERVAL_MS = 10_000;
+
+/** outageOf is the outage a refusal with `code` belongs to, if any. */
+function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefined {
+  if (code === ErrorCode.DB_UNAVAILABLE) return outages.database;
+  if (code === ErrorCode.NODE_UNREACHABLE || code === ErrorCode.NODE_TIMEOUT) return outages.node;
+  return undefined;
+}
+
+/**
+ * errorBoundary turns thrown errors into answers; a 500 body never carries internals. A request refused because a
+ * dependency is away (503 for the database, 502/504 for the node) is told to its outage instead of being logged, one
+ * refused for overload (503 with Retry-After) is counted and logged at most every few seconds.
+ */
+export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
+  const { log, outages = {}, shed } = opts;
+  let overload = { refused: 0, loggedAt: 0 };
+  const overloaded = (ctx: ApiContext, err: unknown): void => {
+    shed?.inc();
+    overload.refused++;
+    const now = Date.now();
+    if (now - overload.loggedAt < OVERLOAD_LOG_INTERVAL_MS) return;
+    log.warn(
+      { refused: overload.refused, path: askedPath(ctx), reason: (err as Error).message },
+      'overloaded: refusing requests with 503 and Retry-After until there is room',
+    );
+    overload = { refused: 0, loggedAt: now };
+  };
+  return async function errorBoundary(ctx, next) {
+    try {
+      await next();
+      // A forwarded answer (even a node 404) was already streamed to the client as it is.
+      if (ctx.status === 404 && ctx.body === undefined && !ctx.state.forwarded) {
+        throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'Not found');
+      }
+    } catch (err) {
+      const e = classifyError(err);
+      const outage = outageOf(e.code, outages);
+      if (outage) outage.refused(err);
+      else if (e.code === ErrorCode.OVERLOADED) overloaded(ctx, err);
+      else if (e.status >= 500) log.error({ err, code: e.code, path: askedPath(ctx) }, 'request failed');
+      else log.info({ code: e.code, path: askedPath(ctx), reason: e.message }, 'request rejected');
+      ctx.status = e.status;
+      ctx.set('Cache-Control', 'no-store');
+      const retryAfter = RETRY_AFTER_SECONDS[e.code];
+      if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+      ctx.body = errorBody(ctx, e);
+    }
+  };
+}
+
+/**
+ * errorBody is an error's answer in the shape of the API the request went to: GraphQL's refusals of a request (4xx) in
+ * GraphQL's, with the code as its extension (a failure of the server's own stays ae_mdw's: it is not the document's),
+ * ae_mdw's `{error}`, or `{reason, code}`.
+ */
+function errorBody(ctx: ApiContext, e: AppError): unknown {
+  const reason = clientReason(e, ctx.state.aeMdw === true);
+  if (ctx.state.graphql && e.status < 500) return { errors: [{ message: reason, extensions: { code: e.code } }] };
+  return ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };
+}
+
+/**
+ * clientReason is what a client reads of an error: upstream and availability errors carry messages written for
+ * clients; a bug is hidden, and so is why the node could not be reached (an address, NODE_INTERNAL_URL's above all).
+ */
+function clientReason(e: AppError, aeMdw: boolean): string {
+  if (e.code === ErrorCode.INTERNAL) return aeMdw ? 'internal error' : 'Internal Server Error';
+  return e.code === ErrorCode.NODE_UNREACHABLE ? UNREACHABLE_REASON : e.message;
+}
+
+/**
+ * classifyError is what a handler or a Koa helper threw as an AppError (bodyparser and Koa throw http-errors): a
+ * pool with no room is overload, a database that is away is an outage, anything else unknown is a bug.
+ */
+export function classifyError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const status = (err as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code =
+      status === 413
+        ? ErrorCode.API_PAYLOAD_TOO_LARGE
+        : status === 404
+          ? ErrorCode.API_NOT_FOUND
+          : ErrorCode.API_BAD_REQUEST;
+    return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
+  }
+  if (isPoolBusy(err)) return overloaded(err);
+  if (isDatabaseUnavailable(err))
+    return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
+  return new AppError(ErrorCode.INTERNAL, 500, 'unhandled', { cause: err });
+}

@@ -1,0 +1,240 @@
+/** @module ae_mdw's query fields over the chain itself: blocks, transactions, an account's activities, transfers, statistics, status. */
+import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
+import { IntScalar, JsonScalar } from './scalars.ts';
+import { asData, byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
+import {
+  AccountActivity,
+  ActivityType,
+  DeltaStats,
+  KeyBlock,
+  MicroBlock,
+  MinersStats,
+  StartEndCountStats,
+  Stats,
+  Status,
+  SyncStatus,
+  TopMiners24hStats,
+  TopMinersStats,
+  TotalStats,
+  Transaction,
+  Transfer,
+  WealthEntry,
+} from './types-chain.ts';
+import { enumOf, list, objectType } from './object-types.ts';
+import { getAccountActivities, getTransfers } from '../resources/activities.ts';
+import {
+  getKeyBlock,
+  getKeyBlockMicroBlocks,
+  getKeyBlocks,
+  getMicroBlock,
+  getMicroBlockTransactions,
+} from '../resources/blocks.ts';
+import type { Resource } from '../resources/resource.ts';
+import { getStatus } from '../resources/service.ts';
+import {
+  getDeltaStats,
+  getMinerStats,
+  getStats,
+  getTopMinerStats,
+  getTotalStats,
+  getTotalTransactionsStats,
+  seriesStats,
+} from '../resources/stats.ts';
+import { getTopMiners24h } from '../resources/top-miners.ts';
+import {
+  getAccountTransactionsCount,
+  getPendingTransactions,
+  getPendingTransactionsCount,
+  getTransaction,
+  getTransactions,
+  getTransactionsCount,
+} from '../resources/transactions.ts';
+import { getWealth } from '../resources/wealth.ts';
+
+const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLNonNull(GraphQLString)), to });
+const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;
+
+export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
+  keyBlocks: { op: getKeyBlocks, type: KeyBlock, list: 'scoped', description: 'Key blocks' },
+  keyBlockAtHeight: { op: getKeyBlock, type: KeyBlock, args: { height }, description: 'The key block at a height' },
+  keyBlockWithHash: {
+    op: getKeyBlock,
+    type: KeyBlock,
+    args: { hash: requiredString('path:hash_or_kbi') },
+    description: 'The key block with a hash',
+  },
+  keyBlock: byId(getKeyBlock, KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
+  microBlocksOfKeyBlockAtHeight: {
+    op: getKeyBlockMicroBlocks,
+    type: MicroBlock,
+    list: 'paged',
+    args: { height },
+    description: 'The micro blocks of the generation at a height',
+  },
+  microBlocksOfKeyBlockWithHash: {
+    op: getKeyBlockMicroBlocks,
+    type: MicroBlock,
+    list: 'paged',
+    args: { hash: requiredString('path:hash_or_kbi') },
+    description: 'The micro blocks of the generation of a key block hash',
+  },
+  keyBlockMicroBlocks: pageById(
+    getKeyBlockMicroBlocks,
+    MicroBlock,
+    'The micro blocks of a generation by height or hash',
+    'path:hash_or_kbi',
+  ),
+  microBlock: {
+    op: getMicroBlock,
+    type: MicroBlock,
+    args: { hash: requiredString('path:hash') },
+    description: 'A micro block',
+  },
+};
+
+export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
+  transaction: {
+    op: getTransaction,
+    type: Transaction,
+    args: { hash: optionalString('path:hash'), id: optionalString('path:hash') },
+    description: 'A transaction by hash (`hash` or `id`)',
+  },
+  transactions: {
+    op: getTransactions,
+    type: Transaction,
+    list: 'scoped',
+    args: {
+      type: strings('query:type'),
+      typeGroup: strings('query:type_group'),
+      account: optionalString('query:account'),
+      contract: optionalString('query:contract'),
+      channel: optionalString('query:channel'),
+      oracle: optionalString('query:oracle'),
+      senderId: optionalString('query:sender_id'),
+      recipientId: optionalString('query:recipient_id'),
+      entrypoint: optionalString('query:entrypoint'),
+    },
+    description: 'Transactions matching every filter given',
+  },
+  transactionsCount: {
+    op: getTransactionsCount,
+    type: IntScalar,
+    args: {
+      id: optionalString('query:id'),
+      type: optionalString('query:type'),
+      typeGroup: optionalString('query:type_group'),
+    },
+    description: 'How many transactions match',
+    pick: countOf,
+  },
+  microBlockTransactions: {
+    op: getMicroBlockTransactions,
+    type: Transaction,
+    list: 'paged',
+    args: { hash: requiredString('path:hash') },
+    description: 'The transactions of a micro block',
+  },
+  pendingTransactions: {
+    op: getPendingTransactions,
+    type: Transaction,
+    list: 'paged',
+    description: "The node's pending transactions",
+  },
+  pendingTransactionsCount: {
+    op: getPendingTransactionsCount,
+    type: IntScalar,
+    description: 'How many transactions are pending',
+  },
+  accountTransactionsCount: byId(
+    getAccountTransactionsCount,
+    JsonScalar,
+    "An id's transactions counted per type and field",
+  ),
+};
+
+export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
+  accountActivities: {
+    op: getAccountActivities,
+    type: AccountActivity,
+    list: 'scoped',
+    args: {
+      id: requiredString('path:id'),
+      ownedOnly: { type: GraphQLBoolean, to: 'query:owned_only' },
+      type: { type: ActivityType, to: 'query:type' },
+    },
+    description: "An id's activities",
+  },
+  transfers: {
+    op: getTransfers,
+    type: Transfer,
+    list: 'scoped',
+    args: { account: optionalString('query:account'), kind: optionalString('query:kind') },
+    description: 'Internal transfers',
+  },
+};
+
+const StatsInterval = enumOf('StatsInterval', ['day', 'week', 'month']);
+const BlockType = enumOf('BlockType', ['key', 'micro']);
+const interval = { type: StatsInterval, to: 'query:interval_by', defaultValue: 'day' } as const;
+const dates = {
+  minStartDate: optionalString('query:min_start_date'),
+  maxStartDate: optionalString('query:max_start_date'),
+};
+
+/** series is a statistics time series of its resource, with the dates where ae_mdw takes them. */
+const series = (op: Resource, description: string, extra: QueryField['args'] = {}, withDates = true): QueryField => ({
+  op,
+  type: StartEndCountStats,
+  list: 'paged',
+  args: { intervalBy: interval, ...(withDates ? dates : {}), ...extra },
+  description,
+});
+
+const TopMiners24hStatsPage = objectType('TopMiners24hStatsPage', { data: list(TopMiners24hStats) });
+const WealthPage = objectType('WealthPage', { data: list(WealthEntry) });
+
+export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
+  stats: { op: getStats, type: Stats, description: 'Counters of the last 24 hours' },
+  transactionsStats: series(seriesStats('transactions'), 'Transactions per interval', {
+    txType: optionalString('query:tx_type'),
+  }),
+  totalTransactionsStats: {
+    op: getTotalTransactionsStats,
+    type: IntScalar,
+    args: { txType: optionalString('query:tx_type'), ...dates },
+    description: 'Transactions between the dates',
+    pick: countOf,
+  },
+  blocksStats: series(seriesStats('blocks'), 'Blocks per interval', { type: { type: BlockType, to: 'query:type' } }),
+  difficultyStats: series(seriesStats('difficulty'), 'Average difficulty per interval'),
+  hashrateStats: series(seriesStats('hashrate'), 'Average hashrate per interval'),
+  totalAccountsStats: series(seriesStats('total-accounts'), 'Accounts seen first per interval', {}, false),
+  activeAccountsStats: series(seriesStats('active-accounts'), 'Active accounts per interval', {}, false),
+  namesStats: series(seriesStats('names'), 'Names activated per interval'),
+  contractsStats: series(seriesStats('contracts'), 'Contracts created per interval'),
+  aex9TransfersStats: series(seriesStats('aex9-transfers'), 'AEX-9 transfers per interval'),
+  totalStats: { op: getTotalStats, type: TotalStats, list: 'scoped', description: 'Totals per generation' },
+  deltaStats: { op: getDeltaStats, type: DeltaStats, list: 'scoped', description: 'Changes per generation' },
+  minersStats: { op: getMinerStats, type: MinersStats, list: 'paged', description: 'Rewards per miner' },
+  topMinersStats: { ...series(getTopMinerStats, 'Top miners per interval'), type: TopMinersStats },
+  topMiners24hStats: {
+    op: getTopMiners24h,
+    type: TopMiners24hStatsPage,
+    description: 'Top miners of the last 24 hours',
+    pick: asData,
+  },
+};
+
+export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
+  wealth: {
+    op: getWealth,
+    type: WealthPage,
+    description: 'The accounts with the most AE, highest first',
+    pick: asData,
+  },
+};
+
+export const STATUS_QUERIES: Readonly<Record<string, QueryField>> = {
+  status: { op: getStatus, type: Status, description: 'Middleware and node status' },
+  syncStatus: { op: getStatus, type: SyncStatus, description: 'The stored top and whether it is still catching up' },
+};

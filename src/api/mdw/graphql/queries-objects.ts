@@ -1,0 +1,320 @@
+/** @module ae_mdw's query fields over what the chain holds: names, contracts, channels, oracles, tokens, DEX swaps. */
+import { GraphQLBoolean, GraphQLNonNull } from 'graphql';
+import { IntScalar } from './scalars.ts';
+import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
+import { enumOf } from './object-types.ts';
+import * as T from './types-objects.ts';
+import {
+  getAex141ByContract,
+  getAex141ContractTemplates,
+  getAex141ContractTokens,
+  getAex141ContractTransfers,
+  getAex141Count,
+  getAex141OwnedTokens,
+  getAex141TemplateTokens,
+  getAex141TokenOwner,
+  getAex141Transfers,
+  getSortedAex141Contracts,
+} from '../resources/aex141.ts';
+import {
+  getAex9AccountBalances,
+  getAex9ByContract,
+  getAex9ContractAccountBalance,
+  getAex9ContractAccountBalanceHistory,
+  getAex9ContractBalances,
+  getAex9ContractTransfers,
+  getAex9TokensCount,
+  getSortedAex9Tokens,
+} from '../resources/aex9.ts';
+import { getChannel, getChannelUpdates, getChannels } from '../resources/channels.ts';
+import { getContract, getContractCalls, getContractLogs, getContracts } from '../resources/contracts.ts';
+import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from '../resources/dex.ts';
+import { getNameHistory } from '../resources/name-history.ts';
+import {
+  getAccountNameClaims,
+  getAccountPointees,
+  getName,
+  getNameAuction,
+  getNameClaims,
+  getNameTransfers,
+  getNameUpdates,
+  getNames,
+  getNamesAuctions,
+  getNamesCount,
+} from '../resources/names.ts';
+import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
+
+const NameState = enumOf('NameState', ['active', 'inactive']);
+// ae_mdw's `expiration` is the REST order `deactivation`
+const NameOrder = enumOf('NameOrder', ['expiration', 'activation', 'deactivation', 'name']);
+// ae_mdw's auctions by name are not served (the REST list has the one order): NAME is refused as an unknown value
+const AuctionOrder = enumOf('AuctionOrder', ['expiration']);
+const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
+
+export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
+  name: byId(getName, T.Name, 'A name by name or hash'),
+  names: {
+    op: getNames,
+    type: T.Name,
+    list: 'paged',
+    args: {
+      orderBy: { type: NameOrder, to: 'query:by', defaultValue: 'expiration' },
+      ownedBy: optionalString('query:owned_by'),
+      prefix: optionalString('query:prefix'),
+      state: { type: NameState, to: 'query:state' },
+    },
+    values: { orderBy: NAME_ORDER_VALUES },
+    description: 'Names',
+  },
+  searchNames: {
+    op: getNames,
+    type: T.Name,
+    list: 'paged',
+    args: { prefix: requiredString('query:prefix') },
+    fixed: { by: 'name' },
+    description: 'Names starting with a prefix',
+  },
+  namesCount: {
+    op: getNamesCount,
+    type: IntScalar,
+    args: { ownedBy: optionalString('query:owned_by') },
+    description: 'Active names',
+  },
+  nameClaims: pageById(getNameClaims, T.NameClaim, 'Claims and bids of a name'),
+  nameUpdates: pageById(getNameUpdates, T.NameUpdate, 'Updates of a name'),
+  nameTransfers: pageById(getNameTransfers, T.NameTransfer, 'Transfers of a name'),
+  nameHistory: pageById(getNameHistory, T.NameHistory, 'Everything that happened to a name'),
+  auction: byId(getNameAuction, T.Auction, 'A name in auction'),
+  auctions: {
+    op: getNamesAuctions,
+    type: T.Auction,
+    list: 'paged',
+    args: { orderBy: { type: AuctionOrder, to: 'query:by', defaultValue: 'expiration' } },
+    values: { orderBy: { expiration: '' } },
+    description: 'Names in auction',
+  },
+  auctionClaims: pageById(getNameClaims, T.NameClaim, 'Claims and bids of a name in auction'),
+  accountNameClaims: {
+    op: getAccountNameClaims,
+    type: T.NameClaim,
+    list: 'paged',
+    args: { accountId: requiredString('path:id') },
+    description: 'Name claims of an account',
+  },
+  accountNamePointees: {
+    op: getAccountPointees,
+    type: T.Pointee,
+    list: 'paged',
+    args: { accountId: requiredString('path:id') },
+    description: 'Names pointing at an id',
+  },
+};
+
+const logFilters = {
+  event: optionalString('query:event'),
+  aexnArgs: { type: GraphQLBoolean, to: 'query:aexn-args' },
+} as const;
+
+export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
+  contracts: { op: getContracts, type: T.Contract, list: 'scoped', description: 'Contracts by creation' },
+  contract: byId(getContract, T.Contract, 'A contract'),
+  contractsLogs: {
+    op: getContractLogs,
+    type: T.ContractLog,
+    list: 'scoped',
+    args: { contractId: optionalString('query:contract_id'), ...logFilters },
+    description: 'Event logs of contract calls',
+  },
+  contractLogs: {
+    op: getContractLogs,
+    type: T.ContractLog,
+    list: 'scoped',
+    args: { id: requiredString('path:id'), ...logFilters },
+    description: "A contract's event logs",
+  },
+  contractsCalls: { op: getContractCalls, type: T.ContractCall, list: 'scoped', description: 'Contract calls' },
+  contractCalls: {
+    op: getContractCalls,
+    type: T.ContractCall,
+    list: 'scoped',
+    args: { id: requiredString('path:id') },
+    description: "A contract's calls",
+  },
+};
+
+const ActiveState = (name: string) => enumOf(name, ['active', 'inactive']);
+
+export const CHANNEL_QUERIES: Readonly<Record<string, QueryField>> = {
+  channels: {
+    op: getChannels,
+    type: T.Channel,
+    list: 'paged',
+    args: { state: { type: ActiveState('ChannelState'), to: 'query:state' } },
+    description: 'Channels',
+  },
+  channel: byId(getChannel, T.Channel, 'A channel'),
+  channelUpdates: pageById(getChannelUpdates, T.ChannelUpdate, "A channel's updates"),
+};
+
+export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
+  oracles: {
+    op: getOracles,
+    type: T.Oracle,
+    list: 'scoped',
+    args: { state: { type: ActiveState('OracleState'), to: 'query:state' } },
+    description: 'Oracles',
+  },
+  oracle: byId(getOracle, T.Oracle, 'An oracle'),
+  oracleQueries: pageById(getOracleQueries, T.OracleQuery, "An oracle's queries"),
+  oracleResponses: pageById(getOracleResponses, T.OracleResponse, "An oracle's responses"),
+  oracleExtends: pageById(getOracleExtends, T.OracleExtend, "An oracle's extensions"),
+};
+
+const Aex9ContractOrderBy = enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
+const Aex141ContractOrderBy = enumOf('Aex141ContractOrderBy', ['creation', 'name', 'symbol']);
+const Aex9BalanceOrderBy = enumOf('Aex9BalanceOrderBy', ['pubkey', 'amount']);
+const contractId = requiredString('path:contractId');
+const accountId = requiredString('path:accountId');
+
+export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
+  aex9Count: { op: getAex9TokensCount, type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
+  aex9Contracts: {
+    op: getSortedAex9Tokens,
+    type: T.Aex9Contract,
+    list: 'paged',
+    args: {
+      orderBy: { type: Aex9ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
+      prefix: optionalString('query:prefix'),
+      exact: optionalString('query:exact'),
+    },
+    description: 'AEX-9 tokens',
+  },
+  aex9Contract: byId(getAex9ByContract, T.Aex9Contract, 'An AEX-9 token'),
+  aex9ContractBalances: {
+    op: getAex9ContractBalances,
+    type: T.Aex9ContractBalance,
+    list: 'paged',
+    args: {
+      id: requiredString('path:contractId'),
+      orderBy: { type: Aex9BalanceOrderBy, to: 'query:by', defaultValue: 'pubkey' },
+      blockHash: optionalString('query:block_hash'),
+    },
+    description: "A token's holders",
+  },
+  aex9BalanceHistory: {
+    op: getAex9ContractAccountBalanceHistory,
+    type: T.Aex9BalanceHistoryItem,
+    list: 'scoped',
+    args: { contractId, accountId },
+    description: "An account's balance of a token per generation",
+  },
+  aex9TokenBalance: {
+    op: getAex9ContractAccountBalance,
+    type: T.Aex9Balance,
+    args: { contractId, accountId, hash: optionalString('query:hash') },
+    description: "An account's balance of a token",
+  },
+  aex9AccountBalances: {
+    op: getAex9AccountBalances,
+    type: T.Aex9AccountBalance,
+    list: 'paged',
+    args: { accountId },
+    description: "An account's AEX-9 balances",
+  },
+  aex9ContractTransfers: {
+    op: getAex9ContractTransfers,
+    type: T.Aex9Transfer,
+    list: 'paged',
+    args: {
+      contractId,
+      sender: optionalString('query:sender'),
+      recipient: optionalString('query:recipient'),
+      account: optionalString('query:account'),
+    },
+    description: "A token's transfers",
+  },
+};
+
+const fromTo = { from: optionalString('query:from'), to: optionalString('query:to') };
+
+export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
+  aex141Count: { op: getAex141Count, type: IntScalar, description: 'NFT collections', pick: countOf },
+  aex141Contracts: {
+    op: getSortedAex141Contracts,
+    type: T.Aex141Contract,
+    list: 'paged',
+    args: {
+      orderBy: { type: Aex141ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
+      prefix: optionalString('query:prefix'),
+      exact: optionalString('query:exact'),
+    },
+    description: 'NFT collections',
+  },
+  aex141Contract: byId(getAex141ByContract, T.Aex141Contract, 'An NFT collection'),
+  aex141Transfers: {
+    op: getAex141Transfers,
+    type: T.Aex141Transfer,
+    list: 'paged',
+    args: fromTo,
+    description: 'NFT transfers',
+  },
+  aex141ContractTransfers: {
+    op: getAex141ContractTransfers,
+    type: T.Aex141Transfer,
+    list: 'paged',
+    args: { contractId, ...fromTo },
+    description: "A collection's transfers",
+  },
+  aex141ContractTokens: {
+    op: getAex141ContractTokens,
+    type: T.Aex141Token,
+    list: 'paged',
+    args: { contractId },
+    description: "A collection's tokens",
+  },
+  aex141ContractToken: {
+    op: getAex141TokenOwner,
+    type: T.Aex141TokenWithMetadata,
+    args: { contractId, tokenId: requiredString('path:tokenId') },
+    description: 'A token, its owner and metadata',
+  },
+  aex141AccountTokens: {
+    op: getAex141OwnedTokens,
+    type: T.Aex141Token,
+    list: 'paged',
+    args: { accountId, contract: optionalString('query:contract') },
+    description: "An account's NFTs",
+  },
+  aex141ContractTemplates: {
+    op: getAex141ContractTemplates,
+    type: T.Aex141Template,
+    list: 'paged',
+    args: { contractId },
+    description: "A collection's templates",
+  },
+  aex141ContractTemplateTokens: {
+    op: getAex141TemplateTokens,
+    type: T.Aex141TemplateToken,
+    list: 'paged',
+    args: { contractId, templateId: { type: new GraphQLNonNull(IntScalar), to: 'path:templateId' } },
+    description: 'The tokens of a template',
+  },
+};
+
+export const DEX_QUERIES: Readonly<Record<string, QueryField>> = {
+  swaps: { op: getDexSwaps, type: T.Swap, list: 'paged', description: 'DEX swaps' },
+  accountSwaps: {
+    op: getAccountDexSwaps,
+    type: T.Swap,
+    list: 'paged',
+    args: { accountId: requiredString('path:accountId') },
+    description: "An account's swaps",
+  },
+  contractSwaps: {
+    op: getDexSwapsByContractId,
+    type: T.Swap,
+    list: 'paged',
+    args: { contractId: requiredString('path:contractId') },
+    description: 'Swaps of a pair or of the pairs of a token',
+  },
+};

@@ -1,0 +1,75 @@
+/**
+ * @module ae_mdw's /v3 API as one Koa middleware, under /mdw as an æternity gateway hosts it: the SDK's
+ * `Middleware` client works against us unchanged, given our URL with `/mdw`. Its own error shape,
+ * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
+ */
+import type { ApiMiddleware } from '../http/state.ts';
+import { httpGet } from '../../node/http-get.ts';
+import { parseJson, type Json } from '../../chain/json.ts';
+import { AppError, ErrorCode } from '../../errors.ts';
+import { graphqlApi } from './graphql/endpoint.ts';
+import type { RouteDeps } from '../http/route-deps.ts';
+import { Aex141Metadata } from './resources/aex141-metadata.ts';
+import { exactRoutes } from './rest/exact-routes.ts';
+import type { V3Env } from './resources/resource.ts';
+import { v3ApiDocument } from './rest/api-document.ts';
+import { V3_OPERATIONS } from './rest/operations.ts';
+import { intAsString } from './rest/mdw-respond.ts';
+import { restRouter } from './rest/rest-routes.ts';
+import { StatsSource } from './resources/stats-source.ts';
+import { StatusSource } from './resources/status-source.ts';
+
+/** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
+export function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
+  const meter = metrics.outbound.meter('node', 'status');
+  const nodeStatus = async (): Promise<Json> =>
+    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
+  return {
+    pool,
+    cfg,
+    version,
+    status: new StatusSource(pool, nodeStatus, version, replicas),
+    stats: new StatsSource(pool, listener),
+    metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
+    outbound: metrics.outbound,
+    // the document is made of JSON literals (its schemas are typed as open records)
+    apiDocument: v3ApiDocument(V3_OPERATIONS, version) as Record<string, Json>,
+  };
+}
+
+/** The /v3 paths answered from memory, which never wait for a turn to read the database. */
+const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
+
+/**
+ * ownTurns: those paths, GraphiQL's page and assets, and GraphQL, whose operations take their turns themselves, as many
+ * as their cost once it is measured (mdw/graphql/endpoint.ts).
+ */
+const ownTurns = (path: string): boolean =>
+  FROM_MEMORY.has(path) || path === '/graphql' || path === '/graphiql' || path.startsWith('/graphiql/');
+
+/**
+ * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
+ * ROOT_V3=mdw (a deployment from before the gateway layout), its errors in ae_mdw's shape; it passes the others on.
+ */
+export function v3Api(deps: RouteDeps): ApiMiddleware {
+  const atRoot = deps.cfg.rootV3 === 'mdw';
+  const env = v3Env(deps);
+  const routes = exactRoutes(restRouter(env));
+  // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
+  const graphql = graphqlApi(env, deps.admission);
+  const asString = intAsString();
+  const noSuchRoute = async (): Promise<void> => {
+    throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
+  };
+  return async function v3Api(ctx, next) {
+    if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) {
+      ctx.path = ctx.path.slice('/mdw'.length) || '/';
+      ctx.state.mountedAt = '/mdw';
+    } else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
+    // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
+    ctx.state.aeMdw = true;
+    const answer = (): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
+    // answers from memory skip the line: under a burst they stay as quick as ever
+    await (ownTurns(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
+  };
+}

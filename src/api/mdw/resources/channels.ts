@@ -1,0 +1,115 @@
+/** @module /v3/channels: channels by their latest transaction, and one channel's state. */
+import { isEncoded } from '../../../chain/encoding.ts';
+import { type Json } from '../../../chain/json.ts';
+import { innerTx } from '../../../chain/tx-fields.ts';
+import {
+  channelById,
+  channelsPage,
+  channelUpdatesPage,
+  type ChannelKey,
+  type ChannelRow,
+  type ChannelUpdateRow,
+} from '../../../db/queries/channels.ts';
+import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
+import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
+import { listPage } from './list.ts';
+import type { Answer, ResourceRequest, V3Env } from './resource.ts';
+import { one, parseId, parsePaging } from './mdw-params.ts';
+
+const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})-(ch_\w+)$/.exec(text);
+    if (!match || !isEncoded(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: Number(match[1]), microIndex: Number(match[2]), txIndex: Number(match[3]), channelId: match[4]! };
+  },
+};
+
+/** channelObject is ae_mdw's Channel from the create tx, the latest tx and the amounts moved. Pure. */
+export function channelObject(c: ChannelRow): Record<string, Json> {
+  const create = c.createTx;
+  const last = c.last.tx;
+  const big = (v: Json | undefined): bigint => BigInt(String(v ?? 0));
+  const initiatorAmount = big(create.initiator_amount);
+  const responderAmount = big(create.responder_amount);
+  return {
+    channel: c.channelId,
+    active: c.active,
+    amount: initiatorAmount + responderAmount + BigInt(c.deposited) - BigInt(c.withdrawn),
+    channel_reserve: big(create.channel_reserve),
+    initiator: create.initiator_id ?? null,
+    responder: create.responder_id ?? null,
+    initiator_amount: initiatorAmount,
+    responder_amount: responderAmount,
+    delegate_ids: delegateIds(c),
+    last_updated_height: c.last.height,
+    last_updated_time: Number(c.last.timeMs),
+    last_updated_tx_hash: c.last.txHash,
+    last_updated_tx_type: c.last.txType,
+    lock_period: create.lock_period ?? null,
+    locked_until: c.last.txType === 'ChannelCloseSoloTx' ? c.last.height + Number(create.lock_period ?? 0) : 0,
+    round: last.round ?? 1,
+    solo_round: 0,
+    state_hash: last.state_hash ?? create.state_hash ?? null,
+    updates_count: c.updatesCount,
+  };
+}
+
+/** delegateIds are a channel's delegates: as its latest ChannelSetDelegatesTx (since Iris) names them, else its creation. */
+function delegateIds(c: ChannelRow): Json {
+  let set = c.delegatesTx;
+  while (set && set.type !== 'ChannelSetDelegatesTx') set = innerTx(set);
+  if (set) return { initiator: set.initiator_delegate_ids ?? [], responder: set.responder_delegate_ids ?? [] };
+  return c.createTx.delegate_ids ?? { initiator: [], responder: [] };
+}
+
+/** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */
+export async function getChannels({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const state = one(req.query.state);
+  if (state !== undefined && state !== 'active' && state !== 'inactive')
+    throw v3BadRequest(`invalid query: state=${state}`);
+  return listPage(paging, {
+    cursor: CHANNEL_CURSOR,
+    read: (walk, from, n) => channelsPage(pool, state, walk, from, n),
+    key: (c) => ({ ...c.last, channelId: c.channelId }),
+    render: (rows) => rows.map((c) => channelObject(c)),
+  });
+}
+
+/** getChannel: a channel's state. */
+export async function getChannel({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const id = parseId(req.params.id, ['ch']);
+  const c = await channelById(pool, id);
+  if (!c) throw v3NotFound(id);
+  return channelObject(c);
+}
+
+/** getChannelUpdates: a channel's transactions, its creation first (the explorer reads the creation this way). */
+export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const id = parseId(req.params.id, ['ch']);
+  if (!(await channelById(pool, id))) throw v3NotFound(id);
+  return listPage(paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => channelUpdatesPage(pool, id, walk, from, n),
+    key: (u) => ({ height: u.height, microIndex: u.microIndex, txIndex: u.txIndex }),
+    render: (rows) => rows.map((u) => channelUpdateObject(id, u)),
+  });
+}
+
+/** channelUpdateObject is ae_mdw's ChannelUpdate: the channel transaction (unwrapped) and its source. Pure. */
+export function channelUpdateObject(channelId: string, u: ChannelUpdateRow): Record<string, Json> {
+  let update: { [key: string]: Json } | undefined = u.tx;
+  while (update && update.type !== u.updateType) update = innerTx(update);
+  const { type: _type, version: _version, ...tx } = update ?? u.tx;
+  return {
+    channel: channelId,
+    tx_type: u.updateType,
+    block_hash: u.blockHash,
+    source_tx_hash: u.txHash,
+    source_tx_type: u.txType,
+    tx,
+  };
+}

@@ -1,0 +1,123 @@
+/** @module /v3/contracts: a contract's creation, its calls (the ones the chain holds as transactions) and their event logs. */
+import { hash } from '../../../chain/encoding.ts';
+import { createdIds } from '../../../chain/tx-fields.ts';
+import type { Pool } from '../../../db/pool.ts';
+import { callsPage } from '../../../db/queries/contract-calls.ts';
+import { aexnTypes, contractCreation, logsPage } from '../../../db/queries/contracts.ts';
+import {
+  transactionPositions,
+  transactionsPage,
+  type TxFilter,
+  type TxPosition,
+} from '../../../db/queries/transaction-filter.ts';
+import type { TxRow } from '../../../db/queries/transactions.ts';
+import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
+import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
+import { listPage } from './list.ts';
+import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
+import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown } from './mdw-params.ts';
+import { positionBounds } from './scope-bounds.ts';
+import { contractCallObject, contractLogObject, contractObject } from '../../../shapes/v3/render-contracts.ts';
+
+const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
+
+const WHOLE_CHAIN = {
+  from: { height: 0, microIndex: 0, txIndex: 0 },
+  to: { height: ALL_HEIGHTS.last, microIndex: ALL_HEIGHTS.last, txIndex: ALL_HEIGHTS.last },
+};
+
+/**
+ * getContractCalls: contract calls the chain holds as transactions, of a contract (a query parameter, or the path's
+ * for /contracts/{id}/calls), a caller, a function.
+ */
+export async function getContractCalls({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
+  rejectUnknown(req.query, CALL_PARAMS);
+  const contract = pathOrQueryContract(req);
+  const caller = one(req.query.caller_id);
+  const fname = one(req.query.function);
+  if (fname === '') throw v3BadRequest('invalid query: function=');
+  const filter = {
+    contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
+    callerId: caller === undefined ? undefined : parseId(caller, ['ak', 'ct']),
+    function: fname,
+    ...WHOLE_CHAIN,
+    ...(await positionBounds(pool, paging.scope)),
+  };
+  return listPage(paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => callsPage(pool, filter, walk, from, n),
+    key: (c): TxPosition => c,
+    render: (rows) => rows.map((c) => contractCallObject(c)),
+  });
+}
+
+/** pathOrQueryContract is the contract a list is narrowed to: the path's, else `contract_id` or `contract`. */
+function pathOrQueryContract(req: ResourceRequest): string | undefined {
+  return req.params.id ?? one(req.query.contract_id) ?? one(req.query.contract);
+}
+
+/** getContractLogs: event logs of contract calls, of a contract (as getContractCalls) and an event name. */
+export async function getContractLogs({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query);
+  const contract = pathOrQueryContract(req);
+  const contractId = contract === undefined ? undefined : parseId(contract, ['ct']);
+  const event = one(req.query.event);
+  const aexnArgs = parseBoolean(one(req.query['aexn-args']), 'aexn-args') ?? false;
+  // an event is its name's blake2b as topic 0, which the node prints as a decimal integer
+  const topic0 =
+    event === undefined ? undefined : BigInt(`0x${Buffer.from(hash(Buffer.from(event))).toString('hex')}`).toString();
+  const filter = {
+    contractId,
+    topic0,
+    ...(paging.scope ? { first: paging.scope.first, last: paging.scope.last } : {}),
+  };
+  return listPage(paging, {
+    cursor: LOG_CURSOR,
+    read: (walk, from, n) => logsPage(pool, filter, walk, from, n),
+    key: (l) => ({ height: l.height, microIndex: l.microIndex, txIndex: l.txIndex, logIdx: l.logIdx }),
+    render: (rows) => rows.map((l) => contractLogObject(l, aexnArgs)),
+  });
+}
+
+/** getContracts: the contracts created by ContractCreateTx and GAAttachTx, newest first, as ae_mdw lists them. */
+export async function getContracts({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
+  rejectUnknown(req.query, new Set());
+  const filter: TxFilter = {
+    types: ['ContractCreateTx', 'GAAttachTx'],
+    ids: [],
+    ...(await positionBounds(pool, paging.scope)),
+  };
+  return listPage(paging, {
+    cursor: POSITION_CURSOR,
+    read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
+    key: (t): TxPosition => t,
+    render: (rows) => createdContracts(pool, rows),
+    readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
+  });
+}
+
+/** createdContracts renders creations as Contracts, their standards read once for the page. */
+async function createdContracts(pool: Pool, rows: readonly TxRow[]): Promise<Item[]> {
+  const ids = rows.map((t) => createdIds(t.tx).contract_id ?? '');
+  const standards = await aexnTypes(pool, ids);
+  return rows.map((t, i) =>
+    contractObject({
+      contractId: ids[i]!,
+      blockHash: t.microBlockHash,
+      txHash: t.hash,
+      txType: t.txType,
+      tx: t.tx,
+      aexnType: standards.get(ids[i]!) ?? null,
+    }),
+  );
+}
+
+/** getContract: a contract and its creation. */
+export async function getContract({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const id = parseId(req.params.id, ['ct']);
+  const c = await contractCreation(pool, id);
+  if (!c) throw v3NotFound(id);
+  return contractObject(c);
+}

@@ -1,0 +1,44 @@
+/** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
+import type { LogKey } from '../../../db/queries/contracts.ts';
+import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import { v3BadRequest } from './mdw-errors.ts';
+import { parseNonNegative } from './mdw-params.ts';
+
+/** A cursor codec: the list's key to text and back. */
+export interface CursorCodec<K> {
+  encode(key: K): string;
+  decode(text: string | undefined): K | undefined;
+}
+
+/** INDEX_CURSOR: a height or an index within a block. */
+export const INDEX_CURSOR: CursorCodec<number> = {
+  encode: (n) => String(n),
+  decode(text) {
+    if (text === undefined) return undefined;
+    const n = parseNonNegative(text);
+    if (n === undefined) throw v3BadRequest(`invalid cursor: ${text}`);
+    return n;
+  },
+};
+
+/** POSITION_CURSOR: a transaction's `<height>-<micro index>-<tx index>`. */
+export const POSITION_CURSOR: CursorCodec<TxPosition> = {
+  encode: (p) => `${p.height}-${p.microIndex}-${p.txIndex}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('-').map(parseNonNegative);
+    if (parts.length !== 3 || parts.some((n) => n === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
+  },
+};
+
+/** LOG_CURSOR: an event's `<height>-<micro index>-<tx index>-<log index>`. */
+export const LOG_CURSOR: CursorCodec<LogKey> = {
+  encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('-').map(parseNonNegative);
+    if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
+  },
+};

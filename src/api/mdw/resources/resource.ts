@@ -1,0 +1,76 @@
+/**
+ * @module What a /mdw/v3 resource is: a function of the server's environment and a request's parameters that returns
+ * a value, a page of items or one answer, for any transport to send (REST writes it as ae_mdw's JSON, GraphQL resolves
+ * its fields on it). Nothing here knows of HTTP.
+ */
+import type { Json } from '../../../chain/json.ts';
+import type { Config } from '../../../config.ts';
+import type { Pool } from '../../../db/pool.ts';
+import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
+import type { Aex141Metadata } from './aex141-metadata.ts';
+import type { Query } from './page.ts';
+import type { StatsSource } from './stats-source.ts';
+import type { StatusSource } from './status-source.ts';
+
+/** What a resource works with: the server's pool and settings, and the sources kept across requests. */
+export interface V3Env {
+  readonly pool: Pool;
+  readonly cfg: Config;
+  /** the build, named in /v3/api */
+  readonly version: string;
+  readonly status: StatusSource;
+  readonly stats: StatsSource;
+  readonly metadata: Aex141Metadata;
+  /** counts the requests to the node (its mempool) */
+  readonly outbound: OutboundMetrics;
+  /** the document of the routes served (/v3/api), made once from the route table */
+  readonly apiDocument: Readonly<Record<string, Json>>;
+}
+
+/** A request's parameters, as ae_mdw's REST names them: path parameters, and the query (a list repeats its name). */
+export interface ResourceRequest {
+  readonly params: Readonly<Record<string, string | undefined>>;
+  readonly query: Query;
+  /** the request's `txi:` scope was given as ae_mdw's `transaction:th_A-th_B` (activities take no other txi scope) */
+  readonly scopeOfTransactions?: boolean;
+  /** where the API is served, `/mdw/v3` or the root `/v3` (ROOT_V3=mdw): what /v3/api names as its server */
+  readonly servedAt?: string;
+}
+
+/** Where a page link starts: a list's cursor text, and whether it walks back (`rev=1`). */
+export interface PagePosition {
+  readonly cursor: string;
+  readonly rev: boolean;
+}
+
+/** An item of a list: always an object (a JSON text here would be written as a string). */
+export type Item = { readonly [key: string]: Json };
+
+/**
+ * ItemsPage is one page of a list: its items and where the pages around it start. `linkQuery` is the query its REST
+ * links carry when it is not the request's (the statistics' default limit written out).
+ */
+export class ItemsPage {
+  readonly items: readonly Item[];
+  readonly next: PagePosition | undefined;
+  readonly prev: PagePosition | undefined;
+  readonly linkQuery: Query | undefined;
+
+  constructor(
+    items: readonly Item[],
+    next: PagePosition | undefined,
+    prev: PagePosition | undefined,
+    linkQuery?: Query,
+  ) {
+    this.items = items;
+    this.next = next;
+    this.prev = prev;
+    this.linkQuery = linkQuery;
+  }
+}
+
+/** Answer: a page of a list, or one value (an object, a count, a list without paging). */
+export type Answer = ItemsPage | Json;
+
+/** Resource: one /v3 operation; it throws a v3 error (mdw-errors.ts) for a request it cannot answer. */
+export type Resource = (env: V3Env, request: ResourceRequest) => Promise<Answer>;
