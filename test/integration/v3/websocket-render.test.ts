@@ -106,11 +106,9 @@ describe('the live ae_mdw websocket renders a chunk from one read per kind (a re
     const { v3: peer, v2 } = await published();
     for (const [i, event] of events.entries()) {
       const path =
-        event.type === 'key_block'
-          ? `/mdw/v3/key-blocks/${event.block}`
-          : event.type === 'micro_block'
-            ? `/mdw/v3/micro-blocks/${event.block}`
-            : `/mdw/v3/transactions/${event.hash}`;
+        event.type === 'transaction'
+          ? `/mdw/v3/transactions/${event.hash}`
+          : `/mdw/v3/${event.type === 'key_block' ? 'key' : 'micro'}-blocks/${event.block}`;
       expect(payloadText(peer.frames[i]!), path).to.equal((await v3.get(path)).text);
       if (event.type !== 'transaction') continue;
       const { tx_index: txIndex, ...signed } = parseJson(payloadText(v2.frames[i]!)) as { [key: string]: Json };
