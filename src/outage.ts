@@ -2,41 +2,39 @@
  * @module One dependency's outage as the logs and metrics show it: a line when it is lost, a line when it is back
  * (with how many requests were refused meanwhile), never one per request.
  */
-import prom from 'prom-client';
+import type prom from 'prom-client';
+import { registerMetrics, type MetricsOf } from './metric-table.ts';
 import type { Logger } from './log.ts';
 import { Backoff, sleep, type BackoffOptions } from './retry.ts';
 import { errorMessage } from './errors.ts';
 
+const OUTAGE_METRICS = {
+  outages: {
+    type: 'counter',
+    name: 'mdw_dependency_outages_total',
+    help: 'Times a dependency (the database) was found unavailable after being available',
+    labels: ['dependency'],
+  },
+  refused: {
+    type: 'counter',
+    name: 'mdw_dependency_refused_requests_total',
+    help: 'Requests answered 503 because a dependency was unavailable',
+    labels: ['dependency'],
+  },
+  up: {
+    type: 'gauge',
+    name: 'mdw_dependency_up',
+    help: '1 while the dependency answers, 0 during an outage',
+    labels: ['dependency'],
+  },
+} as const;
+
 /** The outage metrics of every dependency, labelled by its name. */
-export interface OutageMetrics {
-  readonly outages: prom.Counter<'dependency'>;
-  readonly refused: prom.Counter<'dependency'>;
-  readonly up: prom.Gauge<'dependency'>;
-}
+export type OutageMetrics = MetricsOf<typeof OUTAGE_METRICS>;
 
 /** createOutageMetrics registers the outage metrics once per registry. */
 export function createOutageMetrics(registry: prom.Registry): OutageMetrics {
-  const registers = [registry];
-  return {
-    outages: new prom.Counter({
-      name: 'mdw_dependency_outages_total',
-      help: 'Times a dependency (the database) was found unavailable after being available',
-      labelNames: ['dependency'] as const,
-      registers,
-    }),
-    refused: new prom.Counter({
-      name: 'mdw_dependency_refused_requests_total',
-      help: 'Requests answered 503 because a dependency was unavailable',
-      labelNames: ['dependency'] as const,
-      registers,
-    }),
-    up: new prom.Gauge({
-      name: 'mdw_dependency_up',
-      help: '1 while the dependency answers, 0 during an outage',
-      labelNames: ['dependency'] as const,
-      registers,
-    }),
-  };
+  return registerMetrics(registry, OUTAGE_METRICS);
 }
 
 export interface DependencyOutageOptions {

@@ -18,6 +18,7 @@ import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import { walEnd } from '../db/queries/replication.ts';
 import type { Role } from '../roles.ts';
+import { StopList } from '../stop-list.ts';
 import { TurnQueue } from '../turns.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import { createApp } from './app.ts';
@@ -59,73 +60,115 @@ export interface ServerDeps {
 }
 
 /**
- * startServer listens for HTTP on cfg.port and starts the websocket server. One LISTEN connection
- * feeds both the websocket server and the response cache's invalidation. stop() stops accepting,
- * lets in-flight requests finish, closes websockets (going away), then the listener, then the pool.
+ * ApiServer listens for HTTP on cfg.port and starts the websocket server. One LISTEN connection feeds both the
+ * websocket server and the response cache's invalidation. Each part it starts pushes its stop on one list, which a
+ * failed start and stop() run last first: the websocket's clients are told the server is going away, in-flight
+ * requests finish, then the cache's invalidation, the listener, the replicas and the pool stop.
  */
-export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: string; wsUrl: string }> {
-  const { cfg, log, registry } = deps;
-  const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
-  // a request's start and what it does with each query's rows take turns of the event loop, one a turn, so the loop
-  // reads its sockets between two pages of a burst (src/turns.ts)
-  const turns = new TurnQueue();
-  const replicated = cfg.databaseReadUrls.length > 0;
-  // a server only reads; its LISTEN is allowed in a read-only transaction too
-  const primary = createReadPool(cfg, 'mdw-server', log, {
-    maxWaiting,
-    turns,
-    ...(replicated ? { max: PRIMARY_CONNECTIONS_BESIDE_REPLICAS } : {}),
-  });
-  const outageMetrics = createOutageMetrics(registry);
-  // reads go to the replicas when there are any (DATABASE_READ_URLS); the LISTEN connection stays on the primary
-  let replicasUnavailable: (err: Error) => void = () => {};
-  const replicas = replicated
-    ? new ReadReplicas({
-        pools: cfg.databaseReadUrls.map((url) => ({
-          url,
-          pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting, turns }, url),
-        })),
-        primary,
-        log: log.child({ component: 'read-replicas' }),
-        onUnavailable: (err) => replicasUnavailable(err),
-        turns,
-      })
-    : undefined;
-  const pool = replicas?.pool ?? primary;
-  const listener = new NotificationListener({
-    pool: primary,
-    channel: notifyChannel(cfg.databaseSchema),
-    log: log.child({ component: 'listener' }),
-    ...(replicas ? { replayed: (lsn: bigint) => replicas.replayed(lsn) } : {}),
-  });
-  const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
-  const probeMeter = createOutboundMetrics(registry).meter('node', 'status');
-  const outages = {
-    database: new DependencyOutage({ dependency: 'database', log, metrics: outageMetrics, probe: () => ping(pool) }),
-    node: new DependencyOutage({
-      dependency: 'node',
-      log,
-      metrics: outageMetrics,
-      probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs, probeMeter),
-    }),
-  };
-  replicasUnavailable = (err) => outages.database.unavailable(err);
-  const stopOutages = (): void => {
-    outages.database.stop();
-    outages.node.stop();
-  };
-  const admission = new Admission(admissionLimits(cfg.databasePoolSize), turns);
-  // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
-  const heapTrim = new HeapTrim({
-    sample: processSampler(() => admission.counts.pressure),
-    log: log.child({ component: 'heap-trim' }),
-  });
-  // the websocket server starts after the app: posted transactions reach it once it is there
-  let reportPosted: (body: string) => void = () => {};
-  const server = createServer(
-    REQUEST_TIMEOUTS,
-    createApp({
-      ...deps,
+export class ApiServer implements Role {
+  readonly name = 'server';
+  readonly #deps: ServerDeps;
+  readonly #stops = new StopList();
+  #httpUrl = '';
+  #websocket: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
+
+  constructor(deps: ServerDeps) {
+    this.#deps = deps;
+  }
+
+  /** the HTTP API's URL, for people (loopback when it listens on every interface) */
+  get httpUrl(): string {
+    return this.#httpUrl;
+  }
+
+  get wsUrl(): string {
+    return this.#websocket?.url ?? '';
+  }
+
+  start(): Promise<void> {
+    return this.#stops.starting(() => this.#start());
+  }
+
+  async stop(): Promise<void> {
+    await this.#stops.unwind();
+    this.#deps.log.debug('http api stopped');
+  }
+
+  async #start(): Promise<void> {
+    const { cfg, log, registry } = this.#deps;
+    const stops = this.#stops;
+    const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
+    // a request's start and what it does with each query's rows take turns of the event loop, one a turn, so the loop
+    // reads its sockets between two pages of a burst (src/turns.ts)
+    const turns = new TurnQueue();
+    const replicated = cfg.databaseReadUrls.length > 0;
+    // a server only reads; its LISTEN is allowed in a read-only transaction too
+    const primary = createReadPool(cfg, 'mdw-server', log, {
+      maxWaiting,
+      turns,
+      ...(replicated ? { max: PRIMARY_CONNECTIONS_BESIDE_REPLICAS } : {}),
+    });
+    stops.push(() => primary.end());
+    const outageMetrics = createOutageMetrics(registry);
+    // reads go to the replicas when there are any (DATABASE_READ_URLS); the LISTEN connection stays on the primary
+    const replicas = replicated
+      ? new ReadReplicas({
+          pools: cfg.databaseReadUrls.map((url) => ({
+            url,
+            pool: createReadPool(cfg, 'mdw-server', log, { maxWaiting, turns }, url),
+          })),
+          primary,
+          log: log.child({ component: 'read-replicas' }),
+          onUnavailable: (err) => outages.database.unavailable(err),
+          turns,
+        })
+      : undefined;
+    const pool = replicas?.pool ?? primary;
+    const probeMeter = createOutboundMetrics(registry).meter('node', 'status');
+    const outages = {
+      database: new DependencyOutage({ dependency: 'database', log, metrics: outageMetrics, probe: () => ping(pool) }),
+      node: new DependencyOutage({
+        dependency: 'node',
+        log,
+        metrics: outageMetrics,
+        probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs, probeMeter),
+      }),
+    };
+    stops.push(() => {
+      outages.database.stop();
+      outages.node.stop();
+    });
+    if (replicas) {
+      await replicas.start();
+      stops.push(() => replicas.stop());
+    }
+    // no read goes to a replica before it has replayed what the primary holds now (this start's migrations with it):
+    // until then reads answer 503 and /readyz is not ready, rather than a replica's missing tables answering 500
+    const replayedAtStart = replicas?.caughtUp(await walEnd(primary));
+    // stopping the replicas ends the wait: its rejection is then a failure's, already being thrown
+    void replayedAtStart?.catch(() => {});
+    const listener = new NotificationListener({
+      pool: primary,
+      channel: notifyChannel(cfg.databaseSchema),
+      log: log.child({ component: 'listener' }),
+      ...(replicas ? { replayed: (lsn: bigint) => replicas.replayed(lsn) } : {}),
+    });
+    // Listening for rollbacks before the first request, so no answer is cached unguarded.
+    await listener.start();
+    stops.push(() => listener.stop());
+    const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
+    if (responseCache) {
+      const invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
+      stops.push(() => invalidation.stop());
+    }
+    const admission = new Admission(admissionLimits(cfg.databasePoolSize), turns);
+    // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
+    const heapTrim = new HeapTrim({
+      sample: processSampler(() => admission.counts.pressure),
+      log: log.child({ component: 'heap-trim' }),
+    });
+    const app = createApp({
+      ...this.#deps,
       pool,
       primary,
       replicas,
@@ -134,27 +177,20 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       outages,
       admission,
       heapTrim,
-      onTransactionPosted: (body) => reportPosted(body),
-    }).callback(),
-  );
-  server.keepAliveTimeout = 65_000;
-  let ws: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
-  let invalidation: Role | undefined;
-  let replayedAtStart: Promise<void> | undefined;
-  try {
-    await replicas?.start();
-    // no read goes to a replica before it has replayed what the primary holds now (this start's migrations with it):
-    // until then reads answer 503 and /readyz is not ready, rather than a replica's missing tables answering 500
-    replayedAtStart = replicas?.caughtUp(await walEnd(primary));
-    // Listening for rollbacks before the first request, so no answer is cached unguarded.
-    await listener.start();
-    if (responseCache) invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
+      // the websocket server starts after the app: posted transactions reach it once it is there
+      onTransactionPosted: (body) => this.#websocket?.reportPosted(body),
+    });
+    const server = createServer(REQUEST_TIMEOUTS, app.callback());
+    server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
       server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
-    log.info({ port: (server.address() as AddressInfo).port }, 'http api listening');
+    stops.push(() => closeHttp(server));
+    const { port } = server.address() as AddressInfo;
+    log.info({ port }, 'http api listening');
+    this.#httpUrl = `http://${shownHost(cfg.httpHost)}:${port}`;
     // the live feed starts from what a replica has; the process stays up meanwhile, however long the replica is away
     await replayedAtStart;
     const websocket = await startWebsocketServer({
@@ -166,40 +202,20 @@ export async function startServer(deps: ServerDeps): Promise<Role & { httpUrl: s
       listener,
       ...(replicas ? { raiseFloor: (lsn: bigint, signal: AbortSignal) => replicas.raiseFloor(lsn, signal) } : {}),
     });
-    ws = websocket;
-    reportPosted = (body) => websocket.reportPosted(body);
+    this.#websocket = websocket;
+    stops.push(() => websocket.stop());
     // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks
     server.on('upgrade', (req, socket, head) => websocket.upgrade(req, socket, head));
-  } catch (err) {
-    // stopping the replicas below ends the wait: its rejection is this failure's, already being thrown
-    void replayedAtStart?.catch(() => {});
-    await closeHttp(server);
-    stopOutages();
-    await invalidation?.stop();
-    await listener.stop();
-    await replicas?.stop();
-    await primary.end();
-    throw err;
+    heapTrim.start();
+    stops.push(() => heapTrim.stop());
   }
-  const { port } = server.address() as AddressInfo;
-  heapTrim.start();
-  const websocket = ws;
-  return {
-    name: 'server',
-    httpUrl: `http://${shownHost(cfg.httpHost)}:${port}`,
-    wsUrl: websocket.url,
-    async stop() {
-      heapTrim.stop();
-      await Promise.all([closeHttp(server), websocket.stop()]);
-      stopOutages();
-      await invalidation?.stop();
-      // Last of the three: both users are done with it.
-      await listener.stop();
-      await replicas?.stop();
-      await primary.end();
-      log.debug('http api stopped');
-    },
-  };
+}
+
+/** startServer starts an ApiServer: the -s role. */
+export async function startServer(deps: ServerDeps): Promise<ApiServer> {
+  const server = new ApiServer(deps);
+  await server.start();
+  return server;
 }
 
 /** closeHttp stops accepting and resolves once in-flight requests have been answered. */

@@ -15,6 +15,7 @@ import type { DevnodeHardFork } from './hard-forks.ts';
 import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
 import { Overload, overloadRoutes } from './overload.ts';
+import { StopList } from '../stop-list.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -162,24 +163,26 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const externalServer = createJsonServer(withApi(external), log, { pacer: externalPacer, overload, height });
   const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
   const host = opts.host ?? '127.0.0.1';
-  const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
-  const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113).catch(async (err: unknown) => {
-    await close(externalServer);
-    throw err;
+  // each listener and timer started pushes its stop: a failed start and stop() run them last first
+  const stops = new StopList();
+  const { externalUrl, internalUrl } = await stops.starting(async () => {
+    const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
+    stops.push(() => close(externalServer));
+    const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113);
+    stops.push(() => close(internalServer));
+    return { externalUrl, internalUrl };
   });
 
-  const timers: NodeJS.Timeout[] = [];
   const every = (ms: number | undefined, fn: () => void): void => {
     if (!ms || ms <= 0) return;
-    timers.push(
-      setInterval(() => {
-        try {
-          fn();
-        } catch (err) {
-          log.error({ err }, 'devnode mining failed');
-        }
-      }, ms),
-    );
+    const timer = setInterval(() => {
+      try {
+        fn();
+      } catch (err) {
+        log.error({ err }, 'devnode mining failed');
+      }
+    }, ms);
+    stops.push(() => clearInterval(timer));
   };
   every(opts.microBlockIntervalMs ?? 1000, () => {
     const block = chain.mineMicroBlock();
@@ -216,8 +219,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     overloadStats: () => overload.stats(),
     height,
     stop: async () => {
-      for (const t of timers) clearInterval(t);
-      await Promise.all([close(externalServer), close(internalServer)]);
+      await stops.unwind();
       log.debug('devnode stopped');
     },
   };

@@ -21,6 +21,7 @@ export type ChainEvent =
   | {
       readonly type: 'transaction';
       readonly height: number;
+      readonly hash: string;
       /** The micro block holding the transaction. */
       readonly block: string;
       readonly payload: string;
@@ -82,6 +83,7 @@ function inChainOrder(
         events.push({
           type: 'transaction',
           height: t.height,
+          hash: t.hash,
           block: t.microBlockHash,
           payload: stringifyJson(signedTx(t)),
           ids: txIds,

@@ -1,11 +1,11 @@
 /** @module The ae_mdw websocket hub: its clients on /v2/websocket and /v3/websocket, and their chain events in chain order. */
-import { parseJson, stringifyJson, isJsonObject } from '../chain/json.ts';
 import type { MdwWebsocketLimits } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
 import { mdwEvent, parseMdwMessage, pong, type Channel } from './mdw-protocol.ts';
 import { Replay, replayRefusal, type ReplayOptions } from './mdw-replay.ts';
 import { MdwSubscriptions } from './mdw-subscriptions.ts';
+import { renderEvents, type MdwPayload, type MdwRenderer } from './mdw-render.ts';
 
 /** A connected client: how to send it a text frame, and which payload shapes it speaks. */
 export interface MdwPeer {
@@ -16,24 +16,6 @@ export interface MdwPeer {
   pause(): void;
   resume(): void;
   readonly version: 'v2' | 'v3';
-}
-
-/** A stored transaction as ae_mdw's sockets send it: the v3 Transaction and the v2 shape. */
-export interface MdwTxPayloads {
-  readonly v3: string;
-  readonly v2: string;
-}
-
-/** MdwRenderer reads the mdw-source payloads of events from the database (undefined when a fork removed them). */
-export interface MdwRenderer {
-  keyBlock(hash: string): Promise<string | undefined>;
-  /** keyBlocks renders the stored key blocks of heights from..to at once (a replay's batch), by hash */
-  keyBlocks(from: number, to: number): Promise<Map<string, string>>;
-  microBlock(hash: string): Promise<string | undefined>;
-  /** the transaction as stored in `microBlock`: undefined when a fork moved it elsewhere */
-  transaction(hash: string, microBlock: string): Promise<MdwTxPayloads | undefined>;
-  /** transactions renders many at once (a replay's batch): those stored in the given blocks, by hash */
-  transactions(refs: readonly { hash: string; microBlock: string }[]): Promise<Map<string, MdwTxPayloads>>;
 }
 
 /** The subscription limits of ae_mdw's sockets (its MAX_SUBS_PER_CONN, MAX_TOTAL_WS_SUBS and MAX_PING_LIMIT). */
@@ -151,21 +133,35 @@ export class MdwHub {
       });
   }
 
-  /** publish sends the events (chain order) to every subscriber; payloads are read once per event. */
+  /**
+   * publish sends the events (chain order) to every subscriber. The mdw-source payloads of the events someone wants
+   * them for are read first, with one read per kind for the whole batch (the feed's chunk); a failed read is logged
+   * and its events go to the node-source subscribers only.
+   */
   async publish(events: readonly ChainEvent[]): Promise<void> {
     if (!this.hasAnySubscription() || events.length === 0) return;
     const lowest = events.reduce((min, e) => Math.min(min, e.height), Infinity);
     for (const replay of this.#replays) replay.noteDelivered(lowest);
+    const mdw = await renderEvents(
+      this.#render,
+      events.filter((event) => this.#wantsMdw(event)),
+    ).catch((err: unknown) => {
+      this.#log.warn({ err: (err as Error).message }, 'reading mdw websocket payloads failed');
+      return () => undefined;
+    });
     for (const event of events) {
-      const wanted: [MdwPeer, MdwSubscriptions, string[]][] = [];
       for (const [peer, { subs, replays }] of this.#clients) {
-        const keys = keysFor(subs, event).filter((key) => !replays.has(key));
-        if (keys.length > 0) wanted.push([peer, subs, keys]);
+        for (const key of keysFor(subs, event)) if (!replays.has(key)) sendEvent(peer, subs, key, event, mdw(event));
       }
-      if (wanted.length === 0) continue;
-      const mdw = await this.#mdwPayload(event);
-      for (const [peer, subs, keys] of wanted) for (const key of keys) sendEvent(peer, subs, key, event, mdw);
     }
+  }
+
+  /** #wantsMdw is true when a client takes the event's mdw-source payload live. */
+  #wantsMdw(event: ChainEvent): boolean {
+    for (const { subs, replays } of this.#clients.values()) {
+      for (const key of keysFor(subs, event)) if (!replays.has(key) && subs.sources(key).has('mdw')) return true;
+    }
+    return false;
   }
 
   async #answer(peer: MdwPeer, client: MdwClient, text: string): Promise<void> {
@@ -256,46 +252,15 @@ export class MdwHub {
     wait: boolean,
   ): Promise<void> {
     const wanted = events.filter((event) => keysFor(subs, event).includes(key));
-    const { render } = this.#replay;
-    // the key blocks' and transactions' /v3 payloads in one read each per batch (a failure fails the replay)
-    const mdw = subs.sources(key).has('mdw');
-    const heights = wanted.filter((e) => e.type === 'key_block').map((e) => e.height);
-    const keyBlocks =
-      mdw && heights.length > 0 ? await render.keyBlocks(heights[0]!, heights.at(-1)!) : new Map<string, string>();
-    const txRefs = wanted.flatMap((e) => (e.type === 'transaction' ? [{ hash: txHash(e), microBlock: e.block }] : []));
-    const txs = mdw && txRefs.length > 0 ? await render.transactions(txRefs) : new Map<string, MdwTxPayloads>();
+    // a failure to read the payloads fails the replay
+    const mdw = subs.sources(key).has('mdw') ? await renderEvents(this.#replay.render, wanted) : () => undefined;
     for (const event of wanted) {
       const sources = subs.sources(key);
       if (sources.size === 0) return;
-      const payload = !sources.has('mdw')
-        ? undefined
-        : event.type === 'transaction'
-          ? txs.get(txHash(event))
-          : event.type === 'key_block'
-            ? keyBlocks.get(event.block)
-            : await this.#mdwPayload(event, render);
-      sendEvent(peer, subs, key, event, payload);
+      sendEvent(peer, subs, key, event, mdw(event));
       if (wait) await peer.writable();
     }
   }
-
-  /** #mdwPayload reads an event's mdw-source payload; undefined when it is gone (a fork) or cannot be read. */
-  async #mdwPayload(event: ChainEvent, render = this.#render): Promise<string | MdwTxPayloads | undefined> {
-    try {
-      if (event.type === 'key_block') return await render.keyBlock(event.block);
-      if (event.type === 'micro_block') return await render.microBlock(event.block);
-      return await render.transaction(txHash(event), event.block);
-    } catch (err) {
-      this.#log.warn({ err: (err as Error).message }, 'reading an mdw websocket payload failed');
-      return undefined;
-    }
-  }
-}
-
-/** txHash is a transaction event's hash (its payload is the node's signed transaction). */
-function txHash(event: ChainEvent): string {
-  const signed = parseJson(event.payload);
-  return isJsonObject(signed) && typeof signed.hash === 'string' ? signed.hash : '';
 }
 
 /** keysFor lists the client's channel and targets an event goes to. */
@@ -307,30 +272,11 @@ function keysFor(subs: MdwSubscriptions, event: ChainEvent): string[] {
 }
 
 /** sendEvent sends one event to one subscription (channel or target) of a client, once per source it holds. */
-function sendEvent(
-  peer: MdwPeer,
-  subs: MdwSubscriptions,
-  key: string,
-  event: ChainEvent,
-  mdw: string | MdwTxPayloads | undefined,
-): void {
+function sendEvent(peer: MdwPeer, subs: MdwSubscriptions, key: string, event: ChainEvent, mdw: MdwPayload): void {
   const channel = CHANNEL_OF[event.type];
   for (const source of subs.sources(key)) {
     const payload = source === 'node' ? event.payload : mdw && (typeof mdw === 'string' ? mdw : mdw[peer.version]);
     if (payload === undefined) continue;
     peer.send(key === channel ? mdwEvent(payload, source, channel) : mdwEvent(payload, source, 'Object', key));
   }
-}
-
-/** v2TransactionJson is ae_mdw's v2 socket shape: the node's signed tx plus its tx index, micro index and time. */
-export function v2TransactionJson(
-  signed: Record<string, unknown>,
-  place: { txIndex: number; microIndex: number; microTime: number },
-): string {
-  return stringifyJson({
-    ...signed,
-    tx_index: place.txIndex,
-    micro_index: place.microIndex,
-    micro_time: place.microTime,
-  });
 }

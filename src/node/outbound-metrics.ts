@@ -3,7 +3,8 @@
  * /v2 and /v3 forwarding, the Sophia compiler): one histogram by whom it asked, for what, and how it ended; and the
  * waits a server asked for with Retry-After (a node's 503), which this process kept before asking again.
  */
-import prom from 'prom-client';
+import type prom from 'prom-client';
+import { registerMetrics } from '../metric-table.ts';
 
 /** OutboundTarget: who is asked. */
 export type OutboundTarget = 'node' | 'compiler';
@@ -36,26 +37,32 @@ export type Meter = (outcome: OutboundOutcome, seconds: number) => void;
 
 export const OUTBOUND_METRIC = 'mdw_outbound_request_duration_seconds';
 
+const OUTBOUND_METRICS = {
+  requests: {
+    type: 'histogram',
+    name: OUTBOUND_METRIC,
+    help: 'Requests this process sent (node, compiler) by target, operation and outcome (status class, timeout, unreachable, aborted).',
+    labels: ['target', 'operation', 'outcome'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  },
+  retryAfter: {
+    type: 'histogram',
+    name: 'mdw_outbound_retry_after_wait_seconds',
+    help: 'Waits before asking again that a server asked for with Retry-After (a node overloaded or starting), by target.',
+    labels: ['target'],
+    buckets: [1, 3, 10, 30, 60],
+  },
+} as const;
+
 /** OutboundMetrics is the histogram on one registry, handing out a Meter per kind of request. */
 export class OutboundMetrics {
   readonly #histogram: prom.Histogram<'target' | 'operation' | 'outcome'>;
   readonly #retryAfter: prom.Histogram<'target'>;
 
   constructor(registry: prom.Registry) {
-    this.#histogram = new prom.Histogram({
-      name: OUTBOUND_METRIC,
-      help: 'Requests this process sent (node, compiler) by target, operation and outcome (status class, timeout, unreachable, aborted).',
-      labelNames: ['target', 'operation', 'outcome'] as const,
-      registers: [registry],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    });
-    this.#retryAfter = new prom.Histogram({
-      name: 'mdw_outbound_retry_after_wait_seconds',
-      help: 'Waits before asking again that a server asked for with Retry-After (a node overloaded or starting), by target.',
-      labelNames: ['target'] as const,
-      registers: [registry],
-      buckets: [1, 3, 10, 30, 60],
-    });
+    const { requests, retryAfter } = registerMetrics(registry, OUTBOUND_METRICS);
+    this.#histogram = requests;
+    this.#retryAfter = retryAfter;
   }
 
   /** waitedAsAsked records a wait of `seconds` kept because `target` answered with a Retry-After. */

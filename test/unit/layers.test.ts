@@ -22,7 +22,17 @@ const LAYERS: readonly (readonly string[])[] = [
   ['db', 'node', 'outage.ts', 'ops-server.ts', 'process-metrics.ts'], // PostgreSQL; the nodes; a dependency's outage; /metrics and probes; the process's own metrics
   ['log.ts', 'retry.ts', 'turns.ts'],
   ['config.ts'],
-  ['chain', 'errors.ts', 'roles.ts', 'origins.ts', 'client-address.ts', 'version.ts', 'types'], // import nothing of the project (chain/ only itself; types/ is ambient)
+  [
+    'chain',
+    'errors.ts',
+    'roles.ts',
+    'origins.ts',
+    'client-address.ts',
+    'version.ts',
+    'metric-table.ts',
+    'stop-list.ts',
+    'types',
+  ], // import nothing of the project (chain/ only itself; types/ is ambient)
 ];
 
 /**

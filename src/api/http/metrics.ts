@@ -2,7 +2,8 @@
  * @module Prometheus metrics of the HTTP API: requests, cache answers, database pool, sync progress; and its requests
  * to the node and the compiler, in the process's one outbound metric (node/outbound-metrics.ts).
  */
-import prom from 'prom-client';
+import type prom from 'prom-client';
+import { registerMetrics, type MetricsOf } from '../../metric-table.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { ReadReplicas } from '../../db/read-replicas.ts';
 import type { ReplicaState } from '../../db/replica-watch.ts';
@@ -13,16 +14,102 @@ import type { HeapTrim } from './heap-trim.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ResponseCache } from './response-cache.ts';
 
-/** ApiMetrics is what the API middleware and handlers record into. */
-export interface ApiMetrics {
-  readonly requests: prom.Counter<'method' | 'route' | 'status'>;
-  readonly duration: prom.Histogram<'method' | 'route'>;
+const API_METRICS = {
+  requests: {
+    type: 'counter',
+    name: 'mdw_api_http_requests_total',
+    help: 'HTTP requests by method, route and status.',
+    labels: ['method', 'route', 'status'],
+  },
+  duration: {
+    type: 'histogram',
+    name: 'mdw_api_http_request_duration_seconds',
+    help: 'HTTP request duration by method and route.',
+    labels: ['method', 'route'],
+    // 5: the admission's bound (admission.ts): what an answer should come within, under overload too
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  },
   /** answers of the cached node routes (/v2, /v3): `hit` from the database, `forward` to the node */
-  readonly cacheAnswers: prom.Counter<'result'>;
+  cacheAnswers: {
+    type: 'counter',
+    name: 'mdw_api_cache_answers_total',
+    help: 'Cached node routes answered from the database (hit) or forwarded to the node (forward).',
+    labels: ['result'],
+  },
+  /** requests refused as overload: 503 with Retry-After, the database pool full */
+  shed: {
+    type: 'counter',
+    name: 'mdw_api_shed_requests_total',
+    help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
+  },
+} as const;
+
+/** The metrics read at scrape time from the parts the server watches. */
+const WATCHED_METRICS = {
+  pool: {
+    type: 'gauge',
+    name: 'mdw_api_db_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting requests).',
+    labels: ['state'],
+  },
+  sync: {
+    type: 'gauge',
+    name: 'mdw_api_sync_height',
+    help: "Heights as this server sees them: the database top, the node's height now, and the lag.",
+    labels: ['kind'],
+  },
+  admission: {
+    type: 'gauge',
+    name: 'mdw_api_admission_requests',
+    help: "ae_mdw's requests that read the database: running, and waiting for a turn (beyond its limits: 503).",
+    labels: ['state'],
+  },
+  heapTrims: {
+    type: 'counter',
+    name: 'mdw_api_heap_trims_total',
+    help: "Collections run once a burst was over to give its memory back (V8's pooled pages).",
+  },
+  heapTrimSeconds: {
+    type: 'counter',
+    name: 'mdw_api_heap_trim_seconds_total',
+    help: 'Time the event loop spent in those collections.',
+  },
+  cacheEvents: {
+    type: 'counter',
+    name: 'mdw_api_response_cache_events_total',
+    help: 'In-memory cache of final cached node answers (/v2, /v3): hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
+    labels: ['event'],
+  },
+  cacheSize: {
+    type: 'gauge',
+    name: 'mdw_api_response_cache_size',
+    help: 'In-memory cache of final cached node answers (/v2, /v3): entries and bytes held.',
+    labels: ['unit'],
+  },
+  replicaLagSeconds: {
+    type: 'gauge',
+    name: 'mdw_api_read_replica_lag_seconds',
+    help: 'Seconds since the primary was first seen beyond what the read replica has replayed (0: caught up).',
+    labels: ['replica'],
+  },
+  replicaLagBytes: {
+    type: 'gauge',
+    name: 'mdw_api_read_replica_lag_bytes',
+    help: "WAL bytes the read replica has still to replay of the primary's position at the last look.",
+    labels: ['replica'],
+  },
+  replicaServing: {
+    type: 'gauge',
+    name: 'mdw_api_read_replica_serving',
+    help: 'Whether reads go to the read replica: 1 when it answers, is a standby and has replayed what this server acted on.',
+    labels: ['replica'],
+  },
+} as const;
+
+/** ApiMetrics is what the API middleware and handlers record into. */
+export type ApiMetrics = MetricsOf<typeof API_METRICS> & {
   /** every request the server sends to the node (forwarded or its own) and to the compiler */
   readonly outbound: OutboundMetrics;
-  /** requests refused as overload: 503 with Retry-After, the database pool full */
-  readonly shed: prom.Counter;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
   watch(pool: Pool, nodeHeight: NodeHeight): void;
   /** watchAdmission adds the requests running and waiting for a turn to read the database, read at scrape time */
@@ -33,174 +120,104 @@ export interface ApiMetrics {
   watchCache(cache: ResponseCache): void;
   /** watchReplicas adds each read replica's lag and whether reads go there, read at scrape time */
   watchReplicas(replicas: ReadReplicas): void;
+};
+
+/** counted sets a counter read at scrape time to the total it counts. */
+function counted(counter: prom.Counter, total: number): void {
+  counter.reset();
+  counter.inc(total);
 }
 
 /** createApiMetrics registers the API's metrics in the given registry (never the default one). */
 export function createApiMetrics(registry: prom.Registry): ApiMetrics {
-  const registers = [registry];
   const pools: Pool[] = [];
   const nodeHeights: NodeHeight[] = [];
-  new prom.Gauge({
-    name: 'mdw_api_db_pool_connections',
-    help: 'Database pool connections by state (total, idle, waiting requests).',
-    labelNames: ['state'] as const,
-    registers,
-    collect() {
-      for (const [state, n] of [
-        ['total', 0],
-        ['idle', 0],
-        ['waiting', 0],
-      ] as const)
-        this.set({ state }, n);
-      for (const p of pools) {
-        this.inc({ state: 'total' }, p.totalCount);
-        this.inc({ state: 'idle' }, p.idleCount);
-        this.inc({ state: 'waiting' }, p.waitingCount);
+  const admissions: Admission[] = [];
+  const trims: HeapTrim[] = [];
+  const caches: ResponseCache[] = [];
+  const replicaSets: ReadReplicas[] = [];
+  const sum = <T>(parts: readonly T[], value: (part: T) => number): number =>
+    parts.reduce((n, part) => n + value(part), 0);
+  const replicaCollector =
+    (value: (s: ReplicaState) => number | null) =>
+    (gauge: prom.Gauge<'replica'>): void => {
+      gauge.reset();
+      for (const state of replicaSets.flatMap((r) => r.states())) {
+        const v = value(state);
+        if (v !== null) gauge.set({ replica: state.url }, v);
       }
+    };
+  registerMetrics(registry, WATCHED_METRICS, {
+    pool(gauge) {
+      gauge.set(
+        { state: 'total' },
+        sum(pools, (p) => p.totalCount),
+      );
+      gauge.set(
+        { state: 'idle' },
+        sum(pools, (p) => p.idleCount),
+      );
+      gauge.set(
+        { state: 'waiting' },
+        sum(pools, (p) => p.waitingCount),
+      );
     },
-  });
-  new prom.Gauge({
-    name: 'mdw_api_sync_height',
-    help: "Heights as this server sees them: the database top, the node's height now, and the lag.",
-    labelNames: ['kind'] as const,
-    registers,
-    async collect() {
+    async sync(gauge) {
       const pool = pools[0];
       if (!pool) return;
       try {
         // the node's height as /middleware/status reads it (not the populator's last write, stale when it is down)
         const [s, node] = await Promise.all([syncState(pool), nodeHeights[0]?.current() ?? null]);
-        if (s.topHeight !== undefined) this.set({ kind: 'database' }, s.topHeight);
-        if (node !== null) this.set({ kind: 'node' }, node);
-        if (s.topHeight !== undefined && node !== null) this.set({ kind: 'lag' }, Math.max(0, node - s.topHeight));
+        if (s.topHeight !== undefined) gauge.set({ kind: 'database' }, s.topHeight);
+        if (node !== null) gauge.set({ kind: 'node' }, node);
+        if (s.topHeight !== undefined && node !== null) gauge.set({ kind: 'lag' }, Math.max(0, node - s.topHeight));
       } catch {
         // The database is down: /readyz reports it; the gauge keeps its last values.
       }
     },
-  });
-  const admissions: Admission[] = [];
-  new prom.Gauge({
-    name: 'mdw_api_admission_requests',
-    help: "ae_mdw's requests that read the database: running, and waiting for a turn (beyond its limits: 503).",
-    labelNames: ['state'] as const,
-    registers,
-    collect() {
+    admission(gauge) {
       for (const state of ['running', 'waiting'] as const)
-        this.set(
+        gauge.set(
           { state },
-          admissions.reduce((n, a) => n + a.counts[state], 0),
+          sum(admissions, (a) => a.counts[state]),
         );
     },
-  });
-  const trims: HeapTrim[] = [];
-  new prom.Counter({
-    name: 'mdw_api_heap_trims_total',
-    help: "Collections run once a burst was over to give its memory back (V8's pooled pages).",
-    registers,
-    collect() {
-      this.reset();
-      this.inc(trims.reduce((n, t) => n + t.counts.trims, 0));
-    },
-  });
-  new prom.Counter({
-    name: 'mdw_api_heap_trim_seconds_total',
-    help: 'Time the event loop spent in those collections.',
-    registers,
-    collect() {
-      this.reset();
-      this.inc(trims.reduce((n, t) => n + t.counts.pauseSeconds, 0));
-    },
-  });
-  const caches: ResponseCache[] = [];
-  new prom.Counter({
-    name: 'mdw_api_response_cache_events_total',
-    help: 'In-memory cache of final cached node answers (/v2, /v3): hits, misses (read from the database), evictions (size bounds), invalidations (rollbacks).',
-    labelNames: ['event'] as const,
-    registers,
-    collect() {
-      this.reset();
+    heapTrims: (counter) =>
+      counted(
+        counter,
+        sum(trims, (t) => t.counts.trims),
+      ),
+    heapTrimSeconds: (counter) =>
+      counted(
+        counter,
+        sum(trims, (t) => t.counts.pauseSeconds),
+      ),
+    cacheEvents(counter) {
+      counter.reset();
       for (const s of caches.map((c) => c.stats())) {
-        this.inc({ event: 'hit' }, s.hits);
-        this.inc({ event: 'miss' }, s.misses);
-        this.inc({ event: 'eviction' }, s.evictions);
-        this.inc({ event: 'invalidation' }, s.invalidations);
+        counter.inc({ event: 'hit' }, s.hits);
+        counter.inc({ event: 'miss' }, s.misses);
+        counter.inc({ event: 'eviction' }, s.evictions);
+        counter.inc({ event: 'invalidation' }, s.invalidations);
       }
     },
-  });
-  new prom.Gauge({
-    name: 'mdw_api_response_cache_size',
-    help: 'In-memory cache of final cached node answers (/v2, /v3): entries and bytes held.',
-    labelNames: ['unit'] as const,
-    registers,
-    collect() {
-      this.set(
+    cacheSize(gauge) {
+      gauge.set(
         { unit: 'entries' },
-        caches.reduce((n, c) => n + c.stats().entries, 0),
+        sum(caches, (c) => c.stats().entries),
       );
-      this.set(
+      gauge.set(
         { unit: 'bytes' },
-        caches.reduce((n, c) => n + c.stats().bytes, 0),
+        sum(caches, (c) => c.stats().bytes),
       );
     },
+    replicaLagSeconds: replicaCollector((s) => s.lagSeconds),
+    replicaLagBytes: replicaCollector((s) => s.lagBytes),
+    replicaServing: replicaCollector((s) => (s.serving ? 1 : 0)),
   });
-  const replicaSets: ReadReplicas[] = [];
-  const replicaGauge = (name: string, help: string, value: (s: ReplicaState) => number | null): void => {
-    new prom.Gauge({
-      name,
-      help,
-      labelNames: ['replica'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const state of replicaSets.flatMap((r) => r.states())) {
-          const v = value(state);
-          if (v !== null) this.set({ replica: state.url }, v);
-        }
-      },
-    });
-  };
-  replicaGauge(
-    'mdw_api_read_replica_lag_seconds',
-    'Seconds since the primary was first seen beyond what the read replica has replayed (0: caught up).',
-    (s) => s.lagSeconds,
-  );
-  replicaGauge(
-    'mdw_api_read_replica_lag_bytes',
-    "WAL bytes the read replica has still to replay of the primary's position at the last look.",
-    (s) => s.lagBytes,
-  );
-  replicaGauge(
-    'mdw_api_read_replica_serving',
-    'Whether reads go to the read replica: 1 when it answers, is a standby and has replayed what this server acted on.',
-    (s) => (s.serving ? 1 : 0),
-  );
   return {
-    requests: new prom.Counter({
-      name: 'mdw_api_http_requests_total',
-      help: 'HTTP requests by method, route and status.',
-      labelNames: ['method', 'route', 'status'] as const,
-      registers,
-    }),
-    duration: new prom.Histogram({
-      name: 'mdw_api_http_request_duration_seconds',
-      help: 'HTTP request duration by method and route.',
-      labelNames: ['method', 'route'] as const,
-      registers,
-      // 5: the admission's bound (admission.ts): what an answer should come within, under overload too
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    }),
-    cacheAnswers: new prom.Counter({
-      name: 'mdw_api_cache_answers_total',
-      help: 'Cached node routes answered from the database (hit) or forwarded to the node (forward).',
-      labelNames: ['result'] as const,
-      registers,
-    }),
+    ...registerMetrics(registry, API_METRICS),
     outbound: createOutboundMetrics(registry),
-    shed: new prom.Counter({
-      name: 'mdw_api_shed_requests_total',
-      help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
-      registers,
-    }),
     watch(pool, nodeHeight) {
       pools.push(pool);
       nodeHeights.push(nodeHeight);

@@ -62,8 +62,3 @@ export function jsonArrayText(items: readonly { json: string }[], key?: string):
   const array = `[${items.map((i) => i.json).join(',')}]`;
   return key === undefined ? array : `{${JSON.stringify(key)}:${array}}`;
 }
-
-/** nodeError answers exactly as the node does for the same mistake (`{"reason": ...}`, no code). */
-export function nodeError(ctx: ApiContext, status: number, reason: string): void {
-  sendJson(ctx, { reason }, undefined, status);
-}

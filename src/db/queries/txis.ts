@@ -6,16 +6,26 @@
 import type { Queryable } from '../pool.ts';
 import type { TxPosition } from './transaction-filter.ts';
 
-/** txisBefore is the txi of the first transaction of a micro block (the count of transactions before it). */
-export async function txisBefore(db: Queryable, height: number, microIndex: number): Promise<number> {
-  const { rows } = await db.query<{ n: string | null }>({
-    name: 'mdw_v3_txis_before',
-    text: `SELECT coalesce((SELECT first_txi FROM generation_txis WHERE height = $1),
-                           (SELECT sum(tx_count) FROM micro_blocks WHERE height < $1))
-                  + (SELECT coalesce(sum(tx_count), 0) FROM micro_blocks WHERE height = $1 AND micro_index < $2) AS n`,
-    values: [height, microIndex],
+/**
+ * txisBeforeBlocks is the txi of the first transaction of each micro block (the count of transactions before it), in one
+ * statement, keyed `height:microIndex`.
+ */
+export async function txisBeforeBlocks(
+  db: Queryable,
+  blocks: readonly { height: number; microIndex: number }[],
+): Promise<Map<string, number>> {
+  if (blocks.length === 0) return new Map();
+  const { rows } = await db.query<{ height: number; micro_index: number; n: string | null }>({
+    name: 'mdw_v3_txis_before_blocks',
+    text: `SELECT b.height, b.micro_index,
+                  coalesce((SELECT first_txi FROM generation_txis WHERE height = b.height),
+                           (SELECT sum(tx_count) FROM micro_blocks WHERE height < b.height))
+                  + (SELECT coalesce(sum(tx_count), 0) FROM micro_blocks
+                      WHERE height = b.height AND micro_index < b.micro_index) AS n
+             FROM (SELECT DISTINCT height, micro_index FROM unnest($1::int[], $2::int[]) AS u(height, micro_index)) b`,
+    values: [blocks.map((b) => b.height), blocks.map((b) => b.microIndex)],
   });
-  return Number(rows[0]?.n ?? 0);
+  return new Map(rows.map((r) => [`${r.height}:${r.micro_index}`, Number(r.n ?? 0)]));
 }
 
 /** txiOfHash is the txi of a stored transaction, undefined for a hash not stored. */

@@ -58,11 +58,6 @@ export function setConditions(
   );
 }
 
-/** isConditionTrue is true when the condition exists with status True. */
-export function isConditionTrue(conditions: readonly MiddlewareCondition[] | undefined, type: string): boolean {
-  return findCondition(conditions, type)?.status === 'True';
-}
-
 /**
  * availableCondition maps a server Deployment's counts to Available: True while at least one pod
  * serves (reason SomePodsNotReady when not all do: see degradedCondition), False when none does.

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { createConnection, type Socket } from 'node:net';
+import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { migrate } from '../../../src/db/migrator.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
+import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 
 describe('startServer', () => {
@@ -42,6 +42,38 @@ describe('startServer', () => {
       () => true,
     );
     expect(refused).to.equal(true);
+  });
+
+  it('a start that fails part way (the websocket port taken) stops what it had started: its port, listener and pool', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const wsPort = (taken.address() as AddressInfo).port;
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const httpPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const cfg = loadConfig({
+      DATABASE_URL: url,
+      NODE_URL: node.url,
+      PORT: String(httpPort),
+      HTTP_HOST: '127.0.0.1',
+      WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+    });
+    const failure = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' }).then(
+      () => undefined,
+      (err: unknown) => err as Error,
+    );
+    await new Promise<void>((resolve) => taken.close(() => resolve()));
+    expect(failure?.message).to.match(/EADDRINUSE/);
+    // the HTTP port it had listened on is free again
+    await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(httpPort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    // and no connection of its pool (the LISTEN one among them) is left
+    const { rows } = await queryOnce<{ n: number }>(
+      url,
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server'",
+    );
+    expect(rows[0]!.n).to.equal(0);
   });
 
   it("serves ae_mdw's websocket on the HTTP port under /mdw, where a client given the gateway's URL looks", async () => {

@@ -37,6 +37,7 @@ const microBlock: ChainEvent = { type: 'micro_block', height: 5, block: 'mh_1', 
 const tx: ChainEvent = {
   type: 'transaction',
   height: 5,
+  hash: 'th_1',
   block: 'mh_1',
   payload: '{"hash":"th_1"}',
   ids: [account, oracle],

@@ -263,7 +263,7 @@ describe('SentBlocks', () => {
     const events: ChainEvent[] = [
       { type: 'key_block', height: 1, block: 'kh_1', payload: '{}' },
       { type: 'micro_block', height: 1, block: 'mh_1', payload: '{}' },
-      { type: 'transaction', height: 1, block: 'mh_1', payload: '{}', ids: [] },
+      { type: 'transaction', height: 1, hash: 'th_1', block: 'mh_1', payload: '{}', ids: [] },
       { type: 'key_block', height: 2, block: 'kh_2', payload: '{}' },
     ];
     expect(sent.unsent(events).map((e) => `${e.type} ${e.block}`)).to.deep.equal([
