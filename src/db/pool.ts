@@ -10,6 +10,7 @@ import type { Logger } from '../log.ts';
 import { parseJson } from '../chain/json.ts';
 import type { TurnQueue } from '../turns.ts';
 import { isDatabaseUnavailable, isPoolBusy, PoolBusyError } from './errors.ts';
+import { CancellingClient } from './statement-cancel.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -73,7 +74,7 @@ function queriesInTurns(pool: pg.Pool, turns: TurnQueue): void {
 
 /** clientTakingTurns is a connection class whose queries hand their results over in turns of `turns`. */
 function clientTakingTurns(turns: TurnQueue): typeof pg.Client {
-  return class extends pg.Client {
+  return class extends CancellingClient {
     constructor(config?: string | pg.ClientConfig) {
       super(config);
       this.query = afterTurn(this.query.bind(this) as Query, turns) as pg.Client['query'];
@@ -122,6 +123,8 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     // restart), so the long-lived LISTEN connection learns it is lost sooner.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    // a statement is cancelled with the request whose deadline passed (statement-cancel.ts)
+    Client: CancellingClient,
   };
   const pool =
     opts.maxWaiting === undefined ? new pg.Pool(config) : new SheddingPool(config, opts.maxWaiting, opts.turns);

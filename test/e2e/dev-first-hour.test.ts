@@ -223,9 +223,12 @@ describe('mdw dev, a first hour (issue 44)', function () {
       { port: 0, internalPort: 0, keyBlockIntervalMs: 0, microBlockIntervalMs: 0 },
       silentLog,
     );
+    // in the data directory of the runs before (its PostgreSQL made once for the file), the last of them stopped
+    const before = runs[2]!;
+    expect(await stopDev(before)).to.equal(0);
     try {
       for (let i = 0; i < 3; i++) await node.mineKeyBlock();
-      const first = startDev([...ANY_MIDDLEWARE_PORTS, '--node-url', node.externalUrl]);
+      const first = startDev([...ANY_MIDDLEWARE_PORTS, '--node-url', node.externalUrl], before.dir);
       runs.push(first);
       await untilUp(first);
       expect(printed(first, 'node')).to.equal(node.externalUrl);

@@ -77,8 +77,11 @@ describe('a schema knows what it holds (issue 38)', function () {
   it('refuses a node of another network in every role, naming both and NODE_URL, writing nothing', async () => {
     const before = await stored();
     const other = { ...OWNER, NODE_URL: netb.externalUrl };
-    for (const args of [['-p'], ['-H', '5'], ['-v'], ['-s'], ['migrate']]) {
-      const run = await mdw(args, other);
+    // the roles side by side: each refuses at its start, before it writes
+    const roles = [['-p'], ['-H', '5'], ['-v'], ['-s'], ['migrate']];
+    const runs = await Promise.all(roles.map((args) => mdw(args, other)));
+    for (const [i, args] of roles.entries()) {
+      const run = runs[i]!;
       expect(run.status, `mdw ${args.join(' ')}: ${run.err}`).to.equal(2);
       expect(run.err, args.join(' ')).to.contain(
         `schema "${SCHEMA}" holds network ae_devnet (genesis ${neta.chain.keyBlocks[0]!.hash}), but node ` +
@@ -136,8 +139,10 @@ describe('a schema knows what it holds (issue 38)', function () {
   it('refuses to run on a schema a newer version migrated, naming both versions (rollback)', async () => {
     await queryOnce(db.url, `INSERT INTO ${SCHEMA}.mdw_migrations (name) VALUES ('1099_from_a_newer_version')`);
     try {
-      for (const args of [['migrate'], ['-p'], ['-s'], ['-v']]) {
-        const run = await mdw(args, OWNER);
+      const roles = [['migrate'], ['-p'], ['-s'], ['-v']];
+      const runs = await Promise.all(roles.map((args) => mdw(args, OWNER)));
+      for (const [i, args] of roles.entries()) {
+        const run = runs[i]!;
         expect(run.status, `mdw ${args.join(' ')}: ${run.err}`).to.equal(2);
         expect(run.err).to.match(
           new RegExp(

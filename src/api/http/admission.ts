@@ -1,9 +1,11 @@
 /**
  * @module Admission of requests that read the database: at most so much work runs at once (a request weighs one turn,
  * a GraphQL operation as many as its cost), the others wait in a bounded line for a bounded time, and what does not
- * fit is refused at once with 503 and Retry-After (MDW_OVERLOADED). A request's work may also check its deadline
- * (GraphQL's fields do, before each read) and give up with the same 503 once it is past.
+ * fit is refused at once with 503 and Retry-After (MDW_OVERLOADED). A request let in is answered by its deadline: at
+ * the deadline it is refused with the same 503, its statement in flight cancelled, and its work may check the deadline
+ * (GraphQL's fields do, before each read) to give up where it is.
  */
+import { cancelledWith } from '../../db/statement-cancel.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { TurnQueue } from '../../turns.ts';
 
@@ -45,6 +47,16 @@ export class Deadline {
 /** overloaded is the refusal of a request the server has no room for: 503, Retry-After (the error boundary). */
 export function overloaded(cause?: unknown): AppError {
   return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause });
+}
+
+/** beforeAbort settles as `work` does, or rejects with the signal's reason once it aborts, whichever comes first. */
+function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /**
@@ -96,20 +108,35 @@ export class Admission {
    * alone), with the request's deadline; it rejects with `overloaded()` when the line is full or the wait too long.
    * The line is first come, first served: a heavy request is not passed by lighter ones for ever. The wait and the
    * deadline count from `arrivedAt` (performance.now()'s reading), when the request did work before it asked.
+   *
+   * At the deadline run rejects with `overloaded()` whether `fn` has ended or not, and the statement `fn` has in flight
+   * is cancelled (statement-cancel.ts): the answer is the refusal, whatever `fn` does after is never answered. Its
+   * turns stay held until `fn` has ended, so work given up is counted until it has stopped.
    */
   async run<T>(fn: (deadline: Deadline) => Promise<T>, weight = 1, arrivedAt = performance.now()): Promise<T> {
-    const deadline = new Deadline(arrivedAt + this.#options.deadlineMs);
     const turns = Math.min(Math.max(1, Math.ceil(weight)), this.#options.concurrency);
     await this.#slot(turns, arrivedAt);
+    let timer: NodeJS.Timeout | undefined;
+    let work: Promise<T> | undefined;
     try {
       // Each starts in a turn of its own (after the loop's poll for I/O): started in the task that let it in, a request
       // answered from memory would run in the same task as the one before it (let in when that one finished, or found
       // running below the limit by the next socket of the same poll), and a burst would render back to back for
       // seconds without the loop turning to a probe.
       await this.#turns.next();
-      return await fn(deadline);
+      const at = arrivedAt + this.#options.deadlineMs;
+      // a turn that came after the deadline starts nothing
+      if (performance.now() >= at) throw overloaded();
+      const expiry = new AbortController();
+      timer = setTimeout(() => expiry.abort(overloaded()), at - performance.now());
+      work = cancelledWith(expiry.signal, () => fn(new Deadline(at)));
+      return await beforeAbort(work, expiry.signal);
     } finally {
-      this.#release(turns);
+      clearTimeout(timer);
+      const release = (): void => this.#release(turns);
+      // work given up at its deadline still holds its turns until it has stopped (its rejection is handled here)
+      if (work) work.then(release, release);
+      else release();
     }
   }
 
@@ -135,7 +162,7 @@ export class Admission {
             // a heavy request at the head that gave up may have held lighter ones back
             this.#admitWaiting();
           },
-          arrivedAt + spreadWait(maxWaitMs) - performance.now(),
+          Math.max(0, arrivedAt + spreadWait(maxWaitMs) - performance.now()),
         ),
       };
       this.#waiting.push(waiter);

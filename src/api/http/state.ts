@@ -19,6 +19,11 @@ export interface ApiState {
   graphql?: boolean;
   /** A node /v3 query asked for `int-as-string`: the answer's integers go out as strings. */
   intsAsStrings?: boolean;
+  /**
+   * performance.now() when the server first read the request (request-metrics.ts): its admission's wait and deadline
+   * count from there, as its duration in the metrics does.
+   */
+  arrivedAt?: number;
 }
 
 /** ApiContext is a request's context in this API. */

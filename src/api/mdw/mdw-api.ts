@@ -70,6 +70,6 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     ctx.state.aeMdw = true;
     const answer = (): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
     // answers from memory skip the line: under a burst they stay as quick as ever
-    await (ownTurns(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer));
+    await (ownTurns(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer, 1, ctx.state.arrivedAt));
   };
 }

@@ -12,9 +12,10 @@ import { createApp } from '../../../src/api/app.ts';
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const silent = pino({ level: 'silent' });
 const STORED = 8;
@@ -28,16 +29,7 @@ describe('issue 39: X-Ae-Height and Retry-After on the node’s API', function (
   let app: Koa;
 
   before(async () => {
-    devnode = await startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        generate: { generations: STORED, seed: 'node-headers' },
-      },
-      silent,
-    );
+    devnode = await startGeneratedDevnode({ generations: STORED, seed: 'node-headers' });
     db = await createTestDatabase();
     cfg = loadConfig({
       NODE_URL: devnode.externalUrl,

@@ -6,12 +6,13 @@
 import { expect } from 'chai';
 import { Protocol } from '../../../src/chain/aens.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { MADE_UP_TX_TYPE } from '../../../src/devnode/made-up-tx.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from './harness.ts';
 import { startPipeline, type PipelineStack } from './pipeline-stack.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 /** the height Arcus starts at, half way up the generated chain */
 const ARCUS_AT = 30;
@@ -30,20 +31,16 @@ describe('new and unknown transaction types through the pipeline (issue 39)', fu
   };
 
   before(async () => {
-    devnode = await startDevnode(
+    devnode = await startGeneratedDevnode(
       {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        generate: {
-          generations: 60,
-          microBlocksPerGeneration: 2,
-          txsPerMicroBlock: 5,
-          seed: 'tx-types',
-          madeUpTxs: true,
-          hcVotes: true,
-        },
+        generations: 60,
+        microBlocksPerGeneration: 2,
+        txsPerMicroBlock: 5,
+        seed: 'tx-types',
+        madeUpTxs: true,
+        hcVotes: true,
+      },
+      {
         // issue 39's chain crosses Ceres → Arcus with the new types on both sides
         hardForks: [
           { version: Protocol.CERES, height: 0 },

@@ -16,7 +16,7 @@ import { migrate } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { syncState } from '../../../src/db/queries/sync-state.ts';
 import { genesisAccountsJson } from '../../../src/devnode/devnode.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { DeriveBackfill } from '../../../src/indexer/derived/derive-backfill.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
@@ -30,6 +30,7 @@ import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, waitFor } from './support/harness.ts';
 import { rowsApart } from './support/schema-rows.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const FRESH = 'fresh';
 const FORK_WINDOW = 5;
@@ -159,23 +160,14 @@ describe('a stored database derives its missing derived rows from its stored row
   }
 
   before(async () => {
-    devnode = await startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        // names, oracles, contracts, channels, AEX-9, AEX-141 and DEX traffic (a token transaction in two)
-        generate: {
-          generations: 60,
-          microBlocksPerGeneration: 2,
-          txsPerMicroBlock: 5,
-          seed: 'upgrade',
-          tokenShare: 0.5,
-        },
-      },
-      silent,
-    );
+    // names, oracles, contracts, channels, AEX-9, AEX-141 and DEX traffic (a token transaction in two)
+    devnode = await startGeneratedDevnode({
+      generations: 60,
+      microBlocksPerGeneration: 2,
+      txsPerMicroBlock: 5,
+      seed: 'upgrade',
+      tokenShare: 0.5,
+    });
     db = await createTestDatabase();
     dir = await mkdtemp(join(tmpdir(), 'mdw-upgrade-'));
     await writeFile(join(dir, 'accounts_ae_devnet.json'), genesisAccountsJson(devnode.chain));

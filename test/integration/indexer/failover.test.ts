@@ -2,11 +2,12 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { ErrorCode } from '../../../src/errors.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const GENERATIONS = 40;
 const SEED = 'failover-test';
@@ -23,16 +24,9 @@ describe('populator with two nodes (NODE_URLS: spread and failover)', function (
   before(async () => {
     // the harness's devnode is the first node; the second generates the same chain from the same seed
     h = await startHarness(GENERATIONS, SEED);
-    second = await startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        accounts: [],
-        generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
-      },
-      silent,
+    second = await startGeneratedDevnode(
+      { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
+      { accounts: [] },
     );
     // the first node answers slowly, so stopping it lands in the middle of the sync
     first = await startFaultProxy(h.devnode.externalUrl, { slowMs: 15 });

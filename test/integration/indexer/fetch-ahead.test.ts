@@ -1,10 +1,11 @@
 /** @module FetchAhead: one stream of heights; each batch is cut from its front, the rest is fetched meanwhile, once. */
 import { expect } from 'chai';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { FetchAhead } from '../../../src/indexer/sync/fetch-ahead.ts';
 import { fetchGenerations } from '../../../src/indexer/sync/fetch.ts';
 import { NodeClient, type JsonObject } from '../../../src/node/client.ts';
 import { silent } from './support/harness.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 /** RecordingClient notes the order in which generations are asked for, and fails `failOnce` the next time it is. */
 class RecordingClient extends NodeClient {
@@ -29,10 +30,7 @@ describe('FetchAhead', () => {
   const txs = (g: { microBlocks: readonly { transactions: readonly unknown[] }[] }): number =>
     g.microBlocks.reduce((n, m) => n + m.transactions.length, 0);
   before(async () => {
-    devnode = await startDevnode(
-      { port: 0, internalPort: 0, mine: false, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'ahead' } },
-      silent,
-    );
+    devnode = await startGeneratedDevnode({ generations: 40, seed: 'ahead' });
   });
   after(() => devnode.stop());
 

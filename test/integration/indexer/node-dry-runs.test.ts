@@ -6,7 +6,7 @@
  */
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { expect } from 'chai';
-import { startDevnode, type Devnode, type DevnodeOptions } from '../../../src/devnode/index.ts';
+import type { Devnode, DevnodeOptions } from '../../../src/devnode/index.ts';
 import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { NodeClient } from '../../../src/node/client.ts';
@@ -15,6 +15,7 @@ import { NodeError } from '../../../src/node/errors.ts';
 import { NodeSet } from '../../../src/node/node-set.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent } from './support/harness.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const SEED = 'node-dry-runs';
 const GENERATIONS = 10;
@@ -26,18 +27,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
 
   /** a devnode of the test's chain, behind a proxy that counts what it is asked */
   const node = async (opts: DevnodeOptions = {}): Promise<{ devnode: Devnode; proxy: FaultProxy }> => {
-    const devnode = await startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        accounts: [],
-        generate: { generations: GENERATIONS, seed: SEED },
-        ...opts,
-      },
-      silent,
-    );
+    const devnode = await startGeneratedDevnode({ generations: GENERATIONS, seed: SEED }, { accounts: [], ...opts });
     devnodes.push(devnode);
     const proxy = await startFaultProxy(devnode.externalUrl);
     proxies.push(proxy);

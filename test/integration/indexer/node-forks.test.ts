@@ -1,11 +1,12 @@
 /** @module Several nodes, one on another fork: it leaves the set (log line, metric) and is never mixed in. */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, storedTopHash, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const GENERATIONS = 30;
 const SEED = 'node-forks';
@@ -18,16 +19,9 @@ describe('several nodes, one on another fork', function () {
   before(async () => {
     // the harness's devnode stays on the original chain; `ahead` forks off its top 3 and mines one more
     h = await startHarness(GENERATIONS, SEED);
-    ahead = await startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        accounts: [],
-        generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
-      },
-      silent,
+    ahead = await startGeneratedDevnode(
+      { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
+      { accounts: [] },
     );
     await ahead.fork(3);
     await ahead.mineKeyBlock();

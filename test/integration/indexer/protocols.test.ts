@@ -14,12 +14,13 @@ import { IMMUTABLE } from '../../../src/api/http/middleware/cache-headers.ts';
 import { Protocol } from '../../../src/chain/aens.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { loadConfig, type Config } from '../../../src/config.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const ARCUS_AT = 8;
 const FUTURE_AT = 16;
@@ -48,20 +49,15 @@ describe('issue 39: Ceres → Arcus → a protocol the middleware does not know'
     (await pool.query<{ h: number | null }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h ?? -1;
 
   before(async () => {
-    devnode = await startDevnode(
+    devnode = await startGeneratedDevnode(
+      { generations: 24, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: 'issue-39-protocols' },
       {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        generate: { generations: 24, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: 'issue-39-protocols' },
         hardForks: [
           { version: Protocol.CERES, height: 0 },
           { version: Protocol.ARCUS, height: ARCUS_AT },
           { version: FUTURE, height: FUTURE_AT, future: true },
         ],
       },
-      pino({ level: 'silent' }),
     );
     db = await createTestDatabase();
     cfg = loadConfig({

@@ -10,7 +10,7 @@ import prom from 'prom-client';
 import { loadConfig } from '../../../src/config.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { topHeight } from '../../../src/db/queries/blocks.ts';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
@@ -18,6 +18,7 @@ import { createOutboundMetrics } from '../../../src/node/outbound-metrics.ts';
 import type { SeriesValue } from '../../support/outbound.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -37,16 +38,7 @@ describe('issue 39: a node’s 503 with Retry-After', function () {
   this.timeout(60_000);
   let devnode: Devnode;
   before(async () => {
-    devnode = await startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        generate: { generations: 5, seed: 'retry-after' },
-      },
-      silent,
-    );
+    devnode = await startGeneratedDevnode({ generations: 5, seed: 'retry-after' });
   });
   after(async () => {
     await devnode?.stop();

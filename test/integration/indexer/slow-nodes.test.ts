@@ -5,11 +5,12 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const GENERATIONS = 40;
 const SEED = 'slow-nodes-test';
@@ -23,17 +24,9 @@ describe('populator with a slow, queueing node and one that drops out (NODE_URLS
   let populator: Populator | undefined;
 
   const sameChain = (pacing: { latencyMs?: number; maxConcurrentRequests?: number }): Promise<Devnode> =>
-    startDevnode(
-      {
-        port: 0,
-        internalPort: 0,
-        mine: false,
-        microBlockIntervalMs: 0,
-        accounts: [],
-        generate: { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
-        ...pacing,
-      },
-      silent,
+    startGeneratedDevnode(
+      { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
+      { accounts: [], ...pacing },
     );
 
   before(async () => {

@@ -177,5 +177,32 @@ describe('Admission', () => {
       '503 MDW_OVERLOADED',
     );
     expect(() => new Deadline(Infinity).check()).to.not.throw();
+    expect(() => new Deadline(performance.now() - 1).check()).to.throw(AppError, 'server busy');
+  });
+
+  it('refuses a request at its deadline whether its work has ended or not, and holds its turn until it has', async () => {
+    const admission = new Admission({ concurrency: 1, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 50 });
+    const stuck = gate();
+    const started: string[] = [];
+    const first = refusal(admission.run(async () => (started.push('stuck'), stuck.done)));
+    // one in line behind it, whose deadline is far (counted from an arrival ahead of now)
+    const next = refusal(admission.run(async () => void started.push('next'), 1, performance.now() + 60_000));
+    expect(await first).to.equal('503 MDW_OVERLOADED');
+    // the work given up still runs: its turn is not handed on until it has stopped
+    await turns();
+    expect(started).to.deep.equal(['stuck']);
+    expect(admission.counts).to.deep.include({ running: 1, waiting: 1 });
+    stuck.finish();
+    expect(await next).to.equal('ran');
+    expect(started).to.deep.equal(['stuck', 'next']);
+    expect(admission.counts).to.deep.include({ running: 0, waiting: 0 });
+  });
+
+  it('starts nothing whose turn came after its deadline', async () => {
+    const admission = new Admission({ concurrency: 1, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 60_000 });
+    let ran = false;
+    const late = admission.run(async () => void (ran = true), 1, performance.now() - 60_000);
+    expect(await refusal(late)).to.equal('503 MDW_OVERLOADED');
+    expect(ran).to.equal(false);
   });
 });

@@ -7,6 +7,7 @@ import type prom from 'prom-client';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import { isDatabaseUnavailable, isPoolBusy } from '../../../db/errors.ts';
+import { isStatementCancelled } from '../../../db/statement-cancel.ts';
 import type { Logger } from '../../../log.ts';
 import type { DependencyOutage } from '../../../outage.ts';
 import { overloaded } from '../admission.ts';
@@ -108,7 +109,7 @@ function clientReason(e: AppError, aeMdw: boolean): string {
 
 /**
  * classifyError is what a handler or a Koa helper threw as an AppError (bodyparser and Koa throw http-errors): a
- * pool with no room is overload, a database that is away is an outage, anything else unknown is a bug.
+ * pool with no room or a statement cancelled at its deadline is overload, a database that is away is an outage, anything else unknown is a bug.
  */
 export function classifyError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -122,7 +123,8 @@ export function classifyError(err: unknown): AppError {
           : ErrorCode.API_BAD_REQUEST;
     return new AppError(code, status, (err as Error).message || 'Invalid input', { cause: err });
   }
-  if (isPoolBusy(err)) return overloaded(err);
+  // a statement cancelled is one whose request's deadline came (statement-cancel.ts): overload, retried later
+  if (isPoolBusy(err) || isStatementCancelled(err)) return overloaded(err);
   if (isDatabaseUnavailable(err))
     return new AppError(ErrorCode.DB_UNAVAILABLE, 503, 'database unavailable', { cause: err });
   return new AppError(ErrorCode.INTERNAL, 500, 'unhandled', { cause: err });

@@ -46,6 +46,7 @@ export function askedPath(ctx: ApiContext): string {
 export function requestMetrics(metrics: ApiMetrics): ApiMiddleware {
   return async function requestMetrics(ctx, next) {
     const end = metrics.duration.startTimer();
+    ctx.state.arrivedAt = performance.now();
     try {
       await next();
     } finally {

@@ -52,7 +52,7 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
   const labels = new OperationLabels();
   return async function graphqlApi(ctx, next) {
     if (ctx.path !== '/graphql') return serveGraphiql(ctx, next);
-    const arrivedAt = performance.now();
+    const arrivedAt = ctx.state.arrivedAt ?? performance.now();
     // the request's own refusals (4xx) are answered in GraphQL's shape, `{errors: [{message}]}`
     ctx.state.graphql = true;
     ctx.state.route = GRAPHQL_ROUTE;

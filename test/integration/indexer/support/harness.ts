@@ -3,9 +3,10 @@ import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../../../src/config.ts';
-import { startDevnode, type Devnode } from '../../../../src/devnode/index.ts';
+import type { Devnode } from '../../../../src/devnode/index.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
 import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
+import { startGeneratedDevnode } from '../../../support/devnode.ts';
 
 export const silent = pino({ level: 'silent' });
 
@@ -20,16 +21,7 @@ export interface Harness {
 
 /** startHarness starts a generated devnode (mining only on demand) and creates a fresh database. */
 export async function startHarness(generations: number, seed: string): Promise<Harness> {
-  const devnode = await startDevnode(
-    {
-      port: 0,
-      internalPort: 0,
-      mine: false,
-      microBlockIntervalMs: 0,
-      generate: { generations, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed },
-    },
-    silent,
-  );
+  const devnode = await startGeneratedDevnode({ generations, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed });
   const db = await createTestDatabase();
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
