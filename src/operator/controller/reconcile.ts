@@ -24,7 +24,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { withAbort } from '../kube/abortable.ts';
 import type { ObjectCache } from '../kube/cache.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
-import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
+import { populatorDeploymentName } from '../specs/populator-deployment.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
@@ -47,7 +47,7 @@ import { conditionEvents } from './reconcile-condition-events.ts';
 import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
 import {
   ChildSet,
-  liveChild,
+  liveChildNamed,
   reconcileDropJob,
   reconcileGeneration,
   reconcileReloadJob,
@@ -207,7 +207,7 @@ async function reconcileMiddleware(
   const pendingPopulator =
     pending === undefined
       ? undefined
-      : liveChild<V1Deployment & KubeObject>(pass, buildPopulatorDeployment(pass.build, pending));
+      : liveChildNamed<V1Deployment & KubeObject>(pass, 'Deployment', populatorDeploymentName(pass.build, pending));
   const next = {
     ...reconciledStatus({
       mw,
