@@ -4,14 +4,14 @@
  * ("Field pruning"), defaulting ("Defaulting"), OpenAPI validation ("Validation") and CEL rules ("Validation rules",
  * evaluated by @bufbuild/cel, not reimplemented), and the subresources a CRD declares ("Subresources").
  */
-import { isCelError, run } from '@bufbuild/cel';
-import type { CelInput } from '@bufbuild/cel';
+import { celEnv, celError, isCelError, parse, plan } from '@bufbuild/cel';
+import type { CelInput, CelResult } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { KubeError, describeRef } from './client.ts';
 import type { KubeObject } from './client.ts';
-import { isPlainObject } from './merge.ts';
+import { canonicalJson, isPlainObject } from './merge.ts';
 import type { PlainObject } from './merge.ts';
 
 /** Schema is one node of an openAPIV3Schema. */
@@ -44,17 +44,27 @@ export class CustomKind {
   /**
    * admit is what the API server does to a custom resource before it stores it: prune the fields the schema does not
    * know, apply its defaults, then check it against the schema and its CEL rules (transition rules see `old`); an
-   * invalid object is a 422 Invalid naming every problem.
+   * invalid object is a 422 Invalid naming every problem. On an update, a value left as it was is not checked again
+   * ("Validation ratcheting"), so a status write goes through on an object an older CRD let in.
    */
   admit(obj: KubeObject, old?: KubeObject): KubeObject {
     const out = defaulted(pruned(structuredClone(obj), this.#schema, true), this.#schema) as KubeObject;
     const plain = JSON.parse(JSON.stringify(out)) as PlainObject;
+    const oldPlain = old === undefined ? undefined : (JSON.parse(JSON.stringify(old)) as PlainObject);
+    const unchanged = (pointer: string): boolean => {
+      if (oldPlain === undefined) return false;
+      const at = (o: unknown) =>
+        pointer
+          .split('/')
+          .slice(1)
+          .reduce<unknown>((v, k) => (isPlainObject(v) || Array.isArray(v) ? (v as PlainObject)[k] : undefined), o);
+      return canonicalJson(at(plain)) === canonicalJson(at(oldPlain));
+    };
     const problems = this.#validate(plain)
       ? []
-      : (this.#validate.errors ?? []).map(
-          (e) => `${e.instancePath.replaceAll('/', '.') || '<root>'}: ${e.message ?? ''}`,
-        );
-    const oldPlain = old === undefined ? undefined : (JSON.parse(JSON.stringify(old)) as PlainObject);
+      : (this.#validate.errors ?? [])
+          .filter((e) => !unchanged(e.instancePath))
+          .map((e) => `${e.instancePath.replaceAll('/', '.') || '<root>'}: ${e.message ?? ''}`);
     problems.push(...ruleProblems(this.#schema, plain, oldPlain, ''));
     if (problems.length > 0) {
       throw new KubeError(422, 'Invalid', `${describeRef(refParts(obj))} is invalid: ${problems.join('; ')}`);
@@ -153,11 +163,11 @@ function ruleProblems(schema: Schema, value: unknown, old: unknown, path: string
     const rule = String(r.rule);
     const transition = /\boldSelf\b/.test(rule);
     if (transition && old === undefined) continue;
-    const result = run(
-      rule,
-      { self: toCel(value, schema), ...(transition ? { oldSelf: toCel(old, schema) } : {}) },
-      { funcs: strings },
-    );
+    if (!transition && old !== undefined && canonicalJson(old) === canonicalJson(value)) continue; // ratcheting
+    const result = evaluate(rule, {
+      self: toCel(value, schema),
+      ...(transition ? { oldSelf: toCel(old, schema) } : {}),
+    });
     if (result !== true) {
       const why = isCelError(result) ? `${rule}: ${result.message}` : String(r.message ?? `failed rule: ${rule}`);
       out.push(`${path === '' ? '<root>' : path}: Invalid value: ${why}`);
@@ -170,9 +180,31 @@ function ruleProblems(schema: Schema, value: unknown, old: unknown, path: string
   }
   if (Array.isArray(value) && isPlainObject(schema.items)) {
     const items = schema.items;
-    value.forEach((v, i) => out.push(...ruleProblems(items, v, undefined, `${path}[${i}]`)));
+    // an item is correlated with an equal old item only (enough for ratcheting: unchanged items pass)
+    const olds = new Set((Array.isArray(old) ? old : []).map((o) => canonicalJson(o)));
+    value.forEach((v, i) =>
+      out.push(...ruleProblems(items, v, olds.has(canonicalJson(v)) ? v : undefined, `${path}[${i}]`)),
+    );
   }
   return out;
+}
+
+/** CEL_ENV: the standard library and the strings extension, as the Kubernetes CEL environment has them. */
+const CEL_ENV = celEnv({ funcs: strings });
+const PLANS = new Map<string, (bindings: Record<string, CelInput>) => CelResult>();
+
+/** evaluate runs a rule, planned once per rule text; a rule that does not parse is an error result. */
+function evaluate(rule: string, bindings: Record<string, CelInput>): CelResult {
+  try {
+    let planned = PLANS.get(rule);
+    if (planned === undefined) {
+      planned = plan(CEL_ENV, parse(rule)) as (bindings: Record<string, CelInput>) => CelResult;
+      PLANS.set(rule, planned);
+    }
+    return planned(bindings);
+  } catch (err) {
+    return celError(err as Error);
+  }
 }
 
 /** toCel converts JSON to CEL values by the schema: objects are maps, integers are CEL ints (bigint). */
@@ -190,11 +222,19 @@ function toCel(value: unknown, schema: Schema | undefined): CelInput {
   return value as CelInput;
 }
 
+/** VALIDATORS: compiled schemas by their text (compiling is the slow part; every fake of a test run shares them). */
+const VALIDATORS = new Map<string, ValidateFunction>();
+
 function validatorOf(schema: Schema): ValidateFunction {
+  const text = canonicalJson(schema);
+  const known = VALIDATORS.get(text);
+  if (known !== undefined) return known;
   // strict: false lets the x-kubernetes-* keywords through; the formats are the ones Kubernetes schemas use
   const ajv = new Ajv({ allErrors: true, strict: false });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)));
-  return ajv.compile(schema);
+  const compiled = ajv.compile(schema);
+  VALIDATORS.set(text, compiled);
+  return compiled;
 }

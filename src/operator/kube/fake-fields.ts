@@ -21,6 +21,8 @@ export type Managers = ReadonlyMap<string, Ownership>;
 /** Conflict is one field an apply would change that another manager owns. */
 export interface Conflict {
   readonly manager: string;
+  /** field is the encoded FieldPath, path its human form. */
+  readonly field: string;
   readonly path: string;
 }
 
@@ -50,7 +52,12 @@ const SEP = '\n';
 
 /** fieldsOf lists every leaf field obj sets, as encoded FieldPaths (a map owns nothing itself, only its leaves). */
 export function fieldsOf(obj: PlainObject): Set<string> {
-  const out = new Set<string>();
+  return new Set(leavesOf(obj).keys());
+}
+
+/** leavesOf maps every leaf field obj sets to its value's canonical JSON. */
+function leavesOf(obj: PlainObject): Map<string, string> {
+  const out = new Map<string, string>();
   const { metadata, ...rest } = obj;
   const meta = isPlainObject(metadata) ? metadata : {};
   const owned: PlainObject = { ...rest };
@@ -73,7 +80,7 @@ export function conflictsOf(managers: Managers, manager: string, live: PlainObje
       if (!mine.has(path)) continue;
       const segments = path.split(SEP);
       if (canonicalJson(valueAt(live, segments)) !== canonicalJson(valueAt(applied, segments)))
-        out.push({ manager: other, path: describePath(segments) });
+        out.push({ manager: other, field: path, path: describePath(segments) });
     }
   }
   return out;
@@ -81,14 +88,21 @@ export function conflictsOf(managers: Managers, manager: string, live: PlainObje
 
 /**
  * afterApply is the ownership after `manager` applied `applied`: it owns exactly the applied fields (as an Apply),
- * and (forced) the fields in conflict leave their former managers.
+ * the fields in conflict (a forced apply) leave their former managers, and a field applied with the value another
+ * manager set stays shared.
  */
-export function afterApply(managers: Managers, manager: string, applied: PlainObject): Map<string, Ownership> {
+export function afterApply(
+  managers: Managers,
+  manager: string,
+  applied: PlainObject,
+  conflicts: readonly Conflict[],
+): Map<string, Ownership> {
   const mine = fieldsOf(applied);
   const out = new Map<string, Ownership>();
   for (const [other, o] of managers) {
     if (other === manager) continue;
-    const fields = new Set([...o.fields].filter((f) => !mine.has(f)));
+    const taken = new Set(conflicts.filter((c) => c.manager === other).map((c) => c.field));
+    const fields = new Set([...o.fields].filter((f) => !taken.has(f)));
     if (fields.size > 0) out.set(other, { operation: o.operation, fields });
   }
   if (mine.size > 0) out.set(manager, { operation: 'Apply', fields: mine });
@@ -105,15 +119,9 @@ export function afterUpdate(
   before: PlainObject | undefined,
   after: PlainObject,
 ): Map<string, Ownership> {
-  const old = before === undefined ? new Set<string>() : fieldsOf(before);
-  const now = fieldsOf(after);
-  const changed = new Set(
-    [...now].filter((f) => {
-      if (!old.has(f) || before === undefined) return true;
-      const segments = f.split(SEP);
-      return canonicalJson(valueAt(before, segments)) !== canonicalJson(valueAt(after, segments));
-    }),
-  );
+  const old = before === undefined ? new Map<string, string>() : leavesOf(before);
+  const now = leavesOf(after);
+  const changed = new Set([...now].filter(([f, v]) => old.get(f) !== v).map(([f]) => f));
   const out = new Map<string, Ownership>();
   for (const [other, o] of managers) {
     const fields = new Set([...o.fields].filter((f) => now.has(f) && (other === manager || !changed.has(f))));
@@ -167,10 +175,10 @@ export function describePath(segments: FieldPath): string {
     .join('');
 }
 
-function collect(value: unknown, path: string[], field: string, out: Set<string>): void {
+function collect(value: unknown, path: string[], field: string, out: Map<string, string>): void {
   if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    if (entries.length === 0 && path.length > 0) out.add(path.join(SEP));
+    if (entries.length === 0 && path.length > 0) out.set(path.join(SEP), '{}');
     for (const [k, v] of entries) collect(v, [...path, `f:${k}`], k, out);
     return;
   }
@@ -180,10 +188,10 @@ function collect(value: unknown, path: string[], field: string, out: Set<string>
     return;
   }
   if (Array.isArray(value) && LIST_SETS.has(field)) {
-    for (const item of value) out.add([...path, `v:${JSON.stringify(item)}`].join(SEP));
+    for (const item of value) out.set([...path, `v:${JSON.stringify(item)}`].join(SEP), 'true');
     return;
   }
-  out.add(path.join(SEP));
+  out.set(path.join(SEP), canonicalJson(value));
 }
 
 function valueAt(obj: unknown, segments: readonly string[]): unknown {

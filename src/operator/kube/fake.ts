@@ -47,6 +47,8 @@ export interface FakeKubeOptions {
   now?: () => Date;
   /** kinds WITHOUT a status subresource (their status is written like any field). */
   kindsWithoutStatus?: Iterable<string>;
+  /** CustomResourceDefinitions installed from the start: their kinds are pruned, defaulted and validated. */
+  crds?: Iterable<KubeObject>;
 }
 
 /** FakeKube implements KubeClient in memory, records writes and Events, and offers hooks to play other controllers. */
@@ -62,6 +64,7 @@ export class FakeKube implements KubeClient {
   constructor(opts: FakeKubeOptions = {}) {
     this.#now = opts.now ?? (() => new Date());
     this.#store = new FakeStore(this.#now, opts.kindsWithoutStatus ?? DEFAULT_KINDS_WITHOUT_STATUS);
+    for (const crd of opts.crds ?? []) this.#store.create(structuredClone(crd), CONTROLLER_MANAGER);
   }
 
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
@@ -230,6 +233,14 @@ export class FakeKube implements KubeClient {
   userPatch(ref: ObjectRef, patch: unknown, manager = 'kubectl-edit'): KubeObject {
     const live = this.#store.mustFind(ref);
     return this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main', manager);
+  }
+
+  /**
+   * legacyPatch merge-patches as userPatch does, past the CRD's schema and rules: what an API server whose CRD was
+   * older (without a rule the operator enforces today) let into the store, and the operator must still refuse.
+   */
+  legacyPatch(ref: ObjectRef, patch: unknown, manager = 'kubectl-edit'): KubeObject {
+    return this.#store.withoutAdmission(() => this.userPatch(ref, patch, manager));
   }
 
   /**

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
+import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { OperatorRuntime, type OperatorOptions } from '../../../src/operator/runtime/main.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
@@ -43,7 +44,7 @@ describe('OperatorRuntime', () => {
   };
 
   beforeEach(async () => {
-    kube = new FakeKube();
+    kube = new FakeKube({ crds: [buildCrd()] });
     operators = [];
     calls = [];
     await kube.create({
