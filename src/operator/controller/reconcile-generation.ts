@@ -41,7 +41,7 @@ export interface PassContext {
   readonly kube: KubeClient;
   readonly fieldManager: string;
   /** Told when an apply met a field another manager owns (the apply is then forced). */
-  readonly onApplyConflict: (obj: KubeObject, err: KubeError) => void;
+  readonly onApplyConflict: (obj: KubeObject, err: KubeError) => Promise<void>;
   /** What the builders read; its image becomes the accepted one once the operand check has answered (reconcile). */
   build: BuildContext;
   /** Live children listed at the start of the pass. */

@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
-import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { OperatorRuntime, type OperatorOptions } from '../../../src/operator/runtime/main.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
@@ -44,7 +43,7 @@ describe('OperatorRuntime', () => {
   };
 
   beforeEach(async () => {
-    kube = new FakeKube({ crds: [buildCrd()] });
+    kube = new FakeKube();
     operators = [];
     calls = [];
     await kube.create({

@@ -5,7 +5,6 @@ import { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
 import type { ObjectRef } from '../../../src/operator/kube/client.ts';
-import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
 import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
@@ -28,7 +27,7 @@ describe('OperatorRuntime over HTTP with the real client', () => {
   let calls: string[];
 
   beforeEach(async () => {
-    fake = new FakeKube({ crds: [buildCrd()] });
+    fake = new FakeKube();
     api = await startFakeApiServer(fake, [
       { apiVersion: API_VERSION, kind: KIND, plural: 'middlewares' },
       { apiVersion: 'apps/v1', kind: 'Deployment', plural: 'deployments' },
