@@ -90,6 +90,16 @@ describe('FakeKube, strict as an API server', () => {
       expect((specOf(same).database as { schemaPrefix: string }).schemaPrefix).to.equal('a_g');
     });
 
+    it('"Validation ratcheting": an update leaving an invalid value as it was goes through, changing it does not', async () => {
+      await kube.create(middleware());
+      kube.legacyPatch(MW, { spec: { nodeUrls: [] } }); // stored under an older CRD
+      await kube.patchStatus(MW, { phase: 'Invalid' });
+      await kube.patchMerge(MW, { spec: { logLevel: 'debug' } });
+      expect(specOf(kube.peek(MW))).to.include({ logLevel: 'debug' });
+      const err = await failure(kube.patchMerge(MW, { spec: { nodeUrls: ['not a url'] } }));
+      expect(err).to.be.instanceOf(KubeError).and.include({ status: 422 });
+    });
+
     it('"Status subresource": the main resource ignores status, /status ignores everything else', async () => {
       const created = await kube.create({ ...middleware(), status: { phase: 'Degraded' } });
       expect(created.status).to.equal(undefined);
