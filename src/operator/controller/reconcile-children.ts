@@ -22,13 +22,15 @@ import {
 } from '../specs/meta.ts';
 import { MANAGED_KINDS } from '../specs/kinds.ts';
 import type { JobState } from './bluegreen.ts';
+import { hasDrifted } from './drift.ts';
 import type { DeploymentCounts } from './status.ts';
 
 /** JOB_NAME_LABEL: the Job controller labels a Job's pods with the Job's name. */
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 
 /**
- * applyChild writes desired unless current (the live object) already carries its input hash; it returns the live
+ * applyChild writes desired unless current (the live object) carries its input hash and still holds every field
+ * desired sets (a `kubectl edit` of a selector, an image or replicas is drift, put back here); it returns the live
  * object after. It applies without force first, and forces only after telling `onConflict` that another field
  * manager (a person's kubectl, a GitOps tool) held a field it sets, as Strimzi does.
  */
@@ -37,14 +39,15 @@ export async function applyChild<T extends KubeObject>(
   desired: T,
   current: T | undefined,
   fieldManager: string,
-  onConflict: (err: KubeError) => void,
+  onConflict: (err: KubeError) => Promise<void> | void,
 ): Promise<{ live: T; wrote: boolean }> {
-  if (current !== undefined && isUpToDate(current, desired)) return { live: current, wrote: false };
+  if (current !== undefined && isUpToDate(current, desired) && !hasDrifted(current, desired))
+    return { live: current, wrote: false };
   try {
     return { live: await kube.apply(desired, fieldManager), wrote: true };
   } catch (err) {
     if (!isKubeError(err, 409)) throw err;
-    onConflict(err);
+    await onConflict(err);
     return { live: await kube.apply(desired, fieldManager, { force: true }), wrote: true };
   }
 }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import type { Middleware } from '../api/middleware-types.ts';
-import type { KubeClient } from '../kube/client.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
 import { MANAGED_BY } from '../specs/meta.ts';
 
 /** EventType is the Event severity Kubernetes knows. */
@@ -52,4 +52,12 @@ export function createEventRecorder(
       onError(err);
     }
   };
+}
+
+/**
+ * overrideMessage says which child the operator took fields back on, and from whom (the API server's conflict
+ * message names the other field manager and each field), for the ChildOverridden Event.
+ */
+export function overrideMessage(child: KubeObject, conflict: Error): string {
+  return `${child.kind} ${child.metadata.name ?? ''} was changed by another field manager; the operator set it back (${conflict.message})`;
 }

@@ -41,7 +41,7 @@ export interface PassContext {
   readonly kube: KubeClient;
   readonly fieldManager: string;
   /** Told when an apply met a field another manager owns (the apply is then forced). */
-  readonly onApplyConflict: (obj: KubeObject, err: KubeError) => void;
+  readonly onApplyConflict: (obj: KubeObject, err: KubeError) => Promise<void>;
   /** What the builders read; its image becomes the accepted one once the operand check has answered (reconcile). */
   build: BuildContext;
   /** Live children listed at the start of the pass. */
@@ -62,8 +62,12 @@ export interface GenerationReport {
 
 /** liveChild finds the live child with desired's kind and name. */
 export function liveChild<T extends KubeObject>(pass: PassContext, desired: KubeObject): T | undefined {
-  return pass.children.find((c) => c.kind === desired.kind && c.metadata.name === desired.metadata.name) as
-    T | undefined;
+  return liveChildNamed<T>(pass, desired.kind, desired.metadata.name ?? '');
+}
+
+/** liveChildNamed finds the live child of a kind by name (when the name is known without building the child). */
+export function liveChildNamed<T extends KubeObject>(pass: PassContext, kind: string, name: string): T | undefined {
+  return pass.children.find((c) => c.kind === kind && c.metadata.name === name) as T | undefined;
 }
 
 /** reconcileGeneration converges one generation in order: the migration Job, and only after it succeeded, the workloads. */

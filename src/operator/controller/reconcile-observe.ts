@@ -3,7 +3,7 @@ import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import { ReloadState } from '../api/middleware-types.ts';
 import type { KubeObject } from '../kube/client.ts';
 import { buildDatabaseUsageJob, buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
-import { buildServerDeployment } from '../specs/server-deployment.ts';
+import { serverDeploymentName } from '../specs/server-deployment.ts';
 import { previewServiceName, stableServiceName } from '../specs/services.ts';
 import {
   REPLACE_ANNOTATION,
@@ -14,7 +14,7 @@ import {
 } from './bluegreen.ts';
 import { isDeploymentAvailable, jobState } from './reconcile-children.ts';
 import { readDatabaseCheck } from './reconcile-database.ts';
-import { liveChild, type PassContext } from './reconcile-generation.ts';
+import { liveChild, liveChildNamed, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
 
 /** observeReload gathers the Jobs, servers and preview status of the generations the reload involves. */
@@ -27,19 +27,16 @@ export async function observeReload(
   const reload = state.reload;
   const pending = state.pendingGeneration;
   const job = (desired: KubeObject): JobState => jobState(liveChild<V1Job & KubeObject>(pass, desired));
-  const pendingServer =
-    pending === undefined
-      ? undefined
-      : liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, pending));
+  const server = (generation: number): (V1Deployment & KubeObject) | undefined =>
+    liveChildNamed(pass, 'Deployment', serverDeploymentName(build, generation));
+  const pendingServer = pending === undefined ? undefined : server(pending);
   const pendingServersAvailable = isDeploymentAvailable(pendingServer);
   const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
   const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
   const rollbackId = build.mw.metadata.annotations?.[ROLLBACK_ANNOTATION];
   const previous = state.previousGeneration;
   const rollingBack = reload?.state === ReloadState.Promoted && rollbackId === reload.id && previous !== undefined;
-  const previousServersAvailable =
-    rollingBack &&
-    isDeploymentAvailable(liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, previous)));
+  const previousServersAvailable = rollingBack && isDeploymentAvailable(server(previous));
   const previousProbe = previousServersAvailable ? await probe(previewTarget(pass)) : undefined;
   const replaceId = build.mw.metadata.annotations?.[REPLACE_ANNOTATION];
   // the reload's own usage Job (named by its id; the layout asks for it while the reload checks the database)

@@ -24,7 +24,7 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { withAbort } from '../kube/abortable.ts';
 import type { ObjectCache } from '../kube/cache.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
-import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
+import { populatorDeploymentName } from '../specs/populator-deployment.ts';
 import { FIELD_MANAGER, type BuildContext } from '../specs/meta.ts';
 import {
   advanceReload,
@@ -44,10 +44,10 @@ import {
   removeFinalizer,
 } from './reconcile-deletion.ts';
 import { conditionEvents } from './reconcile-condition-events.ts';
-import { createEventRecorder, type EventRecorder } from './reconcile-events.ts';
+import { createEventRecorder, overrideMessage, type EventRecorder } from './reconcile-events.ts';
 import {
   ChildSet,
-  liveChild,
+  liveChildNamed,
   reconcileDropJob,
   reconcileGeneration,
   reconcileReloadJob,
@@ -184,7 +184,7 @@ async function reconcileMiddleware(
   const all = await listMiddlewares(deps, mw);
   const rival = collisionOf(mw, all);
   if (rival !== undefined) return refuseCollision(deps, recordEvent, ref, mw, rival, now);
-  const pass = await startPass(deps, mw, spec);
+  const pass = await startPass(deps, recordEvent, mw, spec);
   const adoption = await adoptGeneration(pass, all);
   if (adoption.kind === 'waiting') {
     if (await writeStatus(deps, ref, mw, checkingDatabaseStatus(mw, adoption.message, adoption.failed, now)))
@@ -207,7 +207,7 @@ async function reconcileMiddleware(
   const pendingPopulator =
     pending === undefined
       ? undefined
-      : liveChild<V1Deployment & KubeObject>(pass, buildPopulatorDeployment(pass.build, pending));
+      : liveChildNamed<V1Deployment & KubeObject>(pass, 'Deployment', populatorDeploymentName(pass.build, pending));
   const next = {
     ...reconciledStatus({
       mw,
@@ -314,7 +314,7 @@ async function reconcileDeletion(
     );
     return { requeueAfterMs: 60_000 };
   }
-  const pass = await startPass(deps, mw, resolveSpec(mw.spec, schemaPrefixOf(mw)));
+  const pass = await startPass(deps, recordEvent, mw, resolveSpec(mw.spec, schemaPrefixOf(mw)));
   // the clean-up's Jobs run the image the operator accepted, not a spec image it refused
   const accepted = mw.status?.operand?.image;
   if (accepted !== undefined) pass.build = { ...pass.build, image: accepted };
@@ -322,16 +322,24 @@ async function reconcileDeletion(
   return result.done ? {} : { requeueAfterMs: result.requeueAfterMs ?? WAIT_MS };
 }
 
-async function startPass(deps: ReconcilerDeps, mw: Middleware, spec: ResolvedSpec): Promise<PassContext> {
+async function startPass(
+  deps: ReconcilerDeps,
+  recordEvent: EventRecorder,
+  mw: Middleware,
+  spec: ResolvedSpec,
+): Promise<PassContext> {
   const build: BuildContext = { mw, spec, image: spec.image ?? deps.config.image };
   return {
     kube: deps.kube,
     fieldManager: fieldManagerOf(deps),
-    onApplyConflict: (obj, err) =>
+    // someone else changed what the operator sets (kubectl edit, a GitOps tool): put back, and said where people look
+    onApplyConflict: async (obj, err) => {
       deps.log.warn(
         { kind: obj.kind, name: obj.metadata.name, err: err.message },
         'apply conflicts with another field manager; forcing',
-      ),
+      );
+      await recordEvent(mw, 'Warning', 'ChildOverridden', overrideMessage(obj, err));
+    },
     build,
     children: await listChildren(deps.kube, mw, deps.cache),
     keep: new ChildSet(),

@@ -2,8 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { KubeError, describeRef } from './client.ts';
 import type { KubeObject, ObjectRef } from './client.ts';
+import { customKindOf } from './fake-crd.ts';
+import type { CustomKind } from './fake-crd.ts';
+import { afterApply, afterUpdate, applyMerge, conflictsOf, managedFieldsOf } from './fake-fields.ts';
+import type { Ownership } from './fake-fields.ts';
 import { WatchHub } from './fake-watch.ts';
-import { applyMerge, canonicalJson, conflictingFields, mergePatch } from './merge.ts';
+import { canonicalJson, mergePatch } from './merge.ts';
 import type { PlainObject } from './merge.ts';
 
 /** Part says which part of an object a write may change: everything but status, or status only. */
@@ -26,6 +30,19 @@ const CLUSTER_SCOPED = new Set([
   'MutatingWebhookConfiguration',
 ]);
 
+/**
+ * CONTROLLER_MANAGER is the field manager of writes made as Kubernetes' own controllers (status, garbage collection);
+ * CLIENT_MANAGER that of updates (create, PUT, merge patch) sent without a field manager, as the API server names them
+ * after the client.
+ */
+export const CONTROLLER_MANAGER = 'kube-controller-manager';
+export const CLIENT_MANAGER = 'unknown';
+
+/** FOREGROUND_FINALIZER holds an owner deleted in the foreground until its blocking dependents are gone. */
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+const CRD_GROUP = 'apiextensions.k8s.io';
+
 /** DEFAULT_KINDS_WITHOUT_STATUS are the kinds whose status (if any) is an ordinary field, not a subresource. */
 export const DEFAULT_KINDS_WITHOUT_STATUS = [
   'ConfigMap',
@@ -47,9 +64,12 @@ export const DEFAULT_KINDS_WITHOUT_STATUS = [
 export class FakeStore {
   readonly hub = new WatchHub();
   readonly #objects = new Map<string, KubeObject>();
-  readonly #applied = new Map<string, PlainObject>();
+  readonly #managers = new Map<string, Map<string, Ownership>>();
+  /** customKinds caches the CRD (or none) of each apiVersion|kind until a CRD changes. */
+  readonly #customKinds = new Map<string, CustomKind | undefined>();
   readonly #noStatus: Set<string>;
   readonly #now: () => Date;
+  #admission = true;
   #rv = 100; // real servers never hand out "0" (it means "any version" to a watch)
 
   constructor(now: () => Date, kindsWithoutStatus: Iterable<string>) {
@@ -102,9 +122,29 @@ export class FakeStore {
       .sort(byKeyOrder) as T[];
   }
 
-  /** hasStatusSubresource tells whether kind's status is only written through /status. */
-  hasStatusSubresource(kind: string): boolean {
-    return !this.#noStatus.has(kind);
+  /**
+   * hasStatusSubresource tells whether the kind's status is only written through /status: as its CRD says for a
+   * custom resource whose CRD the store holds, otherwise unless the kind was named without one.
+   */
+  hasStatusSubresource(apiVersion: string, kind: string): boolean {
+    return this.customKind(apiVersion, kind)?.hasStatus ?? !this.#noStatus.has(kind);
+  }
+
+  /** customKind is the served version of a CRD the store holds for apiVersion and kind (cached per CRD version). */
+  customKind(apiVersion: string, kind: string): CustomKind | undefined {
+    const cacheKey = `${apiVersion}|${kind}`;
+    if (this.#customKinds.has(cacheKey)) return this.#customKinds.get(cacheKey);
+    const group = groupOf(apiVersion);
+    const crd = [...this.#objects.values()].find(
+      (o) =>
+        groupOf(o.apiVersion) === CRD_GROUP &&
+        o.kind === 'CustomResourceDefinition' &&
+        (o.spec as { group?: string } | undefined)?.group === group &&
+        (o.spec as { names?: { kind?: string } } | undefined)?.names?.kind === kind,
+    );
+    const custom = crd === undefined ? undefined : customKindOf(crd, apiVersion);
+    this.#customKinds.set(cacheKey, custom);
+    return custom;
   }
 
   /** isClusterScoped tells whether kind lives outside namespaces. */
@@ -113,7 +153,7 @@ export class FakeStore {
   }
 
   /** create stores a new object with server fields (uid, creationTimestamp, generation 1); 409 when taken. */
-  create(obj: KubeObject): KubeObject {
+  create(obj: KubeObject, manager = CLIENT_MANAGER, ownership?: Map<string, Ownership>): KubeObject {
     const meta = obj.metadata;
     if ((meta.name ?? '') === '') {
       if ((meta.generateName ?? '') === '') throw new KubeError(422, 'Invalid', 'metadata.name is required');
@@ -122,11 +162,13 @@ export class FakeStore {
     const ref = this.refOf(obj);
     const key = this.key(ref);
     if (this.#objects.has(key)) throw new KubeError(409, 'AlreadyExists', `${describeRef(ref)} already exists`);
-    const created = this.#withoutStatusIfSubresource(obj);
+    const admitted = this.#admit(this.#withoutStatusIfSubresource(obj));
+    const created: KubeObject = { ...admitted, metadata: { ...admitted.metadata } };
     created.metadata = { ...meta, uid: randomUUID(), creationTimestamp: this.#now(), generation: 1 };
     if (ref.namespace === undefined) delete created.metadata.namespace;
     else created.metadata.namespace = ref.namespace;
     delete created.metadata.deletionTimestamp;
+    this.#own(key, created, ownership ?? afterUpdate(new Map(), manager, undefined, created));
     this.#commit('ADDED', key, created);
     return created;
   }
@@ -139,57 +181,53 @@ export class FakeStore {
     if (fieldManager === '') throw new KubeError(422, 'Invalid', 'fieldManager is required for apply');
     const config = this.#withoutStatusIfSubresource(structuredClone(obj));
     const ref = this.refOf(obj);
-    const managedKey = `${this.key(ref)}|${fieldManager}`;
+    const key = this.key(ref);
     const live = this.find(ref);
-    let result: KubeObject;
+    const managers = this.#managers.get(key) ?? new Map<string, Ownership>();
     if (live === undefined) {
-      result = this.create(structuredClone(config));
-    } else {
-      this.precondition(live, config.metadata.resourceVersion);
-      this.#claimFields(this.key(ref), fieldManager, config, force);
-      result = this.update(live, applyMerge(live, this.#applied.get(managedKey), config) as KubeObject, 'main');
+      return this.create(structuredClone(config), fieldManager, afterApply(managers, fieldManager, config, []));
     }
-    this.#applied.set(managedKey, config);
+    this.precondition(live, config.metadata.resourceVersion);
+    const conflicts = conflictsOf(managers, fieldManager, live, config);
+    if (conflicts.length > 0 && !force) {
+      const list = conflicts.map((c) => `conflict with "${c.manager}": ${c.path}`).join(', ');
+      throw new KubeError(409, 'Conflict', `Apply failed with ${conflicts.length} conflict(s): ${list}`);
+    }
+    const ownership = afterApply(managers, fieldManager, config, conflicts);
+    const merged = applyMerge(live, managers, fieldManager, config) as KubeObject;
+    const result = this.update(live, merged, 'main', fieldManager, ownership);
+    // ownership moves even when no value does (two managers agreeing on a field share it)
+    if (result === live) this.#managers.set(key, ownership);
     return result;
   }
 
-  /** claimFields refuses fields other managers set differently, or (forced) takes them away from those managers. */
-  #claimFields(key: string, fieldManager: string, config: KubeObject, force: boolean): void {
-    for (const [managedKey, theirs] of this.#applied) {
-      if (!managedKey.startsWith(`${key}|`)) continue;
-      const manager = managedKey.slice(key.length + 1);
-      if (manager === fieldManager) continue;
-      const { metadata: _ours, ...ourFields } = config;
-      const { metadata: _theirs, ...theirFields } = theirs;
-      const conflicts = conflictingFields(ourFields, theirFields);
-      if (conflicts.length > 0 && force) {
-        for (const path of conflicts) deletePath(theirs, path.slice(1).split('.'));
-      } else if (conflicts.length > 0) {
-        throw new KubeError(
-          409,
-          'Conflict',
-          `Apply failed with ${conflicts.length} conflict(s): conflict with "${manager}": ${conflicts.join(', ')}`,
-        );
-      }
-    }
+  /** managersOf is what each field manager owns of the object at ref (empty when absent). */
+  managersOf(ref: ObjectRef): ReadonlyMap<string, Ownership> {
+    return this.#managers.get(this.key(ref)) ?? new Map();
   }
 
   /** mergeStatus merge-patches status only; 404 for kinds without a status subresource. */
   mergeStatus(ref: ObjectRef, status: unknown, resourceVersion?: string): KubeObject {
     const live = this.mustFind(ref);
-    if (!this.hasStatusSubresource(ref.kind)) {
+    if (!this.hasStatusSubresource(ref.apiVersion, ref.kind)) {
       throw new KubeError(404, 'NotFound', `${ref.kind} has no status subresource`);
     }
     this.precondition(live, resourceVersion);
-    return this.update(live, { ...live, status: mergePatch(live.status, status) }, 'status');
+    return this.update(live, { ...live, status: mergePatch(live.status, status) }, 'status', CLIENT_MANAGER);
   }
 
   /**
    * update writes proposed over live: server fields are kept, status is isolated, a no-op write returns live itself
    * (same resourceVersion, no event), generation moves on spec changes, and a marked object whose last finalizer
-   * goes away is removed.
+   * goes away is removed. The fields manager changed become its own (ownership given: what an apply decided).
    */
-  update(live: KubeObject, proposed: KubeObject, part: Part): KubeObject {
+  update(
+    live: KubeObject,
+    proposed: KubeObject,
+    part: Part,
+    manager: string,
+    ownership?: Map<string, Ownership>,
+  ): KubeObject {
     const next: KubeObject =
       part === 'status'
         ? { ...structuredClone(live), status: structuredClone(proposed.status) }
@@ -207,8 +245,9 @@ export class FakeStore {
       deletionGracePeriodSeconds: m.deletionGracePeriodSeconds,
       generation: m.generation,
       resourceVersion: m.resourceVersion,
+      managedFields: m.managedFields,
     };
-    for (const k of ['namespace', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
+    for (const k of ['namespace', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields'] as const) {
       if (next.metadata[k] === undefined) delete next.metadata[k];
     }
     if (m.deletionTimestamp !== undefined) {
@@ -217,36 +256,42 @@ export class FakeStore {
         throw new KubeError(422, 'Invalid', 'no new finalizers can be added if the object is being deleted');
       }
     }
-    if (canonicalJson(next) === canonicalJson(live)) return live;
-    if (canonicalJson(specOf(next)) !== canonicalJson(specOf(live))) next.metadata.generation = (m.generation ?? 0) + 1;
-    this.#commit('MODIFIED', this.key(this.refOf(live)), next);
-    if (next.metadata.deletionTimestamp !== undefined && (next.metadata.finalizers ?? []).length === 0) {
-      this.#remove(next);
+    const admitted = this.#admit(next, live);
+    if (canonicalJson(admitted) === canonicalJson(live)) return live;
+    if (canonicalJson(specOf(admitted)) !== canonicalJson(specOf(live)))
+      admitted.metadata.generation = (m.generation ?? 0) + 1;
+    const key = this.key(this.refOf(live));
+    this.#own(key, admitted, ownership ?? afterUpdate(this.#managers.get(key) ?? new Map(), manager, live, admitted));
+    this.#commit('MODIFIED', key, admitted);
+    if (admitted.metadata.deletionTimestamp !== undefined && (admitted.metadata.finalizers ?? []).length === 0) {
+      this.#remove(admitted);
     }
-    return next;
+    return admitted;
   }
 
-  /** delete removes obj, or only marks it while finalizers remain; dependents follow the policy. */
+  /**
+   * delete removes obj, or only marks it while finalizers remain; dependents follow the policy (Kubernetes
+   * documentation, "Garbage Collection", "Cascading deletion"): Background removes the owner first and its
+   * dependents after; Foreground marks the owner with the foregroundDeletion finalizer, deletes its dependents, and
+   * removes the owner once no dependent with blockOwnerDeletion is left; Orphan leaves the dependents, unowned.
+   */
   delete(obj: KubeObject, policy: PropagationPolicy): void {
     if (obj.metadata.deletionTimestamp !== undefined) return;
     const uid = obj.metadata.uid ?? '';
     if (policy === 'Orphan') {
       for (const dep of this.#dependents(uid)) {
         const refs = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-        this.update(dep, { ...structuredClone(dep), metadata: { ...dep.metadata, ownerReferences: refs } }, 'main');
+        const unowned = { ...structuredClone(dep), metadata: { ...dep.metadata, ownerReferences: refs } };
+        this.update(dep, unowned, 'main', CONTROLLER_MANAGER);
       }
     }
-    if (policy === 'Foreground') this.#collect(uid, 'Foreground');
-    if ((obj.metadata.finalizers ?? []).length > 0) {
-      const marked = structuredClone(obj);
-      marked.metadata.deletionTimestamp = this.#now();
-      marked.metadata.deletionGracePeriodSeconds = 0;
-      // the API server bumps generation when it marks an object (apiserver registry store.go markAsDeleting)
-      marked.metadata.generation = (obj.metadata.generation ?? 0) + 1;
-      this.#commit('MODIFIED', this.key(this.refOf(obj)), marked);
-      return;
-    }
-    this.#remove(obj);
+    const finalizers = obj.metadata.finalizers ?? [];
+    if (policy === 'Foreground') {
+      this.#mark(obj, [...finalizers, FOREGROUND_FINALIZER]);
+      for (const dep of this.#dependents(uid)) this.delete(dep, 'Foreground');
+      this.#releaseForeground(uid);
+    } else if (finalizers.length > 0) this.#mark(obj, finalizers);
+    else this.#remove(obj);
   }
 
   /** precondition throws 409 Conflict when resourceVersion is given and is not live's. */
@@ -283,23 +328,68 @@ export class FakeStore {
     return `${groupOf(r.apiVersion)}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
   }
 
+  /** #mark sets deletionTimestamp with these finalizers (the API server bumps generation: store.go markAsDeleting). */
+  #mark(obj: KubeObject, finalizers: string[]): void {
+    const marked = structuredClone(obj);
+    marked.metadata.deletionTimestamp = this.#now();
+    marked.metadata.deletionGracePeriodSeconds = 0;
+    marked.metadata.finalizers = finalizers;
+    marked.metadata.generation = (obj.metadata.generation ?? 0) + 1;
+    this.#commit('MODIFIED', this.key(this.refOf(obj)), marked);
+  }
+
   #remove(obj: KubeObject): void {
     const key = this.key(this.refOf(obj));
     if (!this.#objects.has(key)) return;
-    for (const managedKey of this.#applied.keys())
-      if (managedKey.startsWith(`${key}|`)) this.#applied.delete(managedKey);
+    this.#managers.delete(key);
     this.#commit('DELETED', key, structuredClone(obj));
-    this.#collect(obj.metadata.uid ?? '', 'Background');
+    this.#collect(obj.metadata.uid ?? '');
+    for (const owner of obj.metadata.ownerReferences ?? []) this.#releaseForeground(owner.uid);
   }
 
-  /** #collect is the garbage collector: dependents whose owners are all gone are deleted. */
-  #collect(ownerUid: string, policy: 'Foreground' | 'Background'): void {
+  /** #collect is the background garbage collector: dependents whose owners are all gone are deleted. */
+  #collect(ownerUid: string): void {
     const live = new Set([...this.#objects.values()].map((o) => o.metadata.uid));
     live.delete(ownerUid);
     for (const dep of this.#dependents(ownerUid)) {
       const others = (dep.metadata.ownerReferences ?? []).filter((r) => live.has(r.uid));
-      if (others.length === 0) this.delete(dep, policy);
+      if (others.length === 0) this.delete(dep, 'Background');
     }
+  }
+
+  /** #releaseForeground drops the foregroundDeletion finalizer of owner uid once no blocking dependent is left. */
+  #releaseForeground(uid: string): void {
+    const owner = [...this.#objects.values()].find((o) => o.metadata.uid === uid);
+    if (owner === undefined || !(owner.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER)) return;
+    const blocking = this.#dependents(uid).some((d) =>
+      (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true),
+    );
+    if (blocking) return;
+    const finalizers = (owner.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER);
+    const released = { ...structuredClone(owner), metadata: { ...owner.metadata, finalizers } };
+    this.update(owner, released, 'main', CONTROLLER_MANAGER);
+  }
+
+  /** withoutAdmission runs write with no CRD admission (a test hook: objects an older CRD let in). */
+  withoutAdmission<T>(write: () => T): T {
+    this.#admission = false;
+    try {
+      return write();
+    } finally {
+      this.#admission = true;
+    }
+  }
+
+  /** #admit prunes, defaults and validates a custom resource whose CRD the store holds (other kinds pass as they are). */
+  #admit(obj: KubeObject, old?: KubeObject): KubeObject {
+    if (!this.#admission) return obj;
+    return this.customKind(obj.apiVersion, obj.kind)?.admit(obj, old) ?? obj;
+  }
+
+  /** #own records the ownership of the object stored under key and renders it as its metadata.managedFields. */
+  #own(key: string, obj: KubeObject, ownership: Map<string, Ownership>): void {
+    this.#managers.set(key, ownership);
+    obj.metadata.managedFields = managedFieldsOf(ownership, obj.apiVersion, this.#now()) as never;
   }
 
   #dependents(ownerUid: string): KubeObject[] {
@@ -310,6 +400,7 @@ export class FakeStore {
 
   #commit(type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, obj: KubeObject): void {
     const previous = this.#objects.get(key);
+    if (obj.kind === 'CustomResourceDefinition') this.#customKinds.clear(); // a CRD changed: read them again
     this.#rv += 1;
     obj.metadata.resourceVersion = String(this.#rv);
     if (type === 'DELETED') this.#objects.delete(key);
@@ -328,14 +419,14 @@ export class FakeStore {
 
   #keepStatus(live: KubeObject, proposed: KubeObject): KubeObject {
     const next = structuredClone(proposed);
-    if (!this.hasStatusSubresource(live.kind)) return next;
+    if (!this.hasStatusSubresource(live.apiVersion, live.kind)) return next;
     if (live.status === undefined) delete next.status;
     else next.status = structuredClone(live.status);
     return next;
   }
 
   #withoutStatusIfSubresource(obj: KubeObject): KubeObject {
-    if (this.hasStatusSubresource(obj.kind)) delete obj.status;
+    if (this.hasStatusSubresource(obj.apiVersion, obj.kind)) delete obj.status;
     return obj;
   }
 }
@@ -360,11 +451,4 @@ function byKeyOrder(a: KubeObject, b: KubeObject): number {
 
 function keyOrder(o: KubeObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
-}
-
-function deletePath(obj: Record<string, unknown>, path: readonly string[]): void {
-  const [head, ...rest] = path;
-  if (head === undefined) return;
-  if (rest.length === 0) delete obj[head];
-  else if (typeof obj[head] === 'object' && obj[head] !== null) deletePath(obj[head] as Record<string, unknown>, rest);
 }

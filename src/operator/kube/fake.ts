@@ -14,7 +14,10 @@ import type {
   WatchHandle,
   WatchOptions,
 } from './client.ts';
-import { DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
+import { readPath, writePath } from './fake-crd.ts';
+import type { ScaleSubresource } from './fake-crd.ts';
+import type { Ownership } from './fake-fields.ts';
+import { CLIENT_MANAGER, CONTROLLER_MANAGER, DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
 
@@ -44,6 +47,8 @@ export interface FakeKubeOptions {
   now?: () => Date;
   /** kinds WITHOUT a status subresource (their status is written like any field). */
   kindsWithoutStatus?: Iterable<string>;
+  /** CustomResourceDefinitions installed from the start: their kinds are pruned, defaulted and validated. */
+  crds?: Iterable<KubeObject>;
 }
 
 /** FakeKube implements KubeClient in memory, records writes and Events, and offers hooks to play other controllers. */
@@ -59,6 +64,7 @@ export class FakeKube implements KubeClient {
   constructor(opts: FakeKubeOptions = {}) {
     this.#now = opts.now ?? (() => new Date());
     this.#store = new FakeStore(this.#now, opts.kindsWithoutStatus ?? DEFAULT_KINDS_WITHOUT_STATUS);
+    for (const crd of opts.crds ?? []) this.#store.create(structuredClone(crd), CONTROLLER_MANAGER);
   }
 
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
@@ -146,7 +152,9 @@ export class FakeKube implements KubeClient {
     this.#check('replace', ref);
     const live = this.#store.mustFind(ref);
     this.#store.precondition(live, obj.metadata.resourceVersion);
-    return this.#recorded('replace', ref, live, () => this.#store.update(live, structuredClone(obj), 'main')) as T;
+    return this.#recorded('replace', ref, live, () =>
+      this.#store.update(live, structuredClone(obj), 'main', CLIENT_MANAGER),
+    ) as T;
   }
 
   async patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T> {
@@ -161,7 +169,7 @@ export class FakeKube implements KubeClient {
     if (!isPlainObject(patch)) throw new KubeError(400, 'BadRequest', 'a merge patch must be a JSON object');
     this.#store.precondition(live, (patch.metadata as Record<string, unknown> | undefined)?.resourceVersion);
     return this.#recorded('patchMerge', ref, live, () =>
-      this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main'),
+      this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main', CLIENT_MANAGER),
     ) as T;
   }
 
@@ -214,13 +222,59 @@ export class FakeKube implements KubeClient {
   /** setStatus merges status as another controller would (a Job controller, a Deployment controller). */
   setStatus(ref: ObjectRef, status: unknown): KubeObject {
     const live = this.#store.mustFind(ref);
-    return this.#store.update(live, { ...live, status: mergePatch(live.status, status) }, 'status');
+    const patched = { ...live, status: mergePatch(live.status, status) };
+    return this.#store.update(live, patched, 'status', CONTROLLER_MANAGER);
   }
 
-  /** userPatch merge-patches the main resource as a user (kubectl) would. */
-  userPatch(ref: ObjectRef, patch: unknown): KubeObject {
+  /**
+   * userPatch merge-patches the main resource as a user would with `kubectl edit` (an update: the fields it changes
+   * become `manager`'s, so the next apply of their former manager conflicts).
+   */
+  userPatch(ref: ObjectRef, patch: unknown, manager = 'kubectl-edit'): KubeObject {
     const live = this.#store.mustFind(ref);
-    return this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main');
+    return this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main', manager);
+  }
+
+  /**
+   * legacyPatch merge-patches as userPatch does, past the CRD's schema and rules: what an API server whose CRD was
+   * older (without a rule the operator enforces today) let into the store, and the operator must still refuse.
+   */
+  legacyPatch(ref: ObjectRef, patch: unknown, manager = 'kubectl-edit'): KubeObject {
+    return this.#store.withoutAdmission(() => this.userPatch(ref, patch, manager));
+  }
+
+  /**
+   * scale writes the scale subresource as `kubectl scale` or a HorizontalPodAutoscaler does (Kubernetes
+   * documentation, "Extend the Kubernetes API with CustomResourceDefinitions", "Scale subresource"): the replicas
+   * path the CRD names (`.spec.replicas` of the built-in workloads); 404 for a kind without one. It returns the Scale.
+   */
+  scale(ref: ObjectRef, replicas: number, manager = 'kubectl-scale'): KubeObject {
+    const live = this.#store.mustFind(ref);
+    const custom = this.#store.customKind(ref.apiVersion, ref.kind);
+    const paths = custom?.scale ?? (SCALABLE.has(ref.kind) ? BUILTIN_SCALE : undefined);
+    if (paths === undefined) throw new KubeError(404, 'NotFound', `${ref.kind} has no scale subresource`);
+    if (!Number.isSafeInteger(replicas) || replicas < 0) {
+      throw new KubeError(422, 'Invalid', `spec.replicas: Invalid value: ${replicas}: must be a non-negative integer`);
+    }
+    const next = structuredClone(live);
+    writePath(next, paths.specReplicasPath, replicas);
+    const updated = this.#store.update(live, next, 'main', manager);
+    const selector = paths.labelSelectorPath === undefined ? undefined : readPath(updated, paths.labelSelectorPath);
+    return {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: ref.name, namespace: ref.namespace, resourceVersion: updated.metadata.resourceVersion },
+      spec: { replicas },
+      status: {
+        replicas: readPath(updated, paths.statusReplicasPath) ?? 0,
+        ...(selector === undefined ? {} : { selector }),
+      },
+    };
+  }
+
+  /** managersOf is what each field manager owns of the object at ref (the source of its metadata.managedFields). */
+  managersOf(ref: ObjectRef): ReadonlyMap<string, Ownership> {
+    return this.#store.managersOf(ref);
   }
 
   /**
@@ -238,16 +292,19 @@ export class FakeKube implements KubeClient {
         uid: job.metadata.uid ?? '',
         controller: true,
       };
-      const pod = this.#store.create({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          name: `${ref.name}-${randomUUID().slice(0, 5)}`,
-          namespace: ref.namespace,
-          labels: { 'batch.kubernetes.io/job-name': ref.name },
-          ownerReferences: [owner],
+      const pod = this.#store.create(
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: `${ref.name}-${randomUUID().slice(0, 5)}`,
+            namespace: ref.namespace,
+            labels: { 'batch.kubernetes.io/job-name': ref.name },
+            ownerReferences: [owner],
+          },
         },
-      });
+        CONTROLLER_MANAGER,
+      );
       const terminated = { exitCode: 0, reason: 'Completed', message: terminationMessage, finishedAt: at };
       this.setStatus(this.#store.refOf(pod), {
         phase: 'Succeeded',
@@ -360,6 +417,10 @@ export class FakeKube implements KubeClient {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
 }
+
+/** SCALABLE: the built-in kinds with a scale subresource, and the paths it reads and writes. */
+const SCALABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
+const BUILTIN_SCALE: ScaleSubresource = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
 
 /** orderOf is the list order of an object (namespace/name), which continue tokens resume after. */
 function orderOf(o: KubeObject): string {

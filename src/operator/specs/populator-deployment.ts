@@ -24,7 +24,7 @@ export interface PopulatorOptions {
 export const POPULATOR_NODE_OPTIONS = '--max-semi-space-size=32';
 
 /** populatorDeploymentName is `<name>-populator-g<N>`. */
-function populatorDeploymentName(ctx: BuildContext, generation: number): string {
+export function populatorDeploymentName(ctx: BuildContext, generation: number): string {
   return childName(ctx.mw, Component.populator, generationSuffix(generation));
 }
 

@@ -137,7 +137,9 @@ describe('applyChild (issue 14: apply without force first)', () => {
   it('applies without force when nobody else owns the fields', async () => {
     const kube = new FakeKube();
     const conflicts: KubeError[] = [];
-    await applyChild(kube, deployment(2), undefined, 'mdw-operator', (e) => conflicts.push(e));
+    await applyChild(kube, deployment(2), undefined, 'mdw-operator', (e) => {
+      conflicts.push(e);
+    });
     expect(conflicts).to.deep.equal([]);
     expect(kube.writes).to.have.length(1);
   });
@@ -147,7 +149,9 @@ describe('applyChild (issue 14: apply without force first)', () => {
     await kube.apply(deployment(5), 'kubectl');
     kube.clearRecords();
     const conflicts: KubeError[] = [];
-    const { live } = await applyChild(kube, deployment(2), undefined, 'mdw-operator', (e) => conflicts.push(e));
+    const { live } = await applyChild(kube, deployment(2), undefined, 'mdw-operator', (e) => {
+      conflicts.push(e);
+    });
     expect(conflicts).to.have.length(1);
     expect(conflicts[0]?.message).to.contain('.spec.replicas');
     expect((live.spec as { replicas: number }).replicas).to.equal(2);

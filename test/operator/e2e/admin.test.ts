@@ -50,7 +50,11 @@ describe('requestReload', () => {
     });
     expect(id).to.equal('reload-20261121-010203z');
     expect(h.kube.writes.map((w) => w.verb)).to.deep.equal(['patchMerge']);
-    expect(h.middleware().spec.reload).to.deep.equal({ id, strategy: 'BlueGreen', autoPromote: false });
+    // the older request's heights are gone and its retainPrevious is back to the CRD's default (the API server
+    // defaults what the patch nulled)
+    const reload = h.middleware().spec.reload;
+    expect(reload).to.deep.include({ id, strategy: 'BlueGreen', autoPromote: false }).and.not.have.property('heights');
+    expect(reload?.retainPrevious).to.be.a('string').and.not.equal('1h');
   });
 
   it('refuses a malformed request with the field and the fix', async () => {

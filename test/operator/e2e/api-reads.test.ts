@@ -8,6 +8,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { createReconciler } from '../../../src/operator/controller/reconcile.ts';
 import { refOf, type KubeObject } from '../../../src/operator/kube/client.ts';
+import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
@@ -59,7 +60,7 @@ describe('API reads per reconcile (issue 14 item 8)', () => {
   });
 
   it('after: the running operator reads only the Middleware itself; its children come from the caches', async () => {
-    const kube = new FakeKube();
+    const kube = new FakeKube({ crds: [buildCrd()] });
     const registry = new Registry();
     const metrics = createOperatorMetrics(registry);
     const probe = new ScriptedProbe();

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { createReconciler } from '../../../src/operator/controller/reconcile.ts';
 import { KubeError, type KubeObject, type ObjectRef } from '../../../src/operator/kube/client.ts';
+import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
@@ -26,7 +27,7 @@ describe('a deposed leader (issue 14)', () => {
   });
 
   it('writes nothing after its Lease is lost, though its reconcile was in flight', async () => {
-    const kube = new FakeKube();
+    const kube = new FakeKube({ crds: [buildCrd()] });
     await kube.create(exampleMiddleware());
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -73,7 +74,7 @@ describe('a deposed leader (issue 14)', () => {
   });
 
   it('stop() ends a start that is still retrying a failed list, without waiting out the backoff', async () => {
-    const kube = new FakeKube();
+    const kube = new FakeKube({ crds: [buildCrd()] });
     kube.failOn({ verb: 'list', error: new KubeError(503, 'ServiceUnavailable', 'apiserver down'), times: Infinity });
     op = new OperatorRuntime({
       kube,

@@ -22,6 +22,7 @@ import {
   type WatchHandle,
   KubeError,
 } from '../../../src/operator/kube/client.ts';
+import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { Component, LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
 import { generationOfSchema } from '../../../src/db/usage.ts';
@@ -162,7 +163,7 @@ export function completeJobWith(kube: FakeKube, db: FakeDatabase, job: KubeObjec
 /** Harness wires a reconciler to a FakeKube, a manual clock and a scripted probe. */
 export class Harness {
   readonly clock = new ManualClock();
-  readonly kube = new FakeKube({ now: this.clock.now });
+  readonly kube = new FakeKube({ now: this.clock.now, crds: [buildCrd()] });
   readonly probe = new ScriptedProbe();
   readonly database = new FakeDatabase();
   reconcile: Reconciler = this.newReconciler();

@@ -224,7 +224,8 @@ describe('operator lifecycle on the fake API server', () => {
     expect(envOf(populator).FETCH_CONCURRENCY).to.equal('16');
 
     // A name the operator sets is refused: the Middleware is Invalid and its pods are left as they are.
-    h.kube.userPatch(MW_REF, {
+    // (the CRD refuses it too: it got in under an older CRD)
+    h.kube.legacyPatch(MW_REF, {
       spec: { server: { env: [{ name: 'DATABASE_URL', value: 'postgres://elsewhere/mdw' }] } },
     });
     h.kube.clearRecords();
@@ -264,8 +265,8 @@ describe('operator lifecycle on the fake API server', () => {
   it('reports an invalid spec with a condition and a Warning Event, touching no child and never throwing', async () => {
     await runningMiddleware();
     const deploymentsBefore = h.deployments();
-    // By breaking the spec (an API server without the CRD schema would let this through).
-    h.kube.userPatch(MW_REF, { spec: { nodeUrls: [], server: { replicas: -1 } } });
+    // By breaking the spec (the CRD refuses it: an API server with an older CRD, or none, would let it through).
+    h.kube.legacyPatch(MW_REF, { spec: { nodeUrls: [], server: { replicas: -1 } } });
     h.kube.clearRecords();
     expect(await h.pass()).to.deep.equal({});
     expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'InvalidSpec' });
@@ -300,9 +301,9 @@ describe('operator lifecycle on the fake API server', () => {
   });
 
   it('adds no finalizer and creates nothing for a Middleware that was never valid', async () => {
-    const mw = (await import('./harness.ts')).exampleMiddleware();
-    mw.spec.database.urlSecretRef.key = '';
-    await h.apply(mw);
+    await h.apply();
+    // an empty key: the CRD refuses it, an older CRD let it through
+    h.kube.legacyPatch(MW_REF, { spec: { database: { urlSecretRef: { key: '' } } } });
     await h.pass();
     expect(h.middleware().metadata.finalizers ?? []).to.deep.equal([]);
     expect(h.kube.writes.map((w) => w.verb)).to.deep.equal(['create', 'patchStatus']);

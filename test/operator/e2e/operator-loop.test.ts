@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { requestReload } from '../../../src/operator/admin.ts';
 import { createReconciler } from '../../../src/operator/controller/reconcile.ts';
 import { refOf, type KubeObject, type WatchHandle } from '../../../src/operator/kube/client.ts';
+import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
@@ -58,7 +59,7 @@ describe('the operator loop with the real reconciler', () => {
   let registry: Registry;
 
   beforeEach(async () => {
-    kube = new FakeKube();
+    kube = new FakeKube({ crds: [buildCrd()] });
     registry = new Registry();
     const metrics = createOperatorMetrics(registry);
     const probe = new ScriptedProbe();

@@ -208,9 +208,11 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       await kube.patchStatus(ref(created), { phase: 'Ready' });
       const current = await kube.get<KubeObject>(ref(created));
       await kube.replace({ ...current!, status: { phase: 'Replaced' }, spec: { size: 5 } });
+      // forced: the PUT above made .spec.size its client's field (a plain apply would be a conflict)
       await kube.apply(
         { ...widget(created.metadata.name ?? '', { size: 6 }), status: { phase: 'Applied' } },
         'contract',
+        { force: true },
       );
       await kube.patchMerge(ref(created), { status: { phase: 'Merged' } });
       const after = await kube.get<KubeObject>(ref(created));

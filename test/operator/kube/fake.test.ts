@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { KubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeObject, ObjectRef, WatchEvent } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
-import { applyMerge, mergePatch } from '../../../src/operator/kube/merge.ts';
+import { mergePatch } from '../../../src/operator/kube/merge.ts';
 import { matchesLabels, parseLabelSelector } from '../../../src/operator/kube/selector.ts';
 
 const NS = 'ns1';
@@ -197,10 +197,13 @@ describe('FakeKube', () => {
       expect(lease.spec).to.deep.equal({ holderIdentity: 'a' });
     });
 
-    it('a force apply takes back a field another manager changed (kubectl scale)', async () => {
+    it('a field another manager changed is a conflict; a force apply takes it back (kubectl scale)', async () => {
       await kube.apply(aDeployment('d'), 'op');
-      kube.userPatch(refTo(aDeployment('d')), { spec: { replicas: 7 } });
-      const back = await kube.apply(aDeployment('d'), 'op');
+      kube.scale(refTo(aDeployment('d')), 7);
+      const err = await kube.apply(aDeployment('d'), 'op').catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(KubeError).and.include({ status: 409 });
+      expect((err as Error).message).to.include('conflict with "kubectl-scale": .spec.replicas');
+      const back = await kube.apply(aDeployment('d'), 'op', { force: true });
       expect((back.spec as { replicas: number }).replicas).to.equal(2);
       expect(back.metadata.generation).to.equal(3);
     });
@@ -338,17 +341,6 @@ describe('mergePatch', () => {
     expect(mergePatch({ a: [1, 2] }, { a: [3] })).to.deep.equal({ a: [3] });
     expect(mergePatch({ a: 'b' }, ['c'])).to.deep.equal(['c']);
     expect(mergePatch({ e: null }, { a: 1 })).to.deep.equal({ e: null, a: 1 });
-  });
-});
-
-describe('applyMerge', () => {
-  it('treats lists as atomic and prunes only what this manager applied before', () => {
-    const live = { metadata: { name: 'x' }, spec: { a: 1, b: [1, 2], other: true } };
-    const prev = { metadata: { name: 'x' }, spec: { a: 1, b: [1, 2] } };
-    expect(applyMerge(live, prev, { metadata: { name: 'x' }, spec: { b: [3] } })).to.deep.equal({
-      metadata: { name: 'x' },
-      spec: { b: [3], other: true },
-    });
   });
 });
 

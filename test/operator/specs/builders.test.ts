@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '../../../src/operator/kube/client.ts';
 import type { BuildContext } from '../../../src/operator/specs/meta.ts';
-import { buildServerDeployment } from '../../../src/operator/specs/server-deployment.ts';
-import { buildPopulatorDeployment } from '../../../src/operator/specs/populator-deployment.ts';
+import { buildServerDeployment, serverDeploymentName } from '../../../src/operator/specs/server-deployment.ts';
+import { buildPopulatorDeployment, populatorDeploymentName } from '../../../src/operator/specs/populator-deployment.ts';
 import {
   buildDatabaseUsageJob,
   buildDropSchemaJob,
@@ -102,6 +102,21 @@ describe('operator builders', () => {
       .to.match(/replicas must be integer/)
       .and.match(/unknown field \.spec\.surprise/);
   });
+});
+
+// the reconciler finds a generation's live workloads by these names without building them (issue 42)
+describe('workload names', () => {
+  for (const mw of [aMiddleware(), aFullMiddleware()]) {
+    it(`name the Deployments the builders build, for every generation (${mw.metadata.name ?? ''})`, () => {
+      const ctx = contextOf(mw);
+      for (const generation of [1, 2, 17]) {
+        expect(serverDeploymentName(ctx, generation)).to.equal(buildServerDeployment(ctx, generation).metadata.name);
+        expect(populatorDeploymentName(ctx, generation)).to.equal(
+          buildPopulatorDeployment(ctx, generation).metadata.name,
+        );
+      }
+    });
+  }
 });
 
 describe('buildPopulatorDeployment probes', () => {
