@@ -255,7 +255,7 @@ async function convergeChildren(
   recordEvent: EventRecorder,
 ): Promise<GenerationReport> {
   const mw = pass.build.mw;
-  await reconcileIdentity(pass, layout);
+  await reconcileIdentity(pass);
   const reports: GenerationReport[] = [];
   for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
   const services = await reconcileServices(pass, layout);
