@@ -109,7 +109,6 @@ describe('a leader whose Lease requests hang (issue 43 item 3)', function () {
       { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets' },
       { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers' },
       { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', plural: 'ingresses' },
-      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', plural: 'roles' },
       { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', plural: 'rolebindings' },
       { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', plural: 'leases' },
     ]);
