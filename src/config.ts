@@ -129,6 +129,8 @@ export interface KubeSettings {
   readonly podNamespace: string;
   /** POD_NAME: this pod's identity in a Lease; absent: the caller uses the host name. */
   readonly podName: string | undefined;
+  /** KUBE_REQUEST_TIMEOUT_MS: an API server request unanswered this long fails (watches excepted). */
+  readonly requestTimeoutMs: number;
 }
 
 /** OperatorConfig is `mdw operator`'s environment, set by the chart or `mdw manifests`. */
@@ -145,6 +147,8 @@ export interface OperatorConfig {
   readonly identity: string | undefined;
   /** KUBECONFIG: absent in a pod (the in-cluster service account is used). */
   readonly kubeconfig: string | undefined;
+  /** KUBE_REQUEST_TIMEOUT_MS: an API server request unanswered this long fails (watches excepted). */
+  readonly requestTimeoutMs: number;
   /** PORT: /metrics, /healthz and /readyz. */
   readonly port: number;
   readonly logLevel: LogLevel;
@@ -182,6 +186,8 @@ export const DEFAULTS = {
   POLL_INTERVAL_MS: 2000,
   MEMPOOL_POLL_INTERVAL_MS: 500,
   NODE_TIMEOUT_MS: 10000,
+  // kube-apiserver ends a non-watch request itself after 60 s (--request-timeout); half that is a stuck one
+  KUBE_REQUEST_TIMEOUT_MS: 30000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
   ROOT_V3: 'node',
@@ -333,6 +339,7 @@ export function loadOperatorConfig(env: Env): OperatorConfig {
     leaseName: read.optionalDnsName('LEADER_LEASE_NAME'),
     identity: kube.podName,
     kubeconfig: kube.kubeconfig,
+    requestTimeoutMs: kube.requestTimeoutMs,
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
   };
@@ -366,6 +373,7 @@ function readKubeSettings(read: Reader): KubeSettings {
     writerLeaseName: read.optionalDnsName('WRITER_LEASE_NAME'),
     podNamespace: read.optionalDnsLabel('POD_NAMESPACE') ?? 'default',
     podName: read.optionalDnsName('POD_NAME'),
+    requestTimeoutMs: read.integer('KUBE_REQUEST_TIMEOUT_MS', DEFAULTS.KUBE_REQUEST_TIMEOUT_MS, 100, 10 * 60_000),
   });
 }
 

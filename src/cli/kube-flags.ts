@@ -10,11 +10,12 @@ export const kubeFlags = {
 
 /**
  * kubeClientFor connects through the same port the operator uses (loaded on demand: the client is heavy). The
- * kubeconfig is the flag's, else the validated KUBECONFIG the caller read (`loadKubeSettings`, `Config.kube`).
+ * kubeconfig is the flag's, else the validated KUBECONFIG the caller read (`loadKubeSettings`, `Config.kube`); every
+ * request is bounded by its KUBE_REQUEST_TIMEOUT_MS.
  */
 export async function kubeClientFor(
   flags: { kubeconfig?: string | undefined; context?: string | undefined },
-  settings: { readonly kubeconfig: string | undefined },
+  settings: { readonly kubeconfig: string | undefined; readonly requestTimeoutMs: number },
 ): Promise<KubeClient> {
   const { createKubeClient, loadKubeConfig } = await import('../operator/kube/real-client.ts');
   const kubeconfig = flags.kubeconfig ?? settings.kubeconfig;
@@ -23,5 +24,6 @@ export async function kubeClientFor(
       ...(kubeconfig ? { kubeconfig } : {}),
       ...(flags.context ? { context: flags.context } : {}),
     }),
+    { requestTimeoutMs: settings.requestTimeoutMs },
   );
 }

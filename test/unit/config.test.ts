@@ -75,6 +75,7 @@ describe('loadConfig(env)', () => {
       writerLeaseName: undefined,
       podNamespace: 'default',
       podName: undefined,
+      requestTimeoutMs: 30_000,
     });
     expect(none.databaseUrlSet).to.equal(false);
     expect(loadConfig({ WRITER_LEASE_NAME: 'mdw-writer' }).kube).to.include({
@@ -93,6 +94,7 @@ describe('loadConfig(env)', () => {
       writerLeaseName: 'mdw-writer',
       podNamespace: 'chain',
       podName: 'mdw-0',
+      requestTimeoutMs: 30_000,
     });
     expect(pod.databaseUrlSet).to.equal(true);
   });
@@ -258,6 +260,7 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       POLL_INTERVAL_MS: '300',
       MEMPOOL_POLL_INTERVAL_MS: '200',
       NODE_TIMEOUT_MS: '1500',
+      KUBE_REQUEST_TIMEOUT_MS: '2500',
       CORS_ORIGINS: 'https://a.example',
       API_CACHE_MAX_BYTES: '0',
       ROOT_V3: 'mdw',
@@ -330,30 +333,36 @@ describe('loadOperatorConfig(env)', () => {
 });
 
 describe('kube settings (the populator writer Lease and the admin commands)', () => {
-  it('are part of the Config, read from WRITER_LEASE_NAME, POD_NAMESPACE, POD_NAME and KUBECONFIG', () => {
+  it('are part of the Config, read from WRITER_LEASE_NAME, POD_NAMESPACE, POD_NAME, KUBECONFIG and KUBE_REQUEST_TIMEOUT_MS', () => {
     const env = {
       WRITER_LEASE_NAME: 'mainnet-writer-g2',
       POD_NAMESPACE: 'chain',
       POD_NAME: 'mainnet-populator-g2-abc',
       KUBECONFIG: '/home/me/.kube/config',
+      KUBE_REQUEST_TIMEOUT_MS: '5000',
     };
     const want = {
       writerLeaseName: 'mainnet-writer-g2',
       podNamespace: 'chain',
       podName: 'mainnet-populator-g2-abc',
       kubeconfig: '/home/me/.kube/config',
+      requestTimeoutMs: 5000,
     };
     expect(loadConfig(env).kube).to.deep.equal(want);
     expect(loadKubeSettings(env)).to.deep.equal(want);
   });
 
-  it('default to no Lease in namespace default', () =>
+  it('default to no Lease in namespace default, and a 30 s request timeout', () =>
     expect(loadConfig({}).kube).to.deep.equal({
       writerLeaseName: undefined,
       podNamespace: 'default',
       podName: undefined,
       kubeconfig: undefined,
+      requestTimeoutMs: 30_000,
     }));
+
+  it('refuse a request timeout that is not a number of milliseconds from 100 to 10 minutes', () =>
+    expect(() => loadKubeSettings({ KUBE_REQUEST_TIMEOUT_MS: '0' })).to.throw(/KUBE_REQUEST_TIMEOUT_MS/));
 
   it('refuse a Lease name that is not a Kubernetes name', () =>
     expect(() => loadKubeSettings({ WRITER_LEASE_NAME: 'Writer Lease' })).to.throw(

@@ -63,13 +63,21 @@
 - apiGroups:
     - rbac.authorization.k8s.io
   resources:
-    - roles
     - rolebindings
   verbs:
     - create
+    - delete
     - list
     - patch
     - watch
+- apiGroups:
+    - rbac.authorization.k8s.io
+  resources:
+    - clusterroles
+  resourceNames:
+    - mdw-writer-lease
+  verbs:
+    - bind
 - apiGroups:
     - policy
   resources:
@@ -111,14 +119,6 @@
     - patch
     - watch
 - apiGroups:
-    - coordination.k8s.io
-  resources:
-    - leases
-  verbs:
-    - create
-    - get
-    - update
-- apiGroups:
     - ""
   resources:
     - events
@@ -156,4 +156,17 @@
 {{- end }}
 {{- define "mdw-operator.leaderLease" -}}
 mdw-operator-leader
+{{- end }}
+{{- define "mdw-operator.writerLeaseRules" -}}
+- apiGroups:
+    - coordination.k8s.io
+  resources:
+    - leases
+  verbs:
+    - create
+    - get
+    - update
+{{- end }}
+{{- define "mdw-operator.writerLeaseRole" -}}
+mdw-writer-lease
 {{- end }}

@@ -10,7 +10,7 @@ import { runUntilSignal, survivesUnhandledRejections } from '../lifecycle.ts';
 export default class Operator extends Command {
   static override summary = 'Run the Kubernetes operator that reconciles Middleware resources.';
   static override description =
-    'Configured by the environment the chart sets: MIDDLEWARE_IMAGE (required), WATCH_NAMESPACE, POD_NAME, POD_NAMESPACE, LEADER_LEASE_NAME, PORT (/metrics, /healthz), LOG_LEVEL, and KUBECONFIG outside a cluster. Replicas elect a leader on a Lease; only the leader reconciles.';
+    'Configured by the environment the chart sets: MIDDLEWARE_IMAGE (required), WATCH_NAMESPACE, POD_NAME, POD_NAMESPACE, LEADER_LEASE_NAME, PORT (/metrics, /healthz), LOG_LEVEL, KUBE_REQUEST_TIMEOUT_MS (every API request but the watches), and KUBECONFIG outside a cluster. Replicas elect a leader on a Lease; only the leader reconciles.';
 
   async run(): Promise<void> {
     let cfg;

@@ -3,7 +3,7 @@ import type { V1Service } from '@kubernetes/client-node';
 import type { KubeObject } from '../kube/client.ts';
 import { buildIngress } from '../specs/ingress.ts';
 import { buildServerHpa } from '../specs/server-hpa.ts';
-import { buildServiceAccount, buildWorkloadRole, buildWorkloadRoleBinding } from '../specs/service-account.ts';
+import { buildServiceAccount, buildWorkloadRoleBinding } from '../specs/service-account.ts';
 import { buildServiceMonitor } from '../specs/service-monitor.ts';
 import {
   buildPopulatorService,
@@ -14,14 +14,9 @@ import {
 import { liveChild, writeChild, type PassContext } from './reconcile-generation.ts';
 import type { DesiredLayout } from './bluegreen.ts';
 
-/** reconcileIdentity applies the operands' ServiceAccount and the Role that lets populators hold their writer Leases. */
-export async function reconcileIdentity(pass: PassContext, layout: DesiredLayout): Promise<void> {
-  const writers = layout.generations.filter((g) => g.workloads).map((g) => g.generation);
-  await writeAll(pass, [
-    buildServiceAccount(pass.build),
-    buildWorkloadRole(pass.build, writers),
-    buildWorkloadRoleBinding(pass.build),
-  ]);
+/** reconcileIdentity applies the operands' ServiceAccount and the binding that lets populators hold their writer Leases. */
+export async function reconcileIdentity(pass: PassContext): Promise<void> {
+  await writeAll(pass, [buildServiceAccount(pass.build), buildWorkloadRoleBinding(pass.build)]);
 }
 
 /** ServiceReport says which generation the stable Service selected before this pass and whether the pass moved it. */

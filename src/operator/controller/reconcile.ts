@@ -5,14 +5,7 @@
  * changed. "Look again later" is a return value; a thrown error means backoff.
  */
 import type { Logger } from '../../log.ts';
-import {
-  API_VERSION,
-  ConditionType,
-  KIND,
-  ReloadState,
-  type Middleware,
-  type MiddlewareStatus,
-} from '../api/middleware-types.ts';
+import { API_VERSION, ConditionType, KIND, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import { schemaPrefixChange, schemaPrefixOf } from '../api/schema-prefix.ts';
 import { listAll } from '../kube/list-all.ts';
 import { SCHEMA_TAKEN, checkOperand, isRunning } from './reconcile-operand.ts';
@@ -43,6 +36,7 @@ import {
   knownGenerations,
   removeFinalizer,
 } from './reconcile-deletion.ts';
+import { reportStatusSeries, type MiddlewareSeries } from './middleware-series.ts';
 import { conditionEvents } from './reconcile-condition-events.ts';
 import { createEventRecorder, overrideMessage, type EventRecorder } from './reconcile-events.ts';
 import {
@@ -84,15 +78,10 @@ export interface ReconcileResult {
  */
 export type Reconciler = (key: string, signal?: AbortSignal, cache?: ObjectCache) => Promise<ReconcileResult>;
 
-/** ReconcilerMetrics: optional counters the reconciler feeds (the runtime counts reconciles itself). */
-export interface ReconcilerMetrics {
+/** ReconcilerMetrics: optional series the reconciler feeds (the runtime counts reconciles itself). */
+export interface ReconcilerMetrics extends MiddlewareSeries {
   /** Status writes by result (`success` | `error`). */
   readonly statusUpdates?: { inc(labels: { result: string }): void };
-  /** Per Middleware and reload state: 1 on the state of its last reload, 0 on the others (removed on deletion). */
-  readonly reloadState?: {
-    set(labels: { middleware_namespace: string; middleware: string; state: string }, value: number): void;
-    remove(labels: { middleware_namespace: string; middleware: string; state: string }): void;
-  };
 }
 
 /** ReconcilerDeps is everything the reconciler uses: no globals, an injectable clock and status probe. */
@@ -128,7 +117,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
     const ref = middlewareRef(key);
     const mw = await pass.kube.get<Middleware>(ref);
     if (mw === undefined) {
-      reportReloadState(pass, ref, undefined, true);
+      reportStatusSeries(deps.metrics, ref, undefined);
       return {};
     }
     try {
@@ -222,7 +211,6 @@ async function reconcileMiddleware(
     ...(operand.operand === undefined ? {} : { operand: operand.operand }),
   };
   const previous = mw.status;
-  reportReloadState(deps, ref, next.reload?.state);
   if (await writeStatus(deps, ref, mw, next)) {
     for (const event of conditionEvents(previous?.conditions, next.conditions))
       await recordEvent(mw, event.type, event.reason, event.message);
@@ -267,7 +255,7 @@ async function convergeChildren(
   recordEvent: EventRecorder,
 ): Promise<GenerationReport> {
   const mw = pass.build.mw;
-  await reconcileIdentity(pass, layout);
+  await reconcileIdentity(pass);
   const reports: GenerationReport[] = [];
   for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
   const services = await reconcileServices(pass, layout);
@@ -423,8 +411,9 @@ async function prune(pass: PassContext): Promise<void> {
 }
 
 /**
- * writeStatus merge-patches the status when it changed, with the object's resourceVersion as
- * precondition (a former leader's stale write fails with 409); mw then holds the written status.
+ * writeStatus reports the status' series (also when unchanged: a new leader exports what it did not write), and
+ * merge-patches the status when it changed, with the object's resourceVersion as precondition (a former leader's
+ * stale write fails with 409); mw then holds the written status.
  */
 async function writeStatus(
   deps: ReconcilerDeps,
@@ -432,6 +421,7 @@ async function writeStatus(
   mw: Middleware,
   next: MiddlewareStatus,
 ): Promise<boolean> {
+  reportStatusSeries(deps.metrics, ref, next);
   if (!statusChanged(mw.status, next)) return false;
   try {
     const updated = await deps.kube.patchStatus<Middleware>(
@@ -470,18 +460,6 @@ async function reportFailure(
     await writeStatus(deps, ref, fresh, { ...fresh.status, conditions });
   } catch (statusErr) {
     deps.log.warn({ err: statusErr }, 'failure not written to status');
-  }
-}
-
-/** reportReloadState sets the per-Middleware reload-state series; `undefined` after deletion removes them. */
-function reportReloadState(deps: ReconcilerDeps, ref: ObjectRef, current: string | undefined, gone = false): void {
-  const gauge = deps.metrics?.reloadState;
-  if (gauge === undefined) return;
-  for (const state of Object.values(ReloadState)) {
-    // not `namespace`: Prometheus' target label of that name would rename it
-    const labels = { middleware_namespace: ref.namespace ?? '', middleware: ref.name, state };
-    if (gone) gauge.remove(labels);
-    else gauge.set(labels, state === current ? 1 : 0);
   }
 }
 

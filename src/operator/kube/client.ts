@@ -52,6 +52,14 @@ export interface WatchOptions {
   labelSelector?: string;
 }
 
+/**
+ * CallOptions bound one request: once `signal` aborts, the request is cancelled and fails (the leader elector bounds
+ * each Lease attempt by its renew deadline this way, as client-go does).
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 /** WatchHandle stops a running watch; onDone is then called once without an error. */
 export interface WatchHandle {
   stop(): void;
@@ -60,7 +68,7 @@ export interface WatchHandle {
 /** KubeClient is the port: every read and write of the operator and the admin CLI goes through it. */
 export interface KubeClient {
   /** get reads one object; undefined when it does not exist (404). */
-  get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined>;
+  get<T extends KubeObject>(ref: ObjectRef, options?: CallOptions): Promise<T | undefined>;
   /** list reads one page of a kind's objects (in a namespace, or all when namespace is undefined); see listAll. */
   list<T extends KubeObject>(
     apiVersion: string,
@@ -84,9 +92,9 @@ export interface KubeClient {
    */
   apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T>;
   /** create fails with KubeError 409 AlreadyExists when the name is taken. */
-  create<T extends KubeObject>(obj: T): Promise<T>;
+  create<T extends KubeObject>(obj: T, options?: CallOptions): Promise<T>;
   /** replace is an optimistic PUT: a stale metadata.resourceVersion gives KubeError 409 Conflict. */
-  replace<T extends KubeObject>(obj: T): Promise<T>;
+  replace<T extends KubeObject>(obj: T, options?: CallOptions): Promise<T>;
   /** patchStatus merge-patches the status subresource only; resourceVersion, when given, is a precondition. */
   patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T>;
   /** patchMerge applies a JSON merge patch (RFC 7386) to the main resource. */

@@ -1,17 +1,24 @@
 /** @module KubeClient over @kubernetes/client-node 2 (undici fetch): generic objects, SSA, merge patches, watches. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   ApiException,
-  CoreV1Api,
   HttpMethod,
   KubeConfig,
   KubernetesObjectApi,
   PatchStrategy,
   Watch,
 } from '@kubernetes/client-node';
-import type { CoreV1Event, KubernetesObject, ResponseContext } from '@kubernetes/client-node';
+import type {
+  Configuration,
+  CoreV1Event,
+  KubernetesObject,
+  RequestContext,
+  ResponseContext,
+} from '@kubernetes/client-node';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
+  CallOptions,
   DeleteOptions,
   KubeClient,
   KubeObject,
@@ -22,6 +29,7 @@ import type {
   WatchHandle,
   WatchOptions,
 } from './client.ts';
+import { DEFAULTS } from '../../config.ts';
 import { errorMessage } from '../../errors.ts';
 
 /** KubeConfigOptions choose where the cluster credentials come from. */
@@ -44,9 +52,52 @@ export function loadKubeConfig(opts: KubeConfigOptions = {}): KubeConfig {
   return kc;
 }
 
+/** KubeClientOptions tune the real client. */
+export interface KubeClientOptions {
+  /**
+   * requestTimeoutMs bounds every request but the watches (which end on their own inactivity timeout): a request
+   * over a half-open connection fails after this long instead of undici's 300 s. Default KUBE_REQUEST_TIMEOUT_MS's.
+   */
+  requestTimeoutMs?: number;
+}
+
 /** createKubeClient builds the real KubeClient for a loaded KubeConfig. */
-export function createKubeClient(kc: KubeConfig): KubeClient {
-  return new RealKubeClient(kc);
+export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
+  return new RealKubeClient(kc, options.requestTimeoutMs ?? DEFAULTS.KUBE_REQUEST_TIMEOUT_MS);
+}
+
+/**
+ * callSignal carries a caller's signal (CallOptions) to the request the client library builds deep inside a call:
+ * its methods take no signal of their own, and the request context is made only once discovery has resolved the path.
+ */
+const callSignal = new AsyncLocalStorage<AbortSignal | undefined>();
+
+/**
+ * RequestAbortedError is a request ended by its deadline or its caller's signal. Thrown in place of fetch's
+ * DOMException, whose read-only message the client library fails to prefix (a TypeError that would hide the cause).
+ */
+class RequestAbortedError extends Error {
+  override readonly name = 'RequestAbortedError';
+}
+
+/** boundRequest runs send with a signal that aborts after timeoutMs, or earlier when the caller's (if any) aborts. */
+async function boundRequest<T>(ctx: RequestContext, timeoutMs: number, send: () => Promise<T>): Promise<T> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const caller = callSignal.getStore();
+  ctx.setSignal(caller === undefined ? timeout : AbortSignal.any([timeout, caller]));
+  try {
+    return await send();
+  } catch (err) {
+    if (timeout.aborted) throw new RequestAbortedError(`no answer within ${timeoutMs} ms`, { cause: err });
+    if (caller?.aborted === true)
+      throw new RequestAbortedError(`cancelled: ${errorMessage(caller.reason)}`, { cause: err });
+    throw err;
+  }
+}
+
+/** withSignal runs fn with `options.signal` as the caller's signal of every request fn makes. */
+function withSignal<T>(options: CallOptions | undefined, fn: () => Promise<T>): Promise<T> {
+  return callSignal.run(options?.signal, fn);
 }
 
 /**
@@ -63,10 +114,22 @@ interface RawList {
 
 /** ObjectApi adds raw lists and merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
 class ObjectApi extends KubernetesObjectApi {
-  static forConfig(kc: KubeConfig): ObjectApi {
+  #requestTimeoutMs: number = DEFAULTS.KUBE_REQUEST_TIMEOUT_MS;
+
+  static forConfig(kc: KubeConfig, requestTimeoutMs: number): ObjectApi {
     const api = kc.makeApiClient(ObjectApi);
     api.setDefaultNamespace(kc);
+    api.#requestTimeoutMs = requestTimeoutMs;
     return api;
+  }
+
+  /** every request of this API, discovery included, goes through here: each gets its deadline. */
+  protected override requestPromise<T extends KubernetesObject>(
+    ctx: RequestContext,
+    type?: string,
+    options?: Configuration,
+  ): Promise<T> {
+    return boundRequest(ctx, this.#requestTimeoutMs, () => super.requestPromise<T>(ctx, type, options));
   }
 
   /** collectionPath is the URL path of a kind's collection (all namespaces when namespace is undefined). */
@@ -119,17 +182,15 @@ class ObjectApi extends KubernetesObjectApi {
 class RealKubeClient implements KubeClient {
   readonly #objects: ObjectApi;
   readonly #watch: Watch;
-  readonly #core: CoreV1Api;
 
-  constructor(kc: KubeConfig) {
-    this.#objects = ObjectApi.forConfig(kc);
+  constructor(kc: KubeConfig, requestTimeoutMs: number) {
+    this.#objects = ObjectApi.forConfig(kc, requestTimeoutMs);
     this.#watch = new Watch(kc);
-    this.#core = kc.makeApiClient(CoreV1Api);
   }
 
-  async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+  async get<T extends KubeObject>(ref: ObjectRef, options?: CallOptions): Promise<T | undefined> {
     try {
-      return reviveMetadata(await this.#objects.read<KubeObject>(specOf(ref))) as T;
+      return reviveMetadata(await withSignal(options, () => this.#objects.read<KubeObject>(specOf(ref)))) as T;
     } catch (err) {
       if (statusOf(err) === 404) return undefined;
       throw toKubeError(err, 'get');
@@ -199,8 +260,8 @@ class RealKubeClient implements KubeClient {
     );
   }
 
-  async create<T extends KubeObject>(obj: T): Promise<T> {
-    return this.#objects.create({ ...obj, metadata: { ...obj.metadata } }).then(
+  async create<T extends KubeObject>(obj: T, options?: CallOptions): Promise<T> {
+    return withSignal(options, () => this.#objects.create({ ...obj, metadata: { ...obj.metadata } })).then(
       (o) => reviveMetadata(o as KubeObject) as T,
       (err: unknown) => {
         throw toKubeError(err, 'create');
@@ -208,8 +269,8 @@ class RealKubeClient implements KubeClient {
     );
   }
 
-  async replace<T extends KubeObject>(obj: T): Promise<T> {
-    return this.#objects.replace({ ...obj, metadata: { ...obj.metadata } }).then(
+  async replace<T extends KubeObject>(obj: T, options?: CallOptions): Promise<T> {
+    return withSignal(options, () => this.#objects.replace({ ...obj, metadata: { ...obj.metadata } })).then(
       (o) => reviveMetadata(o as KubeObject) as T,
       (err: unknown) => {
         throw toKubeError(err, 'replace');
@@ -248,7 +309,9 @@ class RealKubeClient implements KubeClient {
 
   async createEvent(event: CoreV1Event): Promise<void> {
     const namespace = event.metadata.namespace ?? event.involvedObject.namespace ?? 'default';
-    await this.#core.createNamespacedEvent({ namespace, body: event }).catch((err: unknown) => {
+    // through the object API like every other request, so it gets its deadline in the one place
+    const body = { apiVersion: 'v1', kind: 'Event', ...event, metadata: { ...event.metadata, namespace } };
+    await this.#objects.create(body).catch((err: unknown) => {
       throw toKubeError(err, 'create event');
     });
   }
@@ -288,6 +351,10 @@ function toKubeError(err: unknown, action: string): KubeError {
     const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : (REASONS[status] ?? 'Unknown');
     const message = typeof body.message === 'string' ? body.message : `HTTP ${status}`;
     return new KubeError(status, reason, `${action}: ${message}`, { cause: err });
+  }
+  // the request's deadline (requestTimeoutMs) or the caller's signal ended it
+  if (err instanceof RequestAbortedError) {
+    return new KubeError(0, 'Timeout', `${action}: ${err.message}`, { cause: err });
   }
   // discovery found the group but not the kind: the API server does not serve it (a CRD that is not installed)
   if (err instanceof Error && err.message.startsWith('Unrecognized API version and kind')) {

@@ -1,4 +1,7 @@
-/** @module Lease-based leader election (coordination.k8s.io/v1), client-go compatible: 15 s / 10 s / 2 s, release on stop. */
+/**
+ * @module Lease-based leader election (coordination.k8s.io/v1), client-go compatible: 15 s / 10 s / 2 s, release on
+ * stop, and each attempt cancelled at the renew deadline, so a leader whose requests hang steps down in time.
+ */
 import type { V1LeaseSpec } from '@kubernetes/client-node';
 import { isKubeError } from '../kube/client.ts';
 import type { KubeClient, KubeObject, ObjectRef } from '../kube/client.ts';
@@ -14,7 +17,10 @@ export interface LeaderElectorOptions {
   log: Logger;
   /** how long a Lease stays valid after its holder's last renewal, as seen by the others. Default 15 s. */
   leaseDurationMs?: number;
-  /** a leader that could not renew for this long steps down. Default 10 s. */
+  /**
+   * a leader that could not renew for this long steps down; an attempt still unanswered then is cancelled (the
+   * client aborts its request), as client-go bounds each renew by its renewDeadline. Default 10 s.
+   */
   renewDeadlineMs?: number;
   /** pause between attempts to acquire or renew. Default 2 s. */
   retryPeriodMs?: number;
@@ -88,17 +94,31 @@ export class LeaderElector {
     return this.#transitions;
   }
 
-  async #tryAcquireOrRenew(): Promise<Attempt> {
+  /**
+   * attemptDeadlineMs: a leader's attempt may run until its renew deadline (its last renewal + renewDeadlineMs), so
+   * it has stepped down before a standby may take the Lease (leaseDurationMs after the last renewal it saw); a
+   * standby's attempt may run renewDeadlineMs.
+   */
+  #attemptDeadlineMs(): number {
+    if (!this.#leading) return this.#renewDeadlineMs;
+    return Math.max(1, this.#lastRenewMs + this.#renewDeadlineMs - Date.now());
+  }
+
+  async #tryAcquireOrRenew(signal: AbortSignal): Promise<Attempt> {
     const { kube, identity } = this.#opts;
+    const call = { signal };
     const now = new Date();
-    const lease = await kube.get<LeaseObject>(this.#ref);
+    const lease = await kube.get<LeaseObject>(this.#ref, call);
     if (lease === undefined) {
-      await kube.create<LeaseObject>({
-        apiVersion: this.#ref.apiVersion,
-        kind: this.#ref.kind,
-        metadata: { name: this.#opts.name, namespace: this.#opts.namespace },
-        spec: this.#leaseSpec(now, undefined),
-      });
+      await kube.create<LeaseObject>(
+        {
+          apiVersion: this.#ref.apiVersion,
+          kind: this.#ref.kind,
+          metadata: { name: this.#opts.name, namespace: this.#opts.namespace },
+          spec: this.#leaseSpec(now, undefined),
+        },
+        call,
+      );
       return 'acquired';
     }
     const spec = lease.spec ?? {};
@@ -114,7 +134,7 @@ export class LeaderElector {
     }
     if (holder !== '' && holder !== identity && this.#observedAtMs + this.#leaseDurationMs > Date.now())
       return 'held-by-other';
-    await kube.replace<LeaseObject>({ ...lease, spec: this.#leaseSpec(now, spec) });
+    await kube.replace<LeaseObject>({ ...lease, spec: this.#leaseSpec(now, spec) }, call);
     return 'acquired';
   }
 
@@ -132,7 +152,7 @@ export class LeaderElector {
   async #tick(): Promise<void> {
     let attempt: Attempt;
     try {
-      attempt = await this.#tryAcquireOrRenew();
+      attempt = await this.#tryAcquireOrRenew(AbortSignal.timeout(this.#attemptDeadlineMs()));
     } catch (err) {
       if (!isKubeError(err, 409)) this.#log.warn({ err }, 'lease update failed');
       attempt = 'failed';
@@ -171,13 +191,18 @@ export class LeaderElector {
 
   async #release(): Promise<void> {
     try {
-      const lease = await this.#opts.kube.get<LeaseObject>(this.#ref);
+      // bounded like an attempt: a stop must not wait on a hung request (the Lease then expires on its own)
+      const call = { signal: AbortSignal.timeout(this.#renewDeadlineMs) };
+      const lease = await this.#opts.kube.get<LeaseObject>(this.#ref, call);
       if (lease?.spec?.holderIdentity !== this.#opts.identity) return;
       const now = new Date();
-      await this.#opts.kube.replace<LeaseObject>({
-        ...lease,
-        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
-      });
+      await this.#opts.kube.replace<LeaseObject>(
+        {
+          ...lease,
+          spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
+        },
+        call,
+      );
       this.#log.info({}, 'released lease');
     } catch (err) {
       this.#log.warn({ err }, 'lease release failed');

@@ -13,7 +13,7 @@ import { LEADER_LEASE_NAME } from '../specs/rbac.ts';
 import { ownedHandlers, primaryHandlers } from './handlers.ts';
 import { Informer, type InformerHandlers } from './informer.ts';
 import { LeaderElector } from './leader.ts';
-import { ReconcileResult, createOperatorMetrics } from './metrics.ts';
+import { ReconcileResult, clearLeaderSeries, createOperatorMetrics } from './metrics.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { WorkQueue } from './queue.ts';
 
@@ -258,7 +258,8 @@ export class OperatorRuntime implements Role {
     session.abort.abort();
     for (const informer of session.informers) informer.stop();
     await session.queue.stop();
-    this.metrics.queueDepth.set(0);
+    // after the queue stopped: no reconcile left to set a series again
+    clearLeaderSeries(this.metrics);
     this.#log.info({}, 'operator stopped working');
   }
 }

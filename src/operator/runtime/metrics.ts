@@ -1,7 +1,7 @@
 /** @module The operator's Prometheus metrics, registered on the registry the caller gives. */
 import prom from 'prom-client';
 
-/** OperatorMetrics are the operator's reconcile, work-queue, watch, leadership and managed-object series. */
+/** OperatorMetrics are the operator's reconcile, work-queue, watch, leadership, managed-object and Middleware series. */
 export interface OperatorMetrics {
   readonly reconcileTotal: prom.Counter<'result'>;
   readonly reconcileErrors: prom.Counter;
@@ -19,6 +19,19 @@ export interface OperatorMetrics {
   readonly statusUpdates: prom.Counter<'result'>;
   /** fed by the reconciler: 1 on the state of each Middleware's last reload, 0 on the others. */
   readonly reloadState: prom.Gauge<'middleware_namespace' | 'middleware' | 'state'>;
+  /** fed by the reconciler: 1 on the status of each condition of each Middleware, 0 on the other two. */
+  readonly condition: prom.Gauge<'middleware_namespace' | 'middleware' | 'type' | 'status'>;
+}
+
+/**
+ * clearLeaderSeries drops the series only the leader may export: one per Middleware (a standby's stale reload state
+ * would fire MiddlewareReloadFailed from it) and the counts of its informer caches, which a standby does not have.
+ */
+export function clearLeaderSeries(metrics: OperatorMetrics): void {
+  metrics.reloadState.reset();
+  metrics.condition.reset();
+  metrics.managedResources.reset();
+  metrics.queueDepth.set(0);
 }
 
 /** ReconcileResult labels mdw_operator_reconcile_total: done, requeued on purpose, or failed. */
@@ -103,6 +116,12 @@ export function createOperatorMetrics(registry: prom.Registry): OperatorMetrics 
       name: 'mdw_operator_middleware_reload_state',
       help: "1 on the state of a Middleware's last reload (status.reload.state), 0 on the others",
       labelNames: ['middleware_namespace', 'middleware', 'state'],
+      registers,
+    }),
+    condition: new prom.Gauge({
+      name: 'mdw_operator_middleware_condition',
+      help: "1 on the status (True, False, Unknown) of each of a Middleware's conditions (status.conditions), 0 on the others",
+      labelNames: ['middleware_namespace', 'middleware', 'type', 'status'],
       registers,
     }),
   };

@@ -19,7 +19,6 @@ export const MANAGED_KINDS: readonly ManagedKind[] = [
   { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
   { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', optional: true },
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
   { apiVersion: 'v1', kind: 'ServiceAccount' },
 ];
 

@@ -2,7 +2,14 @@
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
 import { buildCrd, renderCrdYaml } from '../api/crd.ts';
-import { LEADER_LEASE_NAME, buildOperatorRbac, leaderElectionRules, operatorRules } from './rbac.ts';
+import {
+  LEADER_LEASE_NAME,
+  WRITER_LEASE_ROLE,
+  buildOperatorRbac,
+  leaderElectionRules,
+  operatorRules,
+  writerLeaseRules,
+} from './rbac.ts';
 import { buildOperatorDeployment, buildOperatorMetricsService, operatorLabels } from './operator-deployment.ts';
 import { LABEL_MANAGED_BY } from './meta.ts';
 import type { OperatorDeploymentOptions } from './operator-deployment.ts';
@@ -48,11 +55,21 @@ export function renderChartCrdTemplate(): string {
   return `{{- if .Values.crds.create }}\n${GENERATED_HEADER}${yaml}{{- end }}\n`;
 }
 
-/** renderChartRulesTemplate defines the chart's `mdw-operator.rules`, `.leaderRules` and `.leaderLease` helpers from rbac.ts. */
+/**
+ * renderChartRulesTemplate defines the chart's `mdw-operator.rules`, `.leaderRules`, `.leaderLease`,
+ * `.writerLeaseRules` and `.writerLeaseRole` helpers from rbac.ts.
+ */
 export function renderChartRulesTemplate(): string {
   const define = (name: string, rules: unknown) => `{{- define "${name}" -}}\n${toYaml(rules)}{{- end }}\n`;
-  const lease = `{{- define "mdw-operator.leaderLease" -}}\n${LEADER_LEASE_NAME}\n{{- end }}\n`;
-  return `${GENERATED_HEADER}${define('mdw-operator.rules', operatorRules())}${define('mdw-operator.leaderRules', leaderElectionRules())}${lease}`;
+  const name = (helper: string, value: string) => `{{- define "${helper}" -}}\n${value}\n{{- end }}\n`;
+  return [
+    GENERATED_HEADER,
+    define('mdw-operator.rules', operatorRules()),
+    define('mdw-operator.leaderRules', leaderElectionRules()),
+    name('mdw-operator.leaderLease', LEADER_LEASE_NAME),
+    define('mdw-operator.writerLeaseRules', writerLeaseRules()),
+    name('mdw-operator.writerLeaseRole', WRITER_LEASE_ROLE),
+  ].join('');
 }
 
 /** renderCrdFile is the checked-in crds/ file: the CRD with the generated-file header. */

@@ -10,12 +10,28 @@ import type {
 import { GROUP, NAMES } from '../api/middleware-types.ts';
 import type { Built } from './meta.ts';
 
-/** Permission is one resource the operator touches, the verbs it needs and why. */
+/** Permission is one resource the operator touches (only the objects named, if resourceNames), the verbs and why. */
 export interface Permission {
   readonly apiGroup: string;
   readonly resource: string;
+  readonly resourceNames?: readonly string[];
   readonly verbs: readonly string[];
   readonly why: string;
+}
+
+/**
+ * WRITER_LEASE_ROLE is the fixed ClusterRole that lets a populator hold its writer Lease. The install (chart or
+ * `mdw manifests`) creates it; the operator binds it (a RoleBinding in each Middleware's namespace) without holding
+ * its verbs, through `bind` on this one name: RBAC's escalation prevention allows a binding to a role one may `bind`.
+ */
+export const WRITER_LEASE_ROLE = 'mdw-writer-lease';
+
+/**
+ * writerLeaseRules: what a populator does with its writer Lease (a LeaderElector: read, create, renew). The names are
+ * per generation, so the rules cannot list them; a RoleBinding limits them to the Middleware's namespace.
+ */
+export function writerLeaseRules(): V1PolicyRule[] {
+  return [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'update'] }];
 }
 
 /**
@@ -55,15 +71,16 @@ export const OPERATOR_PERMISSIONS: readonly Permission[] = [
   { apiGroup: '', resource: 'serviceaccounts', verbs: CHILD, why: 'the operand ServiceAccount' },
   {
     apiGroup: 'rbac.authorization.k8s.io',
-    resource: 'roles',
-    verbs: CHILD,
-    why: 'the Role letting populators hold their writer Leases',
+    resource: 'rolebindings',
+    verbs: PRUNED_CHILD,
+    why: 'binding the writer-Lease ClusterRole to the operand ServiceAccount (the binding of older versions pruned)',
   },
   {
     apiGroup: 'rbac.authorization.k8s.io',
-    resource: 'rolebindings',
-    verbs: CHILD,
-    why: 'binding that Role to the operand ServiceAccount',
+    resource: 'clusterroles',
+    resourceNames: [WRITER_LEASE_ROLE],
+    verbs: ['bind'],
+    why: 'RoleBindings to the writer-Lease ClusterRole, whose Lease verbs the operator does not hold',
   },
   { apiGroup: 'policy', resource: 'poddisruptionbudgets', verbs: PRUNED_CHILD, why: 'server PodDisruptionBudgets' },
   {
@@ -78,13 +95,6 @@ export const OPERATOR_PERMISSIONS: readonly Permission[] = [
     resource: 'servicemonitors',
     verbs: PRUNED_CHILD,
     why: 'optional ServiceMonitor',
-  },
-  // RBAC forbids granting what one does not hold: the workload Role grants these on writer Leases.
-  {
-    apiGroup: 'coordination.k8s.io',
-    resource: 'leases',
-    verbs: ['get', 'create', 'update'],
-    why: 'writer Leases (granted on to populators)',
   },
   { apiGroup: '', resource: 'events', verbs: ['create'], why: 'Events on Middlewares' },
   { apiGroup: '', resource: 'namespaces', verbs: ['get'], why: 'a namespace being deleted refuses drop Jobs' },
@@ -108,12 +118,14 @@ export interface OperatorRbacOptions {
   readonly labels?: Readonly<Record<string, string>>;
 }
 
-/** operatorRules merges OPERATOR_PERMISSIONS into policy rules: one rule per API group and verb set. */
+/** operatorRules merges OPERATOR_PERMISSIONS into policy rules: one rule per API group, verb set and names. */
 export function operatorRules(): V1PolicyRule[] {
   const rules = new Map<string, V1PolicyRule>();
   for (const p of OPERATOR_PERMISSIONS) {
-    const key = `${p.apiGroup}|${[...p.verbs].sort().join(',')}`;
-    const rule = rules.get(key) ?? { apiGroups: [p.apiGroup], resources: [], verbs: [...p.verbs].sort() };
+    const verbs = [...p.verbs].sort();
+    const names = p.resourceNames === undefined ? {} : { resourceNames: [...p.resourceNames] };
+    const key = `${p.apiGroup}|${verbs.join(',')}|${p.resourceNames?.join(',') ?? '*'}`;
+    const rule = rules.get(key) ?? { apiGroups: [p.apiGroup], resources: [], ...names, verbs };
     rule.resources?.push(p.resource);
     rules.set(key, rule);
   }
@@ -135,7 +147,8 @@ export function leaderElectionRules(): V1PolicyRule[] {
 
 /**
  * buildOperatorRbac returns the ServiceAccount, the operand role (ClusterRole, or a Role in watchNamespace), its
- * binding, and the leader-election Role and binding in the operator's namespace.
+ * binding, the leader-election Role and binding in the operator's namespace, and the writer-Lease ClusterRole the
+ * operator binds for populators. No rule grants a Lease verb beyond one namespace.
  */
 export function buildOperatorRbac(
   opts: OperatorRbacOptions,
@@ -171,6 +184,12 @@ export function buildOperatorRbac(
       metadata: { name: leaderName, namespace: opts.namespace, labels: { ...labels } },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: leaderName },
       subjects: [subject],
+    },
+    {
+      apiVersion: rbac,
+      kind: 'ClusterRole',
+      metadata: { name: WRITER_LEASE_ROLE, labels: { ...labels } },
+      rules: writerLeaseRules(),
     },
   ];
 }

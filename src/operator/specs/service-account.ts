@@ -1,8 +1,9 @@
-/** @module Builds the ServiceAccount of a Middleware's pods and the Role that lets populators hold their writer Leases. Pure. */
-import type { V1Role, V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
+/** @module Builds the ServiceAccount of a Middleware's pods and the binding that lets populators hold their writer Leases. Pure. */
+import type { V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
 import type { Built, BuildContext } from './meta.ts';
-import { childMeta, instanceLabels, serviceAccountName, writerLeaseName } from './meta.ts';
+import { childMeta, childName, instanceLabels, serviceAccountName } from './meta.ts';
 import { withInputHash } from './hash.ts';
+import { WRITER_LEASE_ROLE } from './rbac.ts';
 
 /** buildServiceAccount is the identity of every operand pod; tokens are mounted per pod, only where needed. */
 export function buildServiceAccount(ctx: BuildContext): Built<V1ServiceAccount> {
@@ -15,39 +16,17 @@ export function buildServiceAccount(ctx: BuildContext): Built<V1ServiceAccount> 
 }
 
 /**
- * buildWorkloadRole grants the populators of `generations` their writer Leases and nothing else: get/update by name;
- * create cannot be limited to names in RBAC, so it is granted on leases in the namespace.
+ * buildWorkloadRoleBinding lets the operand ServiceAccount hold its populators' writer Leases, in the Middleware's
+ * namespace, through the install's fixed WRITER_LEASE_ROLE: the operator may `bind` it without holding Lease verbs.
+ * Named apart from the binding of older versions (to a per-Middleware Role): a binding's roleRef cannot change.
  */
-export function buildWorkloadRole(ctx: BuildContext, generations: readonly number[]): Built<V1Role> {
-  const names = [...new Set(generations)].sort((a, b) => a - b).map((g) => writerLeaseName(ctx.mw, g));
-  return withInputHash({
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'Role',
-    metadata: childMeta(ctx, serviceAccountName(ctx.mw), instanceLabels(ctx.mw)),
-    rules: [
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      ...(names.length > 0
-        ? [
-            {
-              apiGroups: ['coordination.k8s.io'],
-              resources: ['leases'],
-              resourceNames: names,
-              verbs: ['get', 'update'],
-            },
-          ]
-        : []),
-    ],
-  });
-}
-
-/** buildWorkloadRoleBinding binds the workload Role to the operand ServiceAccount. */
 export function buildWorkloadRoleBinding(ctx: BuildContext): Built<V1RoleBinding> {
-  const name = serviceAccountName(ctx.mw);
+  const account = serviceAccountName(ctx.mw);
   return withInputHash({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'RoleBinding',
-    metadata: childMeta(ctx, name, instanceLabels(ctx.mw)),
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-    subjects: [{ kind: 'ServiceAccount', name, namespace: ctx.mw.metadata.namespace ?? 'default' }],
+    metadata: childMeta(ctx, childName(ctx.mw, 'writer-lease'), instanceLabels(ctx.mw)),
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: WRITER_LEASE_ROLE },
+    subjects: [{ kind: 'ServiceAccount', name: account, namespace: ctx.mw.metadata.namespace ?? 'default' }],
   });
 }

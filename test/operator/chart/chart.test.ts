@@ -8,7 +8,7 @@ import type { V1ClusterRole, V1Container, V1Deployment } from '@kubernetes/clien
 import type { KubeObject } from '../../../src/operator/kube/client.ts';
 import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { buildOperatorDeployment } from '../../../src/operator/specs/operator-deployment.ts';
-import { operatorRules } from '../../../src/operator/specs/rbac.ts';
+import { WRITER_LEASE_ROLE, operatorRules } from '../../../src/operator/specs/rbac.ts';
 import { kubeSchemaProblems } from '../specs/kube-schema.ts';
 import { CHART, helm, renderChart } from './helm.ts';
 
@@ -37,6 +37,7 @@ describe('Helm chart aeternity-middleware-operator', function () {
   it('renders with defaults: CRD, ServiceAccount, RBAC, metrics Service and a 2-replica operator with its PDB', () => {
     expect(defaults.map((o) => o.kind).sort()).to.deep.equal([
       'ClusterRole',
+      'ClusterRole',
       'ClusterRoleBinding',
       'CustomResourceDefinition',
       'Deployment',
@@ -63,10 +64,12 @@ describe('Helm chart aeternity-middleware-operator', function () {
   });
 
   it('grants exactly the generated rules; a Role in watchNamespace when one is set', () => {
-    expect((byKind(defaults, 'ClusterRole')[0] as V1ClusterRole).rules).to.deep.equal(operatorRules());
+    const operatorRole = byKind(defaults, 'ClusterRole').find((r) => r.metadata.name !== WRITER_LEASE_ROLE);
+    expect((operatorRole as V1ClusterRole).rules).to.deep.equal(operatorRules());
     const roles = byKind(full, 'Role').map((r) => r.metadata.namespace);
     expect(roles).to.have.members(['chain', 'mdw-system']);
-    expect(byKind(full, 'ClusterRole')).to.have.length(0);
+    // only the writer-Lease ClusterRole, which the operator binds in the watched namespace
+    expect(byKind(full, 'ClusterRole').map((r) => r.metadata.name)).to.deep.equal([WRITER_LEASE_ROLE]);
   });
 
   it('keeps helm.sh/chart and the version out of selectors, and sets no default resources', () => {

@@ -25,7 +25,8 @@ function knownSeries(): Map<string, Set<string>> {
   createIndexerMetrics(registry);
   createOperatorMetrics(registry);
   prom.collectDefaultMetrics({ register: registry }); // every process registers them (src/cli/commands)
-  const series = new Map<string, Set<string>>();
+  // Prometheus' own series per scrape target: 1 when the scrape succeeded, 0 when it failed
+  const series = new Map<string, Set<string>>([['up', new Set(TARGET_LABELS)]]);
   for (const metric of registry.getMetricsAsArray()) {
     const m = metric as unknown as { name: string; labelNames?: string[] };
     const labels = new Set([...(m.labelNames ?? []), ...TARGET_LABELS]);
@@ -104,9 +105,11 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
       expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
   });
 
-  it('alert on a stuck populator, a high lag, a failing derived area, a 5xx ratio, a failed or slow reload and reconcile errors', () =>
+  it('alert on a stuck or down populator, a Degraded Middleware, a high lag, a failing derived area, a 5xx ratio, a failed or slow reload and reconcile errors', () =>
     expect(rules().map((r) => r.alert)).to.have.members([
       'MiddlewarePopulatorStuck',
+      'MiddlewarePopulatorDown',
+      'MiddlewareDegraded',
       'MiddlewareLagHigh',
       'MiddlewareDerivedAreaFailing',
       'MiddlewareHttp5xxRatio',
@@ -129,6 +132,8 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
       'mdw_ws_slow_clients_closed_total',
       'mdw_api_db_pool_connections',
       'mdw_operator_middleware_reload_state',
+      'mdw_operator_middleware_condition',
+      'up',
       'process_resident_memory_bytes',
       'nodejs_eventloop_lag_p99_seconds',
     ]);

@@ -44,7 +44,7 @@ function countingReads(kube: FakeKube): { client: FakeKube; reads: string[] } {
 }
 
 describe('API reads per reconcile (issue 14 item 8)', () => {
-  it('before: a pass without the caches reads the Middleware, lists the Middlewares and each of the 10 kinds of child', async () => {
+  it('before: a pass without the caches reads the Middleware, lists the Middlewares and each of the 9 kinds of child', async () => {
     const h = new Harness();
     h.probe.set('mainnet', 100, 0);
     await h.apply();
@@ -54,7 +54,7 @@ describe('API reads per reconcile (issue 14 item 8)', () => {
     // the Middlewares of the namespace too: which others share its database (issue 38)
     expect(reads)
       .to.have.length(2 + MANAGED_KINDS.length)
-      .and.length(12);
+      .and.length(11);
     expect(reads[0]).to.equal('get Middleware');
     expect(reads).to.include('list Middleware');
   });

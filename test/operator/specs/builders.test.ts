@@ -20,11 +20,7 @@ import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { buildServiceMonitor } from '../../../src/operator/specs/service-monitor.ts';
-import {
-  buildServiceAccount,
-  buildWorkloadRole,
-  buildWorkloadRoleBinding,
-} from '../../../src/operator/specs/service-account.ts';
+import { buildServiceAccount, buildWorkloadRoleBinding } from '../../../src/operator/specs/service-account.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 import { expectGoldenYaml } from './golden.ts';
 import { kubeSchemaProblems } from './kube-schema.ts';
@@ -35,7 +31,6 @@ const testdata = (name: string) => fileURLToPath(new URL(`testdata/${name}`, imp
 function everyChild(ctx: BuildContext): KubeObject[] {
   const objects: (KubeObject | undefined)[] = [
     buildServiceAccount(ctx),
-    buildWorkloadRole(ctx, [1, 2]),
     buildWorkloadRoleBinding(ctx),
     buildMigrationJob(ctx, 1),
     buildPopulatorDeployment(ctx, 1),

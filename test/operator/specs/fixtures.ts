@@ -1,7 +1,9 @@
 /** @module Test fixtures: Middleware objects, minimal and with every option set. */
 import type { Middleware, MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
-import { createBuildContext } from '../../../src/operator/specs/meta.ts';
+import type { KubeObject } from '../../../src/operator/kube/client.ts';
+import { createBuildContext, serviceAccountName } from '../../../src/operator/specs/meta.ts';
 import type { BuildContext } from '../../../src/operator/specs/meta.ts';
+import { buildWorkloadRoleBinding } from '../../../src/operator/specs/service-account.ts';
 
 /** TEST_IMAGE is the operator default image the fixtures build with. */
 const TEST_IMAGE = 'ghcr.io/aeternity/mdw:0.1.0';
@@ -75,4 +77,14 @@ export function aFullMiddleware(): Middleware {
 /** contextOf builds with TEST_IMAGE as the operator's default image. */
 export function contextOf(mw: Middleware): BuildContext {
   return createBuildContext(mw, TEST_IMAGE);
+}
+
+/**
+ * olderWriterLeaseBinding is the RoleBinding versions before issue 43 made for mw: named after its ServiceAccount, to
+ * a per-Middleware Role (whose Lease verbs the operator had to hold cluster-wide). The operator now prunes it.
+ */
+export function olderWriterLeaseBinding(mw: Middleware): KubeObject {
+  const current = buildWorkloadRoleBinding(contextOf(mw));
+  const name = serviceAccountName(mw);
+  return { ...current, metadata: { ...current.metadata, name }, roleRef: { ...current.roleRef, kind: 'Role', name } };
 }
