@@ -62,7 +62,7 @@ function leaf<T>(schema: JsonSchema, o: Common<unknown> & { check?: Field['check
 
 /** str is a string field with optional pattern, enum and length bounds. */
 export function str<E extends string = string>(
-  o: Common<E> & {
+  o: Common<NoInfer<E>> & {
     pattern?: string;
     enum?: readonly E[];
     maxLength?: number;

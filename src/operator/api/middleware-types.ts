@@ -1,5 +1,13 @@
 /** @module The Middleware custom resource (middleware.aeternity.io/v1alpha1): its spec and status as TypeScript types. */
-import type { V1EnvVar, V1LocalObjectReference, V1ObjectMeta, V1ResourceRequirements } from '@kubernetes/client-node';
+import type {
+  V1Affinity,
+  V1EnvVar,
+  V1LocalObjectReference,
+  V1ObjectMeta,
+  V1ResourceRequirements,
+  V1Toleration,
+  V1TopologySpreadConstraint,
+} from '@kubernetes/client-node';
 
 /** API group of the Middleware custom resource. */
 export const GROUP = 'middleware.aeternity.io';
@@ -154,6 +162,50 @@ export type ReloadSpec = {
   deadline?: string;
 };
 
+/** PodScheduling places and labels the pods of one component (servers, populator, Jobs). */
+export type PodScheduling = {
+  nodeSelector?: Record<string, string>;
+  tolerations?: V1Toleration[];
+  affinity?: V1Affinity;
+  topologySpreadConstraints?: V1TopologySpreadConstraint[];
+  priorityClassName?: string;
+  podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+};
+
+/** ServerSpec: the read-only API servers (`mdw -s`) of each generation. */
+export interface ServerSpec extends PodScheduling {
+  replicas?: number;
+  previewReplicas?: number;
+  resources?: V1ResourceRequirements;
+  http?: {
+    type?: ServiceType;
+    port?: number;
+  };
+  websocket?: {
+    port?: number;
+  };
+  ingress?: IngressSpec;
+  pdb?: PdbSpec;
+  autoscaling?: AutoscalingSpec;
+  rootV3?: RootV3;
+  trustedProxies?: string[];
+  env?: V1EnvVar[];
+}
+
+/** PopulatorSpec: the populator (`mdw -p`) of each generation. */
+export interface PopulatorSpec extends PodScheduling {
+  resources?: V1ResourceRequirements;
+  batchTransactions?: number;
+  env?: V1EnvVar[];
+}
+
+/** JobsSpec: the migration, reload, schema drop and database usage Jobs. */
+export interface JobsSpec extends PodScheduling {
+  resources?: V1ResourceRequirements;
+  reloadResources?: V1ResourceRequirements;
+  migrationDeadline?: string;
+}
+
 /**
  * MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. Each field is declared,
  * bounded and documented once, in the field table (spec-fields.ts); `npx tsc` checks this type against it.
@@ -171,27 +223,11 @@ export type MiddlewareSpec = {
   image?: string;
   imagePullPolicy?: PullPolicy;
   imagePullSecrets?: V1LocalObjectReference[];
-  server?: {
-    replicas?: number;
-    resources?: V1ResourceRequirements;
-    http?: {
-      type?: ServiceType;
-      port?: number;
-    };
-    websocket?: {
-      port?: number;
-    };
-    ingress?: IngressSpec;
-    pdb?: PdbSpec;
-    autoscaling?: AutoscalingSpec;
-    rootV3?: RootV3;
-    trustedProxies?: string[];
-    env?: V1EnvVar[];
-  };
-  populator?: {
-    resources?: V1ResourceRequirements;
-    batchTransactions?: number;
-    env?: V1EnvVar[];
+  server?: ServerSpec;
+  populator?: PopulatorSpec;
+  jobs?: JobsSpec;
+  serviceAccountTemplate?: {
+    metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> };
   };
   metrics?: {
     serviceMonitor?: {

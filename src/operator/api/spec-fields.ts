@@ -4,10 +4,18 @@
  * (managed-env.ts) and docs/operator-crd.md's field table are generated from it; middleware-types.ts is checked
  * against it at compile time (spec-fields-check.ts). Pure.
  */
-import type { V1EnvVar, V1LocalObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';
+import type {
+  V1Affinity,
+  V1EnvVar,
+  V1LabelSelector,
+  V1LocalObjectReference,
+  V1ResourceRequirements,
+  V1Toleration,
+  V1TopologySpreadConstraint,
+} from '@kubernetes/client-node';
 import { parseProxyEntry } from '../../client-address.ts';
-import { SPEC_DEFAULTS as D } from './defaults.ts';
-import { arr, bool, documented, int, intOrString, map, obj, str, typed } from './field.ts';
+import { parseDurationSeconds, SPEC_DEFAULTS as D } from './defaults.ts';
+import { arr, bool, documented, int, intOrString, map, obj, opaque, str, typed } from './field.ts';
 import type { Field, FieldRule } from './field.ts';
 import { managedEnv, managedEnvProblem, MANAGED_ENV_PREFIX } from './managed-env.ts';
 import { LogLevel, PullPolicy, ReclaimPolicy, ReloadStrategy, RootV3, ServiceType } from './middleware-types.ts';
@@ -25,8 +33,6 @@ export const READ_REPLICAS_ONE_SOURCE = 'set exactly one of cnpg and urlsSecretR
 export const ENV_VALUE_OR_SOURCE = 'set at most one of value and valueFrom';
 export const ENV_ONE_SOURCE = 'set exactly one of secretKeyRef, configMapKeyRef, fieldRef and resourceFieldRef';
 export const NOT_AN_ADDRESS = 'must be an IP address or CIDR network (10.0.0.0/8, fd00::/8)';
-export const REPLICAS_WITHIN_AUTOSCALING =
-  'with autoscaling, replicas is owned by the autoscaler and must lie within [minReplicas, maxReplicas]';
 
 const url = (doc: string, env?: string) =>
   str({ pattern: P.httpUrl, maxLength: B.urlLength, doc, ...(env === undefined ? {} : { env: [env] }) });
@@ -54,6 +60,102 @@ const QUANTITY_PATTERN =
 function resources(doc: string): Field<V1ResourceRequirements> {
   const quantity = intOrString({ pattern: QUANTITY_PATTERN });
   return typed(obj({ limits: map(quantity), requests: map(quantity) }, { doc }));
+}
+
+/** labels is a map of label values (the keys are checked by the API server when it takes the pod). */
+const labels = (doc: string) =>
+  map(str({ pattern: P.labelValue, maxLength: B.labelValueLength, allowEmpty: true, doc: `A value of: ${doc}` }), {
+    doc,
+  });
+const annotations = (doc: string) => map(str({ allowEmpty: true, doc: `A value of: ${doc}` }), { doc });
+
+/** toleration is a core/v1 Toleration: which taints the pods tolerate. */
+const toleration = typed<V1Toleration>(
+  obj(
+    {
+      key: str({
+        maxLength: 317,
+        doc: 'Taint key the toleration applies to; empty with operator Exists: every taint.',
+      }),
+      operator: str({ enum: ['Exists', 'Equal'], doc: 'Exists (any value) or Equal (default).' }),
+      value: str({ maxLength: 63, allowEmpty: true, doc: 'Taint value, for operator Equal.' }),
+      effect: str({
+        enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
+        doc: 'Taint effect to match; every effect when absent.',
+      }),
+      tolerationSeconds: int(
+        { min: -(2 ** 53 - 1), max: 2 ** 53 - 1 },
+        { doc: 'How long a NoExecute taint is tolerated before the pod is evicted; for ever when absent.' },
+      ),
+    },
+    { doc: 'A toleration of a taint (core/v1 Toleration).' },
+  ),
+);
+
+/** spread is a core/v1 TopologySpreadConstraint: how the pods spread over zones or nodes. */
+const spread = typed<V1TopologySpreadConstraint>(
+  obj(
+    {
+      maxSkew: int({ min: 1, max: 1000 }, { doc: 'Most the pod counts of two domains may differ.' }),
+      topologyKey: str({
+        maxLength: 317,
+        doc: 'Node label whose values are the domains (topology.kubernetes.io/zone).',
+      }),
+      whenUnsatisfiable: str({
+        enum: ['DoNotSchedule', 'ScheduleAnyway'],
+        doc: 'DoNotSchedule keeps a pod pending; ScheduleAnyway only prefers the spread.',
+      }),
+      labelSelector: opaque<V1LabelSelector>({
+        doc: "Which pods are counted (a metav1.LabelSelector): match the component's labels, app.kubernetes.io/instance and app.kubernetes.io/component.",
+      }),
+      matchLabelKeys: arr(str({ maxLength: 317 }), {
+        max: 16,
+        listType: 'atomic',
+        doc: "Pod label keys whose values select the pods counted with the incoming one's (pod-template-hash).",
+      }),
+      minDomains: int({ min: 1, max: 1000 }, { doc: 'Fewest eligible domains (with DoNotSchedule).' }),
+      nodeAffinityPolicy: str({
+        enum: ['Honor', 'Ignore'],
+        doc: "Whether the pod's node affinity limits the domains.",
+      }),
+      nodeTaintsPolicy: str({ enum: ['Honor', 'Ignore'], doc: 'Whether node taints limit the domains.' }),
+    },
+    {
+      required: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
+      doc: 'How the pods spread over a topology (core/v1 TopologySpreadConstraint).',
+    },
+  ),
+);
+
+/**
+ * scheduling are the fields that place and label one component's pods, spelt as prometheus-operator spells them
+ * (and as core/v1 PodSpec does): the operator copies them into the pod template.
+ */
+function scheduling(of: string) {
+  return {
+    nodeSelector: labels(`Node labels the ${of} pods must run on (PodSpec nodeSelector).`),
+    tolerations: arr(toleration, { max: 64, listType: 'atomic', doc: `Taints the ${of} pods tolerate.` }),
+    affinity: opaque<V1Affinity>({
+      doc: `Node affinity, pod affinity and anti-affinity of the ${of} pods (a core/v1 Affinity, checked by the API server when it takes the pod).`,
+    }),
+    topologySpreadConstraints: arr(spread, {
+      max: 16,
+      listType: 'atomic',
+      doc: `How the ${of} pods spread over zones or nodes.`,
+    }),
+    priorityClassName: str({
+      pattern: P.resourceName,
+      maxLength: B.resourceNameLength,
+      doc: `PriorityClass of the ${of} pods.`,
+    }),
+    podMetadata: obj(
+      {
+        labels: labels(`Labels added to the ${of} pods; the operator's own labels win over a key named here too.`),
+        annotations: annotations(`Annotations of the ${of} pods (a service mesh's, Vault's).`),
+      },
+      { doc: `Labels and annotations of the ${of} pods.` },
+    ),
+  };
 }
 
 /** MANAGED_ENV_RULE refuses a variable the operator sets itself, naming the field that sets it (managed-env.ts). */
@@ -207,12 +309,15 @@ const database = obj(
   },
 );
 
-type ServerReplicas = { replicas: number; autoscaling?: { minReplicas: number; maxReplicas: number } };
-
 const server = obj(
   {
     replicas: int(B.replicas, { default: D.serverReplicas, doc: 'Servers per generation (the scale subresource).' }),
+    previewReplicas: int(B.autoscalingReplicas, {
+      default: D.previewReplicas,
+      doc: "Servers of a pending generation while it catches up (at most replicas); it runs replicas once it is within promotion.syncedWithinBlocks, so that the switch keeps the stable Service's capacity.",
+    }),
     resources: resources('Server container resources.'),
+    ...scheduling('server'),
     http: obj(
       {
         type: str({
@@ -309,23 +414,15 @@ const server = obj(
       "More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES, …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.",
     ),
   },
-  {
-    default: {},
-    doc: 'The read-only API servers (`mdw -s`) of each generation.',
-    rules: [
-      {
-        rule: '!has(self.autoscaling) || (self.replicas >= self.autoscaling.minReplicas && self.replicas <= self.autoscaling.maxReplicas)',
-        message: REPLICAS_WITHIN_AUTOSCALING,
-        holds: ({ replicas, autoscaling: a }: ServerReplicas) =>
-          a === undefined || (replicas >= a.minReplicas && replicas <= a.maxReplicas),
-      },
-    ],
-  },
+  // No rule ties replicas to autoscaling's range: the HPA owns replicas and moves it into the range itself, so
+  // raising minReplicas (or lowering maxReplicas) must not be refused for the replicas the HPA has not set yet.
+  { default: {}, doc: 'The read-only API servers (`mdw -s`) of each generation.' },
 );
 
 const populator = obj(
   {
     resources: resources('Populator container resources.'),
+    ...scheduling('populator'),
     batchTransactions: int(B.batchTransactions, {
       doc: 'BATCH_TRANSACTIONS: a batch takes no further generation once it holds this many transactions (lower it for a small memory limit).',
       env: ['BATCH_TRANSACTIONS'],
@@ -335,6 +432,39 @@ const populator = obj(
     ),
   },
   { default: {}, doc: 'The populator (`mdw -p`) of each generation.' },
+);
+
+const jobs = obj(
+  {
+    resources: resources('Container resources of the migration, schema drop and database usage Jobs.'),
+    reloadResources: resources(
+      'Container resources of the InPlace reload Jobs (`mdw -H`), which load the chain as the populator does; default: spec.populator.resources.',
+    ),
+    migrationDeadline: str({
+      pattern: P.duration,
+      maxLength: 32,
+      default: D.migrationDeadline,
+      doc: 'How long a migration Job may run, retries included, before Kubernetes fails it (activeDeadlineSeconds): a migration of a large schema may need more than the default.',
+      check: (v) => ((parseDurationSeconds(v) ?? 0) > 0 ? undefined : 'must be longer than 0s'),
+    }),
+    ...scheduling('Job'),
+  },
+  { default: {}, doc: 'The Jobs: migration, InPlace reload (`mdw -H`), schema drop and database usage.' },
+);
+
+const serviceAccountTemplate = obj(
+  {
+    metadata: obj(
+      {
+        annotations: annotations(
+          "Annotations of the pods' ServiceAccount: a cloud's workload identity (iam.gke.io/gcp-service-account, eks.amazonaws.com/role-arn, azure.workload.identity/client-id).",
+        ),
+        labels: labels("Labels added to the pods' ServiceAccount (azure.workload.identity/use)."),
+      },
+      { doc: "Metadata of the pods' ServiceAccount." },
+    ),
+  },
+  { doc: "The ServiceAccount every pod of the Middleware runs as (CloudNativePG's serviceAccountTemplate)." },
 );
 
 const metrics = obj(
@@ -422,6 +552,8 @@ export const SPEC_FIELDS = obj(
     ),
     server,
     populator,
+    jobs,
+    serviceAccountTemplate,
     metrics,
     forkWindow: int(B.forkWindow, {
       default: D.forkWindow,

@@ -12,7 +12,7 @@ import {
   type JobState,
   type ReloadObservation,
 } from './bluegreen.ts';
-import { isDeploymentAvailable, jobState } from './reconcile-children.ts';
+import { isDeploymentAvailable, isDeploymentServing, jobState } from './reconcile-children.ts';
 import { readDatabaseCheck } from './reconcile-database.ts';
 import { liveChild, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
@@ -31,7 +31,10 @@ export async function observeReload(
     pending === undefined
       ? undefined
       : liveChild<V1Deployment & KubeObject>(pass, buildServerDeployment(build, pending));
-  const pendingServersAvailable = isDeploymentAvailable(pendingServer);
+  // a pending generation scales from previewReplicas to the full count once nearly synced: enough of it answers meanwhile
+  const pendingServersAvailable = isDeploymentServing(pendingServer, build.spec.server.previewReplicas);
+  const pendingServersScaled =
+    isDeploymentAvailable(pendingServer) && pendingServer?.spec?.replicas === build.spec.server.replicas;
   const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
   const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
   const rollbackId = build.mw.metadata.annotations?.[ROLLBACK_ANNOTATION];
@@ -51,6 +54,7 @@ export async function observeReload(
     ...(databaseCheck === undefined ? {} : { databaseCheck }),
     pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
     pendingServersAvailable,
+    pendingServersScaled,
     ...(pendingProbe === undefined ? {} : { pendingProbe }),
     reloadJob:
       reload?.state === ReloadState.Reloading

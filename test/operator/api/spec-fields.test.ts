@@ -17,7 +17,6 @@ const DOCS = fileURLToPath(new URL('../../../docs/operator-crd.md', import.meta.
 type Flat<T> = T extends (infer U)[] ? Flat<U>[] : T extends object ? { [K in keyof T]: Flat<T[K]> } : T;
 /** Same is true when A and B are the same type: same fields, same optionality, same value types. */
 type Same<A, B> = (<X>() => X extends Flat<A> ? 1 : 2) extends <X>() => X extends Flat<B> ? 1 : 2 ? true : false;
-
 type Table = TypeOf<typeof SPEC_FIELDS>;
 
 // A field in the type and not in the table, or the other way round, or with another type, fails `npx tsc`.
