@@ -35,11 +35,6 @@ export function int(range: { min: number; max: number }, o: Common = {}): JsonSc
   return withRules({ type: 'integer', format, minimum: range.min, maximum: range.max, ...rest }, rules);
 }
 
-/** bool is a boolean schema. */
-export function bool(o: Common = {}): JsonSchema {
-  return { type: 'boolean', ...o };
-}
-
 /** obj is an object schema with named properties; `required` lists the mandatory ones. */
 export function obj(
   properties: Record<string, JsonSchema>,
@@ -49,11 +44,6 @@ export function obj(
   const schema: JsonSchema = { type: 'object', ...rest, properties };
   if (required && required.length > 0) schema.required = [...required];
   return withRules(schema, rules);
-}
-
-/** map is an object schema with free keys, all values of one schema. */
-export function map(values: JsonSchema, o: Common = {}): JsonSchema {
-  return { type: 'object', ...o, additionalProperties: values };
 }
 
 /** arr is a list schema; listType `set` forbids duplicates, `map` keys items by mapKeys. */
@@ -67,20 +57,6 @@ export function arr(
   if (listType) schema['x-kubernetes-list-type'] = listType;
   if (mapKeys) schema['x-kubernetes-list-map-keys'] = [...mapKeys];
   return withRules(schema, rules);
-}
-
-/** QUANTITY_PATTERN is the resource.Quantity syntax of the Kubernetes API ("500m", "1Gi"). */
-const QUANTITY_PATTERN =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
-
-/** resources is the schema of a container's resource requests and limits (core/v1 ResourceRequirements). */
-export function resources(description: string): JsonSchema {
-  const quantity: JsonSchema = {
-    anyOf: [{ type: 'integer' }, { type: 'string' }],
-    pattern: QUANTITY_PATTERN,
-    'x-kubernetes-int-or-string': true,
-  };
-  return obj({ limits: map(quantity), requests: map(quantity) }, { description });
 }
 
 /** stripKubernetesExtensions removes `x-kubernetes-*` keys so a plain JSON-schema validator (ajv) accepts the schema. */

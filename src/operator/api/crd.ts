@@ -1,41 +1,25 @@
-/** @module The Middleware CRD (apiextensions.k8s.io/v1), generated from the types' constants: the one source of truth. */
+/** @module The Middleware CRD (apiextensions.k8s.io/v1): the spec from the field table (spec-fields.ts), the status, columns. */
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
 import { APP_NAME, LABEL_COMPONENT, LABEL_NAME, LABEL_PART_OF } from './labels.ts';
-import { SPEC_DEFAULTS as D } from './defaults.ts';
 import { FIELD_DOCS } from './field-docs.ts';
-import { MANAGED_ENV, MANAGED_ENV_PREFIX } from './managed-env.ts';
-import { arr, bool, int, map, obj, resources, str } from './crd-schema.ts';
+import { fieldSchema } from './field-schema.ts';
+import { arr, int, obj, str } from './crd-schema.ts';
 import type { JsonSchema } from './crd-schema.ts';
 import {
   ConditionStatus,
   ConditionType,
   GROUP,
-  LogLevel,
   NAMES,
   Phase,
-  PullPolicy,
-  ReclaimPolicy,
   ReloadState,
   ReloadStrategy,
-  RootV3,
-  ServiceType,
   SpaceCheckResult,
   VERSION,
 } from './middleware-types.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
-import {
-  AUTOSCALING_BOUNDS,
-  ENV_ONE_SOURCE,
-  ENV_VALUE_OR_SOURCE,
-  IMMUTABLE_PREFIX,
-  INPLACE_NEEDS_HEIGHTS,
-  PDB_EXCLUSIVE,
-  READ_REPLICAS_ONE_SOURCE,
-  RELOAD_NEEDS_NEW_ID,
-  REPLICAS_WITHIN_AUTOSCALING,
-} from './validation.ts';
+import { SPEC_FIELDS } from './spec-fields.ts';
 
 /** CRD_NAME is `<plural>.<group>`, the CRD object's name. */
 const CRD_NAME = `${NAMES.plural}.${GROUP}`;
@@ -166,7 +150,7 @@ function rootSchema(): JsonSchema {
       apiVersion: str(),
       kind: str(),
       metadata: { type: 'object' },
-      spec: specSchema(),
+      spec: fieldSchema(SPEC_FIELDS),
       status: statusSchema(),
     },
     {
@@ -176,310 +160,6 @@ function rootSchema(): JsonSchema {
         {
           rule: `self.metadata.name.size() <= ${B.instanceNameLength} && self.metadata.name.matches('${P.instanceName}')`,
           message: `metadata.name must be a DNS-1035 label of at most ${B.instanceNameLength} characters (it names the Service)`,
-        },
-      ],
-    },
-  );
-}
-
-function specSchema(): JsonSchema {
-  const url = (description: string) => str({ pattern: P.httpUrl, maxLength: B.urlLength, description });
-  const name = (description: string) => str({ pattern: P.resourceName, maxLength: B.resourceNameLength, description });
-  return obj(
-    {
-      nodeUrls: arr(url('Node external API URL.'), {
-        min: B.nodeUrls.min,
-        max: B.nodeUrls.max,
-        listType: 'set',
-        description: 'Node external API URLs (port 3013); the first is the primary.',
-      }),
-      nodeInternalUrl: url('Node internal API URL (port 3113); forwarded by the servers when set.'),
-      compilerUrl: url('Sophia compiler URL; contract calls are decoded in-process when unset.'),
-      database: obj(
-        {
-          urlSecretRef: secretKeyRef('Secret key holding DATABASE_URL.'),
-          // no default: it is the Middleware's own (<name>_g), which a schema default cannot express
-          schemaPrefix: str({
-            pattern: P.schemaPrefix,
-            maxLength: B.schemaPrefixLength,
-            description: 'Generation g lives in schema <schemaPrefix><g>; default <name>_g. Immutable.',
-          }),
-          storageCapacity: str({ pattern: P.byteQuantity, maxLength: 64 }),
-          readReplicas: readReplicasSchema(),
-        },
-        {
-          required: ['urlSecretRef'],
-          // on the object, not the field: a field's transition rule does not see it removed
-          rules: [
-            {
-              rule: '!has(oldSelf.schemaPrefix) || (has(self.schemaPrefix) && self.schemaPrefix == oldSelf.schemaPrefix)',
-              message: IMMUTABLE_PREFIX,
-            },
-          ],
-        },
-      ),
-      image: str({ maxLength: 1024, description: "Middleware image; default: the operator's own image." }),
-      imagePullPolicy: str({ enum: Object.values(PullPolicy), default: D.imagePullPolicy }),
-      imagePullSecrets: arr(obj({ name: name('Secret name.') }, { required: ['name'] }), {
-        max: 64,
-        listType: 'map',
-        mapKeys: ['name'],
-      }),
-      server: serverSchema(),
-      populator: obj(
-        {
-          resources: resources('Populator container resources.'),
-          batchTransactions: int(B.batchTransactions, {
-            description:
-              'BATCH_TRANSACTIONS: a batch takes no further generation once it holds this many transactions (lower it for a small memory limit).',
-          }),
-          env: envSchema(),
-        },
-        { default: {} },
-      ),
-      metrics: obj(
-        {
-          serviceMonitor: obj(
-            {
-              enabled: bool({
-                default: D.serviceMonitorEnabled,
-                description: 'Create a monitoring.coreos.com/v1 ServiceMonitor.',
-              }),
-              interval: str({ pattern: P.duration, maxLength: 32, default: D.serviceMonitorInterval }),
-            },
-            { default: {} },
-          ),
-        },
-        { default: {} },
-      ),
-      forkWindow: int(B.forkWindow, {
-        default: D.forkWindow,
-        description: 'FORK_WINDOW: generations re-checked at every poll.',
-      }),
-      statusMaxBlockAge: int(B.statusMaxBlockAge, {
-        default: D.statusMaxBlockAge,
-        description: 'STATUS_MAX_BLOCK_AGE: seconds before /middleware/status turns 503.',
-      }),
-      logLevel: str({ enum: Object.values(LogLevel), default: D.logLevel }),
-      paused: bool({ default: D.paused, description: 'Stop reconciling (ReconciliationPaused condition).' }),
-      reclaimPolicy: str({
-        enum: Object.values(ReclaimPolicy),
-        default: D.reclaimPolicy,
-        description:
-          'What deleting the Middleware does to the schemas of its generations: Retain keeps them, Delete drops them first.',
-      }),
-      reload: reloadSchema(),
-      promotion: obj(
-        {
-          syncedWithinBlocks: int(B.syncedWithinBlocks, {
-            default: D.syncedWithinBlocks,
-            description: 'K: max lag of a synced generation.',
-          }),
-          stableWindowSeconds: int(B.stableWindowSeconds, {
-            default: D.stableWindowSeconds,
-            description: 'How long it must stay synced.',
-          }),
-        },
-        { default: {} },
-      ),
-    },
-    { required: ['nodeUrls', 'database'] },
-  );
-}
-
-/** secretKeyRef is the schema of a SecretKeyRef: one key of a Secret in the Middleware's namespace. */
-function secretKeyRef(description?: string): JsonSchema {
-  const name = str({ pattern: P.resourceName, maxLength: B.resourceNameLength, description: 'Secret name.' });
-  const key = str({ pattern: P.secretKey, maxLength: B.resourceNameLength });
-  return obj({ name, key }, { required: ['name', 'key'], ...(description === undefined ? {} : { description }) });
-}
-
-function readReplicasSchema(): JsonSchema {
-  return obj(
-    {
-      cnpg: obj(
-        {
-          cluster: str({ pattern: P.instanceName, maxLength: B.cnpgClusterLength }),
-          credentialsSecretName: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
-        },
-        { required: ['cluster'] },
-      ),
-      urlsSecretRef: secretKeyRef(),
-      maxLagSeconds: int(B.replicaMaxLagSeconds),
-    },
-    { rules: [{ rule: 'has(self.cnpg) != has(self.urlsSecretRef)', message: READ_REPLICAS_ONE_SOURCE }] },
-  );
-}
-
-/**
- * envSchema is a container's extra variables (core/v1 EnvVar, its sources but the file one). A name the operator sets
- * itself is refused naming the field that sets it, the same sentence validateMiddleware writes (managed-env.ts).
- */
-function envSchema(): JsonSchema {
-  const name = str({ pattern: P.resourceName, maxLength: B.resourceNameLength });
-  const key = str({ pattern: P.secretKey, maxLength: B.resourceNameLength });
-  const keyRef = (of: string) =>
-    obj(
-      { name, key, optional: bool() },
-      { required: ['name', 'key'], description: `A key of a ${of} in the Middleware's namespace.` },
-    );
-  const quantity: JsonSchema = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
-  const sources = {
-    secretKeyRef: keyRef('Secret'),
-    configMapKeyRef: keyRef('ConfigMap'),
-    fieldRef: obj(
-      { fieldPath: str({ maxLength: 1024 }), apiVersion: str({ maxLength: 64 }) },
-      { required: ['fieldPath'], description: 'A field of the pod (metadata.name, status.podIP, …).' },
-    ),
-    resourceFieldRef: obj(
-      { resource: str({ maxLength: 256 }), containerName: str({ maxLength: 253 }), divisor: quantity },
-      { required: ['resource'], description: 'A resource of the container (limits.memory, …).' },
-    ),
-  };
-  const oneSource = `[${Object.keys(sources)
-    .map((s) => `has(self.${s})`)
-    .join(', ')}].filter(s, s).size() == 1`;
-  const managed = Object.keys(MANAGED_ENV).map((n) => JSON.stringify(n));
-  const reasons = Object.entries(MANAGED_ENV).map(([n, why]) => `${JSON.stringify(n)}: ${JSON.stringify(why)}`);
-  const variable = obj(
-    {
-      name: str({
-        pattern: P.envName,
-        maxLength: B.envNameLength,
-        description: "Name of the variable (README's Configuration lists the middleware's); not one the operator sets.",
-      }),
-      value: str({ maxLength: B.envValueLength }),
-      valueFrom: obj(sources, {
-        description: 'Where the kubelet reads the value from: exactly one source.',
-        rules: [{ rule: oneSource, message: ENV_ONE_SOURCE }],
-      }),
-    },
-    {
-      required: ['name'],
-      rules: [
-        {
-          rule: `!(self.name in [${managed.join(', ')}])`,
-          message: 'names a variable the operator sets itself (docs/operator-crd.md#server-environment)',
-          messageExpression: `self.name + ' ${MANAGED_ENV_PREFIX} ' + {${reasons.join(', ')}}[self.name]`,
-        },
-        { rule: '!(has(self.value) && has(self.valueFrom))', message: ENV_VALUE_OR_SOURCE },
-      ],
-    },
-  );
-  return arr(variable, { max: B.env.max, listType: 'map', mapKeys: ['name'] });
-}
-
-function serverSchema(): JsonSchema {
-  return obj(
-    {
-      replicas: int(B.replicas, {
-        default: D.serverReplicas,
-        description: 'Servers per generation (the scale subresource).',
-      }),
-      resources: resources('Server container resources.'),
-      http: obj(
-        {
-          type: str({ enum: Object.values(ServiceType), default: D.httpServiceType }),
-          port: int(B.port, { default: D.httpPort }),
-        },
-        { default: {} },
-      ),
-      websocket: obj({ port: int(B.port, { default: D.websocketPort }) }, { default: {} }),
-      ingress: obj(
-        {
-          className: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
-          host: str({ pattern: P.host, maxLength: B.resourceNameLength }),
-          tlsSecretName: str({ pattern: P.resourceName, maxLength: B.resourceNameLength }),
-          annotations: map(str()),
-          websocketPath: str({
-            pattern: P.path,
-            maxLength: 1024,
-            description: 'Path prefix routed to the websocket port.',
-          }),
-        },
-        { required: ['host'] },
-      ),
-      pdb: obj(
-        {
-          enabled: bool({ default: D.pdbEnabled }),
-          minAvailable: int(B.pdbCount),
-          maxUnavailable: int(B.pdbCount, {
-            description: `Default ${D.pdbMaxUnavailable} when minAvailable is unset too.`,
-          }),
-        },
-        {
-          default: {},
-          rules: [{ rule: '!(has(self.minAvailable) && has(self.maxUnavailable))', message: PDB_EXCLUSIVE }],
-        },
-      ),
-      autoscaling: obj(
-        {
-          minReplicas: int(B.autoscalingReplicas, { default: D.autoscalingMinReplicas }),
-          maxReplicas: int(B.autoscalingReplicas),
-          targetCPUUtilizationPercentage: int(B.cpuPercent, { default: D.autoscalingTargetCPU }),
-        },
-        {
-          required: ['maxReplicas'],
-          description: 'A HorizontalPodAutoscaler that scales this Middleware through its scale subresource.',
-          rules: [{ rule: 'self.minReplicas <= self.maxReplicas', message: AUTOSCALING_BOUNDS }],
-        },
-      ),
-      rootV3: str({ enum: Object.values(RootV3), default: D.rootV3 }),
-      trustedProxies: arr(str({ pattern: P.addressOrNetwork, maxLength: B.addressOrNetworkLength }), {
-        max: B.trustedProxies.max,
-        listType: 'set',
-      }),
-      env: envSchema(),
-    },
-    {
-      default: {},
-      rules: [
-        {
-          rule: '!has(self.autoscaling) || (self.replicas >= self.autoscaling.minReplicas && self.replicas <= self.autoscaling.maxReplicas)',
-          message: REPLICAS_WITHIN_AUTOSCALING,
-        },
-      ],
-    },
-  );
-}
-
-function reloadSchema(): JsonSchema {
-  return obj(
-    {
-      id: str({ pattern: P.reloadId, maxLength: B.reloadIdLength, description: 'Change it to request a new reload.' }),
-      heights: str({
-        pattern: P.heights,
-        maxLength: B.heightsLength,
-        description: 'Heights for `mdw -H` ("1,3-4,6").',
-      }),
-      strategy: str({ enum: Object.values(ReloadStrategy), default: D.reloadStrategy }),
-      autoPromote: bool({
-        default: D.autoPromote,
-        description: 'false: wait for approval (set true) before switching.',
-      }),
-      retainPrevious: str({
-        pattern: P.duration,
-        maxLength: 32,
-        default: D.retainPrevious,
-        description: 'How long the previous generation is kept for rollback after a switch ("30m", "6h", "0s").',
-      }),
-      deadline: str({
-        pattern: P.duration,
-        maxLength: 32,
-        default: D.reloadDeadline,
-        description:
-          'How long a BlueGreen reload may take until its new generation passes the promotion gate ("48h"); past it the reload fails and the generation is dropped.',
-      }),
-    },
-    {
-      required: ['id'],
-      rules: [
-        { rule: "self.strategy != 'InPlace' || has(self.heights)", message: INPLACE_NEEDS_HEIGHTS },
-        {
-          rule:
-            'self.id != oldSelf.id || (self.strategy == oldSelf.strategy && has(self.heights) == has(oldSelf.heights)' +
-            ' && (!has(self.heights) || self.heights == oldSelf.heights))',
-          message: RELOAD_NEEDS_NEW_ID,
         },
       ],
     },

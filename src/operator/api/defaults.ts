@@ -4,6 +4,7 @@ import type {
   IngressSpec,
   LogLevel,
   MiddlewareSpec,
+  PodScheduling,
   PullPolicy,
   ReclaimPolicy,
   ReloadStrategy,
@@ -17,6 +18,10 @@ import { PATTERNS } from './patterns.ts';
 export const SPEC_DEFAULTS = {
   imagePullPolicy: 'IfNotPresent' as PullPolicy,
   serverReplicas: 2,
+  /** One server answers the catch-up gate's probe; the full count follows once the generation is nearly synced. */
+  previewReplicas: 1,
+  /** The fixed deadline migration Jobs had before it was a field. */
+  migrationDeadline: '1h',
   httpServiceType: 'ClusterIP' as ServiceType,
   httpPort: 80,
   websocketPort: 3020,
@@ -81,6 +86,9 @@ export type ResolvedSpec = {
   imagePullSecrets: readonly V1LocalObjectReference[];
   server: {
     replicas: number;
+    /** servers of a pending generation while it catches up (never more than replicas) */
+    previewReplicas: number;
+    scheduling: PodScheduling;
     resources: V1ResourceRequirements | undefined;
     http: { type: ServiceType; port: number };
     websocket: { port: number };
@@ -95,7 +103,16 @@ export type ResolvedSpec = {
     resources: V1ResourceRequirements | undefined;
     batchTransactions: number | undefined;
     env: readonly V1EnvVar[];
+    scheduling: PodScheduling;
   };
+  jobs: {
+    resources: V1ResourceRequirements | undefined;
+    /** the InPlace reload Jobs' (`mdw -H`): spec.jobs.reloadResources, else the populator's */
+    reloadResources: V1ResourceRequirements | undefined;
+    migrationDeadlineSeconds: number;
+    scheduling: PodScheduling;
+  };
+  serviceAccount: { annotations: Readonly<Record<string, string>>; labels: Readonly<Record<string, string>> };
   metrics: { serviceMonitor: { enabled: boolean; interval: string } };
   forkWindow: number;
   statusMaxBlockAge: number;
@@ -131,6 +148,8 @@ export function resolveSpec(spec: MiddlewareSpec, schemaPrefix: string): Resolve
     imagePullSecrets: spec.imagePullSecrets ?? [],
     server: {
       replicas: server.replicas ?? D.serverReplicas,
+      previewReplicas: Math.min(server.previewReplicas ?? D.previewReplicas, server.replicas ?? D.serverReplicas),
+      scheduling: schedulingOf(server),
       resources: server.resources,
       http: { type: server.http?.type ?? D.httpServiceType, port: server.http?.port ?? D.httpPort },
       websocket: { port: server.websocket?.port ?? D.websocketPort },
@@ -154,6 +173,17 @@ export function resolveSpec(spec: MiddlewareSpec, schemaPrefix: string): Resolve
       resources: spec.populator?.resources,
       batchTransactions: spec.populator?.batchTransactions,
       env: spec.populator?.env ?? [],
+      scheduling: schedulingOf(spec.populator),
+    },
+    jobs: {
+      resources: spec.jobs?.resources,
+      reloadResources: spec.jobs?.reloadResources ?? spec.populator?.resources,
+      migrationDeadlineSeconds: parseDurationSeconds(spec.jobs?.migrationDeadline ?? D.migrationDeadline) ?? 0,
+      scheduling: schedulingOf(spec.jobs),
+    },
+    serviceAccount: {
+      annotations: spec.serviceAccountTemplate?.metadata?.annotations ?? {},
+      labels: spec.serviceAccountTemplate?.metadata?.labels ?? {},
     },
     metrics: {
       serviceMonitor: {
@@ -204,6 +234,21 @@ export function parseByteQuantity(text: string): number | undefined {
   if (!new RegExp(PATTERNS.byteQuantity).test(text)) return undefined;
   const [, amount = '0', unit = ''] = /^([0-9.]+)(.*)$/.exec(text) ?? [];
   return Math.floor(Number(amount) * (QUANTITY_UNITS[unit] ?? 1));
+}
+
+/** SCHEDULING_FIELDS are the fields of PodScheduling, which a component's spec carries beside its own. */
+const SCHEDULING_FIELDS = [
+  'nodeSelector',
+  'tolerations',
+  'affinity',
+  'topologySpreadConstraints',
+  'priorityClassName',
+  'podMetadata',
+] as const satisfies readonly (keyof PodScheduling)[];
+
+function schedulingOf(component: PodScheduling | undefined): PodScheduling {
+  const picked = SCHEDULING_FIELDS.filter((k) => component?.[k] !== undefined).map((k) => [k, component?.[k]]);
+  return Object.fromEntries(picked) as PodScheduling;
 }
 
 function resolveReadReplicas(database: MiddlewareSpec['database']): ResolvedReadReplicas | undefined {

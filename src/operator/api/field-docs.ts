@@ -7,49 +7,56 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.kind': 'Middleware.',
   '.metadata': 'Standard object metadata.',
   '.spec': 'What the Middleware should run: node, database, servers, populator, reloads.',
-  '.spec.compilerUrl': 'COMPILER_URL: a Sophia compiler HTTP API; contract calls are decoded in-process without it.',
-  '.spec.database': 'The PostgreSQL database all generations share, one schema each.',
-  '.spec.database.readReplicas':
-    'Replicas the servers read from; the populator, migration and reload Jobs stay on the primary.',
-  '.spec.database.readReplicas.cnpg': "A CloudNativePG cluster's read-only Service, with credentials from a Secret.",
-  '.spec.database.readReplicas.cnpg.cluster':
-    "Name of the CloudNativePG Cluster, in the Middleware's namespace: the servers read through its `<cluster>-ro` Service.",
-  '.spec.database.readReplicas.cnpg.credentialsSecretName':
-    "Secret with the keys `user`, `password` and `dbname` (CloudNativePG's `<cluster>-app` has them); default: the primary's Secret (database.urlSecretRef.name), so the replicas are read with the primary's credentials.",
-  '.spec.database.readReplicas.maxLagSeconds':
-    "READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30).",
-  '.spec.database.readReplicas.urlsSecretRef':
-    "Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS).",
-  '.spec.database.readReplicas.urlsSecretRef.key': 'Key of the Secret whose value is used.',
-  '.spec.database.readReplicas.urlsSecretRef.name': "Name of the Secret, in the Middleware's namespace.",
-  '.spec.database.schemaPrefix':
-    'Schemas are named `<schemaPrefix><generation>`; default `<name>_g` (mainnet_g1, mainnet_g2, …), so Middlewares sharing a database never share a schema (one that ran before this default keeps `mdw_g`). Immutable.',
-  '.spec.database.storageCapacity':
-    "Capacity of the database's volume, a quantity (\"500Gi\"): PostgreSQL cannot tell its volume's free space. With it, a BlueGreen reload starts only when the new generation (the active one's size plus 20 %) fits beside the database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).",
-  '.spec.database.urlSecretRef': 'Secret key holding the PostgreSQL connection URL (DATABASE_URL).',
-  '.spec.database.urlSecretRef.key': 'Key of the Secret whose value is used.',
-  '.spec.database.urlSecretRef.name': "Name of the Secret, in the Middleware's namespace.",
-  '.spec.image': "Container image of the middleware; default: the operator's own image.",
-  '.spec.imagePullPolicy': 'imagePullPolicy of every middleware container.',
-  '.spec.imagePullSecrets': 'Secrets for pulling the image from a private registry.',
   '.spec.imagePullSecrets[]':
     'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
   '.spec.imagePullSecrets[].name':
     'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
-  '.spec.logLevel': 'LOG_LEVEL of every middleware container.',
-  '.spec.metrics': "How the middleware pods' /metrics are scraped.",
-  '.spec.metrics.serviceMonitor':
-    'A prometheus-operator ServiceMonitor over the stable, preview and populator Services.',
-  '.spec.metrics.serviceMonitor.enabled':
-    'Whether the operator creates the ServiceMonitor (needs the prometheus-operator CRDs).',
-  '.spec.metrics.serviceMonitor.interval': 'Scrape interval, as a duration ("30s").',
-  '.spec.nodeInternalUrl': "NODE_INTERNAL_URL: the node's internal API (port 3113), forwarded by the servers when set.",
-  '.spec.nodeUrls': 'Node external API URLs; the first is the primary.',
-  '.spec.nodeUrls[]': 'An item of: Node external API URLs; the first is the primary.',
-  '.spec.populator': 'The populator (`mdw -p`) of each generation.',
-  '.spec.populator.batchTransactions': 'BATCH_TRANSACTIONS: transactions written in one database transaction at most.',
-  '.spec.populator.env':
-    'More variables of the populator container and of the reload Jobs, which load the chain as it does (FETCH_CONCURRENCY, REWARD_RULES, DEX_*, …); the ones the operator sets itself are refused.',
+  '.spec.jobs.reloadResources.limits':
+    'Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.reloadResources.limits{}':
+    'A value of: Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.reloadResources.requests':
+    'Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.reloadResources.requests{}':
+    'A value of: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.resources.limits':
+    'Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.resources.limits{}':
+    'A value of: Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.resources.requests':
+    'Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.resources.requests{}':
+    'A value of: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
+  '.spec.jobs.tolerations[]':
+    'The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>.',
+  '.spec.jobs.tolerations[].effect':
+    'Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.',
+  '.spec.jobs.tolerations[].key':
+    'Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys.',
+  '.spec.jobs.tolerations[].operator':
+    "Operator represents a key\\'s relationship to the value. Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal. Exists is equivalent to wildcard for value, so that a pod can tolerate all taints of a particular category. Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).",
+  '.spec.jobs.tolerations[].tolerationSeconds':
+    'TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system.',
+  '.spec.jobs.tolerations[].value':
+    'Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string.',
+  '.spec.jobs.topologySpreadConstraints[]':
+    'TopologySpreadConstraint specifies how to spread matching pods among the given topology.',
+  '.spec.jobs.topologySpreadConstraints[].matchLabelKeys':
+    "MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn\\'t set. Keys that don\\'t exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector. This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+  '.spec.jobs.topologySpreadConstraints[].matchLabelKeys[]':
+    "An item of: MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn\\'t set. Keys that don\\'t exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector. This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+  '.spec.jobs.topologySpreadConstraints[].maxSkew':
+    "MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | | P P | P P | P | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It\\'s a required field. Default value is 1 and 0 is not allowed.",
+  '.spec.jobs.topologySpreadConstraints[].minDomains':
+    'MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats \\"global minimum\\" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won\\\'t schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule. For example, in a 3-zone cluster, MaxSkew is set to 2, MinDomains is set to 5 and pods with the same labelSelector spread as 2/2/2: | zone1 | zone2 | zone3 | | P P | P P | P P | The number of domains is less than 5(MinDomains), so \\"global minimum\\" is treated as 0. In this situation, new pod with the same labelSelector cannot be scheduled, because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones, it will violate MaxSkew.',
+  '.spec.jobs.topologySpreadConstraints[].nodeAffinityPolicy':
+    "NodeAffinityPolicy indicates how we will treat Pod\\'s nodeAffinity/nodeSelector when calculating pod topology spread skew. Options are: - Honor: only nodes matching nodeAffinity/nodeSelector are included in the calculations. - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations. If this value is nil, the behavior is equivalent to the Honor policy.",
+  '.spec.jobs.topologySpreadConstraints[].nodeTaintsPolicy':
+    'NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. Options are: - Honor: nodes without taints, along with tainted nodes for which the incoming pod has a toleration, are included. - Ignore: node taints are ignored. All nodes are included. If this value is nil, the behavior is equivalent to the Ignore policy.',
+  '.spec.jobs.topologySpreadConstraints[].topologyKey':
+    'TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a \\"bucket\\", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is \\"kubernetes.io/hostname\\", each Node is a domain of that topology. And, if TopologyKey is \\"topology.kubernetes.io/zone\\", each zone is a domain of that topology. It\\\'s a required field.',
+  '.spec.jobs.topologySpreadConstraints[].whenUnsatisfiable':
+    'WhenUnsatisfiable indicates how to deal with a pod if it doesn\\\'t satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location, but giving higher precedence to topologies that would help reduce the skew. A constraint is considered \\"Unsatisfiable\\" for an incoming pod if and only if every possible node assignment for that pod would violate \\"MaxSkew\\" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P | P | P | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won\\\'t make it *more* imbalanced. It\\\'s a required field.',
   '.spec.populator.env[]': 'EnvVar represents an environment variable present in a Container.',
   '.spec.populator.env[].name':
     "Name of the environment variable. May consist of any printable ASCII characters except \\'=\\'.",
@@ -73,7 +80,6 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec.populator.env[].valueFrom.secretKeyRef.name':
     'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
   '.spec.populator.env[].valueFrom.secretKeyRef.optional': 'Specify whether the Secret or its key must be defined',
-  '.spec.populator.resources': 'CPU and memory of the populator container.',
   '.spec.populator.resources.limits':
     'Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
   '.spec.populator.resources.limits{}':
@@ -82,28 +88,36 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     'Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
   '.spec.populator.resources.requests{}':
     'A value of: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
-  '.spec.promotion': 'The gate a new generation passes before the stable Services switch to it.',
-  '.spec.reclaimPolicy':
-    'Retain (default): deleting the Middleware keeps its schemas; Delete drops them with Jobs first.',
-  '.spec.reload': 'A data reload: set a new id to request one (`mdw reload` does).',
-  '.spec.reload.autoPromote': 'false: the new generation waits for approval (set it to true to promote).',
-  '.spec.reload.deadline':
-    'How long a BlueGreen reload may take from its start until its generation passes the gate ("48h"); past it the reload ends Failed and its generation is dropped (a populator that crash-loops, a full disk).',
-  '.spec.reload.heights':
-    'Height list like `mdw -H` takes ("1,3-4,6"); required for InPlace, optional for BlueGreen (default: whole chain).',
-  '.spec.reload.id': 'Identifies the request: a new id requests a new reload.',
-  '.spec.reload.retainPrevious':
-    'How long the previous generation stays after a switch, as a duration ("30m", "6h", "0s").',
-  '.spec.reload.strategy':
-    'BlueGreen builds a new generation beside the serving one; InPlace reloads heights in the serving one.',
-  '.spec.server': 'The read-only API servers (`mdw -s`) of each generation.',
-  '.spec.server.autoscaling': 'A HorizontalPodAutoscaler over the servers.',
-  '.spec.server.autoscaling.maxReplicas': 'Most servers the autoscaler starts.',
-  '.spec.server.autoscaling.minReplicas': 'Fewest servers the autoscaler keeps.',
-  '.spec.server.autoscaling.targetCPUUtilizationPercentage':
-    "Average CPU use, in percent of the servers' requests, that the autoscaler aims at.",
-  '.spec.server.env':
-    "More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES, …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.",
+  '.spec.populator.tolerations[]':
+    'The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>.',
+  '.spec.populator.tolerations[].effect':
+    'Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.',
+  '.spec.populator.tolerations[].key':
+    'Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys.',
+  '.spec.populator.tolerations[].operator':
+    "Operator represents a key\\'s relationship to the value. Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal. Exists is equivalent to wildcard for value, so that a pod can tolerate all taints of a particular category. Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).",
+  '.spec.populator.tolerations[].tolerationSeconds':
+    'TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system.',
+  '.spec.populator.tolerations[].value':
+    'Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string.',
+  '.spec.populator.topologySpreadConstraints[]':
+    'TopologySpreadConstraint specifies how to spread matching pods among the given topology.',
+  '.spec.populator.topologySpreadConstraints[].matchLabelKeys':
+    "MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn\\'t set. Keys that don\\'t exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector. This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+  '.spec.populator.topologySpreadConstraints[].matchLabelKeys[]':
+    "An item of: MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn\\'t set. Keys that don\\'t exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector. This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+  '.spec.populator.topologySpreadConstraints[].maxSkew':
+    "MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | | P P | P P | P | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It\\'s a required field. Default value is 1 and 0 is not allowed.",
+  '.spec.populator.topologySpreadConstraints[].minDomains':
+    'MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats \\"global minimum\\" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won\\\'t schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule. For example, in a 3-zone cluster, MaxSkew is set to 2, MinDomains is set to 5 and pods with the same labelSelector spread as 2/2/2: | zone1 | zone2 | zone3 | | P P | P P | P P | The number of domains is less than 5(MinDomains), so \\"global minimum\\" is treated as 0. In this situation, new pod with the same labelSelector cannot be scheduled, because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones, it will violate MaxSkew.',
+  '.spec.populator.topologySpreadConstraints[].nodeAffinityPolicy':
+    "NodeAffinityPolicy indicates how we will treat Pod\\'s nodeAffinity/nodeSelector when calculating pod topology spread skew. Options are: - Honor: only nodes matching nodeAffinity/nodeSelector are included in the calculations. - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations. If this value is nil, the behavior is equivalent to the Honor policy.",
+  '.spec.populator.topologySpreadConstraints[].nodeTaintsPolicy':
+    'NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. Options are: - Honor: nodes without taints, along with tainted nodes for which the incoming pod has a toleration, are included. - Ignore: node taints are ignored. All nodes are included. If this value is nil, the behavior is equivalent to the Ignore policy.',
+  '.spec.populator.topologySpreadConstraints[].topologyKey':
+    'TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a \\"bucket\\", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is \\"kubernetes.io/hostname\\", each Node is a domain of that topology. And, if TopologyKey is \\"topology.kubernetes.io/zone\\", each zone is a domain of that topology. It\\\'s a required field.',
+  '.spec.populator.topologySpreadConstraints[].whenUnsatisfiable':
+    'WhenUnsatisfiable indicates how to deal with a pod if it doesn\\\'t satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location, but giving higher precedence to topologies that would help reduce the skew. A constraint is considered \\"Unsatisfiable\\" for an incoming pod if and only if every possible node assignment for that pod would violate \\"MaxSkew\\" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P | P | P | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won\\\'t make it *more* imbalanced. It\\\'s a required field.',
   '.spec.server.env[]': 'EnvVar represents an environment variable present in a Container.',
   '.spec.server.env[].name':
     "Name of the environment variable. May consist of any printable ASCII characters except \\'=\\'.",
@@ -125,23 +139,6 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.spec.server.env[].valueFrom.secretKeyRef.name':
     'Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names',
   '.spec.server.env[].valueFrom.secretKeyRef.optional': 'Specify whether the Secret or its key must be defined',
-  '.spec.server.http': "The stable Service's HTTP port.",
-  '.spec.server.http.port': 'Port of the HTTP API on the stable Service.',
-  '.spec.server.http.type': 'Service type of the stable Service (ClusterIP, NodePort, LoadBalancer).',
-  '.spec.server.ingress': 'An Ingress in front of the stable Service.',
-  '.spec.server.ingress.annotations': 'Annotations of the Ingress (cert-manager, controller settings).',
-  '.spec.server.ingress.annotations{}': 'A value of: Annotations of the Ingress (cert-manager, controller settings).',
-  '.spec.server.ingress.className': "IngressClass that serves it; the cluster's default class when absent.",
-  '.spec.server.ingress.host': 'Host name the Ingress answers for.',
-  '.spec.server.ingress.tlsSecretName': 'Secret holding the TLS certificate for host; no TLS when absent.',
-  '.spec.server.ingress.websocketPath':
-    'When set, this path prefix is routed to the websocket port; everything else goes to HTTP.',
-  '.spec.server.pdb': "The servers' PodDisruptionBudget (default: on, at most one unavailable).",
-  '.spec.server.pdb.enabled': "Whether each generation's servers get a PodDisruptionBudget.",
-  '.spec.server.pdb.maxUnavailable': 'Servers a voluntary disruption may take at once.',
-  '.spec.server.pdb.minAvailable': 'Servers that must stay up through a voluntary disruption (a drain).',
-  '.spec.server.replicas': 'Servers of the active generation (the scale subresource writes it).',
-  '.spec.server.resources': 'CPU and memory of each server container.',
   '.spec.server.resources.limits':
     'Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
   '.spec.server.resources.limits{}':
@@ -150,14 +147,36 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     'Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
   '.spec.server.resources.requests{}':
     'A value of: Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/',
-  '.spec.server.rootV3':
-    "ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw).",
-  '.spec.server.trustedProxies':
-    "TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).",
-  '.spec.server.trustedProxies[]':
-    "An item of: TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).",
-  '.spec.server.websocket': "The stable Service's websocket port.",
-  '.spec.server.websocket.port': 'Port of the websocket on the stable Service.',
+  '.spec.server.tolerations[]':
+    'The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>.',
+  '.spec.server.tolerations[].effect':
+    'Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.',
+  '.spec.server.tolerations[].key':
+    'Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys.',
+  '.spec.server.tolerations[].operator':
+    "Operator represents a key\\'s relationship to the value. Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal. Exists is equivalent to wildcard for value, so that a pod can tolerate all taints of a particular category. Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).",
+  '.spec.server.tolerations[].tolerationSeconds':
+    'TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system.',
+  '.spec.server.tolerations[].value':
+    'Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string.',
+  '.spec.server.topologySpreadConstraints[]':
+    'TopologySpreadConstraint specifies how to spread matching pods among the given topology.',
+  '.spec.server.topologySpreadConstraints[].matchLabelKeys':
+    "MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn\\'t set. Keys that don\\'t exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector. This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+  '.spec.server.topologySpreadConstraints[].matchLabelKeys[]':
+    "An item of: MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn\\'t set. Keys that don\\'t exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector. This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default).",
+  '.spec.server.topologySpreadConstraints[].maxSkew':
+    "MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | | P P | P P | P | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It\\'s a required field. Default value is 1 and 0 is not allowed.",
+  '.spec.server.topologySpreadConstraints[].minDomains':
+    'MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats \\"global minimum\\" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won\\\'t schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule. For example, in a 3-zone cluster, MaxSkew is set to 2, MinDomains is set to 5 and pods with the same labelSelector spread as 2/2/2: | zone1 | zone2 | zone3 | | P P | P P | P P | The number of domains is less than 5(MinDomains), so \\"global minimum\\" is treated as 0. In this situation, new pod with the same labelSelector cannot be scheduled, because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones, it will violate MaxSkew.',
+  '.spec.server.topologySpreadConstraints[].nodeAffinityPolicy':
+    "NodeAffinityPolicy indicates how we will treat Pod\\'s nodeAffinity/nodeSelector when calculating pod topology spread skew. Options are: - Honor: only nodes matching nodeAffinity/nodeSelector are included in the calculations. - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations. If this value is nil, the behavior is equivalent to the Honor policy.",
+  '.spec.server.topologySpreadConstraints[].nodeTaintsPolicy':
+    'NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. Options are: - Honor: nodes without taints, along with tainted nodes for which the incoming pod has a toleration, are included. - Ignore: node taints are ignored. All nodes are included. If this value is nil, the behavior is equivalent to the Ignore policy.',
+  '.spec.server.topologySpreadConstraints[].topologyKey':
+    'TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a \\"bucket\\", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is \\"kubernetes.io/hostname\\", each Node is a domain of that topology. And, if TopologyKey is \\"topology.kubernetes.io/zone\\", each zone is a domain of that topology. It\\\'s a required field.',
+  '.spec.server.topologySpreadConstraints[].whenUnsatisfiable':
+    'WhenUnsatisfiable indicates how to deal with a pod if it doesn\\\'t satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location, but giving higher precedence to topologies that would help reduce the skew. A constraint is considered \\"Unsatisfiable\\" for an incoming pod if and only if every possible node assignment for that pod would violate \\"MaxSkew\\" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P | P | P | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won\\\'t make it *more* imbalanced. It\\\'s a required field.',
   '.status': 'What the operator observed, written through the status subresource.',
   '.status.activeGeneration': 'Data generation the stable Service selects.',
   '.status.conditions':

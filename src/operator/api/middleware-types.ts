@@ -1,5 +1,13 @@
 /** @module The Middleware custom resource (middleware.aeternity.io/v1alpha1): its spec and status as TypeScript types. */
-import type { V1EnvVar, V1LocalObjectReference, V1ObjectMeta, V1ResourceRequirements } from '@kubernetes/client-node';
+import type {
+  V1Affinity,
+  V1EnvVar,
+  V1LocalObjectReference,
+  V1ObjectMeta,
+  V1ResourceRequirements,
+  V1Toleration,
+  V1TopologySpreadConstraint,
+} from '@kubernetes/client-node';
 
 /** API group of the Middleware custom resource. */
 export const GROUP = 'middleware.aeternity.io';
@@ -104,187 +112,135 @@ export type ReloadState = (typeof ReloadState)[keyof typeof ReloadState];
 
 /** SecretKeyRef names one key of a Secret in the Middleware's namespace. */
 export type SecretKeyRef = {
-  /** Name of the Secret, in the Middleware's namespace. */
   name: string;
-  /** Key of the Secret whose value is used. */
   key: string;
 };
 
 /** CnpgReadReplicas names a CloudNativePG cluster whose `<cluster>-ro` Service the servers read from. */
 export type CnpgReadReplicas = {
-  /** Name of the CloudNativePG Cluster, in the Middleware's namespace: the servers read through its `<cluster>-ro` Service. */
   cluster: string;
-  /**
-   * Secret with the keys `user`, `password` and `dbname` (CloudNativePG's `<cluster>-app` has them); default: the
-   * primary's Secret (database.urlSecretRef.name), so the replicas are read with the primary's credentials.
-   */
   credentialsSecretName?: string;
 };
 
 /** ReadReplicasSpec: PostgreSQL replicas the servers read from (DATABASE_READ_URLS); exactly one of cnpg and urlsSecretRef. */
 export type ReadReplicasSpec = {
-  /** A CloudNativePG cluster's read-only Service, with credentials from a Secret. */
   cnpg?: CnpgReadReplicas;
-  /** Secret key holding the replicas' PostgreSQL URLs, comma-separated (DATABASE_READ_URLS). */
   urlsSecretRef?: SecretKeyRef;
-  /** READ_REPLICA_MAX_LAG_SECONDS: seconds a server's replica may lag behind the primary before its /readyz fails (default 30). */
   maxLagSeconds?: number;
 };
 
 /** IngressSpec exposes the stable Service; presence of `host` is what enables it. */
 export type IngressSpec = {
-  /** IngressClass that serves it; the cluster's default class when absent. */
   className?: string;
-  /** Host name the Ingress answers for. */
   host: string;
-  /** Secret holding the TLS certificate for host; no TLS when absent. */
   tlsSecretName?: string;
-  /** Annotations of the Ingress (cert-manager, controller settings). */
   annotations?: Record<string, string>;
-  /** When set, this path prefix is routed to the websocket port; everything else goes to HTTP. */
   websocketPath?: string;
 };
 
 /** AutoscalingSpec: a HorizontalPodAutoscaler that scales the Middleware itself through its scale subresource. */
 export type AutoscalingSpec = {
-  /** Fewest servers the autoscaler keeps. */
   minReplicas?: number;
-  /** Most servers the autoscaler starts. */
   maxReplicas: number;
-  /** Average CPU use, in percent of the servers' requests, that the autoscaler aims at. */
   targetCPUUtilizationPercentage?: number;
 };
 
 /** PdbSpec: the PodDisruptionBudget of each generation's servers; minAvailable and maxUnavailable exclude each other. */
 export type PdbSpec = {
-  /** Whether each generation's servers get a PodDisruptionBudget. */
   enabled?: boolean;
-  /** Servers that must stay up through a voluntary disruption (a drain). */
   minAvailable?: number;
-  /** Servers a voluntary disruption may take at once. */
   maxUnavailable?: number;
 };
 
 /** ReloadSpec requests a data reload; changing `id` is what starts a new one. */
 export type ReloadSpec = {
-  /** Identifies the request: a new id requests a new reload. */
   id: string;
-  /** Height list like `mdw -H` takes ("1,3-4,6"); required for InPlace, optional for BlueGreen (default: whole chain). */
   heights?: string;
-  /** BlueGreen builds a new generation beside the serving one; InPlace reloads heights in the serving one. */
   strategy?: ReloadStrategy;
-  /** false: the new generation waits for approval (set it to true to promote). */
   autoPromote?: boolean;
-  /** How long the previous generation stays after a switch, as a duration ("30m", "6h", "0s"). */
   retainPrevious?: string;
-  /**
-   * How long a BlueGreen reload may take from its start until its generation passes the gate ("48h"); past it the
-   * reload ends Failed and its generation is dropped (a populator that crash-loops, a full disk).
-   */
   deadline?: string;
 };
 
-/** MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. */
+/** PodScheduling places and labels the pods of one component (servers, populator, Jobs). */
+export type PodScheduling = {
+  nodeSelector?: Record<string, string>;
+  tolerations?: V1Toleration[];
+  affinity?: V1Affinity;
+  topologySpreadConstraints?: V1TopologySpreadConstraint[];
+  priorityClassName?: string;
+  podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+};
+
+/** ServerSpec: the read-only API servers (`mdw -s`) of each generation. */
+export interface ServerSpec extends PodScheduling {
+  replicas?: number;
+  previewReplicas?: number;
+  resources?: V1ResourceRequirements;
+  http?: {
+    type?: ServiceType;
+    port?: number;
+  };
+  websocket?: {
+    port?: number;
+  };
+  ingress?: IngressSpec;
+  pdb?: PdbSpec;
+  autoscaling?: AutoscalingSpec;
+  rootV3?: RootV3;
+  trustedProxies?: string[];
+  env?: V1EnvVar[];
+}
+
+/** PopulatorSpec: the populator (`mdw -p`) of each generation. */
+export interface PopulatorSpec extends PodScheduling {
+  resources?: V1ResourceRequirements;
+  batchTransactions?: number;
+  env?: V1EnvVar[];
+}
+
+/** JobsSpec: the migration, reload, schema drop and database usage Jobs. */
+export interface JobsSpec extends PodScheduling {
+  resources?: V1ResourceRequirements;
+  reloadResources?: V1ResourceRequirements;
+  migrationDeadline?: string;
+}
+
+/**
+ * MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. Each field is declared,
+ * bounded and documented once, in the field table (spec-fields.ts); `npx tsc` checks this type against it.
+ */
 export type MiddlewareSpec = {
-  /** Node external API URLs; the first is the primary. */
   nodeUrls: string[];
-  /** NODE_INTERNAL_URL: the node's internal API (port 3113), forwarded by the servers when set. */
   nodeInternalUrl?: string;
-  /** COMPILER_URL: a Sophia compiler HTTP API; contract calls are decoded in-process without it. */
   compilerUrl?: string;
-  /** The PostgreSQL database all generations share, one schema each. */
   database: {
-    /** Secret key holding the PostgreSQL connection URL (DATABASE_URL). */
     urlSecretRef: SecretKeyRef;
-    /**
-     * Schemas are named `<schemaPrefix><generation>`; default `<name>_g` (mainnet_g1, mainnet_g2, …), so Middlewares
-     * sharing a database never share a schema (one that ran before this default keeps `mdw_g`). Immutable.
-     */
     schemaPrefix?: string;
-    /**
-     * Capacity of the database's volume, a quantity ("500Gi"): PostgreSQL cannot tell its volume's free space. With
-     * it, a BlueGreen reload starts only when the new generation (the active one's size plus 20 %) fits beside the
-     * database's size; unset, that check is skipped (condition DatabaseSpace Unknown, and an Event says so).
-     */
     storageCapacity?: string;
-    /** Replicas the servers read from; the populator, migration and reload Jobs stay on the primary. */
     readReplicas?: ReadReplicasSpec;
   };
-  /** Container image of the middleware; default: the operator's own image. */
   image?: string;
-  /** imagePullPolicy of every middleware container. */
   imagePullPolicy?: PullPolicy;
-  /** Secrets for pulling the image from a private registry. */
   imagePullSecrets?: V1LocalObjectReference[];
-  /** The read-only API servers (`mdw -s`) of each generation. */
-  server?: {
-    /** Servers of the active generation (the scale subresource writes it). */
-    replicas?: number;
-    /** CPU and memory of each server container. */
-    resources?: V1ResourceRequirements;
-    /** The stable Service's HTTP port. */
-    http?: {
-      /** Service type of the stable Service (ClusterIP, NodePort, LoadBalancer). */
-      type?: ServiceType;
-      /** Port of the HTTP API on the stable Service. */
-      port?: number;
-    };
-    /** The stable Service's websocket port. */
-    websocket?: {
-      /** Port of the websocket on the stable Service. */
-      port?: number;
-    };
-    /** An Ingress in front of the stable Service. */
-    ingress?: IngressSpec;
-    /** The servers' PodDisruptionBudget (default: on, at most one unavailable). */
-    pdb?: PdbSpec;
-    /** A HorizontalPodAutoscaler over the servers. */
-    autoscaling?: AutoscalingSpec;
-    /** ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw). */
-    rootV3?: RootV3;
-    /**
-     * TRUSTED_PROXIES: addresses and CIDR networks of the proxies in front of the servers (the ingress controller's
-     * pods): a client behind them is told by its X-Forwarded-For address (ae_mdw's sockets per address).
-     */
-    trustedProxies?: string[];
-    /**
-     * More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES,
-     * …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.
-     */
-    env?: V1EnvVar[];
+  server?: ServerSpec;
+  populator?: PopulatorSpec;
+  jobs?: JobsSpec;
+  serviceAccountTemplate?: {
+    metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> };
   };
-  /** The populator (`mdw -p`) of each generation. */
-  populator?: {
-    /** CPU and memory of the populator container. */
-    resources?: V1ResourceRequirements;
-    /** BATCH_TRANSACTIONS: transactions written in one database transaction at most. */
-    batchTransactions?: number;
-    /**
-     * More variables of the populator container and of the reload Jobs, which load the chain as it does
-     * (FETCH_CONCURRENCY, REWARD_RULES, DEX_*, …); the ones the operator sets itself are refused.
-     */
-    env?: V1EnvVar[];
-  };
-  /** How the middleware pods' /metrics are scraped. */
   metrics?: {
-    /** A prometheus-operator ServiceMonitor over the stable, preview and populator Services. */
     serviceMonitor?: {
-      /** Whether the operator creates the ServiceMonitor (needs the prometheus-operator CRDs). */
       enabled?: boolean;
-      /** Scrape interval, as a duration ("30s"). */
       interval?: string;
     };
   };
   forkWindow?: number;
   statusMaxBlockAge?: number;
-  /** LOG_LEVEL of every middleware container. */
   logLevel?: LogLevel;
   paused?: boolean;
-  /** Retain (default): deleting the Middleware keeps its schemas; Delete drops them with Jobs first. */
   reclaimPolicy?: ReclaimPolicy;
-  /** A data reload: set a new id to request one (`mdw reload` does). */
   reload?: ReloadSpec;
-  /** The gate a new generation passes before the stable Services switch to it. */
   promotion?: { syncedWithinBlocks?: number; stableWindowSeconds?: number };
 };
 

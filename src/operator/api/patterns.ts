@@ -26,6 +26,8 @@ export const PATTERNS = {
   duration: '^([0-9]+(s|m|h))+$',
   /** An environment variable's name, as the middleware's are written (README's Configuration). */
   envName: '^[A-Za-z_][A-Za-z0-9_]*$',
+  /** A label value: empty, or up to 63 alphanumerics, '-', '_' and '.' beginning and ending with an alphanumeric. */
+  labelValue: '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$',
   /** The characters of an IP address or CIDR network; the operator checks the rest (src/client-address.ts). */
   addressOrNetwork: '^[0-9A-Fa-f:.]+(/[0-9]{1,3})?$',
 } as const;
@@ -33,6 +35,7 @@ export const PATTERNS = {
 /** BOUNDS: inclusive numeric ranges and lengths of the spec's fields. */
 export const BOUNDS = {
   instanceNameLength: 63,
+  labelValueLength: 63,
   /** A CloudNativePG cluster name, so that its `<cluster>-ro` Service name stays a 63-character label. */
   cnpgClusterLength: 60,
   resourceNameLength: 253,

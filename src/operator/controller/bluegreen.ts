@@ -71,8 +71,10 @@ export interface ReloadObservation {
   readonly databaseCheck?: DatabaseCheck;
   /** Migration Job of the reload's generation. */
   readonly pendingMigration: JobState;
-  /** Whether the pending generation's servers are available. */
+  /** Whether the pending generation's servers answer (all of them, or enough while they scale up for the switch). */
   readonly pendingServersAvailable: boolean;
+  /** Whether the pending generation runs all of spec.server.replicas, available: the switch waits for it. */
+  readonly pendingServersScaled?: boolean;
   /** `/middleware/status` of the pending generation, through its preview Service. */
   readonly pendingProbe?: ProbeResult;
   /** Whether the retained previous generation's servers are available (the rollback window). */
@@ -131,6 +133,8 @@ export interface GenerationPlan {
   readonly heights?: string;
   /** Its populator is scaled to zero: an InPlace `-H` Job writes the schema (one writer at a time). */
   readonly populatorStopped?: boolean;
+  /** Its servers are spec.server.previewReplicas, not the full count: it is catching up, far from the head. */
+  readonly previewScale?: boolean;
 }
 
 /** DesiredLayout is every generation-scoped child the state asks for; any other generation of the Middleware goes. */
@@ -261,7 +265,15 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
     const building = reload?.state !== ReloadState.Migrating;
     // Once promoted the generation only follows the head: `-H` then goes, so a pod restart never re-runs it.
     const heights = reload?.heights === undefined ? {} : { heights: reload.heights };
-    generations.push({ generation: state.pendingGeneration, workloads: building, preview: building, ...heights });
+    // the full server count only once it is nearly synced: the switch then keeps the stable Service's capacity
+    const far = reload?.state === ReloadState.CatchingUp && reload.syncedSince === undefined;
+    generations.push({
+      generation: state.pendingGeneration,
+      workloads: building,
+      preview: building,
+      ...heights,
+      ...(far ? { previewScale: true } : {}),
+    });
   }
   // in the rollback window the preview Service selects the retained generation: the rollback checks it through it
   if (state.previousGeneration !== undefined)
@@ -504,7 +516,13 @@ function catchUp(
       requeueAfterMs: Math.min(POLL_MS, settings.stableWindowMs - waited),
     };
   }
-  if (approved) return promote({ ...measured, syncedSince: since }, now, settings);
+  if (approved && (seen.pendingServersScaled ?? seen.pendingServersAvailable))
+    return promote({ ...measured, syncedSince: since }, now, settings);
+  if (approved) {
+    const message = `generation ${reload.generation} caught up (${progress}); the switch waits for all its servers`;
+    const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.CatchingUp, message };
+    return { state: { ...state, reload: next }, events: [], requeueAfterMs: POLL_MS };
+  }
   const message = `generation ${reload.generation} caught up (${progress}); promote it with \`mdw reload --promote\` (sets spec.reload.autoPromote)`;
   const next: ReloadProgress = { ...measured, syncedSince: since, state: ReloadState.AwaitingPromotion, message };
   const first = reload.state !== ReloadState.AwaitingPromotion;

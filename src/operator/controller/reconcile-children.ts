@@ -131,6 +131,17 @@ export function rolloutStall(deployment: V1Deployment | undefined): string | und
   return progressing.message ?? 'its progress deadline passed';
 }
 
+/**
+ * isDeploymentServing: it has replicas and at least `enough` of them (or all, when it wants fewer) are available,
+ * whether or not it is still scaling up or rolling.
+ */
+export function isDeploymentServing(deployment: V1Deployment | undefined, enough: number): boolean {
+  const counts = deploymentCounts(deployment);
+  return (
+    counts !== undefined && counts.desired > 0 && counts.available >= Math.max(1, Math.min(counts.desired, enough))
+  );
+}
+
 /** isDeploymentAvailable: the controller has seen the latest spec and every desired replica (at least one) is available. */
 export function isDeploymentAvailable(deployment: V1Deployment | undefined): boolean {
   const counts = deploymentCounts(deployment);

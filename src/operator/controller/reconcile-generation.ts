@@ -83,7 +83,8 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
     heights: plan.heights,
     stopped: plan.populatorStopped,
   });
-  const serverDesired = buildServerDeployment(build, plan.generation);
+  const replicas = plan.previewScale === true ? build.spec.server.previewReplicas : build.spec.server.replicas;
+  const serverDesired = buildServerDeployment(build, plan.generation, replicas);
   const report = {
     generation: plan.generation,
     migration,

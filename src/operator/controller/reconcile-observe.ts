@@ -12,7 +12,7 @@ import {
   type JobState,
   type ReloadObservation,
 } from './bluegreen.ts';
-import { isDeploymentAvailable, jobState } from './reconcile-children.ts';
+import { isDeploymentAvailable, isDeploymentServing, jobState } from './reconcile-children.ts';
 import { readDatabaseCheck } from './reconcile-database.ts';
 import { liveChild, liveChildNamed, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
@@ -30,7 +30,10 @@ export async function observeReload(
   const server = (generation: number): (V1Deployment & KubeObject) | undefined =>
     liveChildNamed(pass, 'Deployment', serverDeploymentName(build, generation));
   const pendingServer = pending === undefined ? undefined : server(pending);
-  const pendingServersAvailable = isDeploymentAvailable(pendingServer);
+  // a pending generation scales from previewReplicas to the full count once nearly synced: enough of it answers meanwhile
+  const pendingServersAvailable = isDeploymentServing(pendingServer, build.spec.server.previewReplicas);
+  const pendingServersScaled =
+    isDeploymentAvailable(pendingServer) && pendingServer?.spec?.replicas === build.spec.server.replicas;
   const gating = reload?.state === ReloadState.CatchingUp || reload?.state === ReloadState.AwaitingPromotion;
   const pendingProbe = pendingServersAvailable && gating ? await probe(previewTarget(pass)) : undefined;
   const rollbackId = build.mw.metadata.annotations?.[ROLLBACK_ANNOTATION];
@@ -48,6 +51,7 @@ export async function observeReload(
     ...(databaseCheck === undefined ? {} : { databaseCheck }),
     pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
     pendingServersAvailable,
+    pendingServersScaled,
     ...(pendingProbe === undefined ? {} : { pendingProbe }),
     reloadJob:
       reload?.state === ReloadState.Reloading

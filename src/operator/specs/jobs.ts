@@ -1,5 +1,5 @@
 /** @module Builds the Jobs of a data generation: migrate its schema, reload heights in place, drop the schema. Pure. */
-import type { V1EnvVar, V1Job } from '@kubernetes/client-node';
+import type { V1EnvVar, V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import type { Built, BuildContext, Component as ComponentType } from './meta.ts';
 import { ANNOTATION_SCHEMA, Component, childMeta, childName, generationSuffix, labelsFor, schemaName } from './meta.ts';
 import { middlewareContainer, podTemplate } from './pod.ts';
@@ -10,9 +10,10 @@ const JOB_BACKOFF_LIMIT = 4;
 
 /**
  * JOB_DEADLINE_SECONDS: how long each kind of Job may run, retries included, before Kubernetes fails it
- * (activeDeadlineSeconds): a migration or a drop that hangs on a lock or a full disk must end, and so must a `-H`.
+ * (activeDeadlineSeconds): a drop that hangs on a lock or a full disk must end, and so must a `-H`. A migration's is
+ * spec.jobs.migrationDeadline.
  */
-export const JOB_DEADLINE_SECONDS = { migrate: 3600, dropSchema: 3600, reload: 24 * 3600, databaseUsage: 600 } as const;
+export const JOB_DEADLINE_SECONDS = { dropSchema: 3600, reload: 24 * 3600, databaseUsage: 600 } as const;
 
 /** TERMINATION_LOG is where `mdw db usage` writes its report: the container's termination message, read from the Pod. */
 const TERMINATION_LOG = '/dev/termination-log';
@@ -22,7 +23,8 @@ const TERMINATION_LOG = '/dev/termination-log';
  * name carries a hash of its inputs: a new image or database gives a new Job, and the old one is deleted.
  */
 export function buildMigrationJob(ctx: BuildContext, generation: number): Built<V1Job> {
-  return buildJob(ctx, generation, Component.migration, ['migrate'], JOB_DEADLINE_SECONDS.migrate);
+  const deadline = ctx.spec.jobs.migrationDeadlineSeconds;
+  return buildJob(ctx, generation, Component.migration, ['migrate'], deadline, ctx.spec.jobs.resources);
 }
 
 /**
@@ -32,13 +34,22 @@ export function buildMigrationJob(ctx: BuildContext, generation: number): Built<
  */
 export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: string, heights: string): Built<V1Job> {
   const args = ['-H', heights];
+  const { reloadResources } = ctx.spec.jobs;
   const env = ctx.spec.populator.env;
-  return buildJob(ctx, generation, Component.reload, args, JOB_DEADLINE_SECONDS.reload, reloadId, env);
+  return buildJob(ctx, generation, Component.reload, args, JOB_DEADLINE_SECONDS.reload, reloadResources, reloadId, env);
 }
 
 /** buildDropSchemaJob runs `mdw migrate --drop` for a retired generation; dropping an absent schema succeeds. */
 export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built<V1Job> {
-  return buildJob(ctx, generation, Component.dropSchema, ['migrate', '--drop'], JOB_DEADLINE_SECONDS.dropSchema);
+  const args = ['migrate', '--drop'];
+  return buildJob(
+    ctx,
+    generation,
+    Component.dropSchema,
+    args,
+    JOB_DEADLINE_SECONDS.dropSchema,
+    ctx.spec.jobs.resources,
+  );
 }
 
 /**
@@ -48,7 +59,8 @@ export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built
  */
 export function buildDatabaseUsageJob(ctx: BuildContext, generation: number, purpose: string): Built<V1Job> {
   const args = ['db', 'usage', '--schema-prefix', ctx.spec.database.schemaPrefix, '--termination-log', TERMINATION_LOG];
-  return buildJob(ctx, generation, Component.databaseUsage, args, JOB_DEADLINE_SECONDS.databaseUsage, purpose);
+  const deadline = JOB_DEADLINE_SECONDS.databaseUsage;
+  return buildJob(ctx, generation, Component.databaseUsage, args, deadline, ctx.spec.jobs.resources, purpose);
 }
 
 function buildJob(
@@ -57,20 +69,21 @@ function buildJob(
   component: ComponentType,
   args: string[],
   deadlineSeconds: number,
+  resources: V1ResourceRequirements | undefined,
   discriminator?: string,
   extraEnv: readonly V1EnvVar[] = [],
 ): Built<V1Job> {
   // the database usage Job is about the whole database, not one generation's schema
   const ofGeneration = component !== Component.databaseUsage;
   const labels = labelsFor(ctx.mw, component, ofGeneration ? generation : undefined);
-  const container = middlewareContainer(ctx, { args, generation, extraEnv });
+  const container = middlewareContainer(ctx, { args, generation, extraEnv, resources });
   // the report (or, when it failed, the log's end) comes back as the container's termination message
   if (!ofGeneration)
     Object.assign(container, {
       terminationMessagePath: TERMINATION_LOG,
       terminationMessagePolicy: 'FallbackToLogsOnError',
     });
-  const template = podTemplate(ctx, labels, container, { restartPolicy: 'Never' });
+  const template = podTemplate(ctx, labels, container, ctx.spec.jobs.scheduling, { restartPolicy: 'Never' });
   const inputs = hashInputs({ template, discriminator }, 8);
   const verb = component === Component.migration ? 'migrate' : component;
   const name = ofGeneration

@@ -9,7 +9,7 @@ import type {
   V1ResourceRequirements,
   V1SecurityContext,
 } from '@kubernetes/client-node';
-import type { SecretKeyRef } from '../api/middleware-types.ts';
+import type { PodScheduling, SecretKeyRef } from '../api/middleware-types.ts';
 import type { BuildContext } from './meta.ts';
 import { ownerName, schemaName, serviceAccountName } from './meta.ts';
 
@@ -119,13 +119,18 @@ export function middlewareContainer(ctx: BuildContext, o: ContainerOptions): V1C
   return container;
 }
 
-/** podTemplate wraps the container with labels, the ServiceAccount, security context and the /tmp emptyDir. */
+/**
+ * podTemplate wraps the container with labels, the ServiceAccount, security context and the /tmp emptyDir, placed
+ * and labelled as the component's scheduling fields say (the operator's own labels win: the selectors read them).
+ */
 export function podTemplate(
   ctx: BuildContext,
   labels: Record<string, string>,
   container: V1Container,
+  scheduling: PodScheduling,
   opts: { restartPolicy?: 'Always' | 'Never'; kubeApiAccess?: boolean } = {},
 ): V1PodTemplateSpec {
+  const { podMetadata, ...placement } = scheduling;
   const spec: V1PodSpec = {
     serviceAccountName: serviceAccountName(ctx.mw),
     // Only the populator talks to the API server (its writer Lease); the others get no token.
@@ -137,7 +142,15 @@ export function podTemplate(
   if (opts.restartPolicy) spec.restartPolicy = opts.restartPolicy;
   if (ctx.spec.imagePullSecrets.length > 0)
     spec.imagePullSecrets = ctx.spec.imagePullSecrets.map((s) => ({ name: s.name }));
-  return { metadata: { labels: { ...labels } }, spec };
+  Object.assign(spec, structuredClone(placement));
+  const annotations = podMetadata?.annotations;
+  return {
+    metadata: {
+      labels: { ...podMetadata?.labels, ...labels },
+      ...(annotations === undefined ? {} : { annotations: { ...annotations } }),
+    },
+    spec,
+  };
 }
 
 /** httpProbe checks an HTTP path on the http port. */

@@ -65,7 +65,7 @@ export function buildPopulatorDeployment(
       replicas: opts.stopped === true ? 0 : 1,
       selector: { matchLabels: selectorFor(ctx.mw, Component.populator, generation) },
       strategy: { type: 'Recreate' },
-      template: podTemplate(ctx, labels, container, { kubeApiAccess: true }),
+      template: podTemplate(ctx, labels, container, ctx.spec.populator.scheduling, { kubeApiAccess: true }),
     },
   });
 }

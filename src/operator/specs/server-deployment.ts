@@ -57,7 +57,7 @@ export function buildServerDeployment(
       replicas,
       selector: { matchLabels: selectorFor(ctx.mw, Component.server, generation) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-      template: podTemplate(ctx, labels, container),
+      template: podTemplate(ctx, labels, container, ctx.spec.server.scheduling),
     },
   });
 }

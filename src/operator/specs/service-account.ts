@@ -5,12 +5,17 @@ import { childMeta, childName, instanceLabels, serviceAccountName } from './meta
 import { withInputHash } from './hash.ts';
 import { WRITER_LEASE_ROLE } from './rbac.ts';
 
-/** buildServiceAccount is the identity of every operand pod; tokens are mounted per pod, only where needed. */
+/**
+ * buildServiceAccount is the identity of every operand pod; tokens are mounted per pod, only where needed. Its
+ * annotations and labels are spec.serviceAccountTemplate's (a cloud's workload identity); the operator's labels win.
+ */
 export function buildServiceAccount(ctx: BuildContext): Built<V1ServiceAccount> {
+  const { annotations, labels } = ctx.spec.serviceAccount;
+  const metadata = childMeta(ctx, serviceAccountName(ctx.mw), { ...labels, ...instanceLabels(ctx.mw) });
   return withInputHash({
     apiVersion: 'v1',
     kind: 'ServiceAccount',
-    metadata: childMeta(ctx, serviceAccountName(ctx.mw), instanceLabels(ctx.mw)),
+    metadata: Object.keys(annotations).length === 0 ? metadata : { ...metadata, annotations: { ...annotations } },
     automountServiceAccountToken: false,
   });
 }

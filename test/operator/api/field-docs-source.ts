@@ -1,6 +1,7 @@
 /**
  * @module Dev-time generator of src/operator/api/field-docs.ts: reads the doc comment of every field of the Middleware
- * type (middleware-types.ts, and the Kubernetes types it uses) with the TypeScript compiler, keyed by the JSON path
+ * type (middleware-types.ts' status, and the Kubernetes types it uses; the spec's own fields are documented in the
+ * field table, spec-fields.ts) with the TypeScript compiler, keyed by the JSON path
  * the CRD's schema uses (`.spec.server.replicas`, `[]` for list items, `{}` for map values). Only test code imports
  * the compiler: the production CRD reads the generated table.
  */
@@ -36,14 +37,14 @@ export function fieldDocsFromTypes(paths: ReadonlySet<string>): Record<string, s
     if (checker.isArrayType(t)) {
       const item = checker.getTypeArguments(t as ts.TypeReference)[0];
       const itemPath = `${path}[]`;
-      const doc = docOf(item?.aliasSymbol ?? item?.getSymbol()) || `An item of: ${parentDoc}`;
-      if (paths.has(itemPath)) out[itemPath] = doc;
+      const doc = docOf(item?.aliasSymbol ?? item?.getSymbol()) || (parentDoc && `An item of: ${parentDoc}`);
+      if (doc !== '' && paths.has(itemPath)) out[itemPath] = doc;
       if (item !== undefined) walk(item, itemPath, doc);
       return;
     }
     const values = t.getStringIndexType();
     if (values !== undefined && t.getProperties().length === 0) {
-      if (paths.has(`${path}{}`)) out[`${path}{}`] = `A value of: ${parentDoc}`;
+      if (parentDoc !== '' && paths.has(`${path}{}`)) out[`${path}{}`] = `A value of: ${parentDoc}`;
       return;
     }
     for (const prop of t.getProperties()) {

@@ -235,12 +235,6 @@ describe('validateMiddleware', () => {
       path: 'spec.server.autoscaling',
       celOnly: true,
     },
-    {
-      name: 'replicas outside the autoscaling range',
-      mw: withSpec({ server: { replicas: 9, autoscaling: { maxReplicas: 5 } } }),
-      path: 'spec.server',
-      celOnly: true,
-    },
   ];
   for (const c of cases) {
     it(`rejects ${c.name} at ${c.path}`, () => {
@@ -291,6 +285,17 @@ describe('validateMiddleware', () => {
         expect(validateMiddleware(mw).map((p) => p.message)).to.deep.equal([`${name}${expression[1]}${reasons[name]}`]);
       }
     }
+  });
+
+  // issue 43 item 6: the HPA owns replicas; the spec's range may move away from the replicas it has not set yet
+  it('accepts raising autoscaling.minReplicas above replicas, in the operator and in the CRD (no rule on spec.server)', () => {
+    const mw = withSpec({ server: { replicas: 2, autoscaling: { minReplicas: 5, maxReplicas: 10 } } });
+    expect(validateMiddleware(mw)).to.deep.equal([]);
+    const server = (middlewareOpenApiSchema().properties as Record<string, JsonSchema>).spec!.properties as Record<
+      string,
+      JsonSchema
+    >;
+    expect(server.server!['x-kubernetes-validations']).to.equal(undefined);
   });
 
   it('reports every problem at once', () => {

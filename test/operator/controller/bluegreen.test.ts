@@ -526,8 +526,19 @@ describe('desiredLayout', () => {
       },
     ],
     [
-      'catching up: N+1 workloads behind a preview Service',
+      'catching up: N+1 workloads behind a preview Service, its servers at the preview count (issue 43 item 2)',
       reloading({ state: 'CatchingUp' }),
+      {
+        generations: [
+          { generation: 1, workloads: true, preview: false },
+          { generation: 2, workloads: true, preview: true, previewScale: true },
+        ],
+        stableGeneration: 1,
+      },
+    ],
+    [
+      'nearly synced (the stable window runs): N+1 servers at the full count, before the switch',
+      reloading({ state: 'CatchingUp', syncedSince: '2026-11-20T00:00:00.000Z' }),
       {
         generations: [
           { generation: 1, workloads: true, preview: false },
@@ -542,7 +553,7 @@ describe('desiredLayout', () => {
       {
         generations: [
           { generation: 1, workloads: true, preview: false },
-          { generation: 2, workloads: true, preview: true, heights: '0-99' },
+          { generation: 2, workloads: true, preview: true, heights: '0-99', previewScale: true },
         ],
         stableGeneration: 1,
       },
@@ -741,6 +752,19 @@ describe('the promotion gate over fake status answers (issue 14)', () => {
   it('promotes a healthy answer once the stable window has passed', () => {
     const step = runFor90s(parseStatusBody(200, body({})));
     expect(step.state.activeGeneration).to.equal(2);
+    expect(step.state.reload?.state).to.equal('Promoted');
+  });
+
+  it('switches only once the pending generation runs all its servers (it caught up at the preview count)', () => {
+    const scaling = (scaled: boolean) => ({ ...seen(parseStatusBody(200, body({}))), pendingServersScaled: scaled });
+    const open = advanceReload(catching, blueGreen, scaling(false), now, settings);
+    const waiting = advanceReload(open.state, blueGreen, scaling(false), later(90_000), settings);
+    expect(waiting.state.activeGeneration).to.equal(1);
+    expect(waiting.state.reload).to.deep.include({ state: 'CatchingUp', syncedSince: now.toISOString() });
+    expect(waiting.state.reload?.message).to.contain('the switch waits for all its servers');
+    // the layout keeps the full count meanwhile: no flapping back to the preview count
+    expect(desiredLayout(waiting.state).generations[1]?.previewScale).to.equal(undefined);
+    const step = advanceReload(waiting.state, blueGreen, scaling(true), later(100_000), settings);
     expect(step.state.reload?.state).to.equal('Promoted');
   });
 

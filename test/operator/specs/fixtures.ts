@@ -50,6 +50,32 @@ export function aFullMiddleware(): Middleware {
       },
       pdb: { minAvailable: 2 },
       autoscaling: { minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70 },
+      previewReplicas: 2,
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'mdw', effect: 'NoSchedule' }],
+      affinity: {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            {
+              weight: 100,
+              podAffinityTerm: {
+                topologyKey: 'kubernetes.io/hostname',
+                labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'server' } },
+              },
+            },
+          ],
+        },
+      },
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'ScheduleAnyway',
+          labelSelector: { matchLabels: { 'app.kubernetes.io/instance': 'mainnet' } },
+        },
+      ],
+      priorityClassName: 'mdw-serving',
+      podMetadata: { labels: { team: 'chain' }, annotations: { 'sidecar.istio.io/inject': 'true' } },
       trustedProxies: ['10.244.0.0/16', 'fd00:10:244::/56'],
       env: [
         { name: 'CORS_ORIGINS', value: 'https://aescan.io' },
@@ -63,6 +89,17 @@ export function aFullMiddleware(): Middleware {
       resources: { requests: { cpu: '1', memory: '2Gi' } },
       batchTransactions: 1000,
       env: [{ name: 'FETCH_CONCURRENCY', value: '16' }],
+      nodeSelector: { 'node.kubernetes.io/instance-type': 'm6i.xlarge' },
+      podMetadata: { annotations: { 'vault.hashicorp.com/agent-inject': 'true' } },
+    },
+    jobs: {
+      resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } },
+      migrationDeadline: '3h',
+      tolerations: [{ key: 'batch', operator: 'Exists' }],
+      priorityClassName: 'mdw-batch',
+    },
+    serviceAccountTemplate: {
+      metadata: { annotations: { 'iam.gke.io/gcp-service-account': 'mdw@project.iam.gserviceaccount.com' } },
     },
     metrics: { serviceMonitor: { enabled: true, interval: '15s' } },
     forkWindow: 50,
