@@ -52,6 +52,8 @@ const isOption = (type: { readonly variant: readonly (readonly FateType[])[] }):
  */
 export function aciType(type: FateType, contract = '', typedefs = new Map<string, AciTypedef>()): AciType {
   const inner = (t: FateType): AciType => aciType(t, contract, typedefs);
+  // the compiler names a contract type by its contract; the SDK reads a contract's name as a contract address
+  if (type === 'contract' && contract !== '') return contract;
   if (typeof type === 'string') return type;
   if ('list' in type) return { list: [inner(type.list)] };
   if ('tuple' in type) return { tuple: type.tuple.map(inner) };
