@@ -391,7 +391,8 @@ export class Chain {
     const height = this.height + 1;
     const epoch = hyperchain.currentEpoch(this.state);
     const leader = epoch.schedule[height - epoch.first]!;
-    const hole = fields.hole === true && this.top.micro.length === 0 && height < epoch.last;
+    const hole =
+      fields.hole === true && this.top.micro.length === 0 && this.mempool.length === 0 && height < epoch.last;
     const producer = hole ? epoch.schedule[height + 1 - epoch.first]! : leader;
     const flags = { hole, eoe: !hole && height === epoch.last };
     return {
@@ -411,7 +412,9 @@ export class Chain {
 
   /** mineKeyBlock first seals the mempool in a micro block (not before a hole: its leader made none), then adds the next key block. */
   mineKeyBlock(fields: KeyBlockFields = {}): KeyBlock {
-    if (!(fields.hole && this.options.hyperchain)) this.mineMicroBlock();
+    // a hole's leader made no micro block; a hole the chain cannot have (an epoch's last block) is an ordinary block
+    const isHole = ((this.candidate(fields).hcFlags ?? 0) & HOLE_FLAG) !== 0;
+    if (!isHole) this.mineMicroBlock();
     const header = { ...this.candidate(fields), nonce: fields.nonce ?? randomNonce(), pow: fields.pow ?? randomPow() };
     return this.#pushKeyBlock(header);
   }

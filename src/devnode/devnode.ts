@@ -16,8 +16,12 @@ import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
 import { Overload, overloadRoutes } from './overload.ts';
 import { hyperchainRoutes } from './hyperchain/routes.ts';
-import { devnodeHyperchain, HYPERCHAIN_NETWORK_ID, type HyperchainOptions } from './hyperchain/setup.ts';
-import type { Hyperchain } from './hyperchain/consensus.ts';
+import {
+  devnodeHyperchain,
+  HYPERCHAIN_NETWORK_ID,
+  type DevnodeHyperchain,
+  type HyperchainOptions,
+} from './hyperchain/setup.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -105,9 +109,9 @@ function makeChain(
   miner: KeyPair,
   accounts: readonly { pair: KeyPair; balance: bigint }[],
   log: Logger,
-  hyperchain: Hyperchain | undefined,
+  hyperchain: DevnodeHyperchain | undefined,
 ): Chain {
-  const networkId = hyperchain?.networkId ?? opts.networkId ?? 'ae_devnet';
+  const networkId = hyperchain?.hyperchain.networkId ?? opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
     const generated = generateChain({
@@ -132,7 +136,7 @@ function makeChain(
     genesisAccounts,
     genesisTime: Date.now(),
     ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
-    ...(hyperchain ? { hyperchain } : {}),
+    ...(hyperchain ? { hyperchain: hyperchain.hyperchain } : {}),
   });
 }
 
@@ -149,7 +153,6 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const started = Date.now();
   const hyperchain = opts.hyperchain
     ? devnodeHyperchain(opts.hyperchain, opts.networkId ?? HYPERCHAIN_NETWORK_ID, opts.generate?.seed ?? 'devnode')
-        .hyperchain
     : undefined;
   const chain = makeChain(opts, miner, accounts, log, hyperchain);
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
@@ -158,7 +161,7 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
   const external = (['v2', 'v3'] as const).flatMap((v) => [
     ...externalRoutes(chain, info, v),
     dryRunRoute(chain, `/${v}/dry-run`),
-    ...(hyperchain ? hyperchainRoutes(chain, hyperchain, v) : []),
+    ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
   ]);
   const overload = new Overload();
   const internal = alsoUnderV3([

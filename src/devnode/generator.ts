@@ -12,8 +12,8 @@ import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { madeUpMakers } from './made-up-traffic.ts';
-import { hcVoteMakers } from './hc-vote-traffic.ts';
-import type { Hyperchain } from './hyperchain/consensus.ts';
+import { epochEndVotes, hcVoteMakers } from './hc-vote-traffic.ts';
+import type { DevnodeHyperchain } from './hyperchain/setup.ts';
 import { hyperchainStakingMakers } from './hyperchain/traffic.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
@@ -46,10 +46,10 @@ export interface GenerateOptions {
   /** a hyperchain's epoch votes (HCVoteTx) in the mix too (hc-vote-traffic.ts); a main chain has none */
   readonly hcVotes?: boolean;
   /**
-   * a hyperchain (hyperchain/consensus.ts): its leaders make the key blocks, one slot in twenty is a hole, and
-   * validators register, stake, delegate and withdraw in the mix
+   * a hyperchain (hyperchain/setup.ts): its leaders make the key blocks, one slot in twenty is a hole, validators
+   * register, stake, delegate and withdraw in the mix, and those whose keys are known vote at each epoch's end
    */
-  readonly hyperchain?: Hyperchain;
+  readonly hyperchain?: DevnodeHyperchain;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
   /**
@@ -110,6 +110,20 @@ function countTypes(counts: Record<string, number>, tx: TxFields): void {
     countTypes(counts, inner.tx as TxFields);
 }
 
+/**
+ * endOfEpochVotes are the votes cast in the micro blocks of an epoch's last height (the next one: they come before
+ * its key block), by the epoch's validators whose keys the generator holds; none at other heights.
+ */
+function endOfEpochVotes(chain: Chain, hc: DevnodeHyperchain, kit: TrafficKit): BuiltTx[] {
+  const epoch = hc.hyperchain.currentEpoch(chain.state);
+  const last = chain.height + 1;
+  if (last !== epoch.last) return [];
+  const keys = [...hc.validators, ...kit.accounts];
+  const voters = epoch.validators.flatMap(([v]) => keys.find((k) => k.address === v) ?? []);
+  const end = { epoch: epoch.epoch, height: last, blockHash: chain.top.hash, leader: epoch.schedule.at(-1)! };
+  return epochEndVotes(end, voters);
+}
+
 /** generateChain builds the chain in memory; key block nonces are full 64-bit values. */
 export function generateChain(opts: GenerateOptions): GeneratedChain {
   const rng = new Random(opts.seed);
@@ -125,9 +139,11 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     genesisAccounts: [
       ...accounts.map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
       ...(opts.extraAccounts ?? []),
+      // a hyperchain's validators have accounts: they vote, and sign what they produce
+      ...(opts.hyperchain?.validators ?? []).map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
     ],
     ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
-    ...(opts.hyperchain ? { hyperchain: opts.hyperchain } : {}),
+    ...(opts.hyperchain ? { hyperchain: opts.hyperchain.hyperchain } : {}),
   });
   if (chain.schedule.protocolAt(1) < PROTOCOL_VERSION)
     throw new RangeError(
@@ -149,7 +165,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ...tokenMaker,
     ...(opts.madeUpTxs ? madeUpMakers(kit) : []),
     ...(opts.hcVotes ? hcVoteMakers(kit) : []),
-    ...(opts.hyperchain ? hyperchainStakingMakers(kit, opts.hyperchain) : []),
+    ...(opts.hyperchain ? hyperchainStakingMakers(kit, opts.hyperchain.hyperchain) : []),
     ...(opts.extraMakers?.(kit) ?? []),
   ]);
   const txTypes: Record<string, number> = {};
@@ -174,6 +190,12 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     for (const action of opts.perGeneration ?? []) action(chain, h);
     // on a hyperchain these micro blocks belong to the next height: a leader that will miss its slot makes none
     hole = opts.hyperchain !== undefined && rng.chance(HOLE_SHARE);
+    if (opts.hyperchain) {
+      for (const vote of endOfEpochVotes(chain, opts.hyperchain, kit)) {
+        chain.admit(signBuilt(chain.options.networkId, vote), shownTx(vote));
+        countTypes(txTypes, vote.tx);
+      }
+    }
     for (let m = 0, micros = hole ? 0 : shape.microBlocks(h); m < micros; m++) {
       for (let t = 0, txs = shape.transactions(h); t < txs; t++) {
         const built = shape.next(traffic, h);

@@ -116,6 +116,19 @@ describe('devnode --hyperchain', function () {
           expect(block.miner).to.equal(hole ? schedule[i + 1] : schedule[i]);
           expect((flags & EOE_FLAG) !== 0).to.equal(last);
           expect(block.target).to.equal(last ? block.height : previousTarget + (hole ? 0 : 1));
+          if (last) {
+            // the epoch's validators voted on its end in the micro block of its last height, naming the block before
+            const micro = await node.getMicroBlockTransactionsByHash(block.prevHash as `mh_${string}`);
+            const votes = micro.transactions.filter((t) => (t.tx as { type: string }).type === 'HCVoteTx');
+            expect(votes.length).to.be.at.least(1);
+            for (const { tx } of votes) {
+              // the SDK knows no HCVoteTx: it hands its fields over as the node names them
+              const vote = tx as unknown as { voter_id: string; epoch: number; data: { block_hash: string } };
+              expect(vote.epoch).to.equal(e);
+              expect(vote.data.block_hash).to.equal(block.prevKeyHash);
+              expect(validators.map(([v]) => v)).to.include(vote.voter_id);
+            }
+          }
           if (hole) {
             holes++;
             // the leader that missed its slot made no micro block of its height
