@@ -7,9 +7,21 @@ import type { FunctionSpec } from './contracts/bytecode.ts';
 import type { FateType } from './contracts/fate.ts';
 import { AEX9_FUNCTIONS } from './contracts/standards.ts';
 import { GA_FUNCTIONS } from './fate-contract.ts';
+import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS } from './hyperchain/types.ts';
 
 /** AciType is a type as the ACI writes it. */
-type AciType = string | { readonly [constructor: string]: readonly AciType[] };
+type AciType =
+  | string
+  | { readonly [constructor: string]: readonly AciType[] }
+  | { readonly bytes: number | 'any' }
+  | { readonly record: readonly { readonly name: string; readonly type: AciType }[] };
+
+/** AciTypedef is a named type of the contract (the records its functions take or return). */
+interface AciTypedef {
+  readonly name: string;
+  readonly typedef: AciType;
+  readonly vars: readonly [];
+}
 
 /** Aci is the compiler's ACI of one main contract, as the SDK takes it. */
 export type Aci = readonly [{ readonly contract: AciContract }];
@@ -18,7 +30,7 @@ interface AciContract {
   readonly name: string;
   readonly kind: 'contract_main';
   readonly payable: false;
-  readonly typedefs: readonly [];
+  readonly typedefs: readonly AciTypedef[];
   readonly state: AciType;
   readonly event?: AciType;
   readonly functions: readonly {
@@ -34,13 +46,27 @@ interface AciContract {
 const isOption = (type: { readonly variant: readonly (readonly FateType[])[] }): boolean =>
   type.variant.length === 2 && type.variant[0]!.length === 0 && type.variant[1]!.length === 1;
 
-/** aciType writes a type-table type in the ACI's notation (options only among variants: they have no names). */
-export function aciType(type: FateType): AciType {
+/**
+ * aciType writes a type-table type in the ACI's notation (options only among variants: they have no names). A record
+ * is written as a reference to its typedef in `contract`, which `typedefs` collects (the compiler's ACI does so).
+ */
+export function aciType(type: FateType, contract = '', typedefs = new Map<string, AciTypedef>()): AciType {
+  const inner = (t: FateType): AciType => aciType(t, contract, typedefs);
+  // the compiler names a contract type by its contract; the SDK reads a contract's name as a contract address
+  if (type === 'contract' && contract !== '') return contract;
   if (typeof type === 'string') return type;
-  if ('list' in type) return { list: [aciType(type.list)] };
-  if ('tuple' in type) return { tuple: type.tuple.map(aciType) };
-  if ('map' in type) return { map: type.map.map(aciType) };
-  if (isOption(type)) return { option: [aciType(type.variant[1]![0]!)] };
+  if ('list' in type) return { list: [inner(type.list)] };
+  if ('tuple' in type) return { tuple: type.tuple.map(inner) };
+  if ('map' in type) return { map: type.map.map(inner) };
+  if ('bytes' in type) return { bytes: type.bytes };
+  if ('record' in type) {
+    if (!typedefs.has(type.record)) {
+      const fields = type.fields.map(([name, t]) => ({ name, type: inner(t) }));
+      typedefs.set(type.record, { name: type.record, typedef: { record: fields }, vars: [] });
+    }
+    return `${contract}.${type.record}`;
+  }
+  if (isOption(type)) return { option: [inner(type.variant[1]![0]!)] };
   throw new RangeError('a variant other than option has no constructor names to write in an ACI');
 }
 
@@ -54,20 +80,23 @@ export function contractAci(
   stateful: readonly string[],
   events: readonly EventSpec[] = [],
 ): Aci {
+  const typedefs = new Map<string, AciTypedef>();
+  const write = (type: FateType): AciType => aciType(type, name, typedefs);
+  const written = functions.map((f) => ({
+    name: f.name,
+    arguments: f.args.map((type, i) => ({ name: `arg${i}`, type: write(type) })),
+    returns: write(f.ret),
+    stateful: f.name === 'init' || stateful.includes(f.name),
+    payable: f.payable === true,
+  }));
   const contract: AciContract = {
     name,
     kind: 'contract_main',
     payable: false,
-    typedefs: [],
+    typedefs: [...typedefs.values()],
     state: { tuple: [] },
-    ...(events.length > 0 ? { event: { variant: events.map(([e, args]) => ({ [e]: args.map(aciType) })) } } : {}),
-    functions: functions.map((f) => ({
-      name: f.name,
-      arguments: f.args.map((type, i) => ({ name: `arg${i}`, type: aciType(type) })),
-      returns: aciType(f.ret),
-      stateful: f.name === 'init' || stateful.includes(f.name),
-      payable: f.payable === true,
-    })),
+    ...(events.length > 0 ? { event: { variant: events.map(([e, args]) => ({ [e]: args.map(write) })) } } : {}),
+    functions: written,
   };
   return [{ contract }];
 }
@@ -87,3 +116,22 @@ export const TOKEN_ACI = contractAci(
 
 /** GA_ACI is the ACI of the devnode's generalized-account contract (GA_CONTRACT_BYTECODE). */
 export const GA_ACI = contractAci('DevnodeAuth', GA_FUNCTIONS, ['authorize']);
+
+/** HC_ELECTION_ACI is the ACI of a devnode hyperchain's election contract (HCElection's records named). */
+export const HC_ELECTION_ACI = contractAci('HCElection', HC_ELECTION_FUNCTIONS, [
+  'init_epochs',
+  'step',
+  'step_eoe',
+  'pin',
+  'add_reward',
+  'finalize_epoch',
+]);
+
+/** HC_STAKING_ACI is the ACI of a devnode hyperchain's staking contract (MainStaking). */
+export const HC_STAKING_ACI = contractAci('MainStaking', HC_STAKING_FUNCTIONS, [
+  'new_validator',
+  'stake',
+  'withdraw',
+  'lock_stake',
+  'add_rewards',
+]);

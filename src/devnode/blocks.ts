@@ -22,6 +22,8 @@ export interface KeyHeader {
   readonly time: number;
   readonly version: number;
   readonly info: string;
+  /** a hyperchain's HOLE and EOE bits (hyperchain/schedule.ts); present on every key block of a hyperchain */
+  readonly hcFlags?: number;
 }
 
 /** MicroHeader is a micro block header without its hash. */
@@ -48,9 +50,9 @@ function u64(n: bigint | number): Buffer {
   return b;
 }
 
-/** keyFlags is a key header's flags word: the key tag (bit 31) and "info present" (bit 30). */
-function keyFlags(info: Uint8Array): number {
-  return (0x80000000 | (info.length > 0 ? 0x40000000 : 0)) >>> 0;
+/** keyFlags is a key header's flags word: the key tag (bit 31), "info present" (bit 30) and a hyperchain's bits. */
+function keyFlags(info: Uint8Array, hcFlags = 0): number {
+  return (0x80000000 | (info.length > 0 ? 0x40000000 : 0) | hcFlags) >>> 0;
 }
 
 /** MICRO_FLAGS: a micro header's flags word, the devnode's micro blocks carrying no proof of fraud. */
@@ -68,7 +70,7 @@ function showsFlags(version: number): boolean {
 /** keyHeaderBytes is `aec_headers:serialize_to_binary/1` of a key header (pow and nonce zero when absent). */
 function keyHeaderBytes(h: KeyHeader): Uint8Array {
   const info = idBytes(h.info);
-  const flags = keyFlags(info);
+  const flags = keyFlags(info, h.hcFlags);
   const pow = Buffer.alloc(42 * 4);
   (h.pow ?? []).forEach((p, i) => pow.writeUInt32BE(p >>> 0, i * 4));
   return Buffer.concat([
@@ -130,7 +132,9 @@ export function keyBlockJson(h: KeyHeader, hashValue: string): { [k: string]: Js
   };
   if (h.nonce !== undefined) json.nonce = jsonInt(h.nonce);
   if (h.pow !== undefined) json.pow = [...h.pow];
-  if (showsFlags(h.version)) json.flags = encode('ba', u32(keyFlags(idBytes(h.info))));
+  // a hyperchain's node is a 7.3 node, whose API shows the flags on every protocol
+  if (showsFlags(h.version) || h.hcFlags !== undefined)
+    json.flags = encode('ba', u32(keyFlags(idBytes(h.info), h.hcFlags)));
   return json;
 }
 

@@ -17,6 +17,9 @@ import { TxRejected, applyTx, endAuctions, nonceAccount, signers } from './rules
 import { commitState, copyState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { idBytes } from '../chain/id-cache.ts';
+import { toBigInt } from '../chain/json.ts';
+import type { Hyperchain } from './hyperchain/consensus.ts';
+import { HOLE_FLAG, hcFlags, keyTarget } from './hyperchain/schedule.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
 export interface TxRecord {
@@ -60,6 +63,8 @@ export interface ChainOptions {
   readonly genesisTime: number;
   /** the protocol schedule and its hard forks; Ceres from genesis when absent */
   readonly hardForks?: readonly DevnodeHardFork[];
+  /** a hyperchain's consensus (hyperchain/consensus.ts): leaders, holes, epochs, rewards into the stakes */
+  readonly hyperchain?: Hyperchain;
 }
 
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
@@ -70,6 +75,8 @@ export interface KeyBlockFields {
   beneficiary?: string;
   miner?: string;
   info?: string;
+  /** on a hyperchain: the scheduled leader produced nothing (the block is a hole, made by the next leader) */
+  hole?: boolean;
 }
 
 const EMPTY_CB = encode('cb', new Uint8Array(0));
@@ -140,12 +147,13 @@ export class Chain {
       stateHash: encode('bs', hash(Buffer.from(options.networkId))),
       miner: options.miner.address,
       beneficiary: options.beneficiary,
-      target: TARGET,
+      target: options.hyperchain ? 0 : TARGET,
       pow: new Array(42).fill(0),
       nonce: 0n,
       time: options.genesisTime,
       version: this.schedule.protocolAt(0),
       info: EMPTY_CB,
+      ...(options.hyperchain ? { hcFlags: 0 } : {}),
     };
     this.#pushKeyBlock(genesis);
   }
@@ -175,6 +183,15 @@ export class Chain {
 
   #seedGenesis(state: WorldState): void {
     for (const a of this.options.genesisAccounts) state.accounts.set(a.address, { balance: a.balance, nonce: 0 });
+    this.options.hyperchain?.genesis(state);
+  }
+
+  /**
+   * txHeight is the height of the transactions in the micro blocks after key block `keyHeight`: the next height on a
+   * hyperchain, whose micro blocks of a height come before its key block; the key block's own elsewhere.
+   */
+  txHeight(keyHeight: number): number {
+    return this.options.hyperchain ? keyHeight + 1 : keyHeight;
   }
 
   /**
@@ -223,7 +240,7 @@ export class Chain {
    * the current height) and queues it. Sealing a micro block then commits `pending` as it is.
    */
   #applyPending(record: TxRecord): void {
-    const effect = applyTx(this.pending, record.tx, { height: this.height, txHash: record.hash });
+    const effect = applyTx(this.pending, record.tx, { height: this.txHeight(this.height), txHash: record.hash });
     record.callInfo = effect.callInfo;
     record.gaInfo = effect.gaInfo;
     if (effect.query) this.#pendingQueries.push(effect.query);
@@ -252,7 +269,7 @@ export class Chain {
    */
   #include(state: WorldState, record: TxRecord, height: number, expiry: QueryExpiry, keep = true): boolean {
     try {
-      const effect = applyTx(state, record.tx, { height, txHash: record.hash });
+      const effect = applyTx(state, record.tx, { height: this.txHeight(height), txHash: record.hash });
       if (keep) {
         record.callInfo = effect.callInfo;
         record.gaInfo = effect.gaInfo;
@@ -271,8 +288,23 @@ export class Chain {
     const fork = this.schedule.forkAt(header.height);
     if (fork) applyHardFork(state, fork);
     endAuctions(state, header.height);
-    const account = state.accounts.get(header.beneficiary) ?? { balance: 0n, nonce: 0 };
-    state.accounts.set(header.beneficiary, { ...account, balance: account.balance + KEY_BLOCK_REWARD });
+    const hyperchain = this.options.hyperchain;
+    if (hyperchain) {
+      const fees = (this.keyBlocks[header.height - 1]?.micro ?? [])
+        .flatMap((mb) => mb.txs)
+        .reduce((sum, r) => sum + toBigInt(r.tx.fee ?? 0), 0n);
+      const hole = ((header.hcFlags ?? 0) & HOLE_FLAG) !== 0;
+      hyperchain.keyBlock(state, {
+        height: header.height,
+        prevKeyHash: header.prevKeyHash,
+        leader: header.beneficiary,
+        hole,
+        fees,
+      });
+    } else {
+      const account = state.accounts.get(header.beneficiary) ?? { balance: 0n, nonce: 0 };
+      state.accounts.set(header.beneficiary, { ...account, balance: account.balance + KEY_BLOCK_REWARD });
+    }
     for (const id of expiry.get(header.height) ?? []) {
       const q = state.queries.get(id);
       if (!q || q.response !== undefined) continue;
@@ -310,7 +342,7 @@ export class Chain {
     const txsHash = encode('bx', txsHashBytes);
     const prevState = idBytes((prev ?? key).header.stateHash);
     const unsigned: MicroHeader = {
-      height: key.header.height,
+      height: this.txHeight(key.header.height),
       prevHash: prev?.hash ?? key.hash,
       prevKeyHash: key.hash,
       stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))),
@@ -334,6 +366,7 @@ export class Chain {
   /** candidate is the next key block without `nonce` and `pow` (the pool manager's pending block). */
   candidate(fields: KeyBlockFields = {}): KeyHeader {
     const prev = this.top.micro.at(-1) ?? this.top;
+    if (this.options.hyperchain) return this.#hyperchainCandidate(prev, fields);
     return {
       height: this.height + 1,
       prevHash: prev.hash,
@@ -348,9 +381,40 @@ export class Chain {
     };
   }
 
-  /** mineKeyBlock first seals the mempool in a micro block, then adds the next key block. */
+  /**
+   * #hyperchainCandidate is the next key block of a hyperchain: by its scheduled leader, or a hole (when asked and
+   * no micro block of the height was made: the leader produced nothing) by the next slot's leader, with the target
+   * and flags the node gives it; the end of an epoch is flagged EOE (the devnode's leaders always finalise it).
+   */
+  #hyperchainCandidate(prev: KeyBlock | MicroBlock, fields: KeyBlockFields): KeyHeader {
+    const hyperchain = this.options.hyperchain!;
+    const height = this.height + 1;
+    const epoch = hyperchain.currentEpoch(this.state);
+    const leader = epoch.schedule[height - epoch.first]!;
+    const hole =
+      fields.hole === true && this.top.micro.length === 0 && this.mempool.length === 0 && height < epoch.last;
+    const producer = hole ? epoch.schedule[height + 1 - epoch.first]! : leader;
+    const flags = { hole, eoe: !hole && height === epoch.last };
+    return {
+      height,
+      prevHash: prev.hash,
+      prevKeyHash: this.top.hash,
+      stateHash: encode('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
+      miner: producer,
+      beneficiary: producer,
+      target: keyTarget(this.top.header.target, height, flags),
+      time: fields.time ?? this.#now(),
+      version: this.schedule.protocolAt(height),
+      info: fields.info ?? EMPTY_CB,
+      hcFlags: hcFlags(flags),
+    };
+  }
+
+  /** mineKeyBlock first seals the mempool in a micro block (not before a hole: its leader made none), then adds the next key block. */
   mineKeyBlock(fields: KeyBlockFields = {}): KeyBlock {
-    this.mineMicroBlock();
+    // a hole's leader made no micro block; a hole the chain cannot have (an epoch's last block) is an ordinary block
+    const isHole = ((this.candidate(fields).hcFlags ?? 0) & HOLE_FLAG) !== 0;
+    if (!isHole) this.mineMicroBlock();
     const header = { ...this.candidate(fields), nonce: fields.nonce ?? randomNonce(), pow: fields.pow ?? randomPow() };
     return this.#pushKeyBlock(header);
   }

@@ -16,6 +16,13 @@ import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
 import { Overload, overloadRoutes } from './overload.ts';
 import { StopList } from '../stop-list.ts';
+import { hyperchainRoutes } from './hyperchain/routes.ts';
+import {
+  devnodeHyperchain,
+  HYPERCHAIN_NETWORK_ID,
+  type DevnodeHyperchain,
+  type HyperchainOptions,
+} from './hyperchain/setup.ts';
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
@@ -44,6 +51,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
    * `generate`, Ceres or a later protocol from height 1 on (its transactions start there), e.g. Ceres → Arcus
    */
   hardForks?: readonly DevnodeHardFork[];
+  /** a hyperchain (hyperchain/setup.ts): proof-of-stake epochs, leaders, holes, the staking and election contracts */
+  hyperchain?: HyperchainOptions;
   /** start from a generated chain (see generateChain) */
   generate?: {
     generations: number;
@@ -101,8 +110,9 @@ function makeChain(
   miner: KeyPair,
   accounts: readonly { pair: KeyPair; balance: bigint }[],
   log: Logger,
+  hyperchain: DevnodeHyperchain | undefined,
 ): Chain {
-  const networkId = opts.networkId ?? 'ae_devnet';
+  const networkId = hyperchain?.hyperchain.networkId ?? opts.networkId ?? 'ae_devnet';
   const genesisAccounts = accounts.map((a) => ({ address: a.pair.address, balance: a.balance }));
   if (opts.generate) {
     const generated = generateChain({
@@ -111,6 +121,7 @@ function makeChain(
       miner,
       extraAccounts: genesisAccounts,
       ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
+      ...(hyperchain ? { hyperchain } : {}),
     });
     const txs = generated.chain.txs.size;
     log.info(
@@ -126,6 +137,7 @@ function makeChain(
     genesisAccounts,
     genesisTime: Date.now(),
     ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
+    ...(hyperchain ? { hyperchain: hyperchain.hyperchain } : {}),
   });
 }
 
@@ -140,13 +152,17 @@ export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<D
     ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
     : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
   const started = Date.now();
-  const chain = makeChain(opts, miner, accounts, log);
+  const hyperchain = opts.hyperchain
+    ? devnodeHyperchain(opts.hyperchain, opts.networkId ?? HYPERCHAIN_NETWORK_ID, opts.generate?.seed ?? 'devnode')
+    : undefined;
+  const chain = makeChain(opts, miner, accounts, log, hyperchain);
   const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
   // each listener has its own acceptor pool, as each of a node's listeners does
   const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
   const external = (['v2', 'v3'] as const).flatMap((v) => [
     ...externalRoutes(chain, info, v),
     dryRunRoute(chain, `/${v}/dry-run`),
+    ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
   ]);
   const overload = new Overload();
   const internal = alsoUnderV3([

@@ -12,7 +12,9 @@ import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { madeUpMakers } from './made-up-traffic.ts';
-import { hcVoteMakers } from './hc-vote-traffic.ts';
+import { epochEndVotes, hcVoteMakers } from './hc-vote-traffic.ts';
+import type { DevnodeHyperchain } from './hyperchain/setup.ts';
+import { hyperchainStakingMakers } from './hyperchain/traffic.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {
@@ -43,6 +45,11 @@ export interface GenerateOptions {
   readonly madeUpTxs?: boolean;
   /** a hyperchain's epoch votes (HCVoteTx) in the mix too (hc-vote-traffic.ts); a main chain has none */
   readonly hcVotes?: boolean;
+  /**
+   * a hyperchain (hyperchain/setup.ts): its leaders make the key blocks, one slot in twenty is a hole, validators
+   * register, stake, delegate and withdraw in the mix, and those whose keys are known vote at each epoch's end
+   */
+  readonly hyperchain?: DevnodeHyperchain;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
   /**
@@ -67,6 +74,8 @@ export interface GeneratedChain {
 
 /** GENESIS_TIME of generated chains; key blocks follow every 3 minutes, micro blocks every 3 seconds. */
 export const GENESIS_TIME = Date.UTC(2026, 0, 1);
+/** HOLE_SHARE: the share of a hyperchain's slots whose leader misses them (the block is a hole). */
+const HOLE_SHARE = 0.05;
 /** GENERATED_BALANCE funds each generated account (beyond 2^53, like real balances). */
 export const GENERATED_BALANCE = 10n ** 30n;
 
@@ -101,6 +110,20 @@ function countTypes(counts: Record<string, number>, tx: TxFields): void {
     countTypes(counts, inner.tx as TxFields);
 }
 
+/**
+ * endOfEpochVotes are the votes cast in the micro blocks of an epoch's last height (the next one: they come before
+ * its key block), by the epoch's validators whose keys the generator holds; none at other heights.
+ */
+function endOfEpochVotes(chain: Chain, hc: DevnodeHyperchain, kit: TrafficKit): BuiltTx[] {
+  const epoch = hc.hyperchain.currentEpoch(chain.state);
+  const last = chain.height + 1;
+  if (last !== epoch.last) return [];
+  const keys = [...hc.validators, ...kit.accounts];
+  const voters = epoch.validators.flatMap(([v]) => keys.find((k) => k.address === v) ?? []);
+  const end = { epoch: epoch.epoch, height: last, blockHash: chain.top.hash, leader: epoch.schedule.at(-1)! };
+  return epochEndVotes(end, voters);
+}
+
 /** generateChain builds the chain in memory; key block nonces are full 64-bit values. */
 export function generateChain(opts: GenerateOptions): GeneratedChain {
   const rng = new Random(opts.seed);
@@ -116,8 +139,11 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     genesisAccounts: [
       ...accounts.map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
       ...(opts.extraAccounts ?? []),
+      // a hyperchain's validators have accounts: they vote, and sign what they produce
+      ...(opts.hyperchain?.validators ?? []).map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
     ],
     ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
+    ...(opts.hyperchain ? { hyperchain: opts.hyperchain.hyperchain } : {}),
   });
   if (chain.schedule.protocolAt(1) < PROTOCOL_VERSION)
     throw new RangeError(
@@ -139,6 +165,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ...tokenMaker,
     ...(opts.madeUpTxs ? madeUpMakers(kit) : []),
     ...(opts.hcVotes ? hcVoteMakers(kit) : []),
+    ...(opts.hyperchain ? hyperchainStakingMakers(kit, opts.hyperchain.hyperchain) : []),
     ...(opts.extraMakers?.(kit) ?? []),
   ]);
   const txTypes: Record<string, number> = {};
@@ -155,11 +182,21 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
       : { microBlocks: (h) => base.microBlocks(h), transactions: (h) => base.transactions(h), next: shareNext };
   let rejected = 0;
   let tokenTxs = 0;
+  let hole = false;
   for (let h = 1; h <= opts.generations; h++) {
     const keyTime = GENESIS_TIME + h * 180_000;
-    chain.mineKeyBlock({ nonce: rng.bigint(64), pow: Array.from({ length: 42 }, () => rng.uint32()), time: keyTime });
+    const pow = Array.from({ length: 42 }, () => rng.uint32());
+    chain.mineKeyBlock({ nonce: rng.bigint(64), pow, time: keyTime, hole });
     for (const action of opts.perGeneration ?? []) action(chain, h);
-    for (let m = 0, micros = shape.microBlocks(h); m < micros; m++) {
+    // on a hyperchain these micro blocks belong to the next height: a leader that will miss its slot makes none
+    hole = opts.hyperchain !== undefined && rng.chance(HOLE_SHARE);
+    if (opts.hyperchain) {
+      for (const vote of endOfEpochVotes(chain, opts.hyperchain, kit)) {
+        chain.admit(signBuilt(chain.options.networkId, vote), shownTx(vote));
+        countTypes(txTypes, vote.tx);
+      }
+    }
+    for (let m = 0, micros = hole ? 0 : shape.microBlocks(h); m < micros; m++) {
       for (let t = 0, txs = shape.transactions(h); t < txs; t++) {
         const built = shape.next(traffic, h);
         const signedBytes = signBuilt(chain.options.networkId, built);

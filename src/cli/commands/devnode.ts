@@ -20,6 +20,7 @@ export default class Devnode extends Command {
     'mdw devnode --generate 1000 --latency-ms 20 --max-concurrent-requests 32',
     'mdw devnode --generate 1000 --gc-height 900',
     'mdw devnode --hard-forks forks.json --hard-fork-files ./forks',
+    'mdw devnode --hyperchain --generate 400 --epoch-length 10',
   ];
   static override flags = {
     port: Flags.integer({ description: 'external API port', default: 3013, min: 0, max: 65535 }),
@@ -49,7 +50,20 @@ export default class Devnode extends Command {
     account: Flags.string({ description: 'prefunded account SECRET:BALANCE (repeatable)', multiple: true }),
     generate: Flags.integer({ description: 'start with a generated chain of N generations', min: 1 }),
     seed: Flags.string({ description: 'seed of the generated chain (with --generate)', default: 'devnode' }),
-    'network-id': Flags.string({ description: 'network id signatures are made for', default: 'ae_devnet' }),
+    'network-id': Flags.string({
+      description: 'network id signatures are made for (default ae_devnet; hc_devnet with --hyperchain)',
+    }),
+    hyperchain: Flags.boolean({
+      description:
+        'a hyperchain: proof-of-stake epochs, a stake-weighted leader per height, holes, the staking and election contracts at genesis, /v3/hyperchain/*',
+      default: false,
+    }),
+    'epoch-length': Flags.integer({
+      description: 'with --hyperchain: key blocks per epoch',
+      default: 10,
+      min: 2,
+      dependsOn: ['hyperchain'],
+    }),
     'mainnet-like': Flags.boolean({
       description:
         "with --generate: mainnet's shape (quiet and busy eras, many small micro blocks, mostly spends and calls)",
@@ -120,7 +134,8 @@ export default class Devnode extends Command {
         keyBlockIntervalMs: flags['key-block-interval'],
         microBlockIntervalMs: flags['micro-block-interval'],
         mine: flags.mine,
-        networkId: flags['network-id'],
+        ...(flags['network-id'] ? { networkId: flags['network-id'] } : {}),
+        ...(flags.hyperchain ? { hyperchain: { epochLength: flags['epoch-length'] } } : {}),
         latencyMs: flags['latency-ms'],
         maxConcurrentRequests: flags['max-concurrent-requests'],
         gcHeight: flags['gc-height'],

@@ -16,6 +16,7 @@ import {
   decodeCallData,
   encodeValue,
   FateDecodeError,
+  type FateBytes,
   type FateType,
   type FateValue,
   type FateVariant,
@@ -32,6 +33,8 @@ import {
   type ContractLog,
   type Env,
 } from './frame.ts';
+import { HC_ELECTION_HANDLERS } from '../hyperchain/election.ts';
+import { HC_STAKING_HANDLERS } from '../hyperchain/staking.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
@@ -60,6 +63,8 @@ const HANDLERS: Record<ContractKind, Record<string, Handler>> = {
   factory: factoryHandlers(clone),
   pair: PAIR_HANDLERS,
   router: ROUTER_HANDLERS,
+  hc_staking: HC_STAKING_HANDLERS,
+  hc_election: HC_ELECTION_HANDLERS,
 };
 
 const SPECS_BY_ID = new Map<ContractKind, Map<string, FunctionSpec>>(
@@ -89,6 +94,11 @@ function typed(value: FateValue, type: FateType): FateValue {
     const id = (value as { kind?: string; id?: string }).kind === 'address' ? (value as { id: string }).id : fail();
     return id.startsWith(type === 'address' ? 'ak_' : 'ct_') ? value : fail();
   }
+  if ('bytes' in type) {
+    const b = (value as { kind?: string; bytes?: Uint8Array }).kind === 'bytes' ? (value as FateBytes).bytes : fail();
+    return type.bytes === 'any' || b.length === type.bytes ? value : fail();
+  }
+  if ('record' in type) return typed(value, { tuple: type.fields.map(([, t]) => t) });
   if ('list' in type) return Array.isArray(value) ? value.map((v: FateValue) => typed(v, type.list)) : fail();
   const v = value as { kind?: string; items?: FateValue[]; tag?: number; values?: FateValue[] };
   if ('tuple' in type) {

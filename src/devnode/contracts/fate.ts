@@ -29,9 +29,23 @@ export interface FateVariant {
   readonly tag: number;
   readonly values: readonly FateValue[];
 }
-/** FateValue: int (bigint), bool, string, bytes (Uint8Array), list (array) and the kinds above. */
+/** FateBytes is a value of Sophia's `bytes(n)` or `bytes()` (hashes, signatures, seeds): a FATE object, not a string. */
+export interface FateBytes {
+  readonly kind: 'bytes';
+  readonly bytes: Uint8Array;
+}
+/** FateValue: int (bigint), bool, string, a string's bytes (Uint8Array), list (array) and the kinds above. */
 export type FateValue =
-  bigint | boolean | string | Uint8Array | readonly FateValue[] | FateAddress | FateTuple | FateMap | FateVariant;
+  | bigint
+  | boolean
+  | string
+  | Uint8Array
+  | readonly FateValue[]
+  | FateAddress
+  | FateTuple
+  | FateMap
+  | FateVariant
+  | FateBytes;
 
 /** FateType is a type of the type table: arguments and return types of functions. */
 export type FateType =
@@ -43,7 +57,11 @@ export type FateType =
   | { readonly list: FateType }
   | { readonly tuple: readonly FateType[] }
   | { readonly map: readonly [FateType, FateType] }
-  | { readonly variant: readonly (readonly FateType[])[] };
+  | { readonly variant: readonly (readonly FateType[])[] }
+  /** `bytes(n)`, or `bytes()` of any size */
+  | { readonly bytes: number | 'any' }
+  /** a Sophia record: a tuple of its fields in the type table, named in the ACI */
+  | { readonly record: string; readonly fields: readonly (readonly [name: string, type: FateType])[] };
 
 export const address = (id: string): FateAddress => ({ kind: 'address', id });
 export const tuple = (...items: FateValue[]): FateTuple => ({ kind: 'tuple', items });
@@ -54,6 +72,7 @@ export const some = (value: FateValue): FateVariant => ({ kind: 'variant', ariti
 /** option is Some(value), or None when the value is undefined. */
 export const option = (value: FateValue | undefined): FateVariant => (value === undefined ? NONE : some(value));
 export const optionType = (t: FateType): FateType => ({ variant: [[], [t]] });
+export const fateBytes = (bytes: Uint8Array): FateBytes => ({ kind: 'bytes', bytes });
 
 /** Tags of aeb_fate_encoding. */
 const T = {
@@ -79,8 +98,10 @@ const TYPE = {
   map: 0x67,
   string: 0x77,
   variant: 0x87,
+  bytes: 0x97,
 } as const;
 const OTYPE_ADDRESS = 0;
+const OTYPE_BYTES = 1;
 const OTYPE_CONTRACT = 2;
 
 function isKind<K extends string>(v: FateValue, kind: K): v is Extract<FateValue, { kind: K }> {
@@ -144,6 +165,8 @@ function write(value: FateValue, out: number[]): void {
   } else if (isKind(value, 'variant')) {
     out.push(T.VARIANT, ...rlpEncode(Uint8Array.from(value.arities)), value.tag);
     write(tuple(...value.values), out);
+  } else if (isKind(value, 'bytes')) {
+    out.push(T.OBJECT, OTYPE_BYTES, ...bytesValue(value.bytes));
   }
 }
 
@@ -169,6 +192,9 @@ export function serializeType(type: FateType): number[] {
   if ('list' in type) return [TYPE.list, ...serializeType(type.list)];
   if ('tuple' in type) return [TYPE.tuple, type.tuple.length, ...type.tuple.flatMap(serializeType)];
   if ('map' in type) return [TYPE.map, ...serializeType(type.map[0]), ...serializeType(type.map[1])];
+  // the node writes the size of `bytes()` (any size) as -1
+  if ('bytes' in type) return [TYPE.bytes, ...intBytes(BigInt(type.bytes === 'any' ? -1 : type.bytes))];
+  if ('record' in type) return serializeType({ tuple: type.fields.map(([, t]) => t) });
   return [TYPE.variant, type.variant.length, ...type.variant.flatMap((args) => serializeType({ tuple: args }))];
 }
 
@@ -267,6 +293,12 @@ class Reader {
       }
       case T.OBJECT: {
         const otype = this.#byte();
+        if (otype === OTYPE_BYTES) {
+          const bytes = this.value();
+          if (bytes === '') return fateBytes(new Uint8Array(0));
+          if (!(bytes instanceof Uint8Array)) throw new FateDecodeError('malformed FATE bytes');
+          return fateBytes(bytes);
+        }
         const prefix = otype === OTYPE_ADDRESS ? 'ak' : otype === OTYPE_CONTRACT ? 'ct' : undefined;
         if (!prefix) throw new FateDecodeError(`unsupported FATE object type ${otype}`);
         const key = this.#rlpBytes();

@@ -6,6 +6,7 @@
  */
 import { contractBytecode, type FunctionSpec } from './bytecode.ts';
 import { optionType, type FateType } from './fate.ts';
+import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS } from '../hyperchain/types.ts';
 
 const UNIT: FateType = { tuple: [] };
 const OPTION_INT = optionType('int');
@@ -142,7 +143,7 @@ export const ROUTER_FUNCTIONS: readonly FunctionSpec[] = [
 ];
 
 /** ContractKind names what the devnode runs for a bytecode. */
-export type ContractKind = 'aex9' | 'wae' | 'aex141' | 'factory' | 'pair' | 'router';
+export type ContractKind = 'aex9' | 'wae' | 'aex141' | 'factory' | 'pair' | 'router' | 'hc_staking' | 'hc_election';
 
 const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable: boolean }> = {
   aex9: { functions: AEX9_FUNCTIONS, payable: false },
@@ -151,6 +152,8 @@ const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable:
   factory: { functions: FACTORY_FUNCTIONS, payable: false },
   pair: { functions: PAIR_FUNCTIONS, payable: false },
   router: { functions: ROUTER_FUNCTIONS, payable: true },
+  hc_staking: { functions: HC_STAKING_FUNCTIONS, payable: true },
+  hc_election: { functions: HC_ELECTION_FUNCTIONS, payable: true },
 };
 
 /** BYTECODE is each kind's `cb_…` code (the same for every token, collection or pair of a kind). */

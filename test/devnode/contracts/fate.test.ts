@@ -5,8 +5,11 @@ import {
   address,
   decodeCallData,
   encodeCallData,
+  deserializeValue,
   encodeValue,
+  fateBytes,
   fateMap,
+  serializeType,
   NONE,
   some,
   tuple,
@@ -24,6 +27,19 @@ const B = 'ak_11111111111111111111111111111111273Yts';
 const CT = 'ct_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
 describe('devnode FATE values', () => {
+  it("encodes Sophia bytes (hashes, signatures, a hyperchain's seeds) as FATE byte objects and reads them back", () => {
+    for (const size of [0, 7, 32, 64, 100]) {
+      const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 37) % 256);
+      const decoded = decodeAs(fateBytes(bytes), { name: 'bytes', size: size === 100 ? undefined : size });
+      expect(Buffer.from(decoded as Uint8Array)).to.deep.equal(Buffer.from(bytes));
+      const encoded = values.encodeWithType(bytes, { name: 'bytes', size } as never);
+      expect(encodeValue(fateBytes(bytes))).to.equal(encoded);
+      expect(deserializeValue(Buffer.from(encoded.slice(3), 'base64').subarray(0, -4))).to.deep.equal(fateBytes(bytes));
+    }
+    // the type table writes bytes(n) as the type tag and n as a FATE integer (aeb_fate_encoding:serialize_type/1)
+    expect(serializeType({ bytes: 32 })).to.deep.equal([0x97, 64]);
+  });
+
   it('encodes integers of every size and sign as aepp-calldata reads them', () => {
     for (const n of [0n, 1n, -1n, 63n, -63n, 64n, -64n, 65n, 255n, 256n, 2n ** 53n + 1n, -(2n ** 200n), 10n ** 40n]) {
       expect(decodeAs(n, { name: 'int' }), String(n)).to.equal(n);

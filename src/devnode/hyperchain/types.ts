@@ -1,0 +1,148 @@
+/**
+ * @module The type tables of a hyperchain's consensus contracts as the devnode runs them: HCElection and MainStaking
+ * (aeternity `test/contracts/*.aes`, the node's `master`), their records named as the compiler's ACI names them. Pure.
+ */
+import type { FunctionSpec } from '../contracts/bytecode.ts';
+import { optionType, type FateType } from '../contracts/fate.ts';
+
+const UNIT: FateType = { tuple: [] };
+const ANY_BYTES: FateType = { bytes: 'any' };
+/** STAKES is `list(address * int)`: validators (signing keys) and stakes. */
+export const STAKES: FateType = { list: { tuple: ['address', 'int'] } };
+
+/** HCElection's `epoch_info` record. */
+export const EPOCH_INFO: FateType = {
+  record: 'epoch_info',
+  fields: [
+    ['start', 'int'],
+    ['length', 'int'],
+    ['seed', optionType(ANY_BYTES)],
+    ['staking_distribution', optionType(STAKES)],
+  ],
+};
+
+/** HCElection's `pin_reward_info` record. */
+export const PIN_REWARD_INFO: FateType = {
+  record: 'pin_reward_info',
+  fields: [
+    ['base', 'int'],
+    ['current', 'int'],
+    ['carry_over', 'int'],
+  ],
+};
+
+const VOTE: FateType = {
+  record: 'vote',
+  fields: [
+    ['producer', 'address'],
+    ['hash', { bytes: 32 }],
+    ['sign_data', ANY_BYTES],
+    ['signature', { bytes: 64 }],
+  ],
+};
+
+const EPOCH_LENGTH_VOTE: FateType = {
+  record: 'epoch_length_vote',
+  fields: [
+    ['producer', 'address'],
+    ['epoch_delta', 'int'],
+    ['sign_data', ANY_BYTES],
+    ['signature', { bytes: 64 }],
+  ],
+};
+
+/** HCElection's `finalize_info` record. */
+export const FINALIZE_INFO: FateType = {
+  record: 'finalize_info',
+  fields: [
+    ['epoch', 'int'],
+    ['fork', optionType(ANY_BYTES)],
+    ['epoch_length', optionType('int')],
+    ['pc_hash', ANY_BYTES],
+    ['producer', 'address'],
+    ['votes', optionType({ list: VOTE })],
+    ['length_votes', optionType({ list: EPOCH_LENGTH_VOTE })],
+  ],
+};
+
+const fn = (name: string, args: FateType[], ret: FateType, payable = false): FunctionSpec => ({
+  name,
+  args,
+  ret,
+  payable,
+});
+
+/** HC_ELECTION_FUNCTIONS: HCElection's entrypoints (the protocol's calls and the readers a middleware dry-runs). */
+export const HC_ELECTION_FUNCTIONS: readonly FunctionSpec[] = [
+  fn('init', ['contract'], UNIT),
+  fn('init_epochs', ['int', 'int'], UNIT),
+  fn('step', ['address'], UNIT),
+  fn('step_eoe', ['address', ANY_BYTES, 'int', 'bool'], UNIT),
+  fn('pin', [ANY_BYTES], UNIT),
+  fn('add_reward', ['int', 'address'], UNIT, true),
+  fn('finalize_epoch', ['int', ANY_BYTES, ANY_BYTES, 'address', { list: VOTE }], UNIT),
+  fn('leader', [], 'address'),
+  fn('epoch', [], 'int'),
+  fn('epoch_length', [], 'int'),
+  fn('epoch_info', [], { tuple: ['int', EPOCH_INFO] }),
+  fn('epoch_info_epoch', ['int'], EPOCH_INFO),
+  fn('staking_contract', [], 'contract'),
+  fn('validator_schedule', [ANY_BYTES, STAKES, 'int'], { list: 'address' }),
+  fn('pin_info', [], optionType(ANY_BYTES)),
+  fn('pin_reward_info', [], PIN_REWARD_INFO),
+  fn('finalize_info', [], optionType(FINALIZE_INFO)),
+];
+
+/** StakingValidator's `validator_state` record, as ae_mdw 1.107 reads a validator's delegates from it. */
+const VALIDATOR_STATE: FateType = {
+  record: 'validator_state',
+  fields: [
+    ['main_staking_ct', 'address'],
+    ['unstake_delay', 'int'],
+    ['pending_unstake_amount', 'int'],
+    ['pending_unstake', { map: ['int', { list: { tuple: ['address', 'int'] } }] }],
+    ['name', 'string'],
+    ['description', 'string'],
+    ['image_url', 'string'],
+    ['delegates', { map: ['address', 'int'] }],
+    ['shares', 'int'],
+  ],
+};
+
+/** MainStaking's `get_validator_response` record (with the validator contract's state, its delegates). */
+export const VALIDATOR_RESPONSE: FateType = {
+  record: 'get_validator_response',
+  fields: [
+    ['ct', 'contract'],
+    ['address', 'address'],
+    ['creation_height', 'int'],
+    ['stake', 'int'],
+    ['pending_stake', 'int'],
+    ['stake_limit', 'int'],
+    ['is_online', 'bool'],
+    ['state', VALIDATOR_STATE],
+  ],
+};
+
+/** HC_STAKING_FUNCTIONS: MainStaking's entrypoints the devnode runs. */
+export const HC_STAKING_FUNCTIONS: readonly FunctionSpec[] = [
+  fn('init', ['int'], UNIT),
+  fn('new_validator', ['address', 'address', 'bool'], 'contract', true),
+  fn('stake', ['address'], UNIT, true),
+  fn('withdraw', ['address', 'int'], UNIT),
+  fn('sorted_validators', [], STAKES),
+  fn('lock_stake', ['int'], STAKES),
+  fn('add_rewards', ['int', STAKES], UNIT, true),
+  fn('staking_power', ['address'], 'int'),
+  fn('get_validator_state', ['address'], VALIDATOR_RESPONSE),
+  fn('get_validator_contract', ['address'], 'contract'),
+  fn('get_current_epoch', [], 'int'),
+  fn('get_validator_min_stake', [], 'int'),
+];
+
+/** HC_VALIDATOR_FUNCTIONS: a StakingValidator's type table (its state lives in MainStaking here; its calls do not run). */
+export const HC_VALIDATOR_FUNCTIONS: readonly FunctionSpec[] = [
+  fn('init', ['contract', 'address', 'address'], UNIT),
+  fn('get_current_stake', [], 'int'),
+  fn('get_total_balance', [], 'int'),
+];
