@@ -142,26 +142,31 @@ export class MdwHub {
     if (!this.hasAnySubscription() || events.length === 0) return;
     const lowest = events.reduce((min, e) => Math.min(min, e.height), Infinity);
     for (const replay of this.#replays) replay.noteDelivered(lowest);
+    const deliveries = events.map((event) => ({ event, to: this.#subscribersOf(event) }));
+    const mdwWanted = deliveries.filter(({ to }) =>
+      to.some(([, subs, keys]) => keys.some((k) => subs.sources(k).has('mdw'))),
+    );
     const mdw = await renderEvents(
       this.#render,
-      events.filter((event) => this.#wantsMdw(event)),
+      mdwWanted.map((d) => d.event),
     ).catch((err: unknown) => {
       this.#log.warn({ err: (err as Error).message }, 'reading mdw websocket payloads failed');
       return () => undefined;
     });
-    for (const event of events) {
-      for (const [peer, { subs, replays }] of this.#clients) {
-        for (const key of keysFor(subs, event)) if (!replays.has(key)) sendEvent(peer, subs, key, event, mdw(event));
-      }
+    for (const { event, to } of deliveries) {
+      const payload = mdw(event);
+      for (const [peer, subs, keys] of to) for (const key of keys) sendEvent(peer, subs, key, event, payload);
     }
   }
 
-  /** #wantsMdw is true when a client takes the event's mdw-source payload live. */
-  #wantsMdw(event: ChainEvent): boolean {
-    for (const { subs, replays } of this.#clients.values()) {
-      for (const key of keysFor(subs, event)) if (!replays.has(key) && subs.sources(key).has('mdw')) return true;
+  /** #subscribersOf lists the clients taking the event live, each with its subscriptions (channel, targets) it goes to. */
+  #subscribersOf(event: ChainEvent): [MdwPeer, MdwSubscriptions, string[]][] {
+    const to: [MdwPeer, MdwSubscriptions, string[]][] = [];
+    for (const [peer, { subs, replays }] of this.#clients) {
+      const keys = keysFor(subs, event).filter((key) => !replays.has(key));
+      if (keys.length > 0) to.push([peer, subs, keys]);
     }
-    return false;
+    return to;
   }
 
   async #answer(peer: MdwPeer, client: MdwClient, text: string): Promise<void> {
