@@ -65,6 +65,7 @@ export class FakeStore {
   readonly hub = new WatchHub();
   readonly #objects = new Map<string, KubeObject>();
   readonly #managers = new Map<string, Map<string, Ownership>>();
+  readonly #ownedAt = new Map<string, Date>();
   /** customKinds caches the CRD (or none) of each apiVersion|kind until a CRD changes. */
   readonly #customKinds = new Map<string, CustomKind | undefined>();
   readonly #noStatus: Set<string>;
@@ -168,7 +169,7 @@ export class FakeStore {
     if (ref.namespace === undefined) delete created.metadata.namespace;
     else created.metadata.namespace = ref.namespace;
     delete created.metadata.deletionTimestamp;
-    this.#own(key, created, ownership ?? afterUpdate(new Map(), manager, undefined, created));
+    this.#own(key, ownership ?? afterUpdate(new Map(), manager, undefined, created));
     this.#commit('ADDED', key, created);
     return created;
   }
@@ -197,7 +198,7 @@ export class FakeStore {
     const merged = applyMerge(live, managers, fieldManager, config) as KubeObject;
     const result = this.update(live, merged, 'main', fieldManager, ownership);
     // ownership moves even when no value does (two managers agreeing on a field share it)
-    if (result === live) this.#managers.set(key, ownership);
+    if (result === live) this.#own(key, ownership);
     return result;
   }
 
@@ -261,7 +262,7 @@ export class FakeStore {
     if (canonicalJson(specOf(admitted)) !== canonicalJson(specOf(live)))
       admitted.metadata.generation = (m.generation ?? 0) + 1;
     const key = this.key(this.refOf(live));
-    this.#own(key, admitted, ownership ?? afterUpdate(this.#managers.get(key) ?? new Map(), manager, live, admitted));
+    this.#own(key, ownership ?? afterUpdate(this.#managers.get(key) ?? new Map(), manager, live, admitted));
     this.#commit('MODIFIED', key, admitted);
     if (admitted.metadata.deletionTimestamp !== undefined && (admitted.metadata.finalizers ?? []).length === 0) {
       this.#remove(admitted);
@@ -342,6 +343,7 @@ export class FakeStore {
     const key = this.key(this.refOf(obj));
     if (!this.#objects.has(key)) return;
     this.#managers.delete(key);
+    this.#ownedAt.delete(key);
     this.#commit('DELETED', key, structuredClone(obj));
     this.#collect(obj.metadata.uid ?? '');
     for (const owner of obj.metadata.ownerReferences ?? []) this.#releaseForeground(owner.uid);
@@ -386,10 +388,28 @@ export class FakeStore {
     return this.customKind(obj.apiVersion, obj.kind)?.admit(obj, old) ?? obj;
   }
 
-  /** #own records the ownership of the object stored under key and renders it as its metadata.managedFields. */
-  #own(key: string, obj: KubeObject, ownership: Map<string, Ownership>): void {
+  /** #own records the ownership of the object stored under key, and when it changed. */
+  #own(key: string, ownership: Map<string, Ownership>): void {
     this.#managers.set(key, ownership);
-    obj.metadata.managedFields = managedFieldsOf(ownership, obj.apiVersion, this.#now()) as never;
+    this.#ownedAt.set(key, this.#now());
+  }
+
+  /**
+   * withManagedFields is a copy of obj with its metadata.managedFields rendered from the ownership the store keeps
+   * (rendered on the way out, not stored: the store copies objects on every write, and the fieldsV1 trees would
+   * double what it copies).
+   */
+  withManagedFields<T extends KubeObject>(obj: T): T {
+    const out = structuredClone(obj);
+    const key = this.key(this.refOf(obj));
+    const managers = this.#managers.get(key);
+    if (managers !== undefined && managers.size > 0)
+      out.metadata.managedFields = managedFieldsOf(
+        managers,
+        obj.apiVersion,
+        this.#ownedAt.get(key) ?? this.#now(),
+      ) as never;
+    return out;
   }
 
   #dependents(ownerUid: string): KubeObject[] {

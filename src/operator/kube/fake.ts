@@ -137,14 +137,14 @@ export class FakeKube implements KubeClient {
     const before = this.#store.find(ref)?.metadata.resourceVersion;
     const result = this.#store.apply(obj, fieldManager, options.force === true);
     this.#record('apply', ref, result.metadata.resourceVersion !== before, fieldManager);
-    return structuredClone(result) as T;
+    return this.#store.withManagedFields(result) as T;
   }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
     this.#check('create', this.#store.refOf(obj));
     const created = this.#store.create(structuredClone(obj));
     this.#record('create', this.#store.refOf(created), true);
-    return structuredClone(created) as T;
+    return this.#store.withManagedFields(created) as T;
   }
 
   async replace<T extends KubeObject>(obj: T): Promise<T> {
@@ -216,7 +216,7 @@ export class FakeKube implements KubeClient {
   /** peek is a synchronous get for assertions. */
   peek<T extends KubeObject>(ref: ObjectRef): T | undefined {
     const obj = this.#store.find(ref);
-    return obj === undefined ? undefined : (structuredClone(obj) as T);
+    return obj === undefined ? undefined : (this.#store.withManagedFields(obj) as T);
   }
 
   /** setStatus merges status as another controller would (a Job controller, a Deployment controller). */
@@ -397,7 +397,7 @@ export class FakeKube implements KubeClient {
   #recorded(verb: FakeVerb, ref: ObjectRef, live: KubeObject, write: () => KubeObject): KubeObject {
     const updated = write();
     this.#record(verb, ref, updated !== live);
-    return structuredClone(updated);
+    return this.#store.withManagedFields(updated);
   }
 
   #check(verb: FakeVerb, ref: ObjectRef): void {

@@ -207,7 +207,9 @@ describe('blue/green reload on the fake API server', () => {
       expect(writesInRun).to.be.greaterThan(10);
     });
 
-    it('converges to the same end state when the operator dies at any one of its writes and a fresh one takes over', async () => {
+    it('converges to the same end state when the operator dies at any one of its writes and a fresh one takes over', async function () {
+      // a whole reload per write (some 47 of them) against the CRD's schema and rules: beyond mocha's 30 s on a busy machine
+      this.timeout(120_000);
       for (let n = 1; n <= writesInRun; n++) {
         const h = await serving();
         requestReload(h, RELOAD);

@@ -1,6 +1,6 @@
 /**
  * @module A tiny HTTP front for FakeKube speaking the API server's REST paths (discovery, CRUD, patch content types,
- * /status, NDJSON watches with in-stream ERROR), so the real client can run the KubeClient contract end to end.
+ * /status, /scale, NDJSON watches with in-stream ERROR), so the real client can run the KubeClient contract end to end.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -122,6 +122,10 @@ async function handle(
     send(res, 201, body);
   } else if (req.method === 'POST') {
     send(res, 201, await kube.create(body as KubeObject));
+  } else if ((req.method === 'PUT' || req.method === 'PATCH') && sub === 'scale') {
+    // the scale subresource, as `kubectl scale` and the HPA write it (FakeKube.scale)
+    const replicas = (body as { spec?: { replicas?: unknown } } | undefined)?.spec?.replicas;
+    send(res, 200, kube.scale(ref, Number(replicas), q.get('fieldManager') ?? 'kubectl-scale'));
   } else if (req.method === 'PUT') {
     send(res, 200, await kube.replace(body as KubeObject));
   } else if (req.method === 'PATCH') {

@@ -9,6 +9,7 @@ import { KubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { FOREGROUND_FINALIZER } from '../../../src/operator/kube/fake-store.ts';
+import { startFakeApiServer } from './fake-apiserver.ts';
 
 const NS = 'chain';
 const MW: ObjectRef = { apiVersion: API_VERSION, kind: KIND, namespace: NS, name: 'mainnet' };
@@ -126,6 +127,23 @@ describe('FakeKube, strict as an API server', () => {
         .to.throw(KubeError)
         .with.property('status', 404);
     });
+  });
+
+  it('"Scale subresource" over HTTP: a merge patch of /scale moves the CRD\'s replicas path', async () => {
+    await kube.create(middleware({ server: { replicas: 2 } }));
+    const api = await startFakeApiServer(kube, [{ apiVersion: API_VERSION, kind: KIND, plural: 'middlewares' }]);
+    try {
+      const res = await fetch(`${api.url}/apis/${API_VERSION}/namespaces/${NS}/middlewares/mainnet/scale`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ spec: { replicas: 4 } }),
+      });
+      expect(res.status).to.equal(200);
+      expect(await res.json()).to.deep.include({ kind: 'Scale', spec: { replicas: 4 } });
+      expect(specOf(kube.peek(MW)).server).to.include({ replicas: 4 });
+    } finally {
+      await api.stop();
+    }
   });
 
   describe('"Server-Side Apply"', () => {
