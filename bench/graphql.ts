@@ -11,7 +11,8 @@
  * pages start at 1000 random positions of the chain (REST cursors, and the GraphQL cursors of the same positions),
  * read one after another for latency, then 16 in flight; each latency as the client measured it and as the server
  * saw it (from the request's headers to the answer's last byte, bench/server-timing.hook.ts). BENCH_GENERATIONS
- * (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario; BENCH_BASELINE_MDW
+ * (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario, BENCH_CONCURRENCY
+ * (default 16) the requests in flight of the second half and of the warm-up; BENCH_BASELINE_MDW
  * another tree's bin/mdw.js, whose server is measured beside this tree's scenario by scenario (an A/B run);
  * BENCH_SERVER_NODE_OPTIONS and BENCH_SERVER_NODE_ARGS the servers' extra Node flags (`--cpu-prof`; `--trace-gc`,
  * which NODE_OPTIONS refuses), BENCH_BASELINE_NODE_OPTIONS the baseline's alone (with BENCH_BASELINE_MDW=bin/mdw.js,
@@ -46,7 +47,8 @@ const BASELINE_NODE_OPTIONS = `${NODE_OPTIONS} ${process.env.BENCH_BASELINE_NODE
 const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** another tree's bin/mdw.js: its server is measured too, scenario by scenario beside this tree's (an A/B run) */
 const BASELINE_MDW = process.env.BENCH_BASELINE_MDW;
-const CONCURRENCY = 16;
+/** the requests in flight of the second half (BENCH_CONCURRENCY=1 on a machine too busy for 16 within the 5 s turn) */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PAGE_LIMIT = 100;
 const SCHEMA = 'mdw_bench_graphql';
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;

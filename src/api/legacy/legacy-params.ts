@@ -52,8 +52,11 @@ export function parseInteger(value: QueryValue, name: string, min: number, max: 
   return n;
 }
 
-/** parsePaging reads `limit` (default and maximum in PAGING_DEFAULTS) and `page` (from 1). */
-export function parsePaging(
+/**
+ * parseLimitPage reads the original API's paging by offset: `limit` (default and maximum in PAGING_DEFAULTS) and `page`
+ * (from 1). ae_mdw's keyset paging is mdw-params.ts parsePaging.
+ */
+export function parseLimitPage(
   query: Record<string, QueryValue>,
   defaults: { limit: number; maxLimit: number } = PAGING_DEFAULTS,
 ): Paging {

@@ -7,7 +7,7 @@ import {
   parseFlag,
   parseHeight,
   parseId,
-  parsePaging,
+  parseLimitPage,
   parseTxType,
   PAGING_DEFAULTS,
 } from '../../../src/api/legacy/legacy-params.ts';
@@ -54,19 +54,19 @@ describe('api params', () => {
     }
   });
 
-  describe('parsePaging', () => {
+  describe('parseLimitPage', () => {
     it('defaults to the documented limit and page 1', () => {
-      expect(parsePaging({})).to.deep.equal({ limit: PAGING_DEFAULTS.limit, page: 1, offset: 0 });
+      expect(parseLimitPage({})).to.deep.equal({ limit: PAGING_DEFAULTS.limit, page: 1, offset: 0 });
     });
     it('computes the offset of a page', () => {
-      expect(parsePaging({ limit: '10', page: '3' })).to.deep.equal({ limit: 10, page: 3, offset: 20 });
+      expect(parseLimitPage({ limit: '10', page: '3' })).to.deep.equal({ limit: 10, page: 3, offset: 20 });
     });
     it('rejects limit 0, above the maximum, negative, page 0 and pages too deep', () => {
-      rejects(() => parsePaging({ limit: '0' }), /limit/);
-      rejects(() => parsePaging({ limit: String(PAGING_DEFAULTS.maxLimit + 1) }), /limit/);
-      rejects(() => parsePaging({ limit: '-5' }), /limit/);
-      rejects(() => parsePaging({ page: '0' }), /page/);
-      rejects(() => parsePaging({ limit: '1000', page: '2000000' }), /too deep/);
+      rejects(() => parseLimitPage({ limit: '0' }), /limit/);
+      rejects(() => parseLimitPage({ limit: String(PAGING_DEFAULTS.maxLimit + 1) }), /limit/);
+      rejects(() => parseLimitPage({ limit: '-5' }), /limit/);
+      rejects(() => parseLimitPage({ page: '0' }), /page/);
+      rejects(() => parseLimitPage({ limit: '1000', page: '2000000' }), /too deep/);
     });
   });
 

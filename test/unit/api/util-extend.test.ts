@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 
 const run = promisify(execFile);
-const PROXY = new URL('../../../src/api/proxy.ts', import.meta.url).href;
+const PROXY = new URL('../../../src/api/http/proxy.ts', import.meta.url).href;
 
 describe('util._extend under http-proxy', () => {
   it('copies as Node did, without the deprecation warning, once proxy.ts is loaded', async () => {

@@ -9,7 +9,7 @@ import {
   type AuctionFilter,
 } from '../../../db/queries/auctions.ts';
 import { badRequest, notFound } from '../../../errors.ts';
-import { PAGING_DEFAULTS, parseFlag, parseId, parseInteger, parsePaging, parseText } from '../legacy-params.ts';
+import { PAGING_DEFAULTS, parseFlag, parseId, parseInteger, parseLimitPage, parseText } from '../legacy-params.ts';
 import { jsonArrayText, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 import { MAX_NAME_LENGTH } from './names.ts';
 import type { ApiContext, ApiState } from '../../http/state.ts';
@@ -43,7 +43,7 @@ export function auctionRoutes(deps: RouteDeps): Router {
 
   router.get('/active', async (ctx) => {
     const filter = auctionFilter(ctx.query);
-    const paging = parsePaging(ctx.query);
+    const paging = parseLimitPage(ctx.query);
     const top = await topHeight(pool);
     const rows = top === undefined ? [] : await runningAuctions(pool, top, filter, paging);
     sendJsonText(ctx, jsonArrayText(rows.map((json) => ({ json }))));
@@ -51,12 +51,12 @@ export function auctionRoutes(deps: RouteDeps): Router {
 
   router.get('/bids/account/:account', async (ctx) => {
     const account = parseId(ctx.params.account, ['ak'], 'account');
-    const rows = await bidsOfAccount(pool, account, parsePaging(ctx.query));
+    const rows = await bidsOfAccount(pool, account, parseLimitPage(ctx.query));
     sendJsonText(ctx, jsonArrayText(rows.map((json) => ({ json }))));
   });
 
   router.get('/bids/:name', async (ctx) => {
-    const auction = await latestAuction(pool, name(ctx), parsePaging(ctx.query));
+    const auction = await latestAuction(pool, name(ctx), parseLimitPage(ctx.query));
     sendJsonText(ctx, jsonArrayText((auction?.bids ?? []).map((json) => ({ json }))));
   });
 

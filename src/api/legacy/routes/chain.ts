@@ -15,7 +15,7 @@ import { decodeErrorsSince, feesAt, heightsContiguous, sizeUpTo } from '../../..
 import { syncState, type SyncState } from '../../../db/queries/sync-state.ts';
 import { transactionsBetween } from '../../../db/queries/transactions.ts';
 import { notFound } from '../../../errors.ts';
-import { parseHeight, parseInteger, parsePaging } from '../legacy-params.ts';
+import { parseHeight, parseInteger, parseLimitPage } from '../legacy-params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 import { generationsReport } from '../../../shapes/middleware.ts';
 import { BriefValue } from '../../http/brief-value.ts';
@@ -40,7 +40,7 @@ export function chainRoutes(deps: RouteDeps): Router {
   router.get('/generations/:from/:to', async (ctx) => {
     const from = parseHeight(ctx.params.from, 'from');
     const to = parseHeight(ctx.params.to, 'to');
-    const { limit, offset } = parsePaging(ctx.query, GENERATIONS_PAGING);
+    const { limit, offset } = parseLimitPage(ctx.query, GENERATIONS_PAGING);
     const kbs = from > to ? [] : await keyBlocksBetween(pool, from, to, limit, offset);
     if (kbs.length === 0) return sendJson(ctx, generationsReport([], [], []));
     const lo = kbs[kbs.length - 1]!.height;
@@ -52,7 +52,7 @@ export function chainRoutes(deps: RouteDeps): Router {
   router.get('/new/generations/:from/:to', async (ctx) => {
     const from = parseHeight(ctx.params.from, 'from');
     const to = parseHeight(ctx.params.to, 'to');
-    const paging = parsePaging(ctx.query, GENERATIONS_PAGING);
+    const paging = parseLimitPage(ctx.query, GENERATIONS_PAGING);
     const rows = from > to ? [] : await newGenerationsJson(pool, from, to, paging);
     // oldest first: a later page or a fuller last one can still come while the newest is near the top
     sendJsonText(ctx, jsonArrayText(rows), rows.length === 0 ? undefined : rows[rows.length - 1]!.height + 1);

@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { ApiState } from '../../http/state.ts';
 import { activeChannels, channelTransactions } from '../../../db/queries/channels.ts';
-import { parseId, parsePaging } from '../legacy-params.ts';
+import { parseId, parseLimitPage } from '../legacy-params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 
 /** channelRoutes registers channels/active and channels/transactions/address/<ch>. */
@@ -11,14 +11,14 @@ export function channelRoutes(deps: RouteDeps): Router {
   const router = new Router<ApiState>({ prefix: '/middleware/channels' });
 
   router.get('/active', async (ctx) => {
-    sendJson(ctx, await activeChannels(pool, parsePaging(ctx.query)));
+    sendJson(ctx, await activeChannels(pool, parseLimitPage(ctx.query)));
   });
 
   router.get('/transactions/address/:address', async (ctx) => {
     const channelId = parseId(ctx.params.address, ['ch'], 'address');
     sendJsonText(
       ctx,
-      jsonArrayText(await channelTransactions(pool, channelId, parsePaging(ctx.query)), 'transactions'),
+      jsonArrayText(await channelTransactions(pool, channelId, parseLimitPage(ctx.query)), 'transactions'),
     );
   });
 

@@ -13,7 +13,7 @@ import {
 import { contractCalls } from '../../../db/queries/contract-calls.ts';
 import { badRequest, notFound } from '../../../errors.ts';
 import { createCompilerClient } from '../../../node/compiler.ts';
-import { parseId, parsePaging, parseText } from '../legacy-params.ts';
+import { parseId, parseLimitPage, parseText } from '../legacy-params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 
 /** MAX_SOURCE_BYTES bounds a verification request body. */
@@ -34,7 +34,7 @@ export function contractRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/contracts/all', async (ctx) => {
-    const rows = await allContracts(pool, parsePaging(ctx.query));
+    const rows = await allContracts(pool, parseLimitPage(ctx.query));
     sendJson(
       ctx,
       rows.map((c) => ({ contract_id: c.contractId, transaction_hash: c.createTxHash, block_height: c.height })),
@@ -43,7 +43,7 @@ export function contractRoutes(deps: RouteDeps): Router {
 
   router.get('/contracts/calls/address/:address', async (ctx) => {
     const contractId = parseId(ctx.params.address, ['ct'], 'address');
-    const rows = await contractCalls(pool, contractId, parsePaging(ctx.query));
+    const rows = await contractCalls(pool, contractId, parseLimitPage(ctx.query));
     sendJson(
       ctx,
       rows.map((c) => ({
@@ -67,7 +67,7 @@ export function contractRoutes(deps: RouteDeps): Router {
     const contractId = parseId(ctx.params.address, ['ct'], 'address');
     sendJsonText(
       ctx,
-      jsonArrayText(await contractTransactions(pool, contractId, parsePaging(ctx.query)), 'transactions'),
+      jsonArrayText(await contractTransactions(pool, contractId, parseLimitPage(ctx.query)), 'transactions'),
     );
   });
 

@@ -5,7 +5,7 @@ import type { ApiContext } from '../../http/state.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 import { nameStateByHash, names, type NameFilter } from '../../../db/queries/names.ts';
 import { notFound } from '../../../errors.ts';
-import { parseFlag, parseId, parsePaging, parseText } from '../legacy-params.ts';
+import { parseFlag, parseId, parseLimitPage, parseText } from '../legacy-params.ts';
 import { sendJson, type RouteDeps } from '../../http/route-deps.ts';
 
 const POINTER_PREFIXES = ['ak', 'ct', 'ok', 'ch'] as const;
@@ -22,7 +22,7 @@ export function nameRoutes(deps: RouteDeps): Router {
   router.get('/', async (ctx) => {
     const o = owner(ctx);
     const filter: NameFilter = { owner: o, order: o ? 'expires' : 'created' };
-    sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+    sendJson(ctx, await names(pool, filter, parseLimitPage(ctx.query)));
   });
 
   router.get('/active', async (ctx) => {
@@ -35,7 +35,7 @@ export function nameRoutes(deps: RouteDeps): Router {
       order: o ? 'expires' : 'created',
       reverse: parseFlag(ctx.query.reverse),
     };
-    sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+    sendJson(ctx, await names(pool, filter, parseLimitPage(ctx.query)));
   });
 
   router.get('/reverse/:account', async (ctx) => {
@@ -43,7 +43,7 @@ export function nameRoutes(deps: RouteDeps): Router {
     const top = await topHeight(pool);
     if (top === undefined) return sendJson(ctx, []);
     const filter: NameFilter = { pointingAt: account, activeAt: top, order: 'name' };
-    sendJson(ctx, await names(pool, filter, parsePaging(ctx.query)));
+    sendJson(ctx, await names(pool, filter, parseLimitPage(ctx.query)));
   });
 
   router.get('/hash/:hash', async (ctx) => {
@@ -55,7 +55,7 @@ export function nameRoutes(deps: RouteDeps): Router {
 
   router.get('/:name', async (ctx) => {
     const text = parseText(ctx.params.name, 'name', MAX_NAME_LENGTH).toLowerCase();
-    sendJson(ctx, await names(pool, { contains: text, order: 'expires' }, parsePaging(ctx.query)));
+    sendJson(ctx, await names(pool, { contains: text, order: 'expires' }, parseLimitPage(ctx.query)));
   });
 
   return router;

@@ -4,7 +4,7 @@ import type { ApiState } from '../../http/state.ts';
 import { isJsonObject, type Json } from '../../../chain/json.ts';
 import { oracleExists, oracleQueries, oracles } from '../../../db/queries/oracles.ts';
 import { notFound } from '../../../errors.ts';
-import { parseId, parsePaging } from '../legacy-params.ts';
+import { parseId, parseLimitPage } from '../legacy-params.ts';
 import { sendJson, type RouteDeps } from '../../http/route-deps.ts';
 
 /** oracleRoutes registers oracles/list and oracles/<id>. */
@@ -13,7 +13,7 @@ export function oracleRoutes(deps: RouteDeps): Router {
   const router = new Router<ApiState>({ prefix: '/middleware/oracles' });
 
   router.get('/list', async (ctx) => {
-    const rows = await oracles(pool, parsePaging(ctx.query));
+    const rows = await oracles(pool, parseLimitPage(ctx.query));
     sendJson(
       ctx,
       rows.map((o) => ({
@@ -29,7 +29,7 @@ export function oracleRoutes(deps: RouteDeps): Router {
   router.get('/:oracleId', async (ctx) => {
     const oracleId = parseId(ctx.params.oracleId, ['ok'], 'oracle_id');
     if (!(await oracleExists(pool, oracleId))) throw notFound(`oracle ${oracleId} is not known`);
-    const rows = await oracleQueries(pool, oracleId, parsePaging(ctx.query));
+    const rows = await oracleQueries(pool, oracleId, parseLimitPage(ctx.query));
     sendJson(
       ctx,
       rows.map((q) => ({

@@ -12,7 +12,7 @@ import {
   parseDate,
   parseHeight,
   parseId,
-  parsePaging,
+  parseLimitPage,
   parseTxType,
 } from '../legacy-params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
@@ -40,14 +40,14 @@ export function transactionRoutes(deps: RouteDeps): Router {
     const receiver = parseId(ctx.params.receiver, RECIPIENT_PREFIXES, 'receiver');
     sendJsonText(
       ctx,
-      jsonArrayText(await transactionsFromTo(pool, sender, receiver, parsePaging(ctx.query)), 'transactions'),
+      jsonArrayText(await transactionsFromTo(pool, sender, receiver, parseLimitPage(ctx.query)), 'transactions'),
     );
   });
 
   router.get('/account/:account', async (ctx) => {
     const account = parseId(ctx.params.account, ACCOUNT_PREFIXES, 'account');
     const cursor = parseCursor(ctx.query);
-    const paging = parsePaging(ctx.query);
+    const paging = parseLimitPage(ctx.query);
     const rows = await accountTransactionsPage(pages, account, parseTxType(ctx.query), paging, cursor);
     const last = rows.at(-1);
     if (last && rows.length === paging.limit) {
@@ -65,7 +65,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
     const from = parseHeight(ctx.params.from, 'from');
     const to = parseHeight(ctx.params.to, 'to');
     if (from > to) throw badRequest('from must not be above to');
-    const rows = await transactionsInInterval(pool, from, to, parseTxType(ctx.query), parsePaging(ctx.query));
+    const rows = await transactionsInInterval(pool, from, to, parseTxType(ctx.query), parseLimitPage(ctx.query));
     sendJsonText(ctx, jsonArrayText(rows, 'transactions'), to);
   });
 
