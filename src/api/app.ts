@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
-  app.use(operations(deps));
+  app.use(operations(deps, admission));
   const routeDeps = {
     cfg,
     log,
@@ -130,13 +130,14 @@ export function createApp(deps: AppDeps): Koa {
  * operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics, each
  * counted in the metrics under its path.
  */
-function operations(deps: AppDeps): ApiMiddleware {
+function operations(deps: AppDeps, admission: Admission): ApiMiddleware {
+  const loaded = (): boolean => admission.counts.waiting > 0;
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const answer = await readiness(deps.pool, deps.outages?.database, replicaLag(deps));
+      const answer = await readiness(deps.pool, deps.outages?.database, replicaLag(deps), loaded);
       ctx.status = answer.ready ? 200 : 503;
       ctx.body = answer;
     } else if (ctx.path === '/metrics') {

@@ -17,27 +17,33 @@ const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
 /**
  * readiness is not ready during a known database outage; with every connection in use and requests waiting it is
  * ready and busy at once, without joining the queue (a probe that waits behind the load would time out and take
- * the server out of service for being loaded); otherwise it is whether the database answers a ping.
+ * the server out of service for being loaded); otherwise it is whether the database answers a ping, a ping too slow
+ * while `loaded` (requests wait for their turns) counting as busy.
  */
 export async function readiness(
   pool: Pool,
   database: DependencyOutage | undefined,
   replicaLag?: ReplicaLag,
+  loaded: () => boolean = () => false,
 ): Promise<Readiness> {
   if (database?.down) return UNREACHABLE;
   const behind = replicaBehind(replicaLag);
   if (behind) return behind;
   if (poolBusy(pool)) return { ready: true, busy: true };
   let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Error('timeout');
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS);
+    timer = setTimeout(() => reject(timedOut), READY_TIMEOUT_MS);
   });
   try {
     await Promise.race([ping(pool), timeout]);
     return { ready: true };
-  } catch {
-    // the ping waited behind requests that filled the pool meanwhile: busy, not away
-    return poolBusy(pool) ? { ready: true, busy: true } : UNREACHABLE;
+  } catch (err) {
+    // The ping waited behind requests that filled the pool meanwhile, or (its rows handed over in a turn of the event
+    // loop, src/turns.ts) behind the pages rendered before it while requests wait for their turns: busy, not away. A
+    // ping that failed is the database's answer, whatever the load.
+    const slowUnderLoad = err === timedOut && loaded();
+    return poolBusy(pool) || slowUnderLoad ? { ready: true, busy: true } : UNREACHABLE;
   } finally {
     clearTimeout(timer);
   }

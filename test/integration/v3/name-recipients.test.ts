@@ -66,11 +66,19 @@ describe('a spend sent to a name, as ae_mdw indexes it (issue 44)', function () 
   it("lists it under the account the name pointed at in that block, never under the name's own", async () => {
     expect(spends.length, 'spends to names in the chain').to.be.above(0);
     expect(new Set(spends.map((s) => s.pointee)).size, 'pointees').to.be.above(0);
+    // each list walked once, however many spends were sent to its name or its account (nothing changes meanwhile)
+    const walked = new Map<string, Promise<string[]>>();
+    const once = (key: string, walk: () => Promise<string[]>): Promise<string[]> => {
+      if (!walked.has(key)) walked.set(key, walk());
+      return walked.get(key)!;
+    };
     for (const { t, name, pointee } of spends) {
       expect(pointee, `${t.hash}: the name points at an account`).to.match(/^ak_/);
-      expect(await nameLists(name), name).not.to.include(t.hash);
-      const pointees = await v3.walk(`/mdw/v3/transactions?account=${pointee}&type=spend&limit=100`);
-      expect(hashes(pointees), pointee).to.include(t.hash);
+      expect(await once(name, () => nameLists(name)), name).not.to.include(t.hash);
+      const pointees = once(pointee, async () =>
+        hashes(await v3.walk(`/mdw/v3/transactions?account=${pointee}&type=spend&limit=100`)),
+      );
+      expect(await pointees, pointee).to.include(t.hash);
     }
   });
 
