@@ -11,6 +11,8 @@ import pino from 'pino';
 import { decode } from '../../src/chain/encoding.ts';
 import {
   BYTECODE,
+  devnodeHyperchain,
+  generateChain,
   EOE_FLAG,
   HC_ELECTION_ACI,
   HC_STAKING_ACI,
@@ -160,6 +162,26 @@ describe('devnode --hyperchain', function () {
       }
       expect(now.some(([, stake]) => stake > 2n ** 53n)).to.equal(true);
     });
+  });
+
+  it('keeps leaders, EOE and the epoch state through a fork across an epoch boundary', () => {
+    const hc = devnodeHyperchain({ epochLength: EPOCH_LENGTH }, 'hc_devnet', 'fork');
+    const { chain } = generateChain({ generations: 24, seed: 'fork', hyperchain: hc, networkId: 'hc_devnet' });
+    chain.fork(6); // heights 19–24 replaced: the end of epoch 2 at 20 among them
+    for (const k of chain.keyBlocks.slice(19)) {
+      const eoe = (k.header.hcFlags! & EOE_FLAG) !== 0;
+      expect(eoe, String(k.header.height)).to.equal(k.header.height === 20);
+      // the replacing blocks are the scheduled leaders' (a fork makes no holes)
+      const before = chain.stateAfter(chain.keyBlocks[k.header.height - 1]!.hash)!;
+      expect(k.header.miner).to.equal(hc.hyperchain.leaderAt(before, k.header.height));
+    }
+    const state = chain.stateAfter(chain.keyBlocks[20]!.hash)!;
+    expect(hc.hyperchain.currentEpoch(state).epoch).to.equal(3);
+    const finalize = hc.hyperchain.read(state, 20, hc.hyperchain.election, 'finalize_info', []) as unknown as {
+      values: { items: unknown[] }[];
+    };
+    const fork = finalize.values[0]!.items[1] as { values: { bytes: Uint8Array }[] };
+    expect(Buffer.from(fork.values[0]!.bytes)).to.deep.equal(decode(chain.keyBlocks[19]!.hash, ['kh']).bytes);
   });
 
   describe('a live hyperchain devnode with AeSdk', () => {
