@@ -1,9 +1,14 @@
-/** @module `mdw manifests`: the CRD, RBAC and operator Deployment as multi-document YAML for `kubectl apply`. Pure. */
+/** @module `mdw manifests`: the CRD, RBAC, operator Deployment and PDB as multi-document YAML for `kubectl apply`. Pure. */
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
 import { buildCrd, renderCrdYaml } from '../api/crd.ts';
 import { LEADER_LEASE_NAME, buildOperatorRbac, leaderElectionRules, operatorRules } from './rbac.ts';
-import { buildOperatorDeployment, buildOperatorMetricsService, operatorLabels } from './operator-deployment.ts';
+import {
+  buildOperatorDeployment,
+  buildOperatorMetricsService,
+  buildOperatorPdb,
+  operatorLabels,
+} from './operator-deployment.ts';
 import { LABEL_MANAGED_BY } from './meta.ts';
 import type { OperatorDeploymentOptions } from './operator-deployment.ts';
 
@@ -25,6 +30,8 @@ export function buildManifests(opts: ManifestOptions): KubeObject[] {
     ...buildOperatorRbac({ namespace: opts.namespace, watchNamespace: opts.watchNamespace, labels: operatorLabels() }),
   );
   objects.push(buildOperatorMetricsService(opts.namespace), buildOperatorDeployment(opts));
+  const pdb = buildOperatorPdb(opts);
+  if (pdb !== undefined) objects.push(pdb);
   return objects;
 }
 
