@@ -1,4 +1,4 @@
-/** @module `mdw manifests`: the CRD, RBAC and operator Deployment as multi-document YAML for `kubectl apply`. Pure. */
+/** @module `mdw manifests`: the CRD, RBAC, operator Deployment and PDB as multi-document YAML for `kubectl apply`. Pure. */
 import { stringify } from 'yaml';
 import type { KubeObject } from '../kube/client.ts';
 import { buildCrd, renderCrdYaml } from '../api/crd.ts';
@@ -10,7 +10,12 @@ import {
   operatorRules,
   writerLeaseRules,
 } from './rbac.ts';
-import { buildOperatorDeployment, buildOperatorMetricsService, operatorLabels } from './operator-deployment.ts';
+import {
+  buildOperatorDeployment,
+  buildOperatorMetricsService,
+  buildOperatorPdb,
+  operatorLabels,
+} from './operator-deployment.ts';
 import { LABEL_MANAGED_BY } from './meta.ts';
 import type { OperatorDeploymentOptions } from './operator-deployment.ts';
 
@@ -32,6 +37,8 @@ export function buildManifests(opts: ManifestOptions): KubeObject[] {
     ...buildOperatorRbac({ namespace: opts.namespace, watchNamespace: opts.watchNamespace, labels: operatorLabels() }),
   );
   objects.push(buildOperatorMetricsService(opts.namespace), buildOperatorDeployment(opts));
+  const pdb = buildOperatorPdb(opts);
+  if (pdb !== undefined) objects.push(pdb);
   return objects;
 }
 

@@ -1,5 +1,11 @@
-/** @module Builds the operator's own Deployment (`mdw operator`, two replicas behind leader election) and metrics Service. Pure. */
-import type { V1Deployment, V1EnvVar, V1ResourceRequirements, V1Service } from '@kubernetes/client-node';
+/** @module Builds the operator's own Deployment (`mdw operator`, two replicas behind leader election), its PDB and metrics Service. Pure. */
+import type {
+  V1Deployment,
+  V1EnvVar,
+  V1PodDisruptionBudget,
+  V1ResourceRequirements,
+  V1Service,
+} from '@kubernetes/client-node';
 import type { Built } from './meta.ts';
 import { LABEL_COMPONENT, LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, LABEL_PART_OF, APP_NAME } from './meta.ts';
 import { LEADER_LEASE_NAME, OPERATOR_NAME } from './rbac.ts';
@@ -108,5 +114,19 @@ export function buildOperatorMetricsService(namespace: string): Built<V1Service>
       selector: operatorSelector(),
       ports: [{ name: 'http', port: OPERATOR_PORT, targetPort: 'http', protocol: 'TCP' }],
     },
+  };
+}
+
+/**
+ * buildOperatorPdb lets a drain take one operator replica at a time, never all of them (the chart's pdb.yaml); a
+ * single replica gets none, which would block every drain of its node.
+ */
+export function buildOperatorPdb(o: OperatorDeploymentOptions): Built<V1PodDisruptionBudget> | undefined {
+  if ((o.replicas ?? 2) < 2) return undefined;
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: OPERATOR_NAME, namespace: o.namespace, labels: operatorLabels() },
+    spec: { maxUnavailable: 1, selector: { matchLabels: operatorSelector() } },
   };
 }

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import type { V1Deployment, V1PolicyRule } from '@kubernetes/client-node';
+import type { V1Deployment, V1PodDisruptionBudget, V1PolicyRule } from '@kubernetes/client-node';
 import type { KubeObject } from '../../../src/operator/kube/client.ts';
 import { buildManifests, renderManifests } from '../../../src/operator/specs/manifests.ts';
 import {
@@ -52,7 +52,7 @@ describe('renderManifests', () => {
     expectGoldenText(fileURLToPath(new URL('testdata/manifests.golden.yaml', import.meta.url)), renderManifests(opts));
   });
 
-  it('renders Namespace, CRD, RBAC, metrics Service and the operator Deployment, each valid', async () => {
+  it('renders Namespace, CRD, RBAC, metrics Service, the operator Deployment and its PDB, each valid', async () => {
     expect(docs.map((d) => d.kind)).to.deep.equal([
       'Namespace',
       'CustomResourceDefinition',
@@ -64,8 +64,18 @@ describe('renderManifests', () => {
       'ClusterRole',
       'Service',
       'Deployment',
+      'PodDisruptionBudget',
     ]);
     for (const doc of docs) expect(await kubeSchemaProblems(doc), `${doc.kind}`).to.deep.equal([]);
+  });
+
+  // issue 43 item 6: as the chart does, so that a drain never takes both replicas at once
+  it("keeps one of the operator's replicas through a drain (none for a single replica, whose drain it would block)", () => {
+    const pdb = docs.find((d) => d.kind === 'PodDisruptionBudget') as V1PodDisruptionBudget | undefined;
+    const deployment = docs.find((d) => d.kind === 'Deployment') as V1Deployment | undefined;
+    expect(pdb?.spec).to.deep.equal({ maxUnavailable: 1, selector: deployment?.spec?.selector });
+    const single = buildManifests({ ...opts, replicas: 1 }).map((d) => d.kind);
+    expect(single).not.to.include('PodDisruptionBudget');
   });
 
   it('labels the Namespace and the CRD with app.kubernetes.io labels', () => {
