@@ -177,11 +177,6 @@ export class Hyperchain {
     return this.#view(Number(epoch as bigint), info as FateTuple);
   }
 
-  /** epochView is epoch `epoch` (the current one − 1 to + 2, as `epoch_info_epoch` answers). */
-  epochView(state: WorldState, epoch: number): EpochView {
-    return this.#view(epoch, this.read(state, 0, this.election, 'epoch_info_epoch', [BigInt(epoch)]) as FateTuple);
-  }
-
   #view(epoch: number, info: FateTuple): EpochView {
     const [start, length, seed, distribution] = info.items as [
       bigint,

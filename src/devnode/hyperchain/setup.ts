@@ -18,7 +18,7 @@ export interface HyperchainOptions {
 }
 
 /** INITIAL_STAKE of each initial validator: 10^24 aettos, as ae_mdw's hc_devnet stakes. */
-export const INITIAL_STAKE = 10n ** 24n;
+const INITIAL_STAKE = 10n ** 24n;
 /** MIN_STAKE: MainStaking's `validator_min_stake`. */
 export const MIN_STAKE = 10n ** 21n;
 /** The node's defaults: `fixed_coinbase` 100 AE here, `pinning_reward_value` 1 AE. */
