@@ -4,6 +4,7 @@
  * by default and which rely on no session setting but search_path, so its reads could be served by
  * a PostgreSQL replica; the populator and a reload write through a write pool.
  */
+import { AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
@@ -83,8 +84,9 @@ function clientTakingTurns(turns: TurnQueue): typeof pg.Client {
 }
 
 /**
- * SheddingPool is a server's pg pool: its queue of requests waiting for a connection is bounded, and its queries (its
- * own and its connections') hand their results over in turns of `turns` when given.
+ * SheddingPool is the pg pool createPool makes: its queue of requests waiting for a connection is bounded (a server's;
+ * unbounded otherwise), its queries (its own and its connections') hand their results over in turns of `turns` when
+ * given, and a waiter is called back in its own async context (statement-cancel.ts follows it).
  */
 class SheddingPool extends pg.Pool {
   readonly #maxWaiting: number;
@@ -106,7 +108,9 @@ class SheddingPool extends pg.Pool {
       process.nextTick(() => callback(err, undefined, () => {}));
       return;
     }
-    return callback ? super.connect(callback) : super.connect();
+    // pg-pool calls a waiter back from the release of another's connection: bound to the waiter's own context, the
+    // query pool.query() then sends is cancelled with its own request's deadline, not the releaser's
+    return callback ? super.connect(AsyncResource.bind(callback)) : super.connect();
   }
 }
 
@@ -126,8 +130,7 @@ export function createPool(opts: PoolOptions, log: Logger): Pool {
     // a statement is cancelled with the request whose deadline passed (statement-cancel.ts)
     Client: CancellingClient,
   };
-  const pool =
-    opts.maxWaiting === undefined ? new pg.Pool(config) : new SheddingPool(config, opts.maxWaiting, opts.turns);
+  const pool = new SheddingPool(config, opts.maxWaiting ?? Infinity, opts.turns);
   // Without a listener a client's error would crash the process: an idle client's comes through the pool, a
   // checked-out client's (a restart or pg_terminate_backend during a query) from the client itself, after its
   // query has already failed with it. Whoever uses the connection reports the outage, once; these are details.

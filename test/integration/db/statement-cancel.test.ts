@@ -1,0 +1,47 @@
+/**
+ * @module A statement is cancelled with the work that sent it (src/db/statement-cancel.ts), also when it waited for
+ * a connection of a full pool: pg-pool hands the connection over from another's release, and the statement must still
+ * follow its own work's signal, not the releaser's.
+ */
+import { expect } from 'chai';
+import pino from 'pino';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { cancelledWith, isStatementCancelled } from '../../../src/db/statement-cancel.ts';
+import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
+
+describe('statements cancelled with their work', function () {
+  this.timeout(60_000);
+  let db: { url: string; drop(): Promise<void> };
+  let pool: Pool;
+  before(async () => {
+    db = await createTestDatabase();
+    pool = createPool({ databaseUrl: db.url, schema: 'public', max: 1 }, pino({ level: 'silent' }));
+  });
+  after(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  /** failure is how a query settled: its SQLSTATE when it failed, 'done' when it ran to its end */
+  const failure = (query: Promise<unknown>): Promise<string> =>
+    query.then(
+      () => 'done',
+      (err: unknown) => (isStatementCancelled(err) ? 'cancelled' : String(err)),
+    );
+
+  it('cancels a statement in flight when its own signal aborts, one that waited for the connection too', async () => {
+    const first = new AbortController();
+    const second = new AbortController();
+    // the pool's one connection is the first's; the second's statement waits for it, then sleeps far past the test
+    const held = cancelledWith(first.signal, () => pool.query('SELECT pg_sleep(0.2)'));
+    const waiting = failure(cancelledWith(second.signal, () => pool.query('SELECT pg_sleep(40)')));
+    expect(await failure(held)).to.equal('done');
+    // (read on a connection of its own: the pool's is the sleeper's)
+    const sleeping = async (): Promise<boolean> =>
+      (await queryOnce(db.url, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(40)'")).rows.length > 0;
+    for (let i = 0; i < 1000 && !(await sleeping()); i++);
+    expect(await sleeping(), 'the second statement runs').to.equal(true);
+    second.abort();
+    expect(await waiting).to.equal('cancelled');
+  });
+});
