@@ -5,6 +5,7 @@ import { buildIngress } from '../specs/ingress.ts';
 import { buildServerHpa } from '../specs/server-hpa.ts';
 import { buildServiceAccount, buildWorkloadRoleBinding } from '../specs/service-account.ts';
 import { buildServiceMonitor } from '../specs/service-monitor.ts';
+import { isKubeError } from '../kube/client.ts';
 import {
   buildPopulatorService,
   buildPreviewService,
@@ -42,13 +43,28 @@ export async function reconcileServices(pass: PassContext, layout: DesiredLayout
   return { selectedBefore, switched };
 }
 
-/** reconcileExtras applies the optional autoscaler, Ingress and ServiceMonitor (absent ones are pruned later). */
-export async function reconcileExtras(pass: PassContext): Promise<void> {
-  const extras = [buildServerHpa(pass.build), buildIngress(pass.build), buildServiceMonitor(pass.build)];
+/**
+ * reconcileExtras applies the optional autoscaler and Ingress (absent ones are pruned later) and the ServiceMonitor.
+ * A ServiceMonitor the cluster has no kind for (no prometheus-operator CRDs) must not stop the rest of the pass, its
+ * pruning and clean-up included: it is skipped, and what is wrong is returned for a Warning Event.
+ */
+export async function reconcileExtras(pass: PassContext): Promise<string[]> {
+  const extras = [buildServerHpa(pass.build), buildIngress(pass.build)];
   await writeAll(
     pass,
     extras.filter((o): o is NonNullable<typeof o> => o !== undefined),
   );
+  const monitor = buildServiceMonitor(pass.build);
+  if (monitor === undefined) return [];
+  try {
+    await writeAll(pass, [monitor]);
+    return [];
+  } catch (err) {
+    if (!isKubeError(err, 404)) throw err;
+    return [
+      `spec.metrics.serviceMonitor.enabled is true, but the cluster serves no ${monitor.apiVersion} ServiceMonitor: install the prometheus-operator CRDs (or disable it); everything else is reconciled`,
+    ];
+  }
 }
 
 async function writeAll(pass: PassContext, objects: readonly KubeObject[]): Promise<void> {

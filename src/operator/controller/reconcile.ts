@@ -266,7 +266,8 @@ async function convergeChildren(
       'Switched',
       `the stable Services now select generation ${layout.stableGeneration} (was ${services.selectedBefore})`,
     );
-  await reconcileExtras(pass);
+  for (const missing of await reconcileExtras(pass))
+    await recordEvent(mw, 'Warning', 'ServiceMonitorNotInstalled', missing);
   if (layout.reloadJob !== undefined) await reconcileReloadJob(pass, layout.reloadJob);
   if (layout.cleanupGeneration !== undefined) await reconcileDropJob(pass, layout.cleanupGeneration);
   if (layout.databaseCheck !== undefined) {
