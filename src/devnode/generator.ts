@@ -1,9 +1,8 @@
 /** @module Deterministic chains for tests and benchmarks: N generations × M micro blocks of mixed, valid, signed transactions. */
-import { hash } from '../chain/encoding.ts';
 import { PROTOCOL_VERSION } from './blocks.ts';
 import { Chain } from './chain.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
-import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
+import { deriveKey, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
@@ -78,11 +77,6 @@ export const GENESIS_TIME = Date.UTC(2026, 0, 1);
 const HOLE_SHARE = 0.05;
 /** GENERATED_BALANCE funds each generated account (beyond 2^53, like real balances). */
 export const GENERATED_BALANCE = 10n ** 30n;
-
-/** deriveKey is the i-th key pair of a seed. */
-export function deriveKey(seed: string, label: string): KeyPair {
-  return keyPairFromSeed(hash(Buffer.from(`devnode:${seed}:${label}`, 'utf8')));
-}
 
 /** signBuilt serialises a built transaction and signs it (`networkId ++ txBytes`) by each signer. */
 export function signBuilt(networkId: string, built: BuiltTx): Uint8Array {

@@ -14,9 +14,9 @@ export {
   type Devnode,
   type DevnodeOptions,
 } from './devnode.ts';
+export { deriveKey } from './keys.ts';
 export {
   generateChain,
-  deriveKey,
   signBuilt,
   GENESIS_TIME,
   GENERATED_BALANCE,

@@ -23,6 +23,11 @@ export function keyPairFromSeed(seed: Uint8Array): KeyPair {
   return { publicKey, address: encode('ak', publicKey), secretKey: encode('sk', seed), privateKey };
 }
 
+/** deriveKey is the i-th key pair of a seed. */
+export function deriveKey(seed: string, label: string): KeyPair {
+  return keyPairFromSeed(hash(Buffer.from(`devnode:${seed}:${label}`, 'utf8')));
+}
+
 /**
  * parseSecretKey accepts an `sk_` secret (the sdk's 32-byte seed) or hex: 64 characters (the seed)
  * or 128 characters (the older seed ++ public key form).

@@ -2,7 +2,7 @@
  * @module The devnode's hyperchain (`mdw devnode --hyperchain`): its consensus configuration, after ae_mdw's local
  * `hc_devnet` and the node's hyperchain tests, and its validators' keys (the devnode produces their blocks).
  */
-import { deriveKey } from '../generator.ts';
+import { deriveKey } from '../keys.ts';
 import type { KeyPair } from '../keys.ts';
 import { Hyperchain, type HyperchainConfig } from './consensus.ts';
 

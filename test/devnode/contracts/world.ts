@@ -1,7 +1,8 @@
 /** @module A devnode chain for contract tests: funded keys, deploys and calls signed and admitted, dry-runs, event decoding. */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
 import { Chain, type TxRecord } from '../../../src/devnode/chain.ts';
-import { deriveKey, GENESIS_TIME, signBuilt } from '../../../src/devnode/generator.ts';
+import { GENESIS_TIME, signBuilt } from '../../../src/devnode/generator.ts';
+import { deriveKey } from '../../../src/devnode/keys.ts';
 import { contractId } from '../../../src/devnode/ids.ts';
 import type { KeyPair } from '../../../src/devnode/keys.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
