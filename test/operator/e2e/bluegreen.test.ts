@@ -28,6 +28,10 @@ function stableGeneration(h: Harness): string | undefined {
   return h.kube.peek<Built<V1Service>>(STABLE)?.spec?.selector?.[LABEL_GENERATION];
 }
 
+function serverReplicas(h: Harness, generation: number): number | undefined {
+  return h.deployments().find((d) => d.metadata.name === `mainnet-server-g${generation}`)?.spec?.replicas;
+}
+
 function reloadState(h: Harness): string | undefined {
   return h.middleware().status?.reload?.state;
 }
@@ -129,6 +133,8 @@ describe('blue/green reload on the fake API server', () => {
     await h.pass();
     expect(h.middleware().status?.reload).to.deep.include({ state: 'CatchingUp', height: 40, lag: 60 });
     expect(h.middleware().status?.reload?.syncedSince).to.equal(undefined);
+    // far behind, it runs one server (spec.server.previewReplicas), not the active generation's two
+    expect(serverReplicas(h, 2)).to.equal(1);
 
     // By catching up: the stable window opens, and after it the switch happens.
     h.probe.set('mainnet-preview', 100, 1);
@@ -138,6 +144,11 @@ describe('blue/green reload on the fake API server', () => {
     await h.pass();
     expect(stableGeneration(h)).to.equal('1');
     h.clock.advance(1_000);
+    // nearly synced, it runs the full count; the switch waits until every one of them is available
+    expect(serverReplicas(h, 2)).to.equal(2);
+    await h.pass();
+    expect(stableGeneration(h)).to.equal('1');
+    h.readyDeployments();
     h.kube.clearRecords();
     await h.pass();
     expect(stableGeneration(h)).to.equal('2');
