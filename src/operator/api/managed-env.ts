@@ -1,10 +1,9 @@
 /**
  * @module The variables the operator sets on the middleware's containers itself, which spec.server.env and
- * spec.populator.env may not name: each with the field that sets it (read from the field table) or why it is fixed.
- * Pure.
+ * spec.populator.env may not name: each with the field that sets it (read from the field table, which holds the rule
+ * that refuses them: spec-fields.ts gives it here) or why it is fixed. Pure.
  */
-import { fieldsWithEnv } from './field.ts';
-import { SPEC_FIELDS } from './spec-fields.ts';
+import { fieldsWithEnv, type Field } from './field.ts';
 
 /** MANAGED_ENV_PREFIX starts every refusal, after the variable's name. */
 export const MANAGED_ENV_PREFIX = 'is set by the operator';
@@ -24,24 +23,28 @@ const NOT_FROM_A_FIELD: Readonly<Record<string, string>> = {
   MIDDLEWARE_NAME: fixed("the Middleware's namespace/name, the owner its schemas record"),
 };
 
-let managed: Readonly<Record<string, string>> | undefined;
+const managed = new WeakMap<Field, Readonly<Record<string, string>>>();
 
 /**
- * managedEnv: every variable a pod builder of src/operator/specs sets (test/operator/specs/roles.test.ts checks that
- * none is missing), mapped to the end of the sentence that refuses it in spec.*.env (after MANAGED_ENV_PREFIX). A
- * function, read once: the table's env rule lists these names, and the table is what names them.
+ * managedEnvOf: every variable a pod builder of src/operator/specs sets (test/operator/specs/roles.test.ts checks that
+ * none is missing), mapped to the end of the sentence that refuses it in spec.*.env (after MANAGED_ENV_PREFIX): the
+ * variables the fields of `table` set, and those no single field sets. Read once per table.
  */
-export function managedEnv(): Readonly<Record<string, string>> {
-  managed ??= Object.freeze({
-    ...Object.fromEntries(fieldsWithEnv(SPEC_FIELDS, 'spec').map(({ path, env }) => [env, from(path)])),
-    ...NOT_FROM_A_FIELD,
-  });
-  return managed;
+export function managedEnvOf(table: Field): Readonly<Record<string, string>> {
+  let env = managed.get(table);
+  if (env === undefined) {
+    env = Object.freeze({
+      ...Object.fromEntries(fieldsWithEnv(table, 'spec').map(({ path, env: name }) => [name, from(path)])),
+      ...NOT_FROM_A_FIELD,
+    });
+    managed.set(table, env);
+  }
+  return env;
 }
 
-/** managedEnvProblem is why spec.*.env may not name `name`, or undefined when it may. */
-export function managedEnvProblem(name: string): string | undefined {
-  const all = managedEnv();
+/** managedEnvProblemOf is why spec.*.env may not name `name` under `table`, or undefined when it may. */
+export function managedEnvProblemOf(table: Field, name: string): string | undefined {
+  const all = managedEnvOf(table);
   const rest = Object.hasOwn(all, name) ? all[name] : undefined;
   return rest === undefined ? undefined : `${name} ${MANAGED_ENV_PREFIX} ${rest}`;
 }

@@ -17,7 +17,7 @@ import { parseProxyEntry } from '../../client-address.ts';
 import { parseDurationSeconds, SPEC_DEFAULTS as D } from './defaults.ts';
 import { arr, bool, documented, int, intOrString, map, obj, opaque, str, typed } from './field.ts';
 import type { Field, FieldRule } from './field.ts';
-import { managedEnv, managedEnvProblem, MANAGED_ENV_PREFIX } from './managed-env.ts';
+import { managedEnvOf, managedEnvProblemOf, MANAGED_ENV_PREFIX } from './managed-env.ts';
 import { LogLevel, PullPolicy, ReclaimPolicy, ReloadStrategy, RootV3, ServiceType } from './middleware-types.ts';
 import type { SecretKeyRef } from './middleware-types.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
@@ -162,15 +162,18 @@ function scheduling(of: string) {
 const MANAGED_ENV_RULE: FieldRule = {
   // read when the CRD is generated: the list comes from this table, which holds the rule
   get rule() {
-    return `!(self.name in [${Object.keys(managedEnv())
+    return `!(self.name in [${Object.keys(managedEnvOf(SPEC_FIELDS))
       .map((n) => JSON.stringify(n))
       .join(', ')}])`;
   },
   message: 'names a variable the operator sets itself (docs/operator-crd.md#server-environment)',
   get messageExpression() {
-    const reasons = Object.entries(managedEnv()).map(([n, why]) => `${JSON.stringify(n)}: ${JSON.stringify(why)}`);
+    const reasons = Object.entries(managedEnvOf(SPEC_FIELDS)).map(
+      ([n, why]) => `${JSON.stringify(n)}: ${JSON.stringify(why)}`,
+    );
     return `self.name + ' ${MANAGED_ENV_PREFIX} ' + {${reasons.join(', ')}}[self.name]`;
   },
+  // SPEC_FIELDS, declared below, is read only when a rule is evaluated or generated
   holds: (v: { name: string }) => managedEnvProblem(v.name) === undefined,
   explain: (v: { name: string }) => managedEnvProblem(v.name) ?? '',
   reportAt: 'name',
@@ -597,3 +600,8 @@ export const SPEC_FIELDS = obj(
     doc: 'What the Middleware should run: node, database, servers, populator, reloads.',
   },
 );
+
+/** managedEnvProblem is why spec.*.env may not name `name`, or undefined when it may (managed-env.ts). */
+export function managedEnvProblem(name: string): string | undefined {
+  return managedEnvProblemOf(SPEC_FIELDS, name);
+}

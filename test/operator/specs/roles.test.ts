@@ -21,7 +21,7 @@ import { buildServerPdb } from '../../../src/operator/specs/server-pdb.ts';
 import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { createBuildContext, selectorFor } from '../../../src/operator/specs/meta.ts';
-import { managedEnvProblem } from '../../../src/operator/api/managed-env.ts';
+import { managedEnvProblem } from '../../../src/operator/api/spec-fields.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 
 const envOf = (t: V1PodTemplateSpec | undefined) =>
