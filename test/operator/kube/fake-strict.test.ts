@@ -75,9 +75,9 @@ describe('FakeKube, strict as an API server', () => {
       expect(badName).to.be.instanceOf(KubeError).and.include({ status: 422 });
       expect((badName as Error).message).to.include('DNS-1035');
       await kube.create(middleware());
-      // a rule on spec.server: replicas within the autoscaling bounds
+      // a rule on spec.server.autoscaling: its bounds in order
       const outside = await failure(
-        kube.patchMerge(MW, { spec: { server: { replicas: 9, autoscaling: { minReplicas: 1, maxReplicas: 3 } } } }),
+        kube.patchMerge(MW, { spec: { server: { autoscaling: { minReplicas: 4, maxReplicas: 3 } } } }),
       );
       expect(outside).to.be.instanceOf(KubeError).and.include({ status: 422 });
       expect(specOf(kube.peek(MW)).server).to.not.have.property('autoscaling');

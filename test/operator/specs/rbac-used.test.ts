@@ -156,8 +156,8 @@ async function reconcilerUses(): Promise<Set<string>> {
       spec: { server: { ingress: null, autoscaling: null, pdb: { enabled: false } }, metrics: null },
     });
     await passes(h, reconcile, 2);
-    // an invalid spec, then paused
-    h.kube.userPatch(MW_REF, { spec: { nodeUrls: [] } });
+    // an invalid spec (as an older CRD let in: the API server refuses it now), then paused
+    h.kube.legacyPatch(MW_REF, { spec: { nodeUrls: [] } });
     await passes(h, reconcile, 1);
     h.kube.userPatch(MW_REF, { spec: { nodeUrls: ['http://ae-node.chain.svc:3013'], paused: true } });
     await passes(h, reconcile, 1);
