@@ -51,13 +51,16 @@ export function runUntilSignal(
 
 /** stopAll stops roles in reverse order; one role failing to stop does not keep the others running. */
 export async function stopAll(roles: readonly Role[], log: Logger): Promise<void> {
-  for (const role of [...roles].reverse()) {
-    try {
-      await role.stop();
-      log.debug({ role: role.name }, 'role stopped');
-    } catch (err) {
-      log.error({ role: role.name, err }, 'role failed to stop cleanly');
-    }
+  for (const role of [...roles].reverse()) await stopRole(role, log);
+}
+
+/** stopRole stops one role, logging its stop (a debug line) or its failure to stop (an error, not thrown). */
+export async function stopRole(role: Role, log: Logger): Promise<void> {
+  try {
+    await role.stop();
+    log.debug({ role: role.name }, 'role stopped');
+  } catch (err) {
+    log.error({ role: role.name, err }, 'role failed to stop cleanly');
   }
 }
 

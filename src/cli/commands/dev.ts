@@ -1,27 +1,15 @@
 /** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode (or a node of yours) + populator + server on one laptop. */
-import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { Command, Flags } from '@oclif/core';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { constants as osConstants, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createLogger, type Logger } from '../../log.ts';
-import type { Role } from '../../roles.ts';
-import type { HardForkFile } from '../../chain/hard-forks.ts';
-import { DEFAULTS, DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type RoleDefaults } from '../../config.ts';
-import { NodeClient } from '../../node/client.ts';
+import { readFile } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
+import { createLogger } from '../../log.ts';
+import { DEV_DEFAULTS } from '../../config.ts';
 import { parseAccountFlag } from '../account-flag.ts';
-import { bannerLines, type BannerFacts } from '../dev/banner.ts';
-import { chainSchema, DEVNODE_SCHEMA_PREFIX, devSettings } from '../dev/settings.ts';
+import { bannerLines } from '../dev/banner.ts';
 import { configFromEnv } from '../env.ts';
-import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
-import { runUntilSignal, stopAll } from '../lifecycle.ts';
-import { VERSION } from '../../version.ts';
-
-/** The developer's own funded accounts, beside the two the dev traffic signs with. */
-const DEVELOPER_ACCOUNTS = 3;
+import { runUntilSignal } from '../lifecycle.ts';
 
 export default class Dev extends Command {
   static override summary =
@@ -105,217 +93,49 @@ export default class Dev extends Command {
     if (!flags['own-group']) {
       this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
     }
-    const {
-      startDevnode,
-      genesisAccountsJson,
-      hardForkFilesJson,
-      parseHardForkSchedule,
-      deployDex,
-      parseSecretKey,
-      DEFAULT_ACCOUNT_BALANCE,
-    } = await import('../../devnode/index.ts');
+    const { parseHardForkSchedule } = await import('../../devnode/index.ts');
     let hardForks;
-    let ownAccounts;
+    let accounts;
     try {
       if (flags['hard-forks']) hardForks = parseHardForkSchedule(await readFile(flags['hard-forks'], 'utf8'));
-      ownAccounts = (flags.account ?? []).map(parseAccountFlag);
+      accounts = (flags.account ?? []).map(parseAccountFlag);
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
-    const { startPopulator } = await import('../../indexer/sync/populator.ts');
-    const { startServer } = await import('../../api/server.ts');
-    const { startEmbeddedPostgres } = await import('../dev/embedded-postgres.ts');
-    const { startTraffic } = await import('../dev/traffic.ts');
-    const { dropSchemasExcept } = await import('../../db/admin.ts');
-    const roles: Role[] = [];
+    const { DevEnvironment } = await import('../dev/environment.ts');
     // flags win over the environment, which wins over the dev defaults (loopback)
-    const flagged = {
-      HTTP_HOST: flags.host,
-      PORT: flags.port === undefined ? undefined : String(flags.port),
-      WEBSOCKET_ADDRESS: flags.websocket,
-    };
-    const base = configFromEnv(flagged, DEV_DEFAULTS);
-    const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
-    const { log } = logger;
-    const host = flags.host;
-    const movedPorts: BannerFacts['movedPorts'][number][] = [];
-    const port = async (choice: PortChoice, on = host): Promise<number> => {
-      const chosen = await choosePort(on, choice).catch((err: unknown) =>
-        this.error(err instanceof PortInUseError ? err.message : String(err), { exit: 2 }),
-      );
-      if (chosen.replaced) movedPorts.push({ setting: choice.setting, from: choice.port, to: chosen.port });
-      return chosen.port;
-    };
-    const defaultWebsocket = `${base.websocket.host}:${base.websocket.port}` === DEV_DEFAULTS.WEBSOCKET_ADDRESS;
-    const httpPort = await port({
-      setting: flags.port === undefined ? 'PORT' : '--port',
-      port: base.port,
-      explicit: flags.port !== undefined || base.port !== DEFAULTS.PORT,
-    });
-    const wsPort = await port(
+    const base = configFromEnv(
       {
-        setting: flags.websocket === undefined ? 'WEBSOCKET_ADDRESS' : '--websocket',
-        port: base.websocket.port,
-        explicit: flags.websocket !== undefined || !defaultWebsocket,
+        HTTP_HOST: flags.host,
+        PORT: flags.port === undefined ? undefined : String(flags.port),
+        WEBSOCKET_ADDRESS: flags.websocket,
       },
-      base.websocket.host,
+      DEV_DEFAULTS,
     );
-    const listeners = {
-      ...flagged,
-      PORT: String(httpPort),
-      WEBSOCKET_ADDRESS: `${base.websocket.host.includes(':') ? `[${base.websocket.host}]` : base.websocket.host}:${wsPort}`,
-    };
-    try {
-      let databaseUrl = base.databaseUrlSet ? base.databaseUrl : undefined;
-      if (!databaseUrl) {
-        const pgPort = await port(
-          { setting: '--pg-port', port: flags['pg-port'] ?? 54320, explicit: flags['pg-port'] !== undefined },
-          '127.0.0.1',
-        );
-        // PostgreSQL needs its number before it starts: 0 (any free port) is chosen here
-        const db = await startEmbeddedPostgres({
-          dataDir: flags['data-dir'],
-          port: pgPort || (await freePort()),
-          database: 'middleware',
-        });
-        roles.push(db);
-        databaseUrl = db.url;
-      }
-      const nodeUrl = flags['node-url'];
-      const traffic = Array.from({ length: 2 }, () => MemoryAccount.generate());
-      const dexOwner = MemoryAccount.generate();
-      const yours = [
-        ...Array.from({ length: DEVELOPER_ACCOUNTS }, () => ({
-          secretKey: MemoryAccount.generate().secretKey,
-          balance: DEFAULT_ACCOUNT_BALANCE,
-        })),
-        ...(ownAccounts ?? []),
-      ];
-      let devnodeSettings;
-      let node: BannerFacts['node'];
-      let devnode;
-      let dex;
-      if (nodeUrl === undefined) {
-        devnode = await startDevnode(
-          {
-            host,
-            port: await port({
-              setting: '--node-port',
-              port: flags['node-port'] ?? 3013,
-              explicit: flags['node-port'] !== undefined,
-            }),
-            internalPort: await port({
-              setting: '--node-internal-port',
-              port: flags['node-internal-port'] ?? 3113,
-              explicit: flags['node-internal-port'] !== undefined,
-            }),
-            keyBlockIntervalMs: flags['key-block-interval'],
-            microBlockIntervalMs: flags['micro-block-interval'],
-            // the traffic's two accounts first (startTraffic signs with those), the DEX's owner, then the developer's
-            accounts: [
-              ...[...traffic, dexOwner].map((a) => ({ secretKey: a.secretKey, balance: DEFAULT_ACCOUNT_BALANCE })),
-              ...yours,
-            ],
-            ...(hardForks ? { hardForks } : {}),
-          },
-          log.child({ component: 'devnode' }),
-        );
-        roles.push(devnode);
-        dex = deployDex(devnode.chain, parseSecretKey(dexOwner.secretKey));
-        if (!dex) log.info('no DEX on the devnode: its protocol at genesis takes no contracts');
-        devnodeSettings = {
-          internalUrl: devnode.internalUrl,
-          ...(dex ? { dex } : {}),
-          ...(await writeDevnodeFiles(genesisAccountsJson(devnode.chain), hardForkFilesJson(devnode.chain.schedule))),
-        };
-        node = { external: devnode.externalUrl, internal: devnode.internalUrl, devnode: true };
-      } else {
-        node = { external: nodeUrl.replace(/\/+$/, ''), devnode: false };
-      }
-      const schema = chainSchema(devnode ? 'devnode' : 'node', await genesisHash(node.external, log));
-      if (devnode) {
-        const dropped = await dropSchemasExcept(databaseUrl, DEVNODE_SCHEMA_PREFIX, schema);
-        if (dropped.length > 0) log.info({ schemas: dropped }, 'dropped the schemas of earlier devnode chains');
-      }
-      const { overrides, defaults } = devSettings({
-        databaseUrl,
-        schema,
-        nodeUrl: node.external,
-        ...(devnodeSettings ? { devnode: devnodeSettings } : {}),
-      });
-      const cfg = configFromEnv({ ...listeners, ...overrides }, defaults);
-      const registry = new Registry();
-      collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
-      roles.push(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
-      const server = await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION });
-      roles.push(server);
-      if (devnode && flags.traffic) {
-        roles.push(
-          startTraffic({
-            externalUrl: devnode.externalUrl,
-            internalUrl: devnode.internalUrl,
-            networkId: 'ae_devnet',
-            accounts: devnode.accounts.slice(0, traffic.length),
-            intervalMs: 2000,
-            log: log.child({ component: 'traffic' }),
-          }),
-        );
-      }
-      const byKey = new Map(yours.map((a) => [a.secretKey, a.balance]));
-      this.log(
-        bannerLines({
-          http: server.httpUrl,
-          websocket: server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:'),
-          node,
-          databaseUrl,
-          embeddedDatabase: !base.databaseUrlSet,
-          schema,
-          settings: { ...overrides, ...chainDefaults(defaults) },
-          ...(dex ? { dex } : {}),
-          accounts: (devnode?.accounts ?? []).flatMap((a) => {
-            const balance = byKey.get(a.secretKey);
-            return balance === undefined ? [] : [{ ...a, balance }];
-          }),
-          movedPorts,
-        }).join('\n'),
-      );
-    } catch (err) {
-      await stopAll(roles, log);
-      throw err;
-    }
-    await runUntilSignal(roles, logger);
+    const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
+    const dev = new DevEnvironment({
+      options: {
+        host: flags.host,
+        dataDir: flags['data-dir'],
+        ...(flags.port === undefined ? {} : { port: flags.port }),
+        ...(flags.websocket === undefined ? {} : { websocket: flags.websocket }),
+        ...(flags['pg-port'] === undefined ? {} : { pgPort: flags['pg-port'] }),
+        ...(flags['node-url'] === undefined ? {} : { nodeUrl: flags['node-url'] }),
+        ...(flags['node-port'] === undefined ? {} : { nodePort: flags['node-port'] }),
+        ...(flags['node-internal-port'] === undefined ? {} : { nodeInternalPort: flags['node-internal-port'] }),
+        keyBlockIntervalMs: flags['key-block-interval'],
+        microBlockIntervalMs: flags['micro-block-interval'],
+        ...(hardForks ? { hardForks } : {}),
+        accounts: accounts ?? [],
+        traffic: flags.traffic,
+      },
+      base,
+      configure: configFromEnv,
+      log: logger.log,
+    });
+    this.log(bannerLines(await dev.start()).join('\n'));
+    await runUntilSignal([dev], logger);
   }
-}
-
-/** chainDefaults are the role's defaults that concern the chain (not the listeners): `mdw -v` needs them too. */
-function chainDefaults(defaults: RoleDefaults): Record<string, string> {
-  const { WEBSOCKET_ADDRESS: _websocket, HTTP_HOST: _host, ...chain } = defaults;
-  return Object.fromEntries(Object.entries(chain).filter((e): e is [string, string] => e[1] !== undefined));
-}
-
-/** genesisHash reads the hash of the node's genesis key block: the chain's identity, which names its schema. */
-async function genesisHash(nodeUrl: string, log: Logger): Promise<string> {
-  const genesis = await new NodeClient({ url: nodeUrl, timeoutMs: 10_000 }, log).keyBlock(0);
-  if (typeof genesis.hash !== 'string') throw new Error(`${nodeUrl} sent no genesis key block hash`);
-  return genesis.hash;
-}
-
-/** writeDevnodeFiles writes the devnode's genesis accounts and hard-fork files as the node's, for the transfers. */
-async function writeDevnodeFiles(
-  genesisAccounts: string,
-  hardForkFiles: Readonly<Partial<Record<HardForkFile, string>>>,
-): Promise<{ genesisAccountsFile: string; forkFiles: Record<string, string> }> {
-  const dir = join(tmpdir(), `mdw-dev-${process.pid}`);
-  await mkdir(dir, { recursive: true });
-  const genesisAccountsFile = join(dir, 'genesis-accounts.json');
-  await writeFile(genesisAccountsFile, genesisAccounts);
-  const forkFiles: Record<string, string> = {};
-  for (const [file, text] of Object.entries(hardForkFiles) as [HardForkFile, string][]) {
-    const path = join(dir, `${file}.json`);
-    await writeFile(path, text);
-    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
-  }
-  return { genesisAccountsFile, forkFiles };
 }
 
 /**

@@ -1,0 +1,298 @@
+/**
+ * @module DevEnvironment: what `mdw dev` runs (embedded PostgreSQL, a devnode or a node of yours, the populator, the
+ * server, the devnode's traffic) as one Role whose parts push their stop on one StopList.
+ */
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { Errors } from '@oclif/core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { startServer } from '../../api/server.ts';
+import type { HardForkFile } from '../../chain/hard-forks.ts';
+import { DEFAULTS, DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type Config, type RoleDefaults } from '../../config.ts';
+import { dropSchemasExcept } from '../../db/admin.ts';
+import {
+  DEFAULT_ACCOUNT_BALANCE,
+  deployDex,
+  genesisAccountsJson,
+  hardForkFilesJson,
+  parseSecretKey,
+  startDevnode,
+  type Devnode,
+  type DevnodeHardFork,
+} from '../../devnode/index.ts';
+import { startPopulator } from '../../indexer/sync/populator.ts';
+import type { Logger } from '../../log.ts';
+import { NodeClient } from '../../node/client.ts';
+import type { Role } from '../../roles.ts';
+import { StopList } from '../../stop-list.ts';
+import { VERSION } from '../../version.ts';
+import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
+import { stopRole } from '../lifecycle.ts';
+import type { BannerFacts } from './banner.ts';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { chainSchema, DEVNODE_SCHEMA_PREFIX, devSettings } from './settings.ts';
+import { startTraffic } from './traffic.ts';
+
+/** DevEnvironmentOptions are `mdw dev`'s flags; a port left out is the default, moved when another process holds it. */
+export interface DevEnvironmentOptions {
+  /** the address the HTTP API and the devnode listen on */
+  readonly host: string;
+  /** where the embedded PostgreSQL keeps its data */
+  readonly dataDir: string;
+  /** the HTTP API's port (--port) */
+  readonly port?: number;
+  /** the websocket's host:port (--websocket) */
+  readonly websocket?: string;
+  readonly pgPort?: number;
+  /** a node of the developer's own instead of the devnode (--node-url) */
+  readonly nodeUrl?: string;
+  readonly nodePort?: number;
+  readonly nodeInternalPort?: number;
+  readonly keyBlockIntervalMs: number;
+  readonly microBlockIntervalMs: number;
+  readonly hardForks?: readonly DevnodeHardFork[];
+  /** the developer's accounts beyond the three made for them (--account) */
+  readonly accounts: readonly { readonly secretKey: string; readonly balance: bigint }[];
+  /** the devnode's traffic (--traffic) */
+  readonly traffic: boolean;
+}
+
+/** DevEnvironmentDeps is what `mdw dev` hands its environment: its flags, the configuration read so far, its log. */
+export interface DevEnvironmentDeps {
+  readonly options: DevEnvironmentOptions;
+  /** the environment and the listener flags over the dev defaults: the database and listeners asked for */
+  readonly base: Config;
+  /** configure reads the middleware's configuration: `overrides` over the environment over `defaults` */
+  readonly configure: (overrides: Readonly<Record<string, string>>, defaults: RoleDefaults) => Config;
+  readonly log: Logger;
+}
+
+/** The developer's own funded accounts, beside the two the dev traffic signs with. */
+const DEVELOPER_ACCOUNTS = 3;
+
+/** Accounts the devnode's traffic signs with. */
+const TRAFFIC_ACCOUNTS = 2;
+
+/**
+ * DevEnvironment starts PostgreSQL (embedded unless DATABASE_URL names one), the devnode (unless --node-url names a
+ * node), the populator, the server and the traffic, in that order. Each part started pushes its stop on one list,
+ * which a failed start and stop() run last first: PostgreSQL stops after the roles that use it.
+ */
+export class DevEnvironment implements Role {
+  readonly name = 'dev';
+  readonly #deps: DevEnvironmentDeps;
+  readonly #stops = new StopList();
+  readonly #movedPorts: BannerFacts['movedPorts'][number][] = [];
+
+  constructor(deps: DevEnvironmentDeps) {
+    this.#deps = deps;
+  }
+
+  /** start starts every part and resolves with what the banner shows; a port given that is taken exits 2. */
+  start(): Promise<BannerFacts> {
+    return this.#stops.starting(() => this.#start());
+  }
+
+  stop(): Promise<void> {
+    return this.#stops.unwind();
+  }
+
+  async #start(): Promise<BannerFacts> {
+    const { options, base, log } = this.#deps;
+    const listeners = await this.#listeners();
+    const embeddedDatabase = !base.databaseUrlSet;
+    const databaseUrl = embeddedDatabase ? await this.#embeddedPostgres() : base.databaseUrl;
+    const yours = [
+      ...Array.from({ length: DEVELOPER_ACCOUNTS }, () => ({
+        secretKey: MemoryAccount.generate().secretKey,
+        balance: DEFAULT_ACCOUNT_BALANCE,
+      })),
+      ...options.accounts,
+    ];
+    const devnode = options.nodeUrl === undefined ? await this.#devnode(yours) : undefined;
+    const node: BannerFacts['node'] = devnode
+      ? { external: devnode.node.externalUrl, internal: devnode.node.internalUrl, devnode: true }
+      : { external: options.nodeUrl!.replace(/\/+$/, ''), devnode: false };
+    const schema = chainSchema(devnode ? 'devnode' : 'node', await genesisHash(node.external, log));
+    if (devnode) {
+      const dropped = await dropSchemasExcept(databaseUrl, DEVNODE_SCHEMA_PREFIX, schema);
+      if (dropped.length > 0) log.info({ schemas: dropped }, 'dropped the schemas of earlier devnode chains');
+    }
+    const { overrides, defaults } = devSettings({
+      databaseUrl,
+      schema,
+      nodeUrl: node.external,
+      ...(devnode ? { devnode: devnode.settings } : {}),
+    });
+    const cfg = this.#deps.configure({ ...listeners, ...overrides }, defaults);
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
+    this.#started(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
+    const server = this.#started(
+      await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION }),
+    );
+    if (devnode && options.traffic) {
+      this.#started(
+        startTraffic({
+          externalUrl: devnode.node.externalUrl,
+          internalUrl: devnode.node.internalUrl,
+          networkId: 'ae_devnet',
+          accounts: devnode.node.accounts.slice(0, TRAFFIC_ACCOUNTS),
+          intervalMs: 2000,
+          log: log.child({ component: 'traffic' }),
+        }),
+      );
+    }
+    const byKey = new Map(yours.map((a) => [a.secretKey, a.balance]));
+    return {
+      http: server.httpUrl,
+      websocket: server.wsUrl.replace('//0.0.0.0:', '//127.0.0.1:'),
+      node,
+      databaseUrl,
+      embeddedDatabase,
+      schema,
+      settings: { ...overrides, ...chainDefaults(defaults) },
+      ...(devnode?.dex ? { dex: devnode.dex } : {}),
+      accounts: (devnode?.node.accounts ?? []).flatMap((a) => {
+        const balance = byKey.get(a.secretKey);
+        return balance === undefined ? [] : [{ ...a, balance }];
+      }),
+      movedPorts: this.#movedPorts,
+    };
+  }
+
+  /** #listeners are the server's settings for its two ports, chosen before anything starts. */
+  async #listeners(): Promise<Record<string, string>> {
+    const { options, base } = this.#deps;
+    const httpPort = await this.#port({
+      setting: options.port === undefined ? 'PORT' : '--port',
+      port: base.port,
+      explicit: options.port !== undefined || base.port !== DEFAULTS.PORT,
+    });
+    const { host } = base.websocket;
+    const wsPort = await this.#port(
+      {
+        setting: options.websocket === undefined ? 'WEBSOCKET_ADDRESS' : '--websocket',
+        port: base.websocket.port,
+        explicit:
+          options.websocket !== undefined || `${host}:${base.websocket.port}` !== DEV_DEFAULTS.WEBSOCKET_ADDRESS,
+      },
+      host,
+    );
+    return {
+      HTTP_HOST: options.host,
+      PORT: String(httpPort),
+      WEBSOCKET_ADDRESS: `${host.includes(':') ? `[${host}]` : host}:${wsPort}`,
+    };
+  }
+
+  /** #embeddedPostgres starts the embedded PostgreSQL and resolves with its database's URL. */
+  async #embeddedPostgres(): Promise<string> {
+    const { pgPort } = this.#deps.options;
+    const port = await this.#port(
+      { setting: '--pg-port', port: pgPort ?? 54320, explicit: pgPort !== undefined },
+      '127.0.0.1',
+    );
+    // PostgreSQL needs its number before it starts: 0 (any free port) is chosen here
+    const db = this.#started(
+      await startEmbeddedPostgres({
+        dataDir: this.#deps.options.dataDir,
+        port: port || (await freePort()),
+        database: 'middleware',
+      }),
+    );
+    return db.url;
+  }
+
+  /** #devnode starts the devnode with the traffic's accounts, the DEX's owner's and `yours`, and deploys the DEX. */
+  async #devnode(yours: readonly { secretKey: string; balance: bigint }[]) {
+    const { options, log } = this.#deps;
+    const traffic = Array.from({ length: TRAFFIC_ACCOUNTS }, () => MemoryAccount.generate());
+    const dexOwner = MemoryAccount.generate();
+    const node: Devnode = this.#started(
+      await startDevnode(
+        {
+          host: options.host,
+          port: await this.#port({
+            setting: '--node-port',
+            port: options.nodePort ?? 3013,
+            explicit: options.nodePort !== undefined,
+          }),
+          internalPort: await this.#port({
+            setting: '--node-internal-port',
+            port: options.nodeInternalPort ?? 3113,
+            explicit: options.nodeInternalPort !== undefined,
+          }),
+          keyBlockIntervalMs: options.keyBlockIntervalMs,
+          microBlockIntervalMs: options.microBlockIntervalMs,
+          // the traffic's two accounts first (startTraffic signs with those), the DEX's owner, then the developer's
+          accounts: [
+            ...[...traffic, dexOwner].map((a) => ({ secretKey: a.secretKey, balance: DEFAULT_ACCOUNT_BALANCE })),
+            ...yours,
+          ],
+          ...(options.hardForks ? { hardForks: options.hardForks } : {}),
+        },
+        log.child({ component: 'devnode' }),
+      ),
+    );
+    const dex = deployDex(node.chain, parseSecretKey(dexOwner.secretKey));
+    if (!dex) log.info('no DEX on the devnode: its protocol at genesis takes no contracts');
+    const settings = {
+      internalUrl: node.internalUrl,
+      ...(dex ? { dex } : {}),
+      ...(await writeDevnodeFiles(genesisAccountsJson(node.chain), hardForkFilesJson(node.chain.schedule))),
+    };
+    return { node, dex, settings };
+  }
+
+  /**
+   * #port is the port for one listener (choosePort), the moved default recorded for the banner; a port that cannot be
+   * had is the user's to fix: exit 2 with the reason.
+   */
+  async #port(choice: PortChoice, on = this.#deps.options.host): Promise<number> {
+    const chosen = await choosePort(on, choice).catch((err: unknown) => {
+      throw new Errors.CLIError(err instanceof PortInUseError ? err.message : String(err), { exit: 2 });
+    });
+    if (chosen.replaced) this.#movedPorts.push({ setting: choice.setting, from: choice.port, to: chosen.port });
+    return chosen.port;
+  }
+
+  /** #started records a part just started: its stop runs (logged as the CLI logs a role's) before those before it. */
+  #started<T extends Role>(part: T): T {
+    this.#stops.push(() => stopRole(part, this.#deps.log));
+    return part;
+  }
+}
+
+/** chainDefaults are the role's defaults that concern the chain (not the listeners): `mdw -v` needs them too. */
+function chainDefaults(defaults: RoleDefaults): Record<string, string> {
+  const { WEBSOCKET_ADDRESS: _websocket, HTTP_HOST: _host, ...chain } = defaults;
+  return Object.fromEntries(Object.entries(chain).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** genesisHash reads the hash of the node's genesis key block: the chain's identity, which names its schema. */
+async function genesisHash(nodeUrl: string, log: Logger): Promise<string> {
+  const genesis = await new NodeClient({ url: nodeUrl, timeoutMs: 10_000 }, log).keyBlock(0);
+  if (typeof genesis.hash !== 'string') throw new Error(`${nodeUrl} sent no genesis key block hash`);
+  return genesis.hash;
+}
+
+/** writeDevnodeFiles writes the devnode's genesis accounts and hard-fork files as the node's, for the transfers. */
+async function writeDevnodeFiles(
+  genesisAccounts: string,
+  hardForkFiles: Readonly<Partial<Record<HardForkFile, string>>>,
+): Promise<{ genesisAccountsFile: string; forkFiles: Record<string, string> }> {
+  const dir = join(tmpdir(), `mdw-dev-${process.pid}`);
+  await mkdir(dir, { recursive: true });
+  const genesisAccountsFile = join(dir, 'genesis-accounts.json');
+  await writeFile(genesisAccountsFile, genesisAccounts);
+  const forkFiles: Record<string, string> = {};
+  for (const [file, text] of Object.entries(hardForkFiles) as [HardForkFile, string][]) {
+    const path = join(dir, `${file}.json`);
+    await writeFile(path, text);
+    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
+  }
+  return { genesisAccountsFile, forkFiles };
+}
