@@ -1,7 +1,8 @@
-/** @module startDevnode: the chain, its two HTTP listeners and the mining timers, as one Role. */
+/** @module Devnode: the chain, its two HTTP listeners and the mining timers, as one Role (startDevnode starts one). */
 import { randomBytes } from 'node:crypto';
 import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
+import type { Role } from '../roles.ts';
 import { Chain } from './chain.ts';
 import { dryRunRoute } from './contracts/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
@@ -69,29 +70,6 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
   };
 }
 
-/** Devnode is a running development node. */
-export interface Devnode {
-  readonly name: 'devnode';
-  readonly externalUrl: string;
-  readonly internalUrl: string;
-  /** the prefunded accounts a developer can sign with */
-  readonly accounts: readonly { publicKey: string; secretKey: string }[];
-  /** the chain itself, for tests that need to look inside */
-  readonly chain: Chain;
-  /** mine one generation's key block now (pending transactions go in a micro block first) */
-  mineKeyBlock(): Promise<void>;
-  /** put pending transactions in a micro block now */
-  mineMicroBlock(): Promise<void>;
-  /** replace the top `depth` generations with different ones at the same heights */
-  fork(depth: number): Promise<void>;
-  /** answer the next `requests` requests of the external API 503 with `Retry-After: retryAfter` (overload.ts) */
-  overload(requests: number, retryAfter: string): void;
-  /** the external API's requests refused so far by overload, and those still to refuse */
-  overloadStats(): { refused: number; remaining: number };
-  height(): number;
-  stop(): Promise<void>;
-}
-
 /** DEFAULT_ACCOUNT_BALANCE funds each generated developer account (10^24 aettos = one million AE). */
 export const DEFAULT_ACCOUNT_BALANCE = 10n ** 24n;
 const VERSION = '0.1.0';
@@ -143,100 +121,169 @@ function makeChain(
 
 /** startDevnode builds the chain (generated or from genesis), listens on both ports and starts the timers. */
 export async function startDevnode(opts: DevnodeOptions, log: Logger): Promise<Devnode> {
-  const miner = opts.beneficiarySecret
-    ? parseSecretKey(opts.beneficiarySecret)
-    : opts.generate
-      ? deriveKey(opts.generate.seed, 'miner')
-      : keyPairFromSeed(randomBytes(32));
-  const accounts = opts.accounts
-    ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
-    : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
-  const started = Date.now();
-  const hyperchain = opts.hyperchain
-    ? devnodeHyperchain(opts.hyperchain, opts.networkId ?? HYPERCHAIN_NETWORK_ID, opts.generate?.seed ?? 'devnode')
-    : undefined;
-  const chain = makeChain(opts, miner, accounts, log, hyperchain);
-  const info: DevnodeInfo = { mine: opts.mine ?? true, startedAt: started, version: VERSION };
-  // each listener has its own acceptor pool, as each of a node's listeners does
-  const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
-  const external = (['v2', 'v3'] as const).flatMap((v) => [
-    ...externalRoutes(chain, info, v),
-    dryRunRoute(chain, `/${v}/dry-run`),
-    ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
-  ]);
-  const overload = new Overload();
-  const internal = alsoUnderV3([
-    ...internalRoutes(chain),
-    dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
-    pacingRoute(externalPacer),
-    ...overloadRoutes(overload),
-  ]);
-  const withApi = (routes: Route[]): Route[] => [
-    ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
-    { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
-  ];
-  const height = (): number => chain.height;
-  const externalServer = createJsonServer(withApi(external), log, { pacer: externalPacer, overload, height });
-  const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
-  const host = opts.host ?? '127.0.0.1';
-  // each listener and timer started pushes its stop: a failed start and stop() run them last first
-  const stops = new StopList();
-  const { externalUrl, internalUrl } = await stops.starting(async () => {
-    const externalUrl = await listen(externalServer, host, opts.port ?? 3013);
-    stops.push(() => close(externalServer));
-    const internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113);
-    stops.push(() => close(internalServer));
-    return { externalUrl, internalUrl };
-  });
+  const devnode = new Devnode(opts, log);
+  await devnode.start();
+  return devnode;
+}
 
-  const every = (ms: number | undefined, fn: () => void): void => {
+/**
+ * Devnode is a development node. Its chain is built when it is made (generated or from genesis: memory, no I/O);
+ * start() opens its two HTTP listeners and starts its mining timers, each pushing its stop on one list that a failed
+ * start and stop() run last first.
+ */
+export class Devnode implements Role {
+  readonly name = 'devnode';
+  /** the chain itself, for tests that need to look inside */
+  readonly chain: Chain;
+  /** the prefunded accounts a developer can sign with */
+  readonly accounts: readonly { publicKey: string; secretKey: string }[];
+  readonly #opts: DevnodeOptions;
+  readonly #log: Logger;
+  readonly #hyperchain: DevnodeHyperchain | undefined;
+  readonly #info: DevnodeInfo;
+  readonly #overload = new Overload();
+  readonly #stops = new StopList();
+  #externalUrl = '';
+  #internalUrl = '';
+
+  constructor(opts: DevnodeOptions, log: Logger) {
+    this.#opts = opts;
+    this.#log = log;
+    const miner = opts.beneficiarySecret
+      ? parseSecretKey(opts.beneficiarySecret)
+      : opts.generate
+        ? deriveKey(opts.generate.seed, 'miner')
+        : keyPairFromSeed(randomBytes(32));
+    const accounts = opts.accounts
+      ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
+      : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
+    const startedAt = Date.now();
+    this.#hyperchain = opts.hyperchain
+      ? devnodeHyperchain(opts.hyperchain, opts.networkId ?? HYPERCHAIN_NETWORK_ID, opts.generate?.seed ?? 'devnode')
+      : undefined;
+    this.chain = makeChain(opts, miner, accounts, log, this.#hyperchain);
+    this.accounts = accounts.map((a) => ({ publicKey: a.pair.address, secretKey: a.pair.secretKey }));
+    this.#info = { mine: opts.mine ?? true, startedAt, version: VERSION };
+  }
+
+  /** the external API's URL, once started */
+  get externalUrl(): string {
+    return this.#externalUrl;
+  }
+
+  /** the internal API's URL, once started */
+  get internalUrl(): string {
+    return this.#internalUrl;
+  }
+
+  /** start listens on both ports, then starts the timers; a listener that fails closes the one opened before it. */
+  start(): Promise<void> {
+    return this.#stops.starting(() => this.#start());
+  }
+
+  async stop(): Promise<void> {
+    await this.#stops.unwind();
+    this.#log.debug('devnode stopped');
+  }
+
+  /** mineKeyBlock mines one generation's key block now (pending transactions go in a micro block first). */
+  async mineKeyBlock(): Promise<void> {
+    this.chain.mineKeyBlock();
+  }
+
+  /** mineMicroBlock puts the pending transactions in a micro block now. */
+  async mineMicroBlock(): Promise<void> {
+    this.chain.mineMicroBlock();
+  }
+
+  /** fork replaces the top `depth` generations with different ones at the same heights. */
+  async fork(depth: number): Promise<void> {
+    this.chain.fork(depth);
+    this.#log.info({ depth, height: this.chain.height, top: this.chain.top.hash }, 'devnode fork');
+  }
+
+  /** overload answers the next `requests` requests of the external API 503 with `Retry-After: retryAfter`. */
+  overload(requests: number, retryAfter: string): void {
+    this.#overload.refuse(requests, retryAfter);
+  }
+
+  /** overloadStats are the external API's requests refused so far by overload, and those still to refuse. */
+  overloadStats(): { refused: number; remaining: number } {
+    return this.#overload.stats();
+  }
+
+  /** height is the chain's top height. */
+  height(): number {
+    return this.chain.height;
+  }
+
+  async #start(): Promise<void> {
+    const { chain } = this;
+    const opts = this.#opts;
+    const log = this.#log;
+    const info = this.#info;
+    const hyperchain = this.#hyperchain;
+    // each listener has its own acceptor pool, as each of a node's listeners does
+    const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
+    const external = (['v2', 'v3'] as const).flatMap((v) => [
+      ...externalRoutes(chain, info, v),
+      dryRunRoute(chain, `/${v}/dry-run`),
+      ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
+    ]);
+    const internal = alsoUnderV3([
+      ...internalRoutes(chain),
+      dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
+      pacingRoute(externalPacer),
+      ...overloadRoutes(this.#overload),
+    ]);
+    const withApi = (routes: Route[]): Route[] => [
+      ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
+      { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
+    ];
+    const height = (): number => chain.height;
+    const externalServer = createJsonServer(withApi(external), log, {
+      pacer: externalPacer,
+      overload: this.#overload,
+      height,
+    });
+    const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
+    const host = opts.host ?? '127.0.0.1';
+    this.#externalUrl = await listen(externalServer, host, opts.port ?? 3013);
+    this.#stops.push(() => close(externalServer));
+    this.#internalUrl = await listen(internalServer, host, opts.internalPort ?? 3113);
+    this.#stops.push(() => close(internalServer));
+    this.#every(opts.microBlockIntervalMs ?? 1000, () => {
+      const block = chain.mineMicroBlock();
+      if (block) log.debug({ hash: block.hash, height: block.header.height, txs: block.txs.length }, 'micro block');
+    });
+    if (info.mine) {
+      this.#every(opts.keyBlockIntervalMs, () => {
+        const block = chain.mineKeyBlock();
+        log.debug({ hash: block.hash, height: block.header.height }, 'key block');
+      });
+    }
+    log.info(
+      {
+        externalUrl: this.#externalUrl,
+        internalUrl: this.#internalUrl,
+        height: chain.height,
+        mine: info.mine,
+        networkId: chain.options.networkId,
+      },
+      'devnode started',
+    );
+  }
+
+  /** #every runs `fn` every `ms` (never when 0 or unset), a failure logged rather than ending the timer. */
+  #every(ms: number | undefined, fn: () => void): void {
     if (!ms || ms <= 0) return;
     const timer = setInterval(() => {
       try {
         fn();
       } catch (err) {
-        log.error({ err }, 'devnode mining failed');
+        this.#log.error({ err }, 'devnode mining failed');
       }
     }, ms);
-    stops.push(() => clearInterval(timer));
-  };
-  every(opts.microBlockIntervalMs ?? 1000, () => {
-    const block = chain.mineMicroBlock();
-    if (block) log.debug({ hash: block.hash, height: block.header.height, txs: block.txs.length }, 'micro block');
-  });
-  if (info.mine) {
-    every(opts.keyBlockIntervalMs, () => {
-      const block = chain.mineKeyBlock();
-      log.debug({ hash: block.hash, height: block.header.height }, 'key block');
-    });
+    this.#stops.push(() => clearInterval(timer));
   }
-  log.info(
-    { externalUrl, internalUrl, height: chain.height, mine: info.mine, networkId: chain.options.networkId },
-    'devnode started',
-  );
-
-  return {
-    name: 'devnode',
-    externalUrl,
-    internalUrl,
-    chain,
-    accounts: accounts.map((a) => ({ publicKey: a.pair.address, secretKey: a.pair.secretKey })),
-    mineKeyBlock: async () => {
-      chain.mineKeyBlock();
-    },
-    mineMicroBlock: async () => {
-      chain.mineMicroBlock();
-    },
-    fork: async (depth) => {
-      chain.fork(depth);
-      log.info({ depth, height: chain.height, top: chain.top.hash }, 'devnode fork');
-    },
-    overload: (requests, retryAfter) => overload.refuse(requests, retryAfter),
-    overloadStats: () => overload.stats(),
-    height,
-    stop: async () => {
-      await stops.unwind();
-      log.debug('devnode stopped');
-    },
-  };
 }
