@@ -68,10 +68,11 @@ describe('startServer', () => {
     // the HTTP port it had listened on is free again
     await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(httpPort, '127.0.0.1', resolve));
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    // and no connection of its pool (the LISTEN one among them) is left
+    // and no connection of its pool (the LISTEN one among them) is left in its database (the servers of other test
+    // files, running beside it, have theirs in their own)
     const { rows } = await queryOnce<{ n: number }>(
       url,
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server'",
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server' AND datname = current_database()",
     );
     expect(rows[0]!.n).to.equal(0);
   });
