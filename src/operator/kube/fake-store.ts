@@ -1,9 +1,11 @@
-/** @module The fake API server's object store: resourceVersion, generation, status isolation, SSA, finalizers and GC. */
+/** @module The fake API server's object store: resourceVersion, generation, status isolation, SSA and finalizers. */
 import { randomUUID } from 'node:crypto';
 import { KubeError, describeRef } from './client.ts';
 import type { KubeObject, ObjectRef } from './client.ts';
 import { customKindOf } from './fake-crd.ts';
 import type { CustomKind } from './fake-crd.ts';
+import { GarbageCollector } from './fake-gc.ts';
+import type { PropagationPolicy } from './fake-gc.ts';
 import { afterApply, afterUpdate, applyMerge, conflictsOf, managedFieldsOf } from './fake-fields.ts';
 import type { Ownership } from './fake-fields.ts';
 import { WatchHub } from './fake-watch.ts';
@@ -12,9 +14,6 @@ import type { PlainObject } from './merge.ts';
 
 /** Part says which part of an object a write may change: everything but status, or status only. */
 export type Part = 'main' | 'status';
-
-/** PropagationPolicy is the delete cascade. */
-export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
 const CLUSTER_SCOPED = new Set([
   'Namespace',
@@ -37,9 +36,6 @@ const CLUSTER_SCOPED = new Set([
  */
 export const CONTROLLER_MANAGER = 'kube-controller-manager';
 export const CLIENT_MANAGER = 'unknown';
-
-/** FOREGROUND_FINALIZER holds an owner deleted in the foreground until its blocking dependents are gone. */
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 
 const CRD_GROUP = 'apiextensions.k8s.io';
 
@@ -71,6 +67,12 @@ export class FakeStore {
   readonly #noStatus: Set<string>;
   readonly #now: () => Date;
   #admission = true;
+  readonly #gc = new GarbageCollector({
+    objects: () => this.#objects.values(),
+    updateAsController: (live, proposed) => this.update(live, proposed, 'main', CONTROLLER_MANAGER),
+    mark: (obj, finalizers) => this.#mark(obj, finalizers),
+    remove: (obj) => this.#remove(obj),
+  });
   #rv = 100; // real servers never hand out "0" (it means "any version" to a watch)
 
   constructor(now: () => Date, kindsWithoutStatus: Iterable<string>) {
@@ -270,29 +272,9 @@ export class FakeStore {
     return admitted;
   }
 
-  /**
-   * delete removes obj, or only marks it while finalizers remain; dependents follow the policy (Kubernetes
-   * documentation, "Garbage Collection", "Cascading deletion"): Background removes the owner first and its
-   * dependents after; Foreground marks the owner with the foregroundDeletion finalizer, deletes its dependents, and
-   * removes the owner once no dependent with blockOwnerDeletion is left; Orphan leaves the dependents, unowned.
-   */
+  /** delete removes obj, or only marks it while finalizers remain; its dependents follow the policy (fake-gc.ts). */
   delete(obj: KubeObject, policy: PropagationPolicy): void {
-    if (obj.metadata.deletionTimestamp !== undefined) return;
-    const uid = obj.metadata.uid ?? '';
-    if (policy === 'Orphan') {
-      for (const dep of this.#dependents(uid)) {
-        const refs = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-        const unowned = { ...structuredClone(dep), metadata: { ...dep.metadata, ownerReferences: refs } };
-        this.update(dep, unowned, 'main', CONTROLLER_MANAGER);
-      }
-    }
-    const finalizers = obj.metadata.finalizers ?? [];
-    if (policy === 'Foreground') {
-      this.#mark(obj, [...finalizers, FOREGROUND_FINALIZER]);
-      for (const dep of this.#dependents(uid)) this.delete(dep, 'Foreground');
-      this.#releaseForeground(uid);
-    } else if (finalizers.length > 0) this.#mark(obj, finalizers);
-    else this.#remove(obj);
+    this.#gc.delete(obj, policy);
   }
 
   /** precondition throws 409 Conflict when resourceVersion is given and is not live's. */
@@ -345,31 +327,7 @@ export class FakeStore {
     this.#managers.delete(key);
     this.#ownedAt.delete(key);
     this.#commit('DELETED', key, structuredClone(obj));
-    this.#collect(obj.metadata.uid ?? '');
-    for (const owner of obj.metadata.ownerReferences ?? []) this.#releaseForeground(owner.uid);
-  }
-
-  /** #collect is the background garbage collector: dependents whose owners are all gone are deleted. */
-  #collect(ownerUid: string): void {
-    const live = new Set([...this.#objects.values()].map((o) => o.metadata.uid));
-    live.delete(ownerUid);
-    for (const dep of this.#dependents(ownerUid)) {
-      const others = (dep.metadata.ownerReferences ?? []).filter((r) => live.has(r.uid));
-      if (others.length === 0) this.delete(dep, 'Background');
-    }
-  }
-
-  /** #releaseForeground drops the foregroundDeletion finalizer of owner uid once no blocking dependent is left. */
-  #releaseForeground(uid: string): void {
-    const owner = [...this.#objects.values()].find((o) => o.metadata.uid === uid);
-    if (owner === undefined || !(owner.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER)) return;
-    const blocking = this.#dependents(uid).some((d) =>
-      (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true),
-    );
-    if (blocking) return;
-    const finalizers = (owner.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER);
-    const released = { ...structuredClone(owner), metadata: { ...owner.metadata, finalizers } };
-    this.update(owner, released, 'main', CONTROLLER_MANAGER);
+    this.#gc.removed(obj);
   }
 
   /** withoutAdmission runs write with no CRD admission (a test hook: objects an older CRD let in). */
@@ -410,12 +368,6 @@ export class FakeStore {
         this.#ownedAt.get(key) ?? this.#now(),
       ) as never;
     return out;
-  }
-
-  #dependents(ownerUid: string): KubeObject[] {
-    return [...this.#objects.values()].filter((o) =>
-      (o.metadata.ownerReferences ?? []).some((r) => r.uid === ownerUid),
-    );
   }
 
   #commit(type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, obj: KubeObject): void {

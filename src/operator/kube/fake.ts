@@ -1,6 +1,5 @@
 /** @module FakeKube: an in-memory API server with the semantics the operator relies on, for tests. */
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { randomUUID } from 'node:crypto';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
@@ -14,11 +13,17 @@ import type {
   WatchHandle,
   WatchOptions,
 } from './client.ts';
-import { readPath, writePath } from './fake-crd.ts';
-import type { ScaleSubresource } from './fake-crd.ts';
+import {
+  deploymentReadyStatus,
+  jobFailedStatus,
+  jobPodOf,
+  jobSucceededStatus,
+  podSucceededStatus,
+} from './fake-controllers.ts';
 import type { Ownership } from './fake-fields.ts';
 import { CLIENT_MANAGER, CONTROLLER_MANAGER, DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
+import { writeScale } from './fake-scale.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
 
 /** FakeVerb names every KubeClient call the fake can record or fail. */
@@ -249,27 +254,7 @@ export class FakeKube implements KubeClient {
    * path the CRD names (`.spec.replicas` of the built-in workloads); 404 for a kind without one. It returns the Scale.
    */
   scale(ref: ObjectRef, replicas: number, manager = 'kubectl-scale'): KubeObject {
-    const live = this.#store.mustFind(ref);
-    const custom = this.#store.customKind(ref.apiVersion, ref.kind);
-    const paths = custom?.scale ?? (SCALABLE.has(ref.kind) ? BUILTIN_SCALE : undefined);
-    if (paths === undefined) throw new KubeError(404, 'NotFound', `${ref.kind} has no scale subresource`);
-    if (!Number.isSafeInteger(replicas) || replicas < 0) {
-      throw new KubeError(422, 'Invalid', `spec.replicas: Invalid value: ${replicas}: must be a non-negative integer`);
-    }
-    const next = structuredClone(live);
-    writePath(next, paths.specReplicasPath, replicas);
-    const updated = this.#store.update(live, next, 'main', manager);
-    const selector = paths.labelSelectorPath === undefined ? undefined : readPath(updated, paths.labelSelectorPath);
-    return {
-      apiVersion: 'autoscaling/v1',
-      kind: 'Scale',
-      metadata: { name: ref.name, namespace: ref.namespace, resourceVersion: updated.metadata.resourceVersion },
-      spec: { replicas },
-      status: {
-        replicas: readPath(updated, paths.statusReplicasPath) ?? 0,
-        ...(selector === undefined ? {} : { selector }),
-      },
-    };
+    return writeScale(this.#store, ref, replicas, manager);
   }
 
   /** managersOf is what each field manager owns of the object at ref (the source of its metadata.managedFields). */
@@ -284,83 +269,20 @@ export class FakeKube implements KubeClient {
   completeJob(ref: ObjectRef, terminationMessage?: string): KubeObject {
     const at = this.#now();
     if (terminationMessage !== undefined) {
-      const job = this.#store.mustFind(ref);
-      const owner = {
-        apiVersion: 'batch/v1',
-        kind: 'Job',
-        name: ref.name,
-        uid: job.metadata.uid ?? '',
-        controller: true,
-      };
-      const pod = this.#store.create(
-        {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            name: `${ref.name}-${randomUUID().slice(0, 5)}`,
-            namespace: ref.namespace,
-            labels: { 'batch.kubernetes.io/job-name': ref.name },
-            ownerReferences: [owner],
-          },
-        },
-        CONTROLLER_MANAGER,
-      );
-      const terminated = { exitCode: 0, reason: 'Completed', message: terminationMessage, finishedAt: at };
-      this.setStatus(this.#store.refOf(pod), {
-        phase: 'Succeeded',
-        containerStatuses: [
-          { name: 'mdw', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated } },
-        ],
-      });
+      const pod = this.#store.create(jobPodOf(this.#store.mustFind(ref)), CONTROLLER_MANAGER);
+      this.setStatus(this.#store.refOf(pod), podSucceededStatus(at, terminationMessage));
     }
-    return this.setStatus(ref, {
-      succeeded: 1,
-      active: 0,
-      startTime: at,
-      completionTime: at,
-      conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: at, lastProbeTime: at }],
-    });
+    return this.setStatus(ref, jobSucceededStatus(at));
   }
 
   /** failJob marks a Job as failed, as the Job controller does after its backoff limit. */
   failJob(ref: ObjectRef, message = 'BackoffLimitExceeded'): KubeObject {
-    const at = this.#now();
-    return this.setStatus(ref, {
-      failed: 1,
-      active: 0,
-      startTime: at,
-      conditions: [
-        {
-          type: 'Failed',
-          status: 'True',
-          reason: 'BackoffLimitExceeded',
-          message,
-          lastTransitionTime: at,
-          lastProbeTime: at,
-        },
-      ],
-    });
+    return this.setStatus(ref, jobFailedStatus(this.#now(), message));
   }
 
   /** markDeploymentReady makes a Deployment report `ready` (default: spec.replicas) ready, available replicas. */
   markDeploymentReady(ref: ObjectRef, ready?: number): KubeObject {
-    const live = this.#store.mustFind(ref);
-    const replicas = ((live.spec ?? {}) as { replicas?: number }).replicas ?? 1;
-    const n = ready ?? replicas;
-    return this.setStatus(ref, {
-      observedGeneration: live.metadata.generation,
-      replicas,
-      updatedReplicas: replicas,
-      readyReplicas: n,
-      availableReplicas: n,
-      conditions: [
-        {
-          type: 'Available',
-          status: n >= replicas ? 'True' : 'False',
-          reason: n >= replicas ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
-        },
-      ],
-    });
+    return this.setStatus(ref, deploymentReadyStatus(this.#store.mustFind(ref), ready));
   }
 
   /** failOn makes matching calls throw rule.error (once by default): a crash or an API error at that step. */
@@ -417,10 +339,6 @@ export class FakeKube implements KubeClient {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
 }
-
-/** SCALABLE: the built-in kinds with a scale subresource, and the paths it reads and writes. */
-const SCALABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
-const BUILTIN_SCALE: ScaleSubresource = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
 
 /** orderOf is the list order of an object (namespace/name), which continue tokens resume after. */
 function orderOf(o: KubeObject): string {
