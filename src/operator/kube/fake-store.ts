@@ -11,23 +11,10 @@ import type { Ownership } from './fake-fields.ts';
 import { WatchHub } from './fake-watch.ts';
 import { canonicalJson, mergePatch } from './merge.ts';
 import type { PlainObject } from './merge.ts';
+import { byKeyOrder, groupOf, isClusterScoped, refOf, storageKey } from './fake-keys.ts';
 
 /** Part says which part of an object a write may change: everything but status, or status only. */
 export type Part = 'main' | 'status';
-
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'Node',
-  'PersistentVolume',
-  'CustomResourceDefinition',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'StorageClass',
-  'PriorityClass',
-  'APIService',
-  'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration',
-]);
 
 /**
  * CONTROLLER_MANAGER is the field manager of writes made as Kubernetes' own controllers (status, garbage collection);
@@ -38,23 +25,6 @@ export const CONTROLLER_MANAGER = 'kube-controller-manager';
 export const CLIENT_MANAGER = 'unknown';
 
 const CRD_GROUP = 'apiextensions.k8s.io';
-
-/** DEFAULT_KINDS_WITHOUT_STATUS are the kinds whose status (if any) is an ordinary field, not a subresource. */
-export const DEFAULT_KINDS_WITHOUT_STATUS = [
-  'ConfigMap',
-  'Secret',
-  'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'Lease',
-  'Event',
-  'Endpoints',
-  'EndpointSlice',
-  'StorageClass',
-  'PriorityClass',
-];
 
 /** FakeStore holds the objects and applies every write the way the API server would; it records nothing. */
 export class FakeStore {
@@ -87,7 +57,7 @@ export class FakeStore {
 
   /** find gives the live object (not a copy) or undefined. */
   find(ref: ObjectRef): KubeObject | undefined {
-    return this.#objects.get(this.key(ref));
+    return this.#objects.get(storageKey(ref));
   }
 
   /** mustFind gives the live object or throws 404 NotFound. */
@@ -102,7 +72,7 @@ export class FakeStore {
     const group = groupOf(apiVersion);
     return [...this.#objects.values()]
       .filter((o) => groupOf(o.apiVersion) === group && o.kind === kind)
-      .filter((o) => namespace === undefined || CLUSTER_SCOPED.has(kind) || o.metadata.namespace === namespace)
+      .filter((o) => namespace === undefined || isClusterScoped(kind) || o.metadata.namespace === namespace)
       .sort(byKeyOrder)
       .map((o) => structuredClone(o) as T);
   }
@@ -114,14 +84,14 @@ export class FakeStore {
   objectsAt<T extends KubeObject>(rv: number, apiVersion: string, kind: string, namespace?: string): T[] {
     const group = groupOf(apiVersion);
     const state = new Map<string, KubeObject>();
-    for (const o of this.objectsOf(apiVersion, kind)) state.set(this.key(this.refOf(o)), o);
+    for (const o of this.objectsOf(apiVersion, kind)) state.set(storageKey(refOf(o)), o);
     for (const ev of this.hub.since(rv)) {
       if (ev.group !== group || ev.kind !== kind) continue;
       if (ev.type === 'ADDED') state.delete(ev.key);
       else state.set(ev.key, structuredClone(ev.previous ?? ev.object));
     }
     return [...state.values()]
-      .filter((o) => namespace === undefined || CLUSTER_SCOPED.has(kind) || o.metadata.namespace === namespace)
+      .filter((o) => namespace === undefined || isClusterScoped(kind) || o.metadata.namespace === namespace)
       .sort(byKeyOrder) as T[];
   }
 
@@ -150,11 +120,6 @@ export class FakeStore {
     return custom;
   }
 
-  /** isClusterScoped tells whether kind lives outside namespaces. */
-  isClusterScoped(kind: string): boolean {
-    return CLUSTER_SCOPED.has(kind);
-  }
-
   /** create stores a new object with server fields (uid, creationTimestamp, generation 1); 409 when taken. */
   create(obj: KubeObject, manager = CLIENT_MANAGER, ownership?: Map<string, Ownership>): KubeObject {
     const meta = obj.metadata;
@@ -162,8 +127,8 @@ export class FakeStore {
       if ((meta.generateName ?? '') === '') throw new KubeError(422, 'Invalid', 'metadata.name is required');
       meta.name = `${meta.generateName ?? ''}${randomUUID().slice(0, 5)}`;
     }
-    const ref = this.refOf(obj);
-    const key = this.key(ref);
+    const ref = refOf(obj);
+    const key = storageKey(ref);
     if (this.#objects.has(key)) throw new KubeError(409, 'AlreadyExists', `${describeRef(ref)} already exists`);
     const admitted = this.#admit(this.#withoutStatusIfSubresource(obj));
     const created: KubeObject = { ...admitted, metadata: { ...admitted.metadata } };
@@ -183,8 +148,8 @@ export class FakeStore {
   apply(obj: KubeObject, fieldManager: string, force: boolean): KubeObject {
     if (fieldManager === '') throw new KubeError(422, 'Invalid', 'fieldManager is required for apply');
     const config = this.#withoutStatusIfSubresource(structuredClone(obj));
-    const ref = this.refOf(obj);
-    const key = this.key(ref);
+    const ref = refOf(obj);
+    const key = storageKey(ref);
     const live = this.find(ref);
     const managers = this.#managers.get(key) ?? new Map<string, Ownership>();
     if (live === undefined) {
@@ -206,7 +171,7 @@ export class FakeStore {
 
   /** managersOf is what each field manager owns of the object at ref (empty when absent). */
   managersOf(ref: ObjectRef): ReadonlyMap<string, Ownership> {
-    return this.#managers.get(this.key(ref)) ?? new Map();
+    return this.#managers.get(storageKey(ref)) ?? new Map();
   }
 
   /** mergeStatus merge-patches status only; 404 for kinds without a status subresource. */
@@ -263,7 +228,7 @@ export class FakeStore {
     if (canonicalJson(admitted) === canonicalJson(live)) return live;
     if (canonicalJson(specOf(admitted)) !== canonicalJson(specOf(live)))
       admitted.metadata.generation = (m.generation ?? 0) + 1;
-    const key = this.key(this.refOf(live));
+    const key = storageKey(refOf(live));
     this.#own(key, ownership ?? afterUpdate(this.#managers.get(key) ?? new Map(), manager, live, admitted));
     this.#commit('MODIFIED', key, admitted);
     if (admitted.metadata.deletionTimestamp !== undefined && (admitted.metadata.finalizers ?? []).length === 0) {
@@ -284,31 +249,10 @@ export class FakeStore {
       throw new KubeError(
         409,
         'Conflict',
-        `Operation cannot be fulfilled on ${describeRef(this.refOf(live))}: ` +
+        `Operation cannot be fulfilled on ${describeRef(refOf(live))}: ` +
           'the object has been modified; please apply your changes to the latest version and try again',
       );
     }
-  }
-
-  /** refOf names an object or normalizes a ref: namespaced kinds default to "default", cluster kinds lose it. */
-  refOf(obj: KubeObject | ObjectRef): ObjectRef {
-    const r =
-      'metadata' in obj
-        ? {
-            apiVersion: obj.apiVersion,
-            kind: obj.kind,
-            namespace: obj.metadata.namespace,
-            name: obj.metadata.name ?? '',
-          }
-        : obj;
-    if (CLUSTER_SCOPED.has(r.kind)) return { apiVersion: r.apiVersion, kind: r.kind, name: r.name };
-    return { apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? 'default', name: r.name };
-  }
-
-  /** key is the storage key: group (not version), kind, namespace, name. */
-  key(ref: ObjectRef): string {
-    const r = this.refOf(ref);
-    return `${groupOf(r.apiVersion)}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
   }
 
   /** #mark sets deletionTimestamp with these finalizers (the API server bumps generation: store.go markAsDeleting). */
@@ -318,11 +262,11 @@ export class FakeStore {
     marked.metadata.deletionGracePeriodSeconds = 0;
     marked.metadata.finalizers = finalizers;
     marked.metadata.generation = (obj.metadata.generation ?? 0) + 1;
-    this.#commit('MODIFIED', this.key(this.refOf(obj)), marked);
+    this.#commit('MODIFIED', storageKey(refOf(obj)), marked);
   }
 
   #remove(obj: KubeObject): void {
-    const key = this.key(this.refOf(obj));
+    const key = storageKey(refOf(obj));
     if (!this.#objects.has(key)) return;
     this.#managers.delete(key);
     this.#ownedAt.delete(key);
@@ -359,7 +303,7 @@ export class FakeStore {
    */
   withManagedFields<T extends KubeObject>(obj: T): T {
     const out = structuredClone(obj);
-    const key = this.key(this.refOf(obj));
+    const key = storageKey(refOf(obj));
     const managers = this.#managers.get(key);
     if (managers !== undefined && managers.size > 0)
       out.metadata.managedFields = managedFieldsOf(
@@ -403,24 +347,7 @@ export class FakeStore {
   }
 }
 
-/** groupOf is the API group of an apiVersion ('' for the core group). */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 function specOf(obj: KubeObject): PlainObject {
   const { metadata: _metadata, status: _status, ...rest } = obj;
   return rest;
-}
-
-/** byKeyOrder sorts by namespace/name in byte order, as etcd keys are (and as list pages continue). */
-function byKeyOrder(a: KubeObject, b: KubeObject): number {
-  const x = keyOrder(a);
-  const y = keyOrder(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function keyOrder(o: KubeObject): string {
-  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 }

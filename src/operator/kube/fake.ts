@@ -21,7 +21,8 @@ import {
   podSucceededStatus,
 } from './fake-controllers.ts';
 import type { Ownership } from './fake-fields.ts';
-import { CLIENT_MANAGER, CONTROLLER_MANAGER, DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
+import { DEFAULT_KINDS_WITHOUT_STATUS, groupOf, isClusterScoped, keyOrder, refOf } from './fake-keys.ts';
+import { CLIENT_MANAGER, CONTROLLER_MANAGER, FakeStore } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
 import { writeScale } from './fake-scale.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
@@ -96,11 +97,11 @@ export class FakeKube implements KubeClient {
       token === undefined
         ? this.objectsOf<T>(apiVersion, kind, namespace)
         : this.#store.objectsAt<T>(rv, apiVersion, kind, namespace)
-    ).filter((o) => matchesLabels(o.metadata.labels, reqs) && (token === undefined || orderOf(o) > token.after));
+    ).filter((o) => matchesLabels(o.metadata.labels, reqs) && (token === undefined || keyOrder(o) > token.after));
     const limit = options.limit ?? 0;
     if (limit <= 0 || all.length <= limit) return { items: all, resourceVersion: String(rv) };
     const items = all.slice(0, limit);
-    const after = orderOf(items[items.length - 1]!);
+    const after = keyOrder(items[items.length - 1]!);
     return {
       items,
       resourceVersion: String(rv),
@@ -118,7 +119,7 @@ export class FakeKube implements KubeClient {
     options: WatchOptions = {},
   ): Promise<WatchHandle> {
     this.#check('watch', { apiVersion, kind, name: '' });
-    const scoped = this.#store.isClusterScoped(kind) ? undefined : namespace;
+    const scoped = isClusterScoped(kind) ? undefined : namespace;
     const selector = parseLabelSelector(options.labelSelector);
     const fresh = resourceVersion === '' || resourceVersion === '0';
     const initial = this.objectsOf(apiVersion, kind, namespace).filter((o) =>
@@ -137,7 +138,7 @@ export class FakeKube implements KubeClient {
   }
 
   async apply<T extends KubeObject>(obj: T, fieldManager: string, options: ApplyOptions = {}): Promise<T> {
-    const ref = this.#store.refOf(obj);
+    const ref = refOf(obj);
     this.#check('apply', ref);
     const before = this.#store.find(ref)?.metadata.resourceVersion;
     const result = this.#store.apply(obj, fieldManager, options.force === true);
@@ -146,14 +147,14 @@ export class FakeKube implements KubeClient {
   }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
-    this.#check('create', this.#store.refOf(obj));
+    this.#check('create', refOf(obj));
     const created = this.#store.create(structuredClone(obj));
-    this.#record('create', this.#store.refOf(created), true);
+    this.#record('create', refOf(created), true);
     return this.#store.withManagedFields(created) as T;
   }
 
   async replace<T extends KubeObject>(obj: T): Promise<T> {
-    const ref = this.#store.refOf(obj);
+    const ref = refOf(obj);
     this.#check('replace', ref);
     const live = this.#store.mustFind(ref);
     this.#store.precondition(live, obj.metadata.resourceVersion);
@@ -184,7 +185,7 @@ export class FakeKube implements KubeClient {
     if (live === undefined) return false;
     const before = this.#store.rv;
     this.#store.delete(live, opts.propagationPolicy ?? 'Background');
-    this.#record('delete', this.#store.refOf(live), this.#store.rv !== before);
+    this.#record('delete', refOf(live), this.#store.rv !== before);
     return true;
   }
 
@@ -270,7 +271,7 @@ export class FakeKube implements KubeClient {
     const at = this.#now();
     if (terminationMessage !== undefined) {
       const pod = this.#store.create(jobPodOf(this.#store.mustFind(ref)), CONTROLLER_MANAGER);
-      this.setStatus(this.#store.refOf(pod), podSucceededStatus(at, terminationMessage));
+      this.setStatus(refOf(pod), podSucceededStatus(at, terminationMessage));
     }
     return this.setStatus(ref, jobSucceededStatus(at));
   }
@@ -338,11 +339,6 @@ export class FakeKube implements KubeClient {
   #record(verb: FakeVerb, ref: ObjectRef, changed: boolean, fieldManager?: string): void {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
-}
-
-/** orderOf is the list order of an object (namespace/name), which continue tokens resume after. */
-function orderOf(o: KubeObject): string {
-  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 }
 
 /** parseToken reads a continue token of this fake (the snapshot's resourceVersion and the last key sent). */
