@@ -24,12 +24,11 @@ import type { Ownership } from './fake-fields.ts';
 import { DEFAULT_KINDS_WITHOUT_STATUS, groupOf, isClusterScoped, keyOrder, refOf } from './fake-keys.ts';
 import { CLIENT_MANAGER, CONTROLLER_MANAGER, FakeStore } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
+import { FailureRules } from './fake-failures.ts';
+import type { FailureRule, FakeVerb } from './fake-failures.ts';
+import { pageOf, parseToken } from './fake-page.ts';
 import { writeScale } from './fake-scale.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
-
-/** FakeVerb names every KubeClient call the fake can record or fail. */
-export type FakeVerb =
-  'get' | 'list' | 'watch' | 'apply' | 'create' | 'replace' | 'patchStatus' | 'patchMerge' | 'delete' | 'createEvent';
 
 /** FakeWrite is one recorded write call; changed is false when the API server would persist nothing. */
 export interface FakeWrite {
@@ -37,15 +36,6 @@ export interface FakeWrite {
   ref: ObjectRef;
   changed: boolean;
   fieldManager?: string;
-}
-
-/** FailureRule makes matching calls throw error, `times` times (Infinity: until cleared). */
-export interface FailureRule {
-  verb?: FakeVerb;
-  kind?: string;
-  name?: string;
-  error: KubeError;
-  times?: number;
 }
 
 /** FakeKubeOptions tune the fake; `now` is the clock for timestamps. */
@@ -65,7 +55,7 @@ export class FakeKube implements KubeClient {
   readonly events: CoreV1Event[] = [];
   readonly #store: FakeStore;
   readonly #now: () => Date;
-  #failures: Array<FailureRule & { times: number }> = [];
+  readonly #failures = new FailureRules();
 
   constructor(opts: FakeKubeOptions = {}) {
     this.#now = opts.now ?? (() => new Date());
@@ -74,7 +64,7 @@ export class FakeKube implements KubeClient {
   }
 
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
-    this.#check('get', ref);
+    this.#failures.check('get', ref);
     return this.peek<T>(ref);
   }
 
@@ -89,7 +79,7 @@ export class FakeKube implements KubeClient {
     namespace?: string,
     options: ListOptions = {},
   ): Promise<ListPage<T>> {
-    this.#check('list', { apiVersion, kind, name: '' });
+    this.#failures.check('list', { apiVersion, kind, name: '' });
     const reqs = parseLabelSelector(options.labelSelector);
     const token = options.continue === undefined || options.continue === '' ? undefined : parseToken(options.continue);
     const rv = token?.rv ?? this.#store.rv;
@@ -98,15 +88,7 @@ export class FakeKube implements KubeClient {
         ? this.objectsOf<T>(apiVersion, kind, namespace)
         : this.#store.objectsAt<T>(rv, apiVersion, kind, namespace)
     ).filter((o) => matchesLabels(o.metadata.labels, reqs) && (token === undefined || keyOrder(o) > token.after));
-    const limit = options.limit ?? 0;
-    if (limit <= 0 || all.length <= limit) return { items: all, resourceVersion: String(rv) };
-    const items = all.slice(0, limit);
-    const after = keyOrder(items[items.length - 1]!);
-    return {
-      items,
-      resourceVersion: String(rv),
-      continue: Buffer.from(JSON.stringify({ rv, after })).toString('base64url'),
-    };
+    return pageOf(all, options.limit ?? 0, rv);
   }
 
   async watch<T extends KubeObject>(
@@ -118,7 +100,7 @@ export class FakeKube implements KubeClient {
     onDone: (err?: KubeError) => void,
     options: WatchOptions = {},
   ): Promise<WatchHandle> {
-    this.#check('watch', { apiVersion, kind, name: '' });
+    this.#failures.check('watch', { apiVersion, kind, name: '' });
     const scoped = isClusterScoped(kind) ? undefined : namespace;
     const selector = parseLabelSelector(options.labelSelector);
     const fresh = resourceVersion === '' || resourceVersion === '0';
@@ -139,7 +121,7 @@ export class FakeKube implements KubeClient {
 
   async apply<T extends KubeObject>(obj: T, fieldManager: string, options: ApplyOptions = {}): Promise<T> {
     const ref = refOf(obj);
-    this.#check('apply', ref);
+    this.#failures.check('apply', ref);
     const before = this.#store.find(ref)?.metadata.resourceVersion;
     const result = this.#store.apply(obj, fieldManager, options.force === true);
     this.#record('apply', ref, result.metadata.resourceVersion !== before, fieldManager);
@@ -147,7 +129,7 @@ export class FakeKube implements KubeClient {
   }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
-    this.#check('create', refOf(obj));
+    this.#failures.check('create', refOf(obj));
     const created = this.#store.create(structuredClone(obj));
     this.#record('create', refOf(created), true);
     return this.#store.withManagedFields(created) as T;
@@ -155,7 +137,7 @@ export class FakeKube implements KubeClient {
 
   async replace<T extends KubeObject>(obj: T): Promise<T> {
     const ref = refOf(obj);
-    this.#check('replace', ref);
+    this.#failures.check('replace', ref);
     const live = this.#store.mustFind(ref);
     this.#store.precondition(live, obj.metadata.resourceVersion);
     return this.#recorded('replace', ref, live, () =>
@@ -164,13 +146,13 @@ export class FakeKube implements KubeClient {
   }
 
   async patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T> {
-    this.#check('patchStatus', ref);
+    this.#failures.check('patchStatus', ref);
     const live = this.#store.mustFind(ref);
     return this.#recorded('patchStatus', ref, live, () => this.#store.mergeStatus(ref, status, resourceVersion)) as T;
   }
 
   async patchMerge<T extends KubeObject>(ref: ObjectRef, patch: unknown): Promise<T> {
-    this.#check('patchMerge', ref);
+    this.#failures.check('patchMerge', ref);
     const live = this.#store.mustFind(ref);
     if (!isPlainObject(patch)) throw new KubeError(400, 'BadRequest', 'a merge patch must be a JSON object');
     this.#store.precondition(live, (patch.metadata as Record<string, unknown> | undefined)?.resourceVersion);
@@ -180,7 +162,7 @@ export class FakeKube implements KubeClient {
   }
 
   async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<boolean> {
-    this.#check('delete', ref);
+    this.#failures.check('delete', ref);
     const live = this.#store.find(ref);
     if (live === undefined) return false;
     const before = this.#store.rv;
@@ -190,7 +172,7 @@ export class FakeKube implements KubeClient {
   }
 
   async createEvent(event: CoreV1Event): Promise<void> {
-    this.#check('createEvent', {
+    this.#failures.check('createEvent', {
       apiVersion: 'v1',
       kind: 'Event',
       namespace: event.metadata.namespace,
@@ -288,12 +270,12 @@ export class FakeKube implements KubeClient {
 
   /** failOn makes matching calls throw rule.error (once by default): a crash or an API error at that step. */
   failOn(rule: FailureRule): void {
-    this.#failures.push({ ...rule, times: rule.times ?? 1 });
+    this.#failures.add(rule);
   }
 
   /** clearFailures removes every failure rule. */
   clearFailures(): void {
-    this.#failures = [];
+    this.#failures.clear();
   }
 
   /** clearRecords empties writes and events (to assert on one phase of a test). */
@@ -323,32 +305,7 @@ export class FakeKube implements KubeClient {
     return this.#store.withManagedFields(updated);
   }
 
-  #check(verb: FakeVerb, ref: ObjectRef): void {
-    const rule = this.#failures.find(
-      (r) =>
-        (r.verb === undefined || r.verb === verb) &&
-        (r.kind === undefined || r.kind === ref.kind) &&
-        (r.name === undefined || r.name === ref.name),
-    );
-    if (rule === undefined) return;
-    rule.times -= 1;
-    if (rule.times <= 0) this.#failures = this.#failures.filter((r) => r !== rule);
-    throw rule.error;
-  }
-
   #record(verb: FakeVerb, ref: ObjectRef, changed: boolean, fieldManager?: string): void {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
-}
-
-/** parseToken reads a continue token of this fake (the snapshot's resourceVersion and the last key sent). */
-function parseToken(token: string): { rv: number; after: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; after?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.after === 'string')
-      return { rv: parsed.rv, after: parsed.after };
-  } catch {
-    // fall through to the API server's answer to a token it did not issue
-  }
-  throw new KubeError(400, 'BadRequest', `invalid continue token "${token}"`);
 }
