@@ -6,7 +6,8 @@ import { customKindOf } from './fake-crd.ts';
 import type { CustomKind } from './fake-crd.ts';
 import { GarbageCollector } from './fake-gc.ts';
 import type { PropagationPolicy } from './fake-gc.ts';
-import { afterApply, afterUpdate, applyMerge, conflictsOf, managedFieldsOf } from './fake-fields.ts';
+import { afterApply, afterUpdate, applyMerge, conflictsOf } from './fake-fields.ts';
+import { OwnershipBook } from './fake-ownership.ts';
 import type { Ownership } from './fake-fields.ts';
 import { WatchHub } from './fake-watch.ts';
 import { canonicalJson, mergePatch } from './merge.ts';
@@ -30,12 +31,11 @@ const CRD_GROUP = 'apiextensions.k8s.io';
 export class FakeStore {
   readonly hub = new WatchHub();
   readonly #objects = new Map<string, KubeObject>();
-  readonly #managers = new Map<string, Map<string, Ownership>>();
-  readonly #ownedAt = new Map<string, Date>();
   /** customKinds caches the CRD (or none) of each apiVersion|kind until a CRD changes. */
   readonly #customKinds = new Map<string, CustomKind | undefined>();
   readonly #noStatus: Set<string>;
   readonly #now: () => Date;
+  readonly #ownership: OwnershipBook;
   #admission = true;
   readonly #gc = new GarbageCollector({
     objects: () => this.#objects.values(),
@@ -47,6 +47,7 @@ export class FakeStore {
 
   constructor(now: () => Date, kindsWithoutStatus: Iterable<string>) {
     this.#now = now;
+    this.#ownership = new OwnershipBook(now);
     this.#noStatus = new Set(kindsWithoutStatus);
   }
 
@@ -136,7 +137,7 @@ export class FakeStore {
     if (ref.namespace === undefined) delete created.metadata.namespace;
     else created.metadata.namespace = ref.namespace;
     delete created.metadata.deletionTimestamp;
-    this.#own(key, ownership ?? afterUpdate(new Map(), manager, undefined, created));
+    this.#ownership.set(key, ownership ?? afterUpdate(new Map(), manager, undefined, created));
     this.#commit('ADDED', key, created);
     return created;
   }
@@ -151,7 +152,7 @@ export class FakeStore {
     const ref = refOf(obj);
     const key = storageKey(ref);
     const live = this.find(ref);
-    const managers = this.#managers.get(key) ?? new Map<string, Ownership>();
+    const managers = this.#ownership.of(key);
     if (live === undefined) {
       return this.create(structuredClone(config), fieldManager, afterApply(managers, fieldManager, config, []));
     }
@@ -165,13 +166,13 @@ export class FakeStore {
     const merged = applyMerge(live, managers, fieldManager, config) as KubeObject;
     const result = this.update(live, merged, 'main', fieldManager, ownership);
     // ownership moves even when no value does (two managers agreeing on a field share it)
-    if (result === live) this.#own(key, ownership);
+    if (result === live) this.#ownership.set(key, ownership);
     return result;
   }
 
   /** managersOf is what each field manager owns of the object at ref (empty when absent). */
   managersOf(ref: ObjectRef): ReadonlyMap<string, Ownership> {
-    return this.#managers.get(storageKey(ref)) ?? new Map();
+    return this.#ownership.of(storageKey(ref));
   }
 
   /** mergeStatus merge-patches status only; 404 for kinds without a status subresource. */
@@ -229,7 +230,7 @@ export class FakeStore {
     if (canonicalJson(specOf(admitted)) !== canonicalJson(specOf(live)))
       admitted.metadata.generation = (m.generation ?? 0) + 1;
     const key = storageKey(refOf(live));
-    this.#own(key, ownership ?? afterUpdate(this.#managers.get(key) ?? new Map(), manager, live, admitted));
+    this.#ownership.set(key, ownership ?? afterUpdate(this.#ownership.of(key), manager, live, admitted));
     this.#commit('MODIFIED', key, admitted);
     if (admitted.metadata.deletionTimestamp !== undefined && (admitted.metadata.finalizers ?? []).length === 0) {
       this.#remove(admitted);
@@ -268,8 +269,7 @@ export class FakeStore {
   #remove(obj: KubeObject): void {
     const key = storageKey(refOf(obj));
     if (!this.#objects.has(key)) return;
-    this.#managers.delete(key);
-    this.#ownedAt.delete(key);
+    this.#ownership.forget(key);
     this.#commit('DELETED', key, structuredClone(obj));
     this.#gc.removed(obj);
   }
@@ -290,12 +290,6 @@ export class FakeStore {
     return this.customKind(obj.apiVersion, obj.kind)?.admit(obj, old) ?? obj;
   }
 
-  /** #own records the ownership of the object stored under key, and when it changed. */
-  #own(key: string, ownership: Map<string, Ownership>): void {
-    this.#managers.set(key, ownership);
-    this.#ownedAt.set(key, this.#now());
-  }
-
   /**
    * withManagedFields is a copy of obj with its metadata.managedFields rendered from the ownership the store keeps
    * (rendered on the way out, not stored: the store copies objects on every write, and the fieldsV1 trees would
@@ -303,14 +297,8 @@ export class FakeStore {
    */
   withManagedFields<T extends KubeObject>(obj: T): T {
     const out = structuredClone(obj);
-    const key = storageKey(refOf(obj));
-    const managers = this.#managers.get(key);
-    if (managers !== undefined && managers.size > 0)
-      out.metadata.managedFields = managedFieldsOf(
-        managers,
-        obj.apiVersion,
-        this.#ownedAt.get(key) ?? this.#now(),
-      ) as never;
+    const managedFields = this.#ownership.managedFields(storageKey(refOf(obj)), obj.apiVersion);
+    if (managedFields !== undefined) out.metadata.managedFields = managedFields as never;
     return out;
   }
 
