@@ -2,7 +2,7 @@
  * @module The operator's own reading of the field table (field.ts), as the API server reads the CRD generated from
  * it: structural defaulting, then every keyword and rule checked, each problem with its field path. Pure.
  */
-import type { Field, FieldRule } from './field.ts';
+import type { Field, FieldRule, FilledOf, TypeOf } from './field.ts';
 
 /** Problem is one invalid field: a dotted path ("spec.server.replicas") and what is wrong with it. */
 export interface Problem {
@@ -13,6 +13,8 @@ export interface Problem {
 type Obj = Record<string, unknown>;
 
 /** withDefaults fills in every `default:` of the field's schema where the value leaves it out, as the API server does. */
+export function withDefaults<F extends Field>(field: F, value: TypeOf<F>): FilledOf<F>;
+export function withDefaults(field: Field, value: unknown): unknown;
 export function withDefaults(field: Field, value: unknown): unknown {
   const given =
     value === undefined && field.schema.default !== undefined ? structuredClone(field.schema.default) : value;

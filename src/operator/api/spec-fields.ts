@@ -14,13 +14,13 @@ import type {
   V1TopologySpreadConstraint,
 } from '@kubernetes/client-node';
 import { parseProxyEntry } from '../../client-address.ts';
-import { parseDurationSeconds, SPEC_DEFAULTS as D } from './defaults.ts';
 import { arr, bool, documented, int, intOrString, map, obj, opaque, str, typed } from './field.ts';
 import type { Field, FieldRule } from './field.ts';
 import { managedEnvOf, managedEnvProblemOf, MANAGED_ENV_PREFIX } from './managed-env.ts';
 import { LogLevel, PullPolicy, ReclaimPolicy, ReloadStrategy, RootV3, ServiceType } from './middleware-types.ts';
 import type { SecretKeyRef } from './middleware-types.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
+import { parseDurationSeconds } from './quantity.ts';
 
 /** Messages of the CEL rules, which the operator writes too, so kubectl and the operator say the same thing. */
 export const IMMUTABLE_PREFIX =
@@ -34,12 +34,17 @@ export const ENV_VALUE_OR_SOURCE = 'set at most one of value and valueFrom';
 export const ENV_ONE_SOURCE = 'set exactly one of secretKeyRef, configMapKeyRef, fieldRef and resourceFieldRef';
 export const NOT_AN_ADDRESS = 'must be an IP address or CIDR network (10.0.0.0/8, fd00::/8)';
 
+/**
+ * PDB_MAX_UNAVAILABLE is server.pdb.maxUnavailable's default, which no `default:` can spell: it applies only when
+ * minAvailable is unset too (resolveSpec fills it in).
+ */
+export const PDB_MAX_UNAVAILABLE = 1;
+
 const url = (doc: string, env?: string) =>
   str({ pattern: P.httpUrl, maxLength: B.urlLength, doc, ...(env === undefined ? {} : { env: [env] }) });
 const resourceName = (doc?: string) =>
   str({ pattern: P.resourceName, maxLength: B.resourceNameLength, ...(doc === undefined ? {} : { doc }) });
-const duration = (doc: string, def?: string) =>
-  str({ pattern: P.duration, maxLength: 32, doc, ...(def === undefined ? {} : { default: def }) });
+const duration = (doc: string, def: string) => str({ pattern: P.duration, maxLength: 32, doc, default: def });
 
 /** secretKeyRef is one key of a Secret in the Middleware's namespace. */
 function secretKeyRef(doc: string, env?: string[]): Field<SecretKeyRef> {
@@ -314,9 +319,10 @@ const database = obj(
 
 const server = obj(
   {
-    replicas: int(B.replicas, { default: D.serverReplicas, doc: 'Servers per generation (the scale subresource).' }),
+    replicas: int(B.replicas, { default: 2, doc: 'Servers per generation (the scale subresource).' }),
     previewReplicas: int(B.autoscalingReplicas, {
-      default: D.previewReplicas,
+      // one server answers the catch-up gate's probe; the full count follows once the generation is nearly synced
+      default: 1,
       doc: "Servers of a pending generation while it catches up (at most replicas); it runs replicas once it is within promotion.syncedWithinBlocks, so that the switch keeps the stable Service's capacity.",
     }),
     resources: resources('Server container resources.'),
@@ -325,15 +331,15 @@ const server = obj(
       {
         type: str({
           enum: Object.values(ServiceType),
-          default: D.httpServiceType,
+          default: 'ClusterIP',
           doc: 'Service type of the stable Service (ClusterIP, NodePort, LoadBalancer).',
         }),
-        port: int(B.port, { default: D.httpPort, doc: 'Port of the HTTP API on the stable Service.' }),
+        port: int(B.port, { default: 80, doc: 'Port of the HTTP API on the stable Service.' }),
       },
       { default: {}, doc: "The stable Service's HTTP port." },
     ),
     websocket: obj(
-      { port: int(B.port, { default: D.websocketPort, doc: 'Port of the websocket on the stable Service.' }) },
+      { port: int(B.port, { default: 3020, doc: 'Port of the websocket on the stable Service.' }) },
       { default: {}, doc: "The stable Service's websocket port." },
     ),
     ingress: obj(
@@ -351,9 +357,9 @@ const server = obj(
     ),
     pdb: obj(
       {
-        enabled: bool({ default: D.pdbEnabled, doc: "Whether each generation's servers get a PodDisruptionBudget." }),
+        enabled: bool({ default: true, doc: "Whether each generation's servers get a PodDisruptionBudget." }),
         minAvailable: int(B.pdbCount, { doc: 'Servers that must stay up through a voluntary disruption (a drain).' }),
-        maxUnavailable: int(B.pdbCount, { doc: `Default ${D.pdbMaxUnavailable} when minAvailable is unset too.` }),
+        maxUnavailable: int(B.pdbCount, { doc: `Default ${PDB_MAX_UNAVAILABLE} when minAvailable is unset too.` }),
       },
       {
         default: {},
@@ -371,12 +377,12 @@ const server = obj(
     autoscaling: obj(
       {
         minReplicas: int(B.autoscalingReplicas, {
-          default: D.autoscalingMinReplicas,
+          default: 2,
           doc: 'Fewest servers the autoscaler keeps.',
         }),
         maxReplicas: int(B.autoscalingReplicas, { doc: 'Most servers the autoscaler starts.' }),
         targetCPUUtilizationPercentage: int(B.cpuPercent, {
-          default: D.autoscalingTargetCPU,
+          default: 80,
           doc: "Average CPU use, in percent of the servers' requests, that the autoscaler aims at.",
         }),
       },
@@ -394,7 +400,8 @@ const server = obj(
     ),
     rootV3: str({
       enum: Object.values(RootV3),
-      default: D.rootV3,
+      // same as ROOT_V3's default in src/config.ts: the node's API at the root /v3, ae_mdw's at /mdw/v3
+      default: 'node',
       doc: "ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw).",
       env: ['ROOT_V3'],
     }),
@@ -446,7 +453,8 @@ const jobs = obj(
     migrationDeadline: str({
       pattern: P.duration,
       maxLength: 32,
-      default: D.migrationDeadline,
+      // the fixed deadline migration Jobs had before it was a field
+      default: '1h',
       doc: 'How long a migration Job may run, retries included, before Kubernetes fails it (activeDeadlineSeconds): a migration of a large schema may need more than the default.',
       check: (v) => ((parseDurationSeconds(v) ?? 0) > 0 ? undefined : 'must be longer than 0s'),
     }),
@@ -474,8 +482,8 @@ const metrics = obj(
   {
     serviceMonitor: obj(
       {
-        enabled: bool({ default: D.serviceMonitorEnabled, doc: 'Create a monitoring.coreos.com/v1 ServiceMonitor.' }),
-        interval: duration('Scrape interval, as a duration ("30s").', D.serviceMonitorInterval),
+        enabled: bool({ default: false, doc: 'Create a monitoring.coreos.com/v1 ServiceMonitor.' }),
+        interval: duration('Scrape interval, as a duration ("30s").', '30s'),
       },
       { default: {}, doc: 'A prometheus-operator ServiceMonitor over the stable, preview and populator Services.' },
     ),
@@ -491,17 +499,19 @@ const reload = obj(
     heights: str({ pattern: P.heights, maxLength: B.heightsLength, doc: 'Heights for `mdw -H` ("1,3-4,6").' }),
     strategy: str({
       enum: Object.values(ReloadStrategy),
-      default: D.reloadStrategy,
+      default: 'BlueGreen',
       doc: 'BlueGreen builds a new generation beside the serving one; InPlace reloads heights in the serving one.',
     }),
-    autoPromote: bool({ default: D.autoPromote, doc: 'false: wait for approval (set true) before switching.' }),
+    autoPromote: bool({ default: true, doc: 'false: wait for approval (set true) before switching.' }),
+    // six hours for a rollback (graph-node reaps after 6–8 h)
     retainPrevious: duration(
       'How long the previous generation is kept for rollback after a switch ("30m", "6h", "0s").',
-      D.retainPrevious,
+      '6h',
     ),
+    // two days: a whole mainnet load takes hours, a stuck one should not hold the database for longer
     deadline: duration(
       'How long a BlueGreen reload may take until its new generation passes the promotion gate ("48h"); past it the reload fails and the generation is dropped.',
-      D.reloadDeadline,
+      '48h',
     ),
   },
   {
@@ -541,7 +551,7 @@ export const SPEC_FIELDS = obj(
     image: str({ maxLength: 1024, doc: "Middleware image; default: the operator's own image." }),
     imagePullPolicy: str({
       enum: Object.values(PullPolicy),
-      default: D.imagePullPolicy,
+      default: 'IfNotPresent',
       doc: 'imagePullPolicy of every middleware container.',
     }),
     imagePullSecrets: arr(
@@ -559,36 +569,39 @@ export const SPEC_FIELDS = obj(
     serviceAccountTemplate,
     metrics,
     forkWindow: int(B.forkWindow, {
-      default: D.forkWindow,
+      // same as FORK_WINDOW's default in src/config.ts
+      default: 30,
       doc: 'FORK_WINDOW: generations re-checked at every poll.',
       env: ['FORK_WINDOW'],
     }),
     statusMaxBlockAge: int(B.statusMaxBlockAge, {
-      default: D.statusMaxBlockAge,
+      // same as STATUS_MAX_BLOCK_AGE's default in src/config.ts
+      default: 900,
       doc: 'STATUS_MAX_BLOCK_AGE: seconds before /middleware/status turns 503.',
       env: ['STATUS_MAX_BLOCK_AGE'],
     }),
     logLevel: str({
       enum: Object.values(LogLevel),
-      default: D.logLevel,
+      default: 'info',
       doc: 'LOG_LEVEL of every middleware container.',
       env: ['LOG_LEVEL'],
     }),
-    paused: bool({ default: D.paused, doc: 'Stop reconciling (ReconciliationPaused condition).' }),
+    paused: bool({ default: false, doc: 'Stop reconciling (ReconciliationPaused condition).' }),
     reclaimPolicy: str({
       enum: Object.values(ReclaimPolicy),
-      default: D.reclaimPolicy,
+      // keep the data when the resource goes (CNPG's default for databases): a delete must not cost a full reload
+      default: 'Retain',
       doc: 'What deleting the Middleware does to the schemas of its generations: Retain keeps them, Delete drops them first.',
     }),
     reload,
     promotion: obj(
       {
         syncedWithinBlocks: int(B.syncedWithinBlocks, {
-          default: D.syncedWithinBlocks,
+          default: 3,
           doc: 'K: max lag of a synced generation.',
         }),
         stableWindowSeconds: int(B.stableWindowSeconds, {
-          default: D.stableWindowSeconds,
+          default: 60,
           doc: 'How long it must stay synced.',
         }),
       },

@@ -1,34 +1,21 @@
-/** @module The fake API server's object store: resourceVersion, generation, status isolation, SSA, finalizers and GC. */
+/** @module The fake API server's object store: resourceVersion, generation, status isolation, SSA and finalizers. */
 import { randomUUID } from 'node:crypto';
 import { KubeError, describeRef } from './client.ts';
 import type { KubeObject, ObjectRef } from './client.ts';
 import { customKindOf } from './fake-crd.ts';
 import type { CustomKind } from './fake-crd.ts';
-import { afterApply, afterUpdate, applyMerge, conflictsOf, managedFieldsOf } from './fake-fields.ts';
+import { GarbageCollector } from './fake-gc.ts';
+import type { PropagationPolicy } from './fake-gc.ts';
+import { afterApply, afterUpdate, applyMerge, conflictsOf } from './fake-fields.ts';
+import { OwnershipBook } from './fake-ownership.ts';
 import type { Ownership } from './fake-fields.ts';
 import { WatchHub } from './fake-watch.ts';
 import { canonicalJson, mergePatch } from './merge.ts';
 import type { PlainObject } from './merge.ts';
+import { byKeyOrder, groupOf, isClusterScoped, refOf, storageKey } from './fake-keys.ts';
 
 /** Part says which part of an object a write may change: everything but status, or status only. */
 export type Part = 'main' | 'status';
-
-/** PropagationPolicy is the delete cascade. */
-export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
-
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'Node',
-  'PersistentVolume',
-  'CustomResourceDefinition',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'StorageClass',
-  'PriorityClass',
-  'APIService',
-  'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration',
-]);
 
 /**
  * CONTROLLER_MANAGER is the field manager of writes made as Kubernetes' own controllers (status, garbage collection);
@@ -38,43 +25,29 @@ const CLUSTER_SCOPED = new Set([
 export const CONTROLLER_MANAGER = 'kube-controller-manager';
 export const CLIENT_MANAGER = 'unknown';
 
-/** FOREGROUND_FINALIZER holds an owner deleted in the foreground until its blocking dependents are gone. */
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
-
 const CRD_GROUP = 'apiextensions.k8s.io';
-
-/** DEFAULT_KINDS_WITHOUT_STATUS are the kinds whose status (if any) is an ordinary field, not a subresource. */
-export const DEFAULT_KINDS_WITHOUT_STATUS = [
-  'ConfigMap',
-  'Secret',
-  'ServiceAccount',
-  'Role',
-  'RoleBinding',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'Lease',
-  'Event',
-  'Endpoints',
-  'EndpointSlice',
-  'StorageClass',
-  'PriorityClass',
-];
 
 /** FakeStore holds the objects and applies every write the way the API server would; it records nothing. */
 export class FakeStore {
   readonly hub = new WatchHub();
   readonly #objects = new Map<string, KubeObject>();
-  readonly #managers = new Map<string, Map<string, Ownership>>();
-  readonly #ownedAt = new Map<string, Date>();
   /** customKinds caches the CRD (or none) of each apiVersion|kind until a CRD changes. */
   readonly #customKinds = new Map<string, CustomKind | undefined>();
   readonly #noStatus: Set<string>;
   readonly #now: () => Date;
+  readonly #ownership: OwnershipBook;
   #admission = true;
+  readonly #gc = new GarbageCollector({
+    objects: () => this.#objects.values(),
+    updateAsController: (live, proposed) => this.update(live, proposed, 'main', CONTROLLER_MANAGER),
+    mark: (obj, finalizers) => this.#mark(obj, finalizers),
+    remove: (obj) => this.#remove(obj),
+  });
   #rv = 100; // real servers never hand out "0" (it means "any version" to a watch)
 
   constructor(now: () => Date, kindsWithoutStatus: Iterable<string>) {
     this.#now = now;
+    this.#ownership = new OwnershipBook(now);
     this.#noStatus = new Set(kindsWithoutStatus);
   }
 
@@ -85,7 +58,7 @@ export class FakeStore {
 
   /** find gives the live object (not a copy) or undefined. */
   find(ref: ObjectRef): KubeObject | undefined {
-    return this.#objects.get(this.key(ref));
+    return this.#objects.get(storageKey(ref));
   }
 
   /** mustFind gives the live object or throws 404 NotFound. */
@@ -100,7 +73,7 @@ export class FakeStore {
     const group = groupOf(apiVersion);
     return [...this.#objects.values()]
       .filter((o) => groupOf(o.apiVersion) === group && o.kind === kind)
-      .filter((o) => namespace === undefined || CLUSTER_SCOPED.has(kind) || o.metadata.namespace === namespace)
+      .filter((o) => namespace === undefined || isClusterScoped(kind) || o.metadata.namespace === namespace)
       .sort(byKeyOrder)
       .map((o) => structuredClone(o) as T);
   }
@@ -112,14 +85,14 @@ export class FakeStore {
   objectsAt<T extends KubeObject>(rv: number, apiVersion: string, kind: string, namespace?: string): T[] {
     const group = groupOf(apiVersion);
     const state = new Map<string, KubeObject>();
-    for (const o of this.objectsOf(apiVersion, kind)) state.set(this.key(this.refOf(o)), o);
+    for (const o of this.objectsOf(apiVersion, kind)) state.set(storageKey(refOf(o)), o);
     for (const ev of this.hub.since(rv)) {
       if (ev.group !== group || ev.kind !== kind) continue;
       if (ev.type === 'ADDED') state.delete(ev.key);
       else state.set(ev.key, structuredClone(ev.previous ?? ev.object));
     }
     return [...state.values()]
-      .filter((o) => namespace === undefined || CLUSTER_SCOPED.has(kind) || o.metadata.namespace === namespace)
+      .filter((o) => namespace === undefined || isClusterScoped(kind) || o.metadata.namespace === namespace)
       .sort(byKeyOrder) as T[];
   }
 
@@ -148,11 +121,6 @@ export class FakeStore {
     return custom;
   }
 
-  /** isClusterScoped tells whether kind lives outside namespaces. */
-  isClusterScoped(kind: string): boolean {
-    return CLUSTER_SCOPED.has(kind);
-  }
-
   /** create stores a new object with server fields (uid, creationTimestamp, generation 1); 409 when taken. */
   create(obj: KubeObject, manager = CLIENT_MANAGER, ownership?: Map<string, Ownership>): KubeObject {
     const meta = obj.metadata;
@@ -160,8 +128,8 @@ export class FakeStore {
       if ((meta.generateName ?? '') === '') throw new KubeError(422, 'Invalid', 'metadata.name is required');
       meta.name = `${meta.generateName ?? ''}${randomUUID().slice(0, 5)}`;
     }
-    const ref = this.refOf(obj);
-    const key = this.key(ref);
+    const ref = refOf(obj);
+    const key = storageKey(ref);
     if (this.#objects.has(key)) throw new KubeError(409, 'AlreadyExists', `${describeRef(ref)} already exists`);
     const admitted = this.#admit(this.#withoutStatusIfSubresource(obj));
     const created: KubeObject = { ...admitted, metadata: { ...admitted.metadata } };
@@ -169,7 +137,7 @@ export class FakeStore {
     if (ref.namespace === undefined) delete created.metadata.namespace;
     else created.metadata.namespace = ref.namespace;
     delete created.metadata.deletionTimestamp;
-    this.#own(key, ownership ?? afterUpdate(new Map(), manager, undefined, created));
+    this.#ownership.set(key, ownership ?? afterUpdate(new Map(), manager, undefined, created));
     this.#commit('ADDED', key, created);
     return created;
   }
@@ -181,10 +149,10 @@ export class FakeStore {
   apply(obj: KubeObject, fieldManager: string, force: boolean): KubeObject {
     if (fieldManager === '') throw new KubeError(422, 'Invalid', 'fieldManager is required for apply');
     const config = this.#withoutStatusIfSubresource(structuredClone(obj));
-    const ref = this.refOf(obj);
-    const key = this.key(ref);
+    const ref = refOf(obj);
+    const key = storageKey(ref);
     const live = this.find(ref);
-    const managers = this.#managers.get(key) ?? new Map<string, Ownership>();
+    const managers = this.#ownership.of(key);
     if (live === undefined) {
       return this.create(structuredClone(config), fieldManager, afterApply(managers, fieldManager, config, []));
     }
@@ -198,13 +166,13 @@ export class FakeStore {
     const merged = applyMerge(live, managers, fieldManager, config) as KubeObject;
     const result = this.update(live, merged, 'main', fieldManager, ownership);
     // ownership moves even when no value does (two managers agreeing on a field share it)
-    if (result === live) this.#own(key, ownership);
+    if (result === live) this.#ownership.set(key, ownership);
     return result;
   }
 
   /** managersOf is what each field manager owns of the object at ref (empty when absent). */
   managersOf(ref: ObjectRef): ReadonlyMap<string, Ownership> {
-    return this.#managers.get(this.key(ref)) ?? new Map();
+    return this.#ownership.of(storageKey(ref));
   }
 
   /** mergeStatus merge-patches status only; 404 for kinds without a status subresource. */
@@ -261,8 +229,8 @@ export class FakeStore {
     if (canonicalJson(admitted) === canonicalJson(live)) return live;
     if (canonicalJson(specOf(admitted)) !== canonicalJson(specOf(live)))
       admitted.metadata.generation = (m.generation ?? 0) + 1;
-    const key = this.key(this.refOf(live));
-    this.#own(key, ownership ?? afterUpdate(this.#managers.get(key) ?? new Map(), manager, live, admitted));
+    const key = storageKey(refOf(live));
+    this.#ownership.set(key, ownership ?? afterUpdate(this.#ownership.of(key), manager, live, admitted));
     this.#commit('MODIFIED', key, admitted);
     if (admitted.metadata.deletionTimestamp !== undefined && (admitted.metadata.finalizers ?? []).length === 0) {
       this.#remove(admitted);
@@ -270,29 +238,9 @@ export class FakeStore {
     return admitted;
   }
 
-  /**
-   * delete removes obj, or only marks it while finalizers remain; dependents follow the policy (Kubernetes
-   * documentation, "Garbage Collection", "Cascading deletion"): Background removes the owner first and its
-   * dependents after; Foreground marks the owner with the foregroundDeletion finalizer, deletes its dependents, and
-   * removes the owner once no dependent with blockOwnerDeletion is left; Orphan leaves the dependents, unowned.
-   */
+  /** delete removes obj, or only marks it while finalizers remain; its dependents follow the policy (fake-gc.ts). */
   delete(obj: KubeObject, policy: PropagationPolicy): void {
-    if (obj.metadata.deletionTimestamp !== undefined) return;
-    const uid = obj.metadata.uid ?? '';
-    if (policy === 'Orphan') {
-      for (const dep of this.#dependents(uid)) {
-        const refs = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-        const unowned = { ...structuredClone(dep), metadata: { ...dep.metadata, ownerReferences: refs } };
-        this.update(dep, unowned, 'main', CONTROLLER_MANAGER);
-      }
-    }
-    const finalizers = obj.metadata.finalizers ?? [];
-    if (policy === 'Foreground') {
-      this.#mark(obj, [...finalizers, FOREGROUND_FINALIZER]);
-      for (const dep of this.#dependents(uid)) this.delete(dep, 'Foreground');
-      this.#releaseForeground(uid);
-    } else if (finalizers.length > 0) this.#mark(obj, finalizers);
-    else this.#remove(obj);
+    this.#gc.delete(obj, policy);
   }
 
   /** precondition throws 409 Conflict when resourceVersion is given and is not live's. */
@@ -302,31 +250,10 @@ export class FakeStore {
       throw new KubeError(
         409,
         'Conflict',
-        `Operation cannot be fulfilled on ${describeRef(this.refOf(live))}: ` +
+        `Operation cannot be fulfilled on ${describeRef(refOf(live))}: ` +
           'the object has been modified; please apply your changes to the latest version and try again',
       );
     }
-  }
-
-  /** refOf names an object or normalizes a ref: namespaced kinds default to "default", cluster kinds lose it. */
-  refOf(obj: KubeObject | ObjectRef): ObjectRef {
-    const r =
-      'metadata' in obj
-        ? {
-            apiVersion: obj.apiVersion,
-            kind: obj.kind,
-            namespace: obj.metadata.namespace,
-            name: obj.metadata.name ?? '',
-          }
-        : obj;
-    if (CLUSTER_SCOPED.has(r.kind)) return { apiVersion: r.apiVersion, kind: r.kind, name: r.name };
-    return { apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? 'default', name: r.name };
-  }
-
-  /** key is the storage key: group (not version), kind, namespace, name. */
-  key(ref: ObjectRef): string {
-    const r = this.refOf(ref);
-    return `${groupOf(r.apiVersion)}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
   }
 
   /** #mark sets deletionTimestamp with these finalizers (the API server bumps generation: store.go markAsDeleting). */
@@ -336,40 +263,15 @@ export class FakeStore {
     marked.metadata.deletionGracePeriodSeconds = 0;
     marked.metadata.finalizers = finalizers;
     marked.metadata.generation = (obj.metadata.generation ?? 0) + 1;
-    this.#commit('MODIFIED', this.key(this.refOf(obj)), marked);
+    this.#commit('MODIFIED', storageKey(refOf(obj)), marked);
   }
 
   #remove(obj: KubeObject): void {
-    const key = this.key(this.refOf(obj));
+    const key = storageKey(refOf(obj));
     if (!this.#objects.has(key)) return;
-    this.#managers.delete(key);
-    this.#ownedAt.delete(key);
+    this.#ownership.forget(key);
     this.#commit('DELETED', key, structuredClone(obj));
-    this.#collect(obj.metadata.uid ?? '');
-    for (const owner of obj.metadata.ownerReferences ?? []) this.#releaseForeground(owner.uid);
-  }
-
-  /** #collect is the background garbage collector: dependents whose owners are all gone are deleted. */
-  #collect(ownerUid: string): void {
-    const live = new Set([...this.#objects.values()].map((o) => o.metadata.uid));
-    live.delete(ownerUid);
-    for (const dep of this.#dependents(ownerUid)) {
-      const others = (dep.metadata.ownerReferences ?? []).filter((r) => live.has(r.uid));
-      if (others.length === 0) this.delete(dep, 'Background');
-    }
-  }
-
-  /** #releaseForeground drops the foregroundDeletion finalizer of owner uid once no blocking dependent is left. */
-  #releaseForeground(uid: string): void {
-    const owner = [...this.#objects.values()].find((o) => o.metadata.uid === uid);
-    if (owner === undefined || !(owner.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER)) return;
-    const blocking = this.#dependents(uid).some((d) =>
-      (d.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true),
-    );
-    if (blocking) return;
-    const finalizers = (owner.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER);
-    const released = { ...structuredClone(owner), metadata: { ...owner.metadata, finalizers } };
-    this.update(owner, released, 'main', CONTROLLER_MANAGER);
+    this.#gc.removed(obj);
   }
 
   /** withoutAdmission runs write with no CRD admission (a test hook: objects an older CRD let in). */
@@ -388,12 +290,6 @@ export class FakeStore {
     return this.customKind(obj.apiVersion, obj.kind)?.admit(obj, old) ?? obj;
   }
 
-  /** #own records the ownership of the object stored under key, and when it changed. */
-  #own(key: string, ownership: Map<string, Ownership>): void {
-    this.#managers.set(key, ownership);
-    this.#ownedAt.set(key, this.#now());
-  }
-
   /**
    * withManagedFields is a copy of obj with its metadata.managedFields rendered from the ownership the store keeps
    * (rendered on the way out, not stored: the store copies objects on every write, and the fieldsV1 trees would
@@ -401,21 +297,9 @@ export class FakeStore {
    */
   withManagedFields<T extends KubeObject>(obj: T): T {
     const out = structuredClone(obj);
-    const key = this.key(this.refOf(obj));
-    const managers = this.#managers.get(key);
-    if (managers !== undefined && managers.size > 0)
-      out.metadata.managedFields = managedFieldsOf(
-        managers,
-        obj.apiVersion,
-        this.#ownedAt.get(key) ?? this.#now(),
-      ) as never;
+    const managedFields = this.#ownership.managedFields(storageKey(refOf(obj)), obj.apiVersion);
+    if (managedFields !== undefined) out.metadata.managedFields = managedFields as never;
     return out;
-  }
-
-  #dependents(ownerUid: string): KubeObject[] {
-    return [...this.#objects.values()].filter((o) =>
-      (o.metadata.ownerReferences ?? []).some((r) => r.uid === ownerUid),
-    );
   }
 
   #commit(type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, obj: KubeObject): void {
@@ -451,24 +335,7 @@ export class FakeStore {
   }
 }
 
-/** groupOf is the API group of an apiVersion ('' for the core group). */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 function specOf(obj: KubeObject): PlainObject {
   const { metadata: _metadata, status: _status, ...rest } = obj;
   return rest;
-}
-
-/** byKeyOrder sorts by namespace/name in byte order, as etcd keys are (and as list pages continue). */
-function byKeyOrder(a: KubeObject, b: KubeObject): number {
-  const x = keyOrder(a);
-  const y = keyOrder(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function keyOrder(o: KubeObject): string {
-  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 }

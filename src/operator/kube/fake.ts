@@ -1,6 +1,5 @@
 /** @module FakeKube: an in-memory API server with the semantics the operator relies on, for tests. */
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { randomUUID } from 'node:crypto';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
@@ -14,16 +13,22 @@ import type {
   WatchHandle,
   WatchOptions,
 } from './client.ts';
-import { readPath, writePath } from './fake-crd.ts';
-import type { ScaleSubresource } from './fake-crd.ts';
+import {
+  deploymentReadyStatus,
+  jobFailedStatus,
+  jobPodOf,
+  jobSucceededStatus,
+  podSucceededStatus,
+} from './fake-controllers.ts';
 import type { Ownership } from './fake-fields.ts';
-import { CLIENT_MANAGER, CONTROLLER_MANAGER, DEFAULT_KINDS_WITHOUT_STATUS, FakeStore, groupOf } from './fake-store.ts';
+import { DEFAULT_KINDS_WITHOUT_STATUS, groupOf, isClusterScoped, keyOrder, refOf } from './fake-keys.ts';
+import { CLIENT_MANAGER, CONTROLLER_MANAGER, FakeStore } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
+import { FailureRules } from './fake-failures.ts';
+import type { FailureRule, FakeVerb } from './fake-failures.ts';
+import { pageOf, parseToken } from './fake-page.ts';
+import { writeScale } from './fake-scale.ts';
 import { matchesLabels, parseLabelSelector } from './selector.ts';
-
-/** FakeVerb names every KubeClient call the fake can record or fail. */
-export type FakeVerb =
-  'get' | 'list' | 'watch' | 'apply' | 'create' | 'replace' | 'patchStatus' | 'patchMerge' | 'delete' | 'createEvent';
 
 /** FakeWrite is one recorded write call; changed is false when the API server would persist nothing. */
 export interface FakeWrite {
@@ -31,15 +36,6 @@ export interface FakeWrite {
   ref: ObjectRef;
   changed: boolean;
   fieldManager?: string;
-}
-
-/** FailureRule makes matching calls throw error, `times` times (Infinity: until cleared). */
-export interface FailureRule {
-  verb?: FakeVerb;
-  kind?: string;
-  name?: string;
-  error: KubeError;
-  times?: number;
 }
 
 /** FakeKubeOptions tune the fake; `now` is the clock for timestamps. */
@@ -59,7 +55,7 @@ export class FakeKube implements KubeClient {
   readonly events: CoreV1Event[] = [];
   readonly #store: FakeStore;
   readonly #now: () => Date;
-  #failures: Array<FailureRule & { times: number }> = [];
+  readonly #failures = new FailureRules();
 
   constructor(opts: FakeKubeOptions = {}) {
     this.#now = opts.now ?? (() => new Date());
@@ -68,7 +64,7 @@ export class FakeKube implements KubeClient {
   }
 
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
-    this.#check('get', ref);
+    this.#failures.check('get', ref);
     return this.peek<T>(ref);
   }
 
@@ -83,7 +79,7 @@ export class FakeKube implements KubeClient {
     namespace?: string,
     options: ListOptions = {},
   ): Promise<ListPage<T>> {
-    this.#check('list', { apiVersion, kind, name: '' });
+    this.#failures.check('list', { apiVersion, kind, name: '' });
     const reqs = parseLabelSelector(options.labelSelector);
     const token = options.continue === undefined || options.continue === '' ? undefined : parseToken(options.continue);
     const rv = token?.rv ?? this.#store.rv;
@@ -91,16 +87,8 @@ export class FakeKube implements KubeClient {
       token === undefined
         ? this.objectsOf<T>(apiVersion, kind, namespace)
         : this.#store.objectsAt<T>(rv, apiVersion, kind, namespace)
-    ).filter((o) => matchesLabels(o.metadata.labels, reqs) && (token === undefined || orderOf(o) > token.after));
-    const limit = options.limit ?? 0;
-    if (limit <= 0 || all.length <= limit) return { items: all, resourceVersion: String(rv) };
-    const items = all.slice(0, limit);
-    const after = orderOf(items[items.length - 1]!);
-    return {
-      items,
-      resourceVersion: String(rv),
-      continue: Buffer.from(JSON.stringify({ rv, after })).toString('base64url'),
-    };
+    ).filter((o) => matchesLabels(o.metadata.labels, reqs) && (token === undefined || keyOrder(o) > token.after));
+    return pageOf(all, options.limit ?? 0, rv);
   }
 
   async watch<T extends KubeObject>(
@@ -112,8 +100,8 @@ export class FakeKube implements KubeClient {
     onDone: (err?: KubeError) => void,
     options: WatchOptions = {},
   ): Promise<WatchHandle> {
-    this.#check('watch', { apiVersion, kind, name: '' });
-    const scoped = this.#store.isClusterScoped(kind) ? undefined : namespace;
+    this.#failures.check('watch', { apiVersion, kind, name: '' });
+    const scoped = isClusterScoped(kind) ? undefined : namespace;
     const selector = parseLabelSelector(options.labelSelector);
     const fresh = resourceVersion === '' || resourceVersion === '0';
     const initial = this.objectsOf(apiVersion, kind, namespace).filter((o) =>
@@ -132,8 +120,8 @@ export class FakeKube implements KubeClient {
   }
 
   async apply<T extends KubeObject>(obj: T, fieldManager: string, options: ApplyOptions = {}): Promise<T> {
-    const ref = this.#store.refOf(obj);
-    this.#check('apply', ref);
+    const ref = refOf(obj);
+    this.#failures.check('apply', ref);
     const before = this.#store.find(ref)?.metadata.resourceVersion;
     const result = this.#store.apply(obj, fieldManager, options.force === true);
     this.#record('apply', ref, result.metadata.resourceVersion !== before, fieldManager);
@@ -141,15 +129,15 @@ export class FakeKube implements KubeClient {
   }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
-    this.#check('create', this.#store.refOf(obj));
+    this.#failures.check('create', refOf(obj));
     const created = this.#store.create(structuredClone(obj));
-    this.#record('create', this.#store.refOf(created), true);
+    this.#record('create', refOf(created), true);
     return this.#store.withManagedFields(created) as T;
   }
 
   async replace<T extends KubeObject>(obj: T): Promise<T> {
-    const ref = this.#store.refOf(obj);
-    this.#check('replace', ref);
+    const ref = refOf(obj);
+    this.#failures.check('replace', ref);
     const live = this.#store.mustFind(ref);
     this.#store.precondition(live, obj.metadata.resourceVersion);
     return this.#recorded('replace', ref, live, () =>
@@ -158,13 +146,13 @@ export class FakeKube implements KubeClient {
   }
 
   async patchStatus<T extends KubeObject>(ref: ObjectRef, status: unknown, resourceVersion?: string): Promise<T> {
-    this.#check('patchStatus', ref);
+    this.#failures.check('patchStatus', ref);
     const live = this.#store.mustFind(ref);
     return this.#recorded('patchStatus', ref, live, () => this.#store.mergeStatus(ref, status, resourceVersion)) as T;
   }
 
   async patchMerge<T extends KubeObject>(ref: ObjectRef, patch: unknown): Promise<T> {
-    this.#check('patchMerge', ref);
+    this.#failures.check('patchMerge', ref);
     const live = this.#store.mustFind(ref);
     if (!isPlainObject(patch)) throw new KubeError(400, 'BadRequest', 'a merge patch must be a JSON object');
     this.#store.precondition(live, (patch.metadata as Record<string, unknown> | undefined)?.resourceVersion);
@@ -174,17 +162,17 @@ export class FakeKube implements KubeClient {
   }
 
   async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<boolean> {
-    this.#check('delete', ref);
+    this.#failures.check('delete', ref);
     const live = this.#store.find(ref);
     if (live === undefined) return false;
     const before = this.#store.rv;
     this.#store.delete(live, opts.propagationPolicy ?? 'Background');
-    this.#record('delete', this.#store.refOf(live), this.#store.rv !== before);
+    this.#record('delete', refOf(live), this.#store.rv !== before);
     return true;
   }
 
   async createEvent(event: CoreV1Event): Promise<void> {
-    this.#check('createEvent', {
+    this.#failures.check('createEvent', {
       apiVersion: 'v1',
       kind: 'Event',
       namespace: event.metadata.namespace,
@@ -249,27 +237,7 @@ export class FakeKube implements KubeClient {
    * path the CRD names (`.spec.replicas` of the built-in workloads); 404 for a kind without one. It returns the Scale.
    */
   scale(ref: ObjectRef, replicas: number, manager = 'kubectl-scale'): KubeObject {
-    const live = this.#store.mustFind(ref);
-    const custom = this.#store.customKind(ref.apiVersion, ref.kind);
-    const paths = custom?.scale ?? (SCALABLE.has(ref.kind) ? BUILTIN_SCALE : undefined);
-    if (paths === undefined) throw new KubeError(404, 'NotFound', `${ref.kind} has no scale subresource`);
-    if (!Number.isSafeInteger(replicas) || replicas < 0) {
-      throw new KubeError(422, 'Invalid', `spec.replicas: Invalid value: ${replicas}: must be a non-negative integer`);
-    }
-    const next = structuredClone(live);
-    writePath(next, paths.specReplicasPath, replicas);
-    const updated = this.#store.update(live, next, 'main', manager);
-    const selector = paths.labelSelectorPath === undefined ? undefined : readPath(updated, paths.labelSelectorPath);
-    return {
-      apiVersion: 'autoscaling/v1',
-      kind: 'Scale',
-      metadata: { name: ref.name, namespace: ref.namespace, resourceVersion: updated.metadata.resourceVersion },
-      spec: { replicas },
-      status: {
-        replicas: readPath(updated, paths.statusReplicasPath) ?? 0,
-        ...(selector === undefined ? {} : { selector }),
-      },
-    };
+    return writeScale(this.#store, ref, replicas, manager);
   }
 
   /** managersOf is what each field manager owns of the object at ref (the source of its metadata.managedFields). */
@@ -284,93 +252,30 @@ export class FakeKube implements KubeClient {
   completeJob(ref: ObjectRef, terminationMessage?: string): KubeObject {
     const at = this.#now();
     if (terminationMessage !== undefined) {
-      const job = this.#store.mustFind(ref);
-      const owner = {
-        apiVersion: 'batch/v1',
-        kind: 'Job',
-        name: ref.name,
-        uid: job.metadata.uid ?? '',
-        controller: true,
-      };
-      const pod = this.#store.create(
-        {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            name: `${ref.name}-${randomUUID().slice(0, 5)}`,
-            namespace: ref.namespace,
-            labels: { 'batch.kubernetes.io/job-name': ref.name },
-            ownerReferences: [owner],
-          },
-        },
-        CONTROLLER_MANAGER,
-      );
-      const terminated = { exitCode: 0, reason: 'Completed', message: terminationMessage, finishedAt: at };
-      this.setStatus(this.#store.refOf(pod), {
-        phase: 'Succeeded',
-        containerStatuses: [
-          { name: 'mdw', ready: false, restartCount: 0, image: '', imageID: '', state: { terminated } },
-        ],
-      });
+      const pod = this.#store.create(jobPodOf(this.#store.mustFind(ref)), CONTROLLER_MANAGER);
+      this.setStatus(refOf(pod), podSucceededStatus(at, terminationMessage));
     }
-    return this.setStatus(ref, {
-      succeeded: 1,
-      active: 0,
-      startTime: at,
-      completionTime: at,
-      conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: at, lastProbeTime: at }],
-    });
+    return this.setStatus(ref, jobSucceededStatus(at));
   }
 
   /** failJob marks a Job as failed, as the Job controller does after its backoff limit. */
   failJob(ref: ObjectRef, message = 'BackoffLimitExceeded'): KubeObject {
-    const at = this.#now();
-    return this.setStatus(ref, {
-      failed: 1,
-      active: 0,
-      startTime: at,
-      conditions: [
-        {
-          type: 'Failed',
-          status: 'True',
-          reason: 'BackoffLimitExceeded',
-          message,
-          lastTransitionTime: at,
-          lastProbeTime: at,
-        },
-      ],
-    });
+    return this.setStatus(ref, jobFailedStatus(this.#now(), message));
   }
 
   /** markDeploymentReady makes a Deployment report `ready` (default: spec.replicas) ready, available replicas. */
   markDeploymentReady(ref: ObjectRef, ready?: number): KubeObject {
-    const live = this.#store.mustFind(ref);
-    const replicas = ((live.spec ?? {}) as { replicas?: number }).replicas ?? 1;
-    const n = ready ?? replicas;
-    return this.setStatus(ref, {
-      observedGeneration: live.metadata.generation,
-      replicas,
-      updatedReplicas: replicas,
-      readyReplicas: n,
-      availableReplicas: n,
-      conditions: [
-        {
-          type: 'Available',
-          status: n >= replicas ? 'True' : 'False',
-          reason: n >= replicas ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
-        },
-      ],
-    });
+    return this.setStatus(ref, deploymentReadyStatus(this.#store.mustFind(ref), ready));
   }
 
   /** failOn makes matching calls throw rule.error (once by default): a crash or an API error at that step. */
   failOn(rule: FailureRule): void {
-    this.#failures.push({ ...rule, times: rule.times ?? 1 });
+    this.#failures.add(rule);
   }
 
   /** clearFailures removes every failure rule. */
   clearFailures(): void {
-    this.#failures = [];
+    this.#failures.clear();
   }
 
   /** clearRecords empties writes and events (to assert on one phase of a test). */
@@ -400,41 +305,7 @@ export class FakeKube implements KubeClient {
     return this.#store.withManagedFields(updated);
   }
 
-  #check(verb: FakeVerb, ref: ObjectRef): void {
-    const rule = this.#failures.find(
-      (r) =>
-        (r.verb === undefined || r.verb === verb) &&
-        (r.kind === undefined || r.kind === ref.kind) &&
-        (r.name === undefined || r.name === ref.name),
-    );
-    if (rule === undefined) return;
-    rule.times -= 1;
-    if (rule.times <= 0) this.#failures = this.#failures.filter((r) => r !== rule);
-    throw rule.error;
-  }
-
   #record(verb: FakeVerb, ref: ObjectRef, changed: boolean, fieldManager?: string): void {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
-}
-
-/** SCALABLE: the built-in kinds with a scale subresource, and the paths it reads and writes. */
-const SCALABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
-const BUILTIN_SCALE: ScaleSubresource = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
-
-/** orderOf is the list order of an object (namespace/name), which continue tokens resume after. */
-function orderOf(o: KubeObject): string {
-  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
-}
-
-/** parseToken reads a continue token of this fake (the snapshot's resourceVersion and the last key sent). */
-function parseToken(token: string): { rv: number; after: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; after?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.after === 'string')
-      return { rv: parsed.rv, after: parsed.after };
-  } catch {
-    // fall through to the API server's answer to a token it did not issue
-  }
-  throw new KubeError(400, 'BadRequest', `invalid continue token "${token}"`);
 }

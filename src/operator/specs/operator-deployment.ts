@@ -6,6 +6,7 @@ import type {
   V1ResourceRequirements,
   V1Service,
 } from '@kubernetes/client-node';
+import { DEFAULTS } from '../../config.ts';
 import type { Built } from './meta.ts';
 import { LABEL_COMPONENT, LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, LABEL_PART_OF, APP_NAME } from './meta.ts';
 import { LEADER_LEASE_NAME, OPERATOR_NAME } from './rbac.ts';
@@ -22,6 +23,8 @@ export interface OperatorDeploymentOptions {
   readonly replicas?: number;
   readonly watchNamespace?: string | undefined;
   readonly logLevel?: string;
+  /** KUBE_REQUEST_TIMEOUT_MS of the operator: its API server requests (watches excepted) fail after this long. */
+  readonly requestTimeoutMs?: number;
   readonly imagePullPolicy?: string;
   readonly resources?: V1ResourceRequirements;
 }
@@ -49,6 +52,10 @@ function operatorEnv(o: OperatorDeploymentOptions): V1EnvVar[] {
     { name: 'LEADER_LEASE_NAME', value: LEADER_LEASE_NAME },
     { name: 'PORT', value: String(OPERATOR_PORT) },
     { name: 'LOG_LEVEL', value: o.logLevel ?? 'info' },
+    {
+      name: 'KUBE_REQUEST_TIMEOUT_MS',
+      value: String(o.requestTimeoutMs ?? DEFAULTS.KUBE_REQUEST_TIMEOUT_MS),
+    },
   ];
   if (o.watchNamespace !== undefined) env.push({ name: 'WATCH_NAMESPACE', value: o.watchNamespace });
   return env;

@@ -1,13 +1,38 @@
 /** @module resolveSpec and parseDurationSeconds. */
 import { expect } from 'chai';
-import { parseDurationSeconds, resolveSpec, SPEC_DEFAULTS } from '../../../src/operator/api/defaults.ts';
+import { resolveSpec } from '../../../src/operator/api/defaults.ts';
+import { parseDurationSeconds } from '../../../src/operator/api/quantity.ts';
 import type { Middleware, MiddlewareSpec } from '../../../src/operator/api/middleware-types.ts';
 import { schemaPrefixOf } from '../../../src/operator/api/schema-prefix.ts';
+import type { Field, FilledOf } from '../../../src/operator/api/field.ts';
+import { SPEC_FIELDS } from '../../../src/operator/api/spec-fields.ts';
 import { aFullMiddleware, aMiddleware } from '../specs/fixtures.ts';
 
 const resolved = (mw: Middleware) => resolveSpec(mw.spec, schemaPrefixOf(mw));
 
+/** leafDefaults lists the table's `default:` values of fields that hold no fields themselves, by dotted path. */
+function leafDefaults(field: Field, path: string[] = []): [string[], unknown][] {
+  const children = Object.entries(field.properties ?? {});
+  if (children.length === 0) return field.schema.default === undefined ? [] : [[path, field.schema.default]];
+  return children.flatMap(([key, child]) => leafDefaults(child, [...path, key]));
+}
+
+// Compile-time: the filled-in type knows which fields the table defaults (`npx tsc` fails otherwise).
+type Filled = FilledOf<typeof SPEC_FIELDS>;
+const defaultedIsSet: undefined extends Filled['server']['pdb']['enabled'] ? false : true = true;
+const undefaultedMayBeUnset: undefined extends Filled['server']['pdb']['minAvailable'] ? true : false = true;
+
 describe('resolveSpec', () => {
+  it("takes every default from the field table: a field's `default:` is the resolved value, with no other line", () => {
+    expect([defaultedIsSet, undefaultedMayBeUnset]).to.deep.equal([true, true]);
+    const defaults = leafDefaults(SPEC_FIELDS);
+    const spec = resolved(aMiddleware({ server: { autoscaling: { maxReplicas: 4 } }, reload: { id: 'r1' } }));
+    const at = (path: string[]) =>
+      path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], spec);
+    expect(defaults.map(([path]) => path.join('.'))).to.include.members(['server.replicas', 'jobs.migrationDeadline']);
+    expect(defaults.filter(([path, value]) => at(path) !== value).map(([path]) => path.join('.'))).to.deep.equal([]);
+  });
+
   it('fills every default into a minimal spec', () => {
     const spec = resolved(aMiddleware());
     expect(spec.database.schemaPrefix).to.equal('mainnet_g');
@@ -76,7 +101,7 @@ describe('resolveSpec', () => {
     expect(spec.reload).to.deep.include({
       strategy: 'BlueGreen',
       autoPromote: true,
-      retainPrevious: SPEC_DEFAULTS.retainPrevious,
+      retainPrevious: '6h',
       retainPreviousSeconds: 21600,
       deadline: '48h',
       deadlineSeconds: 172_800,

@@ -109,6 +109,7 @@ describe('Helm chart aeternity-middleware-operator', function () {
     const container = containerOf(full);
     expect(container.image).to.match(/^registry\.example\.com\/aeternity\/mdw@sha256:/);
     expect(container.env?.find((e) => e.name === 'WATCH_NAMESPACE')?.value).to.equal('chain');
+    expect(container.env?.find((e) => e.name === 'KUBE_REQUEST_TIMEOUT_MS')?.value).to.equal('10000');
     expect(byKind(full, 'ServiceMonitor')).to.have.length(1);
     expect((byKind(full, 'Deployment')[0] as V1Deployment).spec?.replicas).to.equal(3);
     expect(byKind(full, 'ServiceAccount')[0]?.metadata.name).to.equal('mdw-operator-sa');
@@ -122,6 +123,9 @@ describe('Helm chart aeternity-middleware-operator', function () {
     expect(validate(parse(readFileSync(FULL_VALUES, 'utf8'))), JSON.stringify(validate.errors)).to.equal(true);
     expect(validate({ ...(values as object), replicaCount: 'two' })).to.equal(false);
     expect(validate({ ...(values as object), logLevel: 'loud' })).to.equal(false);
+    // the bounds `mdw operator` itself accepts (src/config.ts), so a bad value fails the install, not the pods
+    for (const kubeRequestTimeoutMs of [50, 600_001, 1.5, '30000'])
+      expect(validate({ ...(values as object), kubeRequestTimeoutMs }), String(kubeRequestTimeoutMs)).to.equal(false);
     expect(validate({ ...(values as object), surprise: true })).to.equal(false);
     let error = '';
     await renderChart('mdw', 'mdw-system', '--set', 'replicaCount=two').catch((err: Error) => {

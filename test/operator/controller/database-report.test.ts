@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseByteQuantity } from '../../../src/operator/api/defaults.ts';
+import { parseByteQuantity } from '../../../src/operator/api/quantity.ts';
 import {
   adoptFromDatabase,
   formatBytes,

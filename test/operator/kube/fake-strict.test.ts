@@ -8,7 +8,7 @@ import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts
 import { KubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
-import { FOREGROUND_FINALIZER } from '../../../src/operator/kube/fake-store.ts';
+import { FOREGROUND_FINALIZER } from '../../../src/operator/kube/fake-gc.ts';
 import { startFakeApiServer } from './fake-apiserver.ts';
 
 const NS = 'chain';
