@@ -1,4 +1,10 @@
-/** @module Test helper: a small Dockerfile parser (stages, instructions, ARG defaults) and .dockerignore matcher. */
+/**
+ * @module Test helper: a small Dockerfile parser (stages, instructions, ARG defaults), a .dockerignore matcher and a
+ * production install laid out from a checkout's node_modules.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Instruction is one Dockerfile line (continuations joined), e.g. { op: 'COPY', args: '--from=build /a ./b' }. */
 export interface Instruction {
@@ -73,4 +79,40 @@ function logicalLines(text: string): string[] {
     }
   }
   return lines;
+}
+
+/**
+ * installProduction lays out in `dir` what `npm ci --omit=dev` installs from the lockfile in `dir`: every package the
+ * lockfile does not flag `dev`, at the lockfile's own path, taken from `from` (a checkout installed from the same
+ * lockfile). Hard links where the two share a file system, copies otherwise: a second install from the registry's
+ * cache took 20–70 s of the test's time for the same tree.
+ */
+export function installProduction(dir: string, from: string): void {
+  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean }>;
+  };
+  const kept = Object.entries(lock.packages).filter(([path, meta]) => path.startsWith('node_modules/') && !meta.dev);
+  const target = join(dir, 'node_modules');
+  try {
+    execFileSync('cp', ['-al', join(from, 'node_modules'), dir]);
+  } catch {
+    rmSync(target, { recursive: true, force: true });
+    cpSync(join(from, 'node_modules'), target, { recursive: true });
+  }
+  // what npm would not have installed: dev packages, and anything npm keeps beside them (.bin, its own caches)
+  const keep = new Set(kept.map(([path]) => path));
+  const prune = (folder: string): void => {
+    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.name.startsWith('@') && entry.isDirectory()) {
+        prune(path);
+        if (readdirSync(join(dir, path)).length === 0) rmSync(join(dir, path), { recursive: true });
+      } else if (!keep.has(path)) rmSync(join(dir, path), { recursive: true, force: true });
+      else if (existsSync(join(dir, path, 'node_modules'))) prune(`${path}/node_modules`);
+    }
+  };
+  prune('node_modules');
+  for (const [path, meta] of kept)
+    if (!meta.optional && !existsSync(join(dir, path)))
+      throw new Error(`${path} is in the lockfile but not in ${from}`);
 }
