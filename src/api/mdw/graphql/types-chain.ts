@@ -8,9 +8,12 @@ import type { BatchLoader } from './batch-loader.ts';
 import { loadedField } from './batch.ts';
 import { countOf, valueOf } from './fields.ts';
 import type { Resource } from '../resources/resource.ts';
-import { B, Bool, enumOf, F, I, J, list, objectType, S } from './object-types.ts';
+import { B, Bool, enumOf, F, I, J, objectType, S } from './object-types.ts';
 import type { GraphQLContext, Loaders, RestObject } from './context.ts';
 import { getPendingTransactionsCount, getTransactionsCount } from '../resources/transactions.ts';
+import { shapeType } from './shape-types.ts';
+import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
+import { ACTIVITY, TRANSACTION, TRANSFER, WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 
 /** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
 function loaded<K>(
@@ -25,41 +28,9 @@ function loaded<K>(
 /** ae_mdw's status fields that are other /v3/status keys: `partial` is `!!mdw_syncing`, the synced height `mdw_height` */
 const STATUS_KEYS = { partial: 'mdw_syncing', lastSyncedHeight: 'mdw_height' };
 
-export const KeyBlock = objectType('KeyBlock', {
-  transactionsCount: I,
-  microBlocksCount: I,
-  beneficiaryReward: B,
-  beneficiary: S,
-  flags: S,
-  hash: S,
-  height: I,
-  info: S,
-  miner: S,
-  nonce: B,
-  pow: list(I),
-  prevHash: S,
-  prevKeyHash: S,
-  stateHash: S,
-  target: I,
-  time: I,
-  version: I,
-});
+export const KeyBlock = shapeType(KEY_BLOCK);
 
-export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = objectType('MicroBlock', {
-  gas: I,
-  transactionsCount: I,
-  microBlockIndex: I,
-  flags: S,
-  hash: S,
-  height: I,
-  pofHash: S,
-  prevHash: S,
-  prevKeyHash: S,
-  signature: S,
-  stateHash: S,
-  time: I,
-  txsHash: S,
-  version: I,
+export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = shapeType(MICRO_BLOCK, {
   keyBlock: loaded(
     KeyBlock,
     'the key block of its generation',
@@ -68,16 +39,7 @@ export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = objectT
   ),
 });
 
-export const Transaction = objectType('Transaction', {
-  blockHash: S,
-  blockHeight: I,
-  encodedTx: S,
-  hash: S,
-  microIndex: I,
-  microTime: I,
-  signatures: list(S),
-  tx: J,
-  txIndex: I,
+export const Transaction = shapeType(TRANSACTION, {
   block: loaded(
     MicroBlock,
     'the micro block holding it',
@@ -86,13 +48,7 @@ export const Transaction = objectType('Transaction', {
   ),
 });
 
-export const AccountActivity = objectType('AccountActivity', {
-  type: S,
-  height: I,
-  blockHash: S,
-  payload: J,
-  blockTime: I,
-});
+export const AccountActivity = shapeType(ACTIVITY);
 
 export const ActivityType = enumOf('ActivityType', [
   'transactions',
@@ -105,15 +61,7 @@ export const ActivityType = enumOf('ActivityType', [
   'swaps',
 ]);
 
-export const Transfer = objectType('Transfer', {
-  kind: S,
-  height: I,
-  amount: B,
-  accountId: S,
-  refTxHash: S,
-  refBlockHash: S,
-  refTxType: S,
-});
+export const Transfer = shapeType(TRANSFER);
 
 export const Stats = objectType(
   'Stats',
@@ -231,4 +179,4 @@ export const Status = objectType(
 /** ae_mdw's SyncStatus, of /v3/status: the stored top and whether the middleware is still catching up. */
 export const SyncStatus = objectType('SyncStatus', { lastSyncedHeight: I, partial: Bool }, STATUS_KEYS);
 
-export const WealthEntry = objectType('WealthEntry', { account: S, balance: B });
+export const WealthEntry = shapeType(WEALTH_ENTRY);

@@ -4,6 +4,8 @@ import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
 import { STATS_SCHEMAS } from './stats-document.ts';
 import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
+import { V3_SHAPES } from '../resources/shapes.ts';
+import { openApiComponents } from './openapi-shapes.ts';
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
@@ -49,53 +51,10 @@ export const V3_SCHEMAS: Record<string, unknown> = {
     },
   }),
   OpenApi: object({ openapi: str, paths: { type: 'object' } }),
-  KeyBlock: object({
-    hash: { type: 'string', pattern: '^kh_' },
-    height: int,
-    prev_hash: str,
-    prev_key_hash: str,
-    miner: str,
-    beneficiary: str,
-    time: int,
-    micro_blocks_count: int,
-    transactions_count: int,
-    beneficiary_reward: big,
-  }),
-  MicroBlock: object({
-    hash: { type: 'string', pattern: '^mh_' },
-    height: int,
-    prev_hash: str,
-    prev_key_hash: str,
-    time: int,
-    micro_block_index: int,
-    transactions_count: int,
-    gas: big,
-  }),
-  Transaction: object({
-    block_hash: { type: 'string', pattern: '^mh_' },
-    block_height: int,
-    encoded_tx: { type: 'string', nullable: true },
-    hash: { type: 'string', pattern: '^th_' },
-    micro_index: int,
-    micro_time: int,
-    signatures: { type: 'array', items: str },
-    tx: object({ type: str }),
-  }),
-  PendingTransaction: object({ hash: str, tx: { type: 'object' }, failures: int }),
   /** a bare integer; `{"data": n}` for one micro block (`mb_hash`), as ae_mdw answers (its spec says integer only) */
   TransactionsCount: { oneOf: [int, object({ data: int }, false)] },
   /** per type and field; with `type` or `type_group` a bare number, as ae_mdw answers (its spec says object only) */
   AccountTransactionsCount: { oneOf: [object({ total: int }), int] },
-  Transfer: object({
-    account_id: str,
-    amount: big,
-    height: int,
-    kind: str,
-    ref_block_hash: { type: 'string', nullable: true },
-    ref_tx_hash: { type: 'string', nullable: true },
-    ref_tx_type: { type: 'string', nullable: true },
-  }),
-  Activity: object({ block_hash: str, block_time: int, height: int, type: str, payload: { type: 'object' } }),
   Oracle: object({
     oracle: { type: 'string', pattern: '^ok_' },
     active: bool,
@@ -349,6 +308,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   /** ae_mdw's /wealth: a plain array, the richest accounts first */
   Wealth: { type: 'array', items: object({ account: ak, balance: big }) },
   ...STATS_SCHEMAS,
+  ...openApiComponents(V3_SHAPES),
 };
 
 /** v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts). */
