@@ -54,19 +54,20 @@ export function outputType(name: GraphQLTypeName): GraphQLOutputType {
   return scalar;
 }
 
-/** shapeTypes are the object types of a shape, one per GraphQL name, with the extra fields after the table's. */
-export function shapeTypes(
+/**
+ * shapeType is the object type of a shape, the extra fields after the table's; `name` picks one of its GraphQL names
+ * where it has several (each is a type of its own).
+ */
+export function shapeType(
   s: Shape,
   extra: ExtraFields = {},
-): Record<string, GraphQLObjectType<RestObject, GraphQLContext>> {
-  return Object.fromEntries((s.graphql ?? []).map((name) => [name, objectOf(name, s, extra)]));
-}
-
-/** shapeType is the object type of a shape with one GraphQL name. */
-export function shapeType(s: Shape, extra: ExtraFields = {}): GraphQLObjectType<RestObject, GraphQLContext> {
-  const [name, ...more] = s.graphql ?? [];
-  if (!name || more.length > 0) throw new Error(`shape ${s.openapi ?? '?'} has not one GraphQL name`);
-  return objectOf(name, s, extra);
+  name?: string,
+): GraphQLObjectType<RestObject, GraphQLContext> {
+  const names = s.graphql ?? [];
+  const chosen = name ?? (names.length === 1 ? names[0] : undefined);
+  if (!chosen || !names.includes(chosen))
+    throw new Error(`shape ${s.openapi ?? '?'} has no GraphQL name ${name ?? ''}`);
+  return objectOf(chosen, s, extra);
 }
 
 function objectOf(name: string, s: Shape, extra: ExtraFields): GraphQLObjectType<RestObject, GraphQLContext> {

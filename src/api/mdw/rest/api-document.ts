@@ -2,312 +2,36 @@
 import type { ParamName, V3Operation } from './operation.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
-import { STATS_SCHEMAS } from './stats-document.ts';
-import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
 import { V3_SHAPES } from '../resources/shapes.ts';
-import { openApiComponents } from './openapi-shapes.ts';
+import { openApiComponents, openApiObject } from './openapi-shapes.ts';
+import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
+import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
-const bool = { type: 'boolean' } as const;
-/** Integers that may exceed 2^53 are bare JSON integers (or strings with int-as-string). */
-const big = { oneOf: [int, { type: 'string', pattern: '^-?[0-9]+$' }] } as const;
-/** A big integer or null (an account that never held a token). */
-const bigOrNull = {
-  oneOf: [
-    { type: 'integer', nullable: true },
-    { type: 'string', pattern: '^-?[0-9]+$' },
-  ],
-} as const;
-const ak = { type: 'string', pattern: '^ak_' } as const;
-const ct = { type: 'string', pattern: '^ct_' } as const;
-const th = { type: 'string', pattern: '^th_' } as const;
 
 function object(required: Record<string, unknown>, extra = true): Record<string, unknown> {
   return { type: 'object', required: Object.keys(required), properties: required, additionalProperties: extra };
 }
 
-/** SCHEMAS: the answers' shapes (the fields we guarantee; more may follow). */
+/**
+ * SCHEMAS: the answers' shapes (the fields we guarantee; more may follow), generated from their shape tables
+ * (resources/shapes.ts), and the answers that are not one object: errors, counts, unions and plain arrays.
+ */
 export const V3_SCHEMAS: Record<string, unknown> = {
   Error: object({ error: str }, false),
-  Status: object({
-    mdw_gens_per_minute: { type: 'number' },
-    mdw_height: int,
-    mdw_last_migration: int,
-    mdw_protocol: { ...PROTOCOL_REPORT_SCHEMA, nullable: true },
-    mdw_revision: str,
-    mdw_synced: bool,
-    mdw_syncing: bool,
-    mdw_tx_index: int,
-    mdw_version: str,
-    node_height: int,
-    node_progress: { type: 'number' },
-    node_revision: str,
-    node_syncing: bool,
-    node_version: str,
-    mdw_failed_areas: {
-      type: 'array',
-      items: object({ area: str, from: int, since: str, error: str }, false),
-    },
-  }),
   OpenApi: object({ openapi: str, paths: { type: 'object' } }),
   /** a bare integer; `{"data": n}` for one micro block (`mb_hash`), as ae_mdw answers (its spec says integer only) */
   TransactionsCount: { oneOf: [int, object({ data: int }, false)] },
   /** per type and field; with `type` or `type_group` a bare number, as ae_mdw answers (its spec says object only) */
   AccountTransactionsCount: { oneOf: [object({ total: int }), int] },
-  Oracle: object({
-    oracle: { type: 'string', pattern: '^ok_' },
-    active: bool,
-    active_from: int,
-    expire_height: int,
-    approximate_expire_time: int,
-    register_time: int,
-    register_tx_hash: str,
-    format: object({ query: { type: 'string', nullable: true }, response: { type: 'string', nullable: true } }),
-    query_fee: { type: 'integer', nullable: true },
-    register: { type: 'object', nullable: true },
-  }),
-  OracleQuery: object({
-    query_id: str,
-    oracle_id: str,
-    sender_id: str,
-    height: int,
-    block_hash: str,
-    source_tx_hash: str,
-    query: str,
-  }),
-  OracleResponse: object({
-    query_id: str,
-    oracle_id: str,
-    height: int,
-    block_hash: str,
-    source_tx_hash: str,
-    response: str,
-  }),
-  OracleExtend: object({
-    height: int,
-    block_hash: str,
-    source_tx_hash: str,
-    source_tx_type: str,
-    tx: { type: 'object' },
-  }),
-  Channel: object({
-    channel: { type: 'string', pattern: '^ch_' },
-    active: bool,
-    amount: big,
-    channel_reserve: big,
-    initiator: str,
-    responder: str,
-    last_updated_height: int,
-    last_updated_tx_hash: str,
-    last_updated_tx_type: str,
-    updates_count: int,
-  }),
-  ChannelUpdate: object({
-    channel: { type: 'string', pattern: '^ch_' },
-    tx_type: str,
-    block_hash: { type: 'string', pattern: '^mh_' },
-    source_tx_hash: th,
-    source_tx_type: str,
-    tx: { type: 'object' },
-  }),
-  Contract: object({
-    contract: { type: 'string', pattern: '^ct_' },
-    block_hash: str,
-    source_tx_hash: str,
-    source_tx_type: str,
-    create_tx: { type: 'object' },
-  }),
-  ContractCall: object({
-    block_hash: { type: 'string', pattern: '^mh_' },
-    call_tx_hash: { type: 'string', pattern: '^th_' },
-    contract_id: { type: 'string', pattern: '^ct_' },
-    contract_tx_hash: { type: 'string', nullable: true },
-    function: { type: 'string', nullable: true },
-    height: int,
-    internal_tx: object({ type: str, arguments: { type: 'array' } }),
-    local_idx: int,
-    micro_index: int,
-  }),
-  ContractLog: object({
-    contract_id: str,
-    call_tx_hash: str,
-    // topics as decimal strings; with aexn-args=true a standard event's as ids and integers
-    args: { type: 'array', items: { oneOf: [str, int] } },
-    data: str,
-    event_hash: { type: 'string', nullable: true },
-    height: int,
-    micro_index: int,
-    block_hash: str,
-    log_idx: int,
-  }),
-  Name: object({
-    active: bool,
-    hash: { type: 'string', pattern: '^nm_' },
-    name: str,
-    active_from: int,
-    approximate_activation_time: int,
-    approximate_expire_time: { type: 'integer', nullable: true },
-    expire_height: { type: 'integer', nullable: true },
-    pointers: { type: 'array' },
-    auction: { type: 'object', nullable: true },
-    auction_timeout: int,
-    ownership: object({ current: str, original: str }),
-    name_fee: { type: 'integer', nullable: true },
-    revoke: { type: 'object', nullable: true },
-    claims_count: int,
-  }),
-  Auction: object({
-    name: str,
-    activation_time: int,
-    auction_end: int,
-    approximate_expire_time: int,
-    name_fee: { type: 'integer', nullable: true },
-    claims_count: int,
-    last_bid: { type: 'object', nullable: true },
-  }),
-  NameEvent: object({
-    active_from: int,
-    block_hash: str,
-    height: int,
-    source_tx_hash: str,
-    source_tx_type: str,
-    internal_source: bool,
-    tx: { type: 'object' },
-  }),
   /** ae_mdw's history items: a NameEvent, or a registration's expiry */
   NameHistoryItem: {
     oneOf: [{ $ref: '#/components/schemas/NameEvent' }, object({ active_from: int, expired_at: int })],
   },
-  Pointee: object({
-    active: bool,
-    name: str,
-    key: str,
-    block_hash: str,
-    block_height: int,
-    block_time: int,
-    source_tx_hash: str,
-    source_tx_type: str,
-    tx: { type: 'object' },
-  }),
-  DexSwap: object({
-    caller: { type: 'string', pattern: '^ak_' },
-    to_account: { type: 'string', pattern: '^ak_' },
-    from_token: { type: 'string', nullable: true },
-    to_token: { type: 'string', nullable: true },
-    from_contract: { type: 'string', pattern: '^ct_' },
-    to_contract: { type: 'string', pattern: '^ct_' },
-    from_amount: big,
-    to_amount: big,
-    from_decimals: { type: 'integer', nullable: true },
-    to_decimals: { type: 'integer', nullable: true },
-    amounts: object({ amount0_in: big, amount1_in: big, amount0_out: big, amount1_out: big }),
-    action: { type: 'string', enum: ['BUY', 'SELL', 'SWAP'] },
-    tx_hash: { type: 'string', pattern: '^th_' },
-    log_idx: int,
-    micro_time: int,
-    height: int,
-  }),
-  Aex9Count: object({ data: int }, false),
-  Aex9Response: object({
-    name: str,
-    symbol: str,
-    decimals: { type: 'integer', nullable: true },
-    contract_id: ct,
-    contract_tx_hash: th,
-    extensions: { type: 'array', items: str },
-    initial_supply: big,
-    event_supply: big,
-    holders: int,
-    logs_count: int,
-    invalid: bool,
-  }),
-  Aex9ContractBalanceResponse: object({
-    contract_id: ct,
-    account_id: ak,
-    block_hash: { type: 'string', pattern: '^mh_' },
-    height: int,
-    last_tx_hash: th,
-    last_log_idx: int,
-    amount: big,
-  }),
-  Aex9AccountBalance: object({ account: ak, amount: bigOrNull, contract: ct }),
-  Aex9BalanceHistoryItem: object({ account: ak, amount: bigOrNull, contract: ct, height: int }),
-  Aex9BalanceResponse: object({
-    contract_id: ct,
-    block_hash: { type: 'string', pattern: '^mh_' },
-    tx_hash: th,
-    tx_index: { type: 'integer', nullable: true },
-    tx_type: str,
-    height: int,
-    amount: big,
-    decimals: { type: 'integer', nullable: true },
-    token_symbol: str,
-    token_name: str,
-  }),
-  Aex9Transfer: object({
-    sender: ak,
-    recipient: ak,
-    amount: big,
-    contract_id: ct,
-    log_idx: int,
-    block_height: int,
-    micro_index: int,
-    micro_time: int,
-    tx_hash: th,
-  }),
-  Aex141Response: object({
-    contract_id: { type: 'string', pattern: '^ct_' },
-    contract_tx_hash: { type: 'string', pattern: '^th_' },
-    name: { type: 'string', nullable: true },
-    symbol: { type: 'string', nullable: true },
-    base_url: { type: 'string', nullable: true },
-    metadata_type: { type: 'string', nullable: true },
-    extensions: { type: 'array', items: str },
-    limits: { type: 'object', nullable: true },
-    nft_owners: int,
-    nfts_amount: int,
-    invalid: bool,
-    creation_time: int,
-    block_height: int,
-    incomplete: bool,
-  }),
-  Aex141Count: object({ data: int }),
-  Aex141TokenResponse: object({ contract_id: { type: 'string', pattern: '^ct_' }, owner_id: str, token_id: big }),
-  Aex141TokenDetailResponse: object({
-    contract_id: { type: 'string', pattern: '^ct_' },
-    owner_id: str,
-    token_id: big,
-    metadata: { type: 'object', nullable: true },
-  }),
-  Aex141TemplatesResponse: object({
-    contract_id: { type: 'string', pattern: '^ct_' },
-    template_id: big,
-    tx_hash: { type: 'string', pattern: '^th_' },
-    log_idx: int,
-    edition: { type: 'object', nullable: true },
-  }),
-  Aex141TemplateTokensResponse: object({
-    owner_id: str,
-    token_id: big,
-    tx_hash: { type: 'string', pattern: '^th_' },
-    log_idx: int,
-    edition: { type: 'string', nullable: true },
-  }),
-  Aex141TransferEvent: object({
-    sender: str,
-    recipient: str,
-    token_id: big,
-    contract_id: { type: 'string', pattern: '^ct_' },
-    log_idx: int,
-    block_height: int,
-    micro_index: int,
-    micro_time: int,
-    tx_hash: { type: 'string', pattern: '^th_' },
-  }),
   /** ae_mdw's /wealth: a plain array, the richest accounts first */
-  Wealth: { type: 'array', items: object({ account: ak, balance: big }) },
-  ...STATS_SCHEMAS,
+  Wealth: { type: 'array', items: openApiObject(WEALTH_ENTRY.fields) },
+  TopMiners24h: { type: 'array', items: openApiObject(TOP_MINER_24H.fields) },
   ...openApiComponents(V3_SHAPES),
 };
 

@@ -14,7 +14,8 @@ import {
 import { V3_SCHEMAS } from '../../../../src/api/mdw/rest/api-document.ts';
 import { openApiComponents, openApiField } from '../../../../src/api/mdw/rest/openapi-shapes.ts';
 import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
-import { graphqlTypeName, shapeType, shapeTypes } from '../../../../src/api/mdw/graphql/shape-types.ts';
+import { V3_SHAPES } from '../../../../src/api/mdw/resources/shapes.ts';
+import { graphqlTypeName, shapeType } from '../../../../src/api/mdw/graphql/shape-types.ts';
 import {
   asGraphQL,
   big,
@@ -131,17 +132,38 @@ describe('shape tables', () => {
     );
     const component = openApiComponents([s]).Thing as { required: string[] };
     expect(component.required).to.deep.equal(['block_height', 'rest_only']);
-    const types = shapeTypes(s);
-    expect(Object.keys(types)).to.deep.equal(['Thing', 'SameThing']);
-    expect(() => shapeType(s)).to.throw(/not one GraphQL name/);
-    expect(Object.keys(types.Thing!.getFields())).to.deep.equal(['blockHeight', 'gqlOnly', 'synced']);
+    expect(shapeType(s, {}, 'SameThing').name).to.equal('SameThing');
+    expect(() => shapeType(s)).to.throw(/no GraphQL name/);
+    const thing = shapeType(s, {}, 'Thing');
+    expect(Object.keys(thing.getFields())).to.deep.equal(['blockHeight', 'gqlOnly', 'synced']);
     const run = new GraphQLSchema({
       query: new GraphQLObjectType({
         name: 'Query',
-        fields: { thing: { type: types.Thing!, resolve: () => ({ block_height: 7, gql_only: 'x', rest_only: 'r' }) } },
+        fields: { thing: { type: thing, resolve: () => ({ block_height: 7, gql_only: 'x', rest_only: 'r' }) } },
       }),
     });
     const answer = await graphql({ schema: run, source: '{ thing { blockHeight gqlOnly synced } }' });
     expect(answer).to.deep.equal({ data: { thing: { blockHeight: 7, gqlOnly: 'x', synced: '7' } } });
+  });
+
+  it("answers an NFT's `owner` in GraphQL with the REST answer's owner_id (91f676c answered null)", async () => {
+    const { Aex141TokenWithMetadata } = await import('../../../../src/api/mdw/graphql/types-objects.ts');
+    const detail = { contract_id: 'ct_x', owner_id: 'ak_owner', token_id: 3, metadata: null };
+    const run = new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: 'Query',
+        fields: { token: { type: Aex141TokenWithMetadata, resolve: () => detail } },
+      }),
+    });
+    const answer = await graphql({ schema: run, source: '{ token { owner contractId tokenId } }' });
+    expect(answer).to.deep.equal({ data: { token: { owner: 'ak_owner', contractId: 'ct_x', tokenId: 3 } } });
+  });
+
+  it('has one table per OpenAPI and GraphQL name', () => {
+    const openapi = V3_SHAPES.flatMap((s) => (s.openapi ? [s.openapi] : []));
+    const graphqlNames = V3_SHAPES.flatMap((s) => s.graphql ?? []);
+    expect(new Set(openapi).size).to.equal(openapi.length);
+    expect(new Set(graphqlNames).size).to.equal(graphqlNames.length);
+    for (const s of V3_SHAPES) expect(Object.keys(s.fields).length, s.openapi).to.be.above(0);
   });
 });
