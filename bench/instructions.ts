@@ -3,12 +3,15 @@
  * by valgrind (bench/instructions.lib.ts), which no other job on the machine changes. Both read the same devnode
  * chains (`--seed perf`, the populator A/B's chain, no latency): the bare client of bench/bare-client.lib.ts (every
  * answer parsed losslessly, nothing else) and the populator (bench/indexer.lib.populate.ts: the whole load into an
- * empty schema, every derived area), each alone in its process, over chains of BENCH_INSTRUCTIONS_GENERATIONS and
- * twice as many generations; each cost per transaction is the difference of the two counts over the difference of
- * the transactions (Node's start, module loading and the schema's migrations cancel). Devnodes and PostgreSQL run in
+ * empty schema, every derived area), each alone in its process (Node `--predictable` besides valgrind's
+ * `--single-threaded`), over chains of two lengths; each cost per transaction is the difference of the two counts over
+ * the difference of the transactions (Node's start, module loading and the schema's migrations cancel). A count moves
+ * by up to 150 M from one run to the next (how the answers arrive in a slowed-down process), so the two chains differ
+ * by 6000 transactions: a 2.5 % error on the bare client's difference at most. Devnodes and PostgreSQL run in
  * processes of their own and are not counted (PostgreSQL's share: bench/postgres-instructions.ts).
  *
- *   node bench/instructions.ts   (make bench ONLY=instructions; needs valgrind; BENCH_INSTRUCTIONS_GENERATIONS=200,
+ *   node bench/instructions.ts   (make bench ONLY=instructions; needs valgrind; BENCH_INSTRUCTIONS_GENERATIONS=200,800
+ *                                 (the two lengths; about half an hour on a loaded machine),
  *                                 BENCH_INSTRUCTIONS_SIDES=bare,populator (or one of them),
  *                                 BENCH_INSTRUCTIONS_FLAGS="…" Node flags of the populator's process)
  */
@@ -18,7 +21,7 @@ import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { writeResult } from './results.lib.ts';
 
-const GENERATIONS = Number(process.env.BENCH_INSTRUCTIONS_GENERATIONS ?? 200);
+const LENGTHS = (process.env.BENCH_INSTRUCTIONS_GENERATIONS ?? '200,800').split(',').map(Number);
 const SIDES = (process.env.BENCH_INSTRUCTIONS_SIDES ?? 'bare,populator').split(',').filter(Boolean);
 const FLAGS = process.env.BENCH_INSTRUCTIONS_FLAGS?.split(' ').filter(Boolean) ?? [];
 /** the bare client's slots: as many requests in flight as the A/B's node takes */
@@ -45,7 +48,9 @@ async function main(): Promise<void> {
   killChildrenOnExit();
   const db = await createTestDatabase();
   const sides = new Map<string, Side>(SIDES.map((s) => [s, { instructions: [], transactions: [] }]));
-  const lengths = [GENERATIONS, 2 * GENERATIONS];
+  const lengths = LENGTHS;
+  if (lengths.length !== 2 || !(lengths[0]! < lengths[1]!))
+    throw new Error('BENCH_INSTRUCTIONS_GENERATIONS: two lengths, the shorter first');
   try {
     for (const length of lengths) {
       const devnode = await startDevnodeProcess([
@@ -67,7 +72,10 @@ async function main(): Promise<void> {
           MALLOC_MMAP_THRESHOLD_: '131072',
         };
         for (const [name, side] of sides) {
-          const args = name === 'populator' ? ['--expose-gc', ...FLAGS, CHILDREN.populator] : [CHILDREN.bare];
+          const args = [
+            '--predictable',
+            ...(name === 'populator' ? ['--expose-gc', ...FLAGS, CHILDREN.populator] : [CHILDREN.bare]),
+          ];
           const { instructions, report } = await countInstructions(args, env);
           side.instructions.push(instructions);
           // the populator's report has no transaction count: the bare client's of the same chain, else the schema's

@@ -78,9 +78,10 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       const effective = effectiveTxs(tx);
       const created = effective.map(createdIds);
       const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
-      for (const [account, fields] of indexedIds(tx, createdOf))
+      const refs = nameReferences(tx);
+      for (const [account, fields] of indexedIds(tx, createdOf, refs))
         rows.accountTxs.push({ ...pos, account, txType, fields });
-      for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
+      for (const ref of refs) rows.nameReferences.push({ ...pos, ...ref, txType });
       for (let depth = 0; depth < effective.length; depth++)
         addTxRows(rows, {
           gen,
