@@ -144,15 +144,23 @@ const LIMB_BASE = 2 ** LIMB_BITS;
 /** 58^k for k = 0..4: four digits at a time keep limb × 58^4 + carry below 2^53. */
 const POW58 = [1, 58, 58 ** 2, 58 ** 3, 58 ** 4];
 
+/** base58Decode's limbs, reused (a call grows it for a longer text): most decodes are of one size, a signature's. */
+let decodeLimbs = new Float64Array(32);
+
 /**
  * base58Decode is base58's inverse (leading '1's become zero bytes), on base-2^24 limbs four digits
  * at a time: the decoding of every id and signature read, about ten times fewer steps than a
- * digit-by-byte loop. Throws on a character outside the alphabet.
+ * digit-by-byte loop. The limbs are kept between calls and the bytes written straight into the result (issue 40:
+ * two growing arrays per signature were most of its cost). Throws on a character outside the alphabet.
  */
 export function base58Decode(text: string): Buffer {
   let zeros = 0;
   while (zeros < text.length && text.charCodeAt(zeros) === ALPHABET[0]) zeros++;
-  const limbs: number[] = [];
+  // a base58 digit holds under 6 bits: a limb per 24 bits of digits, and one to spare
+  const most = Math.ceil(((text.length - zeros) * 6) / LIMB_BITS) + 1;
+  if (most > decodeLimbs.length) decodeLimbs = new Float64Array(most);
+  const limbs = decodeLimbs;
+  let count = 0;
   for (let i = zeros; i < text.length; i += 4) {
     const k = Math.min(4, text.length - i);
     let carry = 0;
@@ -163,21 +171,28 @@ export function base58Decode(text: string): Buffer {
       carry = carry * 58 + digit;
     }
     const factor = POW58[k]!;
-    for (let j = 0; j < limbs.length; j++) {
+    for (let j = 0; j < count; j++) {
       const v = limbs[j]! * factor + carry;
       carry = Math.floor(v / LIMB_BASE);
       limbs[j] = v - carry * LIMB_BASE;
     }
-    for (; carry > 0; carry = Math.floor(carry / LIMB_BASE)) limbs.push(carry % LIMB_BASE);
+    for (; carry > 0; count++) {
+      const q = Math.floor(carry / LIMB_BASE);
+      limbs[count] = carry - q * LIMB_BASE;
+      carry = q;
+    }
   }
-  const bytes: number[] = [];
-  limbs.forEach((limb, j) => {
-    for (let b = 0, v = limb; b < 3 && (v > 0 || j < limbs.length - 1); b++, v >>>= 8) bytes.push(v & 0xff);
-  });
-  while (bytes.length > 0 && bytes[bytes.length - 1] === 0) bytes.pop();
+  // three bytes per limb, the top limb (never zero) without its leading zero bytes
+  let topBytes = 0;
+  for (let v = count > 0 ? limbs[count - 1]! : 0; v > 0; v = Math.floor(v / 256)) topBytes++;
+  const size = zeros + (count > 0 ? 3 * (count - 1) + topBytes : 0);
   // from Node's pool: a buffer of its own per signature (an ArrayBuffer beyond V8's heap) cost more than the decoding
-  const out = Buffer.allocUnsafe(zeros + bytes.length).fill(0, 0, zeros);
-  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i]!;
+  const out = Buffer.allocUnsafe(size).fill(0, 0, zeros);
+  let at = size;
+  for (let j = 0; j < count; j++) {
+    let v = limbs[j]!;
+    for (let b = 0; b < 3 && at > zeros; b++, v = Math.floor(v / 256)) out[--at] = v % 256;
+  }
   return out;
 }
 

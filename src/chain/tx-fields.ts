@@ -136,11 +136,16 @@ export function nameReferences(tx: TxObject, prefix = ''): NameReference[] {
 
 /**
  * indexedIds are the ids a tx is listed under, each with its fields: referencedIds less a name that a spend or a call
- * is sent to (nameReferences' `pointeeOnly`), whose pointee the writer adds as of that block.
+ * is sent to (nameReferences' `pointeeOnly`, the tx's `refs`: a caller that lists them too passes its own), whose
+ * pointee the writer adds as of that block.
  */
-export function indexedIds(tx: TxObject, created: CreatedIdsOf = createdIds): Map<string, string[]> {
+export function indexedIds(
+  tx: TxObject,
+  created: CreatedIdsOf = createdIds,
+  refs: readonly NameReference[] = nameReferences(tx),
+): Map<string, string[]> {
   const ids = referencedIds(tx, created);
-  for (const ref of nameReferences(tx)) {
+  for (const ref of refs) {
     if (!ref.pointeeOnly) continue;
     const fields = ids.get(ref.nameHash)?.filter((f) => f !== ref.field);
     if (fields === undefined) continue;

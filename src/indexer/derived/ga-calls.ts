@@ -32,13 +32,24 @@ export function gaCallOutcome(info: JsonObject): { gasUsed: bigint; returnType: 
   return { gasUsed: toBigInt(call.gas_used), returnType: call.return_type };
 }
 
+/** A GA transaction the area stores a call of: its position and the node's tx object. */
+type GaTx = Omit<GaCallRow, 'gasUsed' | 'returnType' | 'authFunName' | 'args'> & {
+  readonly hash: string;
+  readonly tx: JsonObject;
+};
+
 /**
  * deriveGaCalls stores the GA calls of a range of stored heights, asking the node for each transaction's info and
  * reading a GAAttachTx's function name and arguments from its code. An info the node no longer holds (410 from every
  * node, garbage-collected) leaves gas and return type null, as a pruned call info does.
  */
 export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: HeightRange): Promise<void> {
-  const txs = await gaTransactions(db, range);
+  const txs = (await gaTransactions(db, range)).map(({ signed, ...at }) => ({ ...at, tx: renderStoredTx(signed).tx }));
+  await replaceGaCalls(db, range, await gaCallRows(node, txs));
+}
+
+/** gaCallRows asks each transaction's info and makes the rows of those with a GA call. */
+async function gaCallRows(node: GaInfoReader, txs: readonly GaTx[]): Promise<GaCallRow[]> {
   const outcomes = await mapLimit(txs, IN_FLIGHT, (t) =>
     node.transactionInfo(t.hash, t.height).then(
       ({ info }) => gaCallOutcome(info),
@@ -48,9 +59,8 @@ export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: He
       },
     ),
   );
-  const rows: GaCallRow[] = txs.flatMap(({ hash: _hash, signed, ...at }, i) => {
+  return txs.flatMap(({ hash: _hash, tx, ...at }, i) => {
     const outcome = outcomes[i];
-    const { tx } = renderStoredTx(signed);
     const attach = tx.type === 'GAAttachTx' ? attachDetails(tx) : undefined;
     if (!outcome && !attach) return [];
     return [
@@ -63,18 +73,24 @@ export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: He
       },
     ];
   });
-  await replaceGaCalls(db, range, rows);
 }
 
 /**
- * deriveBatchGaCalls is deriveGaCalls for a batch just written: one without a GA transaction (most of them) asks the
- * database nothing, where the look-up for none cost each batch's transaction a query (issue 40).
+ * deriveBatchGaCalls is deriveGaCalls for a batch just written, from the transactions its rows hold: it reads no
+ * stored transaction back and renders none from its stored bytes (issue 40), and one without a GA transaction (most
+ * of them) writes nothing.
  */
 export async function deriveBatchGaCalls(
   db: Queryable,
   node: GaInfoReader,
   gens: readonly GenerationRows[],
 ): Promise<void> {
-  if (gens.some((g) => g.transactions.some((t) => GA_TX_TYPES.has(t.txType))))
-    await deriveGaCalls(db, node, batchRange(gens));
+  const txs = gens.flatMap((g) =>
+    g.transactions.flatMap((t) =>
+      GA_TX_TYPES.has(t.txType)
+        ? [{ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex, hash: t.txHash, tx: t.tx }]
+        : [],
+    ),
+  );
+  if (txs.length > 0) await replaceGaCalls(db, batchRange(gens), await gaCallRows(node, txs));
 }

@@ -80,9 +80,10 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
         createdId: shownCreatedId(effective.slice(0, 2), created),
       });
       const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
-      for (const [account, fields] of indexedIds(tx, createdOf))
+      const refs = nameReferences(tx);
+      for (const [account, fields] of indexedIds(tx, createdOf, refs))
         rows.accountTxs.push({ ...pos, account, txType, fields });
-      for (const ref of nameReferences(tx)) rows.nameReferences.push({ ...pos, ...ref, txType });
+      for (const ref of refs) rows.nameReferences.push({ ...pos, ...ref, txType });
       for (let depth = 0; depth < effective.length; depth++)
         addTxRows(rows, {
           gen,

@@ -1,0 +1,124 @@
+/**
+ * @module The populator's instructions per transaction ÷ the bare client's (issue 40's CPU target, ≤ 1.6), counted
+ * by valgrind (bench/instructions.lib.ts), which no other job on the machine changes. Both read the same devnode
+ * chains (`--seed perf`, the populator A/B's chain, no latency): the bare client of bench/bare-client.lib.ts (every
+ * answer parsed losslessly, nothing else) and the populator (bench/indexer.lib.populate.ts: the whole load into an
+ * empty schema, every derived area), each alone in its process (Node `--predictable` besides valgrind's
+ * `--single-threaded`), over chains of two lengths; each cost per transaction is the difference of the two counts over
+ * the difference of the transactions (Node's start, module loading and the schema's migrations cancel). A count moves
+ * by up to 150 M from one run to the next (how the answers arrive in a slowed-down process), so the two chains differ
+ * by 6000 transactions: a 2.5 % error on the bare client's difference at most. Devnodes and PostgreSQL run in
+ * processes of their own and are not counted (PostgreSQL's share: bench/postgres-instructions.ts).
+ *
+ *   node bench/instructions.ts   (make bench ONLY=instructions; needs valgrind; BENCH_INSTRUCTIONS_GENERATIONS=200,800
+ *                                 (the two lengths; about half an hour on a loaded machine),
+ *                                 BENCH_INSTRUCTIONS_SIDES=bare,populator (or one of them),
+ *                                 BENCH_INSTRUCTIONS_FLAGS="…" Node flags of the populator's process)
+ */
+import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { keyPairFromSeed } from '../src/devnode/keys.ts';
+import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
+import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
+import { writeResult } from './results.lib.ts';
+
+const LENGTHS = (process.env.BENCH_INSTRUCTIONS_GENERATIONS ?? '200,800').split(',').map(Number);
+const SIDES = (process.env.BENCH_INSTRUCTIONS_SIDES ?? 'bare,populator').split(',').filter(Boolean);
+const FLAGS = process.env.BENCH_INSTRUCTIONS_FLAGS?.split(' ').filter(Boolean) ?? [];
+/** the bare client's slots: as many requests in flight as the A/B's node takes */
+const SLOTS = 32;
+// the populator A/B's genesis: a fixed account and beneficiary (the devnode would make random ones)
+const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
+const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
+const CHILDREN = {
+  bare: new URL('instructions.lib.bare.ts', import.meta.url).pathname,
+  populator: new URL('indexer.lib.populate.ts', import.meta.url).pathname,
+} as const;
+
+/** One side's counts over the two chains. */
+interface Side {
+  readonly instructions: number[];
+  readonly transactions: number[];
+}
+
+async function main(): Promise<void> {
+  if (!valgrindAvailable()) {
+    console.log('instruction counts skipped: valgrind is not installed');
+    return;
+  }
+  killChildrenOnExit();
+  const db = await createTestDatabase();
+  const sides = new Map<string, Side>(SIDES.map((s) => [s, { instructions: [], transactions: [] }]));
+  const lengths = LENGTHS;
+  if (lengths.length !== 2 || !(lengths[0]! < lengths[1]!))
+    throw new Error('BENCH_INSTRUCTIONS_GENERATIONS: two lengths, the shorter first');
+  try {
+    for (const length of lengths) {
+      const devnode = await startDevnodeProcess([
+        ...['--generate', String(length), '--seed', 'perf'],
+        ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+      ]);
+      try {
+        const env = {
+          PATH: process.env.PATH,
+          NODE_URL: devnode.url,
+          DATABASE_URL: db.url,
+          DATABASE_SCHEMA: `instructions_${length}`,
+          BENCH_TOP: String(length),
+          BENCH_SLOTS: String(SLOTS),
+          LOG_LEVEL: 'warn',
+          // valgrind slows a process down 30–100 times: no request may time out for it
+          NODE_TIMEOUT_MS: '600000',
+          BENCH_SAMPLE: '0',
+          MALLOC_MMAP_THRESHOLD_: '131072',
+        };
+        for (const [name, side] of sides) {
+          const args = [
+            '--predictable',
+            ...(name === 'populator' ? ['--expose-gc', ...FLAGS, CHILDREN.populator] : [CHILDREN.bare]),
+          ];
+          const { instructions, report } = await countInstructions(args, env);
+          side.instructions.push(instructions);
+          // the populator's report has no transaction count: the bare client's of the same chain, else the schema's
+          side.transactions.push((JSON.parse(report) as { transactions?: number }).transactions ?? NaN);
+        }
+      } finally {
+        await devnode.stop();
+      }
+    }
+  } finally {
+    await db.drop();
+    await stopTestServer();
+  }
+  const perTx = new Map<string, number>();
+  const bare = sides.get('bare');
+  for (const [name, side] of sides) {
+    const txs = name === 'bare' ? side.transactions : (bare?.transactions ?? []);
+    if (txs.length < 2) {
+      console.log(
+        `${name}: ${side.instructions.join(', ')} instructions (no transaction count: run the bare side too)`,
+      );
+      continue;
+    }
+    const run = (i: number): { count: number; units: number } => ({ count: side.instructions[i]!, units: txs[i]! });
+    perTx.set(name, perUnit(run(0), run(1)));
+  }
+  const kilo = (n: number | undefined): string => (n === undefined ? '–' : `${(n / 1000).toFixed(1)}k`);
+  const ratio = (perTx.get('populator') ?? NaN) / (perTx.get('bare') ?? NaN);
+  console.log(
+    `instructions per transaction (valgrind, chains of ${lengths.join(' and ')} generations, ` +
+      `${bare?.transactions.join(' and ') ?? '?'} txs): bare client ${kilo(perTx.get('bare'))}, ` +
+      `populator ${kilo(perTx.get('populator'))}; populator ÷ bare client ${ratio.toFixed(2)} (target ≤ 1.6)`,
+  );
+  writeResult('instructions', {
+    benchmark: 'instructions',
+    date: new Date().toISOString(),
+    command: 'node bench/instructions.ts',
+    generations: lengths,
+    flags: FLAGS,
+    sides: Object.fromEntries(sides),
+    perTransaction: Object.fromEntries(perTx),
+    populatorOverBare: ratio,
+  });
+}
+
+await main();
