@@ -7,6 +7,7 @@ import type {
   TokenRow,
   Aex141TransferRow,
 } from '../../db/queries/aex141-collections.ts';
+import { transferPlace } from './render-aex9.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);
@@ -93,10 +94,6 @@ export function transferObject(t: Aex141TransferRow): Record<string, Json> {
     recipient: t.toId,
     token_id: big(t.tokenId),
     contract_id: t.contractId,
-    log_idx: t.logIdx,
-    block_height: t.height,
-    micro_index: t.microIndex,
-    micro_time: Number(t.microTime),
-    tx_hash: t.txHash,
+    ...transferPlace(t),
   };
 }
