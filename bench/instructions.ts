@@ -14,16 +14,24 @@
  *                                 (the two lengths; about half an hour on a loaded machine),
  *                                 BENCH_INSTRUCTIONS_SIDES=bare,populator (or one of them),
  *                                 BENCH_INSTRUCTIONS_FLAGS="…" Node flags of the populator's process)
+ *   BENCH_INSTRUCTIONS_PROFILE=1 node bench/instructions.ts   (no valgrind: where the populator's time goes, by stage,
+ *                                 from a `--cpu-prof` of one load of the longer chain, `--single-threaded`)
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
-import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
+import { stageShares, type CpuProfile } from './cpu-profile.lib.ts';
+import { killChildrenOnExit, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const LENGTHS = (process.env.BENCH_INSTRUCTIONS_GENERATIONS ?? '200,800').split(',').map(Number);
 const SIDES = (process.env.BENCH_INSTRUCTIONS_SIDES ?? 'bare,populator').split(',').filter(Boolean);
 const FLAGS = process.env.BENCH_INSTRUCTIONS_FLAGS?.split(' ').filter(Boolean) ?? [];
+const PROFILE = process.env.BENCH_INSTRUCTIONS_PROFILE === '1';
 /** the bare client's slots: as many requests in flight as the A/B's node takes */
 const SLOTS = 32;
 // the populator A/B's genesis: a fixed account and beneficiary (the devnode would make random ones)
@@ -40,6 +48,63 @@ interface Side {
   readonly transactions: number[];
 }
 
+/** startChain serves the A/B's chain of `length` generations from a devnode of its own. */
+function startChain(length: number): Promise<DevnodeChild> {
+  return startDevnodeProcess([
+    ...['--generate', String(length), '--seed', 'perf'],
+    ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+  ]);
+}
+
+/** childEnv is the environment of a counted child reading `devnode` into `schema`. */
+function childEnv(devnode: DevnodeChild, databaseUrl: string, schema: string, top: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_URL: devnode.url,
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    BENCH_TOP: String(top),
+    BENCH_SLOTS: String(SLOTS),
+    LOG_LEVEL: 'warn',
+    // valgrind slows a process down 30–100 times: no request may time out for it
+    NODE_TIMEOUT_MS: '600000',
+    BENCH_SAMPLE: '0',
+    MALLOC_MMAP_THRESHOLD_: '131072',
+  };
+}
+
+/** profile loads the longer chain once with `--cpu-prof` (no valgrind) and prints the populator's time by stage. */
+async function profile(): Promise<void> {
+  const top = LENGTHS.at(-1)!;
+  killChildrenOnExit();
+  const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-profile-'));
+  const db = await createTestDatabase();
+  const devnode = await startChain(top);
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        ...['--single-threaded', '--predictable', '--expose-gc', '--cpu-prof', `--cpu-prof-dir=${dir}`],
+        CHILDREN.populator,
+      ],
+      { env: childEnv(devnode, db.url, 'profiled', top), stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`the populator exited with ${code}`);
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
+    const shares = stageShares(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
+    const busy = [...shares.values()].reduce((a, b) => a + b, 0);
+    console.log(`the populator's busy time by stage, one load of ${top} generations (--cpu-prof, --single-threaded):`);
+    for (const [stage, ms] of [...shares].sort((a, b) => b[1] - a[1]))
+      console.log(`  ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(6)} ms  ${stage}`);
+  } finally {
+    await devnode.stop();
+    await db.drop();
+    await stopTestServer();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (!valgrindAvailable()) {
     console.log('instruction counts skipped: valgrind is not installed');
@@ -53,24 +118,9 @@ async function main(): Promise<void> {
     throw new Error('BENCH_INSTRUCTIONS_GENERATIONS: two lengths, the shorter first');
   try {
     for (const length of lengths) {
-      const devnode = await startDevnodeProcess([
-        ...['--generate', String(length), '--seed', 'perf'],
-        ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
-      ]);
+      const devnode = await startChain(length);
       try {
-        const env = {
-          PATH: process.env.PATH,
-          NODE_URL: devnode.url,
-          DATABASE_URL: db.url,
-          DATABASE_SCHEMA: `instructions_${length}`,
-          BENCH_TOP: String(length),
-          BENCH_SLOTS: String(SLOTS),
-          LOG_LEVEL: 'warn',
-          // valgrind slows a process down 30–100 times: no request may time out for it
-          NODE_TIMEOUT_MS: '600000',
-          BENCH_SAMPLE: '0',
-          MALLOC_MMAP_THRESHOLD_: '131072',
-        };
+        const env = childEnv(devnode, db.url, `instructions_${length}`, length);
         for (const [name, side] of sides) {
           const args = [
             '--predictable',
@@ -78,7 +128,7 @@ async function main(): Promise<void> {
           ];
           const { instructions, report } = await countInstructions(args, env);
           side.instructions.push(instructions);
-          // the populator's report has no transaction count: the bare client's of the same chain, else the schema's
+          // the populator's report counts no transactions: the bare client's of the same chain stand for them
           side.transactions.push((JSON.parse(report) as { transactions?: number }).transactions ?? NaN);
         }
       } finally {
@@ -121,4 +171,4 @@ async function main(): Promise<void> {
   });
 }
 
-await main();
+await (PROFILE ? profile() : main());
