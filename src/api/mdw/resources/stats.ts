@@ -11,6 +11,7 @@ import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { itemsPage } from './list.ts';
 import type { Answer, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
+import { notOnHyperchain } from './hyperchain-source.ts';
 import { paginate, type Query } from './page.ts';
 import { parseId, parsePaging, type Paging } from './mdw-params.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
@@ -92,8 +93,8 @@ export const getDeltaStats = generationStats(deltaStatObject);
 /** getTotalStats: totals at each generation. */
 export const getTotalStats = generationStats(totalStatObject);
 
-/** getMinerStats: rewards per beneficiary. */
-export async function getMinerStats({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+/** getMinerStats: rewards per beneficiary (a hyperchain has validators instead: ae_mdw's 400 there). */
+export const getMinerStats = notOnHyperchain(async function getMinerStats({ pool }, req) {
   const paging = parsePaging(req.query, STATS_LIMIT);
   const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
   const page = await paginate(
@@ -105,10 +106,10 @@ export async function getMinerStats({ pool }: V3Env, req: ResourceRequest): Prom
     { ...paging, cursor },
   );
   return itemsPage(page, (miner) => miner);
-}
+});
 
-/** getTopMinerStats: key blocks per beneficiary per interval. */
-export async function getTopMinerStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {
+/** getTopMinerStats: key blocks per beneficiary per interval (ae_mdw's 400 on a hyperchain). */
+export const getTopMinerStats = notOnHyperchain(async function getTopMinerStats({ pool, stats: source }, req) {
   const paging = parsePaging(req.query, STATS_LIMIT);
   const q = parseSeriesQuery(req.query, ['type']);
   const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
@@ -121,7 +122,7 @@ export async function getTopMinerStats({ pool, stats: source }: V3Env, req: Reso
     cursor: TOP_MINER_CURSOR.decode(paging.cursor),
   });
   return itemsPage(page, TOP_MINER_CURSOR.encode);
-}
+});
 
 /** getTotalTransactionsStats: transactions in a period. */
 export async function getTotalTransactionsStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {

@@ -3,6 +3,7 @@ import type { ParamName, V3Operation } from './operation.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
 import { STATS_SCHEMAS } from './stats-document.ts';
+import { HYPERCHAIN_SCHEMAS } from './hyperchain-document.ts';
 import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
 
 const int = { type: 'integer' } as const;
@@ -349,6 +350,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   /** ae_mdw's /wealth: a plain array, the richest accounts first */
   Wealth: { type: 'array', items: object({ account: ak, balance: big }) },
   ...STATS_SCHEMAS,
+  ...HYPERCHAIN_SCHEMAS,
 };
 
 /** v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts). */

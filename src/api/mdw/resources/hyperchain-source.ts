@@ -1,0 +1,100 @@
+/**
+ * @module Whether the served chain is a hyperchain, as its node says (`GET /v3/hyperchain/contracts`, answered only by
+ * a hyperchain node): what ae_mdw's hyperchain routes and its `/stats/miners*` decide on. Asked once, kept for good.
+ */
+import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
+import { badResponse } from '../../../node/errors.ts';
+import { v3BadRequest } from './mdw-errors.ts';
+import type { Resource } from './resource.ts';
+
+/** The consensus contracts of a hyperchain, as the node names them. */
+export interface HyperchainContracts {
+  readonly staking: string;
+  readonly election: string | undefined;
+  readonly rewards: string | undefined;
+}
+
+/** A node's answer to a GET: its status and body (a request with no answer rejects with a NodeError). */
+export interface NodeAnswer {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** NodeGet asks the node for a path under its root (`/v3/status`). */
+export type NodeGet = (path: string) => Promise<NodeAnswer>;
+
+/** CONTRACTS_PATH: the node's endpoint that only a hyperchain node answers. */
+export const CONTRACTS_PATH = '/v3/hyperchain/contracts';
+
+/** ae_mdw's answers (HyperchainPlug) to a hyperchain route on another chain, and to a miners' route on a hyperchain. */
+export const ONLY_ON_HYPERCHAIN = 'This endpoint is only available on a hyperchain node';
+export const NOT_ON_HYPERCHAIN = 'This endpoint is not available on a hyperchain node';
+
+/**
+ * contractsOfAnswer reads the node's answer: the contracts on a hyperchain, undefined for its 404 (any other node:
+ * the endpoint group is a hyperchain's only). Any other answer throws a NodeError (nothing is decided on it). Pure.
+ */
+export function contractsOfAnswer(answer: NodeAnswer): HyperchainContracts | undefined {
+  if (answer.status === 404) return undefined;
+  const body: Json = answer.status === 200 ? parseJson(answer.text) : null;
+  if (!isJsonObject(body) || typeof body.staking !== 'string')
+    throw badResponse(CONTRACTS_PATH, `the node answered ${CONTRACTS_PATH} with ${answer.status}`, answer.status);
+  const optional = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+  return { staking: body.staking, election: optional(body.election), rewards: optional(body.rewards) };
+}
+
+/**
+ * HyperchainSource asks the node once whether it runs a hyperchain and keeps the answer: a chain does not change its
+ * consensus (a schema holds one chain). Requests while the question is out share it; a failed question (the node
+ * away: its AppError goes to the client, and the outage log) is asked again by the next request.
+ */
+export class HyperchainSource {
+  readonly #nodeGet: NodeGet;
+  #answer: Promise<HyperchainContracts | undefined> | undefined;
+
+  constructor(nodeGet: NodeGet) {
+    this.#nodeGet = nodeGet;
+  }
+
+  /** nodeJson is the node's JSON answer at `path`, undefined for its 404; any other failure throws a NodeError. */
+  async nodeJson(path: string): Promise<Json | undefined> {
+    const answer = await this.#nodeGet(path);
+    if (answer.status === 404) return undefined;
+    if (answer.status !== 200)
+      throw badResponse(path, `the node answered ${path} with ${answer.status}`, answer.status);
+    return parseJson(answer.text);
+  }
+
+  /** contracts are the hyperchain's consensus contracts, or undefined on a chain that is not a hyperchain. */
+  contracts(): Promise<HyperchainContracts | undefined> {
+    if (this.#answer === undefined) {
+      const answer = this.#nodeGet(CONTRACTS_PATH).then(contractsOfAnswer);
+      answer.catch(() => {
+        if (this.#answer === answer) this.#answer = undefined;
+      });
+      this.#answer = answer;
+    }
+    return this.#answer;
+  }
+
+  /** isHyperchain says whether the chain is a hyperchain. */
+  async isHyperchain(): Promise<boolean> {
+    return (await this.contracts()) !== undefined;
+  }
+}
+
+/** onlyOnHyperchain is `resource` answering ae_mdw's 400 on a chain that is not a hyperchain. */
+export function onlyOnHyperchain(resource: Resource): Resource {
+  return async function onHyperchain(env, request) {
+    if (!(await env.hyperchain.isHyperchain())) throw v3BadRequest(ONLY_ON_HYPERCHAIN);
+    return resource(env, request);
+  };
+}
+
+/** notOnHyperchain is `resource` answering ae_mdw's 400 on a hyperchain (the miners' statistics: it has none). */
+export function notOnHyperchain(resource: Resource): Resource {
+  return async function offHyperchain(env, request) {
+    if (await env.hyperchain.isHyperchain()) throw v3BadRequest(NOT_ON_HYPERCHAIN);
+    return resource(env, request);
+  };
+}
