@@ -36,7 +36,7 @@ export function v3Env({ pool, cfg, version, listener, metrics, replicas }: Route
     cfg,
     version,
     status: new StatusSource(pool, nodeStatus, version, replicas),
-    hyperchain: new HyperchainSource(nodeGet),
+    hyperchain: new HyperchainSource(pool, nodeGet),
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
     outbound: metrics.outbound,

@@ -78,13 +78,27 @@ describe('/mdw/v3 on and off a hyperchain: ae_mdw 400s', function () {
 
     it('answers every /hyperchain route of the route table 400', async () => {
       const hyperchainOps = V3_OPERATIONS.filter((op) => op.path.startsWith('/hyperchain/'));
-      expect(hyperchainOps.map((op) => op.path)).to.include('/hyperchain/config');
+      expect(hyperchainOps).to.have.length(10);
       for (const op of hyperchainOps) {
         const path = `/mdw/v3${op.path.replace('{validator}', VALIDATOR).replace('{height}', '3')}`;
         const res = await s.request.get(path);
         expect(res.status, path).to.equal(400);
         expect(res.body, path).to.deep.equal({ error: ONLY });
       }
+    });
+
+    it("answers the SDK's hyperchain operations with ae_mdw's 400", async () => {
+      const calls = [
+        s.mdw.getEpochs(),
+        s.mdw.getEpochTop(),
+        s.mdw.getSchedules(),
+        s.mdw.getSchedule(3),
+        s.mdw.getValidators(),
+        s.mdw.getValidator(VALIDATOR),
+        s.mdw.getValidatorDelegates(VALIDATOR),
+        s.mdw.getTopValidatorDelegates(VALIDATOR),
+      ];
+      for (const call of calls) expect(await sdkRefusal(call)).to.contain(ONLY);
     });
 
     it('answers the miners statistics as always', async () => {

@@ -22,8 +22,8 @@ export function hyperchainConfig({ contracts, status, pin, epochLength }: Config
   const consensus: Record<string, Json> = { consensus_key: '0', type: 'hyperchain' };
   if (epochLength !== undefined) consensus.child_epoch_length = epochLength;
   consensus.staking_contract = contracts.staking;
-  if (contracts.election !== undefined) consensus.election_contract = contracts.election;
-  if (contracts.rewards !== undefined) consensus.rewards_contract = contracts.rewards;
+  if (contracts.election !== null) consensus.election_contract = contracts.election;
+  if (contracts.rewards !== null) consensus.rewards_contract = contracts.rewards;
   if (isJsonObject(pin) && typeof pin.parent_type === 'string')
     consensus.parent_chain = {
       consensus: {

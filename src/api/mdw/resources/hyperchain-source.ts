@@ -1,18 +1,16 @@
 /**
- * @module Whether the served chain is a hyperchain, as its node says (`GET /v3/hyperchain/contracts`, answered only by
- * a hyperchain node): what ae_mdw's hyperchain routes and its `/stats/miners*` decide on. Asked once, kept for good.
+ * @module Whether the served chain is a hyperchain, as the populator recorded it or else as its node says (`GET
+ * /v3/hyperchain/contracts`, answered only by a hyperchain node): what ae_mdw's hyperchain routes and its
+ * `/stats/miners*` decide on. Known once, kept for good.
  */
 import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
+import type { Queryable } from '../../../db/pool.ts';
+import { hyperchainRecord, type HyperchainContracts } from '../../../db/queries/hyperchain.ts';
 import { badResponse } from '../../../node/errors.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import type { Resource } from './resource.ts';
 
-/** The consensus contracts of a hyperchain, as the node names them. */
-export interface HyperchainContracts {
-  readonly staking: string;
-  readonly election: string | undefined;
-  readonly rewards: string | undefined;
-}
+export type { HyperchainContracts };
 
 /** A node's answer to a GET: its status and body (a request with no answer rejects with a NodeError). */
 export interface NodeAnswer {
@@ -39,20 +37,23 @@ export function contractsOfAnswer(answer: NodeAnswer): HyperchainContracts | und
   const body: Json = answer.status === 200 ? parseJson(answer.text) : null;
   if (!isJsonObject(body) || typeof body.staking !== 'string')
     throw badResponse(CONTRACTS_PATH, `the node answered ${CONTRACTS_PATH} with ${answer.status}`, answer.status);
-  const optional = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+  const optional = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
   return { staking: body.staking, election: optional(body.election), rewards: optional(body.rewards) };
 }
 
 /**
- * HyperchainSource asks the node once whether it runs a hyperchain and keeps the answer: a chain does not change its
- * consensus (a schema holds one chain). Requests while the question is out share it; a failed question (the node
- * away: its AppError goes to the client, and the outage log) is asked again by the next request.
+ * HyperchainSource knows whether the chain is a hyperchain from what the populator recorded (no request to the node:
+ * a server answers with the node away) or, before it did, from the node, and keeps the answer: a chain does not
+ * change its consensus (a schema holds one chain). Requests while the question is out share it; a failed question
+ * (the node away: its AppError goes to the client, and the outage log) is asked again by the next request.
  */
 export class HyperchainSource {
+  readonly #db: Queryable;
   readonly #nodeGet: NodeGet;
   #answer: Promise<HyperchainContracts | undefined> | undefined;
 
-  constructor(nodeGet: NodeGet) {
+  constructor(db: Queryable, nodeGet: NodeGet) {
+    this.#db = db;
     this.#nodeGet = nodeGet;
   }
 
@@ -68,13 +69,19 @@ export class HyperchainSource {
   /** contracts are the hyperchain's consensus contracts, or undefined on a chain that is not a hyperchain. */
   contracts(): Promise<HyperchainContracts | undefined> {
     if (this.#answer === undefined) {
-      const answer = this.#nodeGet(CONTRACTS_PATH).then(contractsOfAnswer);
+      const answer = this.#ask();
       answer.catch(() => {
         if (this.#answer === answer) this.#answer = undefined;
       });
       this.#answer = answer;
     }
     return this.#answer;
+  }
+
+  async #ask(): Promise<HyperchainContracts | undefined> {
+    const recorded = await hyperchainRecord(this.#db);
+    if (recorded !== undefined) return recorded.contracts;
+    return contractsOfAnswer(await this.#nodeGet(CONTRACTS_PATH));
   }
 
   /** isHyperchain says whether the chain is a hyperchain. */

@@ -1,11 +1,7 @@
-/** @module contractsOfAnswer, HyperchainSource and hyperchainConfig: what the node's answers make of a hyperchain. */
+/** @module contractsOfAnswer and hyperchainConfig: what the node's answers make of a hyperchain. */
 import { expect } from 'chai';
 import { hyperchainConfig } from '../../../../src/api/mdw/resources/hyperchain-config.ts';
-import {
-  contractsOfAnswer,
-  HyperchainSource,
-  type NodeAnswer,
-} from '../../../../src/api/mdw/resources/hyperchain-source.ts';
+import { contractsOfAnswer } from '../../../../src/api/mdw/resources/hyperchain-source.ts';
 import { NodeError } from '../../../../src/node/errors.ts';
 
 const STAKING = 'ct_KJgjAXMtRF68AbT5A2aC9fTk8PA4WFv26cFSY27fXs6FtYQHK';
@@ -21,8 +17,8 @@ describe('contractsOfAnswer', () => {
     });
     expect(contractsOfAnswer({ status: 200, text: JSON.stringify({ staking: STAKING }) })).to.deep.equal({
       staking: STAKING,
-      election: undefined,
-      rewards: undefined,
+      election: null,
+      rewards: null,
     });
   });
 
@@ -36,26 +32,6 @@ describe('contractsOfAnswer', () => {
       { status: 200, text: '{"election":"ct_x"}' },
     ])
       expect(() => contractsOfAnswer(answer), answer.text).to.throw(NodeError);
-  });
-});
-
-describe('HyperchainSource', () => {
-  it('asks the node once for a definite answer, and again after a failure', async () => {
-    const answers: (NodeAnswer | Error)[] = [new Error('away'), { status: 404, text: '' }];
-    let asked = 0;
-    const source = new HyperchainSource(async () => {
-      asked++;
-      const next = answers.shift()!;
-      if (next instanceof Error) throw next;
-      return next;
-    });
-    await source.isHyperchain().then(
-      () => expect.fail('answered while the node was away'),
-      (err: Error) => expect(err.message).to.equal('away'),
-    );
-    expect(await Promise.all([source.isHyperchain(), source.isHyperchain()])).to.deep.equal([false, false]);
-    expect(await source.isHyperchain()).to.equal(false);
-    expect(asked).to.equal(2);
   });
 });
 
@@ -92,7 +68,7 @@ describe('hyperchainConfig', () => {
 
   it('leaves out what the node did not state (no pin yet, no epoch stored)', () => {
     const config = hyperchainConfig({
-      contracts: { staking: STAKING, election: undefined, rewards: undefined },
+      contracts: { staking: STAKING, election: null, rewards: null },
       status: null,
       pin: undefined,
     });
