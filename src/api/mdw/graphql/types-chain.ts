@@ -127,6 +127,7 @@ export const Stats = objectType(
     millisecondsPerBlock: I,
     transactionsTrend: F,
     minersCount: I,
+    validatorsCount: I,
   },
   {
     last24hsAverageTransactionFees: 'last_24hs_average_transaction_fees',

@@ -7,6 +7,7 @@ import type { Pool } from '../../../db/pool.ts';
 import {
   currentEpoch,
   delegatesPage,
+  epochAt,
   lastValidatorEpoch,
   validatorAt,
   validatorsPage,
@@ -76,6 +77,13 @@ export const getTopValidatorDelegates = onlyOnHyperchain(async function getTopVa
   const validator = parseId(req.params.validator, ['ak']);
   return delegates(pool, validator, paging, await currentEpochRange(pool));
 });
+
+/** currentValidatorsCount is how many validators the current epoch has (0 before the first epoch is stored). */
+export async function currentValidatorsCount(pool: Pool): Promise<number> {
+  const epoch = await currentEpoch(pool);
+  const row = epoch === undefined ? undefined : await epochAt(pool, epoch);
+  return row?.validators.length ?? 0;
+}
 
 function validators(pool: Pool, paging: Paging, epochs: Range): Promise<Answer> {
   return listPage(paging, {

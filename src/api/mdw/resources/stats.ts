@@ -12,6 +12,7 @@ import { itemsPage } from './list.ts';
 import type { Answer, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { notOnHyperchain } from './hyperchain-source.ts';
+import { currentValidatorsCount } from './hyperchain-validators.ts';
 import { paginate, type Query } from './page.ts';
 import { parseId, parsePaging, type Paging } from './mdw-params.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
@@ -46,8 +47,11 @@ const SERIES = {
 /** SeriesName: a time series, `/stats/<name>`. */
 export type SeriesName = keyof typeof SERIES;
 
-/** getStats: figures of the last 24 hours and of all time. */
-export async function getStats({ pool }: V3Env): Promise<Answer> {
+/**
+ * getStats: figures of the last 24 hours and of all time; on a hyperchain `validators_count` (the current epoch's
+ * validators) instead of `miners_count`, as ae_mdw.
+ */
+export async function getStats({ pool, hyperchain }: V3Env): Promise<Answer> {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
   const top = (await topHeight(pool)) ?? -1;
@@ -57,7 +61,9 @@ export async function getStats({ pool }: V3Env): Promise<Answer> {
     ...trends(s),
     max_transactions_per_second: Number(s.maxTps),
     max_transactions_per_second_block_hash: s.maxTpsBlockHash,
-    miners_count: s.minersCount,
+    ...((await hyperchain.isHyperchain())
+      ? { validators_count: await currentValidatorsCount(pool) }
+      : { miners_count: s.minersCount }),
     holders_count: s.holdersCount,
     milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   };

@@ -5,6 +5,7 @@ import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
 import { STATS_SCHEMAS } from './stats-document.ts';
 import { HYPERCHAIN_SCHEMAS } from './hyperchain-document.ts';
 import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
+import { EPOCH_REPORT_SCHEMA } from '../../http/current-epoch.ts';
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
@@ -22,33 +23,47 @@ const ak = { type: 'string', pattern: '^ak_' } as const;
 const ct = { type: 'string', pattern: '^ct_' } as const;
 const th = { type: 'string', pattern: '^th_' } as const;
 
-function object(required: Record<string, unknown>, extra = true): Record<string, unknown> {
-  return { type: 'object', required: Object.keys(required), properties: required, additionalProperties: extra };
+function object(
+  required: Record<string, unknown>,
+  extra = true,
+  optional: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    type: 'object',
+    required: Object.keys(required),
+    properties: { ...required, ...optional },
+    additionalProperties: extra,
+  };
 }
 
 /** SCHEMAS: the answers' shapes (the fields we guarantee; more may follow). */
 export const V3_SCHEMAS: Record<string, unknown> = {
   Error: object({ error: str }, false),
-  Status: object({
-    mdw_gens_per_minute: { type: 'number' },
-    mdw_height: int,
-    mdw_last_migration: int,
-    mdw_protocol: { ...PROTOCOL_REPORT_SCHEMA, nullable: true },
-    mdw_revision: str,
-    mdw_synced: bool,
-    mdw_syncing: bool,
-    mdw_tx_index: int,
-    mdw_version: str,
-    node_height: int,
-    node_progress: { type: 'number' },
-    node_revision: str,
-    node_syncing: bool,
-    node_version: str,
-    mdw_failed_areas: {
-      type: 'array',
-      items: object({ area: str, from: int, since: str, error: str }, false),
+  Status: object(
+    {
+      mdw_gens_per_minute: { type: 'number' },
+      mdw_height: int,
+      mdw_last_migration: int,
+      mdw_protocol: { ...PROTOCOL_REPORT_SCHEMA, nullable: true },
+      mdw_revision: str,
+      mdw_synced: bool,
+      mdw_syncing: bool,
+      mdw_tx_index: int,
+      mdw_version: str,
+      node_height: int,
+      node_progress: { type: 'number' },
+      node_revision: str,
+      node_syncing: bool,
+      node_version: str,
+      mdw_failed_areas: {
+        type: 'array',
+        items: object({ area: str, from: int, since: str, error: str }, false),
+      },
     },
-  }),
+    true,
+    // a hyperchain's only
+    { mdw_epoch: EPOCH_REPORT_SCHEMA },
+  ),
   OpenApi: object({ openapi: str, paths: { type: 'object' } }),
   KeyBlock: object({
     hash: { type: 'string', pattern: '^kh_' },

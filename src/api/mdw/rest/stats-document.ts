@@ -54,8 +54,8 @@ export const STATS_SCHEMAS: Record<string, unknown> = {
   Miner: object({ miner: ak, total_reward: big }),
   TopMinerStat: object({ miner: ak, blocks_mined: int, start_date: date, end_date: date }),
   TopMiners24h: { type: 'array', items: object({ miner: ak, blocks_mined: int }) },
-  Stats: object({
-    miners_count: int,
+  /** with `miners_count`, or on a hyperchain `validators_count` instead (ae_mdw's) */
+  Stats: countedStats({
     holders_count: int,
     fees_trend: num,
     last_24hs_average_transaction_fees: num,
@@ -66,3 +66,13 @@ export const STATS_SCHEMAS: Record<string, unknown> = {
     milliseconds_per_block: { type: 'integer', nullable: true },
   }),
 };
+
+/** countedStats is /v3/stats' object: its fields, and either count of block producers. */
+function countedStats(properties: Record<string, unknown>): Record<string, unknown> {
+  const stats = object(properties);
+  return {
+    ...stats,
+    properties: { ...properties, miners_count: int, validators_count: int },
+    oneOf: [{ required: ['miners_count'] }, { required: ['validators_count'] }],
+  };
+}
