@@ -92,8 +92,9 @@ describe('populator on a hyperchain', function () {
   });
 
   it('follows a fork across an epoch boundary: the replaced epoch rows go, the new chain is loaded', async () => {
-    // heights 306-313 replaced: the end of epoch 31 at 310 (which fixes epoch 32) among them
+    // heights 306-313 replaced: the end of epoch 31 at 310 (which fixes epoch 32) among them; a new top shows it
     await hc.devnode.fork(8);
+    await hc.devnode.mineKeyBlock();
     await hc.populate();
     await verifyClean(hc, 'mdw');
     await expectDevnodeState(hc, 'mdw');
