@@ -41,7 +41,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       microBlockIntervalMs: 0,
       hyperchain: { epochLength },
       generate: {
-        generations: options.epochs * epochLength + (options.extra ?? 0) + 1,
+        generations: options.epochs * epochLength + (options.extra ?? 0),
         seed: options.seed ?? 'hyperchain',
         microBlocksPerGeneration: 1,
         txsPerMicroBlock: 4,
