@@ -11,6 +11,7 @@ import { txJson } from '../src/devnode/views.ts';
 import { parseJson, type Json } from '../src/chain/json.ts';
 import { renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
 import { transactionJson } from '../src/shapes/v3/render-tx.ts';
+import { createdIdOf } from '../src/chain/tx-fields.ts';
 import type { TxRow } from '../src/db/queries/transactions.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 
@@ -35,6 +36,7 @@ function rows(): { row: Omit<TxRow, 'tx' | 'signatures'>; signed: Buffer }[] {
           microTimeMs: '0',
           txType: String(tx.type),
           signed: Buffer.from(signed),
+          createdId: createdIdOf(tx),
           call: null,
           name: null,
           parties: null,

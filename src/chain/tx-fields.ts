@@ -149,3 +149,49 @@ export function indexedIds(tx: TxObject, created: CreatedIdsOf = createdIds): Ma
   }
   return ids;
 }
+
+/** CREATED_ID_KEYS: the field under which ae_mdw shows the id a transaction of each type creates (createdIds). */
+const CREATED_ID_KEYS: Readonly<Record<string, string>> = {
+  ContractCreateTx: 'contract_id',
+  GAAttachTx: 'contract_id',
+  OracleRegisterTx: 'oracle_id',
+  OracleQueryTx: 'query_id',
+  ChannelCreateTx: 'channel_id',
+  NameClaimTx: 'name_id',
+};
+
+/** CREATING_TX_TYPES: the types that create an id. */
+export const CREATING_TX_TYPES: ReadonlySet<string> = new Set(Object.keys(CREATED_ID_KEYS));
+
+/**
+ * shownCreatedId is the id a transaction creates as ae_mdw shows it (transactions.created_id, migration 1013): its
+ * own, or that of the transaction a GAMetaTx or PayingForTx wraps, but a wrapped ContractCreateTx, to which ae_mdw
+ * adds nothing (add_inner_tx_details); a wrapper creates none itself, so there is one at most. `created` is createdIds
+ * of each of `txs`, the transaction and the one it wraps, as the indexer computes them anyway.
+ */
+export function shownCreatedId(txs: readonly TxObject[], created: readonly Record<string, string>[]): string | null {
+  for (const [depth, tx] of txs.entries()) {
+    if (depth > 0 && tx.type === 'ContractCreateTx') continue;
+    const id = Object.values(created[depth] ?? {})[0];
+    if (id !== undefined) return id;
+  }
+  return null;
+}
+
+/** createdIdOf is shownCreatedId of a transaction, computing what it creates. */
+export function createdIdOf(tx: TxObject): string | null {
+  const inner = innerTx(tx);
+  const txs = inner ? [tx, inner] : [tx];
+  return shownCreatedId(txs, txs.map(createdIds));
+}
+
+/**
+ * storedCreatedIds is createdIds of a transaction (the outer one or the one it wraps) whose shown created id was
+ * stored: read, not hashed again. A row the `created` area has not reached yet (null for a type that creates) is
+ * computed as before.
+ */
+export function storedCreatedIds(tx: TxObject, stored: string | null): Record<string, string> {
+  const key = CREATED_ID_KEYS[String(tx.type)];
+  if (key === undefined) return {};
+  return stored === null ? createdIds(tx) : { [key]: stored };
+}

@@ -37,6 +37,8 @@ export interface TxRow {
   readonly txType: string;
   /** the stored form (chain/stored-tx.ts), from which `signatures` and `tx` are rendered */
   readonly signed: Buffer;
+  /** the id it creates as ae_mdw shows it (migration 1013; null: none, or not derived yet) */
+  readonly createdId: string | null;
   readonly signatures: string[] | null;
   readonly tx: { [key: string]: Json };
   /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
@@ -156,7 +158,7 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
 
 /** TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_CALL_JOIN's `c`; renderedRows completes it. */
 export const TX_ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
-  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed,
+  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed, t.created_id AS "createdId",
   CASE WHEN c.tx_hash IS NULL THEN NULL
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
                               'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,

@@ -34,6 +34,7 @@ import { redecodeStoredCalls } from './redecode-calls.ts';
 import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 import { errorMessage } from '../../errors.ts';
+import { deriveCreatedIds } from './created-ids.ts';
 
 /** What the stored derivations need beyond the database. */
 export interface DeriveContext {
@@ -156,6 +157,16 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
       tables: ['ga_calls'],
       asksNode: true,
+      standalone: true,
+    },
+  ],
+  [
+    // transactions.created_id (1013): a batch's are written with its transactions
+    'created',
+    {
+      batch: () => Promise.resolve(),
+      stored: (db, from, to) => deriveCreatedIds(db, from, to),
+      tables: ['transactions'],
       standalone: true,
     },
   ],

@@ -96,6 +96,8 @@ export interface TransactionRow extends TxPosition {
   tx: JsonObject;
   /** the signed transaction's stored form and the columns read from it (chain/stored-tx.ts) */
   stored: StoredTxColumns;
+  /** the id it creates as ae_mdw shows it (chain/tx-fields.ts shownCreatedId) */
+  createdId: string | null;
 }
 export interface AccountTxRow extends TxPosition {
   account: string;

@@ -126,6 +126,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['gas', 'numeric', (r) => r.stored.gas],
     ['inner_type', 'text', (r) => r.stored.innerType],
     ['channel_amount', 'numeric', (r) => r.stored.channelAmount],
+    ['created_id', 'text', (r) => r.createdId],
   ]),
   spec<AccountTxRow>('account_transactions', (b) => b.accountTxs, accountTxColumns, 'needsState'),
   spec<ContractRow>(

@@ -1,6 +1,6 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
 import { isJsonObject, toBigInt } from '../../chain/json.ts';
-import { createdIds, indexedIds, innerTx, nameReferences } from '../../chain/tx-fields.ts';
+import { createdIds, indexedIds, innerTx, nameReferences, shownCreatedId } from '../../chain/tx-fields.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
@@ -66,6 +66,9 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       if (!isJsonObject(tx)) throw new TypeError(`transaction ${String(signed.hash)} has no tx object`);
       const pos: TxPosition = { height, microIndex, txIndex, txHash: str(signed.hash) };
       const txType = str(tx.type);
+      // derived ids (hashes of decoded ids) are computed once for the stored row, the account rows and the domain rows
+      const effective = effectiveTxs(tx);
+      const created = effective.map(createdIds);
       rows.transactions.push({
         ...pos,
         microTimeMs,
@@ -73,10 +76,9 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
         fee: intText(tx.fee),
         tx,
         stored: storedTxColumns(signed),
+        // as rendered: the transaction's and the one it wraps directly (render-tx.ts)
+        createdId: shownCreatedId(effective.slice(0, 2), created),
       });
-      // derived ids (hashes of decoded ids) are computed once for the account rows and the domain rows
-      const effective = effectiveTxs(tx);
-      const created = effective.map(createdIds);
       const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
       for (const [account, fields] of indexedIds(tx, createdOf))
         rows.accountTxs.push({ ...pos, account, txType, fields });

@@ -1,7 +1,7 @@
 /** @module ae_mdw's Transaction object from a stored transaction: the node's signed tx, its place, and mdw's additions to `tx`. Pure. */
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
-import { createdIds, innerTx, NAME_TX_TYPES } from '../../chain/tx-fields.ts';
+import { innerTx, NAME_TX_TYPES, storedCreatedIds } from '../../chain/tx-fields.ts';
 import { withParties } from '../../chain/channel-parties.ts';
 import { offChainRound } from '../../chain/channel-payload.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
@@ -76,7 +76,7 @@ type TxObject = { [key: string]: Json };
 /** withAdditions is one tx (the outer one, or the one it wraps) with what ae_mdw adds to a tx of its type. */
 function withAdditions(own: TxObject, r: TxRow): TxObject {
   const type = String(own.type);
-  const tx: TxObject = { ...own, ...createdIds(own) };
+  const tx: TxObject = { ...own, ...storedCreatedIds(own, r.createdId) };
   if (r.name !== null && NAME_TX_TYPES.has(type)) tx.name = r.name;
   // ae_mdw sends an oracle's query and response as base64 of their bytes (format.ex custom_encode)
   if (type === 'OracleQueryTx') tx.query = base64Text(tx.query);

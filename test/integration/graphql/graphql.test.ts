@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { encode, Encoding } from '@aeternity/aepp-sdk';
 import { getNamedType, isScalarType, type GraphQLObjectType } from 'graphql';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { snakeKey } from '../../../src/api/mdw/graphql/object-types.ts';
 import { SCHEMA } from '../../../src/api/mdw/graphql/schema.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';
 import { startV3, type V3UnderTest } from '../v3/harness.ts';
@@ -74,7 +73,7 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
     for (const field of Object.values(type.getFields())) {
       const named = getNamedType(field.type);
       if (!isScalarType(named)) continue;
-      const restValue = restItem[snakeKey(field.name)] ?? null;
+      const restValue = restItem[field.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] ?? null;
       const value = item[field.name];
       const expected = named.name === 'BigInt' && restValue !== null ? String(restValue) : restValue;
       expect(value, `${where}.${field.name}`).to.deep.equal(expected);

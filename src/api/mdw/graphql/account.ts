@@ -9,9 +9,11 @@ import { accountBalance } from '../../../db/queries/wealth.ts';
 import { v3NotFound } from '../resources/mdw-errors.ts';
 import { parseId } from '../resources/mdw-params.ts';
 import type { GraphQLContext, RestObject } from './context.ts';
-import { B, I, objectType, S } from './object-types.ts';
+import { shapeType } from './shape-types.ts';
+import { big, int, shape, str } from '../../../shapes/shape-table.ts';
 
-export const Account = objectType('Account', { id: S, balance: B, creationTime: I });
+/** GraphQL's alone: no /v3 operation answers it */
+export const Account = shapeType(shape({ graphql: ['Account'] }, { id: str, balance: big, creation_time: int }));
 
 export const accountField: GraphQLFieldConfig<unknown, GraphQLContext> = {
   type: Account,

@@ -1,66 +1,17 @@
 /**
- * @module Building ae_mdw's GraphQL object types over the REST answers: a field `fooBar` reads the REST key
- * `foo_bar` (Absinthe's naming of the same render), so a value is the REST answer's value, never computed again.
- * Pages are ae_mdw's `{data, prevCursor, nextCursor}`.
+ * @module ae_mdw's GraphQL pages (`{data, prevCursor, nextCursor}`) and enums over the object types generated from
+ * the shape tables (shape-types.ts).
  */
-import {
-  GraphQLBoolean,
-  GraphQLEnumType,
-  GraphQLFloat,
-  GraphQLList,
-  GraphQLObjectType,
-  GraphQLString,
-  type GraphQLFieldConfig,
-  type GraphQLFieldConfigMap,
-  type GraphQLOutputType,
-} from 'graphql';
+import { GraphQLEnumType, GraphQLList, GraphQLObjectType, GraphQLString, type GraphQLOutputType } from 'graphql';
 import type { Json } from '../../../chain/json.ts';
 import { preloaded } from './batch.ts';
-import { BigIntScalar, IntScalar, JsonScalar } from './scalars.ts';
-import type { GraphQLContext, RestObject } from './context.ts';
+import { IntScalar } from './scalars.ts';
+import type { GraphQLContext } from './context.ts';
 
-/** The short names the type tables use. */
+/** The short names of the fields written out of tables. */
 export const S = GraphQLString;
 export const I = IntScalar;
-export const B = BigIntScalar;
-export const J = JsonScalar;
-export const F = GraphQLFloat;
-export const Bool = GraphQLBoolean;
 export const list = (type: GraphQLOutputType): GraphQLList<GraphQLOutputType> => new GraphQLList(type);
-
-/** A field of a table: its type (read from the snake_case key), or a full field config (an extension of ours). */
-export type FieldSpec = GraphQLOutputType | GraphQLFieldConfig<RestObject, GraphQLContext>;
-
-/** snakeKey is the REST key of a GraphQL field name (`microBlockIndex` → `micro_block_index`). */
-export function snakeKey(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-/**
- * objectType makes an object type whose fields read the REST object's keys. `keys` names a REST key that the
- * snake_case rule does not give (`last24hsTransactions` is `last_24hs_transactions`).
- */
-export function objectType(
-  name: string,
-  fields: Readonly<Record<string, FieldSpec>>,
-  keys: Readonly<Record<string, string>> = {},
-): GraphQLObjectType<RestObject, GraphQLContext> {
-  return new GraphQLObjectType<RestObject, GraphQLContext>({
-    name,
-    fields: () => {
-      const config: GraphQLFieldConfigMap<RestObject, GraphQLContext> = {};
-      for (const [field, spec] of Object.entries(fields)) {
-        if ('type' in spec) {
-          config[field] = spec;
-          continue;
-        }
-        const key = keys[field] ?? snakeKey(field);
-        config[field] = { type: spec, resolve: (source) => source[key] };
-      }
-      return config;
-    },
-  });
-}
 
 /** A page as the resolvers pass it on: the REST items and the opaque cursors of the next and previous pages. */
 export interface PageValue {

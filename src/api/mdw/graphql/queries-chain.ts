@@ -1,5 +1,5 @@
 /** @module ae_mdw's query fields over the chain itself: blocks, transactions, an account's activities, transfers, statistics, status. */
-import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
+import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { IntScalar, JsonScalar } from './scalars.ts';
 import { asData, byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import {
@@ -20,7 +20,7 @@ import {
   Transfer,
   WealthEntry,
 } from './types-chain.ts';
-import { enumOf, list, objectType } from './object-types.ts';
+import { enumOf, list } from './object-types.ts';
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';
 import {
   getKeyBlock,
@@ -190,8 +190,12 @@ const series = (op: Resource, description: string, extra: QueryField['args'] = {
   description,
 });
 
-const TopMiners24hStatsPage = objectType('TopMiners24hStatsPage', { data: list(TopMiners24hStats) });
-const WealthPage = objectType('WealthPage', { data: list(WealthEntry) });
+/** ae_mdw's pages of the answers that are plain arrays */
+const TopMiners24hStatsPage = new GraphQLObjectType({
+  name: 'TopMiners24hStatsPage',
+  fields: { data: { type: list(TopMiners24hStats) } },
+});
+const WealthPage = new GraphQLObjectType({ name: 'WealthPage', fields: { data: { type: list(WealthEntry) } } });
 
 export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
   stats: { op: getStats, type: Stats, description: 'Counters of the last 24 hours' },

@@ -8,9 +8,22 @@ import type { BatchLoader } from './batch-loader.ts';
 import { loadedField } from './batch.ts';
 import { countOf, valueOf } from './fields.ts';
 import type { Resource } from '../resources/resource.ts';
-import { B, Bool, enumOf, F, I, J, list, objectType, S } from './object-types.ts';
+import { enumOf, I, S } from './object-types.ts';
 import type { GraphQLContext, Loaders, RestObject } from './context.ts';
 import { getPendingTransactionsCount, getTransactionsCount } from '../resources/transactions.ts';
+import { shapeType } from './shape-types.ts';
+import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
+import { ACTIVITY, TRANSACTION, TRANSFER, WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
+import {
+  DELTA_STAT,
+  MINER,
+  STAT,
+  STATS,
+  TOP_MINER_24H,
+  TOP_MINER_STAT,
+  TOTAL_STAT,
+} from '../../../shapes/v3/shapes-stats.ts';
+import { STATUS, SYNC_STATUS } from '../resources/status-shape.ts';
 
 /** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
 function loaded<K>(
@@ -22,44 +35,9 @@ function loaded<K>(
   return loadedField(type, `${description} (beyond ae_mdw; read in one batch per page)`, { key, loader });
 }
 
-/** ae_mdw's status fields that are other /v3/status keys: `partial` is `!!mdw_syncing`, the synced height `mdw_height` */
-const STATUS_KEYS = { partial: 'mdw_syncing', lastSyncedHeight: 'mdw_height' };
+export const KeyBlock = shapeType(KEY_BLOCK);
 
-export const KeyBlock = objectType('KeyBlock', {
-  transactionsCount: I,
-  microBlocksCount: I,
-  beneficiaryReward: B,
-  beneficiary: S,
-  flags: S,
-  hash: S,
-  height: I,
-  info: S,
-  miner: S,
-  nonce: B,
-  pow: list(I),
-  prevHash: S,
-  prevKeyHash: S,
-  stateHash: S,
-  target: I,
-  time: I,
-  version: I,
-});
-
-export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = objectType('MicroBlock', {
-  gas: I,
-  transactionsCount: I,
-  microBlockIndex: I,
-  flags: S,
-  hash: S,
-  height: I,
-  pofHash: S,
-  prevHash: S,
-  prevKeyHash: S,
-  signature: S,
-  stateHash: S,
-  time: I,
-  txsHash: S,
-  version: I,
+export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = shapeType(MICRO_BLOCK, {
   keyBlock: loaded(
     KeyBlock,
     'the key block of its generation',
@@ -68,16 +46,7 @@ export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = objectT
   ),
 });
 
-export const Transaction = objectType('Transaction', {
-  blockHash: S,
-  blockHeight: I,
-  encodedTx: S,
-  hash: S,
-  microIndex: I,
-  microTime: I,
-  signatures: list(S),
-  tx: J,
-  txIndex: I,
+export const Transaction = shapeType(TRANSACTION, {
   block: loaded(
     MicroBlock,
     'the micro block holding it',
@@ -86,13 +55,7 @@ export const Transaction = objectType('Transaction', {
   ),
 });
 
-export const AccountActivity = objectType('AccountActivity', {
-  type: S,
-  height: I,
-  blockHash: S,
-  payload: J,
-  blockTime: I,
-});
+export const AccountActivity = shapeType(ACTIVITY);
 
 export const ActivityType = enumOf('ActivityType', [
   'transactions',
@@ -105,78 +68,15 @@ export const ActivityType = enumOf('ActivityType', [
   'swaps',
 ]);
 
-export const Transfer = objectType('Transfer', {
-  kind: S,
-  height: I,
-  amount: B,
-  accountId: S,
-  refTxHash: S,
-  refBlockHash: S,
-  refTxType: S,
-});
+export const Transfer = shapeType(TRANSFER);
 
-export const Stats = objectType(
-  'Stats',
-  {
-    totalBlocks: I,
-    feesTrend: F,
-    last24hsAverageTransactionFees: F,
-    last24hsTransactions: I,
-    maxTransactionsPerSecond: F,
-    maxTransactionsPerSecondBlockHash: S,
-    millisecondsPerBlock: I,
-    transactionsTrend: F,
-    minersCount: I,
-    validatorsCount: I,
-  },
-  {
-    last24hsAverageTransactionFees: 'last_24hs_average_transaction_fees',
-    last24hsTransactions: 'last_24hs_transactions',
-  },
-);
-
-export const StartEndCountStats = objectType('StartEndCountStats', { count: I, startDate: S, endDate: S });
-
-export const TotalStats = objectType('TotalStats', {
-  height: I,
-  contracts: I,
-  lockedInAuctions: B,
-  burnedInAuctions: B,
-  lockedInChannels: B,
-  activeAuctions: I,
-  activeNames: I,
-  inactiveNames: I,
-  activeOracles: I,
-  inactiveOracles: I,
-  openChannels: I,
-  lastTxHash: S,
-  sumBlockReward: B,
-  sumDevReward: B,
-  totalTokenSupply: B,
-});
-
-export const DeltaStats = objectType('DeltaStats', {
-  height: I,
-  auctionsStarted: I,
-  namesActivated: I,
-  namesExpired: I,
-  namesRevoked: I,
-  oraclesRegistered: I,
-  oraclesExpired: I,
-  contractsCreated: I,
-  blockReward: B,
-  devReward: B,
-  lockedInAuctions: B,
-  burnedInAuctions: B,
-  channelsOpened: I,
-  channelsClosed: I,
-  lockedInChannels: B,
-  lastTxHash: S,
-});
-
-export const MinersStats = objectType('MinersStats', { miner: S, totalReward: B });
-export const TopMinersStats = objectType('TopMinersStats', { miner: S, blocksMined: I, startDate: S, endDate: S });
-export const TopMiners24hStats = objectType('TopMiners24hStats', { miner: S, blocksMined: I });
+export const Stats = shapeType(STATS);
+export const StartEndCountStats = shapeType(STAT);
+export const TotalStats = shapeType(TOTAL_STAT);
+export const DeltaStats = shapeType(DELTA_STAT);
+export const MinersStats = shapeType(MINER);
+export const TopMinersStats = shapeType(TOP_MINER_STAT);
+export const TopMiners24hStats = shapeType(TOP_MINER_24H);
 
 /** restCount is a count answered by a /v3 resource without parameters (its `{"data": n}` or n). */
 function restCount(op: Resource, description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {
@@ -202,34 +102,14 @@ function topKeyBlock(key: 'hash' | 'time', description: string): GraphQLFieldCon
  * ae_mdw's Status: /v3/status's fields, and fields its GraphQL declares and answers null (but `partial`, its
  * `mdw_syncing`), which we answer: the stored top, its key block, /v3/transactions/count and the pending count.
  */
-export const Status = objectType(
-  'Status',
-  {
-    nodeHeight: I,
-    nodeVersion: S,
-    mdwAsyncTasks: J,
-    mdwGensPerMinute: F,
-    mdwHeight: I,
-    mdwLastMigration: I,
-    mdwRevision: S,
-    mdwSynced: Bool,
-    mdwSyncing: Bool,
-    mdwTxIndex: I,
-    mdwVersion: S,
-    nodeProgress: F,
-    nodeRevision: S,
-    nodeSyncing: Bool,
-    partial: Bool,
-    lastSyncedHeight: I,
-    lastKeyBlockHash: topKeyBlock('hash', 'the hash of the key block at `mdwHeight`'),
-    lastKeyBlockTime: topKeyBlock('time', 'the time of the key block at `mdwHeight` (ms)'),
-    totalTransactions: restCount(getTransactionsCount, 'the stored transactions, as /v3/transactions/count'),
-    pendingTransactions: restCount(getPendingTransactionsCount, "the node's pending transactions"),
-  },
-  STATUS_KEYS,
-);
+export const Status = shapeType(STATUS, {
+  lastKeyBlockHash: topKeyBlock('hash', 'the hash of the key block at `mdwHeight`'),
+  lastKeyBlockTime: topKeyBlock('time', 'the time of the key block at `mdwHeight` (ms)'),
+  totalTransactions: restCount(getTransactionsCount, 'the stored transactions, as /v3/transactions/count'),
+  pendingTransactions: restCount(getPendingTransactionsCount, "the node's pending transactions"),
+});
 
 /** ae_mdw's SyncStatus, of /v3/status: the stored top and whether the middleware is still catching up. */
-export const SyncStatus = objectType('SyncStatus', { lastSyncedHeight: I, partial: Bool }, STATUS_KEYS);
+export const SyncStatus = shapeType(SYNC_STATUS);
 
-export const WealthEntry = objectType('WealthEntry', { account: S, balance: B });
+export const WealthEntry = shapeType(WEALTH_ENTRY);

@@ -1,6 +1,6 @@
 /** @module /v3/contracts: a contract's creation, its calls (the ones the chain holds as transactions) and their event logs. */
 import { hash } from '../../../chain/encoding.ts';
-import { createdIds } from '../../../chain/tx-fields.ts';
+import { storedCreatedIds } from '../../../chain/tx-fields.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { callsPage } from '../../../db/queries/contract-calls.ts';
 import { aexnTypes, contractCreation, logsPage } from '../../../db/queries/contracts.ts';
@@ -100,7 +100,7 @@ export async function getContracts({ pool }: V3Env, req: ResourceRequest): Promi
 
 /** createdContracts renders creations as Contracts, their standards read once for the page. */
 async function createdContracts(pool: Pool, rows: readonly TxRow[]): Promise<Item[]> {
-  const ids = rows.map((t) => createdIds(t.tx).contract_id ?? '');
+  const ids = rows.map((t) => storedCreatedIds(t.tx, t.createdId).contract_id ?? '');
   const standards = await aexnTypes(pool, ids);
   return rows.map((t, i) =>
     contractObject({

@@ -4,7 +4,8 @@
  * value is one the node's API states, so no setting of the node, secret or not, can show.
  */
 import { isJsonObject, type Json } from '../../../chain/json.ts';
-import { onlyOnHyperchain, type HyperchainContracts } from './hyperchain-source.ts';
+import { onlyOnHyperchain } from './hyperchain-guard.ts';
+import type { HyperchainContracts } from './hyperchain-source.ts';
 
 /** What the config is made of: the node's answers. */
 export interface ConfigFacts {

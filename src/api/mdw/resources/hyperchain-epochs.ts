@@ -14,7 +14,7 @@ import {
 } from '../../../db/queries/hyperchain.ts';
 import { epochObject, scheduleObject } from '../../../shapes/v3/render-hyperchain.ts';
 import { INDEX_CURSOR } from './cursors.ts';
-import { onlyOnHyperchain } from './hyperchain-source.ts';
+import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import { listPage } from './list.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { ALL_HEIGHTS, NO_RANGE, parseNonNegative, parsePaging, type Scope } from './mdw-params.ts';

@@ -1,14 +1,12 @@
 /**
  * @module Whether the served chain is a hyperchain, as the populator recorded it or else as its node says (`GET
  * /v3/hyperchain/contracts`, answered only by a hyperchain node): what ae_mdw's hyperchain routes and its
- * `/stats/miners*` decide on. Known once, kept for good.
+ * `/stats/miners*` decide on (hyperchain-guard.ts). Known once, kept for good.
  */
 import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import { hyperchainRecord, type HyperchainContracts } from '../../../db/queries/hyperchain.ts';
 import { badResponse } from '../../../node/errors.ts';
-import { v3BadRequest } from './mdw-errors.ts';
-import type { Resource } from './resource.ts';
 
 export type { HyperchainContracts };
 
@@ -23,10 +21,6 @@ export type NodeGet = (path: string) => Promise<NodeAnswer>;
 
 /** CONTRACTS_PATH: the node's endpoint that only a hyperchain node answers. */
 export const CONTRACTS_PATH = '/v3/hyperchain/contracts';
-
-/** ae_mdw's answers (HyperchainPlug) to a hyperchain route on another chain, and to a miners' route on a hyperchain. */
-export const ONLY_ON_HYPERCHAIN = 'This endpoint is only available on a hyperchain node';
-export const NOT_ON_HYPERCHAIN = 'This endpoint is not available on a hyperchain node';
 
 /**
  * contractsOfAnswer reads the node's answer: the contracts on a hyperchain, undefined for its 404 (any other node:
@@ -88,20 +82,4 @@ export class HyperchainSource {
   async isHyperchain(): Promise<boolean> {
     return (await this.contracts()) !== undefined;
   }
-}
-
-/** onlyOnHyperchain is `resource` answering ae_mdw's 400 on a chain that is not a hyperchain. */
-export function onlyOnHyperchain(resource: Resource): Resource {
-  return async function onHyperchain(env, request) {
-    if (!(await env.hyperchain.isHyperchain())) throw v3BadRequest(ONLY_ON_HYPERCHAIN);
-    return resource(env, request);
-  };
-}
-
-/** notOnHyperchain is `resource` answering ae_mdw's 400 on a hyperchain (the miners' statistics: it has none). */
-export function notOnHyperchain(resource: Resource): Resource {
-  return async function offHyperchain(env, request) {
-    if (await env.hyperchain.isHyperchain()) throw v3BadRequest(NOT_ON_HYPERCHAIN);
-    return resource(env, request);
-  };
 }

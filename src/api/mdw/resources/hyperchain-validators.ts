@@ -15,7 +15,7 @@ import {
 } from '../../../db/queries/hyperchain.ts';
 import { delegateObject, validatorObject } from '../../../shapes/v3/render-hyperchain.ts';
 import { EPOCH_ACCOUNT_CURSOR } from './cursors.ts';
-import { onlyOnHyperchain } from './hyperchain-source.ts';
+import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import { listPage } from './list.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import {

@@ -11,7 +11,7 @@ import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { itemsPage } from './list.ts';
 import type { Answer, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { notOnHyperchain } from './hyperchain-source.ts';
+import { notOnHyperchain } from './hyperchain-guard.ts';
 import { currentValidatorsCount } from './hyperchain-validators.ts';
 import { paginate, type Query } from './page.ts';
 import { parseId, parsePaging, type Paging } from './mdw-params.ts';

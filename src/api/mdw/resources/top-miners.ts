@@ -1,6 +1,6 @@
 /** @module /v3/stats/miners/top-24h: the beneficiaries of the last 24 hours' key blocks, as the explorer charts them. */
 import { minersSince } from '../../../db/queries/blocks.ts';
-import { notOnHyperchain } from './hyperchain-source.ts';
+import { notOnHyperchain } from './hyperchain-guard.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,0 +1,51 @@
+/** @module The shape tables of ae_mdw's contracts, their calls and logs (render-contracts.ts). */
+import { asGraphQL, id, int, list, nullable, obj, object, only, shape, str } from '../shape-table.ts';
+
+export const CONTRACT = shape(
+  { openapi: 'Contract', graphql: ['Contract'] },
+  {
+    contract: id('ct'),
+    block_hash: str,
+    source_tx_hash: str,
+    source_tx_type: str,
+    create_tx: obj,
+    aexn_type: only('graphql', str),
+  },
+);
+
+export const CONTRACT_CALL = shape(
+  { openapi: 'ContractCall', graphql: ['ContractCall'] },
+  {
+    block_hash: id('mh'),
+    call_tx_hash: id('th'),
+    contract_id: id('ct'),
+    contract_tx_hash: nullable(str),
+    function: nullable(str),
+    height: int,
+    internal_tx: object({ type: str, arguments: list() }),
+    local_idx: int,
+    micro_index: int,
+  },
+);
+
+export const CONTRACT_LOG = shape(
+  { openapi: 'ContractLog', graphql: ['ContractLog'] },
+  {
+    contract_id: str,
+    call_tx_hash: str,
+    // topics as decimal strings; with aexn-args=true a standard event's as ids and integers
+    args: asGraphQL('[String]', list({ kind: 'string', schema: { oneOf: [{ type: 'string' }, { type: 'integer' }] } })),
+    data: str,
+    event_hash: nullable(str),
+    height: int,
+    micro_index: int,
+    block_hash: str,
+    log_idx: int,
+    event_name: only('graphql', str),
+    block_time: only('graphql', int),
+    contract_tx_hash: only('graphql', str),
+    ext_caller_contract_id: only('graphql', str),
+    ext_caller_contract_tx_hash: only('graphql', str),
+    parent_contract_id: only('graphql', str),
+  },
+);

@@ -1,0 +1,193 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import {
+  buildSchema,
+  graphql,
+  GraphQLObjectType,
+  GraphQLSchema,
+  isObjectType,
+  lexicographicSortSchema,
+  printType,
+  type GraphQLNamedType,
+  isSpecifiedScalarType,
+} from 'graphql';
+import { V3_SCHEMAS } from '../../../../src/api/mdw/rest/api-document.ts';
+import { EPOCH_REPORT_SCHEMA } from '../../../../src/api/http/current-epoch.ts';
+import { openApiComponents, openApiField } from '../../../../src/api/mdw/rest/openapi-shapes.ts';
+import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
+import { V3_SHAPES } from '../../../../src/api/mdw/resources/shapes.ts';
+import { graphqlTypeName, shapeType } from '../../../../src/api/mdw/graphql/shape-types.ts';
+import {
+  asGraphQL,
+  big,
+  camelName,
+  id,
+  int,
+  list,
+  nullable,
+  object,
+  only,
+  shape,
+  str,
+} from '../../../../src/shapes/shape-table.ts';
+
+/**
+ * The /v3/api components and the GraphQL schema of main 91f676c, before the shapes were declared once
+ * (test/fixtures/v3-shapes): every component and type it had is generated equal from the tables now. Key order and
+ * the order of `required` and of a type's fields are not compared (neither API gives them a meaning).
+ */
+const FIXTURES = new URL('../../../fixtures/v3-shapes/', import.meta.url);
+const OLD_COMPONENTS = JSON.parse(readFileSync(new URL('components-91f676c.json', FIXTURES), 'utf8')) as Record<
+  string,
+  unknown
+>;
+const OLD_SCHEMA = buildSchema(readFileSync(new URL('schema-91f676c.graphql', FIXTURES), 'utf8'));
+
+/** canonical sorts objects' keys and `required` lists. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, k === 'required' && Array.isArray(v) ? [...(v as string[])].sort() : canonical(v)]),
+  );
+}
+
+function printed(sorted: GraphQLSchema, name: string): string | undefined {
+  const type: GraphQLNamedType | undefined = sorted.getType(name) ?? undefined;
+  return type && printType(type);
+}
+
+/**
+ * CHANGED: the components changed on purpose since 91f676c, each as the change made to 91f676c's (issue 45): /v3/stats
+ * answers `validators_count` instead of `miners_count` on a hyperchain, so neither is required; /v3/status shows a
+ * hyperchain's current epoch (`mdw_epoch`, absent on another chain).
+ */
+const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<string, unknown>>> = {
+  Stats: (old) => ({
+    ...old,
+    required: (old.required as string[]).filter((key) => key !== 'miners_count'),
+    properties: { ...(old.properties as object), validators_count: { type: 'integer' } },
+  }),
+  Status: (old) => ({ ...old, properties: { ...(old.properties as object), mdw_epoch: EPOCH_REPORT_SCHEMA } }),
+};
+
+/** ADDED_FIELDS: the GraphQL fields added on purpose since 91f676c, by type (issue 45's `validatorsCount`). */
+const ADDED_FIELDS: Readonly<Record<string, readonly string[]>> = { Stats: ['  validatorsCount: Int'] };
+
+describe('shape tables', () => {
+  it("generate every /v3/api component of 91f676c's document equal (or changed as CHANGED says)", () => {
+    for (const [name, schema] of Object.entries(OLD_COMPONENTS)) {
+      const expected = CHANGED[name]?.(schema as Record<string, unknown>) ?? schema;
+      expect(canonical(V3_SCHEMAS[name]), name).to.deep.equal(canonical(expected));
+    }
+  });
+
+  it("generate every GraphQL type of 91f676c's schema equal (the query type: every field it had)", () => {
+    const sortedNew = lexicographicSortSchema(SCHEMA);
+    const sortedOld = lexicographicSortSchema(OLD_SCHEMA);
+    for (const type of Object.values(OLD_SCHEMA.getTypeMap())) {
+      // an SDL cannot redefine graphql-js's own scalars (our Int is one of ae_mdw's): scalars.test checks them
+      if (type.name.startsWith('__') || isSpecifiedScalarType(type)) continue;
+      if (type.name === 'RootQueryType' && isObjectType(type)) {
+        const query = sortedNew.getQueryType()!.getFields();
+        for (const [field, config] of Object.entries(type.getFields())) {
+          expect(query[field]?.type.toString(), field).to.equal(config.type.toString());
+          expect(
+            query[field]!.args.map((a) => `${a.name}: ${a.type.toString()}`),
+            field,
+          ).to.deep.equal(config.args.map((a) => `${a.name}: ${a.type.toString()}`));
+        }
+        continue;
+      }
+      const added = new Set(ADDED_FIELDS[type.name] ?? []);
+      const now = printed(sortedNew, type.name)
+        ?.split('\n')
+        .filter((line) => !added.has(line))
+        .join('\n');
+      expect(now, type.name).to.equal(printed(sortedOld, type.name));
+    }
+  });
+
+  it('map each JSON type to its OpenAPI schema', () => {
+    expect(openApiField(int)).to.deep.equal({ type: 'integer' });
+    expect(openApiField(id('ak'))).to.deep.equal({ type: 'string', pattern: '^ak_' });
+    expect(openApiField(nullable(str))).to.deep.equal({ type: 'string', nullable: true });
+    expect(openApiField(big)).to.deep.equal({
+      oneOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?[0-9]+$' }],
+    });
+    // null goes with the bare integer: a JSON integer or its text, or null
+    expect(openApiField(nullable(big))).to.deep.equal({
+      oneOf: [
+        { type: 'integer', nullable: true },
+        { type: 'string', pattern: '^-?[0-9]+$' },
+      ],
+    });
+    expect(openApiField(list(str))).to.deep.equal({ type: 'array', items: { type: 'string' } });
+    expect(openApiField(object({ a: int }, true))).to.deep.equal({
+      type: 'object',
+      required: ['a'],
+      properties: { a: { type: 'integer' } },
+      additionalProperties: false,
+    });
+  });
+
+  it('map each JSON type to its GraphQL type, where the table gives none', () => {
+    expect(graphqlTypeName(int)).to.equal('Int');
+    expect(graphqlTypeName(big)).to.equal('BigInt');
+    expect(graphqlTypeName(list(int))).to.equal('[Int]');
+    expect(graphqlTypeName(list())).to.equal('[JSON]');
+    expect(graphqlTypeName(object({ a: int }))).to.equal('JSON');
+    expect(graphqlTypeName(asGraphQL('Int', big))).to.equal('Int');
+    expect(camelName('last_24hs_transactions')).to.equal('last24hsTransactions');
+    expect(camelName('micro_block_index')).to.equal('microBlockIndex');
+  });
+
+  it("lists a field only in its API, and a GraphQL field reads its REST key (or the table's `from`)", async () => {
+    const s = shape(
+      { openapi: 'Thing', graphql: ['Thing', 'SameThing'] },
+      {
+        block_height: int,
+        rest_only: only('openapi', str),
+        gql_only: only('graphql', str),
+        synced: { ...only('graphql', str), from: 'block_height' },
+      },
+    );
+    const component = openApiComponents([s]).Thing as { required: string[] };
+    expect(component.required).to.deep.equal(['block_height', 'rest_only']);
+    expect(shapeType(s, {}, 'SameThing').name).to.equal('SameThing');
+    expect(() => shapeType(s)).to.throw(/no GraphQL name/);
+    const thing = shapeType(s, {}, 'Thing');
+    expect(Object.keys(thing.getFields())).to.deep.equal(['blockHeight', 'gqlOnly', 'synced']);
+    const run = new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: 'Query',
+        fields: { thing: { type: thing, resolve: () => ({ block_height: 7, gql_only: 'x', rest_only: 'r' }) } },
+      }),
+    });
+    const answer = await graphql({ schema: run, source: '{ thing { blockHeight gqlOnly synced } }' });
+    expect(answer).to.deep.equal({ data: { thing: { blockHeight: 7, gqlOnly: 'x', synced: '7' } } });
+  });
+
+  it("answers an NFT's `owner` in GraphQL with the REST answer's owner_id (91f676c answered null)", async () => {
+    const { Aex141TokenWithMetadata } = await import('../../../../src/api/mdw/graphql/types-objects.ts');
+    const detail = { contract_id: 'ct_x', owner_id: 'ak_owner', token_id: 3, metadata: null };
+    const run = new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: 'Query',
+        fields: { token: { type: Aex141TokenWithMetadata, resolve: () => detail } },
+      }),
+    });
+    const answer = await graphql({ schema: run, source: '{ token { owner contractId tokenId } }' });
+    expect(answer).to.deep.equal({ data: { token: { owner: 'ak_owner', contractId: 'ct_x', tokenId: 3 } } });
+  });
+
+  it('has one table per OpenAPI and GraphQL name', () => {
+    const openapi = V3_SHAPES.flatMap((s) => (s.openapi ? [s.openapi] : []));
+    const graphqlNames = V3_SHAPES.flatMap((s) => s.graphql ?? []);
+    expect(new Set(openapi).size).to.equal(openapi.length);
+    expect(new Set(graphqlNames).size).to.equal(graphqlNames.length);
+    for (const s of V3_SHAPES) expect(Object.keys(s.fields).length, s.openapi).to.be.above(0);
+  });
+});
