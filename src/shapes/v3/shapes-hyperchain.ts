@@ -14,7 +14,7 @@ export const HYPERCHAIN_CONFIG = shape(
 
 /** ae_mdw's EpochInfo with its seed encoded and `parent_block_hash` rendered (null where the contract holds none) */
 export const EPOCH_INFO = shape(
-  { openapi: 'EpochInfo' },
+  { openapi: 'EpochInfo', graphql: ['Epoch'] },
   {
     epoch: int,
     first: int,
@@ -29,7 +29,7 @@ export const EPOCH_INFO = shape(
   },
 );
 
-export const SCHEDULE = shape({ openapi: 'Schedule' }, { height: int, leader: account });
+export const SCHEDULE = shape({ openapi: 'Schedule', graphql: ['Leader'] }, { height: int, leader: account });
 
 /** the pins' rewards by epoch (`{"<epoch>": reward}`), exact */
 const pinningHistory: Field = {
@@ -41,7 +41,7 @@ const pinningHistory: Field = {
 };
 
 export const VALIDATOR = shape(
-  { openapi: 'Validator' },
+  { openapi: 'Validator', graphql: ['Validator'] },
   {
     epoch: int,
     validator: account,
@@ -53,6 +53,6 @@ export const VALIDATOR = shape(
 );
 
 export const DELEGATE = shape(
-  { openapi: 'Delegate' },
+  { openapi: 'Delegate', graphql: ['Delegate'] },
   { delegate: account, stake: big, epoch: int, validator: account },
 );

@@ -101,6 +101,11 @@ describe('/mdw/v3 on and off a hyperchain: ae_mdw 400s', function () {
       for (const call of calls) expect(await sdkRefusal(call)).to.contain(ONLY);
     });
 
+    it("answers the hyperchain GraphQL fields with that 400's message as the field's error", async () => {
+      const res = await s.request.post('/mdw/graphql').send({ query: '{ epochTop { epoch } }' });
+      expect(res.body.errors.map((e: { message: string }) => e.message)).to.deep.equal([ONLY]);
+    });
+
     it('answers the miners statistics as always', async () => {
       expect((await s.mdw.getMinerStats()).data).to.be.an('array');
       expect((await s.request.get('/mdw/v3/stats/miners/top')).status).to.equal(200);

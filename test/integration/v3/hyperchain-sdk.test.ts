@@ -287,4 +287,57 @@ describe('/mdw/v3/hyperchain through the SDK, the hyperchain devnode as the orac
       mapperViolations(sdkResponseMapper('/v3/hyperchain/epochs')!, unseeded.body).filter(unexcused),
     ).to.deep.equal(['$.data[0].seed: null, not String', '$.data[1].seed: null, not String']);
   });
+  it('answers the GraphQL fields with the REST answers of the same resources', async () => {
+    const graphql = async (query: string): Promise<Item> => {
+      const res = await fetch(`${url}/mdw/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      const body = parseJson(await res.text()) as { data?: Item; errors?: unknown };
+      expect(body.errors, query).to.equal(undefined);
+      return body.data!;
+    };
+    const [validator] = truth.get(6)!.info.staking_distribution[0]!;
+    const epochs = await graphql(
+      '{ epochs(scope: "epoch:5-7", limit: 2) { nextCursor data { epoch first last seed lastLeader validators } } }',
+    );
+    const restEpochs = (await get('/hyperchain/epochs?scope=epoch:5-7&limit=2')).body as { data: Item[] };
+    const page = epochs.epochs as { nextCursor: string | null; data: Item[] };
+    expect(page.data).to.deep.equal(
+      restEpochs.data.map((e) => ({
+        epoch: e.epoch,
+        first: e.first,
+        last: e.last,
+        seed: e.seed,
+        lastLeader: e.last_leader,
+        // JSON: the stakes as the REST answer has them, exact
+        validators: e.validators,
+      })),
+    );
+    expect(page.nextCursor).to.be.a('string');
+    const one = await graphql(
+      `{ validator(id: "${validator}", epoch: 6) { epoch totalStakes delegates rewardsEarned pinningHistory }
+         schedule(height: 33) { height leader } epochTop { epoch } }`,
+    );
+    const restValidator = (await get(`/hyperchain/validators/${validator}?epoch=6`)).body as Item;
+    expect(one.validator).to.deep.equal({
+      epoch: 6,
+      // BigInt: the digits of the REST integer
+      totalStakes: String(restValidator.total_stakes),
+      delegates: restValidator.delegates,
+      rewardsEarned: String(restValidator.rewards_earned),
+      pinningHistory: restValidator.pinning_history,
+    });
+    expect(one.schedule).to.deep.equal((await get('/hyperchain/schedule/height/33')).body);
+    expect(one.epochTop).to.deep.equal({ epoch: Number((await election.epoch()).decodedResult) });
+    const delegates = await graphql(
+      `{ validatorDelegates(id: "${validator}", scope: "epoch:6-6", limit: 100) { data { delegate stake } } }`,
+    );
+    const restDelegates = (await get(`/hyperchain/validators/${validator}/delegates?scope=epoch:6-6&limit=100`))
+      .body as { data: Item[] };
+    expect((delegates.validatorDelegates as { data: Item[] }).data).to.deep.equal(
+      restDelegates.data.map((d) => ({ delegate: d.delegate, stake: String(d.stake) })),
+    );
+  });
 });
