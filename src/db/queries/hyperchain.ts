@@ -151,6 +151,17 @@ export async function epochAt(db: Queryable, epoch: number): Promise<EpochRow | 
   return rows[0] && epochRow(rows[0]);
 }
 
+/**
+ * epochsFixedAt reads the epochs fixed by the key blocks at `heights` (an epoch's row is written with key block first -
+ * 1, where the election contract moves to it): the websocket's Epochs channel. Added by i45r.
+ */
+export async function epochsFixedAt(db: Queryable, heights: readonly number[]): Promise<EpochRow[]> {
+  const { rows } = await db.query<EpochSqlRow>(`${EPOCH_SELECT} WHERE e.first - 1 = ANY($1::int[]) ORDER BY e.epoch`, [
+    heights,
+  ]);
+  return rows.map(epochRow);
+}
+
 /** schedulePage reads up to n heights of the schedule within heights `gens`, walking from a height (inclusive). */
 export async function schedulePage(
   db: Queryable,

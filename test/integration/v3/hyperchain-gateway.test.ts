@@ -5,6 +5,10 @@
  */
 import { AeSdk, Contract, MemoryAccount, Middleware, Name, Node } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
+import prom from 'prom-client';
+import WebSocket from 'ws';
+import { startWebsocketServer } from '../../../src/events/ws-server.ts';
+import type { Role } from '../../../src/roles.ts';
 import { BYTECODE, startDevnode, TOKEN_ACI, type Devnode } from '../../../src/devnode/index.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';
@@ -83,5 +87,44 @@ describe('AeSdk on a hyperchain through the gateway', function () {
     const epoch = await mdw.getEpochTop();
     expect(epoch.epoch).to.be.at.least(Math.floor((top - 1) / EPOCH_LENGTH) + 1);
     expect(epoch).to.include({ length: EPOCH_LENGTH, first: (epoch.epoch - 1) * EPOCH_LENGTH + 1 });
+  });
+
+  it('sends each new epoch with its leader schedule on the Epochs channel, as /hyperchain/epochs has them', async () => {
+    const ws: Role & { url: string } = await startWebsocketServer({
+      cfg: { ...stack.cfg, websocket: { host: '127.0.0.1', port: 0 } },
+      log: silentLog,
+      pool: stack.pool,
+      registry: new prom.Registry(),
+    });
+    const socket = new WebSocket(`${ws.url}/mdw/v3/websocket`);
+    try {
+      const messages: { payload: unknown; source?: string; subscription?: string }[] = [];
+      socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(JSON.stringify({ op: 'Subscribe', payload: 'Epochs', source: 'node' }));
+      socket.send(JSON.stringify({ op: 'Subscribe', payload: 'Epochs' }));
+      const epochs = () => messages.filter((m) => m.subscription === 'Epochs');
+      await waitFor('two epochs on the Epochs channel', () => epochs().length >= 2, 30_000);
+      // the node has no message of an epoch; the subscription list
+      expect(messages.slice(0, 2).map((m) => m as unknown)).to.deep.equal(['invalid source: node', ['Epochs']]);
+      for (const { payload, source } of epochs().slice(0, 2)) {
+        const sent = payload as { epoch: number; schedule: { height: number; leader: string }[] };
+        expect(source).to.equal('mdw');
+        const { schedule, ...epoch } = sent;
+        const rest = await fetch(`${stack.url}/mdw/v3/hyperchain/epochs?scope=epoch:${sent.epoch}-${sent.epoch}`);
+        const [stored] = ((await rest.json()) as { data: { epoch: number }[] }).data;
+        // the epoch as fixed when it began (its last leader then the leader of its first height, the top's)
+        expect({ ...epoch, last_leader: null }).to.deep.equal({ ...stored, last_leader: null });
+        const leaders = await fetch(
+          `${stack.url}/mdw/v3/hyperchain/schedule?scope=epoch:${sent.epoch}-${sent.epoch}&direction=forward`,
+        );
+        expect(schedule).to.deep.equal(((await leaders.json()) as { data: unknown[] }).data);
+        expect(schedule).to.have.length(EPOCH_LENGTH);
+      }
+      expect(epochs()[1]!.payload).to.have.property('epoch', (epochs()[0]!.payload as { epoch: number }).epoch + 1);
+    } finally {
+      socket.close();
+      await ws.stop();
+    }
   });
 });
