@@ -169,6 +169,16 @@ describe('/mdw/v3/hyperchain through the SDK, the hyperchain devnode as the orac
     expect(stats).not.to.have.property('miners_count');
   });
 
+  it('answers /hyperchain/config with the epoch length of the stored epochs and the contracts the node names', async () => {
+    const contracts = await node.getHyperchainContractPubkeys();
+    const config = (await get('/hyperchain/config')).body as { consensus: Item[] };
+    expect(config.consensus[0]).to.include({
+      child_epoch_length: L,
+      staking_contract: contracts.staking,
+      election_contract: contracts.election,
+    });
+  });
+
   it("getSchedules and getSchedule: each epoch's leaders as the contract schedules them, holes by the next leader", async () => {
     let holes = 0;
     for (const [e, { schedule, info }] of truth) {

@@ -4,6 +4,7 @@
  * value is one the node's API states, so no setting of the node, secret or not, can show.
  */
 import { isJsonObject, type Json } from '../../../chain/json.ts';
+import { currentEpochReport } from '../../http/current-epoch.ts';
 import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import type { HyperchainContracts } from './hyperchain-source.ts';
 
@@ -14,7 +15,7 @@ export interface ConfigFacts {
   readonly status: Json;
   /** the node's `/v3/hyperchain/pin-tx`, undefined while it has none (404) */
   readonly pin: Json | undefined;
-  /** the epochs' length, when known (the stored top epoch's) */
+  /** the epochs' length, when known (the stored current epoch's: the node's `child_epoch_length`) */
   readonly epochLength?: number;
 }
 
@@ -42,11 +43,18 @@ export function hyperchainConfig({ contracts, status, pin, epochLength }: Config
 }
 
 /** getHyperchainConfig: the chain's consensus settings as the node states them (ae_mdw's 400 on another chain). */
-export const getHyperchainConfig = onlyOnHyperchain(async function getHyperchainConfig({ hyperchain }) {
-  const [contracts, status, pin] = await Promise.all([
+export const getHyperchainConfig = onlyOnHyperchain(async function getHyperchainConfig({ hyperchain, pool }) {
+  const [contracts, status, pin, epoch] = await Promise.all([
     hyperchain.contracts(),
     hyperchain.nodeJson('/v3/status'),
     hyperchain.nodeJson('/v3/hyperchain/pin-tx'),
+    currentEpochReport(pool),
   ]);
-  return hyperchainConfig({ contracts: contracts!, status: status ?? null, pin });
+  const epochLength = epoch?.length;
+  return hyperchainConfig({
+    contracts: contracts!,
+    status: status ?? null,
+    pin,
+    ...(epochLength ? { epochLength } : {}),
+  });
 });
