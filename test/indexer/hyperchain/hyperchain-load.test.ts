@@ -8,6 +8,8 @@ import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import * as reads from '../../../src/db/queries/hyperchain.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
@@ -64,6 +66,77 @@ describe('populator on a hyperchain', function () {
     expect(facts!.holes).to.be.above(0);
     expect(facts!.sets).to.be.above(1);
     expect(facts!.big).to.equal(true);
+  });
+
+  it('reads epochs, the schedule, validators and delegates page by page both ways, exact (db/queries/hyperchain.ts)', async () => {
+    const pool: Pool = createPool({ databaseUrl: hc.config().databaseUrl, schema: 'mdw', max: 2 }, silent);
+    try {
+      const hyperchain = hc.devnode.chain.options.hyperchain!;
+      expect(await reads.hyperchainRecord(pool)).to.deep.equal({
+        hyperchain: true,
+        contracts: { staking: hyperchain.staking, election: hyperchain.election, rewards: hyperchain.staking },
+      });
+      expect(await reads.isHyperchain(pool)).to.equal(true);
+      // top 313 is in epoch 32 (311-320), whose row came with the end of epoch 31
+      expect(await reads.currentEpoch(pool)).to.equal(32);
+      expect(await reads.epochHeights(pool, { first: 3, last: 4 })).to.deep.equal({ first: 21, last: 40 });
+      expect(await reads.epochHeights(pool, { first: 90, last: 99 })).to.equal(undefined);
+
+      const all = { first: 1, last: 1000 };
+      const newest = await reads.epochsPage(pool, all, 'backward', undefined, 3);
+      expect(newest.map((e) => e.epoch)).to.deep.equal([32, 31, 30]);
+      const next = await reads.epochsPage(pool, all, 'backward', 29, 3);
+      expect(next.map((e) => e.epoch)).to.deep.equal([29, 28, 27]);
+      const forward = await reads.epochsPage(pool, { first: 2, last: 4 }, 'forward', 3, 10);
+      expect(forward.map((e) => e.epoch)).to.deep.equal([3, 4]);
+      // the running epoch's last leader is the top height's; an ended one's its last height's
+      const schedule = await pool.query<{ height: number; leader: string }>('SELECT height, leader FROM hc_schedule');
+      const leaderAt = new Map(schedule.rows.map((r) => [r.height, r.leader]));
+      expect(newest[0]!.lastLeader).to.equal(leaderAt.get(313));
+      expect(newest[1]!.lastLeader).to.equal(leaderAt.get(310));
+      const stakes = await pool.query<{ validator: string; stake: string }>(
+        'SELECT validator, stake::text AS stake FROM hc_validators WHERE epoch = 31 ORDER BY position',
+      );
+      expect(newest[1]!.validators).to.deep.equal(stakes.rows.map((r) => ({ ...r, stake: BigInt(r.stake) })));
+      expect(newest[1]!.validators.some((v) => v.stake > 2n ** 53n)).to.equal(true);
+      expect(await reads.epochAt(pool, 31)).to.deep.equal(newest[1]);
+
+      const heights = await reads.schedulePage(pool, { first: 305, last: 320 }, 'backward', 314, 4);
+      expect(heights.map((h) => [h.height, h.producer === null])).to.deep.equal([
+        [314, true],
+        [313, false],
+        [312, false],
+        [311, false],
+      ]);
+      expect(await reads.scheduleAt(pool, 320)).to.include({ epoch: 32, producer: null, hole: null });
+      const hole = await pool.query<{ height: number }>('SELECT height FROM hc_produced WHERE hole LIMIT 1');
+      expect(await reads.scheduleAt(pool, hole.rows[0]!.height)).to.include({ hole: true });
+
+      const validators = await reads.validatorsPage(pool, { first: 30, last: 31 }, 'backward', undefined, 100);
+      const byBytes = (a: reads.ValidatorKey, b: reads.ValidatorKey): number =>
+        b.epoch - a.epoch || Buffer.compare(Buffer.from(b.validator), Buffer.from(a.validator));
+      expect(validators).to.deep.equal([...validators].sort(byBytes));
+      expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([31, 30]));
+      const [first, second] = validators;
+      const resumed = await reads.validatorsPage(pool, { first: 30, last: 31 }, 'backward', second, 1);
+      expect(resumed).to.deep.equal([second]);
+      const mine = await reads.validatorsPage(pool, all, 'forward', undefined, 1000, first!.validator);
+      expect(new Set(mine.map((v) => v.validator))).to.deep.equal(new Set([first!.validator]));
+      expect(await reads.validatorAt(pool, first!.validator, first!.epoch)).to.deep.equal(first);
+      expect(await reads.lastValidatorEpoch(pool, first!.validator)).to.equal(32);
+      const pins = await pool.query<{ leader: string; epoch: number; reward: string }>('SELECT * FROM hc_pins');
+      const pinner = pins.rows[0]!;
+      const withPins = (await reads.validatorsPage(pool, all, 'forward', undefined, 1, pinner.leader))[0]!;
+      expect(withPins.pinningHistory.get(pinner.epoch)).to.equal(BigInt(pinner.reward));
+
+      const delegates = await reads.delegatesPage(pool, first!.validator, all, 'forward', undefined, 1000);
+      const sum = delegates.filter((d) => d.epoch === first!.epoch).reduce((a, d) => a + d.stake, 0n);
+      expect(sum).to.equal(first!.stake);
+      const back = await reads.delegatesPage(pool, first!.validator, all, 'backward', delegates.at(-2), 2);
+      expect(back).to.deep.equal([delegates.at(-2), delegates.at(-3)]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('resumes a populator stopped mid-epoch with the same rows as an uninterrupted load', async () => {
