@@ -139,6 +139,23 @@ describe('populator on a hyperchain', function () {
     }
   });
 
+  it('-v --full finds a hyperchain row that differs from the node, digit for digit', async () => {
+    const where = `epoch = 20 AND position = 0`;
+    await hc.query('mdw', `UPDATE hc_validators SET stake = stake + 1 WHERE ${where}`);
+    try {
+      const lines: string[] = [];
+      const cfg = hc.config();
+      const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+      expect(report.differences).to.equal(2);
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
+        'derived hc_validators: row only in the database',
+        'derived hc_validators: row only re-derived from the node',
+      ]);
+    } finally {
+      await hc.query('mdw', `UPDATE hc_validators SET stake = stake - 1 WHERE ${where}`);
+    }
+  });
+
   it('resumes a populator stopped mid-epoch with the same rows as an uninterrupted load', async () => {
     const cfg = hc.config({ DATABASE_SCHEMA: 'stopped', BATCH_SIZE: '7' });
     const populator = await startPopulator({ cfg, log: silent, registry: new prom.Registry() });
