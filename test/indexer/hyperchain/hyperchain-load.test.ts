@@ -1,16 +1,16 @@
 /**
  * @module The populator on a hyperchain (issue 45 item 2): a generated chain of 31 epochs (holes, validator churn,
  * delegates moving, HCVoteTxs, micro blocks before their key blocks) loads with `-v --full` clean, and its epochs,
- * schedule, validators, delegates and pins equal the devnode's own state; after a populator stopped mid-epoch and
+ * schedule, validators, delegates and pins equal the devnode's own state; after a populator killed mid-epoch and
  * resumed, and after a fork across an epoch boundary, too. A chain that is not a hyperchain is recorded as not one.
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import prom from 'prom-client';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import * as reads from '../../../src/db/queries/hyperchain.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
@@ -18,6 +18,7 @@ import { waitFor } from '../../support/wait.ts';
 import { expectDevnodeState } from './oracle.ts';
 
 const silent = pino({ level: 'silent' });
+const CHILD = fileURLToPath(new URL('../../integration/indexer/support/populate-child.ts', import.meta.url));
 const TABLES = ['hc_chain', 'hc_epochs', 'hc_schedule', 'hc_produced', 'hc_validators', 'hc_delegates', 'hc_pins'];
 
 async function verifyClean(hc: TestHyperchain, schema: string): Promise<void> {
@@ -156,29 +157,38 @@ describe('populator on a hyperchain', function () {
     }
   });
 
-  it('resumes a populator stopped mid-epoch with the same rows as an uninterrupted load', async () => {
-    const cfg = hc.config({ DATABASE_SCHEMA: 'stopped', BATCH_SIZE: '7' });
-    const populator = await startPopulator({ cfg, log: silent, registry: new prom.Registry() });
-    try {
-      // batches of 7 heights end mid-epoch (at 48, 55, 62, …): the stop comes between two of them
-      await waitFor(
-        'the populator past height 45',
-        async () => {
-          const rows = await hc.query<{ top: number | null }>('stopped', 'SELECT top_height AS top FROM sync_state');
-          return (rows[0]?.top ?? 0) >= 45;
-        },
-        120_000,
-      );
-    } finally {
-      await populator.stop();
-    }
-    const [{ top }] = (await hc.query<{ top: number }>('stopped', 'SELECT top_height AS top FROM sync_state')) as [
-      { top: number },
-    ];
+  it('resumes a populator killed (SIGKILL) mid-epoch with the same rows as an uninterrupted load', async () => {
+    const env = {
+      NODE_URL: hc.devnode.externalUrl,
+      DATABASE_URL: hc.config().databaseUrl,
+      DATABASE_SCHEMA: 'killed',
+      BATCH_SIZE: '7',
+      POLL_INTERVAL_MS: '50',
+      LOG_LEVEL: 'silent',
+    };
+    const child = spawn(process.execPath, [CHILD], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const stored = async (): Promise<number> =>
+      (
+        await hc
+          .query<{ top: number | null }>('killed', 'SELECT max(height) AS top FROM key_blocks')
+          .catch(() => [{ top: null }])
+      )[0]?.top ?? -1;
+    // batches of 7 heights end mid-epoch (at 48, 55, 62, …): the kill comes in one of them
+    await waitFor('the populator past height 45', async () => (await stored()) >= 45, 120_000);
+    child.kill('SIGKILL');
+    await exited;
+    const top = await stored();
     expect(top).to.be.below(hc.devnode.height());
-    await populateToTop(cfg);
-    expect(await tableRows(hc, 'stopped')).to.deep.equal(await tableRows(hc, 'mdw'));
-    await expectDevnodeState(hc, 'stopped');
+    // what the kill left: whole heights, each with its key block's row, and the epochs whose boundary is stored
+    const [left] = await hc.query<{ produced: number; epochs: number }>(
+      'killed',
+      'SELECT (SELECT count(*)::int FROM hc_produced) AS produced, (SELECT count(*)::int FROM hc_epochs) AS epochs',
+    );
+    expect(left).to.deep.equal({ produced: top + 1, epochs: Math.floor(top / 10) + 1 });
+    await populateToTop(hc.config({ DATABASE_SCHEMA: 'killed' }));
+    expect(await tableRows(hc, 'killed')).to.deep.equal(await tableRows(hc, 'mdw'));
+    await expectDevnodeState(hc, 'killed');
   });
 
   it('follows a fork across an epoch boundary: the replaced epoch rows go, the new chain is loaded', async () => {
