@@ -55,13 +55,11 @@ export class HyperchainReader {
     if (!record.contracts) return { record, produced: [], epochs: [], pins: [] };
     const whole = gens.filter((g) => g.continuesAt === undefined);
     const produced = whole.flatMap((g) => producedRow(g) ?? []);
-    const epochs: EpochLoad[] = [];
-    const pins: PinLoad[] = [];
-    for (const gen of whole.filter(isEpochBoundary)) {
-      const { epoch, pin } = await this.#epochAt(record.contracts, gen, gens);
-      epochs.push(epoch);
-      if (pin) pins.push(pin);
-    }
+    // the batch's boundaries at once: each waits on the node only (its dry-runs), in the node set's slots
+    const contracts = record.contracts;
+    const read = await Promise.all(whole.filter(isEpochBoundary).map((gen) => this.#epochAt(contracts, gen, gens)));
+    const epochs: EpochLoad[] = read.map((r) => r.epoch);
+    const pins: PinLoad[] = read.flatMap((r) => r.pin ?? []);
     return { record, produced, epochs, pins };
   }
 
@@ -81,8 +79,10 @@ export class HyperchainReader {
     const pinReward = readPinRewardInfo(
       electionCode.decodeResult('pin_reward_info', ok(pinResult, 'pin_reward_info'), 'ok'),
     );
-    const schedule = info.seed ? await this.#leaders(election, at, info, electionCode) : [];
-    const validators = await this.#validators(contracts.staking, info, gen, batch);
+    const [schedule, validators] = await Promise.all([
+      info.seed ? this.#leaders(election, at, info, electionCode) : [],
+      this.#validators(contracts.staking, info, gen, batch),
+    ]);
     return {
       epoch: {
         loadedAt: gen.height,
