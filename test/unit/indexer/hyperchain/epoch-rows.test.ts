@@ -5,12 +5,14 @@ import { keyFlags } from '../../../../src/chain/hyperchain-flags.ts';
 import {
   encodeSeed,
   isEpochBoundary,
+  lockedEpochs,
   pinOf,
   producedRow,
   readDelegates,
   readEpochInfo,
   readPinRewardInfo,
   readSchedule,
+  readStakes,
 } from '../../../../src/indexer/hyperchain/epoch-rows.ts';
 import type { FetchedGeneration } from '../../../../src/indexer/rows/rows.ts';
 
@@ -70,6 +72,13 @@ describe('hyperchain key flags and epoch rows', () => {
     expect(pinOf(gen(20, 0x10000000), next, 2)).to.deep.equal({ epoch: 2, leader: LEADER, height: 20 });
     expect(pinOf(gen(20, 0x10000000), { ...next, carryOver: 1n }, 2)).to.equal(undefined);
     expect(pinOf(gen(0, 0), next, 0)).to.equal(undefined);
+  });
+
+  it('reads sorted_validators, and the epochs a boundary locks: e + 3, or 1-4 at genesis', () => {
+    expect(readStakes([[LEADER, 2n ** 80n]])).to.deep.equal([[LEADER, 2n ** 80n]]);
+    expect(() => readStakes(undefined)).to.throw(TypeError);
+    expect(lockedEpochs(0, 1)).to.deep.equal([1, 2, 3, 4]);
+    expect(lockedEpochs(40, 5)).to.deep.equal([8]);
   });
 
   it('reads the delegates of a validator state and a schedule of the epoch length', () => {
