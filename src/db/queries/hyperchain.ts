@@ -197,7 +197,7 @@ export async function validatorsPage(
   n: number,
   validator?: string,
 ): Promise<ValidatorRow[]> {
-  const ks = keyset(['v.epoch', 'v.validator'], walk, from === undefined ? undefined : '$5::int, $6::text');
+  const ks = keyset(['v.epoch', BYTE_ORDER('v.validator')], walk, from === undefined ? undefined : '$5::int, $6::text');
   const { rows } = await db.query<ValidatorSqlRow>({
     name: `mdw_hc_validators_${walk}${from === undefined ? '' : '_from'}`,
     text: `${VALIDATOR_SELECT}
@@ -235,7 +235,7 @@ export async function delegatesPage(
   from: DelegateKey | undefined,
   n: number,
 ): Promise<DelegateRow[]> {
-  const ks = keyset(['d.epoch', 'd.delegate'], walk, from === undefined ? undefined : '$5::int, $6::text');
+  const ks = keyset(['d.epoch', BYTE_ORDER('d.delegate')], walk, from === undefined ? undefined : '$5::int, $6::text');
   const { rows } = await db.query<DelegateSqlRow>({
     name: `mdw_hc_delegates_${walk}${from === undefined ? '' : '_from'}`,
     text: `SELECT d.validator, d.epoch, d.delegate, d.stake::text AS stake FROM hc_delegates d
@@ -263,6 +263,9 @@ interface DelegateSqlRow extends DelegateKey {
   readonly validator: string;
   readonly stake: string;
 }
+
+/** BYTE_ORDER orders ids by the bytes of their text (collation C): the same order, and cursors, on every database. */
+const BYTE_ORDER = (column: string): string => `${column} COLLATE "C"`;
 
 // stakes as text inside the JSON: exact past 2^53
 const EPOCH_SELECT = `SELECT e.epoch, e.first, e.last, e.length, e.seed, e.parent_block_hash AS "parentBlockHash",

@@ -12,12 +12,17 @@ export interface ProducedRow {
   readonly eoe: boolean;
 }
 
-/** A validator of an epoch with its locked stake and its delegates (the owner among them). */
+/** A validator of an epoch with its locked stake. */
 export interface ValidatorLoad {
   readonly validator: string;
   readonly stake: bigint;
-  /** undefined when the staking contract gave no state for it */
-  readonly delegates: ReadonlyMap<string, bigint> | undefined;
+}
+
+/** A validator's delegates (the owner among them) in an epoch, as the staking contract held them when it locked it. */
+export interface DelegatesLoad {
+  readonly epoch: number;
+  readonly validator: string;
+  readonly delegates: ReadonlyMap<string, bigint>;
 }
 
 /** An epoch as the key block before its first height fixes it. */
@@ -34,6 +39,8 @@ export interface EpochLoad {
   readonly validators: readonly ValidatorLoad[];
   /** the leaders of first..last; empty without a seed (each height's is its key block's then) */
   readonly schedule: readonly string[];
+  /** the delegates of the epochs whose stakes this boundary locked (e + 3; epochs 1-4 at genesis) */
+  readonly locked: readonly DelegatesLoad[];
 }
 
 /** An epoch's pin, seen at its last key block: the reward is the epoch's `pinReward`. */

@@ -30,6 +30,18 @@ export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Pr
         produced.map((r) => r.eoe),
       ],
     );
+  // the delegates first: an epoch's were locked at a boundary three epochs before its own (or in this batch)
+  const locked = epochs.flatMap((e) =>
+    e.locked.flatMap((l) =>
+      [...l.delegates].map(([d, stake]) => [l.validator, l.epoch, d, stake.toString(), e.loadedAt] as const),
+    ),
+  );
+  if (locked.length > 0)
+    await db.query(
+      `INSERT INTO hc_delegates (validator, epoch, delegate, stake, loaded_at)
+       SELECT v, e, d, s::numeric, l FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::int[]) AS x(v, e, d, s, l)`,
+      [0, 1, 2, 3, 4].map((i) => locked.map((row) => row[i])),
+    );
   for (const e of epochs) {
     await db.query(
       `INSERT INTO hc_epochs (epoch, first, last, length, seed, start_time_ms, pin_reward, loaded_at)
@@ -39,22 +51,10 @@ export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Pr
     const v = e.validators;
     await db.query(
       `INSERT INTO hc_validators (epoch, validator, position, stake, delegates, loaded_at)
-       SELECT $1, v, i - 1, s::numeric, d, $2 FROM unnest($3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS x(v, s, d, i)`,
-      [
-        e.epoch,
-        e.loadedAt,
-        v.map((x) => x.validator),
-        v.map((x) => x.stake.toString()),
-        v.map((x) => x.delegates?.size ?? 0),
-      ],
-    );
-    const delegates = v.flatMap((x) =>
-      [...(x.delegates ?? [])].map(([d, s]) => [x.validator, d, s.toString()] as const),
-    );
-    await db.query(
-      `INSERT INTO hc_delegates (validator, epoch, delegate, stake, loaded_at)
-       SELECT v, $1, d, s::numeric, $2 FROM unnest($3::text[], $4::text[], $5::text[]) AS x(v, d, s)`,
-      [e.epoch, e.loadedAt, delegates.map((x) => x[0]), delegates.map((x) => x[1]), delegates.map((x) => x[2])],
+       SELECT $1, v, i - 1, s::numeric,
+              (SELECT count(*) FROM hc_delegates d WHERE d.epoch = $1 AND d.validator = x.v), $2
+         FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS x(v, s, i)`,
+      [e.epoch, e.loadedAt, v.map((x) => x.validator), v.map((x) => x.stake.toString())],
     );
     await db.query(
       `INSERT INTO hc_schedule (height, epoch, leader, loaded_at)

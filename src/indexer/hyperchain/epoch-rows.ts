@@ -52,6 +52,16 @@ export function readEpochInfo(value: unknown): EpochInfo {
   };
 }
 
+/** readStakes reads `sorted_validators()`: validators and stakes, largest first. */
+export function readStakes(value: unknown): (readonly [string, bigint])[] {
+  if (!Array.isArray(value)) throw new TypeError('sorted_validators answered no list');
+  return value.map((s) => stakeOf(s));
+}
+
+/** lockedEpochs are the epochs whose stakes a boundary locks: e + 3 at the end of epoch e - 1, 1-4 at genesis. */
+export const lockedEpochs = (height: number, epoch: number): number[] =>
+  height === 0 ? [epoch, epoch + 1, epoch + 2, epoch + 3] : [epoch + 3];
+
 /** readPinRewardInfo reads `pin_reward_info()`'s decoded answer. */
 export function readPinRewardInfo(value: unknown): PinRewardInfo {
   const [base, current, carryOver] = tupleOf(value, 3, 'pin_reward_info').map(int);

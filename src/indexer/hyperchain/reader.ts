@@ -1,9 +1,9 @@
 /**
  * @module What a batch of a hyperchain's heights adds about its consensus, read before the batch's transaction: each
  * key block's flags, and at each epoch boundary (genesis, an EOE key block) one set of dry-runs for the epoch that
- * starts: `epoch_info()` and `pin_reward_info()` at the boundary, `validator_schedule(...)` for its leaders, and each
- * validator's `get_validator_state` at the key block that locked the epoch's stakes (the end of the epoch four before:
- * its delegates sum to the locked stake). Nothing is read per height.
+ * starts, all at the boundary: `epoch_info()`, `pin_reward_info()` and `sorted_validators()`, then
+ * `validator_schedule(...)` for its leaders and each validator's `get_validator_state` for the delegates of the epoch
+ * whose stakes the boundary locks (three epochs on: they sum to its locked stake). Nothing is read per height.
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
 import { ErrorCode } from '../../errors.ts';
@@ -11,7 +11,7 @@ import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyp
 import { PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
-import type { ContractDecoder } from '../contracts/contract-decoder.ts';
+import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';
 import { detectHyperchain } from './detect.ts';
 import { SCHEDULE_ACI } from './schedule-aci.ts';
@@ -20,16 +20,19 @@ import {
   isEpochBoundary,
   pinOf,
   producedRow,
+  lockedEpochs,
   readDelegates,
   readEpochInfo,
   readPinRewardInfo,
   readSchedule,
+  readStakes,
+  type EpochInfo,
 } from './epoch-rows.ts';
-import type { EpochLoad, HyperchainBatch, PinLoad, ValidatorLoad } from '../../db/writes/hyperchain-rows.ts';
+import type { DelegatesLoad, EpochLoad, HyperchainBatch, PinLoad } from '../../db/writes/hyperchain-rows.ts';
 
 /** What the reader asks: the node (in the populator's node set), the contract decoder (code and FATE encoders). */
 export interface HyperchainReaderDeps {
-  readonly node: Pick<NodeClient, 'dryRun' | 'contractCode' | 'keyBlock'>;
+  readonly node: Pick<NodeClient, 'dryRun' | 'contractCode'>;
   readonly decoder: Pick<ContractDecoder, 'encoder'>;
   /** whether the node runs a hyperchain (detect.ts), asked once per reader */
   readonly detect: () => Promise<HyperchainRecord>;
@@ -55,34 +58,39 @@ export class HyperchainReader {
     if (!record.contracts) return { record, produced: [], epochs: [], pins: [] };
     const whole = gens.filter((g) => g.continuesAt === undefined);
     const produced = whole.flatMap((g) => producedRow(g) ?? []);
-    const epochs: EpochLoad[] = [];
-    const pins: PinLoad[] = [];
-    for (const gen of whole.filter(isEpochBoundary)) {
-      const { epoch, pin } = await this.#epochAt(record.contracts, gen, gens);
-      epochs.push(epoch);
-      if (pin) pins.push(pin);
-    }
+    // the batch's boundaries at once: each waits on the node only (its dry-runs), in the node set's slots
+    const contracts = record.contracts;
+    const read = await Promise.all(whole.filter(isEpochBoundary).map((gen) => this.#epochAt(contracts, gen)));
+    const epochs: EpochLoad[] = read.map((r) => r.epoch);
+    const pins: PinLoad[] = read.flatMap((r) => r.pin ?? []);
     return { record, produced, epochs, pins };
   }
 
   async #epochAt(
     contracts: HyperchainContracts,
     gen: FetchedGeneration,
-    batch: readonly FetchedGeneration[],
   ): Promise<{ epoch: EpochLoad; pin: PinLoad | undefined }> {
     const election = contracts.election ?? contracts.staking;
-    const electionCode = this.#deps.decoder.encoder(await this.#deps.node.contractCode(election));
-    const at = String(gen.keyBlock.hash);
-    const [infoResult, pinResult] = await this.#dryRun(at, [
-      { contract: election, calldata: electionCode.encodeCall('epoch_info', []) },
-      { contract: election, calldata: electionCode.encodeCall('pin_reward_info', []) },
-    ]);
-    const info = readEpochInfo(electionCode.decodeResult('epoch_info', ok(infoResult, 'epoch_info'), 'ok'));
-    const pinReward = readPinRewardInfo(
-      electionCode.decodeResult('pin_reward_info', ok(pinResult, 'pin_reward_info'), 'ok'),
+    const [electionCode, stakingCode] = await Promise.all(
+      [election, contracts.staking].map(async (ct) =>
+        this.#deps.decoder.encoder(await this.#deps.node.contractCode(ct)),
+      ),
     );
-    const schedule = info.seed ? await this.#leaders(election, at, info, electionCode) : [];
-    const validators = await this.#validators(contracts.staking, info, gen, batch);
+    const at = String(gen.keyBlock.hash);
+    const [infoResult, pinResult, sortedResult] = await this.#dryRun(at, [
+      { contract: election, calldata: electionCode!.encodeCall('epoch_info', []) },
+      { contract: election, calldata: electionCode!.encodeCall('pin_reward_info', []) },
+      { contract: contracts.staking, calldata: stakingCode!.encodeCall('sorted_validators', []) },
+    ]);
+    const decode = (code: BytecodeEncoder, fn: string, r: DryRunResult | undefined): unknown =>
+      code.decodeResult(fn, ok(r, fn), 'ok');
+    const info = readEpochInfo(decode(electionCode!, 'epoch_info', infoResult));
+    const pinReward = readPinRewardInfo(decode(electionCode!, 'pin_reward_info', pinResult));
+    const sorted = readStakes(decode(stakingCode!, 'sorted_validators', sortedResult));
+    const [schedule, locked] = await Promise.all([
+      info.seed ? this.#leaders(election, at, info, electionCode!) : [],
+      this.#delegates(contracts.staking, at, sorted, lockedEpochs(gen.height, info.epoch), stakingCode!),
+    ]);
     return {
       epoch: {
         loadedAt: gen.height,
@@ -92,19 +100,15 @@ export class HyperchainReader {
         seed: encodeSeed(info.seed),
         startTimeMs: Number(gen.keyBlock.time),
         pinReward: pinReward.current,
-        validators,
+        validators: info.stakes.map(([validator, stake]) => ({ validator, stake })),
         schedule,
+        locked,
       },
       pin: pinOf(gen, pinReward, info.epoch - 1),
     };
   }
 
-  async #leaders(
-    election: string,
-    at: string,
-    info: ReturnType<typeof readEpochInfo>,
-    code: ReturnType<ContractDecoder['encoder']>,
-  ): Promise<string[]> {
+  async #leaders(election: string, at: string, info: EpochInfo, code: BytecodeEncoder): Promise<string[]> {
     const calldata = this.#schedule.encodeCall('HCElection', 'validator_schedule', [
       info.seed,
       info.stakes.map(([v, s]) => [v, s]),
@@ -114,26 +118,28 @@ export class HyperchainReader {
     return readSchedule(code.decodeResult('validator_schedule', ok(result, 'validator_schedule'), 'ok'), info.length);
   }
 
-  /** #validators reads each validator's delegates where its stake was locked: the end of the epoch four before. */
-  async #validators(
+  /**
+   * #delegates reads, at a boundary, the delegates of the validators whose stakes it locks (`sorted_validators()`
+   * there): the delegates of the epochs it locks, which sum to their stakes. Read at the boundary, not at the epoch's
+   * own start three epochs later: one state per epoch, the one its other dry-runs read.
+   */
+  async #delegates(
     staking: string,
-    info: ReturnType<typeof readEpochInfo>,
-    gen: FetchedGeneration,
-    batch: readonly FetchedGeneration[],
-  ): Promise<ValidatorLoad[]> {
-    if (info.stakes.length === 0) return [];
-    const lockedAt = Math.max(0, gen.height - 3 * info.length);
-    const lockBlock = batch.find((g) => g.height === lockedAt && g.continuesAt === undefined)?.keyBlock.hash;
-    const top = String(lockBlock ?? (await this.#deps.node.keyBlock(lockedAt)).hash);
-    const code = this.#deps.decoder.encoder(await this.#deps.node.contractCode(staking));
+    at: string,
+    sorted: readonly (readonly [string, bigint])[],
+    epochs: readonly number[],
+    code: BytecodeEncoder,
+  ): Promise<DelegatesLoad[]> {
+    if (sorted.length === 0) return [];
     const results = await this.#dryRun(
-      top,
-      info.stakes.map(([v]) => ({ contract: staking, calldata: code.encodeCall('get_validator_state', [v]) })),
+      at,
+      sorted.map(([v]) => ({ contract: staking, calldata: code.encodeCall('get_validator_state', [v]) })),
     );
-    return info.stakes.map(([validator, stake], i) => {
+    return sorted.flatMap(([validator], i) => {
       const r = results[i];
-      const delegates = r?.ok ? readDelegates(code.decodeResult('get_validator_state', r.value, 'ok')) : undefined;
-      return { validator, stake, delegates };
+      if (!r?.ok) return [];
+      const delegates = readDelegates(code.decodeResult('get_validator_state', r.value, 'ok'));
+      return epochs.map((epoch) => ({ epoch, validator, delegates }));
     });
   }
 
