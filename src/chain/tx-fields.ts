@@ -151,7 +151,7 @@ export function indexedIds(tx: TxObject, created: CreatedIdsOf = createdIds): Ma
 }
 
 /** CREATED_ID_KEYS: the field under which ae_mdw shows the id a transaction of each type creates (createdIds). */
-const CREATED_ID_KEYS: Readonly<Record<string, string>> = {
+export const CREATED_ID_KEYS: Readonly<Record<string, string>> = {
   ContractCreateTx: 'contract_id',
   GAAttachTx: 'contract_id',
   OracleRegisterTx: 'oracle_id',

@@ -1,8 +1,10 @@
 /**
  * @module The vocabulary of the shape tables: one declaration of an answer's fields (its REST key, its JSON type, and
  * where the two APIs see it differently), from which the OpenAPI component (api/mdw/rest/openapi-shapes.ts) and the
- * GraphQL object type (api/mdw/graphql/shape-types.ts) are generated. Pure data: no package, so shapes/ stays pure.
+ * GraphQL object type (api/mdw/graphql/shape-types.ts) are generated, and the type of the object its renderer writes
+ * (ShapeValue). Pure data: no package, so shapes/ stays pure.
  */
+import type { Json } from '../chain/json.ts';
 
 /** A GraphQL type of ae_mdw's schema that a field can have (the scalars, and lists of them). */
 export type GraphQLTypeName = 'Int' | 'BigInt' | 'String' | 'Boolean' | 'Float' | 'JSON' | `[${string}]`;
@@ -48,37 +50,37 @@ export interface Shape {
   readonly closed?: boolean;
 }
 
-export const int: Field = { kind: 'integer' };
+export const int = { kind: 'integer' } as const satisfies Field;
 /** an integer that may exceed 2^53: a bare JSON integer, or a decimal string with int-as-string */
-export const big: Field = { kind: 'bigint' };
-export const str: Field = { kind: 'string' };
-export const bool: Field = { kind: 'boolean' };
-export const num: Field = { kind: 'number' };
+export const big = { kind: 'bigint' } as const satisfies Field;
+export const str = { kind: 'string' } as const satisfies Field;
+export const bool = { kind: 'boolean' } as const satisfies Field;
+export const num = { kind: 'number' } as const satisfies Field;
 /** any JSON object (GraphQL: `JSON`) */
-export const obj: Field = { kind: 'object' };
+export const obj = { kind: 'object' } as const satisfies Field;
 
 /** id is a string with the id's prefix (`ak`, `th`, …). */
-export function id(prefix: string): Field {
+export function id(prefix: string): { readonly kind: 'string'; readonly pattern: string } {
   return { kind: 'string', pattern: `^${prefix}_` };
 }
 
 /** nullable is a field that may be null. */
-export function nullable(field: Field): Field {
+export function nullable<F extends Field>(field: F): F & { readonly nullable: true } {
   return { ...field, nullable: true };
 }
 
 /** list is an array of items (none: any JSON values). */
-export function list(items?: Field): Field {
+export function list(items?: Field): Field & { readonly kind: 'array' } {
   return items ? { kind: 'array', items } : { kind: 'array' };
 }
 
 /** object is a JSON object whose fields the OpenAPI component lists (GraphQL: `JSON`). */
-export function object(fields: ShapeFields, closed = false): Field {
+export function object(fields: ShapeFields, closed = false): Field & { readonly kind: 'object' } {
   return closed ? { kind: 'object', fields, closed } : { kind: 'object', fields };
 }
 
 /** only declares a field in one API: the other does not list it (the REST answer may still carry it). */
-export function only(where: Exclude<FieldIn, 'both'>, field: Field): Field {
+export function only<W extends Exclude<FieldIn, 'both'>, F extends Field>(where: W, field: F): F & { readonly in: W } {
   return { ...field, in: where };
 }
 
@@ -88,14 +90,41 @@ export function optional(field: Field): Field {
 }
 
 /** asGraphQL gives a field the GraphQL type ae_mdw's schema declares where it is not the JSON type's. */
-export function asGraphQL(graphql: GraphQLTypeName, field: Field): Field {
+export function asGraphQL<F extends Field>(graphql: GraphQLTypeName, field: F): F {
   return { ...field, graphql };
 }
 
 /** shape declares an answer. */
-export function shape(names: Omit<Shape, 'fields'>, fields: ShapeFields): Shape {
+export function shape<F extends ShapeFields>(names: Omit<Shape, 'fields'>, fields: F): Shape & { readonly fields: F } {
   return { ...names, fields };
 }
+
+/** JsonOf is the value a field of a JSON type holds in a rendered object (a big integer as a bigint, or a safe number). */
+type JsonOf<F extends Field> = F['kind'] extends 'integer' | 'number'
+  ? number
+  : F['kind'] extends 'bigint'
+    ? bigint | number
+    : F['kind'] extends 'string'
+      ? string
+      : F['kind'] extends 'boolean'
+        ? boolean
+        : F['kind'] extends 'array'
+          ? Json[]
+          : F['kind'] extends 'object'
+            ? { [key: string]: Json }
+            : Json;
+
+/**
+ * ShapeValue is the object a renderer writes for a shape: every field its OpenAPI component lists, each of its JSON
+ * type (null where nullable). A renderer whose object is checked against it (`satisfies`) cannot leave one out.
+ */
+export type ShapeValue<S extends { readonly fields: ShapeFields }> = {
+  [K in keyof S['fields'] as S['fields'][K] extends { readonly in: 'graphql' } ? never : K]: S['fields'][K] extends {
+    readonly nullable: true;
+  }
+    ? JsonOf<S['fields'][K]> | null
+    : JsonOf<S['fields'][K]>;
+};
 
 /** camelName is the GraphQL name of a REST key (`micro_block_index` → `microBlockIndex`), as Absinthe names it. */
 export function camelName(key: string): string {

@@ -8,7 +8,7 @@ import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { keyset, type Walk } from './positions.ts';
-import { withTxObjects } from './stored-tx-json.ts';
+import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import type { TxPosition } from './transaction-filter.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
@@ -305,18 +305,10 @@ export async function accountClaimsPage(
 }
 
 /** A name currently pointing at an id, with the update that set the pointer. */
-export interface PointeeRow {
+export interface PointeeRow extends TxInBlockRow {
   readonly name: string;
   readonly key: string;
   readonly active: boolean;
-  readonly height: number;
-  readonly microIndex: number;
-  readonly txIndex: number;
-  readonly blockHash: string;
-  readonly blockTime: string;
-  readonly txHash: string;
-  readonly txType: string;
-  readonly tx: { [key: string]: Json };
 }
 
 /** pointeesPage reads names whose current pointers point at the id, by the update that set them. */

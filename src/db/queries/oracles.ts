@@ -6,7 +6,7 @@ import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './transaction-filter.ts';
-import { withTxObjects } from './stored-tx-json.ts';
+import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
 /** An oracle registration with its current expiry (extensions included). */
@@ -151,15 +151,7 @@ export async function oracleState(db: Queryable, oracleId: string): Promise<Orac
 }
 
 /** A query, response or extension with its transaction and block. */
-export interface OracleTxRow {
-  readonly height: number;
-  readonly microIndex: number;
-  readonly txIndex: number;
-  readonly blockHash: string;
-  readonly blockTime: string;
-  readonly txHash: string;
-  readonly txType: string;
-  readonly tx: { [key: string]: Json };
+export interface OracleTxRow extends TxInBlockRow {
   readonly queryId: string | null;
 }
 

@@ -6,10 +6,22 @@
  * imitate one.
  */
 import { randomBytes } from 'node:crypto';
-import { stringifyJson } from '../../chain/json.ts';
+import { stringifyJson, type Json } from '../../chain/json.ts';
 import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
 
 const KEY = randomBytes(8).toString('hex');
+
+/** A stored transaction with its place and block, its tx object rendered (withTxObjects): an event of a name or oracle. */
+export interface TxInBlockRow {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly blockHash: string;
+  readonly blockTime: string;
+  readonly txHash: string;
+  readonly txType: string;
+  readonly tx: { [key: string]: Json };
+}
 
 /** What a placeholder stands for. */
 const KINDS = {

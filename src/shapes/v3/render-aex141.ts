@@ -7,6 +7,9 @@ import type {
   TokenRow,
   Aex141TransferRow,
 } from '../../db/queries/aex141-collections.ts';
+import { transferPlace } from './render-aex9.ts';
+import type { ShapeValue } from '../shape-table.ts';
+import type { AEX141_TEMPLATE, AEX141_TOKEN } from './shapes-aex141.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);
@@ -53,7 +56,9 @@ export function collectionObject(c: CollectionRow): Record<string, Json> {
 
 /** tokenObject is ae_mdw's Aex141TokenResponse. */
 export function tokenObject(t: TokenRow): Record<string, Json> {
-  return { contract_id: t.contractId, owner_id: t.ownerId, token_id: big(t.tokenId) };
+  return { contract_id: t.contractId, owner_id: t.ownerId, token_id: big(t.tokenId) } satisfies ShapeValue<
+    typeof AEX141_TOKEN
+  >;
 }
 
 /** templateTokenObject is ae_mdw's Aex141TemplateTokensResponse: the token, its owner and its template mint. */
@@ -83,7 +88,7 @@ export function templateObject(contractId: string, t: TemplateRow): Record<strin
     tx_hash: t.txHash,
     log_idx: t.logIdx,
     edition: Object.keys(edition).length > 0 ? edition : null,
-  };
+  } satisfies ShapeValue<typeof AEX141_TEMPLATE>;
 }
 
 /** transferObject is ae_mdw's AEX-141 transfer (Aex141TransferEvent). */
@@ -93,10 +98,6 @@ export function transferObject(t: Aex141TransferRow): Record<string, Json> {
     recipient: t.toId,
     token_id: big(t.tokenId),
     contract_id: t.contractId,
-    log_idx: t.logIdx,
-    block_height: t.height,
-    micro_index: t.microIndex,
-    micro_time: Number(t.microTime),
-    tx_hash: t.txHash,
+    ...transferPlace(t),
   };
 }

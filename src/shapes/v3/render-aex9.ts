@@ -72,11 +72,24 @@ export function transferObject(t: Aex9TransferRow, incomplete: boolean): Record<
     recipient: t.recipient,
     amount: BigInt(t.amount),
     contract_id: t.contractId,
+    ...transferPlace(t),
+    ...incompleteMark(incomplete),
+  };
+}
+
+/** transferPlace is where a token transfer (AEX-9's or AEX-141's) was logged, as ae_mdw writes it (TRANSFER_PLACE). */
+export function transferPlace(t: {
+  readonly logIdx: number;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly microTime: string;
+  readonly txHash: string;
+}): Record<string, Json> {
+  return {
     log_idx: t.logIdx,
     block_height: t.height,
     micro_index: t.microIndex,
     micro_time: Number(t.microTime),
     tx_hash: t.txHash,
-    ...incompleteMark(incomplete),
   };
 }

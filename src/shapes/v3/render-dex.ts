@@ -1,6 +1,8 @@
 /** @module ae_mdw's DexSwap: a pair's swap with its tokens' symbols and decimals, the amounts in and out, and the action. Pure. */
 import type { Json } from '../../chain/json.ts';
 import type { SwapRow } from '../../db/queries/dex.ts';
+import type { ShapeValue } from '../shape-table.ts';
+import type { DEX_SWAP } from './shapes-dex.ts';
 
 /** SwapAction is ae_mdw's `action`: wrapped AE as the pair's first token is a BUY, as its second a SELL. */
 export type SwapAction = 'BUY' | 'SELL' | 'SWAP';
@@ -41,5 +43,5 @@ export function swapObject(s: SwapRow, wrappedAe: string): Record<string, Json> 
     log_idx: s.logIdx,
     micro_time: Number(s.microTime),
     height: s.height,
-  };
+  } satisfies ShapeValue<typeof DEX_SWAP>;
 }

@@ -1,5 +1,6 @@
 /** @module The shape tables of ae_mdw's AEX-141 collections, tokens, templates and transfers (render-aex141.ts). */
 import { asGraphQL, big, bool, id, int, list, nullable, obj, only, shape, str } from '../shape-table.ts';
+import { TRANSFER_PLACE } from './shapes-aex9.ts';
 
 /** a token or template id: exact, declared `Int` by ae_mdw's GraphQL */
 const tokenId = asGraphQL('Int', big);
@@ -62,11 +63,7 @@ export const AEX141_TRANSFER = shape(
     recipient: str,
     token_id: tokenId,
     contract_id: id('ct'),
-    log_idx: int,
-    block_height: int,
-    micro_index: int,
-    micro_time: int,
-    tx_hash: id('th'),
+    ...TRANSFER_PLACE,
     call_txi: only('graphql', int),
   },
 );

@@ -1,6 +1,15 @@
 /** @module The shape tables of ae_mdw's AEX-9 tokens, balances and transfers (render-aex9.ts). */
 import { big, bool, id, int, list, nullable, only, shape, str } from '../shape-table.ts';
 
+/** where a token transfer (AEX-9's or AEX-141's) was logged */
+export const TRANSFER_PLACE = {
+  log_idx: int,
+  block_height: int,
+  micro_index: int,
+  micro_time: int,
+  tx_hash: id('th'),
+};
+
 export const AEX9_COUNT = shape({ openapi: 'Aex9Count', closed: true }, { data: int });
 
 export const AEX9_TOKEN = shape(
@@ -68,10 +77,6 @@ export const AEX9_TRANSFER = shape(
     recipient: id('ak'),
     amount: big,
     contract_id: id('ct'),
-    log_idx: int,
-    block_height: int,
-    micro_index: int,
-    micro_time: int,
-    tx_hash: id('th'),
+    ...TRANSFER_PLACE,
   },
 );

@@ -14,15 +14,7 @@ import { getPendingTransactionsCount, getTransactionsCount } from '../resources/
 import { shapeType } from './shape-types.ts';
 import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
 import { ACTIVITY, TRANSACTION, TRANSFER, WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
-import {
-  DELTA_STAT,
-  MINER,
-  STAT,
-  STATS,
-  TOP_MINER_24H,
-  TOP_MINER_STAT,
-  TOTAL_STAT,
-} from '../../../shapes/v3/shapes-stats.ts';
+import * as stats from '../../../shapes/v3/shapes-stats.ts';
 import { STATUS, SYNC_STATUS } from '../resources/status-shape.ts';
 
 /** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
@@ -70,13 +62,13 @@ export const ActivityType = enumOf('ActivityType', [
 
 export const Transfer = shapeType(TRANSFER);
 
-export const Stats = shapeType(STATS);
-export const StartEndCountStats = shapeType(STAT);
-export const TotalStats = shapeType(TOTAL_STAT);
-export const DeltaStats = shapeType(DELTA_STAT);
-export const MinersStats = shapeType(MINER);
-export const TopMinersStats = shapeType(TOP_MINER_STAT);
-export const TopMiners24hStats = shapeType(TOP_MINER_24H);
+export const Stats = shapeType(stats.STATS);
+export const StartEndCountStats = shapeType(stats.STAT);
+export const TotalStats = shapeType(stats.TOTAL_STAT);
+export const DeltaStats = shapeType(stats.DELTA_STAT);
+export const MinersStats = shapeType(stats.MINER);
+export const TopMinersStats = shapeType(stats.TOP_MINER_STAT);
+export const TopMiners24hStats = shapeType(stats.TOP_MINER_24H);
 
 /** restCount is a count answered by a /v3 resource without parameters (its `{"data": n}` or n). */
 function restCount(op: Resource, description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {

@@ -6,6 +6,7 @@
 import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import { isEncoded, type Prefix } from '../../../chain/encoding.ts';
 import { TX_SCHEMAS } from '../../../chain/tx-schema.ts';
+import { CREATED_ID_KEYS } from '../../../chain/tx-fields.ts';
 import type { IdCondition, IdMatch, TxFilter } from '../../../db/queries/transaction-filter.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import type { Query } from './page.ts';
@@ -86,15 +87,7 @@ const NODE_ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
 /** ID_FIELDS: NODE_ID_FIELDS plus the ids mdw derives (the created contract, oracle, channel, name, query). */
 const ID_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const map = new Map([...NODE_ID_FIELDS].map(([type, fields]) => [type, new Set(fields)]));
-  const derived: Record<string, string> = {
-    ContractCreateTx: 'contract_id',
-    GAAttachTx: 'contract_id',
-    OracleRegisterTx: 'oracle_id',
-    OracleQueryTx: 'query_id',
-    ChannelCreateTx: 'channel_id',
-    NameClaimTx: 'name_id',
-  };
-  for (const [type, field] of Object.entries(derived)) map.get(type)?.add(field);
+  for (const [type, field] of Object.entries(CREATED_ID_KEYS)) map.get(type)?.add(field);
   return map;
 })();
 

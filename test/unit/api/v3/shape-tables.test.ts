@@ -29,6 +29,7 @@ import {
   only,
   shape,
   str,
+  type ShapeValue,
 } from '../../../../src/shapes/shape-table.ts';
 
 /**
@@ -189,5 +190,22 @@ describe('shape tables', () => {
     expect(new Set(openapi).size).to.equal(openapi.length);
     expect(new Set(graphqlNames).size).to.equal(graphqlNames.length);
     for (const s of V3_SHAPES) expect(Object.keys(s.fields).length, s.openapi).to.be.above(0);
+  });
+
+  it("type a renderer's object by its table: every field the component lists, of its JSON type", () => {
+    const swap = { caller: 'ak_a', amount: 1n, fee: null, hidden: 'x' };
+    const table = shape(
+      { openapi: 'Swap' },
+      { caller: id('ak'), amount: big, fee: nullable(int), hidden: only('graphql', str) },
+    );
+    const { hidden: _hidden, ...rest } = swap;
+    const typed: ShapeValue<typeof table> = rest;
+    // the keys the type asks for are the component's
+    expect(Object.keys(typed)).to.deep.equal((openApiComponents([table]).Swap as { required: string[] }).required);
+    // @ts-expect-error a field the component lists is missing
+    const missing: ShapeValue<typeof table> = { caller: 'ak_a', amount: 1n };
+    // @ts-expect-error a field of another JSON type
+    const wrong: ShapeValue<typeof table> = { caller: 'ak_a', amount: 'one', fee: null };
+    expect([missing, wrong]).to.have.length(2);
   });
 });
