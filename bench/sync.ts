@@ -14,7 +14,8 @@
  *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5,200 BENCH_SYNC_NODES=3
  *                         BENCH_SYNC_NODES_AT=20,200: the latencies with a three-node run too, by default the first
  *                         and 200 if listed; BENCH_SYNC_VERIFY=0 skips the verify; BENCH_POPULATOR_FLAGS="--cpu-prof"
- *                         adds Node flags to the populator's process)
+ *                         adds Node flags to the populator's process; BENCH_SYNC_HYPERCHAIN=10 runs a hyperchain of
+ *                         10-block epochs)
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -43,6 +44,8 @@ const NODES_AT = (process.env.BENCH_SYNC_NODES_AT?.split(',').map(Number) ?? [LA
 /** `mdw -v` over each populated schema afterwards (0 to skip): nothing lost from slow, queueing nodes */
 const VERIFY = process.env.BENCH_SYNC_VERIFY !== '0';
 const SEED = 'sync-bench';
+/** BENCH_SYNC_HYPERCHAIN=L: the nodes run a hyperchain of epochs of L key blocks (the populator's epoch dry-runs too) */
+const HYPERCHAIN = process.env.BENCH_SYNC_HYPERCHAIN;
 const log = pino({ level: 'warn' });
 // the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
 const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
@@ -55,6 +58,7 @@ const cpuOfNodes = (nodes: readonly Child[]): number => nodes.reduce((sum, n) =>
 function startNode(latencyMs: number): Promise<DevnodeChild> {
   return startDevnodeProcess([
     ...['--generate', String(GENERATIONS), '--mainnet-like', '--seed', SEED],
+    ...(HYPERCHAIN ? ['--hyperchain', '--epoch-length', HYPERCHAIN] : []),
     ...['--latency-ms', String(latencyMs), '--max-concurrent-requests', String(SLOTS)],
     ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
   ]);
@@ -395,7 +399,7 @@ function line(name: string, r: Rate): string {
 async function main(): Promise<void> {
   const load = { before: loadavg() };
   console.log(
-    `machine load (1/5/15 min): ${load.before.map((l) => l.toFixed(1)).join(' ')}; chain: ${GENERATIONS} mainnet-like generations; ${SLOTS} slots per node`,
+    `machine load (1/5/15 min): ${load.before.map((l) => l.toFixed(1)).join(' ')}; chain: ${GENERATIONS} mainnet-like generations${HYPERCHAIN ? ` of a hyperchain (epochs of ${HYPERCHAIN})` : ''}; ${SLOTS} slots per node`,
   );
   const db = await createTestDatabase();
   const postgresCpu = await postgresCpuReader(db.url);

@@ -501,8 +501,10 @@ export class Chain {
   #position(hash: string): BlockPosition | undefined {
     const block = this.blocks.get(hash);
     if (!block) return undefined;
-    const height = block.header.height;
-    return { height, micro: block.kind === 'key' ? -1 : this.keyBlocks[height]!.micro.indexOf(block) };
+    if (block.kind === 'key') return { height: block.header.height, micro: -1 };
+    // a micro block follows the key block of txHeight's inverse (on a hyperchain, the one before its own height's)
+    const keyHeight = this.options.hyperchain ? block.header.height - 1 : block.header.height;
+    return { height: keyHeight, micro: this.keyBlocks[keyHeight]!.micro.indexOf(block) };
   }
 
   /**

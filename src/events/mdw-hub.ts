@@ -5,7 +5,7 @@ import type { ChainEvent } from './events-source.ts';
 import { mdwEvent, parseMdwMessage, pong, type Channel } from './mdw-protocol.ts';
 import { Replay, replayRefusal, type ReplayOptions } from './mdw-replay.ts';
 import { MdwSubscriptions } from './mdw-subscriptions.ts';
-import { renderEvents, type MdwPayload, type MdwRenderer } from './mdw-render.ts';
+import { renderEpochs, renderEvents, type MdwPayload, type MdwRenderer } from './mdw-render.ts';
 
 /** A connected client: how to send it a text frame, and which payload shapes it speaks. */
 export interface MdwPeer {
@@ -42,6 +42,9 @@ const CHANNEL_OF: Record<ChainEvent['type'], Channel> = {
   micro_block: 'MicroBlocks',
   transaction: 'Transactions',
 };
+
+/** EPOCHS: the channel of a hyperchain's new epochs (ours): sent with the key block that fixes each (first - 1). */
+const EPOCHS = 'Epochs';
 
 /** MAX_WAITING_MESSAGES: a client's messages waiting for an answer before its socket is read no more. */
 export const MAX_WAITING_MESSAGES = 64;
@@ -146,16 +149,23 @@ export class MdwHub {
     const mdwWanted = deliveries.filter(({ to }) =>
       to.some(([, subs, keys]) => keys.some((k) => subs.sources(k).has('mdw'))),
     );
+    const failed = (err: unknown): (() => undefined) => {
+      this.#log.warn({ err: (err as Error).message }, 'reading mdw websocket payloads failed');
+      return () => undefined;
+    };
     const mdw = await renderEvents(
       this.#render,
       mdwWanted.map((d) => d.event),
-    ).catch((err: unknown) => {
-      this.#log.warn({ err: (err as Error).message }, 'reading mdw websocket payloads failed');
-      return () => undefined;
-    });
+    ).catch(failed);
+    const epochWanted = deliveries.filter(({ to }) => to.some(([, , keys]) => keys.includes(EPOCHS)));
+    const epochs = await renderEpochs(
+      this.#render,
+      epochWanted.map((d) => d.event),
+    ).catch(failed);
     for (const { event, to } of deliveries) {
       const payload = mdw(event);
-      for (const [peer, subs, keys] of to) for (const key of keys) sendEvent(peer, subs, key, event, payload);
+      for (const [peer, subs, keys] of to)
+        for (const key of keys) sendEvent(peer, subs, key, event, key === EPOCHS ? epochs(event) : payload);
     }
   }
 
@@ -258,7 +268,8 @@ export class MdwHub {
   ): Promise<void> {
     const wanted = events.filter((event) => keysFor(subs, event).includes(key));
     // a failure to read the payloads fails the replay
-    const mdw = subs.sources(key).has('mdw') ? await renderEvents(this.#replay.render, wanted) : () => undefined;
+    const render = key === EPOCHS ? renderEpochs : renderEvents;
+    const mdw = subs.sources(key).has('mdw') ? await render(this.#replay.render, wanted) : () => undefined;
     for (const event of wanted) {
       const sources = subs.sources(key);
       if (sources.size === 0) return;
@@ -268,16 +279,19 @@ export class MdwHub {
   }
 }
 
-/** keysFor lists the client's channel and targets an event goes to. */
+/** keysFor lists the client's channel and targets an event goes to (a key block's: the epoch it fixed, if any). */
 function keysFor(subs: MdwSubscriptions, event: ChainEvent): string[] {
   const channel = CHANNEL_OF[event.type];
   const keys: string[] = subs.sources(channel).size > 0 ? [channel] : [];
+  if (event.type === 'key_block' && subs.sources(EPOCHS).size > 0) keys.push(EPOCHS);
   if (event.type === 'transaction') for (const id of new Set(event.ids)) if (subs.sources(id).size > 0) keys.push(id);
   return keys;
 }
 
 /** sendEvent sends one event to one subscription (channel or target) of a client, once per source it holds. */
 function sendEvent(peer: MdwPeer, subs: MdwSubscriptions, key: string, event: ChainEvent, mdw: MdwPayload): void {
+  // an epoch has no node payload; a key block that fixed none sends nothing
+  if (key === EPOCHS) return void (typeof mdw === 'string' && peer.send(mdwEvent(mdw, 'mdw', EPOCHS)));
   const channel = CHANNEL_OF[event.type];
   for (const source of subs.sources(key)) {
     const payload = source === 'node' ? event.payload : mdw && (typeof mdw === 'string' ? mdw : mdw[peer.version]);

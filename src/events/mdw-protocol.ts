@@ -1,8 +1,8 @@
 /** @module ae_mdw's websocket protocol (on /v2/websocket and /v3/websocket): client messages, replies, error strings. Pure. */
 import { isEncoded } from '../chain/encoding.ts';
 
-/** Channel is what an ae_mdw client subscribes to. */
-export type Channel = 'KeyBlocks' | 'MicroBlocks' | 'Transactions' | 'Object';
+/** Channel is what an ae_mdw client subscribes to (`Epochs`, a hyperchain's new epochs, is ours). */
+export type Channel = 'KeyBlocks' | 'MicroBlocks' | 'Transactions' | 'Object' | 'Epochs';
 /** Source: mdw (indexed, mdw's shapes) or node (the node's shapes). A subscription without one gets both. */
 export type Source = 'mdw' | 'node';
 
@@ -17,7 +17,7 @@ export type MdwRequest =
     }
   | { readonly op: 'Ping' };
 
-const CHANNELS: ReadonlySet<string> = new Set(['KeyBlocks', 'MicroBlocks', 'Transactions', 'Object']);
+const CHANNELS: ReadonlySet<string> = new Set(['KeyBlocks', 'MicroBlocks', 'Transactions', 'Object', 'Epochs']);
 const TARGET_PREFIXES = ['ak', 'ct', 'ok', 'oq', 'nm', 'ch', 'kh', 'mh', 'th', 'cm'] as const;
 
 /** parseMdwMessage reads one client message, or the error string ae_mdw answers it with. */
@@ -36,7 +36,8 @@ export function parseMdwMessage(text: string): { ok: true; request: MdwRequest }
   if (op !== 'Subscribe' && op !== 'Unsubscribe') return { ok: false, error: `invalid operation: ${String(op)}` };
   if (typeof payload !== 'string' || !CHANNELS.has(payload))
     return { ok: false, error: `invalid payload: ${String(payload)}` };
-  if (source !== undefined && source !== 'mdw' && source !== 'node')
+  // the node has no message of an epoch: Epochs is the middleware's only
+  if (source !== undefined && source !== 'mdw' && (source !== 'node' || payload === 'Epochs'))
     return { ok: false, error: `invalid source: ${String(source)}` };
   // ae_mdw ignores the fields it does not know: so does Unsubscribe here
   const replayFrom = op === 'Subscribe' ? fromHeight : undefined;

@@ -7,6 +7,8 @@ import { transactionsByHashes, type TxRow } from '../db/queries/transactions.ts'
 import { txisBeforeBlocks } from '../db/queries/txis.ts';
 import { keyBlockJson, microBlockJson } from '../shapes/v3/render-blocks.ts';
 import { transactionJson } from '../shapes/v3/render-tx.ts';
+import { epochsFixedAt, schedulePage } from '../db/queries/hyperchain.ts';
+import { epochObject, scheduleObject } from '../shapes/v3/render-hyperchain.ts';
 import type { ChainEvent } from './events-source.ts';
 
 /** A stored transaction as ae_mdw's sockets send it: the v3 Transaction and the v2 shape. */
@@ -24,6 +26,8 @@ export interface MdwRenderer {
   microBlocks(hashes: readonly string[]): Promise<Map<string, string>>;
   /** the transactions as stored in the given micro blocks */
   transactions(refs: readonly { hash: string; microBlock: string }[]): Promise<Map<string, MdwTxPayloads>>;
+  /** a hyperchain's epochs fixed by the key blocks at these heights (first - 1), with their schedules, by that height */
+  epochs(heights: readonly number[]): Promise<Map<number, string>>;
 }
 
 /** v2TransactionJson is ae_mdw's v2 socket shape: the node's signed tx plus its tx index, micro index and time. */
@@ -74,7 +78,29 @@ export function mdwRenderer(db: Queryable): MdwRenderer {
       const before = await txisBeforeBlocks(db, stored);
       return new Map(stored.map((t) => [t.hash, txPayloads(t, before.get(`${t.height}:${t.microIndex}`) ?? 0)]));
     },
+    async epochs(heights) {
+      const epochs = await epochsFixedAt(db, heights);
+      const payloads = new Map<number, string>();
+      for (const e of epochs) {
+        const leaders = await schedulePage(db, e, 'forward', undefined, e.length);
+        payloads.set(e.first - 1, stringifyJson({ ...epochObject(e), schedule: leaders.map(scheduleObject) }));
+      }
+      return payloads;
+    },
   };
+}
+
+/**
+ * renderEpochs reads the Epochs payloads of a batch's key blocks (one read): the epoch each fixed, if any, with its
+ * leader schedule; a key block that fixed none has none.
+ */
+export async function renderEpochs(
+  render: MdwRenderer,
+  events: readonly ChainEvent[],
+): Promise<(event: ChainEvent) => string | undefined> {
+  const heights = events.flatMap((e) => (e.type === 'key_block' ? [e.height] : []));
+  const epochs = heights.length > 0 ? await render.epochs(heights) : new Map<number, string>();
+  return (event) => (event.type === 'key_block' ? epochs.get(event.height) : undefined);
 }
 
 /** An event's mdw-source payload: a block's text, a transaction's two shapes; undefined when a fork removed it. */

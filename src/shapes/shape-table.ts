@@ -32,6 +32,8 @@ export interface Field {
   readonly schema?: Readonly<Record<string, unknown>>;
   /** the REST key a GraphQL-only field reads (ae_mdw's `partial` is `mdw_syncing`) */
   readonly from?: string;
+  /** a key some answers leave out (the OpenAPI component does not require it) */
+  readonly optional?: boolean;
 }
 
 /** ShapeFields: an answer's fields by REST key, in the order the OpenAPI component lists them. */
@@ -80,6 +82,11 @@ export function object(fields: ShapeFields, closed = false): Field & { readonly 
 /** only declares a field in one API: the other does not list it (the REST answer may still carry it). */
 export function only<W extends Exclude<FieldIn, 'both'>, F extends Field>(where: W, field: F): F & { readonly in: W } {
   return { ...field, in: where };
+}
+
+/** optional is a field some answers leave out (a hyperchain's `validators_count` where others have `miners_count`). */
+export function optional(field: Field): Field {
+  return { ...field, optional: true };
 }
 
 /** asGraphQL gives a field the GraphQL type ae_mdw's schema declares where it is not the JSON type's. */

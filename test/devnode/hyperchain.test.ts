@@ -164,6 +164,15 @@ describe('devnode --hyperchain', function () {
       }
       expect(now.some(([, stake]) => stake > 2n ** 53n)).to.equal(true);
     });
+
+    it('answers an account at the micro blocks of the height after the top, which follow the top key block', async () => {
+      const top = await node.getCurrentGeneration();
+      expect(top.microBlocks.length).to.be.above(0);
+      const micro = top.microBlocks.at(-1)!;
+      expect((await node.getMicroBlockHeaderByHash(micro)).height).to.equal(top.keyBlock.height + 1);
+      const account = await node.getAccountByPubkeyAndHash(top.keyBlock.beneficiary, micro);
+      expect(account.id).to.equal(top.keyBlock.beneficiary);
+    });
   });
 
   it('keeps leaders, EOE and the epoch state through a fork across an epoch boundary', () => {

@@ -2,6 +2,7 @@
 import type { SyncState } from '../../db/queries/sync-state.ts';
 import type { ReplicaState } from '../../db/replica-watch.ts';
 import type { ProtocolReport } from '../../chain/protocols.ts';
+import type { EpochReport } from './current-epoch.ts';
 
 /**
  * PROTOCOL_REPORT_SCHEMA: the OpenAPI schema of the stored chain's protocol (ProtocolReport), which both statuses
@@ -40,6 +41,8 @@ export interface StatusInputs {
   readonly replicas?: readonly ReplicaState[];
   /** the stored chain's protocol (undefined for an empty database) */
   readonly protocol?: ProtocolReport;
+  /** a hyperchain's current epoch (undefined on another chain) */
+  readonly epoch?: EpochReport;
 }
 
 /** heartbeatTimeoutSeconds: the populator beats every poll, so ten missed polls (at least a minute) mean it is stuck. */
@@ -104,6 +107,8 @@ export function statusReport(i: StatusInputs): { ok: boolean; body: Record<strin
       contiguous: i.contiguous,
       // a protocol this middleware does not know is followed with the last known rules: shown, never a failure
       protocol: i.protocol ?? null,
+      // a hyperchain's only
+      ...(i.epoch === undefined ? {} : { epoch: { ...i.epoch } }),
       seconds_since_last_block: blockAge,
       queue_length: lag === null ? 0 : Math.max(0, lag),
       populator: {

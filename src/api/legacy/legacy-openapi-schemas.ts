@@ -3,6 +3,7 @@
  * per-route shapes. A test validates real answers of every route against them. Pure.
  */
 import { PROTOCOL_REPORT_SCHEMA } from '../http/sync-report.ts';
+import { EPOCH_REPORT_SCHEMA } from '../http/current-epoch.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -151,6 +152,7 @@ export const RESPONSES: Record<string, Schema> = {
       synced: { type: 'boolean' },
       contiguous: { type: 'boolean' },
       protocol: nullable(PROTOCOL_REPORT_SCHEMA),
+      epoch: EPOCH_REPORT_SCHEMA,
       seconds_since_last_block: nullable(int),
       queue_length: int,
       populator: obj({
@@ -163,7 +165,7 @@ export const RESPONSES: Record<string, Schema> = {
       errors_last_500_blocks: int,
       version: str,
     },
-    ['reason'],
+    ['reason', 'epoch'],
   ),
   'get /middleware/transactions/account/{account}/count': count,
   'get /middleware/transactions/account/{sender}/to/{receiver}': ref('TxList'),

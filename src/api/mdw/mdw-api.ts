@@ -4,7 +4,8 @@
  * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
  */
 import type { ApiMiddleware } from '../http/state.ts';
-import { httpGet } from '../../node/http-get.ts';
+import { httpGet, type HttpAnswer } from '../../node/http-get.ts';
+import { noAnswer } from '../../node/errors.ts';
 import { parseJson, type Json } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
@@ -18,17 +19,24 @@ import { intAsString } from './rest/mdw-respond.ts';
 import { restRouter } from './rest/rest-routes.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
+import { HyperchainSource } from './resources/hyperchain-source.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
 export function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const nodeStatus = async (): Promise<Json> =>
     parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
+  const readMeter = metrics.outbound.meter('node', 'read');
+  const nodeGet = (path: string): Promise<HttpAnswer> =>
+    httpGet(new URL(`${cfg.nodeUrl}${path}`), cfg.nodeTimeoutMs, { meter: readMeter }).catch((err: unknown) => {
+      throw noAnswer(path, err, cfg.nodeTimeoutMs);
+    });
   return {
     pool,
     cfg,
     version,
     status: new StatusSource(pool, nodeStatus, version, replicas),
+    hyperchain: new HyperchainSource(pool, nodeGet),
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
     outbound: metrics.outbound,

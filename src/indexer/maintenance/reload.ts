@@ -15,6 +15,7 @@ import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
+import { hyperchainReader } from '../hyperchain/reader.ts';
 import { guardSchema } from '../identity/guard.ts';
 import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
 import { contiguousRuns, heightRange } from '../sync/heights.ts';
@@ -46,10 +47,12 @@ export async function reloadHeights(
     // with several nodes their tops are read first: one on another fork leaves the set before any height is read
     await node.topHeight().catch(() => {});
     const pruned = new PrunedCallInfos(log);
+    const readers = contractReaders(cfg, pool, node);
     const loader = {
       pool,
       node,
-      ...contractReaders(cfg, pool, node),
+      ...readers,
+      hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,

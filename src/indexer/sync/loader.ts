@@ -32,6 +32,9 @@ import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
 import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
+import type { HyperchainReader } from '../hyperchain/reader.ts';
+import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
+import { writeHyperchain } from '../../db/writes/hyperchain.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -59,6 +62,8 @@ export interface LoaderDeps {
   readonly txTypeCodes?: TxTypeCodes;
   /** told of the protocols of the key blocks each batch stored, once committed (ProtocolWatch) */
   readonly onProtocols?: (blocks: readonly StoredProtocol[]) => void;
+  /** reads a hyperchain's epochs, leaders, validators and pins for each batch (none read when absent) */
+  readonly hyperchain?: HyperchainReader;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -146,6 +151,8 @@ export interface PreparedBatch {
   readonly underived: ReadonlyMap<string, string>;
   /** what its derived areas ask the node (balances, GA infos), asked as it was prepared */
   readonly reads: BatchNodeReads;
+  /** its hyperchain rows (hyperchain/reader.ts) */
+  readonly hyperchain?: HyperchainBatch;
 }
 
 /**
@@ -207,6 +214,9 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 }
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
+  // once per epoch, beside the decoding: its dry-runs need nothing the decoding gives
+  const consensus = deps.hyperchain?.read(fetched);
+  consensus?.catch(() => {}); // surfaced where it is awaited below
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
   const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
   const { gens, underived } = await detectTokens(deps.aexn, decoded, createdCode);
@@ -223,7 +233,8 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
   // the areas' node reads go out now, beside the encoding and the write before this batch: its transaction finds them
   // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
   const reads = askBatchReads(deps.node, gens, rows);
-  return { gens, rows, encoded: await encodeRows(rows), createdCode, underived, reads };
+  const encoded = await encodeRows(rows);
+  return { gens, rows, encoded, createdCode, underived, reads, ...(consensus ? { hyperchain: await consensus } : {}) };
 }
 
 /**
@@ -254,7 +265,7 @@ export async function loadBatch(
   opts: BatchOptions = {},
 ): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows, encoded, createdCode, underived, reads } = await (opts.prepared ??
+  const { gens, rows, encoded, createdCode, underived, reads, hyperchain } = await (opts.prepared ??
     prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
@@ -285,6 +296,7 @@ export async function loadBatch(
     }
     const written = await writeGenerations(client, rows, encoded, numbers, types);
     unknownTypes = written.unknownTypes;
+    if (hyperchain) await writeHyperchain(client, hyperchain);
     // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
     // before them (an area behind or failing is deferred to the backfill)
     await deriveBatchAreas(client, rows, {

@@ -20,6 +20,7 @@ import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
+import { hyperchainReader } from '../hyperchain/reader.ts';
 import { DERIVED_AREAS, DeriveBackfill } from '../derived/derive-backfill.ts';
 import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
@@ -279,6 +280,7 @@ export class Populator implements Role {
         accountNumbers: new AccountNumbers(),
         maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
         txTypeCodes: new TxTypeCodes(),
+        hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, signal }),
       },
     });
     return { follower, backfill };

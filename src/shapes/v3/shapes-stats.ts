@@ -1,5 +1,5 @@
 /** @module The shape tables of ae_mdw's statistics (render-stats.ts). */
-import { asGraphQL, big, id, int, nullable, num, only, shape, type Field } from '../shape-table.ts';
+import { asGraphQL, big, id, int, nullable, num, only, optional, shape, type Field } from '../shape-table.ts';
 
 const date: Field = { kind: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
 const lastTxHash = nullable(id('th'));
@@ -68,7 +68,9 @@ export const TOP_MINER_24H = shape({ graphql: ['TopMiners24hStats'] }, { miner: 
 export const STATS = shape(
   { openapi: 'Stats', graphql: ['Stats'] },
   {
-    miners_count: int,
+    // one or the other: a hyperchain has validators (the current epoch's), not miners, as ae_mdw answers
+    miners_count: optional(int),
+    validators_count: optional(int),
     holders_count: only('openapi', int),
     fees_trend: num,
     last_24hs_average_transaction_fees: num,

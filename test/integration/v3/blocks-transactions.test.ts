@@ -260,7 +260,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
     };
     // names, oracles, channels, contracts and one token's routes need ids of their own kind: their own tests
     // check their schemas
-    const ownTests = /\/names|^\/(oracles|channels|contracts)|^\/(aex9|aex141)\/\{/;
+    const ownTests = /\/names|^\/(oracles|channels|contracts|hyperchain)|^\/(aex9|aex141)\/\{/;
     for (const op of V3_OPERATIONS.filter((o) => !ownTests.test(o.path))) {
       let path = `/mdw/v3${op.path}`;
       if (path.startsWith('/mdw/v3/micro-blocks/{hash}')) path = path.replace('{hash}', tx.blockHash);

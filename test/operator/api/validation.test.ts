@@ -1,6 +1,6 @@
 /** @module validateMiddleware and validateUpdate against a table of bad specs, cross-checked with the CRD schema (ajv). */
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { formatProblems, validateMiddleware, validateUpdate } from '../../../src/operator/api/validation.ts';
@@ -23,12 +23,17 @@ describe('validateMiddleware', () => {
     }
   });
 
-  it('accepts the shipped examples, which are identical in the repository and the chart', () => {
-    const text = readFileSync(repo('examples/middleware.yaml'), 'utf8');
-    expect(readFileSync(repo('charts/aeternity-middleware-operator/examples/middleware.yaml'), 'utf8')).to.equal(text);
-    const example = parse(text) as unknown;
-    expect(validateMiddleware(example)).to.deep.equal([]);
-    expect(middlewareSchemaProblems(example)).to.deep.equal([]);
+  it('accepts the shipped examples (mainnet, a hyperchain), which are identical in the repository and the chart', () => {
+    const examples = readdirSync(repo('examples')).sort();
+    expect(examples).to.include.members(['middleware.yaml', 'hyperchain.yaml']);
+    expect(readdirSync(repo('charts/aeternity-middleware-operator/examples')).sort()).to.deep.equal(examples);
+    for (const file of examples) {
+      const text = readFileSync(repo(`examples/${file}`), 'utf8');
+      expect(readFileSync(repo(`charts/aeternity-middleware-operator/examples/${file}`), 'utf8'), file).to.equal(text);
+      const example = parse(text) as unknown;
+      expect(validateMiddleware(example), file).to.deep.equal([]);
+      expect(middlewareSchemaProblems(example), file).to.deep.equal([]);
+    }
   });
 
   // celOnly: the CRD enforces it with an x-kubernetes-validations rule that ajv does not evaluate.

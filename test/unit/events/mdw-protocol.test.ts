@@ -26,6 +26,15 @@ describe("ae_mdw's websocket protocol", () => {
     expect(error('{"op":')).to.match(/^invalid json message: at \d+$/);
   });
 
+  it("takes a hyperchain's Epochs channel (ours) from the mdw source only: the node has no epoch message", () => {
+    expect(parseMdwMessage('{"op":"Subscribe","payload":"Epochs","source":"mdw"}')).to.deep.equal({
+      ok: true,
+      request: { op: 'Subscribe', channel: 'Epochs', source: 'mdw' },
+    });
+    const refused = parseMdwMessage('{"op":"Subscribe","payload":"Epochs","source":"node"}');
+    expect(refused).to.deep.equal({ ok: false, error: 'invalid source: node' });
+  });
+
   it('keeps the whole list per connection; a source-less request covers both sources', () => {
     const subs = new MdwSubscriptions(1000);
     expect(subs.apply({ op: 'Subscribe', channel: 'KeyBlocks' })).to.equal(undefined);

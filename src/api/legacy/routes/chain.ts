@@ -22,6 +22,7 @@ import { BriefValue } from '../../http/brief-value.ts';
 import { NODE_HEIGHT_TTL_MS } from '../../http/node-height.ts';
 import { readServedTop } from '../../http/served-top.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../../http/sync-report.ts';
+import { currentEpochReport } from '../../http/current-epoch.ts';
 import { transactionCountUpTo } from '../transaction-count.ts';
 import { coinbaseAt } from '../../../chain/coinbase.ts';
 
@@ -101,11 +102,12 @@ export function chainRoutes(deps: RouteDeps): Router {
   });
 
   router.get('/status', async (ctx) => {
-    const [state, node, contiguous, stored] = await Promise.all([
+    const [state, node, contiguous, stored, epoch] = await Promise.all([
       servedSyncState(deps),
       deps.nodeHeight.current(),
       contiguity.get(),
       protocol.get(),
+      currentEpochReport(pool),
     ]);
     const decodeErrors = state.topHeight === undefined ? 0 : await decodeErrorsSince(pool, state.topHeight - 500);
     const { ok, body } = statusReport({
@@ -119,6 +121,7 @@ export function chainRoutes(deps: RouteDeps): Router {
       decodeErrors,
       replicas: deps.replicas?.states(),
       protocol: stored,
+      epoch,
     });
     ctx.set('Cache-Control', 'no-store');
     sendJson(ctx, body, undefined, ok ? 200 : 503);

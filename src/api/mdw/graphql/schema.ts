@@ -23,6 +23,7 @@ import {
   NAME_QUERIES,
   ORACLE_QUERIES,
 } from './queries-objects.ts';
+import { HYPERCHAIN_QUERIES } from './queries-hyperchain.ts';
 
 /** QUERY_FIELDS: every query field by name. */
 export const QUERY_FIELDS: Readonly<Record<string, QueryField>> = {
@@ -39,6 +40,7 @@ export const QUERY_FIELDS: Readonly<Record<string, QueryField>> = {
   ...ORACLE_QUERIES,
   ...DEX_QUERIES,
   ...WEALTH_QUERIES,
+  ...HYPERCHAIN_QUERIES,
 };
 
 /** SCHEMA: the schema, built once. */

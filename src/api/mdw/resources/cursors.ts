@@ -1,6 +1,7 @@
 /** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
 import type { LogKey } from '../../../db/queries/contracts.ts';
 import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { parseNonNegative } from './mdw-params.ts';
 
@@ -40,5 +41,24 @@ export const LOG_CURSOR: CursorCodec<LogKey> = {
     const parts = text.split('-').map(parseNonNegative);
     if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
     return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
+  },
+};
+
+/** An epoch and an account in it: where a walk over a hyperchain's validators, or a validator's delegates, stands. */
+export interface EpochAccount {
+  readonly epoch: number;
+  readonly account: string;
+}
+
+/** EPOCH_ACCOUNT_CURSOR: `<epoch>-<ak_…>`. */
+export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccount> = {
+  encode: (k) => `${k.epoch}-${k.account}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const [epochText, account, ...rest] = text.split('-');
+    const epoch = parseNonNegative(epochText);
+    if (epoch === undefined || account === undefined || rest.length > 0 || !isEncoded(account, ['ak']))
+      throw v3BadRequest(`invalid cursor: ${text}`);
+    return { epoch, account };
   },
 };

@@ -6,9 +6,12 @@ import type { Direction, Query } from './page.ts';
 /** LIMITS: ae_mdw's default and largest page size. */
 export const LIMITS = { default: 10, max: 100 } as const;
 
-/** A scope as given: `gen:A-B`, `time:A-B` (unix seconds) or `txi:A-B`, normalised to first ≤ last. */
+/**
+ * A scope as given: `gen:A-B`, `time:A-B` (unix seconds), `txi:A-B` or a hyperchain's `epoch:A-B`, normalised to
+ * first ≤ last.
+ */
 export interface Scope {
-  readonly type: 'gen' | 'time' | 'txi';
+  readonly type: 'gen' | 'time' | 'txi' | 'epoch';
   readonly first: number;
   readonly last: number;
 }
@@ -22,11 +25,14 @@ export interface Paging {
   readonly cursor: string | undefined;
 }
 
-const SCOPE_TYPES: ReadonlySet<string> = new Set(['gen', 'time', 'txi']);
+const SCOPE_TYPES: ReadonlySet<string> = new Set(['gen', 'time', 'txi', 'epoch']);
 const MAX_INT = 2 ** 31 - 1;
 
 /** ALL_HEIGHTS: the height range of a list without a scope. */
 export const ALL_HEIGHTS = { first: 0, last: MAX_INT } as const;
+
+/** NO_RANGE: a range with nothing in it (a list over epochs none of which is stored: empty). */
+export const NO_RANGE = { first: 1, last: 0 } as const;
 
 const PAGING_PARAMS: ReadonlySet<string> = new Set(['limit', 'cursor', 'direction', 'scope', 'rev', 'int-as-string']);
 

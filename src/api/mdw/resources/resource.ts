@@ -9,6 +9,7 @@ import type { Pool } from '../../../db/pool.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import type { Aex141Metadata } from './aex141-metadata.ts';
 import type { Query } from './page.ts';
+import type { HyperchainSource } from './hyperchain-source.ts';
 import type { StatsSource } from './stats-source.ts';
 import type { StatusSource } from './status-source.ts';
 
@@ -20,6 +21,8 @@ export interface V3Env {
   readonly version: string;
   readonly status: StatusSource;
   readonly stats: StatsSource;
+  /** whether the chain is a hyperchain, and its consensus contracts */
+  readonly hyperchain: HyperchainSource;
   readonly metadata: Aex141Metadata;
   /** counts the requests to the node (its mempool) */
   readonly outbound: OutboundMetrics;

@@ -40,6 +40,8 @@ import {
   TOTAL_STAT,
 } from '../../../shapes/v3/shapes-stats.ts';
 
+import { DELEGATE, EPOCH_INFO, HYPERCHAIN_CONFIG, SCHEDULE, VALIDATOR } from '../../../shapes/v3/shapes-hyperchain.ts';
+
 /** V3_SHAPES: the answers' tables, in the order of the document's components. */
 export const V3_SHAPES: readonly Shape[] = [
   STATUS,
@@ -87,4 +89,9 @@ export const V3_SHAPES: readonly Shape[] = [
   TOP_MINER_STAT,
   TOP_MINER_24H,
   STATS,
+  HYPERCHAIN_CONFIG,
+  EPOCH_INFO,
+  SCHEDULE,
+  VALIDATOR,
+  DELEGATE,
 ];

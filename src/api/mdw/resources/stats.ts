@@ -11,6 +11,8 @@ import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { itemsPage } from './list.ts';
 import type { Answer, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
+import { notOnHyperchain } from './hyperchain-guard.ts';
+import { currentValidatorsCount } from './hyperchain-validators.ts';
 import { paginate, type Query } from './page.ts';
 import { parseId, parsePaging, type Paging } from './mdw-params.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
@@ -45,8 +47,11 @@ const SERIES = {
 /** SeriesName: a time series, `/stats/<name>`. */
 export type SeriesName = keyof typeof SERIES;
 
-/** getStats: figures of the last 24 hours and of all time. */
-export async function getStats({ pool }: V3Env): Promise<Answer> {
+/**
+ * getStats: figures of the last 24 hours and of all time; on a hyperchain `validators_count` (the current epoch's
+ * validators) instead of `miners_count`, as ae_mdw.
+ */
+export async function getStats({ pool, hyperchain }: V3Env): Promise<Answer> {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
   const top = (await topHeight(pool)) ?? -1;
@@ -56,7 +61,9 @@ export async function getStats({ pool }: V3Env): Promise<Answer> {
     ...trends(s),
     max_transactions_per_second: Number(s.maxTps),
     max_transactions_per_second_block_hash: s.maxTpsBlockHash,
-    miners_count: s.minersCount,
+    ...((await hyperchain.isHyperchain())
+      ? { validators_count: await currentValidatorsCount(pool) }
+      : { miners_count: s.minersCount }),
     holders_count: s.holdersCount,
     milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   };
@@ -92,8 +99,8 @@ export const getDeltaStats = generationStats(deltaStatObject);
 /** getTotalStats: totals at each generation. */
 export const getTotalStats = generationStats(totalStatObject);
 
-/** getMinerStats: rewards per beneficiary. */
-export async function getMinerStats({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+/** getMinerStats: rewards per beneficiary (a hyperchain has validators instead: ae_mdw's 400 there). */
+export const getMinerStats = notOnHyperchain(async function getMinerStats({ pool }, req) {
   const paging = parsePaging(req.query, STATS_LIMIT);
   const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
   const page = await paginate(
@@ -105,10 +112,10 @@ export async function getMinerStats({ pool }: V3Env, req: ResourceRequest): Prom
     { ...paging, cursor },
   );
   return itemsPage(page, (miner) => miner);
-}
+});
 
-/** getTopMinerStats: key blocks per beneficiary per interval. */
-export async function getTopMinerStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {
+/** getTopMinerStats: key blocks per beneficiary per interval (ae_mdw's 400 on a hyperchain). */
+export const getTopMinerStats = notOnHyperchain(async function getTopMinerStats({ pool, stats: source }, req) {
   const paging = parsePaging(req.query, STATS_LIMIT);
   const q = parseSeriesQuery(req.query, ['type']);
   const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
@@ -121,7 +128,7 @@ export async function getTopMinerStats({ pool, stats: source }: V3Env, req: Reso
     cursor: TOP_MINER_CURSOR.decode(paging.cursor),
   });
   return itemsPage(page, TOP_MINER_CURSOR.encode);
-}
+});
 
 /** getTotalTransactionsStats: transactions in a period. */
 export async function getTotalTransactionsStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {

@@ -1,6 +1,19 @@
 /** @module The shape table of ae_mdw's Status (status-source.ts renders it), and GraphQL's SyncStatus read from it. */
-import { bool, int, list, num, obj, object, only, shape, str, type Field } from '../../../shapes/shape-table.ts';
+import {
+  bool,
+  int,
+  list,
+  num,
+  obj,
+  object,
+  only,
+  optional,
+  shape,
+  str,
+  type Field,
+} from '../../../shapes/shape-table.ts';
 import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
+import { EPOCH_REPORT_SCHEMA } from '../../http/current-epoch.ts';
 
 /** ae_mdw's GraphQL names the stored top `lastSyncedHeight` and answers `partial` while it is catching up */
 const syncFields: Record<string, Field> = {
@@ -16,6 +29,8 @@ export const STATUS = shape(
     mdw_last_migration: int,
     // not ae_mdw's: the stored chain's protocol, the same schema as /middleware/status's
     mdw_protocol: only('openapi', { kind: 'object', nullable: true, schema: PROTOCOL_REPORT_SCHEMA }),
+    // not ae_mdw's: a hyperchain's current epoch (absent on another chain), the same schema as /middleware/status's
+    mdw_epoch: only('openapi', optional({ kind: 'object', schema: EPOCH_REPORT_SCHEMA })),
     mdw_revision: str,
     mdw_synced: bool,
     mdw_syncing: bool,

@@ -8,6 +8,7 @@ import type { ReadReplicas } from '../../../db/read-replicas.ts';
 import { BriefValue } from '../../http/brief-value.ts';
 import { readServedTop } from '../../http/served-top.ts';
 import { cannotAdvance, SYNCED_MAX_LAG } from '../../http/sync-report.ts';
+import { currentEpochReport, type EpochReport } from '../../http/current-epoch.ts';
 
 /**
  * MDW_COMPAT_VERSION is the ae_mdw release whose /v3 we answer like. The SDK's Middleware accepts
@@ -24,6 +25,8 @@ export interface StatusFacts {
   readonly revision: string;
   /** the stored chain's protocol (undefined for an empty database) */
   readonly protocol?: ProtocolReport;
+  /** a hyperchain's current epoch (undefined on another chain) */
+  readonly epoch?: EpochReport;
 }
 
 /** statusBody is ae_mdw's Status object (keys in its order) with our sync truth. Pure. */
@@ -42,6 +45,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     mdw_last_migration: Number(/^\d+/.exec(totals.lastMigration ?? '')?.[0] ?? 0),
     // not ae_mdw's: the stored chain's protocol, `known: false` for one this middleware follows with the last known rules
     mdw_protocol: f.protocol ? { ...f.protocol } : null,
+    // not ae_mdw's: a hyperchain's current epoch (absent on another chain)
+    ...(f.epoch ? { mdw_epoch: { ...f.epoch } } : {}),
     mdw_revision: f.revision,
     mdw_synced: synced,
     // a populator whose steps fail is neither synced nor syncing
@@ -104,13 +109,14 @@ export class StatusSource {
   }
 
   async #read(): Promise<Record<string, Json>> {
-    const [totals, node, protocol] = await Promise.all([
+    const [totals, node, protocol, epoch] = await Promise.all([
       readServedTop(this.#db, this.#replicas, storedTotals),
       this.#nodeStatus().then(
         (s) => (isJsonObject(s) ? s : undefined),
         () => undefined,
       ),
       storedProtocolReport(this.#db),
+      currentEpochReport(this.#db),
     ]);
     const now = Date.now();
     this.#samples.push({ atMs: now, height: totals.topHeight ?? 0 });
@@ -121,6 +127,7 @@ export class StatusSource {
       gensPerMinute: gensPerMinute(this.#samples),
       revision: this.#revision,
       protocol,
+      epoch,
     });
   }
 }

@@ -1,11 +1,14 @@
 /** @module /v3/stats/miners/top-24h: the beneficiaries of the last 24 hours' key blocks, as the explorer charts them. */
 import { minersSince } from '../../../db/queries/blocks.ts';
-import type { Answer, V3Env } from './resource.ts';
+import { notOnHyperchain } from './hyperchain-guard.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** getTopMiners24h: `[{miner, blocks_mined}]` for the key blocks of the last 24 hours by wall clock, most first. */
-export async function getTopMiners24h({ pool }: V3Env): Promise<Answer> {
+/**
+ * getTopMiners24h: `[{miner, blocks_mined}]` for the key blocks of the last 24 hours by wall clock, most first
+ * (ae_mdw's 400 on a hyperchain).
+ */
+export const getTopMiners24h = notOnHyperchain(async function getTopMiners24h({ pool }) {
   const miners = await minersSince(pool, Date.now() - DAY_MS);
   return miners.map((m) => ({ miner: m.miner, blocks_mined: m.blocks }));
-}
+});

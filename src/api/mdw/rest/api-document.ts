@@ -92,7 +92,7 @@ function parameter(p: ParamName): Record<string, unknown> {
     cursor: str,
     direction: { type: 'string', enum: ['forward', 'backward'], default: 'backward' },
     rev: { type: 'string', enum: ['1'] },
-    scope: { type: 'string', pattern: '^((gen|time|txi):\\d+(-\\d+)?|transaction:th_\\w+(-th_\\w+)?)$' },
+    scope: { type: 'string', pattern: '^((gen|time|txi|epoch):\\d+(-\\d+)?|transaction:th_\\w+(-th_\\w+)?)$' },
   };
   if (p === 'statsLimit')
     return { name: 'limit', in: 'query', required: false, schema: { ...schemas.limit, maximum: 1000 } };

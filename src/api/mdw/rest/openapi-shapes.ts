@@ -10,11 +10,16 @@ export function openApiComponents(shapes: readonly Shape[]): Record<string, unkn
   return components;
 }
 
-/** openApiObject is the schema of an object with these fields: all required, other keys allowed unless closed. */
+/** openApiObject is the schema of an object with these fields: required but optional ones, other keys allowed unless closed. */
 export function openApiObject(fields: ShapeFields, closed = false): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(fields)) if (field.in !== 'graphql') properties[key] = openApiField(field);
-  return { type: 'object', required: Object.keys(properties), properties, additionalProperties: !closed };
+  const required: string[] = [];
+  for (const [key, field] of Object.entries(fields)) {
+    if (field.in === 'graphql') continue;
+    properties[key] = openApiField(field);
+    if (!field.optional) required.push(key);
+  }
+  return { type: 'object', required, properties, additionalProperties: !closed };
 }
 
 /** openApiField is one field's schema. */

@@ -52,6 +52,7 @@ import { PAGED, SCOPED, type ParamName, type V3Operation } from './operation.ts'
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
 import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
+import { HYPERCHAIN_OPERATIONS } from './hyperchain-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
 import {
   getAccountTransactionsCount,
@@ -590,4 +591,5 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     resource: getAex141OwnedTokens,
   },
   ...STATS_OPERATIONS,
+  ...HYPERCHAIN_OPERATIONS,
 ];

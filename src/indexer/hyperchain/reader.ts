@@ -1,0 +1,180 @@
+/**
+ * @module What a batch of a hyperchain's heights adds about its consensus, read before the batch's transaction: each
+ * key block's flags, and at each epoch boundary (genesis, an EOE key block) one set of dry-runs for the epoch that
+ * starts, all at the boundary: `epoch_info()`, `pin_reward_info()` and `sorted_validators()`, then
+ * `validator_schedule(...)` for its leaders and each validator's `get_validator_state` for the delegates of the epoch
+ * whose stakes the boundary locks (three epochs on: they sum to its locked stake). Nothing is read per height.
+ */
+import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
+import { ErrorCode } from '../../errors.ts';
+import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
+import { PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
+import { NodeError } from '../../node/errors.ts';
+import type { NodeClient } from '../../node/client.ts';
+import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
+import type { FetchedGeneration } from '../rows/rows.ts';
+import { detectHyperchain } from './detect.ts';
+import { SCHEDULE_ACI } from './schedule-aci.ts';
+import {
+  encodeSeed,
+  isEpochBoundary,
+  pinOf,
+  producedRow,
+  lockedEpochs,
+  readDelegates,
+  readEpochInfo,
+  readPinRewardInfo,
+  readSchedule,
+  readStakes,
+  type EpochInfo,
+} from './epoch-rows.ts';
+import type { DelegatesLoad, EpochLoad, HyperchainBatch, PinLoad } from '../../db/writes/hyperchain-rows.ts';
+
+/** What the reader asks: the node (in the populator's node set), the contract decoder (code and FATE encoders). */
+export interface HyperchainReaderDeps {
+  readonly node: Pick<NodeClient, 'dryRun' | 'contractCode'>;
+  readonly decoder: Pick<ContractDecoder, 'encoder'>;
+  /** whether the node runs a hyperchain (detect.ts), asked once per reader */
+  readonly detect: () => Promise<HyperchainRecord>;
+}
+
+/** HyperchainReader reads a batch's consensus rows; a chain that is not a hyperchain gives none. */
+export class HyperchainReader {
+  readonly #deps: HyperchainReaderDeps;
+  #record: Promise<HyperchainRecord> | undefined;
+  readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
+
+  constructor(deps: HyperchainReaderDeps) {
+    this.#deps = deps;
+  }
+
+  /** read gives the rows of generations `gens` (ascending; an append of micro blocks gives none of its own). */
+  async read(gens: readonly FetchedGeneration[]): Promise<HyperchainBatch> {
+    this.#record ??= this.#deps.detect().catch((err: unknown) => {
+      this.#record = undefined;
+      throw err;
+    });
+    const record = await this.#record;
+    if (!record.contracts) return { record, produced: [], epochs: [], pins: [] };
+    const whole = gens.filter((g) => g.continuesAt === undefined);
+    const produced = whole.flatMap((g) => producedRow(g) ?? []);
+    // the batch's boundaries at once: each waits on the node only (its dry-runs), in the node set's slots
+    const contracts = record.contracts;
+    const read = await Promise.all(whole.filter(isEpochBoundary).map((gen) => this.#epochAt(contracts, gen)));
+    const epochs: EpochLoad[] = read.map((r) => r.epoch);
+    const pins: PinLoad[] = read.flatMap((r) => r.pin ?? []);
+    return { record, produced, epochs, pins };
+  }
+
+  async #epochAt(
+    contracts: HyperchainContracts,
+    gen: FetchedGeneration,
+  ): Promise<{ epoch: EpochLoad; pin: PinLoad | undefined }> {
+    const election = contracts.election ?? contracts.staking;
+    const [electionCode, stakingCode] = await Promise.all(
+      [election, contracts.staking].map(async (ct) =>
+        this.#deps.decoder.encoder(await this.#deps.node.contractCode(ct)),
+      ),
+    );
+    const at = String(gen.keyBlock.hash);
+    const [infoResult, pinResult, sortedResult] = await this.#dryRun(at, [
+      { contract: election, calldata: electionCode!.encodeCall('epoch_info', []) },
+      { contract: election, calldata: electionCode!.encodeCall('pin_reward_info', []) },
+      { contract: contracts.staking, calldata: stakingCode!.encodeCall('sorted_validators', []) },
+    ]);
+    const decode = (code: BytecodeEncoder, fn: string, r: DryRunResult | undefined): unknown =>
+      code.decodeResult(fn, ok(r, fn), 'ok');
+    const info = readEpochInfo(decode(electionCode!, 'epoch_info', infoResult));
+    const pinReward = readPinRewardInfo(decode(electionCode!, 'pin_reward_info', pinResult));
+    const sorted = readStakes(decode(stakingCode!, 'sorted_validators', sortedResult));
+    const [schedule, locked] = await Promise.all([
+      info.seed ? this.#leaders(election, at, info, electionCode!) : [],
+      this.#delegates(contracts.staking, at, sorted, lockedEpochs(gen.height, info.epoch), stakingCode!),
+    ]);
+    return {
+      epoch: {
+        loadedAt: gen.height,
+        epoch: info.epoch,
+        first: info.start,
+        length: info.length,
+        seed: encodeSeed(info.seed),
+        startTimeMs: Number(gen.keyBlock.time),
+        pinReward: pinReward.current,
+        validators: info.stakes.map(([validator, stake]) => ({ validator, stake })),
+        schedule,
+        locked,
+      },
+      pin: pinOf(gen, pinReward, info.epoch - 1),
+    };
+  }
+
+  async #leaders(election: string, at: string, info: EpochInfo, code: BytecodeEncoder): Promise<string[]> {
+    const calldata = this.#schedule.encodeCall('HCElection', 'validator_schedule', [
+      info.seed,
+      info.stakes.map(([v, s]) => [v, s]),
+      info.length,
+    ]);
+    const [result] = await this.#dryRun(at, [{ contract: election, calldata }]);
+    return readSchedule(code.decodeResult('validator_schedule', ok(result, 'validator_schedule'), 'ok'), info.length);
+  }
+
+  /**
+   * #delegates reads, at a boundary, the delegates of the validators whose stakes it locks (`sorted_validators()`
+   * there): the delegates of the epochs it locks, which sum to their stakes. Read at the boundary, not at the epoch's
+   * own start three epochs later: one state per epoch, the one its other dry-runs read.
+   */
+  async #delegates(
+    staking: string,
+    at: string,
+    sorted: readonly (readonly [string, bigint])[],
+    epochs: readonly number[],
+    code: BytecodeEncoder,
+  ): Promise<DelegatesLoad[]> {
+    if (sorted.length === 0) return [];
+    const results = await this.#dryRun(
+      at,
+      sorted.map(([v]) => ({ contract: staking, calldata: code.encodeCall('get_validator_state', [v]) })),
+    );
+    return sorted.flatMap(([validator], i) => {
+      const r = results[i];
+      if (!r?.ok) return [];
+      const delegates = readDelegates(code.decodeResult('get_validator_state', r.value, 'ok'));
+      return epochs.map((epoch) => ({ epoch, validator, delegates }));
+    });
+  }
+
+  /**
+   * #dryRun asks the node set (retried as the batch's other requests). A node that kept no state at the block (410)
+   * or does not know it (a fork the next step finds) fails the batch with a transient error: it is asked again after
+   * a backoff, as every read the batch needs; a pruning node below its GC height never answers (docs/operations.md).
+   */
+  async #dryRun(top: string, calls: readonly DryRunCall[]): Promise<DryRunResult[]> {
+    const outcome = await this.#deps.node.dryRun(top, calls);
+    if (outcome === PRUNED || outcome === REFUSED)
+      throw new NodeError(
+        ErrorCode.NODE_BAD_RESPONSE,
+        `the node ${outcome === PRUNED ? 'keeps no state at' : 'refused a dry-run at'} block ${top} (hyperchain epoch)`,
+        { path: '/dry-run', transient: true },
+      );
+    return outcome;
+  }
+}
+
+function ok(result: DryRunResult | undefined, fn: string): string {
+  if (!result?.ok)
+    throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `hyperchain ${fn} failed: ${result?.reason ?? 'no result'}`, {
+      path: '/dry-run',
+      transient: true,
+    });
+  return result.value;
+}
+
+/** hyperchainReader is the reader of a role that loads heights (the populator, -H): it detects over `node`'s nodes. */
+export function hyperchainReader(
+  node: HyperchainReaderDeps['node'] & Pick<NodeClient, 'nodes'>,
+  decoder: HyperchainReaderDeps['decoder'],
+  opts: { readonly timeoutMs: number; readonly signal?: AbortSignal },
+): HyperchainReader {
+  const detect = (): Promise<HyperchainRecord> => detectHyperchain({ urls: node.nodes.urls, ...opts });
+  return new HyperchainReader({ node, decoder, detect });
+}

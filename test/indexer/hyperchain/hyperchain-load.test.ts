@@ -1,0 +1,215 @@
+/**
+ * @module The populator on a hyperchain (issue 45 item 2): a generated chain of 31 epochs (holes, validator churn,
+ * delegates moving, HCVoteTxs, micro blocks before their key blocks) loads with `-v --full` clean, and its epochs,
+ * schedule, validators, delegates and pins equal the devnode's own state; after a populator killed mid-epoch and
+ * resumed, and after a fork across an epoch boundary, too. A chain that is not a hyperchain is recorded as not one.
+ */
+import { expect } from 'chai';
+import pino from 'pino';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import * as reads from '../../../src/db/queries/hyperchain.ts';
+import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
+import { startHarness } from '../../integration/indexer/support/harness.ts';
+import { populateToTop } from '../../support/populate.ts';
+import { waitFor } from '../../support/wait.ts';
+import { expectDevnodeState } from './oracle.ts';
+
+const silent = pino({ level: 'silent' });
+const CHILD = fileURLToPath(new URL('../../integration/indexer/support/populate-child.ts', import.meta.url));
+const TABLES = ['hc_chain', 'hc_epochs', 'hc_schedule', 'hc_produced', 'hc_validators', 'hc_delegates', 'hc_pins'];
+
+async function verifyClean(hc: TestHyperchain, schema: string): Promise<void> {
+  const lines: string[] = [];
+  const cfg = hc.config({ DATABASE_SCHEMA: schema });
+  const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+  expect(lines).to.deep.equal([]);
+  expect(report.differences).to.equal(0);
+  expect(report.checked).to.equal(hc.devnode.height() + 1);
+}
+
+/** tableRows is every row of each hyperchain table but its recording time, in a fixed order. */
+async function tableRows(hc: TestHyperchain, schema: string): Promise<Record<string, unknown[]>> {
+  const rows: Record<string, unknown[]> = {};
+  for (const t of TABLES)
+    rows[t] = (await hc.query(schema, `SELECT * FROM ${t} ORDER BY 1, 2`)).map(({ recorded_at: _, ...r }) => r);
+  return rows;
+}
+
+describe('populator on a hyperchain', function () {
+  this.timeout(600_000);
+  let hc: TestHyperchain;
+
+  before(async () => {
+    hc = await startHyperchain({ epochs: 31, extra: 3 });
+    await hc.populate();
+  });
+  after(async () => {
+    await hc?.close();
+  });
+
+  it('loads 31 epochs with -v --full clean, and every hyperchain row equals the devnode state', async () => {
+    expect(hc.devnode.height()).to.equal(31 * 10 + 3);
+    await verifyClean(hc, 'mdw');
+    const [chain] = await hc.query<{ hyperchain: boolean; staking: string }>('mdw', 'SELECT * FROM hc_chain');
+    expect(chain).to.include({ hyperchain: true, staking: hc.devnode.chain.options.hyperchain!.staking });
+    await expectDevnodeState(hc, 'mdw');
+    // the generator made holes, validator churn and stakes past 2^53: the tables hold them
+    const [facts] = await hc.query<{ holes: number; sets: number; big: boolean }>(
+      'mdw',
+      `SELECT (SELECT count(*)::int FROM hc_produced WHERE hole) AS holes,
+              (SELECT count(DISTINCT v)::int FROM (SELECT string_agg(validator, ',' ORDER BY position) AS v
+                                                     FROM hc_validators GROUP BY epoch) s) AS sets,
+              (SELECT bool_or(stake > 9007199254740993) FROM hc_delegates) AS big`,
+    );
+    expect(facts!.holes).to.be.above(0);
+    expect(facts!.sets).to.be.above(1);
+    expect(facts!.big).to.equal(true);
+  });
+
+  it('reads epochs, the schedule, validators and delegates page by page both ways, exact (db/queries/hyperchain.ts)', async () => {
+    const pool: Pool = createPool({ databaseUrl: hc.config().databaseUrl, schema: 'mdw', max: 2 }, silent);
+    try {
+      const hyperchain = hc.devnode.chain.options.hyperchain!;
+      expect(await reads.hyperchainRecord(pool)).to.deep.equal({
+        hyperchain: true,
+        contracts: { staking: hyperchain.staking, election: hyperchain.election, rewards: hyperchain.staking },
+      });
+      expect(await reads.isHyperchain(pool)).to.equal(true);
+      // top 313 is in epoch 32 (311-320), whose row came with the end of epoch 31
+      expect(await reads.currentEpoch(pool)).to.equal(32);
+      expect(await reads.epochHeights(pool, { first: 3, last: 4 })).to.deep.equal({ first: 21, last: 40 });
+      expect(await reads.epochHeights(pool, { first: 90, last: 99 })).to.equal(undefined);
+
+      const all = { first: 1, last: 1000 };
+      const newest = await reads.epochsPage(pool, all, 'backward', undefined, 3);
+      expect(newest.map((e) => e.epoch)).to.deep.equal([32, 31, 30]);
+      const next = await reads.epochsPage(pool, all, 'backward', 29, 3);
+      expect(next.map((e) => e.epoch)).to.deep.equal([29, 28, 27]);
+      const forward = await reads.epochsPage(pool, { first: 2, last: 4 }, 'forward', 3, 10);
+      expect(forward.map((e) => e.epoch)).to.deep.equal([3, 4]);
+      // the running epoch's last leader is the top height's; an ended one's its last height's
+      const schedule = await pool.query<{ height: number; leader: string }>('SELECT height, leader FROM hc_schedule');
+      const leaderAt = new Map(schedule.rows.map((r) => [r.height, r.leader]));
+      expect(newest[0]!.lastLeader).to.equal(leaderAt.get(313));
+      expect(newest[1]!.lastLeader).to.equal(leaderAt.get(310));
+      const stakes = await pool.query<{ validator: string; stake: string }>(
+        'SELECT validator, stake::text AS stake FROM hc_validators WHERE epoch = 31 ORDER BY position',
+      );
+      expect(newest[1]!.validators).to.deep.equal(stakes.rows.map((r) => ({ ...r, stake: BigInt(r.stake) })));
+      expect(newest[1]!.validators.some((v) => v.stake > 2n ** 53n)).to.equal(true);
+      expect(await reads.epochAt(pool, 31)).to.deep.equal(newest[1]);
+
+      const heights = await reads.schedulePage(pool, { first: 305, last: 320 }, 'backward', 314, 4);
+      expect(heights.map((h) => [h.height, h.producer === null])).to.deep.equal([
+        [314, true],
+        [313, false],
+        [312, false],
+        [311, false],
+      ]);
+      expect(await reads.scheduleAt(pool, 320)).to.include({ epoch: 32, producer: null, hole: null });
+      const hole = await pool.query<{ height: number }>('SELECT height FROM hc_produced WHERE hole LIMIT 1');
+      expect(await reads.scheduleAt(pool, hole.rows[0]!.height)).to.include({ hole: true });
+
+      const validators = await reads.validatorsPage(pool, { first: 30, last: 31 }, 'backward', undefined, 100);
+      const byBytes = (a: reads.ValidatorKey, b: reads.ValidatorKey): number =>
+        b.epoch - a.epoch || Buffer.compare(Buffer.from(b.validator), Buffer.from(a.validator));
+      expect(validators).to.deep.equal([...validators].sort(byBytes));
+      expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([31, 30]));
+      const [first, second] = validators;
+      const resumed = await reads.validatorsPage(pool, { first: 30, last: 31 }, 'backward', second, 1);
+      expect(resumed).to.deep.equal([second]);
+      const mine = await reads.validatorsPage(pool, all, 'forward', undefined, 1000, first!.validator);
+      expect(new Set(mine.map((v) => v.validator))).to.deep.equal(new Set([first!.validator]));
+      expect(await reads.validatorAt(pool, first!.validator, first!.epoch)).to.deep.equal(first);
+      expect(await reads.lastValidatorEpoch(pool, first!.validator)).to.equal(32);
+      const pins = await pool.query<{ leader: string; epoch: number; reward: string }>('SELECT * FROM hc_pins');
+      const pinner = pins.rows[0]!;
+      const withPins = (await reads.validatorsPage(pool, all, 'forward', undefined, 1, pinner.leader))[0]!;
+      expect(withPins.pinningHistory.get(pinner.epoch)).to.equal(BigInt(pinner.reward));
+
+      const delegates = await reads.delegatesPage(pool, first!.validator, all, 'forward', undefined, 1000);
+      const sum = delegates.filter((d) => d.epoch === first!.epoch).reduce((a, d) => a + d.stake, 0n);
+      expect(sum).to.equal(first!.stake);
+      const back = await reads.delegatesPage(pool, first!.validator, all, 'backward', delegates.at(-2), 2);
+      expect(back).to.deep.equal([delegates.at(-2), delegates.at(-3)]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('-v --full finds a hyperchain row that differs from the node, digit for digit', async () => {
+    const where = `epoch = 20 AND position = 0`;
+    await hc.query('mdw', `UPDATE hc_validators SET stake = stake + 1 WHERE ${where}`);
+    try {
+      const lines: string[] = [];
+      const cfg = hc.config();
+      const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+      expect(report.differences).to.equal(2);
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
+        'derived hc_validators: row only in the database',
+        'derived hc_validators: row only re-derived from the node',
+      ]);
+    } finally {
+      await hc.query('mdw', `UPDATE hc_validators SET stake = stake - 1 WHERE ${where}`);
+    }
+  });
+
+  it('resumes a populator killed (SIGKILL) mid-epoch with the same rows as an uninterrupted load', async () => {
+    const env = {
+      NODE_URL: hc.devnode.externalUrl,
+      DATABASE_URL: hc.config().databaseUrl,
+      DATABASE_SCHEMA: 'killed',
+      BATCH_SIZE: '7',
+      POLL_INTERVAL_MS: '50',
+      LOG_LEVEL: 'silent',
+    };
+    const child = spawn(process.execPath, [CHILD], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const stored = async (): Promise<number> =>
+      (
+        await hc
+          .query<{ top: number | null }>('killed', 'SELECT max(height) AS top FROM key_blocks')
+          .catch(() => [{ top: null }])
+      )[0]?.top ?? -1;
+    // batches of 7 heights end mid-epoch (at 48, 55, 62, …): the kill comes in one of them
+    await waitFor('the populator past height 45', async () => (await stored()) >= 45, 120_000);
+    child.kill('SIGKILL');
+    await exited;
+    const top = await stored();
+    expect(top).to.be.below(hc.devnode.height());
+    // what the kill left: whole heights, each with its key block's row, and the epochs whose boundary is stored
+    const [left] = await hc.query<{ produced: number; epochs: number }>(
+      'killed',
+      'SELECT (SELECT count(*)::int FROM hc_produced) AS produced, (SELECT count(*)::int FROM hc_epochs) AS epochs',
+    );
+    expect(left).to.deep.equal({ produced: top + 1, epochs: Math.floor(top / 10) + 1 });
+    await populateToTop(hc.config({ DATABASE_SCHEMA: 'killed' }));
+    expect(await tableRows(hc, 'killed')).to.deep.equal(await tableRows(hc, 'mdw'));
+    await expectDevnodeState(hc, 'killed');
+  });
+
+  it('follows a fork across an epoch boundary: the replaced epoch rows go, the new chain is loaded', async () => {
+    // heights 306-313 replaced: the end of epoch 31 at 310 (which fixes epoch 32) among them; a new top shows it
+    await hc.devnode.fork(8);
+    await hc.devnode.mineKeyBlock();
+    await hc.populate();
+    await verifyClean(hc, 'mdw');
+    await expectDevnodeState(hc, 'mdw');
+  });
+
+  it('records a chain that is not a hyperchain as not one, with no hyperchain rows', async () => {
+    const h = await startHarness(12, 'not-a-hyperchain');
+    try {
+      await populateToTop(h.config());
+      expect(await h.query('mdw', 'SELECT hyperchain, staking, election, rewards FROM hc_chain')).to.deep.equal([
+        { hyperchain: false, staking: null, election: null, rewards: null },
+      ]);
+      expect(await h.query('mdw', 'SELECT count(*)::int AS n FROM hc_produced')).to.deep.equal([{ n: 0 }]);
+    } finally {
+      await h.close();
+    }
+  });
+});
