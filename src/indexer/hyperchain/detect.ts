@@ -18,9 +18,9 @@ export interface DetectOptions {
 }
 
 /**
- * detectHyperchain asks each node until one answers 200 (a hyperchain: its contracts) or 404 (not one); a node that
- * fails otherwise (unreachable, 5xx, a malformed answer) is passed over, and a round in which none answered is asked
- * again after a backoff.
+ * detectHyperchain asks each node until one answers 200 (a hyperchain: its contracts) or refuses the path (404, or
+ * another 4xx but 408 and 429: not one); a node that fails otherwise (unreachable, 5xx, 408, 429, a malformed answer)
+ * is passed over, and a round in which none answered is asked again after a backoff.
  */
 export function detectHyperchain(opts: DetectOptions): Promise<HyperchainRecord> {
   return retry(
@@ -29,7 +29,8 @@ export function detectHyperchain(opts: DetectOptions): Promise<HyperchainRecord>
       for (const url of opts.urls) {
         try {
           const { status, text } = await httpGet(new URL(`${url}${PATH}`), opts.timeoutMs, { signal: opts.signal });
-          if (status === 404) return { hyperchain: false, contracts: undefined };
+          // the node refuses the path (404 without the endpoint group, or a node or proxy without /v3): not one
+          if (isRefusal(status)) return { hyperchain: false, contracts: undefined };
           if (status === 200) return readContracts(text);
           failures.push(`${url}: ${status}`);
         } catch (err) {
@@ -42,6 +43,8 @@ export function detectHyperchain(opts: DetectOptions): Promise<HyperchainRecord>
     { attempts: opts.attempts ?? Infinity, initialMs: 500, maxMs: 30_000, jitter: 0.2, signal: opts.signal },
   );
 }
+
+const isRefusal = (status: number): boolean => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 /** readContracts reads the answer: `staking` is required, `election` and `rewards` optional (the node's schema). */
 function readContracts(text: string): HyperchainRecord {
