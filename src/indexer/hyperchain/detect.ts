@@ -9,7 +9,7 @@ import { retry } from '../../retry.ts';
 
 const PATH = '/v3/hyperchain/contracts';
 
-/** What asking takes: the nodes, a request's timeout, the populator's stop signal, the backoff. */
+/** What asking takes: the nodes, a request's timeout, the populator's stop signal, the rounds (4 by default). */
 export interface DetectOptions {
   readonly urls: readonly string[];
   readonly timeoutMs: number;
@@ -20,7 +20,8 @@ export interface DetectOptions {
 /**
  * detectHyperchain asks each node until one answers 200 (a hyperchain: its contracts) or refuses the path (404, or
  * another 4xx but 408 and 429: not one); a node that fails otherwise (unreachable, 5xx, 408, 429, a malformed answer)
- * is passed over, and a round in which none answered is asked again after a backoff.
+ * is passed over, and a round in which none answered is asked again after a backoff, 4 rounds in all as the batch's
+ * other reads (then the batch fails, and the populator retries it as any failed step: logged, in sync_state).
  */
 export function detectHyperchain(opts: DetectOptions): Promise<HyperchainRecord> {
   return retry(
@@ -40,7 +41,7 @@ export function detectHyperchain(opts: DetectOptions): Promise<HyperchainRecord>
       }
       throw new Error(`no node answered ${PATH} (${failures.join('; ')})`);
     },
-    { attempts: opts.attempts ?? Infinity, initialMs: 500, maxMs: 30_000, jitter: 0.2, signal: opts.signal },
+    { attempts: opts.attempts ?? 4, initialMs: 200, maxMs: 5000, jitter: 0.2, signal: opts.signal },
   );
 }
 
