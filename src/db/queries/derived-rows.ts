@@ -12,9 +12,10 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * the migrations applied, the schema's identity (its owner is the deployment's, not the chain's), and the ids' numbers (each load numbers ids in its own order: rows are compared with their
  * ids' keys instead, ID_NUMBER_COLUMNS); and the accounts' balances, stored at the last height of each batch that
  * touched an account, so at heights that follow the load's batches (each account's latest, account_wealth, is the
- * chain's and compared).
+ * chain's and compared); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity).
  */
 const NOT_DERIVED = [
+  'hc_chain',
   'sync_state',
   'derive_backfill',
   'mdw_migrations',

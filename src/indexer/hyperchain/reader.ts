@@ -13,7 +13,7 @@ import { NodeError } from '../../node/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';
-import { detectHyperchain } from './detect.ts';
+import { detectHyperchain, type DetectOptions } from './detect.ts';
 import { SCHEDULE_ACI } from './schedule-aci.ts';
 import {
   encodeSeed,
@@ -173,7 +173,7 @@ function ok(result: DryRunResult | undefined, fn: string): string {
 export function hyperchainReader(
   node: HyperchainReaderDeps['node'] & Pick<NodeClient, 'nodes'>,
   decoder: HyperchainReaderDeps['decoder'],
-  opts: { readonly timeoutMs: number; readonly signal?: AbortSignal },
+  opts: Pick<DetectOptions, 'timeoutMs' | 'signal' | 'meters'>,
 ): HyperchainReader {
   const detect = (): Promise<HyperchainRecord> => detectHyperchain({ urls: node.nodes.urls, ...opts });
   return new HyperchainReader({ node, decoder, detect });

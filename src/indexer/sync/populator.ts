@@ -280,7 +280,11 @@ export class Populator implements Role {
         accountNumbers: new AccountNumbers(),
         maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
         txTypeCodes: new TxTypeCodes(),
-        hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, signal }),
+        hyperchain: hyperchainReader(node, readers.decoder, {
+          timeoutMs: cfg.nodeTimeoutMs,
+          signal,
+          meters: this.#nodeMeters(),
+        }),
       },
     });
     return { follower, backfill };
