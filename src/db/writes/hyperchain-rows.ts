@@ -34,6 +34,11 @@ export interface EpochLoad {
   readonly length: number;
   /** `kh_`-encoded seed; null when the contract holds none (epochs 1 and 2) */
   readonly seed: string | null;
+  /**
+   * the parent chain's block the seed is (the node seeds epoch e + 2 with that block's hash, `get_entropy_hash`):
+   * `kh_`-encoded as an æternity parent's hashes are; null with the seed
+   */
+  readonly parentBlockHash: string | null;
   readonly startTimeMs: number;
   readonly pinReward: bigint;
   readonly validators: readonly ValidatorLoad[];

@@ -44,9 +44,9 @@ export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Pr
     );
   for (const e of epochs) {
     await db.query(
-      `INSERT INTO hc_epochs (epoch, first, last, length, seed, start_time_ms, pin_reward, loaded_at)
-       VALUES ($1, $2::int, $2::int + $3::int - 1, $3, $4, $5, $6::numeric, $7)`,
-      [e.epoch, e.first, e.length, e.seed, e.startTimeMs, e.pinReward.toString(), e.loadedAt],
+      `INSERT INTO hc_epochs (epoch, first, last, length, seed, parent_block_hash, start_time_ms, pin_reward, loaded_at)
+       VALUES ($1, $2::int, $2::int + $3::int - 1, $3, $4, $5, $6, $7::numeric, $8)`,
+      [e.epoch, e.first, e.length, e.seed, e.parentBlockHash, e.startTimeMs, e.pinReward.toString(), e.loadedAt],
     );
     const v = e.validators;
     await db.query(

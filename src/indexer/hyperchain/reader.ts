@@ -91,13 +91,16 @@ export class HyperchainReader {
       info.seed ? this.#leaders(election, at, info, electionCode!) : [],
       this.#delegates(contracts.staking, at, sorted, lockedEpochs(gen.height, info.epoch), stakingCode!),
     ]);
+    const seed = encodeSeed(info.seed);
     return {
       epoch: {
         loadedAt: gen.height,
         epoch: info.epoch,
         first: info.start,
         length: info.length,
-        seed: encodeSeed(info.seed),
+        seed,
+        // the node's seed of an epoch is the hash of the parent chain's block at its entropy height: one value, two keys
+        parentBlockHash: seed,
         startTimeMs: Number(gen.keyBlock.time),
         pinReward: pinReward.current,
         validators: info.stakes.map(([validator, stake]) => ({ validator, stake })),

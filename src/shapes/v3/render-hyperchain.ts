@@ -7,8 +7,9 @@ import type { DelegateRow, EpochRow, ScheduleRow, ValidatorRow } from '../../db/
 
 /**
  * epochObject is ae_mdw's EpochInfo: `last_pin_height` is the height before the epoch (the pin of the epoch before is
- * posted there), `epoch_start_time` that key block's time. `seed` (`kh_`) and `parent_block_hash` are null where the
- * node's contract holds none (epochs 1 and 2 take theirs from the parent chain, which the node does not expose).
+ * posted there), `epoch_start_time` that key block's time. `seed` and `parent_block_hash` (the parent block the seed is the
+ * hash of, `kh_`) are null where the node's contract holds none (epochs 1 and 2 take theirs from the parent chain,
+ * which the node does not expose).
  */
 export function epochObject(e: EpochRow): { [key: string]: Json } {
   return {
@@ -31,8 +32,8 @@ export function scheduleObject(s: ScheduleRow): { [key: string]: Json } {
 }
 
 /**
- * validatorObject is ae_mdw's Validator of one epoch: its locked stake, its delegates' count, the block rewards it
- * earned in the epoch (0 until the next epoch's end pays them) and its pins of every epoch (epoch → reward).
+ * validatorObject is ae_mdw's Validator of one epoch: its locked stake, its delegates' count, `rewards_earned` and its
+ * pins of every epoch (epoch → reward).
  */
 export function validatorObject(v: ValidatorRow): { [key: string]: Json } {
   return {
@@ -40,6 +41,7 @@ export function validatorObject(v: ValidatorRow): { [key: string]: Json } {
     validator: v.validator,
     total_stakes: v.stake,
     delegates: v.delegates,
+    // no node API tells what a validator earned in an epoch (docs/api-v3.md, "Hyperchains"): hc_rewards has no rows
     rewards_earned: v.rewardsEarned ?? 0n,
     pinning_history: Object.fromEntries([...v.pinningHistory].map(([epoch, reward]) => [String(epoch), reward])),
   };

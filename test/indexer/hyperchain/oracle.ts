@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import { EOE_FLAG, HOLE_FLAG, type Hyperchain } from '../../../src/devnode/index.ts';
 import { isPinned } from '../../../src/devnode/hyperchain/consensus.ts';
+import { entropyHeight } from '../../../src/devnode/hyperchain/schedule.ts';
 import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
 import type { TestHyperchain } from '../../support/hyperchain.ts';
 
@@ -28,6 +29,7 @@ export async function expectDevnodeState(hc: TestHyperchain, schema: string): Pr
   const chain = hc.devnode.chain;
   const hyperchain = chain.options.hyperchain as Hyperchain;
   const top = chain.height;
+  const { parentEpochLength, parentStartHeight } = hyperchain.config;
   const kb = (h: number): (typeof chain.keyBlocks)[number] => chain.keyBlocks[h]!;
   const q = <T extends object>(sql: string): Promise<T[]> => hc.query<T & Record<string, unknown>>(schema, sql);
 
@@ -57,7 +59,10 @@ export async function expectDevnodeState(hc: TestHyperchain, schema: string): Pr
         last: view.last,
         length: view.length,
         seed: seeded ? encode('kh', view.seed) : null,
-        parent_block_hash: null,
+        // the block of the devnode's parent chain at the epoch's entropy height, as the node seeds the epoch
+        parent_block_hash: seeded
+          ? encode('kh', hyperchain.parentHash(entropyHeight(view.epoch, parentEpochLength, parentStartHeight)))
+          : null,
         start_time_ms: String(kb(boundary).header.time),
         pin_reward: String(pin.items[1] as bigint),
         loaded_at: boundary,
