@@ -68,11 +68,16 @@ export function readPinRewardInfo(value: unknown): PinRewardInfo {
   return { base: base!, current: current!, carryOver: carryOver! };
 }
 
-/** readDelegates reads the delegates of `get_validator_state(owner)`'s answer (its validator contract's state). */
-export function readDelegates(value: unknown): Map<string, bigint> {
-  const state = tupleOf(value, 8, 'get_validator_response')[7];
-  const delegates = tupleOf(state, 9, 'validator_state')[7];
-  if (!(delegates instanceof Map)) throw new TypeError('validator_state without a delegates map');
+/**
+ * readDelegates reads the delegates of `get_validator_state(owner)`'s answer (its validator contract's state), or
+ * gives undefined for an answer of another shape: the node's newer MainStaking (after its staking overhaul) answers a
+ * validator record without delegates, and a contract this version does not know must not stop the chain's loading.
+ */
+export function readDelegates(value: unknown): Map<string, bigint> | undefined {
+  if (!Array.isArray(value) || value.length !== 8) return undefined;
+  const state: unknown = value[7];
+  const delegates: unknown = Array.isArray(state) && state.length === 9 ? state[7] : undefined;
+  if (!(delegates instanceof Map)) return undefined;
   return new Map([...delegates].map(([k, v]) => [String(k), int(v)]));
 }
 

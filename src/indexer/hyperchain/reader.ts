@@ -6,6 +6,7 @@
  * whose stakes the boundary locks (three epochs on: they sum to its locked stake). Nothing is read per height.
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
+import type { Logger } from 'pino';
 import { ErrorCode } from '../../errors.ts';
 import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
 import { PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
@@ -36,6 +37,8 @@ export interface HyperchainReaderDeps {
   readonly decoder: Pick<ContractDecoder, 'encoder'>;
   /** whether the node runs a hyperchain (detect.ts), asked once per reader */
   readonly detect: () => Promise<HyperchainRecord>;
+  /** where an answer this version cannot read is told, once */
+  readonly log?: Pick<Logger, 'warn'>;
 }
 
 /** HyperchainReader reads a batch's consensus rows; a chain that is not a hyperchain gives none. */
@@ -43,6 +46,8 @@ export class HyperchainReader {
   readonly #deps: HyperchainReaderDeps;
   #record: Promise<HyperchainRecord> | undefined;
   readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
+  /** whether a delegates answer of a shape this version does not read was logged (once per reader) */
+  #delegatesUnread = false;
 
   constructor(deps: HyperchainReaderDeps) {
     this.#deps = deps;
@@ -134,16 +139,33 @@ export class HyperchainReader {
     code: BytecodeEncoder,
   ): Promise<DelegatesLoad[]> {
     if (sorted.length === 0) return [];
-    const results = await this.#dryRun(
-      at,
-      sorted.map(([v]) => ({ contract: staking, calldata: code.encodeCall('get_validator_state', [v]) })),
-    );
+    let calls: DryRunCall[];
+    try {
+      calls = sorted.map(([v]) => ({ contract: staking, calldata: code.encodeCall('get_validator_state', [v]) }));
+    } catch {
+      return this.#delegatesUnreadable(staking, at); // a staking contract without get_validator_state(address)
+    }
+    const results = await this.#dryRun(at, calls);
     return sorted.flatMap(([validator], i) => {
       const r = results[i];
       if (!r?.ok) return [];
       const delegates = readDelegates(code.decodeResult('get_validator_state', r.value, 'ok'));
+      if (!delegates) return this.#delegatesUnreadable(staking, at);
       return epochs.map((epoch) => ({ epoch, validator, delegates }));
     });
+  }
+
+  /** #delegatesUnreadable leaves out delegates a staking contract gives in a way this version does not read, told once */
+  #delegatesUnreadable(staking: string, at: string): [] {
+    if (!this.#delegatesUnread) {
+      this.#delegatesUnread = true;
+      this.#deps.log?.warn(
+        { contract: staking, at },
+        'hyperchain: the staking contract gives validators in a shape this version does not read (a newer ' +
+          'contract?): epochs, leaders and stakes are indexed, delegates are not',
+      );
+    }
+    return [];
   }
 
   /**
@@ -176,8 +198,9 @@ function ok(result: DryRunResult | undefined, fn: string): string {
 export function hyperchainReader(
   node: HyperchainReaderDeps['node'] & Pick<NodeClient, 'nodes'>,
   decoder: HyperchainReaderDeps['decoder'],
-  opts: Pick<DetectOptions, 'timeoutMs' | 'signal' | 'meters'>,
+  opts: Pick<DetectOptions, 'timeoutMs' | 'signal' | 'meters'> & { log?: Pick<Logger, 'warn'> },
 ): HyperchainReader {
-  const detect = (): Promise<HyperchainRecord> => detectHyperchain({ urls: node.nodes.urls, ...opts });
-  return new HyperchainReader({ node, decoder, detect });
+  const { log, ...detectOptions } = opts;
+  const detect = (): Promise<HyperchainRecord> => detectHyperchain({ urls: node.nodes.urls, ...detectOptions });
+  return new HyperchainReader({ node, decoder, detect, ...(log ? { log } : {}) });
 }

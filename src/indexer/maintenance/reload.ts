@@ -52,7 +52,7 @@ export async function reloadHeights(
       pool,
       node,
       ...readers,
-      hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs }),
+      hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, log }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,

@@ -282,6 +282,7 @@ export class Populator implements Role {
         txTypeCodes: new TxTypeCodes(),
         hyperchain: hyperchainReader(node, readers.decoder, {
           timeoutMs: cfg.nodeTimeoutMs,
+          log,
           signal,
           meters: this.#nodeMeters(),
         }),
