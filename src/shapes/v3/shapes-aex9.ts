@@ -18,17 +18,12 @@ export const AEX9_TOKEN = shape(
   },
 );
 
+/** a balance of a token and the block it was read at */
+const balanceAt = { contract_id: id('ct'), block_hash: id('mh'), height: int, amount: big };
+
 export const AEX9_CONTRACT_BALANCE = shape(
   { openapi: 'Aex9ContractBalanceResponse', graphql: ['Aex9ContractBalance'] },
-  {
-    contract_id: id('ct'),
-    account_id: id('ak'),
-    block_hash: id('mh'),
-    height: int,
-    last_tx_hash: id('th'),
-    last_log_idx: int,
-    amount: big,
-  },
+  { ...balanceAt, account_id: id('ak'), last_tx_hash: id('th'), last_log_idx: int },
 );
 
 /** an account that never held the token has a null amount */
@@ -44,13 +39,10 @@ export const AEX9_BALANCE_HISTORY_ITEM = shape(
 export const AEX9_BALANCE = shape(
   { openapi: 'Aex9BalanceResponse', graphql: ['Aex9AccountBalance'] },
   {
-    contract_id: id('ct'),
-    block_hash: id('mh'),
+    ...balanceAt,
     tx_hash: id('th'),
     tx_index: nullable(int),
     tx_type: str,
-    height: int,
-    amount: big,
     decimals: nullable(int),
     token_symbol: str,
     token_name: str,
