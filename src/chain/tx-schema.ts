@@ -51,6 +51,57 @@ const channelTail = [
   ['fee', 'int'],
   ['nonce', 'int'],
 ] as const;
+/** a mutual close's and a settlement's fields: the final amounts of both parties */
+const channelFinalFields = [
+  ['channel_id', 'id'],
+  ['from_id', 'id'],
+  ['initiator_amount_final', 'int'],
+  ['responder_amount_final', 'int'],
+  ...channelTail,
+] as const;
+/** a solo close's and a slash's fields: the state they claim and its proof of inclusion */
+const channelDisputeFields = [
+  ['channel_id', 'id'],
+  ['from_id', 'id'],
+  ['payload', 'tx'],
+  ['poi', 'pi'],
+  ...channelTail,
+] as const;
+/** a channel deposit's or withdrawal's fields after the channel and the party */
+const channelAmountTail = [
+  ['amount', 'int'],
+  ['ttl', 'int'],
+  ['fee', 'int'],
+  ['state_hash', 'st'],
+  ['round', 'int'],
+  ['nonce', 'int'],
+] as const;
+/** a GAMetaTx's fields before its inner transaction (version 1 has a ttl between) */
+const gaMetaHead = [
+  ['ga_id', 'id'],
+  ['auth_data', 'cb'],
+  ['abi_version', 'int'],
+  ['fee', 'int'],
+  ['gas', 'int'],
+  ['gas_price', 'int'],
+] as const;
+
+/** channelCreateFields are a ChannelCreateTx's: version 2 encodes its delegates per role (`delegates`), 1 as a list. */
+function channelCreateFields(delegates: 'ids' | 'delegates'): TxSchema['fields'] {
+  return [
+    ['initiator_id', 'id'],
+    ['initiator_amount', 'int'],
+    ['responder_id', 'id'],
+    ['responder_amount', 'int'],
+    ['channel_reserve', 'int'],
+    ['lock_period', 'int'],
+    ['ttl', 'int'],
+    ['fee', 'int'],
+    ['delegate_ids', delegates],
+    ['state_hash', 'st'],
+    ['nonce', 'int'],
+  ];
+}
 
 /**
  * TX_SCHEMAS lists each supported layout (node aeser field order, node-api.md §5); a type named
@@ -209,103 +260,49 @@ export const TX_SCHEMAS: readonly TxSchema[] = [
     type: 'ChannelCreateTx',
     tag: 50,
     version: 1,
-    fields: [
-      ['initiator_id', 'id'],
-      ['initiator_amount', 'int'],
-      ['responder_id', 'id'],
-      ['responder_amount', 'int'],
-      ['channel_reserve', 'int'],
-      ['lock_period', 'int'],
-      ['ttl', 'int'],
-      ['fee', 'int'],
-      ['delegate_ids', 'ids'],
-      ['state_hash', 'st'],
-      ['nonce', 'int'],
-    ],
+    fields: channelCreateFields('ids'),
   },
   {
     type: 'ChannelCreateTx',
     tag: 50,
     version: 2,
-    fields: [
-      ['initiator_id', 'id'],
-      ['initiator_amount', 'int'],
-      ['responder_id', 'id'],
-      ['responder_amount', 'int'],
-      ['channel_reserve', 'int'],
-      ['lock_period', 'int'],
-      ['ttl', 'int'],
-      ['fee', 'int'],
-      ['delegate_ids', 'delegates'],
-      ['state_hash', 'st'],
-      ['nonce', 'int'],
-    ],
+    fields: channelCreateFields('delegates'),
   },
   {
     type: 'ChannelCloseMutualTx',
     tag: 53,
     version: 1,
-    fields: [
-      ['channel_id', 'id'],
-      ['from_id', 'id'],
-      ['initiator_amount_final', 'int'],
-      ['responder_amount_final', 'int'],
-      ...channelTail,
-    ],
+    fields: channelFinalFields,
   },
   {
     type: 'ChannelDepositTx',
     tag: 51,
     version: 1,
-    fields: [
-      ['channel_id', 'id'],
-      ['from_id', 'id'],
-      ['amount', 'int'],
-      ['ttl', 'int'],
-      ['fee', 'int'],
-      ['state_hash', 'st'],
-      ['round', 'int'],
-      ['nonce', 'int'],
-    ],
+    fields: [['channel_id', 'id'], ['from_id', 'id'], ...channelAmountTail],
   },
   {
     type: 'ChannelWithdrawTx',
     tag: 52,
     version: 1,
-    fields: [
-      ['channel_id', 'id'],
-      ['to_id', 'id'],
-      ['amount', 'int'],
-      ['ttl', 'int'],
-      ['fee', 'int'],
-      ['state_hash', 'st'],
-      ['round', 'int'],
-      ['nonce', 'int'],
-    ],
+    fields: [['channel_id', 'id'], ['to_id', 'id'], ...channelAmountTail],
   },
   {
     type: 'ChannelCloseSoloTx',
     tag: 54,
     version: 1,
-    fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ['poi', 'pi'], ...channelTail],
+    fields: channelDisputeFields,
   },
   {
     type: 'ChannelSlashTx',
     tag: 55,
     version: 1,
-    fields: [['channel_id', 'id'], ['from_id', 'id'], ['payload', 'tx'], ['poi', 'pi'], ...channelTail],
+    fields: channelDisputeFields,
   },
   {
     type: 'ChannelSettleTx',
     tag: 56,
     version: 1,
-    fields: [
-      ['channel_id', 'id'],
-      ['from_id', 'id'],
-      ['initiator_amount_final', 'int'],
-      ['responder_amount_final', 'int'],
-      ...channelTail,
-    ],
+    fields: channelFinalFields,
   },
   {
     type: 'ChannelSnapshotSoloTx',
@@ -373,30 +370,13 @@ export const TX_SCHEMAS: readonly TxSchema[] = [
     type: 'GAMetaTx',
     tag: 81,
     version: 2,
-    fields: [
-      ['ga_id', 'id'],
-      ['auth_data', 'cb'],
-      ['abi_version', 'int'],
-      ['fee', 'int'],
-      ['gas', 'int'],
-      ['gas_price', 'int'],
-      ['tx', 'signedTx'],
-    ],
+    fields: [...gaMetaHead, ['tx', 'signedTx']],
   },
   {
     type: 'GAMetaTx',
     tag: 81,
     version: 1,
-    fields: [
-      ['ga_id', 'id'],
-      ['auth_data', 'cb'],
-      ['abi_version', 'int'],
-      ['fee', 'int'],
-      ['gas', 'int'],
-      ['gas_price', 'int'],
-      ['ttl', 'int'],
-      ['tx', 'signedTx'],
-    ],
+    fields: [...gaMetaHead, ['ttl', 'int'], ['tx', 'signedTx']],
   },
   {
     type: 'PayingForTx',

@@ -9,7 +9,7 @@ import { commitmentId, nameHash } from './ids.ts';
 import type { KeyPair } from './keys.ts';
 import { nameStatus } from './rules-common.ts';
 import { minimumNameFee } from './rules-names.ts';
-import { jsonInt } from './tx-codec.ts';
+import { jsonInt, type TxFields } from './tx-codec.ts';
 import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
 
 interface Preclaim {
@@ -53,23 +53,24 @@ export class NameTraffic {
     return `gen${n.padStart(4, '0')}x${this.#kit.rng.uint32().toString(36).padStart(7, '0')}.chain`;
   }
 
+  /**
+   * #signedBy is a transaction `owner` pays and signs, with its next nonce and a varied fee. The fee is drawn after
+   * the caller's fields, the order the random stream has always been drawn in (the same seed makes the same chain).
+   */
+  #signedBy(owner: KeyPair, type: string, version: number, fields: TxFields): BuiltTx {
+    const tx = { type, version, account_id: owner.address, nonce: this.#kit.nonce(owner), ...fields };
+    return { tx: { ...tx, fee: this.#kit.fee() }, signers: [owner] };
+  }
+
   #claimTx(owner: KeyPair, name: string, salt: bigint, nameFee: bigint): BuiltTx {
     const id = nameHash(name);
     if (auctionTimeout(name, PROTOCOL_VERSION) > 0) this.#auctions.push(id);
     else this.#names.push(id);
-    return {
-      tx: {
-        type: 'NameClaimTx',
-        version: 2,
-        account_id: owner.address,
-        nonce: this.#kit.nonce(owner),
-        name,
-        name_salt: jsonInt(salt),
-        name_fee: jsonInt(nameFee),
-        fee: this.#kit.fee(),
-      },
-      signers: [owner],
-    };
+    return this.#signedBy(owner, 'NameClaimTx', 2, {
+      name,
+      name_salt: jsonInt(salt),
+      name_fee: jsonInt(nameFee),
+    });
   }
 
   #preclaim(height: number): BuiltTx {
@@ -77,17 +78,9 @@ export class NameTraffic {
     const name = this.#newName();
     const salt = this.#kit.rng.bigint(128) + 1n;
     this.#preclaims.push({ name, salt, owner, height });
-    return {
-      tx: {
-        type: 'NamePreclaimTx',
-        version: 1,
-        account_id: owner.address,
-        nonce: this.#kit.nonce(owner),
-        commitment_id: commitmentId(name, salt),
-        fee: this.#kit.fee(),
-      },
-      signers: [owner],
-    };
+    return this.#signedBy(owner, 'NamePreclaimTx', 1, {
+      commitment_id: commitmentId(name, salt),
+    });
   }
 
   #claim(height: number): BuiltTx | undefined {
@@ -117,19 +110,11 @@ export class NameTraffic {
     const auction = auctions.get(this.#kit.rng.pick(this.#auctions))!;
     const bidder = this.#kit.account();
     const fee = (auction.bid * BigInt(105 + this.#kit.rng.int(0, 10)) + 99n) / 100n;
-    return {
-      tx: {
-        type: 'NameClaimTx',
-        version: 2,
-        account_id: bidder.address,
-        nonce: this.#kit.nonce(bidder),
-        name: auction.name,
-        name_salt: 0,
-        name_fee: jsonInt(fee),
-        fee: this.#kit.fee(),
-      },
-      signers: [bidder],
-    };
+    return this.#signedBy(bidder, 'NameClaimTx', 2, {
+      name: auction.name,
+      name_salt: 0,
+      name_fee: jsonInt(fee),
+    });
   }
 
   /** owned picks a claimed name and its owner's key (forgetting names no longer claimed). */
@@ -151,53 +136,29 @@ export class NameTraffic {
     if (!n) return undefined;
     const pointers = [{ key: 'account_pubkey', id: n.owner.address }];
     if (this.#kit.rng.chance(0.3)) pointers.push({ key: 'oracle_pubkey', id: oracleOf(n.owner) });
-    return {
-      tx: {
-        type: 'NameUpdateTx',
-        version: 1,
-        account_id: n.owner.address,
-        nonce: this.#kit.nonce(n.owner),
-        name_id: n.id,
-        name_ttl: this.#kit.rng.int(10_000, 180_000),
-        pointers,
-        client_ttl: 3600,
-        fee: this.#kit.fee(),
-      },
-      signers: [n.owner],
-    };
+    return this.#signedBy(n.owner, 'NameUpdateTx', 1, {
+      name_id: n.id,
+      name_ttl: this.#kit.rng.int(10_000, 180_000),
+      pointers,
+      client_ttl: 3600,
+    });
   }
 
   #transfer(height: number): BuiltTx | undefined {
     const n = this.owned(height);
     if (!n) return undefined;
-    return {
-      tx: {
-        type: 'NameTransferTx',
-        version: 1,
-        account_id: n.owner.address,
-        nonce: this.#kit.nonce(n.owner),
-        name_id: n.id,
-        recipient_id: this.#kit.other(n.owner).address,
-        fee: this.#kit.fee(),
-      },
-      signers: [n.owner],
-    };
+    return this.#signedBy(n.owner, 'NameTransferTx', 1, {
+      name_id: n.id,
+      recipient_id: this.#kit.other(n.owner).address,
+    });
   }
 
   #revoke(height: number): BuiltTx | undefined {
     const n = this.owned(height);
     if (!n) return undefined;
     this.#names.splice(this.#names.indexOf(n.id), 1);
-    return {
-      tx: {
-        type: 'NameRevokeTx',
-        version: 1,
-        account_id: n.owner.address,
-        nonce: this.#kit.nonce(n.owner),
-        name_id: n.id,
-        fee: this.#kit.fee(),
-      },
-      signers: [n.owner],
-    };
+    return this.#signedBy(n.owner, 'NameRevokeTx', 1, {
+      name_id: n.id,
+    });
   }
 }

@@ -5,7 +5,8 @@
  */
 import { encode, reprefix } from '../chain/encoding.ts';
 import type { Chain } from './chain.ts';
-import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
+import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION } from './fate-contract.ts';
+import { contractCreateTx } from './contracts/txs.ts';
 import { ttlFee } from './fees.ts';
 import { contractId, oracleQueryId } from './ids.ts';
 import type { KeyPair } from './keys.ts';
@@ -250,24 +251,13 @@ export class Traffic {
     const owner = this.#rng.pick(this.#accounts);
     const nonce = this.#nonce(owner);
     this.#contracts.push(contractId(owner.address, nonce));
-    return {
-      tx: {
-        type: 'ContractCreateTx',
-        version: 1,
-        owner_id: owner.address,
-        nonce,
-        code: DEVNODE_CONTRACT_BYTECODE,
-        vm_version: FATE_VM_VERSION,
-        abi_version: FATE_ABI_VERSION,
-        deposit: 0,
-        amount: this.#rng.int(0, 1000),
-        gas: 10_000,
-        gas_price: 1_000_000_000,
-        fee: 80_000 + this.#fee(),
-        call_data: contractCallData('init', []),
-      },
-      signers: [owner],
-    };
+    return contractCreateTx(owner, nonce, DEVNODE_CONTRACT_BYTECODE, {
+      amount: this.#rng.int(0, 1000),
+      gas: 10_000,
+      gasPrice: 1_000_000_000,
+      fee: 80_000 + this.#fee(),
+      callData: contractCallData('init', []),
+    });
   }
 
   #contractCall(): BuiltTx | undefined {

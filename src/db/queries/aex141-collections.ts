@@ -5,7 +5,7 @@
 import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
 
 /** A limit event's value and where it is. */
 export interface LimitAt {
@@ -230,11 +230,7 @@ export async function aex141TransfersPage(
   start: LogKey | undefined,
   n: number,
 ): Promise<Aex141TransferRow[]> {
-  const ks = keyset(
-    ['e.height', 'e.micro_index', 'e.tx_index', 'e.log_idx'],
-    walk,
-    '$5::int, $6::int, $7::int, $8::int',
-  );
+  const ks = logKeyset('e', walk, 5);
   const { rows } = await db.query<Aex141TransferRow>(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", e.log_idx AS "logIdx",
             e.contract_id AS "contractId", e.tx_hash AS "txHash", t.micro_time_ms::text AS "microTime",
@@ -244,13 +240,7 @@ export async function aex141TransfersPage(
       WHERE ($2::text IS NULL OR e.contract_id = $2) AND e.kind = 'transfer' AND ($3::text IS NULL OR e.from_id = $3)
         AND ($4::text IS NULL OR e.to_id = $4) AND ($5::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
-    [
-      n,
-      filter.contract ?? null,
-      filter.from ?? null,
-      filter.to ?? null,
-      ...(start ? [start.height, start.microIndex, start.txIndex, start.logIdx] : [null, null, null, null]),
-    ],
+    [n, filter.contract ?? null, filter.from ?? null, filter.to ?? null, ...logKeyValues(start)],
   );
   return rows;
 }

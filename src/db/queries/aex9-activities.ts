@@ -16,20 +16,19 @@ const DATA = `json_build_object(
 const FROM = 'aex9_transfers x JOIN aexn_contracts c ON c.contract_id = x.contract_id';
 const tag = `'aex9:' || lpad(x.log_idx::text, 10, '0')`;
 
+/** transfers is one side of an id's transfers: `side` names its source and its ref, the id is `column`, `where` adds a condition. */
+function transfers(side: 'sent' | 'received', column: string, where = ''): ActivitySql {
+  return {
+    source: `aex9_${side}`,
+    from: FROM,
+    keyColumns: ['x.height', 'x.micro_index', 'x.tx_index', tag, `'${side}'::text`],
+    data: DATA,
+    where: `${column} = $2 AND x.height BETWEEN $3 AND $4${where}`,
+  };
+}
+
 /** The transfers an id sent (its own acts: kept with owned_only). */
-export const AEX9_SENT_ACTIVITIES: ActivitySql = {
-  source: 'aex9_sent',
-  from: FROM,
-  keyColumns: ['x.height', 'x.micro_index', 'x.tx_index', tag, "'sent'::text"],
-  data: DATA,
-  where: 'x.sender = $2 AND x.height BETWEEN $3 AND $4',
-};
+export const AEX9_SENT_ACTIVITIES = transfers('sent', 'x.sender');
 
 /** The transfers an id received (not its own acts: left out with owned_only). */
-export const AEX9_RECEIVED_ACTIVITIES: ActivitySql = {
-  source: 'aex9_received',
-  from: FROM,
-  keyColumns: ['x.height', 'x.micro_index', 'x.tx_index', tag, "'received'::text"],
-  data: DATA,
-  where: 'x.recipient = $2 AND x.height BETWEEN $3 AND $4 AND NOT $5',
-};
+export const AEX9_RECEIVED_ACTIVITIES = transfers('received', 'x.recipient', ' AND NOT $5');

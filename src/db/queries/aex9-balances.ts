@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../pool.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
 import { txTypeNameSql } from './transactions.ts';
 
 /**
@@ -184,11 +184,7 @@ export async function aex9TransfersPage(
   from: LogKey | undefined,
   n: number,
 ): Promise<Aex9TransferRow[]> {
-  const ks = keyset(
-    ['x.height', 'x.micro_index', 'x.tx_index', 'x.log_idx'],
-    walk,
-    '$4::int, $5::int, $6::int, $7::int',
-  );
+  const ks = logKeyset('x', walk, 4);
   const side = 'sender' in filter ? 'sender' : 'recipient' in filter ? 'recipient' : undefined;
   const account = 'sender' in filter ? filter.sender : 'recipient' in filter ? filter.recipient : filter.account;
   // either side: both indexes walked and merged (a transfer to oneself once)
@@ -205,15 +201,7 @@ export async function aex9TransfersPage(
        JOIN transactions t ON t.hash = x.tx_hash
       WHERE x.contract_id = $2 AND ($4::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
-    [
-      n,
-      contractId,
-      account,
-      from?.height ?? null,
-      from?.microIndex ?? null,
-      from?.txIndex ?? null,
-      from?.logIdx ?? null,
-    ],
+    [n, contractId, account, ...logKeyValues(from)],
   );
   return rows;
 }

@@ -5,7 +5,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { keyset, type Walk } from './positions.ts';
+import { logKeyset, logKeyValues, type Walk } from './positions.ts';
 import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
 import {
   microBlockHashSql,
@@ -153,12 +153,8 @@ export async function logsPage(
     filter.last ?? 2 ** 31 - 1,
     filter.topic0 ?? null,
   ];
-  if (from) values.push(from.height, from.microIndex, from.txIndex, from.logIdx);
-  const ks = keyset(
-    ['l.height', 'l.micro_index', 'l.tx_index', 'l.log_idx'],
-    walk,
-    from ? '$6::int, $7::int, $8::int, $9::int' : undefined,
-  );
+  if (from) values.push(...logKeyValues(from));
+  const ks = logKeyset('l', walk, from ? 6 : undefined);
   const { rows } = await db.query<LogRow>(
     `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
             ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",

@@ -2,7 +2,7 @@
 import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, type Walk } from './positions.ts';
+import { logKeyset, logKeyValues, type Walk } from './positions.ts';
 
 /** A swap with its pair's tokens (symbol and decimals null when the token is not a known AEX-9 contract). */
 export interface SwapRow extends LogKey {
@@ -35,17 +35,13 @@ export async function swapsPage(
   from: LogKey | undefined,
   n: number,
 ): Promise<SwapRow[]> {
-  const ks = keyset(
-    ['s.height', 's.micro_index', 's.tx_index', 's.log_idx'],
-    walk,
-    '$5::int, $6::int, $7::int, $8::int',
-  );
+  const ks = logKeyset('s', walk, 5);
   const values = [
     n,
     factory,
     filter.caller ?? null,
     filter.contract ?? null,
-    ...(from ? [from.height, from.microIndex, from.txIndex, from.logIdx] : [null, null, null, null]),
+    ...logKeyValues(from),
     filter.token ?? null,
   ];
   const { rows } = await db.query<SwapRow>(

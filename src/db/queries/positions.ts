@@ -17,3 +17,26 @@ export function keyset(
   if (start === undefined) return { where: 'true', order };
   return { where: `(${columns.join(', ')}) ${walk === 'forward' ? '>=' : '<='} (${start})`, order };
 }
+
+/** A contract log's position: its transaction's and its own index in the transaction's logs. */
+interface LogPosition {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly logIdx: number;
+}
+
+/**
+ * logKeyset is keyset over a log's position (`alias`'s height, micro_index, tx_index and log_idx), its start the four
+ * placeholders from `$first` on (logKeyValues), or none.
+ */
+export function logKeyset(alias: string, walk: Walk, first: number | undefined): { where: string; order: string } {
+  const columns = ['height', 'micro_index', 'tx_index', 'log_idx'].map((c) => `${alias}.${c}`);
+  const start = first === undefined ? undefined : columns.map((_, i) => `$${first + i}::int`).join(', ');
+  return keyset(columns, walk, start);
+}
+
+/** logKeyValues are the parameters of logKeyset's start: a position's four numbers, or four nulls. */
+export function logKeyValues(key: LogPosition | undefined): (number | null)[] {
+  return key ? [key.height, key.microIndex, key.txIndex, key.logIdx] : [null, null, null, null];
+}

@@ -15,26 +15,46 @@ const FEE = 200_000;
 /** callData encodes a call of `fn` with these arguments. */
 export const callData = (fn: string, args: readonly FateValue[]): string => encodeCallData(functionId(fn), args);
 
-/** createTx deploys a native contract of `kind`, calling `init(args)`. */
-export function createTx(owner: KeyPair, nonce: number, kind: ContractKind, args: readonly FateValue[]): BuiltTx {
+/** What a ContractCreateTx pays and sends: the amount, gas, gas price and fee, and its init call's data. */
+export interface CreateTerms {
+  readonly amount: number;
+  readonly gas: number;
+  readonly gasPrice: number;
+  readonly fee: number;
+  readonly callData: string;
+}
+
+/** contractCreateTx deploys FATE `code` from `owner` (no deposit), calling init with `terms.callData`. */
+export function contractCreateTx(owner: KeyPair, nonce: number, code: string, terms: CreateTerms): BuiltTx {
   return {
     tx: {
       type: 'ContractCreateTx',
       version: 1,
       owner_id: owner.address,
       nonce,
-      code: BYTECODE[kind],
+      code,
       vm_version: FATE_VM_VERSION,
       abi_version: FATE_ABI_VERSION,
       deposit: 0,
-      amount: 0,
-      gas: CONTRACT_GAS,
-      gas_price: GAS_PRICE,
-      fee: FEE + 100_000,
-      call_data: callData('init', args),
+      amount: terms.amount,
+      gas: terms.gas,
+      gas_price: terms.gasPrice,
+      fee: terms.fee,
+      call_data: terms.callData,
     },
     signers: [owner],
   };
+}
+
+/** createTx deploys a native contract of `kind`, calling `init(args)`. */
+export function createTx(owner: KeyPair, nonce: number, kind: ContractKind, args: readonly FateValue[]): BuiltTx {
+  return contractCreateTx(owner, nonce, BYTECODE[kind], {
+    amount: 0,
+    gas: CONTRACT_GAS,
+    gasPrice: GAS_PRICE,
+    fee: FEE + 100_000,
+    callData: callData('init', args),
+  });
 }
 
 /** callTx calls `fn(args)` of a contract, sending `amount` AE. */

@@ -5,6 +5,7 @@ import { innerTx } from '../../chain/tx-fields.ts';
 import type { CallRow } from '../../db/queries/contract-calls.ts';
 import type { ContractCreationRow, LogRow } from '../../db/queries/contracts.ts';
 import { callFields } from './call-values.ts';
+import { sourceTxFields, txBody } from './render-source-tx.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 
@@ -120,14 +121,11 @@ export function contractLogObject(l: LogRow, aexnArgs = false): Record<string, J
 
 /** contractObject is ae_mdw's Contract: the creating transaction (without type and version) and where it is. */
 export function contractObject(c: ContractCreationRow): Record<string, Json> {
-  const { type: _type, version: _version, ...createTx } = c.tx;
   return {
     contract: c.contractId,
-    block_hash: c.blockHash,
-    source_tx_hash: c.txHash,
-    source_tx_type: c.txType,
+    ...sourceTxFields(c),
     aexn_type: c.aexnType,
-    create_tx: createTx,
+    create_tx: txBody(c.tx),
   };
 }
 

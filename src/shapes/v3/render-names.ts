@@ -2,6 +2,7 @@
 import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import type { NameEventRow, NameStateRow, PointeeRow } from '../../db/queries/names.ts';
+import { sourceTxFields, txBody } from './render-source-tx.ts';
 
 /** KEY_BLOCK_MS: the expected time between key blocks, for heights not mined yet. */
 export const KEY_BLOCK_MS = 180_000;
@@ -75,30 +76,24 @@ export function auctionObject(n: NameStateRow, clock: ChainClock, lastBid: Json)
 
 /** nameEventObject is a NameClaim, NameTransfer or NameUpdate: the tx (without type and version) and where it is. */
 export function nameEventObject(e: NameEventRow): Record<string, Json> {
-  const { type: _type, version: _version, ...tx } = e.tx;
   return {
     active_from: e.activeFrom,
-    block_hash: e.blockHash,
     height: e.height,
-    source_tx_hash: e.txHash,
-    source_tx_type: e.txType,
+    ...sourceTxFields(e),
     internal_source: false,
-    tx,
+    tx: txBody(e.tx),
   };
 }
 
 /** pointeeObject is ae_mdw's Pointee: the name, the key pointing at the id, and the update that set it. */
 export function pointeeObject(p: PointeeRow): Record<string, Json> {
-  const { type: _type, version: _version, ...tx } = p.tx;
   return {
     active: p.active,
     name: p.name,
     key: p.key,
-    block_hash: p.blockHash,
     block_height: p.height,
     block_time: Number(p.blockTime),
-    source_tx_hash: p.txHash,
-    source_tx_type: p.txType,
-    tx,
+    ...sourceTxFields(p),
+    tx: txBody(p.tx),
   };
 }

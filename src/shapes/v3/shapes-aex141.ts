@@ -1,6 +1,6 @@
 /** @module The shape tables of ae_mdw's AEX-141 collections, tokens, templates and transfers (render-aex141.ts). */
-import { asGraphQL, big, bool, id, int, list, nullable, obj, only, shape, str } from '../shape-table.ts';
-import { TRANSFER_PLACE } from './shapes-aex9.ts';
+import { asGraphQL, big, bool, id, int, nullable, obj, only, shape, str } from '../shape-table.ts';
+import { TOKEN_CONTRACT, TRANSFER_PLACE } from './field-groups.ts';
 
 /** a token or template id: exact, declared `Int` by ae_mdw's GraphQL */
 const tokenId = asGraphQL('Int', big);
@@ -10,22 +10,17 @@ export const AEX141_COUNT = shape({ openapi: 'Aex141Count' }, { data: int });
 export const AEX141_COLLECTION = shape(
   { openapi: 'Aex141Response', graphql: ['Aex141Contract'] },
   {
-    contract_id: id('ct'),
-    contract_tx_hash: id('th'),
+    ...TOKEN_CONTRACT,
     name: nullable(str),
     symbol: nullable(str),
     base_url: nullable(str),
     metadata_type: nullable(str),
-    extensions: list(str),
     limits: nullable(obj),
     nft_owners: int,
     nfts_amount: int,
-    invalid: bool,
     creation_time: int,
     block_height: int,
     incomplete: only('openapi', bool),
-    invalid_reason: only('graphql', str),
-    invalid_description: only('graphql', str),
   },
 );
 

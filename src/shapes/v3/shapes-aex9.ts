@@ -1,14 +1,6 @@
 /** @module The shape tables of ae_mdw's AEX-9 tokens, balances and transfers (render-aex9.ts). */
-import { big, bool, id, int, list, nullable, only, shape, str } from '../shape-table.ts';
-
-/** where a token transfer (AEX-9's or AEX-141's) was logged */
-export const TRANSFER_PLACE = {
-  log_idx: int,
-  block_height: int,
-  micro_index: int,
-  micro_time: int,
-  tx_hash: id('th'),
-};
+import { big, id, int, nullable, shape, str } from '../shape-table.ts';
+import { TOKEN_CONTRACT, TRANSFER_PLACE } from './field-groups.ts';
 
 export const AEX9_COUNT = shape({ openapi: 'Aex9Count', closed: true }, { data: int });
 
@@ -18,30 +10,20 @@ export const AEX9_TOKEN = shape(
     name: str,
     symbol: str,
     decimals: nullable(int),
-    contract_id: id('ct'),
-    contract_tx_hash: id('th'),
-    extensions: list(str),
+    ...TOKEN_CONTRACT,
     initial_supply: big,
     event_supply: big,
     holders: int,
     logs_count: int,
-    invalid: bool,
-    invalid_description: only('graphql', str),
-    invalid_reason: only('graphql', str),
   },
 );
 
+/** a balance of a token and the block it was read at */
+const balanceAt = { contract_id: id('ct'), block_hash: id('mh'), height: int, amount: big };
+
 export const AEX9_CONTRACT_BALANCE = shape(
   { openapi: 'Aex9ContractBalanceResponse', graphql: ['Aex9ContractBalance'] },
-  {
-    contract_id: id('ct'),
-    account_id: id('ak'),
-    block_hash: id('mh'),
-    height: int,
-    last_tx_hash: id('th'),
-    last_log_idx: int,
-    amount: big,
-  },
+  { ...balanceAt, account_id: id('ak'), last_tx_hash: id('th'), last_log_idx: int },
 );
 
 /** an account that never held the token has a null amount */
@@ -57,13 +39,10 @@ export const AEX9_BALANCE_HISTORY_ITEM = shape(
 export const AEX9_BALANCE = shape(
   { openapi: 'Aex9BalanceResponse', graphql: ['Aex9AccountBalance'] },
   {
-    contract_id: id('ct'),
-    block_hash: id('mh'),
+    ...balanceAt,
     tx_hash: id('th'),
     tx_index: nullable(int),
     tx_type: str,
-    height: int,
-    amount: big,
     decimals: nullable(int),
     token_symbol: str,
     token_name: str,

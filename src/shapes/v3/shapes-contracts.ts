@@ -1,13 +1,12 @@
 /** @module The shape tables of ae_mdw's contracts, their calls and logs (render-contracts.ts). */
 import { asGraphQL, id, int, list, nullable, obj, object, only, shape, str } from '../shape-table.ts';
+import { SOURCE_TX } from './field-groups.ts';
 
 export const CONTRACT = shape(
   { openapi: 'Contract', graphql: ['Contract'] },
   {
     contract: id('ct'),
-    block_hash: str,
-    source_tx_hash: str,
-    source_tx_type: str,
+    ...SOURCE_TX,
     create_tx: obj,
     aexn_type: only('graphql', str),
   },

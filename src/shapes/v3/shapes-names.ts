@@ -1,5 +1,6 @@
 /** @module The shape tables of ae_mdw's names, auctions, their history and pointees (render-names.ts). */
 import { asGraphQL, bool, id, int, list, nullable, obj, object, only, shape, str } from '../shape-table.ts';
+import { SOURCE_TX_EVENT } from './field-groups.ts';
 
 /** a name's fee: an exact amount, declared an integer in ae_mdw's OpenAPI and a BigInt in its GraphQL */
 const nameFee = asGraphQL('BigInt', nullable(int));
@@ -38,15 +39,7 @@ export const AUCTION = shape(
   },
 );
 
-const nameEvent = {
-  active_from: int,
-  block_hash: str,
-  height: int,
-  source_tx_hash: str,
-  source_tx_type: str,
-  internal_source: bool,
-  tx: obj,
-};
+const nameEvent = { active_from: int, height: int, internal_source: bool, ...SOURCE_TX_EVENT };
 
 /** ae_mdw's GraphQL names a name's claims, updates and transfers apart; they are one answer */
 export const NAME_EVENT = shape(
@@ -63,11 +56,8 @@ export const POINTEE = shape(
     active: bool,
     name: str,
     key: str,
-    block_hash: str,
     block_height: int,
     block_time: int,
-    source_tx_hash: str,
-    source_tx_type: str,
-    tx: obj,
+    ...SOURCE_TX_EVENT,
   },
 );

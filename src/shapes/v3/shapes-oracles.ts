@@ -1,5 +1,6 @@
 /** @module The shape tables of ae_mdw's oracles, their queries, responses and extensions (resources/oracles.ts). */
 import { asGraphQL, big, bool, id, int, nullable, obj, object, only, shape, str } from '../shape-table.ts';
+import { SOURCE_TX_EVENT } from './field-groups.ts';
 
 export const ORACLE = shape(
   { openapi: 'Oracle', graphql: ['Oracle'] },
@@ -18,8 +19,13 @@ export const ORACLE = shape(
   },
 );
 
-/** the fields a query and its response share that only GraphQL lists */
+/** the fields a query and its response share */
 const exchange = {
+  query_id: str,
+  oracle_id: str,
+  height: int,
+  block_hash: str,
+  source_tx_hash: str,
   block_time: only('graphql', int),
   source_tx_type: only('graphql', str),
   fee: only('graphql', big),
@@ -31,14 +37,9 @@ const exchange = {
 export const ORACLE_QUERY = shape(
   { openapi: 'OracleQuery', graphql: ['OracleQuery'] },
   {
-    query_id: str,
-    oracle_id: str,
-    sender_id: str,
-    height: int,
-    block_hash: str,
-    source_tx_hash: str,
-    query: str,
     ...exchange,
+    sender_id: str,
+    query: str,
     query_fee: only('graphql', big),
     query_ttl: only('graphql', obj),
   },
@@ -46,18 +47,10 @@ export const ORACLE_QUERY = shape(
 
 export const ORACLE_RESPONSE = shape(
   { openapi: 'OracleResponse', graphql: ['OracleResponse'] },
-  {
-    query_id: str,
-    oracle_id: str,
-    height: int,
-    block_hash: str,
-    source_tx_hash: str,
-    response: str,
-    ...exchange,
-  },
+  { ...exchange, response: str },
 );
 
 export const ORACLE_EXTEND = shape(
   { openapi: 'OracleExtend', graphql: ['OracleExtend'] },
-  { height: int, block_hash: str, source_tx_hash: str, source_tx_type: str, tx: obj },
+  { height: int, ...SOURCE_TX_EVENT },
 );

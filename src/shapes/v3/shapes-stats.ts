@@ -2,7 +2,16 @@
 import { asGraphQL, big, id, int, nullable, num, only, optional, shape, type Field } from '../shape-table.ts';
 
 const date: Field = { kind: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
-const lastTxHash = nullable(id('th'));
+
+/** the fields a height's deltas and its totals share: the coins auctions and channels hold or burned */
+const heightStat = {
+  height: int,
+  locked_in_auctions: big,
+  burned_in_auctions: big,
+  locked_in_channels: big,
+  last_tx_hash: nullable(id('th')),
+  accounts: only('openapi', int),
+};
 
 export const STAT = shape(
   { openapi: 'Stat', graphql: ['StartEndCountStats'] },
@@ -13,10 +22,9 @@ export const STAT = shape(
 export const DELTA_STAT = shape(
   { openapi: 'DeltaStat', graphql: ['DeltaStats'] },
   {
-    height: int,
+    ...heightStat,
     auctions_started: int,
     block_reward: big,
-    burned_in_auctions: big,
     channels_closed: int,
     channels_opened: int,
     contracts_created: int,
@@ -26,21 +34,14 @@ export const DELTA_STAT = shape(
     names_revoked: int,
     oracles_expired: int,
     oracles_registered: int,
-    last_tx_hash: lastTxHash,
-    locked_in_auctions: big,
-    locked_in_channels: big,
-    accounts: only('openapi', int),
   },
 );
 
 export const TOTAL_STAT = shape(
   { openapi: 'TotalStat', graphql: ['TotalStats'] },
   {
-    height: int,
+    ...heightStat,
     contracts: int,
-    locked_in_auctions: big,
-    burned_in_auctions: big,
-    locked_in_channels: big,
     active_auctions: int,
     active_names: int,
     inactive_names: int,
@@ -50,8 +51,6 @@ export const TOTAL_STAT = shape(
     sum_block_reward: big,
     sum_dev_reward: big,
     total_token_supply: big,
-    last_tx_hash: lastTxHash,
-    accounts: only('openapi', int),
   },
 );
 

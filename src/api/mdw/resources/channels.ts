@@ -15,6 +15,7 @@ import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import type { Answer, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
+import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 
 const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
@@ -103,13 +104,5 @@ export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): 
 export function channelUpdateObject(channelId: string, u: ChannelUpdateRow): Record<string, Json> {
   let update: { [key: string]: Json } | undefined = u.tx;
   while (update && update.type !== u.updateType) update = innerTx(update);
-  const { type: _type, version: _version, ...tx } = update ?? u.tx;
-  return {
-    channel: channelId,
-    tx_type: u.updateType,
-    block_hash: u.blockHash,
-    source_tx_hash: u.txHash,
-    source_tx_type: u.txType,
-    tx,
-  };
+  return { channel: channelId, tx_type: u.updateType, ...sourceTxFields(u), tx: txBody(update ?? u.tx) };
 }

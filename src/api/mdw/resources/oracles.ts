@@ -20,6 +20,7 @@ import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from '
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import { heightTime } from '../../../shapes/v3/render-names.ts';
 import { base64Text, transactionObject } from '../../../shapes/v3/render-tx.ts';
+import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 
 const ORACLE_CURSOR: CursorCodec<OracleKey> = {
   encode: (k) => `${k.expiresAt}-${k.oracleId}`,
@@ -136,13 +137,8 @@ export function oracleTxObject(
   oracleId: string,
   r: OracleTxRow,
 ): Record<string, Json> {
-  const place = {
-    height: r.height,
-    block_hash: r.blockHash,
-    source_tx_hash: r.txHash,
-    source_tx_type: r.txType,
-  };
-  const { type: _type, version: _version, ...tx } = r.tx;
+  const place = { height: r.height, ...sourceTxFields(r) };
+  const tx = txBody(r.tx);
   if (kind === 'extends') return { ...place, tx };
   const common = { ...place, block_time: Number(r.blockTime), query_id: r.queryId, oracle_id: oracleId };
   if (kind === 'queries')
