@@ -22,70 +22,54 @@ import {
 } from './types-chain.ts';
 import { enumOf, list } from './object-types.ts';
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';
-import {
-  getKeyBlock,
-  getKeyBlockMicroBlocks,
-  getKeyBlocks,
-  getMicroBlock,
-  getMicroBlockTransactions,
-} from '../resources/blocks.ts';
+import * as blocks from '../resources/blocks.ts';
 import type { Resource } from '../resources/resource.ts';
 import { getStatus } from '../resources/service.ts';
-import {
-  getDeltaStats,
-  getMinerStats,
-  getStats,
-  getTopMinerStats,
-  getTotalStats,
-  getTotalTransactionsStats,
-  seriesStats,
-} from '../resources/stats.ts';
+import * as stats from '../resources/stats.ts';
 import { getTopMiners24h } from '../resources/top-miners.ts';
-import {
-  getAccountTransactionsCount,
-  getPendingTransactions,
-  getPendingTransactionsCount,
-  getTransaction,
-  getTransactions,
-  getTransactionsCount,
-} from '../resources/transactions.ts';
+import * as transactions from '../resources/transactions.ts';
 import { getWealth } from '../resources/wealth.ts';
 
 const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLNonNull(GraphQLString)), to });
 const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;
 
 export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
-  keyBlocks: { op: getKeyBlocks, type: KeyBlock, list: 'scoped', description: 'Key blocks' },
-  keyBlockAtHeight: { op: getKeyBlock, type: KeyBlock, args: { height }, description: 'The key block at a height' },
+  keyBlocks: { op: blocks.getKeyBlocks, type: KeyBlock, list: 'scoped', description: 'Key blocks' },
+  keyBlockAtHeight: {
+    op: blocks.getKeyBlock,
+    type: KeyBlock,
+    args: { height },
+    description: 'The key block at a height',
+  },
   keyBlockWithHash: {
-    op: getKeyBlock,
+    op: blocks.getKeyBlock,
     type: KeyBlock,
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The key block with a hash',
   },
-  keyBlock: byId(getKeyBlock, KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
+  keyBlock: byId(blocks.getKeyBlock, KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
   microBlocksOfKeyBlockAtHeight: {
-    op: getKeyBlockMicroBlocks,
+    op: blocks.getKeyBlockMicroBlocks,
     type: MicroBlock,
     list: 'paged',
     args: { height },
     description: 'The micro blocks of the generation at a height',
   },
   microBlocksOfKeyBlockWithHash: {
-    op: getKeyBlockMicroBlocks,
+    op: blocks.getKeyBlockMicroBlocks,
     type: MicroBlock,
     list: 'paged',
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The micro blocks of the generation of a key block hash',
   },
   keyBlockMicroBlocks: pageById(
-    getKeyBlockMicroBlocks,
+    blocks.getKeyBlockMicroBlocks,
     MicroBlock,
     'The micro blocks of a generation by height or hash',
     'path:hash_or_kbi',
   ),
   microBlock: {
-    op: getMicroBlock,
+    op: blocks.getMicroBlock,
     type: MicroBlock,
     args: { hash: requiredString('path:hash') },
     description: 'A micro block',
@@ -94,13 +78,13 @@ export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
 
 export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
   transaction: {
-    op: getTransaction,
+    op: transactions.getTransaction,
     type: Transaction,
     args: { hash: optionalString('path:hash'), id: optionalString('path:hash') },
     description: 'A transaction by hash (`hash` or `id`)',
   },
   transactions: {
-    op: getTransactions,
+    op: transactions.getTransactions,
     type: Transaction,
     list: 'scoped',
     args: {
@@ -117,7 +101,7 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'Transactions matching every filter given',
   },
   transactionsCount: {
-    op: getTransactionsCount,
+    op: transactions.getTransactionsCount,
     type: IntScalar,
     args: {
       id: optionalString('query:id'),
@@ -128,25 +112,25 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
     pick: countOf,
   },
   microBlockTransactions: {
-    op: getMicroBlockTransactions,
+    op: blocks.getMicroBlockTransactions,
     type: Transaction,
     list: 'paged',
     args: { hash: requiredString('path:hash') },
     description: 'The transactions of a micro block',
   },
   pendingTransactions: {
-    op: getPendingTransactions,
+    op: transactions.getPendingTransactions,
     type: Transaction,
     list: 'paged',
     description: "The node's pending transactions",
   },
   pendingTransactionsCount: {
-    op: getPendingTransactionsCount,
+    op: transactions.getPendingTransactionsCount,
     type: IntScalar,
     description: 'How many transactions are pending',
   },
   accountTransactionsCount: byId(
-    getAccountTransactionsCount,
+    transactions.getAccountTransactionsCount,
     JsonScalar,
     "An id's transactions counted per type and field",
   ),
@@ -198,29 +182,31 @@ const TopMiners24hStatsPage = new GraphQLObjectType({
 const WealthPage = new GraphQLObjectType({ name: 'WealthPage', fields: { data: { type: list(WealthEntry) } } });
 
 export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
-  stats: { op: getStats, type: Stats, description: 'Counters of the last 24 hours' },
-  transactionsStats: series(seriesStats('transactions'), 'Transactions per interval', {
+  stats: { op: stats.getStats, type: Stats, description: 'Counters of the last 24 hours' },
+  transactionsStats: series(stats.seriesStats('transactions'), 'Transactions per interval', {
     txType: optionalString('query:tx_type'),
   }),
   totalTransactionsStats: {
-    op: getTotalTransactionsStats,
+    op: stats.getTotalTransactionsStats,
     type: IntScalar,
     args: { txType: optionalString('query:tx_type'), ...dates },
     description: 'Transactions between the dates',
     pick: countOf,
   },
-  blocksStats: series(seriesStats('blocks'), 'Blocks per interval', { type: { type: BlockType, to: 'query:type' } }),
-  difficultyStats: series(seriesStats('difficulty'), 'Average difficulty per interval'),
-  hashrateStats: series(seriesStats('hashrate'), 'Average hashrate per interval'),
-  totalAccountsStats: series(seriesStats('total-accounts'), 'Accounts seen first per interval', {}, false),
-  activeAccountsStats: series(seriesStats('active-accounts'), 'Active accounts per interval', {}, false),
-  namesStats: series(seriesStats('names'), 'Names activated per interval'),
-  contractsStats: series(seriesStats('contracts'), 'Contracts created per interval'),
-  aex9TransfersStats: series(seriesStats('aex9-transfers'), 'AEX-9 transfers per interval'),
-  totalStats: { op: getTotalStats, type: TotalStats, list: 'scoped', description: 'Totals per generation' },
-  deltaStats: { op: getDeltaStats, type: DeltaStats, list: 'scoped', description: 'Changes per generation' },
-  minersStats: { op: getMinerStats, type: MinersStats, list: 'paged', description: 'Rewards per miner' },
-  topMinersStats: { ...series(getTopMinerStats, 'Top miners per interval'), type: TopMinersStats },
+  blocksStats: series(stats.seriesStats('blocks'), 'Blocks per interval', {
+    type: { type: BlockType, to: 'query:type' },
+  }),
+  difficultyStats: series(stats.seriesStats('difficulty'), 'Average difficulty per interval'),
+  hashrateStats: series(stats.seriesStats('hashrate'), 'Average hashrate per interval'),
+  totalAccountsStats: series(stats.seriesStats('total-accounts'), 'Accounts seen first per interval', {}, false),
+  activeAccountsStats: series(stats.seriesStats('active-accounts'), 'Active accounts per interval', {}, false),
+  namesStats: series(stats.seriesStats('names'), 'Names activated per interval'),
+  contractsStats: series(stats.seriesStats('contracts'), 'Contracts created per interval'),
+  aex9TransfersStats: series(stats.seriesStats('aex9-transfers'), 'AEX-9 transfers per interval'),
+  totalStats: { op: stats.getTotalStats, type: TotalStats, list: 'scoped', description: 'Totals per generation' },
+  deltaStats: { op: stats.getDeltaStats, type: DeltaStats, list: 'scoped', description: 'Changes per generation' },
+  minersStats: { op: stats.getMinerStats, type: MinersStats, list: 'paged', description: 'Rewards per miner' },
+  topMinersStats: { ...series(stats.getTopMinerStats, 'Top miners per interval'), type: TopMinersStats },
   topMiners24hStats: {
     op: getTopMiners24h,
     type: TopMiners24hStatsPage,

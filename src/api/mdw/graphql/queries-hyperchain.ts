@@ -6,13 +6,7 @@
 import { GraphQLNonNull } from 'graphql';
 import { DELEGATE, EPOCH_INFO, SCHEDULE, VALIDATOR } from '../../../shapes/v3/shapes-hyperchain.ts';
 import { getEpochs, getEpochTop, getSchedule, getSchedules } from '../resources/hyperchain-epochs.ts';
-import {
-  getTopValidatorDelegates,
-  getTopValidators,
-  getValidator,
-  getValidatorDelegates,
-  getValidators,
-} from '../resources/hyperchain-validators.ts';
+import * as hyperchainValidators from '../resources/hyperchain-validators.ts';
 import { optionalString, requiredString, type QueryField } from './fields.ts';
 import { IntScalar } from './scalars.ts';
 import { shapeType } from './shape-types.ts';
@@ -42,33 +36,33 @@ export const HYPERCHAIN_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'The leader of a height',
   },
   validators: {
-    op: getValidators,
+    op: hyperchainValidators.getValidators,
     type: Validator,
     list: 'paged',
     args: scope,
     description: "Every epoch's validators",
   },
   validatorsTop: {
-    op: getTopValidators,
+    op: hyperchainValidators.getTopValidators,
     type: Validator,
     list: 'paged',
     description: "The current epoch's validators",
   },
   validator: {
-    op: getValidator,
+    op: hyperchainValidators.getValidator,
     type: Validator,
     args: { ...validator, epoch: { type: IntScalar, to: 'query:epoch' } },
     description: 'A validator in an epoch (default: the current one, else the last it was one of)',
   },
   validatorDelegates: {
-    op: getValidatorDelegates,
+    op: hyperchainValidators.getValidatorDelegates,
     type: Delegate,
     list: 'paged',
     args: { ...validator, ...scope },
     description: "A validator's delegates in every epoch",
   },
   validatorDelegatesTop: {
-    op: getTopValidatorDelegates,
+    op: hyperchainValidators.getTopValidatorDelegates,
     type: Delegate,
     list: 'paged',
     args: validator,

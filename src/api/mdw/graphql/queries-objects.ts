@@ -4,44 +4,13 @@ import { IntScalar } from './scalars.ts';
 import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import { enumOf } from './object-types.ts';
 import * as T from './types-objects.ts';
-import {
-  getAex141ByContract,
-  getAex141ContractTemplates,
-  getAex141ContractTokens,
-  getAex141ContractTransfers,
-  getAex141Count,
-  getAex141OwnedTokens,
-  getAex141TemplateTokens,
-  getAex141TokenOwner,
-  getAex141Transfers,
-  getSortedAex141Contracts,
-} from '../resources/aex141.ts';
-import {
-  getAex9AccountBalances,
-  getAex9ByContract,
-  getAex9ContractAccountBalance,
-  getAex9ContractAccountBalanceHistory,
-  getAex9ContractBalances,
-  getAex9ContractTransfers,
-  getAex9TokensCount,
-  getSortedAex9Tokens,
-} from '../resources/aex9.ts';
+import * as aex141 from '../resources/aex141.ts';
+import * as aex9 from '../resources/aex9.ts';
 import { getChannel, getChannelUpdates, getChannels } from '../resources/channels.ts';
 import { getContract, getContractCalls, getContractLogs, getContracts } from '../resources/contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from '../resources/dex.ts';
 import { getNameHistory } from '../resources/name-history.ts';
-import {
-  getAccountNameClaims,
-  getAccountPointees,
-  getName,
-  getNameAuction,
-  getNameClaims,
-  getNameTransfers,
-  getNameUpdates,
-  getNames,
-  getNamesAuctions,
-  getNamesCount,
-} from '../resources/names.ts';
+import * as names from '../resources/names.ts';
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
 
 const NameState = enumOf('NameState', ['active', 'inactive']);
@@ -52,9 +21,9 @@ const AuctionOrder = enumOf('AuctionOrder', ['expiration']);
 const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
 
 export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
-  name: byId(getName, T.Name, 'A name by name or hash'),
+  name: byId(names.getName, T.Name, 'A name by name or hash'),
   names: {
-    op: getNames,
+    op: names.getNames,
     type: T.Name,
     list: 'paged',
     args: {
@@ -67,7 +36,7 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'Names',
   },
   searchNames: {
-    op: getNames,
+    op: names.getNames,
     type: T.Name,
     list: 'paged',
     args: { prefix: requiredString('query:prefix') },
@@ -75,34 +44,34 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     description: 'Names starting with a prefix',
   },
   namesCount: {
-    op: getNamesCount,
+    op: names.getNamesCount,
     type: IntScalar,
     args: { ownedBy: optionalString('query:owned_by') },
     description: 'Active names',
   },
-  nameClaims: pageById(getNameClaims, T.NameClaim, 'Claims and bids of a name'),
-  nameUpdates: pageById(getNameUpdates, T.NameUpdate, 'Updates of a name'),
-  nameTransfers: pageById(getNameTransfers, T.NameTransfer, 'Transfers of a name'),
+  nameClaims: pageById(names.getNameClaims, T.NameClaim, 'Claims and bids of a name'),
+  nameUpdates: pageById(names.getNameUpdates, T.NameUpdate, 'Updates of a name'),
+  nameTransfers: pageById(names.getNameTransfers, T.NameTransfer, 'Transfers of a name'),
   nameHistory: pageById(getNameHistory, T.NameHistory, 'Everything that happened to a name'),
-  auction: byId(getNameAuction, T.Auction, 'A name in auction'),
+  auction: byId(names.getNameAuction, T.Auction, 'A name in auction'),
   auctions: {
-    op: getNamesAuctions,
+    op: names.getNamesAuctions,
     type: T.Auction,
     list: 'paged',
     args: { orderBy: { type: AuctionOrder, to: 'query:by', defaultValue: 'expiration' } },
     values: { orderBy: { expiration: '' } },
     description: 'Names in auction',
   },
-  auctionClaims: pageById(getNameClaims, T.NameClaim, 'Claims and bids of a name in auction'),
+  auctionClaims: pageById(names.getNameClaims, T.NameClaim, 'Claims and bids of a name in auction'),
   accountNameClaims: {
-    op: getAccountNameClaims,
+    op: names.getAccountNameClaims,
     type: T.NameClaim,
     list: 'paged',
     args: { accountId: requiredString('path:id') },
     description: 'Name claims of an account',
   },
   accountNamePointees: {
-    op: getAccountPointees,
+    op: names.getAccountPointees,
     type: T.Pointee,
     list: 'paged',
     args: { accountId: requiredString('path:id') },
@@ -177,9 +146,9 @@ const contractId = requiredString('path:contractId');
 const accountId = requiredString('path:accountId');
 
 export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
-  aex9Count: { op: getAex9TokensCount, type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
+  aex9Count: { op: aex9.getAex9TokensCount, type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
   aex9Contracts: {
-    op: getSortedAex9Tokens,
+    op: aex9.getSortedAex9Tokens,
     type: T.Aex9Contract,
     list: 'paged',
     args: {
@@ -189,9 +158,9 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'AEX-9 tokens',
   },
-  aex9Contract: byId(getAex9ByContract, T.Aex9Contract, 'An AEX-9 token'),
+  aex9Contract: byId(aex9.getAex9ByContract, T.Aex9Contract, 'An AEX-9 token'),
   aex9ContractBalances: {
-    op: getAex9ContractBalances,
+    op: aex9.getAex9ContractBalances,
     type: T.Aex9ContractBalance,
     list: 'paged',
     args: {
@@ -202,27 +171,27 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     description: "A token's holders",
   },
   aex9BalanceHistory: {
-    op: getAex9ContractAccountBalanceHistory,
+    op: aex9.getAex9ContractAccountBalanceHistory,
     type: T.Aex9BalanceHistoryItem,
     list: 'scoped',
     args: { contractId, accountId },
     description: "An account's balance of a token per generation",
   },
   aex9TokenBalance: {
-    op: getAex9ContractAccountBalance,
+    op: aex9.getAex9ContractAccountBalance,
     type: T.Aex9Balance,
     args: { contractId, accountId, hash: optionalString('query:hash') },
     description: "An account's balance of a token",
   },
   aex9AccountBalances: {
-    op: getAex9AccountBalances,
+    op: aex9.getAex9AccountBalances,
     type: T.Aex9AccountBalance,
     list: 'paged',
     args: { accountId },
     description: "An account's AEX-9 balances",
   },
   aex9ContractTransfers: {
-    op: getAex9ContractTransfers,
+    op: aex9.getAex9ContractTransfers,
     type: T.Aex9Transfer,
     list: 'paged',
     args: {
@@ -238,9 +207,9 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
 const fromTo = { from: optionalString('query:from'), to: optionalString('query:to') };
 
 export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
-  aex141Count: { op: getAex141Count, type: IntScalar, description: 'NFT collections', pick: countOf },
+  aex141Count: { op: aex141.getAex141Count, type: IntScalar, description: 'NFT collections', pick: countOf },
   aex141Contracts: {
-    op: getSortedAex141Contracts,
+    op: aex141.getSortedAex141Contracts,
     type: T.Aex141Contract,
     list: 'paged',
     args: {
@@ -250,50 +219,50 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'NFT collections',
   },
-  aex141Contract: byId(getAex141ByContract, T.Aex141Contract, 'An NFT collection'),
+  aex141Contract: byId(aex141.getAex141ByContract, T.Aex141Contract, 'An NFT collection'),
   aex141Transfers: {
-    op: getAex141Transfers,
+    op: aex141.getAex141Transfers,
     type: T.Aex141Transfer,
     list: 'paged',
     args: fromTo,
     description: 'NFT transfers',
   },
   aex141ContractTransfers: {
-    op: getAex141ContractTransfers,
+    op: aex141.getAex141ContractTransfers,
     type: T.Aex141Transfer,
     list: 'paged',
     args: { contractId, ...fromTo },
     description: "A collection's transfers",
   },
   aex141ContractTokens: {
-    op: getAex141ContractTokens,
+    op: aex141.getAex141ContractTokens,
     type: T.Aex141Token,
     list: 'paged',
     args: { contractId },
     description: "A collection's tokens",
   },
   aex141ContractToken: {
-    op: getAex141TokenOwner,
+    op: aex141.getAex141TokenOwner,
     type: T.Aex141TokenWithMetadata,
     args: { contractId, tokenId: requiredString('path:tokenId') },
     description: 'A token, its owner and metadata',
   },
   aex141AccountTokens: {
-    op: getAex141OwnedTokens,
+    op: aex141.getAex141OwnedTokens,
     type: T.Aex141Token,
     list: 'paged',
     args: { accountId, contract: optionalString('query:contract') },
     description: "An account's NFTs",
   },
   aex141ContractTemplates: {
-    op: getAex141ContractTemplates,
+    op: aex141.getAex141ContractTemplates,
     type: T.Aex141Template,
     list: 'paged',
     args: { contractId },
     description: "A collection's templates",
   },
   aex141ContractTemplateTokens: {
-    op: getAex141TemplateTokens,
+    op: aex141.getAex141TemplateTokens,
     type: T.Aex141TemplateToken,
     list: 'paged',
     args: { contractId, templateId: { type: new GraphQLNonNull(IntScalar), to: 'path:templateId' } },
