@@ -38,6 +38,7 @@ const NOT_METRICS = [
   'mdw_gens_per_minute',
   'mdw_failed_areas',
   'mdw_protocol',
+  'mdw_epoch',
   'mdw_g',
   'mdw_g1',
   'mdw_g2',
