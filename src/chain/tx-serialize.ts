@@ -451,9 +451,13 @@ function fieldLength(tx: TxFields, name: string, kind: FieldKind): number {
         kvPairs(value, name).map((pair) => listLength(pair.map((b) => byteStringLength(b.length, b[0] ?? 0)))),
       );
     case 'unshown':
-      return intLength(unshownInt(value, name));
+      // the node's vote types (2 a fork vote, 5 a length vote: aec_eoe_*_vote.erl), as any below 128, are one byte
+      return value === undefined ? UNSHOWN_LENGTH : intLength(unshownInt(value, name));
   }
 }
+
+/** UNSHOWN_LENGTH is the RLP size of an `unshown` integer the JSON leaves out: one byte, as every value below 128. */
+const UNSHOWN_LENGTH = 1;
 
 /** txLength is `encodeTx(tx).length`, computed without building the bytes. */
 export function txLength(tx: TxFields): number {

@@ -19,7 +19,7 @@ import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts
 import { idBytes } from '../chain/id-cache.ts';
 import { toBigInt } from '../chain/json.ts';
 import type { Hyperchain } from './hyperchain/consensus.ts';
-import { HOLE_FLAG, hcFlags, keyTarget } from './hyperchain/schedule.ts';
+import { EOE_FLAG, HOLE_FLAG, hcFlags, keyTarget } from './hyperchain/schedule.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
 export interface TxRecord {
@@ -65,6 +65,8 @@ export interface ChainOptions {
   readonly hardForks?: readonly DevnodeHardFork[];
   /** a hyperchain's consensus (hyperchain/consensus.ts): leaders, holes, epochs, rewards into the stakes */
   readonly hyperchain?: Hyperchain;
+  /** how many epoch ends a hyperchain keeps the state of (EPOCH_ENDS_KEPT when absent; 0: none, every read rebuilds) */
+  readonly epochEndsKept?: number;
 }
 
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
@@ -98,6 +100,12 @@ type QueryExpiry = Map<number, string[]>;
 /** HISTORY_KEPT past states stay rebuilt: a client reading at one block asks many times. */
 const HISTORY_KEPT = 8;
 
+/**
+ * EPOCH_ENDS_KEPT bounds the states a hyperchain keeps at the key blocks that end an epoch (where a middleware reads
+ * each epoch's consensus): past it every second one is dropped, so they thin out evenly as the chain grows.
+ */
+export const EPOCH_ENDS_KEPT = 64;
+
 /** Where a block is on the chain: its height and its index among the generation's micro blocks (−1: the key block). */
 interface BlockPosition {
   readonly height: number;
@@ -113,6 +121,9 @@ interface KeptState {
   readonly state: WorldState;
   readonly expiry: QueryExpiry;
 }
+
+const copyExpiry = (expiry: QueryExpiry): QueryExpiry =>
+  new Map([...expiry].map(([height, ids]) => [height, [...ids]]));
 
 function indexQuery(expiry: QueryExpiry, query: { id: string; expires: number }): void {
   const list = expiry.get(query.expires + 1) ?? [];
@@ -133,6 +144,11 @@ export class Chain {
   #queryExpiry: QueryExpiry = new Map();
   /** states rebuilt for reads at a past block, by block hash (a hash fixes the history below it) */
   readonly #history = new Map<string, KeptState>();
+  /**
+   * on a hyperchain, the states at the key blocks that end an epoch, taken as the chain grows (by hash, in height
+   * order): a read at an old boundary costs no replay, a read near one the blocks after it, as a node's state trees
+   */
+  readonly #epochEnds = new Map<string, KeptState>();
   /** queries asked by mempool transactions, indexed for refunds when their micro block is sealed */
   #pendingQueries: { id: string; expires: number }[] = [];
 
@@ -319,8 +335,21 @@ export class Chain {
     this.keyBlocks.push(block);
     this.blocks.set(block.hash, block);
     this.#keyBlockEffects(this.state, header, this.#queryExpiry);
+    if (((header.hcFlags ?? 0) & EOE_FLAG) !== 0) this.#keepEpochEnd(block);
     this.#resetPending();
     return block;
+  }
+
+  /** #keepEpochEnd keeps a copy of the state right after an epoch's last key block, thinning the kept ones past the bound. */
+  #keepEpochEnd(block: KeyBlock): void {
+    const bound = this.options.epochEndsKept ?? EPOCH_ENDS_KEPT;
+    if (bound === 0) return;
+    const at = { height: block.header.height, micro: -1 };
+    this.#epochEnds.set(block.hash, { at, state: copyState(this.state), expiry: copyExpiry(this.#queryExpiry) });
+    if (this.#epochEnds.size <= bound) return;
+    // every second one counting back from the newest, which stays: the spacing doubles
+    const hashes = [...this.#epochEnds.keys()];
+    for (const [i, hash] of hashes.entries()) if ((hashes.length - 1 - i) % 2 === 1) this.#epochEnds.delete(hash);
   }
 
   /** mineMicroBlock puts the mempool in a micro block (none when the mempool is empty). */
@@ -441,6 +470,7 @@ export class Chain {
     this.mempool = [];
     for (const kb of removed) {
       this.blocks.delete(kb.hash);
+      this.#epochEnds.delete(kb.hash);
       for (const mb of kb.micro) this.blocks.delete(mb.hash);
     }
     this.#replay();
@@ -477,17 +507,17 @@ export class Chain {
 
   /**
    * stateAfter is the committed state right after block `blockHash` (key or micro; the node's state "at" a block),
-   * kept for the next reads; undefined for a block not on the chain. It is rebuilt from the nearest kept state below
-   * the block, or from genesis: a client reading at each new batch's last block (the populator's balances) costs the
+   * kept for the next reads; undefined for a block not on the chain. A hyperchain's epoch ends are kept as the chain
+   * grows; another block's state is rebuilt from the nearest kept state below the block, or from genesis: a client reading at each new batch's last block (the populator's balances) costs the
    * blocks since its last read, not the whole chain's replay (a node reads its state trees at the block).
    */
   stateAfter(blockHash: string): WorldState | undefined {
     const at = this.#position(blockHash);
     if (at === undefined) return undefined;
     if (blockHash === this.topHash) return this.state;
-    let kept = this.#history.get(blockHash);
+    let kept = this.#epochEnds.get(blockHash) ?? this.#history.get(blockHash);
     if (!kept) {
-      const below = [...this.#history.values()]
+      const below = [...this.#history.values(), ...this.#epochEnds.values()]
         .filter((k) => before(k.at, at))
         .reduce<KeptState | undefined>((best, k) => (best && !before(best.at, k.at) ? best : k), undefined);
       kept = { at, ...this.#rebuild(blockHash, below) };
@@ -513,7 +543,7 @@ export class Chain {
    */
   #rebuild(upto: string | undefined, from?: KeptState): { state: WorldState; expiry: QueryExpiry } {
     const state = from ? copyState(from.state) : newState();
-    const expiry: QueryExpiry = new Map([...(from?.expiry ?? [])].map(([height, ids]) => [height, [...ids]]));
+    const expiry = copyExpiry(from?.expiry ?? new Map());
     const keep = upto === undefined;
     if (!from) this.#seedGenesis(state);
     for (const kb of this.keyBlocks.slice(from?.at.height ?? 0)) {

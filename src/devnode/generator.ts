@@ -49,6 +49,8 @@ export interface GenerateOptions {
    * register, stake, delegate and withdraw in the mix, and those whose keys are known vote at each epoch's end
    */
   readonly hyperchain?: DevnodeHyperchain;
+  /** how many epoch ends a hyperchain's chain keeps the state of (ChainOptions.epochEndsKept) */
+  readonly epochEndsKept?: number;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
   /**
@@ -138,6 +140,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ],
     ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
     ...(opts.hyperchain ? { hyperchain: opts.hyperchain.hyperchain } : {}),
+    ...(opts.epochEndsKept !== undefined ? { epochEndsKept: opts.epochEndsKept } : {}),
   });
   if (chain.schedule.protocolAt(1) < PROTOCOL_VERSION)
     throw new RangeError(
@@ -205,6 +208,8 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
       }
       chain.mineMicroBlock(keyTime + (m + 1) * 3000);
     }
+    // votes before a leader that was to miss its slot: they cancel the hole, sealed at a time of the seed's (not now)
+    if (hole) chain.mineMicroBlock(keyTime + 3000);
   }
   return { chain, accounts, miner, rejected, tokenTxs, txTypes };
 }

@@ -265,7 +265,7 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
   const top = body.top === undefined ? chain.topHash : str(body.top);
   const block = chain.blocks.get(top);
   if (!block) throw bad('Bad request: top is not a block of the chain');
-  // a hyperchain's consensus contracts change in key blocks, with no transaction to replay: its state is rebuilt whole
+  // a hyperchain's consensus contracts change in key blocks, with no transaction to replay: its whole state at the block
   const base =
     top === chain.topHash ? chain.state : chain.options.hyperchain ? chain.stateAfter(top)! : stateAt(chain, top);
   const state = newState(base);

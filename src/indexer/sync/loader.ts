@@ -151,8 +151,8 @@ export interface PreparedBatch {
   readonly underived: ReadonlyMap<string, string>;
   /** what its derived areas ask the node (balances, GA infos), asked as it was prepared */
   readonly reads: BatchNodeReads;
-  /** its hyperchain rows (hyperchain/reader.ts) */
-  readonly hyperchain?: HyperchainBatch;
+  /** its hyperchain rows (hyperchain/reader.ts), asked as it was prepared: its transaction waits for them last */
+  readonly hyperchain?: Promise<HyperchainBatch>;
 }
 
 /**
@@ -214,7 +214,7 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
 }
 
 async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
-  // once per epoch, beside the decoding: its dry-runs need nothing the decoding gives
+  // once per epoch, beside the decoding and the write before this batch: its dry-runs need nothing the decoding gives
   const consensus = deps.hyperchain?.read(fetched);
   consensus?.catch(() => {}); // surfaced where it is awaited below
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
@@ -234,7 +234,7 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
   // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
   const reads = askBatchReads(deps.node, gens, rows);
   const encoded = await encodeRows(rows);
-  return { gens, rows, encoded, createdCode, underived, reads, ...(consensus ? { hyperchain: await consensus } : {}) };
+  return { gens, rows, encoded, createdCode, underived, reads, ...(consensus ? { hyperchain: consensus } : {}) };
 }
 
 /**
@@ -296,7 +296,8 @@ export async function loadBatch(
     }
     const written = await writeGenerations(client, rows, encoded, numbers, types);
     unknownTypes = written.unknownTypes;
-    if (hyperchain) await writeHyperchain(client, hyperchain);
+    // its epoch boundaries' dry-runs, asked as the batch was prepared: waited for only once its rows are written
+    if (hyperchain) await writeHyperchain(client, await hyperchain);
     // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
     // before them (an area behind or failing is deferred to the backfill)
     await deriveBatchAreas(client, rows, {

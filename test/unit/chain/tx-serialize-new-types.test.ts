@@ -101,6 +101,15 @@ describe('ChannelSetDelegatesTx and HCVoteTx (chain/tx-serialize, tx-parse, stor
     expect(() => encodeTx(vote)).to.throw(TxCodecError, /vote_type/);
   });
 
+  it('measures an HCVoteTx the node printed (no vote type) as its bytes, for each vote type the node casts', () => {
+    const json = { tx: vote, signatures: [sdkEncode(SIG, Encoding.Signature)] };
+    // the node's fork (2) and length (5) votes, and the bounds of a one-byte RLP integer
+    for (const voteType of [0, 2, 5, 127])
+      expect(signedTxLength(json), `vote type ${voteType}`).to.equal(
+        encodeSignedTx([SIG], encodeTx({ ...vote, vote_type: voteType })).length,
+      );
+  });
+
   it('stores an HCVoteTx the node printed as its JSON, or as the bytes of the encoded_tx it sent', () => {
     const json = { tx: vote, signatures: [sdkEncode(SIG, Encoding.Signature)] };
     const asJson = storedTxColumns(parseJson(stringifyJson(json)) as JsonObject);
