@@ -55,7 +55,7 @@ format-check: node_modules/.installed
 	npx prettier --check --log-level warn .
 
 unit: node_modules/.installed
-	npx mocha --parallel --jobs 2 'test/**/*.test.ts'
+	npx mocha --parallel --jobs 3 'test/**/*.test.ts'
 
 ## test-pg11: the whole suite against PostgreSQL 11, the oldest supported major (binaries from npm)
 test-pg11: node_modules/.installed
