@@ -85,7 +85,8 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     // sent beside the GET, the dry-run would have waited its latency for the node's one slot
     const { answers, queued_ms: queued } = await pacing(devnode);
     expect(answers).to.equal(5);
-    expect(queued, 'ms the requests waited at the node').to.be.below(0.1 * L);
+    // a request sent past the slots waits a whole latency (L); a busy machine's late timers add a few ms, never L / 2
+    expect(queued, 'ms the requests waited at the node').to.be.below(0.5 * L);
   });
 
   it('keeps several dry-runs and GETs within a node of two slots', async () => {
@@ -100,7 +101,8 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     expect(posts(proxy)).to.equal(3);
     const { answers, queued_ms: queued } = await pacing(devnode);
     expect(answers).to.equal(9);
-    expect(queued, 'ms the requests waited at the node').to.be.below(0.1 * L);
+    // a request sent past the slots waits a whole latency (L); a busy machine's late timers add a few ms, never L / 2
+    expect(queued, 'ms the requests waited at the node').to.be.below(0.5 * L);
   });
 
   it('ends a dry-run waiting for a slot when its client stops', async () => {
