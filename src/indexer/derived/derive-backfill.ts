@@ -68,7 +68,23 @@ interface AreaDerivation {
    * other (the backfill still takes it in order, after the areas before it)
    */
   readonly standalone?: boolean;
+  /** no area reads its rows: deferring it defers none after it (it still waits for the areas before it) */
+  readonly leaf?: boolean;
+  /**
+   * while the populator catches up, its batches leave the area pending and the backfill derives it in stretches of
+   * this many heights (or once caught up): an area that asks the node once per account and stretch asks once per
+   * so many heights instead of once per batch. Only a leaf gathers: what waits for its stretch holds no other area.
+   */
+  readonly gathers?: number;
 }
+
+/**
+ * BALANCES_GATHERED: heights whose balances one step reads while catching up. Each account a stretch touches is read
+ * once, where the batches read it once per batch that touched it (issue 40: the perf chain's 105 accounts were read
+ * 1356 times over its 15 batches, 0.45 requests per generation); a stretch is still one transaction of a bounded
+ * size, and the wealth served while catching up is at most this far behind the stored top.
+ */
+const BALANCES_GATHERED = 10_000;
 
 /**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
@@ -112,7 +128,8 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     },
   ],
   [
-    // after the transfers, which it reads; before the statistics, so that their failing defers no balances
+    // after the transfers, which it reads; no area reads it, so a batch that gathers it (catching up) or fails to read
+    // the node defers none after it
     'balances',
     {
       batch: (db, gens, { balances }) => deriveBalances(db, nodeReader('balances', balances), batchRange(gens)),
@@ -120,6 +137,8 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
         deriveBalances(db, nodeReader('balances', balances), { from, to, fromMicro: -1 }),
       tables: ['account_balances', 'account_wealth', 'account_holders'],
       asksNode: true,
+      leaf: true,
+      gathers: BALANCES_GATHERED,
     },
   ],
   [
@@ -196,13 +215,15 @@ export interface BatchDerivation {
   readonly balances?: BalanceReader;
   /** reads GA transactions' infos (the ga area) */
   readonly gaCalls?: GaInfoReader;
+  /** the batch is one of a catch-up: the areas that gather (`gathers`) are left to the backfill's stretches */
+  readonly gathering?: boolean;
 }
 
 /**
  * deriveBatchAreas derives the areas of a batch just written (ascending generations) in the caller's transaction.
- * An area still behind (being backfilled), failing or underived, and every area after it (but a standalone one), is not
- * derived here: its heights are added to derive_backfill, where the populator's backfill derives them in order and
- * reports a failure.
+ * An area still behind (being backfilled), failing, underived or gathered is not derived here, nor is any area after
+ * it (but a standalone one; none after a leaf, whose rows no area reads): their heights are added to derive_backfill,
+ * where the populator's backfill derives them in order and reports a failure.
  */
 export async function deriveBatchAreas(
   db: Queryable,
@@ -216,7 +237,8 @@ export async function deriveBatchAreas(
   const behind = new Set((await pendingBackfills(db)).map((p) => p.area));
   let deferred = false;
   for (const [area, derive] of DERIVED_AREAS) {
-    if ((derive.standalone || !deferred) && !behind.has(area)) {
+    const gathered = derivation.gathering === true && derive.gathers !== undefined;
+    if ((derive.standalone || !deferred) && !behind.has(area) && !gathered) {
       const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, derivation)));
       if (err === undefined) continue;
       await recordBackfill(db, area, from, to);
@@ -227,8 +249,21 @@ export async function deriveBatchAreas(
       const own = underived.get(area);
       if (own !== undefined) await recordFailure(db, area, own);
     }
-    deferred ||= !derive.standalone;
+    deferred ||= !derive.standalone && !derive.leaf;
   }
+}
+
+/**
+ * nextJob is the pending area the backfill derives next: the first in DERIVED_AREAS order, but while the populator
+ * catches up an area that gathers waits until it has a whole stretch pending (a failing one is retried at once); the
+ * areas after it go on meanwhile (it is a leaf). Pure.
+ */
+export function nextJob(pending: readonly PendingBackfill[], catchingUp: boolean): PendingBackfill | undefined {
+  const waits = (job: PendingBackfill, gathers: number | undefined): boolean =>
+    catchingUp && gathers !== undefined && !job.failingSince && job.to - job.next + 1 < gathers;
+  return [...DERIVED_AREAS]
+    .map(([area, derive]) => ({ job: pending.find((p) => p.area === area), gathers: derive.gathers }))
+    .find(({ job, gathers }) => job !== undefined && !waits(job, gathers))?.job;
 }
 
 /** failureText is what a failed derivation records and logs: the heights it failed on and the cause. */
@@ -265,20 +300,26 @@ export class DeriveBackfill {
   readonly #failing = new Set<string>();
   readonly #retry = new Backoff({ initialMs: 1000, maxMs: 60_000, jitter: 0.2 });
   #retryAt = 0;
+  #gathered = false;
 
   constructor(deps: DeriveBackfillDeps) {
     this.#deps = deps;
+  }
+
+  /** gathered: an area that gathers (derive-backfill.ts, `gathers`) has heights pending, not failing, as last seen */
+  get gathered(): boolean {
+    return this.#gathered;
   }
 
   /**
    * step derives the next batch of the first pending area: true when it did, false when nothing is left or a failing
    * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
    */
-  async step(): Promise<boolean> {
+  async step(opts: { catchingUp?: boolean } = {}): Promise<boolean> {
     const { pool, log, rules, detector, balances, decoder, gaCalls, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
-    const job = [...DERIVED_AREAS.keys()].map((area) => pending.find((p) => p.area === area)).find((p) => p);
+    const job = nextJob(pending, opts.catchingUp === true);
     if (job === undefined || Date.now() < this.#retryAt) return false;
     const derive = DERIVED_AREAS.get(job.area)!;
     if (this.#area?.name !== job.area) {
@@ -292,7 +333,7 @@ export class DeriveBackfill {
     // a stretch without stored heights (a sparse database) is skipped at once
     const first = (await storedHeightsAbove(pool, job.next - 1, 1))[0];
     const from = first === undefined ? job.to + 1 : Math.min(first, job.to + 1);
-    const to = Math.min(from + batchHeights - 1, job.to);
+    const to = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to);
     try {
       await withTransaction(pool, async (client) => {
         if (from <= to) await derive.stored(client, from, to, { rules, detector, balances, decoder, gaCalls });
@@ -316,6 +357,9 @@ export class DeriveBackfill {
   /** #observe logs the areas that started or stopped failing and sets the metrics. */
   #observe(pending: readonly PendingBackfill[]): void {
     const { log, metrics } = this.#deps;
+    this.#gathered = pending.some(
+      (p) => DERIVED_AREAS.get(p.area)?.gathers !== undefined && p.next <= p.to && !p.failingSince,
+    );
     for (const area of DERIVED_AREAS.keys()) {
       const p = pending.find((q) => q.area === area && q.next <= q.to);
       metrics?.derivePendingHeights.set({ area }, p ? p.to - p.next + 1 : 0);

@@ -204,8 +204,12 @@ export class Follower {
     this.#rollbackFrom = from;
   }
 
+  /**
+   * #prepare prepares a batch. Until the follower first catches up its batches leave the areas that gather
+   * (derive-backfill.ts) to the backfill, which derives them over whole stretches, or at once when caught up.
+   */
   #prepare(heights: readonly number[]): Promise<PreparedBatch> {
-    const batch = prepareBatch(this.#deps.loader, heights, true);
+    const batch = prepareBatch(this.#deps.loader, heights, true, !this.#caughtUp);
     batch.catch(() => {}); // a failed or unused batch is dropped; the step prepares it again
     return batch;
   }

@@ -153,18 +153,21 @@ export interface PreparedBatch {
   readonly reads: BatchNodeReads;
   /** its hyperchain rows (hyperchain/reader.ts), asked as it was prepared: its transaction waits for them last */
   readonly hyperchain?: Promise<HyperchainBatch>;
+  /** one of a catch-up: the areas that gather are left to the backfill, and their node reads are not asked */
+  readonly gathering: boolean;
 }
 
 /**
  * prepareBatch does everything before the database transaction, for the leading heights that fit
  * `batchTransactions` (at least one). It needs no earlier batch to be committed (a contract created
  * just before is found through the node), so the populator runs it for the next batch while the
- * current one is written.
+ * current one is written. `gathering`: the batch is one of a catch-up (derive-backfill.ts, `gathers`).
  */
 export async function prepareBatch(
   deps: LoaderDeps,
   heights: readonly number[],
   checkLinks: boolean,
+  gathering = false,
 ): Promise<PreparedBatch> {
   const fetchOptions = { onCallInfoGone: deps.onCallInfoGone };
   const gens = deps.fetchAhead
@@ -187,7 +190,7 @@ export async function prepareBatch(
       );
     }
   }
-  return decodeAndTransform(deps, gens);
+  return decodeAndTransform(deps, gens, gathering);
 }
 
 /**
@@ -210,10 +213,14 @@ export async function prepareAppend(deps: LoaderDeps, height: number, stored: nu
       transient: true,
     });
   }
-  return decodeAndTransform(deps, [gen]);
+  return decodeAndTransform(deps, [gen], false);
 }
 
-async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGeneration[]): Promise<PreparedBatch> {
+async function decodeAndTransform(
+  deps: LoaderDeps,
+  fetched: readonly FetchedGeneration[],
+  gathering: boolean,
+): Promise<PreparedBatch> {
   // once per epoch, beside the decoding and the write before this batch: its dry-runs need nothing the decoding gives
   const consensus = deps.hyperchain?.read(fetched);
   consensus?.catch(() => {}); // surfaced where it is awaited below
@@ -232,9 +239,10 @@ async function decodeAndTransform(deps: LoaderDeps, fetched: readonly FetchedGen
   }
   // the areas' node reads go out now, beside the encoding and the write before this batch: its transaction finds them
   // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
-  const reads = askBatchReads(deps.node, gens, rows);
+  const reads = askBatchReads(deps.node, gens, rows, { balances: !gathering });
   const encoded = await encodeRows(rows);
-  return { gens, rows, encoded, createdCode, underived, reads, ...(consensus ? { hyperchain: consensus } : {}) };
+  const prepared = { gens, rows, encoded, createdCode, underived, reads, gathering };
+  return { ...prepared, ...(consensus ? { hyperchain: consensus } : {}) };
 }
 
 /**
@@ -265,7 +273,7 @@ export async function loadBatch(
   opts: BatchOptions = {},
 ): Promise<BatchResult> {
   const started = process.hrtime.bigint();
-  const { gens, rows, encoded, createdCode, underived, reads, hyperchain } = await (opts.prepared ??
+  const { gens, rows, encoded, createdCode, underived, reads, hyperchain, gathering } = await (opts.prepared ??
     prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
     const first = gens[0]!;
@@ -306,6 +314,7 @@ export async function loadBatch(
       underived,
       balances: reads.balances,
       gaCalls: reads.gaCalls,
+      gathering,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);

@@ -56,18 +56,21 @@ function asked<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * askBatchReads asks the node, at the batch's priority (its first height: after the heights before it, before those
- * fetched ahead), the balances of balanceCandidates after the batch's last block and the infos of its GA
- * transactions, and gives the readers that answer from them.
+ * fetched ahead), the balances of balanceCandidates after the batch's last block (not for a batch that leaves them to
+ * the backfill: `ask.balances` false) and the infos of its GA transactions, and gives the readers that answer from them.
  */
 export function askBatchReads(
   node: Node,
   gens: readonly FetchedGeneration[],
   rows: readonly GenerationRows[],
+  ask: { readonly balances: boolean } = { balances: true },
 ): BatchNodeReads {
   const priority = gens[0]!.height;
   const after = lastBlockHash(gens);
   const balances = new Map(
-    balanceCandidates(rows).map((id) => [id, asked(node.accountBalance(id, after, priority))] as const),
+    (ask.balances ? balanceCandidates(rows) : []).map(
+      (id) => [id, asked(node.accountBalance(id, after, priority))] as const,
+    ),
   );
   // a GA transaction the fetch asked already (it wraps a contract tx) is not asked again
   const fetched = new Map(gens.flatMap((g) => [...(g.gaInfos ?? [])]));

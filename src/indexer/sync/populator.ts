@@ -122,7 +122,10 @@ export class Populator implements Role {
     });
   }
 
-  /** synced resolves once the database has reached the node's top. */
+  /**
+   * synced resolves once the database has reached the node's top and derived what its catch-up gathered (the
+   * balances; an area failing or pending for another reason does not hold it).
+   */
   synced(): Promise<void> {
     return this.#synced;
   }
@@ -191,14 +194,17 @@ export class Populator implements Role {
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
-        const backfilled = await backfill.step();
+        const catchingUp = !follower.caughtUp;
+        const backfilled = await backfill.step({ catchingUp });
         if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
         const result = await follower.step();
         this.#failures.recovered();
         this.#backoff.reset();
-        if (follower.caughtUp) this.#markSynced();
+        // synced once at the node's top with what the catch-up gathered derived too (the balances): its tables whole
+        if (follower.caughtUp && !backfill.gathered) this.#markSynced();
         idleAt = result === 'idle' ? Date.now() : -Infinity;
-        if (result === 'idle' && !backfilled) await sleep(cfg.pollIntervalMs, term);
+        // the step that caught up goes on at once: the backfill takes what waited for it (the areas that gather)
+        if (result === 'idle' && !backfilled && !catchingUp) await sleep(cfg.pollIntervalMs, term);
       } catch (err) {
         if (term.aborted) break;
         this.#failures.failed(err, 'populator step failed; retrying');

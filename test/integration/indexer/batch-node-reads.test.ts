@@ -2,7 +2,8 @@
  * @module A batch's derived areas ask the node while the batch is prepared, not in its database transaction (issue 40):
  * the balances area's account reads and the ga area's transaction infos go out beside the fetch, and the transaction
  * (which holds its locks, and the next batch behind it) waits for no node round trip; the balances stored are the
- * node's all the same.
+ * node's all the same. A populator catching up leaves the balances to the backfill's stretches: each account is read
+ * once, not once per batch that touched it.
  */
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/migrator.ts';
@@ -12,7 +13,9 @@ import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
 import { loadBatch, prepareBatch, type LoaderDeps } from '../../../src/indexer/sync/loader.ts';
 import { balanceCandidates } from '../../../src/indexer/sync/node-reads.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { NodeClient } from '../../../src/node/client.ts';
+import prom from 'prom-client';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
 
@@ -93,5 +96,30 @@ describe("a batch's node reads for its derived areas", function () {
     for (const { account_id: id, balance } of stored)
       expect(balance, id).to.equal(String((await node.accountBalance(id)) ?? 0n));
     await verifyClean(h);
+  });
+
+  it('a catch-up reads each account it touched once, and is synced with every latest balance the node’s', async () => {
+    const cfg = h.config({ DATABASE_SCHEMA: 'catch_up', NODE_URL: proxy.url, BATCH_SIZE: '5' });
+    proxy.stats.paths.length = 0;
+    const populator = await startPopulator({ cfg, log: silent, registry: new prom.Registry() });
+    try {
+      await populator.synced();
+    } finally {
+      await populator.stop();
+    }
+    const reads = proxy.stats.paths.flatMap((p) => /^GET \/v2\/accounts\/(ak_\w+)/.exec(p)?.[1] ?? []);
+    const batches = await h.query<{ n: number }>('catch_up', 'SELECT count(*)::int AS n FROM key_blocks');
+    expect(batches[0]!.n / 5, 'batches').to.be.greaterThan(8);
+    // one stretch: every account once (a batch each read the accounts it touched, 2-4 times as many here)
+    expect(reads.length).to.be.greaterThan(10);
+    expect(reads.length - new Set(reads).size, 'accounts read twice').to.equal(0);
+    // synced() waited for them: each account's latest balance is its balance at the node's top
+    const node = new NodeClient({ url: h.devnode.externalUrl, timeoutMs: 10_000 }, silent);
+    const stored = await h.query<{ account_id: string; balance: string }>(
+      'catch_up',
+      'SELECT account_id, balance::text FROM account_wealth',
+    );
+    const balances = new Map(stored.map((r) => [r.account_id, r.balance]));
+    for (const id of new Set(reads)) expect(balances.get(id), id).to.equal((await node.accountBalance(id))?.toString());
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * @module The backfill's choice of the area it derives next (derive-backfill.ts nextJob): DERIVED_AREAS' order, but
+ * while the populator catches up the balances, which gather, wait for a whole stretch (issue 40).
+ */
+import { expect } from 'chai';
+import { nextJob } from '../../../src/indexer/derived/derive-backfill.ts';
+import type { PendingBackfill } from '../../../src/db/queries/pending-backfills.ts';
+
+const pending = (area: string, next: number, to: number, failing = false): PendingBackfill => ({
+  area,
+  next,
+  to,
+  ...(failing ? { failingSince: new Date(0), error: 'node down' } : {}),
+});
+
+describe('nextJob (derive-backfill.ts)', () => {
+  it('takes the areas in the order they derive', () => {
+    const stats = pending('stats', 0, 9);
+    const transfers = pending('transfers', 5, 9);
+    expect(nextJob([stats, transfers], false)).to.equal(transfers);
+    expect(nextJob([stats, transfers], true)).to.equal(transfers);
+    expect(nextJob([], true)).to.equal(undefined);
+  });
+
+  it('leaves the balances waiting while catching up, and the areas after them go on', () => {
+    const balances = pending('balances', 0, 2999);
+    const stats = pending('stats', 10, 20);
+    expect(nextJob([balances], true)).to.equal(undefined);
+    expect(nextJob([balances, stats], true)).to.equal(stats);
+    // caught up, or a whole stretch pending: derived
+    expect(nextJob([balances, stats], false)).to.equal(balances);
+    expect(nextJob([pending('balances', 0, 9_999)], true)?.area).to.equal('balances');
+  });
+
+  it('retries failing balances at once, stretch or not', () => {
+    const failing = pending('balances', 0, 9, true);
+    expect(nextJob([failing], true)).to.equal(failing);
+  });
+});
