@@ -14,7 +14,10 @@
  */
 
 export interface AdaptiveLimitOptions {
-  /** limit before anything is observed */
+  /**
+   * limit before anything is observed (32: a node's slots are tens, and a limit above them only queues a few requests
+   * at the node for the first window; from 8 the slow start left most of a 32-slot node idle for half a second)
+   */
   readonly initial?: number;
   readonly min?: number;
   readonly max?: number;
@@ -72,7 +75,7 @@ export class AdaptiveLimit {
     this.#min = opts.min ?? 2;
     this.#max = opts.max ?? 256;
     this.#headroom = opts.headroom ?? 4;
-    this.#limit = Math.min(this.#max, Math.max(this.#min, opts.initial ?? 8));
+    this.#limit = Math.min(this.#max, Math.max(this.#min, opts.initial ?? 32));
   }
 
   /** limit is how many requests may be in flight now. */
