@@ -1,13 +1,25 @@
 /**
  * @module The writes of a hyperchain's consensus rows (migrations/1014_hyperchain.sql) in a batch's transaction, after
- * its blocks: each row carries the height whose batch wrote it (`loaded_at`), so deleting key blocks removes them.
+ * its blocks, or in the backfill's: each row carries the height whose batch wrote it (`loaded_at`), so deleting key
+ * blocks removes them, and the backfill replaces the rows of stored heights by it.
  */
+import type { HyperchainRecord } from '../queries/hyperchain.ts';
 import type { Queryable } from '../pool.ts';
 import type { HyperchainBatch } from './hyperchain-rows.ts';
 
-/** writeHyperchain writes what a batch read about the hyperchain (hyperchain/reader.ts). */
-export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Promise<void> {
-  const { record, produced, epochs, pins } = batch;
+/** The tables of rows written per height (`loaded_at`): the hyperchain derived area's, the key blocks' trigger's. */
+export const HYPERCHAIN_LOAD_TABLES = [
+  'hc_epochs',
+  'hc_schedule',
+  'hc_produced',
+  'hc_validators',
+  'hc_delegates',
+  'hc_rewards',
+  'hc_pins',
+] as const;
+
+/** recordHyperchain records, once, whether the chain is a hyperchain and its contracts (`hc_chain`). */
+export async function recordHyperchain(db: Queryable, record: HyperchainRecord): Promise<void> {
   await db.query(
     `INSERT INTO hc_chain (hyperchain, staking, election, rewards) VALUES ($1, $2, $3, $4)
      ON CONFLICT (singleton) DO NOTHING`,
@@ -18,6 +30,17 @@ export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Pr
       record.contracts?.rewards ?? null,
     ],
   );
+}
+
+/** deleteHyperchainLoads removes the rows the heights from..to wrote (to derive them again). */
+export async function deleteHyperchainLoads(db: Queryable, from: number, to: number): Promise<void> {
+  for (const table of HYPERCHAIN_LOAD_TABLES)
+    await db.query(`DELETE FROM ${table} WHERE loaded_at BETWEEN $1 AND $2`, [from, to]);
+}
+
+/** writeHyperchain writes what the reader read about heights of a hyperchain (hyperchain/reader.ts). */
+export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Promise<void> {
+  const { record, produced, epochs, pins } = batch;
   if (!record.hyperchain) return;
   if (produced.length > 0)
     await db.query(

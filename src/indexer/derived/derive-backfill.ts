@@ -1,6 +1,7 @@
 /**
  * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
- * statistics; accounts' balances; the decoding of calls stored undecoded for now; generalized accounts' calls) beside the chain: each batch derives
+ * statistics; accounts' balances; the decoding of calls stored undecoded for now; generalized accounts' calls; the ids
+ * transactions create; a hyperchain's consensus) beside the chain: each batch derives
  * them in its transaction; an area that an upgrade added, that is behind, or whose derivation fails is recorded in
  * derive_backfill (migration 1003) and derived later from the stored rows, never by fetching the blocks again, one
  * batch of heights per step, each in one transaction that also records the progress: a kill mid-way resumes at the
@@ -35,6 +36,10 @@ import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls
 import type { BatchAppearances } from './stats-accounts.ts';
 import { errorMessage } from '../../errors.ts';
 import { deriveCreatedIds } from './created-ids.ts';
+import { deriveStoredHyperchain, writeBatchHyperchain } from './hyperchain.ts';
+import type { HyperchainReader } from '../hyperchain/reader.ts';
+import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
+import { HYPERCHAIN_LOAD_TABLES } from '../../db/writes/hyperchain.ts';
 
 /** What the stored derivations need beyond the database. */
 export interface DeriveContext {
@@ -47,6 +52,8 @@ export interface DeriveContext {
   readonly decoder?: ContractDecoder;
   /** reads GA transactions' infos (the ga area; absent: that area cannot be derived) */
   readonly gaCalls?: GaInfoReader;
+  /** reads a hyperchain's epochs from its stored key blocks (the hyperchain area; absent: that area cannot be derived) */
+  readonly hyperchain?: Pick<HyperchainReader, 'read'>;
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
@@ -76,6 +83,11 @@ interface AreaDerivation {
    * so many heights instead of once per batch. Only a leaf gathers: what waits for its stretch holds no other area.
    */
   readonly gathers?: number;
+  /**
+   * the area derives from key blocks and the node alone, never from transactions: a transaction type learned later
+   * (learned-tx-types.ts) does not send its heights back to it
+   */
+  readonly ofKeyBlocks?: boolean;
 }
 
 /**
@@ -89,7 +101,10 @@ const BALANCES_GATHERED = 10_000;
 /**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
  * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
- * decoding stands alone, last: a call undecoded for now defers no other area, and no other defers it in a batch.
+ * decoding stands alone: a call undecoded for now defers no other area, and no other defers it in a batch. The
+ * hyperchain's consensus stands alone too, and comes last: no other area reads its rows, and the backfill derives the
+ * pending areas in this order, those after a failing one waiting for it; its failing (a contract this version does not
+ * read, a node that no longer keeps an old boundary's state: until an upgrade or another node) must hold up no other.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
   [
@@ -189,6 +204,19 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       standalone: true,
     },
   ],
+  [
+    // a batch's rows come from its reads of the node, asked as it was prepared (loader.ts); none on another chain
+    'hyperchain',
+    {
+      batch: (db, _gens, { hyperchain }) => writeBatchHyperchain(db, hyperchain),
+      stored: (db, from, to, { hyperchain }) =>
+        deriveStoredHyperchain(db, nodeReader('hyperchain', hyperchain), from, to),
+      tables: HYPERCHAIN_LOAD_TABLES,
+      asksNode: true,
+      standalone: true,
+      ofKeyBlocks: true,
+    },
+  ],
 ]);
 
 /**
@@ -200,6 +228,10 @@ export function pendingAreaTables(pending: readonly PendingBackfill[]): Map<stri
   for (const p of pending) for (const table of DERIVED_AREAS.get(p.area)?.tables ?? []) tables.set(table, p);
   return tables;
 }
+
+/** transactionAreas are the areas whose rows derive from transactions (a learned transaction type re-derives them). */
+export const transactionAreas = (): string[] =>
+  [...DERIVED_AREAS].filter(([, derive]) => !derive.ofKeyBlocks).map(([area]) => area);
 
 /** What a batch's derivation reads besides its rows. */
 export interface BatchDerivation {
@@ -217,6 +249,11 @@ export interface BatchDerivation {
   readonly gaCalls?: GaInfoReader;
   /** the batch is one of a catch-up: the areas that gather (`gathers`) are left to the backfill's stretches */
   readonly gathering?: boolean;
+  /**
+   * the batch's hyperchain rows (the hyperchain area), being read: their failure defers the area, as a failed
+   * derivation does, not the batch
+   */
+  readonly hyperchain?: Promise<HyperchainBatch>;
 }
 
 /**
@@ -285,6 +322,8 @@ export interface DeriveBackfillDeps {
   readonly decoder?: ContractDecoder;
   /** the ga area's reader of GA transactions' infos */
   readonly gaCalls?: GaInfoReader;
+  /** the hyperchain area's reader (the populator shares its follower's: it caches only the chain's detection) */
+  readonly hyperchain?: Pick<HyperchainReader, 'read'>;
   /** heights derived per transaction */
   readonly batchHeights: number;
   /** the schema whose servers hear of each batch (their cached statistics and answers) */
@@ -316,7 +355,7 @@ export class DeriveBackfill {
    * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
    */
   async step(opts: { catchingUp?: boolean } = {}): Promise<boolean> {
-    const { pool, log, rules, detector, balances, decoder, gaCalls, batchHeights } = this.#deps;
+    const { pool, log, rules, detector, balances, decoder, gaCalls, hyperchain, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = nextJob(pending, opts.catchingUp === true);
@@ -336,7 +375,8 @@ export class DeriveBackfill {
     const to = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to);
     try {
       await withTransaction(pool, async (client) => {
-        if (from <= to) await derive.stored(client, from, to, { rules, detector, balances, decoder, gaCalls });
+        if (from <= to)
+          await derive.stored(client, from, to, { rules, detector, balances, decoder, gaCalls, hyperchain });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });

@@ -10,6 +10,9 @@ import type { FetchedGeneration } from '../rows/rows.ts';
 
 export type { HyperchainBatch };
 
+/** What the rows read of a generation: its key block (fetched, or as stored) and whether it is whole. */
+export type GenerationHead = Pick<FetchedGeneration, 'height' | 'keyBlock' | 'continuesAt'>;
+
 /** `epoch_info()`'s `(epoch, epoch_info)` with its record read. */
 export interface EpochInfo {
   readonly epoch: number;
@@ -27,14 +30,14 @@ export interface PinRewardInfo {
 }
 
 /** producedRow is what a key block of a hyperchain shows; undefined for one without flags. */
-export function producedRow(gen: FetchedGeneration): ProducedRow | undefined {
+export function producedRow(gen: GenerationHead): ProducedRow | undefined {
   const flags = keyFlags(gen.keyBlock);
   if (!flags || typeof gen.keyBlock.miner !== 'string') return undefined;
   return { height: gen.height, producer: gen.keyBlock.miner, ...flags };
 }
 
 /** isEpochBoundary: genesis and every end of epoch fix the next epoch. */
-export const isEpochBoundary = (gen: FetchedGeneration): boolean =>
+export const isEpochBoundary = (gen: GenerationHead): boolean =>
   gen.continuesAt === undefined && (gen.height === 0 || keyFlags(gen.keyBlock)?.eoe === true);
 
 /** readEpochInfo reads `epoch_info()`'s decoded answer. */
@@ -92,7 +95,7 @@ export function readSchedule(value: unknown, length: number): string[] {
  * pinOf says whether the epoch that a boundary ends was pinned: the election contract carries the pin reward over to
  * the next epoch only when no pin came (`step_eoe`), so a next epoch without carry-over follows a pin.
  */
-export function pinOf(gen: FetchedGeneration, next: PinRewardInfo, endedEpoch: number): PinLoad | undefined {
+export function pinOf(gen: GenerationHead, next: PinRewardInfo, endedEpoch: number): PinLoad | undefined {
   if (gen.height === 0 || next.carryOver !== 0n || typeof gen.keyBlock.miner !== 'string') return undefined;
   return { epoch: endedEpoch, leader: gen.keyBlock.miner, height: gen.height };
 }

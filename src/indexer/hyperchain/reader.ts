@@ -4,6 +4,7 @@
  * starts, all at the boundary: `epoch_info()`, `pin_reward_info()` and `sorted_validators()`, then
  * `validator_schedule(...)` for its leaders and each validator's `get_validator_state` for the delegates of the epoch
  * whose stakes the boundary locks (three epochs on: they sum to its locked stake). Nothing is read per height.
+ * The same reads serve the hyperchain derived area's backfill, from stored key blocks (derived/hyperchain.ts).
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
 import type { Logger } from 'pino';
@@ -13,7 +14,6 @@ import { PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/
 import { NodeError } from '../../node/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
-import type { FetchedGeneration } from '../rows/rows.ts';
 import { detectHyperchain, type DetectOptions } from './detect.ts';
 import { SCHEDULE_ACI } from './schedule-aci.ts';
 import {
@@ -28,6 +28,7 @@ import {
   readSchedule,
   readStakes,
   type EpochInfo,
+  type GenerationHead,
 } from './epoch-rows.ts';
 import type { DelegatesLoad, EpochLoad, HyperchainBatch, PinLoad } from '../../db/writes/hyperchain-rows.ts';
 
@@ -39,6 +40,12 @@ export interface HyperchainReaderDeps {
   readonly detect: () => Promise<HyperchainRecord>;
   /** where an answer this version cannot read is told, once */
   readonly log?: Pick<Logger, 'warn'>;
+}
+
+/** A batch's reads, asked as it is prepared and awaited in its transaction. */
+export interface HyperchainReads {
+  readonly record: Promise<HyperchainRecord>;
+  readonly rows: Promise<HyperchainBatch>;
 }
 
 /** HyperchainReader reads a batch's consensus rows; a chain that is not a hyperchain gives none. */
@@ -53,13 +60,30 @@ export class HyperchainReader {
     this.#deps = deps;
   }
 
-  /** read gives the rows of generations `gens` (ascending; an append of micro blocks gives none of its own). */
-  async read(gens: readonly FetchedGeneration[]): Promise<HyperchainBatch> {
+  /** record says whether the chain is a hyperchain, detected once (a failed detection is asked again next time). */
+  record(): Promise<HyperchainRecord> {
     this.#record ??= this.#deps.detect().catch((err: unknown) => {
       this.#record = undefined;
       throw err;
     });
-    const record = await this.#record;
+    return this.#record;
+  }
+
+  /**
+   * ask starts a batch's reads: whether the chain is a hyperchain and the rows of its generations (each surfaced
+   * where the loader awaits it: the record fails the batch, the rows only the hyperchain area).
+   */
+  ask(gens: readonly GenerationHead[]): HyperchainReads {
+    const record = this.record();
+    const rows = this.read(gens);
+    record.catch(() => {});
+    rows.catch(() => {});
+    return { record, rows };
+  }
+
+  /** read gives the rows of generations `gens` (ascending; an append of micro blocks gives none of its own). */
+  async read(gens: readonly GenerationHead[]): Promise<HyperchainBatch> {
+    const record = await this.record();
     if (!record.contracts) return { record, produced: [], epochs: [], pins: [] };
     const whole = gens.filter((g) => g.continuesAt === undefined);
     const produced = whole.flatMap((g) => producedRow(g) ?? []);
@@ -73,7 +97,7 @@ export class HyperchainReader {
 
   async #epochAt(
     contracts: HyperchainContracts,
-    gen: FetchedGeneration,
+    gen: GenerationHead,
   ): Promise<{ epoch: EpochLoad; pin: PinLoad | undefined }> {
     const election = contracts.election ?? contracts.staking;
     const [electionCode, stakingCode] = await Promise.all(
@@ -170,8 +194,9 @@ export class HyperchainReader {
 
   /**
    * #dryRun asks the node set (retried as the batch's other requests). A node that kept no state at the block (410)
-   * or does not know it (a fork the next step finds) fails the batch with a transient error: it is asked again after
-   * a backoff, as every read the batch needs; a pruning node below its GC height never answers (docs/operations.md).
+   * or does not know it (a fork the next step finds) fails the read with a transient error: the batch is written
+   * without its hyperchain rows, which the backfill derives once a node answers; a pruning node below its GC height
+   * never does (docs/operations.md).
    */
   async #dryRun(top: string, calls: readonly DryRunCall[]): Promise<DryRunResult[]> {
     const outcome = await this.#deps.node.dryRun(top, calls);

@@ -32,9 +32,8 @@ import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
 import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
-import type { HyperchainReader } from '../hyperchain/reader.ts';
-import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
-import { writeHyperchain } from '../../db/writes/hyperchain.ts';
+import type { HyperchainReader, HyperchainReads } from '../hyperchain/reader.ts';
+import { recordHyperchain } from '../../db/writes/hyperchain.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -151,10 +150,13 @@ export interface PreparedBatch {
   readonly underived: ReadonlyMap<string, string>;
   /** what its derived areas ask the node (balances, GA infos), asked as it was prepared */
   readonly reads: BatchNodeReads;
-  /** its hyperchain rows (hyperchain/reader.ts), asked as it was prepared: its transaction waits for them last */
-  readonly hyperchain?: Promise<HyperchainBatch>;
   /** one of a catch-up: the areas that gather are left to the backfill, and their node reads are not asked */
   readonly gathering: boolean;
+  /**
+   * whether the chain is a hyperchain and the batch's hyperchain rows (hyperchain/reader.ts), asked as it was
+   * prepared: its transaction waits for them once its rows are written
+   */
+  readonly hyperchain?: HyperchainReads;
 }
 
 /**
@@ -222,8 +224,7 @@ async function decodeAndTransform(
   gathering: boolean,
 ): Promise<PreparedBatch> {
   // once per epoch, beside the decoding and the write before this batch: its dry-runs need nothing the decoding gives
-  const consensus = deps.hyperchain?.read(fetched);
-  consensus?.catch(() => {}); // surfaced where it is awaited below
+  const consensus = deps.hyperchain?.ask(fetched);
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
   const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
   const { gens, underived } = await detectTokens(deps.aexn, decoded, createdCode);
@@ -304,8 +305,11 @@ export async function loadBatch(
     }
     const written = await writeGenerations(client, rows, encoded, numbers, types);
     unknownTypes = written.unknownTypes;
-    // its epoch boundaries' dry-runs, asked as the batch was prepared: waited for only once its rows are written
-    if (hyperchain) await writeHyperchain(client, await hyperchain);
+    // whether the chain is a hyperchain (detected at the first batch) still fails the batch when no node can say: the
+    // batch could not tell whether it has hyperchain rows to defer at all, and deferring them on a chain that is not
+    // one would report a failing area that is none; a node that cannot answer that GET (asked in rounds, with
+    // backoff) cannot serve the batch's other reads either: an outage, retried as one
+    if (hyperchain) await recordHyperchain(client, await hyperchain.record);
     // transfers, tokens (AEX-N, AEX-9, AEX-141, DEX) and statistics, derived from the rows just written and the ones
     // before them (an area behind or failing is deferred to the backfill)
     await deriveBatchAreas(client, rows, {
@@ -315,6 +319,8 @@ export async function loadBatch(
       balances: reads.balances,
       gaCalls: reads.gaCalls,
       gathering,
+      // its epoch boundaries' dry-runs, asked as the batch was prepared: a read that failed defers the area only
+      hyperchain: hyperchain?.rows,
     });
     await recordTop(client);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);

@@ -21,7 +21,7 @@ import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
-import { DERIVED_AREAS, DeriveBackfill } from '../derived/derive-backfill.ts';
+import { DeriveBackfill, transactionAreas } from '../derived/derive-backfill.ts';
 import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
@@ -179,7 +179,7 @@ export class Populator implements Role {
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
     // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
-    const learned = await learnTxTypes(this.#pool, [...DERIVED_AREAS.keys()]).catch((err: unknown) => {
+    const learned = await learnTxTypes(this.#pool, transactionAreas()).catch((err: unknown) => {
       log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');
       return [];
     });
@@ -255,6 +255,12 @@ export class Populator implements Role {
     const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
     const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
     const readers = contractReaders(cfg, pool, node, metrics.outbound);
+    const hyperchain = hyperchainReader(node, readers.decoder, {
+      timeoutMs: cfg.nodeTimeoutMs,
+      log,
+      signal,
+      meters: this.#nodeMeters(),
+    });
     const backfill = new DeriveBackfill({
       pool,
       log,
@@ -263,6 +269,7 @@ export class Populator implements Role {
       balances: node,
       gaCalls: node,
       decoder: readers.decoder,
+      hyperchain,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,
@@ -287,12 +294,7 @@ export class Populator implements Role {
         accountNumbers: new AccountNumbers(),
         maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
         txTypeCodes: new TxTypeCodes(),
-        hyperchain: hyperchainReader(node, readers.decoder, {
-          timeoutMs: cfg.nodeTimeoutMs,
-          log,
-          signal,
-          meters: this.#nodeMeters(),
-        }),
+        hyperchain,
       },
     });
     return { follower, backfill };
