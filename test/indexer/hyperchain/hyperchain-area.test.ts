@@ -1,0 +1,195 @@
+/**
+ * @module Unknown is data (issue 45): a hyperchain whose consensus contracts answer in a shape this version does not
+ * read, or whose node fails a boundary's dry-run, is loaded to its top all the same; its hyperchain area is reported
+ * failing with the reason (`/mdw/v3/status`'s `mdw_failed_areas`) and derived from the stored key blocks by the
+ * backfill once the reader reads again, after which `-v --full` is clean and the rows equal the devnode's state.
+ */
+import { expect } from 'chai';
+import pino from 'pino';
+import prom from 'prom-client';
+import type { Config } from '../../../src/config.ts';
+import { migrate } from '../../../src/db/migrator.ts';
+import { createWritePool, type Pool } from '../../../src/db/pool.ts';
+import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
+import { storedTotals } from '../../../src/db/queries/sync-state.ts';
+import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
+import type { BytecodeEncoder } from '../../../src/indexer/contracts/contract-decoder.ts';
+import { DeriveBackfill } from '../../../src/indexer/derived/derive-backfill.ts';
+import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers.ts';
+import { detectHyperchain } from '../../../src/indexer/hyperchain/detect.ts';
+import { HyperchainReader, type HyperchainReaderDeps } from '../../../src/indexer/hyperchain/reader.ts';
+import { guardSchema } from '../../../src/indexer/identity/guard.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
+import { Follower } from '../../../src/indexer/sync/follower.ts';
+import { NodeClient } from '../../../src/node/client.ts';
+import { PRUNED } from '../../../src/node/dry-run.ts';
+import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
+import { expectDevnodeState } from './oracle.ts';
+
+const silent = pino({ level: 'silent' });
+
+/** A schema of the test's hyperchain, migrated and guarded as the populator does, with the node and its readers. */
+interface Loaded {
+  readonly cfg: Config;
+  readonly pool: Pool;
+  readonly node: NodeClient;
+  readonly readers: ReturnType<typeof contractReaders>;
+}
+
+describe('the hyperchain area: a consensus read this version cannot make does not stop the chain', function () {
+  this.timeout(300_000);
+  let hc: TestHyperchain;
+  const pools: Pool[] = [];
+
+  before(async () => {
+    hc = await startHyperchain({ epochs: 5, extra: 3, seed: 'hyperchain-area' });
+  });
+  after(async () => {
+    for (const pool of pools) await pool.end();
+    await hc?.close();
+  });
+
+  async function open(schema: string): Promise<Loaded> {
+    const cfg = hc.config({ DATABASE_SCHEMA: schema });
+    await guardSchema(cfg, silent, {
+      writes: true,
+      waitForNodes: true,
+      migrate: () => migrate({ databaseUrl: cfg.databaseUrl, schema }, silent),
+    });
+    const pool = createWritePool(cfg, 'hyperchain-area', silent, 3);
+    pools.push(pool);
+    const node = new NodeClient({ url: cfg.nodeUrls[0]!, timeoutMs: 30_000 }, silent);
+    return { cfg, pool, node, readers: contractReaders(cfg, pool, node) };
+  }
+
+  /** reader is a hyperchain reader asking through `node` and `decoder` (the test's wrappers of the real ones). */
+  const reader = (
+    { cfg }: Loaded,
+    node: HyperchainReaderDeps['node'],
+    decoder: HyperchainReaderDeps['decoder'],
+  ): HyperchainReader =>
+    new HyperchainReader({
+      node,
+      decoder,
+      detect: () => detectHyperchain({ urls: cfg.nodeUrls, timeoutMs: 30_000 }),
+    });
+
+  /** followToTop loads the chain as the populator's follower does, until it stored the node's top. */
+  async function followToTop({ cfg, pool, node, readers }: Loaded, hyperchain: HyperchainReader): Promise<void> {
+    const follower = new Follower({
+      cfg,
+      log: silent,
+      poll: node,
+      loader: {
+        pool,
+        node,
+        ...readers,
+        schema: cfg.databaseSchema,
+        concurrency: 4,
+        log: silent,
+        metrics: createIndexerMetrics(new prom.Registry()),
+        transferRules: await transferRulesOf(cfg),
+        hyperchain,
+      },
+    });
+    while ((await follower.step()) === 'busy');
+  }
+
+  /** backfill runs the populator's backfill of derived areas until it has nothing left or an area fails. */
+  async function backfill({ cfg, pool }: Loaded, hyperchain: HyperchainReader): Promise<void> {
+    const derive = new DeriveBackfill({
+      pool,
+      log: silent,
+      rules: await transferRulesOf(cfg),
+      hyperchain,
+      batchHeights: cfg.batchSize,
+      schema: cfg.databaseSchema,
+    });
+    while (await derive.step());
+  }
+
+  async function expectClean({ cfg }: Loaded): Promise<void> {
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+    expect(lines).to.deep.equal([]);
+    expect(report.differences).to.equal(0);
+    expect(report.checked).to.equal(hc.devnode.height() + 1);
+    await expectDevnodeState(hc, cfg.databaseSchema);
+  }
+
+  async function count(schema: string, table: string): Promise<number> {
+    return (await hc.query<{ n: number }>(schema, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+  }
+
+  it('loads to the top past an epoch_info of another shape, says why, and derives the epochs once it reads them', async () => {
+    const loaded = await open('newer_contract');
+    const real = loaded.readers.decoder;
+    // a newer election contract: its epoch_info record has a fifth field
+    let newer = true;
+    const encoder = (code: string): BytecodeEncoder => {
+      const encoding = real.encoder(code);
+      return {
+        encodeCall: (fn, args) => encoding.encodeCall(fn, args),
+        decodeCall: (data) => encoding.decodeCall(data),
+        decodeResult(fn, data, type) {
+          const value = encoding.decodeResult(fn, data, type);
+          if (!newer || fn !== 'epoch_info') return value;
+          const [epoch, info] = value as [unknown, unknown[]];
+          return [epoch, [...info, 'a field this version does not know']];
+        },
+      };
+    };
+    const hyperchain = reader(loaded, loaded.node, { encoder });
+
+    await followToTop(loaded, hyperchain);
+    const schema = loaded.cfg.databaseSchema;
+    expect(await count(schema, 'key_blocks')).to.equal(hc.devnode.height() + 1);
+    expect(await count(schema, 'hc_epochs')).to.equal(0);
+    expect(await count(schema, 'hc_produced')).to.equal(0);
+    const [failed] = (await storedTotals(loaded.pool)).failedAreas;
+    expect(failed).to.include({ area: 'hyperchain', from: 0 });
+    expect(failed!.error).to.equal('heights 0-9: epoch_info record: expected a tuple of 4');
+    expect((await pendingBackfills(loaded.pool)).map((p) => [p.area, p.next, p.to])).to.deep.equal([
+      ['hyperchain', 0, hc.devnode.height()],
+    ]);
+
+    // a version that reads the newer contract
+    newer = false;
+    await backfill(loaded, hyperchain);
+    expect(await pendingBackfills(loaded.pool)).to.deep.equal([]);
+    await expectClean(loaded);
+  });
+
+  it('loads to the top past a boundary whose dry-run failed, and derives that epoch and those after it later', async () => {
+    const loaded = await open('dry_run_failed');
+    // batches of BATCH_SIZE 10 heights, an epoch each: the end of epoch 3 opens the batch of heights 30-39
+    const at = 3 * hc.epochLength;
+    const boundary = hc.devnode.chain.keyBlocks[at]!.hash;
+    // the node keeps no state at the end of epoch 3, once (another node, or the same after a restore, answers later)
+    let failures = 1;
+    const node: HyperchainReaderDeps['node'] = {
+      dryRun: (top, calls) =>
+        top === boundary && failures-- > 0 ? Promise.resolve(PRUNED) : loaded.node.dryRun(top, calls),
+      contractCode: (id) => loaded.node.contractCode(id),
+    };
+    const hyperchain = reader(loaded, node, loaded.readers.decoder);
+
+    await followToTop(loaded, hyperchain);
+    const schema = loaded.cfg.databaseSchema;
+    expect(await count(schema, 'key_blocks')).to.equal(hc.devnode.height() + 1);
+    // the epochs whose boundaries came before are written with their batches; from the failed one on, none
+    const epochs = await hc.query<{ epoch: number }>(schema, 'SELECT epoch FROM hc_epochs ORDER BY epoch');
+    expect(epochs.map((e) => e.epoch)).to.deep.equal([1, 2, 3]);
+    expect(await count(schema, 'hc_produced')).to.equal(at);
+    const [failed] = (await storedTotals(loaded.pool)).failedAreas;
+    expect(failed).to.include({ area: 'hyperchain', from: at });
+    expect(failed!.error).to.equal(
+      `heights ${at}-${at + 9}: the node keeps no state at block ${boundary} (hyperchain epoch)`,
+    );
+
+    await backfill(loaded, hyperchain);
+    expect(await pendingBackfills(loaded.pool)).to.deep.equal([]);
+    await expectClean(loaded);
+  });
+});
