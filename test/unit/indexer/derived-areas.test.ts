@@ -1,0 +1,14 @@
+/** @module DERIVED_AREAS' order and kinds: which areas a learned transaction type re-derives, where the hyperchain's sits. */
+import { expect } from 'chai';
+import { DERIVED_AREAS, transactionAreas } from '../../../src/indexer/derived/derive-backfill.ts';
+
+describe('DERIVED_AREAS', () => {
+  it('sends a learned transaction type to every area but those derived from key blocks alone (the hyperchain)', () => {
+    expect(transactionAreas()).to.deep.equal(['transfers', 'tokens', 'balances', 'stats', 'calls', 'ga', 'created']);
+  });
+
+  it('derives the hyperchain area last and alone: its failing holds up no other area, in a batch or the backfill', () => {
+    expect([...DERIVED_AREAS.keys()].at(-1)).to.equal('hyperchain');
+    expect(DERIVED_AREAS.get('hyperchain')).to.include({ standalone: true, asksNode: true });
+  });
+});
