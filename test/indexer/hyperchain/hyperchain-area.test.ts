@@ -96,12 +96,16 @@ describe('the hyperchain area: a consensus read this version cannot make does no
     while ((await follower.step()) === 'busy');
   }
 
-  /** backfill runs the populator's backfill of derived areas until it has nothing left or an area fails. */
-  async function backfill({ cfg, pool }: Loaded, hyperchain: HyperchainReader): Promise<void> {
+  /**
+   * backfill runs the populator's backfill of derived areas until it has nothing left or an area fails: the hyperchain
+   * area, and the balances a catch-up leaves to it
+   */
+  async function backfill({ cfg, pool, node }: Loaded, hyperchain: HyperchainReader): Promise<void> {
     const derive = new DeriveBackfill({
       pool,
       log: silent,
       rules: await transferRulesOf(cfg),
+      balances: node,
       hyperchain,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
@@ -147,12 +151,11 @@ describe('the hyperchain area: a consensus read this version cannot make does no
     expect(await count(schema, 'key_blocks')).to.equal(hc.devnode.height() + 1);
     expect(await count(schema, 'hc_epochs')).to.equal(0);
     expect(await count(schema, 'hc_produced')).to.equal(0);
-    const [failed] = (await storedTotals(loaded.pool)).failedAreas;
-    expect(failed).to.include({ area: 'hyperchain', from: 0 });
-    expect(failed!.error).to.equal('heights 0-9: epoch_info record: expected a tuple of 4');
-    expect((await pendingBackfills(loaded.pool)).map((p) => [p.area, p.next, p.to])).to.deep.equal([
-      ['hyperchain', 0, hc.devnode.height()],
+    expect((await storedTotals(loaded.pool)).failedAreas.map(({ since: _, ...a }) => a)).to.deep.equal([
+      { area: 'hyperchain', from: 0, error: 'heights 0-9: epoch_info record: expected a tuple of 4' },
     ]);
+    const pending = (await pendingBackfills(loaded.pool)).find((p) => p.area === 'hyperchain');
+    expect(pending).to.include({ next: 0, to: hc.devnode.height() });
 
     // a version that reads the newer contract
     newer = false;
@@ -182,11 +185,13 @@ describe('the hyperchain area: a consensus read this version cannot make does no
     const epochs = await hc.query<{ epoch: number }>(schema, 'SELECT epoch FROM hc_epochs ORDER BY epoch');
     expect(epochs.map((e) => e.epoch)).to.deep.equal([1, 2, 3]);
     expect(await count(schema, 'hc_produced')).to.equal(at);
-    const [failed] = (await storedTotals(loaded.pool)).failedAreas;
-    expect(failed).to.include({ area: 'hyperchain', from: at });
-    expect(failed!.error).to.equal(
-      `heights ${at}-${at + 9}: the node keeps no state at block ${boundary} (hyperchain epoch)`,
-    );
+    expect((await storedTotals(loaded.pool)).failedAreas.map(({ since: _, ...a }) => a)).to.deep.equal([
+      {
+        area: 'hyperchain',
+        from: at,
+        error: `heights ${at}-${at + 9}: the node keeps no state at block ${boundary} (hyperchain epoch)`,
+      },
+    ]);
 
     await backfill(loaded, hyperchain);
     expect(await pendingBackfills(loaded.pool)).to.deep.equal([]);
