@@ -208,6 +208,8 @@ describe('populator on a hyperchain', function () {
         { hyperchain: false, staking: null, election: null, rewards: null },
       ]);
       expect(await h.query('mdw', 'SELECT count(*)::int AS n FROM hc_produced')).to.deep.equal([{ n: 0 }]);
+      // nothing to derive: the hyperchain area is never pending on another chain
+      expect(await h.query('mdw', "SELECT area FROM derive_backfill WHERE area = 'hyperchain'")).to.deep.equal([]);
     } finally {
       await h.close();
     }
