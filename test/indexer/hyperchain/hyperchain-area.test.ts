@@ -192,6 +192,11 @@ describe('the hyperchain area: a consensus read this version cannot make does no
         error: `heights ${at}-${at + 9}: the node keeps no state at block ${boundary} (hyperchain epoch)`,
       },
     ]);
+    // `mdw -v` counts the failing area as a difference, naming it
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: loaded.cfg, log: silent, out: (l) => lines.push(l) }, {});
+    expect(report.differences).to.equal(1);
+    expect(lines.filter((l) => l.startsWith('derived area hyperchain fails'))).to.have.length(1);
 
     await backfill(loaded, hyperchain);
     expect(await pendingBackfills(loaded.pool)).to.deep.equal([]);
