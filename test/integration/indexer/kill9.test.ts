@@ -58,7 +58,10 @@ describe('populator killed with SIGKILL', function () {
       expect(n, 'heights are contiguous from 0').to.equal(top + 1);
       expect(top).to.be.lessThan(h.devnode.height());
       const stored = await verifyStored(false);
-      expect(stored.lines, 'every stored height is whole').to.deep.equal([]);
+      // a populator killed while catching up leaves the balances it gathered to the next one's backfill: pending, not
+      // a broken height (the last check below finds them derived)
+      const whole = stored.lines.filter((l) => !/^derived areas not compared: .*deriving balances/.test(l));
+      expect(whole, 'every stored height is whole').to.deep.equal([]);
       previous = top;
     }
     await populateToTop(h.config());
