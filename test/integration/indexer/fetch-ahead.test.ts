@@ -45,7 +45,10 @@ describe('FetchAhead', () => {
     // fast start may have begun while the first batch was cut); the follower asks next from where the batch ended
     await settle();
     const askedAhead = new Set(node.asked);
-    expect([...heights.slice(first.length, 21)].every((h) => askedAhead.has(h)), 'fetched ahead').to.equal(true);
+    expect(
+      [...heights.slice(first.length, 21)].every((h) => askedAhead.has(h)),
+      'fetched ahead',
+    ).to.equal(true);
     const second = await ahead.fetch(heights.slice(first.length), 4, 25);
     await settle();
     expect(
