@@ -4,7 +4,8 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
-import { backfillStoredForks, transferRulesOf, type TransferRules } from '../derived/internal-transfers.ts';
+import { backfillStoredForks, type TransferRules } from '../derived/internal-transfers.ts';
+import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { learnTxTypes } from '../../db/writes/learned-tx-types.ts';
@@ -110,7 +111,12 @@ export class Populator implements Role {
             this.#log,
           ),
       });
-      rules = await transferRulesOf(cfg);
+      // a hyperchain's rules on a hyperchain: asked of the nodes, waited for as the guard waited for them
+      rules = await chainTransferRules(cfg, this.#pool, this.#log, {
+        signal: this.#abort.signal,
+        meters: this.#nodeMeters(),
+        attempts: Infinity,
+      });
     } catch (err) {
       await this.#pool.end();
       throw err;
