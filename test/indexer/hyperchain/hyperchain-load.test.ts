@@ -2,7 +2,8 @@
  * @module The populator on a hyperchain (issue 45 item 2): a generated chain of 31 epochs (holes, validator churn,
  * delegates moving, HCVoteTxs, micro blocks before their key blocks) loads with `-v --full` clean, and its epochs,
  * schedule, validators, delegates and pins equal the devnode's own state; after a populator killed mid-epoch and
- * resumed, and after a fork across an epoch boundary, too. A chain that is not a hyperchain is recorded as not one.
+ * resumed, and after a fork across an epoch boundary, too. No key block's beneficiary is credited a block reward, by
+ * the node or the middleware. A chain that is not a hyperchain is recorded as not one.
  */
 import { expect } from 'chai';
 import pino from 'pino';
@@ -10,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { idKey } from '../../../src/chain/id-key.ts';
 import * as reads from '../../../src/db/queries/hyperchain.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
@@ -36,6 +38,45 @@ async function tableRows(hc: TestHyperchain, schema: string): Promise<Record<str
   for (const t of TABLES)
     rows[t] = (await hc.query(schema, `SELECT * FROM ${t} ORDER BY 1, 2`)).map(({ recorded_at: _, ...r }) => r);
   return rows;
+}
+
+/** nodeBalance is an account's balance in the node's state after key block `height` (0 when it has none). */
+async function nodeBalance(hc: TestHyperchain, account: string, height: number): Promise<bigint> {
+  const res = await fetch(`${hc.devnode.externalUrl}/v3/accounts/${account}/height/${height}`);
+  if (res.status === 404) return 0n;
+  const body = (await res.json()) as { balance: number | string };
+  return BigInt(body.balance);
+}
+
+/**
+ * quietLeaderHeights lists, for each account that produced a key block, the heights where no stored transaction
+ * names it and no transfer of a transaction pays it (at the height, the one before or after, wherever the node
+ * orders a generation's micro blocks), with the transfers the middleware stores at the key block for it: the node's
+ * balance of the account changes from the height before by those alone.
+ */
+async function quietLeaderHeights(
+  hc: TestHyperchain,
+  schema: string,
+): Promise<{ account: string; height: number; credited: bigint }[]> {
+  const leaders = await hc.query<{ beneficiary: string }>(schema, 'SELECT DISTINCT beneficiary FROM key_blocks');
+  const out: { account: string; height: number; credited: bigint }[] = [];
+  for (const { beneficiary } of leaders) {
+    const rows = await hc.query<{ height: number; credited: string }>(
+      schema,
+      `SELECT k.height, (SELECT coalesce(sum(amount), 0)::text FROM internal_transfers t
+                          WHERE t.height = k.height AND t.micro_index = -1 AND t.account_id = $1) AS credited
+         FROM key_blocks k
+        WHERE k.height > 0
+          AND NOT EXISTS (SELECT 1 FROM account_transactions a JOIN account_ids i ON i.num = a.account
+                           WHERE i.key = $2 AND a.height BETWEEN k.height - 1 AND k.height + 1)
+          AND NOT EXISTS (SELECT 1 FROM internal_transfers t
+                           WHERE t.account_id = $1 AND t.micro_index >= 0 AND t.height BETWEEN k.height - 1 AND k.height + 1)
+        ORDER BY k.height`,
+      [beneficiary, idKey(beneficiary)],
+    );
+    for (const r of rows) out.push({ account: beneficiary, height: r.height, credited: BigInt(r.credited) });
+  }
+  return out;
 }
 
 describe('populator on a hyperchain', function () {
@@ -67,6 +108,32 @@ describe('populator on a hyperchain', function () {
     expect(facts!.holes).to.be.above(0);
     expect(facts!.sets).to.be.above(1);
     expect(facts!.big).to.equal(true);
+  });
+
+  it('credits no block reward: the node pays its key blocks into the contracts, and the middleware says so (issue 45)', async () => {
+    // REWARD_RULES is not set, so the mainnet rules were the default: a hyperchain's are chosen without it
+    const rewards = await hc.query<{ n: number }>(
+      'mdw',
+      `SELECT (SELECT count(*)::int FROM internal_transfers WHERE kind IN ('reward_block', 'reward_dev'))
+            + (SELECT count(*)::int FROM stats_miner_rewards) AS n`,
+    );
+    expect(rewards).to.deep.equal([{ n: 0 }]);
+    // where nothing but its key blocks touches a leader, the node's balance of it moves by what the middleware stores
+    const quiet = await quietLeaderHeights(hc, 'mdw');
+    const produced = await hc.query<{ height: number; beneficiary: string }>(
+      'mdw',
+      'SELECT height, beneficiary FROM key_blocks',
+    );
+    const producer = new Map(produced.map((r) => [r.height, r.beneficiary]));
+    // the check covers heights that leaders produced themselves, past the mainnet rules' delay of 180
+    expect(quiet.filter((q) => producer.get(q.height) === q.account && q.height > 181)).to.not.be.empty;
+    const moved = await Promise.all(
+      quiet.map(async (q) => ({
+        ...q,
+        credited: (await nodeBalance(hc, q.account, q.height)) - (await nodeBalance(hc, q.account, q.height - 1)),
+      })),
+    );
+    expect(quiet).to.deep.equal(moved);
   });
 
   it('reads epochs, the schedule, validators and delegates page by page both ways, exact (db/queries/hyperchain.ts)', async () => {
