@@ -131,7 +131,7 @@ describe('populator on a hyperchain', function () {
     );
     const producer = new Map(produced.map((r) => [r.height, r.beneficiary]));
     // the check covers heights that leaders produced themselves, past the mainnet rules' delay of 180
-    expect(quiet.filter((q) => producer.get(q.height) === q.account && q.height > 181)).to.not.be.empty;
+    expect(quiet.filter((q) => producer.get(q.height) === q.account && q.height > 181)).to.not.deep.equal([]);
     const moved: typeof quiet = [];
     for (const q of quiet) {
       const before = await nodeBalance(hc, q.account, q.height - 1);
