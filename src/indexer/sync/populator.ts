@@ -6,6 +6,7 @@ import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
 import { backfillStoredForks, type TransferRules } from '../derived/internal-transfers.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
+import { backfillUnpaidRewards } from '../derived/unpaid-rewards.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { learnTxTypes } from '../../db/writes/learned-tx-types.ts';
@@ -184,6 +185,16 @@ export class Populator implements Role {
     });
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
+    // a hyperchain loaded before issue 45 holds block rewards its node never paid: derived away from the stored rows
+    const unpaid = await backfillUnpaidRewards(this.#pool, rules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored block rewards');
+      return undefined;
+    });
+    if (unpaid)
+      log.info(
+        unpaid,
+        'the stored hyperchain holds block rewards its node never paid: deriving its transfers and statistics again',
+      );
     // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
     const learned = await learnTxTypes(this.#pool, transactionAreas()).catch((err: unknown) => {
       log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');

@@ -3,10 +3,12 @@
  * delegates moving, HCVoteTxs, micro blocks before their key blocks) loads with `-v --full` clean, and its epochs,
  * schedule, validators, delegates and pins equal the devnode's own state; after a populator killed mid-epoch and
  * resumed, and after a fork across an epoch boundary, too. No key block's beneficiary is credited a block reward, by
- * the node or the middleware. A chain that is not a hyperchain is recorded as not one.
+ * the node or the middleware, and those a version from before stored are derived away at the start. A chain that is
+ * not a hyperchain is recorded as not one.
  */
 import { expect } from 'chai';
 import pino from 'pino';
+import prom from 'prom-client';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
@@ -16,6 +18,7 @@ import * as reads from '../../../src/db/queries/hyperchain.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { waitFor } from '../../support/wait.ts';
 import { expectDevnodeState } from './oracle.ts';
 
@@ -139,6 +142,41 @@ describe('populator on a hyperchain', function () {
     }
     const claimed = new Map(quiet.map((q) => [`${q.account}@${q.height}`, q.credited]));
     expect(moved.filter((m) => m.credited !== claimed.get(`${m.account}@${m.height}`))).to.deep.equal([]);
+  });
+
+  it('derives away at the start the block rewards a version from before issue 45 stored, and -v saw them', async () => {
+    const [leader] = await hc.query<{ beneficiary: string }>(
+      'mdw',
+      'SELECT beneficiary FROM key_blocks WHERE height = 200',
+    );
+    const miner = leader!.beneficiary;
+    await hc.query(
+      'mdw',
+      `INSERT INTO internal_transfers (height, micro_index, tx_index, kind, account_id, amount)
+       VALUES (200, -1, -1, 'reward_block', $1, 1000), (201, -1, -1, 'reward_dev', $1, 7)`,
+      [miner],
+    );
+    await hc.query('mdw', 'INSERT INTO stats_miner_rewards (height, miner, reward) VALUES (200, $1, 1000)', [miner]);
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: hc.config(), log: silent, out: (l) => lines.push(l) }, {});
+    expect(report.differences).to.be.above(0);
+    expect(lines.some((l) => l.startsWith('derived internal_transfers: row only in the database'))).to.equal(true);
+    const mended = async (): Promise<boolean> => {
+      const [left] = await hc.query<{ n: number }>(
+        'mdw',
+        `SELECT (SELECT count(*)::int FROM derive_backfill)
+              + (SELECT count(*)::int FROM internal_transfers WHERE kind IN ('reward_block', 'reward_dev'))
+              + (SELECT count(*)::int FROM stats_miner_rewards) AS n`,
+      );
+      return left!.n === 0;
+    };
+    const populator = await startPopulator({ cfg: hc.config(), log: silent, registry: new prom.Registry() });
+    try {
+      await waitFor('the stored block rewards derived away', mended, 120_000);
+    } finally {
+      await populator.stop();
+    }
+    await verifyClean(hc, 'mdw');
   });
 
   it('reads epochs, the schedule, validators and delegates page by page both ways, exact (db/queries/hyperchain.ts)', async () => {
