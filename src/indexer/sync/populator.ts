@@ -5,7 +5,7 @@
 import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
 import { backfillStoredForks, type TransferRules } from '../derived/internal-transfers.ts';
-import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
+import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
 import { backfillUnpaidRewards } from '../derived/unpaid-rewards.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
@@ -17,7 +17,7 @@ import { WriterLock } from '../../db/writer-lock.ts';
 import { AppError, errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
-import { Backoff, sleep, waitBefore } from '../../retry.ts';
+import { Backoff, retry, sleep, waitBefore } from '../../retry.ts';
 import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
@@ -112,12 +112,20 @@ export class Populator implements Role {
             this.#log,
           ),
       });
-      // a hyperchain's rules on a hyperchain: asked of the nodes, waited for as the guard waited for them
-      rules = await chainTransferRules(cfg, this.#pool, this.#log, {
-        signal: this.#abort.signal,
-        meters: this.#nodeMeters(),
+      // whether the chain is a hyperchain (hc_chain, else the nodes): waited for as the guard waited for the nodes
+      const signal = this.#abort.signal;
+      const chain = await retry(() => chainRecord(cfg, this.#pool, { signal, meters: this.#nodeMeters() }), {
         attempts: Infinity,
+        initialMs: 1000,
+        maxMs: MAX_ERROR_BACKOFF_MS,
+        jitter: 0.2,
+        signal,
+        onRetry: (attempt, err) => {
+          if (attempt === 1)
+            this.#log.warn({ err: errorMessage(err) }, 'cannot tell whether the chain is a hyperchain yet; retrying');
+        },
       });
+      rules = await transferRulesFor(cfg, chain, this.#log);
     } catch (err) {
       await this.#pool.end();
       throw err;
