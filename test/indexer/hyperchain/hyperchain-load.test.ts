@@ -12,6 +12,7 @@ import prom from 'prom-client';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { idKey } from '../../../src/chain/id-key.ts';
 import * as reads from '../../../src/db/queries/hyperchain.ts';
@@ -142,6 +143,18 @@ describe('populator on a hyperchain', function () {
     }
     const claimed = new Map(quiet.map((q) => [`${q.account}@${q.height}`, q.credited]));
     expect(moved.filter((m) => m.credited !== claimed.get(`${m.account}@${m.height}`))).to.deep.equal([]);
+  });
+
+  it('-H reloads heights by the same rules: no block reward, -v --full clean (issue 45)', async () => {
+    const heights = Array.from({ length: 12 }, (_, i) => 250 + i);
+    const done = await reloadHeights({ cfg: hc.config(), log: silent }, heights);
+    expect(done.reloaded).to.equal(12);
+    const [rewards] = await hc.query<{ n: number }>(
+      'mdw',
+      "SELECT count(*)::int AS n FROM internal_transfers WHERE kind IN ('reward_block', 'reward_dev')",
+    );
+    expect(rewards).to.deep.equal({ n: 0 });
+    await verifyClean(hc, 'mdw');
   });
 
   it('derives away at the start the block rewards a version from before issue 45 stored, and -v saw them', async () => {
