@@ -83,8 +83,13 @@ export interface Config {
    * lays it out; `mdw`, ae_mdw's API, for a deployment from before that layout. ae_mdw's is at /mdw/v3 either way.
    */
   readonly rootV3: 'node' | 'mdw';
-  /** How the chain pays its miners (internal transfers `reward_block`/`reward_dev`): the node's mainnet or testnet rules, or the devnode's. */
+  /**
+   * How the chain pays its miners (internal transfers `reward_block`/`reward_dev`): the node's mainnet or testnet
+   * rules, or the devnode's. A hyperchain pays none, whatever this says (its node detected at start).
+   */
   readonly rewardRules: 'mainnet' | 'testnet' | 'devnode';
+  /** whether the environment sets REWARD_RULES (a role's default does not count): on a hyperchain it is ignored, said once */
+  readonly rewardRulesSet: boolean;
   /** The node's genesis accounts file (`{"ak_…": balance}`), for the `accounts_roma` transfers; none when unset. */
   readonly genesisAccountsFile: string | undefined;
   /**
@@ -292,6 +297,7 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       'testnet',
       'devnode',
     ]),
+    rewardRulesSet: read.isSet('REWARD_RULES'),
     genesisAccountsFile: read.optional('GENESIS_ACCOUNTS_FILE'),
     hardForkFiles: readHardForkFiles(read),
     kube: readKubeSettings(read),

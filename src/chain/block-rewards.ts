@@ -9,6 +9,8 @@
  * From Fortuna to Iris (protocols 3..5) the dev fund takes 109 of every 1000 shares of both parts
  * (aec_dev_reward:split, by the protocol of key block g − 1). Rewards to one account are summed;
  * nothing is paid where the amount is 0. Fraud reports, which change the split, are not modelled.
+ * A hyperchain pays no beneficiary: its node hands each key block's reward to the election contract, and the
+ * staking contract adds the sums to the validators' stakes at an epoch's end (docs/api-v3.md, "Hyperchains").
  */
 import { coinbaseAt } from './coinbase.ts';
 import { encode } from './encoding.ts';
@@ -24,6 +26,8 @@ export interface DevShare {
 /** RewardRules: how a chain pays for its generations. */
 export interface RewardRules {
   readonly name: RewardRulesName;
+  /** whether key blocks pay their beneficiaries and the dev fund at all (a hyperchain's go to its contracts) */
+  readonly paysBeneficiaries: boolean;
   /** a key block at H pays for the generation closed by key block H − delay */
   readonly delay: number;
   readonly coinbase: (height: number) => bigint;
@@ -32,7 +36,7 @@ export interface RewardRules {
   readonly devShares: readonly DevShare[];
 }
 
-export type RewardRulesName = 'mainnet' | 'testnet' | 'devnode';
+export type RewardRulesName = 'mainnet' | 'testnet' | 'devnode' | 'hyperchain';
 
 const TOTAL_SHARES = 1000n;
 const FORTUNA = 3;
@@ -58,11 +62,38 @@ const devShare = (key: Uint8Array): DevShare => ({
 /** The devnode pays a fixed 100 AE to the beneficiary of each key block at once and burns fees. */
 export const DEVNODE_KEY_BLOCK_REWARD = 100_000_000_000_000_000_000n;
 
-/** REWARD_RULES by name: the node's (mainnet, testnet: delay 180, coinbase schedule, fee split, dev fund) and the devnode's. */
+const bitcoinNg = (name: 'mainnet' | 'testnet', dev: Uint8Array): RewardRules => ({
+  name,
+  paysBeneficiaries: true,
+  delay: 180,
+  coinbase: coinbaseAt,
+  paysFees: true,
+  devShares: [devShare(dev)],
+});
+
+/**
+ * REWARD_RULES by name: the node's (mainnet, testnet: delay 180, coinbase schedule, fee split, dev fund), the
+ * devnode's, and a hyperchain's, which pays no beneficiary (its delay, coinbase and fees never come into play).
+ */
 export const REWARD_RULES: Readonly<Record<RewardRulesName, RewardRules>> = {
-  mainnet: { name: 'mainnet', delay: 180, coinbase: coinbaseAt, paysFees: true, devShares: [devShare(MAINNET_DEV)] },
-  testnet: { name: 'testnet', delay: 180, coinbase: coinbaseAt, paysFees: true, devShares: [devShare(TESTNET_DEV)] },
-  devnode: { name: 'devnode', delay: 0, coinbase: () => DEVNODE_KEY_BLOCK_REWARD, paysFees: false, devShares: [] },
+  mainnet: bitcoinNg('mainnet', MAINNET_DEV),
+  testnet: bitcoinNg('testnet', TESTNET_DEV),
+  devnode: {
+    name: 'devnode',
+    paysBeneficiaries: true,
+    delay: 0,
+    coinbase: () => DEVNODE_KEY_BLOCK_REWARD,
+    paysFees: false,
+    devShares: [],
+  },
+  hyperchain: {
+    name: 'hyperchain',
+    paysBeneficiaries: false,
+    delay: 0,
+    coinbase: () => 0n,
+    paysFees: false,
+    devShares: [],
+  },
 };
 
 /** A key block as the rewards need it. */
@@ -82,7 +113,7 @@ export interface RewardTransfer {
 
 /** rewardedGeneration is the key block whose generation the key block at `height` pays for (undefined: none). */
 export function rewardedGeneration(rules: RewardRules, height: number): number | undefined {
-  return height > rules.delay ? height - rules.delay : undefined;
+  return rules.paysBeneficiaries && height > rules.delay ? height - rules.delay : undefined;
 }
 
 /**
@@ -95,6 +126,7 @@ export function blockRewards(
   closer: RewardedBlock,
   fees: bigint,
 ): RewardTransfer[] {
+  if (!rules.paysBeneficiaries) return [];
   const paid = rules.paysFees ? fees : 0n;
   const openerPart = opener.height === 0 ? 0n : (paid * 4n) / 10n;
   const closerPart = paid - (paid * 4n) / 10n + (closer.height === 0 ? 0n : rules.coinbase(closer.height));

@@ -272,8 +272,12 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
     };
     // a variable added to DEFAULTS must join this table
     expect(Object.keys(other).sort()).to.deep.equal([...Object.keys(DEFAULTS), 'HTTP_HOST'].sort());
-    // databaseUrlSet says whether the user chose the database, which a role's default is not (below)
-    const load = (env: Record<string, string>, defaults = {}) => ({ ...loadConfig(env, defaults), databaseUrlSet: 0 });
+    // databaseUrlSet and rewardRulesSet say whether the user chose the variable, which a role's default is not (below)
+    const load = (env: Record<string, string>, defaults = {}) => ({
+      ...loadConfig(env, defaults),
+      databaseUrlSet: 0,
+      rewardRulesSet: 0,
+    });
     const plain = load({});
     for (const [name, value] of Object.entries(other)) {
       const byDefault = load({}, { [name]: value });

@@ -1,6 +1,7 @@
 /**
  * @module Read-side SQL of internal transfers: /v3/transfers in ae_mdw's order (height, position, kind, account, causing
- * tx), and whether a key block holds some (the populator's check of the protocol forks).
+ * tx), whether a key block holds some (the populator's check of the protocol forks) and the lowest key block that
+ * holds some (its check of rewards a hyperchain never pays).
  */
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -78,4 +79,13 @@ export async function hasKeyBlockTransfers(db: Queryable, height: number, kinds:
     [height, kinds],
   );
   return rows.length > 0;
+}
+
+/** lowestKeyBlockTransfer is the lowest height whose key block holds a transfer of one of `kinds`; undefined if none. */
+export async function lowestKeyBlockTransfer(db: Queryable, kinds: readonly string[]): Promise<number | undefined> {
+  const { rows } = await db.query<{ height: number | null }>(
+    `SELECT min(height) AS height FROM internal_transfers WHERE micro_index = -1 AND tx_index = -1 AND kind = ANY($1::text[])`,
+    [kinds],
+  );
+  return rows[0]?.height ?? undefined;
 }

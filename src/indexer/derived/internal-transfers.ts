@@ -44,12 +44,16 @@ export const DEFAULT_TRANSFER_RULES: TransferRules = {
   hardForks: new Map(),
 };
 
-/** transferRulesOf reads the configured rules (REWARD_RULES, GENESIS_ACCOUNTS_FILE, the hard-fork files). */
+/**
+ * transferRulesOf reads the configured rules (REWARD_RULES, GENESIS_ACCOUNTS_FILE, the hard-fork files); on a
+ * hyperchain the rewards are the hyperchain's whatever REWARD_RULES says (chain-transfer-rules.ts).
+ */
 export async function transferRulesOf(
   cfg: Pick<Config, 'rewardRules' | 'genesisAccountsFile' | 'hardForkFiles'>,
+  chain: { readonly hyperchain: boolean },
 ): Promise<TransferRules> {
   return {
-    rewards: REWARD_RULES[cfg.rewardRules],
+    rewards: chain.hyperchain ? REWARD_RULES.hyperchain : REWARD_RULES[cfg.rewardRules],
     genesisAccounts: cfg.genesisAccountsFile === undefined ? [] : await loadGenesisAccounts(cfg.genesisAccountsFile),
     hardForks: await loadHardForkFiles(cfg.hardForkFiles),
   };

@@ -3,7 +3,7 @@
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
 import type { Config } from '../../config.ts';
-import { transferRulesOf } from '../derived/internal-transfers.ts';
+import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { migrate } from '../../db/migrator.ts';
@@ -58,7 +58,7 @@ export async function reloadHeights(
       batchTransactions: cfg.batchTransactions,
       log,
       onCallInfoGone: pruned.record,
-      transferRules: await transferRulesOf(cfg),
+      transferRules: await chainTransferRules(cfg, pool, log),
       accountNumbers: new AccountNumbers(),
       txTypeCodes: new TxTypeCodes(),
     };

@@ -27,7 +27,7 @@ import { fetchGeneration } from '../sync/fetch.ts';
 import { mapLimit } from '../map-limit.ts';
 import { heightRange } from '../sync/heights.ts';
 import { reloadHeights } from './reload.ts';
-import { transferRulesOf } from '../derived/internal-transfers.ts';
+import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
 import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
@@ -257,7 +257,7 @@ export async function verifyChain(
         const derived = await compareStoredDerivations(
           pool,
           cfg.databaseSchema,
-          await transferRulesOf(cfg),
+          await chainTransferRules(cfg, pool, log),
           ROWS_SHOWN,
         );
         report({ differences: derived.differences, unverifiable: [] });

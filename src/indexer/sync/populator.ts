@@ -4,7 +4,9 @@
  */
 import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
-import { backfillStoredForks, transferRulesOf, type TransferRules } from '../derived/internal-transfers.ts';
+import { backfillStoredForks, type TransferRules } from '../derived/internal-transfers.ts';
+import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
+import { backfillUnpaidRewards } from '../derived/unpaid-rewards.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { learnTxTypes } from '../../db/writes/learned-tx-types.ts';
@@ -15,7 +17,7 @@ import { WriterLock } from '../../db/writer-lock.ts';
 import { AppError, errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { NodeClient } from '../../node/client.ts';
-import { Backoff, sleep, waitBefore } from '../../retry.ts';
+import { Backoff, retry, sleep, waitBefore } from '../../retry.ts';
 import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
@@ -110,7 +112,20 @@ export class Populator implements Role {
             this.#log,
           ),
       });
-      rules = await transferRulesOf(cfg);
+      // whether the chain is a hyperchain (hc_chain, else the nodes): waited for as the guard waited for the nodes
+      const signal = this.#abort.signal;
+      const chain = await retry(() => chainRecord(cfg, this.#pool, { signal, meters: this.#nodeMeters() }), {
+        attempts: Infinity,
+        initialMs: 1000,
+        maxMs: MAX_ERROR_BACKOFF_MS,
+        jitter: 0.2,
+        signal,
+        onRetry: (attempt, err) => {
+          if (attempt === 1)
+            this.#log.warn({ err: errorMessage(err) }, 'cannot tell whether the chain is a hyperchain yet; retrying');
+        },
+      });
+      rules = await transferRulesFor(cfg, chain, this.#log);
     } catch (err) {
       await this.#pool.end();
       throw err;
@@ -178,6 +193,16 @@ export class Populator implements Role {
     });
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
+    // a hyperchain loaded before issue 45 holds block rewards its node never paid: derived away from the stored rows
+    const unpaid = await backfillUnpaidRewards(this.#pool, rules).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not check the stored block rewards');
+      return undefined;
+    });
+    if (unpaid)
+      log.info(
+        unpaid,
+        'the stored hyperchain holds block rewards its node never paid: deriving its transfers and statistics again',
+      );
     // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
     const learned = await learnTxTypes(this.#pool, transactionAreas()).catch((err: unknown) => {
       log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');

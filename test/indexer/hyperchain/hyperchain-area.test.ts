@@ -89,7 +89,7 @@ describe('the hyperchain area: a consensus read this version cannot make does no
         concurrency: 4,
         log: silent,
         metrics: createIndexerMetrics(new prom.Registry()),
-        transferRules: await transferRulesOf(cfg),
+        transferRules: await transferRulesOf(cfg, { hyperchain: true }),
         hyperchain,
       },
     });
@@ -104,7 +104,7 @@ describe('the hyperchain area: a consensus read this version cannot make does no
     const derive = new DeriveBackfill({
       pool,
       log: silent,
-      rules: await transferRulesOf(cfg),
+      rules: await transferRulesOf(cfg, { hyperchain: true }),
       balances: node,
       hyperchain,
       batchHeights: cfg.batchSize,

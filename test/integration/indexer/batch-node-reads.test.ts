@@ -53,7 +53,7 @@ describe("a batch's node reads for its derived areas", function () {
       schema: cfg.databaseSchema,
       concurrency: 4,
       log: silent,
-      transferRules: await transferRulesOf(cfg),
+      transferRules: await transferRulesOf(cfg, { hyperchain: false }),
     };
     const top = h.devnode.height();
     /** what a transaction asked that its batch's rows named: none may be */

@@ -222,7 +222,7 @@ describe('a stored database derives its missing derived rows from its stored row
     await listener.start();
     const logs: { msg: string; area?: string; from?: number }[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) });
-    const rules = await transferRulesOf(config('killed'));
+    const rules = await transferRulesOf(config('killed'), { hyperchain: false });
     const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: 5000 }, silent);
     // a new process: its own reader and backfill, which read where to go on from the database
     const backfill = (): DeriveBackfill =>

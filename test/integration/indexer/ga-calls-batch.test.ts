@@ -53,7 +53,7 @@ describe("a batch's ga area", function () {
       schema: cfg.databaseSchema,
       concurrency: 4,
       log: silent,
-      transferRules: await transferRulesOf(cfg),
+      transferRules: await transferRulesOf(cfg, { hyperchain: false }),
     };
     const top = h.devnode.height();
     for (let from = 0; from <= top; from += BATCH) {

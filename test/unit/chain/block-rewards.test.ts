@@ -16,7 +16,7 @@ const block = (height: number, beneficiary: string, version: number): RewardedBl
   beneficiary,
   version,
 });
-const { mainnet, testnet, devnode } = REWARD_RULES;
+const { mainnet, testnet, devnode, hyperchain } = REWARD_RULES;
 const MAINNET_DEV = mainnet.devShares[0]!.account;
 
 describe('blockRewards (the node grant_fees split)', () => {
@@ -73,5 +73,10 @@ describe('blockRewards (the node grant_fees split)', () => {
     expect(rewardedGeneration(mainnet, 181)).to.equal(1);
     expect(rewardedGeneration(devnode, 0)).to.equal(undefined);
     expect(rewardedGeneration(devnode, 7)).to.equal(7);
+  });
+
+  it("pays no beneficiary and no dev fund on a hyperchain: its node pays the rewards into the contracts' stakes", () => {
+    for (const height of [0, 1, 181, 10_000]) expect(rewardedGeneration(hyperchain, height)).to.equal(undefined);
+    expect(blockRewards(hyperchain, block(99, A, 6), block(100, B, 6), 1001n)).to.deep.equal([]);
   });
 });
