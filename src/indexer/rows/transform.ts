@@ -1,5 +1,5 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
-import { isJsonObject, toBigInt } from '../../chain/json.ts';
+import { isJsonObject, toBigInt, toSafeNumber } from '../../chain/json.ts';
 import { createdIds, indexedIds, innerTx, nameReferences, shownCreatedId } from '../../chain/tx-fields.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
@@ -51,6 +51,8 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
     const microIndex = (gen.continuesAt ?? 0) + i;
     const mbHash = str(mb.header.hash);
     const microTimeMs = toBigInt(mb.header.time);
+    // a hyperchain's micro blocks carry the next height (they come before its key block): their txs count from it
+    const blockHeight = mb.header.height === undefined ? height : toSafeNumber(mb.header.height);
     rows.microBlocks.push({
       hash: mbHash,
       height,
@@ -93,6 +95,7 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
           tx: effective[depth]!,
           created: created[depth]!,
           protocol,
+          blockHeight,
         });
     });
   });

@@ -41,6 +41,11 @@ export interface EffectiveTx {
   readonly created: Record<string, string>;
   /** the key block's protocol version (name rules change with it) */
   readonly protocol: number;
+  /**
+   * the height of the micro block holding the tx, from which the node counts its relative TTLs: the generation's
+   * own, but the next on a hyperchain, whose micro blocks of a height come before its key block
+   */
+  readonly blockHeight: number;
 }
 
 /** A RowHandler adds the rows of one effective tx of its type to the generation's rows. */
@@ -116,7 +121,7 @@ const nameUpdateRows: RowHandler = (rows, t) => {
   for (const [key, id] of byKey) rows.namePointers.push({ ...pos, nameHash, key, id });
 };
 
-const oracleQueryRows: RowHandler = (rows, { tx, pos, created, outerType, depth }) => {
+const oracleQueryRows: RowHandler = (rows, { tx, pos, created, outerType, depth, blockHeight }) => {
   const oracle = str(tx.oracle_id);
   const query = {
     ...pos,
@@ -124,7 +129,8 @@ const oracleQueryRows: RowHandler = (rows, { tx, pos, created, outerType, depth 
     senderNonce: intText(tx.nonce),
     query: String(tx.query ?? ''),
     fee: intText(tx.query_fee),
-    expiresAt: ttlHeight(tx.query_ttl, pos.height),
+    // the node prunes (and refunds) an unanswered query at the key block after this height
+    expiresAt: ttlHeight(tx.query_ttl, blockHeight),
     responseTtl: tx.response_ttl ?? null,
   };
   // a query to a name reaches the oracle the name points at, which the writer resolves

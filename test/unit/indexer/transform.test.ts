@@ -184,6 +184,27 @@ describe('transformGeneration(gen)', () => {
     ]);
   });
 
+  it("counts a query's relative TTL from its micro block's height: the generation's, or the next on a hyperchain", () => {
+    const query = (nonce: number): JsonObject =>
+      signed({
+        type: 'OracleQueryTx',
+        sender_id: bob,
+        nonce,
+        oracle_id: `ok_${alice.slice(3)}`,
+        query: 'hi',
+        query_fee: 5,
+        query_ttl: { type: 'delta', value: 5 },
+        response_ttl: { type: 'delta', value: 10 },
+        fee: 1,
+      });
+    const main = generation([query(1)]);
+    expect(transformGeneration(main).oracleQueries.map((q) => [q.height, q.expiresAt])).to.deep.equal([[10, 15]]);
+    // a hyperchain's micro blocks after key block 10 are height 11's, before its key block
+    const hc = generation([query(1)]);
+    const hyper = { ...hc, microBlocks: hc.microBlocks.map((mb) => ({ ...mb, header: { ...mb.header, height: 11 } })) };
+    expect(transformGeneration(hyper).oracleQueries.map((q) => [q.height, q.expiresAt])).to.deep.equal([[10, 16]]);
+  });
+
   it('applies inner transactions of GAMetaTx and PayingForTx, and keeps the GAMetaTx without signatures', () => {
     const inner = {
       type: 'NameUpdateTx',
