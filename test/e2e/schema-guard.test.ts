@@ -30,12 +30,9 @@ describe('a schema knows what it holds (issue 38)', function () {
       mine: false,
       generate: { generations, microBlocksPerGeneration: 1, txsPerMicroBlock: 2, seed },
     });
-    // independent of each other: the database is made while the chains are generated
-    [neta, netb, db] = await Promise.all([
-      startDevnode(generated('neta', 61), quiet),
-      startDevnode({ ...generated('netb', 30), networkId: 'ae_othernet' }, quiet),
-      createTestDatabase(),
-    ]);
+    neta = await startDevnode(generated('neta', 61), quiet);
+    netb = await startDevnode({ ...generated('netb', 30), networkId: 'ae_othernet' }, quiet);
+    db = await createTestDatabase();
     env = {
       PATH: process.env.PATH ?? '',
       NODE_URL: neta.externalUrl,
@@ -106,16 +103,13 @@ describe('a schema knows what it holds (issue 38)', function () {
 
   it("refuses another Middleware's identity, and a writer without one, but lets it verify", async () => {
     const before = await stored();
-    // both are refused at their start, writing nothing: side by side
-    const [other, byHand] = await Promise.all([
-      mdw(['-p'], { MIDDLEWARE_UID: 'a-second-middleware', MIDDLEWARE_NAME: 'chain/netb' }),
-      mdw(['-H', '3']),
-    ]);
+    const other = await mdw(['-p'], { MIDDLEWARE_UID: 'a-second-middleware', MIDDLEWARE_NAME: 'chain/netb' });
     expect(other.status, other.err).to.equal(2);
     expect(other.err).to.contain(
       `schema "${SCHEMA}" belongs to Middleware chain/neta (uid ${OWNER.MIDDLEWARE_UID}), not to chain/netb ` +
         '(uid a-second-middleware) (MIDDLEWARE_UID)',
     );
+    const byHand = await mdw(['-H', '3']);
     expect(byHand.status, byHand.err).to.equal(2);
     expect(byHand.err).to.contain('runs without MIDDLEWARE_UID: it may read and verify an owned schema');
     expect(await stored()).to.deep.equal(before);
