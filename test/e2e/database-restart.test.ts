@@ -25,11 +25,14 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
   let server: Proc;
 
   before(async () => {
-    devnode = await startDevnode(
-      { port: 0, internalPort: 0, generate: { generations: 30, seed: 'e2e-db-restart' } },
-      pino({ level: 'silent' }),
-    );
-    db = await startRestartablePostgres();
+    // side by side: the PostgreSQL of its own is made (initdb) in its processes while this one generates the chain
+    [devnode, db] = await Promise.all([
+      startDevnode(
+        { port: 0, internalPort: 0, generate: { generations: 30, seed: 'e2e-db-restart' } },
+        pino({ level: 'silent' }),
+      ),
+      startRestartablePostgres(),
+    ]);
     port = await freePort();
     env = {
       PATH: process.env.PATH ?? '',

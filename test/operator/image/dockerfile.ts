@@ -3,7 +3,7 @@
  * production install laid out from a checkout's node_modules.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Instruction is one Dockerfile line (continuations joined), e.g. { op: 'COPY', args: '--from=build /a ./b' }. */
@@ -93,11 +93,14 @@ export function installProduction(dir: string, from: string): void {
   };
   const kept = Object.entries(lock.packages).filter(([path, meta]) => path.startsWith('node_modules/') && !meta.dev);
   const target = join(dir, 'node_modules');
+  // the folder itself, not a link to it (a worktree's node_modules may be one): the links `cp -a` would copy as they
+  // are, and the pruning below would then delete the dev packages of the checkout they point to
+  const source = realpathSync(join(from, 'node_modules'));
   try {
-    execFileSync('cp', ['-al', join(from, 'node_modules'), dir]);
+    execFileSync('cp', ['-al', source, target]);
   } catch {
     rmSync(target, { recursive: true, force: true });
-    cpSync(join(from, 'node_modules'), target, { recursive: true });
+    cpSync(source, target, { recursive: true });
   }
   // what npm would not have installed: dev packages, and anything npm keeps beside them (.bin, its own caches)
   const keep = new Set(kept.map(([path]) => path));
