@@ -223,9 +223,14 @@ function ok(result: DryRunResult | undefined, fn: string): string {
 export function hyperchainReader(
   node: HyperchainReaderDeps['node'] & Pick<NodeClient, 'nodes'>,
   decoder: HyperchainReaderDeps['decoder'],
-  opts: Pick<DetectOptions, 'timeoutMs' | 'signal' | 'meters'> & { log?: Pick<Logger, 'warn'> },
+  opts: Pick<DetectOptions, 'timeoutMs' | 'signal' | 'meters'> & {
+    log?: Pick<Logger, 'warn'>;
+    /** whether the chain is a hyperchain, when the role knows it already (chain-transfer-rules.ts): not asked again */
+    known?: HyperchainRecord;
+  },
 ): HyperchainReader {
-  const { log, ...detectOptions } = opts;
-  const detect = (): Promise<HyperchainRecord> => detectHyperchain({ urls: node.nodes.urls, ...detectOptions });
+  const { log, known, ...detectOptions } = opts;
+  const detect = (): Promise<HyperchainRecord> =>
+    known ? Promise.resolve(known) : detectHyperchain({ urls: node.nodes.urls, ...detectOptions });
   return new HyperchainReader({ node, decoder, detect, ...(log ? { log } : {}) });
 }

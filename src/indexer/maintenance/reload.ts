@@ -3,7 +3,7 @@
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
 import type { Config } from '../../config.ts';
-import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
+import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { migrate } from '../../db/migrator.ts';
@@ -48,17 +48,19 @@ export async function reloadHeights(
     await node.topHeight().catch(() => {});
     const pruned = new PrunedCallInfos(log);
     const readers = contractReaders(cfg, pool, node);
+    // asked once: the transfer rules and the hyperchain reader both follow it
+    const chain = await chainRecord(cfg, pool);
     const loader = {
       pool,
       node,
       ...readers,
-      hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, log }),
+      hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, log, known: chain }),
       schema: cfg.databaseSchema,
       concurrency: cfg.fetchConcurrency,
       batchTransactions: cfg.batchTransactions,
       log,
       onCallInfoGone: pruned.record,
-      transferRules: await chainTransferRules(cfg, pool, log),
+      transferRules: await transferRulesFor(cfg, chain, log),
       accountNumbers: new AccountNumbers(),
       txTypeCodes: new TxTypeCodes(),
     };

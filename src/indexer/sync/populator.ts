@@ -6,6 +6,7 @@ import type prom from 'prom-client';
 import type { Config } from '../../config.ts';
 import { backfillStoredForks, type TransferRules } from '../derived/internal-transfers.ts';
 import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
+import type { HyperchainRecord } from '../../db/queries/hyperchain.ts';
 import { backfillUnpaidRewards } from '../derived/unpaid-rewards.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
@@ -69,6 +70,8 @@ export class Populator implements Role {
   readonly #synced: Promise<void>;
   #markSynced!: () => void;
   #running: Promise<void> | undefined;
+  /** whether the chain is a hyperchain, read at start: the transfer rules and the hyperchain reader follow it */
+  #chain: HyperchainRecord | undefined;
 
   constructor(deps: PopulatorDeps) {
     const { cfg, log } = deps;
@@ -126,6 +129,7 @@ export class Populator implements Role {
         },
       });
       rules = await transferRulesFor(cfg, chain, this.#log);
+      this.#chain = chain;
     } catch (err) {
       await this.#pool.end();
       throw err;
@@ -285,6 +289,7 @@ export class Populator implements Role {
       log,
       signal,
       meters: this.#nodeMeters(),
+      ...(this.#chain ? { known: this.#chain } : {}),
     });
     const backfill = new DeriveBackfill({
       pool,
