@@ -225,12 +225,12 @@ export class Populator implements Role {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
         const catchingUp = !follower.caughtUp;
         const backfilled = await backfill.step({ catchingUp });
-        // synced once at the node's top with what the catch-up gathered derived too (the balances): its tables whole
-        if (follower.caughtUp && !backfill.gathered) this.#markSynced();
         if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
         const result = await follower.step();
         this.#failures.recovered();
         this.#backoff.reset();
+        // synced once at the node's top with what the catch-up gathered derived too (the balances): its tables whole.
+        // Only after a step of the follower's, whose requests are answered by then and which the poll's sleep follows
         if (follower.caughtUp && !backfill.gathered) this.#markSynced();
         idleAt = result === 'idle' ? Date.now() : -Infinity;
         // the step that caught up goes on at once: the backfill takes what waited for it (the areas that gather)
