@@ -41,9 +41,9 @@ export interface ChainTx {
 
 /** The node's chain as its HTTP API shows it: the truth every /v3 answer is compared with. */
 export interface ChainTruth {
-  readonly keyBlocks: Obj[];
-  readonly microBlocks: Map<number, Obj[]>;
-  readonly transactions: ChainTx[];
+  readonly keyBlocks: readonly Obj[];
+  readonly microBlocks: ReadonlyMap<number, readonly Obj[]>;
+  readonly transactions: readonly ChainTx[];
 }
 
 export interface V3UnderTest {
@@ -68,6 +68,7 @@ export interface V3UnderTest {
   get(path: string): Promise<{ status: number; body: Json; text: string }>;
   /** walk follows a raw list's `next` links from `path` to the end (every page must answer 200): every item */
   walk(path: string): Promise<Obj[]>;
+  /** the chain as the node's API shows it, read once per chain state (perChainState) */
   truth(): Promise<ChainTruth>;
   /** synced resolves once the populator stored the devnode's top */
   synced(): Promise<void>;
@@ -77,6 +78,27 @@ export interface V3UnderTest {
 /** mdwLink is the server path of a `next`/`prev` link of ae_mdw's API, which is relative to its base (`/v3/…`, under /mdw here). */
 export function mdwLink(link: string | null): string | null {
   return link === null ? null : `/mdw${link}`;
+}
+
+/**
+ * perChainState reads something of the devnode's chain once per chain state: again only once its top block changed
+ * (a block's hash names all the blocks before it). A read during which the chain moved is not kept. The tests' oracles
+ * walk the node's API one request at a time; asked again of the same chain, they were most of a file's time.
+ */
+export function perChainState<T>(devnode: Devnode, read: () => Promise<T>): () => Promise<T> {
+  let kept: { top: string; value: Promise<T> } | undefined;
+  return () => {
+    const top = devnode.chain.topHash;
+    if (kept?.top === top) return kept.value;
+    const value = read();
+    const entry = { top, value };
+    kept = entry;
+    const forget = (): void => {
+      if (kept === entry) kept = undefined;
+    };
+    value.then(() => devnode.chain.topHash !== top && forget(), forget);
+    return value;
+  };
 }
 
 /** MiddlewarePage is what the SDK's list methods return: a page that fetches its neighbours. */
@@ -234,7 +256,7 @@ export async function startV3(
       const other = await serve(loadConfig({ ...settings, ...overrides }));
       return { url: other.url, close: () => stopServer(other.server) };
     },
-    async truth() {
+    truth: perChainState(devnode, async () => {
       const keyBlocks: Obj[] = [];
       const microBlocks = new Map<number, Obj[]>();
       const transactions: ChainTx[] = [];
@@ -254,7 +276,7 @@ export async function startV3(
         microBlocks.set(h, micros);
       }
       return { keyBlocks, microBlocks, transactions };
-    },
+    }),
     async synced() {
       // stored top generation = the node's: same key block and the same micro blocks
       for (let i = 0; i < 400; i++) {

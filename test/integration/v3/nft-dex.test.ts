@@ -12,7 +12,7 @@ import type { Json } from '../../../src/chain/json.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';
-import { mdwLink, startV3, walkPages, type V3UnderTest } from './harness.ts';
+import { mdwLink, perChainState, startV3, walkPages, type V3UnderTest } from './harness.ts';
 
 type Item = Record<string, unknown>;
 
@@ -40,8 +40,9 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   let factory: string;
   let wae: string;
 
-  /** logs reads every contract tx's call info from the node, in chain order. */
-  async function logs(): Promise<Logged[]> {
+  /** logs reads every contract tx's call info from the node, in chain order (once per chain state). */
+  let logs: () => Promise<Logged[]>;
+  async function readLogs(): Promise<Logged[]> {
     const { transactions } = await v3.truth();
     const out: Logged[] = [];
     for (const [order, t] of transactions.entries()) {
@@ -70,6 +71,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       wae = contractsOf(devnode, 'wae')[0]!;
       return { DEX_FACTORY: factory, DEX_WRAPPED_AE: wae };
     });
+    logs = perChainState(v3.devnode, readLogs);
   });
   after(async () => {
     await v3?.close();
