@@ -50,11 +50,19 @@ export function releaseCommit(repo: string): { version: string; commit: string }
       // no such tag
     }
   }
-  for (const commit of git('log', '--format=%H', '--', 'CHANGELOG.md').split('\n')) {
+  // The first section changes only in commits that change a heading line (or merges, which `-G` does not look
+  // into): only those are read. Each other commit has the first section of the next such commit below it.
+  const headingChanges = new Set(git('log', '--format=%H', '-G^## ', '--', 'CHANGELOG.md').split('\n'));
+  let newer: string | undefined; // the newest commit since the last heading change met, walking back
+  for (const line of git('log', '--format=%H %P', '--', 'CHANGELOG.md').split('\n')) {
+    const [commit, ...parents] = line.split(' ') as [string, ...string[]];
+    newer ??= commit;
+    if (!headingChanges.has(commit) && parents.length < 2) continue;
     const first = git('show', `${commit}:CHANGELOG.md`)
       .split('\n')
-      .find((line) => line.startsWith('## '));
-    if (first?.slice(3).trim() === version) return { version, commit };
+      .find((l) => l.startsWith('## '));
+    if (first?.slice(3).trim() === version) return { version, commit: newer };
+    newer = undefined;
   }
   throw new Error(`no commit has release ${version} at the top of CHANGELOG.md (tag it v${version})`);
 }
