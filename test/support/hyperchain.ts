@@ -2,10 +2,12 @@
  * @module A test's hyperchain: a hyperchain devnode with a generated chain of whole epochs (holes, validator churn,
  * delegates moving, HCVoteTxs) and a fresh database, with the populator run to the node's top when asked.
  */
+import { expect } from 'chai';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
+import { verifyChain } from '../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from './populate.ts';
 import { createTestDatabase } from './postgres.ts';
 
@@ -79,4 +81,14 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       await db.drop();
     },
   };
+}
+
+/** expectVerifyClean runs `mdw -v --full` on `schema`: no line printed, no difference, every height checked. */
+export async function expectVerifyClean(hc: TestHyperchain, schema: string): Promise<void> {
+  const lines: string[] = [];
+  const cfg = hc.config({ DATABASE_SCHEMA: schema });
+  const report = await verifyChain({ cfg, log: pino({ level: 'silent' }), out: (l) => lines.push(l) }, { full: true });
+  expect(lines).to.deep.equal([]);
+  expect(report.differences).to.equal(0);
+  expect(report.checked).to.equal(hc.devnode.height() + 1);
 }

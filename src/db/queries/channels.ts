@@ -46,7 +46,17 @@ export interface ChannelRow {
   readonly createTx: { [key: string]: Json };
   /** its latest ChannelSetDelegatesTx (as stored: the outer tx when wrapped), which names its delegates since */
   readonly delegatesTx: { [key: string]: Json } | undefined;
-  readonly last: TxPosition & { txHash: string; txType: string; timeMs: string; tx: { [key: string]: Json } };
+  /**
+   * its latest transaction; `blockHeight` is its micro block's height, from which the node counts a solo close's lock
+   * period: the generation's, but the next on a hyperchain (the row keeps the header's height when it differs)
+   */
+  readonly last: TxPosition & {
+    blockHeight: number;
+    txHash: string;
+    txType: string;
+    timeMs: string;
+    tx: { [key: string]: Json };
+  };
   readonly updatesCount: number;
   readonly deposited: string;
   readonly withdrawn: string;
@@ -66,6 +76,8 @@ function channelSql(ids: keyof typeof CHANNEL_IDS): string {
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelSetDelegatesTx'
       ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) AS "delegatesTx",
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
+                      'blockHeight', coalesce((SELECT (m.header->>'height')::int FROM micro_blocks m
+                                                WHERE m.height = lt.height AND m.micro_index = lt.micro_index), lt.height),
                       'txType', ${txTypeNameSql('lt')}, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
     (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
     (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash

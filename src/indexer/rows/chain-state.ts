@@ -26,6 +26,11 @@ export type NameState = NameEventState;
 /** OracleState is what a later extension needs: the current expiry. */
 export type OracleState = OracleEventState;
 
+/**
+ * nextNameState is the name after action `a`. The heights `a` sets count from its micro block's height
+ * (`a.blockHeight`, aetx_env:height in aeprimop and aens_auctions), which on a hyperchain is the generation's + 1;
+ * whether a name or auction still lives is the generation's: the node prunes what ended at E with key block E + 1.
+ */
 function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
   switch (a.kind) {
     case 'claim': {
@@ -36,7 +41,7 @@ function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
         // an auction ending at E still takes bids at E: the node hands the name over with key block E + 1
         prev.auctionEnd >= a.height;
       if (running && a.salt === 0n) {
-        const auctionEnd = auctionEndAfterBid(a.name, a.protocol, a.height, prev.auctionEnd!);
+        const auctionEnd = auctionEndAfterBid(a.name, a.protocol, a.blockHeight, prev.auctionEnd!);
         return {
           name: prev.name ?? a.name,
           kind: 'bid',
@@ -48,8 +53,8 @@ function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
         };
       }
       const timeout = auctionTimeout(a.name, a.protocol);
-      const auctionEnd = timeout > 0 ? a.height + timeout : null;
-      const expiresAt = (auctionEnd ?? a.height) + claimMaxExpiration(a.protocol);
+      const auctionEnd = timeout > 0 ? a.blockHeight + timeout : null;
+      const expiresAt = (auctionEnd ?? a.blockHeight) + claimMaxExpiration(a.protocol);
       return {
         name: a.name.toLowerCase(),
         kind: 'claim',
@@ -65,12 +70,13 @@ function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
         ...base(prev, a),
         kind: 'update',
         owner: a.account,
-        expiresAt: a.height + a.nameTtl,
+        expiresAt: a.blockHeight + a.nameTtl,
         pointers: a.pointers,
       };
     case 'transfer':
       return { ...base(prev, a), kind: 'transfer', owner: a.recipient };
     case 'revoke':
+      // no TTL: the generation that revoked it, as its other heights (ae_mdw's expire height of a revoked name)
       return { ...base(prev, a), kind: 'revoke', owner: a.account, expiresAt: a.height, pointers: [] };
   }
 }
@@ -116,14 +122,17 @@ export function foldNameActions(prior: ReadonlyMap<string, NameState>, actions: 
   });
 }
 
-/** foldOracleActions computes the expiry after each register (delta or absolute) and extend (delta on the current expiry). */
+/**
+ * foldOracleActions computes the expiry after each register (delta from its micro block's height, or absolute) and
+ * extend (delta on the current expiry).
+ */
 export function foldOracleActions(
   prior: ReadonlyMap<string, OracleState>,
   actions: readonly OracleAction[],
 ): OracleEventRow[] {
   const state = new Map(prior);
   return actions.map((a) => {
-    const from = a.kind === 'extend' ? (state.get(a.oracleId)?.expiresAt ?? a.height) : a.height;
+    const from = a.kind === 'extend' ? (state.get(a.oracleId)?.expiresAt ?? a.blockHeight) : a.blockHeight;
     const expiresAt = a.ttl.type === 'block' ? a.ttl.value : from + a.ttl.value;
     state.set(a.oracleId, { expiresAt });
     const register = a.kind === 'register' ? a : undefined;

@@ -162,8 +162,17 @@ export interface OracleResponseRow extends TxPosition {
   response: string;
 }
 
-/** A name transaction before the name's prior state is known (see name-state.ts). */
-export type NameAction = TxPosition & { protocol: number; nameHash: string; account: string } & (
+/** Where a name or oracle transaction is, with what the node counts the heights it sets from. */
+export interface ActionPosition extends TxPosition {
+  /**
+   * the height of the micro block holding it (aetx_env:height): the generation's own, but the next on a hyperchain,
+   * whose micro blocks of a height come before its key block
+   */
+  blockHeight: number;
+}
+
+/** A name transaction before the name's prior state is known (see chain-state.ts). */
+export type NameAction = ActionPosition & { protocol: number; nameHash: string; account: string } & (
     | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
     | { kind: 'update'; nameTtl: number; pointers: { key: string; id: string }[] }
     | { kind: 'transfer'; recipient: string }
@@ -182,7 +191,7 @@ export interface NameEventRow extends TxPosition {
 }
 
 /** An oracle transaction before the oracle's prior expiry is known. */
-export type OracleAction = TxPosition & { oracleId: string } & (
+export type OracleAction = ActionPosition & { oracleId: string } & (
     | {
         kind: 'register';
         ttl: { type: string; value: number };

@@ -3,7 +3,7 @@
  * PayingForTx) adds besides its transaction and account rows, one handler per transaction type. Pure.
  */
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
-import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
+import type { ActionPosition, FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 
 /** Channel txs that end a channel's life. */
 const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx']);
@@ -84,12 +84,13 @@ const contractRows: RowHandler = (rows, t) => {
   if (tx.type === 'ContractCreateTx') addCall(rows, t, id, str(tx.owner_id));
 };
 
-const nameClaimRows: RowHandler = (rows, { tx, pos, created, protocol }) => {
+const nameClaimRows: RowHandler = (rows, { tx, pos, created, protocol, blockHeight }) => {
   const name = str(tx.name);
   const nameFee = tx.name_fee === undefined ? null : intText(tx.name_fee);
   if (created.name_id === undefined) return;
   rows.nameActions.push({
     ...pos,
+    blockHeight,
     protocol,
     nameHash: created.name_id,
     account: str(tx.account_id),
@@ -101,11 +102,11 @@ const nameClaimRows: RowHandler = (rows, { tx, pos, created, protocol }) => {
 };
 
 /** What every name action says: which name, whose tx, and where. */
-type NameActionHead = TxPosition & { protocol: number; nameHash: string; account: string };
+type NameActionHead = ActionPosition & { protocol: number; nameHash: string; account: string };
 
 /** nameAction is the head of a name action but a claim's (whose name's hash is the id it creates). */
-function nameAction({ tx, pos, protocol }: EffectiveTx): NameActionHead {
-  return { ...pos, protocol, nameHash: str(tx.name_id), account: str(tx.account_id) };
+function nameAction({ tx, pos, protocol, blockHeight }: EffectiveTx): NameActionHead {
+  return { ...pos, blockHeight, protocol, nameHash: str(tx.name_id), account: str(tx.account_id) };
 }
 
 const nameUpdateRows: RowHandler = (rows, t) => {
@@ -171,9 +172,10 @@ const ROW_HANDLERS: ReadonlyMap<string, RowHandler> = new Map<string, RowHandler
   ['NameRevokeTx', (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'revoke' })],
   [
     'OracleRegisterTx',
-    (rows, { tx, pos, created }) =>
+    (rows, { tx, pos, created, blockHeight }) =>
       rows.oracleActions.push({
         ...pos,
+        blockHeight,
         oracleId: created.oracle_id ?? str(tx.account_id),
         kind: 'register',
         ttl: ttlObject(tx.oracle_ttl),
@@ -186,8 +188,14 @@ const ROW_HANDLERS: ReadonlyMap<string, RowHandler> = new Map<string, RowHandler
   ],
   [
     'OracleExtendTx',
-    (rows, { tx, pos }) =>
-      rows.oracleActions.push({ ...pos, oracleId: str(tx.oracle_id), kind: 'extend', ttl: ttlObject(tx.oracle_ttl) }),
+    (rows, { tx, pos, blockHeight }) =>
+      rows.oracleActions.push({
+        ...pos,
+        blockHeight,
+        oracleId: str(tx.oracle_id),
+        kind: 'extend',
+        ttl: ttlObject(tx.oracle_ttl),
+      }),
   ],
   ['OracleQueryTx', oracleQueryRows],
   ['OracleRespondTx', oracleResponseRows],

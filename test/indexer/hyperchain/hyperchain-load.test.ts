@@ -16,7 +16,7 @@ import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { idKey } from '../../../src/chain/id-key.ts';
 import * as reads from '../../../src/db/queries/hyperchain.ts';
-import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
+import { expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
@@ -26,15 +26,6 @@ import { expectDevnodeState } from './oracle.ts';
 const silent = pino({ level: 'silent' });
 const CHILD = fileURLToPath(new URL('../../integration/indexer/support/populate-child.ts', import.meta.url));
 const TABLES = ['hc_chain', 'hc_epochs', 'hc_schedule', 'hc_produced', 'hc_validators', 'hc_delegates', 'hc_pins'];
-
-async function verifyClean(hc: TestHyperchain, schema: string): Promise<void> {
-  const lines: string[] = [];
-  const cfg = hc.config({ DATABASE_SCHEMA: schema });
-  const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
-  expect(lines).to.deep.equal([]);
-  expect(report.differences).to.equal(0);
-  expect(report.checked).to.equal(hc.devnode.height() + 1);
-}
 
 /** tableRows is every row of each hyperchain table but its recording time, in a fixed order. */
 async function tableRows(hc: TestHyperchain, schema: string): Promise<Record<string, unknown[]>> {
@@ -109,7 +100,7 @@ describe('populator on a hyperchain', function () {
 
   it('loads 31 epochs with -v --full clean, and every hyperchain row equals the devnode state', async () => {
     expect(hc.devnode.height()).to.equal(31 * 10 + 3);
-    await verifyClean(hc, 'mdw');
+    await expectVerifyClean(hc, 'mdw');
     const [chain] = await hc.query<{ hyperchain: boolean; staking: string }>('mdw', 'SELECT * FROM hc_chain');
     expect(chain).to.include({ hyperchain: true, staking: hc.devnode.chain.options.hyperchain!.staking });
     await expectDevnodeState(hc, 'mdw');
@@ -161,7 +152,7 @@ describe('populator on a hyperchain', function () {
       "SELECT count(*)::int AS n FROM internal_transfers WHERE kind IN ('reward_block', 'reward_dev')",
     );
     expect(rewards).to.deep.equal({ n: 0 });
-    await verifyClean(hc, 'mdw');
+    await expectVerifyClean(hc, 'mdw');
   });
 
   it('derives away at the start the block rewards a version from before issue 45 stored, and -v saw them', async () => {
@@ -196,7 +187,7 @@ describe('populator on a hyperchain', function () {
     } finally {
       await populator.stop();
     }
-    await verifyClean(hc, 'mdw');
+    await expectVerifyClean(hc, 'mdw');
   });
 
   it('reads epochs, the schedule, validators and delegates page by page both ways, exact (db/queries/hyperchain.ts)', async () => {
@@ -326,7 +317,7 @@ describe('populator on a hyperchain', function () {
     await hc.devnode.fork(8);
     await hc.devnode.mineKeyBlock();
     await hc.populate();
-    await verifyClean(hc, 'mdw');
+    await expectVerifyClean(hc, 'mdw');
     await expectDevnodeState(hc, 'mdw');
   });
 

@@ -11,12 +11,14 @@ import {
 import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from '../../../src/indexer/rows/rows.ts';
 
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
+/** act is where an action is; its micro block carries `blockHeight` (the generation's but on a hyperchain). */
+const act = (height: number, txIndex = 0, blockHeight = height) => ({ ...at(height, txIndex), blockHeight });
 
 describe('foldNameActions(prior, actions)', () => {
   it('opens an auction for a short Lima+ name, extends it on a bid, and gives the winner the name', () => {
     const actions: NameAction[] = [
       {
-        ...at(100),
+        ...act(100),
         protocol: 5,
         nameHash: 'nm_a',
         account: 'ak_1',
@@ -26,7 +28,7 @@ describe('foldNameActions(prior, actions)', () => {
         salt: 5n,
       },
       {
-        ...at(200),
+        ...act(200),
         protocol: 5,
         nameHash: 'nm_a',
         account: 'ak_2',
@@ -56,8 +58,8 @@ describe('foldNameActions(prior, actions)', () => {
   it('follows Ceres: a claim without preclaim starts the auction, a bid at its last height extends it by 240', () => {
     const claim = { protocol: 6, nameHash: 'nm_c', kind: 'claim' as const, name: 'ceresname.chain', salt: 0n };
     const [start, late] = foldNameActions(new Map(), [
-      { ...at(100), ...claim, account: 'ak_1', nameFee: '10' },
-      { ...at(580), ...claim, account: 'ak_2', nameFee: '11' },
+      { ...act(100), ...claim, account: 'ak_1', nameFee: '10' },
+      { ...act(580), ...claim, account: 'ak_2', nameFee: '11' },
     ]);
     expect(start).to.include({ kind: 'claim', owner: 'ak_1', auctionEnd: 580, expiresAt: 580 + 180000 });
     expect(late).to.include({ kind: 'bid', owner: 'ak_2', auctionEnd: 820, expiresAt: 820 + 180000 });
@@ -80,7 +82,7 @@ describe('foldNameActions(prior, actions)', () => {
     ]);
     const actions: NameAction[] = [
       {
-        ...at(300),
+        ...act(300),
         protocol: 5,
         nameHash: 'nm_b',
         account: 'ak_1',
@@ -88,8 +90,8 @@ describe('foldNameActions(prior, actions)', () => {
         nameTtl: 1000,
         pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
       },
-      { ...at(300, 1), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'transfer', recipient: 'ak_3' },
-      { ...at(400), protocol: 5, nameHash: 'nm_b', account: 'ak_3', kind: 'revoke' },
+      { ...act(300, 1), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'transfer', recipient: 'ak_3' },
+      { ...act(400), protocol: 5, nameHash: 'nm_b', account: 'ak_3', kind: 'revoke' },
     ];
     const [update, transfer, revoke] = foldNameActions(prior, actions);
     expect(update).to.deep.include({
@@ -107,7 +109,7 @@ describe('foldNameActions(prior, actions)', () => {
     expect(prior.get('nm_b')!.owner).to.equal('ak_1');
     const [fresh] = foldNameActions(new Map(), [
       {
-        ...at(10),
+        ...act(10),
         protocol: 3,
         nameHash: 'nm_c',
         account: 'ak_1',
@@ -120,6 +122,32 @@ describe('foldNameActions(prior, actions)', () => {
     expect(fresh).to.include({ auctionEnd: null, expiresAt: 50010 });
   });
 
+  it("counts every relative height from the micro block's on a hyperchain; an auction runs through its end generation", () => {
+    // a hyperchain's micro blocks after key block h carry height h + 1, from which the node counts (aetx_env:height)
+    const claim = { protocol: 6, kind: 'claim' as const, salt: 0n, nameFee: '10' };
+    const ceres = { ...claim, nameHash: 'nm_c', name: 'ceresname.chain' };
+    const long = { ...claim, nameHash: 'nm_l', name: 'averyveryverylongname.chain' };
+    const [start, claimed, update, lastBid] = foldNameActions(new Map(), [
+      { ...act(100, 0, 101), ...ceres, account: 'ak_1' },
+      { ...act(100, 1, 101), ...long, account: 'ak_1' },
+      {
+        ...act(200, 0, 201),
+        protocol: 6,
+        nameHash: 'nm_l',
+        account: 'ak_1',
+        kind: 'update',
+        nameTtl: 1000,
+        pointers: [],
+      },
+      // the auction ends at 581, pruned by key block 582: generation 581, whose micro blocks are at 582, still bids
+      { ...act(581, 0, 582), ...ceres, account: 'ak_2', nameFee: '11' },
+    ]);
+    expect(start).to.include({ kind: 'claim', auctionEnd: 101 + 480, expiresAt: 581 + 180000 });
+    expect(claimed).to.include({ kind: 'claim', auctionEnd: null, expiresAt: 101 + 180000 });
+    expect(update).to.include({ kind: 'update', expiresAt: 201 + 1000 });
+    expect(lastBid).to.include({ kind: 'bid', owner: 'ak_2', auctionEnd: 582 + 240, expiresAt: 822 + 180000 });
+  });
+
   it('treats a claim after an auction ended as a new claim', () => {
     const prior = new Map<string, NameState>([
       [
@@ -129,7 +157,7 @@ describe('foldNameActions(prior, actions)', () => {
     ]);
     const [claim] = foldNameActions(prior, [
       {
-        ...at(60),
+        ...act(60),
         protocol: 5,
         nameHash: 'nm_a',
         account: 'ak_4',
@@ -147,7 +175,7 @@ describe('foldOracleActions(prior, actions)', () => {
   it('sets expiry from a delta or absolute register TTL and adds extensions to the current expiry', () => {
     const actions: OracleAction[] = [
       {
-        ...at(10),
+        ...act(10),
         oracleId: 'ok_1',
         kind: 'register',
         ttl: { type: 'delta', value: 100 },
@@ -156,9 +184,9 @@ describe('foldOracleActions(prior, actions)', () => {
         responseFormat: 'r',
         abiVersion: '0',
       },
-      { ...at(20), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
+      { ...act(20), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
       {
-        ...at(20, 1),
+        ...act(20, 1),
         oracleId: 'ok_2',
         kind: 'register',
         ttl: { type: 'block', value: 999 },
@@ -167,11 +195,35 @@ describe('foldOracleActions(prior, actions)', () => {
         responseFormat: 'r',
         abiVersion: '0',
       },
-      { ...at(30), oracleId: 'ok_3', kind: 'extend', ttl: { type: 'delta', value: 5 } },
+      { ...act(30), oracleId: 'ok_3', kind: 'extend', ttl: { type: 'delta', value: 5 } },
     ];
     const rows = foldOracleActions(new Map([['ok_3', { expiresAt: 700 }]]), actions);
     expect(rows.map((r) => r.expiresAt)).to.deep.equal([110, 160, 999, 705]);
     expect(rows[1]).to.include({ kind: 'extend', queryFee: null });
+  });
+});
+
+describe('foldOracleActions(prior, actions) on a hyperchain', () => {
+  it("counts a register's delta, and an extension of an oracle registered before the stored heights, from the micro block", () => {
+    const rows = foldOracleActions(new Map(), [
+      {
+        ...act(10, 0, 11),
+        oracleId: 'ok_1',
+        kind: 'register',
+        ttl: { type: 'delta', value: 100 },
+        queryFee: '5',
+        queryFormat: 'q',
+        responseFormat: 'r',
+        abiVersion: '0',
+      },
+      { ...act(20, 0, 21), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
+      { ...act(30, 0, 31), oracleId: 'ok_9', kind: 'extend', ttl: { type: 'delta', value: 5 } },
+    ]);
+    expect(rows.map((r) => [r.height, r.expiresAt])).to.deep.equal([
+      [10, 111],
+      [20, 161],
+      [30, 36],
+    ]);
   });
 });
 
@@ -206,7 +258,7 @@ describe('resolveNameQueries(prior, events, queries)', () => {
     const prior = new Map([[nameHash, pointing(first)]]);
     const events = foldNameActions(prior, [
       {
-        ...at(20, 1),
+        ...act(20, 1),
         protocol: 5,
         nameHash,
         account: sender,
@@ -238,7 +290,7 @@ describe('resolveNameQueries(prior, events, queries)', () => {
     const prior = new Map([[nameHash, { ...pointing(first), pointers: [{ key: 'account_pubkey', id: first }] }]]);
     expect(resolveNameQueries(prior, [], [query(30, 0, 1)])).to.deep.equal({ queries: [], accountTxs: [] });
     const revoked = foldNameActions(new Map([[nameHash, pointing(first)]]), [
-      { ...at(30), protocol: 5, nameHash, account: sender, kind: 'revoke' },
+      { ...act(30), protocol: 5, nameHash, account: sender, kind: 'revoke' },
     ]);
     expect(resolveNameQueries(new Map([[nameHash, pointing(first)]]), revoked, [query(30, 1, 2)])).to.deep.equal({
       queries: [],
@@ -289,7 +341,7 @@ describe('resolveNameReferences(prior, events, refs)', () => {
     ]);
     const events = foldNameActions(prior, [
       {
-        ...at(50, 1),
+        ...act(50, 1),
         protocol: 5,
         nameHash,
         account: owner,

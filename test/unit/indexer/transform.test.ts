@@ -205,6 +205,32 @@ describe('transformGeneration(gen)', () => {
     expect(transformGeneration(hyper).oracleQueries.map((q) => [q.height, q.expiresAt])).to.deep.equal([[10, 16]]);
   });
 
+  it("gives every name and oracle action its micro block's height, from which their relative TTLs count", () => {
+    const nameId = produceNameId('averyveryverylongname.chain');
+    const txs = [
+      signed({ type: 'NameClaimTx', account_id: alice, nonce: 1, name: 'averyveryverylongname.chain', name_salt: 7 }),
+      signed({ type: 'NameUpdateTx', account_id: alice, nonce: 2, name_id: nameId, name_ttl: 500, pointers: [] }),
+      signed({ type: 'NameTransferTx', account_id: alice, nonce: 3, name_id: nameId, recipient_id: bob }),
+      signed({ type: 'NameRevokeTx', account_id: bob, nonce: 1, name_id: nameId }),
+      signed({ type: 'OracleRegisterTx', account_id: bob, nonce: 2, oracle_ttl: { type: 'delta', value: 50 } }),
+      signed({
+        type: 'OracleExtendTx',
+        oracle_id: `ok_${bob.slice(3)}`,
+        nonce: 3,
+        oracle_ttl: { type: 'delta', value: 9 },
+      }),
+    ];
+    const heights = (gen: FetchedGeneration): number[][] => {
+      const rows = transformGeneration(gen);
+      return [...rows.nameActions, ...rows.oracleActions].map((a) => [a.height, a.blockHeight]);
+    };
+    expect(heights(generation(txs))).to.deep.equal(Array.from({ length: 6 }, () => [10, 10]));
+    // a hyperchain's micro blocks after key block 10 are height 11's, before its key block
+    const hc = generation(txs);
+    const hyper = { ...hc, microBlocks: hc.microBlocks.map((mb) => ({ ...mb, header: { ...mb.header, height: 11 } })) };
+    expect(heights(hyper)).to.deep.equal(Array.from({ length: 6 }, () => [10, 11]));
+  });
+
   it('applies inner transactions of GAMetaTx and PayingForTx, and keeps the GAMetaTx without signatures', () => {
     const inner = {
       type: 'NameUpdateTx',

@@ -49,7 +49,8 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
     last_updated_tx_hash: c.last.txHash,
     last_updated_tx_type: c.last.txType,
     lock_period: create.lock_period ?? null,
-    locked_until: c.last.txType === 'ChannelCloseSoloTx' ? c.last.height + Number(create.lock_period ?? 0) : 0,
+    // the node counts the lock from the close's micro block height (the next one on a hyperchain)
+    locked_until: c.last.txType === 'ChannelCloseSoloTx' ? c.last.blockHeight + Number(create.lock_period ?? 0) : 0,
     round: last.round ?? 1,
     solo_round: 0,
     state_hash: last.state_hash ?? create.state_hash ?? null,
