@@ -13,7 +13,7 @@ import {
 } from './blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
-import { TxRejected, applyTx, endAuctions, nonceAccount, signers } from './rules.ts';
+import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules.ts';
 import { commitState, copyState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { idBytes } from '../chain/id-cache.ts';
@@ -210,6 +210,11 @@ export class Chain {
     return this.options.hyperchain ? keyHeight + 1 : keyHeight;
   }
 
+  /** #context is where a transaction of the micro blocks after key block `keyHeight` lands. */
+  #context(keyHeight: number, record: TxRecord): ApplyContext {
+    return { height: this.txHeight(keyHeight), generation: keyHeight, txHash: record.hash };
+  }
+
   /**
    * submit checks a signed transaction (encoding, signatures, the seed's rules against the
    * pending state) and puts it in the mempool. Throws TxRejected or a codec error.
@@ -256,7 +261,7 @@ export class Chain {
    * the current height) and queues it. Sealing a micro block then commits `pending` as it is.
    */
   #applyPending(record: TxRecord): void {
-    const effect = applyTx(this.pending, record.tx, { height: this.txHeight(this.height), txHash: record.hash });
+    const effect = applyTx(this.pending, record.tx, this.#context(this.height, record));
     record.callInfo = effect.callInfo;
     record.gaInfo = effect.gaInfo;
     if (effect.query) this.#pendingQueries.push(effect.query);
@@ -285,7 +290,7 @@ export class Chain {
    */
   #include(state: WorldState, record: TxRecord, height: number, expiry: QueryExpiry, keep = true): boolean {
     try {
-      const effect = applyTx(state, record.tx, { height: this.txHeight(height), txHash: record.hash });
+      const effect = applyTx(state, record.tx, this.#context(height, record));
       if (keep) {
         record.callInfo = effect.callInfo;
         record.gaInfo = effect.gaInfo;

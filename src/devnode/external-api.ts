@@ -10,7 +10,7 @@ import { keyBlockHash, keyBlockJson } from './blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from './chain.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { decodeErrorCode, nameHash, nameValidationError } from './ids.ts';
-import { nameStatus, nonceAccount } from './rules.ts';
+import { isHeld, nameStatus, nonceAccount } from './rules.ts';
 import { submitEncodedTx } from './submit.ts';
 import { nodeInfoRoutes } from './node-info.ts';
 import type { WorldState } from './state.ts';
@@ -361,7 +361,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/oracles/:id`,
       handler: (req) => {
         const oracle = chain.state.oracles.get(publicKey(req, ['ok']));
-        if (!oracle || oracle.expires <= chain.height) throw notFound('Oracle not found', 'not_found');
+        if (!oracle || !isHeld(oracle.expires, chain.height)) throw notFound('Oracle not found', 'not_found');
         return ok(view.oracleJson(oracle));
       },
     },

@@ -10,9 +10,15 @@ export class TxRejected extends Error {
   override readonly name = 'TxRejected';
 }
 
-/** ApplyContext is where a transaction lands: the generation height and the tx hash. */
+/** ApplyContext is where a transaction lands: its micro block's height and generation, and the tx hash. */
 export interface ApplyContext {
+  /**
+   * the micro block's height (aetx_env:height), from which a transaction's relative heights count and against which
+   * its ttl is checked: the generation's own, but the next on a hyperchain, whose micro blocks come before that key block
+   */
   readonly height: number;
+  /** the height of the key block the micro block follows, whose prune decides what still exists (isHeld) */
+  readonly generation: number;
   readonly txHash: string;
 }
 
@@ -47,25 +53,33 @@ export function debit(state: WorldState, id: string, amount: bigint): Account {
   return next;
 }
 
-/** NameStatus is the node's view of a name entry at a height: claimed, revoked (protected), or gone. */
+/**
+ * isHeld tells whether what ends at `ttl` (a name, an oracle, a query, a commitment) is still in the node's state
+ * trees in generation `generation`. The node never compares such a ttl with a transaction's height: it removes what
+ * ended at E when it applies key block E + 1 (aeo_state_tree:prune and aens_state_tree:prune with Height − 1), so
+ * what ends at E serves the transactions of generation E, which on a hyperchain carry height E + 1.
+ */
+export const isHeld = (ttl: number, generation: number): boolean => ttl >= generation;
+
+/** NameStatus is the node's view of a name entry in a generation: claimed, revoked (protected), or gone. */
 export type NameStatus = 'claimed' | 'revoked' | 'gone';
 
 /**
- * nameStatus follows the node's expiry: a name is claimed through its `ttl` height; at ttl + 1 it
- * becomes revoked (as a NameRevokeTx makes it) and stays so for the protection period, then is gone.
+ * nameStatus follows the node's expiry: a name is claimed through the generation of its `ttl`; key block ttl + 1
+ * revokes it (as a NameRevokeTx does) for the protection period, and the key block after that period removes it.
  */
-export function nameStatus(entry: NameEntry | undefined, height: number): NameStatus {
+export function nameStatus(entry: NameEntry | undefined, generation: number): NameStatus {
   if (!entry) return 'gone';
-  if (entry.revokedAt === undefined && height <= entry.expires) return 'claimed';
+  if (entry.revokedAt === undefined && isHeld(entry.expires, generation)) return 'claimed';
   const revokedAt = entry.revokedAt ?? entry.expires;
-  return height <= revokedAt + NAME_REVOKE_PROTECTION ? 'revoked' : 'gone';
+  return isHeld(revokedAt + NAME_REVOKE_PROTECTION, generation) ? 'revoked' : 'gone';
 }
 
-/** resolveName gives the id a `nm_` points at under `key` (any other id as it is). */
-export function resolveName(state: WorldState, id: string, key: string, height: number): string {
+/** resolveName gives the id a `nm_` points at under `key` (any other id as it is) in generation `generation`. */
+export function resolveName(state: WorldState, id: string, key: string, generation: number): string {
   if (!id.startsWith('nm_')) return id;
   const entry = state.names.get(id);
-  if (nameStatus(entry, height) !== 'claimed') throw new TxRejected(`name ${id} not found`);
+  if (nameStatus(entry, generation) !== 'claimed') throw new TxRejected(`name ${id} not found`);
   const pointer = entry!.pointers.find((p) => p.key === key);
   if (!pointer) throw new TxRejected(`name ${id} has no ${key} pointer`);
   return pointer.id;

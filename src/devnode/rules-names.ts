@@ -14,14 +14,16 @@ import {
   credit,
   debit,
   int,
+  isHeld,
   nameStatus,
   num,
   resolveName,
   str,
   TxRejected,
   type Apply,
+  type ApplyContext,
 } from './rules-common.ts';
-import type { NameAuction, NameEntry, WorldState } from './state.ts';
+import type { Commitment, NameAuction, NameEntry, WorldState } from './state.ts';
 import type { TxFields } from './tx-codec.ts';
 
 /** minimumNameFee is the protocol's lowest `name_fee` for a name (by the length of its label). */
@@ -34,9 +36,9 @@ export function isValidOverbid(bid: bigint, previous: bigint): boolean {
   return (bid - previous) * 100n >= previous * NAME_BID_INCREMENT_PERCENT;
 }
 
-function ownedName(state: WorldState, tx: TxFields, height: number): NameEntry {
+function ownedName(state: WorldState, tx: TxFields, generation: number): NameEntry {
   const entry = state.names.get(str(tx.name_id));
-  if (nameStatus(entry, height) !== 'claimed') throw new TxRejected(`name ${str(tx.name_id)} not found`);
+  if (nameStatus(entry, generation) !== 'claimed') throw new TxRejected(`name ${str(tx.name_id)} not found`);
   if (entry!.owner !== str(tx.account_id))
     throw new TxRejected(`name_not_owned: ${str(tx.name_id)} is not owned by ${str(tx.account_id)}`);
   return entry!;
@@ -48,13 +50,16 @@ function scheduleAuctionEnd(state: WorldState, auction: NameAuction): void {
   state.auctions.set(auction.id, auction);
 }
 
-/** useCommitment checks the claim's preclaim (owner, one generation later, not expired) and removes it. */
-function useCommitment(state: WorldState, tx: TxFields, name: string, height: number): void {
+/** commitmentTtl is a preclaim's ttl: its height plus the preclaim expiration (aens_commitments:new). */
+const commitmentTtl = (c: Commitment): number => c.height + COMMITMENT_EXPIRATION;
+
+/** useCommitment checks the claim's preclaim (owner, one height later, not pruned) and removes it. */
+function useCommitment(state: WorldState, tx: TxFields, name: string, ctx: ApplyContext): void {
   const cm = commitmentId(name, int(tx.name_salt));
   const commitment = state.commitments.get(cm);
-  if (!commitment || commitment.owner !== str(tx.account_id) || commitment.height + COMMITMENT_EXPIRATION < height)
+  if (!commitment || commitment.owner !== str(tx.account_id) || !isHeld(commitmentTtl(commitment), ctx.generation))
     throw new TxRejected(`name_not_preclaimed: no commitment ${cm} by ${str(tx.account_id)}`);
-  if (commitment.height >= height) {
+  if (commitment.height >= ctx.height) {
     throw new TxRejected('commitment_delta_too_small: a claim is not accepted in the same generation as its preclaim');
   }
   state.commitments.delete(cm);
@@ -76,27 +81,27 @@ function bid(state: WorldState, tx: TxFields, auction: NameAuction, height: numb
   scheduleAuctionEnd(state, { ...auction, bidder: str(tx.account_id), bid: fee, started: height, ends });
 }
 
-function claim(state: WorldState, tx: TxFields, height: number): void {
+function claim(state: WorldState, tx: TxFields, ctx: ApplyContext): void {
   const name = str(tx.name).toLowerCase();
   const invalid = nameValidationError(name);
   if (invalid) throw new TxRejected(`name validation failed: ${invalid}`);
   const id = nameHash(name);
   debit(state, asAccount(str(tx.account_id)), int(tx.fee) + int(tx.name_fee));
-  if (nameStatus(state.names.get(id), height) !== 'gone') throw new TxRejected(`name_already_taken: ${name}`);
+  if (nameStatus(state.names.get(id), ctx.generation) !== 'gone') throw new TxRejected(`name_already_taken: ${name}`);
   const timeout = auctionTimeout(name, PROTOCOL_VERSION);
   const salted = int(tx.name_salt) !== 0n;
   const running = state.auctions.get(id);
-  if (timeout > 0 && !salted && running) return bid(state, tx, running, height);
+  if (timeout > 0 && !salted && running) return bid(state, tx, running, ctx.height);
   if (running) throw new TxRejected(`name_already_in_auction: ${name}`);
   // from Ceres a claim with salt 0 needs no preclaim; with a salt it reveals one (and only then, as
   // in aeprimop, is its name_fee checked against the minimum: a salt-0 start is not)
   if (salted) {
-    useCommitment(state, tx, name, height);
+    useCommitment(state, tx, name, ctx);
     checkNameFee(name, int(tx.name_fee));
   }
   const owner = str(tx.account_id);
   if (timeout === 0) {
-    const expires = height + claimMaxExpiration(PROTOCOL_VERSION);
+    const expires = ctx.height + claimMaxExpiration(PROTOCOL_VERSION);
     state.names.set(id, { id, name, owner, expires, pointers: [] });
     return;
   }
@@ -105,8 +110,8 @@ function claim(state: WorldState, tx: TxFields, height: number): void {
     name,
     bidder: owner,
     bid: int(tx.name_fee),
-    started: height,
-    ends: height + timeout,
+    started: ctx.height,
+    ends: ctx.height + timeout,
   });
 }
 
@@ -130,16 +135,16 @@ export const NAME_RULES: Record<string, Apply> = {
   NamePreclaimTx(state, tx, ctx) {
     const id = str(tx.commitment_id);
     const existing = state.commitments.get(id);
-    if (existing && existing.height + COMMITMENT_EXPIRATION >= ctx.height)
+    if (existing && isHeld(commitmentTtl(existing), ctx.generation))
       throw new TxRejected(`commitment ${id} already exists`);
     debit(state, asAccount(str(tx.account_id)), int(tx.fee));
     state.commitments.set(id, { owner: str(tx.account_id), height: ctx.height });
   },
   NameClaimTx(state, tx, ctx) {
-    claim(state, tx, ctx.height);
+    claim(state, tx, ctx);
   },
   NameUpdateTx(state, tx, ctx) {
-    const entry = ownedName(state, tx, ctx.height);
+    const entry = ownedName(state, tx, ctx.generation);
     const nameTtl = num(tx.name_ttl);
     const max = claimMaxExpiration(PROTOCOL_VERSION);
     if (nameTtl > max) throw new TxRejected(`ttl_too_high: name_ttl ${nameTtl} exceeds ${max}`);
@@ -153,13 +158,13 @@ export const NAME_RULES: Record<string, Apply> = {
     state.names.set(entry.id, { ...entry, expires: ctx.height + nameTtl, pointers });
   },
   NameTransferTx(state, tx, ctx) {
-    const entry = ownedName(state, tx, ctx.height);
-    const recipient = resolveName(state, str(tx.recipient_id), 'account_pubkey', ctx.height);
+    const entry = ownedName(state, tx, ctx.generation);
+    const recipient = resolveName(state, str(tx.recipient_id), 'account_pubkey', ctx.generation);
     debit(state, asAccount(str(tx.account_id)), int(tx.fee));
     state.names.set(entry.id, { ...entry, owner: asAccount(recipient) });
   },
   NameRevokeTx(state, tx, ctx) {
-    const entry = ownedName(state, tx, ctx.height);
+    const entry = ownedName(state, tx, ctx.generation);
     debit(state, asAccount(str(tx.account_id)), int(tx.fee));
     state.names.set(entry.id, { ...entry, revokedAt: ctx.height, pointers: [] });
   },

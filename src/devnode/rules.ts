@@ -20,6 +20,7 @@ import {
   credit,
   debit,
   int,
+  isHeld,
   num,
   resolveName,
   str,
@@ -32,7 +33,7 @@ import {
 } from './rules-common.ts';
 
 export { TxRejected, type ApplyContext, type TxEffect } from './rules-common.ts';
-export { nameStatus } from './rules-common.ts';
+export { isHeld, nameStatus } from './rules-common.ts';
 export { endAuctions } from './rules-names.ts';
 
 /** nonceAccount is the account whose nonce a transaction uses and who pays its fee. */
@@ -162,14 +163,14 @@ const gasUsed = (tx: TxFields): bigint => BigInt(Math.min(num(tx.gas), 1000));
 
 const APPLY: Record<string, Apply> = {
   SpendTx(state, tx, ctx) {
-    const recipient = resolveName(state, str(tx.recipient_id), 'account_pubkey', ctx.height);
+    const recipient = resolveName(state, str(tx.recipient_id), 'account_pubkey', ctx.generation);
     debit(state, nonceAccount(tx), int(tx.fee) + int(tx.amount));
     credit(state, asAccount(recipient), int(tx.amount));
   },
   OracleRegisterTx(state, tx, ctx) {
     const id = withPrefix(str(tx.account_id), 'ok');
     const existing = state.oracles.get(id);
-    if (existing && existing.expires > ctx.height)
+    if (existing && isHeld(existing.expires, ctx.generation))
       throw new TxRejected(`account ${str(tx.account_id)} is already an oracle`);
     const ttl = ttlValue(tx.oracle_ttl);
     const expires = ttlIsBlock(tx.oracle_ttl) ? ttl : ctx.height + ttl;
@@ -187,16 +188,17 @@ const APPLY: Record<string, Apply> = {
   },
   OracleExtendTx(state, tx, ctx) {
     const oracle = state.oracles.get(str(tx.oracle_id));
-    if (!oracle || oracle.expires <= ctx.height) throw new TxRejected(`oracle ${str(tx.oracle_id)} not found`);
+    if (!oracle || !isHeld(oracle.expires, ctx.generation))
+      throw new TxRejected(`oracle ${str(tx.oracle_id)} not found`);
     if (ttlIsBlock(tx.oracle_ttl) || ttlValue(tx.oracle_ttl) <= 0)
       throw new TxRejected('oracle_ttl of an extend must be a positive delta');
     debit(state, nonceAccount(tx), int(tx.fee));
     state.oracles.set(oracle.id, { ...oracle, expires: oracle.expires + ttlValue(tx.oracle_ttl) });
   },
   OracleQueryTx(state, tx, ctx) {
-    const oracleId = resolveName(state, str(tx.oracle_id), 'oracle_pubkey', ctx.height);
+    const oracleId = resolveName(state, str(tx.oracle_id), 'oracle_pubkey', ctx.generation);
     const oracle = state.oracles.get(withPrefix(oracleId, 'ok'));
-    if (!oracle || oracle.expires <= ctx.height) throw new TxRejected(`oracle ${oracleId} not found`);
+    if (!oracle || !isHeld(oracle.expires, ctx.generation)) throw new TxRejected(`oracle ${oracleId} not found`);
     if (int(tx.query_fee) < oracle.queryFee) {
       throw new TxRejected(
         `query_fee_too_low: query fee ${int(tx.query_fee)} is below the oracle's query fee ${oracle.queryFee}`,
@@ -227,7 +229,7 @@ const APPLY: Record<string, Apply> = {
     if (!query || query.oracleId !== str(tx.oracle_id))
       throw new TxRejected(`query ${str(tx.query_id)} not found for ${str(tx.oracle_id)}`);
     if (query.response !== undefined) throw new TxRejected(`query ${query.id} is already answered`);
-    if (query.expires < ctx.height) throw new TxRejected(`query ${query.id} has expired`);
+    if (!isHeld(query.expires, ctx.generation)) throw new TxRejected(`query ${query.id} has expired`);
     if (ttlValue(tx.response_ttl) !== query.responseTtl) throw new TxRejected('oracle_response_has_wrong_response_ttl');
     debit(state, nonceAccount(tx), int(tx.fee));
     credit(state, nonceAccount(tx), query.fee);
@@ -249,7 +251,7 @@ const APPLY: Record<string, Apply> = {
     return { callInfo: runContractTx(state, tx, ctx, id, owner, str(tx.code)) };
   },
   ContractCallTx(state, tx, ctx) {
-    const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.height);
+    const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.generation);
     const contract = state.contracts.get(id);
     if (!contract) throw new TxRejected(`contract ${id} not found`);
     const caller = str(tx.caller_id);
@@ -332,7 +334,7 @@ function applyChecked(state: WorldState, tx: TxFields, ctx: ApplyContext, gaInne
 }
 
 /**
- * applyTx checks a transaction against the state at `ctx.height` and, when it is valid, applies
+ * applyTx checks a transaction against the state in `ctx`'s generation and, when it is valid, applies
  * its effects. It is all or nothing: the work happens on a layer that is committed to `state`
  * only when every check passed, so a rejection (TxRejected) leaves `state` as it was.
  */

@@ -16,6 +16,7 @@ import { schemaFor } from '../chain/tx-schema.ts';
 import type { TrafficKit } from './traffic-kit.ts';
 import { type BuiltTx, type WeightedMaker } from './traffic-kit.ts';
 import { NameTraffic } from './traffic-names.ts';
+import { isHeld } from './rules-common.ts';
 import { ChannelTraffic } from './traffic-channels.ts';
 import { WrappedTraffic } from './traffic-wrapped.ts';
 
@@ -160,7 +161,7 @@ export class Traffic {
 
   #oracleRegister(height: number): BuiltTx | undefined {
     const candidates = this.#accounts.filter(
-      (k) => (this.#chain.pending.oracles.get(this.#oracleId(k))?.expires ?? 0) <= height,
+      (k) => !isHeld(this.#chain.pending.oracles.get(this.#oracleId(k))?.expires ?? 0, height),
     );
     if (candidates.length === 0) return undefined;
     const owner = this.#rng.pick(candidates);

@@ -5,7 +5,7 @@
  * through the SDK as the caller (its Node, its Contract decoding the election and staking contracts' dry-runs); and an
  * AeSdk spend, name claim and contract call work against a live one.
  */
-import { AeSdk, Contract, MemoryAccount, Name, Node } from '@aeternity/aepp-sdk';
+import { AeSdk, Contract, MemoryAccount, Name, Node, produceNameId } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import pino from 'pino';
 import { decode } from '../../src/chain/encoding.ts';
@@ -22,6 +22,8 @@ import {
   validatorSchedule,
   type Devnode,
 } from '../../src/devnode/index.ts';
+import { TxRejected } from '../../src/devnode/rules.ts';
+import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
 const AE = 10n ** 18n;
 const EPOCH_LENGTH = 10;
@@ -193,6 +195,42 @@ describe('devnode --hyperchain', function () {
     };
     const fork = finalize.values[0]!.items[1] as { values: { bytes: Uint8Array }[] };
     expect(Buffer.from(fork.values[0]!.bytes)).to.deep.equal(decode(chain.keyBlocks[19]!.hash, ['kh']).bytes);
+  });
+
+  it('acts on a name and an oracle in the generation they end in, whose micro blocks carry the next height', () => {
+    const hc = devnodeHyperchain({ epochLength: EPOCH_LENGTH }, 'hc_devnet', 'liveness');
+    const { chain, accounts } = generateChain({
+      generations: 0,
+      seed: 'liveness',
+      hyperchain: hc,
+      networkId: 'hc_devnet',
+    });
+    const owner = accounts[0]!.address;
+    let nonce = 0;
+    /** admit queues the owner's next transaction (the chain checks no signature on this path) */
+    const admit = (tx: TxFields): void => {
+      chain.admit(Buffer.from(`liveness ${nonce + 1}`), { account_id: owner, nonce: nonce + 1, fee: 2, ...tx });
+      nonce++;
+    };
+    const name = 'livenessofaname.chain';
+    const nameId = produceNameId(name);
+    const oracleId = owner.replace('ak_', 'ok_');
+    const oracle = { query_format: 'q', response_format: 'r', query_fee: 0, abi_version: 0 };
+    admit({ type: 'NameClaimTx', name, name_salt: 0, name_fee: 10n ** 18n });
+    admit({ type: 'OracleRegisterTx', ...oracle, oracle_ttl: { type: 'delta', value: 4 } });
+    chain.mineKeyBlock();
+    admit({ type: 'NameUpdateTx', name_id: nameId, name_ttl: 2, client_ttl: 0, pointers: [] });
+    while (chain.height < 4) chain.mineKeyBlock();
+    // generation g's micro blocks carry height g + 1: the oracle ends at 1 + 4, the name at 2 + 2
+    expect([chain.state.oracles.get(oracleId)!.expires, chain.state.names.get(nameId)!.expires]).to.deep.equal([5, 4]);
+    const transfer: TxFields = { type: 'NameTransferTx', name_id: nameId, recipient_id: owner };
+    admit(transfer);
+    chain.mineKeyBlock();
+    // key block 5 revoked the name (aens_state_tree:prune); the oracle lives on until key block 6 prunes it
+    expect(() => admit(transfer)).to.throw(TxRejected, /not found/);
+    admit({ type: 'OracleExtendTx', oracle_id: oracleId, oracle_ttl: { type: 'delta', value: 1 } });
+    chain.mineKeyBlock();
+    expect(chain.state.oracles.get(oracleId)!.expires).to.equal(6);
   });
 
   describe('a live hyperchain devnode with AeSdk', () => {

@@ -95,6 +95,28 @@ describe('devnode naming flow over HTTP', () => {
       .and.to.have.deep.property('body', { reason: 'Name revoked', error_code: 'name_revoked' });
   });
 
+  it('serves a name through the generation its ttl ends in, and answers it revoked from the next one', async () => {
+    const [owner] = t.accounts as [(typeof t.accounts)[0]];
+    const name = 'devnodenameends.chain';
+    const nameId = produceNameId(name);
+    const claim = await t.submit('names/claim', { account_id: owner.address, name, name_salt: 0, fee: 1 }, owner);
+    expect(claim.status, claim.text).to.equal(200);
+    await t.node.mineKeyBlock();
+    const update = { account_id: owner.address, name_id: nameId, name_ttl: 2, client_ttl: 0, fee: 1, pointers: [] };
+    expect((await t.submit('names/update', update, owner)).status).to.equal(200);
+    const ttl = t.node.height() + 2;
+    while (t.node.height() < ttl) await t.node.mineKeyBlock();
+    // key block ttl + 1 revokes it (aens_state_tree:prune); until then it is claimed, and its owner may act on it
+    expect((await t.get(`/v3/names/${name}`)).body).to.include({ id: nameId, ttl });
+    const transfer = { account_id: owner.address, name_id: nameId, recipient_id: owner.address, fee: 1 };
+    expect((await t.submit('names/transfer', transfer, owner)).status).to.equal(200);
+    await t.node.mineKeyBlock();
+    expect((await t.get(`/v3/names/${name}`)).body).to.deep.equal({
+      reason: 'Name revoked',
+      error_code: 'name_revoked',
+    });
+  });
+
   it('accepts the seed claim form with an nm_-encoded name and rejects invalid names', async () => {
     const [owner] = t.accounts as [(typeof t.accounts)[0]];
     const encodedName = encode('nm', Buffer.from('seedform.chain'));

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { encode } from '../../src/chain/encoding.ts';
 import { CERES_BID_EXTENSION, claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
 import { NAME_REVOKE_PROTECTION } from '../../src/devnode/fees.ts';
-import { nameHash } from '../../src/devnode/ids.ts';
+import { commitmentId, nameHash } from '../../src/devnode/ids.ts';
 import { TxRejected, applyTx, endAuctions, nameStatus } from '../../src/devnode/rules.ts';
 import { isValidOverbid, minimumNameFee } from '../../src/devnode/rules-names.ts';
 import { newState, type WorldState } from '../../src/devnode/state.ts';
@@ -19,18 +19,14 @@ function world(): WorldState {
   return s;
 }
 
-function claim(s: WorldState, account: string, name: string, nameFee: bigint, height: number): void {
+/** act applies `account`'s `tx` in a micro block at `height` after key block `generation` (the next height on a hyperchain). */
+function act(s: WorldState, account: string, tx: TxFields, height: number, generation = height): void {
   const nonce = s.accounts.get(account)!.nonce + 1;
-  const tx: TxFields = {
-    type: 'NameClaimTx',
-    account_id: account,
-    nonce,
-    name,
-    name_salt: 0,
-    name_fee: nameFee,
-    fee: 1,
-  };
-  applyTx(s, tx, { height, txHash: 'th_test' });
+  applyTx(s, { account_id: account, nonce, fee: 1, ...tx }, { height, generation, txHash: 'th_test' });
+}
+
+function claim(s: WorldState, account: string, name: string, nameFee: bigint, height: number): void {
+  act(s, account, { type: 'NameClaimTx', name, name_salt: 0, name_fee: nameFee }, height);
 }
 
 /** mine runs the key-block step of each height up to `height`, as the chain does. */
@@ -98,5 +94,41 @@ describe('devnode naming rules (Ceres)', () => {
     expect(() => claim(s, bob!, name, minimumNameFee(name), 11 + MAX)).to.throw(TxRejected, /name_already_taken/);
     claim(s, bob!, name, minimumNameFee(name), 11 + MAX + NAME_REVOKE_PROTECTION);
     expect(s.names.get(id)).to.include({ owner: bob });
+  });
+
+  it('updates, transfers, revokes and resolves a name in the generation its ttl ends in, at the next height on a hyperchain', () => {
+    const s = world();
+    const name = 'thirteenchars.chain';
+    const id = nameHash(name);
+    claim(s, alice!, name, minimumNameFee(name), 10);
+    const pointers = [{ key: 'account_pubkey', id: carol! }];
+    act(s, alice!, { type: 'NameUpdateTx', name_id: id, name_ttl: 100, pointers, client_ttl: 0 }, 11);
+    expect(s.names.get(id)).to.include({ expires: 111 });
+    // generation 111, its micro blocks at 112: the node revokes the name only with key block 112
+    const update: TxFields = { type: 'NameUpdateTx', name_id: id, name_ttl: 10, pointers, client_ttl: 0 };
+    const transfer: TxFields = { type: 'NameTransferTx', name_id: id, recipient_id: bob! };
+    const revoke: TxFields = { type: 'NameRevokeTx', name_id: id };
+    const spend: TxFields = { type: 'SpendTx', sender_id: bob!, recipient_id: id, amount: 5 };
+    for (const tx of [update, transfer, revoke]) {
+      act(newState(s), alice!, tx, 112, 111);
+      expect(() => act(newState(s), alice!, tx, 113, 112), String(tx.type)).to.throw(TxRejected, /not found/);
+    }
+    act(s, bob!, spend, 112, 111);
+    expect(s.accounts.get(carol!)!.balance).to.equal(FUNDS + 5n);
+    expect(() => act(newState(s), bob!, spend, 113, 112)).to.throw(TxRejected, /not found/);
+  });
+
+  it('claims a preclaimed name in the generation the commitment ends in, and takes no second preclaim until it is pruned', () => {
+    const s = world();
+    const name = 'thirteenchars.chain';
+    const preclaim: TxFields = { type: 'NamePreclaimTx', commitment_id: commitmentId(name, 7) };
+    // preclaimed at 11 (generation 10 on a hyperchain): the commitment's ttl is 311, pruned by key block 312
+    act(s, alice!, preclaim, 11, 10);
+    expect(() => act(newState(s), alice!, preclaim, 312, 311)).to.throw(TxRejected, /already exists/);
+    act(newState(s), alice!, preclaim, 313, 312);
+    const salted: TxFields = { type: 'NameClaimTx', name, name_salt: 7, name_fee: minimumNameFee(name) };
+    expect(() => act(newState(s), alice!, salted, 313, 312)).to.throw(TxRejected, /name_not_preclaimed/);
+    act(s, alice!, salted, 312, 311);
+    expect(s.names.get(nameHash(name))).to.include({ owner: alice, expires: 312 + MAX });
   });
 });

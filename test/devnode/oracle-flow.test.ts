@@ -101,7 +101,7 @@ describe('devnode oracle flow over HTTP', () => {
     expect((await t.get(`/v2/oracles/${oracleId}`)).body.ttl).to.equal(registeredAt + 150);
   });
 
-  it('accepts the seed register path /v2/debug/oracles/oracle and lets an oracle expire', async () => {
+  it('accepts the seed register path /v2/debug/oracles/oracle and serves the oracle through the generation it ends in', async () => {
     const [operator] = t.accounts as [(typeof t.accounts)[0]];
     const oracleId = operator.address.replace('ak_', 'ok_');
     const register = await t.submit(
@@ -118,9 +118,14 @@ describe('devnode oracle flow over HTTP', () => {
       operator,
     );
     expect(register.status, register.text).to.equal(200);
+    const registeredAt = t.node.height();
     await t.node.mineKeyBlock();
     expect((await t.get(`/v2/oracles/${oracleId}`)).status).to.equal(200);
-    for (let i = 0; i < 3; i++) await t.node.mineKeyBlock();
+    // the node serves it through its ttl's generation: key block ttl + 1 prunes it (aeo_state_tree:prune)
+    for (let i = 0; i < 2; i++) await t.node.mineKeyBlock();
+    expect(t.node.height()).to.equal(registeredAt + 3);
+    expect((await t.get(`/v3/oracles/${oracleId}`)).body).to.include({ id: oracleId, ttl: registeredAt + 3 });
+    await t.node.mineKeyBlock();
     expect(await t.get(`/v2/oracles/${oracleId}`))
       .to.include({ status: 404 })
       .and.to.have.deep.property('body', { reason: 'Oracle not found', error_code: 'not_found' });

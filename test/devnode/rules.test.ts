@@ -25,11 +25,12 @@ function nextNonce(s: WorldState, id: string): number {
   return (s.accounts.get(id)?.nonce ?? 0) + 1;
 }
 
-function apply(s: WorldState, tx: TxFields, height: number) {
+/** apply applies `tx` in a micro block at `height` after key block `generation` (the next height on a hyperchain). */
+function apply(s: WorldState, tx: TxFields, height: number, generation = height) {
   return applyTx(
     s,
     { nonce: nextNonce(s, String(tx.sender_id ?? tx.account_id ?? tx.oracle_id ?? '').replace('ok_', 'ak_')), ...tx },
-    { height, txHash: 'th_test' },
+    { height, generation, txHash: 'th_test' },
   );
 }
 
@@ -44,6 +45,34 @@ const register = (ttl: number, fee: number, queryFee = 10): TxFields => ({
   abi_version: 0,
 });
 
+const extend = (ttl: number): TxFields => ({
+  type: 'OracleExtendTx',
+  oracle_id: aliceOracle,
+  oracle_ttl: { type: 'delta', value: ttl },
+  fee: 1,
+});
+
+/** query is Bob's query to Alice's oracle (its fee the oracle's default 10). */
+const query = (qttl: number, rttl: number): TxFields => ({
+  type: 'OracleQueryTx',
+  sender_id: bob,
+  oracle_id: aliceOracle,
+  query: 'q',
+  query_fee: 10,
+  query_ttl: { type: 'delta', value: qttl },
+  response_ttl: { type: 'delta', value: rttl },
+  fee: 2,
+});
+
+const respond = (queryId: string, rttl: number): TxFields => ({
+  type: 'OracleRespondTx',
+  oracle_id: aliceOracle,
+  query_id: queryId,
+  response: 'a',
+  response_ttl: { type: 'delta', value: rttl },
+  fee: 2,
+});
+
 describe('devnode rules', () => {
   it('computes the seed minimum oracle fee: 1 plus 1 per started 1000 blocks', () => {
     expect([0, 50, 1000, 1001, 4500].map(ttlFee)).to.deep.equal([1n, 2n, 2n, 3n, 6n]);
@@ -56,7 +85,7 @@ describe('devnode rules', () => {
   it('refuses a fee below the minimum, a wrong nonce, an expired ttl and a missing account', () => {
     const s = world();
     expect(() => apply(s, register(4500, 5), 1)).to.throw(TxRejected, /fee too low/);
-    expect(() => applyTx(s, { ...register(50, 2), nonce: 2 }, { height: 1, txHash: '' })).to.throw(
+    expect(() => applyTx(s, { ...register(50, 2), nonce: 2 }, { height: 1, generation: 1, txHash: '' })).to.throw(
       TxRejected,
       /not the next nonce/,
     );
@@ -66,7 +95,7 @@ describe('devnode rules', () => {
       applyTx(
         s,
         { type: 'SpendTx', sender_id: stranger, recipient_id: bob, amount: 1, fee: 1, nonce: 1 },
-        { height: 1, txHash: '' },
+        { height: 1, generation: 1, txHash: '' },
       ),
     ).to.throw(TxRejected, /insufficient balance/);
   });
@@ -120,6 +149,34 @@ describe('devnode rules', () => {
     expect(() => apply(s, respond(11), 3)).to.throw(TxRejected, /wrong_response_ttl/);
     apply(s, respond(10), 3);
     expect(s.queries.get(id)!.response).to.equal('a');
+  });
+
+  it('keeps an oracle ending at E through generation E: the node prunes it with key block E + 1, never by a tx height', () => {
+    const s = world();
+    apply(s, register(10, 2), 1);
+    apply(s, extend(10), 11);
+    expect(s.oracles.get(aliceOracle)!.expires).to.equal(21);
+    // a query ending with the oracle (aeprimop: height + query_ttl + response_ttl within its ttl), answered at once
+    apply(s, query(0, 0), 21);
+    apply(s, respond(oracleQueryId(bob, 1, aliceOracle), 0), 21);
+    expect(() => apply(newState(s), register(10, 2), 21)).to.throw(TxRejected, /already an oracle/);
+    expect(() => apply(newState(s), extend(10), 22)).to.throw(TxRejected, /not found/);
+    apply(s, register(10, 2), 22);
+    expect(s.oracles.get(aliceOracle)!.expires).to.equal(32);
+  });
+
+  it('extends an oracle and answers a query in the generation they end in, whose micro blocks carry the next height on a hyperchain', () => {
+    const s = world();
+    apply(s, register(20, 2), 2, 1);
+    expect(s.oracles.get(aliceOracle)!.expires).to.equal(22);
+    expect(apply(s, query(10, 5), 3, 2).query!.expires).to.equal(13);
+    const id = oracleQueryId(bob, 1, aliceOracle);
+    expect(() => apply(newState(s), respond(id, 5), 15, 14)).to.throw(TxRejected, /expired/);
+    apply(s, respond(id, 5), 14, 13);
+    expect(s.queries.get(id)!.response).to.equal('a');
+    expect(() => apply(newState(s), extend(5), 24, 23)).to.throw(TxRejected, /not found/);
+    apply(s, extend(5), 23, 22);
+    expect(s.oracles.get(aliceOracle)!.expires).to.equal(27);
   });
 
   it('claims only after the preclaim generation, for 180000 blocks; name_ttl of an update is relative', () => {
@@ -291,10 +348,10 @@ describe('devnode rules', () => {
   it('takes an HCVoteTx from an existing voter without fee or nonce, and changes no balance (issue 39)', () => {
     const s = world();
     const vote: TxFields = { type: 'HCVoteTx', version: 1, voter_id: alice, epoch: 2, data: { epoch: '2' } };
-    applyTx(s, vote, { height: 3, txHash: 'th_vote' });
+    applyTx(s, vote, { height: 3, generation: 3, txHash: 'th_vote' });
     expect(s.accounts.get(alice)).to.deep.equal({ balance: 10n ** 20n, nonce: 0 });
     const nobody = encode('ak', Buffer.alloc(32, 9));
-    expect(() => applyTx(s, { ...vote, voter_id: nobody }, { height: 3, txHash: 'th_x' })).to.throw(
+    expect(() => applyTx(s, { ...vote, voter_id: nobody }, { height: 3, generation: 3, txHash: 'th_x' })).to.throw(
       TxRejected,
       /not found/,
     );
