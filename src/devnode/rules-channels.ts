@@ -129,9 +129,10 @@ export const CHANNEL_RULES: Record<string, Apply> = {
     debit(state, from, int(tx.fee));
     state.channels.set(channel.id, { ...channel, round: off.round, stateHash: off.stateHash });
   },
-  ChannelForceProgressTx(state, tx) {
+  // also on a closing channel, whose lock it restarts (aesc_channels:force_progress)
+  ChannelForceProgressTx(state, tx, ctx) {
     const from = str(tx.from_id);
-    const channel = active(openChannel(state, tx, from));
+    const channel = openChannel(state, tx, from);
     if (num(tx.round) <= channel.round) throw new TxRejected(`old_round: ${num(tx.round)}`);
     debit(state, from, int(tx.fee));
     state.channels.set(channel.id, {
@@ -139,6 +140,7 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       round: num(tx.round),
       soloRound: num(tx.round),
       stateHash: str(tx.state_hash),
+      lockedUntil: channel.lockedUntil === 0 ? 0 : ctx.height + channel.lockPeriod,
     });
   },
   // since Iris: a party names the channel's delegates (aesc_set_delegates_tx), at a round above the channel's

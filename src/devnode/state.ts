@@ -132,7 +132,7 @@ export interface ChannelEntry {
   readonly stateHash: string;
   readonly round: number;
   readonly soloRound: number;
-  /** 0 while open; after a solo close (or slash), the height from which it can be settled */
+  /** 0 while open; after a solo close (or a slash or force progress since), the height from which it can be settled */
   readonly lockedUntil: number;
 }
 

@@ -7,7 +7,7 @@ import { minimumNameFee } from '../../src/devnode/rules-names.ts';
 import { commitmentId, nameHash, oracleQueryId } from '../../src/devnode/ids.ts';
 import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules.ts';
 import { newState, commitState, type WorldState } from '../../src/devnode/state.ts';
-import type { TxFields } from '../../src/devnode/tx-codec.ts';
+import { encodeSignedTx, encodeTx, type TxFields } from '../../src/devnode/tx-codec.ts';
 
 const NAME_CLAIM_MAX_EXPIRATION = claimMaxExpiration(Protocol.CERES);
 const alice = encode('ak', Buffer.alloc(32, 1));
@@ -72,6 +72,33 @@ const respond = (queryId: string, rttl: number): TxFields => ({
   response_ttl: { type: 'delta', value: rttl },
   fee: 2,
 });
+
+/** channelCreate opens a channel of Alice and Bob, 100 each, locked for 5 blocks when solo-closed. */
+const channelCreate: TxFields = {
+  type: 'ChannelCreateTx',
+  initiator_id: alice,
+  responder_id: bob,
+  initiator_amount: 100,
+  responder_amount: 100,
+  channel_reserve: 1,
+  lock_period: 5,
+  fee: 1,
+  delegate_ids: [],
+  state_hash: encode('st', Buffer.alloc(32)),
+  sender_id: alice,
+};
+
+/** offChain is a channel's off-chain state of `round` as a solo transaction's payload (its signatures unchecked). */
+const offChain = (channelId: string, round: number): string => {
+  const state = {
+    type: 'ChannelOffChainTx',
+    version: 2,
+    channel_id: channelId,
+    round,
+    state_hash: encode('st', Buffer.alloc(32, round)),
+  };
+  return encode('tx', encodeSignedTx([], encodeTx(state)));
+};
 
 describe('devnode rules', () => {
   it('computes the seed minimum oracle fee: 1 plus 1 per started 1000 blocks', () => {
@@ -302,6 +329,31 @@ describe('devnode rules', () => {
     expect(() => apply(newState(s), close(100), 2)).to.throw(TxRejected, /wrong_amounts/);
     apply(s, close(99), 2);
     expect(s.channels.get(channelId)).to.equal(undefined);
+  });
+
+  it('restarts a closing channel’s lock at a force progress, from its height (aesc_channels:force_progress)', () => {
+    const s = world();
+    apply(s, channelCreate, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    const forceProgress = (round: number): TxFields => ({
+      type: 'ChannelForceProgressTx',
+      channel_id: channelId,
+      from_id: bob,
+      payload: offChain(channelId, round - 1),
+      round,
+      update: {},
+      state_hash: encode('st', Buffer.alloc(32, round)),
+      offchain_trees: encode('ss', Buffer.alloc(16)),
+      fee: 1,
+      sender_id: bob,
+    });
+    apply(s, forceProgress(2), 2);
+    expect(s.channels.get(channelId)).to.include({ round: 2, lockedUntil: 0 });
+    const closeSolo = { type: 'ChannelCloseSoloTx', channel_id: channelId, from_id: alice, payload: 'tx_', poi: '' };
+    apply(s, { ...closeSolo, fee: 1, sender_id: alice }, 10);
+    expect(s.channels.get(channelId)).to.include({ lockedUntil: 15 });
+    apply(s, forceProgress(3), 12, 11);
+    expect(s.channels.get(channelId)).to.include({ round: 3, lockedUntil: 17 });
   });
 
   it('sets a channel’s delegates by a party at a newer round, the fee paid (ChannelSetDelegatesTx, issue 39)', () => {

@@ -43,17 +43,21 @@ export async function channelTransactions(db: Queryable, channelId: string, w: W
 export interface ChannelRow {
   readonly channelId: string;
   readonly active: boolean;
+  /** a ChannelCloseSoloTx is among its transactions: it is closing since (until settled or closed mutually) */
+  readonly soloClosed: boolean;
   readonly createTx: { [key: string]: Json };
   /** its latest ChannelSetDelegatesTx (as stored: the outer tx when wrapped), which names its delegates since */
   readonly delegatesTx: { [key: string]: Json } | undefined;
   /**
-   * its latest transaction; `blockHeight` is its micro block's height, from which the node counts a solo close's lock
-   * period: the generation's, but the next on a hyperchain (the row keeps the header's height when it differs)
+   * its latest transaction; `blockHeight` is its micro block's height, from which the node counts a lock period: the
+   * generation's, but the next on a hyperchain (the row keeps the header's height when it differs); `updateType` is
+   * the channel transaction's own type, `txType` the outer one's when it is wrapped
    */
   readonly last: TxPosition & {
     blockHeight: number;
     txHash: string;
     txType: string;
+    updateType: string;
     timeMs: string;
     tx: { [key: string]: Json };
   };
@@ -71,6 +75,7 @@ const CHANNEL_IDS = {
 // One row per channel of `ids`.
 function channelSql(ids: keyof typeof CHANNEL_IDS): string {
   return `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
+    EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelCloseSoloTx') AS "soloClosed",
     ct.signed AS "createTx",
     (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelSetDelegatesTx'
@@ -78,7 +83,7 @@ function channelSql(ids: keyof typeof CHANNEL_IDS): string {
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
                       'blockHeight', coalesce((SELECT (m.header->>'height')::int FROM micro_blocks m
                                                 WHERE m.height = lt.height AND m.micro_index = lt.micro_index), lt.height),
-                      'txType', ${txTypeNameSql('lt')}, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
+                      'txType', ${txTypeNameSql('lt')}, 'updateType', lt.update_type, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
     (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
     (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,
@@ -87,7 +92,7 @@ function channelSql(ids: keyof typeof CHANNEL_IDS): string {
   FROM (${CHANNEL_IDS[ids]}) c
   CROSS JOIN LATERAL (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
                        WHERE x.channel_id = c.channel_id ORDER BY x.height, x.micro_index, x.tx_index LIMIT 1) ct
-  CROSS JOIN LATERAL (SELECT t.* FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+  CROSS JOIN LATERAL (SELECT t.*, x.tx_type AS update_type FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
                        WHERE x.channel_id = c.channel_id ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) lt`;
 }
 

@@ -49,13 +49,28 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
     last_updated_tx_hash: c.last.txHash,
     last_updated_tx_type: c.last.txType,
     lock_period: create.lock_period ?? null,
-    // the node counts the lock from the close's micro block height (the next one on a hyperchain)
-    locked_until: c.last.txType === 'ChannelCloseSoloTx' ? c.last.blockHeight + Number(create.lock_period ?? 0) : 0,
+    locked_until: lockedUntil(c),
     round: last.round ?? 1,
     solo_round: 0,
     state_hash: last.state_hash ?? create.state_hash ?? null,
     updates_count: c.updatesCount,
   };
+}
+
+/** LOCKING_TXS set a closing channel's lock: a solo close starts it, a slash restarts it. */
+const LOCKING_TXS: ReadonlySet<string> = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx']);
+
+/**
+ * lockedUntil is the height from which a solo-closed channel can be settled, 0 while it is open. The node sets it at
+ * each solo close, slash and force progress of a closing channel (aesc_channels close_solo_int, force_progress) to that
+ * transaction's micro block height (the next one on a hyperchain) plus the lock period. A closing channel takes no
+ * other transaction but the settle or mutual close that end it (deposits, withdrawals, snapshots and delegates need an
+ * active one), so until it ends its latest transaction is the one that set the lock. Pure.
+ */
+export function lockedUntil(c: ChannelRow): number {
+  const type = c.last.updateType;
+  const locks = LOCKING_TXS.has(type) || (type === 'ChannelForceProgressTx' && c.soloClosed);
+  return locks ? c.last.blockHeight + Number(c.createTx.lock_period ?? 0) : 0;
 }
 
 /** delegateIds are a channel's delegates: as its latest ChannelSetDelegatesTx (since Iris) names them, else its creation. */
