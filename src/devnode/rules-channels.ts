@@ -171,11 +171,12 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       lockedUntil: ctx.height + channel.lockPeriod,
     });
   },
+  // a closing channel is slashed until it is settled, also after its lock ended (aesc_utils:check_slash_payload
+  // checks check_is_closing only)
   ChannelSlashTx(state, tx, ctx) {
     const from = str(tx.from_id);
     const channel = openChannel(state, tx, from);
-    if (channel.lockedUntil === 0 || ctx.height > channel.lockedUntil)
-      throw new TxRejected(`channel ${channel.id} is not closing`);
+    if (channel.lockedUntil === 0) throw new TxRejected(`channel ${channel.id} is not closing`);
     const off = newerState(channel, tx);
     debit(state, from, int(tx.fee));
     state.channels.set(channel.id, {
@@ -188,7 +189,8 @@ export const CHANNEL_RULES: Record<string, Apply> = {
   ChannelSettleTx(state, tx, ctx) {
     const from = str(tx.from_id);
     const channel = openChannel(state, tx, from);
-    if (channel.lockedUntil === 0 || ctx.height <= channel.lockedUntil)
+    // settled from locked_until on (aesc_channels:is_solo_closed: LockedUntil =< Height)
+    if (channel.lockedUntil === 0 || ctx.height < channel.lockedUntil)
       throw new TxRejected(`channel ${channel.id} is not closed yet (locked until ${channel.lockedUntil})`);
     debit(state, from, int(tx.fee));
     payout(state, channel, tx, false);

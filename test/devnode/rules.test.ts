@@ -100,6 +100,17 @@ const offChain = (channelId: string, round: number): string => {
   return encode('tx', encodeSignedTx([], encodeTx(state)));
 };
 
+/** closeSolo is Alice's solo close of a channel on its last on-chain state. */
+const closeSolo = (channelId: string): TxFields => ({
+  type: 'ChannelCloseSoloTx',
+  channel_id: channelId,
+  from_id: alice,
+  payload: 'tx_',
+  poi: '',
+  fee: 1,
+  sender_id: alice,
+});
+
 describe('devnode rules', () => {
   it('computes the seed minimum oracle fee: 1 plus 1 per started 1000 blocks', () => {
     expect([0, 50, 1000, 1001, 4500].map(ttlFee)).to.deep.equal([1n, 2n, 2n, 3n, 6n]);
@@ -349,11 +360,42 @@ describe('devnode rules', () => {
     });
     apply(s, forceProgress(2), 2);
     expect(s.channels.get(channelId)).to.include({ round: 2, lockedUntil: 0 });
-    const closeSolo = { type: 'ChannelCloseSoloTx', channel_id: channelId, from_id: alice, payload: 'tx_', poi: '' };
-    apply(s, { ...closeSolo, fee: 1, sender_id: alice }, 10);
+    apply(s, closeSolo(channelId), 10);
     expect(s.channels.get(channelId)).to.include({ lockedUntil: 15 });
     apply(s, forceProgress(3), 12, 11);
     expect(s.channels.get(channelId)).to.include({ round: 3, lockedUntil: 17 });
+  });
+
+  it('slashes a closing channel after its lock ended too, and settles it from locked_until on (aesc_channels)', () => {
+    const s = world();
+    apply(s, channelCreate, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    apply(s, closeSolo(channelId), 10);
+    // a slash needs a closing channel only (aesc_utils:check_slash_payload; aesc_txs_SUITE slash_after_lock_timer)
+    const slash: TxFields = {
+      type: 'ChannelSlashTx',
+      channel_id: channelId,
+      from_id: bob,
+      payload: offChain(channelId, 2),
+      poi: '',
+      fee: 1,
+      sender_id: bob,
+    };
+    apply(s, slash, 16);
+    expect(s.channels.get(channelId)).to.include({ round: 2, lockedUntil: 21 });
+    // a settle from locked_until on (aesc_channels:is_solo_closed: LockedUntil =< Height)
+    const settle: TxFields = {
+      type: 'ChannelSettleTx',
+      channel_id: channelId,
+      from_id: alice,
+      initiator_amount_final: 100,
+      responder_amount_final: 100,
+      fee: 1,
+      sender_id: alice,
+    };
+    expect(() => apply(newState(s), settle, 20)).to.throw(TxRejected, /not closed yet/);
+    apply(s, settle, 21);
+    expect(s.channels.get(channelId)).to.equal(undefined);
   });
 
   it('sets a channel’s delegates by a party at a newer round, the fee paid (ChannelSetDelegatesTx, issue 39)', () => {
