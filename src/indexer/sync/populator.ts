@@ -224,7 +224,16 @@ export class Populator implements Role {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
         const catchingUp = !follower.caughtUp;
+        const gathered = backfill.gathered;
         const backfilled = await backfill.step({ catchingUp });
+        if (gathered && !backfill.gathered && follower.caughtUp) {
+          // the step that derived what the catch-up gathered, at the top the follower's last step found: synced now,
+          // and the poll's sleep follows as after any step at the top (a load ended a whole follower step sooner)
+          this.#markSynced();
+          idleAt = Date.now();
+          await sleep(cfg.pollIntervalMs, term);
+          continue;
+        }
         if (backfilled && Date.now() - idleAt < cfg.pollIntervalMs) continue;
         const result = await follower.step();
         this.#failures.recovered();
