@@ -66,6 +66,8 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
     await devnode.mineKeyBlock();
     await waitForTop('the populator to load the heights mined after its connections were ended');
     expect(populator.child.exitCode, populator.output()).to.equal(null);
+    // the line may reach this process after the heights reach the database (a loaded machine: its pipe is read later)
+    await waitFor('the populator to log the lock lost', () => logged(populator, /writer lock lost/).length > 0, 15_000);
     expect(logged(populator, /writer lock lost/)).to.have.length(1);
   });
 
