@@ -96,7 +96,9 @@ export function perChainState<T>(devnode: Devnode, read: () => Promise<T>): () =
     const forget = (): void => {
       if (kept === entry) kept = undefined;
     };
-    value.then(() => devnode.chain.topHash !== top && forget(), forget);
+    value.then(() => {
+      if (devnode.chain.topHash !== top) forget();
+    }, forget);
     return value;
   };
 }

@@ -13,6 +13,21 @@ import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
 /** act is where an action is; its micro block carries `blockHeight` (the generation's but on a hyperchain). */
 const act = (height: number, txIndex = 0, blockHeight = height) => ({ ...at(height, txIndex), blockHeight });
+/** register is an oracle's register action at `position` with a TTL (its other fields the same in every case) */
+const register = (
+  position: ReturnType<typeof act>,
+  oracleId: string,
+  ttl: { type: string; value: number },
+): OracleAction => ({
+  ...position,
+  oracleId,
+  kind: 'register',
+  ttl,
+  queryFee: '5',
+  queryFormat: 'q',
+  responseFormat: 'r',
+  abiVersion: '0',
+});
 
 describe('foldNameActions(prior, actions)', () => {
   it('opens an auction for a short Lima+ name, extends it on a bid, and gives the winner the name', () => {
@@ -174,27 +189,9 @@ describe('foldNameActions(prior, actions)', () => {
 describe('foldOracleActions(prior, actions)', () => {
   it('sets expiry from a delta or absolute register TTL and adds extensions to the current expiry', () => {
     const actions: OracleAction[] = [
-      {
-        ...act(10),
-        oracleId: 'ok_1',
-        kind: 'register',
-        ttl: { type: 'delta', value: 100 },
-        queryFee: '5',
-        queryFormat: 'q',
-        responseFormat: 'r',
-        abiVersion: '0',
-      },
+      register(act(10), 'ok_1', { type: 'delta', value: 100 }),
       { ...act(20), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
-      {
-        ...act(20, 1),
-        oracleId: 'ok_2',
-        kind: 'register',
-        ttl: { type: 'block', value: 999 },
-        queryFee: '5',
-        queryFormat: 'q',
-        responseFormat: 'r',
-        abiVersion: '0',
-      },
+      register(act(20, 1), 'ok_2', { type: 'block', value: 999 }),
       { ...act(30), oracleId: 'ok_3', kind: 'extend', ttl: { type: 'delta', value: 5 } },
     ];
     const rows = foldOracleActions(new Map([['ok_3', { expiresAt: 700 }]]), actions);
@@ -206,16 +203,7 @@ describe('foldOracleActions(prior, actions)', () => {
 describe('foldOracleActions(prior, actions) on a hyperchain', () => {
   it("counts a register's delta, and an extension of an oracle registered before the stored heights, from the micro block", () => {
     const rows = foldOracleActions(new Map(), [
-      {
-        ...act(10, 0, 11),
-        oracleId: 'ok_1',
-        kind: 'register',
-        ttl: { type: 'delta', value: 100 },
-        queryFee: '5',
-        queryFormat: 'q',
-        responseFormat: 'r',
-        abiVersion: '0',
-      },
+      register(act(10, 0, 11), 'ok_1', { type: 'delta', value: 100 }),
       { ...act(20, 0, 21), oracleId: 'ok_1', kind: 'extend', ttl: { type: 'delta', value: 50 } },
       { ...act(30, 0, 31), oracleId: 'ok_9', kind: 'extend', ttl: { type: 'delta', value: 5 } },
     ]);
