@@ -97,14 +97,18 @@ function randomPow(): number[] {
 /** QueryExpiry lists the oracle queries that expire at a height (refunded by the key block after their ttl). */
 type QueryExpiry = Map<number, string[]>;
 
-/** HISTORY_KEPT past states stay rebuilt: a client reading at one block asks many times. */
-const HISTORY_KEPT = 8;
+/**
+ * HISTORY_KEPT past states stay rebuilt: a client reading at one block asks many times, and a middleware reads a
+ * batch's epoch ends at once (tens of them, each in two or three rounds): fewer kept, and each round rebuilt them all.
+ */
+const HISTORY_KEPT = 32;
 
 /**
  * EPOCH_ENDS_KEPT bounds the states a hyperchain keeps at the key blocks that end an epoch (where a middleware reads
- * each epoch's consensus): past it every second one is dropped, so they thin out evenly as the chain grows.
+ * each epoch's consensus): past it every second one is dropped, so they thin out evenly as the chain grows. A state
+ * costs about 0.1 MB on a few thousand generations: 256 keep a bench's chain whole (its dry-runs rebuild nothing).
  */
-export const EPOCH_ENDS_KEPT = 64;
+export const EPOCH_ENDS_KEPT = 256;
 
 /** Where a block is on the chain: its height and its index among the generation's micro blocks (−1: the key block). */
 interface BlockPosition {

@@ -127,18 +127,32 @@ function sequence(short: number, long: number, limit: number, count: number): nu
   return count < limit ? [(count << 4) | short] : [long, ...rlpEncode(intToBytes(count - limit))];
 }
 
-/** compareValues is FATE's term order for the keys the standards use (ints, strings, addresses, tuples). */
-export function compareValues(a: FateValue, b: FateValue): number {
+/**
+ * compareValues is FATE's term order for the keys the standards use (ints, strings, addresses, tuples); other keys
+ * compare by their binary form, which `bytesOf` gives (a map's sort serializes each key once, not per comparison).
+ */
+export function compareValues(a: FateValue, b: FateValue, bytesOf = serializeValue): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   if (isKind(a, 'tuple') && isKind(b, 'tuple')) {
     if (a.items.length !== b.items.length) return a.items.length - b.items.length;
     for (let i = 0; i < a.items.length; i++) {
-      const c = compareValues(a.items[i]!, b.items[i]!);
+      const c = compareValues(a.items[i]!, b.items[i]!, bytesOf);
       if (c !== 0) return c;
     }
     return 0;
   }
-  return Buffer.compare(Buffer.from(serializeValue(a)), Buffer.from(serializeValue(b)));
+  return Buffer.compare(bytesOf(a), bytesOf(b));
+}
+
+/** sortedEntries is a map's entries in its keys' term order. */
+function sortedEntries(entries: readonly (readonly [FateValue, FateValue])[]): (readonly [FateValue, FateValue])[] {
+  const serialized = new Map<FateValue, Uint8Array>();
+  const bytesOf = (v: FateValue): Uint8Array => {
+    let bytes = serialized.get(v);
+    if (!bytes) serialized.set(v, (bytes = serializeValue(v)));
+    return bytes;
+  };
+  return [...entries].sort(([a], [b]) => compareValues(a, b, bytesOf));
 }
 
 function write(value: FateValue, out: number[]): void {
@@ -158,7 +172,7 @@ function write(value: FateValue, out: number[]): void {
     for (const v of value.items) write(v, out);
   } else if (isKind(value, 'map')) {
     out.push(T.MAP, ...rlpEncode(intToBytes(value.entries.length)));
-    for (const [k, v] of [...value.entries].sort(([a], [b]) => compareValues(a, b))) {
+    for (const [k, v] of sortedEntries(value.entries)) {
       write(k, out);
       write(v, out);
     }
