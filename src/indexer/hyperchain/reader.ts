@@ -7,6 +7,7 @@
  * The same reads serve the hyperchain derived area's backfill, from stored key blocks (derived/hyperchain.ts).
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { ErrorCode } from '../../errors.ts';
 import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
@@ -42,6 +43,13 @@ export interface HyperchainReaderDeps {
   readonly log?: Pick<Logger, 'warn'>;
 }
 
+/**
+ * The calldata the reader keeps encoded: every boundary asks the same functions, of the same validators (a few
+ * hundred on a hyperchain). Encoding them anew at each boundary (aepp-calldata) cost the populator's main thread
+ * about 0.1 ms a call, in stretches that left the node's slots idle (bench/sync.ts on a hyperchain).
+ */
+const CALLDATA_KEPT = 10_000;
+
 /** A batch's reads, asked as it is prepared and awaited in its transaction. */
 export interface HyperchainReads {
   readonly record: Promise<HyperchainRecord>;
@@ -55,6 +63,8 @@ export class HyperchainReader {
   readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
   /** whether a delegates answer of a shape this version does not read was logged (once per reader) */
   #delegatesUnread = false;
+  /** calldata by contract, function and argument */
+  readonly #calldata = new LRUCache<string, string>({ max: CALLDATA_KEPT });
 
   constructor(deps: HyperchainReaderDeps) {
     this.#deps = deps;
@@ -107,9 +117,9 @@ export class HyperchainReader {
     );
     const at = String(gen.keyBlock.hash);
     const [infoResult, pinResult, sortedResult] = await this.#dryRun(at, [
-      { contract: election, calldata: electionCode!.encodeCall('epoch_info', []) },
-      { contract: election, calldata: electionCode!.encodeCall('pin_reward_info', []) },
-      { contract: contracts.staking, calldata: stakingCode!.encodeCall('sorted_validators', []) },
+      { contract: election, calldata: this.#encode(election, electionCode!, 'epoch_info') },
+      { contract: election, calldata: this.#encode(election, electionCode!, 'pin_reward_info') },
+      { contract: contracts.staking, calldata: this.#encode(contracts.staking, stakingCode!, 'sorted_validators') },
     ]);
     const decode = (code: BytecodeEncoder, fn: string, r: DryRunResult | undefined): unknown =>
       code.decodeResult(fn, ok(r, fn), 'ok');
@@ -165,7 +175,10 @@ export class HyperchainReader {
     if (sorted.length === 0) return [];
     let calls: DryRunCall[];
     try {
-      calls = sorted.map(([v]) => ({ contract: staking, calldata: code.encodeCall('get_validator_state', [v]) }));
+      calls = sorted.map(([v]) => ({
+        contract: staking,
+        calldata: this.#encode(staking, code, 'get_validator_state', v),
+      }));
     } catch {
       return this.#delegatesUnreadable(staking, at); // a staking contract without get_validator_state(address)
     }
@@ -177,6 +190,15 @@ export class HyperchainReader {
       if (!delegates) return this.#delegatesUnreadable(staking, at);
       return epochs.map((epoch) => ({ epoch, validator, delegates }));
     });
+  }
+
+  /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once. */
+  #encode(contract: string, code: BytecodeEncoder, fn: string, arg?: string): string {
+    const key = `${contract} ${fn} ${arg ?? ''}`;
+    let calldata = this.#calldata.get(key);
+    if (calldata === undefined)
+      this.#calldata.set(key, (calldata = code.encodeCall(fn, arg === undefined ? [] : [arg])));
+    return calldata;
   }
 
   /** #delegatesUnreadable leaves out delegates a staking contract gives in a way this version does not read, told once */
