@@ -109,6 +109,12 @@ export class ContractDecoder {
   readonly #opts: DecoderOptions;
   readonly #encoders = weightedCache<BytecodeEncoder>(ENCODER_CACHE_CHARS);
   readonly #codeById = weightedCache<string>(CODE_CACHE_CHARS);
+  /**
+   * the lookups under way by contract id: a batch's generations decode at once, and the calls of a contract not yet
+   * known each started a lookup of their own (45 database queries and node requests for one contract, at a
+   * hyperchain's first batch)
+   */
+  readonly #lookingUp = new Map<string, Promise<string | undefined>>();
   readonly #compiler: CompilerClient | undefined;
 
   constructor(opts: DecoderOptions) {
@@ -208,6 +214,7 @@ export class ContractDecoder {
    */
   forgetCode(): void {
     this.#codeById.clear();
+    this.#lookingUp.clear();
   }
 
   /** code is a deployed contract's bytecode (created in the batch, remembered, stored, or asked from the node). */
@@ -230,9 +237,19 @@ export class ContractDecoder {
   async #code(id: string, batchCodes: ReadonlyMap<string, string>): Promise<string | undefined> {
     const known = this.#codeById.get(id);
     if (known !== undefined) return known;
-    const code = batchCodes.get(id) ?? (await this.#lookUpCode(id));
+    const code = batchCodes.get(id) ?? (await this.#lookUp(id));
     if (code !== undefined) this.#codeById.set(id, code, { size: code.length });
     return code;
+  }
+
+  /** #lookUp is #lookUpCode, one at a time per contract: the calls that need it meanwhile wait for the same one. */
+  #lookUp(id: string): Promise<string | undefined> {
+    let lookup = this.#lookingUp.get(id);
+    if (!lookup) {
+      lookup = this.#lookUpCode(id).finally(() => this.#lookingUp.delete(id));
+      this.#lookingUp.set(id, lookup);
+    }
+    return lookup;
   }
 
   /** #lookUpCode finds deployed bytecode: stored, else asked from the node (undefined when neither knows it). */

@@ -63,6 +63,8 @@ export class HyperchainReader {
   readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
   /** whether a delegates answer of a shape this version does not read was logged (once per reader) */
   #delegatesUnread = false;
+  /** the consensus contracts' code: created at genesis, never changed, asked once per reader (again after a failure) */
+  readonly #code = new Map<string, Promise<string>>();
   /** calldata by contract, function and argument */
   readonly #calldata = new LRUCache<string, string>({ max: CALLDATA_KEPT });
 
@@ -111,9 +113,7 @@ export class HyperchainReader {
   ): Promise<{ epoch: EpochLoad; pin: PinLoad | undefined }> {
     const election = contracts.election ?? contracts.staking;
     const [electionCode, stakingCode] = await Promise.all(
-      [election, contracts.staking].map(async (ct) =>
-        this.#deps.decoder.encoder(await this.#deps.node.contractCode(ct)),
-      ),
+      [election, contracts.staking].map(async (ct) => this.#deps.decoder.encoder(await this.#codeOf(ct))),
     );
     const at = String(gen.keyBlock.hash);
     const [infoResult, pinResult, sortedResult] = await this.#dryRun(at, [
@@ -190,6 +190,16 @@ export class HyperchainReader {
       if (!delegates) return this.#delegatesUnreadable(staking, at);
       return epochs.map((epoch) => ({ epoch, validator, delegates }));
     });
+  }
+
+  #codeOf(contract: string): Promise<string> {
+    let code = this.#code.get(contract);
+    if (!code) {
+      code = this.#deps.node.contractCode(contract);
+      this.#code.set(contract, code);
+      code.catch(() => this.#code.delete(contract));
+    }
+    return code;
   }
 
   /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once. */

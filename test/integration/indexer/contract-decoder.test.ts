@@ -115,6 +115,17 @@ describe('ContractDecoder', () => {
     expect(lookups).to.deep.equal([ct, 'ct_unknown', 'ct_unknown', ct]);
   });
 
+  it('looks a contract up once for the calls that need it at the same time (a batch decodes its generations at once)', async () => {
+    const lookups: string[] = [];
+    const decoder = decoderWith(async (id) => {
+      lookups.push(id);
+      return codeOf(id);
+    });
+    const call = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('set', [7n]) };
+    const decoded = await Promise.all(Array.from({ length: 20 }, () => decoder.decode(call, undefined)));
+    expect(decoded.every((d) => d.function === 'set' && d.decodeError === null)).to.equal(true);
+    expect(lookups).to.deep.equal([ct]);
+  });
   it('asks for no code the loader told it of, until forgetCode', async () => {
     const lookups: string[] = [];
     const counting = async (id: string): Promise<string | undefined> => {
