@@ -6,6 +6,7 @@
  */
 import { offChainState } from '../chain/channel-payload.ts';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../chain/channel-state.ts';
+import { encode } from '../chain/encoding.ts';
 import { channelId } from './ids.ts';
 import { credit, debit, int, num, str, TxRejected, type Apply } from './rules-common.ts';
 import type { ChannelEntry, WorldState } from './state.ts';
@@ -19,9 +20,12 @@ export interface OffChainState {
   readonly stateHash: string;
 }
 
+/** EMPTY_PAYLOADS: a payload naming no state (the last on-chain one), as the node writes it and as tests may. */
+const EMPTY_PAYLOADS: ReadonlySet<string> = new Set(['', 'tx_', encode('tx', new Uint8Array(0))]);
+
 /** payloadState reads a `tx_` payload: a signed `[57, 2, channel_id, round, state_hash]`; undefined when empty. */
 export function payloadState(payload: Json | undefined): OffChainState | undefined {
-  if (typeof payload !== 'string' || payload === 'tx_' || payload === '') return undefined;
+  if (typeof payload !== 'string' || EMPTY_PAYLOADS.has(payload)) return undefined;
   const off = offChainState(payload);
   if (!off) throw new TxRejected('bad_state_channel_payload: the payload is not a signed off-chain state');
   return { ...off, round: Number(off.round) };
