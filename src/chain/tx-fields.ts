@@ -28,6 +28,13 @@ export function innerTx(tx: TxObject): TxObject | undefined {
   return isJsonObject(signed) && isJsonObject(signed.tx) ? signed.tx : undefined;
 }
 
+/** ownTx is the transaction of type `type` that `tx` is or wraps (a GAMetaTx's or PayingForTx's, nested too). */
+export function ownTx(tx: TxObject, type: string): TxObject | undefined {
+  let own: TxObject | undefined = tx;
+  while (own && own.type !== type) own = innerTx(own);
+  return own;
+}
+
 /** NAME_TX_TYPES: the name transactions ae_mdw shows with the plain name of their `name_id`. */
 export const NAME_TX_TYPES: ReadonlySet<string> = new Set(['NameUpdateTx', 'NameTransferTx', 'NameRevokeTx']);
 

@@ -4,15 +4,14 @@
  * their word: a payload's round and state hash are read, its proof of inclusion is not checked,
  * and the balances are the on-chain ones (deposits and withdrawals move them). Pure.
  */
-import { decode } from '../chain/encoding.ts';
-import { bytesToInt, rlpDecode, type RlpItem } from '../chain/rlp.ts';
+import { offChainState } from '../chain/channel-payload.ts';
+import { SOLO_ROUND_SWITCH_HEIGHT } from '../chain/channel-state.ts';
+import { encode } from '../chain/encoding.ts';
 import { channelId } from './ids.ts';
 import { credit, debit, int, num, str, TxRejected, type Apply } from './rules-common.ts';
 import type { ChannelEntry, WorldState } from './state.ts';
-import { decodeSignedTx } from './tx-codec.ts';
 import type { TxFields } from './tx-codec.ts';
 import type { Json } from '../chain/json.ts';
-import { encode } from '../chain/encoding.ts';
 
 /** OffChainState is what a payload (a signed ChannelOffChainTx) says: the round and state hash. */
 export interface OffChainState {
@@ -21,22 +20,15 @@ export interface OffChainState {
   readonly stateHash: string;
 }
 
+/** EMPTY_PAYLOADS: a payload naming no state (the last on-chain one), as the node writes it and as tests may. */
+const EMPTY_PAYLOADS: ReadonlySet<string> = new Set(['', 'tx_', encode('tx', new Uint8Array(0))]);
+
 /** payloadState reads a `tx_` payload: a signed `[57, 2, channel_id, round, state_hash]`; undefined when empty. */
 export function payloadState(payload: Json | undefined): OffChainState | undefined {
-  if (typeof payload !== 'string' || payload === 'tx_' || payload === '') return undefined;
-  try {
-    const { txBytes } = decodeSignedTx(decode(payload, ['tx']).bytes);
-    const items = rlpDecode(txBytes) as RlpItem[];
-    const field = (i: number): Uint8Array => items[i] as Uint8Array;
-    if (Number(bytesToInt(field(0))) !== 57) throw new Error('not an off-chain tx');
-    return {
-      channelId: encode('ch', field(2).subarray(1)),
-      round: Number(bytesToInt(field(3))),
-      stateHash: encode('st', field(4)),
-    };
-  } catch {
-    throw new TxRejected('bad_state_channel_payload: the payload is not a signed off-chain state');
-  }
+  if (typeof payload !== 'string' || EMPTY_PAYLOADS.has(payload)) return undefined;
+  const off = offChainState(payload);
+  if (!off) throw new TxRejected('bad_state_channel_payload: the payload is not a signed off-chain state');
+  return { ...off, round: Number(off.round) };
 }
 
 function openChannel(state: WorldState, tx: TxFields, party: string): ChannelEntry {
@@ -52,12 +44,29 @@ function active(channel: ChannelEntry): ChannelEntry {
   return channel;
 }
 
+/**
+ * checkRound refuses a state whose round is not above the channel's, or, after forced states, not above the round
+ * before the first of them: a co-signed state may replace them all, a forced one only follow them
+ * (aesc_utils:check_round_greater_than_last).
+ */
+function checkRound(channel: ChannelEntry, round: number, forced = false): void {
+  const min = channel.soloRound !== 0 && !forced ? channel.soloRound - 1 : channel.round;
+  if (round <= min) throw new TxRejected(`old_round: round ${round} is not above ${min}`);
+}
+
 function newerState(channel: ChannelEntry, tx: TxFields): OffChainState {
   const off = payloadState(tx.payload);
   if (!off || off.channelId !== channel.id) throw new TxRejected('bad_state_channel_payload: no state of this channel');
-  if (off.round <= channel.round) throw new TxRejected(`old_round: round ${off.round} is not above ${channel.round}`);
+  checkRound(channel, off.round);
   return off;
 }
+
+/**
+ * soloRoundAfterClose is a solo close's or slash's `solo_round`: a co-signed payload replaces the forced states from
+ * the switch height on, and before it left `solo_round` as it was (aesc_channels:close_solo_with_payload).
+ */
+const soloRoundAfterClose = (channel: ChannelEntry, height: number): number =>
+  height >= SOLO_ROUND_SWITCH_HEIGHT ? 0 : channel.soloRound;
 
 const total = (c: ChannelEntry): bigint => c.initiatorAmount + c.responderAmount;
 
@@ -106,55 +115,62 @@ export const CHANNEL_RULES: Record<string, Apply> = {
   ChannelDepositTx(state, tx) {
     const from = str(tx.from_id);
     const channel = active(openChannel(state, tx, from));
-    if (num(tx.round) <= channel.round) throw new TxRejected(`old_round: ${num(tx.round)}`);
+    checkRound(channel, num(tx.round));
     debit(state, from, int(tx.fee) + int(tx.amount));
     const next = side(channel, from, int(tx.amount));
-    state.channels.set(channel.id, { ...next, round: num(tx.round), stateHash: str(tx.state_hash) });
+    state.channels.set(channel.id, { ...next, round: num(tx.round), soloRound: 0, stateHash: str(tx.state_hash) });
   },
   ChannelWithdrawTx(state, tx) {
     const to = str(tx.to_id);
     const channel = active(openChannel(state, tx, to));
-    if (num(tx.round) <= channel.round) throw new TxRejected(`old_round: ${num(tx.round)}`);
+    checkRound(channel, num(tx.round));
     const own = to === channel.initiatorId ? channel.initiatorAmount : channel.responderAmount;
     if (int(tx.amount) > own) throw new TxRejected('not_enough_channel_funds');
     debit(state, to, int(tx.fee));
     credit(state, to, int(tx.amount));
     const next = side(channel, to, -int(tx.amount));
-    state.channels.set(channel.id, { ...next, round: num(tx.round), stateHash: str(tx.state_hash) });
+    state.channels.set(channel.id, { ...next, round: num(tx.round), soloRound: 0, stateHash: str(tx.state_hash) });
   },
   ChannelSnapshotSoloTx(state, tx) {
     const from = str(tx.from_id);
     const channel = active(openChannel(state, tx, from));
     const off = newerState(channel, tx);
     debit(state, from, int(tx.fee));
-    state.channels.set(channel.id, { ...channel, round: off.round, stateHash: off.stateHash });
+    state.channels.set(channel.id, { ...channel, round: off.round, soloRound: 0, stateHash: off.stateHash });
   },
   // also on a closing channel, whose lock it restarts (aesc_channels:force_progress)
   ChannelForceProgressTx(state, tx, ctx) {
     const from = str(tx.from_id);
     const channel = openChannel(state, tx, from);
-    if (num(tx.round) <= channel.round) throw new TxRejected(`old_round: ${num(tx.round)}`);
+    const round = num(tx.round);
+    checkRound(channel, round, true);
     debit(state, from, int(tx.fee));
+    // the first of a chain of forced states is kept; from the switch height on a co-signed payload starts a new chain
+    // (aesc_channels:force_progress, force_progress_with_payload)
+    const withPayload = payloadState(tx.payload) !== undefined && ctx.height >= SOLO_ROUND_SWITCH_HEIGHT;
     state.channels.set(channel.id, {
       ...channel,
-      round: num(tx.round),
-      soloRound: num(tx.round),
+      round,
+      soloRound: withPayload || channel.soloRound === 0 ? round : channel.soloRound,
       stateHash: str(tx.state_hash),
       lockedUntil: channel.lockedUntil === 0 ? 0 : ctx.height + channel.lockPeriod,
     });
   },
-  // since Iris: a party names the channel's delegates (aesc_set_delegates_tx), at a round above the channel's
+  // since Iris: a party names the channel's delegates (aesc_set_delegates_tx) on the last on-chain state (an empty
+  // payload: the tx repeats its round and state hash) or on a newer co-signed one, which it brings on chain as a
+  // snapshot does (aesc_utils:check_set_delegates, process_set_delegates)
   ChannelSetDelegatesTx(state, tx) {
     const from = str(tx.from_id);
     const channel = active(openChannel(state, tx, from));
-    if (num(tx.round) <= channel.round) throw new TxRejected(`old_round: ${num(tx.round)}`);
+    const off = payloadState(tx.payload) && newerState(channel, tx);
+    if (num(tx.round) !== (off ?? channel).round) throw new TxRejected(`unexpected_round: ${num(tx.round)}`);
+    if (!off && str(tx.state_hash) !== channel.stateHash) throw new TxRejected('unexpected_state_hash');
     debit(state, from, int(tx.fee));
     const ids = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map(str) : []);
     state.channels.set(channel.id, {
       ...channel,
       delegateIds: [...ids(tx.initiator_delegate_ids), ...ids(tx.responder_delegate_ids)],
-      round: num(tx.round),
-      stateHash: str(tx.state_hash),
+      ...(off ? { round: off.round, soloRound: 0, stateHash: off.stateHash } : {}),
     });
   },
   ChannelCloseMutualTx(state, tx) {
@@ -163,11 +179,14 @@ export const CHANNEL_RULES: Record<string, Apply> = {
   ChannelCloseSoloTx(state, tx, ctx) {
     const from = str(tx.from_id);
     const channel = active(openChannel(state, tx, from));
-    const off = payloadState(tx.payload);
+    // an empty payload closes on the last on-chain state (aesc_channels:close_solo_last_onchain)
+    const off = payloadState(tx.payload) && newerState(channel, tx);
     debit(state, from, int(tx.fee));
     state.channels.set(channel.id, {
       ...channel,
-      ...(off && off.round > channel.round ? { round: off.round, stateHash: off.stateHash } : {}),
+      ...(off
+        ? { round: off.round, soloRound: soloRoundAfterClose(channel, ctx.height), stateHash: off.stateHash }
+        : {}),
       lockedUntil: ctx.height + channel.lockPeriod,
     });
   },
@@ -182,6 +201,7 @@ export const CHANNEL_RULES: Record<string, Apply> = {
     state.channels.set(channel.id, {
       ...channel,
       round: off.round,
+      soloRound: soloRoundAfterClose(channel, ctx.height),
       stateHash: off.stateHash,
       lockedUntil: ctx.height + channel.lockPeriod,
     });

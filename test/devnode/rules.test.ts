@@ -1,5 +1,6 @@
 /** @module The seed's transaction rules as pure functions over a world state (no HTTP, no signing). */
 import { expect } from 'chai';
+import { SOLO_ROUND_SWITCH_HEIGHT } from '../../src/chain/channel-state.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { ttlFee } from '../../src/devnode/fees.ts';
 import { claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
@@ -109,6 +110,20 @@ const closeSolo = (channelId: string): TxFields => ({
   poi: '',
   fee: 1,
   sender_id: alice,
+});
+
+/** forceProgress is Bob's force progress of a channel to `round`, on a co-signed payload unless `payload` is given. */
+const forceProgress = (channelId: string, round: number, payload = offChain(channelId, round - 1)): TxFields => ({
+  type: 'ChannelForceProgressTx',
+  channel_id: channelId,
+  from_id: bob,
+  payload,
+  round,
+  update: {},
+  state_hash: encode('st', Buffer.alloc(32, round)),
+  offchain_trees: encode('ss', Buffer.alloc(16)),
+  fee: 1,
+  sender_id: bob,
 });
 
 describe('devnode rules', () => {
@@ -346,24 +361,58 @@ describe('devnode rules', () => {
     const s = world();
     apply(s, channelCreate, 1);
     const channelId = [...s.channels.entries()][0]![0];
-    const forceProgress = (round: number): TxFields => ({
-      type: 'ChannelForceProgressTx',
-      channel_id: channelId,
-      from_id: bob,
-      payload: offChain(channelId, round - 1),
-      round,
-      update: {},
-      state_hash: encode('st', Buffer.alloc(32, round)),
-      offchain_trees: encode('ss', Buffer.alloc(16)),
-      fee: 1,
-      sender_id: bob,
-    });
-    apply(s, forceProgress(2), 2);
+    apply(s, forceProgress(channelId, 2), 2);
     expect(s.channels.get(channelId)).to.include({ round: 2, lockedUntil: 0 });
     apply(s, closeSolo(channelId), 10);
     expect(s.channels.get(channelId)).to.include({ lockedUntil: 15 });
-    apply(s, forceProgress(3), 12, 11);
+    apply(s, forceProgress(channelId, 3), 12, 11);
     expect(s.channels.get(channelId)).to.include({ round: 3, lockedUntil: 17 });
+  });
+
+  it('keeps round, solo_round and state_hash as the node does (aesc_channels, aesc_utils:check_round_greater_than_last)', () => {
+    const s = world();
+    apply(s, channelCreate, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    const state = (w = s): object => {
+      const { round, soloRound, stateHash } = w.channels.get(channelId)!;
+      return { round, soloRound, stateHash };
+    };
+    const at = (round: number): string => encode('st', Buffer.alloc(32, round));
+    apply(s, forceProgress(channelId, 2, 'tx_'), 2);
+    apply(s, forceProgress(channelId, 3, 'tx_'), 3);
+    // the first of a chain of forced states is kept
+    expect(state()).to.deep.equal({ round: 3, soloRound: 2, stateHash: at(3) });
+    // a co-signed state replaces them from the first on (its round above solo_round - 1), and resets solo_round
+    const deposit: TxFields = {
+      type: 'ChannelDepositTx',
+      channel_id: channelId,
+      from_id: alice,
+      amount: 1,
+      state_hash: at(2),
+      round: 2,
+      fee: 1,
+      sender_id: alice,
+    };
+    expect(() => apply(newState(s), { ...deposit, round: 1 }, 4)).to.throw(TxRejected, /old_round/);
+    apply(s, deposit, 4);
+    expect(state()).to.deep.equal({ round: 2, soloRound: 0, stateHash: at(2) });
+    apply(s, forceProgress(channelId, 3), 5);
+    expect(state()).to.deep.equal({ round: 3, soloRound: 3, stateHash: at(3) });
+    // below the switch height a force progress and a solo close or slash on a co-signed payload keep solo_round
+    apply(s, forceProgress(channelId, 4), 6);
+    expect(state()).to.deep.equal({ round: 4, soloRound: 3, stateHash: at(4) });
+    const [early, late] = [newState(s), newState(s)];
+    apply(early, { ...closeSolo(channelId), payload: offChain(channelId, 5) }, 7);
+    expect(state(early)).to.deep.equal({ round: 5, soloRound: 3, stateHash: at(5) });
+    const slash = { ...closeSolo(channelId), type: 'ChannelSlashTx', from_id: bob, sender_id: bob };
+    apply(early, { ...slash, payload: offChain(channelId, 6) }, 8);
+    expect(state(early)).to.deep.equal({ round: 6, soloRound: 3, stateHash: at(6) });
+    // from it on, a force progress on one starts a new chain of forced states (force_progress_with_payload) and a
+    // solo close on one resets solo_round (close_solo_with_payload)
+    apply(late, forceProgress(channelId, 5), SOLO_ROUND_SWITCH_HEIGHT);
+    expect(state(late)).to.deep.equal({ round: 5, soloRound: 5, stateHash: at(5) });
+    apply(late, { ...closeSolo(channelId), payload: offChain(channelId, 6) }, SOLO_ROUND_SWITCH_HEIGHT);
+    expect(state(late)).to.deep.equal({ round: 6, soloRound: 0, stateHash: at(6) });
   });
 
   it('slashes a closing channel after its lock ended too, and settles it from locked_until on (aesc_channels)', () => {
@@ -398,7 +447,7 @@ describe('devnode rules', () => {
     expect(s.channels.get(channelId)).to.equal(undefined);
   });
 
-  it('sets a channel’s delegates by a party at a newer round, the fee paid (ChannelSetDelegatesTx, issue 39)', () => {
+  it('sets a channel’s delegates by a party on its last or a newer state, the fee paid (ChannelSetDelegatesTx, issue 39)', () => {
     const s = world();
     const carol = encode('ak', Buffer.alloc(32, 3));
     const create: TxFields = {
@@ -417,26 +466,30 @@ describe('devnode rules', () => {
     apply(s, create, 1);
     const channelId = [...s.channels.entries()][0]![0];
     s.accounts.set(carol, { balance: 1000n, nonce: 0 });
-    const stateHash = encode('st', Buffer.alloc(32, 4));
-    const set = (round: number, from = alice): TxFields => ({
+    const set = (round: number, payload = 'tx_', from = alice): TxFields => ({
       type: 'ChannelSetDelegatesTx',
       channel_id: channelId,
       from_id: from,
       initiator_delegate_ids: [carol],
       responder_delegate_ids: [bob],
-      payload: 'tx_',
-      state_hash: stateHash,
+      payload,
+      state_hash: encode('st', Buffer.alloc(32, payload === 'tx_' ? 0 : round)),
       round,
       fee: 7,
       sender_id: from,
     });
-    expect(() => apply(newState(s), set(1), 2)).to.throw(TxRejected, /old_round/);
-    expect(() => apply(newState(s), set(2, carol), 2)).to.throw(TxRejected, /account_not_peer/);
+    // an empty payload names the last on-chain state, which the tx repeats (aesc_utils:check_set_delegates)
+    expect(() => apply(newState(s), set(2), 2)).to.throw(TxRejected, /unexpected_round/);
+    expect(() => apply(newState(s), set(1, 'tx_', carol), 2)).to.throw(TxRejected, /account_not_peer/);
     const before = s.accounts.get(alice)!.balance;
-    apply(s, set(2), 2);
-    expect(s.channels.get(channelId)).to.include({ round: 2, stateHash });
+    apply(s, set(1), 2);
+    expect(s.channels.get(channelId)).to.include({ round: 1, stateHash: encode('st', Buffer.alloc(32)) });
     expect(s.channels.get(channelId)!.delegateIds).to.deep.equal([carol, bob]);
     expect(s.accounts.get(alice)!.balance).to.equal(before - 7n);
+    // a newer co-signed state is brought on chain as by a snapshot (process_set_delegates)
+    expect(() => apply(newState(s), set(1, offChain(channelId, 1)), 3)).to.throw(TxRejected, /old_round/);
+    apply(s, set(2, offChain(channelId, 2)), 3);
+    expect(s.channels.get(channelId)).to.include({ round: 2, stateHash: encode('st', Buffer.alloc(32, 2)) });
   });
 
   it('takes an HCVoteTx from an existing voter without fee or nonce, and changes no balance (issue 39)', () => {

@@ -39,7 +39,14 @@ export async function channelTransactions(db: Queryable, channelId: string, w: W
   return renderedTxJson(rows);
 }
 
-/** A channel: its creation, its latest transaction and what its transactions moved. */
+/** A channel's transaction as stored (the outer one when wrapped), its own type and its micro block's height. */
+export interface ChannelTxRow {
+  readonly type: string;
+  readonly blockHeight: number;
+  readonly tx: { [key: string]: Json };
+}
+
+/** A channel: its creation, its latest transaction, all of them, and what they moved. */
 export interface ChannelRow {
   readonly channelId: string;
   readonly active: boolean;
@@ -59,8 +66,12 @@ export interface ChannelRow {
     txType: string;
     updateType: string;
     timeMs: string;
-    tx: { [key: string]: Json };
   };
+  /**
+   * its transactions in chain order, from which its round, solo round and state hash follow (a payload's state, a
+   * chain of forced states: not the latest transaction alone); on-chain channels take few transactions
+   */
+  readonly txs: readonly ChannelTxRow[];
   readonly updatesCount: number;
   readonly deposited: string;
   readonly withdrawn: string;
@@ -72,6 +83,21 @@ const CHANNEL_IDS = {
   one: 'SELECT DISTINCT channel_id FROM channel_events WHERE channel_id = $1',
 } as const;
 
+/** microBlockHeightSql is the height of the micro block of the transaction `x` (a channel_events row), see `last`. */
+function microBlockHeightSql(x: string): string {
+  return `coalesce((SELECT (m.header->>'height')::int FROM micro_blocks m
+                     WHERE m.height = ${x}.height AND m.micro_index = ${x}.micro_index), ${x}.height)`;
+}
+
+/** txsSql is the transactions of the channel of each row of `s` (a channelSql), read for the rows answered only. */
+function txsSql(s: string): string {
+  return `SELECT ${s}.*, (SELECT json_agg(json_build_object('type', x.tx_type, 'blockHeight', ${microBlockHeightSql('x')},
+                                               'tx', encode(t.signed, 'hex'))
+                            ORDER BY x.height, x.micro_index, x.tx_index)
+                    FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
+                   WHERE x.channel_id = ${s}."channelId") AS txs`;
+}
+
 // One row per channel of `ids`.
 function channelSql(ids: keyof typeof CHANNEL_IDS): string {
   return `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
@@ -81,9 +107,8 @@ function channelSql(ids: keyof typeof CHANNEL_IDS): string {
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelSetDelegatesTx'
       ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) AS "delegatesTx",
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
-                      'blockHeight', coalesce((SELECT (m.header->>'height')::int FROM micro_blocks m
-                                                WHERE m.height = lt.height AND m.micro_index = lt.micro_index), lt.height),
-                      'txType', ${txTypeNameSql('lt')}, 'updateType', lt.update_type, 'timeMs', lt.micro_time_ms::text, 'tx', encode(lt.signed, 'hex')) AS last,
+                      'blockHeight', ${microBlockHeightSql('lt')},
+                      'txType', ${txTypeNameSql('lt')}, 'updateType', lt.update_type, 'timeMs', lt.micro_time_ms::text) AS last,
     (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
     (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
       WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,
@@ -96,20 +121,20 @@ function channelSql(ids: keyof typeof CHANNEL_IDS): string {
                        WHERE x.channel_id = c.channel_id ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) lt`;
 }
 
-/** A channel as selected: the create tx's stored form, the latest tx's in hex (inside JSON). */
-type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'delegatesTx' | 'last'> & {
+/** A channel as selected: the create tx's stored form, its transactions' in hex (inside JSON). */
+type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'delegatesTx' | 'txs'> & {
   createTx: Buffer;
   delegatesTx: Buffer | null;
-  last: Omit<ChannelRow['last'], 'tx'> & { tx: string };
+  txs: (Omit<ChannelTxRow, 'tx'> & { tx: string })[];
 };
 
-/** rendered renders a channel's two transactions from their stored forms. */
+/** rendered renders a channel's transactions from their stored forms. */
 function rendered(r: StoredChannelRow): ChannelRow {
   return {
     ...r,
     createTx: renderStoredTx(r.createTx).tx,
     delegatesTx: r.delegatesTx ? renderStoredTx(r.delegatesTx).tx : undefined,
-    last: { ...r.last, tx: renderStoredTx(Buffer.from(r.last.tx, 'hex')).tx },
+    txs: r.txs.map((u) => ({ ...u, tx: renderStoredTx(Buffer.from(u.tx, 'hex')).tx })),
   };
 }
 
@@ -135,7 +160,8 @@ export async function channelsPage(
   const ks = keyset(cols, walk, from ? '$2::int, $3::int, $4::int, $5::text' : undefined);
   const filter = state === 'active' ? 's.active' : state === 'inactive' ? 'NOT s.active' : 'true';
   const { rows } = await db.query<StoredChannelRow>(
-    `SELECT * FROM (${channelSql('all')}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
+    `${txsSql('s')} FROM (SELECT * FROM (${channelSql('all')}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1) s
+      ORDER BY ${ks.order}`,
     values,
   );
   return rows.map(rendered);
@@ -143,7 +169,7 @@ export async function channelsPage(
 
 /** channelById reads one channel. */
 export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
-  const { rows } = await db.query<StoredChannelRow>(channelSql('one'), [channelId]);
+  const { rows } = await db.query<StoredChannelRow>(`${txsSql('s')} FROM (${channelSql('one')}) s`, [channelId]);
   return rows[0] && rendered(rows[0]);
 }
 

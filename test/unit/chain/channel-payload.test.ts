@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { buildTx, Tag, encode, Encoding } from '@aeternity/aepp-sdk';
-import { offChainRound } from '../../../src/chain/channel-payload.ts';
+import { intToBytes, rlpEncode } from '../../../src/chain/rlp.ts';
+import { offChainRound, offChainState } from '../../../src/chain/channel-payload.ts';
 
-describe('offChainRound', () => {
+describe('offChainRound, offChainState', () => {
   const channelId = encode(Buffer.alloc(32, 7), Encoding.Channel);
   const stateHash = encode(Buffer.alloc(32, 9), Encoding.State);
   /** payload is a signed ChannelOffChainTx at `round`, serialised by the SDK (the independent oracle) */
@@ -18,6 +19,21 @@ describe('offChainRound', () => {
     expect(offChainRound(payload(4242))).to.equal(4242n);
     // exact above 2^53
     expect(offChainRound(payload('18446744073709551617'))).to.equal(18446744073709551617n);
+  });
+
+  it('reads its channel and state hash too, from a version 2 state and from a version 1 one (with updates)', () => {
+    expect(offChainState(payload(3))).to.deep.equal({ channelId, round: 3n, stateHash });
+    // [57, 1, channel_id, round, updates, state_hash] (aesc_offchain_tx ?INITIAL_VSN, before Fortuna)
+    const v1 = rlpEncode([
+      intToBytes(57),
+      intToBytes(1),
+      Buffer.concat([Buffer.from([6]), Buffer.alloc(32, 7)]),
+      intToBytes(4),
+      [Buffer.from('update')],
+      Buffer.alloc(32, 9),
+    ]);
+    const signed = encode(Buffer.from(rlpEncode([intToBytes(11), intToBytes(1), [], v1])), Encoding.Transaction);
+    expect(offChainState(signed)).to.deep.equal({ channelId, round: 4n, stateHash });
   });
 
   it('has none for an empty payload, another transaction or text that is no transaction', () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { buildContractId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
-import { createdIds, indexedIds, innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
+import { createdIds, indexedIds, innerTx, nameReferences, ownTx, referencedIds } from '../../../src/chain/tx-fields.ts';
 import { channelId, oracleId } from '../../../src/chain/derived-ids.ts';
 
 const ak = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`;
@@ -86,6 +86,10 @@ describe('chain/tx-fields', () => {
     });
     const pf = { type: 'PayingForTx', payer_id: payer, tx: { tx: meta, signatures: [] } };
     expect(referencedIds(pf).get(r)).to.deep.equal(['tx.tx.recipient_id']);
+    // ownTx unwraps to the tx of a type, through both wrappers
+    expect(ownTx(pf, 'SpendTx')).to.deep.equal(spend);
+    expect(ownTx(spend, 'SpendTx')).to.equal(spend);
+    expect(ownTx(pf, 'ChannelDepositTx')).to.equal(undefined);
   });
 
   it('lists the names a tx sends to, with the pointer the node resolves each through', () => {

@@ -1,7 +1,9 @@
 /** @module /v3/channels: channels by their latest transaction, and one channel's state. */
 import { isEncoded } from '../../../chain/encoding.ts';
 import { type Json } from '../../../chain/json.ts';
-import { innerTx } from '../../../chain/tx-fields.ts';
+import { channelState } from '../../../chain/channel-state.ts';
+import { ownTx } from '../../../chain/tx-fields.ts';
+import { jsonInt } from '../../../chain/tx-parse.ts';
 import {
   channelById,
   channelsPage,
@@ -27,10 +29,10 @@ const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   },
 };
 
-/** channelObject is ae_mdw's Channel from the create tx, the latest tx and the amounts moved. Pure. */
+/** channelObject is ae_mdw's Channel from the create tx, the latest tx, the state they set and the amounts moved. Pure. */
 export function channelObject(c: ChannelRow): Record<string, Json> {
   const create = c.createTx;
-  const last = c.last.tx;
+  const state = channelState(c.txs.map((u) => ({ height: u.blockHeight, tx: ownTx(u.tx, u.type) ?? u.tx })));
   const big = (v: Json | undefined): bigint => BigInt(String(v ?? 0));
   const initiatorAmount = big(create.initiator_amount);
   const responderAmount = big(create.responder_amount);
@@ -50,9 +52,9 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
     last_updated_tx_type: c.last.txType,
     lock_period: create.lock_period ?? null,
     locked_until: lockedUntil(c),
-    round: last.round ?? 1,
-    solo_round: 0,
-    state_hash: last.state_hash ?? create.state_hash ?? null,
+    round: jsonInt(state.round),
+    solo_round: jsonInt(state.soloRound),
+    state_hash: state.stateHash,
     updates_count: c.updatesCount,
   };
 }
@@ -75,8 +77,7 @@ export function lockedUntil(c: ChannelRow): number {
 
 /** delegateIds are a channel's delegates: as its latest ChannelSetDelegatesTx (since Iris) names them, else its creation. */
 function delegateIds(c: ChannelRow): Json {
-  let set = c.delegatesTx;
-  while (set && set.type !== 'ChannelSetDelegatesTx') set = innerTx(set);
+  const set = c.delegatesTx && ownTx(c.delegatesTx, 'ChannelSetDelegatesTx');
   if (set) return { initiator: set.initiator_delegate_ids ?? [], responder: set.responder_delegate_ids ?? [] };
   return c.createTx.delegate_ids ?? { initiator: [], responder: [] };
 }
@@ -118,7 +119,6 @@ export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): 
 
 /** channelUpdateObject is ae_mdw's ChannelUpdate: the channel transaction (unwrapped) and its source. Pure. */
 export function channelUpdateObject(channelId: string, u: ChannelUpdateRow): Record<string, Json> {
-  let update: { [key: string]: Json } | undefined = u.tx;
-  while (update && update.type !== u.updateType) update = innerTx(update);
-  return { channel: channelId, tx_type: u.updateType, ...sourceTxFields(u), tx: txBody(update ?? u.tx) };
+  const update = ownTx(u.tx, u.updateType) ?? u.tx;
+  return { channel: channelId, tx_type: u.updateType, ...sourceTxFields(u), tx: txBody(update) };
 }
