@@ -6,14 +6,10 @@
  * and the node's answers for them, against what the middleware stores and serves (REST, the original's names, GraphQL).
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
-import supertest from 'supertest';
-import { createApp } from '../../../src/api/app.ts';
 import { claimMaxExpiration, Protocol } from '../../../src/chain/aens.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
-import { silentLog } from '../../integration/api/harness.ts';
+import { serveLoaded, type Served } from '../../support/served.ts';
 import { compareNames } from '../../integration/indexer/support/names.ts';
 
 type Obj = { [key: string]: Json };
@@ -21,29 +17,24 @@ type Obj = { [key: string]: Json };
 describe('relative TTLs on a hyperchain', function () {
   this.timeout(300_000);
   let hc: TestHyperchain;
-  let pool: Pool;
-  let request: ReturnType<typeof supertest>;
+  let served: Served;
 
   /** node is the devnode's answer to a GET of its external API, with exact integers. */
   const node = async (path: string): Promise<{ status: number; body: Obj }> => {
     const res = await fetch(`${hc.devnode.externalUrl}${path}`);
     return { status: res.status, body: parseJson(await res.text()) as Obj };
   };
-  const mdw = async (path: string): Promise<Obj> => parseJson((await request.get(path).expect(200)).text) as Obj;
+  const mdw = async (path: string): Promise<Obj> => parseJson((await served.request.get(path).expect(200)).text) as Obj;
 
   before(async () => {
     // the seed's 8 epochs hold name claims (two of them auctions), updates, oracle registers and extends, and a channel
     // solo-closed, all with relative TTLs
     hc = await startHyperchain({ epochs: 8, seed: 'relative-ttls' });
     await hc.populate();
-    const cfg = hc.config();
-    pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'mdw', max: 2 }, silentLog);
-    request = supertest(
-      createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' }).callback(),
-    );
+    served = serveLoaded(hc.config());
   });
   after(async () => {
-    await pool?.end();
+    await served?.close();
     await hc?.close();
   });
 
@@ -101,7 +92,7 @@ describe('relative TTLs on a hyperchain', function () {
   });
 
   it("serves the node's ttl as each name's and oracle's expiry, and its auction ends", async () => {
-    expect(await compareNames(hc.devnode.externalUrl, request), 'names the node serves').to.be.greaterThan(0);
+    expect(await compareNames(hc.devnode.externalUrl, served.request), 'names the node serves').to.be.greaterThan(0);
     const top = hc.devnode.height();
     for (const [, n] of hc.devnode.chain.state.names.entries()) {
       const answer = await node(`/v3/names/${n.name}`);
@@ -135,15 +126,15 @@ describe('relative TTLs on a hyperchain', function () {
     expect(closing.length, 'channels solo-closed').to.be.greaterThan(0);
     for (const [id] of closing) {
       const answer = await node(`/v3/channels/${id}`);
-      const res = await request
+      const res = await served.request
         .post('/mdw/graphql')
         .send({
           query: 'query($id: String!) { channel(id: $id) { lockedUntil } }',
           variables: { id },
         })
         .expect(200);
-      const served = (parseJson(res.text) as { data: { channel: Obj } }).data.channel;
-      expect([id, served.lockedUntil]).to.deep.equal([id, answer.body.locked_until]);
+      const channel = (parseJson(res.text) as { data: { channel: Obj } }).data.channel;
+      expect([id, channel.lockedUntil]).to.deep.equal([id, answer.body.locked_until]);
     }
   });
 

@@ -7,20 +7,13 @@
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import prom from 'prom-client';
-import supertest from 'supertest';
-import { createApp } from '../../../src/api/app.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { intToBytes, rlpEncode } from '../../../src/chain/rlp.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { deriveKey, signBuilt, startDevnode, type Devnode, type KeyPair } from '../../../src/devnode/index.ts';
 import { channelId } from '../../../src/devnode/ids.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
-import { populateToTop } from '../../support/populate.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
-import { silentLog } from '../api/harness.ts';
+import { loadAndServe, type Served } from '../../support/served.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -134,9 +127,7 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
   describe(`a closing channel's locked_until against the devnode's, on a ${kind}`, function () {
     this.timeout(120_000);
     let devnode: Devnode;
-    let db: { url: string; drop(): Promise<void> };
-    let pool: Pool;
-    let request: ReturnType<typeof supertest>;
+    let served: Served;
     let ids: Awaited<ReturnType<Channels['run']>>;
     let heights: number[];
 
@@ -155,29 +146,17 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
       const channels = new Channels(devnode);
       ids = await channels.run();
       heights = channels.heights;
-      db = await createTestDatabase();
-      const cfg = loadConfig({
-        NODE_URL: devnode.externalUrl,
-        DATABASE_URL: db.url,
-        DATABASE_SCHEMA: 'mdw',
-        POLL_INTERVAL_MS: '50',
-      });
-      await populateToTop(cfg);
-      pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'mdw', max: 2 }, silentLog);
-      request = supertest(
-        createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' }).callback(),
-      );
+      served = await loadAndServe(devnode.externalUrl);
     });
     after(async () => {
-      await pool?.end();
+      await served?.close();
       await devnode?.stop();
-      await db?.drop();
     });
 
     /** locks is [the node's locked_until, GraphQL's lockedUntil] of a channel. */
     const locks = async (id: string): Promise<[Json, Json]> => {
       const node = parseJson(await (await fetch(`${devnode.externalUrl}/v3/channels/${id}`)).text()) as Obj;
-      const res = await request
+      const res = await served.request
         .post('/mdw/graphql')
         .send({ query: 'query($id: String!) { channel(id: $id) { lockedUntil } }', variables: { id } })
         .expect(200);

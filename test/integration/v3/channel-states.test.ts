@@ -7,14 +7,9 @@
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import prom from 'prom-client';
-import supertest from 'supertest';
-import { createApp } from '../../../src/api/app.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { intToBytes, rlpEncode } from '../../../src/chain/rlp.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { deriveKey, signBuilt, startDevnode, type Devnode, type KeyPair } from '../../../src/devnode/index.ts';
 import {
   FATE_ABI_VERSION,
@@ -27,9 +22,7 @@ import {
 import { channelId } from '../../../src/devnode/ids.ts';
 import { signBytes } from '../../../src/devnode/keys.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
-import { populateToTop } from '../../support/populate.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
-import { silentLog } from '../api/harness.ts';
+import { loadAndServe, type Served } from '../../support/served.ts';
 
 type Obj = { [key: string]: Json };
 type Built = { tx: TxFields; signers: KeyPair[] };
@@ -254,9 +247,7 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
   describe(`channels' round, solo_round, state_hash and locked_until against the devnode's, on a ${kind}`, function () {
     this.timeout(300_000);
     let devnode: Devnode;
-    let db: { url: string; drop(): Promise<void> };
-    let pool: Pool;
-    let request: ReturnType<typeof supertest>;
+    let served: Served;
     let ids: Scripted;
 
     before(async () => {
@@ -273,23 +264,11 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
         pino({ level: 'silent' }),
       );
       ids = await new Script(devnode).run();
-      db = await createTestDatabase();
-      const cfg = loadConfig({
-        NODE_URL: devnode.externalUrl,
-        DATABASE_URL: db.url,
-        DATABASE_SCHEMA: 'mdw',
-        POLL_INTERVAL_MS: '50',
-      });
-      await populateToTop(cfg);
-      pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'mdw', max: 2 }, silentLog);
-      request = supertest(
-        createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' }).callback(),
-      );
+      served = await loadAndServe(devnode.externalUrl);
     });
     after(async () => {
-      await pool?.end();
+      await served?.close();
       await devnode?.stop();
-      await db?.drop();
     });
 
     /** node is the devnode's state of a channel, undefined for one it no longer has (closed mutually or settled). */
@@ -304,7 +283,7 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
     const channels = async (): Promise<Obj[]> => {
       const all: Obj[] = [];
       for (let path: Json | undefined = '/mdw/v3/channels?limit=100'; typeof path === 'string';) {
-        const page = parseJson((await request.get(path).expect(200)).text) as { data: Obj[]; next: Json };
+        const page = parseJson((await served.request.get(path).expect(200)).text) as { data: Obj[]; next: Json };
         all.push(...page.data);
         path = page.next === null ? undefined : `/mdw${String(page.next).replace(/^\/mdw/, '')}`;
       }
@@ -313,7 +292,7 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
 
     const graphql = async (id: string): Promise<State> => {
       const query = `query($id: String!) { channel(id: $id) { ${Object.values(FIELDS).join(' ')} } }`;
-      const res = await request.post('/mdw/graphql').send({ query, variables: { id } }).expect(200);
+      const res = await served.request.post('/mdw/graphql').send({ query, variables: { id } }).expect(200);
       const c = (parseJson(res.text) as { data: { channel: Obj } }).data.channel;
       return Object.fromEntries(Object.entries(FIELDS).map(([rest, gql]) => [rest, c[gql]!])) as State;
     };
