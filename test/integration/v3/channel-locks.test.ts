@@ -9,10 +9,10 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { intToBytes, rlpEncode } from '../../../src/chain/rlp.ts';
 import { deriveKey, signBuilt, startDevnode, type Devnode, type KeyPair } from '../../../src/devnode/index.ts';
 import { channelId } from '../../../src/devnode/ids.ts';
-import { encodeSignedTx, encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
+import type { TxFields } from '../../../src/devnode/tx-codec.ts';
+import { EMPTY_POI, forcedCall, offChainPayload, stateHash } from '../../support/channel-txs.ts';
 import { loadAndServe, type Served } from '../../support/served.ts';
 
 type Obj = { [key: string]: Json };
@@ -20,9 +20,6 @@ type Obj = { [key: string]: Json };
 const LOCK_PERIOD = 5;
 const initiator = deriveKey('channel-locks', 'initiator');
 const responder = deriveKey('channel-locks', 'responder');
-const stateHash = (round: number): string => encode('st', Buffer.alloc(32, round));
-/** EMPTY_POI is a proof of inclusion with no trees (the devnode checks none). */
-const EMPTY_POI = encode('pi', rlpEncode([intToBytes(60), intToBytes(1), [], [], [], [], [], []]));
 
 /** Channels walks four channels to the states whose locks are checked, each step in a generation of its own. */
 class Channels {
@@ -76,43 +73,27 @@ class Channels {
   }
 
   /** #offChain is a co-signed off-chain state of `round` of a channel, as solo transactions carry. */
-  #offChain(channel: string, round: number): string {
-    const tx = { type: 'ChannelOffChainTx', version: 2, channel_id: channel, round, state_hash: stateHash(round) };
-    const bytes = encodeTx(tx);
-    return encode('tx', encodeSignedTx([], bytes));
-  }
-
   #closeSolo(channel: string): { tx: TxFields; signers: KeyPair[] } {
-    const payload = this.#offChain(channel, 2);
+    const payload = offChainPayload(channel, 2);
     const tx = { type: 'ChannelCloseSoloTx', version: 1, channel_id: channel, from_id: initiator.address, payload };
     return { tx: { ...tx, poi: EMPTY_POI, fee: 100_000 }, signers: [initiator] };
   }
 
   #slash(channel: string): { tx: TxFields; signers: KeyPair[] } {
-    const payload = this.#offChain(channel, 3);
+    const payload = offChainPayload(channel, 3);
     const tx = { type: 'ChannelSlashTx', version: 1, channel_id: channel, from_id: responder.address, payload };
     return { tx: { ...tx, poi: EMPTY_POI, fee: 100_000 }, signers: [responder] };
   }
 
   /** #forceProgress forces a contract call on the channel's state of `round` (the devnode runs no off-chain code). */
   #forceProgress(channel: string, round: number): { tx: TxFields; signers: KeyPair[] } {
-    const update = {
-      op: 'OffChainCallContract',
-      caller_id: responder.address,
-      contract_id: encode('ct', Buffer.alloc(32, 7)),
-      abi_version: 3,
-      amount: 0,
-      call_data: encode('cb', Buffer.alloc(8, 1)),
-      call_stack: [],
-      gas_price: 1_000_000_000,
-      gas: 10_000,
-    };
+    const update = forcedCall(responder.address);
     const tx: TxFields = {
       type: 'ChannelForceProgressTx',
       version: 1,
       channel_id: channel,
       from_id: responder.address,
-      payload: this.#offChain(channel, round),
+      payload: offChainPayload(channel, round),
       round: round + 1,
       update,
       state_hash: stateHash(round + 1),

@@ -9,7 +9,6 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { intToBytes, rlpEncode } from '../../../src/chain/rlp.ts';
 import { deriveKey, signBuilt, startDevnode, type Devnode, type KeyPair } from '../../../src/devnode/index.ts';
 import {
   FATE_ABI_VERSION,
@@ -21,7 +20,8 @@ import {
 } from '../../../src/devnode/fate-contract.ts';
 import { channelId } from '../../../src/devnode/ids.ts';
 import { signBytes } from '../../../src/devnode/keys.ts';
-import { encodeSignedTx, encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
+import { encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
+import { EMPTY_POI, forcedCall, offChainPayload, stateHash } from '../../support/channel-txs.ts';
 import { loadAndServe, type Served } from '../../support/served.ts';
 
 type Obj = { [key: string]: Json };
@@ -33,11 +33,8 @@ const responder = deriveKey('channel-states', 'responder');
 const payer = deriveKey('channel-states', 'payer');
 /** ga is a channel's responder that becomes a generalized account and then acts through GAMetaTx */
 const ga = deriveKey('channel-states', 'ga');
-const stateHash = (round: number): string => encode('st', Buffer.alloc(32, round));
 /** EMPTY_PAYLOAD names no off-chain state: the last on-chain one (the node's `tx_` of no bytes) */
 const EMPTY_PAYLOAD = encode('tx', Buffer.alloc(0));
-/** EMPTY_POI is a proof of inclusion with no trees (the devnode checks none). */
-const EMPTY_POI = encode('pi', rlpEncode([intToBytes(60), intToBytes(1), [], [], [], [], [], []]));
 /** SCRIPTED: the scripted channels, in the order of their creation by the initiator */
 const SCRIPTED = ['wrapped', 'closed', 'emptyClose', 'slashed', 'forced', 'replaced', 'ga', 'delegates'] as const;
 type Scripted = Record<(typeof SCRIPTED)[number], string>;
@@ -154,11 +151,6 @@ class Script {
   }
 
   /** #offChain is a co-signed off-chain state of `round` of a channel, as solo transactions carry. */
-  #offChain(channel: string, round: number): string {
-    const tx = { type: 'ChannelOffChainTx', version: 2, channel_id: channel, round, state_hash: stateHash(round) };
-    return encode('tx', encodeSignedTx([], encodeTx(tx)));
-  }
-
   #coSigned(type: string, channel: string, round: number): TxFields {
     return {
       type,
@@ -173,7 +165,7 @@ class Script {
 
   /** #solo is a snapshot, solo close or slash on the state of `round`, on the last on-chain state without one. */
   #solo(type: string, channel: string, from: KeyPair, round?: number): TxFields {
-    const payload = round === undefined ? EMPTY_PAYLOAD : this.#offChain(channel, round);
+    const payload = round === undefined ? EMPTY_PAYLOAD : offChainPayload(channel, round);
     const poi: TxFields = type === 'ChannelSnapshotSoloTx' ? {} : { poi: EMPTY_POI };
     return { type, version: 1, channel_id: channel, from_id: from.address, payload, ...poi };
   }
@@ -186,7 +178,7 @@ class Script {
       from_id: initiator.address,
       initiator_delegate_ids: [payer.address],
       responder_delegate_ids: [],
-      payload: this.#offChain(channel, round),
+      payload: offChainPayload(channel, round),
       state_hash: stateHash(round),
       round,
     };
@@ -194,17 +186,7 @@ class Script {
 
   /** #forceProgress forces a contract call on the last on-chain state (the devnode runs no off-chain code). */
   #forceProgress(channel: string, round: number): TxFields {
-    const update = {
-      op: 'OffChainCallContract',
-      caller_id: responder.address,
-      contract_id: encode('ct', Buffer.alloc(32, 7)),
-      abi_version: 3,
-      amount: 0,
-      call_data: encode('cb', Buffer.alloc(8, 1)),
-      call_stack: [],
-      gas_price: 1_000_000_000,
-      gas: 10_000,
-    };
+    const update = forcedCall(responder.address);
     return {
       type: 'ChannelForceProgressTx',
       version: 1,
