@@ -3,6 +3,7 @@ import { isJsonObject } from '../../chain/json.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { badResponse, NodeError } from '../../node/errors.ts';
 import { contractTx } from '../contracts/contract-decoder.ts';
+import { GA_TX_TYPES } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from '../rows/rows.ts';
 import type { RetryOptions } from '../../retry.ts';
 
@@ -76,6 +77,25 @@ export async function fetchGeneration(
     if (callInfo) callInfos.set(hash, callInfo);
     if (callInfo && text !== undefined && callInfo === info.call_info) callInfoTexts.set(hash, text);
   };
+  // a GA transaction wrapping no contract call: its info holds only the GA's own call, which the ga area stores.
+  // Asked with the rest of the generation, not after the batch's transform: at the end of a catch-up that was one
+  // more round trip before the last write. One that fails is left out, and asked again where the area reads it
+  const gaInfoOf = async (signed: JsonObject): Promise<void> => {
+    const hash = String(signed.hash);
+    const info = await node.transactionInfo(hash, height).then(
+      (r) => r.info,
+      () => undefined,
+    );
+    if (info) gaInfos.set(hash, info);
+  };
+  const infosOf = (txs: readonly JsonObject[]): Promise<unknown> =>
+    Promise.all(
+      txs.map((s) => {
+        if (!isJsonObject(s.tx)) return undefined;
+        if (contractTx(s.tx)) return callInfoOf(s);
+        return GA_TX_TYPES.has(String(s.tx.type)) ? gaInfoOf(s) : undefined;
+      }),
+    );
   // every request at once: the node set bounds how many are in flight, and serves lower heights first (each
   // request's priority is its height). A micro block's call infos are asked as soon as its transactions arrive,
   // not after the whole generation's (one round trip less per height)
@@ -85,8 +105,7 @@ export async function fetchGeneration(
       const [header, transactions] = await Promise.all([
         node.microBlockHeader(hash, height),
         node.microBlockTransactions(hash, height).then(async (txs) => {
-          if (opts.callInfo ?? true)
-            await Promise.all(txs.filter((s) => isJsonObject(s.tx) && contractTx(s.tx)).map(callInfoOf));
+          if (opts.callInfo ?? true) await infosOf(txs);
           return txs;
         }),
       ]);
