@@ -265,6 +265,16 @@ export function createWritePool(cfg: Config, applicationName: string, log: Logge
   return createPool(poolOptions(cfg, applicationName, max), log);
 }
 
+/**
+ * warmPool opens `count` connections at once and leaves them idle in the pool: each is a connect and an authentication
+ * (30–40 ms on a local server), which a role's first statements would otherwise pay one after another. It never
+ * rejects: a database that does not answer is met by the statements that need it, which wait as they do.
+ */
+export async function warmPool(pool: Pool, count: number): Promise<void> {
+  const clients = await Promise.allSettled(Array.from({ length: count }, () => pool.connect()));
+  for (const c of clients) if (c.status === 'fulfilled') c.value.release();
+}
+
 /** withTransaction runs fn on one client inside BEGIN/COMMIT, rolling back and rethrowing on error. */
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, mode = ''): Promise<T> {
   const client = await pool.connect();

@@ -37,22 +37,38 @@ export interface GuardOptions {
 export async function guardSchema(cfg: Config, log: Logger, options: GuardOptions): Promise<void> {
   const schema = cfg.databaseSchema;
   const pool = createWritePool(cfg, 'mdw-identity', log, 1);
+  // the nodes are asked while the database is read (a start waits for the slower, not for both in turn); a schema
+  // this binary must not touch ends the nodes' wait at once
+  const refused = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, refused.signal]) : refused.signal;
+  const asked = nodeChains(
+    cfg.nodeUrls,
+    {
+      timeoutMs: cfg.nodeTimeoutMs,
+      wait: options.waitForNodes,
+      signal,
+      ...(options.nodeMeters ? { meters: options.nodeMeters } : {}),
+    },
+    log,
+  );
+  asked.catch(() => {});
   try {
     const read = () => untilDatabaseAnswers('identity check', () => schemaFacts(pool, schema), log, options);
-    const facts = await read();
-    checkKnown(schema, facts.applied, migrationNames());
-    const nodes = await nodeChains(
-      cfg.nodeUrls,
-      {
-        timeoutMs: cfg.nodeTimeoutMs,
-        wait: options.waitForNodes,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.nodeMeters ? { meters: options.nodeMeters } : {}),
-      },
-      log,
-    );
+    const files = migrationNames();
+    let facts: SchemaFacts;
+    try {
+      facts = await read();
+      checkKnown(schema, facts.applied, files);
+    } catch (err) {
+      refused.abort();
+      throw err;
+    }
+    const nodes = await asked;
     const verdict = judge(cfg, facts, nodes, options.writes);
-    await options.migrate?.();
+    // a schema with every migration of this binary applied has nothing to migrate: the migrator's own connection,
+    // lock and history check are spared (migrations only ever add, so none can be undone meanwhile)
+    const applied = new Set(facts.applied);
+    if (!files.every((name) => applied.has(name))) await options.migrate?.();
     if (!verdict.record) return;
     // the schema as migrated, the table there now; the row as recorded, another starter's if it came first
     const recorded = await untilDatabaseAnswers('identity record', () => recordIdentity(pool, verdict.record!), log);

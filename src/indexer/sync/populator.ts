@@ -13,7 +13,7 @@ import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { learnTxTypes } from '../../db/writes/learned-tx-types.ts';
 import { migrate } from '../../db/migrator.ts';
 import { untilDatabaseAnswers } from '../../db/wait.ts';
-import { createWritePool, type Pool } from '../../db/pool.ts';
+import { createWritePool, warmPool, type Pool } from '../../db/pool.ts';
 import { WriterLock } from '../../db/writer-lock.ts';
 import { AppError, errorMessage } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
@@ -38,6 +38,8 @@ import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
+/** connections opened at once at the start: the writer lock's, the start's checks', the first batch's */
+const POOL_WARMED = 3;
 
 export interface PopulatorDeps {
   readonly cfg: Config;
@@ -100,6 +102,8 @@ export class Populator implements Role {
    */
   async start(): Promise<void> {
     const cfg = this.#cfg;
+    // the connections the first steps use (the writer lock's, the checks', a batch's), opened while the guard runs
+    void warmPool(this.#pool, POOL_WARMED);
     let rules: TransferRules;
     try {
       // nothing is written into a schema of another chain, owner or version (docs/operations.md, "Chain identity")
