@@ -17,7 +17,7 @@ import {
   fateBytes,
   type FateTuple,
   type FateValue,
-} from '../contracts/fate.ts';
+} from '../../chain/fate.ts';
 import { BYTECODE } from '../contracts/standards.ts';
 import { entropyHeight, validatorSchedule, type Stake } from './schedule.ts';
 

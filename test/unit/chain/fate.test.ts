@@ -1,4 +1,4 @@
-/** @module The devnode's FATE serialisation, checked against @aeternity/aepp-calldata (the independent oracle). */
+/** @module The FATE value codec (chain/fate.ts), checked against @aeternity/aepp-calldata (the independent oracle). */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import {
@@ -14,7 +14,7 @@ import {
   some,
   tuple,
   type FateValue,
-} from '../../../src/devnode/contracts/fate.ts';
+} from '../../../src/chain/fate.ts';
 import { functionId } from '../../../src/devnode/contracts/bytecode.ts';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 
@@ -26,7 +26,7 @@ const A = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 const B = 'ak_11111111111111111111111111111111273Yts';
 const CT = 'ct_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
-describe('devnode FATE values', () => {
+describe('FATE values', () => {
   it("encodes Sophia bytes (hashes, signatures, a hyperchain's seeds) as FATE byte objects and reads them back", () => {
     for (const size of [0, 7, 32, 64, 100]) {
       const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 37) % 256);

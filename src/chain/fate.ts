@@ -1,11 +1,13 @@
 /**
- * @module FATE values and types in the node's binary serialisation (aeb_fate_encoding): what the
- * devnode's native contracts read from calldata and write as return values and bytecode type
- * tables. Only the kinds the token, NFT and DEX standards use. Pure.
+ * @module FATE values and types in the node's binary serialisation (aeb_fate_encoding): what the devnode's native
+ * contracts read from calldata and write as return values and bytecode type tables, and what the indexer reads of
+ * the node's dry-run answers without their contract's type table (a hyperchain's validator states). Only the kinds
+ * the token, NFT, DEX and hyperchain contracts use: bytes of another kind fail to decode, never read as another value.
+ * Pure.
  */
-import { decode, encode } from '../../chain/encoding.ts';
-import { idBytes } from '../../chain/id-cache.ts';
-import { bytesToInt, intToBytes, rlpEncode } from '../../chain/rlp.ts';
+import { decode, encode } from './encoding.ts';
+import { idBytes } from './id-cache.ts';
+import { bytesToInt, intToBytes, rlpEncode } from './rlp.ts';
 
 /** FateAddress is an account address (`ak_`, FATE `address`) or a contract (`ct_`, FATE `contract`). */
 export interface FateAddress {
@@ -212,7 +214,7 @@ export function serializeType(type: FateType): number[] {
   return [TYPE.variant, type.variant.length, ...type.variant.flatMap((args) => serializeType({ tuple: args }))];
 }
 
-/** FateDecodeError says why bytes are not a FATE value the devnode reads. */
+/** FateDecodeError says why bytes are not a FATE value this codec reads: malformed, or of a kind it does not know. */
 export class FateDecodeError extends Error {
   override readonly name = 'FateDecodeError';
 }
