@@ -6,7 +6,7 @@
  * Pure.
  */
 import { decode, encode } from './encoding.ts';
-import { idBytes } from './id-cache.ts';
+import { encodedId, idBytes } from './id-cache.ts';
 import { bytesToInt, intToBytes, rlpEncode } from './rlp.ts';
 
 /** FateAddress is an account address (`ak_`, FATE `address`) or a contract (`ct_`, FATE `contract`). */
@@ -217,20 +217,6 @@ export function serializeType(type: FateType): number[] {
 /** FateDecodeError says why bytes are not a FATE value this codec reads: malformed, or of a kind it does not know. */
 export class FateDecodeError extends Error {
   override readonly name = 'FateDecodeError';
-}
-
-const ids = new Map<string, string>();
-
-/** encodedId is an address's id string, remembered: calls name the same few accounts again and again. */
-function encodedId(prefix: 'ak' | 'ct', key: Uint8Array): string {
-  const cacheKey = prefix + Buffer.from(key).toString('latin1');
-  let id = ids.get(cacheKey);
-  if (id === undefined) {
-    if (ids.size >= 100_000) ids.clear();
-    id = encode(prefix, key);
-    ids.set(cacheKey, id);
-  }
-  return id;
 }
 
 /** Reader walks serialised FATE values. */
