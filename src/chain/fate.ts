@@ -257,8 +257,22 @@ class Reader {
     return Number(bytesToInt(this.#rlpBytes()));
   }
 
+  /**
+   * #count is the size a list, tuple or map announces, refused when the bytes left cannot hold it (each value takes
+   * one at least): a malformed size must fail as a decode error, not allocate or overflow on the way.
+   */
+  #count(n: number, bytesEach = 1): number {
+    if (n * bytesEach > this.bytes.length - this.#at) throw new FateDecodeError('truncated FATE value');
+    return n;
+  }
+
   #many(n: number): FateValue[] {
-    return Array.from({ length: n }, () => this.value());
+    return Array.from({ length: this.#count(n) }, () => this.value());
+  }
+
+  /** #tuple is built from its items as they are, not spread into `tuple()` (a long one would overflow the stack). */
+  #tuple(n: number): FateTuple {
+    return { kind: 'tuple', items: this.#many(n) };
   }
 
   value(): FateValue {
@@ -266,7 +280,7 @@ class Reader {
     if ((tag & 0x01) === 0) return BigInt(((tag >> 1) & 0x3f) * (tag & 0x80 ? -1 : 1));
     if ((tag & 0x03) === 0x01 && tag !== T.LONG_STRING) return this.#string(tag >> 2);
     if ((tag & 0x0f) === 0x03) return this.#many(tag >> 4);
-    if ((tag & 0x0f) === 0x0b && tag !== T.LONG_TUPLE) return tuple(...this.#many(tag >> 4));
+    if ((tag & 0x0f) === 0x0b && tag !== T.LONG_TUPLE) return this.#tuple(tag >> 4);
     switch (tag) {
       case T.LONG_STRING: {
         const length = this.value();
@@ -274,7 +288,7 @@ class Reader {
         return this.#string(Number(length) + 64);
       }
       case T.LONG_TUPLE:
-        return tuple(...this.#many(this.#rlpInt() + 16));
+        return this.#tuple(this.#rlpInt() + 16);
       case T.LONG_LIST:
         return this.#many(this.#rlpInt() + 16);
       case T.EMPTY_TUPLE:
@@ -290,7 +304,7 @@ class Reader {
       case T.NEG_BIG_INT:
         return -(bytesToInt(this.#rlpBytes()) + 64n);
       case T.MAP: {
-        const n = this.#rlpInt();
+        const n = this.#count(this.#rlpInt(), 2);
         return fateMap(Array.from({ length: n }, () => [this.value(), this.value()] as const));
       }
       case T.OBJECT: {
