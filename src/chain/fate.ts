@@ -348,6 +348,17 @@ export function deserializeValue(bytes: Uint8Array): FateValue {
   return value;
 }
 
+/** decodeValue reads a FATE value as the API prints it (`cb_…`): a return value, calldata (strings come back as bytes). */
+export function decodeValue(encoded: string): FateValue {
+  let bytes: Uint8Array;
+  try {
+    bytes = decode(encoded, ['cb']).bytes;
+  } catch (err) {
+    throw new FateDecodeError(`not a cb_ string: ${(err as Error).message}`);
+  }
+  return deserializeValue(bytes);
+}
+
 /** CallData is a decoded call: the 4-byte function id and the arguments. */
 export interface CallData {
   readonly functionId: string;
@@ -356,13 +367,7 @@ export interface CallData {
 
 /** decodeCallData reads calldata (`cb_…`: the tuple of a function id and the tuple of arguments). */
 export function decodeCallData(callData: string): CallData {
-  let bytes: Uint8Array;
-  try {
-    bytes = decode(callData, ['cb']).bytes;
-  } catch (err) {
-    throw new FateDecodeError(`calldata is not a cb_ string: ${(err as Error).message}`);
-  }
-  const value = deserializeValue(bytes);
+  const value = decodeValue(callData);
   if (!isKind(value, 'tuple') || value.items.length !== 2) throw new FateDecodeError('calldata is not a call tuple');
   const [id, args] = value.items;
   if (!(id instanceof Uint8Array) || id.length !== 4 || !isKind(args!, 'tuple'))
