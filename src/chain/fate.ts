@@ -106,7 +106,8 @@ const OTYPE_ADDRESS = 0;
 const OTYPE_BYTES = 1;
 const OTYPE_CONTRACT = 2;
 
-function isKind<K extends string>(v: FateValue, kind: K): v is Extract<FateValue, { kind: K }> {
+/** isKind tells a FATE value of one of the object kinds (address, tuple, map, variant, bytes). */
+export function isKind<K extends string>(v: FateValue | undefined, kind: K): v is Extract<FateValue, { kind: K }> {
   return (
     typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && (v as { kind: string }).kind === kind
   );
@@ -370,7 +371,7 @@ export function decodeCallData(callData: string): CallData {
   const value = decodeValue(callData);
   if (!isKind(value, 'tuple') || value.items.length !== 2) throw new FateDecodeError('calldata is not a call tuple');
   const [id, args] = value.items;
-  if (!(id instanceof Uint8Array) || id.length !== 4 || !isKind(args!, 'tuple'))
+  if (!(id instanceof Uint8Array) || id.length !== 4 || !isKind(args, 'tuple'))
     throw new FateDecodeError('calldata is not a call tuple');
   return { functionId: Buffer.from(id).toString('hex'), args: args.items };
 }

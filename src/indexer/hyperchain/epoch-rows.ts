@@ -1,9 +1,11 @@
 /**
  * @module A hyperchain batch's rows from what the node answered: the key blocks' flags, and per epoch boundary the
  * election contract's `epoch_info()` and `pin_reward_info()`, the schedule and the validators' states, as the
- * FATE decoder of their bytecode gives them (records as tuples, options as `{1: [value]}` / `{0: []}`). Pure.
+ * FATE decoder of their bytecode gives them (records as tuples, options as `{1: [value]}` / `{0: []}`); a validator's
+ * state also as its FATE value (chain/fate.ts), read without the bytecode's types. Pure.
  */
 import { encode } from '../../chain/encoding.ts';
+import { isKind, type FateValue } from '../../chain/fate.ts';
 import { keyFlags } from '../../chain/hyperchain-flags.ts';
 import type { HyperchainBatch, PinLoad, ProducedRow } from '../../db/writes/hyperchain-rows.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';
@@ -82,6 +84,22 @@ export function readDelegates(value: unknown): Map<string, bigint> | undefined {
   const delegates: unknown = Array.isArray(state) && state.length === 9 ? state[7] : undefined;
   if (!(delegates instanceof Map)) return undefined;
   return new Map([...delegates].map(([k, v]) => [String(k), int(v)]));
+}
+
+/**
+ * readFateDelegates reads the delegates of `get_validator_state(owner)`'s answer as its FATE value, the shape
+ * `readDelegates` reads (a map of address → int in the validator's state), or gives undefined for anything else.
+ */
+export function readFateDelegates(value: FateValue): Map<string, bigint> | undefined {
+  const state = isKind(value, 'tuple') && value.items.length === 8 ? value.items[7] : undefined;
+  const delegates = isKind(state, 'tuple') && state.items.length === 9 ? state.items[7] : undefined;
+  if (!isKind(delegates, 'map')) return undefined;
+  const read = new Map<string, bigint>();
+  for (const [k, v] of delegates.entries) {
+    if (!isKind(k, 'address') || typeof v !== 'bigint') return undefined;
+    read.set(k.id, v);
+  }
+  return read;
 }
 
 /** readSchedule reads `validator_schedule(...)`'s list of leaders. */

@@ -17,13 +17,13 @@ import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import { detectHyperchain, type DetectOptions } from './detect.ts';
 import { SCHEDULE_ACI } from './schedule-aci.ts';
+import { validatorDelegates } from './validator-state.ts';
 import {
   encodeSeed,
   isEpochBoundary,
   pinOf,
   producedRow,
   lockedEpochs,
-  readDelegates,
   readEpochInfo,
   readPinRewardInfo,
   readSchedule,
@@ -186,7 +186,7 @@ export class HyperchainReader {
     return sorted.flatMap(([validator], i) => {
       const r = results[i];
       if (!r?.ok) return [];
-      const delegates = readDelegates(code.decodeResult('get_validator_state', r.value, 'ok'));
+      const delegates = validatorDelegates(code, r.value);
       if (!delegates) return this.#delegatesUnreadable(staking, at);
       return epochs.map((epoch) => ({ epoch, validator, delegates }));
     });
