@@ -268,7 +268,9 @@ class Reader {
   }
 
   #many(n: number): FateValue[] {
-    return Array.from({ length: this.#count(n) }, () => this.value());
+    const values = new Array<FateValue>(this.#count(n));
+    for (let i = 0; i < n; i++) values[i] = this.value();
+    return values;
   }
 
   /** #tuple is built from its items as they are, not spread into `tuple()` (a long one would overflow the stack). */
