@@ -12,6 +12,7 @@ import {
   readDelegates,
   readEpochInfo,
   readFateDelegates,
+  readFateStakes,
   readPinRewardInfo,
   readSchedule,
   readStakes,
@@ -79,6 +80,10 @@ describe('hyperchain key flags and epoch rows', () => {
   it('reads sorted_validators, and the epochs a boundary locks: e + 3, or 1-4 at genesis', () => {
     expect(readStakes([[LEADER, 2n ** 80n]])).to.deep.equal([[LEADER, 2n ** 80n]]);
     expect(() => readStakes(undefined)).to.throw(TypeError);
+    expect(readFateStakes([tuple(address(LEADER), 2n ** 80n)])).to.deep.equal([[LEADER, 2n ** 80n]]);
+    expect(readFateStakes([])).to.deep.equal([]);
+    for (const other of [tuple(), [tuple(address(LEADER), true)], [tuple(1n, 2n)], [tuple(address(LEADER), 1n, 2n)]])
+      expect(readFateStakes(other)).to.equal(undefined);
     expect(lockedEpochs(0, 1)).to.deep.equal([1, 2, 3, 4]);
     expect(lockedEpochs(40, 5)).to.deep.equal([8]);
   });
