@@ -26,7 +26,8 @@ export function taggedIdBytes(id: string, tag: number): Uint8Array {
 
 /**
  * encodedId is `encode(prefix, bytes)` of an id's 32 bytes, remembered: rendering stored transactions
- * (chain/stored-tx.ts) meets the same accounts again and again, and Base58 with its checksum is most of a rendering.
+ * (chain/stored-tx.ts) and reading FATE values (chain/fate.ts) meet the same accounts again and again, and Base58 with
+ * its checksum is most of a rendering.
  */
 export function encodedId(prefix: Prefix, bytes: Uint8Array): string {
   const key = `${prefix}${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')}`;

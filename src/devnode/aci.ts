@@ -4,7 +4,7 @@
  * deploys and calls them through the SDK with no compiler. Pure.
  */
 import type { FunctionSpec } from './contracts/bytecode.ts';
-import type { FateType } from './contracts/fate.ts';
+import type { FateType } from '../chain/fate.ts';
 import { AEX9_FUNCTIONS } from './contracts/standards.ts';
 import { GA_FUNCTIONS } from './fate-contract.ts';
 import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS } from './hyperchain/types.ts';

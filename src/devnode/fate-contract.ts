@@ -7,7 +7,7 @@ import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternit
 import { hash } from '../chain/encoding.ts';
 import { flat } from '../chain/id-cache.ts';
 import { contractBytecode, type FunctionSpec } from './contracts/bytecode.ts';
-import { encodeValue, UNIT } from './contracts/fate.ts';
+import { encodeValue, UNIT } from '../chain/fate.ts';
 
 /** The devnode contract's functions: `set` and `note` echo their argument, `get` returns 42. */
 const FUNCTIONS: readonly FunctionSpec[] = [

@@ -1,5 +1,5 @@
 /** @module The devnode's world state (accounts, oracles, names, contracts, channels) as layered maps. */
-import type { FateValue } from './contracts/fate.ts';
+import type { FateValue } from '../chain/fate.ts';
 
 /** LayeredMap reads through to its parent and writes to itself, so a mempool view costs nothing to drop. */
 export class LayeredMap<V> {

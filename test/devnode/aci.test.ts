@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { AciContractCallEncoder, BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { aciType, GA_ACI, TOKEN_ACI } from '../../src/devnode/aci.ts';
-import { optionType } from '../../src/devnode/contracts/fate.ts';
+import { optionType } from '../../src/chain/fate.ts';
 import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
 import { GA_CONTRACT_BYTECODE } from '../../src/devnode/fate-contract.ts';
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import { contractCallData, contractCallResult, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/fate-contract.ts';
 import { contractBytecode } from '../../src/devnode/contracts/bytecode.ts';
-import { UNIT } from '../../src/devnode/contracts/fate.ts';
+import { UNIT } from '../../src/chain/fate.ts';
 
 /** A contract the devnode did not write: `ping(): unit` and `count(): int`. */
 const FOREIGN = contractBytecode(

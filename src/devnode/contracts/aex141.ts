@@ -4,7 +4,16 @@
  * Receivers are not called back (no contract holds NFTs here). Pure over the world state.
  */
 import { ak, int, type Handler } from './aex9.ts';
-import { address, fateMap, option, tuple, UNIT, type FateTuple, type FateValue, type FateVariant } from './fate.ts';
+import {
+  address,
+  fateMap,
+  option,
+  tuple,
+  UNIT,
+  type FateTuple,
+  type FateValue,
+  type FateVariant,
+} from '../../chain/fate.ts';
 import type { Frame } from './frame.ts';
 import { require } from './frame.ts';
 

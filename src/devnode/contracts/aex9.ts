@@ -4,7 +4,7 @@
  * same ledger. Pure over the world state.
  */
 import { withPrefix } from '../../chain/id-cache.ts';
-import { address, fateMap, option, tuple, UNIT, type FateTuple, type FateValue } from './fate.ts';
+import { address, fateMap, option, tuple, UNIT, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import type { Frame } from './frame.ts';
 import { require } from './frame.ts';
 

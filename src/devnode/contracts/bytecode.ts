@@ -7,7 +7,7 @@
  */
 import { encode, hash } from '../../chain/encoding.ts';
 import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
-import { fateMap, serializeType, serializeValue, type FateType, type FateValue } from './fate.ts';
+import { fateMap, serializeType, serializeValue, type FateType, type FateValue } from '../../chain/fate.ts';
 
 /** FunctionSpec is one entrypoint: name, types, whether it takes AE (`payable`) and what its body returns. */
 export interface FunctionSpec {

@@ -7,7 +7,7 @@ import { signBuilt } from '../generator.ts';
 import { contractId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import { TxRejected } from '../rules-common.ts';
-import { address, NONE } from './fate.ts';
+import { address, NONE } from '../../chain/fate.ts';
 import type { ContractKind } from './standards.ts';
 import { createTx } from './txs.ts';
 

@@ -5,7 +5,7 @@
  */
 import { idBytes, withPrefix } from '../../chain/id-cache.ts';
 import { AEX9_CORE_HANDLERS, ak, credit, debit, initToken, int, mintTokens, type Handler } from './aex9.ts';
-import { address, NONE, option, tuple, UNIT, type FateValue, type FateVariant } from './fate.ts';
+import { address, NONE, option, tuple, UNIT, type FateValue, type FateVariant } from '../../chain/fate.ts';
 import type { Frame } from './frame.ts';
 import { moveAe, require } from './frame.ts';
 

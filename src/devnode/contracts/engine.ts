@@ -20,7 +20,7 @@ import {
   type FateType,
   type FateValue,
   type FateVariant,
-} from './fate.ts';
+} from '../../chain/fate.ts';
 import {
   charge,
   FateError,

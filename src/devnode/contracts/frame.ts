@@ -7,7 +7,7 @@ import { idBytes, withPrefix } from '../../chain/id-cache.ts';
 import { bytesToInt } from '../../chain/rlp.ts';
 import type { Json } from '../../chain/json.ts';
 import type { WorldState } from '../state.ts';
-import type { FateValue } from './fate.ts';
+import type { FateValue } from '../../chain/fate.ts';
 
 /** Revert is a contract's `abort`/`require` failure: the call reverts with this reason. */
 export class Revert extends Error {

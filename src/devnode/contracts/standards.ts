@@ -5,7 +5,7 @@
  * types are the standards' exactly, because middlewares detect AEX-9/AEX-141 from them. Pure.
  */
 import { contractBytecode, type FunctionSpec } from './bytecode.ts';
-import { optionType, type FateType } from './fate.ts';
+import { optionType, type FateType } from '../../chain/fate.ts';
 import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS } from '../hyperchain/types.ts';
 
 const UNIT: FateType = { tuple: [] };

@@ -13,7 +13,7 @@ import type { Random } from '../random.ts';
 import type { BuiltTx, TrafficKit } from '../traffic-kit.ts';
 import { metadataMap } from './aex141.ts';
 import { sortTokens } from './dex.ts';
-import { address, NONE, some, type FateTuple, type FateValue } from './fate.ts';
+import { address, NONE, some, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { callTx, createTx } from './txs.ts';
 import type { ContractKind } from './standards.ts';
 

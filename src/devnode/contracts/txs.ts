@@ -4,7 +4,7 @@ import type { KeyPair } from '../keys.ts';
 import type { BuiltTx } from '../traffic-kit.ts';
 import { jsonInt } from '../tx-codec.ts';
 import { functionId } from './bytecode.ts';
-import { encodeCallData, type FateValue } from './fate.ts';
+import { encodeCallData, type FateValue } from '../../chain/fate.ts';
 import { BYTECODE, type ContractKind } from './standards.ts';
 
 /** CONTRACT_GAS is the gas given to each generated call (a router swap over two pairs uses about 12k). */

@@ -10,14 +10,7 @@ import { contractId } from '../ids.ts';
 import { newState, type WorldState } from '../state.ts';
 import { functionId } from '../contracts/bytecode.ts';
 import { runNative, type NativeCall } from '../contracts/engine.ts';
-import {
-  address,
-  deserializeValue,
-  encodeCallData,
-  fateBytes,
-  type FateTuple,
-  type FateValue,
-} from '../contracts/fate.ts';
+import { address, decodeValue, encodeCallData, fateBytes, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { BYTECODE } from '../contracts/standards.ts';
 import { entropyHeight, validatorSchedule, type Stake } from './schedule.ts';
 
@@ -218,7 +211,7 @@ export class Hyperchain {
       this.#nativeCall(height, contract, fn, args, 0n, HC_CONTRACT_OWNER, false),
     );
     if (!outcome || outcome.returnType !== 'ok') throw new Error(`hyperchain ${fn} failed: ${outcome?.returnValue}`);
-    return deserializeValue(decode(outcome.returnValue, ['cb']).bytes);
+    return decodeValue(outcome.returnValue);
   }
 
   #reward(state: WorldState, height: number, leader: string, amount: bigint): void {

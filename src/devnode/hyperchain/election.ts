@@ -16,7 +16,7 @@ import {
   type FateTuple,
   type FateValue,
   type FateVariant,
-} from '../contracts/fate.ts';
+} from '../../chain/fate.ts';
 import { require, type Frame } from '../contracts/frame.ts';
 import { validatorSchedule, type Stake } from './schedule.ts';
 

@@ -8,7 +8,7 @@ import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import { idBytes } from '../../chain/id-cache.ts';
 import { contractId } from '../ids.ts';
 import { contractBytecode } from '../contracts/bytecode.ts';
-import { address, fateMap, tuple, UNIT, type FateMap, type FateTuple, type FateValue } from '../contracts/fate.ts';
+import { address, fateMap, tuple, UNIT, type FateMap, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { moveAe, require, type Frame } from '../contracts/frame.ts';
 import type { Handler } from '../contracts/aex9.ts';
 import { sortValidators, type Stake } from './schedule.ts';

@@ -4,7 +4,7 @@
  * and its stakes change from epoch to epoch (each change weighs in the schedule four epochs later).
  */
 import { callTx } from '../contracts/txs.ts';
-import { address, type FateMap, type FateTuple, type FateValue } from '../contracts/fate.ts';
+import { address, type FateMap, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import type { TrafficKit, WeightedMaker } from '../traffic-kit.ts';
 import type { Hyperchain } from './consensus.ts';
 import { MIN_STAKE } from './setup.ts';

@@ -3,7 +3,7 @@
  * (aeternity `test/contracts/*.aes`, the node's `master`), their records named as the compiler's ACI names them. Pure.
  */
 import type { FunctionSpec } from '../contracts/bytecode.ts';
-import { optionType, type FateType } from '../contracts/fate.ts';
+import { optionType, type FateType } from '../../chain/fate.ts';
 
 const UNIT: FateType = { tuple: [] };
 const ANY_BYTES: FateType = { bytes: 'any' };

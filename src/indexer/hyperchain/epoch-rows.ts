@@ -1,9 +1,12 @@
 /**
  * @module A hyperchain batch's rows from what the node answered: the key blocks' flags, and per epoch boundary the
  * election contract's `epoch_info()` and `pin_reward_info()`, the schedule and the validators' states, as the
- * FATE decoder of their bytecode gives them (records as tuples, options as `{1: [value]}` / `{0: []}`). Pure.
+ * FATE decoder of their bytecode gives them (records as tuples, options as `{1: [value]}` / `{0: []}`); the answers
+ * that name every validator (a validator's state, the sorted validators) also as their FATE value (chain/fate.ts), read
+ * without the bytecode's types. Pure.
  */
 import { encode } from '../../chain/encoding.ts';
+import { isKind, type FateValue } from '../../chain/fate.ts';
 import { keyFlags } from '../../chain/hyperchain-flags.ts';
 import type { HyperchainBatch, PinLoad, ProducedRow } from '../../db/writes/hyperchain-rows.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';
@@ -61,6 +64,18 @@ export function readStakes(value: unknown): (readonly [string, bigint])[] {
   return value.map((s) => stakeOf(s));
 }
 
+/** readFateStakes reads `sorted_validators()`'s FATE value, or gives undefined for anything but a list of stakes. */
+export function readFateStakes(value: FateValue): (readonly [string, bigint])[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const stakes: (readonly [string, bigint])[] = [];
+  for (const s of value) {
+    const stake = isKind(s, 'tuple') && s.items.length === 2 ? fateStake(s.items[0], s.items[1]) : undefined;
+    if (!stake) return undefined;
+    stakes.push(stake);
+  }
+  return stakes;
+}
+
 /** lockedEpochs are the epochs whose stakes a boundary locks: e + 3 at the end of epoch e - 1, 1-4 at genesis. */
 export const lockedEpochs = (height: number, epoch: number): number[] =>
   height === 0 ? [epoch, epoch + 1, epoch + 2, epoch + 3] : [epoch + 3];
@@ -82,6 +97,23 @@ export function readDelegates(value: unknown): Map<string, bigint> | undefined {
   const delegates: unknown = Array.isArray(state) && state.length === 9 ? state[7] : undefined;
   if (!(delegates instanceof Map)) return undefined;
   return new Map([...delegates].map(([k, v]) => [String(k), int(v)]));
+}
+
+/**
+ * readFateDelegates reads the delegates of `get_validator_state(owner)`'s answer as its FATE value, the shape
+ * `readDelegates` reads (a map of address → int in the validator's state), or gives undefined for anything else.
+ */
+export function readFateDelegates(value: FateValue): Map<string, bigint> | undefined {
+  const state = isKind(value, 'tuple') && value.items.length === 8 ? value.items[7] : undefined;
+  const delegates = isKind(state, 'tuple') && state.items.length === 9 ? state.items[7] : undefined;
+  if (!isKind(delegates, 'map')) return undefined;
+  const read = new Map<string, bigint>();
+  for (const [k, v] of delegates.entries) {
+    const share = fateStake(k, v);
+    if (!share) return undefined;
+    read.set(...share);
+  }
+  return read;
 }
 
 /** readSchedule reads `validator_schedule(...)`'s list of leaders. */
@@ -119,6 +151,14 @@ function stakeOf(value: unknown): readonly [string, bigint] {
   const [validator, stake] = tupleOf(value, 2, 'stake');
   if (typeof validator !== 'string') throw new TypeError('stake without an address');
   return [validator, int(stake)];
+}
+
+/** fateStake reads an address and an int of FATE values (a stake, a delegate's share), or gives undefined. */
+function fateStake(
+  address: FateValue | undefined,
+  amount: FateValue | undefined,
+): readonly [string, bigint] | undefined {
+  return isKind(address, 'address') && typeof amount === 'bigint' ? [address.id, amount] : undefined;
 }
 
 function int(value: unknown): bigint {

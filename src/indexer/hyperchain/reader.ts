@@ -17,6 +17,7 @@ import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import { detectHyperchain, type DetectOptions } from './detect.ts';
 import { SCHEDULE_ACI } from './schedule-aci.ts';
+import { readAnswer } from './fate-answers.ts';
 import {
   encodeSeed,
   isEpochBoundary,
@@ -25,6 +26,8 @@ import {
   lockedEpochs,
   readDelegates,
   readEpochInfo,
+  readFateDelegates,
+  readFateStakes,
   readPinRewardInfo,
   readSchedule,
   readStakes,
@@ -125,7 +128,13 @@ export class HyperchainReader {
       code.decodeResult(fn, ok(r, fn), 'ok');
     const info = readEpochInfo(decode(electionCode!, 'epoch_info', infoResult));
     const pinReward = readPinRewardInfo(decode(electionCode!, 'pin_reward_info', pinResult));
-    const sorted = readStakes(decode(stakingCode!, 'sorted_validators', sortedResult));
+    const sorted = readAnswer(
+      stakingCode!,
+      'sorted_validators',
+      ok(sortedResult, 'sorted_validators'),
+      readFateStakes,
+      readStakes,
+    );
     const [schedule, locked] = await Promise.all([
       info.seed ? this.#leaders(election, at, info, electionCode!) : [],
       this.#delegates(contracts.staking, at, sorted, lockedEpochs(gen.height, info.epoch), stakingCode!),
@@ -186,7 +195,7 @@ export class HyperchainReader {
     return sorted.flatMap(([validator], i) => {
       const r = results[i];
       if (!r?.ok) return [];
-      const delegates = readDelegates(code.decodeResult('get_validator_state', r.value, 'ok'));
+      const delegates = readAnswer(code, 'get_validator_state', r.value, readFateDelegates, readDelegates);
       if (!delegates) return this.#delegatesUnreadable(staking, at);
       return epochs.map((epoch) => ({ epoch, validator, delegates }));
     });

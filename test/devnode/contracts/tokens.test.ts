@@ -10,7 +10,7 @@ import { parseJson } from '../../../src/chain/json.ts';
 import { withPrefix } from '../../../src/chain/id-cache.ts';
 import { dryRun } from '../../../src/devnode/contracts/dry-run.ts';
 import { metadataMap } from '../../../src/devnode/contracts/aex141.ts';
-import { address, NONE, some, type FateValue } from '../../../src/devnode/contracts/fate.ts';
+import { address, NONE, some, type FateValue } from '../../../src/chain/fate.ts';
 import { callData } from '../../../src/devnode/contracts/txs.ts';
 import { BYTECODE, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import { AEX9_EVENTS, eventDecoder, World, type CallInfo } from './world.ts';

@@ -6,7 +6,7 @@ import { deriveKey } from '../../../src/devnode/keys.ts';
 import { contractId } from '../../../src/devnode/ids.ts';
 import type { KeyPair } from '../../../src/devnode/keys.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
-import type { FateValue } from '../../../src/devnode/contracts/fate.ts';
+import type { FateValue } from '../../../src/chain/fate.ts';
 import type { ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import type { Json } from '../../../src/chain/json.ts';
 

@@ -9,7 +9,7 @@ import { encode } from '../../../src/chain/encoding.ts';
 import { EOE_FLAG, HOLE_FLAG, type Hyperchain } from '../../../src/devnode/index.ts';
 import { isPinned } from '../../../src/devnode/hyperchain/consensus.ts';
 import { entropyHeight } from '../../../src/devnode/hyperchain/schedule.ts';
-import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
+import type { FateTuple } from '../../../src/chain/fate.ts';
 import type { TestHyperchain } from '../../support/hyperchain.ts';
 
 interface EpochSql {

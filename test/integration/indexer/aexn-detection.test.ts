@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import type { FateTuple, FateVariant } from '../../../src/devnode/contracts/fate.ts';
+import type { FateTuple, FateVariant } from '../../../src/chain/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { eventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { decode } from '@aeternity/aepp-sdk';

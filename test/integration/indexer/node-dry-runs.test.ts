@@ -7,7 +7,7 @@
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { expect } from 'chai';
 import type { Devnode, DevnodeOptions } from '../../../src/devnode/index.ts';
-import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
+import type { FateTuple } from '../../../src/chain/fate.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { PRUNED, REFUSED, type DryRunCall } from '../../../src/node/dry-run.ts';

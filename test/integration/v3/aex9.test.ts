@@ -11,7 +11,7 @@ import { contractId } from '../../../src/chain/derived-ids.ts';
 import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-document.ts';
 import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
-import type { FateTuple } from '../../../src/devnode/contracts/fate.ts';
+import type { FateTuple } from '../../../src/chain/fate.ts';
 import { eventTopic } from '../../../src/devnode/contracts/frame.ts';
 import {
   aex9Tokens,

@@ -9,7 +9,7 @@ import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-docume
 import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
-import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/devnode/contracts/fate.ts';
+import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/chain/fate.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';
 import { mdwLink, perChainState, startV3, walkPages, type V3UnderTest } from './harness.ts';

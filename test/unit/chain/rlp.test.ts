@@ -43,6 +43,13 @@ describe('chain/rlp', () => {
       if (v <= BigInt(Number.MAX_SAFE_INTEGER))
         expect(Buffer.from(rlpEncode(intToBytes(Number(v)))).equals(expected), `${v} as a number`).to.equal(true);
     }
+    // reads leading zero bytes and every length as the bytes' hex reads (it takes six bytes at a time)
+    expect(bytesToInt(new Uint8Array(0))).to.equal(0n);
+    for (let n = 1; n <= 40; n++) {
+      const bytes = randomBytes(n);
+      bytes[0] = n % 3 === 0 ? 0 : bytes[0]!;
+      expect(bytesToInt(bytes), `${n} bytes`).to.equal(BigInt(`0x${bytes.toString('hex')}`));
+    }
     expect([...intToBytes(0)]).to.deep.equal([0]);
     expect([...intToBytes(0n)]).to.deep.equal([0]);
     expect(() => intToBytes(-1)).to.throw(RangeError);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { detectAexn, typeSignature } from '../../../src/indexer/contracts/aexn-detect.ts';
 import { contractBytecode, type FunctionSpec } from '../../../src/devnode/contracts/bytecode.ts';
 import { AEX9_FUNCTIONS, AEX141_FUNCTIONS, BYTECODE } from '../../../src/devnode/contracts/standards.ts';
-import { optionType, type FateType } from '../../../src/devnode/contracts/fate.ts';
+import { optionType, type FateType } from '../../../src/chain/fate.ts';
 
 const code = (functions: readonly FunctionSpec[]): string => contractBytecode(functions, 'test', false);
 const without = (functions: readonly FunctionSpec[], name: string): FunctionSpec[] =>

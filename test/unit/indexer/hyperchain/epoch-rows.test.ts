@@ -1,6 +1,7 @@
 /** @module The pure reading of a hyperchain's key block flags and consensus answers (indexer/hyperchain/epoch-rows.ts). */
 import { expect } from 'chai';
 import { encode } from '../../../../src/chain/encoding.ts';
+import { address, fateMap, tuple, type FateTuple, type FateValue } from '../../../../src/chain/fate.ts';
 import { keyFlags } from '../../../../src/chain/hyperchain-flags.ts';
 import {
   encodeSeed,
@@ -10,6 +11,8 @@ import {
   producedRow,
   readDelegates,
   readEpochInfo,
+  readFateDelegates,
+  readFateStakes,
   readPinRewardInfo,
   readSchedule,
   readStakes,
@@ -77,6 +80,10 @@ describe('hyperchain key flags and epoch rows', () => {
   it('reads sorted_validators, and the epochs a boundary locks: e + 3, or 1-4 at genesis', () => {
     expect(readStakes([[LEADER, 2n ** 80n]])).to.deep.equal([[LEADER, 2n ** 80n]]);
     expect(() => readStakes(undefined)).to.throw(TypeError);
+    expect(readFateStakes([tuple(address(LEADER), 2n ** 80n)])).to.deep.equal([[LEADER, 2n ** 80n]]);
+    expect(readFateStakes([])).to.deep.equal([]);
+    for (const other of [tuple(), [tuple(address(LEADER), true)], [tuple(1n, 2n)], [tuple(address(LEADER), 1n, 2n)]])
+      expect(readFateStakes(other)).to.equal(undefined);
     expect(lockedEpochs(0, 1)).to.deep.equal([1, 2, 3, 4]);
     expect(lockedEpochs(40, 5)).to.deep.equal([8]);
   });
@@ -91,5 +98,23 @@ describe('hyperchain key flags and epoch rows', () => {
     expect(readDelegates(['ct_x', LEADER, 0n, 1n, 0n, 0n, true, ['ct_x', 0n]])).to.equal(undefined);
     expect(readSchedule([LEADER, LEADER], 2)).to.deep.equal([LEADER, LEADER]);
     expect(() => readSchedule([LEADER], 2)).to.throw(TypeError);
+  });
+
+  it("reads the delegates of a validator state's FATE value, stakes exact past 2^53, and nothing of another shape", () => {
+    const stake = 2n ** 53n + 1n;
+    const stateWith = (delegates: FateValue): FateTuple =>
+      tuple(address(LEADER), 0n, 0n, fateMap([]), '', '', '', delegates, stake);
+    const answer = (state: FateValue): FateTuple =>
+      tuple(address(LEADER), address(LEADER), 0n, stake, 0n, stake, true, state);
+    expect(readFateDelegates(answer(stateWith(fateMap([[address(LEADER), stake]]))))).to.deep.equal(
+      new Map([[LEADER, stake]]),
+    );
+    expect(readFateDelegates(answer(stateWith(fateMap([]))))).to.deep.equal(new Map());
+    // the node's newer MainStaking's six-field record, a state of another size, delegates that are not address → int
+    expect(readFateDelegates(tuple(address(LEADER), address(LEADER), stake, stake, 1n, true))).to.equal(undefined);
+    expect(readFateDelegates(answer(tuple(address(LEADER), 0n)))).to.equal(undefined);
+    expect(readFateDelegates(answer(stateWith(fateMap([[1n, stake]]))))).to.equal(undefined);
+    expect(readFateDelegates(answer(stateWith(fateMap([[address(LEADER), true]]))))).to.equal(undefined);
+    expect(readFateDelegates(answer(stateWith([])))).to.equal(undefined);
   });
 });

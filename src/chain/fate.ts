@@ -1,11 +1,13 @@
 /**
- * @module FATE values and types in the node's binary serialisation (aeb_fate_encoding): what the
- * devnode's native contracts read from calldata and write as return values and bytecode type
- * tables. Only the kinds the token, NFT and DEX standards use. Pure.
+ * @module FATE values and types in the node's binary serialisation (aeb_fate_encoding): what the devnode's native
+ * contracts read from calldata and write as return values and bytecode type tables, and what the indexer reads of
+ * the node's dry-run answers without their contract's type table (a hyperchain's validator states). Only the kinds
+ * the token, NFT, DEX and hyperchain contracts use: bytes of another kind fail to decode, never read as another value.
+ * Pure.
  */
-import { decode, encode } from '../../chain/encoding.ts';
-import { idBytes } from '../../chain/id-cache.ts';
-import { bytesToInt, intToBytes, rlpEncode } from '../../chain/rlp.ts';
+import { decode, encode } from './encoding.ts';
+import { encodedId, idBytes } from './id-cache.ts';
+import { bytesToInt, intToBytes, rlpEncode } from './rlp.ts';
 
 /** FateAddress is an account address (`ak_`, FATE `address`) or a contract (`ct_`, FATE `contract`). */
 export interface FateAddress {
@@ -104,7 +106,8 @@ const OTYPE_ADDRESS = 0;
 const OTYPE_BYTES = 1;
 const OTYPE_CONTRACT = 2;
 
-function isKind<K extends string>(v: FateValue, kind: K): v is Extract<FateValue, { kind: K }> {
+/** isKind tells a FATE value of one of the object kinds (address, tuple, map, variant, bytes). */
+export function isKind<K extends string>(v: FateValue | undefined, kind: K): v is Extract<FateValue, { kind: K }> {
   return (
     typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && (v as { kind: string }).kind === kind
   );
@@ -212,23 +215,9 @@ export function serializeType(type: FateType): number[] {
   return [TYPE.variant, type.variant.length, ...type.variant.flatMap((args) => serializeType({ tuple: args }))];
 }
 
-/** FateDecodeError says why bytes are not a FATE value the devnode reads. */
+/** FateDecodeError says why bytes are not a FATE value this codec reads: malformed, or of a kind it does not know. */
 export class FateDecodeError extends Error {
   override readonly name = 'FateDecodeError';
-}
-
-const ids = new Map<string, string>();
-
-/** encodedId is an address's id string, remembered: calls name the same few accounts again and again. */
-function encodedId(prefix: 'ak' | 'ct', key: Uint8Array): string {
-  const cacheKey = prefix + Buffer.from(key).toString('latin1');
-  let id = ids.get(cacheKey);
-  if (id === undefined) {
-    if (ids.size >= 100_000) ids.clear();
-    id = encode(prefix, key);
-    ids.set(cacheKey, id);
-  }
-  return id;
 }
 
 /** Reader walks serialised FATE values. */
@@ -269,8 +258,24 @@ class Reader {
     return Number(bytesToInt(this.#rlpBytes()));
   }
 
+  /**
+   * #count is the size a list, tuple or map announces, refused when the bytes left cannot hold it (each value takes
+   * one at least): a malformed size must fail as a decode error, not allocate or overflow on the way.
+   */
+  #count(n: number, bytesEach = 1): number {
+    if (n * bytesEach > this.bytes.length - this.#at) throw new FateDecodeError('truncated FATE value');
+    return n;
+  }
+
   #many(n: number): FateValue[] {
-    return Array.from({ length: n }, () => this.value());
+    const values = new Array<FateValue>(this.#count(n));
+    for (let i = 0; i < n; i++) values[i] = this.value();
+    return values;
+  }
+
+  /** #tuple is built from its items as they are, not spread into `tuple()` (a long one would overflow the stack). */
+  #tuple(n: number): FateTuple {
+    return { kind: 'tuple', items: this.#many(n) };
   }
 
   value(): FateValue {
@@ -278,7 +283,7 @@ class Reader {
     if ((tag & 0x01) === 0) return BigInt(((tag >> 1) & 0x3f) * (tag & 0x80 ? -1 : 1));
     if ((tag & 0x03) === 0x01 && tag !== T.LONG_STRING) return this.#string(tag >> 2);
     if ((tag & 0x0f) === 0x03) return this.#many(tag >> 4);
-    if ((tag & 0x0f) === 0x0b && tag !== T.LONG_TUPLE) return tuple(...this.#many(tag >> 4));
+    if ((tag & 0x0f) === 0x0b && tag !== T.LONG_TUPLE) return this.#tuple(tag >> 4);
     switch (tag) {
       case T.LONG_STRING: {
         const length = this.value();
@@ -286,7 +291,7 @@ class Reader {
         return this.#string(Number(length) + 64);
       }
       case T.LONG_TUPLE:
-        return tuple(...this.#many(this.#rlpInt() + 16));
+        return this.#tuple(this.#rlpInt() + 16);
       case T.LONG_LIST:
         return this.#many(this.#rlpInt() + 16);
       case T.EMPTY_TUPLE:
@@ -302,7 +307,7 @@ class Reader {
       case T.NEG_BIG_INT:
         return -(bytesToInt(this.#rlpBytes()) + 64n);
       case T.MAP: {
-        const n = this.#rlpInt();
+        const n = this.#count(this.#rlpInt(), 2);
         return fateMap(Array.from({ length: n }, () => [this.value(), this.value()] as const));
       }
       case T.OBJECT: {
@@ -346,6 +351,17 @@ export function deserializeValue(bytes: Uint8Array): FateValue {
   return value;
 }
 
+/** decodeValue reads a FATE value as the API prints it (`cb_…`): a return value, calldata (strings come back as bytes). */
+export function decodeValue(encoded: string): FateValue {
+  let bytes: Uint8Array;
+  try {
+    bytes = decode(encoded, ['cb']).bytes;
+  } catch (err) {
+    throw new FateDecodeError(`not a cb_ string: ${(err as Error).message}`);
+  }
+  return deserializeValue(bytes);
+}
+
 /** CallData is a decoded call: the 4-byte function id and the arguments. */
 export interface CallData {
   readonly functionId: string;
@@ -354,16 +370,10 @@ export interface CallData {
 
 /** decodeCallData reads calldata (`cb_…`: the tuple of a function id and the tuple of arguments). */
 export function decodeCallData(callData: string): CallData {
-  let bytes: Uint8Array;
-  try {
-    bytes = decode(callData, ['cb']).bytes;
-  } catch (err) {
-    throw new FateDecodeError(`calldata is not a cb_ string: ${(err as Error).message}`);
-  }
-  const value = deserializeValue(bytes);
+  const value = decodeValue(callData);
   if (!isKind(value, 'tuple') || value.items.length !== 2) throw new FateDecodeError('calldata is not a call tuple');
   const [id, args] = value.items;
-  if (!(id instanceof Uint8Array) || id.length !== 4 || !isKind(args!, 'tuple'))
+  if (!(id instanceof Uint8Array) || id.length !== 4 || !isKind(args, 'tuple'))
     throw new FateDecodeError('calldata is not a call tuple');
   return { functionId: Buffer.from(id).toString('hex'), args: args.items };
 }

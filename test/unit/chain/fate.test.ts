@@ -1,4 +1,4 @@
-/** @module The devnode's FATE serialisation, checked against @aeternity/aepp-calldata (the independent oracle). */
+/** @module The FATE value codec (chain/fate.ts), checked against @aeternity/aepp-calldata (the independent oracle). */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
 import {
@@ -9,12 +9,13 @@ import {
   encodeValue,
   fateBytes,
   fateMap,
+  FateDecodeError,
   serializeType,
   NONE,
   some,
   tuple,
   type FateValue,
-} from '../../../src/devnode/contracts/fate.ts';
+} from '../../../src/chain/fate.ts';
 import { functionId } from '../../../src/devnode/contracts/bytecode.ts';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 
@@ -26,7 +27,7 @@ const A = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 const B = 'ak_11111111111111111111111111111111273Yts';
 const CT = 'ct_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
-describe('devnode FATE values', () => {
+describe('FATE values', () => {
   it("encodes Sophia bytes (hashes, signatures, a hyperchain's seeds) as FATE byte objects and reads them back", () => {
     for (const size of [0, 7, 32, 64, 100]) {
       const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 37) % 256);
@@ -90,6 +91,30 @@ describe('devnode FATE values', () => {
     expect(decoded.functionId).to.equal(functionId('transfer'));
     expect(decoded.args[0]).to.deep.equal(address(A));
     expect(decoded.args[1]).to.equal(5n);
+  });
+
+  it('refuses a value of a kind it does not read, and a size the bytes cannot hold, with a decode error', () => {
+    const K = 'ok_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
+    const serialized = (value: unknown, type: object): Uint8Array =>
+      Buffer.from(values.encodeWithType(value as never, type as never).slice(3), 'base64').subarray(0, -4);
+    const unknownKinds: Record<string, Uint8Array> = {
+      bits: serialized(5n, { name: 'bits' }),
+      oracle: serialized(K, { name: 'oracle_pubkey' }),
+      'oracle query': serialized(K.replace('ok_', 'oq_'), { name: 'oracle_query_id' }),
+      channel: serialized(K.replace('ok_', 'ch_'), { name: 'channel' }),
+      'store map': Uint8Array.of(0xbf, 0x01),
+      'type representation': Uint8Array.of(0x07),
+      'contract bytearray': Uint8Array.of(0x8f, 0x00),
+    };
+    for (const [kind, bytes] of Object.entries(unknownKinds))
+      expect(() => deserializeValue(bytes), kind).to.throw(FateDecodeError, /unsupported/);
+    // a list, tuple or map announcing more values than bytes follow
+    for (const bytes of [
+      [0x1f, 0x88, 1, 0, 0, 0, 0, 0, 0, 0],
+      [0x0b, 0x85, 0xff, 0xff, 0xff, 0xff, 0xff],
+      [0x2f, 0x02, 0x02],
+    ])
+      expect(() => deserializeValue(Uint8Array.from(bytes))).to.throw(FateDecodeError, /truncated/);
   });
 
   it('refuses calldata that is not a call tuple, with a decode error', () => {
