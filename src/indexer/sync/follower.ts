@@ -51,6 +51,8 @@ export class Follower {
   /** the stored top as the follower last learnt it (loads, rollbacks, idle checks) */
   #storedTop = -1;
   #ahead: { from: number; count: number; batch: Promise<PreparedBatch> } | undefined;
+  /** the node's top, asked while the batch that reaches the top known before is written: the next step's poll */
+  #topAhead: Promise<number> | undefined;
   #progress = { at: 0, height: 0 };
 
   constructor(deps: FollowerDeps) {
@@ -109,8 +111,12 @@ export class Follower {
    */
   async #nodeTop(next: number): Promise<number> {
     const { cfg, poll } = this.#deps;
+    const ahead = this.#topAhead;
+    this.#topAhead = undefined;
     if (this.#caughtUp || next + cfg.batchSize > this.#known.top || Date.now() - this.#known.at >= cfg.pollIntervalMs) {
-      this.#known = { top: await poll.topHeight(), at: Date.now() };
+      // a poll asked during the last write, or (it failed) one now, which says why
+      const top = await (ahead?.catch(() => poll.topHeight()) ?? poll.topHeight());
+      this.#known = { top, at: Date.now() };
     }
     this.#report(this.#storedTop, this.#known.top);
     return this.#known.top;
@@ -157,6 +163,12 @@ export class Follower {
       const after = (await prepared).gens.at(-1)!.height + 1;
       const count = Math.min(cfg.batchSize, nodeTop - after + 1);
       if (count > 0) this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count)) };
+      // the batch reaches the top known: the next step polls the node, asked now, beside the write (the end of a
+      // catch-up, each new block while following: a round trip less before the follower finds it is at the top)
+      else {
+        this.#topAhead = this.#deps.poll.topHeight();
+        this.#topAhead.catch(() => {});
+      }
     }
     const rederive = this.#rollbackFrom === undefined && this.#rederiving(heights[0]!);
     const result = await loadBatch(loader, heights, {
