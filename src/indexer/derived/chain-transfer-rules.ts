@@ -22,11 +22,11 @@ export async function chainRecord(
   cfg: Pick<Config, 'nodeUrls' | 'nodeTimeoutMs'>,
   db: Queryable,
   detect: Pick<DetectOptions, 'signal' | 'meters'> = {},
+  /** the nodes' answer asked already (while the role checked its schema); one that failed is asked again */
+  asked?: Promise<HyperchainRecord>,
 ): Promise<HyperchainRecord> {
-  return (
-    (await hyperchainRecord(db)) ??
-    (await detectHyperchain({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, ...detect }))
-  );
+  const ask = () => detectHyperchain({ urls: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, ...detect });
+  return (await hyperchainRecord(db)) ?? (await (asked?.catch(ask) ?? ask()));
 }
 
 /**

@@ -23,6 +23,7 @@ import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
+import { detectHyperchain } from '../hyperchain/detect.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
 import { DeriveBackfill, transactionAreas } from '../derived/derive-backfill.ts';
 import { guardSchema } from '../identity/guard.ts';
@@ -102,8 +103,18 @@ export class Populator implements Role {
    */
   async start(): Promise<void> {
     const cfg = this.#cfg;
+    const signal = this.#abort.signal;
     // the connections the first steps use (the writer lock's, the checks', a batch's), opened while the guard runs
     void warmPool(this.#pool, POOL_WARMED);
+    // whether the chain is a hyperchain, asked of the nodes while the guard runs: a first start needs the answer (a
+    // restart reads the schema's record), and the guard's own requests to the nodes are not delayed by it
+    let asked: Promise<HyperchainRecord> | undefined = detectHyperchain({
+      urls: cfg.nodeUrls,
+      timeoutMs: cfg.nodeTimeoutMs,
+      signal,
+      meters: this.#nodeMeters(),
+    });
+    asked.catch(() => {});
     let rules: TransferRules;
     try {
       // nothing is written into a schema of another chain, owner or version (docs/operations.md, "Chain identity")
@@ -120,18 +131,24 @@ export class Populator implements Role {
           ),
       });
       // whether the chain is a hyperchain (hc_chain, else the nodes): waited for as the guard waited for the nodes
-      const signal = this.#abort.signal;
-      const chain = await retry(() => chainRecord(cfg, this.#pool, { signal, meters: this.#nodeMeters() }), {
-        attempts: Infinity,
-        initialMs: 1000,
-        maxMs: MAX_ERROR_BACKOFF_MS,
-        jitter: 0.2,
-        signal,
-        onRetry: (attempt, err) => {
-          if (attempt === 1)
-            this.#log.warn({ err: errorMessage(err) }, 'cannot tell whether the chain is a hyperchain yet; retrying');
+      const chain = await retry(
+        () => {
+          const early = asked;
+          asked = undefined;
+          return chainRecord(cfg, this.#pool, { signal, meters: this.#nodeMeters() }, early);
         },
-      });
+        {
+          attempts: Infinity,
+          initialMs: 1000,
+          maxMs: MAX_ERROR_BACKOFF_MS,
+          jitter: 0.2,
+          signal,
+          onRetry: (attempt, err) => {
+            if (attempt === 1)
+              this.#log.warn({ err: errorMessage(err) }, 'cannot tell whether the chain is a hyperchain yet; retrying');
+          },
+        },
+      );
       rules = await transferRulesFor(cfg, chain, this.#log);
       this.#chain = chain;
     } catch (err) {
@@ -194,35 +211,39 @@ export class Populator implements Role {
     const { follower, backfill } = this.#newFollower(term, rules);
     /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
     let idleAt = -Infinity;
-    // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
-    const forks = await backfillStoredForks(this.#pool, rules).catch((err: unknown) => {
-      log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
-      return [];
-    });
+    // what an upgrade or a new setting leaves to derive from the stored rows, checked at once: each check only reads
+    // on a schema with nothing to do, and where one writes it records backfill ranges, which merge in any order
+    const [forks, unpaid, learned, top] = await Promise.all([
+      // hard-fork files given after the stored chain passed their fork: derived by the backfill (under the lock)
+      backfillStoredForks(this.#pool, rules).catch((err: unknown) => {
+        log.warn({ err: errorMessage(err) }, 'could not check the stored hard forks');
+        return [];
+      }),
+      // a hyperchain loaded before issue 45 holds block rewards its node never paid: derived away from the stored rows
+      backfillUnpaidRewards(this.#pool, rules).catch((err: unknown) => {
+        log.warn({ err: errorMessage(err) }, 'could not check the stored block rewards');
+        return undefined;
+      }),
+      // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
+      learnTxTypes(this.#pool, transactionAreas()).catch((err: unknown) => {
+        log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');
+        return [];
+      }),
+      // the protocol the stored chain is at, before any new block: a protocol not known is said at once
+      topProtocol(this.#pool).catch(() => undefined),
+    ]);
     for (const fork of forks)
       log.info(fork, 'the stored chain passed a hard fork without its transfers: deriving them from the stored rows');
-    // a hyperchain loaded before issue 45 holds block rewards its node never paid: derived away from the stored rows
-    const unpaid = await backfillUnpaidRewards(this.#pool, rules).catch((err: unknown) => {
-      log.warn({ err: errorMessage(err) }, 'could not check the stored block rewards');
-      return undefined;
-    });
     if (unpaid)
       log.info(
         unpaid,
         'the stored hyperchain holds block rewards its node never paid: deriving its transfers and statistics again',
       );
-    // transaction types an older version stored as unknown and this one knows: re-typed from the stored rows
-    const learned = await learnTxTypes(this.#pool, transactionAreas()).catch((err: unknown) => {
-      log.warn({ err: errorMessage(err) }, 'could not re-type the stored transactions of types this version learned');
-      return [];
-    });
     for (const type of learned)
       log.info(
         type,
         'a transaction type stored as unknown is known now: its stored transactions are re-typed and derived again',
       );
-    // the protocol the stored chain is at, before any new block: a protocol not known is said at once
-    const top = await topProtocol(this.#pool).catch(() => undefined);
     if (top) this.#protocols.stored([top]);
     while (!term.aborted) {
       try {
