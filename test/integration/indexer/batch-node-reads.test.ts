@@ -8,17 +8,16 @@
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createWritePool, type Pool } from '../../../src/db/pool.ts';
-import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
 import { GA_TX_TYPES } from '../../../src/indexer/derived/ga-calls.ts';
-import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
-import { loadBatch, prepareBatch, type LoaderDeps } from '../../../src/indexer/sync/loader.ts';
+import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';
 import { balanceCandidates } from '../../../src/indexer/sync/node-reads.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import prom from 'prom-client';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
+import { loaderDeps } from './support/loader-deps.ts';
 
 const BATCH = 10;
 
@@ -47,15 +46,7 @@ describe("a batch's node reads for its derived areas", function () {
     const answered = proxy.stats.paths;
     // no request may time out and be asked again (a loaded machine): the infos asked twice are then the code's own
     const node = new NodeClient({ url: proxy.url, timeoutMs: 60_000 }, silent);
-    const deps: LoaderDeps = {
-      pool,
-      node,
-      ...contractReaders(cfg, pool, node),
-      schema: cfg.databaseSchema,
-      concurrency: 4,
-      log: silent,
-      transferRules: await transferRulesOf(cfg, { hyperchain: false }),
-    };
+    const deps = await loaderDeps(cfg, pool, node);
     const top = h.devnode.height();
     /** what a transaction asked that its batch's rows named: none may be */
     const askedInTransaction: string[] = [];

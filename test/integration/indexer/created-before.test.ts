@@ -5,14 +5,12 @@
  * written (loader.ts remembers created code after the commit only).
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createWritePool, type Pool } from '../../../src/db/pool.ts';
-import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
-import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers.ts';
+import type { Pool } from '../../../src/db/pool.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
-import { loadBatch, prepareBatch, type LoaderDeps } from '../../../src/indexer/sync/loader.ts';
+import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
+import { loaderDeps, migratedPool } from './support/loader-deps.ts';
 
 const BATCH = 5;
 
@@ -23,9 +21,7 @@ describe('the next batch prepared while one is written', function () {
 
   before(async () => {
     h = await startHarness(40, 'created-before');
-    const cfg = h.config();
-    await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, silent);
-    pool = createWritePool(cfg, 'created-before', silent, 3);
+    pool = await migratedPool(h.config(), 'created-before', 3);
   });
   after(async () => {
     await pool?.end();
@@ -48,15 +44,7 @@ describe('the next batch prepared while one is written', function () {
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const deps: LoaderDeps = {
-      pool,
-      node,
-      ...contractReaders(cfg, pool, counting),
-      schema: cfg.databaseSchema,
-      concurrency: 4,
-      log: silent,
-      transferRules: await transferRulesOf(cfg, { hyperchain: false }),
-    };
+    const deps = await loaderDeps(cfg, pool, node, counting);
     const top = h.devnode.height();
     let prepared = await prepareBatch(deps, heightRange(0, BATCH), true);
     /** calls, in a batch, of contracts the batch before it created */

@@ -5,14 +5,12 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createWritePool, type Pool } from '../../../src/db/pool.ts';
-import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
-import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers.ts';
+import type { Pool } from '../../../src/db/pool.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { Follower, type StepResult } from '../../../src/indexer/sync/follower.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, type Harness } from './support/harness.ts';
+import { loaderDeps, migratedPool } from './support/loader-deps.ts';
 
 describe('the follower’s poll of the node’s top', function () {
   this.timeout(120_000);
@@ -21,9 +19,7 @@ describe('the follower’s poll of the node’s top', function () {
 
   before(async () => {
     h = await startHarness(25, 'follower-top-ahead');
-    const cfg = h.config();
-    await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, silent);
-    pool = createWritePool(cfg, 'follower-top-ahead', silent, 3);
+    pool = await migratedPool(h.config(), 'follower-top-ahead', 3);
   });
   after(async () => {
     await pool?.end();
@@ -44,16 +40,7 @@ describe('the follower’s poll of the node’s top', function () {
       cfg,
       log: silent,
       poll,
-      loader: {
-        pool,
-        node,
-        ...contractReaders(cfg, pool, node),
-        schema: cfg.databaseSchema,
-        concurrency: 4,
-        log: silent,
-        metrics: createIndexerMetrics(new prom.Registry()),
-        transferRules: await transferRulesOf(cfg, { hyperchain: false }),
-      },
+      loader: { ...(await loaderDeps(cfg, pool, node)), metrics: createIndexerMetrics(new prom.Registry()) },
     });
     /** each step's result with the polls it asked */
     const step = async (): Promise<[StepResult, number]> => {

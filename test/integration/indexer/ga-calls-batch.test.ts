@@ -6,14 +6,13 @@
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createWritePool, withTransaction, type Pool, type Queryable } from '../../../src/db/pool.ts';
-import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
 import { deriveBatchGaCalls, deriveGaCalls, GA_TX_TYPES } from '../../../src/indexer/derived/ga-calls.ts';
-import { transferRulesOf } from '../../../src/indexer/derived/internal-transfers.ts';
 import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
-import { loadBatch, prepareBatch, type LoaderDeps } from '../../../src/indexer/sync/loader.ts';
+import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
+import { loaderDeps } from './support/loader-deps.ts';
 
 const BATCH = 15;
 /** rolledBack runs `fn` in a transaction that is rolled back, and gives its result. */
@@ -46,15 +45,7 @@ describe("a batch's ga area", function () {
     await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, silent);
     pool = createWritePool(cfg, 'ga-calls-batch', silent, 2);
     node = new NodeClient({ url: h.devnode.externalUrl, timeoutMs: 60_000 }, silent);
-    const deps: LoaderDeps = {
-      pool,
-      node,
-      ...contractReaders(cfg, pool, node),
-      schema: cfg.databaseSchema,
-      concurrency: 4,
-      log: silent,
-      transferRules: await transferRulesOf(cfg, { hyperchain: false }),
-    };
+    const deps = await loaderDeps(cfg, pool, node);
     const top = h.devnode.height();
     for (let from = 0; from <= top; from += BATCH) {
       const heights = heightRange(from, Math.min(BATCH, top - from + 1));
