@@ -160,11 +160,9 @@ export class Follower {
     this.#ahead = undefined;
     if (this.#rollbackFrom === undefined) {
       // prepare the next batch (fetch, decode, transform) while this one is written
-      const before = await prepared;
-      const after = before.gens.at(-1)!.height + 1;
+      const after = (await prepared).gens.at(-1)!.height + 1;
       const count = Math.min(cfg.batchSize, nodeTop - after + 1);
-      if (count > 0)
-        this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count), before.createdCode) };
+      if (count > 0) this.#ahead = { from: after, count, batch: this.#prepare(heightRange(after, count)) };
       // the batch reaches the top known: the next step polls the node, asked now, beside the write (the end of a
       // catch-up, each new block while following: a round trip less before the follower finds it is at the top)
       else {
@@ -222,8 +220,8 @@ export class Follower {
    * #prepare prepares a batch. Until the follower first catches up its batches leave the areas that gather
    * (derive-backfill.ts) to the backfill, which derives them over whole stretches, or at once when caught up.
    */
-  #prepare(heights: readonly number[], createdBefore?: ReadonlyMap<string, string>): Promise<PreparedBatch> {
-    const batch = prepareBatch(this.#deps.loader, heights, true, !this.#caughtUp, createdBefore);
+  #prepare(heights: readonly number[]): Promise<PreparedBatch> {
+    const batch = prepareBatch(this.#deps.loader, heights, true, !this.#caughtUp);
     batch.catch(() => {}); // a failed or unused batch is dropped; the step prepares it again
     return batch;
   }

@@ -170,11 +170,6 @@ export async function prepareBatch(
   heights: readonly number[],
   checkLinks: boolean,
   gathering = false,
-  /**
-   * the code of the contracts the batch before creates, when it is prepared but not written yet (the follower
-   * prepares the next batch while it writes one): calls of them decode without asking the node for their code
-   */
-  createdBefore?: ReadonlyMap<string, string>,
 ): Promise<PreparedBatch> {
   const fetchOptions = { onCallInfoGone: deps.onCallInfoGone };
   const gens = deps.fetchAhead
@@ -197,7 +192,7 @@ export async function prepareBatch(
       );
     }
   }
-  return decodeAndTransform(deps, gens, gathering, createdBefore);
+  return decodeAndTransform(deps, gens, gathering);
 }
 
 /**
@@ -227,13 +222,11 @@ async function decodeAndTransform(
   deps: LoaderDeps,
   fetched: readonly FetchedGeneration[],
   gathering: boolean,
-  createdBefore?: ReadonlyMap<string, string>,
 ): Promise<PreparedBatch> {
   // once per epoch, beside the decoding and the write before this batch: its dry-runs need nothing the decoding gives
   const consensus = deps.hyperchain?.ask(fetched);
   const createdCode = createdContractCode(fetched.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions)));
-  const codes = createdBefore?.size ? new Map([...createdBefore, ...createdCode]) : createdCode;
-  const decoded = await deps.decoder.decodeCalls(fetched, codes);
+  const decoded = await deps.decoder.decodeCalls(fetched, createdCode);
   const { gens, underived } = await detectTokens(deps.aexn, decoded, createdCode);
   // a call whose decoding waits for its contract's code or the compiler: the call area decodes it again later
   const undecoded = undecodedForNow(decoded);
