@@ -195,10 +195,12 @@ export class Populator implements Role {
         await this.#lock.release();
         break;
       }
-      // the lock went with its connection: nothing is written until it is taken again
+      // the lock went with its connection: nothing is written until it is taken again. Said each time, even when a
+      // step's query ended by the same cause (pg_terminate_backend, a restart) was just said as a failure of that kind
       this.#failures.failed(
         this.#lock.lost.reason,
         'writer lock lost with its database connection; waiting to take it again',
+        { always: true },
       );
       await this.#lock.release();
     }
@@ -388,7 +390,8 @@ class FailureLog {
     this.#metrics = metrics;
   }
 
-  failed(err: unknown, message: string): void {
+  /** failed counts a failure and logs it if it is the first of its kind in a row (or `always`). */
+  failed(err: unknown, message: string, opts: { always?: boolean } = {}): void {
     const kind =
       err instanceof AppError
         ? err.code
@@ -398,7 +401,7 @@ class FailureLog {
     this.#count++;
     this.#metrics.failures.inc({ kind });
     if (this.#kind === undefined) this.#since = Date.now();
-    if (kind !== this.#kind) {
+    if (kind !== this.#kind || opts.always) {
       const retryAfterMs = err instanceof NodeError ? err.retryAfterMs : undefined;
       this.#log.warn(
         { err: errorMessage(err), kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
