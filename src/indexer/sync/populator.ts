@@ -195,12 +195,10 @@ export class Populator implements Role {
         await this.#lock.release();
         break;
       }
-      // the lock went with its connection: nothing is written until it is taken again. Said each time, even when a
-      // step's query ended by the same cause (pg_terminate_backend, a restart) was just said as a failure of that kind
+      // the lock went with its connection: nothing is written until it is taken again
       this.#failures.failed(
         this.#lock.lost.reason,
         'writer lock lost with its database connection; waiting to take it again',
-        { always: true },
       );
       await this.#lock.release();
     }
@@ -375,13 +373,15 @@ export async function startPopulator(deps: PopulatorDeps): Promise<Populator> {
 }
 
 /**
- * FailureLog logs a run of failures once per kind (the first of each new kind), and the recovery once, with how
- * many tries failed meanwhile: an outage of minutes writes two lines, not one per retry.
+ * FailureLog logs a run of failures once per kind and what failed (the first of each new pair), and the recovery once,
+ * with how many tries failed meanwhile: an outage of minutes writes two lines, not one per retry. What failed counts
+ * too: a lost writer lock is said after a step's query ended by the same cause (pg_terminate_backend, a restart).
  */
 class FailureLog {
   readonly #log: Logger;
   readonly #metrics: IndexerMetrics;
-  #kind: string | undefined;
+  /** the kind and message of the last failure said, until a recovery */
+  #last: string | undefined;
   #count = 0;
   #since = 0;
 
@@ -390,8 +390,8 @@ class FailureLog {
     this.#metrics = metrics;
   }
 
-  /** failed counts a failure and logs it if it is the first of its kind in a row (or `always`). */
-  failed(err: unknown, message: string, opts: { always?: boolean } = {}): void {
+  /** failed counts a failure and logs it if it is the first of its kind and message in a row. */
+  failed(err: unknown, message: string): void {
     const kind =
       err instanceof AppError
         ? err.code
@@ -400,24 +400,25 @@ class FailureLog {
           : 'error';
     this.#count++;
     this.#metrics.failures.inc({ kind });
-    if (this.#kind === undefined) this.#since = Date.now();
-    if (kind !== this.#kind || opts.always) {
+    if (this.#last === undefined) this.#since = Date.now();
+    const last = `${kind} ${message}`;
+    if (last !== this.#last) {
       const retryAfterMs = err instanceof NodeError ? err.retryAfterMs : undefined;
       this.#log.warn(
         { err: errorMessage(err), kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
         message,
       );
     }
-    this.#kind = kind;
+    this.#last = last;
   }
 
   recovered(): void {
-    if (this.#kind === undefined) return;
+    if (this.#last === undefined) return;
     this.#log.info(
       { failedTries: this.#count, seconds: Math.round((Date.now() - this.#since) / 1000) },
       'populator recovered',
     );
-    this.#kind = undefined;
+    this.#last = undefined;
     this.#count = 0;
   }
 }
