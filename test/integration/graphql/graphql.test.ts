@@ -24,16 +24,26 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
     await v3?.close();
   });
 
-  /** post sends a query as aepp clients do (POST, JSON) and reads the answer with exact integers. */
-  async function post(query: string, variables: Obj = {}): Promise<GraphQLAnswer> {
+  const send = async (query: string, variables: Obj): Promise<[number, string]> => {
     const res = await fetch(`${v3.url}/mdw/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
     });
-    const body = parseJson(await res.text()) as Obj;
+    return [res.status, await res.text()];
+  };
+
+  /**
+   * post sends a query as aepp clients do (POST, JSON) and reads the answer with exact integers. It sends it twice:
+   * graphql-js executes a shape's first document, graphql-jit its later ones (compiled-operations.ts), and the two
+   * answers are the same text.
+   */
+  async function post(query: string, variables: Obj = {}): Promise<GraphQLAnswer> {
+    const [status, text] = await send(query, variables);
+    expect(await send(query, variables), `${query}, run again (compiled)`).to.deep.equal([status, text]);
+    const body = parseJson(text) as Obj;
     return {
-      status: res.status,
+      status,
       data: (body.data ?? null) as Obj | null,
       errors: body.errors as GraphQLAnswer['errors'],
     };

@@ -7,7 +7,7 @@
  */
 import { GraphQLError, parse, specifiedRules, validate, visit, type DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { shapeOf } from './document-shape.ts';
+import { shapeOf, type DocumentShape } from './document-shape.ts';
 import { IntrospectionCountRule } from './introspection-rule.ts';
 import { SCHEMA } from './schema.ts';
 
@@ -27,7 +27,13 @@ export const CACHE_BYTES = 16 * 1024 * 1024;
 /** RULES: graphql-js's own and a bound on introspection fields. */
 const RULES = [...specifiedRules, IntrospectionCountRule];
 
-type Checked = DocumentNode | readonly GraphQLError[];
+/** A valid document and its shape (document-shape.ts). */
+export interface CheckedDocument {
+  readonly document: DocumentNode;
+  readonly shape: DocumentShape;
+}
+
+type Checked = CheckedDocument | readonly GraphQLError[];
 
 const documents = new LRUCache<string, { readonly checked: Checked; readonly bytes: number }>({
   maxSize: CACHE_BYTES,
@@ -40,7 +46,7 @@ const validShapes = new LRUCache<string, true>({
   sizeCalculation: (_value, shape) => shape.length + 1,
 });
 
-/** checkedDocument is a query's document, or its syntax or validation errors. */
+/** checkedDocument is a query's document with its shape, or its syntax or validation errors. */
 export function checkedDocument(query: string): Checked {
   const known = documents.get(query);
   if (known) return known.checked;
@@ -57,9 +63,9 @@ export function checkedDocument(query: string): Checked {
       return checked;
     }
     const shape = shapeOf(SCHEMA, query, document);
-    const invalid = validShapes.has(shape) ? [] : validate(SCHEMA, document, RULES);
-    if (invalid.length === 0) validShapes.set(shape, true);
-    checked = invalid.length > 0 ? invalid : document;
+    const invalid = validShapes.has(shape.text) ? [] : validate(SCHEMA, document, RULES);
+    if (invalid.length === 0) validShapes.set(shape.text, true);
+    checked = invalid.length > 0 ? invalid : { document, shape };
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
     checked = [err];

@@ -23,6 +23,7 @@ import type { V3Env } from '../resources/resource.ts';
 import type { ApiContext, ApiMiddleware } from '../../http/state.ts';
 import { COST_PER_TURN, measure, QUERY_LIMITS } from './cost.ts';
 import { documentProblem } from './document-bounds.ts';
+import { CompiledOperations } from './compiled-operations.ts';
 import { checkedDocument } from './document-cache.ts';
 import { graphiqlFile } from './graphiql.ts';
 import { GRAPHQL_ROUTE, OperationLabels } from './operation-labels.ts';
@@ -50,6 +51,7 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     ? (work, cost, arrivedAt) => admission.run(work, cost / COST_PER_TURN, arrivedAt)
     : (work) => work(NO_DEADLINE);
   const labels = new OperationLabels();
+  const compiled = new CompiledOperations(SCHEMA);
   return async function graphqlApi(ctx, next) {
     if (ctx.path !== '/graphql') return serveGraphiql(ctx, next);
     const arrivedAt = ctx.state.arrivedAt ?? performance.now();
@@ -70,6 +72,7 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     const operation: Operation = {
       admitted: (work, cost) => admitted(work, cost, arrivedAt),
       named: (name) => (ctx.state.route = labels.label(name)),
+      compiled,
     };
     // the scalars wrote their bigints as raw JSON: no walk over the result's every field
     ctx.body = stringifyRawBigInts(await run(request, env, ctx.method === 'GET', operation));
@@ -103,6 +106,8 @@ interface Operation {
   readonly admitted: (work: (deadline: Deadline) => Promise<ExecutionResult>, cost: number) => Promise<ExecutionResult>;
   /** hears its name (or that it has none): the request's route label */
   readonly named: (name: string | undefined) => void;
+  /** the operations of hot shapes, compiled */
+  readonly compiled: CompiledOperations;
 }
 
 /** run answers one request: errors of the request itself as `{errors}`, the operation's result otherwise. */
@@ -110,7 +115,7 @@ async function run(
   request: Partial<GraphQLRequest>,
   env: V3Env,
   viaGet: boolean,
-  { admitted, named }: Operation,
+  { admitted, named, compiled }: Operation,
 ): Promise<ExecutionResult> {
   const { query, operationName } = request;
   if (typeof query !== 'string' || query === '') throw badRequest('a GraphQL request needs a `query`');
@@ -120,8 +125,8 @@ async function run(
   const problem = documentProblem(query);
   if (problem) throw badRequest(problem);
   const checked = checkedDocument(query);
-  if (!('definitions' in checked)) return { errors: checked };
-  const document = checked;
+  if (!('document' in checked)) return { errors: checked };
+  const { document } = checked;
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return { errors: [new GraphQLError('no operation of that name in the document')] };
   if (viaGet && operation.operation !== 'query') return { errors: [new GraphQLError('GET takes queries only')] };
@@ -138,18 +143,20 @@ async function run(
       errors: [limitError(`query cost ${cost} exceeds the limit ${QUERY_LIMITS.cost}: ask for fewer items or fields`)],
     };
   named(operation.name?.value);
-  const result = await admitted(
-    async (deadline) =>
-      execute({
-        schema: SCHEMA,
-        document,
-        variableValues: variables,
-        operationName: operationName ?? undefined,
-        contextValue: { env, loaders: requestLoaders(env.pool, deadline), deadline },
-      }),
-    cost,
-  );
-  return { ...result, errors: result.errors?.map(fieldError) };
+  const runner = compiled.runner(checked, operationName ?? undefined);
+  const result = await admitted(async (deadline) => {
+    const contextValue = { env, loaders: requestLoaders(env.pool, deadline), deadline };
+    if (runner) return runner(contextValue, variables);
+    return execute({
+      schema: SCHEMA,
+      document,
+      variableValues: variables,
+      operationName: operationName ?? undefined,
+      contextValue,
+    });
+  }, cost);
+  // graphql-js's order, which graphql-jit's result does not keep
+  return result.errors?.length ? { errors: result.errors.map(fieldError), data: result.data } : { data: result.data };
 }
 
 /** variablesOf reads `variables`: an object, or its JSON text (GET and form requests). */
@@ -175,12 +182,15 @@ function variablesOf(value: unknown): Record<string, unknown> {
 function fieldError(error: GraphQLError): GraphQLError {
   const cause = error.originalError;
   if (cause === undefined || cause instanceof GraphQLError) return error;
-  if (cause instanceof AppError && cause.status < 500)
-    return new GraphQLError(cause.message, {
+  if (cause instanceof AppError && cause.status < 500) {
+    const answered = new GraphQLError(cause.message, {
       nodes: error.nodes,
       path: error.path,
       extensions: { code: cause.status === 404 ? 'NOT_FOUND' : 'BAD_USER_INPUT', status: cause.status },
     });
+    // graphql-jit's errors carry their locations, not the nodes they are computed from
+    return error.nodes ? answered : Object.assign(answered, { locations: error.locations });
+  }
   throw cause;
 }
 

@@ -3,7 +3,7 @@ import { parse } from 'graphql';
 import { shapeOf } from '../../../../src/api/mdw/graphql/document-shape.ts';
 import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
 
-const shape = (query: string): string => shapeOf(SCHEMA, query, parse(query));
+const shape = (query: string): string => shapeOf(SCHEMA, query, parse(query)).text;
 
 describe('GraphQL document shapes (document-shape.ts)', () => {
   it('blanks the string literals given where a String is expected: cursors, hashes, list items, variable defaults', () => {
