@@ -3,7 +3,9 @@
  * key block's flags, and at each epoch boundary (genesis, an EOE key block) one set of dry-runs for the epoch that
  * starts, all at the boundary: `epoch_info()`, `pin_reward_info()` and `sorted_validators()`, then
  * `validator_schedule(...)` for its leaders and each validator's `get_validator_state` for the delegates of the epoch
- * whose stakes the boundary locks (three epochs on: they sum to its locked stake). Nothing is read per height.
+ * whose stakes the boundary locks (three epochs on: they sum to its locked stake); at an end of epoch whose staking
+ * contract answers the node's current `validator` record, a third round at the block before it for the rewards it paid
+ * (rewards.ts). Nothing is read per height.
  * The same reads serve the hyperchain derived area's backfill, from stored key blocks (derived/hyperchain.ts).
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
@@ -24,9 +26,7 @@ import {
   pinOf,
   producedRow,
   lockedEpochs,
-  readDelegates,
   readEpochInfo,
-  readFateDelegates,
   readFateStakes,
   readPinRewardInfo,
   readSchedule,
@@ -34,7 +34,22 @@ import {
   type EpochInfo,
   type GenerationHead,
 } from './epoch-rows.ts';
-import type { DelegatesLoad, EpochLoad, HyperchainBatch, PinLoad } from '../../db/writes/hyperchain-rows.ts';
+import {
+  previousBlock,
+  readRewards,
+  rewardedEpoch,
+  type PaidBoundary,
+  type RewardsAsk,
+  type RewardsUnread,
+} from './rewards.ts';
+import { readState, type StateRead } from './validator-state.ts';
+import type {
+  DelegatesLoad,
+  EpochLoad,
+  HyperchainBatch,
+  PinLoad,
+  RewardLoad,
+} from '../../db/writes/hyperchain-rows.ts';
 
 /** What the reader asks: the node (in the populator's node set), the contract decoder (code and FATE encoders). */
 export interface HyperchainReaderDeps {
@@ -59,17 +74,39 @@ export interface HyperchainReads {
   readonly rows: Promise<HyperchainBatch>;
 }
 
+/** What a staking or election contract answers that this version does not read, and what is then left out. */
+type Unread = 'state' | 'balance' | RewardsUnread;
+const UNREAD_WARNINGS: Record<Unread, string> = {
+  state:
+    'hyperchain: the staking contract answers get_validator_state in a shape this version does not read (a newer ' +
+    'contract?): epochs, leaders and stakes are indexed, delegates and rewards are not',
+  balance:
+    'hyperchain: the staking contract answers get_validator_state with the older get_validator_response record, ' +
+    'which states no balance: the rewards validators earned are not indexed (rewards_earned 0)',
+  'paid epoch':
+    'hyperchain: the election contract does not tell the validators of the epoch an end of epoch pays ' +
+    '(epoch_info_epoch): the rewards validators earned are not indexed (rewards_earned 0)',
+  record:
+    'hyperchain: the staking contract answers get_validator_state with another record before an end of epoch than ' +
+    'at it: the rewards validators earned are not indexed (rewards_earned 0)',
+};
+
 /** HyperchainReader reads a batch's consensus rows; a chain that is not a hyperchain gives none. */
 export class HyperchainReader {
   readonly #deps: HyperchainReaderDeps;
   #record: Promise<HyperchainRecord> | undefined;
   readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
-  /** whether a delegates answer of a shape this version does not read was logged (once per reader) */
-  #delegatesUnread = false;
+  /** the answers this version does not read that were logged (each kind once per reader) */
+  readonly #unread = new Set<Unread>();
   /** the consensus contracts' code: created at genesis, never changed, asked once per reader (again after a failure) */
   readonly #code = new Map<string, Promise<string>>();
   /** calldata by contract, function and argument */
   readonly #calldata = new LRUCache<string, string>({ max: CALLDATA_KEPT });
+  /** what rewards.ts asks through the reader */
+  readonly #ask: RewardsAsk = {
+    dryRun: (block, calls) => this.#dryRun(block, calls),
+    call: (contract, code, fn, arg) => this.#call(contract, code, fn, arg),
+  };
 
   constructor(deps: HyperchainReaderDeps) {
     this.#deps = deps;
@@ -135,10 +172,29 @@ export class HyperchainReader {
       readFateStakes,
       readStakes,
     );
-    const [schedule, locked] = await Promise.all([
+    const validators = sorted.map(([v]) => v);
+    const [schedule, states] = await Promise.all([
       info.seed ? this.#leaders(election, at, info, electionCode!) : [],
-      this.#delegates(contracts.staking, at, sorted, lockedEpochs(gen.height, info.epoch), stakingCode!),
+      this.#validatorStates(contracts.staking, at, validators, stakingCode!),
     ]);
+    const locked = this.#delegates(validators, states, lockedEpochs(gen.height, info.epoch));
+    const balanced = this.#statesBalance(states, contracts.staking, at);
+    const paid = rewardedEpoch(gen.height, info.epoch);
+    const before = previousBlock(gen);
+    const rewards =
+      balanced && paid !== undefined && before !== undefined
+        ? await this.#rewards({
+            staking: contracts.staking,
+            stakingCode: stakingCode!,
+            election,
+            electionCode: electionCode!,
+            at,
+            before,
+            epoch: paid,
+            validators,
+            after: states ?? [],
+          })
+        : [];
     const seed = encodeSeed(info.seed);
     return {
       epoch: {
@@ -154,6 +210,7 @@ export class HyperchainReader {
         validators: info.stakes.map(([validator, stake]) => ({ validator, stake })),
         schedule,
         locked,
+        rewards,
       },
       pin: pinOf(gen, pinReward, info.epoch - 1),
     };
@@ -170,35 +227,61 @@ export class HyperchainReader {
   }
 
   /**
-   * #delegates reads, at a boundary, the delegates of the validators whose stakes it locks (`sorted_validators()`
-   * there): the delegates of the epochs it locks, which sum to their stakes. Read at the boundary, not at the epoch's
-   * own start three epochs later: one state per epoch, the one its other dry-runs read.
+   * #validatorStates asks, at a boundary, `get_validator_state` of the validators whose stakes it locks
+   * (`sorted_validators()` there), in their order; undefined when the staking contract has no such function. Read at
+   * the boundary, not at the locked epoch's own start three epochs later: one state per epoch, the one its other
+   * dry-runs read.
    */
-  async #delegates(
+  async #validatorStates(
     staking: string,
     at: string,
-    sorted: readonly (readonly [string, bigint])[],
-    epochs: readonly number[],
+    validators: readonly string[],
     code: BytecodeEncoder,
-  ): Promise<DelegatesLoad[]> {
-    if (sorted.length === 0) return [];
+  ): Promise<StateRead[] | undefined> {
+    if (validators.length === 0) return [];
     let calls: DryRunCall[];
     try {
-      calls = sorted.map(([v]) => ({
-        contract: staking,
-        calldata: this.#encode(staking, code, 'get_validator_state', v),
-      }));
+      calls = validators.map((v) => this.#call(staking, code, 'get_validator_state', v));
     } catch {
-      return this.#delegatesUnreadable(staking, at); // a staking contract without get_validator_state(address)
+      this.#tell('state', staking, at); // a staking contract without get_validator_state(address)
+      return undefined;
     }
     const results = await this.#dryRun(at, calls);
-    return sorted.flatMap(([validator], i) => {
-      const r = results[i];
-      if (!r?.ok) return [];
-      const delegates = readAnswer(code, 'get_validator_state', r.value, readFateDelegates, readDelegates);
-      if (!delegates) return this.#delegatesUnreadable(staking, at);
-      return epochs.map((epoch) => ({ epoch, validator, delegates }));
+    return results.map((r) => readState(code, r));
+  }
+
+  /**
+   * #delegates are the delegates of the epochs a boundary locks, which sum to their validators' stakes, as
+   * `get_validator_response` states them; the node's current `validator` record has none (no rows, as the contract
+   * keeps none).
+   */
+  #delegates(validators: readonly string[], states: StateRead[] | undefined, epochs: number[]): DelegatesLoad[] {
+    return validators.flatMap((validator, i) => {
+      const state = states?.[i];
+      if (state?.record !== 'get_validator_response') return [];
+      return epochs.map((epoch) => ({ epoch, validator, delegates: state.delegates }));
     });
+  }
+
+  /**
+   * #statesBalance says whether a boundary's states state a balance to read rewards from: every one read is the
+   * `validator` record. Told once when they are another record (the older one, or one this version does not read).
+   */
+  #statesBalance(states: StateRead[] | undefined, staking: string, at: string): boolean {
+    if (states === undefined) return false; // told by #validatorStates
+    const read = states.filter((s) => s !== undefined);
+    const other = read.find((s) => s?.record !== 'validator');
+    if (other === undefined) return read.length > 0;
+    this.#tell(other === null ? 'state' : 'balance', staking, at);
+    return false;
+  }
+
+  /** #rewards are the rewards a boundary paid (rewards.ts), or none when they cannot be read (told once). */
+  async #rewards(boundary: PaidBoundary): Promise<RewardLoad[]> {
+    const rows = await readRewards(this.#ask, boundary);
+    if (typeof rows !== 'string') return rows;
+    this.#tell(rows, boundary.staking, boundary.at);
+    return [];
   }
 
   #codeOf(contract: string): Promise<string> {
@@ -211,8 +294,13 @@ export class HyperchainReader {
     return code;
   }
 
+  /** #call is a dry-run's call of `fn(arg)` on `contract`. */
+  #call(contract: string, code: BytecodeEncoder, fn: string, arg: string | number): DryRunCall {
+    return { contract, calldata: this.#encode(contract, code, fn, arg) };
+  }
+
   /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once. */
-  #encode(contract: string, code: BytecodeEncoder, fn: string, arg?: string): string {
+  #encode(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): string {
     const key = `${contract} ${fn} ${arg ?? ''}`;
     let calldata = this.#calldata.get(key);
     if (calldata === undefined)
@@ -220,17 +308,11 @@ export class HyperchainReader {
     return calldata;
   }
 
-  /** #delegatesUnreadable leaves out delegates a staking contract gives in a way this version does not read, told once */
-  #delegatesUnreadable(staking: string, at: string): [] {
-    if (!this.#delegatesUnread) {
-      this.#delegatesUnread = true;
-      this.#deps.log?.warn(
-        { contract: staking, at },
-        'hyperchain: the staking contract gives validators in a shape this version does not read (a newer ' +
-          'contract?): epochs, leaders and stakes are indexed, delegates are not',
-      );
-    }
-    return [];
+  /** #tell logs, once per reader, what a contract answers that this version does not read. */
+  #tell(what: Unread, contract: string, at: string): void {
+    if (this.#unread.has(what)) return;
+    this.#unread.add(what);
+    this.#deps.log?.warn({ contract, at }, UNREAD_WARNINGS[what]);
   }
 
   /**
