@@ -80,12 +80,10 @@ export async function readRewards(ask: RewardsAsk, b: PaidBoundary): Promise<Rew
       : await Promise.all([ask.dryRun(b.before, stateCalls(left)), ask.dryRun(b.at, stateCalls(left))]);
   const balances = (results: readonly DryRunResult[]): BalanceRead[] =>
     results.map((r) => balanceOf(readState(b.stakingCode, r)));
-  const rows = rewardRows(
-    b.epoch,
-    [...b.validators, ...left],
-    balances([...results.slice(0, -1), ...leftBefore]),
-    [...b.after.map(balanceOf), ...balances(leftAfter)],
-  );
+  const rows = rewardRows(b.epoch, [...b.validators, ...left], balances([...results.slice(0, -1), ...leftBefore]), [
+    ...b.after.map(balanceOf),
+    ...balances(leftAfter),
+  ]);
   return rows ?? 'record';
 }
 
