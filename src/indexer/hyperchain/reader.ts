@@ -34,15 +34,9 @@ import {
   type EpochInfo,
   type GenerationHead,
 } from './epoch-rows.ts';
-import {
-  previousBlock,
-  readRewards,
-  rewardedEpoch,
-  type PaidBoundary,
-  type RewardsAsk,
-  type RewardsUnread,
-} from './rewards.ts';
-import { readState, type StateRead } from './validator-state.ts';
+import { previousBlock, readRewards, rewardedEpoch, type PaidBoundary, type RewardsAsk } from './rewards.ts';
+import { UnreadLog } from './unread-log.ts';
+import { readState, recordOf, type StateRead } from './validator-state.ts';
 import type {
   DelegatesLoad,
   EpochLoad,
@@ -74,30 +68,13 @@ export interface HyperchainReads {
   readonly rows: Promise<HyperchainBatch>;
 }
 
-/** What a staking or election contract answers that this version does not read, and what is then left out. */
-type Unread = 'state' | 'balance' | RewardsUnread;
-const UNREAD_WARNINGS: Record<Unread, string> = {
-  state:
-    'hyperchain: the staking contract answers get_validator_state in a shape this version does not read (a newer ' +
-    'contract?): epochs, leaders and stakes are indexed, delegates and rewards are not',
-  balance:
-    'hyperchain: the staking contract answers get_validator_state with the older get_validator_response record, ' +
-    'which states no balance: the rewards validators earned are not indexed (rewards_earned 0)',
-  'paid epoch':
-    'hyperchain: the election contract does not tell the validators of the epoch an end of epoch pays ' +
-    '(epoch_info_epoch): the rewards validators earned are not indexed (rewards_earned 0)',
-  record:
-    'hyperchain: the staking contract answers get_validator_state with another record before an end of epoch than ' +
-    'at it: the rewards validators earned are not indexed (rewards_earned 0)',
-};
-
 /** HyperchainReader reads a batch's consensus rows; a chain that is not a hyperchain gives none. */
 export class HyperchainReader {
   readonly #deps: HyperchainReaderDeps;
   #record: Promise<HyperchainRecord> | undefined;
   readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
-  /** the answers this version does not read that were logged (each kind once per reader) */
-  readonly #unread = new Set<Unread>();
+  /** what the contracts answer that this version does not read, told once each */
+  readonly #unread: UnreadLog;
   /** the consensus contracts' code: created at genesis, never changed, asked once per reader (again after a failure) */
   readonly #code = new Map<string, Promise<string>>();
   /** calldata by contract, function and argument */
@@ -110,6 +87,7 @@ export class HyperchainReader {
 
   constructor(deps: HyperchainReaderDeps) {
     this.#deps = deps;
+    this.#unread = new UnreadLog(deps.log);
   }
 
   /** record says whether the chain is a hyperchain, detected once (a failed detection is asked again next time). */
@@ -178,11 +156,14 @@ export class HyperchainReader {
       this.#validatorStates(contracts.staking, at, validators, stakingCode!),
     ]);
     const locked = this.#delegates(validators, states, lockedEpochs(gen.height, info.epoch));
-    const balanced = this.#statesBalance(states, contracts.staking, at);
+    // rewards are read from the node's current record only; the older one states no balance (validator-state.ts)
+    const record = states && recordOf(states);
+    if (record === null) this.#unread.tell('state', contracts.staking, at);
+    if (record === 'get_validator_response') this.#unread.tell('balance', contracts.staking, at);
     const paid = rewardedEpoch(gen.height, info.epoch);
     const before = previousBlock(gen);
     const rewards =
-      balanced && paid !== undefined && before !== undefined
+      record === 'validator' && paid !== undefined && before !== undefined
         ? await this.#rewards({
             staking: contracts.staking,
             stakingCode: stakingCode!,
@@ -243,7 +224,7 @@ export class HyperchainReader {
     try {
       calls = validators.map((v) => this.#call(staking, code, 'get_validator_state', v));
     } catch {
-      this.#tell('state', staking, at); // a staking contract without get_validator_state(address)
+      this.#unread.tell('state', staking, at); // a staking contract without get_validator_state(address)
       return undefined;
     }
     const results = await this.#dryRun(at, calls);
@@ -263,24 +244,11 @@ export class HyperchainReader {
     });
   }
 
-  /**
-   * #statesBalance says whether a boundary's states state a balance to read rewards from: every one read is the
-   * `validator` record. Told once when they are another record (the older one, or one this version does not read).
-   */
-  #statesBalance(states: StateRead[] | undefined, staking: string, at: string): boolean {
-    if (states === undefined) return false; // told by #validatorStates
-    const read = states.filter((s) => s !== undefined);
-    const other = read.find((s) => s?.record !== 'validator');
-    if (other === undefined) return read.length > 0;
-    this.#tell(other === null ? 'state' : 'balance', staking, at);
-    return false;
-  }
-
   /** #rewards are the rewards a boundary paid (rewards.ts), or none when they cannot be read (told once). */
   async #rewards(boundary: PaidBoundary): Promise<RewardLoad[]> {
     const rows = await readRewards(this.#ask, boundary);
     if (typeof rows !== 'string') return rows;
-    this.#tell(rows, boundary.staking, boundary.at);
+    this.#unread.tell(rows, boundary.staking, boundary.at);
     return [];
   }
 
@@ -306,13 +274,6 @@ export class HyperchainReader {
     if (calldata === undefined)
       this.#calldata.set(key, (calldata = code.encodeCall(fn, arg === undefined ? [] : [arg])));
     return calldata;
-  }
-
-  /** #tell logs, once per reader, what a contract answers that this version does not read. */
-  #tell(what: Unread, contract: string, at: string): void {
-    if (this.#unread.has(what)) return;
-    this.#unread.add(what);
-    this.#deps.log?.warn({ contract, at }, UNREAD_WARNINGS[what]);
   }
 
   /**

@@ -37,6 +37,16 @@ export function readState(code: BytecodeEncoder, result: DryRunResult | undefine
   return readAnswer(code, 'get_validator_state', result.value, readFateValidatorState, readValidatorState) ?? null;
 }
 
+/**
+ * recordOf is the record a boundary's answers are, when every one read is the same (a failed call says nothing):
+ * null when one is a record this version does not read or they differ, undefined when none was read.
+ */
+export function recordOf(states: readonly StateRead[]): ValidatorState['record'] | null | undefined {
+  const records = new Set(states.flatMap((s) => (s === undefined ? [] : [s?.record ?? null])));
+  if (records.size > 1) return null;
+  return [...records][0];
+}
+
 /** readValidatorState reads aepp-calldata's decoding of an answer, or gives undefined for a record it does not know. */
 export function readValidatorState(value: unknown): ValidatorState | undefined {
   const delegates = readDelegates(value);

@@ -16,6 +16,7 @@ import {
   readFateValidatorState,
   readState,
   readValidatorState,
+  recordOf,
 } from '../../../../src/indexer/hyperchain/validator-state.ts';
 import { dryRunBody, readResults } from '../../../../src/node/dry-run.ts';
 
@@ -91,6 +92,17 @@ describe('validator-state: the record get_validator_state answered', () => {
     expect(readState(code, { ok: true, value: encodeValue(tuple(address(A), 1n)) })).to.equal(null);
     const current = encodeValue(record(A, B, BIG, 7n, epochs, true).fate);
     expect(readState(code, { ok: true, value: current })).to.deep.equal({ record: 'validator', totalBalance: BIG });
+  });
+
+  it("tells a boundary's record when every answer read is the same one, failed calls aside", () => {
+    const current = { record: 'validator', totalBalance: 1n } as const;
+    const older = { record: 'get_validator_response', delegates: new Map() } as const;
+    expect(recordOf([current, undefined, current])).to.equal('validator');
+    expect(recordOf([older])).to.equal('get_validator_response');
+    expect(recordOf([current, older])).to.equal(null);
+    expect(recordOf([current, null])).to.equal(null);
+    expect(recordOf([undefined])).to.equal(undefined);
+    expect(recordOf([])).to.equal(undefined);
   });
 
   for (const [mode, kind, expected] of [
