@@ -7,7 +7,7 @@ import type { FunctionSpec } from './contracts/bytecode.ts';
 import type { FateType } from '../chain/fate.ts';
 import { AEX9_FUNCTIONS } from './contracts/standards.ts';
 import { GA_FUNCTIONS } from './fate-contract.ts';
-import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS } from './hyperchain/types.ts';
+import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from './hyperchain/types.ts';
 
 /** AciType is a type as the ACI writes it. */
 type AciType =
@@ -127,11 +127,13 @@ export const HC_ELECTION_ACI = contractAci('HCElection', HC_ELECTION_FUNCTIONS, 
   'finalize_epoch',
 ]);
 
-/** HC_STAKING_ACI is the ACI of a devnode hyperchain's staking contract (MainStaking). */
-export const HC_STAKING_ACI = contractAci('MainStaking', HC_STAKING_FUNCTIONS, [
-  'new_validator',
-  'stake',
-  'withdraw',
-  'lock_stake',
-  'add_rewards',
-]);
+const STAKING_STATEFUL = ['new_validator', 'stake', 'withdraw', 'lock_stake', 'add_rewards'];
+
+/**
+ * HC_STAKING_ACI is the ACI of a devnode hyperchain's staking contract (MainStaking), `get_validator_state` answering
+ * `get_validator_response` (the default `stakingRecord`).
+ */
+export const HC_STAKING_ACI = contractAci('MainStaking', HC_STAKING_FUNCTIONS, STAKING_STATEFUL);
+
+/** HC_STAKING_VALIDATOR_ACI is the same of a devnode started with `stakingRecord: 'validator'` (the node's record). */
+export const HC_STAKING_VALIDATOR_ACI = contractAci('MainStaking', HC_STAKING_VALIDATOR_FUNCTIONS, STAKING_STATEFUL);

@@ -1,12 +1,15 @@
 /**
  * @module A test's hyperchain: a hyperchain devnode with a generated chain of whole epochs (holes, validator churn,
- * delegates moving, HCVoteTxs) and a fresh database, with the populator run to the node's top when asked.
+ * delegates moving, HCVoteTxs) and a fresh database, with the populator run to the node's top when asked; and the
+ * block rewards its consensus credited, per epoch and validator.
  */
 import { expect } from 'chai';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
+import { HOLE_FLAG, startDevnode, type Devnode, type Hyperchain, type StakingRecord } from '../../src/devnode/index.ts';
+import { isPinned } from '../../src/devnode/hyperchain/consensus.ts';
+import { toBigInt } from '../../src/chain/json.ts';
 import { verifyChain } from '../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from './populate.ts';
 import { createTestDatabase } from './postgres.ts';
@@ -18,6 +21,8 @@ export interface HyperchainOptions {
   readonly epochLength?: number;
   readonly extra?: number;
   readonly seed?: string;
+  /** what MainStaking's `get_validator_state` answers (the devnode's `--staking-record`; default `response`) */
+  readonly stakingRecord?: StakingRecord;
 }
 
 /** A running hyperchain devnode, a database and a config pointing at both. */
@@ -41,7 +46,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       internalPort: 0,
       mine: false,
       microBlockIntervalMs: 0,
-      hyperchain: { epochLength },
+      hyperchain: { epochLength, ...(options.stakingRecord ? { stakingRecord: options.stakingRecord } : {}) },
       generate: {
         generations: options.epochs * epochLength + (options.extra ?? 0),
         seed: options.seed ?? 'hyperchain',
@@ -92,3 +97,49 @@ export async function expectVerifyClean(hc: TestHyperchain, schema: string): Pro
   expect(report.differences).to.equal(0);
   expect(report.checked).to.equal(hc.devnode.height() + 1);
 }
+
+/**
+ * devnodeRewards are the block rewards of each epoch whose rewards the node's top paid (at the end of the epoch after
+ * it), per validator, summed as the devnode's consensus credits them (consensus.ts, not its contracts' state): each
+ * key block that is not a hole gives its producer `fixed_coinbase` and the fees of the micro blocks before it, and a
+ * pinned epoch's last leader the pin reward.
+ */
+export function devnodeRewards(hc: TestHyperchain): { epoch: number; validator: string; reward: string }[] {
+  const chain = hc.devnode.chain;
+  const { fixedCoinbase, pinningReward } = (chain.options.hyperchain as Hyperchain).config;
+  const L = hc.epochLength;
+  const sums = new Map<string, bigint>();
+  const credit = (epoch: number, validator: string, amount: bigint): void => {
+    const key = `${epoch} ${validator}`;
+    sums.set(key, (sums.get(key) ?? 0n) + amount);
+  };
+  let carried = 0n; // the pin rewards carried over to the epoch: the base of each unpinned epoch right before
+  // epoch e (heights (e-1)L+1..eL) is paid at the end of epoch e + 1
+  for (let epoch = 1; (epoch + 1) * L <= chain.height; epoch++) {
+    for (let h = (epoch - 1) * L + 1; h <= epoch * L; h++) {
+      const header = chain.keyBlocks[h]!.header;
+      if (((header.hcFlags ?? 0) & HOLE_FLAG) !== 0) continue;
+      const fees = chain.keyBlocks[h - 1]!.micro.flatMap((mb) => mb.txs).reduce(
+        (a, r) => a + toBigInt(r.tx.fee ?? 0),
+        0n,
+      );
+      credit(epoch, header.beneficiary, fixedCoinbase + fees);
+    }
+    // epoch 1's pin reward is none (init_epochs), each later one's the base and what was carried over to it
+    const pinReward = epoch === 1 ? 0n : pinningReward + carried;
+    if (isPinned(epoch)) credit(epoch, chain.keyBlocks[epoch * L]!.header.beneficiary, pinReward);
+    carried = isPinned(epoch) ? 0n : pinningReward + carried;
+  }
+  return [...sums]
+    .map(([key, reward]) => {
+      const [epoch, validator] = key.split(' ') as [string, string];
+      return { epoch: Number(epoch), validator, reward: String(reward) };
+    })
+    .sort(byEpochValidator);
+}
+
+/** byEpochValidator orders reward rows by epoch, then validator (as JavaScript compares strings). */
+export const byEpochValidator = (
+  a: { epoch: number; validator: string },
+  b: { epoch: number; validator: string },
+): number => a.epoch - b.epoch || (a.validator < b.validator ? -1 : a.validator > b.validator ? 1 : 0);

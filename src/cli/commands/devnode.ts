@@ -5,6 +5,7 @@ import { runUntilSignal } from '../lifecycle.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { HardForkFile } from '../../chain/hard-forks.ts';
+import type { StakingRecord } from '../../devnode/index.ts';
 import { HARD_FORK_FILE_VARIABLES } from '../../config.ts';
 import { parseAccountFlag } from '../account-flag.ts';
 
@@ -62,6 +63,13 @@ export default class Devnode extends Command {
       description: 'with --hyperchain: key blocks per epoch',
       default: 10,
       min: 2,
+      dependsOn: ['hyperchain'],
+    }),
+    'staking-record': Flags.string({
+      description:
+        "with --hyperchain: the record MainStaking's get_validator_state answers: response (ae_mdw 1.107's get_validator_response, with the delegates) or validator (the node's current record: total_balance, no delegates)",
+      options: ['response', 'validator'] satisfies StakingRecord[],
+      default: 'response',
       dependsOn: ['hyperchain'],
     }),
     'mainnet-like': Flags.boolean({
@@ -135,7 +143,14 @@ export default class Devnode extends Command {
         microBlockIntervalMs: flags['micro-block-interval'],
         mine: flags.mine,
         ...(flags['network-id'] ? { networkId: flags['network-id'] } : {}),
-        ...(flags.hyperchain ? { hyperchain: { epochLength: flags['epoch-length'] } } : {}),
+        ...(flags.hyperchain
+          ? {
+              hyperchain: {
+                epochLength: flags['epoch-length'],
+                stakingRecord: flags['staking-record'] as StakingRecord,
+              },
+            }
+          : {}),
         latencyMs: flags['latency-ms'],
         maxConcurrentRequests: flags['max-concurrent-requests'],
         gcHeight: flags['gc-height'],

@@ -25,6 +25,13 @@ export interface DelegatesLoad {
   readonly delegates: ReadonlyMap<string, bigint>;
 }
 
+/** The block rewards a validator earned in an epoch, as the boundary that pays them shows them. */
+export interface RewardLoad {
+  readonly epoch: number;
+  readonly validator: string;
+  readonly reward: bigint;
+}
+
 /** An epoch as the key block before its first height fixes it. */
 export interface EpochLoad {
   /** the key block whose batch writes it: first - 1 */
@@ -46,6 +53,8 @@ export interface EpochLoad {
   readonly schedule: readonly string[];
   /** the delegates of the epochs whose stakes this boundary locked (e + 3; epochs 1-4 at genesis) */
   readonly locked: readonly DelegatesLoad[];
+  /** the rewards this boundary paid into the stakes: of epoch - 2, the one before the epoch it ends; none at genesis */
+  readonly rewards: readonly RewardLoad[];
 }
 
 /** An epoch's pin, seen at its last key block: the reward is the epoch's `pinReward`. */

@@ -65,6 +65,15 @@ export async function writeHyperchain(db: Queryable, batch: HyperchainBatch): Pr
        SELECT v, e, d, s::numeric, l FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::int[]) AS x(v, e, d, s, l)`,
       [0, 1, 2, 3, 4].map((i) => locked.map((row) => row[i])),
     );
+  const rewards = epochs.flatMap((e) =>
+    e.rewards.map((r) => [r.epoch, r.validator, r.reward.toString(), e.loadedAt] as const),
+  );
+  if (rewards.length > 0)
+    await db.query(
+      `INSERT INTO hc_rewards (epoch, validator, reward, loaded_at)
+       SELECT e, v, r::numeric, l FROM unnest($1::int[], $2::text[], $3::text[], $4::int[]) AS x(e, v, r, l)`,
+      [0, 1, 2, 3].map((i) => rewards.map((row) => row[i])),
+    );
   for (const e of epochs) {
     await db.query(
       `INSERT INTO hc_epochs (epoch, first, last, length, seed, parent_block_hash, start_time_ms, pin_reward, loaded_at)

@@ -34,7 +34,7 @@ import {
   type Env,
 } from './frame.ts';
 import { HC_ELECTION_HANDLERS } from '../hyperchain/election.ts';
-import { HC_STAKING_HANDLERS } from '../hyperchain/staking.ts';
+import { HC_STAKING_HANDLERS, HC_STAKING_VALIDATOR_HANDLERS } from '../hyperchain/staking.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
@@ -64,6 +64,7 @@ const HANDLERS: Record<ContractKind, Record<string, Handler>> = {
   pair: PAIR_HANDLERS,
   router: ROUTER_HANDLERS,
   hc_staking: HC_STAKING_HANDLERS,
+  hc_staking_validator: HC_STAKING_VALIDATOR_HANDLERS,
   hc_election: HC_ELECTION_HANDLERS,
 };
 

@@ -6,7 +6,7 @@
  */
 import { contractBytecode, type FunctionSpec } from './bytecode.ts';
 import { optionType, type FateType } from '../../chain/fate.ts';
-import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS } from '../hyperchain/types.ts';
+import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from '../hyperchain/types.ts';
 
 const UNIT: FateType = { tuple: [] };
 const OPTION_INT = optionType('int');
@@ -143,7 +143,17 @@ export const ROUTER_FUNCTIONS: readonly FunctionSpec[] = [
 ];
 
 /** ContractKind names what the devnode runs for a bytecode. */
-export type ContractKind = 'aex9' | 'wae' | 'aex141' | 'factory' | 'pair' | 'router' | 'hc_staking' | 'hc_election';
+export type ContractKind =
+  | 'aex9'
+  | 'wae'
+  | 'aex141'
+  | 'factory'
+  | 'pair'
+  | 'router'
+  | 'hc_staking'
+  /** MainStaking whose `get_validator_state` answers the node's current `validator` record (hyperchain/types.ts) */
+  | 'hc_staking_validator'
+  | 'hc_election';
 
 const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable: boolean }> = {
   aex9: { functions: AEX9_FUNCTIONS, payable: false },
@@ -153,6 +163,7 @@ const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable:
   pair: { functions: PAIR_FUNCTIONS, payable: false },
   router: { functions: ROUTER_FUNCTIONS, payable: true },
   hc_staking: { functions: HC_STAKING_FUNCTIONS, payable: true },
+  hc_staking_validator: { functions: HC_STAKING_VALIDATOR_FUNCTIONS, payable: true },
   hc_election: { functions: HC_ELECTION_FUNCTIONS, payable: true },
 };
 

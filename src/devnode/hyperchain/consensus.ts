@@ -12,6 +12,7 @@ import { functionId } from '../contracts/bytecode.ts';
 import { runNative, type NativeCall } from '../contracts/engine.ts';
 import { address, decodeValue, encodeCallData, fateBytes, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { BYTECODE } from '../contracts/standards.ts';
+import type { StakingRecord } from './types.ts';
 import { entropyHeight, validatorSchedule, type Stake } from './schedule.ts';
 
 /** HC_CONTRACT_OWNER creates the consensus contracts at genesis (the owner of the node's hyperchain contracts files). */
@@ -34,6 +35,8 @@ export interface HyperchainConfig {
   readonly parentNetworkId: string;
   /** the validators staked at genesis (`initial_validators`): owner (also the signing key) and stake */
   readonly initialValidators: readonly { readonly owner: string; readonly stake: bigint }[];
+  /** what MainStaking's `get_validator_state` answers (types.ts) */
+  readonly stakingRecord: StakingRecord;
 }
 
 /** EpochView is an epoch as the election contract holds it, with its seed and leader schedule resolved. */
@@ -74,12 +77,15 @@ export class Hyperchain {
   readonly networkId: string;
   readonly staking = contractId(HC_CONTRACT_OWNER, 1);
   readonly election = contractId(HC_CONTRACT_OWNER, 2);
+  /** the native kind of the staking contract: its code says which record `get_validator_state` answers */
+  readonly #stakingKind: 'hc_staking' | 'hc_staking_validator';
 
   constructor(config: HyperchainConfig, networkId: string) {
     if (!(config.epochLength >= 2)) throw new RangeError('a hyperchain epoch has at least 2 key blocks');
     if (config.initialValidators.length === 0) throw new RangeError('a hyperchain needs an initial validator');
     this.config = config;
     this.networkId = networkId;
+    this.#stakingKind = config.stakingRecord === 'validator' ? 'hc_staking_validator' : 'hc_staking';
   }
 
   /** parentHash is the block hash of the simulated parent chain at a height (the source of the epochs' seeds). */
@@ -91,7 +97,7 @@ export class Hyperchain {
   genesis(state: WorldState): void {
     state.accounts.set(HC_CONTRACT_OWNER, { balance: 0n, nonce: 2 });
     for (const [ct, kind] of [
-      [this.staking, 'hc_staking'],
+      [this.staking, this.#stakingKind],
       [this.election, 'hc_election'],
     ] as const) {
       const code = BYTECODE[kind];
@@ -248,7 +254,7 @@ export class Hyperchain {
     caller: string,
     isCreate: boolean,
   ): NativeCall {
-    const kind = contract === this.staking ? 'hc_staking' : 'hc_election';
+    const kind = contract === this.staking ? this.#stakingKind : 'hc_election';
     return {
       height,
       caller,

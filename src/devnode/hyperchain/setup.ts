@@ -5,6 +5,7 @@
 import { deriveKey } from '../keys.ts';
 import type { KeyPair } from '../keys.ts';
 import { Hyperchain, type HyperchainConfig } from './consensus.ts';
+import type { StakingRecord } from './types.ts';
 
 /** HYPERCHAIN_NETWORK_ID: a network id the SDK does not know, so that it asks the node whether it is a hyperchain. */
 export const HYPERCHAIN_NETWORK_ID = 'hc_devnet';
@@ -15,6 +16,8 @@ export interface HyperchainOptions {
   readonly epochLength?: number;
   /** initial validators (default 3) */
   readonly validators?: number;
+  /** the record MainStaking's `get_validator_state` answers (types.ts; default `response`) */
+  readonly stakingRecord?: StakingRecord;
 }
 
 /** INITIAL_STAKE of each initial validator: 10^24 aettos, as ae_mdw's hc_devnet stakes. */
@@ -43,6 +46,7 @@ export function devnodeHyperchain(opts: HyperchainOptions, networkId: string, se
     parentStartHeight: 10,
     parentNetworkId: 'ae_devnet',
     initialValidators: validators.map((k, i) => ({ owner: k.address, stake: INITIAL_STAKE * BigInt(i + 1) })),
+    stakingRecord: opts.stakingRecord ?? 'response',
   };
   return { hyperchain: new Hyperchain(config, networkId), validators };
 }

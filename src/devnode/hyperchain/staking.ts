@@ -2,7 +2,8 @@
  * @module MainStaking run natively: validators (owner, signing key, balances, the stake locked per epoch) and their
  * delegates, staking, withdrawing, the stake locked for an epoch four epochs ahead and the epoch rewards. Pure over
  * the world state. A validator's delegates (address → stake, the owner among them) are kept with it and answered in
- * `get_validator_state` as its StakingValidator's state, the shape ae_mdw 1.107 decodes.
+ * `get_validator_state` as its StakingValidator's state, the shape ae_mdw 1.107 decodes; or, in a devnode started
+ * with `stakingRecord: 'validator'`, the node's current `validator` record, which has none.
  */
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import { idBytes } from '../../chain/id-cache.ts';
@@ -206,6 +207,13 @@ function validatorState(f: Frame, args: readonly FateValue[]): FateValue {
   return tuple(address(v.ct), address(owner), v.creationHeight, v.currentStake, 0n, v.totalBalance, online, state);
 }
 
+/** validatorRecord is the node's current `get_validator_state(owner)`: its `validator` record, without delegates. */
+function validatorRecord(f: Frame, args: readonly FateValue[]): FateValue {
+  const owner = id(args[0]);
+  const v = validator(f, owner);
+  return tuple(address(owner), address(v.signKey), v.totalBalance, v.currentStake, fateMap([...v.staked]), v.restake);
+}
+
 /** HC_STAKING_HANDLERS: MainStaking's entrypoints. */
 export const HC_STAKING_HANDLERS: Record<string, Handler> = {
   init: (f, args) => {
@@ -224,4 +232,10 @@ export const HC_STAKING_HANDLERS: Record<string, Handler> = {
   get_validator_contract: (f, args) => address(validator(f, id(args[0])).ct),
   get_current_epoch: (f) => f.int('epoch'),
   get_validator_min_stake: (f) => f.int('min'),
+};
+
+/** HC_STAKING_VALIDATOR_HANDLERS: the same, `get_validator_state` answering the node's current record. */
+export const HC_STAKING_VALIDATOR_HANDLERS: Record<string, Handler> = {
+  ...HC_STAKING_HANDLERS,
+  get_validator_state: validatorRecord,
 };

@@ -110,7 +110,7 @@ const VALIDATOR_STATE: FateType = {
 };
 
 /** MainStaking's `get_validator_response` record (with the validator contract's state, its delegates). */
-export const VALIDATOR_RESPONSE: FateType = {
+const VALIDATOR_RESPONSE: FateType = {
   record: 'get_validator_response',
   fields: [
     ['ct', 'contract'],
@@ -124,8 +124,30 @@ export const VALIDATOR_RESPONSE: FateType = {
   ],
 };
 
-/** HC_STAKING_FUNCTIONS: MainStaking's entrypoints the devnode runs. */
-export const HC_STAKING_FUNCTIONS: readonly FunctionSpec[] = [
+/**
+ * MainStaking's `validator` record, which `get_validator_state(owner)` answers on the node since its staking contracts
+ * overhaul (node PR #4504): the validator as the contract keeps it, stakes per epoch, no delegates.
+ */
+const VALIDATOR: FateType = {
+  record: 'validator',
+  fields: [
+    ['owner', 'address'],
+    ['sign_key', 'address'],
+    ['total_balance', 'int'],
+    ['current_stake', 'int'],
+    ['staked', { map: ['int', 'int'] }],
+    ['restake', 'bool'],
+  ],
+};
+
+/**
+ * StakingRecord names the record a devnode's `get_validator_state(owner)` answers: `response`, ae_mdw 1.107's
+ * `get_validator_response` (VALIDATOR_RESPONSE, the default), or `validator`, the node's current record (VALIDATOR).
+ */
+export type StakingRecord = 'response' | 'validator';
+
+/** stakingFunctions are MainStaking's entrypoints the devnode runs, `get_validator_state` answering `state`. */
+const stakingFunctions = (state: FateType): readonly FunctionSpec[] => [
   fn('init', ['int'], UNIT),
   fn('new_validator', ['address', 'address', 'bool'], 'contract', true),
   fn('stake', ['address'], UNIT, true),
@@ -134,11 +156,16 @@ export const HC_STAKING_FUNCTIONS: readonly FunctionSpec[] = [
   fn('lock_stake', ['int'], STAKES),
   fn('add_rewards', ['int', STAKES], UNIT, true),
   fn('staking_power', ['address'], 'int'),
-  fn('get_validator_state', ['address'], VALIDATOR_RESPONSE),
+  fn('get_validator_state', ['address'], state),
   fn('get_validator_contract', ['address'], 'contract'),
   fn('get_current_epoch', [], 'int'),
   fn('get_validator_min_stake', [], 'int'),
 ];
+
+/** HC_STAKING_FUNCTIONS: MainStaking's entrypoints, `get_validator_state` answering `get_validator_response`. */
+export const HC_STAKING_FUNCTIONS = stakingFunctions(VALIDATOR_RESPONSE);
+/** HC_STAKING_VALIDATOR_FUNCTIONS: the same, `get_validator_state` answering the node's current `validator` record. */
+export const HC_STAKING_VALIDATOR_FUNCTIONS = stakingFunctions(VALIDATOR);
 
 /** HC_VALIDATOR_FUNCTIONS: a StakingValidator's type table (its state lives in MainStaking here; its calls do not run). */
 export const HC_VALIDATOR_FUNCTIONS: readonly FunctionSpec[] = [

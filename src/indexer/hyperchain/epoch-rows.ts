@@ -46,11 +46,15 @@ export const isEpochBoundary = (gen: GenerationHead): boolean =>
 /** readEpochInfo reads `epoch_info()`'s decoded answer. */
 export function readEpochInfo(value: unknown): EpochInfo {
   const [epoch, info] = tupleOf(value, 2, 'epoch_info');
-  const [start, length, seed, distribution] = tupleOf(info, 4, 'epoch_info record');
+  return { epoch: Number(int(epoch)), ...readEpochRecord(info) };
+}
+
+/** readEpochRecord reads an `epoch_info` record (`epoch_info_epoch(e)`'s answer, the second of `epoch_info()`'s). */
+export function readEpochRecord(value: unknown): Omit<EpochInfo, 'epoch'> {
+  const [start, length, seed, distribution] = tupleOf(value, 4, 'epoch_info record');
   const seedBytes = someOf(seed);
   const stakes = someOf(distribution);
   return {
-    epoch: Number(int(epoch)),
     start: Number(int(start)),
     length: Number(int(length)),
     seed: seedBytes instanceof Uint8Array ? seedBytes : undefined,

@@ -3,7 +3,9 @@
  * key block's flags, and at each epoch boundary (genesis, an EOE key block) one set of dry-runs for the epoch that
  * starts, all at the boundary: `epoch_info()`, `pin_reward_info()` and `sorted_validators()`, then
  * `validator_schedule(...)` for its leaders and each validator's `get_validator_state` for the delegates of the epoch
- * whose stakes the boundary locks (three epochs on: they sum to its locked stake). Nothing is read per height.
+ * whose stakes the boundary locks (three epochs on: they sum to its locked stake); at an end of epoch whose staking
+ * contract answers the node's current `validator` record, a third round at the block before it for the rewards it paid
+ * (rewards.ts). Nothing is read per height.
  * The same reads serve the hyperchain derived area's backfill, from stored key blocks (derived/hyperchain.ts).
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
@@ -24,9 +26,7 @@ import {
   pinOf,
   producedRow,
   lockedEpochs,
-  readDelegates,
   readEpochInfo,
-  readFateDelegates,
   readFateStakes,
   readPinRewardInfo,
   readSchedule,
@@ -34,7 +34,16 @@ import {
   type EpochInfo,
   type GenerationHead,
 } from './epoch-rows.ts';
-import type { DelegatesLoad, EpochLoad, HyperchainBatch, PinLoad } from '../../db/writes/hyperchain-rows.ts';
+import { previousBlock, readRewards, rewardedEpoch, type PaidBoundary, type RewardsAsk } from './rewards.ts';
+import { UnreadLog } from './unread-log.ts';
+import { readState, recordOf, type StateRead } from './validator-state.ts';
+import type {
+  DelegatesLoad,
+  EpochLoad,
+  HyperchainBatch,
+  PinLoad,
+  RewardLoad,
+} from '../../db/writes/hyperchain-rows.ts';
 
 /** What the reader asks: the node (in the populator's node set), the contract decoder (code and FATE encoders). */
 export interface HyperchainReaderDeps {
@@ -64,15 +73,21 @@ export class HyperchainReader {
   readonly #deps: HyperchainReaderDeps;
   #record: Promise<HyperchainRecord> | undefined;
   readonly #schedule = new AciContractCallEncoder(SCHEDULE_ACI as never);
-  /** whether a delegates answer of a shape this version does not read was logged (once per reader) */
-  #delegatesUnread = false;
+  /** what the contracts answer that this version does not read, told once each */
+  readonly #unread: UnreadLog;
   /** the consensus contracts' code: created at genesis, never changed, asked once per reader (again after a failure) */
   readonly #code = new Map<string, Promise<string>>();
   /** calldata by contract, function and argument */
   readonly #calldata = new LRUCache<string, string>({ max: CALLDATA_KEPT });
+  /** what rewards.ts asks through the reader */
+  readonly #ask: RewardsAsk = {
+    dryRun: (block, calls) => this.#dryRun(block, calls),
+    call: (contract, code, fn, arg) => this.#call(contract, code, fn, arg),
+  };
 
   constructor(deps: HyperchainReaderDeps) {
     this.#deps = deps;
+    this.#unread = new UnreadLog(deps.log);
   }
 
   /** record says whether the chain is a hyperchain, detected once (a failed detection is asked again next time). */
@@ -135,10 +150,32 @@ export class HyperchainReader {
       readFateStakes,
       readStakes,
     );
-    const [schedule, locked] = await Promise.all([
+    const validators = sorted.map(([v]) => v);
+    const [schedule, states] = await Promise.all([
       info.seed ? this.#leaders(election, at, info, electionCode!) : [],
-      this.#delegates(contracts.staking, at, sorted, lockedEpochs(gen.height, info.epoch), stakingCode!),
+      this.#validatorStates(contracts.staking, at, validators, stakingCode!),
     ]);
+    const locked = this.#delegates(validators, states, lockedEpochs(gen.height, info.epoch));
+    // rewards are read from the node's current record only; the older one states no balance (validator-state.ts)
+    const record = states && recordOf(states);
+    if (record === null) this.#unread.tell('state', contracts.staking, at);
+    if (record === 'get_validator_response') this.#unread.tell('balance', contracts.staking, at);
+    const paid = rewardedEpoch(gen.height, info.epoch);
+    const before = previousBlock(gen);
+    const rewards =
+      record === 'validator' && paid !== undefined && before !== undefined
+        ? await this.#rewards({
+            staking: contracts.staking,
+            stakingCode: stakingCode!,
+            election,
+            electionCode: electionCode!,
+            at,
+            before,
+            epoch: paid,
+            validators,
+            after: states ?? [],
+          })
+        : [];
     const seed = encodeSeed(info.seed);
     return {
       epoch: {
@@ -154,6 +191,7 @@ export class HyperchainReader {
         validators: info.stakes.map(([validator, stake]) => ({ validator, stake })),
         schedule,
         locked,
+        rewards,
       },
       pin: pinOf(gen, pinReward, info.epoch - 1),
     };
@@ -170,35 +208,48 @@ export class HyperchainReader {
   }
 
   /**
-   * #delegates reads, at a boundary, the delegates of the validators whose stakes it locks (`sorted_validators()`
-   * there): the delegates of the epochs it locks, which sum to their stakes. Read at the boundary, not at the epoch's
-   * own start three epochs later: one state per epoch, the one its other dry-runs read.
+   * #validatorStates asks, at a boundary, `get_validator_state` of the validators whose stakes it locks
+   * (`sorted_validators()` there), in their order; undefined when the staking contract has no such function. Read at
+   * the boundary, not at the locked epoch's own start three epochs later: one state per epoch, the one its other
+   * dry-runs read.
    */
-  async #delegates(
+  async #validatorStates(
     staking: string,
     at: string,
-    sorted: readonly (readonly [string, bigint])[],
-    epochs: readonly number[],
+    validators: readonly string[],
     code: BytecodeEncoder,
-  ): Promise<DelegatesLoad[]> {
-    if (sorted.length === 0) return [];
+  ): Promise<StateRead[] | undefined> {
+    if (validators.length === 0) return [];
     let calls: DryRunCall[];
     try {
-      calls = sorted.map(([v]) => ({
-        contract: staking,
-        calldata: this.#encode(staking, code, 'get_validator_state', v),
-      }));
+      calls = validators.map((v) => this.#call(staking, code, 'get_validator_state', v));
     } catch {
-      return this.#delegatesUnreadable(staking, at); // a staking contract without get_validator_state(address)
+      this.#unread.tell('state', staking, at); // a staking contract without get_validator_state(address)
+      return undefined;
     }
     const results = await this.#dryRun(at, calls);
-    return sorted.flatMap(([validator], i) => {
-      const r = results[i];
-      if (!r?.ok) return [];
-      const delegates = readAnswer(code, 'get_validator_state', r.value, readFateDelegates, readDelegates);
-      if (!delegates) return this.#delegatesUnreadable(staking, at);
-      return epochs.map((epoch) => ({ epoch, validator, delegates }));
+    return results.map((r) => readState(code, r));
+  }
+
+  /**
+   * #delegates are the delegates of the epochs a boundary locks, which sum to their validators' stakes, as
+   * `get_validator_response` states them; the node's current `validator` record has none (no rows, as the contract
+   * keeps none).
+   */
+  #delegates(validators: readonly string[], states: StateRead[] | undefined, epochs: number[]): DelegatesLoad[] {
+    return validators.flatMap((validator, i) => {
+      const state = states?.[i];
+      if (state?.record !== 'get_validator_response') return [];
+      return epochs.map((epoch) => ({ epoch, validator, delegates: state.delegates }));
     });
+  }
+
+  /** #rewards are the rewards a boundary paid (rewards.ts), or none when they cannot be read (told once). */
+  async #rewards(boundary: PaidBoundary): Promise<RewardLoad[]> {
+    const rows = await readRewards(this.#ask, boundary);
+    if (typeof rows !== 'string') return rows;
+    this.#unread.tell(rows, boundary.staking, boundary.at);
+    return [];
   }
 
   #codeOf(contract: string): Promise<string> {
@@ -211,26 +262,18 @@ export class HyperchainReader {
     return code;
   }
 
+  /** #call is a dry-run's call of `fn(arg)` on `contract`. */
+  #call(contract: string, code: BytecodeEncoder, fn: string, arg: string | number): DryRunCall {
+    return { contract, calldata: this.#encode(contract, code, fn, arg) };
+  }
+
   /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once. */
-  #encode(contract: string, code: BytecodeEncoder, fn: string, arg?: string): string {
+  #encode(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): string {
     const key = `${contract} ${fn} ${arg ?? ''}`;
     let calldata = this.#calldata.get(key);
     if (calldata === undefined)
       this.#calldata.set(key, (calldata = code.encodeCall(fn, arg === undefined ? [] : [arg])));
     return calldata;
-  }
-
-  /** #delegatesUnreadable leaves out delegates a staking contract gives in a way this version does not read, told once */
-  #delegatesUnreadable(staking: string, at: string): [] {
-    if (!this.#delegatesUnread) {
-      this.#delegatesUnread = true;
-      this.#deps.log?.warn(
-        { contract: staking, at },
-        'hyperchain: the staking contract gives validators in a shape this version does not read (a newer ' +
-          'contract?): epochs, leaders and stakes are indexed, delegates are not',
-      );
-    }
-    return [];
   }
 
   /**

@@ -41,7 +41,8 @@ export function validatorObject(v: ValidatorRow): { [key: string]: Json } {
     validator: v.validator,
     total_stakes: v.stake,
     delegates: v.delegates,
-    // no node API tells what a validator earned in an epoch (docs/api-v3.md, "Hyperchains"): hc_rewards has no rows
+    // what the end of the epoch after it paid (docs/api-v3.md, "Hyperchains"); no hc_rewards row: nothing earned, not
+    // paid yet, or a staking contract whose get_validator_state states no balance
     rewards_earned: v.rewardsEarned ?? 0n,
     pinning_history: Object.fromEntries([...v.pinningHistory].map(([epoch, reward]) => [String(epoch), reward])),
   };

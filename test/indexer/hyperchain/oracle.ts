@@ -2,7 +2,10 @@
  * @module The hyperchain devnode's own state as the oracle of the populator's hyperchain tables: every epoch that
  * began by the node's top (the epoch as the election contract held it at key block first - 1, its schedule as the
  * devnode computes it), every key block's producer and flags, the pins the devnode's leaders made, and each epoch's
- * delegates summing to the stake locked for it. Nothing else may be stored (no row of a block the node replaced).
+ * delegates summing to the stake locked for it, and the block rewards each validator earned in an epoch as the
+ * devnode's consensus credits them (devnodeRewards). Which of the two its staking contract states depends on the record
+ * its `get_validator_state` answers (`stakingRecord`): ae_mdw 1.107's the delegates and no rewards, the node's current
+ * one the rewards and no delegates. Nothing else may be stored (no row of a block the node replaced).
  */
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
@@ -10,7 +13,7 @@ import { EOE_FLAG, HOLE_FLAG, type Hyperchain } from '../../../src/devnode/index
 import { isPinned } from '../../../src/devnode/hyperchain/consensus.ts';
 import { entropyHeight } from '../../../src/devnode/hyperchain/schedule.ts';
 import type { FateTuple } from '../../../src/chain/fate.ts';
-import type { TestHyperchain } from '../../support/hyperchain.ts';
+import { byEpochValidator, devnodeRewards, type TestHyperchain } from '../../support/hyperchain.ts';
 
 interface EpochSql {
   epoch: number;
@@ -29,6 +32,7 @@ export async function expectDevnodeState(hc: TestHyperchain, schema: string): Pr
   const chain = hc.devnode.chain;
   const hyperchain = chain.options.hyperchain as Hyperchain;
   const top = chain.height;
+  const current = hyperchain.config.stakingRecord === 'validator';
   const { parentEpochLength, parentStartHeight } = hyperchain.config;
   const kb = (h: number): (typeof chain.keyBlocks)[number] => chain.keyBlocks[h]!;
   const q = <T extends object>(sql: string): Promise<T[]> => hc.query<T & Record<string, unknown>>(schema, sql);
@@ -85,11 +89,13 @@ export async function expectDevnodeState(hc: TestHyperchain, schema: string): Pr
     const delegates = await q<{ validator: string; n: number; sum: string }>(
       `SELECT validator, count(*)::int AS n, sum(stake)::text AS sum FROM hc_delegates WHERE epoch = ${n} GROUP BY 1`,
     );
-    // the delegates as the staking contract held them when it locked the epoch's stakes: they sum to each stake
+    // the delegates as the staking contract held them when it locked the epoch's stakes: they sum to each stake; the
+    // node's current record states none
     expect(new Map(delegates.map((d) => [d.validator, [d.n, d.sum]]))).to.deep.equal(
-      new Map(validators.map((v) => [v.validator, [v.delegates, v.stake]])),
+      new Map(current ? [] : validators.map((v) => [v.validator, [v.delegates, v.stake]])),
       `delegates of epoch ${n}`,
     );
+    if (current) expect(validators.every((v) => v.delegates === 0)).to.equal(true);
     const schedule = await q<{ leader: string }>(`SELECT leader FROM hc_schedule WHERE epoch = ${n} ORDER BY height`);
     expect(schedule.map((s) => s.leader)).to.deep.equal(e.schedule, `schedule of epoch ${n}`);
   }
@@ -109,4 +115,9 @@ export async function expectDevnodeState(hc: TestHyperchain, schema: string): Pr
         reward: e.epoch.pin_reward,
       })),
   );
+
+  const rewards = await q<{ epoch: number; validator: string; reward: string }>(
+    'SELECT epoch, validator, reward::text AS reward FROM hc_rewards',
+  );
+  expect(rewards.sort(byEpochValidator)).to.deep.equal(current ? devnodeRewards(hc) : [], 'rewards');
 }
