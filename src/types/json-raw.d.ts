@@ -1,4 +1,5 @@
-// JSON.rawJSON (Node 21+, ES2025) is not in TypeScript's es2024 lib yet.
+// JSON.rawJSON and JSON.isRawJSON (Node 21+, ES2025) are not in TypeScript's es2024 lib yet.
 interface JSON {
   rawJSON(text: string): unknown;
+  isRawJSON(value: unknown): boolean;
 }

@@ -16,7 +16,7 @@ import {
   type FragmentDefinitionNode,
 } from 'graphql';
 import type Koa from 'koa';
-import { stringifyRawBigInts } from '../../../chain/json.ts';
+import { jsonBytes } from '../../../chain/json-bytes.ts';
 import { AppError, ErrorCode } from '../../../errors.ts';
 import { Deadline, type Admission } from '../../http/admission.ts';
 import type { V3Env } from '../resources/resource.ts';
@@ -74,8 +74,9 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
       named: (name) => (ctx.state.route = labels.label(name)),
       compiled,
     };
-    // the scalars wrote their bigints as raw JSON: no walk over the result's every field
-    ctx.body = stringifyRawBigInts(await run(request, env, ctx.method === 'GET', operation));
+    // the scalars wrote their bigints as raw JSON: no walk over the result's every field; written in pieces, as a
+    // page with its blocks is more text than V8 writes fast as one string (json-bytes.ts)
+    ctx.body = jsonBytes(await run(request, env, ctx.method === 'GET', operation));
   };
 }
 
