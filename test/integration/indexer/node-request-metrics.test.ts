@@ -18,6 +18,15 @@ function samples(exposition: string, name: string): { labels: string; value: num
   });
 }
 
+/** quiet resolves once the proxies have seen no new request for `ms`. */
+async function quiet(proxies: readonly FaultProxy[], ms: number): Promise<void> {
+  const seen = (): number => proxies.reduce((n, p) => n + p.stats.requests, 0);
+  for (let last = -1; last !== seen();) {
+    last = seen();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}
+
 const sum = (values: readonly { value: number }[]): number => values.reduce((a, v) => a + v.value, 0);
 
 describe("the populator's node request metrics on /metrics", function () {
@@ -56,6 +65,9 @@ describe("the populator's node request metrics on /metrics", function () {
     populator = await startPopulator({ cfg, log: silent, registry });
     ops = await startOpsServer({ port: 0, host: '127.0.0.1', registry, log: silent });
     await populator.synced();
+    // the requests the last step sent beside its write (the node's top, the derived areas' reads) end after synced
+    // does: the counts are read once the nodes have seen no request for longer than a request may take
+    await quiet(proxies, 1500);
     const exposition = await (await fetch(`${ops.url}/metrics`)).text();
 
     const [unavailable, slow] = proxies.map((p) => p.stats) as [FaultProxy['stats'], FaultProxy['stats']];
