@@ -5,10 +5,11 @@
  * builds plain objects. A client writing its cursor or hash into the query sends a new text per page, so the string
  * literals its shape blanks (document-shape.ts) are compiled as variables, `$__s0`, `$__s1`, … in the text's order,
  * and each request gives their values. A shape is compiled the second time it is seen (a compilation costs some
- * executions: a query run once is not worth one); until then, where a literal cannot be a variable (a variable's
- * default), and for a document whose fragments spread into more than COMPILED_FIELDS_MAX fields (graphql-jit writes
- * code for every path: a chain of fragments each spreading the next twice is a few hundred bytes and 2^40 paths,
- * which graphql-js executes field by field at once), graphql-js executes the document.
+ * executions: a query run once is not worth one). graphql-js executes the rest: a shape seen once, a literal that
+ * cannot be a variable (a variable's default), and an operation selecting more than COMPILED_FIELDS_MAX fields with
+ * its fragments spread. A compilation takes time and heap in proportion to those fields (graphql-jit writes code for
+ * every path: 0.07 ms and 0.6 kB a field, Node 24), so the bound keeps a hostile client's distinct shapes, each sent
+ * twice, at 18 ms and 160 kB a compilation, and the kept compilations are bounded by their heap (COMPILED_BYTES).
  */
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
@@ -30,12 +31,14 @@ import type { BlankedLiteral } from './document-shape.ts';
 /** What a compiled operation takes: its context and its variables, the client's and the literals'. */
 export type CompiledRun = (context: unknown, variables: Record<string, unknown>) => ReturnType<CompiledQuery['query']>;
 
-/** COMPILED_MAX: the compiled operations kept (a page query's takes some tens of kB of code and closures) */
-const COMPILED_MAX = 256;
+/** COMPILED_BYTES: the heap the kept compilations may hold (a page with its blocks' takes some 35 kB) */
+const COMPILED_BYTES = 16 * 1024 * 1024;
+/** FIELD_BYTES: a compiled field's heap, code and closures (0.5–0.6 kB measured), with room */
+const FIELD_BYTES = 1024;
 /** SEEN_MAX: the shapes remembered as seen once, awaiting their second request */
 const SEEN_MAX = 4096;
 /** COMPILED_FIELDS_MAX: the most fields, its fragments spread, an operation may select to be compiled */
-const COMPILED_FIELDS_MAX = 1024;
+const COMPILED_FIELDS_MAX = 256;
 /** LITERAL_PREFIX: the variables standing for literals; a name with two leading underscores is the language's own */
 const LITERAL_PREFIX = '__s';
 
@@ -43,7 +46,10 @@ const LITERAL_PREFIX = '__s';
 export class CompiledOperations {
   readonly #schema: GraphQLSchema;
   /** by operation name and shape: the compiled operation, or false where the shape cannot be compiled */
-  readonly #compiled = new LRUCache<string, CompiledQuery | false>({ max: COMPILED_MAX });
+  readonly #compiled = new LRUCache<string, { readonly query: CompiledQuery | false; readonly bytes: number }>({
+    maxSize: COMPILED_BYTES,
+    sizeCalculation: (entry) => entry.bytes,
+  });
   readonly #seen = new LRUCache<string, true>({ max: SEEN_MAX });
 
   constructor(schema: GraphQLSchema) {
@@ -66,8 +72,8 @@ export class CompiledOperations {
       this.#compiled.set(key, compiled);
       this.#seen.delete(key);
     }
-    if (compiled === false) return undefined;
-    const { query } = compiled;
+    if (compiled.query === false) return undefined;
+    const { query } = compiled.query;
     const literals = shape.literals;
     return (context, variables) => query(undefined, context, withLiterals(variables, literals));
   }
@@ -76,11 +82,16 @@ export class CompiledOperations {
     document: DocumentNode,
     literals: readonly BlankedLiteral[],
     operationName: string | undefined,
-  ): CompiledQuery | false {
+  ): { readonly query: CompiledQuery | false; readonly bytes: number } {
+    const refused = { query: false, bytes: 1 } as const;
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return refused;
+    const fields = spreadFields(document, operation.selectionSet, COMPILED_FIELDS_MAX);
+    if (fields > COMPILED_FIELDS_MAX) return refused;
     const parameterized = literalsAsVariables(document, literals, operationName);
-    if (!parameterized) return false;
-    const compiled = compileQuery(this.#schema, parameterized, operationName);
-    return isCompiledQuery(compiled) ? compiled : false;
+    if (!parameterized) return refused;
+    const query = compileQuery(this.#schema, parameterized, operationName);
+    return isCompiledQuery(query) ? { query, bytes: FIELD_BYTES * (fields + 1) } : refused;
   }
 }
 
@@ -108,7 +119,6 @@ export function literalsAsVariables(
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
   if (literals.some((l) => l.inDefault)) return undefined;
-  if (spreadFields(document, operation.selectionSet, COMPILED_FIELDS_MAX) > COMPILED_FIELDS_MAX) return undefined;
   if (operation.variableDefinitions?.some((d) => d.variable.name.value.startsWith(LITERAL_PREFIX))) return undefined;
   const index = new Map<StringValueNode, number>(literals.map((l, i) => [l.node, i]));
   const definitions: VariableDefinitionNode[] = literals.map((l, i) => ({

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { parse, print, type OperationDefinitionNode } from 'graphql';
-import { literalsAsVariables, spreadFields } from '../../../../src/api/mdw/graphql/compiled-operations.ts';
+import {
+  CompiledOperations,
+  literalsAsVariables,
+  spreadFields,
+} from '../../../../src/api/mdw/graphql/compiled-operations.ts';
+import { checkedDocument, type CheckedDocument } from '../../../../src/api/mdw/graphql/document-cache.ts';
 import { shapeOf } from '../../../../src/api/mdw/graphql/document-shape.ts';
 import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
 
@@ -63,7 +68,26 @@ describe('GraphQL operations compiled per shape (compiled-operations.ts)', () =>
     expect(fields(chain(1))).to.equal(2);
     expect(fields(chain(5))).to.equal(1 + 2 ** 4);
     expect(fields(chain(40))).to.equal(1025);
-    expect(compiledText(chain(40))).to.equal(undefined);
-    expect(compiledText(chain(5))).to.be.a('string');
+  });
+
+  it('compiles a shape the second time it is seen, and never one that spreads into more than 256 fields', () => {
+    const operations = new CompiledOperations(SCHEMA);
+    const checked = (query: string): CheckedDocument => checkedDocument(query) as CheckedDocument;
+    const page = (cursor: string) => `{ transactions(limit: 5, cursor: "${cursor}") { nextCursor } }`;
+    expect(operations.runner(checked(page('a')), undefined)).to.equal(undefined);
+    // another text of the same shape
+    expect(operations.runner(checked(page('b')), undefined)).to.be.a('function');
+    expect(operations.runner(checked(page('c')), undefined)).to.be.a('function');
+    const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: mdwHeight`).join(' ');
+    for (const [query, compiled] of [
+      [`{ status { ${aliases(255)} } }`, true],
+      // 202 fields written, 402 spread
+      [`{ s1: status { ...F } s2: status { ...F } } fragment F on Status { ${aliases(200)} }`, false],
+    ] as const) {
+      expect(operations.runner(checked(query), undefined)).to.equal(undefined);
+      expect(operations.runner(checked(query), undefined), query.slice(0, 30)).to.satisfy((r: unknown) =>
+        compiled ? typeof r === 'function' : r === undefined,
+      );
+    }
   });
 });
