@@ -35,8 +35,8 @@ export type CompiledRun = (context: unknown, variables: Record<string, unknown>)
 const COMPILED_BYTES = 16 * 1024 * 1024;
 /** FIELD_BYTES: a compiled field's heap, code and closures (0.5–0.6 kB measured), with room */
 const FIELD_BYTES = 1024;
-/** SEEN_MAX: the shapes remembered as seen once, awaiting their second request */
-const SEEN_MAX = 4096;
+/** SEEN_BYTES: the texts of the shapes remembered as seen once, awaiting their second request (a text is up to 32 KiB) */
+const SEEN_BYTES = 4 * 1024 * 1024;
 /** COMPILED_FIELDS_MAX: the most fields, its fragments spread, an operation may select to be compiled */
 const COMPILED_FIELDS_MAX = 256;
 /** LITERAL_PREFIX: the variables standing for literals; a name with two leading underscores is the language's own */
@@ -50,7 +50,10 @@ export class CompiledOperations {
     maxSize: COMPILED_BYTES,
     sizeCalculation: (entry) => entry.bytes,
   });
-  readonly #seen = new LRUCache<string, true>({ max: SEEN_MAX });
+  readonly #seen = new LRUCache<string, true>({
+    maxSize: SEEN_BYTES,
+    sizeCalculation: (_value, key) => key.length + 1,
+  });
 
   constructor(schema: GraphQLSchema) {
     this.#schema = schema;
