@@ -33,8 +33,8 @@ export interface HyperchainConfig {
   readonly parentStartHeight: number;
   /** the parent chain's network id */
   readonly parentNetworkId: string;
-  /** the validators staked at genesis (`initial_validators`): owner (also the signing key) and stake */
-  readonly initialValidators: readonly { readonly owner: string; readonly stake: bigint }[];
+  /** the validators staked at genesis (`initial_validators`): owner, signing key (the owner when absent) and stake */
+  readonly initialValidators: readonly { readonly owner: string; readonly signKey?: string; readonly stake: bigint }[];
   /** what MainStaking's `get_validator_state` answers (types.ts) */
   readonly stakingRecord: StakingRecord;
 }
@@ -113,7 +113,8 @@ export class Hyperchain {
     this.#call(state, 0, this.staking, 'init', [this.config.minStake], 0n, true);
     this.#call(state, 0, this.election, 'init', [address(this.staking)], 0n, true);
     for (const v of this.config.initialValidators) {
-      this.#call(state, 0, this.staking, 'new_validator', [address(v.owner), address(v.owner), true], v.stake);
+      const signKey = address(v.signKey ?? v.owner);
+      this.#call(state, 0, this.staking, 'new_validator', [address(v.owner), signKey, true], v.stake);
     }
     this.#call(state, 0, this.election, 'init_epochs', [BigInt(this.config.epochLength), this.config.pinningReward]);
   }

@@ -28,7 +28,10 @@ export const MIN_STAKE = 10n ** 21n;
 const FIXED_COINBASE = 100n * 10n ** 18n;
 const PINNING_REWARD = 10n ** 18n;
 
-/** DevnodeHyperchain is the consensus and the keys of its initial validators. */
+/**
+ * DevnodeHyperchain is the consensus and the keys of its initial validators: their owners' and, where they differ,
+ * their signing keys (the devnode produces and votes with those).
+ */
 export interface DevnodeHyperchain {
   readonly hyperchain: Hyperchain;
   readonly validators: readonly KeyPair[];
@@ -36,7 +39,13 @@ export interface DevnodeHyperchain {
 
 /** devnodeHyperchain makes the consensus of a devnode hyperchain whose validators' keys derive from `seed`. */
 export function devnodeHyperchain(opts: HyperchainOptions, networkId: string, seed: string): DevnodeHyperchain {
-  const validators = Array.from({ length: opts.validators ?? 3 }, (_, i) => deriveKey(seed, `validator${i}`));
+  const stakingRecord = opts.stakingRecord ?? 'response';
+  const owners = Array.from({ length: opts.validators ?? 3 }, (_, i) => deriveKey(seed, `validator${i}`));
+  // the node's current MainStaking names validators by signing key, not owner: there every second one signs with a
+  // key of its own, so that what reads it must tell the two apart
+  const signKeys = owners.map((k, i) =>
+    stakingRecord === 'validator' && i % 2 === 1 ? deriveKey(seed, `validator${i} signing`) : k,
+  );
   const config: HyperchainConfig = {
     epochLength: opts.epochLength ?? 10,
     fixedCoinbase: FIXED_COINBASE,
@@ -45,8 +54,13 @@ export function devnodeHyperchain(opts: HyperchainOptions, networkId: string, se
     parentEpochLength: 10,
     parentStartHeight: 10,
     parentNetworkId: 'ae_devnet',
-    initialValidators: validators.map((k, i) => ({ owner: k.address, stake: INITIAL_STAKE * BigInt(i + 1) })),
-    stakingRecord: opts.stakingRecord ?? 'response',
+    initialValidators: owners.map((k, i) => ({
+      owner: k.address,
+      ...(signKeys[i] !== k ? { signKey: signKeys[i]!.address } : {}),
+      stake: INITIAL_STAKE * BigInt(i + 1),
+    })),
+    stakingRecord,
   };
+  const validators = [...owners, ...signKeys.filter((k, i) => k !== owners[i])];
   return { hyperchain: new Hyperchain(config, networkId), validators };
 }

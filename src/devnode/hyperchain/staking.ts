@@ -6,7 +6,7 @@
  * with `stakingRecord: 'validator'`, the node's current `validator` record, which has none.
  */
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
-import { idBytes } from '../../chain/id-cache.ts';
+import { encodedId, idBytes } from '../../chain/id-cache.ts';
 import { contractId } from '../ids.ts';
 import { contractBytecode } from '../contracts/bytecode.ts';
 import { address, fateMap, tuple, UNIT, type FateMap, type FateTuple, type FateValue } from '../../chain/fate.ts';
@@ -214,6 +214,22 @@ function validatorRecord(f: Frame, args: readonly FateValue[]): FateValue {
   return tuple(address(owner), address(v.signKey), v.totalBalance, v.currentStake, fateMap([...v.staked]), v.restake);
 }
 
+/**
+ * stakingState is the node's current `get_state()`: MainStaking's whole state record, the validators keyed by their
+ * StakingValidator contract as an address, as the node's contract keeps them.
+ */
+function stakingState(f: Frame): FateValue {
+  const byOwner = owners(f).map((o) => [o, validator(f, o)] as const);
+  const key = (v: Validator): FateValue => address(encodedId('ak', idBytes(v.ct)));
+  return tuple(
+    fateMap(byOwner.map(([o, v]) => [key(v), validatorRecord(f, [address(o)])] as const)),
+    fateMap(byOwner.map(([o, v]) => [address(o), key(v)] as const)),
+    fateMap(byOwner.map(([, v]) => [address(v.signKey), key(v)] as const)),
+    f.int('min'),
+    f.int('epoch'),
+  );
+}
+
 /** HC_STAKING_HANDLERS: MainStaking's entrypoints. */
 export const HC_STAKING_HANDLERS: Record<string, Handler> = {
   init: (f, args) => {
@@ -234,8 +250,9 @@ export const HC_STAKING_HANDLERS: Record<string, Handler> = {
   get_validator_min_stake: (f) => f.int('min'),
 };
 
-/** HC_STAKING_VALIDATOR_HANDLERS: the same, `get_validator_state` answering the node's current record. */
+/** HC_STAKING_VALIDATOR_HANDLERS: the same, `get_validator_state` answering the node's current record; `get_state`. */
 export const HC_STAKING_VALIDATOR_HANDLERS: Record<string, Handler> = {
   ...HC_STAKING_HANDLERS,
   get_validator_state: validatorRecord,
+  get_state: stakingState,
 };

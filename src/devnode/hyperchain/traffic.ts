@@ -19,16 +19,21 @@ export function hyperchainStakingMakers(kit: TrafficKit, hyperchain: Hyperchain)
   const delegates = (owner: string): [string, bigint][] =>
     ((store(`v:${owner}`) as FateTuple).items[7] as FateMap).entries.map(([k, s]) => [id(k), s as bigint]);
 
+  // the node's current MainStaking names validators by signing key: there half of those registered sign with another
+  // funded account's key (one that signs for no validator yet), which the generator holds to vote with
+  const distinctKeys = hyperchain.config.stakingRecord === 'validator';
   const register = (): ReturnType<typeof callTx> | undefined => {
     const k = kit.account();
     if (store(`v:${k.address}`) !== undefined) return undefined;
     const stake = MIN_STAKE * BigInt(kit.rng.int(1, 400));
+    const signKey = distinctKeys && kit.rng.chance(0.5) ? kit.other(k).address : k.address;
+    if (distinctKeys && store(`s:${signKey}`) !== undefined) return undefined;
     return callTx(
       k,
       kit.nonce(k),
       hyperchain.staking,
       'new_validator',
-      [address(k.address), address(k.address), kit.rng.chance(0.5)],
+      [address(k.address), address(signKey), kit.rng.chance(0.5)],
       stake,
     );
   };

@@ -141,13 +141,31 @@ const VALIDATOR: FateType = {
 };
 
 /**
+ * MainStaking's whole `state` record, which `get_state()` answers on the node's current contract: the validators by
+ * their StakingValidator contract (as an address), and owner and signing key → that contract.
+ */
+const STAKING_STATE: FateType = {
+  record: 'state',
+  fields: [
+    ['validators', { map: ['address', VALIDATOR] }],
+    ['owners', { map: ['address', 'address'] }],
+    ['sign_keys', { map: ['address', 'address'] }],
+    ['validator_min_stake', 'int'],
+    ['current_epoch', 'int'],
+  ],
+};
+
+/**
  * StakingRecord names the record a devnode's `get_validator_state(owner)` answers: `response`, ae_mdw 1.107's
  * `get_validator_response` (VALIDATOR_RESPONSE, the default), or `validator`, the node's current record (VALIDATOR).
  */
 export type StakingRecord = 'response' | 'validator';
 
-/** stakingFunctions are MainStaking's entrypoints the devnode runs, `get_validator_state` answering `state`. */
-const stakingFunctions = (state: FateType): readonly FunctionSpec[] => [
+/**
+ * stakingFunctions are MainStaking's entrypoints the devnode runs, `get_validator_state` answering `state`, and the
+ * mode's own ones (`more`).
+ */
+const stakingFunctions = (state: FateType, more: readonly FunctionSpec[] = []): readonly FunctionSpec[] => [
   fn('init', ['int'], UNIT),
   fn('new_validator', ['address', 'address', 'bool'], 'contract', true),
   fn('stake', ['address'], UNIT, true),
@@ -160,12 +178,16 @@ const stakingFunctions = (state: FateType): readonly FunctionSpec[] => [
   fn('get_validator_contract', ['address'], 'contract'),
   fn('get_current_epoch', [], 'int'),
   fn('get_validator_min_stake', [], 'int'),
+  ...more,
 ];
 
 /** HC_STAKING_FUNCTIONS: MainStaking's entrypoints, `get_validator_state` answering `get_validator_response`. */
 export const HC_STAKING_FUNCTIONS = stakingFunctions(VALIDATOR_RESPONSE);
-/** HC_STAKING_VALIDATOR_FUNCTIONS: the same, `get_validator_state` answering the node's current `validator` record. */
-export const HC_STAKING_VALIDATOR_FUNCTIONS = stakingFunctions(VALIDATOR);
+/**
+ * HC_STAKING_VALIDATOR_FUNCTIONS: the same, `get_validator_state` answering the node's current `validator` record, and
+ * the node's `get_state()`.
+ */
+export const HC_STAKING_VALIDATOR_FUNCTIONS = stakingFunctions(VALIDATOR, [fn('get_state', [], STAKING_STATE)]);
 
 /** HC_VALIDATOR_FUNCTIONS: a StakingValidator's type table (its state lives in MainStaking here; its calls do not run). */
 export const HC_VALIDATOR_FUNCTIONS: readonly FunctionSpec[] = [

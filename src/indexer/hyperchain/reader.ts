@@ -5,7 +5,9 @@
  * `validator_schedule(...)` for its leaders and each validator's `get_validator_state` for the delegates of the epoch
  * whose stakes the boundary locks (three epochs on: they sum to its locked stake); at an end of epoch whose staking
  * contract answers the node's current `validator` record, a third round at the block before it for the rewards it paid
- * (rewards.ts). Nothing is read per height.
+ * (rewards.ts). A staking contract that answers the node's current `get_state()` (staking-state.ts) is asked that with
+ * the first round instead of a `get_validator_state` per validator: it keeps no delegates, and its balances are the
+ * rewards' at the boundary, so the third round is one `get_state()` too. Nothing is read per height.
  * The same reads serve the hyperchain derived area's backfill, from stored key blocks (derived/hyperchain.ts).
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
@@ -34,7 +36,17 @@ import {
   type EpochInfo,
   type GenerationHead,
 } from './epoch-rows.ts';
-import { previousBlock, readRewards, rewardedEpoch, type PaidBoundary, type RewardsAsk } from './rewards.ts';
+import {
+  previousBlock,
+  readRewards,
+  readStateRewards,
+  rewardedEpoch,
+  type PaidBoundary,
+  type PaidStateBoundary,
+  type RewardsAsk,
+  type RewardsUnread,
+} from './rewards.ts';
+import { readBalances } from './staking-state.ts';
 import { UnreadLog } from './unread-log.ts';
 import { readState, recordOf, type StateRead } from './validator-state.ts';
 import type {
@@ -134,10 +146,12 @@ export class HyperchainReader {
       [election, contracts.staking].map(async (ct) => this.#deps.decoder.encoder(await this.#codeOf(ct))),
     );
     const at = String(gen.keyBlock.hash);
-    const [infoResult, pinResult, sortedResult] = await this.#dryRun(at, [
+    const stateCall = this.#stateCall(contracts.staking, stakingCode!);
+    const [infoResult, pinResult, sortedResult, stateResult] = await this.#dryRun(at, [
       { contract: election, calldata: this.#encode(election, electionCode!, 'epoch_info') },
       { contract: election, calldata: this.#encode(election, electionCode!, 'pin_reward_info') },
       { contract: contracts.staking, calldata: this.#encode(contracts.staking, stakingCode!, 'sorted_validators') },
+      ...(stateCall ? [stateCall] : []),
     ]);
     const decode = (code: BytecodeEncoder, fn: string, r: DryRunResult | undefined): unknown =>
       code.decodeResult(fn, ok(r, fn), 'ok');
@@ -151,9 +165,11 @@ export class HyperchainReader {
       readStakes,
     );
     const validators = sorted.map(([v]) => v);
+    // a state this version does not read (or a failed call) leaves the per-validator calls to read what they can
+    const balances = stateCall ? readBalances(stakingCode!, stateResult) : undefined;
     const [schedule, states] = await Promise.all([
       info.seed ? this.#leaders(election, at, info, electionCode!) : [],
-      this.#validatorStates(contracts.staking, at, validators, stakingCode!),
+      balances ? [] : this.#validatorStates(contracts.staking, at, validators, stakingCode!),
     ]);
     const locked = this.#delegates(validators, states, lockedEpochs(gen.height, info.epoch));
     // rewards are read from the node's current record only; the older one states no balance (validator-state.ts)
@@ -163,19 +179,30 @@ export class HyperchainReader {
     const paid = rewardedEpoch(gen.height, info.epoch);
     const before = previousBlock(gen);
     const rewards =
-      record === 'validator' && paid !== undefined && before !== undefined
-        ? await this.#rewards({
-            staking: contracts.staking,
-            stakingCode: stakingCode!,
-            election,
-            electionCode: electionCode!,
-            at,
-            before,
-            epoch: paid,
-            validators,
-            after: states ?? [],
-          })
-        : [];
+      paid === undefined || before === undefined
+        ? []
+        : balances
+          ? await this.#stateRewards({
+              staking: contracts.staking,
+              stakingCode: stakingCode!,
+              at,
+              before,
+              epoch: paid,
+              after: balances,
+            })
+          : record === 'validator'
+            ? await this.#rewards({
+                staking: contracts.staking,
+                stakingCode: stakingCode!,
+                election,
+                electionCode: electionCode!,
+                at,
+                before,
+                epoch: paid,
+                validators,
+                after: states ?? [],
+              })
+            : [];
     const seed = encodeSeed(info.seed);
     return {
       epoch: {
@@ -246,10 +273,27 @@ export class HyperchainReader {
 
   /** #rewards are the rewards a boundary paid (rewards.ts), or none when they cannot be read (told once). */
   async #rewards(boundary: PaidBoundary): Promise<RewardLoad[]> {
-    const rows = await readRewards(this.#ask, boundary);
+    return this.#told(await readRewards(this.#ask, boundary), boundary);
+  }
+
+  /** #stateRewards are the same read from `get_state()` (rewards.ts). */
+  async #stateRewards(boundary: PaidStateBoundary): Promise<RewardLoad[]> {
+    return this.#told(await readStateRewards(this.#ask, boundary), boundary);
+  }
+
+  #told(rows: RewardLoad[] | RewardsUnread, boundary: { staking: string; at: string }): RewardLoad[] {
     if (typeof rows !== 'string') return rows;
     this.#unread.tell(rows, boundary.staking, boundary.at);
     return [];
+  }
+
+  /** #stateCall is `get_state()` of the staking contract, undefined when its code has no such function. */
+  #stateCall(staking: string, code: BytecodeEncoder): DryRunCall | undefined {
+    try {
+      return this.#call(staking, code, 'get_state');
+    } catch {
+      return undefined;
+    }
   }
 
   #codeOf(contract: string): Promise<string> {
@@ -262,8 +306,8 @@ export class HyperchainReader {
     return code;
   }
 
-  /** #call is a dry-run's call of `fn(arg)` on `contract`. */
-  #call(contract: string, code: BytecodeEncoder, fn: string, arg: string | number): DryRunCall {
+  /** #call is a dry-run's call of `fn(arg?)` on `contract`. */
+  #call(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): DryRunCall {
     return { contract, calldata: this.#encode(contract, code, fn, arg) };
   }
 

@@ -3,21 +3,25 @@
  * protocol call inside that key block, pays the block and pin rewards of the epoch before the one it ends into the
  * validators' `total_balance`, with no transaction or event; no transaction runs between the block before the key
  * block (its `prev_hash`) and the key block, so `total_balance`'s difference across it is what each one earned in the
- * paid epoch. Only the node's current `validator` record states `total_balance` (validator-state.ts). Asked: the same
+ * paid epoch. Only the node's current `validator` record states `total_balance` (validator-state.ts). Where the
+ * staking contract answers `get_state()` (staking-state.ts), its one answer at the boundary and one at the block before
+ * it state every validator's balance by signing key, the key the rewards name it by. Otherwise asked: the same
  * `get_validator_state` calls as at the boundary, at the block before it, with `epoch_info_epoch` of the paid epoch
  * (in scope there) in the same request; a validator of the paid epoch no longer among the boundary's sorted ones (its
- * stake withdrawn below the minimum since) is asked at both blocks then.
+ * stake withdrawn below the minimum since) is asked at both blocks then. Those calls name validators by signing key
+ * while the contract looks them up by owner: a validator whose two keys differ gets no row that way.
  */
 import type { DryRunCall, DryRunResult } from '../../node/dry-run.ts';
 import type { RewardLoad } from '../../db/writes/hyperchain-rows.ts';
 import type { BytecodeEncoder } from '../contracts/contract-decoder.ts';
 import { readEpochRecord, type GenerationHead } from './epoch-rows.ts';
+import { readBalances, type Balances } from './staking-state.ts';
 import { readState, type StateRead } from './validator-state.ts';
 
 /** What the reads ask through the reader: dry-runs at a block, calldata encoded once (throws for a missing function). */
 export interface RewardsAsk {
   dryRun(block: string, calls: readonly DryRunCall[]): Promise<DryRunResult[]>;
-  call(contract: string, code: BytecodeEncoder, fn: string, arg: string | number): DryRunCall;
+  call(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): DryRunCall;
 }
 
 /** A boundary that pays rewards, with its sorted validators' states read at it. */
@@ -34,6 +38,16 @@ export interface PaidBoundary {
   readonly validators: readonly string[];
   /** `validators`' states at the boundary, every one read as a `validator` record or failed */
   readonly after: readonly StateRead[];
+}
+
+/** A boundary that pays rewards, with every validator's balance `get_state()` stated at it. */
+export interface PaidStateBoundary {
+  readonly staking: string;
+  readonly stakingCode: BytecodeEncoder;
+  readonly at: string;
+  readonly before: string;
+  readonly epoch: number;
+  readonly after: Balances;
 }
 
 /** Why no rewards were read: the paid epoch's validators not told, or a state that is no `validator` record. */
@@ -85,6 +99,24 @@ export async function readRewards(ask: RewardsAsk, b: PaidBoundary): Promise<Rew
     ...balances(leftAfter),
   ]);
   return rows ?? 'record';
+}
+
+/**
+ * readStateRewards reads what a boundary paid from `get_state()` at the block before it: one request, every validator
+ * (the paid epoch's among them: only `add_rewards` moves a balance there, so the others give no row).
+ */
+export async function readStateRewards(ask: RewardsAsk, b: PaidStateBoundary): Promise<RewardLoad[] | RewardsUnread> {
+  const [result] = await ask.dryRun(b.before, [ask.call(b.staking, b.stakingCode, 'get_state')]);
+  const before = readBalances(b.stakingCode, result);
+  if (before === null) return 'record';
+  if (before === undefined) return []; // the call failed: no row, as a failed get_validator_state gives none
+  const validators = [...new Set([...before.keys(), ...b.after.keys()])];
+  return rewardRows(
+    b.epoch,
+    validators,
+    validators.map((v) => before.get(v)),
+    validators.map((v) => b.after.get(v)),
+  )!;
 }
 
 /**

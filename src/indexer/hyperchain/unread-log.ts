@@ -19,8 +19,8 @@ const WARNINGS: Record<Unread, string> = {
     'hyperchain: the election contract does not tell the validators of the epoch an end of epoch pays ' +
     '(epoch_info_epoch): the rewards validators earned are not indexed (rewards_earned 0)',
   record:
-    'hyperchain: the staking contract answers get_validator_state with another record before an end of epoch than ' +
-    'at it: the rewards validators earned are not indexed (rewards_earned 0)',
+    'hyperchain: the staking contract answers get_validator_state or get_state with another record before an end of ' +
+    'epoch than at it: the rewards validators earned are not indexed (rewards_earned 0)',
 };
 
 /** UnreadLog tells each kind once: a reader meets the same contracts at every boundary. */

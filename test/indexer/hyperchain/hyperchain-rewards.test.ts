@@ -1,7 +1,8 @@
 /**
  * @module rewards_earned on a hyperchain (issue 45). Where the staking contract answers `get_validator_state` with the
- * node's current `validator` record (the devnode's `stakingRecord: 'validator'`), the populator stores what each end of
- * epoch paid each validator for the epoch before it, exact past 2^53, as the devnode's consensus credited it (the
+ * node's current `validator` record and `get_state()` (the devnode's `stakingRecord: 'validator'`, where some
+ * validators sign with a key other than their owner's), the populator stores what each end of epoch paid each
+ * validator (by signing key) for the epoch before it, exact past 2^53, as the devnode's consensus credited it (the
  * oracle: test/support/hyperchain.ts, devnodeRewards), serves it as `rewards_earned`, and after a fork across an end of
  * epoch holds what the new chain paid. With ae_mdw 1.107's `get_validator_response` (the devnode's default) it stores
  * the delegates and no reward, and says why once.
@@ -63,20 +64,41 @@ describe('rewards_earned on a hyperchain', function () {
       expect(warnings).to.deep.equal([]);
     });
 
-    it("answers get_validator_state with the node's validator record, which the SDK decodes by HC_STAKING_VALIDATOR_ACI", async () => {
+    it("answers get_state and get_validator_state(owner) with the node's records, which the SDK decodes by HC_STAKING_VALIDATOR_ACI", async () => {
       const node = new Node(hc.devnode.externalUrl, { retryCount: 0 });
       const contracts = await node.getHyperchainContractPubkeys();
+      type Validator = { owner: string; sign_key: string; total_balance: bigint };
       const staking = await Contract.initialize<{
+        get_state: () => {
+          validators: Map<string, Validator>;
+          owners: Map<string, string>;
+          sign_keys: Map<string, string>;
+        };
         get_validator_state: (owner: string) => Record<string, unknown>;
       }>({ onNode: node, aci: HC_STAKING_VALIDATOR_ACI as never, address: contracts.staking as `ct_${string}` });
-      // across the end of epoch 7 (height 35), which paid epoch 6: total_balance grows by the leader's reward there
+      // across the end of epoch 7 (height 35), which paid epoch 6: total_balance grows by each leader's reward there
       const eoe = hc.devnode.chain.keyBlocks[7 * L]!;
       expect(eoe.header.hcFlags! & EOE_FLAG).to.equal(EOE_FLAG);
-      const reward = devnodeRewards(hc).find((r) => r.epoch === 6)!;
-      const state = async (top: string): Promise<Record<string, unknown>> =>
-        (await staking.get_validator_state(reward.validator, { top: top as `kh_${string}` })).decodedResult;
-      const after = await state(eoe.hash);
-      expect(Object.keys(after)).to.deep.equal([
+      const bySignKey = async (top: string): Promise<Map<string, Validator>> => {
+        const state = (await staking.get_state({ top: top as `kh_${string}` })).decodedResult;
+        for (const [key, v] of state.validators) {
+          expect(state.owners.get(v.owner)).to.equal(key);
+          expect(state.sign_keys.get(v.sign_key)).to.equal(key);
+        }
+        return new Map([...state.validators.values()].map((v) => [v.sign_key, v]));
+      };
+      const [before, after] = await Promise.all([bySignKey(eoe.header.prevHash), bySignKey(eoe.hash)]);
+      const paid = devnodeRewards(hc);
+      for (const r of paid.filter((r) => r.epoch === 6))
+        expect(after.get(r.validator)!.total_balance - before.get(r.validator)!.total_balance).to.equal(
+          BigInt(r.reward),
+        );
+      // the rewards name validators by signing key: some of those paid are owned by another key
+      const owned = paid.filter((r) => after.get(r.validator)!.owner !== r.validator);
+      expect(owned).to.not.deep.equal([]);
+      const { owner } = after.get(owned[0]!.validator)!;
+      const record = (await staking.get_validator_state(owner, { top: eoe.hash as `kh_${string}` })).decodedResult;
+      expect(Object.keys(record)).to.deep.equal([
         'owner',
         'sign_key',
         'total_balance',
@@ -84,9 +106,7 @@ describe('rewards_earned on a hyperchain', function () {
         'staked',
         'restake',
       ]);
-      expect(after).to.include({ owner: reward.validator, sign_key: reward.validator });
-      const before = await state(eoe.header.prevHash);
-      expect((after.total_balance as bigint) - (before.total_balance as bigint)).to.equal(BigInt(reward.reward));
+      expect(record).to.include({ owner, sign_key: owned[0]!.validator });
     });
 
     it('serves each rewards_earned in /mdw/v3/hyperchain/validators as a JSON integer, exact, 0 where none was paid', async () => {
