@@ -90,7 +90,9 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   });
 
   it('keeps several dry-runs and GETs within a node of two slots', async () => {
-    const L = 50;
+    // long enough that the few ms each of nine requests may wait for a late timer on a loaded machine (35 ms in all
+    // once, at load 5) stay far below L / 2, while one request past the slots waits L
+    const L = 200;
     const { devnode, proxy } = await node({ latencyMs: L, maxConcurrentRequests: 2 });
     const c = client(new NodeSet([proxy.url], { initial: 2, min: 2, max: 2 }));
     const { call, encoder, meta } = token(devnode);
