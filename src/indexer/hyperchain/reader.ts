@@ -178,31 +178,19 @@ export class HyperchainReader {
     if (record === 'get_validator_response') this.#unread.tell('balance', contracts.staking, at);
     const paid = rewardedEpoch(gen.height, info.epoch);
     const before = previousBlock(gen);
-    const rewards =
-      paid === undefined || before === undefined
-        ? []
-        : balances
-          ? await this.#stateRewards({
-              staking: contracts.staking,
-              stakingCode: stakingCode!,
-              at,
-              before,
-              epoch: paid,
-              after: balances,
-            })
-          : record === 'validator'
-            ? await this.#rewards({
-                staking: contracts.staking,
-                stakingCode: stakingCode!,
-                election,
-                electionCode: electionCode!,
-                at,
-                before,
-                epoch: paid,
-                validators,
-                after: states ?? [],
-              })
-            : [];
+    let rewards: RewardLoad[] = [];
+    if (paid !== undefined && before !== undefined) {
+      const boundary = { staking: contracts.staking, stakingCode: stakingCode!, at, before, epoch: paid };
+      if (balances) rewards = await this.#stateRewards({ ...boundary, after: balances });
+      else if (record === 'validator')
+        rewards = await this.#rewards({
+          ...boundary,
+          election,
+          electionCode: electionCode!,
+          validators,
+          after: states ?? [],
+        });
+    }
     const seed = encodeSeed(info.seed);
     return {
       epoch: {

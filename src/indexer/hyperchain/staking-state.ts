@@ -27,53 +27,57 @@ export function readBalances(code: BytecodeEncoder, result: DryRunResult | undef
   }
 }
 
-/** readFateBalances reads the state record's FATE value, or gives undefined for another shape. */
-export function readFateBalances(value: FateValue): Balances | undefined {
-  if (!isKind(value, 'tuple') || value.items.length !== 5) return undefined;
-  const [validators, owners, signKeys, minStake, epoch] = value.items;
-  const isAddress = (v: FateValue): boolean => isKind(v, 'address');
-  const isAddressMap = (m: FateValue | undefined): boolean =>
-    isKind(m, 'map') && m.entries.every(([k, v]) => isAddress(k) && isAddress(v));
-  if (!isKind(validators, 'map') || !isAddressMap(owners) || !isAddressMap(signKeys)) return undefined;
-  if (typeof minStake !== 'bigint' || typeof epoch !== 'bigint') return undefined;
-  return balancesOf(
-    validators.entries.map(([k, v]) => [isAddress(k), v, isKind(v, 'tuple') ? v.items : []] as const),
-    readFateValidatorState,
-    (field) => (field as { id: string }).id,
-  );
+/** How one reading of an answer tells its parts: the FATE value's, or aepp-calldata's decoding by the types. */
+interface Reading<V> {
+  /** a tuple's or record's fields */
+  readonly items: (value: V) => readonly V[] | undefined;
+  readonly entries: (value: V) => readonly (readonly [V, V])[] | undefined;
+  readonly isAddress: (value: V) => boolean;
+  readonly id: (address: V) => string;
+  readonly state: (record: V) => ValidatorState | undefined;
 }
 
+const FATE: Reading<FateValue> = {
+  items: (v) => (isKind(v, 'tuple') ? v.items : undefined),
+  entries: (v) => (isKind(v, 'map') ? v.entries : undefined),
+  isAddress: (v) => isKind(v, 'address'),
+  id: (v) => (v as { id: string }).id,
+  state: readFateValidatorState,
+};
+
+const DECODED: Reading<unknown> = {
+  items: (v) => (Array.isArray(v) ? v : undefined),
+  entries: (v) => (v instanceof Map ? [...(v as Map<unknown, unknown>)] : undefined),
+  isAddress: (v) => typeof v === 'string' && v.startsWith('ak_'),
+  id: (v) => v as string,
+  state: readValidatorState,
+};
+
+/** readFateBalances reads the state record's FATE value, or gives undefined for another shape. */
+export const readFateBalances = (value: FateValue): Balances | undefined => balancesOf(FATE, value);
+
 /** readDecodedBalances reads aepp-calldata's decoding of the state record, or gives undefined for another shape. */
-export function readDecodedBalances(value: unknown): Balances | undefined {
-  if (!Array.isArray(value) || value.length !== 5) return undefined;
-  const [validators, owners, signKeys, minStake, epoch] = value as unknown[];
-  const isAddress = (v: unknown): boolean => typeof v === 'string' && v.startsWith('ak_');
-  const isAddressMap = (m: unknown): boolean =>
-    m instanceof Map && [...m].every(([k, v]) => isAddress(k) && isAddress(v));
-  if (!(validators instanceof Map) || !isAddressMap(owners) || !isAddressMap(signKeys)) return undefined;
-  if (typeof minStake !== 'bigint' || typeof epoch !== 'bigint') return undefined;
-  return balancesOf(
-    [...validators].map(([k, v]: [unknown, unknown]) => [isAddress(k), v, Array.isArray(v) ? v : []] as const),
-    readValidatorState,
-    (field) => field as string,
-  );
-}
+export const readDecodedBalances = (value: unknown): Balances | undefined => balancesOf(DECODED, value);
 
 /**
  * balancesOf keys each validator record's `total_balance` by its signing key: its second field where it has one, its
- * owner in the version of the record without (which named validators by owner). Undefined when a key is no address or
- * a record not the `validator` one.
+ * owner in the version of the record without (which named validators by owner). Undefined when the answer is not the
+ * state record, a key is no address or a record not the `validator` one.
  */
-function balancesOf<V>(
-  entries: readonly (readonly [keyIsAddress: boolean, record: V, fields: readonly unknown[]])[],
-  read: (record: V) => ValidatorState | undefined,
-  id: (field: unknown) => string,
-): Balances | undefined {
+function balancesOf<V>(r: Reading<V>, value: V): Balances | undefined {
+  const items = r.items(value);
+  if (items?.length !== 5) return undefined;
+  const [validators, owners, signKeys, minStake, epoch] = items as [V, V, V, V, V];
+  const isAddressMap = (m: V): boolean => r.entries(m)?.every(([k, v]) => r.isAddress(k) && r.isAddress(v)) ?? false;
+  const records = r.entries(validators);
+  if (!records || !isAddressMap(owners) || !isAddressMap(signKeys)) return undefined;
+  if (typeof minStake !== 'bigint' || typeof epoch !== 'bigint') return undefined;
   const balances = new Map<string, bigint>();
-  for (const [keyIsAddress, record, fields] of entries) {
-    const state = keyIsAddress ? read(record) : undefined;
+  for (const [key, record] of records) {
+    const state = r.isAddress(key) ? r.state(record) : undefined;
     if (state?.record !== 'validator') return undefined;
-    balances.set(id(fields[fields.length === 6 ? 1 : 0]), state.totalBalance);
+    const fields = r.items(record)!;
+    balances.set(r.id(fields[fields.length === 6 ? 1 : 0]!), state.totalBalance);
   }
   return balances;
 }
