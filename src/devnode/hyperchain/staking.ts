@@ -207,12 +207,9 @@ function validatorState(f: Frame, args: readonly FateValue[]): FateValue {
   return tuple(address(v.ct), address(owner), v.creationHeight, v.currentStake, 0n, v.totalBalance, online, state);
 }
 
-/** validatorRecord is the node's current `get_validator_state(owner)`: its `validator` record, without delegates. */
-function validatorRecord(f: Frame, args: readonly FateValue[]): FateValue {
-  const owner = id(args[0]);
-  const v = validator(f, owner);
-  return tuple(address(owner), address(v.signKey), v.totalBalance, v.currentStake, fateMap([...v.staked]), v.restake);
-}
+/** validatorRecord is the node's current `validator` record of an owner's validator, without delegates. */
+const validatorRecord = (owner: string, v: Validator): FateValue =>
+  tuple(address(owner), address(v.signKey), v.totalBalance, v.currentStake, fateMap([...v.staked]), v.restake);
 
 /**
  * stakingState is the node's current `get_state()`: MainStaking's whole state record, the validators keyed by their
@@ -222,7 +219,7 @@ function stakingState(f: Frame): FateValue {
   const byOwner = owners(f).map((o) => [o, validator(f, o)] as const);
   const key = (v: Validator): FateValue => address(encodedId('ak', idBytes(v.ct)));
   return tuple(
-    fateMap(byOwner.map(([o, v]) => [key(v), validatorRecord(f, [address(o)])] as const)),
+    fateMap(byOwner.map(([o, v]) => [key(v), validatorRecord(o, v)] as const)),
     fateMap(byOwner.map(([o, v]) => [address(o), key(v)] as const)),
     fateMap(byOwner.map(([, v]) => [address(v.signKey), key(v)] as const)),
     f.int('min'),
@@ -253,6 +250,7 @@ export const HC_STAKING_HANDLERS: Record<string, Handler> = {
 /** HC_STAKING_VALIDATOR_HANDLERS: the same, `get_validator_state` answering the node's current record; `get_state`. */
 export const HC_STAKING_VALIDATOR_HANDLERS: Record<string, Handler> = {
   ...HC_STAKING_HANDLERS,
-  get_validator_state: validatorRecord,
+  // the node's current `get_validator_state(owner)`
+  get_validator_state: (f, args) => validatorRecord(id(args[0]), validator(f, id(args[0]))),
   get_state: stakingState,
 };
