@@ -1,7 +1,9 @@
 /**
  * @module GraphQL benchmark: a page of 100 transactions asked of /mdw/graphql, alone and with their blocks, against the
  * same page of /mdw/v3/transactions, in one run on the 20k-generation devnode chain loaded by the populator. Prints
- * the numbers and writes bench/results/graphql.json.
+ * the numbers and writes bench/results/graphql.json. The page with blocks is also set against what a REST client asks
+ * for the same content: the page, then each distinct micro block it names at once (one visit; its server times are
+ * those of each request).
  *
  *   node bench/graphql.ts
  *
@@ -26,13 +28,14 @@ import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts'
 import {
   cpuMicros,
   killChildrenOnExit,
-  load,
+  loadVisits,
   percentile,
   reserveServerCore,
   serverTimes,
   startMdwServer,
   type Child,
   type Result,
+  type Visit,
 } from './http.lib.ts';
 import { loadedChain } from './loaded-chain.lib.ts';
 import { writeResult } from './results.lib.ts';
@@ -85,8 +88,8 @@ async function main(): Promise<void> {
     const query = `{ transactions(limit: ${PAGE_LIMIT}, cursor: "${cursor}") { data { ${selection} } nextCursor } }`;
     return `/mdw/graphql?query=${encodeURIComponent(query)}`;
   };
-  const scenarios: [string, () => string][] = [
-    ['rest_v3_transactions_page', () => `/mdw/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick()}`],
+  const restPage = (): string => `/mdw/v3/transactions?limit=${PAGE_LIMIT}&cursor=${pick()}`;
+  const graphqlPages: [string, () => string][] = [
     ['graphql_transactions_page', graphql(TX_FIELDS)],
     ['graphql_transactions_page_with_blocks', graphql(`${TX_FIELDS} block { ${BLOCK_FIELDS} }`)],
     [
@@ -94,11 +97,29 @@ async function main(): Promise<void> {
       graphql(`${TX_FIELDS} block { ${BLOCK_FIELDS} keyBlock { hash height miner beneficiaryReward } }`),
     ],
   ];
+  // what a REST client does for the page with blocks: the page, then each distinct micro block it names, at once
+  const blocksAsked = { pages: 0, blocks: 0 };
+  const restPageAndBlocks: Visit = async (get) => {
+    const page = JSON.parse(await get(restPage())) as { data: { block_hash: string }[] };
+    const hashes = new Set(page.data.map((tx) => tx.block_hash));
+    blocksAsked.pages++;
+    blocksAsked.blocks += hashes.size;
+    await Promise.all([...hashes].map((hash) => get(`/mdw/v3/micro-blocks/${hash}`)));
+  };
+  const asVisit =
+    (path: () => string): Visit =>
+    (get) =>
+      get(path());
+  const scenarios: [string, Visit][] = [
+    ['rest_v3_transactions_page', asVisit(restPage)],
+    ...graphqlPages.map(([name, path]): [string, Visit] => [name, asVisit(path)]),
+    ['rest_v3_transactions_page_and_its_micro_blocks', restPageAndBlocks],
+  ];
   // an unmeasured warm-up of each (the JIT, the named statements of every pooled connection); then a check
   // that the GraphQL answers are pages of 100 without errors
   for (const [, api] of servers) {
-    for (const [, path] of scenarios) await load(api.url, path, Math.ceil(REQUESTS / 10), CONCURRENCY);
-    for (const [name, path] of scenarios.slice(1)) {
+    for (const [, visit] of scenarios) await loadVisits(api.url, visit, Math.ceil(REQUESTS / 10), CONCURRENCY);
+    for (const [name, path] of graphqlPages) {
       const body = (await (await fetch(`${api.url}${path()}`)).json()) as {
         data?: { transactions: { data: unknown[] } };
         errors?: unknown;
@@ -112,11 +133,11 @@ async function main(): Promise<void> {
     ['sequential', 1, Math.ceil(REQUESTS / 4)],
     ['in_flight', CONCURRENCY, REQUESTS],
   ] as const) {
-    for (const [name, path] of scenarios) {
+    for (const [name, visit] of scenarios) {
       for (const [suffix, api] of servers) {
         await serverTimes(api);
         const cpuBefore = cpuMicros(api.pid);
-        const r = await load(api.url, path, total, concurrency);
+        const r = await loadVisits(api.url, visit, total, concurrency);
         const cpu = Math.round((cpuMicros(api.pid) - cpuBefore) / (r.requests + 1));
         const times = await serverTimes(api);
         const key = `${name}_${mode}${suffix}`;
@@ -132,6 +153,16 @@ async function main(): Promise<void> {
       }
     }
   }
+  // the two questions of issue 42: the same content, and the page with blocks against the REST requests it replaces
+  console.log(`the REST client asked ${(blocksAsked.blocks / blocksAsked.pages).toFixed(1)} micro blocks per page`);
+  const cpuOf = (key: string): number => results[key]!.serverCpuUsPerRequest;
+  for (const mode of ['sequential', 'in_flight'])
+    for (const [suffix] of servers) {
+      const of = (name: string): number => cpuOf(`${name}_${mode}${suffix}`);
+      console.log(
+        `server CPU ${mode}${suffix}: GraphQL ÷ REST, the same page ${(of('graphql_transactions_page') / of('rest_v3_transactions_page')).toFixed(2)}; the page with blocks ÷ the REST page and its micro blocks ${(of('graphql_transactions_page_with_blocks') / of('rest_v3_transactions_page_and_its_micro_blocks')).toFixed(2)}`,
+      );
+    }
   writeResult('graphql', {
     date: new Date().toISOString(),
     setup: {

@@ -282,20 +282,40 @@ export async function load(
   concurrency: number,
   headers: Record<string, string> = {},
 ): Promise<Result> {
+  return loadVisits(base, (get) => get(path()), total, concurrency, headers);
+}
+
+/** A visit: what a client does for one measured request, through `get` (a GET of 200 answering its body's text). */
+export type Visit = (get: (path: string) => Promise<string>) => Promise<unknown>;
+
+/**
+ * loadVisits makes `total` visits, `concurrency` clients at a time sharing as many keep-alive connections, and reports
+ * the rate and latency of visits (a visit of several GETs, a page and what it points at, is one).
+ */
+export async function loadVisits(
+  base: string,
+  visit: Visit,
+  total: number,
+  concurrency: number,
+  headers: Record<string, string> = {},
+): Promise<Result> {
   const client = new HttpPool(base, { connections: concurrency, pipelining: 1 });
+  const get = async (path: string): Promise<string> => {
+    const res = await client.request({ method: 'GET', path, headers });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`${base}${path}: status ${res.statusCode}`);
+    return text;
+  };
   const latencies: number[] = [];
   let sent = 0;
-  const warm = await client.request({ method: 'GET', path: path(), headers });
-  await warm.body.text();
+  await visit(get);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (sent < total) {
         sent++;
         const t = performance.now();
-        const res = await client.request({ method: 'GET', path: path(), headers });
-        await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`${base}: status ${res.statusCode}`);
+        await visit(get);
         latencies.push(performance.now() - t);
       }
     }),
