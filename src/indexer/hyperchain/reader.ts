@@ -91,6 +91,8 @@ export class HyperchainReader {
   readonly #code = new Map<string, Promise<string>>();
   /** calldata by contract, function and argument */
   readonly #calldata = new LRUCache<string, string>({ max: CALLDATA_KEPT });
+  /** the staking contracts whose code has no `get_state()` (ae_mdw 1.107's): not tried again at every boundary */
+  readonly #withoutState = new Set<string>();
   /** what rewards.ts asks through the reader */
   readonly #ask: RewardsAsk = {
     dryRun: (block, calls) => this.#dryRun(block, calls),
@@ -277,9 +279,12 @@ export class HyperchainReader {
 
   /** #stateCall is `get_state()` of the staking contract, undefined when its code has no such function. */
   #stateCall(staking: string, code: BytecodeEncoder): DryRunCall | undefined {
+    if (this.#withoutState.has(staking)) return undefined;
     try {
       return this.#call(staking, code, 'get_state');
     } catch {
+      // a contract's code never changes: its answer is the same at every boundary
+      this.#withoutState.add(staking);
       return undefined;
     }
   }
