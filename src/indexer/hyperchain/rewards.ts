@@ -24,29 +24,28 @@ export interface RewardsAsk {
   call(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): DryRunCall;
 }
 
-/** A boundary that pays rewards, with its sorted validators' states read at it. */
-export interface PaidBoundary {
+/** A key block that ends an epoch and pays the rewards of the one before: what both readings of them need. */
+interface PayingBoundary {
   readonly staking: string;
   readonly stakingCode: BytecodeEncoder;
-  readonly election: string;
-  readonly electionCode: BytecodeEncoder;
   /** the key block that ends an epoch, and the block before it */
   readonly at: string;
   readonly before: string;
   /** the epoch whose rewards it pays */
   readonly epoch: number;
+}
+
+/** A boundary that pays rewards, with its sorted validators' states read at it. */
+export interface PaidBoundary extends PayingBoundary {
+  readonly election: string;
+  readonly electionCode: BytecodeEncoder;
   readonly validators: readonly string[];
   /** `validators`' states at the boundary, every one read as a `validator` record or failed */
   readonly after: readonly StateRead[];
 }
 
 /** A boundary that pays rewards, with every validator's balance `get_state()` stated at it. */
-export interface PaidStateBoundary {
-  readonly staking: string;
-  readonly stakingCode: BytecodeEncoder;
-  readonly at: string;
-  readonly before: string;
-  readonly epoch: number;
+export interface PaidStateBoundary extends PayingBoundary {
   readonly after: Balances;
 }
 
